@@ -1,0 +1,82 @@
+"""Command line: `mpgen generate ...` and `mpgen --list`."""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from . import __version__
+from .ops import OPERATIONS
+from .render import render_files
+from .request import RequestError, parse_bits, parse_ops
+from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit status 2
+        self.exit(2, f"mpgen: error: {message}\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mpgen", description="Generate straight-line multi-precision "
+                     "integer kernels (CUDA headers with inline PTX and a host rendering).",
+                     epilog="example: mpgen generate --bits 131,256 --ops add,mul --out gen")
+    parser.add_argument("--version", action="version", version=f"mpgen {__version__}")
+    parser.add_argument("--list", action="store_true", help="show sizes and operations")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    gen = sub.add_parser("generate", help="write one header per size into a directory",
+                         epilog="example: mpgen generate --bits 131,256 --ops add,sub,mul --out gen")
+    gen.add_argument("--bits", help=f"comma-separated sizes, {MIN_BITS} to {MAX_BITS} "
+                     f"(default: {','.join(map(str, DEFAULT_BITS))})")
+    gen.add_argument("--ops", help=f"comma-separated operations (default: all: {','.join(OPERATIONS)})")
+    gen.add_argument("--out", required=True, type=Path, help="output directory")
+    return parser
+
+
+def _list() -> str:
+    lines = [f"sizes: {MIN_BITS} to {MAX_BITS} bits; default: {' '.join(map(str, DEFAULT_BITS))}",
+             "operations:"]
+    lines += [f"  {op.name:<8} {op.summary}" for op in OPERATIONS.values()]
+    return "\n".join(lines)
+
+
+def write_files(out: Path, files: dict[str, str]) -> None:
+    """Writes all files or none: into a temporary directory beside them, then moved in.
+    Files of an earlier generation (mpgen_*) that this one does not write are removed."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".mpgen-", dir=out))
+    except OSError as e:
+        raise RequestError(f"--out: cannot write to {str(out)!r}: {e.strerror}; "
+                           "give a writable directory") from None
+    try:
+        for name, text in files.items():
+            (staging / name).write_text(text, encoding="utf-8")
+        for stale in out.glob("mpgen_*"):
+            if stale.name not in files:
+                stale.unlink()
+        for name in files:
+            os.replace(staging / name, out / name)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.list:
+            print(_list())
+        elif args.command == "generate":
+            sizes, ops = parse_bits(args.bits), parse_ops(args.ops)
+            write_files(args.out, render_files(sizes, ops))
+            print(f"mpgen: wrote {len(sizes)} sizes x {len(ops)} operations to {args.out}")
+        else:
+            parser.error("nothing to do; use 'mpgen generate --out DIR' or 'mpgen --list'")
+    except RequestError as e:
+        print(f"mpgen: error: {e}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,31 @@
+"""Sizes: a width in bits and the 32-bit limbs that hold it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LIMB_BITS = 32
+MIN_BITS = 32
+MAX_BITS = 1024
+DEFAULT_BITS = (64, 109, 128, 131, 163, 191, 239, 255, 256, 381, 384, 521, 1024)
+
+
+def limbs_for(bits: int) -> int:
+    return -(-bits // LIMB_BITS)
+
+
+@dataclass(frozen=True)
+class Size:
+    bits: int
+
+    @property
+    def limbs(self) -> int:
+        return limbs_for(self.bits)
+
+    @property
+    def top_bits(self) -> int:
+        """Bits used in the most significant limb (1..32)."""
+        return self.bits - LIMB_BITS * (self.limbs - 1)
+
+    @property
+    def name(self) -> str:
+        return f"u{self.bits}"

@@ -1,0 +1,94 @@
+// mpgen runtime: runs the generated operations over batches of instances, on the CPU
+// or on the GPU, and converts values from and to hex strings and GMP integers.
+#pragma once
+#include <gmp.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mpgen {
+
+#ifndef MPGEN_LAYOUT_DEFINED
+#define MPGEN_LAYOUT_DEFINED
+// Where word w of instance j of a batch of n lives: interleaved puts it at w*n + j
+// (a warp's loads coalesce), contiguous at j*words + w.
+enum class Layout { interleaved, contiguous };
+#endif
+
+enum class Device { cpu, gpu };
+
+// Bad input: an unknown size or operation, malformed hex, an operand too wide.
+struct InputError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// The GPU was asked for and cannot be used (none present, no driver, a CUDA error).
+struct GpuError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The shape of one operation at one size. An instance's input words are its
+// operands' limbs one after the other; its output words are the result limbs and
+// then, if has_flag, one flag word (carry or borrow, 0 or 1).
+struct OpInfo {
+  unsigned bits;
+  std::string name;
+  std::vector<unsigned> operand_limbs;
+  unsigned result_limbs;
+  bool has_flag;
+
+  unsigned in_words() const;
+  unsigned out_words() const { return result_limbs + (has_flag ? 1 : 0); }
+};
+
+// Sizes built into this runtime, ascending, and the operations of one size.
+std::vector<unsigned> sizes();
+std::vector<std::string> operations(unsigned bits);
+
+// Throws InputError naming what is available when the size or operation is not built.
+const OpInfo& find(unsigned bits, std::string_view op);
+
+// True when a CUDA GPU can run kernels; otherwise false, with the reason in *why.
+bool gpu_available(std::string* why = nullptr);
+
+// Runs op over n instances: in holds op.in_words() * n words, out op.out_words() * n,
+// both in host memory and in the given layout. Throws GpuError for Device::gpu when
+// no GPU can be used.
+void run_batch(const OpInfo& op, Device device, Layout layout, std::size_t n, const uint32_t* in,
+               uint32_t* out);
+
+// A batch of instances of one operation, with its words laid out for run_batch.
+class Batch {
+ public:
+  Batch(const OpInfo& op, std::size_t n, Layout layout = Layout::interleaved);
+
+  // Sets operand k of instance j; throws InputError when limbs is wider than the operand.
+  void set_operand(std::size_t j, unsigned k, const std::vector<uint32_t>& limbs);
+  void run(Device device) { run_batch(op_, device, layout_, n_, in_.data(), out_.data()); }
+  std::vector<uint32_t> result(std::size_t j) const;  // the result limbs of instance j
+  uint32_t flag(std::size_t j) const;                 // its flag word (has_flag only)
+
+  const OpInfo& op() const { return op_; }
+  std::size_t size() const { return n_; }
+
+ private:
+  std::size_t index(std::size_t words, std::size_t w, std::size_t j) const;
+  const OpInfo& op_;
+  std::size_t n_;
+  Layout layout_;
+  std::vector<uint32_t> in_, out_;
+};
+
+// Values. limbs are 32-bit, least significant first.
+// parse_hex accepts an optional 0x and hex digits; throws InputError when the text is
+// not hex or its value needs more than `bits` bits.
+std::vector<uint32_t> parse_hex(std::string_view text, unsigned bits);
+std::string to_hex(const std::vector<uint32_t>& limbs);  // lowercase, no 0x, no leading zeros
+void to_mpz(mpz_t out, const std::vector<uint32_t>& limbs);
+std::vector<uint32_t> from_mpz(const mpz_t value, unsigned bits);  // throws InputError if wider
+
+}  // namespace mpgen

@@ -1,0 +1,140 @@
+#include <algorithm>
+#include <numeric>
+
+#include "kernels.hpp"
+
+namespace mpgen {
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+  std::string s;
+  for (const auto& i : items) s += (s.empty() ? "" : ", ") + i;
+  return s;
+}
+
+const detail::Kernel& find_kernel(unsigned bits, std::string_view op) {
+  const auto& table = detail::kernels();
+  for (const auto& k : table)
+    if (k.info.bits == bits && k.info.name == op) return k;
+  const auto built = sizes();
+  if (std::find(built.begin(), built.end(), bits) == built.end()) {
+    std::vector<std::string> known;
+    for (unsigned b : built) known.push_back(std::to_string(b));
+    throw InputError("size " + std::to_string(bits) + " is not built in; built sizes: " + join(known));
+  }
+  throw InputError("unknown operation '" + std::string(op) + "' at " + std::to_string(bits) +
+                   " bits; known: " + join(operations(bits)));
+}
+
+}  // namespace
+
+unsigned OpInfo::in_words() const {
+  return std::accumulate(operand_limbs.begin(), operand_limbs.end(), 0u);
+}
+
+std::vector<unsigned> sizes() {
+  static const std::vector<unsigned> all = [] {
+    std::vector<unsigned> s;
+    for (const auto& k : detail::kernels())
+      if (std::find(s.begin(), s.end(), k.info.bits) == s.end()) s.push_back(k.info.bits);
+    std::sort(s.begin(), s.end());
+    return s;
+  }();
+  return all;
+}
+
+std::vector<std::string> operations(unsigned bits) {
+  std::vector<std::string> ops;
+  for (const auto& k : detail::kernels())
+    if (k.info.bits == bits) ops.push_back(k.info.name);
+  return ops;
+}
+
+const OpInfo& find(unsigned bits, std::string_view op) { return find_kernel(bits, op).info; }
+
+bool gpu_available(std::string* why) { return detail::gpu_usable(why); }
+
+void run_batch(const OpInfo& op, Device device, Layout layout, std::size_t n, const uint32_t* in,
+               uint32_t* out) {
+  const auto& k = find_kernel(op.bits, op.name);
+  if (device == Device::cpu)
+    k.host[int(layout)](n, in, out);
+  else
+    detail::run_on_gpu(k, layout, n, in, out);
+}
+
+Batch::Batch(const OpInfo& op, std::size_t n, Layout layout)
+    : op_(op), n_(n), layout_(layout), in_(op.in_words() * n), out_(op.out_words() * n) {}
+
+std::size_t Batch::index(std::size_t words, std::size_t w, std::size_t j) const {
+  return layout_ == Layout::interleaved ? w * n_ + j : j * words + w;
+}
+
+void Batch::set_operand(std::size_t j, unsigned k, const std::vector<uint32_t>& limbs) {
+  const unsigned width = op_.operand_limbs.at(k);
+  if (limbs.size() > width)
+    throw InputError("operand " + std::to_string(k + 1) + " has " + std::to_string(limbs.size()) +
+                     " limbs; at most " + std::to_string(width) + " allowed");
+  const unsigned first = std::accumulate(op_.operand_limbs.begin(), op_.operand_limbs.begin() + k, 0u);
+  for (unsigned i = 0; i < width; ++i)
+    in_[index(op_.in_words(), first + i, j)] = i < limbs.size() ? limbs[i] : 0;
+}
+
+std::vector<uint32_t> Batch::result(std::size_t j) const {
+  std::vector<uint32_t> r(op_.result_limbs);
+  for (unsigned i = 0; i < op_.result_limbs; ++i) r[i] = out_[index(op_.out_words(), i, j)];
+  return r;
+}
+
+uint32_t Batch::flag(std::size_t j) const {
+  if (!op_.has_flag) throw InputError(op_.name + " has no flag");
+  return out_[index(op_.out_words(), op_.result_limbs, j)];
+}
+
+std::vector<uint32_t> parse_hex(std::string_view text, unsigned bits) {
+  std::string_view digits = text;
+  if (digits.size() >= 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+    digits.remove_prefix(2);
+  if (digits.empty()) throw InputError("'" + std::string(text) + "' is not a hex number");
+  std::vector<uint32_t> limbs((bits + 31) / 32, 0);
+  unsigned bit = 0;
+  for (auto it = digits.rbegin(); it != digits.rend(); ++it, bit += 4) {
+    const char c = *it;
+    uint32_t v;
+    if (c >= '0' && c <= '9') v = c - '0';
+    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
+    else throw InputError("'" + std::string(text) + "' is not a hex number (bad digit '" + c + "')");
+    if (v == 0) continue;
+    const unsigned top = bit + 32 - __builtin_clz(v);  // bits the value needs so far
+    if (top > bits)
+      throw InputError("operand 0x" + std::string(digits) + " is wider than " + std::to_string(bits) + " bits");
+    limbs[bit / 32] |= v << (bit % 32);
+  }
+  return limbs;
+}
+
+std::string to_hex(const std::vector<uint32_t>& limbs) {
+  static const char digit[] = "0123456789abcdef";
+  std::string s;
+  for (auto it = limbs.rbegin(); it != limbs.rend(); ++it)
+    for (int shift = 28; shift >= 0; shift -= 4) {
+      const unsigned d = (*it >> shift) & 15;
+      if (d || !s.empty()) s += digit[d];
+    }
+  return s.empty() ? "0" : s;
+}
+
+void to_mpz(mpz_t out, const std::vector<uint32_t>& limbs) {
+  mpz_import(out, limbs.size(), -1, sizeof(uint32_t), 0, 0, limbs.data());
+}
+
+std::vector<uint32_t> from_mpz(const mpz_t value, unsigned bits) {
+  if (mpz_sgn(value) < 0 || mpz_sizeinbase(value, 2) > bits)
+    throw InputError("value is negative or wider than " + std::to_string(bits) + " bits");
+  std::vector<uint32_t> limbs((bits + 31) / 32, 0);
+  mpz_export(limbs.data(), nullptr, -1, sizeof(uint32_t), 0, 0, value);
+  return limbs;
+}
+
+}  // namespace mpgen

@@ -1,0 +1,34 @@
+// Table entries for the operation structs of a generated header; include it after one.
+#pragma once
+#include "kernels.hpp"
+
+#ifndef MPGEN_PRELUDE
+#error "include a generated mpgen header before size_table.hpp"
+#endif
+
+namespace mpgen::detail {
+template <class Op>
+OpInfo info_of() {
+  return OpInfo{Op::bits, Op::name, {std::begin(Op::operand_limbs), std::end(Op::operand_limbs)},
+                Op::result_limbs, Op::flag_words == 1};
+}
+}  // namespace mpgen::detail
+
+#ifdef __CUDACC__
+namespace mpgen::detail {
+template <class Op, Layout L>
+void launch(std::size_t n, const uint32_t* in, uint32_t* out) {
+  constexpr unsigned threads = 256;
+  device_batch<Op, L><<<unsigned((n + threads - 1) / threads), threads>>>(n, in, out);
+}
+}  // namespace mpgen::detail
+#define MPGEN_DEVICE_FNS(Op) {&launch<Op, Layout::interleaved>, &launch<Op, Layout::contiguous>}
+#else
+#define MPGEN_DEVICE_FNS(Op) {nullptr, nullptr}
+#endif
+
+// The entry of one generated operation struct.
+#define MPGEN_KERNEL(Op)                                                                    \
+  ::mpgen::detail::Kernel{::mpgen::detail::info_of<Op>(),                                  \
+                          {&host_batch<Op, Layout::interleaved>, &host_batch<Op, Layout::contiguous>}, \
+                          MPGEN_DEVICE_FNS(Op)},

@@ -1,0 +1,185 @@
+// Every built operation at every built size against GMP: edge values and random
+// operands, on the CPU, and on the GPU when one is present.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <random>
+
+#include "mpgen/runtime.hpp"
+
+namespace {
+
+using Limbs = std::vector<uint32_t>;
+
+// An mpz_t that frees itself.
+struct Mpz {
+  Mpz() { mpz_init(v); }
+  explicit Mpz(const Limbs& limbs) : Mpz() { mpgen::to_mpz(v, limbs); }
+  ~Mpz() { mpz_clear(v); }
+  Mpz(const Mpz&) = delete;
+  Mpz& operator=(const Mpz&) = delete;
+  mpz_t v;
+};
+
+// GMP's answer: the result (reduced to the result's width by the caller) and the flag.
+using Reference = std::function<unsigned(mpz_t result, const std::vector<const Mpz*>& x, unsigned bits)>;
+
+const std::map<std::string, Reference>& references() {
+  static const std::map<std::string, Reference> refs = {
+      {"add", [](mpz_t r, const auto& x, unsigned bits) {
+         mpz_add(r, x[0]->v, x[1]->v);
+         const unsigned carry = mpz_sizeinbase(r, 2) > bits;
+         mpz_fdiv_r_2exp(r, r, bits);
+         return carry;
+       }},
+      {"sub", [](mpz_t r, const auto& x, unsigned bits) {
+         mpz_sub(r, x[0]->v, x[1]->v);
+         const unsigned borrow = mpz_sgn(r) < 0;
+         mpz_fdiv_r_2exp(r, r, bits);
+         return borrow;
+       }},
+      {"mul", [](mpz_t r, const auto& x, unsigned) {
+         mpz_mul(r, x[0]->v, x[1]->v);
+         return 0u;
+       }},
+  };
+  return refs;
+}
+
+uint64_t test_seed() {
+  const char* s = std::getenv("MPGEN_TEST_SEED");
+  return s ? std::strtoull(s, nullptr, 0) : 20261122;
+}
+
+std::size_t random_cases() {
+  const char* s = std::getenv("MPGEN_TEST_CASES");
+  return s ? std::strtoull(s, nullptr, 0) : 10000;
+}
+
+Limbs mask_to(Limbs v, unsigned bits) {
+  for (unsigned i = 0; i < v.size(); ++i) {
+    const unsigned low = 32 * i;
+    if (low >= bits) v[i] = 0;
+    else if (bits - low < 32) v[i] &= (1u << (bits - low)) - 1;
+  }
+  return v;
+}
+
+// 0, 1, 2, the largest value, single bits and all-ones runs at every limb boundary,
+// alternating bit patterns, and all-ones with one limb cleared.
+std::vector<Limbs> edge_values(unsigned bits) {
+  const unsigned n = (bits + 31) / 32;
+  const Limbs zero(n, 0), ones = mask_to(Limbs(n, 0xffffffffu), bits);
+  std::vector<Limbs> v = {zero, ones, mask_to(Limbs(n, 0xaaaaaaaau), bits),
+                          mask_to(Limbs(n, 0x55555555u), bits)};
+  for (uint32_t small : {1u, 2u}) {
+    Limbs x = zero;
+    x[0] = small;
+    v.push_back(x);
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    Limbs bit = zero, below = zero, holed = ones;
+    bit[i] = 1;  // 2^(32 i)
+    for (unsigned k = 0; k < i; ++k) below[k] = 0xffffffffu;  // 2^(32 i) - 1
+    holed[i] = 0;
+    for (const Limbs& x : {bit, below, holed}) v.push_back(mask_to(x, bits));
+  }
+  Limbs top = zero;
+  top[(bits - 1) / 32] = 1u << ((bits - 1) % 32);  // 2^(bits-1)
+  v.push_back(top);
+  return v;
+}
+
+// Random values whose limbs are often 0 or all ones, so that carries run far.
+Limbs random_value(std::mt19937_64& rng, unsigned bits) {
+  Limbs x((bits + 31) / 32);
+  const unsigned style = rng() % 4;
+  for (auto& limb : x) {
+    const uint32_t r = uint32_t(rng());
+    limb = style == 0 ? r : (rng() % 3 == 0 ? r : (rng() % 2 ? 0xffffffffu : 0u));
+  }
+  return mask_to(x, bits);
+}
+
+std::string hex(const Limbs& x) { return "0x" + mpgen::to_hex(x); }
+
+// Runs op on every set of operands on each device and layout, and checks each answer.
+void check_against_gmp(const mpgen::OpInfo& op, const std::vector<std::vector<Limbs>>& cases,
+                       bool gpu) {
+  const Reference& reference = references().at(op.name);
+  std::vector<Limbs> want(cases.size());
+  std::vector<unsigned> want_flag(cases.size());
+  for (std::size_t j = 0; j < cases.size(); ++j) {
+    std::vector<Mpz> x(cases[j].size());
+    std::vector<const Mpz*> xp;
+    for (std::size_t k = 0; k < cases[j].size(); ++k) {
+      mpgen::to_mpz(x[k].v, cases[j][k]);
+      xp.push_back(&x[k]);
+    }
+    Mpz r;
+    want_flag[j] = reference(r.v, xp, op.bits);
+    want[j] = mpgen::from_mpz(r.v, 32 * op.result_limbs);
+  }
+
+  std::vector<std::pair<mpgen::Device, const char*>> devices = {{mpgen::Device::cpu, "cpu"}};
+  if (gpu) devices.push_back({mpgen::Device::gpu, "gpu"});
+  for (auto [device, device_name] : devices)
+    for (auto layout : {mpgen::Layout::interleaved, mpgen::Layout::contiguous}) {
+      mpgen::Batch batch(op, cases.size(), layout);
+      for (std::size_t j = 0; j < cases.size(); ++j)
+        for (unsigned k = 0; k < cases[j].size(); ++k) batch.set_operand(j, k, cases[j][k]);
+      batch.run(device);
+      std::size_t wrong = 0;
+      for (std::size_t j = 0; j < cases.size(); ++j) {
+        const bool ok = batch.result(j) == want[j] && (!op.has_flag || batch.flag(j) == want_flag[j]);
+        if (!ok && ++wrong <= 3) {
+          std::string operands;
+          for (const auto& x : cases[j]) operands += " " + hex(x);
+          FAIL_CHECK(op.name << " at " << op.bits << " bits on " << device_name << ", "
+                             << (layout == mpgen::Layout::interleaved ? "interleaved" : "contiguous")
+                             << ":" << operands << " gave " << hex(batch.result(j))
+                             << (op.has_flag ? " flag " + std::to_string(batch.flag(j)) : "")
+                             << ", GMP says " << hex(want[j])
+                             << (op.has_flag ? " flag " + std::to_string(want_flag[j]) : ""));
+        }
+      }
+      CHECK_MESSAGE(wrong == 0, op.name << " at " << op.bits << " bits on " << device_name << ": "
+                                        << wrong << " of " << cases.size() << " wrong");
+    }
+}
+
+bool gpu_for_tests() {
+  std::string why;
+  const bool present = mpgen::gpu_available(&why);
+  static bool told = false;
+  if (!told) {
+    told = true;
+    MESSAGE("GPU path: " << (present ? "checked" : "NOT checked: " + why));
+  }
+  if (std::getenv("MPGEN_REQUIRE_GPU")) REQUIRE_MESSAGE(present, "MPGEN_REQUIRE_GPU is set: " << why);
+  return present;
+}
+
+}  // namespace
+
+TEST_CASE("every operation at every size agrees with GMP") {
+  const bool gpu = gpu_for_tests();
+  const uint64_t seed = test_seed();
+  MESSAGE("random operands from seed " << seed << " (MPGEN_TEST_SEED changes it), "
+                                       << random_cases() << " sets per operation and size");
+  for (unsigned bits : mpgen::sizes())
+    for (const std::string& name : mpgen::operations(bits)) {
+      const mpgen::OpInfo& op = mpgen::find(bits, name);
+      REQUIRE_MESSAGE(references().count(name), "no GMP reference for " << name);
+      const auto edges = edge_values(bits);
+      std::vector<std::vector<Limbs>> cases;
+      for (const auto& a : edges)
+        for (const auto& b : edges) cases.push_back({a, b});
+      std::mt19937_64 rng(seed ^ (uint64_t(bits) << 32) ^ std::hash<std::string>{}(name));
+      for (std::size_t i = 0; i < random_cases(); ++i)
+        cases.push_back({random_value(rng, bits), random_value(rng, bits)});
+      check_against_gmp(op, cases, gpu);
+    }
+}

@@ -1,0 +1,78 @@
+"""The command line: output, determinism, freshness of generated/, and every refusal."""
+import filecmp
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+
+def test_list_shows_sizes_and_operations(mpgen):
+    r = mpgen("--list")
+    assert r.returncode == 0
+    assert "64 109 128 131 163 191 239 255 256 381 384 521 1024" in r.stdout
+    for op in ("add", "sub", "mul"):
+        assert f"  {op} " in r.stdout
+
+
+def test_generate_is_deterministic(mpgen, tmp_path):
+    for out in ("one", "two"):
+        r = mpgen("generate", "--bits", "131,64", "--ops", "mul,add", "--out", str(tmp_path / out))
+        assert r.returncode == 0, r.stderr
+    one, two = sorted((tmp_path / "one").iterdir()), sorted((tmp_path / "two").iterdir())
+    assert [p.name for p in one] == ["mpgen_sizes.cmake", "mpgen_u131.cuh", "mpgen_u64.cuh"]
+    assert all(a.read_bytes() == b.read_bytes() for a, b in zip(one, two))
+
+
+def test_generated_directory_is_fresh(mpgen, tmp_path):
+    r = mpgen("generate", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    committed = ROOT / "generated"
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == sorted(p.name for p in committed.iterdir()), "regenerate generated/"
+    match, mismatch, errors = filecmp.cmpfiles(tmp_path, committed, names, shallow=False)
+    assert not mismatch and not errors, f"generated/ is stale: {mismatch + errors}; run " \
+        "'mpgen generate --out generated'"
+
+
+def test_regeneration_removes_sizes_no_longer_asked_for(mpgen, tmp_path):
+    assert mpgen("generate", "--bits", "64,128", "--out", str(tmp_path)).returncode == 0
+    assert mpgen("generate", "--bits", "64", "--out", str(tmp_path)).returncode == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mpgen_sizes.cmake", "mpgen_u64.cuh"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bits", "0"], "--bits: 0 is out of range; sizes are whole numbers of bits from 32 to 1024"),
+    (["--bits", "-64"], "--bits: -64 is out of range"),
+    (["--bits", "abc"], "--bits: 'abc' is not a number"),
+    (["--bits", "12.5"], "--bits: '12.5' is not a number"),
+    (["--bits", "1025"], "--bits: 1025 is out of range"),
+    (["--bits", ""], "--bits: empty item"),
+    (["--bits", "64,,128"], "--bits: empty item"),
+    (["--ops", "add,div"], "--ops: unknown operation 'div'; known: add, sub, mul"),
+    (["--ops", ""], "--ops: empty item"),
+])
+def test_bad_request_is_one_line_exit_2_nothing_written(mpgen, tmp_path, args, message):
+    out = tmp_path / "out"
+    r = mpgen("generate", *args, "--out", str(out))
+    assert r.returncode == 2
+    assert r.stderr.startswith(f"mpgen: error: {message}")
+    assert r.stderr.count("\n") == 1
+    assert not out.exists()
+
+
+def test_unwritable_output_is_refused(mpgen, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    r = mpgen("generate", "--bits", "64", "--out", str(blocker / "sub"))
+    assert r.returncode == 2
+    assert r.stderr.startswith("mpgen: error: --out: cannot write to")
+    assert r.stderr.count("\n") == 1
+    assert blocker.read_text() == "not a directory"
+
+
+@pytest.mark.parametrize("args", [[], ["generate"], ["generate", "--out"], ["frob"]])
+def test_bad_command_line_is_one_line_exit_2(mpgen, args):
+    r = mpgen(*args)
+    assert r.returncode == 2
+    assert r.stderr.startswith("mpgen: error:") and r.stderr.count("\n") == 1
