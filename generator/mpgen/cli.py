@@ -9,9 +9,9 @@ import tempfile
 from pathlib import Path
 
 from . import __version__
-from .ops import OPERATIONS
+from .ops import DEFAULT_CONSTANT_SHIFTS, OPERATIONS
 from .render import render_files
-from .request import RequestError, parse_bits, parse_ops
+from .request import RequestError, parse_options
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS
 
 
@@ -31,7 +31,7 @@ def _parser() -> argparse.ArgumentParser:
                          epilog="example: mpgen generate --bits 131,256 --ops add,sub,mul --out gen")
     gen.add_argument("--bits", help=f"comma-separated sizes, {MIN_BITS} to {MAX_BITS} "
                      f"(default: {','.join(map(str, DEFAULT_BITS))})")
-    gen.add_argument("--ops", help=f"comma-separated operations (default: all: {','.join(OPERATIONS)})")
+    gen.add_argument("--ops", help="comma-separated operations (default: all; see --list)")
     gen.add_argument("--out", required=True, type=Path, help="output directory")
     return parser
 
@@ -40,6 +40,10 @@ def _list() -> str:
     lines = [f"sizes: {MIN_BITS} to {MAX_BITS} bits; default: {' '.join(map(str, DEFAULT_BITS))}",
              "operations:"]
     lines += [f"  {op.name:<8} {op.summary}" for op in OPERATIONS.values()]
+    lines += ["  shl<K>   a << K, K fixed at generation time (1 <= K < bits)",
+              "  shr<K>   a >> K, likewise",
+              f"default operations: all of the above, with K = "
+              f"{', '.join(map(str, DEFAULT_CONSTANT_SHIFTS))} where below the size"]
     return "\n".join(lines)
 
 
@@ -71,9 +75,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.list:
             print(_list())
         elif args.command == "generate":
-            sizes, ops = parse_bits(args.bits), parse_ops(args.ops)
-            write_files(args.out, render_files(sizes, ops))
-            print(f"mpgen: wrote {len(sizes)} sizes x {len(ops)} operations to {args.out}")
+            request = parse_options(args.bits, args.ops)
+            write_files(args.out, render_files(request))
+            count = sum(len(ops) for _, ops in request)
+            print(f"mpgen: wrote {len(request)} sizes, {count} operations to {args.out}")
         else:
             parser.error("nothing to do; use 'mpgen generate --out DIR' or 'mpgen --list'")
     except RequestError as e:

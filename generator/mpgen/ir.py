@@ -50,10 +50,28 @@ def _hi(a: int, b: int) -> int:
     return (a * b) >> 32
 
 
-def _opcodes() -> dict[str, Opcode]:
+def _opcodes() -> list[Opcode]:
     table = [
+        Opcode("mov", "b32", 1, False, False, lambda a, k: a, "a"),
+        Opcode("not", "b32", 1, False, False, lambda a, k: ~a & MASK, "~a"),
         Opcode("and", "b32", 2, False, False, lambda a, b, k: a & b, "a & b"),
+        Opcode("or", "b32", 2, False, False, lambda a, b, k: a | b, "a | b"),
+        Opcode("xor", "b32", 2, False, False, lambda a, b, k: a ^ b, "a ^ b"),
+        Opcode("shl", "b32", 2, False, False, lambda a, b, k: (a << b) & MASK, "a << b"),
         Opcode("shr", "b32", 2, False, False, lambda a, b, k: a >> b, "a >> b"),
+        # funnel shifts of the pair high:low (a low, b high) by min(d, 32)
+        Opcode("shf.l.clamp", "b32", 3, False, False,
+               lambda a, b, d, k: (((b << 32) | a) << min(d, 32)) >> 32,
+               "(((b << 32) | a) << (d < 32 ? d : 32)) >> 32"),
+        Opcode("shf.r.clamp", "b32", 3, False, False,
+               lambda a, b, d, k: (((b << 32) | a) >> min(d, 32)) & MASK,
+               "((b << 32) | a) >> (d < 32 ? d : 32)"),
+        Opcode("clz", "b32", 1, False, False, lambda a, k: 32 - a.bit_length(),
+               "a ? __builtin_clz(uint32_t(a)) : 32"),
+        Opcode("popc", "b32", 1, False, False, lambda a, k: bin(a).count("1"),
+               "__builtin_popcount(uint32_t(a))"),
+        Opcode("brev", "b32", 1, False, False, lambda a, k: int(f"{a:032b}"[::-1], 2),
+               "bit_reverse(uint32_t(a))"),
         Opcode("mul.lo", "u32", 2, False, False, lambda a, b, k: _lo(a, b), "a * b"),
         Opcode("mul.hi", "u32", 2, False, False, lambda a, b, k: _hi(a, b), "(a * b) >> 32"),
     ]
@@ -70,7 +88,7 @@ def _opcodes() -> dict[str, Opcode]:
                 Opcode(chained("mad.hi", cin, cout), "u32", 3, cin, cout,
                        lambda a, b, d, k: _hi(a, b) + d + k, "((a * b) >> 32) + d + k"),
             ]
-    return {op.mnemonic: op for op in table}
+    return table
 
 
 def chained(kind: str, carry_in: bool, carry_out: bool) -> str:
@@ -79,10 +97,7 @@ def chained(kind: str, carry_in: bool, carry_out: bool) -> str:
     return head + ("c" if carry_in else "") + ("." + tail if tail else "") + (".cc" if carry_out else "")
 
 
-OPCODES: dict[str, Opcode] = {}
-
-
-OPCODES.update(_opcodes())
+OPCODES: dict[str, Opcode] = {op.mnemonic: op for op in _opcodes()}
 
 
 @dataclass(frozen=True)
@@ -117,6 +132,9 @@ class Function:
     def temp(self) -> Reg:
         self.temps += 1
         return Reg("t", self.temps - 1)
+
+    def temps_list(self, count: int) -> list[Reg]:
+        return [self.temp() for _ in range(count)]
 
     def check(self) -> None:
         """Every carry read has a carry written before it, within the list."""

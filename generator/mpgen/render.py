@@ -13,8 +13,9 @@ import jinja2
 
 from . import __version__
 from .ir import OPCODES, Function, Instr, Operand
-from .ops import OPERATIONS, Operation
-from .size import Size
+from .ops import Operation
+from .request import Request
+from .size import Size, limbs_for
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
@@ -42,16 +43,16 @@ def host_line(ins: Instr) -> str:
     return f"{ins.dst} = {ins.opcode.host_name}({', '.join(args)});"
 
 
-def _uses_carry(fn: Function) -> bool:
-    return any(i.opcode.carry_in or i.opcode.carry_out for i in fn.body)
-
-
 @dataclass
 class PlannedOp:
     op: Operation
     fn: Function
-    operand_limbs: tuple[int, ...]
+    operand_bits: tuple[int, ...]
     result_limbs: int
+
+    @property
+    def operand_limbs(self) -> list[int]:
+        return [limbs_for(b) for b in self.operand_bits]
 
     @property
     def ptx(self) -> list[str]:
@@ -63,13 +64,11 @@ class PlannedOp:
 
     @property
     def uses_carry(self) -> bool:
-        return _uses_carry(self.fn)
+        return any(i.opcode.carry_in or i.opcode.carry_out for i in self.fn.body)
 
 
-def plan(size: Size, ops: list[str]) -> list[PlannedOp]:
-    return [PlannedOp(OPERATIONS[name], OPERATIONS[name].plan(size),
-                      OPERATIONS[name].operands(size), OPERATIONS[name].result_limbs(size))
-            for name in ops]
+def plan(size: Size, ops: list[Operation]) -> list[PlannedOp]:
+    return [PlannedOp(op, op.plan(size), op.operand_bits(size), op.result_limbs(size)) for op in ops]
 
 
 def _environment() -> jinja2.Environment:
@@ -78,13 +77,13 @@ def _environment() -> jinja2.Environment:
                               trim_blocks=True, lstrip_blocks=True)
 
 
-def render_files(sizes: list[Size], ops: list[str]) -> dict[str, str]:
+def render_files(request: Request) -> dict[str, str]:
     """File name -> contents, for a request already validated."""
     env = _environment()
     files = {}
-    for size in sizes:
+    for size, ops in request:
         files[f"mpgen_{size.name}.cuh"] = env.get_template("size.cuh.j2").render(
             version=__version__, size=size, ops=plan(size, ops), opcodes=OPCODES.values())
     files["mpgen_sizes.cmake"] = env.get_template("sizes.cmake.j2").render(
-        version=__version__, sizes=sizes)
+        version=__version__, sizes=[size for size, _ in request])
     return files

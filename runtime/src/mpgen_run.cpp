@@ -20,11 +20,19 @@ int main(int argc, char** argv) {
                "(operands separated by spaces); prints one result per line in hex, followed "
                "by the carry or borrow for operations that have one.",
                "mpgen-run"};
-  app.footer("example: echo 'ffffffff 1' | mpgen-run --bits 64 --op add   # prints: 100000000 0");
+  app.footer(
+      "Operands are hex, as wide as the operation says (--list shows each); add and sub take\n"
+      "an optional carry or borrow in as a third operand. cmp prints -1, 0 or 1.\n"
+      "examples:\n"
+      "  echo 'ffffffff 1' | mpgen-run --bits 64 --op add      # 100000000 0\n"
+      "  echo '3 5' | mpgen-run --bits 131 --op mul --device gpu  # f\n"
+      "  echo '1 21' | mpgen-run --bits 256 --op shl           # 200000000");
   unsigned bits = 0;
   std::string op, device = "cpu";
-  app.add_option("--bits", bits, "size in bits")->required();
-  app.add_option("--op", op, "operation")->required();
+  bool list = false;
+  app.add_flag("--list", list, "show the built sizes and operations with their operands' widths");
+  app.add_option("--bits", bits, "size in bits");
+  app.add_option("--op", op, "operation");
   app.add_option("--device", device, "where to run: cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
   try {
     app.parse(argc, argv);
@@ -34,22 +42,45 @@ int main(int argc, char** argv) {
     return fail(e.what(), 2);
   }
 
+  if (list) {
+    for (unsigned b : mpgen::sizes()) {
+      std::cout << b << " bits:";
+      for (const auto& name : mpgen::operations(b)) {
+        const auto& info = mpgen::find(b, name);
+        std::cout << ' ' << name << '(';
+        for (unsigned k = 0; k < info.operand_bits.size(); ++k)
+          std::cout << (k ? "," : "") << info.operand_bits[k];
+        std::cout << ')';
+      }
+      std::cout << '\n';
+    }
+    return 0;
+  }
+  if (!bits || op.empty()) return fail("--bits and --op are required (or --list)", 2);
+
   try {
     const mpgen::OpInfo& info = mpgen::find(bits, op);
     std::vector<std::vector<std::vector<uint32_t>>> instances;
     std::string line;
     for (std::size_t number = 1; std::getline(std::cin, line); ++number) {
-      std::istringstream fields(line);
-      std::vector<std::vector<uint32_t>> operands;
-      try {
-        for (std::string field; fields >> field;) operands.push_back(mpgen::parse_hex(field, bits));
-      } catch (const mpgen::InputError& e) {
-        return fail("line " + std::to_string(number) + ": " + e.what(), 2);
-      }
-      if (operands.size() != info.operand_limbs.size())
-        return fail("line " + std::to_string(number) + ": " + std::to_string(operands.size()) +
-                        " operands; " + op + " takes " + std::to_string(info.operand_limbs.size()),
+      const std::string where = "line " + std::to_string(number) + ": ";
+      std::istringstream stream(line);
+      std::vector<std::string> fields;
+      for (std::string field; stream >> field;) fields.push_back(field);
+      const std::size_t most = info.operand_bits.size(), least = most - info.optional_operands;
+      if (fields.size() < least || fields.size() > most)
+        return fail(where + std::to_string(fields.size()) + " operands; " + op + " takes " +
+                        (least == most ? std::to_string(most)
+                                       : std::to_string(least) + " or " + std::to_string(most)),
                     2);
+      std::vector<std::vector<uint32_t>> operands;
+      for (unsigned k = 0; k < fields.size(); ++k) {
+        try {
+          operands.push_back(mpgen::parse_hex(fields[k], info.operand_bits[k]));
+        } catch (const mpgen::InputError& e) {
+          return fail(where + "operand " + std::to_string(k + 1) + ": " + e.what(), 2);
+        }
+      }
       instances.push_back(std::move(operands));
     }
 
@@ -58,7 +89,11 @@ int main(int argc, char** argv) {
       for (unsigned k = 0; k < instances[j].size(); ++k) batch.set_operand(j, k, instances[j][k]);
     batch.run(device == "gpu" ? mpgen::Device::gpu : mpgen::Device::cpu);
     for (std::size_t j = 0; j < instances.size(); ++j) {
-      std::cout << mpgen::to_hex(batch.result(j));
+      const auto result = batch.result(j);
+      if (info.signed_result)
+        std::cout << int32_t(result[0]);
+      else
+        std::cout << mpgen::to_hex(result);
       if (info.has_flag) std::cout << ' ' << batch.flag(j);
       std::cout << '\n';
     }

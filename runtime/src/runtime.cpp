@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <numeric>
 
 #include "kernels.hpp"
 
@@ -29,7 +28,9 @@ const detail::Kernel& find_kernel(unsigned bits, std::string_view op) {
 }  // namespace
 
 unsigned OpInfo::in_words() const {
-  return std::accumulate(operand_limbs.begin(), operand_limbs.end(), 0u);
+  unsigned words = 0;
+  for (unsigned k = 0; k < operand_bits.size(); ++k) words += operand_limbs(k);
+  return words;
 }
 
 std::vector<unsigned> sizes() {
@@ -71,11 +72,13 @@ std::size_t Batch::index(std::size_t words, std::size_t w, std::size_t j) const 
 }
 
 void Batch::set_operand(std::size_t j, unsigned k, const std::vector<uint32_t>& limbs) {
-  const unsigned width = op_.operand_limbs.at(k);
-  if (limbs.size() > width)
-    throw InputError("operand " + std::to_string(k + 1) + " has " + std::to_string(limbs.size()) +
-                     " limbs; at most " + std::to_string(width) + " allowed");
-  const unsigned first = std::accumulate(op_.operand_limbs.begin(), op_.operand_limbs.begin() + k, 0u);
+  const unsigned width = op_.operand_limbs(k), bits = op_.operand_bits.at(k);
+  for (unsigned i = 0; i < limbs.size(); ++i)
+    if (limbs[i] && 32 * i + 32 - __builtin_clz(limbs[i]) > bits)
+      throw InputError("operand " + std::to_string(k + 1) + " of " + op_.name + " is wider than " +
+                       std::to_string(bits) + " bits");
+  unsigned first = 0;
+  for (unsigned o = 0; o < k; ++o) first += op_.operand_limbs(o);
   for (unsigned i = 0; i < width; ++i)
     in_[index(op_.in_words(), first + i, j)] = i < limbs.size() ? limbs[i] : 0;
 }

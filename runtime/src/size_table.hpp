@@ -9,8 +9,9 @@
 namespace mpgen::detail {
 template <class Op>
 OpInfo info_of() {
-  return OpInfo{Op::bits, Op::name, {std::begin(Op::operand_limbs), std::end(Op::operand_limbs)},
-                Op::result_limbs, Op::flag_words == 1};
+  return OpInfo{Op::bits,         Op::name,
+                {std::begin(Op::operand_bits), std::end(Op::operand_bits)},
+                Op::optional_operands, Op::result_limbs, Op::flag_words == 1, Op::signed_result};
 }
 }  // namespace mpgen::detail
 

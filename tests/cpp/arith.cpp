@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <string>
 
 #include "mpgen/runtime.hpp"
 
@@ -23,29 +24,120 @@ struct Mpz {
   mpz_t v;
 };
 
-// GMP's answer: the result (reduced to the result's width by the caller) and the flag.
-using Reference = std::function<unsigned(mpz_t result, const std::vector<const Mpz*>& x, unsigned bits)>;
+// GMP's answer for an operation: the result as a number (cmp's -1 as 2^32 - 1), and
+// the flag where the operation has one.
+using Reference = std::function<unsigned(mpz_t r, const std::vector<const Mpz*>& x, unsigned bits)>;
+
+unsigned carry_out_and_reduce(mpz_t r, unsigned bits) {
+  const unsigned out = mpz_sgn(r) < 0 || mpz_sizeinbase(r, 2) > bits;
+  mpz_fdiv_r_2exp(r, r, bits);  // a negative value becomes its two's complement
+  return out;
+}
+
+Reference reduced(void (*f)(mpz_t, const mpz_t, const mpz_t)) {
+  return [f](mpz_t r, const auto& x, unsigned bits) {
+    f(r, x[0]->v, x[1]->v);
+    mpz_fdiv_r_2exp(r, r, bits);
+    return 0u;
+  };
+}
+
+Reference predicate(bool (*f)(const std::vector<const Mpz*>&)) {
+  return [f](mpz_t r, const auto& x, unsigned) {
+    mpz_set_ui(r, f(x));
+    return 0u;
+  };
+}
+
+Reference shift(bool left, long constant = -1) {
+  return [left, constant](mpz_t r, const auto& x, unsigned bits) {
+    const unsigned long s = constant >= 0 ? constant : mpz_get_ui(x[1]->v);
+    if (left) mpz_mul_2exp(r, x[0]->v, s);
+    else mpz_fdiv_q_2exp(r, x[0]->v, s);
+    mpz_fdiv_r_2exp(r, r, bits);
+    return 0u;
+  };
+}
 
 const std::map<std::string, Reference>& references() {
   static const std::map<std::string, Reference> refs = {
       {"add", [](mpz_t r, const auto& x, unsigned bits) {
          mpz_add(r, x[0]->v, x[1]->v);
-         const unsigned carry = mpz_sizeinbase(r, 2) > bits;
-         mpz_fdiv_r_2exp(r, r, bits);
-         return carry;
+         mpz_add(r, r, x[2]->v);
+         return carry_out_and_reduce(r, bits);
        }},
       {"sub", [](mpz_t r, const auto& x, unsigned bits) {
          mpz_sub(r, x[0]->v, x[1]->v);
-         const unsigned borrow = mpz_sgn(r) < 0;
-         mpz_fdiv_r_2exp(r, r, bits);
-         return borrow;
+         mpz_sub(r, r, x[2]->v);
+         return carry_out_and_reduce(r, bits);
        }},
-      {"mul", [](mpz_t r, const auto& x, unsigned) {
+      {"add_ui", [](mpz_t r, const auto& x, unsigned bits) {
+         mpz_add(r, x[0]->v, x[1]->v);
+         return carry_out_and_reduce(r, bits);
+       }},
+      {"sub_ui", [](mpz_t r, const auto& x, unsigned bits) {
+         mpz_sub(r, x[0]->v, x[1]->v);
+         return carry_out_and_reduce(r, bits);
+       }},
+      {"neg", [](mpz_t r, const auto& x, unsigned bits) {
+         mpz_neg(r, x[0]->v);
+         mpz_fdiv_r_2exp(r, r, bits);
+         return 0u;
+       }},
+      {"mul", [](mpz_t r, const auto& x, unsigned) { return mpz_mul(r, x[0]->v, x[1]->v), 0u; }},
+      {"mul_ui", [](mpz_t r, const auto& x, unsigned) { return mpz_mul(r, x[0]->v, x[1]->v), 0u; }},
+      {"sqr", [](mpz_t r, const auto& x, unsigned) { return mpz_mul(r, x[0]->v, x[0]->v), 0u; }},
+      {"mad", [](mpz_t r, const auto& x, unsigned) {
          mpz_mul(r, x[0]->v, x[1]->v);
+         mpz_add(r, r, x[2]->v);
+         return 0u;
+       }},
+      {"mul_lo", reduced(mpz_mul)},
+      {"mul_hi", [](mpz_t r, const auto& x, unsigned bits) {
+         mpz_mul(r, x[0]->v, x[1]->v);
+         mpz_fdiv_q_2exp(r, r, bits);
+         return 0u;
+       }},
+      {"eq", predicate([](const auto& x) { return mpz_cmp(x[0]->v, x[1]->v) == 0; })},
+      {"lt", predicate([](const auto& x) { return mpz_cmp(x[0]->v, x[1]->v) < 0; })},
+      {"is_zero", predicate([](const auto& x) { return mpz_sgn(x[0]->v) == 0; })},
+      {"cmp", [](mpz_t r, const auto& x, unsigned) {
+         const int c = mpz_cmp(x[0]->v, x[1]->v);
+         mpz_set_ui(r, uint32_t(c < 0 ? -1 : c > 0 ? 1 : 0));
+         return 0u;
+       }},
+      {"and", reduced(mpz_and)},
+      {"or", reduced(mpz_ior)},
+      {"xor", reduced(mpz_xor)},
+      {"not", [](mpz_t r, const auto& x, unsigned bits) {
+         mpz_com(r, x[0]->v);
+         mpz_fdiv_r_2exp(r, r, bits);
+         return 0u;
+       }},
+      {"shl", shift(true)},
+      {"shr", shift(false)},
+      {"popc", [](mpz_t r, const auto& x, unsigned) { return mpz_set_ui(r, mpz_popcount(x[0]->v)), 0u; }},
+      {"clz", [](mpz_t r, const auto& x, unsigned bits) {
+         mpz_set_ui(r, mpz_sgn(x[0]->v) ? bits - mpz_sizeinbase(x[0]->v, 2) : bits);
+         return 0u;
+       }},
+      {"ctz", [](mpz_t r, const auto& x, unsigned bits) {
+         mpz_set_ui(r, mpz_sgn(x[0]->v) ? mpz_scan1(x[0]->v, 0) : bits);
          return 0u;
        }},
   };
   return refs;
+}
+
+// The reference of a built operation; constant shifts are shl<K> and shr<K>.
+Reference reference_for(const std::string& name) {
+  if (references().count(name)) return references().at(name);
+  for (bool left : {true, false}) {
+    const std::string prefix = left ? "shl" : "shr";
+    if (name.rfind(prefix, 0) == 0) return shift(left, std::stol(name.substr(3)));
+  }
+  FAIL("no GMP reference for " << name);
+  return {};
 }
 
 uint64_t test_seed() {
@@ -92,6 +184,20 @@ std::vector<Limbs> edge_values(unsigned bits) {
   return v;
 }
 
+// Edge values of an operand of the given width at an operation of `bits` bits: a carry
+// in is 0 or 1; a shift amount crosses the limb and size boundaries.
+std::vector<Limbs> operand_edges(const mpgen::OpInfo& op, unsigned k) {
+  const unsigned width = op.operand_bits[k];
+  if (width == 1) return {{0}, {1}};
+  if (width < 32) {  // a run-time shift amount
+    std::vector<Limbs> v;
+    for (uint64_t s : {0u, 1u, 31u, 32u, 33u, op.bits - 1, op.bits, (1u << width) - 1})
+      if (s < (uint64_t(1) << width)) v.push_back({uint32_t(s)});
+    return v;
+  }
+  return edge_values(width);
+}
+
 // Random values whose limbs are often 0 or all ones, so that carries run far.
 Limbs random_value(std::mt19937_64& rng, unsigned bits) {
   Limbs x((bits + 31) / 32);
@@ -108,7 +214,7 @@ std::string hex(const Limbs& x) { return "0x" + mpgen::to_hex(x); }
 // Runs op on every set of operands on each device and layout, and checks each answer.
 void check_against_gmp(const mpgen::OpInfo& op, const std::vector<std::vector<Limbs>>& cases,
                        bool gpu) {
-  const Reference& reference = references().at(op.name);
+  const Reference reference = reference_for(op.name);
   std::vector<Limbs> want(cases.size());
   std::vector<unsigned> want_flag(cases.size());
   for (std::size_t j = 0; j < cases.size(); ++j) {
@@ -172,14 +278,28 @@ TEST_CASE("every operation at every size agrees with GMP") {
   for (unsigned bits : mpgen::sizes())
     for (const std::string& name : mpgen::operations(bits)) {
       const mpgen::OpInfo& op = mpgen::find(bits, name);
-      REQUIRE_MESSAGE(references().count(name), "no GMP reference for " << name);
-      const auto edges = edge_values(bits);
+      const unsigned arity = op.operand_bits.size();
+      std::vector<std::vector<Limbs>> edges;
+      for (unsigned k = 0; k < arity; ++k) edges.push_back(operand_edges(op, k));
+      // Every pair of edge values of the first two operands; a third runs through its own.
       std::vector<std::vector<Limbs>> cases;
-      for (const auto& a : edges)
-        for (const auto& b : edges) cases.push_back({a, b});
+      for (const auto& a : edges[0]) {
+        if (arity == 1) cases.push_back({a});
+        else
+          for (const auto& b : edges[1]) {
+            if (arity == 2) cases.push_back({a, b});
+            else if (edges[2].size() <= 2)
+              for (const auto& c : edges[2]) cases.push_back({a, b, c});
+            else
+              cases.push_back({a, b, edges[2][cases.size() % edges[2].size()]});
+          }
+      }
       std::mt19937_64 rng(seed ^ (uint64_t(bits) << 32) ^ std::hash<std::string>{}(name));
-      for (std::size_t i = 0; i < random_cases(); ++i)
-        cases.push_back({random_value(rng, bits), random_value(rng, bits)});
+      for (std::size_t i = 0; i < random_cases(); ++i) {
+        std::vector<Limbs> operands;
+        for (unsigned k = 0; k < arity; ++k) operands.push_back(random_value(rng, op.operand_bits[k]));
+        cases.push_back(operands);
+      }
       check_against_gmp(op, cases, gpu);
     }
 }

@@ -34,10 +34,14 @@ TEST_CASE("GMP conversions keep the value and refuse what does not fit") {
   mpz_clears(v, w, nullptr);
 }
 
+static mpgen::Batch batch_of(const char* op) { return mpgen::Batch(mpgen::find(mpgen::sizes().front(), op), 1); }
+
 TEST_CASE("unknown sizes and operations are refused with what is available") {
   CHECK_THROWS_WITH_AS(mpgen::find(77, "add"), doctest::Contains("built sizes: "), InputError);
   CHECK_THROWS_WITH_AS(mpgen::find(mpgen::sizes().front(), "frobnicate"),
                        doctest::Contains("known: add"), InputError);
+  CHECK_THROWS_WITH_AS(batch_of("add").set_operand(0, 2, {2}), doctest::Contains("wider than 1 bits"),
+                       InputError);
   mpgen::Batch batch(mpgen::find(mpgen::sizes().front(), "add"), 1);
   CHECK_THROWS_AS(batch.set_operand(0, 0, std::vector<uint32_t>(99, 1)), InputError);
 }

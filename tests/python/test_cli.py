@@ -11,8 +11,9 @@ def test_list_shows_sizes_and_operations(mpgen):
     r = mpgen("--list")
     assert r.returncode == 0
     assert "64 109 128 131 163 191 239 255 256 381 384 521 1024" in r.stdout
-    for op in ("add", "sub", "mul"):
-        assert f"  {op} " in r.stdout
+    for op in ("add", "sub", "add_ui", "neg", "mul", "mul_hi", "sqr", "mad", "cmp", "xor", "shl",
+               "shl<K>", "ctz"):
+        assert f"\n  {op} " in r.stdout
 
 
 def test_generate_is_deterministic(mpgen, tmp_path):
@@ -46,10 +47,12 @@ def test_regeneration_removes_sizes_no_longer_asked_for(mpgen, tmp_path):
     (["--bits", "-64"], "--bits: -64 is out of range"),
     (["--bits", "abc"], "--bits: 'abc' is not a number"),
     (["--bits", "12.5"], "--bits: '12.5' is not a number"),
-    (["--bits", "1025"], "--bits: 1025 is out of range"),
+    (["--bits", "4096"], "--bits: 4096 is above the per-thread maximum"),
     (["--bits", ""], "--bits: empty item"),
     (["--bits", "64,,128"], "--bits: empty item"),
-    (["--ops", "add,div"], "--ops: unknown operation 'div'; known: add, sub, mul"),
+    (["--ops", "add,div"], "--ops: unknown operation 'div'; known: add, sub, add_ui"),
+    (["--ops", "shl0"], "--ops: unknown operation 'shl0'"),
+    (["--bits", "64,128", "--ops", "shr64"], "--ops: shr64 shifts by 64 bits, not below the 64-bit"),
     (["--ops", ""], "--ops: empty item"),
 ])
 def test_bad_request_is_one_line_exit_2_nothing_written(mpgen, tmp_path, args, message):

@@ -5,46 +5,58 @@ import subprocess
 
 import pytest
 
+from mpgen.ops import defaults
 from mpgen.render import render_files
 from mpgen.size import Size
 
-KERNEL = """
+# One kernel per operation, one instance, no bounds check: any branch in the PTX
+# comes from the operation itself.
+KERNELS = """
 #include "mpgen_u{bits}.cuh"
-using Op = mpgen::u{bits}::{op};
-// One instance, no bounds check: any branch in the PTX comes from the operation.
-__global__ void only_{op}(const uint32_t* in, uint32_t* out) {{
-  uint32_t x[Op::in_words], y[Op::out_words];
-#pragma unroll
-  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w];
-  Op::device(y, x);
-#pragma unroll
-  for (unsigned w = 0; w < Op::out_words; ++w) out[w] = y[w];
-}}
+#define ONLY(op) \\
+  __global__ void only_##op(const uint32_t* in, uint32_t* out) {{ \\
+    using Op = mpgen::u{bits}::op; \\
+    uint32_t x[Op::in_words], y[Op::out_words]; \\
+    _Pragma("unroll") for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w]; \\
+    Op::device(y, x); \\
+    _Pragma("unroll") for (unsigned w = 0; w < Op::out_words; ++w) out[w] = y[w]; \\
+  }}
+MPGEN_U{bits}_OPS(ONLY)
 """
 
 
-def ptx_of(tmp_path, bits: int, op: str) -> str:
+def kernels_ptx(tmp_path, bits: int) -> dict[str, list[str]]:
+    """Operation's C++ name -> the instructions of its kernel."""
     nvcc = shutil.which("nvcc")
     assert nvcc, "nvcc (the CUDA toolkit) is needed to check the generated PTX"
-    for name, text in render_files([Size(bits)], [op]).items():
+    size = Size(bits)
+    for name, text in render_files([(size, defaults(size))]).items():
         (tmp_path / name).write_text(text)
-    (tmp_path / "k.cu").write_text(KERNEL.format(bits=bits, op=op))
+    (tmp_path / "k.cu").write_text(KERNELS.format(bits=bits))
     subprocess.run([nvcc, "-arch=sm_90", "-ptx", "-I", str(tmp_path), str(tmp_path / "k.cu"),
                     "-o", str(tmp_path / "k.ptx")], check=True)
-    return (tmp_path / "k.ptx").read_text()
+    ptx = (tmp_path / "k.ptx").read_text()
+    kernels = {}
+    for match in re.finditer(r"\.entry\s+\w*only_(\w+?)P", ptx):
+        body = ptx[ptx.index("{", match.end()):]
+        body = body[:body.index("\n}")]
+        kernels[match[1]] = [line.strip() for line in body.splitlines() if line.strip()
+                             and not line.strip().startswith(("//", ".", "{", "}"))]
+    return kernels
 
 
-def instructions(ptx: str) -> list[str]:
-    body = ptx[ptx.index("{", ptx.index(".entry")):]
-    return [line.strip() for line in body.splitlines()
-            if line.strip() and not line.strip().startswith(("//", ".", "{", "}"))]
+@pytest.mark.parametrize("bits", [64, 131, 256])
+def test_every_operation_is_straight_line(tmp_path, bits):
+    kernels = kernels_ptx(tmp_path, bits)
+    assert sorted(kernels) == sorted(op.cpp_name for op in defaults(Size(bits)))
+    for name, code in kernels.items():
+        branches = [i for i in code if re.match(r"(@!?%p\w+\s+)?bra", i) or i.startswith("@")]
+        labels = [i for i in code if re.match(r"\$?\w+:$", i)]
+        assert not branches and not labels, f"{name} at {bits} bits: {branches + labels}"
 
 
-def test_mul_131_is_straight_line_with_a_9_limb_product(tmp_path):
-    code = instructions(ptx_of(tmp_path, 131, "mul"))
-    assert not [i for i in code if re.match(r"(@!?%p\w+\s+)?bra", i) or i.startswith("@")]
-    assert not [i for i in code if re.match(r"\$\w+:", i)], "labels mean loops or branches"
-    stores = [i for i in code if i.startswith("st.global")]
-    assert len(stores) == 9
+def test_mul_131_has_a_9_limb_product_and_no_10th(tmp_path):
+    code = kernels_ptx(tmp_path, 131)["mul"]
+    assert len([i for i in code if i.startswith("st.global")]) == 9
     products = [i for i in code if re.match(r"(mul|mad)c?\.(lo|hi)", i)]
     assert len(products) == 2 * 5 * 5 - 1  # the top limb's high half is never computed

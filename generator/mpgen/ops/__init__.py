@@ -1,34 +1,33 @@
-"""The operations, one module per family; each plans a `Function` for a `Size`."""
+"""The operations, one module per family. Each plans a `Function` for a `Size`."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+import re
 
-from ..ir import Function
 from ..size import Size
-from . import addsub, mul
+from . import addsub, bits, compare, mul
+from .common import Operation
+
+OPERATIONS: dict[str, Operation] = {
+    op.name: op for family in (addsub, mul, compare, bits) for op in family.OPERATIONS}
+
+CONSTANT_SHIFT = re.compile(r"(shl|shr)([1-9][0-9]*)$")
+DEFAULT_CONSTANT_SHIFTS = (1, 31, 32, 33)
 
 
-@dataclass(frozen=True)
-class Operation:
-    name: str
-    summary: str
-    operands: Callable[[Size], tuple[int, ...]]  # limbs of each operand
-    result_limbs: Callable[[Size], int]
-    flag: bool  # one more output word after the result (carry, borrow)
-    plan: Callable[[Size], Function]
+def find(name: str) -> Operation | None:
+    """The operation called `name`, the constant shifts shl<K> and shr<K> included."""
+    if name in OPERATIONS:
+        return OPERATIONS[name]
+    match = CONSTANT_SHIFT.match(name)
+    return bits.constant_shift(match[1], int(match[2])) if match else None
 
 
-def _two(size: Size) -> tuple[int, ...]:
-    return (size.limbs, size.limbs)
+def fits(op: Operation, size: Size) -> bool:
+    """Constant shifts exist only for amounts below the width."""
+    match = CONSTANT_SHIFT.match(op.name)
+    return not match or int(match[2]) < size.bits
 
 
-OPERATIONS = {
-    op.name: op
-    for op in [
-        Operation("add", "a + b, carry out", _two, lambda s: s.limbs, True, addsub.plan_add),
-        Operation("sub", "a - b, borrow out", _two, lambda s: s.limbs, True, addsub.plan_sub),
-        Operation("mul", "a * b, full product of exact width", _two, mul.product_limbs, False,
-                  mul.plan_mul),
-    ]
-}
+def defaults(size: Size) -> list[Operation]:
+    shifts = [bits.constant_shift(d, k) for d in ("shl", "shr") for k in DEFAULT_CONSTANT_SHIFTS]
+    return list(OPERATIONS.values()) + [op for op in shifts if fits(op, size)]

@@ -1,40 +1,61 @@
-"""add and sub: one carry chain across the limbs, carry or borrow out of the exact width."""
+"""Addition and subtraction: one carry chain across the limbs."""
 from __future__ import annotations
 
-from ..ir import Function, Reg
-from ..size import LIMB_BITS, Size
+from ..ir import MASK, Function, Operand, Reg
+from ..size import Size
+from .common import Operation, binary, mask_top, same_limbs, unary, with_word
 
 
-def _limbwise(size: Size) -> list:
+def add_into(fn: Function, size: Size, y: list[Reg], a: list[Operand], b: list[Operand],
+             carry_in: Operand | None = None) -> None:
+    """y[:n] = a + b (+ carry_in) mod 2^bits and y[n] = the carry out of the exact width."""
     n = size.limbs
-    return [(Reg("y", i), (Reg("x", i), Reg("x", n + i))) for i in range(n)]
-
-
-def plan_add(size: Size) -> Function:
-    n = size.limbs
-    fn = Function("add", 2 * n, n + 1)
-    if size.top_bits == LIMB_BITS:
-        fn.chain("add", _limbwise(size))
-        fn.emit("addc", Reg("y", n), 0, 0)
+    if carry_in is not None:
+        fn.emit("add.cc", fn.temp(), carry_in, MASK)  # sets CC.CF to carry_in (0 or 1)
+    full = size.top_bits == 32
+    fn.chain("add", [(y[i], (a[i], b[i])) for i in range(n)],
+             carry_in=carry_in is not None, carry_out=full)
+    if full:
+        fn.emit("addc", y[n], 0, 0)
     else:
-        # Spare top bits: the chain cannot overflow the top limb, and the carry
-        # out of the exact width is the bit just above it.
-        fn.chain("add", _limbwise(size), carry_out=False)
-        fn.emit("shr", Reg("y", n), Reg("y", n - 1), size.top_bits)
-        fn.emit("and", Reg("y", n - 1), Reg("y", n - 1), (1 << size.top_bits) - 1)
-    fn.check()
-    return fn
+        # Spare top bits: the sum fits the top limb, and its carry is the bit above the width.
+        fn.emit("shr", y[n], y[n - 1], size.top_bits)
+        mask_top(fn, size, y[n - 1])
 
 
-def plan_sub(size: Size) -> Function:
+def sub_into(fn: Function, size: Size, y: list[Reg], a: list[Operand], b: list[Operand],
+             borrow_in: Operand | None = None, borrow_out: bool = True) -> None:
+    """y[:n] = a - b (- borrow_in) mod 2^bits and, if borrow_out, y[n] = the borrow."""
     n = size.limbs
-    fn = Function("sub", 2 * n, n + 1)
-    fn.chain("sub", _limbwise(size))
-    # Both operands are below 2^bits, so the 32-bit chain's borrow is the exact one.
-    borrow = fn.temp()
-    fn.emit("subc", borrow, 0, 0)  # 0 or 0xffffffff
-    fn.emit("and", Reg("y", n), borrow, 1)
-    if size.top_bits != LIMB_BITS:
-        fn.emit("and", Reg("y", n - 1), Reg("y", n - 1), (1 << size.top_bits) - 1)
-    fn.check()
-    return fn
+    if borrow_in is not None:
+        fn.emit("sub.cc", fn.temp(), 0, borrow_in)  # sets CC.CF to borrow_in (0 or 1)
+    # Operands below 2^bits: the 32-bit chain's borrow is the exact width's.
+    fn.chain("sub", [(y[i], (a[i], b[i])) for i in range(n)],
+             carry_in=borrow_in is not None, carry_out=borrow_out)
+    if borrow_out:
+        all_ones_if_borrow = fn.temp()
+        fn.emit("subc", all_ones_if_borrow, 0, 0)
+        fn.emit("and", y[n], all_ones_if_borrow, 1)
+    mask_top(fn, size, y[n - 1])
+
+
+def _word_operand(size: Size, u: list[Reg]) -> list[Operand]:
+    return u + [0] * (size.limbs - 1)
+
+
+OPERATIONS = [
+    Operation("add", "a + b + carry_in (0 or 1), then the carry out",
+              lambda s: (s.bits, s.bits, 1), same_limbs,
+              lambda fn, s, x, y: add_into(fn, s, y, x[0], x[1], carry_in=x[2][0]), flag=True,
+              optional=1),
+    Operation("sub", "a - b - borrow_in (0 or 1), then the borrow out",
+              lambda s: (s.bits, s.bits, 1), same_limbs,
+              lambda fn, s, x, y: sub_into(fn, s, y, x[0], x[1], borrow_in=x[2][0]), flag=True,
+              optional=1),
+    Operation("add_ui", "a + u (u of 32 bits), then the carry out", with_word, same_limbs,
+              lambda fn, s, x, y: add_into(fn, s, y, x[0], _word_operand(s, x[1])), flag=True),
+    Operation("sub_ui", "a - u (u of 32 bits), then the borrow out", with_word, same_limbs,
+              lambda fn, s, x, y: sub_into(fn, s, y, x[0], _word_operand(s, x[1])), flag=True),
+    Operation("neg", "-a mod 2^bits", unary, same_limbs,
+              lambda fn, s, x, y: sub_into(fn, s, y, [0] * s.limbs, x[0], borrow_out=False)),
+]

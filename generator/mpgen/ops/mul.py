@@ -1,41 +1,118 @@
-"""mul: the full product, schoolbook, row by row.
+"""Multiplication: schoolbook products (full, truncated, high half, by a word,
+multiply-add) and squaring, row by row.
 
 Each row adds a * b[i] into the accumulator as two carry chains, the low halves
-of the partial products then the high halves (one `IMAD.WIDE` per pair in SASS).
-The product has exactly ceil(2*bits/32) limbs: when that is 2n-1, the top limb
-is known to be zero, so the last row neither computes nor carries into it.
+of the partial products then the high halves (a pair per product: one
+`IMAD.WIDE` in SASS). A product of exact width ceil(2*bits/32) limbs that is
+2n-1 has a top limb known to be zero: the last row neither computes nor carries
+into it, as the truncated products (mul_lo) drop everything at or above `limit`.
 """
 from __future__ import annotations
 
-from ..ir import Function, Reg
+from ..ir import Function, Reg, chained
 from ..size import Size, limbs_for
+from .common import Operation, binary, mask_top, same_limbs, with_word
 
 
 def product_limbs(size: Size) -> int:
     return limbs_for(2 * size.bits)
 
 
-def plan_mul(size: Size) -> Function:
-    n, width = size.limbs, product_limbs(size)
-    fn = Function("mul", 2 * n, width)
-    a = [Reg("x", j) for j in range(n)]
-    b = [Reg("x", n + j) for j in range(n)]
-    y = [Reg("y", k) for k in range(width)]
+def schoolbook(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg], limit: int,
+               accumulate: bool = False) -> None:
+    """acc[:limit] = (a * b (+ acc[:len(a)] if accumulate)) mod 2^(32 limit).
+    Exact when the value fits in `limit` limbs."""
+    n = len(a)
+    for i, bi in enumerate(b):
+        if i == 0 and not accumulate:
+            for j in range(min(n, limit)):
+                fn.emit("mul.lo", acc[j], a[j], bi)
+            if n < limit:
+                fn.emit("mul.hi", acc[n], a[n - 1], bi)
+            hi = [(acc[j + 1], (a[j], bi, acc[j + 1])) for j in range(n - 1) if j + 1 < limit]
+            if hi:
+                fn.chain("mad.hi", hi, carry_out=n < limit)
+                if n < limit:
+                    fn.emit("addc", acc[n], acc[n], 0)
+            continue
+        grows = i + n < limit  # this row's carry opens a new limb
+        lo = [(acc[i + j], (a[j], bi, acc[i + j])) for j in range(n) if i + j < limit]
+        if not lo:
+            break
+        fn.chain("mad.lo", lo, carry_out=grows)
+        if grows:
+            fn.emit("addc", acc[i + n], 0, 0)
+        hi = [(acc[i + j + 1], (a[j], bi, acc[i + j + 1])) for j in range(n) if i + j + 1 < limit]
+        if hi:
+            fn.chain("mad.hi", hi, carry_out=False)
 
-    for j in range(n):
-        fn.emit("mul.lo", y[j], a[j], b[0])
-    fn.emit("mul.hi", y[n], a[n - 1], b[0])
-    if n > 1:
-        fn.chain("mad.hi", [(y[j + 1], (a[j], b[0], y[j + 1])) for j in range(n - 1)])
-        fn.emit("addc", y[n], y[n], 0)
 
-    for i in range(1, n):
-        top = i + n < width  # False only in the last row of an odd-width product
-        fn.chain("mad.lo", [(y[i + j], (a[j], b[i], y[i + j])) for j in range(n)], carry_out=top)
-        if top:
-            fn.emit("addc", y[i + n], 0, 0)
-        hi_terms = n if top else n - 1
-        fn.chain("mad.hi", [(y[i + 1 + j], (a[j], b[i], y[i + 1 + j])) for j in range(hi_terms)],
+def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
+    """acc[:limit] = a * a, each cross product a_i a_j (i < j) computed once:
+    their sum doubled, then the squares a_i^2 added on the diagonal. Exact when a*a
+    fits in `limit` limbs (2n or 2n-1)."""
+    n = len(a)
+    if n == 1:
+        fn.emit("mul.lo", acc[0], a[0], a[0])
+        fn.emit("mul.hi", acc[1], a[0], a[0])
+        return
+    # Cross products into acc[1 .. 2n-2]: rows a_i * a[i+1:], at limb 2i+1.
+    schoolbook(fn, acc[1:], a[1:], [a[0]], n)
+    for i in range(1, n - 1):
+        row = acc[2 * i + 1:]
+        rest = a[i + 1:]
+        fn.chain("mad.lo", [(row[j], (rest[j], a[i], row[j])) for j in range(len(rest))])
+        fn.emit("addc", row[len(rest)], 0, 0)
+        fn.chain("mad.hi", [(row[j + 1], (rest[j], a[i], row[j + 1])) for j in range(len(rest))],
                  carry_out=False)
-    fn.check()
-    return fn
+    # Double: the carry into acc[2n-1] is zero when the square has only 2n-1 limbs.
+    full = limit == 2 * n
+    fn.chain("add", [(acc[k], (acc[k], acc[k])) for k in range(1, 2 * n - 1)], carry_out=full)
+    if full:
+        fn.emit("addc", acc[2 * n - 1], 0, 0)
+    # The diagonal: acc[0] is still free; the chain runs through acc[1 .. limit-1].
+    fn.emit("mul.lo", acc[0], a[0], a[0])
+    for k in range(1, limit):
+        half = "mad.hi" if k % 2 else "mad.lo"
+        fn.emit(chained(half, k > 1, k < limit - 1), acc[k], a[k // 2], a[k // 2], acc[k])
+
+
+def _mul(fn, size, x, y):
+    schoolbook(fn, y, x[0], x[1], len(y))
+
+
+def _mul_lo(fn, size, x, y):
+    schoolbook(fn, y, x[0], x[1], size.limbs)
+    mask_top(fn, size, y[-1])
+
+
+def _mul_hi(fn, size, x, y):
+    """The full product in temporaries, shifted right by `bits`."""
+    product = fn.temps_list(product_limbs(size))
+    schoolbook(fn, product, x[0], x[1], len(product))
+    q, r = divmod(size.bits, 32)
+    for i, dst in enumerate(y):
+        low = product[q + i]
+        if q + i + 1 < len(product):
+            fn.emit("shf.r.clamp", dst, low, product[q + i + 1], r)
+        else:
+            fn.emit("shr", dst, low, r)
+
+
+def _mad(fn, size, x, y):
+    for i, c in enumerate(x[2]):
+        fn.emit("mov", y[i], c)
+    schoolbook(fn, y, x[0], x[1], len(y), accumulate=True)
+
+
+OPERATIONS = [
+    Operation("mul", "a * b, the full product of exact width", binary, product_limbs, _mul),
+    Operation("mul_lo", "a * b mod 2^bits", binary, same_limbs, _mul_lo),
+    Operation("mul_hi", "floor(a * b / 2^bits), the high half", binary, same_limbs, _mul_hi),
+    Operation("sqr", "a * a, full, each cross product once", lambda s: (s.bits,), product_limbs,
+              lambda fn, s, x, y: square(fn, y, x[0], len(y))),
+    Operation("mul_ui", "a * u (u of 32 bits), full: one more limb", with_word,
+              lambda s: limbs_for(s.bits + 32),
+              lambda fn, s, x, y: schoolbook(fn, y, x[0], x[1], len(y))),
+    Operation("mad", "a * b + c, full", lambda s: (s.bits,) * 3, product_limbs, _mad),
+]

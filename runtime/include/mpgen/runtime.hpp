@@ -37,10 +37,13 @@ struct GpuError : std::runtime_error {
 struct OpInfo {
   unsigned bits;
   std::string name;
-  std::vector<unsigned> operand_limbs;
+  std::vector<unsigned> operand_bits;  // width of each operand (a carry in: 1, a word: 32)
+  unsigned optional_operands;          // trailing operands that may be left out (as 0)
   unsigned result_limbs;
   bool has_flag;
+  bool signed_result;  // the result is one word holding a signed number (cmp: -1, 0, 1)
 
+  unsigned operand_limbs(unsigned k) const { return (operand_bits.at(k) + 31) / 32; }
   unsigned in_words() const;
   unsigned out_words() const { return result_limbs + (has_flag ? 1 : 0); }
 };
@@ -66,7 +69,7 @@ class Batch {
  public:
   Batch(const OpInfo& op, std::size_t n, Layout layout = Layout::interleaved);
 
-  // Sets operand k of instance j; throws InputError when limbs is wider than the operand.
+  // Sets operand k of instance j; throws InputError when its value is wider than the operand.
   void set_operand(std::size_t j, unsigned k, const std::vector<uint32_t>& limbs);
   void run(Device device) { run_batch(op_, device, layout_, n_, in_.data(), out_.data()); }
   std::vector<uint32_t> result(std::size_t j) const;  // the result limbs of instance j

@@ -1,0 +1,144 @@
+"""Bitwise operations, shifts (by a constant, or by a run-time amount through a
+branch-free barrel shifter) and bit counts."""
+from __future__ import annotations
+
+from ..ir import Function, Operand, Reg
+from ..size import Size
+from .common import Operation, binary, mask_top, one_word, same_limbs, unary
+
+
+def _limbwise(opcode: str):
+    def plan(fn, size, x, y):
+        for i, dst in enumerate(y):
+            fn.emit(opcode, dst, *(operand[i] for operand in x))
+        mask_top(fn, size, y[-1])  # only `not` sets bits above the width
+    return plan
+
+
+def _shift_left(fn: Function, y: list[Reg], a: list[Operand], limbs: int, bits: Operand) -> None:
+    """y = a shifted left by `limbs` limbs and then `bits` (0..31, constant or not) bits."""
+    for i, dst in enumerate(y):
+        src = i - limbs
+        if src < 0:
+            fn.emit("mov", dst, 0)
+        elif src == 0:
+            fn.emit("shl", dst, a[0], bits)
+        else:
+            fn.emit("shf.l.clamp", dst, a[src - 1], a[src], bits)
+
+
+def _shift_right(fn: Function, y: list[Reg], a: list[Operand], limbs: int, bits: Operand) -> None:
+    n = len(a)
+    for i, dst in enumerate(y):
+        src = i + limbs
+        if src >= n:
+            fn.emit("mov", dst, 0)
+        elif src == n - 1:
+            fn.emit("shr", dst, a[src], bits)
+        else:
+            fn.emit("shf.r.clamp", dst, a[src], a[src + 1], bits)
+
+
+def constant_shift(direction: str, amount: int) -> Operation:
+    """shl<K> / shr<K>: a shift by K bits fixed at generation time."""
+    def plan(fn, size, x, y):
+        limbs, bits = divmod(amount, 32)
+        (_shift_left if direction == "shl" else _shift_right)(fn, y, x[0], limbs, bits)
+        mask_top(fn, size, y[-1])
+    word = "left" if direction == "shl" else "right"
+    return Operation(f"{direction}{amount}", f"a shifted {word} by {amount} bits", unary,
+                     same_limbs, plan)
+
+
+def amount_bits(size: Size) -> int:
+    """Width of a run-time shift amount: enough for 0..bits-1."""
+    return max(1, (size.bits - 1).bit_length())
+
+
+def _variable_shift(direction: str):
+    def plan(fn, size, x, y):
+        a, amount = x[0], x[1][0]
+        n = size.limbs
+        # Whole limbs first: one stage per bit of amount >> 5, each a masked select
+        # between the value and the value moved by 2^k limbs.
+        current: list[Operand] = list(a)
+        for k in range(max(0, amount_bits(size) - 5)):
+            step = 1 << k
+            bit, select = fn.temp(), fn.temp()
+            fn.emit("shr", bit, amount, 5 + k)
+            fn.emit("and", bit, bit, 1)
+            fn.emit("sub", select, 0, bit)  # all ones when this stage shifts
+            moved = [current[i - step] if direction == "shl" and i >= step else
+                     current[i + step] if direction == "shr" and i + step < n else 0
+                     for i in range(n)]
+            stage = fn.temps_list(n)
+            if 0 in moved:
+                keep = fn.temp()
+                fn.emit("not", keep, select)
+            for i in range(n):
+                if moved[i] == 0:
+                    fn.emit("and", stage[i], current[i], keep)
+                else:  # current ^ ((current ^ moved) & select)
+                    fn.emit("xor", stage[i], current[i], moved[i])
+                    fn.emit("and", stage[i], stage[i], select)
+                    fn.emit("xor", stage[i], stage[i], current[i])
+            current = stage
+        low = fn.temp()
+        fn.emit("and", low, amount, 31)
+        (_shift_left if direction == "shl" else _shift_right)(fn, y, current, 0, low)
+        mask_top(fn, size, y[-1])
+    return plan
+
+
+def _popc(fn, size, x, y):
+    fn.emit("popc", y[0], x[0][0])
+    for limb in x[0][1:]:
+        count = fn.temp()
+        fn.emit("popc", count, limb)
+        fn.emit("add", y[0], y[0], count)
+
+
+def _count_zeros(fn: Function, dst: Reg, limbs: list[Operand], count) -> None:
+    """Leading zeros of the limbs, walked from the far end: each limb's count, plus
+    the total so far when that limb is all zeros (count 32), selected by a mask."""
+    count(dst, limbs[0])
+    for limb in limbs[1:]:
+        c, empty = fn.temp(), fn.temp()
+        count(c, limb)
+        fn.emit("shr", empty, c, 5)
+        fn.emit("sub", empty, 0, empty)
+        fn.emit("and", dst, dst, empty)
+        fn.emit("add", dst, dst, c)
+
+
+def _clz(fn, size, x, y):
+    _count_zeros(fn, y[0], x[0], lambda d, v: fn.emit("clz", d, v))
+    if size.top_bits != 32:  # the top limb's spare bits are not part of the number
+        fn.emit("sub", y[0], y[0], 32 - size.top_bits)
+
+
+def _ctz(fn, size, x, y):
+    def count(d, v):
+        fn.emit("brev", d, v)
+        fn.emit("clz", d, d)
+    limbs = list(reversed(x[0]))
+    if size.top_bits != 32:  # a sentinel bit just above the width: ctz(0) == bits
+        top = fn.temp()
+        fn.emit("or", top, limbs[0], 1 << size.top_bits)
+        limbs[0] = top
+    _count_zeros(fn, y[0], limbs, count)
+
+
+OPERATIONS = [
+    Operation("and", "a & b", binary, same_limbs, _limbwise("and")),
+    Operation("or", "a | b", binary, same_limbs, _limbwise("or")),
+    Operation("xor", "a ^ b", binary, same_limbs, _limbwise("xor")),
+    Operation("not", "~a within the width", unary, same_limbs, _limbwise("not")),
+    Operation("shl", "a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits)",
+              lambda s: (s.bits, amount_bits(s)), same_limbs, _variable_shift("shl")),
+    Operation("shr", "a >> s (s < 2^ceil(log2 bits); 0 once s >= bits)",
+              lambda s: (s.bits, amount_bits(s)), same_limbs, _variable_shift("shr")),
+    Operation("popc", "number of set bits", unary, one_word, _popc),
+    Operation("clz", "leading zeros within the width (bits for 0)", unary, one_word, _clz),
+    Operation("ctz", "trailing zeros (bits for 0)", unary, one_word, _ctz),
+]

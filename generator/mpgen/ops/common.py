@@ -1,0 +1,69 @@
+"""What every operation declares, and how its words are split into operands."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..ir import Function, Reg
+from ..size import Size, limbs_for
+
+# C++ alternative tokens cannot name the operation structs.
+_CPP_RESERVED = {"and", "or", "xor", "not"}
+
+# plan(fn, size, operands, y): emit into fn; operands are the input limbs of each operand.
+Planner = Callable[[Function, Size, list[list[Reg]], list[Reg]], None]
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    summary: str
+    operand_bits: Callable[[Size], tuple[int, ...]]
+    result_limbs: Callable[[Size], int]
+    planner: Planner
+    flag: bool = False  # one more output word after the result: the carry or borrow
+    signed: bool = False  # the result word is a signed 32-bit number (cmp)
+    optional: int = 0  # trailing operands a caller may leave out, taken as 0 (carry in)
+
+    @property
+    def cpp_name(self) -> str:
+        return self.name + "_" if self.name in _CPP_RESERVED else self.name
+
+    def plan(self, size: Size) -> Function:
+        widths = [limbs_for(b) for b in self.operand_bits(size)]
+        out = self.result_limbs(size) + self.flag
+        fn = Function(self.name, sum(widths), out)
+        operands, first = [], 0
+        for w in widths:
+            operands.append([Reg("x", first + i) for i in range(w)])
+            first += w
+        self.planner(fn, size, operands, [Reg("y", i) for i in range(out)])
+        fn.check()
+        return fn
+
+
+# Shapes shared by many operations.
+def unary(size: Size) -> tuple[int, ...]:
+    return (size.bits,)
+
+
+def binary(size: Size) -> tuple[int, ...]:
+    return (size.bits, size.bits)
+
+
+def with_word(size: Size) -> tuple[int, ...]:
+    return (size.bits, 32)
+
+
+def same_limbs(size: Size) -> int:
+    return size.limbs
+
+
+def one_word(size: Size) -> int:
+    return 1
+
+
+def mask_top(fn: Function, size: Size, limb: Reg) -> None:
+    """Clears the bits above the exact width in the top limb."""
+    if size.top_bits != 32:
+        fn.emit("and", limb, limb, (1 << size.top_bits) - 1)

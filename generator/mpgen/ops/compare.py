@@ -1,0 +1,53 @@
+"""Comparisons, branch-free: borrows of subtraction chains, and OR-reduction for zero tests."""
+from __future__ import annotations
+
+from ..ir import Function, Reg
+from .common import Operation, binary, one_word, unary
+
+
+def _is_zero_word(fn: Function, dst: Reg, v: Reg) -> None:
+    """dst = 1 if v == 0 else 0: 0 - v borrows exactly when v != 0."""
+    fn.emit("sub.cc", fn.temp(), 0, v)
+    minus_borrow = fn.temp()
+    fn.emit("subc", minus_borrow, 0, 0)
+    fn.emit("add", dst, minus_borrow, 1)
+
+
+def _or_all(fn: Function, words: list[Reg]) -> Reg:
+    acc = words[0]
+    for w in words[1:]:
+        nxt = fn.temp()
+        fn.emit("or", nxt, acc, w)
+        acc = nxt
+    return acc
+
+
+def _borrow(fn: Function, a: list[Reg], b: list[Reg]) -> Reg:
+    """1 if a < b else 0."""
+    fn.chain("sub", [(fn.temp(), (ai, bi)) for ai, bi in zip(a, b)])
+    minus_borrow, borrow = fn.temp(), fn.temp()
+    fn.emit("subc", minus_borrow, 0, 0)
+    fn.emit("and", borrow, minus_borrow, 1)
+    return borrow
+
+
+def _eq(fn, size, x, y):
+    diffs = []
+    for ai, bi in zip(x[0], x[1]):
+        diffs.append(fn.temp())
+        fn.emit("xor", diffs[-1], ai, bi)
+    _is_zero_word(fn, y[0], _or_all(fn, diffs))
+
+
+def _cmp(fn, size, x, y):
+    fn.emit("sub", y[0], _borrow(fn, x[1], x[0]), _borrow(fn, x[0], x[1]))
+
+
+OPERATIONS = [
+    Operation("eq", "1 if a == b else 0", binary, one_word, _eq),
+    Operation("lt", "1 if a < b else 0", binary, one_word,
+              lambda fn, s, x, y: fn.emit("mov", y[0], _borrow(fn, x[0], x[1]))),
+    Operation("cmp", "-1, 0 or 1 as a < b, a == b, a > b", binary, one_word, _cmp, signed=True),
+    Operation("is_zero", "1 if a == 0 else 0", unary, one_word,
+              lambda fn, s, x, y: _is_zero_word(fn, y[0], _or_all(fn, x[0]))),
+]
