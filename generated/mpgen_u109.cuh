@@ -24,13 +24,16 @@ namespace mpgen {
 enum class Layout { interleaved, contiguous };
 #endif
 
-template <Layout L>
+// Word w of instance j sits at w * word_stride + j * instance_stride.
+struct Strides {
+  std::size_t word, instance;
 #ifdef __CUDACC__
-__host__ __device__
+  __host__ __device__
 #endif
-inline std::size_t word_index(std::size_t n, unsigned words, unsigned w, std::size_t j) {
-  return L == Layout::interleaved ? w * n + j : j * words + w;
-}
+  static Strides of(Layout layout, std::size_t n, unsigned words) {
+    return layout == Layout::interleaved ? Strides{n, 1} : Strides{1, words};
+  }
+};
 
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
@@ -228,41 +231,125 @@ inline uint32_t ptx_madc_hi_cc(uint32_t& cf, uint64_t a, uint64_t b, uint64_t d)
   cf = uint32_t(v >> 32) & 1u;
   return uint32_t(v);
 }
+
+// Long lists (see each operation) run from a table of steps instead of compiled
+// statements: the same instructions through the same functions, without the host
+// compiler's cost on very long straight-line functions. A step is 5 words:
+// opcode | dst bank << 8 | source k's bank << (10 + 2k), then the destination's
+// index and the three sources' indices or immediates. Banks: 0 x, 1 y, 2 t, 3 immediate.
+enum Opcode : uint8_t {
+  ptx_mov_op,
+  ptx_not_op,
+  ptx_and_op,
+  ptx_or_op,
+  ptx_xor_op,
+  ptx_shl_op,
+  ptx_shr_op,
+  ptx_shf_l_clamp_op,
+  ptx_shf_r_clamp_op,
+  ptx_clz_op,
+  ptx_popc_op,
+  ptx_brev_op,
+  ptx_mul_lo_op,
+  ptx_mul_hi_op,
+  ptx_add_op,
+  ptx_sub_op,
+  ptx_mad_lo_op,
+  ptx_mad_hi_op,
+  ptx_add_cc_op,
+  ptx_sub_cc_op,
+  ptx_mad_lo_cc_op,
+  ptx_mad_hi_cc_op,
+  ptx_addc_op,
+  ptx_subc_op,
+  ptx_madc_lo_op,
+  ptx_madc_hi_op,
+  ptx_addc_cc_op,
+  ptx_subc_cc_op,
+  ptx_madc_lo_cc_op,
+  ptx_madc_hi_cc_op,
+};
+constexpr unsigned step_words = 5;
+
+inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, const uint32_t* x, uint32_t* t) {
+  uint32_t cf = 0;
+  uint32_t* const banks[3] = {const_cast<uint32_t*>(x), y, t};  // x is never a destination
+  for (const uint32_t* s = code; s != code + steps * step_words; s += step_words) {
+    const auto get = [&](unsigned k) {
+      const unsigned bank = (s[0] >> (10 + 2 * k)) & 3u;
+      return bank == 3 ? s[2 + k] : banks[bank][s[2 + k]];
+    };
+    uint32_t r = 0;
+    switch (Opcode(s[0] & 0xffu)) {
+      case ptx_mov_op: r = ptx_mov(get(0)); break;
+      case ptx_not_op: r = ptx_not(get(0)); break;
+      case ptx_and_op: r = ptx_and(get(0), get(1)); break;
+      case ptx_or_op: r = ptx_or(get(0), get(1)); break;
+      case ptx_xor_op: r = ptx_xor(get(0), get(1)); break;
+      case ptx_shl_op: r = ptx_shl(get(0), get(1)); break;
+      case ptx_shr_op: r = ptx_shr(get(0), get(1)); break;
+      case ptx_shf_l_clamp_op: r = ptx_shf_l_clamp(get(0), get(1), get(2)); break;
+      case ptx_shf_r_clamp_op: r = ptx_shf_r_clamp(get(0), get(1), get(2)); break;
+      case ptx_clz_op: r = ptx_clz(get(0)); break;
+      case ptx_popc_op: r = ptx_popc(get(0)); break;
+      case ptx_brev_op: r = ptx_brev(get(0)); break;
+      case ptx_mul_lo_op: r = ptx_mul_lo(get(0), get(1)); break;
+      case ptx_mul_hi_op: r = ptx_mul_hi(get(0), get(1)); break;
+      case ptx_add_op: r = ptx_add(get(0), get(1)); break;
+      case ptx_sub_op: r = ptx_sub(get(0), get(1)); break;
+      case ptx_mad_lo_op: r = ptx_mad_lo(get(0), get(1), get(2)); break;
+      case ptx_mad_hi_op: r = ptx_mad_hi(get(0), get(1), get(2)); break;
+      case ptx_add_cc_op: r = ptx_add_cc(cf, get(0), get(1)); break;
+      case ptx_sub_cc_op: r = ptx_sub_cc(cf, get(0), get(1)); break;
+      case ptx_mad_lo_cc_op: r = ptx_mad_lo_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_mad_hi_cc_op: r = ptx_mad_hi_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_addc_op: r = ptx_addc(cf, get(0), get(1)); break;
+      case ptx_subc_op: r = ptx_subc(cf, get(0), get(1)); break;
+      case ptx_madc_lo_op: r = ptx_madc_lo(cf, get(0), get(1), get(2)); break;
+      case ptx_madc_hi_op: r = ptx_madc_hi(cf, get(0), get(1), get(2)); break;
+      case ptx_addc_cc_op: r = ptx_addc_cc(cf, get(0), get(1)); break;
+      case ptx_subc_cc_op: r = ptx_subc_cc(cf, get(0), get(1)); break;
+      case ptx_madc_lo_cc_op: r = ptx_madc_lo_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_madc_hi_cc_op: r = ptx_madc_hi_cc(cf, get(0), get(1), get(2)); break;
+    }
+    banks[(s[0] >> 8) & 3u][s[1]] = r;
+  }
+}
 }  // namespace ptx_host
 
 // Runs Op over a batch of n instances on the host: in holds Op::in_words words per
 // instance, out Op::out_words (the result limbs, then the flag word if any).
-template <class Op, Layout L = Layout::interleaved>
-inline void host_batch(std::size_t n, const uint32_t* in, uint32_t* out) {
+template <class Op>
+inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   for (std::size_t j = 0; j < n; ++j) {
     uint32_t x[Op::in_words], y[Op::out_words];
-    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[word_index<L>(n, Op::in_words, w, j)];
+    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
     Op::host(y, x);
-    for (unsigned w = 0; w < Op::out_words; ++w) out[word_index<L>(n, Op::out_words, w, j)] = y[w];
+    for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
   }
 }
 
 #ifdef __CUDACC__
-// The same on the GPU, one instance per thread.
-template <class Op, Layout L = Layout::interleaved>
-__global__ void device_batch(std::size_t n, const uint32_t* __restrict__ in, uint32_t* __restrict__ out) {
+// The same on the GPU, one instance per thread. (The layout is a run-time choice: a
+// template parameter would compile every operation twice, for no measurable gain.)
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   uint32_t x[Op::in_words], y[Op::out_words];
 #pragma unroll
-  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[word_index<L>(n, Op::in_words, w, j)];
+  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
   Op::device(y, x);
 #pragma unroll
-  for (unsigned w = 0; w < Op::out_words; ++w) out[word_index<L>(n, Op::out_words, w, j)] = y[w];
+  for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
 }
 #endif
 
 }  // namespace mpgen
 #endif  // MPGEN_PRELUDE
-#ifdef __CUDACC__
-#pragma nv_diagnostic push
-#pragma nv_diag_suppress 550  // temporaries that only set the carry flag
-#endif
 
 namespace mpgen {
 namespace u109 {
@@ -286,29 +373,33 @@ struct add {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("add.cc.u32 %0, %1, 4294967295;" : "=r"(t[0]) : "r"(x[8]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[4]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[5]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[6]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[7]));
-    asm volatile("shr.b32 %0, %1, 13;" : "=r"(y[4]) : "r"(y[3]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "add.cc.u32 t0, %13, 4294967295;\n\t"
+        "addc.cc.u32 %0, %5, %9;\n\t"
+        "addc.cc.u32 %1, %6, %10;\n\t"
+        "addc.cc.u32 %2, %7, %11;\n\t"
+        "addc.u32 %3, %8, %12;\n\t"
+        "shr.b32 %4, %3, 13;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
   }
 #endif
 
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[1];
-    t[0] = ptx_add_cc(cf, x[8], 4294967295u);
+    ptx_add_cc(cf, x[8], 4294967295u);
     y[0] = ptx_addc_cc(cf, x[0], x[4]);
     y[1] = ptx_addc_cc(cf, x[1], x[5]);
     y[2] = ptx_addc_cc(cf, x[2], x[6]);
     y[3] = ptx_addc(cf, x[3], x[7]);
     y[4] = ptx_shr(y[3], 13u);
     y[3] = ptx_and(y[3], 8191u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -328,15 +419,21 @@ struct sub {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[2];
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[0]) : "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[7]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[1]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(y[4]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<2>;\n\t"
+        "sub.cc.u32 t0, 0, %13;\n\t"
+        "subc.cc.u32 %0, %5, %9;\n\t"
+        "subc.cc.u32 %1, %6, %10;\n\t"
+        "subc.cc.u32 %2, %7, %11;\n\t"
+        "subc.cc.u32 %3, %8, %12;\n\t"
+        "subc.u32 t1, 0, 0;\n\t"
+        "and.b32 %4, t1, 1;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
   }
 #endif
 
@@ -344,7 +441,7 @@ struct sub {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[2];
-    t[0] = ptx_sub_cc(cf, 0u, x[8]);
+    ptx_sub_cc(cf, 0u, x[8]);
     y[0] = ptx_subc_cc(cf, x[0], x[4]);
     y[1] = ptx_subc_cc(cf, x[1], x[5]);
     y[2] = ptx_subc_cc(cf, x[2], x[6]);
@@ -352,7 +449,6 @@ struct sub {
     t[1] = ptx_subc(cf, 0u, 0u);
     y[4] = ptx_and(t[1], 1u);
     y[3] = ptx_and(y[3], 8191u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -372,12 +468,18 @@ struct add_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[4]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("shr.b32 %0, %1, 13;" : "=r"(y[4]) : "r"(y[3]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "add.cc.u32 %0, %5, %9;\n\t"
+        "addc.cc.u32 %1, %6, 0;\n\t"
+        "addc.cc.u32 %2, %7, 0;\n\t"
+        "addc.u32 %3, %8, 0;\n\t"
+        "shr.b32 %4, %3, 13;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -409,14 +511,20 @@ struct sub_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[0]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(y[4]) : "r"(t[0]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "sub.cc.u32 %0, %5, %9;\n\t"
+        "subc.cc.u32 %1, %6, 0;\n\t"
+        "subc.cc.u32 %2, %7, 0;\n\t"
+        "subc.cc.u32 %3, %8, 0;\n\t"
+        "subc.u32 t0, 0, 0;\n\t"
+        "and.b32 %4, t0, 1;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -431,7 +539,6 @@ struct sub_ui {
     t[0] = ptx_subc(cf, 0u, 0u);
     y[4] = ptx_and(t[0], 1u);
     y[3] = ptx_and(y[3], 8191u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -451,11 +558,17 @@ struct neg {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("subc.u32 %0, 0, %1;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "sub.cc.u32 %0, 0, %4;\n\t"
+        "subc.cc.u32 %1, 0, %5;\n\t"
+        "subc.cc.u32 %2, 0, %6;\n\t"
+        "subc.u32 %3, 0, %7;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -486,40 +599,46 @@ struct mul {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[4]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[4]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[4]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[4]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[4]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[4]), "r"(y[3]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[4]) : "r"(y[4]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[5]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[5]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[5]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[5]), "r"(y[4]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[5]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[5]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[5]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[5]), "r"(y[4]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[5]), "r"(y[5]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[6]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[6]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[6]), "r"(y[5]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[6]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[6]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[6]), "r"(y[5]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[6]), "r"(y[6]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[7]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[7]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[7]), "r"(y[5]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[7]), "r"(y[6]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[7]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[7]), "r"(y[5]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[7]), "r"(y[6]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %7, %11;\n\t"
+        "mul.lo.u32 %1, %8, %11;\n\t"
+        "mul.lo.u32 %2, %9, %11;\n\t"
+        "mul.lo.u32 %3, %10, %11;\n\t"
+        "mul.hi.u32 %4, %10, %11;\n\t"
+        "mad.hi.cc.u32 %1, %7, %11, %1;\n\t"
+        "madc.hi.cc.u32 %2, %8, %11, %2;\n\t"
+        "madc.hi.cc.u32 %3, %9, %11, %3;\n\t"
+        "addc.u32 %4, %4, 0;\n\t"
+        "mad.lo.cc.u32 %1, %7, %12, %1;\n\t"
+        "madc.lo.cc.u32 %2, %8, %12, %2;\n\t"
+        "madc.lo.cc.u32 %3, %9, %12, %3;\n\t"
+        "madc.lo.cc.u32 %4, %10, %12, %4;\n\t"
+        "addc.u32 %5, 0, 0;\n\t"
+        "mad.hi.cc.u32 %2, %7, %12, %2;\n\t"
+        "madc.hi.cc.u32 %3, %8, %12, %3;\n\t"
+        "madc.hi.cc.u32 %4, %9, %12, %4;\n\t"
+        "madc.hi.u32 %5, %10, %12, %5;\n\t"
+        "mad.lo.cc.u32 %2, %7, %13, %2;\n\t"
+        "madc.lo.cc.u32 %3, %8, %13, %3;\n\t"
+        "madc.lo.cc.u32 %4, %9, %13, %4;\n\t"
+        "madc.lo.cc.u32 %5, %10, %13, %5;\n\t"
+        "addc.u32 %6, 0, 0;\n\t"
+        "mad.hi.cc.u32 %3, %7, %13, %3;\n\t"
+        "madc.hi.cc.u32 %4, %8, %13, %4;\n\t"
+        "madc.hi.cc.u32 %5, %9, %13, %5;\n\t"
+        "madc.hi.u32 %6, %10, %13, %6;\n\t"
+        "mad.lo.cc.u32 %3, %7, %14, %3;\n\t"
+        "madc.lo.cc.u32 %4, %8, %14, %4;\n\t"
+        "madc.lo.cc.u32 %5, %9, %14, %5;\n\t"
+        "madc.lo.u32 %6, %10, %14, %6;\n\t"
+        "mad.hi.cc.u32 %4, %7, %14, %4;\n\t"
+        "madc.hi.cc.u32 %5, %8, %14, %5;\n\t"
+        "madc.hi.u32 %6, %9, %14, %6;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -579,23 +698,29 @@ struct mul_lo {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[4]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[4]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[4]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[4]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[4]), "r"(y[2]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[4]), "r"(y[3]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[5]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[5]), "r"(y[2]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[5]), "r"(y[3]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[5]), "r"(y[2]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[5]), "r"(y[3]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[6]), "r"(y[2]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[6]), "r"(y[3]));
-    asm volatile("mad.hi.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[6]), "r"(y[3]));
-    asm volatile("mad.lo.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[7]), "r"(y[3]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %4, %8;\n\t"
+        "mul.lo.u32 %1, %5, %8;\n\t"
+        "mul.lo.u32 %2, %6, %8;\n\t"
+        "mul.lo.u32 %3, %7, %8;\n\t"
+        "mad.hi.cc.u32 %1, %4, %8, %1;\n\t"
+        "madc.hi.cc.u32 %2, %5, %8, %2;\n\t"
+        "madc.hi.u32 %3, %6, %8, %3;\n\t"
+        "mad.lo.cc.u32 %1, %4, %9, %1;\n\t"
+        "madc.lo.cc.u32 %2, %5, %9, %2;\n\t"
+        "madc.lo.u32 %3, %6, %9, %3;\n\t"
+        "mad.hi.cc.u32 %2, %4, %9, %2;\n\t"
+        "madc.hi.u32 %3, %5, %9, %3;\n\t"
+        "mad.lo.cc.u32 %2, %4, %10, %2;\n\t"
+        "madc.lo.u32 %3, %5, %10, %3;\n\t"
+        "mad.hi.u32 %3, %4, %10, %3;\n\t"
+        "mad.lo.u32 %3, %4, %11, %3;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -638,45 +763,51 @@ struct mul_hi {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[7];
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[4]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[4]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[4]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[1]) : "r"(x[0]), "r"(x[4]), "r"(t[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[1]), "r"(x[4]), "r"(t[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[2]), "r"(x[4]), "r"(t[3]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(t[4]) : "r"(t[4]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[1]) : "r"(x[0]), "r"(x[5]), "r"(t[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[1]), "r"(x[5]), "r"(t[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[2]), "r"(x[5]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[3]), "r"(x[5]), "r"(t[4]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[5]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[0]), "r"(x[5]), "r"(t[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[1]), "r"(x[5]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[2]), "r"(x[5]), "r"(t[4]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[3]), "r"(x[5]), "r"(t[5]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[0]), "r"(x[6]), "r"(t[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[1]), "r"(x[6]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[2]), "r"(x[6]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[3]), "r"(x[6]), "r"(t[5]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[6]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[0]), "r"(x[6]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[1]), "r"(x[6]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[2]), "r"(x[6]), "r"(t[5]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[3]), "r"(x[6]), "r"(t[6]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[0]), "r"(x[7]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[1]), "r"(x[7]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[2]), "r"(x[7]), "r"(t[5]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[3]), "r"(x[7]), "r"(t[6]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[0]), "r"(x[7]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[1]), "r"(x[7]), "r"(t[5]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[2]), "r"(x[7]), "r"(t[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 13;" : "=r"(y[0]) : "r"(t[3]), "r"(t[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 13;" : "=r"(y[1]) : "r"(t[4]), "r"(t[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 13;" : "=r"(y[2]) : "r"(t[5]), "r"(t[6]));
-    asm volatile("shr.b32 %0, %1, 13;" : "=r"(y[3]) : "r"(t[6]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<7>;\n\t"
+        "mul.lo.u32 t0, %4, %8;\n\t"
+        "mul.lo.u32 t1, %5, %8;\n\t"
+        "mul.lo.u32 t2, %6, %8;\n\t"
+        "mul.lo.u32 t3, %7, %8;\n\t"
+        "mul.hi.u32 t4, %7, %8;\n\t"
+        "mad.hi.cc.u32 t1, %4, %8, t1;\n\t"
+        "madc.hi.cc.u32 t2, %5, %8, t2;\n\t"
+        "madc.hi.cc.u32 t3, %6, %8, t3;\n\t"
+        "addc.u32 t4, t4, 0;\n\t"
+        "mad.lo.cc.u32 t1, %4, %9, t1;\n\t"
+        "madc.lo.cc.u32 t2, %5, %9, t2;\n\t"
+        "madc.lo.cc.u32 t3, %6, %9, t3;\n\t"
+        "madc.lo.cc.u32 t4, %7, %9, t4;\n\t"
+        "addc.u32 t5, 0, 0;\n\t"
+        "mad.hi.cc.u32 t2, %4, %9, t2;\n\t"
+        "madc.hi.cc.u32 t3, %5, %9, t3;\n\t"
+        "madc.hi.cc.u32 t4, %6, %9, t4;\n\t"
+        "madc.hi.u32 t5, %7, %9, t5;\n\t"
+        "mad.lo.cc.u32 t2, %4, %10, t2;\n\t"
+        "madc.lo.cc.u32 t3, %5, %10, t3;\n\t"
+        "madc.lo.cc.u32 t4, %6, %10, t4;\n\t"
+        "madc.lo.cc.u32 t5, %7, %10, t5;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "mad.hi.cc.u32 t3, %4, %10, t3;\n\t"
+        "madc.hi.cc.u32 t4, %5, %10, t4;\n\t"
+        "madc.hi.cc.u32 t5, %6, %10, t5;\n\t"
+        "madc.hi.u32 t6, %7, %10, t6;\n\t"
+        "mad.lo.cc.u32 t3, %4, %11, t3;\n\t"
+        "madc.lo.cc.u32 t4, %5, %11, t4;\n\t"
+        "madc.lo.cc.u32 t5, %6, %11, t5;\n\t"
+        "madc.lo.u32 t6, %7, %11, t6;\n\t"
+        "mad.hi.cc.u32 t4, %4, %11, t4;\n\t"
+        "madc.hi.cc.u32 t5, %5, %11, t5;\n\t"
+        "madc.hi.u32 t6, %6, %11, t6;\n\t"
+        "shf.r.clamp.b32 %0, t3, t4, 13;\n\t"
+        "shf.r.clamp.b32 %1, t4, t5, 13;\n\t"
+        "shf.r.clamp.b32 %2, t5, t6, 13;\n\t"
+        "shr.b32 %3, t6, 13;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -684,7 +815,7 @@ struct mul_hi {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[7];
-    t[0] = ptx_mul_lo(x[0], x[4]);
+    ptx_mul_lo(x[0], x[4]);
     t[1] = ptx_mul_lo(x[1], x[4]);
     t[2] = ptx_mul_lo(x[2], x[4]);
     t[3] = ptx_mul_lo(x[3], x[4]);
@@ -722,7 +853,6 @@ struct mul_hi {
     y[1] = ptx_shf_r_clamp(t[4], t[5], 13u);
     y[2] = ptx_shf_r_clamp(t[5], t[6], 13u);
     y[3] = ptx_shr(t[6], 13u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -742,34 +872,40 @@ struct sqr {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[0]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[3]), "r"(x[0]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[0]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[0]), "r"(y[3]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[4]) : "r"(y[4]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[1]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[1]), "r"(y[4]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[5]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[1]), "r"(y[4]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[1]), "r"(y[5]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[2]), "r"(y[5]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[6]) : );
-    asm volatile("mad.hi.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[2]), "r"(y[6]));
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(y[1]), "r"(y[1]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(y[2]), "r"(y[2]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(y[3]), "r"(y[3]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(y[4]), "r"(y[4]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(y[5]), "r"(y[5]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(y[6]), "r"(y[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[0]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[0]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[1]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[1]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[2]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[2]), "r"(y[5]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[3]), "r"(y[6]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %1, %8, %7;\n\t"
+        "mul.lo.u32 %2, %9, %7;\n\t"
+        "mul.lo.u32 %3, %10, %7;\n\t"
+        "mul.hi.u32 %4, %10, %7;\n\t"
+        "mad.hi.cc.u32 %2, %8, %7, %2;\n\t"
+        "madc.hi.cc.u32 %3, %9, %7, %3;\n\t"
+        "addc.u32 %4, %4, 0;\n\t"
+        "mad.lo.cc.u32 %3, %9, %8, %3;\n\t"
+        "madc.lo.cc.u32 %4, %10, %8, %4;\n\t"
+        "addc.u32 %5, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %9, %8, %4;\n\t"
+        "madc.hi.u32 %5, %10, %8, %5;\n\t"
+        "mad.lo.cc.u32 %5, %10, %9, %5;\n\t"
+        "addc.u32 %6, 0, 0;\n\t"
+        "mad.hi.u32 %6, %10, %9, %6;\n\t"
+        "add.cc.u32 %1, %1, %1;\n\t"
+        "addc.cc.u32 %2, %2, %2;\n\t"
+        "addc.cc.u32 %3, %3, %3;\n\t"
+        "addc.cc.u32 %4, %4, %4;\n\t"
+        "addc.cc.u32 %5, %5, %5;\n\t"
+        "addc.u32 %6, %6, %6;\n\t"
+        "mul.lo.u32 %0, %7, %7;\n\t"
+        "mad.hi.cc.u32 %1, %7, %7, %1;\n\t"
+        "madc.lo.cc.u32 %2, %8, %8, %2;\n\t"
+        "madc.hi.cc.u32 %3, %8, %8, %3;\n\t"
+        "madc.lo.cc.u32 %4, %9, %9, %4;\n\t"
+        "madc.hi.cc.u32 %5, %9, %9, %5;\n\t"
+        "madc.lo.u32 %6, %10, %10, %6;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -823,15 +959,21 @@ struct mul_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[4]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[4]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[4]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[4]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[4]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[4]), "r"(y[3]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %5, %9;\n\t"
+        "mul.lo.u32 %1, %6, %9;\n\t"
+        "mul.lo.u32 %2, %7, %9;\n\t"
+        "mul.lo.u32 %3, %8, %9;\n\t"
+        "mul.hi.u32 %4, %8, %9;\n\t"
+        "mad.hi.cc.u32 %1, %5, %9, %1;\n\t"
+        "madc.hi.cc.u32 %2, %6, %9, %2;\n\t"
+        "madc.hi.cc.u32 %3, %7, %9, %3;\n\t"
+        "addc.u32 %4, %4, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -866,44 +1008,50 @@ struct mad {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[0]) : "r"(x[8]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[1]) : "r"(x[9]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[2]) : "r"(x[10]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[3]) : "r"(x[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[0]) : "r"(x[0]), "r"(x[4]), "r"(y[0]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[1]), "r"(x[4]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[2]), "r"(x[4]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[3]), "r"(x[4]), "r"(y[3]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[4]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[4]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[4]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[4]), "r"(y[3]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[4]), "r"(y[4]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[5]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[5]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[5]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[5]), "r"(y[4]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[5]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[5]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[5]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[5]), "r"(y[4]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[5]), "r"(y[5]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[6]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[6]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[6]), "r"(y[5]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[6]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[6]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[6]), "r"(y[5]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[6]), "r"(y[6]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[7]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[7]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[7]), "r"(y[5]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[7]), "r"(y[6]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[7]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[7]), "r"(y[5]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[7]), "r"(y[6]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, %15;\n\t"
+        "mov.b32 %1, %16;\n\t"
+        "mov.b32 %2, %17;\n\t"
+        "mov.b32 %3, %18;\n\t"
+        "mad.lo.cc.u32 %0, %7, %11, %0;\n\t"
+        "madc.lo.cc.u32 %1, %8, %11, %1;\n\t"
+        "madc.lo.cc.u32 %2, %9, %11, %2;\n\t"
+        "madc.lo.cc.u32 %3, %10, %11, %3;\n\t"
+        "addc.u32 %4, 0, 0;\n\t"
+        "mad.hi.cc.u32 %1, %7, %11, %1;\n\t"
+        "madc.hi.cc.u32 %2, %8, %11, %2;\n\t"
+        "madc.hi.cc.u32 %3, %9, %11, %3;\n\t"
+        "madc.hi.u32 %4, %10, %11, %4;\n\t"
+        "mad.lo.cc.u32 %1, %7, %12, %1;\n\t"
+        "madc.lo.cc.u32 %2, %8, %12, %2;\n\t"
+        "madc.lo.cc.u32 %3, %9, %12, %3;\n\t"
+        "madc.lo.cc.u32 %4, %10, %12, %4;\n\t"
+        "addc.u32 %5, 0, 0;\n\t"
+        "mad.hi.cc.u32 %2, %7, %12, %2;\n\t"
+        "madc.hi.cc.u32 %3, %8, %12, %3;\n\t"
+        "madc.hi.cc.u32 %4, %9, %12, %4;\n\t"
+        "madc.hi.u32 %5, %10, %12, %5;\n\t"
+        "mad.lo.cc.u32 %2, %7, %13, %2;\n\t"
+        "madc.lo.cc.u32 %3, %8, %13, %3;\n\t"
+        "madc.lo.cc.u32 %4, %9, %13, %4;\n\t"
+        "madc.lo.cc.u32 %5, %10, %13, %5;\n\t"
+        "addc.u32 %6, 0, 0;\n\t"
+        "mad.hi.cc.u32 %3, %7, %13, %3;\n\t"
+        "madc.hi.cc.u32 %4, %8, %13, %4;\n\t"
+        "madc.hi.cc.u32 %5, %9, %13, %5;\n\t"
+        "madc.hi.u32 %6, %10, %13, %6;\n\t"
+        "mad.lo.cc.u32 %3, %7, %14, %3;\n\t"
+        "madc.lo.cc.u32 %4, %8, %14, %4;\n\t"
+        "madc.lo.cc.u32 %5, %9, %14, %5;\n\t"
+        "madc.lo.u32 %6, %10, %14, %6;\n\t"
+        "mad.hi.cc.u32 %4, %7, %14, %4;\n\t"
+        "madc.hi.cc.u32 %5, %8, %14, %5;\n\t"
+        "madc.hi.u32 %6, %9, %14, %6;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -967,17 +1115,23 @@ struct eq {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[9];
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[7]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[0]), "r"(t[1]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[4]), "r"(t[2]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[5]), "r"(t[3]));
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[7]) : "r"(t[6]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[8]) : );
-    asm volatile("add.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(t[8]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<9>;\n\t"
+        "xor.b32 t0, %1, %5;\n\t"
+        "xor.b32 t1, %2, %6;\n\t"
+        "xor.b32 t2, %3, %7;\n\t"
+        "xor.b32 t3, %4, %8;\n\t"
+        "or.b32 t4, t0, t1;\n\t"
+        "or.b32 t5, t4, t2;\n\t"
+        "or.b32 t6, t5, t3;\n\t"
+        "sub.cc.u32 t7, 0, t6;\n\t"
+        "subc.u32 t8, 0, 0;\n\t"
+        "add.u32 %0, t8, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -992,10 +1146,9 @@ struct eq {
     t[4] = ptx_or(t[0], t[1]);
     t[5] = ptx_or(t[4], t[2]);
     t[6] = ptx_or(t[5], t[3]);
-    t[7] = ptx_sub_cc(cf, 0u, t[6]);
+    ptx_sub_cc(cf, 0u, t[6]);
     t[8] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[8], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1015,14 +1168,20 @@ struct lt {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[6];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[7]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[4]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[5]) : "r"(t[4]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[0]) : "r"(t[5]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<6>;\n\t"
+        "sub.cc.u32 t0, %1, %5;\n\t"
+        "subc.cc.u32 t1, %2, %6;\n\t"
+        "subc.cc.u32 t2, %3, %7;\n\t"
+        "subc.cc.u32 t3, %4, %8;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "and.b32 t5, t4, 1;\n\t"
+        "mov.b32 %0, t5;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -1030,14 +1189,13 @@ struct lt {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[6];
-    t[0] = ptx_sub_cc(cf, x[0], x[4]);
-    t[1] = ptx_subc_cc(cf, x[1], x[5]);
-    t[2] = ptx_subc_cc(cf, x[2], x[6]);
-    t[3] = ptx_subc_cc(cf, x[3], x[7]);
+    ptx_sub_cc(cf, x[0], x[4]);
+    ptx_subc_cc(cf, x[1], x[5]);
+    ptx_subc_cc(cf, x[2], x[6]);
+    ptx_subc_cc(cf, x[3], x[7]);
     t[4] = ptx_subc(cf, 0u, 0u);
     t[5] = ptx_and(t[4], 1u);
     y[0] = ptx_mov(t[5]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1057,20 +1215,26 @@ struct cmp {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[12];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[4]), "r"(x[0]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[5]), "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[6]), "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[7]), "r"(x[3]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[4]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[5]) : "r"(t[4]));
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[0]), "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[1]), "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[2]), "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[3]), "r"(x[7]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[10]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[11]) : "r"(t[10]));
-    asm volatile("sub.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(t[5]), "r"(t[11]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<12>;\n\t"
+        "sub.cc.u32 t0, %5, %1;\n\t"
+        "subc.cc.u32 t1, %6, %2;\n\t"
+        "subc.cc.u32 t2, %7, %3;\n\t"
+        "subc.cc.u32 t3, %8, %4;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "and.b32 t5, t4, 1;\n\t"
+        "sub.cc.u32 t6, %1, %5;\n\t"
+        "subc.cc.u32 t7, %2, %6;\n\t"
+        "subc.cc.u32 t8, %3, %7;\n\t"
+        "subc.cc.u32 t9, %4, %8;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "and.b32 t11, t10, 1;\n\t"
+        "sub.u32 %0, t5, t11;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -1078,20 +1242,19 @@ struct cmp {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[12];
-    t[0] = ptx_sub_cc(cf, x[4], x[0]);
-    t[1] = ptx_subc_cc(cf, x[5], x[1]);
-    t[2] = ptx_subc_cc(cf, x[6], x[2]);
-    t[3] = ptx_subc_cc(cf, x[7], x[3]);
+    ptx_sub_cc(cf, x[4], x[0]);
+    ptx_subc_cc(cf, x[5], x[1]);
+    ptx_subc_cc(cf, x[6], x[2]);
+    ptx_subc_cc(cf, x[7], x[3]);
     t[4] = ptx_subc(cf, 0u, 0u);
     t[5] = ptx_and(t[4], 1u);
-    t[6] = ptx_sub_cc(cf, x[0], x[4]);
-    t[7] = ptx_subc_cc(cf, x[1], x[5]);
-    t[8] = ptx_subc_cc(cf, x[2], x[6]);
-    t[9] = ptx_subc_cc(cf, x[3], x[7]);
+    ptx_sub_cc(cf, x[0], x[4]);
+    ptx_subc_cc(cf, x[1], x[5]);
+    ptx_subc_cc(cf, x[2], x[6]);
+    ptx_subc_cc(cf, x[3], x[7]);
     t[10] = ptx_subc(cf, 0u, 0u);
     t[11] = ptx_and(t[10], 1u);
     y[0] = ptx_sub(t[5], t[11]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1111,13 +1274,19 @@ struct is_zero {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[5];
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[1]) : "r"(t[0]), "r"(x[2]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[1]), "r"(x[3]));
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[3]) : "r"(t[2]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[4]) : );
-    asm volatile("add.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(t[4]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<5>;\n\t"
+        "or.b32 t0, %1, %2;\n\t"
+        "or.b32 t1, t0, %3;\n\t"
+        "or.b32 t2, t1, %4;\n\t"
+        "sub.cc.u32 t3, 0, t2;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "add.u32 %0, t4, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -1128,10 +1297,9 @@ struct is_zero {
     t[0] = ptx_or(x[0], x[1]);
     t[1] = ptx_or(t[0], x[2]);
     t[2] = ptx_or(t[1], x[3]);
-    t[3] = ptx_sub_cc(cf, 0u, t[2]);
+    ptx_sub_cc(cf, 0u, t[2]);
     t[4] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[4], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1151,11 +1319,17 @@ struct and_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[7]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "and.b32 %0, %4, %8;\n\t"
+        "and.b32 %1, %5, %9;\n\t"
+        "and.b32 %2, %6, %10;\n\t"
+        "and.b32 %3, %7, %11;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -1185,11 +1359,17 @@ struct or_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[4]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[5]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[6]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[7]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "or.b32 %0, %4, %8;\n\t"
+        "or.b32 %1, %5, %9;\n\t"
+        "or.b32 %2, %6, %10;\n\t"
+        "or.b32 %3, %7, %11;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -1219,11 +1399,17 @@ struct xor_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[7]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "xor.b32 %0, %4, %8;\n\t"
+        "xor.b32 %1, %5, %9;\n\t"
+        "xor.b32 %2, %6, %10;\n\t"
+        "xor.b32 %3, %7, %11;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -1253,11 +1439,17 @@ struct not_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("not.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "not.b32 %0, %4;\n\t"
+        "not.b32 %1, %5;\n\t"
+        "not.b32 %2, %6;\n\t"
+        "not.b32 %3, %7;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -1287,39 +1479,45 @@ struct shl {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[15];
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[0]) : "r"(x[4]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[6]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[0]), "r"(t[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(x[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[2]), "r"(x[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(x[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[3]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(x[3]));
-    asm volatile("shr.b32 %0, %1, 6;" : "=r"(t[7]) : "r"(x[4]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[7]) : "r"(t[7]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[8]) : "r"(t[7]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[13]) : "r"(t[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[2]), "r"(t[13]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[3]), "r"(t[13]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[4]), "r"(t[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[11]), "r"(t[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[11]), "r"(t[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[5]), "r"(t[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(t[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(t[5]));
-    asm volatile("and.b32 %0, %1, 31;" : "=r"(t[14]) : "r"(x[4]));
-    asm volatile("shl.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(t[9]), "r"(t[14]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(t[9]), "r"(t[10]), "r"(t[14]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(t[10]), "r"(t[11]), "r"(t[14]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(t[11]), "r"(t[12]), "r"(t[14]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<15>;\n\t"
+        "shr.b32 t0, %8, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t6, t1;\n\t"
+        "and.b32 t2, %4, t6;\n\t"
+        "xor.b32 t3, %5, %4;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %5;\n\t"
+        "xor.b32 t4, %6, %5;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %6;\n\t"
+        "xor.b32 t5, %7, %6;\n\t"
+        "and.b32 t5, t5, t1;\n\t"
+        "xor.b32 t5, t5, %7;\n\t"
+        "shr.b32 t7, %8, 6;\n\t"
+        "and.b32 t7, t7, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "not.b32 t13, t8;\n\t"
+        "and.b32 t9, t2, t13;\n\t"
+        "and.b32 t10, t3, t13;\n\t"
+        "xor.b32 t11, t4, t2;\n\t"
+        "and.b32 t11, t11, t8;\n\t"
+        "xor.b32 t11, t11, t4;\n\t"
+        "xor.b32 t12, t5, t3;\n\t"
+        "and.b32 t12, t12, t8;\n\t"
+        "xor.b32 t12, t12, t5;\n\t"
+        "and.b32 t14, %8, 31;\n\t"
+        "shl.b32 %0, t9, t14;\n\t"
+        "shf.l.clamp.b32 %1, t9, t10, t14;\n\t"
+        "shf.l.clamp.b32 %2, t10, t11, t14;\n\t"
+        "shf.l.clamp.b32 %3, t11, t12, t14;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -1358,7 +1556,6 @@ struct shl {
     y[2] = ptx_shf_l_clamp(t[10], t[11], t[14]);
     y[3] = ptx_shf_l_clamp(t[11], t[12], t[14]);
     y[3] = ptx_and(y[3], 8191u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1378,39 +1575,45 @@ struct shr {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[15];
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[0]) : "r"(x[4]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[6]) : "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[2]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[2]), "r"(x[0]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(x[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[3]), "r"(t[6]));
-    asm volatile("shr.b32 %0, %1, 6;" : "=r"(t[7]) : "r"(x[4]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[7]) : "r"(t[7]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[8]) : "r"(t[7]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[13]) : "r"(t[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[2]), "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[9]), "r"(t[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[9]), "r"(t[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[3]), "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[10]), "r"(t[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[10]), "r"(t[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[4]), "r"(t[13]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[5]), "r"(t[13]));
-    asm volatile("and.b32 %0, %1, 31;" : "=r"(t[14]) : "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[0]) : "r"(t[9]), "r"(t[10]), "r"(t[14]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(t[10]), "r"(t[11]), "r"(t[14]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(t[11]), "r"(t[12]), "r"(t[14]));
-    asm volatile("shr.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(t[12]), "r"(t[14]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<15>;\n\t"
+        "shr.b32 t0, %8, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t6, t1;\n\t"
+        "xor.b32 t2, %4, %5;\n\t"
+        "and.b32 t2, t2, t1;\n\t"
+        "xor.b32 t2, t2, %4;\n\t"
+        "xor.b32 t3, %5, %6;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %5;\n\t"
+        "xor.b32 t4, %6, %7;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %6;\n\t"
+        "and.b32 t5, %7, t6;\n\t"
+        "shr.b32 t7, %8, 6;\n\t"
+        "and.b32 t7, t7, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "not.b32 t13, t8;\n\t"
+        "xor.b32 t9, t2, t4;\n\t"
+        "and.b32 t9, t9, t8;\n\t"
+        "xor.b32 t9, t9, t2;\n\t"
+        "xor.b32 t10, t3, t5;\n\t"
+        "and.b32 t10, t10, t8;\n\t"
+        "xor.b32 t10, t10, t3;\n\t"
+        "and.b32 t11, t4, t13;\n\t"
+        "and.b32 t12, t5, t13;\n\t"
+        "and.b32 t14, %8, 31;\n\t"
+        "shf.r.clamp.b32 %0, t9, t10, t14;\n\t"
+        "shf.r.clamp.b32 %1, t10, t11, t14;\n\t"
+        "shf.r.clamp.b32 %2, t11, t12, t14;\n\t"
+        "shr.b32 %3, t12, t14;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -1449,7 +1652,6 @@ struct shr {
     y[2] = ptx_shf_r_clamp(t[11], t[12], t[14]);
     y[3] = ptx_shr(t[12], t[14]);
     y[3] = ptx_and(y[3], 8191u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1469,14 +1671,20 @@ struct popc {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[3];
-    asm volatile("popc.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[0]) : "r"(x[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[1]) : "r"(x[2]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[2]) : "r"(x[3]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<3>;\n\t"
+        "popc.b32 %0, %1;\n\t"
+        "popc.b32 t0, %2;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "popc.b32 t1, %3;\n\t"
+        "add.u32 %0, %0, t1;\n\t"
+        "popc.b32 t2, %4;\n\t"
+        "add.u32 %0, %0, t2;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -1490,7 +1698,6 @@ struct popc {
     y[0] = ptx_add(y[0], t[1]);
     t[2] = ptx_popc(x[3]);
     y[0] = ptx_add(y[0], t[2]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1510,24 +1717,30 @@ struct clz {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[6];
-    asm volatile("clz.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[0]) : "r"(x[1]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[2]) : "r"(x[2]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[3]) : "r"(t[2]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[3]) : "r"(t[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[4]) : "r"(x[3]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[5]) : "r"(t[4]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[5]) : "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("sub.u32 %0, %1, 19;" : "=r"(y[0]) : "r"(y[0]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<6>;\n\t"
+        "clz.b32 %0, %1;\n\t"
+        "clz.b32 t0, %2;\n\t"
+        "shr.b32 t1, t0, 5;\n\t"
+        "sub.u32 t1, 0, t1;\n\t"
+        "and.b32 %0, %0, t1;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "clz.b32 t2, %3;\n\t"
+        "shr.b32 t3, t2, 5;\n\t"
+        "sub.u32 t3, 0, t3;\n\t"
+        "and.b32 %0, %0, t3;\n\t"
+        "add.u32 %0, %0, t2;\n\t"
+        "clz.b32 t4, %4;\n\t"
+        "shr.b32 t5, t4, 5;\n\t"
+        "sub.u32 t5, 0, t5;\n\t"
+        "and.b32 %0, %0, t5;\n\t"
+        "add.u32 %0, %0, t4;\n\t"
+        "sub.u32 %0, %0, 19;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -1551,7 +1764,6 @@ struct clz {
     y[0] = ptx_and(y[0], t[5]);
     y[0] = ptx_add(y[0], t[4]);
     y[0] = ptx_sub(y[0], 19u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1571,28 +1783,34 @@ struct ctz {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[7];
-    asm volatile("or.b32 %0, %1, 8192;" : "=r"(t[0]) : "r"(x[3]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(y[0]) : "r"(t[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(y[0]) : "r"(y[0]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[1]) : "r"(x[2]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[1]) : "r"(t[1]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[2]) : "r"(t[1]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[2]) : "r"(t[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[3]) : "r"(x[1]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[3]) : "r"(t[3]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[4]) : "r"(t[3]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[4]) : "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[5]) : "r"(x[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[5]) : "r"(t[5]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[6]) : "r"(t[5]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[6]) : "r"(t[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[6]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<7>;\n\t"
+        "or.b32 t0, %4, 8192;\n\t"
+        "brev.b32 %0, t0;\n\t"
+        "clz.b32 %0, %0;\n\t"
+        "brev.b32 t1, %3;\n\t"
+        "clz.b32 t1, t1;\n\t"
+        "shr.b32 t2, t1, 5;\n\t"
+        "sub.u32 t2, 0, t2;\n\t"
+        "and.b32 %0, %0, t2;\n\t"
+        "add.u32 %0, %0, t1;\n\t"
+        "brev.b32 t3, %2;\n\t"
+        "clz.b32 t3, t3;\n\t"
+        "shr.b32 t4, t3, 5;\n\t"
+        "sub.u32 t4, 0, t4;\n\t"
+        "and.b32 %0, %0, t4;\n\t"
+        "add.u32 %0, %0, t3;\n\t"
+        "brev.b32 t5, %1;\n\t"
+        "clz.b32 t5, t5;\n\t"
+        "shr.b32 t6, t5, 5;\n\t"
+        "sub.u32 t6, 0, t6;\n\t"
+        "and.b32 %0, %0, t6;\n\t"
+        "add.u32 %0, %0, t5;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -1620,7 +1838,6 @@ struct ctz {
     t[6] = ptx_sub(0u, t[6]);
     y[0] = ptx_and(y[0], t[6]);
     y[0] = ptx_add(y[0], t[5]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1640,11 +1857,17 @@ struct shl1 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shl.b32 %0, %1, 1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "shl.b32 %0, %4, 1;\n\t"
+        "shf.l.clamp.b32 %1, %4, %5, 1;\n\t"
+        "shf.l.clamp.b32 %2, %5, %6, 1;\n\t"
+        "shf.l.clamp.b32 %3, %6, %7, 1;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -1674,11 +1897,17 @@ struct shl31 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shl.b32 %0, %1, 31;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[3]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "shl.b32 %0, %4, 31;\n\t"
+        "shf.l.clamp.b32 %1, %4, %5, 31;\n\t"
+        "shf.l.clamp.b32 %2, %5, %6, 31;\n\t"
+        "shf.l.clamp.b32 %3, %6, %7, 31;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -1708,11 +1937,17 @@ struct shl32 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[0]) : );
-    asm volatile("shl.b32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "shl.b32 %1, %4, 0;\n\t"
+        "shf.l.clamp.b32 %2, %4, %5, 0;\n\t"
+        "shf.l.clamp.b32 %3, %5, %6, 0;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -1742,11 +1977,17 @@ struct shl33 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[0]) : );
-    asm volatile("shl.b32 %0, %1, 1;" : "=r"(y[1]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "shl.b32 %1, %4, 1;\n\t"
+        "shf.l.clamp.b32 %2, %4, %5, 1;\n\t"
+        "shf.l.clamp.b32 %3, %5, %6, 1;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -1776,11 +2017,17 @@ struct shr1 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shr.b32 %0, %1, 1;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %4, %5, 1;\n\t"
+        "shf.r.clamp.b32 %1, %5, %6, 1;\n\t"
+        "shf.r.clamp.b32 %2, %6, %7, 1;\n\t"
+        "shr.b32 %3, %7, 1;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -1810,11 +2057,17 @@ struct shr31 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[2]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shr.b32 %0, %1, 31;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %4, %5, 31;\n\t"
+        "shf.r.clamp.b32 %1, %5, %6, 31;\n\t"
+        "shf.r.clamp.b32 %2, %6, %7, 31;\n\t"
+        "shr.b32 %3, %7, 31;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -1844,11 +2097,17 @@ struct shr32 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[0]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[1]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shr.b32 %0, %1, 0;" : "=r"(y[2]) : "r"(x[3]));
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[3]) : );
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %5, %6, 0;\n\t"
+        "shf.r.clamp.b32 %1, %6, %7, 0;\n\t"
+        "shr.b32 %2, %7, 0;\n\t"
+        "mov.b32 %3, 0;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -1878,11 +2137,17 @@ struct shr33 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[0]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shr.b32 %0, %1, 1;" : "=r"(y[2]) : "r"(x[3]));
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[3]) : );
-    asm volatile("and.b32 %0, %1, 8191;" : "=r"(y[3]) : "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %5, %6, 1;\n\t"
+        "shf.r.clamp.b32 %1, %6, %7, 1;\n\t"
+        "shr.b32 %2, %7, 1;\n\t"
+        "mov.b32 %3, 0;\n\t"
+        "and.b32 %3, %3, 8191;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -1900,6 +2165,3 @@ struct shr33 {
 #define MPGEN_U109_OPS(X) X(add) X(sub) X(add_ui) X(sub_ui) X(neg) X(mul) X(mul_lo) X(mul_hi) X(sqr) X(mul_ui) X(mad) X(eq) X(lt) X(cmp) X(is_zero) X(and_) X(or_) X(xor_) X(not_) X(shl) X(shr) X(popc) X(clz) X(ctz) X(shl1) X(shl31) X(shl32) X(shl33) X(shr1) X(shr31) X(shr32) X(shr33) 
 }  // namespace u109
 }  // namespace mpgen
-#ifdef __CUDACC__
-#pragma nv_diagnostic pop
-#endif

@@ -24,13 +24,16 @@ namespace mpgen {
 enum class Layout { interleaved, contiguous };
 #endif
 
-template <Layout L>
+// Word w of instance j sits at w * word_stride + j * instance_stride.
+struct Strides {
+  std::size_t word, instance;
 #ifdef __CUDACC__
-__host__ __device__
+  __host__ __device__
 #endif
-inline std::size_t word_index(std::size_t n, unsigned words, unsigned w, std::size_t j) {
-  return L == Layout::interleaved ? w * n + j : j * words + w;
-}
+  static Strides of(Layout layout, std::size_t n, unsigned words) {
+    return layout == Layout::interleaved ? Strides{n, 1} : Strides{1, words};
+  }
+};
 
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
@@ -228,41 +231,125 @@ inline uint32_t ptx_madc_hi_cc(uint32_t& cf, uint64_t a, uint64_t b, uint64_t d)
   cf = uint32_t(v >> 32) & 1u;
   return uint32_t(v);
 }
+
+// Long lists (see each operation) run from a table of steps instead of compiled
+// statements: the same instructions through the same functions, without the host
+// compiler's cost on very long straight-line functions. A step is 5 words:
+// opcode | dst bank << 8 | source k's bank << (10 + 2k), then the destination's
+// index and the three sources' indices or immediates. Banks: 0 x, 1 y, 2 t, 3 immediate.
+enum Opcode : uint8_t {
+  ptx_mov_op,
+  ptx_not_op,
+  ptx_and_op,
+  ptx_or_op,
+  ptx_xor_op,
+  ptx_shl_op,
+  ptx_shr_op,
+  ptx_shf_l_clamp_op,
+  ptx_shf_r_clamp_op,
+  ptx_clz_op,
+  ptx_popc_op,
+  ptx_brev_op,
+  ptx_mul_lo_op,
+  ptx_mul_hi_op,
+  ptx_add_op,
+  ptx_sub_op,
+  ptx_mad_lo_op,
+  ptx_mad_hi_op,
+  ptx_add_cc_op,
+  ptx_sub_cc_op,
+  ptx_mad_lo_cc_op,
+  ptx_mad_hi_cc_op,
+  ptx_addc_op,
+  ptx_subc_op,
+  ptx_madc_lo_op,
+  ptx_madc_hi_op,
+  ptx_addc_cc_op,
+  ptx_subc_cc_op,
+  ptx_madc_lo_cc_op,
+  ptx_madc_hi_cc_op,
+};
+constexpr unsigned step_words = 5;
+
+inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, const uint32_t* x, uint32_t* t) {
+  uint32_t cf = 0;
+  uint32_t* const banks[3] = {const_cast<uint32_t*>(x), y, t};  // x is never a destination
+  for (const uint32_t* s = code; s != code + steps * step_words; s += step_words) {
+    const auto get = [&](unsigned k) {
+      const unsigned bank = (s[0] >> (10 + 2 * k)) & 3u;
+      return bank == 3 ? s[2 + k] : banks[bank][s[2 + k]];
+    };
+    uint32_t r = 0;
+    switch (Opcode(s[0] & 0xffu)) {
+      case ptx_mov_op: r = ptx_mov(get(0)); break;
+      case ptx_not_op: r = ptx_not(get(0)); break;
+      case ptx_and_op: r = ptx_and(get(0), get(1)); break;
+      case ptx_or_op: r = ptx_or(get(0), get(1)); break;
+      case ptx_xor_op: r = ptx_xor(get(0), get(1)); break;
+      case ptx_shl_op: r = ptx_shl(get(0), get(1)); break;
+      case ptx_shr_op: r = ptx_shr(get(0), get(1)); break;
+      case ptx_shf_l_clamp_op: r = ptx_shf_l_clamp(get(0), get(1), get(2)); break;
+      case ptx_shf_r_clamp_op: r = ptx_shf_r_clamp(get(0), get(1), get(2)); break;
+      case ptx_clz_op: r = ptx_clz(get(0)); break;
+      case ptx_popc_op: r = ptx_popc(get(0)); break;
+      case ptx_brev_op: r = ptx_brev(get(0)); break;
+      case ptx_mul_lo_op: r = ptx_mul_lo(get(0), get(1)); break;
+      case ptx_mul_hi_op: r = ptx_mul_hi(get(0), get(1)); break;
+      case ptx_add_op: r = ptx_add(get(0), get(1)); break;
+      case ptx_sub_op: r = ptx_sub(get(0), get(1)); break;
+      case ptx_mad_lo_op: r = ptx_mad_lo(get(0), get(1), get(2)); break;
+      case ptx_mad_hi_op: r = ptx_mad_hi(get(0), get(1), get(2)); break;
+      case ptx_add_cc_op: r = ptx_add_cc(cf, get(0), get(1)); break;
+      case ptx_sub_cc_op: r = ptx_sub_cc(cf, get(0), get(1)); break;
+      case ptx_mad_lo_cc_op: r = ptx_mad_lo_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_mad_hi_cc_op: r = ptx_mad_hi_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_addc_op: r = ptx_addc(cf, get(0), get(1)); break;
+      case ptx_subc_op: r = ptx_subc(cf, get(0), get(1)); break;
+      case ptx_madc_lo_op: r = ptx_madc_lo(cf, get(0), get(1), get(2)); break;
+      case ptx_madc_hi_op: r = ptx_madc_hi(cf, get(0), get(1), get(2)); break;
+      case ptx_addc_cc_op: r = ptx_addc_cc(cf, get(0), get(1)); break;
+      case ptx_subc_cc_op: r = ptx_subc_cc(cf, get(0), get(1)); break;
+      case ptx_madc_lo_cc_op: r = ptx_madc_lo_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_madc_hi_cc_op: r = ptx_madc_hi_cc(cf, get(0), get(1), get(2)); break;
+    }
+    banks[(s[0] >> 8) & 3u][s[1]] = r;
+  }
+}
 }  // namespace ptx_host
 
 // Runs Op over a batch of n instances on the host: in holds Op::in_words words per
 // instance, out Op::out_words (the result limbs, then the flag word if any).
-template <class Op, Layout L = Layout::interleaved>
-inline void host_batch(std::size_t n, const uint32_t* in, uint32_t* out) {
+template <class Op>
+inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   for (std::size_t j = 0; j < n; ++j) {
     uint32_t x[Op::in_words], y[Op::out_words];
-    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[word_index<L>(n, Op::in_words, w, j)];
+    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
     Op::host(y, x);
-    for (unsigned w = 0; w < Op::out_words; ++w) out[word_index<L>(n, Op::out_words, w, j)] = y[w];
+    for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
   }
 }
 
 #ifdef __CUDACC__
-// The same on the GPU, one instance per thread.
-template <class Op, Layout L = Layout::interleaved>
-__global__ void device_batch(std::size_t n, const uint32_t* __restrict__ in, uint32_t* __restrict__ out) {
+// The same on the GPU, one instance per thread. (The layout is a run-time choice: a
+// template parameter would compile every operation twice, for no measurable gain.)
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   uint32_t x[Op::in_words], y[Op::out_words];
 #pragma unroll
-  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[word_index<L>(n, Op::in_words, w, j)];
+  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
   Op::device(y, x);
 #pragma unroll
-  for (unsigned w = 0; w < Op::out_words; ++w) out[word_index<L>(n, Op::out_words, w, j)] = y[w];
+  for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
 }
 #endif
 
 }  // namespace mpgen
 #endif  // MPGEN_PRELUDE
-#ifdef __CUDACC__
-#pragma nv_diagnostic push
-#pragma nv_diag_suppress 550  // temporaries that only set the carry flag
-#endif
 
 namespace mpgen {
 namespace u131 {
@@ -286,23 +373,28 @@ struct add {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("add.cc.u32 %0, %1, 4294967295;" : "=r"(t[0]) : "r"(x[10]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[5]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[6]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[7]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[8]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[9]));
-    asm volatile("shr.b32 %0, %1, 3;" : "=r"(y[5]) : "r"(y[4]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "add.cc.u32 t0, %16, 4294967295;\n\t"
+        "addc.cc.u32 %0, %6, %11;\n\t"
+        "addc.cc.u32 %1, %7, %12;\n\t"
+        "addc.cc.u32 %2, %8, %13;\n\t"
+        "addc.cc.u32 %3, %9, %14;\n\t"
+        "addc.u32 %4, %10, %15;\n\t"
+        "shr.b32 %5, %4, 3;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10])
+    );
   }
 #endif
 
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[1];
-    t[0] = ptx_add_cc(cf, x[10], 4294967295u);
+    ptx_add_cc(cf, x[10], 4294967295u);
     y[0] = ptx_addc_cc(cf, x[0], x[5]);
     y[1] = ptx_addc_cc(cf, x[1], x[6]);
     y[2] = ptx_addc_cc(cf, x[2], x[7]);
@@ -310,7 +402,6 @@ struct add {
     y[4] = ptx_addc(cf, x[4], x[9]);
     y[5] = ptx_shr(y[4], 3u);
     y[4] = ptx_and(y[4], 7u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -330,16 +421,22 @@ struct sub {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[2];
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[0]) : "r"(x[10]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[7]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[9]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[1]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(y[5]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<2>;\n\t"
+        "sub.cc.u32 t0, 0, %16;\n\t"
+        "subc.cc.u32 %0, %6, %11;\n\t"
+        "subc.cc.u32 %1, %7, %12;\n\t"
+        "subc.cc.u32 %2, %8, %13;\n\t"
+        "subc.cc.u32 %3, %9, %14;\n\t"
+        "subc.cc.u32 %4, %10, %15;\n\t"
+        "subc.u32 t1, 0, 0;\n\t"
+        "and.b32 %5, t1, 1;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10])
+    );
   }
 #endif
 
@@ -347,7 +444,7 @@ struct sub {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[2];
-    t[0] = ptx_sub_cc(cf, 0u, x[10]);
+    ptx_sub_cc(cf, 0u, x[10]);
     y[0] = ptx_subc_cc(cf, x[0], x[5]);
     y[1] = ptx_subc_cc(cf, x[1], x[6]);
     y[2] = ptx_subc_cc(cf, x[2], x[7]);
@@ -356,7 +453,6 @@ struct sub {
     t[1] = ptx_subc(cf, 0u, 0u);
     y[5] = ptx_and(t[1], 1u);
     y[4] = ptx_and(y[4], 7u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -376,13 +472,19 @@ struct add_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[5]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("shr.b32 %0, %1, 3;" : "=r"(y[5]) : "r"(y[4]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "add.cc.u32 %0, %6, %11;\n\t"
+        "addc.cc.u32 %1, %7, 0;\n\t"
+        "addc.cc.u32 %2, %8, 0;\n\t"
+        "addc.cc.u32 %3, %9, 0;\n\t"
+        "addc.u32 %4, %10, 0;\n\t"
+        "shr.b32 %5, %4, 3;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -415,15 +517,21 @@ struct sub_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[0]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(y[5]) : "r"(t[0]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "sub.cc.u32 %0, %6, %11;\n\t"
+        "subc.cc.u32 %1, %7, 0;\n\t"
+        "subc.cc.u32 %2, %8, 0;\n\t"
+        "subc.cc.u32 %3, %9, 0;\n\t"
+        "subc.cc.u32 %4, %10, 0;\n\t"
+        "subc.u32 t0, 0, 0;\n\t"
+        "and.b32 %5, t0, 1;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -439,7 +547,6 @@ struct sub_ui {
     t[0] = ptx_subc(cf, 0u, 0u);
     y[5] = ptx_and(t[0], 1u);
     y[4] = ptx_and(y[4], 7u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -459,12 +566,18 @@ struct neg {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("subc.u32 %0, 0, %1;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "sub.cc.u32 %0, 0, %5;\n\t"
+        "subc.cc.u32 %1, 0, %6;\n\t"
+        "subc.cc.u32 %2, 0, %7;\n\t"
+        "subc.cc.u32 %3, 0, %8;\n\t"
+        "subc.u32 %4, 0, %9;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -496,59 +609,65 @@ struct mul {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[5]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[5]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[5]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[5]), "r"(y[4]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[5]) : "r"(y[5]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[6]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[6]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[6]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[6]), "r"(y[5]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[6]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[6]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[6]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[6]), "r"(y[5]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[6]), "r"(y[6]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[7]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[7]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[7]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[7]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[7]), "r"(y[6]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[7]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[7]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[7]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[7]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[7]), "r"(y[6]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[7]), "r"(y[7]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[8]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[8]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[8]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[8]), "r"(y[7]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[8]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[8]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[8]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[8]), "r"(y[7]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[8]), "r"(y[8]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[9]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[9]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[9]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[9]), "r"(y[7]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[9]), "r"(y[8]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[9]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[9]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[9]), "r"(y[7]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[9]), "r"(y[8]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %9, %14;\n\t"
+        "mul.lo.u32 %1, %10, %14;\n\t"
+        "mul.lo.u32 %2, %11, %14;\n\t"
+        "mul.lo.u32 %3, %12, %14;\n\t"
+        "mul.lo.u32 %4, %13, %14;\n\t"
+        "mul.hi.u32 %5, %13, %14;\n\t"
+        "mad.hi.cc.u32 %1, %9, %14, %1;\n\t"
+        "madc.hi.cc.u32 %2, %10, %14, %2;\n\t"
+        "madc.hi.cc.u32 %3, %11, %14, %3;\n\t"
+        "madc.hi.cc.u32 %4, %12, %14, %4;\n\t"
+        "addc.u32 %5, %5, 0;\n\t"
+        "mad.lo.cc.u32 %1, %9, %15, %1;\n\t"
+        "madc.lo.cc.u32 %2, %10, %15, %2;\n\t"
+        "madc.lo.cc.u32 %3, %11, %15, %3;\n\t"
+        "madc.lo.cc.u32 %4, %12, %15, %4;\n\t"
+        "madc.lo.cc.u32 %5, %13, %15, %5;\n\t"
+        "addc.u32 %6, 0, 0;\n\t"
+        "mad.hi.cc.u32 %2, %9, %15, %2;\n\t"
+        "madc.hi.cc.u32 %3, %10, %15, %3;\n\t"
+        "madc.hi.cc.u32 %4, %11, %15, %4;\n\t"
+        "madc.hi.cc.u32 %5, %12, %15, %5;\n\t"
+        "madc.hi.u32 %6, %13, %15, %6;\n\t"
+        "mad.lo.cc.u32 %2, %9, %16, %2;\n\t"
+        "madc.lo.cc.u32 %3, %10, %16, %3;\n\t"
+        "madc.lo.cc.u32 %4, %11, %16, %4;\n\t"
+        "madc.lo.cc.u32 %5, %12, %16, %5;\n\t"
+        "madc.lo.cc.u32 %6, %13, %16, %6;\n\t"
+        "addc.u32 %7, 0, 0;\n\t"
+        "mad.hi.cc.u32 %3, %9, %16, %3;\n\t"
+        "madc.hi.cc.u32 %4, %10, %16, %4;\n\t"
+        "madc.hi.cc.u32 %5, %11, %16, %5;\n\t"
+        "madc.hi.cc.u32 %6, %12, %16, %6;\n\t"
+        "madc.hi.u32 %7, %13, %16, %7;\n\t"
+        "mad.lo.cc.u32 %3, %9, %17, %3;\n\t"
+        "madc.lo.cc.u32 %4, %10, %17, %4;\n\t"
+        "madc.lo.cc.u32 %5, %11, %17, %5;\n\t"
+        "madc.lo.cc.u32 %6, %12, %17, %6;\n\t"
+        "madc.lo.cc.u32 %7, %13, %17, %7;\n\t"
+        "addc.u32 %8, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %9, %17, %4;\n\t"
+        "madc.hi.cc.u32 %5, %10, %17, %5;\n\t"
+        "madc.hi.cc.u32 %6, %11, %17, %6;\n\t"
+        "madc.hi.cc.u32 %7, %12, %17, %7;\n\t"
+        "madc.hi.u32 %8, %13, %17, %8;\n\t"
+        "mad.lo.cc.u32 %4, %9, %18, %4;\n\t"
+        "madc.lo.cc.u32 %5, %10, %18, %5;\n\t"
+        "madc.lo.cc.u32 %6, %11, %18, %6;\n\t"
+        "madc.lo.cc.u32 %7, %12, %18, %7;\n\t"
+        "madc.lo.u32 %8, %13, %18, %8;\n\t"
+        "mad.hi.cc.u32 %5, %9, %18, %5;\n\t"
+        "madc.hi.cc.u32 %6, %10, %18, %6;\n\t"
+        "madc.hi.cc.u32 %7, %11, %18, %7;\n\t"
+        "madc.hi.u32 %8, %12, %18, %8;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
+    );
   }
 #endif
 
@@ -627,32 +746,38 @@ struct mul_lo {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[5]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[5]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[5]), "r"(y[3]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[5]), "r"(y[4]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[6]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[6]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[6]), "r"(y[4]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[6]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[6]), "r"(y[4]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[7]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[7]), "r"(y[3]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[7]), "r"(y[4]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[7]), "r"(y[3]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[7]), "r"(y[4]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[8]), "r"(y[3]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[8]), "r"(y[4]));
-    asm volatile("mad.hi.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[8]), "r"(y[4]));
-    asm volatile("mad.lo.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[9]), "r"(y[4]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %5, %10;\n\t"
+        "mul.lo.u32 %1, %6, %10;\n\t"
+        "mul.lo.u32 %2, %7, %10;\n\t"
+        "mul.lo.u32 %3, %8, %10;\n\t"
+        "mul.lo.u32 %4, %9, %10;\n\t"
+        "mad.hi.cc.u32 %1, %5, %10, %1;\n\t"
+        "madc.hi.cc.u32 %2, %6, %10, %2;\n\t"
+        "madc.hi.cc.u32 %3, %7, %10, %3;\n\t"
+        "madc.hi.u32 %4, %8, %10, %4;\n\t"
+        "mad.lo.cc.u32 %1, %5, %11, %1;\n\t"
+        "madc.lo.cc.u32 %2, %6, %11, %2;\n\t"
+        "madc.lo.cc.u32 %3, %7, %11, %3;\n\t"
+        "madc.lo.u32 %4, %8, %11, %4;\n\t"
+        "mad.hi.cc.u32 %2, %5, %11, %2;\n\t"
+        "madc.hi.cc.u32 %3, %6, %11, %3;\n\t"
+        "madc.hi.u32 %4, %7, %11, %4;\n\t"
+        "mad.lo.cc.u32 %2, %5, %12, %2;\n\t"
+        "madc.lo.cc.u32 %3, %6, %12, %3;\n\t"
+        "madc.lo.u32 %4, %7, %12, %4;\n\t"
+        "mad.hi.cc.u32 %3, %5, %12, %3;\n\t"
+        "madc.hi.u32 %4, %6, %12, %4;\n\t"
+        "mad.lo.cc.u32 %3, %5, %13, %3;\n\t"
+        "madc.lo.u32 %4, %6, %13, %4;\n\t"
+        "mad.hi.u32 %4, %5, %13, %4;\n\t"
+        "mad.lo.u32 %4, %5, %14, %4;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
+    );
   }
 #endif
 
@@ -704,65 +829,71 @@ struct mul_hi {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[9];
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[1]) : "r"(x[0]), "r"(x[5]), "r"(t[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[1]), "r"(x[5]), "r"(t[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[2]), "r"(x[5]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[3]), "r"(x[5]), "r"(t[4]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(t[5]) : "r"(t[5]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[1]) : "r"(x[0]), "r"(x[6]), "r"(t[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[1]), "r"(x[6]), "r"(t[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[2]), "r"(x[6]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[3]), "r"(x[6]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[4]), "r"(x[6]), "r"(t[5]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[6]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[0]), "r"(x[6]), "r"(t[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[1]), "r"(x[6]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[2]), "r"(x[6]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[3]), "r"(x[6]), "r"(t[5]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[4]), "r"(x[6]), "r"(t[6]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[0]), "r"(x[7]), "r"(t[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[1]), "r"(x[7]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[2]), "r"(x[7]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[3]), "r"(x[7]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[4]), "r"(x[7]), "r"(t[6]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[7]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[0]), "r"(x[7]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[1]), "r"(x[7]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[2]), "r"(x[7]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[3]), "r"(x[7]), "r"(t[6]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[4]), "r"(x[7]), "r"(t[7]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[0]), "r"(x[8]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[1]), "r"(x[8]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[2]), "r"(x[8]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[3]), "r"(x[8]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[4]), "r"(x[8]), "r"(t[7]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[8]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[0]), "r"(x[8]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[1]), "r"(x[8]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[2]), "r"(x[8]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[3]), "r"(x[8]), "r"(t[7]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[4]), "r"(x[8]), "r"(t[8]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[0]), "r"(x[9]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[1]), "r"(x[9]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[2]), "r"(x[9]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[3]), "r"(x[9]), "r"(t[7]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[4]), "r"(x[9]), "r"(t[8]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[0]), "r"(x[9]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[1]), "r"(x[9]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[2]), "r"(x[9]), "r"(t[7]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[3]), "r"(x[9]), "r"(t[8]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 3;" : "=r"(y[0]) : "r"(t[4]), "r"(t[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 3;" : "=r"(y[1]) : "r"(t[5]), "r"(t[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 3;" : "=r"(y[2]) : "r"(t[6]), "r"(t[7]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 3;" : "=r"(y[3]) : "r"(t[7]), "r"(t[8]));
-    asm volatile("shr.b32 %0, %1, 3;" : "=r"(y[4]) : "r"(t[8]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<9>;\n\t"
+        "mul.lo.u32 t0, %5, %10;\n\t"
+        "mul.lo.u32 t1, %6, %10;\n\t"
+        "mul.lo.u32 t2, %7, %10;\n\t"
+        "mul.lo.u32 t3, %8, %10;\n\t"
+        "mul.lo.u32 t4, %9, %10;\n\t"
+        "mul.hi.u32 t5, %9, %10;\n\t"
+        "mad.hi.cc.u32 t1, %5, %10, t1;\n\t"
+        "madc.hi.cc.u32 t2, %6, %10, t2;\n\t"
+        "madc.hi.cc.u32 t3, %7, %10, t3;\n\t"
+        "madc.hi.cc.u32 t4, %8, %10, t4;\n\t"
+        "addc.u32 t5, t5, 0;\n\t"
+        "mad.lo.cc.u32 t1, %5, %11, t1;\n\t"
+        "madc.lo.cc.u32 t2, %6, %11, t2;\n\t"
+        "madc.lo.cc.u32 t3, %7, %11, t3;\n\t"
+        "madc.lo.cc.u32 t4, %8, %11, t4;\n\t"
+        "madc.lo.cc.u32 t5, %9, %11, t5;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "mad.hi.cc.u32 t2, %5, %11, t2;\n\t"
+        "madc.hi.cc.u32 t3, %6, %11, t3;\n\t"
+        "madc.hi.cc.u32 t4, %7, %11, t4;\n\t"
+        "madc.hi.cc.u32 t5, %8, %11, t5;\n\t"
+        "madc.hi.u32 t6, %9, %11, t6;\n\t"
+        "mad.lo.cc.u32 t2, %5, %12, t2;\n\t"
+        "madc.lo.cc.u32 t3, %6, %12, t3;\n\t"
+        "madc.lo.cc.u32 t4, %7, %12, t4;\n\t"
+        "madc.lo.cc.u32 t5, %8, %12, t5;\n\t"
+        "madc.lo.cc.u32 t6, %9, %12, t6;\n\t"
+        "addc.u32 t7, 0, 0;\n\t"
+        "mad.hi.cc.u32 t3, %5, %12, t3;\n\t"
+        "madc.hi.cc.u32 t4, %6, %12, t4;\n\t"
+        "madc.hi.cc.u32 t5, %7, %12, t5;\n\t"
+        "madc.hi.cc.u32 t6, %8, %12, t6;\n\t"
+        "madc.hi.u32 t7, %9, %12, t7;\n\t"
+        "mad.lo.cc.u32 t3, %5, %13, t3;\n\t"
+        "madc.lo.cc.u32 t4, %6, %13, t4;\n\t"
+        "madc.lo.cc.u32 t5, %7, %13, t5;\n\t"
+        "madc.lo.cc.u32 t6, %8, %13, t6;\n\t"
+        "madc.lo.cc.u32 t7, %9, %13, t7;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
+        "mad.hi.cc.u32 t4, %5, %13, t4;\n\t"
+        "madc.hi.cc.u32 t5, %6, %13, t5;\n\t"
+        "madc.hi.cc.u32 t6, %7, %13, t6;\n\t"
+        "madc.hi.cc.u32 t7, %8, %13, t7;\n\t"
+        "madc.hi.u32 t8, %9, %13, t8;\n\t"
+        "mad.lo.cc.u32 t4, %5, %14, t4;\n\t"
+        "madc.lo.cc.u32 t5, %6, %14, t5;\n\t"
+        "madc.lo.cc.u32 t6, %7, %14, t6;\n\t"
+        "madc.lo.cc.u32 t7, %8, %14, t7;\n\t"
+        "madc.lo.u32 t8, %9, %14, t8;\n\t"
+        "mad.hi.cc.u32 t5, %5, %14, t5;\n\t"
+        "madc.hi.cc.u32 t6, %6, %14, t6;\n\t"
+        "madc.hi.cc.u32 t7, %7, %14, t7;\n\t"
+        "madc.hi.u32 t8, %8, %14, t8;\n\t"
+        "shf.r.clamp.b32 %0, t4, t5, 3;\n\t"
+        "shf.r.clamp.b32 %1, t5, t6, 3;\n\t"
+        "shf.r.clamp.b32 %2, t6, t7, 3;\n\t"
+        "shf.r.clamp.b32 %3, t7, t8, 3;\n\t"
+        "shr.b32 %4, t8, 3;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
+    );
   }
 #endif
 
@@ -770,7 +901,7 @@ struct mul_hi {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[9];
-    t[0] = ptx_mul_lo(x[0], x[5]);
+    ptx_mul_lo(x[0], x[5]);
     t[1] = ptx_mul_lo(x[1], x[5]);
     t[2] = ptx_mul_lo(x[2], x[5]);
     t[3] = ptx_mul_lo(x[3], x[5]);
@@ -828,7 +959,6 @@ struct mul_hi {
     y[2] = ptx_shf_r_clamp(t[6], t[7], 3u);
     y[3] = ptx_shf_r_clamp(t[7], t[8], 3u);
     y[4] = ptx_shr(t[8], 3u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -848,47 +978,53 @@ struct sqr {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[0]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[4]), "r"(x[0]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[0]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[0]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[0]), "r"(y[4]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[5]) : "r"(y[5]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[1]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[1]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[1]), "r"(y[5]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[6]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[1]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[1]), "r"(y[5]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[1]), "r"(y[6]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[2]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[2]), "r"(y[6]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[7]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[2]), "r"(y[6]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[2]), "r"(y[7]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[3]), "r"(y[7]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[8]) : );
-    asm volatile("mad.hi.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[3]), "r"(y[8]));
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(y[1]), "r"(y[1]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(y[2]), "r"(y[2]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(y[3]), "r"(y[3]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(y[4]), "r"(y[4]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(y[5]), "r"(y[5]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(y[6]), "r"(y[6]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(y[7]), "r"(y[7]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(y[8]), "r"(y[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[0]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[0]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[1]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[1]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[2]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[2]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[3]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[3]), "r"(y[7]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[4]), "r"(y[8]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %1, %10, %9;\n\t"
+        "mul.lo.u32 %2, %11, %9;\n\t"
+        "mul.lo.u32 %3, %12, %9;\n\t"
+        "mul.lo.u32 %4, %13, %9;\n\t"
+        "mul.hi.u32 %5, %13, %9;\n\t"
+        "mad.hi.cc.u32 %2, %10, %9, %2;\n\t"
+        "madc.hi.cc.u32 %3, %11, %9, %3;\n\t"
+        "madc.hi.cc.u32 %4, %12, %9, %4;\n\t"
+        "addc.u32 %5, %5, 0;\n\t"
+        "mad.lo.cc.u32 %3, %11, %10, %3;\n\t"
+        "madc.lo.cc.u32 %4, %12, %10, %4;\n\t"
+        "madc.lo.cc.u32 %5, %13, %10, %5;\n\t"
+        "addc.u32 %6, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %11, %10, %4;\n\t"
+        "madc.hi.cc.u32 %5, %12, %10, %5;\n\t"
+        "madc.hi.u32 %6, %13, %10, %6;\n\t"
+        "mad.lo.cc.u32 %5, %12, %11, %5;\n\t"
+        "madc.lo.cc.u32 %6, %13, %11, %6;\n\t"
+        "addc.u32 %7, 0, 0;\n\t"
+        "mad.hi.cc.u32 %6, %12, %11, %6;\n\t"
+        "madc.hi.u32 %7, %13, %11, %7;\n\t"
+        "mad.lo.cc.u32 %7, %13, %12, %7;\n\t"
+        "addc.u32 %8, 0, 0;\n\t"
+        "mad.hi.u32 %8, %13, %12, %8;\n\t"
+        "add.cc.u32 %1, %1, %1;\n\t"
+        "addc.cc.u32 %2, %2, %2;\n\t"
+        "addc.cc.u32 %3, %3, %3;\n\t"
+        "addc.cc.u32 %4, %4, %4;\n\t"
+        "addc.cc.u32 %5, %5, %5;\n\t"
+        "addc.cc.u32 %6, %6, %6;\n\t"
+        "addc.cc.u32 %7, %7, %7;\n\t"
+        "addc.u32 %8, %8, %8;\n\t"
+        "mul.lo.u32 %0, %9, %9;\n\t"
+        "mad.hi.cc.u32 %1, %9, %9, %1;\n\t"
+        "madc.lo.cc.u32 %2, %10, %10, %2;\n\t"
+        "madc.hi.cc.u32 %3, %10, %10, %3;\n\t"
+        "madc.lo.cc.u32 %4, %11, %11, %4;\n\t"
+        "madc.hi.cc.u32 %5, %11, %11, %5;\n\t"
+        "madc.lo.cc.u32 %6, %12, %12, %6;\n\t"
+        "madc.hi.cc.u32 %7, %12, %12, %7;\n\t"
+        "madc.lo.u32 %8, %13, %13, %8;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -955,17 +1091,23 @@ struct mul_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[5]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[5]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[5]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[5]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[5]), "r"(y[4]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %6, %11;\n\t"
+        "mul.lo.u32 %1, %7, %11;\n\t"
+        "mul.lo.u32 %2, %8, %11;\n\t"
+        "mul.lo.u32 %3, %9, %11;\n\t"
+        "mul.lo.u32 %4, %10, %11;\n\t"
+        "mul.hi.u32 %5, %10, %11;\n\t"
+        "mad.hi.cc.u32 %1, %6, %11, %1;\n\t"
+        "madc.hi.cc.u32 %2, %7, %11, %2;\n\t"
+        "madc.hi.cc.u32 %3, %8, %11, %3;\n\t"
+        "madc.hi.cc.u32 %4, %9, %11, %4;\n\t"
+        "addc.u32 %5, %5, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -1002,64 +1144,70 @@ struct mad {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[0]) : "r"(x[10]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[1]) : "r"(x[11]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[2]) : "r"(x[12]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[3]) : "r"(x[13]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[4]) : "r"(x[14]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[0]) : "r"(x[0]), "r"(x[5]), "r"(y[0]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[1]), "r"(x[5]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[2]), "r"(x[5]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[3]), "r"(x[5]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[4]), "r"(x[5]), "r"(y[4]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[5]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[5]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[5]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[5]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[5]), "r"(y[4]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[5]), "r"(y[5]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[6]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[6]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[6]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[6]), "r"(y[5]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[6]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[6]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[6]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[6]), "r"(y[5]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[6]), "r"(y[6]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[7]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[7]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[7]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[7]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[7]), "r"(y[6]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[7]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[7]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[7]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[7]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[7]), "r"(y[6]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[7]), "r"(y[7]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[8]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[8]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[8]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[8]), "r"(y[7]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[8]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[8]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[8]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[8]), "r"(y[7]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[8]), "r"(y[8]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[9]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[9]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[9]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[9]), "r"(y[7]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[9]), "r"(y[8]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[9]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[9]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[9]), "r"(y[7]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[9]), "r"(y[8]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, %19;\n\t"
+        "mov.b32 %1, %20;\n\t"
+        "mov.b32 %2, %21;\n\t"
+        "mov.b32 %3, %22;\n\t"
+        "mov.b32 %4, %23;\n\t"
+        "mad.lo.cc.u32 %0, %9, %14, %0;\n\t"
+        "madc.lo.cc.u32 %1, %10, %14, %1;\n\t"
+        "madc.lo.cc.u32 %2, %11, %14, %2;\n\t"
+        "madc.lo.cc.u32 %3, %12, %14, %3;\n\t"
+        "madc.lo.cc.u32 %4, %13, %14, %4;\n\t"
+        "addc.u32 %5, 0, 0;\n\t"
+        "mad.hi.cc.u32 %1, %9, %14, %1;\n\t"
+        "madc.hi.cc.u32 %2, %10, %14, %2;\n\t"
+        "madc.hi.cc.u32 %3, %11, %14, %3;\n\t"
+        "madc.hi.cc.u32 %4, %12, %14, %4;\n\t"
+        "madc.hi.u32 %5, %13, %14, %5;\n\t"
+        "mad.lo.cc.u32 %1, %9, %15, %1;\n\t"
+        "madc.lo.cc.u32 %2, %10, %15, %2;\n\t"
+        "madc.lo.cc.u32 %3, %11, %15, %3;\n\t"
+        "madc.lo.cc.u32 %4, %12, %15, %4;\n\t"
+        "madc.lo.cc.u32 %5, %13, %15, %5;\n\t"
+        "addc.u32 %6, 0, 0;\n\t"
+        "mad.hi.cc.u32 %2, %9, %15, %2;\n\t"
+        "madc.hi.cc.u32 %3, %10, %15, %3;\n\t"
+        "madc.hi.cc.u32 %4, %11, %15, %4;\n\t"
+        "madc.hi.cc.u32 %5, %12, %15, %5;\n\t"
+        "madc.hi.u32 %6, %13, %15, %6;\n\t"
+        "mad.lo.cc.u32 %2, %9, %16, %2;\n\t"
+        "madc.lo.cc.u32 %3, %10, %16, %3;\n\t"
+        "madc.lo.cc.u32 %4, %11, %16, %4;\n\t"
+        "madc.lo.cc.u32 %5, %12, %16, %5;\n\t"
+        "madc.lo.cc.u32 %6, %13, %16, %6;\n\t"
+        "addc.u32 %7, 0, 0;\n\t"
+        "mad.hi.cc.u32 %3, %9, %16, %3;\n\t"
+        "madc.hi.cc.u32 %4, %10, %16, %4;\n\t"
+        "madc.hi.cc.u32 %5, %11, %16, %5;\n\t"
+        "madc.hi.cc.u32 %6, %12, %16, %6;\n\t"
+        "madc.hi.u32 %7, %13, %16, %7;\n\t"
+        "mad.lo.cc.u32 %3, %9, %17, %3;\n\t"
+        "madc.lo.cc.u32 %4, %10, %17, %4;\n\t"
+        "madc.lo.cc.u32 %5, %11, %17, %5;\n\t"
+        "madc.lo.cc.u32 %6, %12, %17, %6;\n\t"
+        "madc.lo.cc.u32 %7, %13, %17, %7;\n\t"
+        "addc.u32 %8, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %9, %17, %4;\n\t"
+        "madc.hi.cc.u32 %5, %10, %17, %5;\n\t"
+        "madc.hi.cc.u32 %6, %11, %17, %6;\n\t"
+        "madc.hi.cc.u32 %7, %12, %17, %7;\n\t"
+        "madc.hi.u32 %8, %13, %17, %8;\n\t"
+        "mad.lo.cc.u32 %4, %9, %18, %4;\n\t"
+        "madc.lo.cc.u32 %5, %10, %18, %5;\n\t"
+        "madc.lo.cc.u32 %6, %11, %18, %6;\n\t"
+        "madc.lo.cc.u32 %7, %12, %18, %7;\n\t"
+        "madc.lo.u32 %8, %13, %18, %8;\n\t"
+        "mad.hi.cc.u32 %5, %9, %18, %5;\n\t"
+        "madc.hi.cc.u32 %6, %10, %18, %6;\n\t"
+        "madc.hi.cc.u32 %7, %11, %18, %7;\n\t"
+        "madc.hi.u32 %8, %12, %18, %8;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14])
+    );
   }
 #endif
 
@@ -1143,19 +1291,25 @@ struct eq {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[11];
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[7]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[9]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[0]), "r"(t[1]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[5]), "r"(t[2]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[6]), "r"(t[3]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[7]), "r"(t[4]));
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[9]) : "r"(t[8]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[10]) : );
-    asm volatile("add.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(t[10]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<11>;\n\t"
+        "xor.b32 t0, %1, %6;\n\t"
+        "xor.b32 t1, %2, %7;\n\t"
+        "xor.b32 t2, %3, %8;\n\t"
+        "xor.b32 t3, %4, %9;\n\t"
+        "xor.b32 t4, %5, %10;\n\t"
+        "or.b32 t5, t0, t1;\n\t"
+        "or.b32 t6, t5, t2;\n\t"
+        "or.b32 t7, t6, t3;\n\t"
+        "or.b32 t8, t7, t4;\n\t"
+        "sub.cc.u32 t9, 0, t8;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 %0, t10, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
+    );
   }
 #endif
 
@@ -1172,10 +1326,9 @@ struct eq {
     t[6] = ptx_or(t[5], t[2]);
     t[7] = ptx_or(t[6], t[3]);
     t[8] = ptx_or(t[7], t[4]);
-    t[9] = ptx_sub_cc(cf, 0u, t[8]);
+    ptx_sub_cc(cf, 0u, t[8]);
     t[10] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[10], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1195,15 +1348,21 @@ struct lt {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[7];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[7]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[9]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[5]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[6]) : "r"(t[5]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[0]) : "r"(t[6]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<7>;\n\t"
+        "sub.cc.u32 t0, %1, %6;\n\t"
+        "subc.cc.u32 t1, %2, %7;\n\t"
+        "subc.cc.u32 t2, %3, %8;\n\t"
+        "subc.cc.u32 t3, %4, %9;\n\t"
+        "subc.cc.u32 t4, %5, %10;\n\t"
+        "subc.u32 t5, 0, 0;\n\t"
+        "and.b32 t6, t5, 1;\n\t"
+        "mov.b32 %0, t6;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
+    );
   }
 #endif
 
@@ -1211,15 +1370,14 @@ struct lt {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[7];
-    t[0] = ptx_sub_cc(cf, x[0], x[5]);
-    t[1] = ptx_subc_cc(cf, x[1], x[6]);
-    t[2] = ptx_subc_cc(cf, x[2], x[7]);
-    t[3] = ptx_subc_cc(cf, x[3], x[8]);
-    t[4] = ptx_subc_cc(cf, x[4], x[9]);
+    ptx_sub_cc(cf, x[0], x[5]);
+    ptx_subc_cc(cf, x[1], x[6]);
+    ptx_subc_cc(cf, x[2], x[7]);
+    ptx_subc_cc(cf, x[3], x[8]);
+    ptx_subc_cc(cf, x[4], x[9]);
     t[5] = ptx_subc(cf, 0u, 0u);
     t[6] = ptx_and(t[5], 1u);
     y[0] = ptx_mov(t[6]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1239,22 +1397,28 @@ struct cmp {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[14];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[5]), "r"(x[0]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[6]), "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[7]), "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[8]), "r"(x[3]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[9]), "r"(x[4]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[5]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[6]) : "r"(t[5]));
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[0]), "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[1]), "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[2]), "r"(x[7]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[3]), "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[4]), "r"(x[9]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[12]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[13]) : "r"(t[12]));
-    asm volatile("sub.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(t[6]), "r"(t[13]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<14>;\n\t"
+        "sub.cc.u32 t0, %6, %1;\n\t"
+        "subc.cc.u32 t1, %7, %2;\n\t"
+        "subc.cc.u32 t2, %8, %3;\n\t"
+        "subc.cc.u32 t3, %9, %4;\n\t"
+        "subc.cc.u32 t4, %10, %5;\n\t"
+        "subc.u32 t5, 0, 0;\n\t"
+        "and.b32 t6, t5, 1;\n\t"
+        "sub.cc.u32 t7, %1, %6;\n\t"
+        "subc.cc.u32 t8, %2, %7;\n\t"
+        "subc.cc.u32 t9, %3, %8;\n\t"
+        "subc.cc.u32 t10, %4, %9;\n\t"
+        "subc.cc.u32 t11, %5, %10;\n\t"
+        "subc.u32 t12, 0, 0;\n\t"
+        "and.b32 t13, t12, 1;\n\t"
+        "sub.u32 %0, t6, t13;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
+    );
   }
 #endif
 
@@ -1262,22 +1426,21 @@ struct cmp {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[14];
-    t[0] = ptx_sub_cc(cf, x[5], x[0]);
-    t[1] = ptx_subc_cc(cf, x[6], x[1]);
-    t[2] = ptx_subc_cc(cf, x[7], x[2]);
-    t[3] = ptx_subc_cc(cf, x[8], x[3]);
-    t[4] = ptx_subc_cc(cf, x[9], x[4]);
+    ptx_sub_cc(cf, x[5], x[0]);
+    ptx_subc_cc(cf, x[6], x[1]);
+    ptx_subc_cc(cf, x[7], x[2]);
+    ptx_subc_cc(cf, x[8], x[3]);
+    ptx_subc_cc(cf, x[9], x[4]);
     t[5] = ptx_subc(cf, 0u, 0u);
     t[6] = ptx_and(t[5], 1u);
-    t[7] = ptx_sub_cc(cf, x[0], x[5]);
-    t[8] = ptx_subc_cc(cf, x[1], x[6]);
-    t[9] = ptx_subc_cc(cf, x[2], x[7]);
-    t[10] = ptx_subc_cc(cf, x[3], x[8]);
-    t[11] = ptx_subc_cc(cf, x[4], x[9]);
+    ptx_sub_cc(cf, x[0], x[5]);
+    ptx_subc_cc(cf, x[1], x[6]);
+    ptx_subc_cc(cf, x[2], x[7]);
+    ptx_subc_cc(cf, x[3], x[8]);
+    ptx_subc_cc(cf, x[4], x[9]);
     t[12] = ptx_subc(cf, 0u, 0u);
     t[13] = ptx_and(t[12], 1u);
     y[0] = ptx_sub(t[6], t[13]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1297,14 +1460,20 @@ struct is_zero {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[6];
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[1]) : "r"(t[0]), "r"(x[2]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[1]), "r"(x[3]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[2]), "r"(x[4]));
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[4]) : "r"(t[3]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[5]) : );
-    asm volatile("add.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(t[5]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<6>;\n\t"
+        "or.b32 t0, %1, %2;\n\t"
+        "or.b32 t1, t0, %3;\n\t"
+        "or.b32 t2, t1, %4;\n\t"
+        "or.b32 t3, t2, %5;\n\t"
+        "sub.cc.u32 t4, 0, t3;\n\t"
+        "subc.u32 t5, 0, 0;\n\t"
+        "add.u32 %0, t5, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -1316,10 +1485,9 @@ struct is_zero {
     t[1] = ptx_or(t[0], x[2]);
     t[2] = ptx_or(t[1], x[3]);
     t[3] = ptx_or(t[2], x[4]);
-    t[4] = ptx_sub_cc(cf, 0u, t[3]);
+    ptx_sub_cc(cf, 0u, t[3]);
     t[5] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[5], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1339,12 +1507,18 @@ struct and_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[9]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "and.b32 %0, %5, %10;\n\t"
+        "and.b32 %1, %6, %11;\n\t"
+        "and.b32 %2, %7, %12;\n\t"
+        "and.b32 %3, %8, %13;\n\t"
+        "and.b32 %4, %9, %14;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
+    );
   }
 #endif
 
@@ -1375,12 +1549,18 @@ struct or_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[5]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[6]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[7]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[8]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[9]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "or.b32 %0, %5, %10;\n\t"
+        "or.b32 %1, %6, %11;\n\t"
+        "or.b32 %2, %7, %12;\n\t"
+        "or.b32 %3, %8, %13;\n\t"
+        "or.b32 %4, %9, %14;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
+    );
   }
 #endif
 
@@ -1411,12 +1591,18 @@ struct xor_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[7]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[9]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "xor.b32 %0, %5, %10;\n\t"
+        "xor.b32 %1, %6, %11;\n\t"
+        "xor.b32 %2, %7, %12;\n\t"
+        "xor.b32 %3, %8, %13;\n\t"
+        "xor.b32 %4, %9, %14;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
+    );
   }
 #endif
 
@@ -1447,12 +1633,18 @@ struct not_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("not.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "not.b32 %0, %5;\n\t"
+        "not.b32 %1, %6;\n\t"
+        "not.b32 %2, %7;\n\t"
+        "not.b32 %3, %8;\n\t"
+        "not.b32 %4, %9;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -1483,57 +1675,63 @@ struct shl {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[25];
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[0]) : "r"(x[5]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[7]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[0]), "r"(t[7]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(x[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[2]), "r"(x[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(x[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[3]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(x[3]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[4]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(x[4]));
-    asm volatile("shr.b32 %0, %1, 6;" : "=r"(t[8]) : "r"(x[5]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[8]) : "r"(t[8]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[9]) : "r"(t[8]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[15]) : "r"(t[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[2]), "r"(t[15]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[3]), "r"(t[15]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[4]), "r"(t[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(t[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(t[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[5]), "r"(t[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[13]), "r"(t[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[13]), "r"(t[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[6]), "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[14]), "r"(t[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[14]), "r"(t[6]));
-    asm volatile("shr.b32 %0, %1, 7;" : "=r"(t[16]) : "r"(x[5]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[16]) : "r"(t[16]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[17]) : "r"(t[16]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[23]) : "r"(t[17]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[10]), "r"(t[23]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[19]) : "r"(t[11]), "r"(t[23]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[12]), "r"(t[23]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[21]) : "r"(t[13]), "r"(t[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[14]), "r"(t[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[22]), "r"(t[17]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[22]), "r"(t[14]));
-    asm volatile("and.b32 %0, %1, 31;" : "=r"(t[24]) : "r"(x[5]));
-    asm volatile("shl.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(t[18]), "r"(t[24]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(t[18]), "r"(t[19]), "r"(t[24]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(t[19]), "r"(t[20]), "r"(t[24]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(t[20]), "r"(t[21]), "r"(t[24]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(t[21]), "r"(t[22]), "r"(t[24]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<25>;\n\t"
+        "shr.b32 t0, %10, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t7, t1;\n\t"
+        "and.b32 t2, %5, t7;\n\t"
+        "xor.b32 t3, %6, %5;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %6;\n\t"
+        "xor.b32 t4, %7, %6;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %7;\n\t"
+        "xor.b32 t5, %8, %7;\n\t"
+        "and.b32 t5, t5, t1;\n\t"
+        "xor.b32 t5, t5, %8;\n\t"
+        "xor.b32 t6, %9, %8;\n\t"
+        "and.b32 t6, t6, t1;\n\t"
+        "xor.b32 t6, t6, %9;\n\t"
+        "shr.b32 t8, %10, 6;\n\t"
+        "and.b32 t8, t8, 1;\n\t"
+        "sub.u32 t9, 0, t8;\n\t"
+        "not.b32 t15, t9;\n\t"
+        "and.b32 t10, t2, t15;\n\t"
+        "and.b32 t11, t3, t15;\n\t"
+        "xor.b32 t12, t4, t2;\n\t"
+        "and.b32 t12, t12, t9;\n\t"
+        "xor.b32 t12, t12, t4;\n\t"
+        "xor.b32 t13, t5, t3;\n\t"
+        "and.b32 t13, t13, t9;\n\t"
+        "xor.b32 t13, t13, t5;\n\t"
+        "xor.b32 t14, t6, t4;\n\t"
+        "and.b32 t14, t14, t9;\n\t"
+        "xor.b32 t14, t14, t6;\n\t"
+        "shr.b32 t16, %10, 7;\n\t"
+        "and.b32 t16, t16, 1;\n\t"
+        "sub.u32 t17, 0, t16;\n\t"
+        "not.b32 t23, t17;\n\t"
+        "and.b32 t18, t10, t23;\n\t"
+        "and.b32 t19, t11, t23;\n\t"
+        "and.b32 t20, t12, t23;\n\t"
+        "and.b32 t21, t13, t23;\n\t"
+        "xor.b32 t22, t14, t10;\n\t"
+        "and.b32 t22, t22, t17;\n\t"
+        "xor.b32 t22, t22, t14;\n\t"
+        "and.b32 t24, %10, 31;\n\t"
+        "shl.b32 %0, t18, t24;\n\t"
+        "shf.l.clamp.b32 %1, t18, t19, t24;\n\t"
+        "shf.l.clamp.b32 %2, t19, t20, t24;\n\t"
+        "shf.l.clamp.b32 %3, t20, t21, t24;\n\t"
+        "shf.l.clamp.b32 %4, t21, t22, t24;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -1590,7 +1788,6 @@ struct shl {
     y[3] = ptx_shf_l_clamp(t[20], t[21], t[24]);
     y[4] = ptx_shf_l_clamp(t[21], t[22], t[24]);
     y[4] = ptx_and(y[4], 7u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1610,57 +1807,63 @@ struct shr {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[25];
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[0]) : "r"(x[5]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[7]) : "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[2]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[2]), "r"(x[0]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(x[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(x[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[4]), "r"(t[7]));
-    asm volatile("shr.b32 %0, %1, 6;" : "=r"(t[8]) : "r"(x[5]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[8]) : "r"(t[8]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[9]) : "r"(t[8]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[15]) : "r"(t[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[2]), "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[10]), "r"(t[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[10]), "r"(t[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[3]), "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[11]), "r"(t[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[11]), "r"(t[3]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[4]), "r"(t[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(t[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[5]), "r"(t[15]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[6]), "r"(t[15]));
-    asm volatile("shr.b32 %0, %1, 7;" : "=r"(t[16]) : "r"(x[5]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[16]) : "r"(t[16]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[17]) : "r"(t[16]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[23]) : "r"(t[17]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[10]), "r"(t[14]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[18]), "r"(t[17]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[18]), "r"(t[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[19]) : "r"(t[11]), "r"(t[23]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[12]), "r"(t[23]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[21]) : "r"(t[13]), "r"(t[23]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[14]), "r"(t[23]));
-    asm volatile("and.b32 %0, %1, 31;" : "=r"(t[24]) : "r"(x[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[0]) : "r"(t[18]), "r"(t[19]), "r"(t[24]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(t[19]), "r"(t[20]), "r"(t[24]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(t[20]), "r"(t[21]), "r"(t[24]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(t[21]), "r"(t[22]), "r"(t[24]));
-    asm volatile("shr.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(t[22]), "r"(t[24]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<25>;\n\t"
+        "shr.b32 t0, %10, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t7, t1;\n\t"
+        "xor.b32 t2, %5, %6;\n\t"
+        "and.b32 t2, t2, t1;\n\t"
+        "xor.b32 t2, t2, %5;\n\t"
+        "xor.b32 t3, %6, %7;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %6;\n\t"
+        "xor.b32 t4, %7, %8;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %7;\n\t"
+        "xor.b32 t5, %8, %9;\n\t"
+        "and.b32 t5, t5, t1;\n\t"
+        "xor.b32 t5, t5, %8;\n\t"
+        "and.b32 t6, %9, t7;\n\t"
+        "shr.b32 t8, %10, 6;\n\t"
+        "and.b32 t8, t8, 1;\n\t"
+        "sub.u32 t9, 0, t8;\n\t"
+        "not.b32 t15, t9;\n\t"
+        "xor.b32 t10, t2, t4;\n\t"
+        "and.b32 t10, t10, t9;\n\t"
+        "xor.b32 t10, t10, t2;\n\t"
+        "xor.b32 t11, t3, t5;\n\t"
+        "and.b32 t11, t11, t9;\n\t"
+        "xor.b32 t11, t11, t3;\n\t"
+        "xor.b32 t12, t4, t6;\n\t"
+        "and.b32 t12, t12, t9;\n\t"
+        "xor.b32 t12, t12, t4;\n\t"
+        "and.b32 t13, t5, t15;\n\t"
+        "and.b32 t14, t6, t15;\n\t"
+        "shr.b32 t16, %10, 7;\n\t"
+        "and.b32 t16, t16, 1;\n\t"
+        "sub.u32 t17, 0, t16;\n\t"
+        "not.b32 t23, t17;\n\t"
+        "xor.b32 t18, t10, t14;\n\t"
+        "and.b32 t18, t18, t17;\n\t"
+        "xor.b32 t18, t18, t10;\n\t"
+        "and.b32 t19, t11, t23;\n\t"
+        "and.b32 t20, t12, t23;\n\t"
+        "and.b32 t21, t13, t23;\n\t"
+        "and.b32 t22, t14, t23;\n\t"
+        "and.b32 t24, %10, 31;\n\t"
+        "shf.r.clamp.b32 %0, t18, t19, t24;\n\t"
+        "shf.r.clamp.b32 %1, t19, t20, t24;\n\t"
+        "shf.r.clamp.b32 %2, t20, t21, t24;\n\t"
+        "shf.r.clamp.b32 %3, t21, t22, t24;\n\t"
+        "shr.b32 %4, t22, t24;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -1717,7 +1920,6 @@ struct shr {
     y[3] = ptx_shf_r_clamp(t[21], t[22], t[24]);
     y[4] = ptx_shr(t[22], t[24]);
     y[4] = ptx_and(y[4], 7u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1737,16 +1939,22 @@ struct popc {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[4];
-    asm volatile("popc.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[0]) : "r"(x[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[1]) : "r"(x[2]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[2]) : "r"(x[3]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[3]) : "r"(x[4]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<4>;\n\t"
+        "popc.b32 %0, %1;\n\t"
+        "popc.b32 t0, %2;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "popc.b32 t1, %3;\n\t"
+        "add.u32 %0, %0, t1;\n\t"
+        "popc.b32 t2, %4;\n\t"
+        "add.u32 %0, %0, t2;\n\t"
+        "popc.b32 t3, %5;\n\t"
+        "add.u32 %0, %0, t3;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -1762,7 +1970,6 @@ struct popc {
     y[0] = ptx_add(y[0], t[2]);
     t[3] = ptx_popc(x[4]);
     y[0] = ptx_add(y[0], t[3]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1782,29 +1989,35 @@ struct clz {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[8];
-    asm volatile("clz.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[0]) : "r"(x[1]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[2]) : "r"(x[2]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[3]) : "r"(t[2]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[3]) : "r"(t[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[4]) : "r"(x[3]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[5]) : "r"(t[4]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[5]) : "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[6]) : "r"(x[4]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[7]) : "r"(t[6]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[7]) : "r"(t[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[7]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[6]));
-    asm volatile("sub.u32 %0, %1, 29;" : "=r"(y[0]) : "r"(y[0]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<8>;\n\t"
+        "clz.b32 %0, %1;\n\t"
+        "clz.b32 t0, %2;\n\t"
+        "shr.b32 t1, t0, 5;\n\t"
+        "sub.u32 t1, 0, t1;\n\t"
+        "and.b32 %0, %0, t1;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "clz.b32 t2, %3;\n\t"
+        "shr.b32 t3, t2, 5;\n\t"
+        "sub.u32 t3, 0, t3;\n\t"
+        "and.b32 %0, %0, t3;\n\t"
+        "add.u32 %0, %0, t2;\n\t"
+        "clz.b32 t4, %4;\n\t"
+        "shr.b32 t5, t4, 5;\n\t"
+        "sub.u32 t5, 0, t5;\n\t"
+        "and.b32 %0, %0, t5;\n\t"
+        "add.u32 %0, %0, t4;\n\t"
+        "clz.b32 t6, %5;\n\t"
+        "shr.b32 t7, t6, 5;\n\t"
+        "sub.u32 t7, 0, t7;\n\t"
+        "and.b32 %0, %0, t7;\n\t"
+        "add.u32 %0, %0, t6;\n\t"
+        "sub.u32 %0, %0, 29;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -1833,7 +2046,6 @@ struct clz {
     y[0] = ptx_and(y[0], t[7]);
     y[0] = ptx_add(y[0], t[6]);
     y[0] = ptx_sub(y[0], 29u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1853,34 +2065,40 @@ struct ctz {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[9];
-    asm volatile("or.b32 %0, %1, 8;" : "=r"(t[0]) : "r"(x[4]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(y[0]) : "r"(t[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(y[0]) : "r"(y[0]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[1]) : "r"(x[3]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[1]) : "r"(t[1]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[2]) : "r"(t[1]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[2]) : "r"(t[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[3]) : "r"(x[2]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[3]) : "r"(t[3]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[4]) : "r"(t[3]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[4]) : "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[5]) : "r"(x[1]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[5]) : "r"(t[5]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[6]) : "r"(t[5]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[6]) : "r"(t[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[6]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[7]) : "r"(x[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[7]) : "r"(t[7]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[8]) : "r"(t[7]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[8]) : "r"(t[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[8]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[7]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<9>;\n\t"
+        "or.b32 t0, %5, 8;\n\t"
+        "brev.b32 %0, t0;\n\t"
+        "clz.b32 %0, %0;\n\t"
+        "brev.b32 t1, %4;\n\t"
+        "clz.b32 t1, t1;\n\t"
+        "shr.b32 t2, t1, 5;\n\t"
+        "sub.u32 t2, 0, t2;\n\t"
+        "and.b32 %0, %0, t2;\n\t"
+        "add.u32 %0, %0, t1;\n\t"
+        "brev.b32 t3, %3;\n\t"
+        "clz.b32 t3, t3;\n\t"
+        "shr.b32 t4, t3, 5;\n\t"
+        "sub.u32 t4, 0, t4;\n\t"
+        "and.b32 %0, %0, t4;\n\t"
+        "add.u32 %0, %0, t3;\n\t"
+        "brev.b32 t5, %2;\n\t"
+        "clz.b32 t5, t5;\n\t"
+        "shr.b32 t6, t5, 5;\n\t"
+        "sub.u32 t6, 0, t6;\n\t"
+        "and.b32 %0, %0, t6;\n\t"
+        "add.u32 %0, %0, t5;\n\t"
+        "brev.b32 t7, %1;\n\t"
+        "clz.b32 t7, t7;\n\t"
+        "shr.b32 t8, t7, 5;\n\t"
+        "sub.u32 t8, 0, t8;\n\t"
+        "and.b32 %0, %0, t8;\n\t"
+        "add.u32 %0, %0, t7;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -1914,7 +2132,6 @@ struct ctz {
     t[8] = ptx_sub(0u, t[8]);
     y[0] = ptx_and(y[0], t[8]);
     y[0] = ptx_add(y[0], t[7]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1934,12 +2151,18 @@ struct shl1 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shl.b32 %0, %1, 1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "shl.b32 %0, %5, 1;\n\t"
+        "shf.l.clamp.b32 %1, %5, %6, 1;\n\t"
+        "shf.l.clamp.b32 %2, %6, %7, 1;\n\t"
+        "shf.l.clamp.b32 %3, %7, %8, 1;\n\t"
+        "shf.l.clamp.b32 %4, %8, %9, 1;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -1970,12 +2193,18 @@ struct shl31 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shl.b32 %0, %1, 31;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[3]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[4]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "shl.b32 %0, %5, 31;\n\t"
+        "shf.l.clamp.b32 %1, %5, %6, 31;\n\t"
+        "shf.l.clamp.b32 %2, %6, %7, 31;\n\t"
+        "shf.l.clamp.b32 %3, %7, %8, 31;\n\t"
+        "shf.l.clamp.b32 %4, %8, %9, 31;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -2006,12 +2235,18 @@ struct shl32 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[0]) : );
-    asm volatile("shl.b32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "shl.b32 %1, %5, 0;\n\t"
+        "shf.l.clamp.b32 %2, %5, %6, 0;\n\t"
+        "shf.l.clamp.b32 %3, %6, %7, 0;\n\t"
+        "shf.l.clamp.b32 %4, %7, %8, 0;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -2042,12 +2277,18 @@ struct shl33 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[0]) : );
-    asm volatile("shl.b32 %0, %1, 1;" : "=r"(y[1]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "shl.b32 %1, %5, 1;\n\t"
+        "shf.l.clamp.b32 %2, %5, %6, 1;\n\t"
+        "shf.l.clamp.b32 %3, %6, %7, 1;\n\t"
+        "shf.l.clamp.b32 %4, %7, %8, 1;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -2078,12 +2319,18 @@ struct shr1 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shr.b32 %0, %1, 1;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %5, %6, 1;\n\t"
+        "shf.r.clamp.b32 %1, %6, %7, 1;\n\t"
+        "shf.r.clamp.b32 %2, %7, %8, 1;\n\t"
+        "shf.r.clamp.b32 %3, %8, %9, 1;\n\t"
+        "shr.b32 %4, %9, 1;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -2114,12 +2361,18 @@ struct shr31 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[2]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[3]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shr.b32 %0, %1, 31;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %5, %6, 31;\n\t"
+        "shf.r.clamp.b32 %1, %6, %7, 31;\n\t"
+        "shf.r.clamp.b32 %2, %7, %8, 31;\n\t"
+        "shf.r.clamp.b32 %3, %8, %9, 31;\n\t"
+        "shr.b32 %4, %9, 31;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -2150,12 +2403,18 @@ struct shr32 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[0]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[1]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[2]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shr.b32 %0, %1, 0;" : "=r"(y[3]) : "r"(x[4]));
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[4]) : );
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %6, %7, 0;\n\t"
+        "shf.r.clamp.b32 %1, %7, %8, 0;\n\t"
+        "shf.r.clamp.b32 %2, %8, %9, 0;\n\t"
+        "shr.b32 %3, %9, 0;\n\t"
+        "mov.b32 %4, 0;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -2186,12 +2445,18 @@ struct shr33 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[0]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shr.b32 %0, %1, 1;" : "=r"(y[3]) : "r"(x[4]));
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[4]) : );
-    asm volatile("and.b32 %0, %1, 7;" : "=r"(y[4]) : "r"(y[4]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %6, %7, 1;\n\t"
+        "shf.r.clamp.b32 %1, %7, %8, 1;\n\t"
+        "shf.r.clamp.b32 %2, %8, %9, 1;\n\t"
+        "shr.b32 %3, %9, 1;\n\t"
+        "mov.b32 %4, 0;\n\t"
+        "and.b32 %4, %4, 7;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -2210,6 +2475,3 @@ struct shr33 {
 #define MPGEN_U131_OPS(X) X(add) X(sub) X(add_ui) X(sub_ui) X(neg) X(mul) X(mul_lo) X(mul_hi) X(sqr) X(mul_ui) X(mad) X(eq) X(lt) X(cmp) X(is_zero) X(and_) X(or_) X(xor_) X(not_) X(shl) X(shr) X(popc) X(clz) X(ctz) X(shl1) X(shl31) X(shl32) X(shl33) X(shr1) X(shr31) X(shr32) X(shr33) 
 }  // namespace u131
 }  // namespace mpgen
-#ifdef __CUDACC__
-#pragma nv_diagnostic pop
-#endif

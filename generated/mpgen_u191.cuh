@@ -24,13 +24,16 @@ namespace mpgen {
 enum class Layout { interleaved, contiguous };
 #endif
 
-template <Layout L>
+// Word w of instance j sits at w * word_stride + j * instance_stride.
+struct Strides {
+  std::size_t word, instance;
 #ifdef __CUDACC__
-__host__ __device__
+  __host__ __device__
 #endif
-inline std::size_t word_index(std::size_t n, unsigned words, unsigned w, std::size_t j) {
-  return L == Layout::interleaved ? w * n + j : j * words + w;
-}
+  static Strides of(Layout layout, std::size_t n, unsigned words) {
+    return layout == Layout::interleaved ? Strides{n, 1} : Strides{1, words};
+  }
+};
 
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
@@ -228,41 +231,125 @@ inline uint32_t ptx_madc_hi_cc(uint32_t& cf, uint64_t a, uint64_t b, uint64_t d)
   cf = uint32_t(v >> 32) & 1u;
   return uint32_t(v);
 }
+
+// Long lists (see each operation) run from a table of steps instead of compiled
+// statements: the same instructions through the same functions, without the host
+// compiler's cost on very long straight-line functions. A step is 5 words:
+// opcode | dst bank << 8 | source k's bank << (10 + 2k), then the destination's
+// index and the three sources' indices or immediates. Banks: 0 x, 1 y, 2 t, 3 immediate.
+enum Opcode : uint8_t {
+  ptx_mov_op,
+  ptx_not_op,
+  ptx_and_op,
+  ptx_or_op,
+  ptx_xor_op,
+  ptx_shl_op,
+  ptx_shr_op,
+  ptx_shf_l_clamp_op,
+  ptx_shf_r_clamp_op,
+  ptx_clz_op,
+  ptx_popc_op,
+  ptx_brev_op,
+  ptx_mul_lo_op,
+  ptx_mul_hi_op,
+  ptx_add_op,
+  ptx_sub_op,
+  ptx_mad_lo_op,
+  ptx_mad_hi_op,
+  ptx_add_cc_op,
+  ptx_sub_cc_op,
+  ptx_mad_lo_cc_op,
+  ptx_mad_hi_cc_op,
+  ptx_addc_op,
+  ptx_subc_op,
+  ptx_madc_lo_op,
+  ptx_madc_hi_op,
+  ptx_addc_cc_op,
+  ptx_subc_cc_op,
+  ptx_madc_lo_cc_op,
+  ptx_madc_hi_cc_op,
+};
+constexpr unsigned step_words = 5;
+
+inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, const uint32_t* x, uint32_t* t) {
+  uint32_t cf = 0;
+  uint32_t* const banks[3] = {const_cast<uint32_t*>(x), y, t};  // x is never a destination
+  for (const uint32_t* s = code; s != code + steps * step_words; s += step_words) {
+    const auto get = [&](unsigned k) {
+      const unsigned bank = (s[0] >> (10 + 2 * k)) & 3u;
+      return bank == 3 ? s[2 + k] : banks[bank][s[2 + k]];
+    };
+    uint32_t r = 0;
+    switch (Opcode(s[0] & 0xffu)) {
+      case ptx_mov_op: r = ptx_mov(get(0)); break;
+      case ptx_not_op: r = ptx_not(get(0)); break;
+      case ptx_and_op: r = ptx_and(get(0), get(1)); break;
+      case ptx_or_op: r = ptx_or(get(0), get(1)); break;
+      case ptx_xor_op: r = ptx_xor(get(0), get(1)); break;
+      case ptx_shl_op: r = ptx_shl(get(0), get(1)); break;
+      case ptx_shr_op: r = ptx_shr(get(0), get(1)); break;
+      case ptx_shf_l_clamp_op: r = ptx_shf_l_clamp(get(0), get(1), get(2)); break;
+      case ptx_shf_r_clamp_op: r = ptx_shf_r_clamp(get(0), get(1), get(2)); break;
+      case ptx_clz_op: r = ptx_clz(get(0)); break;
+      case ptx_popc_op: r = ptx_popc(get(0)); break;
+      case ptx_brev_op: r = ptx_brev(get(0)); break;
+      case ptx_mul_lo_op: r = ptx_mul_lo(get(0), get(1)); break;
+      case ptx_mul_hi_op: r = ptx_mul_hi(get(0), get(1)); break;
+      case ptx_add_op: r = ptx_add(get(0), get(1)); break;
+      case ptx_sub_op: r = ptx_sub(get(0), get(1)); break;
+      case ptx_mad_lo_op: r = ptx_mad_lo(get(0), get(1), get(2)); break;
+      case ptx_mad_hi_op: r = ptx_mad_hi(get(0), get(1), get(2)); break;
+      case ptx_add_cc_op: r = ptx_add_cc(cf, get(0), get(1)); break;
+      case ptx_sub_cc_op: r = ptx_sub_cc(cf, get(0), get(1)); break;
+      case ptx_mad_lo_cc_op: r = ptx_mad_lo_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_mad_hi_cc_op: r = ptx_mad_hi_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_addc_op: r = ptx_addc(cf, get(0), get(1)); break;
+      case ptx_subc_op: r = ptx_subc(cf, get(0), get(1)); break;
+      case ptx_madc_lo_op: r = ptx_madc_lo(cf, get(0), get(1), get(2)); break;
+      case ptx_madc_hi_op: r = ptx_madc_hi(cf, get(0), get(1), get(2)); break;
+      case ptx_addc_cc_op: r = ptx_addc_cc(cf, get(0), get(1)); break;
+      case ptx_subc_cc_op: r = ptx_subc_cc(cf, get(0), get(1)); break;
+      case ptx_madc_lo_cc_op: r = ptx_madc_lo_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_madc_hi_cc_op: r = ptx_madc_hi_cc(cf, get(0), get(1), get(2)); break;
+    }
+    banks[(s[0] >> 8) & 3u][s[1]] = r;
+  }
+}
 }  // namespace ptx_host
 
 // Runs Op over a batch of n instances on the host: in holds Op::in_words words per
 // instance, out Op::out_words (the result limbs, then the flag word if any).
-template <class Op, Layout L = Layout::interleaved>
-inline void host_batch(std::size_t n, const uint32_t* in, uint32_t* out) {
+template <class Op>
+inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   for (std::size_t j = 0; j < n; ++j) {
     uint32_t x[Op::in_words], y[Op::out_words];
-    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[word_index<L>(n, Op::in_words, w, j)];
+    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
     Op::host(y, x);
-    for (unsigned w = 0; w < Op::out_words; ++w) out[word_index<L>(n, Op::out_words, w, j)] = y[w];
+    for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
   }
 }
 
 #ifdef __CUDACC__
-// The same on the GPU, one instance per thread.
-template <class Op, Layout L = Layout::interleaved>
-__global__ void device_batch(std::size_t n, const uint32_t* __restrict__ in, uint32_t* __restrict__ out) {
+// The same on the GPU, one instance per thread. (The layout is a run-time choice: a
+// template parameter would compile every operation twice, for no measurable gain.)
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   uint32_t x[Op::in_words], y[Op::out_words];
 #pragma unroll
-  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[word_index<L>(n, Op::in_words, w, j)];
+  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
   Op::device(y, x);
 #pragma unroll
-  for (unsigned w = 0; w < Op::out_words; ++w) out[word_index<L>(n, Op::out_words, w, j)] = y[w];
+  for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
 }
 #endif
 
 }  // namespace mpgen
 #endif  // MPGEN_PRELUDE
-#ifdef __CUDACC__
-#pragma nv_diagnostic push
-#pragma nv_diag_suppress 550  // temporaries that only set the carry flag
-#endif
 
 namespace mpgen {
 namespace u191 {
@@ -286,24 +373,29 @@ struct add {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("add.cc.u32 %0, %1, 4294967295;" : "=r"(t[0]) : "r"(x[12]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[6]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[7]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[8]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[9]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[10]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[11]));
-    asm volatile("shr.b32 %0, %1, 31;" : "=r"(y[6]) : "r"(y[5]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "add.cc.u32 t0, %19, 4294967295;\n\t"
+        "addc.cc.u32 %0, %7, %13;\n\t"
+        "addc.cc.u32 %1, %8, %14;\n\t"
+        "addc.cc.u32 %2, %9, %15;\n\t"
+        "addc.cc.u32 %3, %10, %16;\n\t"
+        "addc.cc.u32 %4, %11, %17;\n\t"
+        "addc.u32 %5, %12, %18;\n\t"
+        "shr.b32 %6, %5, 31;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12])
+    );
   }
 #endif
 
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[1];
-    t[0] = ptx_add_cc(cf, x[12], 4294967295u);
+    ptx_add_cc(cf, x[12], 4294967295u);
     y[0] = ptx_addc_cc(cf, x[0], x[6]);
     y[1] = ptx_addc_cc(cf, x[1], x[7]);
     y[2] = ptx_addc_cc(cf, x[2], x[8]);
@@ -312,7 +404,6 @@ struct add {
     y[5] = ptx_addc(cf, x[5], x[11]);
     y[6] = ptx_shr(y[5], 31u);
     y[5] = ptx_and(y[5], 2147483647u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -332,17 +423,23 @@ struct sub {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[2];
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[0]) : "r"(x[12]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[7]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[9]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[10]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[11]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[1]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(y[6]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<2>;\n\t"
+        "sub.cc.u32 t0, 0, %19;\n\t"
+        "subc.cc.u32 %0, %7, %13;\n\t"
+        "subc.cc.u32 %1, %8, %14;\n\t"
+        "subc.cc.u32 %2, %9, %15;\n\t"
+        "subc.cc.u32 %3, %10, %16;\n\t"
+        "subc.cc.u32 %4, %11, %17;\n\t"
+        "subc.cc.u32 %5, %12, %18;\n\t"
+        "subc.u32 t1, 0, 0;\n\t"
+        "and.b32 %6, t1, 1;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12])
+    );
   }
 #endif
 
@@ -350,7 +447,7 @@ struct sub {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[2];
-    t[0] = ptx_sub_cc(cf, 0u, x[12]);
+    ptx_sub_cc(cf, 0u, x[12]);
     y[0] = ptx_subc_cc(cf, x[0], x[6]);
     y[1] = ptx_subc_cc(cf, x[1], x[7]);
     y[2] = ptx_subc_cc(cf, x[2], x[8]);
@@ -360,7 +457,6 @@ struct sub {
     t[1] = ptx_subc(cf, 0u, 0u);
     y[6] = ptx_and(t[1], 1u);
     y[5] = ptx_and(y[5], 2147483647u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -380,14 +476,20 @@ struct add_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[6]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("shr.b32 %0, %1, 31;" : "=r"(y[6]) : "r"(y[5]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "add.cc.u32 %0, %7, %13;\n\t"
+        "addc.cc.u32 %1, %8, 0;\n\t"
+        "addc.cc.u32 %2, %9, 0;\n\t"
+        "addc.cc.u32 %3, %10, 0;\n\t"
+        "addc.cc.u32 %4, %11, 0;\n\t"
+        "addc.u32 %5, %12, 0;\n\t"
+        "shr.b32 %6, %5, 31;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6])
+    );
   }
 #endif
 
@@ -421,16 +523,22 @@ struct sub_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[0]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(y[6]) : "r"(t[0]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "sub.cc.u32 %0, %7, %13;\n\t"
+        "subc.cc.u32 %1, %8, 0;\n\t"
+        "subc.cc.u32 %2, %9, 0;\n\t"
+        "subc.cc.u32 %3, %10, 0;\n\t"
+        "subc.cc.u32 %4, %11, 0;\n\t"
+        "subc.cc.u32 %5, %12, 0;\n\t"
+        "subc.u32 t0, 0, 0;\n\t"
+        "and.b32 %6, t0, 1;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6])
+    );
   }
 #endif
 
@@ -447,7 +555,6 @@ struct sub_ui {
     t[0] = ptx_subc(cf, 0u, 0u);
     y[6] = ptx_and(t[0], 1u);
     y[5] = ptx_and(y[5], 2147483647u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -467,13 +574,19 @@ struct neg {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("subc.u32 %0, 0, %1;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "sub.cc.u32 %0, 0, %6;\n\t"
+        "subc.cc.u32 %1, 0, %7;\n\t"
+        "subc.cc.u32 %2, 0, %8;\n\t"
+        "subc.cc.u32 %3, 0, %9;\n\t"
+        "subc.cc.u32 %4, 0, %10;\n\t"
+        "subc.u32 %5, 0, %11;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -506,84 +619,90 @@ struct mul {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[6]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[6]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[6]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[6]), "r"(y[5]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[6]) : "r"(y[6]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[7]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[7]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[7]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[7]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[7]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[7]), "r"(y[6]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[7]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[7]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[7]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[7]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[7]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[7]), "r"(y[6]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[7]), "r"(y[7]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[8]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[8]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[8]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[8]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[8]), "r"(y[7]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[8]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[8]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[8]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[8]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[8]), "r"(y[7]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[8]), "r"(y[8]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[9]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[9]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[9]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[9]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[9]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[9]), "r"(y[8]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[9]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[9]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[9]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[9]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[9]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[9]), "r"(y[8]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[9]), "r"(y[9]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[10]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[10]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[10]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[10]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[10]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[10]), "r"(y[9]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[10]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[10]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[10]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[10]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[10]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[10]), "r"(y[9]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[10]), "r"(y[10]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[11]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[11]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[11]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[11]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[11]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[11]), "r"(y[10]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[11]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[11]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[11]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[11]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[11]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[11]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[11]), "r"(y[11]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %12, %18;\n\t"
+        "mul.lo.u32 %1, %13, %18;\n\t"
+        "mul.lo.u32 %2, %14, %18;\n\t"
+        "mul.lo.u32 %3, %15, %18;\n\t"
+        "mul.lo.u32 %4, %16, %18;\n\t"
+        "mul.lo.u32 %5, %17, %18;\n\t"
+        "mul.hi.u32 %6, %17, %18;\n\t"
+        "mad.hi.cc.u32 %1, %12, %18, %1;\n\t"
+        "madc.hi.cc.u32 %2, %13, %18, %2;\n\t"
+        "madc.hi.cc.u32 %3, %14, %18, %3;\n\t"
+        "madc.hi.cc.u32 %4, %15, %18, %4;\n\t"
+        "madc.hi.cc.u32 %5, %16, %18, %5;\n\t"
+        "addc.u32 %6, %6, 0;\n\t"
+        "mad.lo.cc.u32 %1, %12, %19, %1;\n\t"
+        "madc.lo.cc.u32 %2, %13, %19, %2;\n\t"
+        "madc.lo.cc.u32 %3, %14, %19, %3;\n\t"
+        "madc.lo.cc.u32 %4, %15, %19, %4;\n\t"
+        "madc.lo.cc.u32 %5, %16, %19, %5;\n\t"
+        "madc.lo.cc.u32 %6, %17, %19, %6;\n\t"
+        "addc.u32 %7, 0, 0;\n\t"
+        "mad.hi.cc.u32 %2, %12, %19, %2;\n\t"
+        "madc.hi.cc.u32 %3, %13, %19, %3;\n\t"
+        "madc.hi.cc.u32 %4, %14, %19, %4;\n\t"
+        "madc.hi.cc.u32 %5, %15, %19, %5;\n\t"
+        "madc.hi.cc.u32 %6, %16, %19, %6;\n\t"
+        "madc.hi.u32 %7, %17, %19, %7;\n\t"
+        "mad.lo.cc.u32 %2, %12, %20, %2;\n\t"
+        "madc.lo.cc.u32 %3, %13, %20, %3;\n\t"
+        "madc.lo.cc.u32 %4, %14, %20, %4;\n\t"
+        "madc.lo.cc.u32 %5, %15, %20, %5;\n\t"
+        "madc.lo.cc.u32 %6, %16, %20, %6;\n\t"
+        "madc.lo.cc.u32 %7, %17, %20, %7;\n\t"
+        "addc.u32 %8, 0, 0;\n\t"
+        "mad.hi.cc.u32 %3, %12, %20, %3;\n\t"
+        "madc.hi.cc.u32 %4, %13, %20, %4;\n\t"
+        "madc.hi.cc.u32 %5, %14, %20, %5;\n\t"
+        "madc.hi.cc.u32 %6, %15, %20, %6;\n\t"
+        "madc.hi.cc.u32 %7, %16, %20, %7;\n\t"
+        "madc.hi.u32 %8, %17, %20, %8;\n\t"
+        "mad.lo.cc.u32 %3, %12, %21, %3;\n\t"
+        "madc.lo.cc.u32 %4, %13, %21, %4;\n\t"
+        "madc.lo.cc.u32 %5, %14, %21, %5;\n\t"
+        "madc.lo.cc.u32 %6, %15, %21, %6;\n\t"
+        "madc.lo.cc.u32 %7, %16, %21, %7;\n\t"
+        "madc.lo.cc.u32 %8, %17, %21, %8;\n\t"
+        "addc.u32 %9, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %12, %21, %4;\n\t"
+        "madc.hi.cc.u32 %5, %13, %21, %5;\n\t"
+        "madc.hi.cc.u32 %6, %14, %21, %6;\n\t"
+        "madc.hi.cc.u32 %7, %15, %21, %7;\n\t"
+        "madc.hi.cc.u32 %8, %16, %21, %8;\n\t"
+        "madc.hi.u32 %9, %17, %21, %9;\n\t"
+        "mad.lo.cc.u32 %4, %12, %22, %4;\n\t"
+        "madc.lo.cc.u32 %5, %13, %22, %5;\n\t"
+        "madc.lo.cc.u32 %6, %14, %22, %6;\n\t"
+        "madc.lo.cc.u32 %7, %15, %22, %7;\n\t"
+        "madc.lo.cc.u32 %8, %16, %22, %8;\n\t"
+        "madc.lo.cc.u32 %9, %17, %22, %9;\n\t"
+        "addc.u32 %10, 0, 0;\n\t"
+        "mad.hi.cc.u32 %5, %12, %22, %5;\n\t"
+        "madc.hi.cc.u32 %6, %13, %22, %6;\n\t"
+        "madc.hi.cc.u32 %7, %14, %22, %7;\n\t"
+        "madc.hi.cc.u32 %8, %15, %22, %8;\n\t"
+        "madc.hi.cc.u32 %9, %16, %22, %9;\n\t"
+        "madc.hi.u32 %10, %17, %22, %10;\n\t"
+        "mad.lo.cc.u32 %5, %12, %23, %5;\n\t"
+        "madc.lo.cc.u32 %6, %13, %23, %6;\n\t"
+        "madc.lo.cc.u32 %7, %14, %23, %7;\n\t"
+        "madc.lo.cc.u32 %8, %15, %23, %8;\n\t"
+        "madc.lo.cc.u32 %9, %16, %23, %9;\n\t"
+        "madc.lo.cc.u32 %10, %17, %23, %10;\n\t"
+        "addc.u32 %11, 0, 0;\n\t"
+        "mad.hi.cc.u32 %6, %12, %23, %6;\n\t"
+        "madc.hi.cc.u32 %7, %13, %23, %7;\n\t"
+        "madc.hi.cc.u32 %8, %14, %23, %8;\n\t"
+        "madc.hi.cc.u32 %9, %15, %23, %9;\n\t"
+        "madc.hi.cc.u32 %10, %16, %23, %10;\n\t"
+        "madc.hi.u32 %11, %17, %23, %11;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -687,43 +806,49 @@ struct mul_lo {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[6]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[6]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[6]), "r"(y[4]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[6]), "r"(y[5]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[7]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[7]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[7]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[7]), "r"(y[4]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[7]), "r"(y[5]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[7]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[7]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[7]), "r"(y[4]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[7]), "r"(y[5]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[8]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[8]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[8]), "r"(y[5]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[8]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[8]), "r"(y[5]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[9]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[9]), "r"(y[4]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[9]), "r"(y[5]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[9]), "r"(y[4]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[9]), "r"(y[5]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[10]), "r"(y[4]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[10]), "r"(y[5]));
-    asm volatile("mad.hi.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[10]), "r"(y[5]));
-    asm volatile("mad.lo.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[11]), "r"(y[5]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %6, %12;\n\t"
+        "mul.lo.u32 %1, %7, %12;\n\t"
+        "mul.lo.u32 %2, %8, %12;\n\t"
+        "mul.lo.u32 %3, %9, %12;\n\t"
+        "mul.lo.u32 %4, %10, %12;\n\t"
+        "mul.lo.u32 %5, %11, %12;\n\t"
+        "mad.hi.cc.u32 %1, %6, %12, %1;\n\t"
+        "madc.hi.cc.u32 %2, %7, %12, %2;\n\t"
+        "madc.hi.cc.u32 %3, %8, %12, %3;\n\t"
+        "madc.hi.cc.u32 %4, %9, %12, %4;\n\t"
+        "madc.hi.u32 %5, %10, %12, %5;\n\t"
+        "mad.lo.cc.u32 %1, %6, %13, %1;\n\t"
+        "madc.lo.cc.u32 %2, %7, %13, %2;\n\t"
+        "madc.lo.cc.u32 %3, %8, %13, %3;\n\t"
+        "madc.lo.cc.u32 %4, %9, %13, %4;\n\t"
+        "madc.lo.u32 %5, %10, %13, %5;\n\t"
+        "mad.hi.cc.u32 %2, %6, %13, %2;\n\t"
+        "madc.hi.cc.u32 %3, %7, %13, %3;\n\t"
+        "madc.hi.cc.u32 %4, %8, %13, %4;\n\t"
+        "madc.hi.u32 %5, %9, %13, %5;\n\t"
+        "mad.lo.cc.u32 %2, %6, %14, %2;\n\t"
+        "madc.lo.cc.u32 %3, %7, %14, %3;\n\t"
+        "madc.lo.cc.u32 %4, %8, %14, %4;\n\t"
+        "madc.lo.u32 %5, %9, %14, %5;\n\t"
+        "mad.hi.cc.u32 %3, %6, %14, %3;\n\t"
+        "madc.hi.cc.u32 %4, %7, %14, %4;\n\t"
+        "madc.hi.u32 %5, %8, %14, %5;\n\t"
+        "mad.lo.cc.u32 %3, %6, %15, %3;\n\t"
+        "madc.lo.cc.u32 %4, %7, %15, %4;\n\t"
+        "madc.lo.u32 %5, %8, %15, %5;\n\t"
+        "mad.hi.cc.u32 %4, %6, %15, %4;\n\t"
+        "madc.hi.u32 %5, %7, %15, %5;\n\t"
+        "mad.lo.cc.u32 %4, %6, %16, %4;\n\t"
+        "madc.lo.u32 %5, %7, %16, %5;\n\t"
+        "mad.hi.u32 %5, %6, %16, %5;\n\t"
+        "mad.lo.u32 %5, %6, %17, %5;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -786,91 +911,97 @@ struct mul_hi {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[12];
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[1]) : "r"(x[0]), "r"(x[6]), "r"(t[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[1]), "r"(x[6]), "r"(t[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[2]), "r"(x[6]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[3]), "r"(x[6]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[4]), "r"(x[6]), "r"(t[5]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(t[6]) : "r"(t[6]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[1]) : "r"(x[0]), "r"(x[7]), "r"(t[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[1]), "r"(x[7]), "r"(t[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[2]), "r"(x[7]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[3]), "r"(x[7]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[4]), "r"(x[7]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[5]), "r"(x[7]), "r"(t[6]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[7]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[0]), "r"(x[7]), "r"(t[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[1]), "r"(x[7]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[2]), "r"(x[7]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[3]), "r"(x[7]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[4]), "r"(x[7]), "r"(t[6]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[5]), "r"(x[7]), "r"(t[7]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[0]), "r"(x[8]), "r"(t[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[1]), "r"(x[8]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[2]), "r"(x[8]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[3]), "r"(x[8]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[4]), "r"(x[8]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[5]), "r"(x[8]), "r"(t[7]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[8]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[0]), "r"(x[8]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[1]), "r"(x[8]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[2]), "r"(x[8]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[3]), "r"(x[8]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[4]), "r"(x[8]), "r"(t[7]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[5]), "r"(x[8]), "r"(t[8]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[0]), "r"(x[9]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[1]), "r"(x[9]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[2]), "r"(x[9]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[3]), "r"(x[9]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[4]), "r"(x[9]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[5]), "r"(x[9]), "r"(t[8]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[9]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[0]), "r"(x[9]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[1]), "r"(x[9]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[2]), "r"(x[9]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[3]), "r"(x[9]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[4]), "r"(x[9]), "r"(t[8]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[5]), "r"(x[9]), "r"(t[9]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[0]), "r"(x[10]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[1]), "r"(x[10]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[2]), "r"(x[10]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[3]), "r"(x[10]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[4]), "r"(x[10]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[5]), "r"(x[10]), "r"(t[9]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[10]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[0]), "r"(x[10]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[1]), "r"(x[10]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[2]), "r"(x[10]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[3]), "r"(x[10]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[4]), "r"(x[10]), "r"(t[9]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[5]), "r"(x[10]), "r"(t[10]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[0]), "r"(x[11]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[1]), "r"(x[11]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[2]), "r"(x[11]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[3]), "r"(x[11]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[4]), "r"(x[11]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[5]), "r"(x[11]), "r"(t[10]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[11]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[0]), "r"(x[11]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[1]), "r"(x[11]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[2]), "r"(x[11]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[3]), "r"(x[11]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[4]), "r"(x[11]), "r"(t[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[5]), "r"(x[11]), "r"(t[11]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[0]) : "r"(t[5]), "r"(t[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(t[6]), "r"(t[7]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[2]) : "r"(t[7]), "r"(t[8]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[3]) : "r"(t[8]), "r"(t[9]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[4]) : "r"(t[9]), "r"(t[10]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[5]) : "r"(t[10]), "r"(t[11]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<12>;\n\t"
+        "mul.lo.u32 t0, %6, %12;\n\t"
+        "mul.lo.u32 t1, %7, %12;\n\t"
+        "mul.lo.u32 t2, %8, %12;\n\t"
+        "mul.lo.u32 t3, %9, %12;\n\t"
+        "mul.lo.u32 t4, %10, %12;\n\t"
+        "mul.lo.u32 t5, %11, %12;\n\t"
+        "mul.hi.u32 t6, %11, %12;\n\t"
+        "mad.hi.cc.u32 t1, %6, %12, t1;\n\t"
+        "madc.hi.cc.u32 t2, %7, %12, t2;\n\t"
+        "madc.hi.cc.u32 t3, %8, %12, t3;\n\t"
+        "madc.hi.cc.u32 t4, %9, %12, t4;\n\t"
+        "madc.hi.cc.u32 t5, %10, %12, t5;\n\t"
+        "addc.u32 t6, t6, 0;\n\t"
+        "mad.lo.cc.u32 t1, %6, %13, t1;\n\t"
+        "madc.lo.cc.u32 t2, %7, %13, t2;\n\t"
+        "madc.lo.cc.u32 t3, %8, %13, t3;\n\t"
+        "madc.lo.cc.u32 t4, %9, %13, t4;\n\t"
+        "madc.lo.cc.u32 t5, %10, %13, t5;\n\t"
+        "madc.lo.cc.u32 t6, %11, %13, t6;\n\t"
+        "addc.u32 t7, 0, 0;\n\t"
+        "mad.hi.cc.u32 t2, %6, %13, t2;\n\t"
+        "madc.hi.cc.u32 t3, %7, %13, t3;\n\t"
+        "madc.hi.cc.u32 t4, %8, %13, t4;\n\t"
+        "madc.hi.cc.u32 t5, %9, %13, t5;\n\t"
+        "madc.hi.cc.u32 t6, %10, %13, t6;\n\t"
+        "madc.hi.u32 t7, %11, %13, t7;\n\t"
+        "mad.lo.cc.u32 t2, %6, %14, t2;\n\t"
+        "madc.lo.cc.u32 t3, %7, %14, t3;\n\t"
+        "madc.lo.cc.u32 t4, %8, %14, t4;\n\t"
+        "madc.lo.cc.u32 t5, %9, %14, t5;\n\t"
+        "madc.lo.cc.u32 t6, %10, %14, t6;\n\t"
+        "madc.lo.cc.u32 t7, %11, %14, t7;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
+        "mad.hi.cc.u32 t3, %6, %14, t3;\n\t"
+        "madc.hi.cc.u32 t4, %7, %14, t4;\n\t"
+        "madc.hi.cc.u32 t5, %8, %14, t5;\n\t"
+        "madc.hi.cc.u32 t6, %9, %14, t6;\n\t"
+        "madc.hi.cc.u32 t7, %10, %14, t7;\n\t"
+        "madc.hi.u32 t8, %11, %14, t8;\n\t"
+        "mad.lo.cc.u32 t3, %6, %15, t3;\n\t"
+        "madc.lo.cc.u32 t4, %7, %15, t4;\n\t"
+        "madc.lo.cc.u32 t5, %8, %15, t5;\n\t"
+        "madc.lo.cc.u32 t6, %9, %15, t6;\n\t"
+        "madc.lo.cc.u32 t7, %10, %15, t7;\n\t"
+        "madc.lo.cc.u32 t8, %11, %15, t8;\n\t"
+        "addc.u32 t9, 0, 0;\n\t"
+        "mad.hi.cc.u32 t4, %6, %15, t4;\n\t"
+        "madc.hi.cc.u32 t5, %7, %15, t5;\n\t"
+        "madc.hi.cc.u32 t6, %8, %15, t6;\n\t"
+        "madc.hi.cc.u32 t7, %9, %15, t7;\n\t"
+        "madc.hi.cc.u32 t8, %10, %15, t8;\n\t"
+        "madc.hi.u32 t9, %11, %15, t9;\n\t"
+        "mad.lo.cc.u32 t4, %6, %16, t4;\n\t"
+        "madc.lo.cc.u32 t5, %7, %16, t5;\n\t"
+        "madc.lo.cc.u32 t6, %8, %16, t6;\n\t"
+        "madc.lo.cc.u32 t7, %9, %16, t7;\n\t"
+        "madc.lo.cc.u32 t8, %10, %16, t8;\n\t"
+        "madc.lo.cc.u32 t9, %11, %16, t9;\n\t"
+        "addc.u32 t10, 0, 0;\n\t"
+        "mad.hi.cc.u32 t5, %6, %16, t5;\n\t"
+        "madc.hi.cc.u32 t6, %7, %16, t6;\n\t"
+        "madc.hi.cc.u32 t7, %8, %16, t7;\n\t"
+        "madc.hi.cc.u32 t8, %9, %16, t8;\n\t"
+        "madc.hi.cc.u32 t9, %10, %16, t9;\n\t"
+        "madc.hi.u32 t10, %11, %16, t10;\n\t"
+        "mad.lo.cc.u32 t5, %6, %17, t5;\n\t"
+        "madc.lo.cc.u32 t6, %7, %17, t6;\n\t"
+        "madc.lo.cc.u32 t7, %8, %17, t7;\n\t"
+        "madc.lo.cc.u32 t8, %9, %17, t8;\n\t"
+        "madc.lo.cc.u32 t9, %10, %17, t9;\n\t"
+        "madc.lo.cc.u32 t10, %11, %17, t10;\n\t"
+        "addc.u32 t11, 0, 0;\n\t"
+        "mad.hi.cc.u32 t6, %6, %17, t6;\n\t"
+        "madc.hi.cc.u32 t7, %7, %17, t7;\n\t"
+        "madc.hi.cc.u32 t8, %8, %17, t8;\n\t"
+        "madc.hi.cc.u32 t9, %9, %17, t9;\n\t"
+        "madc.hi.cc.u32 t10, %10, %17, t10;\n\t"
+        "madc.hi.u32 t11, %11, %17, t11;\n\t"
+        "shf.r.clamp.b32 %0, t5, t6, 31;\n\t"
+        "shf.r.clamp.b32 %1, t6, t7, 31;\n\t"
+        "shf.r.clamp.b32 %2, t7, t8, 31;\n\t"
+        "shf.r.clamp.b32 %3, t8, t9, 31;\n\t"
+        "shf.r.clamp.b32 %4, t9, t10, 31;\n\t"
+        "shf.r.clamp.b32 %5, t10, t11, 31;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -878,7 +1009,7 @@ struct mul_hi {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[12];
-    t[0] = ptx_mul_lo(x[0], x[6]);
+    ptx_mul_lo(x[0], x[6]);
     t[1] = ptx_mul_lo(x[1], x[6]);
     t[2] = ptx_mul_lo(x[2], x[6]);
     t[3] = ptx_mul_lo(x[3], x[6]);
@@ -962,7 +1093,6 @@ struct mul_hi {
     y[3] = ptx_shf_r_clamp(t[8], t[9], 31u);
     y[4] = ptx_shf_r_clamp(t[9], t[10], 31u);
     y[5] = ptx_shf_r_clamp(t[10], t[11], 31u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -982,64 +1112,70 @@ struct sqr {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[0]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[5]), "r"(x[0]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[0]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[0]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[0]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[0]), "r"(y[5]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[6]) : "r"(y[6]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[1]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[1]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[1]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[1]), "r"(y[6]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[7]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[1]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[1]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[1]), "r"(y[6]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[1]), "r"(y[7]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[2]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[2]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[2]), "r"(y[7]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[8]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[2]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[2]), "r"(y[7]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[2]), "r"(y[8]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[3]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[3]), "r"(y[8]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[9]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[3]), "r"(y[8]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[3]), "r"(y[9]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[4]), "r"(y[9]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[10]) : );
-    asm volatile("mad.hi.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[4]), "r"(y[10]));
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(y[1]), "r"(y[1]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(y[2]), "r"(y[2]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(y[3]), "r"(y[3]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(y[4]), "r"(y[4]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(y[5]), "r"(y[5]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(y[6]), "r"(y[6]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(y[7]), "r"(y[7]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(y[8]), "r"(y[8]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(y[9]), "r"(y[9]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(y[10]), "r"(y[10]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[11]) : );
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[0]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[0]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[1]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[1]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[2]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[2]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[3]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[3]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[4]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[4]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[5]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[5]), "r"(y[11]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %1, %13, %12;\n\t"
+        "mul.lo.u32 %2, %14, %12;\n\t"
+        "mul.lo.u32 %3, %15, %12;\n\t"
+        "mul.lo.u32 %4, %16, %12;\n\t"
+        "mul.lo.u32 %5, %17, %12;\n\t"
+        "mul.hi.u32 %6, %17, %12;\n\t"
+        "mad.hi.cc.u32 %2, %13, %12, %2;\n\t"
+        "madc.hi.cc.u32 %3, %14, %12, %3;\n\t"
+        "madc.hi.cc.u32 %4, %15, %12, %4;\n\t"
+        "madc.hi.cc.u32 %5, %16, %12, %5;\n\t"
+        "addc.u32 %6, %6, 0;\n\t"
+        "mad.lo.cc.u32 %3, %14, %13, %3;\n\t"
+        "madc.lo.cc.u32 %4, %15, %13, %4;\n\t"
+        "madc.lo.cc.u32 %5, %16, %13, %5;\n\t"
+        "madc.lo.cc.u32 %6, %17, %13, %6;\n\t"
+        "addc.u32 %7, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %14, %13, %4;\n\t"
+        "madc.hi.cc.u32 %5, %15, %13, %5;\n\t"
+        "madc.hi.cc.u32 %6, %16, %13, %6;\n\t"
+        "madc.hi.u32 %7, %17, %13, %7;\n\t"
+        "mad.lo.cc.u32 %5, %15, %14, %5;\n\t"
+        "madc.lo.cc.u32 %6, %16, %14, %6;\n\t"
+        "madc.lo.cc.u32 %7, %17, %14, %7;\n\t"
+        "addc.u32 %8, 0, 0;\n\t"
+        "mad.hi.cc.u32 %6, %15, %14, %6;\n\t"
+        "madc.hi.cc.u32 %7, %16, %14, %7;\n\t"
+        "madc.hi.u32 %8, %17, %14, %8;\n\t"
+        "mad.lo.cc.u32 %7, %16, %15, %7;\n\t"
+        "madc.lo.cc.u32 %8, %17, %15, %8;\n\t"
+        "addc.u32 %9, 0, 0;\n\t"
+        "mad.hi.cc.u32 %8, %16, %15, %8;\n\t"
+        "madc.hi.u32 %9, %17, %15, %9;\n\t"
+        "mad.lo.cc.u32 %9, %17, %16, %9;\n\t"
+        "addc.u32 %10, 0, 0;\n\t"
+        "mad.hi.u32 %10, %17, %16, %10;\n\t"
+        "add.cc.u32 %1, %1, %1;\n\t"
+        "addc.cc.u32 %2, %2, %2;\n\t"
+        "addc.cc.u32 %3, %3, %3;\n\t"
+        "addc.cc.u32 %4, %4, %4;\n\t"
+        "addc.cc.u32 %5, %5, %5;\n\t"
+        "addc.cc.u32 %6, %6, %6;\n\t"
+        "addc.cc.u32 %7, %7, %7;\n\t"
+        "addc.cc.u32 %8, %8, %8;\n\t"
+        "addc.cc.u32 %9, %9, %9;\n\t"
+        "addc.cc.u32 %10, %10, %10;\n\t"
+        "addc.u32 %11, 0, 0;\n\t"
+        "mul.lo.u32 %0, %12, %12;\n\t"
+        "mad.hi.cc.u32 %1, %12, %12, %1;\n\t"
+        "madc.lo.cc.u32 %2, %13, %13, %2;\n\t"
+        "madc.hi.cc.u32 %3, %13, %13, %3;\n\t"
+        "madc.lo.cc.u32 %4, %14, %14, %4;\n\t"
+        "madc.hi.cc.u32 %5, %14, %14, %5;\n\t"
+        "madc.lo.cc.u32 %6, %15, %15, %6;\n\t"
+        "madc.hi.cc.u32 %7, %15, %15, %7;\n\t"
+        "madc.lo.cc.u32 %8, %16, %16, %8;\n\t"
+        "madc.hi.cc.u32 %9, %16, %16, %9;\n\t"
+        "madc.lo.cc.u32 %10, %17, %17, %10;\n\t"
+        "madc.hi.u32 %11, %17, %17, %11;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -1123,19 +1259,25 @@ struct mul_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[6]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[6]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[6]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[6]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[6]), "r"(y[5]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[6]) : "r"(y[6]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %7, %13;\n\t"
+        "mul.lo.u32 %1, %8, %13;\n\t"
+        "mul.lo.u32 %2, %9, %13;\n\t"
+        "mul.lo.u32 %3, %10, %13;\n\t"
+        "mul.lo.u32 %4, %11, %13;\n\t"
+        "mul.lo.u32 %5, %12, %13;\n\t"
+        "mul.hi.u32 %6, %12, %13;\n\t"
+        "mad.hi.cc.u32 %1, %7, %13, %1;\n\t"
+        "madc.hi.cc.u32 %2, %8, %13, %2;\n\t"
+        "madc.hi.cc.u32 %3, %9, %13, %3;\n\t"
+        "madc.hi.cc.u32 %4, %10, %13, %4;\n\t"
+        "madc.hi.cc.u32 %5, %11, %13, %5;\n\t"
+        "addc.u32 %6, %6, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6])
+    );
   }
 #endif
 
@@ -1174,90 +1316,96 @@ struct mad {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[0]) : "r"(x[12]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[1]) : "r"(x[13]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[2]) : "r"(x[14]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[3]) : "r"(x[15]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[4]) : "r"(x[16]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[5]) : "r"(x[17]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[0]) : "r"(x[0]), "r"(x[6]), "r"(y[0]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[1]), "r"(x[6]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[2]), "r"(x[6]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[3]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[4]), "r"(x[6]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[5]), "r"(x[6]), "r"(y[5]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[6]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[6]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[6]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[6]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[6]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[6]), "r"(y[5]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[6]), "r"(y[6]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[7]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[7]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[7]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[7]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[7]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[7]), "r"(y[6]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[7]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[7]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[7]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[7]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[7]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[7]), "r"(y[6]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[7]), "r"(y[7]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[8]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[8]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[8]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[8]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[8]), "r"(y[7]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[8]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[8]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[8]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[8]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[8]), "r"(y[7]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[8]), "r"(y[8]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[9]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[9]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[9]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[9]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[9]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[9]), "r"(y[8]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[9]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[9]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[9]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[9]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[9]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[9]), "r"(y[8]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[9]), "r"(y[9]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[10]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[10]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[10]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[10]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[10]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[10]), "r"(y[9]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[10]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[10]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[10]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[10]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[10]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[10]), "r"(y[9]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[10]), "r"(y[10]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[11]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[11]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[11]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[11]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[11]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[11]), "r"(y[10]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[11]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[11]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[11]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[11]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[11]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[11]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[11]), "r"(y[11]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, %24;\n\t"
+        "mov.b32 %1, %25;\n\t"
+        "mov.b32 %2, %26;\n\t"
+        "mov.b32 %3, %27;\n\t"
+        "mov.b32 %4, %28;\n\t"
+        "mov.b32 %5, %29;\n\t"
+        "mad.lo.cc.u32 %0, %12, %18, %0;\n\t"
+        "madc.lo.cc.u32 %1, %13, %18, %1;\n\t"
+        "madc.lo.cc.u32 %2, %14, %18, %2;\n\t"
+        "madc.lo.cc.u32 %3, %15, %18, %3;\n\t"
+        "madc.lo.cc.u32 %4, %16, %18, %4;\n\t"
+        "madc.lo.cc.u32 %5, %17, %18, %5;\n\t"
+        "addc.u32 %6, 0, 0;\n\t"
+        "mad.hi.cc.u32 %1, %12, %18, %1;\n\t"
+        "madc.hi.cc.u32 %2, %13, %18, %2;\n\t"
+        "madc.hi.cc.u32 %3, %14, %18, %3;\n\t"
+        "madc.hi.cc.u32 %4, %15, %18, %4;\n\t"
+        "madc.hi.cc.u32 %5, %16, %18, %5;\n\t"
+        "madc.hi.u32 %6, %17, %18, %6;\n\t"
+        "mad.lo.cc.u32 %1, %12, %19, %1;\n\t"
+        "madc.lo.cc.u32 %2, %13, %19, %2;\n\t"
+        "madc.lo.cc.u32 %3, %14, %19, %3;\n\t"
+        "madc.lo.cc.u32 %4, %15, %19, %4;\n\t"
+        "madc.lo.cc.u32 %5, %16, %19, %5;\n\t"
+        "madc.lo.cc.u32 %6, %17, %19, %6;\n\t"
+        "addc.u32 %7, 0, 0;\n\t"
+        "mad.hi.cc.u32 %2, %12, %19, %2;\n\t"
+        "madc.hi.cc.u32 %3, %13, %19, %3;\n\t"
+        "madc.hi.cc.u32 %4, %14, %19, %4;\n\t"
+        "madc.hi.cc.u32 %5, %15, %19, %5;\n\t"
+        "madc.hi.cc.u32 %6, %16, %19, %6;\n\t"
+        "madc.hi.u32 %7, %17, %19, %7;\n\t"
+        "mad.lo.cc.u32 %2, %12, %20, %2;\n\t"
+        "madc.lo.cc.u32 %3, %13, %20, %3;\n\t"
+        "madc.lo.cc.u32 %4, %14, %20, %4;\n\t"
+        "madc.lo.cc.u32 %5, %15, %20, %5;\n\t"
+        "madc.lo.cc.u32 %6, %16, %20, %6;\n\t"
+        "madc.lo.cc.u32 %7, %17, %20, %7;\n\t"
+        "addc.u32 %8, 0, 0;\n\t"
+        "mad.hi.cc.u32 %3, %12, %20, %3;\n\t"
+        "madc.hi.cc.u32 %4, %13, %20, %4;\n\t"
+        "madc.hi.cc.u32 %5, %14, %20, %5;\n\t"
+        "madc.hi.cc.u32 %6, %15, %20, %6;\n\t"
+        "madc.hi.cc.u32 %7, %16, %20, %7;\n\t"
+        "madc.hi.u32 %8, %17, %20, %8;\n\t"
+        "mad.lo.cc.u32 %3, %12, %21, %3;\n\t"
+        "madc.lo.cc.u32 %4, %13, %21, %4;\n\t"
+        "madc.lo.cc.u32 %5, %14, %21, %5;\n\t"
+        "madc.lo.cc.u32 %6, %15, %21, %6;\n\t"
+        "madc.lo.cc.u32 %7, %16, %21, %7;\n\t"
+        "madc.lo.cc.u32 %8, %17, %21, %8;\n\t"
+        "addc.u32 %9, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %12, %21, %4;\n\t"
+        "madc.hi.cc.u32 %5, %13, %21, %5;\n\t"
+        "madc.hi.cc.u32 %6, %14, %21, %6;\n\t"
+        "madc.hi.cc.u32 %7, %15, %21, %7;\n\t"
+        "madc.hi.cc.u32 %8, %16, %21, %8;\n\t"
+        "madc.hi.u32 %9, %17, %21, %9;\n\t"
+        "mad.lo.cc.u32 %4, %12, %22, %4;\n\t"
+        "madc.lo.cc.u32 %5, %13, %22, %5;\n\t"
+        "madc.lo.cc.u32 %6, %14, %22, %6;\n\t"
+        "madc.lo.cc.u32 %7, %15, %22, %7;\n\t"
+        "madc.lo.cc.u32 %8, %16, %22, %8;\n\t"
+        "madc.lo.cc.u32 %9, %17, %22, %9;\n\t"
+        "addc.u32 %10, 0, 0;\n\t"
+        "mad.hi.cc.u32 %5, %12, %22, %5;\n\t"
+        "madc.hi.cc.u32 %6, %13, %22, %6;\n\t"
+        "madc.hi.cc.u32 %7, %14, %22, %7;\n\t"
+        "madc.hi.cc.u32 %8, %15, %22, %8;\n\t"
+        "madc.hi.cc.u32 %9, %16, %22, %9;\n\t"
+        "madc.hi.u32 %10, %17, %22, %10;\n\t"
+        "mad.lo.cc.u32 %5, %12, %23, %5;\n\t"
+        "madc.lo.cc.u32 %6, %13, %23, %6;\n\t"
+        "madc.lo.cc.u32 %7, %14, %23, %7;\n\t"
+        "madc.lo.cc.u32 %8, %15, %23, %8;\n\t"
+        "madc.lo.cc.u32 %9, %16, %23, %9;\n\t"
+        "madc.lo.cc.u32 %10, %17, %23, %10;\n\t"
+        "addc.u32 %11, 0, 0;\n\t"
+        "mad.hi.cc.u32 %6, %12, %23, %6;\n\t"
+        "madc.hi.cc.u32 %7, %13, %23, %7;\n\t"
+        "madc.hi.cc.u32 %8, %14, %23, %8;\n\t"
+        "madc.hi.cc.u32 %9, %15, %23, %9;\n\t"
+        "madc.hi.cc.u32 %10, %16, %23, %10;\n\t"
+        "madc.hi.u32 %11, %17, %23, %11;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+    );
   }
 #endif
 
@@ -1367,21 +1515,27 @@ struct eq {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[13];
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[7]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[5]), "r"(x[11]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[0]), "r"(t[1]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[6]), "r"(t[2]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[7]), "r"(t[3]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[8]), "r"(t[4]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[9]), "r"(t[5]));
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[11]) : "r"(t[10]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[12]) : );
-    asm volatile("add.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(t[12]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<13>;\n\t"
+        "xor.b32 t0, %1, %7;\n\t"
+        "xor.b32 t1, %2, %8;\n\t"
+        "xor.b32 t2, %3, %9;\n\t"
+        "xor.b32 t3, %4, %10;\n\t"
+        "xor.b32 t4, %5, %11;\n\t"
+        "xor.b32 t5, %6, %12;\n\t"
+        "or.b32 t6, t0, t1;\n\t"
+        "or.b32 t7, t6, t2;\n\t"
+        "or.b32 t8, t7, t3;\n\t"
+        "or.b32 t9, t8, t4;\n\t"
+        "or.b32 t10, t9, t5;\n\t"
+        "sub.cc.u32 t11, 0, t10;\n\t"
+        "subc.u32 t12, 0, 0;\n\t"
+        "add.u32 %0, t12, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -1400,10 +1554,9 @@ struct eq {
     t[8] = ptx_or(t[7], t[3]);
     t[9] = ptx_or(t[8], t[4]);
     t[10] = ptx_or(t[9], t[5]);
-    t[11] = ptx_sub_cc(cf, 0u, t[10]);
+    ptx_sub_cc(cf, 0u, t[10]);
     t[12] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[12], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1423,16 +1576,22 @@ struct lt {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[8];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[7]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[9]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[10]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[5]), "r"(x[11]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[6]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[7]) : "r"(t[6]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[0]) : "r"(t[7]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<8>;\n\t"
+        "sub.cc.u32 t0, %1, %7;\n\t"
+        "subc.cc.u32 t1, %2, %8;\n\t"
+        "subc.cc.u32 t2, %3, %9;\n\t"
+        "subc.cc.u32 t3, %4, %10;\n\t"
+        "subc.cc.u32 t4, %5, %11;\n\t"
+        "subc.cc.u32 t5, %6, %12;\n\t"
+        "subc.u32 t6, 0, 0;\n\t"
+        "and.b32 t7, t6, 1;\n\t"
+        "mov.b32 %0, t7;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -1440,16 +1599,15 @@ struct lt {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[8];
-    t[0] = ptx_sub_cc(cf, x[0], x[6]);
-    t[1] = ptx_subc_cc(cf, x[1], x[7]);
-    t[2] = ptx_subc_cc(cf, x[2], x[8]);
-    t[3] = ptx_subc_cc(cf, x[3], x[9]);
-    t[4] = ptx_subc_cc(cf, x[4], x[10]);
-    t[5] = ptx_subc_cc(cf, x[5], x[11]);
+    ptx_sub_cc(cf, x[0], x[6]);
+    ptx_subc_cc(cf, x[1], x[7]);
+    ptx_subc_cc(cf, x[2], x[8]);
+    ptx_subc_cc(cf, x[3], x[9]);
+    ptx_subc_cc(cf, x[4], x[10]);
+    ptx_subc_cc(cf, x[5], x[11]);
     t[6] = ptx_subc(cf, 0u, 0u);
     t[7] = ptx_and(t[6], 1u);
     y[0] = ptx_mov(t[7]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1469,24 +1627,30 @@ struct cmp {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[16];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[6]), "r"(x[0]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[7]), "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[8]), "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[9]), "r"(x[3]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[10]), "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[11]), "r"(x[5]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[6]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[7]) : "r"(t[6]));
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[0]), "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[1]), "r"(x[7]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[2]), "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[3]), "r"(x[9]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[12]) : "r"(x[4]), "r"(x[10]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[13]) : "r"(x[5]), "r"(x[11]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[14]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[15]) : "r"(t[14]));
-    asm volatile("sub.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(t[7]), "r"(t[15]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<16>;\n\t"
+        "sub.cc.u32 t0, %7, %1;\n\t"
+        "subc.cc.u32 t1, %8, %2;\n\t"
+        "subc.cc.u32 t2, %9, %3;\n\t"
+        "subc.cc.u32 t3, %10, %4;\n\t"
+        "subc.cc.u32 t4, %11, %5;\n\t"
+        "subc.cc.u32 t5, %12, %6;\n\t"
+        "subc.u32 t6, 0, 0;\n\t"
+        "and.b32 t7, t6, 1;\n\t"
+        "sub.cc.u32 t8, %1, %7;\n\t"
+        "subc.cc.u32 t9, %2, %8;\n\t"
+        "subc.cc.u32 t10, %3, %9;\n\t"
+        "subc.cc.u32 t11, %4, %10;\n\t"
+        "subc.cc.u32 t12, %5, %11;\n\t"
+        "subc.cc.u32 t13, %6, %12;\n\t"
+        "subc.u32 t14, 0, 0;\n\t"
+        "and.b32 t15, t14, 1;\n\t"
+        "sub.u32 %0, t7, t15;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -1494,24 +1658,23 @@ struct cmp {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[16];
-    t[0] = ptx_sub_cc(cf, x[6], x[0]);
-    t[1] = ptx_subc_cc(cf, x[7], x[1]);
-    t[2] = ptx_subc_cc(cf, x[8], x[2]);
-    t[3] = ptx_subc_cc(cf, x[9], x[3]);
-    t[4] = ptx_subc_cc(cf, x[10], x[4]);
-    t[5] = ptx_subc_cc(cf, x[11], x[5]);
+    ptx_sub_cc(cf, x[6], x[0]);
+    ptx_subc_cc(cf, x[7], x[1]);
+    ptx_subc_cc(cf, x[8], x[2]);
+    ptx_subc_cc(cf, x[9], x[3]);
+    ptx_subc_cc(cf, x[10], x[4]);
+    ptx_subc_cc(cf, x[11], x[5]);
     t[6] = ptx_subc(cf, 0u, 0u);
     t[7] = ptx_and(t[6], 1u);
-    t[8] = ptx_sub_cc(cf, x[0], x[6]);
-    t[9] = ptx_subc_cc(cf, x[1], x[7]);
-    t[10] = ptx_subc_cc(cf, x[2], x[8]);
-    t[11] = ptx_subc_cc(cf, x[3], x[9]);
-    t[12] = ptx_subc_cc(cf, x[4], x[10]);
-    t[13] = ptx_subc_cc(cf, x[5], x[11]);
+    ptx_sub_cc(cf, x[0], x[6]);
+    ptx_subc_cc(cf, x[1], x[7]);
+    ptx_subc_cc(cf, x[2], x[8]);
+    ptx_subc_cc(cf, x[3], x[9]);
+    ptx_subc_cc(cf, x[4], x[10]);
+    ptx_subc_cc(cf, x[5], x[11]);
     t[14] = ptx_subc(cf, 0u, 0u);
     t[15] = ptx_and(t[14], 1u);
     y[0] = ptx_sub(t[7], t[15]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1531,15 +1694,21 @@ struct is_zero {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[7];
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[1]) : "r"(t[0]), "r"(x[2]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[1]), "r"(x[3]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[2]), "r"(x[4]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[3]), "r"(x[5]));
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[5]) : "r"(t[4]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[6]) : );
-    asm volatile("add.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(t[6]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<7>;\n\t"
+        "or.b32 t0, %1, %2;\n\t"
+        "or.b32 t1, t0, %3;\n\t"
+        "or.b32 t2, t1, %4;\n\t"
+        "or.b32 t3, t2, %5;\n\t"
+        "or.b32 t4, t3, %6;\n\t"
+        "sub.cc.u32 t5, 0, t4;\n\t"
+        "subc.u32 t6, 0, 0;\n\t"
+        "add.u32 %0, t6, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -1552,10 +1721,9 @@ struct is_zero {
     t[2] = ptx_or(t[1], x[3]);
     t[3] = ptx_or(t[2], x[4]);
     t[4] = ptx_or(t[3], x[5]);
-    t[5] = ptx_sub_cc(cf, 0u, t[4]);
+    ptx_sub_cc(cf, 0u, t[4]);
     t[6] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[6], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1575,13 +1743,19 @@ struct and_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[11]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "and.b32 %0, %6, %12;\n\t"
+        "and.b32 %1, %7, %13;\n\t"
+        "and.b32 %2, %8, %14;\n\t"
+        "and.b32 %3, %9, %15;\n\t"
+        "and.b32 %4, %10, %16;\n\t"
+        "and.b32 %5, %11, %17;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -1613,13 +1787,19 @@ struct or_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[6]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[7]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[8]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[9]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[10]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[11]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "or.b32 %0, %6, %12;\n\t"
+        "or.b32 %1, %7, %13;\n\t"
+        "or.b32 %2, %8, %14;\n\t"
+        "or.b32 %3, %9, %15;\n\t"
+        "or.b32 %4, %10, %16;\n\t"
+        "or.b32 %5, %11, %17;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -1651,13 +1831,19 @@ struct xor_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[7]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[11]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "xor.b32 %0, %6, %12;\n\t"
+        "xor.b32 %1, %7, %13;\n\t"
+        "xor.b32 %2, %8, %14;\n\t"
+        "xor.b32 %3, %9, %15;\n\t"
+        "xor.b32 %4, %10, %16;\n\t"
+        "xor.b32 %5, %11, %17;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -1689,13 +1875,19 @@ struct not_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("not.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "not.b32 %0, %6;\n\t"
+        "not.b32 %1, %7;\n\t"
+        "not.b32 %2, %8;\n\t"
+        "not.b32 %3, %9;\n\t"
+        "not.b32 %4, %10;\n\t"
+        "not.b32 %5, %11;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -1727,67 +1919,73 @@ struct shl {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[28];
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[0]) : "r"(x[6]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[8]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[0]), "r"(t[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(x[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[2]), "r"(x[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(x[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[3]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(x[3]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[4]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(x[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[5]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[7]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[7]), "r"(x[5]));
-    asm volatile("shr.b32 %0, %1, 6;" : "=r"(t[9]) : "r"(x[6]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[9]) : "r"(t[9]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[10]) : "r"(t[9]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[17]) : "r"(t[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[2]), "r"(t[17]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[3]), "r"(t[17]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[4]), "r"(t[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[13]), "r"(t[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[13]), "r"(t[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[5]), "r"(t[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[14]), "r"(t[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[14]), "r"(t[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[6]), "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[15]), "r"(t[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[15]), "r"(t[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[7]), "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[16]), "r"(t[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[16]), "r"(t[7]));
-    asm volatile("shr.b32 %0, %1, 7;" : "=r"(t[18]) : "r"(x[6]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[18]) : "r"(t[18]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[19]) : "r"(t[18]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[26]) : "r"(t[19]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[11]), "r"(t[26]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[21]) : "r"(t[12]), "r"(t[26]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[13]), "r"(t[26]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[23]) : "r"(t[14]), "r"(t[26]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[15]), "r"(t[11]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[24]), "r"(t[19]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[24]), "r"(t[15]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[16]), "r"(t[12]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[25]), "r"(t[19]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[25]), "r"(t[16]));
-    asm volatile("and.b32 %0, %1, 31;" : "=r"(t[27]) : "r"(x[6]));
-    asm volatile("shl.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(t[20]), "r"(t[27]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(t[20]), "r"(t[21]), "r"(t[27]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(t[21]), "r"(t[22]), "r"(t[27]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(t[22]), "r"(t[23]), "r"(t[27]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(t[23]), "r"(t[24]), "r"(t[27]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(t[24]), "r"(t[25]), "r"(t[27]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<28>;\n\t"
+        "shr.b32 t0, %12, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t8, t1;\n\t"
+        "and.b32 t2, %6, t8;\n\t"
+        "xor.b32 t3, %7, %6;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %7;\n\t"
+        "xor.b32 t4, %8, %7;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %8;\n\t"
+        "xor.b32 t5, %9, %8;\n\t"
+        "and.b32 t5, t5, t1;\n\t"
+        "xor.b32 t5, t5, %9;\n\t"
+        "xor.b32 t6, %10, %9;\n\t"
+        "and.b32 t6, t6, t1;\n\t"
+        "xor.b32 t6, t6, %10;\n\t"
+        "xor.b32 t7, %11, %10;\n\t"
+        "and.b32 t7, t7, t1;\n\t"
+        "xor.b32 t7, t7, %11;\n\t"
+        "shr.b32 t9, %12, 6;\n\t"
+        "and.b32 t9, t9, 1;\n\t"
+        "sub.u32 t10, 0, t9;\n\t"
+        "not.b32 t17, t10;\n\t"
+        "and.b32 t11, t2, t17;\n\t"
+        "and.b32 t12, t3, t17;\n\t"
+        "xor.b32 t13, t4, t2;\n\t"
+        "and.b32 t13, t13, t10;\n\t"
+        "xor.b32 t13, t13, t4;\n\t"
+        "xor.b32 t14, t5, t3;\n\t"
+        "and.b32 t14, t14, t10;\n\t"
+        "xor.b32 t14, t14, t5;\n\t"
+        "xor.b32 t15, t6, t4;\n\t"
+        "and.b32 t15, t15, t10;\n\t"
+        "xor.b32 t15, t15, t6;\n\t"
+        "xor.b32 t16, t7, t5;\n\t"
+        "and.b32 t16, t16, t10;\n\t"
+        "xor.b32 t16, t16, t7;\n\t"
+        "shr.b32 t18, %12, 7;\n\t"
+        "and.b32 t18, t18, 1;\n\t"
+        "sub.u32 t19, 0, t18;\n\t"
+        "not.b32 t26, t19;\n\t"
+        "and.b32 t20, t11, t26;\n\t"
+        "and.b32 t21, t12, t26;\n\t"
+        "and.b32 t22, t13, t26;\n\t"
+        "and.b32 t23, t14, t26;\n\t"
+        "xor.b32 t24, t15, t11;\n\t"
+        "and.b32 t24, t24, t19;\n\t"
+        "xor.b32 t24, t24, t15;\n\t"
+        "xor.b32 t25, t16, t12;\n\t"
+        "and.b32 t25, t25, t19;\n\t"
+        "xor.b32 t25, t25, t16;\n\t"
+        "and.b32 t27, %12, 31;\n\t"
+        "shl.b32 %0, t20, t27;\n\t"
+        "shf.l.clamp.b32 %1, t20, t21, t27;\n\t"
+        "shf.l.clamp.b32 %2, t21, t22, t27;\n\t"
+        "shf.l.clamp.b32 %3, t22, t23, t27;\n\t"
+        "shf.l.clamp.b32 %4, t23, t24, t27;\n\t"
+        "shf.l.clamp.b32 %5, t24, t25, t27;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6])
+    );
   }
 #endif
 
@@ -1854,7 +2052,6 @@ struct shl {
     y[4] = ptx_shf_l_clamp(t[23], t[24], t[27]);
     y[5] = ptx_shf_l_clamp(t[24], t[25], t[27]);
     y[5] = ptx_and(y[5], 2147483647u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1874,67 +2071,73 @@ struct shr {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[28];
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[0]) : "r"(x[6]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[8]) : "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[2]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[2]), "r"(x[0]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(x[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(x[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(x[3]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[5]), "r"(t[8]));
-    asm volatile("shr.b32 %0, %1, 6;" : "=r"(t[9]) : "r"(x[6]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[9]) : "r"(t[9]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[10]) : "r"(t[9]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[17]) : "r"(t[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[2]), "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[11]), "r"(t[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[11]), "r"(t[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[3]), "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(t[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(t[3]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[4]), "r"(t[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[13]), "r"(t[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[13]), "r"(t[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[5]), "r"(t[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[14]), "r"(t[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[14]), "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[6]), "r"(t[17]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[7]), "r"(t[17]));
-    asm volatile("shr.b32 %0, %1, 7;" : "=r"(t[18]) : "r"(x[6]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[18]) : "r"(t[18]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[19]) : "r"(t[18]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[26]) : "r"(t[19]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[11]), "r"(t[15]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[20]), "r"(t[19]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[20]), "r"(t[11]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[21]) : "r"(t[12]), "r"(t[16]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[21]) : "r"(t[21]), "r"(t[19]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[21]) : "r"(t[21]), "r"(t[12]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[13]), "r"(t[26]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[23]) : "r"(t[14]), "r"(t[26]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[15]), "r"(t[26]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[16]), "r"(t[26]));
-    asm volatile("and.b32 %0, %1, 31;" : "=r"(t[27]) : "r"(x[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[0]) : "r"(t[20]), "r"(t[21]), "r"(t[27]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(t[21]), "r"(t[22]), "r"(t[27]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(t[22]), "r"(t[23]), "r"(t[27]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(t[23]), "r"(t[24]), "r"(t[27]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(t[24]), "r"(t[25]), "r"(t[27]));
-    asm volatile("shr.b32 %0, %1, %2;" : "=r"(y[5]) : "r"(t[25]), "r"(t[27]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<28>;\n\t"
+        "shr.b32 t0, %12, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t8, t1;\n\t"
+        "xor.b32 t2, %6, %7;\n\t"
+        "and.b32 t2, t2, t1;\n\t"
+        "xor.b32 t2, t2, %6;\n\t"
+        "xor.b32 t3, %7, %8;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %7;\n\t"
+        "xor.b32 t4, %8, %9;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %8;\n\t"
+        "xor.b32 t5, %9, %10;\n\t"
+        "and.b32 t5, t5, t1;\n\t"
+        "xor.b32 t5, t5, %9;\n\t"
+        "xor.b32 t6, %10, %11;\n\t"
+        "and.b32 t6, t6, t1;\n\t"
+        "xor.b32 t6, t6, %10;\n\t"
+        "and.b32 t7, %11, t8;\n\t"
+        "shr.b32 t9, %12, 6;\n\t"
+        "and.b32 t9, t9, 1;\n\t"
+        "sub.u32 t10, 0, t9;\n\t"
+        "not.b32 t17, t10;\n\t"
+        "xor.b32 t11, t2, t4;\n\t"
+        "and.b32 t11, t11, t10;\n\t"
+        "xor.b32 t11, t11, t2;\n\t"
+        "xor.b32 t12, t3, t5;\n\t"
+        "and.b32 t12, t12, t10;\n\t"
+        "xor.b32 t12, t12, t3;\n\t"
+        "xor.b32 t13, t4, t6;\n\t"
+        "and.b32 t13, t13, t10;\n\t"
+        "xor.b32 t13, t13, t4;\n\t"
+        "xor.b32 t14, t5, t7;\n\t"
+        "and.b32 t14, t14, t10;\n\t"
+        "xor.b32 t14, t14, t5;\n\t"
+        "and.b32 t15, t6, t17;\n\t"
+        "and.b32 t16, t7, t17;\n\t"
+        "shr.b32 t18, %12, 7;\n\t"
+        "and.b32 t18, t18, 1;\n\t"
+        "sub.u32 t19, 0, t18;\n\t"
+        "not.b32 t26, t19;\n\t"
+        "xor.b32 t20, t11, t15;\n\t"
+        "and.b32 t20, t20, t19;\n\t"
+        "xor.b32 t20, t20, t11;\n\t"
+        "xor.b32 t21, t12, t16;\n\t"
+        "and.b32 t21, t21, t19;\n\t"
+        "xor.b32 t21, t21, t12;\n\t"
+        "and.b32 t22, t13, t26;\n\t"
+        "and.b32 t23, t14, t26;\n\t"
+        "and.b32 t24, t15, t26;\n\t"
+        "and.b32 t25, t16, t26;\n\t"
+        "and.b32 t27, %12, 31;\n\t"
+        "shf.r.clamp.b32 %0, t20, t21, t27;\n\t"
+        "shf.r.clamp.b32 %1, t21, t22, t27;\n\t"
+        "shf.r.clamp.b32 %2, t22, t23, t27;\n\t"
+        "shf.r.clamp.b32 %3, t23, t24, t27;\n\t"
+        "shf.r.clamp.b32 %4, t24, t25, t27;\n\t"
+        "shr.b32 %5, t25, t27;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6])
+    );
   }
 #endif
 
@@ -2001,7 +2204,6 @@ struct shr {
     y[4] = ptx_shf_r_clamp(t[24], t[25], t[27]);
     y[5] = ptx_shr(t[25], t[27]);
     y[5] = ptx_and(y[5], 2147483647u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -2021,18 +2223,24 @@ struct popc {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[5];
-    asm volatile("popc.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[0]) : "r"(x[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[1]) : "r"(x[2]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[2]) : "r"(x[3]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[3]) : "r"(x[4]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[4]) : "r"(x[5]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<5>;\n\t"
+        "popc.b32 %0, %1;\n\t"
+        "popc.b32 t0, %2;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "popc.b32 t1, %3;\n\t"
+        "add.u32 %0, %0, t1;\n\t"
+        "popc.b32 t2, %4;\n\t"
+        "add.u32 %0, %0, t2;\n\t"
+        "popc.b32 t3, %5;\n\t"
+        "add.u32 %0, %0, t3;\n\t"
+        "popc.b32 t4, %6;\n\t"
+        "add.u32 %0, %0, t4;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -2050,7 +2258,6 @@ struct popc {
     y[0] = ptx_add(y[0], t[3]);
     t[4] = ptx_popc(x[5]);
     y[0] = ptx_add(y[0], t[4]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -2070,34 +2277,40 @@ struct clz {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[10];
-    asm volatile("clz.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[0]) : "r"(x[1]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[2]) : "r"(x[2]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[3]) : "r"(t[2]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[3]) : "r"(t[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[4]) : "r"(x[3]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[5]) : "r"(t[4]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[5]) : "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[6]) : "r"(x[4]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[7]) : "r"(t[6]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[7]) : "r"(t[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[7]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[6]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[8]) : "r"(x[5]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[9]) : "r"(t[8]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[9]) : "r"(t[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[9]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[8]));
-    asm volatile("sub.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(y[0]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<10>;\n\t"
+        "clz.b32 %0, %1;\n\t"
+        "clz.b32 t0, %2;\n\t"
+        "shr.b32 t1, t0, 5;\n\t"
+        "sub.u32 t1, 0, t1;\n\t"
+        "and.b32 %0, %0, t1;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "clz.b32 t2, %3;\n\t"
+        "shr.b32 t3, t2, 5;\n\t"
+        "sub.u32 t3, 0, t3;\n\t"
+        "and.b32 %0, %0, t3;\n\t"
+        "add.u32 %0, %0, t2;\n\t"
+        "clz.b32 t4, %4;\n\t"
+        "shr.b32 t5, t4, 5;\n\t"
+        "sub.u32 t5, 0, t5;\n\t"
+        "and.b32 %0, %0, t5;\n\t"
+        "add.u32 %0, %0, t4;\n\t"
+        "clz.b32 t6, %5;\n\t"
+        "shr.b32 t7, t6, 5;\n\t"
+        "sub.u32 t7, 0, t7;\n\t"
+        "and.b32 %0, %0, t7;\n\t"
+        "add.u32 %0, %0, t6;\n\t"
+        "clz.b32 t8, %6;\n\t"
+        "shr.b32 t9, t8, 5;\n\t"
+        "sub.u32 t9, 0, t9;\n\t"
+        "and.b32 %0, %0, t9;\n\t"
+        "add.u32 %0, %0, t8;\n\t"
+        "sub.u32 %0, %0, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -2131,7 +2344,6 @@ struct clz {
     y[0] = ptx_and(y[0], t[9]);
     y[0] = ptx_add(y[0], t[8]);
     y[0] = ptx_sub(y[0], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -2151,40 +2363,46 @@ struct ctz {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[11];
-    asm volatile("or.b32 %0, %1, 2147483648;" : "=r"(t[0]) : "r"(x[5]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(y[0]) : "r"(t[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(y[0]) : "r"(y[0]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[1]) : "r"(x[4]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[1]) : "r"(t[1]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[2]) : "r"(t[1]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[2]) : "r"(t[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[3]) : "r"(x[3]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[3]) : "r"(t[3]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[4]) : "r"(t[3]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[4]) : "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[5]) : "r"(x[2]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[5]) : "r"(t[5]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[6]) : "r"(t[5]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[6]) : "r"(t[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[6]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[7]) : "r"(x[1]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[7]) : "r"(t[7]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[8]) : "r"(t[7]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[8]) : "r"(t[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[8]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[7]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[9]) : "r"(x[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[9]) : "r"(t[9]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[10]) : "r"(t[9]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[10]) : "r"(t[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[10]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[9]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<11>;\n\t"
+        "or.b32 t0, %6, 2147483648;\n\t"
+        "brev.b32 %0, t0;\n\t"
+        "clz.b32 %0, %0;\n\t"
+        "brev.b32 t1, %5;\n\t"
+        "clz.b32 t1, t1;\n\t"
+        "shr.b32 t2, t1, 5;\n\t"
+        "sub.u32 t2, 0, t2;\n\t"
+        "and.b32 %0, %0, t2;\n\t"
+        "add.u32 %0, %0, t1;\n\t"
+        "brev.b32 t3, %4;\n\t"
+        "clz.b32 t3, t3;\n\t"
+        "shr.b32 t4, t3, 5;\n\t"
+        "sub.u32 t4, 0, t4;\n\t"
+        "and.b32 %0, %0, t4;\n\t"
+        "add.u32 %0, %0, t3;\n\t"
+        "brev.b32 t5, %3;\n\t"
+        "clz.b32 t5, t5;\n\t"
+        "shr.b32 t6, t5, 5;\n\t"
+        "sub.u32 t6, 0, t6;\n\t"
+        "and.b32 %0, %0, t6;\n\t"
+        "add.u32 %0, %0, t5;\n\t"
+        "brev.b32 t7, %2;\n\t"
+        "clz.b32 t7, t7;\n\t"
+        "shr.b32 t8, t7, 5;\n\t"
+        "sub.u32 t8, 0, t8;\n\t"
+        "and.b32 %0, %0, t8;\n\t"
+        "add.u32 %0, %0, t7;\n\t"
+        "brev.b32 t9, %1;\n\t"
+        "clz.b32 t9, t9;\n\t"
+        "shr.b32 t10, t9, 5;\n\t"
+        "sub.u32 t10, 0, t10;\n\t"
+        "and.b32 %0, %0, t10;\n\t"
+        "add.u32 %0, %0, t9;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -2224,7 +2442,6 @@ struct ctz {
     t[10] = ptx_sub(0u, t[10]);
     y[0] = ptx_and(y[0], t[10]);
     y[0] = ptx_add(y[0], t[9]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -2244,13 +2461,19 @@ struct shl1 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shl.b32 %0, %1, 1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[5]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "shl.b32 %0, %6, 1;\n\t"
+        "shf.l.clamp.b32 %1, %6, %7, 1;\n\t"
+        "shf.l.clamp.b32 %2, %7, %8, 1;\n\t"
+        "shf.l.clamp.b32 %3, %8, %9, 1;\n\t"
+        "shf.l.clamp.b32 %4, %9, %10, 1;\n\t"
+        "shf.l.clamp.b32 %5, %10, %11, 1;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -2282,13 +2505,19 @@ struct shl31 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shl.b32 %0, %1, 31;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[3]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[4]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[5]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "shl.b32 %0, %6, 31;\n\t"
+        "shf.l.clamp.b32 %1, %6, %7, 31;\n\t"
+        "shf.l.clamp.b32 %2, %7, %8, 31;\n\t"
+        "shf.l.clamp.b32 %3, %8, %9, 31;\n\t"
+        "shf.l.clamp.b32 %4, %9, %10, 31;\n\t"
+        "shf.l.clamp.b32 %5, %10, %11, 31;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -2320,13 +2549,19 @@ struct shl32 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[0]) : );
-    asm volatile("shl.b32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[5]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "shl.b32 %1, %6, 0;\n\t"
+        "shf.l.clamp.b32 %2, %6, %7, 0;\n\t"
+        "shf.l.clamp.b32 %3, %7, %8, 0;\n\t"
+        "shf.l.clamp.b32 %4, %8, %9, 0;\n\t"
+        "shf.l.clamp.b32 %5, %9, %10, 0;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -2358,13 +2593,19 @@ struct shl33 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[0]) : );
-    asm volatile("shl.b32 %0, %1, 1;" : "=r"(y[1]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[5]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "shl.b32 %1, %6, 1;\n\t"
+        "shf.l.clamp.b32 %2, %6, %7, 1;\n\t"
+        "shf.l.clamp.b32 %3, %7, %8, 1;\n\t"
+        "shf.l.clamp.b32 %4, %8, %9, 1;\n\t"
+        "shf.l.clamp.b32 %5, %9, %10, 1;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -2396,13 +2637,19 @@ struct shr1 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shr.b32 %0, %1, 1;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %6, %7, 1;\n\t"
+        "shf.r.clamp.b32 %1, %7, %8, 1;\n\t"
+        "shf.r.clamp.b32 %2, %8, %9, 1;\n\t"
+        "shf.r.clamp.b32 %3, %9, %10, 1;\n\t"
+        "shf.r.clamp.b32 %4, %10, %11, 1;\n\t"
+        "shr.b32 %5, %11, 1;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -2434,13 +2681,19 @@ struct shr31 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[2]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[3]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[4]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shr.b32 %0, %1, 31;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %6, %7, 31;\n\t"
+        "shf.r.clamp.b32 %1, %7, %8, 31;\n\t"
+        "shf.r.clamp.b32 %2, %8, %9, 31;\n\t"
+        "shf.r.clamp.b32 %3, %9, %10, 31;\n\t"
+        "shf.r.clamp.b32 %4, %10, %11, 31;\n\t"
+        "shr.b32 %5, %11, 31;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -2472,13 +2725,19 @@ struct shr32 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[0]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[1]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[2]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[3]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shr.b32 %0, %1, 0;" : "=r"(y[4]) : "r"(x[5]));
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[5]) : );
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %7, %8, 0;\n\t"
+        "shf.r.clamp.b32 %1, %8, %9, 0;\n\t"
+        "shf.r.clamp.b32 %2, %9, %10, 0;\n\t"
+        "shf.r.clamp.b32 %3, %10, %11, 0;\n\t"
+        "shr.b32 %4, %11, 0;\n\t"
+        "mov.b32 %5, 0;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -2510,13 +2769,19 @@ struct shr33 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[0]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shr.b32 %0, %1, 1;" : "=r"(y[4]) : "r"(x[5]));
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[5]) : );
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[5]) : "r"(y[5]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %7, %8, 1;\n\t"
+        "shf.r.clamp.b32 %1, %8, %9, 1;\n\t"
+        "shf.r.clamp.b32 %2, %9, %10, 1;\n\t"
+        "shf.r.clamp.b32 %3, %10, %11, 1;\n\t"
+        "shr.b32 %4, %11, 1;\n\t"
+        "mov.b32 %5, 0;\n\t"
+        "and.b32 %5, %5, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -2536,6 +2801,3 @@ struct shr33 {
 #define MPGEN_U191_OPS(X) X(add) X(sub) X(add_ui) X(sub_ui) X(neg) X(mul) X(mul_lo) X(mul_hi) X(sqr) X(mul_ui) X(mad) X(eq) X(lt) X(cmp) X(is_zero) X(and_) X(or_) X(xor_) X(not_) X(shl) X(shr) X(popc) X(clz) X(ctz) X(shl1) X(shl31) X(shl32) X(shl33) X(shr1) X(shr31) X(shr32) X(shr33) 
 }  // namespace u191
 }  // namespace mpgen
-#ifdef __CUDACC__
-#pragma nv_diagnostic pop
-#endif

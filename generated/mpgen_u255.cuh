@@ -24,13 +24,16 @@ namespace mpgen {
 enum class Layout { interleaved, contiguous };
 #endif
 
-template <Layout L>
+// Word w of instance j sits at w * word_stride + j * instance_stride.
+struct Strides {
+  std::size_t word, instance;
 #ifdef __CUDACC__
-__host__ __device__
+  __host__ __device__
 #endif
-inline std::size_t word_index(std::size_t n, unsigned words, unsigned w, std::size_t j) {
-  return L == Layout::interleaved ? w * n + j : j * words + w;
-}
+  static Strides of(Layout layout, std::size_t n, unsigned words) {
+    return layout == Layout::interleaved ? Strides{n, 1} : Strides{1, words};
+  }
+};
 
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
@@ -228,41 +231,125 @@ inline uint32_t ptx_madc_hi_cc(uint32_t& cf, uint64_t a, uint64_t b, uint64_t d)
   cf = uint32_t(v >> 32) & 1u;
   return uint32_t(v);
 }
+
+// Long lists (see each operation) run from a table of steps instead of compiled
+// statements: the same instructions through the same functions, without the host
+// compiler's cost on very long straight-line functions. A step is 5 words:
+// opcode | dst bank << 8 | source k's bank << (10 + 2k), then the destination's
+// index and the three sources' indices or immediates. Banks: 0 x, 1 y, 2 t, 3 immediate.
+enum Opcode : uint8_t {
+  ptx_mov_op,
+  ptx_not_op,
+  ptx_and_op,
+  ptx_or_op,
+  ptx_xor_op,
+  ptx_shl_op,
+  ptx_shr_op,
+  ptx_shf_l_clamp_op,
+  ptx_shf_r_clamp_op,
+  ptx_clz_op,
+  ptx_popc_op,
+  ptx_brev_op,
+  ptx_mul_lo_op,
+  ptx_mul_hi_op,
+  ptx_add_op,
+  ptx_sub_op,
+  ptx_mad_lo_op,
+  ptx_mad_hi_op,
+  ptx_add_cc_op,
+  ptx_sub_cc_op,
+  ptx_mad_lo_cc_op,
+  ptx_mad_hi_cc_op,
+  ptx_addc_op,
+  ptx_subc_op,
+  ptx_madc_lo_op,
+  ptx_madc_hi_op,
+  ptx_addc_cc_op,
+  ptx_subc_cc_op,
+  ptx_madc_lo_cc_op,
+  ptx_madc_hi_cc_op,
+};
+constexpr unsigned step_words = 5;
+
+inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, const uint32_t* x, uint32_t* t) {
+  uint32_t cf = 0;
+  uint32_t* const banks[3] = {const_cast<uint32_t*>(x), y, t};  // x is never a destination
+  for (const uint32_t* s = code; s != code + steps * step_words; s += step_words) {
+    const auto get = [&](unsigned k) {
+      const unsigned bank = (s[0] >> (10 + 2 * k)) & 3u;
+      return bank == 3 ? s[2 + k] : banks[bank][s[2 + k]];
+    };
+    uint32_t r = 0;
+    switch (Opcode(s[0] & 0xffu)) {
+      case ptx_mov_op: r = ptx_mov(get(0)); break;
+      case ptx_not_op: r = ptx_not(get(0)); break;
+      case ptx_and_op: r = ptx_and(get(0), get(1)); break;
+      case ptx_or_op: r = ptx_or(get(0), get(1)); break;
+      case ptx_xor_op: r = ptx_xor(get(0), get(1)); break;
+      case ptx_shl_op: r = ptx_shl(get(0), get(1)); break;
+      case ptx_shr_op: r = ptx_shr(get(0), get(1)); break;
+      case ptx_shf_l_clamp_op: r = ptx_shf_l_clamp(get(0), get(1), get(2)); break;
+      case ptx_shf_r_clamp_op: r = ptx_shf_r_clamp(get(0), get(1), get(2)); break;
+      case ptx_clz_op: r = ptx_clz(get(0)); break;
+      case ptx_popc_op: r = ptx_popc(get(0)); break;
+      case ptx_brev_op: r = ptx_brev(get(0)); break;
+      case ptx_mul_lo_op: r = ptx_mul_lo(get(0), get(1)); break;
+      case ptx_mul_hi_op: r = ptx_mul_hi(get(0), get(1)); break;
+      case ptx_add_op: r = ptx_add(get(0), get(1)); break;
+      case ptx_sub_op: r = ptx_sub(get(0), get(1)); break;
+      case ptx_mad_lo_op: r = ptx_mad_lo(get(0), get(1), get(2)); break;
+      case ptx_mad_hi_op: r = ptx_mad_hi(get(0), get(1), get(2)); break;
+      case ptx_add_cc_op: r = ptx_add_cc(cf, get(0), get(1)); break;
+      case ptx_sub_cc_op: r = ptx_sub_cc(cf, get(0), get(1)); break;
+      case ptx_mad_lo_cc_op: r = ptx_mad_lo_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_mad_hi_cc_op: r = ptx_mad_hi_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_addc_op: r = ptx_addc(cf, get(0), get(1)); break;
+      case ptx_subc_op: r = ptx_subc(cf, get(0), get(1)); break;
+      case ptx_madc_lo_op: r = ptx_madc_lo(cf, get(0), get(1), get(2)); break;
+      case ptx_madc_hi_op: r = ptx_madc_hi(cf, get(0), get(1), get(2)); break;
+      case ptx_addc_cc_op: r = ptx_addc_cc(cf, get(0), get(1)); break;
+      case ptx_subc_cc_op: r = ptx_subc_cc(cf, get(0), get(1)); break;
+      case ptx_madc_lo_cc_op: r = ptx_madc_lo_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_madc_hi_cc_op: r = ptx_madc_hi_cc(cf, get(0), get(1), get(2)); break;
+    }
+    banks[(s[0] >> 8) & 3u][s[1]] = r;
+  }
+}
 }  // namespace ptx_host
 
 // Runs Op over a batch of n instances on the host: in holds Op::in_words words per
 // instance, out Op::out_words (the result limbs, then the flag word if any).
-template <class Op, Layout L = Layout::interleaved>
-inline void host_batch(std::size_t n, const uint32_t* in, uint32_t* out) {
+template <class Op>
+inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   for (std::size_t j = 0; j < n; ++j) {
     uint32_t x[Op::in_words], y[Op::out_words];
-    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[word_index<L>(n, Op::in_words, w, j)];
+    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
     Op::host(y, x);
-    for (unsigned w = 0; w < Op::out_words; ++w) out[word_index<L>(n, Op::out_words, w, j)] = y[w];
+    for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
   }
 }
 
 #ifdef __CUDACC__
-// The same on the GPU, one instance per thread.
-template <class Op, Layout L = Layout::interleaved>
-__global__ void device_batch(std::size_t n, const uint32_t* __restrict__ in, uint32_t* __restrict__ out) {
+// The same on the GPU, one instance per thread. (The layout is a run-time choice: a
+// template parameter would compile every operation twice, for no measurable gain.)
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   uint32_t x[Op::in_words], y[Op::out_words];
 #pragma unroll
-  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[word_index<L>(n, Op::in_words, w, j)];
+  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
   Op::device(y, x);
 #pragma unroll
-  for (unsigned w = 0; w < Op::out_words; ++w) out[word_index<L>(n, Op::out_words, w, j)] = y[w];
+  for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
 }
 #endif
 
 }  // namespace mpgen
 #endif  // MPGEN_PRELUDE
-#ifdef __CUDACC__
-#pragma nv_diagnostic push
-#pragma nv_diag_suppress 550  // temporaries that only set the carry flag
-#endif
 
 namespace mpgen {
 namespace u255 {
@@ -286,26 +373,31 @@ struct add {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("add.cc.u32 %0, %1, 4294967295;" : "=r"(t[0]) : "r"(x[16]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[8]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[9]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[10]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[11]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[12]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[13]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[14]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[15]));
-    asm volatile("shr.b32 %0, %1, 31;" : "=r"(y[8]) : "r"(y[7]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "add.cc.u32 t0, %25, 4294967295;\n\t"
+        "addc.cc.u32 %0, %9, %17;\n\t"
+        "addc.cc.u32 %1, %10, %18;\n\t"
+        "addc.cc.u32 %2, %11, %19;\n\t"
+        "addc.cc.u32 %3, %12, %20;\n\t"
+        "addc.cc.u32 %4, %13, %21;\n\t"
+        "addc.cc.u32 %5, %14, %22;\n\t"
+        "addc.cc.u32 %6, %15, %23;\n\t"
+        "addc.u32 %7, %16, %24;\n\t"
+        "shr.b32 %8, %7, 31;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[1];
-    t[0] = ptx_add_cc(cf, x[16], 4294967295u);
+    ptx_add_cc(cf, x[16], 4294967295u);
     y[0] = ptx_addc_cc(cf, x[0], x[8]);
     y[1] = ptx_addc_cc(cf, x[1], x[9]);
     y[2] = ptx_addc_cc(cf, x[2], x[10]);
@@ -316,7 +408,6 @@ struct add {
     y[7] = ptx_addc(cf, x[7], x[15]);
     y[8] = ptx_shr(y[7], 31u);
     y[7] = ptx_and(y[7], 2147483647u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -336,19 +427,25 @@ struct sub {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[2];
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[0]) : "r"(x[16]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[9]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[10]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[11]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[12]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[13]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[14]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[15]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[1]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(y[8]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<2>;\n\t"
+        "sub.cc.u32 t0, 0, %25;\n\t"
+        "subc.cc.u32 %0, %9, %17;\n\t"
+        "subc.cc.u32 %1, %10, %18;\n\t"
+        "subc.cc.u32 %2, %11, %19;\n\t"
+        "subc.cc.u32 %3, %12, %20;\n\t"
+        "subc.cc.u32 %4, %13, %21;\n\t"
+        "subc.cc.u32 %5, %14, %22;\n\t"
+        "subc.cc.u32 %6, %15, %23;\n\t"
+        "subc.cc.u32 %7, %16, %24;\n\t"
+        "subc.u32 t1, 0, 0;\n\t"
+        "and.b32 %8, t1, 1;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -356,7 +453,7 @@ struct sub {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[2];
-    t[0] = ptx_sub_cc(cf, 0u, x[16]);
+    ptx_sub_cc(cf, 0u, x[16]);
     y[0] = ptx_subc_cc(cf, x[0], x[8]);
     y[1] = ptx_subc_cc(cf, x[1], x[9]);
     y[2] = ptx_subc_cc(cf, x[2], x[10]);
@@ -368,7 +465,6 @@ struct sub {
     t[1] = ptx_subc(cf, 0u, 0u);
     y[8] = ptx_and(t[1], 1u);
     y[7] = ptx_and(y[7], 2147483647u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -388,16 +484,22 @@ struct add_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[8]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[6]) : "r"(x[6]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[7]) : "r"(x[7]));
-    asm volatile("shr.b32 %0, %1, 31;" : "=r"(y[8]) : "r"(y[7]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "add.cc.u32 %0, %9, %17;\n\t"
+        "addc.cc.u32 %1, %10, 0;\n\t"
+        "addc.cc.u32 %2, %11, 0;\n\t"
+        "addc.cc.u32 %3, %12, 0;\n\t"
+        "addc.cc.u32 %4, %13, 0;\n\t"
+        "addc.cc.u32 %5, %14, 0;\n\t"
+        "addc.cc.u32 %6, %15, 0;\n\t"
+        "addc.u32 %7, %16, 0;\n\t"
+        "shr.b32 %8, %7, 31;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
   }
 #endif
 
@@ -433,18 +535,24 @@ struct sub_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[6]) : "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[7]) : "r"(x[7]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[0]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(y[8]) : "r"(t[0]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "sub.cc.u32 %0, %9, %17;\n\t"
+        "subc.cc.u32 %1, %10, 0;\n\t"
+        "subc.cc.u32 %2, %11, 0;\n\t"
+        "subc.cc.u32 %3, %12, 0;\n\t"
+        "subc.cc.u32 %4, %13, 0;\n\t"
+        "subc.cc.u32 %5, %14, 0;\n\t"
+        "subc.cc.u32 %6, %15, 0;\n\t"
+        "subc.cc.u32 %7, %16, 0;\n\t"
+        "subc.u32 t0, 0, 0;\n\t"
+        "and.b32 %8, t0, 1;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
   }
 #endif
 
@@ -463,7 +571,6 @@ struct sub_ui {
     t[0] = ptx_subc(cf, 0u, 0u);
     y[8] = ptx_and(t[0], 1u);
     y[7] = ptx_and(y[7], 2147483647u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -483,15 +590,21 @@ struct neg {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[6]) : "r"(x[6]));
-    asm volatile("subc.u32 %0, 0, %1;" : "=r"(y[7]) : "r"(x[7]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "sub.cc.u32 %0, 0, %8;\n\t"
+        "subc.cc.u32 %1, 0, %9;\n\t"
+        "subc.cc.u32 %2, 0, %10;\n\t"
+        "subc.cc.u32 %3, 0, %11;\n\t"
+        "subc.cc.u32 %4, 0, %12;\n\t"
+        "subc.cc.u32 %5, 0, %13;\n\t"
+        "subc.cc.u32 %6, 0, %14;\n\t"
+        "subc.u32 %7, 0, %15;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -526,142 +639,148 @@ struct mul {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[8]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[8]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[8]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[8]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[8]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[8]), "r"(y[7]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[8]) : "r"(y[8]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[9]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[9]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[9]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[9]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[9]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[9]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[9]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[9]), "r"(y[8]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[9]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[9]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[9]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[9]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[9]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[9]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[9]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[9]), "r"(y[8]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[9]), "r"(y[9]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[10]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[10]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[10]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[10]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[10]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[10]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[10]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[10]), "r"(y[9]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[10]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[10]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[10]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[10]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[10]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[10]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[10]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[10]), "r"(y[9]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[10]), "r"(y[10]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[11]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[11]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[11]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[11]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[11]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[11]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[11]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[11]), "r"(y[10]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[11]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[11]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[11]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[11]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[11]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[11]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[11]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[11]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[11]), "r"(y[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[12]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[12]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[12]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[12]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[12]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[12]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[12]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[12]), "r"(y[11]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[12]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[12]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[12]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[12]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[12]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[12]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[12]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[12]), "r"(y[11]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[12]), "r"(y[12]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[13]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[13]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[13]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[13]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[13]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[13]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[13]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[13]), "r"(y[12]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[13]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[13]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[13]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[13]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[13]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[13]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[13]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[13]), "r"(y[12]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[13]), "r"(y[13]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[14]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[14]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[14]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[14]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[14]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[14]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[14]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[14]), "r"(y[13]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[14]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[14]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[14]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[14]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[14]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[14]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[5]), "r"(x[14]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[14]), "r"(y[13]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[14]), "r"(y[14]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[15]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[15]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[15]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[15]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[15]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[5]), "r"(x[15]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[15]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[15]), "r"(y[14]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[15]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[0]), "r"(x[15]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[1]), "r"(x[15]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[2]), "r"(x[15]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[3]), "r"(x[15]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[4]), "r"(x[15]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[5]), "r"(x[15]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[6]), "r"(x[15]), "r"(y[14]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[15]), "r"(y[15]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %16, %24;\n\t"
+        "mul.lo.u32 %1, %17, %24;\n\t"
+        "mul.lo.u32 %2, %18, %24;\n\t"
+        "mul.lo.u32 %3, %19, %24;\n\t"
+        "mul.lo.u32 %4, %20, %24;\n\t"
+        "mul.lo.u32 %5, %21, %24;\n\t"
+        "mul.lo.u32 %6, %22, %24;\n\t"
+        "mul.lo.u32 %7, %23, %24;\n\t"
+        "mul.hi.u32 %8, %23, %24;\n\t"
+        "mad.hi.cc.u32 %1, %16, %24, %1;\n\t"
+        "madc.hi.cc.u32 %2, %17, %24, %2;\n\t"
+        "madc.hi.cc.u32 %3, %18, %24, %3;\n\t"
+        "madc.hi.cc.u32 %4, %19, %24, %4;\n\t"
+        "madc.hi.cc.u32 %5, %20, %24, %5;\n\t"
+        "madc.hi.cc.u32 %6, %21, %24, %6;\n\t"
+        "madc.hi.cc.u32 %7, %22, %24, %7;\n\t"
+        "addc.u32 %8, %8, 0;\n\t"
+        "mad.lo.cc.u32 %1, %16, %25, %1;\n\t"
+        "madc.lo.cc.u32 %2, %17, %25, %2;\n\t"
+        "madc.lo.cc.u32 %3, %18, %25, %3;\n\t"
+        "madc.lo.cc.u32 %4, %19, %25, %4;\n\t"
+        "madc.lo.cc.u32 %5, %20, %25, %5;\n\t"
+        "madc.lo.cc.u32 %6, %21, %25, %6;\n\t"
+        "madc.lo.cc.u32 %7, %22, %25, %7;\n\t"
+        "madc.lo.cc.u32 %8, %23, %25, %8;\n\t"
+        "addc.u32 %9, 0, 0;\n\t"
+        "mad.hi.cc.u32 %2, %16, %25, %2;\n\t"
+        "madc.hi.cc.u32 %3, %17, %25, %3;\n\t"
+        "madc.hi.cc.u32 %4, %18, %25, %4;\n\t"
+        "madc.hi.cc.u32 %5, %19, %25, %5;\n\t"
+        "madc.hi.cc.u32 %6, %20, %25, %6;\n\t"
+        "madc.hi.cc.u32 %7, %21, %25, %7;\n\t"
+        "madc.hi.cc.u32 %8, %22, %25, %8;\n\t"
+        "madc.hi.u32 %9, %23, %25, %9;\n\t"
+        "mad.lo.cc.u32 %2, %16, %26, %2;\n\t"
+        "madc.lo.cc.u32 %3, %17, %26, %3;\n\t"
+        "madc.lo.cc.u32 %4, %18, %26, %4;\n\t"
+        "madc.lo.cc.u32 %5, %19, %26, %5;\n\t"
+        "madc.lo.cc.u32 %6, %20, %26, %6;\n\t"
+        "madc.lo.cc.u32 %7, %21, %26, %7;\n\t"
+        "madc.lo.cc.u32 %8, %22, %26, %8;\n\t"
+        "madc.lo.cc.u32 %9, %23, %26, %9;\n\t"
+        "addc.u32 %10, 0, 0;\n\t"
+        "mad.hi.cc.u32 %3, %16, %26, %3;\n\t"
+        "madc.hi.cc.u32 %4, %17, %26, %4;\n\t"
+        "madc.hi.cc.u32 %5, %18, %26, %5;\n\t"
+        "madc.hi.cc.u32 %6, %19, %26, %6;\n\t"
+        "madc.hi.cc.u32 %7, %20, %26, %7;\n\t"
+        "madc.hi.cc.u32 %8, %21, %26, %8;\n\t"
+        "madc.hi.cc.u32 %9, %22, %26, %9;\n\t"
+        "madc.hi.u32 %10, %23, %26, %10;\n\t"
+        "mad.lo.cc.u32 %3, %16, %27, %3;\n\t"
+        "madc.lo.cc.u32 %4, %17, %27, %4;\n\t"
+        "madc.lo.cc.u32 %5, %18, %27, %5;\n\t"
+        "madc.lo.cc.u32 %6, %19, %27, %6;\n\t"
+        "madc.lo.cc.u32 %7, %20, %27, %7;\n\t"
+        "madc.lo.cc.u32 %8, %21, %27, %8;\n\t"
+        "madc.lo.cc.u32 %9, %22, %27, %9;\n\t"
+        "madc.lo.cc.u32 %10, %23, %27, %10;\n\t"
+        "addc.u32 %11, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %16, %27, %4;\n\t"
+        "madc.hi.cc.u32 %5, %17, %27, %5;\n\t"
+        "madc.hi.cc.u32 %6, %18, %27, %6;\n\t"
+        "madc.hi.cc.u32 %7, %19, %27, %7;\n\t"
+        "madc.hi.cc.u32 %8, %20, %27, %8;\n\t"
+        "madc.hi.cc.u32 %9, %21, %27, %9;\n\t"
+        "madc.hi.cc.u32 %10, %22, %27, %10;\n\t"
+        "madc.hi.u32 %11, %23, %27, %11;\n\t"
+        "mad.lo.cc.u32 %4, %16, %28, %4;\n\t"
+        "madc.lo.cc.u32 %5, %17, %28, %5;\n\t"
+        "madc.lo.cc.u32 %6, %18, %28, %6;\n\t"
+        "madc.lo.cc.u32 %7, %19, %28, %7;\n\t"
+        "madc.lo.cc.u32 %8, %20, %28, %8;\n\t"
+        "madc.lo.cc.u32 %9, %21, %28, %9;\n\t"
+        "madc.lo.cc.u32 %10, %22, %28, %10;\n\t"
+        "madc.lo.cc.u32 %11, %23, %28, %11;\n\t"
+        "addc.u32 %12, 0, 0;\n\t"
+        "mad.hi.cc.u32 %5, %16, %28, %5;\n\t"
+        "madc.hi.cc.u32 %6, %17, %28, %6;\n\t"
+        "madc.hi.cc.u32 %7, %18, %28, %7;\n\t"
+        "madc.hi.cc.u32 %8, %19, %28, %8;\n\t"
+        "madc.hi.cc.u32 %9, %20, %28, %9;\n\t"
+        "madc.hi.cc.u32 %10, %21, %28, %10;\n\t"
+        "madc.hi.cc.u32 %11, %22, %28, %11;\n\t"
+        "madc.hi.u32 %12, %23, %28, %12;\n\t"
+        "mad.lo.cc.u32 %5, %16, %29, %5;\n\t"
+        "madc.lo.cc.u32 %6, %17, %29, %6;\n\t"
+        "madc.lo.cc.u32 %7, %18, %29, %7;\n\t"
+        "madc.lo.cc.u32 %8, %19, %29, %8;\n\t"
+        "madc.lo.cc.u32 %9, %20, %29, %9;\n\t"
+        "madc.lo.cc.u32 %10, %21, %29, %10;\n\t"
+        "madc.lo.cc.u32 %11, %22, %29, %11;\n\t"
+        "madc.lo.cc.u32 %12, %23, %29, %12;\n\t"
+        "addc.u32 %13, 0, 0;\n\t"
+        "mad.hi.cc.u32 %6, %16, %29, %6;\n\t"
+        "madc.hi.cc.u32 %7, %17, %29, %7;\n\t"
+        "madc.hi.cc.u32 %8, %18, %29, %8;\n\t"
+        "madc.hi.cc.u32 %9, %19, %29, %9;\n\t"
+        "madc.hi.cc.u32 %10, %20, %29, %10;\n\t"
+        "madc.hi.cc.u32 %11, %21, %29, %11;\n\t"
+        "madc.hi.cc.u32 %12, %22, %29, %12;\n\t"
+        "madc.hi.u32 %13, %23, %29, %13;\n\t"
+        "mad.lo.cc.u32 %6, %16, %30, %6;\n\t"
+        "madc.lo.cc.u32 %7, %17, %30, %7;\n\t"
+        "madc.lo.cc.u32 %8, %18, %30, %8;\n\t"
+        "madc.lo.cc.u32 %9, %19, %30, %9;\n\t"
+        "madc.lo.cc.u32 %10, %20, %30, %10;\n\t"
+        "madc.lo.cc.u32 %11, %21, %30, %11;\n\t"
+        "madc.lo.cc.u32 %12, %22, %30, %12;\n\t"
+        "madc.lo.cc.u32 %13, %23, %30, %13;\n\t"
+        "addc.u32 %14, 0, 0;\n\t"
+        "mad.hi.cc.u32 %7, %16, %30, %7;\n\t"
+        "madc.hi.cc.u32 %8, %17, %30, %8;\n\t"
+        "madc.hi.cc.u32 %9, %18, %30, %9;\n\t"
+        "madc.hi.cc.u32 %10, %19, %30, %10;\n\t"
+        "madc.hi.cc.u32 %11, %20, %30, %11;\n\t"
+        "madc.hi.cc.u32 %12, %21, %30, %12;\n\t"
+        "madc.hi.cc.u32 %13, %22, %30, %13;\n\t"
+        "madc.hi.u32 %14, %23, %30, %14;\n\t"
+        "mad.lo.cc.u32 %7, %16, %31, %7;\n\t"
+        "madc.lo.cc.u32 %8, %17, %31, %8;\n\t"
+        "madc.lo.cc.u32 %9, %18, %31, %9;\n\t"
+        "madc.lo.cc.u32 %10, %19, %31, %10;\n\t"
+        "madc.lo.cc.u32 %11, %20, %31, %11;\n\t"
+        "madc.lo.cc.u32 %12, %21, %31, %12;\n\t"
+        "madc.lo.cc.u32 %13, %22, %31, %13;\n\t"
+        "madc.lo.cc.u32 %14, %23, %31, %14;\n\t"
+        "addc.u32 %15, 0, 0;\n\t"
+        "mad.hi.cc.u32 %8, %16, %31, %8;\n\t"
+        "madc.hi.cc.u32 %9, %17, %31, %9;\n\t"
+        "madc.hi.cc.u32 %10, %18, %31, %10;\n\t"
+        "madc.hi.cc.u32 %11, %19, %31, %11;\n\t"
+        "madc.hi.cc.u32 %12, %20, %31, %12;\n\t"
+        "madc.hi.cc.u32 %13, %21, %31, %13;\n\t"
+        "madc.hi.cc.u32 %14, %22, %31, %14;\n\t"
+        "madc.hi.u32 %15, %23, %31, %15;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
+    );
   }
 #endif
 
@@ -823,71 +942,77 @@ struct mul_lo {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[8]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[8]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[8]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[8]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[8]), "r"(y[6]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[8]), "r"(y[7]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[9]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[9]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[9]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[9]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[9]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[9]), "r"(y[6]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[9]), "r"(y[7]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[9]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[9]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[9]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[9]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[9]), "r"(y[6]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[9]), "r"(y[7]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[10]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[10]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[10]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[10]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[10]), "r"(y[6]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[10]), "r"(y[7]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[10]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[10]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[10]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[10]), "r"(y[6]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[10]), "r"(y[7]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[11]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[11]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[11]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[11]), "r"(y[6]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[11]), "r"(y[7]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[11]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[11]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[11]), "r"(y[6]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[11]), "r"(y[7]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[12]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[12]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[12]), "r"(y[6]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[12]), "r"(y[7]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[12]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[12]), "r"(y[6]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[12]), "r"(y[7]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[13]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[13]), "r"(y[6]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[13]), "r"(y[7]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[13]), "r"(y[6]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[13]), "r"(y[7]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[14]), "r"(y[6]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[14]), "r"(y[7]));
-    asm volatile("mad.hi.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[14]), "r"(y[7]));
-    asm volatile("mad.lo.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[15]), "r"(y[7]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %8, %16;\n\t"
+        "mul.lo.u32 %1, %9, %16;\n\t"
+        "mul.lo.u32 %2, %10, %16;\n\t"
+        "mul.lo.u32 %3, %11, %16;\n\t"
+        "mul.lo.u32 %4, %12, %16;\n\t"
+        "mul.lo.u32 %5, %13, %16;\n\t"
+        "mul.lo.u32 %6, %14, %16;\n\t"
+        "mul.lo.u32 %7, %15, %16;\n\t"
+        "mad.hi.cc.u32 %1, %8, %16, %1;\n\t"
+        "madc.hi.cc.u32 %2, %9, %16, %2;\n\t"
+        "madc.hi.cc.u32 %3, %10, %16, %3;\n\t"
+        "madc.hi.cc.u32 %4, %11, %16, %4;\n\t"
+        "madc.hi.cc.u32 %5, %12, %16, %5;\n\t"
+        "madc.hi.cc.u32 %6, %13, %16, %6;\n\t"
+        "madc.hi.u32 %7, %14, %16, %7;\n\t"
+        "mad.lo.cc.u32 %1, %8, %17, %1;\n\t"
+        "madc.lo.cc.u32 %2, %9, %17, %2;\n\t"
+        "madc.lo.cc.u32 %3, %10, %17, %3;\n\t"
+        "madc.lo.cc.u32 %4, %11, %17, %4;\n\t"
+        "madc.lo.cc.u32 %5, %12, %17, %5;\n\t"
+        "madc.lo.cc.u32 %6, %13, %17, %6;\n\t"
+        "madc.lo.u32 %7, %14, %17, %7;\n\t"
+        "mad.hi.cc.u32 %2, %8, %17, %2;\n\t"
+        "madc.hi.cc.u32 %3, %9, %17, %3;\n\t"
+        "madc.hi.cc.u32 %4, %10, %17, %4;\n\t"
+        "madc.hi.cc.u32 %5, %11, %17, %5;\n\t"
+        "madc.hi.cc.u32 %6, %12, %17, %6;\n\t"
+        "madc.hi.u32 %7, %13, %17, %7;\n\t"
+        "mad.lo.cc.u32 %2, %8, %18, %2;\n\t"
+        "madc.lo.cc.u32 %3, %9, %18, %3;\n\t"
+        "madc.lo.cc.u32 %4, %10, %18, %4;\n\t"
+        "madc.lo.cc.u32 %5, %11, %18, %5;\n\t"
+        "madc.lo.cc.u32 %6, %12, %18, %6;\n\t"
+        "madc.lo.u32 %7, %13, %18, %7;\n\t"
+        "mad.hi.cc.u32 %3, %8, %18, %3;\n\t"
+        "madc.hi.cc.u32 %4, %9, %18, %4;\n\t"
+        "madc.hi.cc.u32 %5, %10, %18, %5;\n\t"
+        "madc.hi.cc.u32 %6, %11, %18, %6;\n\t"
+        "madc.hi.u32 %7, %12, %18, %7;\n\t"
+        "mad.lo.cc.u32 %3, %8, %19, %3;\n\t"
+        "madc.lo.cc.u32 %4, %9, %19, %4;\n\t"
+        "madc.lo.cc.u32 %5, %10, %19, %5;\n\t"
+        "madc.lo.cc.u32 %6, %11, %19, %6;\n\t"
+        "madc.lo.u32 %7, %12, %19, %7;\n\t"
+        "mad.hi.cc.u32 %4, %8, %19, %4;\n\t"
+        "madc.hi.cc.u32 %5, %9, %19, %5;\n\t"
+        "madc.hi.cc.u32 %6, %10, %19, %6;\n\t"
+        "madc.hi.u32 %7, %11, %19, %7;\n\t"
+        "mad.lo.cc.u32 %4, %8, %20, %4;\n\t"
+        "madc.lo.cc.u32 %5, %9, %20, %5;\n\t"
+        "madc.lo.cc.u32 %6, %10, %20, %6;\n\t"
+        "madc.lo.u32 %7, %11, %20, %7;\n\t"
+        "mad.hi.cc.u32 %5, %8, %20, %5;\n\t"
+        "madc.hi.cc.u32 %6, %9, %20, %6;\n\t"
+        "madc.hi.u32 %7, %10, %20, %7;\n\t"
+        "mad.lo.cc.u32 %5, %8, %21, %5;\n\t"
+        "madc.lo.cc.u32 %6, %9, %21, %6;\n\t"
+        "madc.lo.u32 %7, %10, %21, %7;\n\t"
+        "mad.hi.cc.u32 %6, %8, %21, %6;\n\t"
+        "madc.hi.u32 %7, %9, %21, %7;\n\t"
+        "mad.lo.cc.u32 %6, %8, %22, %6;\n\t"
+        "madc.lo.u32 %7, %9, %22, %7;\n\t"
+        "mad.hi.u32 %7, %8, %22, %7;\n\t"
+        "mad.lo.u32 %7, %8, %23, %7;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
+    );
   }
 #endif
 
@@ -978,151 +1103,157 @@ struct mul_hi {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[16];
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[5]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[6]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[1]) : "r"(x[0]), "r"(x[8]), "r"(t[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[1]), "r"(x[8]), "r"(t[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[2]), "r"(x[8]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[3]), "r"(x[8]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[4]), "r"(x[8]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[5]), "r"(x[8]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[6]), "r"(x[8]), "r"(t[7]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(t[8]) : "r"(t[8]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[1]) : "r"(x[0]), "r"(x[9]), "r"(t[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[1]), "r"(x[9]), "r"(t[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[2]), "r"(x[9]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[3]), "r"(x[9]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[4]), "r"(x[9]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[5]), "r"(x[9]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[6]), "r"(x[9]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[7]), "r"(x[9]), "r"(t[8]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[9]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[0]), "r"(x[9]), "r"(t[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[1]), "r"(x[9]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[2]), "r"(x[9]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[3]), "r"(x[9]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[4]), "r"(x[9]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[5]), "r"(x[9]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[6]), "r"(x[9]), "r"(t[8]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[7]), "r"(x[9]), "r"(t[9]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[0]), "r"(x[10]), "r"(t[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[1]), "r"(x[10]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[2]), "r"(x[10]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[3]), "r"(x[10]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[4]), "r"(x[10]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[5]), "r"(x[10]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[6]), "r"(x[10]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[7]), "r"(x[10]), "r"(t[9]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[10]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[0]), "r"(x[10]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[1]), "r"(x[10]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[2]), "r"(x[10]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[3]), "r"(x[10]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[4]), "r"(x[10]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[5]), "r"(x[10]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[6]), "r"(x[10]), "r"(t[9]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[7]), "r"(x[10]), "r"(t[10]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[0]), "r"(x[11]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[1]), "r"(x[11]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[2]), "r"(x[11]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[3]), "r"(x[11]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[4]), "r"(x[11]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[5]), "r"(x[11]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[6]), "r"(x[11]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[7]), "r"(x[11]), "r"(t[10]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[11]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[0]), "r"(x[11]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[1]), "r"(x[11]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[2]), "r"(x[11]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[3]), "r"(x[11]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[4]), "r"(x[11]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[5]), "r"(x[11]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[6]), "r"(x[11]), "r"(t[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[7]), "r"(x[11]), "r"(t[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[0]), "r"(x[12]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[1]), "r"(x[12]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[2]), "r"(x[12]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[3]), "r"(x[12]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[4]), "r"(x[12]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[5]), "r"(x[12]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[6]), "r"(x[12]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[7]), "r"(x[12]), "r"(t[11]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[12]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[0]), "r"(x[12]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[1]), "r"(x[12]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[2]), "r"(x[12]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[3]), "r"(x[12]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[4]), "r"(x[12]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[5]), "r"(x[12]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[6]), "r"(x[12]), "r"(t[11]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[7]), "r"(x[12]), "r"(t[12]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[0]), "r"(x[13]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[1]), "r"(x[13]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[2]), "r"(x[13]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[3]), "r"(x[13]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[4]), "r"(x[13]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[5]), "r"(x[13]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[6]), "r"(x[13]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[7]), "r"(x[13]), "r"(t[12]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[13]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[0]), "r"(x[13]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[1]), "r"(x[13]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[2]), "r"(x[13]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[3]), "r"(x[13]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[4]), "r"(x[13]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[5]), "r"(x[13]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[6]), "r"(x[13]), "r"(t[12]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[7]), "r"(x[13]), "r"(t[13]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[0]), "r"(x[14]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[1]), "r"(x[14]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[2]), "r"(x[14]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[3]), "r"(x[14]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[4]), "r"(x[14]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[5]), "r"(x[14]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[6]), "r"(x[14]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[7]), "r"(x[14]), "r"(t[13]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[14]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[0]), "r"(x[14]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[1]), "r"(x[14]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[2]), "r"(x[14]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[3]), "r"(x[14]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[4]), "r"(x[14]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[5]), "r"(x[14]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[6]), "r"(x[14]), "r"(t[13]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[7]), "r"(x[14]), "r"(t[14]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[0]), "r"(x[15]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[1]), "r"(x[15]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[2]), "r"(x[15]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[3]), "r"(x[15]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[4]), "r"(x[15]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[5]), "r"(x[15]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[6]), "r"(x[15]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[7]), "r"(x[15]), "r"(t[14]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[15]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[0]), "r"(x[15]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[1]), "r"(x[15]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[2]), "r"(x[15]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[3]), "r"(x[15]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[4]), "r"(x[15]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[5]), "r"(x[15]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[6]), "r"(x[15]), "r"(t[14]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[7]), "r"(x[15]), "r"(t[15]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[0]) : "r"(t[7]), "r"(t[8]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(t[8]), "r"(t[9]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[2]) : "r"(t[9]), "r"(t[10]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[3]) : "r"(t[10]), "r"(t[11]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[4]) : "r"(t[11]), "r"(t[12]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[5]) : "r"(t[12]), "r"(t[13]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[6]) : "r"(t[13]), "r"(t[14]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[7]) : "r"(t[14]), "r"(t[15]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<16>;\n\t"
+        "mul.lo.u32 t0, %8, %16;\n\t"
+        "mul.lo.u32 t1, %9, %16;\n\t"
+        "mul.lo.u32 t2, %10, %16;\n\t"
+        "mul.lo.u32 t3, %11, %16;\n\t"
+        "mul.lo.u32 t4, %12, %16;\n\t"
+        "mul.lo.u32 t5, %13, %16;\n\t"
+        "mul.lo.u32 t6, %14, %16;\n\t"
+        "mul.lo.u32 t7, %15, %16;\n\t"
+        "mul.hi.u32 t8, %15, %16;\n\t"
+        "mad.hi.cc.u32 t1, %8, %16, t1;\n\t"
+        "madc.hi.cc.u32 t2, %9, %16, t2;\n\t"
+        "madc.hi.cc.u32 t3, %10, %16, t3;\n\t"
+        "madc.hi.cc.u32 t4, %11, %16, t4;\n\t"
+        "madc.hi.cc.u32 t5, %12, %16, t5;\n\t"
+        "madc.hi.cc.u32 t6, %13, %16, t6;\n\t"
+        "madc.hi.cc.u32 t7, %14, %16, t7;\n\t"
+        "addc.u32 t8, t8, 0;\n\t"
+        "mad.lo.cc.u32 t1, %8, %17, t1;\n\t"
+        "madc.lo.cc.u32 t2, %9, %17, t2;\n\t"
+        "madc.lo.cc.u32 t3, %10, %17, t3;\n\t"
+        "madc.lo.cc.u32 t4, %11, %17, t4;\n\t"
+        "madc.lo.cc.u32 t5, %12, %17, t5;\n\t"
+        "madc.lo.cc.u32 t6, %13, %17, t6;\n\t"
+        "madc.lo.cc.u32 t7, %14, %17, t7;\n\t"
+        "madc.lo.cc.u32 t8, %15, %17, t8;\n\t"
+        "addc.u32 t9, 0, 0;\n\t"
+        "mad.hi.cc.u32 t2, %8, %17, t2;\n\t"
+        "madc.hi.cc.u32 t3, %9, %17, t3;\n\t"
+        "madc.hi.cc.u32 t4, %10, %17, t4;\n\t"
+        "madc.hi.cc.u32 t5, %11, %17, t5;\n\t"
+        "madc.hi.cc.u32 t6, %12, %17, t6;\n\t"
+        "madc.hi.cc.u32 t7, %13, %17, t7;\n\t"
+        "madc.hi.cc.u32 t8, %14, %17, t8;\n\t"
+        "madc.hi.u32 t9, %15, %17, t9;\n\t"
+        "mad.lo.cc.u32 t2, %8, %18, t2;\n\t"
+        "madc.lo.cc.u32 t3, %9, %18, t3;\n\t"
+        "madc.lo.cc.u32 t4, %10, %18, t4;\n\t"
+        "madc.lo.cc.u32 t5, %11, %18, t5;\n\t"
+        "madc.lo.cc.u32 t6, %12, %18, t6;\n\t"
+        "madc.lo.cc.u32 t7, %13, %18, t7;\n\t"
+        "madc.lo.cc.u32 t8, %14, %18, t8;\n\t"
+        "madc.lo.cc.u32 t9, %15, %18, t9;\n\t"
+        "addc.u32 t10, 0, 0;\n\t"
+        "mad.hi.cc.u32 t3, %8, %18, t3;\n\t"
+        "madc.hi.cc.u32 t4, %9, %18, t4;\n\t"
+        "madc.hi.cc.u32 t5, %10, %18, t5;\n\t"
+        "madc.hi.cc.u32 t6, %11, %18, t6;\n\t"
+        "madc.hi.cc.u32 t7, %12, %18, t7;\n\t"
+        "madc.hi.cc.u32 t8, %13, %18, t8;\n\t"
+        "madc.hi.cc.u32 t9, %14, %18, t9;\n\t"
+        "madc.hi.u32 t10, %15, %18, t10;\n\t"
+        "mad.lo.cc.u32 t3, %8, %19, t3;\n\t"
+        "madc.lo.cc.u32 t4, %9, %19, t4;\n\t"
+        "madc.lo.cc.u32 t5, %10, %19, t5;\n\t"
+        "madc.lo.cc.u32 t6, %11, %19, t6;\n\t"
+        "madc.lo.cc.u32 t7, %12, %19, t7;\n\t"
+        "madc.lo.cc.u32 t8, %13, %19, t8;\n\t"
+        "madc.lo.cc.u32 t9, %14, %19, t9;\n\t"
+        "madc.lo.cc.u32 t10, %15, %19, t10;\n\t"
+        "addc.u32 t11, 0, 0;\n\t"
+        "mad.hi.cc.u32 t4, %8, %19, t4;\n\t"
+        "madc.hi.cc.u32 t5, %9, %19, t5;\n\t"
+        "madc.hi.cc.u32 t6, %10, %19, t6;\n\t"
+        "madc.hi.cc.u32 t7, %11, %19, t7;\n\t"
+        "madc.hi.cc.u32 t8, %12, %19, t8;\n\t"
+        "madc.hi.cc.u32 t9, %13, %19, t9;\n\t"
+        "madc.hi.cc.u32 t10, %14, %19, t10;\n\t"
+        "madc.hi.u32 t11, %15, %19, t11;\n\t"
+        "mad.lo.cc.u32 t4, %8, %20, t4;\n\t"
+        "madc.lo.cc.u32 t5, %9, %20, t5;\n\t"
+        "madc.lo.cc.u32 t6, %10, %20, t6;\n\t"
+        "madc.lo.cc.u32 t7, %11, %20, t7;\n\t"
+        "madc.lo.cc.u32 t8, %12, %20, t8;\n\t"
+        "madc.lo.cc.u32 t9, %13, %20, t9;\n\t"
+        "madc.lo.cc.u32 t10, %14, %20, t10;\n\t"
+        "madc.lo.cc.u32 t11, %15, %20, t11;\n\t"
+        "addc.u32 t12, 0, 0;\n\t"
+        "mad.hi.cc.u32 t5, %8, %20, t5;\n\t"
+        "madc.hi.cc.u32 t6, %9, %20, t6;\n\t"
+        "madc.hi.cc.u32 t7, %10, %20, t7;\n\t"
+        "madc.hi.cc.u32 t8, %11, %20, t8;\n\t"
+        "madc.hi.cc.u32 t9, %12, %20, t9;\n\t"
+        "madc.hi.cc.u32 t10, %13, %20, t10;\n\t"
+        "madc.hi.cc.u32 t11, %14, %20, t11;\n\t"
+        "madc.hi.u32 t12, %15, %20, t12;\n\t"
+        "mad.lo.cc.u32 t5, %8, %21, t5;\n\t"
+        "madc.lo.cc.u32 t6, %9, %21, t6;\n\t"
+        "madc.lo.cc.u32 t7, %10, %21, t7;\n\t"
+        "madc.lo.cc.u32 t8, %11, %21, t8;\n\t"
+        "madc.lo.cc.u32 t9, %12, %21, t9;\n\t"
+        "madc.lo.cc.u32 t10, %13, %21, t10;\n\t"
+        "madc.lo.cc.u32 t11, %14, %21, t11;\n\t"
+        "madc.lo.cc.u32 t12, %15, %21, t12;\n\t"
+        "addc.u32 t13, 0, 0;\n\t"
+        "mad.hi.cc.u32 t6, %8, %21, t6;\n\t"
+        "madc.hi.cc.u32 t7, %9, %21, t7;\n\t"
+        "madc.hi.cc.u32 t8, %10, %21, t8;\n\t"
+        "madc.hi.cc.u32 t9, %11, %21, t9;\n\t"
+        "madc.hi.cc.u32 t10, %12, %21, t10;\n\t"
+        "madc.hi.cc.u32 t11, %13, %21, t11;\n\t"
+        "madc.hi.cc.u32 t12, %14, %21, t12;\n\t"
+        "madc.hi.u32 t13, %15, %21, t13;\n\t"
+        "mad.lo.cc.u32 t6, %8, %22, t6;\n\t"
+        "madc.lo.cc.u32 t7, %9, %22, t7;\n\t"
+        "madc.lo.cc.u32 t8, %10, %22, t8;\n\t"
+        "madc.lo.cc.u32 t9, %11, %22, t9;\n\t"
+        "madc.lo.cc.u32 t10, %12, %22, t10;\n\t"
+        "madc.lo.cc.u32 t11, %13, %22, t11;\n\t"
+        "madc.lo.cc.u32 t12, %14, %22, t12;\n\t"
+        "madc.lo.cc.u32 t13, %15, %22, t13;\n\t"
+        "addc.u32 t14, 0, 0;\n\t"
+        "mad.hi.cc.u32 t7, %8, %22, t7;\n\t"
+        "madc.hi.cc.u32 t8, %9, %22, t8;\n\t"
+        "madc.hi.cc.u32 t9, %10, %22, t9;\n\t"
+        "madc.hi.cc.u32 t10, %11, %22, t10;\n\t"
+        "madc.hi.cc.u32 t11, %12, %22, t11;\n\t"
+        "madc.hi.cc.u32 t12, %13, %22, t12;\n\t"
+        "madc.hi.cc.u32 t13, %14, %22, t13;\n\t"
+        "madc.hi.u32 t14, %15, %22, t14;\n\t"
+        "mad.lo.cc.u32 t7, %8, %23, t7;\n\t"
+        "madc.lo.cc.u32 t8, %9, %23, t8;\n\t"
+        "madc.lo.cc.u32 t9, %10, %23, t9;\n\t"
+        "madc.lo.cc.u32 t10, %11, %23, t10;\n\t"
+        "madc.lo.cc.u32 t11, %12, %23, t11;\n\t"
+        "madc.lo.cc.u32 t12, %13, %23, t12;\n\t"
+        "madc.lo.cc.u32 t13, %14, %23, t13;\n\t"
+        "madc.lo.cc.u32 t14, %15, %23, t14;\n\t"
+        "addc.u32 t15, 0, 0;\n\t"
+        "mad.hi.cc.u32 t8, %8, %23, t8;\n\t"
+        "madc.hi.cc.u32 t9, %9, %23, t9;\n\t"
+        "madc.hi.cc.u32 t10, %10, %23, t10;\n\t"
+        "madc.hi.cc.u32 t11, %11, %23, t11;\n\t"
+        "madc.hi.cc.u32 t12, %12, %23, t12;\n\t"
+        "madc.hi.cc.u32 t13, %13, %23, t13;\n\t"
+        "madc.hi.cc.u32 t14, %14, %23, t14;\n\t"
+        "madc.hi.u32 t15, %15, %23, t15;\n\t"
+        "shf.r.clamp.b32 %0, t7, t8, 31;\n\t"
+        "shf.r.clamp.b32 %1, t8, t9, 31;\n\t"
+        "shf.r.clamp.b32 %2, t9, t10, 31;\n\t"
+        "shf.r.clamp.b32 %3, t10, t11, 31;\n\t"
+        "shf.r.clamp.b32 %4, t11, t12, 31;\n\t"
+        "shf.r.clamp.b32 %5, t12, t13, 31;\n\t"
+        "shf.r.clamp.b32 %6, t13, t14, 31;\n\t"
+        "shf.r.clamp.b32 %7, t14, t15, 31;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
+    );
   }
 #endif
 
@@ -1130,7 +1261,7 @@ struct mul_hi {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[16];
-    t[0] = ptx_mul_lo(x[0], x[8]);
+    ptx_mul_lo(x[0], x[8]);
     t[1] = ptx_mul_lo(x[1], x[8]);
     t[2] = ptx_mul_lo(x[2], x[8]);
     t[3] = ptx_mul_lo(x[3], x[8]);
@@ -1274,7 +1405,6 @@ struct mul_hi {
     y[5] = ptx_shf_r_clamp(t[12], t[13], 31u);
     y[6] = ptx_shf_r_clamp(t[13], t[14], 31u);
     y[7] = ptx_shf_r_clamp(t[14], t[15], 31u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1294,100 +1424,106 @@ struct sqr {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[0]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[7]), "r"(x[0]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[0]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[0]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[0]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[0]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[0]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[0]), "r"(y[7]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[8]) : "r"(y[8]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[1]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[1]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[1]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[1]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[1]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[1]), "r"(y[8]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[9]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[1]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[1]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[1]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[1]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[1]), "r"(y[8]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[1]), "r"(y[9]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[2]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[2]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[2]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[2]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[2]), "r"(y[9]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[10]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[2]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[2]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[2]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[2]), "r"(y[9]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[2]), "r"(y[10]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[3]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[3]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[3]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[3]), "r"(y[10]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[11]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[3]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[3]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[3]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[3]), "r"(y[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[4]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[4]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[4]), "r"(y[11]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[12]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[4]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[4]), "r"(y[11]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[4]), "r"(y[12]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[5]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[5]), "r"(y[12]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[13]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[5]), "r"(y[12]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[5]), "r"(y[13]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[6]), "r"(y[13]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[14]) : );
-    asm volatile("mad.hi.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[6]), "r"(y[14]));
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(y[1]), "r"(y[1]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(y[2]), "r"(y[2]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(y[3]), "r"(y[3]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(y[4]), "r"(y[4]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(y[5]), "r"(y[5]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(y[6]), "r"(y[6]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(y[7]), "r"(y[7]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(y[8]), "r"(y[8]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(y[9]), "r"(y[9]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(y[10]), "r"(y[10]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(y[11]), "r"(y[11]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[12]) : "r"(y[12]), "r"(y[12]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[13]) : "r"(y[13]), "r"(y[13]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[14]) : "r"(y[14]), "r"(y[14]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[15]) : );
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[0]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[0]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[1]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[1]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[2]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[2]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[3]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[3]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[4]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[4]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[5]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[5]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[6]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[6]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[7]), "r"(y[14]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[7]), "r"(y[15]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %1, %17, %16;\n\t"
+        "mul.lo.u32 %2, %18, %16;\n\t"
+        "mul.lo.u32 %3, %19, %16;\n\t"
+        "mul.lo.u32 %4, %20, %16;\n\t"
+        "mul.lo.u32 %5, %21, %16;\n\t"
+        "mul.lo.u32 %6, %22, %16;\n\t"
+        "mul.lo.u32 %7, %23, %16;\n\t"
+        "mul.hi.u32 %8, %23, %16;\n\t"
+        "mad.hi.cc.u32 %2, %17, %16, %2;\n\t"
+        "madc.hi.cc.u32 %3, %18, %16, %3;\n\t"
+        "madc.hi.cc.u32 %4, %19, %16, %4;\n\t"
+        "madc.hi.cc.u32 %5, %20, %16, %5;\n\t"
+        "madc.hi.cc.u32 %6, %21, %16, %6;\n\t"
+        "madc.hi.cc.u32 %7, %22, %16, %7;\n\t"
+        "addc.u32 %8, %8, 0;\n\t"
+        "mad.lo.cc.u32 %3, %18, %17, %3;\n\t"
+        "madc.lo.cc.u32 %4, %19, %17, %4;\n\t"
+        "madc.lo.cc.u32 %5, %20, %17, %5;\n\t"
+        "madc.lo.cc.u32 %6, %21, %17, %6;\n\t"
+        "madc.lo.cc.u32 %7, %22, %17, %7;\n\t"
+        "madc.lo.cc.u32 %8, %23, %17, %8;\n\t"
+        "addc.u32 %9, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %18, %17, %4;\n\t"
+        "madc.hi.cc.u32 %5, %19, %17, %5;\n\t"
+        "madc.hi.cc.u32 %6, %20, %17, %6;\n\t"
+        "madc.hi.cc.u32 %7, %21, %17, %7;\n\t"
+        "madc.hi.cc.u32 %8, %22, %17, %8;\n\t"
+        "madc.hi.u32 %9, %23, %17, %9;\n\t"
+        "mad.lo.cc.u32 %5, %19, %18, %5;\n\t"
+        "madc.lo.cc.u32 %6, %20, %18, %6;\n\t"
+        "madc.lo.cc.u32 %7, %21, %18, %7;\n\t"
+        "madc.lo.cc.u32 %8, %22, %18, %8;\n\t"
+        "madc.lo.cc.u32 %9, %23, %18, %9;\n\t"
+        "addc.u32 %10, 0, 0;\n\t"
+        "mad.hi.cc.u32 %6, %19, %18, %6;\n\t"
+        "madc.hi.cc.u32 %7, %20, %18, %7;\n\t"
+        "madc.hi.cc.u32 %8, %21, %18, %8;\n\t"
+        "madc.hi.cc.u32 %9, %22, %18, %9;\n\t"
+        "madc.hi.u32 %10, %23, %18, %10;\n\t"
+        "mad.lo.cc.u32 %7, %20, %19, %7;\n\t"
+        "madc.lo.cc.u32 %8, %21, %19, %8;\n\t"
+        "madc.lo.cc.u32 %9, %22, %19, %9;\n\t"
+        "madc.lo.cc.u32 %10, %23, %19, %10;\n\t"
+        "addc.u32 %11, 0, 0;\n\t"
+        "mad.hi.cc.u32 %8, %20, %19, %8;\n\t"
+        "madc.hi.cc.u32 %9, %21, %19, %9;\n\t"
+        "madc.hi.cc.u32 %10, %22, %19, %10;\n\t"
+        "madc.hi.u32 %11, %23, %19, %11;\n\t"
+        "mad.lo.cc.u32 %9, %21, %20, %9;\n\t"
+        "madc.lo.cc.u32 %10, %22, %20, %10;\n\t"
+        "madc.lo.cc.u32 %11, %23, %20, %11;\n\t"
+        "addc.u32 %12, 0, 0;\n\t"
+        "mad.hi.cc.u32 %10, %21, %20, %10;\n\t"
+        "madc.hi.cc.u32 %11, %22, %20, %11;\n\t"
+        "madc.hi.u32 %12, %23, %20, %12;\n\t"
+        "mad.lo.cc.u32 %11, %22, %21, %11;\n\t"
+        "madc.lo.cc.u32 %12, %23, %21, %12;\n\t"
+        "addc.u32 %13, 0, 0;\n\t"
+        "mad.hi.cc.u32 %12, %22, %21, %12;\n\t"
+        "madc.hi.u32 %13, %23, %21, %13;\n\t"
+        "mad.lo.cc.u32 %13, %23, %22, %13;\n\t"
+        "addc.u32 %14, 0, 0;\n\t"
+        "mad.hi.u32 %14, %23, %22, %14;\n\t"
+        "add.cc.u32 %1, %1, %1;\n\t"
+        "addc.cc.u32 %2, %2, %2;\n\t"
+        "addc.cc.u32 %3, %3, %3;\n\t"
+        "addc.cc.u32 %4, %4, %4;\n\t"
+        "addc.cc.u32 %5, %5, %5;\n\t"
+        "addc.cc.u32 %6, %6, %6;\n\t"
+        "addc.cc.u32 %7, %7, %7;\n\t"
+        "addc.cc.u32 %8, %8, %8;\n\t"
+        "addc.cc.u32 %9, %9, %9;\n\t"
+        "addc.cc.u32 %10, %10, %10;\n\t"
+        "addc.cc.u32 %11, %11, %11;\n\t"
+        "addc.cc.u32 %12, %12, %12;\n\t"
+        "addc.cc.u32 %13, %13, %13;\n\t"
+        "addc.cc.u32 %14, %14, %14;\n\t"
+        "addc.u32 %15, 0, 0;\n\t"
+        "mul.lo.u32 %0, %16, %16;\n\t"
+        "mad.hi.cc.u32 %1, %16, %16, %1;\n\t"
+        "madc.lo.cc.u32 %2, %17, %17, %2;\n\t"
+        "madc.hi.cc.u32 %3, %17, %17, %3;\n\t"
+        "madc.lo.cc.u32 %4, %18, %18, %4;\n\t"
+        "madc.hi.cc.u32 %5, %18, %18, %5;\n\t"
+        "madc.lo.cc.u32 %6, %19, %19, %6;\n\t"
+        "madc.hi.cc.u32 %7, %19, %19, %7;\n\t"
+        "madc.lo.cc.u32 %8, %20, %20, %8;\n\t"
+        "madc.hi.cc.u32 %9, %20, %20, %9;\n\t"
+        "madc.lo.cc.u32 %10, %21, %21, %10;\n\t"
+        "madc.hi.cc.u32 %11, %21, %21, %11;\n\t"
+        "madc.lo.cc.u32 %12, %22, %22, %12;\n\t"
+        "madc.hi.cc.u32 %13, %22, %22, %13;\n\t"
+        "madc.lo.cc.u32 %14, %23, %23, %14;\n\t"
+        "madc.hi.u32 %15, %23, %23, %15;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -1507,23 +1643,29 @@ struct mul_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[8]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[8]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[8]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[8]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[8]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[8]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[8]), "r"(y[7]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[8]) : "r"(y[8]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %9, %17;\n\t"
+        "mul.lo.u32 %1, %10, %17;\n\t"
+        "mul.lo.u32 %2, %11, %17;\n\t"
+        "mul.lo.u32 %3, %12, %17;\n\t"
+        "mul.lo.u32 %4, %13, %17;\n\t"
+        "mul.lo.u32 %5, %14, %17;\n\t"
+        "mul.lo.u32 %6, %15, %17;\n\t"
+        "mul.lo.u32 %7, %16, %17;\n\t"
+        "mul.hi.u32 %8, %16, %17;\n\t"
+        "mad.hi.cc.u32 %1, %9, %17, %1;\n\t"
+        "madc.hi.cc.u32 %2, %10, %17, %2;\n\t"
+        "madc.hi.cc.u32 %3, %11, %17, %3;\n\t"
+        "madc.hi.cc.u32 %4, %12, %17, %4;\n\t"
+        "madc.hi.cc.u32 %5, %13, %17, %5;\n\t"
+        "madc.hi.cc.u32 %6, %14, %17, %6;\n\t"
+        "madc.hi.cc.u32 %7, %15, %17, %7;\n\t"
+        "addc.u32 %8, %8, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
   }
 #endif
 
@@ -1566,150 +1708,156 @@ struct mad {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[0]) : "r"(x[16]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[1]) : "r"(x[17]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[2]) : "r"(x[18]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[3]) : "r"(x[19]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[4]) : "r"(x[20]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[5]) : "r"(x[21]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[6]) : "r"(x[22]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[7]) : "r"(x[23]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[0]) : "r"(x[0]), "r"(x[8]), "r"(y[0]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[1]), "r"(x[8]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[2]), "r"(x[8]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[3]), "r"(x[8]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[4]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[5]), "r"(x[8]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[6]), "r"(x[8]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[7]), "r"(x[8]), "r"(y[7]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[8]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[8]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[8]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[8]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[8]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[8]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[8]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[8]), "r"(y[7]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[8]), "r"(y[8]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[9]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[9]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[9]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[9]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[9]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[9]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[9]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[9]), "r"(y[8]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[9]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[9]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[9]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[9]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[9]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[9]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[9]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[9]), "r"(y[8]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[9]), "r"(y[9]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[10]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[10]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[10]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[10]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[10]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[10]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[10]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[10]), "r"(y[9]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[10]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[10]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[10]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[10]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[10]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[10]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[10]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[10]), "r"(y[9]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[10]), "r"(y[10]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[11]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[11]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[11]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[11]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[11]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[11]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[11]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[11]), "r"(y[10]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[11]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[11]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[11]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[11]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[11]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[11]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[11]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[11]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[11]), "r"(y[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[12]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[12]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[12]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[12]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[12]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[12]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[12]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[12]), "r"(y[11]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[12]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[12]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[12]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[12]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[12]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[12]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[12]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[12]), "r"(y[11]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[12]), "r"(y[12]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[13]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[13]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[13]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[13]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[13]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[13]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[13]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[13]), "r"(y[12]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[13]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[13]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[13]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[13]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[13]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[13]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[13]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[13]), "r"(y[12]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[13]), "r"(y[13]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[14]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[14]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[14]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[14]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[14]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[14]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[14]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[14]), "r"(y[13]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[14]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[14]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[14]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[14]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[14]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[14]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[5]), "r"(x[14]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[14]), "r"(y[13]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[14]), "r"(y[14]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[15]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[15]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[15]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[15]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[15]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[5]), "r"(x[15]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[15]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[15]), "r"(y[14]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[15]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[0]), "r"(x[15]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[1]), "r"(x[15]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[2]), "r"(x[15]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[3]), "r"(x[15]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[4]), "r"(x[15]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[5]), "r"(x[15]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[6]), "r"(x[15]), "r"(y[14]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[15]), "r"(y[15]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, %32;\n\t"
+        "mov.b32 %1, %33;\n\t"
+        "mov.b32 %2, %34;\n\t"
+        "mov.b32 %3, %35;\n\t"
+        "mov.b32 %4, %36;\n\t"
+        "mov.b32 %5, %37;\n\t"
+        "mov.b32 %6, %38;\n\t"
+        "mov.b32 %7, %39;\n\t"
+        "mad.lo.cc.u32 %0, %16, %24, %0;\n\t"
+        "madc.lo.cc.u32 %1, %17, %24, %1;\n\t"
+        "madc.lo.cc.u32 %2, %18, %24, %2;\n\t"
+        "madc.lo.cc.u32 %3, %19, %24, %3;\n\t"
+        "madc.lo.cc.u32 %4, %20, %24, %4;\n\t"
+        "madc.lo.cc.u32 %5, %21, %24, %5;\n\t"
+        "madc.lo.cc.u32 %6, %22, %24, %6;\n\t"
+        "madc.lo.cc.u32 %7, %23, %24, %7;\n\t"
+        "addc.u32 %8, 0, 0;\n\t"
+        "mad.hi.cc.u32 %1, %16, %24, %1;\n\t"
+        "madc.hi.cc.u32 %2, %17, %24, %2;\n\t"
+        "madc.hi.cc.u32 %3, %18, %24, %3;\n\t"
+        "madc.hi.cc.u32 %4, %19, %24, %4;\n\t"
+        "madc.hi.cc.u32 %5, %20, %24, %5;\n\t"
+        "madc.hi.cc.u32 %6, %21, %24, %6;\n\t"
+        "madc.hi.cc.u32 %7, %22, %24, %7;\n\t"
+        "madc.hi.u32 %8, %23, %24, %8;\n\t"
+        "mad.lo.cc.u32 %1, %16, %25, %1;\n\t"
+        "madc.lo.cc.u32 %2, %17, %25, %2;\n\t"
+        "madc.lo.cc.u32 %3, %18, %25, %3;\n\t"
+        "madc.lo.cc.u32 %4, %19, %25, %4;\n\t"
+        "madc.lo.cc.u32 %5, %20, %25, %5;\n\t"
+        "madc.lo.cc.u32 %6, %21, %25, %6;\n\t"
+        "madc.lo.cc.u32 %7, %22, %25, %7;\n\t"
+        "madc.lo.cc.u32 %8, %23, %25, %8;\n\t"
+        "addc.u32 %9, 0, 0;\n\t"
+        "mad.hi.cc.u32 %2, %16, %25, %2;\n\t"
+        "madc.hi.cc.u32 %3, %17, %25, %3;\n\t"
+        "madc.hi.cc.u32 %4, %18, %25, %4;\n\t"
+        "madc.hi.cc.u32 %5, %19, %25, %5;\n\t"
+        "madc.hi.cc.u32 %6, %20, %25, %6;\n\t"
+        "madc.hi.cc.u32 %7, %21, %25, %7;\n\t"
+        "madc.hi.cc.u32 %8, %22, %25, %8;\n\t"
+        "madc.hi.u32 %9, %23, %25, %9;\n\t"
+        "mad.lo.cc.u32 %2, %16, %26, %2;\n\t"
+        "madc.lo.cc.u32 %3, %17, %26, %3;\n\t"
+        "madc.lo.cc.u32 %4, %18, %26, %4;\n\t"
+        "madc.lo.cc.u32 %5, %19, %26, %5;\n\t"
+        "madc.lo.cc.u32 %6, %20, %26, %6;\n\t"
+        "madc.lo.cc.u32 %7, %21, %26, %7;\n\t"
+        "madc.lo.cc.u32 %8, %22, %26, %8;\n\t"
+        "madc.lo.cc.u32 %9, %23, %26, %9;\n\t"
+        "addc.u32 %10, 0, 0;\n\t"
+        "mad.hi.cc.u32 %3, %16, %26, %3;\n\t"
+        "madc.hi.cc.u32 %4, %17, %26, %4;\n\t"
+        "madc.hi.cc.u32 %5, %18, %26, %5;\n\t"
+        "madc.hi.cc.u32 %6, %19, %26, %6;\n\t"
+        "madc.hi.cc.u32 %7, %20, %26, %7;\n\t"
+        "madc.hi.cc.u32 %8, %21, %26, %8;\n\t"
+        "madc.hi.cc.u32 %9, %22, %26, %9;\n\t"
+        "madc.hi.u32 %10, %23, %26, %10;\n\t"
+        "mad.lo.cc.u32 %3, %16, %27, %3;\n\t"
+        "madc.lo.cc.u32 %4, %17, %27, %4;\n\t"
+        "madc.lo.cc.u32 %5, %18, %27, %5;\n\t"
+        "madc.lo.cc.u32 %6, %19, %27, %6;\n\t"
+        "madc.lo.cc.u32 %7, %20, %27, %7;\n\t"
+        "madc.lo.cc.u32 %8, %21, %27, %8;\n\t"
+        "madc.lo.cc.u32 %9, %22, %27, %9;\n\t"
+        "madc.lo.cc.u32 %10, %23, %27, %10;\n\t"
+        "addc.u32 %11, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %16, %27, %4;\n\t"
+        "madc.hi.cc.u32 %5, %17, %27, %5;\n\t"
+        "madc.hi.cc.u32 %6, %18, %27, %6;\n\t"
+        "madc.hi.cc.u32 %7, %19, %27, %7;\n\t"
+        "madc.hi.cc.u32 %8, %20, %27, %8;\n\t"
+        "madc.hi.cc.u32 %9, %21, %27, %9;\n\t"
+        "madc.hi.cc.u32 %10, %22, %27, %10;\n\t"
+        "madc.hi.u32 %11, %23, %27, %11;\n\t"
+        "mad.lo.cc.u32 %4, %16, %28, %4;\n\t"
+        "madc.lo.cc.u32 %5, %17, %28, %5;\n\t"
+        "madc.lo.cc.u32 %6, %18, %28, %6;\n\t"
+        "madc.lo.cc.u32 %7, %19, %28, %7;\n\t"
+        "madc.lo.cc.u32 %8, %20, %28, %8;\n\t"
+        "madc.lo.cc.u32 %9, %21, %28, %9;\n\t"
+        "madc.lo.cc.u32 %10, %22, %28, %10;\n\t"
+        "madc.lo.cc.u32 %11, %23, %28, %11;\n\t"
+        "addc.u32 %12, 0, 0;\n\t"
+        "mad.hi.cc.u32 %5, %16, %28, %5;\n\t"
+        "madc.hi.cc.u32 %6, %17, %28, %6;\n\t"
+        "madc.hi.cc.u32 %7, %18, %28, %7;\n\t"
+        "madc.hi.cc.u32 %8, %19, %28, %8;\n\t"
+        "madc.hi.cc.u32 %9, %20, %28, %9;\n\t"
+        "madc.hi.cc.u32 %10, %21, %28, %10;\n\t"
+        "madc.hi.cc.u32 %11, %22, %28, %11;\n\t"
+        "madc.hi.u32 %12, %23, %28, %12;\n\t"
+        "mad.lo.cc.u32 %5, %16, %29, %5;\n\t"
+        "madc.lo.cc.u32 %6, %17, %29, %6;\n\t"
+        "madc.lo.cc.u32 %7, %18, %29, %7;\n\t"
+        "madc.lo.cc.u32 %8, %19, %29, %8;\n\t"
+        "madc.lo.cc.u32 %9, %20, %29, %9;\n\t"
+        "madc.lo.cc.u32 %10, %21, %29, %10;\n\t"
+        "madc.lo.cc.u32 %11, %22, %29, %11;\n\t"
+        "madc.lo.cc.u32 %12, %23, %29, %12;\n\t"
+        "addc.u32 %13, 0, 0;\n\t"
+        "mad.hi.cc.u32 %6, %16, %29, %6;\n\t"
+        "madc.hi.cc.u32 %7, %17, %29, %7;\n\t"
+        "madc.hi.cc.u32 %8, %18, %29, %8;\n\t"
+        "madc.hi.cc.u32 %9, %19, %29, %9;\n\t"
+        "madc.hi.cc.u32 %10, %20, %29, %10;\n\t"
+        "madc.hi.cc.u32 %11, %21, %29, %11;\n\t"
+        "madc.hi.cc.u32 %12, %22, %29, %12;\n\t"
+        "madc.hi.u32 %13, %23, %29, %13;\n\t"
+        "mad.lo.cc.u32 %6, %16, %30, %6;\n\t"
+        "madc.lo.cc.u32 %7, %17, %30, %7;\n\t"
+        "madc.lo.cc.u32 %8, %18, %30, %8;\n\t"
+        "madc.lo.cc.u32 %9, %19, %30, %9;\n\t"
+        "madc.lo.cc.u32 %10, %20, %30, %10;\n\t"
+        "madc.lo.cc.u32 %11, %21, %30, %11;\n\t"
+        "madc.lo.cc.u32 %12, %22, %30, %12;\n\t"
+        "madc.lo.cc.u32 %13, %23, %30, %13;\n\t"
+        "addc.u32 %14, 0, 0;\n\t"
+        "mad.hi.cc.u32 %7, %16, %30, %7;\n\t"
+        "madc.hi.cc.u32 %8, %17, %30, %8;\n\t"
+        "madc.hi.cc.u32 %9, %18, %30, %9;\n\t"
+        "madc.hi.cc.u32 %10, %19, %30, %10;\n\t"
+        "madc.hi.cc.u32 %11, %20, %30, %11;\n\t"
+        "madc.hi.cc.u32 %12, %21, %30, %12;\n\t"
+        "madc.hi.cc.u32 %13, %22, %30, %13;\n\t"
+        "madc.hi.u32 %14, %23, %30, %14;\n\t"
+        "mad.lo.cc.u32 %7, %16, %31, %7;\n\t"
+        "madc.lo.cc.u32 %8, %17, %31, %8;\n\t"
+        "madc.lo.cc.u32 %9, %18, %31, %9;\n\t"
+        "madc.lo.cc.u32 %10, %19, %31, %10;\n\t"
+        "madc.lo.cc.u32 %11, %20, %31, %11;\n\t"
+        "madc.lo.cc.u32 %12, %21, %31, %12;\n\t"
+        "madc.lo.cc.u32 %13, %22, %31, %13;\n\t"
+        "madc.lo.cc.u32 %14, %23, %31, %14;\n\t"
+        "addc.u32 %15, 0, 0;\n\t"
+        "mad.hi.cc.u32 %8, %16, %31, %8;\n\t"
+        "madc.hi.cc.u32 %9, %17, %31, %9;\n\t"
+        "madc.hi.cc.u32 %10, %18, %31, %10;\n\t"
+        "madc.hi.cc.u32 %11, %19, %31, %11;\n\t"
+        "madc.hi.cc.u32 %12, %20, %31, %12;\n\t"
+        "madc.hi.cc.u32 %13, %21, %31, %13;\n\t"
+        "madc.hi.cc.u32 %14, %22, %31, %14;\n\t"
+        "madc.hi.u32 %15, %23, %31, %15;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
+    );
   }
 #endif
 
@@ -1879,25 +2027,31 @@ struct eq {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[17];
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[11]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[5]), "r"(x[13]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[6]), "r"(x[14]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[7]), "r"(x[15]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[0]), "r"(t[1]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[8]), "r"(t[2]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[9]), "r"(t[3]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[10]), "r"(t[4]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[11]), "r"(t[5]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[12]), "r"(t[6]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[13]), "r"(t[7]));
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[15]) : "r"(t[14]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[16]) : );
-    asm volatile("add.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(t[16]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<17>;\n\t"
+        "xor.b32 t0, %1, %9;\n\t"
+        "xor.b32 t1, %2, %10;\n\t"
+        "xor.b32 t2, %3, %11;\n\t"
+        "xor.b32 t3, %4, %12;\n\t"
+        "xor.b32 t4, %5, %13;\n\t"
+        "xor.b32 t5, %6, %14;\n\t"
+        "xor.b32 t6, %7, %15;\n\t"
+        "xor.b32 t7, %8, %16;\n\t"
+        "or.b32 t8, t0, t1;\n\t"
+        "or.b32 t9, t8, t2;\n\t"
+        "or.b32 t10, t9, t3;\n\t"
+        "or.b32 t11, t10, t4;\n\t"
+        "or.b32 t12, t11, t5;\n\t"
+        "or.b32 t13, t12, t6;\n\t"
+        "or.b32 t14, t13, t7;\n\t"
+        "sub.cc.u32 t15, 0, t14;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "add.u32 %0, t16, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
+    );
   }
 #endif
 
@@ -1920,10 +2074,9 @@ struct eq {
     t[12] = ptx_or(t[11], t[5]);
     t[13] = ptx_or(t[12], t[6]);
     t[14] = ptx_or(t[13], t[7]);
-    t[15] = ptx_sub_cc(cf, 0u, t[14]);
+    ptx_sub_cc(cf, 0u, t[14]);
     t[16] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[16], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1943,18 +2096,24 @@ struct lt {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[10];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[9]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[10]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[11]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[12]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[5]), "r"(x[13]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[6]), "r"(x[14]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[7]), "r"(x[15]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[8]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[9]) : "r"(t[8]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[0]) : "r"(t[9]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<10>;\n\t"
+        "sub.cc.u32 t0, %1, %9;\n\t"
+        "subc.cc.u32 t1, %2, %10;\n\t"
+        "subc.cc.u32 t2, %3, %11;\n\t"
+        "subc.cc.u32 t3, %4, %12;\n\t"
+        "subc.cc.u32 t4, %5, %13;\n\t"
+        "subc.cc.u32 t5, %6, %14;\n\t"
+        "subc.cc.u32 t6, %7, %15;\n\t"
+        "subc.cc.u32 t7, %8, %16;\n\t"
+        "subc.u32 t8, 0, 0;\n\t"
+        "and.b32 t9, t8, 1;\n\t"
+        "mov.b32 %0, t9;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
+    );
   }
 #endif
 
@@ -1962,18 +2121,17 @@ struct lt {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[10];
-    t[0] = ptx_sub_cc(cf, x[0], x[8]);
-    t[1] = ptx_subc_cc(cf, x[1], x[9]);
-    t[2] = ptx_subc_cc(cf, x[2], x[10]);
-    t[3] = ptx_subc_cc(cf, x[3], x[11]);
-    t[4] = ptx_subc_cc(cf, x[4], x[12]);
-    t[5] = ptx_subc_cc(cf, x[5], x[13]);
-    t[6] = ptx_subc_cc(cf, x[6], x[14]);
-    t[7] = ptx_subc_cc(cf, x[7], x[15]);
+    ptx_sub_cc(cf, x[0], x[8]);
+    ptx_subc_cc(cf, x[1], x[9]);
+    ptx_subc_cc(cf, x[2], x[10]);
+    ptx_subc_cc(cf, x[3], x[11]);
+    ptx_subc_cc(cf, x[4], x[12]);
+    ptx_subc_cc(cf, x[5], x[13]);
+    ptx_subc_cc(cf, x[6], x[14]);
+    ptx_subc_cc(cf, x[7], x[15]);
     t[8] = ptx_subc(cf, 0u, 0u);
     t[9] = ptx_and(t[8], 1u);
     y[0] = ptx_mov(t[9]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1993,28 +2151,34 @@ struct cmp {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[20];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[8]), "r"(x[0]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[9]), "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[10]), "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[11]), "r"(x[3]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[12]), "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[13]), "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[14]), "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[15]), "r"(x[7]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[8]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[9]) : "r"(t[8]));
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[0]), "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[1]), "r"(x[9]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[12]) : "r"(x[2]), "r"(x[10]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[13]) : "r"(x[3]), "r"(x[11]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[14]) : "r"(x[4]), "r"(x[12]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[15]) : "r"(x[5]), "r"(x[13]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[16]) : "r"(x[6]), "r"(x[14]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[17]) : "r"(x[7]), "r"(x[15]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[18]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[19]) : "r"(t[18]));
-    asm volatile("sub.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(t[9]), "r"(t[19]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<20>;\n\t"
+        "sub.cc.u32 t0, %9, %1;\n\t"
+        "subc.cc.u32 t1, %10, %2;\n\t"
+        "subc.cc.u32 t2, %11, %3;\n\t"
+        "subc.cc.u32 t3, %12, %4;\n\t"
+        "subc.cc.u32 t4, %13, %5;\n\t"
+        "subc.cc.u32 t5, %14, %6;\n\t"
+        "subc.cc.u32 t6, %15, %7;\n\t"
+        "subc.cc.u32 t7, %16, %8;\n\t"
+        "subc.u32 t8, 0, 0;\n\t"
+        "and.b32 t9, t8, 1;\n\t"
+        "sub.cc.u32 t10, %1, %9;\n\t"
+        "subc.cc.u32 t11, %2, %10;\n\t"
+        "subc.cc.u32 t12, %3, %11;\n\t"
+        "subc.cc.u32 t13, %4, %12;\n\t"
+        "subc.cc.u32 t14, %5, %13;\n\t"
+        "subc.cc.u32 t15, %6, %14;\n\t"
+        "subc.cc.u32 t16, %7, %15;\n\t"
+        "subc.cc.u32 t17, %8, %16;\n\t"
+        "subc.u32 t18, 0, 0;\n\t"
+        "and.b32 t19, t18, 1;\n\t"
+        "sub.u32 %0, t9, t19;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
+    );
   }
 #endif
 
@@ -2022,28 +2186,27 @@ struct cmp {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[20];
-    t[0] = ptx_sub_cc(cf, x[8], x[0]);
-    t[1] = ptx_subc_cc(cf, x[9], x[1]);
-    t[2] = ptx_subc_cc(cf, x[10], x[2]);
-    t[3] = ptx_subc_cc(cf, x[11], x[3]);
-    t[4] = ptx_subc_cc(cf, x[12], x[4]);
-    t[5] = ptx_subc_cc(cf, x[13], x[5]);
-    t[6] = ptx_subc_cc(cf, x[14], x[6]);
-    t[7] = ptx_subc_cc(cf, x[15], x[7]);
+    ptx_sub_cc(cf, x[8], x[0]);
+    ptx_subc_cc(cf, x[9], x[1]);
+    ptx_subc_cc(cf, x[10], x[2]);
+    ptx_subc_cc(cf, x[11], x[3]);
+    ptx_subc_cc(cf, x[12], x[4]);
+    ptx_subc_cc(cf, x[13], x[5]);
+    ptx_subc_cc(cf, x[14], x[6]);
+    ptx_subc_cc(cf, x[15], x[7]);
     t[8] = ptx_subc(cf, 0u, 0u);
     t[9] = ptx_and(t[8], 1u);
-    t[10] = ptx_sub_cc(cf, x[0], x[8]);
-    t[11] = ptx_subc_cc(cf, x[1], x[9]);
-    t[12] = ptx_subc_cc(cf, x[2], x[10]);
-    t[13] = ptx_subc_cc(cf, x[3], x[11]);
-    t[14] = ptx_subc_cc(cf, x[4], x[12]);
-    t[15] = ptx_subc_cc(cf, x[5], x[13]);
-    t[16] = ptx_subc_cc(cf, x[6], x[14]);
-    t[17] = ptx_subc_cc(cf, x[7], x[15]);
+    ptx_sub_cc(cf, x[0], x[8]);
+    ptx_subc_cc(cf, x[1], x[9]);
+    ptx_subc_cc(cf, x[2], x[10]);
+    ptx_subc_cc(cf, x[3], x[11]);
+    ptx_subc_cc(cf, x[4], x[12]);
+    ptx_subc_cc(cf, x[5], x[13]);
+    ptx_subc_cc(cf, x[6], x[14]);
+    ptx_subc_cc(cf, x[7], x[15]);
     t[18] = ptx_subc(cf, 0u, 0u);
     t[19] = ptx_and(t[18], 1u);
     y[0] = ptx_sub(t[9], t[19]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -2063,17 +2226,23 @@ struct is_zero {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[9];
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[1]) : "r"(t[0]), "r"(x[2]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[1]), "r"(x[3]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[2]), "r"(x[4]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[3]), "r"(x[5]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[4]), "r"(x[6]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[5]), "r"(x[7]));
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[7]) : "r"(t[6]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[8]) : );
-    asm volatile("add.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(t[8]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<9>;\n\t"
+        "or.b32 t0, %1, %2;\n\t"
+        "or.b32 t1, t0, %3;\n\t"
+        "or.b32 t2, t1, %4;\n\t"
+        "or.b32 t3, t2, %5;\n\t"
+        "or.b32 t4, t3, %6;\n\t"
+        "or.b32 t5, t4, %7;\n\t"
+        "or.b32 t6, t5, %8;\n\t"
+        "sub.cc.u32 t7, 0, t6;\n\t"
+        "subc.u32 t8, 0, 0;\n\t"
+        "add.u32 %0, t8, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -2088,10 +2257,9 @@ struct is_zero {
     t[4] = ptx_or(t[3], x[5]);
     t[5] = ptx_or(t[4], x[6]);
     t[6] = ptx_or(t[5], x[7]);
-    t[7] = ptx_sub_cc(cf, 0u, t[6]);
+    ptx_sub_cc(cf, 0u, t[6]);
     t[8] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[8], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -2111,15 +2279,21 @@ struct and_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[11]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[12]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[13]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[14]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[15]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "and.b32 %0, %8, %16;\n\t"
+        "and.b32 %1, %9, %17;\n\t"
+        "and.b32 %2, %10, %18;\n\t"
+        "and.b32 %3, %11, %19;\n\t"
+        "and.b32 %4, %12, %20;\n\t"
+        "and.b32 %5, %13, %21;\n\t"
+        "and.b32 %6, %14, %22;\n\t"
+        "and.b32 %7, %15, %23;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
+    );
   }
 #endif
 
@@ -2153,15 +2327,21 @@ struct or_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[8]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[9]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[10]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[11]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[12]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[13]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[14]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[15]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "or.b32 %0, %8, %16;\n\t"
+        "or.b32 %1, %9, %17;\n\t"
+        "or.b32 %2, %10, %18;\n\t"
+        "or.b32 %3, %11, %19;\n\t"
+        "or.b32 %4, %12, %20;\n\t"
+        "or.b32 %5, %13, %21;\n\t"
+        "or.b32 %6, %14, %22;\n\t"
+        "or.b32 %7, %15, %23;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
+    );
   }
 #endif
 
@@ -2195,15 +2375,21 @@ struct xor_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[11]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[13]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[14]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[15]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "xor.b32 %0, %8, %16;\n\t"
+        "xor.b32 %1, %9, %17;\n\t"
+        "xor.b32 %2, %10, %18;\n\t"
+        "xor.b32 %3, %11, %19;\n\t"
+        "xor.b32 %4, %12, %20;\n\t"
+        "xor.b32 %5, %13, %21;\n\t"
+        "xor.b32 %6, %14, %22;\n\t"
+        "xor.b32 %7, %15, %23;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
+    );
   }
 #endif
 
@@ -2237,15 +2423,21 @@ struct not_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("not.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[6]) : "r"(x[6]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[7]) : "r"(x[7]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "not.b32 %0, %8;\n\t"
+        "not.b32 %1, %9;\n\t"
+        "not.b32 %2, %10;\n\t"
+        "not.b32 %3, %11;\n\t"
+        "not.b32 %4, %12;\n\t"
+        "not.b32 %5, %13;\n\t"
+        "not.b32 %6, %14;\n\t"
+        "not.b32 %7, %15;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -2279,87 +2471,93 @@ struct shl {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[34];
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[0]) : "r"(x[8]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[10]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[0]), "r"(t[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(x[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[2]), "r"(x[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(x[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[3]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(x[3]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[4]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(x[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[5]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[7]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[7]), "r"(x[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[6]), "r"(x[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[8]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[8]), "r"(x[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[7]), "r"(x[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[9]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[9]), "r"(x[7]));
-    asm volatile("shr.b32 %0, %1, 6;" : "=r"(t[11]) : "r"(x[8]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[11]) : "r"(t[11]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[12]) : "r"(t[11]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[21]) : "r"(t[12]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[2]), "r"(t[21]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[3]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[4]), "r"(t[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[15]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[15]), "r"(t[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[5]), "r"(t[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[16]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[16]), "r"(t[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[6]), "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[17]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[17]), "r"(t[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[7]), "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[18]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[18]), "r"(t[7]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[19]) : "r"(t[8]), "r"(t[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[19]) : "r"(t[19]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[19]) : "r"(t[19]), "r"(t[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[9]), "r"(t[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[20]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[20]), "r"(t[9]));
-    asm volatile("shr.b32 %0, %1, 7;" : "=r"(t[22]) : "r"(x[8]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[22]) : "r"(t[22]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[23]) : "r"(t[22]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[32]) : "r"(t[23]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[13]), "r"(t[32]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[14]), "r"(t[32]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[15]), "r"(t[32]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[16]), "r"(t[32]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[17]), "r"(t[13]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[28]), "r"(t[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[28]), "r"(t[17]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[29]) : "r"(t[18]), "r"(t[14]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[29]) : "r"(t[29]), "r"(t[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[29]) : "r"(t[29]), "r"(t[18]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[30]) : "r"(t[19]), "r"(t[15]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[30]) : "r"(t[30]), "r"(t[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[30]) : "r"(t[30]), "r"(t[19]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[31]) : "r"(t[20]), "r"(t[16]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[31]) : "r"(t[31]), "r"(t[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[31]) : "r"(t[31]), "r"(t[20]));
-    asm volatile("and.b32 %0, %1, 31;" : "=r"(t[33]) : "r"(x[8]));
-    asm volatile("shl.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(t[24]), "r"(t[33]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(t[24]), "r"(t[25]), "r"(t[33]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(t[25]), "r"(t[26]), "r"(t[33]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(t[26]), "r"(t[27]), "r"(t[33]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(t[27]), "r"(t[28]), "r"(t[33]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(t[28]), "r"(t[29]), "r"(t[33]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(t[29]), "r"(t[30]), "r"(t[33]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(t[30]), "r"(t[31]), "r"(t[33]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<34>;\n\t"
+        "shr.b32 t0, %16, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t10, t1;\n\t"
+        "and.b32 t2, %8, t10;\n\t"
+        "xor.b32 t3, %9, %8;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %9;\n\t"
+        "xor.b32 t4, %10, %9;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %10;\n\t"
+        "xor.b32 t5, %11, %10;\n\t"
+        "and.b32 t5, t5, t1;\n\t"
+        "xor.b32 t5, t5, %11;\n\t"
+        "xor.b32 t6, %12, %11;\n\t"
+        "and.b32 t6, t6, t1;\n\t"
+        "xor.b32 t6, t6, %12;\n\t"
+        "xor.b32 t7, %13, %12;\n\t"
+        "and.b32 t7, t7, t1;\n\t"
+        "xor.b32 t7, t7, %13;\n\t"
+        "xor.b32 t8, %14, %13;\n\t"
+        "and.b32 t8, t8, t1;\n\t"
+        "xor.b32 t8, t8, %14;\n\t"
+        "xor.b32 t9, %15, %14;\n\t"
+        "and.b32 t9, t9, t1;\n\t"
+        "xor.b32 t9, t9, %15;\n\t"
+        "shr.b32 t11, %16, 6;\n\t"
+        "and.b32 t11, t11, 1;\n\t"
+        "sub.u32 t12, 0, t11;\n\t"
+        "not.b32 t21, t12;\n\t"
+        "and.b32 t13, t2, t21;\n\t"
+        "and.b32 t14, t3, t21;\n\t"
+        "xor.b32 t15, t4, t2;\n\t"
+        "and.b32 t15, t15, t12;\n\t"
+        "xor.b32 t15, t15, t4;\n\t"
+        "xor.b32 t16, t5, t3;\n\t"
+        "and.b32 t16, t16, t12;\n\t"
+        "xor.b32 t16, t16, t5;\n\t"
+        "xor.b32 t17, t6, t4;\n\t"
+        "and.b32 t17, t17, t12;\n\t"
+        "xor.b32 t17, t17, t6;\n\t"
+        "xor.b32 t18, t7, t5;\n\t"
+        "and.b32 t18, t18, t12;\n\t"
+        "xor.b32 t18, t18, t7;\n\t"
+        "xor.b32 t19, t8, t6;\n\t"
+        "and.b32 t19, t19, t12;\n\t"
+        "xor.b32 t19, t19, t8;\n\t"
+        "xor.b32 t20, t9, t7;\n\t"
+        "and.b32 t20, t20, t12;\n\t"
+        "xor.b32 t20, t20, t9;\n\t"
+        "shr.b32 t22, %16, 7;\n\t"
+        "and.b32 t22, t22, 1;\n\t"
+        "sub.u32 t23, 0, t22;\n\t"
+        "not.b32 t32, t23;\n\t"
+        "and.b32 t24, t13, t32;\n\t"
+        "and.b32 t25, t14, t32;\n\t"
+        "and.b32 t26, t15, t32;\n\t"
+        "and.b32 t27, t16, t32;\n\t"
+        "xor.b32 t28, t17, t13;\n\t"
+        "and.b32 t28, t28, t23;\n\t"
+        "xor.b32 t28, t28, t17;\n\t"
+        "xor.b32 t29, t18, t14;\n\t"
+        "and.b32 t29, t29, t23;\n\t"
+        "xor.b32 t29, t29, t18;\n\t"
+        "xor.b32 t30, t19, t15;\n\t"
+        "and.b32 t30, t30, t23;\n\t"
+        "xor.b32 t30, t30, t19;\n\t"
+        "xor.b32 t31, t20, t16;\n\t"
+        "and.b32 t31, t31, t23;\n\t"
+        "xor.b32 t31, t31, t20;\n\t"
+        "and.b32 t33, %16, 31;\n\t"
+        "shl.b32 %0, t24, t33;\n\t"
+        "shf.l.clamp.b32 %1, t24, t25, t33;\n\t"
+        "shf.l.clamp.b32 %2, t25, t26, t33;\n\t"
+        "shf.l.clamp.b32 %3, t26, t27, t33;\n\t"
+        "shf.l.clamp.b32 %4, t27, t28, t33;\n\t"
+        "shf.l.clamp.b32 %5, t28, t29, t33;\n\t"
+        "shf.l.clamp.b32 %6, t29, t30, t33;\n\t"
+        "shf.l.clamp.b32 %7, t30, t31, t33;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
   }
 #endif
 
@@ -2446,7 +2644,6 @@ struct shl {
     y[6] = ptx_shf_l_clamp(t[29], t[30], t[33]);
     y[7] = ptx_shf_l_clamp(t[30], t[31], t[33]);
     y[7] = ptx_and(y[7], 2147483647u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -2466,87 +2663,93 @@ struct shr {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[34];
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[0]) : "r"(x[8]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[10]) : "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[2]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[2]), "r"(x[0]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(x[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(x[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(x[3]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(x[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[7]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[7]), "r"(x[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[8]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[8]), "r"(x[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[7]), "r"(t[10]));
-    asm volatile("shr.b32 %0, %1, 6;" : "=r"(t[11]) : "r"(x[8]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[11]) : "r"(t[11]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[12]) : "r"(t[11]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[21]) : "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[2]), "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[13]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[13]), "r"(t[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[3]), "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[14]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[14]), "r"(t[3]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[4]), "r"(t[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[15]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[15]), "r"(t[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[5]), "r"(t[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[16]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[16]), "r"(t[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[6]), "r"(t[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[17]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[17]), "r"(t[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[7]), "r"(t[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[18]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[18]), "r"(t[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[19]) : "r"(t[8]), "r"(t[21]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[9]), "r"(t[21]));
-    asm volatile("shr.b32 %0, %1, 7;" : "=r"(t[22]) : "r"(x[8]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[22]) : "r"(t[22]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[23]) : "r"(t[22]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[32]) : "r"(t[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[13]), "r"(t[17]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[24]), "r"(t[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[24]), "r"(t[13]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[14]), "r"(t[18]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[25]), "r"(t[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[25]), "r"(t[14]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[15]), "r"(t[19]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[26]), "r"(t[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[26]), "r"(t[15]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[16]), "r"(t[20]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[27]), "r"(t[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[27]), "r"(t[16]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[17]), "r"(t[32]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[29]) : "r"(t[18]), "r"(t[32]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[30]) : "r"(t[19]), "r"(t[32]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[31]) : "r"(t[20]), "r"(t[32]));
-    asm volatile("and.b32 %0, %1, 31;" : "=r"(t[33]) : "r"(x[8]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[0]) : "r"(t[24]), "r"(t[25]), "r"(t[33]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(t[25]), "r"(t[26]), "r"(t[33]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(t[26]), "r"(t[27]), "r"(t[33]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(t[27]), "r"(t[28]), "r"(t[33]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(t[28]), "r"(t[29]), "r"(t[33]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(t[29]), "r"(t[30]), "r"(t[33]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(t[30]), "r"(t[31]), "r"(t[33]));
-    asm volatile("shr.b32 %0, %1, %2;" : "=r"(y[7]) : "r"(t[31]), "r"(t[33]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<34>;\n\t"
+        "shr.b32 t0, %16, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t10, t1;\n\t"
+        "xor.b32 t2, %8, %9;\n\t"
+        "and.b32 t2, t2, t1;\n\t"
+        "xor.b32 t2, t2, %8;\n\t"
+        "xor.b32 t3, %9, %10;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %9;\n\t"
+        "xor.b32 t4, %10, %11;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %10;\n\t"
+        "xor.b32 t5, %11, %12;\n\t"
+        "and.b32 t5, t5, t1;\n\t"
+        "xor.b32 t5, t5, %11;\n\t"
+        "xor.b32 t6, %12, %13;\n\t"
+        "and.b32 t6, t6, t1;\n\t"
+        "xor.b32 t6, t6, %12;\n\t"
+        "xor.b32 t7, %13, %14;\n\t"
+        "and.b32 t7, t7, t1;\n\t"
+        "xor.b32 t7, t7, %13;\n\t"
+        "xor.b32 t8, %14, %15;\n\t"
+        "and.b32 t8, t8, t1;\n\t"
+        "xor.b32 t8, t8, %14;\n\t"
+        "and.b32 t9, %15, t10;\n\t"
+        "shr.b32 t11, %16, 6;\n\t"
+        "and.b32 t11, t11, 1;\n\t"
+        "sub.u32 t12, 0, t11;\n\t"
+        "not.b32 t21, t12;\n\t"
+        "xor.b32 t13, t2, t4;\n\t"
+        "and.b32 t13, t13, t12;\n\t"
+        "xor.b32 t13, t13, t2;\n\t"
+        "xor.b32 t14, t3, t5;\n\t"
+        "and.b32 t14, t14, t12;\n\t"
+        "xor.b32 t14, t14, t3;\n\t"
+        "xor.b32 t15, t4, t6;\n\t"
+        "and.b32 t15, t15, t12;\n\t"
+        "xor.b32 t15, t15, t4;\n\t"
+        "xor.b32 t16, t5, t7;\n\t"
+        "and.b32 t16, t16, t12;\n\t"
+        "xor.b32 t16, t16, t5;\n\t"
+        "xor.b32 t17, t6, t8;\n\t"
+        "and.b32 t17, t17, t12;\n\t"
+        "xor.b32 t17, t17, t6;\n\t"
+        "xor.b32 t18, t7, t9;\n\t"
+        "and.b32 t18, t18, t12;\n\t"
+        "xor.b32 t18, t18, t7;\n\t"
+        "and.b32 t19, t8, t21;\n\t"
+        "and.b32 t20, t9, t21;\n\t"
+        "shr.b32 t22, %16, 7;\n\t"
+        "and.b32 t22, t22, 1;\n\t"
+        "sub.u32 t23, 0, t22;\n\t"
+        "not.b32 t32, t23;\n\t"
+        "xor.b32 t24, t13, t17;\n\t"
+        "and.b32 t24, t24, t23;\n\t"
+        "xor.b32 t24, t24, t13;\n\t"
+        "xor.b32 t25, t14, t18;\n\t"
+        "and.b32 t25, t25, t23;\n\t"
+        "xor.b32 t25, t25, t14;\n\t"
+        "xor.b32 t26, t15, t19;\n\t"
+        "and.b32 t26, t26, t23;\n\t"
+        "xor.b32 t26, t26, t15;\n\t"
+        "xor.b32 t27, t16, t20;\n\t"
+        "and.b32 t27, t27, t23;\n\t"
+        "xor.b32 t27, t27, t16;\n\t"
+        "and.b32 t28, t17, t32;\n\t"
+        "and.b32 t29, t18, t32;\n\t"
+        "and.b32 t30, t19, t32;\n\t"
+        "and.b32 t31, t20, t32;\n\t"
+        "and.b32 t33, %16, 31;\n\t"
+        "shf.r.clamp.b32 %0, t24, t25, t33;\n\t"
+        "shf.r.clamp.b32 %1, t25, t26, t33;\n\t"
+        "shf.r.clamp.b32 %2, t26, t27, t33;\n\t"
+        "shf.r.clamp.b32 %3, t27, t28, t33;\n\t"
+        "shf.r.clamp.b32 %4, t28, t29, t33;\n\t"
+        "shf.r.clamp.b32 %5, t29, t30, t33;\n\t"
+        "shf.r.clamp.b32 %6, t30, t31, t33;\n\t"
+        "shr.b32 %7, t31, t33;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
   }
 #endif
 
@@ -2633,7 +2836,6 @@ struct shr {
     y[6] = ptx_shf_r_clamp(t[30], t[31], t[33]);
     y[7] = ptx_shr(t[31], t[33]);
     y[7] = ptx_and(y[7], 2147483647u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -2653,22 +2855,28 @@ struct popc {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[7];
-    asm volatile("popc.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[0]) : "r"(x[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[1]) : "r"(x[2]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[2]) : "r"(x[3]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[3]) : "r"(x[4]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[4]) : "r"(x[5]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[5]) : "r"(x[6]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[6]) : "r"(x[7]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[6]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<7>;\n\t"
+        "popc.b32 %0, %1;\n\t"
+        "popc.b32 t0, %2;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "popc.b32 t1, %3;\n\t"
+        "add.u32 %0, %0, t1;\n\t"
+        "popc.b32 t2, %4;\n\t"
+        "add.u32 %0, %0, t2;\n\t"
+        "popc.b32 t3, %5;\n\t"
+        "add.u32 %0, %0, t3;\n\t"
+        "popc.b32 t4, %6;\n\t"
+        "add.u32 %0, %0, t4;\n\t"
+        "popc.b32 t5, %7;\n\t"
+        "add.u32 %0, %0, t5;\n\t"
+        "popc.b32 t6, %8;\n\t"
+        "add.u32 %0, %0, t6;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -2690,7 +2898,6 @@ struct popc {
     y[0] = ptx_add(y[0], t[5]);
     t[6] = ptx_popc(x[7]);
     y[0] = ptx_add(y[0], t[6]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -2710,44 +2917,50 @@ struct clz {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[14];
-    asm volatile("clz.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[0]) : "r"(x[1]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[2]) : "r"(x[2]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[3]) : "r"(t[2]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[3]) : "r"(t[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[4]) : "r"(x[3]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[5]) : "r"(t[4]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[5]) : "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[6]) : "r"(x[4]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[7]) : "r"(t[6]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[7]) : "r"(t[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[7]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[6]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[8]) : "r"(x[5]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[9]) : "r"(t[8]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[9]) : "r"(t[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[9]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[8]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[10]) : "r"(x[6]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[11]) : "r"(t[10]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[11]) : "r"(t[11]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[11]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[10]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[12]) : "r"(x[7]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[13]) : "r"(t[12]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[13]) : "r"(t[13]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[13]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[12]));
-    asm volatile("sub.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(y[0]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<14>;\n\t"
+        "clz.b32 %0, %1;\n\t"
+        "clz.b32 t0, %2;\n\t"
+        "shr.b32 t1, t0, 5;\n\t"
+        "sub.u32 t1, 0, t1;\n\t"
+        "and.b32 %0, %0, t1;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "clz.b32 t2, %3;\n\t"
+        "shr.b32 t3, t2, 5;\n\t"
+        "sub.u32 t3, 0, t3;\n\t"
+        "and.b32 %0, %0, t3;\n\t"
+        "add.u32 %0, %0, t2;\n\t"
+        "clz.b32 t4, %4;\n\t"
+        "shr.b32 t5, t4, 5;\n\t"
+        "sub.u32 t5, 0, t5;\n\t"
+        "and.b32 %0, %0, t5;\n\t"
+        "add.u32 %0, %0, t4;\n\t"
+        "clz.b32 t6, %5;\n\t"
+        "shr.b32 t7, t6, 5;\n\t"
+        "sub.u32 t7, 0, t7;\n\t"
+        "and.b32 %0, %0, t7;\n\t"
+        "add.u32 %0, %0, t6;\n\t"
+        "clz.b32 t8, %6;\n\t"
+        "shr.b32 t9, t8, 5;\n\t"
+        "sub.u32 t9, 0, t9;\n\t"
+        "and.b32 %0, %0, t9;\n\t"
+        "add.u32 %0, %0, t8;\n\t"
+        "clz.b32 t10, %7;\n\t"
+        "shr.b32 t11, t10, 5;\n\t"
+        "sub.u32 t11, 0, t11;\n\t"
+        "and.b32 %0, %0, t11;\n\t"
+        "add.u32 %0, %0, t10;\n\t"
+        "clz.b32 t12, %8;\n\t"
+        "shr.b32 t13, t12, 5;\n\t"
+        "sub.u32 t13, 0, t13;\n\t"
+        "and.b32 %0, %0, t13;\n\t"
+        "add.u32 %0, %0, t12;\n\t"
+        "sub.u32 %0, %0, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -2791,7 +3004,6 @@ struct clz {
     y[0] = ptx_and(y[0], t[13]);
     y[0] = ptx_add(y[0], t[12]);
     y[0] = ptx_sub(y[0], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -2811,52 +3023,58 @@ struct ctz {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[15];
-    asm volatile("or.b32 %0, %1, 2147483648;" : "=r"(t[0]) : "r"(x[7]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(y[0]) : "r"(t[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(y[0]) : "r"(y[0]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[1]) : "r"(x[6]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[1]) : "r"(t[1]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[2]) : "r"(t[1]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[2]) : "r"(t[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[3]) : "r"(x[5]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[3]) : "r"(t[3]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[4]) : "r"(t[3]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[4]) : "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[5]) : "r"(x[4]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[5]) : "r"(t[5]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[6]) : "r"(t[5]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[6]) : "r"(t[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[6]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[7]) : "r"(x[3]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[7]) : "r"(t[7]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[8]) : "r"(t[7]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[8]) : "r"(t[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[8]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[7]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[9]) : "r"(x[2]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[9]) : "r"(t[9]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[10]) : "r"(t[9]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[10]) : "r"(t[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[10]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[9]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[11]) : "r"(x[1]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[11]) : "r"(t[11]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[12]) : "r"(t[11]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[12]) : "r"(t[12]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[12]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[11]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[13]) : "r"(x[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[13]) : "r"(t[13]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[14]) : "r"(t[13]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[14]) : "r"(t[14]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[14]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[13]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<15>;\n\t"
+        "or.b32 t0, %8, 2147483648;\n\t"
+        "brev.b32 %0, t0;\n\t"
+        "clz.b32 %0, %0;\n\t"
+        "brev.b32 t1, %7;\n\t"
+        "clz.b32 t1, t1;\n\t"
+        "shr.b32 t2, t1, 5;\n\t"
+        "sub.u32 t2, 0, t2;\n\t"
+        "and.b32 %0, %0, t2;\n\t"
+        "add.u32 %0, %0, t1;\n\t"
+        "brev.b32 t3, %6;\n\t"
+        "clz.b32 t3, t3;\n\t"
+        "shr.b32 t4, t3, 5;\n\t"
+        "sub.u32 t4, 0, t4;\n\t"
+        "and.b32 %0, %0, t4;\n\t"
+        "add.u32 %0, %0, t3;\n\t"
+        "brev.b32 t5, %5;\n\t"
+        "clz.b32 t5, t5;\n\t"
+        "shr.b32 t6, t5, 5;\n\t"
+        "sub.u32 t6, 0, t6;\n\t"
+        "and.b32 %0, %0, t6;\n\t"
+        "add.u32 %0, %0, t5;\n\t"
+        "brev.b32 t7, %4;\n\t"
+        "clz.b32 t7, t7;\n\t"
+        "shr.b32 t8, t7, 5;\n\t"
+        "sub.u32 t8, 0, t8;\n\t"
+        "and.b32 %0, %0, t8;\n\t"
+        "add.u32 %0, %0, t7;\n\t"
+        "brev.b32 t9, %3;\n\t"
+        "clz.b32 t9, t9;\n\t"
+        "shr.b32 t10, t9, 5;\n\t"
+        "sub.u32 t10, 0, t10;\n\t"
+        "and.b32 %0, %0, t10;\n\t"
+        "add.u32 %0, %0, t9;\n\t"
+        "brev.b32 t11, %2;\n\t"
+        "clz.b32 t11, t11;\n\t"
+        "shr.b32 t12, t11, 5;\n\t"
+        "sub.u32 t12, 0, t12;\n\t"
+        "and.b32 %0, %0, t12;\n\t"
+        "add.u32 %0, %0, t11;\n\t"
+        "brev.b32 t13, %1;\n\t"
+        "clz.b32 t13, t13;\n\t"
+        "shr.b32 t14, t13, 5;\n\t"
+        "sub.u32 t14, 0, t14;\n\t"
+        "and.b32 %0, %0, t14;\n\t"
+        "add.u32 %0, %0, t13;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -2908,7 +3126,6 @@ struct ctz {
     t[14] = ptx_sub(0u, t[14]);
     y[0] = ptx_and(y[0], t[14]);
     y[0] = ptx_add(y[0], t[13]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -2928,15 +3145,21 @@ struct shl1 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shl.b32 %0, %1, 1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[5]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[6]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[7]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "shl.b32 %0, %8, 1;\n\t"
+        "shf.l.clamp.b32 %1, %8, %9, 1;\n\t"
+        "shf.l.clamp.b32 %2, %9, %10, 1;\n\t"
+        "shf.l.clamp.b32 %3, %10, %11, 1;\n\t"
+        "shf.l.clamp.b32 %4, %11, %12, 1;\n\t"
+        "shf.l.clamp.b32 %5, %12, %13, 1;\n\t"
+        "shf.l.clamp.b32 %6, %13, %14, 1;\n\t"
+        "shf.l.clamp.b32 %7, %14, %15, 1;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -2970,15 +3193,21 @@ struct shl31 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shl.b32 %0, %1, 31;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[3]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[4]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[5]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[6]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[7]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "shl.b32 %0, %8, 31;\n\t"
+        "shf.l.clamp.b32 %1, %8, %9, 31;\n\t"
+        "shf.l.clamp.b32 %2, %9, %10, 31;\n\t"
+        "shf.l.clamp.b32 %3, %10, %11, 31;\n\t"
+        "shf.l.clamp.b32 %4, %11, %12, 31;\n\t"
+        "shf.l.clamp.b32 %5, %12, %13, 31;\n\t"
+        "shf.l.clamp.b32 %6, %13, %14, 31;\n\t"
+        "shf.l.clamp.b32 %7, %14, %15, 31;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -3012,15 +3241,21 @@ struct shl32 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[0]) : );
-    asm volatile("shl.b32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[5]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[6]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[7]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "shl.b32 %1, %8, 0;\n\t"
+        "shf.l.clamp.b32 %2, %8, %9, 0;\n\t"
+        "shf.l.clamp.b32 %3, %9, %10, 0;\n\t"
+        "shf.l.clamp.b32 %4, %10, %11, 0;\n\t"
+        "shf.l.clamp.b32 %5, %11, %12, 0;\n\t"
+        "shf.l.clamp.b32 %6, %12, %13, 0;\n\t"
+        "shf.l.clamp.b32 %7, %13, %14, 0;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -3054,15 +3289,21 @@ struct shl33 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[0]) : );
-    asm volatile("shl.b32 %0, %1, 1;" : "=r"(y[1]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[5]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[6]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[7]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "shl.b32 %1, %8, 1;\n\t"
+        "shf.l.clamp.b32 %2, %8, %9, 1;\n\t"
+        "shf.l.clamp.b32 %3, %9, %10, 1;\n\t"
+        "shf.l.clamp.b32 %4, %10, %11, 1;\n\t"
+        "shf.l.clamp.b32 %5, %11, %12, 1;\n\t"
+        "shf.l.clamp.b32 %6, %12, %13, 1;\n\t"
+        "shf.l.clamp.b32 %7, %13, %14, 1;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -3096,15 +3337,21 @@ struct shr1 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[5]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[6]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shr.b32 %0, %1, 1;" : "=r"(y[7]) : "r"(x[7]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %8, %9, 1;\n\t"
+        "shf.r.clamp.b32 %1, %9, %10, 1;\n\t"
+        "shf.r.clamp.b32 %2, %10, %11, 1;\n\t"
+        "shf.r.clamp.b32 %3, %11, %12, 1;\n\t"
+        "shf.r.clamp.b32 %4, %12, %13, 1;\n\t"
+        "shf.r.clamp.b32 %5, %13, %14, 1;\n\t"
+        "shf.r.clamp.b32 %6, %14, %15, 1;\n\t"
+        "shr.b32 %7, %15, 1;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -3138,15 +3385,21 @@ struct shr31 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[2]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[3]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[4]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[5]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[6]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shr.b32 %0, %1, 31;" : "=r"(y[7]) : "r"(x[7]));
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %8, %9, 31;\n\t"
+        "shf.r.clamp.b32 %1, %9, %10, 31;\n\t"
+        "shf.r.clamp.b32 %2, %10, %11, 31;\n\t"
+        "shf.r.clamp.b32 %3, %11, %12, 31;\n\t"
+        "shf.r.clamp.b32 %4, %12, %13, 31;\n\t"
+        "shf.r.clamp.b32 %5, %13, %14, 31;\n\t"
+        "shf.r.clamp.b32 %6, %14, %15, 31;\n\t"
+        "shr.b32 %7, %15, 31;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -3180,15 +3433,21 @@ struct shr32 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[0]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[1]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[2]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[3]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[4]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[5]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shr.b32 %0, %1, 0;" : "=r"(y[6]) : "r"(x[7]));
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[7]) : );
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %9, %10, 0;\n\t"
+        "shf.r.clamp.b32 %1, %10, %11, 0;\n\t"
+        "shf.r.clamp.b32 %2, %11, %12, 0;\n\t"
+        "shf.r.clamp.b32 %3, %12, %13, 0;\n\t"
+        "shf.r.clamp.b32 %4, %13, %14, 0;\n\t"
+        "shf.r.clamp.b32 %5, %14, %15, 0;\n\t"
+        "shr.b32 %6, %15, 0;\n\t"
+        "mov.b32 %7, 0;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -3222,15 +3481,21 @@ struct shr33 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[0]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[5]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shr.b32 %0, %1, 1;" : "=r"(y[6]) : "r"(x[7]));
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[7]) : );
-    asm volatile("and.b32 %0, %1, 2147483647;" : "=r"(y[7]) : "r"(y[7]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %9, %10, 1;\n\t"
+        "shf.r.clamp.b32 %1, %10, %11, 1;\n\t"
+        "shf.r.clamp.b32 %2, %11, %12, 1;\n\t"
+        "shf.r.clamp.b32 %3, %12, %13, 1;\n\t"
+        "shf.r.clamp.b32 %4, %13, %14, 1;\n\t"
+        "shf.r.clamp.b32 %5, %14, %15, 1;\n\t"
+        "shr.b32 %6, %15, 1;\n\t"
+        "mov.b32 %7, 0;\n\t"
+        "and.b32 %7, %7, 2147483647;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
   }
 #endif
 
@@ -3252,6 +3517,3 @@ struct shr33 {
 #define MPGEN_U255_OPS(X) X(add) X(sub) X(add_ui) X(sub_ui) X(neg) X(mul) X(mul_lo) X(mul_hi) X(sqr) X(mul_ui) X(mad) X(eq) X(lt) X(cmp) X(is_zero) X(and_) X(or_) X(xor_) X(not_) X(shl) X(shr) X(popc) X(clz) X(ctz) X(shl1) X(shl31) X(shl32) X(shl33) X(shr1) X(shr31) X(shr32) X(shr33) 
 }  // namespace u255
 }  // namespace mpgen
-#ifdef __CUDACC__
-#pragma nv_diagnostic pop
-#endif

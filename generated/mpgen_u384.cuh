@@ -24,13 +24,16 @@ namespace mpgen {
 enum class Layout { interleaved, contiguous };
 #endif
 
-template <Layout L>
+// Word w of instance j sits at w * word_stride + j * instance_stride.
+struct Strides {
+  std::size_t word, instance;
 #ifdef __CUDACC__
-__host__ __device__
+  __host__ __device__
 #endif
-inline std::size_t word_index(std::size_t n, unsigned words, unsigned w, std::size_t j) {
-  return L == Layout::interleaved ? w * n + j : j * words + w;
-}
+  static Strides of(Layout layout, std::size_t n, unsigned words) {
+    return layout == Layout::interleaved ? Strides{n, 1} : Strides{1, words};
+  }
+};
 
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
@@ -228,41 +231,125 @@ inline uint32_t ptx_madc_hi_cc(uint32_t& cf, uint64_t a, uint64_t b, uint64_t d)
   cf = uint32_t(v >> 32) & 1u;
   return uint32_t(v);
 }
+
+// Long lists (see each operation) run from a table of steps instead of compiled
+// statements: the same instructions through the same functions, without the host
+// compiler's cost on very long straight-line functions. A step is 5 words:
+// opcode | dst bank << 8 | source k's bank << (10 + 2k), then the destination's
+// index and the three sources' indices or immediates. Banks: 0 x, 1 y, 2 t, 3 immediate.
+enum Opcode : uint8_t {
+  ptx_mov_op,
+  ptx_not_op,
+  ptx_and_op,
+  ptx_or_op,
+  ptx_xor_op,
+  ptx_shl_op,
+  ptx_shr_op,
+  ptx_shf_l_clamp_op,
+  ptx_shf_r_clamp_op,
+  ptx_clz_op,
+  ptx_popc_op,
+  ptx_brev_op,
+  ptx_mul_lo_op,
+  ptx_mul_hi_op,
+  ptx_add_op,
+  ptx_sub_op,
+  ptx_mad_lo_op,
+  ptx_mad_hi_op,
+  ptx_add_cc_op,
+  ptx_sub_cc_op,
+  ptx_mad_lo_cc_op,
+  ptx_mad_hi_cc_op,
+  ptx_addc_op,
+  ptx_subc_op,
+  ptx_madc_lo_op,
+  ptx_madc_hi_op,
+  ptx_addc_cc_op,
+  ptx_subc_cc_op,
+  ptx_madc_lo_cc_op,
+  ptx_madc_hi_cc_op,
+};
+constexpr unsigned step_words = 5;
+
+inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, const uint32_t* x, uint32_t* t) {
+  uint32_t cf = 0;
+  uint32_t* const banks[3] = {const_cast<uint32_t*>(x), y, t};  // x is never a destination
+  for (const uint32_t* s = code; s != code + steps * step_words; s += step_words) {
+    const auto get = [&](unsigned k) {
+      const unsigned bank = (s[0] >> (10 + 2 * k)) & 3u;
+      return bank == 3 ? s[2 + k] : banks[bank][s[2 + k]];
+    };
+    uint32_t r = 0;
+    switch (Opcode(s[0] & 0xffu)) {
+      case ptx_mov_op: r = ptx_mov(get(0)); break;
+      case ptx_not_op: r = ptx_not(get(0)); break;
+      case ptx_and_op: r = ptx_and(get(0), get(1)); break;
+      case ptx_or_op: r = ptx_or(get(0), get(1)); break;
+      case ptx_xor_op: r = ptx_xor(get(0), get(1)); break;
+      case ptx_shl_op: r = ptx_shl(get(0), get(1)); break;
+      case ptx_shr_op: r = ptx_shr(get(0), get(1)); break;
+      case ptx_shf_l_clamp_op: r = ptx_shf_l_clamp(get(0), get(1), get(2)); break;
+      case ptx_shf_r_clamp_op: r = ptx_shf_r_clamp(get(0), get(1), get(2)); break;
+      case ptx_clz_op: r = ptx_clz(get(0)); break;
+      case ptx_popc_op: r = ptx_popc(get(0)); break;
+      case ptx_brev_op: r = ptx_brev(get(0)); break;
+      case ptx_mul_lo_op: r = ptx_mul_lo(get(0), get(1)); break;
+      case ptx_mul_hi_op: r = ptx_mul_hi(get(0), get(1)); break;
+      case ptx_add_op: r = ptx_add(get(0), get(1)); break;
+      case ptx_sub_op: r = ptx_sub(get(0), get(1)); break;
+      case ptx_mad_lo_op: r = ptx_mad_lo(get(0), get(1), get(2)); break;
+      case ptx_mad_hi_op: r = ptx_mad_hi(get(0), get(1), get(2)); break;
+      case ptx_add_cc_op: r = ptx_add_cc(cf, get(0), get(1)); break;
+      case ptx_sub_cc_op: r = ptx_sub_cc(cf, get(0), get(1)); break;
+      case ptx_mad_lo_cc_op: r = ptx_mad_lo_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_mad_hi_cc_op: r = ptx_mad_hi_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_addc_op: r = ptx_addc(cf, get(0), get(1)); break;
+      case ptx_subc_op: r = ptx_subc(cf, get(0), get(1)); break;
+      case ptx_madc_lo_op: r = ptx_madc_lo(cf, get(0), get(1), get(2)); break;
+      case ptx_madc_hi_op: r = ptx_madc_hi(cf, get(0), get(1), get(2)); break;
+      case ptx_addc_cc_op: r = ptx_addc_cc(cf, get(0), get(1)); break;
+      case ptx_subc_cc_op: r = ptx_subc_cc(cf, get(0), get(1)); break;
+      case ptx_madc_lo_cc_op: r = ptx_madc_lo_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_madc_hi_cc_op: r = ptx_madc_hi_cc(cf, get(0), get(1), get(2)); break;
+    }
+    banks[(s[0] >> 8) & 3u][s[1]] = r;
+  }
+}
 }  // namespace ptx_host
 
 // Runs Op over a batch of n instances on the host: in holds Op::in_words words per
 // instance, out Op::out_words (the result limbs, then the flag word if any).
-template <class Op, Layout L = Layout::interleaved>
-inline void host_batch(std::size_t n, const uint32_t* in, uint32_t* out) {
+template <class Op>
+inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   for (std::size_t j = 0; j < n; ++j) {
     uint32_t x[Op::in_words], y[Op::out_words];
-    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[word_index<L>(n, Op::in_words, w, j)];
+    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
     Op::host(y, x);
-    for (unsigned w = 0; w < Op::out_words; ++w) out[word_index<L>(n, Op::out_words, w, j)] = y[w];
+    for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
   }
 }
 
 #ifdef __CUDACC__
-// The same on the GPU, one instance per thread.
-template <class Op, Layout L = Layout::interleaved>
-__global__ void device_batch(std::size_t n, const uint32_t* __restrict__ in, uint32_t* __restrict__ out) {
+// The same on the GPU, one instance per thread. (The layout is a run-time choice: a
+// template parameter would compile every operation twice, for no measurable gain.)
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   uint32_t x[Op::in_words], y[Op::out_words];
 #pragma unroll
-  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[word_index<L>(n, Op::in_words, w, j)];
+  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
   Op::device(y, x);
 #pragma unroll
-  for (unsigned w = 0; w < Op::out_words; ++w) out[word_index<L>(n, Op::out_words, w, j)] = y[w];
+  for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
 }
 #endif
 
 }  // namespace mpgen
 #endif  // MPGEN_PRELUDE
-#ifdef __CUDACC__
-#pragma nv_diagnostic push
-#pragma nv_diag_suppress 550  // temporaries that only set the carry flag
-#endif
 
 namespace mpgen {
 namespace u384 {
@@ -286,29 +373,34 @@ struct add {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("add.cc.u32 %0, %1, 4294967295;" : "=r"(t[0]) : "r"(x[24]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[12]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[13]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[14]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[15]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[16]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[17]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[18]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[19]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[20]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[21]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[22]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[23]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[12]) : );
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "add.cc.u32 t0, %37, 4294967295;\n\t"
+        "addc.cc.u32 %0, %13, %25;\n\t"
+        "addc.cc.u32 %1, %14, %26;\n\t"
+        "addc.cc.u32 %2, %15, %27;\n\t"
+        "addc.cc.u32 %3, %16, %28;\n\t"
+        "addc.cc.u32 %4, %17, %29;\n\t"
+        "addc.cc.u32 %5, %18, %30;\n\t"
+        "addc.cc.u32 %6, %19, %31;\n\t"
+        "addc.cc.u32 %7, %20, %32;\n\t"
+        "addc.cc.u32 %8, %21, %33;\n\t"
+        "addc.cc.u32 %9, %22, %34;\n\t"
+        "addc.cc.u32 %10, %23, %35;\n\t"
+        "addc.cc.u32 %11, %24, %36;\n\t"
+        "addc.u32 %12, 0, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24])
+    );
   }
 #endif
 
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[1];
-    t[0] = ptx_add_cc(cf, x[24], 4294967295u);
+    ptx_add_cc(cf, x[24], 4294967295u);
     y[0] = ptx_addc_cc(cf, x[0], x[12]);
     y[1] = ptx_addc_cc(cf, x[1], x[13]);
     y[2] = ptx_addc_cc(cf, x[2], x[14]);
@@ -322,7 +414,6 @@ struct add {
     y[10] = ptx_addc_cc(cf, x[10], x[22]);
     y[11] = ptx_addc_cc(cf, x[11], x[23]);
     y[12] = ptx_addc(cf, 0u, 0u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -342,22 +433,28 @@ struct sub {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[2];
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[0]) : "r"(x[24]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[12]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[13]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[14]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[15]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[16]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[17]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[18]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[19]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[20]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[21]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[22]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[23]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[1]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(y[12]) : "r"(t[1]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<2>;\n\t"
+        "sub.cc.u32 t0, 0, %37;\n\t"
+        "subc.cc.u32 %0, %13, %25;\n\t"
+        "subc.cc.u32 %1, %14, %26;\n\t"
+        "subc.cc.u32 %2, %15, %27;\n\t"
+        "subc.cc.u32 %3, %16, %28;\n\t"
+        "subc.cc.u32 %4, %17, %29;\n\t"
+        "subc.cc.u32 %5, %18, %30;\n\t"
+        "subc.cc.u32 %6, %19, %31;\n\t"
+        "subc.cc.u32 %7, %20, %32;\n\t"
+        "subc.cc.u32 %8, %21, %33;\n\t"
+        "subc.cc.u32 %9, %22, %34;\n\t"
+        "subc.cc.u32 %10, %23, %35;\n\t"
+        "subc.cc.u32 %11, %24, %36;\n\t"
+        "subc.u32 t1, 0, 0;\n\t"
+        "and.b32 %12, t1, 1;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24])
+    );
   }
 #endif
 
@@ -365,7 +462,7 @@ struct sub {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[2];
-    t[0] = ptx_sub_cc(cf, 0u, x[24]);
+    ptx_sub_cc(cf, 0u, x[24]);
     y[0] = ptx_subc_cc(cf, x[0], x[12]);
     y[1] = ptx_subc_cc(cf, x[1], x[13]);
     y[2] = ptx_subc_cc(cf, x[2], x[14]);
@@ -380,7 +477,6 @@ struct sub {
     y[11] = ptx_subc_cc(cf, x[11], x[23]);
     t[1] = ptx_subc(cf, 0u, 0u);
     y[12] = ptx_and(t[1], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -400,19 +496,25 @@ struct add_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[12]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[6]) : "r"(x[6]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[7]) : "r"(x[7]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[8]) : "r"(x[8]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[9]) : "r"(x[9]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[10]) : "r"(x[10]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[11]) : "r"(x[11]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[12]) : );
+    asm volatile(
+        "{\n\t"
+        "add.cc.u32 %0, %13, %25;\n\t"
+        "addc.cc.u32 %1, %14, 0;\n\t"
+        "addc.cc.u32 %2, %15, 0;\n\t"
+        "addc.cc.u32 %3, %16, 0;\n\t"
+        "addc.cc.u32 %4, %17, 0;\n\t"
+        "addc.cc.u32 %5, %18, 0;\n\t"
+        "addc.cc.u32 %6, %19, 0;\n\t"
+        "addc.cc.u32 %7, %20, 0;\n\t"
+        "addc.cc.u32 %8, %21, 0;\n\t"
+        "addc.cc.u32 %9, %22, 0;\n\t"
+        "addc.cc.u32 %10, %23, 0;\n\t"
+        "addc.cc.u32 %11, %24, 0;\n\t"
+        "addc.u32 %12, 0, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12])
+    );
   }
 #endif
 
@@ -451,21 +553,27 @@ struct sub_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[12]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[6]) : "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[7]) : "r"(x[7]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[8]) : "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[9]) : "r"(x[9]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[10]) : "r"(x[10]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[11]) : "r"(x[11]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[0]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(y[12]) : "r"(t[0]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "sub.cc.u32 %0, %13, %25;\n\t"
+        "subc.cc.u32 %1, %14, 0;\n\t"
+        "subc.cc.u32 %2, %15, 0;\n\t"
+        "subc.cc.u32 %3, %16, 0;\n\t"
+        "subc.cc.u32 %4, %17, 0;\n\t"
+        "subc.cc.u32 %5, %18, 0;\n\t"
+        "subc.cc.u32 %6, %19, 0;\n\t"
+        "subc.cc.u32 %7, %20, 0;\n\t"
+        "subc.cc.u32 %8, %21, 0;\n\t"
+        "subc.cc.u32 %9, %22, 0;\n\t"
+        "subc.cc.u32 %10, %23, 0;\n\t"
+        "subc.cc.u32 %11, %24, 0;\n\t"
+        "subc.u32 t0, 0, 0;\n\t"
+        "and.b32 %12, t0, 1;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12])
+    );
   }
 #endif
 
@@ -487,7 +595,6 @@ struct sub_ui {
     y[11] = ptx_subc_cc(cf, x[11], 0u);
     t[0] = ptx_subc(cf, 0u, 0u);
     y[12] = ptx_and(t[0], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -507,18 +614,24 @@ struct neg {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[6]) : "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[7]) : "r"(x[7]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[8]) : "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[9]) : "r"(x[9]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[10]) : "r"(x[10]));
-    asm volatile("subc.u32 %0, 0, %1;" : "=r"(y[11]) : "r"(x[11]));
+    asm volatile(
+        "{\n\t"
+        "sub.cc.u32 %0, 0, %12;\n\t"
+        "subc.cc.u32 %1, 0, %13;\n\t"
+        "subc.cc.u32 %2, 0, %14;\n\t"
+        "subc.cc.u32 %3, 0, %15;\n\t"
+        "subc.cc.u32 %4, 0, %16;\n\t"
+        "subc.cc.u32 %5, 0, %17;\n\t"
+        "subc.cc.u32 %6, 0, %18;\n\t"
+        "subc.cc.u32 %7, 0, %19;\n\t"
+        "subc.cc.u32 %8, 0, %20;\n\t"
+        "subc.cc.u32 %9, 0, %21;\n\t"
+        "subc.cc.u32 %10, 0, %22;\n\t"
+        "subc.u32 %11, 0, %23;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -556,306 +669,312 @@ struct mul {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[12]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[12]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[12]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[12]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[12]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[12]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[12]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[12]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[12]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[12]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[12]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[12]), "r"(y[11]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[12]) : "r"(y[12]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[13]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[13]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[13]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[13]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[13]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[13]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[13]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[13]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[13]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[13]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[13]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[11]), "r"(x[13]), "r"(y[12]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[13]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[13]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[13]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[13]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[13]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[13]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[13]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[13]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[13]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[13]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[13]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[10]), "r"(x[13]), "r"(y[12]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[11]), "r"(x[13]), "r"(y[13]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[14]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[14]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[14]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[14]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[14]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[14]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[14]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[14]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[14]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[14]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[10]), "r"(x[14]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[11]), "r"(x[14]), "r"(y[13]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[14]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[14]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[14]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[14]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[14]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[14]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[14]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[14]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[14]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[14]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[9]), "r"(x[14]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[10]), "r"(x[14]), "r"(y[13]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[11]), "r"(x[14]), "r"(y[14]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[15]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[15]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[15]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[15]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[15]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[15]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[15]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[15]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[15]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[9]), "r"(x[15]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[10]), "r"(x[15]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[11]), "r"(x[15]), "r"(y[14]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[15]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[15]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[15]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[15]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[15]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[15]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[15]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[15]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[15]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[8]), "r"(x[15]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[9]), "r"(x[15]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[10]), "r"(x[15]), "r"(y[14]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[11]), "r"(x[15]), "r"(y[15]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[16]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[16]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[16]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[16]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[16]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[16]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[16]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[16]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[8]), "r"(x[16]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[9]), "r"(x[16]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[10]), "r"(x[16]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[11]), "r"(x[16]), "r"(y[15]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[16]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[16]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[16]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[16]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[16]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[16]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[16]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[16]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[16]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[8]), "r"(x[16]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[9]), "r"(x[16]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[10]), "r"(x[16]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[11]), "r"(x[16]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[17]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[17]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[17]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[17]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[17]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[17]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[17]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[17]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[8]), "r"(x[17]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[9]), "r"(x[17]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[10]), "r"(x[17]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[11]), "r"(x[17]), "r"(y[16]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[17]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[17]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[17]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[17]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[17]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[17]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[17]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[17]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[17]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[8]), "r"(x[17]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[9]), "r"(x[17]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[10]), "r"(x[17]), "r"(y[16]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[11]), "r"(x[17]), "r"(y[17]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[18]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[18]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[18]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[18]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[18]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[18]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[18]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[18]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[8]), "r"(x[18]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[9]), "r"(x[18]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[10]), "r"(x[18]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[11]), "r"(x[18]), "r"(y[17]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[18]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[18]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[18]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[18]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[18]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[18]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[5]), "r"(x[18]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[18]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[18]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[8]), "r"(x[18]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[9]), "r"(x[18]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[10]), "r"(x[18]), "r"(y[17]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[11]), "r"(x[18]), "r"(y[18]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[19]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[19]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[19]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[19]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[19]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[5]), "r"(x[19]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[19]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[19]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[8]), "r"(x[19]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[9]), "r"(x[19]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[10]), "r"(x[19]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[11]), "r"(x[19]), "r"(y[18]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[19]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[0]), "r"(x[19]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[1]), "r"(x[19]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[2]), "r"(x[19]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[3]), "r"(x[19]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[4]), "r"(x[19]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[5]), "r"(x[19]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[6]), "r"(x[19]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[19]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[8]), "r"(x[19]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[9]), "r"(x[19]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[10]), "r"(x[19]), "r"(y[18]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[11]), "r"(x[19]), "r"(y[19]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[0]), "r"(x[20]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[1]), "r"(x[20]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[2]), "r"(x[20]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[3]), "r"(x[20]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[4]), "r"(x[20]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[5]), "r"(x[20]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[6]), "r"(x[20]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[20]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[8]), "r"(x[20]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[9]), "r"(x[20]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[10]), "r"(x[20]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[11]), "r"(x[20]), "r"(y[19]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[20]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[0]), "r"(x[20]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[1]), "r"(x[20]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[2]), "r"(x[20]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[3]), "r"(x[20]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[4]), "r"(x[20]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[5]), "r"(x[20]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[6]), "r"(x[20]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[7]), "r"(x[20]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[8]), "r"(x[20]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[9]), "r"(x[20]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[10]), "r"(x[20]), "r"(y[19]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[11]), "r"(x[20]), "r"(y[20]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[0]), "r"(x[21]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[1]), "r"(x[21]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[2]), "r"(x[21]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[3]), "r"(x[21]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[4]), "r"(x[21]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[5]), "r"(x[21]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[6]), "r"(x[21]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[7]), "r"(x[21]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[8]), "r"(x[21]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[9]), "r"(x[21]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[10]), "r"(x[21]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[11]), "r"(x[21]), "r"(y[20]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[21]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[0]), "r"(x[21]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[1]), "r"(x[21]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[2]), "r"(x[21]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[3]), "r"(x[21]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[4]), "r"(x[21]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[5]), "r"(x[21]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[6]), "r"(x[21]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[7]), "r"(x[21]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[8]), "r"(x[21]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[9]), "r"(x[21]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[10]), "r"(x[21]), "r"(y[20]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[11]), "r"(x[21]), "r"(y[21]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[0]), "r"(x[22]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[1]), "r"(x[22]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[2]), "r"(x[22]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[3]), "r"(x[22]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[4]), "r"(x[22]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[5]), "r"(x[22]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[6]), "r"(x[22]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[7]), "r"(x[22]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[8]), "r"(x[22]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[9]), "r"(x[22]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[10]), "r"(x[22]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[11]), "r"(x[22]), "r"(y[21]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[22]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[0]), "r"(x[22]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[1]), "r"(x[22]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[2]), "r"(x[22]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[3]), "r"(x[22]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[4]), "r"(x[22]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[5]), "r"(x[22]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[6]), "r"(x[22]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[7]), "r"(x[22]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[8]), "r"(x[22]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[9]), "r"(x[22]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[10]), "r"(x[22]), "r"(y[21]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[11]), "r"(x[22]), "r"(y[22]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[0]), "r"(x[23]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[1]), "r"(x[23]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[2]), "r"(x[23]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[3]), "r"(x[23]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[4]), "r"(x[23]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[5]), "r"(x[23]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[6]), "r"(x[23]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[7]), "r"(x[23]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[8]), "r"(x[23]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[9]), "r"(x[23]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[10]), "r"(x[23]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[11]), "r"(x[23]), "r"(y[22]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[23]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[0]), "r"(x[23]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[1]), "r"(x[23]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[2]), "r"(x[23]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[3]), "r"(x[23]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[4]), "r"(x[23]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[5]), "r"(x[23]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[6]), "r"(x[23]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[7]), "r"(x[23]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[8]), "r"(x[23]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[9]), "r"(x[23]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[10]), "r"(x[23]), "r"(y[22]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[11]), "r"(x[23]), "r"(y[23]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %24, %36;\n\t"
+        "mul.lo.u32 %1, %25, %36;\n\t"
+        "mul.lo.u32 %2, %26, %36;\n\t"
+        "mul.lo.u32 %3, %27, %36;\n\t"
+        "mul.lo.u32 %4, %28, %36;\n\t"
+        "mul.lo.u32 %5, %29, %36;\n\t"
+        "mul.lo.u32 %6, %30, %36;\n\t"
+        "mul.lo.u32 %7, %31, %36;\n\t"
+        "mul.lo.u32 %8, %32, %36;\n\t"
+        "mul.lo.u32 %9, %33, %36;\n\t"
+        "mul.lo.u32 %10, %34, %36;\n\t"
+        "mul.lo.u32 %11, %35, %36;\n\t"
+        "mul.hi.u32 %12, %35, %36;\n\t"
+        "mad.hi.cc.u32 %1, %24, %36, %1;\n\t"
+        "madc.hi.cc.u32 %2, %25, %36, %2;\n\t"
+        "madc.hi.cc.u32 %3, %26, %36, %3;\n\t"
+        "madc.hi.cc.u32 %4, %27, %36, %4;\n\t"
+        "madc.hi.cc.u32 %5, %28, %36, %5;\n\t"
+        "madc.hi.cc.u32 %6, %29, %36, %6;\n\t"
+        "madc.hi.cc.u32 %7, %30, %36, %7;\n\t"
+        "madc.hi.cc.u32 %8, %31, %36, %8;\n\t"
+        "madc.hi.cc.u32 %9, %32, %36, %9;\n\t"
+        "madc.hi.cc.u32 %10, %33, %36, %10;\n\t"
+        "madc.hi.cc.u32 %11, %34, %36, %11;\n\t"
+        "addc.u32 %12, %12, 0;\n\t"
+        "mad.lo.cc.u32 %1, %24, %37, %1;\n\t"
+        "madc.lo.cc.u32 %2, %25, %37, %2;\n\t"
+        "madc.lo.cc.u32 %3, %26, %37, %3;\n\t"
+        "madc.lo.cc.u32 %4, %27, %37, %4;\n\t"
+        "madc.lo.cc.u32 %5, %28, %37, %5;\n\t"
+        "madc.lo.cc.u32 %6, %29, %37, %6;\n\t"
+        "madc.lo.cc.u32 %7, %30, %37, %7;\n\t"
+        "madc.lo.cc.u32 %8, %31, %37, %8;\n\t"
+        "madc.lo.cc.u32 %9, %32, %37, %9;\n\t"
+        "madc.lo.cc.u32 %10, %33, %37, %10;\n\t"
+        "madc.lo.cc.u32 %11, %34, %37, %11;\n\t"
+        "madc.lo.cc.u32 %12, %35, %37, %12;\n\t"
+        "addc.u32 %13, 0, 0;\n\t"
+        "mad.hi.cc.u32 %2, %24, %37, %2;\n\t"
+        "madc.hi.cc.u32 %3, %25, %37, %3;\n\t"
+        "madc.hi.cc.u32 %4, %26, %37, %4;\n\t"
+        "madc.hi.cc.u32 %5, %27, %37, %5;\n\t"
+        "madc.hi.cc.u32 %6, %28, %37, %6;\n\t"
+        "madc.hi.cc.u32 %7, %29, %37, %7;\n\t"
+        "madc.hi.cc.u32 %8, %30, %37, %8;\n\t"
+        "madc.hi.cc.u32 %9, %31, %37, %9;\n\t"
+        "madc.hi.cc.u32 %10, %32, %37, %10;\n\t"
+        "madc.hi.cc.u32 %11, %33, %37, %11;\n\t"
+        "madc.hi.cc.u32 %12, %34, %37, %12;\n\t"
+        "madc.hi.u32 %13, %35, %37, %13;\n\t"
+        "mad.lo.cc.u32 %2, %24, %38, %2;\n\t"
+        "madc.lo.cc.u32 %3, %25, %38, %3;\n\t"
+        "madc.lo.cc.u32 %4, %26, %38, %4;\n\t"
+        "madc.lo.cc.u32 %5, %27, %38, %5;\n\t"
+        "madc.lo.cc.u32 %6, %28, %38, %6;\n\t"
+        "madc.lo.cc.u32 %7, %29, %38, %7;\n\t"
+        "madc.lo.cc.u32 %8, %30, %38, %8;\n\t"
+        "madc.lo.cc.u32 %9, %31, %38, %9;\n\t"
+        "madc.lo.cc.u32 %10, %32, %38, %10;\n\t"
+        "madc.lo.cc.u32 %11, %33, %38, %11;\n\t"
+        "madc.lo.cc.u32 %12, %34, %38, %12;\n\t"
+        "madc.lo.cc.u32 %13, %35, %38, %13;\n\t"
+        "addc.u32 %14, 0, 0;\n\t"
+        "mad.hi.cc.u32 %3, %24, %38, %3;\n\t"
+        "madc.hi.cc.u32 %4, %25, %38, %4;\n\t"
+        "madc.hi.cc.u32 %5, %26, %38, %5;\n\t"
+        "madc.hi.cc.u32 %6, %27, %38, %6;\n\t"
+        "madc.hi.cc.u32 %7, %28, %38, %7;\n\t"
+        "madc.hi.cc.u32 %8, %29, %38, %8;\n\t"
+        "madc.hi.cc.u32 %9, %30, %38, %9;\n\t"
+        "madc.hi.cc.u32 %10, %31, %38, %10;\n\t"
+        "madc.hi.cc.u32 %11, %32, %38, %11;\n\t"
+        "madc.hi.cc.u32 %12, %33, %38, %12;\n\t"
+        "madc.hi.cc.u32 %13, %34, %38, %13;\n\t"
+        "madc.hi.u32 %14, %35, %38, %14;\n\t"
+        "mad.lo.cc.u32 %3, %24, %39, %3;\n\t"
+        "madc.lo.cc.u32 %4, %25, %39, %4;\n\t"
+        "madc.lo.cc.u32 %5, %26, %39, %5;\n\t"
+        "madc.lo.cc.u32 %6, %27, %39, %6;\n\t"
+        "madc.lo.cc.u32 %7, %28, %39, %7;\n\t"
+        "madc.lo.cc.u32 %8, %29, %39, %8;\n\t"
+        "madc.lo.cc.u32 %9, %30, %39, %9;\n\t"
+        "madc.lo.cc.u32 %10, %31, %39, %10;\n\t"
+        "madc.lo.cc.u32 %11, %32, %39, %11;\n\t"
+        "madc.lo.cc.u32 %12, %33, %39, %12;\n\t"
+        "madc.lo.cc.u32 %13, %34, %39, %13;\n\t"
+        "madc.lo.cc.u32 %14, %35, %39, %14;\n\t"
+        "addc.u32 %15, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %24, %39, %4;\n\t"
+        "madc.hi.cc.u32 %5, %25, %39, %5;\n\t"
+        "madc.hi.cc.u32 %6, %26, %39, %6;\n\t"
+        "madc.hi.cc.u32 %7, %27, %39, %7;\n\t"
+        "madc.hi.cc.u32 %8, %28, %39, %8;\n\t"
+        "madc.hi.cc.u32 %9, %29, %39, %9;\n\t"
+        "madc.hi.cc.u32 %10, %30, %39, %10;\n\t"
+        "madc.hi.cc.u32 %11, %31, %39, %11;\n\t"
+        "madc.hi.cc.u32 %12, %32, %39, %12;\n\t"
+        "madc.hi.cc.u32 %13, %33, %39, %13;\n\t"
+        "madc.hi.cc.u32 %14, %34, %39, %14;\n\t"
+        "madc.hi.u32 %15, %35, %39, %15;\n\t"
+        "mad.lo.cc.u32 %4, %24, %40, %4;\n\t"
+        "madc.lo.cc.u32 %5, %25, %40, %5;\n\t"
+        "madc.lo.cc.u32 %6, %26, %40, %6;\n\t"
+        "madc.lo.cc.u32 %7, %27, %40, %7;\n\t"
+        "madc.lo.cc.u32 %8, %28, %40, %8;\n\t"
+        "madc.lo.cc.u32 %9, %29, %40, %9;\n\t"
+        "madc.lo.cc.u32 %10, %30, %40, %10;\n\t"
+        "madc.lo.cc.u32 %11, %31, %40, %11;\n\t"
+        "madc.lo.cc.u32 %12, %32, %40, %12;\n\t"
+        "madc.lo.cc.u32 %13, %33, %40, %13;\n\t"
+        "madc.lo.cc.u32 %14, %34, %40, %14;\n\t"
+        "madc.lo.cc.u32 %15, %35, %40, %15;\n\t"
+        "addc.u32 %16, 0, 0;\n\t"
+        "mad.hi.cc.u32 %5, %24, %40, %5;\n\t"
+        "madc.hi.cc.u32 %6, %25, %40, %6;\n\t"
+        "madc.hi.cc.u32 %7, %26, %40, %7;\n\t"
+        "madc.hi.cc.u32 %8, %27, %40, %8;\n\t"
+        "madc.hi.cc.u32 %9, %28, %40, %9;\n\t"
+        "madc.hi.cc.u32 %10, %29, %40, %10;\n\t"
+        "madc.hi.cc.u32 %11, %30, %40, %11;\n\t"
+        "madc.hi.cc.u32 %12, %31, %40, %12;\n\t"
+        "madc.hi.cc.u32 %13, %32, %40, %13;\n\t"
+        "madc.hi.cc.u32 %14, %33, %40, %14;\n\t"
+        "madc.hi.cc.u32 %15, %34, %40, %15;\n\t"
+        "madc.hi.u32 %16, %35, %40, %16;\n\t"
+        "mad.lo.cc.u32 %5, %24, %41, %5;\n\t"
+        "madc.lo.cc.u32 %6, %25, %41, %6;\n\t"
+        "madc.lo.cc.u32 %7, %26, %41, %7;\n\t"
+        "madc.lo.cc.u32 %8, %27, %41, %8;\n\t"
+        "madc.lo.cc.u32 %9, %28, %41, %9;\n\t"
+        "madc.lo.cc.u32 %10, %29, %41, %10;\n\t"
+        "madc.lo.cc.u32 %11, %30, %41, %11;\n\t"
+        "madc.lo.cc.u32 %12, %31, %41, %12;\n\t"
+        "madc.lo.cc.u32 %13, %32, %41, %13;\n\t"
+        "madc.lo.cc.u32 %14, %33, %41, %14;\n\t"
+        "madc.lo.cc.u32 %15, %34, %41, %15;\n\t"
+        "madc.lo.cc.u32 %16, %35, %41, %16;\n\t"
+        "addc.u32 %17, 0, 0;\n\t"
+        "mad.hi.cc.u32 %6, %24, %41, %6;\n\t"
+        "madc.hi.cc.u32 %7, %25, %41, %7;\n\t"
+        "madc.hi.cc.u32 %8, %26, %41, %8;\n\t"
+        "madc.hi.cc.u32 %9, %27, %41, %9;\n\t"
+        "madc.hi.cc.u32 %10, %28, %41, %10;\n\t"
+        "madc.hi.cc.u32 %11, %29, %41, %11;\n\t"
+        "madc.hi.cc.u32 %12, %30, %41, %12;\n\t"
+        "madc.hi.cc.u32 %13, %31, %41, %13;\n\t"
+        "madc.hi.cc.u32 %14, %32, %41, %14;\n\t"
+        "madc.hi.cc.u32 %15, %33, %41, %15;\n\t"
+        "madc.hi.cc.u32 %16, %34, %41, %16;\n\t"
+        "madc.hi.u32 %17, %35, %41, %17;\n\t"
+        "mad.lo.cc.u32 %6, %24, %42, %6;\n\t"
+        "madc.lo.cc.u32 %7, %25, %42, %7;\n\t"
+        "madc.lo.cc.u32 %8, %26, %42, %8;\n\t"
+        "madc.lo.cc.u32 %9, %27, %42, %9;\n\t"
+        "madc.lo.cc.u32 %10, %28, %42, %10;\n\t"
+        "madc.lo.cc.u32 %11, %29, %42, %11;\n\t"
+        "madc.lo.cc.u32 %12, %30, %42, %12;\n\t"
+        "madc.lo.cc.u32 %13, %31, %42, %13;\n\t"
+        "madc.lo.cc.u32 %14, %32, %42, %14;\n\t"
+        "madc.lo.cc.u32 %15, %33, %42, %15;\n\t"
+        "madc.lo.cc.u32 %16, %34, %42, %16;\n\t"
+        "madc.lo.cc.u32 %17, %35, %42, %17;\n\t"
+        "addc.u32 %18, 0, 0;\n\t"
+        "mad.hi.cc.u32 %7, %24, %42, %7;\n\t"
+        "madc.hi.cc.u32 %8, %25, %42, %8;\n\t"
+        "madc.hi.cc.u32 %9, %26, %42, %9;\n\t"
+        "madc.hi.cc.u32 %10, %27, %42, %10;\n\t"
+        "madc.hi.cc.u32 %11, %28, %42, %11;\n\t"
+        "madc.hi.cc.u32 %12, %29, %42, %12;\n\t"
+        "madc.hi.cc.u32 %13, %30, %42, %13;\n\t"
+        "madc.hi.cc.u32 %14, %31, %42, %14;\n\t"
+        "madc.hi.cc.u32 %15, %32, %42, %15;\n\t"
+        "madc.hi.cc.u32 %16, %33, %42, %16;\n\t"
+        "madc.hi.cc.u32 %17, %34, %42, %17;\n\t"
+        "madc.hi.u32 %18, %35, %42, %18;\n\t"
+        "mad.lo.cc.u32 %7, %24, %43, %7;\n\t"
+        "madc.lo.cc.u32 %8, %25, %43, %8;\n\t"
+        "madc.lo.cc.u32 %9, %26, %43, %9;\n\t"
+        "madc.lo.cc.u32 %10, %27, %43, %10;\n\t"
+        "madc.lo.cc.u32 %11, %28, %43, %11;\n\t"
+        "madc.lo.cc.u32 %12, %29, %43, %12;\n\t"
+        "madc.lo.cc.u32 %13, %30, %43, %13;\n\t"
+        "madc.lo.cc.u32 %14, %31, %43, %14;\n\t"
+        "madc.lo.cc.u32 %15, %32, %43, %15;\n\t"
+        "madc.lo.cc.u32 %16, %33, %43, %16;\n\t"
+        "madc.lo.cc.u32 %17, %34, %43, %17;\n\t"
+        "madc.lo.cc.u32 %18, %35, %43, %18;\n\t"
+        "addc.u32 %19, 0, 0;\n\t"
+        "mad.hi.cc.u32 %8, %24, %43, %8;\n\t"
+        "madc.hi.cc.u32 %9, %25, %43, %9;\n\t"
+        "madc.hi.cc.u32 %10, %26, %43, %10;\n\t"
+        "madc.hi.cc.u32 %11, %27, %43, %11;\n\t"
+        "madc.hi.cc.u32 %12, %28, %43, %12;\n\t"
+        "madc.hi.cc.u32 %13, %29, %43, %13;\n\t"
+        "madc.hi.cc.u32 %14, %30, %43, %14;\n\t"
+        "madc.hi.cc.u32 %15, %31, %43, %15;\n\t"
+        "madc.hi.cc.u32 %16, %32, %43, %16;\n\t"
+        "madc.hi.cc.u32 %17, %33, %43, %17;\n\t"
+        "madc.hi.cc.u32 %18, %34, %43, %18;\n\t"
+        "madc.hi.u32 %19, %35, %43, %19;\n\t"
+        "mad.lo.cc.u32 %8, %24, %44, %8;\n\t"
+        "madc.lo.cc.u32 %9, %25, %44, %9;\n\t"
+        "madc.lo.cc.u32 %10, %26, %44, %10;\n\t"
+        "madc.lo.cc.u32 %11, %27, %44, %11;\n\t"
+        "madc.lo.cc.u32 %12, %28, %44, %12;\n\t"
+        "madc.lo.cc.u32 %13, %29, %44, %13;\n\t"
+        "madc.lo.cc.u32 %14, %30, %44, %14;\n\t"
+        "madc.lo.cc.u32 %15, %31, %44, %15;\n\t"
+        "madc.lo.cc.u32 %16, %32, %44, %16;\n\t"
+        "madc.lo.cc.u32 %17, %33, %44, %17;\n\t"
+        "madc.lo.cc.u32 %18, %34, %44, %18;\n\t"
+        "madc.lo.cc.u32 %19, %35, %44, %19;\n\t"
+        "addc.u32 %20, 0, 0;\n\t"
+        "mad.hi.cc.u32 %9, %24, %44, %9;\n\t"
+        "madc.hi.cc.u32 %10, %25, %44, %10;\n\t"
+        "madc.hi.cc.u32 %11, %26, %44, %11;\n\t"
+        "madc.hi.cc.u32 %12, %27, %44, %12;\n\t"
+        "madc.hi.cc.u32 %13, %28, %44, %13;\n\t"
+        "madc.hi.cc.u32 %14, %29, %44, %14;\n\t"
+        "madc.hi.cc.u32 %15, %30, %44, %15;\n\t"
+        "madc.hi.cc.u32 %16, %31, %44, %16;\n\t"
+        "madc.hi.cc.u32 %17, %32, %44, %17;\n\t"
+        "madc.hi.cc.u32 %18, %33, %44, %18;\n\t"
+        "madc.hi.cc.u32 %19, %34, %44, %19;\n\t"
+        "madc.hi.u32 %20, %35, %44, %20;\n\t"
+        "mad.lo.cc.u32 %9, %24, %45, %9;\n\t"
+        "madc.lo.cc.u32 %10, %25, %45, %10;\n\t"
+        "madc.lo.cc.u32 %11, %26, %45, %11;\n\t"
+        "madc.lo.cc.u32 %12, %27, %45, %12;\n\t"
+        "madc.lo.cc.u32 %13, %28, %45, %13;\n\t"
+        "madc.lo.cc.u32 %14, %29, %45, %14;\n\t"
+        "madc.lo.cc.u32 %15, %30, %45, %15;\n\t"
+        "madc.lo.cc.u32 %16, %31, %45, %16;\n\t"
+        "madc.lo.cc.u32 %17, %32, %45, %17;\n\t"
+        "madc.lo.cc.u32 %18, %33, %45, %18;\n\t"
+        "madc.lo.cc.u32 %19, %34, %45, %19;\n\t"
+        "madc.lo.cc.u32 %20, %35, %45, %20;\n\t"
+        "addc.u32 %21, 0, 0;\n\t"
+        "mad.hi.cc.u32 %10, %24, %45, %10;\n\t"
+        "madc.hi.cc.u32 %11, %25, %45, %11;\n\t"
+        "madc.hi.cc.u32 %12, %26, %45, %12;\n\t"
+        "madc.hi.cc.u32 %13, %27, %45, %13;\n\t"
+        "madc.hi.cc.u32 %14, %28, %45, %14;\n\t"
+        "madc.hi.cc.u32 %15, %29, %45, %15;\n\t"
+        "madc.hi.cc.u32 %16, %30, %45, %16;\n\t"
+        "madc.hi.cc.u32 %17, %31, %45, %17;\n\t"
+        "madc.hi.cc.u32 %18, %32, %45, %18;\n\t"
+        "madc.hi.cc.u32 %19, %33, %45, %19;\n\t"
+        "madc.hi.cc.u32 %20, %34, %45, %20;\n\t"
+        "madc.hi.u32 %21, %35, %45, %21;\n\t"
+        "mad.lo.cc.u32 %10, %24, %46, %10;\n\t"
+        "madc.lo.cc.u32 %11, %25, %46, %11;\n\t"
+        "madc.lo.cc.u32 %12, %26, %46, %12;\n\t"
+        "madc.lo.cc.u32 %13, %27, %46, %13;\n\t"
+        "madc.lo.cc.u32 %14, %28, %46, %14;\n\t"
+        "madc.lo.cc.u32 %15, %29, %46, %15;\n\t"
+        "madc.lo.cc.u32 %16, %30, %46, %16;\n\t"
+        "madc.lo.cc.u32 %17, %31, %46, %17;\n\t"
+        "madc.lo.cc.u32 %18, %32, %46, %18;\n\t"
+        "madc.lo.cc.u32 %19, %33, %46, %19;\n\t"
+        "madc.lo.cc.u32 %20, %34, %46, %20;\n\t"
+        "madc.lo.cc.u32 %21, %35, %46, %21;\n\t"
+        "addc.u32 %22, 0, 0;\n\t"
+        "mad.hi.cc.u32 %11, %24, %46, %11;\n\t"
+        "madc.hi.cc.u32 %12, %25, %46, %12;\n\t"
+        "madc.hi.cc.u32 %13, %26, %46, %13;\n\t"
+        "madc.hi.cc.u32 %14, %27, %46, %14;\n\t"
+        "madc.hi.cc.u32 %15, %28, %46, %15;\n\t"
+        "madc.hi.cc.u32 %16, %29, %46, %16;\n\t"
+        "madc.hi.cc.u32 %17, %30, %46, %17;\n\t"
+        "madc.hi.cc.u32 %18, %31, %46, %18;\n\t"
+        "madc.hi.cc.u32 %19, %32, %46, %19;\n\t"
+        "madc.hi.cc.u32 %20, %33, %46, %20;\n\t"
+        "madc.hi.cc.u32 %21, %34, %46, %21;\n\t"
+        "madc.hi.u32 %22, %35, %46, %22;\n\t"
+        "mad.lo.cc.u32 %11, %24, %47, %11;\n\t"
+        "madc.lo.cc.u32 %12, %25, %47, %12;\n\t"
+        "madc.lo.cc.u32 %13, %26, %47, %13;\n\t"
+        "madc.lo.cc.u32 %14, %27, %47, %14;\n\t"
+        "madc.lo.cc.u32 %15, %28, %47, %15;\n\t"
+        "madc.lo.cc.u32 %16, %29, %47, %16;\n\t"
+        "madc.lo.cc.u32 %17, %30, %47, %17;\n\t"
+        "madc.lo.cc.u32 %18, %31, %47, %18;\n\t"
+        "madc.lo.cc.u32 %19, %32, %47, %19;\n\t"
+        "madc.lo.cc.u32 %20, %33, %47, %20;\n\t"
+        "madc.lo.cc.u32 %21, %34, %47, %21;\n\t"
+        "madc.lo.cc.u32 %22, %35, %47, %22;\n\t"
+        "addc.u32 %23, 0, 0;\n\t"
+        "mad.hi.cc.u32 %12, %24, %47, %12;\n\t"
+        "madc.hi.cc.u32 %13, %25, %47, %13;\n\t"
+        "madc.hi.cc.u32 %14, %26, %47, %14;\n\t"
+        "madc.hi.cc.u32 %15, %27, %47, %15;\n\t"
+        "madc.hi.cc.u32 %16, %28, %47, %16;\n\t"
+        "madc.hi.cc.u32 %17, %29, %47, %17;\n\t"
+        "madc.hi.cc.u32 %18, %30, %47, %18;\n\t"
+        "madc.hi.cc.u32 %19, %31, %47, %19;\n\t"
+        "madc.hi.cc.u32 %20, %32, %47, %20;\n\t"
+        "madc.hi.cc.u32 %21, %33, %47, %21;\n\t"
+        "madc.hi.cc.u32 %22, %34, %47, %22;\n\t"
+        "madc.hi.u32 %23, %35, %47, %23;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
+    );
   }
 #endif
 
@@ -1181,150 +1300,156 @@ struct mul_lo {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[12]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[12]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[12]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[12]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[12]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[12]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[12]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[12]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[12]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[12]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[12]), "r"(y[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[13]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[13]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[13]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[13]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[13]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[13]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[13]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[13]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[13]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[13]), "r"(y[10]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[13]), "r"(y[11]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[13]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[13]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[13]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[13]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[13]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[13]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[13]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[13]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[13]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[13]), "r"(y[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[14]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[14]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[14]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[14]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[14]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[14]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[14]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[14]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[14]), "r"(y[10]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[14]), "r"(y[11]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[14]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[14]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[14]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[14]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[14]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[14]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[14]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[14]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[14]), "r"(y[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[15]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[15]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[15]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[15]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[15]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[15]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[15]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[15]), "r"(y[10]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[15]), "r"(y[11]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[15]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[15]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[15]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[15]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[15]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[15]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[15]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[15]), "r"(y[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[16]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[16]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[16]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[16]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[16]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[16]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[16]), "r"(y[10]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[16]), "r"(y[11]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[16]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[16]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[16]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[16]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[16]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[16]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[16]), "r"(y[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[17]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[17]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[17]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[17]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[17]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[17]), "r"(y[10]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[17]), "r"(y[11]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[17]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[17]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[17]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[17]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[17]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[17]), "r"(y[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[18]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[18]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[18]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[18]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[18]), "r"(y[10]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[18]), "r"(y[11]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[18]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[18]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[18]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[18]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[18]), "r"(y[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[19]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[19]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[19]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[19]), "r"(y[10]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[19]), "r"(y[11]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[0]), "r"(x[19]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[1]), "r"(x[19]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[2]), "r"(x[19]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[3]), "r"(x[19]), "r"(y[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[0]), "r"(x[20]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[1]), "r"(x[20]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[2]), "r"(x[20]), "r"(y[10]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[3]), "r"(x[20]), "r"(y[11]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[0]), "r"(x[20]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[1]), "r"(x[20]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[2]), "r"(x[20]), "r"(y[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[0]), "r"(x[21]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[1]), "r"(x[21]), "r"(y[10]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[2]), "r"(x[21]), "r"(y[11]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[0]), "r"(x[21]), "r"(y[10]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[1]), "r"(x[21]), "r"(y[11]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[0]), "r"(x[22]), "r"(y[10]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[1]), "r"(x[22]), "r"(y[11]));
-    asm volatile("mad.hi.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[0]), "r"(x[22]), "r"(y[11]));
-    asm volatile("mad.lo.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[0]), "r"(x[23]), "r"(y[11]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %12, %24;\n\t"
+        "mul.lo.u32 %1, %13, %24;\n\t"
+        "mul.lo.u32 %2, %14, %24;\n\t"
+        "mul.lo.u32 %3, %15, %24;\n\t"
+        "mul.lo.u32 %4, %16, %24;\n\t"
+        "mul.lo.u32 %5, %17, %24;\n\t"
+        "mul.lo.u32 %6, %18, %24;\n\t"
+        "mul.lo.u32 %7, %19, %24;\n\t"
+        "mul.lo.u32 %8, %20, %24;\n\t"
+        "mul.lo.u32 %9, %21, %24;\n\t"
+        "mul.lo.u32 %10, %22, %24;\n\t"
+        "mul.lo.u32 %11, %23, %24;\n\t"
+        "mad.hi.cc.u32 %1, %12, %24, %1;\n\t"
+        "madc.hi.cc.u32 %2, %13, %24, %2;\n\t"
+        "madc.hi.cc.u32 %3, %14, %24, %3;\n\t"
+        "madc.hi.cc.u32 %4, %15, %24, %4;\n\t"
+        "madc.hi.cc.u32 %5, %16, %24, %5;\n\t"
+        "madc.hi.cc.u32 %6, %17, %24, %6;\n\t"
+        "madc.hi.cc.u32 %7, %18, %24, %7;\n\t"
+        "madc.hi.cc.u32 %8, %19, %24, %8;\n\t"
+        "madc.hi.cc.u32 %9, %20, %24, %9;\n\t"
+        "madc.hi.cc.u32 %10, %21, %24, %10;\n\t"
+        "madc.hi.u32 %11, %22, %24, %11;\n\t"
+        "mad.lo.cc.u32 %1, %12, %25, %1;\n\t"
+        "madc.lo.cc.u32 %2, %13, %25, %2;\n\t"
+        "madc.lo.cc.u32 %3, %14, %25, %3;\n\t"
+        "madc.lo.cc.u32 %4, %15, %25, %4;\n\t"
+        "madc.lo.cc.u32 %5, %16, %25, %5;\n\t"
+        "madc.lo.cc.u32 %6, %17, %25, %6;\n\t"
+        "madc.lo.cc.u32 %7, %18, %25, %7;\n\t"
+        "madc.lo.cc.u32 %8, %19, %25, %8;\n\t"
+        "madc.lo.cc.u32 %9, %20, %25, %9;\n\t"
+        "madc.lo.cc.u32 %10, %21, %25, %10;\n\t"
+        "madc.lo.u32 %11, %22, %25, %11;\n\t"
+        "mad.hi.cc.u32 %2, %12, %25, %2;\n\t"
+        "madc.hi.cc.u32 %3, %13, %25, %3;\n\t"
+        "madc.hi.cc.u32 %4, %14, %25, %4;\n\t"
+        "madc.hi.cc.u32 %5, %15, %25, %5;\n\t"
+        "madc.hi.cc.u32 %6, %16, %25, %6;\n\t"
+        "madc.hi.cc.u32 %7, %17, %25, %7;\n\t"
+        "madc.hi.cc.u32 %8, %18, %25, %8;\n\t"
+        "madc.hi.cc.u32 %9, %19, %25, %9;\n\t"
+        "madc.hi.cc.u32 %10, %20, %25, %10;\n\t"
+        "madc.hi.u32 %11, %21, %25, %11;\n\t"
+        "mad.lo.cc.u32 %2, %12, %26, %2;\n\t"
+        "madc.lo.cc.u32 %3, %13, %26, %3;\n\t"
+        "madc.lo.cc.u32 %4, %14, %26, %4;\n\t"
+        "madc.lo.cc.u32 %5, %15, %26, %5;\n\t"
+        "madc.lo.cc.u32 %6, %16, %26, %6;\n\t"
+        "madc.lo.cc.u32 %7, %17, %26, %7;\n\t"
+        "madc.lo.cc.u32 %8, %18, %26, %8;\n\t"
+        "madc.lo.cc.u32 %9, %19, %26, %9;\n\t"
+        "madc.lo.cc.u32 %10, %20, %26, %10;\n\t"
+        "madc.lo.u32 %11, %21, %26, %11;\n\t"
+        "mad.hi.cc.u32 %3, %12, %26, %3;\n\t"
+        "madc.hi.cc.u32 %4, %13, %26, %4;\n\t"
+        "madc.hi.cc.u32 %5, %14, %26, %5;\n\t"
+        "madc.hi.cc.u32 %6, %15, %26, %6;\n\t"
+        "madc.hi.cc.u32 %7, %16, %26, %7;\n\t"
+        "madc.hi.cc.u32 %8, %17, %26, %8;\n\t"
+        "madc.hi.cc.u32 %9, %18, %26, %9;\n\t"
+        "madc.hi.cc.u32 %10, %19, %26, %10;\n\t"
+        "madc.hi.u32 %11, %20, %26, %11;\n\t"
+        "mad.lo.cc.u32 %3, %12, %27, %3;\n\t"
+        "madc.lo.cc.u32 %4, %13, %27, %4;\n\t"
+        "madc.lo.cc.u32 %5, %14, %27, %5;\n\t"
+        "madc.lo.cc.u32 %6, %15, %27, %6;\n\t"
+        "madc.lo.cc.u32 %7, %16, %27, %7;\n\t"
+        "madc.lo.cc.u32 %8, %17, %27, %8;\n\t"
+        "madc.lo.cc.u32 %9, %18, %27, %9;\n\t"
+        "madc.lo.cc.u32 %10, %19, %27, %10;\n\t"
+        "madc.lo.u32 %11, %20, %27, %11;\n\t"
+        "mad.hi.cc.u32 %4, %12, %27, %4;\n\t"
+        "madc.hi.cc.u32 %5, %13, %27, %5;\n\t"
+        "madc.hi.cc.u32 %6, %14, %27, %6;\n\t"
+        "madc.hi.cc.u32 %7, %15, %27, %7;\n\t"
+        "madc.hi.cc.u32 %8, %16, %27, %8;\n\t"
+        "madc.hi.cc.u32 %9, %17, %27, %9;\n\t"
+        "madc.hi.cc.u32 %10, %18, %27, %10;\n\t"
+        "madc.hi.u32 %11, %19, %27, %11;\n\t"
+        "mad.lo.cc.u32 %4, %12, %28, %4;\n\t"
+        "madc.lo.cc.u32 %5, %13, %28, %5;\n\t"
+        "madc.lo.cc.u32 %6, %14, %28, %6;\n\t"
+        "madc.lo.cc.u32 %7, %15, %28, %7;\n\t"
+        "madc.lo.cc.u32 %8, %16, %28, %8;\n\t"
+        "madc.lo.cc.u32 %9, %17, %28, %9;\n\t"
+        "madc.lo.cc.u32 %10, %18, %28, %10;\n\t"
+        "madc.lo.u32 %11, %19, %28, %11;\n\t"
+        "mad.hi.cc.u32 %5, %12, %28, %5;\n\t"
+        "madc.hi.cc.u32 %6, %13, %28, %6;\n\t"
+        "madc.hi.cc.u32 %7, %14, %28, %7;\n\t"
+        "madc.hi.cc.u32 %8, %15, %28, %8;\n\t"
+        "madc.hi.cc.u32 %9, %16, %28, %9;\n\t"
+        "madc.hi.cc.u32 %10, %17, %28, %10;\n\t"
+        "madc.hi.u32 %11, %18, %28, %11;\n\t"
+        "mad.lo.cc.u32 %5, %12, %29, %5;\n\t"
+        "madc.lo.cc.u32 %6, %13, %29, %6;\n\t"
+        "madc.lo.cc.u32 %7, %14, %29, %7;\n\t"
+        "madc.lo.cc.u32 %8, %15, %29, %8;\n\t"
+        "madc.lo.cc.u32 %9, %16, %29, %9;\n\t"
+        "madc.lo.cc.u32 %10, %17, %29, %10;\n\t"
+        "madc.lo.u32 %11, %18, %29, %11;\n\t"
+        "mad.hi.cc.u32 %6, %12, %29, %6;\n\t"
+        "madc.hi.cc.u32 %7, %13, %29, %7;\n\t"
+        "madc.hi.cc.u32 %8, %14, %29, %8;\n\t"
+        "madc.hi.cc.u32 %9, %15, %29, %9;\n\t"
+        "madc.hi.cc.u32 %10, %16, %29, %10;\n\t"
+        "madc.hi.u32 %11, %17, %29, %11;\n\t"
+        "mad.lo.cc.u32 %6, %12, %30, %6;\n\t"
+        "madc.lo.cc.u32 %7, %13, %30, %7;\n\t"
+        "madc.lo.cc.u32 %8, %14, %30, %8;\n\t"
+        "madc.lo.cc.u32 %9, %15, %30, %9;\n\t"
+        "madc.lo.cc.u32 %10, %16, %30, %10;\n\t"
+        "madc.lo.u32 %11, %17, %30, %11;\n\t"
+        "mad.hi.cc.u32 %7, %12, %30, %7;\n\t"
+        "madc.hi.cc.u32 %8, %13, %30, %8;\n\t"
+        "madc.hi.cc.u32 %9, %14, %30, %9;\n\t"
+        "madc.hi.cc.u32 %10, %15, %30, %10;\n\t"
+        "madc.hi.u32 %11, %16, %30, %11;\n\t"
+        "mad.lo.cc.u32 %7, %12, %31, %7;\n\t"
+        "madc.lo.cc.u32 %8, %13, %31, %8;\n\t"
+        "madc.lo.cc.u32 %9, %14, %31, %9;\n\t"
+        "madc.lo.cc.u32 %10, %15, %31, %10;\n\t"
+        "madc.lo.u32 %11, %16, %31, %11;\n\t"
+        "mad.hi.cc.u32 %8, %12, %31, %8;\n\t"
+        "madc.hi.cc.u32 %9, %13, %31, %9;\n\t"
+        "madc.hi.cc.u32 %10, %14, %31, %10;\n\t"
+        "madc.hi.u32 %11, %15, %31, %11;\n\t"
+        "mad.lo.cc.u32 %8, %12, %32, %8;\n\t"
+        "madc.lo.cc.u32 %9, %13, %32, %9;\n\t"
+        "madc.lo.cc.u32 %10, %14, %32, %10;\n\t"
+        "madc.lo.u32 %11, %15, %32, %11;\n\t"
+        "mad.hi.cc.u32 %9, %12, %32, %9;\n\t"
+        "madc.hi.cc.u32 %10, %13, %32, %10;\n\t"
+        "madc.hi.u32 %11, %14, %32, %11;\n\t"
+        "mad.lo.cc.u32 %9, %12, %33, %9;\n\t"
+        "madc.lo.cc.u32 %10, %13, %33, %10;\n\t"
+        "madc.lo.u32 %11, %14, %33, %11;\n\t"
+        "mad.hi.cc.u32 %10, %12, %33, %10;\n\t"
+        "madc.hi.u32 %11, %13, %33, %11;\n\t"
+        "mad.lo.cc.u32 %10, %12, %34, %10;\n\t"
+        "madc.lo.u32 %11, %13, %34, %11;\n\t"
+        "mad.hi.u32 %11, %12, %34, %11;\n\t"
+        "mad.lo.u32 %11, %12, %35, %11;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
+    );
   }
 #endif
 
@@ -1494,319 +1619,325 @@ struct mul_hi {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[24];
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[5]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[6]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[7]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[8]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[9]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[10]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(t[12]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[1]) : "r"(x[0]), "r"(x[12]), "r"(t[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[1]), "r"(x[12]), "r"(t[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[2]), "r"(x[12]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[3]), "r"(x[12]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[4]), "r"(x[12]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[5]), "r"(x[12]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[6]), "r"(x[12]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[7]), "r"(x[12]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[8]), "r"(x[12]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[9]), "r"(x[12]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[10]), "r"(x[12]), "r"(t[11]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(t[12]) : "r"(t[12]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[1]) : "r"(x[0]), "r"(x[13]), "r"(t[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[1]), "r"(x[13]), "r"(t[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[2]), "r"(x[13]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[3]), "r"(x[13]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[4]), "r"(x[13]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[5]), "r"(x[13]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[6]), "r"(x[13]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[7]), "r"(x[13]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[8]), "r"(x[13]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[9]), "r"(x[13]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[10]), "r"(x[13]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[11]), "r"(x[13]), "r"(t[12]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[13]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[0]), "r"(x[13]), "r"(t[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[1]), "r"(x[13]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[2]), "r"(x[13]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[3]), "r"(x[13]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[4]), "r"(x[13]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[5]), "r"(x[13]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[6]), "r"(x[13]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[7]), "r"(x[13]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[8]), "r"(x[13]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[9]), "r"(x[13]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[10]), "r"(x[13]), "r"(t[12]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[11]), "r"(x[13]), "r"(t[13]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[0]), "r"(x[14]), "r"(t[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[1]), "r"(x[14]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[2]), "r"(x[14]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[3]), "r"(x[14]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[4]), "r"(x[14]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[5]), "r"(x[14]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[6]), "r"(x[14]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[7]), "r"(x[14]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[8]), "r"(x[14]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[9]), "r"(x[14]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[10]), "r"(x[14]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[11]), "r"(x[14]), "r"(t[13]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[14]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[0]), "r"(x[14]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[1]), "r"(x[14]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[2]), "r"(x[14]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[3]), "r"(x[14]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[4]), "r"(x[14]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[5]), "r"(x[14]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[6]), "r"(x[14]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[7]), "r"(x[14]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[8]), "r"(x[14]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[9]), "r"(x[14]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[10]), "r"(x[14]), "r"(t[13]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[11]), "r"(x[14]), "r"(t[14]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[0]), "r"(x[15]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[1]), "r"(x[15]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[2]), "r"(x[15]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[3]), "r"(x[15]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[4]), "r"(x[15]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[5]), "r"(x[15]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[6]), "r"(x[15]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[7]), "r"(x[15]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[8]), "r"(x[15]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[9]), "r"(x[15]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[10]), "r"(x[15]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[11]), "r"(x[15]), "r"(t[14]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[15]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[0]), "r"(x[15]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[1]), "r"(x[15]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[2]), "r"(x[15]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[3]), "r"(x[15]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[4]), "r"(x[15]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[5]), "r"(x[15]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[6]), "r"(x[15]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[7]), "r"(x[15]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[8]), "r"(x[15]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[9]), "r"(x[15]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[10]), "r"(x[15]), "r"(t[14]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[11]), "r"(x[15]), "r"(t[15]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[0]), "r"(x[16]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[1]), "r"(x[16]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[2]), "r"(x[16]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[3]), "r"(x[16]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[4]), "r"(x[16]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[5]), "r"(x[16]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[6]), "r"(x[16]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[7]), "r"(x[16]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[8]), "r"(x[16]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[9]), "r"(x[16]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[10]), "r"(x[16]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[11]), "r"(x[16]), "r"(t[15]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[16]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[0]), "r"(x[16]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[1]), "r"(x[16]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[2]), "r"(x[16]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[3]), "r"(x[16]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[4]), "r"(x[16]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[5]), "r"(x[16]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[6]), "r"(x[16]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[7]), "r"(x[16]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[8]), "r"(x[16]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[9]), "r"(x[16]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[10]), "r"(x[16]), "r"(t[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[11]), "r"(x[16]), "r"(t[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[0]), "r"(x[17]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[1]), "r"(x[17]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[2]), "r"(x[17]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[3]), "r"(x[17]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[4]), "r"(x[17]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[5]), "r"(x[17]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[6]), "r"(x[17]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[7]), "r"(x[17]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[8]), "r"(x[17]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[9]), "r"(x[17]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[10]), "r"(x[17]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[11]), "r"(x[17]), "r"(t[16]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[17]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[0]), "r"(x[17]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[1]), "r"(x[17]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[2]), "r"(x[17]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[3]), "r"(x[17]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[4]), "r"(x[17]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[5]), "r"(x[17]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[6]), "r"(x[17]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[7]), "r"(x[17]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[8]), "r"(x[17]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[9]), "r"(x[17]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[10]), "r"(x[17]), "r"(t[16]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[11]), "r"(x[17]), "r"(t[17]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[0]), "r"(x[18]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[1]), "r"(x[18]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[2]), "r"(x[18]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[3]), "r"(x[18]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[4]), "r"(x[18]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[5]), "r"(x[18]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[6]), "r"(x[18]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[7]), "r"(x[18]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[8]), "r"(x[18]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[9]), "r"(x[18]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[10]), "r"(x[18]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[11]), "r"(x[18]), "r"(t[17]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[18]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[0]), "r"(x[18]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[1]), "r"(x[18]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[2]), "r"(x[18]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[3]), "r"(x[18]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[4]), "r"(x[18]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[5]), "r"(x[18]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[6]), "r"(x[18]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[7]), "r"(x[18]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[8]), "r"(x[18]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[9]), "r"(x[18]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[10]), "r"(x[18]), "r"(t[17]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[11]), "r"(x[18]), "r"(t[18]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[0]), "r"(x[19]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[1]), "r"(x[19]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[2]), "r"(x[19]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[3]), "r"(x[19]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[4]), "r"(x[19]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[5]), "r"(x[19]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[6]), "r"(x[19]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[7]), "r"(x[19]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[8]), "r"(x[19]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[9]), "r"(x[19]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[10]), "r"(x[19]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[11]), "r"(x[19]), "r"(t[18]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[19]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[0]), "r"(x[19]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[1]), "r"(x[19]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[2]), "r"(x[19]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[3]), "r"(x[19]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[4]), "r"(x[19]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[5]), "r"(x[19]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[6]), "r"(x[19]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[7]), "r"(x[19]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[8]), "r"(x[19]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[9]), "r"(x[19]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[10]), "r"(x[19]), "r"(t[18]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[11]), "r"(x[19]), "r"(t[19]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[0]), "r"(x[20]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[1]), "r"(x[20]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[2]), "r"(x[20]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[3]), "r"(x[20]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[4]), "r"(x[20]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[5]), "r"(x[20]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[6]), "r"(x[20]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[7]), "r"(x[20]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[8]), "r"(x[20]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[9]), "r"(x[20]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[10]), "r"(x[20]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[11]), "r"(x[20]), "r"(t[19]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[20]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[0]), "r"(x[20]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[1]), "r"(x[20]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[2]), "r"(x[20]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[3]), "r"(x[20]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[4]), "r"(x[20]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[5]), "r"(x[20]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[6]), "r"(x[20]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[7]), "r"(x[20]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[8]), "r"(x[20]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[9]), "r"(x[20]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[10]), "r"(x[20]), "r"(t[19]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[11]), "r"(x[20]), "r"(t[20]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[0]), "r"(x[21]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[1]), "r"(x[21]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[2]), "r"(x[21]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[3]), "r"(x[21]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[4]), "r"(x[21]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[5]), "r"(x[21]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[6]), "r"(x[21]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[7]), "r"(x[21]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[8]), "r"(x[21]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[9]), "r"(x[21]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[10]), "r"(x[21]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[11]), "r"(x[21]), "r"(t[20]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[21]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[0]), "r"(x[21]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[1]), "r"(x[21]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[2]), "r"(x[21]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[3]), "r"(x[21]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[4]), "r"(x[21]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[5]), "r"(x[21]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[6]), "r"(x[21]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[7]), "r"(x[21]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[8]), "r"(x[21]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[9]), "r"(x[21]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[10]), "r"(x[21]), "r"(t[20]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[11]), "r"(x[21]), "r"(t[21]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[0]), "r"(x[22]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[1]), "r"(x[22]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[2]), "r"(x[22]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[3]), "r"(x[22]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[4]), "r"(x[22]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[5]), "r"(x[22]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[6]), "r"(x[22]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[7]), "r"(x[22]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[8]), "r"(x[22]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[9]), "r"(x[22]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[10]), "r"(x[22]), "r"(t[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[11]), "r"(x[22]), "r"(t[21]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[22]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[0]), "r"(x[22]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[1]), "r"(x[22]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[2]), "r"(x[22]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[3]), "r"(x[22]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[4]), "r"(x[22]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[5]), "r"(x[22]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[6]), "r"(x[22]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[7]), "r"(x[22]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[8]), "r"(x[22]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[9]), "r"(x[22]), "r"(t[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[10]), "r"(x[22]), "r"(t[21]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[11]), "r"(x[22]), "r"(t[22]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[0]), "r"(x[23]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[1]), "r"(x[23]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[2]), "r"(x[23]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[3]), "r"(x[23]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[4]), "r"(x[23]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[5]), "r"(x[23]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[6]), "r"(x[23]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[7]), "r"(x[23]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[8]), "r"(x[23]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[9]), "r"(x[23]), "r"(t[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[10]), "r"(x[23]), "r"(t[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[11]), "r"(x[23]), "r"(t[22]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[23]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[0]), "r"(x[23]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[1]), "r"(x[23]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[2]), "r"(x[23]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[3]), "r"(x[23]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[4]), "r"(x[23]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[5]), "r"(x[23]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[6]), "r"(x[23]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[7]), "r"(x[23]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[8]), "r"(x[23]), "r"(t[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[9]), "r"(x[23]), "r"(t[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[10]), "r"(x[23]), "r"(t[22]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[11]), "r"(x[23]), "r"(t[23]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[0]) : "r"(t[12]), "r"(t[13]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[1]) : "r"(t[13]), "r"(t[14]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[2]) : "r"(t[14]), "r"(t[15]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[3]) : "r"(t[15]), "r"(t[16]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[4]) : "r"(t[16]), "r"(t[17]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[5]) : "r"(t[17]), "r"(t[18]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[6]) : "r"(t[18]), "r"(t[19]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[7]) : "r"(t[19]), "r"(t[20]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[8]) : "r"(t[20]), "r"(t[21]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[9]) : "r"(t[21]), "r"(t[22]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[10]) : "r"(t[22]), "r"(t[23]));
-    asm volatile("shr.b32 %0, %1, 0;" : "=r"(y[11]) : "r"(t[23]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<24>;\n\t"
+        "mul.lo.u32 t0, %12, %24;\n\t"
+        "mul.lo.u32 t1, %13, %24;\n\t"
+        "mul.lo.u32 t2, %14, %24;\n\t"
+        "mul.lo.u32 t3, %15, %24;\n\t"
+        "mul.lo.u32 t4, %16, %24;\n\t"
+        "mul.lo.u32 t5, %17, %24;\n\t"
+        "mul.lo.u32 t6, %18, %24;\n\t"
+        "mul.lo.u32 t7, %19, %24;\n\t"
+        "mul.lo.u32 t8, %20, %24;\n\t"
+        "mul.lo.u32 t9, %21, %24;\n\t"
+        "mul.lo.u32 t10, %22, %24;\n\t"
+        "mul.lo.u32 t11, %23, %24;\n\t"
+        "mul.hi.u32 t12, %23, %24;\n\t"
+        "mad.hi.cc.u32 t1, %12, %24, t1;\n\t"
+        "madc.hi.cc.u32 t2, %13, %24, t2;\n\t"
+        "madc.hi.cc.u32 t3, %14, %24, t3;\n\t"
+        "madc.hi.cc.u32 t4, %15, %24, t4;\n\t"
+        "madc.hi.cc.u32 t5, %16, %24, t5;\n\t"
+        "madc.hi.cc.u32 t6, %17, %24, t6;\n\t"
+        "madc.hi.cc.u32 t7, %18, %24, t7;\n\t"
+        "madc.hi.cc.u32 t8, %19, %24, t8;\n\t"
+        "madc.hi.cc.u32 t9, %20, %24, t9;\n\t"
+        "madc.hi.cc.u32 t10, %21, %24, t10;\n\t"
+        "madc.hi.cc.u32 t11, %22, %24, t11;\n\t"
+        "addc.u32 t12, t12, 0;\n\t"
+        "mad.lo.cc.u32 t1, %12, %25, t1;\n\t"
+        "madc.lo.cc.u32 t2, %13, %25, t2;\n\t"
+        "madc.lo.cc.u32 t3, %14, %25, t3;\n\t"
+        "madc.lo.cc.u32 t4, %15, %25, t4;\n\t"
+        "madc.lo.cc.u32 t5, %16, %25, t5;\n\t"
+        "madc.lo.cc.u32 t6, %17, %25, t6;\n\t"
+        "madc.lo.cc.u32 t7, %18, %25, t7;\n\t"
+        "madc.lo.cc.u32 t8, %19, %25, t8;\n\t"
+        "madc.lo.cc.u32 t9, %20, %25, t9;\n\t"
+        "madc.lo.cc.u32 t10, %21, %25, t10;\n\t"
+        "madc.lo.cc.u32 t11, %22, %25, t11;\n\t"
+        "madc.lo.cc.u32 t12, %23, %25, t12;\n\t"
+        "addc.u32 t13, 0, 0;\n\t"
+        "mad.hi.cc.u32 t2, %12, %25, t2;\n\t"
+        "madc.hi.cc.u32 t3, %13, %25, t3;\n\t"
+        "madc.hi.cc.u32 t4, %14, %25, t4;\n\t"
+        "madc.hi.cc.u32 t5, %15, %25, t5;\n\t"
+        "madc.hi.cc.u32 t6, %16, %25, t6;\n\t"
+        "madc.hi.cc.u32 t7, %17, %25, t7;\n\t"
+        "madc.hi.cc.u32 t8, %18, %25, t8;\n\t"
+        "madc.hi.cc.u32 t9, %19, %25, t9;\n\t"
+        "madc.hi.cc.u32 t10, %20, %25, t10;\n\t"
+        "madc.hi.cc.u32 t11, %21, %25, t11;\n\t"
+        "madc.hi.cc.u32 t12, %22, %25, t12;\n\t"
+        "madc.hi.u32 t13, %23, %25, t13;\n\t"
+        "mad.lo.cc.u32 t2, %12, %26, t2;\n\t"
+        "madc.lo.cc.u32 t3, %13, %26, t3;\n\t"
+        "madc.lo.cc.u32 t4, %14, %26, t4;\n\t"
+        "madc.lo.cc.u32 t5, %15, %26, t5;\n\t"
+        "madc.lo.cc.u32 t6, %16, %26, t6;\n\t"
+        "madc.lo.cc.u32 t7, %17, %26, t7;\n\t"
+        "madc.lo.cc.u32 t8, %18, %26, t8;\n\t"
+        "madc.lo.cc.u32 t9, %19, %26, t9;\n\t"
+        "madc.lo.cc.u32 t10, %20, %26, t10;\n\t"
+        "madc.lo.cc.u32 t11, %21, %26, t11;\n\t"
+        "madc.lo.cc.u32 t12, %22, %26, t12;\n\t"
+        "madc.lo.cc.u32 t13, %23, %26, t13;\n\t"
+        "addc.u32 t14, 0, 0;\n\t"
+        "mad.hi.cc.u32 t3, %12, %26, t3;\n\t"
+        "madc.hi.cc.u32 t4, %13, %26, t4;\n\t"
+        "madc.hi.cc.u32 t5, %14, %26, t5;\n\t"
+        "madc.hi.cc.u32 t6, %15, %26, t6;\n\t"
+        "madc.hi.cc.u32 t7, %16, %26, t7;\n\t"
+        "madc.hi.cc.u32 t8, %17, %26, t8;\n\t"
+        "madc.hi.cc.u32 t9, %18, %26, t9;\n\t"
+        "madc.hi.cc.u32 t10, %19, %26, t10;\n\t"
+        "madc.hi.cc.u32 t11, %20, %26, t11;\n\t"
+        "madc.hi.cc.u32 t12, %21, %26, t12;\n\t"
+        "madc.hi.cc.u32 t13, %22, %26, t13;\n\t"
+        "madc.hi.u32 t14, %23, %26, t14;\n\t"
+        "mad.lo.cc.u32 t3, %12, %27, t3;\n\t"
+        "madc.lo.cc.u32 t4, %13, %27, t4;\n\t"
+        "madc.lo.cc.u32 t5, %14, %27, t5;\n\t"
+        "madc.lo.cc.u32 t6, %15, %27, t6;\n\t"
+        "madc.lo.cc.u32 t7, %16, %27, t7;\n\t"
+        "madc.lo.cc.u32 t8, %17, %27, t8;\n\t"
+        "madc.lo.cc.u32 t9, %18, %27, t9;\n\t"
+        "madc.lo.cc.u32 t10, %19, %27, t10;\n\t"
+        "madc.lo.cc.u32 t11, %20, %27, t11;\n\t"
+        "madc.lo.cc.u32 t12, %21, %27, t12;\n\t"
+        "madc.lo.cc.u32 t13, %22, %27, t13;\n\t"
+        "madc.lo.cc.u32 t14, %23, %27, t14;\n\t"
+        "addc.u32 t15, 0, 0;\n\t"
+        "mad.hi.cc.u32 t4, %12, %27, t4;\n\t"
+        "madc.hi.cc.u32 t5, %13, %27, t5;\n\t"
+        "madc.hi.cc.u32 t6, %14, %27, t6;\n\t"
+        "madc.hi.cc.u32 t7, %15, %27, t7;\n\t"
+        "madc.hi.cc.u32 t8, %16, %27, t8;\n\t"
+        "madc.hi.cc.u32 t9, %17, %27, t9;\n\t"
+        "madc.hi.cc.u32 t10, %18, %27, t10;\n\t"
+        "madc.hi.cc.u32 t11, %19, %27, t11;\n\t"
+        "madc.hi.cc.u32 t12, %20, %27, t12;\n\t"
+        "madc.hi.cc.u32 t13, %21, %27, t13;\n\t"
+        "madc.hi.cc.u32 t14, %22, %27, t14;\n\t"
+        "madc.hi.u32 t15, %23, %27, t15;\n\t"
+        "mad.lo.cc.u32 t4, %12, %28, t4;\n\t"
+        "madc.lo.cc.u32 t5, %13, %28, t5;\n\t"
+        "madc.lo.cc.u32 t6, %14, %28, t6;\n\t"
+        "madc.lo.cc.u32 t7, %15, %28, t7;\n\t"
+        "madc.lo.cc.u32 t8, %16, %28, t8;\n\t"
+        "madc.lo.cc.u32 t9, %17, %28, t9;\n\t"
+        "madc.lo.cc.u32 t10, %18, %28, t10;\n\t"
+        "madc.lo.cc.u32 t11, %19, %28, t11;\n\t"
+        "madc.lo.cc.u32 t12, %20, %28, t12;\n\t"
+        "madc.lo.cc.u32 t13, %21, %28, t13;\n\t"
+        "madc.lo.cc.u32 t14, %22, %28, t14;\n\t"
+        "madc.lo.cc.u32 t15, %23, %28, t15;\n\t"
+        "addc.u32 t16, 0, 0;\n\t"
+        "mad.hi.cc.u32 t5, %12, %28, t5;\n\t"
+        "madc.hi.cc.u32 t6, %13, %28, t6;\n\t"
+        "madc.hi.cc.u32 t7, %14, %28, t7;\n\t"
+        "madc.hi.cc.u32 t8, %15, %28, t8;\n\t"
+        "madc.hi.cc.u32 t9, %16, %28, t9;\n\t"
+        "madc.hi.cc.u32 t10, %17, %28, t10;\n\t"
+        "madc.hi.cc.u32 t11, %18, %28, t11;\n\t"
+        "madc.hi.cc.u32 t12, %19, %28, t12;\n\t"
+        "madc.hi.cc.u32 t13, %20, %28, t13;\n\t"
+        "madc.hi.cc.u32 t14, %21, %28, t14;\n\t"
+        "madc.hi.cc.u32 t15, %22, %28, t15;\n\t"
+        "madc.hi.u32 t16, %23, %28, t16;\n\t"
+        "mad.lo.cc.u32 t5, %12, %29, t5;\n\t"
+        "madc.lo.cc.u32 t6, %13, %29, t6;\n\t"
+        "madc.lo.cc.u32 t7, %14, %29, t7;\n\t"
+        "madc.lo.cc.u32 t8, %15, %29, t8;\n\t"
+        "madc.lo.cc.u32 t9, %16, %29, t9;\n\t"
+        "madc.lo.cc.u32 t10, %17, %29, t10;\n\t"
+        "madc.lo.cc.u32 t11, %18, %29, t11;\n\t"
+        "madc.lo.cc.u32 t12, %19, %29, t12;\n\t"
+        "madc.lo.cc.u32 t13, %20, %29, t13;\n\t"
+        "madc.lo.cc.u32 t14, %21, %29, t14;\n\t"
+        "madc.lo.cc.u32 t15, %22, %29, t15;\n\t"
+        "madc.lo.cc.u32 t16, %23, %29, t16;\n\t"
+        "addc.u32 t17, 0, 0;\n\t"
+        "mad.hi.cc.u32 t6, %12, %29, t6;\n\t"
+        "madc.hi.cc.u32 t7, %13, %29, t7;\n\t"
+        "madc.hi.cc.u32 t8, %14, %29, t8;\n\t"
+        "madc.hi.cc.u32 t9, %15, %29, t9;\n\t"
+        "madc.hi.cc.u32 t10, %16, %29, t10;\n\t"
+        "madc.hi.cc.u32 t11, %17, %29, t11;\n\t"
+        "madc.hi.cc.u32 t12, %18, %29, t12;\n\t"
+        "madc.hi.cc.u32 t13, %19, %29, t13;\n\t"
+        "madc.hi.cc.u32 t14, %20, %29, t14;\n\t"
+        "madc.hi.cc.u32 t15, %21, %29, t15;\n\t"
+        "madc.hi.cc.u32 t16, %22, %29, t16;\n\t"
+        "madc.hi.u32 t17, %23, %29, t17;\n\t"
+        "mad.lo.cc.u32 t6, %12, %30, t6;\n\t"
+        "madc.lo.cc.u32 t7, %13, %30, t7;\n\t"
+        "madc.lo.cc.u32 t8, %14, %30, t8;\n\t"
+        "madc.lo.cc.u32 t9, %15, %30, t9;\n\t"
+        "madc.lo.cc.u32 t10, %16, %30, t10;\n\t"
+        "madc.lo.cc.u32 t11, %17, %30, t11;\n\t"
+        "madc.lo.cc.u32 t12, %18, %30, t12;\n\t"
+        "madc.lo.cc.u32 t13, %19, %30, t13;\n\t"
+        "madc.lo.cc.u32 t14, %20, %30, t14;\n\t"
+        "madc.lo.cc.u32 t15, %21, %30, t15;\n\t"
+        "madc.lo.cc.u32 t16, %22, %30, t16;\n\t"
+        "madc.lo.cc.u32 t17, %23, %30, t17;\n\t"
+        "addc.u32 t18, 0, 0;\n\t"
+        "mad.hi.cc.u32 t7, %12, %30, t7;\n\t"
+        "madc.hi.cc.u32 t8, %13, %30, t8;\n\t"
+        "madc.hi.cc.u32 t9, %14, %30, t9;\n\t"
+        "madc.hi.cc.u32 t10, %15, %30, t10;\n\t"
+        "madc.hi.cc.u32 t11, %16, %30, t11;\n\t"
+        "madc.hi.cc.u32 t12, %17, %30, t12;\n\t"
+        "madc.hi.cc.u32 t13, %18, %30, t13;\n\t"
+        "madc.hi.cc.u32 t14, %19, %30, t14;\n\t"
+        "madc.hi.cc.u32 t15, %20, %30, t15;\n\t"
+        "madc.hi.cc.u32 t16, %21, %30, t16;\n\t"
+        "madc.hi.cc.u32 t17, %22, %30, t17;\n\t"
+        "madc.hi.u32 t18, %23, %30, t18;\n\t"
+        "mad.lo.cc.u32 t7, %12, %31, t7;\n\t"
+        "madc.lo.cc.u32 t8, %13, %31, t8;\n\t"
+        "madc.lo.cc.u32 t9, %14, %31, t9;\n\t"
+        "madc.lo.cc.u32 t10, %15, %31, t10;\n\t"
+        "madc.lo.cc.u32 t11, %16, %31, t11;\n\t"
+        "madc.lo.cc.u32 t12, %17, %31, t12;\n\t"
+        "madc.lo.cc.u32 t13, %18, %31, t13;\n\t"
+        "madc.lo.cc.u32 t14, %19, %31, t14;\n\t"
+        "madc.lo.cc.u32 t15, %20, %31, t15;\n\t"
+        "madc.lo.cc.u32 t16, %21, %31, t16;\n\t"
+        "madc.lo.cc.u32 t17, %22, %31, t17;\n\t"
+        "madc.lo.cc.u32 t18, %23, %31, t18;\n\t"
+        "addc.u32 t19, 0, 0;\n\t"
+        "mad.hi.cc.u32 t8, %12, %31, t8;\n\t"
+        "madc.hi.cc.u32 t9, %13, %31, t9;\n\t"
+        "madc.hi.cc.u32 t10, %14, %31, t10;\n\t"
+        "madc.hi.cc.u32 t11, %15, %31, t11;\n\t"
+        "madc.hi.cc.u32 t12, %16, %31, t12;\n\t"
+        "madc.hi.cc.u32 t13, %17, %31, t13;\n\t"
+        "madc.hi.cc.u32 t14, %18, %31, t14;\n\t"
+        "madc.hi.cc.u32 t15, %19, %31, t15;\n\t"
+        "madc.hi.cc.u32 t16, %20, %31, t16;\n\t"
+        "madc.hi.cc.u32 t17, %21, %31, t17;\n\t"
+        "madc.hi.cc.u32 t18, %22, %31, t18;\n\t"
+        "madc.hi.u32 t19, %23, %31, t19;\n\t"
+        "mad.lo.cc.u32 t8, %12, %32, t8;\n\t"
+        "madc.lo.cc.u32 t9, %13, %32, t9;\n\t"
+        "madc.lo.cc.u32 t10, %14, %32, t10;\n\t"
+        "madc.lo.cc.u32 t11, %15, %32, t11;\n\t"
+        "madc.lo.cc.u32 t12, %16, %32, t12;\n\t"
+        "madc.lo.cc.u32 t13, %17, %32, t13;\n\t"
+        "madc.lo.cc.u32 t14, %18, %32, t14;\n\t"
+        "madc.lo.cc.u32 t15, %19, %32, t15;\n\t"
+        "madc.lo.cc.u32 t16, %20, %32, t16;\n\t"
+        "madc.lo.cc.u32 t17, %21, %32, t17;\n\t"
+        "madc.lo.cc.u32 t18, %22, %32, t18;\n\t"
+        "madc.lo.cc.u32 t19, %23, %32, t19;\n\t"
+        "addc.u32 t20, 0, 0;\n\t"
+        "mad.hi.cc.u32 t9, %12, %32, t9;\n\t"
+        "madc.hi.cc.u32 t10, %13, %32, t10;\n\t"
+        "madc.hi.cc.u32 t11, %14, %32, t11;\n\t"
+        "madc.hi.cc.u32 t12, %15, %32, t12;\n\t"
+        "madc.hi.cc.u32 t13, %16, %32, t13;\n\t"
+        "madc.hi.cc.u32 t14, %17, %32, t14;\n\t"
+        "madc.hi.cc.u32 t15, %18, %32, t15;\n\t"
+        "madc.hi.cc.u32 t16, %19, %32, t16;\n\t"
+        "madc.hi.cc.u32 t17, %20, %32, t17;\n\t"
+        "madc.hi.cc.u32 t18, %21, %32, t18;\n\t"
+        "madc.hi.cc.u32 t19, %22, %32, t19;\n\t"
+        "madc.hi.u32 t20, %23, %32, t20;\n\t"
+        "mad.lo.cc.u32 t9, %12, %33, t9;\n\t"
+        "madc.lo.cc.u32 t10, %13, %33, t10;\n\t"
+        "madc.lo.cc.u32 t11, %14, %33, t11;\n\t"
+        "madc.lo.cc.u32 t12, %15, %33, t12;\n\t"
+        "madc.lo.cc.u32 t13, %16, %33, t13;\n\t"
+        "madc.lo.cc.u32 t14, %17, %33, t14;\n\t"
+        "madc.lo.cc.u32 t15, %18, %33, t15;\n\t"
+        "madc.lo.cc.u32 t16, %19, %33, t16;\n\t"
+        "madc.lo.cc.u32 t17, %20, %33, t17;\n\t"
+        "madc.lo.cc.u32 t18, %21, %33, t18;\n\t"
+        "madc.lo.cc.u32 t19, %22, %33, t19;\n\t"
+        "madc.lo.cc.u32 t20, %23, %33, t20;\n\t"
+        "addc.u32 t21, 0, 0;\n\t"
+        "mad.hi.cc.u32 t10, %12, %33, t10;\n\t"
+        "madc.hi.cc.u32 t11, %13, %33, t11;\n\t"
+        "madc.hi.cc.u32 t12, %14, %33, t12;\n\t"
+        "madc.hi.cc.u32 t13, %15, %33, t13;\n\t"
+        "madc.hi.cc.u32 t14, %16, %33, t14;\n\t"
+        "madc.hi.cc.u32 t15, %17, %33, t15;\n\t"
+        "madc.hi.cc.u32 t16, %18, %33, t16;\n\t"
+        "madc.hi.cc.u32 t17, %19, %33, t17;\n\t"
+        "madc.hi.cc.u32 t18, %20, %33, t18;\n\t"
+        "madc.hi.cc.u32 t19, %21, %33, t19;\n\t"
+        "madc.hi.cc.u32 t20, %22, %33, t20;\n\t"
+        "madc.hi.u32 t21, %23, %33, t21;\n\t"
+        "mad.lo.cc.u32 t10, %12, %34, t10;\n\t"
+        "madc.lo.cc.u32 t11, %13, %34, t11;\n\t"
+        "madc.lo.cc.u32 t12, %14, %34, t12;\n\t"
+        "madc.lo.cc.u32 t13, %15, %34, t13;\n\t"
+        "madc.lo.cc.u32 t14, %16, %34, t14;\n\t"
+        "madc.lo.cc.u32 t15, %17, %34, t15;\n\t"
+        "madc.lo.cc.u32 t16, %18, %34, t16;\n\t"
+        "madc.lo.cc.u32 t17, %19, %34, t17;\n\t"
+        "madc.lo.cc.u32 t18, %20, %34, t18;\n\t"
+        "madc.lo.cc.u32 t19, %21, %34, t19;\n\t"
+        "madc.lo.cc.u32 t20, %22, %34, t20;\n\t"
+        "madc.lo.cc.u32 t21, %23, %34, t21;\n\t"
+        "addc.u32 t22, 0, 0;\n\t"
+        "mad.hi.cc.u32 t11, %12, %34, t11;\n\t"
+        "madc.hi.cc.u32 t12, %13, %34, t12;\n\t"
+        "madc.hi.cc.u32 t13, %14, %34, t13;\n\t"
+        "madc.hi.cc.u32 t14, %15, %34, t14;\n\t"
+        "madc.hi.cc.u32 t15, %16, %34, t15;\n\t"
+        "madc.hi.cc.u32 t16, %17, %34, t16;\n\t"
+        "madc.hi.cc.u32 t17, %18, %34, t17;\n\t"
+        "madc.hi.cc.u32 t18, %19, %34, t18;\n\t"
+        "madc.hi.cc.u32 t19, %20, %34, t19;\n\t"
+        "madc.hi.cc.u32 t20, %21, %34, t20;\n\t"
+        "madc.hi.cc.u32 t21, %22, %34, t21;\n\t"
+        "madc.hi.u32 t22, %23, %34, t22;\n\t"
+        "mad.lo.cc.u32 t11, %12, %35, t11;\n\t"
+        "madc.lo.cc.u32 t12, %13, %35, t12;\n\t"
+        "madc.lo.cc.u32 t13, %14, %35, t13;\n\t"
+        "madc.lo.cc.u32 t14, %15, %35, t14;\n\t"
+        "madc.lo.cc.u32 t15, %16, %35, t15;\n\t"
+        "madc.lo.cc.u32 t16, %17, %35, t16;\n\t"
+        "madc.lo.cc.u32 t17, %18, %35, t17;\n\t"
+        "madc.lo.cc.u32 t18, %19, %35, t18;\n\t"
+        "madc.lo.cc.u32 t19, %20, %35, t19;\n\t"
+        "madc.lo.cc.u32 t20, %21, %35, t20;\n\t"
+        "madc.lo.cc.u32 t21, %22, %35, t21;\n\t"
+        "madc.lo.cc.u32 t22, %23, %35, t22;\n\t"
+        "addc.u32 t23, 0, 0;\n\t"
+        "mad.hi.cc.u32 t12, %12, %35, t12;\n\t"
+        "madc.hi.cc.u32 t13, %13, %35, t13;\n\t"
+        "madc.hi.cc.u32 t14, %14, %35, t14;\n\t"
+        "madc.hi.cc.u32 t15, %15, %35, t15;\n\t"
+        "madc.hi.cc.u32 t16, %16, %35, t16;\n\t"
+        "madc.hi.cc.u32 t17, %17, %35, t17;\n\t"
+        "madc.hi.cc.u32 t18, %18, %35, t18;\n\t"
+        "madc.hi.cc.u32 t19, %19, %35, t19;\n\t"
+        "madc.hi.cc.u32 t20, %20, %35, t20;\n\t"
+        "madc.hi.cc.u32 t21, %21, %35, t21;\n\t"
+        "madc.hi.cc.u32 t22, %22, %35, t22;\n\t"
+        "madc.hi.u32 t23, %23, %35, t23;\n\t"
+        "shf.r.clamp.b32 %0, t12, t13, 0;\n\t"
+        "shf.r.clamp.b32 %1, t13, t14, 0;\n\t"
+        "shf.r.clamp.b32 %2, t14, t15, 0;\n\t"
+        "shf.r.clamp.b32 %3, t15, t16, 0;\n\t"
+        "shf.r.clamp.b32 %4, t16, t17, 0;\n\t"
+        "shf.r.clamp.b32 %5, t17, t18, 0;\n\t"
+        "shf.r.clamp.b32 %6, t18, t19, 0;\n\t"
+        "shf.r.clamp.b32 %7, t19, t20, 0;\n\t"
+        "shf.r.clamp.b32 %8, t20, t21, 0;\n\t"
+        "shf.r.clamp.b32 %9, t21, t22, 0;\n\t"
+        "shf.r.clamp.b32 %10, t22, t23, 0;\n\t"
+        "shr.b32 %11, t23, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
+    );
   }
 #endif
 
@@ -1814,7 +1945,7 @@ struct mul_hi {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[24];
-    t[0] = ptx_mul_lo(x[0], x[12]);
+    ptx_mul_lo(x[0], x[12]);
     t[1] = ptx_mul_lo(x[1], x[12]);
     t[2] = ptx_mul_lo(x[2], x[12]);
     t[3] = ptx_mul_lo(x[3], x[12]);
@@ -2126,7 +2257,6 @@ struct mul_hi {
     y[9] = ptx_shf_r_clamp(t[21], t[22], 0u);
     y[10] = ptx_shf_r_clamp(t[22], t[23], 0u);
     y[11] = ptx_shr(t[23], 0u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -2146,196 +2276,202 @@ struct sqr {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[0]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[12]) : "r"(x[11]), "r"(x[0]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[0]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[0]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[0]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[0]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[0]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[0]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[0]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[0]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[0]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[0]), "r"(y[11]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[12]) : "r"(y[12]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[1]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[1]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[1]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[1]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[1]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[1]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[1]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[1]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[1]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[11]), "r"(x[1]), "r"(y[12]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[13]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[1]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[1]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[1]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[1]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[1]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[1]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[1]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[1]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[10]), "r"(x[1]), "r"(y[12]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[11]), "r"(x[1]), "r"(y[13]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[2]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[2]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[2]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[2]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[2]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[2]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[2]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[10]), "r"(x[2]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[11]), "r"(x[2]), "r"(y[13]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[14]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[2]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[2]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[2]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[2]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[2]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[2]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[9]), "r"(x[2]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[10]), "r"(x[2]), "r"(y[13]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[11]), "r"(x[2]), "r"(y[14]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[3]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[3]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[3]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[3]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[3]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[9]), "r"(x[3]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[10]), "r"(x[3]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[11]), "r"(x[3]), "r"(y[14]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[15]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[3]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[3]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[3]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[3]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[8]), "r"(x[3]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[9]), "r"(x[3]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[10]), "r"(x[3]), "r"(y[14]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[11]), "r"(x[3]), "r"(y[15]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[4]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[4]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[4]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[8]), "r"(x[4]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[9]), "r"(x[4]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[10]), "r"(x[4]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[11]), "r"(x[4]), "r"(y[15]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[16]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[4]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[4]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[4]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[8]), "r"(x[4]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[9]), "r"(x[4]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[10]), "r"(x[4]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[11]), "r"(x[4]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[5]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[5]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[8]), "r"(x[5]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[9]), "r"(x[5]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[10]), "r"(x[5]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[11]), "r"(x[5]), "r"(y[16]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[17]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[5]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[5]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[8]), "r"(x[5]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[9]), "r"(x[5]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[10]), "r"(x[5]), "r"(y[16]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[11]), "r"(x[5]), "r"(y[17]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[6]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[8]), "r"(x[6]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[9]), "r"(x[6]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[10]), "r"(x[6]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[11]), "r"(x[6]), "r"(y[17]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[18]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[6]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[8]), "r"(x[6]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[9]), "r"(x[6]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[10]), "r"(x[6]), "r"(y[17]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[11]), "r"(x[6]), "r"(y[18]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[8]), "r"(x[7]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[9]), "r"(x[7]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[10]), "r"(x[7]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[11]), "r"(x[7]), "r"(y[18]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[19]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[8]), "r"(x[7]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[9]), "r"(x[7]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[10]), "r"(x[7]), "r"(y[18]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[11]), "r"(x[7]), "r"(y[19]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[9]), "r"(x[8]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[10]), "r"(x[8]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[11]), "r"(x[8]), "r"(y[19]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[20]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[9]), "r"(x[8]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[10]), "r"(x[8]), "r"(y[19]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[11]), "r"(x[8]), "r"(y[20]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[10]), "r"(x[9]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[11]), "r"(x[9]), "r"(y[20]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[21]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[10]), "r"(x[9]), "r"(y[20]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[11]), "r"(x[9]), "r"(y[21]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[11]), "r"(x[10]), "r"(y[21]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[22]) : );
-    asm volatile("mad.hi.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[11]), "r"(x[10]), "r"(y[22]));
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(y[1]), "r"(y[1]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(y[2]), "r"(y[2]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(y[3]), "r"(y[3]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(y[4]), "r"(y[4]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(y[5]), "r"(y[5]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(y[6]), "r"(y[6]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(y[7]), "r"(y[7]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(y[8]), "r"(y[8]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(y[9]), "r"(y[9]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(y[10]), "r"(y[10]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(y[11]), "r"(y[11]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[12]) : "r"(y[12]), "r"(y[12]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[13]) : "r"(y[13]), "r"(y[13]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[14]) : "r"(y[14]), "r"(y[14]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[15]) : "r"(y[15]), "r"(y[15]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[16]) : "r"(y[16]), "r"(y[16]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[17]) : "r"(y[17]), "r"(y[17]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[18]) : "r"(y[18]), "r"(y[18]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[19]) : "r"(y[19]), "r"(y[19]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[20]) : "r"(y[20]), "r"(y[20]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[21]) : "r"(y[21]), "r"(y[21]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[22]) : "r"(y[22]), "r"(y[22]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[23]) : );
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[0]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[0]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[1]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[1]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[2]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[2]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[3]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[3]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[4]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[4]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[5]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[5]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[6]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[6]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[7]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[7]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[8]), "r"(x[8]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[8]), "r"(x[8]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[9]), "r"(x[9]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[9]), "r"(x[9]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[10]), "r"(x[10]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[10]), "r"(x[10]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[11]), "r"(x[11]), "r"(y[22]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[11]), "r"(x[11]), "r"(y[23]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %1, %25, %24;\n\t"
+        "mul.lo.u32 %2, %26, %24;\n\t"
+        "mul.lo.u32 %3, %27, %24;\n\t"
+        "mul.lo.u32 %4, %28, %24;\n\t"
+        "mul.lo.u32 %5, %29, %24;\n\t"
+        "mul.lo.u32 %6, %30, %24;\n\t"
+        "mul.lo.u32 %7, %31, %24;\n\t"
+        "mul.lo.u32 %8, %32, %24;\n\t"
+        "mul.lo.u32 %9, %33, %24;\n\t"
+        "mul.lo.u32 %10, %34, %24;\n\t"
+        "mul.lo.u32 %11, %35, %24;\n\t"
+        "mul.hi.u32 %12, %35, %24;\n\t"
+        "mad.hi.cc.u32 %2, %25, %24, %2;\n\t"
+        "madc.hi.cc.u32 %3, %26, %24, %3;\n\t"
+        "madc.hi.cc.u32 %4, %27, %24, %4;\n\t"
+        "madc.hi.cc.u32 %5, %28, %24, %5;\n\t"
+        "madc.hi.cc.u32 %6, %29, %24, %6;\n\t"
+        "madc.hi.cc.u32 %7, %30, %24, %7;\n\t"
+        "madc.hi.cc.u32 %8, %31, %24, %8;\n\t"
+        "madc.hi.cc.u32 %9, %32, %24, %9;\n\t"
+        "madc.hi.cc.u32 %10, %33, %24, %10;\n\t"
+        "madc.hi.cc.u32 %11, %34, %24, %11;\n\t"
+        "addc.u32 %12, %12, 0;\n\t"
+        "mad.lo.cc.u32 %3, %26, %25, %3;\n\t"
+        "madc.lo.cc.u32 %4, %27, %25, %4;\n\t"
+        "madc.lo.cc.u32 %5, %28, %25, %5;\n\t"
+        "madc.lo.cc.u32 %6, %29, %25, %6;\n\t"
+        "madc.lo.cc.u32 %7, %30, %25, %7;\n\t"
+        "madc.lo.cc.u32 %8, %31, %25, %8;\n\t"
+        "madc.lo.cc.u32 %9, %32, %25, %9;\n\t"
+        "madc.lo.cc.u32 %10, %33, %25, %10;\n\t"
+        "madc.lo.cc.u32 %11, %34, %25, %11;\n\t"
+        "madc.lo.cc.u32 %12, %35, %25, %12;\n\t"
+        "addc.u32 %13, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %26, %25, %4;\n\t"
+        "madc.hi.cc.u32 %5, %27, %25, %5;\n\t"
+        "madc.hi.cc.u32 %6, %28, %25, %6;\n\t"
+        "madc.hi.cc.u32 %7, %29, %25, %7;\n\t"
+        "madc.hi.cc.u32 %8, %30, %25, %8;\n\t"
+        "madc.hi.cc.u32 %9, %31, %25, %9;\n\t"
+        "madc.hi.cc.u32 %10, %32, %25, %10;\n\t"
+        "madc.hi.cc.u32 %11, %33, %25, %11;\n\t"
+        "madc.hi.cc.u32 %12, %34, %25, %12;\n\t"
+        "madc.hi.u32 %13, %35, %25, %13;\n\t"
+        "mad.lo.cc.u32 %5, %27, %26, %5;\n\t"
+        "madc.lo.cc.u32 %6, %28, %26, %6;\n\t"
+        "madc.lo.cc.u32 %7, %29, %26, %7;\n\t"
+        "madc.lo.cc.u32 %8, %30, %26, %8;\n\t"
+        "madc.lo.cc.u32 %9, %31, %26, %9;\n\t"
+        "madc.lo.cc.u32 %10, %32, %26, %10;\n\t"
+        "madc.lo.cc.u32 %11, %33, %26, %11;\n\t"
+        "madc.lo.cc.u32 %12, %34, %26, %12;\n\t"
+        "madc.lo.cc.u32 %13, %35, %26, %13;\n\t"
+        "addc.u32 %14, 0, 0;\n\t"
+        "mad.hi.cc.u32 %6, %27, %26, %6;\n\t"
+        "madc.hi.cc.u32 %7, %28, %26, %7;\n\t"
+        "madc.hi.cc.u32 %8, %29, %26, %8;\n\t"
+        "madc.hi.cc.u32 %9, %30, %26, %9;\n\t"
+        "madc.hi.cc.u32 %10, %31, %26, %10;\n\t"
+        "madc.hi.cc.u32 %11, %32, %26, %11;\n\t"
+        "madc.hi.cc.u32 %12, %33, %26, %12;\n\t"
+        "madc.hi.cc.u32 %13, %34, %26, %13;\n\t"
+        "madc.hi.u32 %14, %35, %26, %14;\n\t"
+        "mad.lo.cc.u32 %7, %28, %27, %7;\n\t"
+        "madc.lo.cc.u32 %8, %29, %27, %8;\n\t"
+        "madc.lo.cc.u32 %9, %30, %27, %9;\n\t"
+        "madc.lo.cc.u32 %10, %31, %27, %10;\n\t"
+        "madc.lo.cc.u32 %11, %32, %27, %11;\n\t"
+        "madc.lo.cc.u32 %12, %33, %27, %12;\n\t"
+        "madc.lo.cc.u32 %13, %34, %27, %13;\n\t"
+        "madc.lo.cc.u32 %14, %35, %27, %14;\n\t"
+        "addc.u32 %15, 0, 0;\n\t"
+        "mad.hi.cc.u32 %8, %28, %27, %8;\n\t"
+        "madc.hi.cc.u32 %9, %29, %27, %9;\n\t"
+        "madc.hi.cc.u32 %10, %30, %27, %10;\n\t"
+        "madc.hi.cc.u32 %11, %31, %27, %11;\n\t"
+        "madc.hi.cc.u32 %12, %32, %27, %12;\n\t"
+        "madc.hi.cc.u32 %13, %33, %27, %13;\n\t"
+        "madc.hi.cc.u32 %14, %34, %27, %14;\n\t"
+        "madc.hi.u32 %15, %35, %27, %15;\n\t"
+        "mad.lo.cc.u32 %9, %29, %28, %9;\n\t"
+        "madc.lo.cc.u32 %10, %30, %28, %10;\n\t"
+        "madc.lo.cc.u32 %11, %31, %28, %11;\n\t"
+        "madc.lo.cc.u32 %12, %32, %28, %12;\n\t"
+        "madc.lo.cc.u32 %13, %33, %28, %13;\n\t"
+        "madc.lo.cc.u32 %14, %34, %28, %14;\n\t"
+        "madc.lo.cc.u32 %15, %35, %28, %15;\n\t"
+        "addc.u32 %16, 0, 0;\n\t"
+        "mad.hi.cc.u32 %10, %29, %28, %10;\n\t"
+        "madc.hi.cc.u32 %11, %30, %28, %11;\n\t"
+        "madc.hi.cc.u32 %12, %31, %28, %12;\n\t"
+        "madc.hi.cc.u32 %13, %32, %28, %13;\n\t"
+        "madc.hi.cc.u32 %14, %33, %28, %14;\n\t"
+        "madc.hi.cc.u32 %15, %34, %28, %15;\n\t"
+        "madc.hi.u32 %16, %35, %28, %16;\n\t"
+        "mad.lo.cc.u32 %11, %30, %29, %11;\n\t"
+        "madc.lo.cc.u32 %12, %31, %29, %12;\n\t"
+        "madc.lo.cc.u32 %13, %32, %29, %13;\n\t"
+        "madc.lo.cc.u32 %14, %33, %29, %14;\n\t"
+        "madc.lo.cc.u32 %15, %34, %29, %15;\n\t"
+        "madc.lo.cc.u32 %16, %35, %29, %16;\n\t"
+        "addc.u32 %17, 0, 0;\n\t"
+        "mad.hi.cc.u32 %12, %30, %29, %12;\n\t"
+        "madc.hi.cc.u32 %13, %31, %29, %13;\n\t"
+        "madc.hi.cc.u32 %14, %32, %29, %14;\n\t"
+        "madc.hi.cc.u32 %15, %33, %29, %15;\n\t"
+        "madc.hi.cc.u32 %16, %34, %29, %16;\n\t"
+        "madc.hi.u32 %17, %35, %29, %17;\n\t"
+        "mad.lo.cc.u32 %13, %31, %30, %13;\n\t"
+        "madc.lo.cc.u32 %14, %32, %30, %14;\n\t"
+        "madc.lo.cc.u32 %15, %33, %30, %15;\n\t"
+        "madc.lo.cc.u32 %16, %34, %30, %16;\n\t"
+        "madc.lo.cc.u32 %17, %35, %30, %17;\n\t"
+        "addc.u32 %18, 0, 0;\n\t"
+        "mad.hi.cc.u32 %14, %31, %30, %14;\n\t"
+        "madc.hi.cc.u32 %15, %32, %30, %15;\n\t"
+        "madc.hi.cc.u32 %16, %33, %30, %16;\n\t"
+        "madc.hi.cc.u32 %17, %34, %30, %17;\n\t"
+        "madc.hi.u32 %18, %35, %30, %18;\n\t"
+        "mad.lo.cc.u32 %15, %32, %31, %15;\n\t"
+        "madc.lo.cc.u32 %16, %33, %31, %16;\n\t"
+        "madc.lo.cc.u32 %17, %34, %31, %17;\n\t"
+        "madc.lo.cc.u32 %18, %35, %31, %18;\n\t"
+        "addc.u32 %19, 0, 0;\n\t"
+        "mad.hi.cc.u32 %16, %32, %31, %16;\n\t"
+        "madc.hi.cc.u32 %17, %33, %31, %17;\n\t"
+        "madc.hi.cc.u32 %18, %34, %31, %18;\n\t"
+        "madc.hi.u32 %19, %35, %31, %19;\n\t"
+        "mad.lo.cc.u32 %17, %33, %32, %17;\n\t"
+        "madc.lo.cc.u32 %18, %34, %32, %18;\n\t"
+        "madc.lo.cc.u32 %19, %35, %32, %19;\n\t"
+        "addc.u32 %20, 0, 0;\n\t"
+        "mad.hi.cc.u32 %18, %33, %32, %18;\n\t"
+        "madc.hi.cc.u32 %19, %34, %32, %19;\n\t"
+        "madc.hi.u32 %20, %35, %32, %20;\n\t"
+        "mad.lo.cc.u32 %19, %34, %33, %19;\n\t"
+        "madc.lo.cc.u32 %20, %35, %33, %20;\n\t"
+        "addc.u32 %21, 0, 0;\n\t"
+        "mad.hi.cc.u32 %20, %34, %33, %20;\n\t"
+        "madc.hi.u32 %21, %35, %33, %21;\n\t"
+        "mad.lo.cc.u32 %21, %35, %34, %21;\n\t"
+        "addc.u32 %22, 0, 0;\n\t"
+        "mad.hi.u32 %22, %35, %34, %22;\n\t"
+        "add.cc.u32 %1, %1, %1;\n\t"
+        "addc.cc.u32 %2, %2, %2;\n\t"
+        "addc.cc.u32 %3, %3, %3;\n\t"
+        "addc.cc.u32 %4, %4, %4;\n\t"
+        "addc.cc.u32 %5, %5, %5;\n\t"
+        "addc.cc.u32 %6, %6, %6;\n\t"
+        "addc.cc.u32 %7, %7, %7;\n\t"
+        "addc.cc.u32 %8, %8, %8;\n\t"
+        "addc.cc.u32 %9, %9, %9;\n\t"
+        "addc.cc.u32 %10, %10, %10;\n\t"
+        "addc.cc.u32 %11, %11, %11;\n\t"
+        "addc.cc.u32 %12, %12, %12;\n\t"
+        "addc.cc.u32 %13, %13, %13;\n\t"
+        "addc.cc.u32 %14, %14, %14;\n\t"
+        "addc.cc.u32 %15, %15, %15;\n\t"
+        "addc.cc.u32 %16, %16, %16;\n\t"
+        "addc.cc.u32 %17, %17, %17;\n\t"
+        "addc.cc.u32 %18, %18, %18;\n\t"
+        "addc.cc.u32 %19, %19, %19;\n\t"
+        "addc.cc.u32 %20, %20, %20;\n\t"
+        "addc.cc.u32 %21, %21, %21;\n\t"
+        "addc.cc.u32 %22, %22, %22;\n\t"
+        "addc.u32 %23, 0, 0;\n\t"
+        "mul.lo.u32 %0, %24, %24;\n\t"
+        "mad.hi.cc.u32 %1, %24, %24, %1;\n\t"
+        "madc.lo.cc.u32 %2, %25, %25, %2;\n\t"
+        "madc.hi.cc.u32 %3, %25, %25, %3;\n\t"
+        "madc.lo.cc.u32 %4, %26, %26, %4;\n\t"
+        "madc.hi.cc.u32 %5, %26, %26, %5;\n\t"
+        "madc.lo.cc.u32 %6, %27, %27, %6;\n\t"
+        "madc.hi.cc.u32 %7, %27, %27, %7;\n\t"
+        "madc.lo.cc.u32 %8, %28, %28, %8;\n\t"
+        "madc.hi.cc.u32 %9, %28, %28, %9;\n\t"
+        "madc.lo.cc.u32 %10, %29, %29, %10;\n\t"
+        "madc.hi.cc.u32 %11, %29, %29, %11;\n\t"
+        "madc.lo.cc.u32 %12, %30, %30, %12;\n\t"
+        "madc.hi.cc.u32 %13, %30, %30, %13;\n\t"
+        "madc.lo.cc.u32 %14, %31, %31, %14;\n\t"
+        "madc.hi.cc.u32 %15, %31, %31, %15;\n\t"
+        "madc.lo.cc.u32 %16, %32, %32, %16;\n\t"
+        "madc.hi.cc.u32 %17, %32, %32, %17;\n\t"
+        "madc.lo.cc.u32 %18, %33, %33, %18;\n\t"
+        "madc.hi.cc.u32 %19, %33, %33, %19;\n\t"
+        "madc.lo.cc.u32 %20, %34, %34, %20;\n\t"
+        "madc.hi.cc.u32 %21, %34, %34, %21;\n\t"
+        "madc.lo.cc.u32 %22, %35, %35, %22;\n\t"
+        "madc.hi.u32 %23, %35, %35, %23;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -2551,31 +2687,37 @@ struct mul_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[12]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[12]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[12]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[12]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[12]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[12]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[12]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[12]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[12]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[12]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[12]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[12]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[12]), "r"(y[11]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[12]) : "r"(y[12]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %13, %25;\n\t"
+        "mul.lo.u32 %1, %14, %25;\n\t"
+        "mul.lo.u32 %2, %15, %25;\n\t"
+        "mul.lo.u32 %3, %16, %25;\n\t"
+        "mul.lo.u32 %4, %17, %25;\n\t"
+        "mul.lo.u32 %5, %18, %25;\n\t"
+        "mul.lo.u32 %6, %19, %25;\n\t"
+        "mul.lo.u32 %7, %20, %25;\n\t"
+        "mul.lo.u32 %8, %21, %25;\n\t"
+        "mul.lo.u32 %9, %22, %25;\n\t"
+        "mul.lo.u32 %10, %23, %25;\n\t"
+        "mul.lo.u32 %11, %24, %25;\n\t"
+        "mul.hi.u32 %12, %24, %25;\n\t"
+        "mad.hi.cc.u32 %1, %13, %25, %1;\n\t"
+        "madc.hi.cc.u32 %2, %14, %25, %2;\n\t"
+        "madc.hi.cc.u32 %3, %15, %25, %3;\n\t"
+        "madc.hi.cc.u32 %4, %16, %25, %4;\n\t"
+        "madc.hi.cc.u32 %5, %17, %25, %5;\n\t"
+        "madc.hi.cc.u32 %6, %18, %25, %6;\n\t"
+        "madc.hi.cc.u32 %7, %19, %25, %7;\n\t"
+        "madc.hi.cc.u32 %8, %20, %25, %8;\n\t"
+        "madc.hi.cc.u32 %9, %21, %25, %9;\n\t"
+        "madc.hi.cc.u32 %10, %22, %25, %10;\n\t"
+        "madc.hi.cc.u32 %11, %23, %25, %11;\n\t"
+        "addc.u32 %12, %12, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12])
+    );
   }
 #endif
 
@@ -2626,318 +2768,324 @@ struct mad {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[0]) : "r"(x[24]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[1]) : "r"(x[25]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[2]) : "r"(x[26]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[3]) : "r"(x[27]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[4]) : "r"(x[28]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[5]) : "r"(x[29]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[6]) : "r"(x[30]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[7]) : "r"(x[31]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[8]) : "r"(x[32]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[9]) : "r"(x[33]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[10]) : "r"(x[34]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[11]) : "r"(x[35]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[0]) : "r"(x[0]), "r"(x[12]), "r"(y[0]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[1]), "r"(x[12]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[2]), "r"(x[12]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[3]), "r"(x[12]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[4]), "r"(x[12]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[5]), "r"(x[12]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[6]), "r"(x[12]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[7]), "r"(x[12]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[8]), "r"(x[12]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[9]), "r"(x[12]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[10]), "r"(x[12]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[11]), "r"(x[12]), "r"(y[11]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[12]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[12]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[12]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[12]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[12]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[12]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[12]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[12]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[12]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[12]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[12]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[12]), "r"(y[11]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[11]), "r"(x[12]), "r"(y[12]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[13]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[13]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[13]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[13]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[13]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[13]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[13]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[13]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[13]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[13]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[13]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[11]), "r"(x[13]), "r"(y[12]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[13]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[13]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[13]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[13]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[13]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[13]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[13]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[13]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[13]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[13]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[13]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[10]), "r"(x[13]), "r"(y[12]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[11]), "r"(x[13]), "r"(y[13]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[14]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[14]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[14]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[14]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[14]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[14]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[14]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[14]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[14]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[14]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[10]), "r"(x[14]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[11]), "r"(x[14]), "r"(y[13]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[14]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[14]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[14]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[14]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[14]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[14]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[14]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[14]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[14]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[14]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[9]), "r"(x[14]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[10]), "r"(x[14]), "r"(y[13]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[11]), "r"(x[14]), "r"(y[14]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[15]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[15]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[15]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[15]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[15]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[15]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[15]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[15]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[15]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[9]), "r"(x[15]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[10]), "r"(x[15]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[11]), "r"(x[15]), "r"(y[14]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[15]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[15]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[15]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[15]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[15]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[15]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[15]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[15]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[15]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[8]), "r"(x[15]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[9]), "r"(x[15]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[10]), "r"(x[15]), "r"(y[14]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[11]), "r"(x[15]), "r"(y[15]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[16]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[16]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[16]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[16]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[16]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[16]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[16]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[16]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[8]), "r"(x[16]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[9]), "r"(x[16]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[10]), "r"(x[16]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[11]), "r"(x[16]), "r"(y[15]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[16]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[16]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[16]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[16]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[16]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[16]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[16]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[16]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[16]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[8]), "r"(x[16]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[9]), "r"(x[16]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[10]), "r"(x[16]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[11]), "r"(x[16]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[17]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[17]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[17]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[17]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[17]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[17]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[17]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[17]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[8]), "r"(x[17]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[9]), "r"(x[17]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[10]), "r"(x[17]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[11]), "r"(x[17]), "r"(y[16]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[17]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[17]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[17]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[17]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[17]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[17]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[17]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[17]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[17]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[8]), "r"(x[17]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[9]), "r"(x[17]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[10]), "r"(x[17]), "r"(y[16]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[11]), "r"(x[17]), "r"(y[17]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[18]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[18]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[18]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[18]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[18]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[18]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[18]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[18]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[8]), "r"(x[18]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[9]), "r"(x[18]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[10]), "r"(x[18]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[11]), "r"(x[18]), "r"(y[17]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[18]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[18]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[18]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[18]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[18]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[18]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[5]), "r"(x[18]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[18]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[18]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[8]), "r"(x[18]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[9]), "r"(x[18]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[10]), "r"(x[18]), "r"(y[17]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[11]), "r"(x[18]), "r"(y[18]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[19]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[19]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[19]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[19]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[19]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[5]), "r"(x[19]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[19]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[19]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[8]), "r"(x[19]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[9]), "r"(x[19]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[10]), "r"(x[19]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[11]), "r"(x[19]), "r"(y[18]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[19]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[0]), "r"(x[19]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[1]), "r"(x[19]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[2]), "r"(x[19]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[3]), "r"(x[19]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[4]), "r"(x[19]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[5]), "r"(x[19]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[6]), "r"(x[19]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[19]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[8]), "r"(x[19]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[9]), "r"(x[19]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[10]), "r"(x[19]), "r"(y[18]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[11]), "r"(x[19]), "r"(y[19]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[0]), "r"(x[20]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[1]), "r"(x[20]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[2]), "r"(x[20]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[3]), "r"(x[20]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[4]), "r"(x[20]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[5]), "r"(x[20]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[6]), "r"(x[20]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[20]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[8]), "r"(x[20]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[9]), "r"(x[20]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[10]), "r"(x[20]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[11]), "r"(x[20]), "r"(y[19]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[20]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[0]), "r"(x[20]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[1]), "r"(x[20]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[2]), "r"(x[20]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[3]), "r"(x[20]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[4]), "r"(x[20]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[5]), "r"(x[20]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[6]), "r"(x[20]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[7]), "r"(x[20]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[8]), "r"(x[20]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[9]), "r"(x[20]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[10]), "r"(x[20]), "r"(y[19]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[11]), "r"(x[20]), "r"(y[20]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[0]), "r"(x[21]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[1]), "r"(x[21]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[2]), "r"(x[21]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[3]), "r"(x[21]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[4]), "r"(x[21]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[5]), "r"(x[21]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[6]), "r"(x[21]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[7]), "r"(x[21]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[8]), "r"(x[21]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[9]), "r"(x[21]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[10]), "r"(x[21]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[11]), "r"(x[21]), "r"(y[20]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[21]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[0]), "r"(x[21]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[1]), "r"(x[21]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[2]), "r"(x[21]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[3]), "r"(x[21]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[4]), "r"(x[21]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[5]), "r"(x[21]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[6]), "r"(x[21]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[7]), "r"(x[21]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[8]), "r"(x[21]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[9]), "r"(x[21]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[10]), "r"(x[21]), "r"(y[20]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[11]), "r"(x[21]), "r"(y[21]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[0]), "r"(x[22]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[1]), "r"(x[22]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[2]), "r"(x[22]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[3]), "r"(x[22]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[4]), "r"(x[22]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[5]), "r"(x[22]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[6]), "r"(x[22]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[7]), "r"(x[22]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[8]), "r"(x[22]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[9]), "r"(x[22]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[10]), "r"(x[22]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[11]), "r"(x[22]), "r"(y[21]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[22]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[0]), "r"(x[22]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[1]), "r"(x[22]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[2]), "r"(x[22]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[3]), "r"(x[22]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[4]), "r"(x[22]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[5]), "r"(x[22]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[6]), "r"(x[22]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[7]), "r"(x[22]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[8]), "r"(x[22]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[9]), "r"(x[22]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[10]), "r"(x[22]), "r"(y[21]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[11]), "r"(x[22]), "r"(y[22]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[0]), "r"(x[23]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[1]), "r"(x[23]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[2]), "r"(x[23]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[3]), "r"(x[23]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[4]), "r"(x[23]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[5]), "r"(x[23]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[6]), "r"(x[23]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[7]), "r"(x[23]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[8]), "r"(x[23]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[9]), "r"(x[23]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[10]), "r"(x[23]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[11]), "r"(x[23]), "r"(y[22]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[23]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[0]), "r"(x[23]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[1]), "r"(x[23]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[2]), "r"(x[23]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[3]), "r"(x[23]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[4]), "r"(x[23]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[5]), "r"(x[23]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[6]), "r"(x[23]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[7]), "r"(x[23]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[8]), "r"(x[23]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[9]), "r"(x[23]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[10]), "r"(x[23]), "r"(y[22]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[11]), "r"(x[23]), "r"(y[23]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, %48;\n\t"
+        "mov.b32 %1, %49;\n\t"
+        "mov.b32 %2, %50;\n\t"
+        "mov.b32 %3, %51;\n\t"
+        "mov.b32 %4, %52;\n\t"
+        "mov.b32 %5, %53;\n\t"
+        "mov.b32 %6, %54;\n\t"
+        "mov.b32 %7, %55;\n\t"
+        "mov.b32 %8, %56;\n\t"
+        "mov.b32 %9, %57;\n\t"
+        "mov.b32 %10, %58;\n\t"
+        "mov.b32 %11, %59;\n\t"
+        "mad.lo.cc.u32 %0, %24, %36, %0;\n\t"
+        "madc.lo.cc.u32 %1, %25, %36, %1;\n\t"
+        "madc.lo.cc.u32 %2, %26, %36, %2;\n\t"
+        "madc.lo.cc.u32 %3, %27, %36, %3;\n\t"
+        "madc.lo.cc.u32 %4, %28, %36, %4;\n\t"
+        "madc.lo.cc.u32 %5, %29, %36, %5;\n\t"
+        "madc.lo.cc.u32 %6, %30, %36, %6;\n\t"
+        "madc.lo.cc.u32 %7, %31, %36, %7;\n\t"
+        "madc.lo.cc.u32 %8, %32, %36, %8;\n\t"
+        "madc.lo.cc.u32 %9, %33, %36, %9;\n\t"
+        "madc.lo.cc.u32 %10, %34, %36, %10;\n\t"
+        "madc.lo.cc.u32 %11, %35, %36, %11;\n\t"
+        "addc.u32 %12, 0, 0;\n\t"
+        "mad.hi.cc.u32 %1, %24, %36, %1;\n\t"
+        "madc.hi.cc.u32 %2, %25, %36, %2;\n\t"
+        "madc.hi.cc.u32 %3, %26, %36, %3;\n\t"
+        "madc.hi.cc.u32 %4, %27, %36, %4;\n\t"
+        "madc.hi.cc.u32 %5, %28, %36, %5;\n\t"
+        "madc.hi.cc.u32 %6, %29, %36, %6;\n\t"
+        "madc.hi.cc.u32 %7, %30, %36, %7;\n\t"
+        "madc.hi.cc.u32 %8, %31, %36, %8;\n\t"
+        "madc.hi.cc.u32 %9, %32, %36, %9;\n\t"
+        "madc.hi.cc.u32 %10, %33, %36, %10;\n\t"
+        "madc.hi.cc.u32 %11, %34, %36, %11;\n\t"
+        "madc.hi.u32 %12, %35, %36, %12;\n\t"
+        "mad.lo.cc.u32 %1, %24, %37, %1;\n\t"
+        "madc.lo.cc.u32 %2, %25, %37, %2;\n\t"
+        "madc.lo.cc.u32 %3, %26, %37, %3;\n\t"
+        "madc.lo.cc.u32 %4, %27, %37, %4;\n\t"
+        "madc.lo.cc.u32 %5, %28, %37, %5;\n\t"
+        "madc.lo.cc.u32 %6, %29, %37, %6;\n\t"
+        "madc.lo.cc.u32 %7, %30, %37, %7;\n\t"
+        "madc.lo.cc.u32 %8, %31, %37, %8;\n\t"
+        "madc.lo.cc.u32 %9, %32, %37, %9;\n\t"
+        "madc.lo.cc.u32 %10, %33, %37, %10;\n\t"
+        "madc.lo.cc.u32 %11, %34, %37, %11;\n\t"
+        "madc.lo.cc.u32 %12, %35, %37, %12;\n\t"
+        "addc.u32 %13, 0, 0;\n\t"
+        "mad.hi.cc.u32 %2, %24, %37, %2;\n\t"
+        "madc.hi.cc.u32 %3, %25, %37, %3;\n\t"
+        "madc.hi.cc.u32 %4, %26, %37, %4;\n\t"
+        "madc.hi.cc.u32 %5, %27, %37, %5;\n\t"
+        "madc.hi.cc.u32 %6, %28, %37, %6;\n\t"
+        "madc.hi.cc.u32 %7, %29, %37, %7;\n\t"
+        "madc.hi.cc.u32 %8, %30, %37, %8;\n\t"
+        "madc.hi.cc.u32 %9, %31, %37, %9;\n\t"
+        "madc.hi.cc.u32 %10, %32, %37, %10;\n\t"
+        "madc.hi.cc.u32 %11, %33, %37, %11;\n\t"
+        "madc.hi.cc.u32 %12, %34, %37, %12;\n\t"
+        "madc.hi.u32 %13, %35, %37, %13;\n\t"
+        "mad.lo.cc.u32 %2, %24, %38, %2;\n\t"
+        "madc.lo.cc.u32 %3, %25, %38, %3;\n\t"
+        "madc.lo.cc.u32 %4, %26, %38, %4;\n\t"
+        "madc.lo.cc.u32 %5, %27, %38, %5;\n\t"
+        "madc.lo.cc.u32 %6, %28, %38, %6;\n\t"
+        "madc.lo.cc.u32 %7, %29, %38, %7;\n\t"
+        "madc.lo.cc.u32 %8, %30, %38, %8;\n\t"
+        "madc.lo.cc.u32 %9, %31, %38, %9;\n\t"
+        "madc.lo.cc.u32 %10, %32, %38, %10;\n\t"
+        "madc.lo.cc.u32 %11, %33, %38, %11;\n\t"
+        "madc.lo.cc.u32 %12, %34, %38, %12;\n\t"
+        "madc.lo.cc.u32 %13, %35, %38, %13;\n\t"
+        "addc.u32 %14, 0, 0;\n\t"
+        "mad.hi.cc.u32 %3, %24, %38, %3;\n\t"
+        "madc.hi.cc.u32 %4, %25, %38, %4;\n\t"
+        "madc.hi.cc.u32 %5, %26, %38, %5;\n\t"
+        "madc.hi.cc.u32 %6, %27, %38, %6;\n\t"
+        "madc.hi.cc.u32 %7, %28, %38, %7;\n\t"
+        "madc.hi.cc.u32 %8, %29, %38, %8;\n\t"
+        "madc.hi.cc.u32 %9, %30, %38, %9;\n\t"
+        "madc.hi.cc.u32 %10, %31, %38, %10;\n\t"
+        "madc.hi.cc.u32 %11, %32, %38, %11;\n\t"
+        "madc.hi.cc.u32 %12, %33, %38, %12;\n\t"
+        "madc.hi.cc.u32 %13, %34, %38, %13;\n\t"
+        "madc.hi.u32 %14, %35, %38, %14;\n\t"
+        "mad.lo.cc.u32 %3, %24, %39, %3;\n\t"
+        "madc.lo.cc.u32 %4, %25, %39, %4;\n\t"
+        "madc.lo.cc.u32 %5, %26, %39, %5;\n\t"
+        "madc.lo.cc.u32 %6, %27, %39, %6;\n\t"
+        "madc.lo.cc.u32 %7, %28, %39, %7;\n\t"
+        "madc.lo.cc.u32 %8, %29, %39, %8;\n\t"
+        "madc.lo.cc.u32 %9, %30, %39, %9;\n\t"
+        "madc.lo.cc.u32 %10, %31, %39, %10;\n\t"
+        "madc.lo.cc.u32 %11, %32, %39, %11;\n\t"
+        "madc.lo.cc.u32 %12, %33, %39, %12;\n\t"
+        "madc.lo.cc.u32 %13, %34, %39, %13;\n\t"
+        "madc.lo.cc.u32 %14, %35, %39, %14;\n\t"
+        "addc.u32 %15, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %24, %39, %4;\n\t"
+        "madc.hi.cc.u32 %5, %25, %39, %5;\n\t"
+        "madc.hi.cc.u32 %6, %26, %39, %6;\n\t"
+        "madc.hi.cc.u32 %7, %27, %39, %7;\n\t"
+        "madc.hi.cc.u32 %8, %28, %39, %8;\n\t"
+        "madc.hi.cc.u32 %9, %29, %39, %9;\n\t"
+        "madc.hi.cc.u32 %10, %30, %39, %10;\n\t"
+        "madc.hi.cc.u32 %11, %31, %39, %11;\n\t"
+        "madc.hi.cc.u32 %12, %32, %39, %12;\n\t"
+        "madc.hi.cc.u32 %13, %33, %39, %13;\n\t"
+        "madc.hi.cc.u32 %14, %34, %39, %14;\n\t"
+        "madc.hi.u32 %15, %35, %39, %15;\n\t"
+        "mad.lo.cc.u32 %4, %24, %40, %4;\n\t"
+        "madc.lo.cc.u32 %5, %25, %40, %5;\n\t"
+        "madc.lo.cc.u32 %6, %26, %40, %6;\n\t"
+        "madc.lo.cc.u32 %7, %27, %40, %7;\n\t"
+        "madc.lo.cc.u32 %8, %28, %40, %8;\n\t"
+        "madc.lo.cc.u32 %9, %29, %40, %9;\n\t"
+        "madc.lo.cc.u32 %10, %30, %40, %10;\n\t"
+        "madc.lo.cc.u32 %11, %31, %40, %11;\n\t"
+        "madc.lo.cc.u32 %12, %32, %40, %12;\n\t"
+        "madc.lo.cc.u32 %13, %33, %40, %13;\n\t"
+        "madc.lo.cc.u32 %14, %34, %40, %14;\n\t"
+        "madc.lo.cc.u32 %15, %35, %40, %15;\n\t"
+        "addc.u32 %16, 0, 0;\n\t"
+        "mad.hi.cc.u32 %5, %24, %40, %5;\n\t"
+        "madc.hi.cc.u32 %6, %25, %40, %6;\n\t"
+        "madc.hi.cc.u32 %7, %26, %40, %7;\n\t"
+        "madc.hi.cc.u32 %8, %27, %40, %8;\n\t"
+        "madc.hi.cc.u32 %9, %28, %40, %9;\n\t"
+        "madc.hi.cc.u32 %10, %29, %40, %10;\n\t"
+        "madc.hi.cc.u32 %11, %30, %40, %11;\n\t"
+        "madc.hi.cc.u32 %12, %31, %40, %12;\n\t"
+        "madc.hi.cc.u32 %13, %32, %40, %13;\n\t"
+        "madc.hi.cc.u32 %14, %33, %40, %14;\n\t"
+        "madc.hi.cc.u32 %15, %34, %40, %15;\n\t"
+        "madc.hi.u32 %16, %35, %40, %16;\n\t"
+        "mad.lo.cc.u32 %5, %24, %41, %5;\n\t"
+        "madc.lo.cc.u32 %6, %25, %41, %6;\n\t"
+        "madc.lo.cc.u32 %7, %26, %41, %7;\n\t"
+        "madc.lo.cc.u32 %8, %27, %41, %8;\n\t"
+        "madc.lo.cc.u32 %9, %28, %41, %9;\n\t"
+        "madc.lo.cc.u32 %10, %29, %41, %10;\n\t"
+        "madc.lo.cc.u32 %11, %30, %41, %11;\n\t"
+        "madc.lo.cc.u32 %12, %31, %41, %12;\n\t"
+        "madc.lo.cc.u32 %13, %32, %41, %13;\n\t"
+        "madc.lo.cc.u32 %14, %33, %41, %14;\n\t"
+        "madc.lo.cc.u32 %15, %34, %41, %15;\n\t"
+        "madc.lo.cc.u32 %16, %35, %41, %16;\n\t"
+        "addc.u32 %17, 0, 0;\n\t"
+        "mad.hi.cc.u32 %6, %24, %41, %6;\n\t"
+        "madc.hi.cc.u32 %7, %25, %41, %7;\n\t"
+        "madc.hi.cc.u32 %8, %26, %41, %8;\n\t"
+        "madc.hi.cc.u32 %9, %27, %41, %9;\n\t"
+        "madc.hi.cc.u32 %10, %28, %41, %10;\n\t"
+        "madc.hi.cc.u32 %11, %29, %41, %11;\n\t"
+        "madc.hi.cc.u32 %12, %30, %41, %12;\n\t"
+        "madc.hi.cc.u32 %13, %31, %41, %13;\n\t"
+        "madc.hi.cc.u32 %14, %32, %41, %14;\n\t"
+        "madc.hi.cc.u32 %15, %33, %41, %15;\n\t"
+        "madc.hi.cc.u32 %16, %34, %41, %16;\n\t"
+        "madc.hi.u32 %17, %35, %41, %17;\n\t"
+        "mad.lo.cc.u32 %6, %24, %42, %6;\n\t"
+        "madc.lo.cc.u32 %7, %25, %42, %7;\n\t"
+        "madc.lo.cc.u32 %8, %26, %42, %8;\n\t"
+        "madc.lo.cc.u32 %9, %27, %42, %9;\n\t"
+        "madc.lo.cc.u32 %10, %28, %42, %10;\n\t"
+        "madc.lo.cc.u32 %11, %29, %42, %11;\n\t"
+        "madc.lo.cc.u32 %12, %30, %42, %12;\n\t"
+        "madc.lo.cc.u32 %13, %31, %42, %13;\n\t"
+        "madc.lo.cc.u32 %14, %32, %42, %14;\n\t"
+        "madc.lo.cc.u32 %15, %33, %42, %15;\n\t"
+        "madc.lo.cc.u32 %16, %34, %42, %16;\n\t"
+        "madc.lo.cc.u32 %17, %35, %42, %17;\n\t"
+        "addc.u32 %18, 0, 0;\n\t"
+        "mad.hi.cc.u32 %7, %24, %42, %7;\n\t"
+        "madc.hi.cc.u32 %8, %25, %42, %8;\n\t"
+        "madc.hi.cc.u32 %9, %26, %42, %9;\n\t"
+        "madc.hi.cc.u32 %10, %27, %42, %10;\n\t"
+        "madc.hi.cc.u32 %11, %28, %42, %11;\n\t"
+        "madc.hi.cc.u32 %12, %29, %42, %12;\n\t"
+        "madc.hi.cc.u32 %13, %30, %42, %13;\n\t"
+        "madc.hi.cc.u32 %14, %31, %42, %14;\n\t"
+        "madc.hi.cc.u32 %15, %32, %42, %15;\n\t"
+        "madc.hi.cc.u32 %16, %33, %42, %16;\n\t"
+        "madc.hi.cc.u32 %17, %34, %42, %17;\n\t"
+        "madc.hi.u32 %18, %35, %42, %18;\n\t"
+        "mad.lo.cc.u32 %7, %24, %43, %7;\n\t"
+        "madc.lo.cc.u32 %8, %25, %43, %8;\n\t"
+        "madc.lo.cc.u32 %9, %26, %43, %9;\n\t"
+        "madc.lo.cc.u32 %10, %27, %43, %10;\n\t"
+        "madc.lo.cc.u32 %11, %28, %43, %11;\n\t"
+        "madc.lo.cc.u32 %12, %29, %43, %12;\n\t"
+        "madc.lo.cc.u32 %13, %30, %43, %13;\n\t"
+        "madc.lo.cc.u32 %14, %31, %43, %14;\n\t"
+        "madc.lo.cc.u32 %15, %32, %43, %15;\n\t"
+        "madc.lo.cc.u32 %16, %33, %43, %16;\n\t"
+        "madc.lo.cc.u32 %17, %34, %43, %17;\n\t"
+        "madc.lo.cc.u32 %18, %35, %43, %18;\n\t"
+        "addc.u32 %19, 0, 0;\n\t"
+        "mad.hi.cc.u32 %8, %24, %43, %8;\n\t"
+        "madc.hi.cc.u32 %9, %25, %43, %9;\n\t"
+        "madc.hi.cc.u32 %10, %26, %43, %10;\n\t"
+        "madc.hi.cc.u32 %11, %27, %43, %11;\n\t"
+        "madc.hi.cc.u32 %12, %28, %43, %12;\n\t"
+        "madc.hi.cc.u32 %13, %29, %43, %13;\n\t"
+        "madc.hi.cc.u32 %14, %30, %43, %14;\n\t"
+        "madc.hi.cc.u32 %15, %31, %43, %15;\n\t"
+        "madc.hi.cc.u32 %16, %32, %43, %16;\n\t"
+        "madc.hi.cc.u32 %17, %33, %43, %17;\n\t"
+        "madc.hi.cc.u32 %18, %34, %43, %18;\n\t"
+        "madc.hi.u32 %19, %35, %43, %19;\n\t"
+        "mad.lo.cc.u32 %8, %24, %44, %8;\n\t"
+        "madc.lo.cc.u32 %9, %25, %44, %9;\n\t"
+        "madc.lo.cc.u32 %10, %26, %44, %10;\n\t"
+        "madc.lo.cc.u32 %11, %27, %44, %11;\n\t"
+        "madc.lo.cc.u32 %12, %28, %44, %12;\n\t"
+        "madc.lo.cc.u32 %13, %29, %44, %13;\n\t"
+        "madc.lo.cc.u32 %14, %30, %44, %14;\n\t"
+        "madc.lo.cc.u32 %15, %31, %44, %15;\n\t"
+        "madc.lo.cc.u32 %16, %32, %44, %16;\n\t"
+        "madc.lo.cc.u32 %17, %33, %44, %17;\n\t"
+        "madc.lo.cc.u32 %18, %34, %44, %18;\n\t"
+        "madc.lo.cc.u32 %19, %35, %44, %19;\n\t"
+        "addc.u32 %20, 0, 0;\n\t"
+        "mad.hi.cc.u32 %9, %24, %44, %9;\n\t"
+        "madc.hi.cc.u32 %10, %25, %44, %10;\n\t"
+        "madc.hi.cc.u32 %11, %26, %44, %11;\n\t"
+        "madc.hi.cc.u32 %12, %27, %44, %12;\n\t"
+        "madc.hi.cc.u32 %13, %28, %44, %13;\n\t"
+        "madc.hi.cc.u32 %14, %29, %44, %14;\n\t"
+        "madc.hi.cc.u32 %15, %30, %44, %15;\n\t"
+        "madc.hi.cc.u32 %16, %31, %44, %16;\n\t"
+        "madc.hi.cc.u32 %17, %32, %44, %17;\n\t"
+        "madc.hi.cc.u32 %18, %33, %44, %18;\n\t"
+        "madc.hi.cc.u32 %19, %34, %44, %19;\n\t"
+        "madc.hi.u32 %20, %35, %44, %20;\n\t"
+        "mad.lo.cc.u32 %9, %24, %45, %9;\n\t"
+        "madc.lo.cc.u32 %10, %25, %45, %10;\n\t"
+        "madc.lo.cc.u32 %11, %26, %45, %11;\n\t"
+        "madc.lo.cc.u32 %12, %27, %45, %12;\n\t"
+        "madc.lo.cc.u32 %13, %28, %45, %13;\n\t"
+        "madc.lo.cc.u32 %14, %29, %45, %14;\n\t"
+        "madc.lo.cc.u32 %15, %30, %45, %15;\n\t"
+        "madc.lo.cc.u32 %16, %31, %45, %16;\n\t"
+        "madc.lo.cc.u32 %17, %32, %45, %17;\n\t"
+        "madc.lo.cc.u32 %18, %33, %45, %18;\n\t"
+        "madc.lo.cc.u32 %19, %34, %45, %19;\n\t"
+        "madc.lo.cc.u32 %20, %35, %45, %20;\n\t"
+        "addc.u32 %21, 0, 0;\n\t"
+        "mad.hi.cc.u32 %10, %24, %45, %10;\n\t"
+        "madc.hi.cc.u32 %11, %25, %45, %11;\n\t"
+        "madc.hi.cc.u32 %12, %26, %45, %12;\n\t"
+        "madc.hi.cc.u32 %13, %27, %45, %13;\n\t"
+        "madc.hi.cc.u32 %14, %28, %45, %14;\n\t"
+        "madc.hi.cc.u32 %15, %29, %45, %15;\n\t"
+        "madc.hi.cc.u32 %16, %30, %45, %16;\n\t"
+        "madc.hi.cc.u32 %17, %31, %45, %17;\n\t"
+        "madc.hi.cc.u32 %18, %32, %45, %18;\n\t"
+        "madc.hi.cc.u32 %19, %33, %45, %19;\n\t"
+        "madc.hi.cc.u32 %20, %34, %45, %20;\n\t"
+        "madc.hi.u32 %21, %35, %45, %21;\n\t"
+        "mad.lo.cc.u32 %10, %24, %46, %10;\n\t"
+        "madc.lo.cc.u32 %11, %25, %46, %11;\n\t"
+        "madc.lo.cc.u32 %12, %26, %46, %12;\n\t"
+        "madc.lo.cc.u32 %13, %27, %46, %13;\n\t"
+        "madc.lo.cc.u32 %14, %28, %46, %14;\n\t"
+        "madc.lo.cc.u32 %15, %29, %46, %15;\n\t"
+        "madc.lo.cc.u32 %16, %30, %46, %16;\n\t"
+        "madc.lo.cc.u32 %17, %31, %46, %17;\n\t"
+        "madc.lo.cc.u32 %18, %32, %46, %18;\n\t"
+        "madc.lo.cc.u32 %19, %33, %46, %19;\n\t"
+        "madc.lo.cc.u32 %20, %34, %46, %20;\n\t"
+        "madc.lo.cc.u32 %21, %35, %46, %21;\n\t"
+        "addc.u32 %22, 0, 0;\n\t"
+        "mad.hi.cc.u32 %11, %24, %46, %11;\n\t"
+        "madc.hi.cc.u32 %12, %25, %46, %12;\n\t"
+        "madc.hi.cc.u32 %13, %26, %46, %13;\n\t"
+        "madc.hi.cc.u32 %14, %27, %46, %14;\n\t"
+        "madc.hi.cc.u32 %15, %28, %46, %15;\n\t"
+        "madc.hi.cc.u32 %16, %29, %46, %16;\n\t"
+        "madc.hi.cc.u32 %17, %30, %46, %17;\n\t"
+        "madc.hi.cc.u32 %18, %31, %46, %18;\n\t"
+        "madc.hi.cc.u32 %19, %32, %46, %19;\n\t"
+        "madc.hi.cc.u32 %20, %33, %46, %20;\n\t"
+        "madc.hi.cc.u32 %21, %34, %46, %21;\n\t"
+        "madc.hi.u32 %22, %35, %46, %22;\n\t"
+        "mad.lo.cc.u32 %11, %24, %47, %11;\n\t"
+        "madc.lo.cc.u32 %12, %25, %47, %12;\n\t"
+        "madc.lo.cc.u32 %13, %26, %47, %13;\n\t"
+        "madc.lo.cc.u32 %14, %27, %47, %14;\n\t"
+        "madc.lo.cc.u32 %15, %28, %47, %15;\n\t"
+        "madc.lo.cc.u32 %16, %29, %47, %16;\n\t"
+        "madc.lo.cc.u32 %17, %30, %47, %17;\n\t"
+        "madc.lo.cc.u32 %18, %31, %47, %18;\n\t"
+        "madc.lo.cc.u32 %19, %32, %47, %19;\n\t"
+        "madc.lo.cc.u32 %20, %33, %47, %20;\n\t"
+        "madc.lo.cc.u32 %21, %34, %47, %21;\n\t"
+        "madc.lo.cc.u32 %22, %35, %47, %22;\n\t"
+        "addc.u32 %23, 0, 0;\n\t"
+        "mad.hi.cc.u32 %12, %24, %47, %12;\n\t"
+        "madc.hi.cc.u32 %13, %25, %47, %13;\n\t"
+        "madc.hi.cc.u32 %14, %26, %47, %14;\n\t"
+        "madc.hi.cc.u32 %15, %27, %47, %15;\n\t"
+        "madc.hi.cc.u32 %16, %28, %47, %16;\n\t"
+        "madc.hi.cc.u32 %17, %29, %47, %17;\n\t"
+        "madc.hi.cc.u32 %18, %30, %47, %18;\n\t"
+        "madc.hi.cc.u32 %19, %31, %47, %19;\n\t"
+        "madc.hi.cc.u32 %20, %32, %47, %20;\n\t"
+        "madc.hi.cc.u32 %21, %33, %47, %21;\n\t"
+        "madc.hi.cc.u32 %22, %34, %47, %22;\n\t"
+        "madc.hi.u32 %23, %35, %47, %23;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35])
+    );
   }
 #endif
 
@@ -3275,33 +3423,39 @@ struct eq {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[25];
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[13]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[14]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[15]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[5]), "r"(x[17]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[6]), "r"(x[18]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[7]), "r"(x[19]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[8]), "r"(x[20]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[9]), "r"(x[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[10]), "r"(x[22]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[11]), "r"(x[23]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[0]), "r"(t[1]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[12]), "r"(t[2]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[13]), "r"(t[3]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[14]), "r"(t[4]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[15]), "r"(t[5]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[16]), "r"(t[6]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[17]), "r"(t[7]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[19]) : "r"(t[18]), "r"(t[8]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[19]), "r"(t[9]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[21]) : "r"(t[20]), "r"(t[10]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[21]), "r"(t[11]));
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[23]) : "r"(t[22]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[24]) : );
-    asm volatile("add.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(t[24]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<25>;\n\t"
+        "xor.b32 t0, %1, %13;\n\t"
+        "xor.b32 t1, %2, %14;\n\t"
+        "xor.b32 t2, %3, %15;\n\t"
+        "xor.b32 t3, %4, %16;\n\t"
+        "xor.b32 t4, %5, %17;\n\t"
+        "xor.b32 t5, %6, %18;\n\t"
+        "xor.b32 t6, %7, %19;\n\t"
+        "xor.b32 t7, %8, %20;\n\t"
+        "xor.b32 t8, %9, %21;\n\t"
+        "xor.b32 t9, %10, %22;\n\t"
+        "xor.b32 t10, %11, %23;\n\t"
+        "xor.b32 t11, %12, %24;\n\t"
+        "or.b32 t12, t0, t1;\n\t"
+        "or.b32 t13, t12, t2;\n\t"
+        "or.b32 t14, t13, t3;\n\t"
+        "or.b32 t15, t14, t4;\n\t"
+        "or.b32 t16, t15, t5;\n\t"
+        "or.b32 t17, t16, t6;\n\t"
+        "or.b32 t18, t17, t7;\n\t"
+        "or.b32 t19, t18, t8;\n\t"
+        "or.b32 t20, t19, t9;\n\t"
+        "or.b32 t21, t20, t10;\n\t"
+        "or.b32 t22, t21, t11;\n\t"
+        "sub.cc.u32 t23, 0, t22;\n\t"
+        "subc.u32 t24, 0, 0;\n\t"
+        "add.u32 %0, t24, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
+    );
   }
 #endif
 
@@ -3332,10 +3486,9 @@ struct eq {
     t[20] = ptx_or(t[19], t[9]);
     t[21] = ptx_or(t[20], t[10]);
     t[22] = ptx_or(t[21], t[11]);
-    t[23] = ptx_sub_cc(cf, 0u, t[22]);
+    ptx_sub_cc(cf, 0u, t[22]);
     t[24] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[24], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -3355,22 +3508,28 @@ struct lt {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[14];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[12]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[13]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[14]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[15]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[16]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[5]), "r"(x[17]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[6]), "r"(x[18]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[7]), "r"(x[19]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[8]), "r"(x[20]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[9]), "r"(x[21]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[10]), "r"(x[22]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[11]), "r"(x[23]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[12]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[13]) : "r"(t[12]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[0]) : "r"(t[13]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<14>;\n\t"
+        "sub.cc.u32 t0, %1, %13;\n\t"
+        "subc.cc.u32 t1, %2, %14;\n\t"
+        "subc.cc.u32 t2, %3, %15;\n\t"
+        "subc.cc.u32 t3, %4, %16;\n\t"
+        "subc.cc.u32 t4, %5, %17;\n\t"
+        "subc.cc.u32 t5, %6, %18;\n\t"
+        "subc.cc.u32 t6, %7, %19;\n\t"
+        "subc.cc.u32 t7, %8, %20;\n\t"
+        "subc.cc.u32 t8, %9, %21;\n\t"
+        "subc.cc.u32 t9, %10, %22;\n\t"
+        "subc.cc.u32 t10, %11, %23;\n\t"
+        "subc.cc.u32 t11, %12, %24;\n\t"
+        "subc.u32 t12, 0, 0;\n\t"
+        "and.b32 t13, t12, 1;\n\t"
+        "mov.b32 %0, t13;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
+    );
   }
 #endif
 
@@ -3378,22 +3537,21 @@ struct lt {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[14];
-    t[0] = ptx_sub_cc(cf, x[0], x[12]);
-    t[1] = ptx_subc_cc(cf, x[1], x[13]);
-    t[2] = ptx_subc_cc(cf, x[2], x[14]);
-    t[3] = ptx_subc_cc(cf, x[3], x[15]);
-    t[4] = ptx_subc_cc(cf, x[4], x[16]);
-    t[5] = ptx_subc_cc(cf, x[5], x[17]);
-    t[6] = ptx_subc_cc(cf, x[6], x[18]);
-    t[7] = ptx_subc_cc(cf, x[7], x[19]);
-    t[8] = ptx_subc_cc(cf, x[8], x[20]);
-    t[9] = ptx_subc_cc(cf, x[9], x[21]);
-    t[10] = ptx_subc_cc(cf, x[10], x[22]);
-    t[11] = ptx_subc_cc(cf, x[11], x[23]);
+    ptx_sub_cc(cf, x[0], x[12]);
+    ptx_subc_cc(cf, x[1], x[13]);
+    ptx_subc_cc(cf, x[2], x[14]);
+    ptx_subc_cc(cf, x[3], x[15]);
+    ptx_subc_cc(cf, x[4], x[16]);
+    ptx_subc_cc(cf, x[5], x[17]);
+    ptx_subc_cc(cf, x[6], x[18]);
+    ptx_subc_cc(cf, x[7], x[19]);
+    ptx_subc_cc(cf, x[8], x[20]);
+    ptx_subc_cc(cf, x[9], x[21]);
+    ptx_subc_cc(cf, x[10], x[22]);
+    ptx_subc_cc(cf, x[11], x[23]);
     t[12] = ptx_subc(cf, 0u, 0u);
     t[13] = ptx_and(t[12], 1u);
     y[0] = ptx_mov(t[13]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -3413,36 +3571,42 @@ struct cmp {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[28];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[12]), "r"(x[0]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[13]), "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[14]), "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[15]), "r"(x[3]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[16]), "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[17]), "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[18]), "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[19]), "r"(x[7]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[20]), "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[21]), "r"(x[9]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[22]), "r"(x[10]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[23]), "r"(x[11]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[12]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[13]) : "r"(t[12]));
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[14]) : "r"(x[0]), "r"(x[12]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[15]) : "r"(x[1]), "r"(x[13]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[16]) : "r"(x[2]), "r"(x[14]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[17]) : "r"(x[3]), "r"(x[15]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[18]) : "r"(x[4]), "r"(x[16]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[19]) : "r"(x[5]), "r"(x[17]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[20]) : "r"(x[6]), "r"(x[18]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[21]) : "r"(x[7]), "r"(x[19]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[22]) : "r"(x[8]), "r"(x[20]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[23]) : "r"(x[9]), "r"(x[21]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[24]) : "r"(x[10]), "r"(x[22]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[25]) : "r"(x[11]), "r"(x[23]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[26]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[27]) : "r"(t[26]));
-    asm volatile("sub.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(t[13]), "r"(t[27]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<28>;\n\t"
+        "sub.cc.u32 t0, %13, %1;\n\t"
+        "subc.cc.u32 t1, %14, %2;\n\t"
+        "subc.cc.u32 t2, %15, %3;\n\t"
+        "subc.cc.u32 t3, %16, %4;\n\t"
+        "subc.cc.u32 t4, %17, %5;\n\t"
+        "subc.cc.u32 t5, %18, %6;\n\t"
+        "subc.cc.u32 t6, %19, %7;\n\t"
+        "subc.cc.u32 t7, %20, %8;\n\t"
+        "subc.cc.u32 t8, %21, %9;\n\t"
+        "subc.cc.u32 t9, %22, %10;\n\t"
+        "subc.cc.u32 t10, %23, %11;\n\t"
+        "subc.cc.u32 t11, %24, %12;\n\t"
+        "subc.u32 t12, 0, 0;\n\t"
+        "and.b32 t13, t12, 1;\n\t"
+        "sub.cc.u32 t14, %1, %13;\n\t"
+        "subc.cc.u32 t15, %2, %14;\n\t"
+        "subc.cc.u32 t16, %3, %15;\n\t"
+        "subc.cc.u32 t17, %4, %16;\n\t"
+        "subc.cc.u32 t18, %5, %17;\n\t"
+        "subc.cc.u32 t19, %6, %18;\n\t"
+        "subc.cc.u32 t20, %7, %19;\n\t"
+        "subc.cc.u32 t21, %8, %20;\n\t"
+        "subc.cc.u32 t22, %9, %21;\n\t"
+        "subc.cc.u32 t23, %10, %22;\n\t"
+        "subc.cc.u32 t24, %11, %23;\n\t"
+        "subc.cc.u32 t25, %12, %24;\n\t"
+        "subc.u32 t26, 0, 0;\n\t"
+        "and.b32 t27, t26, 1;\n\t"
+        "sub.u32 %0, t13, t27;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
+    );
   }
 #endif
 
@@ -3450,36 +3614,35 @@ struct cmp {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[28];
-    t[0] = ptx_sub_cc(cf, x[12], x[0]);
-    t[1] = ptx_subc_cc(cf, x[13], x[1]);
-    t[2] = ptx_subc_cc(cf, x[14], x[2]);
-    t[3] = ptx_subc_cc(cf, x[15], x[3]);
-    t[4] = ptx_subc_cc(cf, x[16], x[4]);
-    t[5] = ptx_subc_cc(cf, x[17], x[5]);
-    t[6] = ptx_subc_cc(cf, x[18], x[6]);
-    t[7] = ptx_subc_cc(cf, x[19], x[7]);
-    t[8] = ptx_subc_cc(cf, x[20], x[8]);
-    t[9] = ptx_subc_cc(cf, x[21], x[9]);
-    t[10] = ptx_subc_cc(cf, x[22], x[10]);
-    t[11] = ptx_subc_cc(cf, x[23], x[11]);
+    ptx_sub_cc(cf, x[12], x[0]);
+    ptx_subc_cc(cf, x[13], x[1]);
+    ptx_subc_cc(cf, x[14], x[2]);
+    ptx_subc_cc(cf, x[15], x[3]);
+    ptx_subc_cc(cf, x[16], x[4]);
+    ptx_subc_cc(cf, x[17], x[5]);
+    ptx_subc_cc(cf, x[18], x[6]);
+    ptx_subc_cc(cf, x[19], x[7]);
+    ptx_subc_cc(cf, x[20], x[8]);
+    ptx_subc_cc(cf, x[21], x[9]);
+    ptx_subc_cc(cf, x[22], x[10]);
+    ptx_subc_cc(cf, x[23], x[11]);
     t[12] = ptx_subc(cf, 0u, 0u);
     t[13] = ptx_and(t[12], 1u);
-    t[14] = ptx_sub_cc(cf, x[0], x[12]);
-    t[15] = ptx_subc_cc(cf, x[1], x[13]);
-    t[16] = ptx_subc_cc(cf, x[2], x[14]);
-    t[17] = ptx_subc_cc(cf, x[3], x[15]);
-    t[18] = ptx_subc_cc(cf, x[4], x[16]);
-    t[19] = ptx_subc_cc(cf, x[5], x[17]);
-    t[20] = ptx_subc_cc(cf, x[6], x[18]);
-    t[21] = ptx_subc_cc(cf, x[7], x[19]);
-    t[22] = ptx_subc_cc(cf, x[8], x[20]);
-    t[23] = ptx_subc_cc(cf, x[9], x[21]);
-    t[24] = ptx_subc_cc(cf, x[10], x[22]);
-    t[25] = ptx_subc_cc(cf, x[11], x[23]);
+    ptx_sub_cc(cf, x[0], x[12]);
+    ptx_subc_cc(cf, x[1], x[13]);
+    ptx_subc_cc(cf, x[2], x[14]);
+    ptx_subc_cc(cf, x[3], x[15]);
+    ptx_subc_cc(cf, x[4], x[16]);
+    ptx_subc_cc(cf, x[5], x[17]);
+    ptx_subc_cc(cf, x[6], x[18]);
+    ptx_subc_cc(cf, x[7], x[19]);
+    ptx_subc_cc(cf, x[8], x[20]);
+    ptx_subc_cc(cf, x[9], x[21]);
+    ptx_subc_cc(cf, x[10], x[22]);
+    ptx_subc_cc(cf, x[11], x[23]);
     t[26] = ptx_subc(cf, 0u, 0u);
     t[27] = ptx_and(t[26], 1u);
     y[0] = ptx_sub(t[13], t[27]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -3499,21 +3662,27 @@ struct is_zero {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[13];
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[1]) : "r"(t[0]), "r"(x[2]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[1]), "r"(x[3]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[2]), "r"(x[4]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[3]), "r"(x[5]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[4]), "r"(x[6]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[5]), "r"(x[7]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[6]), "r"(x[8]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[7]), "r"(x[9]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[8]), "r"(x[10]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[9]), "r"(x[11]));
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[11]) : "r"(t[10]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[12]) : );
-    asm volatile("add.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(t[12]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<13>;\n\t"
+        "or.b32 t0, %1, %2;\n\t"
+        "or.b32 t1, t0, %3;\n\t"
+        "or.b32 t2, t1, %4;\n\t"
+        "or.b32 t3, t2, %5;\n\t"
+        "or.b32 t4, t3, %6;\n\t"
+        "or.b32 t5, t4, %7;\n\t"
+        "or.b32 t6, t5, %8;\n\t"
+        "or.b32 t7, t6, %9;\n\t"
+        "or.b32 t8, t7, %10;\n\t"
+        "or.b32 t9, t8, %11;\n\t"
+        "or.b32 t10, t9, %12;\n\t"
+        "sub.cc.u32 t11, 0, t10;\n\t"
+        "subc.u32 t12, 0, 0;\n\t"
+        "add.u32 %0, t12, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -3532,10 +3701,9 @@ struct is_zero {
     t[8] = ptx_or(t[7], x[9]);
     t[9] = ptx_or(t[8], x[10]);
     t[10] = ptx_or(t[9], x[11]);
-    t[11] = ptx_sub_cc(cf, 0u, t[10]);
+    ptx_sub_cc(cf, 0u, t[10]);
     t[12] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[12], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -3555,18 +3723,24 @@ struct and_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[12]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[13]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[14]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[15]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[16]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[17]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[18]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[19]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[20]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[21]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[22]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[23]));
+    asm volatile(
+        "{\n\t"
+        "and.b32 %0, %12, %24;\n\t"
+        "and.b32 %1, %13, %25;\n\t"
+        "and.b32 %2, %14, %26;\n\t"
+        "and.b32 %3, %15, %27;\n\t"
+        "and.b32 %4, %16, %28;\n\t"
+        "and.b32 %5, %17, %29;\n\t"
+        "and.b32 %6, %18, %30;\n\t"
+        "and.b32 %7, %19, %31;\n\t"
+        "and.b32 %8, %20, %32;\n\t"
+        "and.b32 %9, %21, %33;\n\t"
+        "and.b32 %10, %22, %34;\n\t"
+        "and.b32 %11, %23, %35;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
+    );
   }
 #endif
 
@@ -3603,18 +3777,24 @@ struct or_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[12]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[13]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[14]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[15]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[16]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[17]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[18]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[19]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[20]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[21]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[22]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[23]));
+    asm volatile(
+        "{\n\t"
+        "or.b32 %0, %12, %24;\n\t"
+        "or.b32 %1, %13, %25;\n\t"
+        "or.b32 %2, %14, %26;\n\t"
+        "or.b32 %3, %15, %27;\n\t"
+        "or.b32 %4, %16, %28;\n\t"
+        "or.b32 %5, %17, %29;\n\t"
+        "or.b32 %6, %18, %30;\n\t"
+        "or.b32 %7, %19, %31;\n\t"
+        "or.b32 %8, %20, %32;\n\t"
+        "or.b32 %9, %21, %33;\n\t"
+        "or.b32 %10, %22, %34;\n\t"
+        "or.b32 %11, %23, %35;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
+    );
   }
 #endif
 
@@ -3651,18 +3831,24 @@ struct xor_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[13]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[14]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[15]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[17]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[18]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[19]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[20]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[22]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[23]));
+    asm volatile(
+        "{\n\t"
+        "xor.b32 %0, %12, %24;\n\t"
+        "xor.b32 %1, %13, %25;\n\t"
+        "xor.b32 %2, %14, %26;\n\t"
+        "xor.b32 %3, %15, %27;\n\t"
+        "xor.b32 %4, %16, %28;\n\t"
+        "xor.b32 %5, %17, %29;\n\t"
+        "xor.b32 %6, %18, %30;\n\t"
+        "xor.b32 %7, %19, %31;\n\t"
+        "xor.b32 %8, %20, %32;\n\t"
+        "xor.b32 %9, %21, %33;\n\t"
+        "xor.b32 %10, %22, %34;\n\t"
+        "xor.b32 %11, %23, %35;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
+    );
   }
 #endif
 
@@ -3699,18 +3885,24 @@ struct not_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("not.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[6]) : "r"(x[6]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[7]) : "r"(x[7]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[8]) : "r"(x[8]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[9]) : "r"(x[9]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[10]) : "r"(x[10]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[11]) : "r"(x[11]));
+    asm volatile(
+        "{\n\t"
+        "not.b32 %0, %12;\n\t"
+        "not.b32 %1, %13;\n\t"
+        "not.b32 %2, %14;\n\t"
+        "not.b32 %3, %15;\n\t"
+        "not.b32 %4, %16;\n\t"
+        "not.b32 %5, %17;\n\t"
+        "not.b32 %6, %18;\n\t"
+        "not.b32 %7, %19;\n\t"
+        "not.b32 %8, %20;\n\t"
+        "not.b32 %9, %21;\n\t"
+        "not.b32 %10, %22;\n\t"
+        "not.b32 %11, %23;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -3747,150 +3939,156 @@ struct shl {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[61];
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[0]) : "r"(x[12]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[14]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[0]), "r"(t[14]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(x[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[2]), "r"(x[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(x[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[3]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(x[3]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[4]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(x[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[5]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[7]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[7]), "r"(x[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[6]), "r"(x[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[8]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[8]), "r"(x[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[7]), "r"(x[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[9]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[9]), "r"(x[7]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[8]), "r"(x[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[10]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[10]), "r"(x[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[9]), "r"(x[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[11]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[11]), "r"(x[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(x[10]), "r"(x[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(x[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(x[11]), "r"(x[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[13]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[13]), "r"(x[11]));
-    asm volatile("shr.b32 %0, %1, 6;" : "=r"(t[15]) : "r"(x[12]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[15]) : "r"(t[15]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[16]) : "r"(t[15]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[29]) : "r"(t[16]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[2]), "r"(t[29]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[3]), "r"(t[29]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[19]) : "r"(t[4]), "r"(t[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[19]) : "r"(t[19]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[19]) : "r"(t[19]), "r"(t[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[5]), "r"(t[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[20]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[20]), "r"(t[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[21]) : "r"(t[6]), "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[21]) : "r"(t[21]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[21]) : "r"(t[21]), "r"(t[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[7]), "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[22]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[22]), "r"(t[7]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[23]) : "r"(t[8]), "r"(t[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[23]) : "r"(t[23]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[23]) : "r"(t[23]), "r"(t[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[9]), "r"(t[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[24]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[24]), "r"(t[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[10]), "r"(t[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[25]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[25]), "r"(t[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[11]), "r"(t[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[26]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[26]), "r"(t[11]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[12]), "r"(t[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[27]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[27]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[13]), "r"(t[11]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[28]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[28]), "r"(t[13]));
-    asm volatile("shr.b32 %0, %1, 7;" : "=r"(t[30]) : "r"(x[12]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[30]) : "r"(t[30]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[31]) : "r"(t[30]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[44]) : "r"(t[31]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[32]) : "r"(t[17]), "r"(t[44]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[33]) : "r"(t[18]), "r"(t[44]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[34]) : "r"(t[19]), "r"(t[44]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[35]) : "r"(t[20]), "r"(t[44]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[36]) : "r"(t[21]), "r"(t[17]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[36]) : "r"(t[36]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[36]) : "r"(t[36]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[37]) : "r"(t[22]), "r"(t[18]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[37]) : "r"(t[37]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[37]) : "r"(t[37]), "r"(t[22]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[38]) : "r"(t[23]), "r"(t[19]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[38]) : "r"(t[38]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[38]) : "r"(t[38]), "r"(t[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[39]) : "r"(t[24]), "r"(t[20]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[39]) : "r"(t[39]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[39]) : "r"(t[39]), "r"(t[24]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[40]) : "r"(t[25]), "r"(t[21]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[40]) : "r"(t[40]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[40]) : "r"(t[40]), "r"(t[25]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[41]) : "r"(t[26]), "r"(t[22]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[41]) : "r"(t[41]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[41]) : "r"(t[41]), "r"(t[26]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[42]) : "r"(t[27]), "r"(t[23]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[42]) : "r"(t[42]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[42]) : "r"(t[42]), "r"(t[27]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[43]) : "r"(t[28]), "r"(t[24]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[43]) : "r"(t[43]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[43]) : "r"(t[43]), "r"(t[28]));
-    asm volatile("shr.b32 %0, %1, 8;" : "=r"(t[45]) : "r"(x[12]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[45]) : "r"(t[45]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[46]) : "r"(t[45]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[59]) : "r"(t[46]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[47]) : "r"(t[32]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[48]) : "r"(t[33]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[49]) : "r"(t[34]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[50]) : "r"(t[35]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[51]) : "r"(t[36]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[52]) : "r"(t[37]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[53]) : "r"(t[38]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[54]) : "r"(t[39]), "r"(t[59]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[55]) : "r"(t[40]), "r"(t[32]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[55]) : "r"(t[55]), "r"(t[46]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[55]) : "r"(t[55]), "r"(t[40]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[56]) : "r"(t[41]), "r"(t[33]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[56]) : "r"(t[56]), "r"(t[46]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[56]) : "r"(t[56]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[57]) : "r"(t[42]), "r"(t[34]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[57]) : "r"(t[57]), "r"(t[46]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[57]) : "r"(t[57]), "r"(t[42]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[58]) : "r"(t[43]), "r"(t[35]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[58]) : "r"(t[58]), "r"(t[46]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[58]) : "r"(t[58]), "r"(t[43]));
-    asm volatile("and.b32 %0, %1, 31;" : "=r"(t[60]) : "r"(x[12]));
-    asm volatile("shl.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(t[47]), "r"(t[60]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(t[47]), "r"(t[48]), "r"(t[60]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(t[48]), "r"(t[49]), "r"(t[60]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(t[49]), "r"(t[50]), "r"(t[60]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(t[50]), "r"(t[51]), "r"(t[60]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(t[51]), "r"(t[52]), "r"(t[60]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(t[52]), "r"(t[53]), "r"(t[60]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(t[53]), "r"(t[54]), "r"(t[60]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(t[54]), "r"(t[55]), "r"(t[60]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(t[55]), "r"(t[56]), "r"(t[60]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(t[56]), "r"(t[57]), "r"(t[60]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(t[57]), "r"(t[58]), "r"(t[60]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<61>;\n\t"
+        "shr.b32 t0, %24, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t14, t1;\n\t"
+        "and.b32 t2, %12, t14;\n\t"
+        "xor.b32 t3, %13, %12;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %13;\n\t"
+        "xor.b32 t4, %14, %13;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %14;\n\t"
+        "xor.b32 t5, %15, %14;\n\t"
+        "and.b32 t5, t5, t1;\n\t"
+        "xor.b32 t5, t5, %15;\n\t"
+        "xor.b32 t6, %16, %15;\n\t"
+        "and.b32 t6, t6, t1;\n\t"
+        "xor.b32 t6, t6, %16;\n\t"
+        "xor.b32 t7, %17, %16;\n\t"
+        "and.b32 t7, t7, t1;\n\t"
+        "xor.b32 t7, t7, %17;\n\t"
+        "xor.b32 t8, %18, %17;\n\t"
+        "and.b32 t8, t8, t1;\n\t"
+        "xor.b32 t8, t8, %18;\n\t"
+        "xor.b32 t9, %19, %18;\n\t"
+        "and.b32 t9, t9, t1;\n\t"
+        "xor.b32 t9, t9, %19;\n\t"
+        "xor.b32 t10, %20, %19;\n\t"
+        "and.b32 t10, t10, t1;\n\t"
+        "xor.b32 t10, t10, %20;\n\t"
+        "xor.b32 t11, %21, %20;\n\t"
+        "and.b32 t11, t11, t1;\n\t"
+        "xor.b32 t11, t11, %21;\n\t"
+        "xor.b32 t12, %22, %21;\n\t"
+        "and.b32 t12, t12, t1;\n\t"
+        "xor.b32 t12, t12, %22;\n\t"
+        "xor.b32 t13, %23, %22;\n\t"
+        "and.b32 t13, t13, t1;\n\t"
+        "xor.b32 t13, t13, %23;\n\t"
+        "shr.b32 t15, %24, 6;\n\t"
+        "and.b32 t15, t15, 1;\n\t"
+        "sub.u32 t16, 0, t15;\n\t"
+        "not.b32 t29, t16;\n\t"
+        "and.b32 t17, t2, t29;\n\t"
+        "and.b32 t18, t3, t29;\n\t"
+        "xor.b32 t19, t4, t2;\n\t"
+        "and.b32 t19, t19, t16;\n\t"
+        "xor.b32 t19, t19, t4;\n\t"
+        "xor.b32 t20, t5, t3;\n\t"
+        "and.b32 t20, t20, t16;\n\t"
+        "xor.b32 t20, t20, t5;\n\t"
+        "xor.b32 t21, t6, t4;\n\t"
+        "and.b32 t21, t21, t16;\n\t"
+        "xor.b32 t21, t21, t6;\n\t"
+        "xor.b32 t22, t7, t5;\n\t"
+        "and.b32 t22, t22, t16;\n\t"
+        "xor.b32 t22, t22, t7;\n\t"
+        "xor.b32 t23, t8, t6;\n\t"
+        "and.b32 t23, t23, t16;\n\t"
+        "xor.b32 t23, t23, t8;\n\t"
+        "xor.b32 t24, t9, t7;\n\t"
+        "and.b32 t24, t24, t16;\n\t"
+        "xor.b32 t24, t24, t9;\n\t"
+        "xor.b32 t25, t10, t8;\n\t"
+        "and.b32 t25, t25, t16;\n\t"
+        "xor.b32 t25, t25, t10;\n\t"
+        "xor.b32 t26, t11, t9;\n\t"
+        "and.b32 t26, t26, t16;\n\t"
+        "xor.b32 t26, t26, t11;\n\t"
+        "xor.b32 t27, t12, t10;\n\t"
+        "and.b32 t27, t27, t16;\n\t"
+        "xor.b32 t27, t27, t12;\n\t"
+        "xor.b32 t28, t13, t11;\n\t"
+        "and.b32 t28, t28, t16;\n\t"
+        "xor.b32 t28, t28, t13;\n\t"
+        "shr.b32 t30, %24, 7;\n\t"
+        "and.b32 t30, t30, 1;\n\t"
+        "sub.u32 t31, 0, t30;\n\t"
+        "not.b32 t44, t31;\n\t"
+        "and.b32 t32, t17, t44;\n\t"
+        "and.b32 t33, t18, t44;\n\t"
+        "and.b32 t34, t19, t44;\n\t"
+        "and.b32 t35, t20, t44;\n\t"
+        "xor.b32 t36, t21, t17;\n\t"
+        "and.b32 t36, t36, t31;\n\t"
+        "xor.b32 t36, t36, t21;\n\t"
+        "xor.b32 t37, t22, t18;\n\t"
+        "and.b32 t37, t37, t31;\n\t"
+        "xor.b32 t37, t37, t22;\n\t"
+        "xor.b32 t38, t23, t19;\n\t"
+        "and.b32 t38, t38, t31;\n\t"
+        "xor.b32 t38, t38, t23;\n\t"
+        "xor.b32 t39, t24, t20;\n\t"
+        "and.b32 t39, t39, t31;\n\t"
+        "xor.b32 t39, t39, t24;\n\t"
+        "xor.b32 t40, t25, t21;\n\t"
+        "and.b32 t40, t40, t31;\n\t"
+        "xor.b32 t40, t40, t25;\n\t"
+        "xor.b32 t41, t26, t22;\n\t"
+        "and.b32 t41, t41, t31;\n\t"
+        "xor.b32 t41, t41, t26;\n\t"
+        "xor.b32 t42, t27, t23;\n\t"
+        "and.b32 t42, t42, t31;\n\t"
+        "xor.b32 t42, t42, t27;\n\t"
+        "xor.b32 t43, t28, t24;\n\t"
+        "and.b32 t43, t43, t31;\n\t"
+        "xor.b32 t43, t43, t28;\n\t"
+        "shr.b32 t45, %24, 8;\n\t"
+        "and.b32 t45, t45, 1;\n\t"
+        "sub.u32 t46, 0, t45;\n\t"
+        "not.b32 t59, t46;\n\t"
+        "and.b32 t47, t32, t59;\n\t"
+        "and.b32 t48, t33, t59;\n\t"
+        "and.b32 t49, t34, t59;\n\t"
+        "and.b32 t50, t35, t59;\n\t"
+        "and.b32 t51, t36, t59;\n\t"
+        "and.b32 t52, t37, t59;\n\t"
+        "and.b32 t53, t38, t59;\n\t"
+        "and.b32 t54, t39, t59;\n\t"
+        "xor.b32 t55, t40, t32;\n\t"
+        "and.b32 t55, t55, t46;\n\t"
+        "xor.b32 t55, t55, t40;\n\t"
+        "xor.b32 t56, t41, t33;\n\t"
+        "and.b32 t56, t56, t46;\n\t"
+        "xor.b32 t56, t56, t41;\n\t"
+        "xor.b32 t57, t42, t34;\n\t"
+        "and.b32 t57, t57, t46;\n\t"
+        "xor.b32 t57, t57, t42;\n\t"
+        "xor.b32 t58, t43, t35;\n\t"
+        "and.b32 t58, t58, t46;\n\t"
+        "xor.b32 t58, t58, t43;\n\t"
+        "and.b32 t60, %24, 31;\n\t"
+        "shl.b32 %0, t47, t60;\n\t"
+        "shf.l.clamp.b32 %1, t47, t48, t60;\n\t"
+        "shf.l.clamp.b32 %2, t48, t49, t60;\n\t"
+        "shf.l.clamp.b32 %3, t49, t50, t60;\n\t"
+        "shf.l.clamp.b32 %4, t50, t51, t60;\n\t"
+        "shf.l.clamp.b32 %5, t51, t52, t60;\n\t"
+        "shf.l.clamp.b32 %6, t52, t53, t60;\n\t"
+        "shf.l.clamp.b32 %7, t53, t54, t60;\n\t"
+        "shf.l.clamp.b32 %8, t54, t55, t60;\n\t"
+        "shf.l.clamp.b32 %9, t55, t56, t60;\n\t"
+        "shf.l.clamp.b32 %10, t56, t57, t60;\n\t"
+        "shf.l.clamp.b32 %11, t57, t58, t60;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12])
+    );
   }
 #endif
 
@@ -4040,7 +4238,6 @@ struct shl {
     y[9] = ptx_shf_l_clamp(t[55], t[56], t[60]);
     y[10] = ptx_shf_l_clamp(t[56], t[57], t[60]);
     y[11] = ptx_shf_l_clamp(t[57], t[58], t[60]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -4060,150 +4257,156 @@ struct shr {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[61];
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[0]) : "r"(x[12]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[14]) : "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[2]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[2]), "r"(x[0]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(x[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(x[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(x[3]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(x[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[7]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[7]), "r"(x[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[8]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[8]), "r"(x[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[9]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[9]), "r"(x[7]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[10]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[10]), "r"(x[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[11]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[11]), "r"(x[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(x[10]), "r"(x[11]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(x[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(x[11]), "r"(t[14]));
-    asm volatile("shr.b32 %0, %1, 6;" : "=r"(t[15]) : "r"(x[12]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[15]) : "r"(t[15]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[16]) : "r"(t[15]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[29]) : "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[2]), "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[17]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[17]), "r"(t[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[3]), "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[18]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[18]), "r"(t[3]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[19]) : "r"(t[4]), "r"(t[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[19]) : "r"(t[19]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[19]) : "r"(t[19]), "r"(t[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[5]), "r"(t[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[20]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[20]), "r"(t[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[21]) : "r"(t[6]), "r"(t[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[21]) : "r"(t[21]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[21]) : "r"(t[21]), "r"(t[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[7]), "r"(t[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[22]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[22]), "r"(t[7]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[23]) : "r"(t[8]), "r"(t[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[23]) : "r"(t[23]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[23]) : "r"(t[23]), "r"(t[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[9]), "r"(t[11]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[24]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[24]), "r"(t[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[10]), "r"(t[12]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[25]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[25]), "r"(t[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[11]), "r"(t[13]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[26]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[26]), "r"(t[11]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[12]), "r"(t[29]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[13]), "r"(t[29]));
-    asm volatile("shr.b32 %0, %1, 7;" : "=r"(t[30]) : "r"(x[12]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[30]) : "r"(t[30]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[31]) : "r"(t[30]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[44]) : "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[32]) : "r"(t[17]), "r"(t[21]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[32]) : "r"(t[32]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[32]) : "r"(t[32]), "r"(t[17]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[33]) : "r"(t[18]), "r"(t[22]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[33]) : "r"(t[33]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[33]) : "r"(t[33]), "r"(t[18]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[34]) : "r"(t[19]), "r"(t[23]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[34]) : "r"(t[34]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[34]) : "r"(t[34]), "r"(t[19]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[35]) : "r"(t[20]), "r"(t[24]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[35]) : "r"(t[35]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[35]) : "r"(t[35]), "r"(t[20]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[36]) : "r"(t[21]), "r"(t[25]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[36]) : "r"(t[36]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[36]) : "r"(t[36]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[37]) : "r"(t[22]), "r"(t[26]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[37]) : "r"(t[37]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[37]) : "r"(t[37]), "r"(t[22]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[38]) : "r"(t[23]), "r"(t[27]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[38]) : "r"(t[38]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[38]) : "r"(t[38]), "r"(t[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[39]) : "r"(t[24]), "r"(t[28]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[39]) : "r"(t[39]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[39]) : "r"(t[39]), "r"(t[24]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[40]) : "r"(t[25]), "r"(t[44]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[41]) : "r"(t[26]), "r"(t[44]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[42]) : "r"(t[27]), "r"(t[44]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[43]) : "r"(t[28]), "r"(t[44]));
-    asm volatile("shr.b32 %0, %1, 8;" : "=r"(t[45]) : "r"(x[12]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[45]) : "r"(t[45]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[46]) : "r"(t[45]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[59]) : "r"(t[46]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[47]) : "r"(t[32]), "r"(t[40]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[47]) : "r"(t[47]), "r"(t[46]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[47]) : "r"(t[47]), "r"(t[32]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[48]) : "r"(t[33]), "r"(t[41]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[48]) : "r"(t[48]), "r"(t[46]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[48]) : "r"(t[48]), "r"(t[33]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[49]) : "r"(t[34]), "r"(t[42]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[49]) : "r"(t[49]), "r"(t[46]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[49]) : "r"(t[49]), "r"(t[34]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[50]) : "r"(t[35]), "r"(t[43]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[50]) : "r"(t[50]), "r"(t[46]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[50]) : "r"(t[50]), "r"(t[35]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[51]) : "r"(t[36]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[52]) : "r"(t[37]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[53]) : "r"(t[38]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[54]) : "r"(t[39]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[55]) : "r"(t[40]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[56]) : "r"(t[41]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[57]) : "r"(t[42]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[58]) : "r"(t[43]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, 31;" : "=r"(t[60]) : "r"(x[12]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[0]) : "r"(t[47]), "r"(t[48]), "r"(t[60]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(t[48]), "r"(t[49]), "r"(t[60]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(t[49]), "r"(t[50]), "r"(t[60]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(t[50]), "r"(t[51]), "r"(t[60]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(t[51]), "r"(t[52]), "r"(t[60]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(t[52]), "r"(t[53]), "r"(t[60]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(t[53]), "r"(t[54]), "r"(t[60]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(t[54]), "r"(t[55]), "r"(t[60]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(t[55]), "r"(t[56]), "r"(t[60]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(t[56]), "r"(t[57]), "r"(t[60]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(t[57]), "r"(t[58]), "r"(t[60]));
-    asm volatile("shr.b32 %0, %1, %2;" : "=r"(y[11]) : "r"(t[58]), "r"(t[60]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<61>;\n\t"
+        "shr.b32 t0, %24, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t14, t1;\n\t"
+        "xor.b32 t2, %12, %13;\n\t"
+        "and.b32 t2, t2, t1;\n\t"
+        "xor.b32 t2, t2, %12;\n\t"
+        "xor.b32 t3, %13, %14;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %13;\n\t"
+        "xor.b32 t4, %14, %15;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %14;\n\t"
+        "xor.b32 t5, %15, %16;\n\t"
+        "and.b32 t5, t5, t1;\n\t"
+        "xor.b32 t5, t5, %15;\n\t"
+        "xor.b32 t6, %16, %17;\n\t"
+        "and.b32 t6, t6, t1;\n\t"
+        "xor.b32 t6, t6, %16;\n\t"
+        "xor.b32 t7, %17, %18;\n\t"
+        "and.b32 t7, t7, t1;\n\t"
+        "xor.b32 t7, t7, %17;\n\t"
+        "xor.b32 t8, %18, %19;\n\t"
+        "and.b32 t8, t8, t1;\n\t"
+        "xor.b32 t8, t8, %18;\n\t"
+        "xor.b32 t9, %19, %20;\n\t"
+        "and.b32 t9, t9, t1;\n\t"
+        "xor.b32 t9, t9, %19;\n\t"
+        "xor.b32 t10, %20, %21;\n\t"
+        "and.b32 t10, t10, t1;\n\t"
+        "xor.b32 t10, t10, %20;\n\t"
+        "xor.b32 t11, %21, %22;\n\t"
+        "and.b32 t11, t11, t1;\n\t"
+        "xor.b32 t11, t11, %21;\n\t"
+        "xor.b32 t12, %22, %23;\n\t"
+        "and.b32 t12, t12, t1;\n\t"
+        "xor.b32 t12, t12, %22;\n\t"
+        "and.b32 t13, %23, t14;\n\t"
+        "shr.b32 t15, %24, 6;\n\t"
+        "and.b32 t15, t15, 1;\n\t"
+        "sub.u32 t16, 0, t15;\n\t"
+        "not.b32 t29, t16;\n\t"
+        "xor.b32 t17, t2, t4;\n\t"
+        "and.b32 t17, t17, t16;\n\t"
+        "xor.b32 t17, t17, t2;\n\t"
+        "xor.b32 t18, t3, t5;\n\t"
+        "and.b32 t18, t18, t16;\n\t"
+        "xor.b32 t18, t18, t3;\n\t"
+        "xor.b32 t19, t4, t6;\n\t"
+        "and.b32 t19, t19, t16;\n\t"
+        "xor.b32 t19, t19, t4;\n\t"
+        "xor.b32 t20, t5, t7;\n\t"
+        "and.b32 t20, t20, t16;\n\t"
+        "xor.b32 t20, t20, t5;\n\t"
+        "xor.b32 t21, t6, t8;\n\t"
+        "and.b32 t21, t21, t16;\n\t"
+        "xor.b32 t21, t21, t6;\n\t"
+        "xor.b32 t22, t7, t9;\n\t"
+        "and.b32 t22, t22, t16;\n\t"
+        "xor.b32 t22, t22, t7;\n\t"
+        "xor.b32 t23, t8, t10;\n\t"
+        "and.b32 t23, t23, t16;\n\t"
+        "xor.b32 t23, t23, t8;\n\t"
+        "xor.b32 t24, t9, t11;\n\t"
+        "and.b32 t24, t24, t16;\n\t"
+        "xor.b32 t24, t24, t9;\n\t"
+        "xor.b32 t25, t10, t12;\n\t"
+        "and.b32 t25, t25, t16;\n\t"
+        "xor.b32 t25, t25, t10;\n\t"
+        "xor.b32 t26, t11, t13;\n\t"
+        "and.b32 t26, t26, t16;\n\t"
+        "xor.b32 t26, t26, t11;\n\t"
+        "and.b32 t27, t12, t29;\n\t"
+        "and.b32 t28, t13, t29;\n\t"
+        "shr.b32 t30, %24, 7;\n\t"
+        "and.b32 t30, t30, 1;\n\t"
+        "sub.u32 t31, 0, t30;\n\t"
+        "not.b32 t44, t31;\n\t"
+        "xor.b32 t32, t17, t21;\n\t"
+        "and.b32 t32, t32, t31;\n\t"
+        "xor.b32 t32, t32, t17;\n\t"
+        "xor.b32 t33, t18, t22;\n\t"
+        "and.b32 t33, t33, t31;\n\t"
+        "xor.b32 t33, t33, t18;\n\t"
+        "xor.b32 t34, t19, t23;\n\t"
+        "and.b32 t34, t34, t31;\n\t"
+        "xor.b32 t34, t34, t19;\n\t"
+        "xor.b32 t35, t20, t24;\n\t"
+        "and.b32 t35, t35, t31;\n\t"
+        "xor.b32 t35, t35, t20;\n\t"
+        "xor.b32 t36, t21, t25;\n\t"
+        "and.b32 t36, t36, t31;\n\t"
+        "xor.b32 t36, t36, t21;\n\t"
+        "xor.b32 t37, t22, t26;\n\t"
+        "and.b32 t37, t37, t31;\n\t"
+        "xor.b32 t37, t37, t22;\n\t"
+        "xor.b32 t38, t23, t27;\n\t"
+        "and.b32 t38, t38, t31;\n\t"
+        "xor.b32 t38, t38, t23;\n\t"
+        "xor.b32 t39, t24, t28;\n\t"
+        "and.b32 t39, t39, t31;\n\t"
+        "xor.b32 t39, t39, t24;\n\t"
+        "and.b32 t40, t25, t44;\n\t"
+        "and.b32 t41, t26, t44;\n\t"
+        "and.b32 t42, t27, t44;\n\t"
+        "and.b32 t43, t28, t44;\n\t"
+        "shr.b32 t45, %24, 8;\n\t"
+        "and.b32 t45, t45, 1;\n\t"
+        "sub.u32 t46, 0, t45;\n\t"
+        "not.b32 t59, t46;\n\t"
+        "xor.b32 t47, t32, t40;\n\t"
+        "and.b32 t47, t47, t46;\n\t"
+        "xor.b32 t47, t47, t32;\n\t"
+        "xor.b32 t48, t33, t41;\n\t"
+        "and.b32 t48, t48, t46;\n\t"
+        "xor.b32 t48, t48, t33;\n\t"
+        "xor.b32 t49, t34, t42;\n\t"
+        "and.b32 t49, t49, t46;\n\t"
+        "xor.b32 t49, t49, t34;\n\t"
+        "xor.b32 t50, t35, t43;\n\t"
+        "and.b32 t50, t50, t46;\n\t"
+        "xor.b32 t50, t50, t35;\n\t"
+        "and.b32 t51, t36, t59;\n\t"
+        "and.b32 t52, t37, t59;\n\t"
+        "and.b32 t53, t38, t59;\n\t"
+        "and.b32 t54, t39, t59;\n\t"
+        "and.b32 t55, t40, t59;\n\t"
+        "and.b32 t56, t41, t59;\n\t"
+        "and.b32 t57, t42, t59;\n\t"
+        "and.b32 t58, t43, t59;\n\t"
+        "and.b32 t60, %24, 31;\n\t"
+        "shf.r.clamp.b32 %0, t47, t48, t60;\n\t"
+        "shf.r.clamp.b32 %1, t48, t49, t60;\n\t"
+        "shf.r.clamp.b32 %2, t49, t50, t60;\n\t"
+        "shf.r.clamp.b32 %3, t50, t51, t60;\n\t"
+        "shf.r.clamp.b32 %4, t51, t52, t60;\n\t"
+        "shf.r.clamp.b32 %5, t52, t53, t60;\n\t"
+        "shf.r.clamp.b32 %6, t53, t54, t60;\n\t"
+        "shf.r.clamp.b32 %7, t54, t55, t60;\n\t"
+        "shf.r.clamp.b32 %8, t55, t56, t60;\n\t"
+        "shf.r.clamp.b32 %9, t56, t57, t60;\n\t"
+        "shf.r.clamp.b32 %10, t57, t58, t60;\n\t"
+        "shr.b32 %11, t58, t60;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12])
+    );
   }
 #endif
 
@@ -4353,7 +4556,6 @@ struct shr {
     y[9] = ptx_shf_r_clamp(t[56], t[57], t[60]);
     y[10] = ptx_shf_r_clamp(t[57], t[58], t[60]);
     y[11] = ptx_shr(t[58], t[60]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -4373,30 +4575,36 @@ struct popc {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[11];
-    asm volatile("popc.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[0]) : "r"(x[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[1]) : "r"(x[2]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[2]) : "r"(x[3]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[3]) : "r"(x[4]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[4]) : "r"(x[5]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[5]) : "r"(x[6]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[6]) : "r"(x[7]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[6]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[7]) : "r"(x[8]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[7]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[8]) : "r"(x[9]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[8]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[9]) : "r"(x[10]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[9]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[10]) : "r"(x[11]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[10]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<11>;\n\t"
+        "popc.b32 %0, %1;\n\t"
+        "popc.b32 t0, %2;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "popc.b32 t1, %3;\n\t"
+        "add.u32 %0, %0, t1;\n\t"
+        "popc.b32 t2, %4;\n\t"
+        "add.u32 %0, %0, t2;\n\t"
+        "popc.b32 t3, %5;\n\t"
+        "add.u32 %0, %0, t3;\n\t"
+        "popc.b32 t4, %6;\n\t"
+        "add.u32 %0, %0, t4;\n\t"
+        "popc.b32 t5, %7;\n\t"
+        "add.u32 %0, %0, t5;\n\t"
+        "popc.b32 t6, %8;\n\t"
+        "add.u32 %0, %0, t6;\n\t"
+        "popc.b32 t7, %9;\n\t"
+        "add.u32 %0, %0, t7;\n\t"
+        "popc.b32 t8, %10;\n\t"
+        "add.u32 %0, %0, t8;\n\t"
+        "popc.b32 t9, %11;\n\t"
+        "add.u32 %0, %0, t9;\n\t"
+        "popc.b32 t10, %12;\n\t"
+        "add.u32 %0, %0, t10;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -4426,7 +4634,6 @@ struct popc {
     y[0] = ptx_add(y[0], t[9]);
     t[10] = ptx_popc(x[11]);
     y[0] = ptx_add(y[0], t[10]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -4446,63 +4653,69 @@ struct clz {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[22];
-    asm volatile("clz.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[0]) : "r"(x[1]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[2]) : "r"(x[2]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[3]) : "r"(t[2]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[3]) : "r"(t[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[4]) : "r"(x[3]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[5]) : "r"(t[4]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[5]) : "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[6]) : "r"(x[4]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[7]) : "r"(t[6]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[7]) : "r"(t[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[7]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[6]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[8]) : "r"(x[5]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[9]) : "r"(t[8]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[9]) : "r"(t[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[9]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[8]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[10]) : "r"(x[6]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[11]) : "r"(t[10]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[11]) : "r"(t[11]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[11]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[10]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[12]) : "r"(x[7]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[13]) : "r"(t[12]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[13]) : "r"(t[13]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[13]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[12]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[14]) : "r"(x[8]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[15]) : "r"(t[14]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[15]) : "r"(t[15]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[15]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[14]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[16]) : "r"(x[9]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[17]) : "r"(t[16]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[17]) : "r"(t[17]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[17]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[16]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[18]) : "r"(x[10]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[19]) : "r"(t[18]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[19]) : "r"(t[19]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[19]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[18]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[20]) : "r"(x[11]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[21]) : "r"(t[20]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[21]) : "r"(t[21]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[21]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[20]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<22>;\n\t"
+        "clz.b32 %0, %1;\n\t"
+        "clz.b32 t0, %2;\n\t"
+        "shr.b32 t1, t0, 5;\n\t"
+        "sub.u32 t1, 0, t1;\n\t"
+        "and.b32 %0, %0, t1;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "clz.b32 t2, %3;\n\t"
+        "shr.b32 t3, t2, 5;\n\t"
+        "sub.u32 t3, 0, t3;\n\t"
+        "and.b32 %0, %0, t3;\n\t"
+        "add.u32 %0, %0, t2;\n\t"
+        "clz.b32 t4, %4;\n\t"
+        "shr.b32 t5, t4, 5;\n\t"
+        "sub.u32 t5, 0, t5;\n\t"
+        "and.b32 %0, %0, t5;\n\t"
+        "add.u32 %0, %0, t4;\n\t"
+        "clz.b32 t6, %5;\n\t"
+        "shr.b32 t7, t6, 5;\n\t"
+        "sub.u32 t7, 0, t7;\n\t"
+        "and.b32 %0, %0, t7;\n\t"
+        "add.u32 %0, %0, t6;\n\t"
+        "clz.b32 t8, %6;\n\t"
+        "shr.b32 t9, t8, 5;\n\t"
+        "sub.u32 t9, 0, t9;\n\t"
+        "and.b32 %0, %0, t9;\n\t"
+        "add.u32 %0, %0, t8;\n\t"
+        "clz.b32 t10, %7;\n\t"
+        "shr.b32 t11, t10, 5;\n\t"
+        "sub.u32 t11, 0, t11;\n\t"
+        "and.b32 %0, %0, t11;\n\t"
+        "add.u32 %0, %0, t10;\n\t"
+        "clz.b32 t12, %8;\n\t"
+        "shr.b32 t13, t12, 5;\n\t"
+        "sub.u32 t13, 0, t13;\n\t"
+        "and.b32 %0, %0, t13;\n\t"
+        "add.u32 %0, %0, t12;\n\t"
+        "clz.b32 t14, %9;\n\t"
+        "shr.b32 t15, t14, 5;\n\t"
+        "sub.u32 t15, 0, t15;\n\t"
+        "and.b32 %0, %0, t15;\n\t"
+        "add.u32 %0, %0, t14;\n\t"
+        "clz.b32 t16, %10;\n\t"
+        "shr.b32 t17, t16, 5;\n\t"
+        "sub.u32 t17, 0, t17;\n\t"
+        "and.b32 %0, %0, t17;\n\t"
+        "add.u32 %0, %0, t16;\n\t"
+        "clz.b32 t18, %11;\n\t"
+        "shr.b32 t19, t18, 5;\n\t"
+        "sub.u32 t19, 0, t19;\n\t"
+        "and.b32 %0, %0, t19;\n\t"
+        "add.u32 %0, %0, t18;\n\t"
+        "clz.b32 t20, %12;\n\t"
+        "shr.b32 t21, t20, 5;\n\t"
+        "sub.u32 t21, 0, t21;\n\t"
+        "and.b32 %0, %0, t21;\n\t"
+        "add.u32 %0, %0, t20;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -4565,7 +4778,6 @@ struct clz {
     t[21] = ptx_sub(0u, t[21]);
     y[0] = ptx_and(y[0], t[21]);
     y[0] = ptx_add(y[0], t[20]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -4585,75 +4797,81 @@ struct ctz {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[22];
-    asm volatile("brev.b32 %0, %1;" : "=r"(y[0]) : "r"(x[11]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(y[0]) : "r"(y[0]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[0]) : "r"(x[10]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[2]) : "r"(x[9]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[2]) : "r"(t[2]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[3]) : "r"(t[2]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[3]) : "r"(t[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[4]) : "r"(x[8]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[4]) : "r"(t[4]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[5]) : "r"(t[4]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[5]) : "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[6]) : "r"(x[7]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[6]) : "r"(t[6]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[7]) : "r"(t[6]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[7]) : "r"(t[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[7]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[6]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[8]) : "r"(x[6]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[8]) : "r"(t[8]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[9]) : "r"(t[8]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[9]) : "r"(t[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[9]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[8]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[10]) : "r"(x[5]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[10]) : "r"(t[10]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[11]) : "r"(t[10]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[11]) : "r"(t[11]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[11]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[10]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[12]) : "r"(x[4]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[12]) : "r"(t[12]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[13]) : "r"(t[12]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[13]) : "r"(t[13]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[13]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[12]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[14]) : "r"(x[3]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[14]) : "r"(t[14]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[15]) : "r"(t[14]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[15]) : "r"(t[15]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[15]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[14]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[16]) : "r"(x[2]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[16]) : "r"(t[16]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[17]) : "r"(t[16]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[17]) : "r"(t[17]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[17]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[16]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[18]) : "r"(x[1]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[18]) : "r"(t[18]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[19]) : "r"(t[18]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[19]) : "r"(t[19]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[19]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[18]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[20]) : "r"(x[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[20]) : "r"(t[20]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[21]) : "r"(t[20]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[21]) : "r"(t[21]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[21]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[20]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<22>;\n\t"
+        "brev.b32 %0, %12;\n\t"
+        "clz.b32 %0, %0;\n\t"
+        "brev.b32 t0, %11;\n\t"
+        "clz.b32 t0, t0;\n\t"
+        "shr.b32 t1, t0, 5;\n\t"
+        "sub.u32 t1, 0, t1;\n\t"
+        "and.b32 %0, %0, t1;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "brev.b32 t2, %10;\n\t"
+        "clz.b32 t2, t2;\n\t"
+        "shr.b32 t3, t2, 5;\n\t"
+        "sub.u32 t3, 0, t3;\n\t"
+        "and.b32 %0, %0, t3;\n\t"
+        "add.u32 %0, %0, t2;\n\t"
+        "brev.b32 t4, %9;\n\t"
+        "clz.b32 t4, t4;\n\t"
+        "shr.b32 t5, t4, 5;\n\t"
+        "sub.u32 t5, 0, t5;\n\t"
+        "and.b32 %0, %0, t5;\n\t"
+        "add.u32 %0, %0, t4;\n\t"
+        "brev.b32 t6, %8;\n\t"
+        "clz.b32 t6, t6;\n\t"
+        "shr.b32 t7, t6, 5;\n\t"
+        "sub.u32 t7, 0, t7;\n\t"
+        "and.b32 %0, %0, t7;\n\t"
+        "add.u32 %0, %0, t6;\n\t"
+        "brev.b32 t8, %7;\n\t"
+        "clz.b32 t8, t8;\n\t"
+        "shr.b32 t9, t8, 5;\n\t"
+        "sub.u32 t9, 0, t9;\n\t"
+        "and.b32 %0, %0, t9;\n\t"
+        "add.u32 %0, %0, t8;\n\t"
+        "brev.b32 t10, %6;\n\t"
+        "clz.b32 t10, t10;\n\t"
+        "shr.b32 t11, t10, 5;\n\t"
+        "sub.u32 t11, 0, t11;\n\t"
+        "and.b32 %0, %0, t11;\n\t"
+        "add.u32 %0, %0, t10;\n\t"
+        "brev.b32 t12, %5;\n\t"
+        "clz.b32 t12, t12;\n\t"
+        "shr.b32 t13, t12, 5;\n\t"
+        "sub.u32 t13, 0, t13;\n\t"
+        "and.b32 %0, %0, t13;\n\t"
+        "add.u32 %0, %0, t12;\n\t"
+        "brev.b32 t14, %4;\n\t"
+        "clz.b32 t14, t14;\n\t"
+        "shr.b32 t15, t14, 5;\n\t"
+        "sub.u32 t15, 0, t15;\n\t"
+        "and.b32 %0, %0, t15;\n\t"
+        "add.u32 %0, %0, t14;\n\t"
+        "brev.b32 t16, %3;\n\t"
+        "clz.b32 t16, t16;\n\t"
+        "shr.b32 t17, t16, 5;\n\t"
+        "sub.u32 t17, 0, t17;\n\t"
+        "and.b32 %0, %0, t17;\n\t"
+        "add.u32 %0, %0, t16;\n\t"
+        "brev.b32 t18, %2;\n\t"
+        "clz.b32 t18, t18;\n\t"
+        "shr.b32 t19, t18, 5;\n\t"
+        "sub.u32 t19, 0, t19;\n\t"
+        "and.b32 %0, %0, t19;\n\t"
+        "add.u32 %0, %0, t18;\n\t"
+        "brev.b32 t20, %1;\n\t"
+        "clz.b32 t20, t20;\n\t"
+        "shr.b32 t21, t20, 5;\n\t"
+        "sub.u32 t21, 0, t21;\n\t"
+        "and.b32 %0, %0, t21;\n\t"
+        "add.u32 %0, %0, t20;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -4728,7 +4946,6 @@ struct ctz {
     t[21] = ptx_sub(0u, t[21]);
     y[0] = ptx_and(y[0], t[21]);
     y[0] = ptx_add(y[0], t[20]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -4748,18 +4965,24 @@ struct shl1 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shl.b32 %0, %1, 1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[5]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[6]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[7]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[8]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[9]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[10]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[11]) : "r"(x[10]), "r"(x[11]));
+    asm volatile(
+        "{\n\t"
+        "shl.b32 %0, %12, 1;\n\t"
+        "shf.l.clamp.b32 %1, %12, %13, 1;\n\t"
+        "shf.l.clamp.b32 %2, %13, %14, 1;\n\t"
+        "shf.l.clamp.b32 %3, %14, %15, 1;\n\t"
+        "shf.l.clamp.b32 %4, %15, %16, 1;\n\t"
+        "shf.l.clamp.b32 %5, %16, %17, 1;\n\t"
+        "shf.l.clamp.b32 %6, %17, %18, 1;\n\t"
+        "shf.l.clamp.b32 %7, %18, %19, 1;\n\t"
+        "shf.l.clamp.b32 %8, %19, %20, 1;\n\t"
+        "shf.l.clamp.b32 %9, %20, %21, 1;\n\t"
+        "shf.l.clamp.b32 %10, %21, %22, 1;\n\t"
+        "shf.l.clamp.b32 %11, %22, %23, 1;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -4796,18 +5019,24 @@ struct shl31 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shl.b32 %0, %1, 31;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[3]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[4]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[5]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[6]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[7]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[8]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[9]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[10]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[11]) : "r"(x[10]), "r"(x[11]));
+    asm volatile(
+        "{\n\t"
+        "shl.b32 %0, %12, 31;\n\t"
+        "shf.l.clamp.b32 %1, %12, %13, 31;\n\t"
+        "shf.l.clamp.b32 %2, %13, %14, 31;\n\t"
+        "shf.l.clamp.b32 %3, %14, %15, 31;\n\t"
+        "shf.l.clamp.b32 %4, %15, %16, 31;\n\t"
+        "shf.l.clamp.b32 %5, %16, %17, 31;\n\t"
+        "shf.l.clamp.b32 %6, %17, %18, 31;\n\t"
+        "shf.l.clamp.b32 %7, %18, %19, 31;\n\t"
+        "shf.l.clamp.b32 %8, %19, %20, 31;\n\t"
+        "shf.l.clamp.b32 %9, %20, %21, 31;\n\t"
+        "shf.l.clamp.b32 %10, %21, %22, 31;\n\t"
+        "shf.l.clamp.b32 %11, %22, %23, 31;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -4844,18 +5073,24 @@ struct shl32 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[0]) : );
-    asm volatile("shl.b32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[5]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[6]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[7]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[8]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[9]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[10]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[11]) : "r"(x[9]), "r"(x[10]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "shl.b32 %1, %12, 0;\n\t"
+        "shf.l.clamp.b32 %2, %12, %13, 0;\n\t"
+        "shf.l.clamp.b32 %3, %13, %14, 0;\n\t"
+        "shf.l.clamp.b32 %4, %14, %15, 0;\n\t"
+        "shf.l.clamp.b32 %5, %15, %16, 0;\n\t"
+        "shf.l.clamp.b32 %6, %16, %17, 0;\n\t"
+        "shf.l.clamp.b32 %7, %17, %18, 0;\n\t"
+        "shf.l.clamp.b32 %8, %18, %19, 0;\n\t"
+        "shf.l.clamp.b32 %9, %19, %20, 0;\n\t"
+        "shf.l.clamp.b32 %10, %20, %21, 0;\n\t"
+        "shf.l.clamp.b32 %11, %21, %22, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -4892,18 +5127,24 @@ struct shl33 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[0]) : );
-    asm volatile("shl.b32 %0, %1, 1;" : "=r"(y[1]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[5]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[6]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[7]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[8]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[9]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[10]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[11]) : "r"(x[9]), "r"(x[10]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "shl.b32 %1, %12, 1;\n\t"
+        "shf.l.clamp.b32 %2, %12, %13, 1;\n\t"
+        "shf.l.clamp.b32 %3, %13, %14, 1;\n\t"
+        "shf.l.clamp.b32 %4, %14, %15, 1;\n\t"
+        "shf.l.clamp.b32 %5, %15, %16, 1;\n\t"
+        "shf.l.clamp.b32 %6, %16, %17, 1;\n\t"
+        "shf.l.clamp.b32 %7, %17, %18, 1;\n\t"
+        "shf.l.clamp.b32 %8, %18, %19, 1;\n\t"
+        "shf.l.clamp.b32 %9, %19, %20, 1;\n\t"
+        "shf.l.clamp.b32 %10, %20, %21, 1;\n\t"
+        "shf.l.clamp.b32 %11, %21, %22, 1;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -4940,18 +5181,24 @@ struct shr1 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[5]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[6]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[7]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[8]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[9]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[10]) : "r"(x[10]), "r"(x[11]));
-    asm volatile("shr.b32 %0, %1, 1;" : "=r"(y[11]) : "r"(x[11]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %12, %13, 1;\n\t"
+        "shf.r.clamp.b32 %1, %13, %14, 1;\n\t"
+        "shf.r.clamp.b32 %2, %14, %15, 1;\n\t"
+        "shf.r.clamp.b32 %3, %15, %16, 1;\n\t"
+        "shf.r.clamp.b32 %4, %16, %17, 1;\n\t"
+        "shf.r.clamp.b32 %5, %17, %18, 1;\n\t"
+        "shf.r.clamp.b32 %6, %18, %19, 1;\n\t"
+        "shf.r.clamp.b32 %7, %19, %20, 1;\n\t"
+        "shf.r.clamp.b32 %8, %20, %21, 1;\n\t"
+        "shf.r.clamp.b32 %9, %21, %22, 1;\n\t"
+        "shf.r.clamp.b32 %10, %22, %23, 1;\n\t"
+        "shr.b32 %11, %23, 1;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -4988,18 +5235,24 @@ struct shr31 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[2]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[3]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[4]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[5]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[6]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[7]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[8]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[9]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[10]) : "r"(x[10]), "r"(x[11]));
-    asm volatile("shr.b32 %0, %1, 31;" : "=r"(y[11]) : "r"(x[11]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %12, %13, 31;\n\t"
+        "shf.r.clamp.b32 %1, %13, %14, 31;\n\t"
+        "shf.r.clamp.b32 %2, %14, %15, 31;\n\t"
+        "shf.r.clamp.b32 %3, %15, %16, 31;\n\t"
+        "shf.r.clamp.b32 %4, %16, %17, 31;\n\t"
+        "shf.r.clamp.b32 %5, %17, %18, 31;\n\t"
+        "shf.r.clamp.b32 %6, %18, %19, 31;\n\t"
+        "shf.r.clamp.b32 %7, %19, %20, 31;\n\t"
+        "shf.r.clamp.b32 %8, %20, %21, 31;\n\t"
+        "shf.r.clamp.b32 %9, %21, %22, 31;\n\t"
+        "shf.r.clamp.b32 %10, %22, %23, 31;\n\t"
+        "shr.b32 %11, %23, 31;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -5036,18 +5289,24 @@ struct shr32 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[0]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[1]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[2]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[3]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[4]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[5]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[6]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[7]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[8]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[9]) : "r"(x[10]), "r"(x[11]));
-    asm volatile("shr.b32 %0, %1, 0;" : "=r"(y[10]) : "r"(x[11]));
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[11]) : );
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %13, %14, 0;\n\t"
+        "shf.r.clamp.b32 %1, %14, %15, 0;\n\t"
+        "shf.r.clamp.b32 %2, %15, %16, 0;\n\t"
+        "shf.r.clamp.b32 %3, %16, %17, 0;\n\t"
+        "shf.r.clamp.b32 %4, %17, %18, 0;\n\t"
+        "shf.r.clamp.b32 %5, %18, %19, 0;\n\t"
+        "shf.r.clamp.b32 %6, %19, %20, 0;\n\t"
+        "shf.r.clamp.b32 %7, %20, %21, 0;\n\t"
+        "shf.r.clamp.b32 %8, %21, %22, 0;\n\t"
+        "shf.r.clamp.b32 %9, %22, %23, 0;\n\t"
+        "shr.b32 %10, %23, 0;\n\t"
+        "mov.b32 %11, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -5084,18 +5343,24 @@ struct shr33 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[0]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[5]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[6]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[7]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[8]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[9]) : "r"(x[10]), "r"(x[11]));
-    asm volatile("shr.b32 %0, %1, 1;" : "=r"(y[10]) : "r"(x[11]));
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[11]) : );
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %13, %14, 1;\n\t"
+        "shf.r.clamp.b32 %1, %14, %15, 1;\n\t"
+        "shf.r.clamp.b32 %2, %15, %16, 1;\n\t"
+        "shf.r.clamp.b32 %3, %16, %17, 1;\n\t"
+        "shf.r.clamp.b32 %4, %17, %18, 1;\n\t"
+        "shf.r.clamp.b32 %5, %18, %19, 1;\n\t"
+        "shf.r.clamp.b32 %6, %19, %20, 1;\n\t"
+        "shf.r.clamp.b32 %7, %20, %21, 1;\n\t"
+        "shf.r.clamp.b32 %8, %21, %22, 1;\n\t"
+        "shf.r.clamp.b32 %9, %22, %23, 1;\n\t"
+        "shr.b32 %10, %23, 1;\n\t"
+        "mov.b32 %11, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
   }
 #endif
 
@@ -5120,6 +5385,3 @@ struct shr33 {
 #define MPGEN_U384_OPS(X) X(add) X(sub) X(add_ui) X(sub_ui) X(neg) X(mul) X(mul_lo) X(mul_hi) X(sqr) X(mul_ui) X(mad) X(eq) X(lt) X(cmp) X(is_zero) X(and_) X(or_) X(xor_) X(not_) X(shl) X(shr) X(popc) X(clz) X(ctz) X(shl1) X(shl31) X(shl32) X(shl33) X(shr1) X(shr31) X(shr32) X(shr33) 
 }  // namespace u384
 }  // namespace mpgen
-#ifdef __CUDACC__
-#pragma nv_diagnostic pop
-#endif

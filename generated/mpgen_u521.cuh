@@ -24,13 +24,16 @@ namespace mpgen {
 enum class Layout { interleaved, contiguous };
 #endif
 
-template <Layout L>
+// Word w of instance j sits at w * word_stride + j * instance_stride.
+struct Strides {
+  std::size_t word, instance;
 #ifdef __CUDACC__
-__host__ __device__
+  __host__ __device__
 #endif
-inline std::size_t word_index(std::size_t n, unsigned words, unsigned w, std::size_t j) {
-  return L == Layout::interleaved ? w * n + j : j * words + w;
-}
+  static Strides of(Layout layout, std::size_t n, unsigned words) {
+    return layout == Layout::interleaved ? Strides{n, 1} : Strides{1, words};
+  }
+};
 
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
@@ -228,41 +231,125 @@ inline uint32_t ptx_madc_hi_cc(uint32_t& cf, uint64_t a, uint64_t b, uint64_t d)
   cf = uint32_t(v >> 32) & 1u;
   return uint32_t(v);
 }
+
+// Long lists (see each operation) run from a table of steps instead of compiled
+// statements: the same instructions through the same functions, without the host
+// compiler's cost on very long straight-line functions. A step is 5 words:
+// opcode | dst bank << 8 | source k's bank << (10 + 2k), then the destination's
+// index and the three sources' indices or immediates. Banks: 0 x, 1 y, 2 t, 3 immediate.
+enum Opcode : uint8_t {
+  ptx_mov_op,
+  ptx_not_op,
+  ptx_and_op,
+  ptx_or_op,
+  ptx_xor_op,
+  ptx_shl_op,
+  ptx_shr_op,
+  ptx_shf_l_clamp_op,
+  ptx_shf_r_clamp_op,
+  ptx_clz_op,
+  ptx_popc_op,
+  ptx_brev_op,
+  ptx_mul_lo_op,
+  ptx_mul_hi_op,
+  ptx_add_op,
+  ptx_sub_op,
+  ptx_mad_lo_op,
+  ptx_mad_hi_op,
+  ptx_add_cc_op,
+  ptx_sub_cc_op,
+  ptx_mad_lo_cc_op,
+  ptx_mad_hi_cc_op,
+  ptx_addc_op,
+  ptx_subc_op,
+  ptx_madc_lo_op,
+  ptx_madc_hi_op,
+  ptx_addc_cc_op,
+  ptx_subc_cc_op,
+  ptx_madc_lo_cc_op,
+  ptx_madc_hi_cc_op,
+};
+constexpr unsigned step_words = 5;
+
+inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, const uint32_t* x, uint32_t* t) {
+  uint32_t cf = 0;
+  uint32_t* const banks[3] = {const_cast<uint32_t*>(x), y, t};  // x is never a destination
+  for (const uint32_t* s = code; s != code + steps * step_words; s += step_words) {
+    const auto get = [&](unsigned k) {
+      const unsigned bank = (s[0] >> (10 + 2 * k)) & 3u;
+      return bank == 3 ? s[2 + k] : banks[bank][s[2 + k]];
+    };
+    uint32_t r = 0;
+    switch (Opcode(s[0] & 0xffu)) {
+      case ptx_mov_op: r = ptx_mov(get(0)); break;
+      case ptx_not_op: r = ptx_not(get(0)); break;
+      case ptx_and_op: r = ptx_and(get(0), get(1)); break;
+      case ptx_or_op: r = ptx_or(get(0), get(1)); break;
+      case ptx_xor_op: r = ptx_xor(get(0), get(1)); break;
+      case ptx_shl_op: r = ptx_shl(get(0), get(1)); break;
+      case ptx_shr_op: r = ptx_shr(get(0), get(1)); break;
+      case ptx_shf_l_clamp_op: r = ptx_shf_l_clamp(get(0), get(1), get(2)); break;
+      case ptx_shf_r_clamp_op: r = ptx_shf_r_clamp(get(0), get(1), get(2)); break;
+      case ptx_clz_op: r = ptx_clz(get(0)); break;
+      case ptx_popc_op: r = ptx_popc(get(0)); break;
+      case ptx_brev_op: r = ptx_brev(get(0)); break;
+      case ptx_mul_lo_op: r = ptx_mul_lo(get(0), get(1)); break;
+      case ptx_mul_hi_op: r = ptx_mul_hi(get(0), get(1)); break;
+      case ptx_add_op: r = ptx_add(get(0), get(1)); break;
+      case ptx_sub_op: r = ptx_sub(get(0), get(1)); break;
+      case ptx_mad_lo_op: r = ptx_mad_lo(get(0), get(1), get(2)); break;
+      case ptx_mad_hi_op: r = ptx_mad_hi(get(0), get(1), get(2)); break;
+      case ptx_add_cc_op: r = ptx_add_cc(cf, get(0), get(1)); break;
+      case ptx_sub_cc_op: r = ptx_sub_cc(cf, get(0), get(1)); break;
+      case ptx_mad_lo_cc_op: r = ptx_mad_lo_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_mad_hi_cc_op: r = ptx_mad_hi_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_addc_op: r = ptx_addc(cf, get(0), get(1)); break;
+      case ptx_subc_op: r = ptx_subc(cf, get(0), get(1)); break;
+      case ptx_madc_lo_op: r = ptx_madc_lo(cf, get(0), get(1), get(2)); break;
+      case ptx_madc_hi_op: r = ptx_madc_hi(cf, get(0), get(1), get(2)); break;
+      case ptx_addc_cc_op: r = ptx_addc_cc(cf, get(0), get(1)); break;
+      case ptx_subc_cc_op: r = ptx_subc_cc(cf, get(0), get(1)); break;
+      case ptx_madc_lo_cc_op: r = ptx_madc_lo_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_madc_hi_cc_op: r = ptx_madc_hi_cc(cf, get(0), get(1), get(2)); break;
+    }
+    banks[(s[0] >> 8) & 3u][s[1]] = r;
+  }
+}
 }  // namespace ptx_host
 
 // Runs Op over a batch of n instances on the host: in holds Op::in_words words per
 // instance, out Op::out_words (the result limbs, then the flag word if any).
-template <class Op, Layout L = Layout::interleaved>
-inline void host_batch(std::size_t n, const uint32_t* in, uint32_t* out) {
+template <class Op>
+inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   for (std::size_t j = 0; j < n; ++j) {
     uint32_t x[Op::in_words], y[Op::out_words];
-    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[word_index<L>(n, Op::in_words, w, j)];
+    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
     Op::host(y, x);
-    for (unsigned w = 0; w < Op::out_words; ++w) out[word_index<L>(n, Op::out_words, w, j)] = y[w];
+    for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
   }
 }
 
 #ifdef __CUDACC__
-// The same on the GPU, one instance per thread.
-template <class Op, Layout L = Layout::interleaved>
-__global__ void device_batch(std::size_t n, const uint32_t* __restrict__ in, uint32_t* __restrict__ out) {
+// The same on the GPU, one instance per thread. (The layout is a run-time choice: a
+// template parameter would compile every operation twice, for no measurable gain.)
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   uint32_t x[Op::in_words], y[Op::out_words];
 #pragma unroll
-  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[word_index<L>(n, Op::in_words, w, j)];
+  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
   Op::device(y, x);
 #pragma unroll
-  for (unsigned w = 0; w < Op::out_words; ++w) out[word_index<L>(n, Op::out_words, w, j)] = y[w];
+  for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
 }
 #endif
 
 }  // namespace mpgen
 #endif  // MPGEN_PRELUDE
-#ifdef __CUDACC__
-#pragma nv_diagnostic push
-#pragma nv_diag_suppress 550  // temporaries that only set the carry flag
-#endif
 
 namespace mpgen {
 namespace u521 {
@@ -286,35 +373,40 @@ struct add {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("add.cc.u32 %0, %1, 4294967295;" : "=r"(t[0]) : "r"(x[34]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[17]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[18]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[19]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[20]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[21]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[22]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[23]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[24]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[25]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[26]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[27]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[28]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[12]) : "r"(x[12]), "r"(x[29]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[13]) : "r"(x[13]), "r"(x[30]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[14]) : "r"(x[14]), "r"(x[31]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[15]) : "r"(x[15]), "r"(x[32]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(y[16]) : "r"(x[16]), "r"(x[33]));
-    asm volatile("shr.b32 %0, %1, 9;" : "=r"(y[17]) : "r"(y[16]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "add.cc.u32 t0, %52, 4294967295;\n\t"
+        "addc.cc.u32 %0, %18, %35;\n\t"
+        "addc.cc.u32 %1, %19, %36;\n\t"
+        "addc.cc.u32 %2, %20, %37;\n\t"
+        "addc.cc.u32 %3, %21, %38;\n\t"
+        "addc.cc.u32 %4, %22, %39;\n\t"
+        "addc.cc.u32 %5, %23, %40;\n\t"
+        "addc.cc.u32 %6, %24, %41;\n\t"
+        "addc.cc.u32 %7, %25, %42;\n\t"
+        "addc.cc.u32 %8, %26, %43;\n\t"
+        "addc.cc.u32 %9, %27, %44;\n\t"
+        "addc.cc.u32 %10, %28, %45;\n\t"
+        "addc.cc.u32 %11, %29, %46;\n\t"
+        "addc.cc.u32 %12, %30, %47;\n\t"
+        "addc.cc.u32 %13, %31, %48;\n\t"
+        "addc.cc.u32 %14, %32, %49;\n\t"
+        "addc.cc.u32 %15, %33, %50;\n\t"
+        "addc.u32 %16, %34, %51;\n\t"
+        "shr.b32 %17, %16, 9;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34])
+    );
   }
 #endif
 
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[1];
-    t[0] = ptx_add_cc(cf, x[34], 4294967295u);
+    ptx_add_cc(cf, x[34], 4294967295u);
     y[0] = ptx_addc_cc(cf, x[0], x[17]);
     y[1] = ptx_addc_cc(cf, x[1], x[18]);
     y[2] = ptx_addc_cc(cf, x[2], x[19]);
@@ -334,7 +426,6 @@ struct add {
     y[16] = ptx_addc(cf, x[16], x[33]);
     y[17] = ptx_shr(y[16], 9u);
     y[16] = ptx_and(y[16], 511u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -354,28 +445,34 @@ struct sub {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[2];
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[0]) : "r"(x[34]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[17]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[18]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[19]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[20]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[21]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[22]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[23]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[24]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[25]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[26]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[27]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[28]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[12]) : "r"(x[12]), "r"(x[29]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[13]) : "r"(x[13]), "r"(x[30]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[14]) : "r"(x[14]), "r"(x[31]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[15]) : "r"(x[15]), "r"(x[32]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[16]) : "r"(x[16]), "r"(x[33]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[1]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(y[17]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<2>;\n\t"
+        "sub.cc.u32 t0, 0, %52;\n\t"
+        "subc.cc.u32 %0, %18, %35;\n\t"
+        "subc.cc.u32 %1, %19, %36;\n\t"
+        "subc.cc.u32 %2, %20, %37;\n\t"
+        "subc.cc.u32 %3, %21, %38;\n\t"
+        "subc.cc.u32 %4, %22, %39;\n\t"
+        "subc.cc.u32 %5, %23, %40;\n\t"
+        "subc.cc.u32 %6, %24, %41;\n\t"
+        "subc.cc.u32 %7, %25, %42;\n\t"
+        "subc.cc.u32 %8, %26, %43;\n\t"
+        "subc.cc.u32 %9, %27, %44;\n\t"
+        "subc.cc.u32 %10, %28, %45;\n\t"
+        "subc.cc.u32 %11, %29, %46;\n\t"
+        "subc.cc.u32 %12, %30, %47;\n\t"
+        "subc.cc.u32 %13, %31, %48;\n\t"
+        "subc.cc.u32 %14, %32, %49;\n\t"
+        "subc.cc.u32 %15, %33, %50;\n\t"
+        "subc.cc.u32 %16, %34, %51;\n\t"
+        "subc.u32 t1, 0, 0;\n\t"
+        "and.b32 %17, t1, 1;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34])
+    );
   }
 #endif
 
@@ -383,7 +480,7 @@ struct sub {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[2];
-    t[0] = ptx_sub_cc(cf, 0u, x[34]);
+    ptx_sub_cc(cf, 0u, x[34]);
     y[0] = ptx_subc_cc(cf, x[0], x[17]);
     y[1] = ptx_subc_cc(cf, x[1], x[18]);
     y[2] = ptx_subc_cc(cf, x[2], x[19]);
@@ -404,7 +501,6 @@ struct sub {
     t[1] = ptx_subc(cf, 0u, 0u);
     y[17] = ptx_and(t[1], 1u);
     y[16] = ptx_and(y[16], 511u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -424,25 +520,31 @@ struct add_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[17]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[6]) : "r"(x[6]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[7]) : "r"(x[7]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[8]) : "r"(x[8]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[9]) : "r"(x[9]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[10]) : "r"(x[10]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[11]) : "r"(x[11]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[12]) : "r"(x[12]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[13]) : "r"(x[13]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[14]) : "r"(x[14]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[15]) : "r"(x[15]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[16]) : "r"(x[16]));
-    asm volatile("shr.b32 %0, %1, 9;" : "=r"(y[17]) : "r"(y[16]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "add.cc.u32 %0, %18, %35;\n\t"
+        "addc.cc.u32 %1, %19, 0;\n\t"
+        "addc.cc.u32 %2, %20, 0;\n\t"
+        "addc.cc.u32 %3, %21, 0;\n\t"
+        "addc.cc.u32 %4, %22, 0;\n\t"
+        "addc.cc.u32 %5, %23, 0;\n\t"
+        "addc.cc.u32 %6, %24, 0;\n\t"
+        "addc.cc.u32 %7, %25, 0;\n\t"
+        "addc.cc.u32 %8, %26, 0;\n\t"
+        "addc.cc.u32 %9, %27, 0;\n\t"
+        "addc.cc.u32 %10, %28, 0;\n\t"
+        "addc.cc.u32 %11, %29, 0;\n\t"
+        "addc.cc.u32 %12, %30, 0;\n\t"
+        "addc.cc.u32 %13, %31, 0;\n\t"
+        "addc.cc.u32 %14, %32, 0;\n\t"
+        "addc.cc.u32 %15, %33, 0;\n\t"
+        "addc.u32 %16, %34, 0;\n\t"
+        "shr.b32 %17, %16, 9;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+    );
   }
 #endif
 
@@ -487,27 +589,33 @@ struct sub_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[17]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[6]) : "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[7]) : "r"(x[7]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[8]) : "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[9]) : "r"(x[9]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[10]) : "r"(x[10]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[11]) : "r"(x[11]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[12]) : "r"(x[12]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[13]) : "r"(x[13]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[14]) : "r"(x[14]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[15]) : "r"(x[15]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[16]) : "r"(x[16]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[0]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(y[17]) : "r"(t[0]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "sub.cc.u32 %0, %18, %35;\n\t"
+        "subc.cc.u32 %1, %19, 0;\n\t"
+        "subc.cc.u32 %2, %20, 0;\n\t"
+        "subc.cc.u32 %3, %21, 0;\n\t"
+        "subc.cc.u32 %4, %22, 0;\n\t"
+        "subc.cc.u32 %5, %23, 0;\n\t"
+        "subc.cc.u32 %6, %24, 0;\n\t"
+        "subc.cc.u32 %7, %25, 0;\n\t"
+        "subc.cc.u32 %8, %26, 0;\n\t"
+        "subc.cc.u32 %9, %27, 0;\n\t"
+        "subc.cc.u32 %10, %28, 0;\n\t"
+        "subc.cc.u32 %11, %29, 0;\n\t"
+        "subc.cc.u32 %12, %30, 0;\n\t"
+        "subc.cc.u32 %13, %31, 0;\n\t"
+        "subc.cc.u32 %14, %32, 0;\n\t"
+        "subc.cc.u32 %15, %33, 0;\n\t"
+        "subc.cc.u32 %16, %34, 0;\n\t"
+        "subc.u32 t0, 0, 0;\n\t"
+        "and.b32 %17, t0, 1;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+    );
   }
 #endif
 
@@ -535,7 +643,6 @@ struct sub_ui {
     t[0] = ptx_subc(cf, 0u, 0u);
     y[17] = ptx_and(t[0], 1u);
     y[16] = ptx_and(y[16], 511u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -555,24 +662,30 @@ struct neg {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[6]) : "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[7]) : "r"(x[7]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[8]) : "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[9]) : "r"(x[9]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[10]) : "r"(x[10]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[11]) : "r"(x[11]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[12]) : "r"(x[12]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[13]) : "r"(x[13]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[14]) : "r"(x[14]));
-    asm volatile("subc.cc.u32 %0, 0, %1;" : "=r"(y[15]) : "r"(x[15]));
-    asm volatile("subc.u32 %0, 0, %1;" : "=r"(y[16]) : "r"(x[16]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "sub.cc.u32 %0, 0, %17;\n\t"
+        "subc.cc.u32 %1, 0, %18;\n\t"
+        "subc.cc.u32 %2, 0, %19;\n\t"
+        "subc.cc.u32 %3, 0, %20;\n\t"
+        "subc.cc.u32 %4, 0, %21;\n\t"
+        "subc.cc.u32 %5, 0, %22;\n\t"
+        "subc.cc.u32 %6, 0, %23;\n\t"
+        "subc.cc.u32 %7, 0, %24;\n\t"
+        "subc.cc.u32 %8, 0, %25;\n\t"
+        "subc.cc.u32 %9, 0, %26;\n\t"
+        "subc.cc.u32 %10, 0, %27;\n\t"
+        "subc.cc.u32 %11, 0, %28;\n\t"
+        "subc.cc.u32 %12, 0, %29;\n\t"
+        "subc.cc.u32 %13, 0, %30;\n\t"
+        "subc.cc.u32 %14, 0, %31;\n\t"
+        "subc.cc.u32 %15, 0, %32;\n\t"
+        "subc.u32 %16, 0, %33;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -616,599 +729,605 @@ struct mul {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[12]) : "r"(x[12]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[13]) : "r"(x[13]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[14]) : "r"(x[14]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[15]) : "r"(x[15]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[16]) : "r"(x[16]), "r"(x[17]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[17]) : "r"(x[16]), "r"(x[17]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[17]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[17]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[17]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[17]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[17]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[17]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[17]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[17]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[17]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[17]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[17]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[11]), "r"(x[17]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[12]), "r"(x[17]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[13]), "r"(x[17]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[14]), "r"(x[17]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[15]), "r"(x[17]), "r"(y[16]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[17]) : "r"(y[17]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[18]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[18]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[18]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[18]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[18]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[18]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[18]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[18]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[18]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[18]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[18]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[11]), "r"(x[18]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[12]), "r"(x[18]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[13]), "r"(x[18]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[14]), "r"(x[18]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[15]), "r"(x[18]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[16]), "r"(x[18]), "r"(y[17]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[18]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[18]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[18]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[18]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[18]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[18]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[18]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[18]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[18]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[18]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[18]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[10]), "r"(x[18]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[11]), "r"(x[18]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[12]), "r"(x[18]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[13]), "r"(x[18]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[14]), "r"(x[18]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[15]), "r"(x[18]), "r"(y[17]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[16]), "r"(x[18]), "r"(y[18]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[19]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[19]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[19]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[19]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[19]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[19]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[19]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[19]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[19]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[19]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[10]), "r"(x[19]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[11]), "r"(x[19]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[12]), "r"(x[19]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[13]), "r"(x[19]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[14]), "r"(x[19]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[15]), "r"(x[19]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[16]), "r"(x[19]), "r"(y[18]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[19]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[19]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[19]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[19]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[19]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[19]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[19]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[19]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[19]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[19]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[9]), "r"(x[19]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[10]), "r"(x[19]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[11]), "r"(x[19]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[12]), "r"(x[19]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[13]), "r"(x[19]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[14]), "r"(x[19]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[15]), "r"(x[19]), "r"(y[18]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[16]), "r"(x[19]), "r"(y[19]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[20]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[20]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[20]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[20]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[20]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[20]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[20]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[20]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[20]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[9]), "r"(x[20]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[10]), "r"(x[20]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[11]), "r"(x[20]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[12]), "r"(x[20]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[13]), "r"(x[20]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[14]), "r"(x[20]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[15]), "r"(x[20]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[16]), "r"(x[20]), "r"(y[19]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[20]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[20]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[20]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[20]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[20]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[20]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[20]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[20]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[20]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[8]), "r"(x[20]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[9]), "r"(x[20]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[10]), "r"(x[20]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[11]), "r"(x[20]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[12]), "r"(x[20]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[13]), "r"(x[20]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[14]), "r"(x[20]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[15]), "r"(x[20]), "r"(y[19]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[16]), "r"(x[20]), "r"(y[20]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[21]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[21]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[21]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[21]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[21]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[21]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[21]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[21]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[8]), "r"(x[21]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[9]), "r"(x[21]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[10]), "r"(x[21]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[11]), "r"(x[21]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[12]), "r"(x[21]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[13]), "r"(x[21]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[14]), "r"(x[21]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[15]), "r"(x[21]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[16]), "r"(x[21]), "r"(y[20]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[21]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[21]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[21]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[21]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[21]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[21]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[21]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[21]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[21]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[8]), "r"(x[21]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[9]), "r"(x[21]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[10]), "r"(x[21]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[11]), "r"(x[21]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[12]), "r"(x[21]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[13]), "r"(x[21]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[14]), "r"(x[21]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[15]), "r"(x[21]), "r"(y[20]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[16]), "r"(x[21]), "r"(y[21]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[22]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[22]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[22]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[22]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[22]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[22]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[22]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[22]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[8]), "r"(x[22]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[9]), "r"(x[22]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[10]), "r"(x[22]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[11]), "r"(x[22]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[12]), "r"(x[22]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[13]), "r"(x[22]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[14]), "r"(x[22]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[15]), "r"(x[22]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[16]), "r"(x[22]), "r"(y[21]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[22]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[22]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[22]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[22]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[22]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[22]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[22]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[22]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[22]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[8]), "r"(x[22]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[9]), "r"(x[22]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[10]), "r"(x[22]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[11]), "r"(x[22]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[12]), "r"(x[22]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[13]), "r"(x[22]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[14]), "r"(x[22]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[15]), "r"(x[22]), "r"(y[21]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[16]), "r"(x[22]), "r"(y[22]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[23]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[23]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[23]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[23]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[23]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[23]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[23]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[23]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[8]), "r"(x[23]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[9]), "r"(x[23]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[10]), "r"(x[23]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[11]), "r"(x[23]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[12]), "r"(x[23]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[13]), "r"(x[23]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[14]), "r"(x[23]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[15]), "r"(x[23]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[16]), "r"(x[23]), "r"(y[22]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[23]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[23]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[23]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[23]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[23]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[23]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[5]), "r"(x[23]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[23]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[23]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[8]), "r"(x[23]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[9]), "r"(x[23]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[10]), "r"(x[23]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[11]), "r"(x[23]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[12]), "r"(x[23]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[13]), "r"(x[23]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[14]), "r"(x[23]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[15]), "r"(x[23]), "r"(y[22]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[16]), "r"(x[23]), "r"(y[23]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[24]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[24]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[24]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[24]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[24]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[5]), "r"(x[24]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[24]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[24]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[8]), "r"(x[24]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[9]), "r"(x[24]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[10]), "r"(x[24]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[11]), "r"(x[24]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[12]), "r"(x[24]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[13]), "r"(x[24]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[14]), "r"(x[24]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[15]), "r"(x[24]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[16]), "r"(x[24]), "r"(y[23]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[24]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[0]), "r"(x[24]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[1]), "r"(x[24]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[2]), "r"(x[24]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[3]), "r"(x[24]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[4]), "r"(x[24]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[5]), "r"(x[24]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[6]), "r"(x[24]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[24]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[8]), "r"(x[24]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[9]), "r"(x[24]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[10]), "r"(x[24]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[11]), "r"(x[24]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[12]), "r"(x[24]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[13]), "r"(x[24]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[14]), "r"(x[24]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[15]), "r"(x[24]), "r"(y[23]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[16]), "r"(x[24]), "r"(y[24]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[0]), "r"(x[25]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[1]), "r"(x[25]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[2]), "r"(x[25]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[3]), "r"(x[25]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[4]), "r"(x[25]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[5]), "r"(x[25]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[6]), "r"(x[25]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[25]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[8]), "r"(x[25]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[9]), "r"(x[25]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[10]), "r"(x[25]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[11]), "r"(x[25]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[12]), "r"(x[25]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[13]), "r"(x[25]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[14]), "r"(x[25]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[15]), "r"(x[25]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[16]), "r"(x[25]), "r"(y[24]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[25]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[0]), "r"(x[25]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[1]), "r"(x[25]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[2]), "r"(x[25]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[3]), "r"(x[25]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[4]), "r"(x[25]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[5]), "r"(x[25]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[6]), "r"(x[25]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[7]), "r"(x[25]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[8]), "r"(x[25]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[9]), "r"(x[25]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[10]), "r"(x[25]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[11]), "r"(x[25]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[12]), "r"(x[25]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[13]), "r"(x[25]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[14]), "r"(x[25]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[15]), "r"(x[25]), "r"(y[24]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[16]), "r"(x[25]), "r"(y[25]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[0]), "r"(x[26]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[1]), "r"(x[26]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[2]), "r"(x[26]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[3]), "r"(x[26]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[4]), "r"(x[26]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[5]), "r"(x[26]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[6]), "r"(x[26]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[7]), "r"(x[26]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[8]), "r"(x[26]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[9]), "r"(x[26]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[10]), "r"(x[26]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[11]), "r"(x[26]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[12]), "r"(x[26]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[13]), "r"(x[26]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[14]), "r"(x[26]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[15]), "r"(x[26]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[16]), "r"(x[26]), "r"(y[25]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[26]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[0]), "r"(x[26]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[1]), "r"(x[26]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[2]), "r"(x[26]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[3]), "r"(x[26]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[4]), "r"(x[26]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[5]), "r"(x[26]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[6]), "r"(x[26]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[7]), "r"(x[26]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[8]), "r"(x[26]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[9]), "r"(x[26]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[10]), "r"(x[26]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[11]), "r"(x[26]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[12]), "r"(x[26]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[13]), "r"(x[26]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[14]), "r"(x[26]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[15]), "r"(x[26]), "r"(y[25]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[16]), "r"(x[26]), "r"(y[26]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[0]), "r"(x[27]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[1]), "r"(x[27]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[2]), "r"(x[27]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[3]), "r"(x[27]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[4]), "r"(x[27]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[5]), "r"(x[27]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[6]), "r"(x[27]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[7]), "r"(x[27]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[8]), "r"(x[27]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[9]), "r"(x[27]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[10]), "r"(x[27]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[11]), "r"(x[27]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[12]), "r"(x[27]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[13]), "r"(x[27]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[14]), "r"(x[27]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[15]), "r"(x[27]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[16]), "r"(x[27]), "r"(y[26]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[27]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[0]), "r"(x[27]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[1]), "r"(x[27]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[2]), "r"(x[27]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[3]), "r"(x[27]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[4]), "r"(x[27]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[5]), "r"(x[27]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[6]), "r"(x[27]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[7]), "r"(x[27]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[8]), "r"(x[27]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[9]), "r"(x[27]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[10]), "r"(x[27]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[11]), "r"(x[27]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[12]), "r"(x[27]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[13]), "r"(x[27]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[14]), "r"(x[27]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[15]), "r"(x[27]), "r"(y[26]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[16]), "r"(x[27]), "r"(y[27]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[0]), "r"(x[28]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[1]), "r"(x[28]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[2]), "r"(x[28]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[3]), "r"(x[28]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[4]), "r"(x[28]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[5]), "r"(x[28]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[6]), "r"(x[28]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[7]), "r"(x[28]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[8]), "r"(x[28]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[9]), "r"(x[28]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[10]), "r"(x[28]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[11]), "r"(x[28]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[12]), "r"(x[28]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[13]), "r"(x[28]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[14]), "r"(x[28]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[15]), "r"(x[28]), "r"(y[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[16]), "r"(x[28]), "r"(y[27]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[28]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[0]), "r"(x[28]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[1]), "r"(x[28]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[2]), "r"(x[28]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[3]), "r"(x[28]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[4]), "r"(x[28]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[5]), "r"(x[28]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[6]), "r"(x[28]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[7]), "r"(x[28]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[8]), "r"(x[28]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[9]), "r"(x[28]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[10]), "r"(x[28]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[11]), "r"(x[28]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[12]), "r"(x[28]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[13]), "r"(x[28]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[14]), "r"(x[28]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[15]), "r"(x[28]), "r"(y[27]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[16]), "r"(x[28]), "r"(y[28]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[0]), "r"(x[29]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[1]), "r"(x[29]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[2]), "r"(x[29]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[3]), "r"(x[29]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[4]), "r"(x[29]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[5]), "r"(x[29]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[6]), "r"(x[29]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[7]), "r"(x[29]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[8]), "r"(x[29]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[9]), "r"(x[29]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[10]), "r"(x[29]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[11]), "r"(x[29]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[12]), "r"(x[29]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[13]), "r"(x[29]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[14]), "r"(x[29]), "r"(y[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[15]), "r"(x[29]), "r"(y[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[16]), "r"(x[29]), "r"(y[28]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[29]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[0]), "r"(x[29]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[1]), "r"(x[29]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[2]), "r"(x[29]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[3]), "r"(x[29]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[4]), "r"(x[29]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[5]), "r"(x[29]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[6]), "r"(x[29]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[7]), "r"(x[29]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[8]), "r"(x[29]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[9]), "r"(x[29]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[10]), "r"(x[29]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[11]), "r"(x[29]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[12]), "r"(x[29]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[13]), "r"(x[29]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[14]), "r"(x[29]), "r"(y[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[15]), "r"(x[29]), "r"(y[28]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[16]), "r"(x[29]), "r"(y[29]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[0]), "r"(x[30]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[1]), "r"(x[30]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[2]), "r"(x[30]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[3]), "r"(x[30]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[4]), "r"(x[30]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[5]), "r"(x[30]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[6]), "r"(x[30]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[7]), "r"(x[30]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[8]), "r"(x[30]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[9]), "r"(x[30]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[10]), "r"(x[30]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[11]), "r"(x[30]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[12]), "r"(x[30]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[13]), "r"(x[30]), "r"(y[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[14]), "r"(x[30]), "r"(y[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[15]), "r"(x[30]), "r"(y[28]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[16]), "r"(x[30]), "r"(y[29]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[30]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[0]), "r"(x[30]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[1]), "r"(x[30]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[2]), "r"(x[30]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[3]), "r"(x[30]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[4]), "r"(x[30]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[5]), "r"(x[30]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[6]), "r"(x[30]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[7]), "r"(x[30]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[8]), "r"(x[30]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[9]), "r"(x[30]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[10]), "r"(x[30]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[11]), "r"(x[30]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[12]), "r"(x[30]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[13]), "r"(x[30]), "r"(y[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[14]), "r"(x[30]), "r"(y[28]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[15]), "r"(x[30]), "r"(y[29]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[16]), "r"(x[30]), "r"(y[30]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[0]), "r"(x[31]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[1]), "r"(x[31]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[2]), "r"(x[31]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[3]), "r"(x[31]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[4]), "r"(x[31]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[5]), "r"(x[31]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[6]), "r"(x[31]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[7]), "r"(x[31]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[8]), "r"(x[31]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[9]), "r"(x[31]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[10]), "r"(x[31]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[11]), "r"(x[31]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[12]), "r"(x[31]), "r"(y[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[13]), "r"(x[31]), "r"(y[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[14]), "r"(x[31]), "r"(y[28]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[15]), "r"(x[31]), "r"(y[29]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[16]), "r"(x[31]), "r"(y[30]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[31]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[0]), "r"(x[31]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[1]), "r"(x[31]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[2]), "r"(x[31]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[3]), "r"(x[31]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[4]), "r"(x[31]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[5]), "r"(x[31]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[6]), "r"(x[31]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[7]), "r"(x[31]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[8]), "r"(x[31]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[9]), "r"(x[31]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[10]), "r"(x[31]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[11]), "r"(x[31]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[12]), "r"(x[31]), "r"(y[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[13]), "r"(x[31]), "r"(y[28]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[14]), "r"(x[31]), "r"(y[29]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[15]), "r"(x[31]), "r"(y[30]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[31]) : "r"(x[16]), "r"(x[31]), "r"(y[31]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[0]), "r"(x[32]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[1]), "r"(x[32]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[2]), "r"(x[32]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[3]), "r"(x[32]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[4]), "r"(x[32]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[5]), "r"(x[32]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[6]), "r"(x[32]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[7]), "r"(x[32]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[8]), "r"(x[32]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[9]), "r"(x[32]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[10]), "r"(x[32]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[11]), "r"(x[32]), "r"(y[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[12]), "r"(x[32]), "r"(y[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[13]), "r"(x[32]), "r"(y[28]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[14]), "r"(x[32]), "r"(y[29]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[15]), "r"(x[32]), "r"(y[30]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[31]) : "r"(x[16]), "r"(x[32]), "r"(y[31]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[32]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[0]), "r"(x[32]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[1]), "r"(x[32]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[2]), "r"(x[32]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[3]), "r"(x[32]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[4]), "r"(x[32]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[5]), "r"(x[32]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[6]), "r"(x[32]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[7]), "r"(x[32]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[8]), "r"(x[32]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[9]), "r"(x[32]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[10]), "r"(x[32]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[11]), "r"(x[32]), "r"(y[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[12]), "r"(x[32]), "r"(y[28]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[13]), "r"(x[32]), "r"(y[29]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[14]), "r"(x[32]), "r"(y[30]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[31]) : "r"(x[15]), "r"(x[32]), "r"(y[31]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[32]) : "r"(x[16]), "r"(x[32]), "r"(y[32]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[0]), "r"(x[33]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[1]), "r"(x[33]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[2]), "r"(x[33]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[3]), "r"(x[33]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[4]), "r"(x[33]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[5]), "r"(x[33]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[6]), "r"(x[33]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[7]), "r"(x[33]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[8]), "r"(x[33]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[9]), "r"(x[33]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[10]), "r"(x[33]), "r"(y[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[11]), "r"(x[33]), "r"(y[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[12]), "r"(x[33]), "r"(y[28]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[13]), "r"(x[33]), "r"(y[29]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[14]), "r"(x[33]), "r"(y[30]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[31]) : "r"(x[15]), "r"(x[33]), "r"(y[31]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[32]) : "r"(x[16]), "r"(x[33]), "r"(y[32]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[0]), "r"(x[33]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[1]), "r"(x[33]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[2]), "r"(x[33]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[3]), "r"(x[33]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[4]), "r"(x[33]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[5]), "r"(x[33]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[6]), "r"(x[33]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[7]), "r"(x[33]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[8]), "r"(x[33]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[9]), "r"(x[33]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[10]), "r"(x[33]), "r"(y[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[11]), "r"(x[33]), "r"(y[28]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[12]), "r"(x[33]), "r"(y[29]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[13]), "r"(x[33]), "r"(y[30]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[31]) : "r"(x[14]), "r"(x[33]), "r"(y[31]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[32]) : "r"(x[15]), "r"(x[33]), "r"(y[32]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %33, %50;\n\t"
+        "mul.lo.u32 %1, %34, %50;\n\t"
+        "mul.lo.u32 %2, %35, %50;\n\t"
+        "mul.lo.u32 %3, %36, %50;\n\t"
+        "mul.lo.u32 %4, %37, %50;\n\t"
+        "mul.lo.u32 %5, %38, %50;\n\t"
+        "mul.lo.u32 %6, %39, %50;\n\t"
+        "mul.lo.u32 %7, %40, %50;\n\t"
+        "mul.lo.u32 %8, %41, %50;\n\t"
+        "mul.lo.u32 %9, %42, %50;\n\t"
+        "mul.lo.u32 %10, %43, %50;\n\t"
+        "mul.lo.u32 %11, %44, %50;\n\t"
+        "mul.lo.u32 %12, %45, %50;\n\t"
+        "mul.lo.u32 %13, %46, %50;\n\t"
+        "mul.lo.u32 %14, %47, %50;\n\t"
+        "mul.lo.u32 %15, %48, %50;\n\t"
+        "mul.lo.u32 %16, %49, %50;\n\t"
+        "mul.hi.u32 %17, %49, %50;\n\t"
+        "mad.hi.cc.u32 %1, %33, %50, %1;\n\t"
+        "madc.hi.cc.u32 %2, %34, %50, %2;\n\t"
+        "madc.hi.cc.u32 %3, %35, %50, %3;\n\t"
+        "madc.hi.cc.u32 %4, %36, %50, %4;\n\t"
+        "madc.hi.cc.u32 %5, %37, %50, %5;\n\t"
+        "madc.hi.cc.u32 %6, %38, %50, %6;\n\t"
+        "madc.hi.cc.u32 %7, %39, %50, %7;\n\t"
+        "madc.hi.cc.u32 %8, %40, %50, %8;\n\t"
+        "madc.hi.cc.u32 %9, %41, %50, %9;\n\t"
+        "madc.hi.cc.u32 %10, %42, %50, %10;\n\t"
+        "madc.hi.cc.u32 %11, %43, %50, %11;\n\t"
+        "madc.hi.cc.u32 %12, %44, %50, %12;\n\t"
+        "madc.hi.cc.u32 %13, %45, %50, %13;\n\t"
+        "madc.hi.cc.u32 %14, %46, %50, %14;\n\t"
+        "madc.hi.cc.u32 %15, %47, %50, %15;\n\t"
+        "madc.hi.cc.u32 %16, %48, %50, %16;\n\t"
+        "addc.u32 %17, %17, 0;\n\t"
+        "mad.lo.cc.u32 %1, %33, %51, %1;\n\t"
+        "madc.lo.cc.u32 %2, %34, %51, %2;\n\t"
+        "madc.lo.cc.u32 %3, %35, %51, %3;\n\t"
+        "madc.lo.cc.u32 %4, %36, %51, %4;\n\t"
+        "madc.lo.cc.u32 %5, %37, %51, %5;\n\t"
+        "madc.lo.cc.u32 %6, %38, %51, %6;\n\t"
+        "madc.lo.cc.u32 %7, %39, %51, %7;\n\t"
+        "madc.lo.cc.u32 %8, %40, %51, %8;\n\t"
+        "madc.lo.cc.u32 %9, %41, %51, %9;\n\t"
+        "madc.lo.cc.u32 %10, %42, %51, %10;\n\t"
+        "madc.lo.cc.u32 %11, %43, %51, %11;\n\t"
+        "madc.lo.cc.u32 %12, %44, %51, %12;\n\t"
+        "madc.lo.cc.u32 %13, %45, %51, %13;\n\t"
+        "madc.lo.cc.u32 %14, %46, %51, %14;\n\t"
+        "madc.lo.cc.u32 %15, %47, %51, %15;\n\t"
+        "madc.lo.cc.u32 %16, %48, %51, %16;\n\t"
+        "madc.lo.cc.u32 %17, %49, %51, %17;\n\t"
+        "addc.u32 %18, 0, 0;\n\t"
+        "mad.hi.cc.u32 %2, %33, %51, %2;\n\t"
+        "madc.hi.cc.u32 %3, %34, %51, %3;\n\t"
+        "madc.hi.cc.u32 %4, %35, %51, %4;\n\t"
+        "madc.hi.cc.u32 %5, %36, %51, %5;\n\t"
+        "madc.hi.cc.u32 %6, %37, %51, %6;\n\t"
+        "madc.hi.cc.u32 %7, %38, %51, %7;\n\t"
+        "madc.hi.cc.u32 %8, %39, %51, %8;\n\t"
+        "madc.hi.cc.u32 %9, %40, %51, %9;\n\t"
+        "madc.hi.cc.u32 %10, %41, %51, %10;\n\t"
+        "madc.hi.cc.u32 %11, %42, %51, %11;\n\t"
+        "madc.hi.cc.u32 %12, %43, %51, %12;\n\t"
+        "madc.hi.cc.u32 %13, %44, %51, %13;\n\t"
+        "madc.hi.cc.u32 %14, %45, %51, %14;\n\t"
+        "madc.hi.cc.u32 %15, %46, %51, %15;\n\t"
+        "madc.hi.cc.u32 %16, %47, %51, %16;\n\t"
+        "madc.hi.cc.u32 %17, %48, %51, %17;\n\t"
+        "madc.hi.u32 %18, %49, %51, %18;\n\t"
+        "mad.lo.cc.u32 %2, %33, %52, %2;\n\t"
+        "madc.lo.cc.u32 %3, %34, %52, %3;\n\t"
+        "madc.lo.cc.u32 %4, %35, %52, %4;\n\t"
+        "madc.lo.cc.u32 %5, %36, %52, %5;\n\t"
+        "madc.lo.cc.u32 %6, %37, %52, %6;\n\t"
+        "madc.lo.cc.u32 %7, %38, %52, %7;\n\t"
+        "madc.lo.cc.u32 %8, %39, %52, %8;\n\t"
+        "madc.lo.cc.u32 %9, %40, %52, %9;\n\t"
+        "madc.lo.cc.u32 %10, %41, %52, %10;\n\t"
+        "madc.lo.cc.u32 %11, %42, %52, %11;\n\t"
+        "madc.lo.cc.u32 %12, %43, %52, %12;\n\t"
+        "madc.lo.cc.u32 %13, %44, %52, %13;\n\t"
+        "madc.lo.cc.u32 %14, %45, %52, %14;\n\t"
+        "madc.lo.cc.u32 %15, %46, %52, %15;\n\t"
+        "madc.lo.cc.u32 %16, %47, %52, %16;\n\t"
+        "madc.lo.cc.u32 %17, %48, %52, %17;\n\t"
+        "madc.lo.cc.u32 %18, %49, %52, %18;\n\t"
+        "addc.u32 %19, 0, 0;\n\t"
+        "mad.hi.cc.u32 %3, %33, %52, %3;\n\t"
+        "madc.hi.cc.u32 %4, %34, %52, %4;\n\t"
+        "madc.hi.cc.u32 %5, %35, %52, %5;\n\t"
+        "madc.hi.cc.u32 %6, %36, %52, %6;\n\t"
+        "madc.hi.cc.u32 %7, %37, %52, %7;\n\t"
+        "madc.hi.cc.u32 %8, %38, %52, %8;\n\t"
+        "madc.hi.cc.u32 %9, %39, %52, %9;\n\t"
+        "madc.hi.cc.u32 %10, %40, %52, %10;\n\t"
+        "madc.hi.cc.u32 %11, %41, %52, %11;\n\t"
+        "madc.hi.cc.u32 %12, %42, %52, %12;\n\t"
+        "madc.hi.cc.u32 %13, %43, %52, %13;\n\t"
+        "madc.hi.cc.u32 %14, %44, %52, %14;\n\t"
+        "madc.hi.cc.u32 %15, %45, %52, %15;\n\t"
+        "madc.hi.cc.u32 %16, %46, %52, %16;\n\t"
+        "madc.hi.cc.u32 %17, %47, %52, %17;\n\t"
+        "madc.hi.cc.u32 %18, %48, %52, %18;\n\t"
+        "madc.hi.u32 %19, %49, %52, %19;\n\t"
+        "mad.lo.cc.u32 %3, %33, %53, %3;\n\t"
+        "madc.lo.cc.u32 %4, %34, %53, %4;\n\t"
+        "madc.lo.cc.u32 %5, %35, %53, %5;\n\t"
+        "madc.lo.cc.u32 %6, %36, %53, %6;\n\t"
+        "madc.lo.cc.u32 %7, %37, %53, %7;\n\t"
+        "madc.lo.cc.u32 %8, %38, %53, %8;\n\t"
+        "madc.lo.cc.u32 %9, %39, %53, %9;\n\t"
+        "madc.lo.cc.u32 %10, %40, %53, %10;\n\t"
+        "madc.lo.cc.u32 %11, %41, %53, %11;\n\t"
+        "madc.lo.cc.u32 %12, %42, %53, %12;\n\t"
+        "madc.lo.cc.u32 %13, %43, %53, %13;\n\t"
+        "madc.lo.cc.u32 %14, %44, %53, %14;\n\t"
+        "madc.lo.cc.u32 %15, %45, %53, %15;\n\t"
+        "madc.lo.cc.u32 %16, %46, %53, %16;\n\t"
+        "madc.lo.cc.u32 %17, %47, %53, %17;\n\t"
+        "madc.lo.cc.u32 %18, %48, %53, %18;\n\t"
+        "madc.lo.cc.u32 %19, %49, %53, %19;\n\t"
+        "addc.u32 %20, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %33, %53, %4;\n\t"
+        "madc.hi.cc.u32 %5, %34, %53, %5;\n\t"
+        "madc.hi.cc.u32 %6, %35, %53, %6;\n\t"
+        "madc.hi.cc.u32 %7, %36, %53, %7;\n\t"
+        "madc.hi.cc.u32 %8, %37, %53, %8;\n\t"
+        "madc.hi.cc.u32 %9, %38, %53, %9;\n\t"
+        "madc.hi.cc.u32 %10, %39, %53, %10;\n\t"
+        "madc.hi.cc.u32 %11, %40, %53, %11;\n\t"
+        "madc.hi.cc.u32 %12, %41, %53, %12;\n\t"
+        "madc.hi.cc.u32 %13, %42, %53, %13;\n\t"
+        "madc.hi.cc.u32 %14, %43, %53, %14;\n\t"
+        "madc.hi.cc.u32 %15, %44, %53, %15;\n\t"
+        "madc.hi.cc.u32 %16, %45, %53, %16;\n\t"
+        "madc.hi.cc.u32 %17, %46, %53, %17;\n\t"
+        "madc.hi.cc.u32 %18, %47, %53, %18;\n\t"
+        "madc.hi.cc.u32 %19, %48, %53, %19;\n\t"
+        "madc.hi.u32 %20, %49, %53, %20;\n\t"
+        "mad.lo.cc.u32 %4, %33, %54, %4;\n\t"
+        "madc.lo.cc.u32 %5, %34, %54, %5;\n\t"
+        "madc.lo.cc.u32 %6, %35, %54, %6;\n\t"
+        "madc.lo.cc.u32 %7, %36, %54, %7;\n\t"
+        "madc.lo.cc.u32 %8, %37, %54, %8;\n\t"
+        "madc.lo.cc.u32 %9, %38, %54, %9;\n\t"
+        "madc.lo.cc.u32 %10, %39, %54, %10;\n\t"
+        "madc.lo.cc.u32 %11, %40, %54, %11;\n\t"
+        "madc.lo.cc.u32 %12, %41, %54, %12;\n\t"
+        "madc.lo.cc.u32 %13, %42, %54, %13;\n\t"
+        "madc.lo.cc.u32 %14, %43, %54, %14;\n\t"
+        "madc.lo.cc.u32 %15, %44, %54, %15;\n\t"
+        "madc.lo.cc.u32 %16, %45, %54, %16;\n\t"
+        "madc.lo.cc.u32 %17, %46, %54, %17;\n\t"
+        "madc.lo.cc.u32 %18, %47, %54, %18;\n\t"
+        "madc.lo.cc.u32 %19, %48, %54, %19;\n\t"
+        "madc.lo.cc.u32 %20, %49, %54, %20;\n\t"
+        "addc.u32 %21, 0, 0;\n\t"
+        "mad.hi.cc.u32 %5, %33, %54, %5;\n\t"
+        "madc.hi.cc.u32 %6, %34, %54, %6;\n\t"
+        "madc.hi.cc.u32 %7, %35, %54, %7;\n\t"
+        "madc.hi.cc.u32 %8, %36, %54, %8;\n\t"
+        "madc.hi.cc.u32 %9, %37, %54, %9;\n\t"
+        "madc.hi.cc.u32 %10, %38, %54, %10;\n\t"
+        "madc.hi.cc.u32 %11, %39, %54, %11;\n\t"
+        "madc.hi.cc.u32 %12, %40, %54, %12;\n\t"
+        "madc.hi.cc.u32 %13, %41, %54, %13;\n\t"
+        "madc.hi.cc.u32 %14, %42, %54, %14;\n\t"
+        "madc.hi.cc.u32 %15, %43, %54, %15;\n\t"
+        "madc.hi.cc.u32 %16, %44, %54, %16;\n\t"
+        "madc.hi.cc.u32 %17, %45, %54, %17;\n\t"
+        "madc.hi.cc.u32 %18, %46, %54, %18;\n\t"
+        "madc.hi.cc.u32 %19, %47, %54, %19;\n\t"
+        "madc.hi.cc.u32 %20, %48, %54, %20;\n\t"
+        "madc.hi.u32 %21, %49, %54, %21;\n\t"
+        "mad.lo.cc.u32 %5, %33, %55, %5;\n\t"
+        "madc.lo.cc.u32 %6, %34, %55, %6;\n\t"
+        "madc.lo.cc.u32 %7, %35, %55, %7;\n\t"
+        "madc.lo.cc.u32 %8, %36, %55, %8;\n\t"
+        "madc.lo.cc.u32 %9, %37, %55, %9;\n\t"
+        "madc.lo.cc.u32 %10, %38, %55, %10;\n\t"
+        "madc.lo.cc.u32 %11, %39, %55, %11;\n\t"
+        "madc.lo.cc.u32 %12, %40, %55, %12;\n\t"
+        "madc.lo.cc.u32 %13, %41, %55, %13;\n\t"
+        "madc.lo.cc.u32 %14, %42, %55, %14;\n\t"
+        "madc.lo.cc.u32 %15, %43, %55, %15;\n\t"
+        "madc.lo.cc.u32 %16, %44, %55, %16;\n\t"
+        "madc.lo.cc.u32 %17, %45, %55, %17;\n\t"
+        "madc.lo.cc.u32 %18, %46, %55, %18;\n\t"
+        "madc.lo.cc.u32 %19, %47, %55, %19;\n\t"
+        "madc.lo.cc.u32 %20, %48, %55, %20;\n\t"
+        "madc.lo.cc.u32 %21, %49, %55, %21;\n\t"
+        "addc.u32 %22, 0, 0;\n\t"
+        "mad.hi.cc.u32 %6, %33, %55, %6;\n\t"
+        "madc.hi.cc.u32 %7, %34, %55, %7;\n\t"
+        "madc.hi.cc.u32 %8, %35, %55, %8;\n\t"
+        "madc.hi.cc.u32 %9, %36, %55, %9;\n\t"
+        "madc.hi.cc.u32 %10, %37, %55, %10;\n\t"
+        "madc.hi.cc.u32 %11, %38, %55, %11;\n\t"
+        "madc.hi.cc.u32 %12, %39, %55, %12;\n\t"
+        "madc.hi.cc.u32 %13, %40, %55, %13;\n\t"
+        "madc.hi.cc.u32 %14, %41, %55, %14;\n\t"
+        "madc.hi.cc.u32 %15, %42, %55, %15;\n\t"
+        "madc.hi.cc.u32 %16, %43, %55, %16;\n\t"
+        "madc.hi.cc.u32 %17, %44, %55, %17;\n\t"
+        "madc.hi.cc.u32 %18, %45, %55, %18;\n\t"
+        "madc.hi.cc.u32 %19, %46, %55, %19;\n\t"
+        "madc.hi.cc.u32 %20, %47, %55, %20;\n\t"
+        "madc.hi.cc.u32 %21, %48, %55, %21;\n\t"
+        "madc.hi.u32 %22, %49, %55, %22;\n\t"
+        "mad.lo.cc.u32 %6, %33, %56, %6;\n\t"
+        "madc.lo.cc.u32 %7, %34, %56, %7;\n\t"
+        "madc.lo.cc.u32 %8, %35, %56, %8;\n\t"
+        "madc.lo.cc.u32 %9, %36, %56, %9;\n\t"
+        "madc.lo.cc.u32 %10, %37, %56, %10;\n\t"
+        "madc.lo.cc.u32 %11, %38, %56, %11;\n\t"
+        "madc.lo.cc.u32 %12, %39, %56, %12;\n\t"
+        "madc.lo.cc.u32 %13, %40, %56, %13;\n\t"
+        "madc.lo.cc.u32 %14, %41, %56, %14;\n\t"
+        "madc.lo.cc.u32 %15, %42, %56, %15;\n\t"
+        "madc.lo.cc.u32 %16, %43, %56, %16;\n\t"
+        "madc.lo.cc.u32 %17, %44, %56, %17;\n\t"
+        "madc.lo.cc.u32 %18, %45, %56, %18;\n\t"
+        "madc.lo.cc.u32 %19, %46, %56, %19;\n\t"
+        "madc.lo.cc.u32 %20, %47, %56, %20;\n\t"
+        "madc.lo.cc.u32 %21, %48, %56, %21;\n\t"
+        "madc.lo.cc.u32 %22, %49, %56, %22;\n\t"
+        "addc.u32 %23, 0, 0;\n\t"
+        "mad.hi.cc.u32 %7, %33, %56, %7;\n\t"
+        "madc.hi.cc.u32 %8, %34, %56, %8;\n\t"
+        "madc.hi.cc.u32 %9, %35, %56, %9;\n\t"
+        "madc.hi.cc.u32 %10, %36, %56, %10;\n\t"
+        "madc.hi.cc.u32 %11, %37, %56, %11;\n\t"
+        "madc.hi.cc.u32 %12, %38, %56, %12;\n\t"
+        "madc.hi.cc.u32 %13, %39, %56, %13;\n\t"
+        "madc.hi.cc.u32 %14, %40, %56, %14;\n\t"
+        "madc.hi.cc.u32 %15, %41, %56, %15;\n\t"
+        "madc.hi.cc.u32 %16, %42, %56, %16;\n\t"
+        "madc.hi.cc.u32 %17, %43, %56, %17;\n\t"
+        "madc.hi.cc.u32 %18, %44, %56, %18;\n\t"
+        "madc.hi.cc.u32 %19, %45, %56, %19;\n\t"
+        "madc.hi.cc.u32 %20, %46, %56, %20;\n\t"
+        "madc.hi.cc.u32 %21, %47, %56, %21;\n\t"
+        "madc.hi.cc.u32 %22, %48, %56, %22;\n\t"
+        "madc.hi.u32 %23, %49, %56, %23;\n\t"
+        "mad.lo.cc.u32 %7, %33, %57, %7;\n\t"
+        "madc.lo.cc.u32 %8, %34, %57, %8;\n\t"
+        "madc.lo.cc.u32 %9, %35, %57, %9;\n\t"
+        "madc.lo.cc.u32 %10, %36, %57, %10;\n\t"
+        "madc.lo.cc.u32 %11, %37, %57, %11;\n\t"
+        "madc.lo.cc.u32 %12, %38, %57, %12;\n\t"
+        "madc.lo.cc.u32 %13, %39, %57, %13;\n\t"
+        "madc.lo.cc.u32 %14, %40, %57, %14;\n\t"
+        "madc.lo.cc.u32 %15, %41, %57, %15;\n\t"
+        "madc.lo.cc.u32 %16, %42, %57, %16;\n\t"
+        "madc.lo.cc.u32 %17, %43, %57, %17;\n\t"
+        "madc.lo.cc.u32 %18, %44, %57, %18;\n\t"
+        "madc.lo.cc.u32 %19, %45, %57, %19;\n\t"
+        "madc.lo.cc.u32 %20, %46, %57, %20;\n\t"
+        "madc.lo.cc.u32 %21, %47, %57, %21;\n\t"
+        "madc.lo.cc.u32 %22, %48, %57, %22;\n\t"
+        "madc.lo.cc.u32 %23, %49, %57, %23;\n\t"
+        "addc.u32 %24, 0, 0;\n\t"
+        "mad.hi.cc.u32 %8, %33, %57, %8;\n\t"
+        "madc.hi.cc.u32 %9, %34, %57, %9;\n\t"
+        "madc.hi.cc.u32 %10, %35, %57, %10;\n\t"
+        "madc.hi.cc.u32 %11, %36, %57, %11;\n\t"
+        "madc.hi.cc.u32 %12, %37, %57, %12;\n\t"
+        "madc.hi.cc.u32 %13, %38, %57, %13;\n\t"
+        "madc.hi.cc.u32 %14, %39, %57, %14;\n\t"
+        "madc.hi.cc.u32 %15, %40, %57, %15;\n\t"
+        "madc.hi.cc.u32 %16, %41, %57, %16;\n\t"
+        "madc.hi.cc.u32 %17, %42, %57, %17;\n\t"
+        "madc.hi.cc.u32 %18, %43, %57, %18;\n\t"
+        "madc.hi.cc.u32 %19, %44, %57, %19;\n\t"
+        "madc.hi.cc.u32 %20, %45, %57, %20;\n\t"
+        "madc.hi.cc.u32 %21, %46, %57, %21;\n\t"
+        "madc.hi.cc.u32 %22, %47, %57, %22;\n\t"
+        "madc.hi.cc.u32 %23, %48, %57, %23;\n\t"
+        "madc.hi.u32 %24, %49, %57, %24;\n\t"
+        "mad.lo.cc.u32 %8, %33, %58, %8;\n\t"
+        "madc.lo.cc.u32 %9, %34, %58, %9;\n\t"
+        "madc.lo.cc.u32 %10, %35, %58, %10;\n\t"
+        "madc.lo.cc.u32 %11, %36, %58, %11;\n\t"
+        "madc.lo.cc.u32 %12, %37, %58, %12;\n\t"
+        "madc.lo.cc.u32 %13, %38, %58, %13;\n\t"
+        "madc.lo.cc.u32 %14, %39, %58, %14;\n\t"
+        "madc.lo.cc.u32 %15, %40, %58, %15;\n\t"
+        "madc.lo.cc.u32 %16, %41, %58, %16;\n\t"
+        "madc.lo.cc.u32 %17, %42, %58, %17;\n\t"
+        "madc.lo.cc.u32 %18, %43, %58, %18;\n\t"
+        "madc.lo.cc.u32 %19, %44, %58, %19;\n\t"
+        "madc.lo.cc.u32 %20, %45, %58, %20;\n\t"
+        "madc.lo.cc.u32 %21, %46, %58, %21;\n\t"
+        "madc.lo.cc.u32 %22, %47, %58, %22;\n\t"
+        "madc.lo.cc.u32 %23, %48, %58, %23;\n\t"
+        "madc.lo.cc.u32 %24, %49, %58, %24;\n\t"
+        "addc.u32 %25, 0, 0;\n\t"
+        "mad.hi.cc.u32 %9, %33, %58, %9;\n\t"
+        "madc.hi.cc.u32 %10, %34, %58, %10;\n\t"
+        "madc.hi.cc.u32 %11, %35, %58, %11;\n\t"
+        "madc.hi.cc.u32 %12, %36, %58, %12;\n\t"
+        "madc.hi.cc.u32 %13, %37, %58, %13;\n\t"
+        "madc.hi.cc.u32 %14, %38, %58, %14;\n\t"
+        "madc.hi.cc.u32 %15, %39, %58, %15;\n\t"
+        "madc.hi.cc.u32 %16, %40, %58, %16;\n\t"
+        "madc.hi.cc.u32 %17, %41, %58, %17;\n\t"
+        "madc.hi.cc.u32 %18, %42, %58, %18;\n\t"
+        "madc.hi.cc.u32 %19, %43, %58, %19;\n\t"
+        "madc.hi.cc.u32 %20, %44, %58, %20;\n\t"
+        "madc.hi.cc.u32 %21, %45, %58, %21;\n\t"
+        "madc.hi.cc.u32 %22, %46, %58, %22;\n\t"
+        "madc.hi.cc.u32 %23, %47, %58, %23;\n\t"
+        "madc.hi.cc.u32 %24, %48, %58, %24;\n\t"
+        "madc.hi.u32 %25, %49, %58, %25;\n\t"
+        "mad.lo.cc.u32 %9, %33, %59, %9;\n\t"
+        "madc.lo.cc.u32 %10, %34, %59, %10;\n\t"
+        "madc.lo.cc.u32 %11, %35, %59, %11;\n\t"
+        "madc.lo.cc.u32 %12, %36, %59, %12;\n\t"
+        "madc.lo.cc.u32 %13, %37, %59, %13;\n\t"
+        "madc.lo.cc.u32 %14, %38, %59, %14;\n\t"
+        "madc.lo.cc.u32 %15, %39, %59, %15;\n\t"
+        "madc.lo.cc.u32 %16, %40, %59, %16;\n\t"
+        "madc.lo.cc.u32 %17, %41, %59, %17;\n\t"
+        "madc.lo.cc.u32 %18, %42, %59, %18;\n\t"
+        "madc.lo.cc.u32 %19, %43, %59, %19;\n\t"
+        "madc.lo.cc.u32 %20, %44, %59, %20;\n\t"
+        "madc.lo.cc.u32 %21, %45, %59, %21;\n\t"
+        "madc.lo.cc.u32 %22, %46, %59, %22;\n\t"
+        "madc.lo.cc.u32 %23, %47, %59, %23;\n\t"
+        "madc.lo.cc.u32 %24, %48, %59, %24;\n\t"
+        "madc.lo.cc.u32 %25, %49, %59, %25;\n\t"
+        "addc.u32 %26, 0, 0;\n\t"
+        "mad.hi.cc.u32 %10, %33, %59, %10;\n\t"
+        "madc.hi.cc.u32 %11, %34, %59, %11;\n\t"
+        "madc.hi.cc.u32 %12, %35, %59, %12;\n\t"
+        "madc.hi.cc.u32 %13, %36, %59, %13;\n\t"
+        "madc.hi.cc.u32 %14, %37, %59, %14;\n\t"
+        "madc.hi.cc.u32 %15, %38, %59, %15;\n\t"
+        "madc.hi.cc.u32 %16, %39, %59, %16;\n\t"
+        "madc.hi.cc.u32 %17, %40, %59, %17;\n\t"
+        "madc.hi.cc.u32 %18, %41, %59, %18;\n\t"
+        "madc.hi.cc.u32 %19, %42, %59, %19;\n\t"
+        "madc.hi.cc.u32 %20, %43, %59, %20;\n\t"
+        "madc.hi.cc.u32 %21, %44, %59, %21;\n\t"
+        "madc.hi.cc.u32 %22, %45, %59, %22;\n\t"
+        "madc.hi.cc.u32 %23, %46, %59, %23;\n\t"
+        "madc.hi.cc.u32 %24, %47, %59, %24;\n\t"
+        "madc.hi.cc.u32 %25, %48, %59, %25;\n\t"
+        "madc.hi.u32 %26, %49, %59, %26;\n\t"
+        "mad.lo.cc.u32 %10, %33, %60, %10;\n\t"
+        "madc.lo.cc.u32 %11, %34, %60, %11;\n\t"
+        "madc.lo.cc.u32 %12, %35, %60, %12;\n\t"
+        "madc.lo.cc.u32 %13, %36, %60, %13;\n\t"
+        "madc.lo.cc.u32 %14, %37, %60, %14;\n\t"
+        "madc.lo.cc.u32 %15, %38, %60, %15;\n\t"
+        "madc.lo.cc.u32 %16, %39, %60, %16;\n\t"
+        "madc.lo.cc.u32 %17, %40, %60, %17;\n\t"
+        "madc.lo.cc.u32 %18, %41, %60, %18;\n\t"
+        "madc.lo.cc.u32 %19, %42, %60, %19;\n\t"
+        "madc.lo.cc.u32 %20, %43, %60, %20;\n\t"
+        "madc.lo.cc.u32 %21, %44, %60, %21;\n\t"
+        "madc.lo.cc.u32 %22, %45, %60, %22;\n\t"
+        "madc.lo.cc.u32 %23, %46, %60, %23;\n\t"
+        "madc.lo.cc.u32 %24, %47, %60, %24;\n\t"
+        "madc.lo.cc.u32 %25, %48, %60, %25;\n\t"
+        "madc.lo.cc.u32 %26, %49, %60, %26;\n\t"
+        "addc.u32 %27, 0, 0;\n\t"
+        "mad.hi.cc.u32 %11, %33, %60, %11;\n\t"
+        "madc.hi.cc.u32 %12, %34, %60, %12;\n\t"
+        "madc.hi.cc.u32 %13, %35, %60, %13;\n\t"
+        "madc.hi.cc.u32 %14, %36, %60, %14;\n\t"
+        "madc.hi.cc.u32 %15, %37, %60, %15;\n\t"
+        "madc.hi.cc.u32 %16, %38, %60, %16;\n\t"
+        "madc.hi.cc.u32 %17, %39, %60, %17;\n\t"
+        "madc.hi.cc.u32 %18, %40, %60, %18;\n\t"
+        "madc.hi.cc.u32 %19, %41, %60, %19;\n\t"
+        "madc.hi.cc.u32 %20, %42, %60, %20;\n\t"
+        "madc.hi.cc.u32 %21, %43, %60, %21;\n\t"
+        "madc.hi.cc.u32 %22, %44, %60, %22;\n\t"
+        "madc.hi.cc.u32 %23, %45, %60, %23;\n\t"
+        "madc.hi.cc.u32 %24, %46, %60, %24;\n\t"
+        "madc.hi.cc.u32 %25, %47, %60, %25;\n\t"
+        "madc.hi.cc.u32 %26, %48, %60, %26;\n\t"
+        "madc.hi.u32 %27, %49, %60, %27;\n\t"
+        "mad.lo.cc.u32 %11, %33, %61, %11;\n\t"
+        "madc.lo.cc.u32 %12, %34, %61, %12;\n\t"
+        "madc.lo.cc.u32 %13, %35, %61, %13;\n\t"
+        "madc.lo.cc.u32 %14, %36, %61, %14;\n\t"
+        "madc.lo.cc.u32 %15, %37, %61, %15;\n\t"
+        "madc.lo.cc.u32 %16, %38, %61, %16;\n\t"
+        "madc.lo.cc.u32 %17, %39, %61, %17;\n\t"
+        "madc.lo.cc.u32 %18, %40, %61, %18;\n\t"
+        "madc.lo.cc.u32 %19, %41, %61, %19;\n\t"
+        "madc.lo.cc.u32 %20, %42, %61, %20;\n\t"
+        "madc.lo.cc.u32 %21, %43, %61, %21;\n\t"
+        "madc.lo.cc.u32 %22, %44, %61, %22;\n\t"
+        "madc.lo.cc.u32 %23, %45, %61, %23;\n\t"
+        "madc.lo.cc.u32 %24, %46, %61, %24;\n\t"
+        "madc.lo.cc.u32 %25, %47, %61, %25;\n\t"
+        "madc.lo.cc.u32 %26, %48, %61, %26;\n\t"
+        "madc.lo.cc.u32 %27, %49, %61, %27;\n\t"
+        "addc.u32 %28, 0, 0;\n\t"
+        "mad.hi.cc.u32 %12, %33, %61, %12;\n\t"
+        "madc.hi.cc.u32 %13, %34, %61, %13;\n\t"
+        "madc.hi.cc.u32 %14, %35, %61, %14;\n\t"
+        "madc.hi.cc.u32 %15, %36, %61, %15;\n\t"
+        "madc.hi.cc.u32 %16, %37, %61, %16;\n\t"
+        "madc.hi.cc.u32 %17, %38, %61, %17;\n\t"
+        "madc.hi.cc.u32 %18, %39, %61, %18;\n\t"
+        "madc.hi.cc.u32 %19, %40, %61, %19;\n\t"
+        "madc.hi.cc.u32 %20, %41, %61, %20;\n\t"
+        "madc.hi.cc.u32 %21, %42, %61, %21;\n\t"
+        "madc.hi.cc.u32 %22, %43, %61, %22;\n\t"
+        "madc.hi.cc.u32 %23, %44, %61, %23;\n\t"
+        "madc.hi.cc.u32 %24, %45, %61, %24;\n\t"
+        "madc.hi.cc.u32 %25, %46, %61, %25;\n\t"
+        "madc.hi.cc.u32 %26, %47, %61, %26;\n\t"
+        "madc.hi.cc.u32 %27, %48, %61, %27;\n\t"
+        "madc.hi.u32 %28, %49, %61, %28;\n\t"
+        "mad.lo.cc.u32 %12, %33, %62, %12;\n\t"
+        "madc.lo.cc.u32 %13, %34, %62, %13;\n\t"
+        "madc.lo.cc.u32 %14, %35, %62, %14;\n\t"
+        "madc.lo.cc.u32 %15, %36, %62, %15;\n\t"
+        "madc.lo.cc.u32 %16, %37, %62, %16;\n\t"
+        "madc.lo.cc.u32 %17, %38, %62, %17;\n\t"
+        "madc.lo.cc.u32 %18, %39, %62, %18;\n\t"
+        "madc.lo.cc.u32 %19, %40, %62, %19;\n\t"
+        "madc.lo.cc.u32 %20, %41, %62, %20;\n\t"
+        "madc.lo.cc.u32 %21, %42, %62, %21;\n\t"
+        "madc.lo.cc.u32 %22, %43, %62, %22;\n\t"
+        "madc.lo.cc.u32 %23, %44, %62, %23;\n\t"
+        "madc.lo.cc.u32 %24, %45, %62, %24;\n\t"
+        "madc.lo.cc.u32 %25, %46, %62, %25;\n\t"
+        "madc.lo.cc.u32 %26, %47, %62, %26;\n\t"
+        "madc.lo.cc.u32 %27, %48, %62, %27;\n\t"
+        "madc.lo.cc.u32 %28, %49, %62, %28;\n\t"
+        "addc.u32 %29, 0, 0;\n\t"
+        "mad.hi.cc.u32 %13, %33, %62, %13;\n\t"
+        "madc.hi.cc.u32 %14, %34, %62, %14;\n\t"
+        "madc.hi.cc.u32 %15, %35, %62, %15;\n\t"
+        "madc.hi.cc.u32 %16, %36, %62, %16;\n\t"
+        "madc.hi.cc.u32 %17, %37, %62, %17;\n\t"
+        "madc.hi.cc.u32 %18, %38, %62, %18;\n\t"
+        "madc.hi.cc.u32 %19, %39, %62, %19;\n\t"
+        "madc.hi.cc.u32 %20, %40, %62, %20;\n\t"
+        "madc.hi.cc.u32 %21, %41, %62, %21;\n\t"
+        "madc.hi.cc.u32 %22, %42, %62, %22;\n\t"
+        "madc.hi.cc.u32 %23, %43, %62, %23;\n\t"
+        "madc.hi.cc.u32 %24, %44, %62, %24;\n\t"
+        "madc.hi.cc.u32 %25, %45, %62, %25;\n\t"
+        "madc.hi.cc.u32 %26, %46, %62, %26;\n\t"
+        "madc.hi.cc.u32 %27, %47, %62, %27;\n\t"
+        "madc.hi.cc.u32 %28, %48, %62, %28;\n\t"
+        "madc.hi.u32 %29, %49, %62, %29;\n\t"
+        "mad.lo.cc.u32 %13, %33, %63, %13;\n\t"
+        "madc.lo.cc.u32 %14, %34, %63, %14;\n\t"
+        "madc.lo.cc.u32 %15, %35, %63, %15;\n\t"
+        "madc.lo.cc.u32 %16, %36, %63, %16;\n\t"
+        "madc.lo.cc.u32 %17, %37, %63, %17;\n\t"
+        "madc.lo.cc.u32 %18, %38, %63, %18;\n\t"
+        "madc.lo.cc.u32 %19, %39, %63, %19;\n\t"
+        "madc.lo.cc.u32 %20, %40, %63, %20;\n\t"
+        "madc.lo.cc.u32 %21, %41, %63, %21;\n\t"
+        "madc.lo.cc.u32 %22, %42, %63, %22;\n\t"
+        "madc.lo.cc.u32 %23, %43, %63, %23;\n\t"
+        "madc.lo.cc.u32 %24, %44, %63, %24;\n\t"
+        "madc.lo.cc.u32 %25, %45, %63, %25;\n\t"
+        "madc.lo.cc.u32 %26, %46, %63, %26;\n\t"
+        "madc.lo.cc.u32 %27, %47, %63, %27;\n\t"
+        "madc.lo.cc.u32 %28, %48, %63, %28;\n\t"
+        "madc.lo.cc.u32 %29, %49, %63, %29;\n\t"
+        "addc.u32 %30, 0, 0;\n\t"
+        "mad.hi.cc.u32 %14, %33, %63, %14;\n\t"
+        "madc.hi.cc.u32 %15, %34, %63, %15;\n\t"
+        "madc.hi.cc.u32 %16, %35, %63, %16;\n\t"
+        "madc.hi.cc.u32 %17, %36, %63, %17;\n\t"
+        "madc.hi.cc.u32 %18, %37, %63, %18;\n\t"
+        "madc.hi.cc.u32 %19, %38, %63, %19;\n\t"
+        "madc.hi.cc.u32 %20, %39, %63, %20;\n\t"
+        "madc.hi.cc.u32 %21, %40, %63, %21;\n\t"
+        "madc.hi.cc.u32 %22, %41, %63, %22;\n\t"
+        "madc.hi.cc.u32 %23, %42, %63, %23;\n\t"
+        "madc.hi.cc.u32 %24, %43, %63, %24;\n\t"
+        "madc.hi.cc.u32 %25, %44, %63, %25;\n\t"
+        "madc.hi.cc.u32 %26, %45, %63, %26;\n\t"
+        "madc.hi.cc.u32 %27, %46, %63, %27;\n\t"
+        "madc.hi.cc.u32 %28, %47, %63, %28;\n\t"
+        "madc.hi.cc.u32 %29, %48, %63, %29;\n\t"
+        "madc.hi.u32 %30, %49, %63, %30;\n\t"
+        "mad.lo.cc.u32 %14, %33, %64, %14;\n\t"
+        "madc.lo.cc.u32 %15, %34, %64, %15;\n\t"
+        "madc.lo.cc.u32 %16, %35, %64, %16;\n\t"
+        "madc.lo.cc.u32 %17, %36, %64, %17;\n\t"
+        "madc.lo.cc.u32 %18, %37, %64, %18;\n\t"
+        "madc.lo.cc.u32 %19, %38, %64, %19;\n\t"
+        "madc.lo.cc.u32 %20, %39, %64, %20;\n\t"
+        "madc.lo.cc.u32 %21, %40, %64, %21;\n\t"
+        "madc.lo.cc.u32 %22, %41, %64, %22;\n\t"
+        "madc.lo.cc.u32 %23, %42, %64, %23;\n\t"
+        "madc.lo.cc.u32 %24, %43, %64, %24;\n\t"
+        "madc.lo.cc.u32 %25, %44, %64, %25;\n\t"
+        "madc.lo.cc.u32 %26, %45, %64, %26;\n\t"
+        "madc.lo.cc.u32 %27, %46, %64, %27;\n\t"
+        "madc.lo.cc.u32 %28, %47, %64, %28;\n\t"
+        "madc.lo.cc.u32 %29, %48, %64, %29;\n\t"
+        "madc.lo.cc.u32 %30, %49, %64, %30;\n\t"
+        "addc.u32 %31, 0, 0;\n\t"
+        "mad.hi.cc.u32 %15, %33, %64, %15;\n\t"
+        "madc.hi.cc.u32 %16, %34, %64, %16;\n\t"
+        "madc.hi.cc.u32 %17, %35, %64, %17;\n\t"
+        "madc.hi.cc.u32 %18, %36, %64, %18;\n\t"
+        "madc.hi.cc.u32 %19, %37, %64, %19;\n\t"
+        "madc.hi.cc.u32 %20, %38, %64, %20;\n\t"
+        "madc.hi.cc.u32 %21, %39, %64, %21;\n\t"
+        "madc.hi.cc.u32 %22, %40, %64, %22;\n\t"
+        "madc.hi.cc.u32 %23, %41, %64, %23;\n\t"
+        "madc.hi.cc.u32 %24, %42, %64, %24;\n\t"
+        "madc.hi.cc.u32 %25, %43, %64, %25;\n\t"
+        "madc.hi.cc.u32 %26, %44, %64, %26;\n\t"
+        "madc.hi.cc.u32 %27, %45, %64, %27;\n\t"
+        "madc.hi.cc.u32 %28, %46, %64, %28;\n\t"
+        "madc.hi.cc.u32 %29, %47, %64, %29;\n\t"
+        "madc.hi.cc.u32 %30, %48, %64, %30;\n\t"
+        "madc.hi.u32 %31, %49, %64, %31;\n\t"
+        "mad.lo.cc.u32 %15, %33, %65, %15;\n\t"
+        "madc.lo.cc.u32 %16, %34, %65, %16;\n\t"
+        "madc.lo.cc.u32 %17, %35, %65, %17;\n\t"
+        "madc.lo.cc.u32 %18, %36, %65, %18;\n\t"
+        "madc.lo.cc.u32 %19, %37, %65, %19;\n\t"
+        "madc.lo.cc.u32 %20, %38, %65, %20;\n\t"
+        "madc.lo.cc.u32 %21, %39, %65, %21;\n\t"
+        "madc.lo.cc.u32 %22, %40, %65, %22;\n\t"
+        "madc.lo.cc.u32 %23, %41, %65, %23;\n\t"
+        "madc.lo.cc.u32 %24, %42, %65, %24;\n\t"
+        "madc.lo.cc.u32 %25, %43, %65, %25;\n\t"
+        "madc.lo.cc.u32 %26, %44, %65, %26;\n\t"
+        "madc.lo.cc.u32 %27, %45, %65, %27;\n\t"
+        "madc.lo.cc.u32 %28, %46, %65, %28;\n\t"
+        "madc.lo.cc.u32 %29, %47, %65, %29;\n\t"
+        "madc.lo.cc.u32 %30, %48, %65, %30;\n\t"
+        "madc.lo.cc.u32 %31, %49, %65, %31;\n\t"
+        "addc.u32 %32, 0, 0;\n\t"
+        "mad.hi.cc.u32 %16, %33, %65, %16;\n\t"
+        "madc.hi.cc.u32 %17, %34, %65, %17;\n\t"
+        "madc.hi.cc.u32 %18, %35, %65, %18;\n\t"
+        "madc.hi.cc.u32 %19, %36, %65, %19;\n\t"
+        "madc.hi.cc.u32 %20, %37, %65, %20;\n\t"
+        "madc.hi.cc.u32 %21, %38, %65, %21;\n\t"
+        "madc.hi.cc.u32 %22, %39, %65, %22;\n\t"
+        "madc.hi.cc.u32 %23, %40, %65, %23;\n\t"
+        "madc.hi.cc.u32 %24, %41, %65, %24;\n\t"
+        "madc.hi.cc.u32 %25, %42, %65, %25;\n\t"
+        "madc.hi.cc.u32 %26, %43, %65, %26;\n\t"
+        "madc.hi.cc.u32 %27, %44, %65, %27;\n\t"
+        "madc.hi.cc.u32 %28, %45, %65, %28;\n\t"
+        "madc.hi.cc.u32 %29, %46, %65, %29;\n\t"
+        "madc.hi.cc.u32 %30, %47, %65, %30;\n\t"
+        "madc.hi.cc.u32 %31, %48, %65, %31;\n\t"
+        "madc.hi.u32 %32, %49, %65, %32;\n\t"
+        "mad.lo.cc.u32 %16, %33, %66, %16;\n\t"
+        "madc.lo.cc.u32 %17, %34, %66, %17;\n\t"
+        "madc.lo.cc.u32 %18, %35, %66, %18;\n\t"
+        "madc.lo.cc.u32 %19, %36, %66, %19;\n\t"
+        "madc.lo.cc.u32 %20, %37, %66, %20;\n\t"
+        "madc.lo.cc.u32 %21, %38, %66, %21;\n\t"
+        "madc.lo.cc.u32 %22, %39, %66, %22;\n\t"
+        "madc.lo.cc.u32 %23, %40, %66, %23;\n\t"
+        "madc.lo.cc.u32 %24, %41, %66, %24;\n\t"
+        "madc.lo.cc.u32 %25, %42, %66, %25;\n\t"
+        "madc.lo.cc.u32 %26, %43, %66, %26;\n\t"
+        "madc.lo.cc.u32 %27, %44, %66, %27;\n\t"
+        "madc.lo.cc.u32 %28, %45, %66, %28;\n\t"
+        "madc.lo.cc.u32 %29, %46, %66, %29;\n\t"
+        "madc.lo.cc.u32 %30, %47, %66, %30;\n\t"
+        "madc.lo.cc.u32 %31, %48, %66, %31;\n\t"
+        "madc.lo.u32 %32, %49, %66, %32;\n\t"
+        "mad.hi.cc.u32 %17, %33, %66, %17;\n\t"
+        "madc.hi.cc.u32 %18, %34, %66, %18;\n\t"
+        "madc.hi.cc.u32 %19, %35, %66, %19;\n\t"
+        "madc.hi.cc.u32 %20, %36, %66, %20;\n\t"
+        "madc.hi.cc.u32 %21, %37, %66, %21;\n\t"
+        "madc.hi.cc.u32 %22, %38, %66, %22;\n\t"
+        "madc.hi.cc.u32 %23, %39, %66, %23;\n\t"
+        "madc.hi.cc.u32 %24, %40, %66, %24;\n\t"
+        "madc.hi.cc.u32 %25, %41, %66, %25;\n\t"
+        "madc.hi.cc.u32 %26, %42, %66, %26;\n\t"
+        "madc.hi.cc.u32 %27, %43, %66, %27;\n\t"
+        "madc.hi.cc.u32 %28, %44, %66, %28;\n\t"
+        "madc.hi.cc.u32 %29, %45, %66, %29;\n\t"
+        "madc.hi.cc.u32 %30, %46, %66, %30;\n\t"
+        "madc.hi.cc.u32 %31, %47, %66, %31;\n\t"
+        "madc.hi.u32 %32, %48, %66, %32;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
+    );
   }
 #endif
 
@@ -1827,296 +1946,302 @@ struct mul_lo {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[12]) : "r"(x[12]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[13]) : "r"(x[13]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[14]) : "r"(x[14]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[15]) : "r"(x[15]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[16]) : "r"(x[16]), "r"(x[17]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[17]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[17]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[17]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[17]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[17]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[17]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[17]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[17]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[17]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[17]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[17]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[11]), "r"(x[17]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[12]), "r"(x[17]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[13]), "r"(x[17]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[14]), "r"(x[17]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[15]), "r"(x[17]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[18]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[18]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[18]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[18]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[18]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[18]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[18]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[18]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[18]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[18]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[18]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[11]), "r"(x[18]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[12]), "r"(x[18]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[13]), "r"(x[18]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[14]), "r"(x[18]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[15]), "r"(x[18]), "r"(y[16]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[18]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[18]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[18]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[18]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[18]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[18]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[18]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[18]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[18]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[18]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[10]), "r"(x[18]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[11]), "r"(x[18]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[12]), "r"(x[18]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[13]), "r"(x[18]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[14]), "r"(x[18]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[19]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[19]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[19]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[19]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[19]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[19]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[19]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[19]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[19]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[19]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[10]), "r"(x[19]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[11]), "r"(x[19]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[12]), "r"(x[19]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[13]), "r"(x[19]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[14]), "r"(x[19]), "r"(y[16]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[19]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[19]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[19]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[19]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[19]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[19]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[19]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[19]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[19]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[9]), "r"(x[19]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[10]), "r"(x[19]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[11]), "r"(x[19]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[12]), "r"(x[19]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[13]), "r"(x[19]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[20]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[20]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[20]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[20]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[20]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[20]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[20]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[20]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[20]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[9]), "r"(x[20]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[10]), "r"(x[20]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[11]), "r"(x[20]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[12]), "r"(x[20]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[13]), "r"(x[20]), "r"(y[16]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[20]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[20]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[20]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[20]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[20]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[20]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[20]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[20]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[8]), "r"(x[20]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[9]), "r"(x[20]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[10]), "r"(x[20]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[11]), "r"(x[20]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[12]), "r"(x[20]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[21]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[21]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[21]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[21]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[21]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[21]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[21]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[21]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[8]), "r"(x[21]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[9]), "r"(x[21]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[10]), "r"(x[21]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[11]), "r"(x[21]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[12]), "r"(x[21]), "r"(y[16]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[21]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[21]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[21]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[21]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[21]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[21]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[21]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[21]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[8]), "r"(x[21]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[9]), "r"(x[21]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[10]), "r"(x[21]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[11]), "r"(x[21]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[22]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[22]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[22]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[22]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[22]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[22]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[22]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[22]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[8]), "r"(x[22]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[9]), "r"(x[22]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[10]), "r"(x[22]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[11]), "r"(x[22]), "r"(y[16]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[22]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[22]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[22]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[22]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[22]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[22]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[22]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[22]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[8]), "r"(x[22]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[9]), "r"(x[22]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[10]), "r"(x[22]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[23]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[23]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[23]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[23]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[23]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[23]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[23]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[23]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[8]), "r"(x[23]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[9]), "r"(x[23]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[10]), "r"(x[23]), "r"(y[16]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[23]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[23]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[23]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[23]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[23]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[5]), "r"(x[23]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[23]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[23]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[8]), "r"(x[23]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[9]), "r"(x[23]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[24]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[24]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[24]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[24]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[24]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[5]), "r"(x[24]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[24]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[24]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[8]), "r"(x[24]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[9]), "r"(x[24]), "r"(y[16]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[0]), "r"(x[24]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[1]), "r"(x[24]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[2]), "r"(x[24]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[3]), "r"(x[24]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[4]), "r"(x[24]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[5]), "r"(x[24]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[6]), "r"(x[24]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[24]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[8]), "r"(x[24]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[0]), "r"(x[25]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[1]), "r"(x[25]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[2]), "r"(x[25]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[3]), "r"(x[25]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[4]), "r"(x[25]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[5]), "r"(x[25]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[6]), "r"(x[25]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[25]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[8]), "r"(x[25]), "r"(y[16]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[0]), "r"(x[25]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[1]), "r"(x[25]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[2]), "r"(x[25]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[3]), "r"(x[25]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[4]), "r"(x[25]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[5]), "r"(x[25]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[6]), "r"(x[25]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[7]), "r"(x[25]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[0]), "r"(x[26]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[1]), "r"(x[26]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[2]), "r"(x[26]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[3]), "r"(x[26]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[4]), "r"(x[26]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[5]), "r"(x[26]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[6]), "r"(x[26]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[7]), "r"(x[26]), "r"(y[16]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[0]), "r"(x[26]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[1]), "r"(x[26]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[2]), "r"(x[26]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[3]), "r"(x[26]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[4]), "r"(x[26]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[5]), "r"(x[26]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[6]), "r"(x[26]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[0]), "r"(x[27]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[1]), "r"(x[27]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[2]), "r"(x[27]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[3]), "r"(x[27]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[4]), "r"(x[27]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[5]), "r"(x[27]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[6]), "r"(x[27]), "r"(y[16]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[0]), "r"(x[27]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[1]), "r"(x[27]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[2]), "r"(x[27]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[3]), "r"(x[27]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[4]), "r"(x[27]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[5]), "r"(x[27]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[0]), "r"(x[28]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[1]), "r"(x[28]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[2]), "r"(x[28]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[3]), "r"(x[28]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[4]), "r"(x[28]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[5]), "r"(x[28]), "r"(y[16]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[0]), "r"(x[28]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[1]), "r"(x[28]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[2]), "r"(x[28]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[3]), "r"(x[28]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[4]), "r"(x[28]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[0]), "r"(x[29]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[1]), "r"(x[29]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[2]), "r"(x[29]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[3]), "r"(x[29]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[4]), "r"(x[29]), "r"(y[16]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[0]), "r"(x[29]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[1]), "r"(x[29]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[2]), "r"(x[29]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[3]), "r"(x[29]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[0]), "r"(x[30]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[1]), "r"(x[30]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[2]), "r"(x[30]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[3]), "r"(x[30]), "r"(y[16]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[0]), "r"(x[30]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[1]), "r"(x[30]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[2]), "r"(x[30]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[0]), "r"(x[31]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[1]), "r"(x[31]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[2]), "r"(x[31]), "r"(y[16]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[0]), "r"(x[31]), "r"(y[15]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[1]), "r"(x[31]), "r"(y[16]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[0]), "r"(x[32]), "r"(y[15]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[1]), "r"(x[32]), "r"(y[16]));
-    asm volatile("mad.hi.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[0]), "r"(x[32]), "r"(y[16]));
-    asm volatile("mad.lo.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[0]), "r"(x[33]), "r"(y[16]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %17, %34;\n\t"
+        "mul.lo.u32 %1, %18, %34;\n\t"
+        "mul.lo.u32 %2, %19, %34;\n\t"
+        "mul.lo.u32 %3, %20, %34;\n\t"
+        "mul.lo.u32 %4, %21, %34;\n\t"
+        "mul.lo.u32 %5, %22, %34;\n\t"
+        "mul.lo.u32 %6, %23, %34;\n\t"
+        "mul.lo.u32 %7, %24, %34;\n\t"
+        "mul.lo.u32 %8, %25, %34;\n\t"
+        "mul.lo.u32 %9, %26, %34;\n\t"
+        "mul.lo.u32 %10, %27, %34;\n\t"
+        "mul.lo.u32 %11, %28, %34;\n\t"
+        "mul.lo.u32 %12, %29, %34;\n\t"
+        "mul.lo.u32 %13, %30, %34;\n\t"
+        "mul.lo.u32 %14, %31, %34;\n\t"
+        "mul.lo.u32 %15, %32, %34;\n\t"
+        "mul.lo.u32 %16, %33, %34;\n\t"
+        "mad.hi.cc.u32 %1, %17, %34, %1;\n\t"
+        "madc.hi.cc.u32 %2, %18, %34, %2;\n\t"
+        "madc.hi.cc.u32 %3, %19, %34, %3;\n\t"
+        "madc.hi.cc.u32 %4, %20, %34, %4;\n\t"
+        "madc.hi.cc.u32 %5, %21, %34, %5;\n\t"
+        "madc.hi.cc.u32 %6, %22, %34, %6;\n\t"
+        "madc.hi.cc.u32 %7, %23, %34, %7;\n\t"
+        "madc.hi.cc.u32 %8, %24, %34, %8;\n\t"
+        "madc.hi.cc.u32 %9, %25, %34, %9;\n\t"
+        "madc.hi.cc.u32 %10, %26, %34, %10;\n\t"
+        "madc.hi.cc.u32 %11, %27, %34, %11;\n\t"
+        "madc.hi.cc.u32 %12, %28, %34, %12;\n\t"
+        "madc.hi.cc.u32 %13, %29, %34, %13;\n\t"
+        "madc.hi.cc.u32 %14, %30, %34, %14;\n\t"
+        "madc.hi.cc.u32 %15, %31, %34, %15;\n\t"
+        "madc.hi.u32 %16, %32, %34, %16;\n\t"
+        "mad.lo.cc.u32 %1, %17, %35, %1;\n\t"
+        "madc.lo.cc.u32 %2, %18, %35, %2;\n\t"
+        "madc.lo.cc.u32 %3, %19, %35, %3;\n\t"
+        "madc.lo.cc.u32 %4, %20, %35, %4;\n\t"
+        "madc.lo.cc.u32 %5, %21, %35, %5;\n\t"
+        "madc.lo.cc.u32 %6, %22, %35, %6;\n\t"
+        "madc.lo.cc.u32 %7, %23, %35, %7;\n\t"
+        "madc.lo.cc.u32 %8, %24, %35, %8;\n\t"
+        "madc.lo.cc.u32 %9, %25, %35, %9;\n\t"
+        "madc.lo.cc.u32 %10, %26, %35, %10;\n\t"
+        "madc.lo.cc.u32 %11, %27, %35, %11;\n\t"
+        "madc.lo.cc.u32 %12, %28, %35, %12;\n\t"
+        "madc.lo.cc.u32 %13, %29, %35, %13;\n\t"
+        "madc.lo.cc.u32 %14, %30, %35, %14;\n\t"
+        "madc.lo.cc.u32 %15, %31, %35, %15;\n\t"
+        "madc.lo.u32 %16, %32, %35, %16;\n\t"
+        "mad.hi.cc.u32 %2, %17, %35, %2;\n\t"
+        "madc.hi.cc.u32 %3, %18, %35, %3;\n\t"
+        "madc.hi.cc.u32 %4, %19, %35, %4;\n\t"
+        "madc.hi.cc.u32 %5, %20, %35, %5;\n\t"
+        "madc.hi.cc.u32 %6, %21, %35, %6;\n\t"
+        "madc.hi.cc.u32 %7, %22, %35, %7;\n\t"
+        "madc.hi.cc.u32 %8, %23, %35, %8;\n\t"
+        "madc.hi.cc.u32 %9, %24, %35, %9;\n\t"
+        "madc.hi.cc.u32 %10, %25, %35, %10;\n\t"
+        "madc.hi.cc.u32 %11, %26, %35, %11;\n\t"
+        "madc.hi.cc.u32 %12, %27, %35, %12;\n\t"
+        "madc.hi.cc.u32 %13, %28, %35, %13;\n\t"
+        "madc.hi.cc.u32 %14, %29, %35, %14;\n\t"
+        "madc.hi.cc.u32 %15, %30, %35, %15;\n\t"
+        "madc.hi.u32 %16, %31, %35, %16;\n\t"
+        "mad.lo.cc.u32 %2, %17, %36, %2;\n\t"
+        "madc.lo.cc.u32 %3, %18, %36, %3;\n\t"
+        "madc.lo.cc.u32 %4, %19, %36, %4;\n\t"
+        "madc.lo.cc.u32 %5, %20, %36, %5;\n\t"
+        "madc.lo.cc.u32 %6, %21, %36, %6;\n\t"
+        "madc.lo.cc.u32 %7, %22, %36, %7;\n\t"
+        "madc.lo.cc.u32 %8, %23, %36, %8;\n\t"
+        "madc.lo.cc.u32 %9, %24, %36, %9;\n\t"
+        "madc.lo.cc.u32 %10, %25, %36, %10;\n\t"
+        "madc.lo.cc.u32 %11, %26, %36, %11;\n\t"
+        "madc.lo.cc.u32 %12, %27, %36, %12;\n\t"
+        "madc.lo.cc.u32 %13, %28, %36, %13;\n\t"
+        "madc.lo.cc.u32 %14, %29, %36, %14;\n\t"
+        "madc.lo.cc.u32 %15, %30, %36, %15;\n\t"
+        "madc.lo.u32 %16, %31, %36, %16;\n\t"
+        "mad.hi.cc.u32 %3, %17, %36, %3;\n\t"
+        "madc.hi.cc.u32 %4, %18, %36, %4;\n\t"
+        "madc.hi.cc.u32 %5, %19, %36, %5;\n\t"
+        "madc.hi.cc.u32 %6, %20, %36, %6;\n\t"
+        "madc.hi.cc.u32 %7, %21, %36, %7;\n\t"
+        "madc.hi.cc.u32 %8, %22, %36, %8;\n\t"
+        "madc.hi.cc.u32 %9, %23, %36, %9;\n\t"
+        "madc.hi.cc.u32 %10, %24, %36, %10;\n\t"
+        "madc.hi.cc.u32 %11, %25, %36, %11;\n\t"
+        "madc.hi.cc.u32 %12, %26, %36, %12;\n\t"
+        "madc.hi.cc.u32 %13, %27, %36, %13;\n\t"
+        "madc.hi.cc.u32 %14, %28, %36, %14;\n\t"
+        "madc.hi.cc.u32 %15, %29, %36, %15;\n\t"
+        "madc.hi.u32 %16, %30, %36, %16;\n\t"
+        "mad.lo.cc.u32 %3, %17, %37, %3;\n\t"
+        "madc.lo.cc.u32 %4, %18, %37, %4;\n\t"
+        "madc.lo.cc.u32 %5, %19, %37, %5;\n\t"
+        "madc.lo.cc.u32 %6, %20, %37, %6;\n\t"
+        "madc.lo.cc.u32 %7, %21, %37, %7;\n\t"
+        "madc.lo.cc.u32 %8, %22, %37, %8;\n\t"
+        "madc.lo.cc.u32 %9, %23, %37, %9;\n\t"
+        "madc.lo.cc.u32 %10, %24, %37, %10;\n\t"
+        "madc.lo.cc.u32 %11, %25, %37, %11;\n\t"
+        "madc.lo.cc.u32 %12, %26, %37, %12;\n\t"
+        "madc.lo.cc.u32 %13, %27, %37, %13;\n\t"
+        "madc.lo.cc.u32 %14, %28, %37, %14;\n\t"
+        "madc.lo.cc.u32 %15, %29, %37, %15;\n\t"
+        "madc.lo.u32 %16, %30, %37, %16;\n\t"
+        "mad.hi.cc.u32 %4, %17, %37, %4;\n\t"
+        "madc.hi.cc.u32 %5, %18, %37, %5;\n\t"
+        "madc.hi.cc.u32 %6, %19, %37, %6;\n\t"
+        "madc.hi.cc.u32 %7, %20, %37, %7;\n\t"
+        "madc.hi.cc.u32 %8, %21, %37, %8;\n\t"
+        "madc.hi.cc.u32 %9, %22, %37, %9;\n\t"
+        "madc.hi.cc.u32 %10, %23, %37, %10;\n\t"
+        "madc.hi.cc.u32 %11, %24, %37, %11;\n\t"
+        "madc.hi.cc.u32 %12, %25, %37, %12;\n\t"
+        "madc.hi.cc.u32 %13, %26, %37, %13;\n\t"
+        "madc.hi.cc.u32 %14, %27, %37, %14;\n\t"
+        "madc.hi.cc.u32 %15, %28, %37, %15;\n\t"
+        "madc.hi.u32 %16, %29, %37, %16;\n\t"
+        "mad.lo.cc.u32 %4, %17, %38, %4;\n\t"
+        "madc.lo.cc.u32 %5, %18, %38, %5;\n\t"
+        "madc.lo.cc.u32 %6, %19, %38, %6;\n\t"
+        "madc.lo.cc.u32 %7, %20, %38, %7;\n\t"
+        "madc.lo.cc.u32 %8, %21, %38, %8;\n\t"
+        "madc.lo.cc.u32 %9, %22, %38, %9;\n\t"
+        "madc.lo.cc.u32 %10, %23, %38, %10;\n\t"
+        "madc.lo.cc.u32 %11, %24, %38, %11;\n\t"
+        "madc.lo.cc.u32 %12, %25, %38, %12;\n\t"
+        "madc.lo.cc.u32 %13, %26, %38, %13;\n\t"
+        "madc.lo.cc.u32 %14, %27, %38, %14;\n\t"
+        "madc.lo.cc.u32 %15, %28, %38, %15;\n\t"
+        "madc.lo.u32 %16, %29, %38, %16;\n\t"
+        "mad.hi.cc.u32 %5, %17, %38, %5;\n\t"
+        "madc.hi.cc.u32 %6, %18, %38, %6;\n\t"
+        "madc.hi.cc.u32 %7, %19, %38, %7;\n\t"
+        "madc.hi.cc.u32 %8, %20, %38, %8;\n\t"
+        "madc.hi.cc.u32 %9, %21, %38, %9;\n\t"
+        "madc.hi.cc.u32 %10, %22, %38, %10;\n\t"
+        "madc.hi.cc.u32 %11, %23, %38, %11;\n\t"
+        "madc.hi.cc.u32 %12, %24, %38, %12;\n\t"
+        "madc.hi.cc.u32 %13, %25, %38, %13;\n\t"
+        "madc.hi.cc.u32 %14, %26, %38, %14;\n\t"
+        "madc.hi.cc.u32 %15, %27, %38, %15;\n\t"
+        "madc.hi.u32 %16, %28, %38, %16;\n\t"
+        "mad.lo.cc.u32 %5, %17, %39, %5;\n\t"
+        "madc.lo.cc.u32 %6, %18, %39, %6;\n\t"
+        "madc.lo.cc.u32 %7, %19, %39, %7;\n\t"
+        "madc.lo.cc.u32 %8, %20, %39, %8;\n\t"
+        "madc.lo.cc.u32 %9, %21, %39, %9;\n\t"
+        "madc.lo.cc.u32 %10, %22, %39, %10;\n\t"
+        "madc.lo.cc.u32 %11, %23, %39, %11;\n\t"
+        "madc.lo.cc.u32 %12, %24, %39, %12;\n\t"
+        "madc.lo.cc.u32 %13, %25, %39, %13;\n\t"
+        "madc.lo.cc.u32 %14, %26, %39, %14;\n\t"
+        "madc.lo.cc.u32 %15, %27, %39, %15;\n\t"
+        "madc.lo.u32 %16, %28, %39, %16;\n\t"
+        "mad.hi.cc.u32 %6, %17, %39, %6;\n\t"
+        "madc.hi.cc.u32 %7, %18, %39, %7;\n\t"
+        "madc.hi.cc.u32 %8, %19, %39, %8;\n\t"
+        "madc.hi.cc.u32 %9, %20, %39, %9;\n\t"
+        "madc.hi.cc.u32 %10, %21, %39, %10;\n\t"
+        "madc.hi.cc.u32 %11, %22, %39, %11;\n\t"
+        "madc.hi.cc.u32 %12, %23, %39, %12;\n\t"
+        "madc.hi.cc.u32 %13, %24, %39, %13;\n\t"
+        "madc.hi.cc.u32 %14, %25, %39, %14;\n\t"
+        "madc.hi.cc.u32 %15, %26, %39, %15;\n\t"
+        "madc.hi.u32 %16, %27, %39, %16;\n\t"
+        "mad.lo.cc.u32 %6, %17, %40, %6;\n\t"
+        "madc.lo.cc.u32 %7, %18, %40, %7;\n\t"
+        "madc.lo.cc.u32 %8, %19, %40, %8;\n\t"
+        "madc.lo.cc.u32 %9, %20, %40, %9;\n\t"
+        "madc.lo.cc.u32 %10, %21, %40, %10;\n\t"
+        "madc.lo.cc.u32 %11, %22, %40, %11;\n\t"
+        "madc.lo.cc.u32 %12, %23, %40, %12;\n\t"
+        "madc.lo.cc.u32 %13, %24, %40, %13;\n\t"
+        "madc.lo.cc.u32 %14, %25, %40, %14;\n\t"
+        "madc.lo.cc.u32 %15, %26, %40, %15;\n\t"
+        "madc.lo.u32 %16, %27, %40, %16;\n\t"
+        "mad.hi.cc.u32 %7, %17, %40, %7;\n\t"
+        "madc.hi.cc.u32 %8, %18, %40, %8;\n\t"
+        "madc.hi.cc.u32 %9, %19, %40, %9;\n\t"
+        "madc.hi.cc.u32 %10, %20, %40, %10;\n\t"
+        "madc.hi.cc.u32 %11, %21, %40, %11;\n\t"
+        "madc.hi.cc.u32 %12, %22, %40, %12;\n\t"
+        "madc.hi.cc.u32 %13, %23, %40, %13;\n\t"
+        "madc.hi.cc.u32 %14, %24, %40, %14;\n\t"
+        "madc.hi.cc.u32 %15, %25, %40, %15;\n\t"
+        "madc.hi.u32 %16, %26, %40, %16;\n\t"
+        "mad.lo.cc.u32 %7, %17, %41, %7;\n\t"
+        "madc.lo.cc.u32 %8, %18, %41, %8;\n\t"
+        "madc.lo.cc.u32 %9, %19, %41, %9;\n\t"
+        "madc.lo.cc.u32 %10, %20, %41, %10;\n\t"
+        "madc.lo.cc.u32 %11, %21, %41, %11;\n\t"
+        "madc.lo.cc.u32 %12, %22, %41, %12;\n\t"
+        "madc.lo.cc.u32 %13, %23, %41, %13;\n\t"
+        "madc.lo.cc.u32 %14, %24, %41, %14;\n\t"
+        "madc.lo.cc.u32 %15, %25, %41, %15;\n\t"
+        "madc.lo.u32 %16, %26, %41, %16;\n\t"
+        "mad.hi.cc.u32 %8, %17, %41, %8;\n\t"
+        "madc.hi.cc.u32 %9, %18, %41, %9;\n\t"
+        "madc.hi.cc.u32 %10, %19, %41, %10;\n\t"
+        "madc.hi.cc.u32 %11, %20, %41, %11;\n\t"
+        "madc.hi.cc.u32 %12, %21, %41, %12;\n\t"
+        "madc.hi.cc.u32 %13, %22, %41, %13;\n\t"
+        "madc.hi.cc.u32 %14, %23, %41, %14;\n\t"
+        "madc.hi.cc.u32 %15, %24, %41, %15;\n\t"
+        "madc.hi.u32 %16, %25, %41, %16;\n\t"
+        "mad.lo.cc.u32 %8, %17, %42, %8;\n\t"
+        "madc.lo.cc.u32 %9, %18, %42, %9;\n\t"
+        "madc.lo.cc.u32 %10, %19, %42, %10;\n\t"
+        "madc.lo.cc.u32 %11, %20, %42, %11;\n\t"
+        "madc.lo.cc.u32 %12, %21, %42, %12;\n\t"
+        "madc.lo.cc.u32 %13, %22, %42, %13;\n\t"
+        "madc.lo.cc.u32 %14, %23, %42, %14;\n\t"
+        "madc.lo.cc.u32 %15, %24, %42, %15;\n\t"
+        "madc.lo.u32 %16, %25, %42, %16;\n\t"
+        "mad.hi.cc.u32 %9, %17, %42, %9;\n\t"
+        "madc.hi.cc.u32 %10, %18, %42, %10;\n\t"
+        "madc.hi.cc.u32 %11, %19, %42, %11;\n\t"
+        "madc.hi.cc.u32 %12, %20, %42, %12;\n\t"
+        "madc.hi.cc.u32 %13, %21, %42, %13;\n\t"
+        "madc.hi.cc.u32 %14, %22, %42, %14;\n\t"
+        "madc.hi.cc.u32 %15, %23, %42, %15;\n\t"
+        "madc.hi.u32 %16, %24, %42, %16;\n\t"
+        "mad.lo.cc.u32 %9, %17, %43, %9;\n\t"
+        "madc.lo.cc.u32 %10, %18, %43, %10;\n\t"
+        "madc.lo.cc.u32 %11, %19, %43, %11;\n\t"
+        "madc.lo.cc.u32 %12, %20, %43, %12;\n\t"
+        "madc.lo.cc.u32 %13, %21, %43, %13;\n\t"
+        "madc.lo.cc.u32 %14, %22, %43, %14;\n\t"
+        "madc.lo.cc.u32 %15, %23, %43, %15;\n\t"
+        "madc.lo.u32 %16, %24, %43, %16;\n\t"
+        "mad.hi.cc.u32 %10, %17, %43, %10;\n\t"
+        "madc.hi.cc.u32 %11, %18, %43, %11;\n\t"
+        "madc.hi.cc.u32 %12, %19, %43, %12;\n\t"
+        "madc.hi.cc.u32 %13, %20, %43, %13;\n\t"
+        "madc.hi.cc.u32 %14, %21, %43, %14;\n\t"
+        "madc.hi.cc.u32 %15, %22, %43, %15;\n\t"
+        "madc.hi.u32 %16, %23, %43, %16;\n\t"
+        "mad.lo.cc.u32 %10, %17, %44, %10;\n\t"
+        "madc.lo.cc.u32 %11, %18, %44, %11;\n\t"
+        "madc.lo.cc.u32 %12, %19, %44, %12;\n\t"
+        "madc.lo.cc.u32 %13, %20, %44, %13;\n\t"
+        "madc.lo.cc.u32 %14, %21, %44, %14;\n\t"
+        "madc.lo.cc.u32 %15, %22, %44, %15;\n\t"
+        "madc.lo.u32 %16, %23, %44, %16;\n\t"
+        "mad.hi.cc.u32 %11, %17, %44, %11;\n\t"
+        "madc.hi.cc.u32 %12, %18, %44, %12;\n\t"
+        "madc.hi.cc.u32 %13, %19, %44, %13;\n\t"
+        "madc.hi.cc.u32 %14, %20, %44, %14;\n\t"
+        "madc.hi.cc.u32 %15, %21, %44, %15;\n\t"
+        "madc.hi.u32 %16, %22, %44, %16;\n\t"
+        "mad.lo.cc.u32 %11, %17, %45, %11;\n\t"
+        "madc.lo.cc.u32 %12, %18, %45, %12;\n\t"
+        "madc.lo.cc.u32 %13, %19, %45, %13;\n\t"
+        "madc.lo.cc.u32 %14, %20, %45, %14;\n\t"
+        "madc.lo.cc.u32 %15, %21, %45, %15;\n\t"
+        "madc.lo.u32 %16, %22, %45, %16;\n\t"
+        "mad.hi.cc.u32 %12, %17, %45, %12;\n\t"
+        "madc.hi.cc.u32 %13, %18, %45, %13;\n\t"
+        "madc.hi.cc.u32 %14, %19, %45, %14;\n\t"
+        "madc.hi.cc.u32 %15, %20, %45, %15;\n\t"
+        "madc.hi.u32 %16, %21, %45, %16;\n\t"
+        "mad.lo.cc.u32 %12, %17, %46, %12;\n\t"
+        "madc.lo.cc.u32 %13, %18, %46, %13;\n\t"
+        "madc.lo.cc.u32 %14, %19, %46, %14;\n\t"
+        "madc.lo.cc.u32 %15, %20, %46, %15;\n\t"
+        "madc.lo.u32 %16, %21, %46, %16;\n\t"
+        "mad.hi.cc.u32 %13, %17, %46, %13;\n\t"
+        "madc.hi.cc.u32 %14, %18, %46, %14;\n\t"
+        "madc.hi.cc.u32 %15, %19, %46, %15;\n\t"
+        "madc.hi.u32 %16, %20, %46, %16;\n\t"
+        "mad.lo.cc.u32 %13, %17, %47, %13;\n\t"
+        "madc.lo.cc.u32 %14, %18, %47, %14;\n\t"
+        "madc.lo.cc.u32 %15, %19, %47, %15;\n\t"
+        "madc.lo.u32 %16, %20, %47, %16;\n\t"
+        "mad.hi.cc.u32 %14, %17, %47, %14;\n\t"
+        "madc.hi.cc.u32 %15, %18, %47, %15;\n\t"
+        "madc.hi.u32 %16, %19, %47, %16;\n\t"
+        "mad.lo.cc.u32 %14, %17, %48, %14;\n\t"
+        "madc.lo.cc.u32 %15, %18, %48, %15;\n\t"
+        "madc.lo.u32 %16, %19, %48, %16;\n\t"
+        "mad.hi.cc.u32 %15, %17, %48, %15;\n\t"
+        "madc.hi.u32 %16, %18, %48, %16;\n\t"
+        "mad.lo.cc.u32 %15, %17, %49, %15;\n\t"
+        "madc.lo.u32 %16, %18, %49, %16;\n\t"
+        "mad.hi.u32 %16, %17, %49, %16;\n\t"
+        "mad.lo.u32 %16, %17, %50, %16;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
+    );
   }
 #endif
 
@@ -2432,617 +2557,623 @@ struct mul_hi {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[33];
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[5]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[6]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[7]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[8]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[9]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[10]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[11]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[12]) : "r"(x[12]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[13]) : "r"(x[13]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[14]) : "r"(x[14]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[15]) : "r"(x[15]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[16]) : "r"(x[16]), "r"(x[17]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(t[17]) : "r"(x[16]), "r"(x[17]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[1]) : "r"(x[0]), "r"(x[17]), "r"(t[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[1]), "r"(x[17]), "r"(t[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[2]), "r"(x[17]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[3]), "r"(x[17]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[4]), "r"(x[17]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[5]), "r"(x[17]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[6]), "r"(x[17]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[7]), "r"(x[17]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[8]), "r"(x[17]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[9]), "r"(x[17]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[10]), "r"(x[17]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[11]), "r"(x[17]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[12]), "r"(x[17]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[13]), "r"(x[17]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[14]), "r"(x[17]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[15]), "r"(x[17]), "r"(t[16]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(t[17]) : "r"(t[17]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[1]) : "r"(x[0]), "r"(x[18]), "r"(t[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[1]), "r"(x[18]), "r"(t[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[2]), "r"(x[18]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[3]), "r"(x[18]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[4]), "r"(x[18]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[5]), "r"(x[18]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[6]), "r"(x[18]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[7]), "r"(x[18]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[8]), "r"(x[18]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[9]), "r"(x[18]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[10]), "r"(x[18]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[11]), "r"(x[18]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[12]), "r"(x[18]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[13]), "r"(x[18]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[14]), "r"(x[18]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[15]), "r"(x[18]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[16]), "r"(x[18]), "r"(t[17]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[18]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[0]), "r"(x[18]), "r"(t[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[1]), "r"(x[18]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[2]), "r"(x[18]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[3]), "r"(x[18]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[4]), "r"(x[18]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[5]), "r"(x[18]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[6]), "r"(x[18]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[7]), "r"(x[18]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[8]), "r"(x[18]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[9]), "r"(x[18]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[10]), "r"(x[18]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[11]), "r"(x[18]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[12]), "r"(x[18]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[13]), "r"(x[18]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[14]), "r"(x[18]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[15]), "r"(x[18]), "r"(t[17]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[16]), "r"(x[18]), "r"(t[18]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[0]), "r"(x[19]), "r"(t[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[1]), "r"(x[19]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[2]), "r"(x[19]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[3]), "r"(x[19]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[4]), "r"(x[19]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[5]), "r"(x[19]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[6]), "r"(x[19]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[7]), "r"(x[19]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[8]), "r"(x[19]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[9]), "r"(x[19]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[10]), "r"(x[19]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[11]), "r"(x[19]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[12]), "r"(x[19]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[13]), "r"(x[19]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[14]), "r"(x[19]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[15]), "r"(x[19]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[16]), "r"(x[19]), "r"(t[18]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[19]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[0]), "r"(x[19]), "r"(t[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[1]), "r"(x[19]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[2]), "r"(x[19]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[3]), "r"(x[19]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[4]), "r"(x[19]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[5]), "r"(x[19]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[6]), "r"(x[19]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[7]), "r"(x[19]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[8]), "r"(x[19]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[9]), "r"(x[19]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[10]), "r"(x[19]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[11]), "r"(x[19]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[12]), "r"(x[19]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[13]), "r"(x[19]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[14]), "r"(x[19]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[15]), "r"(x[19]), "r"(t[18]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[16]), "r"(x[19]), "r"(t[19]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[0]), "r"(x[20]), "r"(t[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[1]), "r"(x[20]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[2]), "r"(x[20]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[3]), "r"(x[20]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[4]), "r"(x[20]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[5]), "r"(x[20]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[6]), "r"(x[20]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[7]), "r"(x[20]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[8]), "r"(x[20]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[9]), "r"(x[20]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[10]), "r"(x[20]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[11]), "r"(x[20]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[12]), "r"(x[20]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[13]), "r"(x[20]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[14]), "r"(x[20]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[15]), "r"(x[20]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[16]), "r"(x[20]), "r"(t[19]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[20]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[0]), "r"(x[20]), "r"(t[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[1]), "r"(x[20]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[2]), "r"(x[20]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[3]), "r"(x[20]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[4]), "r"(x[20]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[5]), "r"(x[20]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[6]), "r"(x[20]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[7]), "r"(x[20]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[8]), "r"(x[20]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[9]), "r"(x[20]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[10]), "r"(x[20]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[11]), "r"(x[20]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[12]), "r"(x[20]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[13]), "r"(x[20]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[14]), "r"(x[20]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[15]), "r"(x[20]), "r"(t[19]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[16]), "r"(x[20]), "r"(t[20]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[4]) : "r"(x[0]), "r"(x[21]), "r"(t[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[1]), "r"(x[21]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[2]), "r"(x[21]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[3]), "r"(x[21]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[4]), "r"(x[21]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[5]), "r"(x[21]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[6]), "r"(x[21]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[7]), "r"(x[21]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[8]), "r"(x[21]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[9]), "r"(x[21]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[10]), "r"(x[21]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[11]), "r"(x[21]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[12]), "r"(x[21]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[13]), "r"(x[21]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[14]), "r"(x[21]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[15]), "r"(x[21]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[16]), "r"(x[21]), "r"(t[20]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[21]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[0]), "r"(x[21]), "r"(t[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[1]), "r"(x[21]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[2]), "r"(x[21]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[3]), "r"(x[21]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[4]), "r"(x[21]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[5]), "r"(x[21]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[6]), "r"(x[21]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[7]), "r"(x[21]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[8]), "r"(x[21]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[9]), "r"(x[21]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[10]), "r"(x[21]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[11]), "r"(x[21]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[12]), "r"(x[21]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[13]), "r"(x[21]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[14]), "r"(x[21]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[15]), "r"(x[21]), "r"(t[20]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[16]), "r"(x[21]), "r"(t[21]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[5]) : "r"(x[0]), "r"(x[22]), "r"(t[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[1]), "r"(x[22]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[2]), "r"(x[22]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[3]), "r"(x[22]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[4]), "r"(x[22]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[5]), "r"(x[22]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[6]), "r"(x[22]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[7]), "r"(x[22]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[8]), "r"(x[22]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[9]), "r"(x[22]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[10]), "r"(x[22]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[11]), "r"(x[22]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[12]), "r"(x[22]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[13]), "r"(x[22]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[14]), "r"(x[22]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[15]), "r"(x[22]), "r"(t[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[16]), "r"(x[22]), "r"(t[21]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[22]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[0]), "r"(x[22]), "r"(t[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[1]), "r"(x[22]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[2]), "r"(x[22]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[3]), "r"(x[22]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[4]), "r"(x[22]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[5]), "r"(x[22]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[6]), "r"(x[22]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[7]), "r"(x[22]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[8]), "r"(x[22]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[9]), "r"(x[22]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[10]), "r"(x[22]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[11]), "r"(x[22]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[12]), "r"(x[22]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[13]), "r"(x[22]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[14]), "r"(x[22]), "r"(t[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[15]), "r"(x[22]), "r"(t[21]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[16]), "r"(x[22]), "r"(t[22]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[6]) : "r"(x[0]), "r"(x[23]), "r"(t[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[1]), "r"(x[23]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[2]), "r"(x[23]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[3]), "r"(x[23]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[4]), "r"(x[23]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[5]), "r"(x[23]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[6]), "r"(x[23]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[7]), "r"(x[23]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[8]), "r"(x[23]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[9]), "r"(x[23]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[10]), "r"(x[23]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[11]), "r"(x[23]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[12]), "r"(x[23]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[13]), "r"(x[23]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[14]), "r"(x[23]), "r"(t[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[15]), "r"(x[23]), "r"(t[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[16]), "r"(x[23]), "r"(t[22]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[23]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[0]), "r"(x[23]), "r"(t[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[1]), "r"(x[23]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[2]), "r"(x[23]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[3]), "r"(x[23]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[4]), "r"(x[23]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[5]), "r"(x[23]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[6]), "r"(x[23]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[7]), "r"(x[23]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[8]), "r"(x[23]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[9]), "r"(x[23]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[10]), "r"(x[23]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[11]), "r"(x[23]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[12]), "r"(x[23]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[13]), "r"(x[23]), "r"(t[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[14]), "r"(x[23]), "r"(t[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[15]), "r"(x[23]), "r"(t[22]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[16]), "r"(x[23]), "r"(t[23]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[7]) : "r"(x[0]), "r"(x[24]), "r"(t[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[1]), "r"(x[24]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[2]), "r"(x[24]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[3]), "r"(x[24]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[4]), "r"(x[24]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[5]), "r"(x[24]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[6]), "r"(x[24]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[7]), "r"(x[24]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[8]), "r"(x[24]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[9]), "r"(x[24]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[10]), "r"(x[24]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[11]), "r"(x[24]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[12]), "r"(x[24]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[13]), "r"(x[24]), "r"(t[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[14]), "r"(x[24]), "r"(t[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[15]), "r"(x[24]), "r"(t[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[16]), "r"(x[24]), "r"(t[23]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[24]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[0]), "r"(x[24]), "r"(t[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[1]), "r"(x[24]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[2]), "r"(x[24]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[3]), "r"(x[24]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[4]), "r"(x[24]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[5]), "r"(x[24]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[6]), "r"(x[24]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[7]), "r"(x[24]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[8]), "r"(x[24]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[9]), "r"(x[24]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[10]), "r"(x[24]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[11]), "r"(x[24]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[12]), "r"(x[24]), "r"(t[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[13]), "r"(x[24]), "r"(t[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[14]), "r"(x[24]), "r"(t[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[15]), "r"(x[24]), "r"(t[23]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[16]), "r"(x[24]), "r"(t[24]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[8]) : "r"(x[0]), "r"(x[25]), "r"(t[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[1]), "r"(x[25]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[2]), "r"(x[25]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[3]), "r"(x[25]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[4]), "r"(x[25]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[5]), "r"(x[25]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[6]), "r"(x[25]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[7]), "r"(x[25]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[8]), "r"(x[25]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[9]), "r"(x[25]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[10]), "r"(x[25]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[11]), "r"(x[25]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[12]), "r"(x[25]), "r"(t[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[13]), "r"(x[25]), "r"(t[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[14]), "r"(x[25]), "r"(t[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[15]), "r"(x[25]), "r"(t[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[16]), "r"(x[25]), "r"(t[24]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[25]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[0]), "r"(x[25]), "r"(t[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[1]), "r"(x[25]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[2]), "r"(x[25]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[3]), "r"(x[25]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[4]), "r"(x[25]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[5]), "r"(x[25]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[6]), "r"(x[25]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[7]), "r"(x[25]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[8]), "r"(x[25]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[9]), "r"(x[25]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[10]), "r"(x[25]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[11]), "r"(x[25]), "r"(t[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[12]), "r"(x[25]), "r"(t[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[13]), "r"(x[25]), "r"(t[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[14]), "r"(x[25]), "r"(t[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[15]), "r"(x[25]), "r"(t[24]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[16]), "r"(x[25]), "r"(t[25]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[9]) : "r"(x[0]), "r"(x[26]), "r"(t[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[1]), "r"(x[26]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[2]), "r"(x[26]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[3]), "r"(x[26]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[4]), "r"(x[26]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[5]), "r"(x[26]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[6]), "r"(x[26]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[7]), "r"(x[26]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[8]), "r"(x[26]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[9]), "r"(x[26]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[10]), "r"(x[26]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[11]), "r"(x[26]), "r"(t[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[12]), "r"(x[26]), "r"(t[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[13]), "r"(x[26]), "r"(t[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[14]), "r"(x[26]), "r"(t[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[15]), "r"(x[26]), "r"(t[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[16]), "r"(x[26]), "r"(t[25]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[26]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[0]), "r"(x[26]), "r"(t[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[1]), "r"(x[26]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[2]), "r"(x[26]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[3]), "r"(x[26]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[4]), "r"(x[26]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[5]), "r"(x[26]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[6]), "r"(x[26]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[7]), "r"(x[26]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[8]), "r"(x[26]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[9]), "r"(x[26]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[10]), "r"(x[26]), "r"(t[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[11]), "r"(x[26]), "r"(t[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[12]), "r"(x[26]), "r"(t[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[13]), "r"(x[26]), "r"(t[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[14]), "r"(x[26]), "r"(t[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[15]), "r"(x[26]), "r"(t[25]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[16]), "r"(x[26]), "r"(t[26]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[10]) : "r"(x[0]), "r"(x[27]), "r"(t[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[1]), "r"(x[27]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[2]), "r"(x[27]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[3]), "r"(x[27]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[4]), "r"(x[27]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[5]), "r"(x[27]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[6]), "r"(x[27]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[7]), "r"(x[27]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[8]), "r"(x[27]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[9]), "r"(x[27]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[10]), "r"(x[27]), "r"(t[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[11]), "r"(x[27]), "r"(t[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[12]), "r"(x[27]), "r"(t[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[13]), "r"(x[27]), "r"(t[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[14]), "r"(x[27]), "r"(t[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[15]), "r"(x[27]), "r"(t[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[16]), "r"(x[27]), "r"(t[26]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[27]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[0]), "r"(x[27]), "r"(t[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[1]), "r"(x[27]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[2]), "r"(x[27]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[3]), "r"(x[27]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[4]), "r"(x[27]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[5]), "r"(x[27]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[6]), "r"(x[27]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[7]), "r"(x[27]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[8]), "r"(x[27]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[9]), "r"(x[27]), "r"(t[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[10]), "r"(x[27]), "r"(t[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[11]), "r"(x[27]), "r"(t[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[12]), "r"(x[27]), "r"(t[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[13]), "r"(x[27]), "r"(t[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[14]), "r"(x[27]), "r"(t[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[15]), "r"(x[27]), "r"(t[26]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[27]) : "r"(x[16]), "r"(x[27]), "r"(t[27]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[11]) : "r"(x[0]), "r"(x[28]), "r"(t[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[1]), "r"(x[28]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[2]), "r"(x[28]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[3]), "r"(x[28]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[4]), "r"(x[28]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[5]), "r"(x[28]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[6]), "r"(x[28]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[7]), "r"(x[28]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[8]), "r"(x[28]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[9]), "r"(x[28]), "r"(t[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[10]), "r"(x[28]), "r"(t[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[11]), "r"(x[28]), "r"(t[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[12]), "r"(x[28]), "r"(t[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[13]), "r"(x[28]), "r"(t[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[14]), "r"(x[28]), "r"(t[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[15]), "r"(x[28]), "r"(t[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[27]) : "r"(x[16]), "r"(x[28]), "r"(t[27]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[28]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[0]), "r"(x[28]), "r"(t[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[1]), "r"(x[28]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[2]), "r"(x[28]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[3]), "r"(x[28]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[4]), "r"(x[28]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[5]), "r"(x[28]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[6]), "r"(x[28]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[7]), "r"(x[28]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[8]), "r"(x[28]), "r"(t[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[9]), "r"(x[28]), "r"(t[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[10]), "r"(x[28]), "r"(t[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[11]), "r"(x[28]), "r"(t[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[12]), "r"(x[28]), "r"(t[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[13]), "r"(x[28]), "r"(t[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[14]), "r"(x[28]), "r"(t[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[27]) : "r"(x[15]), "r"(x[28]), "r"(t[27]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[28]) : "r"(x[16]), "r"(x[28]), "r"(t[28]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[12]) : "r"(x[0]), "r"(x[29]), "r"(t[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[1]), "r"(x[29]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[2]), "r"(x[29]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[3]), "r"(x[29]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[4]), "r"(x[29]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[5]), "r"(x[29]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[6]), "r"(x[29]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[7]), "r"(x[29]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[8]), "r"(x[29]), "r"(t[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[9]), "r"(x[29]), "r"(t[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[10]), "r"(x[29]), "r"(t[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[11]), "r"(x[29]), "r"(t[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[12]), "r"(x[29]), "r"(t[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[13]), "r"(x[29]), "r"(t[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[14]), "r"(x[29]), "r"(t[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[27]) : "r"(x[15]), "r"(x[29]), "r"(t[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[28]) : "r"(x[16]), "r"(x[29]), "r"(t[28]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[29]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[0]), "r"(x[29]), "r"(t[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[1]), "r"(x[29]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[2]), "r"(x[29]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[3]), "r"(x[29]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[4]), "r"(x[29]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[5]), "r"(x[29]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[6]), "r"(x[29]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[7]), "r"(x[29]), "r"(t[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[8]), "r"(x[29]), "r"(t[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[9]), "r"(x[29]), "r"(t[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[10]), "r"(x[29]), "r"(t[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[11]), "r"(x[29]), "r"(t[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[12]), "r"(x[29]), "r"(t[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[13]), "r"(x[29]), "r"(t[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[27]) : "r"(x[14]), "r"(x[29]), "r"(t[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[28]) : "r"(x[15]), "r"(x[29]), "r"(t[28]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[29]) : "r"(x[16]), "r"(x[29]), "r"(t[29]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[13]) : "r"(x[0]), "r"(x[30]), "r"(t[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[1]), "r"(x[30]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[2]), "r"(x[30]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[3]), "r"(x[30]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[4]), "r"(x[30]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[5]), "r"(x[30]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[6]), "r"(x[30]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[7]), "r"(x[30]), "r"(t[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[8]), "r"(x[30]), "r"(t[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[9]), "r"(x[30]), "r"(t[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[10]), "r"(x[30]), "r"(t[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[11]), "r"(x[30]), "r"(t[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[12]), "r"(x[30]), "r"(t[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[13]), "r"(x[30]), "r"(t[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[27]) : "r"(x[14]), "r"(x[30]), "r"(t[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[28]) : "r"(x[15]), "r"(x[30]), "r"(t[28]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[29]) : "r"(x[16]), "r"(x[30]), "r"(t[29]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[30]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[0]), "r"(x[30]), "r"(t[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[1]), "r"(x[30]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[2]), "r"(x[30]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[3]), "r"(x[30]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[4]), "r"(x[30]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[5]), "r"(x[30]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[6]), "r"(x[30]), "r"(t[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[7]), "r"(x[30]), "r"(t[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[8]), "r"(x[30]), "r"(t[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[9]), "r"(x[30]), "r"(t[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[10]), "r"(x[30]), "r"(t[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[11]), "r"(x[30]), "r"(t[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[12]), "r"(x[30]), "r"(t[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[27]) : "r"(x[13]), "r"(x[30]), "r"(t[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[28]) : "r"(x[14]), "r"(x[30]), "r"(t[28]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[29]) : "r"(x[15]), "r"(x[30]), "r"(t[29]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[30]) : "r"(x[16]), "r"(x[30]), "r"(t[30]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[14]) : "r"(x[0]), "r"(x[31]), "r"(t[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[1]), "r"(x[31]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[2]), "r"(x[31]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[3]), "r"(x[31]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[4]), "r"(x[31]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[5]), "r"(x[31]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[6]), "r"(x[31]), "r"(t[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[7]), "r"(x[31]), "r"(t[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[8]), "r"(x[31]), "r"(t[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[9]), "r"(x[31]), "r"(t[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[10]), "r"(x[31]), "r"(t[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[11]), "r"(x[31]), "r"(t[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[12]), "r"(x[31]), "r"(t[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[27]) : "r"(x[13]), "r"(x[31]), "r"(t[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[28]) : "r"(x[14]), "r"(x[31]), "r"(t[28]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[29]) : "r"(x[15]), "r"(x[31]), "r"(t[29]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[30]) : "r"(x[16]), "r"(x[31]), "r"(t[30]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[31]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[0]), "r"(x[31]), "r"(t[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[1]), "r"(x[31]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[2]), "r"(x[31]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[3]), "r"(x[31]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[4]), "r"(x[31]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[5]), "r"(x[31]), "r"(t[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[6]), "r"(x[31]), "r"(t[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[7]), "r"(x[31]), "r"(t[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[8]), "r"(x[31]), "r"(t[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[9]), "r"(x[31]), "r"(t[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[10]), "r"(x[31]), "r"(t[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[11]), "r"(x[31]), "r"(t[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[27]) : "r"(x[12]), "r"(x[31]), "r"(t[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[28]) : "r"(x[13]), "r"(x[31]), "r"(t[28]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[29]) : "r"(x[14]), "r"(x[31]), "r"(t[29]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[30]) : "r"(x[15]), "r"(x[31]), "r"(t[30]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[31]) : "r"(x[16]), "r"(x[31]), "r"(t[31]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[15]) : "r"(x[0]), "r"(x[32]), "r"(t[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[1]), "r"(x[32]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[2]), "r"(x[32]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[3]), "r"(x[32]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[4]), "r"(x[32]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[5]), "r"(x[32]), "r"(t[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[6]), "r"(x[32]), "r"(t[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[7]), "r"(x[32]), "r"(t[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[8]), "r"(x[32]), "r"(t[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[9]), "r"(x[32]), "r"(t[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[10]), "r"(x[32]), "r"(t[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[11]), "r"(x[32]), "r"(t[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[27]) : "r"(x[12]), "r"(x[32]), "r"(t[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[28]) : "r"(x[13]), "r"(x[32]), "r"(t[28]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[29]) : "r"(x[14]), "r"(x[32]), "r"(t[29]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[30]) : "r"(x[15]), "r"(x[32]), "r"(t[30]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[31]) : "r"(x[16]), "r"(x[32]), "r"(t[31]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[32]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[0]), "r"(x[32]), "r"(t[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[1]), "r"(x[32]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[2]), "r"(x[32]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[3]), "r"(x[32]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[4]), "r"(x[32]), "r"(t[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[5]), "r"(x[32]), "r"(t[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[6]), "r"(x[32]), "r"(t[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[7]), "r"(x[32]), "r"(t[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[8]), "r"(x[32]), "r"(t[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[9]), "r"(x[32]), "r"(t[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[10]), "r"(x[32]), "r"(t[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[27]) : "r"(x[11]), "r"(x[32]), "r"(t[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[28]) : "r"(x[12]), "r"(x[32]), "r"(t[28]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[29]) : "r"(x[13]), "r"(x[32]), "r"(t[29]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[30]) : "r"(x[14]), "r"(x[32]), "r"(t[30]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[31]) : "r"(x[15]), "r"(x[32]), "r"(t[31]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[32]) : "r"(x[16]), "r"(x[32]), "r"(t[32]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[16]) : "r"(x[0]), "r"(x[33]), "r"(t[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[1]), "r"(x[33]), "r"(t[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[2]), "r"(x[33]), "r"(t[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[3]), "r"(x[33]), "r"(t[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[4]), "r"(x[33]), "r"(t[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[5]), "r"(x[33]), "r"(t[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[6]), "r"(x[33]), "r"(t[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[7]), "r"(x[33]), "r"(t[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[8]), "r"(x[33]), "r"(t[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[9]), "r"(x[33]), "r"(t[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[10]), "r"(x[33]), "r"(t[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[27]) : "r"(x[11]), "r"(x[33]), "r"(t[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[28]) : "r"(x[12]), "r"(x[33]), "r"(t[28]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[29]) : "r"(x[13]), "r"(x[33]), "r"(t[29]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[30]) : "r"(x[14]), "r"(x[33]), "r"(t[30]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[31]) : "r"(x[15]), "r"(x[33]), "r"(t[31]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(t[32]) : "r"(x[16]), "r"(x[33]), "r"(t[32]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[17]) : "r"(x[0]), "r"(x[33]), "r"(t[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[18]) : "r"(x[1]), "r"(x[33]), "r"(t[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[19]) : "r"(x[2]), "r"(x[33]), "r"(t[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[20]) : "r"(x[3]), "r"(x[33]), "r"(t[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[21]) : "r"(x[4]), "r"(x[33]), "r"(t[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[22]) : "r"(x[5]), "r"(x[33]), "r"(t[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[23]) : "r"(x[6]), "r"(x[33]), "r"(t[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[24]) : "r"(x[7]), "r"(x[33]), "r"(t[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[25]) : "r"(x[8]), "r"(x[33]), "r"(t[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[26]) : "r"(x[9]), "r"(x[33]), "r"(t[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[27]) : "r"(x[10]), "r"(x[33]), "r"(t[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[28]) : "r"(x[11]), "r"(x[33]), "r"(t[28]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[29]) : "r"(x[12]), "r"(x[33]), "r"(t[29]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[30]) : "r"(x[13]), "r"(x[33]), "r"(t[30]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[31]) : "r"(x[14]), "r"(x[33]), "r"(t[31]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[32]) : "r"(x[15]), "r"(x[33]), "r"(t[32]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[0]) : "r"(t[16]), "r"(t[17]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[1]) : "r"(t[17]), "r"(t[18]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[2]) : "r"(t[18]), "r"(t[19]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[3]) : "r"(t[19]), "r"(t[20]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[4]) : "r"(t[20]), "r"(t[21]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[5]) : "r"(t[21]), "r"(t[22]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[6]) : "r"(t[22]), "r"(t[23]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[7]) : "r"(t[23]), "r"(t[24]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[8]) : "r"(t[24]), "r"(t[25]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[9]) : "r"(t[25]), "r"(t[26]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[10]) : "r"(t[26]), "r"(t[27]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[11]) : "r"(t[27]), "r"(t[28]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[12]) : "r"(t[28]), "r"(t[29]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[13]) : "r"(t[29]), "r"(t[30]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[14]) : "r"(t[30]), "r"(t[31]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 9;" : "=r"(y[15]) : "r"(t[31]), "r"(t[32]));
-    asm volatile("shr.b32 %0, %1, 9;" : "=r"(y[16]) : "r"(t[32]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<33>;\n\t"
+        "mul.lo.u32 t0, %17, %34;\n\t"
+        "mul.lo.u32 t1, %18, %34;\n\t"
+        "mul.lo.u32 t2, %19, %34;\n\t"
+        "mul.lo.u32 t3, %20, %34;\n\t"
+        "mul.lo.u32 t4, %21, %34;\n\t"
+        "mul.lo.u32 t5, %22, %34;\n\t"
+        "mul.lo.u32 t6, %23, %34;\n\t"
+        "mul.lo.u32 t7, %24, %34;\n\t"
+        "mul.lo.u32 t8, %25, %34;\n\t"
+        "mul.lo.u32 t9, %26, %34;\n\t"
+        "mul.lo.u32 t10, %27, %34;\n\t"
+        "mul.lo.u32 t11, %28, %34;\n\t"
+        "mul.lo.u32 t12, %29, %34;\n\t"
+        "mul.lo.u32 t13, %30, %34;\n\t"
+        "mul.lo.u32 t14, %31, %34;\n\t"
+        "mul.lo.u32 t15, %32, %34;\n\t"
+        "mul.lo.u32 t16, %33, %34;\n\t"
+        "mul.hi.u32 t17, %33, %34;\n\t"
+        "mad.hi.cc.u32 t1, %17, %34, t1;\n\t"
+        "madc.hi.cc.u32 t2, %18, %34, t2;\n\t"
+        "madc.hi.cc.u32 t3, %19, %34, t3;\n\t"
+        "madc.hi.cc.u32 t4, %20, %34, t4;\n\t"
+        "madc.hi.cc.u32 t5, %21, %34, t5;\n\t"
+        "madc.hi.cc.u32 t6, %22, %34, t6;\n\t"
+        "madc.hi.cc.u32 t7, %23, %34, t7;\n\t"
+        "madc.hi.cc.u32 t8, %24, %34, t8;\n\t"
+        "madc.hi.cc.u32 t9, %25, %34, t9;\n\t"
+        "madc.hi.cc.u32 t10, %26, %34, t10;\n\t"
+        "madc.hi.cc.u32 t11, %27, %34, t11;\n\t"
+        "madc.hi.cc.u32 t12, %28, %34, t12;\n\t"
+        "madc.hi.cc.u32 t13, %29, %34, t13;\n\t"
+        "madc.hi.cc.u32 t14, %30, %34, t14;\n\t"
+        "madc.hi.cc.u32 t15, %31, %34, t15;\n\t"
+        "madc.hi.cc.u32 t16, %32, %34, t16;\n\t"
+        "addc.u32 t17, t17, 0;\n\t"
+        "mad.lo.cc.u32 t1, %17, %35, t1;\n\t"
+        "madc.lo.cc.u32 t2, %18, %35, t2;\n\t"
+        "madc.lo.cc.u32 t3, %19, %35, t3;\n\t"
+        "madc.lo.cc.u32 t4, %20, %35, t4;\n\t"
+        "madc.lo.cc.u32 t5, %21, %35, t5;\n\t"
+        "madc.lo.cc.u32 t6, %22, %35, t6;\n\t"
+        "madc.lo.cc.u32 t7, %23, %35, t7;\n\t"
+        "madc.lo.cc.u32 t8, %24, %35, t8;\n\t"
+        "madc.lo.cc.u32 t9, %25, %35, t9;\n\t"
+        "madc.lo.cc.u32 t10, %26, %35, t10;\n\t"
+        "madc.lo.cc.u32 t11, %27, %35, t11;\n\t"
+        "madc.lo.cc.u32 t12, %28, %35, t12;\n\t"
+        "madc.lo.cc.u32 t13, %29, %35, t13;\n\t"
+        "madc.lo.cc.u32 t14, %30, %35, t14;\n\t"
+        "madc.lo.cc.u32 t15, %31, %35, t15;\n\t"
+        "madc.lo.cc.u32 t16, %32, %35, t16;\n\t"
+        "madc.lo.cc.u32 t17, %33, %35, t17;\n\t"
+        "addc.u32 t18, 0, 0;\n\t"
+        "mad.hi.cc.u32 t2, %17, %35, t2;\n\t"
+        "madc.hi.cc.u32 t3, %18, %35, t3;\n\t"
+        "madc.hi.cc.u32 t4, %19, %35, t4;\n\t"
+        "madc.hi.cc.u32 t5, %20, %35, t5;\n\t"
+        "madc.hi.cc.u32 t6, %21, %35, t6;\n\t"
+        "madc.hi.cc.u32 t7, %22, %35, t7;\n\t"
+        "madc.hi.cc.u32 t8, %23, %35, t8;\n\t"
+        "madc.hi.cc.u32 t9, %24, %35, t9;\n\t"
+        "madc.hi.cc.u32 t10, %25, %35, t10;\n\t"
+        "madc.hi.cc.u32 t11, %26, %35, t11;\n\t"
+        "madc.hi.cc.u32 t12, %27, %35, t12;\n\t"
+        "madc.hi.cc.u32 t13, %28, %35, t13;\n\t"
+        "madc.hi.cc.u32 t14, %29, %35, t14;\n\t"
+        "madc.hi.cc.u32 t15, %30, %35, t15;\n\t"
+        "madc.hi.cc.u32 t16, %31, %35, t16;\n\t"
+        "madc.hi.cc.u32 t17, %32, %35, t17;\n\t"
+        "madc.hi.u32 t18, %33, %35, t18;\n\t"
+        "mad.lo.cc.u32 t2, %17, %36, t2;\n\t"
+        "madc.lo.cc.u32 t3, %18, %36, t3;\n\t"
+        "madc.lo.cc.u32 t4, %19, %36, t4;\n\t"
+        "madc.lo.cc.u32 t5, %20, %36, t5;\n\t"
+        "madc.lo.cc.u32 t6, %21, %36, t6;\n\t"
+        "madc.lo.cc.u32 t7, %22, %36, t7;\n\t"
+        "madc.lo.cc.u32 t8, %23, %36, t8;\n\t"
+        "madc.lo.cc.u32 t9, %24, %36, t9;\n\t"
+        "madc.lo.cc.u32 t10, %25, %36, t10;\n\t"
+        "madc.lo.cc.u32 t11, %26, %36, t11;\n\t"
+        "madc.lo.cc.u32 t12, %27, %36, t12;\n\t"
+        "madc.lo.cc.u32 t13, %28, %36, t13;\n\t"
+        "madc.lo.cc.u32 t14, %29, %36, t14;\n\t"
+        "madc.lo.cc.u32 t15, %30, %36, t15;\n\t"
+        "madc.lo.cc.u32 t16, %31, %36, t16;\n\t"
+        "madc.lo.cc.u32 t17, %32, %36, t17;\n\t"
+        "madc.lo.cc.u32 t18, %33, %36, t18;\n\t"
+        "addc.u32 t19, 0, 0;\n\t"
+        "mad.hi.cc.u32 t3, %17, %36, t3;\n\t"
+        "madc.hi.cc.u32 t4, %18, %36, t4;\n\t"
+        "madc.hi.cc.u32 t5, %19, %36, t5;\n\t"
+        "madc.hi.cc.u32 t6, %20, %36, t6;\n\t"
+        "madc.hi.cc.u32 t7, %21, %36, t7;\n\t"
+        "madc.hi.cc.u32 t8, %22, %36, t8;\n\t"
+        "madc.hi.cc.u32 t9, %23, %36, t9;\n\t"
+        "madc.hi.cc.u32 t10, %24, %36, t10;\n\t"
+        "madc.hi.cc.u32 t11, %25, %36, t11;\n\t"
+        "madc.hi.cc.u32 t12, %26, %36, t12;\n\t"
+        "madc.hi.cc.u32 t13, %27, %36, t13;\n\t"
+        "madc.hi.cc.u32 t14, %28, %36, t14;\n\t"
+        "madc.hi.cc.u32 t15, %29, %36, t15;\n\t"
+        "madc.hi.cc.u32 t16, %30, %36, t16;\n\t"
+        "madc.hi.cc.u32 t17, %31, %36, t17;\n\t"
+        "madc.hi.cc.u32 t18, %32, %36, t18;\n\t"
+        "madc.hi.u32 t19, %33, %36, t19;\n\t"
+        "mad.lo.cc.u32 t3, %17, %37, t3;\n\t"
+        "madc.lo.cc.u32 t4, %18, %37, t4;\n\t"
+        "madc.lo.cc.u32 t5, %19, %37, t5;\n\t"
+        "madc.lo.cc.u32 t6, %20, %37, t6;\n\t"
+        "madc.lo.cc.u32 t7, %21, %37, t7;\n\t"
+        "madc.lo.cc.u32 t8, %22, %37, t8;\n\t"
+        "madc.lo.cc.u32 t9, %23, %37, t9;\n\t"
+        "madc.lo.cc.u32 t10, %24, %37, t10;\n\t"
+        "madc.lo.cc.u32 t11, %25, %37, t11;\n\t"
+        "madc.lo.cc.u32 t12, %26, %37, t12;\n\t"
+        "madc.lo.cc.u32 t13, %27, %37, t13;\n\t"
+        "madc.lo.cc.u32 t14, %28, %37, t14;\n\t"
+        "madc.lo.cc.u32 t15, %29, %37, t15;\n\t"
+        "madc.lo.cc.u32 t16, %30, %37, t16;\n\t"
+        "madc.lo.cc.u32 t17, %31, %37, t17;\n\t"
+        "madc.lo.cc.u32 t18, %32, %37, t18;\n\t"
+        "madc.lo.cc.u32 t19, %33, %37, t19;\n\t"
+        "addc.u32 t20, 0, 0;\n\t"
+        "mad.hi.cc.u32 t4, %17, %37, t4;\n\t"
+        "madc.hi.cc.u32 t5, %18, %37, t5;\n\t"
+        "madc.hi.cc.u32 t6, %19, %37, t6;\n\t"
+        "madc.hi.cc.u32 t7, %20, %37, t7;\n\t"
+        "madc.hi.cc.u32 t8, %21, %37, t8;\n\t"
+        "madc.hi.cc.u32 t9, %22, %37, t9;\n\t"
+        "madc.hi.cc.u32 t10, %23, %37, t10;\n\t"
+        "madc.hi.cc.u32 t11, %24, %37, t11;\n\t"
+        "madc.hi.cc.u32 t12, %25, %37, t12;\n\t"
+        "madc.hi.cc.u32 t13, %26, %37, t13;\n\t"
+        "madc.hi.cc.u32 t14, %27, %37, t14;\n\t"
+        "madc.hi.cc.u32 t15, %28, %37, t15;\n\t"
+        "madc.hi.cc.u32 t16, %29, %37, t16;\n\t"
+        "madc.hi.cc.u32 t17, %30, %37, t17;\n\t"
+        "madc.hi.cc.u32 t18, %31, %37, t18;\n\t"
+        "madc.hi.cc.u32 t19, %32, %37, t19;\n\t"
+        "madc.hi.u32 t20, %33, %37, t20;\n\t"
+        "mad.lo.cc.u32 t4, %17, %38, t4;\n\t"
+        "madc.lo.cc.u32 t5, %18, %38, t5;\n\t"
+        "madc.lo.cc.u32 t6, %19, %38, t6;\n\t"
+        "madc.lo.cc.u32 t7, %20, %38, t7;\n\t"
+        "madc.lo.cc.u32 t8, %21, %38, t8;\n\t"
+        "madc.lo.cc.u32 t9, %22, %38, t9;\n\t"
+        "madc.lo.cc.u32 t10, %23, %38, t10;\n\t"
+        "madc.lo.cc.u32 t11, %24, %38, t11;\n\t"
+        "madc.lo.cc.u32 t12, %25, %38, t12;\n\t"
+        "madc.lo.cc.u32 t13, %26, %38, t13;\n\t"
+        "madc.lo.cc.u32 t14, %27, %38, t14;\n\t"
+        "madc.lo.cc.u32 t15, %28, %38, t15;\n\t"
+        "madc.lo.cc.u32 t16, %29, %38, t16;\n\t"
+        "madc.lo.cc.u32 t17, %30, %38, t17;\n\t"
+        "madc.lo.cc.u32 t18, %31, %38, t18;\n\t"
+        "madc.lo.cc.u32 t19, %32, %38, t19;\n\t"
+        "madc.lo.cc.u32 t20, %33, %38, t20;\n\t"
+        "addc.u32 t21, 0, 0;\n\t"
+        "mad.hi.cc.u32 t5, %17, %38, t5;\n\t"
+        "madc.hi.cc.u32 t6, %18, %38, t6;\n\t"
+        "madc.hi.cc.u32 t7, %19, %38, t7;\n\t"
+        "madc.hi.cc.u32 t8, %20, %38, t8;\n\t"
+        "madc.hi.cc.u32 t9, %21, %38, t9;\n\t"
+        "madc.hi.cc.u32 t10, %22, %38, t10;\n\t"
+        "madc.hi.cc.u32 t11, %23, %38, t11;\n\t"
+        "madc.hi.cc.u32 t12, %24, %38, t12;\n\t"
+        "madc.hi.cc.u32 t13, %25, %38, t13;\n\t"
+        "madc.hi.cc.u32 t14, %26, %38, t14;\n\t"
+        "madc.hi.cc.u32 t15, %27, %38, t15;\n\t"
+        "madc.hi.cc.u32 t16, %28, %38, t16;\n\t"
+        "madc.hi.cc.u32 t17, %29, %38, t17;\n\t"
+        "madc.hi.cc.u32 t18, %30, %38, t18;\n\t"
+        "madc.hi.cc.u32 t19, %31, %38, t19;\n\t"
+        "madc.hi.cc.u32 t20, %32, %38, t20;\n\t"
+        "madc.hi.u32 t21, %33, %38, t21;\n\t"
+        "mad.lo.cc.u32 t5, %17, %39, t5;\n\t"
+        "madc.lo.cc.u32 t6, %18, %39, t6;\n\t"
+        "madc.lo.cc.u32 t7, %19, %39, t7;\n\t"
+        "madc.lo.cc.u32 t8, %20, %39, t8;\n\t"
+        "madc.lo.cc.u32 t9, %21, %39, t9;\n\t"
+        "madc.lo.cc.u32 t10, %22, %39, t10;\n\t"
+        "madc.lo.cc.u32 t11, %23, %39, t11;\n\t"
+        "madc.lo.cc.u32 t12, %24, %39, t12;\n\t"
+        "madc.lo.cc.u32 t13, %25, %39, t13;\n\t"
+        "madc.lo.cc.u32 t14, %26, %39, t14;\n\t"
+        "madc.lo.cc.u32 t15, %27, %39, t15;\n\t"
+        "madc.lo.cc.u32 t16, %28, %39, t16;\n\t"
+        "madc.lo.cc.u32 t17, %29, %39, t17;\n\t"
+        "madc.lo.cc.u32 t18, %30, %39, t18;\n\t"
+        "madc.lo.cc.u32 t19, %31, %39, t19;\n\t"
+        "madc.lo.cc.u32 t20, %32, %39, t20;\n\t"
+        "madc.lo.cc.u32 t21, %33, %39, t21;\n\t"
+        "addc.u32 t22, 0, 0;\n\t"
+        "mad.hi.cc.u32 t6, %17, %39, t6;\n\t"
+        "madc.hi.cc.u32 t7, %18, %39, t7;\n\t"
+        "madc.hi.cc.u32 t8, %19, %39, t8;\n\t"
+        "madc.hi.cc.u32 t9, %20, %39, t9;\n\t"
+        "madc.hi.cc.u32 t10, %21, %39, t10;\n\t"
+        "madc.hi.cc.u32 t11, %22, %39, t11;\n\t"
+        "madc.hi.cc.u32 t12, %23, %39, t12;\n\t"
+        "madc.hi.cc.u32 t13, %24, %39, t13;\n\t"
+        "madc.hi.cc.u32 t14, %25, %39, t14;\n\t"
+        "madc.hi.cc.u32 t15, %26, %39, t15;\n\t"
+        "madc.hi.cc.u32 t16, %27, %39, t16;\n\t"
+        "madc.hi.cc.u32 t17, %28, %39, t17;\n\t"
+        "madc.hi.cc.u32 t18, %29, %39, t18;\n\t"
+        "madc.hi.cc.u32 t19, %30, %39, t19;\n\t"
+        "madc.hi.cc.u32 t20, %31, %39, t20;\n\t"
+        "madc.hi.cc.u32 t21, %32, %39, t21;\n\t"
+        "madc.hi.u32 t22, %33, %39, t22;\n\t"
+        "mad.lo.cc.u32 t6, %17, %40, t6;\n\t"
+        "madc.lo.cc.u32 t7, %18, %40, t7;\n\t"
+        "madc.lo.cc.u32 t8, %19, %40, t8;\n\t"
+        "madc.lo.cc.u32 t9, %20, %40, t9;\n\t"
+        "madc.lo.cc.u32 t10, %21, %40, t10;\n\t"
+        "madc.lo.cc.u32 t11, %22, %40, t11;\n\t"
+        "madc.lo.cc.u32 t12, %23, %40, t12;\n\t"
+        "madc.lo.cc.u32 t13, %24, %40, t13;\n\t"
+        "madc.lo.cc.u32 t14, %25, %40, t14;\n\t"
+        "madc.lo.cc.u32 t15, %26, %40, t15;\n\t"
+        "madc.lo.cc.u32 t16, %27, %40, t16;\n\t"
+        "madc.lo.cc.u32 t17, %28, %40, t17;\n\t"
+        "madc.lo.cc.u32 t18, %29, %40, t18;\n\t"
+        "madc.lo.cc.u32 t19, %30, %40, t19;\n\t"
+        "madc.lo.cc.u32 t20, %31, %40, t20;\n\t"
+        "madc.lo.cc.u32 t21, %32, %40, t21;\n\t"
+        "madc.lo.cc.u32 t22, %33, %40, t22;\n\t"
+        "addc.u32 t23, 0, 0;\n\t"
+        "mad.hi.cc.u32 t7, %17, %40, t7;\n\t"
+        "madc.hi.cc.u32 t8, %18, %40, t8;\n\t"
+        "madc.hi.cc.u32 t9, %19, %40, t9;\n\t"
+        "madc.hi.cc.u32 t10, %20, %40, t10;\n\t"
+        "madc.hi.cc.u32 t11, %21, %40, t11;\n\t"
+        "madc.hi.cc.u32 t12, %22, %40, t12;\n\t"
+        "madc.hi.cc.u32 t13, %23, %40, t13;\n\t"
+        "madc.hi.cc.u32 t14, %24, %40, t14;\n\t"
+        "madc.hi.cc.u32 t15, %25, %40, t15;\n\t"
+        "madc.hi.cc.u32 t16, %26, %40, t16;\n\t"
+        "madc.hi.cc.u32 t17, %27, %40, t17;\n\t"
+        "madc.hi.cc.u32 t18, %28, %40, t18;\n\t"
+        "madc.hi.cc.u32 t19, %29, %40, t19;\n\t"
+        "madc.hi.cc.u32 t20, %30, %40, t20;\n\t"
+        "madc.hi.cc.u32 t21, %31, %40, t21;\n\t"
+        "madc.hi.cc.u32 t22, %32, %40, t22;\n\t"
+        "madc.hi.u32 t23, %33, %40, t23;\n\t"
+        "mad.lo.cc.u32 t7, %17, %41, t7;\n\t"
+        "madc.lo.cc.u32 t8, %18, %41, t8;\n\t"
+        "madc.lo.cc.u32 t9, %19, %41, t9;\n\t"
+        "madc.lo.cc.u32 t10, %20, %41, t10;\n\t"
+        "madc.lo.cc.u32 t11, %21, %41, t11;\n\t"
+        "madc.lo.cc.u32 t12, %22, %41, t12;\n\t"
+        "madc.lo.cc.u32 t13, %23, %41, t13;\n\t"
+        "madc.lo.cc.u32 t14, %24, %41, t14;\n\t"
+        "madc.lo.cc.u32 t15, %25, %41, t15;\n\t"
+        "madc.lo.cc.u32 t16, %26, %41, t16;\n\t"
+        "madc.lo.cc.u32 t17, %27, %41, t17;\n\t"
+        "madc.lo.cc.u32 t18, %28, %41, t18;\n\t"
+        "madc.lo.cc.u32 t19, %29, %41, t19;\n\t"
+        "madc.lo.cc.u32 t20, %30, %41, t20;\n\t"
+        "madc.lo.cc.u32 t21, %31, %41, t21;\n\t"
+        "madc.lo.cc.u32 t22, %32, %41, t22;\n\t"
+        "madc.lo.cc.u32 t23, %33, %41, t23;\n\t"
+        "addc.u32 t24, 0, 0;\n\t"
+        "mad.hi.cc.u32 t8, %17, %41, t8;\n\t"
+        "madc.hi.cc.u32 t9, %18, %41, t9;\n\t"
+        "madc.hi.cc.u32 t10, %19, %41, t10;\n\t"
+        "madc.hi.cc.u32 t11, %20, %41, t11;\n\t"
+        "madc.hi.cc.u32 t12, %21, %41, t12;\n\t"
+        "madc.hi.cc.u32 t13, %22, %41, t13;\n\t"
+        "madc.hi.cc.u32 t14, %23, %41, t14;\n\t"
+        "madc.hi.cc.u32 t15, %24, %41, t15;\n\t"
+        "madc.hi.cc.u32 t16, %25, %41, t16;\n\t"
+        "madc.hi.cc.u32 t17, %26, %41, t17;\n\t"
+        "madc.hi.cc.u32 t18, %27, %41, t18;\n\t"
+        "madc.hi.cc.u32 t19, %28, %41, t19;\n\t"
+        "madc.hi.cc.u32 t20, %29, %41, t20;\n\t"
+        "madc.hi.cc.u32 t21, %30, %41, t21;\n\t"
+        "madc.hi.cc.u32 t22, %31, %41, t22;\n\t"
+        "madc.hi.cc.u32 t23, %32, %41, t23;\n\t"
+        "madc.hi.u32 t24, %33, %41, t24;\n\t"
+        "mad.lo.cc.u32 t8, %17, %42, t8;\n\t"
+        "madc.lo.cc.u32 t9, %18, %42, t9;\n\t"
+        "madc.lo.cc.u32 t10, %19, %42, t10;\n\t"
+        "madc.lo.cc.u32 t11, %20, %42, t11;\n\t"
+        "madc.lo.cc.u32 t12, %21, %42, t12;\n\t"
+        "madc.lo.cc.u32 t13, %22, %42, t13;\n\t"
+        "madc.lo.cc.u32 t14, %23, %42, t14;\n\t"
+        "madc.lo.cc.u32 t15, %24, %42, t15;\n\t"
+        "madc.lo.cc.u32 t16, %25, %42, t16;\n\t"
+        "madc.lo.cc.u32 t17, %26, %42, t17;\n\t"
+        "madc.lo.cc.u32 t18, %27, %42, t18;\n\t"
+        "madc.lo.cc.u32 t19, %28, %42, t19;\n\t"
+        "madc.lo.cc.u32 t20, %29, %42, t20;\n\t"
+        "madc.lo.cc.u32 t21, %30, %42, t21;\n\t"
+        "madc.lo.cc.u32 t22, %31, %42, t22;\n\t"
+        "madc.lo.cc.u32 t23, %32, %42, t23;\n\t"
+        "madc.lo.cc.u32 t24, %33, %42, t24;\n\t"
+        "addc.u32 t25, 0, 0;\n\t"
+        "mad.hi.cc.u32 t9, %17, %42, t9;\n\t"
+        "madc.hi.cc.u32 t10, %18, %42, t10;\n\t"
+        "madc.hi.cc.u32 t11, %19, %42, t11;\n\t"
+        "madc.hi.cc.u32 t12, %20, %42, t12;\n\t"
+        "madc.hi.cc.u32 t13, %21, %42, t13;\n\t"
+        "madc.hi.cc.u32 t14, %22, %42, t14;\n\t"
+        "madc.hi.cc.u32 t15, %23, %42, t15;\n\t"
+        "madc.hi.cc.u32 t16, %24, %42, t16;\n\t"
+        "madc.hi.cc.u32 t17, %25, %42, t17;\n\t"
+        "madc.hi.cc.u32 t18, %26, %42, t18;\n\t"
+        "madc.hi.cc.u32 t19, %27, %42, t19;\n\t"
+        "madc.hi.cc.u32 t20, %28, %42, t20;\n\t"
+        "madc.hi.cc.u32 t21, %29, %42, t21;\n\t"
+        "madc.hi.cc.u32 t22, %30, %42, t22;\n\t"
+        "madc.hi.cc.u32 t23, %31, %42, t23;\n\t"
+        "madc.hi.cc.u32 t24, %32, %42, t24;\n\t"
+        "madc.hi.u32 t25, %33, %42, t25;\n\t"
+        "mad.lo.cc.u32 t9, %17, %43, t9;\n\t"
+        "madc.lo.cc.u32 t10, %18, %43, t10;\n\t"
+        "madc.lo.cc.u32 t11, %19, %43, t11;\n\t"
+        "madc.lo.cc.u32 t12, %20, %43, t12;\n\t"
+        "madc.lo.cc.u32 t13, %21, %43, t13;\n\t"
+        "madc.lo.cc.u32 t14, %22, %43, t14;\n\t"
+        "madc.lo.cc.u32 t15, %23, %43, t15;\n\t"
+        "madc.lo.cc.u32 t16, %24, %43, t16;\n\t"
+        "madc.lo.cc.u32 t17, %25, %43, t17;\n\t"
+        "madc.lo.cc.u32 t18, %26, %43, t18;\n\t"
+        "madc.lo.cc.u32 t19, %27, %43, t19;\n\t"
+        "madc.lo.cc.u32 t20, %28, %43, t20;\n\t"
+        "madc.lo.cc.u32 t21, %29, %43, t21;\n\t"
+        "madc.lo.cc.u32 t22, %30, %43, t22;\n\t"
+        "madc.lo.cc.u32 t23, %31, %43, t23;\n\t"
+        "madc.lo.cc.u32 t24, %32, %43, t24;\n\t"
+        "madc.lo.cc.u32 t25, %33, %43, t25;\n\t"
+        "addc.u32 t26, 0, 0;\n\t"
+        "mad.hi.cc.u32 t10, %17, %43, t10;\n\t"
+        "madc.hi.cc.u32 t11, %18, %43, t11;\n\t"
+        "madc.hi.cc.u32 t12, %19, %43, t12;\n\t"
+        "madc.hi.cc.u32 t13, %20, %43, t13;\n\t"
+        "madc.hi.cc.u32 t14, %21, %43, t14;\n\t"
+        "madc.hi.cc.u32 t15, %22, %43, t15;\n\t"
+        "madc.hi.cc.u32 t16, %23, %43, t16;\n\t"
+        "madc.hi.cc.u32 t17, %24, %43, t17;\n\t"
+        "madc.hi.cc.u32 t18, %25, %43, t18;\n\t"
+        "madc.hi.cc.u32 t19, %26, %43, t19;\n\t"
+        "madc.hi.cc.u32 t20, %27, %43, t20;\n\t"
+        "madc.hi.cc.u32 t21, %28, %43, t21;\n\t"
+        "madc.hi.cc.u32 t22, %29, %43, t22;\n\t"
+        "madc.hi.cc.u32 t23, %30, %43, t23;\n\t"
+        "madc.hi.cc.u32 t24, %31, %43, t24;\n\t"
+        "madc.hi.cc.u32 t25, %32, %43, t25;\n\t"
+        "madc.hi.u32 t26, %33, %43, t26;\n\t"
+        "mad.lo.cc.u32 t10, %17, %44, t10;\n\t"
+        "madc.lo.cc.u32 t11, %18, %44, t11;\n\t"
+        "madc.lo.cc.u32 t12, %19, %44, t12;\n\t"
+        "madc.lo.cc.u32 t13, %20, %44, t13;\n\t"
+        "madc.lo.cc.u32 t14, %21, %44, t14;\n\t"
+        "madc.lo.cc.u32 t15, %22, %44, t15;\n\t"
+        "madc.lo.cc.u32 t16, %23, %44, t16;\n\t"
+        "madc.lo.cc.u32 t17, %24, %44, t17;\n\t"
+        "madc.lo.cc.u32 t18, %25, %44, t18;\n\t"
+        "madc.lo.cc.u32 t19, %26, %44, t19;\n\t"
+        "madc.lo.cc.u32 t20, %27, %44, t20;\n\t"
+        "madc.lo.cc.u32 t21, %28, %44, t21;\n\t"
+        "madc.lo.cc.u32 t22, %29, %44, t22;\n\t"
+        "madc.lo.cc.u32 t23, %30, %44, t23;\n\t"
+        "madc.lo.cc.u32 t24, %31, %44, t24;\n\t"
+        "madc.lo.cc.u32 t25, %32, %44, t25;\n\t"
+        "madc.lo.cc.u32 t26, %33, %44, t26;\n\t"
+        "addc.u32 t27, 0, 0;\n\t"
+        "mad.hi.cc.u32 t11, %17, %44, t11;\n\t"
+        "madc.hi.cc.u32 t12, %18, %44, t12;\n\t"
+        "madc.hi.cc.u32 t13, %19, %44, t13;\n\t"
+        "madc.hi.cc.u32 t14, %20, %44, t14;\n\t"
+        "madc.hi.cc.u32 t15, %21, %44, t15;\n\t"
+        "madc.hi.cc.u32 t16, %22, %44, t16;\n\t"
+        "madc.hi.cc.u32 t17, %23, %44, t17;\n\t"
+        "madc.hi.cc.u32 t18, %24, %44, t18;\n\t"
+        "madc.hi.cc.u32 t19, %25, %44, t19;\n\t"
+        "madc.hi.cc.u32 t20, %26, %44, t20;\n\t"
+        "madc.hi.cc.u32 t21, %27, %44, t21;\n\t"
+        "madc.hi.cc.u32 t22, %28, %44, t22;\n\t"
+        "madc.hi.cc.u32 t23, %29, %44, t23;\n\t"
+        "madc.hi.cc.u32 t24, %30, %44, t24;\n\t"
+        "madc.hi.cc.u32 t25, %31, %44, t25;\n\t"
+        "madc.hi.cc.u32 t26, %32, %44, t26;\n\t"
+        "madc.hi.u32 t27, %33, %44, t27;\n\t"
+        "mad.lo.cc.u32 t11, %17, %45, t11;\n\t"
+        "madc.lo.cc.u32 t12, %18, %45, t12;\n\t"
+        "madc.lo.cc.u32 t13, %19, %45, t13;\n\t"
+        "madc.lo.cc.u32 t14, %20, %45, t14;\n\t"
+        "madc.lo.cc.u32 t15, %21, %45, t15;\n\t"
+        "madc.lo.cc.u32 t16, %22, %45, t16;\n\t"
+        "madc.lo.cc.u32 t17, %23, %45, t17;\n\t"
+        "madc.lo.cc.u32 t18, %24, %45, t18;\n\t"
+        "madc.lo.cc.u32 t19, %25, %45, t19;\n\t"
+        "madc.lo.cc.u32 t20, %26, %45, t20;\n\t"
+        "madc.lo.cc.u32 t21, %27, %45, t21;\n\t"
+        "madc.lo.cc.u32 t22, %28, %45, t22;\n\t"
+        "madc.lo.cc.u32 t23, %29, %45, t23;\n\t"
+        "madc.lo.cc.u32 t24, %30, %45, t24;\n\t"
+        "madc.lo.cc.u32 t25, %31, %45, t25;\n\t"
+        "madc.lo.cc.u32 t26, %32, %45, t26;\n\t"
+        "madc.lo.cc.u32 t27, %33, %45, t27;\n\t"
+        "addc.u32 t28, 0, 0;\n\t"
+        "mad.hi.cc.u32 t12, %17, %45, t12;\n\t"
+        "madc.hi.cc.u32 t13, %18, %45, t13;\n\t"
+        "madc.hi.cc.u32 t14, %19, %45, t14;\n\t"
+        "madc.hi.cc.u32 t15, %20, %45, t15;\n\t"
+        "madc.hi.cc.u32 t16, %21, %45, t16;\n\t"
+        "madc.hi.cc.u32 t17, %22, %45, t17;\n\t"
+        "madc.hi.cc.u32 t18, %23, %45, t18;\n\t"
+        "madc.hi.cc.u32 t19, %24, %45, t19;\n\t"
+        "madc.hi.cc.u32 t20, %25, %45, t20;\n\t"
+        "madc.hi.cc.u32 t21, %26, %45, t21;\n\t"
+        "madc.hi.cc.u32 t22, %27, %45, t22;\n\t"
+        "madc.hi.cc.u32 t23, %28, %45, t23;\n\t"
+        "madc.hi.cc.u32 t24, %29, %45, t24;\n\t"
+        "madc.hi.cc.u32 t25, %30, %45, t25;\n\t"
+        "madc.hi.cc.u32 t26, %31, %45, t26;\n\t"
+        "madc.hi.cc.u32 t27, %32, %45, t27;\n\t"
+        "madc.hi.u32 t28, %33, %45, t28;\n\t"
+        "mad.lo.cc.u32 t12, %17, %46, t12;\n\t"
+        "madc.lo.cc.u32 t13, %18, %46, t13;\n\t"
+        "madc.lo.cc.u32 t14, %19, %46, t14;\n\t"
+        "madc.lo.cc.u32 t15, %20, %46, t15;\n\t"
+        "madc.lo.cc.u32 t16, %21, %46, t16;\n\t"
+        "madc.lo.cc.u32 t17, %22, %46, t17;\n\t"
+        "madc.lo.cc.u32 t18, %23, %46, t18;\n\t"
+        "madc.lo.cc.u32 t19, %24, %46, t19;\n\t"
+        "madc.lo.cc.u32 t20, %25, %46, t20;\n\t"
+        "madc.lo.cc.u32 t21, %26, %46, t21;\n\t"
+        "madc.lo.cc.u32 t22, %27, %46, t22;\n\t"
+        "madc.lo.cc.u32 t23, %28, %46, t23;\n\t"
+        "madc.lo.cc.u32 t24, %29, %46, t24;\n\t"
+        "madc.lo.cc.u32 t25, %30, %46, t25;\n\t"
+        "madc.lo.cc.u32 t26, %31, %46, t26;\n\t"
+        "madc.lo.cc.u32 t27, %32, %46, t27;\n\t"
+        "madc.lo.cc.u32 t28, %33, %46, t28;\n\t"
+        "addc.u32 t29, 0, 0;\n\t"
+        "mad.hi.cc.u32 t13, %17, %46, t13;\n\t"
+        "madc.hi.cc.u32 t14, %18, %46, t14;\n\t"
+        "madc.hi.cc.u32 t15, %19, %46, t15;\n\t"
+        "madc.hi.cc.u32 t16, %20, %46, t16;\n\t"
+        "madc.hi.cc.u32 t17, %21, %46, t17;\n\t"
+        "madc.hi.cc.u32 t18, %22, %46, t18;\n\t"
+        "madc.hi.cc.u32 t19, %23, %46, t19;\n\t"
+        "madc.hi.cc.u32 t20, %24, %46, t20;\n\t"
+        "madc.hi.cc.u32 t21, %25, %46, t21;\n\t"
+        "madc.hi.cc.u32 t22, %26, %46, t22;\n\t"
+        "madc.hi.cc.u32 t23, %27, %46, t23;\n\t"
+        "madc.hi.cc.u32 t24, %28, %46, t24;\n\t"
+        "madc.hi.cc.u32 t25, %29, %46, t25;\n\t"
+        "madc.hi.cc.u32 t26, %30, %46, t26;\n\t"
+        "madc.hi.cc.u32 t27, %31, %46, t27;\n\t"
+        "madc.hi.cc.u32 t28, %32, %46, t28;\n\t"
+        "madc.hi.u32 t29, %33, %46, t29;\n\t"
+        "mad.lo.cc.u32 t13, %17, %47, t13;\n\t"
+        "madc.lo.cc.u32 t14, %18, %47, t14;\n\t"
+        "madc.lo.cc.u32 t15, %19, %47, t15;\n\t"
+        "madc.lo.cc.u32 t16, %20, %47, t16;\n\t"
+        "madc.lo.cc.u32 t17, %21, %47, t17;\n\t"
+        "madc.lo.cc.u32 t18, %22, %47, t18;\n\t"
+        "madc.lo.cc.u32 t19, %23, %47, t19;\n\t"
+        "madc.lo.cc.u32 t20, %24, %47, t20;\n\t"
+        "madc.lo.cc.u32 t21, %25, %47, t21;\n\t"
+        "madc.lo.cc.u32 t22, %26, %47, t22;\n\t"
+        "madc.lo.cc.u32 t23, %27, %47, t23;\n\t"
+        "madc.lo.cc.u32 t24, %28, %47, t24;\n\t"
+        "madc.lo.cc.u32 t25, %29, %47, t25;\n\t"
+        "madc.lo.cc.u32 t26, %30, %47, t26;\n\t"
+        "madc.lo.cc.u32 t27, %31, %47, t27;\n\t"
+        "madc.lo.cc.u32 t28, %32, %47, t28;\n\t"
+        "madc.lo.cc.u32 t29, %33, %47, t29;\n\t"
+        "addc.u32 t30, 0, 0;\n\t"
+        "mad.hi.cc.u32 t14, %17, %47, t14;\n\t"
+        "madc.hi.cc.u32 t15, %18, %47, t15;\n\t"
+        "madc.hi.cc.u32 t16, %19, %47, t16;\n\t"
+        "madc.hi.cc.u32 t17, %20, %47, t17;\n\t"
+        "madc.hi.cc.u32 t18, %21, %47, t18;\n\t"
+        "madc.hi.cc.u32 t19, %22, %47, t19;\n\t"
+        "madc.hi.cc.u32 t20, %23, %47, t20;\n\t"
+        "madc.hi.cc.u32 t21, %24, %47, t21;\n\t"
+        "madc.hi.cc.u32 t22, %25, %47, t22;\n\t"
+        "madc.hi.cc.u32 t23, %26, %47, t23;\n\t"
+        "madc.hi.cc.u32 t24, %27, %47, t24;\n\t"
+        "madc.hi.cc.u32 t25, %28, %47, t25;\n\t"
+        "madc.hi.cc.u32 t26, %29, %47, t26;\n\t"
+        "madc.hi.cc.u32 t27, %30, %47, t27;\n\t"
+        "madc.hi.cc.u32 t28, %31, %47, t28;\n\t"
+        "madc.hi.cc.u32 t29, %32, %47, t29;\n\t"
+        "madc.hi.u32 t30, %33, %47, t30;\n\t"
+        "mad.lo.cc.u32 t14, %17, %48, t14;\n\t"
+        "madc.lo.cc.u32 t15, %18, %48, t15;\n\t"
+        "madc.lo.cc.u32 t16, %19, %48, t16;\n\t"
+        "madc.lo.cc.u32 t17, %20, %48, t17;\n\t"
+        "madc.lo.cc.u32 t18, %21, %48, t18;\n\t"
+        "madc.lo.cc.u32 t19, %22, %48, t19;\n\t"
+        "madc.lo.cc.u32 t20, %23, %48, t20;\n\t"
+        "madc.lo.cc.u32 t21, %24, %48, t21;\n\t"
+        "madc.lo.cc.u32 t22, %25, %48, t22;\n\t"
+        "madc.lo.cc.u32 t23, %26, %48, t23;\n\t"
+        "madc.lo.cc.u32 t24, %27, %48, t24;\n\t"
+        "madc.lo.cc.u32 t25, %28, %48, t25;\n\t"
+        "madc.lo.cc.u32 t26, %29, %48, t26;\n\t"
+        "madc.lo.cc.u32 t27, %30, %48, t27;\n\t"
+        "madc.lo.cc.u32 t28, %31, %48, t28;\n\t"
+        "madc.lo.cc.u32 t29, %32, %48, t29;\n\t"
+        "madc.lo.cc.u32 t30, %33, %48, t30;\n\t"
+        "addc.u32 t31, 0, 0;\n\t"
+        "mad.hi.cc.u32 t15, %17, %48, t15;\n\t"
+        "madc.hi.cc.u32 t16, %18, %48, t16;\n\t"
+        "madc.hi.cc.u32 t17, %19, %48, t17;\n\t"
+        "madc.hi.cc.u32 t18, %20, %48, t18;\n\t"
+        "madc.hi.cc.u32 t19, %21, %48, t19;\n\t"
+        "madc.hi.cc.u32 t20, %22, %48, t20;\n\t"
+        "madc.hi.cc.u32 t21, %23, %48, t21;\n\t"
+        "madc.hi.cc.u32 t22, %24, %48, t22;\n\t"
+        "madc.hi.cc.u32 t23, %25, %48, t23;\n\t"
+        "madc.hi.cc.u32 t24, %26, %48, t24;\n\t"
+        "madc.hi.cc.u32 t25, %27, %48, t25;\n\t"
+        "madc.hi.cc.u32 t26, %28, %48, t26;\n\t"
+        "madc.hi.cc.u32 t27, %29, %48, t27;\n\t"
+        "madc.hi.cc.u32 t28, %30, %48, t28;\n\t"
+        "madc.hi.cc.u32 t29, %31, %48, t29;\n\t"
+        "madc.hi.cc.u32 t30, %32, %48, t30;\n\t"
+        "madc.hi.u32 t31, %33, %48, t31;\n\t"
+        "mad.lo.cc.u32 t15, %17, %49, t15;\n\t"
+        "madc.lo.cc.u32 t16, %18, %49, t16;\n\t"
+        "madc.lo.cc.u32 t17, %19, %49, t17;\n\t"
+        "madc.lo.cc.u32 t18, %20, %49, t18;\n\t"
+        "madc.lo.cc.u32 t19, %21, %49, t19;\n\t"
+        "madc.lo.cc.u32 t20, %22, %49, t20;\n\t"
+        "madc.lo.cc.u32 t21, %23, %49, t21;\n\t"
+        "madc.lo.cc.u32 t22, %24, %49, t22;\n\t"
+        "madc.lo.cc.u32 t23, %25, %49, t23;\n\t"
+        "madc.lo.cc.u32 t24, %26, %49, t24;\n\t"
+        "madc.lo.cc.u32 t25, %27, %49, t25;\n\t"
+        "madc.lo.cc.u32 t26, %28, %49, t26;\n\t"
+        "madc.lo.cc.u32 t27, %29, %49, t27;\n\t"
+        "madc.lo.cc.u32 t28, %30, %49, t28;\n\t"
+        "madc.lo.cc.u32 t29, %31, %49, t29;\n\t"
+        "madc.lo.cc.u32 t30, %32, %49, t30;\n\t"
+        "madc.lo.cc.u32 t31, %33, %49, t31;\n\t"
+        "addc.u32 t32, 0, 0;\n\t"
+        "mad.hi.cc.u32 t16, %17, %49, t16;\n\t"
+        "madc.hi.cc.u32 t17, %18, %49, t17;\n\t"
+        "madc.hi.cc.u32 t18, %19, %49, t18;\n\t"
+        "madc.hi.cc.u32 t19, %20, %49, t19;\n\t"
+        "madc.hi.cc.u32 t20, %21, %49, t20;\n\t"
+        "madc.hi.cc.u32 t21, %22, %49, t21;\n\t"
+        "madc.hi.cc.u32 t22, %23, %49, t22;\n\t"
+        "madc.hi.cc.u32 t23, %24, %49, t23;\n\t"
+        "madc.hi.cc.u32 t24, %25, %49, t24;\n\t"
+        "madc.hi.cc.u32 t25, %26, %49, t25;\n\t"
+        "madc.hi.cc.u32 t26, %27, %49, t26;\n\t"
+        "madc.hi.cc.u32 t27, %28, %49, t27;\n\t"
+        "madc.hi.cc.u32 t28, %29, %49, t28;\n\t"
+        "madc.hi.cc.u32 t29, %30, %49, t29;\n\t"
+        "madc.hi.cc.u32 t30, %31, %49, t30;\n\t"
+        "madc.hi.cc.u32 t31, %32, %49, t31;\n\t"
+        "madc.hi.u32 t32, %33, %49, t32;\n\t"
+        "mad.lo.cc.u32 t16, %17, %50, t16;\n\t"
+        "madc.lo.cc.u32 t17, %18, %50, t17;\n\t"
+        "madc.lo.cc.u32 t18, %19, %50, t18;\n\t"
+        "madc.lo.cc.u32 t19, %20, %50, t19;\n\t"
+        "madc.lo.cc.u32 t20, %21, %50, t20;\n\t"
+        "madc.lo.cc.u32 t21, %22, %50, t21;\n\t"
+        "madc.lo.cc.u32 t22, %23, %50, t22;\n\t"
+        "madc.lo.cc.u32 t23, %24, %50, t23;\n\t"
+        "madc.lo.cc.u32 t24, %25, %50, t24;\n\t"
+        "madc.lo.cc.u32 t25, %26, %50, t25;\n\t"
+        "madc.lo.cc.u32 t26, %27, %50, t26;\n\t"
+        "madc.lo.cc.u32 t27, %28, %50, t27;\n\t"
+        "madc.lo.cc.u32 t28, %29, %50, t28;\n\t"
+        "madc.lo.cc.u32 t29, %30, %50, t29;\n\t"
+        "madc.lo.cc.u32 t30, %31, %50, t30;\n\t"
+        "madc.lo.cc.u32 t31, %32, %50, t31;\n\t"
+        "madc.lo.u32 t32, %33, %50, t32;\n\t"
+        "mad.hi.cc.u32 t17, %17, %50, t17;\n\t"
+        "madc.hi.cc.u32 t18, %18, %50, t18;\n\t"
+        "madc.hi.cc.u32 t19, %19, %50, t19;\n\t"
+        "madc.hi.cc.u32 t20, %20, %50, t20;\n\t"
+        "madc.hi.cc.u32 t21, %21, %50, t21;\n\t"
+        "madc.hi.cc.u32 t22, %22, %50, t22;\n\t"
+        "madc.hi.cc.u32 t23, %23, %50, t23;\n\t"
+        "madc.hi.cc.u32 t24, %24, %50, t24;\n\t"
+        "madc.hi.cc.u32 t25, %25, %50, t25;\n\t"
+        "madc.hi.cc.u32 t26, %26, %50, t26;\n\t"
+        "madc.hi.cc.u32 t27, %27, %50, t27;\n\t"
+        "madc.hi.cc.u32 t28, %28, %50, t28;\n\t"
+        "madc.hi.cc.u32 t29, %29, %50, t29;\n\t"
+        "madc.hi.cc.u32 t30, %30, %50, t30;\n\t"
+        "madc.hi.cc.u32 t31, %31, %50, t31;\n\t"
+        "madc.hi.u32 t32, %32, %50, t32;\n\t"
+        "shf.r.clamp.b32 %0, t16, t17, 9;\n\t"
+        "shf.r.clamp.b32 %1, t17, t18, 9;\n\t"
+        "shf.r.clamp.b32 %2, t18, t19, 9;\n\t"
+        "shf.r.clamp.b32 %3, t19, t20, 9;\n\t"
+        "shf.r.clamp.b32 %4, t20, t21, 9;\n\t"
+        "shf.r.clamp.b32 %5, t21, t22, 9;\n\t"
+        "shf.r.clamp.b32 %6, t22, t23, 9;\n\t"
+        "shf.r.clamp.b32 %7, t23, t24, 9;\n\t"
+        "shf.r.clamp.b32 %8, t24, t25, 9;\n\t"
+        "shf.r.clamp.b32 %9, t25, t26, 9;\n\t"
+        "shf.r.clamp.b32 %10, t26, t27, 9;\n\t"
+        "shf.r.clamp.b32 %11, t27, t28, 9;\n\t"
+        "shf.r.clamp.b32 %12, t28, t29, 9;\n\t"
+        "shf.r.clamp.b32 %13, t29, t30, 9;\n\t"
+        "shf.r.clamp.b32 %14, t30, t31, 9;\n\t"
+        "shf.r.clamp.b32 %15, t31, t32, 9;\n\t"
+        "shr.b32 %16, t32, 9;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
+    );
   }
 #endif
 
@@ -3050,7 +3181,7 @@ struct mul_hi {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[33];
-    t[0] = ptx_mul_lo(x[0], x[17]);
+    ptx_mul_lo(x[0], x[17]);
     t[1] = ptx_mul_lo(x[1], x[17]);
     t[2] = ptx_mul_lo(x[2], x[17]);
     t[3] = ptx_mul_lo(x[3], x[17]);
@@ -3660,7 +3791,6 @@ struct mul_hi {
     y[14] = ptx_shf_r_clamp(t[30], t[31], 9u);
     y[15] = ptx_shf_r_clamp(t[31], t[32], 9u);
     y[16] = ptx_shr(t[32], 9u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -3680,359 +3810,365 @@ struct sqr {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[12]) : "r"(x[12]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[13]) : "r"(x[13]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[14]) : "r"(x[14]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[15]) : "r"(x[15]), "r"(x[0]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[16]) : "r"(x[16]), "r"(x[0]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[17]) : "r"(x[16]), "r"(x[0]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[0]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[0]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[0]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[0]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[0]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[0]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[0]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[0]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[0]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[0]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[11]), "r"(x[0]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[12]), "r"(x[0]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[13]), "r"(x[0]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[14]), "r"(x[0]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[15]), "r"(x[0]), "r"(y[16]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[17]) : "r"(y[17]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[1]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[1]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[1]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[1]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[1]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[1]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[1]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[1]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[1]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[11]), "r"(x[1]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[12]), "r"(x[1]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[13]), "r"(x[1]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[14]), "r"(x[1]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[15]), "r"(x[1]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[16]), "r"(x[1]), "r"(y[17]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[18]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[1]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[1]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[1]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[1]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[1]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[1]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[1]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[1]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[10]), "r"(x[1]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[11]), "r"(x[1]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[12]), "r"(x[1]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[13]), "r"(x[1]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[14]), "r"(x[1]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[15]), "r"(x[1]), "r"(y[17]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[16]), "r"(x[1]), "r"(y[18]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[2]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[2]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[2]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[2]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[2]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[2]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[2]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[10]), "r"(x[2]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[11]), "r"(x[2]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[12]), "r"(x[2]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[13]), "r"(x[2]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[14]), "r"(x[2]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[15]), "r"(x[2]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[16]), "r"(x[2]), "r"(y[18]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[19]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[2]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[2]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[2]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[2]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[2]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[2]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[9]), "r"(x[2]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[10]), "r"(x[2]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[11]), "r"(x[2]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[12]), "r"(x[2]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[13]), "r"(x[2]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[14]), "r"(x[2]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[15]), "r"(x[2]), "r"(y[18]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[16]), "r"(x[2]), "r"(y[19]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[3]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[3]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[3]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[3]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[3]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[9]), "r"(x[3]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[10]), "r"(x[3]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[11]), "r"(x[3]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[12]), "r"(x[3]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[13]), "r"(x[3]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[14]), "r"(x[3]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[15]), "r"(x[3]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[16]), "r"(x[3]), "r"(y[19]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[20]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[3]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[3]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[3]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[3]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[8]), "r"(x[3]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[9]), "r"(x[3]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[10]), "r"(x[3]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[11]), "r"(x[3]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[12]), "r"(x[3]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[13]), "r"(x[3]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[14]), "r"(x[3]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[15]), "r"(x[3]), "r"(y[19]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[16]), "r"(x[3]), "r"(y[20]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[4]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[4]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[4]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[8]), "r"(x[4]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[9]), "r"(x[4]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[10]), "r"(x[4]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[11]), "r"(x[4]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[12]), "r"(x[4]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[13]), "r"(x[4]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[14]), "r"(x[4]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[15]), "r"(x[4]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[16]), "r"(x[4]), "r"(y[20]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[21]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[4]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[4]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[4]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[8]), "r"(x[4]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[9]), "r"(x[4]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[10]), "r"(x[4]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[11]), "r"(x[4]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[12]), "r"(x[4]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[13]), "r"(x[4]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[14]), "r"(x[4]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[15]), "r"(x[4]), "r"(y[20]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[16]), "r"(x[4]), "r"(y[21]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[5]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[5]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[8]), "r"(x[5]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[9]), "r"(x[5]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[10]), "r"(x[5]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[11]), "r"(x[5]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[12]), "r"(x[5]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[13]), "r"(x[5]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[14]), "r"(x[5]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[15]), "r"(x[5]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[16]), "r"(x[5]), "r"(y[21]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[22]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[5]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[5]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[8]), "r"(x[5]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[9]), "r"(x[5]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[10]), "r"(x[5]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[11]), "r"(x[5]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[12]), "r"(x[5]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[13]), "r"(x[5]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[14]), "r"(x[5]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[15]), "r"(x[5]), "r"(y[21]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[16]), "r"(x[5]), "r"(y[22]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[6]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[8]), "r"(x[6]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[9]), "r"(x[6]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[10]), "r"(x[6]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[11]), "r"(x[6]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[12]), "r"(x[6]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[13]), "r"(x[6]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[14]), "r"(x[6]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[15]), "r"(x[6]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[16]), "r"(x[6]), "r"(y[22]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[23]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[6]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[8]), "r"(x[6]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[9]), "r"(x[6]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[10]), "r"(x[6]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[11]), "r"(x[6]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[12]), "r"(x[6]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[13]), "r"(x[6]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[14]), "r"(x[6]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[15]), "r"(x[6]), "r"(y[22]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[16]), "r"(x[6]), "r"(y[23]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[8]), "r"(x[7]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[9]), "r"(x[7]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[10]), "r"(x[7]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[11]), "r"(x[7]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[12]), "r"(x[7]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[13]), "r"(x[7]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[14]), "r"(x[7]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[15]), "r"(x[7]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[16]), "r"(x[7]), "r"(y[23]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[24]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[8]), "r"(x[7]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[9]), "r"(x[7]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[10]), "r"(x[7]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[11]), "r"(x[7]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[12]), "r"(x[7]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[13]), "r"(x[7]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[14]), "r"(x[7]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[15]), "r"(x[7]), "r"(y[23]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[16]), "r"(x[7]), "r"(y[24]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[9]), "r"(x[8]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[10]), "r"(x[8]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[11]), "r"(x[8]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[12]), "r"(x[8]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[13]), "r"(x[8]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[14]), "r"(x[8]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[15]), "r"(x[8]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[16]), "r"(x[8]), "r"(y[24]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[25]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[9]), "r"(x[8]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[10]), "r"(x[8]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[11]), "r"(x[8]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[12]), "r"(x[8]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[13]), "r"(x[8]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[14]), "r"(x[8]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[15]), "r"(x[8]), "r"(y[24]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[16]), "r"(x[8]), "r"(y[25]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[10]), "r"(x[9]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[11]), "r"(x[9]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[12]), "r"(x[9]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[13]), "r"(x[9]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[14]), "r"(x[9]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[15]), "r"(x[9]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[16]), "r"(x[9]), "r"(y[25]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[26]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[10]), "r"(x[9]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[11]), "r"(x[9]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[12]), "r"(x[9]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[13]), "r"(x[9]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[14]), "r"(x[9]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[15]), "r"(x[9]), "r"(y[25]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[16]), "r"(x[9]), "r"(y[26]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[11]), "r"(x[10]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[12]), "r"(x[10]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[13]), "r"(x[10]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[14]), "r"(x[10]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[15]), "r"(x[10]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[16]), "r"(x[10]), "r"(y[26]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[27]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[11]), "r"(x[10]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[12]), "r"(x[10]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[13]), "r"(x[10]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[14]), "r"(x[10]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[15]), "r"(x[10]), "r"(y[26]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[16]), "r"(x[10]), "r"(y[27]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[12]), "r"(x[11]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[13]), "r"(x[11]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[14]), "r"(x[11]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[15]), "r"(x[11]), "r"(y[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[16]), "r"(x[11]), "r"(y[27]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[28]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[12]), "r"(x[11]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[13]), "r"(x[11]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[14]), "r"(x[11]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[15]), "r"(x[11]), "r"(y[27]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[16]), "r"(x[11]), "r"(y[28]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[13]), "r"(x[12]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[14]), "r"(x[12]), "r"(y[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[15]), "r"(x[12]), "r"(y[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[16]), "r"(x[12]), "r"(y[28]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[29]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[13]), "r"(x[12]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[14]), "r"(x[12]), "r"(y[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[15]), "r"(x[12]), "r"(y[28]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[16]), "r"(x[12]), "r"(y[29]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[14]), "r"(x[13]), "r"(y[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[15]), "r"(x[13]), "r"(y[28]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[16]), "r"(x[13]), "r"(y[29]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[30]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[14]), "r"(x[13]), "r"(y[28]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[15]), "r"(x[13]), "r"(y[29]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[16]), "r"(x[13]), "r"(y[30]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[15]), "r"(x[14]), "r"(y[29]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[16]), "r"(x[14]), "r"(y[30]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[31]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[15]), "r"(x[14]), "r"(y[30]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[31]) : "r"(x[16]), "r"(x[14]), "r"(y[31]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[31]) : "r"(x[16]), "r"(x[15]), "r"(y[31]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[32]) : );
-    asm volatile("mad.hi.u32 %0, %1, %2, %3;" : "=r"(y[32]) : "r"(x[16]), "r"(x[15]), "r"(y[32]));
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(y[1]), "r"(y[1]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(y[2]), "r"(y[2]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(y[3]), "r"(y[3]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(y[4]), "r"(y[4]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(y[5]), "r"(y[5]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(y[6]), "r"(y[6]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(y[7]), "r"(y[7]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(y[8]), "r"(y[8]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(y[9]), "r"(y[9]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(y[10]), "r"(y[10]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(y[11]), "r"(y[11]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[12]) : "r"(y[12]), "r"(y[12]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[13]) : "r"(y[13]), "r"(y[13]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[14]) : "r"(y[14]), "r"(y[14]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[15]) : "r"(y[15]), "r"(y[15]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[16]) : "r"(y[16]), "r"(y[16]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[17]) : "r"(y[17]), "r"(y[17]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[18]) : "r"(y[18]), "r"(y[18]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[19]) : "r"(y[19]), "r"(y[19]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[20]) : "r"(y[20]), "r"(y[20]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[21]) : "r"(y[21]), "r"(y[21]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[22]) : "r"(y[22]), "r"(y[22]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[23]) : "r"(y[23]), "r"(y[23]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[24]) : "r"(y[24]), "r"(y[24]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[25]) : "r"(y[25]), "r"(y[25]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[26]) : "r"(y[26]), "r"(y[26]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[27]) : "r"(y[27]), "r"(y[27]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[28]) : "r"(y[28]), "r"(y[28]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[29]) : "r"(y[29]), "r"(y[29]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[30]) : "r"(y[30]), "r"(y[30]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[31]) : "r"(y[31]), "r"(y[31]));
-    asm volatile("addc.u32 %0, %1, %2;" : "=r"(y[32]) : "r"(y[32]), "r"(y[32]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[0]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[0]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[1]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[1]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[2]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[2]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[3]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[3]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[4]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[4]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[5]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[5]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[6]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[6]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[7]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[7]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[8]), "r"(x[8]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[8]), "r"(x[8]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[9]), "r"(x[9]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[9]), "r"(x[9]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[10]), "r"(x[10]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[10]), "r"(x[10]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[11]), "r"(x[11]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[11]), "r"(x[11]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[12]), "r"(x[12]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[12]), "r"(x[12]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[13]), "r"(x[13]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[13]), "r"(x[13]), "r"(y[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[14]), "r"(x[14]), "r"(y[28]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[14]), "r"(x[14]), "r"(y[29]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[15]), "r"(x[15]), "r"(y[30]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[31]) : "r"(x[15]), "r"(x[15]), "r"(y[31]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[32]) : "r"(x[16]), "r"(x[16]), "r"(y[32]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %1, %34, %33;\n\t"
+        "mul.lo.u32 %2, %35, %33;\n\t"
+        "mul.lo.u32 %3, %36, %33;\n\t"
+        "mul.lo.u32 %4, %37, %33;\n\t"
+        "mul.lo.u32 %5, %38, %33;\n\t"
+        "mul.lo.u32 %6, %39, %33;\n\t"
+        "mul.lo.u32 %7, %40, %33;\n\t"
+        "mul.lo.u32 %8, %41, %33;\n\t"
+        "mul.lo.u32 %9, %42, %33;\n\t"
+        "mul.lo.u32 %10, %43, %33;\n\t"
+        "mul.lo.u32 %11, %44, %33;\n\t"
+        "mul.lo.u32 %12, %45, %33;\n\t"
+        "mul.lo.u32 %13, %46, %33;\n\t"
+        "mul.lo.u32 %14, %47, %33;\n\t"
+        "mul.lo.u32 %15, %48, %33;\n\t"
+        "mul.lo.u32 %16, %49, %33;\n\t"
+        "mul.hi.u32 %17, %49, %33;\n\t"
+        "mad.hi.cc.u32 %2, %34, %33, %2;\n\t"
+        "madc.hi.cc.u32 %3, %35, %33, %3;\n\t"
+        "madc.hi.cc.u32 %4, %36, %33, %4;\n\t"
+        "madc.hi.cc.u32 %5, %37, %33, %5;\n\t"
+        "madc.hi.cc.u32 %6, %38, %33, %6;\n\t"
+        "madc.hi.cc.u32 %7, %39, %33, %7;\n\t"
+        "madc.hi.cc.u32 %8, %40, %33, %8;\n\t"
+        "madc.hi.cc.u32 %9, %41, %33, %9;\n\t"
+        "madc.hi.cc.u32 %10, %42, %33, %10;\n\t"
+        "madc.hi.cc.u32 %11, %43, %33, %11;\n\t"
+        "madc.hi.cc.u32 %12, %44, %33, %12;\n\t"
+        "madc.hi.cc.u32 %13, %45, %33, %13;\n\t"
+        "madc.hi.cc.u32 %14, %46, %33, %14;\n\t"
+        "madc.hi.cc.u32 %15, %47, %33, %15;\n\t"
+        "madc.hi.cc.u32 %16, %48, %33, %16;\n\t"
+        "addc.u32 %17, %17, 0;\n\t"
+        "mad.lo.cc.u32 %3, %35, %34, %3;\n\t"
+        "madc.lo.cc.u32 %4, %36, %34, %4;\n\t"
+        "madc.lo.cc.u32 %5, %37, %34, %5;\n\t"
+        "madc.lo.cc.u32 %6, %38, %34, %6;\n\t"
+        "madc.lo.cc.u32 %7, %39, %34, %7;\n\t"
+        "madc.lo.cc.u32 %8, %40, %34, %8;\n\t"
+        "madc.lo.cc.u32 %9, %41, %34, %9;\n\t"
+        "madc.lo.cc.u32 %10, %42, %34, %10;\n\t"
+        "madc.lo.cc.u32 %11, %43, %34, %11;\n\t"
+        "madc.lo.cc.u32 %12, %44, %34, %12;\n\t"
+        "madc.lo.cc.u32 %13, %45, %34, %13;\n\t"
+        "madc.lo.cc.u32 %14, %46, %34, %14;\n\t"
+        "madc.lo.cc.u32 %15, %47, %34, %15;\n\t"
+        "madc.lo.cc.u32 %16, %48, %34, %16;\n\t"
+        "madc.lo.cc.u32 %17, %49, %34, %17;\n\t"
+        "addc.u32 %18, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %35, %34, %4;\n\t"
+        "madc.hi.cc.u32 %5, %36, %34, %5;\n\t"
+        "madc.hi.cc.u32 %6, %37, %34, %6;\n\t"
+        "madc.hi.cc.u32 %7, %38, %34, %7;\n\t"
+        "madc.hi.cc.u32 %8, %39, %34, %8;\n\t"
+        "madc.hi.cc.u32 %9, %40, %34, %9;\n\t"
+        "madc.hi.cc.u32 %10, %41, %34, %10;\n\t"
+        "madc.hi.cc.u32 %11, %42, %34, %11;\n\t"
+        "madc.hi.cc.u32 %12, %43, %34, %12;\n\t"
+        "madc.hi.cc.u32 %13, %44, %34, %13;\n\t"
+        "madc.hi.cc.u32 %14, %45, %34, %14;\n\t"
+        "madc.hi.cc.u32 %15, %46, %34, %15;\n\t"
+        "madc.hi.cc.u32 %16, %47, %34, %16;\n\t"
+        "madc.hi.cc.u32 %17, %48, %34, %17;\n\t"
+        "madc.hi.u32 %18, %49, %34, %18;\n\t"
+        "mad.lo.cc.u32 %5, %36, %35, %5;\n\t"
+        "madc.lo.cc.u32 %6, %37, %35, %6;\n\t"
+        "madc.lo.cc.u32 %7, %38, %35, %7;\n\t"
+        "madc.lo.cc.u32 %8, %39, %35, %8;\n\t"
+        "madc.lo.cc.u32 %9, %40, %35, %9;\n\t"
+        "madc.lo.cc.u32 %10, %41, %35, %10;\n\t"
+        "madc.lo.cc.u32 %11, %42, %35, %11;\n\t"
+        "madc.lo.cc.u32 %12, %43, %35, %12;\n\t"
+        "madc.lo.cc.u32 %13, %44, %35, %13;\n\t"
+        "madc.lo.cc.u32 %14, %45, %35, %14;\n\t"
+        "madc.lo.cc.u32 %15, %46, %35, %15;\n\t"
+        "madc.lo.cc.u32 %16, %47, %35, %16;\n\t"
+        "madc.lo.cc.u32 %17, %48, %35, %17;\n\t"
+        "madc.lo.cc.u32 %18, %49, %35, %18;\n\t"
+        "addc.u32 %19, 0, 0;\n\t"
+        "mad.hi.cc.u32 %6, %36, %35, %6;\n\t"
+        "madc.hi.cc.u32 %7, %37, %35, %7;\n\t"
+        "madc.hi.cc.u32 %8, %38, %35, %8;\n\t"
+        "madc.hi.cc.u32 %9, %39, %35, %9;\n\t"
+        "madc.hi.cc.u32 %10, %40, %35, %10;\n\t"
+        "madc.hi.cc.u32 %11, %41, %35, %11;\n\t"
+        "madc.hi.cc.u32 %12, %42, %35, %12;\n\t"
+        "madc.hi.cc.u32 %13, %43, %35, %13;\n\t"
+        "madc.hi.cc.u32 %14, %44, %35, %14;\n\t"
+        "madc.hi.cc.u32 %15, %45, %35, %15;\n\t"
+        "madc.hi.cc.u32 %16, %46, %35, %16;\n\t"
+        "madc.hi.cc.u32 %17, %47, %35, %17;\n\t"
+        "madc.hi.cc.u32 %18, %48, %35, %18;\n\t"
+        "madc.hi.u32 %19, %49, %35, %19;\n\t"
+        "mad.lo.cc.u32 %7, %37, %36, %7;\n\t"
+        "madc.lo.cc.u32 %8, %38, %36, %8;\n\t"
+        "madc.lo.cc.u32 %9, %39, %36, %9;\n\t"
+        "madc.lo.cc.u32 %10, %40, %36, %10;\n\t"
+        "madc.lo.cc.u32 %11, %41, %36, %11;\n\t"
+        "madc.lo.cc.u32 %12, %42, %36, %12;\n\t"
+        "madc.lo.cc.u32 %13, %43, %36, %13;\n\t"
+        "madc.lo.cc.u32 %14, %44, %36, %14;\n\t"
+        "madc.lo.cc.u32 %15, %45, %36, %15;\n\t"
+        "madc.lo.cc.u32 %16, %46, %36, %16;\n\t"
+        "madc.lo.cc.u32 %17, %47, %36, %17;\n\t"
+        "madc.lo.cc.u32 %18, %48, %36, %18;\n\t"
+        "madc.lo.cc.u32 %19, %49, %36, %19;\n\t"
+        "addc.u32 %20, 0, 0;\n\t"
+        "mad.hi.cc.u32 %8, %37, %36, %8;\n\t"
+        "madc.hi.cc.u32 %9, %38, %36, %9;\n\t"
+        "madc.hi.cc.u32 %10, %39, %36, %10;\n\t"
+        "madc.hi.cc.u32 %11, %40, %36, %11;\n\t"
+        "madc.hi.cc.u32 %12, %41, %36, %12;\n\t"
+        "madc.hi.cc.u32 %13, %42, %36, %13;\n\t"
+        "madc.hi.cc.u32 %14, %43, %36, %14;\n\t"
+        "madc.hi.cc.u32 %15, %44, %36, %15;\n\t"
+        "madc.hi.cc.u32 %16, %45, %36, %16;\n\t"
+        "madc.hi.cc.u32 %17, %46, %36, %17;\n\t"
+        "madc.hi.cc.u32 %18, %47, %36, %18;\n\t"
+        "madc.hi.cc.u32 %19, %48, %36, %19;\n\t"
+        "madc.hi.u32 %20, %49, %36, %20;\n\t"
+        "mad.lo.cc.u32 %9, %38, %37, %9;\n\t"
+        "madc.lo.cc.u32 %10, %39, %37, %10;\n\t"
+        "madc.lo.cc.u32 %11, %40, %37, %11;\n\t"
+        "madc.lo.cc.u32 %12, %41, %37, %12;\n\t"
+        "madc.lo.cc.u32 %13, %42, %37, %13;\n\t"
+        "madc.lo.cc.u32 %14, %43, %37, %14;\n\t"
+        "madc.lo.cc.u32 %15, %44, %37, %15;\n\t"
+        "madc.lo.cc.u32 %16, %45, %37, %16;\n\t"
+        "madc.lo.cc.u32 %17, %46, %37, %17;\n\t"
+        "madc.lo.cc.u32 %18, %47, %37, %18;\n\t"
+        "madc.lo.cc.u32 %19, %48, %37, %19;\n\t"
+        "madc.lo.cc.u32 %20, %49, %37, %20;\n\t"
+        "addc.u32 %21, 0, 0;\n\t"
+        "mad.hi.cc.u32 %10, %38, %37, %10;\n\t"
+        "madc.hi.cc.u32 %11, %39, %37, %11;\n\t"
+        "madc.hi.cc.u32 %12, %40, %37, %12;\n\t"
+        "madc.hi.cc.u32 %13, %41, %37, %13;\n\t"
+        "madc.hi.cc.u32 %14, %42, %37, %14;\n\t"
+        "madc.hi.cc.u32 %15, %43, %37, %15;\n\t"
+        "madc.hi.cc.u32 %16, %44, %37, %16;\n\t"
+        "madc.hi.cc.u32 %17, %45, %37, %17;\n\t"
+        "madc.hi.cc.u32 %18, %46, %37, %18;\n\t"
+        "madc.hi.cc.u32 %19, %47, %37, %19;\n\t"
+        "madc.hi.cc.u32 %20, %48, %37, %20;\n\t"
+        "madc.hi.u32 %21, %49, %37, %21;\n\t"
+        "mad.lo.cc.u32 %11, %39, %38, %11;\n\t"
+        "madc.lo.cc.u32 %12, %40, %38, %12;\n\t"
+        "madc.lo.cc.u32 %13, %41, %38, %13;\n\t"
+        "madc.lo.cc.u32 %14, %42, %38, %14;\n\t"
+        "madc.lo.cc.u32 %15, %43, %38, %15;\n\t"
+        "madc.lo.cc.u32 %16, %44, %38, %16;\n\t"
+        "madc.lo.cc.u32 %17, %45, %38, %17;\n\t"
+        "madc.lo.cc.u32 %18, %46, %38, %18;\n\t"
+        "madc.lo.cc.u32 %19, %47, %38, %19;\n\t"
+        "madc.lo.cc.u32 %20, %48, %38, %20;\n\t"
+        "madc.lo.cc.u32 %21, %49, %38, %21;\n\t"
+        "addc.u32 %22, 0, 0;\n\t"
+        "mad.hi.cc.u32 %12, %39, %38, %12;\n\t"
+        "madc.hi.cc.u32 %13, %40, %38, %13;\n\t"
+        "madc.hi.cc.u32 %14, %41, %38, %14;\n\t"
+        "madc.hi.cc.u32 %15, %42, %38, %15;\n\t"
+        "madc.hi.cc.u32 %16, %43, %38, %16;\n\t"
+        "madc.hi.cc.u32 %17, %44, %38, %17;\n\t"
+        "madc.hi.cc.u32 %18, %45, %38, %18;\n\t"
+        "madc.hi.cc.u32 %19, %46, %38, %19;\n\t"
+        "madc.hi.cc.u32 %20, %47, %38, %20;\n\t"
+        "madc.hi.cc.u32 %21, %48, %38, %21;\n\t"
+        "madc.hi.u32 %22, %49, %38, %22;\n\t"
+        "mad.lo.cc.u32 %13, %40, %39, %13;\n\t"
+        "madc.lo.cc.u32 %14, %41, %39, %14;\n\t"
+        "madc.lo.cc.u32 %15, %42, %39, %15;\n\t"
+        "madc.lo.cc.u32 %16, %43, %39, %16;\n\t"
+        "madc.lo.cc.u32 %17, %44, %39, %17;\n\t"
+        "madc.lo.cc.u32 %18, %45, %39, %18;\n\t"
+        "madc.lo.cc.u32 %19, %46, %39, %19;\n\t"
+        "madc.lo.cc.u32 %20, %47, %39, %20;\n\t"
+        "madc.lo.cc.u32 %21, %48, %39, %21;\n\t"
+        "madc.lo.cc.u32 %22, %49, %39, %22;\n\t"
+        "addc.u32 %23, 0, 0;\n\t"
+        "mad.hi.cc.u32 %14, %40, %39, %14;\n\t"
+        "madc.hi.cc.u32 %15, %41, %39, %15;\n\t"
+        "madc.hi.cc.u32 %16, %42, %39, %16;\n\t"
+        "madc.hi.cc.u32 %17, %43, %39, %17;\n\t"
+        "madc.hi.cc.u32 %18, %44, %39, %18;\n\t"
+        "madc.hi.cc.u32 %19, %45, %39, %19;\n\t"
+        "madc.hi.cc.u32 %20, %46, %39, %20;\n\t"
+        "madc.hi.cc.u32 %21, %47, %39, %21;\n\t"
+        "madc.hi.cc.u32 %22, %48, %39, %22;\n\t"
+        "madc.hi.u32 %23, %49, %39, %23;\n\t"
+        "mad.lo.cc.u32 %15, %41, %40, %15;\n\t"
+        "madc.lo.cc.u32 %16, %42, %40, %16;\n\t"
+        "madc.lo.cc.u32 %17, %43, %40, %17;\n\t"
+        "madc.lo.cc.u32 %18, %44, %40, %18;\n\t"
+        "madc.lo.cc.u32 %19, %45, %40, %19;\n\t"
+        "madc.lo.cc.u32 %20, %46, %40, %20;\n\t"
+        "madc.lo.cc.u32 %21, %47, %40, %21;\n\t"
+        "madc.lo.cc.u32 %22, %48, %40, %22;\n\t"
+        "madc.lo.cc.u32 %23, %49, %40, %23;\n\t"
+        "addc.u32 %24, 0, 0;\n\t"
+        "mad.hi.cc.u32 %16, %41, %40, %16;\n\t"
+        "madc.hi.cc.u32 %17, %42, %40, %17;\n\t"
+        "madc.hi.cc.u32 %18, %43, %40, %18;\n\t"
+        "madc.hi.cc.u32 %19, %44, %40, %19;\n\t"
+        "madc.hi.cc.u32 %20, %45, %40, %20;\n\t"
+        "madc.hi.cc.u32 %21, %46, %40, %21;\n\t"
+        "madc.hi.cc.u32 %22, %47, %40, %22;\n\t"
+        "madc.hi.cc.u32 %23, %48, %40, %23;\n\t"
+        "madc.hi.u32 %24, %49, %40, %24;\n\t"
+        "mad.lo.cc.u32 %17, %42, %41, %17;\n\t"
+        "madc.lo.cc.u32 %18, %43, %41, %18;\n\t"
+        "madc.lo.cc.u32 %19, %44, %41, %19;\n\t"
+        "madc.lo.cc.u32 %20, %45, %41, %20;\n\t"
+        "madc.lo.cc.u32 %21, %46, %41, %21;\n\t"
+        "madc.lo.cc.u32 %22, %47, %41, %22;\n\t"
+        "madc.lo.cc.u32 %23, %48, %41, %23;\n\t"
+        "madc.lo.cc.u32 %24, %49, %41, %24;\n\t"
+        "addc.u32 %25, 0, 0;\n\t"
+        "mad.hi.cc.u32 %18, %42, %41, %18;\n\t"
+        "madc.hi.cc.u32 %19, %43, %41, %19;\n\t"
+        "madc.hi.cc.u32 %20, %44, %41, %20;\n\t"
+        "madc.hi.cc.u32 %21, %45, %41, %21;\n\t"
+        "madc.hi.cc.u32 %22, %46, %41, %22;\n\t"
+        "madc.hi.cc.u32 %23, %47, %41, %23;\n\t"
+        "madc.hi.cc.u32 %24, %48, %41, %24;\n\t"
+        "madc.hi.u32 %25, %49, %41, %25;\n\t"
+        "mad.lo.cc.u32 %19, %43, %42, %19;\n\t"
+        "madc.lo.cc.u32 %20, %44, %42, %20;\n\t"
+        "madc.lo.cc.u32 %21, %45, %42, %21;\n\t"
+        "madc.lo.cc.u32 %22, %46, %42, %22;\n\t"
+        "madc.lo.cc.u32 %23, %47, %42, %23;\n\t"
+        "madc.lo.cc.u32 %24, %48, %42, %24;\n\t"
+        "madc.lo.cc.u32 %25, %49, %42, %25;\n\t"
+        "addc.u32 %26, 0, 0;\n\t"
+        "mad.hi.cc.u32 %20, %43, %42, %20;\n\t"
+        "madc.hi.cc.u32 %21, %44, %42, %21;\n\t"
+        "madc.hi.cc.u32 %22, %45, %42, %22;\n\t"
+        "madc.hi.cc.u32 %23, %46, %42, %23;\n\t"
+        "madc.hi.cc.u32 %24, %47, %42, %24;\n\t"
+        "madc.hi.cc.u32 %25, %48, %42, %25;\n\t"
+        "madc.hi.u32 %26, %49, %42, %26;\n\t"
+        "mad.lo.cc.u32 %21, %44, %43, %21;\n\t"
+        "madc.lo.cc.u32 %22, %45, %43, %22;\n\t"
+        "madc.lo.cc.u32 %23, %46, %43, %23;\n\t"
+        "madc.lo.cc.u32 %24, %47, %43, %24;\n\t"
+        "madc.lo.cc.u32 %25, %48, %43, %25;\n\t"
+        "madc.lo.cc.u32 %26, %49, %43, %26;\n\t"
+        "addc.u32 %27, 0, 0;\n\t"
+        "mad.hi.cc.u32 %22, %44, %43, %22;\n\t"
+        "madc.hi.cc.u32 %23, %45, %43, %23;\n\t"
+        "madc.hi.cc.u32 %24, %46, %43, %24;\n\t"
+        "madc.hi.cc.u32 %25, %47, %43, %25;\n\t"
+        "madc.hi.cc.u32 %26, %48, %43, %26;\n\t"
+        "madc.hi.u32 %27, %49, %43, %27;\n\t"
+        "mad.lo.cc.u32 %23, %45, %44, %23;\n\t"
+        "madc.lo.cc.u32 %24, %46, %44, %24;\n\t"
+        "madc.lo.cc.u32 %25, %47, %44, %25;\n\t"
+        "madc.lo.cc.u32 %26, %48, %44, %26;\n\t"
+        "madc.lo.cc.u32 %27, %49, %44, %27;\n\t"
+        "addc.u32 %28, 0, 0;\n\t"
+        "mad.hi.cc.u32 %24, %45, %44, %24;\n\t"
+        "madc.hi.cc.u32 %25, %46, %44, %25;\n\t"
+        "madc.hi.cc.u32 %26, %47, %44, %26;\n\t"
+        "madc.hi.cc.u32 %27, %48, %44, %27;\n\t"
+        "madc.hi.u32 %28, %49, %44, %28;\n\t"
+        "mad.lo.cc.u32 %25, %46, %45, %25;\n\t"
+        "madc.lo.cc.u32 %26, %47, %45, %26;\n\t"
+        "madc.lo.cc.u32 %27, %48, %45, %27;\n\t"
+        "madc.lo.cc.u32 %28, %49, %45, %28;\n\t"
+        "addc.u32 %29, 0, 0;\n\t"
+        "mad.hi.cc.u32 %26, %46, %45, %26;\n\t"
+        "madc.hi.cc.u32 %27, %47, %45, %27;\n\t"
+        "madc.hi.cc.u32 %28, %48, %45, %28;\n\t"
+        "madc.hi.u32 %29, %49, %45, %29;\n\t"
+        "mad.lo.cc.u32 %27, %47, %46, %27;\n\t"
+        "madc.lo.cc.u32 %28, %48, %46, %28;\n\t"
+        "madc.lo.cc.u32 %29, %49, %46, %29;\n\t"
+        "addc.u32 %30, 0, 0;\n\t"
+        "mad.hi.cc.u32 %28, %47, %46, %28;\n\t"
+        "madc.hi.cc.u32 %29, %48, %46, %29;\n\t"
+        "madc.hi.u32 %30, %49, %46, %30;\n\t"
+        "mad.lo.cc.u32 %29, %48, %47, %29;\n\t"
+        "madc.lo.cc.u32 %30, %49, %47, %30;\n\t"
+        "addc.u32 %31, 0, 0;\n\t"
+        "mad.hi.cc.u32 %30, %48, %47, %30;\n\t"
+        "madc.hi.u32 %31, %49, %47, %31;\n\t"
+        "mad.lo.cc.u32 %31, %49, %48, %31;\n\t"
+        "addc.u32 %32, 0, 0;\n\t"
+        "mad.hi.u32 %32, %49, %48, %32;\n\t"
+        "add.cc.u32 %1, %1, %1;\n\t"
+        "addc.cc.u32 %2, %2, %2;\n\t"
+        "addc.cc.u32 %3, %3, %3;\n\t"
+        "addc.cc.u32 %4, %4, %4;\n\t"
+        "addc.cc.u32 %5, %5, %5;\n\t"
+        "addc.cc.u32 %6, %6, %6;\n\t"
+        "addc.cc.u32 %7, %7, %7;\n\t"
+        "addc.cc.u32 %8, %8, %8;\n\t"
+        "addc.cc.u32 %9, %9, %9;\n\t"
+        "addc.cc.u32 %10, %10, %10;\n\t"
+        "addc.cc.u32 %11, %11, %11;\n\t"
+        "addc.cc.u32 %12, %12, %12;\n\t"
+        "addc.cc.u32 %13, %13, %13;\n\t"
+        "addc.cc.u32 %14, %14, %14;\n\t"
+        "addc.cc.u32 %15, %15, %15;\n\t"
+        "addc.cc.u32 %16, %16, %16;\n\t"
+        "addc.cc.u32 %17, %17, %17;\n\t"
+        "addc.cc.u32 %18, %18, %18;\n\t"
+        "addc.cc.u32 %19, %19, %19;\n\t"
+        "addc.cc.u32 %20, %20, %20;\n\t"
+        "addc.cc.u32 %21, %21, %21;\n\t"
+        "addc.cc.u32 %22, %22, %22;\n\t"
+        "addc.cc.u32 %23, %23, %23;\n\t"
+        "addc.cc.u32 %24, %24, %24;\n\t"
+        "addc.cc.u32 %25, %25, %25;\n\t"
+        "addc.cc.u32 %26, %26, %26;\n\t"
+        "addc.cc.u32 %27, %27, %27;\n\t"
+        "addc.cc.u32 %28, %28, %28;\n\t"
+        "addc.cc.u32 %29, %29, %29;\n\t"
+        "addc.cc.u32 %30, %30, %30;\n\t"
+        "addc.cc.u32 %31, %31, %31;\n\t"
+        "addc.u32 %32, %32, %32;\n\t"
+        "mul.lo.u32 %0, %33, %33;\n\t"
+        "mad.hi.cc.u32 %1, %33, %33, %1;\n\t"
+        "madc.lo.cc.u32 %2, %34, %34, %2;\n\t"
+        "madc.hi.cc.u32 %3, %34, %34, %3;\n\t"
+        "madc.lo.cc.u32 %4, %35, %35, %4;\n\t"
+        "madc.hi.cc.u32 %5, %35, %35, %5;\n\t"
+        "madc.lo.cc.u32 %6, %36, %36, %6;\n\t"
+        "madc.hi.cc.u32 %7, %36, %36, %7;\n\t"
+        "madc.lo.cc.u32 %8, %37, %37, %8;\n\t"
+        "madc.hi.cc.u32 %9, %37, %37, %9;\n\t"
+        "madc.lo.cc.u32 %10, %38, %38, %10;\n\t"
+        "madc.hi.cc.u32 %11, %38, %38, %11;\n\t"
+        "madc.lo.cc.u32 %12, %39, %39, %12;\n\t"
+        "madc.hi.cc.u32 %13, %39, %39, %13;\n\t"
+        "madc.lo.cc.u32 %14, %40, %40, %14;\n\t"
+        "madc.hi.cc.u32 %15, %40, %40, %15;\n\t"
+        "madc.lo.cc.u32 %16, %41, %41, %16;\n\t"
+        "madc.hi.cc.u32 %17, %41, %41, %17;\n\t"
+        "madc.lo.cc.u32 %18, %42, %42, %18;\n\t"
+        "madc.hi.cc.u32 %19, %42, %42, %19;\n\t"
+        "madc.lo.cc.u32 %20, %43, %43, %20;\n\t"
+        "madc.hi.cc.u32 %21, %43, %43, %21;\n\t"
+        "madc.lo.cc.u32 %22, %44, %44, %22;\n\t"
+        "madc.hi.cc.u32 %23, %44, %44, %23;\n\t"
+        "madc.lo.cc.u32 %24, %45, %45, %24;\n\t"
+        "madc.hi.cc.u32 %25, %45, %45, %25;\n\t"
+        "madc.lo.cc.u32 %26, %46, %46, %26;\n\t"
+        "madc.hi.cc.u32 %27, %46, %46, %27;\n\t"
+        "madc.lo.cc.u32 %28, %47, %47, %28;\n\t"
+        "madc.hi.cc.u32 %29, %47, %47, %29;\n\t"
+        "madc.lo.cc.u32 %30, %48, %48, %30;\n\t"
+        "madc.hi.cc.u32 %31, %48, %48, %31;\n\t"
+        "madc.lo.u32 %32, %49, %49, %32;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -4411,41 +4547,47 @@ struct mul_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[12]) : "r"(x[12]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[13]) : "r"(x[13]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[14]) : "r"(x[14]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[15]) : "r"(x[15]), "r"(x[17]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[16]) : "r"(x[16]), "r"(x[17]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[17]) : "r"(x[16]), "r"(x[17]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[17]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[17]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[17]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[17]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[17]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[17]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[17]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[17]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[17]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[17]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[17]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[11]), "r"(x[17]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[12]), "r"(x[17]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[13]), "r"(x[17]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[14]), "r"(x[17]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[15]), "r"(x[17]), "r"(y[16]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[17]) : "r"(y[17]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %18, %35;\n\t"
+        "mul.lo.u32 %1, %19, %35;\n\t"
+        "mul.lo.u32 %2, %20, %35;\n\t"
+        "mul.lo.u32 %3, %21, %35;\n\t"
+        "mul.lo.u32 %4, %22, %35;\n\t"
+        "mul.lo.u32 %5, %23, %35;\n\t"
+        "mul.lo.u32 %6, %24, %35;\n\t"
+        "mul.lo.u32 %7, %25, %35;\n\t"
+        "mul.lo.u32 %8, %26, %35;\n\t"
+        "mul.lo.u32 %9, %27, %35;\n\t"
+        "mul.lo.u32 %10, %28, %35;\n\t"
+        "mul.lo.u32 %11, %29, %35;\n\t"
+        "mul.lo.u32 %12, %30, %35;\n\t"
+        "mul.lo.u32 %13, %31, %35;\n\t"
+        "mul.lo.u32 %14, %32, %35;\n\t"
+        "mul.lo.u32 %15, %33, %35;\n\t"
+        "mul.lo.u32 %16, %34, %35;\n\t"
+        "mul.hi.u32 %17, %34, %35;\n\t"
+        "mad.hi.cc.u32 %1, %18, %35, %1;\n\t"
+        "madc.hi.cc.u32 %2, %19, %35, %2;\n\t"
+        "madc.hi.cc.u32 %3, %20, %35, %3;\n\t"
+        "madc.hi.cc.u32 %4, %21, %35, %4;\n\t"
+        "madc.hi.cc.u32 %5, %22, %35, %5;\n\t"
+        "madc.hi.cc.u32 %6, %23, %35, %6;\n\t"
+        "madc.hi.cc.u32 %7, %24, %35, %7;\n\t"
+        "madc.hi.cc.u32 %8, %25, %35, %8;\n\t"
+        "madc.hi.cc.u32 %9, %26, %35, %9;\n\t"
+        "madc.hi.cc.u32 %10, %27, %35, %10;\n\t"
+        "madc.hi.cc.u32 %11, %28, %35, %11;\n\t"
+        "madc.hi.cc.u32 %12, %29, %35, %12;\n\t"
+        "madc.hi.cc.u32 %13, %30, %35, %13;\n\t"
+        "madc.hi.cc.u32 %14, %31, %35, %14;\n\t"
+        "madc.hi.cc.u32 %15, %32, %35, %15;\n\t"
+        "madc.hi.cc.u32 %16, %33, %35, %16;\n\t"
+        "addc.u32 %17, %17, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+    );
   }
 #endif
 
@@ -4506,616 +4648,622 @@ struct mad {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[0]) : "r"(x[34]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[1]) : "r"(x[35]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[2]) : "r"(x[36]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[3]) : "r"(x[37]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[4]) : "r"(x[38]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[5]) : "r"(x[39]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[6]) : "r"(x[40]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[7]) : "r"(x[41]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[8]) : "r"(x[42]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[9]) : "r"(x[43]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[10]) : "r"(x[44]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[11]) : "r"(x[45]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[12]) : "r"(x[46]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[13]) : "r"(x[47]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[14]) : "r"(x[48]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[15]) : "r"(x[49]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[16]) : "r"(x[50]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[0]) : "r"(x[0]), "r"(x[17]), "r"(y[0]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[1]), "r"(x[17]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[2]), "r"(x[17]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[3]), "r"(x[17]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[4]), "r"(x[17]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[5]), "r"(x[17]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[6]), "r"(x[17]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[7]), "r"(x[17]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[8]), "r"(x[17]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[9]), "r"(x[17]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[10]), "r"(x[17]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[11]), "r"(x[17]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[12]), "r"(x[17]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[13]), "r"(x[17]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[14]), "r"(x[17]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[15]), "r"(x[17]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[16]), "r"(x[17]), "r"(y[16]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[17]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[17]), "r"(y[1]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[17]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[17]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[17]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[17]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[17]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[17]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[17]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[17]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[17]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[17]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[11]), "r"(x[17]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[12]), "r"(x[17]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[13]), "r"(x[17]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[14]), "r"(x[17]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[15]), "r"(x[17]), "r"(y[16]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[16]), "r"(x[17]), "r"(y[17]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[18]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[18]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[2]), "r"(x[18]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[3]), "r"(x[18]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[4]), "r"(x[18]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[5]), "r"(x[18]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[6]), "r"(x[18]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[7]), "r"(x[18]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[8]), "r"(x[18]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[9]), "r"(x[18]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[10]), "r"(x[18]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[11]), "r"(x[18]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[12]), "r"(x[18]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[13]), "r"(x[18]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[14]), "r"(x[18]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[15]), "r"(x[18]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[16]), "r"(x[18]), "r"(y[17]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[18]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[18]), "r"(y[2]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[18]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[18]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[18]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[18]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[18]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[18]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[18]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[18]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[18]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[10]), "r"(x[18]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[11]), "r"(x[18]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[12]), "r"(x[18]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[13]), "r"(x[18]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[14]), "r"(x[18]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[15]), "r"(x[18]), "r"(y[17]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[16]), "r"(x[18]), "r"(y[18]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[19]), "r"(y[2]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[19]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[2]), "r"(x[19]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[3]), "r"(x[19]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[4]), "r"(x[19]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[5]), "r"(x[19]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[6]), "r"(x[19]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[7]), "r"(x[19]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[8]), "r"(x[19]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[9]), "r"(x[19]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[10]), "r"(x[19]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[11]), "r"(x[19]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[12]), "r"(x[19]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[13]), "r"(x[19]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[14]), "r"(x[19]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[15]), "r"(x[19]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[16]), "r"(x[19]), "r"(y[18]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[19]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[19]), "r"(y[3]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[19]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[19]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[19]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[19]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[19]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[19]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[19]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[19]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[9]), "r"(x[19]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[10]), "r"(x[19]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[11]), "r"(x[19]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[12]), "r"(x[19]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[13]), "r"(x[19]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[14]), "r"(x[19]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[15]), "r"(x[19]), "r"(y[18]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[16]), "r"(x[19]), "r"(y[19]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[0]), "r"(x[20]), "r"(y[3]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[1]), "r"(x[20]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[2]), "r"(x[20]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[3]), "r"(x[20]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[4]), "r"(x[20]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[5]), "r"(x[20]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[6]), "r"(x[20]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[7]), "r"(x[20]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[8]), "r"(x[20]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[9]), "r"(x[20]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[10]), "r"(x[20]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[11]), "r"(x[20]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[12]), "r"(x[20]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[13]), "r"(x[20]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[14]), "r"(x[20]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[15]), "r"(x[20]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[16]), "r"(x[20]), "r"(y[19]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[20]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[20]), "r"(y[4]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[20]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[20]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[20]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[20]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[20]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[20]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[20]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[8]), "r"(x[20]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[9]), "r"(x[20]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[10]), "r"(x[20]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[11]), "r"(x[20]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[12]), "r"(x[20]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[13]), "r"(x[20]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[14]), "r"(x[20]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[15]), "r"(x[20]), "r"(y[19]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[16]), "r"(x[20]), "r"(y[20]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(x[0]), "r"(x[21]), "r"(y[4]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[1]), "r"(x[21]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[2]), "r"(x[21]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[3]), "r"(x[21]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[4]), "r"(x[21]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[5]), "r"(x[21]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[6]), "r"(x[21]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[7]), "r"(x[21]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[8]), "r"(x[21]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[9]), "r"(x[21]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[10]), "r"(x[21]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[11]), "r"(x[21]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[12]), "r"(x[21]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[13]), "r"(x[21]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[14]), "r"(x[21]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[15]), "r"(x[21]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[16]), "r"(x[21]), "r"(y[20]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[21]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[21]), "r"(y[5]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[21]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[21]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[21]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[21]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[21]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[21]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[21]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[8]), "r"(x[21]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[9]), "r"(x[21]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[10]), "r"(x[21]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[11]), "r"(x[21]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[12]), "r"(x[21]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[13]), "r"(x[21]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[14]), "r"(x[21]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[15]), "r"(x[21]), "r"(y[20]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[16]), "r"(x[21]), "r"(y[21]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(x[0]), "r"(x[22]), "r"(y[5]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[1]), "r"(x[22]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[2]), "r"(x[22]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[3]), "r"(x[22]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[4]), "r"(x[22]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[5]), "r"(x[22]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[6]), "r"(x[22]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[7]), "r"(x[22]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[8]), "r"(x[22]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[9]), "r"(x[22]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[10]), "r"(x[22]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[11]), "r"(x[22]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[12]), "r"(x[22]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[13]), "r"(x[22]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[14]), "r"(x[22]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[15]), "r"(x[22]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[16]), "r"(x[22]), "r"(y[21]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[22]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[22]), "r"(y[6]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[22]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[22]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[22]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[22]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[22]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[22]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[22]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[8]), "r"(x[22]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[9]), "r"(x[22]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[10]), "r"(x[22]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[11]), "r"(x[22]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[12]), "r"(x[22]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[13]), "r"(x[22]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[14]), "r"(x[22]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[15]), "r"(x[22]), "r"(y[21]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[16]), "r"(x[22]), "r"(y[22]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(x[0]), "r"(x[23]), "r"(y[6]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[1]), "r"(x[23]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[2]), "r"(x[23]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[3]), "r"(x[23]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[4]), "r"(x[23]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[5]), "r"(x[23]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[6]), "r"(x[23]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[7]), "r"(x[23]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[8]), "r"(x[23]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[9]), "r"(x[23]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[10]), "r"(x[23]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[11]), "r"(x[23]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[12]), "r"(x[23]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[13]), "r"(x[23]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[14]), "r"(x[23]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[15]), "r"(x[23]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[16]), "r"(x[23]), "r"(y[22]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[23]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[23]), "r"(y[7]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[23]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[23]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[23]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[23]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[5]), "r"(x[23]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[23]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[23]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[8]), "r"(x[23]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[9]), "r"(x[23]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[10]), "r"(x[23]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[11]), "r"(x[23]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[12]), "r"(x[23]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[13]), "r"(x[23]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[14]), "r"(x[23]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[15]), "r"(x[23]), "r"(y[22]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[16]), "r"(x[23]), "r"(y[23]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(x[0]), "r"(x[24]), "r"(y[7]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[1]), "r"(x[24]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[2]), "r"(x[24]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[3]), "r"(x[24]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[4]), "r"(x[24]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[5]), "r"(x[24]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[6]), "r"(x[24]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[7]), "r"(x[24]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[8]), "r"(x[24]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[9]), "r"(x[24]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[10]), "r"(x[24]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[11]), "r"(x[24]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[12]), "r"(x[24]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[13]), "r"(x[24]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[14]), "r"(x[24]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[15]), "r"(x[24]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[16]), "r"(x[24]), "r"(y[23]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[24]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[0]), "r"(x[24]), "r"(y[8]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[1]), "r"(x[24]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[2]), "r"(x[24]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[3]), "r"(x[24]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[4]), "r"(x[24]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[5]), "r"(x[24]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[6]), "r"(x[24]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[24]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[8]), "r"(x[24]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[9]), "r"(x[24]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[10]), "r"(x[24]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[11]), "r"(x[24]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[12]), "r"(x[24]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[13]), "r"(x[24]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[14]), "r"(x[24]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[15]), "r"(x[24]), "r"(y[23]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[16]), "r"(x[24]), "r"(y[24]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(x[0]), "r"(x[25]), "r"(y[8]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[1]), "r"(x[25]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[2]), "r"(x[25]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[3]), "r"(x[25]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[4]), "r"(x[25]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[5]), "r"(x[25]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[6]), "r"(x[25]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[7]), "r"(x[25]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[8]), "r"(x[25]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[9]), "r"(x[25]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[10]), "r"(x[25]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[11]), "r"(x[25]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[12]), "r"(x[25]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[13]), "r"(x[25]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[14]), "r"(x[25]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[15]), "r"(x[25]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[16]), "r"(x[25]), "r"(y[24]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[25]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[0]), "r"(x[25]), "r"(y[9]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[1]), "r"(x[25]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[2]), "r"(x[25]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[3]), "r"(x[25]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[4]), "r"(x[25]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[5]), "r"(x[25]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[6]), "r"(x[25]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[7]), "r"(x[25]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[8]), "r"(x[25]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[9]), "r"(x[25]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[10]), "r"(x[25]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[11]), "r"(x[25]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[12]), "r"(x[25]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[13]), "r"(x[25]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[14]), "r"(x[25]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[15]), "r"(x[25]), "r"(y[24]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[16]), "r"(x[25]), "r"(y[25]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(x[0]), "r"(x[26]), "r"(y[9]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[1]), "r"(x[26]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[2]), "r"(x[26]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[3]), "r"(x[26]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[4]), "r"(x[26]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[5]), "r"(x[26]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[6]), "r"(x[26]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[7]), "r"(x[26]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[8]), "r"(x[26]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[9]), "r"(x[26]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[10]), "r"(x[26]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[11]), "r"(x[26]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[12]), "r"(x[26]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[13]), "r"(x[26]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[14]), "r"(x[26]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[15]), "r"(x[26]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[16]), "r"(x[26]), "r"(y[25]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[26]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[0]), "r"(x[26]), "r"(y[10]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[1]), "r"(x[26]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[2]), "r"(x[26]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[3]), "r"(x[26]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[4]), "r"(x[26]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[5]), "r"(x[26]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[6]), "r"(x[26]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[7]), "r"(x[26]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[8]), "r"(x[26]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[9]), "r"(x[26]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[10]), "r"(x[26]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[11]), "r"(x[26]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[12]), "r"(x[26]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[13]), "r"(x[26]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[14]), "r"(x[26]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[15]), "r"(x[26]), "r"(y[25]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[16]), "r"(x[26]), "r"(y[26]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(x[0]), "r"(x[27]), "r"(y[10]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[1]), "r"(x[27]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[2]), "r"(x[27]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[3]), "r"(x[27]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[4]), "r"(x[27]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[5]), "r"(x[27]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[6]), "r"(x[27]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[7]), "r"(x[27]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[8]), "r"(x[27]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[9]), "r"(x[27]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[10]), "r"(x[27]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[11]), "r"(x[27]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[12]), "r"(x[27]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[13]), "r"(x[27]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[14]), "r"(x[27]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[15]), "r"(x[27]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[16]), "r"(x[27]), "r"(y[26]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[27]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[0]), "r"(x[27]), "r"(y[11]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[1]), "r"(x[27]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[2]), "r"(x[27]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[3]), "r"(x[27]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[4]), "r"(x[27]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[5]), "r"(x[27]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[6]), "r"(x[27]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[7]), "r"(x[27]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[8]), "r"(x[27]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[9]), "r"(x[27]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[10]), "r"(x[27]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[11]), "r"(x[27]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[12]), "r"(x[27]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[13]), "r"(x[27]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[14]), "r"(x[27]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[15]), "r"(x[27]), "r"(y[26]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[16]), "r"(x[27]), "r"(y[27]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(x[0]), "r"(x[28]), "r"(y[11]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[1]), "r"(x[28]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[2]), "r"(x[28]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[3]), "r"(x[28]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[4]), "r"(x[28]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[5]), "r"(x[28]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[6]), "r"(x[28]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[7]), "r"(x[28]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[8]), "r"(x[28]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[9]), "r"(x[28]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[10]), "r"(x[28]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[11]), "r"(x[28]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[12]), "r"(x[28]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[13]), "r"(x[28]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[14]), "r"(x[28]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[15]), "r"(x[28]), "r"(y[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[16]), "r"(x[28]), "r"(y[27]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[28]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[0]), "r"(x[28]), "r"(y[12]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[1]), "r"(x[28]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[2]), "r"(x[28]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[3]), "r"(x[28]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[4]), "r"(x[28]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[5]), "r"(x[28]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[6]), "r"(x[28]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[7]), "r"(x[28]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[8]), "r"(x[28]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[9]), "r"(x[28]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[10]), "r"(x[28]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[11]), "r"(x[28]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[12]), "r"(x[28]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[13]), "r"(x[28]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[14]), "r"(x[28]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[15]), "r"(x[28]), "r"(y[27]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[16]), "r"(x[28]), "r"(y[28]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(x[0]), "r"(x[29]), "r"(y[12]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[1]), "r"(x[29]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[2]), "r"(x[29]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[3]), "r"(x[29]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[4]), "r"(x[29]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[5]), "r"(x[29]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[6]), "r"(x[29]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[7]), "r"(x[29]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[8]), "r"(x[29]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[9]), "r"(x[29]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[10]), "r"(x[29]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[11]), "r"(x[29]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[12]), "r"(x[29]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[13]), "r"(x[29]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[14]), "r"(x[29]), "r"(y[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[15]), "r"(x[29]), "r"(y[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[16]), "r"(x[29]), "r"(y[28]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[29]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[0]), "r"(x[29]), "r"(y[13]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[1]), "r"(x[29]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[2]), "r"(x[29]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[3]), "r"(x[29]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[4]), "r"(x[29]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[5]), "r"(x[29]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[6]), "r"(x[29]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[7]), "r"(x[29]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[8]), "r"(x[29]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[9]), "r"(x[29]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[10]), "r"(x[29]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[11]), "r"(x[29]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[12]), "r"(x[29]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[13]), "r"(x[29]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[14]), "r"(x[29]), "r"(y[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[15]), "r"(x[29]), "r"(y[28]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[16]), "r"(x[29]), "r"(y[29]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(x[0]), "r"(x[30]), "r"(y[13]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[1]), "r"(x[30]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[2]), "r"(x[30]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[3]), "r"(x[30]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[4]), "r"(x[30]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[5]), "r"(x[30]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[6]), "r"(x[30]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[7]), "r"(x[30]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[8]), "r"(x[30]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[9]), "r"(x[30]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[10]), "r"(x[30]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[11]), "r"(x[30]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[12]), "r"(x[30]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[13]), "r"(x[30]), "r"(y[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[14]), "r"(x[30]), "r"(y[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[15]), "r"(x[30]), "r"(y[28]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[16]), "r"(x[30]), "r"(y[29]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[30]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[0]), "r"(x[30]), "r"(y[14]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[1]), "r"(x[30]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[2]), "r"(x[30]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[3]), "r"(x[30]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[4]), "r"(x[30]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[5]), "r"(x[30]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[6]), "r"(x[30]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[7]), "r"(x[30]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[8]), "r"(x[30]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[9]), "r"(x[30]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[10]), "r"(x[30]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[11]), "r"(x[30]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[12]), "r"(x[30]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[13]), "r"(x[30]), "r"(y[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[14]), "r"(x[30]), "r"(y[28]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[15]), "r"(x[30]), "r"(y[29]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[16]), "r"(x[30]), "r"(y[30]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(x[0]), "r"(x[31]), "r"(y[14]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[1]), "r"(x[31]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[2]), "r"(x[31]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[3]), "r"(x[31]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[4]), "r"(x[31]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[5]), "r"(x[31]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[6]), "r"(x[31]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[7]), "r"(x[31]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[8]), "r"(x[31]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[9]), "r"(x[31]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[10]), "r"(x[31]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[11]), "r"(x[31]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[12]), "r"(x[31]), "r"(y[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[13]), "r"(x[31]), "r"(y[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[14]), "r"(x[31]), "r"(y[28]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[15]), "r"(x[31]), "r"(y[29]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[16]), "r"(x[31]), "r"(y[30]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[31]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[0]), "r"(x[31]), "r"(y[15]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[1]), "r"(x[31]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[2]), "r"(x[31]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[3]), "r"(x[31]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[4]), "r"(x[31]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[5]), "r"(x[31]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[6]), "r"(x[31]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[7]), "r"(x[31]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[8]), "r"(x[31]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[9]), "r"(x[31]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[10]), "r"(x[31]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[11]), "r"(x[31]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[12]), "r"(x[31]), "r"(y[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[13]), "r"(x[31]), "r"(y[28]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[14]), "r"(x[31]), "r"(y[29]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[15]), "r"(x[31]), "r"(y[30]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[31]) : "r"(x[16]), "r"(x[31]), "r"(y[31]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(x[0]), "r"(x[32]), "r"(y[15]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[1]), "r"(x[32]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[2]), "r"(x[32]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[3]), "r"(x[32]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[4]), "r"(x[32]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[5]), "r"(x[32]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[6]), "r"(x[32]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[7]), "r"(x[32]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[8]), "r"(x[32]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[9]), "r"(x[32]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[10]), "r"(x[32]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[11]), "r"(x[32]), "r"(y[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[12]), "r"(x[32]), "r"(y[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[13]), "r"(x[32]), "r"(y[28]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[14]), "r"(x[32]), "r"(y[29]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[15]), "r"(x[32]), "r"(y[30]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[31]) : "r"(x[16]), "r"(x[32]), "r"(y[31]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[32]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[0]), "r"(x[32]), "r"(y[16]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[1]), "r"(x[32]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[2]), "r"(x[32]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[3]), "r"(x[32]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[4]), "r"(x[32]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[5]), "r"(x[32]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[6]), "r"(x[32]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[7]), "r"(x[32]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[8]), "r"(x[32]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[9]), "r"(x[32]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[10]), "r"(x[32]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[11]), "r"(x[32]), "r"(y[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[12]), "r"(x[32]), "r"(y[28]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[13]), "r"(x[32]), "r"(y[29]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[14]), "r"(x[32]), "r"(y[30]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[31]) : "r"(x[15]), "r"(x[32]), "r"(y[31]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[32]) : "r"(x[16]), "r"(x[32]), "r"(y[32]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(x[0]), "r"(x[33]), "r"(y[16]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[1]), "r"(x[33]), "r"(y[17]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[2]), "r"(x[33]), "r"(y[18]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[3]), "r"(x[33]), "r"(y[19]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[4]), "r"(x[33]), "r"(y[20]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[5]), "r"(x[33]), "r"(y[21]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[6]), "r"(x[33]), "r"(y[22]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[7]), "r"(x[33]), "r"(y[23]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[8]), "r"(x[33]), "r"(y[24]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[9]), "r"(x[33]), "r"(y[25]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[10]), "r"(x[33]), "r"(y[26]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[11]), "r"(x[33]), "r"(y[27]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[12]), "r"(x[33]), "r"(y[28]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[13]), "r"(x[33]), "r"(y[29]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[14]), "r"(x[33]), "r"(y[30]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[31]) : "r"(x[15]), "r"(x[33]), "r"(y[31]));
-    asm volatile("madc.lo.u32 %0, %1, %2, %3;" : "=r"(y[32]) : "r"(x[16]), "r"(x[33]), "r"(y[32]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[17]) : "r"(x[0]), "r"(x[33]), "r"(y[17]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[18]) : "r"(x[1]), "r"(x[33]), "r"(y[18]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[19]) : "r"(x[2]), "r"(x[33]), "r"(y[19]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[20]) : "r"(x[3]), "r"(x[33]), "r"(y[20]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[21]) : "r"(x[4]), "r"(x[33]), "r"(y[21]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[22]) : "r"(x[5]), "r"(x[33]), "r"(y[22]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[23]) : "r"(x[6]), "r"(x[33]), "r"(y[23]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[24]) : "r"(x[7]), "r"(x[33]), "r"(y[24]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[25]) : "r"(x[8]), "r"(x[33]), "r"(y[25]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[26]) : "r"(x[9]), "r"(x[33]), "r"(y[26]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[27]) : "r"(x[10]), "r"(x[33]), "r"(y[27]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[28]) : "r"(x[11]), "r"(x[33]), "r"(y[28]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[29]) : "r"(x[12]), "r"(x[33]), "r"(y[29]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[30]) : "r"(x[13]), "r"(x[33]), "r"(y[30]));
-    asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[31]) : "r"(x[14]), "r"(x[33]), "r"(y[31]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[32]) : "r"(x[15]), "r"(x[33]), "r"(y[32]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, %67;\n\t"
+        "mov.b32 %1, %68;\n\t"
+        "mov.b32 %2, %69;\n\t"
+        "mov.b32 %3, %70;\n\t"
+        "mov.b32 %4, %71;\n\t"
+        "mov.b32 %5, %72;\n\t"
+        "mov.b32 %6, %73;\n\t"
+        "mov.b32 %7, %74;\n\t"
+        "mov.b32 %8, %75;\n\t"
+        "mov.b32 %9, %76;\n\t"
+        "mov.b32 %10, %77;\n\t"
+        "mov.b32 %11, %78;\n\t"
+        "mov.b32 %12, %79;\n\t"
+        "mov.b32 %13, %80;\n\t"
+        "mov.b32 %14, %81;\n\t"
+        "mov.b32 %15, %82;\n\t"
+        "mov.b32 %16, %83;\n\t"
+        "mad.lo.cc.u32 %0, %33, %50, %0;\n\t"
+        "madc.lo.cc.u32 %1, %34, %50, %1;\n\t"
+        "madc.lo.cc.u32 %2, %35, %50, %2;\n\t"
+        "madc.lo.cc.u32 %3, %36, %50, %3;\n\t"
+        "madc.lo.cc.u32 %4, %37, %50, %4;\n\t"
+        "madc.lo.cc.u32 %5, %38, %50, %5;\n\t"
+        "madc.lo.cc.u32 %6, %39, %50, %6;\n\t"
+        "madc.lo.cc.u32 %7, %40, %50, %7;\n\t"
+        "madc.lo.cc.u32 %8, %41, %50, %8;\n\t"
+        "madc.lo.cc.u32 %9, %42, %50, %9;\n\t"
+        "madc.lo.cc.u32 %10, %43, %50, %10;\n\t"
+        "madc.lo.cc.u32 %11, %44, %50, %11;\n\t"
+        "madc.lo.cc.u32 %12, %45, %50, %12;\n\t"
+        "madc.lo.cc.u32 %13, %46, %50, %13;\n\t"
+        "madc.lo.cc.u32 %14, %47, %50, %14;\n\t"
+        "madc.lo.cc.u32 %15, %48, %50, %15;\n\t"
+        "madc.lo.cc.u32 %16, %49, %50, %16;\n\t"
+        "addc.u32 %17, 0, 0;\n\t"
+        "mad.hi.cc.u32 %1, %33, %50, %1;\n\t"
+        "madc.hi.cc.u32 %2, %34, %50, %2;\n\t"
+        "madc.hi.cc.u32 %3, %35, %50, %3;\n\t"
+        "madc.hi.cc.u32 %4, %36, %50, %4;\n\t"
+        "madc.hi.cc.u32 %5, %37, %50, %5;\n\t"
+        "madc.hi.cc.u32 %6, %38, %50, %6;\n\t"
+        "madc.hi.cc.u32 %7, %39, %50, %7;\n\t"
+        "madc.hi.cc.u32 %8, %40, %50, %8;\n\t"
+        "madc.hi.cc.u32 %9, %41, %50, %9;\n\t"
+        "madc.hi.cc.u32 %10, %42, %50, %10;\n\t"
+        "madc.hi.cc.u32 %11, %43, %50, %11;\n\t"
+        "madc.hi.cc.u32 %12, %44, %50, %12;\n\t"
+        "madc.hi.cc.u32 %13, %45, %50, %13;\n\t"
+        "madc.hi.cc.u32 %14, %46, %50, %14;\n\t"
+        "madc.hi.cc.u32 %15, %47, %50, %15;\n\t"
+        "madc.hi.cc.u32 %16, %48, %50, %16;\n\t"
+        "madc.hi.u32 %17, %49, %50, %17;\n\t"
+        "mad.lo.cc.u32 %1, %33, %51, %1;\n\t"
+        "madc.lo.cc.u32 %2, %34, %51, %2;\n\t"
+        "madc.lo.cc.u32 %3, %35, %51, %3;\n\t"
+        "madc.lo.cc.u32 %4, %36, %51, %4;\n\t"
+        "madc.lo.cc.u32 %5, %37, %51, %5;\n\t"
+        "madc.lo.cc.u32 %6, %38, %51, %6;\n\t"
+        "madc.lo.cc.u32 %7, %39, %51, %7;\n\t"
+        "madc.lo.cc.u32 %8, %40, %51, %8;\n\t"
+        "madc.lo.cc.u32 %9, %41, %51, %9;\n\t"
+        "madc.lo.cc.u32 %10, %42, %51, %10;\n\t"
+        "madc.lo.cc.u32 %11, %43, %51, %11;\n\t"
+        "madc.lo.cc.u32 %12, %44, %51, %12;\n\t"
+        "madc.lo.cc.u32 %13, %45, %51, %13;\n\t"
+        "madc.lo.cc.u32 %14, %46, %51, %14;\n\t"
+        "madc.lo.cc.u32 %15, %47, %51, %15;\n\t"
+        "madc.lo.cc.u32 %16, %48, %51, %16;\n\t"
+        "madc.lo.cc.u32 %17, %49, %51, %17;\n\t"
+        "addc.u32 %18, 0, 0;\n\t"
+        "mad.hi.cc.u32 %2, %33, %51, %2;\n\t"
+        "madc.hi.cc.u32 %3, %34, %51, %3;\n\t"
+        "madc.hi.cc.u32 %4, %35, %51, %4;\n\t"
+        "madc.hi.cc.u32 %5, %36, %51, %5;\n\t"
+        "madc.hi.cc.u32 %6, %37, %51, %6;\n\t"
+        "madc.hi.cc.u32 %7, %38, %51, %7;\n\t"
+        "madc.hi.cc.u32 %8, %39, %51, %8;\n\t"
+        "madc.hi.cc.u32 %9, %40, %51, %9;\n\t"
+        "madc.hi.cc.u32 %10, %41, %51, %10;\n\t"
+        "madc.hi.cc.u32 %11, %42, %51, %11;\n\t"
+        "madc.hi.cc.u32 %12, %43, %51, %12;\n\t"
+        "madc.hi.cc.u32 %13, %44, %51, %13;\n\t"
+        "madc.hi.cc.u32 %14, %45, %51, %14;\n\t"
+        "madc.hi.cc.u32 %15, %46, %51, %15;\n\t"
+        "madc.hi.cc.u32 %16, %47, %51, %16;\n\t"
+        "madc.hi.cc.u32 %17, %48, %51, %17;\n\t"
+        "madc.hi.u32 %18, %49, %51, %18;\n\t"
+        "mad.lo.cc.u32 %2, %33, %52, %2;\n\t"
+        "madc.lo.cc.u32 %3, %34, %52, %3;\n\t"
+        "madc.lo.cc.u32 %4, %35, %52, %4;\n\t"
+        "madc.lo.cc.u32 %5, %36, %52, %5;\n\t"
+        "madc.lo.cc.u32 %6, %37, %52, %6;\n\t"
+        "madc.lo.cc.u32 %7, %38, %52, %7;\n\t"
+        "madc.lo.cc.u32 %8, %39, %52, %8;\n\t"
+        "madc.lo.cc.u32 %9, %40, %52, %9;\n\t"
+        "madc.lo.cc.u32 %10, %41, %52, %10;\n\t"
+        "madc.lo.cc.u32 %11, %42, %52, %11;\n\t"
+        "madc.lo.cc.u32 %12, %43, %52, %12;\n\t"
+        "madc.lo.cc.u32 %13, %44, %52, %13;\n\t"
+        "madc.lo.cc.u32 %14, %45, %52, %14;\n\t"
+        "madc.lo.cc.u32 %15, %46, %52, %15;\n\t"
+        "madc.lo.cc.u32 %16, %47, %52, %16;\n\t"
+        "madc.lo.cc.u32 %17, %48, %52, %17;\n\t"
+        "madc.lo.cc.u32 %18, %49, %52, %18;\n\t"
+        "addc.u32 %19, 0, 0;\n\t"
+        "mad.hi.cc.u32 %3, %33, %52, %3;\n\t"
+        "madc.hi.cc.u32 %4, %34, %52, %4;\n\t"
+        "madc.hi.cc.u32 %5, %35, %52, %5;\n\t"
+        "madc.hi.cc.u32 %6, %36, %52, %6;\n\t"
+        "madc.hi.cc.u32 %7, %37, %52, %7;\n\t"
+        "madc.hi.cc.u32 %8, %38, %52, %8;\n\t"
+        "madc.hi.cc.u32 %9, %39, %52, %9;\n\t"
+        "madc.hi.cc.u32 %10, %40, %52, %10;\n\t"
+        "madc.hi.cc.u32 %11, %41, %52, %11;\n\t"
+        "madc.hi.cc.u32 %12, %42, %52, %12;\n\t"
+        "madc.hi.cc.u32 %13, %43, %52, %13;\n\t"
+        "madc.hi.cc.u32 %14, %44, %52, %14;\n\t"
+        "madc.hi.cc.u32 %15, %45, %52, %15;\n\t"
+        "madc.hi.cc.u32 %16, %46, %52, %16;\n\t"
+        "madc.hi.cc.u32 %17, %47, %52, %17;\n\t"
+        "madc.hi.cc.u32 %18, %48, %52, %18;\n\t"
+        "madc.hi.u32 %19, %49, %52, %19;\n\t"
+        "mad.lo.cc.u32 %3, %33, %53, %3;\n\t"
+        "madc.lo.cc.u32 %4, %34, %53, %4;\n\t"
+        "madc.lo.cc.u32 %5, %35, %53, %5;\n\t"
+        "madc.lo.cc.u32 %6, %36, %53, %6;\n\t"
+        "madc.lo.cc.u32 %7, %37, %53, %7;\n\t"
+        "madc.lo.cc.u32 %8, %38, %53, %8;\n\t"
+        "madc.lo.cc.u32 %9, %39, %53, %9;\n\t"
+        "madc.lo.cc.u32 %10, %40, %53, %10;\n\t"
+        "madc.lo.cc.u32 %11, %41, %53, %11;\n\t"
+        "madc.lo.cc.u32 %12, %42, %53, %12;\n\t"
+        "madc.lo.cc.u32 %13, %43, %53, %13;\n\t"
+        "madc.lo.cc.u32 %14, %44, %53, %14;\n\t"
+        "madc.lo.cc.u32 %15, %45, %53, %15;\n\t"
+        "madc.lo.cc.u32 %16, %46, %53, %16;\n\t"
+        "madc.lo.cc.u32 %17, %47, %53, %17;\n\t"
+        "madc.lo.cc.u32 %18, %48, %53, %18;\n\t"
+        "madc.lo.cc.u32 %19, %49, %53, %19;\n\t"
+        "addc.u32 %20, 0, 0;\n\t"
+        "mad.hi.cc.u32 %4, %33, %53, %4;\n\t"
+        "madc.hi.cc.u32 %5, %34, %53, %5;\n\t"
+        "madc.hi.cc.u32 %6, %35, %53, %6;\n\t"
+        "madc.hi.cc.u32 %7, %36, %53, %7;\n\t"
+        "madc.hi.cc.u32 %8, %37, %53, %8;\n\t"
+        "madc.hi.cc.u32 %9, %38, %53, %9;\n\t"
+        "madc.hi.cc.u32 %10, %39, %53, %10;\n\t"
+        "madc.hi.cc.u32 %11, %40, %53, %11;\n\t"
+        "madc.hi.cc.u32 %12, %41, %53, %12;\n\t"
+        "madc.hi.cc.u32 %13, %42, %53, %13;\n\t"
+        "madc.hi.cc.u32 %14, %43, %53, %14;\n\t"
+        "madc.hi.cc.u32 %15, %44, %53, %15;\n\t"
+        "madc.hi.cc.u32 %16, %45, %53, %16;\n\t"
+        "madc.hi.cc.u32 %17, %46, %53, %17;\n\t"
+        "madc.hi.cc.u32 %18, %47, %53, %18;\n\t"
+        "madc.hi.cc.u32 %19, %48, %53, %19;\n\t"
+        "madc.hi.u32 %20, %49, %53, %20;\n\t"
+        "mad.lo.cc.u32 %4, %33, %54, %4;\n\t"
+        "madc.lo.cc.u32 %5, %34, %54, %5;\n\t"
+        "madc.lo.cc.u32 %6, %35, %54, %6;\n\t"
+        "madc.lo.cc.u32 %7, %36, %54, %7;\n\t"
+        "madc.lo.cc.u32 %8, %37, %54, %8;\n\t"
+        "madc.lo.cc.u32 %9, %38, %54, %9;\n\t"
+        "madc.lo.cc.u32 %10, %39, %54, %10;\n\t"
+        "madc.lo.cc.u32 %11, %40, %54, %11;\n\t"
+        "madc.lo.cc.u32 %12, %41, %54, %12;\n\t"
+        "madc.lo.cc.u32 %13, %42, %54, %13;\n\t"
+        "madc.lo.cc.u32 %14, %43, %54, %14;\n\t"
+        "madc.lo.cc.u32 %15, %44, %54, %15;\n\t"
+        "madc.lo.cc.u32 %16, %45, %54, %16;\n\t"
+        "madc.lo.cc.u32 %17, %46, %54, %17;\n\t"
+        "madc.lo.cc.u32 %18, %47, %54, %18;\n\t"
+        "madc.lo.cc.u32 %19, %48, %54, %19;\n\t"
+        "madc.lo.cc.u32 %20, %49, %54, %20;\n\t"
+        "addc.u32 %21, 0, 0;\n\t"
+        "mad.hi.cc.u32 %5, %33, %54, %5;\n\t"
+        "madc.hi.cc.u32 %6, %34, %54, %6;\n\t"
+        "madc.hi.cc.u32 %7, %35, %54, %7;\n\t"
+        "madc.hi.cc.u32 %8, %36, %54, %8;\n\t"
+        "madc.hi.cc.u32 %9, %37, %54, %9;\n\t"
+        "madc.hi.cc.u32 %10, %38, %54, %10;\n\t"
+        "madc.hi.cc.u32 %11, %39, %54, %11;\n\t"
+        "madc.hi.cc.u32 %12, %40, %54, %12;\n\t"
+        "madc.hi.cc.u32 %13, %41, %54, %13;\n\t"
+        "madc.hi.cc.u32 %14, %42, %54, %14;\n\t"
+        "madc.hi.cc.u32 %15, %43, %54, %15;\n\t"
+        "madc.hi.cc.u32 %16, %44, %54, %16;\n\t"
+        "madc.hi.cc.u32 %17, %45, %54, %17;\n\t"
+        "madc.hi.cc.u32 %18, %46, %54, %18;\n\t"
+        "madc.hi.cc.u32 %19, %47, %54, %19;\n\t"
+        "madc.hi.cc.u32 %20, %48, %54, %20;\n\t"
+        "madc.hi.u32 %21, %49, %54, %21;\n\t"
+        "mad.lo.cc.u32 %5, %33, %55, %5;\n\t"
+        "madc.lo.cc.u32 %6, %34, %55, %6;\n\t"
+        "madc.lo.cc.u32 %7, %35, %55, %7;\n\t"
+        "madc.lo.cc.u32 %8, %36, %55, %8;\n\t"
+        "madc.lo.cc.u32 %9, %37, %55, %9;\n\t"
+        "madc.lo.cc.u32 %10, %38, %55, %10;\n\t"
+        "madc.lo.cc.u32 %11, %39, %55, %11;\n\t"
+        "madc.lo.cc.u32 %12, %40, %55, %12;\n\t"
+        "madc.lo.cc.u32 %13, %41, %55, %13;\n\t"
+        "madc.lo.cc.u32 %14, %42, %55, %14;\n\t"
+        "madc.lo.cc.u32 %15, %43, %55, %15;\n\t"
+        "madc.lo.cc.u32 %16, %44, %55, %16;\n\t"
+        "madc.lo.cc.u32 %17, %45, %55, %17;\n\t"
+        "madc.lo.cc.u32 %18, %46, %55, %18;\n\t"
+        "madc.lo.cc.u32 %19, %47, %55, %19;\n\t"
+        "madc.lo.cc.u32 %20, %48, %55, %20;\n\t"
+        "madc.lo.cc.u32 %21, %49, %55, %21;\n\t"
+        "addc.u32 %22, 0, 0;\n\t"
+        "mad.hi.cc.u32 %6, %33, %55, %6;\n\t"
+        "madc.hi.cc.u32 %7, %34, %55, %7;\n\t"
+        "madc.hi.cc.u32 %8, %35, %55, %8;\n\t"
+        "madc.hi.cc.u32 %9, %36, %55, %9;\n\t"
+        "madc.hi.cc.u32 %10, %37, %55, %10;\n\t"
+        "madc.hi.cc.u32 %11, %38, %55, %11;\n\t"
+        "madc.hi.cc.u32 %12, %39, %55, %12;\n\t"
+        "madc.hi.cc.u32 %13, %40, %55, %13;\n\t"
+        "madc.hi.cc.u32 %14, %41, %55, %14;\n\t"
+        "madc.hi.cc.u32 %15, %42, %55, %15;\n\t"
+        "madc.hi.cc.u32 %16, %43, %55, %16;\n\t"
+        "madc.hi.cc.u32 %17, %44, %55, %17;\n\t"
+        "madc.hi.cc.u32 %18, %45, %55, %18;\n\t"
+        "madc.hi.cc.u32 %19, %46, %55, %19;\n\t"
+        "madc.hi.cc.u32 %20, %47, %55, %20;\n\t"
+        "madc.hi.cc.u32 %21, %48, %55, %21;\n\t"
+        "madc.hi.u32 %22, %49, %55, %22;\n\t"
+        "mad.lo.cc.u32 %6, %33, %56, %6;\n\t"
+        "madc.lo.cc.u32 %7, %34, %56, %7;\n\t"
+        "madc.lo.cc.u32 %8, %35, %56, %8;\n\t"
+        "madc.lo.cc.u32 %9, %36, %56, %9;\n\t"
+        "madc.lo.cc.u32 %10, %37, %56, %10;\n\t"
+        "madc.lo.cc.u32 %11, %38, %56, %11;\n\t"
+        "madc.lo.cc.u32 %12, %39, %56, %12;\n\t"
+        "madc.lo.cc.u32 %13, %40, %56, %13;\n\t"
+        "madc.lo.cc.u32 %14, %41, %56, %14;\n\t"
+        "madc.lo.cc.u32 %15, %42, %56, %15;\n\t"
+        "madc.lo.cc.u32 %16, %43, %56, %16;\n\t"
+        "madc.lo.cc.u32 %17, %44, %56, %17;\n\t"
+        "madc.lo.cc.u32 %18, %45, %56, %18;\n\t"
+        "madc.lo.cc.u32 %19, %46, %56, %19;\n\t"
+        "madc.lo.cc.u32 %20, %47, %56, %20;\n\t"
+        "madc.lo.cc.u32 %21, %48, %56, %21;\n\t"
+        "madc.lo.cc.u32 %22, %49, %56, %22;\n\t"
+        "addc.u32 %23, 0, 0;\n\t"
+        "mad.hi.cc.u32 %7, %33, %56, %7;\n\t"
+        "madc.hi.cc.u32 %8, %34, %56, %8;\n\t"
+        "madc.hi.cc.u32 %9, %35, %56, %9;\n\t"
+        "madc.hi.cc.u32 %10, %36, %56, %10;\n\t"
+        "madc.hi.cc.u32 %11, %37, %56, %11;\n\t"
+        "madc.hi.cc.u32 %12, %38, %56, %12;\n\t"
+        "madc.hi.cc.u32 %13, %39, %56, %13;\n\t"
+        "madc.hi.cc.u32 %14, %40, %56, %14;\n\t"
+        "madc.hi.cc.u32 %15, %41, %56, %15;\n\t"
+        "madc.hi.cc.u32 %16, %42, %56, %16;\n\t"
+        "madc.hi.cc.u32 %17, %43, %56, %17;\n\t"
+        "madc.hi.cc.u32 %18, %44, %56, %18;\n\t"
+        "madc.hi.cc.u32 %19, %45, %56, %19;\n\t"
+        "madc.hi.cc.u32 %20, %46, %56, %20;\n\t"
+        "madc.hi.cc.u32 %21, %47, %56, %21;\n\t"
+        "madc.hi.cc.u32 %22, %48, %56, %22;\n\t"
+        "madc.hi.u32 %23, %49, %56, %23;\n\t"
+        "mad.lo.cc.u32 %7, %33, %57, %7;\n\t"
+        "madc.lo.cc.u32 %8, %34, %57, %8;\n\t"
+        "madc.lo.cc.u32 %9, %35, %57, %9;\n\t"
+        "madc.lo.cc.u32 %10, %36, %57, %10;\n\t"
+        "madc.lo.cc.u32 %11, %37, %57, %11;\n\t"
+        "madc.lo.cc.u32 %12, %38, %57, %12;\n\t"
+        "madc.lo.cc.u32 %13, %39, %57, %13;\n\t"
+        "madc.lo.cc.u32 %14, %40, %57, %14;\n\t"
+        "madc.lo.cc.u32 %15, %41, %57, %15;\n\t"
+        "madc.lo.cc.u32 %16, %42, %57, %16;\n\t"
+        "madc.lo.cc.u32 %17, %43, %57, %17;\n\t"
+        "madc.lo.cc.u32 %18, %44, %57, %18;\n\t"
+        "madc.lo.cc.u32 %19, %45, %57, %19;\n\t"
+        "madc.lo.cc.u32 %20, %46, %57, %20;\n\t"
+        "madc.lo.cc.u32 %21, %47, %57, %21;\n\t"
+        "madc.lo.cc.u32 %22, %48, %57, %22;\n\t"
+        "madc.lo.cc.u32 %23, %49, %57, %23;\n\t"
+        "addc.u32 %24, 0, 0;\n\t"
+        "mad.hi.cc.u32 %8, %33, %57, %8;\n\t"
+        "madc.hi.cc.u32 %9, %34, %57, %9;\n\t"
+        "madc.hi.cc.u32 %10, %35, %57, %10;\n\t"
+        "madc.hi.cc.u32 %11, %36, %57, %11;\n\t"
+        "madc.hi.cc.u32 %12, %37, %57, %12;\n\t"
+        "madc.hi.cc.u32 %13, %38, %57, %13;\n\t"
+        "madc.hi.cc.u32 %14, %39, %57, %14;\n\t"
+        "madc.hi.cc.u32 %15, %40, %57, %15;\n\t"
+        "madc.hi.cc.u32 %16, %41, %57, %16;\n\t"
+        "madc.hi.cc.u32 %17, %42, %57, %17;\n\t"
+        "madc.hi.cc.u32 %18, %43, %57, %18;\n\t"
+        "madc.hi.cc.u32 %19, %44, %57, %19;\n\t"
+        "madc.hi.cc.u32 %20, %45, %57, %20;\n\t"
+        "madc.hi.cc.u32 %21, %46, %57, %21;\n\t"
+        "madc.hi.cc.u32 %22, %47, %57, %22;\n\t"
+        "madc.hi.cc.u32 %23, %48, %57, %23;\n\t"
+        "madc.hi.u32 %24, %49, %57, %24;\n\t"
+        "mad.lo.cc.u32 %8, %33, %58, %8;\n\t"
+        "madc.lo.cc.u32 %9, %34, %58, %9;\n\t"
+        "madc.lo.cc.u32 %10, %35, %58, %10;\n\t"
+        "madc.lo.cc.u32 %11, %36, %58, %11;\n\t"
+        "madc.lo.cc.u32 %12, %37, %58, %12;\n\t"
+        "madc.lo.cc.u32 %13, %38, %58, %13;\n\t"
+        "madc.lo.cc.u32 %14, %39, %58, %14;\n\t"
+        "madc.lo.cc.u32 %15, %40, %58, %15;\n\t"
+        "madc.lo.cc.u32 %16, %41, %58, %16;\n\t"
+        "madc.lo.cc.u32 %17, %42, %58, %17;\n\t"
+        "madc.lo.cc.u32 %18, %43, %58, %18;\n\t"
+        "madc.lo.cc.u32 %19, %44, %58, %19;\n\t"
+        "madc.lo.cc.u32 %20, %45, %58, %20;\n\t"
+        "madc.lo.cc.u32 %21, %46, %58, %21;\n\t"
+        "madc.lo.cc.u32 %22, %47, %58, %22;\n\t"
+        "madc.lo.cc.u32 %23, %48, %58, %23;\n\t"
+        "madc.lo.cc.u32 %24, %49, %58, %24;\n\t"
+        "addc.u32 %25, 0, 0;\n\t"
+        "mad.hi.cc.u32 %9, %33, %58, %9;\n\t"
+        "madc.hi.cc.u32 %10, %34, %58, %10;\n\t"
+        "madc.hi.cc.u32 %11, %35, %58, %11;\n\t"
+        "madc.hi.cc.u32 %12, %36, %58, %12;\n\t"
+        "madc.hi.cc.u32 %13, %37, %58, %13;\n\t"
+        "madc.hi.cc.u32 %14, %38, %58, %14;\n\t"
+        "madc.hi.cc.u32 %15, %39, %58, %15;\n\t"
+        "madc.hi.cc.u32 %16, %40, %58, %16;\n\t"
+        "madc.hi.cc.u32 %17, %41, %58, %17;\n\t"
+        "madc.hi.cc.u32 %18, %42, %58, %18;\n\t"
+        "madc.hi.cc.u32 %19, %43, %58, %19;\n\t"
+        "madc.hi.cc.u32 %20, %44, %58, %20;\n\t"
+        "madc.hi.cc.u32 %21, %45, %58, %21;\n\t"
+        "madc.hi.cc.u32 %22, %46, %58, %22;\n\t"
+        "madc.hi.cc.u32 %23, %47, %58, %23;\n\t"
+        "madc.hi.cc.u32 %24, %48, %58, %24;\n\t"
+        "madc.hi.u32 %25, %49, %58, %25;\n\t"
+        "mad.lo.cc.u32 %9, %33, %59, %9;\n\t"
+        "madc.lo.cc.u32 %10, %34, %59, %10;\n\t"
+        "madc.lo.cc.u32 %11, %35, %59, %11;\n\t"
+        "madc.lo.cc.u32 %12, %36, %59, %12;\n\t"
+        "madc.lo.cc.u32 %13, %37, %59, %13;\n\t"
+        "madc.lo.cc.u32 %14, %38, %59, %14;\n\t"
+        "madc.lo.cc.u32 %15, %39, %59, %15;\n\t"
+        "madc.lo.cc.u32 %16, %40, %59, %16;\n\t"
+        "madc.lo.cc.u32 %17, %41, %59, %17;\n\t"
+        "madc.lo.cc.u32 %18, %42, %59, %18;\n\t"
+        "madc.lo.cc.u32 %19, %43, %59, %19;\n\t"
+        "madc.lo.cc.u32 %20, %44, %59, %20;\n\t"
+        "madc.lo.cc.u32 %21, %45, %59, %21;\n\t"
+        "madc.lo.cc.u32 %22, %46, %59, %22;\n\t"
+        "madc.lo.cc.u32 %23, %47, %59, %23;\n\t"
+        "madc.lo.cc.u32 %24, %48, %59, %24;\n\t"
+        "madc.lo.cc.u32 %25, %49, %59, %25;\n\t"
+        "addc.u32 %26, 0, 0;\n\t"
+        "mad.hi.cc.u32 %10, %33, %59, %10;\n\t"
+        "madc.hi.cc.u32 %11, %34, %59, %11;\n\t"
+        "madc.hi.cc.u32 %12, %35, %59, %12;\n\t"
+        "madc.hi.cc.u32 %13, %36, %59, %13;\n\t"
+        "madc.hi.cc.u32 %14, %37, %59, %14;\n\t"
+        "madc.hi.cc.u32 %15, %38, %59, %15;\n\t"
+        "madc.hi.cc.u32 %16, %39, %59, %16;\n\t"
+        "madc.hi.cc.u32 %17, %40, %59, %17;\n\t"
+        "madc.hi.cc.u32 %18, %41, %59, %18;\n\t"
+        "madc.hi.cc.u32 %19, %42, %59, %19;\n\t"
+        "madc.hi.cc.u32 %20, %43, %59, %20;\n\t"
+        "madc.hi.cc.u32 %21, %44, %59, %21;\n\t"
+        "madc.hi.cc.u32 %22, %45, %59, %22;\n\t"
+        "madc.hi.cc.u32 %23, %46, %59, %23;\n\t"
+        "madc.hi.cc.u32 %24, %47, %59, %24;\n\t"
+        "madc.hi.cc.u32 %25, %48, %59, %25;\n\t"
+        "madc.hi.u32 %26, %49, %59, %26;\n\t"
+        "mad.lo.cc.u32 %10, %33, %60, %10;\n\t"
+        "madc.lo.cc.u32 %11, %34, %60, %11;\n\t"
+        "madc.lo.cc.u32 %12, %35, %60, %12;\n\t"
+        "madc.lo.cc.u32 %13, %36, %60, %13;\n\t"
+        "madc.lo.cc.u32 %14, %37, %60, %14;\n\t"
+        "madc.lo.cc.u32 %15, %38, %60, %15;\n\t"
+        "madc.lo.cc.u32 %16, %39, %60, %16;\n\t"
+        "madc.lo.cc.u32 %17, %40, %60, %17;\n\t"
+        "madc.lo.cc.u32 %18, %41, %60, %18;\n\t"
+        "madc.lo.cc.u32 %19, %42, %60, %19;\n\t"
+        "madc.lo.cc.u32 %20, %43, %60, %20;\n\t"
+        "madc.lo.cc.u32 %21, %44, %60, %21;\n\t"
+        "madc.lo.cc.u32 %22, %45, %60, %22;\n\t"
+        "madc.lo.cc.u32 %23, %46, %60, %23;\n\t"
+        "madc.lo.cc.u32 %24, %47, %60, %24;\n\t"
+        "madc.lo.cc.u32 %25, %48, %60, %25;\n\t"
+        "madc.lo.cc.u32 %26, %49, %60, %26;\n\t"
+        "addc.u32 %27, 0, 0;\n\t"
+        "mad.hi.cc.u32 %11, %33, %60, %11;\n\t"
+        "madc.hi.cc.u32 %12, %34, %60, %12;\n\t"
+        "madc.hi.cc.u32 %13, %35, %60, %13;\n\t"
+        "madc.hi.cc.u32 %14, %36, %60, %14;\n\t"
+        "madc.hi.cc.u32 %15, %37, %60, %15;\n\t"
+        "madc.hi.cc.u32 %16, %38, %60, %16;\n\t"
+        "madc.hi.cc.u32 %17, %39, %60, %17;\n\t"
+        "madc.hi.cc.u32 %18, %40, %60, %18;\n\t"
+        "madc.hi.cc.u32 %19, %41, %60, %19;\n\t"
+        "madc.hi.cc.u32 %20, %42, %60, %20;\n\t"
+        "madc.hi.cc.u32 %21, %43, %60, %21;\n\t"
+        "madc.hi.cc.u32 %22, %44, %60, %22;\n\t"
+        "madc.hi.cc.u32 %23, %45, %60, %23;\n\t"
+        "madc.hi.cc.u32 %24, %46, %60, %24;\n\t"
+        "madc.hi.cc.u32 %25, %47, %60, %25;\n\t"
+        "madc.hi.cc.u32 %26, %48, %60, %26;\n\t"
+        "madc.hi.u32 %27, %49, %60, %27;\n\t"
+        "mad.lo.cc.u32 %11, %33, %61, %11;\n\t"
+        "madc.lo.cc.u32 %12, %34, %61, %12;\n\t"
+        "madc.lo.cc.u32 %13, %35, %61, %13;\n\t"
+        "madc.lo.cc.u32 %14, %36, %61, %14;\n\t"
+        "madc.lo.cc.u32 %15, %37, %61, %15;\n\t"
+        "madc.lo.cc.u32 %16, %38, %61, %16;\n\t"
+        "madc.lo.cc.u32 %17, %39, %61, %17;\n\t"
+        "madc.lo.cc.u32 %18, %40, %61, %18;\n\t"
+        "madc.lo.cc.u32 %19, %41, %61, %19;\n\t"
+        "madc.lo.cc.u32 %20, %42, %61, %20;\n\t"
+        "madc.lo.cc.u32 %21, %43, %61, %21;\n\t"
+        "madc.lo.cc.u32 %22, %44, %61, %22;\n\t"
+        "madc.lo.cc.u32 %23, %45, %61, %23;\n\t"
+        "madc.lo.cc.u32 %24, %46, %61, %24;\n\t"
+        "madc.lo.cc.u32 %25, %47, %61, %25;\n\t"
+        "madc.lo.cc.u32 %26, %48, %61, %26;\n\t"
+        "madc.lo.cc.u32 %27, %49, %61, %27;\n\t"
+        "addc.u32 %28, 0, 0;\n\t"
+        "mad.hi.cc.u32 %12, %33, %61, %12;\n\t"
+        "madc.hi.cc.u32 %13, %34, %61, %13;\n\t"
+        "madc.hi.cc.u32 %14, %35, %61, %14;\n\t"
+        "madc.hi.cc.u32 %15, %36, %61, %15;\n\t"
+        "madc.hi.cc.u32 %16, %37, %61, %16;\n\t"
+        "madc.hi.cc.u32 %17, %38, %61, %17;\n\t"
+        "madc.hi.cc.u32 %18, %39, %61, %18;\n\t"
+        "madc.hi.cc.u32 %19, %40, %61, %19;\n\t"
+        "madc.hi.cc.u32 %20, %41, %61, %20;\n\t"
+        "madc.hi.cc.u32 %21, %42, %61, %21;\n\t"
+        "madc.hi.cc.u32 %22, %43, %61, %22;\n\t"
+        "madc.hi.cc.u32 %23, %44, %61, %23;\n\t"
+        "madc.hi.cc.u32 %24, %45, %61, %24;\n\t"
+        "madc.hi.cc.u32 %25, %46, %61, %25;\n\t"
+        "madc.hi.cc.u32 %26, %47, %61, %26;\n\t"
+        "madc.hi.cc.u32 %27, %48, %61, %27;\n\t"
+        "madc.hi.u32 %28, %49, %61, %28;\n\t"
+        "mad.lo.cc.u32 %12, %33, %62, %12;\n\t"
+        "madc.lo.cc.u32 %13, %34, %62, %13;\n\t"
+        "madc.lo.cc.u32 %14, %35, %62, %14;\n\t"
+        "madc.lo.cc.u32 %15, %36, %62, %15;\n\t"
+        "madc.lo.cc.u32 %16, %37, %62, %16;\n\t"
+        "madc.lo.cc.u32 %17, %38, %62, %17;\n\t"
+        "madc.lo.cc.u32 %18, %39, %62, %18;\n\t"
+        "madc.lo.cc.u32 %19, %40, %62, %19;\n\t"
+        "madc.lo.cc.u32 %20, %41, %62, %20;\n\t"
+        "madc.lo.cc.u32 %21, %42, %62, %21;\n\t"
+        "madc.lo.cc.u32 %22, %43, %62, %22;\n\t"
+        "madc.lo.cc.u32 %23, %44, %62, %23;\n\t"
+        "madc.lo.cc.u32 %24, %45, %62, %24;\n\t"
+        "madc.lo.cc.u32 %25, %46, %62, %25;\n\t"
+        "madc.lo.cc.u32 %26, %47, %62, %26;\n\t"
+        "madc.lo.cc.u32 %27, %48, %62, %27;\n\t"
+        "madc.lo.cc.u32 %28, %49, %62, %28;\n\t"
+        "addc.u32 %29, 0, 0;\n\t"
+        "mad.hi.cc.u32 %13, %33, %62, %13;\n\t"
+        "madc.hi.cc.u32 %14, %34, %62, %14;\n\t"
+        "madc.hi.cc.u32 %15, %35, %62, %15;\n\t"
+        "madc.hi.cc.u32 %16, %36, %62, %16;\n\t"
+        "madc.hi.cc.u32 %17, %37, %62, %17;\n\t"
+        "madc.hi.cc.u32 %18, %38, %62, %18;\n\t"
+        "madc.hi.cc.u32 %19, %39, %62, %19;\n\t"
+        "madc.hi.cc.u32 %20, %40, %62, %20;\n\t"
+        "madc.hi.cc.u32 %21, %41, %62, %21;\n\t"
+        "madc.hi.cc.u32 %22, %42, %62, %22;\n\t"
+        "madc.hi.cc.u32 %23, %43, %62, %23;\n\t"
+        "madc.hi.cc.u32 %24, %44, %62, %24;\n\t"
+        "madc.hi.cc.u32 %25, %45, %62, %25;\n\t"
+        "madc.hi.cc.u32 %26, %46, %62, %26;\n\t"
+        "madc.hi.cc.u32 %27, %47, %62, %27;\n\t"
+        "madc.hi.cc.u32 %28, %48, %62, %28;\n\t"
+        "madc.hi.u32 %29, %49, %62, %29;\n\t"
+        "mad.lo.cc.u32 %13, %33, %63, %13;\n\t"
+        "madc.lo.cc.u32 %14, %34, %63, %14;\n\t"
+        "madc.lo.cc.u32 %15, %35, %63, %15;\n\t"
+        "madc.lo.cc.u32 %16, %36, %63, %16;\n\t"
+        "madc.lo.cc.u32 %17, %37, %63, %17;\n\t"
+        "madc.lo.cc.u32 %18, %38, %63, %18;\n\t"
+        "madc.lo.cc.u32 %19, %39, %63, %19;\n\t"
+        "madc.lo.cc.u32 %20, %40, %63, %20;\n\t"
+        "madc.lo.cc.u32 %21, %41, %63, %21;\n\t"
+        "madc.lo.cc.u32 %22, %42, %63, %22;\n\t"
+        "madc.lo.cc.u32 %23, %43, %63, %23;\n\t"
+        "madc.lo.cc.u32 %24, %44, %63, %24;\n\t"
+        "madc.lo.cc.u32 %25, %45, %63, %25;\n\t"
+        "madc.lo.cc.u32 %26, %46, %63, %26;\n\t"
+        "madc.lo.cc.u32 %27, %47, %63, %27;\n\t"
+        "madc.lo.cc.u32 %28, %48, %63, %28;\n\t"
+        "madc.lo.cc.u32 %29, %49, %63, %29;\n\t"
+        "addc.u32 %30, 0, 0;\n\t"
+        "mad.hi.cc.u32 %14, %33, %63, %14;\n\t"
+        "madc.hi.cc.u32 %15, %34, %63, %15;\n\t"
+        "madc.hi.cc.u32 %16, %35, %63, %16;\n\t"
+        "madc.hi.cc.u32 %17, %36, %63, %17;\n\t"
+        "madc.hi.cc.u32 %18, %37, %63, %18;\n\t"
+        "madc.hi.cc.u32 %19, %38, %63, %19;\n\t"
+        "madc.hi.cc.u32 %20, %39, %63, %20;\n\t"
+        "madc.hi.cc.u32 %21, %40, %63, %21;\n\t"
+        "madc.hi.cc.u32 %22, %41, %63, %22;\n\t"
+        "madc.hi.cc.u32 %23, %42, %63, %23;\n\t"
+        "madc.hi.cc.u32 %24, %43, %63, %24;\n\t"
+        "madc.hi.cc.u32 %25, %44, %63, %25;\n\t"
+        "madc.hi.cc.u32 %26, %45, %63, %26;\n\t"
+        "madc.hi.cc.u32 %27, %46, %63, %27;\n\t"
+        "madc.hi.cc.u32 %28, %47, %63, %28;\n\t"
+        "madc.hi.cc.u32 %29, %48, %63, %29;\n\t"
+        "madc.hi.u32 %30, %49, %63, %30;\n\t"
+        "mad.lo.cc.u32 %14, %33, %64, %14;\n\t"
+        "madc.lo.cc.u32 %15, %34, %64, %15;\n\t"
+        "madc.lo.cc.u32 %16, %35, %64, %16;\n\t"
+        "madc.lo.cc.u32 %17, %36, %64, %17;\n\t"
+        "madc.lo.cc.u32 %18, %37, %64, %18;\n\t"
+        "madc.lo.cc.u32 %19, %38, %64, %19;\n\t"
+        "madc.lo.cc.u32 %20, %39, %64, %20;\n\t"
+        "madc.lo.cc.u32 %21, %40, %64, %21;\n\t"
+        "madc.lo.cc.u32 %22, %41, %64, %22;\n\t"
+        "madc.lo.cc.u32 %23, %42, %64, %23;\n\t"
+        "madc.lo.cc.u32 %24, %43, %64, %24;\n\t"
+        "madc.lo.cc.u32 %25, %44, %64, %25;\n\t"
+        "madc.lo.cc.u32 %26, %45, %64, %26;\n\t"
+        "madc.lo.cc.u32 %27, %46, %64, %27;\n\t"
+        "madc.lo.cc.u32 %28, %47, %64, %28;\n\t"
+        "madc.lo.cc.u32 %29, %48, %64, %29;\n\t"
+        "madc.lo.cc.u32 %30, %49, %64, %30;\n\t"
+        "addc.u32 %31, 0, 0;\n\t"
+        "mad.hi.cc.u32 %15, %33, %64, %15;\n\t"
+        "madc.hi.cc.u32 %16, %34, %64, %16;\n\t"
+        "madc.hi.cc.u32 %17, %35, %64, %17;\n\t"
+        "madc.hi.cc.u32 %18, %36, %64, %18;\n\t"
+        "madc.hi.cc.u32 %19, %37, %64, %19;\n\t"
+        "madc.hi.cc.u32 %20, %38, %64, %20;\n\t"
+        "madc.hi.cc.u32 %21, %39, %64, %21;\n\t"
+        "madc.hi.cc.u32 %22, %40, %64, %22;\n\t"
+        "madc.hi.cc.u32 %23, %41, %64, %23;\n\t"
+        "madc.hi.cc.u32 %24, %42, %64, %24;\n\t"
+        "madc.hi.cc.u32 %25, %43, %64, %25;\n\t"
+        "madc.hi.cc.u32 %26, %44, %64, %26;\n\t"
+        "madc.hi.cc.u32 %27, %45, %64, %27;\n\t"
+        "madc.hi.cc.u32 %28, %46, %64, %28;\n\t"
+        "madc.hi.cc.u32 %29, %47, %64, %29;\n\t"
+        "madc.hi.cc.u32 %30, %48, %64, %30;\n\t"
+        "madc.hi.u32 %31, %49, %64, %31;\n\t"
+        "mad.lo.cc.u32 %15, %33, %65, %15;\n\t"
+        "madc.lo.cc.u32 %16, %34, %65, %16;\n\t"
+        "madc.lo.cc.u32 %17, %35, %65, %17;\n\t"
+        "madc.lo.cc.u32 %18, %36, %65, %18;\n\t"
+        "madc.lo.cc.u32 %19, %37, %65, %19;\n\t"
+        "madc.lo.cc.u32 %20, %38, %65, %20;\n\t"
+        "madc.lo.cc.u32 %21, %39, %65, %21;\n\t"
+        "madc.lo.cc.u32 %22, %40, %65, %22;\n\t"
+        "madc.lo.cc.u32 %23, %41, %65, %23;\n\t"
+        "madc.lo.cc.u32 %24, %42, %65, %24;\n\t"
+        "madc.lo.cc.u32 %25, %43, %65, %25;\n\t"
+        "madc.lo.cc.u32 %26, %44, %65, %26;\n\t"
+        "madc.lo.cc.u32 %27, %45, %65, %27;\n\t"
+        "madc.lo.cc.u32 %28, %46, %65, %28;\n\t"
+        "madc.lo.cc.u32 %29, %47, %65, %29;\n\t"
+        "madc.lo.cc.u32 %30, %48, %65, %30;\n\t"
+        "madc.lo.cc.u32 %31, %49, %65, %31;\n\t"
+        "addc.u32 %32, 0, 0;\n\t"
+        "mad.hi.cc.u32 %16, %33, %65, %16;\n\t"
+        "madc.hi.cc.u32 %17, %34, %65, %17;\n\t"
+        "madc.hi.cc.u32 %18, %35, %65, %18;\n\t"
+        "madc.hi.cc.u32 %19, %36, %65, %19;\n\t"
+        "madc.hi.cc.u32 %20, %37, %65, %20;\n\t"
+        "madc.hi.cc.u32 %21, %38, %65, %21;\n\t"
+        "madc.hi.cc.u32 %22, %39, %65, %22;\n\t"
+        "madc.hi.cc.u32 %23, %40, %65, %23;\n\t"
+        "madc.hi.cc.u32 %24, %41, %65, %24;\n\t"
+        "madc.hi.cc.u32 %25, %42, %65, %25;\n\t"
+        "madc.hi.cc.u32 %26, %43, %65, %26;\n\t"
+        "madc.hi.cc.u32 %27, %44, %65, %27;\n\t"
+        "madc.hi.cc.u32 %28, %45, %65, %28;\n\t"
+        "madc.hi.cc.u32 %29, %46, %65, %29;\n\t"
+        "madc.hi.cc.u32 %30, %47, %65, %30;\n\t"
+        "madc.hi.cc.u32 %31, %48, %65, %31;\n\t"
+        "madc.hi.u32 %32, %49, %65, %32;\n\t"
+        "mad.lo.cc.u32 %16, %33, %66, %16;\n\t"
+        "madc.lo.cc.u32 %17, %34, %66, %17;\n\t"
+        "madc.lo.cc.u32 %18, %35, %66, %18;\n\t"
+        "madc.lo.cc.u32 %19, %36, %66, %19;\n\t"
+        "madc.lo.cc.u32 %20, %37, %66, %20;\n\t"
+        "madc.lo.cc.u32 %21, %38, %66, %21;\n\t"
+        "madc.lo.cc.u32 %22, %39, %66, %22;\n\t"
+        "madc.lo.cc.u32 %23, %40, %66, %23;\n\t"
+        "madc.lo.cc.u32 %24, %41, %66, %24;\n\t"
+        "madc.lo.cc.u32 %25, %42, %66, %25;\n\t"
+        "madc.lo.cc.u32 %26, %43, %66, %26;\n\t"
+        "madc.lo.cc.u32 %27, %44, %66, %27;\n\t"
+        "madc.lo.cc.u32 %28, %45, %66, %28;\n\t"
+        "madc.lo.cc.u32 %29, %46, %66, %29;\n\t"
+        "madc.lo.cc.u32 %30, %47, %66, %30;\n\t"
+        "madc.lo.cc.u32 %31, %48, %66, %31;\n\t"
+        "madc.lo.u32 %32, %49, %66, %32;\n\t"
+        "mad.hi.cc.u32 %17, %33, %66, %17;\n\t"
+        "madc.hi.cc.u32 %18, %34, %66, %18;\n\t"
+        "madc.hi.cc.u32 %19, %35, %66, %19;\n\t"
+        "madc.hi.cc.u32 %20, %36, %66, %20;\n\t"
+        "madc.hi.cc.u32 %21, %37, %66, %21;\n\t"
+        "madc.hi.cc.u32 %22, %38, %66, %22;\n\t"
+        "madc.hi.cc.u32 %23, %39, %66, %23;\n\t"
+        "madc.hi.cc.u32 %24, %40, %66, %24;\n\t"
+        "madc.hi.cc.u32 %25, %41, %66, %25;\n\t"
+        "madc.hi.cc.u32 %26, %42, %66, %26;\n\t"
+        "madc.hi.cc.u32 %27, %43, %66, %27;\n\t"
+        "madc.hi.cc.u32 %28, %44, %66, %28;\n\t"
+        "madc.hi.cc.u32 %29, %45, %66, %29;\n\t"
+        "madc.hi.cc.u32 %30, %46, %66, %30;\n\t"
+        "madc.hi.cc.u32 %31, %47, %66, %31;\n\t"
+        "madc.hi.u32 %32, %48, %66, %32;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50])
+    );
   }
 #endif
 
@@ -5751,43 +5899,49 @@ struct eq {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[35];
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[17]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[18]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[19]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[20]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[5]), "r"(x[22]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[6]), "r"(x[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[7]), "r"(x[24]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[8]), "r"(x[25]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[9]), "r"(x[26]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[10]), "r"(x[27]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[11]), "r"(x[28]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(x[12]), "r"(x[29]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(x[13]), "r"(x[30]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(x[14]), "r"(x[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(x[15]), "r"(x[32]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(x[16]), "r"(x[33]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[0]), "r"(t[1]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[17]), "r"(t[2]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[19]) : "r"(t[18]), "r"(t[3]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[20]) : "r"(t[19]), "r"(t[4]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[21]) : "r"(t[20]), "r"(t[5]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[21]), "r"(t[6]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[23]) : "r"(t[22]), "r"(t[7]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[23]), "r"(t[8]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[24]), "r"(t[9]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[25]), "r"(t[10]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[26]), "r"(t[11]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[27]), "r"(t[12]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[29]) : "r"(t[28]), "r"(t[13]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[30]) : "r"(t[29]), "r"(t[14]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[31]) : "r"(t[30]), "r"(t[15]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[32]) : "r"(t[31]), "r"(t[16]));
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[33]) : "r"(t[32]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[34]) : );
-    asm volatile("add.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(t[34]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<35>;\n\t"
+        "xor.b32 t0, %1, %18;\n\t"
+        "xor.b32 t1, %2, %19;\n\t"
+        "xor.b32 t2, %3, %20;\n\t"
+        "xor.b32 t3, %4, %21;\n\t"
+        "xor.b32 t4, %5, %22;\n\t"
+        "xor.b32 t5, %6, %23;\n\t"
+        "xor.b32 t6, %7, %24;\n\t"
+        "xor.b32 t7, %8, %25;\n\t"
+        "xor.b32 t8, %9, %26;\n\t"
+        "xor.b32 t9, %10, %27;\n\t"
+        "xor.b32 t10, %11, %28;\n\t"
+        "xor.b32 t11, %12, %29;\n\t"
+        "xor.b32 t12, %13, %30;\n\t"
+        "xor.b32 t13, %14, %31;\n\t"
+        "xor.b32 t14, %15, %32;\n\t"
+        "xor.b32 t15, %16, %33;\n\t"
+        "xor.b32 t16, %17, %34;\n\t"
+        "or.b32 t17, t0, t1;\n\t"
+        "or.b32 t18, t17, t2;\n\t"
+        "or.b32 t19, t18, t3;\n\t"
+        "or.b32 t20, t19, t4;\n\t"
+        "or.b32 t21, t20, t5;\n\t"
+        "or.b32 t22, t21, t6;\n\t"
+        "or.b32 t23, t22, t7;\n\t"
+        "or.b32 t24, t23, t8;\n\t"
+        "or.b32 t25, t24, t9;\n\t"
+        "or.b32 t26, t25, t10;\n\t"
+        "or.b32 t27, t26, t11;\n\t"
+        "or.b32 t28, t27, t12;\n\t"
+        "or.b32 t29, t28, t13;\n\t"
+        "or.b32 t30, t29, t14;\n\t"
+        "or.b32 t31, t30, t15;\n\t"
+        "or.b32 t32, t31, t16;\n\t"
+        "sub.cc.u32 t33, 0, t32;\n\t"
+        "subc.u32 t34, 0, 0;\n\t"
+        "add.u32 %0, t34, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
+    );
   }
 #endif
 
@@ -5828,10 +5982,9 @@ struct eq {
     t[30] = ptx_or(t[29], t[14]);
     t[31] = ptx_or(t[30], t[15]);
     t[32] = ptx_or(t[31], t[16]);
-    t[33] = ptx_sub_cc(cf, 0u, t[32]);
+    ptx_sub_cc(cf, 0u, t[32]);
     t[34] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[34], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -5851,27 +6004,33 @@ struct lt {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[19];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[17]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[18]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[2]), "r"(x[19]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[3]), "r"(x[20]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[4]), "r"(x[21]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[5]), "r"(x[22]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[6]), "r"(x[23]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[7]), "r"(x[24]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[8]), "r"(x[25]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[9]), "r"(x[26]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[10]), "r"(x[27]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[11]), "r"(x[28]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[12]) : "r"(x[12]), "r"(x[29]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[13]) : "r"(x[13]), "r"(x[30]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[14]) : "r"(x[14]), "r"(x[31]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[15]) : "r"(x[15]), "r"(x[32]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[16]) : "r"(x[16]), "r"(x[33]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[17]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[18]) : "r"(t[17]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[0]) : "r"(t[18]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<19>;\n\t"
+        "sub.cc.u32 t0, %1, %18;\n\t"
+        "subc.cc.u32 t1, %2, %19;\n\t"
+        "subc.cc.u32 t2, %3, %20;\n\t"
+        "subc.cc.u32 t3, %4, %21;\n\t"
+        "subc.cc.u32 t4, %5, %22;\n\t"
+        "subc.cc.u32 t5, %6, %23;\n\t"
+        "subc.cc.u32 t6, %7, %24;\n\t"
+        "subc.cc.u32 t7, %8, %25;\n\t"
+        "subc.cc.u32 t8, %9, %26;\n\t"
+        "subc.cc.u32 t9, %10, %27;\n\t"
+        "subc.cc.u32 t10, %11, %28;\n\t"
+        "subc.cc.u32 t11, %12, %29;\n\t"
+        "subc.cc.u32 t12, %13, %30;\n\t"
+        "subc.cc.u32 t13, %14, %31;\n\t"
+        "subc.cc.u32 t14, %15, %32;\n\t"
+        "subc.cc.u32 t15, %16, %33;\n\t"
+        "subc.cc.u32 t16, %17, %34;\n\t"
+        "subc.u32 t17, 0, 0;\n\t"
+        "and.b32 t18, t17, 1;\n\t"
+        "mov.b32 %0, t18;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
+    );
   }
 #endif
 
@@ -5879,27 +6038,26 @@ struct lt {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[19];
-    t[0] = ptx_sub_cc(cf, x[0], x[17]);
-    t[1] = ptx_subc_cc(cf, x[1], x[18]);
-    t[2] = ptx_subc_cc(cf, x[2], x[19]);
-    t[3] = ptx_subc_cc(cf, x[3], x[20]);
-    t[4] = ptx_subc_cc(cf, x[4], x[21]);
-    t[5] = ptx_subc_cc(cf, x[5], x[22]);
-    t[6] = ptx_subc_cc(cf, x[6], x[23]);
-    t[7] = ptx_subc_cc(cf, x[7], x[24]);
-    t[8] = ptx_subc_cc(cf, x[8], x[25]);
-    t[9] = ptx_subc_cc(cf, x[9], x[26]);
-    t[10] = ptx_subc_cc(cf, x[10], x[27]);
-    t[11] = ptx_subc_cc(cf, x[11], x[28]);
-    t[12] = ptx_subc_cc(cf, x[12], x[29]);
-    t[13] = ptx_subc_cc(cf, x[13], x[30]);
-    t[14] = ptx_subc_cc(cf, x[14], x[31]);
-    t[15] = ptx_subc_cc(cf, x[15], x[32]);
-    t[16] = ptx_subc_cc(cf, x[16], x[33]);
+    ptx_sub_cc(cf, x[0], x[17]);
+    ptx_subc_cc(cf, x[1], x[18]);
+    ptx_subc_cc(cf, x[2], x[19]);
+    ptx_subc_cc(cf, x[3], x[20]);
+    ptx_subc_cc(cf, x[4], x[21]);
+    ptx_subc_cc(cf, x[5], x[22]);
+    ptx_subc_cc(cf, x[6], x[23]);
+    ptx_subc_cc(cf, x[7], x[24]);
+    ptx_subc_cc(cf, x[8], x[25]);
+    ptx_subc_cc(cf, x[9], x[26]);
+    ptx_subc_cc(cf, x[10], x[27]);
+    ptx_subc_cc(cf, x[11], x[28]);
+    ptx_subc_cc(cf, x[12], x[29]);
+    ptx_subc_cc(cf, x[13], x[30]);
+    ptx_subc_cc(cf, x[14], x[31]);
+    ptx_subc_cc(cf, x[15], x[32]);
+    ptx_subc_cc(cf, x[16], x[33]);
     t[17] = ptx_subc(cf, 0u, 0u);
     t[18] = ptx_and(t[17], 1u);
     y[0] = ptx_mov(t[18]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -5919,46 +6077,52 @@ struct cmp {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[38];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[17]), "r"(x[0]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[18]), "r"(x[1]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[19]), "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[20]), "r"(x[3]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[21]), "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[22]), "r"(x[5]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[23]), "r"(x[6]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[24]), "r"(x[7]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[25]), "r"(x[8]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[26]), "r"(x[9]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[27]), "r"(x[10]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[28]), "r"(x[11]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[12]) : "r"(x[29]), "r"(x[12]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[13]) : "r"(x[30]), "r"(x[13]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[14]) : "r"(x[31]), "r"(x[14]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[15]) : "r"(x[32]), "r"(x[15]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[16]) : "r"(x[33]), "r"(x[16]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[17]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[18]) : "r"(t[17]));
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[19]) : "r"(x[0]), "r"(x[17]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[20]) : "r"(x[1]), "r"(x[18]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[21]) : "r"(x[2]), "r"(x[19]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[22]) : "r"(x[3]), "r"(x[20]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[23]) : "r"(x[4]), "r"(x[21]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[24]) : "r"(x[5]), "r"(x[22]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[25]) : "r"(x[6]), "r"(x[23]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[26]) : "r"(x[7]), "r"(x[24]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[27]) : "r"(x[8]), "r"(x[25]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[28]) : "r"(x[9]), "r"(x[26]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[29]) : "r"(x[10]), "r"(x[27]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[30]) : "r"(x[11]), "r"(x[28]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[31]) : "r"(x[12]), "r"(x[29]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[32]) : "r"(x[13]), "r"(x[30]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[33]) : "r"(x[14]), "r"(x[31]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[34]) : "r"(x[15]), "r"(x[32]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[35]) : "r"(x[16]), "r"(x[33]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[36]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[37]) : "r"(t[36]));
-    asm volatile("sub.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(t[18]), "r"(t[37]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<38>;\n\t"
+        "sub.cc.u32 t0, %18, %1;\n\t"
+        "subc.cc.u32 t1, %19, %2;\n\t"
+        "subc.cc.u32 t2, %20, %3;\n\t"
+        "subc.cc.u32 t3, %21, %4;\n\t"
+        "subc.cc.u32 t4, %22, %5;\n\t"
+        "subc.cc.u32 t5, %23, %6;\n\t"
+        "subc.cc.u32 t6, %24, %7;\n\t"
+        "subc.cc.u32 t7, %25, %8;\n\t"
+        "subc.cc.u32 t8, %26, %9;\n\t"
+        "subc.cc.u32 t9, %27, %10;\n\t"
+        "subc.cc.u32 t10, %28, %11;\n\t"
+        "subc.cc.u32 t11, %29, %12;\n\t"
+        "subc.cc.u32 t12, %30, %13;\n\t"
+        "subc.cc.u32 t13, %31, %14;\n\t"
+        "subc.cc.u32 t14, %32, %15;\n\t"
+        "subc.cc.u32 t15, %33, %16;\n\t"
+        "subc.cc.u32 t16, %34, %17;\n\t"
+        "subc.u32 t17, 0, 0;\n\t"
+        "and.b32 t18, t17, 1;\n\t"
+        "sub.cc.u32 t19, %1, %18;\n\t"
+        "subc.cc.u32 t20, %2, %19;\n\t"
+        "subc.cc.u32 t21, %3, %20;\n\t"
+        "subc.cc.u32 t22, %4, %21;\n\t"
+        "subc.cc.u32 t23, %5, %22;\n\t"
+        "subc.cc.u32 t24, %6, %23;\n\t"
+        "subc.cc.u32 t25, %7, %24;\n\t"
+        "subc.cc.u32 t26, %8, %25;\n\t"
+        "subc.cc.u32 t27, %9, %26;\n\t"
+        "subc.cc.u32 t28, %10, %27;\n\t"
+        "subc.cc.u32 t29, %11, %28;\n\t"
+        "subc.cc.u32 t30, %12, %29;\n\t"
+        "subc.cc.u32 t31, %13, %30;\n\t"
+        "subc.cc.u32 t32, %14, %31;\n\t"
+        "subc.cc.u32 t33, %15, %32;\n\t"
+        "subc.cc.u32 t34, %16, %33;\n\t"
+        "subc.cc.u32 t35, %17, %34;\n\t"
+        "subc.u32 t36, 0, 0;\n\t"
+        "and.b32 t37, t36, 1;\n\t"
+        "sub.u32 %0, t18, t37;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
+    );
   }
 #endif
 
@@ -5966,46 +6130,45 @@ struct cmp {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[38];
-    t[0] = ptx_sub_cc(cf, x[17], x[0]);
-    t[1] = ptx_subc_cc(cf, x[18], x[1]);
-    t[2] = ptx_subc_cc(cf, x[19], x[2]);
-    t[3] = ptx_subc_cc(cf, x[20], x[3]);
-    t[4] = ptx_subc_cc(cf, x[21], x[4]);
-    t[5] = ptx_subc_cc(cf, x[22], x[5]);
-    t[6] = ptx_subc_cc(cf, x[23], x[6]);
-    t[7] = ptx_subc_cc(cf, x[24], x[7]);
-    t[8] = ptx_subc_cc(cf, x[25], x[8]);
-    t[9] = ptx_subc_cc(cf, x[26], x[9]);
-    t[10] = ptx_subc_cc(cf, x[27], x[10]);
-    t[11] = ptx_subc_cc(cf, x[28], x[11]);
-    t[12] = ptx_subc_cc(cf, x[29], x[12]);
-    t[13] = ptx_subc_cc(cf, x[30], x[13]);
-    t[14] = ptx_subc_cc(cf, x[31], x[14]);
-    t[15] = ptx_subc_cc(cf, x[32], x[15]);
-    t[16] = ptx_subc_cc(cf, x[33], x[16]);
+    ptx_sub_cc(cf, x[17], x[0]);
+    ptx_subc_cc(cf, x[18], x[1]);
+    ptx_subc_cc(cf, x[19], x[2]);
+    ptx_subc_cc(cf, x[20], x[3]);
+    ptx_subc_cc(cf, x[21], x[4]);
+    ptx_subc_cc(cf, x[22], x[5]);
+    ptx_subc_cc(cf, x[23], x[6]);
+    ptx_subc_cc(cf, x[24], x[7]);
+    ptx_subc_cc(cf, x[25], x[8]);
+    ptx_subc_cc(cf, x[26], x[9]);
+    ptx_subc_cc(cf, x[27], x[10]);
+    ptx_subc_cc(cf, x[28], x[11]);
+    ptx_subc_cc(cf, x[29], x[12]);
+    ptx_subc_cc(cf, x[30], x[13]);
+    ptx_subc_cc(cf, x[31], x[14]);
+    ptx_subc_cc(cf, x[32], x[15]);
+    ptx_subc_cc(cf, x[33], x[16]);
     t[17] = ptx_subc(cf, 0u, 0u);
     t[18] = ptx_and(t[17], 1u);
-    t[19] = ptx_sub_cc(cf, x[0], x[17]);
-    t[20] = ptx_subc_cc(cf, x[1], x[18]);
-    t[21] = ptx_subc_cc(cf, x[2], x[19]);
-    t[22] = ptx_subc_cc(cf, x[3], x[20]);
-    t[23] = ptx_subc_cc(cf, x[4], x[21]);
-    t[24] = ptx_subc_cc(cf, x[5], x[22]);
-    t[25] = ptx_subc_cc(cf, x[6], x[23]);
-    t[26] = ptx_subc_cc(cf, x[7], x[24]);
-    t[27] = ptx_subc_cc(cf, x[8], x[25]);
-    t[28] = ptx_subc_cc(cf, x[9], x[26]);
-    t[29] = ptx_subc_cc(cf, x[10], x[27]);
-    t[30] = ptx_subc_cc(cf, x[11], x[28]);
-    t[31] = ptx_subc_cc(cf, x[12], x[29]);
-    t[32] = ptx_subc_cc(cf, x[13], x[30]);
-    t[33] = ptx_subc_cc(cf, x[14], x[31]);
-    t[34] = ptx_subc_cc(cf, x[15], x[32]);
-    t[35] = ptx_subc_cc(cf, x[16], x[33]);
+    ptx_sub_cc(cf, x[0], x[17]);
+    ptx_subc_cc(cf, x[1], x[18]);
+    ptx_subc_cc(cf, x[2], x[19]);
+    ptx_subc_cc(cf, x[3], x[20]);
+    ptx_subc_cc(cf, x[4], x[21]);
+    ptx_subc_cc(cf, x[5], x[22]);
+    ptx_subc_cc(cf, x[6], x[23]);
+    ptx_subc_cc(cf, x[7], x[24]);
+    ptx_subc_cc(cf, x[8], x[25]);
+    ptx_subc_cc(cf, x[9], x[26]);
+    ptx_subc_cc(cf, x[10], x[27]);
+    ptx_subc_cc(cf, x[11], x[28]);
+    ptx_subc_cc(cf, x[12], x[29]);
+    ptx_subc_cc(cf, x[13], x[30]);
+    ptx_subc_cc(cf, x[14], x[31]);
+    ptx_subc_cc(cf, x[15], x[32]);
+    ptx_subc_cc(cf, x[16], x[33]);
     t[36] = ptx_subc(cf, 0u, 0u);
     t[37] = ptx_and(t[36], 1u);
     y[0] = ptx_sub(t[18], t[37]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -6025,26 +6188,32 @@ struct is_zero {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[18];
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[1]) : "r"(t[0]), "r"(x[2]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[1]), "r"(x[3]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[2]), "r"(x[4]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[3]), "r"(x[5]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[4]), "r"(x[6]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[5]), "r"(x[7]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[6]), "r"(x[8]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[7]), "r"(x[9]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[8]), "r"(x[10]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[9]), "r"(x[11]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[10]), "r"(x[12]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[11]), "r"(x[13]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[12]), "r"(x[14]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[13]), "r"(x[15]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[14]), "r"(x[16]));
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[16]) : "r"(t[15]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[17]) : );
-    asm volatile("add.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(t[17]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<18>;\n\t"
+        "or.b32 t0, %1, %2;\n\t"
+        "or.b32 t1, t0, %3;\n\t"
+        "or.b32 t2, t1, %4;\n\t"
+        "or.b32 t3, t2, %5;\n\t"
+        "or.b32 t4, t3, %6;\n\t"
+        "or.b32 t5, t4, %7;\n\t"
+        "or.b32 t6, t5, %8;\n\t"
+        "or.b32 t7, t6, %9;\n\t"
+        "or.b32 t8, t7, %10;\n\t"
+        "or.b32 t9, t8, %11;\n\t"
+        "or.b32 t10, t9, %12;\n\t"
+        "or.b32 t11, t10, %13;\n\t"
+        "or.b32 t12, t11, %14;\n\t"
+        "or.b32 t13, t12, %15;\n\t"
+        "or.b32 t14, t13, %16;\n\t"
+        "or.b32 t15, t14, %17;\n\t"
+        "sub.cc.u32 t16, 0, t15;\n\t"
+        "subc.u32 t17, 0, 0;\n\t"
+        "add.u32 %0, t17, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -6068,10 +6237,9 @@ struct is_zero {
     t[13] = ptx_or(t[12], x[14]);
     t[14] = ptx_or(t[13], x[15]);
     t[15] = ptx_or(t[14], x[16]);
-    t[16] = ptx_sub_cc(cf, 0u, t[15]);
+    ptx_sub_cc(cf, 0u, t[15]);
     t[17] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[17], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -6091,24 +6259,30 @@ struct and_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[17]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[18]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[19]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[20]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[21]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[22]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[23]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[24]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[25]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[26]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[27]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[28]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[12]) : "r"(x[12]), "r"(x[29]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[13]) : "r"(x[13]), "r"(x[30]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[14]) : "r"(x[14]), "r"(x[31]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[15]) : "r"(x[15]), "r"(x[32]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[16]) : "r"(x[16]), "r"(x[33]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "and.b32 %0, %17, %34;\n\t"
+        "and.b32 %1, %18, %35;\n\t"
+        "and.b32 %2, %19, %36;\n\t"
+        "and.b32 %3, %20, %37;\n\t"
+        "and.b32 %4, %21, %38;\n\t"
+        "and.b32 %5, %22, %39;\n\t"
+        "and.b32 %6, %23, %40;\n\t"
+        "and.b32 %7, %24, %41;\n\t"
+        "and.b32 %8, %25, %42;\n\t"
+        "and.b32 %9, %26, %43;\n\t"
+        "and.b32 %10, %27, %44;\n\t"
+        "and.b32 %11, %28, %45;\n\t"
+        "and.b32 %12, %29, %46;\n\t"
+        "and.b32 %13, %30, %47;\n\t"
+        "and.b32 %14, %31, %48;\n\t"
+        "and.b32 %15, %32, %49;\n\t"
+        "and.b32 %16, %33, %50;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
+    );
   }
 #endif
 
@@ -6151,24 +6325,30 @@ struct or_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[17]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[18]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[19]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[20]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[21]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[22]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[23]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[24]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[25]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[26]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[27]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[28]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[12]) : "r"(x[12]), "r"(x[29]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[13]) : "r"(x[13]), "r"(x[30]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[14]) : "r"(x[14]), "r"(x[31]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[15]) : "r"(x[15]), "r"(x[32]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[16]) : "r"(x[16]), "r"(x[33]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "or.b32 %0, %17, %34;\n\t"
+        "or.b32 %1, %18, %35;\n\t"
+        "or.b32 %2, %19, %36;\n\t"
+        "or.b32 %3, %20, %37;\n\t"
+        "or.b32 %4, %21, %38;\n\t"
+        "or.b32 %5, %22, %39;\n\t"
+        "or.b32 %6, %23, %40;\n\t"
+        "or.b32 %7, %24, %41;\n\t"
+        "or.b32 %8, %25, %42;\n\t"
+        "or.b32 %9, %26, %43;\n\t"
+        "or.b32 %10, %27, %44;\n\t"
+        "or.b32 %11, %28, %45;\n\t"
+        "or.b32 %12, %29, %46;\n\t"
+        "or.b32 %13, %30, %47;\n\t"
+        "or.b32 %14, %31, %48;\n\t"
+        "or.b32 %15, %32, %49;\n\t"
+        "or.b32 %16, %33, %50;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
+    );
   }
 #endif
 
@@ -6211,24 +6391,30 @@ struct xor_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[17]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[18]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[2]), "r"(x[19]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[3]) : "r"(x[3]), "r"(x[20]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[4]) : "r"(x[4]), "r"(x[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[5]) : "r"(x[5]), "r"(x[22]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[6]) : "r"(x[6]), "r"(x[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[7]) : "r"(x[7]), "r"(x[24]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[8]) : "r"(x[8]), "r"(x[25]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[9]) : "r"(x[9]), "r"(x[26]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[10]) : "r"(x[10]), "r"(x[27]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[11]) : "r"(x[11]), "r"(x[28]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[12]) : "r"(x[12]), "r"(x[29]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[13]) : "r"(x[13]), "r"(x[30]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[14]) : "r"(x[14]), "r"(x[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[15]) : "r"(x[15]), "r"(x[32]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[16]) : "r"(x[16]), "r"(x[33]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "xor.b32 %0, %17, %34;\n\t"
+        "xor.b32 %1, %18, %35;\n\t"
+        "xor.b32 %2, %19, %36;\n\t"
+        "xor.b32 %3, %20, %37;\n\t"
+        "xor.b32 %4, %21, %38;\n\t"
+        "xor.b32 %5, %22, %39;\n\t"
+        "xor.b32 %6, %23, %40;\n\t"
+        "xor.b32 %7, %24, %41;\n\t"
+        "xor.b32 %8, %25, %42;\n\t"
+        "xor.b32 %9, %26, %43;\n\t"
+        "xor.b32 %10, %27, %44;\n\t"
+        "xor.b32 %11, %28, %45;\n\t"
+        "xor.b32 %12, %29, %46;\n\t"
+        "xor.b32 %13, %30, %47;\n\t"
+        "xor.b32 %14, %31, %48;\n\t"
+        "xor.b32 %15, %32, %49;\n\t"
+        "xor.b32 %16, %33, %50;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
+    );
   }
 #endif
 
@@ -6271,24 +6457,30 @@ struct not_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("not.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[2]) : "r"(x[2]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[3]) : "r"(x[3]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[4]) : "r"(x[4]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[5]) : "r"(x[5]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[6]) : "r"(x[6]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[7]) : "r"(x[7]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[8]) : "r"(x[8]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[9]) : "r"(x[9]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[10]) : "r"(x[10]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[11]) : "r"(x[11]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[12]) : "r"(x[12]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[13]) : "r"(x[13]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[14]) : "r"(x[14]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[15]) : "r"(x[15]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[16]) : "r"(x[16]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "not.b32 %0, %17;\n\t"
+        "not.b32 %1, %18;\n\t"
+        "not.b32 %2, %19;\n\t"
+        "not.b32 %3, %20;\n\t"
+        "not.b32 %4, %21;\n\t"
+        "not.b32 %5, %22;\n\t"
+        "not.b32 %6, %23;\n\t"
+        "not.b32 %7, %24;\n\t"
+        "not.b32 %8, %25;\n\t"
+        "not.b32 %9, %26;\n\t"
+        "not.b32 %10, %27;\n\t"
+        "not.b32 %11, %28;\n\t"
+        "not.b32 %12, %29;\n\t"
+        "not.b32 %13, %30;\n\t"
+        "not.b32 %14, %31;\n\t"
+        "not.b32 %15, %32;\n\t"
+        "not.b32 %16, %33;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -6331,239 +6523,245 @@ struct shl {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[101];
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[0]) : "r"(x[17]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[19]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[0]), "r"(t[19]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(x[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[2]), "r"(x[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(x[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[3]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(x[3]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[4]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(x[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[5]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[7]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[7]), "r"(x[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[6]), "r"(x[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[8]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[8]), "r"(x[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[7]), "r"(x[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[9]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[9]), "r"(x[7]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[8]), "r"(x[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[10]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[10]), "r"(x[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[9]), "r"(x[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[11]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[11]), "r"(x[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(x[10]), "r"(x[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(x[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(x[11]), "r"(x[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[13]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[13]), "r"(x[11]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(x[12]), "r"(x[11]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[14]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[14]), "r"(x[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(x[13]), "r"(x[12]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[15]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[15]), "r"(x[13]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(x[14]), "r"(x[13]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[16]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[16]), "r"(x[14]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(x[15]), "r"(x[14]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[17]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[17]), "r"(x[15]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(x[16]), "r"(x[15]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[18]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(t[18]), "r"(x[16]));
-    asm volatile("shr.b32 %0, %1, 6;" : "=r"(t[20]) : "r"(x[17]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[20]) : "r"(t[20]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[21]) : "r"(t[20]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[39]) : "r"(t[21]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[2]), "r"(t[39]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[23]) : "r"(t[3]), "r"(t[39]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[4]), "r"(t[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[24]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[24]), "r"(t[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[5]), "r"(t[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[25]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[25]), "r"(t[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[6]), "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[26]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[26]), "r"(t[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[7]), "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[27]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[27]), "r"(t[7]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[8]), "r"(t[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[28]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[28]), "r"(t[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[29]) : "r"(t[9]), "r"(t[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[29]) : "r"(t[29]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[29]) : "r"(t[29]), "r"(t[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[30]) : "r"(t[10]), "r"(t[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[30]) : "r"(t[30]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[30]) : "r"(t[30]), "r"(t[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[31]) : "r"(t[11]), "r"(t[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[31]) : "r"(t[31]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[31]) : "r"(t[31]), "r"(t[11]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[32]) : "r"(t[12]), "r"(t[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[32]) : "r"(t[32]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[32]) : "r"(t[32]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[33]) : "r"(t[13]), "r"(t[11]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[33]) : "r"(t[33]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[33]) : "r"(t[33]), "r"(t[13]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[34]) : "r"(t[14]), "r"(t[12]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[34]) : "r"(t[34]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[34]) : "r"(t[34]), "r"(t[14]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[35]) : "r"(t[15]), "r"(t[13]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[35]) : "r"(t[35]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[35]) : "r"(t[35]), "r"(t[15]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[36]) : "r"(t[16]), "r"(t[14]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[36]) : "r"(t[36]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[36]) : "r"(t[36]), "r"(t[16]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[37]) : "r"(t[17]), "r"(t[15]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[37]) : "r"(t[37]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[37]) : "r"(t[37]), "r"(t[17]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[38]) : "r"(t[18]), "r"(t[16]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[38]) : "r"(t[38]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[38]) : "r"(t[38]), "r"(t[18]));
-    asm volatile("shr.b32 %0, %1, 7;" : "=r"(t[40]) : "r"(x[17]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[40]) : "r"(t[40]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[41]) : "r"(t[40]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[59]) : "r"(t[41]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[42]) : "r"(t[22]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[43]) : "r"(t[23]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[44]) : "r"(t[24]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[45]) : "r"(t[25]), "r"(t[59]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[46]) : "r"(t[26]), "r"(t[22]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[46]) : "r"(t[46]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[46]) : "r"(t[46]), "r"(t[26]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[47]) : "r"(t[27]), "r"(t[23]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[47]) : "r"(t[47]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[47]) : "r"(t[47]), "r"(t[27]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[48]) : "r"(t[28]), "r"(t[24]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[48]) : "r"(t[48]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[48]) : "r"(t[48]), "r"(t[28]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[49]) : "r"(t[29]), "r"(t[25]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[49]) : "r"(t[49]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[49]) : "r"(t[49]), "r"(t[29]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[50]) : "r"(t[30]), "r"(t[26]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[50]) : "r"(t[50]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[50]) : "r"(t[50]), "r"(t[30]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[51]) : "r"(t[31]), "r"(t[27]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[51]) : "r"(t[51]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[51]) : "r"(t[51]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[52]) : "r"(t[32]), "r"(t[28]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[52]) : "r"(t[52]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[52]) : "r"(t[52]), "r"(t[32]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[53]) : "r"(t[33]), "r"(t[29]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[53]) : "r"(t[53]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[53]) : "r"(t[53]), "r"(t[33]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[54]) : "r"(t[34]), "r"(t[30]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[54]) : "r"(t[54]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[54]) : "r"(t[54]), "r"(t[34]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[55]) : "r"(t[35]), "r"(t[31]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[55]) : "r"(t[55]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[55]) : "r"(t[55]), "r"(t[35]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[56]) : "r"(t[36]), "r"(t[32]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[56]) : "r"(t[56]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[56]) : "r"(t[56]), "r"(t[36]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[57]) : "r"(t[37]), "r"(t[33]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[57]) : "r"(t[57]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[57]) : "r"(t[57]), "r"(t[37]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[58]) : "r"(t[38]), "r"(t[34]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[58]) : "r"(t[58]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[58]) : "r"(t[58]), "r"(t[38]));
-    asm volatile("shr.b32 %0, %1, 8;" : "=r"(t[60]) : "r"(x[17]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[60]) : "r"(t[60]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[61]) : "r"(t[60]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[79]) : "r"(t[61]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[62]) : "r"(t[42]), "r"(t[79]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[63]) : "r"(t[43]), "r"(t[79]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[64]) : "r"(t[44]), "r"(t[79]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[65]) : "r"(t[45]), "r"(t[79]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[66]) : "r"(t[46]), "r"(t[79]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[67]) : "r"(t[47]), "r"(t[79]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[68]) : "r"(t[48]), "r"(t[79]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[69]) : "r"(t[49]), "r"(t[79]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[70]) : "r"(t[50]), "r"(t[42]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[70]) : "r"(t[70]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[70]) : "r"(t[70]), "r"(t[50]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[71]) : "r"(t[51]), "r"(t[43]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[71]) : "r"(t[71]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[71]) : "r"(t[71]), "r"(t[51]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[72]) : "r"(t[52]), "r"(t[44]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[72]) : "r"(t[72]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[72]) : "r"(t[72]), "r"(t[52]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[73]) : "r"(t[53]), "r"(t[45]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[73]) : "r"(t[73]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[73]) : "r"(t[73]), "r"(t[53]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[74]) : "r"(t[54]), "r"(t[46]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[74]) : "r"(t[74]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[74]) : "r"(t[74]), "r"(t[54]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[75]) : "r"(t[55]), "r"(t[47]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[75]) : "r"(t[75]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[75]) : "r"(t[75]), "r"(t[55]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[76]) : "r"(t[56]), "r"(t[48]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[76]) : "r"(t[76]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[76]) : "r"(t[76]), "r"(t[56]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[77]) : "r"(t[57]), "r"(t[49]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[77]) : "r"(t[77]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[77]) : "r"(t[77]), "r"(t[57]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[78]) : "r"(t[58]), "r"(t[50]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[78]) : "r"(t[78]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[78]) : "r"(t[78]), "r"(t[58]));
-    asm volatile("shr.b32 %0, %1, 9;" : "=r"(t[80]) : "r"(x[17]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[80]) : "r"(t[80]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[81]) : "r"(t[80]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[99]) : "r"(t[81]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[82]) : "r"(t[62]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[83]) : "r"(t[63]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[84]) : "r"(t[64]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[85]) : "r"(t[65]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[86]) : "r"(t[66]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[87]) : "r"(t[67]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[88]) : "r"(t[68]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[89]) : "r"(t[69]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[90]) : "r"(t[70]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[91]) : "r"(t[71]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[92]) : "r"(t[72]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[93]) : "r"(t[73]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[94]) : "r"(t[74]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[95]) : "r"(t[75]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[96]) : "r"(t[76]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[97]) : "r"(t[77]), "r"(t[99]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[98]) : "r"(t[78]), "r"(t[62]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[98]) : "r"(t[98]), "r"(t[81]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[98]) : "r"(t[98]), "r"(t[78]));
-    asm volatile("and.b32 %0, %1, 31;" : "=r"(t[100]) : "r"(x[17]));
-    asm volatile("shl.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(t[82]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(t[82]), "r"(t[83]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(t[83]), "r"(t[84]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(t[84]), "r"(t[85]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(t[85]), "r"(t[86]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(t[86]), "r"(t[87]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(t[87]), "r"(t[88]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(t[88]), "r"(t[89]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(t[89]), "r"(t[90]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(t[90]), "r"(t[91]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(t[91]), "r"(t[92]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(t[92]), "r"(t[93]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(t[93]), "r"(t[94]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(t[94]), "r"(t[95]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(t[95]), "r"(t[96]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(t[96]), "r"(t[97]), "r"(t[100]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[16]) : "r"(t[97]), "r"(t[98]), "r"(t[100]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<101>;\n\t"
+        "shr.b32 t0, %34, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t19, t1;\n\t"
+        "and.b32 t2, %17, t19;\n\t"
+        "xor.b32 t3, %18, %17;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %18;\n\t"
+        "xor.b32 t4, %19, %18;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %19;\n\t"
+        "xor.b32 t5, %20, %19;\n\t"
+        "and.b32 t5, t5, t1;\n\t"
+        "xor.b32 t5, t5, %20;\n\t"
+        "xor.b32 t6, %21, %20;\n\t"
+        "and.b32 t6, t6, t1;\n\t"
+        "xor.b32 t6, t6, %21;\n\t"
+        "xor.b32 t7, %22, %21;\n\t"
+        "and.b32 t7, t7, t1;\n\t"
+        "xor.b32 t7, t7, %22;\n\t"
+        "xor.b32 t8, %23, %22;\n\t"
+        "and.b32 t8, t8, t1;\n\t"
+        "xor.b32 t8, t8, %23;\n\t"
+        "xor.b32 t9, %24, %23;\n\t"
+        "and.b32 t9, t9, t1;\n\t"
+        "xor.b32 t9, t9, %24;\n\t"
+        "xor.b32 t10, %25, %24;\n\t"
+        "and.b32 t10, t10, t1;\n\t"
+        "xor.b32 t10, t10, %25;\n\t"
+        "xor.b32 t11, %26, %25;\n\t"
+        "and.b32 t11, t11, t1;\n\t"
+        "xor.b32 t11, t11, %26;\n\t"
+        "xor.b32 t12, %27, %26;\n\t"
+        "and.b32 t12, t12, t1;\n\t"
+        "xor.b32 t12, t12, %27;\n\t"
+        "xor.b32 t13, %28, %27;\n\t"
+        "and.b32 t13, t13, t1;\n\t"
+        "xor.b32 t13, t13, %28;\n\t"
+        "xor.b32 t14, %29, %28;\n\t"
+        "and.b32 t14, t14, t1;\n\t"
+        "xor.b32 t14, t14, %29;\n\t"
+        "xor.b32 t15, %30, %29;\n\t"
+        "and.b32 t15, t15, t1;\n\t"
+        "xor.b32 t15, t15, %30;\n\t"
+        "xor.b32 t16, %31, %30;\n\t"
+        "and.b32 t16, t16, t1;\n\t"
+        "xor.b32 t16, t16, %31;\n\t"
+        "xor.b32 t17, %32, %31;\n\t"
+        "and.b32 t17, t17, t1;\n\t"
+        "xor.b32 t17, t17, %32;\n\t"
+        "xor.b32 t18, %33, %32;\n\t"
+        "and.b32 t18, t18, t1;\n\t"
+        "xor.b32 t18, t18, %33;\n\t"
+        "shr.b32 t20, %34, 6;\n\t"
+        "and.b32 t20, t20, 1;\n\t"
+        "sub.u32 t21, 0, t20;\n\t"
+        "not.b32 t39, t21;\n\t"
+        "and.b32 t22, t2, t39;\n\t"
+        "and.b32 t23, t3, t39;\n\t"
+        "xor.b32 t24, t4, t2;\n\t"
+        "and.b32 t24, t24, t21;\n\t"
+        "xor.b32 t24, t24, t4;\n\t"
+        "xor.b32 t25, t5, t3;\n\t"
+        "and.b32 t25, t25, t21;\n\t"
+        "xor.b32 t25, t25, t5;\n\t"
+        "xor.b32 t26, t6, t4;\n\t"
+        "and.b32 t26, t26, t21;\n\t"
+        "xor.b32 t26, t26, t6;\n\t"
+        "xor.b32 t27, t7, t5;\n\t"
+        "and.b32 t27, t27, t21;\n\t"
+        "xor.b32 t27, t27, t7;\n\t"
+        "xor.b32 t28, t8, t6;\n\t"
+        "and.b32 t28, t28, t21;\n\t"
+        "xor.b32 t28, t28, t8;\n\t"
+        "xor.b32 t29, t9, t7;\n\t"
+        "and.b32 t29, t29, t21;\n\t"
+        "xor.b32 t29, t29, t9;\n\t"
+        "xor.b32 t30, t10, t8;\n\t"
+        "and.b32 t30, t30, t21;\n\t"
+        "xor.b32 t30, t30, t10;\n\t"
+        "xor.b32 t31, t11, t9;\n\t"
+        "and.b32 t31, t31, t21;\n\t"
+        "xor.b32 t31, t31, t11;\n\t"
+        "xor.b32 t32, t12, t10;\n\t"
+        "and.b32 t32, t32, t21;\n\t"
+        "xor.b32 t32, t32, t12;\n\t"
+        "xor.b32 t33, t13, t11;\n\t"
+        "and.b32 t33, t33, t21;\n\t"
+        "xor.b32 t33, t33, t13;\n\t"
+        "xor.b32 t34, t14, t12;\n\t"
+        "and.b32 t34, t34, t21;\n\t"
+        "xor.b32 t34, t34, t14;\n\t"
+        "xor.b32 t35, t15, t13;\n\t"
+        "and.b32 t35, t35, t21;\n\t"
+        "xor.b32 t35, t35, t15;\n\t"
+        "xor.b32 t36, t16, t14;\n\t"
+        "and.b32 t36, t36, t21;\n\t"
+        "xor.b32 t36, t36, t16;\n\t"
+        "xor.b32 t37, t17, t15;\n\t"
+        "and.b32 t37, t37, t21;\n\t"
+        "xor.b32 t37, t37, t17;\n\t"
+        "xor.b32 t38, t18, t16;\n\t"
+        "and.b32 t38, t38, t21;\n\t"
+        "xor.b32 t38, t38, t18;\n\t"
+        "shr.b32 t40, %34, 7;\n\t"
+        "and.b32 t40, t40, 1;\n\t"
+        "sub.u32 t41, 0, t40;\n\t"
+        "not.b32 t59, t41;\n\t"
+        "and.b32 t42, t22, t59;\n\t"
+        "and.b32 t43, t23, t59;\n\t"
+        "and.b32 t44, t24, t59;\n\t"
+        "and.b32 t45, t25, t59;\n\t"
+        "xor.b32 t46, t26, t22;\n\t"
+        "and.b32 t46, t46, t41;\n\t"
+        "xor.b32 t46, t46, t26;\n\t"
+        "xor.b32 t47, t27, t23;\n\t"
+        "and.b32 t47, t47, t41;\n\t"
+        "xor.b32 t47, t47, t27;\n\t"
+        "xor.b32 t48, t28, t24;\n\t"
+        "and.b32 t48, t48, t41;\n\t"
+        "xor.b32 t48, t48, t28;\n\t"
+        "xor.b32 t49, t29, t25;\n\t"
+        "and.b32 t49, t49, t41;\n\t"
+        "xor.b32 t49, t49, t29;\n\t"
+        "xor.b32 t50, t30, t26;\n\t"
+        "and.b32 t50, t50, t41;\n\t"
+        "xor.b32 t50, t50, t30;\n\t"
+        "xor.b32 t51, t31, t27;\n\t"
+        "and.b32 t51, t51, t41;\n\t"
+        "xor.b32 t51, t51, t31;\n\t"
+        "xor.b32 t52, t32, t28;\n\t"
+        "and.b32 t52, t52, t41;\n\t"
+        "xor.b32 t52, t52, t32;\n\t"
+        "xor.b32 t53, t33, t29;\n\t"
+        "and.b32 t53, t53, t41;\n\t"
+        "xor.b32 t53, t53, t33;\n\t"
+        "xor.b32 t54, t34, t30;\n\t"
+        "and.b32 t54, t54, t41;\n\t"
+        "xor.b32 t54, t54, t34;\n\t"
+        "xor.b32 t55, t35, t31;\n\t"
+        "and.b32 t55, t55, t41;\n\t"
+        "xor.b32 t55, t55, t35;\n\t"
+        "xor.b32 t56, t36, t32;\n\t"
+        "and.b32 t56, t56, t41;\n\t"
+        "xor.b32 t56, t56, t36;\n\t"
+        "xor.b32 t57, t37, t33;\n\t"
+        "and.b32 t57, t57, t41;\n\t"
+        "xor.b32 t57, t57, t37;\n\t"
+        "xor.b32 t58, t38, t34;\n\t"
+        "and.b32 t58, t58, t41;\n\t"
+        "xor.b32 t58, t58, t38;\n\t"
+        "shr.b32 t60, %34, 8;\n\t"
+        "and.b32 t60, t60, 1;\n\t"
+        "sub.u32 t61, 0, t60;\n\t"
+        "not.b32 t79, t61;\n\t"
+        "and.b32 t62, t42, t79;\n\t"
+        "and.b32 t63, t43, t79;\n\t"
+        "and.b32 t64, t44, t79;\n\t"
+        "and.b32 t65, t45, t79;\n\t"
+        "and.b32 t66, t46, t79;\n\t"
+        "and.b32 t67, t47, t79;\n\t"
+        "and.b32 t68, t48, t79;\n\t"
+        "and.b32 t69, t49, t79;\n\t"
+        "xor.b32 t70, t50, t42;\n\t"
+        "and.b32 t70, t70, t61;\n\t"
+        "xor.b32 t70, t70, t50;\n\t"
+        "xor.b32 t71, t51, t43;\n\t"
+        "and.b32 t71, t71, t61;\n\t"
+        "xor.b32 t71, t71, t51;\n\t"
+        "xor.b32 t72, t52, t44;\n\t"
+        "and.b32 t72, t72, t61;\n\t"
+        "xor.b32 t72, t72, t52;\n\t"
+        "xor.b32 t73, t53, t45;\n\t"
+        "and.b32 t73, t73, t61;\n\t"
+        "xor.b32 t73, t73, t53;\n\t"
+        "xor.b32 t74, t54, t46;\n\t"
+        "and.b32 t74, t74, t61;\n\t"
+        "xor.b32 t74, t74, t54;\n\t"
+        "xor.b32 t75, t55, t47;\n\t"
+        "and.b32 t75, t75, t61;\n\t"
+        "xor.b32 t75, t75, t55;\n\t"
+        "xor.b32 t76, t56, t48;\n\t"
+        "and.b32 t76, t76, t61;\n\t"
+        "xor.b32 t76, t76, t56;\n\t"
+        "xor.b32 t77, t57, t49;\n\t"
+        "and.b32 t77, t77, t61;\n\t"
+        "xor.b32 t77, t77, t57;\n\t"
+        "xor.b32 t78, t58, t50;\n\t"
+        "and.b32 t78, t78, t61;\n\t"
+        "xor.b32 t78, t78, t58;\n\t"
+        "shr.b32 t80, %34, 9;\n\t"
+        "and.b32 t80, t80, 1;\n\t"
+        "sub.u32 t81, 0, t80;\n\t"
+        "not.b32 t99, t81;\n\t"
+        "and.b32 t82, t62, t99;\n\t"
+        "and.b32 t83, t63, t99;\n\t"
+        "and.b32 t84, t64, t99;\n\t"
+        "and.b32 t85, t65, t99;\n\t"
+        "and.b32 t86, t66, t99;\n\t"
+        "and.b32 t87, t67, t99;\n\t"
+        "and.b32 t88, t68, t99;\n\t"
+        "and.b32 t89, t69, t99;\n\t"
+        "and.b32 t90, t70, t99;\n\t"
+        "and.b32 t91, t71, t99;\n\t"
+        "and.b32 t92, t72, t99;\n\t"
+        "and.b32 t93, t73, t99;\n\t"
+        "and.b32 t94, t74, t99;\n\t"
+        "and.b32 t95, t75, t99;\n\t"
+        "and.b32 t96, t76, t99;\n\t"
+        "and.b32 t97, t77, t99;\n\t"
+        "xor.b32 t98, t78, t62;\n\t"
+        "and.b32 t98, t98, t81;\n\t"
+        "xor.b32 t98, t98, t78;\n\t"
+        "and.b32 t100, %34, 31;\n\t"
+        "shl.b32 %0, t82, t100;\n\t"
+        "shf.l.clamp.b32 %1, t82, t83, t100;\n\t"
+        "shf.l.clamp.b32 %2, t83, t84, t100;\n\t"
+        "shf.l.clamp.b32 %3, t84, t85, t100;\n\t"
+        "shf.l.clamp.b32 %4, t85, t86, t100;\n\t"
+        "shf.l.clamp.b32 %5, t86, t87, t100;\n\t"
+        "shf.l.clamp.b32 %6, t87, t88, t100;\n\t"
+        "shf.l.clamp.b32 %7, t88, t89, t100;\n\t"
+        "shf.l.clamp.b32 %8, t89, t90, t100;\n\t"
+        "shf.l.clamp.b32 %9, t90, t91, t100;\n\t"
+        "shf.l.clamp.b32 %10, t91, t92, t100;\n\t"
+        "shf.l.clamp.b32 %11, t92, t93, t100;\n\t"
+        "shf.l.clamp.b32 %12, t93, t94, t100;\n\t"
+        "shf.l.clamp.b32 %13, t94, t95, t100;\n\t"
+        "shf.l.clamp.b32 %14, t95, t96, t100;\n\t"
+        "shf.l.clamp.b32 %15, t96, t97, t100;\n\t"
+        "shf.l.clamp.b32 %16, t97, t98, t100;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+    );
   }
 #endif
 
@@ -6802,7 +7000,6 @@ struct shl {
     y[15] = ptx_shf_l_clamp(t[96], t[97], t[100]);
     y[16] = ptx_shf_l_clamp(t[97], t[98], t[100]);
     y[16] = ptx_and(y[16], 511u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -6822,239 +7019,245 @@ struct shr {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[101];
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[0]) : "r"(x[17]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[19]) : "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[2]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[2]), "r"(x[0]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(x[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[4]) : "r"(t[4]), "r"(x[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[5]) : "r"(t[5]), "r"(x[3]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[6]) : "r"(t[6]), "r"(x[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[7]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[7]) : "r"(t[7]), "r"(x[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[8]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[8]) : "r"(t[8]), "r"(x[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[9]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[9]) : "r"(t[9]), "r"(x[7]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[10]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[10]) : "r"(t[10]), "r"(x[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[11]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[11]) : "r"(t[11]), "r"(x[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(x[10]), "r"(x[11]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[12]) : "r"(t[12]), "r"(x[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[13]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[13]) : "r"(t[13]), "r"(x[11]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(x[12]), "r"(x[13]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[14]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[14]) : "r"(t[14]), "r"(x[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(x[13]), "r"(x[14]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[15]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[15]) : "r"(t[15]), "r"(x[13]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(x[14]), "r"(x[15]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[16]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[16]) : "r"(t[16]), "r"(x[14]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(x[15]), "r"(x[16]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[17]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[17]) : "r"(t[17]), "r"(x[15]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[18]) : "r"(x[16]), "r"(t[19]));
-    asm volatile("shr.b32 %0, %1, 6;" : "=r"(t[20]) : "r"(x[17]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[20]) : "r"(t[20]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[21]) : "r"(t[20]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[39]) : "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[2]), "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[22]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[22]) : "r"(t[22]), "r"(t[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[23]) : "r"(t[3]), "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[23]) : "r"(t[23]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[23]) : "r"(t[23]), "r"(t[3]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[4]), "r"(t[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[24]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[24]) : "r"(t[24]), "r"(t[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[5]), "r"(t[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[25]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[25]) : "r"(t[25]), "r"(t[5]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[6]), "r"(t[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[26]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[26]) : "r"(t[26]), "r"(t[6]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[7]), "r"(t[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[27]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[27]) : "r"(t[27]), "r"(t[7]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[8]), "r"(t[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[28]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[28]) : "r"(t[28]), "r"(t[8]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[29]) : "r"(t[9]), "r"(t[11]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[29]) : "r"(t[29]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[29]) : "r"(t[29]), "r"(t[9]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[30]) : "r"(t[10]), "r"(t[12]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[30]) : "r"(t[30]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[30]) : "r"(t[30]), "r"(t[10]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[31]) : "r"(t[11]), "r"(t[13]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[31]) : "r"(t[31]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[31]) : "r"(t[31]), "r"(t[11]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[32]) : "r"(t[12]), "r"(t[14]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[32]) : "r"(t[32]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[32]) : "r"(t[32]), "r"(t[12]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[33]) : "r"(t[13]), "r"(t[15]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[33]) : "r"(t[33]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[33]) : "r"(t[33]), "r"(t[13]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[34]) : "r"(t[14]), "r"(t[16]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[34]) : "r"(t[34]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[34]) : "r"(t[34]), "r"(t[14]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[35]) : "r"(t[15]), "r"(t[17]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[35]) : "r"(t[35]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[35]) : "r"(t[35]), "r"(t[15]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[36]) : "r"(t[16]), "r"(t[18]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[36]) : "r"(t[36]), "r"(t[21]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[36]) : "r"(t[36]), "r"(t[16]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[37]) : "r"(t[17]), "r"(t[39]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[38]) : "r"(t[18]), "r"(t[39]));
-    asm volatile("shr.b32 %0, %1, 7;" : "=r"(t[40]) : "r"(x[17]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[40]) : "r"(t[40]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[41]) : "r"(t[40]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[59]) : "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[42]) : "r"(t[22]), "r"(t[26]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[42]) : "r"(t[42]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[42]) : "r"(t[42]), "r"(t[22]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[43]) : "r"(t[23]), "r"(t[27]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[43]) : "r"(t[43]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[43]) : "r"(t[43]), "r"(t[23]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[44]) : "r"(t[24]), "r"(t[28]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[44]) : "r"(t[44]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[44]) : "r"(t[44]), "r"(t[24]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[45]) : "r"(t[25]), "r"(t[29]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[45]) : "r"(t[45]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[45]) : "r"(t[45]), "r"(t[25]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[46]) : "r"(t[26]), "r"(t[30]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[46]) : "r"(t[46]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[46]) : "r"(t[46]), "r"(t[26]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[47]) : "r"(t[27]), "r"(t[31]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[47]) : "r"(t[47]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[47]) : "r"(t[47]), "r"(t[27]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[48]) : "r"(t[28]), "r"(t[32]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[48]) : "r"(t[48]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[48]) : "r"(t[48]), "r"(t[28]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[49]) : "r"(t[29]), "r"(t[33]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[49]) : "r"(t[49]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[49]) : "r"(t[49]), "r"(t[29]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[50]) : "r"(t[30]), "r"(t[34]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[50]) : "r"(t[50]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[50]) : "r"(t[50]), "r"(t[30]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[51]) : "r"(t[31]), "r"(t[35]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[51]) : "r"(t[51]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[51]) : "r"(t[51]), "r"(t[31]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[52]) : "r"(t[32]), "r"(t[36]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[52]) : "r"(t[52]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[52]) : "r"(t[52]), "r"(t[32]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[53]) : "r"(t[33]), "r"(t[37]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[53]) : "r"(t[53]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[53]) : "r"(t[53]), "r"(t[33]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[54]) : "r"(t[34]), "r"(t[38]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[54]) : "r"(t[54]), "r"(t[41]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[54]) : "r"(t[54]), "r"(t[34]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[55]) : "r"(t[35]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[56]) : "r"(t[36]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[57]) : "r"(t[37]), "r"(t[59]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[58]) : "r"(t[38]), "r"(t[59]));
-    asm volatile("shr.b32 %0, %1, 8;" : "=r"(t[60]) : "r"(x[17]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[60]) : "r"(t[60]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[61]) : "r"(t[60]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[79]) : "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[62]) : "r"(t[42]), "r"(t[50]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[62]) : "r"(t[62]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[62]) : "r"(t[62]), "r"(t[42]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[63]) : "r"(t[43]), "r"(t[51]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[63]) : "r"(t[63]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[63]) : "r"(t[63]), "r"(t[43]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[64]) : "r"(t[44]), "r"(t[52]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[64]) : "r"(t[64]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[64]) : "r"(t[64]), "r"(t[44]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[65]) : "r"(t[45]), "r"(t[53]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[65]) : "r"(t[65]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[65]) : "r"(t[65]), "r"(t[45]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[66]) : "r"(t[46]), "r"(t[54]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[66]) : "r"(t[66]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[66]) : "r"(t[66]), "r"(t[46]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[67]) : "r"(t[47]), "r"(t[55]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[67]) : "r"(t[67]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[67]) : "r"(t[67]), "r"(t[47]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[68]) : "r"(t[48]), "r"(t[56]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[68]) : "r"(t[68]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[68]) : "r"(t[68]), "r"(t[48]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[69]) : "r"(t[49]), "r"(t[57]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[69]) : "r"(t[69]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[69]) : "r"(t[69]), "r"(t[49]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[70]) : "r"(t[50]), "r"(t[58]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[70]) : "r"(t[70]), "r"(t[61]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[70]) : "r"(t[70]), "r"(t[50]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[71]) : "r"(t[51]), "r"(t[79]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[72]) : "r"(t[52]), "r"(t[79]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[73]) : "r"(t[53]), "r"(t[79]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[74]) : "r"(t[54]), "r"(t[79]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[75]) : "r"(t[55]), "r"(t[79]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[76]) : "r"(t[56]), "r"(t[79]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[77]) : "r"(t[57]), "r"(t[79]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[78]) : "r"(t[58]), "r"(t[79]));
-    asm volatile("shr.b32 %0, %1, 9;" : "=r"(t[80]) : "r"(x[17]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[80]) : "r"(t[80]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[81]) : "r"(t[80]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[99]) : "r"(t[81]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[82]) : "r"(t[62]), "r"(t[78]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[82]) : "r"(t[82]), "r"(t[81]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[82]) : "r"(t[82]), "r"(t[62]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[83]) : "r"(t[63]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[84]) : "r"(t[64]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[85]) : "r"(t[65]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[86]) : "r"(t[66]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[87]) : "r"(t[67]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[88]) : "r"(t[68]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[89]) : "r"(t[69]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[90]) : "r"(t[70]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[91]) : "r"(t[71]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[92]) : "r"(t[72]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[93]) : "r"(t[73]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[94]) : "r"(t[74]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[95]) : "r"(t[75]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[96]) : "r"(t[76]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[97]) : "r"(t[77]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[98]) : "r"(t[78]), "r"(t[99]));
-    asm volatile("and.b32 %0, %1, 31;" : "=r"(t[100]) : "r"(x[17]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[0]) : "r"(t[82]), "r"(t[83]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(t[83]), "r"(t[84]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(t[84]), "r"(t[85]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(t[85]), "r"(t[86]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[4]) : "r"(t[86]), "r"(t[87]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[5]) : "r"(t[87]), "r"(t[88]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[6]) : "r"(t[88]), "r"(t[89]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[7]) : "r"(t[89]), "r"(t[90]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[8]) : "r"(t[90]), "r"(t[91]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[9]) : "r"(t[91]), "r"(t[92]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[10]) : "r"(t[92]), "r"(t[93]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[11]) : "r"(t[93]), "r"(t[94]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[12]) : "r"(t[94]), "r"(t[95]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[13]) : "r"(t[95]), "r"(t[96]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[14]) : "r"(t[96]), "r"(t[97]), "r"(t[100]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[15]) : "r"(t[97]), "r"(t[98]), "r"(t[100]));
-    asm volatile("shr.b32 %0, %1, %2;" : "=r"(y[16]) : "r"(t[98]), "r"(t[100]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<101>;\n\t"
+        "shr.b32 t0, %34, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t19, t1;\n\t"
+        "xor.b32 t2, %17, %18;\n\t"
+        "and.b32 t2, t2, t1;\n\t"
+        "xor.b32 t2, t2, %17;\n\t"
+        "xor.b32 t3, %18, %19;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %18;\n\t"
+        "xor.b32 t4, %19, %20;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %19;\n\t"
+        "xor.b32 t5, %20, %21;\n\t"
+        "and.b32 t5, t5, t1;\n\t"
+        "xor.b32 t5, t5, %20;\n\t"
+        "xor.b32 t6, %21, %22;\n\t"
+        "and.b32 t6, t6, t1;\n\t"
+        "xor.b32 t6, t6, %21;\n\t"
+        "xor.b32 t7, %22, %23;\n\t"
+        "and.b32 t7, t7, t1;\n\t"
+        "xor.b32 t7, t7, %22;\n\t"
+        "xor.b32 t8, %23, %24;\n\t"
+        "and.b32 t8, t8, t1;\n\t"
+        "xor.b32 t8, t8, %23;\n\t"
+        "xor.b32 t9, %24, %25;\n\t"
+        "and.b32 t9, t9, t1;\n\t"
+        "xor.b32 t9, t9, %24;\n\t"
+        "xor.b32 t10, %25, %26;\n\t"
+        "and.b32 t10, t10, t1;\n\t"
+        "xor.b32 t10, t10, %25;\n\t"
+        "xor.b32 t11, %26, %27;\n\t"
+        "and.b32 t11, t11, t1;\n\t"
+        "xor.b32 t11, t11, %26;\n\t"
+        "xor.b32 t12, %27, %28;\n\t"
+        "and.b32 t12, t12, t1;\n\t"
+        "xor.b32 t12, t12, %27;\n\t"
+        "xor.b32 t13, %28, %29;\n\t"
+        "and.b32 t13, t13, t1;\n\t"
+        "xor.b32 t13, t13, %28;\n\t"
+        "xor.b32 t14, %29, %30;\n\t"
+        "and.b32 t14, t14, t1;\n\t"
+        "xor.b32 t14, t14, %29;\n\t"
+        "xor.b32 t15, %30, %31;\n\t"
+        "and.b32 t15, t15, t1;\n\t"
+        "xor.b32 t15, t15, %30;\n\t"
+        "xor.b32 t16, %31, %32;\n\t"
+        "and.b32 t16, t16, t1;\n\t"
+        "xor.b32 t16, t16, %31;\n\t"
+        "xor.b32 t17, %32, %33;\n\t"
+        "and.b32 t17, t17, t1;\n\t"
+        "xor.b32 t17, t17, %32;\n\t"
+        "and.b32 t18, %33, t19;\n\t"
+        "shr.b32 t20, %34, 6;\n\t"
+        "and.b32 t20, t20, 1;\n\t"
+        "sub.u32 t21, 0, t20;\n\t"
+        "not.b32 t39, t21;\n\t"
+        "xor.b32 t22, t2, t4;\n\t"
+        "and.b32 t22, t22, t21;\n\t"
+        "xor.b32 t22, t22, t2;\n\t"
+        "xor.b32 t23, t3, t5;\n\t"
+        "and.b32 t23, t23, t21;\n\t"
+        "xor.b32 t23, t23, t3;\n\t"
+        "xor.b32 t24, t4, t6;\n\t"
+        "and.b32 t24, t24, t21;\n\t"
+        "xor.b32 t24, t24, t4;\n\t"
+        "xor.b32 t25, t5, t7;\n\t"
+        "and.b32 t25, t25, t21;\n\t"
+        "xor.b32 t25, t25, t5;\n\t"
+        "xor.b32 t26, t6, t8;\n\t"
+        "and.b32 t26, t26, t21;\n\t"
+        "xor.b32 t26, t26, t6;\n\t"
+        "xor.b32 t27, t7, t9;\n\t"
+        "and.b32 t27, t27, t21;\n\t"
+        "xor.b32 t27, t27, t7;\n\t"
+        "xor.b32 t28, t8, t10;\n\t"
+        "and.b32 t28, t28, t21;\n\t"
+        "xor.b32 t28, t28, t8;\n\t"
+        "xor.b32 t29, t9, t11;\n\t"
+        "and.b32 t29, t29, t21;\n\t"
+        "xor.b32 t29, t29, t9;\n\t"
+        "xor.b32 t30, t10, t12;\n\t"
+        "and.b32 t30, t30, t21;\n\t"
+        "xor.b32 t30, t30, t10;\n\t"
+        "xor.b32 t31, t11, t13;\n\t"
+        "and.b32 t31, t31, t21;\n\t"
+        "xor.b32 t31, t31, t11;\n\t"
+        "xor.b32 t32, t12, t14;\n\t"
+        "and.b32 t32, t32, t21;\n\t"
+        "xor.b32 t32, t32, t12;\n\t"
+        "xor.b32 t33, t13, t15;\n\t"
+        "and.b32 t33, t33, t21;\n\t"
+        "xor.b32 t33, t33, t13;\n\t"
+        "xor.b32 t34, t14, t16;\n\t"
+        "and.b32 t34, t34, t21;\n\t"
+        "xor.b32 t34, t34, t14;\n\t"
+        "xor.b32 t35, t15, t17;\n\t"
+        "and.b32 t35, t35, t21;\n\t"
+        "xor.b32 t35, t35, t15;\n\t"
+        "xor.b32 t36, t16, t18;\n\t"
+        "and.b32 t36, t36, t21;\n\t"
+        "xor.b32 t36, t36, t16;\n\t"
+        "and.b32 t37, t17, t39;\n\t"
+        "and.b32 t38, t18, t39;\n\t"
+        "shr.b32 t40, %34, 7;\n\t"
+        "and.b32 t40, t40, 1;\n\t"
+        "sub.u32 t41, 0, t40;\n\t"
+        "not.b32 t59, t41;\n\t"
+        "xor.b32 t42, t22, t26;\n\t"
+        "and.b32 t42, t42, t41;\n\t"
+        "xor.b32 t42, t42, t22;\n\t"
+        "xor.b32 t43, t23, t27;\n\t"
+        "and.b32 t43, t43, t41;\n\t"
+        "xor.b32 t43, t43, t23;\n\t"
+        "xor.b32 t44, t24, t28;\n\t"
+        "and.b32 t44, t44, t41;\n\t"
+        "xor.b32 t44, t44, t24;\n\t"
+        "xor.b32 t45, t25, t29;\n\t"
+        "and.b32 t45, t45, t41;\n\t"
+        "xor.b32 t45, t45, t25;\n\t"
+        "xor.b32 t46, t26, t30;\n\t"
+        "and.b32 t46, t46, t41;\n\t"
+        "xor.b32 t46, t46, t26;\n\t"
+        "xor.b32 t47, t27, t31;\n\t"
+        "and.b32 t47, t47, t41;\n\t"
+        "xor.b32 t47, t47, t27;\n\t"
+        "xor.b32 t48, t28, t32;\n\t"
+        "and.b32 t48, t48, t41;\n\t"
+        "xor.b32 t48, t48, t28;\n\t"
+        "xor.b32 t49, t29, t33;\n\t"
+        "and.b32 t49, t49, t41;\n\t"
+        "xor.b32 t49, t49, t29;\n\t"
+        "xor.b32 t50, t30, t34;\n\t"
+        "and.b32 t50, t50, t41;\n\t"
+        "xor.b32 t50, t50, t30;\n\t"
+        "xor.b32 t51, t31, t35;\n\t"
+        "and.b32 t51, t51, t41;\n\t"
+        "xor.b32 t51, t51, t31;\n\t"
+        "xor.b32 t52, t32, t36;\n\t"
+        "and.b32 t52, t52, t41;\n\t"
+        "xor.b32 t52, t52, t32;\n\t"
+        "xor.b32 t53, t33, t37;\n\t"
+        "and.b32 t53, t53, t41;\n\t"
+        "xor.b32 t53, t53, t33;\n\t"
+        "xor.b32 t54, t34, t38;\n\t"
+        "and.b32 t54, t54, t41;\n\t"
+        "xor.b32 t54, t54, t34;\n\t"
+        "and.b32 t55, t35, t59;\n\t"
+        "and.b32 t56, t36, t59;\n\t"
+        "and.b32 t57, t37, t59;\n\t"
+        "and.b32 t58, t38, t59;\n\t"
+        "shr.b32 t60, %34, 8;\n\t"
+        "and.b32 t60, t60, 1;\n\t"
+        "sub.u32 t61, 0, t60;\n\t"
+        "not.b32 t79, t61;\n\t"
+        "xor.b32 t62, t42, t50;\n\t"
+        "and.b32 t62, t62, t61;\n\t"
+        "xor.b32 t62, t62, t42;\n\t"
+        "xor.b32 t63, t43, t51;\n\t"
+        "and.b32 t63, t63, t61;\n\t"
+        "xor.b32 t63, t63, t43;\n\t"
+        "xor.b32 t64, t44, t52;\n\t"
+        "and.b32 t64, t64, t61;\n\t"
+        "xor.b32 t64, t64, t44;\n\t"
+        "xor.b32 t65, t45, t53;\n\t"
+        "and.b32 t65, t65, t61;\n\t"
+        "xor.b32 t65, t65, t45;\n\t"
+        "xor.b32 t66, t46, t54;\n\t"
+        "and.b32 t66, t66, t61;\n\t"
+        "xor.b32 t66, t66, t46;\n\t"
+        "xor.b32 t67, t47, t55;\n\t"
+        "and.b32 t67, t67, t61;\n\t"
+        "xor.b32 t67, t67, t47;\n\t"
+        "xor.b32 t68, t48, t56;\n\t"
+        "and.b32 t68, t68, t61;\n\t"
+        "xor.b32 t68, t68, t48;\n\t"
+        "xor.b32 t69, t49, t57;\n\t"
+        "and.b32 t69, t69, t61;\n\t"
+        "xor.b32 t69, t69, t49;\n\t"
+        "xor.b32 t70, t50, t58;\n\t"
+        "and.b32 t70, t70, t61;\n\t"
+        "xor.b32 t70, t70, t50;\n\t"
+        "and.b32 t71, t51, t79;\n\t"
+        "and.b32 t72, t52, t79;\n\t"
+        "and.b32 t73, t53, t79;\n\t"
+        "and.b32 t74, t54, t79;\n\t"
+        "and.b32 t75, t55, t79;\n\t"
+        "and.b32 t76, t56, t79;\n\t"
+        "and.b32 t77, t57, t79;\n\t"
+        "and.b32 t78, t58, t79;\n\t"
+        "shr.b32 t80, %34, 9;\n\t"
+        "and.b32 t80, t80, 1;\n\t"
+        "sub.u32 t81, 0, t80;\n\t"
+        "not.b32 t99, t81;\n\t"
+        "xor.b32 t82, t62, t78;\n\t"
+        "and.b32 t82, t82, t81;\n\t"
+        "xor.b32 t82, t82, t62;\n\t"
+        "and.b32 t83, t63, t99;\n\t"
+        "and.b32 t84, t64, t99;\n\t"
+        "and.b32 t85, t65, t99;\n\t"
+        "and.b32 t86, t66, t99;\n\t"
+        "and.b32 t87, t67, t99;\n\t"
+        "and.b32 t88, t68, t99;\n\t"
+        "and.b32 t89, t69, t99;\n\t"
+        "and.b32 t90, t70, t99;\n\t"
+        "and.b32 t91, t71, t99;\n\t"
+        "and.b32 t92, t72, t99;\n\t"
+        "and.b32 t93, t73, t99;\n\t"
+        "and.b32 t94, t74, t99;\n\t"
+        "and.b32 t95, t75, t99;\n\t"
+        "and.b32 t96, t76, t99;\n\t"
+        "and.b32 t97, t77, t99;\n\t"
+        "and.b32 t98, t78, t99;\n\t"
+        "and.b32 t100, %34, 31;\n\t"
+        "shf.r.clamp.b32 %0, t82, t83, t100;\n\t"
+        "shf.r.clamp.b32 %1, t83, t84, t100;\n\t"
+        "shf.r.clamp.b32 %2, t84, t85, t100;\n\t"
+        "shf.r.clamp.b32 %3, t85, t86, t100;\n\t"
+        "shf.r.clamp.b32 %4, t86, t87, t100;\n\t"
+        "shf.r.clamp.b32 %5, t87, t88, t100;\n\t"
+        "shf.r.clamp.b32 %6, t88, t89, t100;\n\t"
+        "shf.r.clamp.b32 %7, t89, t90, t100;\n\t"
+        "shf.r.clamp.b32 %8, t90, t91, t100;\n\t"
+        "shf.r.clamp.b32 %9, t91, t92, t100;\n\t"
+        "shf.r.clamp.b32 %10, t92, t93, t100;\n\t"
+        "shf.r.clamp.b32 %11, t93, t94, t100;\n\t"
+        "shf.r.clamp.b32 %12, t94, t95, t100;\n\t"
+        "shf.r.clamp.b32 %13, t95, t96, t100;\n\t"
+        "shf.r.clamp.b32 %14, t96, t97, t100;\n\t"
+        "shf.r.clamp.b32 %15, t97, t98, t100;\n\t"
+        "shr.b32 %16, t98, t100;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+    );
   }
 #endif
 
@@ -7293,7 +7496,6 @@ struct shr {
     y[15] = ptx_shf_r_clamp(t[97], t[98], t[100]);
     y[16] = ptx_shr(t[98], t[100]);
     y[16] = ptx_and(y[16], 511u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -7313,40 +7515,46 @@ struct popc {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[16];
-    asm volatile("popc.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[0]) : "r"(x[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[1]) : "r"(x[2]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[2]) : "r"(x[3]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[3]) : "r"(x[4]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[4]) : "r"(x[5]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[5]) : "r"(x[6]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[6]) : "r"(x[7]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[6]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[7]) : "r"(x[8]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[7]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[8]) : "r"(x[9]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[8]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[9]) : "r"(x[10]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[9]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[10]) : "r"(x[11]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[10]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[11]) : "r"(x[12]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[11]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[12]) : "r"(x[13]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[12]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[13]) : "r"(x[14]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[13]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[14]) : "r"(x[15]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[14]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[15]) : "r"(x[16]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[15]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<16>;\n\t"
+        "popc.b32 %0, %1;\n\t"
+        "popc.b32 t0, %2;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "popc.b32 t1, %3;\n\t"
+        "add.u32 %0, %0, t1;\n\t"
+        "popc.b32 t2, %4;\n\t"
+        "add.u32 %0, %0, t2;\n\t"
+        "popc.b32 t3, %5;\n\t"
+        "add.u32 %0, %0, t3;\n\t"
+        "popc.b32 t4, %6;\n\t"
+        "add.u32 %0, %0, t4;\n\t"
+        "popc.b32 t5, %7;\n\t"
+        "add.u32 %0, %0, t5;\n\t"
+        "popc.b32 t6, %8;\n\t"
+        "add.u32 %0, %0, t6;\n\t"
+        "popc.b32 t7, %9;\n\t"
+        "add.u32 %0, %0, t7;\n\t"
+        "popc.b32 t8, %10;\n\t"
+        "add.u32 %0, %0, t8;\n\t"
+        "popc.b32 t9, %11;\n\t"
+        "add.u32 %0, %0, t9;\n\t"
+        "popc.b32 t10, %12;\n\t"
+        "add.u32 %0, %0, t10;\n\t"
+        "popc.b32 t11, %13;\n\t"
+        "add.u32 %0, %0, t11;\n\t"
+        "popc.b32 t12, %14;\n\t"
+        "add.u32 %0, %0, t12;\n\t"
+        "popc.b32 t13, %15;\n\t"
+        "add.u32 %0, %0, t13;\n\t"
+        "popc.b32 t14, %16;\n\t"
+        "add.u32 %0, %0, t14;\n\t"
+        "popc.b32 t15, %17;\n\t"
+        "add.u32 %0, %0, t15;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -7386,7 +7594,6 @@ struct popc {
     y[0] = ptx_add(y[0], t[14]);
     t[15] = ptx_popc(x[16]);
     y[0] = ptx_add(y[0], t[15]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -7406,89 +7613,95 @@ struct clz {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[32];
-    asm volatile("clz.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[0]) : "r"(x[1]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[2]) : "r"(x[2]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[3]) : "r"(t[2]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[3]) : "r"(t[3]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[4]) : "r"(x[3]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[5]) : "r"(t[4]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[5]) : "r"(t[5]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[6]) : "r"(x[4]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[7]) : "r"(t[6]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[7]) : "r"(t[7]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[7]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[6]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[8]) : "r"(x[5]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[9]) : "r"(t[8]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[9]) : "r"(t[9]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[9]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[8]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[10]) : "r"(x[6]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[11]) : "r"(t[10]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[11]) : "r"(t[11]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[11]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[10]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[12]) : "r"(x[7]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[13]) : "r"(t[12]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[13]) : "r"(t[13]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[13]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[12]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[14]) : "r"(x[8]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[15]) : "r"(t[14]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[15]) : "r"(t[15]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[15]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[14]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[16]) : "r"(x[9]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[17]) : "r"(t[16]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[17]) : "r"(t[17]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[17]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[16]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[18]) : "r"(x[10]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[19]) : "r"(t[18]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[19]) : "r"(t[19]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[19]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[18]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[20]) : "r"(x[11]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[21]) : "r"(t[20]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[21]) : "r"(t[21]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[21]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[20]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[22]) : "r"(x[12]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[23]) : "r"(t[22]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[23]) : "r"(t[23]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[23]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[22]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[24]) : "r"(x[13]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[25]) : "r"(t[24]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[25]) : "r"(t[25]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[25]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[24]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[26]) : "r"(x[14]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[27]) : "r"(t[26]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[27]) : "r"(t[27]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[27]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[26]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[28]) : "r"(x[15]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[29]) : "r"(t[28]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[29]) : "r"(t[29]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[29]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[28]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[30]) : "r"(x[16]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[31]) : "r"(t[30]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[31]) : "r"(t[31]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[31]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[30]));
-    asm volatile("sub.u32 %0, %1, 23;" : "=r"(y[0]) : "r"(y[0]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<32>;\n\t"
+        "clz.b32 %0, %1;\n\t"
+        "clz.b32 t0, %2;\n\t"
+        "shr.b32 t1, t0, 5;\n\t"
+        "sub.u32 t1, 0, t1;\n\t"
+        "and.b32 %0, %0, t1;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "clz.b32 t2, %3;\n\t"
+        "shr.b32 t3, t2, 5;\n\t"
+        "sub.u32 t3, 0, t3;\n\t"
+        "and.b32 %0, %0, t3;\n\t"
+        "add.u32 %0, %0, t2;\n\t"
+        "clz.b32 t4, %4;\n\t"
+        "shr.b32 t5, t4, 5;\n\t"
+        "sub.u32 t5, 0, t5;\n\t"
+        "and.b32 %0, %0, t5;\n\t"
+        "add.u32 %0, %0, t4;\n\t"
+        "clz.b32 t6, %5;\n\t"
+        "shr.b32 t7, t6, 5;\n\t"
+        "sub.u32 t7, 0, t7;\n\t"
+        "and.b32 %0, %0, t7;\n\t"
+        "add.u32 %0, %0, t6;\n\t"
+        "clz.b32 t8, %6;\n\t"
+        "shr.b32 t9, t8, 5;\n\t"
+        "sub.u32 t9, 0, t9;\n\t"
+        "and.b32 %0, %0, t9;\n\t"
+        "add.u32 %0, %0, t8;\n\t"
+        "clz.b32 t10, %7;\n\t"
+        "shr.b32 t11, t10, 5;\n\t"
+        "sub.u32 t11, 0, t11;\n\t"
+        "and.b32 %0, %0, t11;\n\t"
+        "add.u32 %0, %0, t10;\n\t"
+        "clz.b32 t12, %8;\n\t"
+        "shr.b32 t13, t12, 5;\n\t"
+        "sub.u32 t13, 0, t13;\n\t"
+        "and.b32 %0, %0, t13;\n\t"
+        "add.u32 %0, %0, t12;\n\t"
+        "clz.b32 t14, %9;\n\t"
+        "shr.b32 t15, t14, 5;\n\t"
+        "sub.u32 t15, 0, t15;\n\t"
+        "and.b32 %0, %0, t15;\n\t"
+        "add.u32 %0, %0, t14;\n\t"
+        "clz.b32 t16, %10;\n\t"
+        "shr.b32 t17, t16, 5;\n\t"
+        "sub.u32 t17, 0, t17;\n\t"
+        "and.b32 %0, %0, t17;\n\t"
+        "add.u32 %0, %0, t16;\n\t"
+        "clz.b32 t18, %11;\n\t"
+        "shr.b32 t19, t18, 5;\n\t"
+        "sub.u32 t19, 0, t19;\n\t"
+        "and.b32 %0, %0, t19;\n\t"
+        "add.u32 %0, %0, t18;\n\t"
+        "clz.b32 t20, %12;\n\t"
+        "shr.b32 t21, t20, 5;\n\t"
+        "sub.u32 t21, 0, t21;\n\t"
+        "and.b32 %0, %0, t21;\n\t"
+        "add.u32 %0, %0, t20;\n\t"
+        "clz.b32 t22, %13;\n\t"
+        "shr.b32 t23, t22, 5;\n\t"
+        "sub.u32 t23, 0, t23;\n\t"
+        "and.b32 %0, %0, t23;\n\t"
+        "add.u32 %0, %0, t22;\n\t"
+        "clz.b32 t24, %14;\n\t"
+        "shr.b32 t25, t24, 5;\n\t"
+        "sub.u32 t25, 0, t25;\n\t"
+        "and.b32 %0, %0, t25;\n\t"
+        "add.u32 %0, %0, t24;\n\t"
+        "clz.b32 t26, %15;\n\t"
+        "shr.b32 t27, t26, 5;\n\t"
+        "sub.u32 t27, 0, t27;\n\t"
+        "and.b32 %0, %0, t27;\n\t"
+        "add.u32 %0, %0, t26;\n\t"
+        "clz.b32 t28, %16;\n\t"
+        "shr.b32 t29, t28, 5;\n\t"
+        "sub.u32 t29, 0, t29;\n\t"
+        "and.b32 %0, %0, t29;\n\t"
+        "add.u32 %0, %0, t28;\n\t"
+        "clz.b32 t30, %17;\n\t"
+        "shr.b32 t31, t30, 5;\n\t"
+        "sub.u32 t31, 0, t31;\n\t"
+        "and.b32 %0, %0, t31;\n\t"
+        "add.u32 %0, %0, t30;\n\t"
+        "sub.u32 %0, %0, 23;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -7577,7 +7790,6 @@ struct clz {
     y[0] = ptx_and(y[0], t[31]);
     y[0] = ptx_add(y[0], t[30]);
     y[0] = ptx_sub(y[0], 23u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -7597,106 +7809,112 @@ struct ctz {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[33];
-    asm volatile("or.b32 %0, %1, 512;" : "=r"(t[0]) : "r"(x[16]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(y[0]) : "r"(t[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(y[0]) : "r"(y[0]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[1]) : "r"(x[15]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[1]) : "r"(t[1]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[2]) : "r"(t[1]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[2]) : "r"(t[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[2]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[3]) : "r"(x[14]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[3]) : "r"(t[3]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[4]) : "r"(t[3]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[4]) : "r"(t[4]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[4]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[3]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[5]) : "r"(x[13]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[5]) : "r"(t[5]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[6]) : "r"(t[5]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[6]) : "r"(t[6]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[6]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[5]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[7]) : "r"(x[12]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[7]) : "r"(t[7]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[8]) : "r"(t[7]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[8]) : "r"(t[8]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[8]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[7]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[9]) : "r"(x[11]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[9]) : "r"(t[9]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[10]) : "r"(t[9]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[10]) : "r"(t[10]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[10]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[9]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[11]) : "r"(x[10]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[11]) : "r"(t[11]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[12]) : "r"(t[11]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[12]) : "r"(t[12]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[12]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[11]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[13]) : "r"(x[9]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[13]) : "r"(t[13]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[14]) : "r"(t[13]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[14]) : "r"(t[14]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[14]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[13]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[15]) : "r"(x[8]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[15]) : "r"(t[15]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[16]) : "r"(t[15]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[16]) : "r"(t[16]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[16]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[15]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[17]) : "r"(x[7]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[17]) : "r"(t[17]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[18]) : "r"(t[17]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[18]) : "r"(t[18]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[18]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[17]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[19]) : "r"(x[6]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[19]) : "r"(t[19]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[20]) : "r"(t[19]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[20]) : "r"(t[20]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[20]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[19]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[21]) : "r"(x[5]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[21]) : "r"(t[21]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[22]) : "r"(t[21]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[22]) : "r"(t[22]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[22]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[21]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[23]) : "r"(x[4]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[23]) : "r"(t[23]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[24]) : "r"(t[23]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[24]) : "r"(t[24]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[24]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[23]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[25]) : "r"(x[3]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[25]) : "r"(t[25]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[26]) : "r"(t[25]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[26]) : "r"(t[26]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[26]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[25]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[27]) : "r"(x[2]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[27]) : "r"(t[27]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[28]) : "r"(t[27]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[28]) : "r"(t[28]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[28]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[27]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[29]) : "r"(x[1]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[29]) : "r"(t[29]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[30]) : "r"(t[29]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[30]) : "r"(t[30]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[30]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[29]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[31]) : "r"(x[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[31]) : "r"(t[31]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[32]) : "r"(t[31]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[32]) : "r"(t[32]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[32]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[31]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<33>;\n\t"
+        "or.b32 t0, %17, 512;\n\t"
+        "brev.b32 %0, t0;\n\t"
+        "clz.b32 %0, %0;\n\t"
+        "brev.b32 t1, %16;\n\t"
+        "clz.b32 t1, t1;\n\t"
+        "shr.b32 t2, t1, 5;\n\t"
+        "sub.u32 t2, 0, t2;\n\t"
+        "and.b32 %0, %0, t2;\n\t"
+        "add.u32 %0, %0, t1;\n\t"
+        "brev.b32 t3, %15;\n\t"
+        "clz.b32 t3, t3;\n\t"
+        "shr.b32 t4, t3, 5;\n\t"
+        "sub.u32 t4, 0, t4;\n\t"
+        "and.b32 %0, %0, t4;\n\t"
+        "add.u32 %0, %0, t3;\n\t"
+        "brev.b32 t5, %14;\n\t"
+        "clz.b32 t5, t5;\n\t"
+        "shr.b32 t6, t5, 5;\n\t"
+        "sub.u32 t6, 0, t6;\n\t"
+        "and.b32 %0, %0, t6;\n\t"
+        "add.u32 %0, %0, t5;\n\t"
+        "brev.b32 t7, %13;\n\t"
+        "clz.b32 t7, t7;\n\t"
+        "shr.b32 t8, t7, 5;\n\t"
+        "sub.u32 t8, 0, t8;\n\t"
+        "and.b32 %0, %0, t8;\n\t"
+        "add.u32 %0, %0, t7;\n\t"
+        "brev.b32 t9, %12;\n\t"
+        "clz.b32 t9, t9;\n\t"
+        "shr.b32 t10, t9, 5;\n\t"
+        "sub.u32 t10, 0, t10;\n\t"
+        "and.b32 %0, %0, t10;\n\t"
+        "add.u32 %0, %0, t9;\n\t"
+        "brev.b32 t11, %11;\n\t"
+        "clz.b32 t11, t11;\n\t"
+        "shr.b32 t12, t11, 5;\n\t"
+        "sub.u32 t12, 0, t12;\n\t"
+        "and.b32 %0, %0, t12;\n\t"
+        "add.u32 %0, %0, t11;\n\t"
+        "brev.b32 t13, %10;\n\t"
+        "clz.b32 t13, t13;\n\t"
+        "shr.b32 t14, t13, 5;\n\t"
+        "sub.u32 t14, 0, t14;\n\t"
+        "and.b32 %0, %0, t14;\n\t"
+        "add.u32 %0, %0, t13;\n\t"
+        "brev.b32 t15, %9;\n\t"
+        "clz.b32 t15, t15;\n\t"
+        "shr.b32 t16, t15, 5;\n\t"
+        "sub.u32 t16, 0, t16;\n\t"
+        "and.b32 %0, %0, t16;\n\t"
+        "add.u32 %0, %0, t15;\n\t"
+        "brev.b32 t17, %8;\n\t"
+        "clz.b32 t17, t17;\n\t"
+        "shr.b32 t18, t17, 5;\n\t"
+        "sub.u32 t18, 0, t18;\n\t"
+        "and.b32 %0, %0, t18;\n\t"
+        "add.u32 %0, %0, t17;\n\t"
+        "brev.b32 t19, %7;\n\t"
+        "clz.b32 t19, t19;\n\t"
+        "shr.b32 t20, t19, 5;\n\t"
+        "sub.u32 t20, 0, t20;\n\t"
+        "and.b32 %0, %0, t20;\n\t"
+        "add.u32 %0, %0, t19;\n\t"
+        "brev.b32 t21, %6;\n\t"
+        "clz.b32 t21, t21;\n\t"
+        "shr.b32 t22, t21, 5;\n\t"
+        "sub.u32 t22, 0, t22;\n\t"
+        "and.b32 %0, %0, t22;\n\t"
+        "add.u32 %0, %0, t21;\n\t"
+        "brev.b32 t23, %5;\n\t"
+        "clz.b32 t23, t23;\n\t"
+        "shr.b32 t24, t23, 5;\n\t"
+        "sub.u32 t24, 0, t24;\n\t"
+        "and.b32 %0, %0, t24;\n\t"
+        "add.u32 %0, %0, t23;\n\t"
+        "brev.b32 t25, %4;\n\t"
+        "clz.b32 t25, t25;\n\t"
+        "shr.b32 t26, t25, 5;\n\t"
+        "sub.u32 t26, 0, t26;\n\t"
+        "and.b32 %0, %0, t26;\n\t"
+        "add.u32 %0, %0, t25;\n\t"
+        "brev.b32 t27, %3;\n\t"
+        "clz.b32 t27, t27;\n\t"
+        "shr.b32 t28, t27, 5;\n\t"
+        "sub.u32 t28, 0, t28;\n\t"
+        "and.b32 %0, %0, t28;\n\t"
+        "add.u32 %0, %0, t27;\n\t"
+        "brev.b32 t29, %2;\n\t"
+        "clz.b32 t29, t29;\n\t"
+        "shr.b32 t30, t29, 5;\n\t"
+        "sub.u32 t30, 0, t30;\n\t"
+        "and.b32 %0, %0, t30;\n\t"
+        "add.u32 %0, %0, t29;\n\t"
+        "brev.b32 t31, %1;\n\t"
+        "clz.b32 t31, t31;\n\t"
+        "shr.b32 t32, t31, 5;\n\t"
+        "sub.u32 t32, 0, t32;\n\t"
+        "and.b32 %0, %0, t32;\n\t"
+        "add.u32 %0, %0, t31;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -7802,7 +8020,6 @@ struct ctz {
     t[32] = ptx_sub(0u, t[32]);
     y[0] = ptx_and(y[0], t[32]);
     y[0] = ptx_add(y[0], t[31]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -7822,24 +8039,30 @@ struct shl1 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shl.b32 %0, %1, 1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[5]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[6]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[7]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[8]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[9]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[10]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[11]) : "r"(x[10]), "r"(x[11]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[12]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[13]) : "r"(x[12]), "r"(x[13]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[14]) : "r"(x[13]), "r"(x[14]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[15]) : "r"(x[14]), "r"(x[15]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[16]) : "r"(x[15]), "r"(x[16]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "shl.b32 %0, %17, 1;\n\t"
+        "shf.l.clamp.b32 %1, %17, %18, 1;\n\t"
+        "shf.l.clamp.b32 %2, %18, %19, 1;\n\t"
+        "shf.l.clamp.b32 %3, %19, %20, 1;\n\t"
+        "shf.l.clamp.b32 %4, %20, %21, 1;\n\t"
+        "shf.l.clamp.b32 %5, %21, %22, 1;\n\t"
+        "shf.l.clamp.b32 %6, %22, %23, 1;\n\t"
+        "shf.l.clamp.b32 %7, %23, %24, 1;\n\t"
+        "shf.l.clamp.b32 %8, %24, %25, 1;\n\t"
+        "shf.l.clamp.b32 %9, %25, %26, 1;\n\t"
+        "shf.l.clamp.b32 %10, %26, %27, 1;\n\t"
+        "shf.l.clamp.b32 %11, %27, %28, 1;\n\t"
+        "shf.l.clamp.b32 %12, %28, %29, 1;\n\t"
+        "shf.l.clamp.b32 %13, %29, %30, 1;\n\t"
+        "shf.l.clamp.b32 %14, %30, %31, 1;\n\t"
+        "shf.l.clamp.b32 %15, %31, %32, 1;\n\t"
+        "shf.l.clamp.b32 %16, %32, %33, 1;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -7882,24 +8105,30 @@ struct shl31 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shl.b32 %0, %1, 31;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[3]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[4]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[5]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[6]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[7]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[8]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[9]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[10]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[11]) : "r"(x[10]), "r"(x[11]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[12]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[13]) : "r"(x[12]), "r"(x[13]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[14]) : "r"(x[13]), "r"(x[14]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[15]) : "r"(x[14]), "r"(x[15]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[16]) : "r"(x[15]), "r"(x[16]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "shl.b32 %0, %17, 31;\n\t"
+        "shf.l.clamp.b32 %1, %17, %18, 31;\n\t"
+        "shf.l.clamp.b32 %2, %18, %19, 31;\n\t"
+        "shf.l.clamp.b32 %3, %19, %20, 31;\n\t"
+        "shf.l.clamp.b32 %4, %20, %21, 31;\n\t"
+        "shf.l.clamp.b32 %5, %21, %22, 31;\n\t"
+        "shf.l.clamp.b32 %6, %22, %23, 31;\n\t"
+        "shf.l.clamp.b32 %7, %23, %24, 31;\n\t"
+        "shf.l.clamp.b32 %8, %24, %25, 31;\n\t"
+        "shf.l.clamp.b32 %9, %25, %26, 31;\n\t"
+        "shf.l.clamp.b32 %10, %26, %27, 31;\n\t"
+        "shf.l.clamp.b32 %11, %27, %28, 31;\n\t"
+        "shf.l.clamp.b32 %12, %28, %29, 31;\n\t"
+        "shf.l.clamp.b32 %13, %29, %30, 31;\n\t"
+        "shf.l.clamp.b32 %14, %30, %31, 31;\n\t"
+        "shf.l.clamp.b32 %15, %31, %32, 31;\n\t"
+        "shf.l.clamp.b32 %16, %32, %33, 31;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -7942,24 +8171,30 @@ struct shl32 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[0]) : );
-    asm volatile("shl.b32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[5]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[6]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[7]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[8]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[9]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[10]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[11]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[12]) : "r"(x[10]), "r"(x[11]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[13]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[14]) : "r"(x[12]), "r"(x[13]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[15]) : "r"(x[13]), "r"(x[14]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 0;" : "=r"(y[16]) : "r"(x[14]), "r"(x[15]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "shl.b32 %1, %17, 0;\n\t"
+        "shf.l.clamp.b32 %2, %17, %18, 0;\n\t"
+        "shf.l.clamp.b32 %3, %18, %19, 0;\n\t"
+        "shf.l.clamp.b32 %4, %19, %20, 0;\n\t"
+        "shf.l.clamp.b32 %5, %20, %21, 0;\n\t"
+        "shf.l.clamp.b32 %6, %21, %22, 0;\n\t"
+        "shf.l.clamp.b32 %7, %22, %23, 0;\n\t"
+        "shf.l.clamp.b32 %8, %23, %24, 0;\n\t"
+        "shf.l.clamp.b32 %9, %24, %25, 0;\n\t"
+        "shf.l.clamp.b32 %10, %25, %26, 0;\n\t"
+        "shf.l.clamp.b32 %11, %26, %27, 0;\n\t"
+        "shf.l.clamp.b32 %12, %27, %28, 0;\n\t"
+        "shf.l.clamp.b32 %13, %28, %29, 0;\n\t"
+        "shf.l.clamp.b32 %14, %29, %30, 0;\n\t"
+        "shf.l.clamp.b32 %15, %30, %31, 0;\n\t"
+        "shf.l.clamp.b32 %16, %31, %32, 0;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -8002,24 +8237,30 @@ struct shl33 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[0]) : );
-    asm volatile("shl.b32 %0, %1, 1;" : "=r"(y[1]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[5]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[6]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[7]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[8]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[9]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[10]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[11]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[12]) : "r"(x[10]), "r"(x[11]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[13]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[14]) : "r"(x[12]), "r"(x[13]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[15]) : "r"(x[13]), "r"(x[14]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[16]) : "r"(x[14]), "r"(x[15]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "shl.b32 %1, %17, 1;\n\t"
+        "shf.l.clamp.b32 %2, %17, %18, 1;\n\t"
+        "shf.l.clamp.b32 %3, %18, %19, 1;\n\t"
+        "shf.l.clamp.b32 %4, %19, %20, 1;\n\t"
+        "shf.l.clamp.b32 %5, %20, %21, 1;\n\t"
+        "shf.l.clamp.b32 %6, %21, %22, 1;\n\t"
+        "shf.l.clamp.b32 %7, %22, %23, 1;\n\t"
+        "shf.l.clamp.b32 %8, %23, %24, 1;\n\t"
+        "shf.l.clamp.b32 %9, %24, %25, 1;\n\t"
+        "shf.l.clamp.b32 %10, %25, %26, 1;\n\t"
+        "shf.l.clamp.b32 %11, %26, %27, 1;\n\t"
+        "shf.l.clamp.b32 %12, %27, %28, 1;\n\t"
+        "shf.l.clamp.b32 %13, %28, %29, 1;\n\t"
+        "shf.l.clamp.b32 %14, %29, %30, 1;\n\t"
+        "shf.l.clamp.b32 %15, %30, %31, 1;\n\t"
+        "shf.l.clamp.b32 %16, %31, %32, 1;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -8062,24 +8303,30 @@ struct shr1 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[5]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[6]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[7]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[8]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[9]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[10]) : "r"(x[10]), "r"(x[11]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[11]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[12]) : "r"(x[12]), "r"(x[13]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[13]) : "r"(x[13]), "r"(x[14]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[14]) : "r"(x[14]), "r"(x[15]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[15]) : "r"(x[15]), "r"(x[16]));
-    asm volatile("shr.b32 %0, %1, 1;" : "=r"(y[16]) : "r"(x[16]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %17, %18, 1;\n\t"
+        "shf.r.clamp.b32 %1, %18, %19, 1;\n\t"
+        "shf.r.clamp.b32 %2, %19, %20, 1;\n\t"
+        "shf.r.clamp.b32 %3, %20, %21, 1;\n\t"
+        "shf.r.clamp.b32 %4, %21, %22, 1;\n\t"
+        "shf.r.clamp.b32 %5, %22, %23, 1;\n\t"
+        "shf.r.clamp.b32 %6, %23, %24, 1;\n\t"
+        "shf.r.clamp.b32 %7, %24, %25, 1;\n\t"
+        "shf.r.clamp.b32 %8, %25, %26, 1;\n\t"
+        "shf.r.clamp.b32 %9, %26, %27, 1;\n\t"
+        "shf.r.clamp.b32 %10, %27, %28, 1;\n\t"
+        "shf.r.clamp.b32 %11, %28, %29, 1;\n\t"
+        "shf.r.clamp.b32 %12, %29, %30, 1;\n\t"
+        "shf.r.clamp.b32 %13, %30, %31, 1;\n\t"
+        "shf.r.clamp.b32 %14, %31, %32, 1;\n\t"
+        "shf.r.clamp.b32 %15, %32, %33, 1;\n\t"
+        "shr.b32 %16, %33, 1;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -8122,24 +8369,30 @@ struct shr31 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[2]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[3]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[4]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[5]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[6]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[7]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[8]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[9]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[10]) : "r"(x[10]), "r"(x[11]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[11]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[12]) : "r"(x[12]), "r"(x[13]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[13]) : "r"(x[13]), "r"(x[14]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[14]) : "r"(x[14]), "r"(x[15]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[15]) : "r"(x[15]), "r"(x[16]));
-    asm volatile("shr.b32 %0, %1, 31;" : "=r"(y[16]) : "r"(x[16]));
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %17, %18, 31;\n\t"
+        "shf.r.clamp.b32 %1, %18, %19, 31;\n\t"
+        "shf.r.clamp.b32 %2, %19, %20, 31;\n\t"
+        "shf.r.clamp.b32 %3, %20, %21, 31;\n\t"
+        "shf.r.clamp.b32 %4, %21, %22, 31;\n\t"
+        "shf.r.clamp.b32 %5, %22, %23, 31;\n\t"
+        "shf.r.clamp.b32 %6, %23, %24, 31;\n\t"
+        "shf.r.clamp.b32 %7, %24, %25, 31;\n\t"
+        "shf.r.clamp.b32 %8, %25, %26, 31;\n\t"
+        "shf.r.clamp.b32 %9, %26, %27, 31;\n\t"
+        "shf.r.clamp.b32 %10, %27, %28, 31;\n\t"
+        "shf.r.clamp.b32 %11, %28, %29, 31;\n\t"
+        "shf.r.clamp.b32 %12, %29, %30, 31;\n\t"
+        "shf.r.clamp.b32 %13, %30, %31, 31;\n\t"
+        "shf.r.clamp.b32 %14, %31, %32, 31;\n\t"
+        "shf.r.clamp.b32 %15, %32, %33, 31;\n\t"
+        "shr.b32 %16, %33, 31;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -8182,24 +8435,30 @@ struct shr32 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[0]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[1]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[2]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[3]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[4]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[5]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[6]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[7]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[8]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[9]) : "r"(x[10]), "r"(x[11]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[10]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[11]) : "r"(x[12]), "r"(x[13]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[12]) : "r"(x[13]), "r"(x[14]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[13]) : "r"(x[14]), "r"(x[15]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[14]) : "r"(x[15]), "r"(x[16]));
-    asm volatile("shr.b32 %0, %1, 0;" : "=r"(y[15]) : "r"(x[16]));
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[16]) : );
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %18, %19, 0;\n\t"
+        "shf.r.clamp.b32 %1, %19, %20, 0;\n\t"
+        "shf.r.clamp.b32 %2, %20, %21, 0;\n\t"
+        "shf.r.clamp.b32 %3, %21, %22, 0;\n\t"
+        "shf.r.clamp.b32 %4, %22, %23, 0;\n\t"
+        "shf.r.clamp.b32 %5, %23, %24, 0;\n\t"
+        "shf.r.clamp.b32 %6, %24, %25, 0;\n\t"
+        "shf.r.clamp.b32 %7, %25, %26, 0;\n\t"
+        "shf.r.clamp.b32 %8, %26, %27, 0;\n\t"
+        "shf.r.clamp.b32 %9, %27, %28, 0;\n\t"
+        "shf.r.clamp.b32 %10, %28, %29, 0;\n\t"
+        "shf.r.clamp.b32 %11, %29, %30, 0;\n\t"
+        "shf.r.clamp.b32 %12, %30, %31, 0;\n\t"
+        "shf.r.clamp.b32 %13, %31, %32, 0;\n\t"
+        "shf.r.clamp.b32 %14, %32, %33, 0;\n\t"
+        "shr.b32 %15, %33, 0;\n\t"
+        "mov.b32 %16, 0;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -8242,24 +8501,30 @@ struct shr33 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[0]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[2]), "r"(x[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[2]) : "r"(x[3]), "r"(x[4]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[3]) : "r"(x[4]), "r"(x[5]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[4]) : "r"(x[5]), "r"(x[6]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[5]) : "r"(x[6]), "r"(x[7]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[6]) : "r"(x[7]), "r"(x[8]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[7]) : "r"(x[8]), "r"(x[9]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[8]) : "r"(x[9]), "r"(x[10]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[9]) : "r"(x[10]), "r"(x[11]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[10]) : "r"(x[11]), "r"(x[12]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[11]) : "r"(x[12]), "r"(x[13]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[12]) : "r"(x[13]), "r"(x[14]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[13]) : "r"(x[14]), "r"(x[15]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[14]) : "r"(x[15]), "r"(x[16]));
-    asm volatile("shr.b32 %0, %1, 1;" : "=r"(y[15]) : "r"(x[16]));
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[16]) : );
-    asm volatile("and.b32 %0, %1, 511;" : "=r"(y[16]) : "r"(y[16]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %18, %19, 1;\n\t"
+        "shf.r.clamp.b32 %1, %19, %20, 1;\n\t"
+        "shf.r.clamp.b32 %2, %20, %21, 1;\n\t"
+        "shf.r.clamp.b32 %3, %21, %22, 1;\n\t"
+        "shf.r.clamp.b32 %4, %22, %23, 1;\n\t"
+        "shf.r.clamp.b32 %5, %23, %24, 1;\n\t"
+        "shf.r.clamp.b32 %6, %24, %25, 1;\n\t"
+        "shf.r.clamp.b32 %7, %25, %26, 1;\n\t"
+        "shf.r.clamp.b32 %8, %26, %27, 1;\n\t"
+        "shf.r.clamp.b32 %9, %27, %28, 1;\n\t"
+        "shf.r.clamp.b32 %10, %28, %29, 1;\n\t"
+        "shf.r.clamp.b32 %11, %29, %30, 1;\n\t"
+        "shf.r.clamp.b32 %12, %30, %31, 1;\n\t"
+        "shf.r.clamp.b32 %13, %31, %32, 1;\n\t"
+        "shf.r.clamp.b32 %14, %32, %33, 1;\n\t"
+        "shr.b32 %15, %33, 1;\n\t"
+        "mov.b32 %16, 0;\n\t"
+        "and.b32 %16, %16, 511;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
   }
 #endif
 
@@ -8290,6 +8555,3 @@ struct shr33 {
 #define MPGEN_U521_OPS(X) X(add) X(sub) X(add_ui) X(sub_ui) X(neg) X(mul) X(mul_lo) X(mul_hi) X(sqr) X(mul_ui) X(mad) X(eq) X(lt) X(cmp) X(is_zero) X(and_) X(or_) X(xor_) X(not_) X(shl) X(shr) X(popc) X(clz) X(ctz) X(shl1) X(shl31) X(shl32) X(shl33) X(shr1) X(shr31) X(shr32) X(shr33) 
 }  // namespace u521
 }  // namespace mpgen
-#ifdef __CUDACC__
-#pragma nv_diagnostic pop
-#endif

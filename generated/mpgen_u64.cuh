@@ -24,13 +24,16 @@ namespace mpgen {
 enum class Layout { interleaved, contiguous };
 #endif
 
-template <Layout L>
+// Word w of instance j sits at w * word_stride + j * instance_stride.
+struct Strides {
+  std::size_t word, instance;
 #ifdef __CUDACC__
-__host__ __device__
+  __host__ __device__
 #endif
-inline std::size_t word_index(std::size_t n, unsigned words, unsigned w, std::size_t j) {
-  return L == Layout::interleaved ? w * n + j : j * words + w;
-}
+  static Strides of(Layout layout, std::size_t n, unsigned words) {
+    return layout == Layout::interleaved ? Strides{n, 1} : Strides{1, words};
+  }
+};
 
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
@@ -228,41 +231,125 @@ inline uint32_t ptx_madc_hi_cc(uint32_t& cf, uint64_t a, uint64_t b, uint64_t d)
   cf = uint32_t(v >> 32) & 1u;
   return uint32_t(v);
 }
+
+// Long lists (see each operation) run from a table of steps instead of compiled
+// statements: the same instructions through the same functions, without the host
+// compiler's cost on very long straight-line functions. A step is 5 words:
+// opcode | dst bank << 8 | source k's bank << (10 + 2k), then the destination's
+// index and the three sources' indices or immediates. Banks: 0 x, 1 y, 2 t, 3 immediate.
+enum Opcode : uint8_t {
+  ptx_mov_op,
+  ptx_not_op,
+  ptx_and_op,
+  ptx_or_op,
+  ptx_xor_op,
+  ptx_shl_op,
+  ptx_shr_op,
+  ptx_shf_l_clamp_op,
+  ptx_shf_r_clamp_op,
+  ptx_clz_op,
+  ptx_popc_op,
+  ptx_brev_op,
+  ptx_mul_lo_op,
+  ptx_mul_hi_op,
+  ptx_add_op,
+  ptx_sub_op,
+  ptx_mad_lo_op,
+  ptx_mad_hi_op,
+  ptx_add_cc_op,
+  ptx_sub_cc_op,
+  ptx_mad_lo_cc_op,
+  ptx_mad_hi_cc_op,
+  ptx_addc_op,
+  ptx_subc_op,
+  ptx_madc_lo_op,
+  ptx_madc_hi_op,
+  ptx_addc_cc_op,
+  ptx_subc_cc_op,
+  ptx_madc_lo_cc_op,
+  ptx_madc_hi_cc_op,
+};
+constexpr unsigned step_words = 5;
+
+inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, const uint32_t* x, uint32_t* t) {
+  uint32_t cf = 0;
+  uint32_t* const banks[3] = {const_cast<uint32_t*>(x), y, t};  // x is never a destination
+  for (const uint32_t* s = code; s != code + steps * step_words; s += step_words) {
+    const auto get = [&](unsigned k) {
+      const unsigned bank = (s[0] >> (10 + 2 * k)) & 3u;
+      return bank == 3 ? s[2 + k] : banks[bank][s[2 + k]];
+    };
+    uint32_t r = 0;
+    switch (Opcode(s[0] & 0xffu)) {
+      case ptx_mov_op: r = ptx_mov(get(0)); break;
+      case ptx_not_op: r = ptx_not(get(0)); break;
+      case ptx_and_op: r = ptx_and(get(0), get(1)); break;
+      case ptx_or_op: r = ptx_or(get(0), get(1)); break;
+      case ptx_xor_op: r = ptx_xor(get(0), get(1)); break;
+      case ptx_shl_op: r = ptx_shl(get(0), get(1)); break;
+      case ptx_shr_op: r = ptx_shr(get(0), get(1)); break;
+      case ptx_shf_l_clamp_op: r = ptx_shf_l_clamp(get(0), get(1), get(2)); break;
+      case ptx_shf_r_clamp_op: r = ptx_shf_r_clamp(get(0), get(1), get(2)); break;
+      case ptx_clz_op: r = ptx_clz(get(0)); break;
+      case ptx_popc_op: r = ptx_popc(get(0)); break;
+      case ptx_brev_op: r = ptx_brev(get(0)); break;
+      case ptx_mul_lo_op: r = ptx_mul_lo(get(0), get(1)); break;
+      case ptx_mul_hi_op: r = ptx_mul_hi(get(0), get(1)); break;
+      case ptx_add_op: r = ptx_add(get(0), get(1)); break;
+      case ptx_sub_op: r = ptx_sub(get(0), get(1)); break;
+      case ptx_mad_lo_op: r = ptx_mad_lo(get(0), get(1), get(2)); break;
+      case ptx_mad_hi_op: r = ptx_mad_hi(get(0), get(1), get(2)); break;
+      case ptx_add_cc_op: r = ptx_add_cc(cf, get(0), get(1)); break;
+      case ptx_sub_cc_op: r = ptx_sub_cc(cf, get(0), get(1)); break;
+      case ptx_mad_lo_cc_op: r = ptx_mad_lo_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_mad_hi_cc_op: r = ptx_mad_hi_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_addc_op: r = ptx_addc(cf, get(0), get(1)); break;
+      case ptx_subc_op: r = ptx_subc(cf, get(0), get(1)); break;
+      case ptx_madc_lo_op: r = ptx_madc_lo(cf, get(0), get(1), get(2)); break;
+      case ptx_madc_hi_op: r = ptx_madc_hi(cf, get(0), get(1), get(2)); break;
+      case ptx_addc_cc_op: r = ptx_addc_cc(cf, get(0), get(1)); break;
+      case ptx_subc_cc_op: r = ptx_subc_cc(cf, get(0), get(1)); break;
+      case ptx_madc_lo_cc_op: r = ptx_madc_lo_cc(cf, get(0), get(1), get(2)); break;
+      case ptx_madc_hi_cc_op: r = ptx_madc_hi_cc(cf, get(0), get(1), get(2)); break;
+    }
+    banks[(s[0] >> 8) & 3u][s[1]] = r;
+  }
+}
 }  // namespace ptx_host
 
 // Runs Op over a batch of n instances on the host: in holds Op::in_words words per
 // instance, out Op::out_words (the result limbs, then the flag word if any).
-template <class Op, Layout L = Layout::interleaved>
-inline void host_batch(std::size_t n, const uint32_t* in, uint32_t* out) {
+template <class Op>
+inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   for (std::size_t j = 0; j < n; ++j) {
     uint32_t x[Op::in_words], y[Op::out_words];
-    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[word_index<L>(n, Op::in_words, w, j)];
+    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
     Op::host(y, x);
-    for (unsigned w = 0; w < Op::out_words; ++w) out[word_index<L>(n, Op::out_words, w, j)] = y[w];
+    for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
   }
 }
 
 #ifdef __CUDACC__
-// The same on the GPU, one instance per thread.
-template <class Op, Layout L = Layout::interleaved>
-__global__ void device_batch(std::size_t n, const uint32_t* __restrict__ in, uint32_t* __restrict__ out) {
+// The same on the GPU, one instance per thread. (The layout is a run-time choice: a
+// template parameter would compile every operation twice, for no measurable gain.)
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
   uint32_t x[Op::in_words], y[Op::out_words];
 #pragma unroll
-  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[word_index<L>(n, Op::in_words, w, j)];
+  for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
   Op::device(y, x);
 #pragma unroll
-  for (unsigned w = 0; w < Op::out_words; ++w) out[word_index<L>(n, Op::out_words, w, j)] = y[w];
+  for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
 }
 #endif
 
 }  // namespace mpgen
 #endif  // MPGEN_PRELUDE
-#ifdef __CUDACC__
-#pragma nv_diagnostic push
-#pragma nv_diag_suppress 550  // temporaries that only set the carry flag
-#endif
 
 namespace mpgen {
 namespace u64 {
@@ -286,23 +373,27 @@ struct add {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("add.cc.u32 %0, %1, 4294967295;" : "=r"(t[0]) : "r"(x[4]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[2]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[3]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[2]) : );
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "add.cc.u32 t0, %7, 4294967295;\n\t"
+        "addc.cc.u32 %0, %3, %5;\n\t"
+        "addc.cc.u32 %1, %4, %6;\n\t"
+        "addc.u32 %2, 0, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[1];
-    t[0] = ptx_add_cc(cf, x[4], 4294967295u);
+    ptx_add_cc(cf, x[4], 4294967295u);
     y[0] = ptx_addc_cc(cf, x[0], x[2]);
     y[1] = ptx_addc_cc(cf, x[1], x[3]);
     y[2] = ptx_addc(cf, 0u, 0u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -322,12 +413,18 @@ struct sub {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[2];
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[0]) : "r"(x[4]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[3]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[1]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(y[2]) : "r"(t[1]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<2>;\n\t"
+        "sub.cc.u32 t0, 0, %7;\n\t"
+        "subc.cc.u32 %0, %3, %5;\n\t"
+        "subc.cc.u32 %1, %4, %6;\n\t"
+        "subc.u32 t1, 0, 0;\n\t"
+        "and.b32 %2, t1, 1;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
   }
 #endif
 
@@ -335,12 +432,11 @@ struct sub {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[2];
-    t[0] = ptx_sub_cc(cf, 0u, x[4]);
+    ptx_sub_cc(cf, 0u, x[4]);
     y[0] = ptx_subc_cc(cf, x[0], x[2]);
     y[1] = ptx_subc_cc(cf, x[1], x[3]);
     t[1] = ptx_subc(cf, 0u, 0u);
     y[2] = ptx_and(t[1], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -360,9 +456,15 @@ struct add_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[2]));
-    asm volatile("addc.cc.u32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[2]) : );
+    asm volatile(
+        "{\n\t"
+        "add.cc.u32 %0, %3, %5;\n\t"
+        "addc.cc.u32 %1, %4, 0;\n\t"
+        "addc.u32 %2, 0, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2])
+    );
   }
 #endif
 
@@ -391,11 +493,17 @@ struct sub_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[1]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[0]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(y[2]) : "r"(t[0]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "sub.cc.u32 %0, %3, %5;\n\t"
+        "subc.cc.u32 %1, %4, 0;\n\t"
+        "subc.u32 t0, 0, 0;\n\t"
+        "and.b32 %2, t0, 1;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2])
+    );
   }
 #endif
 
@@ -407,7 +515,6 @@ struct sub_ui {
     y[1] = ptx_subc_cc(cf, x[1], 0u);
     t[0] = ptx_subc(cf, 0u, 0u);
     y[2] = ptx_and(t[0], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -427,8 +534,14 @@ struct neg {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("subc.u32 %0, 0, %1;" : "=r"(y[1]) : "r"(x[1]));
+    asm volatile(
+        "{\n\t"
+        "sub.cc.u32 %0, 0, %2;\n\t"
+        "subc.u32 %1, 0, %3;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -456,16 +569,22 @@ struct mul {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[2]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[2]), "r"(y[1]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[2]) : "r"(y[2]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[3]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[3]), "r"(y[2]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[3]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[3]), "r"(y[2]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[3]), "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %4, %6;\n\t"
+        "mul.lo.u32 %1, %5, %6;\n\t"
+        "mul.hi.u32 %2, %5, %6;\n\t"
+        "mad.hi.cc.u32 %1, %4, %6, %1;\n\t"
+        "addc.u32 %2, %2, 0;\n\t"
+        "mad.lo.cc.u32 %1, %4, %7, %1;\n\t"
+        "madc.lo.cc.u32 %2, %5, %7, %2;\n\t"
+        "addc.u32 %3, 0, 0;\n\t"
+        "mad.hi.cc.u32 %2, %4, %7, %2;\n\t"
+        "madc.hi.u32 %3, %5, %7, %3;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -501,10 +620,16 @@ struct mul_lo {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[2]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("mad.hi.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[2]), "r"(y[1]));
-    asm volatile("mad.lo.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[3]), "r"(y[1]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %2, %4;\n\t"
+        "mul.lo.u32 %1, %3, %4;\n\t"
+        "mad.hi.u32 %1, %2, %4, %1;\n\t"
+        "mad.lo.u32 %1, %2, %5, %1;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -533,19 +658,25 @@ struct mul_hi {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[4];
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[2]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[1]) : "r"(x[0]), "r"(x[2]), "r"(t[1]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(t[2]) : "r"(t[2]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[1]) : "r"(x[0]), "r"(x[3]), "r"(t[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[1]), "r"(x[3]), "r"(t[2]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(t[3]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(t[2]) : "r"(x[0]), "r"(x[3]), "r"(t[2]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(t[3]) : "r"(x[1]), "r"(x[3]), "r"(t[3]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 0;" : "=r"(y[0]) : "r"(t[2]), "r"(t[3]));
-    asm volatile("shr.b32 %0, %1, 0;" : "=r"(y[1]) : "r"(t[3]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<4>;\n\t"
+        "mul.lo.u32 t0, %2, %4;\n\t"
+        "mul.lo.u32 t1, %3, %4;\n\t"
+        "mul.hi.u32 t2, %3, %4;\n\t"
+        "mad.hi.cc.u32 t1, %2, %4, t1;\n\t"
+        "addc.u32 t2, t2, 0;\n\t"
+        "mad.lo.cc.u32 t1, %2, %5, t1;\n\t"
+        "madc.lo.cc.u32 t2, %3, %5, t2;\n\t"
+        "addc.u32 t3, 0, 0;\n\t"
+        "mad.hi.cc.u32 t2, %2, %5, t2;\n\t"
+        "madc.hi.u32 t3, %3, %5, t3;\n\t"
+        "shf.r.clamp.b32 %0, t2, t3, 0;\n\t"
+        "shr.b32 %1, t3, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -553,7 +684,7 @@ struct mul_hi {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[4];
-    t[0] = ptx_mul_lo(x[0], x[2]);
+    ptx_mul_lo(x[0], x[2]);
     t[1] = ptx_mul_lo(x[1], x[2]);
     t[2] = ptx_mul_hi(x[1], x[2]);
     t[1] = ptx_mad_hi_cc(cf, x[0], x[2], t[1]);
@@ -565,7 +696,6 @@ struct mul_hi {
     t[3] = ptx_madc_hi(cf, x[1], x[3], t[3]);
     y[0] = ptx_shf_r_clamp(t[2], t[3], 0u);
     y[1] = ptx_shr(t[3], 0u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -585,15 +715,21 @@ struct sqr {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(y[1]), "r"(y[1]));
-    asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(y[2]), "r"(y[2]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[3]) : );
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[0]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[0]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[1]), "r"(y[2]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[1]), "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %1, %5, %4;\n\t"
+        "mul.hi.u32 %2, %5, %4;\n\t"
+        "add.cc.u32 %1, %1, %1;\n\t"
+        "addc.cc.u32 %2, %2, %2;\n\t"
+        "addc.u32 %3, 0, 0;\n\t"
+        "mul.lo.u32 %0, %4, %4;\n\t"
+        "mad.hi.cc.u32 %1, %4, %4, %1;\n\t"
+        "madc.lo.cc.u32 %2, %5, %5, %2;\n\t"
+        "madc.hi.u32 %3, %5, %5, %3;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -628,11 +764,17 @@ struct mul_ui {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[2]));
-    asm volatile("mul.lo.u32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("mul.hi.u32 %0, %1, %2;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]));
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[2]), "r"(y[1]));
-    asm volatile("addc.u32 %0, %1, 0;" : "=r"(y[2]) : "r"(y[2]));
+    asm volatile(
+        "{\n\t"
+        "mul.lo.u32 %0, %3, %5;\n\t"
+        "mul.lo.u32 %1, %4, %5;\n\t"
+        "mul.hi.u32 %2, %4, %5;\n\t"
+        "mad.hi.cc.u32 %1, %3, %5, %1;\n\t"
+        "addc.u32 %2, %2, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2])
+    );
   }
 #endif
 
@@ -663,18 +805,24 @@ struct mad {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[0]) : "r"(x[4]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[1]) : "r"(x[5]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[0]) : "r"(x[0]), "r"(x[2]), "r"(y[0]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[1]), "r"(x[2]), "r"(y[1]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[2]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[2]), "r"(y[1]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[2]), "r"(y[2]));
-    asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(x[0]), "r"(x[3]), "r"(y[1]));
-    asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[1]), "r"(x[3]), "r"(y[2]));
-    asm volatile("addc.u32 %0, 0, 0;" : "=r"(y[3]) : );
-    asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;" : "=r"(y[2]) : "r"(x[0]), "r"(x[3]), "r"(y[2]));
-    asm volatile("madc.hi.u32 %0, %1, %2, %3;" : "=r"(y[3]) : "r"(x[1]), "r"(x[3]), "r"(y[3]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, %8;\n\t"
+        "mov.b32 %1, %9;\n\t"
+        "mad.lo.cc.u32 %0, %4, %6, %0;\n\t"
+        "madc.lo.cc.u32 %1, %5, %6, %1;\n\t"
+        "addc.u32 %2, 0, 0;\n\t"
+        "mad.hi.cc.u32 %1, %4, %6, %1;\n\t"
+        "madc.hi.u32 %2, %5, %6, %2;\n\t"
+        "mad.lo.cc.u32 %1, %4, %7, %1;\n\t"
+        "madc.lo.cc.u32 %2, %5, %7, %2;\n\t"
+        "addc.u32 %3, 0, 0;\n\t"
+        "mad.hi.cc.u32 %2, %4, %7, %2;\n\t"
+        "madc.hi.u32 %3, %5, %7, %3;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
   }
 #endif
 
@@ -712,13 +860,19 @@ struct eq {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[5];
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[3]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[0]), "r"(t[1]));
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[3]) : "r"(t[2]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[4]) : );
-    asm volatile("add.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(t[4]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<5>;\n\t"
+        "xor.b32 t0, %1, %3;\n\t"
+        "xor.b32 t1, %2, %4;\n\t"
+        "or.b32 t2, t0, t1;\n\t"
+        "sub.cc.u32 t3, 0, t2;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "add.u32 %0, t4, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -729,10 +883,9 @@ struct eq {
     t[0] = ptx_xor(x[0], x[2]);
     t[1] = ptx_xor(x[1], x[3]);
     t[2] = ptx_or(t[0], t[1]);
-    t[3] = ptx_sub_cc(cf, 0u, t[2]);
+    ptx_sub_cc(cf, 0u, t[2]);
     t[4] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[4], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -752,12 +905,18 @@ struct lt {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[4];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[1]), "r"(x[3]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[2]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[3]) : "r"(t[2]));
-    asm volatile("mov.b32 %0, %1;" : "=r"(y[0]) : "r"(t[3]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<4>;\n\t"
+        "sub.cc.u32 t0, %1, %3;\n\t"
+        "subc.cc.u32 t1, %2, %4;\n\t"
+        "subc.u32 t2, 0, 0;\n\t"
+        "and.b32 t3, t2, 1;\n\t"
+        "mov.b32 %0, t3;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -765,12 +924,11 @@ struct lt {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[4];
-    t[0] = ptx_sub_cc(cf, x[0], x[2]);
-    t[1] = ptx_subc_cc(cf, x[1], x[3]);
+    ptx_sub_cc(cf, x[0], x[2]);
+    ptx_subc_cc(cf, x[1], x[3]);
     t[2] = ptx_subc(cf, 0u, 0u);
     t[3] = ptx_and(t[2], 1u);
     y[0] = ptx_mov(t[3]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -790,16 +948,22 @@ struct cmp {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[8];
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[2]), "r"(x[0]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[1]) : "r"(x[3]), "r"(x[1]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[2]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[3]) : "r"(t[2]));
-    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(t[4]) : "r"(x[0]), "r"(x[2]));
-    asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(t[5]) : "r"(x[1]), "r"(x[3]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[6]) : );
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[7]) : "r"(t[6]));
-    asm volatile("sub.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(t[3]), "r"(t[7]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<8>;\n\t"
+        "sub.cc.u32 t0, %3, %1;\n\t"
+        "subc.cc.u32 t1, %4, %2;\n\t"
+        "subc.u32 t2, 0, 0;\n\t"
+        "and.b32 t3, t2, 1;\n\t"
+        "sub.cc.u32 t4, %1, %3;\n\t"
+        "subc.cc.u32 t5, %2, %4;\n\t"
+        "subc.u32 t6, 0, 0;\n\t"
+        "and.b32 t7, t6, 1;\n\t"
+        "sub.u32 %0, t3, t7;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -807,16 +971,15 @@ struct cmp {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[8];
-    t[0] = ptx_sub_cc(cf, x[2], x[0]);
-    t[1] = ptx_subc_cc(cf, x[3], x[1]);
+    ptx_sub_cc(cf, x[2], x[0]);
+    ptx_subc_cc(cf, x[3], x[1]);
     t[2] = ptx_subc(cf, 0u, 0u);
     t[3] = ptx_and(t[2], 1u);
-    t[4] = ptx_sub_cc(cf, x[0], x[2]);
-    t[5] = ptx_subc_cc(cf, x[1], x[3]);
+    ptx_sub_cc(cf, x[0], x[2]);
+    ptx_subc_cc(cf, x[1], x[3]);
     t[6] = ptx_subc(cf, 0u, 0u);
     t[7] = ptx_and(t[6], 1u);
     y[0] = ptx_sub(t[3], t[7]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -836,11 +999,17 @@ struct is_zero {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[3];
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(t[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("sub.cc.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("subc.u32 %0, 0, 0;" : "=r"(t[2]) : );
-    asm volatile("add.u32 %0, %1, 1;" : "=r"(y[0]) : "r"(t[2]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<3>;\n\t"
+        "or.b32 t0, %1, %2;\n\t"
+        "sub.cc.u32 t1, 0, t0;\n\t"
+        "subc.u32 t2, 0, 0;\n\t"
+        "add.u32 %0, t2, 1;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -849,10 +1018,9 @@ struct is_zero {
     uint32_t cf = 0;
     uint32_t t[3];
     t[0] = ptx_or(x[0], x[1]);
-    t[1] = ptx_sub_cc(cf, 0u, t[0]);
+    ptx_sub_cc(cf, 0u, t[0]);
     t[2] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[2], 1u);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -872,8 +1040,14 @@ struct and_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[2]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[3]));
+    asm volatile(
+        "{\n\t"
+        "and.b32 %0, %2, %4;\n\t"
+        "and.b32 %1, %3, %5;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -900,8 +1074,14 @@ struct or_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[2]));
-    asm volatile("or.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[3]));
+    asm volatile(
+        "{\n\t"
+        "or.b32 %0, %2, %4;\n\t"
+        "or.b32 %1, %3, %5;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -928,8 +1108,14 @@ struct xor_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(x[0]), "r"(x[2]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(x[1]), "r"(x[3]));
+    asm volatile(
+        "{\n\t"
+        "xor.b32 %0, %2, %4;\n\t"
+        "xor.b32 %1, %3, %5;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+    );
   }
 #endif
 
@@ -956,8 +1142,14 @@ struct not_ {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("not.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(y[1]) : "r"(x[1]));
+    asm volatile(
+        "{\n\t"
+        "not.b32 %0, %2;\n\t"
+        "not.b32 %1, %3;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -984,18 +1176,24 @@ struct shl {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[6];
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[0]) : "r"(x[2]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[4]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[0]), "r"(t[4]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[1]), "r"(x[0]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(t[3]), "r"(x[1]));
-    asm volatile("and.b32 %0, %1, 31;" : "=r"(t[5]) : "r"(x[2]));
-    asm volatile("shl.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(t[2]), "r"(t[5]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(y[1]) : "r"(t[2]), "r"(t[3]), "r"(t[5]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<6>;\n\t"
+        "shr.b32 t0, %4, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t4, t1;\n\t"
+        "and.b32 t2, %2, t4;\n\t"
+        "xor.b32 t3, %3, %2;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %3;\n\t"
+        "and.b32 t5, %4, 31;\n\t"
+        "shl.b32 %0, t2, t5;\n\t"
+        "shf.l.clamp.b32 %1, t2, t3, t5;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2])
+    );
   }
 #endif
 
@@ -1013,7 +1211,6 @@ struct shl {
     t[5] = ptx_and(x[2], 31u);
     y[0] = ptx_shl(t[2], t[5]);
     y[1] = ptx_shf_l_clamp(t[2], t[3], t[5]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1033,18 +1230,24 @@ struct shr {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[6];
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[0]) : "r"(x[2]));
-    asm volatile("and.b32 %0, %1, 1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("not.b32 %0, %1;" : "=r"(t[4]) : "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[2]), "r"(t[1]));
-    asm volatile("xor.b32 %0, %1, %2;" : "=r"(t[2]) : "r"(t[2]), "r"(x[0]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(t[3]) : "r"(x[1]), "r"(t[4]));
-    asm volatile("and.b32 %0, %1, 31;" : "=r"(t[5]) : "r"(x[2]));
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(y[0]) : "r"(t[2]), "r"(t[3]), "r"(t[5]));
-    asm volatile("shr.b32 %0, %1, %2;" : "=r"(y[1]) : "r"(t[3]), "r"(t[5]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<6>;\n\t"
+        "shr.b32 t0, %4, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t4, t1;\n\t"
+        "xor.b32 t2, %2, %3;\n\t"
+        "and.b32 t2, t2, t1;\n\t"
+        "xor.b32 t2, t2, %2;\n\t"
+        "and.b32 t3, %3, t4;\n\t"
+        "and.b32 t5, %4, 31;\n\t"
+        "shf.r.clamp.b32 %0, t2, t3, t5;\n\t"
+        "shr.b32 %1, t3, t5;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2])
+    );
   }
 #endif
 
@@ -1062,7 +1265,6 @@ struct shr {
     t[5] = ptx_and(x[2], 31u);
     y[0] = ptx_shf_r_clamp(t[2], t[3], t[5]);
     y[1] = ptx_shr(t[3], t[5]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1082,10 +1284,16 @@ struct popc {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[1];
-    asm volatile("popc.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("popc.b32 %0, %1;" : "=r"(t[0]) : "r"(x[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1>;\n\t"
+        "popc.b32 %0, %1;\n\t"
+        "popc.b32 t0, %2;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -1095,7 +1303,6 @@ struct popc {
     y[0] = ptx_popc(x[0]);
     t[0] = ptx_popc(x[1]);
     y[0] = ptx_add(y[0], t[0]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1115,13 +1322,19 @@ struct clz {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[2];
-    asm volatile("clz.b32 %0, %1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[0]) : "r"(x[1]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<2>;\n\t"
+        "clz.b32 %0, %1;\n\t"
+        "clz.b32 t0, %2;\n\t"
+        "shr.b32 t1, t0, 5;\n\t"
+        "sub.u32 t1, 0, t1;\n\t"
+        "and.b32 %0, %0, t1;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -1134,7 +1347,6 @@ struct clz {
     t[1] = ptx_sub(0u, t[1]);
     y[0] = ptx_and(y[0], t[1]);
     y[0] = ptx_add(y[0], t[0]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1154,15 +1366,21 @@ struct ctz {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    uint32_t t[2];
-    asm volatile("brev.b32 %0, %1;" : "=r"(y[0]) : "r"(x[1]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(y[0]) : "r"(y[0]));
-    asm volatile("brev.b32 %0, %1;" : "=r"(t[0]) : "r"(x[0]));
-    asm volatile("clz.b32 %0, %1;" : "=r"(t[0]) : "r"(t[0]));
-    asm volatile("shr.b32 %0, %1, 5;" : "=r"(t[1]) : "r"(t[0]));
-    asm volatile("sub.u32 %0, 0, %1;" : "=r"(t[1]) : "r"(t[1]));
-    asm volatile("and.b32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[1]));
-    asm volatile("add.u32 %0, %1, %2;" : "=r"(y[0]) : "r"(y[0]), "r"(t[0]));
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<2>;\n\t"
+        "brev.b32 %0, %2;\n\t"
+        "clz.b32 %0, %0;\n\t"
+        "brev.b32 t0, %1;\n\t"
+        "clz.b32 t0, t0;\n\t"
+        "shr.b32 t1, t0, 5;\n\t"
+        "sub.u32 t1, 0, t1;\n\t"
+        "and.b32 %0, %0, t1;\n\t"
+        "add.u32 %0, %0, t0;\n\t"
+        "}"
+        : "=r"(y[0])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -1177,7 +1395,6 @@ struct ctz {
     t[1] = ptx_sub(0u, t[1]);
     y[0] = ptx_and(y[0], t[1]);
     y[0] = ptx_add(y[0], t[0]);
-    (void)t;  // some temporaries only set the carry flag
   }
 };
 
@@ -1197,8 +1414,14 @@ struct shl1 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shl.b32 %0, %1, 1;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 1;" : "=r"(y[1]) : "r"(x[0]), "r"(x[1]));
+    asm volatile(
+        "{\n\t"
+        "shl.b32 %0, %2, 1;\n\t"
+        "shf.l.clamp.b32 %1, %2, %3, 1;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -1225,8 +1448,14 @@ struct shl31 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shl.b32 %0, %1, 31;" : "=r"(y[0]) : "r"(x[0]));
-    asm volatile("shf.l.clamp.b32 %0, %1, %2, 31;" : "=r"(y[1]) : "r"(x[0]), "r"(x[1]));
+    asm volatile(
+        "{\n\t"
+        "shl.b32 %0, %2, 31;\n\t"
+        "shf.l.clamp.b32 %1, %2, %3, 31;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -1253,8 +1482,14 @@ struct shl32 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[0]) : );
-    asm volatile("shl.b32 %0, %1, 0;" : "=r"(y[1]) : "r"(x[0]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "shl.b32 %1, %2, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -1281,8 +1516,14 @@ struct shl33 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[0]) : );
-    asm volatile("shl.b32 %0, %1, 1;" : "=r"(y[1]) : "r"(x[0]));
+    asm volatile(
+        "{\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "shl.b32 %1, %2, 1;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -1309,8 +1550,14 @@ struct shr1 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 1;" : "=r"(y[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shr.b32 %0, %1, 1;" : "=r"(y[1]) : "r"(x[1]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %2, %3, 1;\n\t"
+        "shr.b32 %1, %3, 1;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -1337,8 +1584,14 @@ struct shr31 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shf.r.clamp.b32 %0, %1, %2, 31;" : "=r"(y[0]) : "r"(x[0]), "r"(x[1]));
-    asm volatile("shr.b32 %0, %1, 31;" : "=r"(y[1]) : "r"(x[1]));
+    asm volatile(
+        "{\n\t"
+        "shf.r.clamp.b32 %0, %2, %3, 31;\n\t"
+        "shr.b32 %1, %3, 31;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -1365,8 +1618,14 @@ struct shr32 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shr.b32 %0, %1, 0;" : "=r"(y[0]) : "r"(x[1]));
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[1]) : );
+    asm volatile(
+        "{\n\t"
+        "shr.b32 %0, %3, 0;\n\t"
+        "mov.b32 %1, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -1393,8 +1652,14 @@ struct shr33 {
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile("shr.b32 %0, %1, 1;" : "=r"(y[0]) : "r"(x[1]));
-    asm volatile("mov.b32 %0, 0;" : "=r"(y[1]) : );
+    asm volatile(
+        "{\n\t"
+        "shr.b32 %0, %3, 1;\n\t"
+        "mov.b32 %1, 0;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1])
+        : "r"(x[0]), "r"(x[1])
+    );
   }
 #endif
 
@@ -1409,6 +1674,3 @@ struct shr33 {
 #define MPGEN_U64_OPS(X) X(add) X(sub) X(add_ui) X(sub_ui) X(neg) X(mul) X(mul_lo) X(mul_hi) X(sqr) X(mul_ui) X(mad) X(eq) X(lt) X(cmp) X(is_zero) X(and_) X(or_) X(xor_) X(not_) X(shl) X(shr) X(popc) X(clz) X(ctz) X(shl1) X(shl31) X(shl32) X(shl33) X(shr1) X(shr31) X(shr32) X(shr33) 
 }  // namespace u64
 }  // namespace mpgen
-#ifdef __CUDACC__
-#pragma nv_diagnostic pop
-#endif

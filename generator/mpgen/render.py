@@ -1,7 +1,8 @@
 """Rendering: the two printers of an instruction list, and the files around them.
 
-`ptx_body` prints a Function as inline PTX for the device; `host_body` prints the
-same list as C++ calls that reproduce PTX's carry flag. Jinja2 templates in
+`ptx_asm` prints a function as one inline PTX statement for the device; `host_line` prints
+it as a C++ call that reproduces PTX's carry flag, and `host_step` as a step of
+the host's interpreter (for very long lists). Jinja2 templates in
 `templates/` hold everything else in the generated files.
 """
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 import jinja2
 
 from . import __version__
-from .ir import OPCODES, Function, Instr, Operand
+from .ir import OPCODES, Function, Instr, Operand, Reg
 from .ops import Operation
 from .request import Request
 from .size import Size, limbs_for
@@ -20,27 +21,60 @@ from .size import Size, limbs_for
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
-def _ptx_operand(o: Operand, slot: int) -> str:
-    return str(o) if isinstance(o, int) else f"%{slot}"
+def ptx_asm(fn: Function) -> list[str]:
+    """The whole list as one inline PTX statement, as lines of C++: one asm block
+    keeps each carry chain intact (no compiler code can come between its steps)
+    and costs nvcc's front end far less than one statement per instruction.
+    Operands %0.. are the outputs y, then the inputs x; temporaries are PTX
+    registers t0.. local to the block."""
+    def name(o: Operand) -> str:
+        if isinstance(o, int):
+            return str(o)
+        return {"y": f"%{o.index}", "x": f"%{fn.out_words + o.index}", "t": f"t{o.index}"}[o.bank]
+
+    written: set[int] = set()
+    lines = ['"{\\n\\t"']
+    if fn.temps:
+        lines.append(f'".reg .u32 t<{fn.temps}>;\\n\\t"')
+    for ins in fn.body:
+        read = [s.index for s in ins.srcs if isinstance(s, Reg) and s.bank == "y"]
+        assert written.issuperset(read), f"{fn.name}: an output is read before it is written"
+        if ins.dst.bank == "y":
+            written.add(ins.dst.index)
+        args = ", ".join(name(o) for o in (ins.dst, *ins.srcs))
+        lines.append(f'"{ins.opcode.mnemonic}.{ins.opcode.ptx_type} {args};\\n\\t"')
+    lines.append('"}"')
+    lines.append(": " + ", ".join(f'"=r"(y[{i}])' for i in range(fn.out_words)))
+    lines.append(": " + ", ".join(f'"r"(x[{i}])' for i in range(fn.in_words)))
+    return lines
 
 
-def ptx_line(ins: Instr) -> str:
-    regs = [s for s in ins.srcs if not isinstance(s, int)]
-    args, slot = ["%0"], 1
-    for s in ins.srcs:
-        args.append(_ptx_operand(s, slot))
-        slot += not isinstance(s, int)
-    inputs = ", ".join(f'"r"({r})' for r in regs)
-    op = ins.opcode
-    return (f'asm volatile("{op.mnemonic}.{op.ptx_type} {", ".join(args)};" '
-            f': "=r"({ins.dst}) : {inputs});')
+# Above this many instructions the host runs a function from a table of steps: g++
+# takes minutes over one straight-line function of a 2048-bit product.
+HOST_COMPILED_MAX = 1000
+_BANK_CODES = {"x": 0, "y": 1, "t": 2}
+_IMMEDIATE = 3
+_OPCODE_NUMBERS = {mnemonic: k for k, mnemonic in enumerate(OPCODES)}
 
 
-def host_line(ins: Instr) -> str:
+def host_step(ins: Instr) -> str:
+    """The 5 words of one step of the host's interpreter (format: templates/prelude)."""
+    srcs = list(ins.srcs) + [0] * (3 - len(ins.srcs))
+    head = _OPCODE_NUMBERS[ins.opcode.mnemonic] | _BANK_CODES[ins.dst.bank] << 8
+    words = [ins.dst.index]
+    for k, o in enumerate(srcs):
+        head |= (_IMMEDIATE if isinstance(o, int) else _BANK_CODES[o.bank]) << (10 + 2 * k)
+        words.append(o if isinstance(o, int) else o.index)
+    return ",".join(map(str, [head] + words)) + ","
+
+
+def host_line(ins: Instr, read: set[Reg]) -> str:
+    """A C++ statement; a result nobody reads (a step that only sets the carry) is dropped."""
     args = [f"{s}u" if isinstance(s, int) else str(s) for s in ins.srcs]
     if ins.opcode.carry_in or ins.opcode.carry_out:
         args.insert(0, "cf")
-    return f"{ins.dst} = {ins.opcode.host_name}({', '.join(args)});"
+    call = f"{ins.opcode.host_name}({', '.join(args)});"
+    return call if ins.dst.bank == "t" and ins.dst not in read else f"{ins.dst} = {call}"
 
 
 @dataclass
@@ -56,11 +90,23 @@ class PlannedOp:
 
     @property
     def ptx(self) -> list[str]:
-        return [ptx_line(i) for i in self.fn.body]
+        return ptx_asm(self.fn)
+
+    @property
+    def read_temps(self) -> bool:
+        return any(isinstance(s, Reg) and s.bank == "t" for i in self.fn.body for s in i.srcs)
 
     @property
     def host(self) -> list[str]:
-        return [host_line(i) for i in self.fn.body]
+        read = {s for i in self.fn.body for s in i.srcs if isinstance(s, Reg)}
+        return [host_line(i, read) for i in self.fn.body]
+
+    @property
+    def host_table(self) -> list[str]:
+        """The steps for the host's interpreter, for long lists only."""
+        if len(self.fn.body) <= HOST_COMPILED_MAX:
+            return []
+        return [host_step(i) for i in self.fn.body]
 
     @property
     def uses_carry(self) -> bool:

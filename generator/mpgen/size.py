@@ -5,8 +5,8 @@ from dataclasses import dataclass
 
 LIMB_BITS = 32
 MIN_BITS = 32
-MAX_BITS = 1024
-DEFAULT_BITS = (64, 109, 128, 131, 163, 191, 239, 255, 256, 381, 384, 521, 1024)
+MAX_BITS = 2048
+DEFAULT_BITS = (64, 109, 128, 131, 163, 191, 239, 255, 256, 381, 384, 521, 1024, 2048)
 
 
 def limbs_for(bits: int) -> int:

@@ -38,7 +38,7 @@ void run_on_gpu(const Kernel& k, Layout layout, std::size_t n, const uint32_t* i
   const std::size_t in_words = k.info.in_words() * n, out_words = k.info.out_words() * n;
   DeviceWords d_in(in_words), d_out(out_words);
   check(cudaMemcpy(d_in.ptr, in, in_words * sizeof(uint32_t), cudaMemcpyHostToDevice), "copy in");
-  k.device[int(layout)](n, d_in.ptr, d_out.ptr);
+  k.device(n, layout, d_in.ptr, d_out.ptr);
   check(cudaGetLastError(), "launch");
   check(cudaMemcpy(out, d_out.ptr, out_words * sizeof(uint32_t), cudaMemcpyDeviceToHost), "copy out");
 }

@@ -6,12 +6,12 @@
 
 namespace mpgen::detail {
 
-using BatchFn = void (*)(std::size_t n, const uint32_t* in, uint32_t* out);
+using BatchFn = void (*)(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out);
 
 struct Kernel {
   OpInfo info;
-  BatchFn host[2];    // by Layout, on host memory
-  BatchFn device[2];  // by Layout, launches on device memory; null when built without CUDA
+  BatchFn host;    // on host memory
+  BatchFn device;  // launches on device memory; null when built without CUDA
 };
 
 const std::vector<Kernel>& kernels();  // every size and operation built in

@@ -59,7 +59,7 @@ void run_batch(const OpInfo& op, Device device, Layout layout, std::size_t n, co
                uint32_t* out) {
   const auto& k = find_kernel(op.bits, op.name);
   if (device == Device::cpu)
-    k.host[int(layout)](n, in, out);
+    k.host(n, layout, in, out);
   else
     detail::run_on_gpu(k, layout, n, in, out);
 }

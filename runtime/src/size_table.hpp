@@ -17,19 +17,17 @@ OpInfo info_of() {
 
 #ifdef __CUDACC__
 namespace mpgen::detail {
-template <class Op, Layout L>
-void launch(std::size_t n, const uint32_t* in, uint32_t* out) {
+template <class Op>
+void launch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
   constexpr unsigned threads = 256;
-  device_batch<Op, L><<<unsigned((n + threads - 1) / threads), threads>>>(n, in, out);
+  device_batch<Op><<<unsigned((n + threads - 1) / threads), threads>>>(n, layout, in, out);
 }
 }  // namespace mpgen::detail
-#define MPGEN_DEVICE_FNS(Op) {&launch<Op, Layout::interleaved>, &launch<Op, Layout::contiguous>}
+#define MPGEN_DEVICE_FN(Op) &launch<Op>
 #else
-#define MPGEN_DEVICE_FNS(Op) {nullptr, nullptr}
+#define MPGEN_DEVICE_FN(Op) nullptr
 #endif
 
 // The entry of one generated operation struct.
-#define MPGEN_KERNEL(Op)                                                                    \
-  ::mpgen::detail::Kernel{::mpgen::detail::info_of<Op>(),                                  \
-                          {&host_batch<Op, Layout::interleaved>, &host_batch<Op, Layout::contiguous>}, \
-                          MPGEN_DEVICE_FNS(Op)},
+#define MPGEN_KERNEL(Op) \
+  ::mpgen::detail::Kernel{::mpgen::detail::info_of<Op>(), &host_batch<Op>, MPGEN_DEVICE_FN(Op)},

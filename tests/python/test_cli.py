@@ -10,7 +10,7 @@ from conftest import ROOT
 def test_list_shows_sizes_and_operations(mpgen):
     r = mpgen("--list")
     assert r.returncode == 0
-    assert "64 109 128 131 163 191 239 255 256 381 384 521 1024" in r.stdout
+    assert "64 109 128 131 163 191 239 255 256 381 384 521 1024 2048" in r.stdout
     for op in ("add", "sub", "add_ui", "neg", "mul", "mul_hi", "sqr", "mad", "cmp", "xor", "shl",
                "shl<K>", "ctz"):
         assert f"\n  {op} " in r.stdout
@@ -43,7 +43,7 @@ def test_regeneration_removes_sizes_no_longer_asked_for(mpgen, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--bits", "0"], "--bits: 0 is out of range; sizes are whole numbers of bits from 32 to 1024"),
+    (["--bits", "0"], "--bits: 0 is out of range; sizes are whole numbers of bits from 32 to 2048"),
     (["--bits", "-64"], "--bits: -64 is out of range"),
     (["--bits", "abc"], "--bits: 'abc' is not a number"),
     (["--bits", "12.5"], "--bits: '12.5' is not a number"),
