@@ -11,8 +11,8 @@ from pathlib import Path
 from . import __version__
 from .ops import DEFAULT_CONSTANT_SHIFTS, OPERATIONS
 from .render import render_files
-from .request import RequestError, parse_options
-from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS
+from .request import RequestError, parse_options, parse_spec
+from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,6 +32,11 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--bits", help=f"comma-separated sizes, {MIN_BITS} to {MAX_BITS} "
                      f"(default: {','.join(map(str, DEFAULT_BITS))})")
     gen.add_argument("--ops", help="comma-separated operations (default: all; see --list)")
+    gen.add_argument("--mul", default="auto", choices=MUL_METHODS,
+                     help="how mul and sqr are planned (default: auto, Karatsuba above the "
+                     "measured threshold)")
+    gen.add_argument("--spec", type=Path, help="a TOML file of sizes with their operations and "
+                     "options, instead of --bits/--ops/--mul (see README)")
     gen.add_argument("--out", required=True, type=Path, help="output directory")
     return parser
 
@@ -75,7 +80,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.list:
             print(_list())
         elif args.command == "generate":
-            request = parse_options(args.bits, args.ops)
+            if args.spec and (args.bits or args.ops or args.mul != "auto"):
+                raise RequestError("--spec: give sizes and operations in the spec or on the "
+                                   "command line, not both")
+            request = parse_spec(args.spec) if args.spec else \
+                parse_options(args.bits, args.ops, args.mul)
             write_files(args.out, render_files(request))
             count = sum(len(ops) for _, ops in request)
             print(f"mpgen: wrote {len(request)} sizes, {count} operations to {args.out}")

@@ -1,9 +1,17 @@
 """A request (sizes and operations, as the user typed them) checked into what to plan."""
 from __future__ import annotations
 
-from .ops import Operation, defaults, find, fits
-from .ops import OPERATIONS
-from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, Size
+import re
+import sys
+from pathlib import Path
+
+from .ops import OPERATIONS, Operation, defaults, find, fits
+from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS, Size
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
 
 # What to generate: each size with its operations.
 Request = list[tuple[Size, list[Operation]]]
@@ -23,7 +31,14 @@ def _items(option: str, text: str) -> list[str]:
     return items
 
 
-def check_bits(bits: object, where: str) -> Size:
+def check_mul(method: object, where: str) -> str:
+    if method not in MUL_METHODS:
+        raise RequestError(f"{where}: unknown multiplication method {method!r}; "
+                           f"allowed: {', '.join(MUL_METHODS)}")
+    return method
+
+
+def check_bits(bits: object, where: str, mul: str = "auto") -> Size:
     allowed = f"sizes are whole numbers of bits from {MIN_BITS} to {MAX_BITS}"
     if isinstance(bits, str):
         try:
@@ -37,7 +52,7 @@ def check_bits(bits: object, where: str) -> Size:
                            "(larger integers need the cooperative tiers)")
     if bits < MIN_BITS:
         raise RequestError(f"{where}: {bits} is out of range; {allowed}")
-    return Size(bits)
+    return Size(bits, mul)
 
 
 def check_ops(names: list[str], size: Size, where: str) -> list[Operation]:
@@ -54,12 +69,88 @@ def check_ops(names: list[str], size: Size, where: str) -> list[Operation]:
     return ops
 
 
-def parse_options(bits_text: str | None, ops_text: str | None) -> Request:
-    """The request of `mpgen generate --bits ... --ops ...`."""
+def parse_options(bits_text: str | None, ops_text: str | None, mul: str = "auto") -> Request:
+    """The request of `mpgen generate --bits ... --ops ... --mul ...`."""
+    check_mul(mul, "--mul")
     if bits_text is None:
-        sizes = [Size(b) for b in DEFAULT_BITS]
+        sizes = [Size(b, mul) for b in DEFAULT_BITS]
     else:
-        sizes = sorted({check_bits(b, "--bits") for b in _items("--bits", bits_text)},
+        sizes = sorted({check_bits(b, "--bits", mul) for b in _items("--bits", bits_text)},
                        key=lambda s: s.bits)
     names = None if ops_text is None else _items("--ops", ops_text)
     return [(s, defaults(s) if names is None else check_ops(names, s, "--ops")) for s in sizes]
+
+
+SPEC_KEYS = ("ops", "mul", "sizes")
+SIZE_KEYS = ("ops", "mul")
+
+
+def parse_spec(path: Path) -> Request:
+    """The request of a TOML spec file:
+
+        ops = ["add", "mul"]      # for every size that does not list its own; default: all
+        mul = "auto"              # schoolbook | karatsuba | auto
+        [sizes]
+        131 = {}
+        256 = { ops = ["mul", "sqr"], mul = "karatsuba" }
+
+    Errors name the file and the line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RequestError(f"--spec: cannot read {str(path)!r}: "
+                           f"{getattr(e, 'strerror', None) or e}") from None
+
+    def fail(message: str, needle: str | None = None) -> RequestError:
+        line = _line_of(text, needle) if needle else None
+        return RequestError(f"{path}{f':{line}' if line else ''}: {message}")
+
+    try:
+        spec = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        found = re.search(r"line (\d+)", str(e))
+        line = found[1] if found else len(text.splitlines()) or 1  # "at end of document"
+        raise RequestError(f"{path}:{line}: not valid TOML: {str(e).split(' (at')[0]}") from None
+
+    def checked_keys(table: dict, allowed: tuple[str, ...], where: str) -> None:
+        for key in table:
+            if key not in allowed:
+                raise fail(f"unknown key {key!r} {where}; allowed: {', '.join(allowed)}", key)
+
+    def op_names(value: object, where: str) -> list[str]:
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            raise fail(f"{where}: ops must be a non-empty list of operation names", "ops")
+        return value
+
+    checked_keys(spec, SPEC_KEYS, "at the top")
+    if "sizes" not in spec or not isinstance(spec["sizes"], dict) or not spec["sizes"]:
+        raise fail("no [sizes] table: give one entry per size, e.g. 131 = {}", "sizes")
+    default_ops = op_names(spec["ops"], "ops") if "ops" in spec else None
+    try:
+        default_mul = check_mul(spec.get("mul", "auto"), "mul")
+    except RequestError as e:
+        raise fail(str(e), "mul") from None
+
+    request = []
+    for key, options in spec["sizes"].items():
+        try:
+            if not isinstance(options, dict):
+                raise RequestError(f"sizes.{key}: give a table of options, e.g. {key} = {{}}")
+            checked_keys(options, SIZE_KEYS, f"in sizes.{key}")
+            mul = check_mul(options.get("mul", default_mul), f"sizes.{key}.mul")
+            size = check_bits(key, f"sizes.{key}", mul)
+            names = op_names(options["ops"], f"sizes.{key}") if "ops" in options else default_ops
+            ops = defaults(size) if names is None else check_ops(names, size, f"sizes.{key}")
+        except RequestError as e:
+            bad = re.search(r"'([^']+)'", str(e))
+            raise fail(str(e), bad[1] if bad else key) from None
+        request.append((size, ops))
+    return sorted(request, key=lambda r: r[0].bits)
+
+
+def _line_of(text: str, needle: str) -> int | None:
+    """The first line that holds needle as a word, for error messages."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if re.search(rf"(?<![\w]){re.escape(needle)}(?![\w])", line.split("#")[0]):
+            return number
+    return None

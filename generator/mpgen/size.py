@@ -13,9 +13,15 @@ def limbs_for(bits: int) -> int:
     return -(-bits // LIMB_BITS)
 
 
+MUL_METHODS = ("auto", "schoolbook", "karatsuba")
+
+
 @dataclass(frozen=True)
 class Size:
+    """A width and the options it is generated with."""
+
     bits: int
+    mul: str = "auto"  # how mul and sqr are planned: one of MUL_METHODS
 
     @property
     def limbs(self) -> int:

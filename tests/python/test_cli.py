@@ -79,3 +79,52 @@ def test_bad_command_line_is_one_line_exit_2(mpgen, args):
     r = mpgen(*args)
     assert r.returncode == 2
     assert r.stderr.startswith("mpgen: error:") and r.stderr.count("\n") == 1
+
+
+SPEC = """# two sizes
+ops = ["add", "mul"]
+mul = "schoolbook"
+
+[sizes]
+131 = {}
+256 = { ops = ["mul", "sqr", "shl7"], mul = "karatsuba" }
+"""
+
+
+def test_spec_file_gives_sizes_with_their_own_operations(mpgen, tmp_path):
+    spec = tmp_path / "spec.toml"
+    spec.write_text(SPEC)
+    r = mpgen("generate", "--spec", str(spec), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    u131 = (tmp_path / "out" / "mpgen_u131.cuh").read_text()
+    u256 = (tmp_path / "out" / "mpgen_u256.cuh").read_text()
+    assert "MPGEN_U131_OPS(X) X(add) X(mul)" in u131
+    assert "MPGEN_U256_OPS(X) X(mul) X(sqr) X(shl7)" in u256
+
+
+@pytest.mark.parametrize("text, message", [
+    ('ops = ["add"\n', "spec.toml:1: not valid TOML"),
+    ("[sizes]\n64 = {}\n4096 = {}\n", "spec.toml:3: sizes.4096: 4096 is above the per-thread maximum"),
+    ('[sizes]\n64 = {}\n\n128 = { ops = ["add", "div"] }\n', "spec.toml:4: sizes.128: unknown operation 'div'"),
+    ("opz = 1\n[sizes]\n64 = {}\n", "spec.toml:1: unknown key 'opz' at the top; allowed: ops, mul, sizes"),
+    ('mul = "fast"\n[sizes]\n64 = {}\n', "spec.toml:1: mul: unknown multiplication method 'fast'"),
+    ('ops = ["add"]\n', "spec.toml: no [sizes] table"),
+    ("[sizes]\n64 = { bits = 3 }\n", "spec.toml:2: unknown key 'bits' in sizes.64"),
+    ("[sizes]\nabc = {}\n", "spec.toml:2: sizes.abc: 'abc' is not a number"),
+    ("[sizes]\n64 = { ops = [] }\n", "spec.toml:2: sizes.64: ops must be a non-empty list"),
+])
+def test_bad_spec_names_file_and_line(mpgen, tmp_path, text, message):
+    spec = tmp_path / "spec.toml"
+    spec.write_text(text)
+    r = mpgen("generate", "--spec", str(spec), "--out", str(tmp_path / "out"))
+    assert r.returncode == 2
+    assert r.stderr.startswith("mpgen: error: ") and message in r.stderr, r.stderr
+    assert r.stderr.count("\n") == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_spec_and_bits_together_are_refused(mpgen, tmp_path):
+    spec = tmp_path / "spec.toml"
+    spec.write_text(SPEC)
+    r = mpgen("generate", "--spec", str(spec), "--bits", "64", "--out", str(tmp_path / "out"))
+    assert r.returncode == 2 and "not both" in r.stderr
