@@ -2,16 +2,11 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 from .ops import OPERATIONS, Operation, defaults, find, fits
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS, Size
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
+from .tomlcompat import tomllib
 
 # What to generate: each size with its operations.
 Request = list[tuple[Size, list[Operation]]]

@@ -75,3 +75,26 @@ def test_carry_read_without_carry_set_is_refused():
     fn.emit("addc", Reg("y", 0), Reg("x", 0), Reg("x", 1))
     with pytest.raises(ValueError, match="reads a carry"):
         fn.check()
+
+
+@pytest.mark.parametrize("bits", [64, 65, 96, 131, 255, 256, 521, 1024])
+@pytest.mark.parametrize("name", ["mul", "sqr"])
+def test_karatsuba_matches_integers(name, bits):
+    size, op, rng = Size(bits, "karatsuba"), find(name), random.Random(bits)
+    fn = op.plan(size)
+    top = (1 << bits) - 1
+    for a, b in [(top, top), (0, top), (1 << (bits - 1), top)] + \
+            [(rng.getrandbits(bits), rng.getrandbits(bits)) for _ in range(200)]:
+        inputs = words(a, size.limbs) + (words(b, size.limbs) if name == "mul" else [])
+        want = a * b if name == "mul" else a * a
+        assert execute(fn, inputs) == words(want, op.result_limbs(size)), (hex(a), hex(b))
+
+
+def test_auto_uses_karatsuba_from_the_measured_threshold():
+    from mpgen.ops.mul import THRESHOLDS
+    limbs = THRESHOLDS["mul"]["threshold_limbs"]
+    plans = {method: len(find("mul").plan(Size(32 * limbs, method)).body)
+             for method in ("auto", "schoolbook", "karatsuba")}
+    assert plans["auto"] == plans["karatsuba"] != plans["schoolbook"]
+    below = Size(32 * (limbs - 1))
+    assert len(find("mul").plan(below).body) == len(find("mul").plan(Size(below.bits, "schoolbook")).body)

@@ -25,11 +25,11 @@ MPGEN_U{bits}_OPS(ONLY)
 """
 
 
-def kernels_ptx(tmp_path, bits: int) -> dict[str, list[str]]:
+def kernels_ptx(tmp_path, bits: int, mul: str = "auto") -> dict[str, list[str]]:
     """Operation's C++ name -> the instructions of its kernel."""
     nvcc = shutil.which("nvcc")
     assert nvcc, "nvcc (the CUDA toolkit) is needed to check the generated PTX"
-    size = Size(bits)
+    size = Size(bits, mul)
     for name, text in render_files([(size, defaults(size))]).items():
         (tmp_path / name).write_text(text)
     (tmp_path / "k.cu").write_text(KERNELS.format(bits=bits))
@@ -45,9 +45,10 @@ def kernels_ptx(tmp_path, bits: int) -> dict[str, list[str]]:
     return kernels
 
 
-@pytest.mark.parametrize("bits", [64, 131, 256])
-def test_every_operation_is_straight_line(tmp_path, bits):
-    kernels = kernels_ptx(tmp_path, bits)
+@pytest.mark.parametrize("bits, mul", [(64, "auto"), (131, "auto"), (256, "auto"),
+                                       (131, "karatsuba")])
+def test_every_operation_is_straight_line(tmp_path, bits, mul):
+    kernels = kernels_ptx(tmp_path, bits, mul)
     assert sorted(kernels) == sorted(op.cpp_name for op in defaults(Size(bits)))
     for name, code in kernels.items():
         branches = [i for i in code if re.match(r"(@!?%p\w+\s+)?bra", i) or i.startswith("@")]

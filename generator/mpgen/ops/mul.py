@@ -9,9 +9,16 @@ into it, as the truncated products (mul_lo) drop everything at or above `limit`.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..ir import Function, Reg, chained
 from ..size import Size, limbs_for
 from .common import Operation, binary, mask_top, same_limbs, with_word
+from ..tomlcompat import tomllib
+from .karatsuba import karatsuba
+
+# Limb counts from which Karatsuba beats schoolbook, measured on the GPU (see the file).
+THRESHOLDS = tomllib.loads((Path(__file__).parents[1] / "data" / "karatsuba.toml").read_text())
 
 
 def product_limbs(size: Size) -> int:
@@ -77,8 +84,27 @@ def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
         fn.emit(chained(half, k > 1, k < limit - 1), acc[k], a[k // 2], a[k // 2], acc[k])
 
 
+def multiply(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg] | None, limit: int,
+             method: str = "auto") -> None:
+    """acc[:limit] = a * b, or a * a when b is None, by `method`: "karatsuba" splits
+    once and multiplies the parts by schoolbook; "auto" splits wherever the measured
+    threshold says it pays, recursively."""
+    n = len(a)
+    op = "mul" if b is not None else "sqr"
+    split = n >= 2 and (method == "karatsuba" or
+                        method == "auto" and n >= THRESHOLDS[op]["threshold_limbs"])
+    if split:
+        below = "schoolbook" if method == "karatsuba" else "auto"
+        karatsuba(fn, acc, a, b, limit,
+                  lambda f, acc2, a2, b2, limit2: multiply(f, acc2, a2, b2, limit2, below))
+    elif b is None:
+        square(fn, acc, a, limit)
+    else:
+        schoolbook(fn, acc, a, b, limit)
+
+
 def _mul(fn, size, x, y):
-    schoolbook(fn, y, x[0], x[1], len(y))
+    multiply(fn, y, x[0], x[1], len(y), size.mul)
 
 
 def _mul_lo(fn, size, x, y):
@@ -110,7 +136,7 @@ OPERATIONS = [
     Operation("mul_lo", "a * b mod 2^bits", binary, same_limbs, _mul_lo),
     Operation("mul_hi", "floor(a * b / 2^bits), the high half", binary, same_limbs, _mul_hi),
     Operation("sqr", "a * a, full, each cross product once", lambda s: (s.bits,), product_limbs,
-              lambda fn, s, x, y: square(fn, y, x[0], len(y))),
+              lambda fn, s, x, y: multiply(fn, y, x[0], None, len(y), s.mul)),
     Operation("mul_ui", "a * u (u of 32 bits), full: one more limb", with_word,
               lambda s: limbs_for(s.bits + 32),
               lambda fn, s, x, y: schoolbook(fn, y, x[0], x[1], len(y))),
