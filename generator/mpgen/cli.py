@@ -38,6 +38,8 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--spec", type=Path, help="a TOML file of sizes with their operations and "
                      "options, instead of --bits/--ops/--mul (see README)")
     gen.add_argument("--out", required=True, type=Path, help="output directory")
+    gen.add_argument("--dry-run", action="store_true",
+                     help="check the request and print the paths it would write; write nothing")
     return parser
 
 
@@ -85,7 +87,11 @@ def main(argv: list[str] | None = None) -> int:
                                    "command line, not both")
             request = parse_spec(args.spec) if args.spec else \
                 parse_options(args.bits, args.ops, args.mul)
-            write_files(args.out, render_files(request))
+            files = render_files(request)
+            if args.dry_run:
+                print("\n".join(str(args.out / name) for name in files))
+                return 0
+            write_files(args.out, files)
             count = sum(len(ops) for _, ops in request)
             print(f"mpgen: wrote {len(request)} sizes, {count} operations to {args.out}")
         else:

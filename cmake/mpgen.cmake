@@ -1,0 +1,59 @@
+# mpgen_generate(<target> BITS <bits>... OPS <op>... [MUL auto|schoolbook|karatsuba])
+#
+# Generates mpgen's headers for the given sizes and operations at build time, into
+# <build>/mpgen/<target>, and adds them and that include directory to <target>: its
+# sources can then #include "mpgen_u<bits>.cuh". The headers are made again when the
+# generator, its templates or the request change, and not otherwise. A bad request
+# (unknown operation, impossible size) fails at configure time with mpgen's message.
+#
+# Needs MPGEN_GENERATOR_DIR (set by mpgen's CMakeLists.txt or its package config) and
+# a Python 3 with jinja2 (Python3_EXECUTABLE picks it).
+include_guard(GLOBAL)
+
+function(mpgen_generate target)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MUL" "BITS;OPS")
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "mpgen_generate: unknown arguments ${ARG_UNPARSED_ARGUMENTS}; "
+                        "allowed: BITS <bits>... OPS <op>... [MUL method]")
+  endif()
+  if(NOT ARG_BITS OR NOT ARG_OPS)
+    message(FATAL_ERROR "mpgen_generate(${target}): give BITS <bits>... and OPS <op>...")
+  endif()
+  if(NOT TARGET ${target})
+    message(FATAL_ERROR "mpgen_generate: ${target} is not a target")
+  endif()
+  if(NOT Python3_EXECUTABLE)
+    find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  endif()
+
+  string(REPLACE ";" "," bits "${ARG_BITS}")
+  string(REPLACE ";" "," ops "${ARG_OPS}")
+  set(out "${CMAKE_CURRENT_BINARY_DIR}/mpgen/${target}")
+  set(generate ${CMAKE_COMMAND} -E env "PYTHONPATH=${MPGEN_GENERATOR_DIR}"
+      ${Python3_EXECUTABLE} -m mpgen generate --bits ${bits} --ops ${ops} --out ${out})
+  if(ARG_MUL)
+    list(APPEND generate --mul ${ARG_MUL})
+  endif()
+
+  # Check the request now, and learn the files it makes.
+  execute_process(COMMAND ${generate} --dry-run
+                  RESULT_VARIABLE failed OUTPUT_VARIABLE outputs ERROR_VARIABLE message
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_STRIP_TRAILING_WHITESPACE)
+  if(failed)
+    message(FATAL_ERROR "mpgen_generate(${target}):\n ${message}")  # indented: not rewrapped
+  endif()
+  string(REPLACE "\n" ";" outputs "${outputs}")
+
+  # The request as a file that changes only when the request does.
+  file(CONFIGURE OUTPUT "${out}.request" CONTENT "${generate}\n")
+  file(GLOB_RECURSE generator_files CONFIGURE_DEPENDS
+       "${MPGEN_GENERATOR_DIR}/mpgen/*.py" "${MPGEN_GENERATOR_DIR}/mpgen/data/*"
+       "${MPGEN_GENERATOR_DIR}/../templates/*")
+  add_custom_command(OUTPUT ${outputs}
+                     COMMAND ${generate}
+                     DEPENDS ${generator_files} "${out}.request"
+                     COMMENT "mpgen: generating ${bits} bits (${ops}) for ${target}"
+                     VERBATIM)
+  target_sources(${target} PRIVATE ${outputs})
+  target_include_directories(${target} PRIVATE "${out}")
+endfunction()

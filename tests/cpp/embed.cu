@@ -1,0 +1,88 @@
+// Embedding: this file includes one generated header and nothing else of mpgen (no
+// runtime), compiles with nvcc, and its kernels must give GMP's answers: on the GPU
+// when one is present, and on the CPU through the header's host rendering always.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <cuda_runtime.h>
+#include <doctest/doctest.h>
+#include <gmp.h>
+
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "mpgen_u131.cuh"
+
+namespace {
+
+template <class Op>
+std::vector<uint32_t> on_gpu(std::size_t n, const std::vector<uint32_t>& in) {
+  std::vector<uint32_t> out(Op::out_words * n);
+  uint32_t *d_in = nullptr, *d_out = nullptr;
+  REQUIRE(cudaMalloc(&d_in, in.size() * 4) == cudaSuccess);
+  REQUIRE(cudaMalloc(&d_out, out.size() * 4) == cudaSuccess);
+  cudaMemcpy(d_in, in.data(), in.size() * 4, cudaMemcpyHostToDevice);
+  mpgen::device_batch<Op><<<unsigned((n + 255) / 256), 256>>>(n, mpgen::Layout::interleaved, d_in, d_out);
+  REQUIRE(cudaMemcpy(out.data(), d_out, out.size() * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+  cudaFree(d_in);
+  cudaFree(d_out);
+  return out;
+}
+
+bool gpu_present() {
+  int count = 0;
+  const bool present = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+  if (std::getenv("MPGEN_REQUIRE_GPU")) REQUIRE_MESSAGE(present, "MPGEN_REQUIRE_GPU is set and no GPU is present");
+  return present;
+}
+
+// The value of words [first, first + count) of instance j (interleaved, n instances).
+void value(mpz_t v, const std::vector<uint32_t>& words, std::size_t n, std::size_t j, unsigned first,
+           unsigned count) {
+  std::vector<uint32_t> limbs(count);
+  for (unsigned i = 0; i < count; ++i) limbs[i] = words[(first + i) * n + j];
+  mpz_import(v, count, -1, 4, 0, 0, limbs.data());
+}
+
+template <class Op>
+void check(void (*reference)(mpz_t, const mpz_t, const mpz_t)) {
+  constexpr std::size_t n = 4096;
+  constexpr unsigned limbs = Op::operand_limbs[0];
+  std::mt19937 rng(131);
+  std::vector<uint32_t> in(Op::in_words * n, 0);
+  for (std::size_t j = 0; j < n; ++j)
+    for (unsigned k = 0; k < Op::operands; ++k)
+      for (unsigned i = 0; i < limbs; ++i) {
+        uint32_t w = j % 7 == 0 ? 0xffffffffu : rng();
+        if (i == limbs - 1) w &= (1u << (Op::bits % 32)) - 1;  // 131 bits: 3 in the top limb
+        in[(k * limbs + i) * n + j] = w;
+      }
+  std::vector<std::vector<uint32_t>> results;
+  std::vector<uint32_t> host(Op::out_words * n);
+  mpgen::host_batch<Op>(n, mpgen::Layout::interleaved, in.data(), host.data());
+  results.push_back(host);
+  if (gpu_present()) results.push_back(on_gpu<Op>(n, in));
+
+  mpz_t a, b, want, got;
+  mpz_inits(a, b, want, got, nullptr);
+  for (const auto& out : results) {
+    std::size_t wrong = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      value(a, in, n, j, 0, limbs);
+      value(b, in, n, j, limbs, limbs);
+      reference(want, a, Op::operands == 2 ? b : a);
+      value(got, out, n, j, 0, Op::out_words);
+      wrong += mpz_cmp(got, want) != 0;
+    }
+    CHECK_MESSAGE(wrong == 0, Op::name << ": " << wrong << " of " << n << " differ from GMP ("
+                                      << (&out == &results.front() ? "CPU" : "GPU") << ")");
+  }
+  mpz_clears(a, b, want, got, nullptr);
+}
+
+}  // namespace
+
+TEST_CASE("a generated header alone gives GMP's products and squares") {
+  check<mpgen::u131::mul>(mpz_mul);
+  check<mpgen::u131::sqr>(mpz_mul);
+  MESSAGE("GPU path " << (gpu_present() ? "checked" : "not checked: no GPU"));
+}
