@@ -12,8 +12,14 @@
 // the host's model of PTX's carry-chain instructions, and the batch loops.
 #ifndef MPGEN_PRELUDE
 #define MPGEN_PRELUDE
+#ifdef __CUDACC_RTC__  // NVRTC: no standard headers, device code only
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+namespace std { typedef decltype(sizeof(0)) size_t; }
+#else
 #include <cstddef>
 #include <cstdint>
+#endif
 
 namespace mpgen {
 
@@ -35,6 +41,7 @@ struct Strides {
   }
 };
 
+#ifndef __CUDACC_RTC__
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
@@ -330,12 +337,14 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
+#endif  // __CUDACC_RTC__
+
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread. (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
@@ -345,6 +354,12 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   Op::device(y, x);
 #pragma unroll
   for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_thread<Op>(n, layout, in, out);
 }
 #endif
 
@@ -417,6 +432,7 @@ struct add {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -455,6 +471,7 @@ struct add {
     y[31] = ptx_addc_cc(cf, x[31], x[63]);
     y[32] = ptx_addc(cf, 0u, 0u);
   }
+#endif
 };
 
 // sub: a - b - borrow_in (0 or 1), then the borrow out; 35 instructions.
@@ -518,6 +535,7 @@ struct sub {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -558,6 +576,7 @@ struct sub {
     t[1] = ptx_subc(cf, 0u, 0u);
     y[32] = ptx_and(t[1], 1u);
   }
+#endif
 };
 
 // add_ui: a + u (u of 32 bits), then the carry out; 33 instructions.
@@ -618,6 +637,7 @@ struct add_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -655,6 +675,7 @@ struct add_ui {
     y[31] = ptx_addc_cc(cf, x[31], 0u);
     y[32] = ptx_addc(cf, 0u, 0u);
   }
+#endif
 };
 
 // sub_ui: a - u (u of 32 bits), then the borrow out; 34 instructions.
@@ -717,6 +738,7 @@ struct sub_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -756,6 +778,7 @@ struct sub_ui {
     t[0] = ptx_subc(cf, 0u, 0u);
     y[32] = ptx_and(t[0], 1u);
   }
+#endif
 };
 
 // neg: -a mod 2^bits; 32 instructions.
@@ -815,6 +838,7 @@ struct neg {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -851,6 +875,7 @@ struct neg {
     y[30] = ptx_subc_cc(cf, 0u, x[30]);
     y[31] = ptx_subc(cf, 0u, x[31]);
   }
+#endif
 };
 
 // mul: a * b, the full product of exact width; 2080 instructions.
@@ -2958,6 +2983,7 @@ struct mul {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     static const uint32_t code[] = {
@@ -5044,6 +5070,7 @@ struct mul {
     };
     interpret(code, 2080, y, x, nullptr);
   }
+#endif
 };
 
 // mul_lo: a * b mod 2^bits; 1024 instructions.
@@ -6095,6 +6122,7 @@ struct mul_lo {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     static const uint32_t code[] = {
@@ -7125,6 +7153,7 @@ struct mul_lo {
     };
     interpret(code, 1024, y, x, nullptr);
   }
+#endif
 };
 
 // mul_hi: floor(a * b / 2^bits), the high half; 2112 instructions.
@@ -9265,6 +9294,7 @@ struct mul_hi {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[64];
@@ -11384,6 +11414,7 @@ struct mul_hi {
     };
     interpret(code, 2112, y, x, t);
   }
+#endif
 };
 
 // sqr: a * a, full, each cross product once; 1150 instructions.
@@ -12561,6 +12592,7 @@ struct sqr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     static const uint32_t code[] = {
@@ -13717,6 +13749,7 @@ struct sqr {
     };
     interpret(code, 1150, y, x, nullptr);
   }
+#endif
 };
 
 // mul_ui: a * u (u of 32 bits), full: one more limb; 65 instructions.
@@ -13809,6 +13842,7 @@ struct mul_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -13878,6 +13912,7 @@ struct mul_ui {
     y[31] = ptx_madc_hi_cc(cf, x[30], x[32], y[31]);
     y[32] = ptx_addc(cf, y[32], 0u);
   }
+#endif
 };
 
 // mad: a * b + c, full; 2112 instructions.
@@ -16017,6 +16052,7 @@ struct mad {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     static const uint32_t code[] = {
@@ -18135,6 +18171,7 @@ struct mad {
     };
     interpret(code, 2112, y, x, nullptr);
   }
+#endif
 };
 
 // eq: 1 if a == b else 0; 66 instructions.
@@ -18229,6 +18266,7 @@ struct eq {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -18300,6 +18338,7 @@ struct eq {
     t[64] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[64], 1u);
   }
+#endif
 };
 
 // lt: 1 if a < b else 0; 35 instructions.
@@ -18363,6 +18402,7 @@ struct lt {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -18403,6 +18443,7 @@ struct lt {
     t[33] = ptx_and(t[32], 1u);
     y[0] = ptx_mov(t[33]);
   }
+#endif
 };
 
 // cmp: -1, 0 or 1 as a < b, a == b, a > b; 69 instructions.
@@ -18500,6 +18541,7 @@ struct cmp {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -18574,6 +18616,7 @@ struct cmp {
     t[67] = ptx_and(t[66], 1u);
     y[0] = ptx_sub(t[33], t[67]);
   }
+#endif
 };
 
 // is_zero: 1 if a == 0 else 0; 34 instructions.
@@ -18636,6 +18679,7 @@ struct is_zero {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -18675,6 +18719,7 @@ struct is_zero {
     t[32] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[32], 1u);
   }
+#endif
 };
 
 // and: a & b; 32 instructions.
@@ -18734,6 +18779,7 @@ struct and_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_and(x[0], x[32]);
@@ -18769,6 +18815,7 @@ struct and_ {
     y[30] = ptx_and(x[30], x[62]);
     y[31] = ptx_and(x[31], x[63]);
   }
+#endif
 };
 
 // or: a | b; 32 instructions.
@@ -18828,6 +18875,7 @@ struct or_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_or(x[0], x[32]);
@@ -18863,6 +18911,7 @@ struct or_ {
     y[30] = ptx_or(x[30], x[62]);
     y[31] = ptx_or(x[31], x[63]);
   }
+#endif
 };
 
 // xor: a ^ b; 32 instructions.
@@ -18922,6 +18971,7 @@ struct xor_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_xor(x[0], x[32]);
@@ -18957,6 +19007,7 @@ struct xor_ {
     y[30] = ptx_xor(x[30], x[62]);
     y[31] = ptx_xor(x[31], x[63]);
   }
+#endif
 };
 
 // not: ~a within the width; 32 instructions.
@@ -19016,6 +19067,7 @@ struct not_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_not(x[0]);
@@ -19051,6 +19103,7 @@ struct not_ {
     y[30] = ptx_not(x[30]);
     y[31] = ptx_not(x[31]);
   }
+#endif
 };
 
 // shl: a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits); 471 instructions.
@@ -19550,6 +19603,7 @@ struct shl {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[176];
@@ -20025,6 +20079,7 @@ struct shl {
     y[30] = ptx_shf_l_clamp(t[171], t[172], t[175]);
     y[31] = ptx_shf_l_clamp(t[172], t[173], t[175]);
   }
+#endif
 };
 
 // shr: a >> s (s < 2^ceil(log2 bits); 0 once s >= bits); 471 instructions.
@@ -20524,6 +20579,7 @@ struct shr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[176];
@@ -20999,6 +21055,7 @@ struct shr {
     y[30] = ptx_shf_r_clamp(t[172], t[173], t[175]);
     y[31] = ptx_shr(t[173], t[175]);
   }
+#endif
 };
 
 // popc: number of set bits; 63 instructions.
@@ -21090,6 +21147,7 @@ struct popc {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[31];
@@ -21157,6 +21215,7 @@ struct popc {
     t[30] = ptx_popc(x[31]);
     y[0] = ptx_add(y[0], t[30]);
   }
+#endif
 };
 
 // clz: leading zeros within the width (bits for 0); 156 instructions.
@@ -21341,6 +21400,7 @@ struct clz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[62];
@@ -21501,6 +21561,7 @@ struct clz {
     y[0] = ptx_and(y[0], t[61]);
     y[0] = ptx_add(y[0], t[60]);
   }
+#endif
 };
 
 // ctz: trailing zeros (bits for 0); 188 instructions.
@@ -21717,6 +21778,7 @@ struct ctz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[62];
@@ -21909,6 +21971,7 @@ struct ctz {
     y[0] = ptx_and(y[0], t[61]);
     y[0] = ptx_add(y[0], t[60]);
   }
+#endif
 };
 
 // shl1: a shifted left by 1 bits; 32 instructions.
@@ -21968,6 +22031,7 @@ struct shl1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 1u);
@@ -22003,6 +22067,7 @@ struct shl1 {
     y[30] = ptx_shf_l_clamp(x[29], x[30], 1u);
     y[31] = ptx_shf_l_clamp(x[30], x[31], 1u);
   }
+#endif
 };
 
 // shl31: a shifted left by 31 bits; 32 instructions.
@@ -22062,6 +22127,7 @@ struct shl31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 31u);
@@ -22097,6 +22163,7 @@ struct shl31 {
     y[30] = ptx_shf_l_clamp(x[29], x[30], 31u);
     y[31] = ptx_shf_l_clamp(x[30], x[31], 31u);
   }
+#endif
 };
 
 // shl32: a shifted left by 32 bits; 32 instructions.
@@ -22156,6 +22223,7 @@ struct shl32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -22191,6 +22259,7 @@ struct shl32 {
     y[30] = ptx_shf_l_clamp(x[28], x[29], 0u);
     y[31] = ptx_shf_l_clamp(x[29], x[30], 0u);
   }
+#endif
 };
 
 // shl33: a shifted left by 33 bits; 32 instructions.
@@ -22250,6 +22319,7 @@ struct shl33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -22285,6 +22355,7 @@ struct shl33 {
     y[30] = ptx_shf_l_clamp(x[28], x[29], 1u);
     y[31] = ptx_shf_l_clamp(x[29], x[30], 1u);
   }
+#endif
 };
 
 // shr1: a shifted right by 1 bits; 32 instructions.
@@ -22344,6 +22415,7 @@ struct shr1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
@@ -22379,6 +22451,7 @@ struct shr1 {
     y[30] = ptx_shf_r_clamp(x[30], x[31], 1u);
     y[31] = ptx_shr(x[31], 1u);
   }
+#endif
 };
 
 // shr31: a shifted right by 31 bits; 32 instructions.
@@ -22438,6 +22511,7 @@ struct shr31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
@@ -22473,6 +22547,7 @@ struct shr31 {
     y[30] = ptx_shf_r_clamp(x[30], x[31], 31u);
     y[31] = ptx_shr(x[31], 31u);
   }
+#endif
 };
 
 // shr32: a shifted right by 32 bits; 32 instructions.
@@ -22532,6 +22607,7 @@ struct shr32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
@@ -22567,6 +22643,7 @@ struct shr32 {
     y[30] = ptx_shr(x[31], 0u);
     y[31] = ptx_mov(0u);
   }
+#endif
 };
 
 // shr33: a shifted right by 33 bits; 32 instructions.
@@ -22626,6 +22703,7 @@ struct shr33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
@@ -22661,6 +22739,7 @@ struct shr33 {
     y[30] = ptx_shr(x[31], 1u);
     y[31] = ptx_mov(0u);
   }
+#endif
 };
 
 // X(op) for every operation above, for tables of kernels.

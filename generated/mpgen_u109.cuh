@@ -12,8 +12,14 @@
 // the host's model of PTX's carry-chain instructions, and the batch loops.
 #ifndef MPGEN_PRELUDE
 #define MPGEN_PRELUDE
+#ifdef __CUDACC_RTC__  // NVRTC: no standard headers, device code only
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+namespace std { typedef decltype(sizeof(0)) size_t; }
+#else
 #include <cstddef>
 #include <cstdint>
+#endif
 
 namespace mpgen {
 
@@ -35,6 +41,7 @@ struct Strides {
   }
 };
 
+#ifndef __CUDACC_RTC__
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
@@ -330,12 +337,14 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
+#endif  // __CUDACC_RTC__
+
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread. (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
@@ -345,6 +354,12 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   Op::device(y, x);
 #pragma unroll
   for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_thread<Op>(n, layout, in, out);
 }
 #endif
 
@@ -390,6 +405,7 @@ struct add {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -401,6 +417,7 @@ struct add {
     y[4] = ptx_shr(y[3], 13u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // sub: a - b - borrow_in (0 or 1), then the borrow out; 8 instructions.
@@ -437,6 +454,7 @@ struct sub {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -450,6 +468,7 @@ struct sub {
     y[4] = ptx_and(t[1], 1u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // add_ui: a + u (u of 32 bits), then the carry out; 6 instructions.
@@ -483,6 +502,7 @@ struct add_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -493,6 +513,7 @@ struct add_ui {
     y[4] = ptx_shr(y[3], 13u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // sub_ui: a - u (u of 32 bits), then the borrow out; 7 instructions.
@@ -528,6 +549,7 @@ struct sub_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -540,6 +562,7 @@ struct sub_ui {
     y[4] = ptx_and(t[0], 1u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // neg: -a mod 2^bits; 5 instructions.
@@ -572,6 +595,7 @@ struct neg {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -581,6 +605,7 @@ struct neg {
     y[3] = ptx_subc(cf, 0u, x[3]);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // mul: a * b, the full product of exact width; 34 instructions.
@@ -642,6 +667,7 @@ struct mul {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -680,6 +706,7 @@ struct mul {
     y[5] = ptx_madc_hi_cc(cf, x[1], x[7], y[5]);
     y[6] = ptx_madc_hi(cf, x[2], x[7], y[6]);
   }
+#endif
 };
 
 // mul_lo: a * b mod 2^bits; 17 instructions.
@@ -724,6 +751,7 @@ struct mul_lo {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -745,6 +773,7 @@ struct mul_lo {
     y[3] = ptx_mad_lo(x[0], x[7], y[3]);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // mul_hi: floor(a * b / 2^bits), the high half; 38 instructions.
@@ -811,6 +840,7 @@ struct mul_hi {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -854,6 +884,7 @@ struct mul_hi {
     y[2] = ptx_shf_r_clamp(t[5], t[6], 13u);
     y[3] = ptx_shr(t[6], 13u);
   }
+#endif
 };
 
 // sqr: a * a, full, each cross product once; 28 instructions.
@@ -909,6 +940,7 @@ struct sqr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -941,6 +973,7 @@ struct sqr {
     y[5] = ptx_madc_hi_cc(cf, x[2], x[2], y[5]);
     y[6] = ptx_madc_lo(cf, x[3], x[3], y[6]);
   }
+#endif
 };
 
 // mul_ui: a * u (u of 32 bits), full: one more limb; 9 instructions.
@@ -977,6 +1010,7 @@ struct mul_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -990,6 +1024,7 @@ struct mul_ui {
     y[3] = ptx_madc_hi_cc(cf, x[2], x[4], y[3]);
     y[4] = ptx_addc(cf, y[4], 0u);
   }
+#endif
 };
 
 // mad: a * b + c, full; 38 instructions.
@@ -1055,6 +1090,7 @@ struct mad {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1097,6 +1133,7 @@ struct mad {
     y[5] = ptx_madc_hi_cc(cf, x[1], x[7], y[5]);
     y[6] = ptx_madc_hi(cf, x[2], x[7], y[6]);
   }
+#endif
 };
 
 // eq: 1 if a == b else 0; 10 instructions.
@@ -1135,6 +1172,7 @@ struct eq {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1150,6 +1188,7 @@ struct eq {
     t[8] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[8], 1u);
   }
+#endif
 };
 
 // lt: 1 if a < b else 0; 7 instructions.
@@ -1185,6 +1224,7 @@ struct lt {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1197,6 +1237,7 @@ struct lt {
     t[5] = ptx_and(t[4], 1u);
     y[0] = ptx_mov(t[5]);
   }
+#endif
 };
 
 // cmp: -1, 0 or 1 as a < b, a == b, a > b; 13 instructions.
@@ -1238,6 +1279,7 @@ struct cmp {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1256,6 +1298,7 @@ struct cmp {
     t[11] = ptx_and(t[10], 1u);
     y[0] = ptx_sub(t[5], t[11]);
   }
+#endif
 };
 
 // is_zero: 1 if a == 0 else 0; 6 instructions.
@@ -1290,6 +1333,7 @@ struct is_zero {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1301,6 +1345,7 @@ struct is_zero {
     t[4] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[4], 1u);
   }
+#endif
 };
 
 // and: a & b; 5 instructions.
@@ -1333,6 +1378,7 @@ struct and_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_and(x[0], x[4]);
@@ -1341,6 +1387,7 @@ struct and_ {
     y[3] = ptx_and(x[3], x[7]);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // or: a | b; 5 instructions.
@@ -1373,6 +1420,7 @@ struct or_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_or(x[0], x[4]);
@@ -1381,6 +1429,7 @@ struct or_ {
     y[3] = ptx_or(x[3], x[7]);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // xor: a ^ b; 5 instructions.
@@ -1413,6 +1462,7 @@ struct xor_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_xor(x[0], x[4]);
@@ -1421,6 +1471,7 @@ struct xor_ {
     y[3] = ptx_xor(x[3], x[7]);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // not: ~a within the width; 5 instructions.
@@ -1453,6 +1504,7 @@ struct not_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_not(x[0]);
@@ -1461,6 +1513,7 @@ struct not_ {
     y[3] = ptx_not(x[3]);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // shl: a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits); 32 instructions.
@@ -1521,6 +1574,7 @@ struct shl {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[15];
@@ -1557,6 +1611,7 @@ struct shl {
     y[3] = ptx_shf_l_clamp(t[11], t[12], t[14]);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // shr: a >> s (s < 2^ceil(log2 bits); 0 once s >= bits); 32 instructions.
@@ -1617,6 +1672,7 @@ struct shr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[15];
@@ -1653,6 +1709,7 @@ struct shr {
     y[3] = ptx_shr(t[12], t[14]);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // popc: number of set bits; 7 instructions.
@@ -1688,6 +1745,7 @@ struct popc {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[3];
@@ -1699,6 +1757,7 @@ struct popc {
     t[2] = ptx_popc(x[3]);
     y[0] = ptx_add(y[0], t[2]);
   }
+#endif
 };
 
 // clz: leading zeros within the width (bits for 0); 17 instructions.
@@ -1744,6 +1803,7 @@ struct clz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[6];
@@ -1765,6 +1825,7 @@ struct clz {
     y[0] = ptx_add(y[0], t[4]);
     y[0] = ptx_sub(y[0], 19u);
   }
+#endif
 };
 
 // ctz: trailing zeros (bits for 0); 21 instructions.
@@ -1814,6 +1875,7 @@ struct ctz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[7];
@@ -1839,6 +1901,7 @@ struct ctz {
     y[0] = ptx_and(y[0], t[6]);
     y[0] = ptx_add(y[0], t[5]);
   }
+#endif
 };
 
 // shl1: a shifted left by 1 bits; 5 instructions.
@@ -1871,6 +1934,7 @@ struct shl1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 1u);
@@ -1879,6 +1943,7 @@ struct shl1 {
     y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // shl31: a shifted left by 31 bits; 5 instructions.
@@ -1911,6 +1976,7 @@ struct shl31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 31u);
@@ -1919,6 +1985,7 @@ struct shl31 {
     y[3] = ptx_shf_l_clamp(x[2], x[3], 31u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // shl32: a shifted left by 32 bits; 5 instructions.
@@ -1951,6 +2018,7 @@ struct shl32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -1959,6 +2027,7 @@ struct shl32 {
     y[3] = ptx_shf_l_clamp(x[1], x[2], 0u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // shl33: a shifted left by 33 bits; 5 instructions.
@@ -1991,6 +2060,7 @@ struct shl33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -1999,6 +2069,7 @@ struct shl33 {
     y[3] = ptx_shf_l_clamp(x[1], x[2], 1u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // shr1: a shifted right by 1 bits; 5 instructions.
@@ -2031,6 +2102,7 @@ struct shr1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
@@ -2039,6 +2111,7 @@ struct shr1 {
     y[3] = ptx_shr(x[3], 1u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // shr31: a shifted right by 31 bits; 5 instructions.
@@ -2071,6 +2144,7 @@ struct shr31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
@@ -2079,6 +2153,7 @@ struct shr31 {
     y[3] = ptx_shr(x[3], 31u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // shr32: a shifted right by 32 bits; 5 instructions.
@@ -2111,6 +2186,7 @@ struct shr32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
@@ -2119,6 +2195,7 @@ struct shr32 {
     y[3] = ptx_mov(0u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // shr33: a shifted right by 33 bits; 5 instructions.
@@ -2151,6 +2228,7 @@ struct shr33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
@@ -2159,6 +2237,7 @@ struct shr33 {
     y[3] = ptx_mov(0u);
     y[3] = ptx_and(y[3], 8191u);
   }
+#endif
 };
 
 // X(op) for every operation above, for tables of kernels.

@@ -12,8 +12,14 @@
 // the host's model of PTX's carry-chain instructions, and the batch loops.
 #ifndef MPGEN_PRELUDE
 #define MPGEN_PRELUDE
+#ifdef __CUDACC_RTC__  // NVRTC: no standard headers, device code only
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+namespace std { typedef decltype(sizeof(0)) size_t; }
+#else
 #include <cstddef>
 #include <cstdint>
+#endif
 
 namespace mpgen {
 
@@ -35,6 +41,7 @@ struct Strides {
   }
 };
 
+#ifndef __CUDACC_RTC__
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
@@ -330,12 +337,14 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
+#endif  // __CUDACC_RTC__
+
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread. (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
@@ -345,6 +354,12 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   Op::device(y, x);
 #pragma unroll
   for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_thread<Op>(n, layout, in, out);
 }
 #endif
 
@@ -389,6 +404,7 @@ struct add {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -399,6 +415,7 @@ struct add {
     y[3] = ptx_addc_cc(cf, x[3], x[7]);
     y[4] = ptx_addc(cf, 0u, 0u);
   }
+#endif
 };
 
 // sub: a - b - borrow_in (0 or 1), then the borrow out; 7 instructions.
@@ -434,6 +451,7 @@ struct sub {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -446,6 +464,7 @@ struct sub {
     t[1] = ptx_subc(cf, 0u, 0u);
     y[4] = ptx_and(t[1], 1u);
   }
+#endif
 };
 
 // add_ui: a + u (u of 32 bits), then the carry out; 5 instructions.
@@ -478,6 +497,7 @@ struct add_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -487,6 +507,7 @@ struct add_ui {
     y[3] = ptx_addc_cc(cf, x[3], 0u);
     y[4] = ptx_addc(cf, 0u, 0u);
   }
+#endif
 };
 
 // sub_ui: a - u (u of 32 bits), then the borrow out; 6 instructions.
@@ -521,6 +542,7 @@ struct sub_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -532,6 +554,7 @@ struct sub_ui {
     t[0] = ptx_subc(cf, 0u, 0u);
     y[4] = ptx_and(t[0], 1u);
   }
+#endif
 };
 
 // neg: -a mod 2^bits; 4 instructions.
@@ -563,6 +586,7 @@ struct neg {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -571,6 +595,7 @@ struct neg {
     y[2] = ptx_subc_cc(cf, 0u, x[2]);
     y[3] = ptx_subc(cf, 0u, x[3]);
   }
+#endif
 };
 
 // mul: a * b, the full product of exact width; 36 instructions.
@@ -634,6 +659,7 @@ struct mul {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -674,6 +700,7 @@ struct mul {
     y[6] = ptx_madc_hi_cc(cf, x[2], x[7], y[6]);
     y[7] = ptx_madc_hi(cf, x[3], x[7], y[7]);
   }
+#endif
 };
 
 // mul_lo: a * b mod 2^bits; 16 instructions.
@@ -717,6 +744,7 @@ struct mul_lo {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -737,6 +765,7 @@ struct mul_lo {
     y[3] = ptx_mad_hi(x[0], x[6], y[3]);
     y[3] = ptx_mad_lo(x[0], x[7], y[3]);
   }
+#endif
 };
 
 // mul_hi: floor(a * b / 2^bits), the high half; 40 instructions.
@@ -805,6 +834,7 @@ struct mul_hi {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -850,6 +880,7 @@ struct mul_hi {
     y[2] = ptx_shf_r_clamp(t[6], t[7], 0u);
     y[3] = ptx_shr(t[7], 0u);
   }
+#endif
 };
 
 // sqr: a * a, full, each cross product once; 30 instructions.
@@ -907,6 +938,7 @@ struct sqr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -941,6 +973,7 @@ struct sqr {
     y[6] = ptx_madc_lo_cc(cf, x[3], x[3], y[6]);
     y[7] = ptx_madc_hi(cf, x[3], x[3], y[7]);
   }
+#endif
 };
 
 // mul_ui: a * u (u of 32 bits), full: one more limb; 9 instructions.
@@ -977,6 +1010,7 @@ struct mul_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -990,6 +1024,7 @@ struct mul_ui {
     y[3] = ptx_madc_hi_cc(cf, x[2], x[4], y[3]);
     y[4] = ptx_addc(cf, y[4], 0u);
   }
+#endif
 };
 
 // mad: a * b + c, full; 40 instructions.
@@ -1057,6 +1092,7 @@ struct mad {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1101,6 +1137,7 @@ struct mad {
     y[6] = ptx_madc_hi_cc(cf, x[2], x[7], y[6]);
     y[7] = ptx_madc_hi(cf, x[3], x[7], y[7]);
   }
+#endif
 };
 
 // eq: 1 if a == b else 0; 10 instructions.
@@ -1139,6 +1176,7 @@ struct eq {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1154,6 +1192,7 @@ struct eq {
     t[8] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[8], 1u);
   }
+#endif
 };
 
 // lt: 1 if a < b else 0; 7 instructions.
@@ -1189,6 +1228,7 @@ struct lt {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1201,6 +1241,7 @@ struct lt {
     t[5] = ptx_and(t[4], 1u);
     y[0] = ptx_mov(t[5]);
   }
+#endif
 };
 
 // cmp: -1, 0 or 1 as a < b, a == b, a > b; 13 instructions.
@@ -1242,6 +1283,7 @@ struct cmp {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1260,6 +1302,7 @@ struct cmp {
     t[11] = ptx_and(t[10], 1u);
     y[0] = ptx_sub(t[5], t[11]);
   }
+#endif
 };
 
 // is_zero: 1 if a == 0 else 0; 6 instructions.
@@ -1294,6 +1337,7 @@ struct is_zero {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1305,6 +1349,7 @@ struct is_zero {
     t[4] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[4], 1u);
   }
+#endif
 };
 
 // and: a & b; 4 instructions.
@@ -1336,6 +1381,7 @@ struct and_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_and(x[0], x[4]);
@@ -1343,6 +1389,7 @@ struct and_ {
     y[2] = ptx_and(x[2], x[6]);
     y[3] = ptx_and(x[3], x[7]);
   }
+#endif
 };
 
 // or: a | b; 4 instructions.
@@ -1374,6 +1421,7 @@ struct or_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_or(x[0], x[4]);
@@ -1381,6 +1429,7 @@ struct or_ {
     y[2] = ptx_or(x[2], x[6]);
     y[3] = ptx_or(x[3], x[7]);
   }
+#endif
 };
 
 // xor: a ^ b; 4 instructions.
@@ -1412,6 +1461,7 @@ struct xor_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_xor(x[0], x[4]);
@@ -1419,6 +1469,7 @@ struct xor_ {
     y[2] = ptx_xor(x[2], x[6]);
     y[3] = ptx_xor(x[3], x[7]);
   }
+#endif
 };
 
 // not: ~a within the width; 4 instructions.
@@ -1450,6 +1501,7 @@ struct not_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_not(x[0]);
@@ -1457,6 +1509,7 @@ struct not_ {
     y[2] = ptx_not(x[2]);
     y[3] = ptx_not(x[3]);
   }
+#endif
 };
 
 // shl: a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits); 31 instructions.
@@ -1516,6 +1569,7 @@ struct shl {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[15];
@@ -1551,6 +1605,7 @@ struct shl {
     y[2] = ptx_shf_l_clamp(t[10], t[11], t[14]);
     y[3] = ptx_shf_l_clamp(t[11], t[12], t[14]);
   }
+#endif
 };
 
 // shr: a >> s (s < 2^ceil(log2 bits); 0 once s >= bits); 31 instructions.
@@ -1610,6 +1665,7 @@ struct shr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[15];
@@ -1645,6 +1701,7 @@ struct shr {
     y[2] = ptx_shf_r_clamp(t[11], t[12], t[14]);
     y[3] = ptx_shr(t[12], t[14]);
   }
+#endif
 };
 
 // popc: number of set bits; 7 instructions.
@@ -1680,6 +1737,7 @@ struct popc {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[3];
@@ -1691,6 +1749,7 @@ struct popc {
     t[2] = ptx_popc(x[3]);
     y[0] = ptx_add(y[0], t[2]);
   }
+#endif
 };
 
 // clz: leading zeros within the width (bits for 0); 16 instructions.
@@ -1735,6 +1794,7 @@ struct clz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[6];
@@ -1755,6 +1815,7 @@ struct clz {
     y[0] = ptx_and(y[0], t[5]);
     y[0] = ptx_add(y[0], t[4]);
   }
+#endif
 };
 
 // ctz: trailing zeros (bits for 0); 20 instructions.
@@ -1803,6 +1864,7 @@ struct ctz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[6];
@@ -1827,6 +1889,7 @@ struct ctz {
     y[0] = ptx_and(y[0], t[5]);
     y[0] = ptx_add(y[0], t[4]);
   }
+#endif
 };
 
 // shl1: a shifted left by 1 bits; 4 instructions.
@@ -1858,6 +1921,7 @@ struct shl1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 1u);
@@ -1865,6 +1929,7 @@ struct shl1 {
     y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
     y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
   }
+#endif
 };
 
 // shl31: a shifted left by 31 bits; 4 instructions.
@@ -1896,6 +1961,7 @@ struct shl31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 31u);
@@ -1903,6 +1969,7 @@ struct shl31 {
     y[2] = ptx_shf_l_clamp(x[1], x[2], 31u);
     y[3] = ptx_shf_l_clamp(x[2], x[3], 31u);
   }
+#endif
 };
 
 // shl32: a shifted left by 32 bits; 4 instructions.
@@ -1934,6 +2001,7 @@ struct shl32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -1941,6 +2009,7 @@ struct shl32 {
     y[2] = ptx_shf_l_clamp(x[0], x[1], 0u);
     y[3] = ptx_shf_l_clamp(x[1], x[2], 0u);
   }
+#endif
 };
 
 // shl33: a shifted left by 33 bits; 4 instructions.
@@ -1972,6 +2041,7 @@ struct shl33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -1979,6 +2049,7 @@ struct shl33 {
     y[2] = ptx_shf_l_clamp(x[0], x[1], 1u);
     y[3] = ptx_shf_l_clamp(x[1], x[2], 1u);
   }
+#endif
 };
 
 // shr1: a shifted right by 1 bits; 4 instructions.
@@ -2010,6 +2081,7 @@ struct shr1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
@@ -2017,6 +2089,7 @@ struct shr1 {
     y[2] = ptx_shf_r_clamp(x[2], x[3], 1u);
     y[3] = ptx_shr(x[3], 1u);
   }
+#endif
 };
 
 // shr31: a shifted right by 31 bits; 4 instructions.
@@ -2048,6 +2121,7 @@ struct shr31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
@@ -2055,6 +2129,7 @@ struct shr31 {
     y[2] = ptx_shf_r_clamp(x[2], x[3], 31u);
     y[3] = ptx_shr(x[3], 31u);
   }
+#endif
 };
 
 // shr32: a shifted right by 32 bits; 4 instructions.
@@ -2086,6 +2161,7 @@ struct shr32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
@@ -2093,6 +2169,7 @@ struct shr32 {
     y[2] = ptx_shr(x[3], 0u);
     y[3] = ptx_mov(0u);
   }
+#endif
 };
 
 // shr33: a shifted right by 33 bits; 4 instructions.
@@ -2124,6 +2201,7 @@ struct shr33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
@@ -2131,6 +2209,7 @@ struct shr33 {
     y[2] = ptx_shr(x[3], 1u);
     y[3] = ptx_mov(0u);
   }
+#endif
 };
 
 // X(op) for every operation above, for tables of kernels.

@@ -12,8 +12,14 @@
 // the host's model of PTX's carry-chain instructions, and the batch loops.
 #ifndef MPGEN_PRELUDE
 #define MPGEN_PRELUDE
+#ifdef __CUDACC_RTC__  // NVRTC: no standard headers, device code only
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+namespace std { typedef decltype(sizeof(0)) size_t; }
+#else
 #include <cstddef>
 #include <cstdint>
+#endif
 
 namespace mpgen {
 
@@ -35,6 +41,7 @@ struct Strides {
   }
 };
 
+#ifndef __CUDACC_RTC__
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
@@ -330,12 +337,14 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
+#endif  // __CUDACC_RTC__
+
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread. (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
@@ -345,6 +354,12 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   Op::device(y, x);
 #pragma unroll
   for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_thread<Op>(n, layout, in, out);
 }
 #endif
 
@@ -391,6 +406,7 @@ struct add {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -403,6 +419,7 @@ struct add {
     y[5] = ptx_shr(y[4], 3u);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // sub: a - b - borrow_in (0 or 1), then the borrow out; 9 instructions.
@@ -440,6 +457,7 @@ struct sub {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -454,6 +472,7 @@ struct sub {
     y[5] = ptx_and(t[1], 1u);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // add_ui: a + u (u of 32 bits), then the carry out; 7 instructions.
@@ -488,6 +507,7 @@ struct add_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -499,6 +519,7 @@ struct add_ui {
     y[5] = ptx_shr(y[4], 3u);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // sub_ui: a - u (u of 32 bits), then the borrow out; 8 instructions.
@@ -535,6 +556,7 @@ struct sub_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -548,6 +570,7 @@ struct sub_ui {
     y[5] = ptx_and(t[0], 1u);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // neg: -a mod 2^bits; 6 instructions.
@@ -581,6 +604,7 @@ struct neg {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -591,6 +615,7 @@ struct neg {
     y[4] = ptx_subc(cf, 0u, x[4]);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // mul: a * b, the full product of exact width; 53 instructions.
@@ -671,6 +696,7 @@ struct mul {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -728,6 +754,7 @@ struct mul {
     y[7] = ptx_madc_hi_cc(cf, x[2], x[9], y[7]);
     y[8] = ptx_madc_hi(cf, x[3], x[9], y[8]);
   }
+#endif
 };
 
 // mul_lo: a * b mod 2^bits; 26 instructions.
@@ -781,6 +808,7 @@ struct mul_lo {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -811,6 +839,7 @@ struct mul_lo {
     y[4] = ptx_mad_lo(x[0], x[9], y[4]);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // mul_hi: floor(a * b / 2^bits), the high half; 58 instructions.
@@ -897,6 +926,7 @@ struct mul_hi {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -960,6 +990,7 @@ struct mul_hi {
     y[3] = ptx_shf_r_clamp(t[7], t[8], 3u);
     y[4] = ptx_shr(t[8], 3u);
   }
+#endif
 };
 
 // sqr: a * a, full, each cross product once; 41 instructions.
@@ -1028,6 +1059,7 @@ struct sqr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1073,6 +1105,7 @@ struct sqr {
     y[7] = ptx_madc_hi_cc(cf, x[3], x[3], y[7]);
     y[8] = ptx_madc_lo(cf, x[4], x[4], y[8]);
   }
+#endif
 };
 
 // mul_ui: a * u (u of 32 bits), full: one more limb; 11 instructions.
@@ -1111,6 +1144,7 @@ struct mul_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1126,6 +1160,7 @@ struct mul_ui {
     y[4] = ptx_madc_hi_cc(cf, x[3], x[5], y[4]);
     y[5] = ptx_addc(cf, y[5], 0u);
   }
+#endif
 };
 
 // mad: a * b + c, full; 58 instructions.
@@ -1211,6 +1246,7 @@ struct mad {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1273,6 +1309,7 @@ struct mad {
     y[7] = ptx_madc_hi_cc(cf, x[2], x[9], y[7]);
     y[8] = ptx_madc_hi(cf, x[3], x[9], y[8]);
   }
+#endif
 };
 
 // eq: 1 if a == b else 0; 12 instructions.
@@ -1313,6 +1350,7 @@ struct eq {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1330,6 +1368,7 @@ struct eq {
     t[10] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[10], 1u);
   }
+#endif
 };
 
 // lt: 1 if a < b else 0; 8 instructions.
@@ -1366,6 +1405,7 @@ struct lt {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1379,6 +1419,7 @@ struct lt {
     t[6] = ptx_and(t[5], 1u);
     y[0] = ptx_mov(t[6]);
   }
+#endif
 };
 
 // cmp: -1, 0 or 1 as a < b, a == b, a > b; 15 instructions.
@@ -1422,6 +1463,7 @@ struct cmp {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1442,6 +1484,7 @@ struct cmp {
     t[13] = ptx_and(t[12], 1u);
     y[0] = ptx_sub(t[6], t[13]);
   }
+#endif
 };
 
 // is_zero: 1 if a == 0 else 0; 7 instructions.
@@ -1477,6 +1520,7 @@ struct is_zero {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1489,6 +1533,7 @@ struct is_zero {
     t[5] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[5], 1u);
   }
+#endif
 };
 
 // and: a & b; 6 instructions.
@@ -1522,6 +1567,7 @@ struct and_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_and(x[0], x[5]);
@@ -1531,6 +1577,7 @@ struct and_ {
     y[4] = ptx_and(x[4], x[9]);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // or: a | b; 6 instructions.
@@ -1564,6 +1611,7 @@ struct or_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_or(x[0], x[5]);
@@ -1573,6 +1621,7 @@ struct or_ {
     y[4] = ptx_or(x[4], x[9]);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // xor: a ^ b; 6 instructions.
@@ -1606,6 +1655,7 @@ struct xor_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_xor(x[0], x[5]);
@@ -1615,6 +1665,7 @@ struct xor_ {
     y[4] = ptx_xor(x[4], x[9]);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // not: ~a within the width; 6 instructions.
@@ -1648,6 +1699,7 @@ struct not_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_not(x[0]);
@@ -1657,6 +1709,7 @@ struct not_ {
     y[4] = ptx_not(x[4]);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // shl: a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits); 50 instructions.
@@ -1735,6 +1788,7 @@ struct shl {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[25];
@@ -1789,6 +1843,7 @@ struct shl {
     y[4] = ptx_shf_l_clamp(t[21], t[22], t[24]);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // shr: a >> s (s < 2^ceil(log2 bits); 0 once s >= bits); 50 instructions.
@@ -1867,6 +1922,7 @@ struct shr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[25];
@@ -1921,6 +1977,7 @@ struct shr {
     y[4] = ptx_shr(t[22], t[24]);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // popc: number of set bits; 9 instructions.
@@ -1958,6 +2015,7 @@ struct popc {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[4];
@@ -1971,6 +2029,7 @@ struct popc {
     t[3] = ptx_popc(x[4]);
     y[0] = ptx_add(y[0], t[3]);
   }
+#endif
 };
 
 // clz: leading zeros within the width (bits for 0); 22 instructions.
@@ -2021,6 +2080,7 @@ struct clz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[8];
@@ -2047,6 +2107,7 @@ struct clz {
     y[0] = ptx_add(y[0], t[6]);
     y[0] = ptx_sub(y[0], 29u);
   }
+#endif
 };
 
 // ctz: trailing zeros (bits for 0); 27 instructions.
@@ -2102,6 +2163,7 @@ struct ctz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[9];
@@ -2133,6 +2195,7 @@ struct ctz {
     y[0] = ptx_and(y[0], t[8]);
     y[0] = ptx_add(y[0], t[7]);
   }
+#endif
 };
 
 // shl1: a shifted left by 1 bits; 6 instructions.
@@ -2166,6 +2229,7 @@ struct shl1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 1u);
@@ -2175,6 +2239,7 @@ struct shl1 {
     y[4] = ptx_shf_l_clamp(x[3], x[4], 1u);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // shl31: a shifted left by 31 bits; 6 instructions.
@@ -2208,6 +2273,7 @@ struct shl31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 31u);
@@ -2217,6 +2283,7 @@ struct shl31 {
     y[4] = ptx_shf_l_clamp(x[3], x[4], 31u);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // shl32: a shifted left by 32 bits; 6 instructions.
@@ -2250,6 +2317,7 @@ struct shl32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -2259,6 +2327,7 @@ struct shl32 {
     y[4] = ptx_shf_l_clamp(x[2], x[3], 0u);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // shl33: a shifted left by 33 bits; 6 instructions.
@@ -2292,6 +2361,7 @@ struct shl33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -2301,6 +2371,7 @@ struct shl33 {
     y[4] = ptx_shf_l_clamp(x[2], x[3], 1u);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // shr1: a shifted right by 1 bits; 6 instructions.
@@ -2334,6 +2405,7 @@ struct shr1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
@@ -2343,6 +2415,7 @@ struct shr1 {
     y[4] = ptx_shr(x[4], 1u);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // shr31: a shifted right by 31 bits; 6 instructions.
@@ -2376,6 +2449,7 @@ struct shr31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
@@ -2385,6 +2459,7 @@ struct shr31 {
     y[4] = ptx_shr(x[4], 31u);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // shr32: a shifted right by 32 bits; 6 instructions.
@@ -2418,6 +2493,7 @@ struct shr32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
@@ -2427,6 +2503,7 @@ struct shr32 {
     y[4] = ptx_mov(0u);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // shr33: a shifted right by 33 bits; 6 instructions.
@@ -2460,6 +2537,7 @@ struct shr33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
@@ -2469,6 +2547,7 @@ struct shr33 {
     y[4] = ptx_mov(0u);
     y[4] = ptx_and(y[4], 7u);
   }
+#endif
 };
 
 // X(op) for every operation above, for tables of kernels.

@@ -12,8 +12,14 @@
 // the host's model of PTX's carry-chain instructions, and the batch loops.
 #ifndef MPGEN_PRELUDE
 #define MPGEN_PRELUDE
+#ifdef __CUDACC_RTC__  // NVRTC: no standard headers, device code only
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+namespace std { typedef decltype(sizeof(0)) size_t; }
+#else
 #include <cstddef>
 #include <cstdint>
+#endif
 
 namespace mpgen {
 
@@ -35,6 +41,7 @@ struct Strides {
   }
 };
 
+#ifndef __CUDACC_RTC__
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
@@ -330,12 +337,14 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
+#endif  // __CUDACC_RTC__
+
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread. (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
@@ -345,6 +354,12 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   Op::device(y, x);
 #pragma unroll
   for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_thread<Op>(n, layout, in, out);
 }
 #endif
 
@@ -392,6 +407,7 @@ struct add {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -405,6 +421,7 @@ struct add {
     y[6] = ptx_shr(y[5], 3u);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // sub: a - b - borrow_in (0 or 1), then the borrow out; 10 instructions.
@@ -443,6 +460,7 @@ struct sub {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -458,6 +476,7 @@ struct sub {
     y[6] = ptx_and(t[1], 1u);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // add_ui: a + u (u of 32 bits), then the carry out; 8 instructions.
@@ -493,6 +512,7 @@ struct add_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -505,6 +525,7 @@ struct add_ui {
     y[6] = ptx_shr(y[5], 3u);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // sub_ui: a - u (u of 32 bits), then the borrow out; 9 instructions.
@@ -542,6 +563,7 @@ struct sub_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -556,6 +578,7 @@ struct sub_ui {
     y[6] = ptx_and(t[0], 1u);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // neg: -a mod 2^bits; 7 instructions.
@@ -590,6 +613,7 @@ struct neg {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -601,6 +625,7 @@ struct neg {
     y[5] = ptx_subc(cf, 0u, x[5]);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // mul: a * b, the full product of exact width; 76 instructions.
@@ -704,6 +729,7 @@ struct mul {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -784,6 +810,7 @@ struct mul {
     y[9] = ptx_madc_hi_cc(cf, x[3], x[11], y[9]);
     y[10] = ptx_madc_hi(cf, x[4], x[11], y[10]);
   }
+#endif
 };
 
 // mul_lo: a * b mod 2^bits; 37 instructions.
@@ -848,6 +875,7 @@ struct mul_lo {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -889,6 +917,7 @@ struct mul_lo {
     y[5] = ptx_mad_lo(x[0], x[11], y[5]);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // mul_hi: floor(a * b / 2^bits), the high half; 82 instructions.
@@ -999,6 +1028,7 @@ struct mul_hi {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1086,6 +1116,7 @@ struct mul_hi {
     y[4] = ptx_shf_r_clamp(t[9], t[10], 3u);
     y[5] = ptx_shr(t[10], 3u);
   }
+#endif
 };
 
 // sqr: a * a, full, each cross product once; 56 instructions.
@@ -1169,6 +1200,7 @@ struct sqr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1229,6 +1261,7 @@ struct sqr {
     y[9] = ptx_madc_hi_cc(cf, x[4], x[4], y[9]);
     y[10] = ptx_madc_lo(cf, x[5], x[5], y[10]);
   }
+#endif
 };
 
 // mul_ui: a * u (u of 32 bits), full: one more limb; 13 instructions.
@@ -1269,6 +1302,7 @@ struct mul_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1286,6 +1320,7 @@ struct mul_ui {
     y[5] = ptx_madc_hi_cc(cf, x[4], x[6], y[5]);
     y[6] = ptx_addc(cf, y[6], 0u);
   }
+#endif
 };
 
 // mad: a * b + c, full; 82 instructions.
@@ -1395,6 +1430,7 @@ struct mad {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1481,6 +1517,7 @@ struct mad {
     y[9] = ptx_madc_hi_cc(cf, x[3], x[11], y[9]);
     y[10] = ptx_madc_hi(cf, x[4], x[11], y[10]);
   }
+#endif
 };
 
 // eq: 1 if a == b else 0; 14 instructions.
@@ -1523,6 +1560,7 @@ struct eq {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1542,6 +1580,7 @@ struct eq {
     t[12] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[12], 1u);
   }
+#endif
 };
 
 // lt: 1 if a < b else 0; 9 instructions.
@@ -1579,6 +1618,7 @@ struct lt {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1593,6 +1633,7 @@ struct lt {
     t[7] = ptx_and(t[6], 1u);
     y[0] = ptx_mov(t[7]);
   }
+#endif
 };
 
 // cmp: -1, 0 or 1 as a < b, a == b, a > b; 17 instructions.
@@ -1638,6 +1679,7 @@ struct cmp {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1660,6 +1702,7 @@ struct cmp {
     t[15] = ptx_and(t[14], 1u);
     y[0] = ptx_sub(t[7], t[15]);
   }
+#endif
 };
 
 // is_zero: 1 if a == 0 else 0; 8 instructions.
@@ -1696,6 +1739,7 @@ struct is_zero {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1709,6 +1753,7 @@ struct is_zero {
     t[6] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[6], 1u);
   }
+#endif
 };
 
 // and: a & b; 7 instructions.
@@ -1743,6 +1788,7 @@ struct and_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_and(x[0], x[6]);
@@ -1753,6 +1799,7 @@ struct and_ {
     y[5] = ptx_and(x[5], x[11]);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // or: a | b; 7 instructions.
@@ -1787,6 +1834,7 @@ struct or_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_or(x[0], x[6]);
@@ -1797,6 +1845,7 @@ struct or_ {
     y[5] = ptx_or(x[5], x[11]);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // xor: a ^ b; 7 instructions.
@@ -1831,6 +1880,7 @@ struct xor_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_xor(x[0], x[6]);
@@ -1841,6 +1891,7 @@ struct xor_ {
     y[5] = ptx_xor(x[5], x[11]);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // not: ~a within the width; 7 instructions.
@@ -1875,6 +1926,7 @@ struct not_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_not(x[0]);
@@ -1885,6 +1937,7 @@ struct not_ {
     y[5] = ptx_not(x[5]);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // shl: a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits); 60 instructions.
@@ -1973,6 +2026,7 @@ struct shl {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[28];
@@ -2037,6 +2091,7 @@ struct shl {
     y[5] = ptx_shf_l_clamp(t[24], t[25], t[27]);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // shr: a >> s (s < 2^ceil(log2 bits); 0 once s >= bits); 60 instructions.
@@ -2125,6 +2180,7 @@ struct shr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[28];
@@ -2189,6 +2245,7 @@ struct shr {
     y[5] = ptx_shr(t[25], t[27]);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // popc: number of set bits; 11 instructions.
@@ -2228,6 +2285,7 @@ struct popc {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[5];
@@ -2243,6 +2301,7 @@ struct popc {
     t[4] = ptx_popc(x[5]);
     y[0] = ptx_add(y[0], t[4]);
   }
+#endif
 };
 
 // clz: leading zeros within the width (bits for 0); 27 instructions.
@@ -2298,6 +2357,7 @@ struct clz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[10];
@@ -2329,6 +2389,7 @@ struct clz {
     y[0] = ptx_add(y[0], t[8]);
     y[0] = ptx_sub(y[0], 29u);
   }
+#endif
 };
 
 // ctz: trailing zeros (bits for 0); 33 instructions.
@@ -2390,6 +2451,7 @@ struct ctz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[11];
@@ -2427,6 +2489,7 @@ struct ctz {
     y[0] = ptx_and(y[0], t[10]);
     y[0] = ptx_add(y[0], t[9]);
   }
+#endif
 };
 
 // shl1: a shifted left by 1 bits; 7 instructions.
@@ -2461,6 +2524,7 @@ struct shl1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 1u);
@@ -2471,6 +2535,7 @@ struct shl1 {
     y[5] = ptx_shf_l_clamp(x[4], x[5], 1u);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // shl31: a shifted left by 31 bits; 7 instructions.
@@ -2505,6 +2570,7 @@ struct shl31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 31u);
@@ -2515,6 +2581,7 @@ struct shl31 {
     y[5] = ptx_shf_l_clamp(x[4], x[5], 31u);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // shl32: a shifted left by 32 bits; 7 instructions.
@@ -2549,6 +2616,7 @@ struct shl32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -2559,6 +2627,7 @@ struct shl32 {
     y[5] = ptx_shf_l_clamp(x[3], x[4], 0u);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // shl33: a shifted left by 33 bits; 7 instructions.
@@ -2593,6 +2662,7 @@ struct shl33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -2603,6 +2673,7 @@ struct shl33 {
     y[5] = ptx_shf_l_clamp(x[3], x[4], 1u);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // shr1: a shifted right by 1 bits; 7 instructions.
@@ -2637,6 +2708,7 @@ struct shr1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
@@ -2647,6 +2719,7 @@ struct shr1 {
     y[5] = ptx_shr(x[5], 1u);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // shr31: a shifted right by 31 bits; 7 instructions.
@@ -2681,6 +2754,7 @@ struct shr31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
@@ -2691,6 +2765,7 @@ struct shr31 {
     y[5] = ptx_shr(x[5], 31u);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // shr32: a shifted right by 32 bits; 7 instructions.
@@ -2725,6 +2800,7 @@ struct shr32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
@@ -2735,6 +2811,7 @@ struct shr32 {
     y[5] = ptx_mov(0u);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // shr33: a shifted right by 33 bits; 7 instructions.
@@ -2769,6 +2846,7 @@ struct shr33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
@@ -2779,6 +2857,7 @@ struct shr33 {
     y[5] = ptx_mov(0u);
     y[5] = ptx_and(y[5], 7u);
   }
+#endif
 };
 
 // X(op) for every operation above, for tables of kernels.

@@ -12,8 +12,14 @@
 // the host's model of PTX's carry-chain instructions, and the batch loops.
 #ifndef MPGEN_PRELUDE
 #define MPGEN_PRELUDE
+#ifdef __CUDACC_RTC__  // NVRTC: no standard headers, device code only
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+namespace std { typedef decltype(sizeof(0)) size_t; }
+#else
 #include <cstddef>
 #include <cstdint>
+#endif
 
 namespace mpgen {
 
@@ -35,6 +41,7 @@ struct Strides {
   }
 };
 
+#ifndef __CUDACC_RTC__
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
@@ -330,12 +337,14 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
+#endif  // __CUDACC_RTC__
+
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread. (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
@@ -345,6 +354,12 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   Op::device(y, x);
 #pragma unroll
   for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_thread<Op>(n, layout, in, out);
 }
 #endif
 
@@ -392,6 +407,7 @@ struct add {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -405,6 +421,7 @@ struct add {
     y[6] = ptx_shr(y[5], 31u);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // sub: a - b - borrow_in (0 or 1), then the borrow out; 10 instructions.
@@ -443,6 +460,7 @@ struct sub {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -458,6 +476,7 @@ struct sub {
     y[6] = ptx_and(t[1], 1u);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // add_ui: a + u (u of 32 bits), then the carry out; 8 instructions.
@@ -493,6 +512,7 @@ struct add_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -505,6 +525,7 @@ struct add_ui {
     y[6] = ptx_shr(y[5], 31u);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // sub_ui: a - u (u of 32 bits), then the borrow out; 9 instructions.
@@ -542,6 +563,7 @@ struct sub_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -556,6 +578,7 @@ struct sub_ui {
     y[6] = ptx_and(t[0], 1u);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // neg: -a mod 2^bits; 7 instructions.
@@ -590,6 +613,7 @@ struct neg {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -601,6 +625,7 @@ struct neg {
     y[5] = ptx_subc(cf, 0u, x[5]);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // mul: a * b, the full product of exact width; 78 instructions.
@@ -706,6 +731,7 @@ struct mul {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -788,6 +814,7 @@ struct mul {
     y[10] = ptx_madc_hi_cc(cf, x[4], x[11], y[10]);
     y[11] = ptx_madc_hi(cf, x[5], x[11], y[11]);
   }
+#endif
 };
 
 // mul_lo: a * b mod 2^bits; 37 instructions.
@@ -852,6 +879,7 @@ struct mul_lo {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -893,6 +921,7 @@ struct mul_lo {
     y[5] = ptx_mad_lo(x[0], x[11], y[5]);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // mul_hi: floor(a * b / 2^bits), the high half; 84 instructions.
@@ -1005,6 +1034,7 @@ struct mul_hi {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1094,6 +1124,7 @@ struct mul_hi {
     y[4] = ptx_shf_r_clamp(t[9], t[10], 31u);
     y[5] = ptx_shf_r_clamp(t[10], t[11], 31u);
   }
+#endif
 };
 
 // sqr: a * a, full, each cross product once; 58 instructions.
@@ -1179,6 +1210,7 @@ struct sqr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1241,6 +1273,7 @@ struct sqr {
     y[10] = ptx_madc_lo_cc(cf, x[5], x[5], y[10]);
     y[11] = ptx_madc_hi(cf, x[5], x[5], y[11]);
   }
+#endif
 };
 
 // mul_ui: a * u (u of 32 bits), full: one more limb; 13 instructions.
@@ -1281,6 +1314,7 @@ struct mul_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1298,6 +1332,7 @@ struct mul_ui {
     y[5] = ptx_madc_hi_cc(cf, x[4], x[6], y[5]);
     y[6] = ptx_addc(cf, y[6], 0u);
   }
+#endif
 };
 
 // mad: a * b + c, full; 84 instructions.
@@ -1409,6 +1444,7 @@ struct mad {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1497,6 +1533,7 @@ struct mad {
     y[10] = ptx_madc_hi_cc(cf, x[4], x[11], y[10]);
     y[11] = ptx_madc_hi(cf, x[5], x[11], y[11]);
   }
+#endif
 };
 
 // eq: 1 if a == b else 0; 14 instructions.
@@ -1539,6 +1576,7 @@ struct eq {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1558,6 +1596,7 @@ struct eq {
     t[12] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[12], 1u);
   }
+#endif
 };
 
 // lt: 1 if a < b else 0; 9 instructions.
@@ -1595,6 +1634,7 @@ struct lt {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1609,6 +1649,7 @@ struct lt {
     t[7] = ptx_and(t[6], 1u);
     y[0] = ptx_mov(t[7]);
   }
+#endif
 };
 
 // cmp: -1, 0 or 1 as a < b, a == b, a > b; 17 instructions.
@@ -1654,6 +1695,7 @@ struct cmp {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1676,6 +1718,7 @@ struct cmp {
     t[15] = ptx_and(t[14], 1u);
     y[0] = ptx_sub(t[7], t[15]);
   }
+#endif
 };
 
 // is_zero: 1 if a == 0 else 0; 8 instructions.
@@ -1712,6 +1755,7 @@ struct is_zero {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1725,6 +1769,7 @@ struct is_zero {
     t[6] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[6], 1u);
   }
+#endif
 };
 
 // and: a & b; 7 instructions.
@@ -1759,6 +1804,7 @@ struct and_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_and(x[0], x[6]);
@@ -1769,6 +1815,7 @@ struct and_ {
     y[5] = ptx_and(x[5], x[11]);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // or: a | b; 7 instructions.
@@ -1803,6 +1850,7 @@ struct or_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_or(x[0], x[6]);
@@ -1813,6 +1861,7 @@ struct or_ {
     y[5] = ptx_or(x[5], x[11]);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // xor: a ^ b; 7 instructions.
@@ -1847,6 +1896,7 @@ struct xor_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_xor(x[0], x[6]);
@@ -1857,6 +1907,7 @@ struct xor_ {
     y[5] = ptx_xor(x[5], x[11]);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // not: ~a within the width; 7 instructions.
@@ -1891,6 +1942,7 @@ struct not_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_not(x[0]);
@@ -1901,6 +1953,7 @@ struct not_ {
     y[5] = ptx_not(x[5]);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // shl: a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits); 60 instructions.
@@ -1989,6 +2042,7 @@ struct shl {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[28];
@@ -2053,6 +2107,7 @@ struct shl {
     y[5] = ptx_shf_l_clamp(t[24], t[25], t[27]);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // shr: a >> s (s < 2^ceil(log2 bits); 0 once s >= bits); 60 instructions.
@@ -2141,6 +2196,7 @@ struct shr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[28];
@@ -2205,6 +2261,7 @@ struct shr {
     y[5] = ptx_shr(t[25], t[27]);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // popc: number of set bits; 11 instructions.
@@ -2244,6 +2301,7 @@ struct popc {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[5];
@@ -2259,6 +2317,7 @@ struct popc {
     t[4] = ptx_popc(x[5]);
     y[0] = ptx_add(y[0], t[4]);
   }
+#endif
 };
 
 // clz: leading zeros within the width (bits for 0); 27 instructions.
@@ -2314,6 +2373,7 @@ struct clz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[10];
@@ -2345,6 +2405,7 @@ struct clz {
     y[0] = ptx_add(y[0], t[8]);
     y[0] = ptx_sub(y[0], 1u);
   }
+#endif
 };
 
 // ctz: trailing zeros (bits for 0); 33 instructions.
@@ -2406,6 +2467,7 @@ struct ctz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[11];
@@ -2443,6 +2505,7 @@ struct ctz {
     y[0] = ptx_and(y[0], t[10]);
     y[0] = ptx_add(y[0], t[9]);
   }
+#endif
 };
 
 // shl1: a shifted left by 1 bits; 7 instructions.
@@ -2477,6 +2540,7 @@ struct shl1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 1u);
@@ -2487,6 +2551,7 @@ struct shl1 {
     y[5] = ptx_shf_l_clamp(x[4], x[5], 1u);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // shl31: a shifted left by 31 bits; 7 instructions.
@@ -2521,6 +2586,7 @@ struct shl31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 31u);
@@ -2531,6 +2597,7 @@ struct shl31 {
     y[5] = ptx_shf_l_clamp(x[4], x[5], 31u);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // shl32: a shifted left by 32 bits; 7 instructions.
@@ -2565,6 +2632,7 @@ struct shl32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -2575,6 +2643,7 @@ struct shl32 {
     y[5] = ptx_shf_l_clamp(x[3], x[4], 0u);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // shl33: a shifted left by 33 bits; 7 instructions.
@@ -2609,6 +2678,7 @@ struct shl33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -2619,6 +2689,7 @@ struct shl33 {
     y[5] = ptx_shf_l_clamp(x[3], x[4], 1u);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // shr1: a shifted right by 1 bits; 7 instructions.
@@ -2653,6 +2724,7 @@ struct shr1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
@@ -2663,6 +2735,7 @@ struct shr1 {
     y[5] = ptx_shr(x[5], 1u);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // shr31: a shifted right by 31 bits; 7 instructions.
@@ -2697,6 +2770,7 @@ struct shr31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
@@ -2707,6 +2781,7 @@ struct shr31 {
     y[5] = ptx_shr(x[5], 31u);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // shr32: a shifted right by 32 bits; 7 instructions.
@@ -2741,6 +2816,7 @@ struct shr32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
@@ -2751,6 +2827,7 @@ struct shr32 {
     y[5] = ptx_mov(0u);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // shr33: a shifted right by 33 bits; 7 instructions.
@@ -2785,6 +2862,7 @@ struct shr33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
@@ -2795,6 +2873,7 @@ struct shr33 {
     y[5] = ptx_mov(0u);
     y[5] = ptx_and(y[5], 2147483647u);
   }
+#endif
 };
 
 // X(op) for every operation above, for tables of kernels.

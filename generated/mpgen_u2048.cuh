@@ -12,8 +12,14 @@
 // the host's model of PTX's carry-chain instructions, and the batch loops.
 #ifndef MPGEN_PRELUDE
 #define MPGEN_PRELUDE
+#ifdef __CUDACC_RTC__  // NVRTC: no standard headers, device code only
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+namespace std { typedef decltype(sizeof(0)) size_t; }
+#else
 #include <cstddef>
 #include <cstdint>
+#endif
 
 namespace mpgen {
 
@@ -35,6 +41,7 @@ struct Strides {
   }
 };
 
+#ifndef __CUDACC_RTC__
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
@@ -330,12 +337,14 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
+#endif  // __CUDACC_RTC__
+
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread. (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
@@ -345,6 +354,12 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   Op::device(y, x);
 #pragma unroll
   for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_thread<Op>(n, layout, in, out);
 }
 #endif
 
@@ -449,6 +464,7 @@ struct add {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -519,6 +535,7 @@ struct add {
     y[63] = ptx_addc_cc(cf, x[63], x[127]);
     y[64] = ptx_addc(cf, 0u, 0u);
   }
+#endif
 };
 
 // sub: a - b - borrow_in (0 or 1), then the borrow out; 67 instructions.
@@ -614,6 +631,7 @@ struct sub {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -686,6 +704,7 @@ struct sub {
     t[1] = ptx_subc(cf, 0u, 0u);
     y[64] = ptx_and(t[1], 1u);
   }
+#endif
 };
 
 // add_ui: a + u (u of 32 bits), then the carry out; 65 instructions.
@@ -778,6 +797,7 @@ struct add_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -847,6 +867,7 @@ struct add_ui {
     y[63] = ptx_addc_cc(cf, x[63], 0u);
     y[64] = ptx_addc(cf, 0u, 0u);
   }
+#endif
 };
 
 // sub_ui: a - u (u of 32 bits), then the borrow out; 66 instructions.
@@ -941,6 +962,7 @@ struct sub_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1012,6 +1034,7 @@ struct sub_ui {
     t[0] = ptx_subc(cf, 0u, 0u);
     y[64] = ptx_and(t[0], 1u);
   }
+#endif
 };
 
 // neg: -a mod 2^bits; 64 instructions.
@@ -1103,6 +1126,7 @@ struct neg {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1171,6 +1195,7 @@ struct neg {
     y[62] = ptx_subc_cc(cf, 0u, x[62]);
     y[63] = ptx_subc(cf, 0u, x[63]);
   }
+#endif
 };
 
 // mul: a * b, the full product of exact width; 6730 instructions.
@@ -7929,6 +7954,7 @@ struct mul {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[265];
@@ -14666,6 +14692,7 @@ struct mul {
     };
     interpret(code, 6730, y, x, t);
   }
+#endif
 };
 
 // mul_lo: a * b mod 2^bits; 4096 instructions.
@@ -18789,6 +18816,7 @@ struct mul_lo {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     static const uint32_t code[] = {
@@ -22891,6 +22919,7 @@ struct mul_lo {
     };
     interpret(code, 4096, y, x, nullptr);
   }
+#endif
 };
 
 // mul_hi: floor(a * b / 2^bits), the high half; 8320 instructions.
@@ -31239,6 +31268,7 @@ struct mul_hi {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[128];
@@ -39566,6 +39596,7 @@ struct mul_hi {
     };
     interpret(code, 8320, y, x, t);
   }
+#endif
 };
 
 // sqr: a * a, full, each cross product once; 4350 instructions.
@@ -43943,6 +43974,7 @@ struct sqr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     static const uint32_t code[] = {
@@ -48299,6 +48331,7 @@ struct sqr {
     };
     interpret(code, 4350, y, x, nullptr);
   }
+#endif
 };
 
 // mul_ui: a * u (u of 32 bits), full: one more limb; 129 instructions.
@@ -48455,6 +48488,7 @@ struct mul_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -48588,6 +48622,7 @@ struct mul_ui {
     y[63] = ptx_madc_hi_cc(cf, x[62], x[64], y[63]);
     y[64] = ptx_addc(cf, y[64], 0u);
   }
+#endif
 };
 
 // mad: a * b + c, full; 8320 instructions.
@@ -56935,6 +56970,7 @@ struct mad {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     static const uint32_t code[] = {
@@ -65261,6 +65297,7 @@ struct mad {
     };
     interpret(code, 8320, y, x, nullptr);
   }
+#endif
 };
 
 // eq: 1 if a == b else 0; 130 instructions.
@@ -65419,6 +65456,7 @@ struct eq {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -65554,6 +65592,7 @@ struct eq {
     t[128] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[128], 1u);
   }
+#endif
 };
 
 // lt: 1 if a < b else 0; 67 instructions.
@@ -65649,6 +65688,7 @@ struct lt {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -65721,6 +65761,7 @@ struct lt {
     t[65] = ptx_and(t[64], 1u);
     y[0] = ptx_mov(t[65]);
   }
+#endif
 };
 
 // cmp: -1, 0 or 1 as a < b, a == b, a > b; 133 instructions.
@@ -65882,6 +65923,7 @@ struct cmp {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -66020,6 +66062,7 @@ struct cmp {
     t[131] = ptx_and(t[130], 1u);
     y[0] = ptx_sub(t[65], t[131]);
   }
+#endif
 };
 
 // is_zero: 1 if a == 0 else 0; 66 instructions.
@@ -66114,6 +66157,7 @@ struct is_zero {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -66185,6 +66229,7 @@ struct is_zero {
     t[64] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[64], 1u);
   }
+#endif
 };
 
 // and: a & b; 64 instructions.
@@ -66276,6 +66321,7 @@ struct and_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_and(x[0], x[64]);
@@ -66343,6 +66389,7 @@ struct and_ {
     y[62] = ptx_and(x[62], x[126]);
     y[63] = ptx_and(x[63], x[127]);
   }
+#endif
 };
 
 // or: a | b; 64 instructions.
@@ -66434,6 +66481,7 @@ struct or_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_or(x[0], x[64]);
@@ -66501,6 +66549,7 @@ struct or_ {
     y[62] = ptx_or(x[62], x[126]);
     y[63] = ptx_or(x[63], x[127]);
   }
+#endif
 };
 
 // xor: a ^ b; 64 instructions.
@@ -66592,6 +66641,7 @@ struct xor_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_xor(x[0], x[64]);
@@ -66659,6 +66709,7 @@ struct xor_ {
     y[62] = ptx_xor(x[62], x[126]);
     y[63] = ptx_xor(x[63], x[127]);
   }
+#endif
 };
 
 // not: ~a within the width; 64 instructions.
@@ -66750,6 +66801,7 @@ struct not_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_not(x[0]);
@@ -66817,6 +66869,7 @@ struct not_ {
     y[62] = ptx_not(x[62]);
     y[63] = ptx_not(x[63]);
   }
+#endif
 };
 
 // shl: a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits); 1115 instructions.
@@ -67960,6 +68013,7 @@ struct shl {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[403];
@@ -69082,6 +69136,7 @@ struct shl {
     };
     interpret(code, 1115, y, x, t);
   }
+#endif
 };
 
 // shr: a >> s (s < 2^ceil(log2 bits); 0 once s >= bits); 1115 instructions.
@@ -70225,6 +70280,7 @@ struct shr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[403];
@@ -71347,6 +71403,7 @@ struct shr {
     };
     interpret(code, 1115, y, x, t);
   }
+#endif
 };
 
 // popc: number of set bits; 127 instructions.
@@ -71502,6 +71559,7 @@ struct popc {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[63];
@@ -71633,6 +71691,7 @@ struct popc {
     t[62] = ptx_popc(x[63]);
     y[0] = ptx_add(y[0], t[62]);
   }
+#endif
 };
 
 // clz: leading zeros within the width (bits for 0); 316 instructions.
@@ -71977,6 +72036,7 @@ struct clz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[126];
@@ -72297,6 +72357,7 @@ struct clz {
     y[0] = ptx_and(y[0], t[125]);
     y[0] = ptx_add(y[0], t[124]);
   }
+#endif
 };
 
 // ctz: trailing zeros (bits for 0); 380 instructions.
@@ -72705,6 +72766,7 @@ struct ctz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[126];
@@ -73089,6 +73151,7 @@ struct ctz {
     y[0] = ptx_and(y[0], t[125]);
     y[0] = ptx_add(y[0], t[124]);
   }
+#endif
 };
 
 // shl1: a shifted left by 1 bits; 64 instructions.
@@ -73180,6 +73243,7 @@ struct shl1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 1u);
@@ -73247,6 +73311,7 @@ struct shl1 {
     y[62] = ptx_shf_l_clamp(x[61], x[62], 1u);
     y[63] = ptx_shf_l_clamp(x[62], x[63], 1u);
   }
+#endif
 };
 
 // shl31: a shifted left by 31 bits; 64 instructions.
@@ -73338,6 +73403,7 @@ struct shl31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 31u);
@@ -73405,6 +73471,7 @@ struct shl31 {
     y[62] = ptx_shf_l_clamp(x[61], x[62], 31u);
     y[63] = ptx_shf_l_clamp(x[62], x[63], 31u);
   }
+#endif
 };
 
 // shl32: a shifted left by 32 bits; 64 instructions.
@@ -73496,6 +73563,7 @@ struct shl32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -73563,6 +73631,7 @@ struct shl32 {
     y[62] = ptx_shf_l_clamp(x[60], x[61], 0u);
     y[63] = ptx_shf_l_clamp(x[61], x[62], 0u);
   }
+#endif
 };
 
 // shl33: a shifted left by 33 bits; 64 instructions.
@@ -73654,6 +73723,7 @@ struct shl33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -73721,6 +73791,7 @@ struct shl33 {
     y[62] = ptx_shf_l_clamp(x[60], x[61], 1u);
     y[63] = ptx_shf_l_clamp(x[61], x[62], 1u);
   }
+#endif
 };
 
 // shr1: a shifted right by 1 bits; 64 instructions.
@@ -73812,6 +73883,7 @@ struct shr1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
@@ -73879,6 +73951,7 @@ struct shr1 {
     y[62] = ptx_shf_r_clamp(x[62], x[63], 1u);
     y[63] = ptx_shr(x[63], 1u);
   }
+#endif
 };
 
 // shr31: a shifted right by 31 bits; 64 instructions.
@@ -73970,6 +74043,7 @@ struct shr31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
@@ -74037,6 +74111,7 @@ struct shr31 {
     y[62] = ptx_shf_r_clamp(x[62], x[63], 31u);
     y[63] = ptx_shr(x[63], 31u);
   }
+#endif
 };
 
 // shr32: a shifted right by 32 bits; 64 instructions.
@@ -74128,6 +74203,7 @@ struct shr32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
@@ -74195,6 +74271,7 @@ struct shr32 {
     y[62] = ptx_shr(x[63], 0u);
     y[63] = ptx_mov(0u);
   }
+#endif
 };
 
 // shr33: a shifted right by 33 bits; 64 instructions.
@@ -74286,6 +74363,7 @@ struct shr33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
@@ -74353,6 +74431,7 @@ struct shr33 {
     y[62] = ptx_shr(x[63], 1u);
     y[63] = ptx_mov(0u);
   }
+#endif
 };
 
 // X(op) for every operation above, for tables of kernels.

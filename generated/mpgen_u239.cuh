@@ -12,8 +12,14 @@
 // the host's model of PTX's carry-chain instructions, and the batch loops.
 #ifndef MPGEN_PRELUDE
 #define MPGEN_PRELUDE
+#ifdef __CUDACC_RTC__  // NVRTC: no standard headers, device code only
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+namespace std { typedef decltype(sizeof(0)) size_t; }
+#else
 #include <cstddef>
 #include <cstdint>
+#endif
 
 namespace mpgen {
 
@@ -35,6 +41,7 @@ struct Strides {
   }
 };
 
+#ifndef __CUDACC_RTC__
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
@@ -330,12 +337,14 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
+#endif  // __CUDACC_RTC__
+
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread. (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
@@ -345,6 +354,12 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   Op::device(y, x);
 #pragma unroll
   for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_thread<Op>(n, layout, in, out);
 }
 #endif
 
@@ -394,6 +409,7 @@ struct add {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -409,6 +425,7 @@ struct add {
     y[8] = ptx_shr(y[7], 15u);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // sub: a - b - borrow_in (0 or 1), then the borrow out; 12 instructions.
@@ -449,6 +466,7 @@ struct sub {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -466,6 +484,7 @@ struct sub {
     y[8] = ptx_and(t[1], 1u);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // add_ui: a + u (u of 32 bits), then the carry out; 10 instructions.
@@ -503,6 +522,7 @@ struct add_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -517,6 +537,7 @@ struct add_ui {
     y[8] = ptx_shr(y[7], 15u);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // sub_ui: a - u (u of 32 bits), then the borrow out; 11 instructions.
@@ -556,6 +577,7 @@ struct sub_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -572,6 +594,7 @@ struct sub_ui {
     y[8] = ptx_and(t[0], 1u);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // neg: -a mod 2^bits; 9 instructions.
@@ -608,6 +631,7 @@ struct neg {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -621,6 +645,7 @@ struct neg {
     y[7] = ptx_subc(cf, 0u, x[7]);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // mul: a * b, the full product of exact width; 134 instructions.
@@ -782,6 +807,7 @@ struct mul {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -920,6 +946,7 @@ struct mul {
     y[13] = ptx_madc_hi_cc(cf, x[5], x[15], y[13]);
     y[14] = ptx_madc_hi(cf, x[6], x[15], y[14]);
   }
+#endif
 };
 
 // mul_lo: a * b mod 2^bits; 65 instructions.
@@ -1012,6 +1039,7 @@ struct mul_lo {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1081,6 +1109,7 @@ struct mul_lo {
     y[7] = ptx_mad_lo(x[0], x[15], y[7]);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // mul_hi: floor(a * b / 2^bits), the high half; 142 instructions.
@@ -1251,6 +1280,7 @@ struct mul_hi {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1398,6 +1428,7 @@ struct mul_hi {
     y[6] = ptx_shf_r_clamp(t[13], t[14], 15u);
     y[7] = ptx_shr(t[14], 15u);
   }
+#endif
 };
 
 // sqr: a * a, full, each cross product once; 92 instructions.
@@ -1517,6 +1548,7 @@ struct sqr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1613,6 +1645,7 @@ struct sqr {
     y[13] = ptx_madc_hi_cc(cf, x[6], x[6], y[13]);
     y[14] = ptx_madc_lo(cf, x[7], x[7], y[14]);
   }
+#endif
 };
 
 // mul_ui: a * u (u of 32 bits), full: one more limb; 17 instructions.
@@ -1657,6 +1690,7 @@ struct mul_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1678,6 +1712,7 @@ struct mul_ui {
     y[7] = ptx_madc_hi_cc(cf, x[6], x[8], y[7]);
     y[8] = ptx_addc(cf, y[8], 0u);
   }
+#endif
 };
 
 // mad: a * b + c, full; 142 instructions.
@@ -1847,6 +1882,7 @@ struct mad {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1993,6 +2029,7 @@ struct mad {
     y[13] = ptx_madc_hi_cc(cf, x[5], x[15], y[13]);
     y[14] = ptx_madc_hi(cf, x[6], x[15], y[14]);
   }
+#endif
 };
 
 // eq: 1 if a == b else 0; 18 instructions.
@@ -2039,6 +2076,7 @@ struct eq {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2062,6 +2100,7 @@ struct eq {
     t[16] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[16], 1u);
   }
+#endif
 };
 
 // lt: 1 if a < b else 0; 11 instructions.
@@ -2101,6 +2140,7 @@ struct lt {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2117,6 +2157,7 @@ struct lt {
     t[9] = ptx_and(t[8], 1u);
     y[0] = ptx_mov(t[9]);
   }
+#endif
 };
 
 // cmp: -1, 0 or 1 as a < b, a == b, a > b; 21 instructions.
@@ -2166,6 +2207,7 @@ struct cmp {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2192,6 +2234,7 @@ struct cmp {
     t[19] = ptx_and(t[18], 1u);
     y[0] = ptx_sub(t[9], t[19]);
   }
+#endif
 };
 
 // is_zero: 1 if a == 0 else 0; 10 instructions.
@@ -2230,6 +2273,7 @@ struct is_zero {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2245,6 +2289,7 @@ struct is_zero {
     t[8] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[8], 1u);
   }
+#endif
 };
 
 // and: a & b; 9 instructions.
@@ -2281,6 +2326,7 @@ struct and_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_and(x[0], x[8]);
@@ -2293,6 +2339,7 @@ struct and_ {
     y[7] = ptx_and(x[7], x[15]);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // or: a | b; 9 instructions.
@@ -2329,6 +2376,7 @@ struct or_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_or(x[0], x[8]);
@@ -2341,6 +2389,7 @@ struct or_ {
     y[7] = ptx_or(x[7], x[15]);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // xor: a ^ b; 9 instructions.
@@ -2377,6 +2426,7 @@ struct xor_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_xor(x[0], x[8]);
@@ -2389,6 +2439,7 @@ struct xor_ {
     y[7] = ptx_xor(x[7], x[15]);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // not: ~a within the width; 9 instructions.
@@ -2425,6 +2476,7 @@ struct not_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_not(x[0]);
@@ -2437,6 +2489,7 @@ struct not_ {
     y[7] = ptx_not(x[7]);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // shl: a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits); 80 instructions.
@@ -2545,6 +2598,7 @@ struct shl {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[34];
@@ -2629,6 +2683,7 @@ struct shl {
     y[7] = ptx_shf_l_clamp(t[30], t[31], t[33]);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // shr: a >> s (s < 2^ceil(log2 bits); 0 once s >= bits); 80 instructions.
@@ -2737,6 +2792,7 @@ struct shr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[34];
@@ -2821,6 +2877,7 @@ struct shr {
     y[7] = ptx_shr(t[31], t[33]);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // popc: number of set bits; 15 instructions.
@@ -2864,6 +2921,7 @@ struct popc {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[7];
@@ -2883,6 +2941,7 @@ struct popc {
     t[6] = ptx_popc(x[7]);
     y[0] = ptx_add(y[0], t[6]);
   }
+#endif
 };
 
 // clz: leading zeros within the width (bits for 0); 37 instructions.
@@ -2948,6 +3007,7 @@ struct clz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[14];
@@ -2989,6 +3049,7 @@ struct clz {
     y[0] = ptx_add(y[0], t[12]);
     y[0] = ptx_sub(y[0], 17u);
   }
+#endif
 };
 
 // ctz: trailing zeros (bits for 0); 45 instructions.
@@ -3062,6 +3123,7 @@ struct ctz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[15];
@@ -3111,6 +3173,7 @@ struct ctz {
     y[0] = ptx_and(y[0], t[14]);
     y[0] = ptx_add(y[0], t[13]);
   }
+#endif
 };
 
 // shl1: a shifted left by 1 bits; 9 instructions.
@@ -3147,6 +3210,7 @@ struct shl1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 1u);
@@ -3159,6 +3223,7 @@ struct shl1 {
     y[7] = ptx_shf_l_clamp(x[6], x[7], 1u);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // shl31: a shifted left by 31 bits; 9 instructions.
@@ -3195,6 +3260,7 @@ struct shl31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 31u);
@@ -3207,6 +3273,7 @@ struct shl31 {
     y[7] = ptx_shf_l_clamp(x[6], x[7], 31u);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // shl32: a shifted left by 32 bits; 9 instructions.
@@ -3243,6 +3310,7 @@ struct shl32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -3255,6 +3323,7 @@ struct shl32 {
     y[7] = ptx_shf_l_clamp(x[5], x[6], 0u);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // shl33: a shifted left by 33 bits; 9 instructions.
@@ -3291,6 +3360,7 @@ struct shl33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -3303,6 +3373,7 @@ struct shl33 {
     y[7] = ptx_shf_l_clamp(x[5], x[6], 1u);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // shr1: a shifted right by 1 bits; 9 instructions.
@@ -3339,6 +3410,7 @@ struct shr1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
@@ -3351,6 +3423,7 @@ struct shr1 {
     y[7] = ptx_shr(x[7], 1u);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // shr31: a shifted right by 31 bits; 9 instructions.
@@ -3387,6 +3460,7 @@ struct shr31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
@@ -3399,6 +3473,7 @@ struct shr31 {
     y[7] = ptx_shr(x[7], 31u);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // shr32: a shifted right by 32 bits; 9 instructions.
@@ -3435,6 +3510,7 @@ struct shr32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
@@ -3447,6 +3523,7 @@ struct shr32 {
     y[7] = ptx_mov(0u);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // shr33: a shifted right by 33 bits; 9 instructions.
@@ -3483,6 +3560,7 @@ struct shr33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
@@ -3495,6 +3573,7 @@ struct shr33 {
     y[7] = ptx_mov(0u);
     y[7] = ptx_and(y[7], 32767u);
   }
+#endif
 };
 
 // X(op) for every operation above, for tables of kernels.

@@ -12,8 +12,14 @@
 // the host's model of PTX's carry-chain instructions, and the batch loops.
 #ifndef MPGEN_PRELUDE
 #define MPGEN_PRELUDE
+#ifdef __CUDACC_RTC__  // NVRTC: no standard headers, device code only
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+namespace std { typedef decltype(sizeof(0)) size_t; }
+#else
 #include <cstddef>
 #include <cstdint>
+#endif
 
 namespace mpgen {
 
@@ -35,6 +41,7 @@ struct Strides {
   }
 };
 
+#ifndef __CUDACC_RTC__
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
@@ -330,12 +337,14 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
+#endif  // __CUDACC_RTC__
+
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread. (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
@@ -345,6 +354,12 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   Op::device(y, x);
 #pragma unroll
   for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_thread<Op>(n, layout, in, out);
 }
 #endif
 
@@ -393,6 +408,7 @@ struct add {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -407,6 +423,7 @@ struct add {
     y[7] = ptx_addc_cc(cf, x[7], x[15]);
     y[8] = ptx_addc(cf, 0u, 0u);
   }
+#endif
 };
 
 // sub: a - b - borrow_in (0 or 1), then the borrow out; 11 instructions.
@@ -446,6 +463,7 @@ struct sub {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -462,6 +480,7 @@ struct sub {
     t[1] = ptx_subc(cf, 0u, 0u);
     y[8] = ptx_and(t[1], 1u);
   }
+#endif
 };
 
 // add_ui: a + u (u of 32 bits), then the carry out; 9 instructions.
@@ -498,6 +517,7 @@ struct add_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -511,6 +531,7 @@ struct add_ui {
     y[7] = ptx_addc_cc(cf, x[7], 0u);
     y[8] = ptx_addc(cf, 0u, 0u);
   }
+#endif
 };
 
 // sub_ui: a - u (u of 32 bits), then the borrow out; 10 instructions.
@@ -549,6 +570,7 @@ struct sub_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -564,6 +586,7 @@ struct sub_ui {
     t[0] = ptx_subc(cf, 0u, 0u);
     y[8] = ptx_and(t[0], 1u);
   }
+#endif
 };
 
 // neg: -a mod 2^bits; 8 instructions.
@@ -599,6 +622,7 @@ struct neg {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -611,6 +635,7 @@ struct neg {
     y[6] = ptx_subc_cc(cf, 0u, x[6]);
     y[7] = ptx_subc(cf, 0u, x[7]);
   }
+#endif
 };
 
 // mul: a * b, the full product of exact width; 136 instructions.
@@ -774,6 +799,7 @@ struct mul {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -914,6 +940,7 @@ struct mul {
     y[14] = ptx_madc_hi_cc(cf, x[6], x[15], y[14]);
     y[15] = ptx_madc_hi(cf, x[7], x[15], y[15]);
   }
+#endif
 };
 
 // mul_lo: a * b mod 2^bits; 64 instructions.
@@ -1005,6 +1032,7 @@ struct mul_lo {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1073,6 +1101,7 @@ struct mul_lo {
     y[7] = ptx_mad_hi(x[0], x[14], y[7]);
     y[7] = ptx_mad_lo(x[0], x[15], y[7]);
   }
+#endif
 };
 
 // mul_hi: floor(a * b / 2^bits), the high half; 144 instructions.
@@ -1245,6 +1274,7 @@ struct mul_hi {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1394,6 +1424,7 @@ struct mul_hi {
     y[6] = ptx_shf_r_clamp(t[14], t[15], 0u);
     y[7] = ptx_shr(t[15], 0u);
   }
+#endif
 };
 
 // sqr: a * a, full, each cross product once; 94 instructions.
@@ -1515,6 +1546,7 @@ struct sqr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1613,6 +1645,7 @@ struct sqr {
     y[14] = ptx_madc_lo_cc(cf, x[7], x[7], y[14]);
     y[15] = ptx_madc_hi(cf, x[7], x[7], y[15]);
   }
+#endif
 };
 
 // mul_ui: a * u (u of 32 bits), full: one more limb; 17 instructions.
@@ -1657,6 +1690,7 @@ struct mul_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1678,6 +1712,7 @@ struct mul_ui {
     y[7] = ptx_madc_hi_cc(cf, x[6], x[8], y[7]);
     y[8] = ptx_addc(cf, y[8], 0u);
   }
+#endif
 };
 
 // mad: a * b + c, full; 144 instructions.
@@ -1849,6 +1884,7 @@ struct mad {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1997,6 +2033,7 @@ struct mad {
     y[14] = ptx_madc_hi_cc(cf, x[6], x[15], y[14]);
     y[15] = ptx_madc_hi(cf, x[7], x[15], y[15]);
   }
+#endif
 };
 
 // eq: 1 if a == b else 0; 18 instructions.
@@ -2043,6 +2080,7 @@ struct eq {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2066,6 +2104,7 @@ struct eq {
     t[16] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[16], 1u);
   }
+#endif
 };
 
 // lt: 1 if a < b else 0; 11 instructions.
@@ -2105,6 +2144,7 @@ struct lt {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2121,6 +2161,7 @@ struct lt {
     t[9] = ptx_and(t[8], 1u);
     y[0] = ptx_mov(t[9]);
   }
+#endif
 };
 
 // cmp: -1, 0 or 1 as a < b, a == b, a > b; 21 instructions.
@@ -2170,6 +2211,7 @@ struct cmp {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2196,6 +2238,7 @@ struct cmp {
     t[19] = ptx_and(t[18], 1u);
     y[0] = ptx_sub(t[9], t[19]);
   }
+#endif
 };
 
 // is_zero: 1 if a == 0 else 0; 10 instructions.
@@ -2234,6 +2277,7 @@ struct is_zero {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2249,6 +2293,7 @@ struct is_zero {
     t[8] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[8], 1u);
   }
+#endif
 };
 
 // and: a & b; 8 instructions.
@@ -2284,6 +2329,7 @@ struct and_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_and(x[0], x[8]);
@@ -2295,6 +2341,7 @@ struct and_ {
     y[6] = ptx_and(x[6], x[14]);
     y[7] = ptx_and(x[7], x[15]);
   }
+#endif
 };
 
 // or: a | b; 8 instructions.
@@ -2330,6 +2377,7 @@ struct or_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_or(x[0], x[8]);
@@ -2341,6 +2389,7 @@ struct or_ {
     y[6] = ptx_or(x[6], x[14]);
     y[7] = ptx_or(x[7], x[15]);
   }
+#endif
 };
 
 // xor: a ^ b; 8 instructions.
@@ -2376,6 +2425,7 @@ struct xor_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_xor(x[0], x[8]);
@@ -2387,6 +2437,7 @@ struct xor_ {
     y[6] = ptx_xor(x[6], x[14]);
     y[7] = ptx_xor(x[7], x[15]);
   }
+#endif
 };
 
 // not: ~a within the width; 8 instructions.
@@ -2422,6 +2473,7 @@ struct not_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_not(x[0]);
@@ -2433,6 +2485,7 @@ struct not_ {
     y[6] = ptx_not(x[6]);
     y[7] = ptx_not(x[7]);
   }
+#endif
 };
 
 // shl: a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits); 79 instructions.
@@ -2540,6 +2593,7 @@ struct shl {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[34];
@@ -2623,6 +2677,7 @@ struct shl {
     y[6] = ptx_shf_l_clamp(t[29], t[30], t[33]);
     y[7] = ptx_shf_l_clamp(t[30], t[31], t[33]);
   }
+#endif
 };
 
 // shr: a >> s (s < 2^ceil(log2 bits); 0 once s >= bits); 79 instructions.
@@ -2730,6 +2785,7 @@ struct shr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[34];
@@ -2813,6 +2869,7 @@ struct shr {
     y[6] = ptx_shf_r_clamp(t[30], t[31], t[33]);
     y[7] = ptx_shr(t[31], t[33]);
   }
+#endif
 };
 
 // popc: number of set bits; 15 instructions.
@@ -2856,6 +2913,7 @@ struct popc {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[7];
@@ -2875,6 +2933,7 @@ struct popc {
     t[6] = ptx_popc(x[7]);
     y[0] = ptx_add(y[0], t[6]);
   }
+#endif
 };
 
 // clz: leading zeros within the width (bits for 0); 36 instructions.
@@ -2939,6 +2998,7 @@ struct clz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[14];
@@ -2979,6 +3039,7 @@ struct clz {
     y[0] = ptx_and(y[0], t[13]);
     y[0] = ptx_add(y[0], t[12]);
   }
+#endif
 };
 
 // ctz: trailing zeros (bits for 0); 44 instructions.
@@ -3051,6 +3112,7 @@ struct ctz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[14];
@@ -3099,6 +3161,7 @@ struct ctz {
     y[0] = ptx_and(y[0], t[13]);
     y[0] = ptx_add(y[0], t[12]);
   }
+#endif
 };
 
 // shl1: a shifted left by 1 bits; 8 instructions.
@@ -3134,6 +3197,7 @@ struct shl1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 1u);
@@ -3145,6 +3209,7 @@ struct shl1 {
     y[6] = ptx_shf_l_clamp(x[5], x[6], 1u);
     y[7] = ptx_shf_l_clamp(x[6], x[7], 1u);
   }
+#endif
 };
 
 // shl31: a shifted left by 31 bits; 8 instructions.
@@ -3180,6 +3245,7 @@ struct shl31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 31u);
@@ -3191,6 +3257,7 @@ struct shl31 {
     y[6] = ptx_shf_l_clamp(x[5], x[6], 31u);
     y[7] = ptx_shf_l_clamp(x[6], x[7], 31u);
   }
+#endif
 };
 
 // shl32: a shifted left by 32 bits; 8 instructions.
@@ -3226,6 +3293,7 @@ struct shl32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -3237,6 +3305,7 @@ struct shl32 {
     y[6] = ptx_shf_l_clamp(x[4], x[5], 0u);
     y[7] = ptx_shf_l_clamp(x[5], x[6], 0u);
   }
+#endif
 };
 
 // shl33: a shifted left by 33 bits; 8 instructions.
@@ -3272,6 +3341,7 @@ struct shl33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -3283,6 +3353,7 @@ struct shl33 {
     y[6] = ptx_shf_l_clamp(x[4], x[5], 1u);
     y[7] = ptx_shf_l_clamp(x[5], x[6], 1u);
   }
+#endif
 };
 
 // shr1: a shifted right by 1 bits; 8 instructions.
@@ -3318,6 +3389,7 @@ struct shr1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
@@ -3329,6 +3401,7 @@ struct shr1 {
     y[6] = ptx_shf_r_clamp(x[6], x[7], 1u);
     y[7] = ptx_shr(x[7], 1u);
   }
+#endif
 };
 
 // shr31: a shifted right by 31 bits; 8 instructions.
@@ -3364,6 +3437,7 @@ struct shr31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
@@ -3375,6 +3449,7 @@ struct shr31 {
     y[6] = ptx_shf_r_clamp(x[6], x[7], 31u);
     y[7] = ptx_shr(x[7], 31u);
   }
+#endif
 };
 
 // shr32: a shifted right by 32 bits; 8 instructions.
@@ -3410,6 +3485,7 @@ struct shr32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
@@ -3421,6 +3497,7 @@ struct shr32 {
     y[6] = ptx_shr(x[7], 0u);
     y[7] = ptx_mov(0u);
   }
+#endif
 };
 
 // shr33: a shifted right by 33 bits; 8 instructions.
@@ -3456,6 +3533,7 @@ struct shr33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
@@ -3467,6 +3545,7 @@ struct shr33 {
     y[6] = ptx_shr(x[7], 1u);
     y[7] = ptx_mov(0u);
   }
+#endif
 };
 
 // X(op) for every operation above, for tables of kernels.

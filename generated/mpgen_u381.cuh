@@ -12,8 +12,14 @@
 // the host's model of PTX's carry-chain instructions, and the batch loops.
 #ifndef MPGEN_PRELUDE
 #define MPGEN_PRELUDE
+#ifdef __CUDACC_RTC__  // NVRTC: no standard headers, device code only
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+namespace std { typedef decltype(sizeof(0)) size_t; }
+#else
 #include <cstddef>
 #include <cstdint>
+#endif
 
 namespace mpgen {
 
@@ -35,6 +41,7 @@ struct Strides {
   }
 };
 
+#ifndef __CUDACC_RTC__
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
@@ -330,12 +337,14 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
+#endif  // __CUDACC_RTC__
+
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread. (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
@@ -345,6 +354,12 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   Op::device(y, x);
 #pragma unroll
   for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_thread<Op>(n, layout, in, out);
 }
 #endif
 
@@ -398,6 +413,7 @@ struct add {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -417,6 +433,7 @@ struct add {
     y[12] = ptx_shr(y[11], 29u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // sub: a - b - borrow_in (0 or 1), then the borrow out; 16 instructions.
@@ -461,6 +478,7 @@ struct sub {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -482,6 +500,7 @@ struct sub {
     y[12] = ptx_and(t[1], 1u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // add_ui: a + u (u of 32 bits), then the carry out; 14 instructions.
@@ -523,6 +542,7 @@ struct add_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -541,6 +561,7 @@ struct add_ui {
     y[12] = ptx_shr(y[11], 29u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // sub_ui: a - u (u of 32 bits), then the borrow out; 15 instructions.
@@ -584,6 +605,7 @@ struct sub_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -604,6 +626,7 @@ struct sub_ui {
     y[12] = ptx_and(t[0], 1u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // neg: -a mod 2^bits; 13 instructions.
@@ -644,6 +667,7 @@ struct neg {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -661,6 +685,7 @@ struct neg {
     y[11] = ptx_subc(cf, 0u, x[11]);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // mul: a * b, the full product of exact width; 300 instructions.
@@ -988,6 +1013,7 @@ struct mul {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1292,6 +1318,7 @@ struct mul {
     y[22] = ptx_madc_hi_cc(cf, x[10], x[23], y[22]);
     y[23] = ptx_madc_hi(cf, x[11], x[23], y[23]);
   }
+#endif
 };
 
 // mul_lo: a * b mod 2^bits; 145 instructions.
@@ -1464,6 +1491,7 @@ struct mul_lo {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1613,6 +1641,7 @@ struct mul_lo {
     y[11] = ptx_mad_lo(x[0], x[23], y[11]);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // mul_hi: floor(a * b / 2^bits), the high half; 312 instructions.
@@ -1953,6 +1982,7 @@ struct mul_hi {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2270,6 +2300,7 @@ struct mul_hi {
     y[10] = ptx_shf_r_clamp(t[21], t[22], 29u);
     y[11] = ptx_shf_r_clamp(t[22], t[23], 29u);
   }
+#endif
 };
 
 // sqr: a * a, full, each cross product once; 190 instructions.
@@ -2487,6 +2518,7 @@ struct sqr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2681,6 +2713,7 @@ struct sqr {
     y[22] = ptx_madc_lo_cc(cf, x[11], x[11], y[22]);
     y[23] = ptx_madc_hi(cf, x[11], x[11], y[23]);
   }
+#endif
 };
 
 // mul_ui: a * u (u of 32 bits), full: one more limb; 25 instructions.
@@ -2733,6 +2766,7 @@ struct mul_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2762,6 +2796,7 @@ struct mul_ui {
     y[11] = ptx_madc_hi_cc(cf, x[10], x[12], y[11]);
     y[12] = ptx_addc(cf, y[12], 0u);
   }
+#endif
 };
 
 // mad: a * b + c, full; 312 instructions.
@@ -3101,6 +3136,7 @@ struct mad {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -3417,6 +3453,7 @@ struct mad {
     y[22] = ptx_madc_hi_cc(cf, x[10], x[23], y[22]);
     y[23] = ptx_madc_hi(cf, x[11], x[23], y[23]);
   }
+#endif
 };
 
 // eq: 1 if a == b else 0; 26 instructions.
@@ -3471,6 +3508,7 @@ struct eq {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -3502,6 +3540,7 @@ struct eq {
     t[24] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[24], 1u);
   }
+#endif
 };
 
 // lt: 1 if a < b else 0; 15 instructions.
@@ -3545,6 +3584,7 @@ struct lt {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -3565,6 +3605,7 @@ struct lt {
     t[13] = ptx_and(t[12], 1u);
     y[0] = ptx_mov(t[13]);
   }
+#endif
 };
 
 // cmp: -1, 0 or 1 as a < b, a == b, a > b; 29 instructions.
@@ -3622,6 +3663,7 @@ struct cmp {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -3656,6 +3698,7 @@ struct cmp {
     t[27] = ptx_and(t[26], 1u);
     y[0] = ptx_sub(t[13], t[27]);
   }
+#endif
 };
 
 // is_zero: 1 if a == 0 else 0; 14 instructions.
@@ -3698,6 +3741,7 @@ struct is_zero {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -3717,6 +3761,7 @@ struct is_zero {
     t[12] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[12], 1u);
   }
+#endif
 };
 
 // and: a & b; 13 instructions.
@@ -3757,6 +3802,7 @@ struct and_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_and(x[0], x[12]);
@@ -3773,6 +3819,7 @@ struct and_ {
     y[11] = ptx_and(x[11], x[23]);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // or: a | b; 13 instructions.
@@ -3813,6 +3860,7 @@ struct or_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_or(x[0], x[12]);
@@ -3829,6 +3877,7 @@ struct or_ {
     y[11] = ptx_or(x[11], x[23]);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // xor: a ^ b; 13 instructions.
@@ -3869,6 +3918,7 @@ struct xor_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_xor(x[0], x[12]);
@@ -3885,6 +3935,7 @@ struct xor_ {
     y[11] = ptx_xor(x[11], x[23]);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // not: ~a within the width; 13 instructions.
@@ -3925,6 +3976,7 @@ struct not_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_not(x[0]);
@@ -3941,6 +3993,7 @@ struct not_ {
     y[11] = ptx_not(x[11]);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // shl: a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits); 144 instructions.
@@ -4113,6 +4166,7 @@ struct shl {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[61];
@@ -4261,6 +4315,7 @@ struct shl {
     y[11] = ptx_shf_l_clamp(t[57], t[58], t[60]);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // shr: a >> s (s < 2^ceil(log2 bits); 0 once s >= bits); 144 instructions.
@@ -4433,6 +4488,7 @@ struct shr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[61];
@@ -4581,6 +4637,7 @@ struct shr {
     y[11] = ptx_shr(t[58], t[60]);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // popc: number of set bits; 23 instructions.
@@ -4632,6 +4689,7 @@ struct popc {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[11];
@@ -4659,6 +4717,7 @@ struct popc {
     t[10] = ptx_popc(x[11]);
     y[0] = ptx_add(y[0], t[10]);
   }
+#endif
 };
 
 // clz: leading zeros within the width (bits for 0); 57 instructions.
@@ -4744,6 +4803,7 @@ struct clz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[22];
@@ -4805,6 +4865,7 @@ struct clz {
     y[0] = ptx_add(y[0], t[20]);
     y[0] = ptx_sub(y[0], 3u);
   }
+#endif
 };
 
 // ctz: trailing zeros (bits for 0); 69 instructions.
@@ -4902,6 +4963,7 @@ struct ctz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[23];
@@ -4975,6 +5037,7 @@ struct ctz {
     y[0] = ptx_and(y[0], t[22]);
     y[0] = ptx_add(y[0], t[21]);
   }
+#endif
 };
 
 // shl1: a shifted left by 1 bits; 13 instructions.
@@ -5015,6 +5078,7 @@ struct shl1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 1u);
@@ -5031,6 +5095,7 @@ struct shl1 {
     y[11] = ptx_shf_l_clamp(x[10], x[11], 1u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // shl31: a shifted left by 31 bits; 13 instructions.
@@ -5071,6 +5136,7 @@ struct shl31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 31u);
@@ -5087,6 +5153,7 @@ struct shl31 {
     y[11] = ptx_shf_l_clamp(x[10], x[11], 31u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // shl32: a shifted left by 32 bits; 13 instructions.
@@ -5127,6 +5194,7 @@ struct shl32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -5143,6 +5211,7 @@ struct shl32 {
     y[11] = ptx_shf_l_clamp(x[9], x[10], 0u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // shl33: a shifted left by 33 bits; 13 instructions.
@@ -5183,6 +5252,7 @@ struct shl33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -5199,6 +5269,7 @@ struct shl33 {
     y[11] = ptx_shf_l_clamp(x[9], x[10], 1u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // shr1: a shifted right by 1 bits; 13 instructions.
@@ -5239,6 +5310,7 @@ struct shr1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
@@ -5255,6 +5327,7 @@ struct shr1 {
     y[11] = ptx_shr(x[11], 1u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // shr31: a shifted right by 31 bits; 13 instructions.
@@ -5295,6 +5368,7 @@ struct shr31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
@@ -5311,6 +5385,7 @@ struct shr31 {
     y[11] = ptx_shr(x[11], 31u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // shr32: a shifted right by 32 bits; 13 instructions.
@@ -5351,6 +5426,7 @@ struct shr32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
@@ -5367,6 +5443,7 @@ struct shr32 {
     y[11] = ptx_mov(0u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // shr33: a shifted right by 33 bits; 13 instructions.
@@ -5407,6 +5484,7 @@ struct shr33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
@@ -5423,6 +5501,7 @@ struct shr33 {
     y[11] = ptx_mov(0u);
     y[11] = ptx_and(y[11], 536870911u);
   }
+#endif
 };
 
 // X(op) for every operation above, for tables of kernels.

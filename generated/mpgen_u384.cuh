@@ -12,8 +12,14 @@
 // the host's model of PTX's carry-chain instructions, and the batch loops.
 #ifndef MPGEN_PRELUDE
 #define MPGEN_PRELUDE
+#ifdef __CUDACC_RTC__  // NVRTC: no standard headers, device code only
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+namespace std { typedef decltype(sizeof(0)) size_t; }
+#else
 #include <cstddef>
 #include <cstdint>
+#endif
 
 namespace mpgen {
 
@@ -35,6 +41,7 @@ struct Strides {
   }
 };
 
+#ifndef __CUDACC_RTC__
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
@@ -330,12 +337,14 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
+#endif  // __CUDACC_RTC__
+
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread. (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
@@ -345,6 +354,12 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   Op::device(y, x);
 #pragma unroll
   for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_thread<Op>(n, layout, in, out);
 }
 #endif
 
@@ -397,6 +412,7 @@ struct add {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -415,6 +431,7 @@ struct add {
     y[11] = ptx_addc_cc(cf, x[11], x[23]);
     y[12] = ptx_addc(cf, 0u, 0u);
   }
+#endif
 };
 
 // sub: a - b - borrow_in (0 or 1), then the borrow out; 15 instructions.
@@ -458,6 +475,7 @@ struct sub {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -478,6 +496,7 @@ struct sub {
     t[1] = ptx_subc(cf, 0u, 0u);
     y[12] = ptx_and(t[1], 1u);
   }
+#endif
 };
 
 // add_ui: a + u (u of 32 bits), then the carry out; 13 instructions.
@@ -518,6 +537,7 @@ struct add_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -535,6 +555,7 @@ struct add_ui {
     y[11] = ptx_addc_cc(cf, x[11], 0u);
     y[12] = ptx_addc(cf, 0u, 0u);
   }
+#endif
 };
 
 // sub_ui: a - u (u of 32 bits), then the borrow out; 14 instructions.
@@ -577,6 +598,7 @@ struct sub_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -596,6 +618,7 @@ struct sub_ui {
     t[0] = ptx_subc(cf, 0u, 0u);
     y[12] = ptx_and(t[0], 1u);
   }
+#endif
 };
 
 // neg: -a mod 2^bits; 12 instructions.
@@ -635,6 +658,7 @@ struct neg {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -651,6 +675,7 @@ struct neg {
     y[10] = ptx_subc_cc(cf, 0u, x[10]);
     y[11] = ptx_subc(cf, 0u, x[11]);
   }
+#endif
 };
 
 // mul: a * b, the full product of exact width; 300 instructions.
@@ -978,6 +1003,7 @@ struct mul {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1282,6 +1308,7 @@ struct mul {
     y[22] = ptx_madc_hi_cc(cf, x[10], x[23], y[22]);
     y[23] = ptx_madc_hi(cf, x[11], x[23], y[23]);
   }
+#endif
 };
 
 // mul_lo: a * b mod 2^bits; 144 instructions.
@@ -1453,6 +1480,7 @@ struct mul_lo {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1601,6 +1629,7 @@ struct mul_lo {
     y[11] = ptx_mad_hi(x[0], x[22], y[11]);
     y[11] = ptx_mad_lo(x[0], x[23], y[11]);
   }
+#endif
 };
 
 // mul_hi: floor(a * b / 2^bits), the high half; 312 instructions.
@@ -1941,6 +1970,7 @@ struct mul_hi {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2258,6 +2288,7 @@ struct mul_hi {
     y[10] = ptx_shf_r_clamp(t[22], t[23], 0u);
     y[11] = ptx_shr(t[23], 0u);
   }
+#endif
 };
 
 // sqr: a * a, full, each cross product once; 190 instructions.
@@ -2475,6 +2506,7 @@ struct sqr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2669,6 +2701,7 @@ struct sqr {
     y[22] = ptx_madc_lo_cc(cf, x[11], x[11], y[22]);
     y[23] = ptx_madc_hi(cf, x[11], x[11], y[23]);
   }
+#endif
 };
 
 // mul_ui: a * u (u of 32 bits), full: one more limb; 25 instructions.
@@ -2721,6 +2754,7 @@ struct mul_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2750,6 +2784,7 @@ struct mul_ui {
     y[11] = ptx_madc_hi_cc(cf, x[10], x[12], y[11]);
     y[12] = ptx_addc(cf, y[12], 0u);
   }
+#endif
 };
 
 // mad: a * b + c, full; 312 instructions.
@@ -3089,6 +3124,7 @@ struct mad {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -3405,6 +3441,7 @@ struct mad {
     y[22] = ptx_madc_hi_cc(cf, x[10], x[23], y[22]);
     y[23] = ptx_madc_hi(cf, x[11], x[23], y[23]);
   }
+#endif
 };
 
 // eq: 1 if a == b else 0; 26 instructions.
@@ -3459,6 +3496,7 @@ struct eq {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -3490,6 +3528,7 @@ struct eq {
     t[24] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[24], 1u);
   }
+#endif
 };
 
 // lt: 1 if a < b else 0; 15 instructions.
@@ -3533,6 +3572,7 @@ struct lt {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -3553,6 +3593,7 @@ struct lt {
     t[13] = ptx_and(t[12], 1u);
     y[0] = ptx_mov(t[13]);
   }
+#endif
 };
 
 // cmp: -1, 0 or 1 as a < b, a == b, a > b; 29 instructions.
@@ -3610,6 +3651,7 @@ struct cmp {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -3644,6 +3686,7 @@ struct cmp {
     t[27] = ptx_and(t[26], 1u);
     y[0] = ptx_sub(t[13], t[27]);
   }
+#endif
 };
 
 // is_zero: 1 if a == 0 else 0; 14 instructions.
@@ -3686,6 +3729,7 @@ struct is_zero {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -3705,6 +3749,7 @@ struct is_zero {
     t[12] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[12], 1u);
   }
+#endif
 };
 
 // and: a & b; 12 instructions.
@@ -3744,6 +3789,7 @@ struct and_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_and(x[0], x[12]);
@@ -3759,6 +3805,7 @@ struct and_ {
     y[10] = ptx_and(x[10], x[22]);
     y[11] = ptx_and(x[11], x[23]);
   }
+#endif
 };
 
 // or: a | b; 12 instructions.
@@ -3798,6 +3845,7 @@ struct or_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_or(x[0], x[12]);
@@ -3813,6 +3861,7 @@ struct or_ {
     y[10] = ptx_or(x[10], x[22]);
     y[11] = ptx_or(x[11], x[23]);
   }
+#endif
 };
 
 // xor: a ^ b; 12 instructions.
@@ -3852,6 +3901,7 @@ struct xor_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_xor(x[0], x[12]);
@@ -3867,6 +3917,7 @@ struct xor_ {
     y[10] = ptx_xor(x[10], x[22]);
     y[11] = ptx_xor(x[11], x[23]);
   }
+#endif
 };
 
 // not: ~a within the width; 12 instructions.
@@ -3906,6 +3957,7 @@ struct not_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_not(x[0]);
@@ -3921,6 +3973,7 @@ struct not_ {
     y[10] = ptx_not(x[10]);
     y[11] = ptx_not(x[11]);
   }
+#endif
 };
 
 // shl: a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits); 143 instructions.
@@ -4092,6 +4145,7 @@ struct shl {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[61];
@@ -4239,6 +4293,7 @@ struct shl {
     y[10] = ptx_shf_l_clamp(t[56], t[57], t[60]);
     y[11] = ptx_shf_l_clamp(t[57], t[58], t[60]);
   }
+#endif
 };
 
 // shr: a >> s (s < 2^ceil(log2 bits); 0 once s >= bits); 143 instructions.
@@ -4410,6 +4465,7 @@ struct shr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[61];
@@ -4557,6 +4613,7 @@ struct shr {
     y[10] = ptx_shf_r_clamp(t[57], t[58], t[60]);
     y[11] = ptx_shr(t[58], t[60]);
   }
+#endif
 };
 
 // popc: number of set bits; 23 instructions.
@@ -4608,6 +4665,7 @@ struct popc {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[11];
@@ -4635,6 +4693,7 @@ struct popc {
     t[10] = ptx_popc(x[11]);
     y[0] = ptx_add(y[0], t[10]);
   }
+#endif
 };
 
 // clz: leading zeros within the width (bits for 0); 56 instructions.
@@ -4719,6 +4778,7 @@ struct clz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[22];
@@ -4779,6 +4839,7 @@ struct clz {
     y[0] = ptx_and(y[0], t[21]);
     y[0] = ptx_add(y[0], t[20]);
   }
+#endif
 };
 
 // ctz: trailing zeros (bits for 0); 68 instructions.
@@ -4875,6 +4936,7 @@ struct ctz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[22];
@@ -4947,6 +5009,7 @@ struct ctz {
     y[0] = ptx_and(y[0], t[21]);
     y[0] = ptx_add(y[0], t[20]);
   }
+#endif
 };
 
 // shl1: a shifted left by 1 bits; 12 instructions.
@@ -4986,6 +5049,7 @@ struct shl1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 1u);
@@ -5001,6 +5065,7 @@ struct shl1 {
     y[10] = ptx_shf_l_clamp(x[9], x[10], 1u);
     y[11] = ptx_shf_l_clamp(x[10], x[11], 1u);
   }
+#endif
 };
 
 // shl31: a shifted left by 31 bits; 12 instructions.
@@ -5040,6 +5105,7 @@ struct shl31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 31u);
@@ -5055,6 +5121,7 @@ struct shl31 {
     y[10] = ptx_shf_l_clamp(x[9], x[10], 31u);
     y[11] = ptx_shf_l_clamp(x[10], x[11], 31u);
   }
+#endif
 };
 
 // shl32: a shifted left by 32 bits; 12 instructions.
@@ -5094,6 +5161,7 @@ struct shl32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -5109,6 +5177,7 @@ struct shl32 {
     y[10] = ptx_shf_l_clamp(x[8], x[9], 0u);
     y[11] = ptx_shf_l_clamp(x[9], x[10], 0u);
   }
+#endif
 };
 
 // shl33: a shifted left by 33 bits; 12 instructions.
@@ -5148,6 +5217,7 @@ struct shl33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -5163,6 +5233,7 @@ struct shl33 {
     y[10] = ptx_shf_l_clamp(x[8], x[9], 1u);
     y[11] = ptx_shf_l_clamp(x[9], x[10], 1u);
   }
+#endif
 };
 
 // shr1: a shifted right by 1 bits; 12 instructions.
@@ -5202,6 +5273,7 @@ struct shr1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
@@ -5217,6 +5289,7 @@ struct shr1 {
     y[10] = ptx_shf_r_clamp(x[10], x[11], 1u);
     y[11] = ptx_shr(x[11], 1u);
   }
+#endif
 };
 
 // shr31: a shifted right by 31 bits; 12 instructions.
@@ -5256,6 +5329,7 @@ struct shr31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
@@ -5271,6 +5345,7 @@ struct shr31 {
     y[10] = ptx_shf_r_clamp(x[10], x[11], 31u);
     y[11] = ptx_shr(x[11], 31u);
   }
+#endif
 };
 
 // shr32: a shifted right by 32 bits; 12 instructions.
@@ -5310,6 +5385,7 @@ struct shr32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
@@ -5325,6 +5401,7 @@ struct shr32 {
     y[10] = ptx_shr(x[11], 0u);
     y[11] = ptx_mov(0u);
   }
+#endif
 };
 
 // shr33: a shifted right by 33 bits; 12 instructions.
@@ -5364,6 +5441,7 @@ struct shr33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
@@ -5379,6 +5457,7 @@ struct shr33 {
     y[10] = ptx_shr(x[11], 1u);
     y[11] = ptx_mov(0u);
   }
+#endif
 };
 
 // X(op) for every operation above, for tables of kernels.

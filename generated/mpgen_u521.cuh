@@ -12,8 +12,14 @@
 // the host's model of PTX's carry-chain instructions, and the batch loops.
 #ifndef MPGEN_PRELUDE
 #define MPGEN_PRELUDE
+#ifdef __CUDACC_RTC__  // NVRTC: no standard headers, device code only
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+namespace std { typedef decltype(sizeof(0)) size_t; }
+#else
 #include <cstddef>
 #include <cstdint>
+#endif
 
 namespace mpgen {
 
@@ -35,6 +41,7 @@ struct Strides {
   }
 };
 
+#ifndef __CUDACC_RTC__
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
@@ -330,12 +337,14 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
+#endif  // __CUDACC_RTC__
+
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread. (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
@@ -345,6 +354,12 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   Op::device(y, x);
 #pragma unroll
   for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_thread<Op>(n, layout, in, out);
 }
 #endif
 
@@ -403,6 +418,7 @@ struct add {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -427,6 +443,7 @@ struct add {
     y[17] = ptx_shr(y[16], 9u);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // sub: a - b - borrow_in (0 or 1), then the borrow out; 21 instructions.
@@ -476,6 +493,7 @@ struct sub {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -502,6 +520,7 @@ struct sub {
     y[17] = ptx_and(t[1], 1u);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // add_ui: a + u (u of 32 bits), then the carry out; 19 instructions.
@@ -548,6 +567,7 @@ struct add_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -571,6 +591,7 @@ struct add_ui {
     y[17] = ptx_shr(y[16], 9u);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // sub_ui: a - u (u of 32 bits), then the borrow out; 20 instructions.
@@ -619,6 +640,7 @@ struct sub_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -644,6 +666,7 @@ struct sub_ui {
     y[17] = ptx_and(t[0], 1u);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // neg: -a mod 2^bits; 18 instructions.
@@ -689,6 +712,7 @@ struct neg {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -711,6 +735,7 @@ struct neg {
     y[16] = ptx_subc(cf, 0u, x[16]);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // mul: a * b, the full product of exact width; 593 instructions.
@@ -1331,6 +1356,7 @@ struct mul {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1928,6 +1954,7 @@ struct mul {
     y[31] = ptx_madc_hi_cc(cf, x[14], x[33], y[31]);
     y[32] = ptx_madc_hi(cf, x[15], x[33], y[32]);
   }
+#endif
 };
 
 // mul_lo: a * b mod 2^bits; 290 instructions.
@@ -2245,6 +2272,7 @@ struct mul_lo {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -2539,6 +2567,7 @@ struct mul_lo {
     y[16] = ptx_mad_lo(x[0], x[33], y[16]);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // mul_hi: floor(a * b / 2^bits), the high half; 610 instructions.
@@ -3177,6 +3206,7 @@ struct mul_hi {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -3792,6 +3822,7 @@ struct mul_hi {
     y[15] = ptx_shf_r_clamp(t[31], t[32], 9u);
     y[16] = ptx_shr(t[32], 9u);
   }
+#endif
 };
 
 // sqr: a * a, full, each cross product once; 353 instructions.
@@ -4172,6 +4203,7 @@ struct sqr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -4529,6 +4561,7 @@ struct sqr {
     y[31] = ptx_madc_hi_cc(cf, x[15], x[15], y[31]);
     y[32] = ptx_madc_lo(cf, x[16], x[16], y[32]);
   }
+#endif
 };
 
 // mul_ui: a * u (u of 32 bits), full: one more limb; 35 instructions.
@@ -4591,6 +4624,7 @@ struct mul_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -4630,6 +4664,7 @@ struct mul_ui {
     y[16] = ptx_madc_hi_cc(cf, x[15], x[17], y[16]);
     y[17] = ptx_addc(cf, y[17], 0u);
   }
+#endif
 };
 
 // mad: a * b + c, full; 610 instructions.
@@ -5267,6 +5302,7 @@ struct mad {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -5881,6 +5917,7 @@ struct mad {
     y[31] = ptx_madc_hi_cc(cf, x[14], x[33], y[31]);
     y[32] = ptx_madc_hi(cf, x[15], x[33], y[32]);
   }
+#endif
 };
 
 // eq: 1 if a == b else 0; 36 instructions.
@@ -5945,6 +5982,7 @@ struct eq {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -5986,6 +6024,7 @@ struct eq {
     t[34] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[34], 1u);
   }
+#endif
 };
 
 // lt: 1 if a < b else 0; 20 instructions.
@@ -6034,6 +6073,7 @@ struct lt {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -6059,6 +6099,7 @@ struct lt {
     t[18] = ptx_and(t[17], 1u);
     y[0] = ptx_mov(t[18]);
   }
+#endif
 };
 
 // cmp: -1, 0 or 1 as a < b, a == b, a > b; 39 instructions.
@@ -6126,6 +6167,7 @@ struct cmp {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -6170,6 +6212,7 @@ struct cmp {
     t[37] = ptx_and(t[36], 1u);
     y[0] = ptx_sub(t[18], t[37]);
   }
+#endif
 };
 
 // is_zero: 1 if a == 0 else 0; 19 instructions.
@@ -6217,6 +6260,7 @@ struct is_zero {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -6241,6 +6285,7 @@ struct is_zero {
     t[17] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[17], 1u);
   }
+#endif
 };
 
 // and: a & b; 18 instructions.
@@ -6286,6 +6331,7 @@ struct and_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_and(x[0], x[17]);
@@ -6307,6 +6353,7 @@ struct and_ {
     y[16] = ptx_and(x[16], x[33]);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // or: a | b; 18 instructions.
@@ -6352,6 +6399,7 @@ struct or_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_or(x[0], x[17]);
@@ -6373,6 +6421,7 @@ struct or_ {
     y[16] = ptx_or(x[16], x[33]);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // xor: a ^ b; 18 instructions.
@@ -6418,6 +6467,7 @@ struct xor_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_xor(x[0], x[17]);
@@ -6439,6 +6489,7 @@ struct xor_ {
     y[16] = ptx_xor(x[16], x[33]);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // not: ~a within the width; 18 instructions.
@@ -6484,6 +6535,7 @@ struct not_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_not(x[0]);
@@ -6505,6 +6557,7 @@ struct not_ {
     y[16] = ptx_not(x[16]);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // shl: a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits); 232 instructions.
@@ -6765,6 +6818,7 @@ struct shl {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[101];
@@ -7001,6 +7055,7 @@ struct shl {
     y[16] = ptx_shf_l_clamp(t[97], t[98], t[100]);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // shr: a >> s (s < 2^ceil(log2 bits); 0 once s >= bits); 232 instructions.
@@ -7261,6 +7316,7 @@ struct shr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[101];
@@ -7497,6 +7553,7 @@ struct shr {
     y[16] = ptx_shr(t[98], t[100]);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // popc: number of set bits; 33 instructions.
@@ -7558,6 +7615,7 @@ struct popc {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[16];
@@ -7595,6 +7653,7 @@ struct popc {
     t[15] = ptx_popc(x[16]);
     y[0] = ptx_add(y[0], t[15]);
   }
+#endif
 };
 
 // clz: leading zeros within the width (bits for 0); 82 instructions.
@@ -7705,6 +7764,7 @@ struct clz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[32];
@@ -7791,6 +7851,7 @@ struct clz {
     y[0] = ptx_add(y[0], t[30]);
     y[0] = ptx_sub(y[0], 23u);
   }
+#endif
 };
 
 // ctz: trailing zeros (bits for 0); 99 instructions.
@@ -7918,6 +7979,7 @@ struct ctz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[33];
@@ -8021,6 +8083,7 @@ struct ctz {
     y[0] = ptx_and(y[0], t[32]);
     y[0] = ptx_add(y[0], t[31]);
   }
+#endif
 };
 
 // shl1: a shifted left by 1 bits; 18 instructions.
@@ -8066,6 +8129,7 @@ struct shl1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 1u);
@@ -8087,6 +8151,7 @@ struct shl1 {
     y[16] = ptx_shf_l_clamp(x[15], x[16], 1u);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // shl31: a shifted left by 31 bits; 18 instructions.
@@ -8132,6 +8197,7 @@ struct shl31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 31u);
@@ -8153,6 +8219,7 @@ struct shl31 {
     y[16] = ptx_shf_l_clamp(x[15], x[16], 31u);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // shl32: a shifted left by 32 bits; 18 instructions.
@@ -8198,6 +8265,7 @@ struct shl32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -8219,6 +8287,7 @@ struct shl32 {
     y[16] = ptx_shf_l_clamp(x[14], x[15], 0u);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // shl33: a shifted left by 33 bits; 18 instructions.
@@ -8264,6 +8333,7 @@ struct shl33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
@@ -8285,6 +8355,7 @@ struct shl33 {
     y[16] = ptx_shf_l_clamp(x[14], x[15], 1u);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // shr1: a shifted right by 1 bits; 18 instructions.
@@ -8330,6 +8401,7 @@ struct shr1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
@@ -8351,6 +8423,7 @@ struct shr1 {
     y[16] = ptx_shr(x[16], 1u);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // shr31: a shifted right by 31 bits; 18 instructions.
@@ -8396,6 +8469,7 @@ struct shr31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
@@ -8417,6 +8491,7 @@ struct shr31 {
     y[16] = ptx_shr(x[16], 31u);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // shr32: a shifted right by 32 bits; 18 instructions.
@@ -8462,6 +8537,7 @@ struct shr32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 0u);
@@ -8483,6 +8559,7 @@ struct shr32 {
     y[16] = ptx_mov(0u);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // shr33: a shifted right by 33 bits; 18 instructions.
@@ -8528,6 +8605,7 @@ struct shr33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[1], x[2], 1u);
@@ -8549,6 +8627,7 @@ struct shr33 {
     y[16] = ptx_mov(0u);
     y[16] = ptx_and(y[16], 511u);
   }
+#endif
 };
 
 // X(op) for every operation above, for tables of kernels.

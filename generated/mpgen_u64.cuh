@@ -12,8 +12,14 @@
 // the host's model of PTX's carry-chain instructions, and the batch loops.
 #ifndef MPGEN_PRELUDE
 #define MPGEN_PRELUDE
+#ifdef __CUDACC_RTC__  // NVRTC: no standard headers, device code only
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+namespace std { typedef decltype(sizeof(0)) size_t; }
+#else
 #include <cstddef>
 #include <cstdint>
+#endif
 
 namespace mpgen {
 
@@ -35,6 +41,7 @@ struct Strides {
   }
 };
 
+#ifndef __CUDACC_RTC__
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
@@ -330,12 +337,14 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
   }
 }
 
+#endif  // __CUDACC_RTC__
+
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread. (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
@@ -345,6 +354,12 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   Op::device(y, x);
 #pragma unroll
   for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_thread<Op>(n, layout, in, out);
 }
 #endif
 
@@ -387,6 +402,7 @@ struct add {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -395,6 +411,7 @@ struct add {
     y[1] = ptx_addc_cc(cf, x[1], x[3]);
     y[2] = ptx_addc(cf, 0u, 0u);
   }
+#endif
 };
 
 // sub: a - b - borrow_in (0 or 1), then the borrow out; 5 instructions.
@@ -428,6 +445,7 @@ struct sub {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -438,6 +456,7 @@ struct sub {
     t[1] = ptx_subc(cf, 0u, 0u);
     y[2] = ptx_and(t[1], 1u);
   }
+#endif
 };
 
 // add_ui: a + u (u of 32 bits), then the carry out; 3 instructions.
@@ -468,6 +487,7 @@ struct add_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -475,6 +495,7 @@ struct add_ui {
     y[1] = ptx_addc_cc(cf, x[1], 0u);
     y[2] = ptx_addc(cf, 0u, 0u);
   }
+#endif
 };
 
 // sub_ui: a - u (u of 32 bits), then the borrow out; 4 instructions.
@@ -507,6 +528,7 @@ struct sub_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -516,6 +538,7 @@ struct sub_ui {
     t[0] = ptx_subc(cf, 0u, 0u);
     y[2] = ptx_and(t[0], 1u);
   }
+#endif
 };
 
 // neg: -a mod 2^bits; 2 instructions.
@@ -545,12 +568,14 @@ struct neg {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     y[0] = ptx_sub_cc(cf, 0u, x[0]);
     y[1] = ptx_subc(cf, 0u, x[1]);
   }
+#endif
 };
 
 // mul: a * b, the full product of exact width; 10 instructions.
@@ -588,6 +613,7 @@ struct mul {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -602,6 +628,7 @@ struct mul {
     y[2] = ptx_mad_hi_cc(cf, x[0], x[3], y[2]);
     y[3] = ptx_madc_hi(cf, x[1], x[3], y[3]);
   }
+#endif
 };
 
 // mul_lo: a * b mod 2^bits; 4 instructions.
@@ -633,6 +660,7 @@ struct mul_lo {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mul_lo(x[0], x[2]);
@@ -640,6 +668,7 @@ struct mul_lo {
     y[1] = ptx_mad_hi(x[0], x[2], y[1]);
     y[1] = ptx_mad_lo(x[0], x[3], y[1]);
   }
+#endif
 };
 
 // mul_hi: floor(a * b / 2^bits), the high half; 12 instructions.
@@ -680,6 +709,7 @@ struct mul_hi {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -697,6 +727,7 @@ struct mul_hi {
     y[0] = ptx_shf_r_clamp(t[2], t[3], 0u);
     y[1] = ptx_shr(t[3], 0u);
   }
+#endif
 };
 
 // sqr: a * a, full, each cross product once; 9 instructions.
@@ -733,6 +764,7 @@ struct sqr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -746,6 +778,7 @@ struct sqr {
     y[2] = ptx_madc_lo_cc(cf, x[1], x[1], y[2]);
     y[3] = ptx_madc_hi(cf, x[1], x[1], y[3]);
   }
+#endif
 };
 
 // mul_ui: a * u (u of 32 bits), full: one more limb; 5 instructions.
@@ -778,6 +811,7 @@ struct mul_ui {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -787,6 +821,7 @@ struct mul_ui {
     y[1] = ptx_mad_hi_cc(cf, x[0], x[2], y[1]);
     y[2] = ptx_addc(cf, y[2], 0u);
   }
+#endif
 };
 
 // mad: a * b + c, full; 12 instructions.
@@ -826,6 +861,7 @@ struct mad {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -842,6 +878,7 @@ struct mad {
     y[2] = ptx_mad_hi_cc(cf, x[0], x[3], y[2]);
     y[3] = ptx_madc_hi(cf, x[1], x[3], y[3]);
   }
+#endif
 };
 
 // eq: 1 if a == b else 0; 6 instructions.
@@ -876,6 +913,7 @@ struct eq {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -887,6 +925,7 @@ struct eq {
     t[4] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[4], 1u);
   }
+#endif
 };
 
 // lt: 1 if a < b else 0; 5 instructions.
@@ -920,6 +959,7 @@ struct lt {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -930,6 +970,7 @@ struct lt {
     t[3] = ptx_and(t[2], 1u);
     y[0] = ptx_mov(t[3]);
   }
+#endif
 };
 
 // cmp: -1, 0 or 1 as a < b, a == b, a > b; 9 instructions.
@@ -967,6 +1008,7 @@ struct cmp {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -981,6 +1023,7 @@ struct cmp {
     t[7] = ptx_and(t[6], 1u);
     y[0] = ptx_sub(t[3], t[7]);
   }
+#endif
 };
 
 // is_zero: 1 if a == 0 else 0; 4 instructions.
@@ -1013,6 +1056,7 @@ struct is_zero {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
@@ -1022,6 +1066,7 @@ struct is_zero {
     t[2] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_add(t[2], 1u);
   }
+#endif
 };
 
 // and: a & b; 2 instructions.
@@ -1051,11 +1096,13 @@ struct and_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_and(x[0], x[2]);
     y[1] = ptx_and(x[1], x[3]);
   }
+#endif
 };
 
 // or: a | b; 2 instructions.
@@ -1085,11 +1132,13 @@ struct or_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_or(x[0], x[2]);
     y[1] = ptx_or(x[1], x[3]);
   }
+#endif
 };
 
 // xor: a ^ b; 2 instructions.
@@ -1119,11 +1168,13 @@ struct xor_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_xor(x[0], x[2]);
     y[1] = ptx_xor(x[1], x[3]);
   }
+#endif
 };
 
 // not: ~a within the width; 2 instructions.
@@ -1153,11 +1204,13 @@ struct not_ {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_not(x[0]);
     y[1] = ptx_not(x[1]);
   }
+#endif
 };
 
 // shl: a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits); 11 instructions.
@@ -1197,6 +1250,7 @@ struct shl {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[6];
@@ -1212,6 +1266,7 @@ struct shl {
     y[0] = ptx_shl(t[2], t[5]);
     y[1] = ptx_shf_l_clamp(t[2], t[3], t[5]);
   }
+#endif
 };
 
 // shr: a >> s (s < 2^ceil(log2 bits); 0 once s >= bits); 11 instructions.
@@ -1251,6 +1306,7 @@ struct shr {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[6];
@@ -1266,6 +1322,7 @@ struct shr {
     y[0] = ptx_shf_r_clamp(t[2], t[3], t[5]);
     y[1] = ptx_shr(t[3], t[5]);
   }
+#endif
 };
 
 // popc: number of set bits; 3 instructions.
@@ -1297,6 +1354,7 @@ struct popc {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[1];
@@ -1304,6 +1362,7 @@ struct popc {
     t[0] = ptx_popc(x[1]);
     y[0] = ptx_add(y[0], t[0]);
   }
+#endif
 };
 
 // clz: leading zeros within the width (bits for 0); 6 instructions.
@@ -1338,6 +1397,7 @@ struct clz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[2];
@@ -1348,6 +1408,7 @@ struct clz {
     y[0] = ptx_and(y[0], t[1]);
     y[0] = ptx_add(y[0], t[0]);
   }
+#endif
 };
 
 // ctz: trailing zeros (bits for 0); 8 instructions.
@@ -1384,6 +1445,7 @@ struct ctz {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t t[2];
@@ -1396,6 +1458,7 @@ struct ctz {
     y[0] = ptx_and(y[0], t[1]);
     y[0] = ptx_add(y[0], t[0]);
   }
+#endif
 };
 
 // shl1: a shifted left by 1 bits; 2 instructions.
@@ -1425,11 +1488,13 @@ struct shl1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 1u);
     y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
   }
+#endif
 };
 
 // shl31: a shifted left by 31 bits; 2 instructions.
@@ -1459,11 +1524,13 @@ struct shl31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shl(x[0], 31u);
     y[1] = ptx_shf_l_clamp(x[0], x[1], 31u);
   }
+#endif
 };
 
 // shl32: a shifted left by 32 bits; 2 instructions.
@@ -1493,11 +1560,13 @@ struct shl32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
     y[1] = ptx_shl(x[0], 0u);
   }
+#endif
 };
 
 // shl33: a shifted left by 33 bits; 2 instructions.
@@ -1527,11 +1596,13 @@ struct shl33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_mov(0u);
     y[1] = ptx_shl(x[0], 1u);
   }
+#endif
 };
 
 // shr1: a shifted right by 1 bits; 2 instructions.
@@ -1561,11 +1632,13 @@ struct shr1 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 1u);
     y[1] = ptx_shr(x[1], 1u);
   }
+#endif
 };
 
 // shr31: a shifted right by 31 bits; 2 instructions.
@@ -1595,11 +1668,13 @@ struct shr31 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shf_r_clamp(x[0], x[1], 31u);
     y[1] = ptx_shr(x[1], 31u);
   }
+#endif
 };
 
 // shr32: a shifted right by 32 bits; 2 instructions.
@@ -1629,11 +1704,13 @@ struct shr32 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shr(x[1], 0u);
     y[1] = ptx_mov(0u);
   }
+#endif
 };
 
 // shr33: a shifted right by 33 bits; 2 instructions.
@@ -1663,11 +1740,13 @@ struct shr33 {
   }
 #endif
 
+#ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     y[0] = ptx_shr(x[1], 1u);
     y[1] = ptx_mov(0u);
   }
+#endif
 };
 
 // X(op) for every operation above, for tables of kernels.

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -38,6 +39,12 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--spec", type=Path, help="a TOML file of sizes with their operations and "
                      "options, instead of --bits/--ops/--mul (see README)")
     gen.add_argument("--out", required=True, type=Path, help="output directory")
+    gen.add_argument("--kernels", action="store_true",
+                     help="also write mpgen_u<bits>_kernels.cu: C-named kernels and a manifest, "
+                     "for loading at run time")
+    gen.add_argument("--ptx", metavar="ARCH", nargs="?", const="sm_90",
+                     help="also compile those kernels with nvcc to mpgen_u<bits>.ptx for ARCH "
+                     "(default sm_90), for the runtime's load_ptx and mpgen-run --ptx")
     gen.add_argument("--dry-run", action="store_true",
                      help="check the request and print the paths it would write; write nothing")
     return parser
@@ -54,9 +61,29 @@ def _list() -> str:
     return "\n".join(lines)
 
 
-def write_files(out: Path, files: dict[str, str]) -> None:
+def compile_ptx(staging: Path, files: dict[str, str], arch: str) -> list[str]:
+    """nvcc -ptx for each kernels source in staging; the names of the PTX files."""
+    nvcc = shutil.which("nvcc")
+    if not nvcc:
+        raise RequestError("--ptx: nvcc was not found; install the CUDA toolkit, or use "
+                           "--kernels and compile the sources yourself")
+    written = []
+    for name in files:
+        if name.endswith("_kernels.cu"):
+            ptx = name.replace("_kernels.cu", ".ptx")
+            done = subprocess.run([nvcc, "-ptx", f"-arch={arch}", "-o", ptx, name], cwd=staging,
+                                  capture_output=True, text=True)
+            if done.returncode:
+                first = (done.stderr.strip().splitlines() or ["(no message)"])[0]
+                raise RequestError(f"--ptx: nvcc failed on {name} for {arch}: {first}")
+            written.append(ptx)
+    return written
+
+
+def write_files(out: Path, files: dict[str, str], ptx_arch: str | None = None) -> None:
     """Writes all files or none: into a temporary directory beside them, then moved in.
     Files of an earlier generation (mpgen_*) that this one does not write are removed."""
+    created = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".mpgen-", dir=out))
@@ -66,11 +93,16 @@ def write_files(out: Path, files: dict[str, str]) -> None:
     try:
         for name, text in files.items():
             (staging / name).write_text(text, encoding="utf-8")
+        names = list(files) + (compile_ptx(staging, files, ptx_arch) if ptx_arch else [])
         for stale in out.glob("mpgen_*"):
-            if stale.name not in files:
+            if stale.name not in names:
                 stale.unlink()
-        for name in files:
+        for name in names:
             os.replace(staging / name, out / name)
+    except RequestError:
+        if created:
+            shutil.rmtree(out, ignore_errors=True)
+        raise
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -87,11 +119,11 @@ def main(argv: list[str] | None = None) -> int:
                                    "command line, not both")
             request = parse_spec(args.spec) if args.spec else \
                 parse_options(args.bits, args.ops, args.mul)
-            files = render_files(request)
+            files = render_files(request, kernels=args.kernels or args.ptx is not None)
             if args.dry_run:
                 print("\n".join(str(args.out / name) for name in files))
                 return 0
-            write_files(args.out, files)
+            write_files(args.out, files, args.ptx)
             count = sum(len(ops) for _, ops in request)
             print(f"mpgen: wrote {len(request)} sizes, {count} operations to {args.out}")
         else:

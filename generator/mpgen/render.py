@@ -123,13 +123,18 @@ def _environment() -> jinja2.Environment:
                               trim_blocks=True, lstrip_blocks=True)
 
 
-def render_files(request: Request) -> dict[str, str]:
-    """File name -> contents, for a request already validated."""
+def render_files(request: Request, kernels: bool = False) -> dict[str, str]:
+    """File name -> contents, for a request already validated; with kernels, also a
+    source of C-named kernels and a manifest per size, for loading at run time."""
     env = _environment()
     files = {}
     for size, ops in request:
+        planned = plan(size, ops)
         files[f"mpgen_{size.name}.cuh"] = env.get_template("size.cuh.j2").render(
-            version=__version__, size=size, ops=plan(size, ops), opcodes=OPCODES.values())
+            version=__version__, size=size, ops=planned, opcodes=OPCODES.values())
+        if kernels:
+            files[f"mpgen_{size.name}_kernels.cu"] = env.get_template("kernels.cu.j2").render(
+                version=__version__, size=size, ops=planned)
     files["mpgen_sizes.cmake"] = env.get_template("sizes.cmake.j2").render(
         version=__version__, sizes=[size for size, _ in request])
     return files

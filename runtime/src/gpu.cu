@@ -31,16 +31,61 @@ bool gpu_usable(std::string* why) {
   return true;
 }
 
-void run_on_gpu(const Kernel& k, Layout layout, std::size_t n, const uint32_t* in, uint32_t* out) {
+void require_gpu() {
   std::string why;
   if (!gpu_usable(&why)) throw GpuError("no GPU can be used: " + why);
+}
+
+void run_on_gpu(const Kernel& k, Layout layout, std::size_t n, const uint32_t* in, uint32_t* out) {
+  require_gpu();
   if (n == 0) return;
   const std::size_t in_words = k.info.in_words() * n, out_words = k.info.out_words() * n;
   DeviceWords d_in(in_words), d_out(out_words);
   check(cudaMemcpy(d_in.ptr, in, in_words * sizeof(uint32_t), cudaMemcpyHostToDevice), "copy in");
-  k.device(n, layout, d_in.ptr, d_out.ptr);
+  if (k.loaded) {
+    const uint32_t* d_in_ptr = d_in.ptr;
+    uint32_t* d_out_ptr = d_out.ptr;
+    void* args[] = {&n, &layout, &d_in_ptr, &d_out_ptr};
+    constexpr unsigned threads = 256;
+    check(cudaLaunchKernel(k.loaded, dim3(unsigned((n + threads - 1) / threads)), dim3(threads), args, 0, 0),
+          "launch");
+  } else {
+    k.device(n, layout, d_in.ptr, d_out.ptr);
+  }
   check(cudaGetLastError(), "launch");
   check(cudaMemcpy(out, d_out.ptr, out_words * sizeof(uint32_t), cudaMemcpyDeviceToHost), "copy out");
+}
+
+std::string gpu_arch() {
+  require_gpu();
+  int device = 0;
+  cudaDeviceProp properties;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaGetDeviceProperties(&properties, device), "cudaGetDeviceProperties");
+  return "compute_" + std::to_string(properties.major) + std::to_string(properties.minor);
+}
+
+std::vector<OpInfo> load_module(const std::string& ptx, const std::string& origin) {
+  require_gpu();
+  cudaLibrary_t library;  // kept loaded for the life of the process
+  const cudaError_t e = cudaLibraryLoadData(&library, ptx.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+  if (e != cudaSuccess) throw InputError(origin + " does not load as a CUDA module: " + cudaGetErrorString(e));
+  void* manifest = nullptr;
+  std::size_t bytes = 0;
+  if (cudaLibraryGetGlobal(&manifest, &bytes, library, "mpgen_manifest") != cudaSuccess)
+    throw InputError(origin + " holds no mpgen kernels (no mpgen_manifest)");
+  std::string text(bytes, '\0');
+  check(cudaMemcpy(text.data(), manifest, bytes, cudaMemcpyDeviceToHost), "reading the manifest");
+  text.resize(text.find('\0') == std::string::npos ? bytes : text.find('\0'));
+  std::vector<OpInfo> ops = parse_manifest(text, origin);
+  for (const OpInfo& info : ops) {
+    const std::string name = "mpgen_u" + std::to_string(info.bits) + "_" + info.name;
+    cudaKernel_t kernel;
+    if (cudaLibraryGetKernel(&kernel, library, name.c_str()) != cudaSuccess)
+      throw InputError(origin + " lists " + info.name + " but has no kernel " + name);
+    add_loaded(Kernel{info, nullptr, nullptr, reinterpret_cast<const void*>(kernel)});
+  }
+  return ops;
 }
 
 }  // namespace mpgen::detail

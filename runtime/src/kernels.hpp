@@ -10,14 +10,26 @@ using BatchFn = void (*)(std::size_t n, Layout layout, const uint32_t* in, uint3
 
 struct Kernel {
   OpInfo info;
-  BatchFn host;    // on host memory
-  BatchFn device;  // launches on device memory; null when built without CUDA
+  BatchFn host;    // on host memory; null for kernels loaded at run time (GPU only)
+  BatchFn device;  // launches on device memory; null when built without CUDA or loaded
+  const void* loaded = nullptr;  // a kernel loaded from PTX (a cudaKernel_t)
 };
 
 const std::vector<Kernel>& kernels();  // every size and operation built in
 
+// Adds a kernel loaded at run time (it replaces an entry of the same size and name).
+const OpInfo& add_loaded(const Kernel& k);
+
 // GPU side (gpu.cu, or gpu_none.cpp when built without CUDA).
 bool gpu_usable(std::string* why);
 void run_on_gpu(const Kernel& k, Layout layout, std::size_t n, const uint32_t* in, uint32_t* out);
+// The GPU's virtual architecture for NVRTC ("compute_90"); throws GpuError without one.
+std::string gpu_arch();
+// Loads PTX text (a module of `mpgen generate --kernels`); origin names it in errors.
+// Returns the manifest's operations, registered; throws InputError/GpuError.
+std::vector<OpInfo> load_module(const std::string& ptx, const std::string& origin);
+
+// The text of a module's manifest (kernels.cu.j2), parsed; throws InputError naming origin.
+std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& origin);
 
 }  // namespace mpgen::detail

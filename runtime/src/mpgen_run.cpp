@@ -1,6 +1,7 @@
 // mpgen-run: runs one operation on operands read from stdin, one instance per line.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -26,14 +27,19 @@ int main(int argc, char** argv) {
       "examples:\n"
       "  echo 'ffffffff 1' | mpgen-run --bits 64 --op add      # 100000000 0\n"
       "  echo '3 5' | mpgen-run --bits 131 --op mul --device gpu  # f\n"
-      "  echo '1 21' | mpgen-run --bits 256 --op shl           # 200000000");
+      "  echo '1 21' | mpgen-run --bits 256 --op shl           # 200000000\n"
+      "  echo '3 5' | mpgen-run --bits 173 --op mul --device gpu  # a size built nowhere: compiled now\n"
+      "  mpgen generate --bits 200 --ops add --ptx --out k && echo '1 2' | mpgen-run --bits 200 --op add \\\n"
+      "      --device gpu --ptx k/mpgen_u200.ptx              # 3 0");
   unsigned bits = 0;
   std::string op, device = "cpu";
   bool list = false;
+  std::vector<std::string> ptx_files;
   app.add_flag("--list", list, "show the built sizes and operations with their operands' widths");
   app.add_option("--bits", bits, "size in bits");
   app.add_option("--op", op, "operation");
   app.add_option("--device", device, "where to run: cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
+  app.add_option("--ptx", ptx_files, "load the kernels of a PTX file from 'mpgen generate --ptx' (GPU)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -59,7 +65,12 @@ int main(int argc, char** argv) {
   if (!bits || op.empty()) return fail("--bits and --op are required (or --list)", 2);
 
   try {
-    const mpgen::OpInfo& info = mpgen::find(bits, op);
+    for (const auto& path : ptx_files) mpgen::load_ptx(path);
+    const auto built = mpgen::sizes();
+    const bool unbuilt = std::find(built.begin(), built.end(), bits) == built.end();
+    // A size built nowhere: generated and compiled for the GPU now (cached on disk).
+    const mpgen::OpInfo& info =
+        unbuilt && device == "gpu" ? mpgen::compile_on_demand(bits, op) : mpgen::find(bits, op);
     std::vector<std::vector<std::vector<uint32_t>>> instances;
     std::string line;
     for (std::size_t number = 1; std::getline(std::cin, line); ++number) {
@@ -100,6 +111,8 @@ int main(int argc, char** argv) {
   } catch (const mpgen::InputError& e) {
     return fail(e.what(), 2);
   } catch (const mpgen::GpuError& e) {
+    return fail(e.what(), 1);
+  } catch (const mpgen::CompileError& e) {
     return fail(e.what(), 1);
   }
   return 0;

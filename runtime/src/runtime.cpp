@@ -1,4 +1,8 @@
 #include <algorithm>
+#include <deque>
+#include <fstream>
+#include <mutex>
+#include <sstream>
 
 #include "kernels.hpp"
 
@@ -11,10 +15,19 @@ std::string join(const std::vector<std::string>& items) {
   return s;
 }
 
+// The built-in kernels and those loaded since; a deque keeps references valid.
+std::mutex table_mutex;
+std::deque<detail::Kernel>& table() {
+  static std::deque<detail::Kernel> all(detail::kernels().begin(), detail::kernels().end());
+  return all;
+}
+
 const detail::Kernel& find_kernel(unsigned bits, std::string_view op) {
-  const auto& table = detail::kernels();
-  for (const auto& k : table)
-    if (k.info.bits == bits && k.info.name == op) return k;
+  {
+    std::lock_guard<std::mutex> lock(table_mutex);
+    for (const auto& k : table())
+      if (k.info.bits == bits && k.info.name == op) return k;
+  }
   const auto built = sizes();
   if (std::find(built.begin(), built.end(), bits) == built.end()) {
     std::vector<std::string> known;
@@ -34,21 +47,71 @@ unsigned OpInfo::in_words() const {
 }
 
 std::vector<unsigned> sizes() {
-  static const std::vector<unsigned> all = [] {
-    std::vector<unsigned> s;
-    for (const auto& k : detail::kernels())
-      if (std::find(s.begin(), s.end(), k.info.bits) == s.end()) s.push_back(k.info.bits);
-    std::sort(s.begin(), s.end());
-    return s;
-  }();
-  return all;
+  std::lock_guard<std::mutex> lock(table_mutex);
+  std::vector<unsigned> s;
+  for (const auto& k : table())
+    if (std::find(s.begin(), s.end(), k.info.bits) == s.end()) s.push_back(k.info.bits);
+  std::sort(s.begin(), s.end());
+  return s;
 }
 
 std::vector<std::string> operations(unsigned bits) {
+  std::lock_guard<std::mutex> lock(table_mutex);
   std::vector<std::string> ops;
-  for (const auto& k : detail::kernels())
+  for (const auto& k : table())
     if (k.info.bits == bits) ops.push_back(k.info.name);
   return ops;
+}
+
+namespace detail {
+const OpInfo& add_loaded(const Kernel& k) {
+  std::lock_guard<std::mutex> lock(table_mutex);
+  for (auto& existing : table())
+    if (existing.info.bits == k.info.bits && existing.info.name == k.info.name) {
+      existing.loaded = k.loaded;
+      existing.device = nullptr;
+      return existing.info;
+    }
+  table().push_back(k);
+  return table().back().info;
+}
+
+std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& origin) {
+  std::istringstream lines(text);
+  std::string line, word;
+  std::vector<OpInfo> ops;
+  if (!std::getline(lines, line) || line.rfind("mpgen ", 0) != 0)
+    throw InputError(origin + " holds no mpgen kernels (no mpgen manifest)");
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    OpInfo info;
+    std::string operand_bits;
+    unsigned flag = 0, is_signed = 0;
+    if (!(fields >> word >> info.name >> info.bits >> operand_bits >> info.optional_operands >>
+          info.result_limbs >> flag >> is_signed) || word != "op")
+      throw InputError(origin + ": malformed mpgen manifest line '" + line + "'");
+    for (std::size_t at = 0; at < operand_bits.size();) {
+      const std::size_t comma = std::min(operand_bits.find(',', at), operand_bits.size());
+      info.operand_bits.push_back(unsigned(std::stoul(operand_bits.substr(at, comma - at))));
+      at = comma + 1;
+    }
+    info.has_flag = flag;
+    info.signed_result = is_signed;
+    ops.push_back(info);
+  }
+  if (ops.empty()) throw InputError(origin + " holds no mpgen kernels (empty manifest)");
+  return ops;
+}
+}  // namespace detail
+
+std::vector<OpInfo> load_ptx(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw InputError("cannot read PTX file '" + path + "'");
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (text.str().find("mpgen_manifest") == std::string::npos)
+    throw InputError("'" + path + "' holds no mpgen kernels (no mpgen_manifest in it)");
+  return detail::load_module(text.str(), "'" + path + "'");
 }
 
 const OpInfo& find(unsigned bits, std::string_view op) { return find_kernel(bits, op).info; }
@@ -58,8 +121,12 @@ bool gpu_available(std::string* why) { return detail::gpu_usable(why); }
 void run_batch(const OpInfo& op, Device device, Layout layout, std::size_t n, const uint32_t* in,
                uint32_t* out) {
   const auto& k = find_kernel(op.bits, op.name);
-  if (device == Device::cpu)
+  if (device == Device::cpu) {
+    if (!k.host)
+      throw InputError(op.name + " at " + std::to_string(op.bits) +
+                       " bits was loaded at run time and runs on the GPU only");
     k.host(n, layout, in, out);
+  }
   else
     detail::run_on_gpu(k, layout, n, in, out);
 }

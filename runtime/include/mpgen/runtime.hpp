@@ -55,6 +55,34 @@ std::vector<std::string> operations(unsigned bits);
 // Throws InputError naming what is available when the size or operation is not built.
 const OpInfo& find(unsigned bits, std::string_view op);
 
+// Loads the kernels of a PTX file written by `mpgen generate --ptx` (or --kernels and
+// nvcc -ptx); find() and run_batch() then know its operations, on the GPU only. Throws
+// InputError naming the file when it cannot be read or holds no mpgen kernels, GpuError
+// when no GPU can load it. Returns the operations it added.
+std::vector<OpInfo> load_ptx(const std::string& path);
+
+// For a size that was built nowhere: generates the operation with mpgen's generator,
+// compiles it to PTX with NVRTC for the GPU present, caches the PTX on disk (in
+// $MPGEN_CACHE, else $XDG_CACHE_HOME/mpgen or ~/.cache/mpgen, named by a hash of the
+// request and mpgen's version) and loads it. A cache entry that does not load or does
+// not hold the request is rebuilt, never run. Throws InputError for a bad request,
+// GpuError without a GPU, CompileError when generation or NVRTC fails.
+const OpInfo& compile_on_demand(unsigned bits, std::string_view op);
+
+// Generation or NVRTC compilation failed; the message names the request or the file.
+struct CompileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The steps of compile_on_demand, usable without a GPU: the CUDA source of the C-named
+// kernels of one operation (runs the generator: Python 3 with jinja2, $MPGEN_PYTHON),
+// and NVRTC's compilation of such a source to PTX for an architecture ("sm_90").
+struct KernelSource {
+  std::string header_name, header, kernels;  // mpgen_u<bits>.cuh and the kernels source
+};
+KernelSource generate_source(unsigned bits, std::string_view op);
+std::string compile_to_ptx(const KernelSource& source, const std::string& arch);
+
 // True when a CUDA GPU can run kernels; otherwise false, with the reason in *why.
 bool gpu_available(std::string* why = nullptr);
 
