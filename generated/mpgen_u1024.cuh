@@ -385,6 +385,7 @@ struct add {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 65;
   static constexpr unsigned out_words = 33;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -487,6 +488,7 @@ struct sub {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 65;
   static constexpr unsigned out_words = 33;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -592,6 +594,7 @@ struct add_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 33;
   static constexpr unsigned out_words = 33;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -691,6 +694,7 @@ struct sub_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 33;
   static constexpr unsigned out_words = 33;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -794,6 +798,7 @@ struct neg {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -891,6 +896,7 @@ struct mul {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 64;
+  static constexpr unsigned multiplies = 2048;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -5086,6 +5092,7 @@ struct mul_lo {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 1024;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -7169,6 +7176,7 @@ struct mul_hi {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 2048;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -11430,6 +11438,7 @@ struct sqr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 64;
+  static constexpr unsigned multiplies = 1056;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -13765,6 +13774,7 @@ struct mul_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 33;
   static constexpr unsigned out_words = 33;
+  static constexpr unsigned multiplies = 64;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -13928,6 +13938,7 @@ struct mad {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 96;
   static constexpr unsigned out_words = 64;
+  static constexpr unsigned multiplies = 2048;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -18187,6 +18198,7 @@ struct eq {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -18354,6 +18366,7 @@ struct lt {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -18459,6 +18472,7 @@ struct cmp {
   static constexpr bool signed_result = true;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -18632,6 +18646,7 @@ struct is_zero {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -18735,6 +18750,7 @@ struct and_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -18831,6 +18847,7 @@ struct or_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -18927,6 +18944,7 @@ struct xor_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -19023,6 +19041,7 @@ struct not_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -19119,6 +19138,7 @@ struct shl {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 33;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -20095,6 +20115,7 @@ struct shr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 33;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -21071,6 +21092,7 @@ struct popc {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -21231,6 +21253,7 @@ struct clz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -21577,6 +21600,7 @@ struct ctz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -21987,6 +22011,7 @@ struct shl1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -22083,6 +22108,7 @@ struct shl31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -22179,6 +22205,7 @@ struct shl32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -22275,6 +22302,7 @@ struct shl33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -22371,6 +22399,7 @@ struct shr1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -22467,6 +22496,7 @@ struct shr31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -22563,6 +22593,7 @@ struct shr32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -22659,6 +22690,7 @@ struct shr33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {

@@ -385,6 +385,7 @@ struct add {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 13;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -437,6 +438,7 @@ struct sub {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 13;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -492,6 +494,7 @@ struct add_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -541,6 +544,7 @@ struct sub_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -594,6 +598,7 @@ struct neg {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -641,6 +646,7 @@ struct mul {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 11;
+  static constexpr unsigned multiplies = 71;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -826,6 +832,7 @@ struct mul_lo {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 36;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -933,6 +940,7 @@ struct mul_hi {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 71;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1132,6 +1140,7 @@ struct sqr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 11;
+  static constexpr unsigned multiplies = 41;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1277,6 +1286,7 @@ struct mul_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned multiplies = 12;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1336,6 +1346,7 @@ struct mad {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 11;
+  static constexpr unsigned multiplies = 71;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1533,6 +1544,7 @@ struct eq {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1596,6 +1608,7 @@ struct lt {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1649,6 +1662,7 @@ struct cmp {
   static constexpr bool signed_result = true;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1718,6 +1732,7 @@ struct is_zero {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1769,6 +1784,7 @@ struct and_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1815,6 +1831,7 @@ struct or_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1861,6 +1878,7 @@ struct xor_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1907,6 +1925,7 @@ struct not_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1953,6 +1972,7 @@ struct shl {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2107,6 +2127,7 @@ struct shr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2261,6 +2282,7 @@ struct popc {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2317,6 +2339,7 @@ struct clz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2405,6 +2428,7 @@ struct ctz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2505,6 +2529,7 @@ struct shl1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2551,6 +2576,7 @@ struct shl31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2597,6 +2623,7 @@ struct shl32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2643,6 +2670,7 @@ struct shl33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2689,6 +2717,7 @@ struct shr1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2735,6 +2764,7 @@ struct shr31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2781,6 +2811,7 @@ struct shr32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2827,6 +2858,7 @@ struct shr33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {

@@ -385,6 +385,7 @@ struct add {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 13;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -437,6 +438,7 @@ struct sub {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 13;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -492,6 +494,7 @@ struct add_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -541,6 +544,7 @@ struct sub_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -594,6 +598,7 @@ struct neg {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -641,6 +646,7 @@ struct mul {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned multiplies = 72;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -830,6 +836,7 @@ struct mul_lo {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 36;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -937,6 +944,7 @@ struct mul_hi {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 72;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1140,6 +1148,7 @@ struct sqr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned multiplies = 42;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1289,6 +1298,7 @@ struct mul_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned multiplies = 12;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1348,6 +1358,7 @@ struct mad {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned multiplies = 72;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1549,6 +1560,7 @@ struct eq {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1612,6 +1624,7 @@ struct lt {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1665,6 +1678,7 @@ struct cmp {
   static constexpr bool signed_result = true;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1734,6 +1748,7 @@ struct is_zero {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1785,6 +1800,7 @@ struct and_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1831,6 +1847,7 @@ struct or_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1877,6 +1894,7 @@ struct xor_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1923,6 +1941,7 @@ struct not_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1969,6 +1988,7 @@ struct shl {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2123,6 +2143,7 @@ struct shr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2277,6 +2298,7 @@ struct popc {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2333,6 +2355,7 @@ struct clz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2421,6 +2444,7 @@ struct ctz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2521,6 +2545,7 @@ struct shl1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2567,6 +2592,7 @@ struct shl31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2613,6 +2639,7 @@ struct shl32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2659,6 +2686,7 @@ struct shl33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2705,6 +2733,7 @@ struct shr1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2751,6 +2780,7 @@ struct shr31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2797,6 +2827,7 @@ struct shr32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2843,6 +2874,7 @@ struct shr33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {

@@ -385,6 +385,7 @@ struct add {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 35;
   static constexpr unsigned out_words = 18;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -459,6 +460,7 @@ struct sub {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 35;
   static constexpr unsigned out_words = 18;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -536,6 +538,7 @@ struct add_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 18;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -607,6 +610,7 @@ struct sub_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 18;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -682,6 +686,7 @@ struct neg {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -751,6 +756,7 @@ struct mul {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 34;
   static constexpr unsigned out_words = 33;
+  static constexpr unsigned multiplies = 577;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1970,6 +1976,7 @@ struct mul_lo {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 34;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 289;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2583,6 +2590,7 @@ struct mul_hi {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 34;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 577;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3838,6 +3846,7 @@ struct sqr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 33;
+  static constexpr unsigned multiplies = 305;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -4577,6 +4586,7 @@ struct mul_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 18;
+  static constexpr unsigned multiplies = 34;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -4680,6 +4690,7 @@ struct mad {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 51;
   static constexpr unsigned out_words = 33;
+  static constexpr unsigned multiplies = 577;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -5933,6 +5944,7 @@ struct eq {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 34;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -6040,6 +6052,7 @@ struct lt {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 34;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -6115,6 +6128,7 @@ struct cmp {
   static constexpr bool signed_result = true;
   static constexpr unsigned in_words = 34;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -6228,6 +6242,7 @@ struct is_zero {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -6301,6 +6316,7 @@ struct and_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 34;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -6369,6 +6385,7 @@ struct or_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 34;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -6437,6 +6454,7 @@ struct xor_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 34;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -6505,6 +6523,7 @@ struct not_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -6573,6 +6592,7 @@ struct shl {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -7071,6 +7091,7 @@ struct shr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -7569,6 +7590,7 @@ struct popc {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -7669,6 +7691,7 @@ struct clz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -7867,6 +7890,7 @@ struct ctz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -8099,6 +8123,7 @@ struct shl1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -8167,6 +8192,7 @@ struct shl31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -8235,6 +8261,7 @@ struct shl32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -8303,6 +8330,7 @@ struct shl33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -8371,6 +8399,7 @@ struct shr1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -8439,6 +8468,7 @@ struct shr31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -8507,6 +8537,7 @@ struct shr32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -8575,6 +8606,7 @@ struct shr33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 17;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {

@@ -385,6 +385,7 @@ struct add {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 5;
   static constexpr unsigned out_words = 3;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -427,6 +428,7 @@ struct sub {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 5;
   static constexpr unsigned out_words = 3;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -472,6 +474,7 @@ struct add_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 3;
   static constexpr unsigned out_words = 3;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -511,6 +514,7 @@ struct sub_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 3;
   static constexpr unsigned out_words = 3;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -554,6 +558,7 @@ struct neg {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -591,6 +596,7 @@ struct mul {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 4;
   static constexpr unsigned out_words = 4;
+  static constexpr unsigned multiplies = 8;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -644,6 +650,7 @@ struct mul_lo {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 4;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 4;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -684,6 +691,7 @@ struct mul_hi {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 4;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 8;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -743,6 +751,7 @@ struct sqr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 4;
+  static constexpr unsigned multiplies = 6;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -794,6 +803,7 @@ struct mul_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 3;
   static constexpr unsigned out_words = 3;
+  static constexpr unsigned multiplies = 4;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -837,6 +847,7 @@ struct mad {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 4;
+  static constexpr unsigned multiplies = 8;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -894,6 +905,7 @@ struct eq {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 4;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -941,6 +953,7 @@ struct lt {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 4;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -986,6 +999,7 @@ struct cmp {
   static constexpr bool signed_result = true;
   static constexpr unsigned in_words = 4;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1039,6 +1053,7 @@ struct is_zero {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1082,6 +1097,7 @@ struct and_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 4;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1118,6 +1134,7 @@ struct or_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 4;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1154,6 +1171,7 @@ struct xor_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 4;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1190,6 +1208,7 @@ struct not_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1226,6 +1245,7 @@ struct shl {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 3;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1282,6 +1302,7 @@ struct shr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 3;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1338,6 +1359,7 @@ struct popc {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1378,6 +1400,7 @@ struct clz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1424,6 +1447,7 @@ struct ctz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1474,6 +1498,7 @@ struct shl1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1510,6 +1535,7 @@ struct shl31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1546,6 +1572,7 @@ struct shl32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1582,6 +1609,7 @@ struct shl33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1618,6 +1646,7 @@ struct shr1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1654,6 +1683,7 @@ struct shr31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1690,6 +1720,7 @@ struct shr32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1726,6 +1757,7 @@ struct shr33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 2;
   static constexpr unsigned out_words = 2;
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {

@@ -1,6 +1,5 @@
-// Chained products on the GPU, CGBN's mul workload: r = x0, then repeatedly
-// r = low bits of r * x0 (the full double-width product each time), and the same
-// with squares. Prints one CSV row per operation: op,bits,method,products per second.
+// Chained products on the GPU (bench/chain.cuh), and the same with squares.
+// Prints one CSV row per operation: op,bits,method,products per second.
 // Built per size and method by run.sh: -DMPGEN_NS=u1024 -include mpgen_u1024.cuh.
 #include <cuda_runtime.h>
 
@@ -8,37 +7,13 @@
 #include <cstdlib>
 #include <vector>
 
+#include "../chain.cuh"
+
 #ifndef MPGEN_NS
 #error "build with -DMPGEN_NS=u<bits> and -include mpgen_u<bits>.cuh"
 #endif
-#define STR2(x) #x
-#define STR(x) STR2(x)
 
 namespace ns = mpgen::MPGEN_NS;
-
-template <class Op, bool square>
-__global__ void chain(std::size_t n, unsigned iterations, const uint32_t* in, uint32_t* out) {
-  constexpr unsigned limbs = ns::limbs;
-  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (j >= n) return;
-  uint32_t x0[limbs], r[limbs];
-#pragma unroll
-  for (unsigned i = 0; i < limbs; ++i) r[i] = x0[i] = in[i * n + j];
-#pragma unroll 1
-  for (unsigned it = 0; it < iterations; ++it) {
-    uint32_t x[Op::in_words], y[Op::out_words];
-#pragma unroll
-    for (unsigned i = 0; i < limbs; ++i) {
-      x[i] = r[i];
-      if (!square) x[limbs + i] = x0[i];
-    }
-    Op::device(y, x);
-#pragma unroll
-    for (unsigned i = 0; i < limbs; ++i) r[i] = y[i];
-  }
-#pragma unroll
-  for (unsigned i = 0; i < limbs; ++i) out[i * n + j] = r[i];
-}
 
 template <class Op, bool square>
 double products_per_second(std::size_t n, unsigned iterations, const uint32_t* in, uint32_t* out) {

@@ -109,6 +109,11 @@ class PlannedOp:
         return [host_step(i) for i in self.fn.body]
 
     @property
+    def multiplies(self) -> int:
+        """32-bit multiply halves (mul/mad .lo/.hi): what the multiply-add ceiling counts."""
+        return sum(i.opcode.mnemonic.startswith(("mul.", "mad")) for i in self.fn.body)
+
+    @property
     def uses_carry(self) -> bool:
         return any(i.opcode.carry_in or i.opcode.carry_out for i in self.fn.body)
 

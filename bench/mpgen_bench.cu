@@ -1,0 +1,274 @@
+// mpgen-bench: throughput of the generated code against the hardware ceilings measured
+// in the same run (GPU) or against GMP's mpn functions (CPU), with the peers' published
+// figures beside (../shared/ANCHORS.md). Prints a table; --csv writes the rows.
+#include <CLI/CLI.hpp>
+#include <cuda_runtime.h>
+#include <gmp.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "chain.cuh"
+#include "mpgen_u128.cuh"
+#include "mpgen_u131.cuh"
+#include "mpgen_u2048.cuh"
+#include "mpgen_u255.cuh"
+#include "mpgen_u256.cuh"
+#include "mpgen_u381.cuh"
+#include "mpgen_u512.cuh"
+#include "mpgen_u521.cuh"
+#include "mpgen_u64.cuh"
+#include "mpgen_u1024.cuh"
+
+#define MPGEN_BENCH_SIZES(X) X(64) X(128) X(131) X(255) X(256) X(381) X(512) X(521) X(1024) X(2048)
+
+namespace {
+
+struct Row {
+  std::string workload, device;
+  unsigned bits;
+  double rate;           // operations per second
+  double ceiling;        // fraction of the relevant ceiling (GPU) or rate / GMP's (CPU); 0 if none
+  std::string against;   // what `ceiling` is a fraction of
+  double peer;           // a peer's figure for the same workload, 0 if none
+  std::string peer_name;
+};
+
+// CGBN's mul on the H100, operations per second (../shared/ANCHORS.md, 2026-11-22).
+double cgbn_mul(unsigned bits) {
+  switch (bits) {
+    case 128: return 32.4e9;
+    case 256: return 29.3e9;
+    case 512: return 13.9e9;
+    case 1024: return 4.00e9;
+    case 2048: return 1.40e9;
+    default: return 0;
+  }
+}
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "mpgen-bench: error: %s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+// Seconds per call of f on the GPU: one warm-up, then the mean of `runs`.
+double gpu_seconds(const std::function<void()>& f, int runs = 3) {
+  f();
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  cudaEventRecord(start);
+  for (int k = 0; k < runs; ++k) f();
+  cudaEventRecord(stop);
+  check(cudaEventSynchronize(stop), "timing");
+  check(cudaGetLastError(), "kernel");
+  float ms = 0;
+  cudaEventElapsedTime(&ms, start, stop);
+  return ms * 1e-3 / runs;
+}
+
+// Independent mad.lo.cc/madc.hi pairs: the multiply-add ceiling. (This version reached
+// 12.25 T halves/s on the H100, below the 15.36 T of ../shared/ANCHORS.md; a version
+// without the xor reached 8.6 T. See bench/NOTES.md.)
+__global__ void multiply_add_pairs(uint32_t* out, unsigned iterations) {
+  uint32_t lo[8], hi[8];
+  const uint32_t a = threadIdx.x * 2654435761u, b = blockIdx.x | 1u;
+#pragma unroll
+  for (int k = 0; k < 8; ++k) lo[k] = hi[k] = a + k;
+#pragma unroll 1
+  for (unsigned i = 0; i < iterations; ++i)
+#pragma unroll
+    for (int k = 0; k < 8; ++k)
+      asm volatile("mad.lo.cc.u32 %0, %2, %3, %0;\n\tmadc.hi.u32 %1, %2, %3, %1;"
+                   : "+r"(lo[k]), "+r"(hi[k]) : "r"(a ^ lo[k]), "r"(b));
+  uint32_t sum = 0;
+#pragma unroll
+  for (int k = 0; k < 8; ++k) sum += lo[k] ^ hi[k];
+  if (sum == 0x12345678u) out[0] = sum;  // keeps the work alive
+}
+
+struct Ceilings {
+  double copy_bytes_per_s, multiply_halves_per_s;
+};
+
+Ceilings measure_ceilings() {
+  Ceilings c{};
+  const std::size_t bytes = std::size_t(1) << 30;
+  void *a, *b;
+  check(cudaMalloc(&a, bytes), "cudaMalloc");
+  check(cudaMalloc(&b, bytes), "cudaMalloc");
+  cudaMemset(a, 1, bytes);
+  c.copy_bytes_per_s = 2.0 * bytes / gpu_seconds([&] { cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice); }, 5);
+  cudaFree(a);
+  cudaFree(b);
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  const unsigned blocks = sms * 8, threads = 256, iterations = 4096;
+  uint32_t* out;
+  cudaMalloc(&out, 4);
+  const double s = gpu_seconds([&] { multiply_add_pairs<<<blocks, threads>>>(out, iterations); });
+  c.multiply_halves_per_s = double(blocks) * threads * iterations * 8 * 2 / s;
+  cudaFree(out);
+  return c;
+}
+
+std::vector<uint32_t> random_words(std::size_t count, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<uint32_t> v(count);
+  for (auto& w : v) w = rng();
+  return v;
+}
+
+// CGBN's mul workload (bench/chain.cuh): products per second, and the fraction of the
+// multiply-add ceiling that the multiplies it issues reach.
+template <class Op, bool square>
+Row chained(const char* workload, const Ceilings& c, std::size_t n) {
+  const unsigned iterations = 100 * 8192 / Op::bits;
+  const auto host = random_words(Op::operand_limbs[0] * n, Op::bits);
+  uint32_t *in, *out;
+  cudaMalloc(&in, host.size() * 4);
+  cudaMalloc(&out, host.size() * 4);
+  cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
+  const double s = gpu_seconds([&] { chain<Op, square><<<unsigned((n + 127) / 128), 128>>>(n, iterations, in, out); });
+  cudaFree(in);
+  cudaFree(out);
+  const double rate = double(n) * iterations / s;
+  return {workload, "gpu", Op::bits, rate, rate * Op::multiplies / c.multiply_halves_per_s, "multiply-add ceiling",
+          square ? 0 : cgbn_mul(Op::bits), square ? "" : "CGBN mul"};
+}
+
+// One operation over n instances from memory: bytes moved per second against the copy ceiling.
+template <class Op>
+Row from_memory(const Ceilings& c, std::size_t n, mpgen::Layout layout) {
+  const auto host = random_words(Op::in_words * n, 7);
+  uint32_t *in, *out;
+  cudaMalloc(&in, host.size() * 4);
+  cudaMalloc(&out, Op::out_words * n * 4);
+  cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
+  const double s = gpu_seconds([&] { mpgen::device_batch<Op><<<unsigned((n + 255) / 256), 256>>>(n, layout, in, out); });
+  cudaFree(in);
+  cudaFree(out);
+  const double bytes = double(Op::in_words + Op::out_words) * 4 * n;
+  const std::string name = std::string(Op::name) + " from memory, " +
+                           (layout == mpgen::Layout::interleaved ? "interleaved" : "contiguous");
+  return {name, "gpu", Op::bits, n / s, bytes / s / c.copy_bytes_per_s, "copy bandwidth", 0, ""};
+}
+
+// The CPU backend, one thread: Op::host over a batch against GMP's mpn function.
+template <class Op>
+Row on_cpu(std::size_t n, bool quick) {
+  const unsigned limbs = Op::operand_limbs[0], gmp_limbs = (limbs + 1) / 2;
+  auto x = random_words(Op::in_words * n, 3);
+  std::vector<uint32_t> y(Op::out_words * n);
+  std::vector<mp_limb_t> a(gmp_limbs * n), b(gmp_limbs * n), r(2 * gmp_limbs * n);
+  for (auto* v : {&a, &b})
+    for (auto& w : *v) w = (mp_limb_t(random_words(2, unsigned(w))[0]) << 32) | 0x9e3779b9u;
+  const bool is_mul = std::string(Op::name) == "mul";
+  const int rounds = quick ? 1 : 20;
+  const auto time = [&](const std::function<void()>& f) {
+    f();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < rounds; ++k) f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / rounds;
+  };
+  const double ours = time([&] {
+    for (std::size_t j = 0; j < n; ++j) Op::host(&y[j * Op::out_words], &x[j * Op::in_words]);
+  });
+  const double gmp = time([&] {
+    for (std::size_t j = 0; j < n; ++j)
+      if (is_mul) mpn_mul_n(&r[2 * gmp_limbs * j], &a[gmp_limbs * j], &b[gmp_limbs * j], gmp_limbs);
+      else mpn_add_n(&r[gmp_limbs * j], &a[gmp_limbs * j], &b[gmp_limbs * j], gmp_limbs);
+  });
+  return {std::string(Op::name) + " (one thread)", "cpu", Op::bits, n / ours, gmp / ours,
+          is_mul ? "GMP mpn_mul_n" : "GMP mpn_add_n", n / gmp, is_mul ? "GMP mpn_mul_n" : "GMP mpn_add_n"};
+}
+
+bool wanted(const std::vector<unsigned>& bits, unsigned b) {
+  return bits.empty() || std::find(bits.begin(), bits.end(), b) != bits.end();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Benchmarks mpgen's generated code: chained products (CGBN's mul), one operation "
+               "from memory, and the CPU backend against GMP, each with its ceiling measured in "
+               "the same run.", "mpgen-bench"};
+  app.footer("examples:\n  mpgen-bench --device gpu --csv bench.csv\n  mpgen-bench --device cpu --bits 128,256 --quick");
+  std::string device = "gpu", csv;
+  std::vector<unsigned> bits;
+  bool quick = false;
+  app.add_option("--device", device, "gpu or cpu")->check(CLI::IsMember({"cpu", "gpu"}));
+  app.add_option("--bits", bits, "sizes (default: all built in: 64 128 131 255 256 381 512 521 1024 2048)")
+      ->delimiter(',')->check(CLI::IsMember({64, 128, 131, 255, 256, 381, 512, 521, 1024, 2048}));
+  app.add_option("--csv", csv, "write the rows to this CSV file");
+  app.add_flag("--quick", quick, "small batches: a smoke run, not a timing");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "mpgen-bench: error: %s\n", e.what());
+    return 2;
+  }
+
+  std::vector<Row> rows;
+  if (device == "cpu") {
+    const std::size_t n = quick ? 1000 : 100000;
+#define CPU_ROWS(b)                                                              \
+  if (b <= 1024 && wanted(bits, b)) {                                            \
+    rows.push_back(on_cpu<mpgen::u##b::add>(n, quick));                          \
+    rows.push_back(on_cpu<mpgen::u##b::mul>(quick ? n : n / (b / 64 + 1), quick)); \
+  }
+    MPGEN_BENCH_SIZES(CPU_ROWS)
+  } else {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+      std::fprintf(stderr, "mpgen-bench: error: no GPU can be used; try --device cpu\n");
+      return 1;
+    }
+    cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, 0);
+    const Ceilings c = measure_ceilings();
+    std::printf("GPU: %s, %d SMs; copy %.0f GB/s (read + written), multiply-add %.2f T halves/s\n", p.name,
+                p.multiProcessorCount, c.copy_bytes_per_s / 1e9, c.multiply_halves_per_s / 1e12);
+    rows.push_back({"device-to-device copy", "gpu", 0, c.copy_bytes_per_s, 1, "bytes/s", 3029e9, "ANCHORS copy"});
+    rows.push_back({"mad.lo.cc/madc.hi halves", "gpu", 0, c.multiply_halves_per_s, 1, "halves/s", 15.36e12,
+                    "ANCHORS multiply-add"});
+    const std::size_t chain_n = quick ? 4096 : 200000, memory_n = quick ? 4096 : std::size_t(1) << 22;
+#define GPU_ROWS(b)                                                                     \
+  if (wanted(bits, b)) {                                                                \
+    rows.push_back(chained<mpgen::u##b::mul, false>("mul chain (CGBN)", c, chain_n));   \
+    rows.push_back(chained<mpgen::u##b::sqr, true>("sqr chain", c, chain_n));           \
+    for (auto layout : {mpgen::Layout::interleaved, mpgen::Layout::contiguous}) {       \
+      rows.push_back(from_memory<mpgen::u##b::add>(c, memory_n, layout));               \
+      rows.push_back(from_memory<mpgen::u##b::mul>(c, memory_n, layout));               \
+    }                                                                                   \
+  }
+    MPGEN_BENCH_SIZES(GPU_ROWS)
+  }
+
+  std::printf("%-36s %6s %12s %9s  %-22s %12s %7s\n", "workload", "bits", "ops/s", "fraction", "of", "peer ops/s",
+              "ours/peer");
+  for (const Row& r : rows)
+    std::printf("%-36s %6u %12.4g %9.3f  %-22s %12.4g %7.2f\n", r.workload.c_str(), r.bits, r.rate, r.ceiling,
+                r.against.c_str(), r.peer, r.peer ? r.rate / r.peer : 0.0);
+  if (!csv.empty()) {
+    std::ofstream f(csv);
+    f << "workload,device,bits,ops_per_s,fraction,of,peer_ops_per_s,peer\n";
+    for (const Row& r : rows)
+      f << '"' << r.workload << "\"," << r.device << ',' << r.bits << ',' << r.rate << ',' << r.ceiling << ",\""
+        << r.against << "\"," << r.peer << ",\"" << r.peer_name << "\"\n";
+    if (!f) {
+      std::fprintf(stderr, "mpgen-bench: error: cannot write %s\n", csv.c_str());
+      return 2;
+    }
+  }
+  return 0;
+}
