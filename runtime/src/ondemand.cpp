@@ -72,6 +72,13 @@ bool load_cached(const fs::path& ptx_path, unsigned bits, std::string_view op) {
   return false;
 }
 
+// The generator: $MPGEN_GENERATOR_DIR, else the checkout this was built from, else where
+// `cmake --install` put it.
+std::string generator_dir() {
+  if (const char* dir = std::getenv("MPGEN_GENERATOR_DIR"); dir && *dir) return dir;
+  return fs::exists(fs::path(MPGEN_GENERATOR_DIR) / "mpgen") ? MPGEN_GENERATOR_DIR : MPGEN_INSTALLED_GENERATOR_DIR;
+}
+
 }  // namespace
 
 KernelSource generate_source(unsigned bits, std::string_view op) {
@@ -80,7 +87,7 @@ KernelSource generate_source(unsigned bits, std::string_view op) {
                                                     std::to_string(bits) + "-" + std::string(op));
   fs::remove_all(dir);
   const std::string python = setting("MPGEN_PYTHON", MPGEN_PYTHON);
-  const std::string command = "PYTHONPATH='" + setting("MPGEN_GENERATOR_DIR", MPGEN_GENERATOR_DIR) + "' '" +
+  const std::string command = "PYTHONPATH='" + generator_dir() + "' '" +
                               python + "' -m mpgen generate --bits " + std::to_string(bits) + " --ops " +
                               std::string(op) + " --kernels --out '" + dir.string() + "' 2>&1";
   std::string output;
