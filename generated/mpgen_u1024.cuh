@@ -18392,7 +18392,7 @@ struct eq {
 #endif
 };
 
-// lt: 1 if a < b else 0; 35 instructions.
+// lt: 1 if a < b else 0; 34 instructions.
 struct lt {
   static constexpr const char* name = "lt";
   static constexpr unsigned bits = 1024;
@@ -18411,7 +18411,7 @@ struct lt {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<34>;\n\t"
+        ".reg .u32 t<33>;\n\t"
         "sub.cc.u32 t0, %1, %33;\n\t"
         "subc.cc.u32 t1, %2, %34;\n\t"
         "subc.cc.u32 t2, %3, %35;\n\t"
@@ -18445,8 +18445,7 @@ struct lt {
         "subc.cc.u32 t30, %31, %63;\n\t"
         "subc.cc.u32 t31, %32, %64;\n\t"
         "subc.u32 t32, 0, 0;\n\t"
-        "and.b32 t33, t32, 1;\n\t"
-        "mov.b32 %0, t33;\n\t"
+        "and.b32 %0, t32, 1;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63])
@@ -18458,7 +18457,7 @@ struct lt {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[34];
+    uint32_t t[33];
     ptx_sub_cc(cf, x[0], x[32]);
     ptx_subc_cc(cf, x[1], x[33]);
     ptx_subc_cc(cf, x[2], x[34]);
@@ -18492,8 +18491,7 @@ struct lt {
     ptx_subc_cc(cf, x[30], x[62]);
     ptx_subc_cc(cf, x[31], x[63]);
     t[32] = ptx_subc(cf, 0u, 0u);
-    t[33] = ptx_and(t[32], 1u);
-    y[0] = ptx_mov(t[33]);
+    y[0] = ptx_and(t[32], 1u);
   }
 #endif
 };
@@ -18518,75 +18516,75 @@ struct cmp {
     asm volatile(
         "{\n\t"
         ".reg .u32 t<68>;\n\t"
-        "sub.cc.u32 t0, %33, %1;\n\t"
-        "subc.cc.u32 t1, %34, %2;\n\t"
-        "subc.cc.u32 t2, %35, %3;\n\t"
-        "subc.cc.u32 t3, %36, %4;\n\t"
-        "subc.cc.u32 t4, %37, %5;\n\t"
-        "subc.cc.u32 t5, %38, %6;\n\t"
-        "subc.cc.u32 t6, %39, %7;\n\t"
-        "subc.cc.u32 t7, %40, %8;\n\t"
-        "subc.cc.u32 t8, %41, %9;\n\t"
-        "subc.cc.u32 t9, %42, %10;\n\t"
-        "subc.cc.u32 t10, %43, %11;\n\t"
-        "subc.cc.u32 t11, %44, %12;\n\t"
-        "subc.cc.u32 t12, %45, %13;\n\t"
-        "subc.cc.u32 t13, %46, %14;\n\t"
-        "subc.cc.u32 t14, %47, %15;\n\t"
-        "subc.cc.u32 t15, %48, %16;\n\t"
-        "subc.cc.u32 t16, %49, %17;\n\t"
-        "subc.cc.u32 t17, %50, %18;\n\t"
-        "subc.cc.u32 t18, %51, %19;\n\t"
-        "subc.cc.u32 t19, %52, %20;\n\t"
-        "subc.cc.u32 t20, %53, %21;\n\t"
-        "subc.cc.u32 t21, %54, %22;\n\t"
-        "subc.cc.u32 t22, %55, %23;\n\t"
-        "subc.cc.u32 t23, %56, %24;\n\t"
-        "subc.cc.u32 t24, %57, %25;\n\t"
-        "subc.cc.u32 t25, %58, %26;\n\t"
-        "subc.cc.u32 t26, %59, %27;\n\t"
-        "subc.cc.u32 t27, %60, %28;\n\t"
-        "subc.cc.u32 t28, %61, %29;\n\t"
-        "subc.cc.u32 t29, %62, %30;\n\t"
-        "subc.cc.u32 t30, %63, %31;\n\t"
-        "subc.cc.u32 t31, %64, %32;\n\t"
-        "subc.u32 t32, 0, 0;\n\t"
-        "and.b32 t33, t32, 1;\n\t"
-        "sub.cc.u32 t34, %1, %33;\n\t"
-        "subc.cc.u32 t35, %2, %34;\n\t"
-        "subc.cc.u32 t36, %3, %35;\n\t"
-        "subc.cc.u32 t37, %4, %36;\n\t"
-        "subc.cc.u32 t38, %5, %37;\n\t"
-        "subc.cc.u32 t39, %6, %38;\n\t"
-        "subc.cc.u32 t40, %7, %39;\n\t"
-        "subc.cc.u32 t41, %8, %40;\n\t"
-        "subc.cc.u32 t42, %9, %41;\n\t"
-        "subc.cc.u32 t43, %10, %42;\n\t"
-        "subc.cc.u32 t44, %11, %43;\n\t"
-        "subc.cc.u32 t45, %12, %44;\n\t"
-        "subc.cc.u32 t46, %13, %45;\n\t"
-        "subc.cc.u32 t47, %14, %46;\n\t"
-        "subc.cc.u32 t48, %15, %47;\n\t"
-        "subc.cc.u32 t49, %16, %48;\n\t"
-        "subc.cc.u32 t50, %17, %49;\n\t"
-        "subc.cc.u32 t51, %18, %50;\n\t"
-        "subc.cc.u32 t52, %19, %51;\n\t"
-        "subc.cc.u32 t53, %20, %52;\n\t"
-        "subc.cc.u32 t54, %21, %53;\n\t"
-        "subc.cc.u32 t55, %22, %54;\n\t"
-        "subc.cc.u32 t56, %23, %55;\n\t"
-        "subc.cc.u32 t57, %24, %56;\n\t"
-        "subc.cc.u32 t58, %25, %57;\n\t"
-        "subc.cc.u32 t59, %26, %58;\n\t"
-        "subc.cc.u32 t60, %27, %59;\n\t"
-        "subc.cc.u32 t61, %28, %60;\n\t"
-        "subc.cc.u32 t62, %29, %61;\n\t"
-        "subc.cc.u32 t63, %30, %62;\n\t"
-        "subc.cc.u32 t64, %31, %63;\n\t"
-        "subc.cc.u32 t65, %32, %64;\n\t"
-        "subc.u32 t66, 0, 0;\n\t"
-        "and.b32 t67, t66, 1;\n\t"
-        "sub.u32 %0, t33, t67;\n\t"
+        "sub.cc.u32 t1, %33, %1;\n\t"
+        "subc.cc.u32 t2, %34, %2;\n\t"
+        "subc.cc.u32 t3, %35, %3;\n\t"
+        "subc.cc.u32 t4, %36, %4;\n\t"
+        "subc.cc.u32 t5, %37, %5;\n\t"
+        "subc.cc.u32 t6, %38, %6;\n\t"
+        "subc.cc.u32 t7, %39, %7;\n\t"
+        "subc.cc.u32 t8, %40, %8;\n\t"
+        "subc.cc.u32 t9, %41, %9;\n\t"
+        "subc.cc.u32 t10, %42, %10;\n\t"
+        "subc.cc.u32 t11, %43, %11;\n\t"
+        "subc.cc.u32 t12, %44, %12;\n\t"
+        "subc.cc.u32 t13, %45, %13;\n\t"
+        "subc.cc.u32 t14, %46, %14;\n\t"
+        "subc.cc.u32 t15, %47, %15;\n\t"
+        "subc.cc.u32 t16, %48, %16;\n\t"
+        "subc.cc.u32 t17, %49, %17;\n\t"
+        "subc.cc.u32 t18, %50, %18;\n\t"
+        "subc.cc.u32 t19, %51, %19;\n\t"
+        "subc.cc.u32 t20, %52, %20;\n\t"
+        "subc.cc.u32 t21, %53, %21;\n\t"
+        "subc.cc.u32 t22, %54, %22;\n\t"
+        "subc.cc.u32 t23, %55, %23;\n\t"
+        "subc.cc.u32 t24, %56, %24;\n\t"
+        "subc.cc.u32 t25, %57, %25;\n\t"
+        "subc.cc.u32 t26, %58, %26;\n\t"
+        "subc.cc.u32 t27, %59, %27;\n\t"
+        "subc.cc.u32 t28, %60, %28;\n\t"
+        "subc.cc.u32 t29, %61, %29;\n\t"
+        "subc.cc.u32 t30, %62, %30;\n\t"
+        "subc.cc.u32 t31, %63, %31;\n\t"
+        "subc.cc.u32 t32, %64, %32;\n\t"
+        "subc.u32 t33, 0, 0;\n\t"
+        "and.b32 t0, t33, 1;\n\t"
+        "sub.cc.u32 t35, %1, %33;\n\t"
+        "subc.cc.u32 t36, %2, %34;\n\t"
+        "subc.cc.u32 t37, %3, %35;\n\t"
+        "subc.cc.u32 t38, %4, %36;\n\t"
+        "subc.cc.u32 t39, %5, %37;\n\t"
+        "subc.cc.u32 t40, %6, %38;\n\t"
+        "subc.cc.u32 t41, %7, %39;\n\t"
+        "subc.cc.u32 t42, %8, %40;\n\t"
+        "subc.cc.u32 t43, %9, %41;\n\t"
+        "subc.cc.u32 t44, %10, %42;\n\t"
+        "subc.cc.u32 t45, %11, %43;\n\t"
+        "subc.cc.u32 t46, %12, %44;\n\t"
+        "subc.cc.u32 t47, %13, %45;\n\t"
+        "subc.cc.u32 t48, %14, %46;\n\t"
+        "subc.cc.u32 t49, %15, %47;\n\t"
+        "subc.cc.u32 t50, %16, %48;\n\t"
+        "subc.cc.u32 t51, %17, %49;\n\t"
+        "subc.cc.u32 t52, %18, %50;\n\t"
+        "subc.cc.u32 t53, %19, %51;\n\t"
+        "subc.cc.u32 t54, %20, %52;\n\t"
+        "subc.cc.u32 t55, %21, %53;\n\t"
+        "subc.cc.u32 t56, %22, %54;\n\t"
+        "subc.cc.u32 t57, %23, %55;\n\t"
+        "subc.cc.u32 t58, %24, %56;\n\t"
+        "subc.cc.u32 t59, %25, %57;\n\t"
+        "subc.cc.u32 t60, %26, %58;\n\t"
+        "subc.cc.u32 t61, %27, %59;\n\t"
+        "subc.cc.u32 t62, %28, %60;\n\t"
+        "subc.cc.u32 t63, %29, %61;\n\t"
+        "subc.cc.u32 t64, %30, %62;\n\t"
+        "subc.cc.u32 t65, %31, %63;\n\t"
+        "subc.cc.u32 t66, %32, %64;\n\t"
+        "subc.u32 t67, 0, 0;\n\t"
+        "and.b32 t34, t67, 1;\n\t"
+        "sub.u32 %0, t0, t34;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63])
@@ -18631,8 +18629,8 @@ struct cmp {
     ptx_subc_cc(cf, x[61], x[29]);
     ptx_subc_cc(cf, x[62], x[30]);
     ptx_subc_cc(cf, x[63], x[31]);
-    t[32] = ptx_subc(cf, 0u, 0u);
-    t[33] = ptx_and(t[32], 1u);
+    t[33] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[33], 1u);
     ptx_sub_cc(cf, x[0], x[32]);
     ptx_subc_cc(cf, x[1], x[33]);
     ptx_subc_cc(cf, x[2], x[34]);
@@ -18665,9 +18663,9 @@ struct cmp {
     ptx_subc_cc(cf, x[29], x[61]);
     ptx_subc_cc(cf, x[30], x[62]);
     ptx_subc_cc(cf, x[31], x[63]);
-    t[66] = ptx_subc(cf, 0u, 0u);
-    t[67] = ptx_and(t[66], 1u);
-    y[0] = ptx_sub(t[33], t[67]);
+    t[67] = ptx_subc(cf, 0u, 0u);
+    t[34] = ptx_and(t[67], 1u);
+    y[0] = ptx_sub(t[0], t[34]);
   }
 #endif
 };

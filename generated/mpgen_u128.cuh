@@ -1246,7 +1246,7 @@ struct eq {
 #endif
 };
 
-// lt: 1 if a < b else 0; 7 instructions.
+// lt: 1 if a < b else 0; 6 instructions.
 struct lt {
   static constexpr const char* name = "lt";
   static constexpr unsigned bits = 128;
@@ -1265,14 +1265,13 @@ struct lt {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<6>;\n\t"
+        ".reg .u32 t<5>;\n\t"
         "sub.cc.u32 t0, %1, %5;\n\t"
         "subc.cc.u32 t1, %2, %6;\n\t"
         "subc.cc.u32 t2, %3, %7;\n\t"
         "subc.cc.u32 t3, %4, %8;\n\t"
         "subc.u32 t4, 0, 0;\n\t"
-        "and.b32 t5, t4, 1;\n\t"
-        "mov.b32 %0, t5;\n\t"
+        "and.b32 %0, t4, 1;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
@@ -1284,14 +1283,13 @@ struct lt {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[6];
+    uint32_t t[5];
     ptx_sub_cc(cf, x[0], x[4]);
     ptx_subc_cc(cf, x[1], x[5]);
     ptx_subc_cc(cf, x[2], x[6]);
     ptx_subc_cc(cf, x[3], x[7]);
     t[4] = ptx_subc(cf, 0u, 0u);
-    t[5] = ptx_and(t[4], 1u);
-    y[0] = ptx_mov(t[5]);
+    y[0] = ptx_and(t[4], 1u);
   }
 #endif
 };
@@ -1316,19 +1314,19 @@ struct cmp {
     asm volatile(
         "{\n\t"
         ".reg .u32 t<12>;\n\t"
-        "sub.cc.u32 t0, %5, %1;\n\t"
-        "subc.cc.u32 t1, %6, %2;\n\t"
-        "subc.cc.u32 t2, %7, %3;\n\t"
-        "subc.cc.u32 t3, %8, %4;\n\t"
-        "subc.u32 t4, 0, 0;\n\t"
-        "and.b32 t5, t4, 1;\n\t"
-        "sub.cc.u32 t6, %1, %5;\n\t"
-        "subc.cc.u32 t7, %2, %6;\n\t"
-        "subc.cc.u32 t8, %3, %7;\n\t"
-        "subc.cc.u32 t9, %4, %8;\n\t"
-        "subc.u32 t10, 0, 0;\n\t"
-        "and.b32 t11, t10, 1;\n\t"
-        "sub.u32 %0, t5, t11;\n\t"
+        "sub.cc.u32 t1, %5, %1;\n\t"
+        "subc.cc.u32 t2, %6, %2;\n\t"
+        "subc.cc.u32 t3, %7, %3;\n\t"
+        "subc.cc.u32 t4, %8, %4;\n\t"
+        "subc.u32 t5, 0, 0;\n\t"
+        "and.b32 t0, t5, 1;\n\t"
+        "sub.cc.u32 t7, %1, %5;\n\t"
+        "subc.cc.u32 t8, %2, %6;\n\t"
+        "subc.cc.u32 t9, %3, %7;\n\t"
+        "subc.cc.u32 t10, %4, %8;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "and.b32 t6, t11, 1;\n\t"
+        "sub.u32 %0, t0, t6;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
@@ -1345,15 +1343,15 @@ struct cmp {
     ptx_subc_cc(cf, x[5], x[1]);
     ptx_subc_cc(cf, x[6], x[2]);
     ptx_subc_cc(cf, x[7], x[3]);
-    t[4] = ptx_subc(cf, 0u, 0u);
-    t[5] = ptx_and(t[4], 1u);
+    t[5] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[5], 1u);
     ptx_sub_cc(cf, x[0], x[4]);
     ptx_subc_cc(cf, x[1], x[5]);
     ptx_subc_cc(cf, x[2], x[6]);
     ptx_subc_cc(cf, x[3], x[7]);
-    t[10] = ptx_subc(cf, 0u, 0u);
-    t[11] = ptx_and(t[10], 1u);
-    y[0] = ptx_sub(t[5], t[11]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[6] = ptx_and(t[11], 1u);
+    y[0] = ptx_sub(t[0], t[6]);
   }
 #endif
 };

@@ -1422,7 +1422,7 @@ struct eq {
 #endif
 };
 
-// lt: 1 if a < b else 0; 8 instructions.
+// lt: 1 if a < b else 0; 7 instructions.
 struct lt {
   static constexpr const char* name = "lt";
   static constexpr unsigned bits = 131;
@@ -1441,15 +1441,14 @@ struct lt {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<7>;\n\t"
+        ".reg .u32 t<6>;\n\t"
         "sub.cc.u32 t0, %1, %6;\n\t"
         "subc.cc.u32 t1, %2, %7;\n\t"
         "subc.cc.u32 t2, %3, %8;\n\t"
         "subc.cc.u32 t3, %4, %9;\n\t"
         "subc.cc.u32 t4, %5, %10;\n\t"
         "subc.u32 t5, 0, 0;\n\t"
-        "and.b32 t6, t5, 1;\n\t"
-        "mov.b32 %0, t6;\n\t"
+        "and.b32 %0, t5, 1;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
@@ -1461,15 +1460,14 @@ struct lt {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[7];
+    uint32_t t[6];
     ptx_sub_cc(cf, x[0], x[5]);
     ptx_subc_cc(cf, x[1], x[6]);
     ptx_subc_cc(cf, x[2], x[7]);
     ptx_subc_cc(cf, x[3], x[8]);
     ptx_subc_cc(cf, x[4], x[9]);
     t[5] = ptx_subc(cf, 0u, 0u);
-    t[6] = ptx_and(t[5], 1u);
-    y[0] = ptx_mov(t[6]);
+    y[0] = ptx_and(t[5], 1u);
   }
 #endif
 };
@@ -1494,21 +1492,21 @@ struct cmp {
     asm volatile(
         "{\n\t"
         ".reg .u32 t<14>;\n\t"
-        "sub.cc.u32 t0, %6, %1;\n\t"
-        "subc.cc.u32 t1, %7, %2;\n\t"
-        "subc.cc.u32 t2, %8, %3;\n\t"
-        "subc.cc.u32 t3, %9, %4;\n\t"
-        "subc.cc.u32 t4, %10, %5;\n\t"
-        "subc.u32 t5, 0, 0;\n\t"
-        "and.b32 t6, t5, 1;\n\t"
-        "sub.cc.u32 t7, %1, %6;\n\t"
-        "subc.cc.u32 t8, %2, %7;\n\t"
-        "subc.cc.u32 t9, %3, %8;\n\t"
-        "subc.cc.u32 t10, %4, %9;\n\t"
-        "subc.cc.u32 t11, %5, %10;\n\t"
-        "subc.u32 t12, 0, 0;\n\t"
-        "and.b32 t13, t12, 1;\n\t"
-        "sub.u32 %0, t6, t13;\n\t"
+        "sub.cc.u32 t1, %6, %1;\n\t"
+        "subc.cc.u32 t2, %7, %2;\n\t"
+        "subc.cc.u32 t3, %8, %3;\n\t"
+        "subc.cc.u32 t4, %9, %4;\n\t"
+        "subc.cc.u32 t5, %10, %5;\n\t"
+        "subc.u32 t6, 0, 0;\n\t"
+        "and.b32 t0, t6, 1;\n\t"
+        "sub.cc.u32 t8, %1, %6;\n\t"
+        "subc.cc.u32 t9, %2, %7;\n\t"
+        "subc.cc.u32 t10, %3, %8;\n\t"
+        "subc.cc.u32 t11, %4, %9;\n\t"
+        "subc.cc.u32 t12, %5, %10;\n\t"
+        "subc.u32 t13, 0, 0;\n\t"
+        "and.b32 t7, t13, 1;\n\t"
+        "sub.u32 %0, t0, t7;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
@@ -1526,16 +1524,16 @@ struct cmp {
     ptx_subc_cc(cf, x[7], x[2]);
     ptx_subc_cc(cf, x[8], x[3]);
     ptx_subc_cc(cf, x[9], x[4]);
-    t[5] = ptx_subc(cf, 0u, 0u);
-    t[6] = ptx_and(t[5], 1u);
+    t[6] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[6], 1u);
     ptx_sub_cc(cf, x[0], x[5]);
     ptx_subc_cc(cf, x[1], x[6]);
     ptx_subc_cc(cf, x[2], x[7]);
     ptx_subc_cc(cf, x[3], x[8]);
     ptx_subc_cc(cf, x[4], x[9]);
-    t[12] = ptx_subc(cf, 0u, 0u);
-    t[13] = ptx_and(t[12], 1u);
-    y[0] = ptx_sub(t[6], t[13]);
+    t[13] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_and(t[13], 1u);
+    y[0] = ptx_sub(t[0], t[7]);
   }
 #endif
 };

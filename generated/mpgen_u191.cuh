@@ -1650,7 +1650,7 @@ struct eq {
 #endif
 };
 
-// lt: 1 if a < b else 0; 9 instructions.
+// lt: 1 if a < b else 0; 8 instructions.
 struct lt {
   static constexpr const char* name = "lt";
   static constexpr unsigned bits = 191;
@@ -1669,7 +1669,7 @@ struct lt {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<8>;\n\t"
+        ".reg .u32 t<7>;\n\t"
         "sub.cc.u32 t0, %1, %7;\n\t"
         "subc.cc.u32 t1, %2, %8;\n\t"
         "subc.cc.u32 t2, %3, %9;\n\t"
@@ -1677,8 +1677,7 @@ struct lt {
         "subc.cc.u32 t4, %5, %11;\n\t"
         "subc.cc.u32 t5, %6, %12;\n\t"
         "subc.u32 t6, 0, 0;\n\t"
-        "and.b32 t7, t6, 1;\n\t"
-        "mov.b32 %0, t7;\n\t"
+        "and.b32 %0, t6, 1;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
@@ -1690,7 +1689,7 @@ struct lt {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[8];
+    uint32_t t[7];
     ptx_sub_cc(cf, x[0], x[6]);
     ptx_subc_cc(cf, x[1], x[7]);
     ptx_subc_cc(cf, x[2], x[8]);
@@ -1698,8 +1697,7 @@ struct lt {
     ptx_subc_cc(cf, x[4], x[10]);
     ptx_subc_cc(cf, x[5], x[11]);
     t[6] = ptx_subc(cf, 0u, 0u);
-    t[7] = ptx_and(t[6], 1u);
-    y[0] = ptx_mov(t[7]);
+    y[0] = ptx_and(t[6], 1u);
   }
 #endif
 };
@@ -1724,23 +1722,23 @@ struct cmp {
     asm volatile(
         "{\n\t"
         ".reg .u32 t<16>;\n\t"
-        "sub.cc.u32 t0, %7, %1;\n\t"
-        "subc.cc.u32 t1, %8, %2;\n\t"
-        "subc.cc.u32 t2, %9, %3;\n\t"
-        "subc.cc.u32 t3, %10, %4;\n\t"
-        "subc.cc.u32 t4, %11, %5;\n\t"
-        "subc.cc.u32 t5, %12, %6;\n\t"
-        "subc.u32 t6, 0, 0;\n\t"
-        "and.b32 t7, t6, 1;\n\t"
-        "sub.cc.u32 t8, %1, %7;\n\t"
-        "subc.cc.u32 t9, %2, %8;\n\t"
-        "subc.cc.u32 t10, %3, %9;\n\t"
-        "subc.cc.u32 t11, %4, %10;\n\t"
-        "subc.cc.u32 t12, %5, %11;\n\t"
-        "subc.cc.u32 t13, %6, %12;\n\t"
-        "subc.u32 t14, 0, 0;\n\t"
-        "and.b32 t15, t14, 1;\n\t"
-        "sub.u32 %0, t7, t15;\n\t"
+        "sub.cc.u32 t1, %7, %1;\n\t"
+        "subc.cc.u32 t2, %8, %2;\n\t"
+        "subc.cc.u32 t3, %9, %3;\n\t"
+        "subc.cc.u32 t4, %10, %4;\n\t"
+        "subc.cc.u32 t5, %11, %5;\n\t"
+        "subc.cc.u32 t6, %12, %6;\n\t"
+        "subc.u32 t7, 0, 0;\n\t"
+        "and.b32 t0, t7, 1;\n\t"
+        "sub.cc.u32 t9, %1, %7;\n\t"
+        "subc.cc.u32 t10, %2, %8;\n\t"
+        "subc.cc.u32 t11, %3, %9;\n\t"
+        "subc.cc.u32 t12, %4, %10;\n\t"
+        "subc.cc.u32 t13, %5, %11;\n\t"
+        "subc.cc.u32 t14, %6, %12;\n\t"
+        "subc.u32 t15, 0, 0;\n\t"
+        "and.b32 t8, t15, 1;\n\t"
+        "sub.u32 %0, t0, t8;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
@@ -1759,17 +1757,17 @@ struct cmp {
     ptx_subc_cc(cf, x[9], x[3]);
     ptx_subc_cc(cf, x[10], x[4]);
     ptx_subc_cc(cf, x[11], x[5]);
-    t[6] = ptx_subc(cf, 0u, 0u);
-    t[7] = ptx_and(t[6], 1u);
+    t[7] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[7], 1u);
     ptx_sub_cc(cf, x[0], x[6]);
     ptx_subc_cc(cf, x[1], x[7]);
     ptx_subc_cc(cf, x[2], x[8]);
     ptx_subc_cc(cf, x[3], x[9]);
     ptx_subc_cc(cf, x[4], x[10]);
     ptx_subc_cc(cf, x[5], x[11]);
-    t[14] = ptx_subc(cf, 0u, 0u);
-    t[15] = ptx_and(t[14], 1u);
-    y[0] = ptx_sub(t[7], t[15]);
+    t[15] = ptx_subc(cf, 0u, 0u);
+    t[8] = ptx_and(t[15], 1u);
+    y[0] = ptx_sub(t[0], t[8]);
   }
 #endif
 };

@@ -2154,7 +2154,7 @@ struct eq {
 #endif
 };
 
-// lt: 1 if a < b else 0; 11 instructions.
+// lt: 1 if a < b else 0; 10 instructions.
 struct lt {
   static constexpr const char* name = "lt";
   static constexpr unsigned bits = 239;
@@ -2173,7 +2173,7 @@ struct lt {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<10>;\n\t"
+        ".reg .u32 t<9>;\n\t"
         "sub.cc.u32 t0, %1, %9;\n\t"
         "subc.cc.u32 t1, %2, %10;\n\t"
         "subc.cc.u32 t2, %3, %11;\n\t"
@@ -2183,8 +2183,7 @@ struct lt {
         "subc.cc.u32 t6, %7, %15;\n\t"
         "subc.cc.u32 t7, %8, %16;\n\t"
         "subc.u32 t8, 0, 0;\n\t"
-        "and.b32 t9, t8, 1;\n\t"
-        "mov.b32 %0, t9;\n\t"
+        "and.b32 %0, t8, 1;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
@@ -2196,7 +2195,7 @@ struct lt {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[10];
+    uint32_t t[9];
     ptx_sub_cc(cf, x[0], x[8]);
     ptx_subc_cc(cf, x[1], x[9]);
     ptx_subc_cc(cf, x[2], x[10]);
@@ -2206,8 +2205,7 @@ struct lt {
     ptx_subc_cc(cf, x[6], x[14]);
     ptx_subc_cc(cf, x[7], x[15]);
     t[8] = ptx_subc(cf, 0u, 0u);
-    t[9] = ptx_and(t[8], 1u);
-    y[0] = ptx_mov(t[9]);
+    y[0] = ptx_and(t[8], 1u);
   }
 #endif
 };
@@ -2232,27 +2230,27 @@ struct cmp {
     asm volatile(
         "{\n\t"
         ".reg .u32 t<20>;\n\t"
-        "sub.cc.u32 t0, %9, %1;\n\t"
-        "subc.cc.u32 t1, %10, %2;\n\t"
-        "subc.cc.u32 t2, %11, %3;\n\t"
-        "subc.cc.u32 t3, %12, %4;\n\t"
-        "subc.cc.u32 t4, %13, %5;\n\t"
-        "subc.cc.u32 t5, %14, %6;\n\t"
-        "subc.cc.u32 t6, %15, %7;\n\t"
-        "subc.cc.u32 t7, %16, %8;\n\t"
-        "subc.u32 t8, 0, 0;\n\t"
-        "and.b32 t9, t8, 1;\n\t"
-        "sub.cc.u32 t10, %1, %9;\n\t"
-        "subc.cc.u32 t11, %2, %10;\n\t"
-        "subc.cc.u32 t12, %3, %11;\n\t"
-        "subc.cc.u32 t13, %4, %12;\n\t"
-        "subc.cc.u32 t14, %5, %13;\n\t"
-        "subc.cc.u32 t15, %6, %14;\n\t"
-        "subc.cc.u32 t16, %7, %15;\n\t"
-        "subc.cc.u32 t17, %8, %16;\n\t"
-        "subc.u32 t18, 0, 0;\n\t"
-        "and.b32 t19, t18, 1;\n\t"
-        "sub.u32 %0, t9, t19;\n\t"
+        "sub.cc.u32 t1, %9, %1;\n\t"
+        "subc.cc.u32 t2, %10, %2;\n\t"
+        "subc.cc.u32 t3, %11, %3;\n\t"
+        "subc.cc.u32 t4, %12, %4;\n\t"
+        "subc.cc.u32 t5, %13, %5;\n\t"
+        "subc.cc.u32 t6, %14, %6;\n\t"
+        "subc.cc.u32 t7, %15, %7;\n\t"
+        "subc.cc.u32 t8, %16, %8;\n\t"
+        "subc.u32 t9, 0, 0;\n\t"
+        "and.b32 t0, t9, 1;\n\t"
+        "sub.cc.u32 t11, %1, %9;\n\t"
+        "subc.cc.u32 t12, %2, %10;\n\t"
+        "subc.cc.u32 t13, %3, %11;\n\t"
+        "subc.cc.u32 t14, %4, %12;\n\t"
+        "subc.cc.u32 t15, %5, %13;\n\t"
+        "subc.cc.u32 t16, %6, %14;\n\t"
+        "subc.cc.u32 t17, %7, %15;\n\t"
+        "subc.cc.u32 t18, %8, %16;\n\t"
+        "subc.u32 t19, 0, 0;\n\t"
+        "and.b32 t10, t19, 1;\n\t"
+        "sub.u32 %0, t0, t10;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
@@ -2273,8 +2271,8 @@ struct cmp {
     ptx_subc_cc(cf, x[13], x[5]);
     ptx_subc_cc(cf, x[14], x[6]);
     ptx_subc_cc(cf, x[15], x[7]);
-    t[8] = ptx_subc(cf, 0u, 0u);
-    t[9] = ptx_and(t[8], 1u);
+    t[9] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[9], 1u);
     ptx_sub_cc(cf, x[0], x[8]);
     ptx_subc_cc(cf, x[1], x[9]);
     ptx_subc_cc(cf, x[2], x[10]);
@@ -2283,9 +2281,9 @@ struct cmp {
     ptx_subc_cc(cf, x[5], x[13]);
     ptx_subc_cc(cf, x[6], x[14]);
     ptx_subc_cc(cf, x[7], x[15]);
-    t[18] = ptx_subc(cf, 0u, 0u);
-    t[19] = ptx_and(t[18], 1u);
-    y[0] = ptx_sub(t[9], t[19]);
+    t[19] = ptx_subc(cf, 0u, 0u);
+    t[10] = ptx_and(t[19], 1u);
+    y[0] = ptx_sub(t[0], t[10]);
   }
 #endif
 };

@@ -3582,7 +3582,7 @@ struct eq {
 #endif
 };
 
-// lt: 1 if a < b else 0; 15 instructions.
+// lt: 1 if a < b else 0; 14 instructions.
 struct lt {
   static constexpr const char* name = "lt";
   static constexpr unsigned bits = 384;
@@ -3601,7 +3601,7 @@ struct lt {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<14>;\n\t"
+        ".reg .u32 t<13>;\n\t"
         "sub.cc.u32 t0, %1, %13;\n\t"
         "subc.cc.u32 t1, %2, %14;\n\t"
         "subc.cc.u32 t2, %3, %15;\n\t"
@@ -3615,8 +3615,7 @@ struct lt {
         "subc.cc.u32 t10, %11, %23;\n\t"
         "subc.cc.u32 t11, %12, %24;\n\t"
         "subc.u32 t12, 0, 0;\n\t"
-        "and.b32 t13, t12, 1;\n\t"
-        "mov.b32 %0, t13;\n\t"
+        "and.b32 %0, t12, 1;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
@@ -3628,7 +3627,7 @@ struct lt {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[14];
+    uint32_t t[13];
     ptx_sub_cc(cf, x[0], x[12]);
     ptx_subc_cc(cf, x[1], x[13]);
     ptx_subc_cc(cf, x[2], x[14]);
@@ -3642,8 +3641,7 @@ struct lt {
     ptx_subc_cc(cf, x[10], x[22]);
     ptx_subc_cc(cf, x[11], x[23]);
     t[12] = ptx_subc(cf, 0u, 0u);
-    t[13] = ptx_and(t[12], 1u);
-    y[0] = ptx_mov(t[13]);
+    y[0] = ptx_and(t[12], 1u);
   }
 #endif
 };
@@ -3668,35 +3666,35 @@ struct cmp {
     asm volatile(
         "{\n\t"
         ".reg .u32 t<28>;\n\t"
-        "sub.cc.u32 t0, %13, %1;\n\t"
-        "subc.cc.u32 t1, %14, %2;\n\t"
-        "subc.cc.u32 t2, %15, %3;\n\t"
-        "subc.cc.u32 t3, %16, %4;\n\t"
-        "subc.cc.u32 t4, %17, %5;\n\t"
-        "subc.cc.u32 t5, %18, %6;\n\t"
-        "subc.cc.u32 t6, %19, %7;\n\t"
-        "subc.cc.u32 t7, %20, %8;\n\t"
-        "subc.cc.u32 t8, %21, %9;\n\t"
-        "subc.cc.u32 t9, %22, %10;\n\t"
-        "subc.cc.u32 t10, %23, %11;\n\t"
-        "subc.cc.u32 t11, %24, %12;\n\t"
-        "subc.u32 t12, 0, 0;\n\t"
-        "and.b32 t13, t12, 1;\n\t"
-        "sub.cc.u32 t14, %1, %13;\n\t"
-        "subc.cc.u32 t15, %2, %14;\n\t"
-        "subc.cc.u32 t16, %3, %15;\n\t"
-        "subc.cc.u32 t17, %4, %16;\n\t"
-        "subc.cc.u32 t18, %5, %17;\n\t"
-        "subc.cc.u32 t19, %6, %18;\n\t"
-        "subc.cc.u32 t20, %7, %19;\n\t"
-        "subc.cc.u32 t21, %8, %20;\n\t"
-        "subc.cc.u32 t22, %9, %21;\n\t"
-        "subc.cc.u32 t23, %10, %22;\n\t"
-        "subc.cc.u32 t24, %11, %23;\n\t"
-        "subc.cc.u32 t25, %12, %24;\n\t"
-        "subc.u32 t26, 0, 0;\n\t"
-        "and.b32 t27, t26, 1;\n\t"
-        "sub.u32 %0, t13, t27;\n\t"
+        "sub.cc.u32 t1, %13, %1;\n\t"
+        "subc.cc.u32 t2, %14, %2;\n\t"
+        "subc.cc.u32 t3, %15, %3;\n\t"
+        "subc.cc.u32 t4, %16, %4;\n\t"
+        "subc.cc.u32 t5, %17, %5;\n\t"
+        "subc.cc.u32 t6, %18, %6;\n\t"
+        "subc.cc.u32 t7, %19, %7;\n\t"
+        "subc.cc.u32 t8, %20, %8;\n\t"
+        "subc.cc.u32 t9, %21, %9;\n\t"
+        "subc.cc.u32 t10, %22, %10;\n\t"
+        "subc.cc.u32 t11, %23, %11;\n\t"
+        "subc.cc.u32 t12, %24, %12;\n\t"
+        "subc.u32 t13, 0, 0;\n\t"
+        "and.b32 t0, t13, 1;\n\t"
+        "sub.cc.u32 t15, %1, %13;\n\t"
+        "subc.cc.u32 t16, %2, %14;\n\t"
+        "subc.cc.u32 t17, %3, %15;\n\t"
+        "subc.cc.u32 t18, %4, %16;\n\t"
+        "subc.cc.u32 t19, %5, %17;\n\t"
+        "subc.cc.u32 t20, %6, %18;\n\t"
+        "subc.cc.u32 t21, %7, %19;\n\t"
+        "subc.cc.u32 t22, %8, %20;\n\t"
+        "subc.cc.u32 t23, %9, %21;\n\t"
+        "subc.cc.u32 t24, %10, %22;\n\t"
+        "subc.cc.u32 t25, %11, %23;\n\t"
+        "subc.cc.u32 t26, %12, %24;\n\t"
+        "subc.u32 t27, 0, 0;\n\t"
+        "and.b32 t14, t27, 1;\n\t"
+        "sub.u32 %0, t0, t14;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
@@ -3721,8 +3719,8 @@ struct cmp {
     ptx_subc_cc(cf, x[21], x[9]);
     ptx_subc_cc(cf, x[22], x[10]);
     ptx_subc_cc(cf, x[23], x[11]);
-    t[12] = ptx_subc(cf, 0u, 0u);
-    t[13] = ptx_and(t[12], 1u);
+    t[13] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[13], 1u);
     ptx_sub_cc(cf, x[0], x[12]);
     ptx_subc_cc(cf, x[1], x[13]);
     ptx_subc_cc(cf, x[2], x[14]);
@@ -3735,9 +3733,9 @@ struct cmp {
     ptx_subc_cc(cf, x[9], x[21]);
     ptx_subc_cc(cf, x[10], x[22]);
     ptx_subc_cc(cf, x[11], x[23]);
-    t[26] = ptx_subc(cf, 0u, 0u);
-    t[27] = ptx_and(t[26], 1u);
-    y[0] = ptx_sub(t[13], t[27]);
+    t[27] = ptx_subc(cf, 0u, 0u);
+    t[14] = ptx_and(t[27], 1u);
+    y[0] = ptx_sub(t[0], t[14]);
   }
 #endif
 };

@@ -6078,7 +6078,7 @@ struct eq {
 #endif
 };
 
-// lt: 1 if a < b else 0; 20 instructions.
+// lt: 1 if a < b else 0; 19 instructions.
 struct lt {
   static constexpr const char* name = "lt";
   static constexpr unsigned bits = 521;
@@ -6097,7 +6097,7 @@ struct lt {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<19>;\n\t"
+        ".reg .u32 t<18>;\n\t"
         "sub.cc.u32 t0, %1, %18;\n\t"
         "subc.cc.u32 t1, %2, %19;\n\t"
         "subc.cc.u32 t2, %3, %20;\n\t"
@@ -6116,8 +6116,7 @@ struct lt {
         "subc.cc.u32 t15, %16, %33;\n\t"
         "subc.cc.u32 t16, %17, %34;\n\t"
         "subc.u32 t17, 0, 0;\n\t"
-        "and.b32 t18, t17, 1;\n\t"
-        "mov.b32 %0, t18;\n\t"
+        "and.b32 %0, t17, 1;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
@@ -6129,7 +6128,7 @@ struct lt {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[19];
+    uint32_t t[18];
     ptx_sub_cc(cf, x[0], x[17]);
     ptx_subc_cc(cf, x[1], x[18]);
     ptx_subc_cc(cf, x[2], x[19]);
@@ -6148,8 +6147,7 @@ struct lt {
     ptx_subc_cc(cf, x[15], x[32]);
     ptx_subc_cc(cf, x[16], x[33]);
     t[17] = ptx_subc(cf, 0u, 0u);
-    t[18] = ptx_and(t[17], 1u);
-    y[0] = ptx_mov(t[18]);
+    y[0] = ptx_and(t[17], 1u);
   }
 #endif
 };
@@ -6174,45 +6172,45 @@ struct cmp {
     asm volatile(
         "{\n\t"
         ".reg .u32 t<38>;\n\t"
-        "sub.cc.u32 t0, %18, %1;\n\t"
-        "subc.cc.u32 t1, %19, %2;\n\t"
-        "subc.cc.u32 t2, %20, %3;\n\t"
-        "subc.cc.u32 t3, %21, %4;\n\t"
-        "subc.cc.u32 t4, %22, %5;\n\t"
-        "subc.cc.u32 t5, %23, %6;\n\t"
-        "subc.cc.u32 t6, %24, %7;\n\t"
-        "subc.cc.u32 t7, %25, %8;\n\t"
-        "subc.cc.u32 t8, %26, %9;\n\t"
-        "subc.cc.u32 t9, %27, %10;\n\t"
-        "subc.cc.u32 t10, %28, %11;\n\t"
-        "subc.cc.u32 t11, %29, %12;\n\t"
-        "subc.cc.u32 t12, %30, %13;\n\t"
-        "subc.cc.u32 t13, %31, %14;\n\t"
-        "subc.cc.u32 t14, %32, %15;\n\t"
-        "subc.cc.u32 t15, %33, %16;\n\t"
-        "subc.cc.u32 t16, %34, %17;\n\t"
-        "subc.u32 t17, 0, 0;\n\t"
-        "and.b32 t18, t17, 1;\n\t"
-        "sub.cc.u32 t19, %1, %18;\n\t"
-        "subc.cc.u32 t20, %2, %19;\n\t"
-        "subc.cc.u32 t21, %3, %20;\n\t"
-        "subc.cc.u32 t22, %4, %21;\n\t"
-        "subc.cc.u32 t23, %5, %22;\n\t"
-        "subc.cc.u32 t24, %6, %23;\n\t"
-        "subc.cc.u32 t25, %7, %24;\n\t"
-        "subc.cc.u32 t26, %8, %25;\n\t"
-        "subc.cc.u32 t27, %9, %26;\n\t"
-        "subc.cc.u32 t28, %10, %27;\n\t"
-        "subc.cc.u32 t29, %11, %28;\n\t"
-        "subc.cc.u32 t30, %12, %29;\n\t"
-        "subc.cc.u32 t31, %13, %30;\n\t"
-        "subc.cc.u32 t32, %14, %31;\n\t"
-        "subc.cc.u32 t33, %15, %32;\n\t"
-        "subc.cc.u32 t34, %16, %33;\n\t"
-        "subc.cc.u32 t35, %17, %34;\n\t"
-        "subc.u32 t36, 0, 0;\n\t"
-        "and.b32 t37, t36, 1;\n\t"
-        "sub.u32 %0, t18, t37;\n\t"
+        "sub.cc.u32 t1, %18, %1;\n\t"
+        "subc.cc.u32 t2, %19, %2;\n\t"
+        "subc.cc.u32 t3, %20, %3;\n\t"
+        "subc.cc.u32 t4, %21, %4;\n\t"
+        "subc.cc.u32 t5, %22, %5;\n\t"
+        "subc.cc.u32 t6, %23, %6;\n\t"
+        "subc.cc.u32 t7, %24, %7;\n\t"
+        "subc.cc.u32 t8, %25, %8;\n\t"
+        "subc.cc.u32 t9, %26, %9;\n\t"
+        "subc.cc.u32 t10, %27, %10;\n\t"
+        "subc.cc.u32 t11, %28, %11;\n\t"
+        "subc.cc.u32 t12, %29, %12;\n\t"
+        "subc.cc.u32 t13, %30, %13;\n\t"
+        "subc.cc.u32 t14, %31, %14;\n\t"
+        "subc.cc.u32 t15, %32, %15;\n\t"
+        "subc.cc.u32 t16, %33, %16;\n\t"
+        "subc.cc.u32 t17, %34, %17;\n\t"
+        "subc.u32 t18, 0, 0;\n\t"
+        "and.b32 t0, t18, 1;\n\t"
+        "sub.cc.u32 t20, %1, %18;\n\t"
+        "subc.cc.u32 t21, %2, %19;\n\t"
+        "subc.cc.u32 t22, %3, %20;\n\t"
+        "subc.cc.u32 t23, %4, %21;\n\t"
+        "subc.cc.u32 t24, %5, %22;\n\t"
+        "subc.cc.u32 t25, %6, %23;\n\t"
+        "subc.cc.u32 t26, %7, %24;\n\t"
+        "subc.cc.u32 t27, %8, %25;\n\t"
+        "subc.cc.u32 t28, %9, %26;\n\t"
+        "subc.cc.u32 t29, %10, %27;\n\t"
+        "subc.cc.u32 t30, %11, %28;\n\t"
+        "subc.cc.u32 t31, %12, %29;\n\t"
+        "subc.cc.u32 t32, %13, %30;\n\t"
+        "subc.cc.u32 t33, %14, %31;\n\t"
+        "subc.cc.u32 t34, %15, %32;\n\t"
+        "subc.cc.u32 t35, %16, %33;\n\t"
+        "subc.cc.u32 t36, %17, %34;\n\t"
+        "subc.u32 t37, 0, 0;\n\t"
+        "and.b32 t19, t37, 1;\n\t"
+        "sub.u32 %0, t0, t19;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
@@ -6242,8 +6240,8 @@ struct cmp {
     ptx_subc_cc(cf, x[31], x[14]);
     ptx_subc_cc(cf, x[32], x[15]);
     ptx_subc_cc(cf, x[33], x[16]);
-    t[17] = ptx_subc(cf, 0u, 0u);
-    t[18] = ptx_and(t[17], 1u);
+    t[18] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[18], 1u);
     ptx_sub_cc(cf, x[0], x[17]);
     ptx_subc_cc(cf, x[1], x[18]);
     ptx_subc_cc(cf, x[2], x[19]);
@@ -6261,9 +6259,9 @@ struct cmp {
     ptx_subc_cc(cf, x[14], x[31]);
     ptx_subc_cc(cf, x[15], x[32]);
     ptx_subc_cc(cf, x[16], x[33]);
-    t[36] = ptx_subc(cf, 0u, 0u);
-    t[37] = ptx_and(t[36], 1u);
-    y[0] = ptx_sub(t[18], t[37]);
+    t[37] = ptx_subc(cf, 0u, 0u);
+    t[19] = ptx_and(t[37], 1u);
+    y[0] = ptx_sub(t[0], t[19]);
   }
 #endif
 };

@@ -979,7 +979,7 @@ struct eq {
 #endif
 };
 
-// lt: 1 if a < b else 0; 5 instructions.
+// lt: 1 if a < b else 0; 4 instructions.
 struct lt {
   static constexpr const char* name = "lt";
   static constexpr unsigned bits = 64;
@@ -998,12 +998,11 @@ struct lt {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<4>;\n\t"
+        ".reg .u32 t<3>;\n\t"
         "sub.cc.u32 t0, %1, %3;\n\t"
         "subc.cc.u32 t1, %2, %4;\n\t"
         "subc.u32 t2, 0, 0;\n\t"
-        "and.b32 t3, t2, 1;\n\t"
-        "mov.b32 %0, t3;\n\t"
+        "and.b32 %0, t2, 1;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
@@ -1015,12 +1014,11 @@ struct lt {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[4];
+    uint32_t t[3];
     ptx_sub_cc(cf, x[0], x[2]);
     ptx_subc_cc(cf, x[1], x[3]);
     t[2] = ptx_subc(cf, 0u, 0u);
-    t[3] = ptx_and(t[2], 1u);
-    y[0] = ptx_mov(t[3]);
+    y[0] = ptx_and(t[2], 1u);
   }
 #endif
 };
@@ -1045,15 +1043,15 @@ struct cmp {
     asm volatile(
         "{\n\t"
         ".reg .u32 t<8>;\n\t"
-        "sub.cc.u32 t0, %3, %1;\n\t"
-        "subc.cc.u32 t1, %4, %2;\n\t"
-        "subc.u32 t2, 0, 0;\n\t"
-        "and.b32 t3, t2, 1;\n\t"
-        "sub.cc.u32 t4, %1, %3;\n\t"
-        "subc.cc.u32 t5, %2, %4;\n\t"
-        "subc.u32 t6, 0, 0;\n\t"
-        "and.b32 t7, t6, 1;\n\t"
-        "sub.u32 %0, t3, t7;\n\t"
+        "sub.cc.u32 t1, %3, %1;\n\t"
+        "subc.cc.u32 t2, %4, %2;\n\t"
+        "subc.u32 t3, 0, 0;\n\t"
+        "and.b32 t0, t3, 1;\n\t"
+        "sub.cc.u32 t5, %1, %3;\n\t"
+        "subc.cc.u32 t6, %2, %4;\n\t"
+        "subc.u32 t7, 0, 0;\n\t"
+        "and.b32 t4, t7, 1;\n\t"
+        "sub.u32 %0, t0, t4;\n\t"
         "}"
         : "=r"(y[0])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
@@ -1068,13 +1066,13 @@ struct cmp {
     uint32_t t[8];
     ptx_sub_cc(cf, x[2], x[0]);
     ptx_subc_cc(cf, x[3], x[1]);
-    t[2] = ptx_subc(cf, 0u, 0u);
-    t[3] = ptx_and(t[2], 1u);
+    t[3] = ptx_subc(cf, 0u, 0u);
+    t[0] = ptx_and(t[3], 1u);
     ptx_sub_cc(cf, x[0], x[2]);
     ptx_subc_cc(cf, x[1], x[3]);
-    t[6] = ptx_subc(cf, 0u, 0u);
-    t[7] = ptx_and(t[6], 1u);
-    y[0] = ptx_sub(t[3], t[7]);
+    t[7] = ptx_subc(cf, 0u, 0u);
+    t[4] = ptx_and(t[7], 1u);
+    y[0] = ptx_sub(t[0], t[4]);
   }
 #endif
 };

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..ir import MASK, Function, Operand, Reg
 from ..size import Size
-from .common import Operation, binary, mask_top, same_limbs, unary, with_word
+from .common import Operation, binary, borrow_into, mask_top, same_limbs, unary, with_word
 
 
 def add_into(fn: Function, size: Size, y: list[Reg], a: list[Operand], b: list[Operand],
@@ -33,9 +33,7 @@ def sub_into(fn: Function, size: Size, y: list[Reg], a: list[Operand], b: list[O
     fn.chain("sub", [(y[i], (a[i], b[i])) for i in range(n)],
              carry_in=borrow_in is not None, carry_out=borrow_out)
     if borrow_out:
-        all_ones_if_borrow = fn.temp()
-        fn.emit("subc", all_ones_if_borrow, 0, 0)
-        fn.emit("and", y[n], all_ones_if_borrow, 1)
+        borrow_into(fn, y[n])
     mask_top(fn, size, y[n - 1])
 
 

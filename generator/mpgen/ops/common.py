@@ -67,3 +67,10 @@ def mask_top(fn: Function, size: Size, limb: Reg) -> None:
     """Clears the bits above the exact width in the top limb."""
     if size.top_bits != 32:
         fn.emit("and", limb, limb, (1 << size.top_bits) - 1)
+
+
+def borrow_into(fn: Function, dst: Reg) -> None:
+    """dst = the borrow (0 or 1) left in the carry flag by a subtraction chain."""
+    all_ones_if_borrow = fn.temp()
+    fn.emit("subc", all_ones_if_borrow, 0, 0)
+    fn.emit("and", dst, all_ones_if_borrow, 1)

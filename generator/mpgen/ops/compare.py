@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..ir import Function, Reg
-from .common import Operation, binary, one_word, unary
+from .common import Operation, binary, borrow_into, one_word, unary
 
 
 def _is_zero_word(fn: Function, dst: Reg, v: Reg) -> None:
@@ -22,13 +22,11 @@ def _or_all(fn: Function, words: list[Reg]) -> Reg:
     return acc
 
 
-def _borrow(fn: Function, a: list[Reg], b: list[Reg]) -> Reg:
-    """1 if a < b else 0."""
+def _less(fn: Function, dst: Reg, a: list[Reg], b: list[Reg]) -> Reg:
+    """dst = 1 if a < b else 0: the borrow of a - b."""
     fn.chain("sub", [(fn.temp(), (ai, bi)) for ai, bi in zip(a, b)])
-    minus_borrow, borrow = fn.temp(), fn.temp()
-    fn.emit("subc", minus_borrow, 0, 0)
-    fn.emit("and", borrow, minus_borrow, 1)
-    return borrow
+    borrow_into(fn, dst)
+    return dst
 
 
 def _eq(fn, size, x, y):
@@ -40,13 +38,13 @@ def _eq(fn, size, x, y):
 
 
 def _cmp(fn, size, x, y):
-    fn.emit("sub", y[0], _borrow(fn, x[1], x[0]), _borrow(fn, x[0], x[1]))
+    fn.emit("sub", y[0], _less(fn, fn.temp(), x[1], x[0]), _less(fn, fn.temp(), x[0], x[1]))
 
 
 OPERATIONS = [
     Operation("eq", "1 if a == b else 0", binary, one_word, _eq),
     Operation("lt", "1 if a < b else 0", binary, one_word,
-              lambda fn, s, x, y: fn.emit("mov", y[0], _borrow(fn, x[0], x[1]))),
+              lambda fn, s, x, y: _less(fn, y[0], x[0], x[1])),
     Operation("cmp", "-1, 0 or 1 as a < b, a == b, a > b", binary, one_word, _cmp, signed=True),
     Operation("is_zero", "1 if a == 0 else 0", unary, one_word,
               lambda fn, s, x, y: _is_zero_word(fn, y[0], _or_all(fn, x[0]))),
