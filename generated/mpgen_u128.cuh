@@ -642,7 +642,7 @@ struct neg {
 #endif
 };
 
-// mul: a * b, the full product of exact width; 36 instructions.
+// mul: a * b, the full product of exact width; 42 instructions.
 struct mul {
   static constexpr const char* name = "mul";
   static constexpr unsigned bits = 128;
@@ -661,42 +661,49 @@ struct mul {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<7>;\n\t"
         "mul.lo.u32 %0, %8, %12;\n\t"
-        "mul.lo.u32 %1, %9, %12;\n\t"
+        "mul.hi.u32 %1, %8, %12;\n\t"
         "mul.lo.u32 %2, %10, %12;\n\t"
-        "mul.lo.u32 %3, %11, %12;\n\t"
-        "mul.hi.u32 %4, %11, %12;\n\t"
-        "mad.hi.cc.u32 %1, %8, %12, %1;\n\t"
-        "madc.hi.cc.u32 %2, %9, %12, %2;\n\t"
-        "madc.hi.cc.u32 %3, %10, %12, %3;\n\t"
-        "addc.u32 %4, %4, 0;\n\t"
-        "mad.lo.cc.u32 %1, %8, %13, %1;\n\t"
-        "madc.lo.cc.u32 %2, %9, %13, %2;\n\t"
-        "madc.lo.cc.u32 %3, %10, %13, %3;\n\t"
-        "madc.lo.cc.u32 %4, %11, %13, %4;\n\t"
-        "addc.u32 %5, 0, 0;\n\t"
-        "mad.hi.cc.u32 %2, %8, %13, %2;\n\t"
+        "mul.hi.u32 %3, %10, %12;\n\t"
+        "mul.lo.u32 t0, %9, %12;\n\t"
+        "mul.hi.u32 t1, %9, %12;\n\t"
+        "mul.lo.u32 t2, %11, %12;\n\t"
+        "mul.hi.u32 t3, %11, %12;\n\t"
+        "mad.lo.cc.u32 %2, %9, %13, %2;\n\t"
         "madc.hi.cc.u32 %3, %9, %13, %3;\n\t"
-        "madc.hi.cc.u32 %4, %10, %13, %4;\n\t"
-        "madc.hi.u32 %5, %11, %13, %5;\n\t"
+        "madc.lo.cc.u32 %4, %11, %13, 0;\n\t"
+        "madc.hi.u32 %5, %11, %13, 0;\n\t"
+        "mad.lo.cc.u32 t0, %8, %13, t0;\n\t"
+        "madc.hi.cc.u32 t1, %8, %13, t1;\n\t"
+        "madc.lo.cc.u32 t2, %10, %13, t2;\n\t"
+        "madc.hi.cc.u32 t3, %10, %13, t3;\n\t"
+        "addc.u32 t4, 0, 0;\n\t"
         "mad.lo.cc.u32 %2, %8, %14, %2;\n\t"
-        "madc.lo.cc.u32 %3, %9, %14, %3;\n\t"
+        "madc.hi.cc.u32 %3, %8, %14, %3;\n\t"
         "madc.lo.cc.u32 %4, %10, %14, %4;\n\t"
-        "madc.lo.cc.u32 %5, %11, %14, %5;\n\t"
-        "addc.u32 %6, 0, 0;\n\t"
-        "mad.hi.cc.u32 %3, %8, %14, %3;\n\t"
-        "madc.hi.cc.u32 %4, %9, %14, %4;\n\t"
         "madc.hi.cc.u32 %5, %10, %14, %5;\n\t"
-        "madc.hi.u32 %6, %11, %14, %6;\n\t"
-        "mad.lo.cc.u32 %3, %8, %15, %3;\n\t"
-        "madc.lo.cc.u32 %4, %9, %15, %4;\n\t"
-        "madc.lo.cc.u32 %5, %10, %15, %5;\n\t"
-        "madc.lo.cc.u32 %6, %11, %15, %6;\n\t"
-        "addc.u32 %7, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %8, %15, %4;\n\t"
+        "addc.u32 %6, 0, 0;\n\t"
+        "mad.lo.cc.u32 t2, %9, %14, t2;\n\t"
+        "madc.hi.cc.u32 t3, %9, %14, t3;\n\t"
+        "madc.lo.cc.u32 t4, %11, %14, t4;\n\t"
+        "madc.hi.u32 t5, %11, %14, 0;\n\t"
+        "mad.lo.cc.u32 %4, %9, %15, %4;\n\t"
         "madc.hi.cc.u32 %5, %9, %15, %5;\n\t"
-        "madc.hi.cc.u32 %6, %10, %15, %6;\n\t"
-        "madc.hi.u32 %7, %11, %15, %7;\n\t"
+        "madc.lo.cc.u32 %6, %11, %15, %6;\n\t"
+        "madc.hi.u32 %7, %11, %15, 0;\n\t"
+        "mad.lo.cc.u32 t2, %8, %15, t2;\n\t"
+        "madc.hi.cc.u32 t3, %8, %15, t3;\n\t"
+        "madc.lo.cc.u32 t4, %10, %15, t4;\n\t"
+        "madc.hi.cc.u32 t5, %10, %15, t5;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.u32 %7, %7, t6;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
@@ -708,47 +715,54 @@ struct mul {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[7];
     y[0] = ptx_mul_lo(x[0], x[4]);
-    y[1] = ptx_mul_lo(x[1], x[4]);
+    y[1] = ptx_mul_hi(x[0], x[4]);
     y[2] = ptx_mul_lo(x[2], x[4]);
-    y[3] = ptx_mul_lo(x[3], x[4]);
-    y[4] = ptx_mul_hi(x[3], x[4]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[4], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[4], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[4], y[3]);
-    y[4] = ptx_addc(cf, y[4], 0u);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[5], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[5], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[5], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[5], y[4]);
-    y[5] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[5], y[2]);
+    y[3] = ptx_mul_hi(x[2], x[4]);
+    t[0] = ptx_mul_lo(x[1], x[4]);
+    t[1] = ptx_mul_hi(x[1], x[4]);
+    t[2] = ptx_mul_lo(x[3], x[4]);
+    t[3] = ptx_mul_hi(x[3], x[4]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[5], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[5], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[5], y[4]);
-    y[5] = ptx_madc_hi(cf, x[3], x[5], y[5]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[5], 0u);
+    y[5] = ptx_madc_hi(cf, x[3], x[5], 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[5], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[5], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[5], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[5], t[3]);
+    t[4] = ptx_addc(cf, 0u, 0u);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[6], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[6], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[6], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[6], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[6], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[6], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[6], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[6], y[5]);
-    y[6] = ptx_madc_hi(cf, x[3], x[6], y[6]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[7], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[7], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[7], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[7], y[6]);
-    y[7] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[7], y[4]);
+    y[6] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[6], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[6], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[6], t[4]);
+    t[5] = ptx_madc_hi(cf, x[3], x[6], 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[7], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[7], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[7], y[6]);
-    y[7] = ptx_madc_hi(cf, x[3], x[7], y[7]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[7], y[6]);
+    y[7] = ptx_madc_hi(cf, x[3], x[7], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[7], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[7], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[7], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[7], t[5]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc(cf, y[7], t[6]);
   }
 #endif
 };
 
-// mul_lo: a * b mod 2^bits; 16 instructions.
+// mul_lo: a * b mod 2^bits; 19 instructions.
 struct mul_lo {
   static constexpr const char* name = "mul_lo";
   static constexpr unsigned bits = 128;
@@ -767,22 +781,26 @@ struct mul_lo {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<3>;\n\t"
         "mul.lo.u32 %0, %4, %8;\n\t"
-        "mul.lo.u32 %1, %5, %8;\n\t"
+        "mul.hi.u32 %1, %4, %8;\n\t"
         "mul.lo.u32 %2, %6, %8;\n\t"
-        "mul.lo.u32 %3, %7, %8;\n\t"
-        "mad.hi.cc.u32 %1, %4, %8, %1;\n\t"
-        "madc.hi.cc.u32 %2, %5, %8, %2;\n\t"
-        "madc.hi.u32 %3, %6, %8, %3;\n\t"
-        "mad.lo.cc.u32 %1, %4, %9, %1;\n\t"
-        "madc.lo.cc.u32 %2, %5, %9, %2;\n\t"
-        "madc.lo.u32 %3, %6, %9, %3;\n\t"
-        "mad.hi.cc.u32 %2, %4, %9, %2;\n\t"
+        "mul.hi.u32 %3, %6, %8;\n\t"
+        "mul.lo.u32 t0, %5, %8;\n\t"
+        "mul.hi.u32 t1, %5, %8;\n\t"
+        "mul.lo.u32 t2, %7, %8;\n\t"
+        "mad.lo.cc.u32 %2, %5, %9, %2;\n\t"
         "madc.hi.u32 %3, %5, %9, %3;\n\t"
+        "mad.lo.cc.u32 t0, %4, %9, t0;\n\t"
+        "madc.hi.cc.u32 t1, %4, %9, t1;\n\t"
+        "madc.lo.u32 t2, %6, %9, t2;\n\t"
         "mad.lo.cc.u32 %2, %4, %10, %2;\n\t"
-        "madc.lo.u32 %3, %5, %10, %3;\n\t"
-        "mad.hi.u32 %3, %4, %10, %3;\n\t"
-        "mad.lo.u32 %3, %4, %11, %3;\n\t"
+        "madc.hi.u32 %3, %4, %10, %3;\n\t"
+        "mad.lo.u32 t2, %5, %10, t2;\n\t"
+        "mad.lo.u32 t2, %4, %11, t2;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.u32 %3, %3, t2;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
@@ -794,27 +812,31 @@ struct mul_lo {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[3];
     y[0] = ptx_mul_lo(x[0], x[4]);
-    y[1] = ptx_mul_lo(x[1], x[4]);
+    y[1] = ptx_mul_hi(x[0], x[4]);
     y[2] = ptx_mul_lo(x[2], x[4]);
-    y[3] = ptx_mul_lo(x[3], x[4]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[4], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[4], y[2]);
-    y[3] = ptx_madc_hi(cf, x[2], x[4], y[3]);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[5], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[5], y[2]);
-    y[3] = ptx_madc_lo(cf, x[2], x[5], y[3]);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[5], y[2]);
+    y[3] = ptx_mul_hi(x[2], x[4]);
+    t[0] = ptx_mul_lo(x[1], x[4]);
+    t[1] = ptx_mul_hi(x[1], x[4]);
+    t[2] = ptx_mul_lo(x[3], x[4]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[5], y[2]);
     y[3] = ptx_madc_hi(cf, x[1], x[5], y[3]);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[5], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[5], t[1]);
+    t[2] = ptx_madc_lo(cf, x[2], x[5], t[2]);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[6], y[2]);
-    y[3] = ptx_madc_lo(cf, x[1], x[6], y[3]);
-    y[3] = ptx_mad_hi(x[0], x[6], y[3]);
-    y[3] = ptx_mad_lo(x[0], x[7], y[3]);
+    y[3] = ptx_madc_hi(cf, x[0], x[6], y[3]);
+    t[2] = ptx_mad_lo(x[1], x[6], t[2]);
+    t[2] = ptx_mad_lo(x[0], x[7], t[2]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc(cf, y[3], t[2]);
   }
 #endif
 };
 
-// mul_hi: floor(a * b / 2^bits), the high half; 40 instructions.
+// mul_hi: floor(a * b / 2^bits), the high half; 46 instructions.
 struct mul_hi {
   static constexpr const char* name = "mul_hi";
   static constexpr unsigned bits = 128;
@@ -833,43 +855,49 @@ struct mul_hi {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<8>;\n\t"
+        ".reg .u32 t<15>;\n\t"
         "mul.lo.u32 t0, %4, %8;\n\t"
-        "mul.lo.u32 t1, %5, %8;\n\t"
+        "mul.hi.u32 t1, %4, %8;\n\t"
         "mul.lo.u32 t2, %6, %8;\n\t"
-        "mul.lo.u32 t3, %7, %8;\n\t"
-        "mul.hi.u32 t4, %7, %8;\n\t"
-        "mad.hi.cc.u32 t1, %4, %8, t1;\n\t"
-        "madc.hi.cc.u32 t2, %5, %8, t2;\n\t"
-        "madc.hi.cc.u32 t3, %6, %8, t3;\n\t"
-        "addc.u32 t4, t4, 0;\n\t"
-        "mad.lo.cc.u32 t1, %4, %9, t1;\n\t"
-        "madc.lo.cc.u32 t2, %5, %9, t2;\n\t"
-        "madc.lo.cc.u32 t3, %6, %9, t3;\n\t"
-        "madc.lo.cc.u32 t4, %7, %9, t4;\n\t"
-        "addc.u32 t5, 0, 0;\n\t"
-        "mad.hi.cc.u32 t2, %4, %9, t2;\n\t"
+        "mul.hi.u32 t3, %6, %8;\n\t"
+        "mul.lo.u32 t8, %5, %8;\n\t"
+        "mul.hi.u32 t9, %5, %8;\n\t"
+        "mul.lo.u32 t10, %7, %8;\n\t"
+        "mul.hi.u32 t11, %7, %8;\n\t"
+        "mad.lo.cc.u32 t2, %5, %9, t2;\n\t"
         "madc.hi.cc.u32 t3, %5, %9, t3;\n\t"
-        "madc.hi.cc.u32 t4, %6, %9, t4;\n\t"
-        "madc.hi.u32 t5, %7, %9, t5;\n\t"
+        "madc.lo.cc.u32 t4, %7, %9, 0;\n\t"
+        "madc.hi.u32 t5, %7, %9, 0;\n\t"
+        "mad.lo.cc.u32 t8, %4, %9, t8;\n\t"
+        "madc.hi.cc.u32 t9, %4, %9, t9;\n\t"
+        "madc.lo.cc.u32 t10, %6, %9, t10;\n\t"
+        "madc.hi.cc.u32 t11, %6, %9, t11;\n\t"
+        "addc.u32 t12, 0, 0;\n\t"
         "mad.lo.cc.u32 t2, %4, %10, t2;\n\t"
-        "madc.lo.cc.u32 t3, %5, %10, t3;\n\t"
+        "madc.hi.cc.u32 t3, %4, %10, t3;\n\t"
         "madc.lo.cc.u32 t4, %6, %10, t4;\n\t"
-        "madc.lo.cc.u32 t5, %7, %10, t5;\n\t"
-        "addc.u32 t6, 0, 0;\n\t"
-        "mad.hi.cc.u32 t3, %4, %10, t3;\n\t"
-        "madc.hi.cc.u32 t4, %5, %10, t4;\n\t"
         "madc.hi.cc.u32 t5, %6, %10, t5;\n\t"
-        "madc.hi.u32 t6, %7, %10, t6;\n\t"
-        "mad.lo.cc.u32 t3, %4, %11, t3;\n\t"
-        "madc.lo.cc.u32 t4, %5, %11, t4;\n\t"
-        "madc.lo.cc.u32 t5, %6, %11, t5;\n\t"
-        "madc.lo.cc.u32 t6, %7, %11, t6;\n\t"
-        "addc.u32 t7, 0, 0;\n\t"
-        "mad.hi.cc.u32 t4, %4, %11, t4;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "mad.lo.cc.u32 t10, %5, %10, t10;\n\t"
+        "madc.hi.cc.u32 t11, %5, %10, t11;\n\t"
+        "madc.lo.cc.u32 t12, %7, %10, t12;\n\t"
+        "madc.hi.u32 t13, %7, %10, 0;\n\t"
+        "mad.lo.cc.u32 t4, %5, %11, t4;\n\t"
         "madc.hi.cc.u32 t5, %5, %11, t5;\n\t"
-        "madc.hi.cc.u32 t6, %6, %11, t6;\n\t"
-        "madc.hi.u32 t7, %7, %11, t7;\n\t"
+        "madc.lo.cc.u32 t6, %7, %11, t6;\n\t"
+        "madc.hi.u32 t7, %7, %11, 0;\n\t"
+        "mad.lo.cc.u32 t10, %4, %11, t10;\n\t"
+        "madc.hi.cc.u32 t11, %4, %11, t11;\n\t"
+        "madc.lo.cc.u32 t12, %6, %11, t12;\n\t"
+        "madc.hi.cc.u32 t13, %6, %11, t13;\n\t"
+        "addc.u32 t14, 0, 0;\n\t"
+        "add.cc.u32 t1, t1, t8;\n\t"
+        "addc.cc.u32 t2, t2, t9;\n\t"
+        "addc.cc.u32 t3, t3, t10;\n\t"
+        "addc.cc.u32 t4, t4, t11;\n\t"
+        "addc.cc.u32 t5, t5, t12;\n\t"
+        "addc.cc.u32 t6, t6, t13;\n\t"
+        "addc.u32 t7, t7, t14;\n\t"
         "shf.r.clamp.b32 %0, t4, t5, 0;\n\t"
         "shf.r.clamp.b32 %1, t5, t6, 0;\n\t"
         "shf.r.clamp.b32 %2, t6, t7, 0;\n\t"
@@ -885,43 +913,49 @@ struct mul_hi {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[8];
+    uint32_t t[15];
     ptx_mul_lo(x[0], x[4]);
-    t[1] = ptx_mul_lo(x[1], x[4]);
+    t[1] = ptx_mul_hi(x[0], x[4]);
     t[2] = ptx_mul_lo(x[2], x[4]);
-    t[3] = ptx_mul_lo(x[3], x[4]);
-    t[4] = ptx_mul_hi(x[3], x[4]);
-    t[1] = ptx_mad_hi_cc(cf, x[0], x[4], t[1]);
-    t[2] = ptx_madc_hi_cc(cf, x[1], x[4], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[4], t[3]);
-    t[4] = ptx_addc(cf, t[4], 0u);
-    t[1] = ptx_mad_lo_cc(cf, x[0], x[5], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[1], x[5], t[2]);
-    t[3] = ptx_madc_lo_cc(cf, x[2], x[5], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[5], t[4]);
-    t[5] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_hi_cc(cf, x[0], x[5], t[2]);
+    t[3] = ptx_mul_hi(x[2], x[4]);
+    t[8] = ptx_mul_lo(x[1], x[4]);
+    t[9] = ptx_mul_hi(x[1], x[4]);
+    t[10] = ptx_mul_lo(x[3], x[4]);
+    t[11] = ptx_mul_hi(x[3], x[4]);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[5], t[2]);
     t[3] = ptx_madc_hi_cc(cf, x[1], x[5], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[2], x[5], t[4]);
-    t[5] = ptx_madc_hi(cf, x[3], x[5], t[5]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[5], 0u);
+    t[5] = ptx_madc_hi(cf, x[3], x[5], 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[0], x[5], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[0], x[5], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[2], x[5], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[2], x[5], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
     t[2] = ptx_mad_lo_cc(cf, x[0], x[6], t[2]);
-    t[3] = ptx_madc_lo_cc(cf, x[1], x[6], t[3]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[6], t[3]);
     t[4] = ptx_madc_lo_cc(cf, x[2], x[6], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[3], x[6], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    t[3] = ptx_mad_hi_cc(cf, x[0], x[6], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[1], x[6], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[2], x[6], t[5]);
-    t[6] = ptx_madc_hi(cf, x[3], x[6], t[6]);
-    t[3] = ptx_mad_lo_cc(cf, x[0], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[1], x[7], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[2], x[7], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[7], t[6]);
-    t[7] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_hi_cc(cf, x[0], x[7], t[4]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[1], x[6], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[1], x[6], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[3], x[6], t[12]);
+    t[13] = ptx_madc_hi(cf, x[3], x[6], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[7], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[1], x[7], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[2], x[7], t[6]);
-    t[7] = ptx_madc_hi(cf, x[3], x[7], t[7]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[7], t[6]);
+    t[7] = ptx_madc_hi(cf, x[3], x[7], 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[0], x[7], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[0], x[7], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[2], x[7], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[2], x[7], t[13]);
+    t[14] = ptx_addc(cf, 0u, 0u);
+    t[1] = ptx_add_cc(cf, t[1], t[8]);
+    t[2] = ptx_addc_cc(cf, t[2], t[9]);
+    t[3] = ptx_addc_cc(cf, t[3], t[10]);
+    t[4] = ptx_addc_cc(cf, t[4], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[6] = ptx_addc_cc(cf, t[6], t[13]);
+    t[7] = ptx_addc(cf, t[7], t[14]);
     y[0] = ptx_shf_r_clamp(t[4], t[5], 0u);
     y[1] = ptx_shf_r_clamp(t[5], t[6], 0u);
     y[2] = ptx_shf_r_clamp(t[6], t[7], 0u);
@@ -930,7 +964,7 @@ struct mul_hi {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 30 instructions.
+// sqr: a * a, full, each cross product once; 32 instructions.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 128;
@@ -949,12 +983,15 @@ struct sqr {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<2>;\n\t"
         "mul.lo.u32 %1, %9, %8;\n\t"
-        "mul.lo.u32 %2, %10, %8;\n\t"
+        "mul.hi.u32 %2, %9, %8;\n\t"
         "mul.lo.u32 %3, %11, %8;\n\t"
         "mul.hi.u32 %4, %11, %8;\n\t"
-        "mad.hi.cc.u32 %2, %9, %8, %2;\n\t"
-        "madc.hi.cc.u32 %3, %10, %8, %3;\n\t"
+        "mul.lo.u32 t0, %10, %8;\n\t"
+        "mul.hi.u32 t1, %10, %8;\n\t"
+        "add.cc.u32 %2, %2, t0;\n\t"
+        "addc.cc.u32 %3, %3, t1;\n\t"
         "addc.u32 %4, %4, 0;\n\t"
         "mad.lo.cc.u32 %3, %10, %9, %3;\n\t"
         "madc.lo.cc.u32 %4, %11, %9, %4;\n\t"
@@ -990,12 +1027,15 @@ struct sqr {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[2];
     y[1] = ptx_mul_lo(x[1], x[0]);
-    y[2] = ptx_mul_lo(x[2], x[0]);
+    y[2] = ptx_mul_hi(x[1], x[0]);
     y[3] = ptx_mul_lo(x[3], x[0]);
     y[4] = ptx_mul_hi(x[3], x[0]);
-    y[2] = ptx_mad_hi_cc(cf, x[1], x[0], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[0], y[3]);
+    t[0] = ptx_mul_lo(x[2], x[0]);
+    t[1] = ptx_mul_hi(x[2], x[0]);
+    y[2] = ptx_add_cc(cf, y[2], t[0]);
+    y[3] = ptx_addc_cc(cf, y[3], t[1]);
     y[4] = ptx_addc(cf, y[4], 0u);
     y[3] = ptx_mad_lo_cc(cf, x[2], x[1], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[3], x[1], y[4]);
@@ -1024,7 +1064,7 @@ struct sqr {
 #endif
 };
 
-// mul_ui: a * u (u of 32 bits), full: one more limb; 9 instructions.
+// mul_ui: a * u (u of 32 bits), full: one more limb; 12 instructions.
 struct mul_ui {
   static constexpr const char* name = "mul_ui";
   static constexpr unsigned bits = 128;
@@ -1043,15 +1083,19 @@ struct mul_ui {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<4>;\n\t"
         "mul.lo.u32 %0, %5, %9;\n\t"
-        "mul.lo.u32 %1, %6, %9;\n\t"
+        "mul.hi.u32 %1, %5, %9;\n\t"
         "mul.lo.u32 %2, %7, %9;\n\t"
-        "mul.lo.u32 %3, %8, %9;\n\t"
-        "mul.hi.u32 %4, %8, %9;\n\t"
-        "mad.hi.cc.u32 %1, %5, %9, %1;\n\t"
-        "madc.hi.cc.u32 %2, %6, %9, %2;\n\t"
-        "madc.hi.cc.u32 %3, %7, %9, %3;\n\t"
-        "addc.u32 %4, %4, 0;\n\t"
+        "mul.hi.u32 %3, %7, %9;\n\t"
+        "mul.lo.u32 t0, %6, %9;\n\t"
+        "mul.hi.u32 t1, %6, %9;\n\t"
+        "mul.lo.u32 t2, %8, %9;\n\t"
+        "mul.hi.u32 t3, %8, %9;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.u32 %4, 0, t3;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
@@ -1063,20 +1107,24 @@ struct mul_ui {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[4];
     y[0] = ptx_mul_lo(x[0], x[4]);
-    y[1] = ptx_mul_lo(x[1], x[4]);
+    y[1] = ptx_mul_hi(x[0], x[4]);
     y[2] = ptx_mul_lo(x[2], x[4]);
-    y[3] = ptx_mul_lo(x[3], x[4]);
-    y[4] = ptx_mul_hi(x[3], x[4]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[4], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[4], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[4], y[3]);
-    y[4] = ptx_addc(cf, y[4], 0u);
+    y[3] = ptx_mul_hi(x[2], x[4]);
+    t[0] = ptx_mul_lo(x[1], x[4]);
+    t[1] = ptx_mul_hi(x[1], x[4]);
+    t[2] = ptx_mul_lo(x[3], x[4]);
+    t[3] = ptx_mul_hi(x[3], x[4]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc(cf, 0u, t[3]);
   }
 #endif
 };
 
-// mad: a * b + c, full; 40 instructions.
+// mad: a * b + c, full; 47 instructions.
 struct mad {
   static constexpr const char* name = "mad";
   static constexpr unsigned bits = 128;
@@ -1095,46 +1143,54 @@ struct mad {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<7>;\n\t"
         "mov.b32 %0, %16;\n\t"
         "mov.b32 %1, %17;\n\t"
         "mov.b32 %2, %18;\n\t"
         "mov.b32 %3, %19;\n\t"
         "mad.lo.cc.u32 %0, %8, %12, %0;\n\t"
-        "madc.lo.cc.u32 %1, %9, %12, %1;\n\t"
+        "madc.hi.cc.u32 %1, %8, %12, %1;\n\t"
         "madc.lo.cc.u32 %2, %10, %12, %2;\n\t"
-        "madc.lo.cc.u32 %3, %11, %12, %3;\n\t"
-        "addc.u32 %4, 0, 0;\n\t"
-        "mad.hi.cc.u32 %1, %8, %12, %1;\n\t"
-        "madc.hi.cc.u32 %2, %9, %12, %2;\n\t"
         "madc.hi.cc.u32 %3, %10, %12, %3;\n\t"
-        "madc.hi.u32 %4, %11, %12, %4;\n\t"
-        "mad.lo.cc.u32 %1, %8, %13, %1;\n\t"
-        "madc.lo.cc.u32 %2, %9, %13, %2;\n\t"
-        "madc.lo.cc.u32 %3, %10, %13, %3;\n\t"
-        "madc.lo.cc.u32 %4, %11, %13, %4;\n\t"
-        "addc.u32 %5, 0, 0;\n\t"
-        "mad.hi.cc.u32 %2, %8, %13, %2;\n\t"
+        "addc.u32 %4, 0, 0;\n\t"
+        "mul.lo.u32 t0, %9, %12;\n\t"
+        "mul.hi.u32 t1, %9, %12;\n\t"
+        "mul.lo.u32 t2, %11, %12;\n\t"
+        "mul.hi.u32 t3, %11, %12;\n\t"
+        "mad.lo.cc.u32 %2, %9, %13, %2;\n\t"
         "madc.hi.cc.u32 %3, %9, %13, %3;\n\t"
-        "madc.hi.cc.u32 %4, %10, %13, %4;\n\t"
-        "madc.hi.u32 %5, %11, %13, %5;\n\t"
+        "madc.lo.cc.u32 %4, %11, %13, %4;\n\t"
+        "madc.hi.u32 %5, %11, %13, 0;\n\t"
+        "mad.lo.cc.u32 t0, %8, %13, t0;\n\t"
+        "madc.hi.cc.u32 t1, %8, %13, t1;\n\t"
+        "madc.lo.cc.u32 t2, %10, %13, t2;\n\t"
+        "madc.hi.cc.u32 t3, %10, %13, t3;\n\t"
+        "addc.u32 t4, 0, 0;\n\t"
         "mad.lo.cc.u32 %2, %8, %14, %2;\n\t"
-        "madc.lo.cc.u32 %3, %9, %14, %3;\n\t"
+        "madc.hi.cc.u32 %3, %8, %14, %3;\n\t"
         "madc.lo.cc.u32 %4, %10, %14, %4;\n\t"
-        "madc.lo.cc.u32 %5, %11, %14, %5;\n\t"
-        "addc.u32 %6, 0, 0;\n\t"
-        "mad.hi.cc.u32 %3, %8, %14, %3;\n\t"
-        "madc.hi.cc.u32 %4, %9, %14, %4;\n\t"
         "madc.hi.cc.u32 %5, %10, %14, %5;\n\t"
-        "madc.hi.u32 %6, %11, %14, %6;\n\t"
-        "mad.lo.cc.u32 %3, %8, %15, %3;\n\t"
-        "madc.lo.cc.u32 %4, %9, %15, %4;\n\t"
-        "madc.lo.cc.u32 %5, %10, %15, %5;\n\t"
-        "madc.lo.cc.u32 %6, %11, %15, %6;\n\t"
-        "addc.u32 %7, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %8, %15, %4;\n\t"
+        "addc.u32 %6, 0, 0;\n\t"
+        "mad.lo.cc.u32 t2, %9, %14, t2;\n\t"
+        "madc.hi.cc.u32 t3, %9, %14, t3;\n\t"
+        "madc.lo.cc.u32 t4, %11, %14, t4;\n\t"
+        "madc.hi.u32 t5, %11, %14, 0;\n\t"
+        "mad.lo.cc.u32 %4, %9, %15, %4;\n\t"
         "madc.hi.cc.u32 %5, %9, %15, %5;\n\t"
-        "madc.hi.cc.u32 %6, %10, %15, %6;\n\t"
-        "madc.hi.u32 %7, %11, %15, %7;\n\t"
+        "madc.lo.cc.u32 %6, %11, %15, %6;\n\t"
+        "madc.hi.u32 %7, %11, %15, 0;\n\t"
+        "mad.lo.cc.u32 t2, %8, %15, t2;\n\t"
+        "madc.hi.cc.u32 t3, %8, %15, t3;\n\t"
+        "madc.lo.cc.u32 t4, %10, %15, t4;\n\t"
+        "madc.hi.cc.u32 t5, %10, %15, t5;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.u32 %7, %7, t6;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
@@ -1146,46 +1202,54 @@ struct mad {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[7];
     y[0] = ptx_mov(x[8]);
     y[1] = ptx_mov(x[9]);
     y[2] = ptx_mov(x[10]);
     y[3] = ptx_mov(x[11]);
     y[0] = ptx_mad_lo_cc(cf, x[0], x[4], y[0]);
-    y[1] = ptx_madc_lo_cc(cf, x[1], x[4], y[1]);
+    y[1] = ptx_madc_hi_cc(cf, x[0], x[4], y[1]);
     y[2] = ptx_madc_lo_cc(cf, x[2], x[4], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[3], x[4], y[3]);
-    y[4] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[4], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[4], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[2], x[4], y[3]);
-    y[4] = ptx_madc_hi(cf, x[3], x[4], y[4]);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[5], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[5], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[5], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[5], y[4]);
-    y[5] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[5], y[2]);
+    y[4] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[1], x[4]);
+    t[1] = ptx_mul_hi(x[1], x[4]);
+    t[2] = ptx_mul_lo(x[3], x[4]);
+    t[3] = ptx_mul_hi(x[3], x[4]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[5], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[5], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[5], y[4]);
-    y[5] = ptx_madc_hi(cf, x[3], x[5], y[5]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[5], y[4]);
+    y[5] = ptx_madc_hi(cf, x[3], x[5], 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[5], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[5], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[5], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[5], t[3]);
+    t[4] = ptx_addc(cf, 0u, 0u);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[6], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[6], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[6], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[6], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[6], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[6], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[6], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[6], y[5]);
-    y[6] = ptx_madc_hi(cf, x[3], x[6], y[6]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[7], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[7], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[7], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[7], y[6]);
-    y[7] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[7], y[4]);
+    y[6] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[6], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[6], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[6], t[4]);
+    t[5] = ptx_madc_hi(cf, x[3], x[6], 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[7], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[7], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[7], y[6]);
-    y[7] = ptx_madc_hi(cf, x[3], x[7], y[7]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[7], y[6]);
+    y[7] = ptx_madc_hi(cf, x[3], x[7], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[7], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[7], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[7], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[7], t[5]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc(cf, y[7], t[6]);
   }
 #endif
 };

@@ -662,7 +662,7 @@ struct neg {
 #endif
 };
 
-// mul: a * b, the full product of exact width; 53 instructions.
+// mul: a * b, the full product of exact width; 60 instructions.
 struct mul {
   static constexpr const char* name = "mul";
   static constexpr unsigned bits = 131;
@@ -681,59 +681,67 @@ struct mul {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<8>;\n\t"
         "mul.lo.u32 %0, %9, %14;\n\t"
-        "mul.lo.u32 %1, %10, %14;\n\t"
+        "mul.hi.u32 %1, %9, %14;\n\t"
         "mul.lo.u32 %2, %11, %14;\n\t"
-        "mul.lo.u32 %3, %12, %14;\n\t"
+        "mul.hi.u32 %3, %11, %14;\n\t"
         "mul.lo.u32 %4, %13, %14;\n\t"
         "mul.hi.u32 %5, %13, %14;\n\t"
-        "mad.hi.cc.u32 %1, %9, %14, %1;\n\t"
-        "madc.hi.cc.u32 %2, %10, %14, %2;\n\t"
-        "madc.hi.cc.u32 %3, %11, %14, %3;\n\t"
-        "madc.hi.cc.u32 %4, %12, %14, %4;\n\t"
-        "addc.u32 %5, %5, 0;\n\t"
-        "mad.lo.cc.u32 %1, %9, %15, %1;\n\t"
-        "madc.lo.cc.u32 %2, %10, %15, %2;\n\t"
-        "madc.lo.cc.u32 %3, %11, %15, %3;\n\t"
-        "madc.lo.cc.u32 %4, %12, %15, %4;\n\t"
-        "madc.lo.cc.u32 %5, %13, %15, %5;\n\t"
-        "addc.u32 %6, 0, 0;\n\t"
-        "mad.hi.cc.u32 %2, %9, %15, %2;\n\t"
+        "mul.lo.u32 t0, %10, %14;\n\t"
+        "mul.hi.u32 t1, %10, %14;\n\t"
+        "mul.lo.u32 t2, %12, %14;\n\t"
+        "mul.hi.u32 t3, %12, %14;\n\t"
+        "mad.lo.cc.u32 %2, %10, %15, %2;\n\t"
         "madc.hi.cc.u32 %3, %10, %15, %3;\n\t"
-        "madc.hi.cc.u32 %4, %11, %15, %4;\n\t"
+        "madc.lo.cc.u32 %4, %12, %15, %4;\n\t"
         "madc.hi.cc.u32 %5, %12, %15, %5;\n\t"
-        "madc.hi.u32 %6, %13, %15, %6;\n\t"
+        "addc.u32 %6, 0, 0;\n\t"
+        "mad.lo.cc.u32 t0, %9, %15, t0;\n\t"
+        "madc.hi.cc.u32 t1, %9, %15, t1;\n\t"
+        "madc.lo.cc.u32 t2, %11, %15, t2;\n\t"
+        "madc.hi.cc.u32 t3, %11, %15, t3;\n\t"
+        "madc.lo.cc.u32 t4, %13, %15, 0;\n\t"
+        "madc.hi.u32 t5, %13, %15, 0;\n\t"
         "mad.lo.cc.u32 %2, %9, %16, %2;\n\t"
-        "madc.lo.cc.u32 %3, %10, %16, %3;\n\t"
+        "madc.hi.cc.u32 %3, %9, %16, %3;\n\t"
         "madc.lo.cc.u32 %4, %11, %16, %4;\n\t"
-        "madc.lo.cc.u32 %5, %12, %16, %5;\n\t"
-        "madc.lo.cc.u32 %6, %13, %16, %6;\n\t"
-        "addc.u32 %7, 0, 0;\n\t"
-        "mad.hi.cc.u32 %3, %9, %16, %3;\n\t"
-        "madc.hi.cc.u32 %4, %10, %16, %4;\n\t"
         "madc.hi.cc.u32 %5, %11, %16, %5;\n\t"
-        "madc.hi.cc.u32 %6, %12, %16, %6;\n\t"
-        "madc.hi.u32 %7, %13, %16, %7;\n\t"
-        "mad.lo.cc.u32 %3, %9, %17, %3;\n\t"
-        "madc.lo.cc.u32 %4, %10, %17, %4;\n\t"
-        "madc.lo.cc.u32 %5, %11, %17, %5;\n\t"
-        "madc.lo.cc.u32 %6, %12, %17, %6;\n\t"
-        "madc.lo.cc.u32 %7, %13, %17, %7;\n\t"
-        "addc.u32 %8, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %9, %17, %4;\n\t"
+        "madc.lo.cc.u32 %6, %13, %16, %6;\n\t"
+        "madc.hi.u32 %7, %13, %16, 0;\n\t"
+        "mad.lo.cc.u32 t2, %10, %16, t2;\n\t"
+        "madc.hi.cc.u32 t3, %10, %16, t3;\n\t"
+        "madc.lo.cc.u32 t4, %12, %16, t4;\n\t"
+        "madc.hi.cc.u32 t5, %12, %16, t5;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "mad.lo.cc.u32 %4, %10, %17, %4;\n\t"
         "madc.hi.cc.u32 %5, %10, %17, %5;\n\t"
-        "madc.hi.cc.u32 %6, %11, %17, %6;\n\t"
+        "madc.lo.cc.u32 %6, %12, %17, %6;\n\t"
         "madc.hi.cc.u32 %7, %12, %17, %7;\n\t"
-        "madc.hi.u32 %8, %13, %17, %8;\n\t"
+        "addc.u32 %8, 0, 0;\n\t"
+        "mad.lo.cc.u32 t2, %9, %17, t2;\n\t"
+        "madc.hi.cc.u32 t3, %9, %17, t3;\n\t"
+        "madc.lo.cc.u32 t4, %11, %17, t4;\n\t"
+        "madc.hi.cc.u32 t5, %11, %17, t5;\n\t"
+        "madc.lo.cc.u32 t6, %13, %17, t6;\n\t"
+        "madc.hi.u32 t7, %13, %17, 0;\n\t"
         "mad.lo.cc.u32 %4, %9, %18, %4;\n\t"
-        "madc.lo.cc.u32 %5, %10, %18, %5;\n\t"
+        "madc.hi.cc.u32 %5, %9, %18, %5;\n\t"
         "madc.lo.cc.u32 %6, %11, %18, %6;\n\t"
-        "madc.lo.cc.u32 %7, %12, %18, %7;\n\t"
-        "madc.lo.u32 %8, %13, %18, %8;\n\t"
-        "mad.hi.cc.u32 %5, %9, %18, %5;\n\t"
-        "madc.hi.cc.u32 %6, %10, %18, %6;\n\t"
         "madc.hi.cc.u32 %7, %11, %18, %7;\n\t"
-        "madc.hi.u32 %8, %12, %18, %8;\n\t"
+        "madc.lo.u32 %8, %13, %18, %8;\n\t"
+        "mad.lo.cc.u32 t4, %10, %18, t4;\n\t"
+        "madc.hi.cc.u32 t5, %10, %18, t5;\n\t"
+        "madc.lo.cc.u32 t6, %12, %18, t6;\n\t"
+        "madc.hi.u32 t7, %12, %18, t7;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.u32 %8, %8, t7;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
@@ -745,64 +753,72 @@ struct mul {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[8];
     y[0] = ptx_mul_lo(x[0], x[5]);
-    y[1] = ptx_mul_lo(x[1], x[5]);
+    y[1] = ptx_mul_hi(x[0], x[5]);
     y[2] = ptx_mul_lo(x[2], x[5]);
-    y[3] = ptx_mul_lo(x[3], x[5]);
+    y[3] = ptx_mul_hi(x[2], x[5]);
     y[4] = ptx_mul_lo(x[4], x[5]);
     y[5] = ptx_mul_hi(x[4], x[5]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[5], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[5], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[5], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[5], y[4]);
-    y[5] = ptx_addc(cf, y[5], 0u);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[6], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[6], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[6], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[6], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[6], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[6], y[2]);
+    t[0] = ptx_mul_lo(x[1], x[5]);
+    t[1] = ptx_mul_hi(x[1], x[5]);
+    t[2] = ptx_mul_lo(x[3], x[5]);
+    t[3] = ptx_mul_hi(x[3], x[5]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[6], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[6], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[6], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[6], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[6], y[5]);
-    y[6] = ptx_madc_hi(cf, x[4], x[6], y[6]);
+    y[6] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[6], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[6], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[6], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[6], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[6], 0u);
+    t[5] = ptx_madc_hi(cf, x[4], x[6], 0u);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[7], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[7], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[7], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[7], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[7], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[7], y[6]);
-    y[7] = ptx_addc(cf, 0u, 0u);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[7], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[7], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[7], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[3], x[7], y[6]);
-    y[7] = ptx_madc_hi(cf, x[4], x[7], y[7]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[8], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[8], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[8], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[8], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[4], x[8], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[8], y[4]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[7], y[6]);
+    y[7] = ptx_madc_hi(cf, x[4], x[7], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[7], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[7], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[7], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[7], t[5]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[8], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[8], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[8], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[8], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[3], x[8], y[7]);
-    y[8] = ptx_madc_hi(cf, x[4], x[8], y[8]);
+    y[8] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[8], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[8], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[8], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[8], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[8], t[6]);
+    t[7] = ptx_madc_hi(cf, x[4], x[8], 0u);
     y[4] = ptx_mad_lo_cc(cf, x[0], x[9], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[1], x[9], y[5]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[9], y[5]);
     y[6] = ptx_madc_lo_cc(cf, x[2], x[9], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[3], x[9], y[7]);
-    y[8] = ptx_madc_lo(cf, x[4], x[9], y[8]);
-    y[5] = ptx_mad_hi_cc(cf, x[0], x[9], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[1], x[9], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[2], x[9], y[7]);
-    y[8] = ptx_madc_hi(cf, x[3], x[9], y[8]);
+    y[8] = ptx_madc_lo(cf, x[4], x[9], y[8]);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[9], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[9], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[9], t[6]);
+    t[7] = ptx_madc_hi(cf, x[3], x[9], t[7]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc(cf, y[8], t[7]);
   }
 #endif
 };
 
-// mul_lo: a * b mod 2^bits; 26 instructions.
+// mul_lo: a * b mod 2^bits; 30 instructions.
 struct mul_lo {
   static constexpr const char* name = "mul_lo";
   static constexpr unsigned bits = 131;
@@ -821,31 +837,36 @@ struct mul_lo {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<4>;\n\t"
         "mul.lo.u32 %0, %5, %10;\n\t"
-        "mul.lo.u32 %1, %6, %10;\n\t"
+        "mul.hi.u32 %1, %5, %10;\n\t"
         "mul.lo.u32 %2, %7, %10;\n\t"
-        "mul.lo.u32 %3, %8, %10;\n\t"
+        "mul.hi.u32 %3, %7, %10;\n\t"
         "mul.lo.u32 %4, %9, %10;\n\t"
-        "mad.hi.cc.u32 %1, %5, %10, %1;\n\t"
-        "madc.hi.cc.u32 %2, %6, %10, %2;\n\t"
-        "madc.hi.cc.u32 %3, %7, %10, %3;\n\t"
-        "madc.hi.u32 %4, %8, %10, %4;\n\t"
-        "mad.lo.cc.u32 %1, %5, %11, %1;\n\t"
-        "madc.lo.cc.u32 %2, %6, %11, %2;\n\t"
-        "madc.lo.cc.u32 %3, %7, %11, %3;\n\t"
-        "madc.lo.u32 %4, %8, %11, %4;\n\t"
-        "mad.hi.cc.u32 %2, %5, %11, %2;\n\t"
+        "mul.lo.u32 t0, %6, %10;\n\t"
+        "mul.hi.u32 t1, %6, %10;\n\t"
+        "mul.lo.u32 t2, %8, %10;\n\t"
+        "mul.hi.u32 t3, %8, %10;\n\t"
+        "mad.lo.cc.u32 %2, %6, %11, %2;\n\t"
         "madc.hi.cc.u32 %3, %6, %11, %3;\n\t"
-        "madc.hi.u32 %4, %7, %11, %4;\n\t"
+        "madc.lo.u32 %4, %8, %11, %4;\n\t"
+        "mad.lo.cc.u32 t0, %5, %11, t0;\n\t"
+        "madc.hi.cc.u32 t1, %5, %11, t1;\n\t"
+        "madc.lo.cc.u32 t2, %7, %11, t2;\n\t"
+        "madc.hi.u32 t3, %7, %11, t3;\n\t"
         "mad.lo.cc.u32 %2, %5, %12, %2;\n\t"
-        "madc.lo.cc.u32 %3, %6, %12, %3;\n\t"
+        "madc.hi.cc.u32 %3, %5, %12, %3;\n\t"
         "madc.lo.u32 %4, %7, %12, %4;\n\t"
-        "mad.hi.cc.u32 %3, %5, %12, %3;\n\t"
-        "madc.hi.u32 %4, %6, %12, %4;\n\t"
-        "mad.lo.cc.u32 %3, %5, %13, %3;\n\t"
-        "madc.lo.u32 %4, %6, %13, %4;\n\t"
-        "mad.hi.u32 %4, %5, %13, %4;\n\t"
+        "mad.lo.cc.u32 t2, %6, %12, t2;\n\t"
+        "madc.hi.u32 t3, %6, %12, t3;\n\t"
+        "mad.lo.u32 %4, %6, %13, %4;\n\t"
+        "mad.lo.cc.u32 t2, %5, %13, t2;\n\t"
+        "madc.hi.u32 t3, %5, %13, t3;\n\t"
         "mad.lo.u32 %4, %5, %14, %4;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.u32 %4, %4, t3;\n\t"
         "and.b32 %4, %4, 7;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
@@ -858,37 +879,42 @@ struct mul_lo {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[4];
     y[0] = ptx_mul_lo(x[0], x[5]);
-    y[1] = ptx_mul_lo(x[1], x[5]);
+    y[1] = ptx_mul_hi(x[0], x[5]);
     y[2] = ptx_mul_lo(x[2], x[5]);
-    y[3] = ptx_mul_lo(x[3], x[5]);
+    y[3] = ptx_mul_hi(x[2], x[5]);
     y[4] = ptx_mul_lo(x[4], x[5]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[5], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[5], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[5], y[3]);
-    y[4] = ptx_madc_hi(cf, x[3], x[5], y[4]);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[6], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[6], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[6], y[3]);
-    y[4] = ptx_madc_lo(cf, x[3], x[6], y[4]);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[6], y[2]);
+    t[0] = ptx_mul_lo(x[1], x[5]);
+    t[1] = ptx_mul_hi(x[1], x[5]);
+    t[2] = ptx_mul_lo(x[3], x[5]);
+    t[3] = ptx_mul_hi(x[3], x[5]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[6], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[6], y[3]);
-    y[4] = ptx_madc_hi(cf, x[2], x[6], y[4]);
+    y[4] = ptx_madc_lo(cf, x[3], x[6], y[4]);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[6], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[6], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[6], t[2]);
+    t[3] = ptx_madc_hi(cf, x[2], x[6], t[3]);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[7], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[7], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[7], y[3]);
     y[4] = ptx_madc_lo(cf, x[2], x[7], y[4]);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[7], y[3]);
-    y[4] = ptx_madc_hi(cf, x[1], x[7], y[4]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[8], y[3]);
-    y[4] = ptx_madc_lo(cf, x[1], x[8], y[4]);
-    y[4] = ptx_mad_hi(x[0], x[8], y[4]);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[7], t[2]);
+    t[3] = ptx_madc_hi(cf, x[1], x[7], t[3]);
+    y[4] = ptx_mad_lo(x[1], x[8], y[4]);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[8], t[2]);
+    t[3] = ptx_madc_hi(cf, x[0], x[8], t[3]);
     y[4] = ptx_mad_lo(x[0], x[9], y[4]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc(cf, y[4], t[3]);
     y[4] = ptx_and(y[4], 7u);
   }
 #endif
 };
 
-// mul_hi: floor(a * b / 2^bits), the high half; 58 instructions.
+// mul_hi: floor(a * b / 2^bits), the high half; 65 instructions.
 struct mul_hi {
   static constexpr const char* name = "mul_hi";
   static constexpr unsigned bits = 131;
@@ -907,60 +933,67 @@ struct mul_hi {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<9>;\n\t"
+        ".reg .u32 t<17>;\n\t"
         "mul.lo.u32 t0, %5, %10;\n\t"
-        "mul.lo.u32 t1, %6, %10;\n\t"
+        "mul.hi.u32 t1, %5, %10;\n\t"
         "mul.lo.u32 t2, %7, %10;\n\t"
-        "mul.lo.u32 t3, %8, %10;\n\t"
+        "mul.hi.u32 t3, %7, %10;\n\t"
         "mul.lo.u32 t4, %9, %10;\n\t"
         "mul.hi.u32 t5, %9, %10;\n\t"
-        "mad.hi.cc.u32 t1, %5, %10, t1;\n\t"
-        "madc.hi.cc.u32 t2, %6, %10, t2;\n\t"
-        "madc.hi.cc.u32 t3, %7, %10, t3;\n\t"
-        "madc.hi.cc.u32 t4, %8, %10, t4;\n\t"
-        "addc.u32 t5, t5, 0;\n\t"
-        "mad.lo.cc.u32 t1, %5, %11, t1;\n\t"
-        "madc.lo.cc.u32 t2, %6, %11, t2;\n\t"
-        "madc.lo.cc.u32 t3, %7, %11, t3;\n\t"
-        "madc.lo.cc.u32 t4, %8, %11, t4;\n\t"
-        "madc.lo.cc.u32 t5, %9, %11, t5;\n\t"
-        "addc.u32 t6, 0, 0;\n\t"
-        "mad.hi.cc.u32 t2, %5, %11, t2;\n\t"
+        "mul.lo.u32 t9, %6, %10;\n\t"
+        "mul.hi.u32 t10, %6, %10;\n\t"
+        "mul.lo.u32 t11, %8, %10;\n\t"
+        "mul.hi.u32 t12, %8, %10;\n\t"
+        "mad.lo.cc.u32 t2, %6, %11, t2;\n\t"
         "madc.hi.cc.u32 t3, %6, %11, t3;\n\t"
-        "madc.hi.cc.u32 t4, %7, %11, t4;\n\t"
+        "madc.lo.cc.u32 t4, %8, %11, t4;\n\t"
         "madc.hi.cc.u32 t5, %8, %11, t5;\n\t"
-        "madc.hi.u32 t6, %9, %11, t6;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "mad.lo.cc.u32 t9, %5, %11, t9;\n\t"
+        "madc.hi.cc.u32 t10, %5, %11, t10;\n\t"
+        "madc.lo.cc.u32 t11, %7, %11, t11;\n\t"
+        "madc.hi.cc.u32 t12, %7, %11, t12;\n\t"
+        "madc.lo.cc.u32 t13, %9, %11, 0;\n\t"
+        "madc.hi.u32 t14, %9, %11, 0;\n\t"
         "mad.lo.cc.u32 t2, %5, %12, t2;\n\t"
-        "madc.lo.cc.u32 t3, %6, %12, t3;\n\t"
+        "madc.hi.cc.u32 t3, %5, %12, t3;\n\t"
         "madc.lo.cc.u32 t4, %7, %12, t4;\n\t"
-        "madc.lo.cc.u32 t5, %8, %12, t5;\n\t"
-        "madc.lo.cc.u32 t6, %9, %12, t6;\n\t"
-        "addc.u32 t7, 0, 0;\n\t"
-        "mad.hi.cc.u32 t3, %5, %12, t3;\n\t"
-        "madc.hi.cc.u32 t4, %6, %12, t4;\n\t"
         "madc.hi.cc.u32 t5, %7, %12, t5;\n\t"
-        "madc.hi.cc.u32 t6, %8, %12, t6;\n\t"
-        "madc.hi.u32 t7, %9, %12, t7;\n\t"
-        "mad.lo.cc.u32 t3, %5, %13, t3;\n\t"
-        "madc.lo.cc.u32 t4, %6, %13, t4;\n\t"
-        "madc.lo.cc.u32 t5, %7, %13, t5;\n\t"
-        "madc.lo.cc.u32 t6, %8, %13, t6;\n\t"
-        "madc.lo.cc.u32 t7, %9, %13, t7;\n\t"
-        "addc.u32 t8, 0, 0;\n\t"
-        "mad.hi.cc.u32 t4, %5, %13, t4;\n\t"
+        "madc.lo.cc.u32 t6, %9, %12, t6;\n\t"
+        "madc.hi.u32 t7, %9, %12, 0;\n\t"
+        "mad.lo.cc.u32 t11, %6, %12, t11;\n\t"
+        "madc.hi.cc.u32 t12, %6, %12, t12;\n\t"
+        "madc.lo.cc.u32 t13, %8, %12, t13;\n\t"
+        "madc.hi.cc.u32 t14, %8, %12, t14;\n\t"
+        "addc.u32 t15, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %6, %13, t4;\n\t"
         "madc.hi.cc.u32 t5, %6, %13, t5;\n\t"
-        "madc.hi.cc.u32 t6, %7, %13, t6;\n\t"
+        "madc.lo.cc.u32 t6, %8, %13, t6;\n\t"
         "madc.hi.cc.u32 t7, %8, %13, t7;\n\t"
-        "madc.hi.u32 t8, %9, %13, t8;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
+        "mad.lo.cc.u32 t11, %5, %13, t11;\n\t"
+        "madc.hi.cc.u32 t12, %5, %13, t12;\n\t"
+        "madc.lo.cc.u32 t13, %7, %13, t13;\n\t"
+        "madc.hi.cc.u32 t14, %7, %13, t14;\n\t"
+        "madc.lo.cc.u32 t15, %9, %13, t15;\n\t"
+        "madc.hi.u32 t16, %9, %13, 0;\n\t"
         "mad.lo.cc.u32 t4, %5, %14, t4;\n\t"
-        "madc.lo.cc.u32 t5, %6, %14, t5;\n\t"
+        "madc.hi.cc.u32 t5, %5, %14, t5;\n\t"
         "madc.lo.cc.u32 t6, %7, %14, t6;\n\t"
-        "madc.lo.cc.u32 t7, %8, %14, t7;\n\t"
-        "madc.lo.u32 t8, %9, %14, t8;\n\t"
-        "mad.hi.cc.u32 t5, %5, %14, t5;\n\t"
-        "madc.hi.cc.u32 t6, %6, %14, t6;\n\t"
         "madc.hi.cc.u32 t7, %7, %14, t7;\n\t"
-        "madc.hi.u32 t8, %8, %14, t8;\n\t"
+        "madc.lo.u32 t8, %9, %14, t8;\n\t"
+        "mad.lo.cc.u32 t13, %6, %14, t13;\n\t"
+        "madc.hi.cc.u32 t14, %6, %14, t14;\n\t"
+        "madc.lo.cc.u32 t15, %8, %14, t15;\n\t"
+        "madc.hi.u32 t16, %8, %14, t16;\n\t"
+        "add.cc.u32 t1, t1, t9;\n\t"
+        "addc.cc.u32 t2, t2, t10;\n\t"
+        "addc.cc.u32 t3, t3, t11;\n\t"
+        "addc.cc.u32 t4, t4, t12;\n\t"
+        "addc.cc.u32 t5, t5, t13;\n\t"
+        "addc.cc.u32 t6, t6, t14;\n\t"
+        "addc.cc.u32 t7, t7, t15;\n\t"
+        "addc.u32 t8, t8, t16;\n\t"
         "shf.r.clamp.b32 %0, t4, t5, 3;\n\t"
         "shf.r.clamp.b32 %1, t5, t6, 3;\n\t"
         "shf.r.clamp.b32 %2, t6, t7, 3;\n\t"
@@ -977,60 +1010,67 @@ struct mul_hi {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[9];
+    uint32_t t[17];
     ptx_mul_lo(x[0], x[5]);
-    t[1] = ptx_mul_lo(x[1], x[5]);
+    t[1] = ptx_mul_hi(x[0], x[5]);
     t[2] = ptx_mul_lo(x[2], x[5]);
-    t[3] = ptx_mul_lo(x[3], x[5]);
+    t[3] = ptx_mul_hi(x[2], x[5]);
     t[4] = ptx_mul_lo(x[4], x[5]);
     t[5] = ptx_mul_hi(x[4], x[5]);
-    t[1] = ptx_mad_hi_cc(cf, x[0], x[5], t[1]);
-    t[2] = ptx_madc_hi_cc(cf, x[1], x[5], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[5], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[3], x[5], t[4]);
-    t[5] = ptx_addc(cf, t[5], 0u);
-    t[1] = ptx_mad_lo_cc(cf, x[0], x[6], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[1], x[6], t[2]);
-    t[3] = ptx_madc_lo_cc(cf, x[2], x[6], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[6], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[4], x[6], t[5]);
-    t[6] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_hi_cc(cf, x[0], x[6], t[2]);
+    t[9] = ptx_mul_lo(x[1], x[5]);
+    t[10] = ptx_mul_hi(x[1], x[5]);
+    t[11] = ptx_mul_lo(x[3], x[5]);
+    t[12] = ptx_mul_hi(x[3], x[5]);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[6], t[2]);
     t[3] = ptx_madc_hi_cc(cf, x[1], x[6], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[2], x[6], t[4]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[6], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[3], x[6], t[5]);
-    t[6] = ptx_madc_hi(cf, x[4], x[6], t[6]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    t[9] = ptx_mad_lo_cc(cf, x[0], x[6], t[9]);
+    t[10] = ptx_madc_hi_cc(cf, x[0], x[6], t[10]);
+    t[11] = ptx_madc_lo_cc(cf, x[2], x[6], t[11]);
+    t[12] = ptx_madc_hi_cc(cf, x[2], x[6], t[12]);
+    t[13] = ptx_madc_lo_cc(cf, x[4], x[6], 0u);
+    t[14] = ptx_madc_hi(cf, x[4], x[6], 0u);
     t[2] = ptx_mad_lo_cc(cf, x[0], x[7], t[2]);
-    t[3] = ptx_madc_lo_cc(cf, x[1], x[7], t[3]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[7], t[3]);
     t[4] = ptx_madc_lo_cc(cf, x[2], x[7], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[3], x[7], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[7], t[6]);
-    t[7] = ptx_addc(cf, 0u, 0u);
-    t[3] = ptx_mad_hi_cc(cf, x[0], x[7], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[1], x[7], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[2], x[7], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[3], x[7], t[6]);
-    t[7] = ptx_madc_hi(cf, x[4], x[7], t[7]);
-    t[3] = ptx_mad_lo_cc(cf, x[0], x[8], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[1], x[8], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[2], x[8], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[8], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[4], x[8], t[7]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_hi_cc(cf, x[0], x[8], t[4]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[7], t[6]);
+    t[7] = ptx_madc_hi(cf, x[4], x[7], 0u);
+    t[11] = ptx_mad_lo_cc(cf, x[1], x[7], t[11]);
+    t[12] = ptx_madc_hi_cc(cf, x[1], x[7], t[12]);
+    t[13] = ptx_madc_lo_cc(cf, x[3], x[7], t[13]);
+    t[14] = ptx_madc_hi_cc(cf, x[3], x[7], t[14]);
+    t[15] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[8], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[1], x[8], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[2], x[8], t[6]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[8], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[3], x[8], t[7]);
-    t[8] = ptx_madc_hi(cf, x[4], x[8], t[8]);
+    t[8] = ptx_addc(cf, 0u, 0u);
+    t[11] = ptx_mad_lo_cc(cf, x[0], x[8], t[11]);
+    t[12] = ptx_madc_hi_cc(cf, x[0], x[8], t[12]);
+    t[13] = ptx_madc_lo_cc(cf, x[2], x[8], t[13]);
+    t[14] = ptx_madc_hi_cc(cf, x[2], x[8], t[14]);
+    t[15] = ptx_madc_lo_cc(cf, x[4], x[8], t[15]);
+    t[16] = ptx_madc_hi(cf, x[4], x[8], 0u);
     t[4] = ptx_mad_lo_cc(cf, x[0], x[9], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[1], x[9], t[5]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[9], t[5]);
     t[6] = ptx_madc_lo_cc(cf, x[2], x[9], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[3], x[9], t[7]);
-    t[8] = ptx_madc_lo(cf, x[4], x[9], t[8]);
-    t[5] = ptx_mad_hi_cc(cf, x[0], x[9], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[1], x[9], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[2], x[9], t[7]);
-    t[8] = ptx_madc_hi(cf, x[3], x[9], t[8]);
+    t[8] = ptx_madc_lo(cf, x[4], x[9], t[8]);
+    t[13] = ptx_mad_lo_cc(cf, x[1], x[9], t[13]);
+    t[14] = ptx_madc_hi_cc(cf, x[1], x[9], t[14]);
+    t[15] = ptx_madc_lo_cc(cf, x[3], x[9], t[15]);
+    t[16] = ptx_madc_hi(cf, x[3], x[9], t[16]);
+    t[1] = ptx_add_cc(cf, t[1], t[9]);
+    t[2] = ptx_addc_cc(cf, t[2], t[10]);
+    t[3] = ptx_addc_cc(cf, t[3], t[11]);
+    t[4] = ptx_addc_cc(cf, t[4], t[12]);
+    t[5] = ptx_addc_cc(cf, t[5], t[13]);
+    t[6] = ptx_addc_cc(cf, t[6], t[14]);
+    t[7] = ptx_addc_cc(cf, t[7], t[15]);
+    t[8] = ptx_addc(cf, t[8], t[16]);
     y[0] = ptx_shf_r_clamp(t[4], t[5], 3u);
     y[1] = ptx_shf_r_clamp(t[5], t[6], 3u);
     y[2] = ptx_shf_r_clamp(t[6], t[7], 3u);
@@ -1040,7 +1080,7 @@ struct mul_hi {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 41 instructions.
+// sqr: a * a, full, each cross product once; 44 instructions.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 131;
@@ -1059,15 +1099,19 @@ struct sqr {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<4>;\n\t"
         "mul.lo.u32 %1, %10, %9;\n\t"
-        "mul.lo.u32 %2, %11, %9;\n\t"
+        "mul.hi.u32 %2, %10, %9;\n\t"
         "mul.lo.u32 %3, %12, %9;\n\t"
-        "mul.lo.u32 %4, %13, %9;\n\t"
-        "mul.hi.u32 %5, %13, %9;\n\t"
-        "mad.hi.cc.u32 %2, %10, %9, %2;\n\t"
-        "madc.hi.cc.u32 %3, %11, %9, %3;\n\t"
-        "madc.hi.cc.u32 %4, %12, %9, %4;\n\t"
-        "addc.u32 %5, %5, 0;\n\t"
+        "mul.hi.u32 %4, %12, %9;\n\t"
+        "mul.lo.u32 t0, %11, %9;\n\t"
+        "mul.hi.u32 t1, %11, %9;\n\t"
+        "mul.lo.u32 t2, %13, %9;\n\t"
+        "mul.hi.u32 t3, %13, %9;\n\t"
+        "add.cc.u32 %2, %2, t0;\n\t"
+        "addc.cc.u32 %3, %3, t1;\n\t"
+        "addc.cc.u32 %4, %4, t2;\n\t"
+        "addc.u32 %5, 0, t3;\n\t"
         "mad.lo.cc.u32 %3, %11, %10, %3;\n\t"
         "madc.lo.cc.u32 %4, %12, %10, %4;\n\t"
         "madc.lo.cc.u32 %5, %13, %10, %5;\n\t"
@@ -1111,15 +1155,19 @@ struct sqr {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[4];
     y[1] = ptx_mul_lo(x[1], x[0]);
-    y[2] = ptx_mul_lo(x[2], x[0]);
+    y[2] = ptx_mul_hi(x[1], x[0]);
     y[3] = ptx_mul_lo(x[3], x[0]);
-    y[4] = ptx_mul_lo(x[4], x[0]);
-    y[5] = ptx_mul_hi(x[4], x[0]);
-    y[2] = ptx_mad_hi_cc(cf, x[1], x[0], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[0], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[0], y[4]);
-    y[5] = ptx_addc(cf, y[5], 0u);
+    y[4] = ptx_mul_hi(x[3], x[0]);
+    t[0] = ptx_mul_lo(x[2], x[0]);
+    t[1] = ptx_mul_hi(x[2], x[0]);
+    t[2] = ptx_mul_lo(x[4], x[0]);
+    t[3] = ptx_mul_hi(x[4], x[0]);
+    y[2] = ptx_add_cc(cf, y[2], t[0]);
+    y[3] = ptx_addc_cc(cf, y[3], t[1]);
+    y[4] = ptx_addc_cc(cf, y[4], t[2]);
+    y[5] = ptx_addc(cf, 0u, t[3]);
     y[3] = ptx_mad_lo_cc(cf, x[2], x[1], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[3], x[1], y[4]);
     y[5] = ptx_madc_lo_cc(cf, x[4], x[1], y[5]);
@@ -1156,7 +1204,7 @@ struct sqr {
 #endif
 };
 
-// mul_ui: a * u (u of 32 bits), full: one more limb; 11 instructions.
+// mul_ui: a * u (u of 32 bits), full: one more limb; 15 instructions.
 struct mul_ui {
   static constexpr const char* name = "mul_ui";
   static constexpr unsigned bits = 131;
@@ -1175,16 +1223,21 @@ struct mul_ui {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<4>;\n\t"
         "mul.lo.u32 %0, %6, %11;\n\t"
-        "mul.lo.u32 %1, %7, %11;\n\t"
+        "mul.hi.u32 %1, %6, %11;\n\t"
         "mul.lo.u32 %2, %8, %11;\n\t"
-        "mul.lo.u32 %3, %9, %11;\n\t"
+        "mul.hi.u32 %3, %8, %11;\n\t"
         "mul.lo.u32 %4, %10, %11;\n\t"
         "mul.hi.u32 %5, %10, %11;\n\t"
-        "mad.hi.cc.u32 %1, %6, %11, %1;\n\t"
-        "madc.hi.cc.u32 %2, %7, %11, %2;\n\t"
-        "madc.hi.cc.u32 %3, %8, %11, %3;\n\t"
-        "madc.hi.cc.u32 %4, %9, %11, %4;\n\t"
+        "mul.lo.u32 t0, %7, %11;\n\t"
+        "mul.hi.u32 t1, %7, %11;\n\t"
+        "mul.lo.u32 t2, %9, %11;\n\t"
+        "mul.hi.u32 t3, %9, %11;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
         "addc.u32 %5, %5, 0;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
@@ -1197,22 +1250,27 @@ struct mul_ui {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[4];
     y[0] = ptx_mul_lo(x[0], x[5]);
-    y[1] = ptx_mul_lo(x[1], x[5]);
+    y[1] = ptx_mul_hi(x[0], x[5]);
     y[2] = ptx_mul_lo(x[2], x[5]);
-    y[3] = ptx_mul_lo(x[3], x[5]);
+    y[3] = ptx_mul_hi(x[2], x[5]);
     y[4] = ptx_mul_lo(x[4], x[5]);
     y[5] = ptx_mul_hi(x[4], x[5]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[5], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[5], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[5], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[5], y[4]);
+    t[0] = ptx_mul_lo(x[1], x[5]);
+    t[1] = ptx_mul_hi(x[1], x[5]);
+    t[2] = ptx_mul_lo(x[3], x[5]);
+    t[3] = ptx_mul_hi(x[3], x[5]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
     y[5] = ptx_addc(cf, y[5], 0u);
   }
 #endif
 };
 
-// mad: a * b + c, full; 58 instructions.
+// mad: a * b + c, full; 65 instructions.
 struct mad {
   static constexpr const char* name = "mad";
   static constexpr unsigned bits = 131;
@@ -1231,64 +1289,72 @@ struct mad {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<8>;\n\t"
         "mov.b32 %0, %19;\n\t"
         "mov.b32 %1, %20;\n\t"
         "mov.b32 %2, %21;\n\t"
         "mov.b32 %3, %22;\n\t"
         "mov.b32 %4, %23;\n\t"
         "mad.lo.cc.u32 %0, %9, %14, %0;\n\t"
-        "madc.lo.cc.u32 %1, %10, %14, %1;\n\t"
+        "madc.hi.cc.u32 %1, %9, %14, %1;\n\t"
         "madc.lo.cc.u32 %2, %11, %14, %2;\n\t"
-        "madc.lo.cc.u32 %3, %12, %14, %3;\n\t"
-        "madc.lo.cc.u32 %4, %13, %14, %4;\n\t"
-        "addc.u32 %5, 0, 0;\n\t"
-        "mad.hi.cc.u32 %1, %9, %14, %1;\n\t"
-        "madc.hi.cc.u32 %2, %10, %14, %2;\n\t"
         "madc.hi.cc.u32 %3, %11, %14, %3;\n\t"
-        "madc.hi.cc.u32 %4, %12, %14, %4;\n\t"
-        "madc.hi.u32 %5, %13, %14, %5;\n\t"
-        "mad.lo.cc.u32 %1, %9, %15, %1;\n\t"
-        "madc.lo.cc.u32 %2, %10, %15, %2;\n\t"
-        "madc.lo.cc.u32 %3, %11, %15, %3;\n\t"
-        "madc.lo.cc.u32 %4, %12, %15, %4;\n\t"
-        "madc.lo.cc.u32 %5, %13, %15, %5;\n\t"
-        "addc.u32 %6, 0, 0;\n\t"
-        "mad.hi.cc.u32 %2, %9, %15, %2;\n\t"
+        "madc.lo.cc.u32 %4, %13, %14, %4;\n\t"
+        "madc.hi.u32 %5, %13, %14, 0;\n\t"
+        "mul.lo.u32 t0, %10, %14;\n\t"
+        "mul.hi.u32 t1, %10, %14;\n\t"
+        "mul.lo.u32 t2, %12, %14;\n\t"
+        "mul.hi.u32 t3, %12, %14;\n\t"
+        "mad.lo.cc.u32 %2, %10, %15, %2;\n\t"
         "madc.hi.cc.u32 %3, %10, %15, %3;\n\t"
-        "madc.hi.cc.u32 %4, %11, %15, %4;\n\t"
+        "madc.lo.cc.u32 %4, %12, %15, %4;\n\t"
         "madc.hi.cc.u32 %5, %12, %15, %5;\n\t"
-        "madc.hi.u32 %6, %13, %15, %6;\n\t"
+        "addc.u32 %6, 0, 0;\n\t"
+        "mad.lo.cc.u32 t0, %9, %15, t0;\n\t"
+        "madc.hi.cc.u32 t1, %9, %15, t1;\n\t"
+        "madc.lo.cc.u32 t2, %11, %15, t2;\n\t"
+        "madc.hi.cc.u32 t3, %11, %15, t3;\n\t"
+        "madc.lo.cc.u32 t4, %13, %15, 0;\n\t"
+        "madc.hi.u32 t5, %13, %15, 0;\n\t"
         "mad.lo.cc.u32 %2, %9, %16, %2;\n\t"
-        "madc.lo.cc.u32 %3, %10, %16, %3;\n\t"
+        "madc.hi.cc.u32 %3, %9, %16, %3;\n\t"
         "madc.lo.cc.u32 %4, %11, %16, %4;\n\t"
-        "madc.lo.cc.u32 %5, %12, %16, %5;\n\t"
-        "madc.lo.cc.u32 %6, %13, %16, %6;\n\t"
-        "addc.u32 %7, 0, 0;\n\t"
-        "mad.hi.cc.u32 %3, %9, %16, %3;\n\t"
-        "madc.hi.cc.u32 %4, %10, %16, %4;\n\t"
         "madc.hi.cc.u32 %5, %11, %16, %5;\n\t"
-        "madc.hi.cc.u32 %6, %12, %16, %6;\n\t"
-        "madc.hi.u32 %7, %13, %16, %7;\n\t"
-        "mad.lo.cc.u32 %3, %9, %17, %3;\n\t"
-        "madc.lo.cc.u32 %4, %10, %17, %4;\n\t"
-        "madc.lo.cc.u32 %5, %11, %17, %5;\n\t"
-        "madc.lo.cc.u32 %6, %12, %17, %6;\n\t"
-        "madc.lo.cc.u32 %7, %13, %17, %7;\n\t"
-        "addc.u32 %8, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %9, %17, %4;\n\t"
+        "madc.lo.cc.u32 %6, %13, %16, %6;\n\t"
+        "madc.hi.u32 %7, %13, %16, 0;\n\t"
+        "mad.lo.cc.u32 t2, %10, %16, t2;\n\t"
+        "madc.hi.cc.u32 t3, %10, %16, t3;\n\t"
+        "madc.lo.cc.u32 t4, %12, %16, t4;\n\t"
+        "madc.hi.cc.u32 t5, %12, %16, t5;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "mad.lo.cc.u32 %4, %10, %17, %4;\n\t"
         "madc.hi.cc.u32 %5, %10, %17, %5;\n\t"
-        "madc.hi.cc.u32 %6, %11, %17, %6;\n\t"
+        "madc.lo.cc.u32 %6, %12, %17, %6;\n\t"
         "madc.hi.cc.u32 %7, %12, %17, %7;\n\t"
-        "madc.hi.u32 %8, %13, %17, %8;\n\t"
+        "addc.u32 %8, 0, 0;\n\t"
+        "mad.lo.cc.u32 t2, %9, %17, t2;\n\t"
+        "madc.hi.cc.u32 t3, %9, %17, t3;\n\t"
+        "madc.lo.cc.u32 t4, %11, %17, t4;\n\t"
+        "madc.hi.cc.u32 t5, %11, %17, t5;\n\t"
+        "madc.lo.cc.u32 t6, %13, %17, t6;\n\t"
+        "madc.hi.u32 t7, %13, %17, 0;\n\t"
         "mad.lo.cc.u32 %4, %9, %18, %4;\n\t"
-        "madc.lo.cc.u32 %5, %10, %18, %5;\n\t"
+        "madc.hi.cc.u32 %5, %9, %18, %5;\n\t"
         "madc.lo.cc.u32 %6, %11, %18, %6;\n\t"
-        "madc.lo.cc.u32 %7, %12, %18, %7;\n\t"
-        "madc.lo.u32 %8, %13, %18, %8;\n\t"
-        "mad.hi.cc.u32 %5, %9, %18, %5;\n\t"
-        "madc.hi.cc.u32 %6, %10, %18, %6;\n\t"
         "madc.hi.cc.u32 %7, %11, %18, %7;\n\t"
-        "madc.hi.u32 %8, %12, %18, %8;\n\t"
+        "madc.lo.u32 %8, %13, %18, %8;\n\t"
+        "mad.lo.cc.u32 t4, %10, %18, t4;\n\t"
+        "madc.hi.cc.u32 t5, %10, %18, t5;\n\t"
+        "madc.lo.cc.u32 t6, %12, %18, t6;\n\t"
+        "madc.hi.u32 t7, %12, %18, t7;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.u32 %8, %8, t7;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14])
@@ -1300,64 +1366,72 @@ struct mad {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[8];
     y[0] = ptx_mov(x[10]);
     y[1] = ptx_mov(x[11]);
     y[2] = ptx_mov(x[12]);
     y[3] = ptx_mov(x[13]);
     y[4] = ptx_mov(x[14]);
     y[0] = ptx_mad_lo_cc(cf, x[0], x[5], y[0]);
-    y[1] = ptx_madc_lo_cc(cf, x[1], x[5], y[1]);
+    y[1] = ptx_madc_hi_cc(cf, x[0], x[5], y[1]);
     y[2] = ptx_madc_lo_cc(cf, x[2], x[5], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[3], x[5], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[4], x[5], y[4]);
-    y[5] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[5], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[5], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[2], x[5], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[5], y[4]);
-    y[5] = ptx_madc_hi(cf, x[4], x[5], y[5]);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[6], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[6], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[6], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[6], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[6], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[6], y[2]);
+    y[4] = ptx_madc_lo_cc(cf, x[4], x[5], y[4]);
+    y[5] = ptx_madc_hi(cf, x[4], x[5], 0u);
+    t[0] = ptx_mul_lo(x[1], x[5]);
+    t[1] = ptx_mul_hi(x[1], x[5]);
+    t[2] = ptx_mul_lo(x[3], x[5]);
+    t[3] = ptx_mul_hi(x[3], x[5]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[6], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[6], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[6], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[6], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[6], y[5]);
-    y[6] = ptx_madc_hi(cf, x[4], x[6], y[6]);
+    y[6] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[6], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[6], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[6], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[6], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[6], 0u);
+    t[5] = ptx_madc_hi(cf, x[4], x[6], 0u);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[7], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[7], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[7], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[7], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[7], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[7], y[6]);
-    y[7] = ptx_addc(cf, 0u, 0u);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[7], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[7], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[7], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[3], x[7], y[6]);
-    y[7] = ptx_madc_hi(cf, x[4], x[7], y[7]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[8], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[8], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[8], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[8], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[4], x[8], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[8], y[4]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[7], y[6]);
+    y[7] = ptx_madc_hi(cf, x[4], x[7], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[7], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[7], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[7], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[7], t[5]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[8], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[8], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[8], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[8], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[3], x[8], y[7]);
-    y[8] = ptx_madc_hi(cf, x[4], x[8], y[8]);
+    y[8] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[8], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[8], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[8], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[8], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[8], t[6]);
+    t[7] = ptx_madc_hi(cf, x[4], x[8], 0u);
     y[4] = ptx_mad_lo_cc(cf, x[0], x[9], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[1], x[9], y[5]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[9], y[5]);
     y[6] = ptx_madc_lo_cc(cf, x[2], x[9], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[3], x[9], y[7]);
-    y[8] = ptx_madc_lo(cf, x[4], x[9], y[8]);
-    y[5] = ptx_mad_hi_cc(cf, x[0], x[9], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[1], x[9], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[2], x[9], y[7]);
-    y[8] = ptx_madc_hi(cf, x[3], x[9], y[8]);
+    y[8] = ptx_madc_lo(cf, x[4], x[9], y[8]);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[9], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[9], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[9], t[6]);
+    t[7] = ptx_madc_hi(cf, x[3], x[9], t[7]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc(cf, y[8], t[7]);
   }
 #endif
 };

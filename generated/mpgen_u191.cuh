@@ -672,7 +672,7 @@ struct neg {
 #endif
 };
 
-// mul: a * b, the full product of exact width; 78 instructions.
+// mul: a * b, the full product of exact width; 88 instructions.
 struct mul {
   static constexpr const char* name = "mul";
   static constexpr unsigned bits = 191;
@@ -691,84 +691,95 @@ struct mul {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<11>;\n\t"
         "mul.lo.u32 %0, %12, %18;\n\t"
-        "mul.lo.u32 %1, %13, %18;\n\t"
+        "mul.hi.u32 %1, %12, %18;\n\t"
         "mul.lo.u32 %2, %14, %18;\n\t"
-        "mul.lo.u32 %3, %15, %18;\n\t"
+        "mul.hi.u32 %3, %14, %18;\n\t"
         "mul.lo.u32 %4, %16, %18;\n\t"
-        "mul.lo.u32 %5, %17, %18;\n\t"
-        "mul.hi.u32 %6, %17, %18;\n\t"
-        "mad.hi.cc.u32 %1, %12, %18, %1;\n\t"
-        "madc.hi.cc.u32 %2, %13, %18, %2;\n\t"
-        "madc.hi.cc.u32 %3, %14, %18, %3;\n\t"
-        "madc.hi.cc.u32 %4, %15, %18, %4;\n\t"
-        "madc.hi.cc.u32 %5, %16, %18, %5;\n\t"
-        "addc.u32 %6, %6, 0;\n\t"
-        "mad.lo.cc.u32 %1, %12, %19, %1;\n\t"
-        "madc.lo.cc.u32 %2, %13, %19, %2;\n\t"
-        "madc.lo.cc.u32 %3, %14, %19, %3;\n\t"
-        "madc.lo.cc.u32 %4, %15, %19, %4;\n\t"
-        "madc.lo.cc.u32 %5, %16, %19, %5;\n\t"
-        "madc.lo.cc.u32 %6, %17, %19, %6;\n\t"
-        "addc.u32 %7, 0, 0;\n\t"
-        "mad.hi.cc.u32 %2, %12, %19, %2;\n\t"
+        "mul.hi.u32 %5, %16, %18;\n\t"
+        "mul.lo.u32 t0, %13, %18;\n\t"
+        "mul.hi.u32 t1, %13, %18;\n\t"
+        "mul.lo.u32 t2, %15, %18;\n\t"
+        "mul.hi.u32 t3, %15, %18;\n\t"
+        "mul.lo.u32 t4, %17, %18;\n\t"
+        "mul.hi.u32 t5, %17, %18;\n\t"
+        "mad.lo.cc.u32 %2, %13, %19, %2;\n\t"
         "madc.hi.cc.u32 %3, %13, %19, %3;\n\t"
-        "madc.hi.cc.u32 %4, %14, %19, %4;\n\t"
+        "madc.lo.cc.u32 %4, %15, %19, %4;\n\t"
         "madc.hi.cc.u32 %5, %15, %19, %5;\n\t"
-        "madc.hi.cc.u32 %6, %16, %19, %6;\n\t"
-        "madc.hi.u32 %7, %17, %19, %7;\n\t"
+        "madc.lo.cc.u32 %6, %17, %19, 0;\n\t"
+        "madc.hi.u32 %7, %17, %19, 0;\n\t"
+        "mad.lo.cc.u32 t0, %12, %19, t0;\n\t"
+        "madc.hi.cc.u32 t1, %12, %19, t1;\n\t"
+        "madc.lo.cc.u32 t2, %14, %19, t2;\n\t"
+        "madc.hi.cc.u32 t3, %14, %19, t3;\n\t"
+        "madc.lo.cc.u32 t4, %16, %19, t4;\n\t"
+        "madc.hi.cc.u32 t5, %16, %19, t5;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
         "mad.lo.cc.u32 %2, %12, %20, %2;\n\t"
-        "madc.lo.cc.u32 %3, %13, %20, %3;\n\t"
+        "madc.hi.cc.u32 %3, %12, %20, %3;\n\t"
         "madc.lo.cc.u32 %4, %14, %20, %4;\n\t"
-        "madc.lo.cc.u32 %5, %15, %20, %5;\n\t"
-        "madc.lo.cc.u32 %6, %16, %20, %6;\n\t"
-        "madc.lo.cc.u32 %7, %17, %20, %7;\n\t"
-        "addc.u32 %8, 0, 0;\n\t"
-        "mad.hi.cc.u32 %3, %12, %20, %3;\n\t"
-        "madc.hi.cc.u32 %4, %13, %20, %4;\n\t"
         "madc.hi.cc.u32 %5, %14, %20, %5;\n\t"
-        "madc.hi.cc.u32 %6, %15, %20, %6;\n\t"
+        "madc.lo.cc.u32 %6, %16, %20, %6;\n\t"
         "madc.hi.cc.u32 %7, %16, %20, %7;\n\t"
-        "madc.hi.u32 %8, %17, %20, %8;\n\t"
-        "mad.lo.cc.u32 %3, %12, %21, %3;\n\t"
-        "madc.lo.cc.u32 %4, %13, %21, %4;\n\t"
-        "madc.lo.cc.u32 %5, %14, %21, %5;\n\t"
-        "madc.lo.cc.u32 %6, %15, %21, %6;\n\t"
-        "madc.lo.cc.u32 %7, %16, %21, %7;\n\t"
-        "madc.lo.cc.u32 %8, %17, %21, %8;\n\t"
-        "addc.u32 %9, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %12, %21, %4;\n\t"
+        "addc.u32 %8, 0, 0;\n\t"
+        "mad.lo.cc.u32 t2, %13, %20, t2;\n\t"
+        "madc.hi.cc.u32 t3, %13, %20, t3;\n\t"
+        "madc.lo.cc.u32 t4, %15, %20, t4;\n\t"
+        "madc.hi.cc.u32 t5, %15, %20, t5;\n\t"
+        "madc.lo.cc.u32 t6, %17, %20, t6;\n\t"
+        "madc.hi.u32 t7, %17, %20, 0;\n\t"
+        "mad.lo.cc.u32 %4, %13, %21, %4;\n\t"
         "madc.hi.cc.u32 %5, %13, %21, %5;\n\t"
-        "madc.hi.cc.u32 %6, %14, %21, %6;\n\t"
+        "madc.lo.cc.u32 %6, %15, %21, %6;\n\t"
         "madc.hi.cc.u32 %7, %15, %21, %7;\n\t"
-        "madc.hi.cc.u32 %8, %16, %21, %8;\n\t"
-        "madc.hi.u32 %9, %17, %21, %9;\n\t"
+        "madc.lo.cc.u32 %8, %17, %21, %8;\n\t"
+        "madc.hi.u32 %9, %17, %21, 0;\n\t"
+        "mad.lo.cc.u32 t2, %12, %21, t2;\n\t"
+        "madc.hi.cc.u32 t3, %12, %21, t3;\n\t"
+        "madc.lo.cc.u32 t4, %14, %21, t4;\n\t"
+        "madc.hi.cc.u32 t5, %14, %21, t5;\n\t"
+        "madc.lo.cc.u32 t6, %16, %21, t6;\n\t"
+        "madc.hi.cc.u32 t7, %16, %21, t7;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
         "mad.lo.cc.u32 %4, %12, %22, %4;\n\t"
-        "madc.lo.cc.u32 %5, %13, %22, %5;\n\t"
+        "madc.hi.cc.u32 %5, %12, %22, %5;\n\t"
         "madc.lo.cc.u32 %6, %14, %22, %6;\n\t"
-        "madc.lo.cc.u32 %7, %15, %22, %7;\n\t"
-        "madc.lo.cc.u32 %8, %16, %22, %8;\n\t"
-        "madc.lo.cc.u32 %9, %17, %22, %9;\n\t"
-        "addc.u32 %10, 0, 0;\n\t"
-        "mad.hi.cc.u32 %5, %12, %22, %5;\n\t"
-        "madc.hi.cc.u32 %6, %13, %22, %6;\n\t"
         "madc.hi.cc.u32 %7, %14, %22, %7;\n\t"
-        "madc.hi.cc.u32 %8, %15, %22, %8;\n\t"
+        "madc.lo.cc.u32 %8, %16, %22, %8;\n\t"
         "madc.hi.cc.u32 %9, %16, %22, %9;\n\t"
-        "madc.hi.u32 %10, %17, %22, %10;\n\t"
-        "mad.lo.cc.u32 %5, %12, %23, %5;\n\t"
-        "madc.lo.cc.u32 %6, %13, %23, %6;\n\t"
-        "madc.lo.cc.u32 %7, %14, %23, %7;\n\t"
-        "madc.lo.cc.u32 %8, %15, %23, %8;\n\t"
-        "madc.lo.cc.u32 %9, %16, %23, %9;\n\t"
-        "madc.lo.cc.u32 %10, %17, %23, %10;\n\t"
-        "addc.u32 %11, 0, 0;\n\t"
-        "mad.hi.cc.u32 %6, %12, %23, %6;\n\t"
+        "addc.u32 %10, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %13, %22, t4;\n\t"
+        "madc.hi.cc.u32 t5, %13, %22, t5;\n\t"
+        "madc.lo.cc.u32 t6, %15, %22, t6;\n\t"
+        "madc.hi.cc.u32 t7, %15, %22, t7;\n\t"
+        "madc.lo.cc.u32 t8, %17, %22, t8;\n\t"
+        "madc.hi.u32 t9, %17, %22, 0;\n\t"
+        "mad.lo.cc.u32 %6, %13, %23, %6;\n\t"
         "madc.hi.cc.u32 %7, %13, %23, %7;\n\t"
-        "madc.hi.cc.u32 %8, %14, %23, %8;\n\t"
+        "madc.lo.cc.u32 %8, %15, %23, %8;\n\t"
         "madc.hi.cc.u32 %9, %15, %23, %9;\n\t"
-        "madc.hi.cc.u32 %10, %16, %23, %10;\n\t"
-        "madc.hi.u32 %11, %17, %23, %11;\n\t"
+        "madc.lo.cc.u32 %10, %17, %23, %10;\n\t"
+        "madc.hi.u32 %11, %17, %23, 0;\n\t"
+        "mad.lo.cc.u32 t4, %12, %23, t4;\n\t"
+        "madc.hi.cc.u32 t5, %12, %23, t5;\n\t"
+        "madc.lo.cc.u32 t6, %14, %23, t6;\n\t"
+        "madc.hi.cc.u32 t7, %14, %23, t7;\n\t"
+        "madc.lo.cc.u32 t8, %16, %23, t8;\n\t"
+        "madc.hi.cc.u32 t9, %16, %23, t9;\n\t"
+        "addc.u32 t10, 0, 0;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.u32 %11, %11, t10;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
@@ -780,89 +791,100 @@ struct mul {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[11];
     y[0] = ptx_mul_lo(x[0], x[6]);
-    y[1] = ptx_mul_lo(x[1], x[6]);
+    y[1] = ptx_mul_hi(x[0], x[6]);
     y[2] = ptx_mul_lo(x[2], x[6]);
-    y[3] = ptx_mul_lo(x[3], x[6]);
+    y[3] = ptx_mul_hi(x[2], x[6]);
     y[4] = ptx_mul_lo(x[4], x[6]);
-    y[5] = ptx_mul_lo(x[5], x[6]);
-    y[6] = ptx_mul_hi(x[5], x[6]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[6], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[6], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[6], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[6], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[6], y[5]);
-    y[6] = ptx_addc(cf, y[6], 0u);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[7], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[7], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[7], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[7], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[7], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[7], y[6]);
-    y[7] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[7], y[2]);
+    y[5] = ptx_mul_hi(x[4], x[6]);
+    t[0] = ptx_mul_lo(x[1], x[6]);
+    t[1] = ptx_mul_hi(x[1], x[6]);
+    t[2] = ptx_mul_lo(x[3], x[6]);
+    t[3] = ptx_mul_hi(x[3], x[6]);
+    t[4] = ptx_mul_lo(x[5], x[6]);
+    t[5] = ptx_mul_hi(x[5], x[6]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[7], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[7], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[7], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[7], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[7], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[7], y[6]);
-    y[7] = ptx_madc_hi(cf, x[5], x[7], y[7]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[7], 0u);
+    y[7] = ptx_madc_hi(cf, x[5], x[7], 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[7], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[7], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[7], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[7], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[7], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[7], t[5]);
+    t[6] = ptx_addc(cf, 0u, 0u);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[8], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[8], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[8], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[8], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[8], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[8], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[5], x[8], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[8], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[8], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[8], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[3], x[8], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[8], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[4], x[8], y[7]);
-    y[8] = ptx_madc_hi(cf, x[5], x[8], y[8]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[9], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[9], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[9], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[4], x[9], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[9], y[8]);
-    y[9] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[9], y[4]);
+    y[8] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[8], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[8], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[8], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[8], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[8], t[6]);
+    t[7] = ptx_madc_hi(cf, x[5], x[8], 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[9], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[9], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[9], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[9], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[3], x[9], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[4], x[9], y[8]);
-    y[9] = ptx_madc_hi(cf, x[5], x[9], y[9]);
+    y[8] = ptx_madc_lo_cc(cf, x[5], x[9], y[8]);
+    y[9] = ptx_madc_hi(cf, x[5], x[9], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[9], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[9], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[9], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[9], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[9], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[9], t[7]);
+    t[8] = ptx_addc(cf, 0u, 0u);
     y[4] = ptx_mad_lo_cc(cf, x[0], x[10], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[1], x[10], y[5]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[10], y[5]);
     y[6] = ptx_madc_lo_cc(cf, x[2], x[10], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[3], x[10], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[10], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[5], x[10], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    y[5] = ptx_mad_hi_cc(cf, x[0], x[10], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[1], x[10], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[2], x[10], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[3], x[10], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[4], x[10], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[4], x[10], y[9]);
-    y[10] = ptx_madc_hi(cf, x[5], x[10], y[10]);
-    y[5] = ptx_mad_lo_cc(cf, x[0], x[11], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[1], x[11], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[2], x[11], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[11], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[4], x[11], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[11], y[10]);
-    y[11] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_hi_cc(cf, x[0], x[11], y[6]);
+    y[10] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[10], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[10], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[10], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[10], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[10], t[8]);
+    t[9] = ptx_madc_hi(cf, x[5], x[10], 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[1], x[11], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[1], x[11], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[2], x[11], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[3], x[11], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[3], x[11], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[4], x[11], y[10]);
-    y[11] = ptx_madc_hi(cf, x[5], x[11], y[11]);
+    y[10] = ptx_madc_lo_cc(cf, x[5], x[11], y[10]);
+    y[11] = ptx_madc_hi(cf, x[5], x[11], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[11], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[11], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[2], x[11], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[2], x[11], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[11], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[11], t[9]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc(cf, y[11], t[10]);
   }
 #endif
 };
 
-// mul_lo: a * b mod 2^bits; 37 instructions.
+// mul_lo: a * b mod 2^bits; 42 instructions.
 struct mul_lo {
   static constexpr const char* name = "mul_lo";
   static constexpr unsigned bits = 191;
@@ -881,42 +903,48 @@ struct mul_lo {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<5>;\n\t"
         "mul.lo.u32 %0, %6, %12;\n\t"
-        "mul.lo.u32 %1, %7, %12;\n\t"
+        "mul.hi.u32 %1, %6, %12;\n\t"
         "mul.lo.u32 %2, %8, %12;\n\t"
-        "mul.lo.u32 %3, %9, %12;\n\t"
+        "mul.hi.u32 %3, %8, %12;\n\t"
         "mul.lo.u32 %4, %10, %12;\n\t"
-        "mul.lo.u32 %5, %11, %12;\n\t"
-        "mad.hi.cc.u32 %1, %6, %12, %1;\n\t"
-        "madc.hi.cc.u32 %2, %7, %12, %2;\n\t"
-        "madc.hi.cc.u32 %3, %8, %12, %3;\n\t"
-        "madc.hi.cc.u32 %4, %9, %12, %4;\n\t"
-        "madc.hi.u32 %5, %10, %12, %5;\n\t"
-        "mad.lo.cc.u32 %1, %6, %13, %1;\n\t"
-        "madc.lo.cc.u32 %2, %7, %13, %2;\n\t"
-        "madc.lo.cc.u32 %3, %8, %13, %3;\n\t"
-        "madc.lo.cc.u32 %4, %9, %13, %4;\n\t"
-        "madc.lo.u32 %5, %10, %13, %5;\n\t"
-        "mad.hi.cc.u32 %2, %6, %13, %2;\n\t"
+        "mul.hi.u32 %5, %10, %12;\n\t"
+        "mul.lo.u32 t0, %7, %12;\n\t"
+        "mul.hi.u32 t1, %7, %12;\n\t"
+        "mul.lo.u32 t2, %9, %12;\n\t"
+        "mul.hi.u32 t3, %9, %12;\n\t"
+        "mul.lo.u32 t4, %11, %12;\n\t"
+        "mad.lo.cc.u32 %2, %7, %13, %2;\n\t"
         "madc.hi.cc.u32 %3, %7, %13, %3;\n\t"
-        "madc.hi.cc.u32 %4, %8, %13, %4;\n\t"
+        "madc.lo.cc.u32 %4, %9, %13, %4;\n\t"
         "madc.hi.u32 %5, %9, %13, %5;\n\t"
+        "mad.lo.cc.u32 t0, %6, %13, t0;\n\t"
+        "madc.hi.cc.u32 t1, %6, %13, t1;\n\t"
+        "madc.lo.cc.u32 t2, %8, %13, t2;\n\t"
+        "madc.hi.cc.u32 t3, %8, %13, t3;\n\t"
+        "madc.lo.u32 t4, %10, %13, t4;\n\t"
         "mad.lo.cc.u32 %2, %6, %14, %2;\n\t"
-        "madc.lo.cc.u32 %3, %7, %14, %3;\n\t"
+        "madc.hi.cc.u32 %3, %6, %14, %3;\n\t"
         "madc.lo.cc.u32 %4, %8, %14, %4;\n\t"
-        "madc.lo.u32 %5, %9, %14, %5;\n\t"
-        "mad.hi.cc.u32 %3, %6, %14, %3;\n\t"
-        "madc.hi.cc.u32 %4, %7, %14, %4;\n\t"
         "madc.hi.u32 %5, %8, %14, %5;\n\t"
-        "mad.lo.cc.u32 %3, %6, %15, %3;\n\t"
-        "madc.lo.cc.u32 %4, %7, %15, %4;\n\t"
-        "madc.lo.u32 %5, %8, %15, %5;\n\t"
-        "mad.hi.cc.u32 %4, %6, %15, %4;\n\t"
+        "mad.lo.cc.u32 t2, %7, %14, t2;\n\t"
+        "madc.hi.cc.u32 t3, %7, %14, t3;\n\t"
+        "madc.lo.u32 t4, %9, %14, t4;\n\t"
+        "mad.lo.cc.u32 %4, %7, %15, %4;\n\t"
         "madc.hi.u32 %5, %7, %15, %5;\n\t"
+        "mad.lo.cc.u32 t2, %6, %15, t2;\n\t"
+        "madc.hi.cc.u32 t3, %6, %15, t3;\n\t"
+        "madc.lo.u32 t4, %8, %15, t4;\n\t"
         "mad.lo.cc.u32 %4, %6, %16, %4;\n\t"
-        "madc.lo.u32 %5, %7, %16, %5;\n\t"
-        "mad.hi.u32 %5, %6, %16, %5;\n\t"
-        "mad.lo.u32 %5, %6, %17, %5;\n\t"
+        "madc.hi.u32 %5, %6, %16, %5;\n\t"
+        "mad.lo.u32 t4, %7, %16, t4;\n\t"
+        "mad.lo.u32 t4, %6, %17, t4;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.u32 %5, %5, t4;\n\t"
         "and.b32 %5, %5, 2147483647;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
@@ -929,48 +957,54 @@ struct mul_lo {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[5];
     y[0] = ptx_mul_lo(x[0], x[6]);
-    y[1] = ptx_mul_lo(x[1], x[6]);
+    y[1] = ptx_mul_hi(x[0], x[6]);
     y[2] = ptx_mul_lo(x[2], x[6]);
-    y[3] = ptx_mul_lo(x[3], x[6]);
+    y[3] = ptx_mul_hi(x[2], x[6]);
     y[4] = ptx_mul_lo(x[4], x[6]);
-    y[5] = ptx_mul_lo(x[5], x[6]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[6], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[6], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[6], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[6], y[4]);
-    y[5] = ptx_madc_hi(cf, x[4], x[6], y[5]);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[7], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[7], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[7], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[7], y[4]);
-    y[5] = ptx_madc_lo(cf, x[4], x[7], y[5]);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[7], y[2]);
+    y[5] = ptx_mul_hi(x[4], x[6]);
+    t[0] = ptx_mul_lo(x[1], x[6]);
+    t[1] = ptx_mul_hi(x[1], x[6]);
+    t[2] = ptx_mul_lo(x[3], x[6]);
+    t[3] = ptx_mul_hi(x[3], x[6]);
+    t[4] = ptx_mul_lo(x[5], x[6]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[7], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[7], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[7], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[7], y[4]);
     y[5] = ptx_madc_hi(cf, x[3], x[7], y[5]);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[7], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[7], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[7], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[7], t[3]);
+    t[4] = ptx_madc_lo(cf, x[4], x[7], t[4]);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[8], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[8], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[8], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[8], y[4]);
-    y[5] = ptx_madc_lo(cf, x[3], x[8], y[5]);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[8], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[8], y[4]);
     y[5] = ptx_madc_hi(cf, x[2], x[8], y[5]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[9], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[9], y[4]);
-    y[5] = ptx_madc_lo(cf, x[2], x[9], y[5]);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[9], y[4]);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[8], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[8], t[3]);
+    t[4] = ptx_madc_lo(cf, x[3], x[8], t[4]);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[9], y[4]);
     y[5] = ptx_madc_hi(cf, x[1], x[9], y[5]);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[9], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[9], t[3]);
+    t[4] = ptx_madc_lo(cf, x[2], x[9], t[4]);
     y[4] = ptx_mad_lo_cc(cf, x[0], x[10], y[4]);
-    y[5] = ptx_madc_lo(cf, x[1], x[10], y[5]);
-    y[5] = ptx_mad_hi(x[0], x[10], y[5]);
-    y[5] = ptx_mad_lo(x[0], x[11], y[5]);
+    y[5] = ptx_madc_hi(cf, x[0], x[10], y[5]);
+    t[4] = ptx_mad_lo(x[1], x[10], t[4]);
+    t[4] = ptx_mad_lo(x[0], x[11], t[4]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc(cf, y[5], t[4]);
     y[5] = ptx_and(y[5], 2147483647u);
   }
 #endif
 };
 
-// mul_hi: floor(a * b / 2^bits), the high half; 84 instructions.
+// mul_hi: floor(a * b / 2^bits), the high half; 94 instructions.
 struct mul_hi {
   static constexpr const char* name = "mul_hi";
   static constexpr unsigned bits = 191;
@@ -989,85 +1023,95 @@ struct mul_hi {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<12>;\n\t"
+        ".reg .u32 t<23>;\n\t"
         "mul.lo.u32 t0, %6, %12;\n\t"
-        "mul.lo.u32 t1, %7, %12;\n\t"
+        "mul.hi.u32 t1, %6, %12;\n\t"
         "mul.lo.u32 t2, %8, %12;\n\t"
-        "mul.lo.u32 t3, %9, %12;\n\t"
+        "mul.hi.u32 t3, %8, %12;\n\t"
         "mul.lo.u32 t4, %10, %12;\n\t"
-        "mul.lo.u32 t5, %11, %12;\n\t"
-        "mul.hi.u32 t6, %11, %12;\n\t"
-        "mad.hi.cc.u32 t1, %6, %12, t1;\n\t"
-        "madc.hi.cc.u32 t2, %7, %12, t2;\n\t"
-        "madc.hi.cc.u32 t3, %8, %12, t3;\n\t"
-        "madc.hi.cc.u32 t4, %9, %12, t4;\n\t"
-        "madc.hi.cc.u32 t5, %10, %12, t5;\n\t"
-        "addc.u32 t6, t6, 0;\n\t"
-        "mad.lo.cc.u32 t1, %6, %13, t1;\n\t"
-        "madc.lo.cc.u32 t2, %7, %13, t2;\n\t"
-        "madc.lo.cc.u32 t3, %8, %13, t3;\n\t"
-        "madc.lo.cc.u32 t4, %9, %13, t4;\n\t"
-        "madc.lo.cc.u32 t5, %10, %13, t5;\n\t"
-        "madc.lo.cc.u32 t6, %11, %13, t6;\n\t"
-        "addc.u32 t7, 0, 0;\n\t"
-        "mad.hi.cc.u32 t2, %6, %13, t2;\n\t"
+        "mul.hi.u32 t5, %10, %12;\n\t"
+        "mul.lo.u32 t12, %7, %12;\n\t"
+        "mul.hi.u32 t13, %7, %12;\n\t"
+        "mul.lo.u32 t14, %9, %12;\n\t"
+        "mul.hi.u32 t15, %9, %12;\n\t"
+        "mul.lo.u32 t16, %11, %12;\n\t"
+        "mul.hi.u32 t17, %11, %12;\n\t"
+        "mad.lo.cc.u32 t2, %7, %13, t2;\n\t"
         "madc.hi.cc.u32 t3, %7, %13, t3;\n\t"
-        "madc.hi.cc.u32 t4, %8, %13, t4;\n\t"
+        "madc.lo.cc.u32 t4, %9, %13, t4;\n\t"
         "madc.hi.cc.u32 t5, %9, %13, t5;\n\t"
-        "madc.hi.cc.u32 t6, %10, %13, t6;\n\t"
-        "madc.hi.u32 t7, %11, %13, t7;\n\t"
+        "madc.lo.cc.u32 t6, %11, %13, 0;\n\t"
+        "madc.hi.u32 t7, %11, %13, 0;\n\t"
+        "mad.lo.cc.u32 t12, %6, %13, t12;\n\t"
+        "madc.hi.cc.u32 t13, %6, %13, t13;\n\t"
+        "madc.lo.cc.u32 t14, %8, %13, t14;\n\t"
+        "madc.hi.cc.u32 t15, %8, %13, t15;\n\t"
+        "madc.lo.cc.u32 t16, %10, %13, t16;\n\t"
+        "madc.hi.cc.u32 t17, %10, %13, t17;\n\t"
+        "addc.u32 t18, 0, 0;\n\t"
         "mad.lo.cc.u32 t2, %6, %14, t2;\n\t"
-        "madc.lo.cc.u32 t3, %7, %14, t3;\n\t"
+        "madc.hi.cc.u32 t3, %6, %14, t3;\n\t"
         "madc.lo.cc.u32 t4, %8, %14, t4;\n\t"
-        "madc.lo.cc.u32 t5, %9, %14, t5;\n\t"
-        "madc.lo.cc.u32 t6, %10, %14, t6;\n\t"
-        "madc.lo.cc.u32 t7, %11, %14, t7;\n\t"
-        "addc.u32 t8, 0, 0;\n\t"
-        "mad.hi.cc.u32 t3, %6, %14, t3;\n\t"
-        "madc.hi.cc.u32 t4, %7, %14, t4;\n\t"
         "madc.hi.cc.u32 t5, %8, %14, t5;\n\t"
-        "madc.hi.cc.u32 t6, %9, %14, t6;\n\t"
+        "madc.lo.cc.u32 t6, %10, %14, t6;\n\t"
         "madc.hi.cc.u32 t7, %10, %14, t7;\n\t"
-        "madc.hi.u32 t8, %11, %14, t8;\n\t"
-        "mad.lo.cc.u32 t3, %6, %15, t3;\n\t"
-        "madc.lo.cc.u32 t4, %7, %15, t4;\n\t"
-        "madc.lo.cc.u32 t5, %8, %15, t5;\n\t"
-        "madc.lo.cc.u32 t6, %9, %15, t6;\n\t"
-        "madc.lo.cc.u32 t7, %10, %15, t7;\n\t"
-        "madc.lo.cc.u32 t8, %11, %15, t8;\n\t"
-        "addc.u32 t9, 0, 0;\n\t"
-        "mad.hi.cc.u32 t4, %6, %15, t4;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
+        "mad.lo.cc.u32 t14, %7, %14, t14;\n\t"
+        "madc.hi.cc.u32 t15, %7, %14, t15;\n\t"
+        "madc.lo.cc.u32 t16, %9, %14, t16;\n\t"
+        "madc.hi.cc.u32 t17, %9, %14, t17;\n\t"
+        "madc.lo.cc.u32 t18, %11, %14, t18;\n\t"
+        "madc.hi.u32 t19, %11, %14, 0;\n\t"
+        "mad.lo.cc.u32 t4, %7, %15, t4;\n\t"
         "madc.hi.cc.u32 t5, %7, %15, t5;\n\t"
-        "madc.hi.cc.u32 t6, %8, %15, t6;\n\t"
+        "madc.lo.cc.u32 t6, %9, %15, t6;\n\t"
         "madc.hi.cc.u32 t7, %9, %15, t7;\n\t"
-        "madc.hi.cc.u32 t8, %10, %15, t8;\n\t"
-        "madc.hi.u32 t9, %11, %15, t9;\n\t"
+        "madc.lo.cc.u32 t8, %11, %15, t8;\n\t"
+        "madc.hi.u32 t9, %11, %15, 0;\n\t"
+        "mad.lo.cc.u32 t14, %6, %15, t14;\n\t"
+        "madc.hi.cc.u32 t15, %6, %15, t15;\n\t"
+        "madc.lo.cc.u32 t16, %8, %15, t16;\n\t"
+        "madc.hi.cc.u32 t17, %8, %15, t17;\n\t"
+        "madc.lo.cc.u32 t18, %10, %15, t18;\n\t"
+        "madc.hi.cc.u32 t19, %10, %15, t19;\n\t"
+        "addc.u32 t20, 0, 0;\n\t"
         "mad.lo.cc.u32 t4, %6, %16, t4;\n\t"
-        "madc.lo.cc.u32 t5, %7, %16, t5;\n\t"
+        "madc.hi.cc.u32 t5, %6, %16, t5;\n\t"
         "madc.lo.cc.u32 t6, %8, %16, t6;\n\t"
-        "madc.lo.cc.u32 t7, %9, %16, t7;\n\t"
-        "madc.lo.cc.u32 t8, %10, %16, t8;\n\t"
-        "madc.lo.cc.u32 t9, %11, %16, t9;\n\t"
-        "addc.u32 t10, 0, 0;\n\t"
-        "mad.hi.cc.u32 t5, %6, %16, t5;\n\t"
-        "madc.hi.cc.u32 t6, %7, %16, t6;\n\t"
         "madc.hi.cc.u32 t7, %8, %16, t7;\n\t"
-        "madc.hi.cc.u32 t8, %9, %16, t8;\n\t"
+        "madc.lo.cc.u32 t8, %10, %16, t8;\n\t"
         "madc.hi.cc.u32 t9, %10, %16, t9;\n\t"
-        "madc.hi.u32 t10, %11, %16, t10;\n\t"
-        "mad.lo.cc.u32 t5, %6, %17, t5;\n\t"
-        "madc.lo.cc.u32 t6, %7, %17, t6;\n\t"
-        "madc.lo.cc.u32 t7, %8, %17, t7;\n\t"
-        "madc.lo.cc.u32 t8, %9, %17, t8;\n\t"
-        "madc.lo.cc.u32 t9, %10, %17, t9;\n\t"
-        "madc.lo.cc.u32 t10, %11, %17, t10;\n\t"
-        "addc.u32 t11, 0, 0;\n\t"
-        "mad.hi.cc.u32 t6, %6, %17, t6;\n\t"
+        "addc.u32 t10, 0, 0;\n\t"
+        "mad.lo.cc.u32 t16, %7, %16, t16;\n\t"
+        "madc.hi.cc.u32 t17, %7, %16, t17;\n\t"
+        "madc.lo.cc.u32 t18, %9, %16, t18;\n\t"
+        "madc.hi.cc.u32 t19, %9, %16, t19;\n\t"
+        "madc.lo.cc.u32 t20, %11, %16, t20;\n\t"
+        "madc.hi.u32 t21, %11, %16, 0;\n\t"
+        "mad.lo.cc.u32 t6, %7, %17, t6;\n\t"
         "madc.hi.cc.u32 t7, %7, %17, t7;\n\t"
-        "madc.hi.cc.u32 t8, %8, %17, t8;\n\t"
+        "madc.lo.cc.u32 t8, %9, %17, t8;\n\t"
         "madc.hi.cc.u32 t9, %9, %17, t9;\n\t"
-        "madc.hi.cc.u32 t10, %10, %17, t10;\n\t"
-        "madc.hi.u32 t11, %11, %17, t11;\n\t"
+        "madc.lo.cc.u32 t10, %11, %17, t10;\n\t"
+        "madc.hi.u32 t11, %11, %17, 0;\n\t"
+        "mad.lo.cc.u32 t16, %6, %17, t16;\n\t"
+        "madc.hi.cc.u32 t17, %6, %17, t17;\n\t"
+        "madc.lo.cc.u32 t18, %8, %17, t18;\n\t"
+        "madc.hi.cc.u32 t19, %8, %17, t19;\n\t"
+        "madc.lo.cc.u32 t20, %10, %17, t20;\n\t"
+        "madc.hi.cc.u32 t21, %10, %17, t21;\n\t"
+        "addc.u32 t22, 0, 0;\n\t"
+        "add.cc.u32 t1, t1, t12;\n\t"
+        "addc.cc.u32 t2, t2, t13;\n\t"
+        "addc.cc.u32 t3, t3, t14;\n\t"
+        "addc.cc.u32 t4, t4, t15;\n\t"
+        "addc.cc.u32 t5, t5, t16;\n\t"
+        "addc.cc.u32 t6, t6, t17;\n\t"
+        "addc.cc.u32 t7, t7, t18;\n\t"
+        "addc.cc.u32 t8, t8, t19;\n\t"
+        "addc.cc.u32 t9, t9, t20;\n\t"
+        "addc.cc.u32 t10, t10, t21;\n\t"
+        "addc.u32 t11, t11, t22;\n\t"
         "shf.r.clamp.b32 %0, t5, t6, 31;\n\t"
         "shf.r.clamp.b32 %1, t6, t7, 31;\n\t"
         "shf.r.clamp.b32 %2, t7, t8, 31;\n\t"
@@ -1085,85 +1129,95 @@ struct mul_hi {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[12];
+    uint32_t t[23];
     ptx_mul_lo(x[0], x[6]);
-    t[1] = ptx_mul_lo(x[1], x[6]);
+    t[1] = ptx_mul_hi(x[0], x[6]);
     t[2] = ptx_mul_lo(x[2], x[6]);
-    t[3] = ptx_mul_lo(x[3], x[6]);
+    t[3] = ptx_mul_hi(x[2], x[6]);
     t[4] = ptx_mul_lo(x[4], x[6]);
-    t[5] = ptx_mul_lo(x[5], x[6]);
-    t[6] = ptx_mul_hi(x[5], x[6]);
-    t[1] = ptx_mad_hi_cc(cf, x[0], x[6], t[1]);
-    t[2] = ptx_madc_hi_cc(cf, x[1], x[6], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[6], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[3], x[6], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[6], t[5]);
-    t[6] = ptx_addc(cf, t[6], 0u);
-    t[1] = ptx_mad_lo_cc(cf, x[0], x[7], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[1], x[7], t[2]);
-    t[3] = ptx_madc_lo_cc(cf, x[2], x[7], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[7], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[4], x[7], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[7], t[6]);
-    t[7] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_hi_cc(cf, x[0], x[7], t[2]);
+    t[5] = ptx_mul_hi(x[4], x[6]);
+    t[12] = ptx_mul_lo(x[1], x[6]);
+    t[13] = ptx_mul_hi(x[1], x[6]);
+    t[14] = ptx_mul_lo(x[3], x[6]);
+    t[15] = ptx_mul_hi(x[3], x[6]);
+    t[16] = ptx_mul_lo(x[5], x[6]);
+    t[17] = ptx_mul_hi(x[5], x[6]);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[7], t[2]);
     t[3] = ptx_madc_hi_cc(cf, x[1], x[7], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[2], x[7], t[4]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[7], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[3], x[7], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[4], x[7], t[6]);
-    t[7] = ptx_madc_hi(cf, x[5], x[7], t[7]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[7], 0u);
+    t[7] = ptx_madc_hi(cf, x[5], x[7], 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[0], x[7], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[0], x[7], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[2], x[7], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[2], x[7], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[4], x[7], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[4], x[7], t[17]);
+    t[18] = ptx_addc(cf, 0u, 0u);
     t[2] = ptx_mad_lo_cc(cf, x[0], x[8], t[2]);
-    t[3] = ptx_madc_lo_cc(cf, x[1], x[8], t[3]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[8], t[3]);
     t[4] = ptx_madc_lo_cc(cf, x[2], x[8], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[3], x[8], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[8], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[5], x[8], t[7]);
-    t[8] = ptx_addc(cf, 0u, 0u);
-    t[3] = ptx_mad_hi_cc(cf, x[0], x[8], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[1], x[8], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[2], x[8], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[3], x[8], t[6]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[8], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[4], x[8], t[7]);
-    t[8] = ptx_madc_hi(cf, x[5], x[8], t[8]);
-    t[3] = ptx_mad_lo_cc(cf, x[0], x[9], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[1], x[9], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[2], x[9], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[9], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[4], x[9], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[9], t[8]);
-    t[9] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_hi_cc(cf, x[0], x[9], t[4]);
+    t[8] = ptx_addc(cf, 0u, 0u);
+    t[14] = ptx_mad_lo_cc(cf, x[1], x[8], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[1], x[8], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[3], x[8], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[3], x[8], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[5], x[8], t[18]);
+    t[19] = ptx_madc_hi(cf, x[5], x[8], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[9], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[1], x[9], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[2], x[9], t[6]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[9], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[3], x[9], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[4], x[9], t[8]);
-    t[9] = ptx_madc_hi(cf, x[5], x[9], t[9]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[9], t[8]);
+    t[9] = ptx_madc_hi(cf, x[5], x[9], 0u);
+    t[14] = ptx_mad_lo_cc(cf, x[0], x[9], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[0], x[9], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[2], x[9], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[2], x[9], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[4], x[9], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[4], x[9], t[19]);
+    t[20] = ptx_addc(cf, 0u, 0u);
     t[4] = ptx_mad_lo_cc(cf, x[0], x[10], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[1], x[10], t[5]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[10], t[5]);
     t[6] = ptx_madc_lo_cc(cf, x[2], x[10], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[3], x[10], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[10], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[5], x[10], t[9]);
-    t[10] = ptx_addc(cf, 0u, 0u);
-    t[5] = ptx_mad_hi_cc(cf, x[0], x[10], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[1], x[10], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[2], x[10], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[3], x[10], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[10], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[4], x[10], t[9]);
-    t[10] = ptx_madc_hi(cf, x[5], x[10], t[10]);
-    t[5] = ptx_mad_lo_cc(cf, x[0], x[11], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[1], x[11], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[2], x[11], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[11], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[4], x[11], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[11], t[10]);
-    t[11] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_hi_cc(cf, x[0], x[11], t[6]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[16] = ptx_mad_lo_cc(cf, x[1], x[10], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[1], x[10], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[3], x[10], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[3], x[10], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[5], x[10], t[20]);
+    t[21] = ptx_madc_hi(cf, x[5], x[10], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[11], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[1], x[11], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[2], x[11], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[11], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[3], x[11], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[4], x[11], t[10]);
-    t[11] = ptx_madc_hi(cf, x[5], x[11], t[11]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[11], t[10]);
+    t[11] = ptx_madc_hi(cf, x[5], x[11], 0u);
+    t[16] = ptx_mad_lo_cc(cf, x[0], x[11], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[0], x[11], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[2], x[11], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[2], x[11], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[4], x[11], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[4], x[11], t[21]);
+    t[22] = ptx_addc(cf, 0u, 0u);
+    t[1] = ptx_add_cc(cf, t[1], t[12]);
+    t[2] = ptx_addc_cc(cf, t[2], t[13]);
+    t[3] = ptx_addc_cc(cf, t[3], t[14]);
+    t[4] = ptx_addc_cc(cf, t[4], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[6] = ptx_addc_cc(cf, t[6], t[17]);
+    t[7] = ptx_addc_cc(cf, t[7], t[18]);
+    t[8] = ptx_addc_cc(cf, t[8], t[19]);
+    t[9] = ptx_addc_cc(cf, t[9], t[20]);
+    t[10] = ptx_addc_cc(cf, t[10], t[21]);
+    t[11] = ptx_addc(cf, t[11], t[22]);
     y[0] = ptx_shf_r_clamp(t[5], t[6], 31u);
     y[1] = ptx_shf_r_clamp(t[6], t[7], 31u);
     y[2] = ptx_shf_r_clamp(t[7], t[8], 31u);
@@ -1174,7 +1228,7 @@ struct mul_hi {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 58 instructions.
+// sqr: a * a, full, each cross product once; 62 instructions.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 191;
@@ -1193,16 +1247,21 @@ struct sqr {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<4>;\n\t"
         "mul.lo.u32 %1, %13, %12;\n\t"
-        "mul.lo.u32 %2, %14, %12;\n\t"
+        "mul.hi.u32 %2, %13, %12;\n\t"
         "mul.lo.u32 %3, %15, %12;\n\t"
-        "mul.lo.u32 %4, %16, %12;\n\t"
+        "mul.hi.u32 %4, %15, %12;\n\t"
         "mul.lo.u32 %5, %17, %12;\n\t"
         "mul.hi.u32 %6, %17, %12;\n\t"
-        "mad.hi.cc.u32 %2, %13, %12, %2;\n\t"
-        "madc.hi.cc.u32 %3, %14, %12, %3;\n\t"
-        "madc.hi.cc.u32 %4, %15, %12, %4;\n\t"
-        "madc.hi.cc.u32 %5, %16, %12, %5;\n\t"
+        "mul.lo.u32 t0, %14, %12;\n\t"
+        "mul.hi.u32 t1, %14, %12;\n\t"
+        "mul.lo.u32 t2, %16, %12;\n\t"
+        "mul.hi.u32 t3, %16, %12;\n\t"
+        "add.cc.u32 %2, %2, t0;\n\t"
+        "addc.cc.u32 %3, %3, t1;\n\t"
+        "addc.cc.u32 %4, %4, t2;\n\t"
+        "addc.cc.u32 %5, %5, t3;\n\t"
         "addc.u32 %6, %6, 0;\n\t"
         "mad.lo.cc.u32 %3, %14, %13, %3;\n\t"
         "madc.lo.cc.u32 %4, %15, %13, %4;\n\t"
@@ -1262,16 +1321,21 @@ struct sqr {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[4];
     y[1] = ptx_mul_lo(x[1], x[0]);
-    y[2] = ptx_mul_lo(x[2], x[0]);
+    y[2] = ptx_mul_hi(x[1], x[0]);
     y[3] = ptx_mul_lo(x[3], x[0]);
-    y[4] = ptx_mul_lo(x[4], x[0]);
+    y[4] = ptx_mul_hi(x[3], x[0]);
     y[5] = ptx_mul_lo(x[5], x[0]);
     y[6] = ptx_mul_hi(x[5], x[0]);
-    y[2] = ptx_mad_hi_cc(cf, x[1], x[0], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[0], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[0], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[0], y[5]);
+    t[0] = ptx_mul_lo(x[2], x[0]);
+    t[1] = ptx_mul_hi(x[2], x[0]);
+    t[2] = ptx_mul_lo(x[4], x[0]);
+    t[3] = ptx_mul_hi(x[4], x[0]);
+    y[2] = ptx_add_cc(cf, y[2], t[0]);
+    y[3] = ptx_addc_cc(cf, y[3], t[1]);
+    y[4] = ptx_addc_cc(cf, y[4], t[2]);
+    y[5] = ptx_addc_cc(cf, y[5], t[3]);
     y[6] = ptx_addc(cf, y[6], 0u);
     y[3] = ptx_mad_lo_cc(cf, x[2], x[1], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[3], x[1], y[4]);
@@ -1324,7 +1388,7 @@ struct sqr {
 #endif
 };
 
-// mul_ui: a * u (u of 32 bits), full: one more limb; 13 instructions.
+// mul_ui: a * u (u of 32 bits), full: one more limb; 18 instructions.
 struct mul_ui {
   static constexpr const char* name = "mul_ui";
   static constexpr unsigned bits = 191;
@@ -1343,19 +1407,25 @@ struct mul_ui {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<6>;\n\t"
         "mul.lo.u32 %0, %7, %13;\n\t"
-        "mul.lo.u32 %1, %8, %13;\n\t"
+        "mul.hi.u32 %1, %7, %13;\n\t"
         "mul.lo.u32 %2, %9, %13;\n\t"
-        "mul.lo.u32 %3, %10, %13;\n\t"
+        "mul.hi.u32 %3, %9, %13;\n\t"
         "mul.lo.u32 %4, %11, %13;\n\t"
-        "mul.lo.u32 %5, %12, %13;\n\t"
-        "mul.hi.u32 %6, %12, %13;\n\t"
-        "mad.hi.cc.u32 %1, %7, %13, %1;\n\t"
-        "madc.hi.cc.u32 %2, %8, %13, %2;\n\t"
-        "madc.hi.cc.u32 %3, %9, %13, %3;\n\t"
-        "madc.hi.cc.u32 %4, %10, %13, %4;\n\t"
-        "madc.hi.cc.u32 %5, %11, %13, %5;\n\t"
-        "addc.u32 %6, %6, 0;\n\t"
+        "mul.hi.u32 %5, %11, %13;\n\t"
+        "mul.lo.u32 t0, %8, %13;\n\t"
+        "mul.hi.u32 t1, %8, %13;\n\t"
+        "mul.lo.u32 t2, %10, %13;\n\t"
+        "mul.hi.u32 t3, %10, %13;\n\t"
+        "mul.lo.u32 t4, %12, %13;\n\t"
+        "mul.hi.u32 t5, %12, %13;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.u32 %6, 0, t5;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6])
@@ -1367,24 +1437,30 @@ struct mul_ui {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[6];
     y[0] = ptx_mul_lo(x[0], x[6]);
-    y[1] = ptx_mul_lo(x[1], x[6]);
+    y[1] = ptx_mul_hi(x[0], x[6]);
     y[2] = ptx_mul_lo(x[2], x[6]);
-    y[3] = ptx_mul_lo(x[3], x[6]);
+    y[3] = ptx_mul_hi(x[2], x[6]);
     y[4] = ptx_mul_lo(x[4], x[6]);
-    y[5] = ptx_mul_lo(x[5], x[6]);
-    y[6] = ptx_mul_hi(x[5], x[6]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[6], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[6], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[6], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[6], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[6], y[5]);
-    y[6] = ptx_addc(cf, y[6], 0u);
+    y[5] = ptx_mul_hi(x[4], x[6]);
+    t[0] = ptx_mul_lo(x[1], x[6]);
+    t[1] = ptx_mul_hi(x[1], x[6]);
+    t[2] = ptx_mul_lo(x[3], x[6]);
+    t[3] = ptx_mul_hi(x[3], x[6]);
+    t[4] = ptx_mul_lo(x[5], x[6]);
+    t[5] = ptx_mul_hi(x[5], x[6]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc(cf, 0u, t[5]);
   }
 #endif
 };
 
-// mad: a * b + c, full; 84 instructions.
+// mad: a * b + c, full; 95 instructions.
 struct mad {
   static constexpr const char* name = "mad";
   static constexpr unsigned bits = 191;
@@ -1403,6 +1479,7 @@ struct mad {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<11>;\n\t"
         "mov.b32 %0, %24;\n\t"
         "mov.b32 %1, %25;\n\t"
         "mov.b32 %2, %26;\n\t"
@@ -1410,83 +1487,94 @@ struct mad {
         "mov.b32 %4, %28;\n\t"
         "mov.b32 %5, %29;\n\t"
         "mad.lo.cc.u32 %0, %12, %18, %0;\n\t"
-        "madc.lo.cc.u32 %1, %13, %18, %1;\n\t"
+        "madc.hi.cc.u32 %1, %12, %18, %1;\n\t"
         "madc.lo.cc.u32 %2, %14, %18, %2;\n\t"
-        "madc.lo.cc.u32 %3, %15, %18, %3;\n\t"
-        "madc.lo.cc.u32 %4, %16, %18, %4;\n\t"
-        "madc.lo.cc.u32 %5, %17, %18, %5;\n\t"
-        "addc.u32 %6, 0, 0;\n\t"
-        "mad.hi.cc.u32 %1, %12, %18, %1;\n\t"
-        "madc.hi.cc.u32 %2, %13, %18, %2;\n\t"
         "madc.hi.cc.u32 %3, %14, %18, %3;\n\t"
-        "madc.hi.cc.u32 %4, %15, %18, %4;\n\t"
+        "madc.lo.cc.u32 %4, %16, %18, %4;\n\t"
         "madc.hi.cc.u32 %5, %16, %18, %5;\n\t"
-        "madc.hi.u32 %6, %17, %18, %6;\n\t"
-        "mad.lo.cc.u32 %1, %12, %19, %1;\n\t"
-        "madc.lo.cc.u32 %2, %13, %19, %2;\n\t"
-        "madc.lo.cc.u32 %3, %14, %19, %3;\n\t"
-        "madc.lo.cc.u32 %4, %15, %19, %4;\n\t"
-        "madc.lo.cc.u32 %5, %16, %19, %5;\n\t"
-        "madc.lo.cc.u32 %6, %17, %19, %6;\n\t"
-        "addc.u32 %7, 0, 0;\n\t"
-        "mad.hi.cc.u32 %2, %12, %19, %2;\n\t"
+        "addc.u32 %6, 0, 0;\n\t"
+        "mul.lo.u32 t0, %13, %18;\n\t"
+        "mul.hi.u32 t1, %13, %18;\n\t"
+        "mul.lo.u32 t2, %15, %18;\n\t"
+        "mul.hi.u32 t3, %15, %18;\n\t"
+        "mul.lo.u32 t4, %17, %18;\n\t"
+        "mul.hi.u32 t5, %17, %18;\n\t"
+        "mad.lo.cc.u32 %2, %13, %19, %2;\n\t"
         "madc.hi.cc.u32 %3, %13, %19, %3;\n\t"
-        "madc.hi.cc.u32 %4, %14, %19, %4;\n\t"
+        "madc.lo.cc.u32 %4, %15, %19, %4;\n\t"
         "madc.hi.cc.u32 %5, %15, %19, %5;\n\t"
-        "madc.hi.cc.u32 %6, %16, %19, %6;\n\t"
-        "madc.hi.u32 %7, %17, %19, %7;\n\t"
+        "madc.lo.cc.u32 %6, %17, %19, %6;\n\t"
+        "madc.hi.u32 %7, %17, %19, 0;\n\t"
+        "mad.lo.cc.u32 t0, %12, %19, t0;\n\t"
+        "madc.hi.cc.u32 t1, %12, %19, t1;\n\t"
+        "madc.lo.cc.u32 t2, %14, %19, t2;\n\t"
+        "madc.hi.cc.u32 t3, %14, %19, t3;\n\t"
+        "madc.lo.cc.u32 t4, %16, %19, t4;\n\t"
+        "madc.hi.cc.u32 t5, %16, %19, t5;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
         "mad.lo.cc.u32 %2, %12, %20, %2;\n\t"
-        "madc.lo.cc.u32 %3, %13, %20, %3;\n\t"
+        "madc.hi.cc.u32 %3, %12, %20, %3;\n\t"
         "madc.lo.cc.u32 %4, %14, %20, %4;\n\t"
-        "madc.lo.cc.u32 %5, %15, %20, %5;\n\t"
-        "madc.lo.cc.u32 %6, %16, %20, %6;\n\t"
-        "madc.lo.cc.u32 %7, %17, %20, %7;\n\t"
-        "addc.u32 %8, 0, 0;\n\t"
-        "mad.hi.cc.u32 %3, %12, %20, %3;\n\t"
-        "madc.hi.cc.u32 %4, %13, %20, %4;\n\t"
         "madc.hi.cc.u32 %5, %14, %20, %5;\n\t"
-        "madc.hi.cc.u32 %6, %15, %20, %6;\n\t"
+        "madc.lo.cc.u32 %6, %16, %20, %6;\n\t"
         "madc.hi.cc.u32 %7, %16, %20, %7;\n\t"
-        "madc.hi.u32 %8, %17, %20, %8;\n\t"
-        "mad.lo.cc.u32 %3, %12, %21, %3;\n\t"
-        "madc.lo.cc.u32 %4, %13, %21, %4;\n\t"
-        "madc.lo.cc.u32 %5, %14, %21, %5;\n\t"
-        "madc.lo.cc.u32 %6, %15, %21, %6;\n\t"
-        "madc.lo.cc.u32 %7, %16, %21, %7;\n\t"
-        "madc.lo.cc.u32 %8, %17, %21, %8;\n\t"
-        "addc.u32 %9, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %12, %21, %4;\n\t"
+        "addc.u32 %8, 0, 0;\n\t"
+        "mad.lo.cc.u32 t2, %13, %20, t2;\n\t"
+        "madc.hi.cc.u32 t3, %13, %20, t3;\n\t"
+        "madc.lo.cc.u32 t4, %15, %20, t4;\n\t"
+        "madc.hi.cc.u32 t5, %15, %20, t5;\n\t"
+        "madc.lo.cc.u32 t6, %17, %20, t6;\n\t"
+        "madc.hi.u32 t7, %17, %20, 0;\n\t"
+        "mad.lo.cc.u32 %4, %13, %21, %4;\n\t"
         "madc.hi.cc.u32 %5, %13, %21, %5;\n\t"
-        "madc.hi.cc.u32 %6, %14, %21, %6;\n\t"
+        "madc.lo.cc.u32 %6, %15, %21, %6;\n\t"
         "madc.hi.cc.u32 %7, %15, %21, %7;\n\t"
-        "madc.hi.cc.u32 %8, %16, %21, %8;\n\t"
-        "madc.hi.u32 %9, %17, %21, %9;\n\t"
+        "madc.lo.cc.u32 %8, %17, %21, %8;\n\t"
+        "madc.hi.u32 %9, %17, %21, 0;\n\t"
+        "mad.lo.cc.u32 t2, %12, %21, t2;\n\t"
+        "madc.hi.cc.u32 t3, %12, %21, t3;\n\t"
+        "madc.lo.cc.u32 t4, %14, %21, t4;\n\t"
+        "madc.hi.cc.u32 t5, %14, %21, t5;\n\t"
+        "madc.lo.cc.u32 t6, %16, %21, t6;\n\t"
+        "madc.hi.cc.u32 t7, %16, %21, t7;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
         "mad.lo.cc.u32 %4, %12, %22, %4;\n\t"
-        "madc.lo.cc.u32 %5, %13, %22, %5;\n\t"
+        "madc.hi.cc.u32 %5, %12, %22, %5;\n\t"
         "madc.lo.cc.u32 %6, %14, %22, %6;\n\t"
-        "madc.lo.cc.u32 %7, %15, %22, %7;\n\t"
-        "madc.lo.cc.u32 %8, %16, %22, %8;\n\t"
-        "madc.lo.cc.u32 %9, %17, %22, %9;\n\t"
-        "addc.u32 %10, 0, 0;\n\t"
-        "mad.hi.cc.u32 %5, %12, %22, %5;\n\t"
-        "madc.hi.cc.u32 %6, %13, %22, %6;\n\t"
         "madc.hi.cc.u32 %7, %14, %22, %7;\n\t"
-        "madc.hi.cc.u32 %8, %15, %22, %8;\n\t"
+        "madc.lo.cc.u32 %8, %16, %22, %8;\n\t"
         "madc.hi.cc.u32 %9, %16, %22, %9;\n\t"
-        "madc.hi.u32 %10, %17, %22, %10;\n\t"
-        "mad.lo.cc.u32 %5, %12, %23, %5;\n\t"
-        "madc.lo.cc.u32 %6, %13, %23, %6;\n\t"
-        "madc.lo.cc.u32 %7, %14, %23, %7;\n\t"
-        "madc.lo.cc.u32 %8, %15, %23, %8;\n\t"
-        "madc.lo.cc.u32 %9, %16, %23, %9;\n\t"
-        "madc.lo.cc.u32 %10, %17, %23, %10;\n\t"
-        "addc.u32 %11, 0, 0;\n\t"
-        "mad.hi.cc.u32 %6, %12, %23, %6;\n\t"
+        "addc.u32 %10, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %13, %22, t4;\n\t"
+        "madc.hi.cc.u32 t5, %13, %22, t5;\n\t"
+        "madc.lo.cc.u32 t6, %15, %22, t6;\n\t"
+        "madc.hi.cc.u32 t7, %15, %22, t7;\n\t"
+        "madc.lo.cc.u32 t8, %17, %22, t8;\n\t"
+        "madc.hi.u32 t9, %17, %22, 0;\n\t"
+        "mad.lo.cc.u32 %6, %13, %23, %6;\n\t"
         "madc.hi.cc.u32 %7, %13, %23, %7;\n\t"
-        "madc.hi.cc.u32 %8, %14, %23, %8;\n\t"
+        "madc.lo.cc.u32 %8, %15, %23, %8;\n\t"
         "madc.hi.cc.u32 %9, %15, %23, %9;\n\t"
-        "madc.hi.cc.u32 %10, %16, %23, %10;\n\t"
-        "madc.hi.u32 %11, %17, %23, %11;\n\t"
+        "madc.lo.cc.u32 %10, %17, %23, %10;\n\t"
+        "madc.hi.u32 %11, %17, %23, 0;\n\t"
+        "mad.lo.cc.u32 t4, %12, %23, t4;\n\t"
+        "madc.hi.cc.u32 t5, %12, %23, t5;\n\t"
+        "madc.lo.cc.u32 t6, %14, %23, t6;\n\t"
+        "madc.hi.cc.u32 t7, %14, %23, t7;\n\t"
+        "madc.lo.cc.u32 t8, %16, %23, t8;\n\t"
+        "madc.hi.cc.u32 t9, %16, %23, t9;\n\t"
+        "addc.u32 t10, 0, 0;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.u32 %11, %11, t10;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
@@ -1498,6 +1586,7 @@ struct mad {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[11];
     y[0] = ptx_mov(x[12]);
     y[1] = ptx_mov(x[13]);
     y[2] = ptx_mov(x[14]);
@@ -1505,83 +1594,94 @@ struct mad {
     y[4] = ptx_mov(x[16]);
     y[5] = ptx_mov(x[17]);
     y[0] = ptx_mad_lo_cc(cf, x[0], x[6], y[0]);
-    y[1] = ptx_madc_lo_cc(cf, x[1], x[6], y[1]);
+    y[1] = ptx_madc_hi_cc(cf, x[0], x[6], y[1]);
     y[2] = ptx_madc_lo_cc(cf, x[2], x[6], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[3], x[6], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[4], x[6], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[5], x[6], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[6], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[6], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[2], x[6], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[6], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[4], x[6], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[4], x[6], y[5]);
-    y[6] = ptx_madc_hi(cf, x[5], x[6], y[6]);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[7], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[7], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[7], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[7], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[7], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[7], y[6]);
-    y[7] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[7], y[2]);
+    y[6] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[1], x[6]);
+    t[1] = ptx_mul_hi(x[1], x[6]);
+    t[2] = ptx_mul_lo(x[3], x[6]);
+    t[3] = ptx_mul_hi(x[3], x[6]);
+    t[4] = ptx_mul_lo(x[5], x[6]);
+    t[5] = ptx_mul_hi(x[5], x[6]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[7], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[7], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[7], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[7], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[7], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[7], y[6]);
-    y[7] = ptx_madc_hi(cf, x[5], x[7], y[7]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[7], y[6]);
+    y[7] = ptx_madc_hi(cf, x[5], x[7], 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[7], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[7], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[7], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[7], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[7], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[7], t[5]);
+    t[6] = ptx_addc(cf, 0u, 0u);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[8], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[8], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[8], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[8], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[8], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[8], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[5], x[8], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[8], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[8], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[8], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[3], x[8], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[8], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[4], x[8], y[7]);
-    y[8] = ptx_madc_hi(cf, x[5], x[8], y[8]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[9], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[9], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[9], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[4], x[9], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[9], y[8]);
-    y[9] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[9], y[4]);
+    y[8] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[8], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[8], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[8], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[8], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[8], t[6]);
+    t[7] = ptx_madc_hi(cf, x[5], x[8], 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[9], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[9], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[9], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[9], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[3], x[9], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[4], x[9], y[8]);
-    y[9] = ptx_madc_hi(cf, x[5], x[9], y[9]);
+    y[8] = ptx_madc_lo_cc(cf, x[5], x[9], y[8]);
+    y[9] = ptx_madc_hi(cf, x[5], x[9], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[9], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[9], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[9], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[9], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[9], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[9], t[7]);
+    t[8] = ptx_addc(cf, 0u, 0u);
     y[4] = ptx_mad_lo_cc(cf, x[0], x[10], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[1], x[10], y[5]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[10], y[5]);
     y[6] = ptx_madc_lo_cc(cf, x[2], x[10], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[3], x[10], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[10], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[5], x[10], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    y[5] = ptx_mad_hi_cc(cf, x[0], x[10], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[1], x[10], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[2], x[10], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[3], x[10], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[4], x[10], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[4], x[10], y[9]);
-    y[10] = ptx_madc_hi(cf, x[5], x[10], y[10]);
-    y[5] = ptx_mad_lo_cc(cf, x[0], x[11], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[1], x[11], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[2], x[11], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[11], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[4], x[11], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[11], y[10]);
-    y[11] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_hi_cc(cf, x[0], x[11], y[6]);
+    y[10] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[10], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[10], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[10], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[10], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[10], t[8]);
+    t[9] = ptx_madc_hi(cf, x[5], x[10], 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[1], x[11], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[1], x[11], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[2], x[11], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[3], x[11], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[3], x[11], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[4], x[11], y[10]);
-    y[11] = ptx_madc_hi(cf, x[5], x[11], y[11]);
+    y[10] = ptx_madc_lo_cc(cf, x[5], x[11], y[10]);
+    y[11] = ptx_madc_hi(cf, x[5], x[11], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[11], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[11], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[2], x[11], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[2], x[11], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[11], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[11], t[9]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc(cf, y[11], t[10]);
   }
 #endif
 };

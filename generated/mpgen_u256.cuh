@@ -682,7 +682,7 @@ struct neg {
 #endif
 };
 
-// mul: a * b, the full product of exact width; 136 instructions.
+// mul: a * b, the full product of exact width; 150 instructions.
 struct mul {
   static constexpr const char* name = "mul";
   static constexpr unsigned bits = 256;
@@ -701,142 +701,157 @@ struct mul {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<15>;\n\t"
         "mul.lo.u32 %0, %16, %24;\n\t"
-        "mul.lo.u32 %1, %17, %24;\n\t"
+        "mul.hi.u32 %1, %16, %24;\n\t"
         "mul.lo.u32 %2, %18, %24;\n\t"
-        "mul.lo.u32 %3, %19, %24;\n\t"
+        "mul.hi.u32 %3, %18, %24;\n\t"
         "mul.lo.u32 %4, %20, %24;\n\t"
-        "mul.lo.u32 %5, %21, %24;\n\t"
+        "mul.hi.u32 %5, %20, %24;\n\t"
         "mul.lo.u32 %6, %22, %24;\n\t"
-        "mul.lo.u32 %7, %23, %24;\n\t"
-        "mul.hi.u32 %8, %23, %24;\n\t"
-        "mad.hi.cc.u32 %1, %16, %24, %1;\n\t"
-        "madc.hi.cc.u32 %2, %17, %24, %2;\n\t"
-        "madc.hi.cc.u32 %3, %18, %24, %3;\n\t"
-        "madc.hi.cc.u32 %4, %19, %24, %4;\n\t"
-        "madc.hi.cc.u32 %5, %20, %24, %5;\n\t"
-        "madc.hi.cc.u32 %6, %21, %24, %6;\n\t"
-        "madc.hi.cc.u32 %7, %22, %24, %7;\n\t"
-        "addc.u32 %8, %8, 0;\n\t"
-        "mad.lo.cc.u32 %1, %16, %25, %1;\n\t"
-        "madc.lo.cc.u32 %2, %17, %25, %2;\n\t"
-        "madc.lo.cc.u32 %3, %18, %25, %3;\n\t"
-        "madc.lo.cc.u32 %4, %19, %25, %4;\n\t"
-        "madc.lo.cc.u32 %5, %20, %25, %5;\n\t"
-        "madc.lo.cc.u32 %6, %21, %25, %6;\n\t"
-        "madc.lo.cc.u32 %7, %22, %25, %7;\n\t"
-        "madc.lo.cc.u32 %8, %23, %25, %8;\n\t"
-        "addc.u32 %9, 0, 0;\n\t"
-        "mad.hi.cc.u32 %2, %16, %25, %2;\n\t"
+        "mul.hi.u32 %7, %22, %24;\n\t"
+        "mul.lo.u32 t0, %17, %24;\n\t"
+        "mul.hi.u32 t1, %17, %24;\n\t"
+        "mul.lo.u32 t2, %19, %24;\n\t"
+        "mul.hi.u32 t3, %19, %24;\n\t"
+        "mul.lo.u32 t4, %21, %24;\n\t"
+        "mul.hi.u32 t5, %21, %24;\n\t"
+        "mul.lo.u32 t6, %23, %24;\n\t"
+        "mul.hi.u32 t7, %23, %24;\n\t"
+        "mad.lo.cc.u32 %2, %17, %25, %2;\n\t"
         "madc.hi.cc.u32 %3, %17, %25, %3;\n\t"
-        "madc.hi.cc.u32 %4, %18, %25, %4;\n\t"
+        "madc.lo.cc.u32 %4, %19, %25, %4;\n\t"
         "madc.hi.cc.u32 %5, %19, %25, %5;\n\t"
-        "madc.hi.cc.u32 %6, %20, %25, %6;\n\t"
+        "madc.lo.cc.u32 %6, %21, %25, %6;\n\t"
         "madc.hi.cc.u32 %7, %21, %25, %7;\n\t"
-        "madc.hi.cc.u32 %8, %22, %25, %8;\n\t"
-        "madc.hi.u32 %9, %23, %25, %9;\n\t"
+        "madc.lo.cc.u32 %8, %23, %25, 0;\n\t"
+        "madc.hi.u32 %9, %23, %25, 0;\n\t"
+        "mad.lo.cc.u32 t0, %16, %25, t0;\n\t"
+        "madc.hi.cc.u32 t1, %16, %25, t1;\n\t"
+        "madc.lo.cc.u32 t2, %18, %25, t2;\n\t"
+        "madc.hi.cc.u32 t3, %18, %25, t3;\n\t"
+        "madc.lo.cc.u32 t4, %20, %25, t4;\n\t"
+        "madc.hi.cc.u32 t5, %20, %25, t5;\n\t"
+        "madc.lo.cc.u32 t6, %22, %25, t6;\n\t"
+        "madc.hi.cc.u32 t7, %22, %25, t7;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
         "mad.lo.cc.u32 %2, %16, %26, %2;\n\t"
-        "madc.lo.cc.u32 %3, %17, %26, %3;\n\t"
+        "madc.hi.cc.u32 %3, %16, %26, %3;\n\t"
         "madc.lo.cc.u32 %4, %18, %26, %4;\n\t"
-        "madc.lo.cc.u32 %5, %19, %26, %5;\n\t"
-        "madc.lo.cc.u32 %6, %20, %26, %6;\n\t"
-        "madc.lo.cc.u32 %7, %21, %26, %7;\n\t"
-        "madc.lo.cc.u32 %8, %22, %26, %8;\n\t"
-        "madc.lo.cc.u32 %9, %23, %26, %9;\n\t"
-        "addc.u32 %10, 0, 0;\n\t"
-        "mad.hi.cc.u32 %3, %16, %26, %3;\n\t"
-        "madc.hi.cc.u32 %4, %17, %26, %4;\n\t"
         "madc.hi.cc.u32 %5, %18, %26, %5;\n\t"
-        "madc.hi.cc.u32 %6, %19, %26, %6;\n\t"
+        "madc.lo.cc.u32 %6, %20, %26, %6;\n\t"
         "madc.hi.cc.u32 %7, %20, %26, %7;\n\t"
-        "madc.hi.cc.u32 %8, %21, %26, %8;\n\t"
+        "madc.lo.cc.u32 %8, %22, %26, %8;\n\t"
         "madc.hi.cc.u32 %9, %22, %26, %9;\n\t"
-        "madc.hi.u32 %10, %23, %26, %10;\n\t"
-        "mad.lo.cc.u32 %3, %16, %27, %3;\n\t"
-        "madc.lo.cc.u32 %4, %17, %27, %4;\n\t"
-        "madc.lo.cc.u32 %5, %18, %27, %5;\n\t"
-        "madc.lo.cc.u32 %6, %19, %27, %6;\n\t"
-        "madc.lo.cc.u32 %7, %20, %27, %7;\n\t"
-        "madc.lo.cc.u32 %8, %21, %27, %8;\n\t"
-        "madc.lo.cc.u32 %9, %22, %27, %9;\n\t"
-        "madc.lo.cc.u32 %10, %23, %27, %10;\n\t"
-        "addc.u32 %11, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %16, %27, %4;\n\t"
+        "addc.u32 %10, 0, 0;\n\t"
+        "mad.lo.cc.u32 t2, %17, %26, t2;\n\t"
+        "madc.hi.cc.u32 t3, %17, %26, t3;\n\t"
+        "madc.lo.cc.u32 t4, %19, %26, t4;\n\t"
+        "madc.hi.cc.u32 t5, %19, %26, t5;\n\t"
+        "madc.lo.cc.u32 t6, %21, %26, t6;\n\t"
+        "madc.hi.cc.u32 t7, %21, %26, t7;\n\t"
+        "madc.lo.cc.u32 t8, %23, %26, t8;\n\t"
+        "madc.hi.u32 t9, %23, %26, 0;\n\t"
+        "mad.lo.cc.u32 %4, %17, %27, %4;\n\t"
         "madc.hi.cc.u32 %5, %17, %27, %5;\n\t"
-        "madc.hi.cc.u32 %6, %18, %27, %6;\n\t"
+        "madc.lo.cc.u32 %6, %19, %27, %6;\n\t"
         "madc.hi.cc.u32 %7, %19, %27, %7;\n\t"
-        "madc.hi.cc.u32 %8, %20, %27, %8;\n\t"
+        "madc.lo.cc.u32 %8, %21, %27, %8;\n\t"
         "madc.hi.cc.u32 %9, %21, %27, %9;\n\t"
-        "madc.hi.cc.u32 %10, %22, %27, %10;\n\t"
-        "madc.hi.u32 %11, %23, %27, %11;\n\t"
+        "madc.lo.cc.u32 %10, %23, %27, %10;\n\t"
+        "madc.hi.u32 %11, %23, %27, 0;\n\t"
+        "mad.lo.cc.u32 t2, %16, %27, t2;\n\t"
+        "madc.hi.cc.u32 t3, %16, %27, t3;\n\t"
+        "madc.lo.cc.u32 t4, %18, %27, t4;\n\t"
+        "madc.hi.cc.u32 t5, %18, %27, t5;\n\t"
+        "madc.lo.cc.u32 t6, %20, %27, t6;\n\t"
+        "madc.hi.cc.u32 t7, %20, %27, t7;\n\t"
+        "madc.lo.cc.u32 t8, %22, %27, t8;\n\t"
+        "madc.hi.cc.u32 t9, %22, %27, t9;\n\t"
+        "addc.u32 t10, 0, 0;\n\t"
         "mad.lo.cc.u32 %4, %16, %28, %4;\n\t"
-        "madc.lo.cc.u32 %5, %17, %28, %5;\n\t"
+        "madc.hi.cc.u32 %5, %16, %28, %5;\n\t"
         "madc.lo.cc.u32 %6, %18, %28, %6;\n\t"
-        "madc.lo.cc.u32 %7, %19, %28, %7;\n\t"
-        "madc.lo.cc.u32 %8, %20, %28, %8;\n\t"
-        "madc.lo.cc.u32 %9, %21, %28, %9;\n\t"
-        "madc.lo.cc.u32 %10, %22, %28, %10;\n\t"
-        "madc.lo.cc.u32 %11, %23, %28, %11;\n\t"
-        "addc.u32 %12, 0, 0;\n\t"
-        "mad.hi.cc.u32 %5, %16, %28, %5;\n\t"
-        "madc.hi.cc.u32 %6, %17, %28, %6;\n\t"
         "madc.hi.cc.u32 %7, %18, %28, %7;\n\t"
-        "madc.hi.cc.u32 %8, %19, %28, %8;\n\t"
+        "madc.lo.cc.u32 %8, %20, %28, %8;\n\t"
         "madc.hi.cc.u32 %9, %20, %28, %9;\n\t"
-        "madc.hi.cc.u32 %10, %21, %28, %10;\n\t"
+        "madc.lo.cc.u32 %10, %22, %28, %10;\n\t"
         "madc.hi.cc.u32 %11, %22, %28, %11;\n\t"
-        "madc.hi.u32 %12, %23, %28, %12;\n\t"
-        "mad.lo.cc.u32 %5, %16, %29, %5;\n\t"
-        "madc.lo.cc.u32 %6, %17, %29, %6;\n\t"
-        "madc.lo.cc.u32 %7, %18, %29, %7;\n\t"
-        "madc.lo.cc.u32 %8, %19, %29, %8;\n\t"
-        "madc.lo.cc.u32 %9, %20, %29, %9;\n\t"
-        "madc.lo.cc.u32 %10, %21, %29, %10;\n\t"
-        "madc.lo.cc.u32 %11, %22, %29, %11;\n\t"
-        "madc.lo.cc.u32 %12, %23, %29, %12;\n\t"
-        "addc.u32 %13, 0, 0;\n\t"
-        "mad.hi.cc.u32 %6, %16, %29, %6;\n\t"
+        "addc.u32 %12, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %17, %28, t4;\n\t"
+        "madc.hi.cc.u32 t5, %17, %28, t5;\n\t"
+        "madc.lo.cc.u32 t6, %19, %28, t6;\n\t"
+        "madc.hi.cc.u32 t7, %19, %28, t7;\n\t"
+        "madc.lo.cc.u32 t8, %21, %28, t8;\n\t"
+        "madc.hi.cc.u32 t9, %21, %28, t9;\n\t"
+        "madc.lo.cc.u32 t10, %23, %28, t10;\n\t"
+        "madc.hi.u32 t11, %23, %28, 0;\n\t"
+        "mad.lo.cc.u32 %6, %17, %29, %6;\n\t"
         "madc.hi.cc.u32 %7, %17, %29, %7;\n\t"
-        "madc.hi.cc.u32 %8, %18, %29, %8;\n\t"
+        "madc.lo.cc.u32 %8, %19, %29, %8;\n\t"
         "madc.hi.cc.u32 %9, %19, %29, %9;\n\t"
-        "madc.hi.cc.u32 %10, %20, %29, %10;\n\t"
+        "madc.lo.cc.u32 %10, %21, %29, %10;\n\t"
         "madc.hi.cc.u32 %11, %21, %29, %11;\n\t"
-        "madc.hi.cc.u32 %12, %22, %29, %12;\n\t"
-        "madc.hi.u32 %13, %23, %29, %13;\n\t"
+        "madc.lo.cc.u32 %12, %23, %29, %12;\n\t"
+        "madc.hi.u32 %13, %23, %29, 0;\n\t"
+        "mad.lo.cc.u32 t4, %16, %29, t4;\n\t"
+        "madc.hi.cc.u32 t5, %16, %29, t5;\n\t"
+        "madc.lo.cc.u32 t6, %18, %29, t6;\n\t"
+        "madc.hi.cc.u32 t7, %18, %29, t7;\n\t"
+        "madc.lo.cc.u32 t8, %20, %29, t8;\n\t"
+        "madc.hi.cc.u32 t9, %20, %29, t9;\n\t"
+        "madc.lo.cc.u32 t10, %22, %29, t10;\n\t"
+        "madc.hi.cc.u32 t11, %22, %29, t11;\n\t"
+        "addc.u32 t12, 0, 0;\n\t"
         "mad.lo.cc.u32 %6, %16, %30, %6;\n\t"
-        "madc.lo.cc.u32 %7, %17, %30, %7;\n\t"
+        "madc.hi.cc.u32 %7, %16, %30, %7;\n\t"
         "madc.lo.cc.u32 %8, %18, %30, %8;\n\t"
-        "madc.lo.cc.u32 %9, %19, %30, %9;\n\t"
-        "madc.lo.cc.u32 %10, %20, %30, %10;\n\t"
-        "madc.lo.cc.u32 %11, %21, %30, %11;\n\t"
-        "madc.lo.cc.u32 %12, %22, %30, %12;\n\t"
-        "madc.lo.cc.u32 %13, %23, %30, %13;\n\t"
-        "addc.u32 %14, 0, 0;\n\t"
-        "mad.hi.cc.u32 %7, %16, %30, %7;\n\t"
-        "madc.hi.cc.u32 %8, %17, %30, %8;\n\t"
         "madc.hi.cc.u32 %9, %18, %30, %9;\n\t"
-        "madc.hi.cc.u32 %10, %19, %30, %10;\n\t"
+        "madc.lo.cc.u32 %10, %20, %30, %10;\n\t"
         "madc.hi.cc.u32 %11, %20, %30, %11;\n\t"
-        "madc.hi.cc.u32 %12, %21, %30, %12;\n\t"
+        "madc.lo.cc.u32 %12, %22, %30, %12;\n\t"
         "madc.hi.cc.u32 %13, %22, %30, %13;\n\t"
-        "madc.hi.u32 %14, %23, %30, %14;\n\t"
-        "mad.lo.cc.u32 %7, %16, %31, %7;\n\t"
-        "madc.lo.cc.u32 %8, %17, %31, %8;\n\t"
-        "madc.lo.cc.u32 %9, %18, %31, %9;\n\t"
-        "madc.lo.cc.u32 %10, %19, %31, %10;\n\t"
-        "madc.lo.cc.u32 %11, %20, %31, %11;\n\t"
-        "madc.lo.cc.u32 %12, %21, %31, %12;\n\t"
-        "madc.lo.cc.u32 %13, %22, %31, %13;\n\t"
-        "madc.lo.cc.u32 %14, %23, %31, %14;\n\t"
-        "addc.u32 %15, 0, 0;\n\t"
-        "mad.hi.cc.u32 %8, %16, %31, %8;\n\t"
+        "addc.u32 %14, 0, 0;\n\t"
+        "mad.lo.cc.u32 t6, %17, %30, t6;\n\t"
+        "madc.hi.cc.u32 t7, %17, %30, t7;\n\t"
+        "madc.lo.cc.u32 t8, %19, %30, t8;\n\t"
+        "madc.hi.cc.u32 t9, %19, %30, t9;\n\t"
+        "madc.lo.cc.u32 t10, %21, %30, t10;\n\t"
+        "madc.hi.cc.u32 t11, %21, %30, t11;\n\t"
+        "madc.lo.cc.u32 t12, %23, %30, t12;\n\t"
+        "madc.hi.u32 t13, %23, %30, 0;\n\t"
+        "mad.lo.cc.u32 %8, %17, %31, %8;\n\t"
         "madc.hi.cc.u32 %9, %17, %31, %9;\n\t"
-        "madc.hi.cc.u32 %10, %18, %31, %10;\n\t"
+        "madc.lo.cc.u32 %10, %19, %31, %10;\n\t"
         "madc.hi.cc.u32 %11, %19, %31, %11;\n\t"
-        "madc.hi.cc.u32 %12, %20, %31, %12;\n\t"
+        "madc.lo.cc.u32 %12, %21, %31, %12;\n\t"
         "madc.hi.cc.u32 %13, %21, %31, %13;\n\t"
-        "madc.hi.cc.u32 %14, %22, %31, %14;\n\t"
-        "madc.hi.u32 %15, %23, %31, %15;\n\t"
+        "madc.lo.cc.u32 %14, %23, %31, %14;\n\t"
+        "madc.hi.u32 %15, %23, %31, 0;\n\t"
+        "mad.lo.cc.u32 t6, %16, %31, t6;\n\t"
+        "madc.hi.cc.u32 t7, %16, %31, t7;\n\t"
+        "madc.lo.cc.u32 t8, %18, %31, t8;\n\t"
+        "madc.hi.cc.u32 t9, %18, %31, t9;\n\t"
+        "madc.lo.cc.u32 t10, %20, %31, t10;\n\t"
+        "madc.hi.cc.u32 t11, %20, %31, t11;\n\t"
+        "madc.lo.cc.u32 t12, %22, %31, t12;\n\t"
+        "madc.hi.cc.u32 t13, %22, %31, t13;\n\t"
+        "addc.u32 t14, 0, 0;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.cc.u32 %11, %11, t10;\n\t"
+        "addc.cc.u32 %12, %12, t11;\n\t"
+        "addc.cc.u32 %13, %13, t12;\n\t"
+        "addc.cc.u32 %14, %14, t13;\n\t"
+        "addc.u32 %15, %15, t14;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
@@ -848,147 +863,162 @@ struct mul {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[15];
     y[0] = ptx_mul_lo(x[0], x[8]);
-    y[1] = ptx_mul_lo(x[1], x[8]);
+    y[1] = ptx_mul_hi(x[0], x[8]);
     y[2] = ptx_mul_lo(x[2], x[8]);
-    y[3] = ptx_mul_lo(x[3], x[8]);
+    y[3] = ptx_mul_hi(x[2], x[8]);
     y[4] = ptx_mul_lo(x[4], x[8]);
-    y[5] = ptx_mul_lo(x[5], x[8]);
+    y[5] = ptx_mul_hi(x[4], x[8]);
     y[6] = ptx_mul_lo(x[6], x[8]);
-    y[7] = ptx_mul_lo(x[7], x[8]);
-    y[8] = ptx_mul_hi(x[7], x[8]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[8], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[8], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[8], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[8], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[8], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[8], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[8], y[7]);
-    y[8] = ptx_addc(cf, y[8], 0u);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[9], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[9], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[9], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[9], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[9], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[6], x[9], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[9], y[8]);
-    y[9] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[9], y[2]);
+    y[7] = ptx_mul_hi(x[6], x[8]);
+    t[0] = ptx_mul_lo(x[1], x[8]);
+    t[1] = ptx_mul_hi(x[1], x[8]);
+    t[2] = ptx_mul_lo(x[3], x[8]);
+    t[3] = ptx_mul_hi(x[3], x[8]);
+    t[4] = ptx_mul_lo(x[5], x[8]);
+    t[5] = ptx_mul_hi(x[5], x[8]);
+    t[6] = ptx_mul_lo(x[7], x[8]);
+    t[7] = ptx_mul_hi(x[7], x[8]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[9], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[9], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[9], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[9], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[9], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[9], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[9], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[5], x[9], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[6], x[9], y[8]);
-    y[9] = ptx_madc_hi(cf, x[7], x[9], y[9]);
+    y[8] = ptx_madc_lo_cc(cf, x[7], x[9], 0u);
+    y[9] = ptx_madc_hi(cf, x[7], x[9], 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[9], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[9], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[9], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[9], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[9], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[9], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[9], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[6], x[9], t[7]);
+    t[8] = ptx_addc(cf, 0u, 0u);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[10], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[10], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[10], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[10], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[10], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[10], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[5], x[10], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[10], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[7], x[10], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[10], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[10], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[10], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[3], x[10], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[10], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[4], x[10], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[5], x[10], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[6], x[10], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[6], x[10], y[9]);
-    y[10] = ptx_madc_hi(cf, x[7], x[10], y[10]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[11], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[11], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[11], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[11], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[4], x[11], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[11], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[6], x[11], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[11], y[10]);
-    y[11] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[11], y[4]);
+    y[10] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[10], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[10], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[10], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[10], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[10], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[10], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[10], t[8]);
+    t[9] = ptx_madc_hi(cf, x[7], x[10], 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[11], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[11], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[11], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[11], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[3], x[11], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[4], x[11], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[5], x[11], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[5], x[11], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[6], x[11], y[10]);
-    y[11] = ptx_madc_hi(cf, x[7], x[11], y[11]);
+    y[10] = ptx_madc_lo_cc(cf, x[7], x[11], y[10]);
+    y[11] = ptx_madc_hi(cf, x[7], x[11], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[11], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[11], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[11], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[11], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[11], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[11], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[11], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[11], t[9]);
+    t[10] = ptx_addc(cf, 0u, 0u);
     y[4] = ptx_mad_lo_cc(cf, x[0], x[12], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[1], x[12], y[5]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[12], y[5]);
     y[6] = ptx_madc_lo_cc(cf, x[2], x[12], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[3], x[12], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[12], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[5], x[12], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[12], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[7], x[12], y[11]);
-    y[12] = ptx_addc(cf, 0u, 0u);
-    y[5] = ptx_mad_hi_cc(cf, x[0], x[12], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[1], x[12], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[2], x[12], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[3], x[12], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[4], x[12], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[4], x[12], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[5], x[12], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[6], x[12], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[6], x[12], y[11]);
-    y[12] = ptx_madc_hi(cf, x[7], x[12], y[12]);
-    y[5] = ptx_mad_lo_cc(cf, x[0], x[13], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[1], x[13], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[2], x[13], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[13], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[4], x[13], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[13], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[6], x[13], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[13], y[12]);
-    y[13] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_hi_cc(cf, x[0], x[13], y[6]);
+    y[12] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[12], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[12], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[12], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[12], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[12], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[12], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[12], t[10]);
+    t[11] = ptx_madc_hi(cf, x[7], x[12], 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[1], x[13], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[1], x[13], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[2], x[13], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[3], x[13], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[3], x[13], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[4], x[13], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[5], x[13], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[5], x[13], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[6], x[13], y[12]);
-    y[13] = ptx_madc_hi(cf, x[7], x[13], y[13]);
+    y[12] = ptx_madc_lo_cc(cf, x[7], x[13], y[12]);
+    y[13] = ptx_madc_hi(cf, x[7], x[13], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[13], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[13], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[2], x[13], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[2], x[13], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[13], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[13], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[6], x[13], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[13], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
     y[6] = ptx_mad_lo_cc(cf, x[0], x[14], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[1], x[14], y[7]);
+    y[7] = ptx_madc_hi_cc(cf, x[0], x[14], y[7]);
     y[8] = ptx_madc_lo_cc(cf, x[2], x[14], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[3], x[14], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[14], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[5], x[14], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[14], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[7], x[14], y[13]);
-    y[14] = ptx_addc(cf, 0u, 0u);
-    y[7] = ptx_mad_hi_cc(cf, x[0], x[14], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[1], x[14], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[2], x[14], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[3], x[14], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[4], x[14], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[4], x[14], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[5], x[14], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[6], x[14], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[6], x[14], y[13]);
-    y[14] = ptx_madc_hi(cf, x[7], x[14], y[14]);
-    y[7] = ptx_mad_lo_cc(cf, x[0], x[15], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[1], x[15], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[2], x[15], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[15], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[4], x[15], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[15], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[6], x[15], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[15], y[14]);
-    y[15] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_hi_cc(cf, x[0], x[15], y[8]);
+    y[14] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[14], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[1], x[14], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[14], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[3], x[14], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[14], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[5], x[14], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[7], x[14], t[12]);
+    t[13] = ptx_madc_hi(cf, x[7], x[14], 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[1], x[15], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[1], x[15], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[2], x[15], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[3], x[15], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[3], x[15], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[4], x[15], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[5], x[15], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[5], x[15], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[6], x[15], y[14]);
-    y[15] = ptx_madc_hi(cf, x[7], x[15], y[15]);
+    y[14] = ptx_madc_lo_cc(cf, x[7], x[15], y[14]);
+    y[15] = ptx_madc_hi(cf, x[7], x[15], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[0], x[15], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[0], x[15], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[2], x[15], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[2], x[15], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[4], x[15], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[4], x[15], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[15], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[6], x[15], t[13]);
+    t[14] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc_cc(cf, y[12], t[11]);
+    y[13] = ptx_addc_cc(cf, y[13], t[12]);
+    y[14] = ptx_addc_cc(cf, y[14], t[13]);
+    y[15] = ptx_addc(cf, y[15], t[14]);
   }
 #endif
 };
 
-// mul_lo: a * b mod 2^bits; 64 instructions.
+// mul_lo: a * b mod 2^bits; 71 instructions.
 struct mul_lo {
   static constexpr const char* name = "mul_lo";
   static constexpr unsigned bits = 256;
@@ -1007,70 +1037,78 @@ struct mul_lo {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<7>;\n\t"
         "mul.lo.u32 %0, %8, %16;\n\t"
-        "mul.lo.u32 %1, %9, %16;\n\t"
+        "mul.hi.u32 %1, %8, %16;\n\t"
         "mul.lo.u32 %2, %10, %16;\n\t"
-        "mul.lo.u32 %3, %11, %16;\n\t"
+        "mul.hi.u32 %3, %10, %16;\n\t"
         "mul.lo.u32 %4, %12, %16;\n\t"
-        "mul.lo.u32 %5, %13, %16;\n\t"
+        "mul.hi.u32 %5, %12, %16;\n\t"
         "mul.lo.u32 %6, %14, %16;\n\t"
-        "mul.lo.u32 %7, %15, %16;\n\t"
-        "mad.hi.cc.u32 %1, %8, %16, %1;\n\t"
-        "madc.hi.cc.u32 %2, %9, %16, %2;\n\t"
-        "madc.hi.cc.u32 %3, %10, %16, %3;\n\t"
-        "madc.hi.cc.u32 %4, %11, %16, %4;\n\t"
-        "madc.hi.cc.u32 %5, %12, %16, %5;\n\t"
-        "madc.hi.cc.u32 %6, %13, %16, %6;\n\t"
-        "madc.hi.u32 %7, %14, %16, %7;\n\t"
-        "mad.lo.cc.u32 %1, %8, %17, %1;\n\t"
-        "madc.lo.cc.u32 %2, %9, %17, %2;\n\t"
-        "madc.lo.cc.u32 %3, %10, %17, %3;\n\t"
-        "madc.lo.cc.u32 %4, %11, %17, %4;\n\t"
-        "madc.lo.cc.u32 %5, %12, %17, %5;\n\t"
-        "madc.lo.cc.u32 %6, %13, %17, %6;\n\t"
-        "madc.lo.u32 %7, %14, %17, %7;\n\t"
-        "mad.hi.cc.u32 %2, %8, %17, %2;\n\t"
+        "mul.hi.u32 %7, %14, %16;\n\t"
+        "mul.lo.u32 t0, %9, %16;\n\t"
+        "mul.hi.u32 t1, %9, %16;\n\t"
+        "mul.lo.u32 t2, %11, %16;\n\t"
+        "mul.hi.u32 t3, %11, %16;\n\t"
+        "mul.lo.u32 t4, %13, %16;\n\t"
+        "mul.hi.u32 t5, %13, %16;\n\t"
+        "mul.lo.u32 t6, %15, %16;\n\t"
+        "mad.lo.cc.u32 %2, %9, %17, %2;\n\t"
         "madc.hi.cc.u32 %3, %9, %17, %3;\n\t"
-        "madc.hi.cc.u32 %4, %10, %17, %4;\n\t"
+        "madc.lo.cc.u32 %4, %11, %17, %4;\n\t"
         "madc.hi.cc.u32 %5, %11, %17, %5;\n\t"
-        "madc.hi.cc.u32 %6, %12, %17, %6;\n\t"
+        "madc.lo.cc.u32 %6, %13, %17, %6;\n\t"
         "madc.hi.u32 %7, %13, %17, %7;\n\t"
+        "mad.lo.cc.u32 t0, %8, %17, t0;\n\t"
+        "madc.hi.cc.u32 t1, %8, %17, t1;\n\t"
+        "madc.lo.cc.u32 t2, %10, %17, t2;\n\t"
+        "madc.hi.cc.u32 t3, %10, %17, t3;\n\t"
+        "madc.lo.cc.u32 t4, %12, %17, t4;\n\t"
+        "madc.hi.cc.u32 t5, %12, %17, t5;\n\t"
+        "madc.lo.u32 t6, %14, %17, t6;\n\t"
         "mad.lo.cc.u32 %2, %8, %18, %2;\n\t"
-        "madc.lo.cc.u32 %3, %9, %18, %3;\n\t"
+        "madc.hi.cc.u32 %3, %8, %18, %3;\n\t"
         "madc.lo.cc.u32 %4, %10, %18, %4;\n\t"
-        "madc.lo.cc.u32 %5, %11, %18, %5;\n\t"
-        "madc.lo.cc.u32 %6, %12, %18, %6;\n\t"
-        "madc.lo.u32 %7, %13, %18, %7;\n\t"
-        "mad.hi.cc.u32 %3, %8, %18, %3;\n\t"
-        "madc.hi.cc.u32 %4, %9, %18, %4;\n\t"
         "madc.hi.cc.u32 %5, %10, %18, %5;\n\t"
-        "madc.hi.cc.u32 %6, %11, %18, %6;\n\t"
+        "madc.lo.cc.u32 %6, %12, %18, %6;\n\t"
         "madc.hi.u32 %7, %12, %18, %7;\n\t"
-        "mad.lo.cc.u32 %3, %8, %19, %3;\n\t"
-        "madc.lo.cc.u32 %4, %9, %19, %4;\n\t"
-        "madc.lo.cc.u32 %5, %10, %19, %5;\n\t"
-        "madc.lo.cc.u32 %6, %11, %19, %6;\n\t"
-        "madc.lo.u32 %7, %12, %19, %7;\n\t"
-        "mad.hi.cc.u32 %4, %8, %19, %4;\n\t"
+        "mad.lo.cc.u32 t2, %9, %18, t2;\n\t"
+        "madc.hi.cc.u32 t3, %9, %18, t3;\n\t"
+        "madc.lo.cc.u32 t4, %11, %18, t4;\n\t"
+        "madc.hi.cc.u32 t5, %11, %18, t5;\n\t"
+        "madc.lo.u32 t6, %13, %18, t6;\n\t"
+        "mad.lo.cc.u32 %4, %9, %19, %4;\n\t"
         "madc.hi.cc.u32 %5, %9, %19, %5;\n\t"
-        "madc.hi.cc.u32 %6, %10, %19, %6;\n\t"
+        "madc.lo.cc.u32 %6, %11, %19, %6;\n\t"
         "madc.hi.u32 %7, %11, %19, %7;\n\t"
+        "mad.lo.cc.u32 t2, %8, %19, t2;\n\t"
+        "madc.hi.cc.u32 t3, %8, %19, t3;\n\t"
+        "madc.lo.cc.u32 t4, %10, %19, t4;\n\t"
+        "madc.hi.cc.u32 t5, %10, %19, t5;\n\t"
+        "madc.lo.u32 t6, %12, %19, t6;\n\t"
         "mad.lo.cc.u32 %4, %8, %20, %4;\n\t"
-        "madc.lo.cc.u32 %5, %9, %20, %5;\n\t"
+        "madc.hi.cc.u32 %5, %8, %20, %5;\n\t"
         "madc.lo.cc.u32 %6, %10, %20, %6;\n\t"
-        "madc.lo.u32 %7, %11, %20, %7;\n\t"
-        "mad.hi.cc.u32 %5, %8, %20, %5;\n\t"
-        "madc.hi.cc.u32 %6, %9, %20, %6;\n\t"
         "madc.hi.u32 %7, %10, %20, %7;\n\t"
-        "mad.lo.cc.u32 %5, %8, %21, %5;\n\t"
-        "madc.lo.cc.u32 %6, %9, %21, %6;\n\t"
-        "madc.lo.u32 %7, %10, %21, %7;\n\t"
-        "mad.hi.cc.u32 %6, %8, %21, %6;\n\t"
+        "mad.lo.cc.u32 t4, %9, %20, t4;\n\t"
+        "madc.hi.cc.u32 t5, %9, %20, t5;\n\t"
+        "madc.lo.u32 t6, %11, %20, t6;\n\t"
+        "mad.lo.cc.u32 %6, %9, %21, %6;\n\t"
         "madc.hi.u32 %7, %9, %21, %7;\n\t"
+        "mad.lo.cc.u32 t4, %8, %21, t4;\n\t"
+        "madc.hi.cc.u32 t5, %8, %21, t5;\n\t"
+        "madc.lo.u32 t6, %10, %21, t6;\n\t"
         "mad.lo.cc.u32 %6, %8, %22, %6;\n\t"
-        "madc.lo.u32 %7, %9, %22, %7;\n\t"
-        "mad.hi.u32 %7, %8, %22, %7;\n\t"
-        "mad.lo.u32 %7, %8, %23, %7;\n\t"
+        "madc.hi.u32 %7, %8, %22, %7;\n\t"
+        "mad.lo.u32 t6, %9, %22, t6;\n\t"
+        "mad.lo.u32 t6, %8, %23, t6;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.u32 %7, %7, t6;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
@@ -1082,75 +1120,83 @@ struct mul_lo {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[7];
     y[0] = ptx_mul_lo(x[0], x[8]);
-    y[1] = ptx_mul_lo(x[1], x[8]);
+    y[1] = ptx_mul_hi(x[0], x[8]);
     y[2] = ptx_mul_lo(x[2], x[8]);
-    y[3] = ptx_mul_lo(x[3], x[8]);
+    y[3] = ptx_mul_hi(x[2], x[8]);
     y[4] = ptx_mul_lo(x[4], x[8]);
-    y[5] = ptx_mul_lo(x[5], x[8]);
+    y[5] = ptx_mul_hi(x[4], x[8]);
     y[6] = ptx_mul_lo(x[6], x[8]);
-    y[7] = ptx_mul_lo(x[7], x[8]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[8], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[8], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[8], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[8], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[8], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[8], y[6]);
-    y[7] = ptx_madc_hi(cf, x[6], x[8], y[7]);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[9], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[9], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[9], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[9], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[9], y[6]);
-    y[7] = ptx_madc_lo(cf, x[6], x[9], y[7]);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[9], y[2]);
+    y[7] = ptx_mul_hi(x[6], x[8]);
+    t[0] = ptx_mul_lo(x[1], x[8]);
+    t[1] = ptx_mul_hi(x[1], x[8]);
+    t[2] = ptx_mul_lo(x[3], x[8]);
+    t[3] = ptx_mul_hi(x[3], x[8]);
+    t[4] = ptx_mul_lo(x[5], x[8]);
+    t[5] = ptx_mul_hi(x[5], x[8]);
+    t[6] = ptx_mul_lo(x[7], x[8]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[9], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[9], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[9], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[9], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[9], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[9], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[9], y[6]);
     y[7] = ptx_madc_hi(cf, x[5], x[9], y[7]);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[9], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[9], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[9], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[9], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[9], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[9], t[5]);
+    t[6] = ptx_madc_lo(cf, x[6], x[9], t[6]);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[10], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[10], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[10], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[10], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[10], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[10], y[6]);
-    y[7] = ptx_madc_lo(cf, x[5], x[10], y[7]);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[10], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[10], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[10], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[3], x[10], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[10], y[6]);
     y[7] = ptx_madc_hi(cf, x[4], x[10], y[7]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[11], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[11], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[11], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[11], y[6]);
-    y[7] = ptx_madc_lo(cf, x[4], x[11], y[7]);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[11], y[4]);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[10], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[10], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[10], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[10], t[5]);
+    t[6] = ptx_madc_lo(cf, x[5], x[10], t[6]);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[11], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[11], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[11], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[11], y[6]);
     y[7] = ptx_madc_hi(cf, x[3], x[11], y[7]);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[11], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[11], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[11], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[11], t[5]);
+    t[6] = ptx_madc_lo(cf, x[4], x[11], t[6]);
     y[4] = ptx_mad_lo_cc(cf, x[0], x[12], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[1], x[12], y[5]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[12], y[5]);
     y[6] = ptx_madc_lo_cc(cf, x[2], x[12], y[6]);
-    y[7] = ptx_madc_lo(cf, x[3], x[12], y[7]);
-    y[5] = ptx_mad_hi_cc(cf, x[0], x[12], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[1], x[12], y[6]);
     y[7] = ptx_madc_hi(cf, x[2], x[12], y[7]);
-    y[5] = ptx_mad_lo_cc(cf, x[0], x[13], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[1], x[13], y[6]);
-    y[7] = ptx_madc_lo(cf, x[2], x[13], y[7]);
-    y[6] = ptx_mad_hi_cc(cf, x[0], x[13], y[6]);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[12], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[12], t[5]);
+    t[6] = ptx_madc_lo(cf, x[3], x[12], t[6]);
+    y[6] = ptx_mad_lo_cc(cf, x[1], x[13], y[6]);
     y[7] = ptx_madc_hi(cf, x[1], x[13], y[7]);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[13], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[13], t[5]);
+    t[6] = ptx_madc_lo(cf, x[2], x[13], t[6]);
     y[6] = ptx_mad_lo_cc(cf, x[0], x[14], y[6]);
-    y[7] = ptx_madc_lo(cf, x[1], x[14], y[7]);
-    y[7] = ptx_mad_hi(x[0], x[14], y[7]);
-    y[7] = ptx_mad_lo(x[0], x[15], y[7]);
+    y[7] = ptx_madc_hi(cf, x[0], x[14], y[7]);
+    t[6] = ptx_mad_lo(x[1], x[14], t[6]);
+    t[6] = ptx_mad_lo(x[0], x[15], t[6]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc(cf, y[7], t[6]);
   }
 #endif
 };
 
-// mul_hi: floor(a * b / 2^bits), the high half; 144 instructions.
+// mul_hi: floor(a * b / 2^bits), the high half; 158 instructions.
 struct mul_hi {
   static constexpr const char* name = "mul_hi";
   static constexpr unsigned bits = 256;
@@ -1169,143 +1215,157 @@ struct mul_hi {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<16>;\n\t"
+        ".reg .u32 t<31>;\n\t"
         "mul.lo.u32 t0, %8, %16;\n\t"
-        "mul.lo.u32 t1, %9, %16;\n\t"
+        "mul.hi.u32 t1, %8, %16;\n\t"
         "mul.lo.u32 t2, %10, %16;\n\t"
-        "mul.lo.u32 t3, %11, %16;\n\t"
+        "mul.hi.u32 t3, %10, %16;\n\t"
         "mul.lo.u32 t4, %12, %16;\n\t"
-        "mul.lo.u32 t5, %13, %16;\n\t"
+        "mul.hi.u32 t5, %12, %16;\n\t"
         "mul.lo.u32 t6, %14, %16;\n\t"
-        "mul.lo.u32 t7, %15, %16;\n\t"
-        "mul.hi.u32 t8, %15, %16;\n\t"
-        "mad.hi.cc.u32 t1, %8, %16, t1;\n\t"
-        "madc.hi.cc.u32 t2, %9, %16, t2;\n\t"
-        "madc.hi.cc.u32 t3, %10, %16, t3;\n\t"
-        "madc.hi.cc.u32 t4, %11, %16, t4;\n\t"
-        "madc.hi.cc.u32 t5, %12, %16, t5;\n\t"
-        "madc.hi.cc.u32 t6, %13, %16, t6;\n\t"
-        "madc.hi.cc.u32 t7, %14, %16, t7;\n\t"
-        "addc.u32 t8, t8, 0;\n\t"
-        "mad.lo.cc.u32 t1, %8, %17, t1;\n\t"
-        "madc.lo.cc.u32 t2, %9, %17, t2;\n\t"
-        "madc.lo.cc.u32 t3, %10, %17, t3;\n\t"
-        "madc.lo.cc.u32 t4, %11, %17, t4;\n\t"
-        "madc.lo.cc.u32 t5, %12, %17, t5;\n\t"
-        "madc.lo.cc.u32 t6, %13, %17, t6;\n\t"
-        "madc.lo.cc.u32 t7, %14, %17, t7;\n\t"
-        "madc.lo.cc.u32 t8, %15, %17, t8;\n\t"
-        "addc.u32 t9, 0, 0;\n\t"
-        "mad.hi.cc.u32 t2, %8, %17, t2;\n\t"
+        "mul.hi.u32 t7, %14, %16;\n\t"
+        "mul.lo.u32 t16, %9, %16;\n\t"
+        "mul.hi.u32 t17, %9, %16;\n\t"
+        "mul.lo.u32 t18, %11, %16;\n\t"
+        "mul.hi.u32 t19, %11, %16;\n\t"
+        "mul.lo.u32 t20, %13, %16;\n\t"
+        "mul.hi.u32 t21, %13, %16;\n\t"
+        "mul.lo.u32 t22, %15, %16;\n\t"
+        "mul.hi.u32 t23, %15, %16;\n\t"
+        "mad.lo.cc.u32 t2, %9, %17, t2;\n\t"
         "madc.hi.cc.u32 t3, %9, %17, t3;\n\t"
-        "madc.hi.cc.u32 t4, %10, %17, t4;\n\t"
+        "madc.lo.cc.u32 t4, %11, %17, t4;\n\t"
         "madc.hi.cc.u32 t5, %11, %17, t5;\n\t"
-        "madc.hi.cc.u32 t6, %12, %17, t6;\n\t"
+        "madc.lo.cc.u32 t6, %13, %17, t6;\n\t"
         "madc.hi.cc.u32 t7, %13, %17, t7;\n\t"
-        "madc.hi.cc.u32 t8, %14, %17, t8;\n\t"
-        "madc.hi.u32 t9, %15, %17, t9;\n\t"
+        "madc.lo.cc.u32 t8, %15, %17, 0;\n\t"
+        "madc.hi.u32 t9, %15, %17, 0;\n\t"
+        "mad.lo.cc.u32 t16, %8, %17, t16;\n\t"
+        "madc.hi.cc.u32 t17, %8, %17, t17;\n\t"
+        "madc.lo.cc.u32 t18, %10, %17, t18;\n\t"
+        "madc.hi.cc.u32 t19, %10, %17, t19;\n\t"
+        "madc.lo.cc.u32 t20, %12, %17, t20;\n\t"
+        "madc.hi.cc.u32 t21, %12, %17, t21;\n\t"
+        "madc.lo.cc.u32 t22, %14, %17, t22;\n\t"
+        "madc.hi.cc.u32 t23, %14, %17, t23;\n\t"
+        "addc.u32 t24, 0, 0;\n\t"
         "mad.lo.cc.u32 t2, %8, %18, t2;\n\t"
-        "madc.lo.cc.u32 t3, %9, %18, t3;\n\t"
+        "madc.hi.cc.u32 t3, %8, %18, t3;\n\t"
         "madc.lo.cc.u32 t4, %10, %18, t4;\n\t"
-        "madc.lo.cc.u32 t5, %11, %18, t5;\n\t"
-        "madc.lo.cc.u32 t6, %12, %18, t6;\n\t"
-        "madc.lo.cc.u32 t7, %13, %18, t7;\n\t"
-        "madc.lo.cc.u32 t8, %14, %18, t8;\n\t"
-        "madc.lo.cc.u32 t9, %15, %18, t9;\n\t"
-        "addc.u32 t10, 0, 0;\n\t"
-        "mad.hi.cc.u32 t3, %8, %18, t3;\n\t"
-        "madc.hi.cc.u32 t4, %9, %18, t4;\n\t"
         "madc.hi.cc.u32 t5, %10, %18, t5;\n\t"
-        "madc.hi.cc.u32 t6, %11, %18, t6;\n\t"
+        "madc.lo.cc.u32 t6, %12, %18, t6;\n\t"
         "madc.hi.cc.u32 t7, %12, %18, t7;\n\t"
-        "madc.hi.cc.u32 t8, %13, %18, t8;\n\t"
+        "madc.lo.cc.u32 t8, %14, %18, t8;\n\t"
         "madc.hi.cc.u32 t9, %14, %18, t9;\n\t"
-        "madc.hi.u32 t10, %15, %18, t10;\n\t"
-        "mad.lo.cc.u32 t3, %8, %19, t3;\n\t"
-        "madc.lo.cc.u32 t4, %9, %19, t4;\n\t"
-        "madc.lo.cc.u32 t5, %10, %19, t5;\n\t"
-        "madc.lo.cc.u32 t6, %11, %19, t6;\n\t"
-        "madc.lo.cc.u32 t7, %12, %19, t7;\n\t"
-        "madc.lo.cc.u32 t8, %13, %19, t8;\n\t"
-        "madc.lo.cc.u32 t9, %14, %19, t9;\n\t"
-        "madc.lo.cc.u32 t10, %15, %19, t10;\n\t"
-        "addc.u32 t11, 0, 0;\n\t"
-        "mad.hi.cc.u32 t4, %8, %19, t4;\n\t"
+        "addc.u32 t10, 0, 0;\n\t"
+        "mad.lo.cc.u32 t18, %9, %18, t18;\n\t"
+        "madc.hi.cc.u32 t19, %9, %18, t19;\n\t"
+        "madc.lo.cc.u32 t20, %11, %18, t20;\n\t"
+        "madc.hi.cc.u32 t21, %11, %18, t21;\n\t"
+        "madc.lo.cc.u32 t22, %13, %18, t22;\n\t"
+        "madc.hi.cc.u32 t23, %13, %18, t23;\n\t"
+        "madc.lo.cc.u32 t24, %15, %18, t24;\n\t"
+        "madc.hi.u32 t25, %15, %18, 0;\n\t"
+        "mad.lo.cc.u32 t4, %9, %19, t4;\n\t"
         "madc.hi.cc.u32 t5, %9, %19, t5;\n\t"
-        "madc.hi.cc.u32 t6, %10, %19, t6;\n\t"
+        "madc.lo.cc.u32 t6, %11, %19, t6;\n\t"
         "madc.hi.cc.u32 t7, %11, %19, t7;\n\t"
-        "madc.hi.cc.u32 t8, %12, %19, t8;\n\t"
+        "madc.lo.cc.u32 t8, %13, %19, t8;\n\t"
         "madc.hi.cc.u32 t9, %13, %19, t9;\n\t"
-        "madc.hi.cc.u32 t10, %14, %19, t10;\n\t"
-        "madc.hi.u32 t11, %15, %19, t11;\n\t"
+        "madc.lo.cc.u32 t10, %15, %19, t10;\n\t"
+        "madc.hi.u32 t11, %15, %19, 0;\n\t"
+        "mad.lo.cc.u32 t18, %8, %19, t18;\n\t"
+        "madc.hi.cc.u32 t19, %8, %19, t19;\n\t"
+        "madc.lo.cc.u32 t20, %10, %19, t20;\n\t"
+        "madc.hi.cc.u32 t21, %10, %19, t21;\n\t"
+        "madc.lo.cc.u32 t22, %12, %19, t22;\n\t"
+        "madc.hi.cc.u32 t23, %12, %19, t23;\n\t"
+        "madc.lo.cc.u32 t24, %14, %19, t24;\n\t"
+        "madc.hi.cc.u32 t25, %14, %19, t25;\n\t"
+        "addc.u32 t26, 0, 0;\n\t"
         "mad.lo.cc.u32 t4, %8, %20, t4;\n\t"
-        "madc.lo.cc.u32 t5, %9, %20, t5;\n\t"
+        "madc.hi.cc.u32 t5, %8, %20, t5;\n\t"
         "madc.lo.cc.u32 t6, %10, %20, t6;\n\t"
-        "madc.lo.cc.u32 t7, %11, %20, t7;\n\t"
-        "madc.lo.cc.u32 t8, %12, %20, t8;\n\t"
-        "madc.lo.cc.u32 t9, %13, %20, t9;\n\t"
-        "madc.lo.cc.u32 t10, %14, %20, t10;\n\t"
-        "madc.lo.cc.u32 t11, %15, %20, t11;\n\t"
-        "addc.u32 t12, 0, 0;\n\t"
-        "mad.hi.cc.u32 t5, %8, %20, t5;\n\t"
-        "madc.hi.cc.u32 t6, %9, %20, t6;\n\t"
         "madc.hi.cc.u32 t7, %10, %20, t7;\n\t"
-        "madc.hi.cc.u32 t8, %11, %20, t8;\n\t"
+        "madc.lo.cc.u32 t8, %12, %20, t8;\n\t"
         "madc.hi.cc.u32 t9, %12, %20, t9;\n\t"
-        "madc.hi.cc.u32 t10, %13, %20, t10;\n\t"
+        "madc.lo.cc.u32 t10, %14, %20, t10;\n\t"
         "madc.hi.cc.u32 t11, %14, %20, t11;\n\t"
-        "madc.hi.u32 t12, %15, %20, t12;\n\t"
-        "mad.lo.cc.u32 t5, %8, %21, t5;\n\t"
-        "madc.lo.cc.u32 t6, %9, %21, t6;\n\t"
-        "madc.lo.cc.u32 t7, %10, %21, t7;\n\t"
-        "madc.lo.cc.u32 t8, %11, %21, t8;\n\t"
-        "madc.lo.cc.u32 t9, %12, %21, t9;\n\t"
-        "madc.lo.cc.u32 t10, %13, %21, t10;\n\t"
-        "madc.lo.cc.u32 t11, %14, %21, t11;\n\t"
-        "madc.lo.cc.u32 t12, %15, %21, t12;\n\t"
-        "addc.u32 t13, 0, 0;\n\t"
-        "mad.hi.cc.u32 t6, %8, %21, t6;\n\t"
+        "addc.u32 t12, 0, 0;\n\t"
+        "mad.lo.cc.u32 t20, %9, %20, t20;\n\t"
+        "madc.hi.cc.u32 t21, %9, %20, t21;\n\t"
+        "madc.lo.cc.u32 t22, %11, %20, t22;\n\t"
+        "madc.hi.cc.u32 t23, %11, %20, t23;\n\t"
+        "madc.lo.cc.u32 t24, %13, %20, t24;\n\t"
+        "madc.hi.cc.u32 t25, %13, %20, t25;\n\t"
+        "madc.lo.cc.u32 t26, %15, %20, t26;\n\t"
+        "madc.hi.u32 t27, %15, %20, 0;\n\t"
+        "mad.lo.cc.u32 t6, %9, %21, t6;\n\t"
         "madc.hi.cc.u32 t7, %9, %21, t7;\n\t"
-        "madc.hi.cc.u32 t8, %10, %21, t8;\n\t"
+        "madc.lo.cc.u32 t8, %11, %21, t8;\n\t"
         "madc.hi.cc.u32 t9, %11, %21, t9;\n\t"
-        "madc.hi.cc.u32 t10, %12, %21, t10;\n\t"
+        "madc.lo.cc.u32 t10, %13, %21, t10;\n\t"
         "madc.hi.cc.u32 t11, %13, %21, t11;\n\t"
-        "madc.hi.cc.u32 t12, %14, %21, t12;\n\t"
-        "madc.hi.u32 t13, %15, %21, t13;\n\t"
+        "madc.lo.cc.u32 t12, %15, %21, t12;\n\t"
+        "madc.hi.u32 t13, %15, %21, 0;\n\t"
+        "mad.lo.cc.u32 t20, %8, %21, t20;\n\t"
+        "madc.hi.cc.u32 t21, %8, %21, t21;\n\t"
+        "madc.lo.cc.u32 t22, %10, %21, t22;\n\t"
+        "madc.hi.cc.u32 t23, %10, %21, t23;\n\t"
+        "madc.lo.cc.u32 t24, %12, %21, t24;\n\t"
+        "madc.hi.cc.u32 t25, %12, %21, t25;\n\t"
+        "madc.lo.cc.u32 t26, %14, %21, t26;\n\t"
+        "madc.hi.cc.u32 t27, %14, %21, t27;\n\t"
+        "addc.u32 t28, 0, 0;\n\t"
         "mad.lo.cc.u32 t6, %8, %22, t6;\n\t"
-        "madc.lo.cc.u32 t7, %9, %22, t7;\n\t"
+        "madc.hi.cc.u32 t7, %8, %22, t7;\n\t"
         "madc.lo.cc.u32 t8, %10, %22, t8;\n\t"
-        "madc.lo.cc.u32 t9, %11, %22, t9;\n\t"
-        "madc.lo.cc.u32 t10, %12, %22, t10;\n\t"
-        "madc.lo.cc.u32 t11, %13, %22, t11;\n\t"
-        "madc.lo.cc.u32 t12, %14, %22, t12;\n\t"
-        "madc.lo.cc.u32 t13, %15, %22, t13;\n\t"
-        "addc.u32 t14, 0, 0;\n\t"
-        "mad.hi.cc.u32 t7, %8, %22, t7;\n\t"
-        "madc.hi.cc.u32 t8, %9, %22, t8;\n\t"
         "madc.hi.cc.u32 t9, %10, %22, t9;\n\t"
-        "madc.hi.cc.u32 t10, %11, %22, t10;\n\t"
+        "madc.lo.cc.u32 t10, %12, %22, t10;\n\t"
         "madc.hi.cc.u32 t11, %12, %22, t11;\n\t"
-        "madc.hi.cc.u32 t12, %13, %22, t12;\n\t"
+        "madc.lo.cc.u32 t12, %14, %22, t12;\n\t"
         "madc.hi.cc.u32 t13, %14, %22, t13;\n\t"
-        "madc.hi.u32 t14, %15, %22, t14;\n\t"
-        "mad.lo.cc.u32 t7, %8, %23, t7;\n\t"
-        "madc.lo.cc.u32 t8, %9, %23, t8;\n\t"
-        "madc.lo.cc.u32 t9, %10, %23, t9;\n\t"
-        "madc.lo.cc.u32 t10, %11, %23, t10;\n\t"
-        "madc.lo.cc.u32 t11, %12, %23, t11;\n\t"
-        "madc.lo.cc.u32 t12, %13, %23, t12;\n\t"
-        "madc.lo.cc.u32 t13, %14, %23, t13;\n\t"
-        "madc.lo.cc.u32 t14, %15, %23, t14;\n\t"
-        "addc.u32 t15, 0, 0;\n\t"
-        "mad.hi.cc.u32 t8, %8, %23, t8;\n\t"
+        "addc.u32 t14, 0, 0;\n\t"
+        "mad.lo.cc.u32 t22, %9, %22, t22;\n\t"
+        "madc.hi.cc.u32 t23, %9, %22, t23;\n\t"
+        "madc.lo.cc.u32 t24, %11, %22, t24;\n\t"
+        "madc.hi.cc.u32 t25, %11, %22, t25;\n\t"
+        "madc.lo.cc.u32 t26, %13, %22, t26;\n\t"
+        "madc.hi.cc.u32 t27, %13, %22, t27;\n\t"
+        "madc.lo.cc.u32 t28, %15, %22, t28;\n\t"
+        "madc.hi.u32 t29, %15, %22, 0;\n\t"
+        "mad.lo.cc.u32 t8, %9, %23, t8;\n\t"
         "madc.hi.cc.u32 t9, %9, %23, t9;\n\t"
-        "madc.hi.cc.u32 t10, %10, %23, t10;\n\t"
+        "madc.lo.cc.u32 t10, %11, %23, t10;\n\t"
         "madc.hi.cc.u32 t11, %11, %23, t11;\n\t"
-        "madc.hi.cc.u32 t12, %12, %23, t12;\n\t"
+        "madc.lo.cc.u32 t12, %13, %23, t12;\n\t"
         "madc.hi.cc.u32 t13, %13, %23, t13;\n\t"
-        "madc.hi.cc.u32 t14, %14, %23, t14;\n\t"
-        "madc.hi.u32 t15, %15, %23, t15;\n\t"
+        "madc.lo.cc.u32 t14, %15, %23, t14;\n\t"
+        "madc.hi.u32 t15, %15, %23, 0;\n\t"
+        "mad.lo.cc.u32 t22, %8, %23, t22;\n\t"
+        "madc.hi.cc.u32 t23, %8, %23, t23;\n\t"
+        "madc.lo.cc.u32 t24, %10, %23, t24;\n\t"
+        "madc.hi.cc.u32 t25, %10, %23, t25;\n\t"
+        "madc.lo.cc.u32 t26, %12, %23, t26;\n\t"
+        "madc.hi.cc.u32 t27, %12, %23, t27;\n\t"
+        "madc.lo.cc.u32 t28, %14, %23, t28;\n\t"
+        "madc.hi.cc.u32 t29, %14, %23, t29;\n\t"
+        "addc.u32 t30, 0, 0;\n\t"
+        "add.cc.u32 t1, t1, t16;\n\t"
+        "addc.cc.u32 t2, t2, t17;\n\t"
+        "addc.cc.u32 t3, t3, t18;\n\t"
+        "addc.cc.u32 t4, t4, t19;\n\t"
+        "addc.cc.u32 t5, t5, t20;\n\t"
+        "addc.cc.u32 t6, t6, t21;\n\t"
+        "addc.cc.u32 t7, t7, t22;\n\t"
+        "addc.cc.u32 t8, t8, t23;\n\t"
+        "addc.cc.u32 t9, t9, t24;\n\t"
+        "addc.cc.u32 t10, t10, t25;\n\t"
+        "addc.cc.u32 t11, t11, t26;\n\t"
+        "addc.cc.u32 t12, t12, t27;\n\t"
+        "addc.cc.u32 t13, t13, t28;\n\t"
+        "addc.cc.u32 t14, t14, t29;\n\t"
+        "addc.u32 t15, t15, t30;\n\t"
         "shf.r.clamp.b32 %0, t8, t9, 0;\n\t"
         "shf.r.clamp.b32 %1, t9, t10, 0;\n\t"
         "shf.r.clamp.b32 %2, t10, t11, 0;\n\t"
@@ -1325,143 +1385,157 @@ struct mul_hi {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[16];
+    uint32_t t[31];
     ptx_mul_lo(x[0], x[8]);
-    t[1] = ptx_mul_lo(x[1], x[8]);
+    t[1] = ptx_mul_hi(x[0], x[8]);
     t[2] = ptx_mul_lo(x[2], x[8]);
-    t[3] = ptx_mul_lo(x[3], x[8]);
+    t[3] = ptx_mul_hi(x[2], x[8]);
     t[4] = ptx_mul_lo(x[4], x[8]);
-    t[5] = ptx_mul_lo(x[5], x[8]);
+    t[5] = ptx_mul_hi(x[4], x[8]);
     t[6] = ptx_mul_lo(x[6], x[8]);
-    t[7] = ptx_mul_lo(x[7], x[8]);
-    t[8] = ptx_mul_hi(x[7], x[8]);
-    t[1] = ptx_mad_hi_cc(cf, x[0], x[8], t[1]);
-    t[2] = ptx_madc_hi_cc(cf, x[1], x[8], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[8], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[3], x[8], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[8], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[5], x[8], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[8], t[7]);
-    t[8] = ptx_addc(cf, t[8], 0u);
-    t[1] = ptx_mad_lo_cc(cf, x[0], x[9], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[1], x[9], t[2]);
-    t[3] = ptx_madc_lo_cc(cf, x[2], x[9], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[9], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[4], x[9], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[9], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[6], x[9], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[9], t[8]);
-    t[9] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_hi_cc(cf, x[0], x[9], t[2]);
+    t[7] = ptx_mul_hi(x[6], x[8]);
+    t[16] = ptx_mul_lo(x[1], x[8]);
+    t[17] = ptx_mul_hi(x[1], x[8]);
+    t[18] = ptx_mul_lo(x[3], x[8]);
+    t[19] = ptx_mul_hi(x[3], x[8]);
+    t[20] = ptx_mul_lo(x[5], x[8]);
+    t[21] = ptx_mul_hi(x[5], x[8]);
+    t[22] = ptx_mul_lo(x[7], x[8]);
+    t[23] = ptx_mul_hi(x[7], x[8]);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[9], t[2]);
     t[3] = ptx_madc_hi_cc(cf, x[1], x[9], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[2], x[9], t[4]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[9], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[3], x[9], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[4], x[9], t[6]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[9], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[5], x[9], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[6], x[9], t[8]);
-    t[9] = ptx_madc_hi(cf, x[7], x[9], t[9]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[9], 0u);
+    t[9] = ptx_madc_hi(cf, x[7], x[9], 0u);
+    t[16] = ptx_mad_lo_cc(cf, x[0], x[9], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[0], x[9], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[2], x[9], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[2], x[9], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[4], x[9], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[4], x[9], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[6], x[9], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[6], x[9], t[23]);
+    t[24] = ptx_addc(cf, 0u, 0u);
     t[2] = ptx_mad_lo_cc(cf, x[0], x[10], t[2]);
-    t[3] = ptx_madc_lo_cc(cf, x[1], x[10], t[3]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[10], t[3]);
     t[4] = ptx_madc_lo_cc(cf, x[2], x[10], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[3], x[10], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[10], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[5], x[10], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[10], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[7], x[10], t[9]);
-    t[10] = ptx_addc(cf, 0u, 0u);
-    t[3] = ptx_mad_hi_cc(cf, x[0], x[10], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[1], x[10], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[2], x[10], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[3], x[10], t[6]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[10], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[4], x[10], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[5], x[10], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[10], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[6], x[10], t[9]);
-    t[10] = ptx_madc_hi(cf, x[7], x[10], t[10]);
-    t[3] = ptx_mad_lo_cc(cf, x[0], x[11], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[1], x[11], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[2], x[11], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[11], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[4], x[11], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[11], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[6], x[11], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[11], t[10]);
-    t[11] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_hi_cc(cf, x[0], x[11], t[4]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[18] = ptx_mad_lo_cc(cf, x[1], x[10], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[1], x[10], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[3], x[10], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[3], x[10], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[5], x[10], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[5], x[10], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[7], x[10], t[24]);
+    t[25] = ptx_madc_hi(cf, x[7], x[10], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[11], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[1], x[11], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[2], x[11], t[6]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[11], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[3], x[11], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[4], x[11], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[11], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[5], x[11], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[6], x[11], t[10]);
-    t[11] = ptx_madc_hi(cf, x[7], x[11], t[11]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[11], t[10]);
+    t[11] = ptx_madc_hi(cf, x[7], x[11], 0u);
+    t[18] = ptx_mad_lo_cc(cf, x[0], x[11], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[0], x[11], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[2], x[11], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[2], x[11], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[4], x[11], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[4], x[11], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[6], x[11], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[6], x[11], t[25]);
+    t[26] = ptx_addc(cf, 0u, 0u);
     t[4] = ptx_mad_lo_cc(cf, x[0], x[12], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[1], x[12], t[5]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[12], t[5]);
     t[6] = ptx_madc_lo_cc(cf, x[2], x[12], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[3], x[12], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[12], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[5], x[12], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[12], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[7], x[12], t[11]);
-    t[12] = ptx_addc(cf, 0u, 0u);
-    t[5] = ptx_mad_hi_cc(cf, x[0], x[12], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[1], x[12], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[2], x[12], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[3], x[12], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[12], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[4], x[12], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[5], x[12], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[6], x[12], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[6], x[12], t[11]);
-    t[12] = ptx_madc_hi(cf, x[7], x[12], t[12]);
-    t[5] = ptx_mad_lo_cc(cf, x[0], x[13], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[1], x[13], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[2], x[13], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[13], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[4], x[13], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[13], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[6], x[13], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[13], t[12]);
-    t[13] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_hi_cc(cf, x[0], x[13], t[6]);
+    t[12] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mad_lo_cc(cf, x[1], x[12], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[1], x[12], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[3], x[12], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[3], x[12], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[5], x[12], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[5], x[12], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[7], x[12], t[26]);
+    t[27] = ptx_madc_hi(cf, x[7], x[12], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[13], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[1], x[13], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[2], x[13], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[13], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[3], x[13], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[4], x[13], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[13], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[5], x[13], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[6], x[13], t[12]);
-    t[13] = ptx_madc_hi(cf, x[7], x[13], t[13]);
+    t[12] = ptx_madc_lo_cc(cf, x[7], x[13], t[12]);
+    t[13] = ptx_madc_hi(cf, x[7], x[13], 0u);
+    t[20] = ptx_mad_lo_cc(cf, x[0], x[13], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[0], x[13], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[2], x[13], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[2], x[13], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[4], x[13], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[4], x[13], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[6], x[13], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[6], x[13], t[27]);
+    t[28] = ptx_addc(cf, 0u, 0u);
     t[6] = ptx_mad_lo_cc(cf, x[0], x[14], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[1], x[14], t[7]);
+    t[7] = ptx_madc_hi_cc(cf, x[0], x[14], t[7]);
     t[8] = ptx_madc_lo_cc(cf, x[2], x[14], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[3], x[14], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[14], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[5], x[14], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[14], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[7], x[14], t[13]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    t[7] = ptx_mad_hi_cc(cf, x[0], x[14], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[1], x[14], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[2], x[14], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[3], x[14], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[4], x[14], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[4], x[14], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[5], x[14], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[14], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[6], x[14], t[13]);
-    t[14] = ptx_madc_hi(cf, x[7], x[14], t[14]);
-    t[7] = ptx_mad_lo_cc(cf, x[0], x[15], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[1], x[15], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[2], x[15], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[3], x[15], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[4], x[15], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[5], x[15], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[6], x[15], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[7], x[15], t[14]);
-    t[15] = ptx_addc(cf, 0u, 0u);
-    t[8] = ptx_mad_hi_cc(cf, x[0], x[15], t[8]);
+    t[14] = ptx_addc(cf, 0u, 0u);
+    t[22] = ptx_mad_lo_cc(cf, x[1], x[14], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[1], x[14], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[3], x[14], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[3], x[14], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[5], x[14], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[5], x[14], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[7], x[14], t[28]);
+    t[29] = ptx_madc_hi(cf, x[7], x[14], 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[1], x[15], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[1], x[15], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[2], x[15], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[3], x[15], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[3], x[15], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[4], x[15], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[5], x[15], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[5], x[15], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[6], x[15], t[14]);
-    t[15] = ptx_madc_hi(cf, x[7], x[15], t[15]);
+    t[14] = ptx_madc_lo_cc(cf, x[7], x[15], t[14]);
+    t[15] = ptx_madc_hi(cf, x[7], x[15], 0u);
+    t[22] = ptx_mad_lo_cc(cf, x[0], x[15], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[0], x[15], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[2], x[15], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[2], x[15], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[4], x[15], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[4], x[15], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[6], x[15], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[6], x[15], t[29]);
+    t[30] = ptx_addc(cf, 0u, 0u);
+    t[1] = ptx_add_cc(cf, t[1], t[16]);
+    t[2] = ptx_addc_cc(cf, t[2], t[17]);
+    t[3] = ptx_addc_cc(cf, t[3], t[18]);
+    t[4] = ptx_addc_cc(cf, t[4], t[19]);
+    t[5] = ptx_addc_cc(cf, t[5], t[20]);
+    t[6] = ptx_addc_cc(cf, t[6], t[21]);
+    t[7] = ptx_addc_cc(cf, t[7], t[22]);
+    t[8] = ptx_addc_cc(cf, t[8], t[23]);
+    t[9] = ptx_addc_cc(cf, t[9], t[24]);
+    t[10] = ptx_addc_cc(cf, t[10], t[25]);
+    t[11] = ptx_addc_cc(cf, t[11], t[26]);
+    t[12] = ptx_addc_cc(cf, t[12], t[27]);
+    t[13] = ptx_addc_cc(cf, t[13], t[28]);
+    t[14] = ptx_addc_cc(cf, t[14], t[29]);
+    t[15] = ptx_addc(cf, t[15], t[30]);
     y[0] = ptx_shf_r_clamp(t[8], t[9], 0u);
     y[1] = ptx_shf_r_clamp(t[9], t[10], 0u);
     y[2] = ptx_shf_r_clamp(t[10], t[11], 0u);
@@ -1474,7 +1548,7 @@ struct mul_hi {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 94 instructions.
+// sqr: a * a, full, each cross product once; 100 instructions.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 256;
@@ -1493,20 +1567,27 @@ struct sqr {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<6>;\n\t"
         "mul.lo.u32 %1, %17, %16;\n\t"
-        "mul.lo.u32 %2, %18, %16;\n\t"
+        "mul.hi.u32 %2, %17, %16;\n\t"
         "mul.lo.u32 %3, %19, %16;\n\t"
-        "mul.lo.u32 %4, %20, %16;\n\t"
+        "mul.hi.u32 %4, %19, %16;\n\t"
         "mul.lo.u32 %5, %21, %16;\n\t"
-        "mul.lo.u32 %6, %22, %16;\n\t"
+        "mul.hi.u32 %6, %21, %16;\n\t"
         "mul.lo.u32 %7, %23, %16;\n\t"
         "mul.hi.u32 %8, %23, %16;\n\t"
-        "mad.hi.cc.u32 %2, %17, %16, %2;\n\t"
-        "madc.hi.cc.u32 %3, %18, %16, %3;\n\t"
-        "madc.hi.cc.u32 %4, %19, %16, %4;\n\t"
-        "madc.hi.cc.u32 %5, %20, %16, %5;\n\t"
-        "madc.hi.cc.u32 %6, %21, %16, %6;\n\t"
-        "madc.hi.cc.u32 %7, %22, %16, %7;\n\t"
+        "mul.lo.u32 t0, %18, %16;\n\t"
+        "mul.hi.u32 t1, %18, %16;\n\t"
+        "mul.lo.u32 t2, %20, %16;\n\t"
+        "mul.hi.u32 t3, %20, %16;\n\t"
+        "mul.lo.u32 t4, %22, %16;\n\t"
+        "mul.hi.u32 t5, %22, %16;\n\t"
+        "add.cc.u32 %2, %2, t0;\n\t"
+        "addc.cc.u32 %3, %3, t1;\n\t"
+        "addc.cc.u32 %4, %4, t2;\n\t"
+        "addc.cc.u32 %5, %5, t3;\n\t"
+        "addc.cc.u32 %6, %6, t4;\n\t"
+        "addc.cc.u32 %7, %7, t5;\n\t"
         "addc.u32 %8, %8, 0;\n\t"
         "mad.lo.cc.u32 %3, %18, %17, %3;\n\t"
         "madc.lo.cc.u32 %4, %19, %17, %4;\n\t"
@@ -1598,20 +1679,27 @@ struct sqr {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[6];
     y[1] = ptx_mul_lo(x[1], x[0]);
-    y[2] = ptx_mul_lo(x[2], x[0]);
+    y[2] = ptx_mul_hi(x[1], x[0]);
     y[3] = ptx_mul_lo(x[3], x[0]);
-    y[4] = ptx_mul_lo(x[4], x[0]);
+    y[4] = ptx_mul_hi(x[3], x[0]);
     y[5] = ptx_mul_lo(x[5], x[0]);
-    y[6] = ptx_mul_lo(x[6], x[0]);
+    y[6] = ptx_mul_hi(x[5], x[0]);
     y[7] = ptx_mul_lo(x[7], x[0]);
     y[8] = ptx_mul_hi(x[7], x[0]);
-    y[2] = ptx_mad_hi_cc(cf, x[1], x[0], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[0], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[0], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[0], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[0], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[0], y[7]);
+    t[0] = ptx_mul_lo(x[2], x[0]);
+    t[1] = ptx_mul_hi(x[2], x[0]);
+    t[2] = ptx_mul_lo(x[4], x[0]);
+    t[3] = ptx_mul_hi(x[4], x[0]);
+    t[4] = ptx_mul_lo(x[6], x[0]);
+    t[5] = ptx_mul_hi(x[6], x[0]);
+    y[2] = ptx_add_cc(cf, y[2], t[0]);
+    y[3] = ptx_addc_cc(cf, y[3], t[1]);
+    y[4] = ptx_addc_cc(cf, y[4], t[2]);
+    y[5] = ptx_addc_cc(cf, y[5], t[3]);
+    y[6] = ptx_addc_cc(cf, y[6], t[4]);
+    y[7] = ptx_addc_cc(cf, y[7], t[5]);
     y[8] = ptx_addc(cf, y[8], 0u);
     y[3] = ptx_mad_lo_cc(cf, x[2], x[1], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[3], x[1], y[4]);
@@ -1696,7 +1784,7 @@ struct sqr {
 #endif
 };
 
-// mul_ui: a * u (u of 32 bits), full: one more limb; 17 instructions.
+// mul_ui: a * u (u of 32 bits), full: one more limb; 24 instructions.
 struct mul_ui {
   static constexpr const char* name = "mul_ui";
   static constexpr unsigned bits = 256;
@@ -1715,23 +1803,31 @@ struct mul_ui {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<8>;\n\t"
         "mul.lo.u32 %0, %9, %17;\n\t"
-        "mul.lo.u32 %1, %10, %17;\n\t"
+        "mul.hi.u32 %1, %9, %17;\n\t"
         "mul.lo.u32 %2, %11, %17;\n\t"
-        "mul.lo.u32 %3, %12, %17;\n\t"
+        "mul.hi.u32 %3, %11, %17;\n\t"
         "mul.lo.u32 %4, %13, %17;\n\t"
-        "mul.lo.u32 %5, %14, %17;\n\t"
+        "mul.hi.u32 %5, %13, %17;\n\t"
         "mul.lo.u32 %6, %15, %17;\n\t"
-        "mul.lo.u32 %7, %16, %17;\n\t"
-        "mul.hi.u32 %8, %16, %17;\n\t"
-        "mad.hi.cc.u32 %1, %9, %17, %1;\n\t"
-        "madc.hi.cc.u32 %2, %10, %17, %2;\n\t"
-        "madc.hi.cc.u32 %3, %11, %17, %3;\n\t"
-        "madc.hi.cc.u32 %4, %12, %17, %4;\n\t"
-        "madc.hi.cc.u32 %5, %13, %17, %5;\n\t"
-        "madc.hi.cc.u32 %6, %14, %17, %6;\n\t"
-        "madc.hi.cc.u32 %7, %15, %17, %7;\n\t"
-        "addc.u32 %8, %8, 0;\n\t"
+        "mul.hi.u32 %7, %15, %17;\n\t"
+        "mul.lo.u32 t0, %10, %17;\n\t"
+        "mul.hi.u32 t1, %10, %17;\n\t"
+        "mul.lo.u32 t2, %12, %17;\n\t"
+        "mul.hi.u32 t3, %12, %17;\n\t"
+        "mul.lo.u32 t4, %14, %17;\n\t"
+        "mul.hi.u32 t5, %14, %17;\n\t"
+        "mul.lo.u32 t6, %16, %17;\n\t"
+        "mul.hi.u32 t7, %16, %17;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.u32 %8, 0, t7;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
@@ -1743,28 +1839,36 @@ struct mul_ui {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[8];
     y[0] = ptx_mul_lo(x[0], x[8]);
-    y[1] = ptx_mul_lo(x[1], x[8]);
+    y[1] = ptx_mul_hi(x[0], x[8]);
     y[2] = ptx_mul_lo(x[2], x[8]);
-    y[3] = ptx_mul_lo(x[3], x[8]);
+    y[3] = ptx_mul_hi(x[2], x[8]);
     y[4] = ptx_mul_lo(x[4], x[8]);
-    y[5] = ptx_mul_lo(x[5], x[8]);
+    y[5] = ptx_mul_hi(x[4], x[8]);
     y[6] = ptx_mul_lo(x[6], x[8]);
-    y[7] = ptx_mul_lo(x[7], x[8]);
-    y[8] = ptx_mul_hi(x[7], x[8]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[8], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[8], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[8], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[8], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[8], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[8], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[8], y[7]);
-    y[8] = ptx_addc(cf, y[8], 0u);
+    y[7] = ptx_mul_hi(x[6], x[8]);
+    t[0] = ptx_mul_lo(x[1], x[8]);
+    t[1] = ptx_mul_hi(x[1], x[8]);
+    t[2] = ptx_mul_lo(x[3], x[8]);
+    t[3] = ptx_mul_hi(x[3], x[8]);
+    t[4] = ptx_mul_lo(x[5], x[8]);
+    t[5] = ptx_mul_hi(x[5], x[8]);
+    t[6] = ptx_mul_lo(x[7], x[8]);
+    t[7] = ptx_mul_hi(x[7], x[8]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc(cf, 0u, t[7]);
   }
 #endif
 };
 
-// mad: a * b + c, full; 144 instructions.
+// mad: a * b + c, full; 159 instructions.
 struct mad {
   static constexpr const char* name = "mad";
   static constexpr unsigned bits = 256;
@@ -1783,6 +1887,7 @@ struct mad {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<15>;\n\t"
         "mov.b32 %0, %32;\n\t"
         "mov.b32 %1, %33;\n\t"
         "mov.b32 %2, %34;\n\t"
@@ -1792,141 +1897,156 @@ struct mad {
         "mov.b32 %6, %38;\n\t"
         "mov.b32 %7, %39;\n\t"
         "mad.lo.cc.u32 %0, %16, %24, %0;\n\t"
-        "madc.lo.cc.u32 %1, %17, %24, %1;\n\t"
+        "madc.hi.cc.u32 %1, %16, %24, %1;\n\t"
         "madc.lo.cc.u32 %2, %18, %24, %2;\n\t"
-        "madc.lo.cc.u32 %3, %19, %24, %3;\n\t"
-        "madc.lo.cc.u32 %4, %20, %24, %4;\n\t"
-        "madc.lo.cc.u32 %5, %21, %24, %5;\n\t"
-        "madc.lo.cc.u32 %6, %22, %24, %6;\n\t"
-        "madc.lo.cc.u32 %7, %23, %24, %7;\n\t"
-        "addc.u32 %8, 0, 0;\n\t"
-        "mad.hi.cc.u32 %1, %16, %24, %1;\n\t"
-        "madc.hi.cc.u32 %2, %17, %24, %2;\n\t"
         "madc.hi.cc.u32 %3, %18, %24, %3;\n\t"
-        "madc.hi.cc.u32 %4, %19, %24, %4;\n\t"
+        "madc.lo.cc.u32 %4, %20, %24, %4;\n\t"
         "madc.hi.cc.u32 %5, %20, %24, %5;\n\t"
-        "madc.hi.cc.u32 %6, %21, %24, %6;\n\t"
+        "madc.lo.cc.u32 %6, %22, %24, %6;\n\t"
         "madc.hi.cc.u32 %7, %22, %24, %7;\n\t"
-        "madc.hi.u32 %8, %23, %24, %8;\n\t"
-        "mad.lo.cc.u32 %1, %16, %25, %1;\n\t"
-        "madc.lo.cc.u32 %2, %17, %25, %2;\n\t"
-        "madc.lo.cc.u32 %3, %18, %25, %3;\n\t"
-        "madc.lo.cc.u32 %4, %19, %25, %4;\n\t"
-        "madc.lo.cc.u32 %5, %20, %25, %5;\n\t"
-        "madc.lo.cc.u32 %6, %21, %25, %6;\n\t"
-        "madc.lo.cc.u32 %7, %22, %25, %7;\n\t"
-        "madc.lo.cc.u32 %8, %23, %25, %8;\n\t"
-        "addc.u32 %9, 0, 0;\n\t"
-        "mad.hi.cc.u32 %2, %16, %25, %2;\n\t"
+        "addc.u32 %8, 0, 0;\n\t"
+        "mul.lo.u32 t0, %17, %24;\n\t"
+        "mul.hi.u32 t1, %17, %24;\n\t"
+        "mul.lo.u32 t2, %19, %24;\n\t"
+        "mul.hi.u32 t3, %19, %24;\n\t"
+        "mul.lo.u32 t4, %21, %24;\n\t"
+        "mul.hi.u32 t5, %21, %24;\n\t"
+        "mul.lo.u32 t6, %23, %24;\n\t"
+        "mul.hi.u32 t7, %23, %24;\n\t"
+        "mad.lo.cc.u32 %2, %17, %25, %2;\n\t"
         "madc.hi.cc.u32 %3, %17, %25, %3;\n\t"
-        "madc.hi.cc.u32 %4, %18, %25, %4;\n\t"
+        "madc.lo.cc.u32 %4, %19, %25, %4;\n\t"
         "madc.hi.cc.u32 %5, %19, %25, %5;\n\t"
-        "madc.hi.cc.u32 %6, %20, %25, %6;\n\t"
+        "madc.lo.cc.u32 %6, %21, %25, %6;\n\t"
         "madc.hi.cc.u32 %7, %21, %25, %7;\n\t"
-        "madc.hi.cc.u32 %8, %22, %25, %8;\n\t"
-        "madc.hi.u32 %9, %23, %25, %9;\n\t"
+        "madc.lo.cc.u32 %8, %23, %25, %8;\n\t"
+        "madc.hi.u32 %9, %23, %25, 0;\n\t"
+        "mad.lo.cc.u32 t0, %16, %25, t0;\n\t"
+        "madc.hi.cc.u32 t1, %16, %25, t1;\n\t"
+        "madc.lo.cc.u32 t2, %18, %25, t2;\n\t"
+        "madc.hi.cc.u32 t3, %18, %25, t3;\n\t"
+        "madc.lo.cc.u32 t4, %20, %25, t4;\n\t"
+        "madc.hi.cc.u32 t5, %20, %25, t5;\n\t"
+        "madc.lo.cc.u32 t6, %22, %25, t6;\n\t"
+        "madc.hi.cc.u32 t7, %22, %25, t7;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
         "mad.lo.cc.u32 %2, %16, %26, %2;\n\t"
-        "madc.lo.cc.u32 %3, %17, %26, %3;\n\t"
+        "madc.hi.cc.u32 %3, %16, %26, %3;\n\t"
         "madc.lo.cc.u32 %4, %18, %26, %4;\n\t"
-        "madc.lo.cc.u32 %5, %19, %26, %5;\n\t"
-        "madc.lo.cc.u32 %6, %20, %26, %6;\n\t"
-        "madc.lo.cc.u32 %7, %21, %26, %7;\n\t"
-        "madc.lo.cc.u32 %8, %22, %26, %8;\n\t"
-        "madc.lo.cc.u32 %9, %23, %26, %9;\n\t"
-        "addc.u32 %10, 0, 0;\n\t"
-        "mad.hi.cc.u32 %3, %16, %26, %3;\n\t"
-        "madc.hi.cc.u32 %4, %17, %26, %4;\n\t"
         "madc.hi.cc.u32 %5, %18, %26, %5;\n\t"
-        "madc.hi.cc.u32 %6, %19, %26, %6;\n\t"
+        "madc.lo.cc.u32 %6, %20, %26, %6;\n\t"
         "madc.hi.cc.u32 %7, %20, %26, %7;\n\t"
-        "madc.hi.cc.u32 %8, %21, %26, %8;\n\t"
+        "madc.lo.cc.u32 %8, %22, %26, %8;\n\t"
         "madc.hi.cc.u32 %9, %22, %26, %9;\n\t"
-        "madc.hi.u32 %10, %23, %26, %10;\n\t"
-        "mad.lo.cc.u32 %3, %16, %27, %3;\n\t"
-        "madc.lo.cc.u32 %4, %17, %27, %4;\n\t"
-        "madc.lo.cc.u32 %5, %18, %27, %5;\n\t"
-        "madc.lo.cc.u32 %6, %19, %27, %6;\n\t"
-        "madc.lo.cc.u32 %7, %20, %27, %7;\n\t"
-        "madc.lo.cc.u32 %8, %21, %27, %8;\n\t"
-        "madc.lo.cc.u32 %9, %22, %27, %9;\n\t"
-        "madc.lo.cc.u32 %10, %23, %27, %10;\n\t"
-        "addc.u32 %11, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %16, %27, %4;\n\t"
+        "addc.u32 %10, 0, 0;\n\t"
+        "mad.lo.cc.u32 t2, %17, %26, t2;\n\t"
+        "madc.hi.cc.u32 t3, %17, %26, t3;\n\t"
+        "madc.lo.cc.u32 t4, %19, %26, t4;\n\t"
+        "madc.hi.cc.u32 t5, %19, %26, t5;\n\t"
+        "madc.lo.cc.u32 t6, %21, %26, t6;\n\t"
+        "madc.hi.cc.u32 t7, %21, %26, t7;\n\t"
+        "madc.lo.cc.u32 t8, %23, %26, t8;\n\t"
+        "madc.hi.u32 t9, %23, %26, 0;\n\t"
+        "mad.lo.cc.u32 %4, %17, %27, %4;\n\t"
         "madc.hi.cc.u32 %5, %17, %27, %5;\n\t"
-        "madc.hi.cc.u32 %6, %18, %27, %6;\n\t"
+        "madc.lo.cc.u32 %6, %19, %27, %6;\n\t"
         "madc.hi.cc.u32 %7, %19, %27, %7;\n\t"
-        "madc.hi.cc.u32 %8, %20, %27, %8;\n\t"
+        "madc.lo.cc.u32 %8, %21, %27, %8;\n\t"
         "madc.hi.cc.u32 %9, %21, %27, %9;\n\t"
-        "madc.hi.cc.u32 %10, %22, %27, %10;\n\t"
-        "madc.hi.u32 %11, %23, %27, %11;\n\t"
+        "madc.lo.cc.u32 %10, %23, %27, %10;\n\t"
+        "madc.hi.u32 %11, %23, %27, 0;\n\t"
+        "mad.lo.cc.u32 t2, %16, %27, t2;\n\t"
+        "madc.hi.cc.u32 t3, %16, %27, t3;\n\t"
+        "madc.lo.cc.u32 t4, %18, %27, t4;\n\t"
+        "madc.hi.cc.u32 t5, %18, %27, t5;\n\t"
+        "madc.lo.cc.u32 t6, %20, %27, t6;\n\t"
+        "madc.hi.cc.u32 t7, %20, %27, t7;\n\t"
+        "madc.lo.cc.u32 t8, %22, %27, t8;\n\t"
+        "madc.hi.cc.u32 t9, %22, %27, t9;\n\t"
+        "addc.u32 t10, 0, 0;\n\t"
         "mad.lo.cc.u32 %4, %16, %28, %4;\n\t"
-        "madc.lo.cc.u32 %5, %17, %28, %5;\n\t"
+        "madc.hi.cc.u32 %5, %16, %28, %5;\n\t"
         "madc.lo.cc.u32 %6, %18, %28, %6;\n\t"
-        "madc.lo.cc.u32 %7, %19, %28, %7;\n\t"
-        "madc.lo.cc.u32 %8, %20, %28, %8;\n\t"
-        "madc.lo.cc.u32 %9, %21, %28, %9;\n\t"
-        "madc.lo.cc.u32 %10, %22, %28, %10;\n\t"
-        "madc.lo.cc.u32 %11, %23, %28, %11;\n\t"
-        "addc.u32 %12, 0, 0;\n\t"
-        "mad.hi.cc.u32 %5, %16, %28, %5;\n\t"
-        "madc.hi.cc.u32 %6, %17, %28, %6;\n\t"
         "madc.hi.cc.u32 %7, %18, %28, %7;\n\t"
-        "madc.hi.cc.u32 %8, %19, %28, %8;\n\t"
+        "madc.lo.cc.u32 %8, %20, %28, %8;\n\t"
         "madc.hi.cc.u32 %9, %20, %28, %9;\n\t"
-        "madc.hi.cc.u32 %10, %21, %28, %10;\n\t"
+        "madc.lo.cc.u32 %10, %22, %28, %10;\n\t"
         "madc.hi.cc.u32 %11, %22, %28, %11;\n\t"
-        "madc.hi.u32 %12, %23, %28, %12;\n\t"
-        "mad.lo.cc.u32 %5, %16, %29, %5;\n\t"
-        "madc.lo.cc.u32 %6, %17, %29, %6;\n\t"
-        "madc.lo.cc.u32 %7, %18, %29, %7;\n\t"
-        "madc.lo.cc.u32 %8, %19, %29, %8;\n\t"
-        "madc.lo.cc.u32 %9, %20, %29, %9;\n\t"
-        "madc.lo.cc.u32 %10, %21, %29, %10;\n\t"
-        "madc.lo.cc.u32 %11, %22, %29, %11;\n\t"
-        "madc.lo.cc.u32 %12, %23, %29, %12;\n\t"
-        "addc.u32 %13, 0, 0;\n\t"
-        "mad.hi.cc.u32 %6, %16, %29, %6;\n\t"
+        "addc.u32 %12, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %17, %28, t4;\n\t"
+        "madc.hi.cc.u32 t5, %17, %28, t5;\n\t"
+        "madc.lo.cc.u32 t6, %19, %28, t6;\n\t"
+        "madc.hi.cc.u32 t7, %19, %28, t7;\n\t"
+        "madc.lo.cc.u32 t8, %21, %28, t8;\n\t"
+        "madc.hi.cc.u32 t9, %21, %28, t9;\n\t"
+        "madc.lo.cc.u32 t10, %23, %28, t10;\n\t"
+        "madc.hi.u32 t11, %23, %28, 0;\n\t"
+        "mad.lo.cc.u32 %6, %17, %29, %6;\n\t"
         "madc.hi.cc.u32 %7, %17, %29, %7;\n\t"
-        "madc.hi.cc.u32 %8, %18, %29, %8;\n\t"
+        "madc.lo.cc.u32 %8, %19, %29, %8;\n\t"
         "madc.hi.cc.u32 %9, %19, %29, %9;\n\t"
-        "madc.hi.cc.u32 %10, %20, %29, %10;\n\t"
+        "madc.lo.cc.u32 %10, %21, %29, %10;\n\t"
         "madc.hi.cc.u32 %11, %21, %29, %11;\n\t"
-        "madc.hi.cc.u32 %12, %22, %29, %12;\n\t"
-        "madc.hi.u32 %13, %23, %29, %13;\n\t"
+        "madc.lo.cc.u32 %12, %23, %29, %12;\n\t"
+        "madc.hi.u32 %13, %23, %29, 0;\n\t"
+        "mad.lo.cc.u32 t4, %16, %29, t4;\n\t"
+        "madc.hi.cc.u32 t5, %16, %29, t5;\n\t"
+        "madc.lo.cc.u32 t6, %18, %29, t6;\n\t"
+        "madc.hi.cc.u32 t7, %18, %29, t7;\n\t"
+        "madc.lo.cc.u32 t8, %20, %29, t8;\n\t"
+        "madc.hi.cc.u32 t9, %20, %29, t9;\n\t"
+        "madc.lo.cc.u32 t10, %22, %29, t10;\n\t"
+        "madc.hi.cc.u32 t11, %22, %29, t11;\n\t"
+        "addc.u32 t12, 0, 0;\n\t"
         "mad.lo.cc.u32 %6, %16, %30, %6;\n\t"
-        "madc.lo.cc.u32 %7, %17, %30, %7;\n\t"
+        "madc.hi.cc.u32 %7, %16, %30, %7;\n\t"
         "madc.lo.cc.u32 %8, %18, %30, %8;\n\t"
-        "madc.lo.cc.u32 %9, %19, %30, %9;\n\t"
-        "madc.lo.cc.u32 %10, %20, %30, %10;\n\t"
-        "madc.lo.cc.u32 %11, %21, %30, %11;\n\t"
-        "madc.lo.cc.u32 %12, %22, %30, %12;\n\t"
-        "madc.lo.cc.u32 %13, %23, %30, %13;\n\t"
-        "addc.u32 %14, 0, 0;\n\t"
-        "mad.hi.cc.u32 %7, %16, %30, %7;\n\t"
-        "madc.hi.cc.u32 %8, %17, %30, %8;\n\t"
         "madc.hi.cc.u32 %9, %18, %30, %9;\n\t"
-        "madc.hi.cc.u32 %10, %19, %30, %10;\n\t"
+        "madc.lo.cc.u32 %10, %20, %30, %10;\n\t"
         "madc.hi.cc.u32 %11, %20, %30, %11;\n\t"
-        "madc.hi.cc.u32 %12, %21, %30, %12;\n\t"
+        "madc.lo.cc.u32 %12, %22, %30, %12;\n\t"
         "madc.hi.cc.u32 %13, %22, %30, %13;\n\t"
-        "madc.hi.u32 %14, %23, %30, %14;\n\t"
-        "mad.lo.cc.u32 %7, %16, %31, %7;\n\t"
-        "madc.lo.cc.u32 %8, %17, %31, %8;\n\t"
-        "madc.lo.cc.u32 %9, %18, %31, %9;\n\t"
-        "madc.lo.cc.u32 %10, %19, %31, %10;\n\t"
-        "madc.lo.cc.u32 %11, %20, %31, %11;\n\t"
-        "madc.lo.cc.u32 %12, %21, %31, %12;\n\t"
-        "madc.lo.cc.u32 %13, %22, %31, %13;\n\t"
-        "madc.lo.cc.u32 %14, %23, %31, %14;\n\t"
-        "addc.u32 %15, 0, 0;\n\t"
-        "mad.hi.cc.u32 %8, %16, %31, %8;\n\t"
+        "addc.u32 %14, 0, 0;\n\t"
+        "mad.lo.cc.u32 t6, %17, %30, t6;\n\t"
+        "madc.hi.cc.u32 t7, %17, %30, t7;\n\t"
+        "madc.lo.cc.u32 t8, %19, %30, t8;\n\t"
+        "madc.hi.cc.u32 t9, %19, %30, t9;\n\t"
+        "madc.lo.cc.u32 t10, %21, %30, t10;\n\t"
+        "madc.hi.cc.u32 t11, %21, %30, t11;\n\t"
+        "madc.lo.cc.u32 t12, %23, %30, t12;\n\t"
+        "madc.hi.u32 t13, %23, %30, 0;\n\t"
+        "mad.lo.cc.u32 %8, %17, %31, %8;\n\t"
         "madc.hi.cc.u32 %9, %17, %31, %9;\n\t"
-        "madc.hi.cc.u32 %10, %18, %31, %10;\n\t"
+        "madc.lo.cc.u32 %10, %19, %31, %10;\n\t"
         "madc.hi.cc.u32 %11, %19, %31, %11;\n\t"
-        "madc.hi.cc.u32 %12, %20, %31, %12;\n\t"
+        "madc.lo.cc.u32 %12, %21, %31, %12;\n\t"
         "madc.hi.cc.u32 %13, %21, %31, %13;\n\t"
-        "madc.hi.cc.u32 %14, %22, %31, %14;\n\t"
-        "madc.hi.u32 %15, %23, %31, %15;\n\t"
+        "madc.lo.cc.u32 %14, %23, %31, %14;\n\t"
+        "madc.hi.u32 %15, %23, %31, 0;\n\t"
+        "mad.lo.cc.u32 t6, %16, %31, t6;\n\t"
+        "madc.hi.cc.u32 t7, %16, %31, t7;\n\t"
+        "madc.lo.cc.u32 t8, %18, %31, t8;\n\t"
+        "madc.hi.cc.u32 t9, %18, %31, t9;\n\t"
+        "madc.lo.cc.u32 t10, %20, %31, t10;\n\t"
+        "madc.hi.cc.u32 t11, %20, %31, t11;\n\t"
+        "madc.lo.cc.u32 t12, %22, %31, t12;\n\t"
+        "madc.hi.cc.u32 t13, %22, %31, t13;\n\t"
+        "addc.u32 t14, 0, 0;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.cc.u32 %11, %11, t10;\n\t"
+        "addc.cc.u32 %12, %12, t11;\n\t"
+        "addc.cc.u32 %13, %13, t12;\n\t"
+        "addc.cc.u32 %14, %14, t13;\n\t"
+        "addc.u32 %15, %15, t14;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
@@ -1938,6 +2058,7 @@ struct mad {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[15];
     y[0] = ptx_mov(x[16]);
     y[1] = ptx_mov(x[17]);
     y[2] = ptx_mov(x[18]);
@@ -1947,141 +2068,156 @@ struct mad {
     y[6] = ptx_mov(x[22]);
     y[7] = ptx_mov(x[23]);
     y[0] = ptx_mad_lo_cc(cf, x[0], x[8], y[0]);
-    y[1] = ptx_madc_lo_cc(cf, x[1], x[8], y[1]);
+    y[1] = ptx_madc_hi_cc(cf, x[0], x[8], y[1]);
     y[2] = ptx_madc_lo_cc(cf, x[2], x[8], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[3], x[8], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[4], x[8], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[5], x[8], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[6], x[8], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[7], x[8], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[8], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[8], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[2], x[8], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[8], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[4], x[8], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[4], x[8], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[8], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[6], x[8], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[6], x[8], y[7]);
-    y[8] = ptx_madc_hi(cf, x[7], x[8], y[8]);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[9], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[9], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[9], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[9], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[9], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[9], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[6], x[9], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[9], y[8]);
-    y[9] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[9], y[2]);
+    y[8] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[1], x[8]);
+    t[1] = ptx_mul_hi(x[1], x[8]);
+    t[2] = ptx_mul_lo(x[3], x[8]);
+    t[3] = ptx_mul_hi(x[3], x[8]);
+    t[4] = ptx_mul_lo(x[5], x[8]);
+    t[5] = ptx_mul_hi(x[5], x[8]);
+    t[6] = ptx_mul_lo(x[7], x[8]);
+    t[7] = ptx_mul_hi(x[7], x[8]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[9], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[9], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[9], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[9], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[9], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[9], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[9], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[5], x[9], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[6], x[9], y[8]);
-    y[9] = ptx_madc_hi(cf, x[7], x[9], y[9]);
+    y[8] = ptx_madc_lo_cc(cf, x[7], x[9], y[8]);
+    y[9] = ptx_madc_hi(cf, x[7], x[9], 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[9], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[9], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[9], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[9], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[9], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[9], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[9], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[6], x[9], t[7]);
+    t[8] = ptx_addc(cf, 0u, 0u);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[10], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[10], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[10], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[10], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[10], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[10], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[5], x[10], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[10], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[7], x[10], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[10], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[10], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[10], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[3], x[10], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[10], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[4], x[10], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[5], x[10], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[6], x[10], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[6], x[10], y[9]);
-    y[10] = ptx_madc_hi(cf, x[7], x[10], y[10]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[11], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[11], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[11], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[11], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[4], x[11], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[11], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[6], x[11], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[11], y[10]);
-    y[11] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[11], y[4]);
+    y[10] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[10], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[10], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[10], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[10], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[10], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[10], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[10], t[8]);
+    t[9] = ptx_madc_hi(cf, x[7], x[10], 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[11], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[11], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[11], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[11], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[3], x[11], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[4], x[11], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[5], x[11], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[5], x[11], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[6], x[11], y[10]);
-    y[11] = ptx_madc_hi(cf, x[7], x[11], y[11]);
+    y[10] = ptx_madc_lo_cc(cf, x[7], x[11], y[10]);
+    y[11] = ptx_madc_hi(cf, x[7], x[11], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[11], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[11], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[11], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[11], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[11], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[11], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[11], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[11], t[9]);
+    t[10] = ptx_addc(cf, 0u, 0u);
     y[4] = ptx_mad_lo_cc(cf, x[0], x[12], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[1], x[12], y[5]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[12], y[5]);
     y[6] = ptx_madc_lo_cc(cf, x[2], x[12], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[3], x[12], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[12], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[5], x[12], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[12], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[7], x[12], y[11]);
-    y[12] = ptx_addc(cf, 0u, 0u);
-    y[5] = ptx_mad_hi_cc(cf, x[0], x[12], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[1], x[12], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[2], x[12], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[3], x[12], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[4], x[12], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[4], x[12], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[5], x[12], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[6], x[12], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[6], x[12], y[11]);
-    y[12] = ptx_madc_hi(cf, x[7], x[12], y[12]);
-    y[5] = ptx_mad_lo_cc(cf, x[0], x[13], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[1], x[13], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[2], x[13], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[13], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[4], x[13], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[13], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[6], x[13], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[13], y[12]);
-    y[13] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_hi_cc(cf, x[0], x[13], y[6]);
+    y[12] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[12], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[12], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[12], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[12], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[12], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[12], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[12], t[10]);
+    t[11] = ptx_madc_hi(cf, x[7], x[12], 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[1], x[13], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[1], x[13], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[2], x[13], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[3], x[13], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[3], x[13], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[4], x[13], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[5], x[13], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[5], x[13], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[6], x[13], y[12]);
-    y[13] = ptx_madc_hi(cf, x[7], x[13], y[13]);
+    y[12] = ptx_madc_lo_cc(cf, x[7], x[13], y[12]);
+    y[13] = ptx_madc_hi(cf, x[7], x[13], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[13], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[13], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[2], x[13], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[2], x[13], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[13], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[13], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[6], x[13], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[13], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
     y[6] = ptx_mad_lo_cc(cf, x[0], x[14], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[1], x[14], y[7]);
+    y[7] = ptx_madc_hi_cc(cf, x[0], x[14], y[7]);
     y[8] = ptx_madc_lo_cc(cf, x[2], x[14], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[3], x[14], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[14], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[5], x[14], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[14], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[7], x[14], y[13]);
-    y[14] = ptx_addc(cf, 0u, 0u);
-    y[7] = ptx_mad_hi_cc(cf, x[0], x[14], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[1], x[14], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[2], x[14], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[3], x[14], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[4], x[14], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[4], x[14], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[5], x[14], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[6], x[14], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[6], x[14], y[13]);
-    y[14] = ptx_madc_hi(cf, x[7], x[14], y[14]);
-    y[7] = ptx_mad_lo_cc(cf, x[0], x[15], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[1], x[15], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[2], x[15], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[15], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[4], x[15], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[15], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[6], x[15], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[15], y[14]);
-    y[15] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_hi_cc(cf, x[0], x[15], y[8]);
+    y[14] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[14], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[1], x[14], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[14], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[3], x[14], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[14], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[5], x[14], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[7], x[14], t[12]);
+    t[13] = ptx_madc_hi(cf, x[7], x[14], 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[1], x[15], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[1], x[15], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[2], x[15], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[3], x[15], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[3], x[15], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[4], x[15], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[5], x[15], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[5], x[15], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[6], x[15], y[14]);
-    y[15] = ptx_madc_hi(cf, x[7], x[15], y[15]);
+    y[14] = ptx_madc_lo_cc(cf, x[7], x[15], y[14]);
+    y[15] = ptx_madc_hi(cf, x[7], x[15], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[0], x[15], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[0], x[15], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[2], x[15], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[2], x[15], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[4], x[15], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[4], x[15], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[15], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[6], x[15], t[13]);
+    t[14] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc_cc(cf, y[12], t[11]);
+    y[13] = ptx_addc_cc(cf, y[13], t[12]);
+    y[14] = ptx_addc_cc(cf, y[14], t[13]);
+    y[15] = ptx_addc(cf, y[15], t[14]);
   }
 #endif
 };

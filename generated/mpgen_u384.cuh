@@ -722,7 +722,7 @@ struct neg {
 #endif
 };
 
-// mul: a * b, the full product of exact width; 300 instructions.
+// mul: a * b, the full product of exact width; 322 instructions.
 struct mul {
   static constexpr const char* name = "mul";
   static constexpr unsigned bits = 384;
@@ -741,306 +741,329 @@ struct mul {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<23>;\n\t"
         "mul.lo.u32 %0, %24, %36;\n\t"
-        "mul.lo.u32 %1, %25, %36;\n\t"
+        "mul.hi.u32 %1, %24, %36;\n\t"
         "mul.lo.u32 %2, %26, %36;\n\t"
-        "mul.lo.u32 %3, %27, %36;\n\t"
+        "mul.hi.u32 %3, %26, %36;\n\t"
         "mul.lo.u32 %4, %28, %36;\n\t"
-        "mul.lo.u32 %5, %29, %36;\n\t"
+        "mul.hi.u32 %5, %28, %36;\n\t"
         "mul.lo.u32 %6, %30, %36;\n\t"
-        "mul.lo.u32 %7, %31, %36;\n\t"
+        "mul.hi.u32 %7, %30, %36;\n\t"
         "mul.lo.u32 %8, %32, %36;\n\t"
-        "mul.lo.u32 %9, %33, %36;\n\t"
+        "mul.hi.u32 %9, %32, %36;\n\t"
         "mul.lo.u32 %10, %34, %36;\n\t"
-        "mul.lo.u32 %11, %35, %36;\n\t"
-        "mul.hi.u32 %12, %35, %36;\n\t"
-        "mad.hi.cc.u32 %1, %24, %36, %1;\n\t"
-        "madc.hi.cc.u32 %2, %25, %36, %2;\n\t"
-        "madc.hi.cc.u32 %3, %26, %36, %3;\n\t"
-        "madc.hi.cc.u32 %4, %27, %36, %4;\n\t"
-        "madc.hi.cc.u32 %5, %28, %36, %5;\n\t"
-        "madc.hi.cc.u32 %6, %29, %36, %6;\n\t"
-        "madc.hi.cc.u32 %7, %30, %36, %7;\n\t"
-        "madc.hi.cc.u32 %8, %31, %36, %8;\n\t"
-        "madc.hi.cc.u32 %9, %32, %36, %9;\n\t"
-        "madc.hi.cc.u32 %10, %33, %36, %10;\n\t"
-        "madc.hi.cc.u32 %11, %34, %36, %11;\n\t"
-        "addc.u32 %12, %12, 0;\n\t"
-        "mad.lo.cc.u32 %1, %24, %37, %1;\n\t"
-        "madc.lo.cc.u32 %2, %25, %37, %2;\n\t"
-        "madc.lo.cc.u32 %3, %26, %37, %3;\n\t"
-        "madc.lo.cc.u32 %4, %27, %37, %4;\n\t"
-        "madc.lo.cc.u32 %5, %28, %37, %5;\n\t"
-        "madc.lo.cc.u32 %6, %29, %37, %6;\n\t"
-        "madc.lo.cc.u32 %7, %30, %37, %7;\n\t"
-        "madc.lo.cc.u32 %8, %31, %37, %8;\n\t"
-        "madc.lo.cc.u32 %9, %32, %37, %9;\n\t"
-        "madc.lo.cc.u32 %10, %33, %37, %10;\n\t"
-        "madc.lo.cc.u32 %11, %34, %37, %11;\n\t"
-        "madc.lo.cc.u32 %12, %35, %37, %12;\n\t"
-        "addc.u32 %13, 0, 0;\n\t"
-        "mad.hi.cc.u32 %2, %24, %37, %2;\n\t"
+        "mul.hi.u32 %11, %34, %36;\n\t"
+        "mul.lo.u32 t0, %25, %36;\n\t"
+        "mul.hi.u32 t1, %25, %36;\n\t"
+        "mul.lo.u32 t2, %27, %36;\n\t"
+        "mul.hi.u32 t3, %27, %36;\n\t"
+        "mul.lo.u32 t4, %29, %36;\n\t"
+        "mul.hi.u32 t5, %29, %36;\n\t"
+        "mul.lo.u32 t6, %31, %36;\n\t"
+        "mul.hi.u32 t7, %31, %36;\n\t"
+        "mul.lo.u32 t8, %33, %36;\n\t"
+        "mul.hi.u32 t9, %33, %36;\n\t"
+        "mul.lo.u32 t10, %35, %36;\n\t"
+        "mul.hi.u32 t11, %35, %36;\n\t"
+        "mad.lo.cc.u32 %2, %25, %37, %2;\n\t"
         "madc.hi.cc.u32 %3, %25, %37, %3;\n\t"
-        "madc.hi.cc.u32 %4, %26, %37, %4;\n\t"
+        "madc.lo.cc.u32 %4, %27, %37, %4;\n\t"
         "madc.hi.cc.u32 %5, %27, %37, %5;\n\t"
-        "madc.hi.cc.u32 %6, %28, %37, %6;\n\t"
+        "madc.lo.cc.u32 %6, %29, %37, %6;\n\t"
         "madc.hi.cc.u32 %7, %29, %37, %7;\n\t"
-        "madc.hi.cc.u32 %8, %30, %37, %8;\n\t"
+        "madc.lo.cc.u32 %8, %31, %37, %8;\n\t"
         "madc.hi.cc.u32 %9, %31, %37, %9;\n\t"
-        "madc.hi.cc.u32 %10, %32, %37, %10;\n\t"
+        "madc.lo.cc.u32 %10, %33, %37, %10;\n\t"
         "madc.hi.cc.u32 %11, %33, %37, %11;\n\t"
-        "madc.hi.cc.u32 %12, %34, %37, %12;\n\t"
-        "madc.hi.u32 %13, %35, %37, %13;\n\t"
+        "madc.lo.cc.u32 %12, %35, %37, 0;\n\t"
+        "madc.hi.u32 %13, %35, %37, 0;\n\t"
+        "mad.lo.cc.u32 t0, %24, %37, t0;\n\t"
+        "madc.hi.cc.u32 t1, %24, %37, t1;\n\t"
+        "madc.lo.cc.u32 t2, %26, %37, t2;\n\t"
+        "madc.hi.cc.u32 t3, %26, %37, t3;\n\t"
+        "madc.lo.cc.u32 t4, %28, %37, t4;\n\t"
+        "madc.hi.cc.u32 t5, %28, %37, t5;\n\t"
+        "madc.lo.cc.u32 t6, %30, %37, t6;\n\t"
+        "madc.hi.cc.u32 t7, %30, %37, t7;\n\t"
+        "madc.lo.cc.u32 t8, %32, %37, t8;\n\t"
+        "madc.hi.cc.u32 t9, %32, %37, t9;\n\t"
+        "madc.lo.cc.u32 t10, %34, %37, t10;\n\t"
+        "madc.hi.cc.u32 t11, %34, %37, t11;\n\t"
+        "addc.u32 t12, 0, 0;\n\t"
         "mad.lo.cc.u32 %2, %24, %38, %2;\n\t"
-        "madc.lo.cc.u32 %3, %25, %38, %3;\n\t"
+        "madc.hi.cc.u32 %3, %24, %38, %3;\n\t"
         "madc.lo.cc.u32 %4, %26, %38, %4;\n\t"
-        "madc.lo.cc.u32 %5, %27, %38, %5;\n\t"
-        "madc.lo.cc.u32 %6, %28, %38, %6;\n\t"
-        "madc.lo.cc.u32 %7, %29, %38, %7;\n\t"
-        "madc.lo.cc.u32 %8, %30, %38, %8;\n\t"
-        "madc.lo.cc.u32 %9, %31, %38, %9;\n\t"
-        "madc.lo.cc.u32 %10, %32, %38, %10;\n\t"
-        "madc.lo.cc.u32 %11, %33, %38, %11;\n\t"
-        "madc.lo.cc.u32 %12, %34, %38, %12;\n\t"
-        "madc.lo.cc.u32 %13, %35, %38, %13;\n\t"
-        "addc.u32 %14, 0, 0;\n\t"
-        "mad.hi.cc.u32 %3, %24, %38, %3;\n\t"
-        "madc.hi.cc.u32 %4, %25, %38, %4;\n\t"
         "madc.hi.cc.u32 %5, %26, %38, %5;\n\t"
-        "madc.hi.cc.u32 %6, %27, %38, %6;\n\t"
+        "madc.lo.cc.u32 %6, %28, %38, %6;\n\t"
         "madc.hi.cc.u32 %7, %28, %38, %7;\n\t"
-        "madc.hi.cc.u32 %8, %29, %38, %8;\n\t"
+        "madc.lo.cc.u32 %8, %30, %38, %8;\n\t"
         "madc.hi.cc.u32 %9, %30, %38, %9;\n\t"
-        "madc.hi.cc.u32 %10, %31, %38, %10;\n\t"
+        "madc.lo.cc.u32 %10, %32, %38, %10;\n\t"
         "madc.hi.cc.u32 %11, %32, %38, %11;\n\t"
-        "madc.hi.cc.u32 %12, %33, %38, %12;\n\t"
+        "madc.lo.cc.u32 %12, %34, %38, %12;\n\t"
         "madc.hi.cc.u32 %13, %34, %38, %13;\n\t"
-        "madc.hi.u32 %14, %35, %38, %14;\n\t"
-        "mad.lo.cc.u32 %3, %24, %39, %3;\n\t"
-        "madc.lo.cc.u32 %4, %25, %39, %4;\n\t"
-        "madc.lo.cc.u32 %5, %26, %39, %5;\n\t"
-        "madc.lo.cc.u32 %6, %27, %39, %6;\n\t"
-        "madc.lo.cc.u32 %7, %28, %39, %7;\n\t"
-        "madc.lo.cc.u32 %8, %29, %39, %8;\n\t"
-        "madc.lo.cc.u32 %9, %30, %39, %9;\n\t"
-        "madc.lo.cc.u32 %10, %31, %39, %10;\n\t"
-        "madc.lo.cc.u32 %11, %32, %39, %11;\n\t"
-        "madc.lo.cc.u32 %12, %33, %39, %12;\n\t"
-        "madc.lo.cc.u32 %13, %34, %39, %13;\n\t"
-        "madc.lo.cc.u32 %14, %35, %39, %14;\n\t"
-        "addc.u32 %15, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %24, %39, %4;\n\t"
+        "addc.u32 %14, 0, 0;\n\t"
+        "mad.lo.cc.u32 t2, %25, %38, t2;\n\t"
+        "madc.hi.cc.u32 t3, %25, %38, t3;\n\t"
+        "madc.lo.cc.u32 t4, %27, %38, t4;\n\t"
+        "madc.hi.cc.u32 t5, %27, %38, t5;\n\t"
+        "madc.lo.cc.u32 t6, %29, %38, t6;\n\t"
+        "madc.hi.cc.u32 t7, %29, %38, t7;\n\t"
+        "madc.lo.cc.u32 t8, %31, %38, t8;\n\t"
+        "madc.hi.cc.u32 t9, %31, %38, t9;\n\t"
+        "madc.lo.cc.u32 t10, %33, %38, t10;\n\t"
+        "madc.hi.cc.u32 t11, %33, %38, t11;\n\t"
+        "madc.lo.cc.u32 t12, %35, %38, t12;\n\t"
+        "madc.hi.u32 t13, %35, %38, 0;\n\t"
+        "mad.lo.cc.u32 %4, %25, %39, %4;\n\t"
         "madc.hi.cc.u32 %5, %25, %39, %5;\n\t"
-        "madc.hi.cc.u32 %6, %26, %39, %6;\n\t"
+        "madc.lo.cc.u32 %6, %27, %39, %6;\n\t"
         "madc.hi.cc.u32 %7, %27, %39, %7;\n\t"
-        "madc.hi.cc.u32 %8, %28, %39, %8;\n\t"
+        "madc.lo.cc.u32 %8, %29, %39, %8;\n\t"
         "madc.hi.cc.u32 %9, %29, %39, %9;\n\t"
-        "madc.hi.cc.u32 %10, %30, %39, %10;\n\t"
+        "madc.lo.cc.u32 %10, %31, %39, %10;\n\t"
         "madc.hi.cc.u32 %11, %31, %39, %11;\n\t"
-        "madc.hi.cc.u32 %12, %32, %39, %12;\n\t"
+        "madc.lo.cc.u32 %12, %33, %39, %12;\n\t"
         "madc.hi.cc.u32 %13, %33, %39, %13;\n\t"
-        "madc.hi.cc.u32 %14, %34, %39, %14;\n\t"
-        "madc.hi.u32 %15, %35, %39, %15;\n\t"
+        "madc.lo.cc.u32 %14, %35, %39, %14;\n\t"
+        "madc.hi.u32 %15, %35, %39, 0;\n\t"
+        "mad.lo.cc.u32 t2, %24, %39, t2;\n\t"
+        "madc.hi.cc.u32 t3, %24, %39, t3;\n\t"
+        "madc.lo.cc.u32 t4, %26, %39, t4;\n\t"
+        "madc.hi.cc.u32 t5, %26, %39, t5;\n\t"
+        "madc.lo.cc.u32 t6, %28, %39, t6;\n\t"
+        "madc.hi.cc.u32 t7, %28, %39, t7;\n\t"
+        "madc.lo.cc.u32 t8, %30, %39, t8;\n\t"
+        "madc.hi.cc.u32 t9, %30, %39, t9;\n\t"
+        "madc.lo.cc.u32 t10, %32, %39, t10;\n\t"
+        "madc.hi.cc.u32 t11, %32, %39, t11;\n\t"
+        "madc.lo.cc.u32 t12, %34, %39, t12;\n\t"
+        "madc.hi.cc.u32 t13, %34, %39, t13;\n\t"
+        "addc.u32 t14, 0, 0;\n\t"
         "mad.lo.cc.u32 %4, %24, %40, %4;\n\t"
-        "madc.lo.cc.u32 %5, %25, %40, %5;\n\t"
+        "madc.hi.cc.u32 %5, %24, %40, %5;\n\t"
         "madc.lo.cc.u32 %6, %26, %40, %6;\n\t"
-        "madc.lo.cc.u32 %7, %27, %40, %7;\n\t"
-        "madc.lo.cc.u32 %8, %28, %40, %8;\n\t"
-        "madc.lo.cc.u32 %9, %29, %40, %9;\n\t"
-        "madc.lo.cc.u32 %10, %30, %40, %10;\n\t"
-        "madc.lo.cc.u32 %11, %31, %40, %11;\n\t"
-        "madc.lo.cc.u32 %12, %32, %40, %12;\n\t"
-        "madc.lo.cc.u32 %13, %33, %40, %13;\n\t"
-        "madc.lo.cc.u32 %14, %34, %40, %14;\n\t"
-        "madc.lo.cc.u32 %15, %35, %40, %15;\n\t"
-        "addc.u32 %16, 0, 0;\n\t"
-        "mad.hi.cc.u32 %5, %24, %40, %5;\n\t"
-        "madc.hi.cc.u32 %6, %25, %40, %6;\n\t"
         "madc.hi.cc.u32 %7, %26, %40, %7;\n\t"
-        "madc.hi.cc.u32 %8, %27, %40, %8;\n\t"
+        "madc.lo.cc.u32 %8, %28, %40, %8;\n\t"
         "madc.hi.cc.u32 %9, %28, %40, %9;\n\t"
-        "madc.hi.cc.u32 %10, %29, %40, %10;\n\t"
+        "madc.lo.cc.u32 %10, %30, %40, %10;\n\t"
         "madc.hi.cc.u32 %11, %30, %40, %11;\n\t"
-        "madc.hi.cc.u32 %12, %31, %40, %12;\n\t"
+        "madc.lo.cc.u32 %12, %32, %40, %12;\n\t"
         "madc.hi.cc.u32 %13, %32, %40, %13;\n\t"
-        "madc.hi.cc.u32 %14, %33, %40, %14;\n\t"
+        "madc.lo.cc.u32 %14, %34, %40, %14;\n\t"
         "madc.hi.cc.u32 %15, %34, %40, %15;\n\t"
-        "madc.hi.u32 %16, %35, %40, %16;\n\t"
-        "mad.lo.cc.u32 %5, %24, %41, %5;\n\t"
-        "madc.lo.cc.u32 %6, %25, %41, %6;\n\t"
-        "madc.lo.cc.u32 %7, %26, %41, %7;\n\t"
-        "madc.lo.cc.u32 %8, %27, %41, %8;\n\t"
-        "madc.lo.cc.u32 %9, %28, %41, %9;\n\t"
-        "madc.lo.cc.u32 %10, %29, %41, %10;\n\t"
-        "madc.lo.cc.u32 %11, %30, %41, %11;\n\t"
-        "madc.lo.cc.u32 %12, %31, %41, %12;\n\t"
-        "madc.lo.cc.u32 %13, %32, %41, %13;\n\t"
-        "madc.lo.cc.u32 %14, %33, %41, %14;\n\t"
-        "madc.lo.cc.u32 %15, %34, %41, %15;\n\t"
-        "madc.lo.cc.u32 %16, %35, %41, %16;\n\t"
-        "addc.u32 %17, 0, 0;\n\t"
-        "mad.hi.cc.u32 %6, %24, %41, %6;\n\t"
+        "addc.u32 %16, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %25, %40, t4;\n\t"
+        "madc.hi.cc.u32 t5, %25, %40, t5;\n\t"
+        "madc.lo.cc.u32 t6, %27, %40, t6;\n\t"
+        "madc.hi.cc.u32 t7, %27, %40, t7;\n\t"
+        "madc.lo.cc.u32 t8, %29, %40, t8;\n\t"
+        "madc.hi.cc.u32 t9, %29, %40, t9;\n\t"
+        "madc.lo.cc.u32 t10, %31, %40, t10;\n\t"
+        "madc.hi.cc.u32 t11, %31, %40, t11;\n\t"
+        "madc.lo.cc.u32 t12, %33, %40, t12;\n\t"
+        "madc.hi.cc.u32 t13, %33, %40, t13;\n\t"
+        "madc.lo.cc.u32 t14, %35, %40, t14;\n\t"
+        "madc.hi.u32 t15, %35, %40, 0;\n\t"
+        "mad.lo.cc.u32 %6, %25, %41, %6;\n\t"
         "madc.hi.cc.u32 %7, %25, %41, %7;\n\t"
-        "madc.hi.cc.u32 %8, %26, %41, %8;\n\t"
+        "madc.lo.cc.u32 %8, %27, %41, %8;\n\t"
         "madc.hi.cc.u32 %9, %27, %41, %9;\n\t"
-        "madc.hi.cc.u32 %10, %28, %41, %10;\n\t"
+        "madc.lo.cc.u32 %10, %29, %41, %10;\n\t"
         "madc.hi.cc.u32 %11, %29, %41, %11;\n\t"
-        "madc.hi.cc.u32 %12, %30, %41, %12;\n\t"
+        "madc.lo.cc.u32 %12, %31, %41, %12;\n\t"
         "madc.hi.cc.u32 %13, %31, %41, %13;\n\t"
-        "madc.hi.cc.u32 %14, %32, %41, %14;\n\t"
+        "madc.lo.cc.u32 %14, %33, %41, %14;\n\t"
         "madc.hi.cc.u32 %15, %33, %41, %15;\n\t"
-        "madc.hi.cc.u32 %16, %34, %41, %16;\n\t"
-        "madc.hi.u32 %17, %35, %41, %17;\n\t"
+        "madc.lo.cc.u32 %16, %35, %41, %16;\n\t"
+        "madc.hi.u32 %17, %35, %41, 0;\n\t"
+        "mad.lo.cc.u32 t4, %24, %41, t4;\n\t"
+        "madc.hi.cc.u32 t5, %24, %41, t5;\n\t"
+        "madc.lo.cc.u32 t6, %26, %41, t6;\n\t"
+        "madc.hi.cc.u32 t7, %26, %41, t7;\n\t"
+        "madc.lo.cc.u32 t8, %28, %41, t8;\n\t"
+        "madc.hi.cc.u32 t9, %28, %41, t9;\n\t"
+        "madc.lo.cc.u32 t10, %30, %41, t10;\n\t"
+        "madc.hi.cc.u32 t11, %30, %41, t11;\n\t"
+        "madc.lo.cc.u32 t12, %32, %41, t12;\n\t"
+        "madc.hi.cc.u32 t13, %32, %41, t13;\n\t"
+        "madc.lo.cc.u32 t14, %34, %41, t14;\n\t"
+        "madc.hi.cc.u32 t15, %34, %41, t15;\n\t"
+        "addc.u32 t16, 0, 0;\n\t"
         "mad.lo.cc.u32 %6, %24, %42, %6;\n\t"
-        "madc.lo.cc.u32 %7, %25, %42, %7;\n\t"
+        "madc.hi.cc.u32 %7, %24, %42, %7;\n\t"
         "madc.lo.cc.u32 %8, %26, %42, %8;\n\t"
-        "madc.lo.cc.u32 %9, %27, %42, %9;\n\t"
-        "madc.lo.cc.u32 %10, %28, %42, %10;\n\t"
-        "madc.lo.cc.u32 %11, %29, %42, %11;\n\t"
-        "madc.lo.cc.u32 %12, %30, %42, %12;\n\t"
-        "madc.lo.cc.u32 %13, %31, %42, %13;\n\t"
-        "madc.lo.cc.u32 %14, %32, %42, %14;\n\t"
-        "madc.lo.cc.u32 %15, %33, %42, %15;\n\t"
-        "madc.lo.cc.u32 %16, %34, %42, %16;\n\t"
-        "madc.lo.cc.u32 %17, %35, %42, %17;\n\t"
-        "addc.u32 %18, 0, 0;\n\t"
-        "mad.hi.cc.u32 %7, %24, %42, %7;\n\t"
-        "madc.hi.cc.u32 %8, %25, %42, %8;\n\t"
         "madc.hi.cc.u32 %9, %26, %42, %9;\n\t"
-        "madc.hi.cc.u32 %10, %27, %42, %10;\n\t"
+        "madc.lo.cc.u32 %10, %28, %42, %10;\n\t"
         "madc.hi.cc.u32 %11, %28, %42, %11;\n\t"
-        "madc.hi.cc.u32 %12, %29, %42, %12;\n\t"
+        "madc.lo.cc.u32 %12, %30, %42, %12;\n\t"
         "madc.hi.cc.u32 %13, %30, %42, %13;\n\t"
-        "madc.hi.cc.u32 %14, %31, %42, %14;\n\t"
+        "madc.lo.cc.u32 %14, %32, %42, %14;\n\t"
         "madc.hi.cc.u32 %15, %32, %42, %15;\n\t"
-        "madc.hi.cc.u32 %16, %33, %42, %16;\n\t"
+        "madc.lo.cc.u32 %16, %34, %42, %16;\n\t"
         "madc.hi.cc.u32 %17, %34, %42, %17;\n\t"
-        "madc.hi.u32 %18, %35, %42, %18;\n\t"
-        "mad.lo.cc.u32 %7, %24, %43, %7;\n\t"
-        "madc.lo.cc.u32 %8, %25, %43, %8;\n\t"
-        "madc.lo.cc.u32 %9, %26, %43, %9;\n\t"
-        "madc.lo.cc.u32 %10, %27, %43, %10;\n\t"
-        "madc.lo.cc.u32 %11, %28, %43, %11;\n\t"
-        "madc.lo.cc.u32 %12, %29, %43, %12;\n\t"
-        "madc.lo.cc.u32 %13, %30, %43, %13;\n\t"
-        "madc.lo.cc.u32 %14, %31, %43, %14;\n\t"
-        "madc.lo.cc.u32 %15, %32, %43, %15;\n\t"
-        "madc.lo.cc.u32 %16, %33, %43, %16;\n\t"
-        "madc.lo.cc.u32 %17, %34, %43, %17;\n\t"
-        "madc.lo.cc.u32 %18, %35, %43, %18;\n\t"
-        "addc.u32 %19, 0, 0;\n\t"
-        "mad.hi.cc.u32 %8, %24, %43, %8;\n\t"
+        "addc.u32 %18, 0, 0;\n\t"
+        "mad.lo.cc.u32 t6, %25, %42, t6;\n\t"
+        "madc.hi.cc.u32 t7, %25, %42, t7;\n\t"
+        "madc.lo.cc.u32 t8, %27, %42, t8;\n\t"
+        "madc.hi.cc.u32 t9, %27, %42, t9;\n\t"
+        "madc.lo.cc.u32 t10, %29, %42, t10;\n\t"
+        "madc.hi.cc.u32 t11, %29, %42, t11;\n\t"
+        "madc.lo.cc.u32 t12, %31, %42, t12;\n\t"
+        "madc.hi.cc.u32 t13, %31, %42, t13;\n\t"
+        "madc.lo.cc.u32 t14, %33, %42, t14;\n\t"
+        "madc.hi.cc.u32 t15, %33, %42, t15;\n\t"
+        "madc.lo.cc.u32 t16, %35, %42, t16;\n\t"
+        "madc.hi.u32 t17, %35, %42, 0;\n\t"
+        "mad.lo.cc.u32 %8, %25, %43, %8;\n\t"
         "madc.hi.cc.u32 %9, %25, %43, %9;\n\t"
-        "madc.hi.cc.u32 %10, %26, %43, %10;\n\t"
+        "madc.lo.cc.u32 %10, %27, %43, %10;\n\t"
         "madc.hi.cc.u32 %11, %27, %43, %11;\n\t"
-        "madc.hi.cc.u32 %12, %28, %43, %12;\n\t"
+        "madc.lo.cc.u32 %12, %29, %43, %12;\n\t"
         "madc.hi.cc.u32 %13, %29, %43, %13;\n\t"
-        "madc.hi.cc.u32 %14, %30, %43, %14;\n\t"
+        "madc.lo.cc.u32 %14, %31, %43, %14;\n\t"
         "madc.hi.cc.u32 %15, %31, %43, %15;\n\t"
-        "madc.hi.cc.u32 %16, %32, %43, %16;\n\t"
+        "madc.lo.cc.u32 %16, %33, %43, %16;\n\t"
         "madc.hi.cc.u32 %17, %33, %43, %17;\n\t"
-        "madc.hi.cc.u32 %18, %34, %43, %18;\n\t"
-        "madc.hi.u32 %19, %35, %43, %19;\n\t"
+        "madc.lo.cc.u32 %18, %35, %43, %18;\n\t"
+        "madc.hi.u32 %19, %35, %43, 0;\n\t"
+        "mad.lo.cc.u32 t6, %24, %43, t6;\n\t"
+        "madc.hi.cc.u32 t7, %24, %43, t7;\n\t"
+        "madc.lo.cc.u32 t8, %26, %43, t8;\n\t"
+        "madc.hi.cc.u32 t9, %26, %43, t9;\n\t"
+        "madc.lo.cc.u32 t10, %28, %43, t10;\n\t"
+        "madc.hi.cc.u32 t11, %28, %43, t11;\n\t"
+        "madc.lo.cc.u32 t12, %30, %43, t12;\n\t"
+        "madc.hi.cc.u32 t13, %30, %43, t13;\n\t"
+        "madc.lo.cc.u32 t14, %32, %43, t14;\n\t"
+        "madc.hi.cc.u32 t15, %32, %43, t15;\n\t"
+        "madc.lo.cc.u32 t16, %34, %43, t16;\n\t"
+        "madc.hi.cc.u32 t17, %34, %43, t17;\n\t"
+        "addc.u32 t18, 0, 0;\n\t"
         "mad.lo.cc.u32 %8, %24, %44, %8;\n\t"
-        "madc.lo.cc.u32 %9, %25, %44, %9;\n\t"
+        "madc.hi.cc.u32 %9, %24, %44, %9;\n\t"
         "madc.lo.cc.u32 %10, %26, %44, %10;\n\t"
-        "madc.lo.cc.u32 %11, %27, %44, %11;\n\t"
-        "madc.lo.cc.u32 %12, %28, %44, %12;\n\t"
-        "madc.lo.cc.u32 %13, %29, %44, %13;\n\t"
-        "madc.lo.cc.u32 %14, %30, %44, %14;\n\t"
-        "madc.lo.cc.u32 %15, %31, %44, %15;\n\t"
-        "madc.lo.cc.u32 %16, %32, %44, %16;\n\t"
-        "madc.lo.cc.u32 %17, %33, %44, %17;\n\t"
-        "madc.lo.cc.u32 %18, %34, %44, %18;\n\t"
-        "madc.lo.cc.u32 %19, %35, %44, %19;\n\t"
-        "addc.u32 %20, 0, 0;\n\t"
-        "mad.hi.cc.u32 %9, %24, %44, %9;\n\t"
-        "madc.hi.cc.u32 %10, %25, %44, %10;\n\t"
         "madc.hi.cc.u32 %11, %26, %44, %11;\n\t"
-        "madc.hi.cc.u32 %12, %27, %44, %12;\n\t"
+        "madc.lo.cc.u32 %12, %28, %44, %12;\n\t"
         "madc.hi.cc.u32 %13, %28, %44, %13;\n\t"
-        "madc.hi.cc.u32 %14, %29, %44, %14;\n\t"
+        "madc.lo.cc.u32 %14, %30, %44, %14;\n\t"
         "madc.hi.cc.u32 %15, %30, %44, %15;\n\t"
-        "madc.hi.cc.u32 %16, %31, %44, %16;\n\t"
+        "madc.lo.cc.u32 %16, %32, %44, %16;\n\t"
         "madc.hi.cc.u32 %17, %32, %44, %17;\n\t"
-        "madc.hi.cc.u32 %18, %33, %44, %18;\n\t"
+        "madc.lo.cc.u32 %18, %34, %44, %18;\n\t"
         "madc.hi.cc.u32 %19, %34, %44, %19;\n\t"
-        "madc.hi.u32 %20, %35, %44, %20;\n\t"
-        "mad.lo.cc.u32 %9, %24, %45, %9;\n\t"
-        "madc.lo.cc.u32 %10, %25, %45, %10;\n\t"
-        "madc.lo.cc.u32 %11, %26, %45, %11;\n\t"
-        "madc.lo.cc.u32 %12, %27, %45, %12;\n\t"
-        "madc.lo.cc.u32 %13, %28, %45, %13;\n\t"
-        "madc.lo.cc.u32 %14, %29, %45, %14;\n\t"
-        "madc.lo.cc.u32 %15, %30, %45, %15;\n\t"
-        "madc.lo.cc.u32 %16, %31, %45, %16;\n\t"
-        "madc.lo.cc.u32 %17, %32, %45, %17;\n\t"
-        "madc.lo.cc.u32 %18, %33, %45, %18;\n\t"
-        "madc.lo.cc.u32 %19, %34, %45, %19;\n\t"
-        "madc.lo.cc.u32 %20, %35, %45, %20;\n\t"
-        "addc.u32 %21, 0, 0;\n\t"
-        "mad.hi.cc.u32 %10, %24, %45, %10;\n\t"
+        "addc.u32 %20, 0, 0;\n\t"
+        "mad.lo.cc.u32 t8, %25, %44, t8;\n\t"
+        "madc.hi.cc.u32 t9, %25, %44, t9;\n\t"
+        "madc.lo.cc.u32 t10, %27, %44, t10;\n\t"
+        "madc.hi.cc.u32 t11, %27, %44, t11;\n\t"
+        "madc.lo.cc.u32 t12, %29, %44, t12;\n\t"
+        "madc.hi.cc.u32 t13, %29, %44, t13;\n\t"
+        "madc.lo.cc.u32 t14, %31, %44, t14;\n\t"
+        "madc.hi.cc.u32 t15, %31, %44, t15;\n\t"
+        "madc.lo.cc.u32 t16, %33, %44, t16;\n\t"
+        "madc.hi.cc.u32 t17, %33, %44, t17;\n\t"
+        "madc.lo.cc.u32 t18, %35, %44, t18;\n\t"
+        "madc.hi.u32 t19, %35, %44, 0;\n\t"
+        "mad.lo.cc.u32 %10, %25, %45, %10;\n\t"
         "madc.hi.cc.u32 %11, %25, %45, %11;\n\t"
-        "madc.hi.cc.u32 %12, %26, %45, %12;\n\t"
+        "madc.lo.cc.u32 %12, %27, %45, %12;\n\t"
         "madc.hi.cc.u32 %13, %27, %45, %13;\n\t"
-        "madc.hi.cc.u32 %14, %28, %45, %14;\n\t"
+        "madc.lo.cc.u32 %14, %29, %45, %14;\n\t"
         "madc.hi.cc.u32 %15, %29, %45, %15;\n\t"
-        "madc.hi.cc.u32 %16, %30, %45, %16;\n\t"
+        "madc.lo.cc.u32 %16, %31, %45, %16;\n\t"
         "madc.hi.cc.u32 %17, %31, %45, %17;\n\t"
-        "madc.hi.cc.u32 %18, %32, %45, %18;\n\t"
+        "madc.lo.cc.u32 %18, %33, %45, %18;\n\t"
         "madc.hi.cc.u32 %19, %33, %45, %19;\n\t"
-        "madc.hi.cc.u32 %20, %34, %45, %20;\n\t"
-        "madc.hi.u32 %21, %35, %45, %21;\n\t"
+        "madc.lo.cc.u32 %20, %35, %45, %20;\n\t"
+        "madc.hi.u32 %21, %35, %45, 0;\n\t"
+        "mad.lo.cc.u32 t8, %24, %45, t8;\n\t"
+        "madc.hi.cc.u32 t9, %24, %45, t9;\n\t"
+        "madc.lo.cc.u32 t10, %26, %45, t10;\n\t"
+        "madc.hi.cc.u32 t11, %26, %45, t11;\n\t"
+        "madc.lo.cc.u32 t12, %28, %45, t12;\n\t"
+        "madc.hi.cc.u32 t13, %28, %45, t13;\n\t"
+        "madc.lo.cc.u32 t14, %30, %45, t14;\n\t"
+        "madc.hi.cc.u32 t15, %30, %45, t15;\n\t"
+        "madc.lo.cc.u32 t16, %32, %45, t16;\n\t"
+        "madc.hi.cc.u32 t17, %32, %45, t17;\n\t"
+        "madc.lo.cc.u32 t18, %34, %45, t18;\n\t"
+        "madc.hi.cc.u32 t19, %34, %45, t19;\n\t"
+        "addc.u32 t20, 0, 0;\n\t"
         "mad.lo.cc.u32 %10, %24, %46, %10;\n\t"
-        "madc.lo.cc.u32 %11, %25, %46, %11;\n\t"
+        "madc.hi.cc.u32 %11, %24, %46, %11;\n\t"
         "madc.lo.cc.u32 %12, %26, %46, %12;\n\t"
-        "madc.lo.cc.u32 %13, %27, %46, %13;\n\t"
-        "madc.lo.cc.u32 %14, %28, %46, %14;\n\t"
-        "madc.lo.cc.u32 %15, %29, %46, %15;\n\t"
-        "madc.lo.cc.u32 %16, %30, %46, %16;\n\t"
-        "madc.lo.cc.u32 %17, %31, %46, %17;\n\t"
-        "madc.lo.cc.u32 %18, %32, %46, %18;\n\t"
-        "madc.lo.cc.u32 %19, %33, %46, %19;\n\t"
-        "madc.lo.cc.u32 %20, %34, %46, %20;\n\t"
-        "madc.lo.cc.u32 %21, %35, %46, %21;\n\t"
-        "addc.u32 %22, 0, 0;\n\t"
-        "mad.hi.cc.u32 %11, %24, %46, %11;\n\t"
-        "madc.hi.cc.u32 %12, %25, %46, %12;\n\t"
         "madc.hi.cc.u32 %13, %26, %46, %13;\n\t"
-        "madc.hi.cc.u32 %14, %27, %46, %14;\n\t"
+        "madc.lo.cc.u32 %14, %28, %46, %14;\n\t"
         "madc.hi.cc.u32 %15, %28, %46, %15;\n\t"
-        "madc.hi.cc.u32 %16, %29, %46, %16;\n\t"
+        "madc.lo.cc.u32 %16, %30, %46, %16;\n\t"
         "madc.hi.cc.u32 %17, %30, %46, %17;\n\t"
-        "madc.hi.cc.u32 %18, %31, %46, %18;\n\t"
+        "madc.lo.cc.u32 %18, %32, %46, %18;\n\t"
         "madc.hi.cc.u32 %19, %32, %46, %19;\n\t"
-        "madc.hi.cc.u32 %20, %33, %46, %20;\n\t"
+        "madc.lo.cc.u32 %20, %34, %46, %20;\n\t"
         "madc.hi.cc.u32 %21, %34, %46, %21;\n\t"
-        "madc.hi.u32 %22, %35, %46, %22;\n\t"
-        "mad.lo.cc.u32 %11, %24, %47, %11;\n\t"
-        "madc.lo.cc.u32 %12, %25, %47, %12;\n\t"
-        "madc.lo.cc.u32 %13, %26, %47, %13;\n\t"
-        "madc.lo.cc.u32 %14, %27, %47, %14;\n\t"
-        "madc.lo.cc.u32 %15, %28, %47, %15;\n\t"
-        "madc.lo.cc.u32 %16, %29, %47, %16;\n\t"
-        "madc.lo.cc.u32 %17, %30, %47, %17;\n\t"
-        "madc.lo.cc.u32 %18, %31, %47, %18;\n\t"
-        "madc.lo.cc.u32 %19, %32, %47, %19;\n\t"
-        "madc.lo.cc.u32 %20, %33, %47, %20;\n\t"
-        "madc.lo.cc.u32 %21, %34, %47, %21;\n\t"
-        "madc.lo.cc.u32 %22, %35, %47, %22;\n\t"
-        "addc.u32 %23, 0, 0;\n\t"
-        "mad.hi.cc.u32 %12, %24, %47, %12;\n\t"
+        "addc.u32 %22, 0, 0;\n\t"
+        "mad.lo.cc.u32 t10, %25, %46, t10;\n\t"
+        "madc.hi.cc.u32 t11, %25, %46, t11;\n\t"
+        "madc.lo.cc.u32 t12, %27, %46, t12;\n\t"
+        "madc.hi.cc.u32 t13, %27, %46, t13;\n\t"
+        "madc.lo.cc.u32 t14, %29, %46, t14;\n\t"
+        "madc.hi.cc.u32 t15, %29, %46, t15;\n\t"
+        "madc.lo.cc.u32 t16, %31, %46, t16;\n\t"
+        "madc.hi.cc.u32 t17, %31, %46, t17;\n\t"
+        "madc.lo.cc.u32 t18, %33, %46, t18;\n\t"
+        "madc.hi.cc.u32 t19, %33, %46, t19;\n\t"
+        "madc.lo.cc.u32 t20, %35, %46, t20;\n\t"
+        "madc.hi.u32 t21, %35, %46, 0;\n\t"
+        "mad.lo.cc.u32 %12, %25, %47, %12;\n\t"
         "madc.hi.cc.u32 %13, %25, %47, %13;\n\t"
-        "madc.hi.cc.u32 %14, %26, %47, %14;\n\t"
+        "madc.lo.cc.u32 %14, %27, %47, %14;\n\t"
         "madc.hi.cc.u32 %15, %27, %47, %15;\n\t"
-        "madc.hi.cc.u32 %16, %28, %47, %16;\n\t"
+        "madc.lo.cc.u32 %16, %29, %47, %16;\n\t"
         "madc.hi.cc.u32 %17, %29, %47, %17;\n\t"
-        "madc.hi.cc.u32 %18, %30, %47, %18;\n\t"
+        "madc.lo.cc.u32 %18, %31, %47, %18;\n\t"
         "madc.hi.cc.u32 %19, %31, %47, %19;\n\t"
-        "madc.hi.cc.u32 %20, %32, %47, %20;\n\t"
+        "madc.lo.cc.u32 %20, %33, %47, %20;\n\t"
         "madc.hi.cc.u32 %21, %33, %47, %21;\n\t"
-        "madc.hi.cc.u32 %22, %34, %47, %22;\n\t"
-        "madc.hi.u32 %23, %35, %47, %23;\n\t"
+        "madc.lo.cc.u32 %22, %35, %47, %22;\n\t"
+        "madc.hi.u32 %23, %35, %47, 0;\n\t"
+        "mad.lo.cc.u32 t10, %24, %47, t10;\n\t"
+        "madc.hi.cc.u32 t11, %24, %47, t11;\n\t"
+        "madc.lo.cc.u32 t12, %26, %47, t12;\n\t"
+        "madc.hi.cc.u32 t13, %26, %47, t13;\n\t"
+        "madc.lo.cc.u32 t14, %28, %47, t14;\n\t"
+        "madc.hi.cc.u32 t15, %28, %47, t15;\n\t"
+        "madc.lo.cc.u32 t16, %30, %47, t16;\n\t"
+        "madc.hi.cc.u32 t17, %30, %47, t17;\n\t"
+        "madc.lo.cc.u32 t18, %32, %47, t18;\n\t"
+        "madc.hi.cc.u32 t19, %32, %47, t19;\n\t"
+        "madc.lo.cc.u32 t20, %34, %47, t20;\n\t"
+        "madc.hi.cc.u32 t21, %34, %47, t21;\n\t"
+        "addc.u32 t22, 0, 0;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.cc.u32 %11, %11, t10;\n\t"
+        "addc.cc.u32 %12, %12, t11;\n\t"
+        "addc.cc.u32 %13, %13, t12;\n\t"
+        "addc.cc.u32 %14, %14, t13;\n\t"
+        "addc.cc.u32 %15, %15, t14;\n\t"
+        "addc.cc.u32 %16, %16, t15;\n\t"
+        "addc.cc.u32 %17, %17, t16;\n\t"
+        "addc.cc.u32 %18, %18, t17;\n\t"
+        "addc.cc.u32 %19, %19, t18;\n\t"
+        "addc.cc.u32 %20, %20, t19;\n\t"
+        "addc.cc.u32 %21, %21, t20;\n\t"
+        "addc.cc.u32 %22, %22, t21;\n\t"
+        "addc.u32 %23, %23, t22;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
@@ -1052,311 +1075,334 @@ struct mul {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[23];
     y[0] = ptx_mul_lo(x[0], x[12]);
-    y[1] = ptx_mul_lo(x[1], x[12]);
+    y[1] = ptx_mul_hi(x[0], x[12]);
     y[2] = ptx_mul_lo(x[2], x[12]);
-    y[3] = ptx_mul_lo(x[3], x[12]);
+    y[3] = ptx_mul_hi(x[2], x[12]);
     y[4] = ptx_mul_lo(x[4], x[12]);
-    y[5] = ptx_mul_lo(x[5], x[12]);
+    y[5] = ptx_mul_hi(x[4], x[12]);
     y[6] = ptx_mul_lo(x[6], x[12]);
-    y[7] = ptx_mul_lo(x[7], x[12]);
+    y[7] = ptx_mul_hi(x[6], x[12]);
     y[8] = ptx_mul_lo(x[8], x[12]);
-    y[9] = ptx_mul_lo(x[9], x[12]);
+    y[9] = ptx_mul_hi(x[8], x[12]);
     y[10] = ptx_mul_lo(x[10], x[12]);
-    y[11] = ptx_mul_lo(x[11], x[12]);
-    y[12] = ptx_mul_hi(x[11], x[12]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[12], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[12], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[12], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[12], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[12], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[12], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[12], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[7], x[12], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[8], x[12], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[9], x[12], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[10], x[12], y[11]);
-    y[12] = ptx_addc(cf, y[12], 0u);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[13], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[13], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[13], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[13], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[13], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[13], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[6], x[13], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[13], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[8], x[13], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[13], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[10], x[13], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[11], x[13], y[12]);
-    y[13] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[13], y[2]);
+    y[11] = ptx_mul_hi(x[10], x[12]);
+    t[0] = ptx_mul_lo(x[1], x[12]);
+    t[1] = ptx_mul_hi(x[1], x[12]);
+    t[2] = ptx_mul_lo(x[3], x[12]);
+    t[3] = ptx_mul_hi(x[3], x[12]);
+    t[4] = ptx_mul_lo(x[5], x[12]);
+    t[5] = ptx_mul_hi(x[5], x[12]);
+    t[6] = ptx_mul_lo(x[7], x[12]);
+    t[7] = ptx_mul_hi(x[7], x[12]);
+    t[8] = ptx_mul_lo(x[9], x[12]);
+    t[9] = ptx_mul_hi(x[9], x[12]);
+    t[10] = ptx_mul_lo(x[11], x[12]);
+    t[11] = ptx_mul_hi(x[11], x[12]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[13], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[13], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[13], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[13], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[13], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[13], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[13], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[5], x[13], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[6], x[13], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[7], x[13], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[7], x[13], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[8], x[13], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[9], x[13], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[9], x[13], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[10], x[13], y[12]);
-    y[13] = ptx_madc_hi(cf, x[11], x[13], y[13]);
+    y[12] = ptx_madc_lo_cc(cf, x[11], x[13], 0u);
+    y[13] = ptx_madc_hi(cf, x[11], x[13], 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[13], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[13], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[13], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[13], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[13], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[13], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[13], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[6], x[13], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[8], x[13], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[8], x[13], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[10], x[13], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[10], x[13], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[14], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[14], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[14], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[14], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[14], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[14], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[5], x[14], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[14], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[7], x[14], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[14], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[9], x[14], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[10], x[14], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[11], x[14], y[13]);
-    y[14] = ptx_addc(cf, 0u, 0u);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[14], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[14], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[14], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[3], x[14], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[14], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[4], x[14], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[5], x[14], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[6], x[14], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[6], x[14], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[7], x[14], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[8], x[14], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[8], x[14], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[9], x[14], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[10], x[14], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[10], x[14], y[13]);
-    y[14] = ptx_madc_hi(cf, x[11], x[14], y[14]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[15], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[15], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[15], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[15], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[4], x[15], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[15], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[6], x[15], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[15], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[8], x[15], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[9], x[15], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[10], x[15], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[11], x[15], y[14]);
-    y[15] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[15], y[4]);
+    y[14] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[14], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[14], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[14], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[14], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[14], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[14], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[14], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[7], x[14], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[9], x[14], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[9], x[14], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[11], x[14], t[12]);
+    t[13] = ptx_madc_hi(cf, x[11], x[14], 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[15], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[15], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[15], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[15], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[3], x[15], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[4], x[15], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[5], x[15], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[5], x[15], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[6], x[15], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[7], x[15], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[7], x[15], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[8], x[15], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[9], x[15], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[9], x[15], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[10], x[15], y[14]);
-    y[15] = ptx_madc_hi(cf, x[11], x[15], y[15]);
+    y[14] = ptx_madc_lo_cc(cf, x[11], x[15], y[14]);
+    y[15] = ptx_madc_hi(cf, x[11], x[15], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[15], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[15], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[15], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[15], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[15], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[15], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[15], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[15], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[15], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[8], x[15], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[10], x[15], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[10], x[15], t[13]);
+    t[14] = ptx_addc(cf, 0u, 0u);
     y[4] = ptx_mad_lo_cc(cf, x[0], x[16], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[1], x[16], y[5]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[16], y[5]);
     y[6] = ptx_madc_lo_cc(cf, x[2], x[16], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[3], x[16], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[16], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[5], x[16], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[16], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[7], x[16], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[16], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[9], x[16], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[10], x[16], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[11], x[16], y[15]);
-    y[16] = ptx_addc(cf, 0u, 0u);
-    y[5] = ptx_mad_hi_cc(cf, x[0], x[16], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[1], x[16], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[2], x[16], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[3], x[16], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[4], x[16], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[4], x[16], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[5], x[16], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[6], x[16], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[6], x[16], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[7], x[16], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[8], x[16], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[8], x[16], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[9], x[16], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[10], x[16], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[10], x[16], y[15]);
-    y[16] = ptx_madc_hi(cf, x[11], x[16], y[16]);
-    y[5] = ptx_mad_lo_cc(cf, x[0], x[17], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[1], x[17], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[2], x[17], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[17], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[4], x[17], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[17], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[6], x[17], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[17], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[8], x[17], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[9], x[17], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[10], x[17], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[11], x[17], y[16]);
-    y[17] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_hi_cc(cf, x[0], x[17], y[6]);
+    y[16] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[16], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[16], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[16], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[16], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[16], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[16], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[16], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[7], x[16], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[9], x[16], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[9], x[16], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[11], x[16], t[14]);
+    t[15] = ptx_madc_hi(cf, x[11], x[16], 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[1], x[17], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[1], x[17], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[2], x[17], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[3], x[17], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[3], x[17], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[4], x[17], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[5], x[17], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[5], x[17], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[6], x[17], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[7], x[17], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[7], x[17], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[8], x[17], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[9], x[17], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[9], x[17], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[10], x[17], y[16]);
-    y[17] = ptx_madc_hi(cf, x[11], x[17], y[17]);
+    y[16] = ptx_madc_lo_cc(cf, x[11], x[17], y[16]);
+    y[17] = ptx_madc_hi(cf, x[11], x[17], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[17], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[17], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[2], x[17], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[2], x[17], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[17], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[17], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[6], x[17], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[17], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[17], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[8], x[17], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[10], x[17], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[10], x[17], t[15]);
+    t[16] = ptx_addc(cf, 0u, 0u);
     y[6] = ptx_mad_lo_cc(cf, x[0], x[18], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[1], x[18], y[7]);
+    y[7] = ptx_madc_hi_cc(cf, x[0], x[18], y[7]);
     y[8] = ptx_madc_lo_cc(cf, x[2], x[18], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[3], x[18], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[18], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[5], x[18], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[18], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[7], x[18], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[8], x[18], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[9], x[18], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[10], x[18], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[11], x[18], y[17]);
-    y[18] = ptx_addc(cf, 0u, 0u);
-    y[7] = ptx_mad_hi_cc(cf, x[0], x[18], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[1], x[18], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[2], x[18], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[3], x[18], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[4], x[18], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[4], x[18], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[5], x[18], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[6], x[18], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[6], x[18], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[7], x[18], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[8], x[18], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[8], x[18], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[9], x[18], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[10], x[18], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[10], x[18], y[17]);
-    y[18] = ptx_madc_hi(cf, x[11], x[18], y[18]);
-    y[7] = ptx_mad_lo_cc(cf, x[0], x[19], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[1], x[19], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[2], x[19], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[19], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[4], x[19], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[19], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[6], x[19], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[19], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[8], x[19], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[9], x[19], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[10], x[19], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[11], x[19], y[18]);
-    y[19] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_hi_cc(cf, x[0], x[19], y[8]);
+    y[18] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[18], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[1], x[18], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[18], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[3], x[18], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[18], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[5], x[18], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[7], x[18], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[7], x[18], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[9], x[18], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[9], x[18], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[11], x[18], t[16]);
+    t[17] = ptx_madc_hi(cf, x[11], x[18], 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[1], x[19], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[1], x[19], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[2], x[19], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[3], x[19], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[3], x[19], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[4], x[19], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[5], x[19], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[5], x[19], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[6], x[19], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[7], x[19], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[7], x[19], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[8], x[19], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[9], x[19], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[9], x[19], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[10], x[19], y[18]);
-    y[19] = ptx_madc_hi(cf, x[11], x[19], y[19]);
+    y[18] = ptx_madc_lo_cc(cf, x[11], x[19], y[18]);
+    y[19] = ptx_madc_hi(cf, x[11], x[19], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[0], x[19], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[0], x[19], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[2], x[19], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[2], x[19], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[4], x[19], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[4], x[19], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[19], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[6], x[19], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[8], x[19], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[8], x[19], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[10], x[19], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[10], x[19], t[17]);
+    t[18] = ptx_addc(cf, 0u, 0u);
     y[8] = ptx_mad_lo_cc(cf, x[0], x[20], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[1], x[20], y[9]);
+    y[9] = ptx_madc_hi_cc(cf, x[0], x[20], y[9]);
     y[10] = ptx_madc_lo_cc(cf, x[2], x[20], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[3], x[20], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[4], x[20], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[5], x[20], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[6], x[20], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[7], x[20], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[8], x[20], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[9], x[20], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[10], x[20], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[11], x[20], y[19]);
-    y[20] = ptx_addc(cf, 0u, 0u);
-    y[9] = ptx_mad_hi_cc(cf, x[0], x[20], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[1], x[20], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[2], x[20], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[3], x[20], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[4], x[20], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[4], x[20], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[5], x[20], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[6], x[20], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[6], x[20], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[7], x[20], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[8], x[20], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[8], x[20], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[9], x[20], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[10], x[20], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[10], x[20], y[19]);
-    y[20] = ptx_madc_hi(cf, x[11], x[20], y[20]);
-    y[9] = ptx_mad_lo_cc(cf, x[0], x[21], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[1], x[21], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[2], x[21], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[3], x[21], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[4], x[21], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[5], x[21], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[6], x[21], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[7], x[21], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[8], x[21], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[9], x[21], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[10], x[21], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[11], x[21], y[20]);
-    y[21] = ptx_addc(cf, 0u, 0u);
-    y[10] = ptx_mad_hi_cc(cf, x[0], x[21], y[10]);
+    y[20] = ptx_addc(cf, 0u, 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[1], x[20], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[1], x[20], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[3], x[20], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[3], x[20], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[5], x[20], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[5], x[20], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[7], x[20], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[7], x[20], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[9], x[20], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[9], x[20], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[11], x[20], t[18]);
+    t[19] = ptx_madc_hi(cf, x[11], x[20], 0u);
+    y[10] = ptx_mad_lo_cc(cf, x[1], x[21], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[1], x[21], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[2], x[21], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[3], x[21], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[3], x[21], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[4], x[21], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[5], x[21], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[5], x[21], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[6], x[21], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[7], x[21], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[7], x[21], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[8], x[21], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[9], x[21], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[9], x[21], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[10], x[21], y[20]);
-    y[21] = ptx_madc_hi(cf, x[11], x[21], y[21]);
+    y[20] = ptx_madc_lo_cc(cf, x[11], x[21], y[20]);
+    y[21] = ptx_madc_hi(cf, x[11], x[21], 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[0], x[21], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[0], x[21], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[2], x[21], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[2], x[21], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[4], x[21], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[4], x[21], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[6], x[21], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[6], x[21], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[8], x[21], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[8], x[21], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[10], x[21], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[10], x[21], t[19]);
+    t[20] = ptx_addc(cf, 0u, 0u);
     y[10] = ptx_mad_lo_cc(cf, x[0], x[22], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[1], x[22], y[11]);
+    y[11] = ptx_madc_hi_cc(cf, x[0], x[22], y[11]);
     y[12] = ptx_madc_lo_cc(cf, x[2], x[22], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[3], x[22], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[4], x[22], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[5], x[22], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[6], x[22], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[7], x[22], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[8], x[22], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[9], x[22], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[10], x[22], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[11], x[22], y[21]);
-    y[22] = ptx_addc(cf, 0u, 0u);
-    y[11] = ptx_mad_hi_cc(cf, x[0], x[22], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[1], x[22], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[2], x[22], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[3], x[22], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[4], x[22], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[4], x[22], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[5], x[22], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[6], x[22], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[6], x[22], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[7], x[22], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[8], x[22], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[8], x[22], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[9], x[22], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[10], x[22], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[10], x[22], y[21]);
-    y[22] = ptx_madc_hi(cf, x[11], x[22], y[22]);
-    y[11] = ptx_mad_lo_cc(cf, x[0], x[23], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[1], x[23], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[2], x[23], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[3], x[23], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[4], x[23], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[5], x[23], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[6], x[23], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[7], x[23], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[8], x[23], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[9], x[23], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[10], x[23], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[11], x[23], y[22]);
-    y[23] = ptx_addc(cf, 0u, 0u);
-    y[12] = ptx_mad_hi_cc(cf, x[0], x[23], y[12]);
+    y[22] = ptx_addc(cf, 0u, 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[1], x[22], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[1], x[22], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[3], x[22], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[3], x[22], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[5], x[22], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[5], x[22], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[7], x[22], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[7], x[22], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[9], x[22], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[9], x[22], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[11], x[22], t[20]);
+    t[21] = ptx_madc_hi(cf, x[11], x[22], 0u);
+    y[12] = ptx_mad_lo_cc(cf, x[1], x[23], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[1], x[23], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[2], x[23], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[3], x[23], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[3], x[23], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[4], x[23], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[5], x[23], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[5], x[23], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[6], x[23], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[7], x[23], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[7], x[23], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[8], x[23], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[9], x[23], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[9], x[23], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[10], x[23], y[22]);
-    y[23] = ptx_madc_hi(cf, x[11], x[23], y[23]);
+    y[22] = ptx_madc_lo_cc(cf, x[11], x[23], y[22]);
+    y[23] = ptx_madc_hi(cf, x[11], x[23], 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[0], x[23], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[0], x[23], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[2], x[23], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[2], x[23], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[4], x[23], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[4], x[23], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[6], x[23], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[6], x[23], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[8], x[23], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[8], x[23], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[10], x[23], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[10], x[23], t[21]);
+    t[22] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc_cc(cf, y[12], t[11]);
+    y[13] = ptx_addc_cc(cf, y[13], t[12]);
+    y[14] = ptx_addc_cc(cf, y[14], t[13]);
+    y[15] = ptx_addc_cc(cf, y[15], t[14]);
+    y[16] = ptx_addc_cc(cf, y[16], t[15]);
+    y[17] = ptx_addc_cc(cf, y[17], t[16]);
+    y[18] = ptx_addc_cc(cf, y[18], t[17]);
+    y[19] = ptx_addc_cc(cf, y[19], t[18]);
+    y[20] = ptx_addc_cc(cf, y[20], t[19]);
+    y[21] = ptx_addc_cc(cf, y[21], t[20]);
+    y[22] = ptx_addc_cc(cf, y[22], t[21]);
+    y[23] = ptx_addc(cf, y[23], t[22]);
   }
 #endif
 };
 
-// mul_lo: a * b mod 2^bits; 144 instructions.
+// mul_lo: a * b mod 2^bits; 155 instructions.
 struct mul_lo {
   static constexpr const char* name = "mul_lo";
   static constexpr unsigned bits = 384;
@@ -1375,150 +1421,162 @@ struct mul_lo {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<11>;\n\t"
         "mul.lo.u32 %0, %12, %24;\n\t"
-        "mul.lo.u32 %1, %13, %24;\n\t"
+        "mul.hi.u32 %1, %12, %24;\n\t"
         "mul.lo.u32 %2, %14, %24;\n\t"
-        "mul.lo.u32 %3, %15, %24;\n\t"
+        "mul.hi.u32 %3, %14, %24;\n\t"
         "mul.lo.u32 %4, %16, %24;\n\t"
-        "mul.lo.u32 %5, %17, %24;\n\t"
+        "mul.hi.u32 %5, %16, %24;\n\t"
         "mul.lo.u32 %6, %18, %24;\n\t"
-        "mul.lo.u32 %7, %19, %24;\n\t"
+        "mul.hi.u32 %7, %18, %24;\n\t"
         "mul.lo.u32 %8, %20, %24;\n\t"
-        "mul.lo.u32 %9, %21, %24;\n\t"
+        "mul.hi.u32 %9, %20, %24;\n\t"
         "mul.lo.u32 %10, %22, %24;\n\t"
-        "mul.lo.u32 %11, %23, %24;\n\t"
-        "mad.hi.cc.u32 %1, %12, %24, %1;\n\t"
-        "madc.hi.cc.u32 %2, %13, %24, %2;\n\t"
-        "madc.hi.cc.u32 %3, %14, %24, %3;\n\t"
-        "madc.hi.cc.u32 %4, %15, %24, %4;\n\t"
-        "madc.hi.cc.u32 %5, %16, %24, %5;\n\t"
-        "madc.hi.cc.u32 %6, %17, %24, %6;\n\t"
-        "madc.hi.cc.u32 %7, %18, %24, %7;\n\t"
-        "madc.hi.cc.u32 %8, %19, %24, %8;\n\t"
-        "madc.hi.cc.u32 %9, %20, %24, %9;\n\t"
-        "madc.hi.cc.u32 %10, %21, %24, %10;\n\t"
-        "madc.hi.u32 %11, %22, %24, %11;\n\t"
-        "mad.lo.cc.u32 %1, %12, %25, %1;\n\t"
-        "madc.lo.cc.u32 %2, %13, %25, %2;\n\t"
-        "madc.lo.cc.u32 %3, %14, %25, %3;\n\t"
-        "madc.lo.cc.u32 %4, %15, %25, %4;\n\t"
-        "madc.lo.cc.u32 %5, %16, %25, %5;\n\t"
-        "madc.lo.cc.u32 %6, %17, %25, %6;\n\t"
-        "madc.lo.cc.u32 %7, %18, %25, %7;\n\t"
-        "madc.lo.cc.u32 %8, %19, %25, %8;\n\t"
-        "madc.lo.cc.u32 %9, %20, %25, %9;\n\t"
-        "madc.lo.cc.u32 %10, %21, %25, %10;\n\t"
-        "madc.lo.u32 %11, %22, %25, %11;\n\t"
-        "mad.hi.cc.u32 %2, %12, %25, %2;\n\t"
+        "mul.hi.u32 %11, %22, %24;\n\t"
+        "mul.lo.u32 t0, %13, %24;\n\t"
+        "mul.hi.u32 t1, %13, %24;\n\t"
+        "mul.lo.u32 t2, %15, %24;\n\t"
+        "mul.hi.u32 t3, %15, %24;\n\t"
+        "mul.lo.u32 t4, %17, %24;\n\t"
+        "mul.hi.u32 t5, %17, %24;\n\t"
+        "mul.lo.u32 t6, %19, %24;\n\t"
+        "mul.hi.u32 t7, %19, %24;\n\t"
+        "mul.lo.u32 t8, %21, %24;\n\t"
+        "mul.hi.u32 t9, %21, %24;\n\t"
+        "mul.lo.u32 t10, %23, %24;\n\t"
+        "mad.lo.cc.u32 %2, %13, %25, %2;\n\t"
         "madc.hi.cc.u32 %3, %13, %25, %3;\n\t"
-        "madc.hi.cc.u32 %4, %14, %25, %4;\n\t"
+        "madc.lo.cc.u32 %4, %15, %25, %4;\n\t"
         "madc.hi.cc.u32 %5, %15, %25, %5;\n\t"
-        "madc.hi.cc.u32 %6, %16, %25, %6;\n\t"
+        "madc.lo.cc.u32 %6, %17, %25, %6;\n\t"
         "madc.hi.cc.u32 %7, %17, %25, %7;\n\t"
-        "madc.hi.cc.u32 %8, %18, %25, %8;\n\t"
+        "madc.lo.cc.u32 %8, %19, %25, %8;\n\t"
         "madc.hi.cc.u32 %9, %19, %25, %9;\n\t"
-        "madc.hi.cc.u32 %10, %20, %25, %10;\n\t"
+        "madc.lo.cc.u32 %10, %21, %25, %10;\n\t"
         "madc.hi.u32 %11, %21, %25, %11;\n\t"
+        "mad.lo.cc.u32 t0, %12, %25, t0;\n\t"
+        "madc.hi.cc.u32 t1, %12, %25, t1;\n\t"
+        "madc.lo.cc.u32 t2, %14, %25, t2;\n\t"
+        "madc.hi.cc.u32 t3, %14, %25, t3;\n\t"
+        "madc.lo.cc.u32 t4, %16, %25, t4;\n\t"
+        "madc.hi.cc.u32 t5, %16, %25, t5;\n\t"
+        "madc.lo.cc.u32 t6, %18, %25, t6;\n\t"
+        "madc.hi.cc.u32 t7, %18, %25, t7;\n\t"
+        "madc.lo.cc.u32 t8, %20, %25, t8;\n\t"
+        "madc.hi.cc.u32 t9, %20, %25, t9;\n\t"
+        "madc.lo.u32 t10, %22, %25, t10;\n\t"
         "mad.lo.cc.u32 %2, %12, %26, %2;\n\t"
-        "madc.lo.cc.u32 %3, %13, %26, %3;\n\t"
+        "madc.hi.cc.u32 %3, %12, %26, %3;\n\t"
         "madc.lo.cc.u32 %4, %14, %26, %4;\n\t"
-        "madc.lo.cc.u32 %5, %15, %26, %5;\n\t"
-        "madc.lo.cc.u32 %6, %16, %26, %6;\n\t"
-        "madc.lo.cc.u32 %7, %17, %26, %7;\n\t"
-        "madc.lo.cc.u32 %8, %18, %26, %8;\n\t"
-        "madc.lo.cc.u32 %9, %19, %26, %9;\n\t"
-        "madc.lo.cc.u32 %10, %20, %26, %10;\n\t"
-        "madc.lo.u32 %11, %21, %26, %11;\n\t"
-        "mad.hi.cc.u32 %3, %12, %26, %3;\n\t"
-        "madc.hi.cc.u32 %4, %13, %26, %4;\n\t"
         "madc.hi.cc.u32 %5, %14, %26, %5;\n\t"
-        "madc.hi.cc.u32 %6, %15, %26, %6;\n\t"
+        "madc.lo.cc.u32 %6, %16, %26, %6;\n\t"
         "madc.hi.cc.u32 %7, %16, %26, %7;\n\t"
-        "madc.hi.cc.u32 %8, %17, %26, %8;\n\t"
+        "madc.lo.cc.u32 %8, %18, %26, %8;\n\t"
         "madc.hi.cc.u32 %9, %18, %26, %9;\n\t"
-        "madc.hi.cc.u32 %10, %19, %26, %10;\n\t"
+        "madc.lo.cc.u32 %10, %20, %26, %10;\n\t"
         "madc.hi.u32 %11, %20, %26, %11;\n\t"
-        "mad.lo.cc.u32 %3, %12, %27, %3;\n\t"
-        "madc.lo.cc.u32 %4, %13, %27, %4;\n\t"
-        "madc.lo.cc.u32 %5, %14, %27, %5;\n\t"
-        "madc.lo.cc.u32 %6, %15, %27, %6;\n\t"
-        "madc.lo.cc.u32 %7, %16, %27, %7;\n\t"
-        "madc.lo.cc.u32 %8, %17, %27, %8;\n\t"
-        "madc.lo.cc.u32 %9, %18, %27, %9;\n\t"
-        "madc.lo.cc.u32 %10, %19, %27, %10;\n\t"
-        "madc.lo.u32 %11, %20, %27, %11;\n\t"
-        "mad.hi.cc.u32 %4, %12, %27, %4;\n\t"
+        "mad.lo.cc.u32 t2, %13, %26, t2;\n\t"
+        "madc.hi.cc.u32 t3, %13, %26, t3;\n\t"
+        "madc.lo.cc.u32 t4, %15, %26, t4;\n\t"
+        "madc.hi.cc.u32 t5, %15, %26, t5;\n\t"
+        "madc.lo.cc.u32 t6, %17, %26, t6;\n\t"
+        "madc.hi.cc.u32 t7, %17, %26, t7;\n\t"
+        "madc.lo.cc.u32 t8, %19, %26, t8;\n\t"
+        "madc.hi.cc.u32 t9, %19, %26, t9;\n\t"
+        "madc.lo.u32 t10, %21, %26, t10;\n\t"
+        "mad.lo.cc.u32 %4, %13, %27, %4;\n\t"
         "madc.hi.cc.u32 %5, %13, %27, %5;\n\t"
-        "madc.hi.cc.u32 %6, %14, %27, %6;\n\t"
+        "madc.lo.cc.u32 %6, %15, %27, %6;\n\t"
         "madc.hi.cc.u32 %7, %15, %27, %7;\n\t"
-        "madc.hi.cc.u32 %8, %16, %27, %8;\n\t"
+        "madc.lo.cc.u32 %8, %17, %27, %8;\n\t"
         "madc.hi.cc.u32 %9, %17, %27, %9;\n\t"
-        "madc.hi.cc.u32 %10, %18, %27, %10;\n\t"
+        "madc.lo.cc.u32 %10, %19, %27, %10;\n\t"
         "madc.hi.u32 %11, %19, %27, %11;\n\t"
+        "mad.lo.cc.u32 t2, %12, %27, t2;\n\t"
+        "madc.hi.cc.u32 t3, %12, %27, t3;\n\t"
+        "madc.lo.cc.u32 t4, %14, %27, t4;\n\t"
+        "madc.hi.cc.u32 t5, %14, %27, t5;\n\t"
+        "madc.lo.cc.u32 t6, %16, %27, t6;\n\t"
+        "madc.hi.cc.u32 t7, %16, %27, t7;\n\t"
+        "madc.lo.cc.u32 t8, %18, %27, t8;\n\t"
+        "madc.hi.cc.u32 t9, %18, %27, t9;\n\t"
+        "madc.lo.u32 t10, %20, %27, t10;\n\t"
         "mad.lo.cc.u32 %4, %12, %28, %4;\n\t"
-        "madc.lo.cc.u32 %5, %13, %28, %5;\n\t"
+        "madc.hi.cc.u32 %5, %12, %28, %5;\n\t"
         "madc.lo.cc.u32 %6, %14, %28, %6;\n\t"
-        "madc.lo.cc.u32 %7, %15, %28, %7;\n\t"
-        "madc.lo.cc.u32 %8, %16, %28, %8;\n\t"
-        "madc.lo.cc.u32 %9, %17, %28, %9;\n\t"
-        "madc.lo.cc.u32 %10, %18, %28, %10;\n\t"
-        "madc.lo.u32 %11, %19, %28, %11;\n\t"
-        "mad.hi.cc.u32 %5, %12, %28, %5;\n\t"
-        "madc.hi.cc.u32 %6, %13, %28, %6;\n\t"
         "madc.hi.cc.u32 %7, %14, %28, %7;\n\t"
-        "madc.hi.cc.u32 %8, %15, %28, %8;\n\t"
+        "madc.lo.cc.u32 %8, %16, %28, %8;\n\t"
         "madc.hi.cc.u32 %9, %16, %28, %9;\n\t"
-        "madc.hi.cc.u32 %10, %17, %28, %10;\n\t"
+        "madc.lo.cc.u32 %10, %18, %28, %10;\n\t"
         "madc.hi.u32 %11, %18, %28, %11;\n\t"
-        "mad.lo.cc.u32 %5, %12, %29, %5;\n\t"
-        "madc.lo.cc.u32 %6, %13, %29, %6;\n\t"
-        "madc.lo.cc.u32 %7, %14, %29, %7;\n\t"
-        "madc.lo.cc.u32 %8, %15, %29, %8;\n\t"
-        "madc.lo.cc.u32 %9, %16, %29, %9;\n\t"
-        "madc.lo.cc.u32 %10, %17, %29, %10;\n\t"
-        "madc.lo.u32 %11, %18, %29, %11;\n\t"
-        "mad.hi.cc.u32 %6, %12, %29, %6;\n\t"
+        "mad.lo.cc.u32 t4, %13, %28, t4;\n\t"
+        "madc.hi.cc.u32 t5, %13, %28, t5;\n\t"
+        "madc.lo.cc.u32 t6, %15, %28, t6;\n\t"
+        "madc.hi.cc.u32 t7, %15, %28, t7;\n\t"
+        "madc.lo.cc.u32 t8, %17, %28, t8;\n\t"
+        "madc.hi.cc.u32 t9, %17, %28, t9;\n\t"
+        "madc.lo.u32 t10, %19, %28, t10;\n\t"
+        "mad.lo.cc.u32 %6, %13, %29, %6;\n\t"
         "madc.hi.cc.u32 %7, %13, %29, %7;\n\t"
-        "madc.hi.cc.u32 %8, %14, %29, %8;\n\t"
+        "madc.lo.cc.u32 %8, %15, %29, %8;\n\t"
         "madc.hi.cc.u32 %9, %15, %29, %9;\n\t"
-        "madc.hi.cc.u32 %10, %16, %29, %10;\n\t"
+        "madc.lo.cc.u32 %10, %17, %29, %10;\n\t"
         "madc.hi.u32 %11, %17, %29, %11;\n\t"
+        "mad.lo.cc.u32 t4, %12, %29, t4;\n\t"
+        "madc.hi.cc.u32 t5, %12, %29, t5;\n\t"
+        "madc.lo.cc.u32 t6, %14, %29, t6;\n\t"
+        "madc.hi.cc.u32 t7, %14, %29, t7;\n\t"
+        "madc.lo.cc.u32 t8, %16, %29, t8;\n\t"
+        "madc.hi.cc.u32 t9, %16, %29, t9;\n\t"
+        "madc.lo.u32 t10, %18, %29, t10;\n\t"
         "mad.lo.cc.u32 %6, %12, %30, %6;\n\t"
-        "madc.lo.cc.u32 %7, %13, %30, %7;\n\t"
+        "madc.hi.cc.u32 %7, %12, %30, %7;\n\t"
         "madc.lo.cc.u32 %8, %14, %30, %8;\n\t"
-        "madc.lo.cc.u32 %9, %15, %30, %9;\n\t"
-        "madc.lo.cc.u32 %10, %16, %30, %10;\n\t"
-        "madc.lo.u32 %11, %17, %30, %11;\n\t"
-        "mad.hi.cc.u32 %7, %12, %30, %7;\n\t"
-        "madc.hi.cc.u32 %8, %13, %30, %8;\n\t"
         "madc.hi.cc.u32 %9, %14, %30, %9;\n\t"
-        "madc.hi.cc.u32 %10, %15, %30, %10;\n\t"
+        "madc.lo.cc.u32 %10, %16, %30, %10;\n\t"
         "madc.hi.u32 %11, %16, %30, %11;\n\t"
-        "mad.lo.cc.u32 %7, %12, %31, %7;\n\t"
-        "madc.lo.cc.u32 %8, %13, %31, %8;\n\t"
-        "madc.lo.cc.u32 %9, %14, %31, %9;\n\t"
-        "madc.lo.cc.u32 %10, %15, %31, %10;\n\t"
-        "madc.lo.u32 %11, %16, %31, %11;\n\t"
-        "mad.hi.cc.u32 %8, %12, %31, %8;\n\t"
+        "mad.lo.cc.u32 t6, %13, %30, t6;\n\t"
+        "madc.hi.cc.u32 t7, %13, %30, t7;\n\t"
+        "madc.lo.cc.u32 t8, %15, %30, t8;\n\t"
+        "madc.hi.cc.u32 t9, %15, %30, t9;\n\t"
+        "madc.lo.u32 t10, %17, %30, t10;\n\t"
+        "mad.lo.cc.u32 %8, %13, %31, %8;\n\t"
         "madc.hi.cc.u32 %9, %13, %31, %9;\n\t"
-        "madc.hi.cc.u32 %10, %14, %31, %10;\n\t"
+        "madc.lo.cc.u32 %10, %15, %31, %10;\n\t"
         "madc.hi.u32 %11, %15, %31, %11;\n\t"
+        "mad.lo.cc.u32 t6, %12, %31, t6;\n\t"
+        "madc.hi.cc.u32 t7, %12, %31, t7;\n\t"
+        "madc.lo.cc.u32 t8, %14, %31, t8;\n\t"
+        "madc.hi.cc.u32 t9, %14, %31, t9;\n\t"
+        "madc.lo.u32 t10, %16, %31, t10;\n\t"
         "mad.lo.cc.u32 %8, %12, %32, %8;\n\t"
-        "madc.lo.cc.u32 %9, %13, %32, %9;\n\t"
+        "madc.hi.cc.u32 %9, %12, %32, %9;\n\t"
         "madc.lo.cc.u32 %10, %14, %32, %10;\n\t"
-        "madc.lo.u32 %11, %15, %32, %11;\n\t"
-        "mad.hi.cc.u32 %9, %12, %32, %9;\n\t"
-        "madc.hi.cc.u32 %10, %13, %32, %10;\n\t"
         "madc.hi.u32 %11, %14, %32, %11;\n\t"
-        "mad.lo.cc.u32 %9, %12, %33, %9;\n\t"
-        "madc.lo.cc.u32 %10, %13, %33, %10;\n\t"
-        "madc.lo.u32 %11, %14, %33, %11;\n\t"
-        "mad.hi.cc.u32 %10, %12, %33, %10;\n\t"
+        "mad.lo.cc.u32 t8, %13, %32, t8;\n\t"
+        "madc.hi.cc.u32 t9, %13, %32, t9;\n\t"
+        "madc.lo.u32 t10, %15, %32, t10;\n\t"
+        "mad.lo.cc.u32 %10, %13, %33, %10;\n\t"
         "madc.hi.u32 %11, %13, %33, %11;\n\t"
+        "mad.lo.cc.u32 t8, %12, %33, t8;\n\t"
+        "madc.hi.cc.u32 t9, %12, %33, t9;\n\t"
+        "madc.lo.u32 t10, %14, %33, t10;\n\t"
         "mad.lo.cc.u32 %10, %12, %34, %10;\n\t"
-        "madc.lo.u32 %11, %13, %34, %11;\n\t"
-        "mad.hi.u32 %11, %12, %34, %11;\n\t"
-        "mad.lo.u32 %11, %12, %35, %11;\n\t"
+        "madc.hi.u32 %11, %12, %34, %11;\n\t"
+        "mad.lo.u32 t10, %13, %34, t10;\n\t"
+        "mad.lo.u32 t10, %12, %35, t10;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.u32 %11, %11, t10;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
@@ -1530,155 +1588,167 @@ struct mul_lo {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[11];
     y[0] = ptx_mul_lo(x[0], x[12]);
-    y[1] = ptx_mul_lo(x[1], x[12]);
+    y[1] = ptx_mul_hi(x[0], x[12]);
     y[2] = ptx_mul_lo(x[2], x[12]);
-    y[3] = ptx_mul_lo(x[3], x[12]);
+    y[3] = ptx_mul_hi(x[2], x[12]);
     y[4] = ptx_mul_lo(x[4], x[12]);
-    y[5] = ptx_mul_lo(x[5], x[12]);
+    y[5] = ptx_mul_hi(x[4], x[12]);
     y[6] = ptx_mul_lo(x[6], x[12]);
-    y[7] = ptx_mul_lo(x[7], x[12]);
+    y[7] = ptx_mul_hi(x[6], x[12]);
     y[8] = ptx_mul_lo(x[8], x[12]);
-    y[9] = ptx_mul_lo(x[9], x[12]);
+    y[9] = ptx_mul_hi(x[8], x[12]);
     y[10] = ptx_mul_lo(x[10], x[12]);
-    y[11] = ptx_mul_lo(x[11], x[12]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[12], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[12], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[12], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[12], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[12], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[12], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[12], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[7], x[12], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[8], x[12], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[9], x[12], y[10]);
-    y[11] = ptx_madc_hi(cf, x[10], x[12], y[11]);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[13], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[13], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[13], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[13], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[13], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[13], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[6], x[13], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[13], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[8], x[13], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[13], y[10]);
-    y[11] = ptx_madc_lo(cf, x[10], x[13], y[11]);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[13], y[2]);
+    y[11] = ptx_mul_hi(x[10], x[12]);
+    t[0] = ptx_mul_lo(x[1], x[12]);
+    t[1] = ptx_mul_hi(x[1], x[12]);
+    t[2] = ptx_mul_lo(x[3], x[12]);
+    t[3] = ptx_mul_hi(x[3], x[12]);
+    t[4] = ptx_mul_lo(x[5], x[12]);
+    t[5] = ptx_mul_hi(x[5], x[12]);
+    t[6] = ptx_mul_lo(x[7], x[12]);
+    t[7] = ptx_mul_hi(x[7], x[12]);
+    t[8] = ptx_mul_lo(x[9], x[12]);
+    t[9] = ptx_mul_hi(x[9], x[12]);
+    t[10] = ptx_mul_lo(x[11], x[12]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[13], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[13], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[13], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[13], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[13], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[13], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[13], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[5], x[13], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[6], x[13], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[7], x[13], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[7], x[13], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[8], x[13], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[9], x[13], y[10]);
     y[11] = ptx_madc_hi(cf, x[9], x[13], y[11]);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[13], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[13], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[13], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[13], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[13], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[13], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[13], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[6], x[13], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[8], x[13], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[8], x[13], t[9]);
+    t[10] = ptx_madc_lo(cf, x[10], x[13], t[10]);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[14], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[14], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[14], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[14], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[14], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[14], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[5], x[14], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[14], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[7], x[14], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[14], y[10]);
-    y[11] = ptx_madc_lo(cf, x[9], x[14], y[11]);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[14], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[14], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[14], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[3], x[14], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[14], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[4], x[14], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[5], x[14], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[6], x[14], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[6], x[14], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[7], x[14], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[8], x[14], y[10]);
     y[11] = ptx_madc_hi(cf, x[8], x[14], y[11]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[15], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[15], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[15], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[15], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[4], x[15], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[15], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[6], x[15], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[15], y[10]);
-    y[11] = ptx_madc_lo(cf, x[8], x[15], y[11]);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[15], y[4]);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[14], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[14], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[14], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[14], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[14], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[14], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[14], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[7], x[14], t[9]);
+    t[10] = ptx_madc_lo(cf, x[9], x[14], t[10]);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[15], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[15], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[15], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[15], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[3], x[15], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[4], x[15], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[5], x[15], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[5], x[15], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[6], x[15], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[7], x[15], y[10]);
     y[11] = ptx_madc_hi(cf, x[7], x[15], y[11]);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[15], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[15], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[15], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[15], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[15], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[15], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[15], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[15], t[9]);
+    t[10] = ptx_madc_lo(cf, x[8], x[15], t[10]);
     y[4] = ptx_mad_lo_cc(cf, x[0], x[16], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[1], x[16], y[5]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[16], y[5]);
     y[6] = ptx_madc_lo_cc(cf, x[2], x[16], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[3], x[16], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[16], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[5], x[16], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[16], y[10]);
-    y[11] = ptx_madc_lo(cf, x[7], x[16], y[11]);
-    y[5] = ptx_mad_hi_cc(cf, x[0], x[16], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[1], x[16], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[2], x[16], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[3], x[16], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[4], x[16], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[4], x[16], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[5], x[16], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[6], x[16], y[10]);
     y[11] = ptx_madc_hi(cf, x[6], x[16], y[11]);
-    y[5] = ptx_mad_lo_cc(cf, x[0], x[17], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[1], x[17], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[2], x[17], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[17], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[4], x[17], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[17], y[10]);
-    y[11] = ptx_madc_lo(cf, x[6], x[17], y[11]);
-    y[6] = ptx_mad_hi_cc(cf, x[0], x[17], y[6]);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[16], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[16], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[16], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[16], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[16], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[16], t[9]);
+    t[10] = ptx_madc_lo(cf, x[7], x[16], t[10]);
+    y[6] = ptx_mad_lo_cc(cf, x[1], x[17], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[1], x[17], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[2], x[17], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[3], x[17], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[3], x[17], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[4], x[17], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[5], x[17], y[10]);
     y[11] = ptx_madc_hi(cf, x[5], x[17], y[11]);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[17], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[17], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[2], x[17], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[2], x[17], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[17], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[17], t[9]);
+    t[10] = ptx_madc_lo(cf, x[6], x[17], t[10]);
     y[6] = ptx_mad_lo_cc(cf, x[0], x[18], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[1], x[18], y[7]);
+    y[7] = ptx_madc_hi_cc(cf, x[0], x[18], y[7]);
     y[8] = ptx_madc_lo_cc(cf, x[2], x[18], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[3], x[18], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[18], y[10]);
-    y[11] = ptx_madc_lo(cf, x[5], x[18], y[11]);
-    y[7] = ptx_mad_hi_cc(cf, x[0], x[18], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[1], x[18], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[2], x[18], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[3], x[18], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[4], x[18], y[10]);
     y[11] = ptx_madc_hi(cf, x[4], x[18], y[11]);
-    y[7] = ptx_mad_lo_cc(cf, x[0], x[19], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[1], x[19], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[2], x[19], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[19], y[10]);
-    y[11] = ptx_madc_lo(cf, x[4], x[19], y[11]);
-    y[8] = ptx_mad_hi_cc(cf, x[0], x[19], y[8]);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[18], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[1], x[18], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[18], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[3], x[18], t[9]);
+    t[10] = ptx_madc_lo(cf, x[5], x[18], t[10]);
+    y[8] = ptx_mad_lo_cc(cf, x[1], x[19], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[1], x[19], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[2], x[19], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[3], x[19], y[10]);
     y[11] = ptx_madc_hi(cf, x[3], x[19], y[11]);
+    t[6] = ptx_mad_lo_cc(cf, x[0], x[19], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[0], x[19], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[2], x[19], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[2], x[19], t[9]);
+    t[10] = ptx_madc_lo(cf, x[4], x[19], t[10]);
     y[8] = ptx_mad_lo_cc(cf, x[0], x[20], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[1], x[20], y[9]);
+    y[9] = ptx_madc_hi_cc(cf, x[0], x[20], y[9]);
     y[10] = ptx_madc_lo_cc(cf, x[2], x[20], y[10]);
-    y[11] = ptx_madc_lo(cf, x[3], x[20], y[11]);
-    y[9] = ptx_mad_hi_cc(cf, x[0], x[20], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[1], x[20], y[10]);
     y[11] = ptx_madc_hi(cf, x[2], x[20], y[11]);
-    y[9] = ptx_mad_lo_cc(cf, x[0], x[21], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[1], x[21], y[10]);
-    y[11] = ptx_madc_lo(cf, x[2], x[21], y[11]);
-    y[10] = ptx_mad_hi_cc(cf, x[0], x[21], y[10]);
+    t[8] = ptx_mad_lo_cc(cf, x[1], x[20], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[1], x[20], t[9]);
+    t[10] = ptx_madc_lo(cf, x[3], x[20], t[10]);
+    y[10] = ptx_mad_lo_cc(cf, x[1], x[21], y[10]);
     y[11] = ptx_madc_hi(cf, x[1], x[21], y[11]);
+    t[8] = ptx_mad_lo_cc(cf, x[0], x[21], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[0], x[21], t[9]);
+    t[10] = ptx_madc_lo(cf, x[2], x[21], t[10]);
     y[10] = ptx_mad_lo_cc(cf, x[0], x[22], y[10]);
-    y[11] = ptx_madc_lo(cf, x[1], x[22], y[11]);
-    y[11] = ptx_mad_hi(x[0], x[22], y[11]);
-    y[11] = ptx_mad_lo(x[0], x[23], y[11]);
+    y[11] = ptx_madc_hi(cf, x[0], x[22], y[11]);
+    t[10] = ptx_mad_lo(x[1], x[22], t[10]);
+    t[10] = ptx_mad_lo(x[0], x[23], t[10]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc(cf, y[11], t[10]);
   }
 #endif
 };
 
-// mul_hi: floor(a * b / 2^bits), the high half; 312 instructions.
+// mul_hi: floor(a * b / 2^bits), the high half; 334 instructions.
 struct mul_hi {
   static constexpr const char* name = "mul_hi";
   static constexpr unsigned bits = 384;
@@ -1697,307 +1767,329 @@ struct mul_hi {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<24>;\n\t"
+        ".reg .u32 t<47>;\n\t"
         "mul.lo.u32 t0, %12, %24;\n\t"
-        "mul.lo.u32 t1, %13, %24;\n\t"
+        "mul.hi.u32 t1, %12, %24;\n\t"
         "mul.lo.u32 t2, %14, %24;\n\t"
-        "mul.lo.u32 t3, %15, %24;\n\t"
+        "mul.hi.u32 t3, %14, %24;\n\t"
         "mul.lo.u32 t4, %16, %24;\n\t"
-        "mul.lo.u32 t5, %17, %24;\n\t"
+        "mul.hi.u32 t5, %16, %24;\n\t"
         "mul.lo.u32 t6, %18, %24;\n\t"
-        "mul.lo.u32 t7, %19, %24;\n\t"
+        "mul.hi.u32 t7, %18, %24;\n\t"
         "mul.lo.u32 t8, %20, %24;\n\t"
-        "mul.lo.u32 t9, %21, %24;\n\t"
+        "mul.hi.u32 t9, %20, %24;\n\t"
         "mul.lo.u32 t10, %22, %24;\n\t"
-        "mul.lo.u32 t11, %23, %24;\n\t"
-        "mul.hi.u32 t12, %23, %24;\n\t"
-        "mad.hi.cc.u32 t1, %12, %24, t1;\n\t"
-        "madc.hi.cc.u32 t2, %13, %24, t2;\n\t"
-        "madc.hi.cc.u32 t3, %14, %24, t3;\n\t"
-        "madc.hi.cc.u32 t4, %15, %24, t4;\n\t"
-        "madc.hi.cc.u32 t5, %16, %24, t5;\n\t"
-        "madc.hi.cc.u32 t6, %17, %24, t6;\n\t"
-        "madc.hi.cc.u32 t7, %18, %24, t7;\n\t"
-        "madc.hi.cc.u32 t8, %19, %24, t8;\n\t"
-        "madc.hi.cc.u32 t9, %20, %24, t9;\n\t"
-        "madc.hi.cc.u32 t10, %21, %24, t10;\n\t"
-        "madc.hi.cc.u32 t11, %22, %24, t11;\n\t"
-        "addc.u32 t12, t12, 0;\n\t"
-        "mad.lo.cc.u32 t1, %12, %25, t1;\n\t"
-        "madc.lo.cc.u32 t2, %13, %25, t2;\n\t"
-        "madc.lo.cc.u32 t3, %14, %25, t3;\n\t"
-        "madc.lo.cc.u32 t4, %15, %25, t4;\n\t"
-        "madc.lo.cc.u32 t5, %16, %25, t5;\n\t"
-        "madc.lo.cc.u32 t6, %17, %25, t6;\n\t"
-        "madc.lo.cc.u32 t7, %18, %25, t7;\n\t"
-        "madc.lo.cc.u32 t8, %19, %25, t8;\n\t"
-        "madc.lo.cc.u32 t9, %20, %25, t9;\n\t"
-        "madc.lo.cc.u32 t10, %21, %25, t10;\n\t"
-        "madc.lo.cc.u32 t11, %22, %25, t11;\n\t"
-        "madc.lo.cc.u32 t12, %23, %25, t12;\n\t"
-        "addc.u32 t13, 0, 0;\n\t"
-        "mad.hi.cc.u32 t2, %12, %25, t2;\n\t"
+        "mul.hi.u32 t11, %22, %24;\n\t"
+        "mul.lo.u32 t24, %13, %24;\n\t"
+        "mul.hi.u32 t25, %13, %24;\n\t"
+        "mul.lo.u32 t26, %15, %24;\n\t"
+        "mul.hi.u32 t27, %15, %24;\n\t"
+        "mul.lo.u32 t28, %17, %24;\n\t"
+        "mul.hi.u32 t29, %17, %24;\n\t"
+        "mul.lo.u32 t30, %19, %24;\n\t"
+        "mul.hi.u32 t31, %19, %24;\n\t"
+        "mul.lo.u32 t32, %21, %24;\n\t"
+        "mul.hi.u32 t33, %21, %24;\n\t"
+        "mul.lo.u32 t34, %23, %24;\n\t"
+        "mul.hi.u32 t35, %23, %24;\n\t"
+        "mad.lo.cc.u32 t2, %13, %25, t2;\n\t"
         "madc.hi.cc.u32 t3, %13, %25, t3;\n\t"
-        "madc.hi.cc.u32 t4, %14, %25, t4;\n\t"
+        "madc.lo.cc.u32 t4, %15, %25, t4;\n\t"
         "madc.hi.cc.u32 t5, %15, %25, t5;\n\t"
-        "madc.hi.cc.u32 t6, %16, %25, t6;\n\t"
+        "madc.lo.cc.u32 t6, %17, %25, t6;\n\t"
         "madc.hi.cc.u32 t7, %17, %25, t7;\n\t"
-        "madc.hi.cc.u32 t8, %18, %25, t8;\n\t"
+        "madc.lo.cc.u32 t8, %19, %25, t8;\n\t"
         "madc.hi.cc.u32 t9, %19, %25, t9;\n\t"
-        "madc.hi.cc.u32 t10, %20, %25, t10;\n\t"
+        "madc.lo.cc.u32 t10, %21, %25, t10;\n\t"
         "madc.hi.cc.u32 t11, %21, %25, t11;\n\t"
-        "madc.hi.cc.u32 t12, %22, %25, t12;\n\t"
-        "madc.hi.u32 t13, %23, %25, t13;\n\t"
+        "madc.lo.cc.u32 t12, %23, %25, 0;\n\t"
+        "madc.hi.u32 t13, %23, %25, 0;\n\t"
+        "mad.lo.cc.u32 t24, %12, %25, t24;\n\t"
+        "madc.hi.cc.u32 t25, %12, %25, t25;\n\t"
+        "madc.lo.cc.u32 t26, %14, %25, t26;\n\t"
+        "madc.hi.cc.u32 t27, %14, %25, t27;\n\t"
+        "madc.lo.cc.u32 t28, %16, %25, t28;\n\t"
+        "madc.hi.cc.u32 t29, %16, %25, t29;\n\t"
+        "madc.lo.cc.u32 t30, %18, %25, t30;\n\t"
+        "madc.hi.cc.u32 t31, %18, %25, t31;\n\t"
+        "madc.lo.cc.u32 t32, %20, %25, t32;\n\t"
+        "madc.hi.cc.u32 t33, %20, %25, t33;\n\t"
+        "madc.lo.cc.u32 t34, %22, %25, t34;\n\t"
+        "madc.hi.cc.u32 t35, %22, %25, t35;\n\t"
+        "addc.u32 t36, 0, 0;\n\t"
         "mad.lo.cc.u32 t2, %12, %26, t2;\n\t"
-        "madc.lo.cc.u32 t3, %13, %26, t3;\n\t"
+        "madc.hi.cc.u32 t3, %12, %26, t3;\n\t"
         "madc.lo.cc.u32 t4, %14, %26, t4;\n\t"
-        "madc.lo.cc.u32 t5, %15, %26, t5;\n\t"
-        "madc.lo.cc.u32 t6, %16, %26, t6;\n\t"
-        "madc.lo.cc.u32 t7, %17, %26, t7;\n\t"
-        "madc.lo.cc.u32 t8, %18, %26, t8;\n\t"
-        "madc.lo.cc.u32 t9, %19, %26, t9;\n\t"
-        "madc.lo.cc.u32 t10, %20, %26, t10;\n\t"
-        "madc.lo.cc.u32 t11, %21, %26, t11;\n\t"
-        "madc.lo.cc.u32 t12, %22, %26, t12;\n\t"
-        "madc.lo.cc.u32 t13, %23, %26, t13;\n\t"
-        "addc.u32 t14, 0, 0;\n\t"
-        "mad.hi.cc.u32 t3, %12, %26, t3;\n\t"
-        "madc.hi.cc.u32 t4, %13, %26, t4;\n\t"
         "madc.hi.cc.u32 t5, %14, %26, t5;\n\t"
-        "madc.hi.cc.u32 t6, %15, %26, t6;\n\t"
+        "madc.lo.cc.u32 t6, %16, %26, t6;\n\t"
         "madc.hi.cc.u32 t7, %16, %26, t7;\n\t"
-        "madc.hi.cc.u32 t8, %17, %26, t8;\n\t"
+        "madc.lo.cc.u32 t8, %18, %26, t8;\n\t"
         "madc.hi.cc.u32 t9, %18, %26, t9;\n\t"
-        "madc.hi.cc.u32 t10, %19, %26, t10;\n\t"
+        "madc.lo.cc.u32 t10, %20, %26, t10;\n\t"
         "madc.hi.cc.u32 t11, %20, %26, t11;\n\t"
-        "madc.hi.cc.u32 t12, %21, %26, t12;\n\t"
+        "madc.lo.cc.u32 t12, %22, %26, t12;\n\t"
         "madc.hi.cc.u32 t13, %22, %26, t13;\n\t"
-        "madc.hi.u32 t14, %23, %26, t14;\n\t"
-        "mad.lo.cc.u32 t3, %12, %27, t3;\n\t"
-        "madc.lo.cc.u32 t4, %13, %27, t4;\n\t"
-        "madc.lo.cc.u32 t5, %14, %27, t5;\n\t"
-        "madc.lo.cc.u32 t6, %15, %27, t6;\n\t"
-        "madc.lo.cc.u32 t7, %16, %27, t7;\n\t"
-        "madc.lo.cc.u32 t8, %17, %27, t8;\n\t"
-        "madc.lo.cc.u32 t9, %18, %27, t9;\n\t"
-        "madc.lo.cc.u32 t10, %19, %27, t10;\n\t"
-        "madc.lo.cc.u32 t11, %20, %27, t11;\n\t"
-        "madc.lo.cc.u32 t12, %21, %27, t12;\n\t"
-        "madc.lo.cc.u32 t13, %22, %27, t13;\n\t"
-        "madc.lo.cc.u32 t14, %23, %27, t14;\n\t"
-        "addc.u32 t15, 0, 0;\n\t"
-        "mad.hi.cc.u32 t4, %12, %27, t4;\n\t"
+        "addc.u32 t14, 0, 0;\n\t"
+        "mad.lo.cc.u32 t26, %13, %26, t26;\n\t"
+        "madc.hi.cc.u32 t27, %13, %26, t27;\n\t"
+        "madc.lo.cc.u32 t28, %15, %26, t28;\n\t"
+        "madc.hi.cc.u32 t29, %15, %26, t29;\n\t"
+        "madc.lo.cc.u32 t30, %17, %26, t30;\n\t"
+        "madc.hi.cc.u32 t31, %17, %26, t31;\n\t"
+        "madc.lo.cc.u32 t32, %19, %26, t32;\n\t"
+        "madc.hi.cc.u32 t33, %19, %26, t33;\n\t"
+        "madc.lo.cc.u32 t34, %21, %26, t34;\n\t"
+        "madc.hi.cc.u32 t35, %21, %26, t35;\n\t"
+        "madc.lo.cc.u32 t36, %23, %26, t36;\n\t"
+        "madc.hi.u32 t37, %23, %26, 0;\n\t"
+        "mad.lo.cc.u32 t4, %13, %27, t4;\n\t"
         "madc.hi.cc.u32 t5, %13, %27, t5;\n\t"
-        "madc.hi.cc.u32 t6, %14, %27, t6;\n\t"
+        "madc.lo.cc.u32 t6, %15, %27, t6;\n\t"
         "madc.hi.cc.u32 t7, %15, %27, t7;\n\t"
-        "madc.hi.cc.u32 t8, %16, %27, t8;\n\t"
+        "madc.lo.cc.u32 t8, %17, %27, t8;\n\t"
         "madc.hi.cc.u32 t9, %17, %27, t9;\n\t"
-        "madc.hi.cc.u32 t10, %18, %27, t10;\n\t"
+        "madc.lo.cc.u32 t10, %19, %27, t10;\n\t"
         "madc.hi.cc.u32 t11, %19, %27, t11;\n\t"
-        "madc.hi.cc.u32 t12, %20, %27, t12;\n\t"
+        "madc.lo.cc.u32 t12, %21, %27, t12;\n\t"
         "madc.hi.cc.u32 t13, %21, %27, t13;\n\t"
-        "madc.hi.cc.u32 t14, %22, %27, t14;\n\t"
-        "madc.hi.u32 t15, %23, %27, t15;\n\t"
+        "madc.lo.cc.u32 t14, %23, %27, t14;\n\t"
+        "madc.hi.u32 t15, %23, %27, 0;\n\t"
+        "mad.lo.cc.u32 t26, %12, %27, t26;\n\t"
+        "madc.hi.cc.u32 t27, %12, %27, t27;\n\t"
+        "madc.lo.cc.u32 t28, %14, %27, t28;\n\t"
+        "madc.hi.cc.u32 t29, %14, %27, t29;\n\t"
+        "madc.lo.cc.u32 t30, %16, %27, t30;\n\t"
+        "madc.hi.cc.u32 t31, %16, %27, t31;\n\t"
+        "madc.lo.cc.u32 t32, %18, %27, t32;\n\t"
+        "madc.hi.cc.u32 t33, %18, %27, t33;\n\t"
+        "madc.lo.cc.u32 t34, %20, %27, t34;\n\t"
+        "madc.hi.cc.u32 t35, %20, %27, t35;\n\t"
+        "madc.lo.cc.u32 t36, %22, %27, t36;\n\t"
+        "madc.hi.cc.u32 t37, %22, %27, t37;\n\t"
+        "addc.u32 t38, 0, 0;\n\t"
         "mad.lo.cc.u32 t4, %12, %28, t4;\n\t"
-        "madc.lo.cc.u32 t5, %13, %28, t5;\n\t"
+        "madc.hi.cc.u32 t5, %12, %28, t5;\n\t"
         "madc.lo.cc.u32 t6, %14, %28, t6;\n\t"
-        "madc.lo.cc.u32 t7, %15, %28, t7;\n\t"
-        "madc.lo.cc.u32 t8, %16, %28, t8;\n\t"
-        "madc.lo.cc.u32 t9, %17, %28, t9;\n\t"
-        "madc.lo.cc.u32 t10, %18, %28, t10;\n\t"
-        "madc.lo.cc.u32 t11, %19, %28, t11;\n\t"
-        "madc.lo.cc.u32 t12, %20, %28, t12;\n\t"
-        "madc.lo.cc.u32 t13, %21, %28, t13;\n\t"
-        "madc.lo.cc.u32 t14, %22, %28, t14;\n\t"
-        "madc.lo.cc.u32 t15, %23, %28, t15;\n\t"
-        "addc.u32 t16, 0, 0;\n\t"
-        "mad.hi.cc.u32 t5, %12, %28, t5;\n\t"
-        "madc.hi.cc.u32 t6, %13, %28, t6;\n\t"
         "madc.hi.cc.u32 t7, %14, %28, t7;\n\t"
-        "madc.hi.cc.u32 t8, %15, %28, t8;\n\t"
+        "madc.lo.cc.u32 t8, %16, %28, t8;\n\t"
         "madc.hi.cc.u32 t9, %16, %28, t9;\n\t"
-        "madc.hi.cc.u32 t10, %17, %28, t10;\n\t"
+        "madc.lo.cc.u32 t10, %18, %28, t10;\n\t"
         "madc.hi.cc.u32 t11, %18, %28, t11;\n\t"
-        "madc.hi.cc.u32 t12, %19, %28, t12;\n\t"
+        "madc.lo.cc.u32 t12, %20, %28, t12;\n\t"
         "madc.hi.cc.u32 t13, %20, %28, t13;\n\t"
-        "madc.hi.cc.u32 t14, %21, %28, t14;\n\t"
+        "madc.lo.cc.u32 t14, %22, %28, t14;\n\t"
         "madc.hi.cc.u32 t15, %22, %28, t15;\n\t"
-        "madc.hi.u32 t16, %23, %28, t16;\n\t"
-        "mad.lo.cc.u32 t5, %12, %29, t5;\n\t"
-        "madc.lo.cc.u32 t6, %13, %29, t6;\n\t"
-        "madc.lo.cc.u32 t7, %14, %29, t7;\n\t"
-        "madc.lo.cc.u32 t8, %15, %29, t8;\n\t"
-        "madc.lo.cc.u32 t9, %16, %29, t9;\n\t"
-        "madc.lo.cc.u32 t10, %17, %29, t10;\n\t"
-        "madc.lo.cc.u32 t11, %18, %29, t11;\n\t"
-        "madc.lo.cc.u32 t12, %19, %29, t12;\n\t"
-        "madc.lo.cc.u32 t13, %20, %29, t13;\n\t"
-        "madc.lo.cc.u32 t14, %21, %29, t14;\n\t"
-        "madc.lo.cc.u32 t15, %22, %29, t15;\n\t"
-        "madc.lo.cc.u32 t16, %23, %29, t16;\n\t"
-        "addc.u32 t17, 0, 0;\n\t"
-        "mad.hi.cc.u32 t6, %12, %29, t6;\n\t"
+        "addc.u32 t16, 0, 0;\n\t"
+        "mad.lo.cc.u32 t28, %13, %28, t28;\n\t"
+        "madc.hi.cc.u32 t29, %13, %28, t29;\n\t"
+        "madc.lo.cc.u32 t30, %15, %28, t30;\n\t"
+        "madc.hi.cc.u32 t31, %15, %28, t31;\n\t"
+        "madc.lo.cc.u32 t32, %17, %28, t32;\n\t"
+        "madc.hi.cc.u32 t33, %17, %28, t33;\n\t"
+        "madc.lo.cc.u32 t34, %19, %28, t34;\n\t"
+        "madc.hi.cc.u32 t35, %19, %28, t35;\n\t"
+        "madc.lo.cc.u32 t36, %21, %28, t36;\n\t"
+        "madc.hi.cc.u32 t37, %21, %28, t37;\n\t"
+        "madc.lo.cc.u32 t38, %23, %28, t38;\n\t"
+        "madc.hi.u32 t39, %23, %28, 0;\n\t"
+        "mad.lo.cc.u32 t6, %13, %29, t6;\n\t"
         "madc.hi.cc.u32 t7, %13, %29, t7;\n\t"
-        "madc.hi.cc.u32 t8, %14, %29, t8;\n\t"
+        "madc.lo.cc.u32 t8, %15, %29, t8;\n\t"
         "madc.hi.cc.u32 t9, %15, %29, t9;\n\t"
-        "madc.hi.cc.u32 t10, %16, %29, t10;\n\t"
+        "madc.lo.cc.u32 t10, %17, %29, t10;\n\t"
         "madc.hi.cc.u32 t11, %17, %29, t11;\n\t"
-        "madc.hi.cc.u32 t12, %18, %29, t12;\n\t"
+        "madc.lo.cc.u32 t12, %19, %29, t12;\n\t"
         "madc.hi.cc.u32 t13, %19, %29, t13;\n\t"
-        "madc.hi.cc.u32 t14, %20, %29, t14;\n\t"
+        "madc.lo.cc.u32 t14, %21, %29, t14;\n\t"
         "madc.hi.cc.u32 t15, %21, %29, t15;\n\t"
-        "madc.hi.cc.u32 t16, %22, %29, t16;\n\t"
-        "madc.hi.u32 t17, %23, %29, t17;\n\t"
+        "madc.lo.cc.u32 t16, %23, %29, t16;\n\t"
+        "madc.hi.u32 t17, %23, %29, 0;\n\t"
+        "mad.lo.cc.u32 t28, %12, %29, t28;\n\t"
+        "madc.hi.cc.u32 t29, %12, %29, t29;\n\t"
+        "madc.lo.cc.u32 t30, %14, %29, t30;\n\t"
+        "madc.hi.cc.u32 t31, %14, %29, t31;\n\t"
+        "madc.lo.cc.u32 t32, %16, %29, t32;\n\t"
+        "madc.hi.cc.u32 t33, %16, %29, t33;\n\t"
+        "madc.lo.cc.u32 t34, %18, %29, t34;\n\t"
+        "madc.hi.cc.u32 t35, %18, %29, t35;\n\t"
+        "madc.lo.cc.u32 t36, %20, %29, t36;\n\t"
+        "madc.hi.cc.u32 t37, %20, %29, t37;\n\t"
+        "madc.lo.cc.u32 t38, %22, %29, t38;\n\t"
+        "madc.hi.cc.u32 t39, %22, %29, t39;\n\t"
+        "addc.u32 t40, 0, 0;\n\t"
         "mad.lo.cc.u32 t6, %12, %30, t6;\n\t"
-        "madc.lo.cc.u32 t7, %13, %30, t7;\n\t"
+        "madc.hi.cc.u32 t7, %12, %30, t7;\n\t"
         "madc.lo.cc.u32 t8, %14, %30, t8;\n\t"
-        "madc.lo.cc.u32 t9, %15, %30, t9;\n\t"
-        "madc.lo.cc.u32 t10, %16, %30, t10;\n\t"
-        "madc.lo.cc.u32 t11, %17, %30, t11;\n\t"
-        "madc.lo.cc.u32 t12, %18, %30, t12;\n\t"
-        "madc.lo.cc.u32 t13, %19, %30, t13;\n\t"
-        "madc.lo.cc.u32 t14, %20, %30, t14;\n\t"
-        "madc.lo.cc.u32 t15, %21, %30, t15;\n\t"
-        "madc.lo.cc.u32 t16, %22, %30, t16;\n\t"
-        "madc.lo.cc.u32 t17, %23, %30, t17;\n\t"
-        "addc.u32 t18, 0, 0;\n\t"
-        "mad.hi.cc.u32 t7, %12, %30, t7;\n\t"
-        "madc.hi.cc.u32 t8, %13, %30, t8;\n\t"
         "madc.hi.cc.u32 t9, %14, %30, t9;\n\t"
-        "madc.hi.cc.u32 t10, %15, %30, t10;\n\t"
+        "madc.lo.cc.u32 t10, %16, %30, t10;\n\t"
         "madc.hi.cc.u32 t11, %16, %30, t11;\n\t"
-        "madc.hi.cc.u32 t12, %17, %30, t12;\n\t"
+        "madc.lo.cc.u32 t12, %18, %30, t12;\n\t"
         "madc.hi.cc.u32 t13, %18, %30, t13;\n\t"
-        "madc.hi.cc.u32 t14, %19, %30, t14;\n\t"
+        "madc.lo.cc.u32 t14, %20, %30, t14;\n\t"
         "madc.hi.cc.u32 t15, %20, %30, t15;\n\t"
-        "madc.hi.cc.u32 t16, %21, %30, t16;\n\t"
+        "madc.lo.cc.u32 t16, %22, %30, t16;\n\t"
         "madc.hi.cc.u32 t17, %22, %30, t17;\n\t"
-        "madc.hi.u32 t18, %23, %30, t18;\n\t"
-        "mad.lo.cc.u32 t7, %12, %31, t7;\n\t"
-        "madc.lo.cc.u32 t8, %13, %31, t8;\n\t"
-        "madc.lo.cc.u32 t9, %14, %31, t9;\n\t"
-        "madc.lo.cc.u32 t10, %15, %31, t10;\n\t"
-        "madc.lo.cc.u32 t11, %16, %31, t11;\n\t"
-        "madc.lo.cc.u32 t12, %17, %31, t12;\n\t"
-        "madc.lo.cc.u32 t13, %18, %31, t13;\n\t"
-        "madc.lo.cc.u32 t14, %19, %31, t14;\n\t"
-        "madc.lo.cc.u32 t15, %20, %31, t15;\n\t"
-        "madc.lo.cc.u32 t16, %21, %31, t16;\n\t"
-        "madc.lo.cc.u32 t17, %22, %31, t17;\n\t"
-        "madc.lo.cc.u32 t18, %23, %31, t18;\n\t"
-        "addc.u32 t19, 0, 0;\n\t"
-        "mad.hi.cc.u32 t8, %12, %31, t8;\n\t"
+        "addc.u32 t18, 0, 0;\n\t"
+        "mad.lo.cc.u32 t30, %13, %30, t30;\n\t"
+        "madc.hi.cc.u32 t31, %13, %30, t31;\n\t"
+        "madc.lo.cc.u32 t32, %15, %30, t32;\n\t"
+        "madc.hi.cc.u32 t33, %15, %30, t33;\n\t"
+        "madc.lo.cc.u32 t34, %17, %30, t34;\n\t"
+        "madc.hi.cc.u32 t35, %17, %30, t35;\n\t"
+        "madc.lo.cc.u32 t36, %19, %30, t36;\n\t"
+        "madc.hi.cc.u32 t37, %19, %30, t37;\n\t"
+        "madc.lo.cc.u32 t38, %21, %30, t38;\n\t"
+        "madc.hi.cc.u32 t39, %21, %30, t39;\n\t"
+        "madc.lo.cc.u32 t40, %23, %30, t40;\n\t"
+        "madc.hi.u32 t41, %23, %30, 0;\n\t"
+        "mad.lo.cc.u32 t8, %13, %31, t8;\n\t"
         "madc.hi.cc.u32 t9, %13, %31, t9;\n\t"
-        "madc.hi.cc.u32 t10, %14, %31, t10;\n\t"
+        "madc.lo.cc.u32 t10, %15, %31, t10;\n\t"
         "madc.hi.cc.u32 t11, %15, %31, t11;\n\t"
-        "madc.hi.cc.u32 t12, %16, %31, t12;\n\t"
+        "madc.lo.cc.u32 t12, %17, %31, t12;\n\t"
         "madc.hi.cc.u32 t13, %17, %31, t13;\n\t"
-        "madc.hi.cc.u32 t14, %18, %31, t14;\n\t"
+        "madc.lo.cc.u32 t14, %19, %31, t14;\n\t"
         "madc.hi.cc.u32 t15, %19, %31, t15;\n\t"
-        "madc.hi.cc.u32 t16, %20, %31, t16;\n\t"
+        "madc.lo.cc.u32 t16, %21, %31, t16;\n\t"
         "madc.hi.cc.u32 t17, %21, %31, t17;\n\t"
-        "madc.hi.cc.u32 t18, %22, %31, t18;\n\t"
-        "madc.hi.u32 t19, %23, %31, t19;\n\t"
+        "madc.lo.cc.u32 t18, %23, %31, t18;\n\t"
+        "madc.hi.u32 t19, %23, %31, 0;\n\t"
+        "mad.lo.cc.u32 t30, %12, %31, t30;\n\t"
+        "madc.hi.cc.u32 t31, %12, %31, t31;\n\t"
+        "madc.lo.cc.u32 t32, %14, %31, t32;\n\t"
+        "madc.hi.cc.u32 t33, %14, %31, t33;\n\t"
+        "madc.lo.cc.u32 t34, %16, %31, t34;\n\t"
+        "madc.hi.cc.u32 t35, %16, %31, t35;\n\t"
+        "madc.lo.cc.u32 t36, %18, %31, t36;\n\t"
+        "madc.hi.cc.u32 t37, %18, %31, t37;\n\t"
+        "madc.lo.cc.u32 t38, %20, %31, t38;\n\t"
+        "madc.hi.cc.u32 t39, %20, %31, t39;\n\t"
+        "madc.lo.cc.u32 t40, %22, %31, t40;\n\t"
+        "madc.hi.cc.u32 t41, %22, %31, t41;\n\t"
+        "addc.u32 t42, 0, 0;\n\t"
         "mad.lo.cc.u32 t8, %12, %32, t8;\n\t"
-        "madc.lo.cc.u32 t9, %13, %32, t9;\n\t"
+        "madc.hi.cc.u32 t9, %12, %32, t9;\n\t"
         "madc.lo.cc.u32 t10, %14, %32, t10;\n\t"
-        "madc.lo.cc.u32 t11, %15, %32, t11;\n\t"
-        "madc.lo.cc.u32 t12, %16, %32, t12;\n\t"
-        "madc.lo.cc.u32 t13, %17, %32, t13;\n\t"
-        "madc.lo.cc.u32 t14, %18, %32, t14;\n\t"
-        "madc.lo.cc.u32 t15, %19, %32, t15;\n\t"
-        "madc.lo.cc.u32 t16, %20, %32, t16;\n\t"
-        "madc.lo.cc.u32 t17, %21, %32, t17;\n\t"
-        "madc.lo.cc.u32 t18, %22, %32, t18;\n\t"
-        "madc.lo.cc.u32 t19, %23, %32, t19;\n\t"
-        "addc.u32 t20, 0, 0;\n\t"
-        "mad.hi.cc.u32 t9, %12, %32, t9;\n\t"
-        "madc.hi.cc.u32 t10, %13, %32, t10;\n\t"
         "madc.hi.cc.u32 t11, %14, %32, t11;\n\t"
-        "madc.hi.cc.u32 t12, %15, %32, t12;\n\t"
+        "madc.lo.cc.u32 t12, %16, %32, t12;\n\t"
         "madc.hi.cc.u32 t13, %16, %32, t13;\n\t"
-        "madc.hi.cc.u32 t14, %17, %32, t14;\n\t"
+        "madc.lo.cc.u32 t14, %18, %32, t14;\n\t"
         "madc.hi.cc.u32 t15, %18, %32, t15;\n\t"
-        "madc.hi.cc.u32 t16, %19, %32, t16;\n\t"
+        "madc.lo.cc.u32 t16, %20, %32, t16;\n\t"
         "madc.hi.cc.u32 t17, %20, %32, t17;\n\t"
-        "madc.hi.cc.u32 t18, %21, %32, t18;\n\t"
+        "madc.lo.cc.u32 t18, %22, %32, t18;\n\t"
         "madc.hi.cc.u32 t19, %22, %32, t19;\n\t"
-        "madc.hi.u32 t20, %23, %32, t20;\n\t"
-        "mad.lo.cc.u32 t9, %12, %33, t9;\n\t"
-        "madc.lo.cc.u32 t10, %13, %33, t10;\n\t"
-        "madc.lo.cc.u32 t11, %14, %33, t11;\n\t"
-        "madc.lo.cc.u32 t12, %15, %33, t12;\n\t"
-        "madc.lo.cc.u32 t13, %16, %33, t13;\n\t"
-        "madc.lo.cc.u32 t14, %17, %33, t14;\n\t"
-        "madc.lo.cc.u32 t15, %18, %33, t15;\n\t"
-        "madc.lo.cc.u32 t16, %19, %33, t16;\n\t"
-        "madc.lo.cc.u32 t17, %20, %33, t17;\n\t"
-        "madc.lo.cc.u32 t18, %21, %33, t18;\n\t"
-        "madc.lo.cc.u32 t19, %22, %33, t19;\n\t"
-        "madc.lo.cc.u32 t20, %23, %33, t20;\n\t"
-        "addc.u32 t21, 0, 0;\n\t"
-        "mad.hi.cc.u32 t10, %12, %33, t10;\n\t"
+        "addc.u32 t20, 0, 0;\n\t"
+        "mad.lo.cc.u32 t32, %13, %32, t32;\n\t"
+        "madc.hi.cc.u32 t33, %13, %32, t33;\n\t"
+        "madc.lo.cc.u32 t34, %15, %32, t34;\n\t"
+        "madc.hi.cc.u32 t35, %15, %32, t35;\n\t"
+        "madc.lo.cc.u32 t36, %17, %32, t36;\n\t"
+        "madc.hi.cc.u32 t37, %17, %32, t37;\n\t"
+        "madc.lo.cc.u32 t38, %19, %32, t38;\n\t"
+        "madc.hi.cc.u32 t39, %19, %32, t39;\n\t"
+        "madc.lo.cc.u32 t40, %21, %32, t40;\n\t"
+        "madc.hi.cc.u32 t41, %21, %32, t41;\n\t"
+        "madc.lo.cc.u32 t42, %23, %32, t42;\n\t"
+        "madc.hi.u32 t43, %23, %32, 0;\n\t"
+        "mad.lo.cc.u32 t10, %13, %33, t10;\n\t"
         "madc.hi.cc.u32 t11, %13, %33, t11;\n\t"
-        "madc.hi.cc.u32 t12, %14, %33, t12;\n\t"
+        "madc.lo.cc.u32 t12, %15, %33, t12;\n\t"
         "madc.hi.cc.u32 t13, %15, %33, t13;\n\t"
-        "madc.hi.cc.u32 t14, %16, %33, t14;\n\t"
+        "madc.lo.cc.u32 t14, %17, %33, t14;\n\t"
         "madc.hi.cc.u32 t15, %17, %33, t15;\n\t"
-        "madc.hi.cc.u32 t16, %18, %33, t16;\n\t"
+        "madc.lo.cc.u32 t16, %19, %33, t16;\n\t"
         "madc.hi.cc.u32 t17, %19, %33, t17;\n\t"
-        "madc.hi.cc.u32 t18, %20, %33, t18;\n\t"
+        "madc.lo.cc.u32 t18, %21, %33, t18;\n\t"
         "madc.hi.cc.u32 t19, %21, %33, t19;\n\t"
-        "madc.hi.cc.u32 t20, %22, %33, t20;\n\t"
-        "madc.hi.u32 t21, %23, %33, t21;\n\t"
+        "madc.lo.cc.u32 t20, %23, %33, t20;\n\t"
+        "madc.hi.u32 t21, %23, %33, 0;\n\t"
+        "mad.lo.cc.u32 t32, %12, %33, t32;\n\t"
+        "madc.hi.cc.u32 t33, %12, %33, t33;\n\t"
+        "madc.lo.cc.u32 t34, %14, %33, t34;\n\t"
+        "madc.hi.cc.u32 t35, %14, %33, t35;\n\t"
+        "madc.lo.cc.u32 t36, %16, %33, t36;\n\t"
+        "madc.hi.cc.u32 t37, %16, %33, t37;\n\t"
+        "madc.lo.cc.u32 t38, %18, %33, t38;\n\t"
+        "madc.hi.cc.u32 t39, %18, %33, t39;\n\t"
+        "madc.lo.cc.u32 t40, %20, %33, t40;\n\t"
+        "madc.hi.cc.u32 t41, %20, %33, t41;\n\t"
+        "madc.lo.cc.u32 t42, %22, %33, t42;\n\t"
+        "madc.hi.cc.u32 t43, %22, %33, t43;\n\t"
+        "addc.u32 t44, 0, 0;\n\t"
         "mad.lo.cc.u32 t10, %12, %34, t10;\n\t"
-        "madc.lo.cc.u32 t11, %13, %34, t11;\n\t"
+        "madc.hi.cc.u32 t11, %12, %34, t11;\n\t"
         "madc.lo.cc.u32 t12, %14, %34, t12;\n\t"
-        "madc.lo.cc.u32 t13, %15, %34, t13;\n\t"
-        "madc.lo.cc.u32 t14, %16, %34, t14;\n\t"
-        "madc.lo.cc.u32 t15, %17, %34, t15;\n\t"
-        "madc.lo.cc.u32 t16, %18, %34, t16;\n\t"
-        "madc.lo.cc.u32 t17, %19, %34, t17;\n\t"
-        "madc.lo.cc.u32 t18, %20, %34, t18;\n\t"
-        "madc.lo.cc.u32 t19, %21, %34, t19;\n\t"
-        "madc.lo.cc.u32 t20, %22, %34, t20;\n\t"
-        "madc.lo.cc.u32 t21, %23, %34, t21;\n\t"
-        "addc.u32 t22, 0, 0;\n\t"
-        "mad.hi.cc.u32 t11, %12, %34, t11;\n\t"
-        "madc.hi.cc.u32 t12, %13, %34, t12;\n\t"
         "madc.hi.cc.u32 t13, %14, %34, t13;\n\t"
-        "madc.hi.cc.u32 t14, %15, %34, t14;\n\t"
+        "madc.lo.cc.u32 t14, %16, %34, t14;\n\t"
         "madc.hi.cc.u32 t15, %16, %34, t15;\n\t"
-        "madc.hi.cc.u32 t16, %17, %34, t16;\n\t"
+        "madc.lo.cc.u32 t16, %18, %34, t16;\n\t"
         "madc.hi.cc.u32 t17, %18, %34, t17;\n\t"
-        "madc.hi.cc.u32 t18, %19, %34, t18;\n\t"
+        "madc.lo.cc.u32 t18, %20, %34, t18;\n\t"
         "madc.hi.cc.u32 t19, %20, %34, t19;\n\t"
-        "madc.hi.cc.u32 t20, %21, %34, t20;\n\t"
+        "madc.lo.cc.u32 t20, %22, %34, t20;\n\t"
         "madc.hi.cc.u32 t21, %22, %34, t21;\n\t"
-        "madc.hi.u32 t22, %23, %34, t22;\n\t"
-        "mad.lo.cc.u32 t11, %12, %35, t11;\n\t"
-        "madc.lo.cc.u32 t12, %13, %35, t12;\n\t"
-        "madc.lo.cc.u32 t13, %14, %35, t13;\n\t"
-        "madc.lo.cc.u32 t14, %15, %35, t14;\n\t"
-        "madc.lo.cc.u32 t15, %16, %35, t15;\n\t"
-        "madc.lo.cc.u32 t16, %17, %35, t16;\n\t"
-        "madc.lo.cc.u32 t17, %18, %35, t17;\n\t"
-        "madc.lo.cc.u32 t18, %19, %35, t18;\n\t"
-        "madc.lo.cc.u32 t19, %20, %35, t19;\n\t"
-        "madc.lo.cc.u32 t20, %21, %35, t20;\n\t"
-        "madc.lo.cc.u32 t21, %22, %35, t21;\n\t"
-        "madc.lo.cc.u32 t22, %23, %35, t22;\n\t"
-        "addc.u32 t23, 0, 0;\n\t"
-        "mad.hi.cc.u32 t12, %12, %35, t12;\n\t"
+        "addc.u32 t22, 0, 0;\n\t"
+        "mad.lo.cc.u32 t34, %13, %34, t34;\n\t"
+        "madc.hi.cc.u32 t35, %13, %34, t35;\n\t"
+        "madc.lo.cc.u32 t36, %15, %34, t36;\n\t"
+        "madc.hi.cc.u32 t37, %15, %34, t37;\n\t"
+        "madc.lo.cc.u32 t38, %17, %34, t38;\n\t"
+        "madc.hi.cc.u32 t39, %17, %34, t39;\n\t"
+        "madc.lo.cc.u32 t40, %19, %34, t40;\n\t"
+        "madc.hi.cc.u32 t41, %19, %34, t41;\n\t"
+        "madc.lo.cc.u32 t42, %21, %34, t42;\n\t"
+        "madc.hi.cc.u32 t43, %21, %34, t43;\n\t"
+        "madc.lo.cc.u32 t44, %23, %34, t44;\n\t"
+        "madc.hi.u32 t45, %23, %34, 0;\n\t"
+        "mad.lo.cc.u32 t12, %13, %35, t12;\n\t"
         "madc.hi.cc.u32 t13, %13, %35, t13;\n\t"
-        "madc.hi.cc.u32 t14, %14, %35, t14;\n\t"
+        "madc.lo.cc.u32 t14, %15, %35, t14;\n\t"
         "madc.hi.cc.u32 t15, %15, %35, t15;\n\t"
-        "madc.hi.cc.u32 t16, %16, %35, t16;\n\t"
+        "madc.lo.cc.u32 t16, %17, %35, t16;\n\t"
         "madc.hi.cc.u32 t17, %17, %35, t17;\n\t"
-        "madc.hi.cc.u32 t18, %18, %35, t18;\n\t"
+        "madc.lo.cc.u32 t18, %19, %35, t18;\n\t"
         "madc.hi.cc.u32 t19, %19, %35, t19;\n\t"
-        "madc.hi.cc.u32 t20, %20, %35, t20;\n\t"
+        "madc.lo.cc.u32 t20, %21, %35, t20;\n\t"
         "madc.hi.cc.u32 t21, %21, %35, t21;\n\t"
-        "madc.hi.cc.u32 t22, %22, %35, t22;\n\t"
-        "madc.hi.u32 t23, %23, %35, t23;\n\t"
+        "madc.lo.cc.u32 t22, %23, %35, t22;\n\t"
+        "madc.hi.u32 t23, %23, %35, 0;\n\t"
+        "mad.lo.cc.u32 t34, %12, %35, t34;\n\t"
+        "madc.hi.cc.u32 t35, %12, %35, t35;\n\t"
+        "madc.lo.cc.u32 t36, %14, %35, t36;\n\t"
+        "madc.hi.cc.u32 t37, %14, %35, t37;\n\t"
+        "madc.lo.cc.u32 t38, %16, %35, t38;\n\t"
+        "madc.hi.cc.u32 t39, %16, %35, t39;\n\t"
+        "madc.lo.cc.u32 t40, %18, %35, t40;\n\t"
+        "madc.hi.cc.u32 t41, %18, %35, t41;\n\t"
+        "madc.lo.cc.u32 t42, %20, %35, t42;\n\t"
+        "madc.hi.cc.u32 t43, %20, %35, t43;\n\t"
+        "madc.lo.cc.u32 t44, %22, %35, t44;\n\t"
+        "madc.hi.cc.u32 t45, %22, %35, t45;\n\t"
+        "addc.u32 t46, 0, 0;\n\t"
+        "add.cc.u32 t1, t1, t24;\n\t"
+        "addc.cc.u32 t2, t2, t25;\n\t"
+        "addc.cc.u32 t3, t3, t26;\n\t"
+        "addc.cc.u32 t4, t4, t27;\n\t"
+        "addc.cc.u32 t5, t5, t28;\n\t"
+        "addc.cc.u32 t6, t6, t29;\n\t"
+        "addc.cc.u32 t7, t7, t30;\n\t"
+        "addc.cc.u32 t8, t8, t31;\n\t"
+        "addc.cc.u32 t9, t9, t32;\n\t"
+        "addc.cc.u32 t10, t10, t33;\n\t"
+        "addc.cc.u32 t11, t11, t34;\n\t"
+        "addc.cc.u32 t12, t12, t35;\n\t"
+        "addc.cc.u32 t13, t13, t36;\n\t"
+        "addc.cc.u32 t14, t14, t37;\n\t"
+        "addc.cc.u32 t15, t15, t38;\n\t"
+        "addc.cc.u32 t16, t16, t39;\n\t"
+        "addc.cc.u32 t17, t17, t40;\n\t"
+        "addc.cc.u32 t18, t18, t41;\n\t"
+        "addc.cc.u32 t19, t19, t42;\n\t"
+        "addc.cc.u32 t20, t20, t43;\n\t"
+        "addc.cc.u32 t21, t21, t44;\n\t"
+        "addc.cc.u32 t22, t22, t45;\n\t"
+        "addc.u32 t23, t23, t46;\n\t"
         "shf.r.clamp.b32 %0, t12, t13, 0;\n\t"
         "shf.r.clamp.b32 %1, t13, t14, 0;\n\t"
         "shf.r.clamp.b32 %2, t14, t15, 0;\n\t"
@@ -2021,307 +2113,329 @@ struct mul_hi {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[24];
+    uint32_t t[47];
     ptx_mul_lo(x[0], x[12]);
-    t[1] = ptx_mul_lo(x[1], x[12]);
+    t[1] = ptx_mul_hi(x[0], x[12]);
     t[2] = ptx_mul_lo(x[2], x[12]);
-    t[3] = ptx_mul_lo(x[3], x[12]);
+    t[3] = ptx_mul_hi(x[2], x[12]);
     t[4] = ptx_mul_lo(x[4], x[12]);
-    t[5] = ptx_mul_lo(x[5], x[12]);
+    t[5] = ptx_mul_hi(x[4], x[12]);
     t[6] = ptx_mul_lo(x[6], x[12]);
-    t[7] = ptx_mul_lo(x[7], x[12]);
+    t[7] = ptx_mul_hi(x[6], x[12]);
     t[8] = ptx_mul_lo(x[8], x[12]);
-    t[9] = ptx_mul_lo(x[9], x[12]);
+    t[9] = ptx_mul_hi(x[8], x[12]);
     t[10] = ptx_mul_lo(x[10], x[12]);
-    t[11] = ptx_mul_lo(x[11], x[12]);
-    t[12] = ptx_mul_hi(x[11], x[12]);
-    t[1] = ptx_mad_hi_cc(cf, x[0], x[12], t[1]);
-    t[2] = ptx_madc_hi_cc(cf, x[1], x[12], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[12], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[3], x[12], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[12], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[5], x[12], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[12], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[7], x[12], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[8], x[12], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[9], x[12], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[10], x[12], t[11]);
-    t[12] = ptx_addc(cf, t[12], 0u);
-    t[1] = ptx_mad_lo_cc(cf, x[0], x[13], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[1], x[13], t[2]);
-    t[3] = ptx_madc_lo_cc(cf, x[2], x[13], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[13], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[4], x[13], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[13], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[6], x[13], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[13], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[8], x[13], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[9], x[13], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[10], x[13], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[11], x[13], t[12]);
-    t[13] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_hi_cc(cf, x[0], x[13], t[2]);
+    t[11] = ptx_mul_hi(x[10], x[12]);
+    t[24] = ptx_mul_lo(x[1], x[12]);
+    t[25] = ptx_mul_hi(x[1], x[12]);
+    t[26] = ptx_mul_lo(x[3], x[12]);
+    t[27] = ptx_mul_hi(x[3], x[12]);
+    t[28] = ptx_mul_lo(x[5], x[12]);
+    t[29] = ptx_mul_hi(x[5], x[12]);
+    t[30] = ptx_mul_lo(x[7], x[12]);
+    t[31] = ptx_mul_hi(x[7], x[12]);
+    t[32] = ptx_mul_lo(x[9], x[12]);
+    t[33] = ptx_mul_hi(x[9], x[12]);
+    t[34] = ptx_mul_lo(x[11], x[12]);
+    t[35] = ptx_mul_hi(x[11], x[12]);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[13], t[2]);
     t[3] = ptx_madc_hi_cc(cf, x[1], x[13], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[2], x[13], t[4]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[13], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[3], x[13], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[4], x[13], t[6]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[13], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[5], x[13], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[6], x[13], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[13], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[7], x[13], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[8], x[13], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[9], x[13], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[9], x[13], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[10], x[13], t[12]);
-    t[13] = ptx_madc_hi(cf, x[11], x[13], t[13]);
+    t[12] = ptx_madc_lo_cc(cf, x[11], x[13], 0u);
+    t[13] = ptx_madc_hi(cf, x[11], x[13], 0u);
+    t[24] = ptx_mad_lo_cc(cf, x[0], x[13], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[0], x[13], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[2], x[13], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[2], x[13], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[4], x[13], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[4], x[13], t[29]);
+    t[30] = ptx_madc_lo_cc(cf, x[6], x[13], t[30]);
+    t[31] = ptx_madc_hi_cc(cf, x[6], x[13], t[31]);
+    t[32] = ptx_madc_lo_cc(cf, x[8], x[13], t[32]);
+    t[33] = ptx_madc_hi_cc(cf, x[8], x[13], t[33]);
+    t[34] = ptx_madc_lo_cc(cf, x[10], x[13], t[34]);
+    t[35] = ptx_madc_hi_cc(cf, x[10], x[13], t[35]);
+    t[36] = ptx_addc(cf, 0u, 0u);
     t[2] = ptx_mad_lo_cc(cf, x[0], x[14], t[2]);
-    t[3] = ptx_madc_lo_cc(cf, x[1], x[14], t[3]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[14], t[3]);
     t[4] = ptx_madc_lo_cc(cf, x[2], x[14], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[3], x[14], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[14], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[5], x[14], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[14], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[7], x[14], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[14], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[9], x[14], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[10], x[14], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[11], x[14], t[13]);
-    t[14] = ptx_addc(cf, 0u, 0u);
-    t[3] = ptx_mad_hi_cc(cf, x[0], x[14], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[1], x[14], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[2], x[14], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[3], x[14], t[6]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[14], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[4], x[14], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[5], x[14], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[14], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[6], x[14], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[7], x[14], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[14], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[8], x[14], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[9], x[14], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[10], x[14], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[10], x[14], t[13]);
-    t[14] = ptx_madc_hi(cf, x[11], x[14], t[14]);
-    t[3] = ptx_mad_lo_cc(cf, x[0], x[15], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[1], x[15], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[2], x[15], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[15], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[4], x[15], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[15], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[6], x[15], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[15], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[8], x[15], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[9], x[15], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[10], x[15], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[11], x[15], t[14]);
-    t[15] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_hi_cc(cf, x[0], x[15], t[4]);
+    t[14] = ptx_addc(cf, 0u, 0u);
+    t[26] = ptx_mad_lo_cc(cf, x[1], x[14], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[1], x[14], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[3], x[14], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[3], x[14], t[29]);
+    t[30] = ptx_madc_lo_cc(cf, x[5], x[14], t[30]);
+    t[31] = ptx_madc_hi_cc(cf, x[5], x[14], t[31]);
+    t[32] = ptx_madc_lo_cc(cf, x[7], x[14], t[32]);
+    t[33] = ptx_madc_hi_cc(cf, x[7], x[14], t[33]);
+    t[34] = ptx_madc_lo_cc(cf, x[9], x[14], t[34]);
+    t[35] = ptx_madc_hi_cc(cf, x[9], x[14], t[35]);
+    t[36] = ptx_madc_lo_cc(cf, x[11], x[14], t[36]);
+    t[37] = ptx_madc_hi(cf, x[11], x[14], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[15], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[1], x[15], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[2], x[15], t[6]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[15], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[3], x[15], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[4], x[15], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[15], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[5], x[15], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[6], x[15], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[15], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[7], x[15], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[8], x[15], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[9], x[15], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[9], x[15], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[10], x[15], t[14]);
-    t[15] = ptx_madc_hi(cf, x[11], x[15], t[15]);
+    t[14] = ptx_madc_lo_cc(cf, x[11], x[15], t[14]);
+    t[15] = ptx_madc_hi(cf, x[11], x[15], 0u);
+    t[26] = ptx_mad_lo_cc(cf, x[0], x[15], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[0], x[15], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[2], x[15], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[2], x[15], t[29]);
+    t[30] = ptx_madc_lo_cc(cf, x[4], x[15], t[30]);
+    t[31] = ptx_madc_hi_cc(cf, x[4], x[15], t[31]);
+    t[32] = ptx_madc_lo_cc(cf, x[6], x[15], t[32]);
+    t[33] = ptx_madc_hi_cc(cf, x[6], x[15], t[33]);
+    t[34] = ptx_madc_lo_cc(cf, x[8], x[15], t[34]);
+    t[35] = ptx_madc_hi_cc(cf, x[8], x[15], t[35]);
+    t[36] = ptx_madc_lo_cc(cf, x[10], x[15], t[36]);
+    t[37] = ptx_madc_hi_cc(cf, x[10], x[15], t[37]);
+    t[38] = ptx_addc(cf, 0u, 0u);
     t[4] = ptx_mad_lo_cc(cf, x[0], x[16], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[1], x[16], t[5]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[16], t[5]);
     t[6] = ptx_madc_lo_cc(cf, x[2], x[16], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[3], x[16], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[16], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[5], x[16], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[16], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[7], x[16], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[16], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[9], x[16], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[10], x[16], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[11], x[16], t[15]);
-    t[16] = ptx_addc(cf, 0u, 0u);
-    t[5] = ptx_mad_hi_cc(cf, x[0], x[16], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[1], x[16], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[2], x[16], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[3], x[16], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[16], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[4], x[16], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[5], x[16], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[6], x[16], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[6], x[16], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[7], x[16], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[16], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[8], x[16], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[9], x[16], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[10], x[16], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[10], x[16], t[15]);
-    t[16] = ptx_madc_hi(cf, x[11], x[16], t[16]);
-    t[5] = ptx_mad_lo_cc(cf, x[0], x[17], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[1], x[17], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[2], x[17], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[17], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[4], x[17], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[17], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[6], x[17], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[17], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[8], x[17], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[9], x[17], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[10], x[17], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[11], x[17], t[16]);
-    t[17] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_hi_cc(cf, x[0], x[17], t[6]);
+    t[16] = ptx_addc(cf, 0u, 0u);
+    t[28] = ptx_mad_lo_cc(cf, x[1], x[16], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[1], x[16], t[29]);
+    t[30] = ptx_madc_lo_cc(cf, x[3], x[16], t[30]);
+    t[31] = ptx_madc_hi_cc(cf, x[3], x[16], t[31]);
+    t[32] = ptx_madc_lo_cc(cf, x[5], x[16], t[32]);
+    t[33] = ptx_madc_hi_cc(cf, x[5], x[16], t[33]);
+    t[34] = ptx_madc_lo_cc(cf, x[7], x[16], t[34]);
+    t[35] = ptx_madc_hi_cc(cf, x[7], x[16], t[35]);
+    t[36] = ptx_madc_lo_cc(cf, x[9], x[16], t[36]);
+    t[37] = ptx_madc_hi_cc(cf, x[9], x[16], t[37]);
+    t[38] = ptx_madc_lo_cc(cf, x[11], x[16], t[38]);
+    t[39] = ptx_madc_hi(cf, x[11], x[16], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[17], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[1], x[17], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[2], x[17], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[17], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[3], x[17], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[4], x[17], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[17], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[5], x[17], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[6], x[17], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[7], x[17], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[7], x[17], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[8], x[17], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[9], x[17], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[9], x[17], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[10], x[17], t[16]);
-    t[17] = ptx_madc_hi(cf, x[11], x[17], t[17]);
+    t[16] = ptx_madc_lo_cc(cf, x[11], x[17], t[16]);
+    t[17] = ptx_madc_hi(cf, x[11], x[17], 0u);
+    t[28] = ptx_mad_lo_cc(cf, x[0], x[17], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[0], x[17], t[29]);
+    t[30] = ptx_madc_lo_cc(cf, x[2], x[17], t[30]);
+    t[31] = ptx_madc_hi_cc(cf, x[2], x[17], t[31]);
+    t[32] = ptx_madc_lo_cc(cf, x[4], x[17], t[32]);
+    t[33] = ptx_madc_hi_cc(cf, x[4], x[17], t[33]);
+    t[34] = ptx_madc_lo_cc(cf, x[6], x[17], t[34]);
+    t[35] = ptx_madc_hi_cc(cf, x[6], x[17], t[35]);
+    t[36] = ptx_madc_lo_cc(cf, x[8], x[17], t[36]);
+    t[37] = ptx_madc_hi_cc(cf, x[8], x[17], t[37]);
+    t[38] = ptx_madc_lo_cc(cf, x[10], x[17], t[38]);
+    t[39] = ptx_madc_hi_cc(cf, x[10], x[17], t[39]);
+    t[40] = ptx_addc(cf, 0u, 0u);
     t[6] = ptx_mad_lo_cc(cf, x[0], x[18], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[1], x[18], t[7]);
+    t[7] = ptx_madc_hi_cc(cf, x[0], x[18], t[7]);
     t[8] = ptx_madc_lo_cc(cf, x[2], x[18], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[3], x[18], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[18], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[5], x[18], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[18], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[7], x[18], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[8], x[18], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[9], x[18], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[10], x[18], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[11], x[18], t[17]);
-    t[18] = ptx_addc(cf, 0u, 0u);
-    t[7] = ptx_mad_hi_cc(cf, x[0], x[18], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[1], x[18], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[2], x[18], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[3], x[18], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[4], x[18], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[4], x[18], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[5], x[18], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[18], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[6], x[18], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[7], x[18], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[8], x[18], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[8], x[18], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[9], x[18], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[10], x[18], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[10], x[18], t[17]);
-    t[18] = ptx_madc_hi(cf, x[11], x[18], t[18]);
-    t[7] = ptx_mad_lo_cc(cf, x[0], x[19], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[1], x[19], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[2], x[19], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[3], x[19], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[4], x[19], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[5], x[19], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[6], x[19], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[7], x[19], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[8], x[19], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[9], x[19], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[10], x[19], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[11], x[19], t[18]);
-    t[19] = ptx_addc(cf, 0u, 0u);
-    t[8] = ptx_mad_hi_cc(cf, x[0], x[19], t[8]);
+    t[18] = ptx_addc(cf, 0u, 0u);
+    t[30] = ptx_mad_lo_cc(cf, x[1], x[18], t[30]);
+    t[31] = ptx_madc_hi_cc(cf, x[1], x[18], t[31]);
+    t[32] = ptx_madc_lo_cc(cf, x[3], x[18], t[32]);
+    t[33] = ptx_madc_hi_cc(cf, x[3], x[18], t[33]);
+    t[34] = ptx_madc_lo_cc(cf, x[5], x[18], t[34]);
+    t[35] = ptx_madc_hi_cc(cf, x[5], x[18], t[35]);
+    t[36] = ptx_madc_lo_cc(cf, x[7], x[18], t[36]);
+    t[37] = ptx_madc_hi_cc(cf, x[7], x[18], t[37]);
+    t[38] = ptx_madc_lo_cc(cf, x[9], x[18], t[38]);
+    t[39] = ptx_madc_hi_cc(cf, x[9], x[18], t[39]);
+    t[40] = ptx_madc_lo_cc(cf, x[11], x[18], t[40]);
+    t[41] = ptx_madc_hi(cf, x[11], x[18], 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[1], x[19], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[1], x[19], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[2], x[19], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[3], x[19], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[3], x[19], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[4], x[19], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[5], x[19], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[5], x[19], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[6], x[19], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[7], x[19], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[7], x[19], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[8], x[19], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[9], x[19], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[9], x[19], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[10], x[19], t[18]);
-    t[19] = ptx_madc_hi(cf, x[11], x[19], t[19]);
+    t[18] = ptx_madc_lo_cc(cf, x[11], x[19], t[18]);
+    t[19] = ptx_madc_hi(cf, x[11], x[19], 0u);
+    t[30] = ptx_mad_lo_cc(cf, x[0], x[19], t[30]);
+    t[31] = ptx_madc_hi_cc(cf, x[0], x[19], t[31]);
+    t[32] = ptx_madc_lo_cc(cf, x[2], x[19], t[32]);
+    t[33] = ptx_madc_hi_cc(cf, x[2], x[19], t[33]);
+    t[34] = ptx_madc_lo_cc(cf, x[4], x[19], t[34]);
+    t[35] = ptx_madc_hi_cc(cf, x[4], x[19], t[35]);
+    t[36] = ptx_madc_lo_cc(cf, x[6], x[19], t[36]);
+    t[37] = ptx_madc_hi_cc(cf, x[6], x[19], t[37]);
+    t[38] = ptx_madc_lo_cc(cf, x[8], x[19], t[38]);
+    t[39] = ptx_madc_hi_cc(cf, x[8], x[19], t[39]);
+    t[40] = ptx_madc_lo_cc(cf, x[10], x[19], t[40]);
+    t[41] = ptx_madc_hi_cc(cf, x[10], x[19], t[41]);
+    t[42] = ptx_addc(cf, 0u, 0u);
     t[8] = ptx_mad_lo_cc(cf, x[0], x[20], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[1], x[20], t[9]);
+    t[9] = ptx_madc_hi_cc(cf, x[0], x[20], t[9]);
     t[10] = ptx_madc_lo_cc(cf, x[2], x[20], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[3], x[20], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[4], x[20], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[5], x[20], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[6], x[20], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[7], x[20], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[8], x[20], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[9], x[20], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[10], x[20], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[11], x[20], t[19]);
-    t[20] = ptx_addc(cf, 0u, 0u);
-    t[9] = ptx_mad_hi_cc(cf, x[0], x[20], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[1], x[20], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[2], x[20], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[3], x[20], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[4], x[20], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[4], x[20], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[5], x[20], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[6], x[20], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[6], x[20], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[7], x[20], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[8], x[20], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[8], x[20], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[9], x[20], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[10], x[20], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[10], x[20], t[19]);
-    t[20] = ptx_madc_hi(cf, x[11], x[20], t[20]);
-    t[9] = ptx_mad_lo_cc(cf, x[0], x[21], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[1], x[21], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[2], x[21], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[3], x[21], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[4], x[21], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[5], x[21], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[6], x[21], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[7], x[21], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[8], x[21], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[9], x[21], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[10], x[21], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[11], x[21], t[20]);
-    t[21] = ptx_addc(cf, 0u, 0u);
-    t[10] = ptx_mad_hi_cc(cf, x[0], x[21], t[10]);
+    t[20] = ptx_addc(cf, 0u, 0u);
+    t[32] = ptx_mad_lo_cc(cf, x[1], x[20], t[32]);
+    t[33] = ptx_madc_hi_cc(cf, x[1], x[20], t[33]);
+    t[34] = ptx_madc_lo_cc(cf, x[3], x[20], t[34]);
+    t[35] = ptx_madc_hi_cc(cf, x[3], x[20], t[35]);
+    t[36] = ptx_madc_lo_cc(cf, x[5], x[20], t[36]);
+    t[37] = ptx_madc_hi_cc(cf, x[5], x[20], t[37]);
+    t[38] = ptx_madc_lo_cc(cf, x[7], x[20], t[38]);
+    t[39] = ptx_madc_hi_cc(cf, x[7], x[20], t[39]);
+    t[40] = ptx_madc_lo_cc(cf, x[9], x[20], t[40]);
+    t[41] = ptx_madc_hi_cc(cf, x[9], x[20], t[41]);
+    t[42] = ptx_madc_lo_cc(cf, x[11], x[20], t[42]);
+    t[43] = ptx_madc_hi(cf, x[11], x[20], 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[1], x[21], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[1], x[21], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[2], x[21], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[3], x[21], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[3], x[21], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[4], x[21], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[5], x[21], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[5], x[21], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[6], x[21], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[7], x[21], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[7], x[21], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[8], x[21], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[9], x[21], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[9], x[21], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[10], x[21], t[20]);
-    t[21] = ptx_madc_hi(cf, x[11], x[21], t[21]);
+    t[20] = ptx_madc_lo_cc(cf, x[11], x[21], t[20]);
+    t[21] = ptx_madc_hi(cf, x[11], x[21], 0u);
+    t[32] = ptx_mad_lo_cc(cf, x[0], x[21], t[32]);
+    t[33] = ptx_madc_hi_cc(cf, x[0], x[21], t[33]);
+    t[34] = ptx_madc_lo_cc(cf, x[2], x[21], t[34]);
+    t[35] = ptx_madc_hi_cc(cf, x[2], x[21], t[35]);
+    t[36] = ptx_madc_lo_cc(cf, x[4], x[21], t[36]);
+    t[37] = ptx_madc_hi_cc(cf, x[4], x[21], t[37]);
+    t[38] = ptx_madc_lo_cc(cf, x[6], x[21], t[38]);
+    t[39] = ptx_madc_hi_cc(cf, x[6], x[21], t[39]);
+    t[40] = ptx_madc_lo_cc(cf, x[8], x[21], t[40]);
+    t[41] = ptx_madc_hi_cc(cf, x[8], x[21], t[41]);
+    t[42] = ptx_madc_lo_cc(cf, x[10], x[21], t[42]);
+    t[43] = ptx_madc_hi_cc(cf, x[10], x[21], t[43]);
+    t[44] = ptx_addc(cf, 0u, 0u);
     t[10] = ptx_mad_lo_cc(cf, x[0], x[22], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[1], x[22], t[11]);
+    t[11] = ptx_madc_hi_cc(cf, x[0], x[22], t[11]);
     t[12] = ptx_madc_lo_cc(cf, x[2], x[22], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[3], x[22], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[4], x[22], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[5], x[22], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[6], x[22], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[7], x[22], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[8], x[22], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[9], x[22], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[10], x[22], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[11], x[22], t[21]);
-    t[22] = ptx_addc(cf, 0u, 0u);
-    t[11] = ptx_mad_hi_cc(cf, x[0], x[22], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[1], x[22], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[2], x[22], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[3], x[22], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[4], x[22], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[4], x[22], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[5], x[22], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[6], x[22], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[6], x[22], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[7], x[22], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[8], x[22], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[8], x[22], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[9], x[22], t[20]);
+    t[20] = ptx_madc_lo_cc(cf, x[10], x[22], t[20]);
     t[21] = ptx_madc_hi_cc(cf, x[10], x[22], t[21]);
-    t[22] = ptx_madc_hi(cf, x[11], x[22], t[22]);
-    t[11] = ptx_mad_lo_cc(cf, x[0], x[23], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[1], x[23], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[2], x[23], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[3], x[23], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[4], x[23], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[5], x[23], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[6], x[23], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[7], x[23], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[8], x[23], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[9], x[23], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[10], x[23], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[11], x[23], t[22]);
-    t[23] = ptx_addc(cf, 0u, 0u);
-    t[12] = ptx_mad_hi_cc(cf, x[0], x[23], t[12]);
+    t[22] = ptx_addc(cf, 0u, 0u);
+    t[34] = ptx_mad_lo_cc(cf, x[1], x[22], t[34]);
+    t[35] = ptx_madc_hi_cc(cf, x[1], x[22], t[35]);
+    t[36] = ptx_madc_lo_cc(cf, x[3], x[22], t[36]);
+    t[37] = ptx_madc_hi_cc(cf, x[3], x[22], t[37]);
+    t[38] = ptx_madc_lo_cc(cf, x[5], x[22], t[38]);
+    t[39] = ptx_madc_hi_cc(cf, x[5], x[22], t[39]);
+    t[40] = ptx_madc_lo_cc(cf, x[7], x[22], t[40]);
+    t[41] = ptx_madc_hi_cc(cf, x[7], x[22], t[41]);
+    t[42] = ptx_madc_lo_cc(cf, x[9], x[22], t[42]);
+    t[43] = ptx_madc_hi_cc(cf, x[9], x[22], t[43]);
+    t[44] = ptx_madc_lo_cc(cf, x[11], x[22], t[44]);
+    t[45] = ptx_madc_hi(cf, x[11], x[22], 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[1], x[23], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[1], x[23], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[2], x[23], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[3], x[23], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[3], x[23], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[4], x[23], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[5], x[23], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[5], x[23], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[6], x[23], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[7], x[23], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[7], x[23], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[8], x[23], t[20]);
+    t[20] = ptx_madc_lo_cc(cf, x[9], x[23], t[20]);
     t[21] = ptx_madc_hi_cc(cf, x[9], x[23], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[10], x[23], t[22]);
-    t[23] = ptx_madc_hi(cf, x[11], x[23], t[23]);
+    t[22] = ptx_madc_lo_cc(cf, x[11], x[23], t[22]);
+    t[23] = ptx_madc_hi(cf, x[11], x[23], 0u);
+    t[34] = ptx_mad_lo_cc(cf, x[0], x[23], t[34]);
+    t[35] = ptx_madc_hi_cc(cf, x[0], x[23], t[35]);
+    t[36] = ptx_madc_lo_cc(cf, x[2], x[23], t[36]);
+    t[37] = ptx_madc_hi_cc(cf, x[2], x[23], t[37]);
+    t[38] = ptx_madc_lo_cc(cf, x[4], x[23], t[38]);
+    t[39] = ptx_madc_hi_cc(cf, x[4], x[23], t[39]);
+    t[40] = ptx_madc_lo_cc(cf, x[6], x[23], t[40]);
+    t[41] = ptx_madc_hi_cc(cf, x[6], x[23], t[41]);
+    t[42] = ptx_madc_lo_cc(cf, x[8], x[23], t[42]);
+    t[43] = ptx_madc_hi_cc(cf, x[8], x[23], t[43]);
+    t[44] = ptx_madc_lo_cc(cf, x[10], x[23], t[44]);
+    t[45] = ptx_madc_hi_cc(cf, x[10], x[23], t[45]);
+    t[46] = ptx_addc(cf, 0u, 0u);
+    t[1] = ptx_add_cc(cf, t[1], t[24]);
+    t[2] = ptx_addc_cc(cf, t[2], t[25]);
+    t[3] = ptx_addc_cc(cf, t[3], t[26]);
+    t[4] = ptx_addc_cc(cf, t[4], t[27]);
+    t[5] = ptx_addc_cc(cf, t[5], t[28]);
+    t[6] = ptx_addc_cc(cf, t[6], t[29]);
+    t[7] = ptx_addc_cc(cf, t[7], t[30]);
+    t[8] = ptx_addc_cc(cf, t[8], t[31]);
+    t[9] = ptx_addc_cc(cf, t[9], t[32]);
+    t[10] = ptx_addc_cc(cf, t[10], t[33]);
+    t[11] = ptx_addc_cc(cf, t[11], t[34]);
+    t[12] = ptx_addc_cc(cf, t[12], t[35]);
+    t[13] = ptx_addc_cc(cf, t[13], t[36]);
+    t[14] = ptx_addc_cc(cf, t[14], t[37]);
+    t[15] = ptx_addc_cc(cf, t[15], t[38]);
+    t[16] = ptx_addc_cc(cf, t[16], t[39]);
+    t[17] = ptx_addc_cc(cf, t[17], t[40]);
+    t[18] = ptx_addc_cc(cf, t[18], t[41]);
+    t[19] = ptx_addc_cc(cf, t[19], t[42]);
+    t[20] = ptx_addc_cc(cf, t[20], t[43]);
+    t[21] = ptx_addc_cc(cf, t[21], t[44]);
+    t[22] = ptx_addc_cc(cf, t[22], t[45]);
+    t[23] = ptx_addc(cf, t[23], t[46]);
     y[0] = ptx_shf_r_clamp(t[12], t[13], 0u);
     y[1] = ptx_shf_r_clamp(t[13], t[14], 0u);
     y[2] = ptx_shf_r_clamp(t[14], t[15], 0u);
@@ -2338,7 +2452,7 @@ struct mul_hi {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 190 instructions.
+// sqr: a * a, full, each cross product once; 200 instructions.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 384;
@@ -2357,28 +2471,39 @@ struct sqr {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<10>;\n\t"
         "mul.lo.u32 %1, %25, %24;\n\t"
-        "mul.lo.u32 %2, %26, %24;\n\t"
+        "mul.hi.u32 %2, %25, %24;\n\t"
         "mul.lo.u32 %3, %27, %24;\n\t"
-        "mul.lo.u32 %4, %28, %24;\n\t"
+        "mul.hi.u32 %4, %27, %24;\n\t"
         "mul.lo.u32 %5, %29, %24;\n\t"
-        "mul.lo.u32 %6, %30, %24;\n\t"
+        "mul.hi.u32 %6, %29, %24;\n\t"
         "mul.lo.u32 %7, %31, %24;\n\t"
-        "mul.lo.u32 %8, %32, %24;\n\t"
+        "mul.hi.u32 %8, %31, %24;\n\t"
         "mul.lo.u32 %9, %33, %24;\n\t"
-        "mul.lo.u32 %10, %34, %24;\n\t"
+        "mul.hi.u32 %10, %33, %24;\n\t"
         "mul.lo.u32 %11, %35, %24;\n\t"
         "mul.hi.u32 %12, %35, %24;\n\t"
-        "mad.hi.cc.u32 %2, %25, %24, %2;\n\t"
-        "madc.hi.cc.u32 %3, %26, %24, %3;\n\t"
-        "madc.hi.cc.u32 %4, %27, %24, %4;\n\t"
-        "madc.hi.cc.u32 %5, %28, %24, %5;\n\t"
-        "madc.hi.cc.u32 %6, %29, %24, %6;\n\t"
-        "madc.hi.cc.u32 %7, %30, %24, %7;\n\t"
-        "madc.hi.cc.u32 %8, %31, %24, %8;\n\t"
-        "madc.hi.cc.u32 %9, %32, %24, %9;\n\t"
-        "madc.hi.cc.u32 %10, %33, %24, %10;\n\t"
-        "madc.hi.cc.u32 %11, %34, %24, %11;\n\t"
+        "mul.lo.u32 t0, %26, %24;\n\t"
+        "mul.hi.u32 t1, %26, %24;\n\t"
+        "mul.lo.u32 t2, %28, %24;\n\t"
+        "mul.hi.u32 t3, %28, %24;\n\t"
+        "mul.lo.u32 t4, %30, %24;\n\t"
+        "mul.hi.u32 t5, %30, %24;\n\t"
+        "mul.lo.u32 t6, %32, %24;\n\t"
+        "mul.hi.u32 t7, %32, %24;\n\t"
+        "mul.lo.u32 t8, %34, %24;\n\t"
+        "mul.hi.u32 t9, %34, %24;\n\t"
+        "add.cc.u32 %2, %2, t0;\n\t"
+        "addc.cc.u32 %3, %3, t1;\n\t"
+        "addc.cc.u32 %4, %4, t2;\n\t"
+        "addc.cc.u32 %5, %5, t3;\n\t"
+        "addc.cc.u32 %6, %6, t4;\n\t"
+        "addc.cc.u32 %7, %7, t5;\n\t"
+        "addc.cc.u32 %8, %8, t6;\n\t"
+        "addc.cc.u32 %9, %9, t7;\n\t"
+        "addc.cc.u32 %10, %10, t8;\n\t"
+        "addc.cc.u32 %11, %11, t9;\n\t"
         "addc.u32 %12, %12, 0;\n\t"
         "mad.lo.cc.u32 %3, %26, %25, %3;\n\t"
         "madc.lo.cc.u32 %4, %27, %25, %4;\n\t"
@@ -2558,28 +2683,39 @@ struct sqr {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[10];
     y[1] = ptx_mul_lo(x[1], x[0]);
-    y[2] = ptx_mul_lo(x[2], x[0]);
+    y[2] = ptx_mul_hi(x[1], x[0]);
     y[3] = ptx_mul_lo(x[3], x[0]);
-    y[4] = ptx_mul_lo(x[4], x[0]);
+    y[4] = ptx_mul_hi(x[3], x[0]);
     y[5] = ptx_mul_lo(x[5], x[0]);
-    y[6] = ptx_mul_lo(x[6], x[0]);
+    y[6] = ptx_mul_hi(x[5], x[0]);
     y[7] = ptx_mul_lo(x[7], x[0]);
-    y[8] = ptx_mul_lo(x[8], x[0]);
+    y[8] = ptx_mul_hi(x[7], x[0]);
     y[9] = ptx_mul_lo(x[9], x[0]);
-    y[10] = ptx_mul_lo(x[10], x[0]);
+    y[10] = ptx_mul_hi(x[9], x[0]);
     y[11] = ptx_mul_lo(x[11], x[0]);
     y[12] = ptx_mul_hi(x[11], x[0]);
-    y[2] = ptx_mad_hi_cc(cf, x[1], x[0], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[0], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[0], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[0], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[0], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[0], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[7], x[0], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[8], x[0], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[9], x[0], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[10], x[0], y[11]);
+    t[0] = ptx_mul_lo(x[2], x[0]);
+    t[1] = ptx_mul_hi(x[2], x[0]);
+    t[2] = ptx_mul_lo(x[4], x[0]);
+    t[3] = ptx_mul_hi(x[4], x[0]);
+    t[4] = ptx_mul_lo(x[6], x[0]);
+    t[5] = ptx_mul_hi(x[6], x[0]);
+    t[6] = ptx_mul_lo(x[8], x[0]);
+    t[7] = ptx_mul_hi(x[8], x[0]);
+    t[8] = ptx_mul_lo(x[10], x[0]);
+    t[9] = ptx_mul_hi(x[10], x[0]);
+    y[2] = ptx_add_cc(cf, y[2], t[0]);
+    y[3] = ptx_addc_cc(cf, y[3], t[1]);
+    y[4] = ptx_addc_cc(cf, y[4], t[2]);
+    y[5] = ptx_addc_cc(cf, y[5], t[3]);
+    y[6] = ptx_addc_cc(cf, y[6], t[4]);
+    y[7] = ptx_addc_cc(cf, y[7], t[5]);
+    y[8] = ptx_addc_cc(cf, y[8], t[6]);
+    y[9] = ptx_addc_cc(cf, y[9], t[7]);
+    y[10] = ptx_addc_cc(cf, y[10], t[8]);
+    y[11] = ptx_addc_cc(cf, y[11], t[9]);
     y[12] = ptx_addc(cf, y[12], 0u);
     y[3] = ptx_mad_lo_cc(cf, x[2], x[1], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[3], x[1], y[4]);
@@ -2752,7 +2888,7 @@ struct sqr {
 #endif
 };
 
-// mul_ui: a * u (u of 32 bits), full: one more limb; 25 instructions.
+// mul_ui: a * u (u of 32 bits), full: one more limb; 36 instructions.
 struct mul_ui {
   static constexpr const char* name = "mul_ui";
   static constexpr unsigned bits = 384;
@@ -2771,31 +2907,43 @@ struct mul_ui {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<12>;\n\t"
         "mul.lo.u32 %0, %13, %25;\n\t"
-        "mul.lo.u32 %1, %14, %25;\n\t"
+        "mul.hi.u32 %1, %13, %25;\n\t"
         "mul.lo.u32 %2, %15, %25;\n\t"
-        "mul.lo.u32 %3, %16, %25;\n\t"
+        "mul.hi.u32 %3, %15, %25;\n\t"
         "mul.lo.u32 %4, %17, %25;\n\t"
-        "mul.lo.u32 %5, %18, %25;\n\t"
+        "mul.hi.u32 %5, %17, %25;\n\t"
         "mul.lo.u32 %6, %19, %25;\n\t"
-        "mul.lo.u32 %7, %20, %25;\n\t"
+        "mul.hi.u32 %7, %19, %25;\n\t"
         "mul.lo.u32 %8, %21, %25;\n\t"
-        "mul.lo.u32 %9, %22, %25;\n\t"
+        "mul.hi.u32 %9, %21, %25;\n\t"
         "mul.lo.u32 %10, %23, %25;\n\t"
-        "mul.lo.u32 %11, %24, %25;\n\t"
-        "mul.hi.u32 %12, %24, %25;\n\t"
-        "mad.hi.cc.u32 %1, %13, %25, %1;\n\t"
-        "madc.hi.cc.u32 %2, %14, %25, %2;\n\t"
-        "madc.hi.cc.u32 %3, %15, %25, %3;\n\t"
-        "madc.hi.cc.u32 %4, %16, %25, %4;\n\t"
-        "madc.hi.cc.u32 %5, %17, %25, %5;\n\t"
-        "madc.hi.cc.u32 %6, %18, %25, %6;\n\t"
-        "madc.hi.cc.u32 %7, %19, %25, %7;\n\t"
-        "madc.hi.cc.u32 %8, %20, %25, %8;\n\t"
-        "madc.hi.cc.u32 %9, %21, %25, %9;\n\t"
-        "madc.hi.cc.u32 %10, %22, %25, %10;\n\t"
-        "madc.hi.cc.u32 %11, %23, %25, %11;\n\t"
-        "addc.u32 %12, %12, 0;\n\t"
+        "mul.hi.u32 %11, %23, %25;\n\t"
+        "mul.lo.u32 t0, %14, %25;\n\t"
+        "mul.hi.u32 t1, %14, %25;\n\t"
+        "mul.lo.u32 t2, %16, %25;\n\t"
+        "mul.hi.u32 t3, %16, %25;\n\t"
+        "mul.lo.u32 t4, %18, %25;\n\t"
+        "mul.hi.u32 t5, %18, %25;\n\t"
+        "mul.lo.u32 t6, %20, %25;\n\t"
+        "mul.hi.u32 t7, %20, %25;\n\t"
+        "mul.lo.u32 t8, %22, %25;\n\t"
+        "mul.hi.u32 t9, %22, %25;\n\t"
+        "mul.lo.u32 t10, %24, %25;\n\t"
+        "mul.hi.u32 t11, %24, %25;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.cc.u32 %11, %11, t10;\n\t"
+        "addc.u32 %12, 0, t11;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12])
@@ -2807,36 +2955,48 @@ struct mul_ui {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[12];
     y[0] = ptx_mul_lo(x[0], x[12]);
-    y[1] = ptx_mul_lo(x[1], x[12]);
+    y[1] = ptx_mul_hi(x[0], x[12]);
     y[2] = ptx_mul_lo(x[2], x[12]);
-    y[3] = ptx_mul_lo(x[3], x[12]);
+    y[3] = ptx_mul_hi(x[2], x[12]);
     y[4] = ptx_mul_lo(x[4], x[12]);
-    y[5] = ptx_mul_lo(x[5], x[12]);
+    y[5] = ptx_mul_hi(x[4], x[12]);
     y[6] = ptx_mul_lo(x[6], x[12]);
-    y[7] = ptx_mul_lo(x[7], x[12]);
+    y[7] = ptx_mul_hi(x[6], x[12]);
     y[8] = ptx_mul_lo(x[8], x[12]);
-    y[9] = ptx_mul_lo(x[9], x[12]);
+    y[9] = ptx_mul_hi(x[8], x[12]);
     y[10] = ptx_mul_lo(x[10], x[12]);
-    y[11] = ptx_mul_lo(x[11], x[12]);
-    y[12] = ptx_mul_hi(x[11], x[12]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[12], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[12], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[12], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[12], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[12], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[12], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[12], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[7], x[12], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[8], x[12], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[9], x[12], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[10], x[12], y[11]);
-    y[12] = ptx_addc(cf, y[12], 0u);
+    y[11] = ptx_mul_hi(x[10], x[12]);
+    t[0] = ptx_mul_lo(x[1], x[12]);
+    t[1] = ptx_mul_hi(x[1], x[12]);
+    t[2] = ptx_mul_lo(x[3], x[12]);
+    t[3] = ptx_mul_hi(x[3], x[12]);
+    t[4] = ptx_mul_lo(x[5], x[12]);
+    t[5] = ptx_mul_hi(x[5], x[12]);
+    t[6] = ptx_mul_lo(x[7], x[12]);
+    t[7] = ptx_mul_hi(x[7], x[12]);
+    t[8] = ptx_mul_lo(x[9], x[12]);
+    t[9] = ptx_mul_hi(x[9], x[12]);
+    t[10] = ptx_mul_lo(x[11], x[12]);
+    t[11] = ptx_mul_hi(x[11], x[12]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc(cf, 0u, t[11]);
   }
 #endif
 };
 
-// mad: a * b + c, full; 312 instructions.
+// mad: a * b + c, full; 335 instructions.
 struct mad {
   static constexpr const char* name = "mad";
   static constexpr unsigned bits = 384;
@@ -2855,6 +3015,7 @@ struct mad {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<23>;\n\t"
         "mov.b32 %0, %48;\n\t"
         "mov.b32 %1, %49;\n\t"
         "mov.b32 %2, %50;\n\t"
@@ -2868,305 +3029,328 @@ struct mad {
         "mov.b32 %10, %58;\n\t"
         "mov.b32 %11, %59;\n\t"
         "mad.lo.cc.u32 %0, %24, %36, %0;\n\t"
-        "madc.lo.cc.u32 %1, %25, %36, %1;\n\t"
+        "madc.hi.cc.u32 %1, %24, %36, %1;\n\t"
         "madc.lo.cc.u32 %2, %26, %36, %2;\n\t"
-        "madc.lo.cc.u32 %3, %27, %36, %3;\n\t"
-        "madc.lo.cc.u32 %4, %28, %36, %4;\n\t"
-        "madc.lo.cc.u32 %5, %29, %36, %5;\n\t"
-        "madc.lo.cc.u32 %6, %30, %36, %6;\n\t"
-        "madc.lo.cc.u32 %7, %31, %36, %7;\n\t"
-        "madc.lo.cc.u32 %8, %32, %36, %8;\n\t"
-        "madc.lo.cc.u32 %9, %33, %36, %9;\n\t"
-        "madc.lo.cc.u32 %10, %34, %36, %10;\n\t"
-        "madc.lo.cc.u32 %11, %35, %36, %11;\n\t"
-        "addc.u32 %12, 0, 0;\n\t"
-        "mad.hi.cc.u32 %1, %24, %36, %1;\n\t"
-        "madc.hi.cc.u32 %2, %25, %36, %2;\n\t"
         "madc.hi.cc.u32 %3, %26, %36, %3;\n\t"
-        "madc.hi.cc.u32 %4, %27, %36, %4;\n\t"
+        "madc.lo.cc.u32 %4, %28, %36, %4;\n\t"
         "madc.hi.cc.u32 %5, %28, %36, %5;\n\t"
-        "madc.hi.cc.u32 %6, %29, %36, %6;\n\t"
+        "madc.lo.cc.u32 %6, %30, %36, %6;\n\t"
         "madc.hi.cc.u32 %7, %30, %36, %7;\n\t"
-        "madc.hi.cc.u32 %8, %31, %36, %8;\n\t"
+        "madc.lo.cc.u32 %8, %32, %36, %8;\n\t"
         "madc.hi.cc.u32 %9, %32, %36, %9;\n\t"
-        "madc.hi.cc.u32 %10, %33, %36, %10;\n\t"
+        "madc.lo.cc.u32 %10, %34, %36, %10;\n\t"
         "madc.hi.cc.u32 %11, %34, %36, %11;\n\t"
-        "madc.hi.u32 %12, %35, %36, %12;\n\t"
-        "mad.lo.cc.u32 %1, %24, %37, %1;\n\t"
-        "madc.lo.cc.u32 %2, %25, %37, %2;\n\t"
-        "madc.lo.cc.u32 %3, %26, %37, %3;\n\t"
-        "madc.lo.cc.u32 %4, %27, %37, %4;\n\t"
-        "madc.lo.cc.u32 %5, %28, %37, %5;\n\t"
-        "madc.lo.cc.u32 %6, %29, %37, %6;\n\t"
-        "madc.lo.cc.u32 %7, %30, %37, %7;\n\t"
-        "madc.lo.cc.u32 %8, %31, %37, %8;\n\t"
-        "madc.lo.cc.u32 %9, %32, %37, %9;\n\t"
-        "madc.lo.cc.u32 %10, %33, %37, %10;\n\t"
-        "madc.lo.cc.u32 %11, %34, %37, %11;\n\t"
-        "madc.lo.cc.u32 %12, %35, %37, %12;\n\t"
-        "addc.u32 %13, 0, 0;\n\t"
-        "mad.hi.cc.u32 %2, %24, %37, %2;\n\t"
+        "addc.u32 %12, 0, 0;\n\t"
+        "mul.lo.u32 t0, %25, %36;\n\t"
+        "mul.hi.u32 t1, %25, %36;\n\t"
+        "mul.lo.u32 t2, %27, %36;\n\t"
+        "mul.hi.u32 t3, %27, %36;\n\t"
+        "mul.lo.u32 t4, %29, %36;\n\t"
+        "mul.hi.u32 t5, %29, %36;\n\t"
+        "mul.lo.u32 t6, %31, %36;\n\t"
+        "mul.hi.u32 t7, %31, %36;\n\t"
+        "mul.lo.u32 t8, %33, %36;\n\t"
+        "mul.hi.u32 t9, %33, %36;\n\t"
+        "mul.lo.u32 t10, %35, %36;\n\t"
+        "mul.hi.u32 t11, %35, %36;\n\t"
+        "mad.lo.cc.u32 %2, %25, %37, %2;\n\t"
         "madc.hi.cc.u32 %3, %25, %37, %3;\n\t"
-        "madc.hi.cc.u32 %4, %26, %37, %4;\n\t"
+        "madc.lo.cc.u32 %4, %27, %37, %4;\n\t"
         "madc.hi.cc.u32 %5, %27, %37, %5;\n\t"
-        "madc.hi.cc.u32 %6, %28, %37, %6;\n\t"
+        "madc.lo.cc.u32 %6, %29, %37, %6;\n\t"
         "madc.hi.cc.u32 %7, %29, %37, %7;\n\t"
-        "madc.hi.cc.u32 %8, %30, %37, %8;\n\t"
+        "madc.lo.cc.u32 %8, %31, %37, %8;\n\t"
         "madc.hi.cc.u32 %9, %31, %37, %9;\n\t"
-        "madc.hi.cc.u32 %10, %32, %37, %10;\n\t"
+        "madc.lo.cc.u32 %10, %33, %37, %10;\n\t"
         "madc.hi.cc.u32 %11, %33, %37, %11;\n\t"
-        "madc.hi.cc.u32 %12, %34, %37, %12;\n\t"
-        "madc.hi.u32 %13, %35, %37, %13;\n\t"
+        "madc.lo.cc.u32 %12, %35, %37, %12;\n\t"
+        "madc.hi.u32 %13, %35, %37, 0;\n\t"
+        "mad.lo.cc.u32 t0, %24, %37, t0;\n\t"
+        "madc.hi.cc.u32 t1, %24, %37, t1;\n\t"
+        "madc.lo.cc.u32 t2, %26, %37, t2;\n\t"
+        "madc.hi.cc.u32 t3, %26, %37, t3;\n\t"
+        "madc.lo.cc.u32 t4, %28, %37, t4;\n\t"
+        "madc.hi.cc.u32 t5, %28, %37, t5;\n\t"
+        "madc.lo.cc.u32 t6, %30, %37, t6;\n\t"
+        "madc.hi.cc.u32 t7, %30, %37, t7;\n\t"
+        "madc.lo.cc.u32 t8, %32, %37, t8;\n\t"
+        "madc.hi.cc.u32 t9, %32, %37, t9;\n\t"
+        "madc.lo.cc.u32 t10, %34, %37, t10;\n\t"
+        "madc.hi.cc.u32 t11, %34, %37, t11;\n\t"
+        "addc.u32 t12, 0, 0;\n\t"
         "mad.lo.cc.u32 %2, %24, %38, %2;\n\t"
-        "madc.lo.cc.u32 %3, %25, %38, %3;\n\t"
+        "madc.hi.cc.u32 %3, %24, %38, %3;\n\t"
         "madc.lo.cc.u32 %4, %26, %38, %4;\n\t"
-        "madc.lo.cc.u32 %5, %27, %38, %5;\n\t"
-        "madc.lo.cc.u32 %6, %28, %38, %6;\n\t"
-        "madc.lo.cc.u32 %7, %29, %38, %7;\n\t"
-        "madc.lo.cc.u32 %8, %30, %38, %8;\n\t"
-        "madc.lo.cc.u32 %9, %31, %38, %9;\n\t"
-        "madc.lo.cc.u32 %10, %32, %38, %10;\n\t"
-        "madc.lo.cc.u32 %11, %33, %38, %11;\n\t"
-        "madc.lo.cc.u32 %12, %34, %38, %12;\n\t"
-        "madc.lo.cc.u32 %13, %35, %38, %13;\n\t"
-        "addc.u32 %14, 0, 0;\n\t"
-        "mad.hi.cc.u32 %3, %24, %38, %3;\n\t"
-        "madc.hi.cc.u32 %4, %25, %38, %4;\n\t"
         "madc.hi.cc.u32 %5, %26, %38, %5;\n\t"
-        "madc.hi.cc.u32 %6, %27, %38, %6;\n\t"
+        "madc.lo.cc.u32 %6, %28, %38, %6;\n\t"
         "madc.hi.cc.u32 %7, %28, %38, %7;\n\t"
-        "madc.hi.cc.u32 %8, %29, %38, %8;\n\t"
+        "madc.lo.cc.u32 %8, %30, %38, %8;\n\t"
         "madc.hi.cc.u32 %9, %30, %38, %9;\n\t"
-        "madc.hi.cc.u32 %10, %31, %38, %10;\n\t"
+        "madc.lo.cc.u32 %10, %32, %38, %10;\n\t"
         "madc.hi.cc.u32 %11, %32, %38, %11;\n\t"
-        "madc.hi.cc.u32 %12, %33, %38, %12;\n\t"
+        "madc.lo.cc.u32 %12, %34, %38, %12;\n\t"
         "madc.hi.cc.u32 %13, %34, %38, %13;\n\t"
-        "madc.hi.u32 %14, %35, %38, %14;\n\t"
-        "mad.lo.cc.u32 %3, %24, %39, %3;\n\t"
-        "madc.lo.cc.u32 %4, %25, %39, %4;\n\t"
-        "madc.lo.cc.u32 %5, %26, %39, %5;\n\t"
-        "madc.lo.cc.u32 %6, %27, %39, %6;\n\t"
-        "madc.lo.cc.u32 %7, %28, %39, %7;\n\t"
-        "madc.lo.cc.u32 %8, %29, %39, %8;\n\t"
-        "madc.lo.cc.u32 %9, %30, %39, %9;\n\t"
-        "madc.lo.cc.u32 %10, %31, %39, %10;\n\t"
-        "madc.lo.cc.u32 %11, %32, %39, %11;\n\t"
-        "madc.lo.cc.u32 %12, %33, %39, %12;\n\t"
-        "madc.lo.cc.u32 %13, %34, %39, %13;\n\t"
-        "madc.lo.cc.u32 %14, %35, %39, %14;\n\t"
-        "addc.u32 %15, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %24, %39, %4;\n\t"
+        "addc.u32 %14, 0, 0;\n\t"
+        "mad.lo.cc.u32 t2, %25, %38, t2;\n\t"
+        "madc.hi.cc.u32 t3, %25, %38, t3;\n\t"
+        "madc.lo.cc.u32 t4, %27, %38, t4;\n\t"
+        "madc.hi.cc.u32 t5, %27, %38, t5;\n\t"
+        "madc.lo.cc.u32 t6, %29, %38, t6;\n\t"
+        "madc.hi.cc.u32 t7, %29, %38, t7;\n\t"
+        "madc.lo.cc.u32 t8, %31, %38, t8;\n\t"
+        "madc.hi.cc.u32 t9, %31, %38, t9;\n\t"
+        "madc.lo.cc.u32 t10, %33, %38, t10;\n\t"
+        "madc.hi.cc.u32 t11, %33, %38, t11;\n\t"
+        "madc.lo.cc.u32 t12, %35, %38, t12;\n\t"
+        "madc.hi.u32 t13, %35, %38, 0;\n\t"
+        "mad.lo.cc.u32 %4, %25, %39, %4;\n\t"
         "madc.hi.cc.u32 %5, %25, %39, %5;\n\t"
-        "madc.hi.cc.u32 %6, %26, %39, %6;\n\t"
+        "madc.lo.cc.u32 %6, %27, %39, %6;\n\t"
         "madc.hi.cc.u32 %7, %27, %39, %7;\n\t"
-        "madc.hi.cc.u32 %8, %28, %39, %8;\n\t"
+        "madc.lo.cc.u32 %8, %29, %39, %8;\n\t"
         "madc.hi.cc.u32 %9, %29, %39, %9;\n\t"
-        "madc.hi.cc.u32 %10, %30, %39, %10;\n\t"
+        "madc.lo.cc.u32 %10, %31, %39, %10;\n\t"
         "madc.hi.cc.u32 %11, %31, %39, %11;\n\t"
-        "madc.hi.cc.u32 %12, %32, %39, %12;\n\t"
+        "madc.lo.cc.u32 %12, %33, %39, %12;\n\t"
         "madc.hi.cc.u32 %13, %33, %39, %13;\n\t"
-        "madc.hi.cc.u32 %14, %34, %39, %14;\n\t"
-        "madc.hi.u32 %15, %35, %39, %15;\n\t"
+        "madc.lo.cc.u32 %14, %35, %39, %14;\n\t"
+        "madc.hi.u32 %15, %35, %39, 0;\n\t"
+        "mad.lo.cc.u32 t2, %24, %39, t2;\n\t"
+        "madc.hi.cc.u32 t3, %24, %39, t3;\n\t"
+        "madc.lo.cc.u32 t4, %26, %39, t4;\n\t"
+        "madc.hi.cc.u32 t5, %26, %39, t5;\n\t"
+        "madc.lo.cc.u32 t6, %28, %39, t6;\n\t"
+        "madc.hi.cc.u32 t7, %28, %39, t7;\n\t"
+        "madc.lo.cc.u32 t8, %30, %39, t8;\n\t"
+        "madc.hi.cc.u32 t9, %30, %39, t9;\n\t"
+        "madc.lo.cc.u32 t10, %32, %39, t10;\n\t"
+        "madc.hi.cc.u32 t11, %32, %39, t11;\n\t"
+        "madc.lo.cc.u32 t12, %34, %39, t12;\n\t"
+        "madc.hi.cc.u32 t13, %34, %39, t13;\n\t"
+        "addc.u32 t14, 0, 0;\n\t"
         "mad.lo.cc.u32 %4, %24, %40, %4;\n\t"
-        "madc.lo.cc.u32 %5, %25, %40, %5;\n\t"
+        "madc.hi.cc.u32 %5, %24, %40, %5;\n\t"
         "madc.lo.cc.u32 %6, %26, %40, %6;\n\t"
-        "madc.lo.cc.u32 %7, %27, %40, %7;\n\t"
-        "madc.lo.cc.u32 %8, %28, %40, %8;\n\t"
-        "madc.lo.cc.u32 %9, %29, %40, %9;\n\t"
-        "madc.lo.cc.u32 %10, %30, %40, %10;\n\t"
-        "madc.lo.cc.u32 %11, %31, %40, %11;\n\t"
-        "madc.lo.cc.u32 %12, %32, %40, %12;\n\t"
-        "madc.lo.cc.u32 %13, %33, %40, %13;\n\t"
-        "madc.lo.cc.u32 %14, %34, %40, %14;\n\t"
-        "madc.lo.cc.u32 %15, %35, %40, %15;\n\t"
-        "addc.u32 %16, 0, 0;\n\t"
-        "mad.hi.cc.u32 %5, %24, %40, %5;\n\t"
-        "madc.hi.cc.u32 %6, %25, %40, %6;\n\t"
         "madc.hi.cc.u32 %7, %26, %40, %7;\n\t"
-        "madc.hi.cc.u32 %8, %27, %40, %8;\n\t"
+        "madc.lo.cc.u32 %8, %28, %40, %8;\n\t"
         "madc.hi.cc.u32 %9, %28, %40, %9;\n\t"
-        "madc.hi.cc.u32 %10, %29, %40, %10;\n\t"
+        "madc.lo.cc.u32 %10, %30, %40, %10;\n\t"
         "madc.hi.cc.u32 %11, %30, %40, %11;\n\t"
-        "madc.hi.cc.u32 %12, %31, %40, %12;\n\t"
+        "madc.lo.cc.u32 %12, %32, %40, %12;\n\t"
         "madc.hi.cc.u32 %13, %32, %40, %13;\n\t"
-        "madc.hi.cc.u32 %14, %33, %40, %14;\n\t"
+        "madc.lo.cc.u32 %14, %34, %40, %14;\n\t"
         "madc.hi.cc.u32 %15, %34, %40, %15;\n\t"
-        "madc.hi.u32 %16, %35, %40, %16;\n\t"
-        "mad.lo.cc.u32 %5, %24, %41, %5;\n\t"
-        "madc.lo.cc.u32 %6, %25, %41, %6;\n\t"
-        "madc.lo.cc.u32 %7, %26, %41, %7;\n\t"
-        "madc.lo.cc.u32 %8, %27, %41, %8;\n\t"
-        "madc.lo.cc.u32 %9, %28, %41, %9;\n\t"
-        "madc.lo.cc.u32 %10, %29, %41, %10;\n\t"
-        "madc.lo.cc.u32 %11, %30, %41, %11;\n\t"
-        "madc.lo.cc.u32 %12, %31, %41, %12;\n\t"
-        "madc.lo.cc.u32 %13, %32, %41, %13;\n\t"
-        "madc.lo.cc.u32 %14, %33, %41, %14;\n\t"
-        "madc.lo.cc.u32 %15, %34, %41, %15;\n\t"
-        "madc.lo.cc.u32 %16, %35, %41, %16;\n\t"
-        "addc.u32 %17, 0, 0;\n\t"
-        "mad.hi.cc.u32 %6, %24, %41, %6;\n\t"
+        "addc.u32 %16, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %25, %40, t4;\n\t"
+        "madc.hi.cc.u32 t5, %25, %40, t5;\n\t"
+        "madc.lo.cc.u32 t6, %27, %40, t6;\n\t"
+        "madc.hi.cc.u32 t7, %27, %40, t7;\n\t"
+        "madc.lo.cc.u32 t8, %29, %40, t8;\n\t"
+        "madc.hi.cc.u32 t9, %29, %40, t9;\n\t"
+        "madc.lo.cc.u32 t10, %31, %40, t10;\n\t"
+        "madc.hi.cc.u32 t11, %31, %40, t11;\n\t"
+        "madc.lo.cc.u32 t12, %33, %40, t12;\n\t"
+        "madc.hi.cc.u32 t13, %33, %40, t13;\n\t"
+        "madc.lo.cc.u32 t14, %35, %40, t14;\n\t"
+        "madc.hi.u32 t15, %35, %40, 0;\n\t"
+        "mad.lo.cc.u32 %6, %25, %41, %6;\n\t"
         "madc.hi.cc.u32 %7, %25, %41, %7;\n\t"
-        "madc.hi.cc.u32 %8, %26, %41, %8;\n\t"
+        "madc.lo.cc.u32 %8, %27, %41, %8;\n\t"
         "madc.hi.cc.u32 %9, %27, %41, %9;\n\t"
-        "madc.hi.cc.u32 %10, %28, %41, %10;\n\t"
+        "madc.lo.cc.u32 %10, %29, %41, %10;\n\t"
         "madc.hi.cc.u32 %11, %29, %41, %11;\n\t"
-        "madc.hi.cc.u32 %12, %30, %41, %12;\n\t"
+        "madc.lo.cc.u32 %12, %31, %41, %12;\n\t"
         "madc.hi.cc.u32 %13, %31, %41, %13;\n\t"
-        "madc.hi.cc.u32 %14, %32, %41, %14;\n\t"
+        "madc.lo.cc.u32 %14, %33, %41, %14;\n\t"
         "madc.hi.cc.u32 %15, %33, %41, %15;\n\t"
-        "madc.hi.cc.u32 %16, %34, %41, %16;\n\t"
-        "madc.hi.u32 %17, %35, %41, %17;\n\t"
+        "madc.lo.cc.u32 %16, %35, %41, %16;\n\t"
+        "madc.hi.u32 %17, %35, %41, 0;\n\t"
+        "mad.lo.cc.u32 t4, %24, %41, t4;\n\t"
+        "madc.hi.cc.u32 t5, %24, %41, t5;\n\t"
+        "madc.lo.cc.u32 t6, %26, %41, t6;\n\t"
+        "madc.hi.cc.u32 t7, %26, %41, t7;\n\t"
+        "madc.lo.cc.u32 t8, %28, %41, t8;\n\t"
+        "madc.hi.cc.u32 t9, %28, %41, t9;\n\t"
+        "madc.lo.cc.u32 t10, %30, %41, t10;\n\t"
+        "madc.hi.cc.u32 t11, %30, %41, t11;\n\t"
+        "madc.lo.cc.u32 t12, %32, %41, t12;\n\t"
+        "madc.hi.cc.u32 t13, %32, %41, t13;\n\t"
+        "madc.lo.cc.u32 t14, %34, %41, t14;\n\t"
+        "madc.hi.cc.u32 t15, %34, %41, t15;\n\t"
+        "addc.u32 t16, 0, 0;\n\t"
         "mad.lo.cc.u32 %6, %24, %42, %6;\n\t"
-        "madc.lo.cc.u32 %7, %25, %42, %7;\n\t"
+        "madc.hi.cc.u32 %7, %24, %42, %7;\n\t"
         "madc.lo.cc.u32 %8, %26, %42, %8;\n\t"
-        "madc.lo.cc.u32 %9, %27, %42, %9;\n\t"
-        "madc.lo.cc.u32 %10, %28, %42, %10;\n\t"
-        "madc.lo.cc.u32 %11, %29, %42, %11;\n\t"
-        "madc.lo.cc.u32 %12, %30, %42, %12;\n\t"
-        "madc.lo.cc.u32 %13, %31, %42, %13;\n\t"
-        "madc.lo.cc.u32 %14, %32, %42, %14;\n\t"
-        "madc.lo.cc.u32 %15, %33, %42, %15;\n\t"
-        "madc.lo.cc.u32 %16, %34, %42, %16;\n\t"
-        "madc.lo.cc.u32 %17, %35, %42, %17;\n\t"
-        "addc.u32 %18, 0, 0;\n\t"
-        "mad.hi.cc.u32 %7, %24, %42, %7;\n\t"
-        "madc.hi.cc.u32 %8, %25, %42, %8;\n\t"
         "madc.hi.cc.u32 %9, %26, %42, %9;\n\t"
-        "madc.hi.cc.u32 %10, %27, %42, %10;\n\t"
+        "madc.lo.cc.u32 %10, %28, %42, %10;\n\t"
         "madc.hi.cc.u32 %11, %28, %42, %11;\n\t"
-        "madc.hi.cc.u32 %12, %29, %42, %12;\n\t"
+        "madc.lo.cc.u32 %12, %30, %42, %12;\n\t"
         "madc.hi.cc.u32 %13, %30, %42, %13;\n\t"
-        "madc.hi.cc.u32 %14, %31, %42, %14;\n\t"
+        "madc.lo.cc.u32 %14, %32, %42, %14;\n\t"
         "madc.hi.cc.u32 %15, %32, %42, %15;\n\t"
-        "madc.hi.cc.u32 %16, %33, %42, %16;\n\t"
+        "madc.lo.cc.u32 %16, %34, %42, %16;\n\t"
         "madc.hi.cc.u32 %17, %34, %42, %17;\n\t"
-        "madc.hi.u32 %18, %35, %42, %18;\n\t"
-        "mad.lo.cc.u32 %7, %24, %43, %7;\n\t"
-        "madc.lo.cc.u32 %8, %25, %43, %8;\n\t"
-        "madc.lo.cc.u32 %9, %26, %43, %9;\n\t"
-        "madc.lo.cc.u32 %10, %27, %43, %10;\n\t"
-        "madc.lo.cc.u32 %11, %28, %43, %11;\n\t"
-        "madc.lo.cc.u32 %12, %29, %43, %12;\n\t"
-        "madc.lo.cc.u32 %13, %30, %43, %13;\n\t"
-        "madc.lo.cc.u32 %14, %31, %43, %14;\n\t"
-        "madc.lo.cc.u32 %15, %32, %43, %15;\n\t"
-        "madc.lo.cc.u32 %16, %33, %43, %16;\n\t"
-        "madc.lo.cc.u32 %17, %34, %43, %17;\n\t"
-        "madc.lo.cc.u32 %18, %35, %43, %18;\n\t"
-        "addc.u32 %19, 0, 0;\n\t"
-        "mad.hi.cc.u32 %8, %24, %43, %8;\n\t"
+        "addc.u32 %18, 0, 0;\n\t"
+        "mad.lo.cc.u32 t6, %25, %42, t6;\n\t"
+        "madc.hi.cc.u32 t7, %25, %42, t7;\n\t"
+        "madc.lo.cc.u32 t8, %27, %42, t8;\n\t"
+        "madc.hi.cc.u32 t9, %27, %42, t9;\n\t"
+        "madc.lo.cc.u32 t10, %29, %42, t10;\n\t"
+        "madc.hi.cc.u32 t11, %29, %42, t11;\n\t"
+        "madc.lo.cc.u32 t12, %31, %42, t12;\n\t"
+        "madc.hi.cc.u32 t13, %31, %42, t13;\n\t"
+        "madc.lo.cc.u32 t14, %33, %42, t14;\n\t"
+        "madc.hi.cc.u32 t15, %33, %42, t15;\n\t"
+        "madc.lo.cc.u32 t16, %35, %42, t16;\n\t"
+        "madc.hi.u32 t17, %35, %42, 0;\n\t"
+        "mad.lo.cc.u32 %8, %25, %43, %8;\n\t"
         "madc.hi.cc.u32 %9, %25, %43, %9;\n\t"
-        "madc.hi.cc.u32 %10, %26, %43, %10;\n\t"
+        "madc.lo.cc.u32 %10, %27, %43, %10;\n\t"
         "madc.hi.cc.u32 %11, %27, %43, %11;\n\t"
-        "madc.hi.cc.u32 %12, %28, %43, %12;\n\t"
+        "madc.lo.cc.u32 %12, %29, %43, %12;\n\t"
         "madc.hi.cc.u32 %13, %29, %43, %13;\n\t"
-        "madc.hi.cc.u32 %14, %30, %43, %14;\n\t"
+        "madc.lo.cc.u32 %14, %31, %43, %14;\n\t"
         "madc.hi.cc.u32 %15, %31, %43, %15;\n\t"
-        "madc.hi.cc.u32 %16, %32, %43, %16;\n\t"
+        "madc.lo.cc.u32 %16, %33, %43, %16;\n\t"
         "madc.hi.cc.u32 %17, %33, %43, %17;\n\t"
-        "madc.hi.cc.u32 %18, %34, %43, %18;\n\t"
-        "madc.hi.u32 %19, %35, %43, %19;\n\t"
+        "madc.lo.cc.u32 %18, %35, %43, %18;\n\t"
+        "madc.hi.u32 %19, %35, %43, 0;\n\t"
+        "mad.lo.cc.u32 t6, %24, %43, t6;\n\t"
+        "madc.hi.cc.u32 t7, %24, %43, t7;\n\t"
+        "madc.lo.cc.u32 t8, %26, %43, t8;\n\t"
+        "madc.hi.cc.u32 t9, %26, %43, t9;\n\t"
+        "madc.lo.cc.u32 t10, %28, %43, t10;\n\t"
+        "madc.hi.cc.u32 t11, %28, %43, t11;\n\t"
+        "madc.lo.cc.u32 t12, %30, %43, t12;\n\t"
+        "madc.hi.cc.u32 t13, %30, %43, t13;\n\t"
+        "madc.lo.cc.u32 t14, %32, %43, t14;\n\t"
+        "madc.hi.cc.u32 t15, %32, %43, t15;\n\t"
+        "madc.lo.cc.u32 t16, %34, %43, t16;\n\t"
+        "madc.hi.cc.u32 t17, %34, %43, t17;\n\t"
+        "addc.u32 t18, 0, 0;\n\t"
         "mad.lo.cc.u32 %8, %24, %44, %8;\n\t"
-        "madc.lo.cc.u32 %9, %25, %44, %9;\n\t"
+        "madc.hi.cc.u32 %9, %24, %44, %9;\n\t"
         "madc.lo.cc.u32 %10, %26, %44, %10;\n\t"
-        "madc.lo.cc.u32 %11, %27, %44, %11;\n\t"
-        "madc.lo.cc.u32 %12, %28, %44, %12;\n\t"
-        "madc.lo.cc.u32 %13, %29, %44, %13;\n\t"
-        "madc.lo.cc.u32 %14, %30, %44, %14;\n\t"
-        "madc.lo.cc.u32 %15, %31, %44, %15;\n\t"
-        "madc.lo.cc.u32 %16, %32, %44, %16;\n\t"
-        "madc.lo.cc.u32 %17, %33, %44, %17;\n\t"
-        "madc.lo.cc.u32 %18, %34, %44, %18;\n\t"
-        "madc.lo.cc.u32 %19, %35, %44, %19;\n\t"
-        "addc.u32 %20, 0, 0;\n\t"
-        "mad.hi.cc.u32 %9, %24, %44, %9;\n\t"
-        "madc.hi.cc.u32 %10, %25, %44, %10;\n\t"
         "madc.hi.cc.u32 %11, %26, %44, %11;\n\t"
-        "madc.hi.cc.u32 %12, %27, %44, %12;\n\t"
+        "madc.lo.cc.u32 %12, %28, %44, %12;\n\t"
         "madc.hi.cc.u32 %13, %28, %44, %13;\n\t"
-        "madc.hi.cc.u32 %14, %29, %44, %14;\n\t"
+        "madc.lo.cc.u32 %14, %30, %44, %14;\n\t"
         "madc.hi.cc.u32 %15, %30, %44, %15;\n\t"
-        "madc.hi.cc.u32 %16, %31, %44, %16;\n\t"
+        "madc.lo.cc.u32 %16, %32, %44, %16;\n\t"
         "madc.hi.cc.u32 %17, %32, %44, %17;\n\t"
-        "madc.hi.cc.u32 %18, %33, %44, %18;\n\t"
+        "madc.lo.cc.u32 %18, %34, %44, %18;\n\t"
         "madc.hi.cc.u32 %19, %34, %44, %19;\n\t"
-        "madc.hi.u32 %20, %35, %44, %20;\n\t"
-        "mad.lo.cc.u32 %9, %24, %45, %9;\n\t"
-        "madc.lo.cc.u32 %10, %25, %45, %10;\n\t"
-        "madc.lo.cc.u32 %11, %26, %45, %11;\n\t"
-        "madc.lo.cc.u32 %12, %27, %45, %12;\n\t"
-        "madc.lo.cc.u32 %13, %28, %45, %13;\n\t"
-        "madc.lo.cc.u32 %14, %29, %45, %14;\n\t"
-        "madc.lo.cc.u32 %15, %30, %45, %15;\n\t"
-        "madc.lo.cc.u32 %16, %31, %45, %16;\n\t"
-        "madc.lo.cc.u32 %17, %32, %45, %17;\n\t"
-        "madc.lo.cc.u32 %18, %33, %45, %18;\n\t"
-        "madc.lo.cc.u32 %19, %34, %45, %19;\n\t"
-        "madc.lo.cc.u32 %20, %35, %45, %20;\n\t"
-        "addc.u32 %21, 0, 0;\n\t"
-        "mad.hi.cc.u32 %10, %24, %45, %10;\n\t"
+        "addc.u32 %20, 0, 0;\n\t"
+        "mad.lo.cc.u32 t8, %25, %44, t8;\n\t"
+        "madc.hi.cc.u32 t9, %25, %44, t9;\n\t"
+        "madc.lo.cc.u32 t10, %27, %44, t10;\n\t"
+        "madc.hi.cc.u32 t11, %27, %44, t11;\n\t"
+        "madc.lo.cc.u32 t12, %29, %44, t12;\n\t"
+        "madc.hi.cc.u32 t13, %29, %44, t13;\n\t"
+        "madc.lo.cc.u32 t14, %31, %44, t14;\n\t"
+        "madc.hi.cc.u32 t15, %31, %44, t15;\n\t"
+        "madc.lo.cc.u32 t16, %33, %44, t16;\n\t"
+        "madc.hi.cc.u32 t17, %33, %44, t17;\n\t"
+        "madc.lo.cc.u32 t18, %35, %44, t18;\n\t"
+        "madc.hi.u32 t19, %35, %44, 0;\n\t"
+        "mad.lo.cc.u32 %10, %25, %45, %10;\n\t"
         "madc.hi.cc.u32 %11, %25, %45, %11;\n\t"
-        "madc.hi.cc.u32 %12, %26, %45, %12;\n\t"
+        "madc.lo.cc.u32 %12, %27, %45, %12;\n\t"
         "madc.hi.cc.u32 %13, %27, %45, %13;\n\t"
-        "madc.hi.cc.u32 %14, %28, %45, %14;\n\t"
+        "madc.lo.cc.u32 %14, %29, %45, %14;\n\t"
         "madc.hi.cc.u32 %15, %29, %45, %15;\n\t"
-        "madc.hi.cc.u32 %16, %30, %45, %16;\n\t"
+        "madc.lo.cc.u32 %16, %31, %45, %16;\n\t"
         "madc.hi.cc.u32 %17, %31, %45, %17;\n\t"
-        "madc.hi.cc.u32 %18, %32, %45, %18;\n\t"
+        "madc.lo.cc.u32 %18, %33, %45, %18;\n\t"
         "madc.hi.cc.u32 %19, %33, %45, %19;\n\t"
-        "madc.hi.cc.u32 %20, %34, %45, %20;\n\t"
-        "madc.hi.u32 %21, %35, %45, %21;\n\t"
+        "madc.lo.cc.u32 %20, %35, %45, %20;\n\t"
+        "madc.hi.u32 %21, %35, %45, 0;\n\t"
+        "mad.lo.cc.u32 t8, %24, %45, t8;\n\t"
+        "madc.hi.cc.u32 t9, %24, %45, t9;\n\t"
+        "madc.lo.cc.u32 t10, %26, %45, t10;\n\t"
+        "madc.hi.cc.u32 t11, %26, %45, t11;\n\t"
+        "madc.lo.cc.u32 t12, %28, %45, t12;\n\t"
+        "madc.hi.cc.u32 t13, %28, %45, t13;\n\t"
+        "madc.lo.cc.u32 t14, %30, %45, t14;\n\t"
+        "madc.hi.cc.u32 t15, %30, %45, t15;\n\t"
+        "madc.lo.cc.u32 t16, %32, %45, t16;\n\t"
+        "madc.hi.cc.u32 t17, %32, %45, t17;\n\t"
+        "madc.lo.cc.u32 t18, %34, %45, t18;\n\t"
+        "madc.hi.cc.u32 t19, %34, %45, t19;\n\t"
+        "addc.u32 t20, 0, 0;\n\t"
         "mad.lo.cc.u32 %10, %24, %46, %10;\n\t"
-        "madc.lo.cc.u32 %11, %25, %46, %11;\n\t"
+        "madc.hi.cc.u32 %11, %24, %46, %11;\n\t"
         "madc.lo.cc.u32 %12, %26, %46, %12;\n\t"
-        "madc.lo.cc.u32 %13, %27, %46, %13;\n\t"
-        "madc.lo.cc.u32 %14, %28, %46, %14;\n\t"
-        "madc.lo.cc.u32 %15, %29, %46, %15;\n\t"
-        "madc.lo.cc.u32 %16, %30, %46, %16;\n\t"
-        "madc.lo.cc.u32 %17, %31, %46, %17;\n\t"
-        "madc.lo.cc.u32 %18, %32, %46, %18;\n\t"
-        "madc.lo.cc.u32 %19, %33, %46, %19;\n\t"
-        "madc.lo.cc.u32 %20, %34, %46, %20;\n\t"
-        "madc.lo.cc.u32 %21, %35, %46, %21;\n\t"
-        "addc.u32 %22, 0, 0;\n\t"
-        "mad.hi.cc.u32 %11, %24, %46, %11;\n\t"
-        "madc.hi.cc.u32 %12, %25, %46, %12;\n\t"
         "madc.hi.cc.u32 %13, %26, %46, %13;\n\t"
-        "madc.hi.cc.u32 %14, %27, %46, %14;\n\t"
+        "madc.lo.cc.u32 %14, %28, %46, %14;\n\t"
         "madc.hi.cc.u32 %15, %28, %46, %15;\n\t"
-        "madc.hi.cc.u32 %16, %29, %46, %16;\n\t"
+        "madc.lo.cc.u32 %16, %30, %46, %16;\n\t"
         "madc.hi.cc.u32 %17, %30, %46, %17;\n\t"
-        "madc.hi.cc.u32 %18, %31, %46, %18;\n\t"
+        "madc.lo.cc.u32 %18, %32, %46, %18;\n\t"
         "madc.hi.cc.u32 %19, %32, %46, %19;\n\t"
-        "madc.hi.cc.u32 %20, %33, %46, %20;\n\t"
+        "madc.lo.cc.u32 %20, %34, %46, %20;\n\t"
         "madc.hi.cc.u32 %21, %34, %46, %21;\n\t"
-        "madc.hi.u32 %22, %35, %46, %22;\n\t"
-        "mad.lo.cc.u32 %11, %24, %47, %11;\n\t"
-        "madc.lo.cc.u32 %12, %25, %47, %12;\n\t"
-        "madc.lo.cc.u32 %13, %26, %47, %13;\n\t"
-        "madc.lo.cc.u32 %14, %27, %47, %14;\n\t"
-        "madc.lo.cc.u32 %15, %28, %47, %15;\n\t"
-        "madc.lo.cc.u32 %16, %29, %47, %16;\n\t"
-        "madc.lo.cc.u32 %17, %30, %47, %17;\n\t"
-        "madc.lo.cc.u32 %18, %31, %47, %18;\n\t"
-        "madc.lo.cc.u32 %19, %32, %47, %19;\n\t"
-        "madc.lo.cc.u32 %20, %33, %47, %20;\n\t"
-        "madc.lo.cc.u32 %21, %34, %47, %21;\n\t"
-        "madc.lo.cc.u32 %22, %35, %47, %22;\n\t"
-        "addc.u32 %23, 0, 0;\n\t"
-        "mad.hi.cc.u32 %12, %24, %47, %12;\n\t"
+        "addc.u32 %22, 0, 0;\n\t"
+        "mad.lo.cc.u32 t10, %25, %46, t10;\n\t"
+        "madc.hi.cc.u32 t11, %25, %46, t11;\n\t"
+        "madc.lo.cc.u32 t12, %27, %46, t12;\n\t"
+        "madc.hi.cc.u32 t13, %27, %46, t13;\n\t"
+        "madc.lo.cc.u32 t14, %29, %46, t14;\n\t"
+        "madc.hi.cc.u32 t15, %29, %46, t15;\n\t"
+        "madc.lo.cc.u32 t16, %31, %46, t16;\n\t"
+        "madc.hi.cc.u32 t17, %31, %46, t17;\n\t"
+        "madc.lo.cc.u32 t18, %33, %46, t18;\n\t"
+        "madc.hi.cc.u32 t19, %33, %46, t19;\n\t"
+        "madc.lo.cc.u32 t20, %35, %46, t20;\n\t"
+        "madc.hi.u32 t21, %35, %46, 0;\n\t"
+        "mad.lo.cc.u32 %12, %25, %47, %12;\n\t"
         "madc.hi.cc.u32 %13, %25, %47, %13;\n\t"
-        "madc.hi.cc.u32 %14, %26, %47, %14;\n\t"
+        "madc.lo.cc.u32 %14, %27, %47, %14;\n\t"
         "madc.hi.cc.u32 %15, %27, %47, %15;\n\t"
-        "madc.hi.cc.u32 %16, %28, %47, %16;\n\t"
+        "madc.lo.cc.u32 %16, %29, %47, %16;\n\t"
         "madc.hi.cc.u32 %17, %29, %47, %17;\n\t"
-        "madc.hi.cc.u32 %18, %30, %47, %18;\n\t"
+        "madc.lo.cc.u32 %18, %31, %47, %18;\n\t"
         "madc.hi.cc.u32 %19, %31, %47, %19;\n\t"
-        "madc.hi.cc.u32 %20, %32, %47, %20;\n\t"
+        "madc.lo.cc.u32 %20, %33, %47, %20;\n\t"
         "madc.hi.cc.u32 %21, %33, %47, %21;\n\t"
-        "madc.hi.cc.u32 %22, %34, %47, %22;\n\t"
-        "madc.hi.u32 %23, %35, %47, %23;\n\t"
+        "madc.lo.cc.u32 %22, %35, %47, %22;\n\t"
+        "madc.hi.u32 %23, %35, %47, 0;\n\t"
+        "mad.lo.cc.u32 t10, %24, %47, t10;\n\t"
+        "madc.hi.cc.u32 t11, %24, %47, t11;\n\t"
+        "madc.lo.cc.u32 t12, %26, %47, t12;\n\t"
+        "madc.hi.cc.u32 t13, %26, %47, t13;\n\t"
+        "madc.lo.cc.u32 t14, %28, %47, t14;\n\t"
+        "madc.hi.cc.u32 t15, %28, %47, t15;\n\t"
+        "madc.lo.cc.u32 t16, %30, %47, t16;\n\t"
+        "madc.hi.cc.u32 t17, %30, %47, t17;\n\t"
+        "madc.lo.cc.u32 t18, %32, %47, t18;\n\t"
+        "madc.hi.cc.u32 t19, %32, %47, t19;\n\t"
+        "madc.lo.cc.u32 t20, %34, %47, t20;\n\t"
+        "madc.hi.cc.u32 t21, %34, %47, t21;\n\t"
+        "addc.u32 t22, 0, 0;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.cc.u32 %11, %11, t10;\n\t"
+        "addc.cc.u32 %12, %12, t11;\n\t"
+        "addc.cc.u32 %13, %13, t12;\n\t"
+        "addc.cc.u32 %14, %14, t13;\n\t"
+        "addc.cc.u32 %15, %15, t14;\n\t"
+        "addc.cc.u32 %16, %16, t15;\n\t"
+        "addc.cc.u32 %17, %17, t16;\n\t"
+        "addc.cc.u32 %18, %18, t17;\n\t"
+        "addc.cc.u32 %19, %19, t18;\n\t"
+        "addc.cc.u32 %20, %20, t19;\n\t"
+        "addc.cc.u32 %21, %21, t20;\n\t"
+        "addc.cc.u32 %22, %22, t21;\n\t"
+        "addc.u32 %23, %23, t22;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35])
@@ -3178,6 +3362,7 @@ struct mad {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[23];
     y[0] = ptx_mov(x[24]);
     y[1] = ptx_mov(x[25]);
     y[2] = ptx_mov(x[26]);
@@ -3191,305 +3376,328 @@ struct mad {
     y[10] = ptx_mov(x[34]);
     y[11] = ptx_mov(x[35]);
     y[0] = ptx_mad_lo_cc(cf, x[0], x[12], y[0]);
-    y[1] = ptx_madc_lo_cc(cf, x[1], x[12], y[1]);
+    y[1] = ptx_madc_hi_cc(cf, x[0], x[12], y[1]);
     y[2] = ptx_madc_lo_cc(cf, x[2], x[12], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[3], x[12], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[4], x[12], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[5], x[12], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[6], x[12], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[7], x[12], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[8], x[12], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[9], x[12], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[10], x[12], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[11], x[12], y[11]);
-    y[12] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[12], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[12], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[2], x[12], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[12], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[4], x[12], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[4], x[12], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[12], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[6], x[12], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[6], x[12], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[7], x[12], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[8], x[12], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[8], x[12], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[9], x[12], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[10], x[12], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[10], x[12], y[11]);
-    y[12] = ptx_madc_hi(cf, x[11], x[12], y[12]);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[13], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[13], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[13], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[13], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[13], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[13], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[6], x[13], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[13], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[8], x[13], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[13], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[10], x[13], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[11], x[13], y[12]);
-    y[13] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[13], y[2]);
+    y[12] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[1], x[12]);
+    t[1] = ptx_mul_hi(x[1], x[12]);
+    t[2] = ptx_mul_lo(x[3], x[12]);
+    t[3] = ptx_mul_hi(x[3], x[12]);
+    t[4] = ptx_mul_lo(x[5], x[12]);
+    t[5] = ptx_mul_hi(x[5], x[12]);
+    t[6] = ptx_mul_lo(x[7], x[12]);
+    t[7] = ptx_mul_hi(x[7], x[12]);
+    t[8] = ptx_mul_lo(x[9], x[12]);
+    t[9] = ptx_mul_hi(x[9], x[12]);
+    t[10] = ptx_mul_lo(x[11], x[12]);
+    t[11] = ptx_mul_hi(x[11], x[12]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[13], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[13], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[13], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[13], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[13], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[13], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[13], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[5], x[13], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[6], x[13], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[7], x[13], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[7], x[13], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[8], x[13], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[9], x[13], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[9], x[13], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[10], x[13], y[12]);
-    y[13] = ptx_madc_hi(cf, x[11], x[13], y[13]);
+    y[12] = ptx_madc_lo_cc(cf, x[11], x[13], y[12]);
+    y[13] = ptx_madc_hi(cf, x[11], x[13], 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[13], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[13], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[13], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[13], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[13], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[13], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[13], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[6], x[13], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[8], x[13], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[8], x[13], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[10], x[13], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[10], x[13], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[14], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[14], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[14], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[14], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[14], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[14], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[5], x[14], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[14], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[7], x[14], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[14], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[9], x[14], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[10], x[14], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[11], x[14], y[13]);
-    y[14] = ptx_addc(cf, 0u, 0u);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[14], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[14], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[14], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[3], x[14], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[14], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[4], x[14], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[5], x[14], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[6], x[14], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[6], x[14], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[7], x[14], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[8], x[14], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[8], x[14], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[9], x[14], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[10], x[14], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[10], x[14], y[13]);
-    y[14] = ptx_madc_hi(cf, x[11], x[14], y[14]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[15], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[15], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[15], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[15], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[4], x[15], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[15], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[6], x[15], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[15], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[8], x[15], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[9], x[15], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[10], x[15], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[11], x[15], y[14]);
-    y[15] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[15], y[4]);
+    y[14] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[14], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[14], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[14], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[14], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[14], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[14], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[14], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[7], x[14], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[9], x[14], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[9], x[14], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[11], x[14], t[12]);
+    t[13] = ptx_madc_hi(cf, x[11], x[14], 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[15], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[15], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[15], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[15], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[3], x[15], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[4], x[15], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[5], x[15], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[5], x[15], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[6], x[15], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[7], x[15], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[7], x[15], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[8], x[15], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[9], x[15], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[9], x[15], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[10], x[15], y[14]);
-    y[15] = ptx_madc_hi(cf, x[11], x[15], y[15]);
+    y[14] = ptx_madc_lo_cc(cf, x[11], x[15], y[14]);
+    y[15] = ptx_madc_hi(cf, x[11], x[15], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[15], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[15], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[15], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[15], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[15], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[15], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[15], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[15], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[15], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[8], x[15], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[10], x[15], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[10], x[15], t[13]);
+    t[14] = ptx_addc(cf, 0u, 0u);
     y[4] = ptx_mad_lo_cc(cf, x[0], x[16], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[1], x[16], y[5]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[16], y[5]);
     y[6] = ptx_madc_lo_cc(cf, x[2], x[16], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[3], x[16], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[16], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[5], x[16], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[16], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[7], x[16], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[16], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[9], x[16], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[10], x[16], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[11], x[16], y[15]);
-    y[16] = ptx_addc(cf, 0u, 0u);
-    y[5] = ptx_mad_hi_cc(cf, x[0], x[16], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[1], x[16], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[2], x[16], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[3], x[16], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[4], x[16], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[4], x[16], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[5], x[16], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[6], x[16], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[6], x[16], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[7], x[16], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[8], x[16], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[8], x[16], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[9], x[16], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[10], x[16], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[10], x[16], y[15]);
-    y[16] = ptx_madc_hi(cf, x[11], x[16], y[16]);
-    y[5] = ptx_mad_lo_cc(cf, x[0], x[17], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[1], x[17], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[2], x[17], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[17], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[4], x[17], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[17], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[6], x[17], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[17], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[8], x[17], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[9], x[17], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[10], x[17], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[11], x[17], y[16]);
-    y[17] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_hi_cc(cf, x[0], x[17], y[6]);
+    y[16] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[16], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[16], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[16], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[16], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[16], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[16], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[16], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[7], x[16], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[9], x[16], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[9], x[16], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[11], x[16], t[14]);
+    t[15] = ptx_madc_hi(cf, x[11], x[16], 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[1], x[17], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[1], x[17], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[2], x[17], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[3], x[17], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[3], x[17], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[4], x[17], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[5], x[17], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[5], x[17], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[6], x[17], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[7], x[17], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[7], x[17], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[8], x[17], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[9], x[17], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[9], x[17], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[10], x[17], y[16]);
-    y[17] = ptx_madc_hi(cf, x[11], x[17], y[17]);
+    y[16] = ptx_madc_lo_cc(cf, x[11], x[17], y[16]);
+    y[17] = ptx_madc_hi(cf, x[11], x[17], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[17], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[17], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[2], x[17], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[2], x[17], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[17], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[17], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[6], x[17], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[17], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[17], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[8], x[17], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[10], x[17], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[10], x[17], t[15]);
+    t[16] = ptx_addc(cf, 0u, 0u);
     y[6] = ptx_mad_lo_cc(cf, x[0], x[18], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[1], x[18], y[7]);
+    y[7] = ptx_madc_hi_cc(cf, x[0], x[18], y[7]);
     y[8] = ptx_madc_lo_cc(cf, x[2], x[18], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[3], x[18], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[18], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[5], x[18], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[18], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[7], x[18], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[8], x[18], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[9], x[18], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[10], x[18], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[11], x[18], y[17]);
-    y[18] = ptx_addc(cf, 0u, 0u);
-    y[7] = ptx_mad_hi_cc(cf, x[0], x[18], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[1], x[18], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[2], x[18], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[3], x[18], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[4], x[18], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[4], x[18], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[5], x[18], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[6], x[18], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[6], x[18], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[7], x[18], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[8], x[18], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[8], x[18], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[9], x[18], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[10], x[18], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[10], x[18], y[17]);
-    y[18] = ptx_madc_hi(cf, x[11], x[18], y[18]);
-    y[7] = ptx_mad_lo_cc(cf, x[0], x[19], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[1], x[19], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[2], x[19], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[19], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[4], x[19], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[19], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[6], x[19], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[19], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[8], x[19], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[9], x[19], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[10], x[19], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[11], x[19], y[18]);
-    y[19] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_hi_cc(cf, x[0], x[19], y[8]);
+    y[18] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[18], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[1], x[18], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[18], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[3], x[18], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[18], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[5], x[18], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[7], x[18], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[7], x[18], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[9], x[18], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[9], x[18], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[11], x[18], t[16]);
+    t[17] = ptx_madc_hi(cf, x[11], x[18], 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[1], x[19], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[1], x[19], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[2], x[19], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[3], x[19], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[3], x[19], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[4], x[19], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[5], x[19], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[5], x[19], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[6], x[19], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[7], x[19], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[7], x[19], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[8], x[19], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[9], x[19], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[9], x[19], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[10], x[19], y[18]);
-    y[19] = ptx_madc_hi(cf, x[11], x[19], y[19]);
+    y[18] = ptx_madc_lo_cc(cf, x[11], x[19], y[18]);
+    y[19] = ptx_madc_hi(cf, x[11], x[19], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[0], x[19], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[0], x[19], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[2], x[19], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[2], x[19], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[4], x[19], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[4], x[19], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[19], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[6], x[19], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[8], x[19], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[8], x[19], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[10], x[19], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[10], x[19], t[17]);
+    t[18] = ptx_addc(cf, 0u, 0u);
     y[8] = ptx_mad_lo_cc(cf, x[0], x[20], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[1], x[20], y[9]);
+    y[9] = ptx_madc_hi_cc(cf, x[0], x[20], y[9]);
     y[10] = ptx_madc_lo_cc(cf, x[2], x[20], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[3], x[20], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[4], x[20], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[5], x[20], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[6], x[20], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[7], x[20], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[8], x[20], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[9], x[20], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[10], x[20], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[11], x[20], y[19]);
-    y[20] = ptx_addc(cf, 0u, 0u);
-    y[9] = ptx_mad_hi_cc(cf, x[0], x[20], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[1], x[20], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[2], x[20], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[3], x[20], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[4], x[20], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[4], x[20], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[5], x[20], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[6], x[20], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[6], x[20], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[7], x[20], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[8], x[20], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[8], x[20], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[9], x[20], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[10], x[20], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[10], x[20], y[19]);
-    y[20] = ptx_madc_hi(cf, x[11], x[20], y[20]);
-    y[9] = ptx_mad_lo_cc(cf, x[0], x[21], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[1], x[21], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[2], x[21], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[3], x[21], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[4], x[21], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[5], x[21], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[6], x[21], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[7], x[21], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[8], x[21], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[9], x[21], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[10], x[21], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[11], x[21], y[20]);
-    y[21] = ptx_addc(cf, 0u, 0u);
-    y[10] = ptx_mad_hi_cc(cf, x[0], x[21], y[10]);
+    y[20] = ptx_addc(cf, 0u, 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[1], x[20], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[1], x[20], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[3], x[20], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[3], x[20], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[5], x[20], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[5], x[20], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[7], x[20], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[7], x[20], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[9], x[20], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[9], x[20], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[11], x[20], t[18]);
+    t[19] = ptx_madc_hi(cf, x[11], x[20], 0u);
+    y[10] = ptx_mad_lo_cc(cf, x[1], x[21], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[1], x[21], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[2], x[21], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[3], x[21], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[3], x[21], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[4], x[21], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[5], x[21], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[5], x[21], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[6], x[21], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[7], x[21], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[7], x[21], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[8], x[21], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[9], x[21], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[9], x[21], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[10], x[21], y[20]);
-    y[21] = ptx_madc_hi(cf, x[11], x[21], y[21]);
+    y[20] = ptx_madc_lo_cc(cf, x[11], x[21], y[20]);
+    y[21] = ptx_madc_hi(cf, x[11], x[21], 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[0], x[21], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[0], x[21], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[2], x[21], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[2], x[21], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[4], x[21], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[4], x[21], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[6], x[21], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[6], x[21], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[8], x[21], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[8], x[21], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[10], x[21], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[10], x[21], t[19]);
+    t[20] = ptx_addc(cf, 0u, 0u);
     y[10] = ptx_mad_lo_cc(cf, x[0], x[22], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[1], x[22], y[11]);
+    y[11] = ptx_madc_hi_cc(cf, x[0], x[22], y[11]);
     y[12] = ptx_madc_lo_cc(cf, x[2], x[22], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[3], x[22], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[4], x[22], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[5], x[22], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[6], x[22], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[7], x[22], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[8], x[22], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[9], x[22], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[10], x[22], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[11], x[22], y[21]);
-    y[22] = ptx_addc(cf, 0u, 0u);
-    y[11] = ptx_mad_hi_cc(cf, x[0], x[22], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[1], x[22], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[2], x[22], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[3], x[22], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[4], x[22], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[4], x[22], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[5], x[22], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[6], x[22], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[6], x[22], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[7], x[22], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[8], x[22], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[8], x[22], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[9], x[22], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[10], x[22], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[10], x[22], y[21]);
-    y[22] = ptx_madc_hi(cf, x[11], x[22], y[22]);
-    y[11] = ptx_mad_lo_cc(cf, x[0], x[23], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[1], x[23], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[2], x[23], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[3], x[23], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[4], x[23], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[5], x[23], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[6], x[23], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[7], x[23], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[8], x[23], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[9], x[23], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[10], x[23], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[11], x[23], y[22]);
-    y[23] = ptx_addc(cf, 0u, 0u);
-    y[12] = ptx_mad_hi_cc(cf, x[0], x[23], y[12]);
+    y[22] = ptx_addc(cf, 0u, 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[1], x[22], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[1], x[22], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[3], x[22], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[3], x[22], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[5], x[22], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[5], x[22], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[7], x[22], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[7], x[22], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[9], x[22], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[9], x[22], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[11], x[22], t[20]);
+    t[21] = ptx_madc_hi(cf, x[11], x[22], 0u);
+    y[12] = ptx_mad_lo_cc(cf, x[1], x[23], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[1], x[23], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[2], x[23], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[3], x[23], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[3], x[23], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[4], x[23], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[5], x[23], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[5], x[23], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[6], x[23], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[7], x[23], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[7], x[23], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[8], x[23], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[9], x[23], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[9], x[23], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[10], x[23], y[22]);
-    y[23] = ptx_madc_hi(cf, x[11], x[23], y[23]);
+    y[22] = ptx_madc_lo_cc(cf, x[11], x[23], y[22]);
+    y[23] = ptx_madc_hi(cf, x[11], x[23], 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[0], x[23], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[0], x[23], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[2], x[23], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[2], x[23], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[4], x[23], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[4], x[23], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[6], x[23], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[6], x[23], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[8], x[23], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[8], x[23], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[10], x[23], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[10], x[23], t[21]);
+    t[22] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc_cc(cf, y[12], t[11]);
+    y[13] = ptx_addc_cc(cf, y[13], t[12]);
+    y[14] = ptx_addc_cc(cf, y[14], t[13]);
+    y[15] = ptx_addc_cc(cf, y[15], t[14]);
+    y[16] = ptx_addc_cc(cf, y[16], t[15]);
+    y[17] = ptx_addc_cc(cf, y[17], t[16]);
+    y[18] = ptx_addc_cc(cf, y[18], t[17]);
+    y[19] = ptx_addc_cc(cf, y[19], t[18]);
+    y[20] = ptx_addc_cc(cf, y[20], t[19]);
+    y[21] = ptx_addc_cc(cf, y[21], t[20]);
+    y[22] = ptx_addc_cc(cf, y[22], t[21]);
+    y[23] = ptx_addc(cf, y[23], t[22]);
   }
 #endif
 };

@@ -782,7 +782,7 @@ struct neg {
 #endif
 };
 
-// mul: a * b, the full product of exact width; 593 instructions.
+// mul: a * b, the full product of exact width; 624 instructions.
 struct mul {
   static constexpr const char* name = "mul";
   static constexpr unsigned bits = 521;
@@ -801,599 +801,631 @@ struct mul {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<32>;\n\t"
         "mul.lo.u32 %0, %33, %50;\n\t"
-        "mul.lo.u32 %1, %34, %50;\n\t"
+        "mul.hi.u32 %1, %33, %50;\n\t"
         "mul.lo.u32 %2, %35, %50;\n\t"
-        "mul.lo.u32 %3, %36, %50;\n\t"
+        "mul.hi.u32 %3, %35, %50;\n\t"
         "mul.lo.u32 %4, %37, %50;\n\t"
-        "mul.lo.u32 %5, %38, %50;\n\t"
+        "mul.hi.u32 %5, %37, %50;\n\t"
         "mul.lo.u32 %6, %39, %50;\n\t"
-        "mul.lo.u32 %7, %40, %50;\n\t"
+        "mul.hi.u32 %7, %39, %50;\n\t"
         "mul.lo.u32 %8, %41, %50;\n\t"
-        "mul.lo.u32 %9, %42, %50;\n\t"
+        "mul.hi.u32 %9, %41, %50;\n\t"
         "mul.lo.u32 %10, %43, %50;\n\t"
-        "mul.lo.u32 %11, %44, %50;\n\t"
+        "mul.hi.u32 %11, %43, %50;\n\t"
         "mul.lo.u32 %12, %45, %50;\n\t"
-        "mul.lo.u32 %13, %46, %50;\n\t"
+        "mul.hi.u32 %13, %45, %50;\n\t"
         "mul.lo.u32 %14, %47, %50;\n\t"
-        "mul.lo.u32 %15, %48, %50;\n\t"
+        "mul.hi.u32 %15, %47, %50;\n\t"
         "mul.lo.u32 %16, %49, %50;\n\t"
         "mul.hi.u32 %17, %49, %50;\n\t"
-        "mad.hi.cc.u32 %1, %33, %50, %1;\n\t"
-        "madc.hi.cc.u32 %2, %34, %50, %2;\n\t"
-        "madc.hi.cc.u32 %3, %35, %50, %3;\n\t"
-        "madc.hi.cc.u32 %4, %36, %50, %4;\n\t"
-        "madc.hi.cc.u32 %5, %37, %50, %5;\n\t"
-        "madc.hi.cc.u32 %6, %38, %50, %6;\n\t"
-        "madc.hi.cc.u32 %7, %39, %50, %7;\n\t"
-        "madc.hi.cc.u32 %8, %40, %50, %8;\n\t"
-        "madc.hi.cc.u32 %9, %41, %50, %9;\n\t"
-        "madc.hi.cc.u32 %10, %42, %50, %10;\n\t"
-        "madc.hi.cc.u32 %11, %43, %50, %11;\n\t"
-        "madc.hi.cc.u32 %12, %44, %50, %12;\n\t"
-        "madc.hi.cc.u32 %13, %45, %50, %13;\n\t"
-        "madc.hi.cc.u32 %14, %46, %50, %14;\n\t"
-        "madc.hi.cc.u32 %15, %47, %50, %15;\n\t"
-        "madc.hi.cc.u32 %16, %48, %50, %16;\n\t"
-        "addc.u32 %17, %17, 0;\n\t"
-        "mad.lo.cc.u32 %1, %33, %51, %1;\n\t"
-        "madc.lo.cc.u32 %2, %34, %51, %2;\n\t"
-        "madc.lo.cc.u32 %3, %35, %51, %3;\n\t"
-        "madc.lo.cc.u32 %4, %36, %51, %4;\n\t"
-        "madc.lo.cc.u32 %5, %37, %51, %5;\n\t"
-        "madc.lo.cc.u32 %6, %38, %51, %6;\n\t"
-        "madc.lo.cc.u32 %7, %39, %51, %7;\n\t"
-        "madc.lo.cc.u32 %8, %40, %51, %8;\n\t"
-        "madc.lo.cc.u32 %9, %41, %51, %9;\n\t"
-        "madc.lo.cc.u32 %10, %42, %51, %10;\n\t"
-        "madc.lo.cc.u32 %11, %43, %51, %11;\n\t"
-        "madc.lo.cc.u32 %12, %44, %51, %12;\n\t"
-        "madc.lo.cc.u32 %13, %45, %51, %13;\n\t"
-        "madc.lo.cc.u32 %14, %46, %51, %14;\n\t"
-        "madc.lo.cc.u32 %15, %47, %51, %15;\n\t"
-        "madc.lo.cc.u32 %16, %48, %51, %16;\n\t"
-        "madc.lo.cc.u32 %17, %49, %51, %17;\n\t"
-        "addc.u32 %18, 0, 0;\n\t"
-        "mad.hi.cc.u32 %2, %33, %51, %2;\n\t"
+        "mul.lo.u32 t0, %34, %50;\n\t"
+        "mul.hi.u32 t1, %34, %50;\n\t"
+        "mul.lo.u32 t2, %36, %50;\n\t"
+        "mul.hi.u32 t3, %36, %50;\n\t"
+        "mul.lo.u32 t4, %38, %50;\n\t"
+        "mul.hi.u32 t5, %38, %50;\n\t"
+        "mul.lo.u32 t6, %40, %50;\n\t"
+        "mul.hi.u32 t7, %40, %50;\n\t"
+        "mul.lo.u32 t8, %42, %50;\n\t"
+        "mul.hi.u32 t9, %42, %50;\n\t"
+        "mul.lo.u32 t10, %44, %50;\n\t"
+        "mul.hi.u32 t11, %44, %50;\n\t"
+        "mul.lo.u32 t12, %46, %50;\n\t"
+        "mul.hi.u32 t13, %46, %50;\n\t"
+        "mul.lo.u32 t14, %48, %50;\n\t"
+        "mul.hi.u32 t15, %48, %50;\n\t"
+        "mad.lo.cc.u32 %2, %34, %51, %2;\n\t"
         "madc.hi.cc.u32 %3, %34, %51, %3;\n\t"
-        "madc.hi.cc.u32 %4, %35, %51, %4;\n\t"
+        "madc.lo.cc.u32 %4, %36, %51, %4;\n\t"
         "madc.hi.cc.u32 %5, %36, %51, %5;\n\t"
-        "madc.hi.cc.u32 %6, %37, %51, %6;\n\t"
+        "madc.lo.cc.u32 %6, %38, %51, %6;\n\t"
         "madc.hi.cc.u32 %7, %38, %51, %7;\n\t"
-        "madc.hi.cc.u32 %8, %39, %51, %8;\n\t"
+        "madc.lo.cc.u32 %8, %40, %51, %8;\n\t"
         "madc.hi.cc.u32 %9, %40, %51, %9;\n\t"
-        "madc.hi.cc.u32 %10, %41, %51, %10;\n\t"
+        "madc.lo.cc.u32 %10, %42, %51, %10;\n\t"
         "madc.hi.cc.u32 %11, %42, %51, %11;\n\t"
-        "madc.hi.cc.u32 %12, %43, %51, %12;\n\t"
+        "madc.lo.cc.u32 %12, %44, %51, %12;\n\t"
         "madc.hi.cc.u32 %13, %44, %51, %13;\n\t"
-        "madc.hi.cc.u32 %14, %45, %51, %14;\n\t"
+        "madc.lo.cc.u32 %14, %46, %51, %14;\n\t"
         "madc.hi.cc.u32 %15, %46, %51, %15;\n\t"
-        "madc.hi.cc.u32 %16, %47, %51, %16;\n\t"
+        "madc.lo.cc.u32 %16, %48, %51, %16;\n\t"
         "madc.hi.cc.u32 %17, %48, %51, %17;\n\t"
-        "madc.hi.u32 %18, %49, %51, %18;\n\t"
+        "addc.u32 %18, 0, 0;\n\t"
+        "mad.lo.cc.u32 t0, %33, %51, t0;\n\t"
+        "madc.hi.cc.u32 t1, %33, %51, t1;\n\t"
+        "madc.lo.cc.u32 t2, %35, %51, t2;\n\t"
+        "madc.hi.cc.u32 t3, %35, %51, t3;\n\t"
+        "madc.lo.cc.u32 t4, %37, %51, t4;\n\t"
+        "madc.hi.cc.u32 t5, %37, %51, t5;\n\t"
+        "madc.lo.cc.u32 t6, %39, %51, t6;\n\t"
+        "madc.hi.cc.u32 t7, %39, %51, t7;\n\t"
+        "madc.lo.cc.u32 t8, %41, %51, t8;\n\t"
+        "madc.hi.cc.u32 t9, %41, %51, t9;\n\t"
+        "madc.lo.cc.u32 t10, %43, %51, t10;\n\t"
+        "madc.hi.cc.u32 t11, %43, %51, t11;\n\t"
+        "madc.lo.cc.u32 t12, %45, %51, t12;\n\t"
+        "madc.hi.cc.u32 t13, %45, %51, t13;\n\t"
+        "madc.lo.cc.u32 t14, %47, %51, t14;\n\t"
+        "madc.hi.cc.u32 t15, %47, %51, t15;\n\t"
+        "madc.lo.cc.u32 t16, %49, %51, 0;\n\t"
+        "madc.hi.u32 t17, %49, %51, 0;\n\t"
         "mad.lo.cc.u32 %2, %33, %52, %2;\n\t"
-        "madc.lo.cc.u32 %3, %34, %52, %3;\n\t"
+        "madc.hi.cc.u32 %3, %33, %52, %3;\n\t"
         "madc.lo.cc.u32 %4, %35, %52, %4;\n\t"
-        "madc.lo.cc.u32 %5, %36, %52, %5;\n\t"
-        "madc.lo.cc.u32 %6, %37, %52, %6;\n\t"
-        "madc.lo.cc.u32 %7, %38, %52, %7;\n\t"
-        "madc.lo.cc.u32 %8, %39, %52, %8;\n\t"
-        "madc.lo.cc.u32 %9, %40, %52, %9;\n\t"
-        "madc.lo.cc.u32 %10, %41, %52, %10;\n\t"
-        "madc.lo.cc.u32 %11, %42, %52, %11;\n\t"
-        "madc.lo.cc.u32 %12, %43, %52, %12;\n\t"
-        "madc.lo.cc.u32 %13, %44, %52, %13;\n\t"
-        "madc.lo.cc.u32 %14, %45, %52, %14;\n\t"
-        "madc.lo.cc.u32 %15, %46, %52, %15;\n\t"
-        "madc.lo.cc.u32 %16, %47, %52, %16;\n\t"
-        "madc.lo.cc.u32 %17, %48, %52, %17;\n\t"
-        "madc.lo.cc.u32 %18, %49, %52, %18;\n\t"
-        "addc.u32 %19, 0, 0;\n\t"
-        "mad.hi.cc.u32 %3, %33, %52, %3;\n\t"
-        "madc.hi.cc.u32 %4, %34, %52, %4;\n\t"
         "madc.hi.cc.u32 %5, %35, %52, %5;\n\t"
-        "madc.hi.cc.u32 %6, %36, %52, %6;\n\t"
+        "madc.lo.cc.u32 %6, %37, %52, %6;\n\t"
         "madc.hi.cc.u32 %7, %37, %52, %7;\n\t"
-        "madc.hi.cc.u32 %8, %38, %52, %8;\n\t"
+        "madc.lo.cc.u32 %8, %39, %52, %8;\n\t"
         "madc.hi.cc.u32 %9, %39, %52, %9;\n\t"
-        "madc.hi.cc.u32 %10, %40, %52, %10;\n\t"
+        "madc.lo.cc.u32 %10, %41, %52, %10;\n\t"
         "madc.hi.cc.u32 %11, %41, %52, %11;\n\t"
-        "madc.hi.cc.u32 %12, %42, %52, %12;\n\t"
+        "madc.lo.cc.u32 %12, %43, %52, %12;\n\t"
         "madc.hi.cc.u32 %13, %43, %52, %13;\n\t"
-        "madc.hi.cc.u32 %14, %44, %52, %14;\n\t"
+        "madc.lo.cc.u32 %14, %45, %52, %14;\n\t"
         "madc.hi.cc.u32 %15, %45, %52, %15;\n\t"
-        "madc.hi.cc.u32 %16, %46, %52, %16;\n\t"
+        "madc.lo.cc.u32 %16, %47, %52, %16;\n\t"
         "madc.hi.cc.u32 %17, %47, %52, %17;\n\t"
-        "madc.hi.cc.u32 %18, %48, %52, %18;\n\t"
-        "madc.hi.u32 %19, %49, %52, %19;\n\t"
-        "mad.lo.cc.u32 %3, %33, %53, %3;\n\t"
-        "madc.lo.cc.u32 %4, %34, %53, %4;\n\t"
-        "madc.lo.cc.u32 %5, %35, %53, %5;\n\t"
-        "madc.lo.cc.u32 %6, %36, %53, %6;\n\t"
-        "madc.lo.cc.u32 %7, %37, %53, %7;\n\t"
-        "madc.lo.cc.u32 %8, %38, %53, %8;\n\t"
-        "madc.lo.cc.u32 %9, %39, %53, %9;\n\t"
-        "madc.lo.cc.u32 %10, %40, %53, %10;\n\t"
-        "madc.lo.cc.u32 %11, %41, %53, %11;\n\t"
-        "madc.lo.cc.u32 %12, %42, %53, %12;\n\t"
-        "madc.lo.cc.u32 %13, %43, %53, %13;\n\t"
-        "madc.lo.cc.u32 %14, %44, %53, %14;\n\t"
-        "madc.lo.cc.u32 %15, %45, %53, %15;\n\t"
-        "madc.lo.cc.u32 %16, %46, %53, %16;\n\t"
-        "madc.lo.cc.u32 %17, %47, %53, %17;\n\t"
-        "madc.lo.cc.u32 %18, %48, %53, %18;\n\t"
-        "madc.lo.cc.u32 %19, %49, %53, %19;\n\t"
-        "addc.u32 %20, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %33, %53, %4;\n\t"
+        "madc.lo.cc.u32 %18, %49, %52, %18;\n\t"
+        "madc.hi.u32 %19, %49, %52, 0;\n\t"
+        "mad.lo.cc.u32 t2, %34, %52, t2;\n\t"
+        "madc.hi.cc.u32 t3, %34, %52, t3;\n\t"
+        "madc.lo.cc.u32 t4, %36, %52, t4;\n\t"
+        "madc.hi.cc.u32 t5, %36, %52, t5;\n\t"
+        "madc.lo.cc.u32 t6, %38, %52, t6;\n\t"
+        "madc.hi.cc.u32 t7, %38, %52, t7;\n\t"
+        "madc.lo.cc.u32 t8, %40, %52, t8;\n\t"
+        "madc.hi.cc.u32 t9, %40, %52, t9;\n\t"
+        "madc.lo.cc.u32 t10, %42, %52, t10;\n\t"
+        "madc.hi.cc.u32 t11, %42, %52, t11;\n\t"
+        "madc.lo.cc.u32 t12, %44, %52, t12;\n\t"
+        "madc.hi.cc.u32 t13, %44, %52, t13;\n\t"
+        "madc.lo.cc.u32 t14, %46, %52, t14;\n\t"
+        "madc.hi.cc.u32 t15, %46, %52, t15;\n\t"
+        "madc.lo.cc.u32 t16, %48, %52, t16;\n\t"
+        "madc.hi.cc.u32 t17, %48, %52, t17;\n\t"
+        "addc.u32 t18, 0, 0;\n\t"
+        "mad.lo.cc.u32 %4, %34, %53, %4;\n\t"
         "madc.hi.cc.u32 %5, %34, %53, %5;\n\t"
-        "madc.hi.cc.u32 %6, %35, %53, %6;\n\t"
+        "madc.lo.cc.u32 %6, %36, %53, %6;\n\t"
         "madc.hi.cc.u32 %7, %36, %53, %7;\n\t"
-        "madc.hi.cc.u32 %8, %37, %53, %8;\n\t"
+        "madc.lo.cc.u32 %8, %38, %53, %8;\n\t"
         "madc.hi.cc.u32 %9, %38, %53, %9;\n\t"
-        "madc.hi.cc.u32 %10, %39, %53, %10;\n\t"
+        "madc.lo.cc.u32 %10, %40, %53, %10;\n\t"
         "madc.hi.cc.u32 %11, %40, %53, %11;\n\t"
-        "madc.hi.cc.u32 %12, %41, %53, %12;\n\t"
+        "madc.lo.cc.u32 %12, %42, %53, %12;\n\t"
         "madc.hi.cc.u32 %13, %42, %53, %13;\n\t"
-        "madc.hi.cc.u32 %14, %43, %53, %14;\n\t"
+        "madc.lo.cc.u32 %14, %44, %53, %14;\n\t"
         "madc.hi.cc.u32 %15, %44, %53, %15;\n\t"
-        "madc.hi.cc.u32 %16, %45, %53, %16;\n\t"
+        "madc.lo.cc.u32 %16, %46, %53, %16;\n\t"
         "madc.hi.cc.u32 %17, %46, %53, %17;\n\t"
-        "madc.hi.cc.u32 %18, %47, %53, %18;\n\t"
+        "madc.lo.cc.u32 %18, %48, %53, %18;\n\t"
         "madc.hi.cc.u32 %19, %48, %53, %19;\n\t"
-        "madc.hi.u32 %20, %49, %53, %20;\n\t"
+        "addc.u32 %20, 0, 0;\n\t"
+        "mad.lo.cc.u32 t2, %33, %53, t2;\n\t"
+        "madc.hi.cc.u32 t3, %33, %53, t3;\n\t"
+        "madc.lo.cc.u32 t4, %35, %53, t4;\n\t"
+        "madc.hi.cc.u32 t5, %35, %53, t5;\n\t"
+        "madc.lo.cc.u32 t6, %37, %53, t6;\n\t"
+        "madc.hi.cc.u32 t7, %37, %53, t7;\n\t"
+        "madc.lo.cc.u32 t8, %39, %53, t8;\n\t"
+        "madc.hi.cc.u32 t9, %39, %53, t9;\n\t"
+        "madc.lo.cc.u32 t10, %41, %53, t10;\n\t"
+        "madc.hi.cc.u32 t11, %41, %53, t11;\n\t"
+        "madc.lo.cc.u32 t12, %43, %53, t12;\n\t"
+        "madc.hi.cc.u32 t13, %43, %53, t13;\n\t"
+        "madc.lo.cc.u32 t14, %45, %53, t14;\n\t"
+        "madc.hi.cc.u32 t15, %45, %53, t15;\n\t"
+        "madc.lo.cc.u32 t16, %47, %53, t16;\n\t"
+        "madc.hi.cc.u32 t17, %47, %53, t17;\n\t"
+        "madc.lo.cc.u32 t18, %49, %53, t18;\n\t"
+        "madc.hi.u32 t19, %49, %53, 0;\n\t"
         "mad.lo.cc.u32 %4, %33, %54, %4;\n\t"
-        "madc.lo.cc.u32 %5, %34, %54, %5;\n\t"
+        "madc.hi.cc.u32 %5, %33, %54, %5;\n\t"
         "madc.lo.cc.u32 %6, %35, %54, %6;\n\t"
-        "madc.lo.cc.u32 %7, %36, %54, %7;\n\t"
-        "madc.lo.cc.u32 %8, %37, %54, %8;\n\t"
-        "madc.lo.cc.u32 %9, %38, %54, %9;\n\t"
-        "madc.lo.cc.u32 %10, %39, %54, %10;\n\t"
-        "madc.lo.cc.u32 %11, %40, %54, %11;\n\t"
-        "madc.lo.cc.u32 %12, %41, %54, %12;\n\t"
-        "madc.lo.cc.u32 %13, %42, %54, %13;\n\t"
-        "madc.lo.cc.u32 %14, %43, %54, %14;\n\t"
-        "madc.lo.cc.u32 %15, %44, %54, %15;\n\t"
-        "madc.lo.cc.u32 %16, %45, %54, %16;\n\t"
-        "madc.lo.cc.u32 %17, %46, %54, %17;\n\t"
-        "madc.lo.cc.u32 %18, %47, %54, %18;\n\t"
-        "madc.lo.cc.u32 %19, %48, %54, %19;\n\t"
-        "madc.lo.cc.u32 %20, %49, %54, %20;\n\t"
-        "addc.u32 %21, 0, 0;\n\t"
-        "mad.hi.cc.u32 %5, %33, %54, %5;\n\t"
-        "madc.hi.cc.u32 %6, %34, %54, %6;\n\t"
         "madc.hi.cc.u32 %7, %35, %54, %7;\n\t"
-        "madc.hi.cc.u32 %8, %36, %54, %8;\n\t"
+        "madc.lo.cc.u32 %8, %37, %54, %8;\n\t"
         "madc.hi.cc.u32 %9, %37, %54, %9;\n\t"
-        "madc.hi.cc.u32 %10, %38, %54, %10;\n\t"
+        "madc.lo.cc.u32 %10, %39, %54, %10;\n\t"
         "madc.hi.cc.u32 %11, %39, %54, %11;\n\t"
-        "madc.hi.cc.u32 %12, %40, %54, %12;\n\t"
+        "madc.lo.cc.u32 %12, %41, %54, %12;\n\t"
         "madc.hi.cc.u32 %13, %41, %54, %13;\n\t"
-        "madc.hi.cc.u32 %14, %42, %54, %14;\n\t"
+        "madc.lo.cc.u32 %14, %43, %54, %14;\n\t"
         "madc.hi.cc.u32 %15, %43, %54, %15;\n\t"
-        "madc.hi.cc.u32 %16, %44, %54, %16;\n\t"
+        "madc.lo.cc.u32 %16, %45, %54, %16;\n\t"
         "madc.hi.cc.u32 %17, %45, %54, %17;\n\t"
-        "madc.hi.cc.u32 %18, %46, %54, %18;\n\t"
+        "madc.lo.cc.u32 %18, %47, %54, %18;\n\t"
         "madc.hi.cc.u32 %19, %47, %54, %19;\n\t"
-        "madc.hi.cc.u32 %20, %48, %54, %20;\n\t"
-        "madc.hi.u32 %21, %49, %54, %21;\n\t"
-        "mad.lo.cc.u32 %5, %33, %55, %5;\n\t"
-        "madc.lo.cc.u32 %6, %34, %55, %6;\n\t"
-        "madc.lo.cc.u32 %7, %35, %55, %7;\n\t"
-        "madc.lo.cc.u32 %8, %36, %55, %8;\n\t"
-        "madc.lo.cc.u32 %9, %37, %55, %9;\n\t"
-        "madc.lo.cc.u32 %10, %38, %55, %10;\n\t"
-        "madc.lo.cc.u32 %11, %39, %55, %11;\n\t"
-        "madc.lo.cc.u32 %12, %40, %55, %12;\n\t"
-        "madc.lo.cc.u32 %13, %41, %55, %13;\n\t"
-        "madc.lo.cc.u32 %14, %42, %55, %14;\n\t"
-        "madc.lo.cc.u32 %15, %43, %55, %15;\n\t"
-        "madc.lo.cc.u32 %16, %44, %55, %16;\n\t"
-        "madc.lo.cc.u32 %17, %45, %55, %17;\n\t"
-        "madc.lo.cc.u32 %18, %46, %55, %18;\n\t"
-        "madc.lo.cc.u32 %19, %47, %55, %19;\n\t"
-        "madc.lo.cc.u32 %20, %48, %55, %20;\n\t"
-        "madc.lo.cc.u32 %21, %49, %55, %21;\n\t"
-        "addc.u32 %22, 0, 0;\n\t"
-        "mad.hi.cc.u32 %6, %33, %55, %6;\n\t"
+        "madc.lo.cc.u32 %20, %49, %54, %20;\n\t"
+        "madc.hi.u32 %21, %49, %54, 0;\n\t"
+        "mad.lo.cc.u32 t4, %34, %54, t4;\n\t"
+        "madc.hi.cc.u32 t5, %34, %54, t5;\n\t"
+        "madc.lo.cc.u32 t6, %36, %54, t6;\n\t"
+        "madc.hi.cc.u32 t7, %36, %54, t7;\n\t"
+        "madc.lo.cc.u32 t8, %38, %54, t8;\n\t"
+        "madc.hi.cc.u32 t9, %38, %54, t9;\n\t"
+        "madc.lo.cc.u32 t10, %40, %54, t10;\n\t"
+        "madc.hi.cc.u32 t11, %40, %54, t11;\n\t"
+        "madc.lo.cc.u32 t12, %42, %54, t12;\n\t"
+        "madc.hi.cc.u32 t13, %42, %54, t13;\n\t"
+        "madc.lo.cc.u32 t14, %44, %54, t14;\n\t"
+        "madc.hi.cc.u32 t15, %44, %54, t15;\n\t"
+        "madc.lo.cc.u32 t16, %46, %54, t16;\n\t"
+        "madc.hi.cc.u32 t17, %46, %54, t17;\n\t"
+        "madc.lo.cc.u32 t18, %48, %54, t18;\n\t"
+        "madc.hi.cc.u32 t19, %48, %54, t19;\n\t"
+        "addc.u32 t20, 0, 0;\n\t"
+        "mad.lo.cc.u32 %6, %34, %55, %6;\n\t"
         "madc.hi.cc.u32 %7, %34, %55, %7;\n\t"
-        "madc.hi.cc.u32 %8, %35, %55, %8;\n\t"
+        "madc.lo.cc.u32 %8, %36, %55, %8;\n\t"
         "madc.hi.cc.u32 %9, %36, %55, %9;\n\t"
-        "madc.hi.cc.u32 %10, %37, %55, %10;\n\t"
+        "madc.lo.cc.u32 %10, %38, %55, %10;\n\t"
         "madc.hi.cc.u32 %11, %38, %55, %11;\n\t"
-        "madc.hi.cc.u32 %12, %39, %55, %12;\n\t"
+        "madc.lo.cc.u32 %12, %40, %55, %12;\n\t"
         "madc.hi.cc.u32 %13, %40, %55, %13;\n\t"
-        "madc.hi.cc.u32 %14, %41, %55, %14;\n\t"
+        "madc.lo.cc.u32 %14, %42, %55, %14;\n\t"
         "madc.hi.cc.u32 %15, %42, %55, %15;\n\t"
-        "madc.hi.cc.u32 %16, %43, %55, %16;\n\t"
+        "madc.lo.cc.u32 %16, %44, %55, %16;\n\t"
         "madc.hi.cc.u32 %17, %44, %55, %17;\n\t"
-        "madc.hi.cc.u32 %18, %45, %55, %18;\n\t"
+        "madc.lo.cc.u32 %18, %46, %55, %18;\n\t"
         "madc.hi.cc.u32 %19, %46, %55, %19;\n\t"
-        "madc.hi.cc.u32 %20, %47, %55, %20;\n\t"
+        "madc.lo.cc.u32 %20, %48, %55, %20;\n\t"
         "madc.hi.cc.u32 %21, %48, %55, %21;\n\t"
-        "madc.hi.u32 %22, %49, %55, %22;\n\t"
+        "addc.u32 %22, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %33, %55, t4;\n\t"
+        "madc.hi.cc.u32 t5, %33, %55, t5;\n\t"
+        "madc.lo.cc.u32 t6, %35, %55, t6;\n\t"
+        "madc.hi.cc.u32 t7, %35, %55, t7;\n\t"
+        "madc.lo.cc.u32 t8, %37, %55, t8;\n\t"
+        "madc.hi.cc.u32 t9, %37, %55, t9;\n\t"
+        "madc.lo.cc.u32 t10, %39, %55, t10;\n\t"
+        "madc.hi.cc.u32 t11, %39, %55, t11;\n\t"
+        "madc.lo.cc.u32 t12, %41, %55, t12;\n\t"
+        "madc.hi.cc.u32 t13, %41, %55, t13;\n\t"
+        "madc.lo.cc.u32 t14, %43, %55, t14;\n\t"
+        "madc.hi.cc.u32 t15, %43, %55, t15;\n\t"
+        "madc.lo.cc.u32 t16, %45, %55, t16;\n\t"
+        "madc.hi.cc.u32 t17, %45, %55, t17;\n\t"
+        "madc.lo.cc.u32 t18, %47, %55, t18;\n\t"
+        "madc.hi.cc.u32 t19, %47, %55, t19;\n\t"
+        "madc.lo.cc.u32 t20, %49, %55, t20;\n\t"
+        "madc.hi.u32 t21, %49, %55, 0;\n\t"
         "mad.lo.cc.u32 %6, %33, %56, %6;\n\t"
-        "madc.lo.cc.u32 %7, %34, %56, %7;\n\t"
+        "madc.hi.cc.u32 %7, %33, %56, %7;\n\t"
         "madc.lo.cc.u32 %8, %35, %56, %8;\n\t"
-        "madc.lo.cc.u32 %9, %36, %56, %9;\n\t"
-        "madc.lo.cc.u32 %10, %37, %56, %10;\n\t"
-        "madc.lo.cc.u32 %11, %38, %56, %11;\n\t"
-        "madc.lo.cc.u32 %12, %39, %56, %12;\n\t"
-        "madc.lo.cc.u32 %13, %40, %56, %13;\n\t"
-        "madc.lo.cc.u32 %14, %41, %56, %14;\n\t"
-        "madc.lo.cc.u32 %15, %42, %56, %15;\n\t"
-        "madc.lo.cc.u32 %16, %43, %56, %16;\n\t"
-        "madc.lo.cc.u32 %17, %44, %56, %17;\n\t"
-        "madc.lo.cc.u32 %18, %45, %56, %18;\n\t"
-        "madc.lo.cc.u32 %19, %46, %56, %19;\n\t"
-        "madc.lo.cc.u32 %20, %47, %56, %20;\n\t"
-        "madc.lo.cc.u32 %21, %48, %56, %21;\n\t"
-        "madc.lo.cc.u32 %22, %49, %56, %22;\n\t"
-        "addc.u32 %23, 0, 0;\n\t"
-        "mad.hi.cc.u32 %7, %33, %56, %7;\n\t"
-        "madc.hi.cc.u32 %8, %34, %56, %8;\n\t"
         "madc.hi.cc.u32 %9, %35, %56, %9;\n\t"
-        "madc.hi.cc.u32 %10, %36, %56, %10;\n\t"
+        "madc.lo.cc.u32 %10, %37, %56, %10;\n\t"
         "madc.hi.cc.u32 %11, %37, %56, %11;\n\t"
-        "madc.hi.cc.u32 %12, %38, %56, %12;\n\t"
+        "madc.lo.cc.u32 %12, %39, %56, %12;\n\t"
         "madc.hi.cc.u32 %13, %39, %56, %13;\n\t"
-        "madc.hi.cc.u32 %14, %40, %56, %14;\n\t"
+        "madc.lo.cc.u32 %14, %41, %56, %14;\n\t"
         "madc.hi.cc.u32 %15, %41, %56, %15;\n\t"
-        "madc.hi.cc.u32 %16, %42, %56, %16;\n\t"
+        "madc.lo.cc.u32 %16, %43, %56, %16;\n\t"
         "madc.hi.cc.u32 %17, %43, %56, %17;\n\t"
-        "madc.hi.cc.u32 %18, %44, %56, %18;\n\t"
+        "madc.lo.cc.u32 %18, %45, %56, %18;\n\t"
         "madc.hi.cc.u32 %19, %45, %56, %19;\n\t"
-        "madc.hi.cc.u32 %20, %46, %56, %20;\n\t"
+        "madc.lo.cc.u32 %20, %47, %56, %20;\n\t"
         "madc.hi.cc.u32 %21, %47, %56, %21;\n\t"
-        "madc.hi.cc.u32 %22, %48, %56, %22;\n\t"
-        "madc.hi.u32 %23, %49, %56, %23;\n\t"
-        "mad.lo.cc.u32 %7, %33, %57, %7;\n\t"
-        "madc.lo.cc.u32 %8, %34, %57, %8;\n\t"
-        "madc.lo.cc.u32 %9, %35, %57, %9;\n\t"
-        "madc.lo.cc.u32 %10, %36, %57, %10;\n\t"
-        "madc.lo.cc.u32 %11, %37, %57, %11;\n\t"
-        "madc.lo.cc.u32 %12, %38, %57, %12;\n\t"
-        "madc.lo.cc.u32 %13, %39, %57, %13;\n\t"
-        "madc.lo.cc.u32 %14, %40, %57, %14;\n\t"
-        "madc.lo.cc.u32 %15, %41, %57, %15;\n\t"
-        "madc.lo.cc.u32 %16, %42, %57, %16;\n\t"
-        "madc.lo.cc.u32 %17, %43, %57, %17;\n\t"
-        "madc.lo.cc.u32 %18, %44, %57, %18;\n\t"
-        "madc.lo.cc.u32 %19, %45, %57, %19;\n\t"
-        "madc.lo.cc.u32 %20, %46, %57, %20;\n\t"
-        "madc.lo.cc.u32 %21, %47, %57, %21;\n\t"
-        "madc.lo.cc.u32 %22, %48, %57, %22;\n\t"
-        "madc.lo.cc.u32 %23, %49, %57, %23;\n\t"
-        "addc.u32 %24, 0, 0;\n\t"
-        "mad.hi.cc.u32 %8, %33, %57, %8;\n\t"
+        "madc.lo.cc.u32 %22, %49, %56, %22;\n\t"
+        "madc.hi.u32 %23, %49, %56, 0;\n\t"
+        "mad.lo.cc.u32 t6, %34, %56, t6;\n\t"
+        "madc.hi.cc.u32 t7, %34, %56, t7;\n\t"
+        "madc.lo.cc.u32 t8, %36, %56, t8;\n\t"
+        "madc.hi.cc.u32 t9, %36, %56, t9;\n\t"
+        "madc.lo.cc.u32 t10, %38, %56, t10;\n\t"
+        "madc.hi.cc.u32 t11, %38, %56, t11;\n\t"
+        "madc.lo.cc.u32 t12, %40, %56, t12;\n\t"
+        "madc.hi.cc.u32 t13, %40, %56, t13;\n\t"
+        "madc.lo.cc.u32 t14, %42, %56, t14;\n\t"
+        "madc.hi.cc.u32 t15, %42, %56, t15;\n\t"
+        "madc.lo.cc.u32 t16, %44, %56, t16;\n\t"
+        "madc.hi.cc.u32 t17, %44, %56, t17;\n\t"
+        "madc.lo.cc.u32 t18, %46, %56, t18;\n\t"
+        "madc.hi.cc.u32 t19, %46, %56, t19;\n\t"
+        "madc.lo.cc.u32 t20, %48, %56, t20;\n\t"
+        "madc.hi.cc.u32 t21, %48, %56, t21;\n\t"
+        "addc.u32 t22, 0, 0;\n\t"
+        "mad.lo.cc.u32 %8, %34, %57, %8;\n\t"
         "madc.hi.cc.u32 %9, %34, %57, %9;\n\t"
-        "madc.hi.cc.u32 %10, %35, %57, %10;\n\t"
+        "madc.lo.cc.u32 %10, %36, %57, %10;\n\t"
         "madc.hi.cc.u32 %11, %36, %57, %11;\n\t"
-        "madc.hi.cc.u32 %12, %37, %57, %12;\n\t"
+        "madc.lo.cc.u32 %12, %38, %57, %12;\n\t"
         "madc.hi.cc.u32 %13, %38, %57, %13;\n\t"
-        "madc.hi.cc.u32 %14, %39, %57, %14;\n\t"
+        "madc.lo.cc.u32 %14, %40, %57, %14;\n\t"
         "madc.hi.cc.u32 %15, %40, %57, %15;\n\t"
-        "madc.hi.cc.u32 %16, %41, %57, %16;\n\t"
+        "madc.lo.cc.u32 %16, %42, %57, %16;\n\t"
         "madc.hi.cc.u32 %17, %42, %57, %17;\n\t"
-        "madc.hi.cc.u32 %18, %43, %57, %18;\n\t"
+        "madc.lo.cc.u32 %18, %44, %57, %18;\n\t"
         "madc.hi.cc.u32 %19, %44, %57, %19;\n\t"
-        "madc.hi.cc.u32 %20, %45, %57, %20;\n\t"
+        "madc.lo.cc.u32 %20, %46, %57, %20;\n\t"
         "madc.hi.cc.u32 %21, %46, %57, %21;\n\t"
-        "madc.hi.cc.u32 %22, %47, %57, %22;\n\t"
+        "madc.lo.cc.u32 %22, %48, %57, %22;\n\t"
         "madc.hi.cc.u32 %23, %48, %57, %23;\n\t"
-        "madc.hi.u32 %24, %49, %57, %24;\n\t"
+        "addc.u32 %24, 0, 0;\n\t"
+        "mad.lo.cc.u32 t6, %33, %57, t6;\n\t"
+        "madc.hi.cc.u32 t7, %33, %57, t7;\n\t"
+        "madc.lo.cc.u32 t8, %35, %57, t8;\n\t"
+        "madc.hi.cc.u32 t9, %35, %57, t9;\n\t"
+        "madc.lo.cc.u32 t10, %37, %57, t10;\n\t"
+        "madc.hi.cc.u32 t11, %37, %57, t11;\n\t"
+        "madc.lo.cc.u32 t12, %39, %57, t12;\n\t"
+        "madc.hi.cc.u32 t13, %39, %57, t13;\n\t"
+        "madc.lo.cc.u32 t14, %41, %57, t14;\n\t"
+        "madc.hi.cc.u32 t15, %41, %57, t15;\n\t"
+        "madc.lo.cc.u32 t16, %43, %57, t16;\n\t"
+        "madc.hi.cc.u32 t17, %43, %57, t17;\n\t"
+        "madc.lo.cc.u32 t18, %45, %57, t18;\n\t"
+        "madc.hi.cc.u32 t19, %45, %57, t19;\n\t"
+        "madc.lo.cc.u32 t20, %47, %57, t20;\n\t"
+        "madc.hi.cc.u32 t21, %47, %57, t21;\n\t"
+        "madc.lo.cc.u32 t22, %49, %57, t22;\n\t"
+        "madc.hi.u32 t23, %49, %57, 0;\n\t"
         "mad.lo.cc.u32 %8, %33, %58, %8;\n\t"
-        "madc.lo.cc.u32 %9, %34, %58, %9;\n\t"
+        "madc.hi.cc.u32 %9, %33, %58, %9;\n\t"
         "madc.lo.cc.u32 %10, %35, %58, %10;\n\t"
-        "madc.lo.cc.u32 %11, %36, %58, %11;\n\t"
-        "madc.lo.cc.u32 %12, %37, %58, %12;\n\t"
-        "madc.lo.cc.u32 %13, %38, %58, %13;\n\t"
-        "madc.lo.cc.u32 %14, %39, %58, %14;\n\t"
-        "madc.lo.cc.u32 %15, %40, %58, %15;\n\t"
-        "madc.lo.cc.u32 %16, %41, %58, %16;\n\t"
-        "madc.lo.cc.u32 %17, %42, %58, %17;\n\t"
-        "madc.lo.cc.u32 %18, %43, %58, %18;\n\t"
-        "madc.lo.cc.u32 %19, %44, %58, %19;\n\t"
-        "madc.lo.cc.u32 %20, %45, %58, %20;\n\t"
-        "madc.lo.cc.u32 %21, %46, %58, %21;\n\t"
-        "madc.lo.cc.u32 %22, %47, %58, %22;\n\t"
-        "madc.lo.cc.u32 %23, %48, %58, %23;\n\t"
-        "madc.lo.cc.u32 %24, %49, %58, %24;\n\t"
-        "addc.u32 %25, 0, 0;\n\t"
-        "mad.hi.cc.u32 %9, %33, %58, %9;\n\t"
-        "madc.hi.cc.u32 %10, %34, %58, %10;\n\t"
         "madc.hi.cc.u32 %11, %35, %58, %11;\n\t"
-        "madc.hi.cc.u32 %12, %36, %58, %12;\n\t"
+        "madc.lo.cc.u32 %12, %37, %58, %12;\n\t"
         "madc.hi.cc.u32 %13, %37, %58, %13;\n\t"
-        "madc.hi.cc.u32 %14, %38, %58, %14;\n\t"
+        "madc.lo.cc.u32 %14, %39, %58, %14;\n\t"
         "madc.hi.cc.u32 %15, %39, %58, %15;\n\t"
-        "madc.hi.cc.u32 %16, %40, %58, %16;\n\t"
+        "madc.lo.cc.u32 %16, %41, %58, %16;\n\t"
         "madc.hi.cc.u32 %17, %41, %58, %17;\n\t"
-        "madc.hi.cc.u32 %18, %42, %58, %18;\n\t"
+        "madc.lo.cc.u32 %18, %43, %58, %18;\n\t"
         "madc.hi.cc.u32 %19, %43, %58, %19;\n\t"
-        "madc.hi.cc.u32 %20, %44, %58, %20;\n\t"
+        "madc.lo.cc.u32 %20, %45, %58, %20;\n\t"
         "madc.hi.cc.u32 %21, %45, %58, %21;\n\t"
-        "madc.hi.cc.u32 %22, %46, %58, %22;\n\t"
+        "madc.lo.cc.u32 %22, %47, %58, %22;\n\t"
         "madc.hi.cc.u32 %23, %47, %58, %23;\n\t"
-        "madc.hi.cc.u32 %24, %48, %58, %24;\n\t"
-        "madc.hi.u32 %25, %49, %58, %25;\n\t"
-        "mad.lo.cc.u32 %9, %33, %59, %9;\n\t"
-        "madc.lo.cc.u32 %10, %34, %59, %10;\n\t"
-        "madc.lo.cc.u32 %11, %35, %59, %11;\n\t"
-        "madc.lo.cc.u32 %12, %36, %59, %12;\n\t"
-        "madc.lo.cc.u32 %13, %37, %59, %13;\n\t"
-        "madc.lo.cc.u32 %14, %38, %59, %14;\n\t"
-        "madc.lo.cc.u32 %15, %39, %59, %15;\n\t"
-        "madc.lo.cc.u32 %16, %40, %59, %16;\n\t"
-        "madc.lo.cc.u32 %17, %41, %59, %17;\n\t"
-        "madc.lo.cc.u32 %18, %42, %59, %18;\n\t"
-        "madc.lo.cc.u32 %19, %43, %59, %19;\n\t"
-        "madc.lo.cc.u32 %20, %44, %59, %20;\n\t"
-        "madc.lo.cc.u32 %21, %45, %59, %21;\n\t"
-        "madc.lo.cc.u32 %22, %46, %59, %22;\n\t"
-        "madc.lo.cc.u32 %23, %47, %59, %23;\n\t"
-        "madc.lo.cc.u32 %24, %48, %59, %24;\n\t"
-        "madc.lo.cc.u32 %25, %49, %59, %25;\n\t"
-        "addc.u32 %26, 0, 0;\n\t"
-        "mad.hi.cc.u32 %10, %33, %59, %10;\n\t"
+        "madc.lo.cc.u32 %24, %49, %58, %24;\n\t"
+        "madc.hi.u32 %25, %49, %58, 0;\n\t"
+        "mad.lo.cc.u32 t8, %34, %58, t8;\n\t"
+        "madc.hi.cc.u32 t9, %34, %58, t9;\n\t"
+        "madc.lo.cc.u32 t10, %36, %58, t10;\n\t"
+        "madc.hi.cc.u32 t11, %36, %58, t11;\n\t"
+        "madc.lo.cc.u32 t12, %38, %58, t12;\n\t"
+        "madc.hi.cc.u32 t13, %38, %58, t13;\n\t"
+        "madc.lo.cc.u32 t14, %40, %58, t14;\n\t"
+        "madc.hi.cc.u32 t15, %40, %58, t15;\n\t"
+        "madc.lo.cc.u32 t16, %42, %58, t16;\n\t"
+        "madc.hi.cc.u32 t17, %42, %58, t17;\n\t"
+        "madc.lo.cc.u32 t18, %44, %58, t18;\n\t"
+        "madc.hi.cc.u32 t19, %44, %58, t19;\n\t"
+        "madc.lo.cc.u32 t20, %46, %58, t20;\n\t"
+        "madc.hi.cc.u32 t21, %46, %58, t21;\n\t"
+        "madc.lo.cc.u32 t22, %48, %58, t22;\n\t"
+        "madc.hi.cc.u32 t23, %48, %58, t23;\n\t"
+        "addc.u32 t24, 0, 0;\n\t"
+        "mad.lo.cc.u32 %10, %34, %59, %10;\n\t"
         "madc.hi.cc.u32 %11, %34, %59, %11;\n\t"
-        "madc.hi.cc.u32 %12, %35, %59, %12;\n\t"
+        "madc.lo.cc.u32 %12, %36, %59, %12;\n\t"
         "madc.hi.cc.u32 %13, %36, %59, %13;\n\t"
-        "madc.hi.cc.u32 %14, %37, %59, %14;\n\t"
+        "madc.lo.cc.u32 %14, %38, %59, %14;\n\t"
         "madc.hi.cc.u32 %15, %38, %59, %15;\n\t"
-        "madc.hi.cc.u32 %16, %39, %59, %16;\n\t"
+        "madc.lo.cc.u32 %16, %40, %59, %16;\n\t"
         "madc.hi.cc.u32 %17, %40, %59, %17;\n\t"
-        "madc.hi.cc.u32 %18, %41, %59, %18;\n\t"
+        "madc.lo.cc.u32 %18, %42, %59, %18;\n\t"
         "madc.hi.cc.u32 %19, %42, %59, %19;\n\t"
-        "madc.hi.cc.u32 %20, %43, %59, %20;\n\t"
+        "madc.lo.cc.u32 %20, %44, %59, %20;\n\t"
         "madc.hi.cc.u32 %21, %44, %59, %21;\n\t"
-        "madc.hi.cc.u32 %22, %45, %59, %22;\n\t"
+        "madc.lo.cc.u32 %22, %46, %59, %22;\n\t"
         "madc.hi.cc.u32 %23, %46, %59, %23;\n\t"
-        "madc.hi.cc.u32 %24, %47, %59, %24;\n\t"
+        "madc.lo.cc.u32 %24, %48, %59, %24;\n\t"
         "madc.hi.cc.u32 %25, %48, %59, %25;\n\t"
-        "madc.hi.u32 %26, %49, %59, %26;\n\t"
+        "addc.u32 %26, 0, 0;\n\t"
+        "mad.lo.cc.u32 t8, %33, %59, t8;\n\t"
+        "madc.hi.cc.u32 t9, %33, %59, t9;\n\t"
+        "madc.lo.cc.u32 t10, %35, %59, t10;\n\t"
+        "madc.hi.cc.u32 t11, %35, %59, t11;\n\t"
+        "madc.lo.cc.u32 t12, %37, %59, t12;\n\t"
+        "madc.hi.cc.u32 t13, %37, %59, t13;\n\t"
+        "madc.lo.cc.u32 t14, %39, %59, t14;\n\t"
+        "madc.hi.cc.u32 t15, %39, %59, t15;\n\t"
+        "madc.lo.cc.u32 t16, %41, %59, t16;\n\t"
+        "madc.hi.cc.u32 t17, %41, %59, t17;\n\t"
+        "madc.lo.cc.u32 t18, %43, %59, t18;\n\t"
+        "madc.hi.cc.u32 t19, %43, %59, t19;\n\t"
+        "madc.lo.cc.u32 t20, %45, %59, t20;\n\t"
+        "madc.hi.cc.u32 t21, %45, %59, t21;\n\t"
+        "madc.lo.cc.u32 t22, %47, %59, t22;\n\t"
+        "madc.hi.cc.u32 t23, %47, %59, t23;\n\t"
+        "madc.lo.cc.u32 t24, %49, %59, t24;\n\t"
+        "madc.hi.u32 t25, %49, %59, 0;\n\t"
         "mad.lo.cc.u32 %10, %33, %60, %10;\n\t"
-        "madc.lo.cc.u32 %11, %34, %60, %11;\n\t"
+        "madc.hi.cc.u32 %11, %33, %60, %11;\n\t"
         "madc.lo.cc.u32 %12, %35, %60, %12;\n\t"
-        "madc.lo.cc.u32 %13, %36, %60, %13;\n\t"
-        "madc.lo.cc.u32 %14, %37, %60, %14;\n\t"
-        "madc.lo.cc.u32 %15, %38, %60, %15;\n\t"
-        "madc.lo.cc.u32 %16, %39, %60, %16;\n\t"
-        "madc.lo.cc.u32 %17, %40, %60, %17;\n\t"
-        "madc.lo.cc.u32 %18, %41, %60, %18;\n\t"
-        "madc.lo.cc.u32 %19, %42, %60, %19;\n\t"
-        "madc.lo.cc.u32 %20, %43, %60, %20;\n\t"
-        "madc.lo.cc.u32 %21, %44, %60, %21;\n\t"
-        "madc.lo.cc.u32 %22, %45, %60, %22;\n\t"
-        "madc.lo.cc.u32 %23, %46, %60, %23;\n\t"
-        "madc.lo.cc.u32 %24, %47, %60, %24;\n\t"
-        "madc.lo.cc.u32 %25, %48, %60, %25;\n\t"
-        "madc.lo.cc.u32 %26, %49, %60, %26;\n\t"
-        "addc.u32 %27, 0, 0;\n\t"
-        "mad.hi.cc.u32 %11, %33, %60, %11;\n\t"
-        "madc.hi.cc.u32 %12, %34, %60, %12;\n\t"
         "madc.hi.cc.u32 %13, %35, %60, %13;\n\t"
-        "madc.hi.cc.u32 %14, %36, %60, %14;\n\t"
+        "madc.lo.cc.u32 %14, %37, %60, %14;\n\t"
         "madc.hi.cc.u32 %15, %37, %60, %15;\n\t"
-        "madc.hi.cc.u32 %16, %38, %60, %16;\n\t"
+        "madc.lo.cc.u32 %16, %39, %60, %16;\n\t"
         "madc.hi.cc.u32 %17, %39, %60, %17;\n\t"
-        "madc.hi.cc.u32 %18, %40, %60, %18;\n\t"
+        "madc.lo.cc.u32 %18, %41, %60, %18;\n\t"
         "madc.hi.cc.u32 %19, %41, %60, %19;\n\t"
-        "madc.hi.cc.u32 %20, %42, %60, %20;\n\t"
+        "madc.lo.cc.u32 %20, %43, %60, %20;\n\t"
         "madc.hi.cc.u32 %21, %43, %60, %21;\n\t"
-        "madc.hi.cc.u32 %22, %44, %60, %22;\n\t"
+        "madc.lo.cc.u32 %22, %45, %60, %22;\n\t"
         "madc.hi.cc.u32 %23, %45, %60, %23;\n\t"
-        "madc.hi.cc.u32 %24, %46, %60, %24;\n\t"
+        "madc.lo.cc.u32 %24, %47, %60, %24;\n\t"
         "madc.hi.cc.u32 %25, %47, %60, %25;\n\t"
-        "madc.hi.cc.u32 %26, %48, %60, %26;\n\t"
-        "madc.hi.u32 %27, %49, %60, %27;\n\t"
-        "mad.lo.cc.u32 %11, %33, %61, %11;\n\t"
-        "madc.lo.cc.u32 %12, %34, %61, %12;\n\t"
-        "madc.lo.cc.u32 %13, %35, %61, %13;\n\t"
-        "madc.lo.cc.u32 %14, %36, %61, %14;\n\t"
-        "madc.lo.cc.u32 %15, %37, %61, %15;\n\t"
-        "madc.lo.cc.u32 %16, %38, %61, %16;\n\t"
-        "madc.lo.cc.u32 %17, %39, %61, %17;\n\t"
-        "madc.lo.cc.u32 %18, %40, %61, %18;\n\t"
-        "madc.lo.cc.u32 %19, %41, %61, %19;\n\t"
-        "madc.lo.cc.u32 %20, %42, %61, %20;\n\t"
-        "madc.lo.cc.u32 %21, %43, %61, %21;\n\t"
-        "madc.lo.cc.u32 %22, %44, %61, %22;\n\t"
-        "madc.lo.cc.u32 %23, %45, %61, %23;\n\t"
-        "madc.lo.cc.u32 %24, %46, %61, %24;\n\t"
-        "madc.lo.cc.u32 %25, %47, %61, %25;\n\t"
-        "madc.lo.cc.u32 %26, %48, %61, %26;\n\t"
-        "madc.lo.cc.u32 %27, %49, %61, %27;\n\t"
-        "addc.u32 %28, 0, 0;\n\t"
-        "mad.hi.cc.u32 %12, %33, %61, %12;\n\t"
+        "madc.lo.cc.u32 %26, %49, %60, %26;\n\t"
+        "madc.hi.u32 %27, %49, %60, 0;\n\t"
+        "mad.lo.cc.u32 t10, %34, %60, t10;\n\t"
+        "madc.hi.cc.u32 t11, %34, %60, t11;\n\t"
+        "madc.lo.cc.u32 t12, %36, %60, t12;\n\t"
+        "madc.hi.cc.u32 t13, %36, %60, t13;\n\t"
+        "madc.lo.cc.u32 t14, %38, %60, t14;\n\t"
+        "madc.hi.cc.u32 t15, %38, %60, t15;\n\t"
+        "madc.lo.cc.u32 t16, %40, %60, t16;\n\t"
+        "madc.hi.cc.u32 t17, %40, %60, t17;\n\t"
+        "madc.lo.cc.u32 t18, %42, %60, t18;\n\t"
+        "madc.hi.cc.u32 t19, %42, %60, t19;\n\t"
+        "madc.lo.cc.u32 t20, %44, %60, t20;\n\t"
+        "madc.hi.cc.u32 t21, %44, %60, t21;\n\t"
+        "madc.lo.cc.u32 t22, %46, %60, t22;\n\t"
+        "madc.hi.cc.u32 t23, %46, %60, t23;\n\t"
+        "madc.lo.cc.u32 t24, %48, %60, t24;\n\t"
+        "madc.hi.cc.u32 t25, %48, %60, t25;\n\t"
+        "addc.u32 t26, 0, 0;\n\t"
+        "mad.lo.cc.u32 %12, %34, %61, %12;\n\t"
         "madc.hi.cc.u32 %13, %34, %61, %13;\n\t"
-        "madc.hi.cc.u32 %14, %35, %61, %14;\n\t"
+        "madc.lo.cc.u32 %14, %36, %61, %14;\n\t"
         "madc.hi.cc.u32 %15, %36, %61, %15;\n\t"
-        "madc.hi.cc.u32 %16, %37, %61, %16;\n\t"
+        "madc.lo.cc.u32 %16, %38, %61, %16;\n\t"
         "madc.hi.cc.u32 %17, %38, %61, %17;\n\t"
-        "madc.hi.cc.u32 %18, %39, %61, %18;\n\t"
+        "madc.lo.cc.u32 %18, %40, %61, %18;\n\t"
         "madc.hi.cc.u32 %19, %40, %61, %19;\n\t"
-        "madc.hi.cc.u32 %20, %41, %61, %20;\n\t"
+        "madc.lo.cc.u32 %20, %42, %61, %20;\n\t"
         "madc.hi.cc.u32 %21, %42, %61, %21;\n\t"
-        "madc.hi.cc.u32 %22, %43, %61, %22;\n\t"
+        "madc.lo.cc.u32 %22, %44, %61, %22;\n\t"
         "madc.hi.cc.u32 %23, %44, %61, %23;\n\t"
-        "madc.hi.cc.u32 %24, %45, %61, %24;\n\t"
+        "madc.lo.cc.u32 %24, %46, %61, %24;\n\t"
         "madc.hi.cc.u32 %25, %46, %61, %25;\n\t"
-        "madc.hi.cc.u32 %26, %47, %61, %26;\n\t"
+        "madc.lo.cc.u32 %26, %48, %61, %26;\n\t"
         "madc.hi.cc.u32 %27, %48, %61, %27;\n\t"
-        "madc.hi.u32 %28, %49, %61, %28;\n\t"
+        "addc.u32 %28, 0, 0;\n\t"
+        "mad.lo.cc.u32 t10, %33, %61, t10;\n\t"
+        "madc.hi.cc.u32 t11, %33, %61, t11;\n\t"
+        "madc.lo.cc.u32 t12, %35, %61, t12;\n\t"
+        "madc.hi.cc.u32 t13, %35, %61, t13;\n\t"
+        "madc.lo.cc.u32 t14, %37, %61, t14;\n\t"
+        "madc.hi.cc.u32 t15, %37, %61, t15;\n\t"
+        "madc.lo.cc.u32 t16, %39, %61, t16;\n\t"
+        "madc.hi.cc.u32 t17, %39, %61, t17;\n\t"
+        "madc.lo.cc.u32 t18, %41, %61, t18;\n\t"
+        "madc.hi.cc.u32 t19, %41, %61, t19;\n\t"
+        "madc.lo.cc.u32 t20, %43, %61, t20;\n\t"
+        "madc.hi.cc.u32 t21, %43, %61, t21;\n\t"
+        "madc.lo.cc.u32 t22, %45, %61, t22;\n\t"
+        "madc.hi.cc.u32 t23, %45, %61, t23;\n\t"
+        "madc.lo.cc.u32 t24, %47, %61, t24;\n\t"
+        "madc.hi.cc.u32 t25, %47, %61, t25;\n\t"
+        "madc.lo.cc.u32 t26, %49, %61, t26;\n\t"
+        "madc.hi.u32 t27, %49, %61, 0;\n\t"
         "mad.lo.cc.u32 %12, %33, %62, %12;\n\t"
-        "madc.lo.cc.u32 %13, %34, %62, %13;\n\t"
+        "madc.hi.cc.u32 %13, %33, %62, %13;\n\t"
         "madc.lo.cc.u32 %14, %35, %62, %14;\n\t"
-        "madc.lo.cc.u32 %15, %36, %62, %15;\n\t"
-        "madc.lo.cc.u32 %16, %37, %62, %16;\n\t"
-        "madc.lo.cc.u32 %17, %38, %62, %17;\n\t"
-        "madc.lo.cc.u32 %18, %39, %62, %18;\n\t"
-        "madc.lo.cc.u32 %19, %40, %62, %19;\n\t"
-        "madc.lo.cc.u32 %20, %41, %62, %20;\n\t"
-        "madc.lo.cc.u32 %21, %42, %62, %21;\n\t"
-        "madc.lo.cc.u32 %22, %43, %62, %22;\n\t"
-        "madc.lo.cc.u32 %23, %44, %62, %23;\n\t"
-        "madc.lo.cc.u32 %24, %45, %62, %24;\n\t"
-        "madc.lo.cc.u32 %25, %46, %62, %25;\n\t"
-        "madc.lo.cc.u32 %26, %47, %62, %26;\n\t"
-        "madc.lo.cc.u32 %27, %48, %62, %27;\n\t"
-        "madc.lo.cc.u32 %28, %49, %62, %28;\n\t"
-        "addc.u32 %29, 0, 0;\n\t"
-        "mad.hi.cc.u32 %13, %33, %62, %13;\n\t"
-        "madc.hi.cc.u32 %14, %34, %62, %14;\n\t"
         "madc.hi.cc.u32 %15, %35, %62, %15;\n\t"
-        "madc.hi.cc.u32 %16, %36, %62, %16;\n\t"
+        "madc.lo.cc.u32 %16, %37, %62, %16;\n\t"
         "madc.hi.cc.u32 %17, %37, %62, %17;\n\t"
-        "madc.hi.cc.u32 %18, %38, %62, %18;\n\t"
+        "madc.lo.cc.u32 %18, %39, %62, %18;\n\t"
         "madc.hi.cc.u32 %19, %39, %62, %19;\n\t"
-        "madc.hi.cc.u32 %20, %40, %62, %20;\n\t"
+        "madc.lo.cc.u32 %20, %41, %62, %20;\n\t"
         "madc.hi.cc.u32 %21, %41, %62, %21;\n\t"
-        "madc.hi.cc.u32 %22, %42, %62, %22;\n\t"
+        "madc.lo.cc.u32 %22, %43, %62, %22;\n\t"
         "madc.hi.cc.u32 %23, %43, %62, %23;\n\t"
-        "madc.hi.cc.u32 %24, %44, %62, %24;\n\t"
+        "madc.lo.cc.u32 %24, %45, %62, %24;\n\t"
         "madc.hi.cc.u32 %25, %45, %62, %25;\n\t"
-        "madc.hi.cc.u32 %26, %46, %62, %26;\n\t"
+        "madc.lo.cc.u32 %26, %47, %62, %26;\n\t"
         "madc.hi.cc.u32 %27, %47, %62, %27;\n\t"
-        "madc.hi.cc.u32 %28, %48, %62, %28;\n\t"
-        "madc.hi.u32 %29, %49, %62, %29;\n\t"
-        "mad.lo.cc.u32 %13, %33, %63, %13;\n\t"
-        "madc.lo.cc.u32 %14, %34, %63, %14;\n\t"
-        "madc.lo.cc.u32 %15, %35, %63, %15;\n\t"
-        "madc.lo.cc.u32 %16, %36, %63, %16;\n\t"
-        "madc.lo.cc.u32 %17, %37, %63, %17;\n\t"
-        "madc.lo.cc.u32 %18, %38, %63, %18;\n\t"
-        "madc.lo.cc.u32 %19, %39, %63, %19;\n\t"
-        "madc.lo.cc.u32 %20, %40, %63, %20;\n\t"
-        "madc.lo.cc.u32 %21, %41, %63, %21;\n\t"
-        "madc.lo.cc.u32 %22, %42, %63, %22;\n\t"
-        "madc.lo.cc.u32 %23, %43, %63, %23;\n\t"
-        "madc.lo.cc.u32 %24, %44, %63, %24;\n\t"
-        "madc.lo.cc.u32 %25, %45, %63, %25;\n\t"
-        "madc.lo.cc.u32 %26, %46, %63, %26;\n\t"
-        "madc.lo.cc.u32 %27, %47, %63, %27;\n\t"
-        "madc.lo.cc.u32 %28, %48, %63, %28;\n\t"
-        "madc.lo.cc.u32 %29, %49, %63, %29;\n\t"
-        "addc.u32 %30, 0, 0;\n\t"
-        "mad.hi.cc.u32 %14, %33, %63, %14;\n\t"
+        "madc.lo.cc.u32 %28, %49, %62, %28;\n\t"
+        "madc.hi.u32 %29, %49, %62, 0;\n\t"
+        "mad.lo.cc.u32 t12, %34, %62, t12;\n\t"
+        "madc.hi.cc.u32 t13, %34, %62, t13;\n\t"
+        "madc.lo.cc.u32 t14, %36, %62, t14;\n\t"
+        "madc.hi.cc.u32 t15, %36, %62, t15;\n\t"
+        "madc.lo.cc.u32 t16, %38, %62, t16;\n\t"
+        "madc.hi.cc.u32 t17, %38, %62, t17;\n\t"
+        "madc.lo.cc.u32 t18, %40, %62, t18;\n\t"
+        "madc.hi.cc.u32 t19, %40, %62, t19;\n\t"
+        "madc.lo.cc.u32 t20, %42, %62, t20;\n\t"
+        "madc.hi.cc.u32 t21, %42, %62, t21;\n\t"
+        "madc.lo.cc.u32 t22, %44, %62, t22;\n\t"
+        "madc.hi.cc.u32 t23, %44, %62, t23;\n\t"
+        "madc.lo.cc.u32 t24, %46, %62, t24;\n\t"
+        "madc.hi.cc.u32 t25, %46, %62, t25;\n\t"
+        "madc.lo.cc.u32 t26, %48, %62, t26;\n\t"
+        "madc.hi.cc.u32 t27, %48, %62, t27;\n\t"
+        "addc.u32 t28, 0, 0;\n\t"
+        "mad.lo.cc.u32 %14, %34, %63, %14;\n\t"
         "madc.hi.cc.u32 %15, %34, %63, %15;\n\t"
-        "madc.hi.cc.u32 %16, %35, %63, %16;\n\t"
+        "madc.lo.cc.u32 %16, %36, %63, %16;\n\t"
         "madc.hi.cc.u32 %17, %36, %63, %17;\n\t"
-        "madc.hi.cc.u32 %18, %37, %63, %18;\n\t"
+        "madc.lo.cc.u32 %18, %38, %63, %18;\n\t"
         "madc.hi.cc.u32 %19, %38, %63, %19;\n\t"
-        "madc.hi.cc.u32 %20, %39, %63, %20;\n\t"
+        "madc.lo.cc.u32 %20, %40, %63, %20;\n\t"
         "madc.hi.cc.u32 %21, %40, %63, %21;\n\t"
-        "madc.hi.cc.u32 %22, %41, %63, %22;\n\t"
+        "madc.lo.cc.u32 %22, %42, %63, %22;\n\t"
         "madc.hi.cc.u32 %23, %42, %63, %23;\n\t"
-        "madc.hi.cc.u32 %24, %43, %63, %24;\n\t"
+        "madc.lo.cc.u32 %24, %44, %63, %24;\n\t"
         "madc.hi.cc.u32 %25, %44, %63, %25;\n\t"
-        "madc.hi.cc.u32 %26, %45, %63, %26;\n\t"
+        "madc.lo.cc.u32 %26, %46, %63, %26;\n\t"
         "madc.hi.cc.u32 %27, %46, %63, %27;\n\t"
-        "madc.hi.cc.u32 %28, %47, %63, %28;\n\t"
+        "madc.lo.cc.u32 %28, %48, %63, %28;\n\t"
         "madc.hi.cc.u32 %29, %48, %63, %29;\n\t"
-        "madc.hi.u32 %30, %49, %63, %30;\n\t"
+        "addc.u32 %30, 0, 0;\n\t"
+        "mad.lo.cc.u32 t12, %33, %63, t12;\n\t"
+        "madc.hi.cc.u32 t13, %33, %63, t13;\n\t"
+        "madc.lo.cc.u32 t14, %35, %63, t14;\n\t"
+        "madc.hi.cc.u32 t15, %35, %63, t15;\n\t"
+        "madc.lo.cc.u32 t16, %37, %63, t16;\n\t"
+        "madc.hi.cc.u32 t17, %37, %63, t17;\n\t"
+        "madc.lo.cc.u32 t18, %39, %63, t18;\n\t"
+        "madc.hi.cc.u32 t19, %39, %63, t19;\n\t"
+        "madc.lo.cc.u32 t20, %41, %63, t20;\n\t"
+        "madc.hi.cc.u32 t21, %41, %63, t21;\n\t"
+        "madc.lo.cc.u32 t22, %43, %63, t22;\n\t"
+        "madc.hi.cc.u32 t23, %43, %63, t23;\n\t"
+        "madc.lo.cc.u32 t24, %45, %63, t24;\n\t"
+        "madc.hi.cc.u32 t25, %45, %63, t25;\n\t"
+        "madc.lo.cc.u32 t26, %47, %63, t26;\n\t"
+        "madc.hi.cc.u32 t27, %47, %63, t27;\n\t"
+        "madc.lo.cc.u32 t28, %49, %63, t28;\n\t"
+        "madc.hi.u32 t29, %49, %63, 0;\n\t"
         "mad.lo.cc.u32 %14, %33, %64, %14;\n\t"
-        "madc.lo.cc.u32 %15, %34, %64, %15;\n\t"
+        "madc.hi.cc.u32 %15, %33, %64, %15;\n\t"
         "madc.lo.cc.u32 %16, %35, %64, %16;\n\t"
-        "madc.lo.cc.u32 %17, %36, %64, %17;\n\t"
-        "madc.lo.cc.u32 %18, %37, %64, %18;\n\t"
-        "madc.lo.cc.u32 %19, %38, %64, %19;\n\t"
-        "madc.lo.cc.u32 %20, %39, %64, %20;\n\t"
-        "madc.lo.cc.u32 %21, %40, %64, %21;\n\t"
-        "madc.lo.cc.u32 %22, %41, %64, %22;\n\t"
-        "madc.lo.cc.u32 %23, %42, %64, %23;\n\t"
-        "madc.lo.cc.u32 %24, %43, %64, %24;\n\t"
-        "madc.lo.cc.u32 %25, %44, %64, %25;\n\t"
-        "madc.lo.cc.u32 %26, %45, %64, %26;\n\t"
-        "madc.lo.cc.u32 %27, %46, %64, %27;\n\t"
-        "madc.lo.cc.u32 %28, %47, %64, %28;\n\t"
-        "madc.lo.cc.u32 %29, %48, %64, %29;\n\t"
-        "madc.lo.cc.u32 %30, %49, %64, %30;\n\t"
-        "addc.u32 %31, 0, 0;\n\t"
-        "mad.hi.cc.u32 %15, %33, %64, %15;\n\t"
-        "madc.hi.cc.u32 %16, %34, %64, %16;\n\t"
         "madc.hi.cc.u32 %17, %35, %64, %17;\n\t"
-        "madc.hi.cc.u32 %18, %36, %64, %18;\n\t"
+        "madc.lo.cc.u32 %18, %37, %64, %18;\n\t"
         "madc.hi.cc.u32 %19, %37, %64, %19;\n\t"
-        "madc.hi.cc.u32 %20, %38, %64, %20;\n\t"
+        "madc.lo.cc.u32 %20, %39, %64, %20;\n\t"
         "madc.hi.cc.u32 %21, %39, %64, %21;\n\t"
-        "madc.hi.cc.u32 %22, %40, %64, %22;\n\t"
+        "madc.lo.cc.u32 %22, %41, %64, %22;\n\t"
         "madc.hi.cc.u32 %23, %41, %64, %23;\n\t"
-        "madc.hi.cc.u32 %24, %42, %64, %24;\n\t"
+        "madc.lo.cc.u32 %24, %43, %64, %24;\n\t"
         "madc.hi.cc.u32 %25, %43, %64, %25;\n\t"
-        "madc.hi.cc.u32 %26, %44, %64, %26;\n\t"
+        "madc.lo.cc.u32 %26, %45, %64, %26;\n\t"
         "madc.hi.cc.u32 %27, %45, %64, %27;\n\t"
-        "madc.hi.cc.u32 %28, %46, %64, %28;\n\t"
+        "madc.lo.cc.u32 %28, %47, %64, %28;\n\t"
         "madc.hi.cc.u32 %29, %47, %64, %29;\n\t"
-        "madc.hi.cc.u32 %30, %48, %64, %30;\n\t"
-        "madc.hi.u32 %31, %49, %64, %31;\n\t"
-        "mad.lo.cc.u32 %15, %33, %65, %15;\n\t"
-        "madc.lo.cc.u32 %16, %34, %65, %16;\n\t"
-        "madc.lo.cc.u32 %17, %35, %65, %17;\n\t"
-        "madc.lo.cc.u32 %18, %36, %65, %18;\n\t"
-        "madc.lo.cc.u32 %19, %37, %65, %19;\n\t"
-        "madc.lo.cc.u32 %20, %38, %65, %20;\n\t"
-        "madc.lo.cc.u32 %21, %39, %65, %21;\n\t"
-        "madc.lo.cc.u32 %22, %40, %65, %22;\n\t"
-        "madc.lo.cc.u32 %23, %41, %65, %23;\n\t"
-        "madc.lo.cc.u32 %24, %42, %65, %24;\n\t"
-        "madc.lo.cc.u32 %25, %43, %65, %25;\n\t"
-        "madc.lo.cc.u32 %26, %44, %65, %26;\n\t"
-        "madc.lo.cc.u32 %27, %45, %65, %27;\n\t"
-        "madc.lo.cc.u32 %28, %46, %65, %28;\n\t"
-        "madc.lo.cc.u32 %29, %47, %65, %29;\n\t"
-        "madc.lo.cc.u32 %30, %48, %65, %30;\n\t"
-        "madc.lo.cc.u32 %31, %49, %65, %31;\n\t"
-        "addc.u32 %32, 0, 0;\n\t"
-        "mad.hi.cc.u32 %16, %33, %65, %16;\n\t"
+        "madc.lo.cc.u32 %30, %49, %64, %30;\n\t"
+        "madc.hi.u32 %31, %49, %64, 0;\n\t"
+        "mad.lo.cc.u32 t14, %34, %64, t14;\n\t"
+        "madc.hi.cc.u32 t15, %34, %64, t15;\n\t"
+        "madc.lo.cc.u32 t16, %36, %64, t16;\n\t"
+        "madc.hi.cc.u32 t17, %36, %64, t17;\n\t"
+        "madc.lo.cc.u32 t18, %38, %64, t18;\n\t"
+        "madc.hi.cc.u32 t19, %38, %64, t19;\n\t"
+        "madc.lo.cc.u32 t20, %40, %64, t20;\n\t"
+        "madc.hi.cc.u32 t21, %40, %64, t21;\n\t"
+        "madc.lo.cc.u32 t22, %42, %64, t22;\n\t"
+        "madc.hi.cc.u32 t23, %42, %64, t23;\n\t"
+        "madc.lo.cc.u32 t24, %44, %64, t24;\n\t"
+        "madc.hi.cc.u32 t25, %44, %64, t25;\n\t"
+        "madc.lo.cc.u32 t26, %46, %64, t26;\n\t"
+        "madc.hi.cc.u32 t27, %46, %64, t27;\n\t"
+        "madc.lo.cc.u32 t28, %48, %64, t28;\n\t"
+        "madc.hi.cc.u32 t29, %48, %64, t29;\n\t"
+        "addc.u32 t30, 0, 0;\n\t"
+        "mad.lo.cc.u32 %16, %34, %65, %16;\n\t"
         "madc.hi.cc.u32 %17, %34, %65, %17;\n\t"
-        "madc.hi.cc.u32 %18, %35, %65, %18;\n\t"
+        "madc.lo.cc.u32 %18, %36, %65, %18;\n\t"
         "madc.hi.cc.u32 %19, %36, %65, %19;\n\t"
-        "madc.hi.cc.u32 %20, %37, %65, %20;\n\t"
+        "madc.lo.cc.u32 %20, %38, %65, %20;\n\t"
         "madc.hi.cc.u32 %21, %38, %65, %21;\n\t"
-        "madc.hi.cc.u32 %22, %39, %65, %22;\n\t"
+        "madc.lo.cc.u32 %22, %40, %65, %22;\n\t"
         "madc.hi.cc.u32 %23, %40, %65, %23;\n\t"
-        "madc.hi.cc.u32 %24, %41, %65, %24;\n\t"
+        "madc.lo.cc.u32 %24, %42, %65, %24;\n\t"
         "madc.hi.cc.u32 %25, %42, %65, %25;\n\t"
-        "madc.hi.cc.u32 %26, %43, %65, %26;\n\t"
+        "madc.lo.cc.u32 %26, %44, %65, %26;\n\t"
         "madc.hi.cc.u32 %27, %44, %65, %27;\n\t"
-        "madc.hi.cc.u32 %28, %45, %65, %28;\n\t"
+        "madc.lo.cc.u32 %28, %46, %65, %28;\n\t"
         "madc.hi.cc.u32 %29, %46, %65, %29;\n\t"
-        "madc.hi.cc.u32 %30, %47, %65, %30;\n\t"
+        "madc.lo.cc.u32 %30, %48, %65, %30;\n\t"
         "madc.hi.cc.u32 %31, %48, %65, %31;\n\t"
-        "madc.hi.u32 %32, %49, %65, %32;\n\t"
+        "addc.u32 %32, 0, 0;\n\t"
+        "mad.lo.cc.u32 t14, %33, %65, t14;\n\t"
+        "madc.hi.cc.u32 t15, %33, %65, t15;\n\t"
+        "madc.lo.cc.u32 t16, %35, %65, t16;\n\t"
+        "madc.hi.cc.u32 t17, %35, %65, t17;\n\t"
+        "madc.lo.cc.u32 t18, %37, %65, t18;\n\t"
+        "madc.hi.cc.u32 t19, %37, %65, t19;\n\t"
+        "madc.lo.cc.u32 t20, %39, %65, t20;\n\t"
+        "madc.hi.cc.u32 t21, %39, %65, t21;\n\t"
+        "madc.lo.cc.u32 t22, %41, %65, t22;\n\t"
+        "madc.hi.cc.u32 t23, %41, %65, t23;\n\t"
+        "madc.lo.cc.u32 t24, %43, %65, t24;\n\t"
+        "madc.hi.cc.u32 t25, %43, %65, t25;\n\t"
+        "madc.lo.cc.u32 t26, %45, %65, t26;\n\t"
+        "madc.hi.cc.u32 t27, %45, %65, t27;\n\t"
+        "madc.lo.cc.u32 t28, %47, %65, t28;\n\t"
+        "madc.hi.cc.u32 t29, %47, %65, t29;\n\t"
+        "madc.lo.cc.u32 t30, %49, %65, t30;\n\t"
+        "madc.hi.u32 t31, %49, %65, 0;\n\t"
         "mad.lo.cc.u32 %16, %33, %66, %16;\n\t"
-        "madc.lo.cc.u32 %17, %34, %66, %17;\n\t"
+        "madc.hi.cc.u32 %17, %33, %66, %17;\n\t"
         "madc.lo.cc.u32 %18, %35, %66, %18;\n\t"
-        "madc.lo.cc.u32 %19, %36, %66, %19;\n\t"
-        "madc.lo.cc.u32 %20, %37, %66, %20;\n\t"
-        "madc.lo.cc.u32 %21, %38, %66, %21;\n\t"
-        "madc.lo.cc.u32 %22, %39, %66, %22;\n\t"
-        "madc.lo.cc.u32 %23, %40, %66, %23;\n\t"
-        "madc.lo.cc.u32 %24, %41, %66, %24;\n\t"
-        "madc.lo.cc.u32 %25, %42, %66, %25;\n\t"
-        "madc.lo.cc.u32 %26, %43, %66, %26;\n\t"
-        "madc.lo.cc.u32 %27, %44, %66, %27;\n\t"
-        "madc.lo.cc.u32 %28, %45, %66, %28;\n\t"
-        "madc.lo.cc.u32 %29, %46, %66, %29;\n\t"
-        "madc.lo.cc.u32 %30, %47, %66, %30;\n\t"
-        "madc.lo.cc.u32 %31, %48, %66, %31;\n\t"
-        "madc.lo.u32 %32, %49, %66, %32;\n\t"
-        "mad.hi.cc.u32 %17, %33, %66, %17;\n\t"
-        "madc.hi.cc.u32 %18, %34, %66, %18;\n\t"
         "madc.hi.cc.u32 %19, %35, %66, %19;\n\t"
-        "madc.hi.cc.u32 %20, %36, %66, %20;\n\t"
+        "madc.lo.cc.u32 %20, %37, %66, %20;\n\t"
         "madc.hi.cc.u32 %21, %37, %66, %21;\n\t"
-        "madc.hi.cc.u32 %22, %38, %66, %22;\n\t"
+        "madc.lo.cc.u32 %22, %39, %66, %22;\n\t"
         "madc.hi.cc.u32 %23, %39, %66, %23;\n\t"
-        "madc.hi.cc.u32 %24, %40, %66, %24;\n\t"
+        "madc.lo.cc.u32 %24, %41, %66, %24;\n\t"
         "madc.hi.cc.u32 %25, %41, %66, %25;\n\t"
-        "madc.hi.cc.u32 %26, %42, %66, %26;\n\t"
+        "madc.lo.cc.u32 %26, %43, %66, %26;\n\t"
         "madc.hi.cc.u32 %27, %43, %66, %27;\n\t"
-        "madc.hi.cc.u32 %28, %44, %66, %28;\n\t"
+        "madc.lo.cc.u32 %28, %45, %66, %28;\n\t"
         "madc.hi.cc.u32 %29, %45, %66, %29;\n\t"
-        "madc.hi.cc.u32 %30, %46, %66, %30;\n\t"
+        "madc.lo.cc.u32 %30, %47, %66, %30;\n\t"
         "madc.hi.cc.u32 %31, %47, %66, %31;\n\t"
-        "madc.hi.u32 %32, %48, %66, %32;\n\t"
+        "madc.lo.u32 %32, %49, %66, %32;\n\t"
+        "mad.lo.cc.u32 t16, %34, %66, t16;\n\t"
+        "madc.hi.cc.u32 t17, %34, %66, t17;\n\t"
+        "madc.lo.cc.u32 t18, %36, %66, t18;\n\t"
+        "madc.hi.cc.u32 t19, %36, %66, t19;\n\t"
+        "madc.lo.cc.u32 t20, %38, %66, t20;\n\t"
+        "madc.hi.cc.u32 t21, %38, %66, t21;\n\t"
+        "madc.lo.cc.u32 t22, %40, %66, t22;\n\t"
+        "madc.hi.cc.u32 t23, %40, %66, t23;\n\t"
+        "madc.lo.cc.u32 t24, %42, %66, t24;\n\t"
+        "madc.hi.cc.u32 t25, %42, %66, t25;\n\t"
+        "madc.lo.cc.u32 t26, %44, %66, t26;\n\t"
+        "madc.hi.cc.u32 t27, %44, %66, t27;\n\t"
+        "madc.lo.cc.u32 t28, %46, %66, t28;\n\t"
+        "madc.hi.cc.u32 t29, %46, %66, t29;\n\t"
+        "madc.lo.cc.u32 t30, %48, %66, t30;\n\t"
+        "madc.hi.u32 t31, %48, %66, t31;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.cc.u32 %11, %11, t10;\n\t"
+        "addc.cc.u32 %12, %12, t11;\n\t"
+        "addc.cc.u32 %13, %13, t12;\n\t"
+        "addc.cc.u32 %14, %14, t13;\n\t"
+        "addc.cc.u32 %15, %15, t14;\n\t"
+        "addc.cc.u32 %16, %16, t15;\n\t"
+        "addc.cc.u32 %17, %17, t16;\n\t"
+        "addc.cc.u32 %18, %18, t17;\n\t"
+        "addc.cc.u32 %19, %19, t18;\n\t"
+        "addc.cc.u32 %20, %20, t19;\n\t"
+        "addc.cc.u32 %21, %21, t20;\n\t"
+        "addc.cc.u32 %22, %22, t21;\n\t"
+        "addc.cc.u32 %23, %23, t22;\n\t"
+        "addc.cc.u32 %24, %24, t23;\n\t"
+        "addc.cc.u32 %25, %25, t24;\n\t"
+        "addc.cc.u32 %26, %26, t25;\n\t"
+        "addc.cc.u32 %27, %27, t26;\n\t"
+        "addc.cc.u32 %28, %28, t27;\n\t"
+        "addc.cc.u32 %29, %29, t28;\n\t"
+        "addc.cc.u32 %30, %30, t29;\n\t"
+        "addc.cc.u32 %31, %31, t30;\n\t"
+        "addc.u32 %32, %32, t31;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
@@ -1405,604 +1437,636 @@ struct mul {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[32];
     y[0] = ptx_mul_lo(x[0], x[17]);
-    y[1] = ptx_mul_lo(x[1], x[17]);
+    y[1] = ptx_mul_hi(x[0], x[17]);
     y[2] = ptx_mul_lo(x[2], x[17]);
-    y[3] = ptx_mul_lo(x[3], x[17]);
+    y[3] = ptx_mul_hi(x[2], x[17]);
     y[4] = ptx_mul_lo(x[4], x[17]);
-    y[5] = ptx_mul_lo(x[5], x[17]);
+    y[5] = ptx_mul_hi(x[4], x[17]);
     y[6] = ptx_mul_lo(x[6], x[17]);
-    y[7] = ptx_mul_lo(x[7], x[17]);
+    y[7] = ptx_mul_hi(x[6], x[17]);
     y[8] = ptx_mul_lo(x[8], x[17]);
-    y[9] = ptx_mul_lo(x[9], x[17]);
+    y[9] = ptx_mul_hi(x[8], x[17]);
     y[10] = ptx_mul_lo(x[10], x[17]);
-    y[11] = ptx_mul_lo(x[11], x[17]);
+    y[11] = ptx_mul_hi(x[10], x[17]);
     y[12] = ptx_mul_lo(x[12], x[17]);
-    y[13] = ptx_mul_lo(x[13], x[17]);
+    y[13] = ptx_mul_hi(x[12], x[17]);
     y[14] = ptx_mul_lo(x[14], x[17]);
-    y[15] = ptx_mul_lo(x[15], x[17]);
+    y[15] = ptx_mul_hi(x[14], x[17]);
     y[16] = ptx_mul_lo(x[16], x[17]);
     y[17] = ptx_mul_hi(x[16], x[17]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[17], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[17], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[17], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[17], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[17], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[17], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[17], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[7], x[17], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[8], x[17], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[9], x[17], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[10], x[17], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[11], x[17], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[12], x[17], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[13], x[17], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[14], x[17], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[15], x[17], y[16]);
-    y[17] = ptx_addc(cf, y[17], 0u);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[18], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[18], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[18], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[18], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[18], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[18], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[6], x[18], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[18], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[8], x[18], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[18], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[10], x[18], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[11], x[18], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[12], x[18], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[13], x[18], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[14], x[18], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[15], x[18], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[16], x[18], y[17]);
-    y[18] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[18], y[2]);
+    t[0] = ptx_mul_lo(x[1], x[17]);
+    t[1] = ptx_mul_hi(x[1], x[17]);
+    t[2] = ptx_mul_lo(x[3], x[17]);
+    t[3] = ptx_mul_hi(x[3], x[17]);
+    t[4] = ptx_mul_lo(x[5], x[17]);
+    t[5] = ptx_mul_hi(x[5], x[17]);
+    t[6] = ptx_mul_lo(x[7], x[17]);
+    t[7] = ptx_mul_hi(x[7], x[17]);
+    t[8] = ptx_mul_lo(x[9], x[17]);
+    t[9] = ptx_mul_hi(x[9], x[17]);
+    t[10] = ptx_mul_lo(x[11], x[17]);
+    t[11] = ptx_mul_hi(x[11], x[17]);
+    t[12] = ptx_mul_lo(x[13], x[17]);
+    t[13] = ptx_mul_hi(x[13], x[17]);
+    t[14] = ptx_mul_lo(x[15], x[17]);
+    t[15] = ptx_mul_hi(x[15], x[17]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[18], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[18], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[18], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[18], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[18], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[18], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[18], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[5], x[18], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[6], x[18], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[7], x[18], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[7], x[18], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[8], x[18], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[9], x[18], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[9], x[18], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[10], x[18], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[11], x[18], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[11], x[18], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[12], x[18], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[13], x[18], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[13], x[18], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[14], x[18], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[15], x[18], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[15], x[18], y[17]);
-    y[18] = ptx_madc_hi(cf, x[16], x[18], y[18]);
+    y[18] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[18], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[18], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[18], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[18], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[18], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[18], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[18], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[6], x[18], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[8], x[18], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[8], x[18], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[10], x[18], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[10], x[18], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[12], x[18], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[12], x[18], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[14], x[18], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[14], x[18], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[16], x[18], 0u);
+    t[17] = ptx_madc_hi(cf, x[16], x[18], 0u);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[19], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[19], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[19], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[19], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[19], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[19], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[5], x[19], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[19], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[7], x[19], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[19], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[9], x[19], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[10], x[19], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[11], x[19], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[12], x[19], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[13], x[19], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[14], x[19], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[15], x[19], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[16], x[19], y[18]);
-    y[19] = ptx_addc(cf, 0u, 0u);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[19], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[19], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[19], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[3], x[19], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[19], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[4], x[19], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[5], x[19], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[6], x[19], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[6], x[19], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[7], x[19], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[8], x[19], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[8], x[19], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[9], x[19], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[10], x[19], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[10], x[19], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[11], x[19], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[12], x[19], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[12], x[19], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[13], x[19], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[14], x[19], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[14], x[19], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[15], x[19], y[18]);
-    y[19] = ptx_madc_hi(cf, x[16], x[19], y[19]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[20], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[20], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[20], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[20], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[4], x[20], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[20], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[6], x[20], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[20], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[8], x[20], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[9], x[20], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[10], x[20], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[11], x[20], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[12], x[20], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[13], x[20], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[14], x[20], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[15], x[20], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[16], x[20], y[19]);
-    y[20] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[20], y[4]);
+    y[18] = ptx_madc_lo_cc(cf, x[16], x[19], y[18]);
+    y[19] = ptx_madc_hi(cf, x[16], x[19], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[19], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[19], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[19], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[19], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[19], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[19], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[19], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[7], x[19], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[9], x[19], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[9], x[19], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[11], x[19], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[11], x[19], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[13], x[19], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[13], x[19], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[15], x[19], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[15], x[19], t[17]);
+    t[18] = ptx_addc(cf, 0u, 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[20], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[20], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[20], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[20], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[3], x[20], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[4], x[20], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[5], x[20], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[5], x[20], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[6], x[20], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[7], x[20], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[7], x[20], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[8], x[20], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[9], x[20], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[9], x[20], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[10], x[20], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[11], x[20], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[11], x[20], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[12], x[20], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[13], x[20], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[13], x[20], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[14], x[20], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[15], x[20], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[15], x[20], y[19]);
-    y[20] = ptx_madc_hi(cf, x[16], x[20], y[20]);
+    y[20] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[20], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[20], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[20], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[20], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[20], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[20], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[20], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[20], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[20], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[8], x[20], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[10], x[20], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[10], x[20], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[12], x[20], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[12], x[20], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[14], x[20], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[14], x[20], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[16], x[20], t[18]);
+    t[19] = ptx_madc_hi(cf, x[16], x[20], 0u);
     y[4] = ptx_mad_lo_cc(cf, x[0], x[21], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[1], x[21], y[5]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[21], y[5]);
     y[6] = ptx_madc_lo_cc(cf, x[2], x[21], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[3], x[21], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[21], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[5], x[21], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[21], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[7], x[21], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[21], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[9], x[21], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[10], x[21], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[11], x[21], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[12], x[21], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[13], x[21], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[14], x[21], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[15], x[21], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[16], x[21], y[20]);
-    y[21] = ptx_addc(cf, 0u, 0u);
-    y[5] = ptx_mad_hi_cc(cf, x[0], x[21], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[1], x[21], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[2], x[21], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[3], x[21], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[4], x[21], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[4], x[21], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[5], x[21], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[6], x[21], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[6], x[21], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[7], x[21], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[8], x[21], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[8], x[21], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[9], x[21], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[10], x[21], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[10], x[21], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[11], x[21], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[12], x[21], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[12], x[21], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[13], x[21], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[14], x[21], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[14], x[21], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[15], x[21], y[20]);
-    y[21] = ptx_madc_hi(cf, x[16], x[21], y[21]);
-    y[5] = ptx_mad_lo_cc(cf, x[0], x[22], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[1], x[22], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[2], x[22], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[22], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[4], x[22], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[22], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[6], x[22], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[22], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[8], x[22], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[9], x[22], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[10], x[22], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[11], x[22], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[12], x[22], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[13], x[22], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[14], x[22], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[15], x[22], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[16], x[22], y[21]);
-    y[22] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_hi_cc(cf, x[0], x[22], y[6]);
+    y[20] = ptx_madc_lo_cc(cf, x[16], x[21], y[20]);
+    y[21] = ptx_madc_hi(cf, x[16], x[21], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[21], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[21], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[21], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[21], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[21], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[21], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[21], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[7], x[21], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[9], x[21], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[9], x[21], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[11], x[21], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[11], x[21], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[13], x[21], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[13], x[21], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[15], x[21], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[15], x[21], t[19]);
+    t[20] = ptx_addc(cf, 0u, 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[1], x[22], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[1], x[22], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[2], x[22], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[3], x[22], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[3], x[22], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[4], x[22], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[5], x[22], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[5], x[22], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[6], x[22], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[7], x[22], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[7], x[22], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[8], x[22], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[9], x[22], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[9], x[22], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[10], x[22], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[11], x[22], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[11], x[22], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[12], x[22], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[13], x[22], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[13], x[22], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[14], x[22], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[15], x[22], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[15], x[22], y[21]);
-    y[22] = ptx_madc_hi(cf, x[16], x[22], y[22]);
+    y[22] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[22], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[22], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[2], x[22], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[2], x[22], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[22], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[22], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[6], x[22], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[22], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[22], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[8], x[22], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[10], x[22], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[10], x[22], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[12], x[22], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[12], x[22], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[14], x[22], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[14], x[22], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[16], x[22], t[20]);
+    t[21] = ptx_madc_hi(cf, x[16], x[22], 0u);
     y[6] = ptx_mad_lo_cc(cf, x[0], x[23], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[1], x[23], y[7]);
+    y[7] = ptx_madc_hi_cc(cf, x[0], x[23], y[7]);
     y[8] = ptx_madc_lo_cc(cf, x[2], x[23], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[3], x[23], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[23], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[5], x[23], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[23], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[7], x[23], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[8], x[23], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[9], x[23], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[10], x[23], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[11], x[23], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[12], x[23], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[13], x[23], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[14], x[23], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[15], x[23], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[16], x[23], y[22]);
-    y[23] = ptx_addc(cf, 0u, 0u);
-    y[7] = ptx_mad_hi_cc(cf, x[0], x[23], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[1], x[23], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[2], x[23], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[3], x[23], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[4], x[23], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[4], x[23], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[5], x[23], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[6], x[23], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[6], x[23], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[7], x[23], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[8], x[23], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[8], x[23], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[9], x[23], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[10], x[23], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[10], x[23], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[11], x[23], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[12], x[23], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[12], x[23], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[13], x[23], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[14], x[23], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[14], x[23], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[15], x[23], y[22]);
-    y[23] = ptx_madc_hi(cf, x[16], x[23], y[23]);
-    y[7] = ptx_mad_lo_cc(cf, x[0], x[24], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[1], x[24], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[2], x[24], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[24], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[4], x[24], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[24], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[6], x[24], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[24], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[8], x[24], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[9], x[24], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[10], x[24], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[11], x[24], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[12], x[24], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[13], x[24], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[14], x[24], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[15], x[24], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[16], x[24], y[23]);
-    y[24] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_hi_cc(cf, x[0], x[24], y[8]);
+    y[22] = ptx_madc_lo_cc(cf, x[16], x[23], y[22]);
+    y[23] = ptx_madc_hi(cf, x[16], x[23], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[23], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[1], x[23], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[23], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[3], x[23], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[23], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[5], x[23], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[7], x[23], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[7], x[23], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[9], x[23], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[9], x[23], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[11], x[23], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[11], x[23], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[13], x[23], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[13], x[23], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[15], x[23], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[15], x[23], t[21]);
+    t[22] = ptx_addc(cf, 0u, 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[1], x[24], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[1], x[24], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[2], x[24], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[3], x[24], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[3], x[24], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[4], x[24], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[5], x[24], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[5], x[24], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[6], x[24], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[7], x[24], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[7], x[24], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[8], x[24], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[9], x[24], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[9], x[24], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[10], x[24], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[11], x[24], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[11], x[24], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[12], x[24], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[13], x[24], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[13], x[24], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[14], x[24], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[15], x[24], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[15], x[24], y[23]);
-    y[24] = ptx_madc_hi(cf, x[16], x[24], y[24]);
+    y[24] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[0], x[24], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[0], x[24], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[2], x[24], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[2], x[24], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[4], x[24], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[4], x[24], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[24], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[6], x[24], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[8], x[24], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[8], x[24], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[10], x[24], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[10], x[24], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[12], x[24], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[12], x[24], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[14], x[24], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[14], x[24], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[16], x[24], t[22]);
+    t[23] = ptx_madc_hi(cf, x[16], x[24], 0u);
     y[8] = ptx_mad_lo_cc(cf, x[0], x[25], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[1], x[25], y[9]);
+    y[9] = ptx_madc_hi_cc(cf, x[0], x[25], y[9]);
     y[10] = ptx_madc_lo_cc(cf, x[2], x[25], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[3], x[25], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[4], x[25], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[5], x[25], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[6], x[25], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[7], x[25], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[8], x[25], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[9], x[25], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[10], x[25], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[11], x[25], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[12], x[25], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[13], x[25], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[14], x[25], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[15], x[25], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[16], x[25], y[24]);
-    y[25] = ptx_addc(cf, 0u, 0u);
-    y[9] = ptx_mad_hi_cc(cf, x[0], x[25], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[1], x[25], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[2], x[25], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[3], x[25], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[4], x[25], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[4], x[25], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[5], x[25], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[6], x[25], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[6], x[25], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[7], x[25], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[8], x[25], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[8], x[25], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[9], x[25], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[10], x[25], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[10], x[25], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[11], x[25], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[12], x[25], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[12], x[25], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[13], x[25], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[14], x[25], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[14], x[25], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[15], x[25], y[24]);
-    y[25] = ptx_madc_hi(cf, x[16], x[25], y[25]);
-    y[9] = ptx_mad_lo_cc(cf, x[0], x[26], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[1], x[26], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[2], x[26], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[3], x[26], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[4], x[26], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[5], x[26], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[6], x[26], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[7], x[26], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[8], x[26], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[9], x[26], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[10], x[26], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[11], x[26], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[12], x[26], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[13], x[26], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[14], x[26], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[15], x[26], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[16], x[26], y[25]);
-    y[26] = ptx_addc(cf, 0u, 0u);
-    y[10] = ptx_mad_hi_cc(cf, x[0], x[26], y[10]);
+    y[24] = ptx_madc_lo_cc(cf, x[16], x[25], y[24]);
+    y[25] = ptx_madc_hi(cf, x[16], x[25], 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[1], x[25], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[1], x[25], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[3], x[25], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[3], x[25], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[5], x[25], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[5], x[25], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[7], x[25], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[7], x[25], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[9], x[25], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[9], x[25], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[11], x[25], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[11], x[25], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[13], x[25], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[13], x[25], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[15], x[25], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[15], x[25], t[23]);
+    t[24] = ptx_addc(cf, 0u, 0u);
+    y[10] = ptx_mad_lo_cc(cf, x[1], x[26], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[1], x[26], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[2], x[26], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[3], x[26], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[3], x[26], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[4], x[26], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[5], x[26], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[5], x[26], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[6], x[26], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[7], x[26], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[7], x[26], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[8], x[26], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[9], x[26], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[9], x[26], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[10], x[26], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[11], x[26], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[11], x[26], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[12], x[26], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[13], x[26], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[13], x[26], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[14], x[26], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[15], x[26], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[15], x[26], y[25]);
-    y[26] = ptx_madc_hi(cf, x[16], x[26], y[26]);
+    y[26] = ptx_addc(cf, 0u, 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[0], x[26], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[0], x[26], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[2], x[26], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[2], x[26], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[4], x[26], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[4], x[26], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[6], x[26], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[6], x[26], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[8], x[26], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[8], x[26], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[10], x[26], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[10], x[26], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[12], x[26], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[12], x[26], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[14], x[26], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[14], x[26], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[16], x[26], t[24]);
+    t[25] = ptx_madc_hi(cf, x[16], x[26], 0u);
     y[10] = ptx_mad_lo_cc(cf, x[0], x[27], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[1], x[27], y[11]);
+    y[11] = ptx_madc_hi_cc(cf, x[0], x[27], y[11]);
     y[12] = ptx_madc_lo_cc(cf, x[2], x[27], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[3], x[27], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[4], x[27], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[5], x[27], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[6], x[27], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[7], x[27], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[8], x[27], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[9], x[27], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[10], x[27], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[11], x[27], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[12], x[27], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[13], x[27], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[14], x[27], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[15], x[27], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[16], x[27], y[26]);
-    y[27] = ptx_addc(cf, 0u, 0u);
-    y[11] = ptx_mad_hi_cc(cf, x[0], x[27], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[1], x[27], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[2], x[27], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[3], x[27], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[4], x[27], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[4], x[27], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[5], x[27], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[6], x[27], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[6], x[27], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[7], x[27], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[8], x[27], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[8], x[27], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[9], x[27], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[10], x[27], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[10], x[27], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[11], x[27], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[12], x[27], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[12], x[27], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[13], x[27], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[14], x[27], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[14], x[27], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[15], x[27], y[26]);
-    y[27] = ptx_madc_hi(cf, x[16], x[27], y[27]);
-    y[11] = ptx_mad_lo_cc(cf, x[0], x[28], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[1], x[28], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[2], x[28], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[3], x[28], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[4], x[28], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[5], x[28], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[6], x[28], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[7], x[28], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[8], x[28], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[9], x[28], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[10], x[28], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[11], x[28], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[12], x[28], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[13], x[28], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[14], x[28], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[15], x[28], y[26]);
-    y[27] = ptx_madc_lo_cc(cf, x[16], x[28], y[27]);
-    y[28] = ptx_addc(cf, 0u, 0u);
-    y[12] = ptx_mad_hi_cc(cf, x[0], x[28], y[12]);
+    y[26] = ptx_madc_lo_cc(cf, x[16], x[27], y[26]);
+    y[27] = ptx_madc_hi(cf, x[16], x[27], 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[1], x[27], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[1], x[27], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[3], x[27], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[3], x[27], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[5], x[27], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[5], x[27], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[7], x[27], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[7], x[27], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[9], x[27], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[9], x[27], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[11], x[27], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[11], x[27], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[13], x[27], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[13], x[27], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[15], x[27], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[15], x[27], t[25]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    y[12] = ptx_mad_lo_cc(cf, x[1], x[28], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[1], x[28], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[2], x[28], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[3], x[28], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[3], x[28], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[4], x[28], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[5], x[28], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[5], x[28], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[6], x[28], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[7], x[28], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[7], x[28], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[8], x[28], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[9], x[28], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[9], x[28], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[10], x[28], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[11], x[28], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[11], x[28], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[12], x[28], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[13], x[28], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[13], x[28], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[14], x[28], y[26]);
+    y[26] = ptx_madc_lo_cc(cf, x[15], x[28], y[26]);
     y[27] = ptx_madc_hi_cc(cf, x[15], x[28], y[27]);
-    y[28] = ptx_madc_hi(cf, x[16], x[28], y[28]);
+    y[28] = ptx_addc(cf, 0u, 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[0], x[28], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[0], x[28], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[2], x[28], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[2], x[28], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[4], x[28], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[4], x[28], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[6], x[28], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[6], x[28], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[8], x[28], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[8], x[28], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[10], x[28], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[10], x[28], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[12], x[28], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[12], x[28], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[14], x[28], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[14], x[28], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[16], x[28], t[26]);
+    t[27] = ptx_madc_hi(cf, x[16], x[28], 0u);
     y[12] = ptx_mad_lo_cc(cf, x[0], x[29], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[1], x[29], y[13]);
+    y[13] = ptx_madc_hi_cc(cf, x[0], x[29], y[13]);
     y[14] = ptx_madc_lo_cc(cf, x[2], x[29], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[3], x[29], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[4], x[29], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[5], x[29], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[6], x[29], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[7], x[29], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[8], x[29], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[9], x[29], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[10], x[29], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[11], x[29], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[12], x[29], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[13], x[29], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[14], x[29], y[26]);
-    y[27] = ptx_madc_lo_cc(cf, x[15], x[29], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[16], x[29], y[28]);
-    y[29] = ptx_addc(cf, 0u, 0u);
-    y[13] = ptx_mad_hi_cc(cf, x[0], x[29], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[1], x[29], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[2], x[29], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[3], x[29], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[4], x[29], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[4], x[29], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[5], x[29], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[6], x[29], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[6], x[29], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[7], x[29], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[8], x[29], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[8], x[29], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[9], x[29], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[10], x[29], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[10], x[29], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[11], x[29], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[12], x[29], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[12], x[29], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[13], x[29], y[26]);
+    y[26] = ptx_madc_lo_cc(cf, x[14], x[29], y[26]);
     y[27] = ptx_madc_hi_cc(cf, x[14], x[29], y[27]);
-    y[28] = ptx_madc_hi_cc(cf, x[15], x[29], y[28]);
-    y[29] = ptx_madc_hi(cf, x[16], x[29], y[29]);
-    y[13] = ptx_mad_lo_cc(cf, x[0], x[30], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[1], x[30], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[2], x[30], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[3], x[30], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[4], x[30], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[5], x[30], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[6], x[30], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[7], x[30], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[8], x[30], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[9], x[30], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[10], x[30], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[11], x[30], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[12], x[30], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[13], x[30], y[26]);
-    y[27] = ptx_madc_lo_cc(cf, x[14], x[30], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[15], x[30], y[28]);
-    y[29] = ptx_madc_lo_cc(cf, x[16], x[30], y[29]);
-    y[30] = ptx_addc(cf, 0u, 0u);
-    y[14] = ptx_mad_hi_cc(cf, x[0], x[30], y[14]);
+    y[28] = ptx_madc_lo_cc(cf, x[16], x[29], y[28]);
+    y[29] = ptx_madc_hi(cf, x[16], x[29], 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[1], x[29], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[1], x[29], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[3], x[29], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[3], x[29], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[5], x[29], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[5], x[29], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[7], x[29], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[7], x[29], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[9], x[29], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[9], x[29], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[11], x[29], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[11], x[29], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[13], x[29], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[13], x[29], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[15], x[29], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[15], x[29], t[27]);
+    t[28] = ptx_addc(cf, 0u, 0u);
+    y[14] = ptx_mad_lo_cc(cf, x[1], x[30], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[1], x[30], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[2], x[30], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[3], x[30], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[3], x[30], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[4], x[30], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[5], x[30], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[5], x[30], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[6], x[30], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[7], x[30], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[7], x[30], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[8], x[30], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[9], x[30], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[9], x[30], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[10], x[30], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[11], x[30], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[11], x[30], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[12], x[30], y[26]);
+    y[26] = ptx_madc_lo_cc(cf, x[13], x[30], y[26]);
     y[27] = ptx_madc_hi_cc(cf, x[13], x[30], y[27]);
-    y[28] = ptx_madc_hi_cc(cf, x[14], x[30], y[28]);
+    y[28] = ptx_madc_lo_cc(cf, x[15], x[30], y[28]);
     y[29] = ptx_madc_hi_cc(cf, x[15], x[30], y[29]);
-    y[30] = ptx_madc_hi(cf, x[16], x[30], y[30]);
+    y[30] = ptx_addc(cf, 0u, 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[0], x[30], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[0], x[30], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[2], x[30], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[2], x[30], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[4], x[30], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[4], x[30], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[6], x[30], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[6], x[30], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[8], x[30], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[8], x[30], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[10], x[30], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[10], x[30], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[12], x[30], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[12], x[30], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[14], x[30], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[14], x[30], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[16], x[30], t[28]);
+    t[29] = ptx_madc_hi(cf, x[16], x[30], 0u);
     y[14] = ptx_mad_lo_cc(cf, x[0], x[31], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[1], x[31], y[15]);
+    y[15] = ptx_madc_hi_cc(cf, x[0], x[31], y[15]);
     y[16] = ptx_madc_lo_cc(cf, x[2], x[31], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[3], x[31], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[4], x[31], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[5], x[31], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[6], x[31], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[7], x[31], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[8], x[31], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[9], x[31], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[10], x[31], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[11], x[31], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[12], x[31], y[26]);
-    y[27] = ptx_madc_lo_cc(cf, x[13], x[31], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[14], x[31], y[28]);
-    y[29] = ptx_madc_lo_cc(cf, x[15], x[31], y[29]);
-    y[30] = ptx_madc_lo_cc(cf, x[16], x[31], y[30]);
-    y[31] = ptx_addc(cf, 0u, 0u);
-    y[15] = ptx_mad_hi_cc(cf, x[0], x[31], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[1], x[31], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[2], x[31], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[3], x[31], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[4], x[31], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[4], x[31], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[5], x[31], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[6], x[31], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[6], x[31], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[7], x[31], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[8], x[31], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[8], x[31], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[9], x[31], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[10], x[31], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[10], x[31], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[11], x[31], y[26]);
+    y[26] = ptx_madc_lo_cc(cf, x[12], x[31], y[26]);
     y[27] = ptx_madc_hi_cc(cf, x[12], x[31], y[27]);
-    y[28] = ptx_madc_hi_cc(cf, x[13], x[31], y[28]);
+    y[28] = ptx_madc_lo_cc(cf, x[14], x[31], y[28]);
     y[29] = ptx_madc_hi_cc(cf, x[14], x[31], y[29]);
-    y[30] = ptx_madc_hi_cc(cf, x[15], x[31], y[30]);
-    y[31] = ptx_madc_hi(cf, x[16], x[31], y[31]);
-    y[15] = ptx_mad_lo_cc(cf, x[0], x[32], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[1], x[32], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[2], x[32], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[3], x[32], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[4], x[32], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[5], x[32], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[6], x[32], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[7], x[32], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[8], x[32], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[9], x[32], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[10], x[32], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[11], x[32], y[26]);
-    y[27] = ptx_madc_lo_cc(cf, x[12], x[32], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[13], x[32], y[28]);
-    y[29] = ptx_madc_lo_cc(cf, x[14], x[32], y[29]);
-    y[30] = ptx_madc_lo_cc(cf, x[15], x[32], y[30]);
-    y[31] = ptx_madc_lo_cc(cf, x[16], x[32], y[31]);
-    y[32] = ptx_addc(cf, 0u, 0u);
-    y[16] = ptx_mad_hi_cc(cf, x[0], x[32], y[16]);
+    y[30] = ptx_madc_lo_cc(cf, x[16], x[31], y[30]);
+    y[31] = ptx_madc_hi(cf, x[16], x[31], 0u);
+    t[14] = ptx_mad_lo_cc(cf, x[1], x[31], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[1], x[31], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[3], x[31], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[3], x[31], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[5], x[31], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[5], x[31], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[7], x[31], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[7], x[31], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[9], x[31], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[9], x[31], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[11], x[31], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[11], x[31], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[13], x[31], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[13], x[31], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[15], x[31], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[15], x[31], t[29]);
+    t[30] = ptx_addc(cf, 0u, 0u);
+    y[16] = ptx_mad_lo_cc(cf, x[1], x[32], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[1], x[32], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[2], x[32], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[3], x[32], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[3], x[32], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[4], x[32], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[5], x[32], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[5], x[32], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[6], x[32], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[7], x[32], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[7], x[32], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[8], x[32], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[9], x[32], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[9], x[32], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[10], x[32], y[26]);
+    y[26] = ptx_madc_lo_cc(cf, x[11], x[32], y[26]);
     y[27] = ptx_madc_hi_cc(cf, x[11], x[32], y[27]);
-    y[28] = ptx_madc_hi_cc(cf, x[12], x[32], y[28]);
+    y[28] = ptx_madc_lo_cc(cf, x[13], x[32], y[28]);
     y[29] = ptx_madc_hi_cc(cf, x[13], x[32], y[29]);
-    y[30] = ptx_madc_hi_cc(cf, x[14], x[32], y[30]);
+    y[30] = ptx_madc_lo_cc(cf, x[15], x[32], y[30]);
     y[31] = ptx_madc_hi_cc(cf, x[15], x[32], y[31]);
-    y[32] = ptx_madc_hi(cf, x[16], x[32], y[32]);
+    y[32] = ptx_addc(cf, 0u, 0u);
+    t[14] = ptx_mad_lo_cc(cf, x[0], x[32], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[0], x[32], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[2], x[32], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[2], x[32], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[4], x[32], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[4], x[32], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[6], x[32], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[6], x[32], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[8], x[32], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[8], x[32], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[10], x[32], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[10], x[32], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[12], x[32], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[12], x[32], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[14], x[32], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[14], x[32], t[29]);
+    t[30] = ptx_madc_lo_cc(cf, x[16], x[32], t[30]);
+    t[31] = ptx_madc_hi(cf, x[16], x[32], 0u);
     y[16] = ptx_mad_lo_cc(cf, x[0], x[33], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[1], x[33], y[17]);
+    y[17] = ptx_madc_hi_cc(cf, x[0], x[33], y[17]);
     y[18] = ptx_madc_lo_cc(cf, x[2], x[33], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[3], x[33], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[4], x[33], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[5], x[33], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[6], x[33], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[7], x[33], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[8], x[33], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[9], x[33], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[10], x[33], y[26]);
-    y[27] = ptx_madc_lo_cc(cf, x[11], x[33], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[12], x[33], y[28]);
-    y[29] = ptx_madc_lo_cc(cf, x[13], x[33], y[29]);
-    y[30] = ptx_madc_lo_cc(cf, x[14], x[33], y[30]);
-    y[31] = ptx_madc_lo_cc(cf, x[15], x[33], y[31]);
-    y[32] = ptx_madc_lo(cf, x[16], x[33], y[32]);
-    y[17] = ptx_mad_hi_cc(cf, x[0], x[33], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[1], x[33], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[2], x[33], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[3], x[33], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[4], x[33], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[4], x[33], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[5], x[33], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[6], x[33], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[6], x[33], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[7], x[33], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[8], x[33], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[8], x[33], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[9], x[33], y[26]);
+    y[26] = ptx_madc_lo_cc(cf, x[10], x[33], y[26]);
     y[27] = ptx_madc_hi_cc(cf, x[10], x[33], y[27]);
-    y[28] = ptx_madc_hi_cc(cf, x[11], x[33], y[28]);
+    y[28] = ptx_madc_lo_cc(cf, x[12], x[33], y[28]);
     y[29] = ptx_madc_hi_cc(cf, x[12], x[33], y[29]);
-    y[30] = ptx_madc_hi_cc(cf, x[13], x[33], y[30]);
+    y[30] = ptx_madc_lo_cc(cf, x[14], x[33], y[30]);
     y[31] = ptx_madc_hi_cc(cf, x[14], x[33], y[31]);
-    y[32] = ptx_madc_hi(cf, x[15], x[33], y[32]);
+    y[32] = ptx_madc_lo(cf, x[16], x[33], y[32]);
+    t[16] = ptx_mad_lo_cc(cf, x[1], x[33], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[1], x[33], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[3], x[33], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[3], x[33], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[5], x[33], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[5], x[33], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[7], x[33], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[7], x[33], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[9], x[33], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[9], x[33], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[11], x[33], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[11], x[33], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[13], x[33], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[13], x[33], t[29]);
+    t[30] = ptx_madc_lo_cc(cf, x[15], x[33], t[30]);
+    t[31] = ptx_madc_hi(cf, x[15], x[33], t[31]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc_cc(cf, y[12], t[11]);
+    y[13] = ptx_addc_cc(cf, y[13], t[12]);
+    y[14] = ptx_addc_cc(cf, y[14], t[13]);
+    y[15] = ptx_addc_cc(cf, y[15], t[14]);
+    y[16] = ptx_addc_cc(cf, y[16], t[15]);
+    y[17] = ptx_addc_cc(cf, y[17], t[16]);
+    y[18] = ptx_addc_cc(cf, y[18], t[17]);
+    y[19] = ptx_addc_cc(cf, y[19], t[18]);
+    y[20] = ptx_addc_cc(cf, y[20], t[19]);
+    y[21] = ptx_addc_cc(cf, y[21], t[20]);
+    y[22] = ptx_addc_cc(cf, y[22], t[21]);
+    y[23] = ptx_addc_cc(cf, y[23], t[22]);
+    y[24] = ptx_addc_cc(cf, y[24], t[23]);
+    y[25] = ptx_addc_cc(cf, y[25], t[24]);
+    y[26] = ptx_addc_cc(cf, y[26], t[25]);
+    y[27] = ptx_addc_cc(cf, y[27], t[26]);
+    y[28] = ptx_addc_cc(cf, y[28], t[27]);
+    y[29] = ptx_addc_cc(cf, y[29], t[28]);
+    y[30] = ptx_addc_cc(cf, y[30], t[29]);
+    y[31] = ptx_addc_cc(cf, y[31], t[30]);
+    y[32] = ptx_addc(cf, y[32], t[31]);
   }
 #endif
 };
 
-// mul_lo: a * b mod 2^bits; 290 instructions.
+// mul_lo: a * b mod 2^bits; 306 instructions.
 struct mul_lo {
   static constexpr const char* name = "mul_lo";
   static constexpr unsigned bits = 521;
@@ -2021,295 +2085,312 @@ struct mul_lo {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<16>;\n\t"
         "mul.lo.u32 %0, %17, %34;\n\t"
-        "mul.lo.u32 %1, %18, %34;\n\t"
+        "mul.hi.u32 %1, %17, %34;\n\t"
         "mul.lo.u32 %2, %19, %34;\n\t"
-        "mul.lo.u32 %3, %20, %34;\n\t"
+        "mul.hi.u32 %3, %19, %34;\n\t"
         "mul.lo.u32 %4, %21, %34;\n\t"
-        "mul.lo.u32 %5, %22, %34;\n\t"
+        "mul.hi.u32 %5, %21, %34;\n\t"
         "mul.lo.u32 %6, %23, %34;\n\t"
-        "mul.lo.u32 %7, %24, %34;\n\t"
+        "mul.hi.u32 %7, %23, %34;\n\t"
         "mul.lo.u32 %8, %25, %34;\n\t"
-        "mul.lo.u32 %9, %26, %34;\n\t"
+        "mul.hi.u32 %9, %25, %34;\n\t"
         "mul.lo.u32 %10, %27, %34;\n\t"
-        "mul.lo.u32 %11, %28, %34;\n\t"
+        "mul.hi.u32 %11, %27, %34;\n\t"
         "mul.lo.u32 %12, %29, %34;\n\t"
-        "mul.lo.u32 %13, %30, %34;\n\t"
+        "mul.hi.u32 %13, %29, %34;\n\t"
         "mul.lo.u32 %14, %31, %34;\n\t"
-        "mul.lo.u32 %15, %32, %34;\n\t"
+        "mul.hi.u32 %15, %31, %34;\n\t"
         "mul.lo.u32 %16, %33, %34;\n\t"
-        "mad.hi.cc.u32 %1, %17, %34, %1;\n\t"
-        "madc.hi.cc.u32 %2, %18, %34, %2;\n\t"
-        "madc.hi.cc.u32 %3, %19, %34, %3;\n\t"
-        "madc.hi.cc.u32 %4, %20, %34, %4;\n\t"
-        "madc.hi.cc.u32 %5, %21, %34, %5;\n\t"
-        "madc.hi.cc.u32 %6, %22, %34, %6;\n\t"
-        "madc.hi.cc.u32 %7, %23, %34, %7;\n\t"
-        "madc.hi.cc.u32 %8, %24, %34, %8;\n\t"
-        "madc.hi.cc.u32 %9, %25, %34, %9;\n\t"
-        "madc.hi.cc.u32 %10, %26, %34, %10;\n\t"
-        "madc.hi.cc.u32 %11, %27, %34, %11;\n\t"
-        "madc.hi.cc.u32 %12, %28, %34, %12;\n\t"
-        "madc.hi.cc.u32 %13, %29, %34, %13;\n\t"
-        "madc.hi.cc.u32 %14, %30, %34, %14;\n\t"
-        "madc.hi.cc.u32 %15, %31, %34, %15;\n\t"
-        "madc.hi.u32 %16, %32, %34, %16;\n\t"
-        "mad.lo.cc.u32 %1, %17, %35, %1;\n\t"
-        "madc.lo.cc.u32 %2, %18, %35, %2;\n\t"
-        "madc.lo.cc.u32 %3, %19, %35, %3;\n\t"
-        "madc.lo.cc.u32 %4, %20, %35, %4;\n\t"
-        "madc.lo.cc.u32 %5, %21, %35, %5;\n\t"
-        "madc.lo.cc.u32 %6, %22, %35, %6;\n\t"
-        "madc.lo.cc.u32 %7, %23, %35, %7;\n\t"
-        "madc.lo.cc.u32 %8, %24, %35, %8;\n\t"
-        "madc.lo.cc.u32 %9, %25, %35, %9;\n\t"
-        "madc.lo.cc.u32 %10, %26, %35, %10;\n\t"
-        "madc.lo.cc.u32 %11, %27, %35, %11;\n\t"
-        "madc.lo.cc.u32 %12, %28, %35, %12;\n\t"
-        "madc.lo.cc.u32 %13, %29, %35, %13;\n\t"
-        "madc.lo.cc.u32 %14, %30, %35, %14;\n\t"
-        "madc.lo.cc.u32 %15, %31, %35, %15;\n\t"
-        "madc.lo.u32 %16, %32, %35, %16;\n\t"
-        "mad.hi.cc.u32 %2, %17, %35, %2;\n\t"
+        "mul.lo.u32 t0, %18, %34;\n\t"
+        "mul.hi.u32 t1, %18, %34;\n\t"
+        "mul.lo.u32 t2, %20, %34;\n\t"
+        "mul.hi.u32 t3, %20, %34;\n\t"
+        "mul.lo.u32 t4, %22, %34;\n\t"
+        "mul.hi.u32 t5, %22, %34;\n\t"
+        "mul.lo.u32 t6, %24, %34;\n\t"
+        "mul.hi.u32 t7, %24, %34;\n\t"
+        "mul.lo.u32 t8, %26, %34;\n\t"
+        "mul.hi.u32 t9, %26, %34;\n\t"
+        "mul.lo.u32 t10, %28, %34;\n\t"
+        "mul.hi.u32 t11, %28, %34;\n\t"
+        "mul.lo.u32 t12, %30, %34;\n\t"
+        "mul.hi.u32 t13, %30, %34;\n\t"
+        "mul.lo.u32 t14, %32, %34;\n\t"
+        "mul.hi.u32 t15, %32, %34;\n\t"
+        "mad.lo.cc.u32 %2, %18, %35, %2;\n\t"
         "madc.hi.cc.u32 %3, %18, %35, %3;\n\t"
-        "madc.hi.cc.u32 %4, %19, %35, %4;\n\t"
+        "madc.lo.cc.u32 %4, %20, %35, %4;\n\t"
         "madc.hi.cc.u32 %5, %20, %35, %5;\n\t"
-        "madc.hi.cc.u32 %6, %21, %35, %6;\n\t"
+        "madc.lo.cc.u32 %6, %22, %35, %6;\n\t"
         "madc.hi.cc.u32 %7, %22, %35, %7;\n\t"
-        "madc.hi.cc.u32 %8, %23, %35, %8;\n\t"
+        "madc.lo.cc.u32 %8, %24, %35, %8;\n\t"
         "madc.hi.cc.u32 %9, %24, %35, %9;\n\t"
-        "madc.hi.cc.u32 %10, %25, %35, %10;\n\t"
+        "madc.lo.cc.u32 %10, %26, %35, %10;\n\t"
         "madc.hi.cc.u32 %11, %26, %35, %11;\n\t"
-        "madc.hi.cc.u32 %12, %27, %35, %12;\n\t"
+        "madc.lo.cc.u32 %12, %28, %35, %12;\n\t"
         "madc.hi.cc.u32 %13, %28, %35, %13;\n\t"
-        "madc.hi.cc.u32 %14, %29, %35, %14;\n\t"
+        "madc.lo.cc.u32 %14, %30, %35, %14;\n\t"
         "madc.hi.cc.u32 %15, %30, %35, %15;\n\t"
-        "madc.hi.u32 %16, %31, %35, %16;\n\t"
+        "madc.lo.u32 %16, %32, %35, %16;\n\t"
+        "mad.lo.cc.u32 t0, %17, %35, t0;\n\t"
+        "madc.hi.cc.u32 t1, %17, %35, t1;\n\t"
+        "madc.lo.cc.u32 t2, %19, %35, t2;\n\t"
+        "madc.hi.cc.u32 t3, %19, %35, t3;\n\t"
+        "madc.lo.cc.u32 t4, %21, %35, t4;\n\t"
+        "madc.hi.cc.u32 t5, %21, %35, t5;\n\t"
+        "madc.lo.cc.u32 t6, %23, %35, t6;\n\t"
+        "madc.hi.cc.u32 t7, %23, %35, t7;\n\t"
+        "madc.lo.cc.u32 t8, %25, %35, t8;\n\t"
+        "madc.hi.cc.u32 t9, %25, %35, t9;\n\t"
+        "madc.lo.cc.u32 t10, %27, %35, t10;\n\t"
+        "madc.hi.cc.u32 t11, %27, %35, t11;\n\t"
+        "madc.lo.cc.u32 t12, %29, %35, t12;\n\t"
+        "madc.hi.cc.u32 t13, %29, %35, t13;\n\t"
+        "madc.lo.cc.u32 t14, %31, %35, t14;\n\t"
+        "madc.hi.u32 t15, %31, %35, t15;\n\t"
         "mad.lo.cc.u32 %2, %17, %36, %2;\n\t"
-        "madc.lo.cc.u32 %3, %18, %36, %3;\n\t"
+        "madc.hi.cc.u32 %3, %17, %36, %3;\n\t"
         "madc.lo.cc.u32 %4, %19, %36, %4;\n\t"
-        "madc.lo.cc.u32 %5, %20, %36, %5;\n\t"
-        "madc.lo.cc.u32 %6, %21, %36, %6;\n\t"
-        "madc.lo.cc.u32 %7, %22, %36, %7;\n\t"
-        "madc.lo.cc.u32 %8, %23, %36, %8;\n\t"
-        "madc.lo.cc.u32 %9, %24, %36, %9;\n\t"
-        "madc.lo.cc.u32 %10, %25, %36, %10;\n\t"
-        "madc.lo.cc.u32 %11, %26, %36, %11;\n\t"
-        "madc.lo.cc.u32 %12, %27, %36, %12;\n\t"
-        "madc.lo.cc.u32 %13, %28, %36, %13;\n\t"
-        "madc.lo.cc.u32 %14, %29, %36, %14;\n\t"
-        "madc.lo.cc.u32 %15, %30, %36, %15;\n\t"
-        "madc.lo.u32 %16, %31, %36, %16;\n\t"
-        "mad.hi.cc.u32 %3, %17, %36, %3;\n\t"
-        "madc.hi.cc.u32 %4, %18, %36, %4;\n\t"
         "madc.hi.cc.u32 %5, %19, %36, %5;\n\t"
-        "madc.hi.cc.u32 %6, %20, %36, %6;\n\t"
+        "madc.lo.cc.u32 %6, %21, %36, %6;\n\t"
         "madc.hi.cc.u32 %7, %21, %36, %7;\n\t"
-        "madc.hi.cc.u32 %8, %22, %36, %8;\n\t"
+        "madc.lo.cc.u32 %8, %23, %36, %8;\n\t"
         "madc.hi.cc.u32 %9, %23, %36, %9;\n\t"
-        "madc.hi.cc.u32 %10, %24, %36, %10;\n\t"
+        "madc.lo.cc.u32 %10, %25, %36, %10;\n\t"
         "madc.hi.cc.u32 %11, %25, %36, %11;\n\t"
-        "madc.hi.cc.u32 %12, %26, %36, %12;\n\t"
+        "madc.lo.cc.u32 %12, %27, %36, %12;\n\t"
         "madc.hi.cc.u32 %13, %27, %36, %13;\n\t"
-        "madc.hi.cc.u32 %14, %28, %36, %14;\n\t"
+        "madc.lo.cc.u32 %14, %29, %36, %14;\n\t"
         "madc.hi.cc.u32 %15, %29, %36, %15;\n\t"
-        "madc.hi.u32 %16, %30, %36, %16;\n\t"
-        "mad.lo.cc.u32 %3, %17, %37, %3;\n\t"
-        "madc.lo.cc.u32 %4, %18, %37, %4;\n\t"
-        "madc.lo.cc.u32 %5, %19, %37, %5;\n\t"
-        "madc.lo.cc.u32 %6, %20, %37, %6;\n\t"
-        "madc.lo.cc.u32 %7, %21, %37, %7;\n\t"
-        "madc.lo.cc.u32 %8, %22, %37, %8;\n\t"
-        "madc.lo.cc.u32 %9, %23, %37, %9;\n\t"
-        "madc.lo.cc.u32 %10, %24, %37, %10;\n\t"
-        "madc.lo.cc.u32 %11, %25, %37, %11;\n\t"
-        "madc.lo.cc.u32 %12, %26, %37, %12;\n\t"
-        "madc.lo.cc.u32 %13, %27, %37, %13;\n\t"
-        "madc.lo.cc.u32 %14, %28, %37, %14;\n\t"
-        "madc.lo.cc.u32 %15, %29, %37, %15;\n\t"
-        "madc.lo.u32 %16, %30, %37, %16;\n\t"
-        "mad.hi.cc.u32 %4, %17, %37, %4;\n\t"
+        "madc.lo.u32 %16, %31, %36, %16;\n\t"
+        "mad.lo.cc.u32 t2, %18, %36, t2;\n\t"
+        "madc.hi.cc.u32 t3, %18, %36, t3;\n\t"
+        "madc.lo.cc.u32 t4, %20, %36, t4;\n\t"
+        "madc.hi.cc.u32 t5, %20, %36, t5;\n\t"
+        "madc.lo.cc.u32 t6, %22, %36, t6;\n\t"
+        "madc.hi.cc.u32 t7, %22, %36, t7;\n\t"
+        "madc.lo.cc.u32 t8, %24, %36, t8;\n\t"
+        "madc.hi.cc.u32 t9, %24, %36, t9;\n\t"
+        "madc.lo.cc.u32 t10, %26, %36, t10;\n\t"
+        "madc.hi.cc.u32 t11, %26, %36, t11;\n\t"
+        "madc.lo.cc.u32 t12, %28, %36, t12;\n\t"
+        "madc.hi.cc.u32 t13, %28, %36, t13;\n\t"
+        "madc.lo.cc.u32 t14, %30, %36, t14;\n\t"
+        "madc.hi.u32 t15, %30, %36, t15;\n\t"
+        "mad.lo.cc.u32 %4, %18, %37, %4;\n\t"
         "madc.hi.cc.u32 %5, %18, %37, %5;\n\t"
-        "madc.hi.cc.u32 %6, %19, %37, %6;\n\t"
+        "madc.lo.cc.u32 %6, %20, %37, %6;\n\t"
         "madc.hi.cc.u32 %7, %20, %37, %7;\n\t"
-        "madc.hi.cc.u32 %8, %21, %37, %8;\n\t"
+        "madc.lo.cc.u32 %8, %22, %37, %8;\n\t"
         "madc.hi.cc.u32 %9, %22, %37, %9;\n\t"
-        "madc.hi.cc.u32 %10, %23, %37, %10;\n\t"
+        "madc.lo.cc.u32 %10, %24, %37, %10;\n\t"
         "madc.hi.cc.u32 %11, %24, %37, %11;\n\t"
-        "madc.hi.cc.u32 %12, %25, %37, %12;\n\t"
+        "madc.lo.cc.u32 %12, %26, %37, %12;\n\t"
         "madc.hi.cc.u32 %13, %26, %37, %13;\n\t"
-        "madc.hi.cc.u32 %14, %27, %37, %14;\n\t"
+        "madc.lo.cc.u32 %14, %28, %37, %14;\n\t"
         "madc.hi.cc.u32 %15, %28, %37, %15;\n\t"
-        "madc.hi.u32 %16, %29, %37, %16;\n\t"
+        "madc.lo.u32 %16, %30, %37, %16;\n\t"
+        "mad.lo.cc.u32 t2, %17, %37, t2;\n\t"
+        "madc.hi.cc.u32 t3, %17, %37, t3;\n\t"
+        "madc.lo.cc.u32 t4, %19, %37, t4;\n\t"
+        "madc.hi.cc.u32 t5, %19, %37, t5;\n\t"
+        "madc.lo.cc.u32 t6, %21, %37, t6;\n\t"
+        "madc.hi.cc.u32 t7, %21, %37, t7;\n\t"
+        "madc.lo.cc.u32 t8, %23, %37, t8;\n\t"
+        "madc.hi.cc.u32 t9, %23, %37, t9;\n\t"
+        "madc.lo.cc.u32 t10, %25, %37, t10;\n\t"
+        "madc.hi.cc.u32 t11, %25, %37, t11;\n\t"
+        "madc.lo.cc.u32 t12, %27, %37, t12;\n\t"
+        "madc.hi.cc.u32 t13, %27, %37, t13;\n\t"
+        "madc.lo.cc.u32 t14, %29, %37, t14;\n\t"
+        "madc.hi.u32 t15, %29, %37, t15;\n\t"
         "mad.lo.cc.u32 %4, %17, %38, %4;\n\t"
-        "madc.lo.cc.u32 %5, %18, %38, %5;\n\t"
+        "madc.hi.cc.u32 %5, %17, %38, %5;\n\t"
         "madc.lo.cc.u32 %6, %19, %38, %6;\n\t"
-        "madc.lo.cc.u32 %7, %20, %38, %7;\n\t"
-        "madc.lo.cc.u32 %8, %21, %38, %8;\n\t"
-        "madc.lo.cc.u32 %9, %22, %38, %9;\n\t"
-        "madc.lo.cc.u32 %10, %23, %38, %10;\n\t"
-        "madc.lo.cc.u32 %11, %24, %38, %11;\n\t"
-        "madc.lo.cc.u32 %12, %25, %38, %12;\n\t"
-        "madc.lo.cc.u32 %13, %26, %38, %13;\n\t"
-        "madc.lo.cc.u32 %14, %27, %38, %14;\n\t"
-        "madc.lo.cc.u32 %15, %28, %38, %15;\n\t"
-        "madc.lo.u32 %16, %29, %38, %16;\n\t"
-        "mad.hi.cc.u32 %5, %17, %38, %5;\n\t"
-        "madc.hi.cc.u32 %6, %18, %38, %6;\n\t"
         "madc.hi.cc.u32 %7, %19, %38, %7;\n\t"
-        "madc.hi.cc.u32 %8, %20, %38, %8;\n\t"
+        "madc.lo.cc.u32 %8, %21, %38, %8;\n\t"
         "madc.hi.cc.u32 %9, %21, %38, %9;\n\t"
-        "madc.hi.cc.u32 %10, %22, %38, %10;\n\t"
+        "madc.lo.cc.u32 %10, %23, %38, %10;\n\t"
         "madc.hi.cc.u32 %11, %23, %38, %11;\n\t"
-        "madc.hi.cc.u32 %12, %24, %38, %12;\n\t"
+        "madc.lo.cc.u32 %12, %25, %38, %12;\n\t"
         "madc.hi.cc.u32 %13, %25, %38, %13;\n\t"
-        "madc.hi.cc.u32 %14, %26, %38, %14;\n\t"
+        "madc.lo.cc.u32 %14, %27, %38, %14;\n\t"
         "madc.hi.cc.u32 %15, %27, %38, %15;\n\t"
-        "madc.hi.u32 %16, %28, %38, %16;\n\t"
-        "mad.lo.cc.u32 %5, %17, %39, %5;\n\t"
-        "madc.lo.cc.u32 %6, %18, %39, %6;\n\t"
-        "madc.lo.cc.u32 %7, %19, %39, %7;\n\t"
-        "madc.lo.cc.u32 %8, %20, %39, %8;\n\t"
-        "madc.lo.cc.u32 %9, %21, %39, %9;\n\t"
-        "madc.lo.cc.u32 %10, %22, %39, %10;\n\t"
-        "madc.lo.cc.u32 %11, %23, %39, %11;\n\t"
-        "madc.lo.cc.u32 %12, %24, %39, %12;\n\t"
-        "madc.lo.cc.u32 %13, %25, %39, %13;\n\t"
-        "madc.lo.cc.u32 %14, %26, %39, %14;\n\t"
-        "madc.lo.cc.u32 %15, %27, %39, %15;\n\t"
-        "madc.lo.u32 %16, %28, %39, %16;\n\t"
-        "mad.hi.cc.u32 %6, %17, %39, %6;\n\t"
+        "madc.lo.u32 %16, %29, %38, %16;\n\t"
+        "mad.lo.cc.u32 t4, %18, %38, t4;\n\t"
+        "madc.hi.cc.u32 t5, %18, %38, t5;\n\t"
+        "madc.lo.cc.u32 t6, %20, %38, t6;\n\t"
+        "madc.hi.cc.u32 t7, %20, %38, t7;\n\t"
+        "madc.lo.cc.u32 t8, %22, %38, t8;\n\t"
+        "madc.hi.cc.u32 t9, %22, %38, t9;\n\t"
+        "madc.lo.cc.u32 t10, %24, %38, t10;\n\t"
+        "madc.hi.cc.u32 t11, %24, %38, t11;\n\t"
+        "madc.lo.cc.u32 t12, %26, %38, t12;\n\t"
+        "madc.hi.cc.u32 t13, %26, %38, t13;\n\t"
+        "madc.lo.cc.u32 t14, %28, %38, t14;\n\t"
+        "madc.hi.u32 t15, %28, %38, t15;\n\t"
+        "mad.lo.cc.u32 %6, %18, %39, %6;\n\t"
         "madc.hi.cc.u32 %7, %18, %39, %7;\n\t"
-        "madc.hi.cc.u32 %8, %19, %39, %8;\n\t"
+        "madc.lo.cc.u32 %8, %20, %39, %8;\n\t"
         "madc.hi.cc.u32 %9, %20, %39, %9;\n\t"
-        "madc.hi.cc.u32 %10, %21, %39, %10;\n\t"
+        "madc.lo.cc.u32 %10, %22, %39, %10;\n\t"
         "madc.hi.cc.u32 %11, %22, %39, %11;\n\t"
-        "madc.hi.cc.u32 %12, %23, %39, %12;\n\t"
+        "madc.lo.cc.u32 %12, %24, %39, %12;\n\t"
         "madc.hi.cc.u32 %13, %24, %39, %13;\n\t"
-        "madc.hi.cc.u32 %14, %25, %39, %14;\n\t"
+        "madc.lo.cc.u32 %14, %26, %39, %14;\n\t"
         "madc.hi.cc.u32 %15, %26, %39, %15;\n\t"
-        "madc.hi.u32 %16, %27, %39, %16;\n\t"
+        "madc.lo.u32 %16, %28, %39, %16;\n\t"
+        "mad.lo.cc.u32 t4, %17, %39, t4;\n\t"
+        "madc.hi.cc.u32 t5, %17, %39, t5;\n\t"
+        "madc.lo.cc.u32 t6, %19, %39, t6;\n\t"
+        "madc.hi.cc.u32 t7, %19, %39, t7;\n\t"
+        "madc.lo.cc.u32 t8, %21, %39, t8;\n\t"
+        "madc.hi.cc.u32 t9, %21, %39, t9;\n\t"
+        "madc.lo.cc.u32 t10, %23, %39, t10;\n\t"
+        "madc.hi.cc.u32 t11, %23, %39, t11;\n\t"
+        "madc.lo.cc.u32 t12, %25, %39, t12;\n\t"
+        "madc.hi.cc.u32 t13, %25, %39, t13;\n\t"
+        "madc.lo.cc.u32 t14, %27, %39, t14;\n\t"
+        "madc.hi.u32 t15, %27, %39, t15;\n\t"
         "mad.lo.cc.u32 %6, %17, %40, %6;\n\t"
-        "madc.lo.cc.u32 %7, %18, %40, %7;\n\t"
+        "madc.hi.cc.u32 %7, %17, %40, %7;\n\t"
         "madc.lo.cc.u32 %8, %19, %40, %8;\n\t"
-        "madc.lo.cc.u32 %9, %20, %40, %9;\n\t"
-        "madc.lo.cc.u32 %10, %21, %40, %10;\n\t"
-        "madc.lo.cc.u32 %11, %22, %40, %11;\n\t"
-        "madc.lo.cc.u32 %12, %23, %40, %12;\n\t"
-        "madc.lo.cc.u32 %13, %24, %40, %13;\n\t"
-        "madc.lo.cc.u32 %14, %25, %40, %14;\n\t"
-        "madc.lo.cc.u32 %15, %26, %40, %15;\n\t"
-        "madc.lo.u32 %16, %27, %40, %16;\n\t"
-        "mad.hi.cc.u32 %7, %17, %40, %7;\n\t"
-        "madc.hi.cc.u32 %8, %18, %40, %8;\n\t"
         "madc.hi.cc.u32 %9, %19, %40, %9;\n\t"
-        "madc.hi.cc.u32 %10, %20, %40, %10;\n\t"
+        "madc.lo.cc.u32 %10, %21, %40, %10;\n\t"
         "madc.hi.cc.u32 %11, %21, %40, %11;\n\t"
-        "madc.hi.cc.u32 %12, %22, %40, %12;\n\t"
+        "madc.lo.cc.u32 %12, %23, %40, %12;\n\t"
         "madc.hi.cc.u32 %13, %23, %40, %13;\n\t"
-        "madc.hi.cc.u32 %14, %24, %40, %14;\n\t"
+        "madc.lo.cc.u32 %14, %25, %40, %14;\n\t"
         "madc.hi.cc.u32 %15, %25, %40, %15;\n\t"
-        "madc.hi.u32 %16, %26, %40, %16;\n\t"
-        "mad.lo.cc.u32 %7, %17, %41, %7;\n\t"
-        "madc.lo.cc.u32 %8, %18, %41, %8;\n\t"
-        "madc.lo.cc.u32 %9, %19, %41, %9;\n\t"
-        "madc.lo.cc.u32 %10, %20, %41, %10;\n\t"
-        "madc.lo.cc.u32 %11, %21, %41, %11;\n\t"
-        "madc.lo.cc.u32 %12, %22, %41, %12;\n\t"
-        "madc.lo.cc.u32 %13, %23, %41, %13;\n\t"
-        "madc.lo.cc.u32 %14, %24, %41, %14;\n\t"
-        "madc.lo.cc.u32 %15, %25, %41, %15;\n\t"
-        "madc.lo.u32 %16, %26, %41, %16;\n\t"
-        "mad.hi.cc.u32 %8, %17, %41, %8;\n\t"
+        "madc.lo.u32 %16, %27, %40, %16;\n\t"
+        "mad.lo.cc.u32 t6, %18, %40, t6;\n\t"
+        "madc.hi.cc.u32 t7, %18, %40, t7;\n\t"
+        "madc.lo.cc.u32 t8, %20, %40, t8;\n\t"
+        "madc.hi.cc.u32 t9, %20, %40, t9;\n\t"
+        "madc.lo.cc.u32 t10, %22, %40, t10;\n\t"
+        "madc.hi.cc.u32 t11, %22, %40, t11;\n\t"
+        "madc.lo.cc.u32 t12, %24, %40, t12;\n\t"
+        "madc.hi.cc.u32 t13, %24, %40, t13;\n\t"
+        "madc.lo.cc.u32 t14, %26, %40, t14;\n\t"
+        "madc.hi.u32 t15, %26, %40, t15;\n\t"
+        "mad.lo.cc.u32 %8, %18, %41, %8;\n\t"
         "madc.hi.cc.u32 %9, %18, %41, %9;\n\t"
-        "madc.hi.cc.u32 %10, %19, %41, %10;\n\t"
+        "madc.lo.cc.u32 %10, %20, %41, %10;\n\t"
         "madc.hi.cc.u32 %11, %20, %41, %11;\n\t"
-        "madc.hi.cc.u32 %12, %21, %41, %12;\n\t"
+        "madc.lo.cc.u32 %12, %22, %41, %12;\n\t"
         "madc.hi.cc.u32 %13, %22, %41, %13;\n\t"
-        "madc.hi.cc.u32 %14, %23, %41, %14;\n\t"
+        "madc.lo.cc.u32 %14, %24, %41, %14;\n\t"
         "madc.hi.cc.u32 %15, %24, %41, %15;\n\t"
-        "madc.hi.u32 %16, %25, %41, %16;\n\t"
+        "madc.lo.u32 %16, %26, %41, %16;\n\t"
+        "mad.lo.cc.u32 t6, %17, %41, t6;\n\t"
+        "madc.hi.cc.u32 t7, %17, %41, t7;\n\t"
+        "madc.lo.cc.u32 t8, %19, %41, t8;\n\t"
+        "madc.hi.cc.u32 t9, %19, %41, t9;\n\t"
+        "madc.lo.cc.u32 t10, %21, %41, t10;\n\t"
+        "madc.hi.cc.u32 t11, %21, %41, t11;\n\t"
+        "madc.lo.cc.u32 t12, %23, %41, t12;\n\t"
+        "madc.hi.cc.u32 t13, %23, %41, t13;\n\t"
+        "madc.lo.cc.u32 t14, %25, %41, t14;\n\t"
+        "madc.hi.u32 t15, %25, %41, t15;\n\t"
         "mad.lo.cc.u32 %8, %17, %42, %8;\n\t"
-        "madc.lo.cc.u32 %9, %18, %42, %9;\n\t"
+        "madc.hi.cc.u32 %9, %17, %42, %9;\n\t"
         "madc.lo.cc.u32 %10, %19, %42, %10;\n\t"
-        "madc.lo.cc.u32 %11, %20, %42, %11;\n\t"
-        "madc.lo.cc.u32 %12, %21, %42, %12;\n\t"
-        "madc.lo.cc.u32 %13, %22, %42, %13;\n\t"
-        "madc.lo.cc.u32 %14, %23, %42, %14;\n\t"
-        "madc.lo.cc.u32 %15, %24, %42, %15;\n\t"
-        "madc.lo.u32 %16, %25, %42, %16;\n\t"
-        "mad.hi.cc.u32 %9, %17, %42, %9;\n\t"
-        "madc.hi.cc.u32 %10, %18, %42, %10;\n\t"
         "madc.hi.cc.u32 %11, %19, %42, %11;\n\t"
-        "madc.hi.cc.u32 %12, %20, %42, %12;\n\t"
+        "madc.lo.cc.u32 %12, %21, %42, %12;\n\t"
         "madc.hi.cc.u32 %13, %21, %42, %13;\n\t"
-        "madc.hi.cc.u32 %14, %22, %42, %14;\n\t"
+        "madc.lo.cc.u32 %14, %23, %42, %14;\n\t"
         "madc.hi.cc.u32 %15, %23, %42, %15;\n\t"
-        "madc.hi.u32 %16, %24, %42, %16;\n\t"
-        "mad.lo.cc.u32 %9, %17, %43, %9;\n\t"
-        "madc.lo.cc.u32 %10, %18, %43, %10;\n\t"
-        "madc.lo.cc.u32 %11, %19, %43, %11;\n\t"
-        "madc.lo.cc.u32 %12, %20, %43, %12;\n\t"
-        "madc.lo.cc.u32 %13, %21, %43, %13;\n\t"
-        "madc.lo.cc.u32 %14, %22, %43, %14;\n\t"
-        "madc.lo.cc.u32 %15, %23, %43, %15;\n\t"
-        "madc.lo.u32 %16, %24, %43, %16;\n\t"
-        "mad.hi.cc.u32 %10, %17, %43, %10;\n\t"
+        "madc.lo.u32 %16, %25, %42, %16;\n\t"
+        "mad.lo.cc.u32 t8, %18, %42, t8;\n\t"
+        "madc.hi.cc.u32 t9, %18, %42, t9;\n\t"
+        "madc.lo.cc.u32 t10, %20, %42, t10;\n\t"
+        "madc.hi.cc.u32 t11, %20, %42, t11;\n\t"
+        "madc.lo.cc.u32 t12, %22, %42, t12;\n\t"
+        "madc.hi.cc.u32 t13, %22, %42, t13;\n\t"
+        "madc.lo.cc.u32 t14, %24, %42, t14;\n\t"
+        "madc.hi.u32 t15, %24, %42, t15;\n\t"
+        "mad.lo.cc.u32 %10, %18, %43, %10;\n\t"
         "madc.hi.cc.u32 %11, %18, %43, %11;\n\t"
-        "madc.hi.cc.u32 %12, %19, %43, %12;\n\t"
+        "madc.lo.cc.u32 %12, %20, %43, %12;\n\t"
         "madc.hi.cc.u32 %13, %20, %43, %13;\n\t"
-        "madc.hi.cc.u32 %14, %21, %43, %14;\n\t"
+        "madc.lo.cc.u32 %14, %22, %43, %14;\n\t"
         "madc.hi.cc.u32 %15, %22, %43, %15;\n\t"
-        "madc.hi.u32 %16, %23, %43, %16;\n\t"
+        "madc.lo.u32 %16, %24, %43, %16;\n\t"
+        "mad.lo.cc.u32 t8, %17, %43, t8;\n\t"
+        "madc.hi.cc.u32 t9, %17, %43, t9;\n\t"
+        "madc.lo.cc.u32 t10, %19, %43, t10;\n\t"
+        "madc.hi.cc.u32 t11, %19, %43, t11;\n\t"
+        "madc.lo.cc.u32 t12, %21, %43, t12;\n\t"
+        "madc.hi.cc.u32 t13, %21, %43, t13;\n\t"
+        "madc.lo.cc.u32 t14, %23, %43, t14;\n\t"
+        "madc.hi.u32 t15, %23, %43, t15;\n\t"
         "mad.lo.cc.u32 %10, %17, %44, %10;\n\t"
-        "madc.lo.cc.u32 %11, %18, %44, %11;\n\t"
+        "madc.hi.cc.u32 %11, %17, %44, %11;\n\t"
         "madc.lo.cc.u32 %12, %19, %44, %12;\n\t"
-        "madc.lo.cc.u32 %13, %20, %44, %13;\n\t"
-        "madc.lo.cc.u32 %14, %21, %44, %14;\n\t"
-        "madc.lo.cc.u32 %15, %22, %44, %15;\n\t"
-        "madc.lo.u32 %16, %23, %44, %16;\n\t"
-        "mad.hi.cc.u32 %11, %17, %44, %11;\n\t"
-        "madc.hi.cc.u32 %12, %18, %44, %12;\n\t"
         "madc.hi.cc.u32 %13, %19, %44, %13;\n\t"
-        "madc.hi.cc.u32 %14, %20, %44, %14;\n\t"
+        "madc.lo.cc.u32 %14, %21, %44, %14;\n\t"
         "madc.hi.cc.u32 %15, %21, %44, %15;\n\t"
-        "madc.hi.u32 %16, %22, %44, %16;\n\t"
-        "mad.lo.cc.u32 %11, %17, %45, %11;\n\t"
-        "madc.lo.cc.u32 %12, %18, %45, %12;\n\t"
-        "madc.lo.cc.u32 %13, %19, %45, %13;\n\t"
-        "madc.lo.cc.u32 %14, %20, %45, %14;\n\t"
-        "madc.lo.cc.u32 %15, %21, %45, %15;\n\t"
-        "madc.lo.u32 %16, %22, %45, %16;\n\t"
-        "mad.hi.cc.u32 %12, %17, %45, %12;\n\t"
+        "madc.lo.u32 %16, %23, %44, %16;\n\t"
+        "mad.lo.cc.u32 t10, %18, %44, t10;\n\t"
+        "madc.hi.cc.u32 t11, %18, %44, t11;\n\t"
+        "madc.lo.cc.u32 t12, %20, %44, t12;\n\t"
+        "madc.hi.cc.u32 t13, %20, %44, t13;\n\t"
+        "madc.lo.cc.u32 t14, %22, %44, t14;\n\t"
+        "madc.hi.u32 t15, %22, %44, t15;\n\t"
+        "mad.lo.cc.u32 %12, %18, %45, %12;\n\t"
         "madc.hi.cc.u32 %13, %18, %45, %13;\n\t"
-        "madc.hi.cc.u32 %14, %19, %45, %14;\n\t"
+        "madc.lo.cc.u32 %14, %20, %45, %14;\n\t"
         "madc.hi.cc.u32 %15, %20, %45, %15;\n\t"
-        "madc.hi.u32 %16, %21, %45, %16;\n\t"
+        "madc.lo.u32 %16, %22, %45, %16;\n\t"
+        "mad.lo.cc.u32 t10, %17, %45, t10;\n\t"
+        "madc.hi.cc.u32 t11, %17, %45, t11;\n\t"
+        "madc.lo.cc.u32 t12, %19, %45, t12;\n\t"
+        "madc.hi.cc.u32 t13, %19, %45, t13;\n\t"
+        "madc.lo.cc.u32 t14, %21, %45, t14;\n\t"
+        "madc.hi.u32 t15, %21, %45, t15;\n\t"
         "mad.lo.cc.u32 %12, %17, %46, %12;\n\t"
-        "madc.lo.cc.u32 %13, %18, %46, %13;\n\t"
+        "madc.hi.cc.u32 %13, %17, %46, %13;\n\t"
         "madc.lo.cc.u32 %14, %19, %46, %14;\n\t"
-        "madc.lo.cc.u32 %15, %20, %46, %15;\n\t"
-        "madc.lo.u32 %16, %21, %46, %16;\n\t"
-        "mad.hi.cc.u32 %13, %17, %46, %13;\n\t"
-        "madc.hi.cc.u32 %14, %18, %46, %14;\n\t"
         "madc.hi.cc.u32 %15, %19, %46, %15;\n\t"
-        "madc.hi.u32 %16, %20, %46, %16;\n\t"
-        "mad.lo.cc.u32 %13, %17, %47, %13;\n\t"
-        "madc.lo.cc.u32 %14, %18, %47, %14;\n\t"
-        "madc.lo.cc.u32 %15, %19, %47, %15;\n\t"
-        "madc.lo.u32 %16, %20, %47, %16;\n\t"
-        "mad.hi.cc.u32 %14, %17, %47, %14;\n\t"
+        "madc.lo.u32 %16, %21, %46, %16;\n\t"
+        "mad.lo.cc.u32 t12, %18, %46, t12;\n\t"
+        "madc.hi.cc.u32 t13, %18, %46, t13;\n\t"
+        "madc.lo.cc.u32 t14, %20, %46, t14;\n\t"
+        "madc.hi.u32 t15, %20, %46, t15;\n\t"
+        "mad.lo.cc.u32 %14, %18, %47, %14;\n\t"
         "madc.hi.cc.u32 %15, %18, %47, %15;\n\t"
-        "madc.hi.u32 %16, %19, %47, %16;\n\t"
+        "madc.lo.u32 %16, %20, %47, %16;\n\t"
+        "mad.lo.cc.u32 t12, %17, %47, t12;\n\t"
+        "madc.hi.cc.u32 t13, %17, %47, t13;\n\t"
+        "madc.lo.cc.u32 t14, %19, %47, t14;\n\t"
+        "madc.hi.u32 t15, %19, %47, t15;\n\t"
         "mad.lo.cc.u32 %14, %17, %48, %14;\n\t"
-        "madc.lo.cc.u32 %15, %18, %48, %15;\n\t"
+        "madc.hi.cc.u32 %15, %17, %48, %15;\n\t"
         "madc.lo.u32 %16, %19, %48, %16;\n\t"
-        "mad.hi.cc.u32 %15, %17, %48, %15;\n\t"
-        "madc.hi.u32 %16, %18, %48, %16;\n\t"
-        "mad.lo.cc.u32 %15, %17, %49, %15;\n\t"
-        "madc.lo.u32 %16, %18, %49, %16;\n\t"
-        "mad.hi.u32 %16, %17, %49, %16;\n\t"
+        "mad.lo.cc.u32 t14, %18, %48, t14;\n\t"
+        "madc.hi.u32 t15, %18, %48, t15;\n\t"
+        "mad.lo.u32 %16, %18, %49, %16;\n\t"
+        "mad.lo.cc.u32 t14, %17, %49, t14;\n\t"
+        "madc.hi.u32 t15, %17, %49, t15;\n\t"
         "mad.lo.u32 %16, %17, %50, %16;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.cc.u32 %11, %11, t10;\n\t"
+        "addc.cc.u32 %12, %12, t11;\n\t"
+        "addc.cc.u32 %13, %13, t12;\n\t"
+        "addc.cc.u32 %14, %14, t13;\n\t"
+        "addc.cc.u32 %15, %15, t14;\n\t"
+        "addc.u32 %16, %16, t15;\n\t"
         "and.b32 %16, %16, 511;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
@@ -2322,301 +2403,318 @@ struct mul_lo {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[16];
     y[0] = ptx_mul_lo(x[0], x[17]);
-    y[1] = ptx_mul_lo(x[1], x[17]);
+    y[1] = ptx_mul_hi(x[0], x[17]);
     y[2] = ptx_mul_lo(x[2], x[17]);
-    y[3] = ptx_mul_lo(x[3], x[17]);
+    y[3] = ptx_mul_hi(x[2], x[17]);
     y[4] = ptx_mul_lo(x[4], x[17]);
-    y[5] = ptx_mul_lo(x[5], x[17]);
+    y[5] = ptx_mul_hi(x[4], x[17]);
     y[6] = ptx_mul_lo(x[6], x[17]);
-    y[7] = ptx_mul_lo(x[7], x[17]);
+    y[7] = ptx_mul_hi(x[6], x[17]);
     y[8] = ptx_mul_lo(x[8], x[17]);
-    y[9] = ptx_mul_lo(x[9], x[17]);
+    y[9] = ptx_mul_hi(x[8], x[17]);
     y[10] = ptx_mul_lo(x[10], x[17]);
-    y[11] = ptx_mul_lo(x[11], x[17]);
+    y[11] = ptx_mul_hi(x[10], x[17]);
     y[12] = ptx_mul_lo(x[12], x[17]);
-    y[13] = ptx_mul_lo(x[13], x[17]);
+    y[13] = ptx_mul_hi(x[12], x[17]);
     y[14] = ptx_mul_lo(x[14], x[17]);
-    y[15] = ptx_mul_lo(x[15], x[17]);
+    y[15] = ptx_mul_hi(x[14], x[17]);
     y[16] = ptx_mul_lo(x[16], x[17]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[17], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[17], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[17], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[17], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[17], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[17], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[17], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[7], x[17], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[8], x[17], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[9], x[17], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[10], x[17], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[11], x[17], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[12], x[17], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[13], x[17], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[14], x[17], y[15]);
-    y[16] = ptx_madc_hi(cf, x[15], x[17], y[16]);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[18], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[18], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[18], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[18], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[18], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[18], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[6], x[18], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[18], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[8], x[18], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[18], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[10], x[18], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[11], x[18], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[12], x[18], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[13], x[18], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[14], x[18], y[15]);
-    y[16] = ptx_madc_lo(cf, x[15], x[18], y[16]);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[18], y[2]);
+    t[0] = ptx_mul_lo(x[1], x[17]);
+    t[1] = ptx_mul_hi(x[1], x[17]);
+    t[2] = ptx_mul_lo(x[3], x[17]);
+    t[3] = ptx_mul_hi(x[3], x[17]);
+    t[4] = ptx_mul_lo(x[5], x[17]);
+    t[5] = ptx_mul_hi(x[5], x[17]);
+    t[6] = ptx_mul_lo(x[7], x[17]);
+    t[7] = ptx_mul_hi(x[7], x[17]);
+    t[8] = ptx_mul_lo(x[9], x[17]);
+    t[9] = ptx_mul_hi(x[9], x[17]);
+    t[10] = ptx_mul_lo(x[11], x[17]);
+    t[11] = ptx_mul_hi(x[11], x[17]);
+    t[12] = ptx_mul_lo(x[13], x[17]);
+    t[13] = ptx_mul_hi(x[13], x[17]);
+    t[14] = ptx_mul_lo(x[15], x[17]);
+    t[15] = ptx_mul_hi(x[15], x[17]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[18], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[18], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[18], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[18], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[18], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[18], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[18], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[5], x[18], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[6], x[18], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[7], x[18], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[7], x[18], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[8], x[18], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[9], x[18], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[9], x[18], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[10], x[18], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[11], x[18], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[11], x[18], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[12], x[18], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[13], x[18], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[13], x[18], y[15]);
-    y[16] = ptx_madc_hi(cf, x[14], x[18], y[16]);
+    y[16] = ptx_madc_lo(cf, x[15], x[18], y[16]);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[18], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[18], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[18], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[18], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[18], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[18], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[18], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[6], x[18], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[8], x[18], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[8], x[18], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[10], x[18], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[10], x[18], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[12], x[18], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[12], x[18], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[14], x[18], t[14]);
+    t[15] = ptx_madc_hi(cf, x[14], x[18], t[15]);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[19], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[19], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[19], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[19], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[19], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[19], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[5], x[19], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[19], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[7], x[19], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[19], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[9], x[19], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[10], x[19], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[11], x[19], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[12], x[19], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[13], x[19], y[15]);
-    y[16] = ptx_madc_lo(cf, x[14], x[19], y[16]);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[19], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[19], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[19], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[3], x[19], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[19], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[4], x[19], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[5], x[19], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[6], x[19], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[6], x[19], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[7], x[19], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[8], x[19], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[8], x[19], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[9], x[19], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[10], x[19], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[10], x[19], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[11], x[19], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[12], x[19], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[12], x[19], y[15]);
-    y[16] = ptx_madc_hi(cf, x[13], x[19], y[16]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[20], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[20], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[20], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[20], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[4], x[20], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[20], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[6], x[20], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[20], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[8], x[20], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[9], x[20], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[10], x[20], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[11], x[20], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[12], x[20], y[15]);
-    y[16] = ptx_madc_lo(cf, x[13], x[20], y[16]);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[20], y[4]);
+    y[16] = ptx_madc_lo(cf, x[14], x[19], y[16]);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[19], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[19], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[19], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[19], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[19], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[19], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[19], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[7], x[19], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[9], x[19], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[9], x[19], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[11], x[19], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[11], x[19], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[13], x[19], t[14]);
+    t[15] = ptx_madc_hi(cf, x[13], x[19], t[15]);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[20], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[20], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[20], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[20], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[3], x[20], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[4], x[20], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[5], x[20], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[5], x[20], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[6], x[20], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[7], x[20], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[7], x[20], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[8], x[20], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[9], x[20], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[9], x[20], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[10], x[20], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[11], x[20], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[11], x[20], y[15]);
-    y[16] = ptx_madc_hi(cf, x[12], x[20], y[16]);
+    y[16] = ptx_madc_lo(cf, x[13], x[20], y[16]);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[20], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[20], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[20], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[20], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[20], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[20], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[20], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[20], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[20], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[8], x[20], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[10], x[20], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[10], x[20], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[12], x[20], t[14]);
+    t[15] = ptx_madc_hi(cf, x[12], x[20], t[15]);
     y[4] = ptx_mad_lo_cc(cf, x[0], x[21], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[1], x[21], y[5]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[21], y[5]);
     y[6] = ptx_madc_lo_cc(cf, x[2], x[21], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[3], x[21], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[21], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[5], x[21], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[21], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[7], x[21], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[21], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[9], x[21], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[10], x[21], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[11], x[21], y[15]);
-    y[16] = ptx_madc_lo(cf, x[12], x[21], y[16]);
-    y[5] = ptx_mad_hi_cc(cf, x[0], x[21], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[1], x[21], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[2], x[21], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[3], x[21], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[4], x[21], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[4], x[21], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[5], x[21], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[6], x[21], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[6], x[21], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[7], x[21], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[8], x[21], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[8], x[21], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[9], x[21], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[10], x[21], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[10], x[21], y[15]);
-    y[16] = ptx_madc_hi(cf, x[11], x[21], y[16]);
-    y[5] = ptx_mad_lo_cc(cf, x[0], x[22], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[1], x[22], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[2], x[22], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[22], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[4], x[22], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[22], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[6], x[22], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[22], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[8], x[22], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[9], x[22], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[10], x[22], y[15]);
-    y[16] = ptx_madc_lo(cf, x[11], x[22], y[16]);
-    y[6] = ptx_mad_hi_cc(cf, x[0], x[22], y[6]);
+    y[16] = ptx_madc_lo(cf, x[12], x[21], y[16]);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[21], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[21], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[21], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[21], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[21], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[21], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[21], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[7], x[21], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[9], x[21], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[9], x[21], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[11], x[21], t[14]);
+    t[15] = ptx_madc_hi(cf, x[11], x[21], t[15]);
+    y[6] = ptx_mad_lo_cc(cf, x[1], x[22], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[1], x[22], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[2], x[22], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[3], x[22], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[3], x[22], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[4], x[22], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[5], x[22], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[5], x[22], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[6], x[22], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[7], x[22], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[7], x[22], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[8], x[22], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[9], x[22], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[9], x[22], y[15]);
-    y[16] = ptx_madc_hi(cf, x[10], x[22], y[16]);
+    y[16] = ptx_madc_lo(cf, x[11], x[22], y[16]);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[22], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[22], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[2], x[22], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[2], x[22], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[22], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[22], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[6], x[22], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[22], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[22], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[8], x[22], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[10], x[22], t[14]);
+    t[15] = ptx_madc_hi(cf, x[10], x[22], t[15]);
     y[6] = ptx_mad_lo_cc(cf, x[0], x[23], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[1], x[23], y[7]);
+    y[7] = ptx_madc_hi_cc(cf, x[0], x[23], y[7]);
     y[8] = ptx_madc_lo_cc(cf, x[2], x[23], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[3], x[23], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[23], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[5], x[23], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[23], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[7], x[23], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[8], x[23], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[9], x[23], y[15]);
-    y[16] = ptx_madc_lo(cf, x[10], x[23], y[16]);
-    y[7] = ptx_mad_hi_cc(cf, x[0], x[23], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[1], x[23], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[2], x[23], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[3], x[23], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[4], x[23], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[4], x[23], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[5], x[23], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[6], x[23], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[6], x[23], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[7], x[23], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[8], x[23], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[8], x[23], y[15]);
-    y[16] = ptx_madc_hi(cf, x[9], x[23], y[16]);
-    y[7] = ptx_mad_lo_cc(cf, x[0], x[24], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[1], x[24], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[2], x[24], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[24], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[4], x[24], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[24], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[6], x[24], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[24], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[8], x[24], y[15]);
-    y[16] = ptx_madc_lo(cf, x[9], x[24], y[16]);
-    y[8] = ptx_mad_hi_cc(cf, x[0], x[24], y[8]);
+    y[16] = ptx_madc_lo(cf, x[10], x[23], y[16]);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[23], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[1], x[23], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[23], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[3], x[23], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[23], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[5], x[23], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[7], x[23], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[7], x[23], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[9], x[23], t[14]);
+    t[15] = ptx_madc_hi(cf, x[9], x[23], t[15]);
+    y[8] = ptx_mad_lo_cc(cf, x[1], x[24], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[1], x[24], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[2], x[24], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[3], x[24], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[3], x[24], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[4], x[24], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[5], x[24], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[5], x[24], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[6], x[24], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[7], x[24], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[7], x[24], y[15]);
-    y[16] = ptx_madc_hi(cf, x[8], x[24], y[16]);
+    y[16] = ptx_madc_lo(cf, x[9], x[24], y[16]);
+    t[6] = ptx_mad_lo_cc(cf, x[0], x[24], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[0], x[24], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[2], x[24], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[2], x[24], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[4], x[24], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[4], x[24], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[24], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[6], x[24], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[8], x[24], t[14]);
+    t[15] = ptx_madc_hi(cf, x[8], x[24], t[15]);
     y[8] = ptx_mad_lo_cc(cf, x[0], x[25], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[1], x[25], y[9]);
+    y[9] = ptx_madc_hi_cc(cf, x[0], x[25], y[9]);
     y[10] = ptx_madc_lo_cc(cf, x[2], x[25], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[3], x[25], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[4], x[25], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[5], x[25], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[6], x[25], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[7], x[25], y[15]);
-    y[16] = ptx_madc_lo(cf, x[8], x[25], y[16]);
-    y[9] = ptx_mad_hi_cc(cf, x[0], x[25], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[1], x[25], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[2], x[25], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[3], x[25], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[4], x[25], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[4], x[25], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[5], x[25], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[6], x[25], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[6], x[25], y[15]);
-    y[16] = ptx_madc_hi(cf, x[7], x[25], y[16]);
-    y[9] = ptx_mad_lo_cc(cf, x[0], x[26], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[1], x[26], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[2], x[26], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[3], x[26], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[4], x[26], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[5], x[26], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[6], x[26], y[15]);
-    y[16] = ptx_madc_lo(cf, x[7], x[26], y[16]);
-    y[10] = ptx_mad_hi_cc(cf, x[0], x[26], y[10]);
+    y[16] = ptx_madc_lo(cf, x[8], x[25], y[16]);
+    t[8] = ptx_mad_lo_cc(cf, x[1], x[25], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[1], x[25], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[3], x[25], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[3], x[25], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[5], x[25], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[5], x[25], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[7], x[25], t[14]);
+    t[15] = ptx_madc_hi(cf, x[7], x[25], t[15]);
+    y[10] = ptx_mad_lo_cc(cf, x[1], x[26], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[1], x[26], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[2], x[26], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[3], x[26], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[3], x[26], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[4], x[26], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[5], x[26], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[5], x[26], y[15]);
-    y[16] = ptx_madc_hi(cf, x[6], x[26], y[16]);
+    y[16] = ptx_madc_lo(cf, x[7], x[26], y[16]);
+    t[8] = ptx_mad_lo_cc(cf, x[0], x[26], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[0], x[26], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[2], x[26], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[2], x[26], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[4], x[26], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[4], x[26], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[6], x[26], t[14]);
+    t[15] = ptx_madc_hi(cf, x[6], x[26], t[15]);
     y[10] = ptx_mad_lo_cc(cf, x[0], x[27], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[1], x[27], y[11]);
+    y[11] = ptx_madc_hi_cc(cf, x[0], x[27], y[11]);
     y[12] = ptx_madc_lo_cc(cf, x[2], x[27], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[3], x[27], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[4], x[27], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[5], x[27], y[15]);
-    y[16] = ptx_madc_lo(cf, x[6], x[27], y[16]);
-    y[11] = ptx_mad_hi_cc(cf, x[0], x[27], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[1], x[27], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[2], x[27], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[3], x[27], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[4], x[27], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[4], x[27], y[15]);
-    y[16] = ptx_madc_hi(cf, x[5], x[27], y[16]);
-    y[11] = ptx_mad_lo_cc(cf, x[0], x[28], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[1], x[28], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[2], x[28], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[3], x[28], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[4], x[28], y[15]);
-    y[16] = ptx_madc_lo(cf, x[5], x[28], y[16]);
-    y[12] = ptx_mad_hi_cc(cf, x[0], x[28], y[12]);
+    y[16] = ptx_madc_lo(cf, x[6], x[27], y[16]);
+    t[10] = ptx_mad_lo_cc(cf, x[1], x[27], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[1], x[27], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[3], x[27], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[3], x[27], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[5], x[27], t[14]);
+    t[15] = ptx_madc_hi(cf, x[5], x[27], t[15]);
+    y[12] = ptx_mad_lo_cc(cf, x[1], x[28], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[1], x[28], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[2], x[28], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[3], x[28], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[3], x[28], y[15]);
-    y[16] = ptx_madc_hi(cf, x[4], x[28], y[16]);
+    y[16] = ptx_madc_lo(cf, x[5], x[28], y[16]);
+    t[10] = ptx_mad_lo_cc(cf, x[0], x[28], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[0], x[28], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[2], x[28], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[2], x[28], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[4], x[28], t[14]);
+    t[15] = ptx_madc_hi(cf, x[4], x[28], t[15]);
     y[12] = ptx_mad_lo_cc(cf, x[0], x[29], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[1], x[29], y[13]);
+    y[13] = ptx_madc_hi_cc(cf, x[0], x[29], y[13]);
     y[14] = ptx_madc_lo_cc(cf, x[2], x[29], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[3], x[29], y[15]);
-    y[16] = ptx_madc_lo(cf, x[4], x[29], y[16]);
-    y[13] = ptx_mad_hi_cc(cf, x[0], x[29], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[1], x[29], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[2], x[29], y[15]);
-    y[16] = ptx_madc_hi(cf, x[3], x[29], y[16]);
-    y[13] = ptx_mad_lo_cc(cf, x[0], x[30], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[1], x[30], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[2], x[30], y[15]);
-    y[16] = ptx_madc_lo(cf, x[3], x[30], y[16]);
-    y[14] = ptx_mad_hi_cc(cf, x[0], x[30], y[14]);
+    y[16] = ptx_madc_lo(cf, x[4], x[29], y[16]);
+    t[12] = ptx_mad_lo_cc(cf, x[1], x[29], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[1], x[29], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[3], x[29], t[14]);
+    t[15] = ptx_madc_hi(cf, x[3], x[29], t[15]);
+    y[14] = ptx_mad_lo_cc(cf, x[1], x[30], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[1], x[30], y[15]);
-    y[16] = ptx_madc_hi(cf, x[2], x[30], y[16]);
+    y[16] = ptx_madc_lo(cf, x[3], x[30], y[16]);
+    t[12] = ptx_mad_lo_cc(cf, x[0], x[30], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[0], x[30], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[2], x[30], t[14]);
+    t[15] = ptx_madc_hi(cf, x[2], x[30], t[15]);
     y[14] = ptx_mad_lo_cc(cf, x[0], x[31], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[1], x[31], y[15]);
+    y[15] = ptx_madc_hi_cc(cf, x[0], x[31], y[15]);
     y[16] = ptx_madc_lo(cf, x[2], x[31], y[16]);
-    y[15] = ptx_mad_hi_cc(cf, x[0], x[31], y[15]);
-    y[16] = ptx_madc_hi(cf, x[1], x[31], y[16]);
-    y[15] = ptx_mad_lo_cc(cf, x[0], x[32], y[15]);
-    y[16] = ptx_madc_lo(cf, x[1], x[32], y[16]);
-    y[16] = ptx_mad_hi(x[0], x[32], y[16]);
+    t[14] = ptx_mad_lo_cc(cf, x[1], x[31], t[14]);
+    t[15] = ptx_madc_hi(cf, x[1], x[31], t[15]);
+    y[16] = ptx_mad_lo(x[1], x[32], y[16]);
+    t[14] = ptx_mad_lo_cc(cf, x[0], x[32], t[14]);
+    t[15] = ptx_madc_hi(cf, x[0], x[32], t[15]);
     y[16] = ptx_mad_lo(x[0], x[33], y[16]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc_cc(cf, y[12], t[11]);
+    y[13] = ptx_addc_cc(cf, y[13], t[12]);
+    y[14] = ptx_addc_cc(cf, y[14], t[13]);
+    y[15] = ptx_addc_cc(cf, y[15], t[14]);
+    y[16] = ptx_addc(cf, y[16], t[15]);
     y[16] = ptx_and(y[16], 511u);
   }
 #endif
 };
 
-// mul_hi: floor(a * b / 2^bits), the high half; 610 instructions.
+// mul_hi: floor(a * b / 2^bits), the high half; 641 instructions.
 struct mul_hi {
   static constexpr const char* name = "mul_hi";
   static constexpr unsigned bits = 521;
@@ -2635,600 +2733,631 @@ struct mul_hi {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<33>;\n\t"
+        ".reg .u32 t<65>;\n\t"
         "mul.lo.u32 t0, %17, %34;\n\t"
-        "mul.lo.u32 t1, %18, %34;\n\t"
+        "mul.hi.u32 t1, %17, %34;\n\t"
         "mul.lo.u32 t2, %19, %34;\n\t"
-        "mul.lo.u32 t3, %20, %34;\n\t"
+        "mul.hi.u32 t3, %19, %34;\n\t"
         "mul.lo.u32 t4, %21, %34;\n\t"
-        "mul.lo.u32 t5, %22, %34;\n\t"
+        "mul.hi.u32 t5, %21, %34;\n\t"
         "mul.lo.u32 t6, %23, %34;\n\t"
-        "mul.lo.u32 t7, %24, %34;\n\t"
+        "mul.hi.u32 t7, %23, %34;\n\t"
         "mul.lo.u32 t8, %25, %34;\n\t"
-        "mul.lo.u32 t9, %26, %34;\n\t"
+        "mul.hi.u32 t9, %25, %34;\n\t"
         "mul.lo.u32 t10, %27, %34;\n\t"
-        "mul.lo.u32 t11, %28, %34;\n\t"
+        "mul.hi.u32 t11, %27, %34;\n\t"
         "mul.lo.u32 t12, %29, %34;\n\t"
-        "mul.lo.u32 t13, %30, %34;\n\t"
+        "mul.hi.u32 t13, %29, %34;\n\t"
         "mul.lo.u32 t14, %31, %34;\n\t"
-        "mul.lo.u32 t15, %32, %34;\n\t"
+        "mul.hi.u32 t15, %31, %34;\n\t"
         "mul.lo.u32 t16, %33, %34;\n\t"
         "mul.hi.u32 t17, %33, %34;\n\t"
-        "mad.hi.cc.u32 t1, %17, %34, t1;\n\t"
-        "madc.hi.cc.u32 t2, %18, %34, t2;\n\t"
-        "madc.hi.cc.u32 t3, %19, %34, t3;\n\t"
-        "madc.hi.cc.u32 t4, %20, %34, t4;\n\t"
-        "madc.hi.cc.u32 t5, %21, %34, t5;\n\t"
-        "madc.hi.cc.u32 t6, %22, %34, t6;\n\t"
-        "madc.hi.cc.u32 t7, %23, %34, t7;\n\t"
-        "madc.hi.cc.u32 t8, %24, %34, t8;\n\t"
-        "madc.hi.cc.u32 t9, %25, %34, t9;\n\t"
-        "madc.hi.cc.u32 t10, %26, %34, t10;\n\t"
-        "madc.hi.cc.u32 t11, %27, %34, t11;\n\t"
-        "madc.hi.cc.u32 t12, %28, %34, t12;\n\t"
-        "madc.hi.cc.u32 t13, %29, %34, t13;\n\t"
-        "madc.hi.cc.u32 t14, %30, %34, t14;\n\t"
-        "madc.hi.cc.u32 t15, %31, %34, t15;\n\t"
-        "madc.hi.cc.u32 t16, %32, %34, t16;\n\t"
-        "addc.u32 t17, t17, 0;\n\t"
-        "mad.lo.cc.u32 t1, %17, %35, t1;\n\t"
-        "madc.lo.cc.u32 t2, %18, %35, t2;\n\t"
-        "madc.lo.cc.u32 t3, %19, %35, t3;\n\t"
-        "madc.lo.cc.u32 t4, %20, %35, t4;\n\t"
-        "madc.lo.cc.u32 t5, %21, %35, t5;\n\t"
-        "madc.lo.cc.u32 t6, %22, %35, t6;\n\t"
-        "madc.lo.cc.u32 t7, %23, %35, t7;\n\t"
-        "madc.lo.cc.u32 t8, %24, %35, t8;\n\t"
-        "madc.lo.cc.u32 t9, %25, %35, t9;\n\t"
-        "madc.lo.cc.u32 t10, %26, %35, t10;\n\t"
-        "madc.lo.cc.u32 t11, %27, %35, t11;\n\t"
-        "madc.lo.cc.u32 t12, %28, %35, t12;\n\t"
-        "madc.lo.cc.u32 t13, %29, %35, t13;\n\t"
-        "madc.lo.cc.u32 t14, %30, %35, t14;\n\t"
-        "madc.lo.cc.u32 t15, %31, %35, t15;\n\t"
-        "madc.lo.cc.u32 t16, %32, %35, t16;\n\t"
-        "madc.lo.cc.u32 t17, %33, %35, t17;\n\t"
-        "addc.u32 t18, 0, 0;\n\t"
-        "mad.hi.cc.u32 t2, %17, %35, t2;\n\t"
+        "mul.lo.u32 t33, %18, %34;\n\t"
+        "mul.hi.u32 t34, %18, %34;\n\t"
+        "mul.lo.u32 t35, %20, %34;\n\t"
+        "mul.hi.u32 t36, %20, %34;\n\t"
+        "mul.lo.u32 t37, %22, %34;\n\t"
+        "mul.hi.u32 t38, %22, %34;\n\t"
+        "mul.lo.u32 t39, %24, %34;\n\t"
+        "mul.hi.u32 t40, %24, %34;\n\t"
+        "mul.lo.u32 t41, %26, %34;\n\t"
+        "mul.hi.u32 t42, %26, %34;\n\t"
+        "mul.lo.u32 t43, %28, %34;\n\t"
+        "mul.hi.u32 t44, %28, %34;\n\t"
+        "mul.lo.u32 t45, %30, %34;\n\t"
+        "mul.hi.u32 t46, %30, %34;\n\t"
+        "mul.lo.u32 t47, %32, %34;\n\t"
+        "mul.hi.u32 t48, %32, %34;\n\t"
+        "mad.lo.cc.u32 t2, %18, %35, t2;\n\t"
         "madc.hi.cc.u32 t3, %18, %35, t3;\n\t"
-        "madc.hi.cc.u32 t4, %19, %35, t4;\n\t"
+        "madc.lo.cc.u32 t4, %20, %35, t4;\n\t"
         "madc.hi.cc.u32 t5, %20, %35, t5;\n\t"
-        "madc.hi.cc.u32 t6, %21, %35, t6;\n\t"
+        "madc.lo.cc.u32 t6, %22, %35, t6;\n\t"
         "madc.hi.cc.u32 t7, %22, %35, t7;\n\t"
-        "madc.hi.cc.u32 t8, %23, %35, t8;\n\t"
+        "madc.lo.cc.u32 t8, %24, %35, t8;\n\t"
         "madc.hi.cc.u32 t9, %24, %35, t9;\n\t"
-        "madc.hi.cc.u32 t10, %25, %35, t10;\n\t"
+        "madc.lo.cc.u32 t10, %26, %35, t10;\n\t"
         "madc.hi.cc.u32 t11, %26, %35, t11;\n\t"
-        "madc.hi.cc.u32 t12, %27, %35, t12;\n\t"
+        "madc.lo.cc.u32 t12, %28, %35, t12;\n\t"
         "madc.hi.cc.u32 t13, %28, %35, t13;\n\t"
-        "madc.hi.cc.u32 t14, %29, %35, t14;\n\t"
+        "madc.lo.cc.u32 t14, %30, %35, t14;\n\t"
         "madc.hi.cc.u32 t15, %30, %35, t15;\n\t"
-        "madc.hi.cc.u32 t16, %31, %35, t16;\n\t"
+        "madc.lo.cc.u32 t16, %32, %35, t16;\n\t"
         "madc.hi.cc.u32 t17, %32, %35, t17;\n\t"
-        "madc.hi.u32 t18, %33, %35, t18;\n\t"
+        "addc.u32 t18, 0, 0;\n\t"
+        "mad.lo.cc.u32 t33, %17, %35, t33;\n\t"
+        "madc.hi.cc.u32 t34, %17, %35, t34;\n\t"
+        "madc.lo.cc.u32 t35, %19, %35, t35;\n\t"
+        "madc.hi.cc.u32 t36, %19, %35, t36;\n\t"
+        "madc.lo.cc.u32 t37, %21, %35, t37;\n\t"
+        "madc.hi.cc.u32 t38, %21, %35, t38;\n\t"
+        "madc.lo.cc.u32 t39, %23, %35, t39;\n\t"
+        "madc.hi.cc.u32 t40, %23, %35, t40;\n\t"
+        "madc.lo.cc.u32 t41, %25, %35, t41;\n\t"
+        "madc.hi.cc.u32 t42, %25, %35, t42;\n\t"
+        "madc.lo.cc.u32 t43, %27, %35, t43;\n\t"
+        "madc.hi.cc.u32 t44, %27, %35, t44;\n\t"
+        "madc.lo.cc.u32 t45, %29, %35, t45;\n\t"
+        "madc.hi.cc.u32 t46, %29, %35, t46;\n\t"
+        "madc.lo.cc.u32 t47, %31, %35, t47;\n\t"
+        "madc.hi.cc.u32 t48, %31, %35, t48;\n\t"
+        "madc.lo.cc.u32 t49, %33, %35, 0;\n\t"
+        "madc.hi.u32 t50, %33, %35, 0;\n\t"
         "mad.lo.cc.u32 t2, %17, %36, t2;\n\t"
-        "madc.lo.cc.u32 t3, %18, %36, t3;\n\t"
+        "madc.hi.cc.u32 t3, %17, %36, t3;\n\t"
         "madc.lo.cc.u32 t4, %19, %36, t4;\n\t"
-        "madc.lo.cc.u32 t5, %20, %36, t5;\n\t"
-        "madc.lo.cc.u32 t6, %21, %36, t6;\n\t"
-        "madc.lo.cc.u32 t7, %22, %36, t7;\n\t"
-        "madc.lo.cc.u32 t8, %23, %36, t8;\n\t"
-        "madc.lo.cc.u32 t9, %24, %36, t9;\n\t"
-        "madc.lo.cc.u32 t10, %25, %36, t10;\n\t"
-        "madc.lo.cc.u32 t11, %26, %36, t11;\n\t"
-        "madc.lo.cc.u32 t12, %27, %36, t12;\n\t"
-        "madc.lo.cc.u32 t13, %28, %36, t13;\n\t"
-        "madc.lo.cc.u32 t14, %29, %36, t14;\n\t"
-        "madc.lo.cc.u32 t15, %30, %36, t15;\n\t"
-        "madc.lo.cc.u32 t16, %31, %36, t16;\n\t"
-        "madc.lo.cc.u32 t17, %32, %36, t17;\n\t"
-        "madc.lo.cc.u32 t18, %33, %36, t18;\n\t"
-        "addc.u32 t19, 0, 0;\n\t"
-        "mad.hi.cc.u32 t3, %17, %36, t3;\n\t"
-        "madc.hi.cc.u32 t4, %18, %36, t4;\n\t"
         "madc.hi.cc.u32 t5, %19, %36, t5;\n\t"
-        "madc.hi.cc.u32 t6, %20, %36, t6;\n\t"
+        "madc.lo.cc.u32 t6, %21, %36, t6;\n\t"
         "madc.hi.cc.u32 t7, %21, %36, t7;\n\t"
-        "madc.hi.cc.u32 t8, %22, %36, t8;\n\t"
+        "madc.lo.cc.u32 t8, %23, %36, t8;\n\t"
         "madc.hi.cc.u32 t9, %23, %36, t9;\n\t"
-        "madc.hi.cc.u32 t10, %24, %36, t10;\n\t"
+        "madc.lo.cc.u32 t10, %25, %36, t10;\n\t"
         "madc.hi.cc.u32 t11, %25, %36, t11;\n\t"
-        "madc.hi.cc.u32 t12, %26, %36, t12;\n\t"
+        "madc.lo.cc.u32 t12, %27, %36, t12;\n\t"
         "madc.hi.cc.u32 t13, %27, %36, t13;\n\t"
-        "madc.hi.cc.u32 t14, %28, %36, t14;\n\t"
+        "madc.lo.cc.u32 t14, %29, %36, t14;\n\t"
         "madc.hi.cc.u32 t15, %29, %36, t15;\n\t"
-        "madc.hi.cc.u32 t16, %30, %36, t16;\n\t"
+        "madc.lo.cc.u32 t16, %31, %36, t16;\n\t"
         "madc.hi.cc.u32 t17, %31, %36, t17;\n\t"
-        "madc.hi.cc.u32 t18, %32, %36, t18;\n\t"
-        "madc.hi.u32 t19, %33, %36, t19;\n\t"
-        "mad.lo.cc.u32 t3, %17, %37, t3;\n\t"
-        "madc.lo.cc.u32 t4, %18, %37, t4;\n\t"
-        "madc.lo.cc.u32 t5, %19, %37, t5;\n\t"
-        "madc.lo.cc.u32 t6, %20, %37, t6;\n\t"
-        "madc.lo.cc.u32 t7, %21, %37, t7;\n\t"
-        "madc.lo.cc.u32 t8, %22, %37, t8;\n\t"
-        "madc.lo.cc.u32 t9, %23, %37, t9;\n\t"
-        "madc.lo.cc.u32 t10, %24, %37, t10;\n\t"
-        "madc.lo.cc.u32 t11, %25, %37, t11;\n\t"
-        "madc.lo.cc.u32 t12, %26, %37, t12;\n\t"
-        "madc.lo.cc.u32 t13, %27, %37, t13;\n\t"
-        "madc.lo.cc.u32 t14, %28, %37, t14;\n\t"
-        "madc.lo.cc.u32 t15, %29, %37, t15;\n\t"
-        "madc.lo.cc.u32 t16, %30, %37, t16;\n\t"
-        "madc.lo.cc.u32 t17, %31, %37, t17;\n\t"
-        "madc.lo.cc.u32 t18, %32, %37, t18;\n\t"
-        "madc.lo.cc.u32 t19, %33, %37, t19;\n\t"
-        "addc.u32 t20, 0, 0;\n\t"
-        "mad.hi.cc.u32 t4, %17, %37, t4;\n\t"
+        "madc.lo.cc.u32 t18, %33, %36, t18;\n\t"
+        "madc.hi.u32 t19, %33, %36, 0;\n\t"
+        "mad.lo.cc.u32 t35, %18, %36, t35;\n\t"
+        "madc.hi.cc.u32 t36, %18, %36, t36;\n\t"
+        "madc.lo.cc.u32 t37, %20, %36, t37;\n\t"
+        "madc.hi.cc.u32 t38, %20, %36, t38;\n\t"
+        "madc.lo.cc.u32 t39, %22, %36, t39;\n\t"
+        "madc.hi.cc.u32 t40, %22, %36, t40;\n\t"
+        "madc.lo.cc.u32 t41, %24, %36, t41;\n\t"
+        "madc.hi.cc.u32 t42, %24, %36, t42;\n\t"
+        "madc.lo.cc.u32 t43, %26, %36, t43;\n\t"
+        "madc.hi.cc.u32 t44, %26, %36, t44;\n\t"
+        "madc.lo.cc.u32 t45, %28, %36, t45;\n\t"
+        "madc.hi.cc.u32 t46, %28, %36, t46;\n\t"
+        "madc.lo.cc.u32 t47, %30, %36, t47;\n\t"
+        "madc.hi.cc.u32 t48, %30, %36, t48;\n\t"
+        "madc.lo.cc.u32 t49, %32, %36, t49;\n\t"
+        "madc.hi.cc.u32 t50, %32, %36, t50;\n\t"
+        "addc.u32 t51, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %18, %37, t4;\n\t"
         "madc.hi.cc.u32 t5, %18, %37, t5;\n\t"
-        "madc.hi.cc.u32 t6, %19, %37, t6;\n\t"
+        "madc.lo.cc.u32 t6, %20, %37, t6;\n\t"
         "madc.hi.cc.u32 t7, %20, %37, t7;\n\t"
-        "madc.hi.cc.u32 t8, %21, %37, t8;\n\t"
+        "madc.lo.cc.u32 t8, %22, %37, t8;\n\t"
         "madc.hi.cc.u32 t9, %22, %37, t9;\n\t"
-        "madc.hi.cc.u32 t10, %23, %37, t10;\n\t"
+        "madc.lo.cc.u32 t10, %24, %37, t10;\n\t"
         "madc.hi.cc.u32 t11, %24, %37, t11;\n\t"
-        "madc.hi.cc.u32 t12, %25, %37, t12;\n\t"
+        "madc.lo.cc.u32 t12, %26, %37, t12;\n\t"
         "madc.hi.cc.u32 t13, %26, %37, t13;\n\t"
-        "madc.hi.cc.u32 t14, %27, %37, t14;\n\t"
+        "madc.lo.cc.u32 t14, %28, %37, t14;\n\t"
         "madc.hi.cc.u32 t15, %28, %37, t15;\n\t"
-        "madc.hi.cc.u32 t16, %29, %37, t16;\n\t"
+        "madc.lo.cc.u32 t16, %30, %37, t16;\n\t"
         "madc.hi.cc.u32 t17, %30, %37, t17;\n\t"
-        "madc.hi.cc.u32 t18, %31, %37, t18;\n\t"
+        "madc.lo.cc.u32 t18, %32, %37, t18;\n\t"
         "madc.hi.cc.u32 t19, %32, %37, t19;\n\t"
-        "madc.hi.u32 t20, %33, %37, t20;\n\t"
+        "addc.u32 t20, 0, 0;\n\t"
+        "mad.lo.cc.u32 t35, %17, %37, t35;\n\t"
+        "madc.hi.cc.u32 t36, %17, %37, t36;\n\t"
+        "madc.lo.cc.u32 t37, %19, %37, t37;\n\t"
+        "madc.hi.cc.u32 t38, %19, %37, t38;\n\t"
+        "madc.lo.cc.u32 t39, %21, %37, t39;\n\t"
+        "madc.hi.cc.u32 t40, %21, %37, t40;\n\t"
+        "madc.lo.cc.u32 t41, %23, %37, t41;\n\t"
+        "madc.hi.cc.u32 t42, %23, %37, t42;\n\t"
+        "madc.lo.cc.u32 t43, %25, %37, t43;\n\t"
+        "madc.hi.cc.u32 t44, %25, %37, t44;\n\t"
+        "madc.lo.cc.u32 t45, %27, %37, t45;\n\t"
+        "madc.hi.cc.u32 t46, %27, %37, t46;\n\t"
+        "madc.lo.cc.u32 t47, %29, %37, t47;\n\t"
+        "madc.hi.cc.u32 t48, %29, %37, t48;\n\t"
+        "madc.lo.cc.u32 t49, %31, %37, t49;\n\t"
+        "madc.hi.cc.u32 t50, %31, %37, t50;\n\t"
+        "madc.lo.cc.u32 t51, %33, %37, t51;\n\t"
+        "madc.hi.u32 t52, %33, %37, 0;\n\t"
         "mad.lo.cc.u32 t4, %17, %38, t4;\n\t"
-        "madc.lo.cc.u32 t5, %18, %38, t5;\n\t"
+        "madc.hi.cc.u32 t5, %17, %38, t5;\n\t"
         "madc.lo.cc.u32 t6, %19, %38, t6;\n\t"
-        "madc.lo.cc.u32 t7, %20, %38, t7;\n\t"
-        "madc.lo.cc.u32 t8, %21, %38, t8;\n\t"
-        "madc.lo.cc.u32 t9, %22, %38, t9;\n\t"
-        "madc.lo.cc.u32 t10, %23, %38, t10;\n\t"
-        "madc.lo.cc.u32 t11, %24, %38, t11;\n\t"
-        "madc.lo.cc.u32 t12, %25, %38, t12;\n\t"
-        "madc.lo.cc.u32 t13, %26, %38, t13;\n\t"
-        "madc.lo.cc.u32 t14, %27, %38, t14;\n\t"
-        "madc.lo.cc.u32 t15, %28, %38, t15;\n\t"
-        "madc.lo.cc.u32 t16, %29, %38, t16;\n\t"
-        "madc.lo.cc.u32 t17, %30, %38, t17;\n\t"
-        "madc.lo.cc.u32 t18, %31, %38, t18;\n\t"
-        "madc.lo.cc.u32 t19, %32, %38, t19;\n\t"
-        "madc.lo.cc.u32 t20, %33, %38, t20;\n\t"
-        "addc.u32 t21, 0, 0;\n\t"
-        "mad.hi.cc.u32 t5, %17, %38, t5;\n\t"
-        "madc.hi.cc.u32 t6, %18, %38, t6;\n\t"
         "madc.hi.cc.u32 t7, %19, %38, t7;\n\t"
-        "madc.hi.cc.u32 t8, %20, %38, t8;\n\t"
+        "madc.lo.cc.u32 t8, %21, %38, t8;\n\t"
         "madc.hi.cc.u32 t9, %21, %38, t9;\n\t"
-        "madc.hi.cc.u32 t10, %22, %38, t10;\n\t"
+        "madc.lo.cc.u32 t10, %23, %38, t10;\n\t"
         "madc.hi.cc.u32 t11, %23, %38, t11;\n\t"
-        "madc.hi.cc.u32 t12, %24, %38, t12;\n\t"
+        "madc.lo.cc.u32 t12, %25, %38, t12;\n\t"
         "madc.hi.cc.u32 t13, %25, %38, t13;\n\t"
-        "madc.hi.cc.u32 t14, %26, %38, t14;\n\t"
+        "madc.lo.cc.u32 t14, %27, %38, t14;\n\t"
         "madc.hi.cc.u32 t15, %27, %38, t15;\n\t"
-        "madc.hi.cc.u32 t16, %28, %38, t16;\n\t"
+        "madc.lo.cc.u32 t16, %29, %38, t16;\n\t"
         "madc.hi.cc.u32 t17, %29, %38, t17;\n\t"
-        "madc.hi.cc.u32 t18, %30, %38, t18;\n\t"
+        "madc.lo.cc.u32 t18, %31, %38, t18;\n\t"
         "madc.hi.cc.u32 t19, %31, %38, t19;\n\t"
-        "madc.hi.cc.u32 t20, %32, %38, t20;\n\t"
-        "madc.hi.u32 t21, %33, %38, t21;\n\t"
-        "mad.lo.cc.u32 t5, %17, %39, t5;\n\t"
-        "madc.lo.cc.u32 t6, %18, %39, t6;\n\t"
-        "madc.lo.cc.u32 t7, %19, %39, t7;\n\t"
-        "madc.lo.cc.u32 t8, %20, %39, t8;\n\t"
-        "madc.lo.cc.u32 t9, %21, %39, t9;\n\t"
-        "madc.lo.cc.u32 t10, %22, %39, t10;\n\t"
-        "madc.lo.cc.u32 t11, %23, %39, t11;\n\t"
-        "madc.lo.cc.u32 t12, %24, %39, t12;\n\t"
-        "madc.lo.cc.u32 t13, %25, %39, t13;\n\t"
-        "madc.lo.cc.u32 t14, %26, %39, t14;\n\t"
-        "madc.lo.cc.u32 t15, %27, %39, t15;\n\t"
-        "madc.lo.cc.u32 t16, %28, %39, t16;\n\t"
-        "madc.lo.cc.u32 t17, %29, %39, t17;\n\t"
-        "madc.lo.cc.u32 t18, %30, %39, t18;\n\t"
-        "madc.lo.cc.u32 t19, %31, %39, t19;\n\t"
-        "madc.lo.cc.u32 t20, %32, %39, t20;\n\t"
-        "madc.lo.cc.u32 t21, %33, %39, t21;\n\t"
-        "addc.u32 t22, 0, 0;\n\t"
-        "mad.hi.cc.u32 t6, %17, %39, t6;\n\t"
+        "madc.lo.cc.u32 t20, %33, %38, t20;\n\t"
+        "madc.hi.u32 t21, %33, %38, 0;\n\t"
+        "mad.lo.cc.u32 t37, %18, %38, t37;\n\t"
+        "madc.hi.cc.u32 t38, %18, %38, t38;\n\t"
+        "madc.lo.cc.u32 t39, %20, %38, t39;\n\t"
+        "madc.hi.cc.u32 t40, %20, %38, t40;\n\t"
+        "madc.lo.cc.u32 t41, %22, %38, t41;\n\t"
+        "madc.hi.cc.u32 t42, %22, %38, t42;\n\t"
+        "madc.lo.cc.u32 t43, %24, %38, t43;\n\t"
+        "madc.hi.cc.u32 t44, %24, %38, t44;\n\t"
+        "madc.lo.cc.u32 t45, %26, %38, t45;\n\t"
+        "madc.hi.cc.u32 t46, %26, %38, t46;\n\t"
+        "madc.lo.cc.u32 t47, %28, %38, t47;\n\t"
+        "madc.hi.cc.u32 t48, %28, %38, t48;\n\t"
+        "madc.lo.cc.u32 t49, %30, %38, t49;\n\t"
+        "madc.hi.cc.u32 t50, %30, %38, t50;\n\t"
+        "madc.lo.cc.u32 t51, %32, %38, t51;\n\t"
+        "madc.hi.cc.u32 t52, %32, %38, t52;\n\t"
+        "addc.u32 t53, 0, 0;\n\t"
+        "mad.lo.cc.u32 t6, %18, %39, t6;\n\t"
         "madc.hi.cc.u32 t7, %18, %39, t7;\n\t"
-        "madc.hi.cc.u32 t8, %19, %39, t8;\n\t"
+        "madc.lo.cc.u32 t8, %20, %39, t8;\n\t"
         "madc.hi.cc.u32 t9, %20, %39, t9;\n\t"
-        "madc.hi.cc.u32 t10, %21, %39, t10;\n\t"
+        "madc.lo.cc.u32 t10, %22, %39, t10;\n\t"
         "madc.hi.cc.u32 t11, %22, %39, t11;\n\t"
-        "madc.hi.cc.u32 t12, %23, %39, t12;\n\t"
+        "madc.lo.cc.u32 t12, %24, %39, t12;\n\t"
         "madc.hi.cc.u32 t13, %24, %39, t13;\n\t"
-        "madc.hi.cc.u32 t14, %25, %39, t14;\n\t"
+        "madc.lo.cc.u32 t14, %26, %39, t14;\n\t"
         "madc.hi.cc.u32 t15, %26, %39, t15;\n\t"
-        "madc.hi.cc.u32 t16, %27, %39, t16;\n\t"
+        "madc.lo.cc.u32 t16, %28, %39, t16;\n\t"
         "madc.hi.cc.u32 t17, %28, %39, t17;\n\t"
-        "madc.hi.cc.u32 t18, %29, %39, t18;\n\t"
+        "madc.lo.cc.u32 t18, %30, %39, t18;\n\t"
         "madc.hi.cc.u32 t19, %30, %39, t19;\n\t"
-        "madc.hi.cc.u32 t20, %31, %39, t20;\n\t"
+        "madc.lo.cc.u32 t20, %32, %39, t20;\n\t"
         "madc.hi.cc.u32 t21, %32, %39, t21;\n\t"
-        "madc.hi.u32 t22, %33, %39, t22;\n\t"
+        "addc.u32 t22, 0, 0;\n\t"
+        "mad.lo.cc.u32 t37, %17, %39, t37;\n\t"
+        "madc.hi.cc.u32 t38, %17, %39, t38;\n\t"
+        "madc.lo.cc.u32 t39, %19, %39, t39;\n\t"
+        "madc.hi.cc.u32 t40, %19, %39, t40;\n\t"
+        "madc.lo.cc.u32 t41, %21, %39, t41;\n\t"
+        "madc.hi.cc.u32 t42, %21, %39, t42;\n\t"
+        "madc.lo.cc.u32 t43, %23, %39, t43;\n\t"
+        "madc.hi.cc.u32 t44, %23, %39, t44;\n\t"
+        "madc.lo.cc.u32 t45, %25, %39, t45;\n\t"
+        "madc.hi.cc.u32 t46, %25, %39, t46;\n\t"
+        "madc.lo.cc.u32 t47, %27, %39, t47;\n\t"
+        "madc.hi.cc.u32 t48, %27, %39, t48;\n\t"
+        "madc.lo.cc.u32 t49, %29, %39, t49;\n\t"
+        "madc.hi.cc.u32 t50, %29, %39, t50;\n\t"
+        "madc.lo.cc.u32 t51, %31, %39, t51;\n\t"
+        "madc.hi.cc.u32 t52, %31, %39, t52;\n\t"
+        "madc.lo.cc.u32 t53, %33, %39, t53;\n\t"
+        "madc.hi.u32 t54, %33, %39, 0;\n\t"
         "mad.lo.cc.u32 t6, %17, %40, t6;\n\t"
-        "madc.lo.cc.u32 t7, %18, %40, t7;\n\t"
+        "madc.hi.cc.u32 t7, %17, %40, t7;\n\t"
         "madc.lo.cc.u32 t8, %19, %40, t8;\n\t"
-        "madc.lo.cc.u32 t9, %20, %40, t9;\n\t"
-        "madc.lo.cc.u32 t10, %21, %40, t10;\n\t"
-        "madc.lo.cc.u32 t11, %22, %40, t11;\n\t"
-        "madc.lo.cc.u32 t12, %23, %40, t12;\n\t"
-        "madc.lo.cc.u32 t13, %24, %40, t13;\n\t"
-        "madc.lo.cc.u32 t14, %25, %40, t14;\n\t"
-        "madc.lo.cc.u32 t15, %26, %40, t15;\n\t"
-        "madc.lo.cc.u32 t16, %27, %40, t16;\n\t"
-        "madc.lo.cc.u32 t17, %28, %40, t17;\n\t"
-        "madc.lo.cc.u32 t18, %29, %40, t18;\n\t"
-        "madc.lo.cc.u32 t19, %30, %40, t19;\n\t"
-        "madc.lo.cc.u32 t20, %31, %40, t20;\n\t"
-        "madc.lo.cc.u32 t21, %32, %40, t21;\n\t"
-        "madc.lo.cc.u32 t22, %33, %40, t22;\n\t"
-        "addc.u32 t23, 0, 0;\n\t"
-        "mad.hi.cc.u32 t7, %17, %40, t7;\n\t"
-        "madc.hi.cc.u32 t8, %18, %40, t8;\n\t"
         "madc.hi.cc.u32 t9, %19, %40, t9;\n\t"
-        "madc.hi.cc.u32 t10, %20, %40, t10;\n\t"
+        "madc.lo.cc.u32 t10, %21, %40, t10;\n\t"
         "madc.hi.cc.u32 t11, %21, %40, t11;\n\t"
-        "madc.hi.cc.u32 t12, %22, %40, t12;\n\t"
+        "madc.lo.cc.u32 t12, %23, %40, t12;\n\t"
         "madc.hi.cc.u32 t13, %23, %40, t13;\n\t"
-        "madc.hi.cc.u32 t14, %24, %40, t14;\n\t"
+        "madc.lo.cc.u32 t14, %25, %40, t14;\n\t"
         "madc.hi.cc.u32 t15, %25, %40, t15;\n\t"
-        "madc.hi.cc.u32 t16, %26, %40, t16;\n\t"
+        "madc.lo.cc.u32 t16, %27, %40, t16;\n\t"
         "madc.hi.cc.u32 t17, %27, %40, t17;\n\t"
-        "madc.hi.cc.u32 t18, %28, %40, t18;\n\t"
+        "madc.lo.cc.u32 t18, %29, %40, t18;\n\t"
         "madc.hi.cc.u32 t19, %29, %40, t19;\n\t"
-        "madc.hi.cc.u32 t20, %30, %40, t20;\n\t"
+        "madc.lo.cc.u32 t20, %31, %40, t20;\n\t"
         "madc.hi.cc.u32 t21, %31, %40, t21;\n\t"
-        "madc.hi.cc.u32 t22, %32, %40, t22;\n\t"
-        "madc.hi.u32 t23, %33, %40, t23;\n\t"
-        "mad.lo.cc.u32 t7, %17, %41, t7;\n\t"
-        "madc.lo.cc.u32 t8, %18, %41, t8;\n\t"
-        "madc.lo.cc.u32 t9, %19, %41, t9;\n\t"
-        "madc.lo.cc.u32 t10, %20, %41, t10;\n\t"
-        "madc.lo.cc.u32 t11, %21, %41, t11;\n\t"
-        "madc.lo.cc.u32 t12, %22, %41, t12;\n\t"
-        "madc.lo.cc.u32 t13, %23, %41, t13;\n\t"
-        "madc.lo.cc.u32 t14, %24, %41, t14;\n\t"
-        "madc.lo.cc.u32 t15, %25, %41, t15;\n\t"
-        "madc.lo.cc.u32 t16, %26, %41, t16;\n\t"
-        "madc.lo.cc.u32 t17, %27, %41, t17;\n\t"
-        "madc.lo.cc.u32 t18, %28, %41, t18;\n\t"
-        "madc.lo.cc.u32 t19, %29, %41, t19;\n\t"
-        "madc.lo.cc.u32 t20, %30, %41, t20;\n\t"
-        "madc.lo.cc.u32 t21, %31, %41, t21;\n\t"
-        "madc.lo.cc.u32 t22, %32, %41, t22;\n\t"
-        "madc.lo.cc.u32 t23, %33, %41, t23;\n\t"
-        "addc.u32 t24, 0, 0;\n\t"
-        "mad.hi.cc.u32 t8, %17, %41, t8;\n\t"
+        "madc.lo.cc.u32 t22, %33, %40, t22;\n\t"
+        "madc.hi.u32 t23, %33, %40, 0;\n\t"
+        "mad.lo.cc.u32 t39, %18, %40, t39;\n\t"
+        "madc.hi.cc.u32 t40, %18, %40, t40;\n\t"
+        "madc.lo.cc.u32 t41, %20, %40, t41;\n\t"
+        "madc.hi.cc.u32 t42, %20, %40, t42;\n\t"
+        "madc.lo.cc.u32 t43, %22, %40, t43;\n\t"
+        "madc.hi.cc.u32 t44, %22, %40, t44;\n\t"
+        "madc.lo.cc.u32 t45, %24, %40, t45;\n\t"
+        "madc.hi.cc.u32 t46, %24, %40, t46;\n\t"
+        "madc.lo.cc.u32 t47, %26, %40, t47;\n\t"
+        "madc.hi.cc.u32 t48, %26, %40, t48;\n\t"
+        "madc.lo.cc.u32 t49, %28, %40, t49;\n\t"
+        "madc.hi.cc.u32 t50, %28, %40, t50;\n\t"
+        "madc.lo.cc.u32 t51, %30, %40, t51;\n\t"
+        "madc.hi.cc.u32 t52, %30, %40, t52;\n\t"
+        "madc.lo.cc.u32 t53, %32, %40, t53;\n\t"
+        "madc.hi.cc.u32 t54, %32, %40, t54;\n\t"
+        "addc.u32 t55, 0, 0;\n\t"
+        "mad.lo.cc.u32 t8, %18, %41, t8;\n\t"
         "madc.hi.cc.u32 t9, %18, %41, t9;\n\t"
-        "madc.hi.cc.u32 t10, %19, %41, t10;\n\t"
+        "madc.lo.cc.u32 t10, %20, %41, t10;\n\t"
         "madc.hi.cc.u32 t11, %20, %41, t11;\n\t"
-        "madc.hi.cc.u32 t12, %21, %41, t12;\n\t"
+        "madc.lo.cc.u32 t12, %22, %41, t12;\n\t"
         "madc.hi.cc.u32 t13, %22, %41, t13;\n\t"
-        "madc.hi.cc.u32 t14, %23, %41, t14;\n\t"
+        "madc.lo.cc.u32 t14, %24, %41, t14;\n\t"
         "madc.hi.cc.u32 t15, %24, %41, t15;\n\t"
-        "madc.hi.cc.u32 t16, %25, %41, t16;\n\t"
+        "madc.lo.cc.u32 t16, %26, %41, t16;\n\t"
         "madc.hi.cc.u32 t17, %26, %41, t17;\n\t"
-        "madc.hi.cc.u32 t18, %27, %41, t18;\n\t"
+        "madc.lo.cc.u32 t18, %28, %41, t18;\n\t"
         "madc.hi.cc.u32 t19, %28, %41, t19;\n\t"
-        "madc.hi.cc.u32 t20, %29, %41, t20;\n\t"
+        "madc.lo.cc.u32 t20, %30, %41, t20;\n\t"
         "madc.hi.cc.u32 t21, %30, %41, t21;\n\t"
-        "madc.hi.cc.u32 t22, %31, %41, t22;\n\t"
+        "madc.lo.cc.u32 t22, %32, %41, t22;\n\t"
         "madc.hi.cc.u32 t23, %32, %41, t23;\n\t"
-        "madc.hi.u32 t24, %33, %41, t24;\n\t"
+        "addc.u32 t24, 0, 0;\n\t"
+        "mad.lo.cc.u32 t39, %17, %41, t39;\n\t"
+        "madc.hi.cc.u32 t40, %17, %41, t40;\n\t"
+        "madc.lo.cc.u32 t41, %19, %41, t41;\n\t"
+        "madc.hi.cc.u32 t42, %19, %41, t42;\n\t"
+        "madc.lo.cc.u32 t43, %21, %41, t43;\n\t"
+        "madc.hi.cc.u32 t44, %21, %41, t44;\n\t"
+        "madc.lo.cc.u32 t45, %23, %41, t45;\n\t"
+        "madc.hi.cc.u32 t46, %23, %41, t46;\n\t"
+        "madc.lo.cc.u32 t47, %25, %41, t47;\n\t"
+        "madc.hi.cc.u32 t48, %25, %41, t48;\n\t"
+        "madc.lo.cc.u32 t49, %27, %41, t49;\n\t"
+        "madc.hi.cc.u32 t50, %27, %41, t50;\n\t"
+        "madc.lo.cc.u32 t51, %29, %41, t51;\n\t"
+        "madc.hi.cc.u32 t52, %29, %41, t52;\n\t"
+        "madc.lo.cc.u32 t53, %31, %41, t53;\n\t"
+        "madc.hi.cc.u32 t54, %31, %41, t54;\n\t"
+        "madc.lo.cc.u32 t55, %33, %41, t55;\n\t"
+        "madc.hi.u32 t56, %33, %41, 0;\n\t"
         "mad.lo.cc.u32 t8, %17, %42, t8;\n\t"
-        "madc.lo.cc.u32 t9, %18, %42, t9;\n\t"
+        "madc.hi.cc.u32 t9, %17, %42, t9;\n\t"
         "madc.lo.cc.u32 t10, %19, %42, t10;\n\t"
-        "madc.lo.cc.u32 t11, %20, %42, t11;\n\t"
-        "madc.lo.cc.u32 t12, %21, %42, t12;\n\t"
-        "madc.lo.cc.u32 t13, %22, %42, t13;\n\t"
-        "madc.lo.cc.u32 t14, %23, %42, t14;\n\t"
-        "madc.lo.cc.u32 t15, %24, %42, t15;\n\t"
-        "madc.lo.cc.u32 t16, %25, %42, t16;\n\t"
-        "madc.lo.cc.u32 t17, %26, %42, t17;\n\t"
-        "madc.lo.cc.u32 t18, %27, %42, t18;\n\t"
-        "madc.lo.cc.u32 t19, %28, %42, t19;\n\t"
-        "madc.lo.cc.u32 t20, %29, %42, t20;\n\t"
-        "madc.lo.cc.u32 t21, %30, %42, t21;\n\t"
-        "madc.lo.cc.u32 t22, %31, %42, t22;\n\t"
-        "madc.lo.cc.u32 t23, %32, %42, t23;\n\t"
-        "madc.lo.cc.u32 t24, %33, %42, t24;\n\t"
-        "addc.u32 t25, 0, 0;\n\t"
-        "mad.hi.cc.u32 t9, %17, %42, t9;\n\t"
-        "madc.hi.cc.u32 t10, %18, %42, t10;\n\t"
         "madc.hi.cc.u32 t11, %19, %42, t11;\n\t"
-        "madc.hi.cc.u32 t12, %20, %42, t12;\n\t"
+        "madc.lo.cc.u32 t12, %21, %42, t12;\n\t"
         "madc.hi.cc.u32 t13, %21, %42, t13;\n\t"
-        "madc.hi.cc.u32 t14, %22, %42, t14;\n\t"
+        "madc.lo.cc.u32 t14, %23, %42, t14;\n\t"
         "madc.hi.cc.u32 t15, %23, %42, t15;\n\t"
-        "madc.hi.cc.u32 t16, %24, %42, t16;\n\t"
+        "madc.lo.cc.u32 t16, %25, %42, t16;\n\t"
         "madc.hi.cc.u32 t17, %25, %42, t17;\n\t"
-        "madc.hi.cc.u32 t18, %26, %42, t18;\n\t"
+        "madc.lo.cc.u32 t18, %27, %42, t18;\n\t"
         "madc.hi.cc.u32 t19, %27, %42, t19;\n\t"
-        "madc.hi.cc.u32 t20, %28, %42, t20;\n\t"
+        "madc.lo.cc.u32 t20, %29, %42, t20;\n\t"
         "madc.hi.cc.u32 t21, %29, %42, t21;\n\t"
-        "madc.hi.cc.u32 t22, %30, %42, t22;\n\t"
+        "madc.lo.cc.u32 t22, %31, %42, t22;\n\t"
         "madc.hi.cc.u32 t23, %31, %42, t23;\n\t"
-        "madc.hi.cc.u32 t24, %32, %42, t24;\n\t"
-        "madc.hi.u32 t25, %33, %42, t25;\n\t"
-        "mad.lo.cc.u32 t9, %17, %43, t9;\n\t"
-        "madc.lo.cc.u32 t10, %18, %43, t10;\n\t"
-        "madc.lo.cc.u32 t11, %19, %43, t11;\n\t"
-        "madc.lo.cc.u32 t12, %20, %43, t12;\n\t"
-        "madc.lo.cc.u32 t13, %21, %43, t13;\n\t"
-        "madc.lo.cc.u32 t14, %22, %43, t14;\n\t"
-        "madc.lo.cc.u32 t15, %23, %43, t15;\n\t"
-        "madc.lo.cc.u32 t16, %24, %43, t16;\n\t"
-        "madc.lo.cc.u32 t17, %25, %43, t17;\n\t"
-        "madc.lo.cc.u32 t18, %26, %43, t18;\n\t"
-        "madc.lo.cc.u32 t19, %27, %43, t19;\n\t"
-        "madc.lo.cc.u32 t20, %28, %43, t20;\n\t"
-        "madc.lo.cc.u32 t21, %29, %43, t21;\n\t"
-        "madc.lo.cc.u32 t22, %30, %43, t22;\n\t"
-        "madc.lo.cc.u32 t23, %31, %43, t23;\n\t"
-        "madc.lo.cc.u32 t24, %32, %43, t24;\n\t"
-        "madc.lo.cc.u32 t25, %33, %43, t25;\n\t"
-        "addc.u32 t26, 0, 0;\n\t"
-        "mad.hi.cc.u32 t10, %17, %43, t10;\n\t"
+        "madc.lo.cc.u32 t24, %33, %42, t24;\n\t"
+        "madc.hi.u32 t25, %33, %42, 0;\n\t"
+        "mad.lo.cc.u32 t41, %18, %42, t41;\n\t"
+        "madc.hi.cc.u32 t42, %18, %42, t42;\n\t"
+        "madc.lo.cc.u32 t43, %20, %42, t43;\n\t"
+        "madc.hi.cc.u32 t44, %20, %42, t44;\n\t"
+        "madc.lo.cc.u32 t45, %22, %42, t45;\n\t"
+        "madc.hi.cc.u32 t46, %22, %42, t46;\n\t"
+        "madc.lo.cc.u32 t47, %24, %42, t47;\n\t"
+        "madc.hi.cc.u32 t48, %24, %42, t48;\n\t"
+        "madc.lo.cc.u32 t49, %26, %42, t49;\n\t"
+        "madc.hi.cc.u32 t50, %26, %42, t50;\n\t"
+        "madc.lo.cc.u32 t51, %28, %42, t51;\n\t"
+        "madc.hi.cc.u32 t52, %28, %42, t52;\n\t"
+        "madc.lo.cc.u32 t53, %30, %42, t53;\n\t"
+        "madc.hi.cc.u32 t54, %30, %42, t54;\n\t"
+        "madc.lo.cc.u32 t55, %32, %42, t55;\n\t"
+        "madc.hi.cc.u32 t56, %32, %42, t56;\n\t"
+        "addc.u32 t57, 0, 0;\n\t"
+        "mad.lo.cc.u32 t10, %18, %43, t10;\n\t"
         "madc.hi.cc.u32 t11, %18, %43, t11;\n\t"
-        "madc.hi.cc.u32 t12, %19, %43, t12;\n\t"
+        "madc.lo.cc.u32 t12, %20, %43, t12;\n\t"
         "madc.hi.cc.u32 t13, %20, %43, t13;\n\t"
-        "madc.hi.cc.u32 t14, %21, %43, t14;\n\t"
+        "madc.lo.cc.u32 t14, %22, %43, t14;\n\t"
         "madc.hi.cc.u32 t15, %22, %43, t15;\n\t"
-        "madc.hi.cc.u32 t16, %23, %43, t16;\n\t"
+        "madc.lo.cc.u32 t16, %24, %43, t16;\n\t"
         "madc.hi.cc.u32 t17, %24, %43, t17;\n\t"
-        "madc.hi.cc.u32 t18, %25, %43, t18;\n\t"
+        "madc.lo.cc.u32 t18, %26, %43, t18;\n\t"
         "madc.hi.cc.u32 t19, %26, %43, t19;\n\t"
-        "madc.hi.cc.u32 t20, %27, %43, t20;\n\t"
+        "madc.lo.cc.u32 t20, %28, %43, t20;\n\t"
         "madc.hi.cc.u32 t21, %28, %43, t21;\n\t"
-        "madc.hi.cc.u32 t22, %29, %43, t22;\n\t"
+        "madc.lo.cc.u32 t22, %30, %43, t22;\n\t"
         "madc.hi.cc.u32 t23, %30, %43, t23;\n\t"
-        "madc.hi.cc.u32 t24, %31, %43, t24;\n\t"
+        "madc.lo.cc.u32 t24, %32, %43, t24;\n\t"
         "madc.hi.cc.u32 t25, %32, %43, t25;\n\t"
-        "madc.hi.u32 t26, %33, %43, t26;\n\t"
+        "addc.u32 t26, 0, 0;\n\t"
+        "mad.lo.cc.u32 t41, %17, %43, t41;\n\t"
+        "madc.hi.cc.u32 t42, %17, %43, t42;\n\t"
+        "madc.lo.cc.u32 t43, %19, %43, t43;\n\t"
+        "madc.hi.cc.u32 t44, %19, %43, t44;\n\t"
+        "madc.lo.cc.u32 t45, %21, %43, t45;\n\t"
+        "madc.hi.cc.u32 t46, %21, %43, t46;\n\t"
+        "madc.lo.cc.u32 t47, %23, %43, t47;\n\t"
+        "madc.hi.cc.u32 t48, %23, %43, t48;\n\t"
+        "madc.lo.cc.u32 t49, %25, %43, t49;\n\t"
+        "madc.hi.cc.u32 t50, %25, %43, t50;\n\t"
+        "madc.lo.cc.u32 t51, %27, %43, t51;\n\t"
+        "madc.hi.cc.u32 t52, %27, %43, t52;\n\t"
+        "madc.lo.cc.u32 t53, %29, %43, t53;\n\t"
+        "madc.hi.cc.u32 t54, %29, %43, t54;\n\t"
+        "madc.lo.cc.u32 t55, %31, %43, t55;\n\t"
+        "madc.hi.cc.u32 t56, %31, %43, t56;\n\t"
+        "madc.lo.cc.u32 t57, %33, %43, t57;\n\t"
+        "madc.hi.u32 t58, %33, %43, 0;\n\t"
         "mad.lo.cc.u32 t10, %17, %44, t10;\n\t"
-        "madc.lo.cc.u32 t11, %18, %44, t11;\n\t"
+        "madc.hi.cc.u32 t11, %17, %44, t11;\n\t"
         "madc.lo.cc.u32 t12, %19, %44, t12;\n\t"
-        "madc.lo.cc.u32 t13, %20, %44, t13;\n\t"
-        "madc.lo.cc.u32 t14, %21, %44, t14;\n\t"
-        "madc.lo.cc.u32 t15, %22, %44, t15;\n\t"
-        "madc.lo.cc.u32 t16, %23, %44, t16;\n\t"
-        "madc.lo.cc.u32 t17, %24, %44, t17;\n\t"
-        "madc.lo.cc.u32 t18, %25, %44, t18;\n\t"
-        "madc.lo.cc.u32 t19, %26, %44, t19;\n\t"
-        "madc.lo.cc.u32 t20, %27, %44, t20;\n\t"
-        "madc.lo.cc.u32 t21, %28, %44, t21;\n\t"
-        "madc.lo.cc.u32 t22, %29, %44, t22;\n\t"
-        "madc.lo.cc.u32 t23, %30, %44, t23;\n\t"
-        "madc.lo.cc.u32 t24, %31, %44, t24;\n\t"
-        "madc.lo.cc.u32 t25, %32, %44, t25;\n\t"
-        "madc.lo.cc.u32 t26, %33, %44, t26;\n\t"
-        "addc.u32 t27, 0, 0;\n\t"
-        "mad.hi.cc.u32 t11, %17, %44, t11;\n\t"
-        "madc.hi.cc.u32 t12, %18, %44, t12;\n\t"
         "madc.hi.cc.u32 t13, %19, %44, t13;\n\t"
-        "madc.hi.cc.u32 t14, %20, %44, t14;\n\t"
+        "madc.lo.cc.u32 t14, %21, %44, t14;\n\t"
         "madc.hi.cc.u32 t15, %21, %44, t15;\n\t"
-        "madc.hi.cc.u32 t16, %22, %44, t16;\n\t"
+        "madc.lo.cc.u32 t16, %23, %44, t16;\n\t"
         "madc.hi.cc.u32 t17, %23, %44, t17;\n\t"
-        "madc.hi.cc.u32 t18, %24, %44, t18;\n\t"
+        "madc.lo.cc.u32 t18, %25, %44, t18;\n\t"
         "madc.hi.cc.u32 t19, %25, %44, t19;\n\t"
-        "madc.hi.cc.u32 t20, %26, %44, t20;\n\t"
+        "madc.lo.cc.u32 t20, %27, %44, t20;\n\t"
         "madc.hi.cc.u32 t21, %27, %44, t21;\n\t"
-        "madc.hi.cc.u32 t22, %28, %44, t22;\n\t"
+        "madc.lo.cc.u32 t22, %29, %44, t22;\n\t"
         "madc.hi.cc.u32 t23, %29, %44, t23;\n\t"
-        "madc.hi.cc.u32 t24, %30, %44, t24;\n\t"
+        "madc.lo.cc.u32 t24, %31, %44, t24;\n\t"
         "madc.hi.cc.u32 t25, %31, %44, t25;\n\t"
-        "madc.hi.cc.u32 t26, %32, %44, t26;\n\t"
-        "madc.hi.u32 t27, %33, %44, t27;\n\t"
-        "mad.lo.cc.u32 t11, %17, %45, t11;\n\t"
-        "madc.lo.cc.u32 t12, %18, %45, t12;\n\t"
-        "madc.lo.cc.u32 t13, %19, %45, t13;\n\t"
-        "madc.lo.cc.u32 t14, %20, %45, t14;\n\t"
-        "madc.lo.cc.u32 t15, %21, %45, t15;\n\t"
-        "madc.lo.cc.u32 t16, %22, %45, t16;\n\t"
-        "madc.lo.cc.u32 t17, %23, %45, t17;\n\t"
-        "madc.lo.cc.u32 t18, %24, %45, t18;\n\t"
-        "madc.lo.cc.u32 t19, %25, %45, t19;\n\t"
-        "madc.lo.cc.u32 t20, %26, %45, t20;\n\t"
-        "madc.lo.cc.u32 t21, %27, %45, t21;\n\t"
-        "madc.lo.cc.u32 t22, %28, %45, t22;\n\t"
-        "madc.lo.cc.u32 t23, %29, %45, t23;\n\t"
-        "madc.lo.cc.u32 t24, %30, %45, t24;\n\t"
-        "madc.lo.cc.u32 t25, %31, %45, t25;\n\t"
-        "madc.lo.cc.u32 t26, %32, %45, t26;\n\t"
-        "madc.lo.cc.u32 t27, %33, %45, t27;\n\t"
-        "addc.u32 t28, 0, 0;\n\t"
-        "mad.hi.cc.u32 t12, %17, %45, t12;\n\t"
+        "madc.lo.cc.u32 t26, %33, %44, t26;\n\t"
+        "madc.hi.u32 t27, %33, %44, 0;\n\t"
+        "mad.lo.cc.u32 t43, %18, %44, t43;\n\t"
+        "madc.hi.cc.u32 t44, %18, %44, t44;\n\t"
+        "madc.lo.cc.u32 t45, %20, %44, t45;\n\t"
+        "madc.hi.cc.u32 t46, %20, %44, t46;\n\t"
+        "madc.lo.cc.u32 t47, %22, %44, t47;\n\t"
+        "madc.hi.cc.u32 t48, %22, %44, t48;\n\t"
+        "madc.lo.cc.u32 t49, %24, %44, t49;\n\t"
+        "madc.hi.cc.u32 t50, %24, %44, t50;\n\t"
+        "madc.lo.cc.u32 t51, %26, %44, t51;\n\t"
+        "madc.hi.cc.u32 t52, %26, %44, t52;\n\t"
+        "madc.lo.cc.u32 t53, %28, %44, t53;\n\t"
+        "madc.hi.cc.u32 t54, %28, %44, t54;\n\t"
+        "madc.lo.cc.u32 t55, %30, %44, t55;\n\t"
+        "madc.hi.cc.u32 t56, %30, %44, t56;\n\t"
+        "madc.lo.cc.u32 t57, %32, %44, t57;\n\t"
+        "madc.hi.cc.u32 t58, %32, %44, t58;\n\t"
+        "addc.u32 t59, 0, 0;\n\t"
+        "mad.lo.cc.u32 t12, %18, %45, t12;\n\t"
         "madc.hi.cc.u32 t13, %18, %45, t13;\n\t"
-        "madc.hi.cc.u32 t14, %19, %45, t14;\n\t"
+        "madc.lo.cc.u32 t14, %20, %45, t14;\n\t"
         "madc.hi.cc.u32 t15, %20, %45, t15;\n\t"
-        "madc.hi.cc.u32 t16, %21, %45, t16;\n\t"
+        "madc.lo.cc.u32 t16, %22, %45, t16;\n\t"
         "madc.hi.cc.u32 t17, %22, %45, t17;\n\t"
-        "madc.hi.cc.u32 t18, %23, %45, t18;\n\t"
+        "madc.lo.cc.u32 t18, %24, %45, t18;\n\t"
         "madc.hi.cc.u32 t19, %24, %45, t19;\n\t"
-        "madc.hi.cc.u32 t20, %25, %45, t20;\n\t"
+        "madc.lo.cc.u32 t20, %26, %45, t20;\n\t"
         "madc.hi.cc.u32 t21, %26, %45, t21;\n\t"
-        "madc.hi.cc.u32 t22, %27, %45, t22;\n\t"
+        "madc.lo.cc.u32 t22, %28, %45, t22;\n\t"
         "madc.hi.cc.u32 t23, %28, %45, t23;\n\t"
-        "madc.hi.cc.u32 t24, %29, %45, t24;\n\t"
+        "madc.lo.cc.u32 t24, %30, %45, t24;\n\t"
         "madc.hi.cc.u32 t25, %30, %45, t25;\n\t"
-        "madc.hi.cc.u32 t26, %31, %45, t26;\n\t"
+        "madc.lo.cc.u32 t26, %32, %45, t26;\n\t"
         "madc.hi.cc.u32 t27, %32, %45, t27;\n\t"
-        "madc.hi.u32 t28, %33, %45, t28;\n\t"
+        "addc.u32 t28, 0, 0;\n\t"
+        "mad.lo.cc.u32 t43, %17, %45, t43;\n\t"
+        "madc.hi.cc.u32 t44, %17, %45, t44;\n\t"
+        "madc.lo.cc.u32 t45, %19, %45, t45;\n\t"
+        "madc.hi.cc.u32 t46, %19, %45, t46;\n\t"
+        "madc.lo.cc.u32 t47, %21, %45, t47;\n\t"
+        "madc.hi.cc.u32 t48, %21, %45, t48;\n\t"
+        "madc.lo.cc.u32 t49, %23, %45, t49;\n\t"
+        "madc.hi.cc.u32 t50, %23, %45, t50;\n\t"
+        "madc.lo.cc.u32 t51, %25, %45, t51;\n\t"
+        "madc.hi.cc.u32 t52, %25, %45, t52;\n\t"
+        "madc.lo.cc.u32 t53, %27, %45, t53;\n\t"
+        "madc.hi.cc.u32 t54, %27, %45, t54;\n\t"
+        "madc.lo.cc.u32 t55, %29, %45, t55;\n\t"
+        "madc.hi.cc.u32 t56, %29, %45, t56;\n\t"
+        "madc.lo.cc.u32 t57, %31, %45, t57;\n\t"
+        "madc.hi.cc.u32 t58, %31, %45, t58;\n\t"
+        "madc.lo.cc.u32 t59, %33, %45, t59;\n\t"
+        "madc.hi.u32 t60, %33, %45, 0;\n\t"
         "mad.lo.cc.u32 t12, %17, %46, t12;\n\t"
-        "madc.lo.cc.u32 t13, %18, %46, t13;\n\t"
+        "madc.hi.cc.u32 t13, %17, %46, t13;\n\t"
         "madc.lo.cc.u32 t14, %19, %46, t14;\n\t"
-        "madc.lo.cc.u32 t15, %20, %46, t15;\n\t"
-        "madc.lo.cc.u32 t16, %21, %46, t16;\n\t"
-        "madc.lo.cc.u32 t17, %22, %46, t17;\n\t"
-        "madc.lo.cc.u32 t18, %23, %46, t18;\n\t"
-        "madc.lo.cc.u32 t19, %24, %46, t19;\n\t"
-        "madc.lo.cc.u32 t20, %25, %46, t20;\n\t"
-        "madc.lo.cc.u32 t21, %26, %46, t21;\n\t"
-        "madc.lo.cc.u32 t22, %27, %46, t22;\n\t"
-        "madc.lo.cc.u32 t23, %28, %46, t23;\n\t"
-        "madc.lo.cc.u32 t24, %29, %46, t24;\n\t"
-        "madc.lo.cc.u32 t25, %30, %46, t25;\n\t"
-        "madc.lo.cc.u32 t26, %31, %46, t26;\n\t"
-        "madc.lo.cc.u32 t27, %32, %46, t27;\n\t"
-        "madc.lo.cc.u32 t28, %33, %46, t28;\n\t"
-        "addc.u32 t29, 0, 0;\n\t"
-        "mad.hi.cc.u32 t13, %17, %46, t13;\n\t"
-        "madc.hi.cc.u32 t14, %18, %46, t14;\n\t"
         "madc.hi.cc.u32 t15, %19, %46, t15;\n\t"
-        "madc.hi.cc.u32 t16, %20, %46, t16;\n\t"
+        "madc.lo.cc.u32 t16, %21, %46, t16;\n\t"
         "madc.hi.cc.u32 t17, %21, %46, t17;\n\t"
-        "madc.hi.cc.u32 t18, %22, %46, t18;\n\t"
+        "madc.lo.cc.u32 t18, %23, %46, t18;\n\t"
         "madc.hi.cc.u32 t19, %23, %46, t19;\n\t"
-        "madc.hi.cc.u32 t20, %24, %46, t20;\n\t"
+        "madc.lo.cc.u32 t20, %25, %46, t20;\n\t"
         "madc.hi.cc.u32 t21, %25, %46, t21;\n\t"
-        "madc.hi.cc.u32 t22, %26, %46, t22;\n\t"
+        "madc.lo.cc.u32 t22, %27, %46, t22;\n\t"
         "madc.hi.cc.u32 t23, %27, %46, t23;\n\t"
-        "madc.hi.cc.u32 t24, %28, %46, t24;\n\t"
+        "madc.lo.cc.u32 t24, %29, %46, t24;\n\t"
         "madc.hi.cc.u32 t25, %29, %46, t25;\n\t"
-        "madc.hi.cc.u32 t26, %30, %46, t26;\n\t"
+        "madc.lo.cc.u32 t26, %31, %46, t26;\n\t"
         "madc.hi.cc.u32 t27, %31, %46, t27;\n\t"
-        "madc.hi.cc.u32 t28, %32, %46, t28;\n\t"
-        "madc.hi.u32 t29, %33, %46, t29;\n\t"
-        "mad.lo.cc.u32 t13, %17, %47, t13;\n\t"
-        "madc.lo.cc.u32 t14, %18, %47, t14;\n\t"
-        "madc.lo.cc.u32 t15, %19, %47, t15;\n\t"
-        "madc.lo.cc.u32 t16, %20, %47, t16;\n\t"
-        "madc.lo.cc.u32 t17, %21, %47, t17;\n\t"
-        "madc.lo.cc.u32 t18, %22, %47, t18;\n\t"
-        "madc.lo.cc.u32 t19, %23, %47, t19;\n\t"
-        "madc.lo.cc.u32 t20, %24, %47, t20;\n\t"
-        "madc.lo.cc.u32 t21, %25, %47, t21;\n\t"
-        "madc.lo.cc.u32 t22, %26, %47, t22;\n\t"
-        "madc.lo.cc.u32 t23, %27, %47, t23;\n\t"
-        "madc.lo.cc.u32 t24, %28, %47, t24;\n\t"
-        "madc.lo.cc.u32 t25, %29, %47, t25;\n\t"
-        "madc.lo.cc.u32 t26, %30, %47, t26;\n\t"
-        "madc.lo.cc.u32 t27, %31, %47, t27;\n\t"
-        "madc.lo.cc.u32 t28, %32, %47, t28;\n\t"
-        "madc.lo.cc.u32 t29, %33, %47, t29;\n\t"
-        "addc.u32 t30, 0, 0;\n\t"
-        "mad.hi.cc.u32 t14, %17, %47, t14;\n\t"
+        "madc.lo.cc.u32 t28, %33, %46, t28;\n\t"
+        "madc.hi.u32 t29, %33, %46, 0;\n\t"
+        "mad.lo.cc.u32 t45, %18, %46, t45;\n\t"
+        "madc.hi.cc.u32 t46, %18, %46, t46;\n\t"
+        "madc.lo.cc.u32 t47, %20, %46, t47;\n\t"
+        "madc.hi.cc.u32 t48, %20, %46, t48;\n\t"
+        "madc.lo.cc.u32 t49, %22, %46, t49;\n\t"
+        "madc.hi.cc.u32 t50, %22, %46, t50;\n\t"
+        "madc.lo.cc.u32 t51, %24, %46, t51;\n\t"
+        "madc.hi.cc.u32 t52, %24, %46, t52;\n\t"
+        "madc.lo.cc.u32 t53, %26, %46, t53;\n\t"
+        "madc.hi.cc.u32 t54, %26, %46, t54;\n\t"
+        "madc.lo.cc.u32 t55, %28, %46, t55;\n\t"
+        "madc.hi.cc.u32 t56, %28, %46, t56;\n\t"
+        "madc.lo.cc.u32 t57, %30, %46, t57;\n\t"
+        "madc.hi.cc.u32 t58, %30, %46, t58;\n\t"
+        "madc.lo.cc.u32 t59, %32, %46, t59;\n\t"
+        "madc.hi.cc.u32 t60, %32, %46, t60;\n\t"
+        "addc.u32 t61, 0, 0;\n\t"
+        "mad.lo.cc.u32 t14, %18, %47, t14;\n\t"
         "madc.hi.cc.u32 t15, %18, %47, t15;\n\t"
-        "madc.hi.cc.u32 t16, %19, %47, t16;\n\t"
+        "madc.lo.cc.u32 t16, %20, %47, t16;\n\t"
         "madc.hi.cc.u32 t17, %20, %47, t17;\n\t"
-        "madc.hi.cc.u32 t18, %21, %47, t18;\n\t"
+        "madc.lo.cc.u32 t18, %22, %47, t18;\n\t"
         "madc.hi.cc.u32 t19, %22, %47, t19;\n\t"
-        "madc.hi.cc.u32 t20, %23, %47, t20;\n\t"
+        "madc.lo.cc.u32 t20, %24, %47, t20;\n\t"
         "madc.hi.cc.u32 t21, %24, %47, t21;\n\t"
-        "madc.hi.cc.u32 t22, %25, %47, t22;\n\t"
+        "madc.lo.cc.u32 t22, %26, %47, t22;\n\t"
         "madc.hi.cc.u32 t23, %26, %47, t23;\n\t"
-        "madc.hi.cc.u32 t24, %27, %47, t24;\n\t"
+        "madc.lo.cc.u32 t24, %28, %47, t24;\n\t"
         "madc.hi.cc.u32 t25, %28, %47, t25;\n\t"
-        "madc.hi.cc.u32 t26, %29, %47, t26;\n\t"
+        "madc.lo.cc.u32 t26, %30, %47, t26;\n\t"
         "madc.hi.cc.u32 t27, %30, %47, t27;\n\t"
-        "madc.hi.cc.u32 t28, %31, %47, t28;\n\t"
+        "madc.lo.cc.u32 t28, %32, %47, t28;\n\t"
         "madc.hi.cc.u32 t29, %32, %47, t29;\n\t"
-        "madc.hi.u32 t30, %33, %47, t30;\n\t"
+        "addc.u32 t30, 0, 0;\n\t"
+        "mad.lo.cc.u32 t45, %17, %47, t45;\n\t"
+        "madc.hi.cc.u32 t46, %17, %47, t46;\n\t"
+        "madc.lo.cc.u32 t47, %19, %47, t47;\n\t"
+        "madc.hi.cc.u32 t48, %19, %47, t48;\n\t"
+        "madc.lo.cc.u32 t49, %21, %47, t49;\n\t"
+        "madc.hi.cc.u32 t50, %21, %47, t50;\n\t"
+        "madc.lo.cc.u32 t51, %23, %47, t51;\n\t"
+        "madc.hi.cc.u32 t52, %23, %47, t52;\n\t"
+        "madc.lo.cc.u32 t53, %25, %47, t53;\n\t"
+        "madc.hi.cc.u32 t54, %25, %47, t54;\n\t"
+        "madc.lo.cc.u32 t55, %27, %47, t55;\n\t"
+        "madc.hi.cc.u32 t56, %27, %47, t56;\n\t"
+        "madc.lo.cc.u32 t57, %29, %47, t57;\n\t"
+        "madc.hi.cc.u32 t58, %29, %47, t58;\n\t"
+        "madc.lo.cc.u32 t59, %31, %47, t59;\n\t"
+        "madc.hi.cc.u32 t60, %31, %47, t60;\n\t"
+        "madc.lo.cc.u32 t61, %33, %47, t61;\n\t"
+        "madc.hi.u32 t62, %33, %47, 0;\n\t"
         "mad.lo.cc.u32 t14, %17, %48, t14;\n\t"
-        "madc.lo.cc.u32 t15, %18, %48, t15;\n\t"
+        "madc.hi.cc.u32 t15, %17, %48, t15;\n\t"
         "madc.lo.cc.u32 t16, %19, %48, t16;\n\t"
-        "madc.lo.cc.u32 t17, %20, %48, t17;\n\t"
-        "madc.lo.cc.u32 t18, %21, %48, t18;\n\t"
-        "madc.lo.cc.u32 t19, %22, %48, t19;\n\t"
-        "madc.lo.cc.u32 t20, %23, %48, t20;\n\t"
-        "madc.lo.cc.u32 t21, %24, %48, t21;\n\t"
-        "madc.lo.cc.u32 t22, %25, %48, t22;\n\t"
-        "madc.lo.cc.u32 t23, %26, %48, t23;\n\t"
-        "madc.lo.cc.u32 t24, %27, %48, t24;\n\t"
-        "madc.lo.cc.u32 t25, %28, %48, t25;\n\t"
-        "madc.lo.cc.u32 t26, %29, %48, t26;\n\t"
-        "madc.lo.cc.u32 t27, %30, %48, t27;\n\t"
-        "madc.lo.cc.u32 t28, %31, %48, t28;\n\t"
-        "madc.lo.cc.u32 t29, %32, %48, t29;\n\t"
-        "madc.lo.cc.u32 t30, %33, %48, t30;\n\t"
-        "addc.u32 t31, 0, 0;\n\t"
-        "mad.hi.cc.u32 t15, %17, %48, t15;\n\t"
-        "madc.hi.cc.u32 t16, %18, %48, t16;\n\t"
         "madc.hi.cc.u32 t17, %19, %48, t17;\n\t"
-        "madc.hi.cc.u32 t18, %20, %48, t18;\n\t"
+        "madc.lo.cc.u32 t18, %21, %48, t18;\n\t"
         "madc.hi.cc.u32 t19, %21, %48, t19;\n\t"
-        "madc.hi.cc.u32 t20, %22, %48, t20;\n\t"
+        "madc.lo.cc.u32 t20, %23, %48, t20;\n\t"
         "madc.hi.cc.u32 t21, %23, %48, t21;\n\t"
-        "madc.hi.cc.u32 t22, %24, %48, t22;\n\t"
+        "madc.lo.cc.u32 t22, %25, %48, t22;\n\t"
         "madc.hi.cc.u32 t23, %25, %48, t23;\n\t"
-        "madc.hi.cc.u32 t24, %26, %48, t24;\n\t"
+        "madc.lo.cc.u32 t24, %27, %48, t24;\n\t"
         "madc.hi.cc.u32 t25, %27, %48, t25;\n\t"
-        "madc.hi.cc.u32 t26, %28, %48, t26;\n\t"
+        "madc.lo.cc.u32 t26, %29, %48, t26;\n\t"
         "madc.hi.cc.u32 t27, %29, %48, t27;\n\t"
-        "madc.hi.cc.u32 t28, %30, %48, t28;\n\t"
+        "madc.lo.cc.u32 t28, %31, %48, t28;\n\t"
         "madc.hi.cc.u32 t29, %31, %48, t29;\n\t"
-        "madc.hi.cc.u32 t30, %32, %48, t30;\n\t"
-        "madc.hi.u32 t31, %33, %48, t31;\n\t"
-        "mad.lo.cc.u32 t15, %17, %49, t15;\n\t"
-        "madc.lo.cc.u32 t16, %18, %49, t16;\n\t"
-        "madc.lo.cc.u32 t17, %19, %49, t17;\n\t"
-        "madc.lo.cc.u32 t18, %20, %49, t18;\n\t"
-        "madc.lo.cc.u32 t19, %21, %49, t19;\n\t"
-        "madc.lo.cc.u32 t20, %22, %49, t20;\n\t"
-        "madc.lo.cc.u32 t21, %23, %49, t21;\n\t"
-        "madc.lo.cc.u32 t22, %24, %49, t22;\n\t"
-        "madc.lo.cc.u32 t23, %25, %49, t23;\n\t"
-        "madc.lo.cc.u32 t24, %26, %49, t24;\n\t"
-        "madc.lo.cc.u32 t25, %27, %49, t25;\n\t"
-        "madc.lo.cc.u32 t26, %28, %49, t26;\n\t"
-        "madc.lo.cc.u32 t27, %29, %49, t27;\n\t"
-        "madc.lo.cc.u32 t28, %30, %49, t28;\n\t"
-        "madc.lo.cc.u32 t29, %31, %49, t29;\n\t"
-        "madc.lo.cc.u32 t30, %32, %49, t30;\n\t"
-        "madc.lo.cc.u32 t31, %33, %49, t31;\n\t"
-        "addc.u32 t32, 0, 0;\n\t"
-        "mad.hi.cc.u32 t16, %17, %49, t16;\n\t"
+        "madc.lo.cc.u32 t30, %33, %48, t30;\n\t"
+        "madc.hi.u32 t31, %33, %48, 0;\n\t"
+        "mad.lo.cc.u32 t47, %18, %48, t47;\n\t"
+        "madc.hi.cc.u32 t48, %18, %48, t48;\n\t"
+        "madc.lo.cc.u32 t49, %20, %48, t49;\n\t"
+        "madc.hi.cc.u32 t50, %20, %48, t50;\n\t"
+        "madc.lo.cc.u32 t51, %22, %48, t51;\n\t"
+        "madc.hi.cc.u32 t52, %22, %48, t52;\n\t"
+        "madc.lo.cc.u32 t53, %24, %48, t53;\n\t"
+        "madc.hi.cc.u32 t54, %24, %48, t54;\n\t"
+        "madc.lo.cc.u32 t55, %26, %48, t55;\n\t"
+        "madc.hi.cc.u32 t56, %26, %48, t56;\n\t"
+        "madc.lo.cc.u32 t57, %28, %48, t57;\n\t"
+        "madc.hi.cc.u32 t58, %28, %48, t58;\n\t"
+        "madc.lo.cc.u32 t59, %30, %48, t59;\n\t"
+        "madc.hi.cc.u32 t60, %30, %48, t60;\n\t"
+        "madc.lo.cc.u32 t61, %32, %48, t61;\n\t"
+        "madc.hi.cc.u32 t62, %32, %48, t62;\n\t"
+        "addc.u32 t63, 0, 0;\n\t"
+        "mad.lo.cc.u32 t16, %18, %49, t16;\n\t"
         "madc.hi.cc.u32 t17, %18, %49, t17;\n\t"
-        "madc.hi.cc.u32 t18, %19, %49, t18;\n\t"
+        "madc.lo.cc.u32 t18, %20, %49, t18;\n\t"
         "madc.hi.cc.u32 t19, %20, %49, t19;\n\t"
-        "madc.hi.cc.u32 t20, %21, %49, t20;\n\t"
+        "madc.lo.cc.u32 t20, %22, %49, t20;\n\t"
         "madc.hi.cc.u32 t21, %22, %49, t21;\n\t"
-        "madc.hi.cc.u32 t22, %23, %49, t22;\n\t"
+        "madc.lo.cc.u32 t22, %24, %49, t22;\n\t"
         "madc.hi.cc.u32 t23, %24, %49, t23;\n\t"
-        "madc.hi.cc.u32 t24, %25, %49, t24;\n\t"
+        "madc.lo.cc.u32 t24, %26, %49, t24;\n\t"
         "madc.hi.cc.u32 t25, %26, %49, t25;\n\t"
-        "madc.hi.cc.u32 t26, %27, %49, t26;\n\t"
+        "madc.lo.cc.u32 t26, %28, %49, t26;\n\t"
         "madc.hi.cc.u32 t27, %28, %49, t27;\n\t"
-        "madc.hi.cc.u32 t28, %29, %49, t28;\n\t"
+        "madc.lo.cc.u32 t28, %30, %49, t28;\n\t"
         "madc.hi.cc.u32 t29, %30, %49, t29;\n\t"
-        "madc.hi.cc.u32 t30, %31, %49, t30;\n\t"
+        "madc.lo.cc.u32 t30, %32, %49, t30;\n\t"
         "madc.hi.cc.u32 t31, %32, %49, t31;\n\t"
-        "madc.hi.u32 t32, %33, %49, t32;\n\t"
+        "addc.u32 t32, 0, 0;\n\t"
+        "mad.lo.cc.u32 t47, %17, %49, t47;\n\t"
+        "madc.hi.cc.u32 t48, %17, %49, t48;\n\t"
+        "madc.lo.cc.u32 t49, %19, %49, t49;\n\t"
+        "madc.hi.cc.u32 t50, %19, %49, t50;\n\t"
+        "madc.lo.cc.u32 t51, %21, %49, t51;\n\t"
+        "madc.hi.cc.u32 t52, %21, %49, t52;\n\t"
+        "madc.lo.cc.u32 t53, %23, %49, t53;\n\t"
+        "madc.hi.cc.u32 t54, %23, %49, t54;\n\t"
+        "madc.lo.cc.u32 t55, %25, %49, t55;\n\t"
+        "madc.hi.cc.u32 t56, %25, %49, t56;\n\t"
+        "madc.lo.cc.u32 t57, %27, %49, t57;\n\t"
+        "madc.hi.cc.u32 t58, %27, %49, t58;\n\t"
+        "madc.lo.cc.u32 t59, %29, %49, t59;\n\t"
+        "madc.hi.cc.u32 t60, %29, %49, t60;\n\t"
+        "madc.lo.cc.u32 t61, %31, %49, t61;\n\t"
+        "madc.hi.cc.u32 t62, %31, %49, t62;\n\t"
+        "madc.lo.cc.u32 t63, %33, %49, t63;\n\t"
+        "madc.hi.u32 t64, %33, %49, 0;\n\t"
         "mad.lo.cc.u32 t16, %17, %50, t16;\n\t"
-        "madc.lo.cc.u32 t17, %18, %50, t17;\n\t"
+        "madc.hi.cc.u32 t17, %17, %50, t17;\n\t"
         "madc.lo.cc.u32 t18, %19, %50, t18;\n\t"
-        "madc.lo.cc.u32 t19, %20, %50, t19;\n\t"
-        "madc.lo.cc.u32 t20, %21, %50, t20;\n\t"
-        "madc.lo.cc.u32 t21, %22, %50, t21;\n\t"
-        "madc.lo.cc.u32 t22, %23, %50, t22;\n\t"
-        "madc.lo.cc.u32 t23, %24, %50, t23;\n\t"
-        "madc.lo.cc.u32 t24, %25, %50, t24;\n\t"
-        "madc.lo.cc.u32 t25, %26, %50, t25;\n\t"
-        "madc.lo.cc.u32 t26, %27, %50, t26;\n\t"
-        "madc.lo.cc.u32 t27, %28, %50, t27;\n\t"
-        "madc.lo.cc.u32 t28, %29, %50, t28;\n\t"
-        "madc.lo.cc.u32 t29, %30, %50, t29;\n\t"
-        "madc.lo.cc.u32 t30, %31, %50, t30;\n\t"
-        "madc.lo.cc.u32 t31, %32, %50, t31;\n\t"
-        "madc.lo.u32 t32, %33, %50, t32;\n\t"
-        "mad.hi.cc.u32 t17, %17, %50, t17;\n\t"
-        "madc.hi.cc.u32 t18, %18, %50, t18;\n\t"
         "madc.hi.cc.u32 t19, %19, %50, t19;\n\t"
-        "madc.hi.cc.u32 t20, %20, %50, t20;\n\t"
+        "madc.lo.cc.u32 t20, %21, %50, t20;\n\t"
         "madc.hi.cc.u32 t21, %21, %50, t21;\n\t"
-        "madc.hi.cc.u32 t22, %22, %50, t22;\n\t"
+        "madc.lo.cc.u32 t22, %23, %50, t22;\n\t"
         "madc.hi.cc.u32 t23, %23, %50, t23;\n\t"
-        "madc.hi.cc.u32 t24, %24, %50, t24;\n\t"
+        "madc.lo.cc.u32 t24, %25, %50, t24;\n\t"
         "madc.hi.cc.u32 t25, %25, %50, t25;\n\t"
-        "madc.hi.cc.u32 t26, %26, %50, t26;\n\t"
+        "madc.lo.cc.u32 t26, %27, %50, t26;\n\t"
         "madc.hi.cc.u32 t27, %27, %50, t27;\n\t"
-        "madc.hi.cc.u32 t28, %28, %50, t28;\n\t"
+        "madc.lo.cc.u32 t28, %29, %50, t28;\n\t"
         "madc.hi.cc.u32 t29, %29, %50, t29;\n\t"
-        "madc.hi.cc.u32 t30, %30, %50, t30;\n\t"
+        "madc.lo.cc.u32 t30, %31, %50, t30;\n\t"
         "madc.hi.cc.u32 t31, %31, %50, t31;\n\t"
-        "madc.hi.u32 t32, %32, %50, t32;\n\t"
+        "madc.lo.u32 t32, %33, %50, t32;\n\t"
+        "mad.lo.cc.u32 t49, %18, %50, t49;\n\t"
+        "madc.hi.cc.u32 t50, %18, %50, t50;\n\t"
+        "madc.lo.cc.u32 t51, %20, %50, t51;\n\t"
+        "madc.hi.cc.u32 t52, %20, %50, t52;\n\t"
+        "madc.lo.cc.u32 t53, %22, %50, t53;\n\t"
+        "madc.hi.cc.u32 t54, %22, %50, t54;\n\t"
+        "madc.lo.cc.u32 t55, %24, %50, t55;\n\t"
+        "madc.hi.cc.u32 t56, %24, %50, t56;\n\t"
+        "madc.lo.cc.u32 t57, %26, %50, t57;\n\t"
+        "madc.hi.cc.u32 t58, %26, %50, t58;\n\t"
+        "madc.lo.cc.u32 t59, %28, %50, t59;\n\t"
+        "madc.hi.cc.u32 t60, %28, %50, t60;\n\t"
+        "madc.lo.cc.u32 t61, %30, %50, t61;\n\t"
+        "madc.hi.cc.u32 t62, %30, %50, t62;\n\t"
+        "madc.lo.cc.u32 t63, %32, %50, t63;\n\t"
+        "madc.hi.u32 t64, %32, %50, t64;\n\t"
+        "add.cc.u32 t1, t1, t33;\n\t"
+        "addc.cc.u32 t2, t2, t34;\n\t"
+        "addc.cc.u32 t3, t3, t35;\n\t"
+        "addc.cc.u32 t4, t4, t36;\n\t"
+        "addc.cc.u32 t5, t5, t37;\n\t"
+        "addc.cc.u32 t6, t6, t38;\n\t"
+        "addc.cc.u32 t7, t7, t39;\n\t"
+        "addc.cc.u32 t8, t8, t40;\n\t"
+        "addc.cc.u32 t9, t9, t41;\n\t"
+        "addc.cc.u32 t10, t10, t42;\n\t"
+        "addc.cc.u32 t11, t11, t43;\n\t"
+        "addc.cc.u32 t12, t12, t44;\n\t"
+        "addc.cc.u32 t13, t13, t45;\n\t"
+        "addc.cc.u32 t14, t14, t46;\n\t"
+        "addc.cc.u32 t15, t15, t47;\n\t"
+        "addc.cc.u32 t16, t16, t48;\n\t"
+        "addc.cc.u32 t17, t17, t49;\n\t"
+        "addc.cc.u32 t18, t18, t50;\n\t"
+        "addc.cc.u32 t19, t19, t51;\n\t"
+        "addc.cc.u32 t20, t20, t52;\n\t"
+        "addc.cc.u32 t21, t21, t53;\n\t"
+        "addc.cc.u32 t22, t22, t54;\n\t"
+        "addc.cc.u32 t23, t23, t55;\n\t"
+        "addc.cc.u32 t24, t24, t56;\n\t"
+        "addc.cc.u32 t25, t25, t57;\n\t"
+        "addc.cc.u32 t26, t26, t58;\n\t"
+        "addc.cc.u32 t27, t27, t59;\n\t"
+        "addc.cc.u32 t28, t28, t60;\n\t"
+        "addc.cc.u32 t29, t29, t61;\n\t"
+        "addc.cc.u32 t30, t30, t62;\n\t"
+        "addc.cc.u32 t31, t31, t63;\n\t"
+        "addc.u32 t32, t32, t64;\n\t"
         "shf.r.clamp.b32 %0, t16, t17, 9;\n\t"
         "shf.r.clamp.b32 %1, t17, t18, 9;\n\t"
         "shf.r.clamp.b32 %2, t18, t19, 9;\n\t"
@@ -3257,600 +3386,631 @@ struct mul_hi {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[33];
+    uint32_t t[65];
     ptx_mul_lo(x[0], x[17]);
-    t[1] = ptx_mul_lo(x[1], x[17]);
+    t[1] = ptx_mul_hi(x[0], x[17]);
     t[2] = ptx_mul_lo(x[2], x[17]);
-    t[3] = ptx_mul_lo(x[3], x[17]);
+    t[3] = ptx_mul_hi(x[2], x[17]);
     t[4] = ptx_mul_lo(x[4], x[17]);
-    t[5] = ptx_mul_lo(x[5], x[17]);
+    t[5] = ptx_mul_hi(x[4], x[17]);
     t[6] = ptx_mul_lo(x[6], x[17]);
-    t[7] = ptx_mul_lo(x[7], x[17]);
+    t[7] = ptx_mul_hi(x[6], x[17]);
     t[8] = ptx_mul_lo(x[8], x[17]);
-    t[9] = ptx_mul_lo(x[9], x[17]);
+    t[9] = ptx_mul_hi(x[8], x[17]);
     t[10] = ptx_mul_lo(x[10], x[17]);
-    t[11] = ptx_mul_lo(x[11], x[17]);
+    t[11] = ptx_mul_hi(x[10], x[17]);
     t[12] = ptx_mul_lo(x[12], x[17]);
-    t[13] = ptx_mul_lo(x[13], x[17]);
+    t[13] = ptx_mul_hi(x[12], x[17]);
     t[14] = ptx_mul_lo(x[14], x[17]);
-    t[15] = ptx_mul_lo(x[15], x[17]);
+    t[15] = ptx_mul_hi(x[14], x[17]);
     t[16] = ptx_mul_lo(x[16], x[17]);
     t[17] = ptx_mul_hi(x[16], x[17]);
-    t[1] = ptx_mad_hi_cc(cf, x[0], x[17], t[1]);
-    t[2] = ptx_madc_hi_cc(cf, x[1], x[17], t[2]);
-    t[3] = ptx_madc_hi_cc(cf, x[2], x[17], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[3], x[17], t[4]);
-    t[5] = ptx_madc_hi_cc(cf, x[4], x[17], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[5], x[17], t[6]);
-    t[7] = ptx_madc_hi_cc(cf, x[6], x[17], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[7], x[17], t[8]);
-    t[9] = ptx_madc_hi_cc(cf, x[8], x[17], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[9], x[17], t[10]);
-    t[11] = ptx_madc_hi_cc(cf, x[10], x[17], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[11], x[17], t[12]);
-    t[13] = ptx_madc_hi_cc(cf, x[12], x[17], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[13], x[17], t[14]);
-    t[15] = ptx_madc_hi_cc(cf, x[14], x[17], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[15], x[17], t[16]);
-    t[17] = ptx_addc(cf, t[17], 0u);
-    t[1] = ptx_mad_lo_cc(cf, x[0], x[18], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[1], x[18], t[2]);
-    t[3] = ptx_madc_lo_cc(cf, x[2], x[18], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[3], x[18], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[4], x[18], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[5], x[18], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[6], x[18], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[7], x[18], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[8], x[18], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[9], x[18], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[10], x[18], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[11], x[18], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[12], x[18], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[13], x[18], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[14], x[18], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[15], x[18], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[16], x[18], t[17]);
-    t[18] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_hi_cc(cf, x[0], x[18], t[2]);
+    t[33] = ptx_mul_lo(x[1], x[17]);
+    t[34] = ptx_mul_hi(x[1], x[17]);
+    t[35] = ptx_mul_lo(x[3], x[17]);
+    t[36] = ptx_mul_hi(x[3], x[17]);
+    t[37] = ptx_mul_lo(x[5], x[17]);
+    t[38] = ptx_mul_hi(x[5], x[17]);
+    t[39] = ptx_mul_lo(x[7], x[17]);
+    t[40] = ptx_mul_hi(x[7], x[17]);
+    t[41] = ptx_mul_lo(x[9], x[17]);
+    t[42] = ptx_mul_hi(x[9], x[17]);
+    t[43] = ptx_mul_lo(x[11], x[17]);
+    t[44] = ptx_mul_hi(x[11], x[17]);
+    t[45] = ptx_mul_lo(x[13], x[17]);
+    t[46] = ptx_mul_hi(x[13], x[17]);
+    t[47] = ptx_mul_lo(x[15], x[17]);
+    t[48] = ptx_mul_hi(x[15], x[17]);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[18], t[2]);
     t[3] = ptx_madc_hi_cc(cf, x[1], x[18], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[2], x[18], t[4]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[18], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[3], x[18], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[4], x[18], t[6]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[18], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[5], x[18], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[6], x[18], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[18], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[7], x[18], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[8], x[18], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[9], x[18], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[9], x[18], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[10], x[18], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[11], x[18], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[11], x[18], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[12], x[18], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[13], x[18], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[13], x[18], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[14], x[18], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[15], x[18], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[15], x[18], t[17]);
-    t[18] = ptx_madc_hi(cf, x[16], x[18], t[18]);
+    t[18] = ptx_addc(cf, 0u, 0u);
+    t[33] = ptx_mad_lo_cc(cf, x[0], x[18], t[33]);
+    t[34] = ptx_madc_hi_cc(cf, x[0], x[18], t[34]);
+    t[35] = ptx_madc_lo_cc(cf, x[2], x[18], t[35]);
+    t[36] = ptx_madc_hi_cc(cf, x[2], x[18], t[36]);
+    t[37] = ptx_madc_lo_cc(cf, x[4], x[18], t[37]);
+    t[38] = ptx_madc_hi_cc(cf, x[4], x[18], t[38]);
+    t[39] = ptx_madc_lo_cc(cf, x[6], x[18], t[39]);
+    t[40] = ptx_madc_hi_cc(cf, x[6], x[18], t[40]);
+    t[41] = ptx_madc_lo_cc(cf, x[8], x[18], t[41]);
+    t[42] = ptx_madc_hi_cc(cf, x[8], x[18], t[42]);
+    t[43] = ptx_madc_lo_cc(cf, x[10], x[18], t[43]);
+    t[44] = ptx_madc_hi_cc(cf, x[10], x[18], t[44]);
+    t[45] = ptx_madc_lo_cc(cf, x[12], x[18], t[45]);
+    t[46] = ptx_madc_hi_cc(cf, x[12], x[18], t[46]);
+    t[47] = ptx_madc_lo_cc(cf, x[14], x[18], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[14], x[18], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[16], x[18], 0u);
+    t[50] = ptx_madc_hi(cf, x[16], x[18], 0u);
     t[2] = ptx_mad_lo_cc(cf, x[0], x[19], t[2]);
-    t[3] = ptx_madc_lo_cc(cf, x[1], x[19], t[3]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[19], t[3]);
     t[4] = ptx_madc_lo_cc(cf, x[2], x[19], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[3], x[19], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[4], x[19], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[5], x[19], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[6], x[19], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[7], x[19], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[8], x[19], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[9], x[19], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[10], x[19], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[11], x[19], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[12], x[19], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[13], x[19], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[14], x[19], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[15], x[19], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[16], x[19], t[18]);
-    t[19] = ptx_addc(cf, 0u, 0u);
-    t[3] = ptx_mad_hi_cc(cf, x[0], x[19], t[3]);
-    t[4] = ptx_madc_hi_cc(cf, x[1], x[19], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[2], x[19], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[3], x[19], t[6]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[19], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[4], x[19], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[5], x[19], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[19], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[6], x[19], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[7], x[19], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[19], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[8], x[19], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[9], x[19], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[10], x[19], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[10], x[19], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[11], x[19], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[12], x[19], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[12], x[19], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[13], x[19], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[14], x[19], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[14], x[19], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[15], x[19], t[18]);
-    t[19] = ptx_madc_hi(cf, x[16], x[19], t[19]);
-    t[3] = ptx_mad_lo_cc(cf, x[0], x[20], t[3]);
-    t[4] = ptx_madc_lo_cc(cf, x[1], x[20], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[2], x[20], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[3], x[20], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[4], x[20], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[5], x[20], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[6], x[20], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[7], x[20], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[8], x[20], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[9], x[20], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[10], x[20], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[11], x[20], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[12], x[20], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[13], x[20], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[14], x[20], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[15], x[20], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[16], x[20], t[19]);
-    t[20] = ptx_addc(cf, 0u, 0u);
-    t[4] = ptx_mad_hi_cc(cf, x[0], x[20], t[4]);
+    t[18] = ptx_madc_lo_cc(cf, x[16], x[19], t[18]);
+    t[19] = ptx_madc_hi(cf, x[16], x[19], 0u);
+    t[35] = ptx_mad_lo_cc(cf, x[1], x[19], t[35]);
+    t[36] = ptx_madc_hi_cc(cf, x[1], x[19], t[36]);
+    t[37] = ptx_madc_lo_cc(cf, x[3], x[19], t[37]);
+    t[38] = ptx_madc_hi_cc(cf, x[3], x[19], t[38]);
+    t[39] = ptx_madc_lo_cc(cf, x[5], x[19], t[39]);
+    t[40] = ptx_madc_hi_cc(cf, x[5], x[19], t[40]);
+    t[41] = ptx_madc_lo_cc(cf, x[7], x[19], t[41]);
+    t[42] = ptx_madc_hi_cc(cf, x[7], x[19], t[42]);
+    t[43] = ptx_madc_lo_cc(cf, x[9], x[19], t[43]);
+    t[44] = ptx_madc_hi_cc(cf, x[9], x[19], t[44]);
+    t[45] = ptx_madc_lo_cc(cf, x[11], x[19], t[45]);
+    t[46] = ptx_madc_hi_cc(cf, x[11], x[19], t[46]);
+    t[47] = ptx_madc_lo_cc(cf, x[13], x[19], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[13], x[19], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[15], x[19], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[15], x[19], t[50]);
+    t[51] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[20], t[4]);
     t[5] = ptx_madc_hi_cc(cf, x[1], x[20], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[2], x[20], t[6]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[20], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[3], x[20], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[4], x[20], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[20], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[5], x[20], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[6], x[20], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[20], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[7], x[20], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[8], x[20], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[9], x[20], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[9], x[20], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[10], x[20], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[11], x[20], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[11], x[20], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[12], x[20], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[13], x[20], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[13], x[20], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[14], x[20], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[15], x[20], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[15], x[20], t[19]);
-    t[20] = ptx_madc_hi(cf, x[16], x[20], t[20]);
+    t[20] = ptx_addc(cf, 0u, 0u);
+    t[35] = ptx_mad_lo_cc(cf, x[0], x[20], t[35]);
+    t[36] = ptx_madc_hi_cc(cf, x[0], x[20], t[36]);
+    t[37] = ptx_madc_lo_cc(cf, x[2], x[20], t[37]);
+    t[38] = ptx_madc_hi_cc(cf, x[2], x[20], t[38]);
+    t[39] = ptx_madc_lo_cc(cf, x[4], x[20], t[39]);
+    t[40] = ptx_madc_hi_cc(cf, x[4], x[20], t[40]);
+    t[41] = ptx_madc_lo_cc(cf, x[6], x[20], t[41]);
+    t[42] = ptx_madc_hi_cc(cf, x[6], x[20], t[42]);
+    t[43] = ptx_madc_lo_cc(cf, x[8], x[20], t[43]);
+    t[44] = ptx_madc_hi_cc(cf, x[8], x[20], t[44]);
+    t[45] = ptx_madc_lo_cc(cf, x[10], x[20], t[45]);
+    t[46] = ptx_madc_hi_cc(cf, x[10], x[20], t[46]);
+    t[47] = ptx_madc_lo_cc(cf, x[12], x[20], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[12], x[20], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[14], x[20], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[14], x[20], t[50]);
+    t[51] = ptx_madc_lo_cc(cf, x[16], x[20], t[51]);
+    t[52] = ptx_madc_hi(cf, x[16], x[20], 0u);
     t[4] = ptx_mad_lo_cc(cf, x[0], x[21], t[4]);
-    t[5] = ptx_madc_lo_cc(cf, x[1], x[21], t[5]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[21], t[5]);
     t[6] = ptx_madc_lo_cc(cf, x[2], x[21], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[3], x[21], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[4], x[21], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[5], x[21], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[6], x[21], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[7], x[21], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[8], x[21], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[9], x[21], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[10], x[21], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[11], x[21], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[12], x[21], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[13], x[21], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[14], x[21], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[15], x[21], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[16], x[21], t[20]);
-    t[21] = ptx_addc(cf, 0u, 0u);
-    t[5] = ptx_mad_hi_cc(cf, x[0], x[21], t[5]);
-    t[6] = ptx_madc_hi_cc(cf, x[1], x[21], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[2], x[21], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[3], x[21], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[21], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[4], x[21], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[5], x[21], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[6], x[21], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[6], x[21], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[7], x[21], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[21], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[8], x[21], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[9], x[21], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[10], x[21], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[10], x[21], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[11], x[21], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[12], x[21], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[12], x[21], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[13], x[21], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[14], x[21], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[14], x[21], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[15], x[21], t[20]);
-    t[21] = ptx_madc_hi(cf, x[16], x[21], t[21]);
-    t[5] = ptx_mad_lo_cc(cf, x[0], x[22], t[5]);
-    t[6] = ptx_madc_lo_cc(cf, x[1], x[22], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[2], x[22], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[3], x[22], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[4], x[22], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[5], x[22], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[6], x[22], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[7], x[22], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[8], x[22], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[9], x[22], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[10], x[22], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[11], x[22], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[12], x[22], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[13], x[22], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[14], x[22], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[15], x[22], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[16], x[22], t[21]);
-    t[22] = ptx_addc(cf, 0u, 0u);
-    t[6] = ptx_mad_hi_cc(cf, x[0], x[22], t[6]);
+    t[20] = ptx_madc_lo_cc(cf, x[16], x[21], t[20]);
+    t[21] = ptx_madc_hi(cf, x[16], x[21], 0u);
+    t[37] = ptx_mad_lo_cc(cf, x[1], x[21], t[37]);
+    t[38] = ptx_madc_hi_cc(cf, x[1], x[21], t[38]);
+    t[39] = ptx_madc_lo_cc(cf, x[3], x[21], t[39]);
+    t[40] = ptx_madc_hi_cc(cf, x[3], x[21], t[40]);
+    t[41] = ptx_madc_lo_cc(cf, x[5], x[21], t[41]);
+    t[42] = ptx_madc_hi_cc(cf, x[5], x[21], t[42]);
+    t[43] = ptx_madc_lo_cc(cf, x[7], x[21], t[43]);
+    t[44] = ptx_madc_hi_cc(cf, x[7], x[21], t[44]);
+    t[45] = ptx_madc_lo_cc(cf, x[9], x[21], t[45]);
+    t[46] = ptx_madc_hi_cc(cf, x[9], x[21], t[46]);
+    t[47] = ptx_madc_lo_cc(cf, x[11], x[21], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[11], x[21], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[13], x[21], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[13], x[21], t[50]);
+    t[51] = ptx_madc_lo_cc(cf, x[15], x[21], t[51]);
+    t[52] = ptx_madc_hi_cc(cf, x[15], x[21], t[52]);
+    t[53] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[22], t[6]);
     t[7] = ptx_madc_hi_cc(cf, x[1], x[22], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[2], x[22], t[8]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[22], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[3], x[22], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[4], x[22], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[22], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[5], x[22], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[6], x[22], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[7], x[22], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[7], x[22], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[8], x[22], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[9], x[22], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[9], x[22], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[10], x[22], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[11], x[22], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[11], x[22], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[12], x[22], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[13], x[22], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[13], x[22], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[14], x[22], t[20]);
+    t[20] = ptx_madc_lo_cc(cf, x[15], x[22], t[20]);
     t[21] = ptx_madc_hi_cc(cf, x[15], x[22], t[21]);
-    t[22] = ptx_madc_hi(cf, x[16], x[22], t[22]);
+    t[22] = ptx_addc(cf, 0u, 0u);
+    t[37] = ptx_mad_lo_cc(cf, x[0], x[22], t[37]);
+    t[38] = ptx_madc_hi_cc(cf, x[0], x[22], t[38]);
+    t[39] = ptx_madc_lo_cc(cf, x[2], x[22], t[39]);
+    t[40] = ptx_madc_hi_cc(cf, x[2], x[22], t[40]);
+    t[41] = ptx_madc_lo_cc(cf, x[4], x[22], t[41]);
+    t[42] = ptx_madc_hi_cc(cf, x[4], x[22], t[42]);
+    t[43] = ptx_madc_lo_cc(cf, x[6], x[22], t[43]);
+    t[44] = ptx_madc_hi_cc(cf, x[6], x[22], t[44]);
+    t[45] = ptx_madc_lo_cc(cf, x[8], x[22], t[45]);
+    t[46] = ptx_madc_hi_cc(cf, x[8], x[22], t[46]);
+    t[47] = ptx_madc_lo_cc(cf, x[10], x[22], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[10], x[22], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[12], x[22], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[12], x[22], t[50]);
+    t[51] = ptx_madc_lo_cc(cf, x[14], x[22], t[51]);
+    t[52] = ptx_madc_hi_cc(cf, x[14], x[22], t[52]);
+    t[53] = ptx_madc_lo_cc(cf, x[16], x[22], t[53]);
+    t[54] = ptx_madc_hi(cf, x[16], x[22], 0u);
     t[6] = ptx_mad_lo_cc(cf, x[0], x[23], t[6]);
-    t[7] = ptx_madc_lo_cc(cf, x[1], x[23], t[7]);
+    t[7] = ptx_madc_hi_cc(cf, x[0], x[23], t[7]);
     t[8] = ptx_madc_lo_cc(cf, x[2], x[23], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[3], x[23], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[4], x[23], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[5], x[23], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[6], x[23], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[7], x[23], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[8], x[23], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[9], x[23], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[10], x[23], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[11], x[23], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[12], x[23], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[13], x[23], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[14], x[23], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[15], x[23], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[16], x[23], t[22]);
-    t[23] = ptx_addc(cf, 0u, 0u);
-    t[7] = ptx_mad_hi_cc(cf, x[0], x[23], t[7]);
-    t[8] = ptx_madc_hi_cc(cf, x[1], x[23], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[2], x[23], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[3], x[23], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[4], x[23], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[4], x[23], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[5], x[23], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[23], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[6], x[23], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[7], x[23], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[8], x[23], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[8], x[23], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[9], x[23], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[10], x[23], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[10], x[23], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[11], x[23], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[12], x[23], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[12], x[23], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[13], x[23], t[20]);
+    t[20] = ptx_madc_lo_cc(cf, x[14], x[23], t[20]);
     t[21] = ptx_madc_hi_cc(cf, x[14], x[23], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[15], x[23], t[22]);
-    t[23] = ptx_madc_hi(cf, x[16], x[23], t[23]);
-    t[7] = ptx_mad_lo_cc(cf, x[0], x[24], t[7]);
-    t[8] = ptx_madc_lo_cc(cf, x[1], x[24], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[2], x[24], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[3], x[24], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[4], x[24], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[5], x[24], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[6], x[24], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[7], x[24], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[8], x[24], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[9], x[24], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[10], x[24], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[11], x[24], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[12], x[24], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[13], x[24], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[14], x[24], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[15], x[24], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[16], x[24], t[23]);
-    t[24] = ptx_addc(cf, 0u, 0u);
-    t[8] = ptx_mad_hi_cc(cf, x[0], x[24], t[8]);
+    t[22] = ptx_madc_lo_cc(cf, x[16], x[23], t[22]);
+    t[23] = ptx_madc_hi(cf, x[16], x[23], 0u);
+    t[39] = ptx_mad_lo_cc(cf, x[1], x[23], t[39]);
+    t[40] = ptx_madc_hi_cc(cf, x[1], x[23], t[40]);
+    t[41] = ptx_madc_lo_cc(cf, x[3], x[23], t[41]);
+    t[42] = ptx_madc_hi_cc(cf, x[3], x[23], t[42]);
+    t[43] = ptx_madc_lo_cc(cf, x[5], x[23], t[43]);
+    t[44] = ptx_madc_hi_cc(cf, x[5], x[23], t[44]);
+    t[45] = ptx_madc_lo_cc(cf, x[7], x[23], t[45]);
+    t[46] = ptx_madc_hi_cc(cf, x[7], x[23], t[46]);
+    t[47] = ptx_madc_lo_cc(cf, x[9], x[23], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[9], x[23], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[11], x[23], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[11], x[23], t[50]);
+    t[51] = ptx_madc_lo_cc(cf, x[13], x[23], t[51]);
+    t[52] = ptx_madc_hi_cc(cf, x[13], x[23], t[52]);
+    t[53] = ptx_madc_lo_cc(cf, x[15], x[23], t[53]);
+    t[54] = ptx_madc_hi_cc(cf, x[15], x[23], t[54]);
+    t[55] = ptx_addc(cf, 0u, 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[1], x[24], t[8]);
     t[9] = ptx_madc_hi_cc(cf, x[1], x[24], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[2], x[24], t[10]);
+    t[10] = ptx_madc_lo_cc(cf, x[3], x[24], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[3], x[24], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[4], x[24], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[5], x[24], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[5], x[24], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[6], x[24], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[7], x[24], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[7], x[24], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[8], x[24], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[9], x[24], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[9], x[24], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[10], x[24], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[11], x[24], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[11], x[24], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[12], x[24], t[20]);
+    t[20] = ptx_madc_lo_cc(cf, x[13], x[24], t[20]);
     t[21] = ptx_madc_hi_cc(cf, x[13], x[24], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[14], x[24], t[22]);
+    t[22] = ptx_madc_lo_cc(cf, x[15], x[24], t[22]);
     t[23] = ptx_madc_hi_cc(cf, x[15], x[24], t[23]);
-    t[24] = ptx_madc_hi(cf, x[16], x[24], t[24]);
+    t[24] = ptx_addc(cf, 0u, 0u);
+    t[39] = ptx_mad_lo_cc(cf, x[0], x[24], t[39]);
+    t[40] = ptx_madc_hi_cc(cf, x[0], x[24], t[40]);
+    t[41] = ptx_madc_lo_cc(cf, x[2], x[24], t[41]);
+    t[42] = ptx_madc_hi_cc(cf, x[2], x[24], t[42]);
+    t[43] = ptx_madc_lo_cc(cf, x[4], x[24], t[43]);
+    t[44] = ptx_madc_hi_cc(cf, x[4], x[24], t[44]);
+    t[45] = ptx_madc_lo_cc(cf, x[6], x[24], t[45]);
+    t[46] = ptx_madc_hi_cc(cf, x[6], x[24], t[46]);
+    t[47] = ptx_madc_lo_cc(cf, x[8], x[24], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[8], x[24], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[10], x[24], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[10], x[24], t[50]);
+    t[51] = ptx_madc_lo_cc(cf, x[12], x[24], t[51]);
+    t[52] = ptx_madc_hi_cc(cf, x[12], x[24], t[52]);
+    t[53] = ptx_madc_lo_cc(cf, x[14], x[24], t[53]);
+    t[54] = ptx_madc_hi_cc(cf, x[14], x[24], t[54]);
+    t[55] = ptx_madc_lo_cc(cf, x[16], x[24], t[55]);
+    t[56] = ptx_madc_hi(cf, x[16], x[24], 0u);
     t[8] = ptx_mad_lo_cc(cf, x[0], x[25], t[8]);
-    t[9] = ptx_madc_lo_cc(cf, x[1], x[25], t[9]);
+    t[9] = ptx_madc_hi_cc(cf, x[0], x[25], t[9]);
     t[10] = ptx_madc_lo_cc(cf, x[2], x[25], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[3], x[25], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[4], x[25], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[5], x[25], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[6], x[25], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[7], x[25], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[8], x[25], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[9], x[25], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[10], x[25], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[11], x[25], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[12], x[25], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[13], x[25], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[14], x[25], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[15], x[25], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[16], x[25], t[24]);
-    t[25] = ptx_addc(cf, 0u, 0u);
-    t[9] = ptx_mad_hi_cc(cf, x[0], x[25], t[9]);
-    t[10] = ptx_madc_hi_cc(cf, x[1], x[25], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[2], x[25], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[3], x[25], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[4], x[25], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[4], x[25], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[5], x[25], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[6], x[25], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[6], x[25], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[7], x[25], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[8], x[25], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[8], x[25], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[9], x[25], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[10], x[25], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[10], x[25], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[11], x[25], t[20]);
+    t[20] = ptx_madc_lo_cc(cf, x[12], x[25], t[20]);
     t[21] = ptx_madc_hi_cc(cf, x[12], x[25], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[13], x[25], t[22]);
+    t[22] = ptx_madc_lo_cc(cf, x[14], x[25], t[22]);
     t[23] = ptx_madc_hi_cc(cf, x[14], x[25], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[15], x[25], t[24]);
-    t[25] = ptx_madc_hi(cf, x[16], x[25], t[25]);
-    t[9] = ptx_mad_lo_cc(cf, x[0], x[26], t[9]);
-    t[10] = ptx_madc_lo_cc(cf, x[1], x[26], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[2], x[26], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[3], x[26], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[4], x[26], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[5], x[26], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[6], x[26], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[7], x[26], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[8], x[26], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[9], x[26], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[10], x[26], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[11], x[26], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[12], x[26], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[13], x[26], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[14], x[26], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[15], x[26], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[16], x[26], t[25]);
-    t[26] = ptx_addc(cf, 0u, 0u);
-    t[10] = ptx_mad_hi_cc(cf, x[0], x[26], t[10]);
+    t[24] = ptx_madc_lo_cc(cf, x[16], x[25], t[24]);
+    t[25] = ptx_madc_hi(cf, x[16], x[25], 0u);
+    t[41] = ptx_mad_lo_cc(cf, x[1], x[25], t[41]);
+    t[42] = ptx_madc_hi_cc(cf, x[1], x[25], t[42]);
+    t[43] = ptx_madc_lo_cc(cf, x[3], x[25], t[43]);
+    t[44] = ptx_madc_hi_cc(cf, x[3], x[25], t[44]);
+    t[45] = ptx_madc_lo_cc(cf, x[5], x[25], t[45]);
+    t[46] = ptx_madc_hi_cc(cf, x[5], x[25], t[46]);
+    t[47] = ptx_madc_lo_cc(cf, x[7], x[25], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[7], x[25], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[9], x[25], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[9], x[25], t[50]);
+    t[51] = ptx_madc_lo_cc(cf, x[11], x[25], t[51]);
+    t[52] = ptx_madc_hi_cc(cf, x[11], x[25], t[52]);
+    t[53] = ptx_madc_lo_cc(cf, x[13], x[25], t[53]);
+    t[54] = ptx_madc_hi_cc(cf, x[13], x[25], t[54]);
+    t[55] = ptx_madc_lo_cc(cf, x[15], x[25], t[55]);
+    t[56] = ptx_madc_hi_cc(cf, x[15], x[25], t[56]);
+    t[57] = ptx_addc(cf, 0u, 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[1], x[26], t[10]);
     t[11] = ptx_madc_hi_cc(cf, x[1], x[26], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[2], x[26], t[12]);
+    t[12] = ptx_madc_lo_cc(cf, x[3], x[26], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[3], x[26], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[4], x[26], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[5], x[26], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[5], x[26], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[6], x[26], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[7], x[26], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[7], x[26], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[8], x[26], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[9], x[26], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[9], x[26], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[10], x[26], t[20]);
+    t[20] = ptx_madc_lo_cc(cf, x[11], x[26], t[20]);
     t[21] = ptx_madc_hi_cc(cf, x[11], x[26], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[12], x[26], t[22]);
+    t[22] = ptx_madc_lo_cc(cf, x[13], x[26], t[22]);
     t[23] = ptx_madc_hi_cc(cf, x[13], x[26], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[14], x[26], t[24]);
+    t[24] = ptx_madc_lo_cc(cf, x[15], x[26], t[24]);
     t[25] = ptx_madc_hi_cc(cf, x[15], x[26], t[25]);
-    t[26] = ptx_madc_hi(cf, x[16], x[26], t[26]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[41] = ptx_mad_lo_cc(cf, x[0], x[26], t[41]);
+    t[42] = ptx_madc_hi_cc(cf, x[0], x[26], t[42]);
+    t[43] = ptx_madc_lo_cc(cf, x[2], x[26], t[43]);
+    t[44] = ptx_madc_hi_cc(cf, x[2], x[26], t[44]);
+    t[45] = ptx_madc_lo_cc(cf, x[4], x[26], t[45]);
+    t[46] = ptx_madc_hi_cc(cf, x[4], x[26], t[46]);
+    t[47] = ptx_madc_lo_cc(cf, x[6], x[26], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[6], x[26], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[8], x[26], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[8], x[26], t[50]);
+    t[51] = ptx_madc_lo_cc(cf, x[10], x[26], t[51]);
+    t[52] = ptx_madc_hi_cc(cf, x[10], x[26], t[52]);
+    t[53] = ptx_madc_lo_cc(cf, x[12], x[26], t[53]);
+    t[54] = ptx_madc_hi_cc(cf, x[12], x[26], t[54]);
+    t[55] = ptx_madc_lo_cc(cf, x[14], x[26], t[55]);
+    t[56] = ptx_madc_hi_cc(cf, x[14], x[26], t[56]);
+    t[57] = ptx_madc_lo_cc(cf, x[16], x[26], t[57]);
+    t[58] = ptx_madc_hi(cf, x[16], x[26], 0u);
     t[10] = ptx_mad_lo_cc(cf, x[0], x[27], t[10]);
-    t[11] = ptx_madc_lo_cc(cf, x[1], x[27], t[11]);
+    t[11] = ptx_madc_hi_cc(cf, x[0], x[27], t[11]);
     t[12] = ptx_madc_lo_cc(cf, x[2], x[27], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[3], x[27], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[4], x[27], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[5], x[27], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[6], x[27], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[7], x[27], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[8], x[27], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[9], x[27], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[10], x[27], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[11], x[27], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[12], x[27], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[13], x[27], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[14], x[27], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[15], x[27], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[16], x[27], t[26]);
-    t[27] = ptx_addc(cf, 0u, 0u);
-    t[11] = ptx_mad_hi_cc(cf, x[0], x[27], t[11]);
-    t[12] = ptx_madc_hi_cc(cf, x[1], x[27], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[2], x[27], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[3], x[27], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[4], x[27], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[4], x[27], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[5], x[27], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[6], x[27], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[6], x[27], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[7], x[27], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[8], x[27], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[8], x[27], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[9], x[27], t[20]);
+    t[20] = ptx_madc_lo_cc(cf, x[10], x[27], t[20]);
     t[21] = ptx_madc_hi_cc(cf, x[10], x[27], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[11], x[27], t[22]);
+    t[22] = ptx_madc_lo_cc(cf, x[12], x[27], t[22]);
     t[23] = ptx_madc_hi_cc(cf, x[12], x[27], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[13], x[27], t[24]);
+    t[24] = ptx_madc_lo_cc(cf, x[14], x[27], t[24]);
     t[25] = ptx_madc_hi_cc(cf, x[14], x[27], t[25]);
-    t[26] = ptx_madc_hi_cc(cf, x[15], x[27], t[26]);
-    t[27] = ptx_madc_hi(cf, x[16], x[27], t[27]);
-    t[11] = ptx_mad_lo_cc(cf, x[0], x[28], t[11]);
-    t[12] = ptx_madc_lo_cc(cf, x[1], x[28], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[2], x[28], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[3], x[28], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[4], x[28], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[5], x[28], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[6], x[28], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[7], x[28], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[8], x[28], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[9], x[28], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[10], x[28], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[11], x[28], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[12], x[28], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[13], x[28], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[14], x[28], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[15], x[28], t[26]);
-    t[27] = ptx_madc_lo_cc(cf, x[16], x[28], t[27]);
-    t[28] = ptx_addc(cf, 0u, 0u);
-    t[12] = ptx_mad_hi_cc(cf, x[0], x[28], t[12]);
+    t[26] = ptx_madc_lo_cc(cf, x[16], x[27], t[26]);
+    t[27] = ptx_madc_hi(cf, x[16], x[27], 0u);
+    t[43] = ptx_mad_lo_cc(cf, x[1], x[27], t[43]);
+    t[44] = ptx_madc_hi_cc(cf, x[1], x[27], t[44]);
+    t[45] = ptx_madc_lo_cc(cf, x[3], x[27], t[45]);
+    t[46] = ptx_madc_hi_cc(cf, x[3], x[27], t[46]);
+    t[47] = ptx_madc_lo_cc(cf, x[5], x[27], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[5], x[27], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[7], x[27], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[7], x[27], t[50]);
+    t[51] = ptx_madc_lo_cc(cf, x[9], x[27], t[51]);
+    t[52] = ptx_madc_hi_cc(cf, x[9], x[27], t[52]);
+    t[53] = ptx_madc_lo_cc(cf, x[11], x[27], t[53]);
+    t[54] = ptx_madc_hi_cc(cf, x[11], x[27], t[54]);
+    t[55] = ptx_madc_lo_cc(cf, x[13], x[27], t[55]);
+    t[56] = ptx_madc_hi_cc(cf, x[13], x[27], t[56]);
+    t[57] = ptx_madc_lo_cc(cf, x[15], x[27], t[57]);
+    t[58] = ptx_madc_hi_cc(cf, x[15], x[27], t[58]);
+    t[59] = ptx_addc(cf, 0u, 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[1], x[28], t[12]);
     t[13] = ptx_madc_hi_cc(cf, x[1], x[28], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[2], x[28], t[14]);
+    t[14] = ptx_madc_lo_cc(cf, x[3], x[28], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[3], x[28], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[4], x[28], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[5], x[28], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[5], x[28], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[6], x[28], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[7], x[28], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[7], x[28], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[8], x[28], t[20]);
+    t[20] = ptx_madc_lo_cc(cf, x[9], x[28], t[20]);
     t[21] = ptx_madc_hi_cc(cf, x[9], x[28], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[10], x[28], t[22]);
+    t[22] = ptx_madc_lo_cc(cf, x[11], x[28], t[22]);
     t[23] = ptx_madc_hi_cc(cf, x[11], x[28], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[12], x[28], t[24]);
+    t[24] = ptx_madc_lo_cc(cf, x[13], x[28], t[24]);
     t[25] = ptx_madc_hi_cc(cf, x[13], x[28], t[25]);
-    t[26] = ptx_madc_hi_cc(cf, x[14], x[28], t[26]);
+    t[26] = ptx_madc_lo_cc(cf, x[15], x[28], t[26]);
     t[27] = ptx_madc_hi_cc(cf, x[15], x[28], t[27]);
-    t[28] = ptx_madc_hi(cf, x[16], x[28], t[28]);
+    t[28] = ptx_addc(cf, 0u, 0u);
+    t[43] = ptx_mad_lo_cc(cf, x[0], x[28], t[43]);
+    t[44] = ptx_madc_hi_cc(cf, x[0], x[28], t[44]);
+    t[45] = ptx_madc_lo_cc(cf, x[2], x[28], t[45]);
+    t[46] = ptx_madc_hi_cc(cf, x[2], x[28], t[46]);
+    t[47] = ptx_madc_lo_cc(cf, x[4], x[28], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[4], x[28], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[6], x[28], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[6], x[28], t[50]);
+    t[51] = ptx_madc_lo_cc(cf, x[8], x[28], t[51]);
+    t[52] = ptx_madc_hi_cc(cf, x[8], x[28], t[52]);
+    t[53] = ptx_madc_lo_cc(cf, x[10], x[28], t[53]);
+    t[54] = ptx_madc_hi_cc(cf, x[10], x[28], t[54]);
+    t[55] = ptx_madc_lo_cc(cf, x[12], x[28], t[55]);
+    t[56] = ptx_madc_hi_cc(cf, x[12], x[28], t[56]);
+    t[57] = ptx_madc_lo_cc(cf, x[14], x[28], t[57]);
+    t[58] = ptx_madc_hi_cc(cf, x[14], x[28], t[58]);
+    t[59] = ptx_madc_lo_cc(cf, x[16], x[28], t[59]);
+    t[60] = ptx_madc_hi(cf, x[16], x[28], 0u);
     t[12] = ptx_mad_lo_cc(cf, x[0], x[29], t[12]);
-    t[13] = ptx_madc_lo_cc(cf, x[1], x[29], t[13]);
+    t[13] = ptx_madc_hi_cc(cf, x[0], x[29], t[13]);
     t[14] = ptx_madc_lo_cc(cf, x[2], x[29], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[3], x[29], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[4], x[29], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[5], x[29], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[6], x[29], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[7], x[29], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[8], x[29], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[9], x[29], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[10], x[29], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[11], x[29], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[12], x[29], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[13], x[29], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[14], x[29], t[26]);
-    t[27] = ptx_madc_lo_cc(cf, x[15], x[29], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[16], x[29], t[28]);
-    t[29] = ptx_addc(cf, 0u, 0u);
-    t[13] = ptx_mad_hi_cc(cf, x[0], x[29], t[13]);
-    t[14] = ptx_madc_hi_cc(cf, x[1], x[29], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[2], x[29], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[3], x[29], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[4], x[29], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[4], x[29], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[5], x[29], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[6], x[29], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[6], x[29], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[7], x[29], t[20]);
+    t[20] = ptx_madc_lo_cc(cf, x[8], x[29], t[20]);
     t[21] = ptx_madc_hi_cc(cf, x[8], x[29], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[9], x[29], t[22]);
+    t[22] = ptx_madc_lo_cc(cf, x[10], x[29], t[22]);
     t[23] = ptx_madc_hi_cc(cf, x[10], x[29], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[11], x[29], t[24]);
+    t[24] = ptx_madc_lo_cc(cf, x[12], x[29], t[24]);
     t[25] = ptx_madc_hi_cc(cf, x[12], x[29], t[25]);
-    t[26] = ptx_madc_hi_cc(cf, x[13], x[29], t[26]);
+    t[26] = ptx_madc_lo_cc(cf, x[14], x[29], t[26]);
     t[27] = ptx_madc_hi_cc(cf, x[14], x[29], t[27]);
-    t[28] = ptx_madc_hi_cc(cf, x[15], x[29], t[28]);
-    t[29] = ptx_madc_hi(cf, x[16], x[29], t[29]);
-    t[13] = ptx_mad_lo_cc(cf, x[0], x[30], t[13]);
-    t[14] = ptx_madc_lo_cc(cf, x[1], x[30], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[2], x[30], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[3], x[30], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[4], x[30], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[5], x[30], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[6], x[30], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[7], x[30], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[8], x[30], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[9], x[30], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[10], x[30], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[11], x[30], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[12], x[30], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[13], x[30], t[26]);
-    t[27] = ptx_madc_lo_cc(cf, x[14], x[30], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[15], x[30], t[28]);
-    t[29] = ptx_madc_lo_cc(cf, x[16], x[30], t[29]);
-    t[30] = ptx_addc(cf, 0u, 0u);
-    t[14] = ptx_mad_hi_cc(cf, x[0], x[30], t[14]);
+    t[28] = ptx_madc_lo_cc(cf, x[16], x[29], t[28]);
+    t[29] = ptx_madc_hi(cf, x[16], x[29], 0u);
+    t[45] = ptx_mad_lo_cc(cf, x[1], x[29], t[45]);
+    t[46] = ptx_madc_hi_cc(cf, x[1], x[29], t[46]);
+    t[47] = ptx_madc_lo_cc(cf, x[3], x[29], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[3], x[29], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[5], x[29], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[5], x[29], t[50]);
+    t[51] = ptx_madc_lo_cc(cf, x[7], x[29], t[51]);
+    t[52] = ptx_madc_hi_cc(cf, x[7], x[29], t[52]);
+    t[53] = ptx_madc_lo_cc(cf, x[9], x[29], t[53]);
+    t[54] = ptx_madc_hi_cc(cf, x[9], x[29], t[54]);
+    t[55] = ptx_madc_lo_cc(cf, x[11], x[29], t[55]);
+    t[56] = ptx_madc_hi_cc(cf, x[11], x[29], t[56]);
+    t[57] = ptx_madc_lo_cc(cf, x[13], x[29], t[57]);
+    t[58] = ptx_madc_hi_cc(cf, x[13], x[29], t[58]);
+    t[59] = ptx_madc_lo_cc(cf, x[15], x[29], t[59]);
+    t[60] = ptx_madc_hi_cc(cf, x[15], x[29], t[60]);
+    t[61] = ptx_addc(cf, 0u, 0u);
+    t[14] = ptx_mad_lo_cc(cf, x[1], x[30], t[14]);
     t[15] = ptx_madc_hi_cc(cf, x[1], x[30], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[2], x[30], t[16]);
+    t[16] = ptx_madc_lo_cc(cf, x[3], x[30], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[3], x[30], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[4], x[30], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[5], x[30], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[5], x[30], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[6], x[30], t[20]);
+    t[20] = ptx_madc_lo_cc(cf, x[7], x[30], t[20]);
     t[21] = ptx_madc_hi_cc(cf, x[7], x[30], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[8], x[30], t[22]);
+    t[22] = ptx_madc_lo_cc(cf, x[9], x[30], t[22]);
     t[23] = ptx_madc_hi_cc(cf, x[9], x[30], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[10], x[30], t[24]);
+    t[24] = ptx_madc_lo_cc(cf, x[11], x[30], t[24]);
     t[25] = ptx_madc_hi_cc(cf, x[11], x[30], t[25]);
-    t[26] = ptx_madc_hi_cc(cf, x[12], x[30], t[26]);
+    t[26] = ptx_madc_lo_cc(cf, x[13], x[30], t[26]);
     t[27] = ptx_madc_hi_cc(cf, x[13], x[30], t[27]);
-    t[28] = ptx_madc_hi_cc(cf, x[14], x[30], t[28]);
+    t[28] = ptx_madc_lo_cc(cf, x[15], x[30], t[28]);
     t[29] = ptx_madc_hi_cc(cf, x[15], x[30], t[29]);
-    t[30] = ptx_madc_hi(cf, x[16], x[30], t[30]);
+    t[30] = ptx_addc(cf, 0u, 0u);
+    t[45] = ptx_mad_lo_cc(cf, x[0], x[30], t[45]);
+    t[46] = ptx_madc_hi_cc(cf, x[0], x[30], t[46]);
+    t[47] = ptx_madc_lo_cc(cf, x[2], x[30], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[2], x[30], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[4], x[30], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[4], x[30], t[50]);
+    t[51] = ptx_madc_lo_cc(cf, x[6], x[30], t[51]);
+    t[52] = ptx_madc_hi_cc(cf, x[6], x[30], t[52]);
+    t[53] = ptx_madc_lo_cc(cf, x[8], x[30], t[53]);
+    t[54] = ptx_madc_hi_cc(cf, x[8], x[30], t[54]);
+    t[55] = ptx_madc_lo_cc(cf, x[10], x[30], t[55]);
+    t[56] = ptx_madc_hi_cc(cf, x[10], x[30], t[56]);
+    t[57] = ptx_madc_lo_cc(cf, x[12], x[30], t[57]);
+    t[58] = ptx_madc_hi_cc(cf, x[12], x[30], t[58]);
+    t[59] = ptx_madc_lo_cc(cf, x[14], x[30], t[59]);
+    t[60] = ptx_madc_hi_cc(cf, x[14], x[30], t[60]);
+    t[61] = ptx_madc_lo_cc(cf, x[16], x[30], t[61]);
+    t[62] = ptx_madc_hi(cf, x[16], x[30], 0u);
     t[14] = ptx_mad_lo_cc(cf, x[0], x[31], t[14]);
-    t[15] = ptx_madc_lo_cc(cf, x[1], x[31], t[15]);
+    t[15] = ptx_madc_hi_cc(cf, x[0], x[31], t[15]);
     t[16] = ptx_madc_lo_cc(cf, x[2], x[31], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[3], x[31], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[4], x[31], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[5], x[31], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[6], x[31], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[7], x[31], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[8], x[31], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[9], x[31], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[10], x[31], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[11], x[31], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[12], x[31], t[26]);
-    t[27] = ptx_madc_lo_cc(cf, x[13], x[31], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[14], x[31], t[28]);
-    t[29] = ptx_madc_lo_cc(cf, x[15], x[31], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[16], x[31], t[30]);
-    t[31] = ptx_addc(cf, 0u, 0u);
-    t[15] = ptx_mad_hi_cc(cf, x[0], x[31], t[15]);
-    t[16] = ptx_madc_hi_cc(cf, x[1], x[31], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[2], x[31], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[3], x[31], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[4], x[31], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[4], x[31], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[5], x[31], t[20]);
+    t[20] = ptx_madc_lo_cc(cf, x[6], x[31], t[20]);
     t[21] = ptx_madc_hi_cc(cf, x[6], x[31], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[7], x[31], t[22]);
+    t[22] = ptx_madc_lo_cc(cf, x[8], x[31], t[22]);
     t[23] = ptx_madc_hi_cc(cf, x[8], x[31], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[9], x[31], t[24]);
+    t[24] = ptx_madc_lo_cc(cf, x[10], x[31], t[24]);
     t[25] = ptx_madc_hi_cc(cf, x[10], x[31], t[25]);
-    t[26] = ptx_madc_hi_cc(cf, x[11], x[31], t[26]);
+    t[26] = ptx_madc_lo_cc(cf, x[12], x[31], t[26]);
     t[27] = ptx_madc_hi_cc(cf, x[12], x[31], t[27]);
-    t[28] = ptx_madc_hi_cc(cf, x[13], x[31], t[28]);
+    t[28] = ptx_madc_lo_cc(cf, x[14], x[31], t[28]);
     t[29] = ptx_madc_hi_cc(cf, x[14], x[31], t[29]);
-    t[30] = ptx_madc_hi_cc(cf, x[15], x[31], t[30]);
-    t[31] = ptx_madc_hi(cf, x[16], x[31], t[31]);
-    t[15] = ptx_mad_lo_cc(cf, x[0], x[32], t[15]);
-    t[16] = ptx_madc_lo_cc(cf, x[1], x[32], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[2], x[32], t[17]);
-    t[18] = ptx_madc_lo_cc(cf, x[3], x[32], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[4], x[32], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[5], x[32], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[6], x[32], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[7], x[32], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[8], x[32], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[9], x[32], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[10], x[32], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[11], x[32], t[26]);
-    t[27] = ptx_madc_lo_cc(cf, x[12], x[32], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[13], x[32], t[28]);
-    t[29] = ptx_madc_lo_cc(cf, x[14], x[32], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[15], x[32], t[30]);
-    t[31] = ptx_madc_lo_cc(cf, x[16], x[32], t[31]);
-    t[32] = ptx_addc(cf, 0u, 0u);
-    t[16] = ptx_mad_hi_cc(cf, x[0], x[32], t[16]);
+    t[30] = ptx_madc_lo_cc(cf, x[16], x[31], t[30]);
+    t[31] = ptx_madc_hi(cf, x[16], x[31], 0u);
+    t[47] = ptx_mad_lo_cc(cf, x[1], x[31], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[1], x[31], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[3], x[31], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[3], x[31], t[50]);
+    t[51] = ptx_madc_lo_cc(cf, x[5], x[31], t[51]);
+    t[52] = ptx_madc_hi_cc(cf, x[5], x[31], t[52]);
+    t[53] = ptx_madc_lo_cc(cf, x[7], x[31], t[53]);
+    t[54] = ptx_madc_hi_cc(cf, x[7], x[31], t[54]);
+    t[55] = ptx_madc_lo_cc(cf, x[9], x[31], t[55]);
+    t[56] = ptx_madc_hi_cc(cf, x[9], x[31], t[56]);
+    t[57] = ptx_madc_lo_cc(cf, x[11], x[31], t[57]);
+    t[58] = ptx_madc_hi_cc(cf, x[11], x[31], t[58]);
+    t[59] = ptx_madc_lo_cc(cf, x[13], x[31], t[59]);
+    t[60] = ptx_madc_hi_cc(cf, x[13], x[31], t[60]);
+    t[61] = ptx_madc_lo_cc(cf, x[15], x[31], t[61]);
+    t[62] = ptx_madc_hi_cc(cf, x[15], x[31], t[62]);
+    t[63] = ptx_addc(cf, 0u, 0u);
+    t[16] = ptx_mad_lo_cc(cf, x[1], x[32], t[16]);
     t[17] = ptx_madc_hi_cc(cf, x[1], x[32], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[2], x[32], t[18]);
+    t[18] = ptx_madc_lo_cc(cf, x[3], x[32], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[3], x[32], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[4], x[32], t[20]);
+    t[20] = ptx_madc_lo_cc(cf, x[5], x[32], t[20]);
     t[21] = ptx_madc_hi_cc(cf, x[5], x[32], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[6], x[32], t[22]);
+    t[22] = ptx_madc_lo_cc(cf, x[7], x[32], t[22]);
     t[23] = ptx_madc_hi_cc(cf, x[7], x[32], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[8], x[32], t[24]);
+    t[24] = ptx_madc_lo_cc(cf, x[9], x[32], t[24]);
     t[25] = ptx_madc_hi_cc(cf, x[9], x[32], t[25]);
-    t[26] = ptx_madc_hi_cc(cf, x[10], x[32], t[26]);
+    t[26] = ptx_madc_lo_cc(cf, x[11], x[32], t[26]);
     t[27] = ptx_madc_hi_cc(cf, x[11], x[32], t[27]);
-    t[28] = ptx_madc_hi_cc(cf, x[12], x[32], t[28]);
+    t[28] = ptx_madc_lo_cc(cf, x[13], x[32], t[28]);
     t[29] = ptx_madc_hi_cc(cf, x[13], x[32], t[29]);
-    t[30] = ptx_madc_hi_cc(cf, x[14], x[32], t[30]);
+    t[30] = ptx_madc_lo_cc(cf, x[15], x[32], t[30]);
     t[31] = ptx_madc_hi_cc(cf, x[15], x[32], t[31]);
-    t[32] = ptx_madc_hi(cf, x[16], x[32], t[32]);
+    t[32] = ptx_addc(cf, 0u, 0u);
+    t[47] = ptx_mad_lo_cc(cf, x[0], x[32], t[47]);
+    t[48] = ptx_madc_hi_cc(cf, x[0], x[32], t[48]);
+    t[49] = ptx_madc_lo_cc(cf, x[2], x[32], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[2], x[32], t[50]);
+    t[51] = ptx_madc_lo_cc(cf, x[4], x[32], t[51]);
+    t[52] = ptx_madc_hi_cc(cf, x[4], x[32], t[52]);
+    t[53] = ptx_madc_lo_cc(cf, x[6], x[32], t[53]);
+    t[54] = ptx_madc_hi_cc(cf, x[6], x[32], t[54]);
+    t[55] = ptx_madc_lo_cc(cf, x[8], x[32], t[55]);
+    t[56] = ptx_madc_hi_cc(cf, x[8], x[32], t[56]);
+    t[57] = ptx_madc_lo_cc(cf, x[10], x[32], t[57]);
+    t[58] = ptx_madc_hi_cc(cf, x[10], x[32], t[58]);
+    t[59] = ptx_madc_lo_cc(cf, x[12], x[32], t[59]);
+    t[60] = ptx_madc_hi_cc(cf, x[12], x[32], t[60]);
+    t[61] = ptx_madc_lo_cc(cf, x[14], x[32], t[61]);
+    t[62] = ptx_madc_hi_cc(cf, x[14], x[32], t[62]);
+    t[63] = ptx_madc_lo_cc(cf, x[16], x[32], t[63]);
+    t[64] = ptx_madc_hi(cf, x[16], x[32], 0u);
     t[16] = ptx_mad_lo_cc(cf, x[0], x[33], t[16]);
-    t[17] = ptx_madc_lo_cc(cf, x[1], x[33], t[17]);
+    t[17] = ptx_madc_hi_cc(cf, x[0], x[33], t[17]);
     t[18] = ptx_madc_lo_cc(cf, x[2], x[33], t[18]);
-    t[19] = ptx_madc_lo_cc(cf, x[3], x[33], t[19]);
-    t[20] = ptx_madc_lo_cc(cf, x[4], x[33], t[20]);
-    t[21] = ptx_madc_lo_cc(cf, x[5], x[33], t[21]);
-    t[22] = ptx_madc_lo_cc(cf, x[6], x[33], t[22]);
-    t[23] = ptx_madc_lo_cc(cf, x[7], x[33], t[23]);
-    t[24] = ptx_madc_lo_cc(cf, x[8], x[33], t[24]);
-    t[25] = ptx_madc_lo_cc(cf, x[9], x[33], t[25]);
-    t[26] = ptx_madc_lo_cc(cf, x[10], x[33], t[26]);
-    t[27] = ptx_madc_lo_cc(cf, x[11], x[33], t[27]);
-    t[28] = ptx_madc_lo_cc(cf, x[12], x[33], t[28]);
-    t[29] = ptx_madc_lo_cc(cf, x[13], x[33], t[29]);
-    t[30] = ptx_madc_lo_cc(cf, x[14], x[33], t[30]);
-    t[31] = ptx_madc_lo_cc(cf, x[15], x[33], t[31]);
-    t[32] = ptx_madc_lo(cf, x[16], x[33], t[32]);
-    t[17] = ptx_mad_hi_cc(cf, x[0], x[33], t[17]);
-    t[18] = ptx_madc_hi_cc(cf, x[1], x[33], t[18]);
     t[19] = ptx_madc_hi_cc(cf, x[2], x[33], t[19]);
-    t[20] = ptx_madc_hi_cc(cf, x[3], x[33], t[20]);
+    t[20] = ptx_madc_lo_cc(cf, x[4], x[33], t[20]);
     t[21] = ptx_madc_hi_cc(cf, x[4], x[33], t[21]);
-    t[22] = ptx_madc_hi_cc(cf, x[5], x[33], t[22]);
+    t[22] = ptx_madc_lo_cc(cf, x[6], x[33], t[22]);
     t[23] = ptx_madc_hi_cc(cf, x[6], x[33], t[23]);
-    t[24] = ptx_madc_hi_cc(cf, x[7], x[33], t[24]);
+    t[24] = ptx_madc_lo_cc(cf, x[8], x[33], t[24]);
     t[25] = ptx_madc_hi_cc(cf, x[8], x[33], t[25]);
-    t[26] = ptx_madc_hi_cc(cf, x[9], x[33], t[26]);
+    t[26] = ptx_madc_lo_cc(cf, x[10], x[33], t[26]);
     t[27] = ptx_madc_hi_cc(cf, x[10], x[33], t[27]);
-    t[28] = ptx_madc_hi_cc(cf, x[11], x[33], t[28]);
+    t[28] = ptx_madc_lo_cc(cf, x[12], x[33], t[28]);
     t[29] = ptx_madc_hi_cc(cf, x[12], x[33], t[29]);
-    t[30] = ptx_madc_hi_cc(cf, x[13], x[33], t[30]);
+    t[30] = ptx_madc_lo_cc(cf, x[14], x[33], t[30]);
     t[31] = ptx_madc_hi_cc(cf, x[14], x[33], t[31]);
-    t[32] = ptx_madc_hi(cf, x[15], x[33], t[32]);
+    t[32] = ptx_madc_lo(cf, x[16], x[33], t[32]);
+    t[49] = ptx_mad_lo_cc(cf, x[1], x[33], t[49]);
+    t[50] = ptx_madc_hi_cc(cf, x[1], x[33], t[50]);
+    t[51] = ptx_madc_lo_cc(cf, x[3], x[33], t[51]);
+    t[52] = ptx_madc_hi_cc(cf, x[3], x[33], t[52]);
+    t[53] = ptx_madc_lo_cc(cf, x[5], x[33], t[53]);
+    t[54] = ptx_madc_hi_cc(cf, x[5], x[33], t[54]);
+    t[55] = ptx_madc_lo_cc(cf, x[7], x[33], t[55]);
+    t[56] = ptx_madc_hi_cc(cf, x[7], x[33], t[56]);
+    t[57] = ptx_madc_lo_cc(cf, x[9], x[33], t[57]);
+    t[58] = ptx_madc_hi_cc(cf, x[9], x[33], t[58]);
+    t[59] = ptx_madc_lo_cc(cf, x[11], x[33], t[59]);
+    t[60] = ptx_madc_hi_cc(cf, x[11], x[33], t[60]);
+    t[61] = ptx_madc_lo_cc(cf, x[13], x[33], t[61]);
+    t[62] = ptx_madc_hi_cc(cf, x[13], x[33], t[62]);
+    t[63] = ptx_madc_lo_cc(cf, x[15], x[33], t[63]);
+    t[64] = ptx_madc_hi(cf, x[15], x[33], t[64]);
+    t[1] = ptx_add_cc(cf, t[1], t[33]);
+    t[2] = ptx_addc_cc(cf, t[2], t[34]);
+    t[3] = ptx_addc_cc(cf, t[3], t[35]);
+    t[4] = ptx_addc_cc(cf, t[4], t[36]);
+    t[5] = ptx_addc_cc(cf, t[5], t[37]);
+    t[6] = ptx_addc_cc(cf, t[6], t[38]);
+    t[7] = ptx_addc_cc(cf, t[7], t[39]);
+    t[8] = ptx_addc_cc(cf, t[8], t[40]);
+    t[9] = ptx_addc_cc(cf, t[9], t[41]);
+    t[10] = ptx_addc_cc(cf, t[10], t[42]);
+    t[11] = ptx_addc_cc(cf, t[11], t[43]);
+    t[12] = ptx_addc_cc(cf, t[12], t[44]);
+    t[13] = ptx_addc_cc(cf, t[13], t[45]);
+    t[14] = ptx_addc_cc(cf, t[14], t[46]);
+    t[15] = ptx_addc_cc(cf, t[15], t[47]);
+    t[16] = ptx_addc_cc(cf, t[16], t[48]);
+    t[17] = ptx_addc_cc(cf, t[17], t[49]);
+    t[18] = ptx_addc_cc(cf, t[18], t[50]);
+    t[19] = ptx_addc_cc(cf, t[19], t[51]);
+    t[20] = ptx_addc_cc(cf, t[20], t[52]);
+    t[21] = ptx_addc_cc(cf, t[21], t[53]);
+    t[22] = ptx_addc_cc(cf, t[22], t[54]);
+    t[23] = ptx_addc_cc(cf, t[23], t[55]);
+    t[24] = ptx_addc_cc(cf, t[24], t[56]);
+    t[25] = ptx_addc_cc(cf, t[25], t[57]);
+    t[26] = ptx_addc_cc(cf, t[26], t[58]);
+    t[27] = ptx_addc_cc(cf, t[27], t[59]);
+    t[28] = ptx_addc_cc(cf, t[28], t[60]);
+    t[29] = ptx_addc_cc(cf, t[29], t[61]);
+    t[30] = ptx_addc_cc(cf, t[30], t[62]);
+    t[31] = ptx_addc_cc(cf, t[31], t[63]);
+    t[32] = ptx_addc(cf, t[32], t[64]);
     y[0] = ptx_shf_r_clamp(t[16], t[17], 9u);
     y[1] = ptx_shf_r_clamp(t[17], t[18], 9u);
     y[2] = ptx_shf_r_clamp(t[18], t[19], 9u);
@@ -3872,7 +4032,7 @@ struct mul_hi {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 353 instructions.
+// sqr: a * a, full, each cross product once; 368 instructions.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 521;
@@ -3891,39 +4051,55 @@ struct sqr {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<16>;\n\t"
         "mul.lo.u32 %1, %34, %33;\n\t"
-        "mul.lo.u32 %2, %35, %33;\n\t"
+        "mul.hi.u32 %2, %34, %33;\n\t"
         "mul.lo.u32 %3, %36, %33;\n\t"
-        "mul.lo.u32 %4, %37, %33;\n\t"
+        "mul.hi.u32 %4, %36, %33;\n\t"
         "mul.lo.u32 %5, %38, %33;\n\t"
-        "mul.lo.u32 %6, %39, %33;\n\t"
+        "mul.hi.u32 %6, %38, %33;\n\t"
         "mul.lo.u32 %7, %40, %33;\n\t"
-        "mul.lo.u32 %8, %41, %33;\n\t"
+        "mul.hi.u32 %8, %40, %33;\n\t"
         "mul.lo.u32 %9, %42, %33;\n\t"
-        "mul.lo.u32 %10, %43, %33;\n\t"
+        "mul.hi.u32 %10, %42, %33;\n\t"
         "mul.lo.u32 %11, %44, %33;\n\t"
-        "mul.lo.u32 %12, %45, %33;\n\t"
+        "mul.hi.u32 %12, %44, %33;\n\t"
         "mul.lo.u32 %13, %46, %33;\n\t"
-        "mul.lo.u32 %14, %47, %33;\n\t"
+        "mul.hi.u32 %14, %46, %33;\n\t"
         "mul.lo.u32 %15, %48, %33;\n\t"
-        "mul.lo.u32 %16, %49, %33;\n\t"
-        "mul.hi.u32 %17, %49, %33;\n\t"
-        "mad.hi.cc.u32 %2, %34, %33, %2;\n\t"
-        "madc.hi.cc.u32 %3, %35, %33, %3;\n\t"
-        "madc.hi.cc.u32 %4, %36, %33, %4;\n\t"
-        "madc.hi.cc.u32 %5, %37, %33, %5;\n\t"
-        "madc.hi.cc.u32 %6, %38, %33, %6;\n\t"
-        "madc.hi.cc.u32 %7, %39, %33, %7;\n\t"
-        "madc.hi.cc.u32 %8, %40, %33, %8;\n\t"
-        "madc.hi.cc.u32 %9, %41, %33, %9;\n\t"
-        "madc.hi.cc.u32 %10, %42, %33, %10;\n\t"
-        "madc.hi.cc.u32 %11, %43, %33, %11;\n\t"
-        "madc.hi.cc.u32 %12, %44, %33, %12;\n\t"
-        "madc.hi.cc.u32 %13, %45, %33, %13;\n\t"
-        "madc.hi.cc.u32 %14, %46, %33, %14;\n\t"
-        "madc.hi.cc.u32 %15, %47, %33, %15;\n\t"
-        "madc.hi.cc.u32 %16, %48, %33, %16;\n\t"
-        "addc.u32 %17, %17, 0;\n\t"
+        "mul.hi.u32 %16, %48, %33;\n\t"
+        "mul.lo.u32 t0, %35, %33;\n\t"
+        "mul.hi.u32 t1, %35, %33;\n\t"
+        "mul.lo.u32 t2, %37, %33;\n\t"
+        "mul.hi.u32 t3, %37, %33;\n\t"
+        "mul.lo.u32 t4, %39, %33;\n\t"
+        "mul.hi.u32 t5, %39, %33;\n\t"
+        "mul.lo.u32 t6, %41, %33;\n\t"
+        "mul.hi.u32 t7, %41, %33;\n\t"
+        "mul.lo.u32 t8, %43, %33;\n\t"
+        "mul.hi.u32 t9, %43, %33;\n\t"
+        "mul.lo.u32 t10, %45, %33;\n\t"
+        "mul.hi.u32 t11, %45, %33;\n\t"
+        "mul.lo.u32 t12, %47, %33;\n\t"
+        "mul.hi.u32 t13, %47, %33;\n\t"
+        "mul.lo.u32 t14, %49, %33;\n\t"
+        "mul.hi.u32 t15, %49, %33;\n\t"
+        "add.cc.u32 %2, %2, t0;\n\t"
+        "addc.cc.u32 %3, %3, t1;\n\t"
+        "addc.cc.u32 %4, %4, t2;\n\t"
+        "addc.cc.u32 %5, %5, t3;\n\t"
+        "addc.cc.u32 %6, %6, t4;\n\t"
+        "addc.cc.u32 %7, %7, t5;\n\t"
+        "addc.cc.u32 %8, %8, t6;\n\t"
+        "addc.cc.u32 %9, %9, t7;\n\t"
+        "addc.cc.u32 %10, %10, t8;\n\t"
+        "addc.cc.u32 %11, %11, t9;\n\t"
+        "addc.cc.u32 %12, %12, t10;\n\t"
+        "addc.cc.u32 %13, %13, t11;\n\t"
+        "addc.cc.u32 %14, %14, t12;\n\t"
+        "addc.cc.u32 %15, %15, t13;\n\t"
+        "addc.cc.u32 %16, %16, t14;\n\t"
+        "addc.u32 %17, 0, t15;\n\t"
         "mad.lo.cc.u32 %3, %35, %34, %3;\n\t"
         "madc.lo.cc.u32 %4, %36, %34, %4;\n\t"
         "madc.lo.cc.u32 %5, %37, %34, %5;\n\t"
@@ -4255,39 +4431,55 @@ struct sqr {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[16];
     y[1] = ptx_mul_lo(x[1], x[0]);
-    y[2] = ptx_mul_lo(x[2], x[0]);
+    y[2] = ptx_mul_hi(x[1], x[0]);
     y[3] = ptx_mul_lo(x[3], x[0]);
-    y[4] = ptx_mul_lo(x[4], x[0]);
+    y[4] = ptx_mul_hi(x[3], x[0]);
     y[5] = ptx_mul_lo(x[5], x[0]);
-    y[6] = ptx_mul_lo(x[6], x[0]);
+    y[6] = ptx_mul_hi(x[5], x[0]);
     y[7] = ptx_mul_lo(x[7], x[0]);
-    y[8] = ptx_mul_lo(x[8], x[0]);
+    y[8] = ptx_mul_hi(x[7], x[0]);
     y[9] = ptx_mul_lo(x[9], x[0]);
-    y[10] = ptx_mul_lo(x[10], x[0]);
+    y[10] = ptx_mul_hi(x[9], x[0]);
     y[11] = ptx_mul_lo(x[11], x[0]);
-    y[12] = ptx_mul_lo(x[12], x[0]);
+    y[12] = ptx_mul_hi(x[11], x[0]);
     y[13] = ptx_mul_lo(x[13], x[0]);
-    y[14] = ptx_mul_lo(x[14], x[0]);
+    y[14] = ptx_mul_hi(x[13], x[0]);
     y[15] = ptx_mul_lo(x[15], x[0]);
-    y[16] = ptx_mul_lo(x[16], x[0]);
-    y[17] = ptx_mul_hi(x[16], x[0]);
-    y[2] = ptx_mad_hi_cc(cf, x[1], x[0], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[0], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[0], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[0], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[0], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[0], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[7], x[0], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[8], x[0], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[9], x[0], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[10], x[0], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[11], x[0], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[12], x[0], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[13], x[0], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[14], x[0], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[15], x[0], y[16]);
-    y[17] = ptx_addc(cf, y[17], 0u);
+    y[16] = ptx_mul_hi(x[15], x[0]);
+    t[0] = ptx_mul_lo(x[2], x[0]);
+    t[1] = ptx_mul_hi(x[2], x[0]);
+    t[2] = ptx_mul_lo(x[4], x[0]);
+    t[3] = ptx_mul_hi(x[4], x[0]);
+    t[4] = ptx_mul_lo(x[6], x[0]);
+    t[5] = ptx_mul_hi(x[6], x[0]);
+    t[6] = ptx_mul_lo(x[8], x[0]);
+    t[7] = ptx_mul_hi(x[8], x[0]);
+    t[8] = ptx_mul_lo(x[10], x[0]);
+    t[9] = ptx_mul_hi(x[10], x[0]);
+    t[10] = ptx_mul_lo(x[12], x[0]);
+    t[11] = ptx_mul_hi(x[12], x[0]);
+    t[12] = ptx_mul_lo(x[14], x[0]);
+    t[13] = ptx_mul_hi(x[14], x[0]);
+    t[14] = ptx_mul_lo(x[16], x[0]);
+    t[15] = ptx_mul_hi(x[16], x[0]);
+    y[2] = ptx_add_cc(cf, y[2], t[0]);
+    y[3] = ptx_addc_cc(cf, y[3], t[1]);
+    y[4] = ptx_addc_cc(cf, y[4], t[2]);
+    y[5] = ptx_addc_cc(cf, y[5], t[3]);
+    y[6] = ptx_addc_cc(cf, y[6], t[4]);
+    y[7] = ptx_addc_cc(cf, y[7], t[5]);
+    y[8] = ptx_addc_cc(cf, y[8], t[6]);
+    y[9] = ptx_addc_cc(cf, y[9], t[7]);
+    y[10] = ptx_addc_cc(cf, y[10], t[8]);
+    y[11] = ptx_addc_cc(cf, y[11], t[9]);
+    y[12] = ptx_addc_cc(cf, y[12], t[10]);
+    y[13] = ptx_addc_cc(cf, y[13], t[11]);
+    y[14] = ptx_addc_cc(cf, y[14], t[12]);
+    y[15] = ptx_addc_cc(cf, y[15], t[13]);
+    y[16] = ptx_addc_cc(cf, y[16], t[14]);
+    y[17] = ptx_addc(cf, 0u, t[15]);
     y[3] = ptx_mad_lo_cc(cf, x[2], x[1], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[3], x[1], y[4]);
     y[5] = ptx_madc_lo_cc(cf, x[4], x[1], y[5]);
@@ -4612,7 +4804,7 @@ struct sqr {
 #endif
 };
 
-// mul_ui: a * u (u of 32 bits), full: one more limb; 35 instructions.
+// mul_ui: a * u (u of 32 bits), full: one more limb; 51 instructions.
 struct mul_ui {
   static constexpr const char* name = "mul_ui";
   static constexpr unsigned bits = 521;
@@ -4631,40 +4823,57 @@ struct mul_ui {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<16>;\n\t"
         "mul.lo.u32 %0, %18, %35;\n\t"
-        "mul.lo.u32 %1, %19, %35;\n\t"
+        "mul.hi.u32 %1, %18, %35;\n\t"
         "mul.lo.u32 %2, %20, %35;\n\t"
-        "mul.lo.u32 %3, %21, %35;\n\t"
+        "mul.hi.u32 %3, %20, %35;\n\t"
         "mul.lo.u32 %4, %22, %35;\n\t"
-        "mul.lo.u32 %5, %23, %35;\n\t"
+        "mul.hi.u32 %5, %22, %35;\n\t"
         "mul.lo.u32 %6, %24, %35;\n\t"
-        "mul.lo.u32 %7, %25, %35;\n\t"
+        "mul.hi.u32 %7, %24, %35;\n\t"
         "mul.lo.u32 %8, %26, %35;\n\t"
-        "mul.lo.u32 %9, %27, %35;\n\t"
+        "mul.hi.u32 %9, %26, %35;\n\t"
         "mul.lo.u32 %10, %28, %35;\n\t"
-        "mul.lo.u32 %11, %29, %35;\n\t"
+        "mul.hi.u32 %11, %28, %35;\n\t"
         "mul.lo.u32 %12, %30, %35;\n\t"
-        "mul.lo.u32 %13, %31, %35;\n\t"
+        "mul.hi.u32 %13, %30, %35;\n\t"
         "mul.lo.u32 %14, %32, %35;\n\t"
-        "mul.lo.u32 %15, %33, %35;\n\t"
+        "mul.hi.u32 %15, %32, %35;\n\t"
         "mul.lo.u32 %16, %34, %35;\n\t"
         "mul.hi.u32 %17, %34, %35;\n\t"
-        "mad.hi.cc.u32 %1, %18, %35, %1;\n\t"
-        "madc.hi.cc.u32 %2, %19, %35, %2;\n\t"
-        "madc.hi.cc.u32 %3, %20, %35, %3;\n\t"
-        "madc.hi.cc.u32 %4, %21, %35, %4;\n\t"
-        "madc.hi.cc.u32 %5, %22, %35, %5;\n\t"
-        "madc.hi.cc.u32 %6, %23, %35, %6;\n\t"
-        "madc.hi.cc.u32 %7, %24, %35, %7;\n\t"
-        "madc.hi.cc.u32 %8, %25, %35, %8;\n\t"
-        "madc.hi.cc.u32 %9, %26, %35, %9;\n\t"
-        "madc.hi.cc.u32 %10, %27, %35, %10;\n\t"
-        "madc.hi.cc.u32 %11, %28, %35, %11;\n\t"
-        "madc.hi.cc.u32 %12, %29, %35, %12;\n\t"
-        "madc.hi.cc.u32 %13, %30, %35, %13;\n\t"
-        "madc.hi.cc.u32 %14, %31, %35, %14;\n\t"
-        "madc.hi.cc.u32 %15, %32, %35, %15;\n\t"
-        "madc.hi.cc.u32 %16, %33, %35, %16;\n\t"
+        "mul.lo.u32 t0, %19, %35;\n\t"
+        "mul.hi.u32 t1, %19, %35;\n\t"
+        "mul.lo.u32 t2, %21, %35;\n\t"
+        "mul.hi.u32 t3, %21, %35;\n\t"
+        "mul.lo.u32 t4, %23, %35;\n\t"
+        "mul.hi.u32 t5, %23, %35;\n\t"
+        "mul.lo.u32 t6, %25, %35;\n\t"
+        "mul.hi.u32 t7, %25, %35;\n\t"
+        "mul.lo.u32 t8, %27, %35;\n\t"
+        "mul.hi.u32 t9, %27, %35;\n\t"
+        "mul.lo.u32 t10, %29, %35;\n\t"
+        "mul.hi.u32 t11, %29, %35;\n\t"
+        "mul.lo.u32 t12, %31, %35;\n\t"
+        "mul.hi.u32 t13, %31, %35;\n\t"
+        "mul.lo.u32 t14, %33, %35;\n\t"
+        "mul.hi.u32 t15, %33, %35;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.cc.u32 %11, %11, t10;\n\t"
+        "addc.cc.u32 %12, %12, t11;\n\t"
+        "addc.cc.u32 %13, %13, t12;\n\t"
+        "addc.cc.u32 %14, %14, t13;\n\t"
+        "addc.cc.u32 %15, %15, t14;\n\t"
+        "addc.cc.u32 %16, %16, t15;\n\t"
         "addc.u32 %17, %17, 0;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
@@ -4677,46 +4886,63 @@ struct mul_ui {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[16];
     y[0] = ptx_mul_lo(x[0], x[17]);
-    y[1] = ptx_mul_lo(x[1], x[17]);
+    y[1] = ptx_mul_hi(x[0], x[17]);
     y[2] = ptx_mul_lo(x[2], x[17]);
-    y[3] = ptx_mul_lo(x[3], x[17]);
+    y[3] = ptx_mul_hi(x[2], x[17]);
     y[4] = ptx_mul_lo(x[4], x[17]);
-    y[5] = ptx_mul_lo(x[5], x[17]);
+    y[5] = ptx_mul_hi(x[4], x[17]);
     y[6] = ptx_mul_lo(x[6], x[17]);
-    y[7] = ptx_mul_lo(x[7], x[17]);
+    y[7] = ptx_mul_hi(x[6], x[17]);
     y[8] = ptx_mul_lo(x[8], x[17]);
-    y[9] = ptx_mul_lo(x[9], x[17]);
+    y[9] = ptx_mul_hi(x[8], x[17]);
     y[10] = ptx_mul_lo(x[10], x[17]);
-    y[11] = ptx_mul_lo(x[11], x[17]);
+    y[11] = ptx_mul_hi(x[10], x[17]);
     y[12] = ptx_mul_lo(x[12], x[17]);
-    y[13] = ptx_mul_lo(x[13], x[17]);
+    y[13] = ptx_mul_hi(x[12], x[17]);
     y[14] = ptx_mul_lo(x[14], x[17]);
-    y[15] = ptx_mul_lo(x[15], x[17]);
+    y[15] = ptx_mul_hi(x[14], x[17]);
     y[16] = ptx_mul_lo(x[16], x[17]);
     y[17] = ptx_mul_hi(x[16], x[17]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[17], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[17], y[2]);
-    y[3] = ptx_madc_hi_cc(cf, x[2], x[17], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[17], y[4]);
-    y[5] = ptx_madc_hi_cc(cf, x[4], x[17], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[17], y[6]);
-    y[7] = ptx_madc_hi_cc(cf, x[6], x[17], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[7], x[17], y[8]);
-    y[9] = ptx_madc_hi_cc(cf, x[8], x[17], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[9], x[17], y[10]);
-    y[11] = ptx_madc_hi_cc(cf, x[10], x[17], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[11], x[17], y[12]);
-    y[13] = ptx_madc_hi_cc(cf, x[12], x[17], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[13], x[17], y[14]);
-    y[15] = ptx_madc_hi_cc(cf, x[14], x[17], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[15], x[17], y[16]);
+    t[0] = ptx_mul_lo(x[1], x[17]);
+    t[1] = ptx_mul_hi(x[1], x[17]);
+    t[2] = ptx_mul_lo(x[3], x[17]);
+    t[3] = ptx_mul_hi(x[3], x[17]);
+    t[4] = ptx_mul_lo(x[5], x[17]);
+    t[5] = ptx_mul_hi(x[5], x[17]);
+    t[6] = ptx_mul_lo(x[7], x[17]);
+    t[7] = ptx_mul_hi(x[7], x[17]);
+    t[8] = ptx_mul_lo(x[9], x[17]);
+    t[9] = ptx_mul_hi(x[9], x[17]);
+    t[10] = ptx_mul_lo(x[11], x[17]);
+    t[11] = ptx_mul_hi(x[11], x[17]);
+    t[12] = ptx_mul_lo(x[13], x[17]);
+    t[13] = ptx_mul_hi(x[13], x[17]);
+    t[14] = ptx_mul_lo(x[15], x[17]);
+    t[15] = ptx_mul_hi(x[15], x[17]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc_cc(cf, y[12], t[11]);
+    y[13] = ptx_addc_cc(cf, y[13], t[12]);
+    y[14] = ptx_addc_cc(cf, y[14], t[13]);
+    y[15] = ptx_addc_cc(cf, y[15], t[14]);
+    y[16] = ptx_addc_cc(cf, y[16], t[15]);
     y[17] = ptx_addc(cf, y[17], 0u);
   }
 #endif
 };
 
-// mad: a * b + c, full; 610 instructions.
+// mad: a * b + c, full; 641 instructions.
 struct mad {
   static constexpr const char* name = "mad";
   static constexpr unsigned bits = 521;
@@ -4735,6 +4961,7 @@ struct mad {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<32>;\n\t"
         "mov.b32 %0, %67;\n\t"
         "mov.b32 %1, %68;\n\t"
         "mov.b32 %2, %69;\n\t"
@@ -4753,598 +4980,629 @@ struct mad {
         "mov.b32 %15, %82;\n\t"
         "mov.b32 %16, %83;\n\t"
         "mad.lo.cc.u32 %0, %33, %50, %0;\n\t"
-        "madc.lo.cc.u32 %1, %34, %50, %1;\n\t"
+        "madc.hi.cc.u32 %1, %33, %50, %1;\n\t"
         "madc.lo.cc.u32 %2, %35, %50, %2;\n\t"
-        "madc.lo.cc.u32 %3, %36, %50, %3;\n\t"
-        "madc.lo.cc.u32 %4, %37, %50, %4;\n\t"
-        "madc.lo.cc.u32 %5, %38, %50, %5;\n\t"
-        "madc.lo.cc.u32 %6, %39, %50, %6;\n\t"
-        "madc.lo.cc.u32 %7, %40, %50, %7;\n\t"
-        "madc.lo.cc.u32 %8, %41, %50, %8;\n\t"
-        "madc.lo.cc.u32 %9, %42, %50, %9;\n\t"
-        "madc.lo.cc.u32 %10, %43, %50, %10;\n\t"
-        "madc.lo.cc.u32 %11, %44, %50, %11;\n\t"
-        "madc.lo.cc.u32 %12, %45, %50, %12;\n\t"
-        "madc.lo.cc.u32 %13, %46, %50, %13;\n\t"
-        "madc.lo.cc.u32 %14, %47, %50, %14;\n\t"
-        "madc.lo.cc.u32 %15, %48, %50, %15;\n\t"
-        "madc.lo.cc.u32 %16, %49, %50, %16;\n\t"
-        "addc.u32 %17, 0, 0;\n\t"
-        "mad.hi.cc.u32 %1, %33, %50, %1;\n\t"
-        "madc.hi.cc.u32 %2, %34, %50, %2;\n\t"
         "madc.hi.cc.u32 %3, %35, %50, %3;\n\t"
-        "madc.hi.cc.u32 %4, %36, %50, %4;\n\t"
+        "madc.lo.cc.u32 %4, %37, %50, %4;\n\t"
         "madc.hi.cc.u32 %5, %37, %50, %5;\n\t"
-        "madc.hi.cc.u32 %6, %38, %50, %6;\n\t"
+        "madc.lo.cc.u32 %6, %39, %50, %6;\n\t"
         "madc.hi.cc.u32 %7, %39, %50, %7;\n\t"
-        "madc.hi.cc.u32 %8, %40, %50, %8;\n\t"
+        "madc.lo.cc.u32 %8, %41, %50, %8;\n\t"
         "madc.hi.cc.u32 %9, %41, %50, %9;\n\t"
-        "madc.hi.cc.u32 %10, %42, %50, %10;\n\t"
+        "madc.lo.cc.u32 %10, %43, %50, %10;\n\t"
         "madc.hi.cc.u32 %11, %43, %50, %11;\n\t"
-        "madc.hi.cc.u32 %12, %44, %50, %12;\n\t"
+        "madc.lo.cc.u32 %12, %45, %50, %12;\n\t"
         "madc.hi.cc.u32 %13, %45, %50, %13;\n\t"
-        "madc.hi.cc.u32 %14, %46, %50, %14;\n\t"
+        "madc.lo.cc.u32 %14, %47, %50, %14;\n\t"
         "madc.hi.cc.u32 %15, %47, %50, %15;\n\t"
-        "madc.hi.cc.u32 %16, %48, %50, %16;\n\t"
-        "madc.hi.u32 %17, %49, %50, %17;\n\t"
-        "mad.lo.cc.u32 %1, %33, %51, %1;\n\t"
-        "madc.lo.cc.u32 %2, %34, %51, %2;\n\t"
-        "madc.lo.cc.u32 %3, %35, %51, %3;\n\t"
-        "madc.lo.cc.u32 %4, %36, %51, %4;\n\t"
-        "madc.lo.cc.u32 %5, %37, %51, %5;\n\t"
-        "madc.lo.cc.u32 %6, %38, %51, %6;\n\t"
-        "madc.lo.cc.u32 %7, %39, %51, %7;\n\t"
-        "madc.lo.cc.u32 %8, %40, %51, %8;\n\t"
-        "madc.lo.cc.u32 %9, %41, %51, %9;\n\t"
-        "madc.lo.cc.u32 %10, %42, %51, %10;\n\t"
-        "madc.lo.cc.u32 %11, %43, %51, %11;\n\t"
-        "madc.lo.cc.u32 %12, %44, %51, %12;\n\t"
-        "madc.lo.cc.u32 %13, %45, %51, %13;\n\t"
-        "madc.lo.cc.u32 %14, %46, %51, %14;\n\t"
-        "madc.lo.cc.u32 %15, %47, %51, %15;\n\t"
-        "madc.lo.cc.u32 %16, %48, %51, %16;\n\t"
-        "madc.lo.cc.u32 %17, %49, %51, %17;\n\t"
-        "addc.u32 %18, 0, 0;\n\t"
-        "mad.hi.cc.u32 %2, %33, %51, %2;\n\t"
+        "madc.lo.cc.u32 %16, %49, %50, %16;\n\t"
+        "madc.hi.u32 %17, %49, %50, 0;\n\t"
+        "mul.lo.u32 t0, %34, %50;\n\t"
+        "mul.hi.u32 t1, %34, %50;\n\t"
+        "mul.lo.u32 t2, %36, %50;\n\t"
+        "mul.hi.u32 t3, %36, %50;\n\t"
+        "mul.lo.u32 t4, %38, %50;\n\t"
+        "mul.hi.u32 t5, %38, %50;\n\t"
+        "mul.lo.u32 t6, %40, %50;\n\t"
+        "mul.hi.u32 t7, %40, %50;\n\t"
+        "mul.lo.u32 t8, %42, %50;\n\t"
+        "mul.hi.u32 t9, %42, %50;\n\t"
+        "mul.lo.u32 t10, %44, %50;\n\t"
+        "mul.hi.u32 t11, %44, %50;\n\t"
+        "mul.lo.u32 t12, %46, %50;\n\t"
+        "mul.hi.u32 t13, %46, %50;\n\t"
+        "mul.lo.u32 t14, %48, %50;\n\t"
+        "mul.hi.u32 t15, %48, %50;\n\t"
+        "mad.lo.cc.u32 %2, %34, %51, %2;\n\t"
         "madc.hi.cc.u32 %3, %34, %51, %3;\n\t"
-        "madc.hi.cc.u32 %4, %35, %51, %4;\n\t"
+        "madc.lo.cc.u32 %4, %36, %51, %4;\n\t"
         "madc.hi.cc.u32 %5, %36, %51, %5;\n\t"
-        "madc.hi.cc.u32 %6, %37, %51, %6;\n\t"
+        "madc.lo.cc.u32 %6, %38, %51, %6;\n\t"
         "madc.hi.cc.u32 %7, %38, %51, %7;\n\t"
-        "madc.hi.cc.u32 %8, %39, %51, %8;\n\t"
+        "madc.lo.cc.u32 %8, %40, %51, %8;\n\t"
         "madc.hi.cc.u32 %9, %40, %51, %9;\n\t"
-        "madc.hi.cc.u32 %10, %41, %51, %10;\n\t"
+        "madc.lo.cc.u32 %10, %42, %51, %10;\n\t"
         "madc.hi.cc.u32 %11, %42, %51, %11;\n\t"
-        "madc.hi.cc.u32 %12, %43, %51, %12;\n\t"
+        "madc.lo.cc.u32 %12, %44, %51, %12;\n\t"
         "madc.hi.cc.u32 %13, %44, %51, %13;\n\t"
-        "madc.hi.cc.u32 %14, %45, %51, %14;\n\t"
+        "madc.lo.cc.u32 %14, %46, %51, %14;\n\t"
         "madc.hi.cc.u32 %15, %46, %51, %15;\n\t"
-        "madc.hi.cc.u32 %16, %47, %51, %16;\n\t"
+        "madc.lo.cc.u32 %16, %48, %51, %16;\n\t"
         "madc.hi.cc.u32 %17, %48, %51, %17;\n\t"
-        "madc.hi.u32 %18, %49, %51, %18;\n\t"
+        "addc.u32 %18, 0, 0;\n\t"
+        "mad.lo.cc.u32 t0, %33, %51, t0;\n\t"
+        "madc.hi.cc.u32 t1, %33, %51, t1;\n\t"
+        "madc.lo.cc.u32 t2, %35, %51, t2;\n\t"
+        "madc.hi.cc.u32 t3, %35, %51, t3;\n\t"
+        "madc.lo.cc.u32 t4, %37, %51, t4;\n\t"
+        "madc.hi.cc.u32 t5, %37, %51, t5;\n\t"
+        "madc.lo.cc.u32 t6, %39, %51, t6;\n\t"
+        "madc.hi.cc.u32 t7, %39, %51, t7;\n\t"
+        "madc.lo.cc.u32 t8, %41, %51, t8;\n\t"
+        "madc.hi.cc.u32 t9, %41, %51, t9;\n\t"
+        "madc.lo.cc.u32 t10, %43, %51, t10;\n\t"
+        "madc.hi.cc.u32 t11, %43, %51, t11;\n\t"
+        "madc.lo.cc.u32 t12, %45, %51, t12;\n\t"
+        "madc.hi.cc.u32 t13, %45, %51, t13;\n\t"
+        "madc.lo.cc.u32 t14, %47, %51, t14;\n\t"
+        "madc.hi.cc.u32 t15, %47, %51, t15;\n\t"
+        "madc.lo.cc.u32 t16, %49, %51, 0;\n\t"
+        "madc.hi.u32 t17, %49, %51, 0;\n\t"
         "mad.lo.cc.u32 %2, %33, %52, %2;\n\t"
-        "madc.lo.cc.u32 %3, %34, %52, %3;\n\t"
+        "madc.hi.cc.u32 %3, %33, %52, %3;\n\t"
         "madc.lo.cc.u32 %4, %35, %52, %4;\n\t"
-        "madc.lo.cc.u32 %5, %36, %52, %5;\n\t"
-        "madc.lo.cc.u32 %6, %37, %52, %6;\n\t"
-        "madc.lo.cc.u32 %7, %38, %52, %7;\n\t"
-        "madc.lo.cc.u32 %8, %39, %52, %8;\n\t"
-        "madc.lo.cc.u32 %9, %40, %52, %9;\n\t"
-        "madc.lo.cc.u32 %10, %41, %52, %10;\n\t"
-        "madc.lo.cc.u32 %11, %42, %52, %11;\n\t"
-        "madc.lo.cc.u32 %12, %43, %52, %12;\n\t"
-        "madc.lo.cc.u32 %13, %44, %52, %13;\n\t"
-        "madc.lo.cc.u32 %14, %45, %52, %14;\n\t"
-        "madc.lo.cc.u32 %15, %46, %52, %15;\n\t"
-        "madc.lo.cc.u32 %16, %47, %52, %16;\n\t"
-        "madc.lo.cc.u32 %17, %48, %52, %17;\n\t"
-        "madc.lo.cc.u32 %18, %49, %52, %18;\n\t"
-        "addc.u32 %19, 0, 0;\n\t"
-        "mad.hi.cc.u32 %3, %33, %52, %3;\n\t"
-        "madc.hi.cc.u32 %4, %34, %52, %4;\n\t"
         "madc.hi.cc.u32 %5, %35, %52, %5;\n\t"
-        "madc.hi.cc.u32 %6, %36, %52, %6;\n\t"
+        "madc.lo.cc.u32 %6, %37, %52, %6;\n\t"
         "madc.hi.cc.u32 %7, %37, %52, %7;\n\t"
-        "madc.hi.cc.u32 %8, %38, %52, %8;\n\t"
+        "madc.lo.cc.u32 %8, %39, %52, %8;\n\t"
         "madc.hi.cc.u32 %9, %39, %52, %9;\n\t"
-        "madc.hi.cc.u32 %10, %40, %52, %10;\n\t"
+        "madc.lo.cc.u32 %10, %41, %52, %10;\n\t"
         "madc.hi.cc.u32 %11, %41, %52, %11;\n\t"
-        "madc.hi.cc.u32 %12, %42, %52, %12;\n\t"
+        "madc.lo.cc.u32 %12, %43, %52, %12;\n\t"
         "madc.hi.cc.u32 %13, %43, %52, %13;\n\t"
-        "madc.hi.cc.u32 %14, %44, %52, %14;\n\t"
+        "madc.lo.cc.u32 %14, %45, %52, %14;\n\t"
         "madc.hi.cc.u32 %15, %45, %52, %15;\n\t"
-        "madc.hi.cc.u32 %16, %46, %52, %16;\n\t"
+        "madc.lo.cc.u32 %16, %47, %52, %16;\n\t"
         "madc.hi.cc.u32 %17, %47, %52, %17;\n\t"
-        "madc.hi.cc.u32 %18, %48, %52, %18;\n\t"
-        "madc.hi.u32 %19, %49, %52, %19;\n\t"
-        "mad.lo.cc.u32 %3, %33, %53, %3;\n\t"
-        "madc.lo.cc.u32 %4, %34, %53, %4;\n\t"
-        "madc.lo.cc.u32 %5, %35, %53, %5;\n\t"
-        "madc.lo.cc.u32 %6, %36, %53, %6;\n\t"
-        "madc.lo.cc.u32 %7, %37, %53, %7;\n\t"
-        "madc.lo.cc.u32 %8, %38, %53, %8;\n\t"
-        "madc.lo.cc.u32 %9, %39, %53, %9;\n\t"
-        "madc.lo.cc.u32 %10, %40, %53, %10;\n\t"
-        "madc.lo.cc.u32 %11, %41, %53, %11;\n\t"
-        "madc.lo.cc.u32 %12, %42, %53, %12;\n\t"
-        "madc.lo.cc.u32 %13, %43, %53, %13;\n\t"
-        "madc.lo.cc.u32 %14, %44, %53, %14;\n\t"
-        "madc.lo.cc.u32 %15, %45, %53, %15;\n\t"
-        "madc.lo.cc.u32 %16, %46, %53, %16;\n\t"
-        "madc.lo.cc.u32 %17, %47, %53, %17;\n\t"
-        "madc.lo.cc.u32 %18, %48, %53, %18;\n\t"
-        "madc.lo.cc.u32 %19, %49, %53, %19;\n\t"
-        "addc.u32 %20, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %33, %53, %4;\n\t"
+        "madc.lo.cc.u32 %18, %49, %52, %18;\n\t"
+        "madc.hi.u32 %19, %49, %52, 0;\n\t"
+        "mad.lo.cc.u32 t2, %34, %52, t2;\n\t"
+        "madc.hi.cc.u32 t3, %34, %52, t3;\n\t"
+        "madc.lo.cc.u32 t4, %36, %52, t4;\n\t"
+        "madc.hi.cc.u32 t5, %36, %52, t5;\n\t"
+        "madc.lo.cc.u32 t6, %38, %52, t6;\n\t"
+        "madc.hi.cc.u32 t7, %38, %52, t7;\n\t"
+        "madc.lo.cc.u32 t8, %40, %52, t8;\n\t"
+        "madc.hi.cc.u32 t9, %40, %52, t9;\n\t"
+        "madc.lo.cc.u32 t10, %42, %52, t10;\n\t"
+        "madc.hi.cc.u32 t11, %42, %52, t11;\n\t"
+        "madc.lo.cc.u32 t12, %44, %52, t12;\n\t"
+        "madc.hi.cc.u32 t13, %44, %52, t13;\n\t"
+        "madc.lo.cc.u32 t14, %46, %52, t14;\n\t"
+        "madc.hi.cc.u32 t15, %46, %52, t15;\n\t"
+        "madc.lo.cc.u32 t16, %48, %52, t16;\n\t"
+        "madc.hi.cc.u32 t17, %48, %52, t17;\n\t"
+        "addc.u32 t18, 0, 0;\n\t"
+        "mad.lo.cc.u32 %4, %34, %53, %4;\n\t"
         "madc.hi.cc.u32 %5, %34, %53, %5;\n\t"
-        "madc.hi.cc.u32 %6, %35, %53, %6;\n\t"
+        "madc.lo.cc.u32 %6, %36, %53, %6;\n\t"
         "madc.hi.cc.u32 %7, %36, %53, %7;\n\t"
-        "madc.hi.cc.u32 %8, %37, %53, %8;\n\t"
+        "madc.lo.cc.u32 %8, %38, %53, %8;\n\t"
         "madc.hi.cc.u32 %9, %38, %53, %9;\n\t"
-        "madc.hi.cc.u32 %10, %39, %53, %10;\n\t"
+        "madc.lo.cc.u32 %10, %40, %53, %10;\n\t"
         "madc.hi.cc.u32 %11, %40, %53, %11;\n\t"
-        "madc.hi.cc.u32 %12, %41, %53, %12;\n\t"
+        "madc.lo.cc.u32 %12, %42, %53, %12;\n\t"
         "madc.hi.cc.u32 %13, %42, %53, %13;\n\t"
-        "madc.hi.cc.u32 %14, %43, %53, %14;\n\t"
+        "madc.lo.cc.u32 %14, %44, %53, %14;\n\t"
         "madc.hi.cc.u32 %15, %44, %53, %15;\n\t"
-        "madc.hi.cc.u32 %16, %45, %53, %16;\n\t"
+        "madc.lo.cc.u32 %16, %46, %53, %16;\n\t"
         "madc.hi.cc.u32 %17, %46, %53, %17;\n\t"
-        "madc.hi.cc.u32 %18, %47, %53, %18;\n\t"
+        "madc.lo.cc.u32 %18, %48, %53, %18;\n\t"
         "madc.hi.cc.u32 %19, %48, %53, %19;\n\t"
-        "madc.hi.u32 %20, %49, %53, %20;\n\t"
+        "addc.u32 %20, 0, 0;\n\t"
+        "mad.lo.cc.u32 t2, %33, %53, t2;\n\t"
+        "madc.hi.cc.u32 t3, %33, %53, t3;\n\t"
+        "madc.lo.cc.u32 t4, %35, %53, t4;\n\t"
+        "madc.hi.cc.u32 t5, %35, %53, t5;\n\t"
+        "madc.lo.cc.u32 t6, %37, %53, t6;\n\t"
+        "madc.hi.cc.u32 t7, %37, %53, t7;\n\t"
+        "madc.lo.cc.u32 t8, %39, %53, t8;\n\t"
+        "madc.hi.cc.u32 t9, %39, %53, t9;\n\t"
+        "madc.lo.cc.u32 t10, %41, %53, t10;\n\t"
+        "madc.hi.cc.u32 t11, %41, %53, t11;\n\t"
+        "madc.lo.cc.u32 t12, %43, %53, t12;\n\t"
+        "madc.hi.cc.u32 t13, %43, %53, t13;\n\t"
+        "madc.lo.cc.u32 t14, %45, %53, t14;\n\t"
+        "madc.hi.cc.u32 t15, %45, %53, t15;\n\t"
+        "madc.lo.cc.u32 t16, %47, %53, t16;\n\t"
+        "madc.hi.cc.u32 t17, %47, %53, t17;\n\t"
+        "madc.lo.cc.u32 t18, %49, %53, t18;\n\t"
+        "madc.hi.u32 t19, %49, %53, 0;\n\t"
         "mad.lo.cc.u32 %4, %33, %54, %4;\n\t"
-        "madc.lo.cc.u32 %5, %34, %54, %5;\n\t"
+        "madc.hi.cc.u32 %5, %33, %54, %5;\n\t"
         "madc.lo.cc.u32 %6, %35, %54, %6;\n\t"
-        "madc.lo.cc.u32 %7, %36, %54, %7;\n\t"
-        "madc.lo.cc.u32 %8, %37, %54, %8;\n\t"
-        "madc.lo.cc.u32 %9, %38, %54, %9;\n\t"
-        "madc.lo.cc.u32 %10, %39, %54, %10;\n\t"
-        "madc.lo.cc.u32 %11, %40, %54, %11;\n\t"
-        "madc.lo.cc.u32 %12, %41, %54, %12;\n\t"
-        "madc.lo.cc.u32 %13, %42, %54, %13;\n\t"
-        "madc.lo.cc.u32 %14, %43, %54, %14;\n\t"
-        "madc.lo.cc.u32 %15, %44, %54, %15;\n\t"
-        "madc.lo.cc.u32 %16, %45, %54, %16;\n\t"
-        "madc.lo.cc.u32 %17, %46, %54, %17;\n\t"
-        "madc.lo.cc.u32 %18, %47, %54, %18;\n\t"
-        "madc.lo.cc.u32 %19, %48, %54, %19;\n\t"
-        "madc.lo.cc.u32 %20, %49, %54, %20;\n\t"
-        "addc.u32 %21, 0, 0;\n\t"
-        "mad.hi.cc.u32 %5, %33, %54, %5;\n\t"
-        "madc.hi.cc.u32 %6, %34, %54, %6;\n\t"
         "madc.hi.cc.u32 %7, %35, %54, %7;\n\t"
-        "madc.hi.cc.u32 %8, %36, %54, %8;\n\t"
+        "madc.lo.cc.u32 %8, %37, %54, %8;\n\t"
         "madc.hi.cc.u32 %9, %37, %54, %9;\n\t"
-        "madc.hi.cc.u32 %10, %38, %54, %10;\n\t"
+        "madc.lo.cc.u32 %10, %39, %54, %10;\n\t"
         "madc.hi.cc.u32 %11, %39, %54, %11;\n\t"
-        "madc.hi.cc.u32 %12, %40, %54, %12;\n\t"
+        "madc.lo.cc.u32 %12, %41, %54, %12;\n\t"
         "madc.hi.cc.u32 %13, %41, %54, %13;\n\t"
-        "madc.hi.cc.u32 %14, %42, %54, %14;\n\t"
+        "madc.lo.cc.u32 %14, %43, %54, %14;\n\t"
         "madc.hi.cc.u32 %15, %43, %54, %15;\n\t"
-        "madc.hi.cc.u32 %16, %44, %54, %16;\n\t"
+        "madc.lo.cc.u32 %16, %45, %54, %16;\n\t"
         "madc.hi.cc.u32 %17, %45, %54, %17;\n\t"
-        "madc.hi.cc.u32 %18, %46, %54, %18;\n\t"
+        "madc.lo.cc.u32 %18, %47, %54, %18;\n\t"
         "madc.hi.cc.u32 %19, %47, %54, %19;\n\t"
-        "madc.hi.cc.u32 %20, %48, %54, %20;\n\t"
-        "madc.hi.u32 %21, %49, %54, %21;\n\t"
-        "mad.lo.cc.u32 %5, %33, %55, %5;\n\t"
-        "madc.lo.cc.u32 %6, %34, %55, %6;\n\t"
-        "madc.lo.cc.u32 %7, %35, %55, %7;\n\t"
-        "madc.lo.cc.u32 %8, %36, %55, %8;\n\t"
-        "madc.lo.cc.u32 %9, %37, %55, %9;\n\t"
-        "madc.lo.cc.u32 %10, %38, %55, %10;\n\t"
-        "madc.lo.cc.u32 %11, %39, %55, %11;\n\t"
-        "madc.lo.cc.u32 %12, %40, %55, %12;\n\t"
-        "madc.lo.cc.u32 %13, %41, %55, %13;\n\t"
-        "madc.lo.cc.u32 %14, %42, %55, %14;\n\t"
-        "madc.lo.cc.u32 %15, %43, %55, %15;\n\t"
-        "madc.lo.cc.u32 %16, %44, %55, %16;\n\t"
-        "madc.lo.cc.u32 %17, %45, %55, %17;\n\t"
-        "madc.lo.cc.u32 %18, %46, %55, %18;\n\t"
-        "madc.lo.cc.u32 %19, %47, %55, %19;\n\t"
-        "madc.lo.cc.u32 %20, %48, %55, %20;\n\t"
-        "madc.lo.cc.u32 %21, %49, %55, %21;\n\t"
-        "addc.u32 %22, 0, 0;\n\t"
-        "mad.hi.cc.u32 %6, %33, %55, %6;\n\t"
+        "madc.lo.cc.u32 %20, %49, %54, %20;\n\t"
+        "madc.hi.u32 %21, %49, %54, 0;\n\t"
+        "mad.lo.cc.u32 t4, %34, %54, t4;\n\t"
+        "madc.hi.cc.u32 t5, %34, %54, t5;\n\t"
+        "madc.lo.cc.u32 t6, %36, %54, t6;\n\t"
+        "madc.hi.cc.u32 t7, %36, %54, t7;\n\t"
+        "madc.lo.cc.u32 t8, %38, %54, t8;\n\t"
+        "madc.hi.cc.u32 t9, %38, %54, t9;\n\t"
+        "madc.lo.cc.u32 t10, %40, %54, t10;\n\t"
+        "madc.hi.cc.u32 t11, %40, %54, t11;\n\t"
+        "madc.lo.cc.u32 t12, %42, %54, t12;\n\t"
+        "madc.hi.cc.u32 t13, %42, %54, t13;\n\t"
+        "madc.lo.cc.u32 t14, %44, %54, t14;\n\t"
+        "madc.hi.cc.u32 t15, %44, %54, t15;\n\t"
+        "madc.lo.cc.u32 t16, %46, %54, t16;\n\t"
+        "madc.hi.cc.u32 t17, %46, %54, t17;\n\t"
+        "madc.lo.cc.u32 t18, %48, %54, t18;\n\t"
+        "madc.hi.cc.u32 t19, %48, %54, t19;\n\t"
+        "addc.u32 t20, 0, 0;\n\t"
+        "mad.lo.cc.u32 %6, %34, %55, %6;\n\t"
         "madc.hi.cc.u32 %7, %34, %55, %7;\n\t"
-        "madc.hi.cc.u32 %8, %35, %55, %8;\n\t"
+        "madc.lo.cc.u32 %8, %36, %55, %8;\n\t"
         "madc.hi.cc.u32 %9, %36, %55, %9;\n\t"
-        "madc.hi.cc.u32 %10, %37, %55, %10;\n\t"
+        "madc.lo.cc.u32 %10, %38, %55, %10;\n\t"
         "madc.hi.cc.u32 %11, %38, %55, %11;\n\t"
-        "madc.hi.cc.u32 %12, %39, %55, %12;\n\t"
+        "madc.lo.cc.u32 %12, %40, %55, %12;\n\t"
         "madc.hi.cc.u32 %13, %40, %55, %13;\n\t"
-        "madc.hi.cc.u32 %14, %41, %55, %14;\n\t"
+        "madc.lo.cc.u32 %14, %42, %55, %14;\n\t"
         "madc.hi.cc.u32 %15, %42, %55, %15;\n\t"
-        "madc.hi.cc.u32 %16, %43, %55, %16;\n\t"
+        "madc.lo.cc.u32 %16, %44, %55, %16;\n\t"
         "madc.hi.cc.u32 %17, %44, %55, %17;\n\t"
-        "madc.hi.cc.u32 %18, %45, %55, %18;\n\t"
+        "madc.lo.cc.u32 %18, %46, %55, %18;\n\t"
         "madc.hi.cc.u32 %19, %46, %55, %19;\n\t"
-        "madc.hi.cc.u32 %20, %47, %55, %20;\n\t"
+        "madc.lo.cc.u32 %20, %48, %55, %20;\n\t"
         "madc.hi.cc.u32 %21, %48, %55, %21;\n\t"
-        "madc.hi.u32 %22, %49, %55, %22;\n\t"
+        "addc.u32 %22, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %33, %55, t4;\n\t"
+        "madc.hi.cc.u32 t5, %33, %55, t5;\n\t"
+        "madc.lo.cc.u32 t6, %35, %55, t6;\n\t"
+        "madc.hi.cc.u32 t7, %35, %55, t7;\n\t"
+        "madc.lo.cc.u32 t8, %37, %55, t8;\n\t"
+        "madc.hi.cc.u32 t9, %37, %55, t9;\n\t"
+        "madc.lo.cc.u32 t10, %39, %55, t10;\n\t"
+        "madc.hi.cc.u32 t11, %39, %55, t11;\n\t"
+        "madc.lo.cc.u32 t12, %41, %55, t12;\n\t"
+        "madc.hi.cc.u32 t13, %41, %55, t13;\n\t"
+        "madc.lo.cc.u32 t14, %43, %55, t14;\n\t"
+        "madc.hi.cc.u32 t15, %43, %55, t15;\n\t"
+        "madc.lo.cc.u32 t16, %45, %55, t16;\n\t"
+        "madc.hi.cc.u32 t17, %45, %55, t17;\n\t"
+        "madc.lo.cc.u32 t18, %47, %55, t18;\n\t"
+        "madc.hi.cc.u32 t19, %47, %55, t19;\n\t"
+        "madc.lo.cc.u32 t20, %49, %55, t20;\n\t"
+        "madc.hi.u32 t21, %49, %55, 0;\n\t"
         "mad.lo.cc.u32 %6, %33, %56, %6;\n\t"
-        "madc.lo.cc.u32 %7, %34, %56, %7;\n\t"
+        "madc.hi.cc.u32 %7, %33, %56, %7;\n\t"
         "madc.lo.cc.u32 %8, %35, %56, %8;\n\t"
-        "madc.lo.cc.u32 %9, %36, %56, %9;\n\t"
-        "madc.lo.cc.u32 %10, %37, %56, %10;\n\t"
-        "madc.lo.cc.u32 %11, %38, %56, %11;\n\t"
-        "madc.lo.cc.u32 %12, %39, %56, %12;\n\t"
-        "madc.lo.cc.u32 %13, %40, %56, %13;\n\t"
-        "madc.lo.cc.u32 %14, %41, %56, %14;\n\t"
-        "madc.lo.cc.u32 %15, %42, %56, %15;\n\t"
-        "madc.lo.cc.u32 %16, %43, %56, %16;\n\t"
-        "madc.lo.cc.u32 %17, %44, %56, %17;\n\t"
-        "madc.lo.cc.u32 %18, %45, %56, %18;\n\t"
-        "madc.lo.cc.u32 %19, %46, %56, %19;\n\t"
-        "madc.lo.cc.u32 %20, %47, %56, %20;\n\t"
-        "madc.lo.cc.u32 %21, %48, %56, %21;\n\t"
-        "madc.lo.cc.u32 %22, %49, %56, %22;\n\t"
-        "addc.u32 %23, 0, 0;\n\t"
-        "mad.hi.cc.u32 %7, %33, %56, %7;\n\t"
-        "madc.hi.cc.u32 %8, %34, %56, %8;\n\t"
         "madc.hi.cc.u32 %9, %35, %56, %9;\n\t"
-        "madc.hi.cc.u32 %10, %36, %56, %10;\n\t"
+        "madc.lo.cc.u32 %10, %37, %56, %10;\n\t"
         "madc.hi.cc.u32 %11, %37, %56, %11;\n\t"
-        "madc.hi.cc.u32 %12, %38, %56, %12;\n\t"
+        "madc.lo.cc.u32 %12, %39, %56, %12;\n\t"
         "madc.hi.cc.u32 %13, %39, %56, %13;\n\t"
-        "madc.hi.cc.u32 %14, %40, %56, %14;\n\t"
+        "madc.lo.cc.u32 %14, %41, %56, %14;\n\t"
         "madc.hi.cc.u32 %15, %41, %56, %15;\n\t"
-        "madc.hi.cc.u32 %16, %42, %56, %16;\n\t"
+        "madc.lo.cc.u32 %16, %43, %56, %16;\n\t"
         "madc.hi.cc.u32 %17, %43, %56, %17;\n\t"
-        "madc.hi.cc.u32 %18, %44, %56, %18;\n\t"
+        "madc.lo.cc.u32 %18, %45, %56, %18;\n\t"
         "madc.hi.cc.u32 %19, %45, %56, %19;\n\t"
-        "madc.hi.cc.u32 %20, %46, %56, %20;\n\t"
+        "madc.lo.cc.u32 %20, %47, %56, %20;\n\t"
         "madc.hi.cc.u32 %21, %47, %56, %21;\n\t"
-        "madc.hi.cc.u32 %22, %48, %56, %22;\n\t"
-        "madc.hi.u32 %23, %49, %56, %23;\n\t"
-        "mad.lo.cc.u32 %7, %33, %57, %7;\n\t"
-        "madc.lo.cc.u32 %8, %34, %57, %8;\n\t"
-        "madc.lo.cc.u32 %9, %35, %57, %9;\n\t"
-        "madc.lo.cc.u32 %10, %36, %57, %10;\n\t"
-        "madc.lo.cc.u32 %11, %37, %57, %11;\n\t"
-        "madc.lo.cc.u32 %12, %38, %57, %12;\n\t"
-        "madc.lo.cc.u32 %13, %39, %57, %13;\n\t"
-        "madc.lo.cc.u32 %14, %40, %57, %14;\n\t"
-        "madc.lo.cc.u32 %15, %41, %57, %15;\n\t"
-        "madc.lo.cc.u32 %16, %42, %57, %16;\n\t"
-        "madc.lo.cc.u32 %17, %43, %57, %17;\n\t"
-        "madc.lo.cc.u32 %18, %44, %57, %18;\n\t"
-        "madc.lo.cc.u32 %19, %45, %57, %19;\n\t"
-        "madc.lo.cc.u32 %20, %46, %57, %20;\n\t"
-        "madc.lo.cc.u32 %21, %47, %57, %21;\n\t"
-        "madc.lo.cc.u32 %22, %48, %57, %22;\n\t"
-        "madc.lo.cc.u32 %23, %49, %57, %23;\n\t"
-        "addc.u32 %24, 0, 0;\n\t"
-        "mad.hi.cc.u32 %8, %33, %57, %8;\n\t"
+        "madc.lo.cc.u32 %22, %49, %56, %22;\n\t"
+        "madc.hi.u32 %23, %49, %56, 0;\n\t"
+        "mad.lo.cc.u32 t6, %34, %56, t6;\n\t"
+        "madc.hi.cc.u32 t7, %34, %56, t7;\n\t"
+        "madc.lo.cc.u32 t8, %36, %56, t8;\n\t"
+        "madc.hi.cc.u32 t9, %36, %56, t9;\n\t"
+        "madc.lo.cc.u32 t10, %38, %56, t10;\n\t"
+        "madc.hi.cc.u32 t11, %38, %56, t11;\n\t"
+        "madc.lo.cc.u32 t12, %40, %56, t12;\n\t"
+        "madc.hi.cc.u32 t13, %40, %56, t13;\n\t"
+        "madc.lo.cc.u32 t14, %42, %56, t14;\n\t"
+        "madc.hi.cc.u32 t15, %42, %56, t15;\n\t"
+        "madc.lo.cc.u32 t16, %44, %56, t16;\n\t"
+        "madc.hi.cc.u32 t17, %44, %56, t17;\n\t"
+        "madc.lo.cc.u32 t18, %46, %56, t18;\n\t"
+        "madc.hi.cc.u32 t19, %46, %56, t19;\n\t"
+        "madc.lo.cc.u32 t20, %48, %56, t20;\n\t"
+        "madc.hi.cc.u32 t21, %48, %56, t21;\n\t"
+        "addc.u32 t22, 0, 0;\n\t"
+        "mad.lo.cc.u32 %8, %34, %57, %8;\n\t"
         "madc.hi.cc.u32 %9, %34, %57, %9;\n\t"
-        "madc.hi.cc.u32 %10, %35, %57, %10;\n\t"
+        "madc.lo.cc.u32 %10, %36, %57, %10;\n\t"
         "madc.hi.cc.u32 %11, %36, %57, %11;\n\t"
-        "madc.hi.cc.u32 %12, %37, %57, %12;\n\t"
+        "madc.lo.cc.u32 %12, %38, %57, %12;\n\t"
         "madc.hi.cc.u32 %13, %38, %57, %13;\n\t"
-        "madc.hi.cc.u32 %14, %39, %57, %14;\n\t"
+        "madc.lo.cc.u32 %14, %40, %57, %14;\n\t"
         "madc.hi.cc.u32 %15, %40, %57, %15;\n\t"
-        "madc.hi.cc.u32 %16, %41, %57, %16;\n\t"
+        "madc.lo.cc.u32 %16, %42, %57, %16;\n\t"
         "madc.hi.cc.u32 %17, %42, %57, %17;\n\t"
-        "madc.hi.cc.u32 %18, %43, %57, %18;\n\t"
+        "madc.lo.cc.u32 %18, %44, %57, %18;\n\t"
         "madc.hi.cc.u32 %19, %44, %57, %19;\n\t"
-        "madc.hi.cc.u32 %20, %45, %57, %20;\n\t"
+        "madc.lo.cc.u32 %20, %46, %57, %20;\n\t"
         "madc.hi.cc.u32 %21, %46, %57, %21;\n\t"
-        "madc.hi.cc.u32 %22, %47, %57, %22;\n\t"
+        "madc.lo.cc.u32 %22, %48, %57, %22;\n\t"
         "madc.hi.cc.u32 %23, %48, %57, %23;\n\t"
-        "madc.hi.u32 %24, %49, %57, %24;\n\t"
+        "addc.u32 %24, 0, 0;\n\t"
+        "mad.lo.cc.u32 t6, %33, %57, t6;\n\t"
+        "madc.hi.cc.u32 t7, %33, %57, t7;\n\t"
+        "madc.lo.cc.u32 t8, %35, %57, t8;\n\t"
+        "madc.hi.cc.u32 t9, %35, %57, t9;\n\t"
+        "madc.lo.cc.u32 t10, %37, %57, t10;\n\t"
+        "madc.hi.cc.u32 t11, %37, %57, t11;\n\t"
+        "madc.lo.cc.u32 t12, %39, %57, t12;\n\t"
+        "madc.hi.cc.u32 t13, %39, %57, t13;\n\t"
+        "madc.lo.cc.u32 t14, %41, %57, t14;\n\t"
+        "madc.hi.cc.u32 t15, %41, %57, t15;\n\t"
+        "madc.lo.cc.u32 t16, %43, %57, t16;\n\t"
+        "madc.hi.cc.u32 t17, %43, %57, t17;\n\t"
+        "madc.lo.cc.u32 t18, %45, %57, t18;\n\t"
+        "madc.hi.cc.u32 t19, %45, %57, t19;\n\t"
+        "madc.lo.cc.u32 t20, %47, %57, t20;\n\t"
+        "madc.hi.cc.u32 t21, %47, %57, t21;\n\t"
+        "madc.lo.cc.u32 t22, %49, %57, t22;\n\t"
+        "madc.hi.u32 t23, %49, %57, 0;\n\t"
         "mad.lo.cc.u32 %8, %33, %58, %8;\n\t"
-        "madc.lo.cc.u32 %9, %34, %58, %9;\n\t"
+        "madc.hi.cc.u32 %9, %33, %58, %9;\n\t"
         "madc.lo.cc.u32 %10, %35, %58, %10;\n\t"
-        "madc.lo.cc.u32 %11, %36, %58, %11;\n\t"
-        "madc.lo.cc.u32 %12, %37, %58, %12;\n\t"
-        "madc.lo.cc.u32 %13, %38, %58, %13;\n\t"
-        "madc.lo.cc.u32 %14, %39, %58, %14;\n\t"
-        "madc.lo.cc.u32 %15, %40, %58, %15;\n\t"
-        "madc.lo.cc.u32 %16, %41, %58, %16;\n\t"
-        "madc.lo.cc.u32 %17, %42, %58, %17;\n\t"
-        "madc.lo.cc.u32 %18, %43, %58, %18;\n\t"
-        "madc.lo.cc.u32 %19, %44, %58, %19;\n\t"
-        "madc.lo.cc.u32 %20, %45, %58, %20;\n\t"
-        "madc.lo.cc.u32 %21, %46, %58, %21;\n\t"
-        "madc.lo.cc.u32 %22, %47, %58, %22;\n\t"
-        "madc.lo.cc.u32 %23, %48, %58, %23;\n\t"
-        "madc.lo.cc.u32 %24, %49, %58, %24;\n\t"
-        "addc.u32 %25, 0, 0;\n\t"
-        "mad.hi.cc.u32 %9, %33, %58, %9;\n\t"
-        "madc.hi.cc.u32 %10, %34, %58, %10;\n\t"
         "madc.hi.cc.u32 %11, %35, %58, %11;\n\t"
-        "madc.hi.cc.u32 %12, %36, %58, %12;\n\t"
+        "madc.lo.cc.u32 %12, %37, %58, %12;\n\t"
         "madc.hi.cc.u32 %13, %37, %58, %13;\n\t"
-        "madc.hi.cc.u32 %14, %38, %58, %14;\n\t"
+        "madc.lo.cc.u32 %14, %39, %58, %14;\n\t"
         "madc.hi.cc.u32 %15, %39, %58, %15;\n\t"
-        "madc.hi.cc.u32 %16, %40, %58, %16;\n\t"
+        "madc.lo.cc.u32 %16, %41, %58, %16;\n\t"
         "madc.hi.cc.u32 %17, %41, %58, %17;\n\t"
-        "madc.hi.cc.u32 %18, %42, %58, %18;\n\t"
+        "madc.lo.cc.u32 %18, %43, %58, %18;\n\t"
         "madc.hi.cc.u32 %19, %43, %58, %19;\n\t"
-        "madc.hi.cc.u32 %20, %44, %58, %20;\n\t"
+        "madc.lo.cc.u32 %20, %45, %58, %20;\n\t"
         "madc.hi.cc.u32 %21, %45, %58, %21;\n\t"
-        "madc.hi.cc.u32 %22, %46, %58, %22;\n\t"
+        "madc.lo.cc.u32 %22, %47, %58, %22;\n\t"
         "madc.hi.cc.u32 %23, %47, %58, %23;\n\t"
-        "madc.hi.cc.u32 %24, %48, %58, %24;\n\t"
-        "madc.hi.u32 %25, %49, %58, %25;\n\t"
-        "mad.lo.cc.u32 %9, %33, %59, %9;\n\t"
-        "madc.lo.cc.u32 %10, %34, %59, %10;\n\t"
-        "madc.lo.cc.u32 %11, %35, %59, %11;\n\t"
-        "madc.lo.cc.u32 %12, %36, %59, %12;\n\t"
-        "madc.lo.cc.u32 %13, %37, %59, %13;\n\t"
-        "madc.lo.cc.u32 %14, %38, %59, %14;\n\t"
-        "madc.lo.cc.u32 %15, %39, %59, %15;\n\t"
-        "madc.lo.cc.u32 %16, %40, %59, %16;\n\t"
-        "madc.lo.cc.u32 %17, %41, %59, %17;\n\t"
-        "madc.lo.cc.u32 %18, %42, %59, %18;\n\t"
-        "madc.lo.cc.u32 %19, %43, %59, %19;\n\t"
-        "madc.lo.cc.u32 %20, %44, %59, %20;\n\t"
-        "madc.lo.cc.u32 %21, %45, %59, %21;\n\t"
-        "madc.lo.cc.u32 %22, %46, %59, %22;\n\t"
-        "madc.lo.cc.u32 %23, %47, %59, %23;\n\t"
-        "madc.lo.cc.u32 %24, %48, %59, %24;\n\t"
-        "madc.lo.cc.u32 %25, %49, %59, %25;\n\t"
-        "addc.u32 %26, 0, 0;\n\t"
-        "mad.hi.cc.u32 %10, %33, %59, %10;\n\t"
+        "madc.lo.cc.u32 %24, %49, %58, %24;\n\t"
+        "madc.hi.u32 %25, %49, %58, 0;\n\t"
+        "mad.lo.cc.u32 t8, %34, %58, t8;\n\t"
+        "madc.hi.cc.u32 t9, %34, %58, t9;\n\t"
+        "madc.lo.cc.u32 t10, %36, %58, t10;\n\t"
+        "madc.hi.cc.u32 t11, %36, %58, t11;\n\t"
+        "madc.lo.cc.u32 t12, %38, %58, t12;\n\t"
+        "madc.hi.cc.u32 t13, %38, %58, t13;\n\t"
+        "madc.lo.cc.u32 t14, %40, %58, t14;\n\t"
+        "madc.hi.cc.u32 t15, %40, %58, t15;\n\t"
+        "madc.lo.cc.u32 t16, %42, %58, t16;\n\t"
+        "madc.hi.cc.u32 t17, %42, %58, t17;\n\t"
+        "madc.lo.cc.u32 t18, %44, %58, t18;\n\t"
+        "madc.hi.cc.u32 t19, %44, %58, t19;\n\t"
+        "madc.lo.cc.u32 t20, %46, %58, t20;\n\t"
+        "madc.hi.cc.u32 t21, %46, %58, t21;\n\t"
+        "madc.lo.cc.u32 t22, %48, %58, t22;\n\t"
+        "madc.hi.cc.u32 t23, %48, %58, t23;\n\t"
+        "addc.u32 t24, 0, 0;\n\t"
+        "mad.lo.cc.u32 %10, %34, %59, %10;\n\t"
         "madc.hi.cc.u32 %11, %34, %59, %11;\n\t"
-        "madc.hi.cc.u32 %12, %35, %59, %12;\n\t"
+        "madc.lo.cc.u32 %12, %36, %59, %12;\n\t"
         "madc.hi.cc.u32 %13, %36, %59, %13;\n\t"
-        "madc.hi.cc.u32 %14, %37, %59, %14;\n\t"
+        "madc.lo.cc.u32 %14, %38, %59, %14;\n\t"
         "madc.hi.cc.u32 %15, %38, %59, %15;\n\t"
-        "madc.hi.cc.u32 %16, %39, %59, %16;\n\t"
+        "madc.lo.cc.u32 %16, %40, %59, %16;\n\t"
         "madc.hi.cc.u32 %17, %40, %59, %17;\n\t"
-        "madc.hi.cc.u32 %18, %41, %59, %18;\n\t"
+        "madc.lo.cc.u32 %18, %42, %59, %18;\n\t"
         "madc.hi.cc.u32 %19, %42, %59, %19;\n\t"
-        "madc.hi.cc.u32 %20, %43, %59, %20;\n\t"
+        "madc.lo.cc.u32 %20, %44, %59, %20;\n\t"
         "madc.hi.cc.u32 %21, %44, %59, %21;\n\t"
-        "madc.hi.cc.u32 %22, %45, %59, %22;\n\t"
+        "madc.lo.cc.u32 %22, %46, %59, %22;\n\t"
         "madc.hi.cc.u32 %23, %46, %59, %23;\n\t"
-        "madc.hi.cc.u32 %24, %47, %59, %24;\n\t"
+        "madc.lo.cc.u32 %24, %48, %59, %24;\n\t"
         "madc.hi.cc.u32 %25, %48, %59, %25;\n\t"
-        "madc.hi.u32 %26, %49, %59, %26;\n\t"
+        "addc.u32 %26, 0, 0;\n\t"
+        "mad.lo.cc.u32 t8, %33, %59, t8;\n\t"
+        "madc.hi.cc.u32 t9, %33, %59, t9;\n\t"
+        "madc.lo.cc.u32 t10, %35, %59, t10;\n\t"
+        "madc.hi.cc.u32 t11, %35, %59, t11;\n\t"
+        "madc.lo.cc.u32 t12, %37, %59, t12;\n\t"
+        "madc.hi.cc.u32 t13, %37, %59, t13;\n\t"
+        "madc.lo.cc.u32 t14, %39, %59, t14;\n\t"
+        "madc.hi.cc.u32 t15, %39, %59, t15;\n\t"
+        "madc.lo.cc.u32 t16, %41, %59, t16;\n\t"
+        "madc.hi.cc.u32 t17, %41, %59, t17;\n\t"
+        "madc.lo.cc.u32 t18, %43, %59, t18;\n\t"
+        "madc.hi.cc.u32 t19, %43, %59, t19;\n\t"
+        "madc.lo.cc.u32 t20, %45, %59, t20;\n\t"
+        "madc.hi.cc.u32 t21, %45, %59, t21;\n\t"
+        "madc.lo.cc.u32 t22, %47, %59, t22;\n\t"
+        "madc.hi.cc.u32 t23, %47, %59, t23;\n\t"
+        "madc.lo.cc.u32 t24, %49, %59, t24;\n\t"
+        "madc.hi.u32 t25, %49, %59, 0;\n\t"
         "mad.lo.cc.u32 %10, %33, %60, %10;\n\t"
-        "madc.lo.cc.u32 %11, %34, %60, %11;\n\t"
+        "madc.hi.cc.u32 %11, %33, %60, %11;\n\t"
         "madc.lo.cc.u32 %12, %35, %60, %12;\n\t"
-        "madc.lo.cc.u32 %13, %36, %60, %13;\n\t"
-        "madc.lo.cc.u32 %14, %37, %60, %14;\n\t"
-        "madc.lo.cc.u32 %15, %38, %60, %15;\n\t"
-        "madc.lo.cc.u32 %16, %39, %60, %16;\n\t"
-        "madc.lo.cc.u32 %17, %40, %60, %17;\n\t"
-        "madc.lo.cc.u32 %18, %41, %60, %18;\n\t"
-        "madc.lo.cc.u32 %19, %42, %60, %19;\n\t"
-        "madc.lo.cc.u32 %20, %43, %60, %20;\n\t"
-        "madc.lo.cc.u32 %21, %44, %60, %21;\n\t"
-        "madc.lo.cc.u32 %22, %45, %60, %22;\n\t"
-        "madc.lo.cc.u32 %23, %46, %60, %23;\n\t"
-        "madc.lo.cc.u32 %24, %47, %60, %24;\n\t"
-        "madc.lo.cc.u32 %25, %48, %60, %25;\n\t"
-        "madc.lo.cc.u32 %26, %49, %60, %26;\n\t"
-        "addc.u32 %27, 0, 0;\n\t"
-        "mad.hi.cc.u32 %11, %33, %60, %11;\n\t"
-        "madc.hi.cc.u32 %12, %34, %60, %12;\n\t"
         "madc.hi.cc.u32 %13, %35, %60, %13;\n\t"
-        "madc.hi.cc.u32 %14, %36, %60, %14;\n\t"
+        "madc.lo.cc.u32 %14, %37, %60, %14;\n\t"
         "madc.hi.cc.u32 %15, %37, %60, %15;\n\t"
-        "madc.hi.cc.u32 %16, %38, %60, %16;\n\t"
+        "madc.lo.cc.u32 %16, %39, %60, %16;\n\t"
         "madc.hi.cc.u32 %17, %39, %60, %17;\n\t"
-        "madc.hi.cc.u32 %18, %40, %60, %18;\n\t"
+        "madc.lo.cc.u32 %18, %41, %60, %18;\n\t"
         "madc.hi.cc.u32 %19, %41, %60, %19;\n\t"
-        "madc.hi.cc.u32 %20, %42, %60, %20;\n\t"
+        "madc.lo.cc.u32 %20, %43, %60, %20;\n\t"
         "madc.hi.cc.u32 %21, %43, %60, %21;\n\t"
-        "madc.hi.cc.u32 %22, %44, %60, %22;\n\t"
+        "madc.lo.cc.u32 %22, %45, %60, %22;\n\t"
         "madc.hi.cc.u32 %23, %45, %60, %23;\n\t"
-        "madc.hi.cc.u32 %24, %46, %60, %24;\n\t"
+        "madc.lo.cc.u32 %24, %47, %60, %24;\n\t"
         "madc.hi.cc.u32 %25, %47, %60, %25;\n\t"
-        "madc.hi.cc.u32 %26, %48, %60, %26;\n\t"
-        "madc.hi.u32 %27, %49, %60, %27;\n\t"
-        "mad.lo.cc.u32 %11, %33, %61, %11;\n\t"
-        "madc.lo.cc.u32 %12, %34, %61, %12;\n\t"
-        "madc.lo.cc.u32 %13, %35, %61, %13;\n\t"
-        "madc.lo.cc.u32 %14, %36, %61, %14;\n\t"
-        "madc.lo.cc.u32 %15, %37, %61, %15;\n\t"
-        "madc.lo.cc.u32 %16, %38, %61, %16;\n\t"
-        "madc.lo.cc.u32 %17, %39, %61, %17;\n\t"
-        "madc.lo.cc.u32 %18, %40, %61, %18;\n\t"
-        "madc.lo.cc.u32 %19, %41, %61, %19;\n\t"
-        "madc.lo.cc.u32 %20, %42, %61, %20;\n\t"
-        "madc.lo.cc.u32 %21, %43, %61, %21;\n\t"
-        "madc.lo.cc.u32 %22, %44, %61, %22;\n\t"
-        "madc.lo.cc.u32 %23, %45, %61, %23;\n\t"
-        "madc.lo.cc.u32 %24, %46, %61, %24;\n\t"
-        "madc.lo.cc.u32 %25, %47, %61, %25;\n\t"
-        "madc.lo.cc.u32 %26, %48, %61, %26;\n\t"
-        "madc.lo.cc.u32 %27, %49, %61, %27;\n\t"
-        "addc.u32 %28, 0, 0;\n\t"
-        "mad.hi.cc.u32 %12, %33, %61, %12;\n\t"
+        "madc.lo.cc.u32 %26, %49, %60, %26;\n\t"
+        "madc.hi.u32 %27, %49, %60, 0;\n\t"
+        "mad.lo.cc.u32 t10, %34, %60, t10;\n\t"
+        "madc.hi.cc.u32 t11, %34, %60, t11;\n\t"
+        "madc.lo.cc.u32 t12, %36, %60, t12;\n\t"
+        "madc.hi.cc.u32 t13, %36, %60, t13;\n\t"
+        "madc.lo.cc.u32 t14, %38, %60, t14;\n\t"
+        "madc.hi.cc.u32 t15, %38, %60, t15;\n\t"
+        "madc.lo.cc.u32 t16, %40, %60, t16;\n\t"
+        "madc.hi.cc.u32 t17, %40, %60, t17;\n\t"
+        "madc.lo.cc.u32 t18, %42, %60, t18;\n\t"
+        "madc.hi.cc.u32 t19, %42, %60, t19;\n\t"
+        "madc.lo.cc.u32 t20, %44, %60, t20;\n\t"
+        "madc.hi.cc.u32 t21, %44, %60, t21;\n\t"
+        "madc.lo.cc.u32 t22, %46, %60, t22;\n\t"
+        "madc.hi.cc.u32 t23, %46, %60, t23;\n\t"
+        "madc.lo.cc.u32 t24, %48, %60, t24;\n\t"
+        "madc.hi.cc.u32 t25, %48, %60, t25;\n\t"
+        "addc.u32 t26, 0, 0;\n\t"
+        "mad.lo.cc.u32 %12, %34, %61, %12;\n\t"
         "madc.hi.cc.u32 %13, %34, %61, %13;\n\t"
-        "madc.hi.cc.u32 %14, %35, %61, %14;\n\t"
+        "madc.lo.cc.u32 %14, %36, %61, %14;\n\t"
         "madc.hi.cc.u32 %15, %36, %61, %15;\n\t"
-        "madc.hi.cc.u32 %16, %37, %61, %16;\n\t"
+        "madc.lo.cc.u32 %16, %38, %61, %16;\n\t"
         "madc.hi.cc.u32 %17, %38, %61, %17;\n\t"
-        "madc.hi.cc.u32 %18, %39, %61, %18;\n\t"
+        "madc.lo.cc.u32 %18, %40, %61, %18;\n\t"
         "madc.hi.cc.u32 %19, %40, %61, %19;\n\t"
-        "madc.hi.cc.u32 %20, %41, %61, %20;\n\t"
+        "madc.lo.cc.u32 %20, %42, %61, %20;\n\t"
         "madc.hi.cc.u32 %21, %42, %61, %21;\n\t"
-        "madc.hi.cc.u32 %22, %43, %61, %22;\n\t"
+        "madc.lo.cc.u32 %22, %44, %61, %22;\n\t"
         "madc.hi.cc.u32 %23, %44, %61, %23;\n\t"
-        "madc.hi.cc.u32 %24, %45, %61, %24;\n\t"
+        "madc.lo.cc.u32 %24, %46, %61, %24;\n\t"
         "madc.hi.cc.u32 %25, %46, %61, %25;\n\t"
-        "madc.hi.cc.u32 %26, %47, %61, %26;\n\t"
+        "madc.lo.cc.u32 %26, %48, %61, %26;\n\t"
         "madc.hi.cc.u32 %27, %48, %61, %27;\n\t"
-        "madc.hi.u32 %28, %49, %61, %28;\n\t"
+        "addc.u32 %28, 0, 0;\n\t"
+        "mad.lo.cc.u32 t10, %33, %61, t10;\n\t"
+        "madc.hi.cc.u32 t11, %33, %61, t11;\n\t"
+        "madc.lo.cc.u32 t12, %35, %61, t12;\n\t"
+        "madc.hi.cc.u32 t13, %35, %61, t13;\n\t"
+        "madc.lo.cc.u32 t14, %37, %61, t14;\n\t"
+        "madc.hi.cc.u32 t15, %37, %61, t15;\n\t"
+        "madc.lo.cc.u32 t16, %39, %61, t16;\n\t"
+        "madc.hi.cc.u32 t17, %39, %61, t17;\n\t"
+        "madc.lo.cc.u32 t18, %41, %61, t18;\n\t"
+        "madc.hi.cc.u32 t19, %41, %61, t19;\n\t"
+        "madc.lo.cc.u32 t20, %43, %61, t20;\n\t"
+        "madc.hi.cc.u32 t21, %43, %61, t21;\n\t"
+        "madc.lo.cc.u32 t22, %45, %61, t22;\n\t"
+        "madc.hi.cc.u32 t23, %45, %61, t23;\n\t"
+        "madc.lo.cc.u32 t24, %47, %61, t24;\n\t"
+        "madc.hi.cc.u32 t25, %47, %61, t25;\n\t"
+        "madc.lo.cc.u32 t26, %49, %61, t26;\n\t"
+        "madc.hi.u32 t27, %49, %61, 0;\n\t"
         "mad.lo.cc.u32 %12, %33, %62, %12;\n\t"
-        "madc.lo.cc.u32 %13, %34, %62, %13;\n\t"
+        "madc.hi.cc.u32 %13, %33, %62, %13;\n\t"
         "madc.lo.cc.u32 %14, %35, %62, %14;\n\t"
-        "madc.lo.cc.u32 %15, %36, %62, %15;\n\t"
-        "madc.lo.cc.u32 %16, %37, %62, %16;\n\t"
-        "madc.lo.cc.u32 %17, %38, %62, %17;\n\t"
-        "madc.lo.cc.u32 %18, %39, %62, %18;\n\t"
-        "madc.lo.cc.u32 %19, %40, %62, %19;\n\t"
-        "madc.lo.cc.u32 %20, %41, %62, %20;\n\t"
-        "madc.lo.cc.u32 %21, %42, %62, %21;\n\t"
-        "madc.lo.cc.u32 %22, %43, %62, %22;\n\t"
-        "madc.lo.cc.u32 %23, %44, %62, %23;\n\t"
-        "madc.lo.cc.u32 %24, %45, %62, %24;\n\t"
-        "madc.lo.cc.u32 %25, %46, %62, %25;\n\t"
-        "madc.lo.cc.u32 %26, %47, %62, %26;\n\t"
-        "madc.lo.cc.u32 %27, %48, %62, %27;\n\t"
-        "madc.lo.cc.u32 %28, %49, %62, %28;\n\t"
-        "addc.u32 %29, 0, 0;\n\t"
-        "mad.hi.cc.u32 %13, %33, %62, %13;\n\t"
-        "madc.hi.cc.u32 %14, %34, %62, %14;\n\t"
         "madc.hi.cc.u32 %15, %35, %62, %15;\n\t"
-        "madc.hi.cc.u32 %16, %36, %62, %16;\n\t"
+        "madc.lo.cc.u32 %16, %37, %62, %16;\n\t"
         "madc.hi.cc.u32 %17, %37, %62, %17;\n\t"
-        "madc.hi.cc.u32 %18, %38, %62, %18;\n\t"
+        "madc.lo.cc.u32 %18, %39, %62, %18;\n\t"
         "madc.hi.cc.u32 %19, %39, %62, %19;\n\t"
-        "madc.hi.cc.u32 %20, %40, %62, %20;\n\t"
+        "madc.lo.cc.u32 %20, %41, %62, %20;\n\t"
         "madc.hi.cc.u32 %21, %41, %62, %21;\n\t"
-        "madc.hi.cc.u32 %22, %42, %62, %22;\n\t"
+        "madc.lo.cc.u32 %22, %43, %62, %22;\n\t"
         "madc.hi.cc.u32 %23, %43, %62, %23;\n\t"
-        "madc.hi.cc.u32 %24, %44, %62, %24;\n\t"
+        "madc.lo.cc.u32 %24, %45, %62, %24;\n\t"
         "madc.hi.cc.u32 %25, %45, %62, %25;\n\t"
-        "madc.hi.cc.u32 %26, %46, %62, %26;\n\t"
+        "madc.lo.cc.u32 %26, %47, %62, %26;\n\t"
         "madc.hi.cc.u32 %27, %47, %62, %27;\n\t"
-        "madc.hi.cc.u32 %28, %48, %62, %28;\n\t"
-        "madc.hi.u32 %29, %49, %62, %29;\n\t"
-        "mad.lo.cc.u32 %13, %33, %63, %13;\n\t"
-        "madc.lo.cc.u32 %14, %34, %63, %14;\n\t"
-        "madc.lo.cc.u32 %15, %35, %63, %15;\n\t"
-        "madc.lo.cc.u32 %16, %36, %63, %16;\n\t"
-        "madc.lo.cc.u32 %17, %37, %63, %17;\n\t"
-        "madc.lo.cc.u32 %18, %38, %63, %18;\n\t"
-        "madc.lo.cc.u32 %19, %39, %63, %19;\n\t"
-        "madc.lo.cc.u32 %20, %40, %63, %20;\n\t"
-        "madc.lo.cc.u32 %21, %41, %63, %21;\n\t"
-        "madc.lo.cc.u32 %22, %42, %63, %22;\n\t"
-        "madc.lo.cc.u32 %23, %43, %63, %23;\n\t"
-        "madc.lo.cc.u32 %24, %44, %63, %24;\n\t"
-        "madc.lo.cc.u32 %25, %45, %63, %25;\n\t"
-        "madc.lo.cc.u32 %26, %46, %63, %26;\n\t"
-        "madc.lo.cc.u32 %27, %47, %63, %27;\n\t"
-        "madc.lo.cc.u32 %28, %48, %63, %28;\n\t"
-        "madc.lo.cc.u32 %29, %49, %63, %29;\n\t"
-        "addc.u32 %30, 0, 0;\n\t"
-        "mad.hi.cc.u32 %14, %33, %63, %14;\n\t"
+        "madc.lo.cc.u32 %28, %49, %62, %28;\n\t"
+        "madc.hi.u32 %29, %49, %62, 0;\n\t"
+        "mad.lo.cc.u32 t12, %34, %62, t12;\n\t"
+        "madc.hi.cc.u32 t13, %34, %62, t13;\n\t"
+        "madc.lo.cc.u32 t14, %36, %62, t14;\n\t"
+        "madc.hi.cc.u32 t15, %36, %62, t15;\n\t"
+        "madc.lo.cc.u32 t16, %38, %62, t16;\n\t"
+        "madc.hi.cc.u32 t17, %38, %62, t17;\n\t"
+        "madc.lo.cc.u32 t18, %40, %62, t18;\n\t"
+        "madc.hi.cc.u32 t19, %40, %62, t19;\n\t"
+        "madc.lo.cc.u32 t20, %42, %62, t20;\n\t"
+        "madc.hi.cc.u32 t21, %42, %62, t21;\n\t"
+        "madc.lo.cc.u32 t22, %44, %62, t22;\n\t"
+        "madc.hi.cc.u32 t23, %44, %62, t23;\n\t"
+        "madc.lo.cc.u32 t24, %46, %62, t24;\n\t"
+        "madc.hi.cc.u32 t25, %46, %62, t25;\n\t"
+        "madc.lo.cc.u32 t26, %48, %62, t26;\n\t"
+        "madc.hi.cc.u32 t27, %48, %62, t27;\n\t"
+        "addc.u32 t28, 0, 0;\n\t"
+        "mad.lo.cc.u32 %14, %34, %63, %14;\n\t"
         "madc.hi.cc.u32 %15, %34, %63, %15;\n\t"
-        "madc.hi.cc.u32 %16, %35, %63, %16;\n\t"
+        "madc.lo.cc.u32 %16, %36, %63, %16;\n\t"
         "madc.hi.cc.u32 %17, %36, %63, %17;\n\t"
-        "madc.hi.cc.u32 %18, %37, %63, %18;\n\t"
+        "madc.lo.cc.u32 %18, %38, %63, %18;\n\t"
         "madc.hi.cc.u32 %19, %38, %63, %19;\n\t"
-        "madc.hi.cc.u32 %20, %39, %63, %20;\n\t"
+        "madc.lo.cc.u32 %20, %40, %63, %20;\n\t"
         "madc.hi.cc.u32 %21, %40, %63, %21;\n\t"
-        "madc.hi.cc.u32 %22, %41, %63, %22;\n\t"
+        "madc.lo.cc.u32 %22, %42, %63, %22;\n\t"
         "madc.hi.cc.u32 %23, %42, %63, %23;\n\t"
-        "madc.hi.cc.u32 %24, %43, %63, %24;\n\t"
+        "madc.lo.cc.u32 %24, %44, %63, %24;\n\t"
         "madc.hi.cc.u32 %25, %44, %63, %25;\n\t"
-        "madc.hi.cc.u32 %26, %45, %63, %26;\n\t"
+        "madc.lo.cc.u32 %26, %46, %63, %26;\n\t"
         "madc.hi.cc.u32 %27, %46, %63, %27;\n\t"
-        "madc.hi.cc.u32 %28, %47, %63, %28;\n\t"
+        "madc.lo.cc.u32 %28, %48, %63, %28;\n\t"
         "madc.hi.cc.u32 %29, %48, %63, %29;\n\t"
-        "madc.hi.u32 %30, %49, %63, %30;\n\t"
+        "addc.u32 %30, 0, 0;\n\t"
+        "mad.lo.cc.u32 t12, %33, %63, t12;\n\t"
+        "madc.hi.cc.u32 t13, %33, %63, t13;\n\t"
+        "madc.lo.cc.u32 t14, %35, %63, t14;\n\t"
+        "madc.hi.cc.u32 t15, %35, %63, t15;\n\t"
+        "madc.lo.cc.u32 t16, %37, %63, t16;\n\t"
+        "madc.hi.cc.u32 t17, %37, %63, t17;\n\t"
+        "madc.lo.cc.u32 t18, %39, %63, t18;\n\t"
+        "madc.hi.cc.u32 t19, %39, %63, t19;\n\t"
+        "madc.lo.cc.u32 t20, %41, %63, t20;\n\t"
+        "madc.hi.cc.u32 t21, %41, %63, t21;\n\t"
+        "madc.lo.cc.u32 t22, %43, %63, t22;\n\t"
+        "madc.hi.cc.u32 t23, %43, %63, t23;\n\t"
+        "madc.lo.cc.u32 t24, %45, %63, t24;\n\t"
+        "madc.hi.cc.u32 t25, %45, %63, t25;\n\t"
+        "madc.lo.cc.u32 t26, %47, %63, t26;\n\t"
+        "madc.hi.cc.u32 t27, %47, %63, t27;\n\t"
+        "madc.lo.cc.u32 t28, %49, %63, t28;\n\t"
+        "madc.hi.u32 t29, %49, %63, 0;\n\t"
         "mad.lo.cc.u32 %14, %33, %64, %14;\n\t"
-        "madc.lo.cc.u32 %15, %34, %64, %15;\n\t"
+        "madc.hi.cc.u32 %15, %33, %64, %15;\n\t"
         "madc.lo.cc.u32 %16, %35, %64, %16;\n\t"
-        "madc.lo.cc.u32 %17, %36, %64, %17;\n\t"
-        "madc.lo.cc.u32 %18, %37, %64, %18;\n\t"
-        "madc.lo.cc.u32 %19, %38, %64, %19;\n\t"
-        "madc.lo.cc.u32 %20, %39, %64, %20;\n\t"
-        "madc.lo.cc.u32 %21, %40, %64, %21;\n\t"
-        "madc.lo.cc.u32 %22, %41, %64, %22;\n\t"
-        "madc.lo.cc.u32 %23, %42, %64, %23;\n\t"
-        "madc.lo.cc.u32 %24, %43, %64, %24;\n\t"
-        "madc.lo.cc.u32 %25, %44, %64, %25;\n\t"
-        "madc.lo.cc.u32 %26, %45, %64, %26;\n\t"
-        "madc.lo.cc.u32 %27, %46, %64, %27;\n\t"
-        "madc.lo.cc.u32 %28, %47, %64, %28;\n\t"
-        "madc.lo.cc.u32 %29, %48, %64, %29;\n\t"
-        "madc.lo.cc.u32 %30, %49, %64, %30;\n\t"
-        "addc.u32 %31, 0, 0;\n\t"
-        "mad.hi.cc.u32 %15, %33, %64, %15;\n\t"
-        "madc.hi.cc.u32 %16, %34, %64, %16;\n\t"
         "madc.hi.cc.u32 %17, %35, %64, %17;\n\t"
-        "madc.hi.cc.u32 %18, %36, %64, %18;\n\t"
+        "madc.lo.cc.u32 %18, %37, %64, %18;\n\t"
         "madc.hi.cc.u32 %19, %37, %64, %19;\n\t"
-        "madc.hi.cc.u32 %20, %38, %64, %20;\n\t"
+        "madc.lo.cc.u32 %20, %39, %64, %20;\n\t"
         "madc.hi.cc.u32 %21, %39, %64, %21;\n\t"
-        "madc.hi.cc.u32 %22, %40, %64, %22;\n\t"
+        "madc.lo.cc.u32 %22, %41, %64, %22;\n\t"
         "madc.hi.cc.u32 %23, %41, %64, %23;\n\t"
-        "madc.hi.cc.u32 %24, %42, %64, %24;\n\t"
+        "madc.lo.cc.u32 %24, %43, %64, %24;\n\t"
         "madc.hi.cc.u32 %25, %43, %64, %25;\n\t"
-        "madc.hi.cc.u32 %26, %44, %64, %26;\n\t"
+        "madc.lo.cc.u32 %26, %45, %64, %26;\n\t"
         "madc.hi.cc.u32 %27, %45, %64, %27;\n\t"
-        "madc.hi.cc.u32 %28, %46, %64, %28;\n\t"
+        "madc.lo.cc.u32 %28, %47, %64, %28;\n\t"
         "madc.hi.cc.u32 %29, %47, %64, %29;\n\t"
-        "madc.hi.cc.u32 %30, %48, %64, %30;\n\t"
-        "madc.hi.u32 %31, %49, %64, %31;\n\t"
-        "mad.lo.cc.u32 %15, %33, %65, %15;\n\t"
-        "madc.lo.cc.u32 %16, %34, %65, %16;\n\t"
-        "madc.lo.cc.u32 %17, %35, %65, %17;\n\t"
-        "madc.lo.cc.u32 %18, %36, %65, %18;\n\t"
-        "madc.lo.cc.u32 %19, %37, %65, %19;\n\t"
-        "madc.lo.cc.u32 %20, %38, %65, %20;\n\t"
-        "madc.lo.cc.u32 %21, %39, %65, %21;\n\t"
-        "madc.lo.cc.u32 %22, %40, %65, %22;\n\t"
-        "madc.lo.cc.u32 %23, %41, %65, %23;\n\t"
-        "madc.lo.cc.u32 %24, %42, %65, %24;\n\t"
-        "madc.lo.cc.u32 %25, %43, %65, %25;\n\t"
-        "madc.lo.cc.u32 %26, %44, %65, %26;\n\t"
-        "madc.lo.cc.u32 %27, %45, %65, %27;\n\t"
-        "madc.lo.cc.u32 %28, %46, %65, %28;\n\t"
-        "madc.lo.cc.u32 %29, %47, %65, %29;\n\t"
-        "madc.lo.cc.u32 %30, %48, %65, %30;\n\t"
-        "madc.lo.cc.u32 %31, %49, %65, %31;\n\t"
-        "addc.u32 %32, 0, 0;\n\t"
-        "mad.hi.cc.u32 %16, %33, %65, %16;\n\t"
+        "madc.lo.cc.u32 %30, %49, %64, %30;\n\t"
+        "madc.hi.u32 %31, %49, %64, 0;\n\t"
+        "mad.lo.cc.u32 t14, %34, %64, t14;\n\t"
+        "madc.hi.cc.u32 t15, %34, %64, t15;\n\t"
+        "madc.lo.cc.u32 t16, %36, %64, t16;\n\t"
+        "madc.hi.cc.u32 t17, %36, %64, t17;\n\t"
+        "madc.lo.cc.u32 t18, %38, %64, t18;\n\t"
+        "madc.hi.cc.u32 t19, %38, %64, t19;\n\t"
+        "madc.lo.cc.u32 t20, %40, %64, t20;\n\t"
+        "madc.hi.cc.u32 t21, %40, %64, t21;\n\t"
+        "madc.lo.cc.u32 t22, %42, %64, t22;\n\t"
+        "madc.hi.cc.u32 t23, %42, %64, t23;\n\t"
+        "madc.lo.cc.u32 t24, %44, %64, t24;\n\t"
+        "madc.hi.cc.u32 t25, %44, %64, t25;\n\t"
+        "madc.lo.cc.u32 t26, %46, %64, t26;\n\t"
+        "madc.hi.cc.u32 t27, %46, %64, t27;\n\t"
+        "madc.lo.cc.u32 t28, %48, %64, t28;\n\t"
+        "madc.hi.cc.u32 t29, %48, %64, t29;\n\t"
+        "addc.u32 t30, 0, 0;\n\t"
+        "mad.lo.cc.u32 %16, %34, %65, %16;\n\t"
         "madc.hi.cc.u32 %17, %34, %65, %17;\n\t"
-        "madc.hi.cc.u32 %18, %35, %65, %18;\n\t"
+        "madc.lo.cc.u32 %18, %36, %65, %18;\n\t"
         "madc.hi.cc.u32 %19, %36, %65, %19;\n\t"
-        "madc.hi.cc.u32 %20, %37, %65, %20;\n\t"
+        "madc.lo.cc.u32 %20, %38, %65, %20;\n\t"
         "madc.hi.cc.u32 %21, %38, %65, %21;\n\t"
-        "madc.hi.cc.u32 %22, %39, %65, %22;\n\t"
+        "madc.lo.cc.u32 %22, %40, %65, %22;\n\t"
         "madc.hi.cc.u32 %23, %40, %65, %23;\n\t"
-        "madc.hi.cc.u32 %24, %41, %65, %24;\n\t"
+        "madc.lo.cc.u32 %24, %42, %65, %24;\n\t"
         "madc.hi.cc.u32 %25, %42, %65, %25;\n\t"
-        "madc.hi.cc.u32 %26, %43, %65, %26;\n\t"
+        "madc.lo.cc.u32 %26, %44, %65, %26;\n\t"
         "madc.hi.cc.u32 %27, %44, %65, %27;\n\t"
-        "madc.hi.cc.u32 %28, %45, %65, %28;\n\t"
+        "madc.lo.cc.u32 %28, %46, %65, %28;\n\t"
         "madc.hi.cc.u32 %29, %46, %65, %29;\n\t"
-        "madc.hi.cc.u32 %30, %47, %65, %30;\n\t"
+        "madc.lo.cc.u32 %30, %48, %65, %30;\n\t"
         "madc.hi.cc.u32 %31, %48, %65, %31;\n\t"
-        "madc.hi.u32 %32, %49, %65, %32;\n\t"
+        "addc.u32 %32, 0, 0;\n\t"
+        "mad.lo.cc.u32 t14, %33, %65, t14;\n\t"
+        "madc.hi.cc.u32 t15, %33, %65, t15;\n\t"
+        "madc.lo.cc.u32 t16, %35, %65, t16;\n\t"
+        "madc.hi.cc.u32 t17, %35, %65, t17;\n\t"
+        "madc.lo.cc.u32 t18, %37, %65, t18;\n\t"
+        "madc.hi.cc.u32 t19, %37, %65, t19;\n\t"
+        "madc.lo.cc.u32 t20, %39, %65, t20;\n\t"
+        "madc.hi.cc.u32 t21, %39, %65, t21;\n\t"
+        "madc.lo.cc.u32 t22, %41, %65, t22;\n\t"
+        "madc.hi.cc.u32 t23, %41, %65, t23;\n\t"
+        "madc.lo.cc.u32 t24, %43, %65, t24;\n\t"
+        "madc.hi.cc.u32 t25, %43, %65, t25;\n\t"
+        "madc.lo.cc.u32 t26, %45, %65, t26;\n\t"
+        "madc.hi.cc.u32 t27, %45, %65, t27;\n\t"
+        "madc.lo.cc.u32 t28, %47, %65, t28;\n\t"
+        "madc.hi.cc.u32 t29, %47, %65, t29;\n\t"
+        "madc.lo.cc.u32 t30, %49, %65, t30;\n\t"
+        "madc.hi.u32 t31, %49, %65, 0;\n\t"
         "mad.lo.cc.u32 %16, %33, %66, %16;\n\t"
-        "madc.lo.cc.u32 %17, %34, %66, %17;\n\t"
+        "madc.hi.cc.u32 %17, %33, %66, %17;\n\t"
         "madc.lo.cc.u32 %18, %35, %66, %18;\n\t"
-        "madc.lo.cc.u32 %19, %36, %66, %19;\n\t"
-        "madc.lo.cc.u32 %20, %37, %66, %20;\n\t"
-        "madc.lo.cc.u32 %21, %38, %66, %21;\n\t"
-        "madc.lo.cc.u32 %22, %39, %66, %22;\n\t"
-        "madc.lo.cc.u32 %23, %40, %66, %23;\n\t"
-        "madc.lo.cc.u32 %24, %41, %66, %24;\n\t"
-        "madc.lo.cc.u32 %25, %42, %66, %25;\n\t"
-        "madc.lo.cc.u32 %26, %43, %66, %26;\n\t"
-        "madc.lo.cc.u32 %27, %44, %66, %27;\n\t"
-        "madc.lo.cc.u32 %28, %45, %66, %28;\n\t"
-        "madc.lo.cc.u32 %29, %46, %66, %29;\n\t"
-        "madc.lo.cc.u32 %30, %47, %66, %30;\n\t"
-        "madc.lo.cc.u32 %31, %48, %66, %31;\n\t"
-        "madc.lo.u32 %32, %49, %66, %32;\n\t"
-        "mad.hi.cc.u32 %17, %33, %66, %17;\n\t"
-        "madc.hi.cc.u32 %18, %34, %66, %18;\n\t"
         "madc.hi.cc.u32 %19, %35, %66, %19;\n\t"
-        "madc.hi.cc.u32 %20, %36, %66, %20;\n\t"
+        "madc.lo.cc.u32 %20, %37, %66, %20;\n\t"
         "madc.hi.cc.u32 %21, %37, %66, %21;\n\t"
-        "madc.hi.cc.u32 %22, %38, %66, %22;\n\t"
+        "madc.lo.cc.u32 %22, %39, %66, %22;\n\t"
         "madc.hi.cc.u32 %23, %39, %66, %23;\n\t"
-        "madc.hi.cc.u32 %24, %40, %66, %24;\n\t"
+        "madc.lo.cc.u32 %24, %41, %66, %24;\n\t"
         "madc.hi.cc.u32 %25, %41, %66, %25;\n\t"
-        "madc.hi.cc.u32 %26, %42, %66, %26;\n\t"
+        "madc.lo.cc.u32 %26, %43, %66, %26;\n\t"
         "madc.hi.cc.u32 %27, %43, %66, %27;\n\t"
-        "madc.hi.cc.u32 %28, %44, %66, %28;\n\t"
+        "madc.lo.cc.u32 %28, %45, %66, %28;\n\t"
         "madc.hi.cc.u32 %29, %45, %66, %29;\n\t"
-        "madc.hi.cc.u32 %30, %46, %66, %30;\n\t"
+        "madc.lo.cc.u32 %30, %47, %66, %30;\n\t"
         "madc.hi.cc.u32 %31, %47, %66, %31;\n\t"
-        "madc.hi.u32 %32, %48, %66, %32;\n\t"
+        "madc.lo.u32 %32, %49, %66, %32;\n\t"
+        "mad.lo.cc.u32 t16, %34, %66, t16;\n\t"
+        "madc.hi.cc.u32 t17, %34, %66, t17;\n\t"
+        "madc.lo.cc.u32 t18, %36, %66, t18;\n\t"
+        "madc.hi.cc.u32 t19, %36, %66, t19;\n\t"
+        "madc.lo.cc.u32 t20, %38, %66, t20;\n\t"
+        "madc.hi.cc.u32 t21, %38, %66, t21;\n\t"
+        "madc.lo.cc.u32 t22, %40, %66, t22;\n\t"
+        "madc.hi.cc.u32 t23, %40, %66, t23;\n\t"
+        "madc.lo.cc.u32 t24, %42, %66, t24;\n\t"
+        "madc.hi.cc.u32 t25, %42, %66, t25;\n\t"
+        "madc.lo.cc.u32 t26, %44, %66, t26;\n\t"
+        "madc.hi.cc.u32 t27, %44, %66, t27;\n\t"
+        "madc.lo.cc.u32 t28, %46, %66, t28;\n\t"
+        "madc.hi.cc.u32 t29, %46, %66, t29;\n\t"
+        "madc.lo.cc.u32 t30, %48, %66, t30;\n\t"
+        "madc.hi.u32 t31, %48, %66, t31;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.cc.u32 %11, %11, t10;\n\t"
+        "addc.cc.u32 %12, %12, t11;\n\t"
+        "addc.cc.u32 %13, %13, t12;\n\t"
+        "addc.cc.u32 %14, %14, t13;\n\t"
+        "addc.cc.u32 %15, %15, t14;\n\t"
+        "addc.cc.u32 %16, %16, t15;\n\t"
+        "addc.cc.u32 %17, %17, t16;\n\t"
+        "addc.cc.u32 %18, %18, t17;\n\t"
+        "addc.cc.u32 %19, %19, t18;\n\t"
+        "addc.cc.u32 %20, %20, t19;\n\t"
+        "addc.cc.u32 %21, %21, t20;\n\t"
+        "addc.cc.u32 %22, %22, t21;\n\t"
+        "addc.cc.u32 %23, %23, t22;\n\t"
+        "addc.cc.u32 %24, %24, t23;\n\t"
+        "addc.cc.u32 %25, %25, t24;\n\t"
+        "addc.cc.u32 %26, %26, t25;\n\t"
+        "addc.cc.u32 %27, %27, t26;\n\t"
+        "addc.cc.u32 %28, %28, t27;\n\t"
+        "addc.cc.u32 %29, %29, t28;\n\t"
+        "addc.cc.u32 %30, %30, t29;\n\t"
+        "addc.cc.u32 %31, %31, t30;\n\t"
+        "addc.u32 %32, %32, t31;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50])
@@ -5356,6 +5614,7 @@ struct mad {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[32];
     y[0] = ptx_mov(x[34]);
     y[1] = ptx_mov(x[35]);
     y[2] = ptx_mov(x[36]);
@@ -5374,598 +5633,629 @@ struct mad {
     y[15] = ptx_mov(x[49]);
     y[16] = ptx_mov(x[50]);
     y[0] = ptx_mad_lo_cc(cf, x[0], x[17], y[0]);
-    y[1] = ptx_madc_lo_cc(cf, x[1], x[17], y[1]);
+    y[1] = ptx_madc_hi_cc(cf, x[0], x[17], y[1]);
     y[2] = ptx_madc_lo_cc(cf, x[2], x[17], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[3], x[17], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[4], x[17], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[5], x[17], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[6], x[17], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[7], x[17], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[8], x[17], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[9], x[17], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[10], x[17], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[11], x[17], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[12], x[17], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[13], x[17], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[14], x[17], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[15], x[17], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[16], x[17], y[16]);
-    y[17] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[17], y[1]);
-    y[2] = ptx_madc_hi_cc(cf, x[1], x[17], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[2], x[17], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[3], x[17], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[4], x[17], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[4], x[17], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[5], x[17], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[6], x[17], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[6], x[17], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[7], x[17], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[8], x[17], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[8], x[17], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[9], x[17], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[10], x[17], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[10], x[17], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[11], x[17], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[12], x[17], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[12], x[17], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[13], x[17], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[14], x[17], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[14], x[17], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[15], x[17], y[16]);
-    y[17] = ptx_madc_hi(cf, x[16], x[17], y[17]);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[18], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[18], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[2], x[18], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[18], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[18], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[18], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[6], x[18], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[18], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[8], x[18], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[18], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[10], x[18], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[11], x[18], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[12], x[18], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[13], x[18], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[14], x[18], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[15], x[18], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[16], x[18], y[17]);
-    y[18] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[18], y[2]);
+    y[16] = ptx_madc_lo_cc(cf, x[16], x[17], y[16]);
+    y[17] = ptx_madc_hi(cf, x[16], x[17], 0u);
+    t[0] = ptx_mul_lo(x[1], x[17]);
+    t[1] = ptx_mul_hi(x[1], x[17]);
+    t[2] = ptx_mul_lo(x[3], x[17]);
+    t[3] = ptx_mul_hi(x[3], x[17]);
+    t[4] = ptx_mul_lo(x[5], x[17]);
+    t[5] = ptx_mul_hi(x[5], x[17]);
+    t[6] = ptx_mul_lo(x[7], x[17]);
+    t[7] = ptx_mul_hi(x[7], x[17]);
+    t[8] = ptx_mul_lo(x[9], x[17]);
+    t[9] = ptx_mul_hi(x[9], x[17]);
+    t[10] = ptx_mul_lo(x[11], x[17]);
+    t[11] = ptx_mul_hi(x[11], x[17]);
+    t[12] = ptx_mul_lo(x[13], x[17]);
+    t[13] = ptx_mul_hi(x[13], x[17]);
+    t[14] = ptx_mul_lo(x[15], x[17]);
+    t[15] = ptx_mul_hi(x[15], x[17]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[18], y[2]);
     y[3] = ptx_madc_hi_cc(cf, x[1], x[18], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[2], x[18], y[4]);
+    y[4] = ptx_madc_lo_cc(cf, x[3], x[18], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[18], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[18], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[18], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[5], x[18], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[6], x[18], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[7], x[18], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[7], x[18], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[8], x[18], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[9], x[18], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[9], x[18], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[10], x[18], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[11], x[18], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[11], x[18], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[12], x[18], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[13], x[18], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[13], x[18], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[14], x[18], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[15], x[18], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[15], x[18], y[17]);
-    y[18] = ptx_madc_hi(cf, x[16], x[18], y[18]);
+    y[18] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[18], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[18], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[2], x[18], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[18], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[18], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[18], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[18], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[6], x[18], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[8], x[18], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[8], x[18], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[10], x[18], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[10], x[18], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[12], x[18], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[12], x[18], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[14], x[18], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[14], x[18], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[16], x[18], 0u);
+    t[17] = ptx_madc_hi(cf, x[16], x[18], 0u);
     y[2] = ptx_mad_lo_cc(cf, x[0], x[19], y[2]);
-    y[3] = ptx_madc_lo_cc(cf, x[1], x[19], y[3]);
+    y[3] = ptx_madc_hi_cc(cf, x[0], x[19], y[3]);
     y[4] = ptx_madc_lo_cc(cf, x[2], x[19], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[3], x[19], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[19], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[5], x[19], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[19], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[7], x[19], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[19], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[9], x[19], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[10], x[19], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[11], x[19], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[12], x[19], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[13], x[19], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[14], x[19], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[15], x[19], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[16], x[19], y[18]);
-    y[19] = ptx_addc(cf, 0u, 0u);
-    y[3] = ptx_mad_hi_cc(cf, x[0], x[19], y[3]);
-    y[4] = ptx_madc_hi_cc(cf, x[1], x[19], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[2], x[19], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[3], x[19], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[4], x[19], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[4], x[19], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[5], x[19], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[6], x[19], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[6], x[19], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[7], x[19], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[8], x[19], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[8], x[19], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[9], x[19], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[10], x[19], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[10], x[19], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[11], x[19], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[12], x[19], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[12], x[19], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[13], x[19], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[14], x[19], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[14], x[19], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[15], x[19], y[18]);
-    y[19] = ptx_madc_hi(cf, x[16], x[19], y[19]);
-    y[3] = ptx_mad_lo_cc(cf, x[0], x[20], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[1], x[20], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[2], x[20], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[3], x[20], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[4], x[20], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[20], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[6], x[20], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[20], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[8], x[20], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[9], x[20], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[10], x[20], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[11], x[20], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[12], x[20], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[13], x[20], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[14], x[20], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[15], x[20], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[16], x[20], y[19]);
-    y[20] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[0], x[20], y[4]);
+    y[18] = ptx_madc_lo_cc(cf, x[16], x[19], y[18]);
+    y[19] = ptx_madc_hi(cf, x[16], x[19], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[1], x[19], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[19], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[3], x[19], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[19], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[19], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[19], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[19], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[7], x[19], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[9], x[19], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[9], x[19], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[11], x[19], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[11], x[19], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[13], x[19], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[13], x[19], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[15], x[19], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[15], x[19], t[17]);
+    t[18] = ptx_addc(cf, 0u, 0u);
+    y[4] = ptx_mad_lo_cc(cf, x[1], x[20], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[1], x[20], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[2], x[20], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[3], x[20], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[3], x[20], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[4], x[20], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[5], x[20], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[5], x[20], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[6], x[20], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[7], x[20], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[7], x[20], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[8], x[20], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[9], x[20], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[9], x[20], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[10], x[20], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[11], x[20], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[11], x[20], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[12], x[20], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[13], x[20], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[13], x[20], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[14], x[20], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[15], x[20], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[15], x[20], y[19]);
-    y[20] = ptx_madc_hi(cf, x[16], x[20], y[20]);
+    y[20] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[0], x[20], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[0], x[20], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[20], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[20], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[4], x[20], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[20], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[20], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[20], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[20], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[8], x[20], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[10], x[20], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[10], x[20], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[12], x[20], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[12], x[20], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[14], x[20], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[14], x[20], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[16], x[20], t[18]);
+    t[19] = ptx_madc_hi(cf, x[16], x[20], 0u);
     y[4] = ptx_mad_lo_cc(cf, x[0], x[21], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[1], x[21], y[5]);
+    y[5] = ptx_madc_hi_cc(cf, x[0], x[21], y[5]);
     y[6] = ptx_madc_lo_cc(cf, x[2], x[21], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[3], x[21], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[4], x[21], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[5], x[21], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[21], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[7], x[21], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[21], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[9], x[21], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[10], x[21], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[11], x[21], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[12], x[21], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[13], x[21], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[14], x[21], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[15], x[21], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[16], x[21], y[20]);
-    y[21] = ptx_addc(cf, 0u, 0u);
-    y[5] = ptx_mad_hi_cc(cf, x[0], x[21], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[1], x[21], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[2], x[21], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[3], x[21], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[4], x[21], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[4], x[21], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[5], x[21], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[6], x[21], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[6], x[21], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[7], x[21], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[8], x[21], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[8], x[21], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[9], x[21], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[10], x[21], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[10], x[21], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[11], x[21], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[12], x[21], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[12], x[21], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[13], x[21], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[14], x[21], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[14], x[21], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[15], x[21], y[20]);
-    y[21] = ptx_madc_hi(cf, x[16], x[21], y[21]);
-    y[5] = ptx_mad_lo_cc(cf, x[0], x[22], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[1], x[22], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[2], x[22], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[3], x[22], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[4], x[22], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[5], x[22], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[6], x[22], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[22], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[8], x[22], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[9], x[22], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[10], x[22], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[11], x[22], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[12], x[22], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[13], x[22], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[14], x[22], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[15], x[22], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[16], x[22], y[21]);
-    y[22] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_hi_cc(cf, x[0], x[22], y[6]);
+    y[20] = ptx_madc_lo_cc(cf, x[16], x[21], y[20]);
+    y[21] = ptx_madc_hi(cf, x[16], x[21], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[1], x[21], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[1], x[21], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[21], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[21], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[5], x[21], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[21], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[21], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[7], x[21], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[9], x[21], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[9], x[21], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[11], x[21], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[11], x[21], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[13], x[21], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[13], x[21], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[15], x[21], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[15], x[21], t[19]);
+    t[20] = ptx_addc(cf, 0u, 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[1], x[22], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[1], x[22], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[2], x[22], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[3], x[22], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[3], x[22], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[4], x[22], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[5], x[22], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[5], x[22], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[6], x[22], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[7], x[22], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[7], x[22], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[8], x[22], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[9], x[22], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[9], x[22], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[10], x[22], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[11], x[22], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[11], x[22], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[12], x[22], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[13], x[22], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[13], x[22], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[14], x[22], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[15], x[22], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[15], x[22], y[21]);
-    y[22] = ptx_madc_hi(cf, x[16], x[22], y[22]);
+    y[22] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[22], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[22], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[2], x[22], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[2], x[22], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[22], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[22], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[6], x[22], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[22], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[22], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[8], x[22], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[10], x[22], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[10], x[22], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[12], x[22], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[12], x[22], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[14], x[22], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[14], x[22], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[16], x[22], t[20]);
+    t[21] = ptx_madc_hi(cf, x[16], x[22], 0u);
     y[6] = ptx_mad_lo_cc(cf, x[0], x[23], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[1], x[23], y[7]);
+    y[7] = ptx_madc_hi_cc(cf, x[0], x[23], y[7]);
     y[8] = ptx_madc_lo_cc(cf, x[2], x[23], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[3], x[23], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[4], x[23], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[5], x[23], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[6], x[23], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[7], x[23], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[8], x[23], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[9], x[23], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[10], x[23], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[11], x[23], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[12], x[23], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[13], x[23], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[14], x[23], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[15], x[23], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[16], x[23], y[22]);
-    y[23] = ptx_addc(cf, 0u, 0u);
-    y[7] = ptx_mad_hi_cc(cf, x[0], x[23], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[1], x[23], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[2], x[23], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[3], x[23], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[4], x[23], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[4], x[23], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[5], x[23], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[6], x[23], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[6], x[23], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[7], x[23], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[8], x[23], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[8], x[23], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[9], x[23], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[10], x[23], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[10], x[23], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[11], x[23], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[12], x[23], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[12], x[23], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[13], x[23], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[14], x[23], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[14], x[23], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[15], x[23], y[22]);
-    y[23] = ptx_madc_hi(cf, x[16], x[23], y[23]);
-    y[7] = ptx_mad_lo_cc(cf, x[0], x[24], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[1], x[24], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[2], x[24], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[3], x[24], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[4], x[24], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[5], x[24], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[6], x[24], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[7], x[24], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[8], x[24], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[9], x[24], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[10], x[24], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[11], x[24], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[12], x[24], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[13], x[24], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[14], x[24], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[15], x[24], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[16], x[24], y[23]);
-    y[24] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_hi_cc(cf, x[0], x[24], y[8]);
+    y[22] = ptx_madc_lo_cc(cf, x[16], x[23], y[22]);
+    y[23] = ptx_madc_hi(cf, x[16], x[23], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[1], x[23], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[1], x[23], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[3], x[23], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[3], x[23], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[23], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[5], x[23], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[7], x[23], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[7], x[23], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[9], x[23], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[9], x[23], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[11], x[23], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[11], x[23], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[13], x[23], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[13], x[23], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[15], x[23], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[15], x[23], t[21]);
+    t[22] = ptx_addc(cf, 0u, 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[1], x[24], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[1], x[24], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[2], x[24], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[3], x[24], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[3], x[24], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[4], x[24], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[5], x[24], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[5], x[24], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[6], x[24], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[7], x[24], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[7], x[24], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[8], x[24], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[9], x[24], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[9], x[24], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[10], x[24], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[11], x[24], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[11], x[24], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[12], x[24], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[13], x[24], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[13], x[24], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[14], x[24], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[15], x[24], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[15], x[24], y[23]);
-    y[24] = ptx_madc_hi(cf, x[16], x[24], y[24]);
+    y[24] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[0], x[24], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[0], x[24], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[2], x[24], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[2], x[24], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[4], x[24], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[4], x[24], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[24], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[6], x[24], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[8], x[24], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[8], x[24], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[10], x[24], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[10], x[24], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[12], x[24], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[12], x[24], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[14], x[24], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[14], x[24], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[16], x[24], t[22]);
+    t[23] = ptx_madc_hi(cf, x[16], x[24], 0u);
     y[8] = ptx_mad_lo_cc(cf, x[0], x[25], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[1], x[25], y[9]);
+    y[9] = ptx_madc_hi_cc(cf, x[0], x[25], y[9]);
     y[10] = ptx_madc_lo_cc(cf, x[2], x[25], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[3], x[25], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[4], x[25], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[5], x[25], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[6], x[25], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[7], x[25], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[8], x[25], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[9], x[25], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[10], x[25], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[11], x[25], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[12], x[25], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[13], x[25], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[14], x[25], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[15], x[25], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[16], x[25], y[24]);
-    y[25] = ptx_addc(cf, 0u, 0u);
-    y[9] = ptx_mad_hi_cc(cf, x[0], x[25], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[1], x[25], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[2], x[25], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[3], x[25], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[4], x[25], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[4], x[25], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[5], x[25], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[6], x[25], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[6], x[25], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[7], x[25], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[8], x[25], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[8], x[25], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[9], x[25], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[10], x[25], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[10], x[25], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[11], x[25], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[12], x[25], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[12], x[25], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[13], x[25], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[14], x[25], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[14], x[25], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[15], x[25], y[24]);
-    y[25] = ptx_madc_hi(cf, x[16], x[25], y[25]);
-    y[9] = ptx_mad_lo_cc(cf, x[0], x[26], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[1], x[26], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[2], x[26], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[3], x[26], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[4], x[26], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[5], x[26], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[6], x[26], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[7], x[26], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[8], x[26], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[9], x[26], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[10], x[26], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[11], x[26], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[12], x[26], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[13], x[26], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[14], x[26], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[15], x[26], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[16], x[26], y[25]);
-    y[26] = ptx_addc(cf, 0u, 0u);
-    y[10] = ptx_mad_hi_cc(cf, x[0], x[26], y[10]);
+    y[24] = ptx_madc_lo_cc(cf, x[16], x[25], y[24]);
+    y[25] = ptx_madc_hi(cf, x[16], x[25], 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[1], x[25], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[1], x[25], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[3], x[25], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[3], x[25], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[5], x[25], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[5], x[25], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[7], x[25], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[7], x[25], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[9], x[25], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[9], x[25], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[11], x[25], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[11], x[25], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[13], x[25], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[13], x[25], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[15], x[25], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[15], x[25], t[23]);
+    t[24] = ptx_addc(cf, 0u, 0u);
+    y[10] = ptx_mad_lo_cc(cf, x[1], x[26], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[1], x[26], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[2], x[26], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[3], x[26], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[3], x[26], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[4], x[26], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[5], x[26], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[5], x[26], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[6], x[26], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[7], x[26], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[7], x[26], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[8], x[26], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[9], x[26], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[9], x[26], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[10], x[26], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[11], x[26], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[11], x[26], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[12], x[26], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[13], x[26], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[13], x[26], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[14], x[26], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[15], x[26], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[15], x[26], y[25]);
-    y[26] = ptx_madc_hi(cf, x[16], x[26], y[26]);
+    y[26] = ptx_addc(cf, 0u, 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[0], x[26], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[0], x[26], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[2], x[26], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[2], x[26], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[4], x[26], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[4], x[26], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[6], x[26], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[6], x[26], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[8], x[26], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[8], x[26], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[10], x[26], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[10], x[26], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[12], x[26], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[12], x[26], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[14], x[26], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[14], x[26], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[16], x[26], t[24]);
+    t[25] = ptx_madc_hi(cf, x[16], x[26], 0u);
     y[10] = ptx_mad_lo_cc(cf, x[0], x[27], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[1], x[27], y[11]);
+    y[11] = ptx_madc_hi_cc(cf, x[0], x[27], y[11]);
     y[12] = ptx_madc_lo_cc(cf, x[2], x[27], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[3], x[27], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[4], x[27], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[5], x[27], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[6], x[27], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[7], x[27], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[8], x[27], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[9], x[27], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[10], x[27], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[11], x[27], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[12], x[27], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[13], x[27], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[14], x[27], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[15], x[27], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[16], x[27], y[26]);
-    y[27] = ptx_addc(cf, 0u, 0u);
-    y[11] = ptx_mad_hi_cc(cf, x[0], x[27], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[1], x[27], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[2], x[27], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[3], x[27], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[4], x[27], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[4], x[27], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[5], x[27], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[6], x[27], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[6], x[27], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[7], x[27], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[8], x[27], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[8], x[27], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[9], x[27], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[10], x[27], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[10], x[27], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[11], x[27], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[12], x[27], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[12], x[27], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[13], x[27], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[14], x[27], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[14], x[27], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[15], x[27], y[26]);
-    y[27] = ptx_madc_hi(cf, x[16], x[27], y[27]);
-    y[11] = ptx_mad_lo_cc(cf, x[0], x[28], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[1], x[28], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[2], x[28], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[3], x[28], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[4], x[28], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[5], x[28], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[6], x[28], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[7], x[28], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[8], x[28], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[9], x[28], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[10], x[28], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[11], x[28], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[12], x[28], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[13], x[28], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[14], x[28], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[15], x[28], y[26]);
-    y[27] = ptx_madc_lo_cc(cf, x[16], x[28], y[27]);
-    y[28] = ptx_addc(cf, 0u, 0u);
-    y[12] = ptx_mad_hi_cc(cf, x[0], x[28], y[12]);
+    y[26] = ptx_madc_lo_cc(cf, x[16], x[27], y[26]);
+    y[27] = ptx_madc_hi(cf, x[16], x[27], 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[1], x[27], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[1], x[27], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[3], x[27], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[3], x[27], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[5], x[27], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[5], x[27], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[7], x[27], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[7], x[27], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[9], x[27], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[9], x[27], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[11], x[27], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[11], x[27], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[13], x[27], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[13], x[27], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[15], x[27], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[15], x[27], t[25]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    y[12] = ptx_mad_lo_cc(cf, x[1], x[28], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[1], x[28], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[2], x[28], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[3], x[28], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[3], x[28], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[4], x[28], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[5], x[28], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[5], x[28], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[6], x[28], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[7], x[28], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[7], x[28], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[8], x[28], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[9], x[28], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[9], x[28], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[10], x[28], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[11], x[28], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[11], x[28], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[12], x[28], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[13], x[28], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[13], x[28], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[14], x[28], y[26]);
+    y[26] = ptx_madc_lo_cc(cf, x[15], x[28], y[26]);
     y[27] = ptx_madc_hi_cc(cf, x[15], x[28], y[27]);
-    y[28] = ptx_madc_hi(cf, x[16], x[28], y[28]);
+    y[28] = ptx_addc(cf, 0u, 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[0], x[28], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[0], x[28], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[2], x[28], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[2], x[28], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[4], x[28], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[4], x[28], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[6], x[28], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[6], x[28], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[8], x[28], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[8], x[28], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[10], x[28], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[10], x[28], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[12], x[28], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[12], x[28], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[14], x[28], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[14], x[28], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[16], x[28], t[26]);
+    t[27] = ptx_madc_hi(cf, x[16], x[28], 0u);
     y[12] = ptx_mad_lo_cc(cf, x[0], x[29], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[1], x[29], y[13]);
+    y[13] = ptx_madc_hi_cc(cf, x[0], x[29], y[13]);
     y[14] = ptx_madc_lo_cc(cf, x[2], x[29], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[3], x[29], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[4], x[29], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[5], x[29], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[6], x[29], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[7], x[29], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[8], x[29], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[9], x[29], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[10], x[29], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[11], x[29], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[12], x[29], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[13], x[29], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[14], x[29], y[26]);
-    y[27] = ptx_madc_lo_cc(cf, x[15], x[29], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[16], x[29], y[28]);
-    y[29] = ptx_addc(cf, 0u, 0u);
-    y[13] = ptx_mad_hi_cc(cf, x[0], x[29], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[1], x[29], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[2], x[29], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[3], x[29], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[4], x[29], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[4], x[29], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[5], x[29], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[6], x[29], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[6], x[29], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[7], x[29], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[8], x[29], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[8], x[29], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[9], x[29], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[10], x[29], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[10], x[29], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[11], x[29], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[12], x[29], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[12], x[29], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[13], x[29], y[26]);
+    y[26] = ptx_madc_lo_cc(cf, x[14], x[29], y[26]);
     y[27] = ptx_madc_hi_cc(cf, x[14], x[29], y[27]);
-    y[28] = ptx_madc_hi_cc(cf, x[15], x[29], y[28]);
-    y[29] = ptx_madc_hi(cf, x[16], x[29], y[29]);
-    y[13] = ptx_mad_lo_cc(cf, x[0], x[30], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[1], x[30], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[2], x[30], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[3], x[30], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[4], x[30], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[5], x[30], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[6], x[30], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[7], x[30], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[8], x[30], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[9], x[30], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[10], x[30], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[11], x[30], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[12], x[30], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[13], x[30], y[26]);
-    y[27] = ptx_madc_lo_cc(cf, x[14], x[30], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[15], x[30], y[28]);
-    y[29] = ptx_madc_lo_cc(cf, x[16], x[30], y[29]);
-    y[30] = ptx_addc(cf, 0u, 0u);
-    y[14] = ptx_mad_hi_cc(cf, x[0], x[30], y[14]);
+    y[28] = ptx_madc_lo_cc(cf, x[16], x[29], y[28]);
+    y[29] = ptx_madc_hi(cf, x[16], x[29], 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[1], x[29], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[1], x[29], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[3], x[29], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[3], x[29], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[5], x[29], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[5], x[29], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[7], x[29], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[7], x[29], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[9], x[29], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[9], x[29], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[11], x[29], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[11], x[29], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[13], x[29], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[13], x[29], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[15], x[29], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[15], x[29], t[27]);
+    t[28] = ptx_addc(cf, 0u, 0u);
+    y[14] = ptx_mad_lo_cc(cf, x[1], x[30], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[1], x[30], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[2], x[30], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[3], x[30], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[3], x[30], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[4], x[30], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[5], x[30], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[5], x[30], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[6], x[30], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[7], x[30], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[7], x[30], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[8], x[30], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[9], x[30], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[9], x[30], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[10], x[30], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[11], x[30], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[11], x[30], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[12], x[30], y[26]);
+    y[26] = ptx_madc_lo_cc(cf, x[13], x[30], y[26]);
     y[27] = ptx_madc_hi_cc(cf, x[13], x[30], y[27]);
-    y[28] = ptx_madc_hi_cc(cf, x[14], x[30], y[28]);
+    y[28] = ptx_madc_lo_cc(cf, x[15], x[30], y[28]);
     y[29] = ptx_madc_hi_cc(cf, x[15], x[30], y[29]);
-    y[30] = ptx_madc_hi(cf, x[16], x[30], y[30]);
+    y[30] = ptx_addc(cf, 0u, 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[0], x[30], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[0], x[30], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[2], x[30], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[2], x[30], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[4], x[30], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[4], x[30], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[6], x[30], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[6], x[30], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[8], x[30], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[8], x[30], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[10], x[30], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[10], x[30], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[12], x[30], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[12], x[30], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[14], x[30], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[14], x[30], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[16], x[30], t[28]);
+    t[29] = ptx_madc_hi(cf, x[16], x[30], 0u);
     y[14] = ptx_mad_lo_cc(cf, x[0], x[31], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[1], x[31], y[15]);
+    y[15] = ptx_madc_hi_cc(cf, x[0], x[31], y[15]);
     y[16] = ptx_madc_lo_cc(cf, x[2], x[31], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[3], x[31], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[4], x[31], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[5], x[31], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[6], x[31], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[7], x[31], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[8], x[31], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[9], x[31], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[10], x[31], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[11], x[31], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[12], x[31], y[26]);
-    y[27] = ptx_madc_lo_cc(cf, x[13], x[31], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[14], x[31], y[28]);
-    y[29] = ptx_madc_lo_cc(cf, x[15], x[31], y[29]);
-    y[30] = ptx_madc_lo_cc(cf, x[16], x[31], y[30]);
-    y[31] = ptx_addc(cf, 0u, 0u);
-    y[15] = ptx_mad_hi_cc(cf, x[0], x[31], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[1], x[31], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[2], x[31], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[3], x[31], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[4], x[31], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[4], x[31], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[5], x[31], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[6], x[31], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[6], x[31], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[7], x[31], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[8], x[31], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[8], x[31], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[9], x[31], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[10], x[31], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[10], x[31], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[11], x[31], y[26]);
+    y[26] = ptx_madc_lo_cc(cf, x[12], x[31], y[26]);
     y[27] = ptx_madc_hi_cc(cf, x[12], x[31], y[27]);
-    y[28] = ptx_madc_hi_cc(cf, x[13], x[31], y[28]);
+    y[28] = ptx_madc_lo_cc(cf, x[14], x[31], y[28]);
     y[29] = ptx_madc_hi_cc(cf, x[14], x[31], y[29]);
-    y[30] = ptx_madc_hi_cc(cf, x[15], x[31], y[30]);
-    y[31] = ptx_madc_hi(cf, x[16], x[31], y[31]);
-    y[15] = ptx_mad_lo_cc(cf, x[0], x[32], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[1], x[32], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[2], x[32], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[3], x[32], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[4], x[32], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[5], x[32], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[6], x[32], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[7], x[32], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[8], x[32], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[9], x[32], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[10], x[32], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[11], x[32], y[26]);
-    y[27] = ptx_madc_lo_cc(cf, x[12], x[32], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[13], x[32], y[28]);
-    y[29] = ptx_madc_lo_cc(cf, x[14], x[32], y[29]);
-    y[30] = ptx_madc_lo_cc(cf, x[15], x[32], y[30]);
-    y[31] = ptx_madc_lo_cc(cf, x[16], x[32], y[31]);
-    y[32] = ptx_addc(cf, 0u, 0u);
-    y[16] = ptx_mad_hi_cc(cf, x[0], x[32], y[16]);
+    y[30] = ptx_madc_lo_cc(cf, x[16], x[31], y[30]);
+    y[31] = ptx_madc_hi(cf, x[16], x[31], 0u);
+    t[14] = ptx_mad_lo_cc(cf, x[1], x[31], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[1], x[31], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[3], x[31], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[3], x[31], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[5], x[31], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[5], x[31], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[7], x[31], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[7], x[31], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[9], x[31], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[9], x[31], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[11], x[31], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[11], x[31], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[13], x[31], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[13], x[31], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[15], x[31], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[15], x[31], t[29]);
+    t[30] = ptx_addc(cf, 0u, 0u);
+    y[16] = ptx_mad_lo_cc(cf, x[1], x[32], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[1], x[32], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[2], x[32], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[3], x[32], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[3], x[32], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[4], x[32], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[5], x[32], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[5], x[32], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[6], x[32], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[7], x[32], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[7], x[32], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[8], x[32], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[9], x[32], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[9], x[32], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[10], x[32], y[26]);
+    y[26] = ptx_madc_lo_cc(cf, x[11], x[32], y[26]);
     y[27] = ptx_madc_hi_cc(cf, x[11], x[32], y[27]);
-    y[28] = ptx_madc_hi_cc(cf, x[12], x[32], y[28]);
+    y[28] = ptx_madc_lo_cc(cf, x[13], x[32], y[28]);
     y[29] = ptx_madc_hi_cc(cf, x[13], x[32], y[29]);
-    y[30] = ptx_madc_hi_cc(cf, x[14], x[32], y[30]);
+    y[30] = ptx_madc_lo_cc(cf, x[15], x[32], y[30]);
     y[31] = ptx_madc_hi_cc(cf, x[15], x[32], y[31]);
-    y[32] = ptx_madc_hi(cf, x[16], x[32], y[32]);
+    y[32] = ptx_addc(cf, 0u, 0u);
+    t[14] = ptx_mad_lo_cc(cf, x[0], x[32], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[0], x[32], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[2], x[32], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[2], x[32], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[4], x[32], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[4], x[32], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[6], x[32], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[6], x[32], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[8], x[32], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[8], x[32], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[10], x[32], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[10], x[32], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[12], x[32], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[12], x[32], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[14], x[32], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[14], x[32], t[29]);
+    t[30] = ptx_madc_lo_cc(cf, x[16], x[32], t[30]);
+    t[31] = ptx_madc_hi(cf, x[16], x[32], 0u);
     y[16] = ptx_mad_lo_cc(cf, x[0], x[33], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[1], x[33], y[17]);
+    y[17] = ptx_madc_hi_cc(cf, x[0], x[33], y[17]);
     y[18] = ptx_madc_lo_cc(cf, x[2], x[33], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[3], x[33], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[4], x[33], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[5], x[33], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[6], x[33], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[7], x[33], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[8], x[33], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[9], x[33], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[10], x[33], y[26]);
-    y[27] = ptx_madc_lo_cc(cf, x[11], x[33], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[12], x[33], y[28]);
-    y[29] = ptx_madc_lo_cc(cf, x[13], x[33], y[29]);
-    y[30] = ptx_madc_lo_cc(cf, x[14], x[33], y[30]);
-    y[31] = ptx_madc_lo_cc(cf, x[15], x[33], y[31]);
-    y[32] = ptx_madc_lo(cf, x[16], x[33], y[32]);
-    y[17] = ptx_mad_hi_cc(cf, x[0], x[33], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[1], x[33], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[2], x[33], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[3], x[33], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[4], x[33], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[4], x[33], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[5], x[33], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[6], x[33], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[6], x[33], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[7], x[33], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[8], x[33], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[8], x[33], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[9], x[33], y[26]);
+    y[26] = ptx_madc_lo_cc(cf, x[10], x[33], y[26]);
     y[27] = ptx_madc_hi_cc(cf, x[10], x[33], y[27]);
-    y[28] = ptx_madc_hi_cc(cf, x[11], x[33], y[28]);
+    y[28] = ptx_madc_lo_cc(cf, x[12], x[33], y[28]);
     y[29] = ptx_madc_hi_cc(cf, x[12], x[33], y[29]);
-    y[30] = ptx_madc_hi_cc(cf, x[13], x[33], y[30]);
+    y[30] = ptx_madc_lo_cc(cf, x[14], x[33], y[30]);
     y[31] = ptx_madc_hi_cc(cf, x[14], x[33], y[31]);
-    y[32] = ptx_madc_hi(cf, x[15], x[33], y[32]);
+    y[32] = ptx_madc_lo(cf, x[16], x[33], y[32]);
+    t[16] = ptx_mad_lo_cc(cf, x[1], x[33], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[1], x[33], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[3], x[33], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[3], x[33], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[5], x[33], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[5], x[33], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[7], x[33], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[7], x[33], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[9], x[33], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[9], x[33], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[11], x[33], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[11], x[33], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[13], x[33], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[13], x[33], t[29]);
+    t[30] = ptx_madc_lo_cc(cf, x[15], x[33], t[30]);
+    t[31] = ptx_madc_hi(cf, x[15], x[33], t[31]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc_cc(cf, y[12], t[11]);
+    y[13] = ptx_addc_cc(cf, y[13], t[12]);
+    y[14] = ptx_addc_cc(cf, y[14], t[13]);
+    y[15] = ptx_addc_cc(cf, y[15], t[14]);
+    y[16] = ptx_addc_cc(cf, y[16], t[15]);
+    y[17] = ptx_addc_cc(cf, y[17], t[16]);
+    y[18] = ptx_addc_cc(cf, y[18], t[17]);
+    y[19] = ptx_addc_cc(cf, y[19], t[18]);
+    y[20] = ptx_addc_cc(cf, y[20], t[19]);
+    y[21] = ptx_addc_cc(cf, y[21], t[20]);
+    y[22] = ptx_addc_cc(cf, y[22], t[21]);
+    y[23] = ptx_addc_cc(cf, y[23], t[22]);
+    y[24] = ptx_addc_cc(cf, y[24], t[23]);
+    y[25] = ptx_addc_cc(cf, y[25], t[24]);
+    y[26] = ptx_addc_cc(cf, y[26], t[25]);
+    y[27] = ptx_addc_cc(cf, y[27], t[26]);
+    y[28] = ptx_addc_cc(cf, y[28], t[27]);
+    y[29] = ptx_addc_cc(cf, y[29], t[28]);
+    y[30] = ptx_addc_cc(cf, y[30], t[29]);
+    y[31] = ptx_addc_cc(cf, y[31], t[30]);
+    y[32] = ptx_addc(cf, y[32], t[31]);
   }
 #endif
 };

@@ -622,7 +622,7 @@ struct neg {
 #endif
 };
 
-// mul: a * b, the full product of exact width; 10 instructions.
+// mul: a * b, the full product of exact width; 12 instructions.
 struct mul {
   static constexpr const char* name = "mul";
   static constexpr unsigned bits = 64;
@@ -641,16 +641,19 @@ struct mul {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<3>;\n\t"
         "mul.lo.u32 %0, %4, %6;\n\t"
-        "mul.lo.u32 %1, %5, %6;\n\t"
-        "mul.hi.u32 %2, %5, %6;\n\t"
-        "mad.hi.cc.u32 %1, %4, %6, %1;\n\t"
-        "addc.u32 %2, %2, 0;\n\t"
-        "mad.lo.cc.u32 %1, %4, %7, %1;\n\t"
-        "madc.lo.cc.u32 %2, %5, %7, %2;\n\t"
-        "addc.u32 %3, 0, 0;\n\t"
-        "mad.hi.cc.u32 %2, %4, %7, %2;\n\t"
-        "madc.hi.u32 %3, %5, %7, %3;\n\t"
+        "mul.hi.u32 %1, %4, %6;\n\t"
+        "mul.lo.u32 t0, %5, %6;\n\t"
+        "mul.hi.u32 t1, %5, %6;\n\t"
+        "mul.lo.u32 %2, %5, %7;\n\t"
+        "mul.hi.u32 %3, %5, %7;\n\t"
+        "mad.lo.cc.u32 t0, %4, %7, t0;\n\t"
+        "madc.hi.cc.u32 t1, %4, %7, t1;\n\t"
+        "addc.u32 t2, 0, 0;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.u32 %3, %3, t2;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
@@ -662,21 +665,24 @@ struct mul {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[3];
     y[0] = ptx_mul_lo(x[0], x[2]);
-    y[1] = ptx_mul_lo(x[1], x[2]);
-    y[2] = ptx_mul_hi(x[1], x[2]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[2], y[1]);
-    y[2] = ptx_addc(cf, y[2], 0u);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[3], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[3], y[2]);
-    y[3] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[3], y[2]);
-    y[3] = ptx_madc_hi(cf, x[1], x[3], y[3]);
+    y[1] = ptx_mul_hi(x[0], x[2]);
+    t[0] = ptx_mul_lo(x[1], x[2]);
+    t[1] = ptx_mul_hi(x[1], x[2]);
+    y[2] = ptx_mul_lo(x[1], x[3]);
+    y[3] = ptx_mul_hi(x[1], x[3]);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[3], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[3], t[1]);
+    t[2] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc(cf, y[3], t[2]);
   }
 #endif
 };
 
-// mul_lo: a * b mod 2^bits; 4 instructions.
+// mul_lo: a * b mod 2^bits; 5 instructions.
 struct mul_lo {
   static constexpr const char* name = "mul_lo";
   static constexpr unsigned bits = 64;
@@ -695,10 +701,12 @@ struct mul_lo {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<1>;\n\t"
         "mul.lo.u32 %0, %2, %4;\n\t"
-        "mul.lo.u32 %1, %3, %4;\n\t"
-        "mad.hi.u32 %1, %2, %4, %1;\n\t"
-        "mad.lo.u32 %1, %2, %5, %1;\n\t"
+        "mul.hi.u32 %1, %2, %4;\n\t"
+        "mul.lo.u32 t0, %3, %4;\n\t"
+        "mad.lo.u32 t0, %2, %5, t0;\n\t"
+        "add.u32 %1, %1, t0;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
@@ -709,15 +717,17 @@ struct mul_lo {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
+    uint32_t t[1];
     y[0] = ptx_mul_lo(x[0], x[2]);
-    y[1] = ptx_mul_lo(x[1], x[2]);
-    y[1] = ptx_mad_hi(x[0], x[2], y[1]);
-    y[1] = ptx_mad_lo(x[0], x[3], y[1]);
+    y[1] = ptx_mul_hi(x[0], x[2]);
+    t[0] = ptx_mul_lo(x[1], x[2]);
+    t[0] = ptx_mad_lo(x[0], x[3], t[0]);
+    y[1] = ptx_add(y[1], t[0]);
   }
 #endif
 };
 
-// mul_hi: floor(a * b / 2^bits), the high half; 12 instructions.
+// mul_hi: floor(a * b / 2^bits), the high half; 14 instructions.
 struct mul_hi {
   static constexpr const char* name = "mul_hi";
   static constexpr unsigned bits = 64;
@@ -736,17 +746,19 @@ struct mul_hi {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<4>;\n\t"
+        ".reg .u32 t<7>;\n\t"
         "mul.lo.u32 t0, %2, %4;\n\t"
-        "mul.lo.u32 t1, %3, %4;\n\t"
-        "mul.hi.u32 t2, %3, %4;\n\t"
-        "mad.hi.cc.u32 t1, %2, %4, t1;\n\t"
-        "addc.u32 t2, t2, 0;\n\t"
-        "mad.lo.cc.u32 t1, %2, %5, t1;\n\t"
-        "madc.lo.cc.u32 t2, %3, %5, t2;\n\t"
-        "addc.u32 t3, 0, 0;\n\t"
-        "mad.hi.cc.u32 t2, %2, %5, t2;\n\t"
-        "madc.hi.u32 t3, %3, %5, t3;\n\t"
+        "mul.hi.u32 t1, %2, %4;\n\t"
+        "mul.lo.u32 t4, %3, %4;\n\t"
+        "mul.hi.u32 t5, %3, %4;\n\t"
+        "mul.lo.u32 t2, %3, %5;\n\t"
+        "mul.hi.u32 t3, %3, %5;\n\t"
+        "mad.lo.cc.u32 t4, %2, %5, t4;\n\t"
+        "madc.hi.cc.u32 t5, %2, %5, t5;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "add.cc.u32 t1, t1, t4;\n\t"
+        "addc.cc.u32 t2, t2, t5;\n\t"
+        "addc.u32 t3, t3, t6;\n\t"
         "shf.r.clamp.b32 %0, t2, t3, 0;\n\t"
         "shr.b32 %1, t3, 0;\n\t"
         "}"
@@ -760,17 +772,19 @@ struct mul_hi {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[4];
+    uint32_t t[7];
     ptx_mul_lo(x[0], x[2]);
-    t[1] = ptx_mul_lo(x[1], x[2]);
-    t[2] = ptx_mul_hi(x[1], x[2]);
-    t[1] = ptx_mad_hi_cc(cf, x[0], x[2], t[1]);
-    t[2] = ptx_addc(cf, t[2], 0u);
-    t[1] = ptx_mad_lo_cc(cf, x[0], x[3], t[1]);
-    t[2] = ptx_madc_lo_cc(cf, x[1], x[3], t[2]);
-    t[3] = ptx_addc(cf, 0u, 0u);
-    t[2] = ptx_mad_hi_cc(cf, x[0], x[3], t[2]);
-    t[3] = ptx_madc_hi(cf, x[1], x[3], t[3]);
+    t[1] = ptx_mul_hi(x[0], x[2]);
+    t[4] = ptx_mul_lo(x[1], x[2]);
+    t[5] = ptx_mul_hi(x[1], x[2]);
+    t[2] = ptx_mul_lo(x[1], x[3]);
+    t[3] = ptx_mul_hi(x[1], x[3]);
+    t[4] = ptx_mad_lo_cc(cf, x[0], x[3], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[0], x[3], t[5]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    t[1] = ptx_add_cc(cf, t[1], t[4]);
+    t[2] = ptx_addc_cc(cf, t[2], t[5]);
+    t[3] = ptx_addc(cf, t[3], t[6]);
     y[0] = ptx_shf_r_clamp(t[2], t[3], 0u);
     y[1] = ptx_shr(t[3], 0u);
   }
@@ -829,7 +843,7 @@ struct sqr {
 #endif
 };
 
-// mul_ui: a * u (u of 32 bits), full: one more limb; 5 instructions.
+// mul_ui: a * u (u of 32 bits), full: one more limb; 6 instructions.
 struct mul_ui {
   static constexpr const char* name = "mul_ui";
   static constexpr unsigned bits = 64;
@@ -848,11 +862,13 @@ struct mul_ui {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<2>;\n\t"
         "mul.lo.u32 %0, %3, %5;\n\t"
-        "mul.lo.u32 %1, %4, %5;\n\t"
-        "mul.hi.u32 %2, %4, %5;\n\t"
-        "mad.hi.cc.u32 %1, %3, %5, %1;\n\t"
-        "addc.u32 %2, %2, 0;\n\t"
+        "mul.hi.u32 %1, %3, %5;\n\t"
+        "mul.lo.u32 t0, %4, %5;\n\t"
+        "mul.hi.u32 t1, %4, %5;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.u32 %2, 0, t1;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2])
         : "r"(x[0]), "r"(x[1]), "r"(x[2])
@@ -864,16 +880,18 @@ struct mul_ui {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[2];
     y[0] = ptx_mul_lo(x[0], x[2]);
-    y[1] = ptx_mul_lo(x[1], x[2]);
-    y[2] = ptx_mul_hi(x[1], x[2]);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[2], y[1]);
-    y[2] = ptx_addc(cf, y[2], 0u);
+    y[1] = ptx_mul_hi(x[0], x[2]);
+    t[0] = ptx_mul_lo(x[1], x[2]);
+    t[1] = ptx_mul_hi(x[1], x[2]);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc(cf, 0u, t[1]);
   }
 #endif
 };
 
-// mad: a * b + c, full; 12 instructions.
+// mad: a * b + c, full; 15 instructions.
 struct mad {
   static constexpr const char* name = "mad";
   static constexpr unsigned bits = 64;
@@ -892,18 +910,22 @@ struct mad {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
+        ".reg .u32 t<3>;\n\t"
         "mov.b32 %0, %8;\n\t"
         "mov.b32 %1, %9;\n\t"
         "mad.lo.cc.u32 %0, %4, %6, %0;\n\t"
-        "madc.lo.cc.u32 %1, %5, %6, %1;\n\t"
+        "madc.hi.cc.u32 %1, %4, %6, %1;\n\t"
         "addc.u32 %2, 0, 0;\n\t"
-        "mad.hi.cc.u32 %1, %4, %6, %1;\n\t"
-        "madc.hi.u32 %2, %5, %6, %2;\n\t"
-        "mad.lo.cc.u32 %1, %4, %7, %1;\n\t"
-        "madc.lo.cc.u32 %2, %5, %7, %2;\n\t"
-        "addc.u32 %3, 0, 0;\n\t"
-        "mad.hi.cc.u32 %2, %4, %7, %2;\n\t"
-        "madc.hi.u32 %3, %5, %7, %3;\n\t"
+        "mul.lo.u32 t0, %5, %6;\n\t"
+        "mul.hi.u32 t1, %5, %6;\n\t"
+        "mad.lo.cc.u32 %2, %5, %7, %2;\n\t"
+        "madc.hi.u32 %3, %5, %7, 0;\n\t"
+        "mad.lo.cc.u32 t0, %4, %7, t0;\n\t"
+        "madc.hi.cc.u32 t1, %4, %7, t1;\n\t"
+        "addc.u32 t2, 0, 0;\n\t"
+        "add.cc.u32 %1, %1, t0;\n\t"
+        "addc.cc.u32 %2, %2, t1;\n\t"
+        "addc.u32 %3, %3, t2;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
@@ -915,18 +937,22 @@ struct mad {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
+    uint32_t t[3];
     y[0] = ptx_mov(x[4]);
     y[1] = ptx_mov(x[5]);
     y[0] = ptx_mad_lo_cc(cf, x[0], x[2], y[0]);
-    y[1] = ptx_madc_lo_cc(cf, x[1], x[2], y[1]);
+    y[1] = ptx_madc_hi_cc(cf, x[0], x[2], y[1]);
     y[2] = ptx_addc(cf, 0u, 0u);
-    y[1] = ptx_mad_hi_cc(cf, x[0], x[2], y[1]);
-    y[2] = ptx_madc_hi(cf, x[1], x[2], y[2]);
-    y[1] = ptx_mad_lo_cc(cf, x[0], x[3], y[1]);
-    y[2] = ptx_madc_lo_cc(cf, x[1], x[3], y[2]);
-    y[3] = ptx_addc(cf, 0u, 0u);
-    y[2] = ptx_mad_hi_cc(cf, x[0], x[3], y[2]);
-    y[3] = ptx_madc_hi(cf, x[1], x[3], y[3]);
+    t[0] = ptx_mul_lo(x[1], x[2]);
+    t[1] = ptx_mul_hi(x[1], x[2]);
+    y[2] = ptx_mad_lo_cc(cf, x[1], x[3], y[2]);
+    y[3] = ptx_madc_hi(cf, x[1], x[3], 0u);
+    t[0] = ptx_mad_lo_cc(cf, x[0], x[3], t[0]);
+    t[1] = ptx_madc_hi_cc(cf, x[0], x[3], t[1]);
+    t[2] = ptx_addc(cf, 0u, 0u);
+    y[1] = ptx_add_cc(cf, y[1], t[0]);
+    y[2] = ptx_addc_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc(cf, y[3], t[2]);
   }
 #endif
 };

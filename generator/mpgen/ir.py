@@ -125,7 +125,12 @@ class Function:
     def chain(self, kind: str, steps: list[tuple[Reg, tuple[Operand, ...]]],
               carry_in: bool = False, carry_out: bool = True) -> None:
         """One carry chain: each step feeds its carry to the next."""
-        for i, (dst, srcs) in enumerate(steps):
+        self.chain_of([(kind, dst, srcs) for dst, srcs in steps], carry_in, carry_out)
+
+    def chain_of(self, steps: list[tuple[str, Reg, tuple[Operand, ...]]],
+                 carry_in: bool = False, carry_out: bool = True) -> None:
+        """One carry chain of steps of different kinds ("mad.lo", "mad.hi", ...)."""
+        for i, (kind, dst, srcs) in enumerate(steps):
             last = i == len(steps) - 1
             self.emit(chained(kind, carry_in or i > 0, carry_out or not last), dst, *srcs)
 

@@ -28,31 +28,77 @@ def product_limbs(size: Size) -> int:
 def schoolbook(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg], limit: int,
                accumulate: bool = False) -> None:
     """acc[:limit] = (a * b (+ acc[:len(a)] if accumulate)) mod 2^(32 limit).
-    Exact when the value fits in `limit` limbs."""
-    n = len(a)
-    for i, bi in enumerate(b):
-        if i == 0 and not accumulate:
-            for j in range(min(n, limit)):
-                fn.emit("mul.lo", acc[j], a[j], bi)
-            if n < limit:
-                fn.emit("mul.hi", acc[n], a[n - 1], bi)
-            hi = [(acc[j + 1], (a[j], bi, acc[j + 1])) for j in range(n - 1) if j + 1 < limit]
-            if hi:
-                fn.chain("mad.hi", hi, carry_out=n < limit)
-                if n < limit:
-                    fn.emit("addc", acc[n], acc[n], 0)
-            continue
-        grows = i + n < limit  # this row's carry opens a new limb
-        lo = [(acc[i + j], (a[j], bi, acc[i + j])) for j in range(n) if i + j < limit]
-        if not lo:
-            break
-        fn.chain("mad.lo", lo, carry_out=grows)
-        if grows:
-            fn.emit("addc", acc[i + n], 0, 0)
-        hi = [(acc[i + j + 1], (a[j], bi, acc[i + j + 1])) for j in range(n) if i + j + 1 < limit]
-        if hi:
-            fn.chain("mad.hi", hi, carry_out=False)
+    Exact when the value fits in `limit` limbs.
 
+    Two accumulators with the same column numbering: a product a_j b_i whose low half
+    lands in an even column adds into `acc`, one landing in an odd column into `odd`.
+    So every pair sits in an aligned register pair (one IMAD.WIDE), and each row is two
+    independent chains of half the length, which the GPU overlaps; the two
+    accumulators are added once at the end (sppark's even/odd split, for any limb
+    count and any `limit`)."""
+    n = len(a)
+    even: dict[int, Reg] = {c: acc[c] for c in range(n)} if accumulate else {}
+    odd: dict[int, Reg] = {}
+    for i, bi in enumerate(b):
+        top = n + i  # the highest column the sum of rows 0..i can reach
+        for parity, column in ((0, even), (1, odd)):
+            steps = [(half, i + j + k, a[j]) for j in range((i + parity) % 2, n, 2)
+                     for k, half in enumerate(("mad.lo", "mad.hi")) if i + j + k < limit]
+            _add_row(fn, column, steps, bi, acc if parity == 0 else None, min(top, limit - 1))
+    _merge(fn, acc, even, odd, limit)
+
+
+def _add_row(fn: Function, column: dict[int, Reg], steps: list[tuple[str, int, Reg]], bi: Reg,
+             regs: list[Reg] | None, top: int) -> None:
+    """column += the pairs in `steps` (half, column, a_j), times bi, as one carry chain over
+    the columns written before; fresh columns take plain products. `regs` names the
+    accumulator's registers by column (None: temporaries made on first write); no carry
+    leaves column `top`."""
+    def reg(c: int) -> Reg:
+        if c not in column:
+            column[c] = regs[c] if regs is not None else fn.temp()
+        return column[c]
+
+    chain: list = []
+    carrying = False
+    last = -1
+    for half, c, aj in steps:
+        written = c in column
+        if written or carrying:
+            addend = column[c] if written else 0
+            chain.append((half, reg(c), (aj, bi, addend)))
+            carrying = written or half == "mad.lo"  # hi(a b) + 1 < 2^32: a fresh high half absorbs it
+            if not carrying:
+                fn.chain_of(chain, carry_out=False)
+                chain = []
+        else:
+            fn.emit(half.replace("mad", "mul"), reg(c), aj, bi)
+        last = c
+    if not chain:
+        return
+    c = last + 1
+    while c <= top and c in column:  # carry through columns already written
+        chain.append(("add", column[c], (column[c], 0)))
+        c += 1
+    if c <= top:
+        chain.append(("add", reg(c), (0, 0)))
+    fn.chain_of(chain, carry_out=False)
+
+
+def _merge(fn: Function, acc: list[Reg], even: dict[int, Reg], odd: dict[int, Reg], limit: int) -> None:
+    """acc[:limit] = even + odd; `even` already lives in acc."""
+    chain: list = []
+    for c in range(limit):
+        e, o = even.get(c, 0), odd.get(c, 0)
+        if chain or (c in even and c in odd):
+            chain.append(("add", acc[c], (e, o)))
+            if c not in even and c not in odd:  # 0 + 0 + carry cannot carry further
+                fn.chain_of(chain, carry_out=False)
+                chain = []
+        elif c not in even:
+            fn.emit("mov", acc[c], o)
+    if chain:
+        fn.chain_of(chain, carry_out=False)
 
 def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
     """acc[:limit] = a * a, each cross product a_i a_j (i < j) computed once:
