@@ -5,12 +5,16 @@
 #include <cuda_runtime.h>
 #include <gmp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <random>
+#include <regex>
+#include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "chain.cuh"
@@ -135,10 +139,61 @@ std::vector<uint32_t> random_words(std::size_t count, unsigned seed) {
   return v;
 }
 
+// This binary's SASS, from cuobjdump (CUDA toolkit) when it is on PATH; empty otherwise.
+std::string own_sass() {
+  std::string text;
+  char exe[4096];
+  const ssize_t length = readlink("/proc/self/exe", exe, sizeof exe - 1);  // the shell's would differ
+  if (length <= 0) return text;
+  exe[length] = 0;
+  if (FILE* p = popen(("cuobjdump -sass '" + std::string(exe) + "' 2>/dev/null").c_str(), "r")) {
+    char buf[1 << 16];
+    for (std::size_t got; (got = std::fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, got);
+    pclose(p);
+  }
+  return text;
+}
+
+// The 32-bit multiply halves one pass of `kernel`'s loop issues, read from the SASS
+// between the loop's backward branch and its target: an IMAD.WIDE is two halves, any
+// other IMAD one, except the moves, shifts and adds ptxas also puts on IMAD. These are
+// what the multiply-add ceiling is charged with; the instruction list's own count is
+// higher where ptxas drops unused results (CGBN's workload keeps only the low half).
+// 0 when the SASS or the loop cannot be found.
+unsigned loop_multiply_halves(const std::string& sass, const void* kernel) {
+  const char* name = nullptr;
+  if (sass.empty() || cudaFuncGetName(&name, kernel) != cudaSuccess) return 0;
+  const std::size_t begin = sass.find("Function : " + std::string(name) + "\n");
+  if (begin == std::string::npos) return 0;
+  const std::size_t end = std::min(sass.size(), sass.find("Function : ", begin + 1));
+  static const std::regex line(R"(/\*([0-9a-f]+)\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)\s*([^;]*);)");
+  std::vector<std::pair<unsigned long, std::string>> code;  // address, opcode
+  unsigned long loop_begin = 0, loop_end = 0;
+  std::istringstream in(sass.substr(begin, end - begin));
+  for (std::string text; std::getline(in, text);) {
+    std::smatch m;
+    if (!std::regex_search(text, m, line)) continue;
+    const unsigned long at = std::stoul(m[1], nullptr, 16);
+    code.emplace_back(at, m[2]);
+    if (m[2] == "BRA") {
+      const unsigned long target = std::stoul(m[3], nullptr, 16);
+      if (target < at) loop_begin = target, loop_end = at;
+    }
+  }
+  unsigned halves = 0;
+  for (const auto& [at, op] : code) {
+    if (at < loop_begin || at > loop_end || op.rfind("IMAD", 0) != 0) continue;
+    if (op.find(".WIDE") != std::string::npos) halves += 2;
+    else if (op.find(".MOV") == std::string::npos && op.find(".SHL") == std::string::npos &&
+             op.find(".IADD") == std::string::npos) halves += 1;
+  }
+  return loop_end ? halves : 0;
+}
+
 // CGBN's mul workload (bench/chain.cuh): products per second, and the fraction of the
 // multiply-add ceiling that the multiplies it issues reach.
 template <class Op, bool square>
-Row chained(const char* workload, const Ceilings& c, std::size_t n) {
+Row chained(const char* workload, const Ceilings& c, const std::string& sass, std::size_t n) {
   const unsigned iterations = 100 * 8192 / Op::bits;
   const auto host = random_words(Op::operand_limbs[0] * n, Op::bits);
   uint32_t *in, *out;
@@ -149,7 +204,11 @@ Row chained(const char* workload, const Ceilings& c, std::size_t n) {
   cudaFree(in);
   cudaFree(out);
   const double rate = double(n) * iterations / s;
-  return {workload, "gpu", Op::bits, rate, rate * Op::multiplies / c.multiply_halves_per_s, "multiply-add ceiling",
+  const unsigned halves = loop_multiply_halves(sass, reinterpret_cast<const void*>(chain<Op, square>));
+  const std::string against = halves       ? "multiply-add ceiling, " + std::to_string(halves) + " halves"
+                              : sass.empty() ? "multiply-add ceiling (no cuobjdump on PATH)"
+                                             : "multiply-add ceiling (no loop in the SASS)";
+  return {workload, "gpu", Op::bits, rate, rate * halves / c.multiply_halves_per_s, against,
           square ? 0 : cgbn_mul(Op::bits), square ? "" : "CGBN mul"};
 }
 
@@ -161,7 +220,7 @@ Row from_memory(const Ceilings& c, std::size_t n, mpgen::Layout layout) {
   cudaMalloc(&in, host.size() * 4);
   cudaMalloc(&out, Op::out_words * n * 4);
   cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
-  const double s = gpu_seconds([&] { mpgen::device_batch<Op><<<unsigned((n + 255) / 256), 256>>>(n, layout, in, out); });
+  const double s = gpu_seconds([&] { mpgen::device_batch<Op><<<unsigned((n + 127) / 128), 128>>>(n, layout, in, out); });
   cudaFree(in);
   cudaFree(out);
   const double bytes = double(Op::in_words + Op::out_words) * 4 * n;
@@ -250,11 +309,12 @@ int main(int argc, char** argv) {
     rows.push_back({"device-to-device copy", "gpu", 0, c.copy_bytes_per_s, 1, "bytes/s", 3029e9, "ANCHORS copy"});
     rows.push_back({"mad.lo.cc/madc.hi halves", "gpu", 0, c.multiply_halves_per_s, 1, "halves/s", 15.36e12,
                     "ANCHORS multiply-add"});
+    const std::string sass = own_sass();
     const std::size_t chain_n = quick ? 4096 : 200000, memory_n = quick ? 4096 : std::size_t(1) << 22;
 #define GPU_ROWS(b)                                                                     \
   if (wanted(bits, b)) {                                                                \
-    rows.push_back(chained<mpgen::u##b::mul, false>("mul chain (CGBN)", c, chain_n));   \
-    rows.push_back(chained<mpgen::u##b::sqr, true>("sqr chain", c, chain_n));           \
+    rows.push_back(chained<mpgen::u##b::mul, false>("mul chain (CGBN)", c, sass, chain_n)); \
+    rows.push_back(chained<mpgen::u##b::sqr, true>("sqr chain", c, sass, chain_n)); \
     for (auto layout : {mpgen::Layout::interleaved, mpgen::Layout::contiguous}) {       \
       rows.push_back(from_memory<mpgen::u##b::add>(c, memory_n, layout));               \
       rows.push_back(from_memory<mpgen::u##b::mul>(c, memory_n, layout));               \
@@ -263,10 +323,10 @@ int main(int argc, char** argv) {
     MPGEN_BENCH_SIZES(GPU_ROWS)
   }
 
-  std::printf("%-36s %6s %12s %9s  %-22s %12s %7s\n", "workload", "bits", "ops/s", "fraction", "of", "peer ops/s",
+  std::printf("%-36s %6s %12s %9s  %-38s %12s %7s\n", "workload", "bits", "ops/s", "fraction", "of", "peer ops/s",
               "ours/peer");
   for (const Row& r : rows)
-    std::printf("%-36s %6u %12.4g %9.3f  %-22s %12.4g %7.2f\n", r.workload.c_str(), r.bits, r.rate, r.ceiling,
+    std::printf("%-36s %6u %12.4g %9.3f  %-38s %12.4g %7.2f\n", r.workload.c_str(), r.bits, r.rate, r.ceiling,
                 r.against.c_str(), r.peer, r.peer ? r.rate / r.peer : 0.0);
   if (!csv.empty()) {
     std::ofstream f(csv);

@@ -11778,7 +11778,7 @@ struct mul_hi {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 1180 instructions.
+// sqr: a * a, full, each cross product once; 1211 instructions.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 1024;
@@ -11797,1060 +11797,1091 @@ struct sqr {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<30>;\n\t"
-        "mul.lo.u32 %1, %65, %64;\n\t"
-        "mul.hi.u32 %2, %65, %64;\n\t"
-        "mul.lo.u32 %3, %67, %64;\n\t"
-        "mul.hi.u32 %4, %67, %64;\n\t"
-        "mul.lo.u32 %5, %69, %64;\n\t"
-        "mul.hi.u32 %6, %69, %64;\n\t"
-        "mul.lo.u32 %7, %71, %64;\n\t"
-        "mul.hi.u32 %8, %71, %64;\n\t"
-        "mul.lo.u32 %9, %73, %64;\n\t"
-        "mul.hi.u32 %10, %73, %64;\n\t"
-        "mul.lo.u32 %11, %75, %64;\n\t"
-        "mul.hi.u32 %12, %75, %64;\n\t"
-        "mul.lo.u32 %13, %77, %64;\n\t"
-        "mul.hi.u32 %14, %77, %64;\n\t"
-        "mul.lo.u32 %15, %79, %64;\n\t"
-        "mul.hi.u32 %16, %79, %64;\n\t"
-        "mul.lo.u32 %17, %81, %64;\n\t"
-        "mul.hi.u32 %18, %81, %64;\n\t"
-        "mul.lo.u32 %19, %83, %64;\n\t"
-        "mul.hi.u32 %20, %83, %64;\n\t"
-        "mul.lo.u32 %21, %85, %64;\n\t"
-        "mul.hi.u32 %22, %85, %64;\n\t"
-        "mul.lo.u32 %23, %87, %64;\n\t"
-        "mul.hi.u32 %24, %87, %64;\n\t"
-        "mul.lo.u32 %25, %89, %64;\n\t"
-        "mul.hi.u32 %26, %89, %64;\n\t"
-        "mul.lo.u32 %27, %91, %64;\n\t"
-        "mul.hi.u32 %28, %91, %64;\n\t"
-        "mul.lo.u32 %29, %93, %64;\n\t"
-        "mul.hi.u32 %30, %93, %64;\n\t"
-        "mul.lo.u32 %31, %95, %64;\n\t"
-        "mul.hi.u32 %32, %95, %64;\n\t"
-        "mul.lo.u32 t0, %66, %64;\n\t"
-        "mul.hi.u32 t1, %66, %64;\n\t"
-        "mul.lo.u32 t2, %68, %64;\n\t"
-        "mul.hi.u32 t3, %68, %64;\n\t"
-        "mul.lo.u32 t4, %70, %64;\n\t"
-        "mul.hi.u32 t5, %70, %64;\n\t"
-        "mul.lo.u32 t6, %72, %64;\n\t"
-        "mul.hi.u32 t7, %72, %64;\n\t"
-        "mul.lo.u32 t8, %74, %64;\n\t"
-        "mul.hi.u32 t9, %74, %64;\n\t"
-        "mul.lo.u32 t10, %76, %64;\n\t"
-        "mul.hi.u32 t11, %76, %64;\n\t"
-        "mul.lo.u32 t12, %78, %64;\n\t"
-        "mul.hi.u32 t13, %78, %64;\n\t"
-        "mul.lo.u32 t14, %80, %64;\n\t"
-        "mul.hi.u32 t15, %80, %64;\n\t"
-        "mul.lo.u32 t16, %82, %64;\n\t"
-        "mul.hi.u32 t17, %82, %64;\n\t"
-        "mul.lo.u32 t18, %84, %64;\n\t"
-        "mul.hi.u32 t19, %84, %64;\n\t"
-        "mul.lo.u32 t20, %86, %64;\n\t"
-        "mul.hi.u32 t21, %86, %64;\n\t"
-        "mul.lo.u32 t22, %88, %64;\n\t"
-        "mul.hi.u32 t23, %88, %64;\n\t"
-        "mul.lo.u32 t24, %90, %64;\n\t"
-        "mul.hi.u32 t25, %90, %64;\n\t"
-        "mul.lo.u32 t26, %92, %64;\n\t"
-        "mul.hi.u32 t27, %92, %64;\n\t"
-        "mul.lo.u32 t28, %94, %64;\n\t"
-        "mul.hi.u32 t29, %94, %64;\n\t"
-        "add.cc.u32 %2, %2, t0;\n\t"
-        "addc.cc.u32 %3, %3, t1;\n\t"
-        "addc.cc.u32 %4, %4, t2;\n\t"
-        "addc.cc.u32 %5, %5, t3;\n\t"
-        "addc.cc.u32 %6, %6, t4;\n\t"
-        "addc.cc.u32 %7, %7, t5;\n\t"
-        "addc.cc.u32 %8, %8, t6;\n\t"
-        "addc.cc.u32 %9, %9, t7;\n\t"
-        "addc.cc.u32 %10, %10, t8;\n\t"
-        "addc.cc.u32 %11, %11, t9;\n\t"
-        "addc.cc.u32 %12, %12, t10;\n\t"
-        "addc.cc.u32 %13, %13, t11;\n\t"
-        "addc.cc.u32 %14, %14, t12;\n\t"
-        "addc.cc.u32 %15, %15, t13;\n\t"
-        "addc.cc.u32 %16, %16, t14;\n\t"
-        "addc.cc.u32 %17, %17, t15;\n\t"
-        "addc.cc.u32 %18, %18, t16;\n\t"
-        "addc.cc.u32 %19, %19, t17;\n\t"
-        "addc.cc.u32 %20, %20, t18;\n\t"
-        "addc.cc.u32 %21, %21, t19;\n\t"
-        "addc.cc.u32 %22, %22, t20;\n\t"
-        "addc.cc.u32 %23, %23, t21;\n\t"
-        "addc.cc.u32 %24, %24, t22;\n\t"
-        "addc.cc.u32 %25, %25, t23;\n\t"
-        "addc.cc.u32 %26, %26, t24;\n\t"
-        "addc.cc.u32 %27, %27, t25;\n\t"
-        "addc.cc.u32 %28, %28, t26;\n\t"
-        "addc.cc.u32 %29, %29, t27;\n\t"
-        "addc.cc.u32 %30, %30, t28;\n\t"
-        "addc.cc.u32 %31, %31, t29;\n\t"
-        "addc.u32 %32, %32, 0;\n\t"
-        "mad.lo.cc.u32 %3, %66, %65, %3;\n\t"
-        "madc.lo.cc.u32 %4, %67, %65, %4;\n\t"
-        "madc.lo.cc.u32 %5, %68, %65, %5;\n\t"
-        "madc.lo.cc.u32 %6, %69, %65, %6;\n\t"
-        "madc.lo.cc.u32 %7, %70, %65, %7;\n\t"
-        "madc.lo.cc.u32 %8, %71, %65, %8;\n\t"
-        "madc.lo.cc.u32 %9, %72, %65, %9;\n\t"
-        "madc.lo.cc.u32 %10, %73, %65, %10;\n\t"
-        "madc.lo.cc.u32 %11, %74, %65, %11;\n\t"
-        "madc.lo.cc.u32 %12, %75, %65, %12;\n\t"
-        "madc.lo.cc.u32 %13, %76, %65, %13;\n\t"
-        "madc.lo.cc.u32 %14, %77, %65, %14;\n\t"
-        "madc.lo.cc.u32 %15, %78, %65, %15;\n\t"
-        "madc.lo.cc.u32 %16, %79, %65, %16;\n\t"
-        "madc.lo.cc.u32 %17, %80, %65, %17;\n\t"
-        "madc.lo.cc.u32 %18, %81, %65, %18;\n\t"
-        "madc.lo.cc.u32 %19, %82, %65, %19;\n\t"
-        "madc.lo.cc.u32 %20, %83, %65, %20;\n\t"
-        "madc.lo.cc.u32 %21, %84, %65, %21;\n\t"
-        "madc.lo.cc.u32 %22, %85, %65, %22;\n\t"
-        "madc.lo.cc.u32 %23, %86, %65, %23;\n\t"
-        "madc.lo.cc.u32 %24, %87, %65, %24;\n\t"
-        "madc.lo.cc.u32 %25, %88, %65, %25;\n\t"
-        "madc.lo.cc.u32 %26, %89, %65, %26;\n\t"
-        "madc.lo.cc.u32 %27, %90, %65, %27;\n\t"
-        "madc.lo.cc.u32 %28, %91, %65, %28;\n\t"
-        "madc.lo.cc.u32 %29, %92, %65, %29;\n\t"
-        "madc.lo.cc.u32 %30, %93, %65, %30;\n\t"
-        "madc.lo.cc.u32 %31, %94, %65, %31;\n\t"
-        "madc.lo.cc.u32 %32, %95, %65, %32;\n\t"
-        "addc.u32 %33, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %66, %65, %4;\n\t"
+        ".reg .u32 t<62>;\n\t"
+        "mul.lo.u32 %2, %66, %64;\n\t"
+        "mul.hi.u32 %3, %66, %64;\n\t"
+        "mul.lo.u32 %4, %68, %64;\n\t"
+        "mul.hi.u32 %5, %68, %64;\n\t"
+        "mul.lo.u32 %6, %70, %64;\n\t"
+        "mul.hi.u32 %7, %70, %64;\n\t"
+        "mul.lo.u32 %8, %72, %64;\n\t"
+        "mul.hi.u32 %9, %72, %64;\n\t"
+        "mul.lo.u32 %10, %74, %64;\n\t"
+        "mul.hi.u32 %11, %74, %64;\n\t"
+        "mul.lo.u32 %12, %76, %64;\n\t"
+        "mul.hi.u32 %13, %76, %64;\n\t"
+        "mul.lo.u32 %14, %78, %64;\n\t"
+        "mul.hi.u32 %15, %78, %64;\n\t"
+        "mul.lo.u32 %16, %80, %64;\n\t"
+        "mul.hi.u32 %17, %80, %64;\n\t"
+        "mul.lo.u32 %18, %82, %64;\n\t"
+        "mul.hi.u32 %19, %82, %64;\n\t"
+        "mul.lo.u32 %20, %84, %64;\n\t"
+        "mul.hi.u32 %21, %84, %64;\n\t"
+        "mul.lo.u32 %22, %86, %64;\n\t"
+        "mul.hi.u32 %23, %86, %64;\n\t"
+        "mul.lo.u32 %24, %88, %64;\n\t"
+        "mul.hi.u32 %25, %88, %64;\n\t"
+        "mul.lo.u32 %26, %90, %64;\n\t"
+        "mul.hi.u32 %27, %90, %64;\n\t"
+        "mul.lo.u32 %28, %92, %64;\n\t"
+        "mul.hi.u32 %29, %92, %64;\n\t"
+        "mul.lo.u32 %30, %94, %64;\n\t"
+        "mul.hi.u32 %31, %94, %64;\n\t"
+        "mul.lo.u32 t0, %65, %64;\n\t"
+        "mul.hi.u32 t1, %65, %64;\n\t"
+        "mul.lo.u32 t2, %67, %64;\n\t"
+        "mul.hi.u32 t3, %67, %64;\n\t"
+        "mul.lo.u32 t4, %69, %64;\n\t"
+        "mul.hi.u32 t5, %69, %64;\n\t"
+        "mul.lo.u32 t6, %71, %64;\n\t"
+        "mul.hi.u32 t7, %71, %64;\n\t"
+        "mul.lo.u32 t8, %73, %64;\n\t"
+        "mul.hi.u32 t9, %73, %64;\n\t"
+        "mul.lo.u32 t10, %75, %64;\n\t"
+        "mul.hi.u32 t11, %75, %64;\n\t"
+        "mul.lo.u32 t12, %77, %64;\n\t"
+        "mul.hi.u32 t13, %77, %64;\n\t"
+        "mul.lo.u32 t14, %79, %64;\n\t"
+        "mul.hi.u32 t15, %79, %64;\n\t"
+        "mul.lo.u32 t16, %81, %64;\n\t"
+        "mul.hi.u32 t17, %81, %64;\n\t"
+        "mul.lo.u32 t18, %83, %64;\n\t"
+        "mul.hi.u32 t19, %83, %64;\n\t"
+        "mul.lo.u32 t20, %85, %64;\n\t"
+        "mul.hi.u32 t21, %85, %64;\n\t"
+        "mul.lo.u32 t22, %87, %64;\n\t"
+        "mul.hi.u32 t23, %87, %64;\n\t"
+        "mul.lo.u32 t24, %89, %64;\n\t"
+        "mul.hi.u32 t25, %89, %64;\n\t"
+        "mul.lo.u32 t26, %91, %64;\n\t"
+        "mul.hi.u32 t27, %91, %64;\n\t"
+        "mul.lo.u32 t28, %93, %64;\n\t"
+        "mul.hi.u32 t29, %93, %64;\n\t"
+        "mul.lo.u32 t30, %95, %64;\n\t"
+        "mul.hi.u32 t31, %95, %64;\n\t"
+        "mad.lo.cc.u32 %4, %67, %65, %4;\n\t"
         "madc.hi.cc.u32 %5, %67, %65, %5;\n\t"
-        "madc.hi.cc.u32 %6, %68, %65, %6;\n\t"
+        "madc.lo.cc.u32 %6, %69, %65, %6;\n\t"
         "madc.hi.cc.u32 %7, %69, %65, %7;\n\t"
-        "madc.hi.cc.u32 %8, %70, %65, %8;\n\t"
+        "madc.lo.cc.u32 %8, %71, %65, %8;\n\t"
         "madc.hi.cc.u32 %9, %71, %65, %9;\n\t"
-        "madc.hi.cc.u32 %10, %72, %65, %10;\n\t"
+        "madc.lo.cc.u32 %10, %73, %65, %10;\n\t"
         "madc.hi.cc.u32 %11, %73, %65, %11;\n\t"
-        "madc.hi.cc.u32 %12, %74, %65, %12;\n\t"
+        "madc.lo.cc.u32 %12, %75, %65, %12;\n\t"
         "madc.hi.cc.u32 %13, %75, %65, %13;\n\t"
-        "madc.hi.cc.u32 %14, %76, %65, %14;\n\t"
+        "madc.lo.cc.u32 %14, %77, %65, %14;\n\t"
         "madc.hi.cc.u32 %15, %77, %65, %15;\n\t"
-        "madc.hi.cc.u32 %16, %78, %65, %16;\n\t"
+        "madc.lo.cc.u32 %16, %79, %65, %16;\n\t"
         "madc.hi.cc.u32 %17, %79, %65, %17;\n\t"
-        "madc.hi.cc.u32 %18, %80, %65, %18;\n\t"
+        "madc.lo.cc.u32 %18, %81, %65, %18;\n\t"
         "madc.hi.cc.u32 %19, %81, %65, %19;\n\t"
-        "madc.hi.cc.u32 %20, %82, %65, %20;\n\t"
+        "madc.lo.cc.u32 %20, %83, %65, %20;\n\t"
         "madc.hi.cc.u32 %21, %83, %65, %21;\n\t"
-        "madc.hi.cc.u32 %22, %84, %65, %22;\n\t"
+        "madc.lo.cc.u32 %22, %85, %65, %22;\n\t"
         "madc.hi.cc.u32 %23, %85, %65, %23;\n\t"
-        "madc.hi.cc.u32 %24, %86, %65, %24;\n\t"
+        "madc.lo.cc.u32 %24, %87, %65, %24;\n\t"
         "madc.hi.cc.u32 %25, %87, %65, %25;\n\t"
-        "madc.hi.cc.u32 %26, %88, %65, %26;\n\t"
+        "madc.lo.cc.u32 %26, %89, %65, %26;\n\t"
         "madc.hi.cc.u32 %27, %89, %65, %27;\n\t"
-        "madc.hi.cc.u32 %28, %90, %65, %28;\n\t"
+        "madc.lo.cc.u32 %28, %91, %65, %28;\n\t"
         "madc.hi.cc.u32 %29, %91, %65, %29;\n\t"
-        "madc.hi.cc.u32 %30, %92, %65, %30;\n\t"
+        "madc.lo.cc.u32 %30, %93, %65, %30;\n\t"
         "madc.hi.cc.u32 %31, %93, %65, %31;\n\t"
-        "madc.hi.cc.u32 %32, %94, %65, %32;\n\t"
-        "madc.hi.u32 %33, %95, %65, %33;\n\t"
-        "mad.lo.cc.u32 %5, %67, %66, %5;\n\t"
-        "madc.lo.cc.u32 %6, %68, %66, %6;\n\t"
-        "madc.lo.cc.u32 %7, %69, %66, %7;\n\t"
-        "madc.lo.cc.u32 %8, %70, %66, %8;\n\t"
-        "madc.lo.cc.u32 %9, %71, %66, %9;\n\t"
-        "madc.lo.cc.u32 %10, %72, %66, %10;\n\t"
-        "madc.lo.cc.u32 %11, %73, %66, %11;\n\t"
-        "madc.lo.cc.u32 %12, %74, %66, %12;\n\t"
-        "madc.lo.cc.u32 %13, %75, %66, %13;\n\t"
-        "madc.lo.cc.u32 %14, %76, %66, %14;\n\t"
-        "madc.lo.cc.u32 %15, %77, %66, %15;\n\t"
-        "madc.lo.cc.u32 %16, %78, %66, %16;\n\t"
-        "madc.lo.cc.u32 %17, %79, %66, %17;\n\t"
-        "madc.lo.cc.u32 %18, %80, %66, %18;\n\t"
-        "madc.lo.cc.u32 %19, %81, %66, %19;\n\t"
-        "madc.lo.cc.u32 %20, %82, %66, %20;\n\t"
-        "madc.lo.cc.u32 %21, %83, %66, %21;\n\t"
-        "madc.lo.cc.u32 %22, %84, %66, %22;\n\t"
-        "madc.lo.cc.u32 %23, %85, %66, %23;\n\t"
-        "madc.lo.cc.u32 %24, %86, %66, %24;\n\t"
-        "madc.lo.cc.u32 %25, %87, %66, %25;\n\t"
-        "madc.lo.cc.u32 %26, %88, %66, %26;\n\t"
-        "madc.lo.cc.u32 %27, %89, %66, %27;\n\t"
-        "madc.lo.cc.u32 %28, %90, %66, %28;\n\t"
-        "madc.lo.cc.u32 %29, %91, %66, %29;\n\t"
-        "madc.lo.cc.u32 %30, %92, %66, %30;\n\t"
-        "madc.lo.cc.u32 %31, %93, %66, %31;\n\t"
-        "madc.lo.cc.u32 %32, %94, %66, %32;\n\t"
-        "madc.lo.cc.u32 %33, %95, %66, %33;\n\t"
-        "addc.u32 %34, 0, 0;\n\t"
-        "mad.hi.cc.u32 %6, %67, %66, %6;\n\t"
+        "madc.lo.cc.u32 %32, %95, %65, 0;\n\t"
+        "madc.hi.u32 %33, %95, %65, 0;\n\t"
+        "mad.lo.cc.u32 t2, %66, %65, t2;\n\t"
+        "madc.hi.cc.u32 t3, %66, %65, t3;\n\t"
+        "madc.lo.cc.u32 t4, %68, %65, t4;\n\t"
+        "madc.hi.cc.u32 t5, %68, %65, t5;\n\t"
+        "madc.lo.cc.u32 t6, %70, %65, t6;\n\t"
+        "madc.hi.cc.u32 t7, %70, %65, t7;\n\t"
+        "madc.lo.cc.u32 t8, %72, %65, t8;\n\t"
+        "madc.hi.cc.u32 t9, %72, %65, t9;\n\t"
+        "madc.lo.cc.u32 t10, %74, %65, t10;\n\t"
+        "madc.hi.cc.u32 t11, %74, %65, t11;\n\t"
+        "madc.lo.cc.u32 t12, %76, %65, t12;\n\t"
+        "madc.hi.cc.u32 t13, %76, %65, t13;\n\t"
+        "madc.lo.cc.u32 t14, %78, %65, t14;\n\t"
+        "madc.hi.cc.u32 t15, %78, %65, t15;\n\t"
+        "madc.lo.cc.u32 t16, %80, %65, t16;\n\t"
+        "madc.hi.cc.u32 t17, %80, %65, t17;\n\t"
+        "madc.lo.cc.u32 t18, %82, %65, t18;\n\t"
+        "madc.hi.cc.u32 t19, %82, %65, t19;\n\t"
+        "madc.lo.cc.u32 t20, %84, %65, t20;\n\t"
+        "madc.hi.cc.u32 t21, %84, %65, t21;\n\t"
+        "madc.lo.cc.u32 t22, %86, %65, t22;\n\t"
+        "madc.hi.cc.u32 t23, %86, %65, t23;\n\t"
+        "madc.lo.cc.u32 t24, %88, %65, t24;\n\t"
+        "madc.hi.cc.u32 t25, %88, %65, t25;\n\t"
+        "madc.lo.cc.u32 t26, %90, %65, t26;\n\t"
+        "madc.hi.cc.u32 t27, %90, %65, t27;\n\t"
+        "madc.lo.cc.u32 t28, %92, %65, t28;\n\t"
+        "madc.hi.cc.u32 t29, %92, %65, t29;\n\t"
+        "madc.lo.cc.u32 t30, %94, %65, t30;\n\t"
+        "madc.hi.cc.u32 t31, %94, %65, t31;\n\t"
+        "addc.u32 t32, 0, 0;\n\t"
+        "mad.lo.cc.u32 %6, %68, %66, %6;\n\t"
         "madc.hi.cc.u32 %7, %68, %66, %7;\n\t"
-        "madc.hi.cc.u32 %8, %69, %66, %8;\n\t"
+        "madc.lo.cc.u32 %8, %70, %66, %8;\n\t"
         "madc.hi.cc.u32 %9, %70, %66, %9;\n\t"
-        "madc.hi.cc.u32 %10, %71, %66, %10;\n\t"
+        "madc.lo.cc.u32 %10, %72, %66, %10;\n\t"
         "madc.hi.cc.u32 %11, %72, %66, %11;\n\t"
-        "madc.hi.cc.u32 %12, %73, %66, %12;\n\t"
+        "madc.lo.cc.u32 %12, %74, %66, %12;\n\t"
         "madc.hi.cc.u32 %13, %74, %66, %13;\n\t"
-        "madc.hi.cc.u32 %14, %75, %66, %14;\n\t"
+        "madc.lo.cc.u32 %14, %76, %66, %14;\n\t"
         "madc.hi.cc.u32 %15, %76, %66, %15;\n\t"
-        "madc.hi.cc.u32 %16, %77, %66, %16;\n\t"
+        "madc.lo.cc.u32 %16, %78, %66, %16;\n\t"
         "madc.hi.cc.u32 %17, %78, %66, %17;\n\t"
-        "madc.hi.cc.u32 %18, %79, %66, %18;\n\t"
+        "madc.lo.cc.u32 %18, %80, %66, %18;\n\t"
         "madc.hi.cc.u32 %19, %80, %66, %19;\n\t"
-        "madc.hi.cc.u32 %20, %81, %66, %20;\n\t"
+        "madc.lo.cc.u32 %20, %82, %66, %20;\n\t"
         "madc.hi.cc.u32 %21, %82, %66, %21;\n\t"
-        "madc.hi.cc.u32 %22, %83, %66, %22;\n\t"
+        "madc.lo.cc.u32 %22, %84, %66, %22;\n\t"
         "madc.hi.cc.u32 %23, %84, %66, %23;\n\t"
-        "madc.hi.cc.u32 %24, %85, %66, %24;\n\t"
+        "madc.lo.cc.u32 %24, %86, %66, %24;\n\t"
         "madc.hi.cc.u32 %25, %86, %66, %25;\n\t"
-        "madc.hi.cc.u32 %26, %87, %66, %26;\n\t"
+        "madc.lo.cc.u32 %26, %88, %66, %26;\n\t"
         "madc.hi.cc.u32 %27, %88, %66, %27;\n\t"
-        "madc.hi.cc.u32 %28, %89, %66, %28;\n\t"
+        "madc.lo.cc.u32 %28, %90, %66, %28;\n\t"
         "madc.hi.cc.u32 %29, %90, %66, %29;\n\t"
-        "madc.hi.cc.u32 %30, %91, %66, %30;\n\t"
+        "madc.lo.cc.u32 %30, %92, %66, %30;\n\t"
         "madc.hi.cc.u32 %31, %92, %66, %31;\n\t"
-        "madc.hi.cc.u32 %32, %93, %66, %32;\n\t"
+        "madc.lo.cc.u32 %32, %94, %66, %32;\n\t"
         "madc.hi.cc.u32 %33, %94, %66, %33;\n\t"
-        "madc.hi.u32 %34, %95, %66, %34;\n\t"
-        "mad.lo.cc.u32 %7, %68, %67, %7;\n\t"
-        "madc.lo.cc.u32 %8, %69, %67, %8;\n\t"
-        "madc.lo.cc.u32 %9, %70, %67, %9;\n\t"
-        "madc.lo.cc.u32 %10, %71, %67, %10;\n\t"
-        "madc.lo.cc.u32 %11, %72, %67, %11;\n\t"
-        "madc.lo.cc.u32 %12, %73, %67, %12;\n\t"
-        "madc.lo.cc.u32 %13, %74, %67, %13;\n\t"
-        "madc.lo.cc.u32 %14, %75, %67, %14;\n\t"
-        "madc.lo.cc.u32 %15, %76, %67, %15;\n\t"
-        "madc.lo.cc.u32 %16, %77, %67, %16;\n\t"
-        "madc.lo.cc.u32 %17, %78, %67, %17;\n\t"
-        "madc.lo.cc.u32 %18, %79, %67, %18;\n\t"
-        "madc.lo.cc.u32 %19, %80, %67, %19;\n\t"
-        "madc.lo.cc.u32 %20, %81, %67, %20;\n\t"
-        "madc.lo.cc.u32 %21, %82, %67, %21;\n\t"
-        "madc.lo.cc.u32 %22, %83, %67, %22;\n\t"
-        "madc.lo.cc.u32 %23, %84, %67, %23;\n\t"
-        "madc.lo.cc.u32 %24, %85, %67, %24;\n\t"
-        "madc.lo.cc.u32 %25, %86, %67, %25;\n\t"
-        "madc.lo.cc.u32 %26, %87, %67, %26;\n\t"
-        "madc.lo.cc.u32 %27, %88, %67, %27;\n\t"
-        "madc.lo.cc.u32 %28, %89, %67, %28;\n\t"
-        "madc.lo.cc.u32 %29, %90, %67, %29;\n\t"
-        "madc.lo.cc.u32 %30, %91, %67, %30;\n\t"
-        "madc.lo.cc.u32 %31, %92, %67, %31;\n\t"
-        "madc.lo.cc.u32 %32, %93, %67, %32;\n\t"
-        "madc.lo.cc.u32 %33, %94, %67, %33;\n\t"
-        "madc.lo.cc.u32 %34, %95, %67, %34;\n\t"
-        "addc.u32 %35, 0, 0;\n\t"
-        "mad.hi.cc.u32 %8, %68, %67, %8;\n\t"
+        "addc.u32 %34, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %67, %66, t4;\n\t"
+        "madc.hi.cc.u32 t5, %67, %66, t5;\n\t"
+        "madc.lo.cc.u32 t6, %69, %66, t6;\n\t"
+        "madc.hi.cc.u32 t7, %69, %66, t7;\n\t"
+        "madc.lo.cc.u32 t8, %71, %66, t8;\n\t"
+        "madc.hi.cc.u32 t9, %71, %66, t9;\n\t"
+        "madc.lo.cc.u32 t10, %73, %66, t10;\n\t"
+        "madc.hi.cc.u32 t11, %73, %66, t11;\n\t"
+        "madc.lo.cc.u32 t12, %75, %66, t12;\n\t"
+        "madc.hi.cc.u32 t13, %75, %66, t13;\n\t"
+        "madc.lo.cc.u32 t14, %77, %66, t14;\n\t"
+        "madc.hi.cc.u32 t15, %77, %66, t15;\n\t"
+        "madc.lo.cc.u32 t16, %79, %66, t16;\n\t"
+        "madc.hi.cc.u32 t17, %79, %66, t17;\n\t"
+        "madc.lo.cc.u32 t18, %81, %66, t18;\n\t"
+        "madc.hi.cc.u32 t19, %81, %66, t19;\n\t"
+        "madc.lo.cc.u32 t20, %83, %66, t20;\n\t"
+        "madc.hi.cc.u32 t21, %83, %66, t21;\n\t"
+        "madc.lo.cc.u32 t22, %85, %66, t22;\n\t"
+        "madc.hi.cc.u32 t23, %85, %66, t23;\n\t"
+        "madc.lo.cc.u32 t24, %87, %66, t24;\n\t"
+        "madc.hi.cc.u32 t25, %87, %66, t25;\n\t"
+        "madc.lo.cc.u32 t26, %89, %66, t26;\n\t"
+        "madc.hi.cc.u32 t27, %89, %66, t27;\n\t"
+        "madc.lo.cc.u32 t28, %91, %66, t28;\n\t"
+        "madc.hi.cc.u32 t29, %91, %66, t29;\n\t"
+        "madc.lo.cc.u32 t30, %93, %66, t30;\n\t"
+        "madc.hi.cc.u32 t31, %93, %66, t31;\n\t"
+        "madc.lo.cc.u32 t32, %95, %66, t32;\n\t"
+        "madc.hi.u32 t33, %95, %66, 0;\n\t"
+        "mad.lo.cc.u32 %8, %69, %67, %8;\n\t"
         "madc.hi.cc.u32 %9, %69, %67, %9;\n\t"
-        "madc.hi.cc.u32 %10, %70, %67, %10;\n\t"
+        "madc.lo.cc.u32 %10, %71, %67, %10;\n\t"
         "madc.hi.cc.u32 %11, %71, %67, %11;\n\t"
-        "madc.hi.cc.u32 %12, %72, %67, %12;\n\t"
+        "madc.lo.cc.u32 %12, %73, %67, %12;\n\t"
         "madc.hi.cc.u32 %13, %73, %67, %13;\n\t"
-        "madc.hi.cc.u32 %14, %74, %67, %14;\n\t"
+        "madc.lo.cc.u32 %14, %75, %67, %14;\n\t"
         "madc.hi.cc.u32 %15, %75, %67, %15;\n\t"
-        "madc.hi.cc.u32 %16, %76, %67, %16;\n\t"
+        "madc.lo.cc.u32 %16, %77, %67, %16;\n\t"
         "madc.hi.cc.u32 %17, %77, %67, %17;\n\t"
-        "madc.hi.cc.u32 %18, %78, %67, %18;\n\t"
+        "madc.lo.cc.u32 %18, %79, %67, %18;\n\t"
         "madc.hi.cc.u32 %19, %79, %67, %19;\n\t"
-        "madc.hi.cc.u32 %20, %80, %67, %20;\n\t"
+        "madc.lo.cc.u32 %20, %81, %67, %20;\n\t"
         "madc.hi.cc.u32 %21, %81, %67, %21;\n\t"
-        "madc.hi.cc.u32 %22, %82, %67, %22;\n\t"
+        "madc.lo.cc.u32 %22, %83, %67, %22;\n\t"
         "madc.hi.cc.u32 %23, %83, %67, %23;\n\t"
-        "madc.hi.cc.u32 %24, %84, %67, %24;\n\t"
+        "madc.lo.cc.u32 %24, %85, %67, %24;\n\t"
         "madc.hi.cc.u32 %25, %85, %67, %25;\n\t"
-        "madc.hi.cc.u32 %26, %86, %67, %26;\n\t"
+        "madc.lo.cc.u32 %26, %87, %67, %26;\n\t"
         "madc.hi.cc.u32 %27, %87, %67, %27;\n\t"
-        "madc.hi.cc.u32 %28, %88, %67, %28;\n\t"
+        "madc.lo.cc.u32 %28, %89, %67, %28;\n\t"
         "madc.hi.cc.u32 %29, %89, %67, %29;\n\t"
-        "madc.hi.cc.u32 %30, %90, %67, %30;\n\t"
+        "madc.lo.cc.u32 %30, %91, %67, %30;\n\t"
         "madc.hi.cc.u32 %31, %91, %67, %31;\n\t"
-        "madc.hi.cc.u32 %32, %92, %67, %32;\n\t"
+        "madc.lo.cc.u32 %32, %93, %67, %32;\n\t"
         "madc.hi.cc.u32 %33, %93, %67, %33;\n\t"
-        "madc.hi.cc.u32 %34, %94, %67, %34;\n\t"
-        "madc.hi.u32 %35, %95, %67, %35;\n\t"
-        "mad.lo.cc.u32 %9, %69, %68, %9;\n\t"
-        "madc.lo.cc.u32 %10, %70, %68, %10;\n\t"
-        "madc.lo.cc.u32 %11, %71, %68, %11;\n\t"
-        "madc.lo.cc.u32 %12, %72, %68, %12;\n\t"
-        "madc.lo.cc.u32 %13, %73, %68, %13;\n\t"
-        "madc.lo.cc.u32 %14, %74, %68, %14;\n\t"
-        "madc.lo.cc.u32 %15, %75, %68, %15;\n\t"
-        "madc.lo.cc.u32 %16, %76, %68, %16;\n\t"
-        "madc.lo.cc.u32 %17, %77, %68, %17;\n\t"
-        "madc.lo.cc.u32 %18, %78, %68, %18;\n\t"
-        "madc.lo.cc.u32 %19, %79, %68, %19;\n\t"
-        "madc.lo.cc.u32 %20, %80, %68, %20;\n\t"
-        "madc.lo.cc.u32 %21, %81, %68, %21;\n\t"
-        "madc.lo.cc.u32 %22, %82, %68, %22;\n\t"
-        "madc.lo.cc.u32 %23, %83, %68, %23;\n\t"
-        "madc.lo.cc.u32 %24, %84, %68, %24;\n\t"
-        "madc.lo.cc.u32 %25, %85, %68, %25;\n\t"
-        "madc.lo.cc.u32 %26, %86, %68, %26;\n\t"
-        "madc.lo.cc.u32 %27, %87, %68, %27;\n\t"
-        "madc.lo.cc.u32 %28, %88, %68, %28;\n\t"
-        "madc.lo.cc.u32 %29, %89, %68, %29;\n\t"
-        "madc.lo.cc.u32 %30, %90, %68, %30;\n\t"
-        "madc.lo.cc.u32 %31, %91, %68, %31;\n\t"
-        "madc.lo.cc.u32 %32, %92, %68, %32;\n\t"
-        "madc.lo.cc.u32 %33, %93, %68, %33;\n\t"
-        "madc.lo.cc.u32 %34, %94, %68, %34;\n\t"
-        "madc.lo.cc.u32 %35, %95, %68, %35;\n\t"
-        "addc.u32 %36, 0, 0;\n\t"
-        "mad.hi.cc.u32 %10, %69, %68, %10;\n\t"
+        "madc.lo.cc.u32 %34, %95, %67, %34;\n\t"
+        "madc.hi.u32 %35, %95, %67, 0;\n\t"
+        "mad.lo.cc.u32 t6, %68, %67, t6;\n\t"
+        "madc.hi.cc.u32 t7, %68, %67, t7;\n\t"
+        "madc.lo.cc.u32 t8, %70, %67, t8;\n\t"
+        "madc.hi.cc.u32 t9, %70, %67, t9;\n\t"
+        "madc.lo.cc.u32 t10, %72, %67, t10;\n\t"
+        "madc.hi.cc.u32 t11, %72, %67, t11;\n\t"
+        "madc.lo.cc.u32 t12, %74, %67, t12;\n\t"
+        "madc.hi.cc.u32 t13, %74, %67, t13;\n\t"
+        "madc.lo.cc.u32 t14, %76, %67, t14;\n\t"
+        "madc.hi.cc.u32 t15, %76, %67, t15;\n\t"
+        "madc.lo.cc.u32 t16, %78, %67, t16;\n\t"
+        "madc.hi.cc.u32 t17, %78, %67, t17;\n\t"
+        "madc.lo.cc.u32 t18, %80, %67, t18;\n\t"
+        "madc.hi.cc.u32 t19, %80, %67, t19;\n\t"
+        "madc.lo.cc.u32 t20, %82, %67, t20;\n\t"
+        "madc.hi.cc.u32 t21, %82, %67, t21;\n\t"
+        "madc.lo.cc.u32 t22, %84, %67, t22;\n\t"
+        "madc.hi.cc.u32 t23, %84, %67, t23;\n\t"
+        "madc.lo.cc.u32 t24, %86, %67, t24;\n\t"
+        "madc.hi.cc.u32 t25, %86, %67, t25;\n\t"
+        "madc.lo.cc.u32 t26, %88, %67, t26;\n\t"
+        "madc.hi.cc.u32 t27, %88, %67, t27;\n\t"
+        "madc.lo.cc.u32 t28, %90, %67, t28;\n\t"
+        "madc.hi.cc.u32 t29, %90, %67, t29;\n\t"
+        "madc.lo.cc.u32 t30, %92, %67, t30;\n\t"
+        "madc.hi.cc.u32 t31, %92, %67, t31;\n\t"
+        "madc.lo.cc.u32 t32, %94, %67, t32;\n\t"
+        "madc.hi.cc.u32 t33, %94, %67, t33;\n\t"
+        "addc.u32 t34, 0, 0;\n\t"
+        "mad.lo.cc.u32 %10, %70, %68, %10;\n\t"
         "madc.hi.cc.u32 %11, %70, %68, %11;\n\t"
-        "madc.hi.cc.u32 %12, %71, %68, %12;\n\t"
+        "madc.lo.cc.u32 %12, %72, %68, %12;\n\t"
         "madc.hi.cc.u32 %13, %72, %68, %13;\n\t"
-        "madc.hi.cc.u32 %14, %73, %68, %14;\n\t"
+        "madc.lo.cc.u32 %14, %74, %68, %14;\n\t"
         "madc.hi.cc.u32 %15, %74, %68, %15;\n\t"
-        "madc.hi.cc.u32 %16, %75, %68, %16;\n\t"
+        "madc.lo.cc.u32 %16, %76, %68, %16;\n\t"
         "madc.hi.cc.u32 %17, %76, %68, %17;\n\t"
-        "madc.hi.cc.u32 %18, %77, %68, %18;\n\t"
+        "madc.lo.cc.u32 %18, %78, %68, %18;\n\t"
         "madc.hi.cc.u32 %19, %78, %68, %19;\n\t"
-        "madc.hi.cc.u32 %20, %79, %68, %20;\n\t"
+        "madc.lo.cc.u32 %20, %80, %68, %20;\n\t"
         "madc.hi.cc.u32 %21, %80, %68, %21;\n\t"
-        "madc.hi.cc.u32 %22, %81, %68, %22;\n\t"
+        "madc.lo.cc.u32 %22, %82, %68, %22;\n\t"
         "madc.hi.cc.u32 %23, %82, %68, %23;\n\t"
-        "madc.hi.cc.u32 %24, %83, %68, %24;\n\t"
+        "madc.lo.cc.u32 %24, %84, %68, %24;\n\t"
         "madc.hi.cc.u32 %25, %84, %68, %25;\n\t"
-        "madc.hi.cc.u32 %26, %85, %68, %26;\n\t"
+        "madc.lo.cc.u32 %26, %86, %68, %26;\n\t"
         "madc.hi.cc.u32 %27, %86, %68, %27;\n\t"
-        "madc.hi.cc.u32 %28, %87, %68, %28;\n\t"
+        "madc.lo.cc.u32 %28, %88, %68, %28;\n\t"
         "madc.hi.cc.u32 %29, %88, %68, %29;\n\t"
-        "madc.hi.cc.u32 %30, %89, %68, %30;\n\t"
+        "madc.lo.cc.u32 %30, %90, %68, %30;\n\t"
         "madc.hi.cc.u32 %31, %90, %68, %31;\n\t"
-        "madc.hi.cc.u32 %32, %91, %68, %32;\n\t"
+        "madc.lo.cc.u32 %32, %92, %68, %32;\n\t"
         "madc.hi.cc.u32 %33, %92, %68, %33;\n\t"
-        "madc.hi.cc.u32 %34, %93, %68, %34;\n\t"
+        "madc.lo.cc.u32 %34, %94, %68, %34;\n\t"
         "madc.hi.cc.u32 %35, %94, %68, %35;\n\t"
-        "madc.hi.u32 %36, %95, %68, %36;\n\t"
-        "mad.lo.cc.u32 %11, %70, %69, %11;\n\t"
-        "madc.lo.cc.u32 %12, %71, %69, %12;\n\t"
-        "madc.lo.cc.u32 %13, %72, %69, %13;\n\t"
-        "madc.lo.cc.u32 %14, %73, %69, %14;\n\t"
-        "madc.lo.cc.u32 %15, %74, %69, %15;\n\t"
-        "madc.lo.cc.u32 %16, %75, %69, %16;\n\t"
-        "madc.lo.cc.u32 %17, %76, %69, %17;\n\t"
-        "madc.lo.cc.u32 %18, %77, %69, %18;\n\t"
-        "madc.lo.cc.u32 %19, %78, %69, %19;\n\t"
-        "madc.lo.cc.u32 %20, %79, %69, %20;\n\t"
-        "madc.lo.cc.u32 %21, %80, %69, %21;\n\t"
-        "madc.lo.cc.u32 %22, %81, %69, %22;\n\t"
-        "madc.lo.cc.u32 %23, %82, %69, %23;\n\t"
-        "madc.lo.cc.u32 %24, %83, %69, %24;\n\t"
-        "madc.lo.cc.u32 %25, %84, %69, %25;\n\t"
-        "madc.lo.cc.u32 %26, %85, %69, %26;\n\t"
-        "madc.lo.cc.u32 %27, %86, %69, %27;\n\t"
-        "madc.lo.cc.u32 %28, %87, %69, %28;\n\t"
-        "madc.lo.cc.u32 %29, %88, %69, %29;\n\t"
-        "madc.lo.cc.u32 %30, %89, %69, %30;\n\t"
-        "madc.lo.cc.u32 %31, %90, %69, %31;\n\t"
-        "madc.lo.cc.u32 %32, %91, %69, %32;\n\t"
-        "madc.lo.cc.u32 %33, %92, %69, %33;\n\t"
-        "madc.lo.cc.u32 %34, %93, %69, %34;\n\t"
-        "madc.lo.cc.u32 %35, %94, %69, %35;\n\t"
-        "madc.lo.cc.u32 %36, %95, %69, %36;\n\t"
-        "addc.u32 %37, 0, 0;\n\t"
-        "mad.hi.cc.u32 %12, %70, %69, %12;\n\t"
+        "addc.u32 %36, 0, 0;\n\t"
+        "mad.lo.cc.u32 t8, %69, %68, t8;\n\t"
+        "madc.hi.cc.u32 t9, %69, %68, t9;\n\t"
+        "madc.lo.cc.u32 t10, %71, %68, t10;\n\t"
+        "madc.hi.cc.u32 t11, %71, %68, t11;\n\t"
+        "madc.lo.cc.u32 t12, %73, %68, t12;\n\t"
+        "madc.hi.cc.u32 t13, %73, %68, t13;\n\t"
+        "madc.lo.cc.u32 t14, %75, %68, t14;\n\t"
+        "madc.hi.cc.u32 t15, %75, %68, t15;\n\t"
+        "madc.lo.cc.u32 t16, %77, %68, t16;\n\t"
+        "madc.hi.cc.u32 t17, %77, %68, t17;\n\t"
+        "madc.lo.cc.u32 t18, %79, %68, t18;\n\t"
+        "madc.hi.cc.u32 t19, %79, %68, t19;\n\t"
+        "madc.lo.cc.u32 t20, %81, %68, t20;\n\t"
+        "madc.hi.cc.u32 t21, %81, %68, t21;\n\t"
+        "madc.lo.cc.u32 t22, %83, %68, t22;\n\t"
+        "madc.hi.cc.u32 t23, %83, %68, t23;\n\t"
+        "madc.lo.cc.u32 t24, %85, %68, t24;\n\t"
+        "madc.hi.cc.u32 t25, %85, %68, t25;\n\t"
+        "madc.lo.cc.u32 t26, %87, %68, t26;\n\t"
+        "madc.hi.cc.u32 t27, %87, %68, t27;\n\t"
+        "madc.lo.cc.u32 t28, %89, %68, t28;\n\t"
+        "madc.hi.cc.u32 t29, %89, %68, t29;\n\t"
+        "madc.lo.cc.u32 t30, %91, %68, t30;\n\t"
+        "madc.hi.cc.u32 t31, %91, %68, t31;\n\t"
+        "madc.lo.cc.u32 t32, %93, %68, t32;\n\t"
+        "madc.hi.cc.u32 t33, %93, %68, t33;\n\t"
+        "madc.lo.cc.u32 t34, %95, %68, t34;\n\t"
+        "madc.hi.u32 t35, %95, %68, 0;\n\t"
+        "mad.lo.cc.u32 %12, %71, %69, %12;\n\t"
         "madc.hi.cc.u32 %13, %71, %69, %13;\n\t"
-        "madc.hi.cc.u32 %14, %72, %69, %14;\n\t"
+        "madc.lo.cc.u32 %14, %73, %69, %14;\n\t"
         "madc.hi.cc.u32 %15, %73, %69, %15;\n\t"
-        "madc.hi.cc.u32 %16, %74, %69, %16;\n\t"
+        "madc.lo.cc.u32 %16, %75, %69, %16;\n\t"
         "madc.hi.cc.u32 %17, %75, %69, %17;\n\t"
-        "madc.hi.cc.u32 %18, %76, %69, %18;\n\t"
+        "madc.lo.cc.u32 %18, %77, %69, %18;\n\t"
         "madc.hi.cc.u32 %19, %77, %69, %19;\n\t"
-        "madc.hi.cc.u32 %20, %78, %69, %20;\n\t"
+        "madc.lo.cc.u32 %20, %79, %69, %20;\n\t"
         "madc.hi.cc.u32 %21, %79, %69, %21;\n\t"
-        "madc.hi.cc.u32 %22, %80, %69, %22;\n\t"
+        "madc.lo.cc.u32 %22, %81, %69, %22;\n\t"
         "madc.hi.cc.u32 %23, %81, %69, %23;\n\t"
-        "madc.hi.cc.u32 %24, %82, %69, %24;\n\t"
+        "madc.lo.cc.u32 %24, %83, %69, %24;\n\t"
         "madc.hi.cc.u32 %25, %83, %69, %25;\n\t"
-        "madc.hi.cc.u32 %26, %84, %69, %26;\n\t"
+        "madc.lo.cc.u32 %26, %85, %69, %26;\n\t"
         "madc.hi.cc.u32 %27, %85, %69, %27;\n\t"
-        "madc.hi.cc.u32 %28, %86, %69, %28;\n\t"
+        "madc.lo.cc.u32 %28, %87, %69, %28;\n\t"
         "madc.hi.cc.u32 %29, %87, %69, %29;\n\t"
-        "madc.hi.cc.u32 %30, %88, %69, %30;\n\t"
+        "madc.lo.cc.u32 %30, %89, %69, %30;\n\t"
         "madc.hi.cc.u32 %31, %89, %69, %31;\n\t"
-        "madc.hi.cc.u32 %32, %90, %69, %32;\n\t"
+        "madc.lo.cc.u32 %32, %91, %69, %32;\n\t"
         "madc.hi.cc.u32 %33, %91, %69, %33;\n\t"
-        "madc.hi.cc.u32 %34, %92, %69, %34;\n\t"
+        "madc.lo.cc.u32 %34, %93, %69, %34;\n\t"
         "madc.hi.cc.u32 %35, %93, %69, %35;\n\t"
-        "madc.hi.cc.u32 %36, %94, %69, %36;\n\t"
-        "madc.hi.u32 %37, %95, %69, %37;\n\t"
-        "mad.lo.cc.u32 %13, %71, %70, %13;\n\t"
-        "madc.lo.cc.u32 %14, %72, %70, %14;\n\t"
-        "madc.lo.cc.u32 %15, %73, %70, %15;\n\t"
-        "madc.lo.cc.u32 %16, %74, %70, %16;\n\t"
-        "madc.lo.cc.u32 %17, %75, %70, %17;\n\t"
-        "madc.lo.cc.u32 %18, %76, %70, %18;\n\t"
-        "madc.lo.cc.u32 %19, %77, %70, %19;\n\t"
-        "madc.lo.cc.u32 %20, %78, %70, %20;\n\t"
-        "madc.lo.cc.u32 %21, %79, %70, %21;\n\t"
-        "madc.lo.cc.u32 %22, %80, %70, %22;\n\t"
-        "madc.lo.cc.u32 %23, %81, %70, %23;\n\t"
-        "madc.lo.cc.u32 %24, %82, %70, %24;\n\t"
-        "madc.lo.cc.u32 %25, %83, %70, %25;\n\t"
-        "madc.lo.cc.u32 %26, %84, %70, %26;\n\t"
-        "madc.lo.cc.u32 %27, %85, %70, %27;\n\t"
-        "madc.lo.cc.u32 %28, %86, %70, %28;\n\t"
-        "madc.lo.cc.u32 %29, %87, %70, %29;\n\t"
-        "madc.lo.cc.u32 %30, %88, %70, %30;\n\t"
-        "madc.lo.cc.u32 %31, %89, %70, %31;\n\t"
-        "madc.lo.cc.u32 %32, %90, %70, %32;\n\t"
-        "madc.lo.cc.u32 %33, %91, %70, %33;\n\t"
-        "madc.lo.cc.u32 %34, %92, %70, %34;\n\t"
-        "madc.lo.cc.u32 %35, %93, %70, %35;\n\t"
-        "madc.lo.cc.u32 %36, %94, %70, %36;\n\t"
-        "madc.lo.cc.u32 %37, %95, %70, %37;\n\t"
-        "addc.u32 %38, 0, 0;\n\t"
-        "mad.hi.cc.u32 %14, %71, %70, %14;\n\t"
+        "madc.lo.cc.u32 %36, %95, %69, %36;\n\t"
+        "madc.hi.u32 %37, %95, %69, 0;\n\t"
+        "mad.lo.cc.u32 t10, %70, %69, t10;\n\t"
+        "madc.hi.cc.u32 t11, %70, %69, t11;\n\t"
+        "madc.lo.cc.u32 t12, %72, %69, t12;\n\t"
+        "madc.hi.cc.u32 t13, %72, %69, t13;\n\t"
+        "madc.lo.cc.u32 t14, %74, %69, t14;\n\t"
+        "madc.hi.cc.u32 t15, %74, %69, t15;\n\t"
+        "madc.lo.cc.u32 t16, %76, %69, t16;\n\t"
+        "madc.hi.cc.u32 t17, %76, %69, t17;\n\t"
+        "madc.lo.cc.u32 t18, %78, %69, t18;\n\t"
+        "madc.hi.cc.u32 t19, %78, %69, t19;\n\t"
+        "madc.lo.cc.u32 t20, %80, %69, t20;\n\t"
+        "madc.hi.cc.u32 t21, %80, %69, t21;\n\t"
+        "madc.lo.cc.u32 t22, %82, %69, t22;\n\t"
+        "madc.hi.cc.u32 t23, %82, %69, t23;\n\t"
+        "madc.lo.cc.u32 t24, %84, %69, t24;\n\t"
+        "madc.hi.cc.u32 t25, %84, %69, t25;\n\t"
+        "madc.lo.cc.u32 t26, %86, %69, t26;\n\t"
+        "madc.hi.cc.u32 t27, %86, %69, t27;\n\t"
+        "madc.lo.cc.u32 t28, %88, %69, t28;\n\t"
+        "madc.hi.cc.u32 t29, %88, %69, t29;\n\t"
+        "madc.lo.cc.u32 t30, %90, %69, t30;\n\t"
+        "madc.hi.cc.u32 t31, %90, %69, t31;\n\t"
+        "madc.lo.cc.u32 t32, %92, %69, t32;\n\t"
+        "madc.hi.cc.u32 t33, %92, %69, t33;\n\t"
+        "madc.lo.cc.u32 t34, %94, %69, t34;\n\t"
+        "madc.hi.cc.u32 t35, %94, %69, t35;\n\t"
+        "addc.u32 t36, 0, 0;\n\t"
+        "mad.lo.cc.u32 %14, %72, %70, %14;\n\t"
         "madc.hi.cc.u32 %15, %72, %70, %15;\n\t"
-        "madc.hi.cc.u32 %16, %73, %70, %16;\n\t"
+        "madc.lo.cc.u32 %16, %74, %70, %16;\n\t"
         "madc.hi.cc.u32 %17, %74, %70, %17;\n\t"
-        "madc.hi.cc.u32 %18, %75, %70, %18;\n\t"
+        "madc.lo.cc.u32 %18, %76, %70, %18;\n\t"
         "madc.hi.cc.u32 %19, %76, %70, %19;\n\t"
-        "madc.hi.cc.u32 %20, %77, %70, %20;\n\t"
+        "madc.lo.cc.u32 %20, %78, %70, %20;\n\t"
         "madc.hi.cc.u32 %21, %78, %70, %21;\n\t"
-        "madc.hi.cc.u32 %22, %79, %70, %22;\n\t"
+        "madc.lo.cc.u32 %22, %80, %70, %22;\n\t"
         "madc.hi.cc.u32 %23, %80, %70, %23;\n\t"
-        "madc.hi.cc.u32 %24, %81, %70, %24;\n\t"
+        "madc.lo.cc.u32 %24, %82, %70, %24;\n\t"
         "madc.hi.cc.u32 %25, %82, %70, %25;\n\t"
-        "madc.hi.cc.u32 %26, %83, %70, %26;\n\t"
+        "madc.lo.cc.u32 %26, %84, %70, %26;\n\t"
         "madc.hi.cc.u32 %27, %84, %70, %27;\n\t"
-        "madc.hi.cc.u32 %28, %85, %70, %28;\n\t"
+        "madc.lo.cc.u32 %28, %86, %70, %28;\n\t"
         "madc.hi.cc.u32 %29, %86, %70, %29;\n\t"
-        "madc.hi.cc.u32 %30, %87, %70, %30;\n\t"
+        "madc.lo.cc.u32 %30, %88, %70, %30;\n\t"
         "madc.hi.cc.u32 %31, %88, %70, %31;\n\t"
-        "madc.hi.cc.u32 %32, %89, %70, %32;\n\t"
+        "madc.lo.cc.u32 %32, %90, %70, %32;\n\t"
         "madc.hi.cc.u32 %33, %90, %70, %33;\n\t"
-        "madc.hi.cc.u32 %34, %91, %70, %34;\n\t"
+        "madc.lo.cc.u32 %34, %92, %70, %34;\n\t"
         "madc.hi.cc.u32 %35, %92, %70, %35;\n\t"
-        "madc.hi.cc.u32 %36, %93, %70, %36;\n\t"
+        "madc.lo.cc.u32 %36, %94, %70, %36;\n\t"
         "madc.hi.cc.u32 %37, %94, %70, %37;\n\t"
-        "madc.hi.u32 %38, %95, %70, %38;\n\t"
-        "mad.lo.cc.u32 %15, %72, %71, %15;\n\t"
-        "madc.lo.cc.u32 %16, %73, %71, %16;\n\t"
-        "madc.lo.cc.u32 %17, %74, %71, %17;\n\t"
-        "madc.lo.cc.u32 %18, %75, %71, %18;\n\t"
-        "madc.lo.cc.u32 %19, %76, %71, %19;\n\t"
-        "madc.lo.cc.u32 %20, %77, %71, %20;\n\t"
-        "madc.lo.cc.u32 %21, %78, %71, %21;\n\t"
-        "madc.lo.cc.u32 %22, %79, %71, %22;\n\t"
-        "madc.lo.cc.u32 %23, %80, %71, %23;\n\t"
-        "madc.lo.cc.u32 %24, %81, %71, %24;\n\t"
-        "madc.lo.cc.u32 %25, %82, %71, %25;\n\t"
-        "madc.lo.cc.u32 %26, %83, %71, %26;\n\t"
-        "madc.lo.cc.u32 %27, %84, %71, %27;\n\t"
-        "madc.lo.cc.u32 %28, %85, %71, %28;\n\t"
-        "madc.lo.cc.u32 %29, %86, %71, %29;\n\t"
-        "madc.lo.cc.u32 %30, %87, %71, %30;\n\t"
-        "madc.lo.cc.u32 %31, %88, %71, %31;\n\t"
-        "madc.lo.cc.u32 %32, %89, %71, %32;\n\t"
-        "madc.lo.cc.u32 %33, %90, %71, %33;\n\t"
-        "madc.lo.cc.u32 %34, %91, %71, %34;\n\t"
-        "madc.lo.cc.u32 %35, %92, %71, %35;\n\t"
-        "madc.lo.cc.u32 %36, %93, %71, %36;\n\t"
-        "madc.lo.cc.u32 %37, %94, %71, %37;\n\t"
-        "madc.lo.cc.u32 %38, %95, %71, %38;\n\t"
-        "addc.u32 %39, 0, 0;\n\t"
-        "mad.hi.cc.u32 %16, %72, %71, %16;\n\t"
+        "addc.u32 %38, 0, 0;\n\t"
+        "mad.lo.cc.u32 t12, %71, %70, t12;\n\t"
+        "madc.hi.cc.u32 t13, %71, %70, t13;\n\t"
+        "madc.lo.cc.u32 t14, %73, %70, t14;\n\t"
+        "madc.hi.cc.u32 t15, %73, %70, t15;\n\t"
+        "madc.lo.cc.u32 t16, %75, %70, t16;\n\t"
+        "madc.hi.cc.u32 t17, %75, %70, t17;\n\t"
+        "madc.lo.cc.u32 t18, %77, %70, t18;\n\t"
+        "madc.hi.cc.u32 t19, %77, %70, t19;\n\t"
+        "madc.lo.cc.u32 t20, %79, %70, t20;\n\t"
+        "madc.hi.cc.u32 t21, %79, %70, t21;\n\t"
+        "madc.lo.cc.u32 t22, %81, %70, t22;\n\t"
+        "madc.hi.cc.u32 t23, %81, %70, t23;\n\t"
+        "madc.lo.cc.u32 t24, %83, %70, t24;\n\t"
+        "madc.hi.cc.u32 t25, %83, %70, t25;\n\t"
+        "madc.lo.cc.u32 t26, %85, %70, t26;\n\t"
+        "madc.hi.cc.u32 t27, %85, %70, t27;\n\t"
+        "madc.lo.cc.u32 t28, %87, %70, t28;\n\t"
+        "madc.hi.cc.u32 t29, %87, %70, t29;\n\t"
+        "madc.lo.cc.u32 t30, %89, %70, t30;\n\t"
+        "madc.hi.cc.u32 t31, %89, %70, t31;\n\t"
+        "madc.lo.cc.u32 t32, %91, %70, t32;\n\t"
+        "madc.hi.cc.u32 t33, %91, %70, t33;\n\t"
+        "madc.lo.cc.u32 t34, %93, %70, t34;\n\t"
+        "madc.hi.cc.u32 t35, %93, %70, t35;\n\t"
+        "madc.lo.cc.u32 t36, %95, %70, t36;\n\t"
+        "madc.hi.u32 t37, %95, %70, 0;\n\t"
+        "mad.lo.cc.u32 %16, %73, %71, %16;\n\t"
         "madc.hi.cc.u32 %17, %73, %71, %17;\n\t"
-        "madc.hi.cc.u32 %18, %74, %71, %18;\n\t"
+        "madc.lo.cc.u32 %18, %75, %71, %18;\n\t"
         "madc.hi.cc.u32 %19, %75, %71, %19;\n\t"
-        "madc.hi.cc.u32 %20, %76, %71, %20;\n\t"
+        "madc.lo.cc.u32 %20, %77, %71, %20;\n\t"
         "madc.hi.cc.u32 %21, %77, %71, %21;\n\t"
-        "madc.hi.cc.u32 %22, %78, %71, %22;\n\t"
+        "madc.lo.cc.u32 %22, %79, %71, %22;\n\t"
         "madc.hi.cc.u32 %23, %79, %71, %23;\n\t"
-        "madc.hi.cc.u32 %24, %80, %71, %24;\n\t"
+        "madc.lo.cc.u32 %24, %81, %71, %24;\n\t"
         "madc.hi.cc.u32 %25, %81, %71, %25;\n\t"
-        "madc.hi.cc.u32 %26, %82, %71, %26;\n\t"
+        "madc.lo.cc.u32 %26, %83, %71, %26;\n\t"
         "madc.hi.cc.u32 %27, %83, %71, %27;\n\t"
-        "madc.hi.cc.u32 %28, %84, %71, %28;\n\t"
+        "madc.lo.cc.u32 %28, %85, %71, %28;\n\t"
         "madc.hi.cc.u32 %29, %85, %71, %29;\n\t"
-        "madc.hi.cc.u32 %30, %86, %71, %30;\n\t"
+        "madc.lo.cc.u32 %30, %87, %71, %30;\n\t"
         "madc.hi.cc.u32 %31, %87, %71, %31;\n\t"
-        "madc.hi.cc.u32 %32, %88, %71, %32;\n\t"
+        "madc.lo.cc.u32 %32, %89, %71, %32;\n\t"
         "madc.hi.cc.u32 %33, %89, %71, %33;\n\t"
-        "madc.hi.cc.u32 %34, %90, %71, %34;\n\t"
+        "madc.lo.cc.u32 %34, %91, %71, %34;\n\t"
         "madc.hi.cc.u32 %35, %91, %71, %35;\n\t"
-        "madc.hi.cc.u32 %36, %92, %71, %36;\n\t"
+        "madc.lo.cc.u32 %36, %93, %71, %36;\n\t"
         "madc.hi.cc.u32 %37, %93, %71, %37;\n\t"
-        "madc.hi.cc.u32 %38, %94, %71, %38;\n\t"
-        "madc.hi.u32 %39, %95, %71, %39;\n\t"
-        "mad.lo.cc.u32 %17, %73, %72, %17;\n\t"
-        "madc.lo.cc.u32 %18, %74, %72, %18;\n\t"
-        "madc.lo.cc.u32 %19, %75, %72, %19;\n\t"
-        "madc.lo.cc.u32 %20, %76, %72, %20;\n\t"
-        "madc.lo.cc.u32 %21, %77, %72, %21;\n\t"
-        "madc.lo.cc.u32 %22, %78, %72, %22;\n\t"
-        "madc.lo.cc.u32 %23, %79, %72, %23;\n\t"
-        "madc.lo.cc.u32 %24, %80, %72, %24;\n\t"
-        "madc.lo.cc.u32 %25, %81, %72, %25;\n\t"
-        "madc.lo.cc.u32 %26, %82, %72, %26;\n\t"
-        "madc.lo.cc.u32 %27, %83, %72, %27;\n\t"
-        "madc.lo.cc.u32 %28, %84, %72, %28;\n\t"
-        "madc.lo.cc.u32 %29, %85, %72, %29;\n\t"
-        "madc.lo.cc.u32 %30, %86, %72, %30;\n\t"
-        "madc.lo.cc.u32 %31, %87, %72, %31;\n\t"
-        "madc.lo.cc.u32 %32, %88, %72, %32;\n\t"
-        "madc.lo.cc.u32 %33, %89, %72, %33;\n\t"
-        "madc.lo.cc.u32 %34, %90, %72, %34;\n\t"
-        "madc.lo.cc.u32 %35, %91, %72, %35;\n\t"
-        "madc.lo.cc.u32 %36, %92, %72, %36;\n\t"
-        "madc.lo.cc.u32 %37, %93, %72, %37;\n\t"
-        "madc.lo.cc.u32 %38, %94, %72, %38;\n\t"
-        "madc.lo.cc.u32 %39, %95, %72, %39;\n\t"
-        "addc.u32 %40, 0, 0;\n\t"
-        "mad.hi.cc.u32 %18, %73, %72, %18;\n\t"
+        "madc.lo.cc.u32 %38, %95, %71, %38;\n\t"
+        "madc.hi.u32 %39, %95, %71, 0;\n\t"
+        "mad.lo.cc.u32 t14, %72, %71, t14;\n\t"
+        "madc.hi.cc.u32 t15, %72, %71, t15;\n\t"
+        "madc.lo.cc.u32 t16, %74, %71, t16;\n\t"
+        "madc.hi.cc.u32 t17, %74, %71, t17;\n\t"
+        "madc.lo.cc.u32 t18, %76, %71, t18;\n\t"
+        "madc.hi.cc.u32 t19, %76, %71, t19;\n\t"
+        "madc.lo.cc.u32 t20, %78, %71, t20;\n\t"
+        "madc.hi.cc.u32 t21, %78, %71, t21;\n\t"
+        "madc.lo.cc.u32 t22, %80, %71, t22;\n\t"
+        "madc.hi.cc.u32 t23, %80, %71, t23;\n\t"
+        "madc.lo.cc.u32 t24, %82, %71, t24;\n\t"
+        "madc.hi.cc.u32 t25, %82, %71, t25;\n\t"
+        "madc.lo.cc.u32 t26, %84, %71, t26;\n\t"
+        "madc.hi.cc.u32 t27, %84, %71, t27;\n\t"
+        "madc.lo.cc.u32 t28, %86, %71, t28;\n\t"
+        "madc.hi.cc.u32 t29, %86, %71, t29;\n\t"
+        "madc.lo.cc.u32 t30, %88, %71, t30;\n\t"
+        "madc.hi.cc.u32 t31, %88, %71, t31;\n\t"
+        "madc.lo.cc.u32 t32, %90, %71, t32;\n\t"
+        "madc.hi.cc.u32 t33, %90, %71, t33;\n\t"
+        "madc.lo.cc.u32 t34, %92, %71, t34;\n\t"
+        "madc.hi.cc.u32 t35, %92, %71, t35;\n\t"
+        "madc.lo.cc.u32 t36, %94, %71, t36;\n\t"
+        "madc.hi.cc.u32 t37, %94, %71, t37;\n\t"
+        "addc.u32 t38, 0, 0;\n\t"
+        "mad.lo.cc.u32 %18, %74, %72, %18;\n\t"
         "madc.hi.cc.u32 %19, %74, %72, %19;\n\t"
-        "madc.hi.cc.u32 %20, %75, %72, %20;\n\t"
+        "madc.lo.cc.u32 %20, %76, %72, %20;\n\t"
         "madc.hi.cc.u32 %21, %76, %72, %21;\n\t"
-        "madc.hi.cc.u32 %22, %77, %72, %22;\n\t"
+        "madc.lo.cc.u32 %22, %78, %72, %22;\n\t"
         "madc.hi.cc.u32 %23, %78, %72, %23;\n\t"
-        "madc.hi.cc.u32 %24, %79, %72, %24;\n\t"
+        "madc.lo.cc.u32 %24, %80, %72, %24;\n\t"
         "madc.hi.cc.u32 %25, %80, %72, %25;\n\t"
-        "madc.hi.cc.u32 %26, %81, %72, %26;\n\t"
+        "madc.lo.cc.u32 %26, %82, %72, %26;\n\t"
         "madc.hi.cc.u32 %27, %82, %72, %27;\n\t"
-        "madc.hi.cc.u32 %28, %83, %72, %28;\n\t"
+        "madc.lo.cc.u32 %28, %84, %72, %28;\n\t"
         "madc.hi.cc.u32 %29, %84, %72, %29;\n\t"
-        "madc.hi.cc.u32 %30, %85, %72, %30;\n\t"
+        "madc.lo.cc.u32 %30, %86, %72, %30;\n\t"
         "madc.hi.cc.u32 %31, %86, %72, %31;\n\t"
-        "madc.hi.cc.u32 %32, %87, %72, %32;\n\t"
+        "madc.lo.cc.u32 %32, %88, %72, %32;\n\t"
         "madc.hi.cc.u32 %33, %88, %72, %33;\n\t"
-        "madc.hi.cc.u32 %34, %89, %72, %34;\n\t"
+        "madc.lo.cc.u32 %34, %90, %72, %34;\n\t"
         "madc.hi.cc.u32 %35, %90, %72, %35;\n\t"
-        "madc.hi.cc.u32 %36, %91, %72, %36;\n\t"
+        "madc.lo.cc.u32 %36, %92, %72, %36;\n\t"
         "madc.hi.cc.u32 %37, %92, %72, %37;\n\t"
-        "madc.hi.cc.u32 %38, %93, %72, %38;\n\t"
+        "madc.lo.cc.u32 %38, %94, %72, %38;\n\t"
         "madc.hi.cc.u32 %39, %94, %72, %39;\n\t"
-        "madc.hi.u32 %40, %95, %72, %40;\n\t"
-        "mad.lo.cc.u32 %19, %74, %73, %19;\n\t"
-        "madc.lo.cc.u32 %20, %75, %73, %20;\n\t"
-        "madc.lo.cc.u32 %21, %76, %73, %21;\n\t"
-        "madc.lo.cc.u32 %22, %77, %73, %22;\n\t"
-        "madc.lo.cc.u32 %23, %78, %73, %23;\n\t"
-        "madc.lo.cc.u32 %24, %79, %73, %24;\n\t"
-        "madc.lo.cc.u32 %25, %80, %73, %25;\n\t"
-        "madc.lo.cc.u32 %26, %81, %73, %26;\n\t"
-        "madc.lo.cc.u32 %27, %82, %73, %27;\n\t"
-        "madc.lo.cc.u32 %28, %83, %73, %28;\n\t"
-        "madc.lo.cc.u32 %29, %84, %73, %29;\n\t"
-        "madc.lo.cc.u32 %30, %85, %73, %30;\n\t"
-        "madc.lo.cc.u32 %31, %86, %73, %31;\n\t"
-        "madc.lo.cc.u32 %32, %87, %73, %32;\n\t"
-        "madc.lo.cc.u32 %33, %88, %73, %33;\n\t"
-        "madc.lo.cc.u32 %34, %89, %73, %34;\n\t"
-        "madc.lo.cc.u32 %35, %90, %73, %35;\n\t"
-        "madc.lo.cc.u32 %36, %91, %73, %36;\n\t"
-        "madc.lo.cc.u32 %37, %92, %73, %37;\n\t"
-        "madc.lo.cc.u32 %38, %93, %73, %38;\n\t"
-        "madc.lo.cc.u32 %39, %94, %73, %39;\n\t"
-        "madc.lo.cc.u32 %40, %95, %73, %40;\n\t"
-        "addc.u32 %41, 0, 0;\n\t"
-        "mad.hi.cc.u32 %20, %74, %73, %20;\n\t"
+        "addc.u32 %40, 0, 0;\n\t"
+        "mad.lo.cc.u32 t16, %73, %72, t16;\n\t"
+        "madc.hi.cc.u32 t17, %73, %72, t17;\n\t"
+        "madc.lo.cc.u32 t18, %75, %72, t18;\n\t"
+        "madc.hi.cc.u32 t19, %75, %72, t19;\n\t"
+        "madc.lo.cc.u32 t20, %77, %72, t20;\n\t"
+        "madc.hi.cc.u32 t21, %77, %72, t21;\n\t"
+        "madc.lo.cc.u32 t22, %79, %72, t22;\n\t"
+        "madc.hi.cc.u32 t23, %79, %72, t23;\n\t"
+        "madc.lo.cc.u32 t24, %81, %72, t24;\n\t"
+        "madc.hi.cc.u32 t25, %81, %72, t25;\n\t"
+        "madc.lo.cc.u32 t26, %83, %72, t26;\n\t"
+        "madc.hi.cc.u32 t27, %83, %72, t27;\n\t"
+        "madc.lo.cc.u32 t28, %85, %72, t28;\n\t"
+        "madc.hi.cc.u32 t29, %85, %72, t29;\n\t"
+        "madc.lo.cc.u32 t30, %87, %72, t30;\n\t"
+        "madc.hi.cc.u32 t31, %87, %72, t31;\n\t"
+        "madc.lo.cc.u32 t32, %89, %72, t32;\n\t"
+        "madc.hi.cc.u32 t33, %89, %72, t33;\n\t"
+        "madc.lo.cc.u32 t34, %91, %72, t34;\n\t"
+        "madc.hi.cc.u32 t35, %91, %72, t35;\n\t"
+        "madc.lo.cc.u32 t36, %93, %72, t36;\n\t"
+        "madc.hi.cc.u32 t37, %93, %72, t37;\n\t"
+        "madc.lo.cc.u32 t38, %95, %72, t38;\n\t"
+        "madc.hi.u32 t39, %95, %72, 0;\n\t"
+        "mad.lo.cc.u32 %20, %75, %73, %20;\n\t"
         "madc.hi.cc.u32 %21, %75, %73, %21;\n\t"
-        "madc.hi.cc.u32 %22, %76, %73, %22;\n\t"
+        "madc.lo.cc.u32 %22, %77, %73, %22;\n\t"
         "madc.hi.cc.u32 %23, %77, %73, %23;\n\t"
-        "madc.hi.cc.u32 %24, %78, %73, %24;\n\t"
+        "madc.lo.cc.u32 %24, %79, %73, %24;\n\t"
         "madc.hi.cc.u32 %25, %79, %73, %25;\n\t"
-        "madc.hi.cc.u32 %26, %80, %73, %26;\n\t"
+        "madc.lo.cc.u32 %26, %81, %73, %26;\n\t"
         "madc.hi.cc.u32 %27, %81, %73, %27;\n\t"
-        "madc.hi.cc.u32 %28, %82, %73, %28;\n\t"
+        "madc.lo.cc.u32 %28, %83, %73, %28;\n\t"
         "madc.hi.cc.u32 %29, %83, %73, %29;\n\t"
-        "madc.hi.cc.u32 %30, %84, %73, %30;\n\t"
+        "madc.lo.cc.u32 %30, %85, %73, %30;\n\t"
         "madc.hi.cc.u32 %31, %85, %73, %31;\n\t"
-        "madc.hi.cc.u32 %32, %86, %73, %32;\n\t"
+        "madc.lo.cc.u32 %32, %87, %73, %32;\n\t"
         "madc.hi.cc.u32 %33, %87, %73, %33;\n\t"
-        "madc.hi.cc.u32 %34, %88, %73, %34;\n\t"
+        "madc.lo.cc.u32 %34, %89, %73, %34;\n\t"
         "madc.hi.cc.u32 %35, %89, %73, %35;\n\t"
-        "madc.hi.cc.u32 %36, %90, %73, %36;\n\t"
+        "madc.lo.cc.u32 %36, %91, %73, %36;\n\t"
         "madc.hi.cc.u32 %37, %91, %73, %37;\n\t"
-        "madc.hi.cc.u32 %38, %92, %73, %38;\n\t"
+        "madc.lo.cc.u32 %38, %93, %73, %38;\n\t"
         "madc.hi.cc.u32 %39, %93, %73, %39;\n\t"
-        "madc.hi.cc.u32 %40, %94, %73, %40;\n\t"
-        "madc.hi.u32 %41, %95, %73, %41;\n\t"
-        "mad.lo.cc.u32 %21, %75, %74, %21;\n\t"
-        "madc.lo.cc.u32 %22, %76, %74, %22;\n\t"
-        "madc.lo.cc.u32 %23, %77, %74, %23;\n\t"
-        "madc.lo.cc.u32 %24, %78, %74, %24;\n\t"
-        "madc.lo.cc.u32 %25, %79, %74, %25;\n\t"
-        "madc.lo.cc.u32 %26, %80, %74, %26;\n\t"
-        "madc.lo.cc.u32 %27, %81, %74, %27;\n\t"
-        "madc.lo.cc.u32 %28, %82, %74, %28;\n\t"
-        "madc.lo.cc.u32 %29, %83, %74, %29;\n\t"
-        "madc.lo.cc.u32 %30, %84, %74, %30;\n\t"
-        "madc.lo.cc.u32 %31, %85, %74, %31;\n\t"
-        "madc.lo.cc.u32 %32, %86, %74, %32;\n\t"
-        "madc.lo.cc.u32 %33, %87, %74, %33;\n\t"
-        "madc.lo.cc.u32 %34, %88, %74, %34;\n\t"
-        "madc.lo.cc.u32 %35, %89, %74, %35;\n\t"
-        "madc.lo.cc.u32 %36, %90, %74, %36;\n\t"
-        "madc.lo.cc.u32 %37, %91, %74, %37;\n\t"
-        "madc.lo.cc.u32 %38, %92, %74, %38;\n\t"
-        "madc.lo.cc.u32 %39, %93, %74, %39;\n\t"
-        "madc.lo.cc.u32 %40, %94, %74, %40;\n\t"
-        "madc.lo.cc.u32 %41, %95, %74, %41;\n\t"
-        "addc.u32 %42, 0, 0;\n\t"
-        "mad.hi.cc.u32 %22, %75, %74, %22;\n\t"
+        "madc.lo.cc.u32 %40, %95, %73, %40;\n\t"
+        "madc.hi.u32 %41, %95, %73, 0;\n\t"
+        "mad.lo.cc.u32 t18, %74, %73, t18;\n\t"
+        "madc.hi.cc.u32 t19, %74, %73, t19;\n\t"
+        "madc.lo.cc.u32 t20, %76, %73, t20;\n\t"
+        "madc.hi.cc.u32 t21, %76, %73, t21;\n\t"
+        "madc.lo.cc.u32 t22, %78, %73, t22;\n\t"
+        "madc.hi.cc.u32 t23, %78, %73, t23;\n\t"
+        "madc.lo.cc.u32 t24, %80, %73, t24;\n\t"
+        "madc.hi.cc.u32 t25, %80, %73, t25;\n\t"
+        "madc.lo.cc.u32 t26, %82, %73, t26;\n\t"
+        "madc.hi.cc.u32 t27, %82, %73, t27;\n\t"
+        "madc.lo.cc.u32 t28, %84, %73, t28;\n\t"
+        "madc.hi.cc.u32 t29, %84, %73, t29;\n\t"
+        "madc.lo.cc.u32 t30, %86, %73, t30;\n\t"
+        "madc.hi.cc.u32 t31, %86, %73, t31;\n\t"
+        "madc.lo.cc.u32 t32, %88, %73, t32;\n\t"
+        "madc.hi.cc.u32 t33, %88, %73, t33;\n\t"
+        "madc.lo.cc.u32 t34, %90, %73, t34;\n\t"
+        "madc.hi.cc.u32 t35, %90, %73, t35;\n\t"
+        "madc.lo.cc.u32 t36, %92, %73, t36;\n\t"
+        "madc.hi.cc.u32 t37, %92, %73, t37;\n\t"
+        "madc.lo.cc.u32 t38, %94, %73, t38;\n\t"
+        "madc.hi.cc.u32 t39, %94, %73, t39;\n\t"
+        "addc.u32 t40, 0, 0;\n\t"
+        "mad.lo.cc.u32 %22, %76, %74, %22;\n\t"
         "madc.hi.cc.u32 %23, %76, %74, %23;\n\t"
-        "madc.hi.cc.u32 %24, %77, %74, %24;\n\t"
+        "madc.lo.cc.u32 %24, %78, %74, %24;\n\t"
         "madc.hi.cc.u32 %25, %78, %74, %25;\n\t"
-        "madc.hi.cc.u32 %26, %79, %74, %26;\n\t"
+        "madc.lo.cc.u32 %26, %80, %74, %26;\n\t"
         "madc.hi.cc.u32 %27, %80, %74, %27;\n\t"
-        "madc.hi.cc.u32 %28, %81, %74, %28;\n\t"
+        "madc.lo.cc.u32 %28, %82, %74, %28;\n\t"
         "madc.hi.cc.u32 %29, %82, %74, %29;\n\t"
-        "madc.hi.cc.u32 %30, %83, %74, %30;\n\t"
+        "madc.lo.cc.u32 %30, %84, %74, %30;\n\t"
         "madc.hi.cc.u32 %31, %84, %74, %31;\n\t"
-        "madc.hi.cc.u32 %32, %85, %74, %32;\n\t"
+        "madc.lo.cc.u32 %32, %86, %74, %32;\n\t"
         "madc.hi.cc.u32 %33, %86, %74, %33;\n\t"
-        "madc.hi.cc.u32 %34, %87, %74, %34;\n\t"
+        "madc.lo.cc.u32 %34, %88, %74, %34;\n\t"
         "madc.hi.cc.u32 %35, %88, %74, %35;\n\t"
-        "madc.hi.cc.u32 %36, %89, %74, %36;\n\t"
+        "madc.lo.cc.u32 %36, %90, %74, %36;\n\t"
         "madc.hi.cc.u32 %37, %90, %74, %37;\n\t"
-        "madc.hi.cc.u32 %38, %91, %74, %38;\n\t"
+        "madc.lo.cc.u32 %38, %92, %74, %38;\n\t"
         "madc.hi.cc.u32 %39, %92, %74, %39;\n\t"
-        "madc.hi.cc.u32 %40, %93, %74, %40;\n\t"
+        "madc.lo.cc.u32 %40, %94, %74, %40;\n\t"
         "madc.hi.cc.u32 %41, %94, %74, %41;\n\t"
-        "madc.hi.u32 %42, %95, %74, %42;\n\t"
-        "mad.lo.cc.u32 %23, %76, %75, %23;\n\t"
-        "madc.lo.cc.u32 %24, %77, %75, %24;\n\t"
-        "madc.lo.cc.u32 %25, %78, %75, %25;\n\t"
-        "madc.lo.cc.u32 %26, %79, %75, %26;\n\t"
-        "madc.lo.cc.u32 %27, %80, %75, %27;\n\t"
-        "madc.lo.cc.u32 %28, %81, %75, %28;\n\t"
-        "madc.lo.cc.u32 %29, %82, %75, %29;\n\t"
-        "madc.lo.cc.u32 %30, %83, %75, %30;\n\t"
-        "madc.lo.cc.u32 %31, %84, %75, %31;\n\t"
-        "madc.lo.cc.u32 %32, %85, %75, %32;\n\t"
-        "madc.lo.cc.u32 %33, %86, %75, %33;\n\t"
-        "madc.lo.cc.u32 %34, %87, %75, %34;\n\t"
-        "madc.lo.cc.u32 %35, %88, %75, %35;\n\t"
-        "madc.lo.cc.u32 %36, %89, %75, %36;\n\t"
-        "madc.lo.cc.u32 %37, %90, %75, %37;\n\t"
-        "madc.lo.cc.u32 %38, %91, %75, %38;\n\t"
-        "madc.lo.cc.u32 %39, %92, %75, %39;\n\t"
-        "madc.lo.cc.u32 %40, %93, %75, %40;\n\t"
-        "madc.lo.cc.u32 %41, %94, %75, %41;\n\t"
-        "madc.lo.cc.u32 %42, %95, %75, %42;\n\t"
-        "addc.u32 %43, 0, 0;\n\t"
-        "mad.hi.cc.u32 %24, %76, %75, %24;\n\t"
+        "addc.u32 %42, 0, 0;\n\t"
+        "mad.lo.cc.u32 t20, %75, %74, t20;\n\t"
+        "madc.hi.cc.u32 t21, %75, %74, t21;\n\t"
+        "madc.lo.cc.u32 t22, %77, %74, t22;\n\t"
+        "madc.hi.cc.u32 t23, %77, %74, t23;\n\t"
+        "madc.lo.cc.u32 t24, %79, %74, t24;\n\t"
+        "madc.hi.cc.u32 t25, %79, %74, t25;\n\t"
+        "madc.lo.cc.u32 t26, %81, %74, t26;\n\t"
+        "madc.hi.cc.u32 t27, %81, %74, t27;\n\t"
+        "madc.lo.cc.u32 t28, %83, %74, t28;\n\t"
+        "madc.hi.cc.u32 t29, %83, %74, t29;\n\t"
+        "madc.lo.cc.u32 t30, %85, %74, t30;\n\t"
+        "madc.hi.cc.u32 t31, %85, %74, t31;\n\t"
+        "madc.lo.cc.u32 t32, %87, %74, t32;\n\t"
+        "madc.hi.cc.u32 t33, %87, %74, t33;\n\t"
+        "madc.lo.cc.u32 t34, %89, %74, t34;\n\t"
+        "madc.hi.cc.u32 t35, %89, %74, t35;\n\t"
+        "madc.lo.cc.u32 t36, %91, %74, t36;\n\t"
+        "madc.hi.cc.u32 t37, %91, %74, t37;\n\t"
+        "madc.lo.cc.u32 t38, %93, %74, t38;\n\t"
+        "madc.hi.cc.u32 t39, %93, %74, t39;\n\t"
+        "madc.lo.cc.u32 t40, %95, %74, t40;\n\t"
+        "madc.hi.u32 t41, %95, %74, 0;\n\t"
+        "mad.lo.cc.u32 %24, %77, %75, %24;\n\t"
         "madc.hi.cc.u32 %25, %77, %75, %25;\n\t"
-        "madc.hi.cc.u32 %26, %78, %75, %26;\n\t"
+        "madc.lo.cc.u32 %26, %79, %75, %26;\n\t"
         "madc.hi.cc.u32 %27, %79, %75, %27;\n\t"
-        "madc.hi.cc.u32 %28, %80, %75, %28;\n\t"
+        "madc.lo.cc.u32 %28, %81, %75, %28;\n\t"
         "madc.hi.cc.u32 %29, %81, %75, %29;\n\t"
-        "madc.hi.cc.u32 %30, %82, %75, %30;\n\t"
+        "madc.lo.cc.u32 %30, %83, %75, %30;\n\t"
         "madc.hi.cc.u32 %31, %83, %75, %31;\n\t"
-        "madc.hi.cc.u32 %32, %84, %75, %32;\n\t"
+        "madc.lo.cc.u32 %32, %85, %75, %32;\n\t"
         "madc.hi.cc.u32 %33, %85, %75, %33;\n\t"
-        "madc.hi.cc.u32 %34, %86, %75, %34;\n\t"
+        "madc.lo.cc.u32 %34, %87, %75, %34;\n\t"
         "madc.hi.cc.u32 %35, %87, %75, %35;\n\t"
-        "madc.hi.cc.u32 %36, %88, %75, %36;\n\t"
+        "madc.lo.cc.u32 %36, %89, %75, %36;\n\t"
         "madc.hi.cc.u32 %37, %89, %75, %37;\n\t"
-        "madc.hi.cc.u32 %38, %90, %75, %38;\n\t"
+        "madc.lo.cc.u32 %38, %91, %75, %38;\n\t"
         "madc.hi.cc.u32 %39, %91, %75, %39;\n\t"
-        "madc.hi.cc.u32 %40, %92, %75, %40;\n\t"
+        "madc.lo.cc.u32 %40, %93, %75, %40;\n\t"
         "madc.hi.cc.u32 %41, %93, %75, %41;\n\t"
-        "madc.hi.cc.u32 %42, %94, %75, %42;\n\t"
-        "madc.hi.u32 %43, %95, %75, %43;\n\t"
-        "mad.lo.cc.u32 %25, %77, %76, %25;\n\t"
-        "madc.lo.cc.u32 %26, %78, %76, %26;\n\t"
-        "madc.lo.cc.u32 %27, %79, %76, %27;\n\t"
-        "madc.lo.cc.u32 %28, %80, %76, %28;\n\t"
-        "madc.lo.cc.u32 %29, %81, %76, %29;\n\t"
-        "madc.lo.cc.u32 %30, %82, %76, %30;\n\t"
-        "madc.lo.cc.u32 %31, %83, %76, %31;\n\t"
-        "madc.lo.cc.u32 %32, %84, %76, %32;\n\t"
-        "madc.lo.cc.u32 %33, %85, %76, %33;\n\t"
-        "madc.lo.cc.u32 %34, %86, %76, %34;\n\t"
-        "madc.lo.cc.u32 %35, %87, %76, %35;\n\t"
-        "madc.lo.cc.u32 %36, %88, %76, %36;\n\t"
-        "madc.lo.cc.u32 %37, %89, %76, %37;\n\t"
-        "madc.lo.cc.u32 %38, %90, %76, %38;\n\t"
-        "madc.lo.cc.u32 %39, %91, %76, %39;\n\t"
-        "madc.lo.cc.u32 %40, %92, %76, %40;\n\t"
-        "madc.lo.cc.u32 %41, %93, %76, %41;\n\t"
-        "madc.lo.cc.u32 %42, %94, %76, %42;\n\t"
-        "madc.lo.cc.u32 %43, %95, %76, %43;\n\t"
-        "addc.u32 %44, 0, 0;\n\t"
-        "mad.hi.cc.u32 %26, %77, %76, %26;\n\t"
+        "madc.lo.cc.u32 %42, %95, %75, %42;\n\t"
+        "madc.hi.u32 %43, %95, %75, 0;\n\t"
+        "mad.lo.cc.u32 t22, %76, %75, t22;\n\t"
+        "madc.hi.cc.u32 t23, %76, %75, t23;\n\t"
+        "madc.lo.cc.u32 t24, %78, %75, t24;\n\t"
+        "madc.hi.cc.u32 t25, %78, %75, t25;\n\t"
+        "madc.lo.cc.u32 t26, %80, %75, t26;\n\t"
+        "madc.hi.cc.u32 t27, %80, %75, t27;\n\t"
+        "madc.lo.cc.u32 t28, %82, %75, t28;\n\t"
+        "madc.hi.cc.u32 t29, %82, %75, t29;\n\t"
+        "madc.lo.cc.u32 t30, %84, %75, t30;\n\t"
+        "madc.hi.cc.u32 t31, %84, %75, t31;\n\t"
+        "madc.lo.cc.u32 t32, %86, %75, t32;\n\t"
+        "madc.hi.cc.u32 t33, %86, %75, t33;\n\t"
+        "madc.lo.cc.u32 t34, %88, %75, t34;\n\t"
+        "madc.hi.cc.u32 t35, %88, %75, t35;\n\t"
+        "madc.lo.cc.u32 t36, %90, %75, t36;\n\t"
+        "madc.hi.cc.u32 t37, %90, %75, t37;\n\t"
+        "madc.lo.cc.u32 t38, %92, %75, t38;\n\t"
+        "madc.hi.cc.u32 t39, %92, %75, t39;\n\t"
+        "madc.lo.cc.u32 t40, %94, %75, t40;\n\t"
+        "madc.hi.cc.u32 t41, %94, %75, t41;\n\t"
+        "addc.u32 t42, 0, 0;\n\t"
+        "mad.lo.cc.u32 %26, %78, %76, %26;\n\t"
         "madc.hi.cc.u32 %27, %78, %76, %27;\n\t"
-        "madc.hi.cc.u32 %28, %79, %76, %28;\n\t"
+        "madc.lo.cc.u32 %28, %80, %76, %28;\n\t"
         "madc.hi.cc.u32 %29, %80, %76, %29;\n\t"
-        "madc.hi.cc.u32 %30, %81, %76, %30;\n\t"
+        "madc.lo.cc.u32 %30, %82, %76, %30;\n\t"
         "madc.hi.cc.u32 %31, %82, %76, %31;\n\t"
-        "madc.hi.cc.u32 %32, %83, %76, %32;\n\t"
+        "madc.lo.cc.u32 %32, %84, %76, %32;\n\t"
         "madc.hi.cc.u32 %33, %84, %76, %33;\n\t"
-        "madc.hi.cc.u32 %34, %85, %76, %34;\n\t"
+        "madc.lo.cc.u32 %34, %86, %76, %34;\n\t"
         "madc.hi.cc.u32 %35, %86, %76, %35;\n\t"
-        "madc.hi.cc.u32 %36, %87, %76, %36;\n\t"
+        "madc.lo.cc.u32 %36, %88, %76, %36;\n\t"
         "madc.hi.cc.u32 %37, %88, %76, %37;\n\t"
-        "madc.hi.cc.u32 %38, %89, %76, %38;\n\t"
+        "madc.lo.cc.u32 %38, %90, %76, %38;\n\t"
         "madc.hi.cc.u32 %39, %90, %76, %39;\n\t"
-        "madc.hi.cc.u32 %40, %91, %76, %40;\n\t"
+        "madc.lo.cc.u32 %40, %92, %76, %40;\n\t"
         "madc.hi.cc.u32 %41, %92, %76, %41;\n\t"
-        "madc.hi.cc.u32 %42, %93, %76, %42;\n\t"
+        "madc.lo.cc.u32 %42, %94, %76, %42;\n\t"
         "madc.hi.cc.u32 %43, %94, %76, %43;\n\t"
-        "madc.hi.u32 %44, %95, %76, %44;\n\t"
-        "mad.lo.cc.u32 %27, %78, %77, %27;\n\t"
-        "madc.lo.cc.u32 %28, %79, %77, %28;\n\t"
-        "madc.lo.cc.u32 %29, %80, %77, %29;\n\t"
-        "madc.lo.cc.u32 %30, %81, %77, %30;\n\t"
-        "madc.lo.cc.u32 %31, %82, %77, %31;\n\t"
-        "madc.lo.cc.u32 %32, %83, %77, %32;\n\t"
-        "madc.lo.cc.u32 %33, %84, %77, %33;\n\t"
-        "madc.lo.cc.u32 %34, %85, %77, %34;\n\t"
-        "madc.lo.cc.u32 %35, %86, %77, %35;\n\t"
-        "madc.lo.cc.u32 %36, %87, %77, %36;\n\t"
-        "madc.lo.cc.u32 %37, %88, %77, %37;\n\t"
-        "madc.lo.cc.u32 %38, %89, %77, %38;\n\t"
-        "madc.lo.cc.u32 %39, %90, %77, %39;\n\t"
-        "madc.lo.cc.u32 %40, %91, %77, %40;\n\t"
-        "madc.lo.cc.u32 %41, %92, %77, %41;\n\t"
-        "madc.lo.cc.u32 %42, %93, %77, %42;\n\t"
-        "madc.lo.cc.u32 %43, %94, %77, %43;\n\t"
-        "madc.lo.cc.u32 %44, %95, %77, %44;\n\t"
-        "addc.u32 %45, 0, 0;\n\t"
-        "mad.hi.cc.u32 %28, %78, %77, %28;\n\t"
+        "addc.u32 %44, 0, 0;\n\t"
+        "mad.lo.cc.u32 t24, %77, %76, t24;\n\t"
+        "madc.hi.cc.u32 t25, %77, %76, t25;\n\t"
+        "madc.lo.cc.u32 t26, %79, %76, t26;\n\t"
+        "madc.hi.cc.u32 t27, %79, %76, t27;\n\t"
+        "madc.lo.cc.u32 t28, %81, %76, t28;\n\t"
+        "madc.hi.cc.u32 t29, %81, %76, t29;\n\t"
+        "madc.lo.cc.u32 t30, %83, %76, t30;\n\t"
+        "madc.hi.cc.u32 t31, %83, %76, t31;\n\t"
+        "madc.lo.cc.u32 t32, %85, %76, t32;\n\t"
+        "madc.hi.cc.u32 t33, %85, %76, t33;\n\t"
+        "madc.lo.cc.u32 t34, %87, %76, t34;\n\t"
+        "madc.hi.cc.u32 t35, %87, %76, t35;\n\t"
+        "madc.lo.cc.u32 t36, %89, %76, t36;\n\t"
+        "madc.hi.cc.u32 t37, %89, %76, t37;\n\t"
+        "madc.lo.cc.u32 t38, %91, %76, t38;\n\t"
+        "madc.hi.cc.u32 t39, %91, %76, t39;\n\t"
+        "madc.lo.cc.u32 t40, %93, %76, t40;\n\t"
+        "madc.hi.cc.u32 t41, %93, %76, t41;\n\t"
+        "madc.lo.cc.u32 t42, %95, %76, t42;\n\t"
+        "madc.hi.u32 t43, %95, %76, 0;\n\t"
+        "mad.lo.cc.u32 %28, %79, %77, %28;\n\t"
         "madc.hi.cc.u32 %29, %79, %77, %29;\n\t"
-        "madc.hi.cc.u32 %30, %80, %77, %30;\n\t"
+        "madc.lo.cc.u32 %30, %81, %77, %30;\n\t"
         "madc.hi.cc.u32 %31, %81, %77, %31;\n\t"
-        "madc.hi.cc.u32 %32, %82, %77, %32;\n\t"
+        "madc.lo.cc.u32 %32, %83, %77, %32;\n\t"
         "madc.hi.cc.u32 %33, %83, %77, %33;\n\t"
-        "madc.hi.cc.u32 %34, %84, %77, %34;\n\t"
+        "madc.lo.cc.u32 %34, %85, %77, %34;\n\t"
         "madc.hi.cc.u32 %35, %85, %77, %35;\n\t"
-        "madc.hi.cc.u32 %36, %86, %77, %36;\n\t"
+        "madc.lo.cc.u32 %36, %87, %77, %36;\n\t"
         "madc.hi.cc.u32 %37, %87, %77, %37;\n\t"
-        "madc.hi.cc.u32 %38, %88, %77, %38;\n\t"
+        "madc.lo.cc.u32 %38, %89, %77, %38;\n\t"
         "madc.hi.cc.u32 %39, %89, %77, %39;\n\t"
-        "madc.hi.cc.u32 %40, %90, %77, %40;\n\t"
+        "madc.lo.cc.u32 %40, %91, %77, %40;\n\t"
         "madc.hi.cc.u32 %41, %91, %77, %41;\n\t"
-        "madc.hi.cc.u32 %42, %92, %77, %42;\n\t"
+        "madc.lo.cc.u32 %42, %93, %77, %42;\n\t"
         "madc.hi.cc.u32 %43, %93, %77, %43;\n\t"
-        "madc.hi.cc.u32 %44, %94, %77, %44;\n\t"
-        "madc.hi.u32 %45, %95, %77, %45;\n\t"
-        "mad.lo.cc.u32 %29, %79, %78, %29;\n\t"
-        "madc.lo.cc.u32 %30, %80, %78, %30;\n\t"
-        "madc.lo.cc.u32 %31, %81, %78, %31;\n\t"
-        "madc.lo.cc.u32 %32, %82, %78, %32;\n\t"
-        "madc.lo.cc.u32 %33, %83, %78, %33;\n\t"
-        "madc.lo.cc.u32 %34, %84, %78, %34;\n\t"
-        "madc.lo.cc.u32 %35, %85, %78, %35;\n\t"
-        "madc.lo.cc.u32 %36, %86, %78, %36;\n\t"
-        "madc.lo.cc.u32 %37, %87, %78, %37;\n\t"
-        "madc.lo.cc.u32 %38, %88, %78, %38;\n\t"
-        "madc.lo.cc.u32 %39, %89, %78, %39;\n\t"
-        "madc.lo.cc.u32 %40, %90, %78, %40;\n\t"
-        "madc.lo.cc.u32 %41, %91, %78, %41;\n\t"
-        "madc.lo.cc.u32 %42, %92, %78, %42;\n\t"
-        "madc.lo.cc.u32 %43, %93, %78, %43;\n\t"
-        "madc.lo.cc.u32 %44, %94, %78, %44;\n\t"
-        "madc.lo.cc.u32 %45, %95, %78, %45;\n\t"
-        "addc.u32 %46, 0, 0;\n\t"
-        "mad.hi.cc.u32 %30, %79, %78, %30;\n\t"
+        "madc.lo.cc.u32 %44, %95, %77, %44;\n\t"
+        "madc.hi.u32 %45, %95, %77, 0;\n\t"
+        "mad.lo.cc.u32 t26, %78, %77, t26;\n\t"
+        "madc.hi.cc.u32 t27, %78, %77, t27;\n\t"
+        "madc.lo.cc.u32 t28, %80, %77, t28;\n\t"
+        "madc.hi.cc.u32 t29, %80, %77, t29;\n\t"
+        "madc.lo.cc.u32 t30, %82, %77, t30;\n\t"
+        "madc.hi.cc.u32 t31, %82, %77, t31;\n\t"
+        "madc.lo.cc.u32 t32, %84, %77, t32;\n\t"
+        "madc.hi.cc.u32 t33, %84, %77, t33;\n\t"
+        "madc.lo.cc.u32 t34, %86, %77, t34;\n\t"
+        "madc.hi.cc.u32 t35, %86, %77, t35;\n\t"
+        "madc.lo.cc.u32 t36, %88, %77, t36;\n\t"
+        "madc.hi.cc.u32 t37, %88, %77, t37;\n\t"
+        "madc.lo.cc.u32 t38, %90, %77, t38;\n\t"
+        "madc.hi.cc.u32 t39, %90, %77, t39;\n\t"
+        "madc.lo.cc.u32 t40, %92, %77, t40;\n\t"
+        "madc.hi.cc.u32 t41, %92, %77, t41;\n\t"
+        "madc.lo.cc.u32 t42, %94, %77, t42;\n\t"
+        "madc.hi.cc.u32 t43, %94, %77, t43;\n\t"
+        "addc.u32 t44, 0, 0;\n\t"
+        "mad.lo.cc.u32 %30, %80, %78, %30;\n\t"
         "madc.hi.cc.u32 %31, %80, %78, %31;\n\t"
-        "madc.hi.cc.u32 %32, %81, %78, %32;\n\t"
+        "madc.lo.cc.u32 %32, %82, %78, %32;\n\t"
         "madc.hi.cc.u32 %33, %82, %78, %33;\n\t"
-        "madc.hi.cc.u32 %34, %83, %78, %34;\n\t"
+        "madc.lo.cc.u32 %34, %84, %78, %34;\n\t"
         "madc.hi.cc.u32 %35, %84, %78, %35;\n\t"
-        "madc.hi.cc.u32 %36, %85, %78, %36;\n\t"
+        "madc.lo.cc.u32 %36, %86, %78, %36;\n\t"
         "madc.hi.cc.u32 %37, %86, %78, %37;\n\t"
-        "madc.hi.cc.u32 %38, %87, %78, %38;\n\t"
+        "madc.lo.cc.u32 %38, %88, %78, %38;\n\t"
         "madc.hi.cc.u32 %39, %88, %78, %39;\n\t"
-        "madc.hi.cc.u32 %40, %89, %78, %40;\n\t"
+        "madc.lo.cc.u32 %40, %90, %78, %40;\n\t"
         "madc.hi.cc.u32 %41, %90, %78, %41;\n\t"
-        "madc.hi.cc.u32 %42, %91, %78, %42;\n\t"
+        "madc.lo.cc.u32 %42, %92, %78, %42;\n\t"
         "madc.hi.cc.u32 %43, %92, %78, %43;\n\t"
-        "madc.hi.cc.u32 %44, %93, %78, %44;\n\t"
+        "madc.lo.cc.u32 %44, %94, %78, %44;\n\t"
         "madc.hi.cc.u32 %45, %94, %78, %45;\n\t"
-        "madc.hi.u32 %46, %95, %78, %46;\n\t"
-        "mad.lo.cc.u32 %31, %80, %79, %31;\n\t"
-        "madc.lo.cc.u32 %32, %81, %79, %32;\n\t"
-        "madc.lo.cc.u32 %33, %82, %79, %33;\n\t"
-        "madc.lo.cc.u32 %34, %83, %79, %34;\n\t"
-        "madc.lo.cc.u32 %35, %84, %79, %35;\n\t"
-        "madc.lo.cc.u32 %36, %85, %79, %36;\n\t"
-        "madc.lo.cc.u32 %37, %86, %79, %37;\n\t"
-        "madc.lo.cc.u32 %38, %87, %79, %38;\n\t"
-        "madc.lo.cc.u32 %39, %88, %79, %39;\n\t"
-        "madc.lo.cc.u32 %40, %89, %79, %40;\n\t"
-        "madc.lo.cc.u32 %41, %90, %79, %41;\n\t"
-        "madc.lo.cc.u32 %42, %91, %79, %42;\n\t"
-        "madc.lo.cc.u32 %43, %92, %79, %43;\n\t"
-        "madc.lo.cc.u32 %44, %93, %79, %44;\n\t"
-        "madc.lo.cc.u32 %45, %94, %79, %45;\n\t"
-        "madc.lo.cc.u32 %46, %95, %79, %46;\n\t"
-        "addc.u32 %47, 0, 0;\n\t"
-        "mad.hi.cc.u32 %32, %80, %79, %32;\n\t"
+        "addc.u32 %46, 0, 0;\n\t"
+        "mad.lo.cc.u32 t28, %79, %78, t28;\n\t"
+        "madc.hi.cc.u32 t29, %79, %78, t29;\n\t"
+        "madc.lo.cc.u32 t30, %81, %78, t30;\n\t"
+        "madc.hi.cc.u32 t31, %81, %78, t31;\n\t"
+        "madc.lo.cc.u32 t32, %83, %78, t32;\n\t"
+        "madc.hi.cc.u32 t33, %83, %78, t33;\n\t"
+        "madc.lo.cc.u32 t34, %85, %78, t34;\n\t"
+        "madc.hi.cc.u32 t35, %85, %78, t35;\n\t"
+        "madc.lo.cc.u32 t36, %87, %78, t36;\n\t"
+        "madc.hi.cc.u32 t37, %87, %78, t37;\n\t"
+        "madc.lo.cc.u32 t38, %89, %78, t38;\n\t"
+        "madc.hi.cc.u32 t39, %89, %78, t39;\n\t"
+        "madc.lo.cc.u32 t40, %91, %78, t40;\n\t"
+        "madc.hi.cc.u32 t41, %91, %78, t41;\n\t"
+        "madc.lo.cc.u32 t42, %93, %78, t42;\n\t"
+        "madc.hi.cc.u32 t43, %93, %78, t43;\n\t"
+        "madc.lo.cc.u32 t44, %95, %78, t44;\n\t"
+        "madc.hi.u32 t45, %95, %78, 0;\n\t"
+        "mad.lo.cc.u32 %32, %81, %79, %32;\n\t"
         "madc.hi.cc.u32 %33, %81, %79, %33;\n\t"
-        "madc.hi.cc.u32 %34, %82, %79, %34;\n\t"
+        "madc.lo.cc.u32 %34, %83, %79, %34;\n\t"
         "madc.hi.cc.u32 %35, %83, %79, %35;\n\t"
-        "madc.hi.cc.u32 %36, %84, %79, %36;\n\t"
+        "madc.lo.cc.u32 %36, %85, %79, %36;\n\t"
         "madc.hi.cc.u32 %37, %85, %79, %37;\n\t"
-        "madc.hi.cc.u32 %38, %86, %79, %38;\n\t"
+        "madc.lo.cc.u32 %38, %87, %79, %38;\n\t"
         "madc.hi.cc.u32 %39, %87, %79, %39;\n\t"
-        "madc.hi.cc.u32 %40, %88, %79, %40;\n\t"
+        "madc.lo.cc.u32 %40, %89, %79, %40;\n\t"
         "madc.hi.cc.u32 %41, %89, %79, %41;\n\t"
-        "madc.hi.cc.u32 %42, %90, %79, %42;\n\t"
+        "madc.lo.cc.u32 %42, %91, %79, %42;\n\t"
         "madc.hi.cc.u32 %43, %91, %79, %43;\n\t"
-        "madc.hi.cc.u32 %44, %92, %79, %44;\n\t"
+        "madc.lo.cc.u32 %44, %93, %79, %44;\n\t"
         "madc.hi.cc.u32 %45, %93, %79, %45;\n\t"
-        "madc.hi.cc.u32 %46, %94, %79, %46;\n\t"
-        "madc.hi.u32 %47, %95, %79, %47;\n\t"
-        "mad.lo.cc.u32 %33, %81, %80, %33;\n\t"
-        "madc.lo.cc.u32 %34, %82, %80, %34;\n\t"
-        "madc.lo.cc.u32 %35, %83, %80, %35;\n\t"
-        "madc.lo.cc.u32 %36, %84, %80, %36;\n\t"
-        "madc.lo.cc.u32 %37, %85, %80, %37;\n\t"
-        "madc.lo.cc.u32 %38, %86, %80, %38;\n\t"
-        "madc.lo.cc.u32 %39, %87, %80, %39;\n\t"
-        "madc.lo.cc.u32 %40, %88, %80, %40;\n\t"
-        "madc.lo.cc.u32 %41, %89, %80, %41;\n\t"
-        "madc.lo.cc.u32 %42, %90, %80, %42;\n\t"
-        "madc.lo.cc.u32 %43, %91, %80, %43;\n\t"
-        "madc.lo.cc.u32 %44, %92, %80, %44;\n\t"
-        "madc.lo.cc.u32 %45, %93, %80, %45;\n\t"
-        "madc.lo.cc.u32 %46, %94, %80, %46;\n\t"
-        "madc.lo.cc.u32 %47, %95, %80, %47;\n\t"
-        "addc.u32 %48, 0, 0;\n\t"
-        "mad.hi.cc.u32 %34, %81, %80, %34;\n\t"
+        "madc.lo.cc.u32 %46, %95, %79, %46;\n\t"
+        "madc.hi.u32 %47, %95, %79, 0;\n\t"
+        "mad.lo.cc.u32 t30, %80, %79, t30;\n\t"
+        "madc.hi.cc.u32 t31, %80, %79, t31;\n\t"
+        "madc.lo.cc.u32 t32, %82, %79, t32;\n\t"
+        "madc.hi.cc.u32 t33, %82, %79, t33;\n\t"
+        "madc.lo.cc.u32 t34, %84, %79, t34;\n\t"
+        "madc.hi.cc.u32 t35, %84, %79, t35;\n\t"
+        "madc.lo.cc.u32 t36, %86, %79, t36;\n\t"
+        "madc.hi.cc.u32 t37, %86, %79, t37;\n\t"
+        "madc.lo.cc.u32 t38, %88, %79, t38;\n\t"
+        "madc.hi.cc.u32 t39, %88, %79, t39;\n\t"
+        "madc.lo.cc.u32 t40, %90, %79, t40;\n\t"
+        "madc.hi.cc.u32 t41, %90, %79, t41;\n\t"
+        "madc.lo.cc.u32 t42, %92, %79, t42;\n\t"
+        "madc.hi.cc.u32 t43, %92, %79, t43;\n\t"
+        "madc.lo.cc.u32 t44, %94, %79, t44;\n\t"
+        "madc.hi.cc.u32 t45, %94, %79, t45;\n\t"
+        "addc.u32 t46, 0, 0;\n\t"
+        "mad.lo.cc.u32 %34, %82, %80, %34;\n\t"
         "madc.hi.cc.u32 %35, %82, %80, %35;\n\t"
-        "madc.hi.cc.u32 %36, %83, %80, %36;\n\t"
+        "madc.lo.cc.u32 %36, %84, %80, %36;\n\t"
         "madc.hi.cc.u32 %37, %84, %80, %37;\n\t"
-        "madc.hi.cc.u32 %38, %85, %80, %38;\n\t"
+        "madc.lo.cc.u32 %38, %86, %80, %38;\n\t"
         "madc.hi.cc.u32 %39, %86, %80, %39;\n\t"
-        "madc.hi.cc.u32 %40, %87, %80, %40;\n\t"
+        "madc.lo.cc.u32 %40, %88, %80, %40;\n\t"
         "madc.hi.cc.u32 %41, %88, %80, %41;\n\t"
-        "madc.hi.cc.u32 %42, %89, %80, %42;\n\t"
+        "madc.lo.cc.u32 %42, %90, %80, %42;\n\t"
         "madc.hi.cc.u32 %43, %90, %80, %43;\n\t"
-        "madc.hi.cc.u32 %44, %91, %80, %44;\n\t"
+        "madc.lo.cc.u32 %44, %92, %80, %44;\n\t"
         "madc.hi.cc.u32 %45, %92, %80, %45;\n\t"
-        "madc.hi.cc.u32 %46, %93, %80, %46;\n\t"
+        "madc.lo.cc.u32 %46, %94, %80, %46;\n\t"
         "madc.hi.cc.u32 %47, %94, %80, %47;\n\t"
-        "madc.hi.u32 %48, %95, %80, %48;\n\t"
-        "mad.lo.cc.u32 %35, %82, %81, %35;\n\t"
-        "madc.lo.cc.u32 %36, %83, %81, %36;\n\t"
-        "madc.lo.cc.u32 %37, %84, %81, %37;\n\t"
-        "madc.lo.cc.u32 %38, %85, %81, %38;\n\t"
-        "madc.lo.cc.u32 %39, %86, %81, %39;\n\t"
-        "madc.lo.cc.u32 %40, %87, %81, %40;\n\t"
-        "madc.lo.cc.u32 %41, %88, %81, %41;\n\t"
-        "madc.lo.cc.u32 %42, %89, %81, %42;\n\t"
-        "madc.lo.cc.u32 %43, %90, %81, %43;\n\t"
-        "madc.lo.cc.u32 %44, %91, %81, %44;\n\t"
-        "madc.lo.cc.u32 %45, %92, %81, %45;\n\t"
-        "madc.lo.cc.u32 %46, %93, %81, %46;\n\t"
-        "madc.lo.cc.u32 %47, %94, %81, %47;\n\t"
-        "madc.lo.cc.u32 %48, %95, %81, %48;\n\t"
-        "addc.u32 %49, 0, 0;\n\t"
-        "mad.hi.cc.u32 %36, %82, %81, %36;\n\t"
+        "addc.u32 %48, 0, 0;\n\t"
+        "mad.lo.cc.u32 t32, %81, %80, t32;\n\t"
+        "madc.hi.cc.u32 t33, %81, %80, t33;\n\t"
+        "madc.lo.cc.u32 t34, %83, %80, t34;\n\t"
+        "madc.hi.cc.u32 t35, %83, %80, t35;\n\t"
+        "madc.lo.cc.u32 t36, %85, %80, t36;\n\t"
+        "madc.hi.cc.u32 t37, %85, %80, t37;\n\t"
+        "madc.lo.cc.u32 t38, %87, %80, t38;\n\t"
+        "madc.hi.cc.u32 t39, %87, %80, t39;\n\t"
+        "madc.lo.cc.u32 t40, %89, %80, t40;\n\t"
+        "madc.hi.cc.u32 t41, %89, %80, t41;\n\t"
+        "madc.lo.cc.u32 t42, %91, %80, t42;\n\t"
+        "madc.hi.cc.u32 t43, %91, %80, t43;\n\t"
+        "madc.lo.cc.u32 t44, %93, %80, t44;\n\t"
+        "madc.hi.cc.u32 t45, %93, %80, t45;\n\t"
+        "madc.lo.cc.u32 t46, %95, %80, t46;\n\t"
+        "madc.hi.u32 t47, %95, %80, 0;\n\t"
+        "mad.lo.cc.u32 %36, %83, %81, %36;\n\t"
         "madc.hi.cc.u32 %37, %83, %81, %37;\n\t"
-        "madc.hi.cc.u32 %38, %84, %81, %38;\n\t"
+        "madc.lo.cc.u32 %38, %85, %81, %38;\n\t"
         "madc.hi.cc.u32 %39, %85, %81, %39;\n\t"
-        "madc.hi.cc.u32 %40, %86, %81, %40;\n\t"
+        "madc.lo.cc.u32 %40, %87, %81, %40;\n\t"
         "madc.hi.cc.u32 %41, %87, %81, %41;\n\t"
-        "madc.hi.cc.u32 %42, %88, %81, %42;\n\t"
+        "madc.lo.cc.u32 %42, %89, %81, %42;\n\t"
         "madc.hi.cc.u32 %43, %89, %81, %43;\n\t"
-        "madc.hi.cc.u32 %44, %90, %81, %44;\n\t"
+        "madc.lo.cc.u32 %44, %91, %81, %44;\n\t"
         "madc.hi.cc.u32 %45, %91, %81, %45;\n\t"
-        "madc.hi.cc.u32 %46, %92, %81, %46;\n\t"
+        "madc.lo.cc.u32 %46, %93, %81, %46;\n\t"
         "madc.hi.cc.u32 %47, %93, %81, %47;\n\t"
-        "madc.hi.cc.u32 %48, %94, %81, %48;\n\t"
-        "madc.hi.u32 %49, %95, %81, %49;\n\t"
-        "mad.lo.cc.u32 %37, %83, %82, %37;\n\t"
-        "madc.lo.cc.u32 %38, %84, %82, %38;\n\t"
-        "madc.lo.cc.u32 %39, %85, %82, %39;\n\t"
-        "madc.lo.cc.u32 %40, %86, %82, %40;\n\t"
-        "madc.lo.cc.u32 %41, %87, %82, %41;\n\t"
-        "madc.lo.cc.u32 %42, %88, %82, %42;\n\t"
-        "madc.lo.cc.u32 %43, %89, %82, %43;\n\t"
-        "madc.lo.cc.u32 %44, %90, %82, %44;\n\t"
-        "madc.lo.cc.u32 %45, %91, %82, %45;\n\t"
-        "madc.lo.cc.u32 %46, %92, %82, %46;\n\t"
-        "madc.lo.cc.u32 %47, %93, %82, %47;\n\t"
-        "madc.lo.cc.u32 %48, %94, %82, %48;\n\t"
-        "madc.lo.cc.u32 %49, %95, %82, %49;\n\t"
-        "addc.u32 %50, 0, 0;\n\t"
-        "mad.hi.cc.u32 %38, %83, %82, %38;\n\t"
+        "madc.lo.cc.u32 %48, %95, %81, %48;\n\t"
+        "madc.hi.u32 %49, %95, %81, 0;\n\t"
+        "mad.lo.cc.u32 t34, %82, %81, t34;\n\t"
+        "madc.hi.cc.u32 t35, %82, %81, t35;\n\t"
+        "madc.lo.cc.u32 t36, %84, %81, t36;\n\t"
+        "madc.hi.cc.u32 t37, %84, %81, t37;\n\t"
+        "madc.lo.cc.u32 t38, %86, %81, t38;\n\t"
+        "madc.hi.cc.u32 t39, %86, %81, t39;\n\t"
+        "madc.lo.cc.u32 t40, %88, %81, t40;\n\t"
+        "madc.hi.cc.u32 t41, %88, %81, t41;\n\t"
+        "madc.lo.cc.u32 t42, %90, %81, t42;\n\t"
+        "madc.hi.cc.u32 t43, %90, %81, t43;\n\t"
+        "madc.lo.cc.u32 t44, %92, %81, t44;\n\t"
+        "madc.hi.cc.u32 t45, %92, %81, t45;\n\t"
+        "madc.lo.cc.u32 t46, %94, %81, t46;\n\t"
+        "madc.hi.cc.u32 t47, %94, %81, t47;\n\t"
+        "addc.u32 t48, 0, 0;\n\t"
+        "mad.lo.cc.u32 %38, %84, %82, %38;\n\t"
         "madc.hi.cc.u32 %39, %84, %82, %39;\n\t"
-        "madc.hi.cc.u32 %40, %85, %82, %40;\n\t"
+        "madc.lo.cc.u32 %40, %86, %82, %40;\n\t"
         "madc.hi.cc.u32 %41, %86, %82, %41;\n\t"
-        "madc.hi.cc.u32 %42, %87, %82, %42;\n\t"
+        "madc.lo.cc.u32 %42, %88, %82, %42;\n\t"
         "madc.hi.cc.u32 %43, %88, %82, %43;\n\t"
-        "madc.hi.cc.u32 %44, %89, %82, %44;\n\t"
+        "madc.lo.cc.u32 %44, %90, %82, %44;\n\t"
         "madc.hi.cc.u32 %45, %90, %82, %45;\n\t"
-        "madc.hi.cc.u32 %46, %91, %82, %46;\n\t"
+        "madc.lo.cc.u32 %46, %92, %82, %46;\n\t"
         "madc.hi.cc.u32 %47, %92, %82, %47;\n\t"
-        "madc.hi.cc.u32 %48, %93, %82, %48;\n\t"
+        "madc.lo.cc.u32 %48, %94, %82, %48;\n\t"
         "madc.hi.cc.u32 %49, %94, %82, %49;\n\t"
-        "madc.hi.u32 %50, %95, %82, %50;\n\t"
-        "mad.lo.cc.u32 %39, %84, %83, %39;\n\t"
-        "madc.lo.cc.u32 %40, %85, %83, %40;\n\t"
-        "madc.lo.cc.u32 %41, %86, %83, %41;\n\t"
-        "madc.lo.cc.u32 %42, %87, %83, %42;\n\t"
-        "madc.lo.cc.u32 %43, %88, %83, %43;\n\t"
-        "madc.lo.cc.u32 %44, %89, %83, %44;\n\t"
-        "madc.lo.cc.u32 %45, %90, %83, %45;\n\t"
-        "madc.lo.cc.u32 %46, %91, %83, %46;\n\t"
-        "madc.lo.cc.u32 %47, %92, %83, %47;\n\t"
-        "madc.lo.cc.u32 %48, %93, %83, %48;\n\t"
-        "madc.lo.cc.u32 %49, %94, %83, %49;\n\t"
-        "madc.lo.cc.u32 %50, %95, %83, %50;\n\t"
-        "addc.u32 %51, 0, 0;\n\t"
-        "mad.hi.cc.u32 %40, %84, %83, %40;\n\t"
+        "addc.u32 %50, 0, 0;\n\t"
+        "mad.lo.cc.u32 t36, %83, %82, t36;\n\t"
+        "madc.hi.cc.u32 t37, %83, %82, t37;\n\t"
+        "madc.lo.cc.u32 t38, %85, %82, t38;\n\t"
+        "madc.hi.cc.u32 t39, %85, %82, t39;\n\t"
+        "madc.lo.cc.u32 t40, %87, %82, t40;\n\t"
+        "madc.hi.cc.u32 t41, %87, %82, t41;\n\t"
+        "madc.lo.cc.u32 t42, %89, %82, t42;\n\t"
+        "madc.hi.cc.u32 t43, %89, %82, t43;\n\t"
+        "madc.lo.cc.u32 t44, %91, %82, t44;\n\t"
+        "madc.hi.cc.u32 t45, %91, %82, t45;\n\t"
+        "madc.lo.cc.u32 t46, %93, %82, t46;\n\t"
+        "madc.hi.cc.u32 t47, %93, %82, t47;\n\t"
+        "madc.lo.cc.u32 t48, %95, %82, t48;\n\t"
+        "madc.hi.u32 t49, %95, %82, 0;\n\t"
+        "mad.lo.cc.u32 %40, %85, %83, %40;\n\t"
         "madc.hi.cc.u32 %41, %85, %83, %41;\n\t"
-        "madc.hi.cc.u32 %42, %86, %83, %42;\n\t"
+        "madc.lo.cc.u32 %42, %87, %83, %42;\n\t"
         "madc.hi.cc.u32 %43, %87, %83, %43;\n\t"
-        "madc.hi.cc.u32 %44, %88, %83, %44;\n\t"
+        "madc.lo.cc.u32 %44, %89, %83, %44;\n\t"
         "madc.hi.cc.u32 %45, %89, %83, %45;\n\t"
-        "madc.hi.cc.u32 %46, %90, %83, %46;\n\t"
+        "madc.lo.cc.u32 %46, %91, %83, %46;\n\t"
         "madc.hi.cc.u32 %47, %91, %83, %47;\n\t"
-        "madc.hi.cc.u32 %48, %92, %83, %48;\n\t"
+        "madc.lo.cc.u32 %48, %93, %83, %48;\n\t"
         "madc.hi.cc.u32 %49, %93, %83, %49;\n\t"
-        "madc.hi.cc.u32 %50, %94, %83, %50;\n\t"
-        "madc.hi.u32 %51, %95, %83, %51;\n\t"
-        "mad.lo.cc.u32 %41, %85, %84, %41;\n\t"
-        "madc.lo.cc.u32 %42, %86, %84, %42;\n\t"
-        "madc.lo.cc.u32 %43, %87, %84, %43;\n\t"
-        "madc.lo.cc.u32 %44, %88, %84, %44;\n\t"
-        "madc.lo.cc.u32 %45, %89, %84, %45;\n\t"
-        "madc.lo.cc.u32 %46, %90, %84, %46;\n\t"
-        "madc.lo.cc.u32 %47, %91, %84, %47;\n\t"
-        "madc.lo.cc.u32 %48, %92, %84, %48;\n\t"
-        "madc.lo.cc.u32 %49, %93, %84, %49;\n\t"
-        "madc.lo.cc.u32 %50, %94, %84, %50;\n\t"
-        "madc.lo.cc.u32 %51, %95, %84, %51;\n\t"
-        "addc.u32 %52, 0, 0;\n\t"
-        "mad.hi.cc.u32 %42, %85, %84, %42;\n\t"
+        "madc.lo.cc.u32 %50, %95, %83, %50;\n\t"
+        "madc.hi.u32 %51, %95, %83, 0;\n\t"
+        "mad.lo.cc.u32 t38, %84, %83, t38;\n\t"
+        "madc.hi.cc.u32 t39, %84, %83, t39;\n\t"
+        "madc.lo.cc.u32 t40, %86, %83, t40;\n\t"
+        "madc.hi.cc.u32 t41, %86, %83, t41;\n\t"
+        "madc.lo.cc.u32 t42, %88, %83, t42;\n\t"
+        "madc.hi.cc.u32 t43, %88, %83, t43;\n\t"
+        "madc.lo.cc.u32 t44, %90, %83, t44;\n\t"
+        "madc.hi.cc.u32 t45, %90, %83, t45;\n\t"
+        "madc.lo.cc.u32 t46, %92, %83, t46;\n\t"
+        "madc.hi.cc.u32 t47, %92, %83, t47;\n\t"
+        "madc.lo.cc.u32 t48, %94, %83, t48;\n\t"
+        "madc.hi.cc.u32 t49, %94, %83, t49;\n\t"
+        "addc.u32 t50, 0, 0;\n\t"
+        "mad.lo.cc.u32 %42, %86, %84, %42;\n\t"
         "madc.hi.cc.u32 %43, %86, %84, %43;\n\t"
-        "madc.hi.cc.u32 %44, %87, %84, %44;\n\t"
+        "madc.lo.cc.u32 %44, %88, %84, %44;\n\t"
         "madc.hi.cc.u32 %45, %88, %84, %45;\n\t"
-        "madc.hi.cc.u32 %46, %89, %84, %46;\n\t"
+        "madc.lo.cc.u32 %46, %90, %84, %46;\n\t"
         "madc.hi.cc.u32 %47, %90, %84, %47;\n\t"
-        "madc.hi.cc.u32 %48, %91, %84, %48;\n\t"
+        "madc.lo.cc.u32 %48, %92, %84, %48;\n\t"
         "madc.hi.cc.u32 %49, %92, %84, %49;\n\t"
-        "madc.hi.cc.u32 %50, %93, %84, %50;\n\t"
+        "madc.lo.cc.u32 %50, %94, %84, %50;\n\t"
         "madc.hi.cc.u32 %51, %94, %84, %51;\n\t"
-        "madc.hi.u32 %52, %95, %84, %52;\n\t"
-        "mad.lo.cc.u32 %43, %86, %85, %43;\n\t"
-        "madc.lo.cc.u32 %44, %87, %85, %44;\n\t"
-        "madc.lo.cc.u32 %45, %88, %85, %45;\n\t"
-        "madc.lo.cc.u32 %46, %89, %85, %46;\n\t"
-        "madc.lo.cc.u32 %47, %90, %85, %47;\n\t"
-        "madc.lo.cc.u32 %48, %91, %85, %48;\n\t"
-        "madc.lo.cc.u32 %49, %92, %85, %49;\n\t"
-        "madc.lo.cc.u32 %50, %93, %85, %50;\n\t"
-        "madc.lo.cc.u32 %51, %94, %85, %51;\n\t"
-        "madc.lo.cc.u32 %52, %95, %85, %52;\n\t"
-        "addc.u32 %53, 0, 0;\n\t"
-        "mad.hi.cc.u32 %44, %86, %85, %44;\n\t"
+        "addc.u32 %52, 0, 0;\n\t"
+        "mad.lo.cc.u32 t40, %85, %84, t40;\n\t"
+        "madc.hi.cc.u32 t41, %85, %84, t41;\n\t"
+        "madc.lo.cc.u32 t42, %87, %84, t42;\n\t"
+        "madc.hi.cc.u32 t43, %87, %84, t43;\n\t"
+        "madc.lo.cc.u32 t44, %89, %84, t44;\n\t"
+        "madc.hi.cc.u32 t45, %89, %84, t45;\n\t"
+        "madc.lo.cc.u32 t46, %91, %84, t46;\n\t"
+        "madc.hi.cc.u32 t47, %91, %84, t47;\n\t"
+        "madc.lo.cc.u32 t48, %93, %84, t48;\n\t"
+        "madc.hi.cc.u32 t49, %93, %84, t49;\n\t"
+        "madc.lo.cc.u32 t50, %95, %84, t50;\n\t"
+        "madc.hi.u32 t51, %95, %84, 0;\n\t"
+        "mad.lo.cc.u32 %44, %87, %85, %44;\n\t"
         "madc.hi.cc.u32 %45, %87, %85, %45;\n\t"
-        "madc.hi.cc.u32 %46, %88, %85, %46;\n\t"
+        "madc.lo.cc.u32 %46, %89, %85, %46;\n\t"
         "madc.hi.cc.u32 %47, %89, %85, %47;\n\t"
-        "madc.hi.cc.u32 %48, %90, %85, %48;\n\t"
+        "madc.lo.cc.u32 %48, %91, %85, %48;\n\t"
         "madc.hi.cc.u32 %49, %91, %85, %49;\n\t"
-        "madc.hi.cc.u32 %50, %92, %85, %50;\n\t"
+        "madc.lo.cc.u32 %50, %93, %85, %50;\n\t"
         "madc.hi.cc.u32 %51, %93, %85, %51;\n\t"
-        "madc.hi.cc.u32 %52, %94, %85, %52;\n\t"
-        "madc.hi.u32 %53, %95, %85, %53;\n\t"
-        "mad.lo.cc.u32 %45, %87, %86, %45;\n\t"
-        "madc.lo.cc.u32 %46, %88, %86, %46;\n\t"
-        "madc.lo.cc.u32 %47, %89, %86, %47;\n\t"
-        "madc.lo.cc.u32 %48, %90, %86, %48;\n\t"
-        "madc.lo.cc.u32 %49, %91, %86, %49;\n\t"
-        "madc.lo.cc.u32 %50, %92, %86, %50;\n\t"
-        "madc.lo.cc.u32 %51, %93, %86, %51;\n\t"
-        "madc.lo.cc.u32 %52, %94, %86, %52;\n\t"
-        "madc.lo.cc.u32 %53, %95, %86, %53;\n\t"
-        "addc.u32 %54, 0, 0;\n\t"
-        "mad.hi.cc.u32 %46, %87, %86, %46;\n\t"
+        "madc.lo.cc.u32 %52, %95, %85, %52;\n\t"
+        "madc.hi.u32 %53, %95, %85, 0;\n\t"
+        "mad.lo.cc.u32 t42, %86, %85, t42;\n\t"
+        "madc.hi.cc.u32 t43, %86, %85, t43;\n\t"
+        "madc.lo.cc.u32 t44, %88, %85, t44;\n\t"
+        "madc.hi.cc.u32 t45, %88, %85, t45;\n\t"
+        "madc.lo.cc.u32 t46, %90, %85, t46;\n\t"
+        "madc.hi.cc.u32 t47, %90, %85, t47;\n\t"
+        "madc.lo.cc.u32 t48, %92, %85, t48;\n\t"
+        "madc.hi.cc.u32 t49, %92, %85, t49;\n\t"
+        "madc.lo.cc.u32 t50, %94, %85, t50;\n\t"
+        "madc.hi.cc.u32 t51, %94, %85, t51;\n\t"
+        "addc.u32 t52, 0, 0;\n\t"
+        "mad.lo.cc.u32 %46, %88, %86, %46;\n\t"
         "madc.hi.cc.u32 %47, %88, %86, %47;\n\t"
-        "madc.hi.cc.u32 %48, %89, %86, %48;\n\t"
+        "madc.lo.cc.u32 %48, %90, %86, %48;\n\t"
         "madc.hi.cc.u32 %49, %90, %86, %49;\n\t"
-        "madc.hi.cc.u32 %50, %91, %86, %50;\n\t"
+        "madc.lo.cc.u32 %50, %92, %86, %50;\n\t"
         "madc.hi.cc.u32 %51, %92, %86, %51;\n\t"
-        "madc.hi.cc.u32 %52, %93, %86, %52;\n\t"
+        "madc.lo.cc.u32 %52, %94, %86, %52;\n\t"
         "madc.hi.cc.u32 %53, %94, %86, %53;\n\t"
-        "madc.hi.u32 %54, %95, %86, %54;\n\t"
-        "mad.lo.cc.u32 %47, %88, %87, %47;\n\t"
-        "madc.lo.cc.u32 %48, %89, %87, %48;\n\t"
-        "madc.lo.cc.u32 %49, %90, %87, %49;\n\t"
-        "madc.lo.cc.u32 %50, %91, %87, %50;\n\t"
-        "madc.lo.cc.u32 %51, %92, %87, %51;\n\t"
-        "madc.lo.cc.u32 %52, %93, %87, %52;\n\t"
-        "madc.lo.cc.u32 %53, %94, %87, %53;\n\t"
-        "madc.lo.cc.u32 %54, %95, %87, %54;\n\t"
-        "addc.u32 %55, 0, 0;\n\t"
-        "mad.hi.cc.u32 %48, %88, %87, %48;\n\t"
+        "addc.u32 %54, 0, 0;\n\t"
+        "mad.lo.cc.u32 t44, %87, %86, t44;\n\t"
+        "madc.hi.cc.u32 t45, %87, %86, t45;\n\t"
+        "madc.lo.cc.u32 t46, %89, %86, t46;\n\t"
+        "madc.hi.cc.u32 t47, %89, %86, t47;\n\t"
+        "madc.lo.cc.u32 t48, %91, %86, t48;\n\t"
+        "madc.hi.cc.u32 t49, %91, %86, t49;\n\t"
+        "madc.lo.cc.u32 t50, %93, %86, t50;\n\t"
+        "madc.hi.cc.u32 t51, %93, %86, t51;\n\t"
+        "madc.lo.cc.u32 t52, %95, %86, t52;\n\t"
+        "madc.hi.u32 t53, %95, %86, 0;\n\t"
+        "mad.lo.cc.u32 %48, %89, %87, %48;\n\t"
         "madc.hi.cc.u32 %49, %89, %87, %49;\n\t"
-        "madc.hi.cc.u32 %50, %90, %87, %50;\n\t"
+        "madc.lo.cc.u32 %50, %91, %87, %50;\n\t"
         "madc.hi.cc.u32 %51, %91, %87, %51;\n\t"
-        "madc.hi.cc.u32 %52, %92, %87, %52;\n\t"
+        "madc.lo.cc.u32 %52, %93, %87, %52;\n\t"
         "madc.hi.cc.u32 %53, %93, %87, %53;\n\t"
-        "madc.hi.cc.u32 %54, %94, %87, %54;\n\t"
-        "madc.hi.u32 %55, %95, %87, %55;\n\t"
-        "mad.lo.cc.u32 %49, %89, %88, %49;\n\t"
-        "madc.lo.cc.u32 %50, %90, %88, %50;\n\t"
-        "madc.lo.cc.u32 %51, %91, %88, %51;\n\t"
-        "madc.lo.cc.u32 %52, %92, %88, %52;\n\t"
-        "madc.lo.cc.u32 %53, %93, %88, %53;\n\t"
-        "madc.lo.cc.u32 %54, %94, %88, %54;\n\t"
-        "madc.lo.cc.u32 %55, %95, %88, %55;\n\t"
-        "addc.u32 %56, 0, 0;\n\t"
-        "mad.hi.cc.u32 %50, %89, %88, %50;\n\t"
+        "madc.lo.cc.u32 %54, %95, %87, %54;\n\t"
+        "madc.hi.u32 %55, %95, %87, 0;\n\t"
+        "mad.lo.cc.u32 t46, %88, %87, t46;\n\t"
+        "madc.hi.cc.u32 t47, %88, %87, t47;\n\t"
+        "madc.lo.cc.u32 t48, %90, %87, t48;\n\t"
+        "madc.hi.cc.u32 t49, %90, %87, t49;\n\t"
+        "madc.lo.cc.u32 t50, %92, %87, t50;\n\t"
+        "madc.hi.cc.u32 t51, %92, %87, t51;\n\t"
+        "madc.lo.cc.u32 t52, %94, %87, t52;\n\t"
+        "madc.hi.cc.u32 t53, %94, %87, t53;\n\t"
+        "addc.u32 t54, 0, 0;\n\t"
+        "mad.lo.cc.u32 %50, %90, %88, %50;\n\t"
         "madc.hi.cc.u32 %51, %90, %88, %51;\n\t"
-        "madc.hi.cc.u32 %52, %91, %88, %52;\n\t"
+        "madc.lo.cc.u32 %52, %92, %88, %52;\n\t"
         "madc.hi.cc.u32 %53, %92, %88, %53;\n\t"
-        "madc.hi.cc.u32 %54, %93, %88, %54;\n\t"
+        "madc.lo.cc.u32 %54, %94, %88, %54;\n\t"
         "madc.hi.cc.u32 %55, %94, %88, %55;\n\t"
-        "madc.hi.u32 %56, %95, %88, %56;\n\t"
-        "mad.lo.cc.u32 %51, %90, %89, %51;\n\t"
-        "madc.lo.cc.u32 %52, %91, %89, %52;\n\t"
-        "madc.lo.cc.u32 %53, %92, %89, %53;\n\t"
-        "madc.lo.cc.u32 %54, %93, %89, %54;\n\t"
-        "madc.lo.cc.u32 %55, %94, %89, %55;\n\t"
-        "madc.lo.cc.u32 %56, %95, %89, %56;\n\t"
-        "addc.u32 %57, 0, 0;\n\t"
-        "mad.hi.cc.u32 %52, %90, %89, %52;\n\t"
+        "addc.u32 %56, 0, 0;\n\t"
+        "mad.lo.cc.u32 t48, %89, %88, t48;\n\t"
+        "madc.hi.cc.u32 t49, %89, %88, t49;\n\t"
+        "madc.lo.cc.u32 t50, %91, %88, t50;\n\t"
+        "madc.hi.cc.u32 t51, %91, %88, t51;\n\t"
+        "madc.lo.cc.u32 t52, %93, %88, t52;\n\t"
+        "madc.hi.cc.u32 t53, %93, %88, t53;\n\t"
+        "madc.lo.cc.u32 t54, %95, %88, t54;\n\t"
+        "madc.hi.u32 t55, %95, %88, 0;\n\t"
+        "mad.lo.cc.u32 %52, %91, %89, %52;\n\t"
         "madc.hi.cc.u32 %53, %91, %89, %53;\n\t"
-        "madc.hi.cc.u32 %54, %92, %89, %54;\n\t"
+        "madc.lo.cc.u32 %54, %93, %89, %54;\n\t"
         "madc.hi.cc.u32 %55, %93, %89, %55;\n\t"
-        "madc.hi.cc.u32 %56, %94, %89, %56;\n\t"
-        "madc.hi.u32 %57, %95, %89, %57;\n\t"
-        "mad.lo.cc.u32 %53, %91, %90, %53;\n\t"
-        "madc.lo.cc.u32 %54, %92, %90, %54;\n\t"
-        "madc.lo.cc.u32 %55, %93, %90, %55;\n\t"
-        "madc.lo.cc.u32 %56, %94, %90, %56;\n\t"
-        "madc.lo.cc.u32 %57, %95, %90, %57;\n\t"
-        "addc.u32 %58, 0, 0;\n\t"
-        "mad.hi.cc.u32 %54, %91, %90, %54;\n\t"
+        "madc.lo.cc.u32 %56, %95, %89, %56;\n\t"
+        "madc.hi.u32 %57, %95, %89, 0;\n\t"
+        "mad.lo.cc.u32 t50, %90, %89, t50;\n\t"
+        "madc.hi.cc.u32 t51, %90, %89, t51;\n\t"
+        "madc.lo.cc.u32 t52, %92, %89, t52;\n\t"
+        "madc.hi.cc.u32 t53, %92, %89, t53;\n\t"
+        "madc.lo.cc.u32 t54, %94, %89, t54;\n\t"
+        "madc.hi.cc.u32 t55, %94, %89, t55;\n\t"
+        "addc.u32 t56, 0, 0;\n\t"
+        "mad.lo.cc.u32 %54, %92, %90, %54;\n\t"
         "madc.hi.cc.u32 %55, %92, %90, %55;\n\t"
-        "madc.hi.cc.u32 %56, %93, %90, %56;\n\t"
+        "madc.lo.cc.u32 %56, %94, %90, %56;\n\t"
         "madc.hi.cc.u32 %57, %94, %90, %57;\n\t"
-        "madc.hi.u32 %58, %95, %90, %58;\n\t"
-        "mad.lo.cc.u32 %55, %92, %91, %55;\n\t"
-        "madc.lo.cc.u32 %56, %93, %91, %56;\n\t"
-        "madc.lo.cc.u32 %57, %94, %91, %57;\n\t"
-        "madc.lo.cc.u32 %58, %95, %91, %58;\n\t"
-        "addc.u32 %59, 0, 0;\n\t"
-        "mad.hi.cc.u32 %56, %92, %91, %56;\n\t"
+        "addc.u32 %58, 0, 0;\n\t"
+        "mad.lo.cc.u32 t52, %91, %90, t52;\n\t"
+        "madc.hi.cc.u32 t53, %91, %90, t53;\n\t"
+        "madc.lo.cc.u32 t54, %93, %90, t54;\n\t"
+        "madc.hi.cc.u32 t55, %93, %90, t55;\n\t"
+        "madc.lo.cc.u32 t56, %95, %90, t56;\n\t"
+        "madc.hi.u32 t57, %95, %90, 0;\n\t"
+        "mad.lo.cc.u32 %56, %93, %91, %56;\n\t"
         "madc.hi.cc.u32 %57, %93, %91, %57;\n\t"
-        "madc.hi.cc.u32 %58, %94, %91, %58;\n\t"
-        "madc.hi.u32 %59, %95, %91, %59;\n\t"
-        "mad.lo.cc.u32 %57, %93, %92, %57;\n\t"
-        "madc.lo.cc.u32 %58, %94, %92, %58;\n\t"
-        "madc.lo.cc.u32 %59, %95, %92, %59;\n\t"
-        "addc.u32 %60, 0, 0;\n\t"
-        "mad.hi.cc.u32 %58, %93, %92, %58;\n\t"
+        "madc.lo.cc.u32 %58, %95, %91, %58;\n\t"
+        "madc.hi.u32 %59, %95, %91, 0;\n\t"
+        "mad.lo.cc.u32 t54, %92, %91, t54;\n\t"
+        "madc.hi.cc.u32 t55, %92, %91, t55;\n\t"
+        "madc.lo.cc.u32 t56, %94, %91, t56;\n\t"
+        "madc.hi.cc.u32 t57, %94, %91, t57;\n\t"
+        "addc.u32 t58, 0, 0;\n\t"
+        "mad.lo.cc.u32 %58, %94, %92, %58;\n\t"
         "madc.hi.cc.u32 %59, %94, %92, %59;\n\t"
-        "madc.hi.u32 %60, %95, %92, %60;\n\t"
-        "mad.lo.cc.u32 %59, %94, %93, %59;\n\t"
-        "madc.lo.cc.u32 %60, %95, %93, %60;\n\t"
-        "addc.u32 %61, 0, 0;\n\t"
-        "mad.hi.cc.u32 %60, %94, %93, %60;\n\t"
-        "madc.hi.u32 %61, %95, %93, %61;\n\t"
-        "mad.lo.cc.u32 %61, %95, %94, %61;\n\t"
-        "addc.u32 %62, 0, 0;\n\t"
-        "mad.hi.u32 %62, %95, %94, %62;\n\t"
+        "addc.u32 %60, 0, 0;\n\t"
+        "mad.lo.cc.u32 t56, %93, %92, t56;\n\t"
+        "madc.hi.cc.u32 t57, %93, %92, t57;\n\t"
+        "madc.lo.cc.u32 t58, %95, %92, t58;\n\t"
+        "madc.hi.u32 t59, %95, %92, 0;\n\t"
+        "mad.lo.cc.u32 %60, %95, %93, %60;\n\t"
+        "madc.hi.u32 %61, %95, %93, 0;\n\t"
+        "mad.lo.cc.u32 t58, %94, %93, t58;\n\t"
+        "madc.hi.cc.u32 t59, %94, %93, t59;\n\t"
+        "addc.u32 t60, 0, 0;\n\t"
+        "mad.lo.cc.u32 t60, %95, %94, t60;\n\t"
+        "madc.hi.u32 t61, %95, %94, 0;\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "mov.b32 %1, t0;\n\t"
+        "add.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.cc.u32 %11, %11, t10;\n\t"
+        "addc.cc.u32 %12, %12, t11;\n\t"
+        "addc.cc.u32 %13, %13, t12;\n\t"
+        "addc.cc.u32 %14, %14, t13;\n\t"
+        "addc.cc.u32 %15, %15, t14;\n\t"
+        "addc.cc.u32 %16, %16, t15;\n\t"
+        "addc.cc.u32 %17, %17, t16;\n\t"
+        "addc.cc.u32 %18, %18, t17;\n\t"
+        "addc.cc.u32 %19, %19, t18;\n\t"
+        "addc.cc.u32 %20, %20, t19;\n\t"
+        "addc.cc.u32 %21, %21, t20;\n\t"
+        "addc.cc.u32 %22, %22, t21;\n\t"
+        "addc.cc.u32 %23, %23, t22;\n\t"
+        "addc.cc.u32 %24, %24, t23;\n\t"
+        "addc.cc.u32 %25, %25, t24;\n\t"
+        "addc.cc.u32 %26, %26, t25;\n\t"
+        "addc.cc.u32 %27, %27, t26;\n\t"
+        "addc.cc.u32 %28, %28, t27;\n\t"
+        "addc.cc.u32 %29, %29, t28;\n\t"
+        "addc.cc.u32 %30, %30, t29;\n\t"
+        "addc.cc.u32 %31, %31, t30;\n\t"
+        "addc.cc.u32 %32, %32, t31;\n\t"
+        "addc.cc.u32 %33, %33, t32;\n\t"
+        "addc.cc.u32 %34, %34, t33;\n\t"
+        "addc.cc.u32 %35, %35, t34;\n\t"
+        "addc.cc.u32 %36, %36, t35;\n\t"
+        "addc.cc.u32 %37, %37, t36;\n\t"
+        "addc.cc.u32 %38, %38, t37;\n\t"
+        "addc.cc.u32 %39, %39, t38;\n\t"
+        "addc.cc.u32 %40, %40, t39;\n\t"
+        "addc.cc.u32 %41, %41, t40;\n\t"
+        "addc.cc.u32 %42, %42, t41;\n\t"
+        "addc.cc.u32 %43, %43, t42;\n\t"
+        "addc.cc.u32 %44, %44, t43;\n\t"
+        "addc.cc.u32 %45, %45, t44;\n\t"
+        "addc.cc.u32 %46, %46, t45;\n\t"
+        "addc.cc.u32 %47, %47, t46;\n\t"
+        "addc.cc.u32 %48, %48, t47;\n\t"
+        "addc.cc.u32 %49, %49, t48;\n\t"
+        "addc.cc.u32 %50, %50, t49;\n\t"
+        "addc.cc.u32 %51, %51, t50;\n\t"
+        "addc.cc.u32 %52, %52, t51;\n\t"
+        "addc.cc.u32 %53, %53, t52;\n\t"
+        "addc.cc.u32 %54, %54, t53;\n\t"
+        "addc.cc.u32 %55, %55, t54;\n\t"
+        "addc.cc.u32 %56, %56, t55;\n\t"
+        "addc.cc.u32 %57, %57, t56;\n\t"
+        "addc.cc.u32 %58, %58, t57;\n\t"
+        "addc.cc.u32 %59, %59, t58;\n\t"
+        "addc.cc.u32 %60, %60, t59;\n\t"
+        "addc.cc.u32 %61, %61, t60;\n\t"
+        "addc.u32 %62, 0, t61;\n\t"
         "add.cc.u32 %1, %1, %1;\n\t"
         "addc.cc.u32 %2, %2, %2;\n\t"
         "addc.cc.u32 %3, %3, %3;\n\t"
@@ -12988,1061 +13019,1092 @@ struct sqr {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t t[30];
+    uint32_t t[62];
     static const uint32_t code[] = {
-      49420,1,1,0,0,
-      49421,2,1,0,0,
-      49420,3,3,0,0,
-      49421,4,3,0,0,
-      49420,5,5,0,0,
-      49421,6,5,0,0,
-      49420,7,7,0,0,
-      49421,8,7,0,0,
-      49420,9,9,0,0,
-      49421,10,9,0,0,
-      49420,11,11,0,0,
-      49421,12,11,0,0,
-      49420,13,13,0,0,
-      49421,14,13,0,0,
-      49420,15,15,0,0,
-      49421,16,15,0,0,
-      49420,17,17,0,0,
-      49421,18,17,0,0,
-      49420,19,19,0,0,
-      49421,20,19,0,0,
-      49420,21,21,0,0,
-      49421,22,21,0,0,
-      49420,23,23,0,0,
-      49421,24,23,0,0,
-      49420,25,25,0,0,
-      49421,26,25,0,0,
-      49420,27,27,0,0,
-      49421,28,27,0,0,
-      49420,29,29,0,0,
-      49421,30,29,0,0,
-      49420,31,31,0,0,
-      49421,32,31,0,0,
-      49676,0,2,0,0,
-      49677,1,2,0,0,
-      49676,2,4,0,0,
-      49677,3,4,0,0,
-      49676,4,6,0,0,
-      49677,5,6,0,0,
-      49676,6,8,0,0,
-      49677,7,8,0,0,
-      49676,8,10,0,0,
-      49677,9,10,0,0,
-      49676,10,12,0,0,
-      49677,11,12,0,0,
-      49676,12,14,0,0,
-      49677,13,14,0,0,
-      49676,14,16,0,0,
-      49677,15,16,0,0,
-      49676,16,18,0,0,
-      49677,17,18,0,0,
-      49676,18,20,0,0,
-      49677,19,20,0,0,
-      49676,20,22,0,0,
-      49677,21,22,0,0,
-      49676,22,24,0,0,
-      49677,23,24,0,0,
-      49676,24,26,0,0,
-      49677,25,26,0,0,
-      49676,26,28,0,0,
-      49677,27,28,0,0,
-      49676,28,30,0,0,
-      49677,29,30,0,0,
-      58642,2,2,0,0,
-      58650,3,3,1,0,
-      58650,4,4,2,0,
-      58650,5,5,3,0,
-      58650,6,6,4,0,
-      58650,7,7,5,0,
-      58650,8,8,6,0,
-      58650,9,9,7,0,
-      58650,10,10,8,0,
-      58650,11,11,9,0,
-      58650,12,12,10,0,
-      58650,13,13,11,0,
-      58650,14,14,12,0,
-      58650,15,15,13,0,
-      58650,16,16,14,0,
-      58650,17,17,15,0,
-      58650,18,18,16,0,
-      58650,19,19,17,0,
-      58650,20,20,18,0,
-      58650,21,21,19,0,
-      58650,22,22,20,0,
-      58650,23,23,21,0,
-      58650,24,24,22,0,
-      58650,25,25,23,0,
-      58650,26,26,24,0,
-      58650,27,27,25,0,
-      58650,28,28,26,0,
-      58650,29,29,27,0,
-      58650,30,30,28,0,
-      58650,31,31,29,0,
-      62742,32,32,0,0,
-      16660,3,2,1,3,
-      16668,4,3,1,4,
-      16668,5,4,1,5,
-      16668,6,5,1,6,
-      16668,7,6,1,7,
-      16668,8,7,1,8,
-      16668,9,8,1,9,
-      16668,10,9,1,10,
-      16668,11,10,1,11,
-      16668,12,11,1,12,
-      16668,13,12,1,13,
-      16668,14,13,1,14,
-      16668,15,14,1,15,
-      16668,16,15,1,16,
-      16668,17,16,1,17,
-      16668,18,17,1,18,
-      16668,19,18,1,19,
-      16668,20,19,1,20,
-      16668,21,20,1,21,
-      16668,22,21,1,22,
-      16668,23,22,1,23,
-      16668,24,23,1,24,
-      16668,25,24,1,25,
-      16668,26,25,1,26,
-      16668,27,26,1,27,
-      16668,28,27,1,28,
-      16668,29,28,1,29,
-      16668,30,29,1,30,
-      16668,31,30,1,31,
-      16668,32,31,1,32,
-      64790,33,0,0,0,
-      16661,4,2,1,4,
+      49420,2,2,0,0,
+      49421,3,2,0,0,
+      49420,4,4,0,0,
+      49421,5,4,0,0,
+      49420,6,6,0,0,
+      49421,7,6,0,0,
+      49420,8,8,0,0,
+      49421,9,8,0,0,
+      49420,10,10,0,0,
+      49421,11,10,0,0,
+      49420,12,12,0,0,
+      49421,13,12,0,0,
+      49420,14,14,0,0,
+      49421,15,14,0,0,
+      49420,16,16,0,0,
+      49421,17,16,0,0,
+      49420,18,18,0,0,
+      49421,19,18,0,0,
+      49420,20,20,0,0,
+      49421,21,20,0,0,
+      49420,22,22,0,0,
+      49421,23,22,0,0,
+      49420,24,24,0,0,
+      49421,25,24,0,0,
+      49420,26,26,0,0,
+      49421,27,26,0,0,
+      49420,28,28,0,0,
+      49421,29,28,0,0,
+      49420,30,30,0,0,
+      49421,31,30,0,0,
+      49676,0,1,0,0,
+      49677,1,1,0,0,
+      49676,2,3,0,0,
+      49677,3,3,0,0,
+      49676,4,5,0,0,
+      49677,5,5,0,0,
+      49676,6,7,0,0,
+      49677,7,7,0,0,
+      49676,8,9,0,0,
+      49677,9,9,0,0,
+      49676,10,11,0,0,
+      49677,11,11,0,0,
+      49676,12,13,0,0,
+      49677,13,13,0,0,
+      49676,14,15,0,0,
+      49677,15,15,0,0,
+      49676,16,17,0,0,
+      49677,17,17,0,0,
+      49676,18,19,0,0,
+      49677,19,19,0,0,
+      49676,20,21,0,0,
+      49677,21,21,0,0,
+      49676,22,23,0,0,
+      49677,23,23,0,0,
+      49676,24,25,0,0,
+      49677,25,25,0,0,
+      49676,26,27,0,0,
+      49677,27,27,0,0,
+      49676,28,29,0,0,
+      49677,29,29,0,0,
+      49676,30,31,0,0,
+      49677,31,31,0,0,
+      16660,4,3,1,4,
       16669,5,3,1,5,
-      16669,6,4,1,6,
+      16668,6,5,1,6,
       16669,7,5,1,7,
-      16669,8,6,1,8,
+      16668,8,7,1,8,
       16669,9,7,1,9,
-      16669,10,8,1,10,
+      16668,10,9,1,10,
       16669,11,9,1,11,
-      16669,12,10,1,12,
+      16668,12,11,1,12,
       16669,13,11,1,13,
-      16669,14,12,1,14,
+      16668,14,13,1,14,
       16669,15,13,1,15,
-      16669,16,14,1,16,
+      16668,16,15,1,16,
       16669,17,15,1,17,
-      16669,18,16,1,18,
+      16668,18,17,1,18,
       16669,19,17,1,19,
-      16669,20,18,1,20,
+      16668,20,19,1,20,
       16669,21,19,1,21,
-      16669,22,20,1,22,
+      16668,22,21,1,22,
       16669,23,21,1,23,
-      16669,24,22,1,24,
+      16668,24,23,1,24,
       16669,25,23,1,25,
-      16669,26,24,1,26,
+      16668,26,25,1,26,
       16669,27,25,1,27,
-      16669,28,26,1,28,
+      16668,28,27,1,28,
       16669,29,27,1,29,
-      16669,30,28,1,30,
+      16668,30,29,1,30,
       16669,31,29,1,31,
-      16669,32,30,1,32,
-      16665,33,31,1,33,
-      16660,5,3,2,5,
-      16668,6,4,2,6,
-      16668,7,5,2,7,
-      16668,8,6,2,8,
-      16668,9,7,2,9,
-      16668,10,8,2,10,
-      16668,11,9,2,11,
-      16668,12,10,2,12,
-      16668,13,11,2,13,
-      16668,14,12,2,14,
-      16668,15,13,2,15,
-      16668,16,14,2,16,
-      16668,17,15,2,17,
-      16668,18,16,2,18,
-      16668,19,17,2,19,
-      16668,20,18,2,20,
-      16668,21,19,2,21,
-      16668,22,20,2,22,
-      16668,23,21,2,23,
-      16668,24,22,2,24,
-      16668,25,23,2,25,
-      16668,26,24,2,26,
-      16668,27,25,2,27,
-      16668,28,26,2,28,
-      16668,29,27,2,29,
-      16668,30,28,2,30,
-      16668,31,29,2,31,
-      16668,32,30,2,32,
-      16668,33,31,2,33,
-      64790,34,0,0,0,
-      16661,6,3,2,6,
+      49436,32,31,1,0,
+      49433,33,31,1,0,
+      33300,2,2,1,2,
+      33309,3,2,1,3,
+      33308,4,4,1,4,
+      33309,5,4,1,5,
+      33308,6,6,1,6,
+      33309,7,6,1,7,
+      33308,8,8,1,8,
+      33309,9,8,1,9,
+      33308,10,10,1,10,
+      33309,11,10,1,11,
+      33308,12,12,1,12,
+      33309,13,12,1,13,
+      33308,14,14,1,14,
+      33309,15,14,1,15,
+      33308,16,16,1,16,
+      33309,17,16,1,17,
+      33308,18,18,1,18,
+      33309,19,18,1,19,
+      33308,20,20,1,20,
+      33309,21,20,1,21,
+      33308,22,22,1,22,
+      33309,23,22,1,23,
+      33308,24,24,1,24,
+      33309,25,24,1,25,
+      33308,26,26,1,26,
+      33309,27,26,1,27,
+      33308,28,28,1,28,
+      33309,29,28,1,29,
+      33308,30,30,1,30,
+      33309,31,30,1,31,
+      65046,32,0,0,0,
+      16660,6,4,2,6,
       16669,7,4,2,7,
-      16669,8,5,2,8,
+      16668,8,6,2,8,
       16669,9,6,2,9,
-      16669,10,7,2,10,
+      16668,10,8,2,10,
       16669,11,8,2,11,
-      16669,12,9,2,12,
+      16668,12,10,2,12,
       16669,13,10,2,13,
-      16669,14,11,2,14,
+      16668,14,12,2,14,
       16669,15,12,2,15,
-      16669,16,13,2,16,
+      16668,16,14,2,16,
       16669,17,14,2,17,
-      16669,18,15,2,18,
+      16668,18,16,2,18,
       16669,19,16,2,19,
-      16669,20,17,2,20,
+      16668,20,18,2,20,
       16669,21,18,2,21,
-      16669,22,19,2,22,
+      16668,22,20,2,22,
       16669,23,20,2,23,
-      16669,24,21,2,24,
+      16668,24,22,2,24,
       16669,25,22,2,25,
-      16669,26,23,2,26,
+      16668,26,24,2,26,
       16669,27,24,2,27,
-      16669,28,25,2,28,
+      16668,28,26,2,28,
       16669,29,26,2,29,
-      16669,30,27,2,30,
+      16668,30,28,2,30,
       16669,31,28,2,31,
-      16669,32,29,2,32,
+      16668,32,30,2,32,
       16669,33,30,2,33,
-      16665,34,31,2,34,
-      16660,7,4,3,7,
-      16668,8,5,3,8,
-      16668,9,6,3,9,
-      16668,10,7,3,10,
-      16668,11,8,3,11,
-      16668,12,9,3,12,
-      16668,13,10,3,13,
-      16668,14,11,3,14,
-      16668,15,12,3,15,
-      16668,16,13,3,16,
-      16668,17,14,3,17,
-      16668,18,15,3,18,
-      16668,19,16,3,19,
-      16668,20,17,3,20,
-      16668,21,18,3,21,
-      16668,22,19,3,22,
-      16668,23,20,3,23,
-      16668,24,21,3,24,
-      16668,25,22,3,25,
-      16668,26,23,3,26,
-      16668,27,24,3,27,
-      16668,28,25,3,28,
-      16668,29,26,3,29,
-      16668,30,27,3,30,
-      16668,31,28,3,31,
-      16668,32,29,3,32,
-      16668,33,30,3,33,
-      16668,34,31,3,34,
-      64790,35,0,0,0,
-      16661,8,4,3,8,
+      64790,34,0,0,0,
+      33300,4,3,2,4,
+      33309,5,3,2,5,
+      33308,6,5,2,6,
+      33309,7,5,2,7,
+      33308,8,7,2,8,
+      33309,9,7,2,9,
+      33308,10,9,2,10,
+      33309,11,9,2,11,
+      33308,12,11,2,12,
+      33309,13,11,2,13,
+      33308,14,13,2,14,
+      33309,15,13,2,15,
+      33308,16,15,2,16,
+      33309,17,15,2,17,
+      33308,18,17,2,18,
+      33309,19,17,2,19,
+      33308,20,19,2,20,
+      33309,21,19,2,21,
+      33308,22,21,2,22,
+      33309,23,21,2,23,
+      33308,24,23,2,24,
+      33309,25,23,2,25,
+      33308,26,25,2,26,
+      33309,27,25,2,27,
+      33308,28,27,2,28,
+      33309,29,27,2,29,
+      33308,30,29,2,30,
+      33309,31,29,2,31,
+      33308,32,31,2,32,
+      49689,33,31,2,0,
+      16660,8,5,3,8,
       16669,9,5,3,9,
-      16669,10,6,3,10,
+      16668,10,7,3,10,
       16669,11,7,3,11,
-      16669,12,8,3,12,
+      16668,12,9,3,12,
       16669,13,9,3,13,
-      16669,14,10,3,14,
+      16668,14,11,3,14,
       16669,15,11,3,15,
-      16669,16,12,3,16,
+      16668,16,13,3,16,
       16669,17,13,3,17,
-      16669,18,14,3,18,
+      16668,18,15,3,18,
       16669,19,15,3,19,
-      16669,20,16,3,20,
+      16668,20,17,3,20,
       16669,21,17,3,21,
-      16669,22,18,3,22,
+      16668,22,19,3,22,
       16669,23,19,3,23,
-      16669,24,20,3,24,
+      16668,24,21,3,24,
       16669,25,21,3,25,
-      16669,26,22,3,26,
+      16668,26,23,3,26,
       16669,27,23,3,27,
-      16669,28,24,3,28,
+      16668,28,25,3,28,
       16669,29,25,3,29,
-      16669,30,26,3,30,
+      16668,30,27,3,30,
       16669,31,27,3,31,
-      16669,32,28,3,32,
+      16668,32,29,3,32,
       16669,33,29,3,33,
-      16669,34,30,3,34,
-      16665,35,31,3,35,
-      16660,9,5,4,9,
-      16668,10,6,4,10,
-      16668,11,7,4,11,
-      16668,12,8,4,12,
-      16668,13,9,4,13,
-      16668,14,10,4,14,
-      16668,15,11,4,15,
-      16668,16,12,4,16,
-      16668,17,13,4,17,
-      16668,18,14,4,18,
-      16668,19,15,4,19,
-      16668,20,16,4,20,
-      16668,21,17,4,21,
-      16668,22,18,4,22,
-      16668,23,19,4,23,
-      16668,24,20,4,24,
-      16668,25,21,4,25,
-      16668,26,22,4,26,
-      16668,27,23,4,27,
-      16668,28,24,4,28,
-      16668,29,25,4,29,
-      16668,30,26,4,30,
-      16668,31,27,4,31,
-      16668,32,28,4,32,
-      16668,33,29,4,33,
-      16668,34,30,4,34,
-      16668,35,31,4,35,
-      64790,36,0,0,0,
-      16661,10,5,4,10,
+      16668,34,31,3,34,
+      49433,35,31,3,0,
+      33300,6,4,3,6,
+      33309,7,4,3,7,
+      33308,8,6,3,8,
+      33309,9,6,3,9,
+      33308,10,8,3,10,
+      33309,11,8,3,11,
+      33308,12,10,3,12,
+      33309,13,10,3,13,
+      33308,14,12,3,14,
+      33309,15,12,3,15,
+      33308,16,14,3,16,
+      33309,17,14,3,17,
+      33308,18,16,3,18,
+      33309,19,16,3,19,
+      33308,20,18,3,20,
+      33309,21,18,3,21,
+      33308,22,20,3,22,
+      33309,23,20,3,23,
+      33308,24,22,3,24,
+      33309,25,22,3,25,
+      33308,26,24,3,26,
+      33309,27,24,3,27,
+      33308,28,26,3,28,
+      33309,29,26,3,29,
+      33308,30,28,3,30,
+      33309,31,28,3,31,
+      33308,32,30,3,32,
+      33309,33,30,3,33,
+      65046,34,0,0,0,
+      16660,10,6,4,10,
       16669,11,6,4,11,
-      16669,12,7,4,12,
+      16668,12,8,4,12,
       16669,13,8,4,13,
-      16669,14,9,4,14,
+      16668,14,10,4,14,
       16669,15,10,4,15,
-      16669,16,11,4,16,
+      16668,16,12,4,16,
       16669,17,12,4,17,
-      16669,18,13,4,18,
+      16668,18,14,4,18,
       16669,19,14,4,19,
-      16669,20,15,4,20,
+      16668,20,16,4,20,
       16669,21,16,4,21,
-      16669,22,17,4,22,
+      16668,22,18,4,22,
       16669,23,18,4,23,
-      16669,24,19,4,24,
+      16668,24,20,4,24,
       16669,25,20,4,25,
-      16669,26,21,4,26,
+      16668,26,22,4,26,
       16669,27,22,4,27,
-      16669,28,23,4,28,
+      16668,28,24,4,28,
       16669,29,24,4,29,
-      16669,30,25,4,30,
+      16668,30,26,4,30,
       16669,31,26,4,31,
-      16669,32,27,4,32,
+      16668,32,28,4,32,
       16669,33,28,4,33,
-      16669,34,29,4,34,
+      16668,34,30,4,34,
       16669,35,30,4,35,
-      16665,36,31,4,36,
-      16660,11,6,5,11,
-      16668,12,7,5,12,
-      16668,13,8,5,13,
-      16668,14,9,5,14,
-      16668,15,10,5,15,
-      16668,16,11,5,16,
-      16668,17,12,5,17,
-      16668,18,13,5,18,
-      16668,19,14,5,19,
-      16668,20,15,5,20,
-      16668,21,16,5,21,
-      16668,22,17,5,22,
-      16668,23,18,5,23,
-      16668,24,19,5,24,
-      16668,25,20,5,25,
-      16668,26,21,5,26,
-      16668,27,22,5,27,
-      16668,28,23,5,28,
-      16668,29,24,5,29,
-      16668,30,25,5,30,
-      16668,31,26,5,31,
-      16668,32,27,5,32,
-      16668,33,28,5,33,
-      16668,34,29,5,34,
-      16668,35,30,5,35,
-      16668,36,31,5,36,
-      64790,37,0,0,0,
-      16661,12,6,5,12,
+      64790,36,0,0,0,
+      33300,8,5,4,8,
+      33309,9,5,4,9,
+      33308,10,7,4,10,
+      33309,11,7,4,11,
+      33308,12,9,4,12,
+      33309,13,9,4,13,
+      33308,14,11,4,14,
+      33309,15,11,4,15,
+      33308,16,13,4,16,
+      33309,17,13,4,17,
+      33308,18,15,4,18,
+      33309,19,15,4,19,
+      33308,20,17,4,20,
+      33309,21,17,4,21,
+      33308,22,19,4,22,
+      33309,23,19,4,23,
+      33308,24,21,4,24,
+      33309,25,21,4,25,
+      33308,26,23,4,26,
+      33309,27,23,4,27,
+      33308,28,25,4,28,
+      33309,29,25,4,29,
+      33308,30,27,4,30,
+      33309,31,27,4,31,
+      33308,32,29,4,32,
+      33309,33,29,4,33,
+      33308,34,31,4,34,
+      49689,35,31,4,0,
+      16660,12,7,5,12,
       16669,13,7,5,13,
-      16669,14,8,5,14,
+      16668,14,9,5,14,
       16669,15,9,5,15,
-      16669,16,10,5,16,
+      16668,16,11,5,16,
       16669,17,11,5,17,
-      16669,18,12,5,18,
+      16668,18,13,5,18,
       16669,19,13,5,19,
-      16669,20,14,5,20,
+      16668,20,15,5,20,
       16669,21,15,5,21,
-      16669,22,16,5,22,
+      16668,22,17,5,22,
       16669,23,17,5,23,
-      16669,24,18,5,24,
+      16668,24,19,5,24,
       16669,25,19,5,25,
-      16669,26,20,5,26,
+      16668,26,21,5,26,
       16669,27,21,5,27,
-      16669,28,22,5,28,
+      16668,28,23,5,28,
       16669,29,23,5,29,
-      16669,30,24,5,30,
+      16668,30,25,5,30,
       16669,31,25,5,31,
-      16669,32,26,5,32,
+      16668,32,27,5,32,
       16669,33,27,5,33,
-      16669,34,28,5,34,
+      16668,34,29,5,34,
       16669,35,29,5,35,
-      16669,36,30,5,36,
-      16665,37,31,5,37,
-      16660,13,7,6,13,
-      16668,14,8,6,14,
-      16668,15,9,6,15,
-      16668,16,10,6,16,
-      16668,17,11,6,17,
-      16668,18,12,6,18,
-      16668,19,13,6,19,
-      16668,20,14,6,20,
-      16668,21,15,6,21,
-      16668,22,16,6,22,
-      16668,23,17,6,23,
-      16668,24,18,6,24,
-      16668,25,19,6,25,
-      16668,26,20,6,26,
-      16668,27,21,6,27,
-      16668,28,22,6,28,
-      16668,29,23,6,29,
-      16668,30,24,6,30,
-      16668,31,25,6,31,
-      16668,32,26,6,32,
-      16668,33,27,6,33,
-      16668,34,28,6,34,
-      16668,35,29,6,35,
-      16668,36,30,6,36,
-      16668,37,31,6,37,
-      64790,38,0,0,0,
-      16661,14,7,6,14,
+      16668,36,31,5,36,
+      49433,37,31,5,0,
+      33300,10,6,5,10,
+      33309,11,6,5,11,
+      33308,12,8,5,12,
+      33309,13,8,5,13,
+      33308,14,10,5,14,
+      33309,15,10,5,15,
+      33308,16,12,5,16,
+      33309,17,12,5,17,
+      33308,18,14,5,18,
+      33309,19,14,5,19,
+      33308,20,16,5,20,
+      33309,21,16,5,21,
+      33308,22,18,5,22,
+      33309,23,18,5,23,
+      33308,24,20,5,24,
+      33309,25,20,5,25,
+      33308,26,22,5,26,
+      33309,27,22,5,27,
+      33308,28,24,5,28,
+      33309,29,24,5,29,
+      33308,30,26,5,30,
+      33309,31,26,5,31,
+      33308,32,28,5,32,
+      33309,33,28,5,33,
+      33308,34,30,5,34,
+      33309,35,30,5,35,
+      65046,36,0,0,0,
+      16660,14,8,6,14,
       16669,15,8,6,15,
-      16669,16,9,6,16,
+      16668,16,10,6,16,
       16669,17,10,6,17,
-      16669,18,11,6,18,
+      16668,18,12,6,18,
       16669,19,12,6,19,
-      16669,20,13,6,20,
+      16668,20,14,6,20,
       16669,21,14,6,21,
-      16669,22,15,6,22,
+      16668,22,16,6,22,
       16669,23,16,6,23,
-      16669,24,17,6,24,
+      16668,24,18,6,24,
       16669,25,18,6,25,
-      16669,26,19,6,26,
+      16668,26,20,6,26,
       16669,27,20,6,27,
-      16669,28,21,6,28,
+      16668,28,22,6,28,
       16669,29,22,6,29,
-      16669,30,23,6,30,
+      16668,30,24,6,30,
       16669,31,24,6,31,
-      16669,32,25,6,32,
+      16668,32,26,6,32,
       16669,33,26,6,33,
-      16669,34,27,6,34,
+      16668,34,28,6,34,
       16669,35,28,6,35,
-      16669,36,29,6,36,
+      16668,36,30,6,36,
       16669,37,30,6,37,
-      16665,38,31,6,38,
-      16660,15,8,7,15,
-      16668,16,9,7,16,
-      16668,17,10,7,17,
-      16668,18,11,7,18,
-      16668,19,12,7,19,
-      16668,20,13,7,20,
-      16668,21,14,7,21,
-      16668,22,15,7,22,
-      16668,23,16,7,23,
-      16668,24,17,7,24,
-      16668,25,18,7,25,
-      16668,26,19,7,26,
-      16668,27,20,7,27,
-      16668,28,21,7,28,
-      16668,29,22,7,29,
-      16668,30,23,7,30,
-      16668,31,24,7,31,
-      16668,32,25,7,32,
-      16668,33,26,7,33,
-      16668,34,27,7,34,
-      16668,35,28,7,35,
-      16668,36,29,7,36,
-      16668,37,30,7,37,
-      16668,38,31,7,38,
-      64790,39,0,0,0,
-      16661,16,8,7,16,
+      64790,38,0,0,0,
+      33300,12,7,6,12,
+      33309,13,7,6,13,
+      33308,14,9,6,14,
+      33309,15,9,6,15,
+      33308,16,11,6,16,
+      33309,17,11,6,17,
+      33308,18,13,6,18,
+      33309,19,13,6,19,
+      33308,20,15,6,20,
+      33309,21,15,6,21,
+      33308,22,17,6,22,
+      33309,23,17,6,23,
+      33308,24,19,6,24,
+      33309,25,19,6,25,
+      33308,26,21,6,26,
+      33309,27,21,6,27,
+      33308,28,23,6,28,
+      33309,29,23,6,29,
+      33308,30,25,6,30,
+      33309,31,25,6,31,
+      33308,32,27,6,32,
+      33309,33,27,6,33,
+      33308,34,29,6,34,
+      33309,35,29,6,35,
+      33308,36,31,6,36,
+      49689,37,31,6,0,
+      16660,16,9,7,16,
       16669,17,9,7,17,
-      16669,18,10,7,18,
+      16668,18,11,7,18,
       16669,19,11,7,19,
-      16669,20,12,7,20,
+      16668,20,13,7,20,
       16669,21,13,7,21,
-      16669,22,14,7,22,
+      16668,22,15,7,22,
       16669,23,15,7,23,
-      16669,24,16,7,24,
+      16668,24,17,7,24,
       16669,25,17,7,25,
-      16669,26,18,7,26,
+      16668,26,19,7,26,
       16669,27,19,7,27,
-      16669,28,20,7,28,
+      16668,28,21,7,28,
       16669,29,21,7,29,
-      16669,30,22,7,30,
+      16668,30,23,7,30,
       16669,31,23,7,31,
-      16669,32,24,7,32,
+      16668,32,25,7,32,
       16669,33,25,7,33,
-      16669,34,26,7,34,
+      16668,34,27,7,34,
       16669,35,27,7,35,
-      16669,36,28,7,36,
+      16668,36,29,7,36,
       16669,37,29,7,37,
-      16669,38,30,7,38,
-      16665,39,31,7,39,
-      16660,17,9,8,17,
-      16668,18,10,8,18,
-      16668,19,11,8,19,
-      16668,20,12,8,20,
-      16668,21,13,8,21,
-      16668,22,14,8,22,
-      16668,23,15,8,23,
-      16668,24,16,8,24,
-      16668,25,17,8,25,
-      16668,26,18,8,26,
-      16668,27,19,8,27,
-      16668,28,20,8,28,
-      16668,29,21,8,29,
-      16668,30,22,8,30,
-      16668,31,23,8,31,
-      16668,32,24,8,32,
-      16668,33,25,8,33,
-      16668,34,26,8,34,
-      16668,35,27,8,35,
-      16668,36,28,8,36,
-      16668,37,29,8,37,
-      16668,38,30,8,38,
-      16668,39,31,8,39,
-      64790,40,0,0,0,
-      16661,18,9,8,18,
+      16668,38,31,7,38,
+      49433,39,31,7,0,
+      33300,14,8,7,14,
+      33309,15,8,7,15,
+      33308,16,10,7,16,
+      33309,17,10,7,17,
+      33308,18,12,7,18,
+      33309,19,12,7,19,
+      33308,20,14,7,20,
+      33309,21,14,7,21,
+      33308,22,16,7,22,
+      33309,23,16,7,23,
+      33308,24,18,7,24,
+      33309,25,18,7,25,
+      33308,26,20,7,26,
+      33309,27,20,7,27,
+      33308,28,22,7,28,
+      33309,29,22,7,29,
+      33308,30,24,7,30,
+      33309,31,24,7,31,
+      33308,32,26,7,32,
+      33309,33,26,7,33,
+      33308,34,28,7,34,
+      33309,35,28,7,35,
+      33308,36,30,7,36,
+      33309,37,30,7,37,
+      65046,38,0,0,0,
+      16660,18,10,8,18,
       16669,19,10,8,19,
-      16669,20,11,8,20,
+      16668,20,12,8,20,
       16669,21,12,8,21,
-      16669,22,13,8,22,
+      16668,22,14,8,22,
       16669,23,14,8,23,
-      16669,24,15,8,24,
+      16668,24,16,8,24,
       16669,25,16,8,25,
-      16669,26,17,8,26,
+      16668,26,18,8,26,
       16669,27,18,8,27,
-      16669,28,19,8,28,
+      16668,28,20,8,28,
       16669,29,20,8,29,
-      16669,30,21,8,30,
+      16668,30,22,8,30,
       16669,31,22,8,31,
-      16669,32,23,8,32,
+      16668,32,24,8,32,
       16669,33,24,8,33,
-      16669,34,25,8,34,
+      16668,34,26,8,34,
       16669,35,26,8,35,
-      16669,36,27,8,36,
+      16668,36,28,8,36,
       16669,37,28,8,37,
-      16669,38,29,8,38,
+      16668,38,30,8,38,
       16669,39,30,8,39,
-      16665,40,31,8,40,
-      16660,19,10,9,19,
-      16668,20,11,9,20,
-      16668,21,12,9,21,
-      16668,22,13,9,22,
-      16668,23,14,9,23,
-      16668,24,15,9,24,
-      16668,25,16,9,25,
-      16668,26,17,9,26,
-      16668,27,18,9,27,
-      16668,28,19,9,28,
-      16668,29,20,9,29,
-      16668,30,21,9,30,
-      16668,31,22,9,31,
-      16668,32,23,9,32,
-      16668,33,24,9,33,
-      16668,34,25,9,34,
-      16668,35,26,9,35,
-      16668,36,27,9,36,
-      16668,37,28,9,37,
-      16668,38,29,9,38,
-      16668,39,30,9,39,
-      16668,40,31,9,40,
-      64790,41,0,0,0,
-      16661,20,10,9,20,
+      64790,40,0,0,0,
+      33300,16,9,8,16,
+      33309,17,9,8,17,
+      33308,18,11,8,18,
+      33309,19,11,8,19,
+      33308,20,13,8,20,
+      33309,21,13,8,21,
+      33308,22,15,8,22,
+      33309,23,15,8,23,
+      33308,24,17,8,24,
+      33309,25,17,8,25,
+      33308,26,19,8,26,
+      33309,27,19,8,27,
+      33308,28,21,8,28,
+      33309,29,21,8,29,
+      33308,30,23,8,30,
+      33309,31,23,8,31,
+      33308,32,25,8,32,
+      33309,33,25,8,33,
+      33308,34,27,8,34,
+      33309,35,27,8,35,
+      33308,36,29,8,36,
+      33309,37,29,8,37,
+      33308,38,31,8,38,
+      49689,39,31,8,0,
+      16660,20,11,9,20,
       16669,21,11,9,21,
-      16669,22,12,9,22,
+      16668,22,13,9,22,
       16669,23,13,9,23,
-      16669,24,14,9,24,
+      16668,24,15,9,24,
       16669,25,15,9,25,
-      16669,26,16,9,26,
+      16668,26,17,9,26,
       16669,27,17,9,27,
-      16669,28,18,9,28,
+      16668,28,19,9,28,
       16669,29,19,9,29,
-      16669,30,20,9,30,
+      16668,30,21,9,30,
       16669,31,21,9,31,
-      16669,32,22,9,32,
+      16668,32,23,9,32,
       16669,33,23,9,33,
-      16669,34,24,9,34,
+      16668,34,25,9,34,
       16669,35,25,9,35,
-      16669,36,26,9,36,
+      16668,36,27,9,36,
       16669,37,27,9,37,
-      16669,38,28,9,38,
+      16668,38,29,9,38,
       16669,39,29,9,39,
-      16669,40,30,9,40,
-      16665,41,31,9,41,
-      16660,21,11,10,21,
-      16668,22,12,10,22,
-      16668,23,13,10,23,
-      16668,24,14,10,24,
-      16668,25,15,10,25,
-      16668,26,16,10,26,
-      16668,27,17,10,27,
-      16668,28,18,10,28,
-      16668,29,19,10,29,
-      16668,30,20,10,30,
-      16668,31,21,10,31,
-      16668,32,22,10,32,
-      16668,33,23,10,33,
-      16668,34,24,10,34,
-      16668,35,25,10,35,
-      16668,36,26,10,36,
-      16668,37,27,10,37,
-      16668,38,28,10,38,
-      16668,39,29,10,39,
-      16668,40,30,10,40,
-      16668,41,31,10,41,
-      64790,42,0,0,0,
-      16661,22,11,10,22,
+      16668,40,31,9,40,
+      49433,41,31,9,0,
+      33300,18,10,9,18,
+      33309,19,10,9,19,
+      33308,20,12,9,20,
+      33309,21,12,9,21,
+      33308,22,14,9,22,
+      33309,23,14,9,23,
+      33308,24,16,9,24,
+      33309,25,16,9,25,
+      33308,26,18,9,26,
+      33309,27,18,9,27,
+      33308,28,20,9,28,
+      33309,29,20,9,29,
+      33308,30,22,9,30,
+      33309,31,22,9,31,
+      33308,32,24,9,32,
+      33309,33,24,9,33,
+      33308,34,26,9,34,
+      33309,35,26,9,35,
+      33308,36,28,9,36,
+      33309,37,28,9,37,
+      33308,38,30,9,38,
+      33309,39,30,9,39,
+      65046,40,0,0,0,
+      16660,22,12,10,22,
       16669,23,12,10,23,
-      16669,24,13,10,24,
+      16668,24,14,10,24,
       16669,25,14,10,25,
-      16669,26,15,10,26,
+      16668,26,16,10,26,
       16669,27,16,10,27,
-      16669,28,17,10,28,
+      16668,28,18,10,28,
       16669,29,18,10,29,
-      16669,30,19,10,30,
+      16668,30,20,10,30,
       16669,31,20,10,31,
-      16669,32,21,10,32,
+      16668,32,22,10,32,
       16669,33,22,10,33,
-      16669,34,23,10,34,
+      16668,34,24,10,34,
       16669,35,24,10,35,
-      16669,36,25,10,36,
+      16668,36,26,10,36,
       16669,37,26,10,37,
-      16669,38,27,10,38,
+      16668,38,28,10,38,
       16669,39,28,10,39,
-      16669,40,29,10,40,
+      16668,40,30,10,40,
       16669,41,30,10,41,
-      16665,42,31,10,42,
-      16660,23,12,11,23,
-      16668,24,13,11,24,
-      16668,25,14,11,25,
-      16668,26,15,11,26,
-      16668,27,16,11,27,
-      16668,28,17,11,28,
-      16668,29,18,11,29,
-      16668,30,19,11,30,
-      16668,31,20,11,31,
-      16668,32,21,11,32,
-      16668,33,22,11,33,
-      16668,34,23,11,34,
-      16668,35,24,11,35,
-      16668,36,25,11,36,
-      16668,37,26,11,37,
-      16668,38,27,11,38,
-      16668,39,28,11,39,
-      16668,40,29,11,40,
-      16668,41,30,11,41,
-      16668,42,31,11,42,
-      64790,43,0,0,0,
-      16661,24,12,11,24,
+      64790,42,0,0,0,
+      33300,20,11,10,20,
+      33309,21,11,10,21,
+      33308,22,13,10,22,
+      33309,23,13,10,23,
+      33308,24,15,10,24,
+      33309,25,15,10,25,
+      33308,26,17,10,26,
+      33309,27,17,10,27,
+      33308,28,19,10,28,
+      33309,29,19,10,29,
+      33308,30,21,10,30,
+      33309,31,21,10,31,
+      33308,32,23,10,32,
+      33309,33,23,10,33,
+      33308,34,25,10,34,
+      33309,35,25,10,35,
+      33308,36,27,10,36,
+      33309,37,27,10,37,
+      33308,38,29,10,38,
+      33309,39,29,10,39,
+      33308,40,31,10,40,
+      49689,41,31,10,0,
+      16660,24,13,11,24,
       16669,25,13,11,25,
-      16669,26,14,11,26,
+      16668,26,15,11,26,
       16669,27,15,11,27,
-      16669,28,16,11,28,
+      16668,28,17,11,28,
       16669,29,17,11,29,
-      16669,30,18,11,30,
+      16668,30,19,11,30,
       16669,31,19,11,31,
-      16669,32,20,11,32,
+      16668,32,21,11,32,
       16669,33,21,11,33,
-      16669,34,22,11,34,
+      16668,34,23,11,34,
       16669,35,23,11,35,
-      16669,36,24,11,36,
+      16668,36,25,11,36,
       16669,37,25,11,37,
-      16669,38,26,11,38,
+      16668,38,27,11,38,
       16669,39,27,11,39,
-      16669,40,28,11,40,
+      16668,40,29,11,40,
       16669,41,29,11,41,
-      16669,42,30,11,42,
-      16665,43,31,11,43,
-      16660,25,13,12,25,
-      16668,26,14,12,26,
-      16668,27,15,12,27,
-      16668,28,16,12,28,
-      16668,29,17,12,29,
-      16668,30,18,12,30,
-      16668,31,19,12,31,
-      16668,32,20,12,32,
-      16668,33,21,12,33,
-      16668,34,22,12,34,
-      16668,35,23,12,35,
-      16668,36,24,12,36,
-      16668,37,25,12,37,
-      16668,38,26,12,38,
-      16668,39,27,12,39,
-      16668,40,28,12,40,
-      16668,41,29,12,41,
-      16668,42,30,12,42,
-      16668,43,31,12,43,
-      64790,44,0,0,0,
-      16661,26,13,12,26,
+      16668,42,31,11,42,
+      49433,43,31,11,0,
+      33300,22,12,11,22,
+      33309,23,12,11,23,
+      33308,24,14,11,24,
+      33309,25,14,11,25,
+      33308,26,16,11,26,
+      33309,27,16,11,27,
+      33308,28,18,11,28,
+      33309,29,18,11,29,
+      33308,30,20,11,30,
+      33309,31,20,11,31,
+      33308,32,22,11,32,
+      33309,33,22,11,33,
+      33308,34,24,11,34,
+      33309,35,24,11,35,
+      33308,36,26,11,36,
+      33309,37,26,11,37,
+      33308,38,28,11,38,
+      33309,39,28,11,39,
+      33308,40,30,11,40,
+      33309,41,30,11,41,
+      65046,42,0,0,0,
+      16660,26,14,12,26,
       16669,27,14,12,27,
-      16669,28,15,12,28,
+      16668,28,16,12,28,
       16669,29,16,12,29,
-      16669,30,17,12,30,
+      16668,30,18,12,30,
       16669,31,18,12,31,
-      16669,32,19,12,32,
+      16668,32,20,12,32,
       16669,33,20,12,33,
-      16669,34,21,12,34,
+      16668,34,22,12,34,
       16669,35,22,12,35,
-      16669,36,23,12,36,
+      16668,36,24,12,36,
       16669,37,24,12,37,
-      16669,38,25,12,38,
+      16668,38,26,12,38,
       16669,39,26,12,39,
-      16669,40,27,12,40,
+      16668,40,28,12,40,
       16669,41,28,12,41,
-      16669,42,29,12,42,
+      16668,42,30,12,42,
       16669,43,30,12,43,
-      16665,44,31,12,44,
-      16660,27,14,13,27,
-      16668,28,15,13,28,
-      16668,29,16,13,29,
-      16668,30,17,13,30,
-      16668,31,18,13,31,
-      16668,32,19,13,32,
-      16668,33,20,13,33,
-      16668,34,21,13,34,
-      16668,35,22,13,35,
-      16668,36,23,13,36,
-      16668,37,24,13,37,
-      16668,38,25,13,38,
-      16668,39,26,13,39,
-      16668,40,27,13,40,
-      16668,41,28,13,41,
-      16668,42,29,13,42,
-      16668,43,30,13,43,
-      16668,44,31,13,44,
-      64790,45,0,0,0,
-      16661,28,14,13,28,
+      64790,44,0,0,0,
+      33300,24,13,12,24,
+      33309,25,13,12,25,
+      33308,26,15,12,26,
+      33309,27,15,12,27,
+      33308,28,17,12,28,
+      33309,29,17,12,29,
+      33308,30,19,12,30,
+      33309,31,19,12,31,
+      33308,32,21,12,32,
+      33309,33,21,12,33,
+      33308,34,23,12,34,
+      33309,35,23,12,35,
+      33308,36,25,12,36,
+      33309,37,25,12,37,
+      33308,38,27,12,38,
+      33309,39,27,12,39,
+      33308,40,29,12,40,
+      33309,41,29,12,41,
+      33308,42,31,12,42,
+      49689,43,31,12,0,
+      16660,28,15,13,28,
       16669,29,15,13,29,
-      16669,30,16,13,30,
+      16668,30,17,13,30,
       16669,31,17,13,31,
-      16669,32,18,13,32,
+      16668,32,19,13,32,
       16669,33,19,13,33,
-      16669,34,20,13,34,
+      16668,34,21,13,34,
       16669,35,21,13,35,
-      16669,36,22,13,36,
+      16668,36,23,13,36,
       16669,37,23,13,37,
-      16669,38,24,13,38,
+      16668,38,25,13,38,
       16669,39,25,13,39,
-      16669,40,26,13,40,
+      16668,40,27,13,40,
       16669,41,27,13,41,
-      16669,42,28,13,42,
+      16668,42,29,13,42,
       16669,43,29,13,43,
-      16669,44,30,13,44,
-      16665,45,31,13,45,
-      16660,29,15,14,29,
-      16668,30,16,14,30,
-      16668,31,17,14,31,
-      16668,32,18,14,32,
-      16668,33,19,14,33,
-      16668,34,20,14,34,
-      16668,35,21,14,35,
-      16668,36,22,14,36,
-      16668,37,23,14,37,
-      16668,38,24,14,38,
-      16668,39,25,14,39,
-      16668,40,26,14,40,
-      16668,41,27,14,41,
-      16668,42,28,14,42,
-      16668,43,29,14,43,
-      16668,44,30,14,44,
-      16668,45,31,14,45,
-      64790,46,0,0,0,
-      16661,30,15,14,30,
+      16668,44,31,13,44,
+      49433,45,31,13,0,
+      33300,26,14,13,26,
+      33309,27,14,13,27,
+      33308,28,16,13,28,
+      33309,29,16,13,29,
+      33308,30,18,13,30,
+      33309,31,18,13,31,
+      33308,32,20,13,32,
+      33309,33,20,13,33,
+      33308,34,22,13,34,
+      33309,35,22,13,35,
+      33308,36,24,13,36,
+      33309,37,24,13,37,
+      33308,38,26,13,38,
+      33309,39,26,13,39,
+      33308,40,28,13,40,
+      33309,41,28,13,41,
+      33308,42,30,13,42,
+      33309,43,30,13,43,
+      65046,44,0,0,0,
+      16660,30,16,14,30,
       16669,31,16,14,31,
-      16669,32,17,14,32,
+      16668,32,18,14,32,
       16669,33,18,14,33,
-      16669,34,19,14,34,
+      16668,34,20,14,34,
       16669,35,20,14,35,
-      16669,36,21,14,36,
+      16668,36,22,14,36,
       16669,37,22,14,37,
-      16669,38,23,14,38,
+      16668,38,24,14,38,
       16669,39,24,14,39,
-      16669,40,25,14,40,
+      16668,40,26,14,40,
       16669,41,26,14,41,
-      16669,42,27,14,42,
+      16668,42,28,14,42,
       16669,43,28,14,43,
-      16669,44,29,14,44,
+      16668,44,30,14,44,
       16669,45,30,14,45,
-      16665,46,31,14,46,
-      16660,31,16,15,31,
-      16668,32,17,15,32,
-      16668,33,18,15,33,
-      16668,34,19,15,34,
-      16668,35,20,15,35,
-      16668,36,21,15,36,
-      16668,37,22,15,37,
-      16668,38,23,15,38,
-      16668,39,24,15,39,
-      16668,40,25,15,40,
-      16668,41,26,15,41,
-      16668,42,27,15,42,
-      16668,43,28,15,43,
-      16668,44,29,15,44,
-      16668,45,30,15,45,
-      16668,46,31,15,46,
-      64790,47,0,0,0,
-      16661,32,16,15,32,
+      64790,46,0,0,0,
+      33300,28,15,14,28,
+      33309,29,15,14,29,
+      33308,30,17,14,30,
+      33309,31,17,14,31,
+      33308,32,19,14,32,
+      33309,33,19,14,33,
+      33308,34,21,14,34,
+      33309,35,21,14,35,
+      33308,36,23,14,36,
+      33309,37,23,14,37,
+      33308,38,25,14,38,
+      33309,39,25,14,39,
+      33308,40,27,14,40,
+      33309,41,27,14,41,
+      33308,42,29,14,42,
+      33309,43,29,14,43,
+      33308,44,31,14,44,
+      49689,45,31,14,0,
+      16660,32,17,15,32,
       16669,33,17,15,33,
-      16669,34,18,15,34,
+      16668,34,19,15,34,
       16669,35,19,15,35,
-      16669,36,20,15,36,
+      16668,36,21,15,36,
       16669,37,21,15,37,
-      16669,38,22,15,38,
+      16668,38,23,15,38,
       16669,39,23,15,39,
-      16669,40,24,15,40,
+      16668,40,25,15,40,
       16669,41,25,15,41,
-      16669,42,26,15,42,
+      16668,42,27,15,42,
       16669,43,27,15,43,
-      16669,44,28,15,44,
+      16668,44,29,15,44,
       16669,45,29,15,45,
-      16669,46,30,15,46,
-      16665,47,31,15,47,
-      16660,33,17,16,33,
-      16668,34,18,16,34,
-      16668,35,19,16,35,
-      16668,36,20,16,36,
-      16668,37,21,16,37,
-      16668,38,22,16,38,
-      16668,39,23,16,39,
-      16668,40,24,16,40,
-      16668,41,25,16,41,
-      16668,42,26,16,42,
-      16668,43,27,16,43,
-      16668,44,28,16,44,
-      16668,45,29,16,45,
-      16668,46,30,16,46,
-      16668,47,31,16,47,
-      64790,48,0,0,0,
-      16661,34,17,16,34,
+      16668,46,31,15,46,
+      49433,47,31,15,0,
+      33300,30,16,15,30,
+      33309,31,16,15,31,
+      33308,32,18,15,32,
+      33309,33,18,15,33,
+      33308,34,20,15,34,
+      33309,35,20,15,35,
+      33308,36,22,15,36,
+      33309,37,22,15,37,
+      33308,38,24,15,38,
+      33309,39,24,15,39,
+      33308,40,26,15,40,
+      33309,41,26,15,41,
+      33308,42,28,15,42,
+      33309,43,28,15,43,
+      33308,44,30,15,44,
+      33309,45,30,15,45,
+      65046,46,0,0,0,
+      16660,34,18,16,34,
       16669,35,18,16,35,
-      16669,36,19,16,36,
+      16668,36,20,16,36,
       16669,37,20,16,37,
-      16669,38,21,16,38,
+      16668,38,22,16,38,
       16669,39,22,16,39,
-      16669,40,23,16,40,
+      16668,40,24,16,40,
       16669,41,24,16,41,
-      16669,42,25,16,42,
+      16668,42,26,16,42,
       16669,43,26,16,43,
-      16669,44,27,16,44,
+      16668,44,28,16,44,
       16669,45,28,16,45,
-      16669,46,29,16,46,
+      16668,46,30,16,46,
       16669,47,30,16,47,
-      16665,48,31,16,48,
-      16660,35,18,17,35,
-      16668,36,19,17,36,
-      16668,37,20,17,37,
-      16668,38,21,17,38,
-      16668,39,22,17,39,
-      16668,40,23,17,40,
-      16668,41,24,17,41,
-      16668,42,25,17,42,
-      16668,43,26,17,43,
-      16668,44,27,17,44,
-      16668,45,28,17,45,
-      16668,46,29,17,46,
-      16668,47,30,17,47,
-      16668,48,31,17,48,
-      64790,49,0,0,0,
-      16661,36,18,17,36,
+      64790,48,0,0,0,
+      33300,32,17,16,32,
+      33309,33,17,16,33,
+      33308,34,19,16,34,
+      33309,35,19,16,35,
+      33308,36,21,16,36,
+      33309,37,21,16,37,
+      33308,38,23,16,38,
+      33309,39,23,16,39,
+      33308,40,25,16,40,
+      33309,41,25,16,41,
+      33308,42,27,16,42,
+      33309,43,27,16,43,
+      33308,44,29,16,44,
+      33309,45,29,16,45,
+      33308,46,31,16,46,
+      49689,47,31,16,0,
+      16660,36,19,17,36,
       16669,37,19,17,37,
-      16669,38,20,17,38,
+      16668,38,21,17,38,
       16669,39,21,17,39,
-      16669,40,22,17,40,
+      16668,40,23,17,40,
       16669,41,23,17,41,
-      16669,42,24,17,42,
+      16668,42,25,17,42,
       16669,43,25,17,43,
-      16669,44,26,17,44,
+      16668,44,27,17,44,
       16669,45,27,17,45,
-      16669,46,28,17,46,
+      16668,46,29,17,46,
       16669,47,29,17,47,
-      16669,48,30,17,48,
-      16665,49,31,17,49,
-      16660,37,19,18,37,
-      16668,38,20,18,38,
-      16668,39,21,18,39,
-      16668,40,22,18,40,
-      16668,41,23,18,41,
-      16668,42,24,18,42,
-      16668,43,25,18,43,
-      16668,44,26,18,44,
-      16668,45,27,18,45,
-      16668,46,28,18,46,
-      16668,47,29,18,47,
-      16668,48,30,18,48,
-      16668,49,31,18,49,
-      64790,50,0,0,0,
-      16661,38,19,18,38,
+      16668,48,31,17,48,
+      49433,49,31,17,0,
+      33300,34,18,17,34,
+      33309,35,18,17,35,
+      33308,36,20,17,36,
+      33309,37,20,17,37,
+      33308,38,22,17,38,
+      33309,39,22,17,39,
+      33308,40,24,17,40,
+      33309,41,24,17,41,
+      33308,42,26,17,42,
+      33309,43,26,17,43,
+      33308,44,28,17,44,
+      33309,45,28,17,45,
+      33308,46,30,17,46,
+      33309,47,30,17,47,
+      65046,48,0,0,0,
+      16660,38,20,18,38,
       16669,39,20,18,39,
-      16669,40,21,18,40,
+      16668,40,22,18,40,
       16669,41,22,18,41,
-      16669,42,23,18,42,
+      16668,42,24,18,42,
       16669,43,24,18,43,
-      16669,44,25,18,44,
+      16668,44,26,18,44,
       16669,45,26,18,45,
-      16669,46,27,18,46,
+      16668,46,28,18,46,
       16669,47,28,18,47,
-      16669,48,29,18,48,
+      16668,48,30,18,48,
       16669,49,30,18,49,
-      16665,50,31,18,50,
-      16660,39,20,19,39,
-      16668,40,21,19,40,
-      16668,41,22,19,41,
-      16668,42,23,19,42,
-      16668,43,24,19,43,
-      16668,44,25,19,44,
-      16668,45,26,19,45,
-      16668,46,27,19,46,
-      16668,47,28,19,47,
-      16668,48,29,19,48,
-      16668,49,30,19,49,
-      16668,50,31,19,50,
-      64790,51,0,0,0,
-      16661,40,20,19,40,
+      64790,50,0,0,0,
+      33300,36,19,18,36,
+      33309,37,19,18,37,
+      33308,38,21,18,38,
+      33309,39,21,18,39,
+      33308,40,23,18,40,
+      33309,41,23,18,41,
+      33308,42,25,18,42,
+      33309,43,25,18,43,
+      33308,44,27,18,44,
+      33309,45,27,18,45,
+      33308,46,29,18,46,
+      33309,47,29,18,47,
+      33308,48,31,18,48,
+      49689,49,31,18,0,
+      16660,40,21,19,40,
       16669,41,21,19,41,
-      16669,42,22,19,42,
+      16668,42,23,19,42,
       16669,43,23,19,43,
-      16669,44,24,19,44,
+      16668,44,25,19,44,
       16669,45,25,19,45,
-      16669,46,26,19,46,
+      16668,46,27,19,46,
       16669,47,27,19,47,
-      16669,48,28,19,48,
+      16668,48,29,19,48,
       16669,49,29,19,49,
-      16669,50,30,19,50,
-      16665,51,31,19,51,
-      16660,41,21,20,41,
-      16668,42,22,20,42,
-      16668,43,23,20,43,
-      16668,44,24,20,44,
-      16668,45,25,20,45,
-      16668,46,26,20,46,
-      16668,47,27,20,47,
-      16668,48,28,20,48,
-      16668,49,29,20,49,
-      16668,50,30,20,50,
-      16668,51,31,20,51,
-      64790,52,0,0,0,
-      16661,42,21,20,42,
+      16668,50,31,19,50,
+      49433,51,31,19,0,
+      33300,38,20,19,38,
+      33309,39,20,19,39,
+      33308,40,22,19,40,
+      33309,41,22,19,41,
+      33308,42,24,19,42,
+      33309,43,24,19,43,
+      33308,44,26,19,44,
+      33309,45,26,19,45,
+      33308,46,28,19,46,
+      33309,47,28,19,47,
+      33308,48,30,19,48,
+      33309,49,30,19,49,
+      65046,50,0,0,0,
+      16660,42,22,20,42,
       16669,43,22,20,43,
-      16669,44,23,20,44,
+      16668,44,24,20,44,
       16669,45,24,20,45,
-      16669,46,25,20,46,
+      16668,46,26,20,46,
       16669,47,26,20,47,
-      16669,48,27,20,48,
+      16668,48,28,20,48,
       16669,49,28,20,49,
-      16669,50,29,20,50,
+      16668,50,30,20,50,
       16669,51,30,20,51,
-      16665,52,31,20,52,
-      16660,43,22,21,43,
-      16668,44,23,21,44,
-      16668,45,24,21,45,
-      16668,46,25,21,46,
-      16668,47,26,21,47,
-      16668,48,27,21,48,
-      16668,49,28,21,49,
-      16668,50,29,21,50,
-      16668,51,30,21,51,
-      16668,52,31,21,52,
-      64790,53,0,0,0,
-      16661,44,22,21,44,
+      64790,52,0,0,0,
+      33300,40,21,20,40,
+      33309,41,21,20,41,
+      33308,42,23,20,42,
+      33309,43,23,20,43,
+      33308,44,25,20,44,
+      33309,45,25,20,45,
+      33308,46,27,20,46,
+      33309,47,27,20,47,
+      33308,48,29,20,48,
+      33309,49,29,20,49,
+      33308,50,31,20,50,
+      49689,51,31,20,0,
+      16660,44,23,21,44,
       16669,45,23,21,45,
-      16669,46,24,21,46,
+      16668,46,25,21,46,
       16669,47,25,21,47,
-      16669,48,26,21,48,
+      16668,48,27,21,48,
       16669,49,27,21,49,
-      16669,50,28,21,50,
+      16668,50,29,21,50,
       16669,51,29,21,51,
-      16669,52,30,21,52,
-      16665,53,31,21,53,
-      16660,45,23,22,45,
-      16668,46,24,22,46,
-      16668,47,25,22,47,
-      16668,48,26,22,48,
-      16668,49,27,22,49,
-      16668,50,28,22,50,
-      16668,51,29,22,51,
-      16668,52,30,22,52,
-      16668,53,31,22,53,
-      64790,54,0,0,0,
-      16661,46,23,22,46,
+      16668,52,31,21,52,
+      49433,53,31,21,0,
+      33300,42,22,21,42,
+      33309,43,22,21,43,
+      33308,44,24,21,44,
+      33309,45,24,21,45,
+      33308,46,26,21,46,
+      33309,47,26,21,47,
+      33308,48,28,21,48,
+      33309,49,28,21,49,
+      33308,50,30,21,50,
+      33309,51,30,21,51,
+      65046,52,0,0,0,
+      16660,46,24,22,46,
       16669,47,24,22,47,
-      16669,48,25,22,48,
+      16668,48,26,22,48,
       16669,49,26,22,49,
-      16669,50,27,22,50,
+      16668,50,28,22,50,
       16669,51,28,22,51,
-      16669,52,29,22,52,
+      16668,52,30,22,52,
       16669,53,30,22,53,
-      16665,54,31,22,54,
-      16660,47,24,23,47,
-      16668,48,25,23,48,
-      16668,49,26,23,49,
-      16668,50,27,23,50,
-      16668,51,28,23,51,
-      16668,52,29,23,52,
-      16668,53,30,23,53,
-      16668,54,31,23,54,
-      64790,55,0,0,0,
-      16661,48,24,23,48,
+      64790,54,0,0,0,
+      33300,44,23,22,44,
+      33309,45,23,22,45,
+      33308,46,25,22,46,
+      33309,47,25,22,47,
+      33308,48,27,22,48,
+      33309,49,27,22,49,
+      33308,50,29,22,50,
+      33309,51,29,22,51,
+      33308,52,31,22,52,
+      49689,53,31,22,0,
+      16660,48,25,23,48,
       16669,49,25,23,49,
-      16669,50,26,23,50,
+      16668,50,27,23,50,
       16669,51,27,23,51,
-      16669,52,28,23,52,
+      16668,52,29,23,52,
       16669,53,29,23,53,
-      16669,54,30,23,54,
-      16665,55,31,23,55,
-      16660,49,25,24,49,
-      16668,50,26,24,50,
-      16668,51,27,24,51,
-      16668,52,28,24,52,
-      16668,53,29,24,53,
-      16668,54,30,24,54,
-      16668,55,31,24,55,
-      64790,56,0,0,0,
-      16661,50,25,24,50,
+      16668,54,31,23,54,
+      49433,55,31,23,0,
+      33300,46,24,23,46,
+      33309,47,24,23,47,
+      33308,48,26,23,48,
+      33309,49,26,23,49,
+      33308,50,28,23,50,
+      33309,51,28,23,51,
+      33308,52,30,23,52,
+      33309,53,30,23,53,
+      65046,54,0,0,0,
+      16660,50,26,24,50,
       16669,51,26,24,51,
-      16669,52,27,24,52,
+      16668,52,28,24,52,
       16669,53,28,24,53,
-      16669,54,29,24,54,
+      16668,54,30,24,54,
       16669,55,30,24,55,
-      16665,56,31,24,56,
-      16660,51,26,25,51,
-      16668,52,27,25,52,
-      16668,53,28,25,53,
-      16668,54,29,25,54,
-      16668,55,30,25,55,
-      16668,56,31,25,56,
-      64790,57,0,0,0,
-      16661,52,26,25,52,
+      64790,56,0,0,0,
+      33300,48,25,24,48,
+      33309,49,25,24,49,
+      33308,50,27,24,50,
+      33309,51,27,24,51,
+      33308,52,29,24,52,
+      33309,53,29,24,53,
+      33308,54,31,24,54,
+      49689,55,31,24,0,
+      16660,52,27,25,52,
       16669,53,27,25,53,
-      16669,54,28,25,54,
+      16668,54,29,25,54,
       16669,55,29,25,55,
-      16669,56,30,25,56,
-      16665,57,31,25,57,
-      16660,53,27,26,53,
-      16668,54,28,26,54,
-      16668,55,29,26,55,
-      16668,56,30,26,56,
-      16668,57,31,26,57,
-      64790,58,0,0,0,
-      16661,54,27,26,54,
+      16668,56,31,25,56,
+      49433,57,31,25,0,
+      33300,50,26,25,50,
+      33309,51,26,25,51,
+      33308,52,28,25,52,
+      33309,53,28,25,53,
+      33308,54,30,25,54,
+      33309,55,30,25,55,
+      65046,56,0,0,0,
+      16660,54,28,26,54,
       16669,55,28,26,55,
-      16669,56,29,26,56,
+      16668,56,30,26,56,
       16669,57,30,26,57,
-      16665,58,31,26,58,
-      16660,55,28,27,55,
-      16668,56,29,27,56,
-      16668,57,30,27,57,
-      16668,58,31,27,58,
-      64790,59,0,0,0,
-      16661,56,28,27,56,
+      64790,58,0,0,0,
+      33300,52,27,26,52,
+      33309,53,27,26,53,
+      33308,54,29,26,54,
+      33309,55,29,26,55,
+      33308,56,31,26,56,
+      49689,57,31,26,0,
+      16660,56,29,27,56,
       16669,57,29,27,57,
-      16669,58,30,27,58,
-      16665,59,31,27,59,
-      16660,57,29,28,57,
-      16668,58,30,28,58,
-      16668,59,31,28,59,
-      64790,60,0,0,0,
-      16661,58,29,28,58,
+      16668,58,31,27,58,
+      49433,59,31,27,0,
+      33300,54,28,27,54,
+      33309,55,28,27,55,
+      33308,56,30,27,56,
+      33309,57,30,27,57,
+      65046,58,0,0,0,
+      16660,58,30,28,58,
       16669,59,30,28,59,
-      16665,60,31,28,60,
-      16660,59,30,29,59,
-      16668,60,31,29,60,
-      64790,61,0,0,0,
-      16661,60,30,29,60,
-      16665,61,31,29,61,
-      16660,61,31,30,61,
-      64790,62,0,0,0,
-      16657,62,31,30,62,
+      64790,60,0,0,0,
+      33300,56,29,28,56,
+      33309,57,29,28,57,
+      33308,58,31,28,58,
+      49689,59,31,28,0,
+      16660,60,31,29,60,
+      49433,61,31,29,0,
+      33300,58,30,29,58,
+      33309,59,30,29,59,
+      65046,60,0,0,0,
+      33300,60,31,30,60,
+      49689,61,31,30,0,
+      64768,0,0,0,0,
+      63744,1,0,0,0,
+      58642,2,2,1,0,
+      58650,3,3,2,0,
+      58650,4,4,3,0,
+      58650,5,5,4,0,
+      58650,6,6,5,0,
+      58650,7,7,6,0,
+      58650,8,8,7,0,
+      58650,9,9,8,0,
+      58650,10,10,9,0,
+      58650,11,11,10,0,
+      58650,12,12,11,0,
+      58650,13,13,12,0,
+      58650,14,14,13,0,
+      58650,15,15,14,0,
+      58650,16,16,15,0,
+      58650,17,17,16,0,
+      58650,18,18,17,0,
+      58650,19,19,18,0,
+      58650,20,20,19,0,
+      58650,21,21,20,0,
+      58650,22,22,21,0,
+      58650,23,23,22,0,
+      58650,24,24,23,0,
+      58650,25,25,24,0,
+      58650,26,26,25,0,
+      58650,27,27,26,0,
+      58650,28,28,27,0,
+      58650,29,29,28,0,
+      58650,30,30,29,0,
+      58650,31,31,30,0,
+      58650,32,32,31,0,
+      58650,33,33,32,0,
+      58650,34,34,33,0,
+      58650,35,35,34,0,
+      58650,36,36,35,0,
+      58650,37,37,36,0,
+      58650,38,38,37,0,
+      58650,39,39,38,0,
+      58650,40,40,39,0,
+      58650,41,41,40,0,
+      58650,42,42,41,0,
+      58650,43,43,42,0,
+      58650,44,44,43,0,
+      58650,45,45,44,0,
+      58650,46,46,45,0,
+      58650,47,47,46,0,
+      58650,48,48,47,0,
+      58650,49,49,48,0,
+      58650,50,50,49,0,
+      58650,51,51,50,0,
+      58650,52,52,51,0,
+      58650,53,53,52,0,
+      58650,54,54,53,0,
+      58650,55,55,54,0,
+      58650,56,56,55,0,
+      58650,57,57,56,0,
+      58650,58,58,57,0,
+      58650,59,59,58,0,
+      58650,60,60,59,0,
+      58650,61,61,60,0,
+      60694,62,0,61,0,
       54546,1,1,1,0,
       54554,2,2,2,0,
       54554,3,3,3,0,
@@ -14171,7 +14233,7 @@ struct sqr {
       16668,62,31,31,62,
       16665,63,31,31,63,
     };
-    interpret(code, 1180, y, x, t);
+    interpret(code, 1211, y, x, t);
   }
 #endif
 };

@@ -964,7 +964,7 @@ struct mul_hi {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 30 instructions.
+// sqr: a * a, full, each cross product once; 33 instructions.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 109;
@@ -983,24 +983,27 @@ struct sqr {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<2>;\n\t"
-        "mul.lo.u32 %1, %8, %7;\n\t"
-        "mul.hi.u32 %2, %8, %7;\n\t"
-        "mul.lo.u32 %3, %10, %7;\n\t"
-        "mul.hi.u32 %4, %10, %7;\n\t"
-        "mul.lo.u32 t0, %9, %7;\n\t"
-        "mul.hi.u32 t1, %9, %7;\n\t"
-        "add.cc.u32 %2, %2, t0;\n\t"
-        "addc.cc.u32 %3, %3, t1;\n\t"
-        "addc.u32 %4, %4, 0;\n\t"
-        "mad.lo.cc.u32 %3, %9, %8, %3;\n\t"
-        "madc.lo.cc.u32 %4, %10, %8, %4;\n\t"
-        "addc.u32 %5, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %9, %8, %4;\n\t"
-        "madc.hi.u32 %5, %10, %8, %5;\n\t"
-        "mad.lo.cc.u32 %5, %10, %9, %5;\n\t"
-        "addc.u32 %6, 0, 0;\n\t"
-        "mad.hi.u32 %6, %10, %9, %6;\n\t"
+        ".reg .u32 t<6>;\n\t"
+        "mul.lo.u32 %2, %9, %7;\n\t"
+        "mul.hi.u32 %3, %9, %7;\n\t"
+        "mul.lo.u32 t0, %8, %7;\n\t"
+        "mul.hi.u32 t1, %8, %7;\n\t"
+        "mul.lo.u32 t2, %10, %7;\n\t"
+        "mul.hi.u32 t3, %10, %7;\n\t"
+        "mul.lo.u32 %4, %10, %8;\n\t"
+        "mul.hi.u32 %5, %10, %8;\n\t"
+        "mad.lo.cc.u32 t2, %9, %8, t2;\n\t"
+        "madc.hi.cc.u32 t3, %9, %8, t3;\n\t"
+        "addc.u32 t4, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %10, %9, t4;\n\t"
+        "madc.hi.u32 t5, %10, %9, 0;\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "mov.b32 %1, t0;\n\t"
+        "add.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.u32 %6, 0, t5;\n\t"
         "add.cc.u32 %1, %1, %1;\n\t"
         "addc.cc.u32 %2, %2, %2;\n\t"
         "addc.cc.u32 %3, %3, %3;\n\t"
@@ -1025,24 +1028,27 @@ struct sqr {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[2];
-    y[1] = ptx_mul_lo(x[1], x[0]);
-    y[2] = ptx_mul_hi(x[1], x[0]);
-    y[3] = ptx_mul_lo(x[3], x[0]);
-    y[4] = ptx_mul_hi(x[3], x[0]);
-    t[0] = ptx_mul_lo(x[2], x[0]);
-    t[1] = ptx_mul_hi(x[2], x[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[0]);
-    y[3] = ptx_addc_cc(cf, y[3], t[1]);
-    y[4] = ptx_addc(cf, y[4], 0u);
-    y[3] = ptx_mad_lo_cc(cf, x[2], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[1], y[4]);
-    y[5] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[2], x[1], y[4]);
-    y[5] = ptx_madc_hi(cf, x[3], x[1], y[5]);
-    y[5] = ptx_mad_lo_cc(cf, x[3], x[2], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_hi(x[3], x[2], y[6]);
+    uint32_t t[6];
+    y[2] = ptx_mul_lo(x[2], x[0]);
+    y[3] = ptx_mul_hi(x[2], x[0]);
+    t[0] = ptx_mul_lo(x[1], x[0]);
+    t[1] = ptx_mul_hi(x[1], x[0]);
+    t[2] = ptx_mul_lo(x[3], x[0]);
+    t[3] = ptx_mul_hi(x[3], x[0]);
+    y[4] = ptx_mul_lo(x[3], x[1]);
+    y[5] = ptx_mul_hi(x[3], x[1]);
+    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
+    t[4] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
+    t[5] = ptx_madc_hi(cf, x[3], x[2], 0u);
+    y[0] = ptx_mov(0u);
+    y[1] = ptx_mov(t[0]);
+    y[2] = ptx_add_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc(cf, 0u, t[5]);
     y[1] = ptx_add_cc(cf, y[1], y[1]);
     y[2] = ptx_addc_cc(cf, y[2], y[2]);
     y[3] = ptx_addc_cc(cf, y[3], y[3]);

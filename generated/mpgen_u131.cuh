@@ -1080,7 +1080,7 @@ struct mul_hi {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 44 instructions.
+// sqr: a * a, full, each cross product once; 48 instructions.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 131;
@@ -1099,34 +1099,38 @@ struct sqr {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<4>;\n\t"
-        "mul.lo.u32 %1, %10, %9;\n\t"
-        "mul.hi.u32 %2, %10, %9;\n\t"
-        "mul.lo.u32 %3, %12, %9;\n\t"
-        "mul.hi.u32 %4, %12, %9;\n\t"
-        "mul.lo.u32 t0, %11, %9;\n\t"
-        "mul.hi.u32 t1, %11, %9;\n\t"
-        "mul.lo.u32 t2, %13, %9;\n\t"
-        "mul.hi.u32 t3, %13, %9;\n\t"
-        "add.cc.u32 %2, %2, t0;\n\t"
-        "addc.cc.u32 %3, %3, t1;\n\t"
-        "addc.cc.u32 %4, %4, t2;\n\t"
-        "addc.u32 %5, 0, t3;\n\t"
-        "mad.lo.cc.u32 %3, %11, %10, %3;\n\t"
-        "madc.lo.cc.u32 %4, %12, %10, %4;\n\t"
-        "madc.lo.cc.u32 %5, %13, %10, %5;\n\t"
-        "addc.u32 %6, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %11, %10, %4;\n\t"
+        ".reg .u32 t<8>;\n\t"
+        "mul.lo.u32 %2, %11, %9;\n\t"
+        "mul.hi.u32 %3, %11, %9;\n\t"
+        "mul.lo.u32 %4, %13, %9;\n\t"
+        "mul.hi.u32 %5, %13, %9;\n\t"
+        "mul.lo.u32 t0, %10, %9;\n\t"
+        "mul.hi.u32 t1, %10, %9;\n\t"
+        "mul.lo.u32 t2, %12, %9;\n\t"
+        "mul.hi.u32 t3, %12, %9;\n\t"
+        "mad.lo.cc.u32 %4, %12, %10, %4;\n\t"
         "madc.hi.cc.u32 %5, %12, %10, %5;\n\t"
-        "madc.hi.u32 %6, %13, %10, %6;\n\t"
-        "mad.lo.cc.u32 %5, %12, %11, %5;\n\t"
-        "madc.lo.cc.u32 %6, %13, %11, %6;\n\t"
-        "addc.u32 %7, 0, 0;\n\t"
-        "mad.hi.cc.u32 %6, %12, %11, %6;\n\t"
-        "madc.hi.u32 %7, %13, %11, %7;\n\t"
-        "mad.lo.cc.u32 %7, %13, %12, %7;\n\t"
-        "addc.u32 %8, 0, 0;\n\t"
-        "mad.hi.u32 %8, %13, %12, %8;\n\t"
+        "addc.u32 %6, 0, 0;\n\t"
+        "mad.lo.cc.u32 t2, %11, %10, t2;\n\t"
+        "madc.hi.cc.u32 t3, %11, %10, t3;\n\t"
+        "madc.lo.cc.u32 t4, %13, %10, 0;\n\t"
+        "madc.hi.u32 t5, %13, %10, 0;\n\t"
+        "mad.lo.cc.u32 %6, %13, %11, %6;\n\t"
+        "madc.hi.u32 %7, %13, %11, 0;\n\t"
+        "mad.lo.cc.u32 t4, %12, %11, t4;\n\t"
+        "madc.hi.cc.u32 t5, %12, %11, t5;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "mad.lo.cc.u32 t6, %13, %12, t6;\n\t"
+        "madc.hi.u32 t7, %13, %12, 0;\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "mov.b32 %1, t0;\n\t"
+        "add.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.u32 %8, 0, t7;\n\t"
         "add.cc.u32 %1, %1, %1;\n\t"
         "addc.cc.u32 %2, %2, %2;\n\t"
         "addc.cc.u32 %3, %3, %3;\n\t"
@@ -1155,34 +1159,38 @@ struct sqr {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[4];
-    y[1] = ptx_mul_lo(x[1], x[0]);
-    y[2] = ptx_mul_hi(x[1], x[0]);
-    y[3] = ptx_mul_lo(x[3], x[0]);
-    y[4] = ptx_mul_hi(x[3], x[0]);
-    t[0] = ptx_mul_lo(x[2], x[0]);
-    t[1] = ptx_mul_hi(x[2], x[0]);
-    t[2] = ptx_mul_lo(x[4], x[0]);
-    t[3] = ptx_mul_hi(x[4], x[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[0]);
-    y[3] = ptx_addc_cc(cf, y[3], t[1]);
-    y[4] = ptx_addc_cc(cf, y[4], t[2]);
-    y[5] = ptx_addc(cf, 0u, t[3]);
-    y[3] = ptx_mad_lo_cc(cf, x[2], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[1], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[1], y[5]);
-    y[6] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[2], x[1], y[4]);
+    uint32_t t[8];
+    y[2] = ptx_mul_lo(x[2], x[0]);
+    y[3] = ptx_mul_hi(x[2], x[0]);
+    y[4] = ptx_mul_lo(x[4], x[0]);
+    y[5] = ptx_mul_hi(x[4], x[0]);
+    t[0] = ptx_mul_lo(x[1], x[0]);
+    t[1] = ptx_mul_hi(x[1], x[0]);
+    t[2] = ptx_mul_lo(x[3], x[0]);
+    t[3] = ptx_mul_hi(x[3], x[0]);
+    y[4] = ptx_mad_lo_cc(cf, x[3], x[1], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[1], y[5]);
-    y[6] = ptx_madc_hi(cf, x[4], x[1], y[6]);
-    y[5] = ptx_mad_lo_cc(cf, x[3], x[2], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[2], y[6]);
-    y[7] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_hi_cc(cf, x[3], x[2], y[6]);
-    y[7] = ptx_madc_hi(cf, x[4], x[2], y[7]);
-    y[7] = ptx_mad_lo_cc(cf, x[4], x[3], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_hi(x[4], x[3], y[8]);
+    y[6] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[1], 0u);
+    t[5] = ptx_madc_hi(cf, x[4], x[1], 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[4], x[2], y[6]);
+    y[7] = ptx_madc_hi(cf, x[4], x[2], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[2], t[5]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[4], x[3], t[6]);
+    t[7] = ptx_madc_hi(cf, x[4], x[3], 0u);
+    y[0] = ptx_mov(0u);
+    y[1] = ptx_mov(t[0]);
+    y[2] = ptx_add_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc(cf, 0u, t[7]);
     y[1] = ptx_add_cc(cf, y[1], y[1]);
     y[2] = ptx_addc_cc(cf, y[2], y[2]);
     y[3] = ptx_addc_cc(cf, y[3], y[3]);

@@ -1228,7 +1228,7 @@ struct mul_hi {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 62 instructions.
+// sqr: a * a, full, each cross product once; 67 instructions.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 191;
@@ -1247,46 +1247,51 @@ struct sqr {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<4>;\n\t"
-        "mul.lo.u32 %1, %13, %12;\n\t"
-        "mul.hi.u32 %2, %13, %12;\n\t"
-        "mul.lo.u32 %3, %15, %12;\n\t"
-        "mul.hi.u32 %4, %15, %12;\n\t"
-        "mul.lo.u32 %5, %17, %12;\n\t"
-        "mul.hi.u32 %6, %17, %12;\n\t"
-        "mul.lo.u32 t0, %14, %12;\n\t"
-        "mul.hi.u32 t1, %14, %12;\n\t"
-        "mul.lo.u32 t2, %16, %12;\n\t"
-        "mul.hi.u32 t3, %16, %12;\n\t"
-        "add.cc.u32 %2, %2, t0;\n\t"
-        "addc.cc.u32 %3, %3, t1;\n\t"
-        "addc.cc.u32 %4, %4, t2;\n\t"
-        "addc.cc.u32 %5, %5, t3;\n\t"
-        "addc.u32 %6, %6, 0;\n\t"
-        "mad.lo.cc.u32 %3, %14, %13, %3;\n\t"
-        "madc.lo.cc.u32 %4, %15, %13, %4;\n\t"
-        "madc.lo.cc.u32 %5, %16, %13, %5;\n\t"
-        "madc.lo.cc.u32 %6, %17, %13, %6;\n\t"
-        "addc.u32 %7, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %14, %13, %4;\n\t"
+        ".reg .u32 t<10>;\n\t"
+        "mul.lo.u32 %2, %14, %12;\n\t"
+        "mul.hi.u32 %3, %14, %12;\n\t"
+        "mul.lo.u32 %4, %16, %12;\n\t"
+        "mul.hi.u32 %5, %16, %12;\n\t"
+        "mul.lo.u32 t0, %13, %12;\n\t"
+        "mul.hi.u32 t1, %13, %12;\n\t"
+        "mul.lo.u32 t2, %15, %12;\n\t"
+        "mul.hi.u32 t3, %15, %12;\n\t"
+        "mul.lo.u32 t4, %17, %12;\n\t"
+        "mul.hi.u32 t5, %17, %12;\n\t"
+        "mad.lo.cc.u32 %4, %15, %13, %4;\n\t"
         "madc.hi.cc.u32 %5, %15, %13, %5;\n\t"
-        "madc.hi.cc.u32 %6, %16, %13, %6;\n\t"
-        "madc.hi.u32 %7, %17, %13, %7;\n\t"
-        "mad.lo.cc.u32 %5, %15, %14, %5;\n\t"
-        "madc.lo.cc.u32 %6, %16, %14, %6;\n\t"
-        "madc.lo.cc.u32 %7, %17, %14, %7;\n\t"
-        "addc.u32 %8, 0, 0;\n\t"
-        "mad.hi.cc.u32 %6, %15, %14, %6;\n\t"
+        "madc.lo.cc.u32 %6, %17, %13, 0;\n\t"
+        "madc.hi.u32 %7, %17, %13, 0;\n\t"
+        "mad.lo.cc.u32 t2, %14, %13, t2;\n\t"
+        "madc.hi.cc.u32 t3, %14, %13, t3;\n\t"
+        "madc.lo.cc.u32 t4, %16, %13, t4;\n\t"
+        "madc.hi.cc.u32 t5, %16, %13, t5;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "mad.lo.cc.u32 %6, %16, %14, %6;\n\t"
         "madc.hi.cc.u32 %7, %16, %14, %7;\n\t"
-        "madc.hi.u32 %8, %17, %14, %8;\n\t"
-        "mad.lo.cc.u32 %7, %16, %15, %7;\n\t"
-        "madc.lo.cc.u32 %8, %17, %15, %8;\n\t"
-        "addc.u32 %9, 0, 0;\n\t"
-        "mad.hi.cc.u32 %8, %16, %15, %8;\n\t"
-        "madc.hi.u32 %9, %17, %15, %9;\n\t"
-        "mad.lo.cc.u32 %9, %17, %16, %9;\n\t"
-        "addc.u32 %10, 0, 0;\n\t"
-        "mad.hi.u32 %10, %17, %16, %10;\n\t"
+        "addc.u32 %8, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %15, %14, t4;\n\t"
+        "madc.hi.cc.u32 t5, %15, %14, t5;\n\t"
+        "madc.lo.cc.u32 t6, %17, %14, t6;\n\t"
+        "madc.hi.u32 t7, %17, %14, 0;\n\t"
+        "mad.lo.cc.u32 %8, %17, %15, %8;\n\t"
+        "madc.hi.u32 %9, %17, %15, 0;\n\t"
+        "mad.lo.cc.u32 t6, %16, %15, t6;\n\t"
+        "madc.hi.cc.u32 t7, %16, %15, t7;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
+        "mad.lo.cc.u32 t8, %17, %16, t8;\n\t"
+        "madc.hi.u32 t9, %17, %16, 0;\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "mov.b32 %1, t0;\n\t"
+        "add.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.u32 %10, 0, t9;\n\t"
         "add.cc.u32 %1, %1, %1;\n\t"
         "addc.cc.u32 %2, %2, %2;\n\t"
         "addc.cc.u32 %3, %3, %3;\n\t"
@@ -1321,46 +1326,51 @@ struct sqr {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[4];
-    y[1] = ptx_mul_lo(x[1], x[0]);
-    y[2] = ptx_mul_hi(x[1], x[0]);
-    y[3] = ptx_mul_lo(x[3], x[0]);
-    y[4] = ptx_mul_hi(x[3], x[0]);
-    y[5] = ptx_mul_lo(x[5], x[0]);
-    y[6] = ptx_mul_hi(x[5], x[0]);
-    t[0] = ptx_mul_lo(x[2], x[0]);
-    t[1] = ptx_mul_hi(x[2], x[0]);
-    t[2] = ptx_mul_lo(x[4], x[0]);
-    t[3] = ptx_mul_hi(x[4], x[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[0]);
-    y[3] = ptx_addc_cc(cf, y[3], t[1]);
-    y[4] = ptx_addc_cc(cf, y[4], t[2]);
-    y[5] = ptx_addc_cc(cf, y[5], t[3]);
-    y[6] = ptx_addc(cf, y[6], 0u);
-    y[3] = ptx_mad_lo_cc(cf, x[2], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[1], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[1], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], y[6]);
-    y[7] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[2], x[1], y[4]);
+    uint32_t t[10];
+    y[2] = ptx_mul_lo(x[2], x[0]);
+    y[3] = ptx_mul_hi(x[2], x[0]);
+    y[4] = ptx_mul_lo(x[4], x[0]);
+    y[5] = ptx_mul_hi(x[4], x[0]);
+    t[0] = ptx_mul_lo(x[1], x[0]);
+    t[1] = ptx_mul_hi(x[1], x[0]);
+    t[2] = ptx_mul_lo(x[3], x[0]);
+    t[3] = ptx_mul_hi(x[3], x[0]);
+    t[4] = ptx_mul_lo(x[5], x[0]);
+    t[5] = ptx_mul_hi(x[5], x[0]);
+    y[4] = ptx_mad_lo_cc(cf, x[3], x[1], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[1], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[1], y[6]);
-    y[7] = ptx_madc_hi(cf, x[5], x[1], y[7]);
-    y[5] = ptx_mad_lo_cc(cf, x[3], x[2], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[2], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[5], x[2], y[7]);
-    y[8] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_hi_cc(cf, x[3], x[2], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], 0u);
+    y[7] = ptx_madc_hi(cf, x[5], x[1], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[1], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[1], t[5]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[4], x[2], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[4], x[2], y[7]);
-    y[8] = ptx_madc_hi(cf, x[5], x[2], y[8]);
-    y[7] = ptx_mad_lo_cc(cf, x[4], x[3], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[3], y[8]);
-    y[9] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_hi_cc(cf, x[4], x[3], y[8]);
-    y[9] = ptx_madc_hi(cf, x[5], x[3], y[9]);
-    y[9] = ptx_mad_lo_cc(cf, x[5], x[4], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    y[10] = ptx_mad_hi(x[5], x[4], y[10]);
+    y[8] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[2], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[2], t[6]);
+    t[7] = ptx_madc_hi(cf, x[5], x[2], 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[5], x[3], y[8]);
+    y[9] = ptx_madc_hi(cf, x[5], x[3], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[4], x[3], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[3], t[7]);
+    t[8] = ptx_addc(cf, 0u, 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[5], x[4], t[8]);
+    t[9] = ptx_madc_hi(cf, x[5], x[4], 0u);
+    y[0] = ptx_mov(0u);
+    y[1] = ptx_mov(t[0]);
+    y[2] = ptx_add_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc(cf, 0u, t[9]);
     y[1] = ptx_add_cc(cf, y[1], y[1]);
     y[2] = ptx_addc_cc(cf, y[2], y[2]);
     y[3] = ptx_addc_cc(cf, y[3], y[3]);

@@ -1560,7 +1560,7 @@ struct mul_hi {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 100 instructions.
+// sqr: a * a, full, each cross product once; 107 instructions.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 255;
@@ -1579,76 +1579,83 @@ struct sqr {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<6>;\n\t"
-        "mul.lo.u32 %1, %17, %16;\n\t"
-        "mul.hi.u32 %2, %17, %16;\n\t"
-        "mul.lo.u32 %3, %19, %16;\n\t"
-        "mul.hi.u32 %4, %19, %16;\n\t"
-        "mul.lo.u32 %5, %21, %16;\n\t"
-        "mul.hi.u32 %6, %21, %16;\n\t"
-        "mul.lo.u32 %7, %23, %16;\n\t"
-        "mul.hi.u32 %8, %23, %16;\n\t"
-        "mul.lo.u32 t0, %18, %16;\n\t"
-        "mul.hi.u32 t1, %18, %16;\n\t"
-        "mul.lo.u32 t2, %20, %16;\n\t"
-        "mul.hi.u32 t3, %20, %16;\n\t"
-        "mul.lo.u32 t4, %22, %16;\n\t"
-        "mul.hi.u32 t5, %22, %16;\n\t"
-        "add.cc.u32 %2, %2, t0;\n\t"
-        "addc.cc.u32 %3, %3, t1;\n\t"
-        "addc.cc.u32 %4, %4, t2;\n\t"
-        "addc.cc.u32 %5, %5, t3;\n\t"
-        "addc.cc.u32 %6, %6, t4;\n\t"
-        "addc.cc.u32 %7, %7, t5;\n\t"
-        "addc.u32 %8, %8, 0;\n\t"
-        "mad.lo.cc.u32 %3, %18, %17, %3;\n\t"
-        "madc.lo.cc.u32 %4, %19, %17, %4;\n\t"
-        "madc.lo.cc.u32 %5, %20, %17, %5;\n\t"
-        "madc.lo.cc.u32 %6, %21, %17, %6;\n\t"
-        "madc.lo.cc.u32 %7, %22, %17, %7;\n\t"
-        "madc.lo.cc.u32 %8, %23, %17, %8;\n\t"
-        "addc.u32 %9, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %18, %17, %4;\n\t"
+        ".reg .u32 t<14>;\n\t"
+        "mul.lo.u32 %2, %18, %16;\n\t"
+        "mul.hi.u32 %3, %18, %16;\n\t"
+        "mul.lo.u32 %4, %20, %16;\n\t"
+        "mul.hi.u32 %5, %20, %16;\n\t"
+        "mul.lo.u32 %6, %22, %16;\n\t"
+        "mul.hi.u32 %7, %22, %16;\n\t"
+        "mul.lo.u32 t0, %17, %16;\n\t"
+        "mul.hi.u32 t1, %17, %16;\n\t"
+        "mul.lo.u32 t2, %19, %16;\n\t"
+        "mul.hi.u32 t3, %19, %16;\n\t"
+        "mul.lo.u32 t4, %21, %16;\n\t"
+        "mul.hi.u32 t5, %21, %16;\n\t"
+        "mul.lo.u32 t6, %23, %16;\n\t"
+        "mul.hi.u32 t7, %23, %16;\n\t"
+        "mad.lo.cc.u32 %4, %19, %17, %4;\n\t"
         "madc.hi.cc.u32 %5, %19, %17, %5;\n\t"
-        "madc.hi.cc.u32 %6, %20, %17, %6;\n\t"
+        "madc.lo.cc.u32 %6, %21, %17, %6;\n\t"
         "madc.hi.cc.u32 %7, %21, %17, %7;\n\t"
-        "madc.hi.cc.u32 %8, %22, %17, %8;\n\t"
-        "madc.hi.u32 %9, %23, %17, %9;\n\t"
-        "mad.lo.cc.u32 %5, %19, %18, %5;\n\t"
-        "madc.lo.cc.u32 %6, %20, %18, %6;\n\t"
-        "madc.lo.cc.u32 %7, %21, %18, %7;\n\t"
-        "madc.lo.cc.u32 %8, %22, %18, %8;\n\t"
-        "madc.lo.cc.u32 %9, %23, %18, %9;\n\t"
-        "addc.u32 %10, 0, 0;\n\t"
-        "mad.hi.cc.u32 %6, %19, %18, %6;\n\t"
+        "madc.lo.cc.u32 %8, %23, %17, 0;\n\t"
+        "madc.hi.u32 %9, %23, %17, 0;\n\t"
+        "mad.lo.cc.u32 t2, %18, %17, t2;\n\t"
+        "madc.hi.cc.u32 t3, %18, %17, t3;\n\t"
+        "madc.lo.cc.u32 t4, %20, %17, t4;\n\t"
+        "madc.hi.cc.u32 t5, %20, %17, t5;\n\t"
+        "madc.lo.cc.u32 t6, %22, %17, t6;\n\t"
+        "madc.hi.cc.u32 t7, %22, %17, t7;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
+        "mad.lo.cc.u32 %6, %20, %18, %6;\n\t"
         "madc.hi.cc.u32 %7, %20, %18, %7;\n\t"
-        "madc.hi.cc.u32 %8, %21, %18, %8;\n\t"
+        "madc.lo.cc.u32 %8, %22, %18, %8;\n\t"
         "madc.hi.cc.u32 %9, %22, %18, %9;\n\t"
-        "madc.hi.u32 %10, %23, %18, %10;\n\t"
-        "mad.lo.cc.u32 %7, %20, %19, %7;\n\t"
-        "madc.lo.cc.u32 %8, %21, %19, %8;\n\t"
-        "madc.lo.cc.u32 %9, %22, %19, %9;\n\t"
-        "madc.lo.cc.u32 %10, %23, %19, %10;\n\t"
-        "addc.u32 %11, 0, 0;\n\t"
-        "mad.hi.cc.u32 %8, %20, %19, %8;\n\t"
+        "addc.u32 %10, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %19, %18, t4;\n\t"
+        "madc.hi.cc.u32 t5, %19, %18, t5;\n\t"
+        "madc.lo.cc.u32 t6, %21, %18, t6;\n\t"
+        "madc.hi.cc.u32 t7, %21, %18, t7;\n\t"
+        "madc.lo.cc.u32 t8, %23, %18, t8;\n\t"
+        "madc.hi.u32 t9, %23, %18, 0;\n\t"
+        "mad.lo.cc.u32 %8, %21, %19, %8;\n\t"
         "madc.hi.cc.u32 %9, %21, %19, %9;\n\t"
-        "madc.hi.cc.u32 %10, %22, %19, %10;\n\t"
-        "madc.hi.u32 %11, %23, %19, %11;\n\t"
-        "mad.lo.cc.u32 %9, %21, %20, %9;\n\t"
-        "madc.lo.cc.u32 %10, %22, %20, %10;\n\t"
-        "madc.lo.cc.u32 %11, %23, %20, %11;\n\t"
-        "addc.u32 %12, 0, 0;\n\t"
-        "mad.hi.cc.u32 %10, %21, %20, %10;\n\t"
+        "madc.lo.cc.u32 %10, %23, %19, %10;\n\t"
+        "madc.hi.u32 %11, %23, %19, 0;\n\t"
+        "mad.lo.cc.u32 t6, %20, %19, t6;\n\t"
+        "madc.hi.cc.u32 t7, %20, %19, t7;\n\t"
+        "madc.lo.cc.u32 t8, %22, %19, t8;\n\t"
+        "madc.hi.cc.u32 t9, %22, %19, t9;\n\t"
+        "addc.u32 t10, 0, 0;\n\t"
+        "mad.lo.cc.u32 %10, %22, %20, %10;\n\t"
         "madc.hi.cc.u32 %11, %22, %20, %11;\n\t"
-        "madc.hi.u32 %12, %23, %20, %12;\n\t"
-        "mad.lo.cc.u32 %11, %22, %21, %11;\n\t"
-        "madc.lo.cc.u32 %12, %23, %21, %12;\n\t"
-        "addc.u32 %13, 0, 0;\n\t"
-        "mad.hi.cc.u32 %12, %22, %21, %12;\n\t"
-        "madc.hi.u32 %13, %23, %21, %13;\n\t"
-        "mad.lo.cc.u32 %13, %23, %22, %13;\n\t"
-        "addc.u32 %14, 0, 0;\n\t"
-        "mad.hi.u32 %14, %23, %22, %14;\n\t"
+        "addc.u32 %12, 0, 0;\n\t"
+        "mad.lo.cc.u32 t8, %21, %20, t8;\n\t"
+        "madc.hi.cc.u32 t9, %21, %20, t9;\n\t"
+        "madc.lo.cc.u32 t10, %23, %20, t10;\n\t"
+        "madc.hi.u32 t11, %23, %20, 0;\n\t"
+        "mad.lo.cc.u32 %12, %23, %21, %12;\n\t"
+        "madc.hi.u32 %13, %23, %21, 0;\n\t"
+        "mad.lo.cc.u32 t10, %22, %21, t10;\n\t"
+        "madc.hi.cc.u32 t11, %22, %21, t11;\n\t"
+        "addc.u32 t12, 0, 0;\n\t"
+        "mad.lo.cc.u32 t12, %23, %22, t12;\n\t"
+        "madc.hi.u32 t13, %23, %22, 0;\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "mov.b32 %1, t0;\n\t"
+        "add.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.cc.u32 %11, %11, t10;\n\t"
+        "addc.cc.u32 %12, %12, t11;\n\t"
+        "addc.cc.u32 %13, %13, t12;\n\t"
+        "addc.u32 %14, 0, t13;\n\t"
         "add.cc.u32 %1, %1, %1;\n\t"
         "addc.cc.u32 %2, %2, %2;\n\t"
         "addc.cc.u32 %3, %3, %3;\n\t"
@@ -1691,76 +1698,83 @@ struct sqr {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[6];
-    y[1] = ptx_mul_lo(x[1], x[0]);
-    y[2] = ptx_mul_hi(x[1], x[0]);
-    y[3] = ptx_mul_lo(x[3], x[0]);
-    y[4] = ptx_mul_hi(x[3], x[0]);
-    y[5] = ptx_mul_lo(x[5], x[0]);
-    y[6] = ptx_mul_hi(x[5], x[0]);
-    y[7] = ptx_mul_lo(x[7], x[0]);
-    y[8] = ptx_mul_hi(x[7], x[0]);
-    t[0] = ptx_mul_lo(x[2], x[0]);
-    t[1] = ptx_mul_hi(x[2], x[0]);
-    t[2] = ptx_mul_lo(x[4], x[0]);
-    t[3] = ptx_mul_hi(x[4], x[0]);
-    t[4] = ptx_mul_lo(x[6], x[0]);
-    t[5] = ptx_mul_hi(x[6], x[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[0]);
-    y[3] = ptx_addc_cc(cf, y[3], t[1]);
-    y[4] = ptx_addc_cc(cf, y[4], t[2]);
-    y[5] = ptx_addc_cc(cf, y[5], t[3]);
-    y[6] = ptx_addc_cc(cf, y[6], t[4]);
-    y[7] = ptx_addc_cc(cf, y[7], t[5]);
-    y[8] = ptx_addc(cf, y[8], 0u);
-    y[3] = ptx_mad_lo_cc(cf, x[2], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[1], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[1], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[6], x[1], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[1], y[8]);
-    y[9] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[2], x[1], y[4]);
+    uint32_t t[14];
+    y[2] = ptx_mul_lo(x[2], x[0]);
+    y[3] = ptx_mul_hi(x[2], x[0]);
+    y[4] = ptx_mul_lo(x[4], x[0]);
+    y[5] = ptx_mul_hi(x[4], x[0]);
+    y[6] = ptx_mul_lo(x[6], x[0]);
+    y[7] = ptx_mul_hi(x[6], x[0]);
+    t[0] = ptx_mul_lo(x[1], x[0]);
+    t[1] = ptx_mul_hi(x[1], x[0]);
+    t[2] = ptx_mul_lo(x[3], x[0]);
+    t[3] = ptx_mul_hi(x[3], x[0]);
+    t[4] = ptx_mul_lo(x[5], x[0]);
+    t[5] = ptx_mul_hi(x[5], x[0]);
+    t[6] = ptx_mul_lo(x[7], x[0]);
+    t[7] = ptx_mul_hi(x[7], x[0]);
+    y[4] = ptx_mad_lo_cc(cf, x[3], x[1], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[1], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[1], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[5], x[1], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[6], x[1], y[8]);
-    y[9] = ptx_madc_hi(cf, x[7], x[1], y[9]);
-    y[5] = ptx_mad_lo_cc(cf, x[3], x[2], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[2], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[5], x[2], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[2], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[7], x[2], y[9]);
-    y[10] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_hi_cc(cf, x[3], x[2], y[6]);
+    y[8] = ptx_madc_lo_cc(cf, x[7], x[1], 0u);
+    y[9] = ptx_madc_hi(cf, x[7], x[1], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[1], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[1], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[1], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[6], x[1], t[7]);
+    t[8] = ptx_addc(cf, 0u, 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[4], x[2], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[4], x[2], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[5], x[2], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[6], x[2], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[6], x[2], y[9]);
-    y[10] = ptx_madc_hi(cf, x[7], x[2], y[10]);
-    y[7] = ptx_mad_lo_cc(cf, x[4], x[3], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[3], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[6], x[3], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[3], y[10]);
-    y[11] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_hi_cc(cf, x[4], x[3], y[8]);
+    y[10] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[2], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[2], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[2], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[2], t[8]);
+    t[9] = ptx_madc_hi(cf, x[7], x[2], 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[5], x[3], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[5], x[3], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[6], x[3], y[10]);
-    y[11] = ptx_madc_hi(cf, x[7], x[3], y[11]);
-    y[9] = ptx_mad_lo_cc(cf, x[5], x[4], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[4], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[7], x[4], y[11]);
-    y[12] = ptx_addc(cf, 0u, 0u);
-    y[10] = ptx_mad_hi_cc(cf, x[5], x[4], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[7], x[3], y[10]);
+    y[11] = ptx_madc_hi(cf, x[7], x[3], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[4], x[3], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[3], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[3], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[3], t[9]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    y[10] = ptx_mad_lo_cc(cf, x[6], x[4], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[6], x[4], y[11]);
-    y[12] = ptx_madc_hi(cf, x[7], x[4], y[12]);
-    y[11] = ptx_mad_lo_cc(cf, x[6], x[5], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[5], y[12]);
-    y[13] = ptx_addc(cf, 0u, 0u);
-    y[12] = ptx_mad_hi_cc(cf, x[6], x[5], y[12]);
-    y[13] = ptx_madc_hi(cf, x[7], x[5], y[13]);
-    y[13] = ptx_mad_lo_cc(cf, x[7], x[6], y[13]);
-    y[14] = ptx_addc(cf, 0u, 0u);
-    y[14] = ptx_mad_hi(x[7], x[6], y[14]);
+    y[12] = ptx_addc(cf, 0u, 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[5], x[4], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[4], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[4], t[10]);
+    t[11] = ptx_madc_hi(cf, x[7], x[4], 0u);
+    y[12] = ptx_mad_lo_cc(cf, x[7], x[5], y[12]);
+    y[13] = ptx_madc_hi(cf, x[7], x[5], 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[6], x[5], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[5], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[7], x[6], t[12]);
+    t[13] = ptx_madc_hi(cf, x[7], x[6], 0u);
+    y[0] = ptx_mov(0u);
+    y[1] = ptx_mov(t[0]);
+    y[2] = ptx_add_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc_cc(cf, y[12], t[11]);
+    y[13] = ptx_addc_cc(cf, y[13], t[12]);
+    y[14] = ptx_addc(cf, 0u, t[13]);
     y[1] = ptx_add_cc(cf, y[1], y[1]);
     y[2] = ptx_addc_cc(cf, y[2], y[2]);
     y[3] = ptx_addc_cc(cf, y[3], y[3]);

@@ -2464,7 +2464,7 @@ struct mul_hi {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 200 instructions.
+// sqr: a * a, full, each cross product once; 211 instructions.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 381;
@@ -2483,160 +2483,171 @@ struct sqr {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<10>;\n\t"
-        "mul.lo.u32 %1, %25, %24;\n\t"
-        "mul.hi.u32 %2, %25, %24;\n\t"
-        "mul.lo.u32 %3, %27, %24;\n\t"
-        "mul.hi.u32 %4, %27, %24;\n\t"
-        "mul.lo.u32 %5, %29, %24;\n\t"
-        "mul.hi.u32 %6, %29, %24;\n\t"
-        "mul.lo.u32 %7, %31, %24;\n\t"
-        "mul.hi.u32 %8, %31, %24;\n\t"
-        "mul.lo.u32 %9, %33, %24;\n\t"
-        "mul.hi.u32 %10, %33, %24;\n\t"
-        "mul.lo.u32 %11, %35, %24;\n\t"
-        "mul.hi.u32 %12, %35, %24;\n\t"
-        "mul.lo.u32 t0, %26, %24;\n\t"
-        "mul.hi.u32 t1, %26, %24;\n\t"
-        "mul.lo.u32 t2, %28, %24;\n\t"
-        "mul.hi.u32 t3, %28, %24;\n\t"
-        "mul.lo.u32 t4, %30, %24;\n\t"
-        "mul.hi.u32 t5, %30, %24;\n\t"
-        "mul.lo.u32 t6, %32, %24;\n\t"
-        "mul.hi.u32 t7, %32, %24;\n\t"
-        "mul.lo.u32 t8, %34, %24;\n\t"
-        "mul.hi.u32 t9, %34, %24;\n\t"
-        "add.cc.u32 %2, %2, t0;\n\t"
-        "addc.cc.u32 %3, %3, t1;\n\t"
-        "addc.cc.u32 %4, %4, t2;\n\t"
-        "addc.cc.u32 %5, %5, t3;\n\t"
-        "addc.cc.u32 %6, %6, t4;\n\t"
-        "addc.cc.u32 %7, %7, t5;\n\t"
-        "addc.cc.u32 %8, %8, t6;\n\t"
-        "addc.cc.u32 %9, %9, t7;\n\t"
-        "addc.cc.u32 %10, %10, t8;\n\t"
-        "addc.cc.u32 %11, %11, t9;\n\t"
-        "addc.u32 %12, %12, 0;\n\t"
-        "mad.lo.cc.u32 %3, %26, %25, %3;\n\t"
-        "madc.lo.cc.u32 %4, %27, %25, %4;\n\t"
-        "madc.lo.cc.u32 %5, %28, %25, %5;\n\t"
-        "madc.lo.cc.u32 %6, %29, %25, %6;\n\t"
-        "madc.lo.cc.u32 %7, %30, %25, %7;\n\t"
-        "madc.lo.cc.u32 %8, %31, %25, %8;\n\t"
-        "madc.lo.cc.u32 %9, %32, %25, %9;\n\t"
-        "madc.lo.cc.u32 %10, %33, %25, %10;\n\t"
-        "madc.lo.cc.u32 %11, %34, %25, %11;\n\t"
-        "madc.lo.cc.u32 %12, %35, %25, %12;\n\t"
-        "addc.u32 %13, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %26, %25, %4;\n\t"
+        ".reg .u32 t<22>;\n\t"
+        "mul.lo.u32 %2, %26, %24;\n\t"
+        "mul.hi.u32 %3, %26, %24;\n\t"
+        "mul.lo.u32 %4, %28, %24;\n\t"
+        "mul.hi.u32 %5, %28, %24;\n\t"
+        "mul.lo.u32 %6, %30, %24;\n\t"
+        "mul.hi.u32 %7, %30, %24;\n\t"
+        "mul.lo.u32 %8, %32, %24;\n\t"
+        "mul.hi.u32 %9, %32, %24;\n\t"
+        "mul.lo.u32 %10, %34, %24;\n\t"
+        "mul.hi.u32 %11, %34, %24;\n\t"
+        "mul.lo.u32 t0, %25, %24;\n\t"
+        "mul.hi.u32 t1, %25, %24;\n\t"
+        "mul.lo.u32 t2, %27, %24;\n\t"
+        "mul.hi.u32 t3, %27, %24;\n\t"
+        "mul.lo.u32 t4, %29, %24;\n\t"
+        "mul.hi.u32 t5, %29, %24;\n\t"
+        "mul.lo.u32 t6, %31, %24;\n\t"
+        "mul.hi.u32 t7, %31, %24;\n\t"
+        "mul.lo.u32 t8, %33, %24;\n\t"
+        "mul.hi.u32 t9, %33, %24;\n\t"
+        "mul.lo.u32 t10, %35, %24;\n\t"
+        "mul.hi.u32 t11, %35, %24;\n\t"
+        "mad.lo.cc.u32 %4, %27, %25, %4;\n\t"
         "madc.hi.cc.u32 %5, %27, %25, %5;\n\t"
-        "madc.hi.cc.u32 %6, %28, %25, %6;\n\t"
+        "madc.lo.cc.u32 %6, %29, %25, %6;\n\t"
         "madc.hi.cc.u32 %7, %29, %25, %7;\n\t"
-        "madc.hi.cc.u32 %8, %30, %25, %8;\n\t"
+        "madc.lo.cc.u32 %8, %31, %25, %8;\n\t"
         "madc.hi.cc.u32 %9, %31, %25, %9;\n\t"
-        "madc.hi.cc.u32 %10, %32, %25, %10;\n\t"
+        "madc.lo.cc.u32 %10, %33, %25, %10;\n\t"
         "madc.hi.cc.u32 %11, %33, %25, %11;\n\t"
-        "madc.hi.cc.u32 %12, %34, %25, %12;\n\t"
-        "madc.hi.u32 %13, %35, %25, %13;\n\t"
-        "mad.lo.cc.u32 %5, %27, %26, %5;\n\t"
-        "madc.lo.cc.u32 %6, %28, %26, %6;\n\t"
-        "madc.lo.cc.u32 %7, %29, %26, %7;\n\t"
-        "madc.lo.cc.u32 %8, %30, %26, %8;\n\t"
-        "madc.lo.cc.u32 %9, %31, %26, %9;\n\t"
-        "madc.lo.cc.u32 %10, %32, %26, %10;\n\t"
-        "madc.lo.cc.u32 %11, %33, %26, %11;\n\t"
-        "madc.lo.cc.u32 %12, %34, %26, %12;\n\t"
-        "madc.lo.cc.u32 %13, %35, %26, %13;\n\t"
-        "addc.u32 %14, 0, 0;\n\t"
-        "mad.hi.cc.u32 %6, %27, %26, %6;\n\t"
+        "madc.lo.cc.u32 %12, %35, %25, 0;\n\t"
+        "madc.hi.u32 %13, %35, %25, 0;\n\t"
+        "mad.lo.cc.u32 t2, %26, %25, t2;\n\t"
+        "madc.hi.cc.u32 t3, %26, %25, t3;\n\t"
+        "madc.lo.cc.u32 t4, %28, %25, t4;\n\t"
+        "madc.hi.cc.u32 t5, %28, %25, t5;\n\t"
+        "madc.lo.cc.u32 t6, %30, %25, t6;\n\t"
+        "madc.hi.cc.u32 t7, %30, %25, t7;\n\t"
+        "madc.lo.cc.u32 t8, %32, %25, t8;\n\t"
+        "madc.hi.cc.u32 t9, %32, %25, t9;\n\t"
+        "madc.lo.cc.u32 t10, %34, %25, t10;\n\t"
+        "madc.hi.cc.u32 t11, %34, %25, t11;\n\t"
+        "addc.u32 t12, 0, 0;\n\t"
+        "mad.lo.cc.u32 %6, %28, %26, %6;\n\t"
         "madc.hi.cc.u32 %7, %28, %26, %7;\n\t"
-        "madc.hi.cc.u32 %8, %29, %26, %8;\n\t"
+        "madc.lo.cc.u32 %8, %30, %26, %8;\n\t"
         "madc.hi.cc.u32 %9, %30, %26, %9;\n\t"
-        "madc.hi.cc.u32 %10, %31, %26, %10;\n\t"
+        "madc.lo.cc.u32 %10, %32, %26, %10;\n\t"
         "madc.hi.cc.u32 %11, %32, %26, %11;\n\t"
-        "madc.hi.cc.u32 %12, %33, %26, %12;\n\t"
+        "madc.lo.cc.u32 %12, %34, %26, %12;\n\t"
         "madc.hi.cc.u32 %13, %34, %26, %13;\n\t"
-        "madc.hi.u32 %14, %35, %26, %14;\n\t"
-        "mad.lo.cc.u32 %7, %28, %27, %7;\n\t"
-        "madc.lo.cc.u32 %8, %29, %27, %8;\n\t"
-        "madc.lo.cc.u32 %9, %30, %27, %9;\n\t"
-        "madc.lo.cc.u32 %10, %31, %27, %10;\n\t"
-        "madc.lo.cc.u32 %11, %32, %27, %11;\n\t"
-        "madc.lo.cc.u32 %12, %33, %27, %12;\n\t"
-        "madc.lo.cc.u32 %13, %34, %27, %13;\n\t"
-        "madc.lo.cc.u32 %14, %35, %27, %14;\n\t"
-        "addc.u32 %15, 0, 0;\n\t"
-        "mad.hi.cc.u32 %8, %28, %27, %8;\n\t"
+        "addc.u32 %14, 0, 0;\n\t"
+        "mad.lo.cc.u32 t4, %27, %26, t4;\n\t"
+        "madc.hi.cc.u32 t5, %27, %26, t5;\n\t"
+        "madc.lo.cc.u32 t6, %29, %26, t6;\n\t"
+        "madc.hi.cc.u32 t7, %29, %26, t7;\n\t"
+        "madc.lo.cc.u32 t8, %31, %26, t8;\n\t"
+        "madc.hi.cc.u32 t9, %31, %26, t9;\n\t"
+        "madc.lo.cc.u32 t10, %33, %26, t10;\n\t"
+        "madc.hi.cc.u32 t11, %33, %26, t11;\n\t"
+        "madc.lo.cc.u32 t12, %35, %26, t12;\n\t"
+        "madc.hi.u32 t13, %35, %26, 0;\n\t"
+        "mad.lo.cc.u32 %8, %29, %27, %8;\n\t"
         "madc.hi.cc.u32 %9, %29, %27, %9;\n\t"
-        "madc.hi.cc.u32 %10, %30, %27, %10;\n\t"
+        "madc.lo.cc.u32 %10, %31, %27, %10;\n\t"
         "madc.hi.cc.u32 %11, %31, %27, %11;\n\t"
-        "madc.hi.cc.u32 %12, %32, %27, %12;\n\t"
+        "madc.lo.cc.u32 %12, %33, %27, %12;\n\t"
         "madc.hi.cc.u32 %13, %33, %27, %13;\n\t"
-        "madc.hi.cc.u32 %14, %34, %27, %14;\n\t"
-        "madc.hi.u32 %15, %35, %27, %15;\n\t"
-        "mad.lo.cc.u32 %9, %29, %28, %9;\n\t"
-        "madc.lo.cc.u32 %10, %30, %28, %10;\n\t"
-        "madc.lo.cc.u32 %11, %31, %28, %11;\n\t"
-        "madc.lo.cc.u32 %12, %32, %28, %12;\n\t"
-        "madc.lo.cc.u32 %13, %33, %28, %13;\n\t"
-        "madc.lo.cc.u32 %14, %34, %28, %14;\n\t"
-        "madc.lo.cc.u32 %15, %35, %28, %15;\n\t"
-        "addc.u32 %16, 0, 0;\n\t"
-        "mad.hi.cc.u32 %10, %29, %28, %10;\n\t"
+        "madc.lo.cc.u32 %14, %35, %27, %14;\n\t"
+        "madc.hi.u32 %15, %35, %27, 0;\n\t"
+        "mad.lo.cc.u32 t6, %28, %27, t6;\n\t"
+        "madc.hi.cc.u32 t7, %28, %27, t7;\n\t"
+        "madc.lo.cc.u32 t8, %30, %27, t8;\n\t"
+        "madc.hi.cc.u32 t9, %30, %27, t9;\n\t"
+        "madc.lo.cc.u32 t10, %32, %27, t10;\n\t"
+        "madc.hi.cc.u32 t11, %32, %27, t11;\n\t"
+        "madc.lo.cc.u32 t12, %34, %27, t12;\n\t"
+        "madc.hi.cc.u32 t13, %34, %27, t13;\n\t"
+        "addc.u32 t14, 0, 0;\n\t"
+        "mad.lo.cc.u32 %10, %30, %28, %10;\n\t"
         "madc.hi.cc.u32 %11, %30, %28, %11;\n\t"
-        "madc.hi.cc.u32 %12, %31, %28, %12;\n\t"
+        "madc.lo.cc.u32 %12, %32, %28, %12;\n\t"
         "madc.hi.cc.u32 %13, %32, %28, %13;\n\t"
-        "madc.hi.cc.u32 %14, %33, %28, %14;\n\t"
+        "madc.lo.cc.u32 %14, %34, %28, %14;\n\t"
         "madc.hi.cc.u32 %15, %34, %28, %15;\n\t"
-        "madc.hi.u32 %16, %35, %28, %16;\n\t"
-        "mad.lo.cc.u32 %11, %30, %29, %11;\n\t"
-        "madc.lo.cc.u32 %12, %31, %29, %12;\n\t"
-        "madc.lo.cc.u32 %13, %32, %29, %13;\n\t"
-        "madc.lo.cc.u32 %14, %33, %29, %14;\n\t"
-        "madc.lo.cc.u32 %15, %34, %29, %15;\n\t"
-        "madc.lo.cc.u32 %16, %35, %29, %16;\n\t"
-        "addc.u32 %17, 0, 0;\n\t"
-        "mad.hi.cc.u32 %12, %30, %29, %12;\n\t"
+        "addc.u32 %16, 0, 0;\n\t"
+        "mad.lo.cc.u32 t8, %29, %28, t8;\n\t"
+        "madc.hi.cc.u32 t9, %29, %28, t9;\n\t"
+        "madc.lo.cc.u32 t10, %31, %28, t10;\n\t"
+        "madc.hi.cc.u32 t11, %31, %28, t11;\n\t"
+        "madc.lo.cc.u32 t12, %33, %28, t12;\n\t"
+        "madc.hi.cc.u32 t13, %33, %28, t13;\n\t"
+        "madc.lo.cc.u32 t14, %35, %28, t14;\n\t"
+        "madc.hi.u32 t15, %35, %28, 0;\n\t"
+        "mad.lo.cc.u32 %12, %31, %29, %12;\n\t"
         "madc.hi.cc.u32 %13, %31, %29, %13;\n\t"
-        "madc.hi.cc.u32 %14, %32, %29, %14;\n\t"
+        "madc.lo.cc.u32 %14, %33, %29, %14;\n\t"
         "madc.hi.cc.u32 %15, %33, %29, %15;\n\t"
-        "madc.hi.cc.u32 %16, %34, %29, %16;\n\t"
-        "madc.hi.u32 %17, %35, %29, %17;\n\t"
-        "mad.lo.cc.u32 %13, %31, %30, %13;\n\t"
-        "madc.lo.cc.u32 %14, %32, %30, %14;\n\t"
-        "madc.lo.cc.u32 %15, %33, %30, %15;\n\t"
-        "madc.lo.cc.u32 %16, %34, %30, %16;\n\t"
-        "madc.lo.cc.u32 %17, %35, %30, %17;\n\t"
-        "addc.u32 %18, 0, 0;\n\t"
-        "mad.hi.cc.u32 %14, %31, %30, %14;\n\t"
+        "madc.lo.cc.u32 %16, %35, %29, %16;\n\t"
+        "madc.hi.u32 %17, %35, %29, 0;\n\t"
+        "mad.lo.cc.u32 t10, %30, %29, t10;\n\t"
+        "madc.hi.cc.u32 t11, %30, %29, t11;\n\t"
+        "madc.lo.cc.u32 t12, %32, %29, t12;\n\t"
+        "madc.hi.cc.u32 t13, %32, %29, t13;\n\t"
+        "madc.lo.cc.u32 t14, %34, %29, t14;\n\t"
+        "madc.hi.cc.u32 t15, %34, %29, t15;\n\t"
+        "addc.u32 t16, 0, 0;\n\t"
+        "mad.lo.cc.u32 %14, %32, %30, %14;\n\t"
         "madc.hi.cc.u32 %15, %32, %30, %15;\n\t"
-        "madc.hi.cc.u32 %16, %33, %30, %16;\n\t"
+        "madc.lo.cc.u32 %16, %34, %30, %16;\n\t"
         "madc.hi.cc.u32 %17, %34, %30, %17;\n\t"
-        "madc.hi.u32 %18, %35, %30, %18;\n\t"
-        "mad.lo.cc.u32 %15, %32, %31, %15;\n\t"
-        "madc.lo.cc.u32 %16, %33, %31, %16;\n\t"
-        "madc.lo.cc.u32 %17, %34, %31, %17;\n\t"
-        "madc.lo.cc.u32 %18, %35, %31, %18;\n\t"
-        "addc.u32 %19, 0, 0;\n\t"
-        "mad.hi.cc.u32 %16, %32, %31, %16;\n\t"
+        "addc.u32 %18, 0, 0;\n\t"
+        "mad.lo.cc.u32 t12, %31, %30, t12;\n\t"
+        "madc.hi.cc.u32 t13, %31, %30, t13;\n\t"
+        "madc.lo.cc.u32 t14, %33, %30, t14;\n\t"
+        "madc.hi.cc.u32 t15, %33, %30, t15;\n\t"
+        "madc.lo.cc.u32 t16, %35, %30, t16;\n\t"
+        "madc.hi.u32 t17, %35, %30, 0;\n\t"
+        "mad.lo.cc.u32 %16, %33, %31, %16;\n\t"
         "madc.hi.cc.u32 %17, %33, %31, %17;\n\t"
-        "madc.hi.cc.u32 %18, %34, %31, %18;\n\t"
-        "madc.hi.u32 %19, %35, %31, %19;\n\t"
-        "mad.lo.cc.u32 %17, %33, %32, %17;\n\t"
-        "madc.lo.cc.u32 %18, %34, %32, %18;\n\t"
-        "madc.lo.cc.u32 %19, %35, %32, %19;\n\t"
-        "addc.u32 %20, 0, 0;\n\t"
-        "mad.hi.cc.u32 %18, %33, %32, %18;\n\t"
+        "madc.lo.cc.u32 %18, %35, %31, %18;\n\t"
+        "madc.hi.u32 %19, %35, %31, 0;\n\t"
+        "mad.lo.cc.u32 t14, %32, %31, t14;\n\t"
+        "madc.hi.cc.u32 t15, %32, %31, t15;\n\t"
+        "madc.lo.cc.u32 t16, %34, %31, t16;\n\t"
+        "madc.hi.cc.u32 t17, %34, %31, t17;\n\t"
+        "addc.u32 t18, 0, 0;\n\t"
+        "mad.lo.cc.u32 %18, %34, %32, %18;\n\t"
         "madc.hi.cc.u32 %19, %34, %32, %19;\n\t"
-        "madc.hi.u32 %20, %35, %32, %20;\n\t"
-        "mad.lo.cc.u32 %19, %34, %33, %19;\n\t"
-        "madc.lo.cc.u32 %20, %35, %33, %20;\n\t"
-        "addc.u32 %21, 0, 0;\n\t"
-        "mad.hi.cc.u32 %20, %34, %33, %20;\n\t"
-        "madc.hi.u32 %21, %35, %33, %21;\n\t"
-        "mad.lo.cc.u32 %21, %35, %34, %21;\n\t"
-        "addc.u32 %22, 0, 0;\n\t"
-        "mad.hi.u32 %22, %35, %34, %22;\n\t"
+        "addc.u32 %20, 0, 0;\n\t"
+        "mad.lo.cc.u32 t16, %33, %32, t16;\n\t"
+        "madc.hi.cc.u32 t17, %33, %32, t17;\n\t"
+        "madc.lo.cc.u32 t18, %35, %32, t18;\n\t"
+        "madc.hi.u32 t19, %35, %32, 0;\n\t"
+        "mad.lo.cc.u32 %20, %35, %33, %20;\n\t"
+        "madc.hi.u32 %21, %35, %33, 0;\n\t"
+        "mad.lo.cc.u32 t18, %34, %33, t18;\n\t"
+        "madc.hi.cc.u32 t19, %34, %33, t19;\n\t"
+        "addc.u32 t20, 0, 0;\n\t"
+        "mad.lo.cc.u32 t20, %35, %34, t20;\n\t"
+        "madc.hi.u32 t21, %35, %34, 0;\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "mov.b32 %1, t0;\n\t"
+        "add.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.cc.u32 %11, %11, t10;\n\t"
+        "addc.cc.u32 %12, %12, t11;\n\t"
+        "addc.cc.u32 %13, %13, t12;\n\t"
+        "addc.cc.u32 %14, %14, t13;\n\t"
+        "addc.cc.u32 %15, %15, t14;\n\t"
+        "addc.cc.u32 %16, %16, t15;\n\t"
+        "addc.cc.u32 %17, %17, t16;\n\t"
+        "addc.cc.u32 %18, %18, t17;\n\t"
+        "addc.cc.u32 %19, %19, t18;\n\t"
+        "addc.cc.u32 %20, %20, t19;\n\t"
+        "addc.cc.u32 %21, %21, t20;\n\t"
+        "addc.u32 %22, 0, t21;\n\t"
         "add.cc.u32 %1, %1, %1;\n\t"
         "addc.cc.u32 %2, %2, %2;\n\t"
         "addc.cc.u32 %3, %3, %3;\n\t"
@@ -2695,160 +2706,171 @@ struct sqr {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[10];
-    y[1] = ptx_mul_lo(x[1], x[0]);
-    y[2] = ptx_mul_hi(x[1], x[0]);
-    y[3] = ptx_mul_lo(x[3], x[0]);
-    y[4] = ptx_mul_hi(x[3], x[0]);
-    y[5] = ptx_mul_lo(x[5], x[0]);
-    y[6] = ptx_mul_hi(x[5], x[0]);
-    y[7] = ptx_mul_lo(x[7], x[0]);
-    y[8] = ptx_mul_hi(x[7], x[0]);
-    y[9] = ptx_mul_lo(x[9], x[0]);
-    y[10] = ptx_mul_hi(x[9], x[0]);
-    y[11] = ptx_mul_lo(x[11], x[0]);
-    y[12] = ptx_mul_hi(x[11], x[0]);
-    t[0] = ptx_mul_lo(x[2], x[0]);
-    t[1] = ptx_mul_hi(x[2], x[0]);
-    t[2] = ptx_mul_lo(x[4], x[0]);
-    t[3] = ptx_mul_hi(x[4], x[0]);
-    t[4] = ptx_mul_lo(x[6], x[0]);
-    t[5] = ptx_mul_hi(x[6], x[0]);
-    t[6] = ptx_mul_lo(x[8], x[0]);
-    t[7] = ptx_mul_hi(x[8], x[0]);
-    t[8] = ptx_mul_lo(x[10], x[0]);
-    t[9] = ptx_mul_hi(x[10], x[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[0]);
-    y[3] = ptx_addc_cc(cf, y[3], t[1]);
-    y[4] = ptx_addc_cc(cf, y[4], t[2]);
-    y[5] = ptx_addc_cc(cf, y[5], t[3]);
-    y[6] = ptx_addc_cc(cf, y[6], t[4]);
-    y[7] = ptx_addc_cc(cf, y[7], t[5]);
-    y[8] = ptx_addc_cc(cf, y[8], t[6]);
-    y[9] = ptx_addc_cc(cf, y[9], t[7]);
-    y[10] = ptx_addc_cc(cf, y[10], t[8]);
-    y[11] = ptx_addc_cc(cf, y[11], t[9]);
-    y[12] = ptx_addc(cf, y[12], 0u);
-    y[3] = ptx_mad_lo_cc(cf, x[2], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[1], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[1], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[6], x[1], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[1], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[8], x[1], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[1], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[10], x[1], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[11], x[1], y[12]);
-    y[13] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[2], x[1], y[4]);
+    uint32_t t[22];
+    y[2] = ptx_mul_lo(x[2], x[0]);
+    y[3] = ptx_mul_hi(x[2], x[0]);
+    y[4] = ptx_mul_lo(x[4], x[0]);
+    y[5] = ptx_mul_hi(x[4], x[0]);
+    y[6] = ptx_mul_lo(x[6], x[0]);
+    y[7] = ptx_mul_hi(x[6], x[0]);
+    y[8] = ptx_mul_lo(x[8], x[0]);
+    y[9] = ptx_mul_hi(x[8], x[0]);
+    y[10] = ptx_mul_lo(x[10], x[0]);
+    y[11] = ptx_mul_hi(x[10], x[0]);
+    t[0] = ptx_mul_lo(x[1], x[0]);
+    t[1] = ptx_mul_hi(x[1], x[0]);
+    t[2] = ptx_mul_lo(x[3], x[0]);
+    t[3] = ptx_mul_hi(x[3], x[0]);
+    t[4] = ptx_mul_lo(x[5], x[0]);
+    t[5] = ptx_mul_hi(x[5], x[0]);
+    t[6] = ptx_mul_lo(x[7], x[0]);
+    t[7] = ptx_mul_hi(x[7], x[0]);
+    t[8] = ptx_mul_lo(x[9], x[0]);
+    t[9] = ptx_mul_hi(x[9], x[0]);
+    t[10] = ptx_mul_lo(x[11], x[0]);
+    t[11] = ptx_mul_hi(x[11], x[0]);
+    y[4] = ptx_mad_lo_cc(cf, x[3], x[1], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[1], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[1], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[5], x[1], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[6], x[1], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[7], x[1], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[7], x[1], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[8], x[1], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[9], x[1], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[9], x[1], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[10], x[1], y[12]);
-    y[13] = ptx_madc_hi(cf, x[11], x[1], y[13]);
-    y[5] = ptx_mad_lo_cc(cf, x[3], x[2], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[2], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[5], x[2], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[2], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[7], x[2], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[2], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[9], x[2], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[10], x[2], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[11], x[2], y[13]);
-    y[14] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_hi_cc(cf, x[3], x[2], y[6]);
+    y[12] = ptx_madc_lo_cc(cf, x[11], x[1], 0u);
+    y[13] = ptx_madc_hi(cf, x[11], x[1], 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[1], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[1], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[1], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[6], x[1], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[8], x[1], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[8], x[1], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[10], x[1], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[10], x[1], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[4], x[2], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[4], x[2], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[5], x[2], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[6], x[2], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[6], x[2], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[7], x[2], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[8], x[2], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[8], x[2], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[9], x[2], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[10], x[2], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[10], x[2], y[13]);
-    y[14] = ptx_madc_hi(cf, x[11], x[2], y[14]);
-    y[7] = ptx_mad_lo_cc(cf, x[4], x[3], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[3], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[6], x[3], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[3], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[8], x[3], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[9], x[3], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[10], x[3], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[11], x[3], y[14]);
-    y[15] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_hi_cc(cf, x[4], x[3], y[8]);
+    y[14] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[2], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[2], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[2], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[2], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[7], x[2], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[9], x[2], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[9], x[2], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[11], x[2], t[12]);
+    t[13] = ptx_madc_hi(cf, x[11], x[2], 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[5], x[3], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[5], x[3], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[6], x[3], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[7], x[3], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[7], x[3], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[8], x[3], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[9], x[3], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[9], x[3], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[10], x[3], y[14]);
-    y[15] = ptx_madc_hi(cf, x[11], x[3], y[15]);
-    y[9] = ptx_mad_lo_cc(cf, x[5], x[4], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[4], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[7], x[4], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[4], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[9], x[4], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[10], x[4], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[11], x[4], y[15]);
-    y[16] = ptx_addc(cf, 0u, 0u);
-    y[10] = ptx_mad_hi_cc(cf, x[5], x[4], y[10]);
+    y[14] = ptx_madc_lo_cc(cf, x[11], x[3], y[14]);
+    y[15] = ptx_madc_hi(cf, x[11], x[3], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[4], x[3], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[3], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[3], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[3], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[3], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[8], x[3], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[10], x[3], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[10], x[3], t[13]);
+    t[14] = ptx_addc(cf, 0u, 0u);
+    y[10] = ptx_mad_lo_cc(cf, x[6], x[4], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[6], x[4], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[7], x[4], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[8], x[4], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[8], x[4], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[9], x[4], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[10], x[4], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[10], x[4], y[15]);
-    y[16] = ptx_madc_hi(cf, x[11], x[4], y[16]);
-    y[11] = ptx_mad_lo_cc(cf, x[6], x[5], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[5], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[8], x[5], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[9], x[5], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[10], x[5], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[11], x[5], y[16]);
-    y[17] = ptx_addc(cf, 0u, 0u);
-    y[12] = ptx_mad_hi_cc(cf, x[6], x[5], y[12]);
+    y[16] = ptx_addc(cf, 0u, 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[5], x[4], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[4], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[4], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[7], x[4], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[9], x[4], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[9], x[4], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[11], x[4], t[14]);
+    t[15] = ptx_madc_hi(cf, x[11], x[4], 0u);
+    y[12] = ptx_mad_lo_cc(cf, x[7], x[5], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[7], x[5], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[8], x[5], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[9], x[5], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[9], x[5], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[10], x[5], y[16]);
-    y[17] = ptx_madc_hi(cf, x[11], x[5], y[17]);
-    y[13] = ptx_mad_lo_cc(cf, x[7], x[6], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[8], x[6], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[9], x[6], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[10], x[6], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[11], x[6], y[17]);
-    y[18] = ptx_addc(cf, 0u, 0u);
-    y[14] = ptx_mad_hi_cc(cf, x[7], x[6], y[14]);
+    y[16] = ptx_madc_lo_cc(cf, x[11], x[5], y[16]);
+    y[17] = ptx_madc_hi(cf, x[11], x[5], 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[6], x[5], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[5], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[5], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[8], x[5], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[10], x[5], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[10], x[5], t[15]);
+    t[16] = ptx_addc(cf, 0u, 0u);
+    y[14] = ptx_mad_lo_cc(cf, x[8], x[6], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[8], x[6], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[9], x[6], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[10], x[6], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[10], x[6], y[17]);
-    y[18] = ptx_madc_hi(cf, x[11], x[6], y[18]);
-    y[15] = ptx_mad_lo_cc(cf, x[8], x[7], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[9], x[7], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[10], x[7], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[11], x[7], y[18]);
-    y[19] = ptx_addc(cf, 0u, 0u);
-    y[16] = ptx_mad_hi_cc(cf, x[8], x[7], y[16]);
+    y[18] = ptx_addc(cf, 0u, 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[7], x[6], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[7], x[6], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[9], x[6], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[9], x[6], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[11], x[6], t[16]);
+    t[17] = ptx_madc_hi(cf, x[11], x[6], 0u);
+    y[16] = ptx_mad_lo_cc(cf, x[9], x[7], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[9], x[7], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[10], x[7], y[18]);
-    y[19] = ptx_madc_hi(cf, x[11], x[7], y[19]);
-    y[17] = ptx_mad_lo_cc(cf, x[9], x[8], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[10], x[8], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[11], x[8], y[19]);
-    y[20] = ptx_addc(cf, 0u, 0u);
-    y[18] = ptx_mad_hi_cc(cf, x[9], x[8], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[11], x[7], y[18]);
+    y[19] = ptx_madc_hi(cf, x[11], x[7], 0u);
+    t[14] = ptx_mad_lo_cc(cf, x[8], x[7], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[8], x[7], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[10], x[7], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[10], x[7], t[17]);
+    t[18] = ptx_addc(cf, 0u, 0u);
+    y[18] = ptx_mad_lo_cc(cf, x[10], x[8], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[10], x[8], y[19]);
-    y[20] = ptx_madc_hi(cf, x[11], x[8], y[20]);
-    y[19] = ptx_mad_lo_cc(cf, x[10], x[9], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[11], x[9], y[20]);
-    y[21] = ptx_addc(cf, 0u, 0u);
-    y[20] = ptx_mad_hi_cc(cf, x[10], x[9], y[20]);
-    y[21] = ptx_madc_hi(cf, x[11], x[9], y[21]);
-    y[21] = ptx_mad_lo_cc(cf, x[11], x[10], y[21]);
-    y[22] = ptx_addc(cf, 0u, 0u);
-    y[22] = ptx_mad_hi(x[11], x[10], y[22]);
+    y[20] = ptx_addc(cf, 0u, 0u);
+    t[16] = ptx_mad_lo_cc(cf, x[9], x[8], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[9], x[8], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[11], x[8], t[18]);
+    t[19] = ptx_madc_hi(cf, x[11], x[8], 0u);
+    y[20] = ptx_mad_lo_cc(cf, x[11], x[9], y[20]);
+    y[21] = ptx_madc_hi(cf, x[11], x[9], 0u);
+    t[18] = ptx_mad_lo_cc(cf, x[10], x[9], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[10], x[9], t[19]);
+    t[20] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mad_lo_cc(cf, x[11], x[10], t[20]);
+    t[21] = ptx_madc_hi(cf, x[11], x[10], 0u);
+    y[0] = ptx_mov(0u);
+    y[1] = ptx_mov(t[0]);
+    y[2] = ptx_add_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc_cc(cf, y[12], t[11]);
+    y[13] = ptx_addc_cc(cf, y[13], t[12]);
+    y[14] = ptx_addc_cc(cf, y[14], t[13]);
+    y[15] = ptx_addc_cc(cf, y[15], t[14]);
+    y[16] = ptx_addc_cc(cf, y[16], t[15]);
+    y[17] = ptx_addc_cc(cf, y[17], t[16]);
+    y[18] = ptx_addc_cc(cf, y[18], t[17]);
+    y[19] = ptx_addc_cc(cf, y[19], t[18]);
+    y[20] = ptx_addc_cc(cf, y[20], t[19]);
+    y[21] = ptx_addc_cc(cf, y[21], t[20]);
+    y[22] = ptx_addc(cf, 0u, t[21]);
     y[1] = ptx_add_cc(cf, y[1], y[1]);
     y[2] = ptx_addc_cc(cf, y[2], y[2]);
     y[3] = ptx_addc_cc(cf, y[3], y[3]);

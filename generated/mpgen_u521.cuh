@@ -4032,7 +4032,7 @@ struct mul_hi {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 368 instructions.
+// sqr: a * a, full, each cross product once; 384 instructions.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 521;
@@ -4051,310 +4051,326 @@ struct sqr {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<16>;\n\t"
-        "mul.lo.u32 %1, %34, %33;\n\t"
-        "mul.hi.u32 %2, %34, %33;\n\t"
-        "mul.lo.u32 %3, %36, %33;\n\t"
-        "mul.hi.u32 %4, %36, %33;\n\t"
-        "mul.lo.u32 %5, %38, %33;\n\t"
-        "mul.hi.u32 %6, %38, %33;\n\t"
-        "mul.lo.u32 %7, %40, %33;\n\t"
-        "mul.hi.u32 %8, %40, %33;\n\t"
-        "mul.lo.u32 %9, %42, %33;\n\t"
-        "mul.hi.u32 %10, %42, %33;\n\t"
-        "mul.lo.u32 %11, %44, %33;\n\t"
-        "mul.hi.u32 %12, %44, %33;\n\t"
-        "mul.lo.u32 %13, %46, %33;\n\t"
-        "mul.hi.u32 %14, %46, %33;\n\t"
-        "mul.lo.u32 %15, %48, %33;\n\t"
-        "mul.hi.u32 %16, %48, %33;\n\t"
-        "mul.lo.u32 t0, %35, %33;\n\t"
-        "mul.hi.u32 t1, %35, %33;\n\t"
-        "mul.lo.u32 t2, %37, %33;\n\t"
-        "mul.hi.u32 t3, %37, %33;\n\t"
-        "mul.lo.u32 t4, %39, %33;\n\t"
-        "mul.hi.u32 t5, %39, %33;\n\t"
-        "mul.lo.u32 t6, %41, %33;\n\t"
-        "mul.hi.u32 t7, %41, %33;\n\t"
-        "mul.lo.u32 t8, %43, %33;\n\t"
-        "mul.hi.u32 t9, %43, %33;\n\t"
-        "mul.lo.u32 t10, %45, %33;\n\t"
-        "mul.hi.u32 t11, %45, %33;\n\t"
-        "mul.lo.u32 t12, %47, %33;\n\t"
-        "mul.hi.u32 t13, %47, %33;\n\t"
-        "mul.lo.u32 t14, %49, %33;\n\t"
-        "mul.hi.u32 t15, %49, %33;\n\t"
-        "add.cc.u32 %2, %2, t0;\n\t"
-        "addc.cc.u32 %3, %3, t1;\n\t"
-        "addc.cc.u32 %4, %4, t2;\n\t"
-        "addc.cc.u32 %5, %5, t3;\n\t"
-        "addc.cc.u32 %6, %6, t4;\n\t"
-        "addc.cc.u32 %7, %7, t5;\n\t"
-        "addc.cc.u32 %8, %8, t6;\n\t"
-        "addc.cc.u32 %9, %9, t7;\n\t"
-        "addc.cc.u32 %10, %10, t8;\n\t"
-        "addc.cc.u32 %11, %11, t9;\n\t"
-        "addc.cc.u32 %12, %12, t10;\n\t"
-        "addc.cc.u32 %13, %13, t11;\n\t"
-        "addc.cc.u32 %14, %14, t12;\n\t"
-        "addc.cc.u32 %15, %15, t13;\n\t"
-        "addc.cc.u32 %16, %16, t14;\n\t"
-        "addc.u32 %17, 0, t15;\n\t"
-        "mad.lo.cc.u32 %3, %35, %34, %3;\n\t"
-        "madc.lo.cc.u32 %4, %36, %34, %4;\n\t"
-        "madc.lo.cc.u32 %5, %37, %34, %5;\n\t"
-        "madc.lo.cc.u32 %6, %38, %34, %6;\n\t"
-        "madc.lo.cc.u32 %7, %39, %34, %7;\n\t"
-        "madc.lo.cc.u32 %8, %40, %34, %8;\n\t"
-        "madc.lo.cc.u32 %9, %41, %34, %9;\n\t"
-        "madc.lo.cc.u32 %10, %42, %34, %10;\n\t"
-        "madc.lo.cc.u32 %11, %43, %34, %11;\n\t"
-        "madc.lo.cc.u32 %12, %44, %34, %12;\n\t"
-        "madc.lo.cc.u32 %13, %45, %34, %13;\n\t"
-        "madc.lo.cc.u32 %14, %46, %34, %14;\n\t"
-        "madc.lo.cc.u32 %15, %47, %34, %15;\n\t"
-        "madc.lo.cc.u32 %16, %48, %34, %16;\n\t"
-        "madc.lo.cc.u32 %17, %49, %34, %17;\n\t"
-        "addc.u32 %18, 0, 0;\n\t"
-        "mad.hi.cc.u32 %4, %35, %34, %4;\n\t"
+        ".reg .u32 t<32>;\n\t"
+        "mul.lo.u32 %2, %35, %33;\n\t"
+        "mul.hi.u32 %3, %35, %33;\n\t"
+        "mul.lo.u32 %4, %37, %33;\n\t"
+        "mul.hi.u32 %5, %37, %33;\n\t"
+        "mul.lo.u32 %6, %39, %33;\n\t"
+        "mul.hi.u32 %7, %39, %33;\n\t"
+        "mul.lo.u32 %8, %41, %33;\n\t"
+        "mul.hi.u32 %9, %41, %33;\n\t"
+        "mul.lo.u32 %10, %43, %33;\n\t"
+        "mul.hi.u32 %11, %43, %33;\n\t"
+        "mul.lo.u32 %12, %45, %33;\n\t"
+        "mul.hi.u32 %13, %45, %33;\n\t"
+        "mul.lo.u32 %14, %47, %33;\n\t"
+        "mul.hi.u32 %15, %47, %33;\n\t"
+        "mul.lo.u32 %16, %49, %33;\n\t"
+        "mul.hi.u32 %17, %49, %33;\n\t"
+        "mul.lo.u32 t0, %34, %33;\n\t"
+        "mul.hi.u32 t1, %34, %33;\n\t"
+        "mul.lo.u32 t2, %36, %33;\n\t"
+        "mul.hi.u32 t3, %36, %33;\n\t"
+        "mul.lo.u32 t4, %38, %33;\n\t"
+        "mul.hi.u32 t5, %38, %33;\n\t"
+        "mul.lo.u32 t6, %40, %33;\n\t"
+        "mul.hi.u32 t7, %40, %33;\n\t"
+        "mul.lo.u32 t8, %42, %33;\n\t"
+        "mul.hi.u32 t9, %42, %33;\n\t"
+        "mul.lo.u32 t10, %44, %33;\n\t"
+        "mul.hi.u32 t11, %44, %33;\n\t"
+        "mul.lo.u32 t12, %46, %33;\n\t"
+        "mul.hi.u32 t13, %46, %33;\n\t"
+        "mul.lo.u32 t14, %48, %33;\n\t"
+        "mul.hi.u32 t15, %48, %33;\n\t"
+        "mad.lo.cc.u32 %4, %36, %34, %4;\n\t"
         "madc.hi.cc.u32 %5, %36, %34, %5;\n\t"
-        "madc.hi.cc.u32 %6, %37, %34, %6;\n\t"
+        "madc.lo.cc.u32 %6, %38, %34, %6;\n\t"
         "madc.hi.cc.u32 %7, %38, %34, %7;\n\t"
-        "madc.hi.cc.u32 %8, %39, %34, %8;\n\t"
+        "madc.lo.cc.u32 %8, %40, %34, %8;\n\t"
         "madc.hi.cc.u32 %9, %40, %34, %9;\n\t"
-        "madc.hi.cc.u32 %10, %41, %34, %10;\n\t"
+        "madc.lo.cc.u32 %10, %42, %34, %10;\n\t"
         "madc.hi.cc.u32 %11, %42, %34, %11;\n\t"
-        "madc.hi.cc.u32 %12, %43, %34, %12;\n\t"
+        "madc.lo.cc.u32 %12, %44, %34, %12;\n\t"
         "madc.hi.cc.u32 %13, %44, %34, %13;\n\t"
-        "madc.hi.cc.u32 %14, %45, %34, %14;\n\t"
+        "madc.lo.cc.u32 %14, %46, %34, %14;\n\t"
         "madc.hi.cc.u32 %15, %46, %34, %15;\n\t"
-        "madc.hi.cc.u32 %16, %47, %34, %16;\n\t"
+        "madc.lo.cc.u32 %16, %48, %34, %16;\n\t"
         "madc.hi.cc.u32 %17, %48, %34, %17;\n\t"
-        "madc.hi.u32 %18, %49, %34, %18;\n\t"
-        "mad.lo.cc.u32 %5, %36, %35, %5;\n\t"
-        "madc.lo.cc.u32 %6, %37, %35, %6;\n\t"
-        "madc.lo.cc.u32 %7, %38, %35, %7;\n\t"
-        "madc.lo.cc.u32 %8, %39, %35, %8;\n\t"
-        "madc.lo.cc.u32 %9, %40, %35, %9;\n\t"
-        "madc.lo.cc.u32 %10, %41, %35, %10;\n\t"
-        "madc.lo.cc.u32 %11, %42, %35, %11;\n\t"
-        "madc.lo.cc.u32 %12, %43, %35, %12;\n\t"
-        "madc.lo.cc.u32 %13, %44, %35, %13;\n\t"
-        "madc.lo.cc.u32 %14, %45, %35, %14;\n\t"
-        "madc.lo.cc.u32 %15, %46, %35, %15;\n\t"
-        "madc.lo.cc.u32 %16, %47, %35, %16;\n\t"
-        "madc.lo.cc.u32 %17, %48, %35, %17;\n\t"
-        "madc.lo.cc.u32 %18, %49, %35, %18;\n\t"
-        "addc.u32 %19, 0, 0;\n\t"
-        "mad.hi.cc.u32 %6, %36, %35, %6;\n\t"
+        "addc.u32 %18, 0, 0;\n\t"
+        "mad.lo.cc.u32 t2, %35, %34, t2;\n\t"
+        "madc.hi.cc.u32 t3, %35, %34, t3;\n\t"
+        "madc.lo.cc.u32 t4, %37, %34, t4;\n\t"
+        "madc.hi.cc.u32 t5, %37, %34, t5;\n\t"
+        "madc.lo.cc.u32 t6, %39, %34, t6;\n\t"
+        "madc.hi.cc.u32 t7, %39, %34, t7;\n\t"
+        "madc.lo.cc.u32 t8, %41, %34, t8;\n\t"
+        "madc.hi.cc.u32 t9, %41, %34, t9;\n\t"
+        "madc.lo.cc.u32 t10, %43, %34, t10;\n\t"
+        "madc.hi.cc.u32 t11, %43, %34, t11;\n\t"
+        "madc.lo.cc.u32 t12, %45, %34, t12;\n\t"
+        "madc.hi.cc.u32 t13, %45, %34, t13;\n\t"
+        "madc.lo.cc.u32 t14, %47, %34, t14;\n\t"
+        "madc.hi.cc.u32 t15, %47, %34, t15;\n\t"
+        "madc.lo.cc.u32 t16, %49, %34, 0;\n\t"
+        "madc.hi.u32 t17, %49, %34, 0;\n\t"
+        "mad.lo.cc.u32 %6, %37, %35, %6;\n\t"
         "madc.hi.cc.u32 %7, %37, %35, %7;\n\t"
-        "madc.hi.cc.u32 %8, %38, %35, %8;\n\t"
+        "madc.lo.cc.u32 %8, %39, %35, %8;\n\t"
         "madc.hi.cc.u32 %9, %39, %35, %9;\n\t"
-        "madc.hi.cc.u32 %10, %40, %35, %10;\n\t"
+        "madc.lo.cc.u32 %10, %41, %35, %10;\n\t"
         "madc.hi.cc.u32 %11, %41, %35, %11;\n\t"
-        "madc.hi.cc.u32 %12, %42, %35, %12;\n\t"
+        "madc.lo.cc.u32 %12, %43, %35, %12;\n\t"
         "madc.hi.cc.u32 %13, %43, %35, %13;\n\t"
-        "madc.hi.cc.u32 %14, %44, %35, %14;\n\t"
+        "madc.lo.cc.u32 %14, %45, %35, %14;\n\t"
         "madc.hi.cc.u32 %15, %45, %35, %15;\n\t"
-        "madc.hi.cc.u32 %16, %46, %35, %16;\n\t"
+        "madc.lo.cc.u32 %16, %47, %35, %16;\n\t"
         "madc.hi.cc.u32 %17, %47, %35, %17;\n\t"
-        "madc.hi.cc.u32 %18, %48, %35, %18;\n\t"
-        "madc.hi.u32 %19, %49, %35, %19;\n\t"
-        "mad.lo.cc.u32 %7, %37, %36, %7;\n\t"
-        "madc.lo.cc.u32 %8, %38, %36, %8;\n\t"
-        "madc.lo.cc.u32 %9, %39, %36, %9;\n\t"
-        "madc.lo.cc.u32 %10, %40, %36, %10;\n\t"
-        "madc.lo.cc.u32 %11, %41, %36, %11;\n\t"
-        "madc.lo.cc.u32 %12, %42, %36, %12;\n\t"
-        "madc.lo.cc.u32 %13, %43, %36, %13;\n\t"
-        "madc.lo.cc.u32 %14, %44, %36, %14;\n\t"
-        "madc.lo.cc.u32 %15, %45, %36, %15;\n\t"
-        "madc.lo.cc.u32 %16, %46, %36, %16;\n\t"
-        "madc.lo.cc.u32 %17, %47, %36, %17;\n\t"
-        "madc.lo.cc.u32 %18, %48, %36, %18;\n\t"
-        "madc.lo.cc.u32 %19, %49, %36, %19;\n\t"
-        "addc.u32 %20, 0, 0;\n\t"
-        "mad.hi.cc.u32 %8, %37, %36, %8;\n\t"
+        "madc.lo.cc.u32 %18, %49, %35, %18;\n\t"
+        "madc.hi.u32 %19, %49, %35, 0;\n\t"
+        "mad.lo.cc.u32 t4, %36, %35, t4;\n\t"
+        "madc.hi.cc.u32 t5, %36, %35, t5;\n\t"
+        "madc.lo.cc.u32 t6, %38, %35, t6;\n\t"
+        "madc.hi.cc.u32 t7, %38, %35, t7;\n\t"
+        "madc.lo.cc.u32 t8, %40, %35, t8;\n\t"
+        "madc.hi.cc.u32 t9, %40, %35, t9;\n\t"
+        "madc.lo.cc.u32 t10, %42, %35, t10;\n\t"
+        "madc.hi.cc.u32 t11, %42, %35, t11;\n\t"
+        "madc.lo.cc.u32 t12, %44, %35, t12;\n\t"
+        "madc.hi.cc.u32 t13, %44, %35, t13;\n\t"
+        "madc.lo.cc.u32 t14, %46, %35, t14;\n\t"
+        "madc.hi.cc.u32 t15, %46, %35, t15;\n\t"
+        "madc.lo.cc.u32 t16, %48, %35, t16;\n\t"
+        "madc.hi.cc.u32 t17, %48, %35, t17;\n\t"
+        "addc.u32 t18, 0, 0;\n\t"
+        "mad.lo.cc.u32 %8, %38, %36, %8;\n\t"
         "madc.hi.cc.u32 %9, %38, %36, %9;\n\t"
-        "madc.hi.cc.u32 %10, %39, %36, %10;\n\t"
+        "madc.lo.cc.u32 %10, %40, %36, %10;\n\t"
         "madc.hi.cc.u32 %11, %40, %36, %11;\n\t"
-        "madc.hi.cc.u32 %12, %41, %36, %12;\n\t"
+        "madc.lo.cc.u32 %12, %42, %36, %12;\n\t"
         "madc.hi.cc.u32 %13, %42, %36, %13;\n\t"
-        "madc.hi.cc.u32 %14, %43, %36, %14;\n\t"
+        "madc.lo.cc.u32 %14, %44, %36, %14;\n\t"
         "madc.hi.cc.u32 %15, %44, %36, %15;\n\t"
-        "madc.hi.cc.u32 %16, %45, %36, %16;\n\t"
+        "madc.lo.cc.u32 %16, %46, %36, %16;\n\t"
         "madc.hi.cc.u32 %17, %46, %36, %17;\n\t"
-        "madc.hi.cc.u32 %18, %47, %36, %18;\n\t"
+        "madc.lo.cc.u32 %18, %48, %36, %18;\n\t"
         "madc.hi.cc.u32 %19, %48, %36, %19;\n\t"
-        "madc.hi.u32 %20, %49, %36, %20;\n\t"
-        "mad.lo.cc.u32 %9, %38, %37, %9;\n\t"
-        "madc.lo.cc.u32 %10, %39, %37, %10;\n\t"
-        "madc.lo.cc.u32 %11, %40, %37, %11;\n\t"
-        "madc.lo.cc.u32 %12, %41, %37, %12;\n\t"
-        "madc.lo.cc.u32 %13, %42, %37, %13;\n\t"
-        "madc.lo.cc.u32 %14, %43, %37, %14;\n\t"
-        "madc.lo.cc.u32 %15, %44, %37, %15;\n\t"
-        "madc.lo.cc.u32 %16, %45, %37, %16;\n\t"
-        "madc.lo.cc.u32 %17, %46, %37, %17;\n\t"
-        "madc.lo.cc.u32 %18, %47, %37, %18;\n\t"
-        "madc.lo.cc.u32 %19, %48, %37, %19;\n\t"
-        "madc.lo.cc.u32 %20, %49, %37, %20;\n\t"
-        "addc.u32 %21, 0, 0;\n\t"
-        "mad.hi.cc.u32 %10, %38, %37, %10;\n\t"
+        "addc.u32 %20, 0, 0;\n\t"
+        "mad.lo.cc.u32 t6, %37, %36, t6;\n\t"
+        "madc.hi.cc.u32 t7, %37, %36, t7;\n\t"
+        "madc.lo.cc.u32 t8, %39, %36, t8;\n\t"
+        "madc.hi.cc.u32 t9, %39, %36, t9;\n\t"
+        "madc.lo.cc.u32 t10, %41, %36, t10;\n\t"
+        "madc.hi.cc.u32 t11, %41, %36, t11;\n\t"
+        "madc.lo.cc.u32 t12, %43, %36, t12;\n\t"
+        "madc.hi.cc.u32 t13, %43, %36, t13;\n\t"
+        "madc.lo.cc.u32 t14, %45, %36, t14;\n\t"
+        "madc.hi.cc.u32 t15, %45, %36, t15;\n\t"
+        "madc.lo.cc.u32 t16, %47, %36, t16;\n\t"
+        "madc.hi.cc.u32 t17, %47, %36, t17;\n\t"
+        "madc.lo.cc.u32 t18, %49, %36, t18;\n\t"
+        "madc.hi.u32 t19, %49, %36, 0;\n\t"
+        "mad.lo.cc.u32 %10, %39, %37, %10;\n\t"
         "madc.hi.cc.u32 %11, %39, %37, %11;\n\t"
-        "madc.hi.cc.u32 %12, %40, %37, %12;\n\t"
+        "madc.lo.cc.u32 %12, %41, %37, %12;\n\t"
         "madc.hi.cc.u32 %13, %41, %37, %13;\n\t"
-        "madc.hi.cc.u32 %14, %42, %37, %14;\n\t"
+        "madc.lo.cc.u32 %14, %43, %37, %14;\n\t"
         "madc.hi.cc.u32 %15, %43, %37, %15;\n\t"
-        "madc.hi.cc.u32 %16, %44, %37, %16;\n\t"
+        "madc.lo.cc.u32 %16, %45, %37, %16;\n\t"
         "madc.hi.cc.u32 %17, %45, %37, %17;\n\t"
-        "madc.hi.cc.u32 %18, %46, %37, %18;\n\t"
+        "madc.lo.cc.u32 %18, %47, %37, %18;\n\t"
         "madc.hi.cc.u32 %19, %47, %37, %19;\n\t"
-        "madc.hi.cc.u32 %20, %48, %37, %20;\n\t"
-        "madc.hi.u32 %21, %49, %37, %21;\n\t"
-        "mad.lo.cc.u32 %11, %39, %38, %11;\n\t"
-        "madc.lo.cc.u32 %12, %40, %38, %12;\n\t"
-        "madc.lo.cc.u32 %13, %41, %38, %13;\n\t"
-        "madc.lo.cc.u32 %14, %42, %38, %14;\n\t"
-        "madc.lo.cc.u32 %15, %43, %38, %15;\n\t"
-        "madc.lo.cc.u32 %16, %44, %38, %16;\n\t"
-        "madc.lo.cc.u32 %17, %45, %38, %17;\n\t"
-        "madc.lo.cc.u32 %18, %46, %38, %18;\n\t"
-        "madc.lo.cc.u32 %19, %47, %38, %19;\n\t"
-        "madc.lo.cc.u32 %20, %48, %38, %20;\n\t"
-        "madc.lo.cc.u32 %21, %49, %38, %21;\n\t"
-        "addc.u32 %22, 0, 0;\n\t"
-        "mad.hi.cc.u32 %12, %39, %38, %12;\n\t"
+        "madc.lo.cc.u32 %20, %49, %37, %20;\n\t"
+        "madc.hi.u32 %21, %49, %37, 0;\n\t"
+        "mad.lo.cc.u32 t8, %38, %37, t8;\n\t"
+        "madc.hi.cc.u32 t9, %38, %37, t9;\n\t"
+        "madc.lo.cc.u32 t10, %40, %37, t10;\n\t"
+        "madc.hi.cc.u32 t11, %40, %37, t11;\n\t"
+        "madc.lo.cc.u32 t12, %42, %37, t12;\n\t"
+        "madc.hi.cc.u32 t13, %42, %37, t13;\n\t"
+        "madc.lo.cc.u32 t14, %44, %37, t14;\n\t"
+        "madc.hi.cc.u32 t15, %44, %37, t15;\n\t"
+        "madc.lo.cc.u32 t16, %46, %37, t16;\n\t"
+        "madc.hi.cc.u32 t17, %46, %37, t17;\n\t"
+        "madc.lo.cc.u32 t18, %48, %37, t18;\n\t"
+        "madc.hi.cc.u32 t19, %48, %37, t19;\n\t"
+        "addc.u32 t20, 0, 0;\n\t"
+        "mad.lo.cc.u32 %12, %40, %38, %12;\n\t"
         "madc.hi.cc.u32 %13, %40, %38, %13;\n\t"
-        "madc.hi.cc.u32 %14, %41, %38, %14;\n\t"
+        "madc.lo.cc.u32 %14, %42, %38, %14;\n\t"
         "madc.hi.cc.u32 %15, %42, %38, %15;\n\t"
-        "madc.hi.cc.u32 %16, %43, %38, %16;\n\t"
+        "madc.lo.cc.u32 %16, %44, %38, %16;\n\t"
         "madc.hi.cc.u32 %17, %44, %38, %17;\n\t"
-        "madc.hi.cc.u32 %18, %45, %38, %18;\n\t"
+        "madc.lo.cc.u32 %18, %46, %38, %18;\n\t"
         "madc.hi.cc.u32 %19, %46, %38, %19;\n\t"
-        "madc.hi.cc.u32 %20, %47, %38, %20;\n\t"
+        "madc.lo.cc.u32 %20, %48, %38, %20;\n\t"
         "madc.hi.cc.u32 %21, %48, %38, %21;\n\t"
-        "madc.hi.u32 %22, %49, %38, %22;\n\t"
-        "mad.lo.cc.u32 %13, %40, %39, %13;\n\t"
-        "madc.lo.cc.u32 %14, %41, %39, %14;\n\t"
-        "madc.lo.cc.u32 %15, %42, %39, %15;\n\t"
-        "madc.lo.cc.u32 %16, %43, %39, %16;\n\t"
-        "madc.lo.cc.u32 %17, %44, %39, %17;\n\t"
-        "madc.lo.cc.u32 %18, %45, %39, %18;\n\t"
-        "madc.lo.cc.u32 %19, %46, %39, %19;\n\t"
-        "madc.lo.cc.u32 %20, %47, %39, %20;\n\t"
-        "madc.lo.cc.u32 %21, %48, %39, %21;\n\t"
-        "madc.lo.cc.u32 %22, %49, %39, %22;\n\t"
-        "addc.u32 %23, 0, 0;\n\t"
-        "mad.hi.cc.u32 %14, %40, %39, %14;\n\t"
+        "addc.u32 %22, 0, 0;\n\t"
+        "mad.lo.cc.u32 t10, %39, %38, t10;\n\t"
+        "madc.hi.cc.u32 t11, %39, %38, t11;\n\t"
+        "madc.lo.cc.u32 t12, %41, %38, t12;\n\t"
+        "madc.hi.cc.u32 t13, %41, %38, t13;\n\t"
+        "madc.lo.cc.u32 t14, %43, %38, t14;\n\t"
+        "madc.hi.cc.u32 t15, %43, %38, t15;\n\t"
+        "madc.lo.cc.u32 t16, %45, %38, t16;\n\t"
+        "madc.hi.cc.u32 t17, %45, %38, t17;\n\t"
+        "madc.lo.cc.u32 t18, %47, %38, t18;\n\t"
+        "madc.hi.cc.u32 t19, %47, %38, t19;\n\t"
+        "madc.lo.cc.u32 t20, %49, %38, t20;\n\t"
+        "madc.hi.u32 t21, %49, %38, 0;\n\t"
+        "mad.lo.cc.u32 %14, %41, %39, %14;\n\t"
         "madc.hi.cc.u32 %15, %41, %39, %15;\n\t"
-        "madc.hi.cc.u32 %16, %42, %39, %16;\n\t"
+        "madc.lo.cc.u32 %16, %43, %39, %16;\n\t"
         "madc.hi.cc.u32 %17, %43, %39, %17;\n\t"
-        "madc.hi.cc.u32 %18, %44, %39, %18;\n\t"
+        "madc.lo.cc.u32 %18, %45, %39, %18;\n\t"
         "madc.hi.cc.u32 %19, %45, %39, %19;\n\t"
-        "madc.hi.cc.u32 %20, %46, %39, %20;\n\t"
+        "madc.lo.cc.u32 %20, %47, %39, %20;\n\t"
         "madc.hi.cc.u32 %21, %47, %39, %21;\n\t"
-        "madc.hi.cc.u32 %22, %48, %39, %22;\n\t"
-        "madc.hi.u32 %23, %49, %39, %23;\n\t"
-        "mad.lo.cc.u32 %15, %41, %40, %15;\n\t"
-        "madc.lo.cc.u32 %16, %42, %40, %16;\n\t"
-        "madc.lo.cc.u32 %17, %43, %40, %17;\n\t"
-        "madc.lo.cc.u32 %18, %44, %40, %18;\n\t"
-        "madc.lo.cc.u32 %19, %45, %40, %19;\n\t"
-        "madc.lo.cc.u32 %20, %46, %40, %20;\n\t"
-        "madc.lo.cc.u32 %21, %47, %40, %21;\n\t"
-        "madc.lo.cc.u32 %22, %48, %40, %22;\n\t"
-        "madc.lo.cc.u32 %23, %49, %40, %23;\n\t"
-        "addc.u32 %24, 0, 0;\n\t"
-        "mad.hi.cc.u32 %16, %41, %40, %16;\n\t"
+        "madc.lo.cc.u32 %22, %49, %39, %22;\n\t"
+        "madc.hi.u32 %23, %49, %39, 0;\n\t"
+        "mad.lo.cc.u32 t12, %40, %39, t12;\n\t"
+        "madc.hi.cc.u32 t13, %40, %39, t13;\n\t"
+        "madc.lo.cc.u32 t14, %42, %39, t14;\n\t"
+        "madc.hi.cc.u32 t15, %42, %39, t15;\n\t"
+        "madc.lo.cc.u32 t16, %44, %39, t16;\n\t"
+        "madc.hi.cc.u32 t17, %44, %39, t17;\n\t"
+        "madc.lo.cc.u32 t18, %46, %39, t18;\n\t"
+        "madc.hi.cc.u32 t19, %46, %39, t19;\n\t"
+        "madc.lo.cc.u32 t20, %48, %39, t20;\n\t"
+        "madc.hi.cc.u32 t21, %48, %39, t21;\n\t"
+        "addc.u32 t22, 0, 0;\n\t"
+        "mad.lo.cc.u32 %16, %42, %40, %16;\n\t"
         "madc.hi.cc.u32 %17, %42, %40, %17;\n\t"
-        "madc.hi.cc.u32 %18, %43, %40, %18;\n\t"
+        "madc.lo.cc.u32 %18, %44, %40, %18;\n\t"
         "madc.hi.cc.u32 %19, %44, %40, %19;\n\t"
-        "madc.hi.cc.u32 %20, %45, %40, %20;\n\t"
+        "madc.lo.cc.u32 %20, %46, %40, %20;\n\t"
         "madc.hi.cc.u32 %21, %46, %40, %21;\n\t"
-        "madc.hi.cc.u32 %22, %47, %40, %22;\n\t"
+        "madc.lo.cc.u32 %22, %48, %40, %22;\n\t"
         "madc.hi.cc.u32 %23, %48, %40, %23;\n\t"
-        "madc.hi.u32 %24, %49, %40, %24;\n\t"
-        "mad.lo.cc.u32 %17, %42, %41, %17;\n\t"
-        "madc.lo.cc.u32 %18, %43, %41, %18;\n\t"
-        "madc.lo.cc.u32 %19, %44, %41, %19;\n\t"
-        "madc.lo.cc.u32 %20, %45, %41, %20;\n\t"
-        "madc.lo.cc.u32 %21, %46, %41, %21;\n\t"
-        "madc.lo.cc.u32 %22, %47, %41, %22;\n\t"
-        "madc.lo.cc.u32 %23, %48, %41, %23;\n\t"
-        "madc.lo.cc.u32 %24, %49, %41, %24;\n\t"
-        "addc.u32 %25, 0, 0;\n\t"
-        "mad.hi.cc.u32 %18, %42, %41, %18;\n\t"
+        "addc.u32 %24, 0, 0;\n\t"
+        "mad.lo.cc.u32 t14, %41, %40, t14;\n\t"
+        "madc.hi.cc.u32 t15, %41, %40, t15;\n\t"
+        "madc.lo.cc.u32 t16, %43, %40, t16;\n\t"
+        "madc.hi.cc.u32 t17, %43, %40, t17;\n\t"
+        "madc.lo.cc.u32 t18, %45, %40, t18;\n\t"
+        "madc.hi.cc.u32 t19, %45, %40, t19;\n\t"
+        "madc.lo.cc.u32 t20, %47, %40, t20;\n\t"
+        "madc.hi.cc.u32 t21, %47, %40, t21;\n\t"
+        "madc.lo.cc.u32 t22, %49, %40, t22;\n\t"
+        "madc.hi.u32 t23, %49, %40, 0;\n\t"
+        "mad.lo.cc.u32 %18, %43, %41, %18;\n\t"
         "madc.hi.cc.u32 %19, %43, %41, %19;\n\t"
-        "madc.hi.cc.u32 %20, %44, %41, %20;\n\t"
+        "madc.lo.cc.u32 %20, %45, %41, %20;\n\t"
         "madc.hi.cc.u32 %21, %45, %41, %21;\n\t"
-        "madc.hi.cc.u32 %22, %46, %41, %22;\n\t"
+        "madc.lo.cc.u32 %22, %47, %41, %22;\n\t"
         "madc.hi.cc.u32 %23, %47, %41, %23;\n\t"
-        "madc.hi.cc.u32 %24, %48, %41, %24;\n\t"
-        "madc.hi.u32 %25, %49, %41, %25;\n\t"
-        "mad.lo.cc.u32 %19, %43, %42, %19;\n\t"
-        "madc.lo.cc.u32 %20, %44, %42, %20;\n\t"
-        "madc.lo.cc.u32 %21, %45, %42, %21;\n\t"
-        "madc.lo.cc.u32 %22, %46, %42, %22;\n\t"
-        "madc.lo.cc.u32 %23, %47, %42, %23;\n\t"
-        "madc.lo.cc.u32 %24, %48, %42, %24;\n\t"
-        "madc.lo.cc.u32 %25, %49, %42, %25;\n\t"
-        "addc.u32 %26, 0, 0;\n\t"
-        "mad.hi.cc.u32 %20, %43, %42, %20;\n\t"
+        "madc.lo.cc.u32 %24, %49, %41, %24;\n\t"
+        "madc.hi.u32 %25, %49, %41, 0;\n\t"
+        "mad.lo.cc.u32 t16, %42, %41, t16;\n\t"
+        "madc.hi.cc.u32 t17, %42, %41, t17;\n\t"
+        "madc.lo.cc.u32 t18, %44, %41, t18;\n\t"
+        "madc.hi.cc.u32 t19, %44, %41, t19;\n\t"
+        "madc.lo.cc.u32 t20, %46, %41, t20;\n\t"
+        "madc.hi.cc.u32 t21, %46, %41, t21;\n\t"
+        "madc.lo.cc.u32 t22, %48, %41, t22;\n\t"
+        "madc.hi.cc.u32 t23, %48, %41, t23;\n\t"
+        "addc.u32 t24, 0, 0;\n\t"
+        "mad.lo.cc.u32 %20, %44, %42, %20;\n\t"
         "madc.hi.cc.u32 %21, %44, %42, %21;\n\t"
-        "madc.hi.cc.u32 %22, %45, %42, %22;\n\t"
+        "madc.lo.cc.u32 %22, %46, %42, %22;\n\t"
         "madc.hi.cc.u32 %23, %46, %42, %23;\n\t"
-        "madc.hi.cc.u32 %24, %47, %42, %24;\n\t"
+        "madc.lo.cc.u32 %24, %48, %42, %24;\n\t"
         "madc.hi.cc.u32 %25, %48, %42, %25;\n\t"
-        "madc.hi.u32 %26, %49, %42, %26;\n\t"
-        "mad.lo.cc.u32 %21, %44, %43, %21;\n\t"
-        "madc.lo.cc.u32 %22, %45, %43, %22;\n\t"
-        "madc.lo.cc.u32 %23, %46, %43, %23;\n\t"
-        "madc.lo.cc.u32 %24, %47, %43, %24;\n\t"
-        "madc.lo.cc.u32 %25, %48, %43, %25;\n\t"
-        "madc.lo.cc.u32 %26, %49, %43, %26;\n\t"
-        "addc.u32 %27, 0, 0;\n\t"
-        "mad.hi.cc.u32 %22, %44, %43, %22;\n\t"
+        "addc.u32 %26, 0, 0;\n\t"
+        "mad.lo.cc.u32 t18, %43, %42, t18;\n\t"
+        "madc.hi.cc.u32 t19, %43, %42, t19;\n\t"
+        "madc.lo.cc.u32 t20, %45, %42, t20;\n\t"
+        "madc.hi.cc.u32 t21, %45, %42, t21;\n\t"
+        "madc.lo.cc.u32 t22, %47, %42, t22;\n\t"
+        "madc.hi.cc.u32 t23, %47, %42, t23;\n\t"
+        "madc.lo.cc.u32 t24, %49, %42, t24;\n\t"
+        "madc.hi.u32 t25, %49, %42, 0;\n\t"
+        "mad.lo.cc.u32 %22, %45, %43, %22;\n\t"
         "madc.hi.cc.u32 %23, %45, %43, %23;\n\t"
-        "madc.hi.cc.u32 %24, %46, %43, %24;\n\t"
+        "madc.lo.cc.u32 %24, %47, %43, %24;\n\t"
         "madc.hi.cc.u32 %25, %47, %43, %25;\n\t"
-        "madc.hi.cc.u32 %26, %48, %43, %26;\n\t"
-        "madc.hi.u32 %27, %49, %43, %27;\n\t"
-        "mad.lo.cc.u32 %23, %45, %44, %23;\n\t"
-        "madc.lo.cc.u32 %24, %46, %44, %24;\n\t"
-        "madc.lo.cc.u32 %25, %47, %44, %25;\n\t"
-        "madc.lo.cc.u32 %26, %48, %44, %26;\n\t"
-        "madc.lo.cc.u32 %27, %49, %44, %27;\n\t"
-        "addc.u32 %28, 0, 0;\n\t"
-        "mad.hi.cc.u32 %24, %45, %44, %24;\n\t"
+        "madc.lo.cc.u32 %26, %49, %43, %26;\n\t"
+        "madc.hi.u32 %27, %49, %43, 0;\n\t"
+        "mad.lo.cc.u32 t20, %44, %43, t20;\n\t"
+        "madc.hi.cc.u32 t21, %44, %43, t21;\n\t"
+        "madc.lo.cc.u32 t22, %46, %43, t22;\n\t"
+        "madc.hi.cc.u32 t23, %46, %43, t23;\n\t"
+        "madc.lo.cc.u32 t24, %48, %43, t24;\n\t"
+        "madc.hi.cc.u32 t25, %48, %43, t25;\n\t"
+        "addc.u32 t26, 0, 0;\n\t"
+        "mad.lo.cc.u32 %24, %46, %44, %24;\n\t"
         "madc.hi.cc.u32 %25, %46, %44, %25;\n\t"
-        "madc.hi.cc.u32 %26, %47, %44, %26;\n\t"
+        "madc.lo.cc.u32 %26, %48, %44, %26;\n\t"
         "madc.hi.cc.u32 %27, %48, %44, %27;\n\t"
-        "madc.hi.u32 %28, %49, %44, %28;\n\t"
-        "mad.lo.cc.u32 %25, %46, %45, %25;\n\t"
-        "madc.lo.cc.u32 %26, %47, %45, %26;\n\t"
-        "madc.lo.cc.u32 %27, %48, %45, %27;\n\t"
-        "madc.lo.cc.u32 %28, %49, %45, %28;\n\t"
-        "addc.u32 %29, 0, 0;\n\t"
-        "mad.hi.cc.u32 %26, %46, %45, %26;\n\t"
+        "addc.u32 %28, 0, 0;\n\t"
+        "mad.lo.cc.u32 t22, %45, %44, t22;\n\t"
+        "madc.hi.cc.u32 t23, %45, %44, t23;\n\t"
+        "madc.lo.cc.u32 t24, %47, %44, t24;\n\t"
+        "madc.hi.cc.u32 t25, %47, %44, t25;\n\t"
+        "madc.lo.cc.u32 t26, %49, %44, t26;\n\t"
+        "madc.hi.u32 t27, %49, %44, 0;\n\t"
+        "mad.lo.cc.u32 %26, %47, %45, %26;\n\t"
         "madc.hi.cc.u32 %27, %47, %45, %27;\n\t"
-        "madc.hi.cc.u32 %28, %48, %45, %28;\n\t"
-        "madc.hi.u32 %29, %49, %45, %29;\n\t"
-        "mad.lo.cc.u32 %27, %47, %46, %27;\n\t"
-        "madc.lo.cc.u32 %28, %48, %46, %28;\n\t"
-        "madc.lo.cc.u32 %29, %49, %46, %29;\n\t"
-        "addc.u32 %30, 0, 0;\n\t"
-        "mad.hi.cc.u32 %28, %47, %46, %28;\n\t"
+        "madc.lo.cc.u32 %28, %49, %45, %28;\n\t"
+        "madc.hi.u32 %29, %49, %45, 0;\n\t"
+        "mad.lo.cc.u32 t24, %46, %45, t24;\n\t"
+        "madc.hi.cc.u32 t25, %46, %45, t25;\n\t"
+        "madc.lo.cc.u32 t26, %48, %45, t26;\n\t"
+        "madc.hi.cc.u32 t27, %48, %45, t27;\n\t"
+        "addc.u32 t28, 0, 0;\n\t"
+        "mad.lo.cc.u32 %28, %48, %46, %28;\n\t"
         "madc.hi.cc.u32 %29, %48, %46, %29;\n\t"
-        "madc.hi.u32 %30, %49, %46, %30;\n\t"
-        "mad.lo.cc.u32 %29, %48, %47, %29;\n\t"
-        "madc.lo.cc.u32 %30, %49, %47, %30;\n\t"
-        "addc.u32 %31, 0, 0;\n\t"
-        "mad.hi.cc.u32 %30, %48, %47, %30;\n\t"
-        "madc.hi.u32 %31, %49, %47, %31;\n\t"
-        "mad.lo.cc.u32 %31, %49, %48, %31;\n\t"
-        "addc.u32 %32, 0, 0;\n\t"
-        "mad.hi.u32 %32, %49, %48, %32;\n\t"
+        "addc.u32 %30, 0, 0;\n\t"
+        "mad.lo.cc.u32 t26, %47, %46, t26;\n\t"
+        "madc.hi.cc.u32 t27, %47, %46, t27;\n\t"
+        "madc.lo.cc.u32 t28, %49, %46, t28;\n\t"
+        "madc.hi.u32 t29, %49, %46, 0;\n\t"
+        "mad.lo.cc.u32 %30, %49, %47, %30;\n\t"
+        "madc.hi.u32 %31, %49, %47, 0;\n\t"
+        "mad.lo.cc.u32 t28, %48, %47, t28;\n\t"
+        "madc.hi.cc.u32 t29, %48, %47, t29;\n\t"
+        "addc.u32 t30, 0, 0;\n\t"
+        "mad.lo.cc.u32 t30, %49, %48, t30;\n\t"
+        "madc.hi.u32 t31, %49, %48, 0;\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "mov.b32 %1, t0;\n\t"
+        "add.cc.u32 %2, %2, t1;\n\t"
+        "addc.cc.u32 %3, %3, t2;\n\t"
+        "addc.cc.u32 %4, %4, t3;\n\t"
+        "addc.cc.u32 %5, %5, t4;\n\t"
+        "addc.cc.u32 %6, %6, t5;\n\t"
+        "addc.cc.u32 %7, %7, t6;\n\t"
+        "addc.cc.u32 %8, %8, t7;\n\t"
+        "addc.cc.u32 %9, %9, t8;\n\t"
+        "addc.cc.u32 %10, %10, t9;\n\t"
+        "addc.cc.u32 %11, %11, t10;\n\t"
+        "addc.cc.u32 %12, %12, t11;\n\t"
+        "addc.cc.u32 %13, %13, t12;\n\t"
+        "addc.cc.u32 %14, %14, t13;\n\t"
+        "addc.cc.u32 %15, %15, t14;\n\t"
+        "addc.cc.u32 %16, %16, t15;\n\t"
+        "addc.cc.u32 %17, %17, t16;\n\t"
+        "addc.cc.u32 %18, %18, t17;\n\t"
+        "addc.cc.u32 %19, %19, t18;\n\t"
+        "addc.cc.u32 %20, %20, t19;\n\t"
+        "addc.cc.u32 %21, %21, t20;\n\t"
+        "addc.cc.u32 %22, %22, t21;\n\t"
+        "addc.cc.u32 %23, %23, t22;\n\t"
+        "addc.cc.u32 %24, %24, t23;\n\t"
+        "addc.cc.u32 %25, %25, t24;\n\t"
+        "addc.cc.u32 %26, %26, t25;\n\t"
+        "addc.cc.u32 %27, %27, t26;\n\t"
+        "addc.cc.u32 %28, %28, t27;\n\t"
+        "addc.cc.u32 %29, %29, t28;\n\t"
+        "addc.cc.u32 %30, %30, t29;\n\t"
+        "addc.cc.u32 %31, %31, t30;\n\t"
+        "addc.u32 %32, 0, t31;\n\t"
         "add.cc.u32 %1, %1, %1;\n\t"
         "addc.cc.u32 %2, %2, %2;\n\t"
         "addc.cc.u32 %3, %3, %3;\n\t"
@@ -4431,310 +4447,326 @@ struct sqr {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[16];
-    y[1] = ptx_mul_lo(x[1], x[0]);
-    y[2] = ptx_mul_hi(x[1], x[0]);
-    y[3] = ptx_mul_lo(x[3], x[0]);
-    y[4] = ptx_mul_hi(x[3], x[0]);
-    y[5] = ptx_mul_lo(x[5], x[0]);
-    y[6] = ptx_mul_hi(x[5], x[0]);
-    y[7] = ptx_mul_lo(x[7], x[0]);
-    y[8] = ptx_mul_hi(x[7], x[0]);
-    y[9] = ptx_mul_lo(x[9], x[0]);
-    y[10] = ptx_mul_hi(x[9], x[0]);
-    y[11] = ptx_mul_lo(x[11], x[0]);
-    y[12] = ptx_mul_hi(x[11], x[0]);
-    y[13] = ptx_mul_lo(x[13], x[0]);
-    y[14] = ptx_mul_hi(x[13], x[0]);
-    y[15] = ptx_mul_lo(x[15], x[0]);
-    y[16] = ptx_mul_hi(x[15], x[0]);
-    t[0] = ptx_mul_lo(x[2], x[0]);
-    t[1] = ptx_mul_hi(x[2], x[0]);
-    t[2] = ptx_mul_lo(x[4], x[0]);
-    t[3] = ptx_mul_hi(x[4], x[0]);
-    t[4] = ptx_mul_lo(x[6], x[0]);
-    t[5] = ptx_mul_hi(x[6], x[0]);
-    t[6] = ptx_mul_lo(x[8], x[0]);
-    t[7] = ptx_mul_hi(x[8], x[0]);
-    t[8] = ptx_mul_lo(x[10], x[0]);
-    t[9] = ptx_mul_hi(x[10], x[0]);
-    t[10] = ptx_mul_lo(x[12], x[0]);
-    t[11] = ptx_mul_hi(x[12], x[0]);
-    t[12] = ptx_mul_lo(x[14], x[0]);
-    t[13] = ptx_mul_hi(x[14], x[0]);
-    t[14] = ptx_mul_lo(x[16], x[0]);
-    t[15] = ptx_mul_hi(x[16], x[0]);
-    y[2] = ptx_add_cc(cf, y[2], t[0]);
-    y[3] = ptx_addc_cc(cf, y[3], t[1]);
-    y[4] = ptx_addc_cc(cf, y[4], t[2]);
-    y[5] = ptx_addc_cc(cf, y[5], t[3]);
-    y[6] = ptx_addc_cc(cf, y[6], t[4]);
-    y[7] = ptx_addc_cc(cf, y[7], t[5]);
-    y[8] = ptx_addc_cc(cf, y[8], t[6]);
-    y[9] = ptx_addc_cc(cf, y[9], t[7]);
-    y[10] = ptx_addc_cc(cf, y[10], t[8]);
-    y[11] = ptx_addc_cc(cf, y[11], t[9]);
-    y[12] = ptx_addc_cc(cf, y[12], t[10]);
-    y[13] = ptx_addc_cc(cf, y[13], t[11]);
-    y[14] = ptx_addc_cc(cf, y[14], t[12]);
-    y[15] = ptx_addc_cc(cf, y[15], t[13]);
-    y[16] = ptx_addc_cc(cf, y[16], t[14]);
-    y[17] = ptx_addc(cf, 0u, t[15]);
-    y[3] = ptx_mad_lo_cc(cf, x[2], x[1], y[3]);
-    y[4] = ptx_madc_lo_cc(cf, x[3], x[1], y[4]);
-    y[5] = ptx_madc_lo_cc(cf, x[4], x[1], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[6], x[1], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[7], x[1], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[8], x[1], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[9], x[1], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[10], x[1], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[11], x[1], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[12], x[1], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[13], x[1], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[14], x[1], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[15], x[1], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[16], x[1], y[17]);
-    y[18] = ptx_addc(cf, 0u, 0u);
-    y[4] = ptx_mad_hi_cc(cf, x[2], x[1], y[4]);
+    uint32_t t[32];
+    y[2] = ptx_mul_lo(x[2], x[0]);
+    y[3] = ptx_mul_hi(x[2], x[0]);
+    y[4] = ptx_mul_lo(x[4], x[0]);
+    y[5] = ptx_mul_hi(x[4], x[0]);
+    y[6] = ptx_mul_lo(x[6], x[0]);
+    y[7] = ptx_mul_hi(x[6], x[0]);
+    y[8] = ptx_mul_lo(x[8], x[0]);
+    y[9] = ptx_mul_hi(x[8], x[0]);
+    y[10] = ptx_mul_lo(x[10], x[0]);
+    y[11] = ptx_mul_hi(x[10], x[0]);
+    y[12] = ptx_mul_lo(x[12], x[0]);
+    y[13] = ptx_mul_hi(x[12], x[0]);
+    y[14] = ptx_mul_lo(x[14], x[0]);
+    y[15] = ptx_mul_hi(x[14], x[0]);
+    y[16] = ptx_mul_lo(x[16], x[0]);
+    y[17] = ptx_mul_hi(x[16], x[0]);
+    t[0] = ptx_mul_lo(x[1], x[0]);
+    t[1] = ptx_mul_hi(x[1], x[0]);
+    t[2] = ptx_mul_lo(x[3], x[0]);
+    t[3] = ptx_mul_hi(x[3], x[0]);
+    t[4] = ptx_mul_lo(x[5], x[0]);
+    t[5] = ptx_mul_hi(x[5], x[0]);
+    t[6] = ptx_mul_lo(x[7], x[0]);
+    t[7] = ptx_mul_hi(x[7], x[0]);
+    t[8] = ptx_mul_lo(x[9], x[0]);
+    t[9] = ptx_mul_hi(x[9], x[0]);
+    t[10] = ptx_mul_lo(x[11], x[0]);
+    t[11] = ptx_mul_hi(x[11], x[0]);
+    t[12] = ptx_mul_lo(x[13], x[0]);
+    t[13] = ptx_mul_hi(x[13], x[0]);
+    t[14] = ptx_mul_lo(x[15], x[0]);
+    t[15] = ptx_mul_hi(x[15], x[0]);
+    y[4] = ptx_mad_lo_cc(cf, x[3], x[1], y[4]);
     y[5] = ptx_madc_hi_cc(cf, x[3], x[1], y[5]);
-    y[6] = ptx_madc_hi_cc(cf, x[4], x[1], y[6]);
+    y[6] = ptx_madc_lo_cc(cf, x[5], x[1], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[5], x[1], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[6], x[1], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[7], x[1], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[7], x[1], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[8], x[1], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[9], x[1], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[9], x[1], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[10], x[1], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[11], x[1], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[11], x[1], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[12], x[1], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[13], x[1], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[13], x[1], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[14], x[1], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[15], x[1], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[15], x[1], y[17]);
-    y[18] = ptx_madc_hi(cf, x[16], x[1], y[18]);
-    y[5] = ptx_mad_lo_cc(cf, x[3], x[2], y[5]);
-    y[6] = ptx_madc_lo_cc(cf, x[4], x[2], y[6]);
-    y[7] = ptx_madc_lo_cc(cf, x[5], x[2], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[6], x[2], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[7], x[2], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[8], x[2], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[9], x[2], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[10], x[2], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[11], x[2], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[12], x[2], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[13], x[2], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[14], x[2], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[15], x[2], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[16], x[2], y[18]);
-    y[19] = ptx_addc(cf, 0u, 0u);
-    y[6] = ptx_mad_hi_cc(cf, x[3], x[2], y[6]);
+    y[18] = ptx_addc(cf, 0u, 0u);
+    t[2] = ptx_mad_lo_cc(cf, x[2], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[2], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[4], x[1], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[4], x[1], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[6], x[1], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[6], x[1], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[8], x[1], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[8], x[1], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[10], x[1], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[10], x[1], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[12], x[1], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[12], x[1], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[14], x[1], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[14], x[1], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[16], x[1], 0u);
+    t[17] = ptx_madc_hi(cf, x[16], x[1], 0u);
+    y[6] = ptx_mad_lo_cc(cf, x[4], x[2], y[6]);
     y[7] = ptx_madc_hi_cc(cf, x[4], x[2], y[7]);
-    y[8] = ptx_madc_hi_cc(cf, x[5], x[2], y[8]);
+    y[8] = ptx_madc_lo_cc(cf, x[6], x[2], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[6], x[2], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[7], x[2], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[8], x[2], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[8], x[2], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[9], x[2], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[10], x[2], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[10], x[2], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[11], x[2], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[12], x[2], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[12], x[2], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[13], x[2], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[14], x[2], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[14], x[2], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[15], x[2], y[18]);
-    y[19] = ptx_madc_hi(cf, x[16], x[2], y[19]);
-    y[7] = ptx_mad_lo_cc(cf, x[4], x[3], y[7]);
-    y[8] = ptx_madc_lo_cc(cf, x[5], x[3], y[8]);
-    y[9] = ptx_madc_lo_cc(cf, x[6], x[3], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[7], x[3], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[8], x[3], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[9], x[3], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[10], x[3], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[11], x[3], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[12], x[3], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[13], x[3], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[14], x[3], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[15], x[3], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[16], x[3], y[19]);
-    y[20] = ptx_addc(cf, 0u, 0u);
-    y[8] = ptx_mad_hi_cc(cf, x[4], x[3], y[8]);
+    y[18] = ptx_madc_lo_cc(cf, x[16], x[2], y[18]);
+    y[19] = ptx_madc_hi(cf, x[16], x[2], 0u);
+    t[4] = ptx_mad_lo_cc(cf, x[3], x[2], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[2], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[2], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[2], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[2], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[7], x[2], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[9], x[2], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[9], x[2], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[11], x[2], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[11], x[2], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[13], x[2], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[13], x[2], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[15], x[2], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[15], x[2], t[17]);
+    t[18] = ptx_addc(cf, 0u, 0u);
+    y[8] = ptx_mad_lo_cc(cf, x[5], x[3], y[8]);
     y[9] = ptx_madc_hi_cc(cf, x[5], x[3], y[9]);
-    y[10] = ptx_madc_hi_cc(cf, x[6], x[3], y[10]);
+    y[10] = ptx_madc_lo_cc(cf, x[7], x[3], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[7], x[3], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[8], x[3], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[9], x[3], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[9], x[3], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[10], x[3], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[11], x[3], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[11], x[3], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[12], x[3], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[13], x[3], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[13], x[3], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[14], x[3], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[15], x[3], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[15], x[3], y[19]);
-    y[20] = ptx_madc_hi(cf, x[16], x[3], y[20]);
-    y[9] = ptx_mad_lo_cc(cf, x[5], x[4], y[9]);
-    y[10] = ptx_madc_lo_cc(cf, x[6], x[4], y[10]);
-    y[11] = ptx_madc_lo_cc(cf, x[7], x[4], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[8], x[4], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[9], x[4], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[10], x[4], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[11], x[4], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[12], x[4], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[13], x[4], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[14], x[4], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[15], x[4], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[16], x[4], y[20]);
-    y[21] = ptx_addc(cf, 0u, 0u);
-    y[10] = ptx_mad_hi_cc(cf, x[5], x[4], y[10]);
+    y[20] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[4], x[3], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[3], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[3], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[3], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[3], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[8], x[3], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[10], x[3], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[10], x[3], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[12], x[3], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[12], x[3], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[14], x[3], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[14], x[3], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[16], x[3], t[18]);
+    t[19] = ptx_madc_hi(cf, x[16], x[3], 0u);
+    y[10] = ptx_mad_lo_cc(cf, x[6], x[4], y[10]);
     y[11] = ptx_madc_hi_cc(cf, x[6], x[4], y[11]);
-    y[12] = ptx_madc_hi_cc(cf, x[7], x[4], y[12]);
+    y[12] = ptx_madc_lo_cc(cf, x[8], x[4], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[8], x[4], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[9], x[4], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[10], x[4], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[10], x[4], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[11], x[4], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[12], x[4], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[12], x[4], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[13], x[4], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[14], x[4], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[14], x[4], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[15], x[4], y[20]);
-    y[21] = ptx_madc_hi(cf, x[16], x[4], y[21]);
-    y[11] = ptx_mad_lo_cc(cf, x[6], x[5], y[11]);
-    y[12] = ptx_madc_lo_cc(cf, x[7], x[5], y[12]);
-    y[13] = ptx_madc_lo_cc(cf, x[8], x[5], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[9], x[5], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[10], x[5], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[11], x[5], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[12], x[5], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[13], x[5], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[14], x[5], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[15], x[5], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[16], x[5], y[21]);
-    y[22] = ptx_addc(cf, 0u, 0u);
-    y[12] = ptx_mad_hi_cc(cf, x[6], x[5], y[12]);
+    y[20] = ptx_madc_lo_cc(cf, x[16], x[4], y[20]);
+    y[21] = ptx_madc_hi(cf, x[16], x[4], 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[5], x[4], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[4], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[4], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[7], x[4], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[9], x[4], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[9], x[4], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[11], x[4], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[11], x[4], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[13], x[4], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[13], x[4], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[15], x[4], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[15], x[4], t[19]);
+    t[20] = ptx_addc(cf, 0u, 0u);
+    y[12] = ptx_mad_lo_cc(cf, x[7], x[5], y[12]);
     y[13] = ptx_madc_hi_cc(cf, x[7], x[5], y[13]);
-    y[14] = ptx_madc_hi_cc(cf, x[8], x[5], y[14]);
+    y[14] = ptx_madc_lo_cc(cf, x[9], x[5], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[9], x[5], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[10], x[5], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[11], x[5], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[11], x[5], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[12], x[5], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[13], x[5], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[13], x[5], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[14], x[5], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[15], x[5], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[15], x[5], y[21]);
-    y[22] = ptx_madc_hi(cf, x[16], x[5], y[22]);
-    y[13] = ptx_mad_lo_cc(cf, x[7], x[6], y[13]);
-    y[14] = ptx_madc_lo_cc(cf, x[8], x[6], y[14]);
-    y[15] = ptx_madc_lo_cc(cf, x[9], x[6], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[10], x[6], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[11], x[6], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[12], x[6], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[13], x[6], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[14], x[6], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[15], x[6], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[16], x[6], y[22]);
-    y[23] = ptx_addc(cf, 0u, 0u);
-    y[14] = ptx_mad_hi_cc(cf, x[7], x[6], y[14]);
+    y[22] = ptx_addc(cf, 0u, 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[6], x[5], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[5], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[5], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[8], x[5], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[10], x[5], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[10], x[5], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[12], x[5], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[12], x[5], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[14], x[5], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[14], x[5], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[16], x[5], t[20]);
+    t[21] = ptx_madc_hi(cf, x[16], x[5], 0u);
+    y[14] = ptx_mad_lo_cc(cf, x[8], x[6], y[14]);
     y[15] = ptx_madc_hi_cc(cf, x[8], x[6], y[15]);
-    y[16] = ptx_madc_hi_cc(cf, x[9], x[6], y[16]);
+    y[16] = ptx_madc_lo_cc(cf, x[10], x[6], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[10], x[6], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[11], x[6], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[12], x[6], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[12], x[6], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[13], x[6], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[14], x[6], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[14], x[6], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[15], x[6], y[22]);
-    y[23] = ptx_madc_hi(cf, x[16], x[6], y[23]);
-    y[15] = ptx_mad_lo_cc(cf, x[8], x[7], y[15]);
-    y[16] = ptx_madc_lo_cc(cf, x[9], x[7], y[16]);
-    y[17] = ptx_madc_lo_cc(cf, x[10], x[7], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[11], x[7], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[12], x[7], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[13], x[7], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[14], x[7], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[15], x[7], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[16], x[7], y[23]);
-    y[24] = ptx_addc(cf, 0u, 0u);
-    y[16] = ptx_mad_hi_cc(cf, x[8], x[7], y[16]);
+    y[22] = ptx_madc_lo_cc(cf, x[16], x[6], y[22]);
+    y[23] = ptx_madc_hi(cf, x[16], x[6], 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[7], x[6], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[7], x[6], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[9], x[6], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[9], x[6], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[11], x[6], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[11], x[6], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[13], x[6], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[13], x[6], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[15], x[6], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[15], x[6], t[21]);
+    t[22] = ptx_addc(cf, 0u, 0u);
+    y[16] = ptx_mad_lo_cc(cf, x[9], x[7], y[16]);
     y[17] = ptx_madc_hi_cc(cf, x[9], x[7], y[17]);
-    y[18] = ptx_madc_hi_cc(cf, x[10], x[7], y[18]);
+    y[18] = ptx_madc_lo_cc(cf, x[11], x[7], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[11], x[7], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[12], x[7], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[13], x[7], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[13], x[7], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[14], x[7], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[15], x[7], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[15], x[7], y[23]);
-    y[24] = ptx_madc_hi(cf, x[16], x[7], y[24]);
-    y[17] = ptx_mad_lo_cc(cf, x[9], x[8], y[17]);
-    y[18] = ptx_madc_lo_cc(cf, x[10], x[8], y[18]);
-    y[19] = ptx_madc_lo_cc(cf, x[11], x[8], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[12], x[8], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[13], x[8], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[14], x[8], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[15], x[8], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[16], x[8], y[24]);
-    y[25] = ptx_addc(cf, 0u, 0u);
-    y[18] = ptx_mad_hi_cc(cf, x[9], x[8], y[18]);
+    y[24] = ptx_addc(cf, 0u, 0u);
+    t[14] = ptx_mad_lo_cc(cf, x[8], x[7], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[8], x[7], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[10], x[7], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[10], x[7], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[12], x[7], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[12], x[7], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[14], x[7], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[14], x[7], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[16], x[7], t[22]);
+    t[23] = ptx_madc_hi(cf, x[16], x[7], 0u);
+    y[18] = ptx_mad_lo_cc(cf, x[10], x[8], y[18]);
     y[19] = ptx_madc_hi_cc(cf, x[10], x[8], y[19]);
-    y[20] = ptx_madc_hi_cc(cf, x[11], x[8], y[20]);
+    y[20] = ptx_madc_lo_cc(cf, x[12], x[8], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[12], x[8], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[13], x[8], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[14], x[8], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[14], x[8], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[15], x[8], y[24]);
-    y[25] = ptx_madc_hi(cf, x[16], x[8], y[25]);
-    y[19] = ptx_mad_lo_cc(cf, x[10], x[9], y[19]);
-    y[20] = ptx_madc_lo_cc(cf, x[11], x[9], y[20]);
-    y[21] = ptx_madc_lo_cc(cf, x[12], x[9], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[13], x[9], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[14], x[9], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[15], x[9], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[16], x[9], y[25]);
-    y[26] = ptx_addc(cf, 0u, 0u);
-    y[20] = ptx_mad_hi_cc(cf, x[10], x[9], y[20]);
+    y[24] = ptx_madc_lo_cc(cf, x[16], x[8], y[24]);
+    y[25] = ptx_madc_hi(cf, x[16], x[8], 0u);
+    t[16] = ptx_mad_lo_cc(cf, x[9], x[8], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[9], x[8], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[11], x[8], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[11], x[8], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[13], x[8], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[13], x[8], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[15], x[8], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[15], x[8], t[23]);
+    t[24] = ptx_addc(cf, 0u, 0u);
+    y[20] = ptx_mad_lo_cc(cf, x[11], x[9], y[20]);
     y[21] = ptx_madc_hi_cc(cf, x[11], x[9], y[21]);
-    y[22] = ptx_madc_hi_cc(cf, x[12], x[9], y[22]);
+    y[22] = ptx_madc_lo_cc(cf, x[13], x[9], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[13], x[9], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[14], x[9], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[15], x[9], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[15], x[9], y[25]);
-    y[26] = ptx_madc_hi(cf, x[16], x[9], y[26]);
-    y[21] = ptx_mad_lo_cc(cf, x[11], x[10], y[21]);
-    y[22] = ptx_madc_lo_cc(cf, x[12], x[10], y[22]);
-    y[23] = ptx_madc_lo_cc(cf, x[13], x[10], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[14], x[10], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[15], x[10], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[16], x[10], y[26]);
-    y[27] = ptx_addc(cf, 0u, 0u);
-    y[22] = ptx_mad_hi_cc(cf, x[11], x[10], y[22]);
+    y[26] = ptx_addc(cf, 0u, 0u);
+    t[18] = ptx_mad_lo_cc(cf, x[10], x[9], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[10], x[9], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[12], x[9], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[12], x[9], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[14], x[9], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[14], x[9], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[16], x[9], t[24]);
+    t[25] = ptx_madc_hi(cf, x[16], x[9], 0u);
+    y[22] = ptx_mad_lo_cc(cf, x[12], x[10], y[22]);
     y[23] = ptx_madc_hi_cc(cf, x[12], x[10], y[23]);
-    y[24] = ptx_madc_hi_cc(cf, x[13], x[10], y[24]);
+    y[24] = ptx_madc_lo_cc(cf, x[14], x[10], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[14], x[10], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[15], x[10], y[26]);
-    y[27] = ptx_madc_hi(cf, x[16], x[10], y[27]);
-    y[23] = ptx_mad_lo_cc(cf, x[12], x[11], y[23]);
-    y[24] = ptx_madc_lo_cc(cf, x[13], x[11], y[24]);
-    y[25] = ptx_madc_lo_cc(cf, x[14], x[11], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[15], x[11], y[26]);
-    y[27] = ptx_madc_lo_cc(cf, x[16], x[11], y[27]);
-    y[28] = ptx_addc(cf, 0u, 0u);
-    y[24] = ptx_mad_hi_cc(cf, x[12], x[11], y[24]);
+    y[26] = ptx_madc_lo_cc(cf, x[16], x[10], y[26]);
+    y[27] = ptx_madc_hi(cf, x[16], x[10], 0u);
+    t[20] = ptx_mad_lo_cc(cf, x[11], x[10], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[11], x[10], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[13], x[10], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[13], x[10], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[15], x[10], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[15], x[10], t[25]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    y[24] = ptx_mad_lo_cc(cf, x[13], x[11], y[24]);
     y[25] = ptx_madc_hi_cc(cf, x[13], x[11], y[25]);
-    y[26] = ptx_madc_hi_cc(cf, x[14], x[11], y[26]);
+    y[26] = ptx_madc_lo_cc(cf, x[15], x[11], y[26]);
     y[27] = ptx_madc_hi_cc(cf, x[15], x[11], y[27]);
-    y[28] = ptx_madc_hi(cf, x[16], x[11], y[28]);
-    y[25] = ptx_mad_lo_cc(cf, x[13], x[12], y[25]);
-    y[26] = ptx_madc_lo_cc(cf, x[14], x[12], y[26]);
-    y[27] = ptx_madc_lo_cc(cf, x[15], x[12], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[16], x[12], y[28]);
-    y[29] = ptx_addc(cf, 0u, 0u);
-    y[26] = ptx_mad_hi_cc(cf, x[13], x[12], y[26]);
+    y[28] = ptx_addc(cf, 0u, 0u);
+    t[22] = ptx_mad_lo_cc(cf, x[12], x[11], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[12], x[11], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[14], x[11], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[14], x[11], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[16], x[11], t[26]);
+    t[27] = ptx_madc_hi(cf, x[16], x[11], 0u);
+    y[26] = ptx_mad_lo_cc(cf, x[14], x[12], y[26]);
     y[27] = ptx_madc_hi_cc(cf, x[14], x[12], y[27]);
-    y[28] = ptx_madc_hi_cc(cf, x[15], x[12], y[28]);
-    y[29] = ptx_madc_hi(cf, x[16], x[12], y[29]);
-    y[27] = ptx_mad_lo_cc(cf, x[14], x[13], y[27]);
-    y[28] = ptx_madc_lo_cc(cf, x[15], x[13], y[28]);
-    y[29] = ptx_madc_lo_cc(cf, x[16], x[13], y[29]);
-    y[30] = ptx_addc(cf, 0u, 0u);
-    y[28] = ptx_mad_hi_cc(cf, x[14], x[13], y[28]);
+    y[28] = ptx_madc_lo_cc(cf, x[16], x[12], y[28]);
+    y[29] = ptx_madc_hi(cf, x[16], x[12], 0u);
+    t[24] = ptx_mad_lo_cc(cf, x[13], x[12], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[13], x[12], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[15], x[12], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[15], x[12], t[27]);
+    t[28] = ptx_addc(cf, 0u, 0u);
+    y[28] = ptx_mad_lo_cc(cf, x[15], x[13], y[28]);
     y[29] = ptx_madc_hi_cc(cf, x[15], x[13], y[29]);
-    y[30] = ptx_madc_hi(cf, x[16], x[13], y[30]);
-    y[29] = ptx_mad_lo_cc(cf, x[15], x[14], y[29]);
-    y[30] = ptx_madc_lo_cc(cf, x[16], x[14], y[30]);
-    y[31] = ptx_addc(cf, 0u, 0u);
-    y[30] = ptx_mad_hi_cc(cf, x[15], x[14], y[30]);
-    y[31] = ptx_madc_hi(cf, x[16], x[14], y[31]);
-    y[31] = ptx_mad_lo_cc(cf, x[16], x[15], y[31]);
-    y[32] = ptx_addc(cf, 0u, 0u);
-    y[32] = ptx_mad_hi(x[16], x[15], y[32]);
+    y[30] = ptx_addc(cf, 0u, 0u);
+    t[26] = ptx_mad_lo_cc(cf, x[14], x[13], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[14], x[13], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[16], x[13], t[28]);
+    t[29] = ptx_madc_hi(cf, x[16], x[13], 0u);
+    y[30] = ptx_mad_lo_cc(cf, x[16], x[14], y[30]);
+    y[31] = ptx_madc_hi(cf, x[16], x[14], 0u);
+    t[28] = ptx_mad_lo_cc(cf, x[15], x[14], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[15], x[14], t[29]);
+    t[30] = ptx_addc(cf, 0u, 0u);
+    t[30] = ptx_mad_lo_cc(cf, x[16], x[15], t[30]);
+    t[31] = ptx_madc_hi(cf, x[16], x[15], 0u);
+    y[0] = ptx_mov(0u);
+    y[1] = ptx_mov(t[0]);
+    y[2] = ptx_add_cc(cf, y[2], t[1]);
+    y[3] = ptx_addc_cc(cf, y[3], t[2]);
+    y[4] = ptx_addc_cc(cf, y[4], t[3]);
+    y[5] = ptx_addc_cc(cf, y[5], t[4]);
+    y[6] = ptx_addc_cc(cf, y[6], t[5]);
+    y[7] = ptx_addc_cc(cf, y[7], t[6]);
+    y[8] = ptx_addc_cc(cf, y[8], t[7]);
+    y[9] = ptx_addc_cc(cf, y[9], t[8]);
+    y[10] = ptx_addc_cc(cf, y[10], t[9]);
+    y[11] = ptx_addc_cc(cf, y[11], t[10]);
+    y[12] = ptx_addc_cc(cf, y[12], t[11]);
+    y[13] = ptx_addc_cc(cf, y[13], t[12]);
+    y[14] = ptx_addc_cc(cf, y[14], t[13]);
+    y[15] = ptx_addc_cc(cf, y[15], t[14]);
+    y[16] = ptx_addc_cc(cf, y[16], t[15]);
+    y[17] = ptx_addc_cc(cf, y[17], t[16]);
+    y[18] = ptx_addc_cc(cf, y[18], t[17]);
+    y[19] = ptx_addc_cc(cf, y[19], t[18]);
+    y[20] = ptx_addc_cc(cf, y[20], t[19]);
+    y[21] = ptx_addc_cc(cf, y[21], t[20]);
+    y[22] = ptx_addc_cc(cf, y[22], t[21]);
+    y[23] = ptx_addc_cc(cf, y[23], t[22]);
+    y[24] = ptx_addc_cc(cf, y[24], t[23]);
+    y[25] = ptx_addc_cc(cf, y[25], t[24]);
+    y[26] = ptx_addc_cc(cf, y[26], t[25]);
+    y[27] = ptx_addc_cc(cf, y[27], t[26]);
+    y[28] = ptx_addc_cc(cf, y[28], t[27]);
+    y[29] = ptx_addc_cc(cf, y[29], t[28]);
+    y[30] = ptx_addc_cc(cf, y[30], t[29]);
+    y[31] = ptx_addc_cc(cf, y[31], t[30]);
+    y[32] = ptx_addc(cf, 0u, t[31]);
     y[1] = ptx_add_cc(cf, y[1], y[1]);
     y[2] = ptx_addc_cc(cf, y[2], y[2]);
     y[3] = ptx_addc_cc(cf, y[3], y[3]);

@@ -791,7 +791,7 @@ struct mul_hi {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 9 instructions.
+// sqr: a * a, full, each cross product once; 12 instructions.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 64;
@@ -810,8 +810,12 @@ struct sqr {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        "mul.lo.u32 %1, %5, %4;\n\t"
-        "mul.hi.u32 %2, %5, %4;\n\t"
+        ".reg .u32 t<2>;\n\t"
+        "mul.lo.u32 t0, %5, %4;\n\t"
+        "mul.hi.u32 t1, %5, %4;\n\t"
+        "mov.b32 %0, 0;\n\t"
+        "mov.b32 %1, t0;\n\t"
+        "mov.b32 %2, t1;\n\t"
         "add.cc.u32 %1, %1, %1;\n\t"
         "addc.cc.u32 %2, %2, %2;\n\t"
         "addc.u32 %3, 0, 0;\n\t"
@@ -830,8 +834,12 @@ struct sqr {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    y[1] = ptx_mul_lo(x[1], x[0]);
-    y[2] = ptx_mul_hi(x[1], x[0]);
+    uint32_t t[2];
+    t[0] = ptx_mul_lo(x[1], x[0]);
+    t[1] = ptx_mul_hi(x[1], x[0]);
+    y[0] = ptx_mov(0u);
+    y[1] = ptx_mov(t[0]);
+    y[2] = ptx_mov(t[1]);
     y[1] = ptx_add_cc(cf, y[1], y[1]);
     y[2] = ptx_addc_cc(cf, y[2], y[2]);
     y[3] = ptx_addc(cf, 0u, 0u);

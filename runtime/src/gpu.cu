@@ -46,8 +46,8 @@ void run_on_gpu(const Kernel& k, Layout layout, std::size_t n, const uint32_t* i
     const uint32_t* d_in_ptr = d_in.ptr;
     uint32_t* d_out_ptr = d_out.ptr;
     void* args[] = {&n, &layout, &d_in_ptr, &d_out_ptr};
-    constexpr unsigned threads = 256;
-    check(cudaLaunchKernel(k.loaded, dim3(unsigned((n + threads - 1) / threads)), dim3(threads), args, 0, 0),
+    check(cudaLaunchKernel(k.loaded, dim3(unsigned((n + batch_threads - 1) / batch_threads)), dim3(batch_threads),
+                           args, 0, 0),
           "launch");
   } else {
     k.device(n, layout, d_in.ptr, d_out.ptr);

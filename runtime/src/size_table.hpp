@@ -19,8 +19,7 @@ OpInfo info_of() {
 namespace mpgen::detail {
 template <class Op>
 void launch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
-  constexpr unsigned threads = 256;
-  device_batch<Op><<<unsigned((n + threads - 1) / threads), threads>>>(n, layout, in, out);
+  device_batch<Op><<<unsigned((n + batch_threads - 1) / batch_threads), batch_threads>>>(n, layout, in, out);
 }
 }  // namespace mpgen::detail
 #define MPGEN_DEVICE_FN(Op) &launch<Op>

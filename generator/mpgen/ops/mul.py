@@ -1,17 +1,16 @@
 """Multiplication: schoolbook products (full, truncated, high half, by a word,
-multiply-add) and squaring, row by row.
+multiply-add) and squaring, as rows of products summed in even and odd columns
+(`add_rows`).
 
-Each row adds a * b[i] into the accumulator as two carry chains, the low halves
-of the partial products then the high halves (a pair per product: one
-`IMAD.WIDE` in SASS). A product of exact width ceil(2*bits/32) limbs that is
-2n-1 has a top limb known to be zero: the last row neither computes nor carries
-into it, as the truncated products (mul_lo) drop everything at or above `limit`.
+A product of exact width ceil(2*bits/32) limbs that is 2n-1 has a top limb known
+to be zero: no row computes or carries into it, as the truncated products
+(mul_lo) drop everything at or above `limit`.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from ..ir import Function, Reg, chained
+from ..ir import MASK, Function, Reg, chained
 from ..size import Size, limbs_for
 from .common import Operation, binary, mask_top, same_limbs, with_word
 from ..tomlcompat import tomllib
@@ -25,43 +24,54 @@ def product_limbs(size: Size) -> int:
     return limbs_for(2 * size.bits)
 
 
+# A row of products: the word b_i and the (column, a_j) pairs it multiplies.
+Row = tuple[Reg, list[tuple[int, Reg]]]
+
+
 def schoolbook(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg], limit: int,
                accumulate: bool = False) -> None:
     """acc[:limit] = (a * b (+ acc[:len(a)] if accumulate)) mod 2^(32 limit).
-    Exact when the value fits in `limit` limbs.
+    Exact when the value fits in `limit` limbs."""
+    rows = [(bi, [(i + j, aj) for j, aj in enumerate(a)]) for i, bi in enumerate(b)]
+    add_rows(fn, acc, rows, limit, len(a) if accumulate else 0)
 
-    Two accumulators with the same column numbering: a product a_j b_i whose low half
-    lands in an even column adds into `acc`, one landing in an odd column into `odd`.
-    So every pair sits in an aligned register pair (one IMAD.WIDE), and each row is two
+
+def add_rows(fn: Function, acc: list[Reg], rows: list[Row], limit: int, initial: int = 0) -> None:
+    """acc[:limit] = (acc[:initial] + the sum of the rows' products) mod 2^(32 limit).
+
+    Two accumulators with the same column numbering: a product whose low half lands in
+    an even column adds into `acc`, one landing in an odd column into `odd`. So every
+    pair sits in an aligned register pair (one IMAD.WIDE), and each row is two
     independent chains of half the length, which the GPU overlaps; the two
     accumulators are added once at the end (sppark's even/odd split, for any limb
     count and any `limit`)."""
-    n = len(a)
-    even: dict[int, Reg] = {c: acc[c] for c in range(n)} if accumulate else {}
+    even: dict[int, Reg] = {c: acc[c] for c in range(initial)}
     odd: dict[int, Reg] = {}
-    for i, bi in enumerate(b):
-        top = n + i  # the highest column the sum of rows 0..i can reach
+    bound = (1 << 32 * initial) - 1  # the largest value the accumulated sum can have
+    for bi, products in rows:
+        bound += sum(MASK * MASK << 32 * c for c, _ in products)
+        top = min(limit - 1, (bound.bit_length() - 1) // 32)  # no carry leaves this column
         for parity, column in ((0, even), (1, odd)):
-            steps = [(half, i + j + k, a[j]) for j in range((i + parity) % 2, n, 2)
-                     for k, half in enumerate(("mad.lo", "mad.hi")) if i + j + k < limit]
-            _add_row(fn, column, steps, bi, acc if parity == 0 else None, min(top, limit - 1))
+            steps = [(half, c + k, aj) for c, aj in products if c % 2 == parity
+                     for k, half in enumerate(("mad.lo", "mad.hi")) if c + k < limit]
+            _add_row(fn, column, steps, bi, acc if parity == 0 else None, top)
     _merge(fn, acc, even, odd, limit)
 
 
 def _add_row(fn: Function, column: dict[int, Reg], steps: list[tuple[str, int, Reg]], bi: Reg,
              regs: list[Reg] | None, top: int) -> None:
-    """column += the pairs in `steps` (half, column, a_j), times bi, as one carry chain over
-    the columns written before; fresh columns take plain products. `regs` names the
-    accumulator's registers by column (None: temporaries made on first write); no carry
-    leaves column `top`."""
+    """column += the pairs in `steps` (half, column, a_j; consecutive columns), times bi,
+    as one carry chain over the columns written before; fresh columns take plain
+    products. `regs` names the accumulator's registers by column (None: temporaries made
+    on first write); no carry leaves column `top`."""
     def reg(c: int) -> Reg:
         if c not in column:
             column[c] = regs[c] if regs is not None else fn.temp()
         return column[c]
 
+    assert all(b[1] == a[1] + 1 for a, b in zip(steps, steps[1:])), steps
     chain: list = []
     carrying = False
-    last = -1
     for half, c, aj in steps:
         written = c in column
         if written or carrying:
@@ -73,10 +83,9 @@ def _add_row(fn: Function, column: dict[int, Reg], steps: list[tuple[str, int, R
                 chain = []
         else:
             fn.emit(half.replace("mad", "mul"), reg(c), aj, bi)
-        last = c
     if not chain:
         return
-    c = last + 1
+    c = steps[-1][1] + 1
     while c <= top and c in column:  # carry through columns already written
         chain.append(("add", column[c], (column[c], 0)))
         c += 1
@@ -109,21 +118,15 @@ def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
         fn.emit("mul.lo", acc[0], a[0], a[0])
         fn.emit("mul.hi", acc[1], a[0], a[0])
         return
-    # Cross products into acc[1 .. 2n-2]: rows a_i * a[i+1:], at limb 2i+1.
-    schoolbook(fn, acc[1:], a[1:], [a[0]], n)
-    for i in range(1, n - 1):
-        row = acc[2 * i + 1:]
-        rest = a[i + 1:]
-        fn.chain("mad.lo", [(row[j], (rest[j], a[i], row[j])) for j in range(len(rest))])
-        fn.emit("addc", row[len(rest)], 0, 0)
-        fn.chain("mad.hi", [(row[j + 1], (rest[j], a[i], row[j + 1])) for j in range(len(rest))],
-                 carry_out=False)
+    # Cross products a_i a_j (i < j) at column i + j: acc[0] = 0, the sum below 2^(32(2n-1)).
+    add_rows(fn, acc, [(a[i], [(i + j, a[j]) for j in range(i + 1, n)]) for i in range(n - 1)],
+             2 * n - 1)
     # Double: the carry into acc[2n-1] is zero when the square has only 2n-1 limbs.
     full = limit == 2 * n
     fn.chain("add", [(acc[k], (acc[k], acc[k])) for k in range(1, 2 * n - 1)], carry_out=full)
     if full:
         fn.emit("addc", acc[2 * n - 1], 0, 0)
-    # The diagonal: acc[0] is still free; the chain runs through acc[1 .. limit-1].
+    # The diagonal: acc[0] is 0 so far; the chain runs through acc[1 .. limit-1].
     fn.emit("mul.lo", acc[0], a[0], a[0])
     for k in range(1, limit):
         half = "mad.hi" if k % 2 else "mad.lo"
