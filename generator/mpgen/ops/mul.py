@@ -1,6 +1,6 @@
 """Multiplication: schoolbook products (full, truncated, high half, by a word,
 multiply-add) and squaring, as rows of products summed in even and odd columns
-(`add_rows`).
+(`columns.Columns`).
 
 A product of exact width ceil(2*bits/32) limbs that is 2n-1 has a top limb known
 to be zero: no row computes or carries into it, as the truncated products
@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..ir import MASK, Function, Reg, chained
+from ..ir import Function, Reg, chained
 from ..size import Size, limbs_for
+from .columns import Columns
 from .common import Operation, binary, mask_top, same_limbs, with_word
 from ..tomlcompat import tomllib
 from .karatsuba import karatsuba
@@ -24,90 +25,15 @@ def product_limbs(size: Size) -> int:
     return limbs_for(2 * size.bits)
 
 
-# A row of products: the word b_i and the (column, a_j) pairs it multiplies.
-Row = tuple[Reg, list[tuple[int, Reg]]]
-
-
 def schoolbook(fn: Function, acc: list[Reg], a: list[Reg], b: list[Reg], limit: int,
                accumulate: bool = False) -> None:
     """acc[:limit] = (a * b (+ acc[:len(a)] if accumulate)) mod 2^(32 limit).
     Exact when the value fits in `limit` limbs."""
-    rows = [(bi, [(i + j, aj) for j, aj in enumerate(a)]) for i, bi in enumerate(b)]
-    add_rows(fn, acc, rows, limit, len(a) if accumulate else 0)
+    columns = Columns(fn, limit, acc, len(a) if accumulate else 0)
+    for i, bi in enumerate(b):
+        columns.add_row(bi, [(i + j, aj) for j, aj in enumerate(a)])
+    columns.sum_into(acc[:limit])
 
-
-def add_rows(fn: Function, acc: list[Reg], rows: list[Row], limit: int, initial: int = 0) -> None:
-    """acc[:limit] = (acc[:initial] + the sum of the rows' products) mod 2^(32 limit).
-
-    Two accumulators with the same column numbering: a product whose low half lands in
-    an even column adds into `acc`, one landing in an odd column into `odd`. So every
-    pair sits in an aligned register pair (one IMAD.WIDE), and each row is two
-    independent chains of half the length, which the GPU overlaps; the two
-    accumulators are added once at the end (sppark's even/odd split, for any limb
-    count and any `limit`)."""
-    even: dict[int, Reg] = {c: acc[c] for c in range(initial)}
-    odd: dict[int, Reg] = {}
-    bound = (1 << 32 * initial) - 1  # the largest value the accumulated sum can have
-    for bi, products in rows:
-        bound += sum(MASK * MASK << 32 * c for c, _ in products)
-        top = min(limit - 1, (bound.bit_length() - 1) // 32)  # no carry leaves this column
-        for parity, column in ((0, even), (1, odd)):
-            steps = [(half, c + k, aj) for c, aj in products if c % 2 == parity
-                     for k, half in enumerate(("mad.lo", "mad.hi")) if c + k < limit]
-            _add_row(fn, column, steps, bi, acc if parity == 0 else None, top)
-    _merge(fn, acc, even, odd, limit)
-
-
-def _add_row(fn: Function, column: dict[int, Reg], steps: list[tuple[str, int, Reg]], bi: Reg,
-             regs: list[Reg] | None, top: int) -> None:
-    """column += the pairs in `steps` (half, column, a_j; consecutive columns), times bi,
-    as one carry chain over the columns written before; fresh columns take plain
-    products. `regs` names the accumulator's registers by column (None: temporaries made
-    on first write); no carry leaves column `top`."""
-    def reg(c: int) -> Reg:
-        if c not in column:
-            column[c] = regs[c] if regs is not None else fn.temp()
-        return column[c]
-
-    assert all(b[1] == a[1] + 1 for a, b in zip(steps, steps[1:])), steps
-    chain: list = []
-    carrying = False
-    for half, c, aj in steps:
-        written = c in column
-        if written or carrying:
-            addend = column[c] if written else 0
-            chain.append((half, reg(c), (aj, bi, addend)))
-            carrying = written or half == "mad.lo"  # hi(a b) + 1 < 2^32: a fresh high half absorbs it
-            if not carrying:
-                fn.chain_of(chain, carry_out=False)
-                chain = []
-        else:
-            fn.emit(half.replace("mad", "mul"), reg(c), aj, bi)
-    if not chain:
-        return
-    c = steps[-1][1] + 1
-    while c <= top and c in column:  # carry through columns already written
-        chain.append(("add", column[c], (column[c], 0)))
-        c += 1
-    if c <= top:
-        chain.append(("add", reg(c), (0, 0)))
-    fn.chain_of(chain, carry_out=False)
-
-
-def _merge(fn: Function, acc: list[Reg], even: dict[int, Reg], odd: dict[int, Reg], limit: int) -> None:
-    """acc[:limit] = even + odd; `even` already lives in acc."""
-    chain: list = []
-    for c in range(limit):
-        e, o = even.get(c, 0), odd.get(c, 0)
-        if chain or (c in even and c in odd):
-            chain.append(("add", acc[c], (e, o)))
-            if c not in even and c not in odd:  # 0 + 0 + carry cannot carry further
-                fn.chain_of(chain, carry_out=False)
-                chain = []
-        elif c not in even:
-            fn.emit("mov", acc[c], o)
-    if chain:
-        fn.chain_of(chain, carry_out=False)
 
 def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
     """acc[:limit] = a * a, each cross product a_i a_j (i < j) computed once:
@@ -119,8 +45,10 @@ def square(fn: Function, acc: list[Reg], a: list[Reg], limit: int) -> None:
         fn.emit("mul.hi", acc[1], a[0], a[0])
         return
     # Cross products a_i a_j (i < j) at column i + j: acc[0] = 0, the sum below 2^(32(2n-1)).
-    add_rows(fn, acc, [(a[i], [(i + j, a[j]) for j in range(i + 1, n)]) for i in range(n - 1)],
-             2 * n - 1)
+    columns = Columns(fn, 2 * n - 1, acc)
+    for i in range(n - 1):
+        columns.add_row(a[i], [(i + j, a[j]) for j in range(i + 1, n)])
+    columns.sum_into(acc[:2 * n - 1])
     # Double: the carry into acc[2n-1] is zero when the square has only 2n-1 limbs.
     full = limit == 2 * n
     fn.chain("add", [(acc[k], (acc[k], acc[k])) for k in range(1, 2 * n - 1)], carry_out=full)
