@@ -1,8 +1,10 @@
 # mpgen_generate(<target> BITS <bits>... OPS <op>... [MUL auto|schoolbook|karatsuba])
+# mpgen_generate(<target> MODULUS <p> NAME <name> OPS <op>... [BITS <bits>] [MUL ...])
 #
 # Generates mpgen's headers for the given sizes and operations at build time, into
-# <build>/mpgen/<target>, and adds them and that include directory to <target>: its
-# sources can then #include "mpgen_u<bits>.cuh". The headers are made again when the
+# <build>/mpgen/<target> (<build>/mpgen/<target>.<name> for a modulus), and adds them
+# and that include directory to <target>: its sources can then #include
+# "mpgen_u<bits>.cuh" (or "mpgen_<name>.cuh"). The headers are made again when the
 # generator, its templates or the request change, and not otherwise. A bad request
 # (unknown operation, impossible size) fails at configure time with mpgen's message.
 #
@@ -11,13 +13,15 @@
 include_guard(GLOBAL)
 
 function(mpgen_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MUL" "BITS;OPS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MUL;MODULUS;NAME" "BITS;OPS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mpgen_generate: unknown arguments ${ARG_UNPARSED_ARGUMENTS}; "
-                        "allowed: BITS <bits>... OPS <op>... [MUL method]")
+                        "allowed: BITS <bits>... OPS <op>... [MUL method], or MODULUS <p> "
+                        "NAME <name> OPS <op>... [BITS <bits>] [MUL method]")
   endif()
-  if(NOT ARG_BITS OR NOT ARG_OPS)
-    message(FATAL_ERROR "mpgen_generate(${target}): give BITS <bits>... and OPS <op>...")
+  if(NOT ARG_OPS OR NOT (ARG_BITS OR ARG_MODULUS) OR (ARG_MODULUS AND NOT ARG_NAME))
+    message(FATAL_ERROR "mpgen_generate(${target}): give BITS <bits>... and OPS <op>..., "
+                        "or MODULUS <p> NAME <name> and OPS <op>...")
   endif()
   if(NOT TARGET ${target})
     message(FATAL_ERROR "mpgen_generate: ${target} is not a target")
@@ -30,7 +34,15 @@ function(mpgen_generate target)
   string(REPLACE ";" "," ops "${ARG_OPS}")
   set(out "${CMAKE_CURRENT_BINARY_DIR}/mpgen/${target}")
   set(generate ${CMAKE_COMMAND} -E env "PYTHONPATH=${MPGEN_GENERATOR_DIR}"
-      ${Python3_EXECUTABLE} -m mpgen generate --bits ${bits} --ops ${ops} --out ${out})
+      ${Python3_EXECUTABLE} -m mpgen generate --ops ${ops})
+  if(ARG_MODULUS)
+    string(APPEND out ".${ARG_NAME}")
+    list(APPEND generate --modulus ${ARG_MODULUS} --name ${ARG_NAME})
+  endif()
+  if(ARG_BITS)
+    list(APPEND generate --bits ${bits})
+  endif()
+  list(APPEND generate --out ${out})
   if(ARG_MUL)
     list(APPEND generate --mul ${ARG_MUL})
   endif()
@@ -52,7 +64,7 @@ function(mpgen_generate target)
   add_custom_command(OUTPUT ${outputs}
                      COMMAND ${generate}
                      DEPENDS ${generator_files} "${out}.request"
-                     COMMENT "mpgen: generating ${bits} bits (${ops}) for ${target}"
+                     COMMENT "mpgen: generating ${ARG_NAME}${bits} (${ops}) for ${target}"
                      VERBATIM)
   target_sources(${target} PRIVATE ${outputs})
   target_include_directories(${target} PRIVATE "${out}")

@@ -10,9 +10,9 @@ import tempfile
 from pathlib import Path
 
 from . import __version__
-from .ops import DEFAULT_CONSTANT_SHIFTS, OPERATIONS
+from .ops import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
 from .render import render_files
-from .request import RequestError, parse_options, parse_spec
+from .request import RequestError, parse_field, parse_options, parse_spec
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS
 
 
@@ -36,6 +36,11 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--mul", default="auto", choices=MUL_METHODS,
                      help="how mul and sqr are planned (default: auto, Karatsuba above the "
                      "measured threshold)")
+    gen.add_argument("--modulus", help="arithmetic modulo this odd number (0x... or decimal): "
+                     "one header of the modular operations (see --list); --bits sets its size "
+                     "(default: the modulus' width)")
+    gen.add_argument("--name", help="with --modulus: the header and namespace name "
+                     "(default: p<bits>_<low word in hex>)")
     gen.add_argument("--spec", type=Path, help="a TOML file of sizes with their operations and "
                      "options, instead of --bits/--ops/--mul (see README)")
     gen.add_argument("--out", required=True, type=Path, help="output directory")
@@ -57,7 +62,9 @@ def _list() -> str:
     lines += ["  shl<K>   a << K, K fixed at generation time (1 <= K < bits)",
               "  shr<K>   a >> K, likewise",
               f"default operations: all of the above, with K = "
-              f"{', '.join(map(str, DEFAULT_CONSTANT_SHIFTS))} where below the size"]
+              f"{', '.join(map(str, DEFAULT_CONSTANT_SHIFTS))} where below the size",
+              "operations modulo p (--modulus; operands below p, results reduced):"]
+    lines += [f"  {op.name:<8} {op.summary}" for op in MODULAR_OPERATIONS.values()]
     return "\n".join(lines)
 
 
@@ -114,18 +121,25 @@ def main(argv: list[str] | None = None) -> int:
         if args.list:
             print(_list())
         elif args.command == "generate":
-            if args.spec and (args.bits or args.ops or args.mul != "auto"):
+            if args.spec and (args.bits or args.ops or args.mul != "auto" or args.modulus):
                 raise RequestError("--spec: give sizes and operations in the spec or on the "
                                    "command line, not both")
-            request = parse_spec(args.spec) if args.spec else \
-                parse_options(args.bits, args.ops, args.mul)
+            if args.name and not args.modulus:
+                raise RequestError("--name: names a modulus' header; give --modulus too")
+            if args.spec:
+                request = parse_spec(args.spec)
+            elif args.modulus:
+                request = parse_field(args.modulus, args.bits, args.ops, args.name, args.mul)
+            else:
+                request = parse_options(args.bits, args.ops, args.mul)
             files = render_files(request, kernels=args.kernels or args.ptx is not None)
             if args.dry_run:
                 print("\n".join(str(args.out / name) for name in files))
                 return 0
             write_files(args.out, files, args.ptx)
             count = sum(len(ops) for _, ops in request)
-            print(f"mpgen: wrote {len(request)} sizes, {count} operations to {args.out}")
+            print(f"mpgen: wrote {len(request)} {'sizes' if len(request) > 1 else 'size'}, "
+                  f"{count} operations to {args.out}")
         else:
             parser.error("nothing to do; use 'mpgen generate --out DIR' or 'mpgen --list'")
     except RequestError as e:

@@ -123,9 +123,11 @@ def plan(size: Size, ops: list[Operation]) -> list[PlannedOp]:
 
 
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
-                              trim_blocks=True, lstrip_blocks=True)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                             trim_blocks=True, lstrip_blocks=True)
+    env.filters["hex_word"] = lambda w: f"{w:#010x}u"
+    return env
 
 
 def render_files(request: Request, kernels: bool = False) -> dict[str, str]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .ops import OPERATIONS, Operation, defaults, find, fits
+from .field import Field, default_label
+from .ops import MODULAR_OPERATIONS, OPERATIONS, Operation, defaults, find, fits
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS, Size
 from .tomlcompat import tomllib
 
@@ -74,6 +75,55 @@ def parse_options(bits_text: str | None, ops_text: str | None, mul: str = "auto"
                        key=lambda s: s.bits)
     names = None if ops_text is None else _items("--ops", ops_text)
     return [(s, defaults(s) if names is None else check_ops(names, s, "--ops")) for s in sizes]
+
+
+LABEL = re.compile(r"[a-z_][a-z0-9_]*$")
+
+
+def check_modulus(text: str, where: str, bits: int | None = None, label: str | None = None,
+                  mul: str = "auto") -> Field:
+    """The field of a modulus given as a number (0x... hex or decimal)."""
+    allowed = f"give an odd modulus above 1 of at most {MAX_BITS} bits, as 0x... or decimal"
+    try:
+        modulus = int(text.replace("_", ""), 0)
+    except ValueError:
+        raise RequestError(f"{where}: {text!r} is not a number; {allowed}") from None
+    if modulus <= 1:
+        raise RequestError(f"{where}: the modulus must be above 1, not {modulus}; {allowed}")
+    if modulus % 2 == 0:
+        raise RequestError(f"{where}: {text} is even; Montgomery arithmetic needs an odd "
+                           f"modulus; {allowed}")
+    if modulus.bit_length() > MAX_BITS:
+        raise RequestError(f"{where}: the modulus has {modulus.bit_length()} bits; {allowed}")
+    if bits is not None and bits < modulus.bit_length():
+        raise RequestError(f"{where}: the modulus has {modulus.bit_length()} bits, more than the "
+                           f"{bits} declared; declare at least {modulus.bit_length()}")
+    label = label or default_label(modulus)
+    if not LABEL.match(label):
+        raise RequestError(f"--name: {label!r} cannot name a header and a namespace; use "
+                           "lower-case letters, digits and _, not starting with a digit")
+    return Field(bits or max(modulus.bit_length(), MIN_BITS), mul, modulus, label)
+
+
+KNOWN_MODULAR_OPS = f"known for a modulus: {', '.join(MODULAR_OPERATIONS)}"
+
+
+def parse_field(modulus: str, bits_text: str | None, ops_text: str | None, label: str | None,
+                mul: str = "auto") -> Request:
+    """The request of `mpgen generate --modulus P [--bits N] [--name NAME] [--ops ...]`."""
+    check_mul(mul, "--mul")
+    bits = None
+    if bits_text is not None:
+        items = _items("--bits", bits_text)
+        if len(items) != 1:
+            raise RequestError(f"--bits: give one size with --modulus, not {bits_text!r}")
+        bits = check_bits(items[0], "--bits").bits
+    field = check_modulus(modulus, "--modulus", bits, label, mul)
+    names = list(MODULAR_OPERATIONS) if ops_text is None else _items("--ops", ops_text)
+    for name in names:
+        if name not in MODULAR_OPERATIONS:
+            raise RequestError(f"--ops: unknown operation {name!r} for a modulus; {KNOWN_MODULAR_OPS}")
+    return [(field, [MODULAR_OPERATIONS[n] for n in dict.fromkeys(names)])]
 
 
 SPEC_KEYS = ("ops", "mul", "sizes")

@@ -35,3 +35,7 @@ class Size:
     @property
     def name(self) -> str:
         return f"u{self.bits}"
+
+    @property
+    def description(self) -> str:
+        return f"{self.bits}-bit unsigned integers"

@@ -1,14 +1,18 @@
-"""The operations, one module per family. Each plans a `Function` for a `Size`."""
+"""The operations, one module per family. Each plans a `Function` for a `Size` (the
+modular ones for a `Field`)."""
 from __future__ import annotations
 
 import re
 
 from ..size import Size
-from . import addsub, bits, compare, mul
+from . import addsub, bits, compare, modular, mul
 from .common import Operation
 
 OPERATIONS: dict[str, Operation] = {
     op.name: op for family in (addsub, mul, compare, bits) for op in family.OPERATIONS}
+
+# Operations of a field (a modulus fixed at generation time), apart from the integer ones.
+MODULAR_OPERATIONS: dict[str, Operation] = {op.name: op for op in modular.OPERATIONS}
 
 CONSTANT_SHIFT = re.compile(r"(shl|shr)([1-9][0-9]*)$")
 DEFAULT_CONSTANT_SHIFTS = (1, 31, 32, 33)

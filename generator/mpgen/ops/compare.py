@@ -5,7 +5,7 @@ from ..ir import Function, Reg
 from .common import Operation, binary, borrow_into, one_word, unary
 
 
-def _is_zero_word(fn: Function, dst: Reg, v: Reg) -> None:
+def is_zero_word(fn: Function, dst: Reg, v: Reg) -> None:
     """dst = 1 if v == 0 else 0: 0 - v borrows exactly when v != 0."""
     fn.emit("sub.cc", fn.temp(), 0, v)
     minus_borrow = fn.temp()
@@ -13,7 +13,7 @@ def _is_zero_word(fn: Function, dst: Reg, v: Reg) -> None:
     fn.emit("add", dst, minus_borrow, 1)
 
 
-def _or_all(fn: Function, words: list[Reg]) -> Reg:
+def or_all(fn: Function, words: list[Reg]) -> Reg:
     acc = words[0]
     for w in words[1:]:
         nxt = fn.temp()
@@ -34,7 +34,7 @@ def _eq(fn, size, x, y):
     for ai, bi in zip(x[0], x[1]):
         diffs.append(fn.temp())
         fn.emit("xor", diffs[-1], ai, bi)
-    _is_zero_word(fn, y[0], _or_all(fn, diffs))
+    is_zero_word(fn, y[0], or_all(fn, diffs))
 
 
 def _cmp(fn, size, x, y):
@@ -47,5 +47,5 @@ OPERATIONS = [
               lambda fn, s, x, y: _less(fn, y[0], x[0], x[1])),
     Operation("cmp", "-1, 0 or 1 as a < b, a == b, a > b", binary, one_word, _cmp, signed=True),
     Operation("is_zero", "1 if a == 0 else 0", unary, one_word,
-              lambda fn, s, x, y: _is_zero_word(fn, y[0], _or_all(fn, x[0]))),
+              lambda fn, s, x, y: is_zero_word(fn, y[0], or_all(fn, x[0]))),
 ]

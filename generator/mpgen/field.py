@@ -1,0 +1,47 @@
+"""Fields: a modulus fixed at generation time, and the constants its operations use."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .size import LIMB_BITS, Size
+
+
+@dataclass(frozen=True)
+class Field(Size):
+    """Integers modulo `modulus`, held in limbs of a `bits`-bit size; `label` names the
+    header and the namespace."""
+
+    modulus: int = 0
+    label: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.label
+
+    @property
+    def description(self) -> str:
+        return f"integers modulo p = {self.modulus:#x} ({self.modulus.bit_length()} bits), " \
+               f"as {self.bits}-bit numbers"
+
+    def words(self, value: int) -> list[int]:
+        """value as `limbs` 32-bit words, least significant first."""
+        return [(value >> LIMB_BITS * i) & 0xFFFFFFFF for i in range(self.limbs)]
+
+    @property
+    def montgomery_radix(self) -> int:
+        return 1 << LIMB_BITS * self.limbs
+
+    @property
+    def minus_inverse(self) -> int:
+        """-p^-1 mod 2^32: the word m = t * this clears the low word of t + m p."""
+        return (-pow(self.modulus, -1, 1 << LIMB_BITS)) % (1 << LIMB_BITS)
+
+    @property
+    def radix_squared(self) -> int:
+        """R^2 mod p: a Montgomery product by it takes a value into Montgomery form."""
+        return self.montgomery_radix ** 2 % self.modulus
+
+
+def default_label(modulus: int) -> str:
+    """The header and namespace name of an unnamed modulus: its width and low word."""
+    return f"p{modulus.bit_length()}_{modulus & 0xFFFFFFFF:08x}"

@@ -1,0 +1,87 @@
+"""Modular operations: each plan, run by the instruction-list interpreter, against
+Python's integers (the C++ tests check the rendered code against GMP), and the refusals
+of bad moduli."""
+import random
+
+import pytest
+
+from mpgen.ir import execute
+from mpgen.ops import MODULAR_OPERATIONS
+from mpgen.request import check_modulus
+
+# Moduli with and without a spare top bit, odd widths, Mersenne and Solinas shapes.
+MODULI = [3, 0xFFFFFFFB, 0x9362DA5CC13DA58B, 2 ** 127 - 1, (1 << 131) - 2 ** 100 - 1,
+          2 ** 255 - 19, 2 ** 256 - 2 ** 32 - 977, 2 ** 256 - 2 ** 224 + 2 ** 192 + 2 ** 96 - 1,
+          2 ** 521 - 1]
+
+
+def words(value: int, count: int) -> list[int]:
+    return [(value >> (32 * i)) & 0xFFFFFFFF for i in range(count)]
+
+
+def value(ws: list[int]) -> int:
+    return sum(w << (32 * i) for i, w in enumerate(ws))
+
+
+def reference(name: str, p: int, radix: int, a: int, b: int) -> int:
+    inverse = pow(radix, -1, p)
+    return {"modadd": (a + b) % p, "modsub": (a - b) % p, "modneg": -a % p,
+            "is_zero": int(a == 0), "montmul": a * b * inverse % p, "montsqr": a * a * inverse % p,
+            "tomont": a * radix % p, "frommont": a * inverse % p, "modmul": a * b % p,
+            "modsqr": a * a % p}[name]
+
+
+@pytest.mark.parametrize("p", MODULI, ids=hex)
+def test_every_modular_plan_matches_integers(p):
+    field, rng = check_modulus(hex(p), "test"), random.Random(p)
+    edges = sorted({0, 1, 2 % p, p - 1, p - 2 if p > 2 else 0, p // 2, (p + 1) // 2,
+                    ((1 << 32 * (field.limbs - 1)) - 1) % p})
+    for op in MODULAR_OPERATIONS.values():
+        fn = op.plan(field)
+        binary = len(op.operand_bits(field)) == 2
+        pairs = [(a, b) for a in edges for b in edges] + \
+            [(rng.randrange(p), rng.randrange(p)) for _ in range(200)]
+        for a, b in pairs:
+            x = words(a, field.limbs) + (words(b, field.limbs) if binary else [])
+            got = value(execute(fn, x))
+            assert got == reference(op.name, p, field.montgomery_radix, a, b), \
+                (op.name, hex(p), hex(a), hex(b))
+
+
+def test_montgomery_product_issues_two_n_squared_pairs_and_n_reductions():
+    field = check_modulus(hex(2 ** 255 - 19), "test")
+    fn = MODULAR_OPERATIONS["montmul"].plan(field)
+    halves = [i for i in fn.body if i.opcode.mnemonic.startswith(("mul.", "mad"))]
+    assert len(halves) == 2 * (2 * 8 * 8) + 8  # a b and m p as lo/hi pairs, and the m words
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--modulus", "0"], "--modulus: the modulus must be above 1, not 0"),
+    (["--modulus", "1"], "--modulus: the modulus must be above 1, not 1"),
+    (["--modulus", "0x10"], "--modulus: 0x10 is even; Montgomery arithmetic needs an odd modulus"),
+    (["--modulus", "12z"], "--modulus: '12z' is not a number"),
+    (["--modulus", hex(2 ** 2049 - 1)], "--modulus: the modulus has 2049 bits"),
+    (["--modulus", "0xffffffffffffffc5", "--bits", "32"],
+     "--modulus: the modulus has 64 bits, more than the 32 declared"),
+    (["--modulus", "0x1f", "--bits", "64,128"], "--bits: give one size with --modulus"),
+    (["--modulus", "0x1f", "--ops", "modadd,mul"], "--ops: unknown operation 'mul' for a modulus"),
+    (["--modulus", "0x1f", "--name", "9lives"], "--name: '9lives' cannot name a header"),
+    (["--name", "f"], "--name: names a modulus' header; give --modulus too"),
+])
+def test_bad_modulus_is_one_line_exit_2_nothing_written(mpgen, tmp_path, args, message):
+    out = tmp_path / "out"
+    r = mpgen("generate", *args, "--out", str(out))
+    assert r.returncode == 2
+    assert r.stderr.startswith(f"mpgen: error: {message}"), r.stderr
+    assert r.stderr.count("\n") == 1
+    assert not out.exists()
+
+
+def test_modulus_header_is_named_and_lists_its_constants(mpgen, tmp_path):
+    r = mpgen("generate", "--modulus", hex(2 ** 255 - 19), "--name", "curve25519", "--out",
+              str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    text = (tmp_path / "mpgen_curve25519.cuh").read_text()
+    assert "namespace curve25519 {" in text
+    assert "constexpr uint32_t modulus[limbs] = {0xffffffedu, 0xffffffffu," in text
+    assert "set(MPGEN_GENERATED_FIELDS curve25519)" in (tmp_path / "mpgen_sizes.cmake").read_text()
