@@ -1,10 +1,11 @@
 # mpgen_generate(<target> BITS <bits>... OPS <op>... [MUL auto|schoolbook|karatsuba])
 # mpgen_generate(<target> MODULUS <p> NAME <name> OPS <op>... [BITS <bits>] [MUL ...])
+# mpgen_generate(<target> FIELD <preset> OPS <op>... [BITS <bits>] [MUL ...])
 #
 # Generates mpgen's headers for the given sizes and operations at build time, into
-# <build>/mpgen/<target> (<build>/mpgen/<target>.<name> for a modulus), and adds them
-# and that include directory to <target>: its sources can then #include
-# "mpgen_u<bits>.cuh" (or "mpgen_<name>.cuh"). The headers are made again when the
+# <build>/mpgen/<target> (<build>/mpgen/<target>.<name> for a modulus or a preset), and
+# adds them and that include directory to <target>: its sources can then #include
+# "mpgen_u<bits>.cuh" (or "mpgen_<name>.cuh", the preset's name as `mpgen --list` shows it). The headers are made again when the
 # generator, its templates or the request change, and not otherwise. A bad request
 # (unknown operation, impossible size) fails at configure time with mpgen's message.
 #
@@ -13,15 +14,15 @@
 include_guard(GLOBAL)
 
 function(mpgen_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MUL;MODULUS;NAME" "BITS;OPS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MUL;MODULUS;NAME;FIELD" "BITS;OPS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mpgen_generate: unknown arguments ${ARG_UNPARSED_ARGUMENTS}; "
                         "allowed: BITS <bits>... OPS <op>... [MUL method], or MODULUS <p> "
-                        "NAME <name> OPS <op>... [BITS <bits>] [MUL method]")
+                        "NAME <name> (or FIELD <preset>) OPS <op>... [BITS <bits>] [MUL method]")
   endif()
-  if(NOT ARG_OPS OR NOT (ARG_BITS OR ARG_MODULUS) OR (ARG_MODULUS AND NOT ARG_NAME))
+  if(NOT ARG_OPS OR NOT (ARG_BITS OR ARG_MODULUS OR ARG_FIELD) OR (ARG_MODULUS AND NOT ARG_NAME))
     message(FATAL_ERROR "mpgen_generate(${target}): give BITS <bits>... and OPS <op>..., "
-                        "or MODULUS <p> NAME <name> and OPS <op>...")
+                        "or MODULUS <p> NAME <name> (or FIELD <preset>) and OPS <op>...")
   endif()
   if(NOT TARGET ${target})
     message(FATAL_ERROR "mpgen_generate: ${target} is not a target")
@@ -38,6 +39,9 @@ function(mpgen_generate target)
   if(ARG_MODULUS)
     string(APPEND out ".${ARG_NAME}")
     list(APPEND generate --modulus ${ARG_MODULUS} --name ${ARG_NAME})
+  elseif(ARG_FIELD)
+    string(APPEND out ".${ARG_FIELD}")
+    list(APPEND generate --field ${ARG_FIELD})
   endif()
   if(ARG_BITS)
     list(APPEND generate --bits ${bits})
@@ -64,7 +68,7 @@ function(mpgen_generate target)
   add_custom_command(OUTPUT ${outputs}
                      COMMAND ${generate}
                      DEPENDS ${generator_files} "${out}.request"
-                     COMMENT "mpgen: generating ${ARG_NAME}${bits} (${ops}) for ${target}"
+                     COMMENT "mpgen: generating ${ARG_NAME}${ARG_FIELD}${bits} (${ops}) for ${target}"
                      VERBATIM)
   target_sources(${target} PRIVATE ${outputs})
   target_include_directories(${target} PRIVATE "${out}")

@@ -12,7 +12,8 @@ from pathlib import Path
 from . import __version__
 from .ops import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
 from .render import render_files
-from .request import RequestError, parse_field, parse_options, parse_spec
+from .field import PRESETS
+from .request import RequestError, check_preset, parse_field, parse_options, parse_spec
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS
 
 
@@ -41,6 +42,8 @@ def _parser() -> argparse.ArgumentParser:
                      "(default: the modulus' width)")
     gen.add_argument("--name", help="with --modulus: the header and namespace name "
                      "(default: p<bits>_<low word in hex>)")
+    gen.add_argument("--field", help="a preset modulus by name, as --modulus with --name "
+                     "(see --list)")
     gen.add_argument("--spec", type=Path, help="a TOML file of sizes with their operations and "
                      "options, instead of --bits/--ops/--mul (see README)")
     gen.add_argument("--out", required=True, type=Path, help="output directory")
@@ -65,6 +68,9 @@ def _list() -> str:
               f"{', '.join(map(str, DEFAULT_CONSTANT_SHIFTS))} where below the size",
               "operations modulo p (--modulus; operands below p, results reduced):"]
     lines += [f"  {op.name:<8} {op.summary}" for op in MODULAR_OPERATIONS.values()]
+    lines += ["fields (--field NAME):"]
+    lines += [f"  {name:<13} {int(f['modulus'], 0).bit_length():>4} bits  {f['title']}"
+              for name, f in PRESETS.items()]
     return "\n".join(lines)
 
 
@@ -121,11 +127,17 @@ def main(argv: list[str] | None = None) -> int:
         if args.list:
             print(_list())
         elif args.command == "generate":
-            if args.spec and (args.bits or args.ops or args.mul != "auto" or args.modulus):
+            if args.spec and (args.bits or args.ops or args.mul != "auto" or args.modulus
+                              or args.field):
                 raise RequestError("--spec: give sizes and operations in the spec or on the "
                                    "command line, not both")
+            if args.field and (args.modulus or args.name):
+                raise RequestError("--field: a preset has its modulus and name; give --field "
+                                   "or --modulus, not both")
             if args.name and not args.modulus:
                 raise RequestError("--name: names a modulus' header; give --modulus too")
+            if args.field:
+                args.modulus, args.name = check_preset(args.field)
             if args.spec:
                 request = parse_spec(args.spec)
             elif args.modulus:

@@ -2,8 +2,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from .size import LIMB_BITS, Size
+from .tomlcompat import tomllib
+
+# Named moduli, each with its published source (see the file's header for the checks).
+PRESETS: dict[str, dict] = tomllib.loads(
+    (Path(__file__).parent / "data" / "fields.toml").read_text(encoding="utf-8"))
+
+
+def find_preset(name: str) -> str | None:
+    """The preset called `name`, ignoring case, '-' and '_' (P-256, p256, BLS12-381_fp)."""
+    def key(text: str) -> str:
+        return text.lower().replace("-", "").replace("_", "")
+    return next((n for n in PRESETS if key(n) == key(name)), None)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .field import Field, default_label
+from .field import PRESETS, Field, default_label, find_preset
 from .ops import MODULAR_OPERATIONS, OPERATIONS, Operation, defaults, find, fits
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS, Size
 from .tomlcompat import tomllib
@@ -108,9 +108,18 @@ def check_modulus(text: str, where: str, bits: int | None = None, label: str | N
 KNOWN_MODULAR_OPS = f"known for a modulus: {', '.join(MODULAR_OPERATIONS)}"
 
 
+def check_preset(name: str) -> tuple[str, str]:
+    """The modulus (as text) and name of the preset `name`."""
+    found = find_preset(name)
+    if found is None:
+        raise RequestError(f"--field: unknown field {name!r}; known: {', '.join(PRESETS)}")
+    return PRESETS[found]["modulus"], found
+
+
 def parse_field(modulus: str, bits_text: str | None, ops_text: str | None, label: str | None,
                 mul: str = "auto") -> Request:
-    """The request of `mpgen generate --modulus P [--bits N] [--name NAME] [--ops ...]`."""
+    """The request of `mpgen generate --modulus P [--bits N] [--name NAME] [--ops ...]`
+    (or of --field NAME, with the preset's modulus and name)."""
     check_mul(mul, "--mul")
     bits = None
     if bits_text is not None:

@@ -1,20 +1,8 @@
-// The modular operations of the test moduli (tests/cpp/CMakeLists.txt) against GMP:
-// operands at the edges (0, 1, p-1, halves of p, limbs of ones) in every pair and 10,000
-// random pairs per operation and modulus, through each header's host rendering, and
-// through its kernels on the GPU when built by nvcc and one is present.
+// The modular operations against GMP (the checks: modular.hpp): eight odd moduli of 64 to
+// 1024 bits (tests/cpp/CMakeLists.txt) and the NIST, secp256k1 and Curve25519 presets.
+// Built by nvcc where CUDA is, so that the kernels run on the GPU too.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
-#include <gmp.h>
-
-#include <cstdlib>
-#include <functional>
-#include <string>
-#include <vector>
-
-#ifdef __CUDACC__
-#include <cuda_runtime.h>
-#endif
-
+#include "mpgen_curve25519.cuh"
 #include "mpgen_m1024.cuh"
 #include "mpgen_m128.cuh"
 #include "mpgen_m131.cuh"
@@ -23,157 +11,11 @@
 #include "mpgen_m384.cuh"
 #include "mpgen_m521.cuh"
 #include "mpgen_m64.cuh"
-
-namespace {
-
-struct Mpz {
-  Mpz() { mpz_init(v); }
-  ~Mpz() { mpz_clear(v); }
-  Mpz(const Mpz&) = delete;
-  Mpz& operator=(const Mpz&) = delete;
-  mpz_t v;
-};
-
-void from_words(mpz_t v, const uint32_t* w, unsigned count) { mpz_import(v, count, -1, 4, 0, 0, w); }
-
-void to_words(uint32_t* w, const mpz_t v, unsigned count) {
-  std::fill(w, w + count, 0u);
-  REQUIRE(mpz_sizeinbase(v, 2) <= 32 * count);
-  mpz_export(w, nullptr, -1, 4, 0, 0, v);
-}
-
-// GMP's answer r for operands a, b (b unused by unary operations) modulo p.
-using Reference = std::function<void(mpz_t r, const mpz_t a, const mpz_t b)>;
-
-// Operands: every pair of edge values, then random pairs below p.
-std::vector<std::pair<std::string, std::string>> operand_pairs(const mpz_t p, unsigned limbs, gmp_randstate_t rng) {
-  std::vector<std::string> edges;
-  Mpz v;
-  const auto add_edge = [&](const mpz_t x) {
-    Mpz r;
-    mpz_mod(r.v, x, p);
-    edges.push_back(mpz_get_str(nullptr, 16, r.v));
-  };
-  for (long k : {0L, 1L, 2L, -1L, -2L}) {  // 0, 1, 2, p-1, p-2
-    mpz_set_si(v.v, k);
-    add_edge(v.v);
-  }
-  mpz_fdiv_q_2exp(v.v, p, 1);  // (p-1)/2 and (p+1)/2
-  add_edge(v.v);
-  mpz_add_ui(v.v, v.v, 1);
-  add_edge(v.v);
-  for (unsigned i = 1; i <= limbs; ++i) {  // limbs of ones (long carry chains), and 2^(32i-1)
-    mpz_set_ui(v.v, 1);
-    mpz_mul_2exp(v.v, v.v, 32 * i);
-    mpz_sub_ui(v.v, v.v, 1);
-    add_edge(v.v);
-    mpz_set_ui(v.v, 1);
-    mpz_mul_2exp(v.v, v.v, 32 * i - 1);
-    add_edge(v.v);
-  }
-  std::vector<std::pair<std::string, std::string>> pairs;
-  for (const auto& a : edges)
-    for (const auto& b : edges) pairs.emplace_back(a, b);
-  for (int k = 0; k < 10000; ++k) {
-    Mpz a, b;
-    mpz_urandomm(a.v, rng, p);
-    mpz_urandomm(b.v, rng, p);
-    pairs.emplace_back(mpz_get_str(nullptr, 16, a.v), mpz_get_str(nullptr, 16, b.v));
-  }
-  return pairs;
-}
-
-#ifdef __CUDACC__
-bool gpu_present() {
-  int count = 0;
-  const bool present = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-  if (std::getenv("MPGEN_REQUIRE_GPU")) REQUIRE_MESSAGE(present, "MPGEN_REQUIRE_GPU is set and no GPU is present");
-  return present;
-}
-
-template <class Op>
-std::vector<uint32_t> on_gpu(std::size_t n, const std::vector<uint32_t>& in) {
-  std::vector<uint32_t> out(Op::out_words * n);
-  uint32_t *d_in = nullptr, *d_out = nullptr;
-  REQUIRE(cudaMalloc(&d_in, in.size() * 4) == cudaSuccess);
-  REQUIRE(cudaMalloc(&d_out, out.size() * 4) == cudaSuccess);
-  cudaMemcpy(d_in, in.data(), in.size() * 4, cudaMemcpyHostToDevice);
-  mpgen::device_batch<Op><<<unsigned((n + 127) / 128), 128>>>(n, mpgen::Layout::contiguous, d_in, d_out);
-  REQUIRE(cudaMemcpy(out.data(), d_out, out.size() * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-  cudaFree(d_in);
-  cudaFree(d_out);
-  return out;
-}
-#endif
-
-template <class Op>
-void check(const uint32_t* modulus, gmp_randstate_t rng, const Reference& reference) {
-  constexpr unsigned limbs = Op::operand_limbs[0];
-  Mpz p;
-  from_words(p.v, modulus, limbs);
-  const auto pairs = operand_pairs(p.v, limbs, rng);
-  const std::size_t n = pairs.size();
-  std::vector<uint32_t> in(Op::in_words * n), expected(Op::out_words * n), host(Op::out_words * n);
-  for (std::size_t j = 0; j < n; ++j) {
-    Mpz a, b, r;
-    mpz_set_str(a.v, pairs[j].first.c_str(), 16);
-    mpz_set_str(b.v, pairs[j].second.c_str(), 16);
-    to_words(&in[j * Op::in_words], a.v, limbs);
-    if (Op::operands == 2) to_words(&in[j * Op::in_words + limbs], b.v, limbs);
-    reference(r.v, a.v, b.v);
-    to_words(&expected[j * Op::out_words], r.v, Op::out_words);
-    Op::host(&host[j * Op::out_words], &in[j * Op::in_words]);
-  }
-  const auto first_difference = [&](const std::vector<uint32_t>& got) {
-    for (std::size_t j = 0; j < n; ++j)
-      if (!std::equal(&got[j * Op::out_words], &got[(j + 1) * Op::out_words], &expected[j * Op::out_words]))
-        return pairs[j].first + ", " + pairs[j].second;
-    return std::string();
-  };
-  INFO(Op::name, " modulo ", mpz_get_str(nullptr, 16, p.v), ", ", n, " operand pairs");
-  CHECK_MESSAGE(first_difference(host) == "", "host");
-#ifdef __CUDACC__
-  if (gpu_present()) CHECK_MESSAGE(first_difference(on_gpu<Op>(n, in)) == "", "gpu");
-#endif
-}
-
-// r = x * R^k mod p, R = 2^(32 limbs).
-void times_radix(mpz_t r, const mpz_t x, const mpz_t p, unsigned limbs, int k) {
-  Mpz radix;
-  mpz_set_ui(radix.v, 1);
-  mpz_mul_2exp(radix.v, radix.v, 32 * limbs);
-  if (k < 0) REQUIRE(mpz_invert(radix.v, radix.v, p));
-  mpz_mul(r, x, radix.v);
-  mpz_mod(r, r, p);
-}
-
-#define MODULAR_CASE(F)                                                                                \
-  TEST_CASE("modular operations modulo " #F " agree with GMP") {                                        \
-    namespace f = mpgen::F;                                                                             \
-    gmp_randstate_t rng;                                                                                \
-    gmp_randinit_default(rng);                                                                          \
-    gmp_randseed_ui(rng, std::getenv("MPGEN_TEST_SEED") ? std::atol(std::getenv("MPGEN_TEST_SEED")) : 1); \
-    Mpz p;                                                                                              \
-    from_words(p.v, f::modulus, f::limbs);                                                              \
-    const auto mod = [&](mpz_t r) { mpz_mod(r, r, p.v); };                                              \
-    check<f::modadd>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t b) { mpz_add(r, a, b); mod(r); }); \
-    check<f::modsub>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t b) { mpz_sub(r, a, b); mod(r); }); \
-    check<f::modneg>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { mpz_neg(r, a); mod(r); }); \
-    check<f::is_zero>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { mpz_set_ui(r, mpz_sgn(a) == 0); }); \
-    check<f::modmul>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t b) { mpz_mul(r, a, b); mod(r); }); \
-    check<f::modsqr>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { mpz_mul(r, a, a); mod(r); }); \
-    check<f::montmul>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t b) {                   \
-      mpz_mul(r, a, b);                                                                                 \
-      times_radix(r, r, p.v, f::limbs, -1);                                                             \
-    });                                                                                                 \
-    check<f::montsqr>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) {                     \
-      mpz_mul(r, a, a);                                                                                 \
-      times_radix(r, r, p.v, f::limbs, -1);                                                             \
-    });                                                                                                 \
-    check<f::tomont>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { times_radix(r, a, p.v, f::limbs, 1); }); \
-    check<f::frommont>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { times_radix(r, a, p.v, f::limbs, -1); }); \
-    gmp_randclear(rng);                                                                                 \
-  }
+#include "mpgen_p256.cuh"
+#include "mpgen_p384.cuh"
+#include "mpgen_p521.cuh"
+#include "mpgen_secp256k1.cuh"
+#include "modular.hpp"  // after the headers: it names mpgen::device_batch
 
 MODULAR_CASE(m64)
 MODULAR_CASE(m128)
@@ -183,5 +25,8 @@ MODULAR_CASE(m256)
 MODULAR_CASE(m384)
 MODULAR_CASE(m521)
 MODULAR_CASE(m1024)
-
-}  // namespace
+MODULAR_CASE(secp256k1)
+MODULAR_CASE(p256)
+MODULAR_CASE(p384)
+MODULAR_CASE(p521)
+MODULAR_CASE(curve25519)
