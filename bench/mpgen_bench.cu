@@ -29,6 +29,16 @@
 #include "mpgen_u64.cuh"
 #include "mpgen_u1024.cuh"
 
+#include "mpgen_bls12_381_fp.cuh"
+#include "mpgen_bn254_fp.cuh"
+#include "mpgen_curve25519.cuh"
+#include "mpgen_p256.cuh"
+#include "mpgen_p384.cuh"
+#include "mpgen_secp256k1.cuh"
+
+// Fields, with sppark's chained Montgomery product on the H100 (../shared/ANCHORS.md).
+#define MPGEN_BENCH_FIELDS(X) \
+  X(bn254_fp, 60.1e9) X(bls12_381_fp, 27.3e9) X(secp256k1, 0) X(p256, 0) X(p384, 0) X(curve25519, 0)
 #define MPGEN_BENCH_SIZES(X) X(64) X(128) X(131) X(255) X(256) X(381) X(512) X(521) X(1024) X(2048)
 
 namespace {
@@ -190,11 +200,12 @@ unsigned loop_multiply_halves(const std::string& sass, const void* kernel) {
   return loop_end ? halves : 0;
 }
 
-// CGBN's mul workload (bench/chain.cuh): products per second, and the fraction of the
-// multiply-add ceiling that the multiplies it issues reach.
+// A chained product (bench/chain.cuh: r = r * x0, or r = r * r), `iterations` times per
+// thread over n threads: products per second, and the fraction of the multiply-add
+// ceiling that the multiplies it issues reach. `peer` is a peer's figure for it.
 template <class Op, bool square>
-Row chained(const char* workload, const Ceilings& c, const std::string& sass, std::size_t n) {
-  const unsigned iterations = 100 * 8192 / Op::bits;
+Row chained(const std::string& workload, const Ceilings& c, const std::string& sass, std::size_t n,
+            unsigned iterations, double peer = 0, const char* peer_name = "") {
   const auto host = random_words(Op::operand_limbs[0] * n, Op::bits);
   uint32_t *in, *out;
   cudaMalloc(&in, host.size() * 4);
@@ -208,13 +219,12 @@ Row chained(const char* workload, const Ceilings& c, const std::string& sass, st
   const std::string against = halves       ? "multiply-add ceiling, " + std::to_string(halves) + " halves"
                               : sass.empty() ? "multiply-add ceiling (no cuobjdump on PATH)"
                                              : "multiply-add ceiling (no loop in the SASS)";
-  return {workload, "gpu", Op::bits, rate, rate * halves / c.multiply_halves_per_s, against,
-          square ? 0 : cgbn_mul(Op::bits), square ? "" : "CGBN mul"};
+  return {workload, "gpu", Op::bits, rate, rate * halves / c.multiply_halves_per_s, against, peer, peer_name};
 }
 
 // One operation over n instances from memory: bytes moved per second against the copy ceiling.
 template <class Op>
-Row from_memory(const Ceilings& c, std::size_t n, mpgen::Layout layout) {
+Row from_memory(const Ceilings& c, std::size_t n, mpgen::Layout layout, const char* field = nullptr) {
   const auto host = random_words(Op::in_words * n, 7);
   uint32_t *in, *out;
   cudaMalloc(&in, host.size() * 4);
@@ -225,7 +235,8 @@ Row from_memory(const Ceilings& c, std::size_t n, mpgen::Layout layout) {
   cudaFree(out);
   const double bytes = double(Op::in_words + Op::out_words) * 4 * n;
   const std::string name = std::string(Op::name) + " from memory, " +
-                           (layout == mpgen::Layout::interleaved ? "interleaved" : "contiguous");
+                           (layout == mpgen::Layout::interleaved ? "interleaved" : "contiguous") +
+                           (field ? std::string(", ") + field : "");
   return {name, "gpu", Op::bits, n / s, bytes / s / c.copy_bytes_per_s, "copy bandwidth", 0, ""};
 }
 
@@ -275,6 +286,10 @@ int main(int argc, char** argv) {
   app.add_option("--device", device, "gpu or cpu")->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--bits", bits, "sizes (default: all built in: 64 128 131 255 256 381 512 521 1024 2048)")
       ->delimiter(',')->check(CLI::IsMember({64, 128, 131, 255, 256, 381, 512, 521, 1024, 2048}));
+#define FIELD_NAME(f, sppark_chain) #f,
+  std::vector<std::string> fields;
+  app.add_option("--fields", fields, "fields for the GPU's modular rows (default: all when no --bits is given)")
+      ->delimiter(',')->check(CLI::IsMember(std::vector<std::string>{MPGEN_BENCH_FIELDS(FIELD_NAME)}));
   app.add_option("--csv", csv, "write the rows to this CSV file");
   app.add_flag("--quick", quick, "small batches: a smoke run, not a timing");
   try {
@@ -312,15 +327,28 @@ int main(int argc, char** argv) {
     const std::string sass = own_sass();
     const std::size_t chain_n = quick ? 4096 : 200000, memory_n = quick ? 4096 : std::size_t(1) << 22;
 #define GPU_ROWS(b)                                                                     \
-  if (wanted(bits, b)) {                                                                \
-    rows.push_back(chained<mpgen::u##b::mul, false>("mul chain (CGBN)", c, sass, chain_n)); \
-    rows.push_back(chained<mpgen::u##b::sqr, true>("sqr chain", c, sass, chain_n)); \
+  if (wanted(bits, b) && (fields.empty() || !bits.empty())) {                           \
+    rows.push_back(chained<mpgen::u##b::mul, false>("mul chain (CGBN)", c, sass, chain_n, 100 * 8192 / b, \
+                                                    cgbn_mul(b), "CGBN mul"));                    \
+    rows.push_back(chained<mpgen::u##b::sqr, true>("sqr chain", c, sass, chain_n, 100 * 8192 / b));  \
     for (auto layout : {mpgen::Layout::interleaved, mpgen::Layout::contiguous}) {       \
       rows.push_back(from_memory<mpgen::u##b::add>(c, memory_n, layout));               \
       rows.push_back(from_memory<mpgen::u##b::mul>(c, memory_n, layout));               \
     }                                                                                   \
   }
     MPGEN_BENCH_SIZES(GPU_ROWS)
+    // sppark's workloads (../shared/ANCHORS.md): a = a * b in Montgomery form, 256 times
+    // per thread over 2^22 threads, and one product from memory.
+    const std::size_t field_n = quick ? 4096 : std::size_t(1) << 22;
+#define FIELD_ROWS(f, sppark_chain)                                                                      \
+  if (fields.empty() ? bits.empty() : std::count(fields.begin(), fields.end(), #f) > 0) {                \
+    rows.push_back(chained<mpgen::f::montmul, false>("montmul chain, " #f, c, sass, field_n, 256,        \
+                                                     sppark_chain, sppark_chain ? "sppark" : ""));       \
+    rows.push_back(chained<mpgen::f::montsqr, true>("montsqr chain, " #f, c, sass, field_n, 256));       \
+    rows.push_back(from_memory<mpgen::f::montmul>(c, field_n, mpgen::Layout::interleaved, #f));          \
+    rows.push_back(from_memory<mpgen::f::modmul>(c, field_n, mpgen::Layout::interleaved, #f));           \
+  }
+    MPGEN_BENCH_FIELDS(FIELD_ROWS)
   }
 
   std::printf("%-36s %6s %12s %9s  %-38s %12s %7s\n", "workload", "bits", "ops/s", "fraction", "of", "peer ops/s",
