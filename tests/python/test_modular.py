@@ -55,6 +55,13 @@ def test_montgomery_product_issues_two_n_squared_pairs_and_n_reductions():
     assert len(halves) == 2 * (2 * 8 * 8) + 8  # a b and m p as lo/hi pairs, and the m words
 
 
+def test_montgomery_square_computes_each_cross_product_once():
+    field = check_modulus(hex(2 ** 255 - 19), "test")
+    fn = MODULAR_OPERATIONS["montsqr"].plan(field)
+    halves = [i for i in fn.body if i.opcode.mnemonic.startswith(("mul.", "mad"))]
+    assert len(halves) == 2 * (8 * 9 // 2 + 8 * 8) + 8  # the square's pairs, m p's, the m words
+
+
 @pytest.mark.parametrize("args, message", [
     (["--modulus", "0"], "--modulus: the modulus must be above 1, not 0"),
     (["--modulus", "1"], "--modulus: the modulus must be above 1, not 1"),

@@ -9,7 +9,8 @@ from __future__ import annotations
 from ..field import Field
 from ..ir import Function, Operand, Reg
 from .columns import Columns
-from .common import Operation, binary, same_limbs, unary, one_word
+from .common import Operation, binary, one_word, same_limbs, unary
+from .mul import square
 from .compare import is_zero_word, or_all
 
 
@@ -40,25 +41,49 @@ def subtract_if_not_below(fn: Function, field: Field, r: list[Reg], y: list[Reg]
 
 def montgomery(fn: Function, field: Field, a: list[Operand], b: list[Operand], y: list[Reg]) -> None:
     """y = a b R^-1 mod p for a, b < p (CIOS: the row a b_i, then the row m p that
-    clears column i, m = column i * (-p^-1) mod 2^32), both rows in even/odd columns."""
+    clears column i), both rows in even/odd columns."""
     n = field.limbs
-    p = field.words(field.modulus)
     columns = Columns(fn, 2 * n + 1)
     for i in range(n):
         if b[i] != 0:
             columns.add_row(b[i], [(i + j, a[j]) for j in range(n)])
-        parts = columns.take(i)
-        if not parts:
-            continue
-        low, carry_into = parts[0], None
-        if len(parts) == 2:  # its carry goes to column i + 1 through the flag
-            low, carry_into = fn.temp(), i + 1
-            fn.emit("add.cc", low, parts[0], parts[1])
-        m = fn.temp()
-        fn.emit("mul.lo", m, low, field.minus_inverse)
-        columns.put(i, low)
-        columns.add_row(m, [(i + j, p[j]) for j in range(n)], carry_into)
-        columns.take(i)  # zero now
+        _clear_column(fn, field, columns, i)
+    _finish(fn, field, columns, y)
+
+
+def montgomery_square(fn: Function, field: Field, a: list[Reg], y: list[Reg]) -> None:
+    """y = a a R^-1 mod p for a < p: the square with each cross product once (n(n+1)/2
+    products instead of n^2), then the n rows m p that clear its low half."""
+    n = field.limbs
+    product = fn.temps_list(2 * n + 1)
+    square(fn, product, a, 2 * n)
+    columns = Columns(fn, 2 * n + 1, product, initial=2 * n)
+    for i in range(n):
+        _clear_column(fn, field, columns, i)
+    _finish(fn, field, columns, y)
+
+
+def _clear_column(fn: Function, field: Field, columns: Columns, i: int) -> None:
+    """Adds m p at column i, m = column i * (-p^-1) mod 2^32, which makes column i zero
+    (and drops it): the sum becomes divisible by 2^(32(i+1))."""
+    parts = columns.take(i)
+    if not parts:
+        return
+    low, carry_into = parts[0], None
+    if len(parts) == 2:  # its carry goes to column i + 1 through the flag
+        low, carry_into = fn.temp(), i + 1
+        fn.emit("add.cc", low, parts[0], parts[1])
+    m = fn.temp()
+    fn.emit("mul.lo", m, low, field.minus_inverse)
+    columns.put(i, low)
+    p = field.words(field.modulus)
+    columns.add_row(m, [(i + j, p[j]) for j in range(field.limbs)], carry_into)
+    columns.take(i)
+
+
+def _finish(fn: Function, field: Field, columns: Columns, y: list[Reg]) -> None:
+    """y = the sum's columns n.. (below 2p), less p if not below p."""
+    n = field.limbs
     r = fn.temps_list(n if _spare_bit(field) else n + 1)
     columns.sum_into(r, first=n)
     subtract_if_not_below(fn, field, r, y)
@@ -100,9 +125,12 @@ def _montmul(fn, field, x, y):
 
 
 def _modmul(fn, field, x, y):
-    """a b R^-1, then times R^2 R^-1: two Montgomery products."""
+    """a b R^-1 (a a R^-1 for one operand), then times R^2 R^-1: two Montgomery products."""
     t = fn.temps_list(field.limbs)
-    montgomery(fn, field, x[0], x[1], t)
+    if len(x) == 1:
+        montgomery_square(fn, field, x[0], t)
+    else:
+        montgomery(fn, field, x[0], x[1], t)
     montgomery(fn, field, t, field.words(field.radix_squared), y)
 
 
@@ -114,8 +142,8 @@ OPERATIONS = [
               lambda fn, f, x, y: is_zero_word(fn, y[0], or_all(fn, x[0]))),
     Operation("montmul", "a b R^-1 mod p: the Montgomery product (R = 2^(32 limbs))", binary,
               same_limbs, _montmul),
-    Operation("montsqr", "a a R^-1 mod p", unary, same_limbs,
-              lambda fn, f, x, y: montgomery(fn, f, x[0], x[0], y)),
+    Operation("montsqr", "a a R^-1 mod p, each cross product once", unary, same_limbs,
+              lambda fn, f, x, y: montgomery_square(fn, f, x[0], y)),
     Operation("tomont", "a R mod p: into Montgomery form", unary, same_limbs,
               lambda fn, f, x, y: montgomery(fn, f, x[0], f.words(f.radix_squared), y)),
     Operation("frommont", "a R^-1 mod p: out of Montgomery form", unary, same_limbs,
@@ -123,5 +151,5 @@ OPERATIONS = [
     Operation("modmul", "a b mod p (ordinary form: two Montgomery products)", binary, same_limbs,
               _modmul),
     Operation("modsqr", "a a mod p (ordinary form)", unary, same_limbs,
-              lambda fn, f, x, y: _modmul(fn, f, [x[0], x[0]], y)),
+              _modmul),
 ]
