@@ -338,13 +338,16 @@ int main(int argc, char** argv) {
   }
     MPGEN_BENCH_SIZES(GPU_ROWS)
     // sppark's workloads (../shared/ANCHORS.md): a = a * b in Montgomery form, 256 times
-    // per thread over 2^22 threads, and one product from memory.
+    // per thread over 2^22 threads, and one product from memory; and the same chain in
+    // ordinary form (modmul: pseudo-Mersenne folding where the modulus allows it).
     const std::size_t field_n = quick ? 4096 : std::size_t(1) << 22;
 #define FIELD_ROWS(f, sppark_chain)                                                                      \
   if (fields.empty() ? bits.empty() : std::count(fields.begin(), fields.end(), #f) > 0) {                \
     rows.push_back(chained<mpgen::f::montmul, false>("montmul chain, " #f, c, sass, field_n, 256,        \
                                                      sppark_chain, sppark_chain ? "sppark" : ""));       \
     rows.push_back(chained<mpgen::f::montsqr, true>("montsqr chain, " #f, c, sass, field_n, 256));       \
+    rows.push_back(chained<mpgen::f::modmul, false>("modmul chain, " #f, c, sass, field_n, 256));        \
+    rows.push_back(chained<mpgen::f::modsqr, true>("modsqr chain, " #f, c, sass, field_n, 256));         \
     rows.push_back(from_memory<mpgen::f::montmul>(c, field_n, mpgen::Layout::interleaved, #f));          \
     rows.push_back(from_memory<mpgen::f::modmul>(c, field_n, mpgen::Layout::interleaved, #f));           \
   }

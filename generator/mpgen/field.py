@@ -50,6 +50,22 @@ class Field(Size):
         return (-pow(self.modulus, -1, 1 << LIMB_BITS)) % (1 << LIMB_BITS)
 
     @property
+    def pseudo_mersenne(self) -> tuple[int, int] | None:
+        """(k, c) where p = 2^k - c with c below 2^64 and c (c + 2) < p: then two folds
+        t = h 2^k + l -> l + h c bring a product below 2p."""
+        k = self.modulus.bit_length()
+        c = (1 << k) - self.modulus
+        return (k, c) if 0 < c < 1 << 64 and c * (c + 2) < self.modulus else None
+
+    @property
+    def reduction(self) -> str:
+        """How modmul and modsqr reduce, for the header."""
+        if self.pseudo_mersenne:
+            k, c = self.pseudo_mersenne
+            return f"pseudo-Mersenne folding, p = 2^{k} - {c:#x}"
+        return "two Montgomery products (a b R^-1, then times R^2 R^-1)"
+
+    @property
     def radix_squared(self) -> int:
         """R^2 mod p: a Montgomery product by it takes a value into Montgomery form."""
         return self.montgomery_radix ** 2 % self.modulus

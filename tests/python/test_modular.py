@@ -62,6 +62,26 @@ def test_montgomery_square_computes_each_cross_product_once():
     assert len(halves) == 2 * (8 * 9 // 2 + 8 * 8) + 8  # the square's pairs, m p's, the m words
 
 
+def halves(fn) -> int:
+    return sum(i.opcode.mnemonic.startswith(("mul.", "mad")) for i in fn.body)
+
+
+@pytest.mark.parametrize("p, k, c", [(2 ** 255 - 19, 255, 19), (2 ** 521 - 1, 521, 1),
+                                     (2 ** 256 - 2 ** 32 - 977, 256, 2 ** 32 + 977)])
+def test_pseudo_mersenne_moduli_fold_instead_of_montgomery(p, k, c):
+    field = check_modulus(hex(p), "test")
+    assert field.pseudo_mersenne == (k, c)
+    n, c_words = field.limbs, (c.bit_length() + 31) // 32
+    # the product's n^2 pairs, then folds by c's words: n + 1 rows of high limbs, and a few
+    assert halves(MODULAR_OPERATIONS["modmul"].plan(field)) <= 2 * (n * n + c_words * (n + 4))
+
+
+def test_other_moduli_use_montgomery():
+    for p in (2 ** 256 - 2 ** 224 + 2 ** 192 + 2 ** 96 - 1, 0x9362DA5CC13DA58B):
+        field = check_modulus(hex(p), "test")
+        assert field.pseudo_mersenne is None and "Montgomery" in field.reduction
+
+
 @pytest.mark.parametrize("args, message", [
     (["--modulus", "0"], "--modulus: the modulus must be above 1, not 0"),
     (["--modulus", "1"], "--modulus: the modulus must be above 1, not 1"),

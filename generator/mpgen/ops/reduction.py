@@ -1,0 +1,116 @@
+"""Reductions modulo a fixed p, branch-free: Montgomery (any odd p) and pseudo-Mersenne
+folding (p = 2^k - c with a small c), each ending in one masked final subtraction."""
+from __future__ import annotations
+
+from ..field import Field
+from ..ir import Function, Operand, Reg
+from ..size import limbs_for
+from .columns import Columns
+from .mul import square
+
+
+def spare_bit(field: Field) -> bool:
+    """2p < R: a sum of two reduced values, or a Montgomery product before its final
+    subtraction, fits in the limbs without a carry word."""
+    return 2 * field.modulus < field.montgomery_radix
+
+
+def all_ones_if_borrow(fn: Function) -> Reg:
+    mask = fn.temp()
+    fn.emit("subc", mask, 0, 0)
+    return mask
+
+
+def subtract_if_not_below(fn: Function, field: Field, r: list[Reg], y: list[Reg]) -> None:
+    """y = r - p if r >= p else r, for r < 2p (r may have one limb more than y)."""
+    p = field.words(field.modulus) + [0] * (len(r) - field.limbs)
+    d = fn.temps_list(len(r))
+    fn.chain("sub", [(d[k], (r[k], p[k])) for k in range(len(r))])
+    keep_r = all_ones_if_borrow(fn)
+    for k, dst in enumerate(y):
+        t = fn.temp()
+        fn.emit("xor", t, d[k], r[k])
+        fn.emit("and", t, t, keep_r)
+        fn.emit("xor", dst, d[k], t)
+
+
+def montgomery(fn: Function, field: Field, a: list[Operand], b: list[Operand], y: list[Reg]) -> None:
+    """y = a b R^-1 mod p for a, b < p (CIOS: the row a b_i, then the row m p that
+    clears column i), both rows in even/odd columns."""
+    n = field.limbs
+    columns = Columns(fn, 2 * n + 1)
+    for i in range(n):
+        if b[i] != 0:
+            columns.add_row(b[i], [(i + j, a[j]) for j in range(n)])
+        _clear_column(fn, field, columns, i)
+    _finish(fn, field, columns, y)
+
+
+def montgomery_square(fn: Function, field: Field, a: list[Reg], y: list[Reg]) -> None:
+    """y = a a R^-1 mod p for a < p: the square with each cross product once (n(n+1)/2
+    products instead of n^2), then the n rows m p that clear its low half."""
+    n = field.limbs
+    product = fn.temps_list(2 * n + 1)
+    square(fn, product, a, 2 * n)
+    columns = Columns(fn, 2 * n + 1, product, initial=2 * n)
+    for i in range(n):
+        _clear_column(fn, field, columns, i)
+    _finish(fn, field, columns, y)
+
+
+def _clear_column(fn: Function, field: Field, columns: Columns, i: int) -> None:
+    """Adds m p at column i, m = column i * (-p^-1) mod 2^32, which makes column i zero
+    (and drops it): the sum becomes divisible by 2^(32(i+1))."""
+    parts = columns.take(i)
+    if not parts:
+        return
+    low, carry_into = parts[0], None
+    if len(parts) == 2:  # its carry goes to column i + 1 through the flag
+        low, carry_into = fn.temp(), i + 1
+        fn.emit("add.cc", low, parts[0], parts[1])
+    m = fn.temp()
+    fn.emit("mul.lo", m, low, field.minus_inverse)
+    columns.put(i, low)
+    p = field.words(field.modulus)
+    columns.add_row(m, [(i + j, p[j]) for j in range(field.limbs)], carry_into)
+    columns.take(i)
+
+
+def _finish(fn: Function, field: Field, columns: Columns, y: list[Reg]) -> None:
+    """y = the sum's columns n.. (below 2p), less p if not below p."""
+    n = field.limbs
+    r = fn.temps_list(n if spare_bit(field) else n + 1)
+    columns.sum_into(r, first=n)
+    subtract_if_not_below(fn, field, r, y)
+
+
+def pseudo_mersenne(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
+    """y = t mod p for t < p^2, p = 2^k - c: t = h 2^k + l is congruent to l + h c, folded
+    until below 2p (twice, as c (c + 2) < p), then one masked subtraction. Each fold is a
+    few rows of products by c's words, against n rows for Montgomery's m p."""
+    k, c = field.pseudo_mersenne
+    c_words = [(c >> 32 * i) & 0xFFFFFFFF for i in range(limbs_for(c.bit_length()))]
+    q, r = divmod(k, 32)
+    value, bound = t, (field.modulus - 1) ** 2
+    while bound >= 2 * field.modulus:
+        high = [fn.temp() for _ in range(limbs_for(bound.bit_length() - k))]
+        for j, dst in enumerate(high):  # bits k + 32 j ..
+            if not r:
+                fn.emit("mov", dst, value[q + j])
+            elif q + j + 1 < len(value):
+                fn.emit("shf.r.clamp", dst, value[q + j], value[q + j + 1], r)
+            else:
+                fn.emit("shr", dst, value[q + j], r)
+        low = value[:q]
+        if r:
+            low.append(fn.temp())
+            fn.emit("and", low[-1], value[q], (1 << r) - 1)
+        bound = (1 << k) - 1 + (bound >> k) * c
+        width = limbs_for(bound.bit_length())
+        columns = Columns(fn, width, low + fn.temps_list(width - len(low)), initial=len(low))
+        for i, word in enumerate(c_words):
+            if word:
+                columns.add_row(word, [(i + j, h) for j, h in enumerate(high)])
+        value = fn.temps_list(width)
+        columns.sum_into(value)
+    subtract_if_not_below(fn, field, value, y)
