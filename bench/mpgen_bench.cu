@@ -39,6 +39,8 @@
 // Fields, with sppark's chained Montgomery product on the H100 (../shared/ANCHORS.md).
 #define MPGEN_BENCH_FIELDS(X) \
   X(bn254_fp, 60.1e9) X(bls12_381_fp, 27.3e9) X(secp256k1, 0) X(p256, 0) X(p384, 0) X(curve25519, 0)
+// Fields with the lazy product (4p < R), chained the same way.
+#define MPGEN_BENCH_LAZY_FIELDS(X) X(bn254_fp, 60.1e9) X(bls12_381_fp, 27.3e9)
 #define MPGEN_BENCH_SIZES(X) X(64) X(128) X(131) X(255) X(256) X(381) X(512) X(521) X(1024) X(2048)
 
 namespace {
@@ -352,6 +354,11 @@ int main(int argc, char** argv) {
     rows.push_back(from_memory<mpgen::f::modmul>(c, field_n, mpgen::Layout::interleaved, #f));           \
   }
     MPGEN_BENCH_FIELDS(FIELD_ROWS)
+#define LAZY_ROWS(f, sppark_chain)                                                                        \
+  if (fields.empty() ? bits.empty() : std::count(fields.begin(), fields.end(), #f) > 0)                  \
+    rows.push_back(chained<mpgen::f::montmul_lazy, false>("montmul_lazy chain, " #f, c, sass, field_n, 256, \
+                                                          sppark_chain, "sppark"));
+    MPGEN_BENCH_LAZY_FIELDS(LAZY_ROWS)
   }
 
   std::printf("%-36s %6s %12s %9s  %-38s %12s %7s\n", "workload", "bits", "ops/s", "fraction", "of", "peer ops/s",

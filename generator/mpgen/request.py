@@ -5,7 +5,7 @@ import re
 from pathlib import Path
 
 from .field import PRESETS, Field, default_label, find_preset
-from .ops import MODULAR_OPERATIONS, OPERATIONS, Operation, defaults, find, fits
+from .ops import MODULAR_OPERATIONS, OPERATIONS, Operation, defaults, find, fits, modular
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS, Size
 from .tomlcompat import tomllib
 
@@ -128,10 +128,15 @@ def parse_field(modulus: str, bits_text: str | None, ops_text: str | None, label
             raise RequestError(f"--bits: give one size with --modulus, not {bits_text!r}")
         bits = check_bits(items[0], "--bits").bits
     field = check_modulus(modulus, "--modulus", bits, label, mul)
-    names = list(MODULAR_OPERATIONS) if ops_text is None else _items("--ops", ops_text)
+    names = [n for n, op in MODULAR_OPERATIONS.items() if modular.available(op, field)] \
+        if ops_text is None else _items("--ops", ops_text)
     for name in names:
         if name not in MODULAR_OPERATIONS:
             raise RequestError(f"--ops: unknown operation {name!r} for a modulus; {KNOWN_MODULAR_OPS}")
+        if not modular.available(MODULAR_OPERATIONS[name], field):
+            raise RequestError(f"--ops: {name} needs 4p < 2^{32 * field.limbs} (two spare bits); "
+                               f"this modulus has {field.modulus.bit_length()} bits in "
+                               f"{field.limbs} limbs")
     return [(field, [MODULAR_OPERATIONS[n] for n in dict.fromkeys(names)])]
 
 

@@ -128,6 +128,65 @@ void check(const uint32_t* modulus, gmp_randstate_t rng, const Reference& refere
 #endif
 }
 
+// The lazy Montgomery product: for operands below 2p (edges and 10,000 random pairs), a
+// result below 2p and congruent to a b R^-1; the GPU's words equal the host's.
+template <class Op>
+void check_lazy(const uint32_t* modulus, gmp_randstate_t rng) {
+  constexpr unsigned limbs = Op::operand_limbs[0];
+  Mpz p, two_p, radix_inverse;
+  from_words(p.v, modulus, limbs);
+  mpz_mul_2exp(two_p.v, p.v, 1);
+  mpz_set_ui(radix_inverse.v, 1);
+  mpz_mul_2exp(radix_inverse.v, radix_inverse.v, 32 * limbs);
+  REQUIRE(mpz_invert(radix_inverse.v, radix_inverse.v, p.v));
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (long k : {0L, 1L, -1L}) {  // 0, 1, 2p - 1 against p, p + 1
+    Mpz a;
+    mpz_set_si(a.v, k);
+    mpz_mod(a.v, a.v, two_p.v);
+    for (long d : {0L, 1L}) {
+      Mpz b;
+      mpz_add_ui(b.v, p.v, d);
+      pairs.emplace_back(mpz_get_str(nullptr, 16, a.v), mpz_get_str(nullptr, 16, b.v));
+    }
+  }
+  for (int k = 0; k < 10000; ++k) {
+    Mpz a, b;
+    mpz_urandomm(a.v, rng, two_p.v);
+    mpz_urandomm(b.v, rng, two_p.v);
+    pairs.emplace_back(mpz_get_str(nullptr, 16, a.v), mpz_get_str(nullptr, 16, b.v));
+  }
+  const std::size_t n = pairs.size();
+  std::vector<uint32_t> in(Op::in_words * n), host(Op::out_words * n);
+  std::size_t wrong = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    Mpz a, b, r, expected;
+    mpz_set_str(a.v, pairs[j].first.c_str(), 16);
+    mpz_set_str(b.v, pairs[j].second.c_str(), 16);
+    to_words(&in[j * Op::in_words], a.v, limbs);
+    to_words(&in[j * Op::in_words + limbs], b.v, limbs);
+    Op::host(&host[j * Op::out_words], &in[j * Op::in_words]);
+    from_words(r.v, &host[j * Op::out_words], limbs);
+    mpz_mul(expected.v, a.v, b.v);
+    mpz_mul(expected.v, expected.v, radix_inverse.v);
+    wrong += mpz_cmp(r.v, two_p.v) >= 0 || !mpz_congruent_p(r.v, expected.v, p.v);
+  }
+  INFO(Op::name, " modulo ", mpz_get_str(nullptr, 16, p.v), ", ", n, " operand pairs below 2p");
+  CHECK(wrong == 0);
+#ifdef __CUDACC__
+  if (gpu_present()) CHECK_MESSAGE(on_gpu<Op>(n, in) == host, "gpu");
+#endif
+}
+
+#define LAZY_CASE(F)                                                                                   \
+  TEST_CASE("the lazy Montgomery product modulo " #F " agrees with GMP") {                              \
+    gmp_randstate_t rng;                                                                                \
+    gmp_randinit_default(rng);                                                                          \
+    gmp_randseed_ui(rng, 7);                                                                            \
+    check_lazy<mpgen::F::montmul_lazy>(mpgen::F::modulus, rng);                                         \
+    gmp_randclear(rng);                                                                                 \
+  }
+
 // r = x * R^k mod p, R = 2^(32 limbs).
 void times_radix(mpz_t r, const mpz_t x, const mpz_t p, unsigned limbs, int k) {
   Mpz radix;

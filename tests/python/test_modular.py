@@ -6,11 +6,11 @@ import random
 import pytest
 
 from mpgen.ir import execute
-from mpgen.ops import MODULAR_OPERATIONS
+from mpgen.ops import MODULAR_OPERATIONS, modular
 from mpgen.request import check_modulus
 
 # Moduli with and without a spare top bit, odd widths, Mersenne and Solinas shapes.
-MODULI = [3, 0xFFFFFFFB, 0x9362DA5CC13DA58B, 2 ** 127 - 1, (1 << 131) - 2 ** 100 - 1,
+MODULI = [3, 0xFFFFFFFB, 2 ** 29 - 3, 0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47, 0x9362DA5CC13DA58B, 2 ** 127 - 1, (1 << 131) - 2 ** 100 - 1,
           2 ** 255 - 19, 2 ** 256 - 2 ** 32 - 977, 2 ** 256 - 2 ** 224 + 2 ** 192 + 2 ** 96 - 1,
           2 ** 521 - 1]
 
@@ -37,6 +37,8 @@ def test_every_modular_plan_matches_integers(p):
     edges = sorted({0, 1, 2 % p, p - 1, p - 2 if p > 2 else 0, p // 2, (p + 1) // 2,
                     ((1 << 32 * (field.limbs - 1)) - 1) % p})
     for op in MODULAR_OPERATIONS.values():
+        if not modular.available(op, field):
+            continue
         fn = op.plan(field)
         binary = len(op.operand_bits(field)) == 2
         pairs = [(a, b) for a in edges for b in edges] + \
@@ -44,6 +46,9 @@ def test_every_modular_plan_matches_integers(p):
         for a, b in pairs:
             x = words(a, field.limbs) + (words(b, field.limbs) if binary else [])
             got = value(execute(fn, x))
+            if op.name == "montmul_lazy":
+                assert got < 2 * p and got % p == reference("montmul", p, field.montgomery_radix, a, b)
+                continue
             assert got == reference(op.name, p, field.montgomery_radix, a, b), \
                 (op.name, hex(p), hex(a), hex(b))
 
@@ -82,7 +87,18 @@ def test_other_moduli_use_montgomery():
         assert field.pseudo_mersenne is None and "Montgomery" in field.reduction
 
 
+def test_lazy_montgomery_takes_operands_below_2p():
+    p = 0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47  # BN254's base field
+    field, rng = check_modulus(hex(p), "test"), random.Random(5)
+    fn = MODULAR_OPERATIONS["montmul_lazy"].plan(field)
+    for a, b in [(2 * p - 1, 2 * p - 1), (p, p + 1)] + [(rng.randrange(2 * p), rng.randrange(2 * p))
+                                                        for _ in range(300)]:
+        got = value(execute(fn, words(a, 8) + words(b, 8)))
+        assert got < 2 * p and got % p == a * b * pow(2 ** 256, -1, p) % p
+
+
 @pytest.mark.parametrize("args, message", [
+    (["--modulus", "0xfffffffb", "--ops", "montmul_lazy"], "--ops: montmul_lazy needs 4p < 2^32"),
     (["--modulus", "0"], "--modulus: the modulus must be above 1, not 0"),
     (["--modulus", "1"], "--modulus: the modulus must be above 1, not 1"),
     (["--modulus", "0x10"], "--modulus: 0x10 is even; Montgomery arithmetic needs an odd modulus"),

@@ -9,8 +9,8 @@ from __future__ import annotations
 from .common import Operation, binary, one_word, same_limbs, unary
 from .compare import is_zero_word, or_all
 from .mul import multiply
-from .reduction import (all_ones_if_borrow, montgomery, montgomery_square, pseudo_mersenne,
-                        spare_bit, subtract_if_not_below)
+from .reduction import (all_ones_if_borrow, lazy_allowed, montgomery, montgomery_square,
+                        pseudo_mersenne, spare_bit, subtract_if_not_below)
 
 
 def _modadd(fn, field, x, y):
@@ -66,6 +66,11 @@ def _modmul(fn, field, x, y):
     montgomery(fn, field, t, field.words(field.radix_squared), y)
 
 
+def available(op: Operation, field) -> bool:
+    """montmul_lazy only where its bound holds."""
+    return op.name != "montmul_lazy" or lazy_allowed(field)
+
+
 OPERATIONS = [
     Operation("modadd", "a + b mod p", binary, same_limbs, _modadd),
     Operation("modsub", "a - b mod p", binary, same_limbs, _modsub),
@@ -74,6 +79,9 @@ OPERATIONS = [
               lambda fn, f, x, y: is_zero_word(fn, y[0], or_all(fn, x[0]))),
     Operation("montmul", "a b R^-1 mod p: the Montgomery product (R = 2^(32 limbs))", binary,
               same_limbs, _montmul),
+    Operation("montmul_lazy", "a b R^-1, congruent and below 2p, for a, b < 2p, without the "
+              "final subtraction (moduli with 4p < R)", binary, same_limbs,
+              lambda fn, f, x, y: montgomery(fn, f, x[0], x[1], y, lazy=True)),
     Operation("montsqr", "a a R^-1 mod p, each cross product once", unary, same_limbs,
               lambda fn, f, x, y: montgomery_square(fn, f, x[0], y)),
     Operation("tomont", "a R mod p: into Montgomery form", unary, same_limbs,

@@ -34,16 +34,28 @@ def subtract_if_not_below(fn: Function, field: Field, r: list[Reg], y: list[Reg]
         fn.emit("xor", dst, d[k], t)
 
 
-def montgomery(fn: Function, field: Field, a: list[Operand], b: list[Operand], y: list[Reg]) -> None:
+def lazy_allowed(field: Field) -> bool:
+    """4p < R: for a, b < 2p the Montgomery sum (a b + m p) / R stays below 2p, so a
+    product whose result feeds another one can skip its final subtraction."""
+    return 4 * field.modulus < field.montgomery_radix
+
+
+def montgomery(fn: Function, field: Field, a: list[Operand], b: list[Operand], y: list[Reg],
+               lazy: bool = False) -> None:
     """y = a b R^-1 mod p for a, b < p (CIOS: the row a b_i, then the row m p that
-    clears column i), both rows in even/odd columns."""
+    clears column i), both rows in even/odd columns. lazy: for a, b < 2p, y < 2p and
+    congruent, without the final subtraction (needs lazy_allowed)."""
     n = field.limbs
     columns = Columns(fn, 2 * n + 1)
     for i in range(n):
         if b[i] != 0:
             columns.add_row(b[i], [(i + j, a[j]) for j in range(n)])
         _clear_column(fn, field, columns, i)
-    _finish(fn, field, columns, y)
+    if lazy:
+        assert lazy_allowed(field)
+        columns.sum_into(y, first=n)
+    else:
+        _finish(fn, field, columns, y)
 
 
 def montgomery_square(fn: Function, field: Field, a: list[Reg], y: list[Reg]) -> None:
