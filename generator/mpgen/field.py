@@ -63,7 +63,14 @@ class Field(Size):
         if self.pseudo_mersenne:
             k, c = self.pseudo_mersenne
             return f"pseudo-Mersenne folding, p = 2^{k} - {c:#x}"
+        if self.modulus % 2 == 0:
+            return "Barrett reduction (an even modulus: no Montgomery form)"
         return "two Montgomery products (a b R^-1, then times R^2 R^-1)"
+
+    @property
+    def barrett_factor(self) -> int:
+        """floor(4^k / p), k the modulus' width: Barrett's estimate of the quotient."""
+        return (1 << 2 * self.modulus.bit_length()) // self.modulus
 
     @property
     def radix_squared(self) -> int:

@@ -83,16 +83,13 @@ LABEL = re.compile(r"[a-z_][a-z0-9_]*$")
 def check_modulus(text: str, where: str, bits: int | None = None, label: str | None = None,
                   mul: str = "auto") -> Field:
     """The field of a modulus given as a number (0x... hex or decimal)."""
-    allowed = f"give an odd modulus above 1 of at most {MAX_BITS} bits, as 0x... or decimal"
+    allowed = f"give a modulus above 1 of at most {MAX_BITS} bits, as 0x... or decimal"
     try:
         modulus = int(text.replace("_", ""), 0)
     except ValueError:
         raise RequestError(f"{where}: {text!r} is not a number; {allowed}") from None
     if modulus <= 1:
         raise RequestError(f"{where}: the modulus must be above 1, not {modulus}; {allowed}")
-    if modulus % 2 == 0:
-        raise RequestError(f"{where}: {text} is even; Montgomery arithmetic needs an odd "
-                           f"modulus; {allowed}")
     if modulus.bit_length() > MAX_BITS:
         raise RequestError(f"{where}: the modulus has {modulus.bit_length()} bits; {allowed}")
     if bits is not None and bits < modulus.bit_length():
@@ -133,10 +130,9 @@ def parse_field(modulus: str, bits_text: str | None, ops_text: str | None, label
     for name in names:
         if name not in MODULAR_OPERATIONS:
             raise RequestError(f"--ops: unknown operation {name!r} for a modulus; {KNOWN_MODULAR_OPS}")
-        if not modular.available(MODULAR_OPERATIONS[name], field):
-            raise RequestError(f"--ops: {name} needs 4p < 2^{32 * field.limbs} (two spare bits); "
-                               f"this modulus has {field.modulus.bit_length()} bits in "
-                               f"{field.limbs} limbs")
+        why = modular.unavailable(MODULAR_OPERATIONS[name], field)
+        if why:
+            raise RequestError(f"--ops: {name} {why}")
     return [(field, [MODULAR_OPERATIONS[n] for n in dict.fromkeys(names)])]
 
 

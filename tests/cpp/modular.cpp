@@ -1,8 +1,11 @@
 // The modular operations against GMP (the checks: modular.hpp): eight odd moduli of 64 to
-// 1024 bits (tests/cpp/CMakeLists.txt) and the NIST, secp256k1 and Curve25519 presets.
+// 1024 bits and two even ones (tests/cpp/CMakeLists.txt), and the NIST, secp256k1 and
+// Curve25519 presets.
 // Built by nvcc where CUDA is, so that the kernels run on the GPU too.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include "mpgen_curve25519.cuh"
+#include "mpgen_e128.cuh"
+#include "mpgen_e381.cuh"
 #include "mpgen_m1024.cuh"
 #include "mpgen_m128.cuh"
 #include "mpgen_m131.cuh"
@@ -30,3 +33,5 @@ MODULAR_CASE(p256)
 MODULAR_CASE(p384)
 MODULAR_CASE(p521)
 MODULAR_CASE(curve25519)
+EVEN_MODULUS_CASE(e128)
+EVEN_MODULUS_CASE(e381)

@@ -197,7 +197,29 @@ void times_radix(mpz_t r, const mpz_t x, const mpz_t p, unsigned limbs, int k) {
   mpz_mod(r, r, p);
 }
 
-#define MODULAR_CASE(F)                                                                                \
+// The operations of every modulus; f, p, rng and mod are the test case's.
+#define ORDINARY_CHECKS                                                                                 \
+  check<f::modadd>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t b) { mpz_add(r, a, b); mod(r); }); \
+  check<f::modsub>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t b) { mpz_sub(r, a, b); mod(r); }); \
+  check<f::modneg>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { mpz_neg(r, a); mod(r); });   \
+  check<f::is_zero>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { mpz_set_ui(r, mpz_sgn(a) == 0); }); \
+  check<f::modmul>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t b) { mpz_mul(r, a, b); mod(r); }); \
+  check<f::modsqr>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { mpz_mul(r, a, a); mod(r); });
+
+// The Montgomery operations, of odd moduli only.
+#define MONTGOMERY_CHECKS                                                                               \
+  check<f::montmul>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t b) {                       \
+    mpz_mul(r, a, b);                                                                                   \
+    times_radix(r, r, p.v, f::limbs, -1);                                                               \
+  });                                                                                                   \
+  check<f::montsqr>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) {                         \
+    mpz_mul(r, a, a);                                                                                   \
+    times_radix(r, r, p.v, f::limbs, -1);                                                               \
+  });                                                                                                   \
+  check<f::tomont>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { times_radix(r, a, p.v, f::limbs, 1); }); \
+  check<f::frommont>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { times_radix(r, a, p.v, f::limbs, -1); });
+
+#define FIELD_CASE(F, CHECKS)                                                                           \
   TEST_CASE("modular operations modulo " #F " agree with GMP") {                                        \
     namespace f = mpgen::F;                                                                             \
     gmp_randstate_t rng;                                                                                \
@@ -206,23 +228,10 @@ void times_radix(mpz_t r, const mpz_t x, const mpz_t p, unsigned limbs, int k) {
     Mpz p;                                                                                              \
     from_words(p.v, f::modulus, f::limbs);                                                              \
     const auto mod = [&](mpz_t r) { mpz_mod(r, r, p.v); };                                              \
-    check<f::modadd>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t b) { mpz_add(r, a, b); mod(r); }); \
-    check<f::modsub>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t b) { mpz_sub(r, a, b); mod(r); }); \
-    check<f::modneg>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { mpz_neg(r, a); mod(r); }); \
-    check<f::is_zero>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { mpz_set_ui(r, mpz_sgn(a) == 0); }); \
-    check<f::modmul>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t b) { mpz_mul(r, a, b); mod(r); }); \
-    check<f::modsqr>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { mpz_mul(r, a, a); mod(r); }); \
-    check<f::montmul>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t b) {                   \
-      mpz_mul(r, a, b);                                                                                 \
-      times_radix(r, r, p.v, f::limbs, -1);                                                             \
-    });                                                                                                 \
-    check<f::montsqr>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) {                     \
-      mpz_mul(r, a, a);                                                                                 \
-      times_radix(r, r, p.v, f::limbs, -1);                                                             \
-    });                                                                                                 \
-    check<f::tomont>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { times_radix(r, a, p.v, f::limbs, 1); }); \
-    check<f::frommont>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { times_radix(r, a, p.v, f::limbs, -1); }); \
+    CHECKS                                                                                              \
     gmp_randclear(rng);                                                                                 \
   }
+#define MODULAR_CASE(F) FIELD_CASE(F, ORDINARY_CHECKS MONTGOMERY_CHECKS)
+#define EVEN_MODULUS_CASE(F) FIELD_CASE(F, ORDINARY_CHECKS)
 
 }  // namespace

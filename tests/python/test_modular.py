@@ -10,7 +10,8 @@ from mpgen.ops import MODULAR_OPERATIONS, modular
 from mpgen.request import check_modulus
 
 # Moduli with and without a spare top bit, odd widths, Mersenne and Solinas shapes.
-MODULI = [3, 0xFFFFFFFB, 2 ** 29 - 3, 0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47, 0x9362DA5CC13DA58B, 2 ** 127 - 1, (1 << 131) - 2 ** 100 - 1,
+# Even moduli take Barrett reduction (and no Montgomery operations).
+MODULI = [2, 10, 2 ** 64 - 2 ** 40, 2 ** 255 + 2 ** 77 + 6, 3 * 2 ** 300, 3, 0xFFFFFFFB, 2 ** 29 - 3, 0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47, 0x9362DA5CC13DA58B, 2 ** 127 - 1, (1 << 131) - 2 ** 100 - 1,
           2 ** 255 - 19, 2 ** 256 - 2 ** 32 - 977, 2 ** 256 - 2 ** 224 + 2 ** 192 + 2 ** 96 - 1,
           2 ** 521 - 1]
 
@@ -24,11 +25,13 @@ def value(ws: list[int]) -> int:
 
 
 def reference(name: str, p: int, radix: int, a: int, b: int) -> int:
-    inverse = pow(radix, -1, p)
-    return {"modadd": (a + b) % p, "modsub": (a - b) % p, "modneg": -a % p,
-            "is_zero": int(a == 0), "montmul": a * b * inverse % p, "montsqr": a * a * inverse % p,
-            "tomont": a * radix % p, "frommont": a * inverse % p, "modmul": a * b % p,
-            "modsqr": a * a % p}[name]
+    inverse = pow(radix, -1, p) if p % 2 else None  # Montgomery operations need an odd p
+    ordinary = {"modadd": (a + b) % p, "modsub": (a - b) % p, "modneg": -a % p,
+                "is_zero": int(a == 0), "modmul": a * b % p, "modsqr": a * a % p}
+    if name in ordinary:
+        return ordinary[name]
+    return {"montmul": a * b * inverse % p, "montsqr": a * a * inverse % p,
+            "tomont": a * radix % p, "frommont": a * inverse % p}[name]
 
 
 @pytest.mark.parametrize("p", MODULI, ids=hex)
@@ -101,7 +104,8 @@ def test_lazy_montgomery_takes_operands_below_2p():
     (["--modulus", "0xfffffffb", "--ops", "montmul_lazy"], "--ops: montmul_lazy needs 4p < 2^32"),
     (["--modulus", "0"], "--modulus: the modulus must be above 1, not 0"),
     (["--modulus", "1"], "--modulus: the modulus must be above 1, not 1"),
-    (["--modulus", "0x10"], "--modulus: 0x10 is even; Montgomery arithmetic needs an odd modulus"),
+    (["--modulus", "0x10", "--ops", "modmul,montmul"],
+     "--ops: montmul needs an odd modulus (Montgomery form); this one is even: use modmul"),
     (["--modulus", "12z"], "--modulus: '12z' is not a number"),
     (["--modulus", hex(2 ** 2049 - 1)], "--modulus: the modulus has 2049 bits"),
     (["--modulus", "0xffffffffffffffc5", "--bits", "32"],
@@ -128,3 +132,11 @@ def test_modulus_header_is_named_and_lists_its_constants(mpgen, tmp_path):
     assert "namespace curve25519 {" in text
     assert "constexpr uint32_t modulus[limbs] = {0xffffffedu, 0xffffffffu," in text
     assert "set(MPGEN_GENERATED_FIELDS curve25519)" in (tmp_path / "mpgen_sizes.cmake").read_text()
+
+
+def test_even_modulus_header_has_no_montgomery_constants(mpgen, tmp_path):
+    r = mpgen("generate", "--modulus", "0x1000", "--name", "even", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    text = (tmp_path / "mpgen_even.cuh").read_text()
+    assert "Barrett" in text and "montgomery_minus_inverse" not in text
+    assert "MPGEN_EVEN_OPS(X) X(modadd) X(modsub) X(modneg) X(is_zero) X(modmul) X(modsqr)" in text

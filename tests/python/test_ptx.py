@@ -62,6 +62,7 @@ def test_every_operation_is_straight_line(tmp_path, bits, mul):
 
 # Constant time: no modular operation branches, for moduli with and without spare bits.
 @pytest.mark.parametrize("modulus", [0x9362DA5CC13DA58B, (1 << 131) - 1 - 2 ** 100, 2 ** 254 - 127,
+                                     2 ** 255 + 2 ** 77 + 6,
                                      2 ** 256 - 2 ** 32 - 977, 2 ** 521 - 1])
 def test_every_modular_operation_is_straight_line(tmp_path, modulus):
     field = check_modulus(hex(modulus), "test")

@@ -9,8 +9,8 @@ from __future__ import annotations
 from .common import Operation, binary, one_word, same_limbs, unary
 from .compare import is_zero_word, or_all
 from .mul import multiply
-from .reduction import (all_ones_if_borrow, lazy_allowed, montgomery, montgomery_square,
-                        pseudo_mersenne, spare_bit, subtract_if_not_below)
+from .reduction import (all_ones_if_borrow, barrett, lazy_allowed, montgomery,
+                        montgomery_square, pseudo_mersenne, spare_bit, subtract_if_not_below)
 
 
 def _modadd(fn, field, x, y):
@@ -50,13 +50,13 @@ def _montmul(fn, field, x, y):
 
 def _modmul(fn, field, x, y):
     """a b mod p (a a for one operand), by the cheapest reduction the modulus allows:
-    the product then pseudo-Mersenne folding, or else a b R^-1 (a a R^-1) times R^2 R^-1,
-    two Montgomery products."""
+    the product then pseudo-Mersenne folding, or Barrett for an even modulus, or else
+    a b R^-1 (a a R^-1) times R^2 R^-1, two Montgomery products."""
     b = x[1] if len(x) > 1 else None
-    if field.pseudo_mersenne:
+    if field.pseudo_mersenne or field.modulus % 2 == 0:
         t = fn.temps_list(2 * field.limbs)
         multiply(fn, t, x[0], b, len(t), field.mul)
-        pseudo_mersenne(fn, field, t, y)
+        (pseudo_mersenne if field.pseudo_mersenne else barrett)(fn, field, t, y)
         return
     t = fn.temps_list(field.limbs)
     if b is None:
@@ -66,9 +66,21 @@ def _modmul(fn, field, x, y):
     montgomery(fn, field, t, field.words(field.radix_squared), y)
 
 
+MONTGOMERY = ("montmul", "montmul_lazy", "montsqr", "tomont", "frommont")
+
+
+def unavailable(op: Operation, field) -> str | None:
+    """Why op cannot be generated for this modulus, or None."""
+    if op.name in MONTGOMERY and field.modulus % 2 == 0:
+        return "needs an odd modulus (Montgomery form); this one is even: use modmul"
+    if op.name == "montmul_lazy" and not lazy_allowed(field):
+        return (f"needs 4p < 2^{32 * field.limbs} (two spare bits); this modulus has "
+                f"{field.modulus.bit_length()} bits in {field.limbs} limbs")
+    return None
+
+
 def available(op: Operation, field) -> bool:
-    """montmul_lazy only where its bound holds."""
-    return op.name != "montmul_lazy" or lazy_allowed(field)
+    return unavailable(op, field) is None
 
 
 OPERATIONS = [

@@ -1,5 +1,6 @@
-"""Reductions modulo a fixed p, branch-free: Montgomery (any odd p) and pseudo-Mersenne
-folding (p = 2^k - c with a small c), each ending in one masked final subtraction."""
+"""Reductions modulo a fixed p, branch-free: Montgomery (any odd p), pseudo-Mersenne
+folding (p = 2^k - c with a small c) and Barrett (any p), each ending in masked final
+subtractions."""
 from __future__ import annotations
 
 from ..field import Field
@@ -96,6 +97,52 @@ def _finish(fn: Function, field: Field, columns: Columns, y: list[Reg]) -> None:
     subtract_if_not_below(fn, field, r, y)
 
 
+def shift_right(fn: Function, value: list[Reg], shift: int, limbs: int) -> list[Reg]:
+    """The `limbs` limbs of value >> shift (value's limbs above its end are zero)."""
+    q, r = divmod(shift, 32)
+    out = fn.temps_list(limbs)
+    for j, dst in enumerate(out):
+        if q + j >= len(value):
+            fn.emit("mov", dst, 0)
+        elif not r:
+            fn.emit("mov", dst, value[q + j])
+        elif q + j + 1 < len(value):
+            fn.emit("shf.r.clamp", dst, value[q + j], value[q + j + 1], r)
+        else:
+            fn.emit("shr", dst, value[q + j], r)
+    return out
+
+
+def barrett(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
+    """y = t mod p for t < p^2 (any p): q = ((t >> (k-1)) mu) >> (k+1) with
+    mu = floor(4^k / p) underestimates t / p by at most 2, so t - q p < 3p, then two masked
+    subtractions (Handbook of Applied Cryptography, 14.42, in bits)."""
+    p, k = field.modulus, field.modulus.bit_length()
+    mu = [(field.barrett_factor >> 32 * i) & 0xFFFFFFFF
+          for i in range(limbs_for(field.barrett_factor.bit_length()))]
+    top = shift_right(fn, t, k - 1, limbs_for(2 * k - (k - 1)))
+    estimate = Columns(fn, len(top) + len(mu))
+    for i, word in enumerate(mu):
+        if word:
+            estimate.add_row(word, [(i + j, tj) for j, tj in enumerate(top)])
+    product = fn.temps_list(len(top) + len(mu))
+    estimate.sum_into(product)
+    quotient = shift_right(fn, product, k + 1, limbs_for(k + 1))
+    width = limbs_for((3 * p).bit_length())  # t - q p < 3p: exact modulo 2^(32 width)
+    qp = Columns(fn, width)
+    for i, word in enumerate(field.words(p) + [0] * (width - field.limbs)):
+        if word and i < width:
+            qp.add_row(word, [(i + j, qj) for j, qj in enumerate(quotient) if i + j < width])
+    subtrahend = fn.temps_list(width)
+    qp.sum_into(subtrahend)
+    r = fn.temps_list(width)
+    low = t + [0] * max(0, width - len(t))
+    fn.chain("sub", [(r[i], (low[i], subtrahend[i])) for i in range(width)], carry_out=False)
+    below_2p = fn.temps_list(width)
+    subtract_if_not_below(fn, field, r, below_2p)
+    subtract_if_not_below(fn, field, below_2p, y)
+
+
 def pseudo_mersenne(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
     """y = t mod p for t < p^2, p = 2^k - c: t = h 2^k + l is congruent to l + h c, folded
     until below 2p (twice, as c (c + 2) < p), then one masked subtraction. Each fold is a
@@ -105,14 +152,7 @@ def pseudo_mersenne(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> N
     q, r = divmod(k, 32)
     value, bound = t, (field.modulus - 1) ** 2
     while bound >= 2 * field.modulus:
-        high = [fn.temp() for _ in range(limbs_for(bound.bit_length() - k))]
-        for j, dst in enumerate(high):  # bits k + 32 j ..
-            if not r:
-                fn.emit("mov", dst, value[q + j])
-            elif q + j + 1 < len(value):
-                fn.emit("shf.r.clamp", dst, value[q + j], value[q + j + 1], r)
-            else:
-                fn.emit("shr", dst, value[q + j], r)
+        high = shift_right(fn, value, k, limbs_for(bound.bit_length() - k))
         low = value[:q]
         if r:
             low.append(fn.temp())
