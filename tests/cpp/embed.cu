@@ -2,7 +2,6 @@
 // runtime), compiles with nvcc, and its kernels must give GMP's answers: on the GPU
 // when one is present, and on the CPU through the header's host rendering always.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <cuda_runtime.h>
 #include <doctest/doctest.h>
 #include <gmp.h>
 
@@ -11,29 +10,9 @@
 #include <vector>
 
 #include "mpgen_u131.cuh"
+#include "on_gpu.cuh"
 
 namespace {
-
-template <class Op>
-std::vector<uint32_t> on_gpu(std::size_t n, const std::vector<uint32_t>& in) {
-  std::vector<uint32_t> out(Op::out_words * n);
-  uint32_t *d_in = nullptr, *d_out = nullptr;
-  REQUIRE(cudaMalloc(&d_in, in.size() * 4) == cudaSuccess);
-  REQUIRE(cudaMalloc(&d_out, out.size() * 4) == cudaSuccess);
-  cudaMemcpy(d_in, in.data(), in.size() * 4, cudaMemcpyHostToDevice);
-  mpgen::device_batch<Op><<<unsigned((n + 255) / 256), 256>>>(n, mpgen::Layout::interleaved, d_in, d_out);
-  REQUIRE(cudaMemcpy(out.data(), d_out, out.size() * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-  cudaFree(d_in);
-  cudaFree(d_out);
-  return out;
-}
-
-bool gpu_present() {
-  int count = 0;
-  const bool present = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-  if (std::getenv("MPGEN_REQUIRE_GPU")) REQUIRE_MESSAGE(present, "MPGEN_REQUIRE_GPU is set and no GPU is present");
-  return present;
-}
 
 // The value of words [first, first + count) of instance j (interleaved, n instances).
 void value(mpz_t v, const std::vector<uint32_t>& words, std::size_t n, std::size_t j, unsigned first,
@@ -60,7 +39,7 @@ void check(void (*reference)(mpz_t, const mpz_t, const mpz_t)) {
   std::vector<uint32_t> host(Op::out_words * n);
   mpgen::host_batch<Op>(n, mpgen::Layout::interleaved, in.data(), host.data());
   results.push_back(host);
-  if (gpu_present()) results.push_back(on_gpu<Op>(n, in));
+  if (gpu_present()) results.push_back(on_gpu<Op>(n, in, mpgen::Layout::interleaved));
 
   mpz_t a, b, want, got;
   mpz_inits(a, b, want, got, nullptr);

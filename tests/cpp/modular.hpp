@@ -12,7 +12,7 @@
 #include <vector>
 
 #ifdef __CUDACC__
-#include <cuda_runtime.h>
+#include "on_gpu.cuh"
 #endif
 
 namespace {  // each test file its own copy
@@ -74,28 +74,6 @@ std::vector<std::pair<std::string, std::string>> operand_pairs(const mpz_t p, un
   return pairs;
 }
 
-#ifdef __CUDACC__
-bool gpu_present() {
-  int count = 0;
-  const bool present = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-  if (std::getenv("MPGEN_REQUIRE_GPU")) REQUIRE_MESSAGE(present, "MPGEN_REQUIRE_GPU is set and no GPU is present");
-  return present;
-}
-
-template <class Op>
-std::vector<uint32_t> on_gpu(std::size_t n, const std::vector<uint32_t>& in) {
-  std::vector<uint32_t> out(Op::out_words * n);
-  uint32_t *d_in = nullptr, *d_out = nullptr;
-  REQUIRE(cudaMalloc(&d_in, in.size() * 4) == cudaSuccess);
-  REQUIRE(cudaMalloc(&d_out, out.size() * 4) == cudaSuccess);
-  cudaMemcpy(d_in, in.data(), in.size() * 4, cudaMemcpyHostToDevice);
-  mpgen::device_batch<Op><<<unsigned((n + 127) / 128), 128>>>(n, mpgen::Layout::contiguous, d_in, d_out);
-  REQUIRE(cudaMemcpy(out.data(), d_out, out.size() * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
-  cudaFree(d_in);
-  cudaFree(d_out);
-  return out;
-}
-#endif
 
 template <class Op>
 void check(const uint32_t* modulus, gmp_randstate_t rng, const Reference& reference) {
@@ -124,7 +102,7 @@ void check(const uint32_t* modulus, gmp_randstate_t rng, const Reference& refere
   INFO(Op::name, " modulo ", mpz_get_str(nullptr, 16, p.v), ", ", n, " operand pairs");
   CHECK_MESSAGE(first_difference(host) == "", "host");
 #ifdef __CUDACC__
-  if (gpu_present()) CHECK_MESSAGE(first_difference(on_gpu<Op>(n, in)) == "", "gpu");
+  if (gpu_present()) CHECK_MESSAGE(first_difference(on_gpu<Op>(n, in, mpgen::Layout::contiguous)) == "", "gpu");
 #endif
 }
 
@@ -174,7 +152,7 @@ void check_lazy(const uint32_t* modulus, gmp_randstate_t rng) {
   INFO(Op::name, " modulo ", mpz_get_str(nullptr, 16, p.v), ", ", n, " operand pairs below 2p");
   CHECK(wrong == 0);
 #ifdef __CUDACC__
-  if (gpu_present()) CHECK_MESSAGE(on_gpu<Op>(n, in) == host, "gpu");
+  if (gpu_present()) CHECK_MESSAGE(on_gpu<Op>(n, in, mpgen::Layout::contiguous) == host, "gpu");
 #endif
 }
 
