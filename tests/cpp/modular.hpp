@@ -102,7 +102,14 @@ void check(const uint32_t* modulus, gmp_randstate_t rng, const Reference& refere
   INFO(Op::name, " modulo ", mpz_get_str(nullptr, 16, p.v), ", ", n, " operand pairs");
   CHECK_MESSAGE(first_difference(host) == "", "host");
 #ifdef __CUDACC__
-  if (gpu_present()) CHECK_MESSAGE(first_difference(on_gpu<Op>(n, in, mpgen::Layout::contiguous)) == "", "gpu");
+  if (gpu_present()) {
+    CHECK_MESSAGE(first_difference(on_gpu<Op>(n, in, mpgen::Layout::contiguous)) == "", "gpu");
+    // Operands not below p: the result is unspecified (README) but the same on both sides.
+    std::vector<uint32_t> wide(Op::in_words * 4096), wide_host(Op::out_words * 4096);
+    for (auto& w : wide) w = uint32_t(gmp_urandomb_ui(rng, 32));
+    for (std::size_t j = 0; j < 4096; ++j) Op::host(&wide_host[j * Op::out_words], &wide[j * Op::in_words]);
+    CHECK_MESSAGE(on_gpu<Op>(4096, wide, mpgen::Layout::contiguous) == wide_host, "gpu and host, operands not below p");
+  }
 #endif
 }
 
