@@ -136,8 +136,9 @@ def parse_field(modulus: str, bits_text: str | None, ops_text: str | None, label
     return [(field, [MODULAR_OPERATIONS[n] for n in dict.fromkeys(names)])]
 
 
-SPEC_KEYS = ("ops", "mul", "sizes")
+SPEC_KEYS = ("ops", "mul", "sizes", "fields")
 SIZE_KEYS = ("ops", "mul")
+FIELD_KEYS = ("modulus", "bits", "ops", "mul")
 
 
 def parse_spec(path: Path) -> Request:
@@ -148,6 +149,9 @@ def parse_spec(path: Path) -> Request:
         [sizes]
         131 = {}
         256 = { ops = ["mul", "sqr"], mul = "karatsuba" }
+        [fields]                  # moduli: a preset by its name, or any with its modulus
+        secp256k1 = {}            # all modular operations (the top-level ops are for sizes)
+        mine = { modulus = "0xffffffffffffffc5", ops = ["modmul"], bits = 64 }
 
     Errors name the file and the line."""
     try:
@@ -178,8 +182,12 @@ def parse_spec(path: Path) -> Request:
         return value
 
     checked_keys(spec, SPEC_KEYS, "at the top")
-    if "sizes" not in spec or not isinstance(spec["sizes"], dict) or not spec["sizes"]:
-        raise fail("no [sizes] table: give one entry per size, e.g. 131 = {}", "sizes")
+    for table in ("sizes", "fields"):
+        if not isinstance(spec.get(table, {}), dict):
+            raise fail(f"{table} must be a table, e.g. [{table}]", table)
+    if not spec.get("sizes") and not spec.get("fields"):
+        raise fail("no [sizes] or [fields] table: give one entry per size or modulus, e.g. "
+                   "131 = {} under [sizes]", "sizes")
     default_ops = op_names(spec["ops"], "ops") if "ops" in spec else None
     try:
         default_mul = check_mul(spec.get("mul", "auto"), "mul")
@@ -187,7 +195,7 @@ def parse_spec(path: Path) -> Request:
         raise fail(str(e), "mul") from None
 
     request = []
-    for key, options in spec["sizes"].items():
+    for key, options in spec.get("sizes", {}).items():
         try:
             if not isinstance(options, dict):
                 raise RequestError(f"sizes.{key}: give a table of options, e.g. {key} = {{}}")
@@ -200,7 +208,24 @@ def parse_spec(path: Path) -> Request:
             bad = re.search(r"'([^']+)'", str(e))
             raise fail(str(e), bad[1] if bad else key) from None
         request.append((size, ops))
-    return sorted(request, key=lambda r: r[0].bits)
+    request.sort(key=lambda r: r[0].bits)
+
+    for name, options in spec.get("fields", {}).items():
+        try:
+            if not isinstance(options, dict):
+                raise RequestError(f"fields.{name}: give a table of options, e.g. {name} = {{}}")
+            checked_keys(options, FIELD_KEYS, f"in fields.{name}")
+            modulus, label = (str(options["modulus"]), name) if "modulus" in options else \
+                check_preset(name)
+            ops = op_names(options["ops"], f"fields.{name}") if "ops" in options else None
+            bits = options.get("bits")
+            request += parse_field(modulus, None if bits is None else str(bits),
+                                   None if ops is None else ",".join(ops), label,
+                                   options.get("mul", default_mul))
+        except RequestError as e:
+            bad = re.search(r"'([^']+)'", str(e))
+            raise fail(str(e), bad[1] if bad else name) from None
+    return request
 
 
 def _line_of(text: str, needle: str) -> int | None:

@@ -108,7 +108,11 @@ def test_spec_file_gives_sizes_with_their_own_operations(mpgen, tmp_path):
     ('[sizes]\n64 = {}\n\n128 = { ops = ["add", "div"] }\n', "spec.toml:4: sizes.128: unknown operation 'div'"),
     ("opz = 1\n[sizes]\n64 = {}\n", "spec.toml:1: unknown key 'opz' at the top; allowed: ops, mul, sizes"),
     ('mul = "fast"\n[sizes]\n64 = {}\n', "spec.toml:1: mul: unknown multiplication method 'fast'"),
-    ('ops = ["add"]\n', "spec.toml: no [sizes] table"),
+    ('ops = ["add"]\n', "spec.toml: no [sizes] or [fields] table"),
+    ("[fields]\np999 = {}\n", "spec.toml:2: --field: unknown field 'p999'"),
+    ("[fields]\nmine = { modulus = \"0x1f\", base = 3 }\n", "spec.toml:2: unknown key 'base' in fields.mine"),
+    ("[fields]\nmine = { modulus = \"0x10\", ops = [\"montmul\"] }\n",
+     "spec.toml:2: --ops: montmul needs an odd modulus"),
     ("[sizes]\n64 = { bits = 3 }\n", "spec.toml:2: unknown key 'bits' in sizes.64"),
     ("[sizes]\nabc = {}\n", "spec.toml:2: sizes.abc: 'abc' is not a number"),
     ("[sizes]\n64 = { ops = [] }\n", "spec.toml:2: sizes.64: ops must be a non-empty list"),
@@ -121,6 +125,17 @@ def test_bad_spec_names_file_and_line(mpgen, tmp_path, text, message):
     assert r.stderr.startswith("mpgen: error: ") and message in r.stderr, r.stderr
     assert r.stderr.count("\n") == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_spec_gives_fields_by_preset_and_by_modulus(mpgen, tmp_path):
+    spec = tmp_path / "spec.toml"
+    spec.write_text(SPEC + '[fields]\nsecp256k1 = {}\nmine = { modulus = "0xffffffffffffffc5", '
+                    'ops = ["modmul"], bits = 64 }\n')
+    r = mpgen("generate", "--spec", str(spec), "--out", str(tmp_path / "out"))
+    assert r.returncode == 0, r.stderr
+    mine = (tmp_path / "out" / "mpgen_mine.cuh").read_text()
+    assert "MPGEN_MINE_OPS(X) X(modmul)" in mine and "pseudo-Mersenne" in mine
+    assert "X(montmul)" in (tmp_path / "out" / "mpgen_secp256k1.cuh").read_text()
 
 
 def test_spec_and_bits_together_are_refused(mpgen, tmp_path):
