@@ -12,8 +12,9 @@ def test_list_shows_sizes_and_operations(mpgen):
     assert r.returncode == 0
     assert "64 109 128 131 163 191 239 255 256 381 384 521 1024 2048" in r.stdout
     for op in ("add", "sub", "add_ui", "neg", "mul", "mul_hi", "sqr", "mad", "cmp", "xor", "shl",
-               "shl<K>", "ctz"):
+               "shl<K>", "ctz", "modadd", "montmul", "montmul_lazy", "modsqr"):
         assert f"\n  {op} " in r.stdout
+    assert "\n  bls12_381_fp   381 bits  BLS12-381 base field" in r.stdout
 
 
 def test_generate_is_deterministic(mpgen, tmp_path):
