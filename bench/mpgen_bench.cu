@@ -343,8 +343,11 @@ int main(int argc, char** argv) {
     // per thread over 2^22 threads, and one product from memory; and the same chain in
     // ordinary form (modmul: pseudo-Mersenne folding where the modulus allows it).
     const std::size_t field_n = quick ? 4096 : std::size_t(1) << 22;
+    const auto field_wanted = [&](const char* name) {  // all fields unless --bits or --fields say otherwise
+      return fields.empty() ? bits.empty() : std::count(fields.begin(), fields.end(), name) > 0;
+    };
 #define FIELD_ROWS(f, sppark_chain)                                                                      \
-  if (fields.empty() ? bits.empty() : std::count(fields.begin(), fields.end(), #f) > 0) {                \
+  if (field_wanted(#f)) {                                                                                \
     rows.push_back(chained<mpgen::f::montmul, false>("montmul chain, " #f, c, sass, field_n, 256,        \
                                                      sppark_chain, sppark_chain ? "sppark" : ""));       \
     rows.push_back(chained<mpgen::f::montsqr, true>("montsqr chain, " #f, c, sass, field_n, 256));       \
@@ -355,7 +358,7 @@ int main(int argc, char** argv) {
   }
     MPGEN_BENCH_FIELDS(FIELD_ROWS)
 #define LAZY_ROWS(f, sppark_chain)                                                                        \
-  if (fields.empty() ? bits.empty() : std::count(fields.begin(), fields.end(), #f) > 0)                  \
+  if (field_wanted(#f))                                                                                  \
     rows.push_back(chained<mpgen::f::montmul_lazy, false>("montmul_lazy chain, " #f, c, sass, field_n, 256, \
                                                           sppark_chain, "sppark"));
     MPGEN_BENCH_LAZY_FIELDS(LAZY_ROWS)

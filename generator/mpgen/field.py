@@ -4,12 +4,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .size import LIMB_BITS, Size
+from .size import LIMB_BITS, Size, limbs_for
 from .tomlcompat import tomllib
 
 # Named moduli, each with its published source (see the file's header for the checks).
 PRESETS: dict[str, dict] = tomllib.loads(
     (Path(__file__).parent / "data" / "fields.toml").read_text(encoding="utf-8"))
+
+
+def to_words(value: int, count: int | None = None) -> list[int]:
+    """value as 32-bit words, least significant first: `count` of them, or as many as it
+    needs."""
+    count = limbs_for(value.bit_length()) if count is None else count
+    return [(value >> LIMB_BITS * i) & 0xFFFFFFFF for i in range(count)]
 
 
 def find_preset(name: str) -> str | None:
@@ -38,7 +45,7 @@ class Field(Size):
 
     def words(self, value: int) -> list[int]:
         """value as `limbs` 32-bit words, least significant first."""
-        return [(value >> LIMB_BITS * i) & 0xFFFFFFFF for i in range(self.limbs)]
+        return to_words(value, self.limbs)
 
     @property
     def montgomery_radix(self) -> int:

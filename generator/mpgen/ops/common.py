@@ -69,8 +69,13 @@ def mask_top(fn: Function, size: Size, limb: Reg) -> None:
         fn.emit("and", limb, limb, (1 << size.top_bits) - 1)
 
 
+def all_ones_if_borrow(fn: Function) -> Reg:
+    """A word of ones if the carry flag holds a borrow, else 0 (a mask for selections)."""
+    mask = fn.temp()
+    fn.emit("subc", mask, 0, 0)
+    return mask
+
+
 def borrow_into(fn: Function, dst: Reg) -> None:
     """dst = the borrow (0 or 1) left in the carry flag by a subtraction chain."""
-    all_ones_if_borrow = fn.temp()
-    fn.emit("subc", all_ones_if_borrow, 0, 0)
-    fn.emit("and", dst, all_ones_if_borrow, 1)
+    fn.emit("and", dst, all_ones_if_borrow(fn), 1)

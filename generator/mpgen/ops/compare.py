@@ -2,15 +2,13 @@
 from __future__ import annotations
 
 from ..ir import Function, Reg
-from .common import Operation, binary, borrow_into, one_word, unary
+from .common import Operation, all_ones_if_borrow, binary, borrow_into, one_word, unary
 
 
 def is_zero_word(fn: Function, dst: Reg, v: Reg) -> None:
     """dst = 1 if v == 0 else 0: 0 - v borrows exactly when v != 0."""
     fn.emit("sub.cc", fn.temp(), 0, v)
-    minus_borrow = fn.temp()
-    fn.emit("subc", minus_borrow, 0, 0)
-    fn.emit("add", dst, minus_borrow, 1)
+    fn.emit("add", dst, all_ones_if_borrow(fn), 1)
 
 
 def or_all(fn: Function, words: list[Reg]) -> Reg:
@@ -41,11 +39,14 @@ def _cmp(fn, size, x, y):
     fn.emit("sub", y[0], _less(fn, fn.temp(), x[1], x[0]), _less(fn, fn.temp(), x[0], x[1]))
 
 
+# Also a field's operation: a reduced residue is zero exactly when its limbs are.
+IS_ZERO = Operation("is_zero", "1 if a == 0 else 0", unary, one_word,
+                    lambda fn, s, x, y: is_zero_word(fn, y[0], or_all(fn, x[0])))
+
 OPERATIONS = [
     Operation("eq", "1 if a == b else 0", binary, one_word, _eq),
     Operation("lt", "1 if a < b else 0", binary, one_word,
               lambda fn, s, x, y: _less(fn, y[0], x[0], x[1])),
     Operation("cmp", "-1, 0 or 1 as a < b, a == b, a > b", binary, one_word, _cmp, signed=True),
-    Operation("is_zero", "1 if a == 0 else 0", unary, one_word,
-              lambda fn, s, x, y: is_zero_word(fn, y[0], or_all(fn, x[0]))),
+    IS_ZERO,
 ]

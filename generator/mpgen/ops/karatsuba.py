@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..ir import Function, Operand, Reg
+from .common import all_ones_if_borrow
 
 # multiply(fn, acc, a, b, limit): acc[:limit] = a * b (b is None for a square)
 SubProduct = Callable[[Function, list[Reg], list[Reg], "list[Reg] | None", int], None]
@@ -22,8 +23,8 @@ def _abs_difference(fn: Function, a0: list[Reg], a1: list[Reg]) -> tuple[list[Re
     diff = fn.temps_list(h)
     wide: list[Operand] = a1 + [0] * (h - len(a1))
     fn.chain("sub", [(diff[i], (a0[i], wide[i])) for i in range(h)])
-    negative, one_if_negative = fn.temp(), fn.temp()
-    fn.emit("subc", negative, 0, 0)
+    negative = all_ones_if_borrow(fn)
+    one_if_negative = fn.temp()
     fn.emit("and", one_if_negative, negative, 1)
     for d in diff:  # two's complement when negative: (d ^ m) + 1
         fn.emit("xor", d, d, negative)

@@ -1,4 +1,5 @@
-"""Arithmetic modulo a prime or any odd modulus fixed at generation time, branch-free.
+"""Arithmetic modulo a number fixed at generation time (odd, or even without the
+Montgomery operations), branch-free.
 
 The modulus' words are immediates in the instruction list. Results are reduced
 (below p) for reduced operands; a final subtraction is a mask, never a branch.
@@ -6,11 +7,11 @@ Montgomery products use R = 2^(32 limbs).
 """
 from __future__ import annotations
 
-from .common import Operation, binary, one_word, same_limbs, unary
-from .compare import is_zero_word, or_all
+from .common import Operation, all_ones_if_borrow, binary, same_limbs, unary
+from .compare import IS_ZERO, or_all
 from .mul import multiply
-from .reduction import (all_ones_if_borrow, barrett, lazy_allowed, montgomery,
-                        montgomery_square, pseudo_mersenne, spare_bit, subtract_if_not_below)
+from .reduction import (barrett, lazy_allowed, montgomery, montgomery_square, pseudo_mersenne,
+                        spare_bit, subtract_if_not_below)
 
 
 def _modadd(fn, field, x, y):
@@ -42,10 +43,6 @@ def _modneg(fn, field, x, y):
     nonzero = all_ones_if_borrow(fn)
     for k in range(n):
         fn.emit("and", y[k], d[k], nonzero)
-
-
-def _montmul(fn, field, x, y):
-    montgomery(fn, field, x[0], x[1], y)
 
 
 def _modmul(fn, field, x, y):
@@ -87,10 +84,9 @@ OPERATIONS = [
     Operation("modadd", "a + b mod p", binary, same_limbs, _modadd),
     Operation("modsub", "a - b mod p", binary, same_limbs, _modsub),
     Operation("modneg", "-a mod p", unary, same_limbs, _modneg),
-    Operation("is_zero", "1 if a == 0 else 0", unary, one_word,
-              lambda fn, f, x, y: is_zero_word(fn, y[0], or_all(fn, x[0]))),
+    IS_ZERO,
     Operation("montmul", "a b R^-1 mod p: the Montgomery product (R = 2^(32 limbs))", binary,
-              same_limbs, _montmul),
+              same_limbs, lambda fn, f, x, y: montgomery(fn, f, x[0], x[1], y)),
     Operation("montmul_lazy", "a b R^-1, congruent and below 2p, for a, b < 2p, without the "
               "final subtraction (moduli with 4p < R)", binary, same_limbs,
               lambda fn, f, x, y: montgomery(fn, f, x[0], x[1], y, lazy=True)),

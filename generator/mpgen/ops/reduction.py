@@ -3,10 +3,11 @@ folding (p = 2^k - c with a small c) and Barrett (any p), each ending in masked 
 subtractions."""
 from __future__ import annotations
 
-from ..field import Field
+from ..field import Field, to_words
 from ..ir import Function, Operand, Reg
 from ..size import limbs_for
 from .columns import Columns
+from .common import all_ones_if_borrow
 from .mul import square
 
 
@@ -14,12 +15,6 @@ def spare_bit(field: Field) -> bool:
     """2p < R: a sum of two reduced values, or a Montgomery product before its final
     subtraction, fits in the limbs without a carry word."""
     return 2 * field.modulus < field.montgomery_radix
-
-
-def all_ones_if_borrow(fn: Function) -> Reg:
-    mask = fn.temp()
-    fn.emit("subc", mask, 0, 0)
-    return mask
 
 
 def subtract_if_not_below(fn: Function, field: Field, r: list[Reg], y: list[Reg]) -> None:
@@ -118,8 +113,7 @@ def barrett(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
     mu = floor(4^k / p) underestimates t / p by at most 2, so t - q p < 3p, then two masked
     subtractions (Handbook of Applied Cryptography, 14.42, in bits)."""
     p, k = field.modulus, field.modulus.bit_length()
-    mu = [(field.barrett_factor >> 32 * i) & 0xFFFFFFFF
-          for i in range(limbs_for(field.barrett_factor.bit_length()))]
+    mu = to_words(field.barrett_factor)
     top = shift_right(fn, t, k - 1, limbs_for(2 * k - (k - 1)))
     estimate = Columns(fn, len(top) + len(mu))
     for i, word in enumerate(mu):
@@ -130,7 +124,7 @@ def barrett(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
     quotient = shift_right(fn, product, k + 1, limbs_for(k + 1))
     width = limbs_for((3 * p).bit_length())  # t - q p < 3p: exact modulo 2^(32 width)
     qp = Columns(fn, width)
-    for i, word in enumerate(field.words(p) + [0] * (width - field.limbs)):
+    for i, word in enumerate(field.words(p)):
         if word and i < width:
             qp.add_row(word, [(i + j, qj) for j, qj in enumerate(quotient) if i + j < width])
     subtrahend = fn.temps_list(width)
@@ -148,7 +142,7 @@ def pseudo_mersenne(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> N
     until below 2p (twice, as c (c + 2) < p), then one masked subtraction. Each fold is a
     few rows of products by c's words, against n rows for Montgomery's m p."""
     k, c = field.pseudo_mersenne
-    c_words = [(c >> 32 * i) & 0xFFFFFFFF for i in range(limbs_for(c.bit_length()))]
+    c_words = to_words(c)
     q, r = divmod(k, 32)
     value, bound = t, (field.modulus - 1) ** 2
     while bound >= 2 * field.modulus:
