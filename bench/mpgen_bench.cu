@@ -29,6 +29,12 @@
 #include "mpgen_u64.cuh"
 #include "mpgen_u1024.cuh"
 
+#include "mpgen_powm1024.cuh"
+#include "mpgen_powm128.cuh"
+#include "mpgen_powm2048.cuh"
+#include "mpgen_powm256.cuh"
+#include "mpgen_powm512.cuh"
+
 #include "mpgen_bls12_381_fp.cuh"
 #include "mpgen_bn254_fp.cuh"
 #include "mpgen_curve25519.cuh"
@@ -41,6 +47,8 @@
   X(bn254_fp, 60.1e9) X(bls12_381_fp, 27.3e9) X(secp256k1, 0) X(p256, 0) X(p384, 0) X(curve25519, 0)
 // Fields with the lazy product (4p < R), chained the same way.
 #define MPGEN_BENCH_LAZY_FIELDS(X) X(bn254_fp, 60.1e9) X(bls12_381_fp, 27.3e9)
+// Random odd moduli of the full size (CMakeLists.txt), for CGBN's powm_odd workload.
+#define MPGEN_BENCH_POWM(X) X(128) X(256) X(512) X(1024) X(2048)
 #define MPGEN_BENCH_SIZES(X) X(64) X(128) X(131) X(255) X(256) X(381) X(512) X(521) X(1024) X(2048)
 
 namespace {
@@ -63,6 +71,18 @@ double cgbn_mul(unsigned bits) {
     case 512: return 13.9e9;
     case 1024: return 4.00e9;
     case 2048: return 1.40e9;
+    default: return 0;
+  }
+}
+
+// CGBN's powm_odd on the H100 (512-bit exponent, its own modulus per instance), per second.
+double cgbn_powm(unsigned bits) {
+  switch (bits) {
+    case 128: return 28.8e6;
+    case 256: return 24.3e6;
+    case 512: return 13.4e6;
+    case 1024: return 4.10e6;
+    case 2048: return 1.28e6;
     default: return 0;
   }
 }
@@ -242,6 +262,50 @@ Row from_memory(const Ceilings& c, std::size_t n, mpgen::Layout layout, const ch
   return {name, "gpu", Op::bits, n / s, bytes / s / c.copy_bytes_per_s, "copy bandwidth", 0, ""};
 }
 
+// CGBN's powm_odd workload: a^e mod p for a 512-bit e read in 5-bit fixed windows
+// (mpgen::loops::window_power, or the ladder), one instance per thread; the modulus is
+// fixed at generation time where CGBN's instances each bring their own.
+constexpr unsigned powm_exponent_bits = 512;
+
+template <class D, bool ladder>
+__global__ void powm(std::size_t n, const uint32_t* in, uint32_t* out) {
+  constexpr unsigned N = D::limbs, W = powm_exponent_bits / 32;
+  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (j >= n) return;
+  uint32_t a[N], e[W], r[N];
+  for (unsigned i = 0; i < N; ++i) a[i] = in[i * n + j] & (i == N - 1 ? 0x7fffffffu : ~0u);  // below p
+  for (unsigned i = 0; i < W; ++i) e[i] = in[(N + i) * n + j];
+  if (ladder)
+    mpgen::loops::ladder_power<D, powm_exponent_bits>(r, a, e);
+  else
+    mpgen::loops::window_power<D, powm_exponent_bits>(r, a, e);
+  for (unsigned i = 0; i < N; ++i) out[i * n + j] = r[i];
+}
+
+// Exponentiations per second, and the fraction of the multiply-add ceiling that the
+// products they run reach (each product charged with its list's multiply halves).
+template <class D, class Mul, class Sqr, bool ladder>
+Row powm_row(const Ceilings& c, std::size_t n) {
+  const auto host = random_words((D::limbs + powm_exponent_bits / 32) * n, 11);
+  uint32_t *in, *out;
+  cudaMalloc(&in, host.size() * 4);
+  cudaMalloc(&out, D::limbs * n * 4);
+  cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
+  const double s = gpu_seconds([&] { powm<D, ladder><<<unsigned((n + 127) / 128), 128>>>(n, in, out); }, 1);
+  cudaFree(in);
+  cudaFree(out);
+  constexpr unsigned windows = (powm_exponent_bits + 4) / 5;
+  // Table: 15 squares and 15 products; then 5 squares and a product per window after the
+  // first; the ladder: a product and a square per bit. Both: into and out of the domain.
+  const double squares = ladder ? powm_exponent_bits : 15 + 5 * (windows - 1);
+  const double products = (ladder ? powm_exponent_bits : 15 + windows - 1) + 2;
+  const double halves = squares * Sqr::multiplies + products * Mul::multiplies;
+  const double rate = n / s;
+  return {std::string(ladder ? "modexp_ladder" : "modexp") + ", 512-bit exponent (CGBN powm_odd)", "gpu",
+          Mul::bits, rate, rate * halves / c.multiply_halves_per_s, "multiply-add ceiling", ladder ? 0 : cgbn_powm(Mul::bits),
+          ladder ? "" : "CGBN powm_odd"};
+}
+
 // The CPU backend, one thread: Op::host over a batch against GMP's mpn function.
 template <class Op>
 Row on_cpu(std::size_t n, bool quick) {
@@ -362,6 +426,13 @@ int main(int argc, char** argv) {
     rows.push_back(chained<mpgen::f::montmul_lazy, false>("montmul_lazy chain, " #f, c, sass, field_n, 256, \
                                                           sppark_chain, "sppark"));
     MPGEN_BENCH_LAZY_FIELDS(LAZY_ROWS)
+#define POWM_ROWS(b)                                                                                       \
+  if (fields.empty() && wanted(bits, b)) {                                                               \
+    const std::size_t powm_n = quick ? 1024 : std::size_t(1) << (b <= 256 ? 20 : b <= 1024 ? 18 : 16);  \
+    rows.push_back(powm_row<mpgen::powm##b::loop_domain, mpgen::powm##b::montmul, mpgen::powm##b::montsqr, false>(c, powm_n)); \
+    rows.push_back(powm_row<mpgen::powm##b::loop_domain, mpgen::powm##b::montmul, mpgen::powm##b::montsqr, true>(c, powm_n)); \
+  }
+    MPGEN_BENCH_POWM(POWM_ROWS)
   }
 
   std::printf("%-36s %6s %12s %9s  %-38s %12s %7s\n", "workload", "bits", "ops/s", "fraction", "of", "peer ops/s",

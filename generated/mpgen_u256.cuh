@@ -339,6 +339,210 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
 
 #endif  // __CUDACC_RTC__
 
+// The loops of modexp, modexp_ladder, modinv, modinv_gcd and modsqrt, written once for
+// host and device around a field's generated operations (its loop_domain: the products,
+// the conversions and the constants). They branch on loop counters only: the products
+// and selections inside are masks, and the trip counts depend on the modulus alone.
+#ifdef __CUDACC__
+#define MPGEN_HOST_DEVICE __host__ __device__ __forceinline__
+#else
+#define MPGEN_HOST_DEVICE inline
+#endif
+#ifdef __CUDA_ARCH__
+#define MPGEN_UNROLL _Pragma("unroll")
+#define MPGEN_ROLLED _Pragma("unroll 1")
+#else
+#define MPGEN_UNROLL
+#define MPGEN_ROLLED
+#endif
+
+namespace loops {
+
+// Op on the device when compiled for it, else on the host; y and x must not overlap.
+template <class Op>
+MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
+#ifdef __CUDA_ARCH__
+  Op::device(y, x);
+#else
+  Op::host(y, x);
+#endif
+}
+
+template <unsigned N>
+MPGEN_HOST_DEVICE void copy(uint32_t* r, const uint32_t* a) {
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) r[k] = a[k];
+}
+
+// r = Op(a) and r = Op(a, b) for N-limb operands; r may be a or b.
+template <class Op>
+MPGEN_HOST_DEVICE void apply1(uint32_t* r, const uint32_t* a) {
+  uint32_t x[Op::in_words], y[Op::out_words];
+  copy<Op::in_words>(x, a);
+  apply<Op>(y, x);
+  copy<Op::out_words>(r, y);
+}
+
+template <class Op>
+MPGEN_HOST_DEVICE void apply2(uint32_t* r, const uint32_t* a, const uint32_t* b) {
+  constexpr unsigned N = Op::in_words / 2;
+  uint32_t x[2 * N], y[Op::out_words];
+  copy<N>(x, a);
+  copy<N>(x + N, b);
+  apply<Op>(y, x);
+  copy<Op::out_words>(r, y);
+}
+
+// All ones if a == b, else 0.
+template <unsigned N>
+MPGEN_HOST_DEVICE uint32_t equal_mask(const uint32_t* a, const uint32_t* b) {
+  uint32_t d = 0;
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) d |= a[k] ^ b[k];
+  return ((d | (0u - d)) >> 31) - 1u;
+}
+
+// r = if_set where mask is all ones, if_clear where it is 0.
+template <unsigned N>
+MPGEN_HOST_DEVICE void select(uint32_t* r, uint32_t mask, const uint32_t* if_set, const uint32_t* if_clear) {
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) r[k] = if_clear[k] ^ ((if_clear[k] ^ if_set[k]) & mask);
+}
+
+// Swaps a and b where bit (0 or 1) is 1.
+template <unsigned N>
+MPGEN_HOST_DEVICE void conditional_swap(uint32_t* a, uint32_t* b, uint32_t bit) {
+  const uint32_t mask = 0u - bit;
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) {
+    const uint32_t t = (a[k] ^ b[k]) & mask;
+    a[k] ^= t;
+    b[k] ^= t;
+  }
+}
+
+template <unsigned Bits>
+constexpr unsigned words_for = (Bits + 31) / 32;
+
+// r = a^e with a and r in D's form, for the low E bits of e: 5-bit windows from the top,
+// five squarings and one product by a table entry each, whatever the digits.
+template <class D, unsigned E>
+MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) {
+  constexpr unsigned N = D::limbs, width = 5, windows = (E + width - 1) / width, W = words_for<E>;
+  uint32_t digits[W + 1];  // and a zero word, so that a window may straddle the top word
+  copy<W>(digits, e);
+  if (E % 32) digits[W - 1] &= (1u << E % 32) - 1u;
+  digits[W] = 0;
+  const auto digit = [&](unsigned w) {
+    const unsigned at = width * w;
+    const uint64_t pair = uint64_t(digits[at / 32 + 1]) << 32 | digits[at / 32];
+    return unsigned(pair >> at % 32) & ((1u << width) - 1u);
+  };
+  uint32_t table[1u << width][N];  // a^i
+  D::one(table[0]);
+  copy<N>(table[1], a);
+  MPGEN_ROLLED for (unsigned i = 1; i < (1u << width) / 2; ++i) {
+    D::sqr(table[2 * i], table[i]);
+    D::mul(table[2 * i + 1], table[2 * i], a);
+  }
+  copy<N>(r, table[digit(windows - 1)]);
+  MPGEN_ROLLED for (unsigned w = windows - 1; w-- > 0;) {
+    MPGEN_ROLLED for (unsigned s = 0; s < width; ++s) D::sqr(r, r);
+    D::mul(r, r, table[digit(w)]);
+  }
+}
+
+// r = a^e mod p for the low E bits of e (a, r in ordinary form).
+template <class D, unsigned E>
+MPGEN_HOST_DEVICE void window_power(uint32_t* r, const uint32_t* a, const uint32_t* e) {
+  uint32_t x[D::limbs];
+  D::enter(x, a);
+  power<D, E>(r, x, e);
+  D::leave(r, r);
+}
+
+// The same by a Montgomery ladder: (r0, r1) = (a^k, a^(k+1)) for the bits k of e read so
+// far; each bit costs one product and one squaring, swapped in and out by masks.
+template <class D, unsigned E>
+MPGEN_HOST_DEVICE void ladder_power(uint32_t* r, const uint32_t* a, const uint32_t* e) {
+  constexpr unsigned N = D::limbs;
+  uint32_t r0[N], r1[N], swapped = 0;
+  D::one(r0);
+  D::enter(r1, a);
+  MPGEN_ROLLED for (unsigned i = E; i-- > 0;) {
+    const uint32_t bit = (e[i / 32] >> i % 32) & 1u;
+    conditional_swap<N>(r0, r1, bit ^ swapped);
+    swapped = bit;
+    D::mul(r1, r0, r1);
+    D::sqr(r0, r0);
+  }
+  conditional_swap<N>(r0, r1, swapped);
+  D::leave(r, r0);
+}
+
+// y = a^(p-2) mod p and the flag word: 1 for a = 0, which has no inverse (p prime).
+template <class D, class IsZero>
+MPGEN_HOST_DEVICE void fermat_inverse(uint32_t* y, const uint32_t* a) {
+  uint32_t e[words_for<D::fermat_exponent_bits>];
+  D::fermat_exponent(e);
+  window_power<D, D::fermat_exponent_bits>(y, a, e);
+  apply<IsZero>(y + D::limbs, a);
+}
+
+// y = a^-1 mod p and the flag word, by 2k steps of the binary extended gcd (k the
+// modulus' width: each step shortens u or v by a bit until u = 0, v = gcd(a, p)).
+template <class D, class Step>
+MPGEN_HOST_DEVICE void gcd_inverse(uint32_t* y, const uint32_t* a) {
+  constexpr unsigned N = D::limbs;
+  uint32_t s[4 * N], t[4 * N];  // u, v, A, C with A a = u, C a = v (mod p)
+  copy<N>(s, a);
+  D::modulus(s + N);
+  MPGEN_UNROLL for (unsigned k = 2 * N; k < 4 * N; ++k) s[k] = k == 2 * N;
+  MPGEN_ROLLED for (unsigned i = 0; i < D::modulus_bits; ++i) {
+    apply<Step>(t, s);
+    apply<Step>(s, t);
+  }
+  uint32_t one[N];
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) one[k] = k == 0;
+  const uint32_t inverse = equal_mask<N>(s + N, one);
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] = s[3 * N + k] & inverse;
+  y[N] = ~inverse & 1u;
+}
+
+// y = a root of a mod p and the flag word: 1 where a is not a square (y = 0). For p = 3
+// mod 4, a^((p+1)/4); else Tonelli-Shanks in constant time (RFC 9380, appendix I.4): its
+// loops run two_adicity - 1 times with masked updates.
+template <class D>
+MPGEN_HOST_DEVICE void square_root(uint32_t* y, const uint32_t* a) {
+  constexpr unsigned N = D::limbs;
+  uint32_t x[N], z[N], e[words_for<D::root_exponent_bits>];
+  D::enter(x, a);
+  D::root_exponent(e);
+  power<D, D::root_exponent_bits>(z, x, e);
+  if (D::two_adicity > 1) {  // z = x^((q-1)/2) for p - 1 = q 2^s
+    uint32_t t[N], b[N], c[N], one[N], product[N];
+    D::sqr(t, z);
+    D::mul(t, t, x);  // x^q
+    D::mul(z, z, x);  // x^((q+1)/2)
+    D::root_of_unity(c);
+    D::one(one);
+    MPGEN_ROLLED for (unsigned k = D::two_adicity; k >= 2; --k) {
+      copy<N>(b, t);
+      MPGEN_ROLLED for (unsigned j = 2; j < k; ++j) D::sqr(b, b);
+      const uint32_t keep = equal_mask<N>(b, one);
+      D::mul(product, z, c);
+      select<N>(z, keep, z, product);
+      D::sqr(c, c);
+      D::mul(product, t, c);
+      select<N>(t, keep, t, product);
+    }
+  }
+  uint32_t square[N];
+  D::sqr(square, z);
+  const uint32_t root = equal_mask<N>(square, x);
+  D::leave(y, z);
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] &= root;
+  y[N] = ~root & 1u;
+}
+
+}  // namespace loops
+
 #ifdef __CUDACC__
 // The same on the GPU, one instance per thread. (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
@@ -424,8 +628,7 @@ struct add {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -479,8 +682,7 @@ struct sub {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -537,8 +739,7 @@ struct add_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -589,8 +790,7 @@ struct sub_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -645,8 +845,7 @@ struct neg {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -695,8 +894,7 @@ struct mul {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 16;
-  static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -1031,8 +1229,7 @@ struct mul_lo {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 64;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 64;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -1209,8 +1406,7 @@ struct mul_hi {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -1561,8 +1757,7 @@ struct sqr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 16;
-  static constexpr unsigned multiplies = 72;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 72;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -1811,8 +2006,7 @@ struct mul_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned multiplies = 16;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 16;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -1895,8 +2089,7 @@ struct mad {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 16;
-  static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2249,8 +2442,7 @@ struct eq {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 1;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2321,8 +2513,7 @@ struct lt {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 1;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2377,8 +2568,7 @@ struct cmp {
   static constexpr bool signed_result = true;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 1;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2455,8 +2645,7 @@ struct is_zero {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 1;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2511,8 +2700,7 @@ struct and_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2560,8 +2748,7 @@ struct or_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2609,8 +2796,7 @@ struct xor_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2658,8 +2844,7 @@ struct not_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2707,8 +2892,7 @@ struct shl {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2900,8 +3084,7 @@ struct shr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3093,8 +3276,7 @@ struct popc {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 1;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3158,8 +3340,7 @@ struct clz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 1;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3265,8 +3446,7 @@ struct ctz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 1;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3388,8 +3568,7 @@ struct shl1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3437,8 +3616,7 @@ struct shl31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3486,8 +3664,7 @@ struct shl32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3535,8 +3712,7 @@ struct shl33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3584,8 +3760,7 @@ struct shr1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3633,8 +3808,7 @@ struct shr31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3682,8 +3856,7 @@ struct shr32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3731,8 +3904,7 @@ struct shr33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
-
+static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3766,6 +3938,7 @@ struct shr33 {
   }
 #endif
 };
+
 
 // X(op) for every operation above, for tables of kernels.
 #define MPGEN_U256_OPS(X) X(add) X(sub) X(add_ui) X(sub_ui) X(neg) X(mul) X(mul_lo) X(mul_hi) X(sqr) X(mul_ui) X(mad) X(eq) X(lt) X(cmp) X(is_zero) X(and_) X(or_) X(xor_) X(not_) X(shl) X(shr) X(popc) X(clz) X(ctz) X(shl1) X(shl31) X(shl32) X(shl33) X(shr1) X(shr31) X(shr32) X(shr33) 

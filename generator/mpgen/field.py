@@ -1,7 +1,9 @@
 """Fields: a modulus fixed at generation time, and the constants its operations use."""
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from .size import LIMB_BITS, Size, limbs_for
@@ -17,6 +19,30 @@ def to_words(value: int, count: int | None = None) -> list[int]:
     needs."""
     count = limbs_for(value.bit_length()) if count is None else count
     return [(value >> LIMB_BITS * i) & 0xFFFFFFFF for i in range(count)]
+
+
+def is_probable_prime(n: int, rounds: int = 64) -> bool:
+    """Miller-Rabin with `rounds` bases from a fixed seed: a composite passes with
+    probability below 4^-rounds (the generator refuses composites for Fermat and roots)."""
+    if n < 4:
+        return n in (2, 3)
+    if n % 2 == 0:
+        return False
+    d, s = n - 1, 0
+    while d % 2 == 0:
+        d, s = d // 2, s + 1
+    bases = random.Random(n)
+    for _ in range(rounds):
+        x = pow(bases.randrange(2, n - 1), d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(s - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
 
 
 def find_preset(name: str) -> str | None:
@@ -78,6 +104,22 @@ class Field(Size):
     def barrett_factor(self) -> int:
         """floor(4^k / p), k the modulus' width: Barrett's estimate of the quotient."""
         return (1 << 2 * self.modulus.bit_length()) // self.modulus
+
+    @cached_property
+    def prime(self) -> bool:
+        return is_probable_prime(self.modulus)
+
+    @property
+    def two_adicity(self) -> int:
+        """s where p - 1 = q 2^s, q odd (Tonelli-Shanks' loop count; 1 when p = 3 mod 4)."""
+        p1 = self.modulus - 1
+        return (p1 & -p1).bit_length() - 1
+
+    @property
+    def non_residue(self) -> int:
+        """The least quadratic non-residue modulo an odd prime p (Euler's criterion)."""
+        return next(z for z in range(2, self.modulus)
+                    if pow(z, (self.modulus - 1) // 2, self.modulus) == self.modulus - 1)
 
     @property
     def radix_squared(self) -> int:

@@ -13,8 +13,11 @@ from pathlib import Path
 import jinja2
 
 from . import __version__
+from .field import to_words
 from .ir import OPCODES, Function, Instr, Operand, Reg
-from .ops import Operation
+from .ops import MODULAR_OPERATIONS, Operation
+from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
+    montgomery_domain, root_exponent, root_of_unity
 from .request import Request
 from .size import Size, limbs_for
 
@@ -83,6 +86,15 @@ class PlannedOp:
     fn: Function
     operand_bits: tuple[int, ...]
     result_limbs: int
+    loop = False
+
+    @property
+    def in_words(self) -> int:
+        return self.fn.in_words
+
+    @property
+    def out_words(self) -> int:
+        return self.fn.out_words
 
     @property
     def operand_limbs(self) -> list[int]:
@@ -118,8 +130,59 @@ class PlannedOp:
         return any(i.opcode.carry_in or i.opcode.carry_out for i in self.fn.body)
 
 
-def plan(size: Size, ops: list[Operation]) -> list[PlannedOp]:
-    return [PlannedOp(op, op.plan(size), op.operand_bits(size), op.result_limbs(size)) for op in ops]
+@dataclass
+class PlannedLoop:
+    """A loop operation: C++ around generated operations, no instruction list of its own."""
+    op: LoopOperation
+    operand_bits: tuple[int, ...]
+    result_limbs: int
+    loop = True
+    multiplies = 0  # its products are counted in the operations it calls
+
+    @property
+    def operand_limbs(self) -> list[int]:
+        return [limbs_for(b) for b in self.operand_bits]
+
+    @property
+    def in_words(self) -> int:
+        return sum(self.operand_limbs)
+
+    @property
+    def out_words(self) -> int:
+        return self.result_limbs + self.op.flag
+
+
+def with_needs(size: Size, ops: list) -> list:
+    """ops, each loop operation preceded by the generated operations it calls."""
+    named: dict[str, object] = {}
+    for op in ops:
+        if isinstance(op, LoopOperation):
+            for name in op.needs(size):
+                named.setdefault(name, MODULAR_OPERATIONS[name])
+        named.setdefault(op.name, op)
+    return list(named.values())
+
+
+def plan(size: Size, ops: list) -> list:
+    return [PlannedLoop(op, op.operand_bits(size), op.result_limbs(size))
+            if isinstance(op, LoopOperation) else
+            PlannedOp(op, op.plan(size), op.operand_bits(size), op.result_limbs(size))
+            for op in with_needs(size, ops)]
+
+
+def loop_domain(field, names: set[str]) -> dict:
+    """What the field header's loop_domain says: the products the loops call (where
+    generated), and the constants they need, in the loops' form."""
+    ops = domain_operations(field)
+    domain = {"montgomery": montgomery_domain(field), "ops": ops,
+              "products": names.issuperset(ops), "one": field.words(domain_one(field))}
+    if field.modulus % 2 and field.prime:
+        exponent = root_exponent(field)
+        domain.update(fermat_exponent=field.modulus - 2, fermat_exponent_words=to_words(field.modulus - 2),
+                      root_exponent_bits=max(1, exponent.bit_length()),
+                      root_exponent_words=to_words(exponent, limbs_for(max(1, exponent.bit_length()))),
+                      root_of_unity=field.words(in_domain(field, root_of_unity(field))))
+    return domain
 
 
 def _environment() -> jinja2.Environment:
@@ -138,7 +201,9 @@ def render_files(request: Request, kernels: bool = False) -> dict[str, str]:
     for size, ops in request:
         planned = plan(size, ops)
         files[f"mpgen_{size.name}.cuh"] = env.get_template("size.cuh.j2").render(
-            version=__version__, size=size, ops=planned, opcodes=OPCODES.values())
+            version=__version__, size=size, ops=planned, opcodes=OPCODES.values(),
+            domain=loop_domain(size, {p.op.name for p in planned})
+            if any(p.loop for p in planned) else None)
         if kernels:
             files[f"mpgen_{size.name}_kernels.cu"] = env.get_template("kernels.cu.j2").render(
                 version=__version__, size=size, ops=planned)

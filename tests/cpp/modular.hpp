@@ -36,8 +36,26 @@ void to_words(uint32_t* w, const mpz_t v, unsigned count) {
 // GMP's answer r for operands a, b (b unused by unary operations) modulo p.
 using Reference = std::function<void(mpz_t r, const mpz_t a, const mpz_t b)>;
 
-// Operands: every pair of edge values, then random pairs below p.
-std::vector<std::pair<std::string, std::string>> operand_pairs(const mpz_t p, unsigned limbs, gmp_randstate_t rng) {
+// How many cases an operation gets. Straight-line operations: every pair of edge values,
+// then 10,000 random pairs below p. The loops (modexp ... modsqrt) on the CPU, where their
+// products above 12 limbs run in the host's interpreter (about 30 ms for one 1024-bit
+// modexp): each edge value against a random partner, then 10,000 random pairs up to 12
+// limbs, 1,000 up to 24 and 100 above. On the GPU the loops get the full set.
+enum class Effort { full, loop_on_cpu };
+
+std::size_t random_pairs(Effort effort, unsigned limbs) {
+  return effort == Effort::full || limbs <= 12 ? 10000 : limbs <= 24 ? 1000 : 100;
+}
+
+std::string random_below(const mpz_t p, gmp_randstate_t rng) {
+  Mpz v;
+  mpz_urandomm(v.v, rng, p);
+  return mpz_get_str(nullptr, 16, v.v);
+}
+
+// Operands: edge values, then random pairs below p (see Effort).
+std::vector<std::pair<std::string, std::string>> operand_pairs(const mpz_t p, unsigned limbs, gmp_randstate_t rng,
+                                                               Effort effort) {
   std::vector<std::string> edges;
   Mpz v;
   const auto add_edge = [&](const mpz_t x) {
@@ -63,54 +81,89 @@ std::vector<std::pair<std::string, std::string>> operand_pairs(const mpz_t p, un
     add_edge(v.v);
   }
   std::vector<std::pair<std::string, std::string>> pairs;
-  for (const auto& a : edges)
-    for (const auto& b : edges) pairs.emplace_back(a, b);
-  for (int k = 0; k < 10000; ++k) {
-    Mpz a, b;
-    mpz_urandomm(a.v, rng, p);
-    mpz_urandomm(b.v, rng, p);
-    pairs.emplace_back(mpz_get_str(nullptr, 16, a.v), mpz_get_str(nullptr, 16, b.v));
+  for (const auto& a : edges) {
+    if (effort == Effort::full) {
+      for (const auto& b : edges) pairs.emplace_back(a, b);
+    } else {
+      pairs.emplace_back(a, random_below(p, rng));
+      pairs.emplace_back(random_below(p, rng), a);
+    }
+  }
+  for (std::size_t k = random_pairs(effort, limbs); k-- > 0;) {
+    std::string a = random_below(p, rng);
+    pairs.emplace_back(a, random_below(p, rng));
   }
   return pairs;
 }
 
 
+// Whether got (Op's output words) is right for operands a, b.
+using Accept = std::function<bool(const mpz_t a, const mpz_t b, const uint32_t* got)>;
+
 template <class Op>
-void check(const uint32_t* modulus, gmp_randstate_t rng, const Reference& reference) {
+void check_by(const uint32_t* modulus, gmp_randstate_t rng, const Accept& accept, Effort cpu_effort) {
   constexpr unsigned limbs = Op::operand_limbs[0];
   Mpz p;
   from_words(p.v, modulus, limbs);
-  const auto pairs = operand_pairs(p.v, limbs, rng);
-  const std::size_t n = pairs.size();
-  std::vector<uint32_t> in(Op::in_words * n), expected(Op::out_words * n), host(Op::out_words * n);
-  for (std::size_t j = 0; j < n; ++j) {
-    Mpz a, b, r;
-    mpz_set_str(a.v, pairs[j].first.c_str(), 16);
-    mpz_set_str(b.v, pairs[j].second.c_str(), 16);
-    to_words(&in[j * Op::in_words], a.v, limbs);
-    if (Op::operands == 2) to_words(&in[j * Op::in_words + limbs], b.v, limbs);
-    reference(r.v, a.v, b.v);
-    to_words(&expected[j * Op::out_words], r.v, Op::out_words);
-    Op::host(&host[j * Op::out_words], &in[j * Op::in_words]);
-  }
-  const auto first_difference = [&](const std::vector<uint32_t>& got) {
+  // Runs Op on pairs (by `run`) and returns the first pair it gets wrong, or "".
+  const auto first_wrong = [&](const std::vector<std::pair<std::string, std::string>>& pairs, const auto& run) {
+    const std::size_t n = pairs.size();
+    std::vector<uint32_t> in(Op::in_words * n);
+    std::vector<Mpz> a(n), b(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      mpz_set_str(a[j].v, pairs[j].first.c_str(), 16);
+      mpz_set_str(b[j].v, pairs[j].second.c_str(), 16);
+      to_words(&in[j * Op::in_words], a[j].v, limbs);
+      if (Op::operands == 2) to_words(&in[j * Op::in_words + limbs], b[j].v, limbs);
+    }
+    const std::vector<uint32_t> got = run(n, in);
     for (std::size_t j = 0; j < n; ++j)
-      if (!std::equal(&got[j * Op::out_words], &got[(j + 1) * Op::out_words], &expected[j * Op::out_words]))
-        return pairs[j].first + ", " + pairs[j].second;
+      if (!accept(a[j].v, b[j].v, &got[j * Op::out_words])) return pairs[j].first + ", " + pairs[j].second;
     return std::string();
   };
-  INFO(Op::name, " modulo ", mpz_get_str(nullptr, 16, p.v), ", ", n, " operand pairs");
-  CHECK_MESSAGE(first_difference(host) == "", "host");
+  const auto on_host = [](std::size_t n, const std::vector<uint32_t>& in) {
+    std::vector<uint32_t> out(Op::out_words * n);
+    for (std::size_t j = 0; j < n; ++j) Op::host(&out[j * Op::out_words], &in[j * Op::in_words]);
+    return out;
+  };
+  const auto cpu_pairs = operand_pairs(p.v, limbs, rng, cpu_effort);
+  INFO(Op::name, " modulo ", mpz_get_str(nullptr, 16, p.v));
+  CHECK_MESSAGE(first_wrong(cpu_pairs, on_host) == "", "host, ", cpu_pairs.size(), " operand pairs");
 #ifdef __CUDACC__
   if (gpu_present()) {
-    CHECK_MESSAGE(first_difference(on_gpu<Op>(n, in, mpgen::Layout::contiguous)) == "", "gpu");
+    const auto gpu_pairs = cpu_effort == Effort::full ? cpu_pairs : operand_pairs(p.v, limbs, rng, Effort::full);
+    const auto on_device = [](std::size_t n, const std::vector<uint32_t>& in) {
+      return on_gpu<Op>(n, in, mpgen::Layout::contiguous);
+    };
+    CHECK_MESSAGE(first_wrong(gpu_pairs, on_device) == "", "gpu, ", gpu_pairs.size(), " operand pairs");
     // Operands not below p: the result is unspecified (README) but the same on both sides.
-    std::vector<uint32_t> wide(Op::in_words * 4096), wide_host(Op::out_words * 4096);
+    const std::size_t n = cpu_effort == Effort::full ? 4096 : 64;
+    std::vector<uint32_t> wide(Op::in_words * n);
     for (auto& w : wide) w = uint32_t(gmp_urandomb_ui(rng, 32));
-    for (std::size_t j = 0; j < 4096; ++j) Op::host(&wide_host[j * Op::out_words], &wide[j * Op::in_words]);
-    CHECK_MESSAGE(on_gpu<Op>(4096, wide, mpgen::Layout::contiguous) == wide_host, "gpu and host, operands not below p");
+    CHECK_MESSAGE(on_gpu<Op>(n, wide, mpgen::Layout::contiguous) == on_host(n, wide), "gpu and host, operands not below p");
   }
 #endif
+}
+
+// Op's words equal GMP's answer, the flag word (if any) above the result limbs.
+template <class Op>
+void check(const uint32_t* modulus, gmp_randstate_t rng, const Reference& reference,
+           Effort cpu_effort = Effort::full) {
+  check_by<Op>(modulus, rng, [&](const mpz_t a, const mpz_t b, const uint32_t* got) {
+    Mpz r;
+    uint32_t expected[Op::out_words];
+    reference(r.v, a, b);
+    to_words(expected, r.v, Op::out_words);
+    return std::equal(got, got + Op::out_words, expected);
+  }, cpu_effort);
+}
+
+// r = the inverse of a mod p, or 2^(32 limbs) (result 0, flag word 1) where none exists.
+void inverse_or_flag(mpz_t r, const mpz_t a, const mpz_t p, unsigned limbs) {
+  if (!mpz_invert(r, a, p)) {
+    mpz_set_ui(r, 1);
+    mpz_mul_2exp(r, r, 32 * limbs);
+  }
 }
 
 // The lazy Montgomery product: for operands below 2p (edges and 10,000 random pairs), a
@@ -204,6 +257,25 @@ void times_radix(mpz_t r, const mpz_t x, const mpz_t p, unsigned limbs, int k) {
   check<f::tomont>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { times_radix(r, a, p.v, f::limbs, 1); }); \
   check<f::frommont>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { times_radix(r, a, p.v, f::limbs, -1); });
 
+// The loops, for any modulus (exponentiation) and any odd one (the gcd inverse).
+#define POWER_CHECKS                                                                                    \
+  check<f::modexp>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t e) { mpz_powm(r, a, e, p.v); }, Effort::loop_on_cpu); \
+  check<f::modexp_ladder>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t e) { mpz_powm(r, a, e, p.v); }, Effort::loop_on_cpu);
+#define GCD_INVERSE_CHECKS                                                                              \
+  check<f::modinv_gcd>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { inverse_or_flag(r, a, p.v, f::limbs); }, Effort::loop_on_cpu);
+
+// And for prime moduli: Fermat's inverse, and roots (r^2 = a, r < p; or flag 1, r = 0 and
+// a not a square).
+#define PRIME_CHECKS                                                                                    \
+  check<f::modinv>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { inverse_or_flag(r, a, p.v, f::limbs); }, Effort::loop_on_cpu); \
+  check_by<f::modsqrt>(f::modulus, rng, [&](const mpz_t a, const mpz_t, const uint32_t* got) {          \
+    Mpz r, square;                                                                                      \
+    from_words(r.v, got, f::limbs);                                                                     \
+    if (got[f::limbs] == 1) return mpz_sgn(r.v) == 0 && mpz_legendre(a, p.v) == -1;                     \
+    mpz_mul(square.v, r.v, r.v);                                                                        \
+    return got[f::limbs] == 0 && mpz_cmp(r.v, p.v) < 0 && mpz_congruent_p(square.v, a, p.v);            \
+  }, Effort::loop_on_cpu);
+
 #define FIELD_CASE(F, CHECKS)                                                                           \
   TEST_CASE("modular operations modulo " #F " agree with GMP") {                                        \
     namespace f = mpgen::F;                                                                             \
@@ -216,7 +288,9 @@ void times_radix(mpz_t r, const mpz_t x, const mpz_t p, unsigned limbs, int k) {
     CHECKS                                                                                              \
     gmp_randclear(rng);                                                                                 \
   }
-#define MODULAR_CASE(F) FIELD_CASE(F, ORDINARY_CHECKS MONTGOMERY_CHECKS)
-#define EVEN_MODULUS_CASE(F) FIELD_CASE(F, ORDINARY_CHECKS)
+#define MODULAR_CASE(F) FIELD_CASE(F, ORDINARY_CHECKS MONTGOMERY_CHECKS POWER_CHECKS GCD_INVERSE_CHECKS)
+#define PRIME_FIELD_CASE(F) \
+  FIELD_CASE(F, ORDINARY_CHECKS MONTGOMERY_CHECKS POWER_CHECKS GCD_INVERSE_CHECKS PRIME_CHECKS)
+#define EVEN_MODULUS_CASE(F) FIELD_CASE(F, ORDINARY_CHECKS POWER_CHECKS)
 
 }  // namespace

@@ -1,12 +1,14 @@
 """Modular operations: each plan, run by the instruction-list interpreter, against
 Python's integers (the C++ tests check the rendered code against GMP), and the refusals
 of bad moduli."""
+import math
 import random
 
 import pytest
 
 from mpgen.ir import execute
 from mpgen.ops import MODULAR_OPERATIONS, modular
+from mpgen.ops.powers import LoopOperation
 from mpgen.request import check_modulus
 
 # Moduli with and without a spare top bit, odd widths, Mersenne and Solinas shapes.
@@ -40,8 +42,8 @@ def test_every_modular_plan_matches_integers(p):
     edges = sorted({0, 1, 2 % p, p - 1, p - 2 if p > 2 else 0, p // 2, (p + 1) // 2,
                     ((1 << 32 * (field.limbs - 1)) - 1) % p})
     for op in MODULAR_OPERATIONS.values():
-        if not modular.available(op, field):
-            continue
+        if not modular.available(op, field) or isinstance(op, LoopOperation) or op.name == "gcd_step":
+            continue  # the loops: tests/cpp against GMP; the gcd's step: below
         fn = op.plan(field)
         binary = len(op.operand_bits(field)) == 2
         pairs = [(a, b) for a in edges for b in edges] + \
@@ -54,6 +56,19 @@ def test_every_modular_plan_matches_integers(p):
                 continue
             assert got == reference(op.name, p, field.montgomery_radix, a, b), \
                 (op.name, hex(p), hex(a), hex(b))
+
+
+@pytest.mark.parametrize("p", [p for p in MODULI if p % 2 and 3 < p < 2 ** 140], ids=hex)
+def test_two_k_gcd_steps_leave_the_gcd_and_the_inverse(p):
+    """modinv_gcd's loop, run on the step's list: u = 0, v = gcd(a, p), C a = v mod p."""
+    field, rng = check_modulus(hex(p), "test"), random.Random(p)
+    step, n = MODULAR_OPERATIONS["gcd_step"].plan(field), field.limbs
+    for a in [0, 1, 2, p - 1, p // 2] + [rng.randrange(p) for _ in range(5)]:
+        state = words(a, n) + words(p, n) + words(1, n) + words(0, n)
+        for _ in range(2 * p.bit_length()):
+            state = execute(step, state)
+        u, v, c = (value(state[i * n:(i + 1) * n]) for i in (0, 1, 3))
+        assert (u, v) == (0, math.gcd(a, p)) and c < p and c * a % p == v % p, hex(a)
 
 
 def test_montgomery_product_issues_two_n_squared_pairs_and_n_reductions():

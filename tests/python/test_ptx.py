@@ -6,6 +6,7 @@ import subprocess
 import pytest
 
 from mpgen.ops import MODULAR_OPERATIONS, defaults, modular
+from mpgen.ops.powers import LoopOperation
 from mpgen.render import render_files
 from mpgen.request import check_modulus
 from mpgen.size import Size
@@ -60,7 +61,69 @@ def test_every_operation_is_straight_line(tmp_path, bits, mul):
     assert_straight_line(kernels, f"at {bits} bits")
 
 
-# Constant time: no modular operation branches, for moduli with and without spare bits.
+REGISTER = re.compile(r"%\w+|\bt\d+\b")  # PTX's registers, and the inline asm's temporaries
+
+
+def branches_on_data(code: list[str]) -> list[str]:
+    """The conditional branches whose predicate may depend on a value loaded from memory
+    (a parameter's address excepted): loop counters and the modulus' constants are
+    fine; an operand, a table entry or anything computed from them is not. A forward
+    data-flow over the kernel's control flow (registers are reused across iterations)."""
+    steps = []
+    for line in code:
+        guard = re.match(r"@!?(%\w+)\s+", line)
+        body = line[guard.end():] if guard else line
+        opcode, _, operands = body.rstrip(";").partition(" ")
+        operands = operands.strip()
+        writes = not opcode.startswith(("st.", "bra", "ret", "exit", "bar", "membar", "fence")) \
+            and not opcode.endswith(":")
+        if writes and operands.startswith("{"):
+            dst_text, src_text = operands[:operands.index("}") + 1], operands[operands.index("}") + 1:]
+        elif writes:
+            dst_text, _, src_text = operands.partition(",")
+        else:
+            dst_text, src_text = "", operands
+        srcs = set(REGISTER.findall(src_text)) | ({guard[1]} if guard else set())
+        dsts = frozenset(REGISTER.findall(dst_text.replace("|", ",")))
+        steps.append((opcode, dsts, srcs, bool(guard), operands))
+    labels = {opcode[:-1]: i for i, (opcode, *_) in enumerate(steps) if opcode.endswith(":")}
+
+    def successors(i: int) -> list[int]:
+        opcode, _, _, guarded, operands = steps[i]
+        if opcode.startswith("bra"):
+            return [labels[operands.split()[-1]]] + ([i + 1] if guarded and i + 1 < len(steps) else [])
+        return [] if opcode in ("ret", "exit") or i + 1 == len(steps) else [i + 1]
+
+    tainted_before: list[frozenset | None] = [frozenset()] + [None] * (len(steps) - 1)
+    work = [0]
+    while work:
+        i = work.pop()
+        opcode, dsts, srcs, guarded, _ = steps[i]
+        before = tainted_before[i]
+        loads_data = opcode.startswith("ld.") and not opcode.startswith("ld.param")
+        after = before if guarded else before - dsts  # a guarded write may not happen
+        if loads_data or srcs & before:
+            after = after | dsts
+        for j in successors(i):
+            merged = after if tainted_before[j] is None else tainted_before[j] | after
+            if merged != tainted_before[j]:
+                tainted_before[j] = merged
+                work.append(j)
+    return [line for line, (opcode, _, srcs, _, _), before in zip(code, steps, tainted_before)
+            if opcode.startswith("bra") and before is not None and srcs & before]
+
+
+def test_branches_on_data_sees_through_arithmetic():
+    code = ["ld.param.u64 %rd1, [p];", "mov.u32 %r4, 0;", "mov.u32 %r1, %r4;",
+            "ld.global.u32 %r2, [%rd1];", "$L__BB0_1:", "add.s32 %r1, %r1, 1;",
+            "xor.b32 %r4, %r2, %r4;",  # %r4 is data from here on, %r1 still a counter
+            "setp.lt.u32 %p1, %r1, 8;", "@%p1 bra $L__BB0_1;",
+            "xor.b32 %r3, %r2, 5;", "setp.eq.u32 %p2, %r3, 0;", "@!%p2 bra $L__BB0_1;"]
+    assert branches_on_data(code) == ["@!%p2 bra $L__BB0_1;"]
+
+
+# Constant time: no modular operation branches, for moduli with and without spare bits;
+# the loops (modexp ... modsqrt) branch on their counters only.
 @pytest.mark.parametrize("modulus", [0x9362DA5CC13DA58B, (1 << 131) - 1 - 2 ** 100, 2 ** 254 - 127,
                                      2 ** 255 + 2 ** 77 + 6,
                                      2 ** 256 - 2 ** 32 - 977, 2 ** 521 - 1])
@@ -69,7 +132,11 @@ def test_every_modular_operation_is_straight_line(tmp_path, modulus):
     ops = [op for op in MODULAR_OPERATIONS.values() if modular.available(op, field)]
     kernels = kernels_ptx(tmp_path, field, ops)
     assert sorted(kernels) == sorted(op.name for op in ops)
-    assert_straight_line(kernels, f"modulo {modulus:#x}")
+    loops = {op.name for op in ops if isinstance(op, LoopOperation)}
+    assert_straight_line({k: v for k, v in kernels.items() if k not in loops}, f"modulo {modulus:#x}")
+    for name in loops:
+        assert any(i.startswith("@") and "bra" in i for i in kernels[name]), name  # it does loop
+        assert branches_on_data(kernels[name]) == [], f"{name} modulo {modulus:#x}"
 
 
 def test_mul_131_has_a_9_limb_product_and_no_10th(tmp_path):

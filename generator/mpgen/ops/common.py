@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..ir import Function, Reg
+from ..ir import Function, Operand, Reg
 from ..size import Size, limbs_for
 
 # C++ alternative tokens cannot name the operation structs.
@@ -79,3 +79,18 @@ def all_ones_if_borrow(fn: Function) -> Reg:
 def borrow_into(fn: Function, dst: Reg) -> None:
     """dst = the borrow (0 or 1) left in the carry flag by a subtraction chain."""
     fn.emit("and", dst, all_ones_if_borrow(fn), 1)
+
+
+def select(fn: Function, dst: Reg, mask: Reg, if_set: Operand, if_clear: Operand) -> None:
+    """dst = if_set where mask is all ones, if_clear where it is 0: no branch."""
+    t = fn.temp()
+    fn.emit("xor", t, if_clear, if_set)
+    fn.emit("and", t, t, mask)
+    fn.emit("xor", dst, if_clear, t)
+
+
+def all_ones_if_set(fn: Function, bit: Operand) -> Reg:
+    """A word of ones if bit (0 or 1) is 1, else 0."""
+    mask = fn.temp()
+    fn.emit("sub", mask, 0, bit)
+    return mask

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from .common import Operation, all_ones_if_borrow, binary, same_limbs, unary
 from .compare import IS_ZERO, or_all
+from .inverse import BINARY_GCD_STEP
+from .powers import NEEDS_ODD_PRIME
+from .powers import OPERATIONS as LOOPS
 from .mul import multiply
 from .reduction import (barrett, lazy_allowed, montgomery, montgomery_square, pseudo_mersenne,
                         spare_bit, subtract_if_not_below)
@@ -66,17 +69,23 @@ def _modmul(fn, field, x, y):
 MONTGOMERY = ("montmul", "montmul_lazy", "montsqr", "tomont", "frommont")
 
 
-def unavailable(op: Operation, field) -> str | None:
+def unavailable(op, field) -> str | None:
     """Why op cannot be generated for this modulus, or None."""
+    if op.name in NEEDS_ODD_PRIME and not (field.modulus % 2 and field.prime):
+        return (f"needs an odd prime modulus ({NEEDS_ODD_PRIME[op.name]}); this one is "
+                f"{'even' if field.modulus % 2 == 0 else 'composite'}"
+                f"{': use modinv_gcd' if op.name == 'modinv' and field.modulus % 2 else ''}")
     if op.name in MONTGOMERY and field.modulus % 2 == 0:
         return "needs an odd modulus (Montgomery form); this one is even: use modmul"
+    if op.name in ("modinv_gcd", "gcd_step") and field.modulus % 2 == 0:
+        return "needs an odd modulus (it halves modulo p); this one is even"
     if op.name == "montmul_lazy" and not lazy_allowed(field):
         return (f"needs 4p < 2^{32 * field.limbs} (two spare bits); this modulus has "
                 f"{field.modulus.bit_length()} bits in {field.limbs} limbs")
     return None
 
 
-def available(op: Operation, field) -> bool:
+def available(op, field) -> bool:
     return unavailable(op, field) is None
 
 
@@ -100,4 +109,6 @@ OPERATIONS = [
               same_limbs, _modmul),
     Operation("modsqr", "a a mod p (ordinary form)", unary, same_limbs,
               _modmul),
+    BINARY_GCD_STEP,
+    *LOOPS,
 ]

@@ -7,7 +7,7 @@ from ..field import Field, to_words
 from ..ir import Function, Operand, Reg
 from ..size import limbs_for
 from .columns import Columns
-from .common import all_ones_if_borrow
+from .common import all_ones_if_borrow, select
 from .mul import square
 
 
@@ -24,10 +24,7 @@ def subtract_if_not_below(fn: Function, field: Field, r: list[Reg], y: list[Reg]
     fn.chain("sub", [(d[k], (r[k], p[k])) for k in range(len(r))])
     keep_r = all_ones_if_borrow(fn)
     for k, dst in enumerate(y):
-        t = fn.temp()
-        fn.emit("xor", t, d[k], r[k])
-        fn.emit("and", t, t, keep_r)
-        fn.emit("xor", dst, d[k], t)
+        select(fn, dst, keep_r, r[k], d[k])
 
 
 def lazy_allowed(field: Field) -> bool:

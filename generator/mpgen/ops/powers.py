@@ -1,0 +1,97 @@
+"""Operations that loop: exponentiation, inverses and square roots modulo a fixed p.
+
+Unrolled, they would be hundreds of thousands of instructions, so each is a short loop
+written once in C++ for host and device (templates/loops.cuh.j2) around generated
+operations: the products of the field's loop domain, and binary_gcd_step. The loops
+branch on their counters only, never on data (tests/python/test_ptx.py checks).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..field import Field
+from ..size import Size
+from .common import same_limbs, unary
+
+
+@dataclass(frozen=True)
+class LoopOperation:
+    name: str
+    summary: str
+    operand_bits: Callable[[Size], tuple[int, ...]]
+    call: str  # the C++ statement computing y from x, in the field's namespace
+    needs: Callable[[Field], list[str]]  # the generated operations the loop calls
+    flag: bool = False  # one more output word: 1 where no result exists
+    optional: int = 0
+    signed: bool = False
+
+    @property
+    def cpp_name(self) -> str:
+        return self.name
+
+    def result_limbs(self, size: Size) -> int:
+        return same_limbs(size)
+
+
+def montgomery_domain(field: Field) -> bool:
+    """Whether the loops multiply in Montgomery form: for odd moduli, unless a
+    pseudo-Mersenne reduction makes the ordinary product cheaper."""
+    return field.modulus % 2 == 1 and not field.pseudo_mersenne
+
+
+def domain_operations(field: Field) -> list[str]:
+    if montgomery_domain(field):
+        return ["montmul", "montsqr", "tomont", "frommont"]
+    return ["modmul", "modsqr"]
+
+
+def domain_one(field: Field) -> int:
+    """1 in the loops' form: R mod p in Montgomery form."""
+    return field.montgomery_radix % field.modulus if montgomery_domain(field) else 1
+
+
+def in_domain(field: Field, value: int) -> int:
+    return value * domain_one(field) % field.modulus
+
+
+def root_exponent(field: Field) -> int:
+    """(p + 1) / 4 where p = 3 mod 4 (the root itself); else (q - 1) / 2 for
+    p - 1 = q 2^s, q odd, where Tonelli-Shanks starts (RFC 9380, appendix I.4)."""
+    p, s = field.modulus, field.two_adicity
+    return (p + 1) // 4 if s == 1 else ((p - 1 >> s) - 1) // 2
+
+
+def root_of_unity(field: Field) -> int:
+    """z^q for the least non-residue z: a primitive 2^s-th root of unity."""
+    p = field.modulus
+    return pow(field.non_residue, p - 1 >> field.two_adicity, p)
+
+
+def _exponent(field: Field) -> tuple[int, ...]:
+    return (field.bits, field.bits)
+
+
+OPERATIONS = [
+    LoopOperation("modexp", "a^e mod p, e below 2^bits: 5-bit fixed windows (a table "
+                  "lookup indexed by e's digits: not for secret exponents)", _exponent,
+                  "::mpgen::loops::window_power<loop_domain, bits>(y, x, x + limbs);",
+                  domain_operations),
+    LoopOperation("modexp_ladder", "a^e mod p, e below 2^bits: a Montgomery ladder with masked "
+                  "swaps, two products per bit of e whatever its value (constant time)", _exponent,
+                  "::mpgen::loops::ladder_power<loop_domain, bits>(y, x, x + limbs);",
+                  domain_operations),
+    LoopOperation("modinv", "a^-1 mod p by Fermat (a^(p-2), p prime); flag 1 and result 0 for a = 0",
+                  unary, "::mpgen::loops::fermat_inverse<loop_domain, is_zero>(y, x);",
+                  lambda f: domain_operations(f) + ["is_zero"], flag=True),
+    LoopOperation("modinv_gcd", "a^-1 mod p by the binary extended gcd (any odd p); flag 1 and "
+                  "result 0 where gcd(a, p) > 1", unary,
+                  "::mpgen::loops::gcd_inverse<loop_domain, gcd_step>(y, x);",
+                  lambda f: ["gcd_step"], flag=True),
+    LoopOperation("modsqrt", "a root r of r^2 = a mod p (p prime; Tonelli-Shanks in constant "
+                  "time unless p = 3 mod 4); flag 1 and result 0 where a is not a square", unary,
+                  "::mpgen::loops::square_root<loop_domain>(y, x);", domain_operations, flag=True),
+]
+
+NEEDS_ODD_PRIME = {"modinv": "Fermat's little theorem", "modsqrt": "a square root"}
+
