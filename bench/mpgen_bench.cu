@@ -87,6 +87,19 @@ double cgbn_powm(unsigned bits) {
   }
 }
 
+// CGBN's mont_reduce on the H100 (a double-width value, its low half replaced by the result
+// each time), per second.
+double cgbn_mont_reduce(unsigned bits) {
+  switch (bits) {
+    case 128: return 19.5e9;
+    case 256: return 18.8e9;
+    case 512: return 11.7e9;
+    case 1024: return 3.77e9;
+    case 2048: return 1.35e9;
+    default: return 0;
+  }
+}
+
 void check(cudaError_t e, const char* what) {
   if (e != cudaSuccess) {
     std::fprintf(stderr, "mpgen-bench: error: %s: %s\n", what, cudaGetErrorString(e));
@@ -431,6 +444,8 @@ int main(int argc, char** argv) {
     const std::size_t powm_n = quick ? 1024 : std::size_t(1) << (b <= 256 ? 20 : b <= 1024 ? 18 : 16);  \
     rows.push_back(powm_row<mpgen::powm##b::loop_domain, mpgen::powm##b::montmul, mpgen::powm##b::montsqr, false>(c, powm_n)); \
     rows.push_back(powm_row<mpgen::powm##b::loop_domain, mpgen::powm##b::montmul, mpgen::powm##b::montsqr, true>(c, powm_n)); \
+    rows.push_back(chained<mpgen::powm##b::montredc, false>("montredc chain (CGBN mont_reduce)", c, sass, chain_n,     \
+                                                            100 * 8192 / b, cgbn_mont_reduce(b), "CGBN mont_reduce")); \
   }
     MPGEN_BENCH_POWM(POWM_ROWS)
   }

@@ -348,6 +348,13 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
 #else
 #define MPGEN_HOST_DEVICE inline
 #endif
+#if defined(__GNUC__) || defined(__clang__)
+#define MPGEN_HOST_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define MPGEN_HOST_NOINLINE __declspec(noinline)
+#else
+#define MPGEN_HOST_NOINLINE
+#endif
 #ifdef __CUDA_ARCH__
 #define MPGEN_UNROLL _Pragma("unroll")
 #define MPGEN_ROLLED _Pragma("unroll 1")
@@ -358,13 +365,23 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
 
 namespace loops {
 
+#ifndef __CUDACC_RTC__
+// One out-of-line copy of Op::host per operation: the loops call each product from
+// several places, and inlined copies of long straight-line code cost the host compiler
+// minutes for nothing.
+template <class Op>
+MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
+  Op::host(y, x);
+}
+#endif
+
 // Op on the device when compiled for it, else on the host; y and x must not overlap.
 template <class Op>
 MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
 #ifdef __CUDA_ARCH__
   Op::device(y, x);
 #else
-  Op::host(y, x);
+  host_call<Op>(y, x);
 #endif
 }
 
@@ -443,8 +460,10 @@ MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) 
   }
   copy<N>(r, table[digit(windows - 1)]);
   MPGEN_ROLLED for (unsigned w = windows - 1; w-- > 0;) {
+    uint32_t entry[N];  // loaded before the squarings, which hide the load's latency
+    copy<N>(entry, table[digit(w)]);
     MPGEN_ROLLED for (unsigned s = 0; s < width; ++s) D::sqr(r, r);
-    D::mul(r, r, table[digit(w)]);
+    D::mul(r, r, entry);
   }
 }
 
@@ -628,6 +647,7 @@ struct add {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 65;
   static constexpr unsigned out_words = 33;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -730,6 +750,7 @@ struct sub {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 65;
   static constexpr unsigned out_words = 33;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -835,6 +856,7 @@ struct add_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 33;
   static constexpr unsigned out_words = 33;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -934,6 +956,7 @@ struct sub_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 33;
   static constexpr unsigned out_words = 33;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1037,6 +1060,7 @@ struct neg {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1134,6 +1158,7 @@ struct mul {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 64;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 2048;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -5455,6 +5480,7 @@ struct mul_lo {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 1024;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -7602,6 +7628,7 @@ struct mul_hi {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 2048;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -11987,6 +12014,7 @@ struct sqr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 64;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 1056;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -14446,6 +14474,7 @@ struct mul_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 33;
   static constexpr unsigned out_words = 33;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 64;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -14673,6 +14702,7 @@ struct mad {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 96;
   static constexpr unsigned out_words = 64;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 2048;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -19060,6 +19090,7 @@ struct eq {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -19227,6 +19258,7 @@ struct lt {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -19330,6 +19362,7 @@ struct cmp {
   static constexpr bool signed_result = true;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -19503,6 +19536,7 @@ struct is_zero {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -19606,6 +19640,7 @@ struct and_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -19702,6 +19737,7 @@ struct or_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -19798,6 +19834,7 @@ struct xor_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -19894,6 +19931,7 @@ struct not_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -19990,6 +20028,7 @@ struct shl {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 33;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -20966,6 +21005,7 @@ struct shr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 33;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -21942,6 +21982,7 @@ struct popc {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -22102,6 +22143,7 @@ struct clz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -22448,6 +22490,7 @@ struct ctz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -22858,6 +22901,7 @@ struct shl1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -22954,6 +22998,7 @@ struct shl31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -23050,6 +23095,7 @@ struct shl32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -23146,6 +23192,7 @@ struct shl33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -23242,6 +23289,7 @@ struct shr1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -23338,6 +23386,7 @@ struct shr31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -23434,6 +23483,7 @@ struct shr32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -23530,6 +23580,7 @@ struct shr33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 32;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {

@@ -348,6 +348,13 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
 #else
 #define MPGEN_HOST_DEVICE inline
 #endif
+#if defined(__GNUC__) || defined(__clang__)
+#define MPGEN_HOST_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define MPGEN_HOST_NOINLINE __declspec(noinline)
+#else
+#define MPGEN_HOST_NOINLINE
+#endif
 #ifdef __CUDA_ARCH__
 #define MPGEN_UNROLL _Pragma("unroll")
 #define MPGEN_ROLLED _Pragma("unroll 1")
@@ -358,13 +365,23 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
 
 namespace loops {
 
+#ifndef __CUDACC_RTC__
+// One out-of-line copy of Op::host per operation: the loops call each product from
+// several places, and inlined copies of long straight-line code cost the host compiler
+// minutes for nothing.
+template <class Op>
+MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
+  Op::host(y, x);
+}
+#endif
+
 // Op on the device when compiled for it, else on the host; y and x must not overlap.
 template <class Op>
 MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
 #ifdef __CUDA_ARCH__
   Op::device(y, x);
 #else
-  Op::host(y, x);
+  host_call<Op>(y, x);
 #endif
 }
 
@@ -443,8 +460,10 @@ MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) 
   }
   copy<N>(r, table[digit(windows - 1)]);
   MPGEN_ROLLED for (unsigned w = windows - 1; w-- > 0;) {
+    uint32_t entry[N];  // loaded before the squarings, which hide the load's latency
+    copy<N>(entry, table[digit(w)]);
     MPGEN_ROLLED for (unsigned s = 0; s < width; ++s) D::sqr(r, r);
-    D::mul(r, r, table[digit(w)]);
+    D::mul(r, r, entry);
   }
 }
 
@@ -628,6 +647,7 @@ struct add {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 13;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -680,6 +700,7 @@ struct sub {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 13;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -735,6 +756,7 @@ struct add_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -784,6 +806,7 @@ struct sub_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -837,6 +860,7 @@ struct neg {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -884,6 +908,7 @@ struct mul {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 11;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 71;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1089,6 +1114,7 @@ struct mul_lo {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 36;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1208,6 +1234,7 @@ struct mul_hi {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 71;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1425,6 +1452,7 @@ struct sqr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 11;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 41;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1590,6 +1618,7 @@ struct mul_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 12;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1661,6 +1690,7 @@ struct mad {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 11;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 71;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1880,6 +1910,7 @@ struct eq {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1943,6 +1974,7 @@ struct lt {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1994,6 +2026,7 @@ struct cmp {
   static constexpr bool signed_result = true;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2063,6 +2096,7 @@ struct is_zero {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2114,6 +2148,7 @@ struct and_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2160,6 +2195,7 @@ struct or_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2206,6 +2242,7 @@ struct xor_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2252,6 +2289,7 @@ struct not_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2298,6 +2336,7 @@ struct shl {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2452,6 +2491,7 @@ struct shr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2606,6 +2646,7 @@ struct popc {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2662,6 +2703,7 @@ struct clz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2750,6 +2792,7 @@ struct ctz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2850,6 +2893,7 @@ struct shl1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2896,6 +2940,7 @@ struct shl31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2942,6 +2987,7 @@ struct shl32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2988,6 +3034,7 @@ struct shl33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3034,6 +3081,7 @@ struct shr1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3080,6 +3128,7 @@ struct shr31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3126,6 +3175,7 @@ struct shr32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3172,6 +3222,7 @@ struct shr33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {

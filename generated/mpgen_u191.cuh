@@ -348,6 +348,13 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
 #else
 #define MPGEN_HOST_DEVICE inline
 #endif
+#if defined(__GNUC__) || defined(__clang__)
+#define MPGEN_HOST_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define MPGEN_HOST_NOINLINE __declspec(noinline)
+#else
+#define MPGEN_HOST_NOINLINE
+#endif
 #ifdef __CUDA_ARCH__
 #define MPGEN_UNROLL _Pragma("unroll")
 #define MPGEN_ROLLED _Pragma("unroll 1")
@@ -358,13 +365,23 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
 
 namespace loops {
 
+#ifndef __CUDACC_RTC__
+// One out-of-line copy of Op::host per operation: the loops call each product from
+// several places, and inlined copies of long straight-line code cost the host compiler
+// minutes for nothing.
+template <class Op>
+MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
+  Op::host(y, x);
+}
+#endif
+
 // Op on the device when compiled for it, else on the host; y and x must not overlap.
 template <class Op>
 MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
 #ifdef __CUDA_ARCH__
   Op::device(y, x);
 #else
-  Op::host(y, x);
+  host_call<Op>(y, x);
 #endif
 }
 
@@ -443,8 +460,10 @@ MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) 
   }
   copy<N>(r, table[digit(windows - 1)]);
   MPGEN_ROLLED for (unsigned w = windows - 1; w-- > 0;) {
+    uint32_t entry[N];  // loaded before the squarings, which hide the load's latency
+    copy<N>(entry, table[digit(w)]);
     MPGEN_ROLLED for (unsigned s = 0; s < width; ++s) D::sqr(r, r);
-    D::mul(r, r, table[digit(w)]);
+    D::mul(r, r, entry);
   }
 }
 
@@ -628,6 +647,7 @@ struct add {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 13;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -680,6 +700,7 @@ struct sub {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 13;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -735,6 +756,7 @@ struct add_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -784,6 +806,7 @@ struct sub_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -837,6 +860,7 @@ struct neg {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -884,6 +908,7 @@ struct mul {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 72;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1095,6 +1120,7 @@ struct mul_lo {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 36;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1214,6 +1240,7 @@ struct mul_hi {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 72;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1437,6 +1464,7 @@ struct sqr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 42;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1606,6 +1634,7 @@ struct mul_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 7;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 12;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1677,6 +1706,7 @@ struct mad {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 72;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1902,6 +1932,7 @@ struct eq {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1965,6 +1996,7 @@ struct lt {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2016,6 +2048,7 @@ struct cmp {
   static constexpr bool signed_result = true;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2085,6 +2118,7 @@ struct is_zero {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2136,6 +2170,7 @@ struct and_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2182,6 +2217,7 @@ struct or_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2228,6 +2264,7 @@ struct xor_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2274,6 +2311,7 @@ struct not_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2320,6 +2358,7 @@ struct shl {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2474,6 +2513,7 @@ struct shr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2628,6 +2668,7 @@ struct popc {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2684,6 +2725,7 @@ struct clz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2772,6 +2814,7 @@ struct ctz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2872,6 +2915,7 @@ struct shl1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2918,6 +2962,7 @@ struct shl31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2964,6 +3009,7 @@ struct shl32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3010,6 +3056,7 @@ struct shl33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3056,6 +3103,7 @@ struct shr1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3102,6 +3150,7 @@ struct shr31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3148,6 +3197,7 @@ struct shr32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3194,6 +3244,7 @@ struct shr33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {

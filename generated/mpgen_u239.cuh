@@ -348,6 +348,13 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
 #else
 #define MPGEN_HOST_DEVICE inline
 #endif
+#if defined(__GNUC__) || defined(__clang__)
+#define MPGEN_HOST_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define MPGEN_HOST_NOINLINE __declspec(noinline)
+#else
+#define MPGEN_HOST_NOINLINE
+#endif
 #ifdef __CUDA_ARCH__
 #define MPGEN_UNROLL _Pragma("unroll")
 #define MPGEN_ROLLED _Pragma("unroll 1")
@@ -358,13 +365,23 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
 
 namespace loops {
 
+#ifndef __CUDACC_RTC__
+// One out-of-line copy of Op::host per operation: the loops call each product from
+// several places, and inlined copies of long straight-line code cost the host compiler
+// minutes for nothing.
+template <class Op>
+MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
+  Op::host(y, x);
+}
+#endif
+
 // Op on the device when compiled for it, else on the host; y and x must not overlap.
 template <class Op>
 MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
 #ifdef __CUDA_ARCH__
   Op::device(y, x);
 #else
-  Op::host(y, x);
+  host_call<Op>(y, x);
 #endif
 }
 
@@ -443,8 +460,10 @@ MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) 
   }
   copy<N>(r, table[digit(windows - 1)]);
   MPGEN_ROLLED for (unsigned w = windows - 1; w-- > 0;) {
+    uint32_t entry[N];  // loaded before the squarings, which hide the load's latency
+    copy<N>(entry, table[digit(w)]);
     MPGEN_ROLLED for (unsigned s = 0; s < width; ++s) D::sqr(r, r);
-    D::mul(r, r, table[digit(w)]);
+    D::mul(r, r, entry);
   }
 }
 
@@ -628,6 +647,7 @@ struct add {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 9;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -684,6 +704,7 @@ struct sub {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 9;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -743,6 +764,7 @@ struct add_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 9;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -796,6 +818,7 @@ struct sub_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 9;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -853,6 +876,7 @@ struct neg {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -904,6 +928,7 @@ struct mul {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 15;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 127;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1233,6 +1258,7 @@ struct mul_lo {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 64;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1412,6 +1438,7 @@ struct mul_hi {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 127;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1757,6 +1784,7 @@ struct sqr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 15;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 71;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2002,6 +2030,7 @@ struct mul_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 9;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 16;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2085,6 +2114,7 @@ struct mad {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 15;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 127;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2432,6 +2462,7 @@ struct eq {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2503,6 +2534,7 @@ struct lt {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2558,6 +2590,7 @@ struct cmp {
   static constexpr bool signed_result = true;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2635,6 +2668,7 @@ struct is_zero {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2690,6 +2724,7 @@ struct and_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2740,6 +2775,7 @@ struct or_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2790,6 +2826,7 @@ struct xor_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2840,6 +2877,7 @@ struct not_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2890,6 +2928,7 @@ struct shl {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3084,6 +3123,7 @@ struct shr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3278,6 +3318,7 @@ struct popc {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3342,6 +3383,7 @@ struct clz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3450,6 +3492,7 @@ struct ctz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3574,6 +3617,7 @@ struct shl1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3624,6 +3668,7 @@ struct shl31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3674,6 +3719,7 @@ struct shl32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3724,6 +3770,7 @@ struct shl33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3774,6 +3821,7 @@ struct shr1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3824,6 +3872,7 @@ struct shr31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3874,6 +3923,7 @@ struct shr32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3924,6 +3974,7 @@ struct shr33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {

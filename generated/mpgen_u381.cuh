@@ -348,6 +348,13 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
 #else
 #define MPGEN_HOST_DEVICE inline
 #endif
+#if defined(__GNUC__) || defined(__clang__)
+#define MPGEN_HOST_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define MPGEN_HOST_NOINLINE __declspec(noinline)
+#else
+#define MPGEN_HOST_NOINLINE
+#endif
 #ifdef __CUDA_ARCH__
 #define MPGEN_UNROLL _Pragma("unroll")
 #define MPGEN_ROLLED _Pragma("unroll 1")
@@ -358,13 +365,23 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
 
 namespace loops {
 
+#ifndef __CUDACC_RTC__
+// One out-of-line copy of Op::host per operation: the loops call each product from
+// several places, and inlined copies of long straight-line code cost the host compiler
+// minutes for nothing.
+template <class Op>
+MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
+  Op::host(y, x);
+}
+#endif
+
 // Op on the device when compiled for it, else on the host; y and x must not overlap.
 template <class Op>
 MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
 #ifdef __CUDA_ARCH__
   Op::device(y, x);
 #else
-  Op::host(y, x);
+  host_call<Op>(y, x);
 #endif
 }
 
@@ -443,8 +460,10 @@ MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) 
   }
   copy<N>(r, table[digit(windows - 1)]);
   MPGEN_ROLLED for (unsigned w = windows - 1; w-- > 0;) {
+    uint32_t entry[N];  // loaded before the squarings, which hide the load's latency
+    copy<N>(entry, table[digit(w)]);
     MPGEN_ROLLED for (unsigned s = 0; s < width; ++s) D::sqr(r, r);
-    D::mul(r, r, table[digit(w)]);
+    D::mul(r, r, entry);
   }
 }
 
@@ -628,6 +647,7 @@ struct add {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 25;
   static constexpr unsigned out_words = 13;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -692,6 +712,7 @@ struct sub {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 25;
   static constexpr unsigned out_words = 13;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -759,6 +780,7 @@ struct add_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 13;
   static constexpr unsigned out_words = 13;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -820,6 +842,7 @@ struct sub_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 13;
   static constexpr unsigned out_words = 13;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -885,6 +908,7 @@ struct neg {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -944,6 +968,7 @@ struct mul {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 24;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 288;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1623,6 +1648,7 @@ struct mul_lo {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 144;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -1970,6 +1996,7 @@ struct mul_hi {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 288;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -2673,6 +2700,7 @@ struct sqr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 24;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 156;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3130,6 +3158,7 @@ struct mul_ui {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 13;
   static constexpr unsigned out_words = 13;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 24;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3237,6 +3266,7 @@ struct mad {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 36;
   static constexpr unsigned out_words = 24;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 288;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -3942,6 +3972,7 @@ struct eq {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -4029,6 +4060,7 @@ struct lt {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -4092,6 +4124,7 @@ struct cmp {
   static constexpr bool signed_result = true;
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -4185,6 +4218,7 @@ struct is_zero {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -4248,6 +4282,7 @@ struct and_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -4306,6 +4341,7 @@ struct or_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -4364,6 +4400,7 @@ struct xor_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -4422,6 +4459,7 @@ struct not_ {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -4480,6 +4518,7 @@ struct shl {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 13;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -4802,6 +4841,7 @@ struct shr {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 13;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -5124,6 +5164,7 @@ struct popc {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -5204,6 +5245,7 @@ struct clz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -5352,6 +5394,7 @@ struct ctz {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 1;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -5524,6 +5567,7 @@ struct shl1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -5582,6 +5626,7 @@ struct shl31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -5640,6 +5685,7 @@ struct shl32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -5698,6 +5744,7 @@ struct shl33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -5756,6 +5803,7 @@ struct shr1 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -5814,6 +5862,7 @@ struct shr31 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -5872,6 +5921,7 @@ struct shr32 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
@@ -5930,6 +5980,7 @@ struct shr33 {
   static constexpr bool signed_result = false;
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 12;
+  static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
 static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {

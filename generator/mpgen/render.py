@@ -13,9 +13,9 @@ from pathlib import Path
 import jinja2
 
 from . import __version__
-from .field import to_words
+from .field import Field, to_words
 from .ir import OPCODES, Function, Instr, Operand, Reg
-from .ops import MODULAR_OPERATIONS, Operation
+from .ops import MODULAR_OPERATIONS, Operation, modular
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
     montgomery_domain, root_exponent, root_of_unity
 from .request import Request
@@ -152,6 +152,11 @@ class PlannedLoop:
         return self.result_limbs + self.op.flag
 
 
+def below_modulus(planned, size: Size) -> int:
+    """Bit k set where operand k must be below the modulus (fields only)."""
+    return modular.below_modulus(planned.op, size) if isinstance(size, Field) else 0
+
+
 def with_needs(size: Size, ops: list) -> list:
     """ops, each loop operation preceded by the generated operations it calls."""
     named: dict[str, object] = {}
@@ -202,6 +207,7 @@ def render_files(request: Request, kernels: bool = False) -> dict[str, str]:
         planned = plan(size, ops)
         files[f"mpgen_{size.name}.cuh"] = env.get_template("size.cuh.j2").render(
             version=__version__, size=size, ops=planned, opcodes=OPCODES.values(),
+            below_modulus=lambda p: below_modulus(p, size),
             domain=loop_domain(size, {p.op.name for p in planned})
             if any(p.loop for p in planned) else None)
         if kernels:

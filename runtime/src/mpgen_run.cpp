@@ -28,15 +28,19 @@ int main(int argc, char** argv) {
       "  echo 'ffffffff 1' | mpgen-run --bits 64 --op add      # 100000000 0\n"
       "  echo '3 5' | mpgen-run --bits 131 --op mul --device gpu  # f\n"
       "  echo '1 21' | mpgen-run --bits 256 --op shl           # 200000000\n"
+      "  echo '2 3' | mpgen-run --field secp256k1 --op modexp  # 8 (a field: operands below p)\n"
+      "  echo '4' | mpgen-run --field bn254_fp --op modsqrt    # a root and 0, or 0 1 for a non-square\n"
       "  echo '3 5' | mpgen-run --bits 173 --op mul --device gpu  # a size built nowhere: compiled now\n"
       "  mpgen generate --bits 200 --ops add --ptx --out k && echo '1 2' | mpgen-run --bits 200 --op add \\\n"
       "      --device gpu --ptx k/mpgen_u200.ptx              # 3 0");
   unsigned bits = 0;
-  std::string op, device = "cpu";
+  std::string op, field, device = "cpu";
   bool list = false;
   std::vector<std::string> ptx_files;
   app.add_flag("--list", list, "show the built sizes and operations with their operands' widths");
-  app.add_option("--bits", bits, "size in bits");
+  auto* bits_option = app.add_option("--bits", bits, "size in bits");
+  app.add_option("--field", field, "a field built into the runtime (see --list): its operations, "
+                 "operands below its modulus")->excludes(bits_option);
   app.add_option("--op", op, "operation");
   app.add_option("--device", device, "where to run: cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--ptx", ptx_files, "load the kernels of a PTX file from 'mpgen generate --ptx' (GPU)");
@@ -60,17 +64,23 @@ int main(int argc, char** argv) {
       }
       std::cout << '\n';
     }
+    for (const auto& name : mpgen::fields()) {
+      std::cout << "field " << name << ":";
+      for (const auto& op_name : mpgen::field_operations(name)) std::cout << ' ' << op_name;
+      std::cout << '\n';
+    }
     return 0;
   }
-  if (!bits || op.empty()) return fail("--bits and --op are required (or --list)", 2);
+  if ((!bits && field.empty()) || op.empty()) return fail("--bits or --field, and --op, are required (or --list)", 2);
 
   try {
     for (const auto& path : ptx_files) mpgen::load_ptx(path);
     const auto built = mpgen::sizes();
     const bool unbuilt = std::find(built.begin(), built.end(), bits) == built.end();
     // A size built nowhere: generated and compiled for the GPU now (cached on disk).
-    const mpgen::OpInfo& info =
-        unbuilt && device == "gpu" ? mpgen::compile_on_demand(bits, op) : mpgen::find(bits, op);
+    const mpgen::OpInfo& info = !field.empty()                ? mpgen::find_field(field, op)
+                                : unbuilt && device == "gpu" ? mpgen::compile_on_demand(bits, op)
+                                                             : mpgen::find(bits, op);
     std::vector<std::vector<std::vector<uint32_t>>> instances;
     std::string line;
     for (std::size_t number = 1; std::getline(std::cin, line); ++number) {
@@ -90,6 +100,11 @@ int main(int argc, char** argv) {
           operands.push_back(mpgen::parse_hex(fields[k], info.operand_bits[k]));
         } catch (const mpgen::InputError& e) {
           return fail(where + "operand " + std::to_string(k + 1) + ": " + e.what(), 2);
+        }
+        try {
+          mpgen::check_operand(info, k, operands.back());  // names the operand itself
+        } catch (const mpgen::InputError& e) {
+          return fail(where + e.what(), 2);
         }
       }
       instances.push_back(std::move(operands));

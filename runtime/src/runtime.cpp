@@ -22,11 +22,23 @@ std::deque<detail::Kernel>& table() {
   return all;
 }
 
-const detail::Kernel& find_kernel(unsigned bits, std::string_view op) {
+bool same_entry(const OpInfo& a, std::string_view field, unsigned bits, std::string_view op) {
+  return a.field == field && (!field.empty() || a.bits == bits) && a.name == op;
+}
+
+// An integer operation (field empty) or a field's.
+const detail::Kernel& find_kernel(std::string_view field, unsigned bits, std::string_view op) {
   {
     std::lock_guard<std::mutex> lock(table_mutex);
     for (const auto& k : table())
-      if (k.info.bits == bits && k.info.name == op) return k;
+      if (same_entry(k.info, field, bits, op)) return k;
+  }
+  if (!field.empty()) {
+    const auto built = fields();
+    if (std::find(built.begin(), built.end(), field) == built.end())
+      throw InputError("field '" + std::string(field) + "' is not built in; built fields: " + join(built));
+    throw InputError("unknown operation '" + std::string(op) + "' for " + std::string(field) +
+                     "; known: " + join(field_operations(field)));
   }
   const auto built = sizes();
   if (std::find(built.begin(), built.end(), bits) == built.end()) {
@@ -50,7 +62,7 @@ std::vector<unsigned> sizes() {
   std::lock_guard<std::mutex> lock(table_mutex);
   std::vector<unsigned> s;
   for (const auto& k : table())
-    if (std::find(s.begin(), s.end(), k.info.bits) == s.end()) s.push_back(k.info.bits);
+    if (k.info.field.empty() && std::find(s.begin(), s.end(), k.info.bits) == s.end()) s.push_back(k.info.bits);
   std::sort(s.begin(), s.end());
   return s;
 }
@@ -59,7 +71,24 @@ std::vector<std::string> operations(unsigned bits) {
   std::lock_guard<std::mutex> lock(table_mutex);
   std::vector<std::string> ops;
   for (const auto& k : table())
-    if (k.info.bits == bits) ops.push_back(k.info.name);
+    if (k.info.field.empty() && k.info.bits == bits) ops.push_back(k.info.name);
+  return ops;
+}
+
+std::vector<std::string> fields() {
+  std::lock_guard<std::mutex> lock(table_mutex);
+  std::vector<std::string> names;
+  for (const auto& k : table())
+    if (!k.info.field.empty() && std::find(names.begin(), names.end(), k.info.field) == names.end())
+      names.push_back(k.info.field);
+  return names;
+}
+
+std::vector<std::string> field_operations(std::string_view field) {
+  std::lock_guard<std::mutex> lock(table_mutex);
+  std::vector<std::string> ops;
+  for (const auto& k : table())
+    if (k.info.field == field) ops.push_back(k.info.name);
   return ops;
 }
 
@@ -67,7 +96,7 @@ namespace detail {
 const OpInfo& add_loaded(const Kernel& k) {
   std::lock_guard<std::mutex> lock(table_mutex);
   for (auto& existing : table())
-    if (existing.info.bits == k.info.bits && existing.info.name == k.info.name) {
+    if (same_entry(existing.info, k.info.field, k.info.bits, k.info.name)) {
       existing.loaded = k.loaded;
       existing.device = nullptr;
       return existing.info;
@@ -114,17 +143,19 @@ std::vector<OpInfo> load_ptx(const std::string& path) {
   return detail::load_module(text.str(), "'" + path + "'");
 }
 
-const OpInfo& find(unsigned bits, std::string_view op) { return find_kernel(bits, op).info; }
+const OpInfo& find(unsigned bits, std::string_view op) { return find_kernel("", bits, op).info; }
+
+const OpInfo& find_field(std::string_view field, std::string_view op) { return find_kernel(field, 0, op).info; }
 
 bool gpu_available(std::string* why) { return detail::gpu_usable(why); }
 
 void run_batch(const OpInfo& op, Device device, Layout layout, std::size_t n, const uint32_t* in,
                uint32_t* out) {
-  const auto& k = find_kernel(op.bits, op.name);
+  const auto& k = find_kernel(op.field, op.bits, op.name);
   if (device == Device::cpu) {
     if (!k.host)
-      throw InputError(op.name + " at " + std::to_string(op.bits) +
-                       " bits was loaded at run time and runs on the GPU only");
+      throw InputError(op.name + (op.field.empty() ? " at " + std::to_string(op.bits) + " bits" : " for " + op.field) +
+                       " was loaded at run time and runs on the GPU only");
     k.host(n, layout, in, out);
   }
   else
@@ -138,12 +169,27 @@ std::size_t Batch::index(std::size_t words, std::size_t w, std::size_t j) const 
   return layout_ == Layout::interleaved ? w * n_ + j : j * words + w;
 }
 
-void Batch::set_operand(std::size_t j, unsigned k, const std::vector<uint32_t>& limbs) {
-  const unsigned width = op_.operand_limbs(k), bits = op_.operand_bits.at(k);
+void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& limbs) {
+  const unsigned bits = op.operand_bits.at(k);
   for (unsigned i = 0; i < limbs.size(); ++i)
     if (limbs[i] && 32 * i + 32 - __builtin_clz(limbs[i]) > bits)
-      throw InputError("operand " + std::to_string(k + 1) + " of " + op_.name + " is wider than " +
+      throw InputError("operand " + std::to_string(k + 1) + " of " + op.name + " is wider than " +
                        std::to_string(bits) + " bits");
+  if (!(op.below_modulus >> k & 1)) return;
+  for (std::size_t i = op.modulus.size(); i-- > 0;) {  // compare from the top limb
+    const uint32_t limb = i < limbs.size() ? limbs[i] : 0;
+    if (limb != op.modulus[i]) {
+      if (limb < op.modulus[i]) return;
+      break;
+    }
+  }
+  throw InputError("operand " + std::to_string(k + 1) + " of " + op.name + " is not below the modulus of " +
+                   op.field + " (0x" + to_hex(op.modulus) + ")");
+}
+
+void Batch::set_operand(std::size_t j, unsigned k, const std::vector<uint32_t>& limbs) {
+  check_operand(op_, k, limbs);
+  const unsigned width = op_.operand_limbs(k);
   unsigned first = 0;
   for (unsigned o = 0; o < k; ++o) first += op_.operand_limbs(o);
   for (unsigned i = 0; i < width; ++i)

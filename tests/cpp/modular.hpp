@@ -254,6 +254,11 @@ void times_radix(mpz_t r, const mpz_t x, const mpz_t p, unsigned limbs, int k) {
     mpz_mul(r, a, a);                                                                                   \
     times_radix(r, r, p.v, f::limbs, -1);                                                               \
   });                                                                                                   \
+  check<f::montredc>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t b) {                      \
+    times_radix(r, b, p.v, f::limbs, 1);                                                                \
+    mpz_add(r, r, a);                                                                                   \
+    times_radix(r, r, p.v, f::limbs, -1);                                                               \
+  });                                                                                                   \
   check<f::tomont>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { times_radix(r, a, p.v, f::limbs, 1); }); \
   check<f::frommont>(f::modulus, rng, [&](mpz_t r, const mpz_t a, const mpz_t) { times_radix(r, a, p.v, f::limbs, -1); });
 
@@ -276,8 +281,16 @@ void times_radix(mpz_t r, const mpz_t x, const mpz_t p, unsigned limbs, int k) {
     return got[f::limbs] == 0 && mpz_cmp(r.v, p.v) < 0 && mpz_congruent_p(square.v, a, p.v);            \
   }, Effort::loop_on_cpu);
 
+#ifdef __CUDACC__
+#define REQUIRE_GPU_IF_ASKED gpu_present();
+#else
+#define REQUIRE_GPU_IF_ASKED \
+  REQUIRE_MESSAGE(!std::getenv("MPGEN_REQUIRE_GPU"), "MPGEN_REQUIRE_GPU is set and these tests were built without CUDA (MPGEN_GPU_TESTS)");
+#endif
+
 #define FIELD_CASE(F, CHECKS)                                                                           \
   TEST_CASE("modular operations modulo " #F " agree with GMP") {                                        \
+    REQUIRE_GPU_IF_ASKED                                                                                \
     namespace f = mpgen::F;                                                                             \
     gmp_randstate_t rng;                                                                                \
     gmp_randinit_default(rng);                                                                          \

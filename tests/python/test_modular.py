@@ -33,6 +33,7 @@ def reference(name: str, p: int, radix: int, a: int, b: int) -> int:
     if name in ordinary:
         return ordinary[name]
     return {"montmul": a * b * inverse % p, "montsqr": a * a * inverse % p,
+            "montredc": (b * radix + a) * inverse % p,
             "tomont": a * radix % p, "frommont": a * inverse % p}[name]
 
 

@@ -13,8 +13,8 @@ from .inverse import BINARY_GCD_STEP
 from .powers import NEEDS_ODD_PRIME
 from .powers import OPERATIONS as LOOPS
 from .mul import multiply
-from .reduction import (barrett, lazy_allowed, montgomery, montgomery_square, pseudo_mersenne,
-                        spare_bit, subtract_if_not_below)
+from .reduction import (barrett, lazy_allowed, montgomery, montgomery_reduce, montgomery_square,
+                        pseudo_mersenne, spare_bit, subtract_if_not_below)
 
 
 def _modadd(fn, field, x, y):
@@ -66,7 +66,7 @@ def _modmul(fn, field, x, y):
     montgomery(fn, field, t, field.words(field.radix_squared), y)
 
 
-MONTGOMERY = ("montmul", "montmul_lazy", "montsqr", "tomont", "frommont")
+MONTGOMERY = ("montmul", "montmul_lazy", "montsqr", "montredc", "tomont", "frommont")
 
 
 def unavailable(op, field) -> str | None:
@@ -85,6 +85,16 @@ def unavailable(op, field) -> str | None:
     return None
 
 
+# Which operands must be below p (bit k for operand k), where not all of them: the
+# runtime's checked entry points refuse the others' values at and above p.
+BELOW_MODULUS = {"modexp": 0b01, "modexp_ladder": 0b01, "montredc": 0b10, "montmul_lazy": 0,
+                 "gcd_step": 0}
+
+
+def below_modulus(op, field) -> int:
+    return BELOW_MODULUS.get(op.name, (1 << len(op.operand_bits(field))) - 1)
+
+
 def available(op, field) -> bool:
     return unavailable(op, field) is None
 
@@ -101,6 +111,9 @@ OPERATIONS = [
               lambda fn, f, x, y: montgomery(fn, f, x[0], x[1], y, lazy=True)),
     Operation("montsqr", "a a R^-1 mod p, each cross product once", unary, same_limbs,
               lambda fn, f, x, y: montgomery_square(fn, f, x[0], y)),
+    Operation("montredc", "(b R + a) R^-1 mod p for b < p: Montgomery reduction of the double-width "
+              "value with low half a, high half b", binary, same_limbs,
+              lambda fn, f, x, y: montgomery_reduce(fn, f, x[0], x[1], y)),
     Operation("tomont", "a R mod p: into Montgomery form", unary, same_limbs,
               lambda fn, f, x, y: montgomery(fn, f, x[0], f.words(f.radix_squared), y)),
     Operation("frommont", "a R^-1 mod p: out of Montgomery form", unary, same_limbs,

@@ -63,6 +63,20 @@ def montgomery_square(fn: Function, field: Field, a: list[Reg], y: list[Reg]) ->
     _finish(fn, field, columns, y)
 
 
+def montgomery_reduce(fn: Function, field: Field, low: list[Operand], high: list[Operand],
+                      y: list[Reg]) -> None:
+    """y = (high R + low) R^-1 mod p for high < p: the n rows m p that clear the low half
+    of a double-width value."""
+    n = field.limbs
+    value = fn.temps_list(2 * n + 1)
+    for dst, src in zip(value, low + high):
+        fn.emit("mov", dst, src)
+    columns = Columns(fn, 2 * n + 1, value, initial=2 * n)
+    for i in range(n):
+        _clear_column(fn, field, columns, i)
+    _finish(fn, field, columns, y)
+
+
 def _clear_column(fn: Function, field: Field, columns: Columns, i: int) -> None:
     """Adds m p at column i, m = column i * (-p^-1) mod 2^32, which makes column i zero
     (and drops it): the sum becomes divisible by 2^(32(i+1))."""

@@ -31,9 +31,10 @@ struct GpuError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The shape of one operation at one size. An instance's input words are its
-// operands' limbs one after the other; its output words are the result limbs and
-// then, if has_flag, one flag word (carry or borrow, 0 or 1).
+// The shape of one operation at one size, or of one field. An instance's input words
+// are its operands' limbs one after the other; its output words are the result limbs
+// and then, if has_flag, one flag word (carry or borrow, 0 or 1; for modinv, modinv_gcd
+// and modsqrt, 1 where no result exists).
 struct OpInfo {
   unsigned bits;
   std::string name;
@@ -42,6 +43,9 @@ struct OpInfo {
   unsigned result_limbs;
   bool has_flag;
   bool signed_result;  // the result is one word holding a signed number (cmp: -1, 0, 1)
+  std::string field = "";               // the field's name; empty for integer operations
+  std::vector<uint32_t> modulus = {};   // a field's modulus, limbs least significant first
+  unsigned below_modulus = 0;           // bit k set: operand k must be below the modulus
 
   unsigned operand_limbs(unsigned k) const { return (operand_bits.at(k) + 31) / 32; }
   unsigned in_words() const;
@@ -54,6 +58,21 @@ std::vector<std::string> operations(unsigned bits);
 
 // Throws InputError naming what is available when the size or operation is not built.
 const OpInfo& find(unsigned bits, std::string_view op);
+
+// Fields built into this runtime (CMake's MPGEN_RUNTIME_FIELDS: presets of `mpgen --list`),
+// and the operations of one: modadd, modsub, modneg, modmul, modsqr, tomont, frommont,
+// modexp, modinv, modsqrt and the others of the README, operands and results in ordinary
+// form except for the Montgomery operations. Throws InputError naming what is built.
+std::vector<std::string> fields();
+std::vector<std::string> field_operations(std::string_view field);
+const OpInfo& find_field(std::string_view field, std::string_view op);
+
+// The checked entry point's test of one operand (Batch::set_operand uses it): throws
+// InputError when its value is wider than the operand, or, for an operand that must be
+// below the field's modulus, when it is not. run_batch itself checks nothing: there an
+// operand not below the modulus gives an unspecified result (the same instructions run,
+// nothing faults, host and GPU agree).
+void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& limbs);
 
 // Loads the kernels of a PTX file written by `mpgen generate --ptx` (or --kernels and
 // nvcc -ptx); find() and run_batch() then know its operations, on the GPU only. Throws
@@ -97,7 +116,7 @@ class Batch {
  public:
   Batch(const OpInfo& op, std::size_t n, Layout layout = Layout::interleaved);
 
-  // Sets operand k of instance j; throws InputError when its value is wider than the operand.
+  // Sets operand k of instance j; throws InputError as check_operand does.
   void set_operand(std::size_t j, unsigned k, const std::vector<uint32_t>& limbs);
   void run(Device device) { run_batch(op_, device, layout_, n_, in_.data(), out_.data()); }
   std::vector<uint32_t> result(std::size_t j) const;  // the result limbs of instance j
