@@ -460,10 +460,8 @@ MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) 
   }
   copy<N>(r, table[digit(windows - 1)]);
   MPGEN_ROLLED for (unsigned w = windows - 1; w-- > 0;) {
-    uint32_t entry[N];  // loaded before the squarings, which hide the load's latency
-    copy<N>(entry, table[digit(w)]);
     MPGEN_ROLLED for (unsigned s = 0; s < width; ++s) D::sqr(r, r);
-    D::mul(r, r, entry);
+    D::mul(r, r, table[digit(w)]);
   }
 }
 
