@@ -276,11 +276,12 @@ Row from_memory(const Ceilings& c, std::size_t n, mpgen::Layout layout, const ch
 }
 
 // CGBN's powm_odd workload: a^e mod p for a 512-bit e read in 5-bit fixed windows
-// (mpgen::loops::window_power, or the ladder), one instance per thread; the modulus is
-// fixed at generation time where CGBN's instances each bring their own.
+// (mpgen::loops::window_power; also 4-bit windows, and the ladder: window 0), one instance
+// per thread; the modulus is fixed at generation time where CGBN's instances each bring
+// their own.
 constexpr unsigned powm_exponent_bits = 512;
 
-template <class D, bool ladder>
+template <class D, unsigned window>
 __global__ void powm(std::size_t n, const uint32_t* in, uint32_t* out) {
   constexpr unsigned N = D::limbs, W = powm_exponent_bits / 32;
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
@@ -288,35 +289,39 @@ __global__ void powm(std::size_t n, const uint32_t* in, uint32_t* out) {
   uint32_t a[N], e[W], r[N];
   for (unsigned i = 0; i < N; ++i) a[i] = in[i * n + j] & (i == N - 1 ? 0x7fffffffu : ~0u);  // below p
   for (unsigned i = 0; i < W; ++i) e[i] = in[(N + i) * n + j];
-  if (ladder)
+  if (window == 0)
     mpgen::loops::ladder_power<D, powm_exponent_bits>(r, a, e);
   else
-    mpgen::loops::window_power<D, powm_exponent_bits>(r, a, e);
+    mpgen::loops::window_power<D, powm_exponent_bits, window ? window : 1>(r, a, e);
   for (unsigned i = 0; i < N; ++i) out[i * n + j] = r[i];
 }
 
 // Exponentiations per second, and the fraction of the multiply-add ceiling that the
 // products they run reach (each product charged with its list's multiply halves).
-template <class D, class Mul, class Sqr, bool ladder>
+template <class D, class Mul, class Sqr, unsigned window>
 Row powm_row(const Ceilings& c, std::size_t n) {
   const auto host = random_words((D::limbs + powm_exponent_bits / 32) * n, 11);
   uint32_t *in, *out;
   cudaMalloc(&in, host.size() * 4);
   cudaMalloc(&out, D::limbs * n * 4);
   cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
-  const double s = gpu_seconds([&] { powm<D, ladder><<<unsigned((n + 127) / 128), 128>>>(n, in, out); }, 1);
+  const double s = gpu_seconds([&] { powm<D, window><<<unsigned((n + 127) / 128), 128>>>(n, in, out); }, 1);
   cudaFree(in);
   cudaFree(out);
-  constexpr unsigned windows = (powm_exponent_bits + 4) / 5;
-  // Table: 15 squares and 15 products; then 5 squares and a product per window after the
-  // first; the ladder: a product and a square per bit. Both: into and out of the domain.
-  const double squares = ladder ? powm_exponent_bits : 15 + 5 * (windows - 1);
-  const double products = (ladder ? powm_exponent_bits : 15 + windows - 1) + 2;
+  // Table: 2^(w-1) - 1 squares and as many products; then w squares and a product per
+  // window after the first; the ladder: a product and a square per bit. All: into and out
+  // of the domain.
+  constexpr bool ladder = window == 0;
+  constexpr unsigned windows = ladder ? 0 : (powm_exponent_bits + window - 1) / window, half = ladder ? 0 : 1u << (window - 1);
+  const double squares = ladder ? powm_exponent_bits : half - 1 + window * (windows - 1.0);
+  const double products = (ladder ? powm_exponent_bits : half - 1 + windows - 1.0) + 2;
   const double halves = squares * Sqr::multiplies + products * Mul::multiplies;
   const double rate = n / s;
-  return {std::string(ladder ? "modexp_ladder" : "modexp") + ", 512-bit exponent (CGBN powm_odd)", "gpu",
-          Mul::bits, rate, rate * halves / c.multiply_halves_per_s, "multiply-add ceiling", ladder ? 0 : cgbn_powm(Mul::bits),
-          ladder ? "" : "CGBN powm_odd"};
+  const bool cgbn = window == 5;  // CGBN's workload
+  return {ladder ? "modexp_ladder, 512-bit exponent"
+                 : "modexp, 512-bit exponent, " + std::to_string(window) + "-bit windows" + (cgbn ? " (CGBN powm_odd)" : ""),
+          "gpu", Mul::bits, rate, rate * halves / c.multiply_halves_per_s, "multiply-add ceiling",
+          cgbn ? cgbn_powm(Mul::bits) : 0, cgbn ? "CGBN powm_odd" : ""};
 }
 
 // The CPU backend, one thread: Op::host over a batch against GMP's mpn function.
@@ -442,8 +447,9 @@ int main(int argc, char** argv) {
 #define POWM_ROWS(b)                                                                                       \
   if (fields.empty() && wanted(bits, b)) {                                                               \
     const std::size_t powm_n = quick ? 1024 : std::size_t(1) << (b <= 256 ? 20 : b <= 1024 ? 18 : 16);  \
-    rows.push_back(powm_row<mpgen::powm##b::loop_domain, mpgen::powm##b::montmul, mpgen::powm##b::montsqr, false>(c, powm_n)); \
-    rows.push_back(powm_row<mpgen::powm##b::loop_domain, mpgen::powm##b::montmul, mpgen::powm##b::montsqr, true>(c, powm_n)); \
+    rows.push_back(powm_row<mpgen::powm##b::loop_domain, mpgen::powm##b::montmul, mpgen::powm##b::montsqr, 5>(c, powm_n)); \
+    rows.push_back(powm_row<mpgen::powm##b::loop_domain, mpgen::powm##b::montmul, mpgen::powm##b::montsqr, 4>(c, powm_n)); \
+    rows.push_back(powm_row<mpgen::powm##b::loop_domain, mpgen::powm##b::montmul, mpgen::powm##b::montsqr, 0>(c, powm_n)); \
     rows.push_back(chained<mpgen::powm##b::montredc, false>("montredc chain (CGBN mont_reduce)", c, sass, chain_n,     \
                                                             100 * 8192 / b, cgbn_mont_reduce(b), "CGBN mont_reduce")); \
   }

@@ -437,11 +437,12 @@ MPGEN_HOST_DEVICE void conditional_swap(uint32_t* a, uint32_t* b, uint32_t bit) 
 template <unsigned Bits>
 constexpr unsigned words_for = (Bits + 31) / 32;
 
-// r = a^e with a and r in D's form, for the low E bits of e: 5-bit windows from the top,
-// five squarings and one product by a table entry each, whatever the digits.
-template <class D, unsigned E>
+// r = a^e with a and r in D's form, for the low E bits of e: windows of `width` bits from
+// the top, `width` squarings and one product by a table entry each, whatever the digits.
+template <class D, unsigned E, unsigned width = 5>
 MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) {
-  constexpr unsigned N = D::limbs, width = 5, windows = (E + width - 1) / width, W = words_for<E>;
+  static_assert(width >= 1 && width <= 8, "windows of 1 to 8 bits");
+  constexpr unsigned N = D::limbs, windows = (E + width - 1) / width, W = words_for<E>;
   uint32_t digits[W + 1];  // and a zero word, so that a window may straddle the top word
   copy<W>(digits, e);
   if (E % 32) digits[W - 1] &= (1u << E % 32) - 1u;
@@ -466,11 +467,11 @@ MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) 
 }
 
 // r = a^e mod p for the low E bits of e (a, r in ordinary form).
-template <class D, unsigned E>
+template <class D, unsigned E, unsigned width = 5>
 MPGEN_HOST_DEVICE void window_power(uint32_t* r, const uint32_t* a, const uint32_t* e) {
   uint32_t x[D::limbs];
   D::enter(x, a);
-  power<D, E>(r, x, e);
+  power<D, E, width>(r, x, e);
   D::leave(r, r);
 }
 

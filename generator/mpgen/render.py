@@ -17,7 +17,7 @@ from .field import Field, to_words
 from .ir import OPCODES, Function, Instr, Operand, Reg
 from .ops import MODULAR_OPERATIONS, Operation, modular
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
-    montgomery_domain, root_exponent, root_of_unity
+    montgomery_domain, root_exponent, root_of_unity, window_bits
 from .request import Request
 from .size import Size, limbs_for
 
@@ -179,7 +179,7 @@ def loop_domain(field, names: set[str]) -> dict:
     """What the field header's loop_domain says: the products the loops call (where
     generated), and the constants they need, in the loops' form."""
     ops = domain_operations(field)
-    domain = {"montgomery": montgomery_domain(field), "ops": ops,
+    domain = {"montgomery": montgomery_domain(field), "ops": ops, "window_bits": window_bits(field),
               "products": names.issuperset(ops), "one": field.words(domain_one(field))}
     if field.modulus % 2 and field.prime:
         exponent = root_exponent(field)
@@ -212,7 +212,8 @@ def render_files(request: Request, kernels: bool = False) -> dict[str, str]:
             if any(p.loop for p in planned) else None)
         if kernels:
             files[f"mpgen_{size.name}_kernels.cu"] = env.get_template("kernels.cu.j2").render(
-                version=__version__, size=size, ops=planned)
+                version=__version__, size=size, ops=planned,
+                below_modulus=lambda p: below_modulus(p, size))
     files["mpgen_sizes.cmake"] = env.get_template("sizes.cmake.j2").render(
         version=__version__, sizes=[size for size, _ in request])
     return files

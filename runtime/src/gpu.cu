@@ -79,7 +79,8 @@ std::vector<OpInfo> load_module(const std::string& ptx, const std::string& origi
   text.resize(text.find('\0') == std::string::npos ? bytes : text.find('\0'));
   std::vector<OpInfo> ops = parse_manifest(text, origin);
   for (const OpInfo& info : ops) {
-    const std::string name = "mpgen_u" + std::to_string(info.bits) + "_" + info.name;
+    const std::string name =
+        "mpgen_" + (info.field.empty() ? "u" + std::to_string(info.bits) : info.field) + "_" + info.name;
     cudaKernel_t kernel;
     if (cudaLibraryGetKernel(&kernel, library, name.c_str()) != cudaSuccess)
       throw InputError(origin + " lists " + info.name + " but has no kernel " + name);

@@ -30,17 +30,20 @@ int main(int argc, char** argv) {
       "  echo '1 21' | mpgen-run --bits 256 --op shl           # 200000000\n"
       "  echo '2 3' | mpgen-run --field secp256k1 --op modexp  # 8 (a field: operands below p)\n"
       "  echo '4' | mpgen-run --field bn254_fp --op modsqrt    # a root and 0, or 0 1 for a non-square\n"
+      "  echo '3' | mpgen-run --modulus 0xb --op modinv --device gpu  # 4 0 (compiled now)\n"
       "  echo '3 5' | mpgen-run --bits 173 --op mul --device gpu  # a size built nowhere: compiled now\n"
       "  mpgen generate --bits 200 --ops add --ptx --out k && echo '1 2' | mpgen-run --bits 200 --op add \\\n"
       "      --device gpu --ptx k/mpgen_u200.ptx              # 3 0");
   unsigned bits = 0;
-  std::string op, field, device = "cpu";
+  std::string op, field, modulus, device = "cpu";
   bool list = false;
   std::vector<std::string> ptx_files;
   app.add_flag("--list", list, "show the built sizes and operations with their operands' widths");
   auto* bits_option = app.add_option("--bits", bits, "size in bits");
-  app.add_option("--field", field, "a field built into the runtime (see --list): its operations, "
-                 "operands below its modulus")->excludes(bits_option);
+  auto* field_option = app.add_option("--field", field, "a field built into the runtime (see --list): its "
+                                      "operations, operands below its modulus")->excludes(bits_option);
+  app.add_option("--modulus", modulus, "any modulus (hex, up to 2048 bits): its field's operations, "
+                 "generated and compiled now for the GPU (--device gpu)")->excludes(bits_option)->excludes(field_option);
   app.add_option("--op", op, "operation");
   app.add_option("--device", device, "where to run: cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--ptx", ptx_files, "load the kernels of a PTX file from 'mpgen generate --ptx' (GPU)");
@@ -71,14 +74,19 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
-  if ((!bits && field.empty()) || op.empty()) return fail("--bits or --field, and --op, are required (or --list)", 2);
+  if ((!bits && field.empty() && modulus.empty()) || op.empty())
+    return fail("--bits, --field or --modulus, and --op, are required (or --list)", 2);
+  if (!modulus.empty() && device != "gpu")
+    return fail("--modulus: a modulus built nowhere is compiled for the GPU only; add --device gpu, or build "
+                "it in (mpgen generate --modulus)", 2);
 
   try {
     for (const auto& path : ptx_files) mpgen::load_ptx(path);
     const auto built = mpgen::sizes();
     const bool unbuilt = std::find(built.begin(), built.end(), bits) == built.end();
     // A size built nowhere: generated and compiled for the GPU now (cached on disk).
-    const mpgen::OpInfo& info = !field.empty()                ? mpgen::find_field(field, op)
+    const mpgen::OpInfo& info = !modulus.empty()              ? mpgen::compile_field_on_demand(modulus, op)
+                                : !field.empty()              ? mpgen::find_field(field, op)
                                 : unbuilt && device == "gpu" ? mpgen::compile_on_demand(bits, op)
                                                              : mpgen::find(bits, op);
     std::vector<std::vector<std::vector<uint32_t>>> instances;

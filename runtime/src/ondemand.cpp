@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "kernels.hpp"
@@ -59,14 +60,14 @@ void check_op_name(std::string_view op) {
 }
 
 // The cached module, if it is whole (its checksum file agrees) and holds the request.
-bool load_cached(const fs::path& ptx_path, unsigned bits, std::string_view op) {
+bool load_cached(const fs::path& ptx_path, std::string_view field, unsigned bits, std::string_view op) {
   const fs::path sum_path = ptx_path.string() + ".sum";
   if (!fs::exists(ptx_path) || !fs::exists(sum_path)) return false;
   const std::string ptx = read_file(ptx_path);
   if (read_file(sum_path) != hex64(fnv1a(ptx))) return false;
   try {
     for (const OpInfo& info : detail::load_module(ptx, "cache entry '" + ptx_path.string() + "'"))
-      if (info.bits == bits && info.name == op) return true;
+      if (info.field == field && (!field.empty() || info.bits == bits) && info.name == op) return true;
   } catch (const InputError&) {
   }
   return false;
@@ -81,15 +82,19 @@ std::string generator_dir() {
 
 }  // namespace
 
-KernelSource generate_source(unsigned bits, std::string_view op) {
+namespace {
+
+// `mpgen generate <request> --ops OP --kernels` for the header and kernels named `name`;
+// `what` names the request in errors.
+KernelSource generate(const std::string& request, std::string_view op, const std::string& name,
+                      const std::string& what) {
   check_op_name(op);
-  const fs::path dir = fs::temp_directory_path() / ("mpgen-generate-" + std::to_string(getpid()) + "-" +
-                                                    std::to_string(bits) + "-" + std::string(op));
+  const fs::path dir = fs::temp_directory_path() / ("mpgen-generate-" + std::to_string(getpid()) + "-" + name +
+                                                    "-" + std::string(op));
   fs::remove_all(dir);
   const std::string python = setting("MPGEN_PYTHON", MPGEN_PYTHON);
-  const std::string command = "PYTHONPATH='" + generator_dir() + "' '" +
-                              python + "' -m mpgen generate --bits " + std::to_string(bits) + " --ops " +
-                              std::string(op) + " --kernels --out '" + dir.string() + "' 2>&1";
+  const std::string command = "PYTHONPATH='" + generator_dir() + "' '" + python + "' -m mpgen generate " + request +
+                              " --ops " + std::string(op) + " --kernels --out '" + dir.string() + "' 2>&1";
   std::string output;
   int status = -1;
   if (FILE* pipe = popen(command.c_str(), "r")) {
@@ -97,36 +102,77 @@ KernelSource generate_source(unsigned bits, std::string_view op) {
     while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
     status = pclose(pipe);
   }
-  const std::string first_line = output.substr(0, output.find('\n'));
+  std::string first_line = output.substr(0, output.find('\n'));
+  if (first_line.rfind("mpgen: error: ", 0) == 0) first_line.erase(0, 14);  // the caller says who it is
   if (status != 0) {
     fs::remove_all(dir);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 2) throw InputError(first_line);  // mpgen's own refusal
-    throw CompileError("generating " + std::to_string(bits) + "-bit " + std::string(op) + " with '" + python +
-                       " -m mpgen' failed: " + first_line);
+    throw CompileError("generating " + what + " " + std::string(op) + " with '" + python + " -m mpgen' failed: " +
+                       first_line);
   }
-  const std::string name = "mpgen_u" + std::to_string(bits);
-  KernelSource source{name + ".cuh", read_file(dir / (name + ".cuh")), read_file(dir / (name + "_kernels.cu"))};
+  KernelSource source{"mpgen_" + name + ".cuh", read_file(dir / ("mpgen_" + name + ".cuh")),
+                      read_file(dir / ("mpgen_" + name + "_kernels.cu"))};
   fs::remove_all(dir);
   return source;
 }
 
-const OpInfo& compile_on_demand(unsigned bits, std::string_view op) {
+// The name the runtime gives a modulus built nowhere: its width and low word, as mpgen's.
+std::string field_name(const std::vector<uint32_t>& modulus) {
+  unsigned bits = 0;
+  for (unsigned i = 0; i < modulus.size(); ++i)
+    if (modulus[i]) bits = 32 * i + 32 - __builtin_clz(modulus[i]);
+  char low[9];
+  std::snprintf(low, sizeof low, "%08x", modulus.empty() ? 0u : modulus[0]);
+  return "p" + std::to_string(bits) + "_" + low;
+}
+
+// Generates, compiles and caches (or loads from the cache) the module of one request.
+void build_on_demand(const std::string& request, std::string_view field, unsigned bits, std::string_view op,
+                     const std::function<KernelSource()>& source) {
   check_op_name(op);
   const std::string arch = detail::gpu_arch();  // throws GpuError without a GPU
-  const std::string request = "mpgen " MPGEN_VERSION " u" + std::to_string(bits) + " " + std::string(op) + " " + arch;
+  const std::string key = "mpgen " MPGEN_VERSION " " + request + " " + std::string(op) + " " + arch;
   const fs::path dir = cache_dir();
-  const fs::path ptx_path = dir / ("u" + std::to_string(bits) + "-" + std::string(op) + "-" +
-                                   hex64(fnv1a(request)) + ".ptx");
-  if (!load_cached(ptx_path, bits, op)) {
-    const std::string ptx = compile_to_ptx(generate_source(bits, op), arch);
-    std::error_code error;
-    fs::create_directories(dir, error);
-    if (error) throw CompileError("cannot create the kernel cache " + dir.string() + ": " + error.message());
-    write_file(ptx_path, ptx);
-    write_file(ptx_path.string() + ".sum", hex64(fnv1a(ptx)));
-    detail::load_module(ptx, "'" + ptx_path.string() + "'");
-  }
+  const fs::path ptx_path =
+      dir / ((field.empty() ? "u" + std::to_string(bits) : std::string(field)) + "-" + std::string(op) + "-" +
+             hex64(fnv1a(key)) + ".ptx");
+  if (load_cached(ptx_path, field, bits, op)) return;
+  const std::string ptx = compile_to_ptx(source(), arch);
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (error) throw CompileError("cannot create the kernel cache " + dir.string() + ": " + error.message());
+  write_file(ptx_path, ptx);
+  write_file(ptx_path.string() + ".sum", hex64(fnv1a(ptx)));
+  detail::load_module(ptx, "'" + ptx_path.string() + "'");
+}
+
+std::vector<uint32_t> parse_modulus(std::string_view modulus) {
+  return parse_hex(modulus, 2048);  // mpgen's largest size; the generator checks the rest
+}
+
+}  // namespace
+
+KernelSource generate_source(unsigned bits, std::string_view op) {
+  return generate("--bits " + std::to_string(bits), op, "u" + std::to_string(bits),
+                  std::to_string(bits) + "-bit");
+}
+
+KernelSource generate_field_source(std::string_view modulus, std::string_view op) {
+  const auto limbs = parse_modulus(modulus);
+  const std::string name = field_name(limbs);
+  return generate("--modulus 0x" + to_hex(limbs) + " --name " + name, op, name, "modulo 0x" + to_hex(limbs));
+}
+
+const OpInfo& compile_on_demand(unsigned bits, std::string_view op) {
+  build_on_demand("u" + std::to_string(bits), "", bits, op, [&] { return generate_source(bits, op); });
   return find(bits, op);
+}
+
+const OpInfo& compile_field_on_demand(std::string_view modulus, std::string_view op) {
+  const auto limbs = parse_modulus(modulus);
+  const std::string name = field_name(limbs);
+  build_on_demand("modulus 0x" + to_hex(limbs), name, 0, op, [&] { return generate_field_source(modulus, op); });
+  return find_field(name, op);
 }
 
 }  // namespace mpgen

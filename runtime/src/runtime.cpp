@@ -111,14 +111,26 @@ std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& o
   std::vector<OpInfo> ops;
   if (!std::getline(lines, line) || line.rfind("mpgen ", 0) != 0)
     throw InputError(origin + " holds no mpgen kernels (no mpgen manifest)");
+  std::string field;  // a field's name and modulus, from its "field" line
+  std::vector<uint32_t> modulus;
   while (std::getline(lines, line)) {
     std::istringstream fields(line);
     OpInfo info;
-    std::string operand_bits;
+    std::string operand_bits, modulus_hex;
     unsigned flag = 0, is_signed = 0;
+    if (line.rfind("field ", 0) == 0) {
+      if (!(fields >> word >> field >> modulus_hex))
+        throw InputError(origin + ": malformed mpgen manifest line '" + line + "'");
+      modulus = parse_hex(modulus_hex, 4 * unsigned(modulus_hex.size()));
+      continue;
+    }
     if (!(fields >> word >> info.name >> info.bits >> operand_bits >> info.optional_operands >>
-          info.result_limbs >> flag >> is_signed) || word != "op")
+          info.result_limbs >> flag >> is_signed >> info.below_modulus) || word != "op")
       throw InputError(origin + ": malformed mpgen manifest line '" + line + "'");
+    if (!field.empty()) {
+      info.field = field;
+      info.modulus = modulus;
+    }
     for (std::size_t at = 0; at < operand_bits.size();) {
       const std::size_t comma = std::min(operand_bits.find(',', at), operand_bits.size());
       info.operand_bits.push_back(unsigned(std::stoul(operand_bits.substr(at, comma - at))));

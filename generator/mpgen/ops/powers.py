@@ -55,6 +55,12 @@ def in_domain(field: Field, value: int) -> int:
     return value * domain_one(field) % field.modulus
 
 
+def window_bits(field: Field) -> int:
+    """modexp's window: 4 bits up to 8 limbs, where the smaller table (16 entries) beat 32
+    entries by 11-16% on the H100, else 5 (bench/NOTES.md, 2026-11-23)."""
+    return 4 if field.limbs <= 8 else 5
+
+
 def root_exponent(field: Field) -> int:
     """(p + 1) / 4 where p = 3 mod 4 (the root itself); else (q - 1) / 2 for
     p - 1 = q 2^s, q odd, where Tonelli-Shanks starts (RFC 9380, appendix I.4)."""
@@ -73,9 +79,9 @@ def _exponent(field: Field) -> tuple[int, ...]:
 
 
 OPERATIONS = [
-    LoopOperation("modexp", "a^e mod p, e below 2^bits: 5-bit fixed windows (a table "
+    LoopOperation("modexp", "a^e mod p, e below 2^bits: fixed windows of 4 or 5 bits (a table "
                   "lookup indexed by e's digits: not for secret exponents)", _exponent,
-                  "::mpgen::loops::window_power<loop_domain, bits>(y, x, x + limbs);",
+                  "::mpgen::loops::window_power<loop_domain, bits, loop_domain::window_bits>(y, x, x + limbs);",
                   domain_operations),
     LoopOperation("modexp_ladder", "a^e mod p, e below 2^bits: a Montgomery ladder with masked "
                   "swaps, two products per bit of e whatever its value (constant time)", _exponent,

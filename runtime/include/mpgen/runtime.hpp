@@ -88,6 +88,11 @@ std::vector<OpInfo> load_ptx(const std::string& path);
 // GpuError without a GPU, CompileError when generation or NVRTC fails.
 const OpInfo& compile_on_demand(unsigned bits, std::string_view op);
 
+// The same for a field of any modulus (hex, odd or even, up to 2048 bits; named
+// p<bits>_<low word> as `mpgen generate --modulus` does): the operations of a field, on
+// the GPU only. Throws InputError for a bad modulus or an operation it cannot have.
+const OpInfo& compile_field_on_demand(std::string_view modulus, std::string_view op);
+
 // Generation or NVRTC compilation failed; the message names the request or the file.
 struct CompileError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -100,6 +105,7 @@ struct KernelSource {
   std::string header_name, header, kernels;  // mpgen_u<bits>.cuh and the kernels source
 };
 KernelSource generate_source(unsigned bits, std::string_view op);
+KernelSource generate_field_source(std::string_view modulus, std::string_view op);
 std::string compile_to_ptx(const KernelSource& source, const std::string& arch);
 
 // True when a CUDA GPU can run kernels; otherwise false, with the reason in *why.
