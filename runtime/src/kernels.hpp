@@ -22,6 +22,11 @@ struct Kernel {
 
 const std::vector<Kernel>& kernels();  // every size and operation built in
 
+// Whether info is operation op of the field (or, for an empty field, of the size).
+inline bool is_entry(const OpInfo& info, std::string_view field, unsigned bits, std::string_view op) {
+  return info.field == field && (!field.empty() || info.bits == bits) && info.name == op;
+}
+
 // Adds a kernel loaded at run time (it replaces an entry of the same size and name).
 const OpInfo& add_loaded(const Kernel& k);
 

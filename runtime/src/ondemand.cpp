@@ -67,7 +67,7 @@ bool load_cached(const fs::path& ptx_path, std::string_view field, unsigned bits
   if (read_file(sum_path) != hex64(fnv1a(ptx))) return false;
   try {
     for (const OpInfo& info : detail::load_module(ptx, "cache entry '" + ptx_path.string() + "'"))
-      if (info.field == field && (!field.empty() || info.bits == bits) && info.name == op) return true;
+      if (detail::is_entry(info, field, bits, op)) return true;
   } catch (const InputError&) {
   }
   return false;

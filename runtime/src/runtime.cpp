@@ -22,16 +22,12 @@ std::deque<detail::Kernel>& table() {
   return all;
 }
 
-bool same_entry(const OpInfo& a, std::string_view field, unsigned bits, std::string_view op) {
-  return a.field == field && (!field.empty() || a.bits == bits) && a.name == op;
-}
-
 // An integer operation (field empty) or a field's.
 const detail::Kernel& find_kernel(std::string_view field, unsigned bits, std::string_view op) {
   {
     std::lock_guard<std::mutex> lock(table_mutex);
     for (const auto& k : table())
-      if (same_entry(k.info, field, bits, op)) return k;
+      if (detail::is_entry(k.info, field, bits, op)) return k;
   }
   if (!field.empty()) {
     const auto built = fields();
@@ -96,7 +92,7 @@ namespace detail {
 const OpInfo& add_loaded(const Kernel& k) {
   std::lock_guard<std::mutex> lock(table_mutex);
   for (auto& existing : table())
-    if (same_entry(existing.info, k.info.field, k.info.bits, k.info.name)) {
+    if (detail::is_entry(existing.info, k.info.field, k.info.bits, k.info.name)) {
       existing.loaded = k.loaded;
       existing.device = nullptr;
       return existing.info;

@@ -9,34 +9,23 @@ v = gcd(a, p), and C is a's inverse where v = 1.
 from __future__ import annotations
 
 from ..field import Field
-from ..ir import Function, Operand, Reg
+from ..ir import Function, Reg
 from .common import Operation, all_ones_if_borrow, all_ones_if_set, select
+from .reduction import masked_modulus, shift_right, subtract_mod
 
 
 def _masked_subtract(fn: Function, field: Field, a: list[Reg], b: list[Reg], mask: Reg,
                      modular: bool) -> list[Reg]:
-    """a - (b & mask), plus p where that borrows if modular."""
+    """a - (b & mask), modulo p if modular."""
     n = field.limbs
     masked, d = fn.temps_list(n), fn.temps_list(n)
     for k in range(n):
         fn.emit("and", masked[k], b[k], mask)
-    fn.chain("sub", [(d[k], (a[k], masked[k])) for k in range(n)], carry_out=modular)
-    if not modular:
-        return d
-    add_p = all_ones_if_borrow(fn)
-    p_or_0, r = fn.temps_list(n), fn.temps_list(n)
-    for k, pk in enumerate(field.words(field.modulus)):
-        fn.emit("and", p_or_0[k], add_p, pk)
-    fn.chain("add", [(r[k], (d[k], p_or_0[k])) for k in range(n)], carry_out=False)
-    return r
-
-
-def _shift_right_one(fn: Function, words: list[Reg], top: Operand) -> list[Reg]:
-    """(top 2^(32 n) + words) >> 1, top being 0 or 1."""
-    out = fn.temps_list(len(words))
-    for k, dst in enumerate(out):
-        fn.emit("shf.r.clamp", dst, words[k], words[k + 1] if k + 1 < len(words) else top, 1)
-    return out
+    if modular:
+        subtract_mod(fn, field, a, masked, d)
+    else:
+        fn.chain("sub", [(d[k], (a[k], masked[k])) for k in range(n)], carry_out=False)
+    return d
 
 
 def _half(fn: Function, field: Field, c: list[Reg]) -> list[Reg]:
@@ -44,13 +33,10 @@ def _half(fn: Function, field: Field, c: list[Reg]) -> list[Reg]:
     n = field.limbs
     odd = fn.temp()
     fn.emit("and", odd, c[0], 1)
-    mask = all_ones_if_set(fn, odd)
-    p_or_0, s, carry = fn.temps_list(n), fn.temps_list(n), fn.temp()
-    for k, pk in enumerate(field.words(field.modulus)):
-        fn.emit("and", p_or_0[k], mask, pk)
+    p_or_0, s, carry = masked_modulus(fn, field, all_ones_if_set(fn, odd)), fn.temps_list(n), fn.temp()
     fn.chain("add", [(s[k], (c[k], p_or_0[k])) for k in range(n)])
     fn.emit("addc", carry, 0, 0)
-    return _shift_right_one(fn, s, carry)
+    return shift_right(fn, s + [carry], 1, n)
 
 
 def _binary_gcd_step(fn: Function, field: Field, x: list[list[Reg]], y: list[Reg]) -> None:
@@ -76,7 +62,7 @@ def _binary_gcd_step(fn: Function, field: Field, x: list[list[Reg]], y: list[Reg
     for k in range(n):
         select(fn, value[k], halve_v, v1[k], u1[k])
         select(fn, coefficient[k], halve_v, c1[k], a1[k])
-    value = _shift_right_one(fn, value, 0)
+    value = shift_right(fn, value, 1, n)
     coefficient = _half(fn, field, coefficient)
     out = [y[i * n:(i + 1) * n] for i in range(4)]
     for k in range(n):

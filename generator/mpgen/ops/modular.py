@@ -14,7 +14,7 @@ from .powers import NEEDS_ODD_PRIME
 from .powers import OPERATIONS as LOOPS
 from .mul import multiply
 from .reduction import (barrett, lazy_allowed, montgomery, montgomery_reduce, montgomery_square,
-                        pseudo_mersenne, spare_bit, subtract_if_not_below)
+                        pseudo_mersenne, spare_bit, subtract_if_not_below, subtract_mod)
 
 
 def _modadd(fn, field, x, y):
@@ -24,17 +24,6 @@ def _modadd(fn, field, x, y):
     if len(s) > n:
         fn.emit("addc", s[n], 0, 0)
     subtract_if_not_below(fn, field, s, y)
-
-
-def _modsub(fn, field, x, y):
-    n = field.limbs
-    d = fn.temps_list(n)
-    fn.chain("sub", [(d[k], (x[0][k], x[1][k])) for k in range(n)])
-    add_p = all_ones_if_borrow(fn)
-    masked = fn.temps_list(n)
-    for k, pk in enumerate(field.words(field.modulus)):
-        fn.emit("and", masked[k], add_p, pk)
-    fn.chain("add", [(y[k], (d[k], masked[k])) for k in range(n)], carry_out=False)
 
 
 def _modneg(fn, field, x, y):
@@ -101,7 +90,8 @@ def available(op, field) -> bool:
 
 OPERATIONS = [
     Operation("modadd", "a + b mod p", binary, same_limbs, _modadd),
-    Operation("modsub", "a - b mod p", binary, same_limbs, _modsub),
+    Operation("modsub", "a - b mod p", binary, same_limbs,
+              lambda fn, f, x, y: subtract_mod(fn, f, x[0], x[1], y)),
     Operation("modneg", "-a mod p", unary, same_limbs, _modneg),
     IS_ZERO,
     Operation("montmul", "a b R^-1 mod p: the Montgomery product (R = 2^(32 limbs))", binary,

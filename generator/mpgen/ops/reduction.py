@@ -27,6 +27,23 @@ def subtract_if_not_below(fn: Function, field: Field, r: list[Reg], y: list[Reg]
         select(fn, dst, keep_r, r[k], d[k])
 
 
+def masked_modulus(fn: Function, field: Field, mask: Reg) -> list[Reg]:
+    """p's words where mask is all ones, zeros where it is 0."""
+    words = fn.temps_list(field.limbs)
+    for k, pk in enumerate(field.words(field.modulus)):
+        fn.emit("and", words[k], mask, pk)
+    return words
+
+
+def subtract_mod(fn: Function, field: Field, a: list[Operand], b: list[Operand], y: list[Reg]) -> None:
+    """y = a - b mod p for a, b < p: the difference, plus p where it borrows."""
+    n = field.limbs
+    d = fn.temps_list(n)
+    fn.chain("sub", [(d[k], (a[k], b[k])) for k in range(n)])
+    p_or_0 = masked_modulus(fn, field, all_ones_if_borrow(fn))
+    fn.chain("add", [(y[k], (d[k], p_or_0[k])) for k in range(n)], carry_out=False)
+
+
 def lazy_allowed(field: Field) -> bool:
     """4p < R: for a, b < 2p the Montgomery sum (a b + m p) / R stays below 2p, so a
     product whose result feeds another one can skip its final subtraction."""
