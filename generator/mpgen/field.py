@@ -90,12 +90,51 @@ class Field(Size):
         c = (1 << k) - self.modulus
         return (k, c) if 0 < c < 1 << 64 and c * (c + 2) < self.modulus else None
 
+    @cached_property
+    def solinas(self) -> tuple[dict[int, int], dict[int, dict[int, int]]] | None:
+        """(digits, substitution) where p = 2^(32 n) - c, n the limbs, c = sum of
+        digits[j] 2^(32 j) with digits 1 and -1 (NIST P-224, P-256, P-384), and a product's
+        high words need fewer terms than Montgomery's n^2 products: substitution[i][j] is
+        the multiple of 2^(32 j), j < n, that 2^(32 i), i >= n, is congruent to, found by
+        putting c for 2^(32 n) until no high weight is left (FIPS 186-4 D.2's formulas,
+        derived from p)."""
+        n = self.limbs
+        if self.pseudo_mersenne or self.modulus.bit_length() != LIMB_BITS * n:
+            return None
+        digits, c = {}, (1 << LIMB_BITS * n) - self.modulus
+        for j in range(n):
+            word = c & 0xFFFFFFFF
+            if word not in (0, 1, 0xFFFFFFFF):
+                return None
+            if word:
+                digits[j] = 1 if word == 1 else -1
+            c = (c - digits.get(j, 0)) >> LIMB_BITS
+        if c:  # the top word's digit was -1: c's digits need a word more
+            return None
+        substitution = {}
+        for i in range(n, 2 * n):
+            terms = {i: 1}
+            while (high := max(terms)) >= n:
+                times = terms.pop(high)
+                for j, d in digits.items():
+                    terms[high - n + j] = terms.get(high - n + j, 0) + times * d
+            substitution[i] = {j: a for j, a in terms.items() if a}
+        size = sum(abs(a) for row in substitution.values() for a in row.values())
+        return (digits, substitution) if size < n * n else None
+
     @property
     def reduction(self) -> str:
         """How modmul and modsqr reduce, for the header."""
         if self.pseudo_mersenne:
             k, c = self.pseudo_mersenne
             return f"pseudo-Mersenne folding, p = 2^{k} - {c:#x}"
+        if self.solinas:
+            digits, substitution = self.solinas
+            form = "".join(f" {'-' if d > 0 else '+'} " + (f"2^{LIMB_BITS * j}" if j else "1")
+                           for j, d in sorted(digits.items(), reverse=True))
+            terms = sum(abs(a) for row in substitution.values() for a in row.values())
+            return (f"Solinas reduction, p = 2^{LIMB_BITS * self.limbs}{form}: the product's high "
+                    f"words as {terms} signed terms on its low words")
         if self.modulus % 2 == 0:
             return "Barrett reduction (an even modulus: no Montgomery form)"
         return "two Montgomery products (a b R^-1, then times R^2 R^-1)"

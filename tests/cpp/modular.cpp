@@ -14,6 +14,7 @@
 #include "mpgen_m384.cuh"
 #include "mpgen_m521.cuh"
 #include "mpgen_m64.cuh"
+#include "mpgen_p224.cuh"
 #include "mpgen_p256.cuh"
 #include "mpgen_p384.cuh"
 #include "mpgen_p521.cuh"
@@ -29,6 +30,7 @@ MODULAR_CASE(m384)
 MODULAR_CASE(m521)
 MODULAR_CASE(m1024)
 PRIME_FIELD_CASE(secp256k1)
+PRIME_FIELD_CASE(p224)
 PRIME_FIELD_CASE(p256)
 PRIME_FIELD_CASE(p384)
 PRIME_FIELD_CASE(p521)

@@ -6,16 +6,19 @@ import random
 
 import pytest
 
-from mpgen.ir import execute
+from mpgen.ir import Function, Reg, execute
 from mpgen.ops import MODULAR_OPERATIONS, modular
 from mpgen.ops.powers import LoopOperation
+from mpgen.ops.reduction import solinas
 from mpgen.request import check_modulus
 
+P224 = 2 ** 224 - 2 ** 96 + 1
+P256 = 2 ** 256 - 2 ** 224 + 2 ** 192 + 2 ** 96 - 1
+P384 = 2 ** 384 - 2 ** 128 - 2 ** 96 + 2 ** 32 - 1
 # Moduli with and without a spare top bit, odd widths, Mersenne and Solinas shapes.
 # Even moduli take Barrett reduction (and no Montgomery operations).
 MODULI = [2, 10, 2 ** 64 - 2 ** 40, 2 ** 255 + 2 ** 77 + 6, 3 * 2 ** 300, 3, 0xFFFFFFFB, 2 ** 29 - 3, 0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47, 0x9362DA5CC13DA58B, 2 ** 127 - 1, (1 << 131) - 2 ** 100 - 1,
-          2 ** 255 - 19, 2 ** 256 - 2 ** 32 - 977, 2 ** 256 - 2 ** 224 + 2 ** 192 + 2 ** 96 - 1,
-          2 ** 521 - 1]
+          2 ** 255 - 19, 2 ** 256 - 2 ** 32 - 977, P224, P256, P384, 2 ** 521 - 1]
 
 
 def words(value: int, count: int) -> list[int]:
@@ -100,10 +103,31 @@ def test_pseudo_mersenne_moduli_fold_instead_of_montgomery(p, k, c):
     assert halves(MODULAR_OPERATIONS["modmul"].plan(field)) <= 2 * (n * n + c_words * (n + 4))
 
 
+@pytest.mark.parametrize("p, form, terms", [(P224, "2^224 - 2^96 + 1", 17),
+                                             (P256, "2^256 - 2^224 + 2^192 + 2^96 - 1", 55),
+                                             (P384, "2^384 - 2^128 - 2^96 + 2^32 - 1", 66)])
+def test_nist_primes_take_solinas_sums(p, form, terms):
+    field = check_modulus(hex(p), "test")
+    assert field.reduction.startswith(f"Solinas reduction, p = {form}: the product's high words "
+                                      f"as {terms} signed terms")
+    n = field.limbs
+    assert halves(MODULAR_OPERATIONS["modmul"].plan(field)) == 2 * n * n  # the product's only
+    # The reduction alone, for double-width values up to p^2 - 1: all ones or zeros in the
+    # words that the substitution adds or subtracts, and random ones.
+    fn = Function("solinas", 2 * n, n)
+    solinas(fn, field, [Reg("x", i) for i in range(2 * n)], [Reg("y", i) for i in range(n)])
+    rng = random.Random(p)
+    pattern = [sum(rng.choice((0, 0xFFFFFFFF)) << 32 * i for i in range(2 * n)) for _ in range(300)]
+    for t in [0, p * p - 1, (p - 1) ** 2, p, 2 ** (32 * n) - 1] + [v % (p * p) for v in pattern] + \
+            [rng.randrange(p * p) for _ in range(1000)]:
+        assert value(execute(fn, words(t, 2 * n))) == t % p, hex(t)
+
+
 def test_other_moduli_use_montgomery():
-    for p in (2 ** 256 - 2 ** 224 + 2 ** 192 + 2 ** 96 - 1, 0x9362DA5CC13DA58B):
-        field = check_modulus(hex(p), "test")
-        assert field.pseudo_mersenne is None and "Montgomery" in field.reduction
+    for p, bits in ((P256, 288), (0x9362DA5CC13DA58B, None), (2 ** 256 - 2 ** 224 - 3, None)):
+        field = check_modulus(hex(p), "test", bits)
+        assert field.pseudo_mersenne is None and field.solinas is None, hex(p)
+        assert "Montgomery" in field.reduction
 
 
 def test_lazy_montgomery_takes_operands_below_2p():

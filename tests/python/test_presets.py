@@ -32,6 +32,8 @@ def test_two_published_forms_agree():
     assert number(PRESETS["bls12_377_fp"]["modulus"]) == int(
         "258664426012969094010652733694893533536393512754914660539884262666720468348340822774968888"
         "139573360124440321458177")
+    # P-224 as cr.yp.to writes it.
+    assert number(PRESETS["p224"]["modulus"]) == 2 ** 224 - 2 ** 96 + 1
     # Pasta: 2^254 + the published low part.
     assert number(PRESETS["pallas"]["modulus"]) == 2 ** 254 + 0x224698FC094CF91B992D30ED00000001
 
@@ -45,7 +47,8 @@ def test_curve_orders_are_the_scalar_fields():
 def test_names_match_loosely():
     assert find_preset("P-256") == "p256"
     assert find_preset("BLS12-381_fp") == "bls12_381_fp"
-    assert find_preset("p224") is None
+    assert find_preset("P-224") == "p224"
+    assert find_preset("p225") is None
 
 
 def test_field_option_writes_the_preset(mpgen, tmp_path):
@@ -56,7 +59,7 @@ def test_field_option_writes_the_preset(mpgen, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--field", "p224"], "--field: unknown field 'p224'; known: secp256k1, p256"),
+    (["--field", "p225"], "--field: unknown field 'p225'; known: secp256k1, p224, p256"),
     (["--field", "p256", "--modulus", "0x1f"], "--field: a preset has its modulus and name"),
 ])
 def test_bad_field_is_refused(mpgen, tmp_path, args, message):

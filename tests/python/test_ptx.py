@@ -122,10 +122,11 @@ def test_branches_on_data_sees_through_arithmetic():
     assert branches_on_data(code) == ["@!%p2 bra $L__BB0_1;"]
 
 
-# Constant time: no modular operation branches, for moduli with and without spare bits;
+# Constant time: no modular operation branches, for moduli with and without spare bits,
+# even, pseudo-Mersenne and Solinas (P-224);
 # the loops (modexp ... modsqrt) branch on their counters only.
-@pytest.mark.parametrize("modulus", [0x9362DA5CC13DA58B, (1 << 131) - 1 - 2 ** 100, 2 ** 254 - 127,
-                                     2 ** 255 + 2 ** 77 + 6,
+@pytest.mark.parametrize("modulus", [0x9362DA5CC13DA58B, (1 << 131) - 1 - 2 ** 100,
+                                     2 ** 224 - 2 ** 96 + 1, 2 ** 255 + 2 ** 77 + 6,
                                      2 ** 256 - 2 ** 32 - 977, 2 ** 521 - 1])
 def test_every_modular_operation_is_straight_line(tmp_path, modulus):
     field = check_modulus(hex(modulus), "test")

@@ -14,7 +14,7 @@ from .powers import NEEDS_ODD_PRIME
 from .powers import OPERATIONS as LOOPS
 from .mul import multiply
 from .reduction import (barrett, lazy_allowed, montgomery, montgomery_reduce, montgomery_square,
-                        pseudo_mersenne, spare_bit, subtract_if_not_below, subtract_mod)
+                        pseudo_mersenne, solinas, spare_bit, subtract_if_not_below, subtract_mod)
 
 
 def _modadd(fn, field, x, y):
@@ -39,13 +39,15 @@ def _modneg(fn, field, x, y):
 
 def _modmul(fn, field, x, y):
     """a b mod p (a a for one operand), by the cheapest reduction the modulus allows:
-    the product then pseudo-Mersenne folding, or Barrett for an even modulus, or else
-    a b R^-1 (a a R^-1) times R^2 R^-1, two Montgomery products."""
+    the product then pseudo-Mersenne folding, Solinas sums, or Barrett for an even
+    modulus, or else a b R^-1 (a a R^-1) times R^2 R^-1, two Montgomery products."""
     b = x[1] if len(x) > 1 else None
-    if field.pseudo_mersenne or field.modulus % 2 == 0:
+    reduce = (pseudo_mersenne if field.pseudo_mersenne else solinas if field.solinas
+              else barrett if field.modulus % 2 == 0 else None)
+    if reduce:
         t = fn.temps_list(2 * field.limbs)
         multiply(fn, t, x[0], b, len(t), field.mul)
-        (pseudo_mersenne if field.pseudo_mersenne else barrett)(fn, field, t, y)
+        reduce(fn, field, t, y)
         return
     t = fn.temps_list(field.limbs)
     if b is None:

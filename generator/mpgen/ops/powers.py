@@ -36,8 +36,9 @@ class LoopOperation:
 
 def montgomery_domain(field: Field) -> bool:
     """Whether the loops multiply in Montgomery form: for odd moduli, unless a
-    pseudo-Mersenne reduction makes the ordinary product cheaper."""
-    return field.modulus % 2 == 1 and not field.pseudo_mersenne
+    pseudo-Mersenne or Solinas reduction makes the ordinary product cheaper (measured:
+    bench/NOTES.md)."""
+    return field.modulus % 2 == 1 and not field.pseudo_mersenne and not field.solinas
 
 
 def domain_operations(field: Field) -> list[str]:

@@ -1,10 +1,10 @@
 """Reductions modulo a fixed p, branch-free: Montgomery (any odd p), pseudo-Mersenne
-folding (p = 2^k - c with a small c) and Barrett (any p), each ending in masked final
-subtractions."""
+folding (p = 2^k - c with a small c), Solinas (p = 2^(32 n) - c, c's words 1, 0 or -1)
+and Barrett (any p), each ending in masked final subtractions."""
 from __future__ import annotations
 
 from ..field import Field, to_words
-from ..ir import Function, Operand, Reg
+from ..ir import MASK, Function, Operand, Reg
 from ..size import limbs_for
 from .columns import Columns
 from .common import all_ones_if_borrow, select
@@ -188,3 +188,47 @@ def pseudo_mersenne(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> N
         value = fn.temps_list(width)
         columns.sum_into(value)
     subtract_if_not_below(fn, field, value, y)
+
+
+def solinas(fn: Function, field: Field, t: list[Reg], y: list[Reg]) -> None:
+    """y = t mod p for t < p^2 where field.solinas applies: column j of the sum is t_j plus
+    the multiples of high words the substitution gives it. Its positive terms are added and
+    its negative ones subtracted row by row, over n + 1 words, onto a multiple of p that
+    covers every negative sum (so the total stays positive); the top word h is then folded
+    as h c, c's digits one chain each way, until below 2p; then one masked subtraction.
+    Additions only, against Montgomery's n^2 products."""
+    n, p = field.limbs, field.modulus
+    digits, substitution = field.solinas
+    plus: list[list[Operand]] = [[t[j]] for j in range(n)]
+    minus: list[list[Operand]] = [[] for _ in range(n)]
+    for i, row in substitution.items():
+        for j, times in row.items():
+            (plus if times > 0 else minus)[j].extend([t[i]] * abs(times))
+
+    def largest(columns: list[list[Operand]]) -> int:
+        return sum(len(terms) * MASK << 32 * j for j, terms in enumerate(columns))
+
+    offset = -(-largest(minus) // p) * p
+    bound = largest(plus) + offset
+    assert bound < 1 << 32 * (n + 1)
+    acc = fn.temps_list(n + 1)
+    fn.chain("add", [(acc[j], (plus[j][0] if j < n else 0, word))
+                     for j, word in enumerate(to_words(offset, n + 1))], carry_out=False)
+    for kind, columns, first in (("add", plus, 1), ("sub", minus, 0)):
+        for r in range(first, max(map(len, columns))):
+            row = [terms[r] if len(terms) > r else 0 for terms in columns] + [0]
+            start = next(j for j, term in enumerate(row) if term != 0)
+            fn.chain(kind, [(acc[j], (acc[j], row[j])) for j in range(start, n + 1)],
+                     carry_out=False)
+    c = (1 << 32 * n) - p
+    while bound >= 2 * p:
+        h, acc[n] = acc[n], fn.temp()
+        for kind, sign in (("add", 1), ("sub", -1)):
+            row = [h if digits.get(j) == sign else 0 for j in range(n)] + [0]
+            start = next((j for j, term in enumerate(row) if term != 0), None)
+            if start is not None:
+                low = acc[:n] + [0 if sign == 1 else acc[n]]  # the first chain starts the top
+                fn.chain(kind, [(acc[j], (low[j], row[j])) for j in range(start, n + 1)],
+                         carry_out=False)
+        bound = (1 << 32 * n) - 1 + (bound >> 32 * n) * c
+    subtract_if_not_below(fn, field, acc, y)
