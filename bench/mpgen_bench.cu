@@ -49,6 +49,8 @@
 #define MPGEN_BENCH_LAZY_FIELDS(X) X(bn254_fp, 60.1e9) X(bls12_381_fp, 27.3e9)
 // Random odd moduli of the full size (CMakeLists.txt), for CGBN's powm_odd workload.
 #define MPGEN_BENCH_POWM(X) X(128) X(256) X(512) X(1024) X(2048)
+// modexp with the window table scanned by masks (kept up to 8 limbs; 512 shows the loss above).
+#define MPGEN_BENCH_POWM_SCAN(X) X(128) X(256) X(512)
 #define MPGEN_BENCH_SIZES(X) X(64) X(128) X(131) X(255) X(256) X(381) X(512) X(521) X(1024) X(2048)
 
 namespace {
@@ -281,7 +283,7 @@ Row from_memory(const Ceilings& c, std::size_t n, mpgen::Layout layout, const ch
 // their own.
 constexpr unsigned powm_exponent_bits = 512;
 
-template <class D, unsigned window>
+template <class D, unsigned window, bool scan>
 __global__ void powm(std::size_t n, const uint32_t* in, uint32_t* out) {
   constexpr unsigned N = D::limbs, W = powm_exponent_bits / 32;
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
@@ -292,20 +294,20 @@ __global__ void powm(std::size_t n, const uint32_t* in, uint32_t* out) {
   if (window == 0)
     mpgen::loops::ladder_power<D, powm_exponent_bits>(r, a, e);
   else
-    mpgen::loops::window_power<D, powm_exponent_bits, window ? window : 1>(r, a, e);
+    mpgen::loops::window_power<D, powm_exponent_bits, window ? window : 1, scan>(r, a, e);
   for (unsigned i = 0; i < N; ++i) out[i * n + j] = r[i];
 }
 
 // Exponentiations per second, and the fraction of the multiply-add ceiling that the
 // products they run reach (each product charged with its list's multiply halves).
-template <class D, class Mul, class Sqr, unsigned window>
+template <class D, class Mul, class Sqr, unsigned window, bool scan = false>
 Row powm_row(const Ceilings& c, std::size_t n) {
   const auto host = random_words((D::limbs + powm_exponent_bits / 32) * n, 11);
   uint32_t *in, *out;
   cudaMalloc(&in, host.size() * 4);
   cudaMalloc(&out, D::limbs * n * 4);
   cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
-  const double s = gpu_seconds([&] { powm<D, window><<<unsigned((n + 127) / 128), 128>>>(n, in, out); }, 1);
+  const double s = gpu_seconds([&] { powm<D, window, scan><<<unsigned((n + 127) / 128), 128>>>(n, in, out); }, 1);
   cudaFree(in);
   cudaFree(out);
   // Table: 2^(w-1) - 1 squares and as many products; then w squares and a product per
@@ -317,9 +319,10 @@ Row powm_row(const Ceilings& c, std::size_t n) {
   const double products = (ladder ? powm_exponent_bits : half - 1 + windows - 1.0) + 2;
   const double halves = squares * Sqr::multiplies + products * Mul::multiplies;
   const double rate = n / s;
-  const bool cgbn = window == 5;  // CGBN's workload
+  const bool cgbn = window == 5 && !scan;  // CGBN's workload
   return {ladder ? "modexp_ladder, 512-bit exponent"
-                 : "modexp, 512-bit exponent, " + std::to_string(window) + "-bit windows" + (cgbn ? " (CGBN powm_odd)" : ""),
+                 : "modexp, 512-bit exponent, " + std::to_string(window) + "-bit windows" +
+                       (scan ? ", table scanned" : "") + (cgbn ? " (CGBN powm_odd)" : ""),
           "gpu", Mul::bits, rate, rate * halves / c.multiply_halves_per_s, "multiply-add ceiling",
           cgbn ? cgbn_powm(Mul::bits) : 0, cgbn ? "CGBN powm_odd" : ""};
 }
@@ -454,6 +457,13 @@ int main(int argc, char** argv) {
                                                             100 * 8192 / b, cgbn_mont_reduce(b), "CGBN mont_reduce")); \
   }
     MPGEN_BENCH_POWM(POWM_ROWS)
+#define POWM_SCAN_ROWS(b)                                                                                  \
+  if (fields.empty() && wanted(bits, b)) {                                                               \
+    const std::size_t powm_n = quick ? 1024 : std::size_t(1) << (b <= 256 ? 20 : 18);                   \
+    rows.push_back(powm_row<mpgen::powm##b::loop_domain, mpgen::powm##b::montmul, mpgen::powm##b::montsqr, 4, true>(c, powm_n)); \
+    rows.push_back(powm_row<mpgen::powm##b::loop_domain, mpgen::powm##b::montmul, mpgen::powm##b::montsqr, 3, true>(c, powm_n)); \
+  }
+    MPGEN_BENCH_POWM_SCAN(POWM_SCAN_ROWS)
   }
 
   std::printf("%-36s %6s %12s %9s  %-38s %12s %7s\n", "workload", "bits", "ops/s", "fraction", "of", "peer ops/s",

@@ -439,10 +439,13 @@ constexpr unsigned words_for = (Bits + 31) / 32;
 
 // r = a^e with a and r in D's form, for the low E bits of e: windows of `width` bits from
 // the top, `width` squarings and one product by a table entry each, whatever the digits.
-template <class D, unsigned E, unsigned width = 5>
+// scan: the table is built and read with constant indices only (it stays in registers)
+// and each entry is picked by masks over all of them, so that no address depends on e;
+// else each window loads the entry its digit names (the table in local memory).
+template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table>
 MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) {
   static_assert(width >= 1 && width <= 8, "windows of 1 to 8 bits");
-  constexpr unsigned N = D::limbs, windows = (E + width - 1) / width, W = words_for<E>;
+  constexpr unsigned N = D::limbs, windows = (E + width - 1) / width, W = words_for<E>, size = 1u << width;
   uint32_t digits[W + 1];  // and a zero word, so that a window may straddle the top word
   copy<W>(digits, e);
   if (E % 32) digits[W - 1] &= (1u << E % 32) - 1u;
@@ -450,28 +453,44 @@ MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) 
   const auto digit = [&](unsigned w) {
     const unsigned at = width * w;
     const uint64_t pair = uint64_t(digits[at / 32 + 1]) << 32 | digits[at / 32];
-    return unsigned(pair >> at % 32) & ((1u << width) - 1u);
+    return unsigned(pair >> at % 32) & (size - 1u);
   };
-  uint32_t table[1u << width][N];  // a^i
+  uint32_t table[size][N];  // a^i
   D::one(table[0]);
   copy<N>(table[1], a);
-  MPGEN_ROLLED for (unsigned i = 1; i < (1u << width) / 2; ++i) {
+  const auto extend = [&](unsigned i) {  // a^(2i) and a^(2i+1)
     D::sqr(table[2 * i], table[i]);
     D::mul(table[2 * i + 1], table[2 * i], a);
+  };
+  if (scan) {
+    MPGEN_UNROLL for (unsigned i = 1; i < size / 2; ++i) extend(i);
+  } else {
+    MPGEN_ROLLED for (unsigned i = 1; i < size / 2; ++i) extend(i);
   }
-  copy<N>(r, table[digit(windows - 1)]);
+  uint32_t entry[N];
+  const auto look_up = [&](unsigned d) {
+    if (scan) {
+      copy<N>(entry, table[0]);
+      MPGEN_UNROLL for (unsigned i = 1; i < size; ++i) select<N>(entry, 0u - uint32_t(i == d), table[i], entry);
+    } else {
+      copy<N>(entry, table[d]);
+    }
+  };
+  look_up(digit(windows - 1));
+  copy<N>(r, entry);
   MPGEN_ROLLED for (unsigned w = windows - 1; w-- > 0;) {
     MPGEN_ROLLED for (unsigned s = 0; s < width; ++s) D::sqr(r, r);
-    D::mul(r, r, table[digit(w)]);
+    look_up(digit(w));
+    D::mul(r, r, entry);
   }
 }
 
 // r = a^e mod p for the low E bits of e (a, r in ordinary form).
-template <class D, unsigned E, unsigned width = 5>
+template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table>
 MPGEN_HOST_DEVICE void window_power(uint32_t* r, const uint32_t* a, const uint32_t* e) {
   uint32_t x[D::limbs];
   D::enter(x, a);
-  power<D, E, width>(r, x, e);
+  power<D, E, width, scan>(r, x, e);
   D::leave(r, r);
 }
 

@@ -17,7 +17,7 @@ from .field import Field, to_words
 from .ir import OPCODES, Function, Instr, Operand, Reg
 from .ops import MODULAR_OPERATIONS, Operation, modular
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
-    montgomery_domain, root_exponent, root_of_unity, window_bits
+    montgomery_domain, root_exponent, root_of_unity, scans_table, window_bits
 from .request import Request
 from .size import Size, limbs_for
 
@@ -180,6 +180,7 @@ def loop_domain(field, names: set[str]) -> dict:
     generated), and the constants they need, in the loops' form."""
     ops = domain_operations(field)
     domain = {"montgomery": montgomery_domain(field), "ops": ops, "window_bits": window_bits(field),
+              "scans_table": scans_table(field),
               "products": names.issuperset(ops), "one": field.words(domain_one(field))}
     if field.modulus % 2 and field.prime:
         exponent = root_exponent(field)

@@ -65,10 +65,15 @@ REGISTER = re.compile(r"%\w+|\bt\d+\b")  # PTX's registers, and the inline asm's
 
 
 def branches_on_data(code: list[str]) -> list[str]:
-    """The conditional branches whose predicate may depend on a value loaded from memory
-    (a parameter's address excepted): loop counters and the modulus' constants are
-    fine; an operand, a table entry or anything computed from them is not. A forward
-    data-flow over the kernel's control flow (registers are reused across iterations)."""
+    return on_data(code, ("bra",))
+
+
+def on_data(code: list[str], kinds: tuple[str, ...]) -> list[str]:
+    """The instructions of these kinds whose predicate, or for loads and stores whose
+    address, may depend on a value loaded from memory (a parameter's address excepted):
+    loop counters and the modulus' constants are fine; an operand, a table entry or
+    anything computed from them is not. A forward data-flow over the kernel's control
+    flow (registers are reused across iterations)."""
     steps = []
     for line in code:
         guard = re.match(r"@!?(%\w+)\s+", line)
@@ -109,8 +114,13 @@ def branches_on_data(code: list[str]) -> list[str]:
             if merged != tainted_before[j]:
                 tainted_before[j] = merged
                 work.append(j)
-    return [line for line, (opcode, _, srcs, _, _), before in zip(code, steps, tainted_before)
-            if opcode.startswith("bra") and before is not None and srcs & before]
+    def watched(opcode: str, srcs: set[str], operands: str) -> set[str]:
+        if opcode.startswith(("ld.", "st.")):  # the address's registers
+            return set(REGISTER.findall("".join(re.findall(r"\[[^]]*\]", operands))))
+        return srcs
+
+    return [line for line, (opcode, _, srcs, _, operands), before in zip(code, steps, tainted_before)
+            if opcode.startswith(kinds) and before is not None and watched(opcode, srcs, operands) & before]
 
 
 def test_branches_on_data_sees_through_arithmetic():
@@ -138,6 +148,16 @@ def test_every_modular_operation_is_straight_line(tmp_path, modulus):
     for name in loops:
         assert any(i.startswith("@") and "bra" in i for i in kernels[name]), name  # it does loop
         assert branches_on_data(kernels[name]) == [], f"{name} modulo {modulus:#x}"
+
+
+# modexp up to 8 limbs keeps its window table in registers and picks entries by masks:
+# no load or store address depends on the operands (above, the table is indexed by e).
+@pytest.mark.parametrize("modulus, scans", [(0x9362DA5CC13DA58B, True), (2 ** 224 - 2 ** 96 + 1, True),
+                                            ((1 << 511) + 187, False)])
+def test_modexp_addresses_memory_by_data_only_above_8_limbs(tmp_path, modulus, scans):
+    field = check_modulus(hex(modulus), "test")
+    code = kernels_ptx(tmp_path, field, [MODULAR_OPERATIONS["modexp"]])["modexp"]
+    assert (on_data(code, ("ld.", "st.")) == []) == scans
 
 
 def test_mul_131_has_a_9_limb_product_and_no_10th(tmp_path):

@@ -56,10 +56,17 @@ def in_domain(field: Field, value: int) -> int:
     return value * domain_one(field) % field.modulus
 
 
+def scans_table(field: Field) -> bool:
+    """Whether the windowed powers keep their table in registers and pick each entry by
+    masks over all of them: up to 8 limbs, where this beat a table in local memory by 1.2-
+    1.7x on the H100; at 16 limbs it lost 18% (bench/NOTES.md, 2026-11-23)."""
+    return field.limbs <= 8
+
+
 def window_bits(field: Field) -> int:
-    """modexp's window: 4 bits up to 8 limbs, where the smaller table (16 entries) beat 32
-    entries by 11-16% on the H100, else 5 (bench/NOTES.md, 2026-11-23)."""
-    return 4 if field.limbs <= 8 else 5
+    """The windowed powers' width: 3 bits for a scanned table (8 entries; faster than 16 by
+    6-13%), else 5 (bench/NOTES.md, 2026-11-23)."""
+    return 3 if scans_table(field) else 5
 
 
 def root_exponent(field: Field) -> int:
@@ -80,9 +87,10 @@ def _exponent(field: Field) -> tuple[int, ...]:
 
 
 OPERATIONS = [
-    LoopOperation("modexp", "a^e mod p, e below 2^bits: fixed windows of 4 or 5 bits (a table "
-                  "lookup indexed by e's digits: not for secret exponents)", _exponent,
-                  "::mpgen::loops::window_power<loop_domain, bits, loop_domain::window_bits>(y, x, x + limbs);",
+    LoopOperation("modexp", "a^e mod p, e below 2^bits: fixed windows, of 3 bits from a table in "
+                  "registers read by masks up to 8 limbs (no address depends on e), else of 5 "
+                  "bits from a table in memory indexed by e's digits (not for secret exponents)",
+                  _exponent, "::mpgen::loops::window_power<loop_domain, bits>(y, x, x + limbs);",
                   domain_operations),
     LoopOperation("modexp_ladder", "a^e mod p, e below 2^bits: a Montgomery ladder with masked "
                   "swaps, two products per bit of e whatever its value (constant time)", _exponent,
