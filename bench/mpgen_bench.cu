@@ -40,11 +40,12 @@
 #include "mpgen_curve25519.cuh"
 #include "mpgen_p256.cuh"
 #include "mpgen_p384.cuh"
+#include "mpgen_pallas.cuh"
 #include "mpgen_secp256k1.cuh"
 
 // Fields, with sppark's chained Montgomery product on the H100 (../shared/ANCHORS.md).
 #define MPGEN_BENCH_FIELDS(X) \
-  X(bn254_fp, 60.1e9) X(bls12_381_fp, 27.3e9) X(secp256k1, 0) X(p256, 0) X(p384, 0) X(curve25519, 0)
+  X(bn254_fp, 60.1e9) X(bls12_381_fp, 27.3e9) X(secp256k1, 0) X(p256, 0) X(p384, 0) X(curve25519, 0) X(pallas, 0)
 // Fields with the lazy product (4p < R), chained the same way.
 #define MPGEN_BENCH_LAZY_FIELDS(X) X(bn254_fp, 60.1e9) X(bls12_381_fp, 27.3e9)
 // Random odd moduli of the full size (CMakeLists.txt), for CGBN's powm_odd workload.

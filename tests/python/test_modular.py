@@ -15,10 +15,11 @@ from mpgen.request import check_modulus
 P224 = 2 ** 224 - 2 ** 96 + 1
 P256 = 2 ** 256 - 2 ** 224 + 2 ** 192 + 2 ** 96 - 1
 P384 = 2 ** 384 - 2 ** 128 - 2 ** 96 + 2 ** 32 - 1
+PALLAS = 2 ** 254 + 0x224698FC094CF91B992D30ED00000001
 # Moduli with and without a spare top bit, odd widths, Mersenne and Solinas shapes.
 # Even moduli take Barrett reduction (and no Montgomery operations).
 MODULI = [2, 10, 2 ** 64 - 2 ** 40, 2 ** 255 + 2 ** 77 + 6, 3 * 2 ** 300, 3, 0xFFFFFFFB, 2 ** 29 - 3, 0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47, 0x9362DA5CC13DA58B, 2 ** 127 - 1, (1 << 131) - 2 ** 100 - 1,
-          2 ** 255 - 19, 2 ** 256 - 2 ** 32 - 977, P224, P256, P384, 2 ** 521 - 1]
+          2 ** 255 - 19, 2 ** 256 - 2 ** 32 - 977, P224, P256, P384, PALLAS, 2 ** 521 - 1]
 
 
 def words(value: int, count: int) -> list[int]:
@@ -80,6 +81,14 @@ def test_montgomery_product_issues_two_n_squared_pairs_and_n_reductions():
     fn = MODULAR_OPERATIONS["montmul"].plan(field)
     halves = [i for i in fn.body if i.opcode.mnemonic.startswith(("mul.", "mad"))]
     assert len(halves) == 2 * (2 * 8 * 8) + 8  # a b and m p as lo/hi pairs, and the m words
+
+
+@pytest.mark.parametrize("p", [P256, PALLAS])  # -p^-1 mod 2^32 is 1 and -1
+def test_montgomery_multiplies_by_no_zero_word_of_p_and_finds_m_without_a_product(p):
+    field = check_modulus(hex(p), "test")
+    nonzero = sum(w != 0 for w in field.words(p))
+    assert nonzero < 8  # three zero words each
+    assert halves(MODULAR_OPERATIONS["montmul"].plan(field)) == 2 * (8 * 8 + 8 * nonzero)
 
 
 def test_montgomery_square_computes_each_cross_product_once():

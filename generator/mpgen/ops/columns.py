@@ -34,7 +34,7 @@ class Columns:
         """sum += multiplier * the products, each at its column. With carry_into = c, the
         carry flag holds a carry into column c (left by the caller), which the chain of
         c's parity takes in."""
-        self.bound += sum(MASK * MASK << 32 * c for c, _ in products)
+        self.bound += sum(MASK * MASK << 32 * c for c, aj in products if aj != 0)
         top = min(self.limit - 1, (self.bound.bit_length() - 1) // 32)  # no carry leaves it
         first = carry_into % 2 if carry_into is not None else 0  # before the flag is reused
         for parity in (first, 1 - first):
@@ -69,15 +69,21 @@ class Columns:
         chain_carry_in = carrying = carry_into is not None
         for half, c, aj in steps:
             written = c in part
-            if written or carrying:
-                addend = part[c] if written else 0
+            if aj == 0 and not carrying:
+                continue  # a zero word (of p, say) and no carry to pass on: nothing to add
+            if not (written or carrying):
+                fn.emit(half.replace("mad", "mul"), self._reg(parity, c), *_factors(aj, multiplier))
+                continue
+            addend = part[c] if written else 0
+            if aj == 0:  # no product, only the carry
+                chain.append(("add", self._reg(parity, c), (addend, 0)))
+                carrying = written  # 0 + a carry cannot carry further
+            else:
                 chain.append((half, self._reg(parity, c), (*_factors(aj, multiplier), addend)))
                 carrying = written or half == "mad.lo"  # hi(a b) + 1 < 2^32: a fresh high half absorbs it
-                if not carrying:
-                    fn.chain_of(chain, carry_in=chain_carry_in, carry_out=False)
-                    chain, chain_carry_in = [], False
-            else:
-                fn.emit(half.replace("mad", "mul"), self._reg(parity, c), *_factors(aj, multiplier))
+            if not carrying:
+                fn.chain_of(chain, carry_in=chain_carry_in, carry_out=False)
+                chain, chain_carry_in = [], False
         if carrying:
             c = steps[-1][1] + 1 if steps else carry_into
             while c <= top and c in part:  # carry through columns already written

@@ -96,7 +96,8 @@ def montgomery_reduce(fn: Function, field: Field, low: list[Operand], high: list
 
 def _clear_column(fn: Function, field: Field, columns: Columns, i: int) -> None:
     """Adds m p at column i, m = column i * (-p^-1) mod 2^32, which makes column i zero
-    (and drops it): the sum becomes divisible by 2^(32(i+1))."""
+    (and drops it): the sum becomes divisible by 2^(32(i+1)). p's zero words cost no
+    multiply (Columns), nor does m where -p^-1 is 1 or -1."""
     parts = columns.take(i)
     if not parts:
         return
@@ -105,7 +106,12 @@ def _clear_column(fn: Function, field: Field, columns: Columns, i: int) -> None:
         low, carry_into = fn.temp(), i + 1
         fn.emit("add.cc", low, parts[0], parts[1])
     m = fn.temp()
-    fn.emit("mul.lo", m, low, field.minus_inverse)
+    if field.minus_inverse == 1:  # p = -1 mod 2^32 (P-256, P-384): m is the word itself
+        fn.emit("mov", m, low)
+    elif field.minus_inverse == MASK:  # p = 1 mod 2^32 (Pasta, BLS12 scalar fields): m = -word
+        fn.emit("sub", m, 0, low)
+    else:
+        fn.emit("mul.lo", m, low, field.minus_inverse)
     columns.put(i, low)
     p = field.words(field.modulus)
     columns.add_row(m, [(i + j, p[j]) for j in range(field.limbs)], carry_into)
