@@ -238,6 +238,12 @@ unsigned loop_multiply_halves(const std::string& sass, const void* kernel) {
   return loop_end ? halves : 0;
 }
 
+// The blocks that cover n instances of Op, in its launch geometry (the manifest's).
+template <class Op>
+unsigned blocks_for(std::size_t n) {
+  return unsigned((n * Op::threads_per_instance + Op::block_threads - 1) / Op::block_threads);
+}
+
 // A chained product (bench/chain.cuh: r = r * x0, or r = r * r), `iterations` times per
 // thread over n threads: products per second, and the fraction of the multiply-add
 // ceiling that the multiplies it issues reach. `peer` is a peer's figure for it.
@@ -249,7 +255,8 @@ Row chained(const std::string& workload, const Ceilings& c, const std::string& s
   cudaMalloc(&in, host.size() * 4);
   cudaMalloc(&out, host.size() * 4);
   cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
-  const double s = gpu_seconds([&] { chain<Op, square><<<unsigned((n + 127) / 128), 128>>>(n, iterations, in, out); });
+  const double s =
+      gpu_seconds([&] { chain<Op, square><<<blocks_for<Op>(n), Op::block_threads>>>(n, iterations, in, out); });
   cudaFree(in);
   cudaFree(out);
   const double rate = double(n) * iterations / s;
@@ -263,12 +270,14 @@ Row chained(const std::string& workload, const Ceilings& c, const std::string& s
 // One operation over n instances from memory: bytes moved per second against the copy ceiling.
 template <class Op>
 Row from_memory(const Ceilings& c, std::size_t n, mpgen::Layout layout, const char* field = nullptr) {
+  const unsigned shared = layout == mpgen::Layout::contiguous ? Op::contiguous_shared_bytes : 0;
   const auto host = random_words(Op::in_words * n, 7);
   uint32_t *in, *out;
   cudaMalloc(&in, host.size() * 4);
   cudaMalloc(&out, Op::out_words * n * 4);
   cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
-  const double s = gpu_seconds([&] { mpgen::device_batch<Op><<<unsigned((n + 127) / 128), 128>>>(n, layout, in, out); });
+  const double s =
+      gpu_seconds([&] { mpgen::device_batch<Op><<<blocks_for<Op>(n), Op::block_threads, shared>>>(n, layout, in, out); });
   cudaFree(in);
   cudaFree(out);
   const double bytes = double(Op::in_words + Op::out_words) * 4 * n;
@@ -308,7 +317,8 @@ Row powm_row(const Ceilings& c, std::size_t n) {
   cudaMalloc(&in, host.size() * 4);
   cudaMalloc(&out, D::limbs * n * 4);
   cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
-  const double s = gpu_seconds([&] { powm<D, window, scan><<<unsigned((n + 127) / 128), 128>>>(n, in, out); }, 1);
+  const double s =
+      gpu_seconds([&] { powm<D, window, scan><<<blocks_for<Mul>(n), Mul::block_threads>>>(n, in, out); }, 1);
   cudaFree(in);
   cudaFree(out);
   // Table: 2^(w-1) - 1 squares and as many products; then w squares and a product per

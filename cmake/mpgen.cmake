@@ -1,6 +1,6 @@
-# mpgen_generate(<target> BITS <bits>... OPS <op>... [MUL auto|schoolbook|karatsuba])
-# mpgen_generate(<target> MODULUS <p> NAME <name> OPS <op>... [BITS <bits>] [MUL ...])
-# mpgen_generate(<target> FIELD <preset> OPS <op>... [BITS <bits>] [MUL ...])
+# mpgen_generate(<target> BITS <bits>... OPS <op>... [MUL auto|schoolbook|karatsuba] [TABLE])
+# mpgen_generate(<target> MODULUS <p> NAME <name> OPS <op>... [BITS <bits>] [MUL ...] [TABLE])
+# mpgen_generate(<target> FIELD <preset> OPS <op>... [BITS <bits>] [MUL ...] [TABLE])
 #
 # Generates mpgen's headers for the given sizes and operations at build time, into
 # <build>/mpgen/<target> (<build>/mpgen/<target>.<name> for a modulus or a preset), and
@@ -9,12 +9,25 @@
 # generator, its templates or the request change, and not otherwise. A bad request
 # (unknown operation, impossible size) fails at configure time with mpgen's message.
 #
+# The folder's manifest (mpgen_manifest.json: every operation's contract) is appended to
+# the target's MPGEN_MANIFESTS property. TABLE also builds the modules' entries for the
+# runtime's table of built-in operations (mpgen's own runtime uses it).
+#
 # Needs MPGEN_GENERATOR_DIR (set by mpgen's CMakeLists.txt or its package config) and
 # a Python 3 with jinja2 (Python3_EXECUTABLE picks it).
 include_guard(GLOBAL)
 
+# The command that runs mpgen's generator, as a list, in <var>.
+function(mpgen_command var)
+  if(NOT Python3_EXECUTABLE)
+    find_package(Python3 REQUIRED COMPONENTS Interpreter)
+  endif()
+  set(${var} ${CMAKE_COMMAND} -E env "PYTHONPATH=${MPGEN_GENERATOR_DIR}" ${Python3_EXECUTABLE} -m mpgen
+      PARENT_SCOPE)
+endfunction()
+
 function(mpgen_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MUL;MODULUS;NAME;FIELD" "BITS;OPS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "TABLE" "MUL;MODULUS;NAME;FIELD" "BITS;OPS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mpgen_generate: unknown arguments ${ARG_UNPARSED_ARGUMENTS}; "
                         "allowed: BITS <bits>... OPS <op>... [MUL method], or MODULUS <p> "
@@ -27,15 +40,11 @@ function(mpgen_generate target)
   if(NOT TARGET ${target})
     message(FATAL_ERROR "mpgen_generate: ${target} is not a target")
   endif()
-  if(NOT Python3_EXECUTABLE)
-    find_package(Python3 REQUIRED COMPONENTS Interpreter)
-  endif()
-
   string(REPLACE ";" "," bits "${ARG_BITS}")
   string(REPLACE ";" "," ops "${ARG_OPS}")
   set(out "${CMAKE_CURRENT_BINARY_DIR}/mpgen/${target}")
-  set(generate ${CMAKE_COMMAND} -E env "PYTHONPATH=${MPGEN_GENERATOR_DIR}"
-      ${Python3_EXECUTABLE} -m mpgen generate --ops ${ops})
+  mpgen_command(mpgen)
+  set(generate ${mpgen} generate --ops ${ops})
   if(ARG_MODULUS)
     string(APPEND out ".${ARG_NAME}")
     list(APPEND generate --modulus ${ARG_MODULUS} --name ${ARG_NAME})
@@ -49,6 +58,9 @@ function(mpgen_generate target)
   list(APPEND generate --out ${out})
   if(ARG_MUL)
     list(APPEND generate --mul ${ARG_MUL})
+  endif()
+  if(ARG_TABLE)
+    list(APPEND generate --table)
   endif()
 
   # Check the request now, and learn the files it makes.
@@ -64,7 +76,7 @@ function(mpgen_generate target)
   file(CONFIGURE OUTPUT "${out}.request" CONTENT "${generate}\n")
   file(GLOB_RECURSE generator_files CONFIGURE_DEPENDS
        "${MPGEN_GENERATOR_DIR}/mpgen/*.py" "${MPGEN_GENERATOR_DIR}/mpgen/data/*"
-       "${MPGEN_GENERATOR_DIR}/../templates/*")
+       "${MPGEN_GENERATOR_DIR}/mpgen/templates/*" "${MPGEN_GENERATOR_DIR}/mpgen/cuda/*")
   add_custom_command(OUTPUT ${outputs}
                      COMMAND ${generate}
                      DEPENDS ${generator_files} "${out}.request"
@@ -72,4 +84,10 @@ function(mpgen_generate target)
                      VERBATIM)
   target_sources(${target} PRIVATE ${outputs})
   target_include_directories(${target} PRIVATE "${out}")
+  set_property(TARGET ${target} APPEND PROPERTY MPGEN_MANIFESTS "${out}/mpgen_manifest.json")
+  get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+  if(NOT "CUDA" IN_LIST languages)
+    list(FILTER outputs INCLUDE REGEX "\\.cu$")
+    set_source_files_properties(${outputs} PROPERTIES LANGUAGE CXX)
+  endif()
 endfunction()

@@ -8,10 +8,18 @@
 // limbs followed by the flag word (carry or borrow, 0 or 1) where there is one.
 // Operations named after C++ operators get a trailing underscore (mpgen::u255::and_).
 #pragma once
-// Shared by every mpgen header (guarded, so several sizes can be included together):
-// the host's model of PTX's carry-chain instructions, and the batch loops.
-#ifndef MPGEN_PRELUDE
+#if defined(MPGEN_PRELUDE) && !defined(MPGEN_PRELUDE_0_1_0)
+#error "mpgen headers of different versions are included together; this one is mpgen 0.1.0"
+#endif
+#ifndef MPGEN_PRELUDE_0_1_0
+#define MPGEN_PRELUDE_0_1_0
 #define MPGEN_PRELUDE
+// mpgen's base definitions: fixed-width types (NVRTC has no standard headers), the two
+// memory layouts of a batch and their strides. Copied verbatim into every generated
+// header, inside its version guard; the runtime's header includes it too (installed
+// beside it), hence its own guard.
+#ifndef MPGEN_BASE
+#define MPGEN_BASE
 #ifdef __CUDACC_RTC__  // NVRTC: no standard headers, device code only
 typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
@@ -21,14 +29,12 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <cstdint>
 #endif
 
+
 namespace mpgen {
 
-#ifndef MPGEN_LAYOUT_DEFINED
-#define MPGEN_LAYOUT_DEFINED
 // Where word w of instance j of a batch of n lives: interleaved puts it at w*n + j
 // (a warp's loads coalesce), contiguous at j*words + w.
 enum class Layout { interleaved, contiguous };
-#endif
 
 // Word w of instance j sits at w * word_stride + j * instance_stride.
 struct Strides {
@@ -41,7 +47,11 @@ struct Strides {
   }
 };
 
+}  // namespace mpgen
+#endif  // MPGEN_BASE
+
 #ifndef __CUDACC_RTC__
+namespace mpgen {
 // One function per PTX instruction, with PTX's semantics: cf is CC.CF, the carry
 // (or, after a subtraction, the borrow) flag.
 namespace ptx_host {
@@ -243,7 +253,8 @@ inline uint32_t ptx_madc_hi_cc(uint32_t& cf, uint64_t a, uint64_t b, uint64_t d)
 // statements: the same instructions through the same functions, without the host
 // compiler's cost on very long straight-line functions. A step is 5 words:
 // opcode | dst bank << 8 | source k's bank << (10 + 2k), then the destination's
-// index and the three sources' indices or immediates. Banks: 0 x, 1 y, 2 t, 3 immediate.
+// index and the three sources' indices or immediates. Banks: 0 x, 1 y, 2 t, 3 immediate
+// (the format of mpgen's printers/host.py, which encodes it).
 enum Opcode : uint8_t {
   ptx_mov_op,
   ptx_not_op,
@@ -323,20 +334,7 @@ inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, cons
   }
 }
 }  // namespace ptx_host
-
-// Runs Op over a batch of n instances on the host: in holds Op::in_words words per
-// instance, out Op::out_words (the result limbs, then the flag word if any).
-template <class Op>
-inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
-  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
-  for (std::size_t j = 0; j < n; ++j) {
-    uint32_t x[Op::in_words], y[Op::out_words];
-    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
-    Op::host(y, x);
-    for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
-  }
-}
-
+}  // namespace mpgen
 #endif  // __CUDACC_RTC__
 
 // The loops of modexp, modexp_ladder, modinv, modinv_gcd and modsqrt, written once for
@@ -363,6 +361,7 @@ inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_
 #define MPGEN_ROLLED
 #endif
 
+namespace mpgen {
 namespace loops {
 
 #ifndef __CUDACC_RTC__
@@ -579,9 +578,31 @@ MPGEN_HOST_DEVICE void square_root(uint32_t* y, const uint32_t* a) {
 }
 
 }  // namespace loops
+}  // namespace mpgen
+
+// The batch loops: an operation over n instances laid out in memory, on the host and
+// on the GPU (one instance per thread: the thread tier). Copied verbatim into every
+// generated header, inside its version guard.
+namespace mpgen {
+
+#ifndef __CUDACC_RTC__
+// Runs Op over a batch of n instances on the host: in holds Op::in_words words per
+// instance, out Op::out_words (the result limbs, then the flag word if any).
+template <class Op>
+inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
+  for (std::size_t j = 0; j < n; ++j) {
+    uint32_t x[Op::in_words], y[Op::out_words];
+    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
+    Op::host(y, x);
+    for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+  }
+}
+#endif  // __CUDACC_RTC__
+
 
 #ifdef __CUDACC__
-// The same on the GPU, one instance per thread. (The layout is a run-time choice: a
+// The same on the GPU, one instance per thread (the thread tier). (The layout is a run-time choice: a
 // template parameter would compile every operation twice, for no measurable gain.)
 // The W words of one instance in the contiguous layout, moved in 16- or 8-byte accesses
 // where W allows (the addresses are then aligned): across a warp, one word at a time
@@ -615,9 +636,92 @@ struct instance_words {
   }
 };
 
+// A warp's instances in the contiguous layout, staged through shared memory: their W words
+// each are 32 W consecutive words, moved between memory and `rows` in whole-warp accesses
+// (every sector fetched once), and between `rows` and each thread's registers one row per
+// lane; rows are Stride (odd) words apart, so that the lanes' accesses to one word of their
+// rows fall in 32 banks.
+template <unsigned W, unsigned Stride>
+struct warp_rows {
+  using Wide = typename wide_word<W>::type;
+  static constexpr unsigned per = sizeof(Wide) / 4;
+
+  // Instances [0, count) of p (count < 32: the batch's last warp) into rows.
+  __device__ __forceinline__ static void fill(uint32_t* rows, const uint32_t* p, unsigned count, unsigned lane) {
+    if (count == 32) {
+#pragma unroll
+      for (unsigned i = 0; i < W / per; ++i) {
+        const unsigned k = (32 * i + lane) * per;  // a whole Wide lies in one row: per divides W
+        uint32_t v[per];
+        unpack(reinterpret_cast<const Wide*>(p)[32 * i + lane], v);
+#pragma unroll
+        for (unsigned e = 0; e < per; ++e) rows[k / W * Stride + k % W + e] = v[e];
+      }
+    } else {
+      for (unsigned k = lane; k < count * W; k += 32) rows[k / W * Stride + k % W] = p[k];
+    }
+  }
+
+  // The reverse: rows of instances [0, count) out to p.
+  __device__ __forceinline__ static void drain(uint32_t* p, const uint32_t* rows, unsigned count, unsigned lane) {
+    if (count == 32) {
+#pragma unroll
+      for (unsigned i = 0; i < W / per; ++i) {
+        const unsigned k = (32 * i + lane) * per;
+        uint32_t v[per];
+#pragma unroll
+        for (unsigned e = 0; e < per; ++e) v[e] = rows[k / W * Stride + k % W + e];
+        pack(reinterpret_cast<Wide*>(p)[32 * i + lane], v);
+      }
+    } else {
+      for (unsigned k = lane; k < count * W; k += 32) p[k] = rows[k / W * Stride + k % W];
+    }
+  }
+};
+
+// The dynamic shared memory of this launch, in bytes.
+__device__ __forceinline__ unsigned dynamic_shared_bytes() {
+  unsigned bytes;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  return bytes;
+}
+
+// Op over the contiguous layout, staged (Op::stage_stride: the manifest's launch geometry)
+// in the launch's dynamic shared memory: Op::contiguous_shared_bytes for a block of
+// Op::block_threads. (Dynamic, so that the interleaved layout's launches keep all their
+// occupancy.)
+template <class Op>
+__device__ __forceinline__ void staged_batch_thread(std::size_t n, const uint32_t* __restrict__ in,
+                                                    uint32_t* __restrict__ out) {
+  constexpr unsigned S = Op::stage_stride;
+  extern __shared__ uint32_t stage[];
+  const unsigned lane = threadIdx.x % 32;
+  const std::size_t first = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x - lane;  // the warp's
+  if (first >= n) return;  // the whole warp: it is past the end
+  const unsigned count = n - first < 32 ? unsigned(n - first) : 32u;
+  uint32_t* rows = stage + threadIdx.x / 32 * 32 * S;
+  warp_rows<Op::in_words, S>::fill(rows, in + first * Op::in_words, count, lane);
+  __syncwarp();
+  if (lane < count) {
+    uint32_t x[Op::in_words], y[Op::out_words];
+#pragma unroll
+    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = rows[lane * S + w];
+    Op::device(y, x);
+#pragma unroll
+    for (unsigned w = 0; w < Op::out_words; ++w) rows[lane * S + w] = y[w];  // its own row: no wait
+  }
+  __syncwarp();
+  warp_rows<Op::out_words, S>::drain(out + first * Op::out_words, rows, count, lane);
+}
+
 template <class Op>
 __device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
                                              uint32_t* __restrict__ out) {
+  if constexpr (Op::stage_stride != 0) {  // staged where the launch gave the rows room
+    if (layout == Layout::contiguous && blockDim.x % 32 == 0 &&
+        dynamic_shared_bytes() >= 4 * Op::stage_stride * blockDim.x)
+      return staged_batch_thread<Op>(n, in, out);
+  }
   const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
   if (j >= n) return;
   uint32_t x[Op::in_words], y[Op::out_words];
@@ -644,7 +748,8 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
 #endif
 
 }  // namespace mpgen
-#endif  // MPGEN_PRELUDE
+#endif  // MPGEN_PRELUDE_0_1_0
+
 
 namespace mpgen {
 namespace u255 {
@@ -666,7 +771,11 @@ struct add {
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 9;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -723,7 +832,11 @@ struct sub {
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 9;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -783,7 +896,11 @@ struct add_ui {
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 9;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -837,7 +954,11 @@ struct sub_ui {
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 9;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -895,7 +1016,11 @@ struct neg {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -947,7 +1072,11 @@ struct mul {
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 16;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -1283,7 +1412,11 @@ struct mul_lo {
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 64;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 64;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -1463,7 +1596,11 @@ struct mul_hi {
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -1815,7 +1952,11 @@ struct sqr {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 16;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 72;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 72;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2065,7 +2206,11 @@ struct mul_ui {
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 9;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 16;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 16;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2149,7 +2294,11 @@ struct mad {
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 16;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2503,7 +2652,11 @@ struct eq {
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 1;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2575,7 +2728,11 @@ struct lt {
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 1;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2631,7 +2788,11 @@ struct cmp {
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 1;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2709,7 +2870,11 @@ struct is_zero {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 1;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2765,7 +2930,11 @@ struct and_ {
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2816,7 +2985,11 @@ struct or_ {
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2867,7 +3040,11 @@ struct xor_ {
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2918,7 +3095,11 @@ struct not_ {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2969,7 +3150,11 @@ struct shl {
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3164,7 +3349,11 @@ struct shr {
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3359,7 +3548,11 @@ struct popc {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 1;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3424,7 +3617,11 @@ struct clz {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 1;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3533,7 +3730,11 @@ struct ctz {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 1;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3658,7 +3859,11 @@ struct shl1 {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3709,7 +3914,11 @@ struct shl31 {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3760,7 +3969,11 @@ struct shl32 {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3811,7 +4024,11 @@ struct shl33 {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3862,7 +4079,11 @@ struct shr1 {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3913,7 +4134,11 @@ struct shr31 {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3964,7 +4189,11 @@ struct shr32 {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4015,7 +4244,11 @@ struct shr33 {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 8;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned threads_per_instance = 1;  // the thread tier
+  static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
+  static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(

@@ -30,7 +30,8 @@ std::vector<uint32_t> run(std::size_t n, const std::vector<uint32_t>& in, bool g
   cudaMalloc(&d_in, in.size() * 4);
   cudaMalloc(&d_out, out.size() * 4);
   cudaMemcpy(d_in, in.data(), in.size() * 4, cudaMemcpyHostToDevice);
-  mpgen::device_batch<Op><<<unsigned((n + 127) / 128), 128>>>(n, mpgen::Layout::interleaved, d_in, d_out);
+  const unsigned blocks = unsigned((n + Op::block_threads - 1) / Op::block_threads);  // the header's geometry
+  mpgen::device_batch<Op><<<blocks, Op::block_threads>>>(n, mpgen::Layout::interleaved, d_in, d_out);
   cudaMemcpy(out.data(), d_out, out.size() * 4, cudaMemcpyDeviceToHost);
   cudaFree(d_in);
   cudaFree(d_out);

@@ -2,19 +2,19 @@
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
-import subprocess
+import signal
 import sys
-import tempfile
 from pathlib import Path
 
-from . import __version__
-from .ops import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
-from .render import render_files
+from . import __version__, names
 from .field import PRESETS
+from .ops import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
+from .output import OutputError, read_record, write, write_generated_file
+from .plan import plan_request
+from .printers import render, table
 from .request import RequestError, check_preset, parse_field, parse_options, parse_spec
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS
+from .tiers import DEFAULT_TIER, TIERS
 
 
 class _Parser(argparse.ArgumentParser):
@@ -37,6 +37,8 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument("--mul", default="auto", choices=MUL_METHODS,
                      help="how mul and sqr are planned (default: auto, Karatsuba above the "
                      "measured threshold)")
+    gen.add_argument("--tier", default=DEFAULT_TIER, help=f"how many threads hold one integer: "
+                     f"{', '.join(TIERS)} (default: {DEFAULT_TIER}, one per thread)")
     gen.add_argument("--modulus", help="arithmetic modulo this odd number (0x... or decimal): "
                      "one header of the modular operations (see --list); --bits sets its size "
                      "(default: the modulus' width)")
@@ -46,20 +48,49 @@ def _parser() -> argparse.ArgumentParser:
                      "(see --list)")
     gen.add_argument("--spec", type=Path, help="a TOML file of sizes with their operations and "
                      "options, instead of --bits/--ops/--mul (see README)")
-    gen.add_argument("--out", required=True, type=Path, help="output directory")
+    gen.add_argument("--out", required=True, type=Path, help="output directory; mpgen records "
+                     f"what it writes there in {names.MANIFEST} and never overwrites another file")
+    gen.add_argument("--clean", action="store_true", help="also remove the files of earlier runs "
+                     f"that this one does not write (only those {names.MANIFEST} lists)")
     gen.add_argument("--kernels", action="store_true",
-                     help="also write mpgen_u<bits>_kernels.cu: C-named kernels and a manifest, "
+                     help="also write mpgen_<name>_kernels.cu: C-named kernels and a manifest, "
                      "for loading at run time")
     gen.add_argument("--ptx", metavar="ARCH", nargs="?", const="sm_90",
-                     help="also compile those kernels with nvcc to mpgen_u<bits>.ptx for ARCH "
+                     help="also compile those kernels with nvcc to mpgen_<name>.ptx for ARCH "
                      "(default sm_90), for the runtime's load_ptx and mpgen-run --ptx")
+    gen.add_argument("--table", action="store_true",
+                     help="also write mpgen_<name>_table.cu: the module's entries for the "
+                     "runtime's table of built-in operations (see mpgen table)")
     gen.add_argument("--dry-run", action="store_true",
                      help="check the request and print the paths it would write; write nothing")
+    table = sub.add_parser("table", help="write the runtime's table of built-in operations: "
+                           "the modules of some manifests (made with mpgen generate --table)")
+    table.add_argument("--out", required=True, type=Path, help="the C++ file to write")
+    table.add_argument("manifests", nargs="+", type=Path, metavar="MANIFEST",
+                       help=f"a folder's {names.MANIFEST}")
     return parser
+
+
+def _table(out: Path, paths: list[Path]) -> None:
+    modules, seen = [], {}
+    for path in paths:
+        if not path.is_file():
+            raise OutputError(f"table: cannot read {str(path)!r}: no such file")
+        for module in read_record(path.parent, path.name):
+            if "table" not in module.get("files", {}):
+                raise RequestError(f"{path}: module {module['name']} was generated without --table")
+            if module["name"] in seen:
+                raise RequestError(f"module {module['name']} is in {seen[module['name']]} and in "
+                                   f"{path}; build each module into the runtime once")
+            seen[module["name"]] = path
+            modules.append(module)
+    write_generated_file(out, table.gather(modules), table.GATHER_MARK)
 
 
 def _list() -> str:
     lines = [f"sizes: {MIN_BITS} to {MAX_BITS} bits; default: {' '.join(map(str, DEFAULT_BITS))}",
+             "tiers (--tier): " + ", ".join(f"{t.name} ({t.threads_per_instance} thread per integer, "
+                                            f"{t.instances_per_block} a block)" for t in TIERS.values()),
              "operations:"]
     lines += [f"  {op.name:<8} {op.summary}" for op in OPERATIONS.values()]
     lines += ["  shl<K>   a << K, K fixed at generation time (1 <= K < bits)",
@@ -74,53 +105,8 @@ def _list() -> str:
     return "\n".join(lines)
 
 
-def compile_ptx(staging: Path, files: dict[str, str], arch: str) -> list[str]:
-    """nvcc -ptx for each kernels source in staging; the names of the PTX files."""
-    nvcc = shutil.which("nvcc")
-    if not nvcc:
-        raise RequestError("--ptx: nvcc was not found; install the CUDA toolkit, or use "
-                           "--kernels and compile the sources yourself")
-    written = []
-    for name in files:
-        if name.endswith("_kernels.cu"):
-            ptx = name.replace("_kernels.cu", ".ptx")
-            done = subprocess.run([nvcc, "-ptx", f"-arch={arch}", "-o", ptx, name], cwd=staging,
-                                  capture_output=True, text=True)
-            if done.returncode:
-                first = (done.stderr.strip().splitlines() or ["(no message)"])[0]
-                raise RequestError(f"--ptx: nvcc failed on {name} for {arch}: {first}")
-            written.append(ptx)
-    return written
-
-
-def write_files(out: Path, files: dict[str, str], ptx_arch: str | None = None) -> None:
-    """Writes all files or none: into a temporary directory beside them, then moved in.
-    Files of an earlier generation (mpgen_*) that this one does not write are removed."""
-    created = not out.exists()
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=".mpgen-", dir=out))
-    except OSError as e:
-        raise RequestError(f"--out: cannot write to {str(out)!r}: {e.strerror}; "
-                           "give a writable directory") from None
-    try:
-        for name, text in files.items():
-            (staging / name).write_text(text, encoding="utf-8")
-        names = list(files) + (compile_ptx(staging, files, ptx_arch) if ptx_arch else [])
-        for stale in out.glob("mpgen_*"):
-            if stale.name not in names:
-                stale.unlink()
-        for name in names:
-            os.replace(staging / name, out / name)
-    except RequestError:
-        if created:
-            shutil.rmtree(out, ignore_errors=True)
-        raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-
-
 def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `mpgen --list | head` ends quietly
     parser = _parser()
     args = parser.parse_args(argv)
     try:
@@ -128,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             print(_list())
         elif args.command == "generate":
             if args.spec and (args.bits or args.ops or args.mul != "auto" or args.modulus
-                              or args.field):
+                              or args.field or args.tier != DEFAULT_TIER):
                 raise RequestError("--spec: give sizes and operations in the spec or on the "
                                    "command line, not both")
             if args.field and (args.modulus or args.name):
@@ -141,20 +127,28 @@ def main(argv: list[str] | None = None) -> int:
             if args.spec:
                 request = parse_spec(args.spec)
             elif args.modulus:
-                request = parse_field(args.modulus, args.bits, args.ops, args.name, args.mul)
+                request = parse_field(args.modulus, args.bits, args.ops, args.name, args.mul,
+                                      args.tier)
             else:
-                request = parse_options(args.bits, args.ops, args.mul)
-            files = render_files(request, kernels=args.kernels or args.ptx is not None)
+                request = parse_options(args.bits, args.ops, args.mul, args.tier)
+            files, contracts = render(plan_request(request), kernels=args.kernels,
+                                      ptx=args.ptx is not None, runtime_table=args.table)
             if args.dry_run:
-                print("\n".join(str(args.out / name) for name in files))
+                written = sorted({f for c in contracts for f in c["files"].values()})
+                print("\n".join(str(args.out / name) for name in written + [names.MANIFEST]))
                 return 0
-            write_files(args.out, files, args.ptx)
+            write(args.out, files, contracts, args.ptx, args.clean)
             count = sum(len(ops) for _, ops in request)
             print(f"mpgen: wrote {len(request)} {'sizes' if len(request) > 1 else 'size'}, "
                   f"{count} operations to {args.out}")
+        elif args.command == "table":
+            _table(args.out, args.manifests)
         else:
             parser.error("nothing to do; use 'mpgen generate --out DIR' or 'mpgen --list'")
     except RequestError as e:
         print(f"mpgen: error: {e}", file=sys.stderr)
         return 2
+    except OutputError as e:
+        print(f"mpgen: error: {e}", file=sys.stderr)
+        return 1
     return 0

@@ -5,12 +5,13 @@ import re
 from pathlib import Path
 
 from .field import PRESETS, Field, default_label, find_preset
-from .ops import MODULAR_OPERATIONS, OPERATIONS, Operation, defaults, find, fits, modular
+from .names import ALLOWED, name_problem
+from .ops import CONSTANT_SHIFT, MODULAR_OPERATIONS, OPERATIONS, Operation, defaults, find, fits, \
+    modular
+from .plan import Request
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS, Size
+from .tiers import DEFAULT_TIER, TIERS
 from .tomlcompat import tomllib
-
-# What to generate: each size with its operations.
-Request = list[tuple[Size, list[Operation]]]
 
 
 class RequestError(ValueError):
@@ -18,6 +19,11 @@ class RequestError(ValueError):
 
 
 KNOWN_OPS = f"known: {', '.join(OPERATIONS)}, shl<K>, shr<K>"
+
+
+def shown(text: str, most: int = 40) -> str:
+    """text for a message: cut where it is long (an operand of a megabyte, say)."""
+    return repr(text) if len(text) <= most else f"{text[:most]!r}... ({len(text)} characters)"
 
 
 def _items(option: str, text: str) -> list[str]:
@@ -34,29 +40,43 @@ def check_mul(method: object, where: str) -> str:
     return method
 
 
-def check_bits(bits: object, where: str, mul: str = "auto") -> Size:
+def check_tier(tier: object, where: str) -> str:
+    if tier not in TIERS:
+        raise RequestError(f"{where}: unknown tier {shown(str(tier))}; allowed: {', '.join(TIERS)} "
+                           "(one integer per thread; the cooperative tiers are not planned yet)")
+    return tier
+
+
+def check_bits(bits: object, where: str, mul: str = "auto", tier: str = DEFAULT_TIER) -> Size:
     allowed = f"sizes are whole numbers of bits from {MIN_BITS} to {MAX_BITS}"
     if isinstance(bits, str):
+        digits = bits.strip().lstrip("+-").lstrip("0")
+        if digits.isdigit() and len(digits) > len(str(MAX_BITS)):
+            raise RequestError(f"{where}: {shown(bits)} is above the per-thread maximum; {allowed}")
         try:
             bits = int(bits, 10)
         except ValueError:
-            raise RequestError(f"{where}: {bits!r} is not a number; {allowed}") from None
+            raise RequestError(f"{where}: {shown(bits)} is not a number; {allowed}") from None
     if not isinstance(bits, int) or isinstance(bits, bool):
-        raise RequestError(f"{where}: {bits!r} is not a number; {allowed}")
+        raise RequestError(f"{where}: {shown(repr(bits))} is not a number; {allowed}")
     if bits > MAX_BITS:
         raise RequestError(f"{where}: {bits} is above the per-thread maximum; {allowed} "
                            "(larger integers need the cooperative tiers)")
     if bits < MIN_BITS:
         raise RequestError(f"{where}: {bits} is out of range; {allowed}")
-    return Size(bits, mul)
+    return Size(bits, mul, tier)
 
 
 def check_ops(names: list[str], size: Size, where: str) -> list[Operation]:
     ops = []
     for name in names:
+        shift = CONSTANT_SHIFT.match(name)
+        if shift and len(shift[2]) > len(str(MAX_BITS)):
+            raise RequestError(f"{where}: {shift[1]} by a {len(shift[2])}-digit amount is not below "
+                               f"the {size.bits}-bit size; constant shifts go from 1 to bits-1")
         op = find(name)
         if op is None:
-            raise RequestError(f"{where}: unknown operation {name!r}; {KNOWN_OPS}")
+            raise RequestError(f"{where}: unknown operation {shown(name)}; {KNOWN_OPS}")
         if not fits(op, size):
             raise RequestError(f"{where}: {name} shifts by {name[3:]} bits, not below the "
                                f"{size.bits}-bit size; constant shifts go from 1 to bits-1")
@@ -65,29 +85,44 @@ def check_ops(names: list[str], size: Size, where: str) -> list[Operation]:
     return ops
 
 
-def parse_options(bits_text: str | None, ops_text: str | None, mul: str = "auto") -> Request:
-    """The request of `mpgen generate --bits ... --ops ... --mul ...`."""
+def parse_options(bits_text: str | None, ops_text: str | None, mul: str = "auto",
+                  tier: str = DEFAULT_TIER) -> Request:
+    """The request of `mpgen generate --bits ... --ops ... --mul ... --tier ...`."""
     check_mul(mul, "--mul")
+    check_tier(tier, "--tier")
     if bits_text is None:
-        sizes = [Size(b, mul) for b in DEFAULT_BITS]
+        sizes = [Size(b, mul, tier) for b in DEFAULT_BITS]
     else:
-        sizes = sorted({check_bits(b, "--bits", mul) for b in _items("--bits", bits_text)},
-                       key=lambda s: s.bits)
+        spelled = {}
+        for item in _items("--bits", bits_text):
+            size = check_bits(item, "--bits", mul, tier)
+            if size in spelled:
+                raise RequestError(f"--bits: {shown(spelled[size])} and {shown(item)} both ask for "
+                                   f"{size.bits} bits; give each size once")
+            spelled[size] = item
+        sizes = sorted(spelled, key=lambda s: s.bits)
     names = None if ops_text is None else _items("--ops", ops_text)
     return [(s, defaults(s) if names is None else check_ops(names, s, "--ops")) for s in sizes]
 
 
-LABEL = re.compile(r"[a-z_][a-z0-9_]*$")
+def check_name(label: str, where: str) -> str:
+    why = name_problem(label)
+    if why:
+        raise RequestError(f"{where}: {shown(label)} {why} for a header and a namespace; use {ALLOWED}")
+    return label
 
 
 def check_modulus(text: str, where: str, bits: int | None = None, label: str | None = None,
-                  mul: str = "auto") -> Field:
+                  mul: str = "auto", tier: str = DEFAULT_TIER) -> Field:
     """The field of a modulus given as a number (0x... hex or decimal)."""
     allowed = f"give a modulus above 1 of at most {MAX_BITS} bits, as 0x... or decimal"
+    digits = text.replace("_", "").strip().lower()
+    if len(digits) > 4000 and digits.isdigit():  # past Python's limit on decimal conversions
+        raise RequestError(f"{where}: {shown(text)} has more than {MAX_BITS} bits; {allowed}")
     try:
-        modulus = int(text.replace("_", ""), 0)
+        modulus = int(digits, 0)
     except ValueError:
-        raise RequestError(f"{where}: {text!r} is not a number; {allowed}") from None
+        raise RequestError(f"{where}: {shown(text)} is not a number; {allowed}") from None
     if modulus <= 1:
         raise RequestError(f"{where}: the modulus must be above 1, not {modulus}; {allowed}")
     if modulus.bit_length() > MAX_BITS:
@@ -95,11 +130,8 @@ def check_modulus(text: str, where: str, bits: int | None = None, label: str | N
     if bits is not None and bits < modulus.bit_length():
         raise RequestError(f"{where}: the modulus has {modulus.bit_length()} bits, more than the "
                            f"{bits} declared; declare at least {modulus.bit_length()}")
-    label = label or default_label(modulus)
-    if not LABEL.match(label):
-        raise RequestError(f"--name: {label!r} cannot name a header and a namespace; use "
-                           "lower-case letters, digits and _, not starting with a digit")
-    return Field(bits or max(modulus.bit_length(), MIN_BITS), mul, modulus, label)
+    label = check_name(label or default_label(modulus), "--name")
+    return Field(bits or max(modulus.bit_length(), MIN_BITS), mul, tier, modulus=modulus, label=label)
 
 
 KNOWN_MODULAR_OPS = f"known for a modulus: {', '.join(MODULAR_OPERATIONS)}"
@@ -109,36 +141,37 @@ def check_preset(name: str) -> tuple[str, str]:
     """The modulus (as text) and name of the preset `name`."""
     found = find_preset(name)
     if found is None:
-        raise RequestError(f"--field: unknown field {name!r}; known: {', '.join(PRESETS)}")
+        raise RequestError(f"--field: unknown field {shown(name)}; known: {', '.join(PRESETS)}")
     return PRESETS[found]["modulus"], found
 
 
 def parse_field(modulus: str, bits_text: str | None, ops_text: str | None, label: str | None,
-                mul: str = "auto") -> Request:
+                mul: str = "auto", tier: str = DEFAULT_TIER) -> Request:
     """The request of `mpgen generate --modulus P [--bits N] [--name NAME] [--ops ...]`
     (or of --field NAME, with the preset's modulus and name)."""
     check_mul(mul, "--mul")
+    check_tier(tier, "--tier")
     bits = None
     if bits_text is not None:
         items = _items("--bits", bits_text)
         if len(items) != 1:
             raise RequestError(f"--bits: give one size with --modulus, not {bits_text!r}")
         bits = check_bits(items[0], "--bits").bits
-    field = check_modulus(modulus, "--modulus", bits, label, mul)
+    field = check_modulus(modulus, "--modulus", bits, label, mul, tier)
     names = [n for n, op in MODULAR_OPERATIONS.items() if modular.available(op, field)] \
         if ops_text is None else _items("--ops", ops_text)
     for name in names:
         if name not in MODULAR_OPERATIONS:
-            raise RequestError(f"--ops: unknown operation {name!r} for a modulus; {KNOWN_MODULAR_OPS}")
+            raise RequestError(f"--ops: unknown operation {shown(name)} for a modulus; {KNOWN_MODULAR_OPS}")
         why = modular.unavailable(MODULAR_OPERATIONS[name], field)
         if why:
             raise RequestError(f"--ops: {name} {why}")
     return [(field, [MODULAR_OPERATIONS[n] for n in dict.fromkeys(names)])]
 
 
-SPEC_KEYS = ("ops", "mul", "sizes", "fields")
-SIZE_KEYS = ("ops", "mul")
-FIELD_KEYS = ("modulus", "bits", "ops", "mul")
+SPEC_KEYS = ("ops", "mul", "tier", "sizes", "fields")
+SIZE_KEYS = ("ops", "mul", "tier")
+FIELD_KEYS = ("modulus", "bits", "ops", "mul", "tier")
 
 
 def parse_spec(path: Path) -> Request:
@@ -146,6 +179,7 @@ def parse_spec(path: Path) -> Request:
 
         ops = ["add", "mul"]      # for every size that does not list its own; default: all
         mul = "auto"              # schoolbook | karatsuba | auto
+        tier = "thread"           # one integer per thread (the only tier planned yet)
         [sizes]
         131 = {}
         256 = { ops = ["mul", "sqr"], mul = "karatsuba" }
@@ -193,20 +227,33 @@ def parse_spec(path: Path) -> Request:
         default_mul = check_mul(spec.get("mul", "auto"), "mul")
     except RequestError as e:
         raise fail(str(e), "mul") from None
+    try:
+        default_tier = check_tier(spec.get("tier", DEFAULT_TIER), "tier")
+    except RequestError as e:
+        raise fail(str(e), "tier") from None
 
     request = []
+    spelled: dict[str, str] = {}  # module name -> the entry that asked for it
+
+    def claim(module: str, entry: str, key: str) -> None:
+        if module in spelled:
+            raise fail(f"{spelled[module]} and {entry} both write {module}'s header "
+                       f"mpgen_{module}.cuh; give one of them", key)
+        spelled[module] = entry
     for key, options in spec.get("sizes", {}).items():
         try:
             if not isinstance(options, dict):
                 raise RequestError(f"sizes.{key}: give a table of options, e.g. {key} = {{}}")
             checked_keys(options, SIZE_KEYS, f"in sizes.{key}")
             mul = check_mul(options.get("mul", default_mul), f"sizes.{key}.mul")
-            size = check_bits(key, f"sizes.{key}", mul)
+            tier = check_tier(options.get("tier", default_tier), f"sizes.{key}.tier")
+            size = check_bits(key, f"sizes.{key}", mul, tier)
             names = op_names(options["ops"], f"sizes.{key}") if "ops" in options else default_ops
             ops = defaults(size) if names is None else check_ops(names, size, f"sizes.{key}")
         except RequestError as e:
             bad = re.search(r"'([^']+)'", str(e))
             raise fail(str(e), bad[1] if bad else key) from None
+        claim(size.name, f"sizes.{key}", key)
         request.append((size, ops))
     request.sort(key=lambda r: r[0].bits)
 
@@ -219,12 +266,14 @@ def parse_spec(path: Path) -> Request:
                 check_preset(name)
             ops = op_names(options["ops"], f"fields.{name}") if "ops" in options else None
             bits = options.get("bits")
-            request += parse_field(modulus, None if bits is None else str(bits),
-                                   None if ops is None else ",".join(ops), label,
-                                   options.get("mul", default_mul))
+            field = parse_field(modulus, None if bits is None else str(bits),
+                                None if ops is None else ",".join(ops), label,
+                                options.get("mul", default_mul), options.get("tier", default_tier))
         except RequestError as e:
             bad = re.search(r"'([^']+)'", str(e))
             raise fail(str(e), bad[1] if bad else name) from None
+        claim(field[0][0].name, f"fields.{name}", name)
+        request += field
     return request
 
 

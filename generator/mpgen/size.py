@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .tiers import DEFAULT_TIER, TIERS, Tier
+
 LIMB_BITS = 32
 MIN_BITS = 32
 MAX_BITS = 2048
@@ -22,6 +24,11 @@ class Size:
 
     bits: int
     mul: str = "auto"  # how mul and sqr are planned: one of MUL_METHODS
+    tier_name: str = DEFAULT_TIER  # how many threads hold one integer: one of TIERS
+
+    @property
+    def tier(self) -> Tier:
+        return TIERS[self.tier_name]
 
     @property
     def limbs(self) -> int:
@@ -34,6 +41,7 @@ class Size:
 
     @property
     def name(self) -> str:
+        """The module's name: its header, its namespace, its kernels' prefix."""
         return f"u{self.bits}"
 
     @property

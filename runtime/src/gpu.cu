@@ -46,9 +46,10 @@ void run_on_gpu(const Kernel& k, Layout layout, std::size_t n, const uint32_t* i
     const uint32_t* d_in_ptr = d_in.ptr;
     uint32_t* d_out_ptr = d_out.ptr;
     void* args[] = {&n, &layout, &d_in_ptr, &d_out_ptr};
-    check(cudaLaunchKernel(k.loaded, dim3(unsigned((n + batch_threads - 1) / batch_threads)), dim3(batch_threads),
-                           args, 0, 0),
-          "launch");
+    const unsigned block = k.info.block_threads;
+    const std::size_t blocks = (n * k.info.threads_per_instance + block - 1) / block;
+    const unsigned shared = layout == Layout::contiguous ? k.info.contiguous_shared_bytes : 0;
+    check(cudaLaunchKernel(k.loaded, dim3(unsigned(blocks)), dim3(block), args, shared, 0), "launch");
   } else {
     k.device(n, layout, d_in.ptr, d_out.ptr);
   }
@@ -79,11 +80,9 @@ std::vector<OpInfo> load_module(const std::string& ptx, const std::string& origi
   text.resize(text.find('\0') == std::string::npos ? bytes : text.find('\0'));
   std::vector<OpInfo> ops = parse_manifest(text, origin);
   for (const OpInfo& info : ops) {
-    const std::string name =
-        "mpgen_" + (info.field.empty() ? "u" + std::to_string(info.bits) : info.field) + "_" + info.name;
     cudaKernel_t kernel;
-    if (cudaLibraryGetKernel(&kernel, library, name.c_str()) != cudaSuccess)
-      throw InputError(origin + " lists " + info.name + " but has no kernel " + name);
+    if (cudaLibraryGetKernel(&kernel, library, info.kernel.c_str()) != cudaSuccess)
+      throw InputError(origin + " lists " + info.name + " but has no kernel " + info.kernel);
     add_loaded(Kernel{info, nullptr, nullptr, reinterpret_cast<const void*>(kernel)});
   }
   return ops;

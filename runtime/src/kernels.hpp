@@ -1,15 +1,10 @@
-// The table of generated operations: for each, its shape and its batch functions.
+// The table of generated operations: for each, its contract and its batch functions.
 #pragma once
 #include <vector>
 
 #include "mpgen/runtime.hpp"
 
 namespace mpgen::detail {
-
-// Threads per block of the batch kernels: the large products hold 150+ registers per
-// thread, and blocks of 128 leave less of an SM's 64K registers unused than blocks of 256
-// (1024-bit mul from memory on the H100: 0.67 -> 0.90 of copy bandwidth).
-constexpr unsigned batch_threads = 128;
 
 using BatchFn = void (*)(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out);
 
@@ -20,11 +15,12 @@ struct Kernel {
   const void* loaded = nullptr;  // a kernel loaded from PTX (a cudaKernel_t)
 };
 
-const std::vector<Kernel>& kernels();  // every size and operation built in
+const std::vector<Kernel>& kernels();  // every size and operation built in (table.hpp)
 
-// Whether info is operation op of the field (or, for an empty field, of the size).
-inline bool is_entry(const OpInfo& info, std::string_view field, unsigned bits, std::string_view op) {
-  return info.field == field && (!field.empty() || info.bits == bits) && info.name == op;
+// Whether info is operation op of the field (or, for an empty field, of the size), in the tier.
+inline bool is_entry(const OpInfo& info, std::string_view field, unsigned bits, std::string_view op,
+                     std::string_view tier = "thread") {
+  return info.field == field && (!field.empty() || info.bits == bits) && info.name == op && info.tier == tier;
 }
 
 // Adds a kernel loaded at run time (it replaces an entry of the same size and name).

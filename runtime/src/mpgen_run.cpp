@@ -1,29 +1,275 @@
 // mpgen-run: runs one operation on operands read from stdin, one instance per line.
+//
+// It streams: lines are parsed into a batch of instances, which runs (and its results are
+// printed and flushed) as soon as it is full or as soon as no more input is waiting, so
+// that memory stays bounded for any length of input and a user typing one line gets its
+// result at once. Each operand keeps only its first characters (for messages) and its
+// significant digits, so a long line costs no more memory than a short one.
 #include <CLI/CLI.hpp>
+#include <poll.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <iostream>
-#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "mpgen/runtime.hpp"
 
 namespace {
 
 int fail(const std::string& message, int status) {
+  std::cout.flush();  // the results of the lines before it come first
   std::cerr << "mpgen-run: error: " << message << "\n";
   return status;
+}
+
+// A batch holds at most 65536 instances and at most 8 MiB of words (operands and results).
+// On the GPU each batch costs a few allocations, two copies, a launch and a
+// synchronisation (some 0.1 to 0.3 ms): over 65536 instances, under 5 ns a line, well
+// below the cost of parsing the line; and 65536 instances are 512 blocks of 128 threads,
+// several per SM of the largest GPUs. Larger batches would gain nothing but memory and
+// delay: 65536 64-bit additions hold 2 MiB of words. The 8 MiB cap keeps the widest
+// operations bounded too (2048-bit mad: about 6500 instances of 1.3 KB).
+constexpr std::size_t most_instances = 65536, most_batch_bytes = 8u << 20;
+// Where no more input is waiting, the GPU waits this long for more before it runs a
+// partial batch (a pipe being filled a little slower than it is read stays in large
+// batches; a person typing does not notice 1 ms). The CPU runs at once.
+constexpr int gpu_grace_ms = 1;
+
+// Messages echo at most this many characters of an operand, then "..." and its length.
+constexpr std::size_t shown_chars = 40;
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// One operand as it is read, a character at a time, in bounded memory: its first
+// characters (enough to echo shown_chars after a 0x) and its significant digits (after
+// the 0x and the leading zeros), at most as many as its width allows.
+struct Operand {
+  std::string head, digits;
+  std::size_t length = 0, significant = 0;
+  bool prefix = false, bad_seen = false;
+  char bad = 0;  // the first character after the prefix that is not a hex digit
+
+  void clear() {
+    head.clear(), digits.clear();
+    length = significant = 0;
+    prefix = bad_seen = false;
+    bad = 0;
+  }
+  void add(char c, std::size_t most_digits) {
+    if (head.size() < shown_chars + 2) head += c;
+    ++length;
+    if (length == 2 && head[0] == '0' && (c == 'x' || c == 'X')) {
+      prefix = true;  // the '0' before it was taken for a leading zero: no digit so far
+      return;
+    }
+    const int v = hex_value(c);
+    if (v < 0) {
+      if (!bad_seen) bad_seen = true, bad = c;
+      return;
+    }
+    if (v == 0 && significant == 0) return;
+    if (significant++ < most_digits) digits += c;
+  }
+};
+
+// The operand's value, as parse_hex gives it; the messages of a long operand echo its
+// first characters only.
+std::vector<uint32_t> parse_operand(const Operand& t, unsigned bits) {
+  if (t.length <= shown_chars) return mpgen::parse_hex(t.head, bits);  // its own messages, whole
+  if (t.bad_seen)
+    throw mpgen::InputError("'" + t.head.substr(0, shown_chars) + "...' (" + std::to_string(t.length) +
+                            " characters) is not a hex number (bad digit '" + t.bad + "')");
+  const unsigned top = t.significant ? 32 - __builtin_clz(unsigned(hex_value(t.digits[0]))) : 0;
+  if (t.significant && 4 * (t.significant - 1) + top > bits) {
+    const std::size_t skip = t.prefix ? 2 : 0;
+    throw mpgen::InputError("operand 0x" + t.head.substr(skip, shown_chars) + "... (" +
+                            std::to_string(t.length - skip) + " digits) is wider than " + std::to_string(bits) +
+                            " bits");
+  }
+  return mpgen::parse_hex(t.digits.empty() ? "0" : t.digits, bits);  // all its digits: it fits
+}
+
+struct WriteError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The instances read so far, run and printed together. They are in the contiguous layout,
+// so that a partial batch is a prefix of the buffers: the GPU's kernels are slower on it
+// for some word counts (bench/NOTES.md), but here a batch's time on the GPU is mostly
+// its copies in and out, which the layout does not change.
+class Runner {
+ public:
+  Runner(const mpgen::OpInfo& info, mpgen::Device device)
+      : info_(info), device_(device), in_words_(info.in_words()), out_words_(info.out_words()) {
+    capacity_ = std::clamp<std::size_t>(most_batch_bytes / (4 * (in_words_ + out_words_)), 1, most_instances);
+    in_.resize(capacity_ * in_words_);
+    out_.resize(capacity_ * out_words_);
+    limbs_.resize(info.result_limbs);
+    // Nothing to run: fails now, before any input is read, where the device cannot run it.
+    mpgen::run_batch(info_, device_, mpgen::Layout::contiguous, 0, in_.data(), out_.data());
+  }
+
+  bool empty() const { return n_ == 0; }
+  bool full() const { return n_ == capacity_; }
+  std::size_t capacity() const { return capacity_; }
+  uint32_t* next() { return in_.data() + n_ * in_words_; }  // the words of the next instance
+  void added() { ++n_; }
+
+  void run() {
+    if (n_ == 0) return;
+    mpgen::run_batch(info_, device_, mpgen::Layout::contiguous, n_, in_.data(), out_.data());
+    for (std::size_t j = 0; j < n_; ++j) {
+      const uint32_t* y = out_.data() + j * out_words_;
+      if (info_.signed_result)
+        std::cout << int32_t(y[0]);
+      else {
+        std::copy(y, y + info_.result_limbs, limbs_.begin());
+        std::cout << mpgen::to_hex(limbs_);
+      }
+      if (info_.has_flag) std::cout << ' ' << y[info_.result_limbs];
+      std::cout << '\n';
+    }
+    n_ = 0;
+    errno = 0;
+    if (!std::cout.flush())
+      throw WriteError(std::string("cannot write the results") + (errno ? ": " + std::string(std::strerror(errno)) : ""));
+  }
+
+ private:
+  const mpgen::OpInfo& info_;
+  mpgen::Device device_;
+  unsigned in_words_, out_words_;
+  std::size_t capacity_, n_ = 0;
+  std::vector<uint32_t> in_, out_, limbs_;
+};
+
+// True when input is waiting on stdin (or poll cannot tell: then read decides), within
+// timeout_ms.
+bool input_waiting(int timeout_ms) {
+  pollfd p{0, POLLIN, 0};
+  for (;;) {
+    const int r = poll(&p, 1, timeout_ms);
+    if (r >= 0) return r > 0;
+    if (errno != EINTR) return true;
+  }
+}
+
+// Reads stdin to its end, line by line, running the instances in batches. Returns the
+// exit status.
+int stream(const mpgen::OpInfo& info, const std::string& op, mpgen::Device device) {
+  Runner runner(info, device);
+  const std::size_t most = info.operand_bits.size(), least = most - info.optional_operands;
+  std::vector<Operand> operands(most);
+  std::vector<std::size_t> most_digits(most);
+  for (unsigned k = 0; k < most; ++k) most_digits[k] = (info.operand_bits[k] + 3) / 4;
+  std::size_t number = 1, count = 0;  // the line's number and its operands so far
+  bool in_operand = false;
+
+  // The line just read: added to the batch, or nothing for a blank line; an error
+  // message for a bad one.
+  auto end_line = [&]() -> std::string {
+    if (count == 0) return "";
+    const std::string where = "line " + std::to_string(number) + ": ";
+    if (count < least || count > most)
+      return where + std::to_string(count) + " operands; " + op + " takes " +
+             (least == most ? std::to_string(most) : std::to_string(least) + " or " + std::to_string(most));
+    uint32_t* words = runner.next();
+    for (unsigned k = 0; k < most; ++k) {
+      const unsigned limbs = info.operand_limbs(k);
+      if (k >= count) {
+        std::fill(words, words + limbs, 0);  // an optional operand left out
+      } else {
+        std::vector<uint32_t> value;
+        try {
+          value = parse_operand(operands[k], info.operand_bits[k]);
+        } catch (const mpgen::InputError& e) {
+          return where + "operand " + std::to_string(k + 1) + ": " + e.what();
+        }
+        try {
+          mpgen::check_operand(info, k, value);  // names the operand itself
+        } catch (const mpgen::InputError& e) {
+          return where + e.what();
+        }
+        value.resize(limbs, 0);
+        std::copy(value.begin(), value.end(), words);
+      }
+      words += limbs;
+    }
+    runner.added();
+    if (runner.full()) runner.run();
+    return "";
+  };
+
+  const int grace_ms = device == mpgen::Device::gpu ? gpu_grace_ms : 0;
+  std::vector<char> buffer(1 << 16);
+  for (;;) {
+    if (!runner.empty() && !input_waiting(grace_ms)) runner.run();  // nothing more waits: answer now
+    ssize_t got = read(0, buffer.data(), buffer.size());
+    if (got < 0) {
+      const int error = errno;
+      if (error == EINTR) continue;
+      if (error == EAGAIN || error == EWOULDBLOCK) {  // stdin was left non-blocking
+        pollfd p{0, POLLIN, 0};
+        poll(&p, 1, -1);
+        continue;
+      }
+      runner.run();
+      return fail("cannot read stdin (line " + std::to_string(number) + "): " + std::strerror(error), 1);
+    }
+    if (got == 0) {  // the end, perhaps after a last line with no newline
+      in_operand = false;
+      const std::string error = end_line();
+      runner.run();
+      return error.empty() ? 0 : fail(error, 2);
+    }
+    for (const char c : std::string_view(buffer.data(), std::size_t(got))) {
+      if (c == '\n') {
+        in_operand = false;
+        const std::string error = end_line();
+        if (!error.empty()) {
+          runner.run();
+          return fail(error, 2);
+        }
+        ++number, count = 0;
+      } else if (is_space(c)) {
+        in_operand = false;
+      } else {
+        if (!in_operand) {
+          in_operand = true;
+          if (count < most) operands[count].clear();
+          ++count;
+        }
+        if (count <= most) operands[count - 1].add(c, most_digits[count - 1]);
+      }
+    }
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  std::ios::sync_with_stdio(false);  // stdout buffered, flushed after each batch
   CLI::App app{"Runs an mpgen operation on hex operands from stdin, one instance per line "
                "(operands separated by spaces); prints one result per line in hex, followed "
                "by the carry or borrow for operations that have one.",
                "mpgen-run"};
   app.footer(
       "Operands are hex, as wide as the operation says (--list shows each); add and sub take\n"
-      "an optional carry or borrow in as a third operand. cmp prints -1, 0 or 1.\n"
+      "an optional carry or borrow in as a third operand. cmp prints -1, 0 or 1. Blank lines\n"
+      "are skipped. Results come as the lines are read: a batch runs when it is full or when\n"
+      "no more input is waiting.\n"
       "examples:\n"
       "  echo 'ffffffff 1' | mpgen-run --bits 64 --op add      # 100000000 0\n"
       "  echo '3 5' | mpgen-run --bits 131 --op mul --device gpu  # f\n"
@@ -39,11 +285,12 @@ int main(int argc, char** argv) {
   bool list = false;
   std::vector<std::string> ptx_files;
   app.add_flag("--list", list, "show the built sizes and operations with their operands' widths");
-  auto* bits_option = app.add_option("--bits", bits, "size in bits");
+  auto* bits_option = app.add_option("--bits", bits, "size in bits; with --modulus, the field's width (at least "
+                                     "the modulus', as for mpgen generate)");
   auto* field_option = app.add_option("--field", field, "a field built into the runtime (see --list): its "
                                       "operations, operands below its modulus")->excludes(bits_option);
   app.add_option("--modulus", modulus, "any modulus (hex, up to 2048 bits): its field's operations, "
-                 "generated and compiled now for the GPU (--device gpu)")->excludes(bits_option)->excludes(field_option);
+                 "generated and compiled now for the GPU (--device gpu)")->excludes(field_option);
   app.add_option("--op", op, "operation");
   app.add_option("--device", device, "where to run: cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--ptx", ptx_files, "load the kernels of a PTX file from 'mpgen generate --ptx' (GPU)");
@@ -84,59 +331,20 @@ int main(int argc, char** argv) {
     for (const auto& path : ptx_files) mpgen::load_ptx(path);
     const auto built = mpgen::sizes();
     const bool unbuilt = std::find(built.begin(), built.end(), bits) == built.end();
-    // A size built nowhere: generated and compiled for the GPU now (cached on disk).
-    const mpgen::OpInfo& info = !modulus.empty()              ? mpgen::compile_field_on_demand(modulus, op)
+    // A size or a modulus built nowhere: generated and compiled for the GPU now (cached on
+    // disk); the generator checks the request (--bits with --modulus: the field's width).
+    const mpgen::OpInfo& info = !modulus.empty()              ? mpgen::compile_field_on_demand(modulus, op, bits)
                                 : !field.empty()              ? mpgen::find_field(field, op)
                                 : unbuilt && device == "gpu" ? mpgen::compile_on_demand(bits, op)
                                                              : mpgen::find(bits, op);
-    std::vector<std::vector<std::vector<uint32_t>>> instances;
-    std::string line;
-    for (std::size_t number = 1; std::getline(std::cin, line); ++number) {
-      const std::string where = "line " + std::to_string(number) + ": ";
-      std::istringstream stream(line);
-      std::vector<std::string> fields;
-      for (std::string field; stream >> field;) fields.push_back(field);
-      const std::size_t most = info.operand_bits.size(), least = most - info.optional_operands;
-      if (fields.size() < least || fields.size() > most)
-        return fail(where + std::to_string(fields.size()) + " operands; " + op + " takes " +
-                        (least == most ? std::to_string(most)
-                                       : std::to_string(least) + " or " + std::to_string(most)),
-                    2);
-      std::vector<std::vector<uint32_t>> operands;
-      for (unsigned k = 0; k < fields.size(); ++k) {
-        try {
-          operands.push_back(mpgen::parse_hex(fields[k], info.operand_bits[k]));
-        } catch (const mpgen::InputError& e) {
-          return fail(where + "operand " + std::to_string(k + 1) + ": " + e.what(), 2);
-        }
-        try {
-          mpgen::check_operand(info, k, operands.back());  // names the operand itself
-        } catch (const mpgen::InputError& e) {
-          return fail(where + e.what(), 2);
-        }
-      }
-      instances.push_back(std::move(operands));
-    }
-
-    mpgen::Batch batch(info, instances.size());
-    for (std::size_t j = 0; j < instances.size(); ++j)
-      for (unsigned k = 0; k < instances[j].size(); ++k) batch.set_operand(j, k, instances[j][k]);
-    batch.run(device == "gpu" ? mpgen::Device::gpu : mpgen::Device::cpu);
-    for (std::size_t j = 0; j < instances.size(); ++j) {
-      const auto result = batch.result(j);
-      if (info.signed_result)
-        std::cout << int32_t(result[0]);
-      else
-        std::cout << mpgen::to_hex(result);
-      if (info.has_flag) std::cout << ' ' << batch.flag(j);
-      std::cout << '\n';
-    }
+    return stream(info, op, device == "gpu" ? mpgen::Device::gpu : mpgen::Device::cpu);
   } catch (const mpgen::InputError& e) {
     return fail(e.what(), 2);
   } catch (const mpgen::GpuError& e) {
     return fail(e.what(), 1);
   } catch (const mpgen::CompileError& e) {
     return fail(e.what(), 1);
+  } catch (const WriteError& e) {
+    return fail(e.what(), 1);
   }
-  return 0;
 }

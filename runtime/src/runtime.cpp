@@ -4,7 +4,10 @@
 #include <mutex>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "kernels.hpp"
+#include "table.hpp"
 
 namespace mpgen {
 namespace {
@@ -89,6 +92,19 @@ std::vector<std::string> field_operations(std::string_view field) {
 }
 
 namespace detail {
+const std::vector<Kernel>& kernels() {
+  static const std::vector<Kernel> all = [] {
+    std::vector<Kernel> t;
+    for (const ModuleTable* module : built_in_modules()) {
+      const std::vector<OpInfo> ops = parse_manifest(module->manifest, "a built-in module");
+      if (ops.size() != module->count) throw std::logic_error("mpgen: a built-in module's table does not match its manifest");
+      for (std::size_t k = 0; k < ops.size(); ++k) t.push_back(Kernel{ops[k], module->entries[k].host, module->entries[k].device});
+    }
+    return t;
+  }();
+  return all;
+}
+
 const OpInfo& add_loaded(const Kernel& k) {
   std::lock_guard<std::mutex> lock(table_mutex);
   for (auto& existing : table())
@@ -101,40 +117,49 @@ const OpInfo& add_loaded(const Kernel& k) {
   return table().back().info;
 }
 
+// The manifest's schema (mpgen's printers/manifest.py, SCHEMA).
+constexpr int manifest_schema = 1;
+
 std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& origin) {
-  std::istringstream lines(text);
-  std::string line, word;
   std::vector<OpInfo> ops;
-  if (!std::getline(lines, line) || line.rfind("mpgen ", 0) != 0)
-    throw InputError(origin + " holds no mpgen kernels (no mpgen manifest)");
-  std::string field;  // a field's name and modulus, from its "field" line
-  std::vector<uint32_t> modulus;
-  while (std::getline(lines, line)) {
-    std::istringstream fields(line);
-    OpInfo info;
-    std::string operand_bits, modulus_hex;
-    unsigned flag = 0, is_signed = 0;
-    if (line.rfind("field ", 0) == 0) {
-      if (!(fields >> word >> field >> modulus_hex))
-        throw InputError(origin + ": malformed mpgen manifest line '" + line + "'");
-      modulus = parse_hex(modulus_hex, 4 * unsigned(modulus_hex.size()));
-      continue;
+  try {
+    const auto manifest = nlohmann::json::parse(text);
+    if (manifest.at("schema").get<int>() != manifest_schema)
+      throw InputError(origin + ": mpgen manifest of schema " + manifest.at("schema").dump() +
+                       "; this runtime reads schema " + std::to_string(manifest_schema));
+    for (const auto& module : manifest.at("modules")) {
+      const auto& field = module.at("field");
+      for (const auto& op : module.at("operations")) {
+        OpInfo info;
+        info.name = op.at("name").get<std::string>();
+        info.module = module.at("name").get<std::string>();
+        info.tier = module.at("tier").get<std::string>();
+        info.bits = module.at("bits").get<unsigned>();
+        info.kernel = op.at("kernel").get<std::string>();
+        for (const auto& operand : op.at("operands")) {
+          info.operand_bits.push_back(operand.at("bits").get<unsigned>());
+          if (operand.at("below_modulus").get<bool>()) info.below_modulus |= 1u << (info.operand_bits.size() - 1);
+        }
+        info.optional_operands = op.at("optional_operands").get<unsigned>();
+        info.result_limbs = op.at("result").at("limbs").get<unsigned>();
+        info.has_flag = op.at("result").at("flag").get<bool>();
+        info.signed_result = op.at("result").at("signed").get<bool>();
+        info.block_threads = op.at("launch").at("block_threads").get<unsigned>();
+        info.threads_per_instance = op.at("launch").at("threads_per_instance").get<unsigned>();
+        info.contiguous_shared_bytes = op.at("launch").at("contiguous_shared_bytes").get<unsigned>();
+        if (!field.is_null()) {
+          info.field = info.module;
+          const std::string modulus = field.at("modulus").get<std::string>();
+          info.modulus = parse_hex(modulus, 32 * ((info.bits + 31) / 32));
+        }
+        if (info.in_words() != op.at("in_words").get<unsigned>() ||
+            info.out_words() != op.at("out_words").get<unsigned>())
+          throw InputError(origin + ": mpgen manifest's words of " + info.name + " do not add up");
+        ops.push_back(std::move(info));
+      }
     }
-    if (!(fields >> word >> info.name >> info.bits >> operand_bits >> info.optional_operands >>
-          info.result_limbs >> flag >> is_signed >> info.below_modulus) || word != "op")
-      throw InputError(origin + ": malformed mpgen manifest line '" + line + "'");
-    if (!field.empty()) {
-      info.field = field;
-      info.modulus = modulus;
-    }
-    for (std::size_t at = 0; at < operand_bits.size();) {
-      const std::size_t comma = std::min(operand_bits.find(',', at), operand_bits.size());
-      info.operand_bits.push_back(unsigned(std::stoul(operand_bits.substr(at, comma - at))));
-      at = comma + 1;
-    }
-    info.has_flag = flag;
-    info.signed_result = is_signed;
-    ops.push_back(info);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(origin + ": malformed mpgen manifest (" + e.what() + ")");
   }
   if (ops.empty()) throw InputError(origin + " holds no mpgen kernels (empty manifest)");
   return ops;

@@ -23,7 +23,7 @@ cmake --build "$work/package"
 echo "== the generation step runs again only when its inputs change"
 log=$(cmake --build "$work/package")
 ! grep -q "mpgen: generating" <<<"$log" || fail "generated again with nothing changed"
-touch "$work/install/share/mpgen/templates/size.cuh.j2"
+touch "$work/install/share/mpgen/generator/mpgen/templates/size.cuh.j2"
 log=$(cmake --build "$work/package")
 grep -q "mpgen: generating" <<<"$log" || fail "not generated again after a template changed"
 

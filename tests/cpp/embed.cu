@@ -39,7 +39,18 @@ void check(void (*reference)(mpz_t, const mpz_t, const mpz_t)) {
   std::vector<uint32_t> host(Op::out_words * n);
   mpgen::host_batch<Op>(n, mpgen::Layout::interleaved, in.data(), host.data());
   results.push_back(host);
-  if (gpu_present()) results.push_back(on_gpu<Op>(n, in, mpgen::Layout::interleaved));
+  if (gpu_present()) {
+    results.push_back(on_gpu<Op>(n, in, mpgen::Layout::interleaved));
+    // The contiguous layout, staged through shared memory and not, over a last warp of 27
+    // instances: the host's words.
+    const std::size_t m = n - 5;
+    std::vector<uint32_t> contiguous(Op::out_words * m);
+    mpgen::host_batch<Op>(m, mpgen::Layout::contiguous, in.data(), contiguous.data());
+    static_assert(Op::stage_stride != 0, "the staged path is what this checks");
+    for (bool staged : {true, false})
+      CHECK_MESSAGE(on_gpu<Op>(m, in, mpgen::Layout::contiguous, staged) == contiguous,
+                    Op::name << ": contiguous layout on the GPU, " << (staged ? "staged" : "unstaged"));
+  }
 
   mpz_t a, b, want, got;
   mpz_inits(a, b, want, got, nullptr);

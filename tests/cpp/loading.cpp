@@ -1,11 +1,19 @@
 // Kernels loaded at run time: PTX by path, and sizes compiled on demand with NVRTC.
 #include <doctest/doctest.h>
 
-#include <cstdio>
-#include <fstream>
-#include <random>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "../../runtime/src/ondemand_cache.hpp"
 #include "mpgen/runtime.hpp"
 
 namespace {
@@ -64,8 +72,12 @@ TEST_CASE("the generator and NVRTC make PTX for a modulus built nowhere, without
   CHECK(source.header_name == "mpgen_p254_d87cfd47.cuh");
   const std::string ptx = mpgen::compile_to_ptx(source, "compute_90");
   CHECK(ptx.find(".entry mpgen_p254_d87cfd47_modmul") != std::string::npos);
-  CHECK(source.kernels.find("field p254_d87cfd47 30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47") !=
+  CHECK(source.kernels.find(
+            R"(\"field\":{\"modulus\":\"0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47\")") !=
         std::string::npos);
+  CHECK(mpgen::generate_field_source(kBn254, "modmul", 288).header.find("288-bit numbers") != std::string::npos);
+  CHECK_THROWS_WITH_AS(mpgen::generate_field_source(kBn254, "modmul", 200), doctest::Contains("declare at least 254"),
+                       mpgen::InputError);
   CHECK_THROWS_WITH_AS(mpgen::generate_field_source("0x10", "montmul"), doctest::Contains("needs an odd modulus"),
                        mpgen::InputError);
   CHECK_THROWS_WITH_AS(mpgen::generate_field_source("0x15", "modsqrt"), doctest::Contains("composite"),
@@ -139,4 +151,206 @@ TEST_CASE("PTX by path and on-demand sizes run on the GPU and agree with GMP") {
                        mpgen::InputError);
   gmp_randclear(rng);
   mpz_clears(p, a, b, r, nullptr);
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A fresh private directory, removed with what it holds at the end of the scope.
+struct ScratchDir {
+  fs::path path;
+  explicit ScratchDir(const std::string& what) {
+    std::string name = (fs::temp_directory_path() / ("mpgen-test-" + what + "-XXXXXX")).string();
+    REQUIRE(::mkdtemp(name.data()) != nullptr);
+    path = name;
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    fs::remove_all(path, ignored);
+  }
+  std::set<std::string> files() const {
+    std::set<std::string> names;
+    for (const auto& entry : fs::directory_iterator(path)) names.insert(entry.path().filename().string());
+    return names;
+  }
+};
+
+// An environment variable set for the scope, then restored.
+struct ScopedEnv {
+  std::string name;
+  std::string old;
+  bool had;
+  ScopedEnv(const char* variable, const std::string& value) : name(variable) {
+    const char* previous = std::getenv(variable);
+    had = previous != nullptr;
+    if (had) old = previous;
+    ::setenv(variable, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (had)
+      ::setenv(name.c_str(), old.c_str(), 1);
+    else
+      ::unsetenv(name.c_str());
+  }
+};
+
+std::string slurp(const fs::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// FNV-1a 64 in hex, computed here apart from the runtime's.
+std::string fnv1a_hex(const std::string& text) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  char s[17];
+  std::snprintf(s, sizeof s, "%016llx", static_cast<unsigned long long>(h));
+  return s;
+}
+
+const std::string kArch = "compute_90";
+
+}  // namespace
+
+TEST_CASE("the generator is started without a shell: metacharacters run nothing, and its folder goes") {
+  const fs::path marker = fs::temp_directory_path() / ("mpgen-test-pwned-" + std::to_string(::getpid()));
+  fs::remove(marker);
+  const ScratchDir tmp("tmpdir");
+  {
+    const ScopedEnv tmpdir("TMPDIR", tmp.path.string());  // the generator's temporary folders go here
+    for (const std::string& op : {"mul; touch " + marker.string(), "$(touch " + marker.string() + ")",
+                                  "`touch " + marker.string() + "`", "mul\ntouch " + marker.string()})
+      CHECK_THROWS_WITH_AS(mpgen::generate_source(173, op), doctest::Contains("is not an operation name"),
+                           mpgen::InputError);
+    // Past the operation-name check, to mpgen itself: it gets the text as one argument.
+    CHECK_THROWS_WITH_AS(mpgen::detail::generate_kernels({"--bits", "173; touch " + marker.string()}, "mul", "173-bit"),
+                         doctest::Contains("is not a number"), mpgen::InputError);
+    CHECK_THROWS_AS(mpgen::detail::generate_kernels({"--bits", "$(touch " + marker.string() + ")"}, "mul", "173-bit"),
+                    mpgen::InputError);
+    CHECK_THROWS_WITH_AS(mpgen::generate_source(173, "frobnicate"), doctest::Contains("unknown operation"),
+                         mpgen::InputError);
+    CHECK(mpgen::generate_source(131, "add").header_name == "mpgen_u131.cuh");
+    CHECK(tmp.files().empty());  // every temporary folder removed, after success or failure
+  }
+  CHECK_MESSAGE(!fs::exists(marker), marker << " was created: an argument reached a shell");
+  fs::remove(marker);
+}
+
+TEST_CASE("a generator that cannot be started is a CompileError naming it") {
+  const ScopedEnv python("MPGEN_PYTHON", "/nonexistent/mpgen-test/python3");
+  CHECK_THROWS_WITH_AS(mpgen::generate_source(173, "mul"), doctest::Contains("/nonexistent/mpgen-test/python3"),
+                       mpgen::CompileError);
+}
+
+// Without a GPU too: the cache step takes the architecture as a parameter.
+TEST_CASE("two processes building one on-demand request at once leave one whole cache entry") {
+  const ScratchDir cache("cache");
+  const fs::path entry = mpgen::detail::cache_entry(cache.path, "u173", "mul", kArch);
+  int go[2];
+  REQUIRE(::pipe(go) == 0);
+  std::fflush(nullptr);  // no buffered output copied into the children
+  std::vector<pid_t> children;
+  for (int i = 0; i < 2; ++i) {
+    const pid_t child = ::fork();
+    if (child < 0) break;  // checked below, once the others are waited for
+    children.push_back(child);
+    if (child == 0) {  // a child: no doctest here, only an exit status
+      ::close(go[1]);
+      char c;
+      while (::read(go[0], &c, 1) < 0) {  // both wait until the parent closes the pipe
+      }
+      int status = 0;
+      try {
+        const std::string ptx = mpgen::detail::cached_ptx(cache.path, "u173", "mul", kArch,
+                                                          [] { return mpgen::generate_source(173, "mul"); });
+        status = ptx.find("mpgen_u173_mul") == std::string::npos ? 3 : 0;
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "child %d: %s\n", static_cast<int>(::getpid()), e.what());
+        status = 1;
+      } catch (...) {
+        status = 2;
+      }
+      std::fflush(nullptr);
+      ::_exit(status);
+    }
+  }
+  ::close(go[0]);
+  ::close(go[1]);  // both start now
+  CHECK(children.size() == 2);
+  for (pid_t child : children) {
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    CHECK_MESSAGE((WIFEXITED(status) && WEXITSTATUS(status) == 0), "child " << child << ": status " << status);
+  }
+  // Exactly the entry and its checksum: no temporaries left, nothing else.
+  CHECK(cache.files() == std::set<std::string>{entry.filename().string(), entry.filename().string() + ".sum"});
+  const std::string ptx = slurp(entry);
+  CHECK(slurp(entry.string() + ".sum") == fnv1a_hex(ptx));
+  CHECK(mpgen::detail::cache_checksum(ptx) == fnv1a_hex(ptx));
+  CHECK(ptx.find("mpgen_u173_mul") != std::string::npos);
+  // And a third call takes it from the cache, without generating or compiling.
+  int sources = 0;
+  const auto counted = [&] {
+    ++sources;
+    return mpgen::generate_source(173, "mul");
+  };
+  CHECK(mpgen::detail::cached_ptx(cache.path, "u173", "mul", kArch, counted) == ptx);
+  CHECK(sources == 0);
+}
+
+TEST_CASE("a cache entry with a stale or half-written checksum or PTX is rebuilt, never used") {
+  const ScratchDir cache("cache");
+  static const mpgen::KernelSource source = mpgen::generate_source(173, "mul");  // once for all subcases
+  int sources = 0;
+  const auto counted = [&] {
+    ++sources;
+    return source;
+  };
+  const auto build = [&] { return mpgen::detail::cached_ptx(cache.path, "u173", "mul", kArch, counted); };
+  const fs::path entry = mpgen::detail::cache_entry(cache.path, "u173", "mul", kArch);
+  const fs::path sum = entry.string() + ".sum";
+  const std::string ptx = build();
+  CHECK(sources == 1);
+  CHECK(build() == ptx);
+  CHECK(sources == 1);
+
+  const auto damage = [&](const fs::path& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  };
+  SUBCASE("the PTX cut short (a writer that died mid-write)") { damage(entry, ptx.substr(0, ptx.size() / 2)); }
+  SUBCASE("a stale checksum (of another PTX)") { damage(sum, fnv1a_hex(ptx + " ")); }
+  SUBCASE("the checksum cut short") { damage(sum, fnv1a_hex(ptx).substr(0, 7)); }
+  SUBCASE("no checksum (a writer that died between the two renames)") { fs::remove(sum); }
+  SUBCASE("a whole pair that is no mpgen module") {
+    const std::string other = ".version 8.0\n.target sm_90\n";
+    damage(entry, other);
+    damage(sum, fnv1a_hex(other));
+  }
+  SUBCASE("refused by the caller (e.g. by the driver)") {
+    CHECK(mpgen::detail::cached_ptx(cache.path, "u173", "mul", kArch, counted,
+                                    [](const std::string&, const fs::path&) { return false; }) == ptx);
+    CHECK(sources == 2);
+  }
+  CHECK(build() == ptx);
+  CHECK(sources == 2);
+  CHECK(slurp(entry) == ptx);
+  CHECK(slurp(sum) == fnv1a_hex(ptx));
+  CHECK(cache.files().size() == 2);
+}
+
+TEST_CASE("a kernel cache that cannot be written is a CompileError naming it") {
+  const ScratchDir scratch("cache");
+  const fs::path not_a_directory = scratch.path / "file";
+  std::ofstream(not_a_directory) << "x";
+  const mpgen::KernelSource source = mpgen::generate_source(173, "mul");
+  CHECK_THROWS_WITH_AS(mpgen::detail::cached_ptx(not_a_directory / "cache", "u173", "mul", kArch,
+                                                 [&] { return source; }),
+                       doctest::Contains(not_a_directory.string().c_str()), mpgen::CompileError);
+  if (fs::is_directory("/proc/self/fd"))  // a directory where no file can be made, root or not
+    CHECK_THROWS_WITH_AS(
+        mpgen::detail::cached_ptx("/proc/self/fd", "u173", "mul", kArch, [&] { return source; }),
+        doctest::Contains("cannot write the kernel cache entry /proc/self/fd/mul-"), mpgen::CompileError);
 }

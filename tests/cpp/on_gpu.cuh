@@ -18,14 +18,20 @@ bool gpu_present() {
   return present;
 }
 
+// In Op's launch geometry; the contiguous layout staged through shared memory where the
+// manifest gives it rows (staged = false: launched without them, as a user may).
 template <class Op>
-std::vector<uint32_t> on_gpu(std::size_t n, const std::vector<uint32_t>& in, mpgen::Layout layout) {
+std::vector<uint32_t> on_gpu(std::size_t n, const std::vector<uint32_t>& in, mpgen::Layout layout,
+                             bool staged = true) {
   std::vector<uint32_t> out(Op::out_words * n);
   uint32_t *d_in = nullptr, *d_out = nullptr;
   REQUIRE(cudaMalloc(&d_in, in.size() * 4) == cudaSuccess);
   REQUIRE(cudaMalloc(&d_out, out.size() * 4) == cudaSuccess);
   cudaMemcpy(d_in, in.data(), in.size() * 4, cudaMemcpyHostToDevice);
-  mpgen::device_batch<Op><<<unsigned((n + 127) / 128), 128>>>(n, layout, d_in, d_out);
+  const unsigned shared = layout == mpgen::Layout::contiguous && staged ? Op::contiguous_shared_bytes : 0;
+  const unsigned blocks = unsigned((n * Op::threads_per_instance + Op::block_threads - 1) / Op::block_threads);
+  mpgen::device_batch<Op><<<blocks, Op::block_threads, shared>>>(n, layout, d_in, d_out);
+  REQUIRE(cudaGetLastError() == cudaSuccess);
   REQUIRE(cudaMemcpy(out.data(), d_out, out.size() * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
   cudaFree(d_in);
   cudaFree(d_out);

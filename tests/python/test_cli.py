@@ -22,25 +22,19 @@ def test_generate_is_deterministic(mpgen, tmp_path):
         r = mpgen("generate", "--bits", "131,64", "--ops", "mul,add", "--out", str(tmp_path / out))
         assert r.returncode == 0, r.stderr
     one, two = sorted((tmp_path / "one").iterdir()), sorted((tmp_path / "two").iterdir())
-    assert [p.name for p in one] == ["mpgen_sizes.cmake", "mpgen_u131.cuh", "mpgen_u64.cuh"]
+    assert [p.name for p in one] == ["mpgen_manifest.json", "mpgen_u131.cuh", "mpgen_u64.cuh"]
     assert all(a.read_bytes() == b.read_bytes() for a, b in zip(one, two))
 
 
 def test_generated_directory_is_fresh(mpgen, tmp_path):
-    r = mpgen("generate", "--out", str(tmp_path))
+    r = mpgen("generate", "--table", "--out", str(tmp_path))
     assert r.returncode == 0, r.stderr
     committed = ROOT / "generated"
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == sorted(p.name for p in committed.iterdir()), "regenerate generated/"
     match, mismatch, errors = filecmp.cmpfiles(tmp_path, committed, names, shallow=False)
     assert not mismatch and not errors, f"generated/ is stale: {mismatch + errors}; run " \
-        "'mpgen generate --out generated'"
-
-
-def test_regeneration_removes_sizes_no_longer_asked_for(mpgen, tmp_path):
-    assert mpgen("generate", "--bits", "64,128", "--out", str(tmp_path)).returncode == 0
-    assert mpgen("generate", "--bits", "64", "--out", str(tmp_path)).returncode == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["mpgen_sizes.cmake", "mpgen_u64.cuh"]
+        "'mpgen generate --table --clean --out generated'"
 
 
 @pytest.mark.parametrize("args, message", [
@@ -69,7 +63,7 @@ def test_unwritable_output_is_refused(mpgen, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     r = mpgen("generate", "--bits", "64", "--out", str(blocker / "sub"))
-    assert r.returncode == 2
+    assert r.returncode == 1
     assert r.stderr.startswith("mpgen: error: --out: cannot write to")
     assert r.stderr.count("\n") == 1
     assert blocker.read_text() == "not a directory"
@@ -107,7 +101,7 @@ def test_spec_file_gives_sizes_with_their_own_operations(mpgen, tmp_path):
     ('ops = ["add"\n', "spec.toml:1: not valid TOML"),
     ("[sizes]\n64 = {}\n4096 = {}\n", "spec.toml:3: sizes.4096: 4096 is above the per-thread maximum"),
     ('[sizes]\n64 = {}\n\n128 = { ops = ["add", "div"] }\n', "spec.toml:4: sizes.128: unknown operation 'div'"),
-    ("opz = 1\n[sizes]\n64 = {}\n", "spec.toml:1: unknown key 'opz' at the top; allowed: ops, mul, sizes"),
+    ("opz = 1\n[sizes]\n64 = {}\n", "spec.toml:1: unknown key 'opz' at the top; allowed: ops, mul, tier, sizes"),
     ('mul = "fast"\n[sizes]\n64 = {}\n', "spec.toml:1: mul: unknown multiplication method 'fast'"),
     ('ops = ["add"]\n', "spec.toml: no [sizes] or [fields] table"),
     ("[fields]\np999 = {}\n", "spec.toml:2: --field: unknown field 'p999'"),

@@ -1,6 +1,7 @@
 """Modular operations: each plan, run by the instruction-list interpreter, against
 Python's integers (the C++ tests check the rendered code against GMP), and the refusals
 of bad moduli."""
+import json
 import math
 import random
 
@@ -161,7 +162,7 @@ def test_lazy_montgomery_takes_operands_below_2p():
      "--modulus: the modulus has 64 bits, more than the 32 declared"),
     (["--modulus", "0x1f", "--bits", "64,128"], "--bits: give one size with --modulus"),
     (["--modulus", "0x1f", "--ops", "modadd,mul"], "--ops: unknown operation 'mul' for a modulus"),
-    (["--modulus", "0x1f", "--name", "9lives"], "--name: '9lives' cannot name a header"),
+    (["--modulus", "0x1f", "--name", "9lives"], "--name: '9lives' is not a name mpgen can use"),
     (["--name", "f"], "--name: names a modulus' header; give --modulus too"),
 ])
 def test_bad_modulus_is_one_line_exit_2_nothing_written(mpgen, tmp_path, args, message):
@@ -180,7 +181,14 @@ def test_modulus_header_is_named_and_lists_its_constants(mpgen, tmp_path):
     text = (tmp_path / "mpgen_curve25519.cuh").read_text()
     assert "namespace curve25519 {" in text
     assert "constexpr uint32_t modulus[limbs] = {0xffffffedu, 0xffffffffu," in text
-    assert "set(MPGEN_GENERATED_FIELDS curve25519)" in (tmp_path / "mpgen_sizes.cmake").read_text()
+    record = json.loads((tmp_path / "mpgen_manifest.json").read_text())
+    module = record["modules"][0]
+    assert module["name"] == "curve25519" and module["field"]["modulus"] == hex(2 ** 255 - 19)
+    assert module["field"]["minus_inverse"] == f"{-pow(2 ** 255 - 19, -1, 2 ** 32) % 2 ** 32:#010x}"
+    montmul = next(op for op in module["operations"] if op["name"] == "montmul")
+    assert [o["below_modulus"] for o in montmul["operands"]] == [True, True]
+    modexp = next(op for op in module["operations"] if op["name"] == "modexp")
+    assert [o["below_modulus"] for o in modexp["operands"]] == [True, False]
 
 
 def test_even_modulus_header_has_no_montgomery_constants(mpgen, tmp_path):

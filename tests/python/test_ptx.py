@@ -7,7 +7,8 @@ import pytest
 
 from mpgen.ops import MODULAR_OPERATIONS, defaults, modular
 from mpgen.ops.powers import LoopOperation
-from mpgen.render import render_files
+from mpgen.plan import plan_request
+from mpgen.printers import render
 from mpgen.request import check_modulus
 from mpgen.size import Size
 
@@ -31,7 +32,7 @@ def kernels_ptx(tmp_path, size: Size, ops=None) -> dict[str, list[str]]:
     """Operation's C++ name -> the instructions of its kernel."""
     nvcc = shutil.which("nvcc")
     assert nvcc, "nvcc (the CUDA toolkit) is needed to check the generated PTX"
-    for name, text in render_files([(size, ops or defaults(size))]).items():
+    for name, text in render(plan_request([(size, ops or defaults(size))]))[0].items():
         (tmp_path / name).write_text(text)
     (tmp_path / "k.cu").write_text(KERNELS.format(name=size.name, upper=size.name.upper()))
     subprocess.run([nvcc, "-arch=sm_90", "-ptx", "-I", str(tmp_path), str(tmp_path / "k.cu"),

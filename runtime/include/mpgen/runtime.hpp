@@ -10,14 +10,9 @@
 #include <string_view>
 #include <vector>
 
-namespace mpgen {
+#include "base.cuh"  // Layout: the generated headers' own definition (mpgen's cuda/base.cuh)
 
-#ifndef MPGEN_LAYOUT_DEFINED
-#define MPGEN_LAYOUT_DEFINED
-// Where word w of instance j of a batch of n lives: interleaved puts it at w*n + j
-// (a warp's loads coalesce), contiguous at j*words + w.
-enum class Layout { interleaved, contiguous };
-#endif
+namespace mpgen {
 
 enum class Device { cpu, gpu };
 
@@ -31,7 +26,9 @@ struct GpuError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The shape of one operation at one size, or of one field. An instance's input words
+// The contract of one operation at one size, or of one field, as the generator's
+// manifest states it (mpgen_manifest.json; the built-in table and loaded modules both
+// read it). An instance's input words
 // are its operands' limbs one after the other; its output words are the result limbs
 // and then, if has_flag, one flag word (carry or borrow, 0 or 1; for modinv, modinv_gcd
 // and modsqrt, 1 where no result exists).
@@ -46,6 +43,12 @@ struct OpInfo {
   std::string field = "";               // the field's name; empty for integer operations
   std::vector<uint32_t> modulus = {};   // a field's modulus, limbs least significant first
   unsigned below_modulus = 0;           // bit k set: operand k must be below the modulus
+  std::string module = "";              // the header's name: u<bits> or the field's
+  std::string tier = "";                // how many threads hold one integer ("thread")
+  std::string kernel = "";              // the C name of its batch kernel (mpgen_<module>_<name>)
+  unsigned threads_per_instance = 0;    // launch geometry of its batch kernel
+  unsigned block_threads = 0;
+  unsigned contiguous_shared_bytes = 0;  // dynamic shared memory a block takes for the contiguous layout
 
   unsigned operand_limbs(unsigned k) const { return (operand_bits.at(k) + 31) / 32; }
   unsigned in_words() const;
@@ -88,10 +91,11 @@ std::vector<OpInfo> load_ptx(const std::string& path);
 // GpuError without a GPU, CompileError when generation or NVRTC fails.
 const OpInfo& compile_on_demand(unsigned bits, std::string_view op);
 
-// The same for a field of any modulus (hex, odd or even, up to 2048 bits; named
-// p<bits>_<low word> as `mpgen generate --modulus` does): the operations of a field, on
-// the GPU only. Throws InputError for a bad modulus or an operation it cannot have.
-const OpInfo& compile_field_on_demand(std::string_view modulus, std::string_view op);
+// The same for a field of any modulus (hex, odd or even; named as `mpgen generate
+// --modulus` names it), in `bits`-bit numbers (0: the modulus' width): the operations of a
+// field, on the GPU only. Throws InputError for a bad modulus or an operation it cannot
+// have (the generator's message).
+const OpInfo& compile_field_on_demand(std::string_view modulus, std::string_view op, unsigned bits = 0);
 
 // Generation or NVRTC compilation failed; the message names the request or the file.
 struct CompileError : std::runtime_error {
@@ -105,7 +109,7 @@ struct KernelSource {
   std::string header_name, header, kernels;  // mpgen_u<bits>.cuh and the kernels source
 };
 KernelSource generate_source(unsigned bits, std::string_view op);
-KernelSource generate_field_source(std::string_view modulus, std::string_view op);
+KernelSource generate_field_source(std::string_view modulus, std::string_view op, unsigned bits = 0);
 std::string compile_to_ptx(const KernelSource& source, const std::string& arch);
 
 // True when a CUDA GPU can run kernels; otherwise false, with the reason in *why.

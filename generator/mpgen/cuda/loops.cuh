@@ -22,6 +22,7 @@
 #define MPGEN_ROLLED
 #endif
 
+namespace mpgen {
 namespace loops {
 
 #ifndef __CUDACC_RTC__
@@ -238,3 +239,4 @@ MPGEN_HOST_DEVICE void square_root(uint32_t* y, const uint32_t* a) {
 }
 
 }  // namespace loops
+}  // namespace mpgen

@@ -1,0 +1,168 @@
+// The batch loops: an operation over n instances laid out in memory, on the host and
+// on the GPU (one instance per thread: the thread tier). Copied verbatim into every
+// generated header, inside its version guard.
+namespace mpgen {
+
+#ifndef __CUDACC_RTC__
+// Runs Op over a batch of n instances on the host: in holds Op::in_words words per
+// instance, out Op::out_words (the result limbs, then the flag word if any).
+template <class Op>
+inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
+  for (std::size_t j = 0; j < n; ++j) {
+    uint32_t x[Op::in_words], y[Op::out_words];
+    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * si.word + j * si.instance];
+    Op::host(y, x);
+    for (unsigned w = 0; w < Op::out_words; ++w) out[w * so.word + j * so.instance] = y[w];
+  }
+}
+#endif  // __CUDACC_RTC__
+
+
+#ifdef __CUDACC__
+// The same on the GPU, one instance per thread (the thread tier). (The layout is a run-time choice: a
+// template parameter would compile every operation twice, for no measurable gain.)
+// The W words of one instance in the contiguous layout, moved in 16- or 8-byte accesses
+// where W allows (the addresses are then aligned): across a warp, one word at a time
+// per thread would touch 32 sectors per access.
+template <unsigned W, bool quad = W % 4 == 0, bool pair = W % 2 == 0>
+struct wide_word { using type = uint32_t; };
+template <unsigned W, bool pair>
+struct wide_word<W, true, pair> { using type = uint4; };
+template <unsigned W>
+struct wide_word<W, false, true> { using type = uint2; };
+
+__device__ __forceinline__ void unpack(uint4 v, uint32_t* x) { x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w; }
+__device__ __forceinline__ void unpack(uint2 v, uint32_t* x) { x[0] = v.x, x[1] = v.y; }
+__device__ __forceinline__ void unpack(uint32_t v, uint32_t* x) { x[0] = v; }
+__device__ __forceinline__ void pack(uint4& v, const uint32_t* x) { v = make_uint4(x[0], x[1], x[2], x[3]); }
+__device__ __forceinline__ void pack(uint2& v, const uint32_t* x) { v = make_uint2(x[0], x[1]); }
+__device__ __forceinline__ void pack(uint32_t& v, const uint32_t* x) { v = x[0]; }
+
+template <unsigned W>
+struct instance_words {
+  using Wide = typename wide_word<W>::type;
+  static constexpr unsigned per = sizeof(Wide) / 4;
+
+  __device__ __forceinline__ static void load(const uint32_t* p, uint32_t (&x)[W]) {
+#pragma unroll
+    for (unsigned k = 0; k < W / per; ++k) unpack(reinterpret_cast<const Wide*>(p)[k], &x[k * per]);
+  }
+  __device__ __forceinline__ static void store(uint32_t* p, const uint32_t (&y)[W]) {
+#pragma unroll
+    for (unsigned k = 0; k < W / per; ++k) pack(reinterpret_cast<Wide*>(p)[k], &y[k * per]);
+  }
+};
+
+// A warp's instances in the contiguous layout, staged through shared memory: their W words
+// each are 32 W consecutive words, moved between memory and `rows` in whole-warp accesses
+// (every sector fetched once), and between `rows` and each thread's registers one row per
+// lane; rows are Stride (odd) words apart, so that the lanes' accesses to one word of their
+// rows fall in 32 banks.
+template <unsigned W, unsigned Stride>
+struct warp_rows {
+  using Wide = typename wide_word<W>::type;
+  static constexpr unsigned per = sizeof(Wide) / 4;
+
+  // Instances [0, count) of p (count < 32: the batch's last warp) into rows.
+  __device__ __forceinline__ static void fill(uint32_t* rows, const uint32_t* p, unsigned count, unsigned lane) {
+    if (count == 32) {
+#pragma unroll
+      for (unsigned i = 0; i < W / per; ++i) {
+        const unsigned k = (32 * i + lane) * per;  // a whole Wide lies in one row: per divides W
+        uint32_t v[per];
+        unpack(reinterpret_cast<const Wide*>(p)[32 * i + lane], v);
+#pragma unroll
+        for (unsigned e = 0; e < per; ++e) rows[k / W * Stride + k % W + e] = v[e];
+      }
+    } else {
+      for (unsigned k = lane; k < count * W; k += 32) rows[k / W * Stride + k % W] = p[k];
+    }
+  }
+
+  // The reverse: rows of instances [0, count) out to p.
+  __device__ __forceinline__ static void drain(uint32_t* p, const uint32_t* rows, unsigned count, unsigned lane) {
+    if (count == 32) {
+#pragma unroll
+      for (unsigned i = 0; i < W / per; ++i) {
+        const unsigned k = (32 * i + lane) * per;
+        uint32_t v[per];
+#pragma unroll
+        for (unsigned e = 0; e < per; ++e) v[e] = rows[k / W * Stride + k % W + e];
+        pack(reinterpret_cast<Wide*>(p)[32 * i + lane], v);
+      }
+    } else {
+      for (unsigned k = lane; k < count * W; k += 32) p[k] = rows[k / W * Stride + k % W];
+    }
+  }
+};
+
+// The dynamic shared memory of this launch, in bytes.
+__device__ __forceinline__ unsigned dynamic_shared_bytes() {
+  unsigned bytes;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  return bytes;
+}
+
+// Op over the contiguous layout, staged (Op::stage_stride: the manifest's launch geometry)
+// in the launch's dynamic shared memory: Op::contiguous_shared_bytes for a block of
+// Op::block_threads. (Dynamic, so that the interleaved layout's launches keep all their
+// occupancy.)
+template <class Op>
+__device__ __forceinline__ void staged_batch_thread(std::size_t n, const uint32_t* __restrict__ in,
+                                                    uint32_t* __restrict__ out) {
+  constexpr unsigned S = Op::stage_stride;
+  extern __shared__ uint32_t stage[];
+  const unsigned lane = threadIdx.x % 32;
+  const std::size_t first = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x - lane;  // the warp's
+  if (first >= n) return;  // the whole warp: it is past the end
+  const unsigned count = n - first < 32 ? unsigned(n - first) : 32u;
+  uint32_t* rows = stage + threadIdx.x / 32 * 32 * S;
+  warp_rows<Op::in_words, S>::fill(rows, in + first * Op::in_words, count, lane);
+  __syncwarp();
+  if (lane < count) {
+    uint32_t x[Op::in_words], y[Op::out_words];
+#pragma unroll
+    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = rows[lane * S + w];
+    Op::device(y, x);
+#pragma unroll
+    for (unsigned w = 0; w < Op::out_words; ++w) rows[lane * S + w] = y[w];  // its own row: no wait
+  }
+  __syncwarp();
+  warp_rows<Op::out_words, S>::drain(out + first * Op::out_words, rows, count, lane);
+}
+
+template <class Op>
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
+  if constexpr (Op::stage_stride != 0) {  // staged where the launch gave the rows room
+    if (layout == Layout::contiguous && blockDim.x % 32 == 0 &&
+        dynamic_shared_bytes() >= 4 * Op::stage_stride * blockDim.x)
+      return staged_batch_thread<Op>(n, in, out);
+  }
+  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (j >= n) return;
+  uint32_t x[Op::in_words], y[Op::out_words];
+  if (layout == Layout::contiguous) {
+    instance_words<Op::in_words>::load(in + j * Op::in_words, x);
+  } else {
+#pragma unroll
+    for (unsigned w = 0; w < Op::in_words; ++w) x[w] = in[w * n + j];
+  }
+  Op::device(y, x);
+  if (layout == Layout::contiguous) {
+    instance_words<Op::out_words>::store(out + j * Op::out_words, y);
+  } else {
+#pragma unroll
+    for (unsigned w = 0; w < Op::out_words; ++w) out[w * n + j] = y[w];
+  }
+}
+
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  batch_thread<Op>(n, layout, in, out);
+}
+#endif
+
+}  // namespace mpgen

@@ -1,0 +1,112 @@
+"""Planning: a checked request becomes, per module (a size or a field), its operations
+each with its instruction list (or, for a loop operation, the operations it calls), and
+the loop domain of a field. Printers take it from here."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .field import Field, to_words
+from .ir import Function
+from .ops import MODULAR_OPERATIONS, Operation, modular
+from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
+    montgomery_domain, root_exponent, root_of_unity, scans_table, window_bits
+from .size import Size, limbs_for
+
+# What to generate: each size with its operations.
+Request = list[tuple[Size, list[Operation]]]
+
+
+@dataclass
+class PlannedOp:
+    """One operation of one module: its shape, and its instruction list (None for a
+    loop operation: C++ around generated operations, no list of its own)."""
+    op: Operation | LoopOperation
+    size: Size
+    operand_bits: tuple[int, ...]
+    result_limbs: int
+    fn: Function | None
+
+    @property
+    def loop(self) -> bool:
+        return self.fn is None
+
+    @property
+    def operand_limbs(self) -> list[int]:
+        return [limbs_for(b) for b in self.operand_bits]
+
+    @property
+    def in_words(self) -> int:
+        return sum(self.operand_limbs)
+
+    @property
+    def out_words(self) -> int:
+        return self.result_limbs + self.op.flag
+
+    @property
+    def below_modulus(self) -> list[bool]:
+        """Per operand: whether it must be below the modulus (fields only)."""
+        mask = modular.below_modulus(self.op, self.size) if isinstance(self.size, Field) else 0
+        return [bool(mask >> k & 1) for k in range(len(self.operand_bits))]
+
+    @property
+    def multiplies(self) -> int:
+        """32-bit multiply halves (mul/mad .lo/.hi): what the multiply-add ceiling counts;
+        a loop's are counted in the operations it calls."""
+        if self.fn is None:
+            return 0
+        return sum(i.opcode.mnemonic.startswith(("mul.", "mad")) for i in self.fn.body)
+
+
+@dataclass
+class Module:
+    """What one header holds: a size or a field with its planned operations."""
+    size: Size
+    ops: list[PlannedOp]
+
+    @property
+    def name(self) -> str:
+        return self.size.name
+
+    @property
+    def domain(self) -> dict | None:
+        if not any(p.loop for p in self.ops):
+            return None
+        return loop_domain(self.size, {p.op.name for p in self.ops})
+
+
+def with_needs(size: Size, ops: list) -> list:
+    """ops, each loop operation preceded by the generated operations it calls."""
+    named: dict[str, object] = {}
+    for op in ops:
+        if isinstance(op, LoopOperation):
+            for name in op.needs(size):
+                named.setdefault(name, MODULAR_OPERATIONS[name])
+        named.setdefault(op.name, op)
+    return list(named.values())
+
+
+def plan(size: Size, ops: list) -> Module:
+    return Module(size, [
+        PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size),
+                  None if isinstance(op, LoopOperation) else op.plan(size))
+        for op in with_needs(size, ops)])
+
+
+def plan_request(request: Request) -> list[Module]:
+    return [plan(size, ops) for size, ops in request]
+
+
+def loop_domain(field: Field, names: set[str]) -> dict:
+    """What the field header's loop_domain says: the products the loops call (where
+    generated), and the constants they need, in the loops' form."""
+    ops = domain_operations(field)
+    domain = {"montgomery": montgomery_domain(field), "ops": ops, "window_bits": window_bits(field),
+              "scans_table": scans_table(field),
+              "products": names.issuperset(ops), "one": field.words(domain_one(field))}
+    if field.modulus % 2 and field.prime:
+        exponent = root_exponent(field)
+        domain.update(fermat_exponent=field.modulus - 2, fermat_exponent_words=to_words(field.modulus - 2),
+                      root_exponent_bits=max(1, exponent.bit_length()),
+                      root_exponent_words=to_words(exponent, limbs_for(max(1, exponent.bit_length()))),
+                      root_of_unity=field.words(in_domain(field, root_of_unity(field))))
+    return domain

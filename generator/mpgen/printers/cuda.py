@@ -1,0 +1,71 @@
+"""The CUDA printer: a module's self-contained header (each operation's struct with its
+device and host renderings, and the shared prelude) and its C-named kernels source.
+Shapes come from the manifest's contract; the instruction lists from the PTX and host
+printers; the hand-written C++ (cuda/*.cuh) is copied in verbatim."""
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import jinja2
+
+from .. import __version__
+from ..plan import Module
+from . import host, manifest, ptx
+
+PACKAGE = Path(__file__).resolve().parents[1]
+# The prelude's parts, in order; host.model() goes after the first.
+HAND_WRITTEN = ("base.cuh", "loops.cuh", "batch.cuh")
+
+
+@cache
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(PACKAGE / "templates")),
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                             trim_blocks=True, lstrip_blocks=True)
+    env.filters["hex_word"] = lambda w: f"{w:#010x}u"
+    env.filters["tojson_c"] = c_string
+    return env
+
+
+def c_string(text: str) -> str:
+    """text as a C string literal (JSON needs only its quotes and backslashes escaped)."""
+    assert text.isascii() and "\n" not in text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def version_macro() -> str:
+    return "MPGEN_PRELUDE_" + __version__.replace(".", "_")
+
+
+@cache
+def prelude() -> str:
+    """What every header shares, once per translation unit: guarded by a macro that
+    carries the version, so that headers of two mpgen versions cannot silently share
+    one copy."""
+    parts = [(PACKAGE / "cuda" / name).read_text(encoding="utf-8") for name in HAND_WRITTEN]
+    parts.insert(1, host.model(environment()))
+    guard = version_macro()
+    return (f"#if defined(MPGEN_PRELUDE) && !defined({guard})\n"
+            f'#error "mpgen headers of different versions are included together; this one '
+            f'is mpgen {__version__}"\n'
+            f"#endif\n#ifndef {guard}\n#define {guard}\n#define MPGEN_PRELUDE\n"
+            + "\n".join(parts) + f"#endif  // {guard}\n")
+
+
+def _operations(module: Module, contract: dict) -> list[dict]:
+    return [{"p": p, "c": c, "below_mask": sum(o["below_modulus"] << k for k, o in enumerate(c["operands"])),
+             "ptx": None if p.fn is None else ptx.function(p.fn),
+             "host": None if p.fn is None else host.function(p.fn)}
+            for p, c in zip(module.ops, contract["operations"])]
+
+
+def header(module: Module, contract: dict) -> str:
+    return environment().get_template("size.cuh.j2").render(
+        version=__version__, size=module.size, ops=_operations(module, contract),
+        prelude=prelude(), domain=module.domain)
+
+
+def kernels(module: Module, contract: dict) -> str:
+    return environment().get_template("kernels.cu.j2").render(
+        version=__version__, module=contract, manifest=manifest.compact(contract))

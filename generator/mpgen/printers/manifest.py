@@ -1,0 +1,74 @@
+"""The manifest printer: every operation's contract as data (JSON), written once here.
+
+Everything else reads it: the header's shape constants and the kernels source are
+printed from it (printers/cuda.py), and the runtime, mpgen-run, on-demand compilation
+and CMake parse the JSON. In an output folder it is also mpgen's record of the files it
+wrote there (output.py).
+"""
+from __future__ import annotations
+
+import json
+
+from .. import __version__, names
+from ..field import Field
+from ..plan import Module, PlannedOp
+
+SCHEMA = 1  # raised on any change a reader must know about
+
+
+def operation(p: PlannedOp) -> dict:
+    module = p.size.name
+    return {
+        "name": p.op.name,
+        "symbol": p.op.cpp_name,  # the struct in the header's namespace
+        "kernel": names.kernel(module, p.op.name),  # the C-named batch kernel
+        "summary": p.op.summary,
+        "operands": [{"bits": bits, "limbs": limbs, "below_modulus": below}
+                     for bits, limbs, below in zip(p.operand_bits, p.operand_limbs, p.below_modulus)],
+        "optional_operands": p.op.optional,  # trailing operands that may be left out (as 0)
+        "result": {"limbs": p.result_limbs, "flag": bool(p.op.flag), "signed": p.op.signed},
+        "in_words": p.in_words,
+        "out_words": p.out_words,
+        "launch": p.size.tier.launch(p.in_words, p.out_words),
+        "multiplies": p.multiplies,
+        "instructions": None if p.fn is None else len(p.fn.body),
+        "loop": p.loop,
+    }
+
+
+def module(m: Module, files: dict[str, str]) -> dict:
+    size = m.size
+    entry = {"name": m.name, "tier": size.tier.name, "bits": size.bits, "limbs": size.limbs,
+             "mul": size.mul, "files": files, "field": None}
+    if isinstance(size, Field):
+        field = {"modulus": f"{size.modulus:#x}", "reduction": size.reduction}
+        if size.modulus % 2:
+            field.update(minus_inverse=f"{size.minus_inverse:#010x}",
+                         radix_squared=f"{size.radix_squared:#x}")
+        entry["field"] = field
+    entry["operations"] = [operation(p) for p in m.ops]
+    return entry
+
+
+def document(modules: list[dict]) -> dict:
+    return {"schema": SCHEMA, "mpgen": __version__, "modules": modules}
+
+
+def text(document_: dict) -> str:
+    """Readable and short: one line per operation."""
+    def operations(module: dict) -> str:
+        lines = ",\n".join("    " + json.dumps(op, separators=(",", ":")) for op in module["operations"])
+        return f'[\n{lines}\n   ]'
+
+    modules = []
+    for module in document_["modules"]:
+        head = {k: v for k, v in module.items() if k != "operations"}
+        body = json.dumps(head, indent=1)[:-2]  # reopened to add the operations
+        modules.append(f'{body},\n "operations": {operations(module)}\n}}'.replace("\n", "\n  "))
+    head = json.dumps({k: v for k, v in document_.items() if k != "modules"})[:-1]
+    return head + ', "modules": [\n  ' + ",\n  ".join(modules) + "\n]}\n"
+
+
+def compact(module_: dict) -> str:
+    """One module's manifest on one line, for embedding in a kernels source."""
+    return json.dumps(document([module_]), separators=(",", ":"))

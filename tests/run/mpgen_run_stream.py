@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""mpgen-run streams: usage: mpgen_run_stream.py PATH/TO/mpgen-run (run by ctest as mpgen-run-stream).
+
+On the CPU: a million 64-bit additions fed through a pipe whose writer waits for the first
+result after 1,000 lines (it must come before the rest is written), the peak RSS of the
+whole run under a fixed bound, every result checked against Python's integers; blank
+lines; a bad line after good ones; stdin that cannot be read; a 1 MB operand; --bits with
+--modulus. Exits 1 naming each check that failed.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+BINARY = sys.argv[1] if len(sys.argv) > 1 else "build/mpgen-run"
+ADD64 = [BINARY, "--bits", "64", "--op", "add"]
+LINES = 1_000_000
+FIRST = 1_000            # lines written before the writer waits for the first result
+FIRST_RESULT_WAIT = 30   # seconds the writer waits for it before the check fails
+# The whole million-line run may take this much more than a run of one line (its code and
+# libraries: CUDA's make several MB); reading it all first took 185 MB more.
+PEAK_RSS_ABOVE_ONE_LINE_KB = 16 * 1024
+MASK = (1 << 64) - 1
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def operands(i):
+    # Spread over all 64 bits, so that about half the sums carry.
+    return (i * 0x9E3779B97F4A7C15) & MASK, (i * 0xBF58476D1CE4E5B9 + 1) & MASK
+
+
+def expected(i):
+    a, b = operands(i)
+    s = a + b
+    return b"%x %d\n" % (s & MASK, s >> 64)
+
+
+def chunk(start, stop):
+    return b"".join(b"%x %x\n" % operands(i) for i in range(start, stop))
+
+
+def run(args, data=b"", stdin=None, merge=False, timeout=60):
+    """Runs mpgen-run to its end: (exit status, stdout, stderr)."""
+    p = subprocess.run(args, input=None if stdin is not None else data, stdin=stdin, capture_output=not merge,
+                       stdout=subprocess.PIPE if merge else None, stderr=subprocess.STDOUT if merge else None,
+                       timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def error_line(stderr):
+    """The one error line of stderr, or None where stderr is not exactly one such line."""
+    lines = stderr.decode(errors="replace").splitlines()
+    return lines[0] if len(lines) == 1 and lines[0].startswith("mpgen-run: error: ") else None
+
+
+def child_of(pid, wait=10):
+    """The pid of the process whose parent is pid (what /usr/bin/time started)."""
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline:
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as f:
+                        stat = f.read()
+                except OSError:
+                    continue
+                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                    return int(entry)
+        time.sleep(0.01)
+    return None
+
+
+def vm_hwm(pid):
+    """The peak RSS of a running process so far, in KiB (VmHWM of /proc/PID/status)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return next((int(l.split()[1]) for l in f if l.startswith("VmHWM:")), None)
+    except OSError:
+        return None
+
+
+def one_line_peak():
+    """VmHWM of mpgen-run that has answered one line and waits for more."""
+    proc = subprocess.Popen(ADD64, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdin.write(b"1 2\n")
+    proc.stdin.flush()
+    proc.stdout.readline()
+    peak = vm_hwm(proc.pid)
+    proc.stdin.close()
+    proc.wait(60)
+    return peak
+
+
+def million():
+    """(a), (b), (g): a million lines through a pipe, results read as they come."""
+    # The peak RSS of the whole run: from GNU time where it is (the rusage that a Python
+    # parent gets counts the memory of its own fork before the exec), and in any case VmHWM
+    # once all the lines are written, just before the end of input.
+    timed = os.access("/usr/bin/time", os.X_OK)
+    peak_file = tempfile.NamedTemporaryFile(prefix="mpgen-run-peak-", delete=False)
+    peak_file.close()
+    args = (["/usr/bin/time", "-f", "%M", "-o", peak_file.name] if timed else []) + ADD64
+    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    pid = child_of(proc.pid) if timed else proc.pid
+    first = threading.Event()
+    seen = {"lines": 0, "wrong": [], "first_at": None, "stderr": b""}
+
+    def read_results():
+        for i, line in enumerate(proc.stdout):
+            if i == 0:
+                seen["first_at"] = time.monotonic()
+                first.set()
+            if i >= LINES or line != expected(i):
+                if len(seen["wrong"]) < 5:
+                    seen["wrong"].append((i, line))
+            seen["lines"] += 1
+
+    def read_errors():
+        seen["stderr"] = proc.stderr.read()
+
+    threads = [threading.Thread(target=read_results), threading.Thread(target=read_errors)]
+    for t in threads:
+        t.start()
+    written_at = time.monotonic()
+    proc.stdin.write(chunk(0, FIRST))
+    proc.stdin.flush()
+    arrived = first.wait(FIRST_RESULT_WAIT)  # the pipe stays open: no end of input yet
+    check(arrived, f"(a) the first result arrives while the writer holds back lines {FIRST + 1} to {LINES}"
+                   + (f": after {1000 * (seen['first_at'] - written_at):.1f} ms" if arrived else
+                      f": nothing after {FIRST_RESULT_WAIT} s"))
+    for start in range(FIRST, LINES, 20_000):
+        proc.stdin.write(chunk(start, min(start + 20_000, LINES)))
+    proc.stdin.flush()
+    hwm = vm_hwm(pid) if pid else None  # all written; still running, as stdin is open
+    proc.stdin.close()
+    proc.wait(120)
+    for t in threads:
+        t.join(120)
+    whole = None
+    if timed:
+        with open(peak_file.name) as f:
+            text = f.read().split()
+        whole = int(text[-1]) if text and text[-1].isdigit() else None
+    os.unlink(peak_file.name)
+    bound = one_line_peak() + PEAK_RSS_ABOVE_ONE_LINE_KB
+    check(hwm is not None and hwm < bound and (whole is None or whole < bound)
+          and (whole is not None or not timed),
+          f"(b) peak RSS of the million-line run: {whole} KiB over the whole run (GNU time"
+          f"{'' if timed else ': not here'}), {hwm} KiB before the end of input (VmHWM); "
+          f"bound {bound} KiB ({PEAK_RSS_ABOVE_ONE_LINE_KB} above a run of one line)")
+    check(proc.returncode == 0 and seen["stderr"] == b"",
+          f"(g) the million-line run exits 0, silent on stderr (status {proc.returncode}, {seen['stderr'][:200]!r})")
+    check(seen["lines"] == LINES and not seen["wrong"],
+          f"(g) {seen['lines']} result lines, all right as Python computes them (wrong: {seen['wrong']})")
+
+
+def one_line_interactive():
+    """(a) again, for one line typed: its answer comes with stdin still open."""
+    proc = subprocess.Popen(ADD64, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(proc.stdout.readline()))
+    reader.start()
+    proc.stdin.write(b"ffffffffffffffff 1\n")
+    proc.stdin.flush()
+    reader.join(FIRST_RESULT_WAIT)
+    check(got == [b"0 1\n"], f"(a) one line typed gets its answer at once, stdin still open: {got}")
+    proc.communicate(timeout=60)
+
+
+def blank_lines():
+    status, out, err = run(ADD64, b"1 2\n\n   \n\t\r\n3 4\n\n \n")
+    check((status, out, err) == (0, b"3 0\n7 0\n", b""),
+          f"(c) blank lines skipped, trailing ones too: {status} {out!r} {err!r}")
+    status, out, err = run(ADD64, b"1 2\n\n  \nzz 1\n")
+    line = error_line(err)
+    check(status == 2 and out == b"3 0\n" and line is not None and "line 4:" in line,
+          f"(c) blank lines still count in line numbers: {status} {out!r} {err!r}")
+
+
+def bad_line():
+    status, out, err = run(ADD64, b"1 2\n3 4\nzz 1\n5 6\n")
+    line = error_line(err)
+    check(status == 2 and out == b"3 0\n7 0\n" and line is not None and line.startswith("mpgen-run: error: line 3:"),
+          f"(d) bad line 3: two results, one error line naming line 3, status 2: {status} {out!r} {err!r}")
+    status, both, _ = run(ADD64, b"1 2\n3 4\n1 2 3 4\n", merge=True)  # stdout and stderr in one pipe
+    lines = both.decode().splitlines()
+    check(status == 2 and len(lines) == 3 and lines[:2] == ["3 0", "7 0"]
+          and lines[2].startswith("mpgen-run: error: line 3: 4 operands"),
+          f"(d) the results come before the error: {status} {lines}")
+
+
+def unreadable_stdin():
+    fd = os.open("/", os.O_RDONLY)
+    try:
+        status, out, err = run(ADD64, stdin=fd)
+    finally:
+        os.close(fd)
+    check(status == 1 and out == b"" and error_line(err) is not None,
+          f"(e) stdin a directory: one error line, status 1: {status} {out!r} {err!r}")
+
+
+def long_operand():
+    mb = 1 << 20
+    for name, text in [("too wide", b"1" * mb), ("not hex", b"1" * (mb - 1) + b"z"),
+                       ("too wide after 0x", b"0x" + b"f" * mb)]:
+        status, out, err = run(ADD64, b"1 2\n" + text + b" 2\n")
+        line = error_line(err)
+        check(status == 2 and out == b"3 0\n" and line is not None and "line 2: operand 1" in line
+              and len(line) < 200 and str(len(text) - text.startswith(b"0x") * 2) in line,
+              f"(f) a 1 MB operand ({name}): one line under 200 characters with its length: {status} {out!r} "
+              f"{err[:300]!r}")
+    status, out, err = run(ADD64, b"0" * mb + b"ffffffffffffffff 0x" + b"0" * mb + b"2\n")
+    check((status, out, err) == (0, b"1 1\n", b""), f"(f) 1 MB of leading zeros is a value: {status} {out!r} {err!r}")
+
+
+def modulus_bits():
+    # The generator checks the width, once a GPU is there to compile for (without one,
+    # that is the error).
+    gpu = run(ADD64 + ["--device", "gpu"], b"1 2\n")[0] == 0
+    status, out, err = run([BINARY, "--modulus", "0x1" + "f" * 18, "--bits", "64", "--op", "modadd",
+                            "--device", "gpu"])
+    line = error_line(err)
+    if gpu:
+        check(status == 2 and line is not None and "declare at least 73" in line,
+              f"--bits below the modulus' width is refused: {status} {err!r}")
+    else:
+        check(status == 1 and line is not None and "no GPU" in line,
+              f"--bits with --modulus and no GPU: one line, exit 1: {status} {err!r}")
+    status, out, err = run([BINARY, "--modulus", "0xb", "--bits", "64", "--op", "modadd"])
+    check(status == 2 and b"excludes" not in err and b"--device gpu" in err,
+          f"--bits with --modulus is accepted (then: the GPU only): {status} {err!r}")
+
+
+def unchanged():
+    status, out, err = run([BINARY, "--bits", "64", "--op", "cmp"], b"1 2\n2 1\n2 2\n")
+    check((status, out) == (0, b"-1\n1\n0\n"), f"cmp prints signed results: {status} {out!r} {err!r}")
+    status, out, err = run([BINARY, "--field", "secp256k1", "--op", "modexp"], b"2 3")  # no final newline
+    check((status, out) == (0, b"8\n"), f"a field, a last line with no newline: {status} {out!r} {err!r}")
+    status, out, err = run([BINARY, "--field", "secp256k1", "--op", "modadd"], b"1 2\n" + b"f" * 64 + b" 1\n")
+    line = error_line(err)
+    check(status == 2 and out == b"3\n" and line is not None and "line 2: operand 1 of modadd is not below" in line,
+          f"operands not below the modulus are refused: {status} {out!r} {err!r}")
+
+
+def main():
+    for test in [one_line_interactive, million, blank_lines, bad_line, unreadable_stdin, long_operand, modulus_bits,
+                 unchanged]:
+        try:
+            test()
+        except Exception as e:  # a hang (timeout) or a crash of the test itself fails it too
+            check(False, f"{test.__name__}: {type(e).__name__}: {e}")
+    if failures:
+        print(f"{len(failures)} check(s) failed", flush=True)
+        sys.exit(1)
+    print("all checks passed")
+
+
+if __name__ == "__main__":
+    main()
