@@ -40,10 +40,17 @@ def read_record(out: Path, name: str = names.MANIFEST) -> list[dict]:
     except ValueError:
         record = None
     if not isinstance(record, dict) or record.get("schema") != manifest.SCHEMA or \
-            not isinstance(record.get("modules"), list):
+            not isinstance(record.get("modules"), list) or \
+            not all(isinstance(m, dict) and isinstance(m.get("files", {}), dict) and
+                    all(_plain(f) for f in m.get("files", {}).values()) for m in record["modules"]):
         raise RequestError(f"--out: {str(path)!r} is not a record of this mpgen (schema "
                            f"{manifest.SCHEMA}); move it away or choose another folder")
     return record["modules"]
+
+
+def _plain(name: object) -> bool:
+    """A file name in the folder itself: what a record may list (and so remove)."""
+    return isinstance(name, str) and name.startswith("mpgen_") and "/" not in name and "\\" not in name
 
 
 def module_files(module: dict) -> set[str]:

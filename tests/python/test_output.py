@@ -72,11 +72,21 @@ def test_a_directory_in_the_way_is_refused_before_anything_is_written(mpgen, tmp
     assert (files_in(tmp_path), (tmp_path / "mpgen_u128.cuh").read_text()) == snapshot_tree == before
 
 
-def test_a_record_mpgen_cannot_read_is_left_alone(mpgen, tmp_path):
-    (tmp_path / "mpgen_manifest.json").write_text("{ not mpgen's }")
-    r = mpgen("generate", "--bits", "64", "--out", str(tmp_path))
-    one_line(r, 2, f"--out: '{tmp_path / 'mpgen_manifest.json'}' is not a record of this mpgen")
-    assert files_in(tmp_path) == ["mpgen_manifest.json"]
+@pytest.mark.parametrize("record", [
+    "{ not mpgen's }",
+    '{"schema": 99, "modules": []}',
+    # a record naming a file outside the folder: --clean would remove it
+    '{"schema": 1, "modules": [{"name": "u64", "files": {"header": "../victim.txt"}}]}',
+])
+def test_a_record_mpgen_cannot_read_is_left_alone(mpgen, tmp_path, record):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "mpgen_manifest.json").write_text(record)
+    (tmp_path / "victim.txt").write_text("mine\n")
+    r = mpgen("generate", "--bits", "64", "--clean", "--out", str(out))
+    one_line(r, 2, f"--out: '{out / 'mpgen_manifest.json'}' is not a record of this mpgen")
+    assert files_in(out) == ["mpgen_manifest.json"] and (out / "mpgen_manifest.json").read_text() == record
+    assert (tmp_path / "victim.txt").read_text() == "mine\n"
 
 
 def _limit_file_size():
