@@ -541,14 +541,13 @@ MPGEN_HOST_DEVICE void gcd_inverse(uint32_t* y, const uint32_t* a) {
   y[N] = ~inverse & 1u;
 }
 
-// y = a root of a mod p and the flag word: 1 where a is not a square (y = 0). For p = 3
-// mod 4, a^((p+1)/4); else Tonelli-Shanks in constant time (RFC 9380, appendix I.4): its
-// loops run two_adicity - 1 times with masked updates.
+// z = a square root of x, both in D's form; returns all ones where x is a square, else 0
+// (and z is no root). For p = 3 mod 4, x^((p+1)/4); else Tonelli-Shanks in constant time
+// (RFC 9380, appendix I.4): its loops run two_adicity - 1 times with masked updates.
 template <class D>
-MPGEN_HOST_DEVICE void square_root(uint32_t* y, const uint32_t* a) {
+MPGEN_HOST_DEVICE uint32_t root_in_domain(uint32_t* z, const uint32_t* x) {
   constexpr unsigned N = D::limbs;
-  uint32_t x[N], z[N], e[words_for<D::root_exponent_bits>];
-  D::enter(x, a);
+  uint32_t e[words_for<D::root_exponent_bits>];
   D::root_exponent(e);
   power<D, D::root_exponent_bits>(z, x, e);
   if (D::two_adicity > 1) {  // z = x^((q-1)/2) for p - 1 = q 2^s
@@ -571,7 +570,16 @@ MPGEN_HOST_DEVICE void square_root(uint32_t* y, const uint32_t* a) {
   }
   uint32_t square[N];
   D::sqr(square, z);
-  const uint32_t root = equal_mask<N>(square, x);
+  return equal_mask<N>(square, x);
+}
+
+// y = a root of a mod p and the flag word: 1 where a is not a square (y = 0).
+template <class D>
+MPGEN_HOST_DEVICE void square_root(uint32_t* y, const uint32_t* a) {
+  constexpr unsigned N = D::limbs;
+  uint32_t x[N], z[N];
+  D::enter(x, a);
+  const uint32_t root = root_in_domain<D>(z, x);
   D::leave(y, z);
   MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] &= root;
   y[N] = ~root & 1u;
@@ -746,6 +754,120 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
   batch_thread<Op>(n, layout, in, out);
 }
 #endif
+
+}  // namespace mpgen
+
+// Field elements as values: a field's element type (`mpgen::<field>::element`) is
+// field_element<its element_ops>, holding its words in registers in the form its loop
+// domain multiplies in (Montgomery form, or ordinary form where the modulus has a faster
+// reduction), with operators over the field's generated operations. Copied verbatim into
+// every generated header, inside its version guard.
+namespace mpgen {
+
+// Ops: the generated operations it uses: domain (the field's loop_domain), add, sub, neg.
+template <class Ops>
+struct field_element {
+  using D = typename Ops::domain;
+  static constexpr unsigned limbs = D::limbs;
+  uint32_t w[limbs];  // below p, in D's form: 0 and equality are the same in either form
+
+  MPGEN_HOST_DEVICE static field_element zero() {
+    field_element r;
+    MPGEN_UNROLL for (unsigned k = 0; k < limbs; ++k) r.w[k] = 0;
+    return r;
+  }
+  MPGEN_HOST_DEVICE static field_element one() {
+    field_element r;
+    D::one(r.w);
+    return r;
+  }
+  // From and to ordinary form: limbs words, least significant first, below p.
+  MPGEN_HOST_DEVICE static field_element from_words(const uint32_t* ordinary) {
+    field_element r;
+    D::enter(r.w, ordinary);
+    return r;
+  }
+  MPGEN_HOST_DEVICE void to_words(uint32_t* ordinary) const { D::leave(ordinary, w); }
+#if !defined(__CUDACC_RTC__) && defined(__GNU_MP__)
+  // From and to GMP's integers, on the host, where gmp.h is included first: any integer,
+  // taken mod p.
+  static field_element from_mpz(const mpz_t value) {
+    uint32_t words[limbs] = {};
+    mpz_t p, reduced;
+    mpz_inits(p, reduced, nullptr);
+    D::modulus(words);
+    mpz_import(p, limbs, -1, sizeof(uint32_t), 0, 0, words);
+    mpz_mod(reduced, value, p);
+    MPGEN_UNROLL for (unsigned k = 0; k < limbs; ++k) words[k] = 0;
+    mpz_export(words, nullptr, -1, sizeof(uint32_t), 0, 0, reduced);
+    mpz_clears(p, reduced, nullptr);
+    return from_words(words);
+  }
+  void to_mpz(mpz_t value) const {
+    uint32_t words[limbs];
+    to_words(words);
+    mpz_import(value, limbs, -1, sizeof(uint32_t), 0, 0, words);
+  }
+#endif
+
+  MPGEN_HOST_DEVICE friend field_element operator+(const field_element& a, const field_element& b) {
+    field_element r;
+    loops::apply2<typename Ops::add>(r.w, a.w, b.w);
+    return r;
+  }
+  MPGEN_HOST_DEVICE friend field_element operator-(const field_element& a, const field_element& b) {
+    field_element r;
+    loops::apply2<typename Ops::sub>(r.w, a.w, b.w);
+    return r;
+  }
+  MPGEN_HOST_DEVICE friend field_element operator*(const field_element& a, const field_element& b) {
+    field_element r;
+    D::mul(r.w, a.w, b.w);
+    return r;
+  }
+  MPGEN_HOST_DEVICE field_element operator-() const {
+    field_element r;
+    loops::apply1<typename Ops::neg>(r.w, w);
+    return r;
+  }
+  MPGEN_HOST_DEVICE field_element& operator+=(const field_element& b) { return *this = *this + b; }
+  MPGEN_HOST_DEVICE field_element& operator-=(const field_element& b) { return *this = *this - b; }
+  MPGEN_HOST_DEVICE field_element& operator*=(const field_element& b) { return *this = *this * b; }
+
+  MPGEN_HOST_DEVICE field_element sqr() const {
+    field_element r;
+    D::sqr(r.w, w);
+    return r;
+  }
+  // this^e for the low E bits of e (words least significant first), in fixed windows.
+  template <unsigned E>
+  MPGEN_HOST_DEVICE field_element pow(const uint32_t* e) const {
+    field_element r;
+    loops::power<D, E>(r.w, w, e);
+    return r;
+  }
+  MPGEN_HOST_DEVICE field_element pow(uint32_t e) const { return pow<32>(&e); }
+  // this^-1 by Fermat (p prime); 0 for 0.
+  MPGEN_HOST_DEVICE field_element inv() const {
+    uint32_t e[loops::words_for<D::fermat_exponent_bits>];
+    D::fermat_exponent(e);
+    return pow<D::fermat_exponent_bits>(e);
+  }
+  // A square root (p prime); *is_square says whether there is one (else the result is 0).
+  MPGEN_HOST_DEVICE field_element sqrt(bool* is_square) const {
+    field_element r;
+    const uint32_t root = loops::root_in_domain<D>(r.w, w);
+    MPGEN_UNROLL for (unsigned k = 0; k < limbs; ++k) r.w[k] &= root;
+    *is_square = root != 0;
+    return r;
+  }
+
+  MPGEN_HOST_DEVICE bool is_zero() const { return *this == zero(); }
+  MPGEN_HOST_DEVICE friend bool operator==(const field_element& a, const field_element& b) {
+    return loops::equal_mask<limbs>(a.w, b.w) != 0;
+  }
+  MPGEN_HOST_DEVICE friend bool operator!=(const field_element& a, const field_element& b) { return !(a == b); }
+};
 
 }  // namespace mpgen
 #endif  // MPGEN_PRELUDE_0_1_0

@@ -15,6 +15,9 @@ from .size import Size, limbs_for
 # What to generate: each size with its operations.
 Request = list[tuple[Size, list[Operation]]]
 
+# What a field's element type calls besides its loop domain's products.
+ELEMENT_OPERATIONS = ("modadd", "modsub", "modneg")
+
 
 @dataclass
 class PlannedOp:
@@ -68,8 +71,16 @@ class Module:
         return self.size.name
 
     @property
+    def element(self) -> bool:
+        """Whether the header gets a field's element type (cuda/element.cuh): where it holds
+        the operations that the type calls."""
+        names = {p.op.name for p in self.ops}
+        return isinstance(self.size, Field) and names.issuperset(
+            ELEMENT_OPERATIONS + tuple(domain_operations(self.size)))
+
+    @property
     def domain(self) -> dict | None:
-        if not any(p.loop for p in self.ops):
+        if not self.element and not any(p.loop for p in self.ops):
             return None
         return loop_domain(self.size, {p.op.name for p in self.ops})
 

@@ -3,6 +3,8 @@
 // Curve25519 presets.
 // Built by nvcc where CUDA is, so that the kernels run on the GPU too.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <gmp.h>  // first: the element types then convert from and to mpz_t
+
 #include "mpgen_curve25519.cuh"
 #include "mpgen_e128.cuh"
 #include "mpgen_e381.cuh"
@@ -20,6 +22,7 @@
 #include "mpgen_p521.cuh"
 #include "mpgen_secp256k1.cuh"
 #include "modular.hpp"  // after the headers: it names mpgen::device_batch
+#include "element.hpp"
 
 MODULAR_CASE(m64)
 MODULAR_CASE(m128)
@@ -37,3 +40,19 @@ PRIME_FIELD_CASE(p521)
 PRIME_FIELD_CASE(curve25519)
 EVEN_MODULUS_CASE(e128)
 EVEN_MODULUS_CASE(e381)
+ELEMENT_CASE(m64)
+ELEMENT_CASE(m128)
+ELEMENT_CASE(m131)
+ELEMENT_CASE(m255)
+ELEMENT_CASE(m256)
+ELEMENT_CASE(m384)
+ELEMENT_CASE(m521)
+ELEMENT_CASE(m1024)
+PRIME_ELEMENT_CASE(secp256k1)
+PRIME_ELEMENT_CASE(p224)
+PRIME_ELEMENT_CASE(p256)
+PRIME_ELEMENT_CASE(p384)
+PRIME_ELEMENT_CASE(p521)
+PRIME_ELEMENT_CASE(curve25519)
+ELEMENT_CASE(e128)
+ELEMENT_CASE(e381)

@@ -202,14 +202,13 @@ MPGEN_HOST_DEVICE void gcd_inverse(uint32_t* y, const uint32_t* a) {
   y[N] = ~inverse & 1u;
 }
 
-// y = a root of a mod p and the flag word: 1 where a is not a square (y = 0). For p = 3
-// mod 4, a^((p+1)/4); else Tonelli-Shanks in constant time (RFC 9380, appendix I.4): its
-// loops run two_adicity - 1 times with masked updates.
+// z = a square root of x, both in D's form; returns all ones where x is a square, else 0
+// (and z is no root). For p = 3 mod 4, x^((p+1)/4); else Tonelli-Shanks in constant time
+// (RFC 9380, appendix I.4): its loops run two_adicity - 1 times with masked updates.
 template <class D>
-MPGEN_HOST_DEVICE void square_root(uint32_t* y, const uint32_t* a) {
+MPGEN_HOST_DEVICE uint32_t root_in_domain(uint32_t* z, const uint32_t* x) {
   constexpr unsigned N = D::limbs;
-  uint32_t x[N], z[N], e[words_for<D::root_exponent_bits>];
-  D::enter(x, a);
+  uint32_t e[words_for<D::root_exponent_bits>];
   D::root_exponent(e);
   power<D, D::root_exponent_bits>(z, x, e);
   if (D::two_adicity > 1) {  // z = x^((q-1)/2) for p - 1 = q 2^s
@@ -232,7 +231,16 @@ MPGEN_HOST_DEVICE void square_root(uint32_t* y, const uint32_t* a) {
   }
   uint32_t square[N];
   D::sqr(square, z);
-  const uint32_t root = equal_mask<N>(square, x);
+  return equal_mask<N>(square, x);
+}
+
+// y = a root of a mod p and the flag word: 1 where a is not a square (y = 0).
+template <class D>
+MPGEN_HOST_DEVICE void square_root(uint32_t* y, const uint32_t* a) {
+  constexpr unsigned N = D::limbs;
+  uint32_t x[N], z[N];
+  D::enter(x, a);
+  const uint32_t root = root_in_domain<D>(z, x);
   D::leave(y, z);
   MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] &= root;
   y[N] = ~root & 1u;
