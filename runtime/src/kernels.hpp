@@ -23,7 +23,8 @@ inline bool is_entry(const OpInfo& info, std::string_view field, unsigned bits, 
   return info.field == field && (!field.empty() || info.bits == bits) && info.name == op && info.tier == tier;
 }
 
-// Adds a kernel loaded at run time (it replaces an entry of the same size and name).
+// Adds a kernel loaded at run time: PTX (loaded) replaces an entry's device side, a host
+// library's function (host) its host side.
 const OpInfo& add_loaded(const Kernel& k);
 
 // GPU side (gpu.cu, or gpu_none.cpp when built without CUDA).

@@ -276,7 +276,7 @@ int main(int argc, char** argv) {
       "  echo '1 21' | mpgen-run --bits 256 --op shl           # 200000000\n"
       "  echo '2 3' | mpgen-run --field secp256k1 --op modexp  # 8 (a field: operands below p)\n"
       "  echo '4' | mpgen-run --field bn254_fp --op modsqrt    # a root and 0, or 0 1 for a non-square\n"
-      "  echo '3' | mpgen-run --modulus 0xb --op modinv --device gpu  # 4 0 (compiled now)\n"
+      "  echo '3' | mpgen-run --modulus 0xb --op modinv           # 4 0 (compiled now, then cached)\n"
       "  echo '3 5' | mpgen-run --bits 173 --op mul --device gpu  # a size built nowhere: compiled now\n"
       "  mpgen generate --bits 200 --ops add --ptx --out k && echo '1 2' | mpgen-run --bits 200 --op add \\\n"
       "      --device gpu --ptx k/mpgen_u200.ptx              # 3 0");
@@ -290,7 +290,7 @@ int main(int argc, char** argv) {
   auto* field_option = app.add_option("--field", field, "a field built into the runtime (see --list): its "
                                       "operations, operands below its modulus")->excludes(bits_option);
   app.add_option("--modulus", modulus, "any modulus (hex, up to 2048 bits): its field's operations, "
-                 "generated and compiled now for the GPU (--device gpu)")->excludes(field_option);
+                 "generated and compiled now for the device, then cached")->excludes(field_option);
   app.add_option("--op", op, "operation");
   app.add_option("--device", device, "where to run: cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--ptx", ptx_files, "load the kernels of a PTX file from 'mpgen generate --ptx' (GPU)");
@@ -323,21 +323,20 @@ int main(int argc, char** argv) {
   }
   if ((!bits && field.empty() && modulus.empty()) || op.empty())
     return fail("--bits, --field or --modulus, and --op, are required (or --list)", 2);
-  if (!modulus.empty() && device != "gpu")
-    return fail("--modulus: a modulus built nowhere is compiled for the GPU only; add --device gpu, or build "
-                "it in (mpgen generate --modulus)", 2);
 
   try {
     for (const auto& path : ptx_files) mpgen::load_ptx(path);
     const auto built = mpgen::sizes();
     const bool unbuilt = std::find(built.begin(), built.end(), bits) == built.end();
-    // A size or a modulus built nowhere: generated and compiled for the GPU now (cached on
-    // disk); the generator checks the request (--bits with --modulus: the field's width).
-    const mpgen::OpInfo& info = !modulus.empty()              ? mpgen::compile_field_on_demand(modulus, op, bits)
-                                : !field.empty()              ? mpgen::find_field(field, op)
-                                : unbuilt && device == "gpu" ? mpgen::compile_on_demand(bits, op)
-                                                             : mpgen::find(bits, op);
-    return stream(info, op, device == "gpu" ? mpgen::Device::gpu : mpgen::Device::cpu);
+    // A size or a modulus built nowhere: generated and compiled now, for the GPU or the CPU
+    // (cached on disk); the generator checks the request (--bits with --modulus: the
+    // field's width).
+    const mpgen::Device where = device == "gpu" ? mpgen::Device::gpu : mpgen::Device::cpu;
+    const mpgen::OpInfo& info = !modulus.empty() ? mpgen::compile_field_on_demand(modulus, op, bits, where)
+                                : !field.empty() ? mpgen::find_field(field, op)
+                                : unbuilt        ? mpgen::compile_on_demand(bits, op, where)
+                                                 : mpgen::find(bits, op);
+    return stream(info, op, where);
   } catch (const mpgen::InputError& e) {
     return fail(e.what(), 2);
   } catch (const mpgen::GpuError& e) {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "mpgen/runtime.hpp"
+#include "kernels.hpp"
 
 namespace mpgen::detail {
 
@@ -18,25 +18,43 @@ namespace mpgen::detail {
 KernelSource generate_kernels(const std::vector<std::string>& request, std::string_view op,
                               const std::string& what);
 
-// The kernel cache entry of one request: <cache>/<op>-<hash>.ptx and its checksum, the
-// same path plus ".sum", where the hash covers mpgen's version, key_request, op and arch.
+// The kernel cache entry of one request: <cache>/<op>-<hash>.ptx (or .so for the host's
+// shared libraries) and its checksum, the same path plus ".sum", where the hash covers
+// mpgen's version, key_request, op and target (a GPU architecture, or host_target()).
 std::filesystem::path cache_entry(const std::filesystem::path& cache, const std::string& key_request,
-                                  std::string_view op, const std::string& arch);
+                                  std::string_view op, const std::string& target);
 
-// The PTX of one request for arch: the cache entry when it is whole (its checksum agrees
-// with it), holds an mpgen manifest, and `usable(ptx, path)` (when given; build_on_demand
-// loads it there and looks for the request) accepts it; else compile_to_ptx(source(),
-// arch), stored in the cache. Each file of the entry is written to a unique temporary file
-// beside it (mkstemp) and renamed over it, the PTX before its checksum, both renames under
-// an flock of the cache directory: readers (threads or processes, who take no lock) see no
+// The entry of one request for target: the cache entry when it is whole (its checksum
+// agrees with it), holds an mpgen manifest, and `usable(bytes, path)` (when given;
+// build_on_demand loads it there and looks for the request) accepts it; else build(),
+// stored in the cache. Each file of the entry is written to a unique temporary file beside
+// it (mkstemp) and renamed over it, the entry before its checksum, both renames under an
+// flock of the cache directory: readers (threads or processes, who take no lock) see no
 // entry, a mismatched pair (which they rebuild) or a whole one, never half a file, and two
-// writers leave one whole pair. Needs no GPU. Throws what source and compile_to_ptx throw,
-// and CompileError, naming the file, when the cache cannot be written.
+// writers leave one whole pair. Needs no GPU. Throws what build throws, and CompileError,
+// naming the file, when the cache cannot be written.
+std::string cached_build(const std::filesystem::path& cache, const std::string& key_request, std::string_view op,
+                         const std::string& target, const std::function<std::string()>& build,
+                         const std::function<bool(const std::string& bytes, const std::filesystem::path& path)>&
+                             usable = nullptr);
+
+// cached_build of compile_to_ptx(source(), arch).
 std::string cached_ptx(const std::filesystem::path& cache, const std::string& key_request, std::string_view op,
-                       const std::string& arch,
-                       const std::function<KernelSource()>& source,
+                       const std::string& arch, const std::function<KernelSource()>& source,
                        const std::function<bool(const std::string& ptx, const std::filesystem::path& path)>&
                            usable = nullptr);
+
+// The host's target in cache keys: its C++ compiler ($MPGEN_CXX, else c++).
+std::string host_target();
+
+// A generated kernels source compiled by the host's C++ compiler into a shared library of
+// its host batch functions (the bytes of the .so); throws CompileError with its first error.
+std::string compile_to_library(const KernelSource& source);
+
+// Loads such a library (dlopen, kept loaded) and adds its operations to the table, to run
+// on the CPU; throws InputError naming the file where it does not load or holds no mpgen
+// module.
+std::vector<OpInfo> load_library(const std::filesystem::path& path);
 
 // The checksum that a cache entry's ".sum" file holds: 16 hex digits of FNV-1a 64.
 std::string cache_checksum(const std::string& ptx);

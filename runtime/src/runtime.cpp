@@ -108,9 +108,12 @@ const std::vector<Kernel>& kernels() {
 const OpInfo& add_loaded(const Kernel& k) {
   std::lock_guard<std::mutex> lock(table_mutex);
   for (auto& existing : table())
-    if (detail::is_entry(existing.info, k.info.field, k.info.bits, k.info.name)) {
-      existing.loaded = k.loaded;
-      existing.device = nullptr;
+    if (detail::is_entry(existing.info, k.info.field, k.info.bits, k.info.name, k.info.tier)) {
+      if (k.loaded) {  // PTX: it replaces the device side
+        existing.loaded = k.loaded;
+        existing.device = nullptr;
+      }
+      if (k.host) existing.host = k.host;  // a host library
       return existing.info;
     }
   table().push_back(k);

@@ -354,3 +354,66 @@ TEST_CASE("a kernel cache that cannot be written is a CompileError naming it") {
         mpgen::detail::cached_ptx("/proc/self/fd", "u173", "mul", kArch, [&] { return source; }),
         doctest::Contains("cannot write the kernel cache entry /proc/self/fd/mul-"), mpgen::CompileError);
 }
+
+namespace {
+
+// n random products of op (a field's modmul, or a size's mul) on the CPU against GMP.
+std::size_t wrong_products_on_cpu(const mpgen::OpInfo& op, std::size_t n) {
+  gmp_randstate_t rng;
+  gmp_randinit_default(rng);
+  mpz_t p, a, b, r;
+  mpz_inits(p, a, b, r, nullptr);
+  const unsigned bits = op.operand_bits[0];
+  if (op.field.empty())
+    mpz_setbit(p, bits);  // operands below 2^bits
+  else
+    mpgen::to_mpz(p, op.modulus);
+  mpgen::Batch batch(op, n, mpgen::Layout::contiguous);
+  std::vector<std::vector<uint32_t>> x(2 * n);
+  for (std::size_t j = 0; j < 2 * n; ++j) {
+    mpz_urandomm(a, rng, p);
+    x[j] = mpgen::from_mpz(a, bits);
+    batch.set_operand(j / 2, j % 2, x[j]);
+  }
+  batch.run(mpgen::Device::cpu);
+  std::size_t wrong = 0;
+  for (std::size_t j = 0; j < n; ++j) {
+    mpgen::to_mpz(a, x[2 * j]);
+    mpgen::to_mpz(b, x[2 * j + 1]);
+    mpz_mul(a, a, b);
+    if (!op.field.empty()) mpz_mod(a, a, p);
+    mpgen::to_mpz(r, batch.result(j));
+    wrong += mpz_cmp(a, r) != 0;
+  }
+  mpz_clears(p, a, b, r, nullptr);
+  gmp_randclear(rng);
+  return wrong;
+}
+
+}  // namespace
+
+TEST_CASE("any modulus and any size compile on demand for the CPU, into cached host libraries") {
+  const ScratchDir cache("host-cache");
+  const ScopedEnv cache_env("MPGEN_CACHE", cache.path.string());
+  // A 2048-bit odd modulus (random.seed(20261123); the last of the bench's powm moduli).
+  const std::string p2048 =
+      "0xd00f7b11205fe2f708c1d781b972e776f1a38d3268340c65d27cb2382bedda16e5a9f6b1a29709bfadf438f7b27c1c748f39aaa5729ad53c"
+      "7891da33e83a9d40b183256ea16ec121307a6fc42fd7b23abb262a934ce15c61aa0336d98b8c82f1c3dd75f6808578e6ec925f09a227f03977"
+      "dde229df88ae4d6c2386e5cc86ba6403c472ca4495f8b438d889d2b47a5c1dca3ab343ac333b687e9bf77c6519a9d5ac9130f4547c17d30e3a"
+      "655f20731ab24c8b1eb44f1eaccf4372a2a784a67245a398d022d4351df483229050899338370c28cec1b94722af64b936976b4b76b0e179f7"
+      "73a6e0f3c09514b7dde2ad0478ff53a46f5ead703a84c4b877678537a3";
+  for (const std::string& modulus : {std::string(kBn254), p2048, std::string("0xb")}) {
+    const mpgen::OpInfo& modmul = mpgen::compile_field_on_demand(modulus, "modmul", 0, mpgen::Device::cpu);
+    CHECK(mpgen::to_hex(modmul.modulus) == modulus.substr(2));
+    CHECK_MESSAGE(wrong_products_on_cpu(modmul, 300) == 0, "modmul modulo " << modulus.substr(0, 20) << "...");
+  }
+  const mpgen::OpInfo& mul = mpgen::compile_on_demand(177, "mul", mpgen::Device::cpu);
+  CHECK(mul.operand_bits == std::vector<unsigned>{177, 177});
+  CHECK(wrong_products_on_cpu(mul, 300) == 0);
+  // Each request is one library and its checksum in the cache; a second call loads none anew.
+  CHECK(cache.files().size() == 8);
+  CHECK(&mpgen::compile_on_demand(177, "mul", mpgen::Device::cpu) == &mul);
+  CHECK(cache.files().size() == 8);
+  CHECK_THROWS_WITH_AS(mpgen::compile_field_on_demand("0x10", "montmul", 0, mpgen::Device::cpu),
+                       doctest::Contains("needs an odd modulus"), mpgen::InputError);
+}

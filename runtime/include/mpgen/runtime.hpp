@@ -83,19 +83,20 @@ void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& li
 // when no GPU can load it. Returns the operations it added.
 std::vector<OpInfo> load_ptx(const std::string& path);
 
-// For a size that was built nowhere: generates the operation with mpgen's generator,
-// compiles it to PTX with NVRTC for the GPU present, caches the PTX on disk (in
+// For a size that was built nowhere: generates the operation with mpgen's generator and
+// compiles it, for the GPU present with NVRTC (to PTX), or for the CPU with the host's
+// C++ compiler ($MPGEN_CXX, else c++) into a shared library; caches it on disk (in
 // $MPGEN_CACHE, else $XDG_CACHE_HOME/mpgen or ~/.cache/mpgen, named by a hash of the
-// request and mpgen's version) and loads it. A cache entry that does not load or does
-// not hold the request is rebuilt, never run. Throws InputError for a bad request,
-// GpuError without a GPU, CompileError when generation or NVRTC fails.
-const OpInfo& compile_on_demand(unsigned bits, std::string_view op);
+// request, the target and mpgen's version) and loads it. A cache entry that does not load
+// or does not hold the request is rebuilt, never run. Throws InputError for a bad request,
+// GpuError without a GPU (Device::gpu), CompileError when generation or compilation fails.
+const OpInfo& compile_on_demand(unsigned bits, std::string_view op, Device device = Device::gpu);
 
 // The same for a field of any modulus (hex, odd or even; named as `mpgen generate
-// --modulus` names it), in `bits`-bit numbers (0: the modulus' width): the operations of a
-// field, on the GPU only. Throws InputError for a bad modulus or an operation it cannot
-// have (the generator's message).
-const OpInfo& compile_field_on_demand(std::string_view modulus, std::string_view op, unsigned bits = 0);
+// --modulus` names it), in `bits`-bit numbers (0: the modulus' width). Throws InputError
+// for a bad modulus or an operation it cannot have (the generator's message).
+const OpInfo& compile_field_on_demand(std::string_view modulus, std::string_view op, unsigned bits = 0,
+                                      Device device = Device::gpu);
 
 // Generation or NVRTC compilation failed; the message names the request or the file.
 struct CompileError : std::runtime_error {
