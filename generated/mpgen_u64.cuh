@@ -870,6 +870,141 @@ struct field_element {
 };
 
 }  // namespace mpgen
+
+// Integers as values: a size's value type (`mpgen::u<bits>::value`) is uint_value<its
+// value_ops>, its words in registers, with operators over the size's generated operations
+// (arithmetic mod 2^bits; the full product returns the wider uint_words). Copied verbatim
+// into every generated header, inside its version guard.
+namespace mpgen {
+
+// An unsigned integer of Bits bits as words, least significant first: what a full product
+// of two values returns.
+template <unsigned Bits>
+struct uint_words {
+  static constexpr unsigned bits = Bits, limbs = (Bits + 31) / 32;
+  uint32_t w[limbs];
+};
+
+namespace loops {
+// y = Op's result limbs for operands a and b of N limbs each (trailing operands, such as
+// add's carry in, 0); a or b null for an operation of one operand, or of N and a word.
+template <class Op, unsigned N>
+MPGEN_HOST_DEVICE void apply_operands(uint32_t* y, const uint32_t* a, const uint32_t* b, unsigned words_b = N) {
+  uint32_t x[Op::in_words], out[Op::out_words];
+  MPGEN_UNROLL for (unsigned k = 0; k < Op::in_words; ++k) x[k] = k < N ? a[k] : k < N + words_b && b ? b[k - N] : 0;
+  apply<Op>(out, x);
+  copy<Op::result_limbs>(y, out);
+}
+}  // namespace loops
+
+// Ops: the generated operations it uses (sum, difference, product, equal, less, zero,
+// bit_and, bit_or, bit_xor, bit_not, left, right) and bits.
+template <class Ops>
+struct uint_value {
+  static constexpr unsigned bits = Ops::bits, limbs = (bits + 31) / 32;
+  using wide = uint_words<2 * bits>;
+  uint32_t w[limbs];  // below 2^bits
+
+  MPGEN_HOST_DEVICE static uint_value from_words(const uint32_t* words) {
+    uint_value r;
+    loops::copy<limbs>(r.w, words);
+    return r;
+  }
+  MPGEN_HOST_DEVICE void to_words(uint32_t* words) const { loops::copy<limbs>(words, w); }
+#if !defined(__CUDACC_RTC__) && defined(__GNU_MP__)
+  // From and to GMP's integers, on the host, where gmp.h is included first: any integer,
+  // taken mod 2^bits.
+  static uint_value from_mpz(const mpz_t value) {
+    uint_value r;
+    mpz_t low;
+    mpz_init(low);
+    mpz_fdiv_r_2exp(low, value, bits);
+    MPGEN_UNROLL for (unsigned k = 0; k < limbs; ++k) r.w[k] = 0;
+    mpz_export(r.w, nullptr, -1, sizeof(uint32_t), 0, 0, low);
+    mpz_clear(low);
+    return r;
+  }
+  void to_mpz(mpz_t value) const { mpz_import(value, limbs, -1, sizeof(uint32_t), 0, 0, w); }
+#endif
+
+  // Arithmetic mod 2^bits; the full product is wider.
+  MPGEN_HOST_DEVICE friend uint_value operator+(const uint_value& a, const uint_value& b) {
+    return a.binary<typename Ops::sum>(b);
+  }
+  MPGEN_HOST_DEVICE friend uint_value operator-(const uint_value& a, const uint_value& b) {
+    return a.binary<typename Ops::difference>(b);
+  }
+  MPGEN_HOST_DEVICE friend wide operator*(const uint_value& a, const uint_value& b) {
+    wide r;
+    loops::apply_operands<typename Ops::product, limbs>(r.w, a.w, b.w);
+    return r;
+  }
+  MPGEN_HOST_DEVICE friend uint_value operator&(const uint_value& a, const uint_value& b) {
+    return a.binary<typename Ops::bit_and>(b);
+  }
+  MPGEN_HOST_DEVICE friend uint_value operator|(const uint_value& a, const uint_value& b) {
+    return a.binary<typename Ops::bit_or>(b);
+  }
+  MPGEN_HOST_DEVICE friend uint_value operator^(const uint_value& a, const uint_value& b) {
+    return a.binary<typename Ops::bit_xor>(b);
+  }
+  MPGEN_HOST_DEVICE uint_value operator~() const { return binary<typename Ops::bit_not>(); }
+  // Shifts by any amount (bits or more give 0).
+  MPGEN_HOST_DEVICE uint_value operator<<(uint32_t amount) const { return shift<typename Ops::left>(amount); }
+  MPGEN_HOST_DEVICE uint_value operator>>(uint32_t amount) const { return shift<typename Ops::right>(amount); }
+  MPGEN_HOST_DEVICE uint_value& operator+=(const uint_value& b) { return *this = *this + b; }
+  MPGEN_HOST_DEVICE uint_value& operator-=(const uint_value& b) { return *this = *this - b; }
+
+  MPGEN_HOST_DEVICE friend bool operator==(const uint_value& a, const uint_value& b) {
+    return a.word<typename Ops::equal>(b) != 0;
+  }
+  MPGEN_HOST_DEVICE friend bool operator!=(const uint_value& a, const uint_value& b) { return !(a == b); }
+  MPGEN_HOST_DEVICE friend bool operator<(const uint_value& a, const uint_value& b) {
+    return a.word<typename Ops::less>(b) != 0;
+  }
+  MPGEN_HOST_DEVICE friend bool operator>(const uint_value& a, const uint_value& b) { return b < a; }
+  MPGEN_HOST_DEVICE friend bool operator<=(const uint_value& a, const uint_value& b) { return !(b < a); }
+  MPGEN_HOST_DEVICE friend bool operator>=(const uint_value& a, const uint_value& b) { return !(a < b); }
+  MPGEN_HOST_DEVICE bool is_zero() const { return word<typename Ops::zero>() != 0; }
+
+ private:
+  template <class Op>
+  MPGEN_HOST_DEVICE uint_value binary(const uint_value& b) const {
+    uint_value r;
+    loops::apply_operands<Op, limbs>(r.w, w, b.w);
+    return r;
+  }
+  template <class Op>
+  MPGEN_HOST_DEVICE uint_value binary() const {
+    uint_value r;
+    loops::apply_operands<Op, limbs>(r.w, w, nullptr);
+    return r;
+  }
+  template <class Op>
+  MPGEN_HOST_DEVICE uint32_t word(const uint_value& b) const {
+    uint32_t r;
+    loops::apply_operands<Op, limbs>(&r, w, b.w);
+    return r;
+  }
+  template <class Op>
+  MPGEN_HOST_DEVICE uint32_t word() const {
+    uint32_t r;
+    loops::apply_operands<Op, limbs>(&r, w, nullptr);
+    return r;
+  }
+  template <class Op>
+  MPGEN_HOST_DEVICE uint_value shift(uint32_t amount) const {
+    // The amount operand holds ceil(log2 bits) bits: larger amounts give 0 here.
+    constexpr uint32_t most = (1u << (Op::operand_bits[1] - 1) << 1) - 1;
+    const uint32_t low = amount & most, keep = 0u - uint32_t(amount <= most);  // masks: no branch on amount
+    uint_value r;
+    loops::apply_operands<Op, limbs>(r.w, w, &low, 1);
+    MPGEN_UNROLL for (unsigned k = 0; k < limbs; ++k) r.w[k] &= keep;
+    return r;
+  }
+};
+
+}  // namespace mpgen
 #endif  // MPGEN_PRELUDE_0_1_0
 
 
@@ -2448,6 +2583,26 @@ struct shr33 {
 #endif
 };
 
+
+// The integers as values (mpgen's uint_value): words in registers, with + - (mod 2^64),
+// * (the full product, a uint_words<128>), & | ^ ~, << >> by any amount, == != < > <= >=,
+// is_zero(); from_words/to_words (and from_mpz/to_mpz where gmp.h comes first).
+struct value_ops {
+  static constexpr unsigned bits = 64;
+  using sum = add;
+  using difference = sub;
+  using product = mul;
+  using equal = eq;
+  using less = lt;
+  using zero = is_zero;
+  using bit_and = and_;
+  using bit_or = or_;
+  using bit_xor = xor_;
+  using bit_not = not_;
+  using left = shl;
+  using right = shr;
+};
+using value = ::mpgen::uint_value<value_ops>;
 
 // X(op) for every operation above, for tables of kernels.
 #define MPGEN_U64_OPS(X) X(add) X(sub) X(add_ui) X(sub_ui) X(neg) X(mul) X(mul_lo) X(mul_hi) X(sqr) X(mul_ui) X(mad) X(eq) X(lt) X(cmp) X(is_zero) X(and_) X(or_) X(xor_) X(not_) X(shl) X(shr) X(popc) X(clz) X(ctz) X(shl1) X(shl31) X(shl32) X(shl33) X(shr1) X(shr31) X(shr32) X(shr33) 

@@ -17,6 +17,10 @@ Request = list[tuple[Size, list[Operation]]]
 
 # What a field's element type calls besides its loop domain's products.
 ELEMENT_OPERATIONS = ("modadd", "modsub", "modneg")
+# What a size's value type calls: its role in cuda/value.cuh -> the operation.
+VALUE_OPERATIONS = {"sum": "add", "difference": "sub", "product": "mul", "equal": "eq", "less": "lt",
+                    "zero": "is_zero", "bit_and": "and", "bit_or": "or", "bit_xor": "xor",
+                    "bit_not": "not", "left": "shl", "right": "shr"}
 
 
 @dataclass
@@ -77,6 +81,15 @@ class Module:
         names = {p.op.name for p in self.ops}
         return isinstance(self.size, Field) and names.issuperset(
             ELEMENT_OPERATIONS + tuple(domain_operations(self.size)))
+
+    @property
+    def value(self) -> dict[str, str] | None:
+        """A size's value type (cuda/value.cuh): each role with its operation's C++ name,
+        where the header holds them all."""
+        ops = {p.op.name: p.op.cpp_name for p in self.ops}
+        if isinstance(self.size, Field) or not set(ops).issuperset(VALUE_OPERATIONS.values()):
+            return None
+        return {role: ops[name] for role, name in VALUE_OPERATIONS.items()}
 
     @property
     def domain(self) -> dict | None:

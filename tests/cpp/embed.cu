@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "mpgen_u131.cuh"
+#include "mpgen_u131.cuh"  // after gmp.h: its value type converts from and to mpz_t
 #include "on_gpu.cuh"
 
 namespace {
@@ -75,4 +75,81 @@ TEST_CASE("a generated header alone gives GMP's products and squares") {
   check<mpgen::u131::mul>(mpz_mul);
   check<mpgen::u131::sqr>(mpz_mul);
   MESSAGE("GPU path " << (gpu_present() ? "checked" : "not checked: no GPU"));
+}
+
+namespace {
+
+using Value = mpgen::u131::value;
+
+// What the value test computes: (a ^ b) + (a << 7) - (b >> 3), and a * b in full.
+struct Computed {
+  Value mixed;
+  Value::wide product;
+};
+
+__host__ __device__ Computed compute(const Value& a, const Value& b) {
+  return {(a ^ b) + (a << 7u) - (b >> 3u), a * b};
+}
+
+__global__ void compute_kernel(std::size_t n, const Value* a, const Value* b, Computed* r) {
+  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (j < n) r[j] = compute(a[j], b[j]);
+}
+
+}  // namespace
+
+TEST_CASE("the header's value type gives GMP's answers, on the CPU and the GPU") {
+  constexpr std::size_t n = 1000;
+  gmp_randstate_t rng;
+  gmp_randinit_default(rng);
+  mpz_t a, b, want, got, modulus, t;
+  mpz_inits(a, b, want, got, modulus, t, nullptr);
+  mpz_setbit(modulus, Value::bits);
+  std::vector<Value> x(n), y(n);
+  std::vector<Computed> host(n), gpu(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    mpz_urandomb(a, rng, Value::bits);
+    mpz_urandomb(b, rng, Value::bits);
+    x[j] = Value::from_mpz(a);
+    y[j] = Value::from_mpz(b);
+    host[j] = compute(x[j], y[j]);
+  }
+  std::vector<const std::vector<Computed>*> results = {&host};
+  if (gpu_present()) {
+    Value *d_x, *d_y;
+    Computed* d_r;
+    REQUIRE(cudaMalloc(&d_x, n * sizeof(Value)) == cudaSuccess);
+    REQUIRE(cudaMalloc(&d_y, n * sizeof(Value)) == cudaSuccess);
+    REQUIRE(cudaMalloc(&d_r, n * sizeof(Computed)) == cudaSuccess);
+    cudaMemcpy(d_x, x.data(), n * sizeof(Value), cudaMemcpyHostToDevice);
+    cudaMemcpy(d_y, y.data(), n * sizeof(Value), cudaMemcpyHostToDevice);
+    compute_kernel<<<unsigned((n + 127) / 128), 128>>>(n, d_x, d_y, d_r);
+    REQUIRE(cudaMemcpy(gpu.data(), d_r, n * sizeof(Computed), cudaMemcpyDeviceToHost) == cudaSuccess);
+    cudaFree(d_x);
+    cudaFree(d_y);
+    cudaFree(d_r);
+    results.push_back(&gpu);
+  }
+  for (const auto* result : results) {
+    std::size_t wrong = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      x[j].to_mpz(a);
+      y[j].to_mpz(b);
+      mpz_xor(want, a, b);
+      mpz_mul_2exp(t, a, 7);
+      mpz_add(want, want, t);
+      mpz_fdiv_q_2exp(t, b, 3);
+      mpz_sub(want, want, t);
+      mpz_mod(want, want, modulus);
+      (*result)[j].mixed.to_mpz(got);
+      wrong += mpz_cmp(got, want) != 0;
+      mpz_mul(want, a, b);
+      mpz_import(got, Value::wide::limbs, -1, 4, 0, 0, (*result)[j].product.w);
+      wrong += mpz_cmp(got, want) != 0;
+    }
+    CHECK_MESSAGE(wrong == 0, wrong << " wrong on the " << (result == &host ? "CPU" : "GPU"));
+  }
+  MESSAGE("value type on the GPU " << (gpu_present() ? "checked" : "not checked: no GPU"));
+  mpz_clears(a, b, want, got, modulus, t, nullptr);
+  gmp_randclear(rng);
 }

@@ -15,7 +15,7 @@ from . import host, manifest, ptx
 
 PACKAGE = Path(__file__).resolve().parents[1]
 # The prelude's parts, in order; host.model() goes after the first.
-HAND_WRITTEN = ("base.cuh", "loops.cuh", "batch.cuh", "element.cuh")
+HAND_WRITTEN = ("base.cuh", "loops.cuh", "batch.cuh", "element.cuh", "value.cuh")
 
 
 @cache
@@ -63,7 +63,7 @@ def _operations(module: Module, contract: dict) -> list[dict]:
 def header(module: Module, contract: dict) -> str:
     return environment().get_template("size.cuh.j2").render(
         version=__version__, size=module.size, ops=_operations(module, contract),
-        prelude=prelude(), domain=module.domain, element=module.element)
+        prelude=prelude(), domain=module.domain, element=module.element, value=module.value)
 
 
 def kernels(module: Module, contract: dict) -> str:
