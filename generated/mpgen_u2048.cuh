@@ -27,6 +27,9 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #else
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 #endif
 
 
@@ -46,6 +49,40 @@ struct Strides {
     return layout == Layout::interleaved ? Strides{n, 1} : Strides{1, words};
   }
 };
+
+#ifndef __CUDACC_RTC__
+// Hex text (an optional 0x, then digits, most significant first) and count words, least
+// significant first: what the value types' from_hex and to_hex use.
+namespace hex {
+// Throws std::invalid_argument where text is not hex or its value needs more than bits bits.
+inline void parse(std::string_view text, uint32_t* words, unsigned count, unsigned bits) {
+  const std::string_view digits = text.substr(text.size() > 1 && text[0] == '0' && (text[1] | 32) == 'x' ? 2 : 0);
+  const auto shown = [&] { return "'" + std::string(text.substr(0, 40)) + (text.size() > 40 ? "...'" : "'"); };
+  if (digits.empty()) throw std::invalid_argument(shown() + " is not a hex number");
+  for (unsigned k = 0; k < count; ++k) words[k] = 0;
+  unsigned bit = 0;
+  for (auto it = digits.rbegin(); it != digits.rend(); ++it, bit += 4) {
+    const char c = *it;
+    const int d = c >= '0' && c <= '9' ? c - '0' : (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10 : -1;
+    if (d < 0) throw std::invalid_argument(shown() + " is not a hex number");
+    if (d == 0) continue;
+    if (bit + 32 - __builtin_clz(unsigned(d)) > bits)
+      throw std::invalid_argument(shown() + " is wider than " + std::to_string(bits) + " bits");
+    words[bit / 32] |= uint32_t(d) << (bit % 32);
+  }
+}
+// Lower case, no 0x, no leading zeros ("0" for zero).
+inline std::string print(const uint32_t* words, unsigned count) {
+  std::string text;
+  for (unsigned k = count; k-- > 0;)
+    for (int shift = 28; shift >= 0; shift -= 4) {
+      const unsigned d = (words[k] >> shift) & 15u;
+      if (d || !text.empty()) text += "0123456789abcdef"[d];
+    }
+  return text.empty() ? "0" : text;
+}
+}  // namespace hex
+#endif
 
 }  // namespace mpgen
 #endif  // MPGEN_BASE
@@ -788,6 +825,28 @@ struct field_element {
     return r;
   }
   MPGEN_HOST_DEVICE void to_words(uint32_t* ordinary) const { D::leave(ordinary, w); }
+#ifndef __CUDACC_RTC__
+  // From and to hex text, on the host (ordinary form); from_hex throws
+  // std::invalid_argument where the text is not hex, std::out_of_range where it is not below p.
+  static field_element from_hex(std::string_view text) {
+    uint32_t words[limbs], p[limbs];
+    hex::parse(text, words, limbs, 32 * limbs);
+    D::modulus(p);
+    bool below = false;
+    for (unsigned k = limbs; k-- > 0;)  // from the top word: the first that differs decides
+      if (words[k] != p[k]) {
+        below = words[k] < p[k];
+        break;
+      }
+    if (!below) throw std::out_of_range("'" + std::string(text.substr(0, 40)) + "' is not below the modulus");
+    return from_words(words);
+  }
+  std::string to_hex() const {
+    uint32_t words[limbs];
+    to_words(words);
+    return hex::print(words, limbs);
+  }
+#endif
 #if !defined(__CUDACC_RTC__) && defined(__GNU_MP__)
   // From and to GMP's integers, on the host, where gmp.h is included first: any integer,
   // taken mod p.
@@ -911,6 +970,16 @@ struct uint_value {
     return r;
   }
   MPGEN_HOST_DEVICE void to_words(uint32_t* words) const { loops::copy<limbs>(words, w); }
+#ifndef __CUDACC_RTC__
+  // From and to hex text, on the host; from_hex throws std::invalid_argument where the text
+  // is not hex or is wider than bits.
+  static uint_value from_hex(std::string_view text) {
+    uint_value r;
+    hex::parse(text, r.w, limbs, bits);
+    return r;
+  }
+  std::string to_hex() const { return hex::print(w, limbs); }
+#endif
 #if !defined(__CUDACC_RTC__) && defined(__GNU_MP__)
   // From and to GMP's integers, on the host, where gmp.h is included first: any integer,
   // taken mod 2^bits.
@@ -76619,7 +76688,7 @@ struct shr33 {
 
 // The integers as values (mpgen's uint_value): words in registers, with + - (mod 2^2048),
 // * (the full product, a uint_words<4096>), & | ^ ~, << >> by any amount, == != < > <= >=,
-// is_zero(); from_words/to_words (and from_mpz/to_mpz where gmp.h comes first).
+// is_zero(); from_words/to_words, from_hex/to_hex (and from_mpz/to_mpz where gmp.h comes first).
 struct value_ops {
   static constexpr unsigned bits = 2048;
   using sum = add;

@@ -22,7 +22,7 @@ volatile wchar_t while xor xor_eq
 # with it.
 RESERVED = frozenset("""
 loops ptx_host detail batch_thread device_batch host_batch instance_words wide_word pack
-unpack warp_rows staged_batch_thread dynamic_shared_bytes field_element uint_value uint_words
+unpack warp_rows staged_batch_thread dynamic_shared_bytes field_element uint_value uint_words hex
 """.split())
 
 ALLOWED = ("lower-case letters, digits and _, starting with a letter, no double _, "

@@ -80,6 +80,9 @@ void check_element(const char* name) {
     e.to_mpz(got.v);
     CHECK_MESSAGE(mpz_cmp(got.v, value) == 0, name << " " << what << " of " << x << ", " << y);
   };
+  const std::string p_hex = mpz_get_str(nullptr, 16, p.v);
+  CHECK_THROWS_AS(E::from_hex(p_hex), std::out_of_range);
+  CHECK_THROWS_AS(E::from_hex("12x4"), std::invalid_argument);
   std::vector<E> gpu_a, gpu_b;
   std::vector<std::string> gpu_pairs_a, gpu_pairs_b;
   for (const auto& x : values) {
@@ -95,6 +98,8 @@ void check_element(const char* name) {
     mpz_sub(t.v, t.v, p.v);
     CHECK(E::from_mpz(t.v) == ex);
     CHECK(ex.is_zero() == (mpz_sgn(a.v) == 0));
+    CHECK(E::from_hex("0x" + x) == ex);
+    CHECK(ex.to_hex() == x);
     mpz_neg(want.v, a.v);
     mpz_mod(want.v, want.v, p.v);
     agrees(-ex, want.v, "-", x, "");

@@ -11,6 +11,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+#include <string>
+
 namespace {
 
 template <class V>
@@ -40,6 +43,10 @@ void check_value() {
     CHECK(V::from_words(words) == x);
     x.to_mpz(got);
     CHECK(mpz_cmp(got, a) == 0);
+    char* text = mpz_get_str(nullptr, 16, a);
+    CHECK(x.to_hex() == text);
+    CHECK(V::from_hex(std::string("0x") + text) == x);
+    free(text);
     mpz_add(want, a, b);
     mpz_mod(want, want, modulus);
     agrees(x + y, "+");
@@ -75,6 +82,10 @@ void check_value() {
     sum += y;
     CHECK(sum == x + y);
   }
+  char* too_wide = mpz_get_str(nullptr, 16, modulus);  // 2^bits
+  CHECK_THROWS_AS(V::from_hex(too_wide), std::invalid_argument);
+  free(too_wide);
+  CHECK_THROWS_AS(V::from_hex("0x"), std::invalid_argument);
   mpz_clears(a, b, want, got, modulus, nullptr);
   gmp_randclear(rng);
 }

@@ -11,6 +11,9 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #else
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 #endif
 
 
@@ -30,6 +33,40 @@ struct Strides {
     return layout == Layout::interleaved ? Strides{n, 1} : Strides{1, words};
   }
 };
+
+#ifndef __CUDACC_RTC__
+// Hex text (an optional 0x, then digits, most significant first) and count words, least
+// significant first: what the value types' from_hex and to_hex use.
+namespace hex {
+// Throws std::invalid_argument where text is not hex or its value needs more than bits bits.
+inline void parse(std::string_view text, uint32_t* words, unsigned count, unsigned bits) {
+  const std::string_view digits = text.substr(text.size() > 1 && text[0] == '0' && (text[1] | 32) == 'x' ? 2 : 0);
+  const auto shown = [&] { return "'" + std::string(text.substr(0, 40)) + (text.size() > 40 ? "...'" : "'"); };
+  if (digits.empty()) throw std::invalid_argument(shown() + " is not a hex number");
+  for (unsigned k = 0; k < count; ++k) words[k] = 0;
+  unsigned bit = 0;
+  for (auto it = digits.rbegin(); it != digits.rend(); ++it, bit += 4) {
+    const char c = *it;
+    const int d = c >= '0' && c <= '9' ? c - '0' : (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10 : -1;
+    if (d < 0) throw std::invalid_argument(shown() + " is not a hex number");
+    if (d == 0) continue;
+    if (bit + 32 - __builtin_clz(unsigned(d)) > bits)
+      throw std::invalid_argument(shown() + " is wider than " + std::to_string(bits) + " bits");
+    words[bit / 32] |= uint32_t(d) << (bit % 32);
+  }
+}
+// Lower case, no 0x, no leading zeros ("0" for zero).
+inline std::string print(const uint32_t* words, unsigned count) {
+  std::string text;
+  for (unsigned k = count; k-- > 0;)
+    for (int shift = 28; shift >= 0; shift -= 4) {
+      const unsigned d = (words[k] >> shift) & 15u;
+      if (d || !text.empty()) text += "0123456789abcdef"[d];
+    }
+  return text.empty() ? "0" : text;
+}
+}  // namespace hex
+#endif
 
 }  // namespace mpgen
 #endif  // MPGEN_BASE

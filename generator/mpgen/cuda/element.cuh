@@ -29,6 +29,28 @@ struct field_element {
     return r;
   }
   MPGEN_HOST_DEVICE void to_words(uint32_t* ordinary) const { D::leave(ordinary, w); }
+#ifndef __CUDACC_RTC__
+  // From and to hex text, on the host (ordinary form); from_hex throws
+  // std::invalid_argument where the text is not hex, std::out_of_range where it is not below p.
+  static field_element from_hex(std::string_view text) {
+    uint32_t words[limbs], p[limbs];
+    hex::parse(text, words, limbs, 32 * limbs);
+    D::modulus(p);
+    bool below = false;
+    for (unsigned k = limbs; k-- > 0;)  // from the top word: the first that differs decides
+      if (words[k] != p[k]) {
+        below = words[k] < p[k];
+        break;
+      }
+    if (!below) throw std::out_of_range("'" + std::string(text.substr(0, 40)) + "' is not below the modulus");
+    return from_words(words);
+  }
+  std::string to_hex() const {
+    uint32_t words[limbs];
+    to_words(words);
+    return hex::print(words, limbs);
+  }
+#endif
 #if !defined(__CUDACC_RTC__) && defined(__GNU_MP__)
   // From and to GMP's integers, on the host, where gmp.h is included first: any integer,
   // taken mod p.

@@ -38,6 +38,16 @@ struct uint_value {
     return r;
   }
   MPGEN_HOST_DEVICE void to_words(uint32_t* words) const { loops::copy<limbs>(words, w); }
+#ifndef __CUDACC_RTC__
+  // From and to hex text, on the host; from_hex throws std::invalid_argument where the text
+  // is not hex or is wider than bits.
+  static uint_value from_hex(std::string_view text) {
+    uint_value r;
+    hex::parse(text, r.w, limbs, bits);
+    return r;
+  }
+  std::string to_hex() const { return hex::print(w, limbs); }
+#endif
 #if !defined(__CUDACC_RTC__) && defined(__GNU_MP__)
   // From and to GMP's integers, on the host, where gmp.h is included first: any integer,
   // taken mod 2^bits.
