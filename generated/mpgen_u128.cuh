@@ -54,7 +54,12 @@ struct Strides {
 // Hex text (an optional 0x, then digits, most significant first) and count words, least
 // significant first: what the value types' from_hex and to_hex use.
 namespace hex {
-// Throws std::invalid_argument where text is not hex or its value needs more than bits bits.
+// The value of a hex digit, or -1.
+inline int digit(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10 : -1;
+}
+// Throws std::invalid_argument where text is not hex or its value needs more than bits bits;
+// messages show at most 40 characters of it.
 inline void parse(std::string_view text, uint32_t* words, unsigned count, unsigned bits) {
   const std::string_view digits = text.substr(text.size() > 1 && text[0] == '0' && (text[1] | 32) == 'x' ? 2 : 0);
   const auto shown = [&] { return "'" + std::string(text.substr(0, 40)) + (text.size() > 40 ? "...'" : "'"); };
@@ -63,8 +68,8 @@ inline void parse(std::string_view text, uint32_t* words, unsigned count, unsign
   unsigned bit = 0;
   for (auto it = digits.rbegin(); it != digits.rend(); ++it, bit += 4) {
     const char c = *it;
-    const int d = c >= '0' && c <= '9' ? c - '0' : (c | 32) >= 'a' && (c | 32) <= 'f' ? (c | 32) - 'a' + 10 : -1;
-    if (d < 0) throw std::invalid_argument(shown() + " is not a hex number");
+    const int d = digit(c);
+    if (d < 0) throw std::invalid_argument(shown() + " is not a hex number (bad digit '" + c + "')");
     if (d == 0) continue;
     if (bit + 32 - __builtin_clz(unsigned(d)) > bits)
       throw std::invalid_argument(shown() + " is wider than " + std::to_string(bits) + " bits");

@@ -81,9 +81,10 @@ def write(out: Path, files: dict[str, str], contracts: list[dict], ptx_arch: str
     old = read_record(out) if out.is_dir() else []
     new_names = {c["name"] for c in contracts}
     kept = [] if clean else [m for m in old if m.get("name") not in new_names]
-    ours = set().union(*(module_files(m) for m in old)) | {names.MANIFEST}
+    recorded = set().union(*(module_files(m) for m in old))
+    ours = recorded | {names.MANIFEST}
     writing = set().union(*(module_files(c) for c in contracts))
-    stale = set().union(*(module_files(m) for m in old)) - writing if clean else set()
+    stale = recorded - writing if clean else set()
 
     for name in sorted(writing):
         target = out / name

@@ -45,13 +45,6 @@ constexpr std::size_t shown_chars = 40;
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 // One operand as it is read, a character at a time, in bounded memory: its first
 // characters (enough to echo shown_chars after a 0x) and its significant digits (after
 // the 0x and the leading zeros), at most as many as its width allows.
@@ -74,7 +67,7 @@ struct Operand {
       prefix = true;  // the '0' before it was taken for a leading zero: no digit so far
       return;
     }
-    const int v = hex_value(c);
+    const int v = mpgen::hex::digit(c);
     if (v < 0) {
       if (!bad_seen) bad_seen = true, bad = c;
       return;
@@ -91,7 +84,7 @@ std::vector<uint32_t> parse_operand(const Operand& t, unsigned bits) {
   if (t.bad_seen)
     throw mpgen::InputError("'" + t.head.substr(0, shown_chars) + "...' (" + std::to_string(t.length) +
                             " characters) is not a hex number (bad digit '" + t.bad + "')");
-  const unsigned top = t.significant ? 32 - __builtin_clz(unsigned(hex_value(t.digits[0]))) : 0;
+  const unsigned top = t.significant ? 32 - __builtin_clz(unsigned(mpgen::hex::digit(t.digits[0]))) : 0;
   if (t.significant && 4 * (t.significant - 1) + top > bits) {
     const std::size_t skip = t.prefix ? 2 : 0;
     throw mpgen::InputError("operand 0x" + t.head.substr(skip, shown_chars) + "... (" +

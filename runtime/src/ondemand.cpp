@@ -426,10 +426,10 @@ const OpInfo& compile_on_demand(unsigned bits, std::string_view op, Device devic
 
 const OpInfo& compile_field_on_demand(std::string_view modulus, std::string_view op, unsigned bits, Device device) {
   const std::vector<std::string> request = field_request(modulus, bits);
-  const std::vector<uint32_t> p = parse_hex(request[1], 4 * unsigned(request[1].size()));
+  const std::string p = request[1].substr(2);  // normalised: to_hex of its words
   return build_on_demand(request, op,
                          [&](const OpInfo& info) {
-                           return !info.field.empty() && to_hex(info.modulus) == to_hex(p) && (!bits || info.bits == bits);
+                           return !info.field.empty() && to_hex(info.modulus) == p && (!bits || info.bits == bits);
                          },
                          "modulo " + request[1], device);
 }

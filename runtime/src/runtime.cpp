@@ -244,38 +244,16 @@ uint32_t Batch::flag(std::size_t j) const {
 }
 
 std::vector<uint32_t> parse_hex(std::string_view text, unsigned bits) {
-  std::string_view digits = text;
-  if (digits.size() >= 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
-    digits.remove_prefix(2);
-  if (digits.empty()) throw InputError("'" + std::string(text) + "' is not a hex number");
-  std::vector<uint32_t> limbs((bits + 31) / 32, 0);
-  unsigned bit = 0;
-  for (auto it = digits.rbegin(); it != digits.rend(); ++it, bit += 4) {
-    const char c = *it;
-    uint32_t v;
-    if (c >= '0' && c <= '9') v = c - '0';
-    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
-    else throw InputError("'" + std::string(text) + "' is not a hex number (bad digit '" + c + "')");
-    if (v == 0) continue;
-    const unsigned top = bit + 32 - __builtin_clz(v);  // bits the value needs so far
-    if (top > bits)
-      throw InputError("operand 0x" + std::string(digits) + " is wider than " + std::to_string(bits) + " bits");
-    limbs[bit / 32] |= v << (bit % 32);
+  std::vector<uint32_t> limbs((bits + 31) / 32);
+  try {
+    hex::parse(text, limbs.data(), unsigned(limbs.size()), bits);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
   }
   return limbs;
 }
 
-std::string to_hex(const std::vector<uint32_t>& limbs) {
-  static const char digit[] = "0123456789abcdef";
-  std::string s;
-  for (auto it = limbs.rbegin(); it != limbs.rend(); ++it)
-    for (int shift = 28; shift >= 0; shift -= 4) {
-      const unsigned d = (*it >> shift) & 15;
-      if (d || !s.empty()) s += digit[d];
-    }
-  return s.empty() ? "0" : s;
-}
+std::string to_hex(const std::vector<uint32_t>& limbs) { return hex::print(limbs.data(), unsigned(limbs.size())); }
 
 void to_mpz(mpz_t out, const std::vector<uint32_t>& limbs) {
   mpz_import(out, limbs.size(), -1, sizeof(uint32_t), 0, 0, limbs.data());
