@@ -52,6 +52,15 @@ def find_preset(name: str) -> str | None:
     return next((n for n in PRESETS if key(n) == key(name)), None)
 
 
+def preset_curve(name: str, modulus: int) -> dict[str, str] | None:
+    """The curve of the preset `name` (a, b, the point (x, y), (qx, qy) where given, and the
+    group's order, in hex) where that preset has one and this modulus."""
+    preset = PRESETS.get(name)
+    if preset is None or int(preset["modulus"], 0) != modulus or "curve" not in preset:
+        return None
+    return {**preset["curve"], **({"order": preset["order"]} if "order" in preset else {})}
+
+
 @dataclass(frozen=True)
 class Field(Size):
     """Integers modulo `modulus`, held in limbs of a `bits`-bit size; `label` names the

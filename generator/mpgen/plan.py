@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .field import Field, to_words
+from .field import Field, preset_curve, to_words
 from .ir import Function
 from .ops import MODULAR_OPERATIONS, Operation, modular
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
@@ -90,6 +90,11 @@ class Module:
         if isinstance(self.size, Field) or not set(ops).issuperset(VALUE_OPERATIONS.values()):
             return None
         return {role: ops[name] for role, name in VALUE_OPERATIONS.items()}
+
+    @property
+    def curve(self) -> dict[str, str] | None:
+        """The preset's curve, for a field made from a preset that has one."""
+        return preset_curve(self.size.label, self.size.modulus) if isinstance(self.size, Field) else None
 
     @property
     def domain(self) -> dict | None:

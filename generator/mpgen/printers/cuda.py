@@ -63,7 +63,8 @@ def _operations(module: Module, contract: dict) -> list[dict]:
 def header(module: Module, contract: dict) -> str:
     return environment().get_template("size.cuh.j2").render(
         version=__version__, size=module.size, ops=_operations(module, contract),
-        prelude=prelude(), domain=module.domain, element=module.element, value=module.value)
+        prelude=prelude(), domain=module.domain, element=module.element, value=module.value,
+        curve=module.curve)
 
 
 def kernels(module: Module, contract: dict) -> str:
