@@ -38,11 +38,8 @@ using clock_type = std::chrono::steady_clock;
 struct integer {
   mpz_t v;
   integer() { mpz_init(v); }
-  integer(const integer& o) { mpz_init_set(v, o.v); }
-  integer& operator=(const integer& o) {
-    mpz_set(v, o.v);
-    return *this;
-  }
+  integer(const integer&) = delete;
+  integer& operator=(const integer&) = delete;
   ~integer() { mpz_clear(v); }
   std::string hex() const {
     char* text = mpz_get_str(nullptr, 16, v);
@@ -60,7 +57,7 @@ struct curve_text {
 
 struct options {
   std::string device = "cpu";
-  unsigned threads = 0, batch = 32, block_threads = 256, blocks_per_sm = 4;
+  unsigned threads = 0, batch = 16, block_threads = 256, blocks_per_sm = 2;  // the fastest on the H100 (bench/NOTES.md)
   unsigned long seed = 1;
   int dp_bits = -1;
   double seconds = 0;
@@ -232,8 +229,15 @@ struct cpu_walker {
   }
   std::string name() const { return "cpu (" + std::to_string(threads) + " threads)"; }
 
-  // `iterations` steps of every walk; the distinguished points' records, and how many were lost (none here).
-  unsigned advance(unsigned iterations, uint64_t first_step, std::vector<uint32_t>& records) {
+  // `iterations` steps of every walk: start() takes the round, finish() runs it and
+  // returns the distinguished points' records, and how many were lost (none here).
+  unsigned iterations = 0;
+  uint64_t first_step = 0;
+  void start(unsigned round_iterations, uint64_t round_first_step) {
+    iterations = round_iterations;
+    first_step = round_first_step;
+  }
+  unsigned finish(std::vector<uint32_t>& records) {
     std::vector<std::vector<uint32_t>> found(threads);
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t)
@@ -313,7 +317,9 @@ struct gpu_walker {
   }
   std::string name() const { return "gpu (" + device + ")"; }
 
-  unsigned advance(unsigned iterations, uint64_t first_step, std::vector<uint32_t>& found) {
+  // A round of `iterations` steps of every walk: start() launches it and returns, so that
+  // the host looks for collisions in the last round's reports meanwhile; finish() waits.
+  void start(unsigned iterations, uint64_t first_step) {
     // Room for twice the expected reports and more; any beyond are lost, which delays the
     // solution but cannot make it wrong.
     const double expected = double(s.walk_count) * iterations / std::ldexp(1.0, int(s.dp_bits));
@@ -326,6 +332,8 @@ struct gpu_walker {
     cudaMemset(count, 0, 4);
     walk<B, F><<<blocks, block_threads>>>(rho::walks<F>{words, s.walk_count}, table, iterations, first_step,
                                           s.dp_mask(), records, count, capacity);
+  }
+  unsigned finish(std::vector<uint32_t>& found) {
     cuda_check(cudaDeviceSynchronize(), "walk");
     unsigned reported = 0;
     cudaMemcpy(&reported, count, 4, cudaMemcpyDeviceToHost);
@@ -364,14 +372,22 @@ bool solve(const search<F>& s, Walker& walker, double seconds) {
   unsigned long long lost = 0, points = 0;
   std::vector<uint32_t> records;
   const double expected = s.expected_iterations();
-  while (seconds <= 0 || elapsed() < seconds) {
+  const double per_walk_cap = std::max(16.0, expected / double(s.walk_count) / 64);
+  walker.start(iterations, done);
+  double round_began = 0;
+  for (bool more = true; more;) {
     records.clear();
-    const double before = elapsed();
-    lost += walker.advance(iterations, done, records);
-    const double took = elapsed() - before;
+    lost += walker.finish(records);
+    const double took = elapsed() - round_began;
     done += iterations;
-    // About a second a round: enough reports to check, and --seconds kept.
-    if (took < 0.5 && iterations < (1u << 24)) iterations *= 2;
+    // Rounds of about half a second, but no longer than a 64th of the expected steps per
+    // walk: a collision is seen at the end of its round.
+    if (took < 0.5 && iterations < per_walk_cap) iterations *= 2;
+    more = seconds <= 0 || elapsed() < seconds;
+    if (more) {
+      walker.start(iterations, done);
+      round_began = elapsed();
+    }
     const double all = double(done) * double(s.walk_count);
     if (elapsed() - last_report >= 10) {
       last_report = elapsed();
@@ -412,9 +428,11 @@ bool solve(const search<F>& s, Walker& walker, double seconds) {
       const double t = elapsed();
       std::printf("solved: k = %s\n", k.hex().c_str());
       std::printf("check: k P == Q: %s\n", right ? "yes" : "NO");
-      std::printf("after %.4g iterations (%.3f of the expected %.4g) in %.2f s: %.4g iterations/s, "
+      // Every walk had made now.step steps when the second report was made.
+      const double needed = double(now.step) * double(s.walk_count);
+      std::printf("after %.4g iterations (%.3f of the expected %.4g; %.4g run) in %.2f s: %.4g iterations/s, "
                   "%llu distinguished points (%llu lost)\n",
-                  all, all / expected, expected, t, all / t, points, lost);
+                  needed, needed / expected, expected, all, t, all / t, points, lost);
       if (!right) std::exit(1);
       return true;
     }
