@@ -127,8 +127,6 @@ struct search {
     const F b = element(text.b, "b");
     p = {element(text.px, "P's x"), element(text.py, "P's y")};
     q = {element(text.qx, "Q's x"), element(text.qy, "Q's y")};
-    for (const auto& s : {p, q})
-      if (s.y.sqr() != s.x.sqr() * s.x + a * s.x + b) fail("a point is not on y^2 = x^3 + a x + b");
     try {  // P's order: within the Hasse bound of p + 1, so one word wider than p at most
       uint32_t words[F::limbs + 1];
       mpgen::hex::parse(text.order, words, F::limbs + 1, 32 * (F::limbs + 1));
@@ -136,6 +134,8 @@ struct search {
     } catch (const std::exception& e) {
       fail(std::string("n: ") + e.what());
     }
+    for (const auto& [s, name] : {std::pair{p, "P"}, std::pair{q, "Q"}})
+      if (s.y.sqr() != s.x.sqr() * s.x + a * s.x + b) fail(std::string(name) + " is not on y^2 = x^3 + a x + b");
     if (mpz_probab_prime_p(n.v, 30) == 0) fail("the order " + n.hex() + " is not prime");
     if (times<F>(n, p, a)) fail("n P is not infinity: n is not P's order");
 
