@@ -13,6 +13,10 @@ import argparse
 import math
 import random
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "generator"))
+from mpgen.field import is_probable_prime as is_prime  # noqa: E402  (mpgen's Miller-Rabin)
 
 INFINITY = None
 
@@ -45,28 +49,6 @@ def multiply(k, s, a, p):
         if bit == "1":
             result = add(result, s, a, p)
     return result
-
-
-def is_prime(n: int) -> bool:
-    if n < 2:
-        return False
-    for q in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37):  # deterministic below 3.3e24
-        if n % q == 0:
-            return n == q
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d, s = d // 2, s + 1
-    for q in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37):
-        x = pow(q, d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
 
 
 def random_point(a, b, p, rng):
