@@ -1,0 +1,76 @@
+"""The cooperative level (mpgen/group.py) run on the host against Python's integers: the
+carry scan's one-addition formula against the serial definition, and add, sub, neg at
+every test size of issue 18, with carries and borrows that ripple across every thread."""
+import random
+
+import pytest
+
+from mpgen.group import Shape, add_or_sub, carries, execute
+
+# Shapes: bits, T, Q (3000 bits: 94 limbs in 32 threads of 3, the top thread half used).
+SHAPES = [(2048, 16, 4), (3000, 32, 3), (4096, 32, 4), (8192, 32, 8), (32768, 128, 8),
+          (262144, 1024, 8)]
+
+
+def edges(bits: int, shape: Shape) -> list[int]:
+    top = (1 << bits) - 1
+    boundaries = [1 << (32 * shape.limbs_per_thread * t) for t in range(1, shape.threads)
+                  if 32 * shape.limbs_per_thread * t < bits]
+    return [0, 1, top, top - 1, 1 << (bits - 1)] + boundaries[:3] + [b - 1 for b in boundaries[:3]]
+
+
+@pytest.mark.parametrize("bits, threads, q", SHAPES)
+@pytest.mark.parametrize("kind", ["add", "sub", "neg"])
+def test_against_python_integers(kind, bits, threads, q):
+    shape = Shape(bits, threads, q)
+    program = add_or_sub(kind, shape)
+    rng = random.Random(bits)
+    values = edges(bits, shape)
+    pairs = [(a, b) for a in values for b in values]
+    randoms = [(rng.getrandbits(bits), rng.getrandbits(bits)) for _ in range(20)]
+    if bits > 100000:  # the interpreter runs 1024 threads: fewer cases
+        pairs, randoms = pairs[::10], randoms[:4]
+    top = 1 << bits
+    for a, b in pairs + randoms:
+        for k in ((0,) if kind == "neg" else (0, 1)):
+            if kind == "neg":
+                assert execute(program, [a], []) == ((-a) % top, None)
+            elif kind == "add":
+                assert execute(program, [a, b], [k]) == ((a + b + k) % top, (a + b + k) >> bits)
+            else:
+                assert execute(program, [a, b], [k]) == ((a - b - k) % top, int(a - b - k < 0))
+
+
+def test_carry_scan_formula_is_the_serial_carry():
+    rng = random.Random(7)
+    for threads in (8, 32, 1024):
+        for _ in range(200):
+            kinds = [rng.choice("gpn") for _ in range(threads)]  # generate, propagate, neither
+            g = sum(1 << t for t, c in enumerate(kinds) if c == "g")
+            p = sum(1 << t for t, c in enumerate(kinds) if c == "p")
+            carry_in = rng.getrandbits(1)
+            serial, c = 0, carry_in
+            for t, kind in enumerate(kinds):
+                serial |= c << t
+                c = 1 if kind == "g" else c if kind == "p" else 0
+            assert carries(g, p, carry_in, threads) == (serial, c)
+
+
+@pytest.mark.parametrize("bits, threads, q", [(4096, 32, 4), (262144, 1024, 8)])
+def test_a_carry_ripples_through_every_thread(bits, threads, q):
+    shape, top = Shape(bits, threads, q), (1 << bits) - 1
+    assert execute(add_or_sub("add", shape), [top, 0], [1]) == (0, 1)
+    assert execute(add_or_sub("add", shape), [top, 1], [0]) == (0, 1)
+    assert execute(add_or_sub("sub", shape), [0, 0], [1]) == (top, 1)
+    assert execute(add_or_sub("sub", shape), [1 << (bits - 1), 1], [0]) == ((1 << (bits - 1)) - 1, 0)
+
+
+@pytest.mark.parametrize("bits, threads, q, message", [
+    (4096, 4, 32, "4 threads: a group is a power of two from 8 to 1024"),
+    (4096, 24, 6, "24 threads: a group is a power of two"),
+    (4096, 32, 3, "32 threads of 3 limbs do not hold 128 limbs"),
+    (4096, 64, 4, "64 threads of 4 limbs do not hold 128 limbs with every thread used"),
+])
+def test_shapes_that_cannot_hold_the_size_are_refused(bits, threads, q, message):
+    with pytest.raises(ValueError, match=message):
+        Shape(bits, threads, q).check()
