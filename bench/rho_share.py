@@ -22,7 +22,7 @@ def constant(header: str, name: str) -> int:
 def main(output: str, build: str, batch: int = 16) -> None:
     text = Path(output).read_text()
     ceiling = float(re.search(r"multiply-add ([\d.]+) T halves/s", text).group(1)) * 1e12
-    rates = dict(re.findall(r"== (eccp\d+), gpu\n.*?([\d.e+]+) iterations/s", text))
+    rates = dict(re.findall(r"== (eccp\d+), gpu[^\n]*\n.*?([\d.e+]+) iterations/s", text))
     print(f"ceiling {ceiling / 1e12:.2f} T halves/s, batch {batch}")
     print("| field | limbs | iterations/s | products/iteration | halves/iteration | share of the ceiling |")
     print("| --- | --- | --- | --- | --- | --- |")

@@ -57,7 +57,7 @@ struct curve_text {
 
 struct options {
   std::string device = "cpu";
-  unsigned threads = 0, batch = 16, block_threads = 256, blocks_per_sm = 2;  // the fastest on the H100 (bench/NOTES.md)
+  unsigned threads = 0, batch = 32, block_threads = 256, blocks_per_sm = 2;  // the fastest on the H100 (bench/NOTES.md)
   unsigned long seed = 1;
   int dp_bits = -1;
   double seconds = 0;
@@ -242,8 +242,9 @@ struct cpu_walker {
     std::vector<std::thread> pool;
     for (unsigned t = 0; t < threads; ++t)
       pool.emplace_back([&, t] {
+        rho::local_prefix<B, F> prefix;
         for (unsigned i = 0; i < iterations; ++i)
-          rho::step_batch<B>(w, t, threads, s.table, s.dp_mask(), [&](std::size_t g, const F& x) {
+          rho::step_batch<B>(w, t, threads, s.table, s.dp_mask(), prefix, [&](std::size_t g, const F& x) {
             found[t].resize(found[t].size() + record_words<F>);
             write_record(found[t].data() + found[t].size() - record_words<F>, g, first_step + i + 1, x);
           });
@@ -265,6 +266,11 @@ __global__ void start_walks(rho::walks<F> w, const rho::point<F>* u, const rho::
   if (g < w.count) w.store(g, rho::add_distinct(u[g % per_row], v[g / per_row]));
 }
 
+// Batches of 16 keep their prefix products in registers, larger ones in the block's
+// dynamic shared memory (B * limbs words a thread).
+template <unsigned B, class F>
+constexpr bool prefix_in_shared = B > 16;
+
 template <unsigned B, class F>
 __global__ void __launch_bounds__(256) walk(rho::walks<F> w, const rho::table<F>* global_table, unsigned iterations,
                                             uint64_t first_step, uint32_t dp_mask, uint32_t* records,
@@ -275,11 +281,22 @@ __global__ void __launch_bounds__(256) walk(rho::walks<F> w, const rho::table<F>
   __syncthreads();
   const std::size_t first = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  for (unsigned i = 0; i < iterations; ++i)
-    rho::step_batch<B>(w, first, stride, table, dp_mask, [&](std::size_t g, const F& x) {
-      const unsigned at = atomicAdd(count, 1u);
-      if (at < capacity) write_record(records + std::size_t(at) * record_words<F>, g, first_step + i + 1, x);
-    });
+  const auto report = [&](std::size_t g, const F& x, uint64_t step) {
+    const unsigned at = atomicAdd(count, 1u);
+    if (at < capacity) write_record(records + std::size_t(at) * record_words<F>, g, step, x);
+  };
+  if constexpr (prefix_in_shared<B, F>) {
+    extern __shared__ uint32_t prefix_words[];
+    rho::shared_prefix<F> prefix{prefix_words, threadIdx.x, blockDim.x};
+    for (unsigned i = 0; i < iterations; ++i)
+      rho::step_batch<B>(w, first, stride, table, dp_mask, prefix,
+                         [&](std::size_t g, const F& x) { report(g, x, first_step + i + 1); });
+  } else {
+    rho::local_prefix<B, F> prefix;
+    for (unsigned i = 0; i < iterations; ++i)
+      rho::step_batch<B>(w, first, stride, table, dp_mask, prefix,
+                         [&](std::size_t g, const F& x) { report(g, x, first_step + i + 1); });
+  }
 }
 
 // Walks on the GPU: thread t of the grid steps walks t, t + grid threads, ...
@@ -308,7 +325,11 @@ struct gpu_walker {
     cuda_check(cudaDeviceSynchronize(), "start_walks");
     cudaFree(u);
     cudaFree(v);
+    if (prefix_in_shared<B, F>)
+      cuda_check(cudaFuncSetAttribute(walk<B, F>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes())),
+                 "--batch and --block-threads: the prefix products do not fit shared memory");
   }
+  std::size_t shared_bytes() const { return prefix_in_shared<B, F> ? std::size_t(B) * F::limbs * 4 * block_threads : 0; }
   ~gpu_walker() {
     cudaFree(words);
     cudaFree(records);
@@ -330,7 +351,7 @@ struct gpu_walker {
       cuda_check(cudaMalloc(&records, std::size_t(capacity) * record_words<F> * 4), "cudaMalloc (records)");
     }
     cudaMemset(count, 0, 4);
-    walk<B, F><<<blocks, block_threads>>>(rho::walks<F>{words, s.walk_count}, table, iterations, first_step,
+    walk<B, F><<<blocks, block_threads, shared_bytes()>>>(rho::walks<F>{words, s.walk_count}, table, iterations, first_step,
                                           s.dp_mask(), records, count, capacity);
   }
   unsigned finish(std::vector<uint32_t>& found) {
@@ -484,7 +505,8 @@ int run(const options& o, const curve_text& curve, const char* field) {
   switch (o.batch) {
     case 16: return run_batch<16, F>(o, curve, field);
     case 32: return run_batch<32, F>(o, curve, field);
-    default: return run_batch<64, F>(o, curve, field);
+    case 64: return run_batch<64, F>(o, curve, field);
+    default: return run_batch<128, F>(o, curve, field);
   }
 }
 
@@ -506,7 +528,7 @@ int main(int argc, char** argv) {
   app.add_option("--curve", curve_list, "a,b,px,py,qx,qy,n in hex: the curve over --field, P, Q and P's prime order");
   app.add_option("--device", o.device, "cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--threads", o.threads, "host threads (cpu; default: all)");
-  app.add_option("--batch", o.batch, "walks per thread, sharing one inversion")->check(CLI::IsMember({16, 32, 64}));
+  app.add_option("--batch", o.batch, "walks per thread, sharing one inversion")->check(CLI::IsMember({16, 32, 64, 128}));
   app.add_option("--block-threads", o.block_threads, "threads per block (gpu)")->check(CLI::IsMember({64, 128, 256}));
   app.add_option("--blocks-per-sm", o.blocks_per_sm, "blocks per multiprocessor (gpu)")->check(CLI::Range(1, 64));
   app.add_option("--seed", o.seed, "the walks' starts");

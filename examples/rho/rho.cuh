@@ -90,28 +90,56 @@ struct walks {
   }
 };
 
+// Where a thread keeps its batch's prefix products: in registers (a small batch; the
+// loops over it unroll), or in shared memory, which lets a batch grow beyond the registers
+// and so share one inversion among more walks.
+template <unsigned B, class F>
+struct local_prefix {
+  F v[B];
+  MPGEN_HOST_DEVICE F get(unsigned k) const { return v[k]; }
+  MPGEN_HOST_DEVICE void set(unsigned k, const F& value) { v[k] = value; }
+};
+
+// Word i of entry k at words[(k * limbs + i) * lanes + lane]: a warp's 32 threads touch
+// 32 consecutive words, one bank each.
+template <class F>
+struct shared_prefix {
+  uint32_t* words;
+  unsigned lane, lanes;
+  MPGEN_HOST_DEVICE F get(unsigned k) const {
+    F v;
+    for (unsigned i = 0; i < F::limbs; ++i) v.w[i] = words[(k * F::limbs + i) * lanes + lane];
+    return v;
+  }
+  MPGEN_HOST_DEVICE void set(unsigned k, const F& value) {
+    for (unsigned i = 0; i < F::limbs; ++i) words[(k * F::limbs + i) * lanes + lane] = value.w[i];
+  }
+};
+
 // One step of the B walks first, first + stride, ..., sharing one inversion; found(g, x)
 // for each walk that lands on a distinguished point. The same points as B step_one calls.
 #ifdef __CUDACC__
 #pragma nv_exec_check_disable  // found is the host's or the GPU's, as the caller is
 #endif
-template <unsigned B, class F, class Found>
+template <unsigned B, class F, class Prefix, class Found>
 MPGEN_HOST_DEVICE void step_batch(const walks<F>& w, std::size_t first, std::size_t stride, const table<F>& t,
-                                  uint32_t dp_mask, Found&& found) {
-  F prefix[B];  // prefix[k] = dx_0 ... dx_k, dx = table x - walk x
+                                  uint32_t dp_mask, Prefix& prefix, Found&& found) {
+  // prefix k = dx_0 ... dx_k, dx = table x - walk x
+  F product;
   for (unsigned k = 0; k < B; ++k) {
     const F x = w.x(first + k * stride);
     const F dx = t.x[entry(x, t)] - x;
-    prefix[k] = k ? prefix[k - 1] * dx : dx;
+    product = k ? product * dx : dx;
+    prefix.set(k, product);
   }
-  F inverse = prefix[B - 1].inv();  // 1 / (dx_0 ... dx_k) for the k below
+  F inverse = product.inv();  // 1 / (dx_0 ... dx_k) for the k below
   for (unsigned k = B; k-- > 0;) {
     const std::size_t g = first + k * stride;
     const point<F> s = w.load(g);
     const unsigned j = entry(s.x, t);
     F own = inverse;  // 1 / dx_k
     if (k) {
-      own = inverse * prefix[k - 1];
+      own = inverse * prefix.get(k - 1);
       inverse *= t.x[j] - s.x;
     }
     const point<F> r = add_with_inverse(s, t.x[j], t.y[j], own);
