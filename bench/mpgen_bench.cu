@@ -29,6 +29,13 @@
 #include "mpgen_u64.cuh"
 #include "mpgen_u1024.cuh"
 
+#include "mpgen_u131072.cuh"
+#include "mpgen_u2048_group.cuh"
+#include "mpgen_u262144.cuh"
+#include "mpgen_u32768.cuh"
+#include "mpgen_u4096.cuh"
+#include "mpgen_u8192.cuh"
+
 #include "mpgen_powm1024.cuh"
 #include "mpgen_powm128.cuh"
 #include "mpgen_powm2048.cuh"
@@ -53,6 +60,9 @@
 // modexp with the window table scanned by masks (kept up to 8 limbs; 512 shows the loss above).
 #define MPGEN_BENCH_POWM_SCAN(X) X(128) X(256) X(512)
 #define MPGEN_BENCH_SIZES(X) X(64) X(128) X(131) X(255) X(256) X(381) X(512) X(521) X(1024) X(2048)
+// The group tier (module, bits), from memory with seed 003's batches: 2^32 bits per operand.
+#define MPGEN_BENCH_GROUP(X) \
+  X(u2048_group, 2048) X(u4096, 4096) X(u8192, 8192) X(u32768, 32768) X(u131072, 131072) X(u262144, 262144)
 
 namespace {
 
@@ -382,8 +392,10 @@ int main(int argc, char** argv) {
   std::vector<unsigned> bits;
   bool quick = false;
   app.add_option("--device", device, "gpu or cpu")->check(CLI::IsMember({"cpu", "gpu"}));
-  app.add_option("--bits", bits, "sizes (default: all built in: 64 128 131 255 256 381 512 521 1024 2048)")
-      ->delimiter(',')->check(CLI::IsMember({64, 128, 131, 255, 256, 381, 512, 521, 1024, 2048}));
+  app.add_option("--bits", bits, "sizes (default: all built in: 64 128 131 255 256 381 512 521 1024 2048; "
+                 "the group tier's 4096 8192 32768 131072 262144)")
+      ->delimiter(',')->check(CLI::IsMember({64, 128, 131, 255, 256, 381, 512, 521, 1024, 2048, 4096, 8192, 32768,
+                                             131072, 262144}));
 #define FIELD_NAME(f, sppark_chain) #f,
   std::vector<std::string> fields;
   app.add_option("--fields", fields, "fields for the GPU's modular rows (default: all when no --bits is given)")
@@ -435,6 +447,15 @@ int main(int argc, char** argv) {
     }                                                                                   \
   }
     MPGEN_BENCH_SIZES(GPU_ROWS)
+#define GROUP_ROWS(m, b)                                                                             \
+  if (wanted(bits, b) && fields.empty()) {                                                         \
+    const std::size_t group_n = quick ? 64 : (std::size_t(1) << 32) / b;                           \
+    for (auto layout : {mpgen::Layout::contiguous, mpgen::Layout::interleaved}) {                  \
+      rows.push_back(from_memory<mpgen::m::add>(c, group_n, layout, "group tier"));                \
+      rows.push_back(from_memory<mpgen::m::sub>(c, group_n, layout, "group tier"));                \
+    }                                                                                              \
+  }
+    MPGEN_BENCH_GROUP(GROUP_ROWS)
     // sppark's workloads (../shared/ANCHORS.md): a = a * b in Montgomery form, 256 times
     // per thread over 2^22 threads, and one product from memory; and the same chain in
     // ordinary form (modmul: pseudo-Mersenne folding where the modulus allows it).

@@ -1,9 +1,11 @@
-# mpgen_generate(<target> BITS <bits>... OPS <op>... [MUL auto|schoolbook|karatsuba] [TABLE])
+# mpgen_generate(<target> BITS <bits>... OPS <op>... [MUL auto|schoolbook|karatsuba]
+#                [TIER auto|thread|group] [THREADS <t>] [INSTANCES_PER_BLOCK <n>] [TABLE])
 # mpgen_generate(<target> MODULUS <p> NAME <name> OPS <op>... [BITS <bits>] [MUL ...] [TABLE])
 # mpgen_generate(<target> FIELD <preset> OPS <op>... [BITS <bits>] [MUL ...] [TABLE])
 #
 # Generates mpgen's headers for the given sizes and operations at build time, into
-# <build>/mpgen/<target> (<build>/mpgen/<target>.<name> for a modulus or a preset), and
+# <build>/mpgen/<target> (<build>/mpgen/<target>.<name> for a modulus or a preset,
+# <build>/mpgen/<target>.<tier> for sizes with a TIER), and
 # adds them and that include directory to <target>: its sources can then #include
 # "mpgen_u<bits>.cuh" (or "mpgen_<name>.cuh", the preset's name as `mpgen --list` shows it). The headers are made again when the
 # generator, its templates or the request change, and not otherwise. A bad request
@@ -27,10 +29,12 @@ function(mpgen_command var)
 endfunction()
 
 function(mpgen_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "TABLE" "MUL;MODULUS;NAME;FIELD" "BITS;OPS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "TABLE" "MUL;TIER;THREADS;INSTANCES_PER_BLOCK;MODULUS;NAME;FIELD"
+                        "BITS;OPS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mpgen_generate: unknown arguments ${ARG_UNPARSED_ARGUMENTS}; "
-                        "allowed: BITS <bits>... OPS <op>... [MUL method], or MODULUS <p> "
+                        "allowed: BITS <bits>... OPS <op>... [MUL method] [TIER tier] [THREADS t] "
+                        "[INSTANCES_PER_BLOCK n], or MODULUS <p> "
                         "NAME <name> (or FIELD <preset>) OPS <op>... [BITS <bits>] [MUL method]")
   endif()
   if(NOT ARG_OPS OR NOT (ARG_BITS OR ARG_MODULUS OR ARG_FIELD) OR (ARG_MODULUS AND NOT ARG_NAME))
@@ -55,10 +59,20 @@ function(mpgen_generate target)
   if(ARG_BITS)
     list(APPEND generate --bits ${bits})
   endif()
+  if(ARG_TIER AND NOT ARG_MODULUS AND NOT ARG_FIELD)
+    string(APPEND out ".${ARG_TIER}")  # a folder of its own beside the target's other sizes
+  endif()
   list(APPEND generate --out ${out})
   if(ARG_MUL)
     list(APPEND generate --mul ${ARG_MUL})
   endif()
+  foreach(option IN ITEMS TIER THREADS INSTANCES_PER_BLOCK)
+    if(ARG_${option})
+      string(TOLOWER "--${option}" flag)
+      string(REPLACE "_" "-" flag "${flag}")
+      list(APPEND generate ${flag} ${ARG_${option}})
+    endif()
+  endforeach()
   if(ARG_TABLE)
     list(APPEND generate --table)
   endif()

@@ -30,6 +30,7 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 #endif
 
 
@@ -630,6 +631,172 @@ MPGEN_HOST_DEVICE void square_root(uint32_t* y, const uint32_t* a) {
 }  // namespace loops
 }  // namespace mpgen
 
+// The group tier's steps between threads (generator/mpgen/group.py defines them): one
+// integer held by a group of T consecutive threads of a block, thread t holding limbs
+// [t Q, (t + 1) Q). On the GPU each step is a few ballots, shuffles or shared-memory
+// words; on the host the same formula runs over every thread's words. Copied verbatim
+// into every generated header, inside its version guard.
+namespace mpgen {
+namespace group {
+
+// The bits of limb `limb` that lie below `bits` (a mask for the width's top).
+MPGEN_HOST_DEVICE uint32_t width_mask(unsigned limb, unsigned bits) {
+  return limb < bits / 32 ? ~0u : limb == bits / 32 ? (1u << bits % 32) - 1 : 0u;
+}
+
+#ifdef __CUDACC__
+// Every thread of the block runs every step (threads of instances past the batch's end
+// too, on zeros), so that ballots over whole warps and block barriers are well defined.
+template <unsigned T>
+struct on_device {
+  __device__ __forceinline__ static unsigned rank() { return threadIdx.x % T; }
+
+  // carry: the carry into this thread's limbs; out: the carry out of the group. From each
+  // thread's generate and propagate bits: the carries are the bits of (P + 2 G + carry_in)
+  // xor P (CGBN's trick), within a warp from two ballots; across the W warps of a larger
+  // group the same formula again over each warp's own generate and propagate bits (its
+  // carry out with no carry in, and with one), exchanged in shared memory.
+  __device__ __forceinline__ static void carry_scan(uint32_t generate, uint32_t propagate, uint32_t carry_in,
+                                                    uint32_t& carry, uint32_t& out) {
+    const unsigned lane = threadIdx.x % 32;
+    const uint32_t g = __ballot_sync(~0u, generate & 1), p = __ballot_sync(~0u, propagate & 1);
+    if constexpr (T <= 32) {
+      const unsigned base = lane / T * T;
+      const uint64_t mask = (uint64_t(1) << T) - 1;
+      const uint64_t gp = uint64_t(p) >> base & mask, gg = uint64_t(g) >> base & mask;
+      const uint64_t total = gp + 2 * gg + (carry_in & 1);
+      carry = uint32_t((total ^ gp) >> (lane - base)) & 1;
+      out = uint32_t(total >> T) & 1;
+    } else {
+      constexpr unsigned W = T / 32;
+      __shared__ uint32_t warp_bits[2 * 32];  // per warp of the block: its generate, propagate
+      const unsigned warp = threadIdx.x / 32, first = warp / W * W;
+      const uint64_t within = uint64_t(p) + 2 * uint64_t(g);
+      const uint32_t out0 = uint32_t(within >> 32), out1 = uint32_t((within + 1) >> 32);
+      __syncthreads();  // an earlier scan's readers are done with warp_bits
+      if (lane == 0) warp_bits[2 * warp] = out0, warp_bits[2 * warp + 1] = out1 & ~out0;
+      __syncthreads();
+      const uint32_t wg = __ballot_sync(~0u, lane < W && warp_bits[2 * (first + lane)]);
+      const uint32_t wp = __ballot_sync(~0u, lane < W && warp_bits[2 * (first + lane) + 1]);
+      const uint64_t wtotal = uint64_t(wp) + 2 * uint64_t(wg) + (carry_in & 1);
+      const uint32_t warp_in = uint32_t((wtotal ^ wp) >> (warp - first)) & 1;
+      out = uint32_t(wtotal >> W) & 1;
+      carry = uint32_t(((within + warp_in) ^ p) >> lane) & 1;
+    }
+  }
+
+  // 1 where bit 0 of `bit` is set in every thread of the group, else 0.
+  __device__ __forceinline__ static uint32_t all(uint32_t bit) {
+    const unsigned lane = threadIdx.x % 32;
+    const uint32_t votes = __ballot_sync(~0u, bit & 1);
+    if constexpr (T <= 32) {
+      const uint32_t mask = (T == 32 ? ~0u : (1u << T) - 1) << (lane / T * T);
+      return (votes & mask) == mask;
+    } else {
+      constexpr unsigned W = T / 32;
+      __shared__ uint32_t warp_all[32];  // per warp of the block
+      const unsigned warp = threadIdx.x / 32, first = warp / W * W;
+      __syncthreads();
+      if (lane == 0) warp_all[warp] = votes == ~0u;
+      __syncthreads();
+      return __all_sync(~0u, lane >= W || warp_all[first + lane]);
+    }
+  }
+
+  // Thread `from`'s value, in every thread of the group.
+  __device__ __forceinline__ static uint32_t broadcast(uint32_t value, unsigned from) {
+    if constexpr (T <= 32) {
+      return __shfl_sync(~0u, value, threadIdx.x % 32 / T * T + from);
+    } else {
+      __shared__ uint32_t slot[32];  // per group of the block
+      const unsigned group = threadIdx.x / T;
+      __syncthreads();
+      if (rank() == from) slot[group] = value;
+      __syncthreads();
+      return slot[group];
+    }
+  }
+};
+
+// Thread t's words of operands o, o + 1, ... of instance j (Strides s): its Q limbs of
+// each vector operand (zeros above the operand's limbs; nothing for a group past the
+// batch's end), each one-word operand whole.
+template <class Op, unsigned o = 0>
+__device__ __forceinline__ void load_operands(uint32_t* x, const uint32_t* __restrict__ in, Strides s,
+                                              std::size_t j, bool live, unsigned t, unsigned first = 0) {
+  if constexpr (o < Op::operands) {
+    constexpr unsigned limbs = Op::operand_limbs[o], Q = Op::limbs_per_thread;
+    if constexpr (limbs == 1) {
+      x[0] = live ? in[first * s.word + j * s.instance] : 0;
+    } else {
+#pragma unroll
+      for (unsigned i = 0; i < Q; ++i) {
+        const unsigned limb = t * Q + i;
+        x[i] = live && limb < limbs ? in[(first + limb) * s.word + j * s.instance] : 0;
+      }
+    }
+    load_operands<Op, o + 1>(x + (limbs == 1 ? 1 : Q), in, s, j, live, t, first + limbs);
+  }
+}
+
+// Op (a group operation) over a batch of n instances: group g of the launch runs instance
+// g; each thread loads its words, runs Op::thread, and stores its limbs of the result;
+// thread 0 stores the flag.
+template <class Op>
+__device__ __forceinline__ void batch_group(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                            uint32_t* __restrict__ out) {
+  constexpr unsigned T = Op::threads_per_instance, Q = Op::limbs_per_thread;
+  const unsigned t = threadIdx.x % T;
+  const std::size_t j = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / T;
+  const bool live = j < n;
+  const Strides so = Strides::of(layout, n, Op::out_words);
+  uint32_t x[Op::thread_in_words], y[Op::thread_out_words];
+  load_operands<Op>(x, in, Strides::of(layout, n, Op::in_words), j, live, t);
+  Op::thread(y, x);
+  if (!live) return;
+#pragma unroll
+  for (unsigned i = 0; i < Q; ++i)
+    if (t * Q + i < Op::result_limbs) out[(t * Q + i) * so.word + j * so.instance] = y[i];
+  if (Op::flag_words && t == 0) out[Op::result_limbs * so.word + j * so.instance] = y[Q];
+}
+#endif  // __CUDACC__
+
+#ifndef __CUDACC_RTC__
+// The same steps on the host, over all T threads' words at once (word t: thread t's).
+namespace on_host {
+inline void carry_scan(unsigned T, const uint32_t* generate, const uint32_t* propagate, uint32_t carry_in,
+                       uint32_t* carry, uint32_t* out) {
+  uint64_t c = carry_in & 1;  // the running carry of P + 2 G + carry_in, 32 threads at a time
+  uint32_t shifted = 0;       // G's bit moved into the next word by the doubling
+  for (unsigned w = 0; w * 32 < T; ++w) {
+    const unsigned count = T - 32 * w < 32 ? T - 32 * w : 32;
+    uint32_t p = 0, g = 0;
+    for (unsigned i = 0; i < count; ++i)
+      p |= (propagate[32 * w + i] & 1) << i, g |= (generate[32 * w + i] & 1) << i;
+    const uint64_t sum = uint64_t(p) + (g << 1 | shifted) + c;  // 2 G's bit 32 moves on in `shifted`
+    const uint32_t carries = uint32_t(sum) ^ p;
+    for (unsigned i = 0; i < count; ++i) carry[32 * w + i] = carries >> i & 1;
+    if (count < 32) {
+      const uint32_t top = uint32_t(sum >> count) & 1;
+      for (unsigned i = 0; i < T; ++i) out[i] = top;
+      return;
+    }
+    c = sum >> 32;
+    shifted = g >> 31;
+  }
+  for (unsigned i = 0; i < T; ++i) out[i] = uint32_t(c + shifted) & 1;
+}
+inline void all(unsigned T, const uint32_t* bit, uint32_t* out) {
+  uint32_t every = 1;
+  for (unsigned i = 0; i < T; ++i) every &= bit[i];
+  for (unsigned i = 0; i < T; ++i) out[i] = every & 1;
+}
+}  // namespace on_host
+#endif  // __CUDACC_RTC__
+
+}  // namespace group
+}  // namespace mpgen
+
 // The batch loops: an operation over n instances laid out in memory, on the host and
 // on the GPU (one instance per thread: the thread tier). Copied verbatim into every
 // generated header, inside its version guard.
@@ -764,9 +931,10 @@ __device__ __forceinline__ void staged_batch_thread(std::size_t n, const uint32_
   warp_rows<Op::out_words, S>::drain(out + first * Op::out_words, rows, count, lane);
 }
 
+// One instance per thread (the thread tier).
 template <class Op>
-__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_one_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                                 uint32_t* __restrict__ out) {
   if constexpr (Op::stage_stride != 0) {  // staged where the launch gave the rows room
     if (layout == Layout::contiguous && blockDim.x % 32 == 0 &&
         dynamic_shared_bytes() >= 4 * Op::stage_stride * blockDim.x)
@@ -788,6 +956,13 @@ __device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const
 #pragma unroll
     for (unsigned w = 0; w < Op::out_words; ++w) out[w * n + j] = y[w];
   }
+}
+
+template <class Op>
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
+  if constexpr (Op::threads_per_instance > 1) group::batch_group<Op>(n, layout, in, out);
+  else batch_one_thread<Op>(n, layout, in, out);
 }
 
 template <class Op>

@@ -8,13 +8,14 @@ from pathlib import Path
 
 from . import __version__, names
 from .field import PRESETS
+from .group import PLANNERS as GROUP_PLANNERS
 from .ops import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
 from .output import OutputError, read_record, write, write_generated_file
 from .plan import plan_request
 from .printers import render, table
 from .request import RequestError, check_preset, parse_field, parse_options, parse_spec
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS
-from .tiers import DEFAULT_TIER, TIERS
+from .tiers import DEFAULT_TIER, GROUP_MIN_BITS, THREAD_MAX_BITS, TIER_NAMES
 
 
 class _Parser(argparse.ArgumentParser):
@@ -38,7 +39,12 @@ def _parser() -> argparse.ArgumentParser:
                      help="how mul and sqr are planned (default: auto, Karatsuba above the "
                      "measured threshold)")
     gen.add_argument("--tier", default=DEFAULT_TIER, help=f"how many threads hold one integer: "
-                     f"{', '.join(TIERS)} (default: {DEFAULT_TIER}, one per thread)")
+                     f"{', '.join(TIER_NAMES)} (default: {DEFAULT_TIER}: one per thread up to "
+                     f"{THREAD_MAX_BITS} bits, a group of threads above)")
+    gen.add_argument("--threads", default=0, help="the group tier: threads per integer, a power "
+                     "of two from 8 to 1024 (default: from the generator's measurements)")
+    gen.add_argument("--instances-per-block", default=0, help="the group tier: integers per block "
+                     "(default: from the generator's measurements)")
     gen.add_argument("--modulus", help="arithmetic modulo this odd number (0x... or decimal): "
                      "one header of the modular operations (see --list); --bits sets its size "
                      "(default: the modulus' width)")
@@ -89,8 +95,10 @@ def _table(out: Path, paths: list[Path]) -> None:
 
 def _list() -> str:
     lines = [f"sizes: {MIN_BITS} to {MAX_BITS} bits; default: {' '.join(map(str, DEFAULT_BITS))}",
-             "tiers (--tier): " + ", ".join(f"{t.name} ({t.threads_per_instance} thread per integer, "
-                                            f"{t.instances_per_block} a block)" for t in TIERS.values()),
+             f"tiers (--tier): thread ({MIN_BITS} to {THREAD_MAX_BITS} bits, one integer per thread), "
+             f"group ({GROUP_MIN_BITS} to {MAX_BITS} bits, one per group of threads: --threads, "
+             f"--instances-per-block), auto (thread up to {THREAD_MAX_BITS} bits, group above)",
+             f"operations of the group tier: {', '.join(GROUP_PLANNERS)}",
              "operations:"]
     lines += [f"  {op.name:<8} {op.summary}" for op in OPERATIONS.values()]
     lines += ["  shl<K>   a << K, K fixed at generation time (1 <= K < bits)",
@@ -114,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
             print(_list())
         elif args.command == "generate":
             if args.spec and (args.bits or args.ops or args.mul != "auto" or args.modulus
-                              or args.field or args.tier != DEFAULT_TIER):
+                              or args.field or args.tier != DEFAULT_TIER or args.threads
+                              or args.instances_per_block):
                 raise RequestError("--spec: give sizes and operations in the spec or on the "
                                    "command line, not both")
             if args.field and (args.modulus or args.name):
@@ -130,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
                 request = parse_field(args.modulus, args.bits, args.ops, args.name, args.mul,
                                       args.tier)
             else:
-                request = parse_options(args.bits, args.ops, args.mul, args.tier)
+                request = parse_options(args.bits, args.ops, args.mul, args.tier, args.threads,
+                                        args.instances_per_block)
             files, contracts = render(plan_request(request), kernels=args.kernels,
                                       ptx=args.ptx is not None, runtime_table=args.table)
             if args.dry_run:

@@ -8,13 +8,13 @@ two levels:
 - `ThreadStep`: every thread runs the same straight-line instruction list (ir.Function,
   the per-thread level that the per-thread tier prints) on its own vectors;
 - group steps, which move words between threads: `CarryScan` (each thread's carry in from
-  every thread's generate and propagate bits) and `Top` (the flag out of the exact width).
+  every thread's generate and propagate bits), `All` (whether a bit is set in every
+  thread) and `Top` (the flag out of the exact width).
 
 `execute` runs a program on the host as the GPU does (each thread's list, then the group
 step over all threads, in the same formula), so that the tests check the plan itself.
-No step's data flow depends on the operands' values. This module plans addition and
-subtraction; printers for the GPU and the host, the launch geometry and the rest of the
-tier follow on it.
+No step's data flow depends on the operands' values. printers/group.py prints a program
+for one thread of the GPU and for the host; tiers.py gives the group's geometry.
 """
 from __future__ import annotations
 
@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from typing import Union
 
 from .ir import MASK, Function, Operand, Reg, execute as execute_list
-from .size import LIMB_BITS, limbs_for
+from .size import LIMB_BITS, Size, limbs_for
+from .tiers import MAX_GROUP_THREADS as MAX_THREADS, MIN_GROUP_THREADS as MIN_THREADS
 
-MIN_THREADS, MAX_THREADS = 8, 1024  # a quarter warp to a whole block
 
 
 @dataclass(frozen=True)
@@ -42,13 +42,17 @@ class Shape:
     def held_bits(self) -> int:
         return LIMB_BITS * self.threads * self.limbs_per_thread
 
+    @staticmethod
+    def of(size: Size) -> "Shape":
+        tier = size.tier
+        return Shape(size.bits, tier.threads_per_instance, tier.limbs_per_thread)
+
     def check(self) -> None:
         t, q = self.threads, self.limbs_per_thread
         if t < MIN_THREADS or t > MAX_THREADS or t & (t - 1):
             raise ValueError(f"{t} threads: a group is a power of two from {MIN_THREADS} to {MAX_THREADS}")
-        if q < 1 or t * q < self.limbs or (t - 1) * q >= self.limbs:
-            raise ValueError(f"{t} threads of {q} limbs do not hold {self.limbs} limbs with every "
-                             f"thread used")
+        if q < 1 or t * q < self.limbs:
+            raise ValueError(f"{t} threads of {q} limbs do not hold {self.limbs} limbs")
 
 
 @dataclass(frozen=True)
@@ -77,15 +81,23 @@ class CarryScan:
 
 @dataclass(frozen=True)
 class Top:
-    """`flag` (one word, in every thread) = bit `bits` of `vector` (read over the whole
-    group), or `above` where the group holds exactly `bits` bits: the carry or borrow out
-    of the exact width; then `vector`'s bits from `bits` up are cleared."""
+    """`flag` (one word, in every thread; None: not wanted) = bit `bits` of `vector` (read
+    over the whole group), or `above` where the group holds exactly `bits` bits: the carry
+    or borrow out of the exact width; then `vector`'s bits from `bits` up are cleared."""
     vector: str
     above: str
-    flag: str
+    flag: str | None
 
 
-Step = Union[ThreadStep, CarryScan, Top]
+@dataclass(frozen=True)
+class All:
+    """`out` (one word, in every thread) = 1 where bit 0 of `source` is set in every thread
+    of the group, else 0 (one ballot within a warp; across warps, a word per warp)."""
+    source: str
+    out: str
+
+
+Step = Union[ThreadStep, CarryScan, Top, All]
 
 
 @dataclass(frozen=True)
@@ -97,6 +109,7 @@ class Program:
     steps: tuple[Step, ...]
     result: str
     flag: str | None
+    scalar: bool = False  # the result is one word in every thread (a comparison), not split
 
 
 def split(shape: Shape, value: int) -> list[list[int]]:
@@ -139,12 +152,19 @@ def execute(program: Program, operands: list[int], words: list[int]) -> tuple[in
             into, out = carries(bits(step.generate), bits(step.propagate), carry_in, shape.threads)
             for t, thread in enumerate(state):
                 thread[step.carry], thread[step.out] = [into >> t & 1], [out]
+        elif isinstance(step, All):
+            every = int(all(thread[step.source][0] & 1 for thread in state))
+            for thread in state:
+                thread[step.out] = [every]
         else:
             value = join(shape, [thread[step.vector] for thread in state])
             flag = state[0][step.above][0] if shape.bits == shape.held_bits else value >> shape.bits & 1
             for t, vector in enumerate(split(shape, value & ((1 << shape.bits) - 1))):
-                state[t][step.vector], state[t][step.flag] = vector, [flag]
-    result = join(shape, [thread[program.result] for thread in state])
+                state[t][step.vector] = vector
+                if step.flag:
+                    state[t][step.flag] = [flag]
+    result = state[0][program.result][0] if program.scalar else \
+        join(shape, [thread[program.result] for thread in state])
     return result, None if program.flag is None else state[0][program.flag][0]
 
 
@@ -200,11 +220,46 @@ def add_or_sub(kind: str, shape: Shape) -> Program:
                    (("d", q), ("generate", 1), ("propagate", 1))),
         CarryScan("generate", "propagate", words[0] if words else None, "carry", "out"),
         ThreadStep(_finish(f"{kind}_finish", q, subtract), ("d", "carry"), (("y", q),)),
-        Top("y", "out", "flag"),
+        Top("y", "out", None if kind == "neg" else "flag"),
     )
     return Program(kind, shape, operands, words, steps, "y", None if kind == "neg" else "flag")
 
 
-OPERATIONS = {"add": "a + b + carry_in (0 or 1), then the carry out",
-              "sub": "a - b - borrow_in (0 or 1), then the borrow out",
-              "neg": "-a mod 2^bits"}
+def _cmp_finish(name: str) -> Function:
+    """cmp's word from lt and eq (0 or 1 each): 0 where equal, else -1 where less, else 1."""
+    fn = Function(name, 2, 1)
+    less, equal = Reg("x", 0), Reg("x", 1)
+    sign, unequal = fn.temp(), fn.temp()
+    fn.emit("sub", sign, 0, less)  # all ones where less
+    fn.emit("or", sign, sign, 1)  # -1 or 1
+    fn.emit("sub", unequal, equal, 1)  # 0 where equal, else all ones
+    fn.emit("and", Reg("y", 0), sign, unequal)
+    fn.check()
+    return fn
+
+
+def compare(kind: str, shape: Shape) -> Program:
+    """`eq`, `lt`, `cmp` (-1, 0, 1) of a and b, or `is_zero` of a, from sub's first step
+    (neg's for is_zero): a thread's propagate bit says its limbs are equal (zero), and the
+    borrow out of the scan says a < b. The one-word result lies in every thread."""
+    shape.check()
+    q = shape.limbs_per_thread
+    operands = ("a",) if kind == "is_zero" else ("a", "b")
+    part = ThreadStep(_part(f"{kind}_part", q, True, len(operands)), operands,
+                      (("d", q), ("generate", 1), ("propagate", 1)))
+    scan = CarryScan("generate", "propagate", None, "carry", "less")
+    steps: tuple[Step, ...]
+    if kind in ("eq", "is_zero"):
+        steps = (part, All("propagate", "y"))
+    elif kind == "lt":
+        steps = (part, CarryScan("generate", "propagate", None, "carry", "y"))
+    else:
+        steps = (part, scan, All("propagate", "equal"),
+                 ThreadStep(_cmp_finish("cmp_finish"), ("less", "equal"), (("y", 1),)))
+    return Program(kind, shape, operands, (), steps, "y", None, scalar=True)
+
+
+# The operations planned for the group tier; their contracts (operands, result, flag) are
+# the per-thread tier's (ops/), so that every reader of the manifest treats them alike.
+PLANNERS = {kind: (lambda shape, kind=kind: add_or_sub(kind, shape)) for kind in ("add", "sub", "neg")} | \
+    {kind: (lambda shape, kind=kind: compare(kind, shape)) for kind in ("eq", "lt", "cmp", "is_zero")}

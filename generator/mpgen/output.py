@@ -39,7 +39,7 @@ def read_record(out: Path, name: str = names.MANIFEST) -> list[dict]:
         raise OutputError(f"--out: cannot read {str(path)!r}: {_reason(e)}") from None
     except ValueError:
         record = None
-    if not isinstance(record, dict) or record.get("schema") != manifest.SCHEMA or \
+    if not isinstance(record, dict) or record.get("schema") not in manifest.RECORD_SCHEMAS or \
             not isinstance(record.get("modules"), list) or \
             not all(isinstance(m, dict) and isinstance(m.get("files", {}), dict) and
                     all(_plain(f) for f in m.get("files", {}).values()) for m in record["modules"]):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .field import Field, preset_curve, to_words
+from .group import PLANNERS as GROUP_PLANNERS, Program, Shape, ThreadStep
 from .ir import Function
 from .ops import MODULAR_OPERATIONS, Operation, modular
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
@@ -25,17 +26,31 @@ VALUE_OPERATIONS = {"sum": "add", "difference": "sub", "product": "mul", "equal"
 
 @dataclass
 class PlannedOp:
-    """One operation of one module: its shape, and its instruction list (None for a
-    loop operation: C++ around generated operations, no list of its own)."""
+    """One operation of one module: its shape, and its instruction list (the thread tier),
+    or its group program (the group tier), or neither (a loop operation: C++ around
+    generated operations, no list of its own)."""
     op: Operation | LoopOperation
     size: Size
     operand_bits: tuple[int, ...]
     result_limbs: int
     fn: Function | None
+    program: Program | None = None
 
     @property
     def loop(self) -> bool:
-        return self.fn is None
+        return self.fn is None and self.program is None
+
+    @property
+    def thread_lists(self) -> list[Function]:
+        """The straight-line lists each thread runs: one, or a group program's steps."""
+        if self.program is not None:
+            return [s.fn for s in self.program.steps if isinstance(s, ThreadStep)]
+        return [] if self.fn is None else [self.fn]
+
+    @property
+    def instructions(self) -> int | None:
+        """Per thread: the list's instructions, or the sum of a program's lists."""
+        return None if self.loop else sum(len(fn.body) for fn in self.thread_lists)
 
     @property
     def operand_limbs(self) -> list[int]:
@@ -59,9 +74,9 @@ class PlannedOp:
     def multiplies(self) -> int:
         """32-bit multiply halves (mul/mad .lo/.hi): what the multiply-add ceiling counts;
         a loop's are counted in the operations it calls."""
-        if self.fn is None:
-            return 0
-        return sum(i.opcode.mnemonic.startswith(("mul.", "mad")) for i in self.fn.body)
+        per_thread = sum(i.opcode.mnemonic.startswith(("mul.", "mad")) for fn in self.thread_lists
+                         for i in fn.body)
+        return per_thread * self.size.tier.threads_per_instance
 
 
 @dataclass
@@ -115,6 +130,10 @@ def with_needs(size: Size, ops: list) -> list:
 
 
 def plan(size: Size, ops: list) -> Module:
+    if size.tier_name == "group":
+        shape = Shape.of(size)
+        return Module(size, [PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size), None,
+                                       GROUP_PLANNERS[op.name](shape)) for op in ops])
     return Module(size, [
         PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size),
                   None if isinstance(op, LoopOperation) else op.plan(size))

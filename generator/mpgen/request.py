@@ -6,11 +6,12 @@ from pathlib import Path
 
 from .field import PRESETS, Field, default_label, find_preset
 from .names import ALLOWED, name_problem
+from .group import PLANNERS as GROUP_PLANNERS
 from .ops import CONSTANT_SHIFT, MODULAR_OPERATIONS, OPERATIONS, Operation, defaults, find, fits, \
     modular
 from .plan import Request
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS, Size
-from .tiers import DEFAULT_TIER, TIERS
+from .tiers import DEFAULT_TIER, GROUP_MIN_BITS, THREAD_MAX_BITS, TIER_NAMES, auto_tier
 from .tomlcompat import tomllib
 
 
@@ -41,30 +42,56 @@ def check_mul(method: object, where: str) -> str:
 
 
 def check_tier(tier: object, where: str) -> str:
-    if tier not in TIERS:
-        raise RequestError(f"{where}: unknown tier {shown(str(tier))}; allowed: {', '.join(TIERS)} "
-                           "(one integer per thread; the cooperative tiers are not planned yet)")
+    if tier not in TIER_NAMES:
+        raise RequestError(f"{where}: unknown tier {shown(str(tier))}; allowed: {', '.join(TIER_NAMES)} "
+                           f"(auto: one integer per thread up to {THREAD_MAX_BITS} bits, per group above)")
     return tier
 
 
-def check_bits(bits: object, where: str, mul: str = "auto", tier: str = DEFAULT_TIER) -> Size:
+def check_geometry(value: object, where: str) -> int:
+    """A request's threads per integer or instances per block: a whole number, 0 for the table's."""
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise RequestError(f"{where}: {shown(str(value))} is not a whole number; give a count "
+                           "(0: the generator's choice)")
+    return value
+
+
+def check_bits(bits: object, where: str, mul: str = "auto", tier: str = DEFAULT_TIER,
+               threads: int = 0, instances_per_block: int = 0) -> Size:
     allowed = f"sizes are whole numbers of bits from {MIN_BITS} to {MAX_BITS}"
     if isinstance(bits, str):
         digits = bits.strip().lstrip("+-").lstrip("0")
         if digits.isdigit() and len(digits) > len(str(MAX_BITS)):
-            raise RequestError(f"{where}: {shown(bits)} is above the per-thread maximum; {allowed}")
+            raise RequestError(f"{where}: {shown(bits)} is above the maximum; {allowed}")
         try:
             bits = int(bits, 10)
         except ValueError:
             raise RequestError(f"{where}: {shown(bits)} is not a number; {allowed}") from None
     if not isinstance(bits, int) or isinstance(bits, bool):
         raise RequestError(f"{where}: {shown(repr(bits))} is not a number; {allowed}")
-    if bits > MAX_BITS:
-        raise RequestError(f"{where}: {bits} is above the per-thread maximum; {allowed} "
-                           "(larger integers need the cooperative tiers)")
-    if bits < MIN_BITS:
+    if bits < MIN_BITS or bits > MAX_BITS:
         raise RequestError(f"{where}: {bits} is out of range; {allowed}")
-    return Size(bits, mul, tier)
+    tier = auto_tier(bits) if tier == "auto" else tier
+    if tier == "thread" and bits > THREAD_MAX_BITS:
+        raise RequestError(f"{where}: {bits} bits is above the thread tier's {THREAD_MAX_BITS}; "
+                           f"the group tier (--tier group or auto) holds {GROUP_MIN_BITS} to {MAX_BITS}")
+    if tier == "group" and bits < GROUP_MIN_BITS:
+        raise RequestError(f"{where}: {bits} bits is below the group tier's {GROUP_MIN_BITS}; "
+                           f"the thread tier (--tier thread or auto) holds {MIN_BITS} to {THREAD_MAX_BITS}")
+    if tier == "thread" and (threads or instances_per_block):
+        raise RequestError(f"{where}: threads and instances per block are the group tier's "
+                           f"({GROUP_MIN_BITS} to {MAX_BITS} bits); the thread tier has one thread per integer")
+    size = Size(bits, mul, tier, threads, instances_per_block)
+    try:
+        size.tier
+    except ValueError as e:
+        raise RequestError(f"{where}: {bits} bits in the group tier: {e}") from None
+    return size
+
+
+GROUP_OPS = f"the group tier has: {', '.join(GROUP_PLANNERS)}"
 
 
 def check_ops(names: list[str], size: Size, where: str) -> list[Operation]:
@@ -77,6 +104,9 @@ def check_ops(names: list[str], size: Size, where: str) -> list[Operation]:
         op = find(name)
         if op is None:
             raise RequestError(f"{where}: unknown operation {shown(name)}; {KNOWN_OPS}")
+        if size.tier_name == "group" and op.name not in GROUP_PLANNERS:
+            raise RequestError(f"{where}: {name} is not planned yet for {size.bits}-bit integers "
+                               f"of the group tier; {GROUP_OPS}")
         if not fits(op, size):
             raise RequestError(f"{where}: {name} shifts by {name[3:]} bits, not below the "
                                f"{size.bits}-bit size; constant shifts go from 1 to bits-1")
@@ -86,16 +116,21 @@ def check_ops(names: list[str], size: Size, where: str) -> list[Operation]:
 
 
 def parse_options(bits_text: str | None, ops_text: str | None, mul: str = "auto",
-                  tier: str = DEFAULT_TIER) -> Request:
-    """The request of `mpgen generate --bits ... --ops ... --mul ... --tier ...`."""
+                  tier: str = DEFAULT_TIER, threads: int = 0, instances_per_block: int = 0) -> Request:
+    """The request of `mpgen generate --bits ... --ops ... --mul ... --tier ... --threads ...
+    --instances-per-block ...`."""
     check_mul(mul, "--mul")
     check_tier(tier, "--tier")
+    threads = check_geometry(threads, "--threads")
+    instances_per_block = check_geometry(instances_per_block, "--instances-per-block")
     if bits_text is None:
-        sizes = [Size(b, mul, tier) for b in DEFAULT_BITS]
+        wanted = "group" if threads or instances_per_block else tier
+        sizes = [check_bits(b, "--bits", mul, tier, threads, instances_per_block) for b in DEFAULT_BITS
+                 if wanted == "auto" or auto_tier(b) == wanted]
     else:
         spelled = {}
         for item in _items("--bits", bits_text):
-            size = check_bits(item, "--bits", mul, tier)
+            size = check_bits(item, "--bits", mul, tier, threads, instances_per_block)
             if size in spelled:
                 raise RequestError(f"--bits: {shown(spelled[size])} and {shown(item)} both ask for "
                                    f"{size.bits} bits; give each size once")
@@ -115,23 +150,29 @@ def check_name(label: str, where: str) -> str:
 def check_modulus(text: str, where: str, bits: int | None = None, label: str | None = None,
                   mul: str = "auto", tier: str = DEFAULT_TIER) -> Field:
     """The field of a modulus given as a number (0x... hex or decimal)."""
-    allowed = f"give a modulus above 1 of at most {MAX_BITS} bits, as 0x... or decimal"
+    allowed = f"give a modulus above 1 of at most {THREAD_MAX_BITS} bits, as 0x... or decimal"
+    if tier == "group":
+        raise RequestError(f"--tier: fields are planned for the thread tier only (moduli up to "
+                           f"{THREAD_MAX_BITS} bits); give --tier thread or auto")
     digits = text.replace("_", "").strip().lower()
     if len(digits) > 4000 and digits.isdigit():  # past Python's limit on decimal conversions
-        raise RequestError(f"{where}: {shown(text)} has more than {MAX_BITS} bits; {allowed}")
+        raise RequestError(f"{where}: {shown(text)} has more than {THREAD_MAX_BITS} bits; {allowed}")
     try:
         modulus = int(digits, 0)
     except ValueError:
         raise RequestError(f"{where}: {shown(text)} is not a number; {allowed}") from None
     if modulus <= 1:
         raise RequestError(f"{where}: the modulus must be above 1, not {modulus}; {allowed}")
-    if modulus.bit_length() > MAX_BITS:
+    if modulus.bit_length() > THREAD_MAX_BITS:
         raise RequestError(f"{where}: the modulus has {modulus.bit_length()} bits; {allowed}")
+    if bits is not None and bits > THREAD_MAX_BITS:
+        raise RequestError(f"--bits: {bits} bits for a modulus; fields are planned up to {THREAD_MAX_BITS} "
+                           "bits (the thread tier)")
     if bits is not None and bits < modulus.bit_length():
         raise RequestError(f"{where}: the modulus has {modulus.bit_length()} bits, more than the "
                            f"{bits} declared; declare at least {modulus.bit_length()}")
     label = check_name(label or default_label(modulus), "--name")
-    return Field(bits or max(modulus.bit_length(), MIN_BITS), mul, tier, modulus=modulus, label=label)
+    return Field(bits or max(modulus.bit_length(), MIN_BITS), mul, "thread", modulus=modulus, label=label)
 
 
 KNOWN_MODULAR_OPS = f"known for a modulus: {', '.join(MODULAR_OPERATIONS)}"
@@ -170,7 +211,7 @@ def parse_field(modulus: str, bits_text: str | None, ops_text: str | None, label
 
 
 SPEC_KEYS = ("ops", "mul", "tier", "sizes", "fields")
-SIZE_KEYS = ("ops", "mul", "tier")
+SIZE_KEYS = ("ops", "mul", "tier", "threads", "instances_per_block")
 FIELD_KEYS = ("modulus", "bits", "ops", "mul", "tier")
 
 
@@ -247,7 +288,9 @@ def parse_spec(path: Path) -> Request:
             checked_keys(options, SIZE_KEYS, f"in sizes.{key}")
             mul = check_mul(options.get("mul", default_mul), f"sizes.{key}.mul")
             tier = check_tier(options.get("tier", default_tier), f"sizes.{key}.tier")
-            size = check_bits(key, f"sizes.{key}", mul, tier)
+            geometry = [check_geometry(options.get(k, 0), f"sizes.{key}.{k}")
+                        for k in ("threads", "instances_per_block")]
+            size = check_bits(key, f"sizes.{key}", mul, tier, *geometry)
             names = op_names(options["ops"], f"sizes.{key}") if "ops" in options else default_ops
             ops = defaults(size) if names is None else check_ops(names, size, f"sizes.{key}")
         except RequestError as e:

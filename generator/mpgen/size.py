@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .tiers import DEFAULT_TIER, TIERS, Tier
+from . import tiers
+from .tiers import THREAD, Tier, auto_tier
 
 LIMB_BITS = 32
 MIN_BITS = 32
-MAX_BITS = 2048
-DEFAULT_BITS = (64, 109, 128, 131, 163, 191, 239, 255, 256, 381, 384, 521, 1024, 2048)
+MAX_BITS = tiers.GROUP_MAX_BITS
+DEFAULT_BITS = (64, 109, 128, 131, 163, 191, 239, 255, 256, 381, 384, 521, 1024, 2048, 4096, 8192)
 
 
 def limbs_for(bits: int) -> int:
@@ -24,11 +25,15 @@ class Size:
 
     bits: int
     mul: str = "auto"  # how mul and sqr are planned: one of MUL_METHODS
-    tier_name: str = DEFAULT_TIER  # how many threads hold one integer: one of TIERS
+    tier_name: str = "thread"  # how many threads hold one integer: thread or group
+    threads: int = 0  # the group tier: the request's threads per integer (0: the table's)
+    instances_per_block: int = 0  # and its instances per block (0: the table's)
 
     @property
     def tier(self) -> Tier:
-        return TIERS[self.tier_name]
+        if self.tier_name == "thread":
+            return THREAD
+        return tiers.group(self.bits, self.limbs, self.threads, self.instances_per_block)
 
     @property
     def limbs(self) -> int:
@@ -41,8 +46,10 @@ class Size:
 
     @property
     def name(self) -> str:
-        """The module's name: its header, its namespace, its kernels' prefix."""
-        return f"u{self.bits}"
+        """The module's name: its header, its namespace, its kernels' prefix; a tier other
+        than the size's automatic one is part of it (u2048_group)."""
+        suffix = "" if self.tier_name == auto_tier(self.bits) else f"_{self.tier_name}"
+        return f"u{self.bits}{suffix}"
 
     @property
     def description(self) -> str:

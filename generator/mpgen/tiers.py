@@ -1,33 +1,45 @@
 """Tiers: how many threads hold one integer, and the launch geometry that follows.
 
 Every operation belongs to one tier, and the tier is part of its identity (a 4096-bit
-product of a warp and of a block are different operations). Only `thread` is planned
-today; the cooperative tiers (a group of threads, a warp or a block per integer) add
-their rows here and their planners in ops/.
+sum of 32 threads and of 64 are different operations):
+- `thread`: one integer per thread, 32 to 2,048 bits (the ops/ planners);
+- `group`: one integer per group of T threads, each holding Q limbs, 2,048 to 262,144
+  bits (group.py plans it); its geometry comes from data/group.toml or the request.
+`auto` picks the thread tier up to 2,048 bits and the group tier above.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
+
+from .tomlcompat import tomllib
+
+LAUNCH_SHARED_BYTES = 48 * 1024
+THREAD_MAX_BITS = 2048
+GROUP_MIN_BITS, GROUP_MAX_BITS = 2048, 1 << 18
+MIN_GROUP_THREADS, MAX_GROUP_THREADS = 8, 1024  # a quarter warp to a whole block
+MAX_LIMBS_PER_THREAD = 64  # beyond, a thread's vectors no longer fit its registers
 
 
 @dataclass(frozen=True)
 class Tier:
     name: str
     threads_per_instance: int
-    # Blocks of 128 threads: the large products hold 150+ registers per thread, and 128
-    # leaves less of an SM's 64K registers unused than 256 (1024-bit mul from memory on
-    # the H100: 0.67 -> 0.90 of the copy bandwidth, bench/NOTES.md).
     instances_per_block: int
+    limbs_per_thread: int = 0  # the group tier's Q; 0 in the thread tier (a thread holds all)
 
     @property
     def block_threads(self) -> int:
         return self.threads_per_instance * self.instances_per_block
 
     def stage_stride(self, in_words: int, out_words: int) -> int:
-        """Words between two instances' rows where the batch kernel stages the contiguous
-        layout through shared memory (cuda/batch.cuh), 0 where it does not: an odd number,
-        so that a warp reading one word of each row touches 32 banks; not where a block's
-        rows would pass the 48 KB a launch may ask without opting in (2048-bit products)."""
+        """Words between two instances' rows where the thread tier's batch kernel stages
+        the contiguous layout through shared memory (cuda/batch.cuh), 0 where it does
+        not: an odd number, so that a warp reading one word of each row touches 32 banks;
+        not where a block's rows would pass the 48 KB a launch may ask without opting in
+        (2048-bit products), nor in the group tier (a group's loads are coalesced)."""
+        if self.name != "thread":
+            return 0
         stride = max(in_words, out_words) | 1
         return stride if 4 * stride * self.block_threads <= LAUNCH_SHARED_BYTES else 0
 
@@ -40,14 +52,46 @@ class Tier:
         return {"threads_per_instance": self.threads_per_instance,
                 "instances_per_block": self.instances_per_block,
                 "block_threads": self.block_threads,
+                "limbs_per_thread": self.limbs_per_thread,
                 "stage_stride": stride,
                 "contiguous_shared_bytes": 4 * stride * self.block_threads}
 
 
-LAUNCH_SHARED_BYTES = 48 * 1024
-
-
+# Blocks of 128 threads: the large products hold 150+ registers per thread, and 128
+# leaves less of an SM's 64K registers unused than 256 (1024-bit mul from memory on
+# the H100: 0.67 -> 0.90 of the copy bandwidth, bench/NOTES.md).
 THREAD = Tier("thread", threads_per_instance=1, instances_per_block=128)
 
-TIERS: dict[str, Tier] = {t.name: t for t in (THREAD,)}
-DEFAULT_TIER = THREAD.name
+TIER_NAMES = ("auto", "thread", "group")
+DEFAULT_TIER = "auto"
+
+GROUP_TABLE = tomllib.loads((Path(__file__).parent / "data" / "group.toml").read_text(encoding="utf-8"))
+
+
+def auto_tier(bits: int) -> str:
+    return "thread" if bits <= THREAD_MAX_BITS else "group"
+
+
+def group(bits: int, limbs: int, threads: int = 0, instances_per_block: int = 0) -> Tier:
+    """The group tier's geometry for an integer of `limbs` limbs: from the table, or the
+    request's threads and instances per block (0: the table's); ValueError says what does
+    not fit. Threads above the top limb may hold only zeros (65 limbs on 32 threads of
+    3): they take part in every step, and the plan's results stay exact."""
+    row = next(r for r in GROUP_TABLE["default"]["rows"] if bits <= r["max_bits"])
+    if not threads:
+        threads = MIN_GROUP_THREADS
+        while threads * row["limbs_per_thread"] < limbs and threads < MAX_GROUP_THREADS:
+            threads *= 2
+    if threads < MIN_GROUP_THREADS or threads > MAX_GROUP_THREADS or threads & (threads - 1):
+        raise ValueError(f"{threads} threads: a group is a power of two from {MIN_GROUP_THREADS} "
+                         f"to {MAX_GROUP_THREADS}")
+    q = -(-limbs // threads)
+    if q > MAX_LIMBS_PER_THREAD:
+        raise ValueError(f"{threads} threads would hold {q} limbs each for {bits} bits; at most "
+                         f"{MAX_LIMBS_PER_THREAD} fit a thread's registers: give more threads")
+    ipb = instances_per_block or max(1, row["block_threads"] // threads)
+    if threads * ipb > MAX_GROUP_THREADS:
+        raise ValueError(f"{ipb} instances of {threads} threads need {threads * ipb} threads a block; "
+                         f"a block has at most {MAX_GROUP_THREADS}")
+    return Tier("group", threads, ipb, q)
+

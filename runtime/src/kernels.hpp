@@ -18,9 +18,11 @@ struct Kernel {
 const std::vector<Kernel>& kernels();  // every size and operation built in (table.hpp)
 
 // Whether info is operation op of the field (or, for an empty field, of the size), in the tier.
-inline bool is_entry(const OpInfo& info, std::string_view field, unsigned bits, std::string_view op,
-                     std::string_view tier = "thread") {
-  return info.field == field && (!field.empty() || info.bits == bits) && info.name == op && info.tier == tier;
+// A size's operations are those of its module u<bits>, the tier the generator picks for
+// it by itself (a module of another tier is named u<bits>_<tier>).
+inline bool is_entry(const OpInfo& info, std::string_view field, unsigned bits, std::string_view op) {
+  return info.field == field && info.name == op &&
+         (!field.empty() || (info.bits == bits && info.module == "u" + std::to_string(bits)));
 }
 
 // Adds a kernel loaded at run time: PTX (loaded) replaces an entry's device side, a host

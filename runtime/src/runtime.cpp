@@ -70,7 +70,7 @@ std::vector<std::string> operations(unsigned bits) {
   std::lock_guard<std::mutex> lock(table_mutex);
   std::vector<std::string> ops;
   for (const auto& k : table())
-    if (k.info.field.empty() && k.info.bits == bits) ops.push_back(k.info.name);
+    if (detail::is_entry(k.info, "", bits, k.info.name)) ops.push_back(k.info.name);
   return ops;
 }
 
@@ -108,7 +108,7 @@ const std::vector<Kernel>& kernels() {
 const OpInfo& add_loaded(const Kernel& k) {
   std::lock_guard<std::mutex> lock(table_mutex);
   for (auto& existing : table())
-    if (detail::is_entry(existing.info, k.info.field, k.info.bits, k.info.name, k.info.tier)) {
+    if (existing.info.module == k.info.module && existing.info.name == k.info.name) {
       if (k.loaded) {  // PTX: it replaces the device side
         existing.loaded = k.loaded;
         existing.device = nullptr;
@@ -121,7 +121,7 @@ const OpInfo& add_loaded(const Kernel& k) {
 }
 
 // The manifest's schema (mpgen's printers/manifest.py, SCHEMA).
-constexpr int manifest_schema = 1;
+constexpr int manifest_schema = 2;
 
 std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& origin) {
   std::vector<OpInfo> ops;
@@ -149,6 +149,7 @@ std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& o
         info.signed_result = op.at("result").at("signed").get<bool>();
         info.block_threads = op.at("launch").at("block_threads").get<unsigned>();
         info.threads_per_instance = op.at("launch").at("threads_per_instance").get<unsigned>();
+        info.limbs_per_thread = op.at("launch").at("limbs_per_thread").get<unsigned>();
         info.contiguous_shared_bytes = op.at("launch").at("contiguous_shared_bytes").get<unsigned>();
         if (!field.is_null()) {
           info.field = info.module;

@@ -159,9 +159,21 @@ Limbs mask_to(Limbs v, unsigned bits) {
   return v;
 }
 
-// 0, 1, 2, the largest value, single bits and all-ones runs at every limb boundary,
-// alternating bit patterns, and all-ones with one limb cleared.
-std::vector<Limbs> edge_values(unsigned bits) {
+// Whether the edge values include limb i of a group of `threads` threads of q limbs: the
+// first and last limb of a thread (where carries cross), of every thread up to 32 of
+// them, else of the first and last threads and some evenly between (fewer past 32768
+// bits, where each value is 4 KB or more).
+bool edge_limb(unsigned i, unsigned q, unsigned threads, unsigned bits) {
+  if (q == 0) return true;  // the thread tier: every limb
+  if (q > 2 && i % q != 0 && i % q != q - 1) return false;
+  const unsigned t = i / q, ends = bits > 32768 ? 2 : 4, between = bits > 32768 ? 4 : 16;
+  return threads <= 32 || t < ends || t + ends >= threads || t % (threads / between) == 0;
+}
+
+// 0, 1, 2, the largest value, single bits and all-ones runs at limb boundaries (every one
+// in the thread tier; edge_limb's in the group tier), alternating bit patterns, and
+// all-ones with one limb cleared.
+std::vector<Limbs> edge_values(unsigned bits, unsigned limbs_per_thread = 0, unsigned threads = 1) {
   const unsigned n = (bits + 31) / 32;
   const Limbs zero(n, 0), ones = mask_to(Limbs(n, 0xffffffffu), bits);
   std::vector<Limbs> v = {zero, ones, mask_to(Limbs(n, 0xaaaaaaaau), bits),
@@ -172,6 +184,7 @@ std::vector<Limbs> edge_values(unsigned bits) {
     v.push_back(x);
   }
   for (unsigned i = 0; i < n; ++i) {
+    if (!edge_limb(i, limbs_per_thread, threads, bits)) continue;
     Limbs bit = zero, below = zero, holed = ones;
     bit[i] = 1;  // 2^(32 i)
     for (unsigned k = 0; k < i; ++k) below[k] = 0xffffffffu;  // 2^(32 i) - 1
@@ -195,8 +208,12 @@ std::vector<Limbs> operand_edges(const mpgen::OpInfo& op, unsigned k) {
       if (s < (uint64_t(1) << width)) v.push_back({uint32_t(s)});
     return v;
   }
-  return edge_values(width);
+  return edge_values(width, op.limbs_per_thread, op.threads_per_instance);
 }
+
+// The first edge values (0, all ones, the alternating patterns, 1, 2), which every other
+// edge value meets where all pairs would be too many (the group tier's widths).
+constexpr std::size_t all_pairs_up_to = 250, partners = 6;
 
 // Random values whose limbs are often 0 or all ones, so that carries run far.
 Limbs random_value(std::mt19937_64& rng, unsigned bits) {
@@ -213,7 +230,7 @@ std::string hex(const Limbs& x) { return "0x" + mpgen::to_hex(x); }
 
 // Runs op on every set of operands on each device and layout, and checks each answer.
 void check_against_gmp(const mpgen::OpInfo& op, const std::vector<std::vector<Limbs>>& cases,
-                       bool gpu) {
+                       bool cpu, bool gpu) {
   const Reference reference = reference_for(op.name);
   std::vector<Limbs> want(cases.size());
   std::vector<unsigned> want_flag(cases.size());
@@ -229,7 +246,8 @@ void check_against_gmp(const mpgen::OpInfo& op, const std::vector<std::vector<Li
     want[j] = mpgen::from_mpz(r.v, 32 * op.result_limbs);
   }
 
-  std::vector<std::pair<mpgen::Device, const char*>> devices = {{mpgen::Device::cpu, "cpu"}};
+  std::vector<std::pair<mpgen::Device, const char*>> devices;
+  if (cpu) devices.push_back({mpgen::Device::cpu, "cpu"});
   if (gpu) devices.push_back({mpgen::Device::gpu, "gpu"});
   for (auto [device, device_name] : devices)
     for (auto layout : {mpgen::Layout::interleaved, mpgen::Layout::contiguous}) {
@@ -268,6 +286,43 @@ bool gpu_for_tests() {
   return present;
 }
 
+// Edge values (all pairs, or each with the first few where that is too many) and
+// random operands for op, checked against GMP on the CPU and the GPU, as asked.
+void check_operation(const mpgen::OpInfo& op, bool cpu, bool gpu, uint64_t seed, std::size_t random_count) {
+  const unsigned bits = op.bits;
+  const std::string& name = op.name;
+  const unsigned arity = op.operand_bits.size();
+  std::vector<std::vector<Limbs>> edges;
+  for (unsigned k = 0; k < arity; ++k) edges.push_back(operand_edges(op, k));
+  // Pairs of edge values of the first two operands; a third runs through its own.
+  std::vector<std::vector<Limbs>> cases;
+  const auto add_case = [&](const Limbs& a, const Limbs& b) {
+    if (arity == 2) cases.push_back({a, b});
+    else if (edges[2].size() <= 2)
+      for (const auto& c : edges[2]) cases.push_back({a, b, c});
+    else
+      cases.push_back({a, b, edges[2][cases.size() % edges[2].size()]});
+  };
+  for (std::size_t i = 0; i < edges[0].size(); ++i) {
+    const Limbs& a = edges[0][i];
+    if (arity == 1) cases.push_back({a});
+    else if (edges[0].size() <= all_pairs_up_to || edges[1].size() <= all_pairs_up_to)
+      for (const auto& b : edges[1]) add_case(a, b);
+    else
+      for (std::size_t k = 0; k < partners; ++k) {
+        add_case(a, edges[1][k]);
+        if (i >= partners && i < edges[1].size()) add_case(edges[0][k], edges[1][i]);
+      }
+  }
+  std::mt19937_64 rng(seed ^ (uint64_t(bits) << 32) ^ std::hash<std::string>{}(name));
+  for (std::size_t i = 0; i < random_count; ++i) {
+    std::vector<Limbs> operands;
+    for (unsigned k = 0; k < arity; ++k) operands.push_back(random_value(rng, op.operand_bits[k]));
+    cases.push_back(operands);
+  }
+  check_against_gmp(op, cases, cpu, gpu);
+}
+
 }  // namespace
 
 TEST_CASE("every operation at every size agrees with GMP") {
@@ -276,30 +331,22 @@ TEST_CASE("every operation at every size agrees with GMP") {
   MESSAGE("random operands from seed " << seed << " (MPGEN_TEST_SEED changes it), "
                                        << random_cases() << " sets per operation and size");
   for (unsigned bits : mpgen::sizes())
-    for (const std::string& name : mpgen::operations(bits)) {
-      const mpgen::OpInfo& op = mpgen::find(bits, name);
-      const unsigned arity = op.operand_bits.size();
-      std::vector<std::vector<Limbs>> edges;
-      for (unsigned k = 0; k < arity; ++k) edges.push_back(operand_edges(op, k));
-      // Every pair of edge values of the first two operands; a third runs through its own.
-      std::vector<std::vector<Limbs>> cases;
-      for (const auto& a : edges[0]) {
-        if (arity == 1) cases.push_back({a});
-        else
-          for (const auto& b : edges[1]) {
-            if (arity == 2) cases.push_back({a, b});
-            else if (edges[2].size() <= 2)
-              for (const auto& c : edges[2]) cases.push_back({a, b, c});
-            else
-              cases.push_back({a, b, edges[2][cases.size() % edges[2].size()]});
-          }
-      }
-      std::mt19937_64 rng(seed ^ (uint64_t(bits) << 32) ^ std::hash<std::string>{}(name));
-      for (std::size_t i = 0; i < random_cases(); ++i) {
-        std::vector<Limbs> operands;
-        for (unsigned k = 0; k < arity; ++k) operands.push_back(random_value(rng, op.operand_bits[k]));
-        cases.push_back(operands);
-      }
-      check_against_gmp(op, cases, gpu);
+    for (const std::string& name : mpgen::operations(bits))
+      check_operation(mpgen::find(bits, name), true, gpu, seed, random_cases());
+}
+
+// The group tier at the sizes that are not built in (3000 bits: 94 limbs, the top thread
+// partly used; 32768; 262144, the largest), generated and compiled on demand for each
+// device; random cases as above up to 32768 bits, a tenth of them at 262144.
+TEST_CASE("the group tier at 3000, 32768 and 262144 bits agrees with GMP, compiled on demand") {
+  const bool gpu = gpu_for_tests();
+  for (unsigned bits : {3000u, 32768u, 262144u})
+    for (const char* name : {"add", "sub", "neg", "eq", "lt", "cmp", "is_zero"}) {
+      const std::size_t count = bits > 32768 ? random_cases() / 10 : random_cases();
+      const mpgen::OpInfo& cpu_op = mpgen::compile_on_demand(bits, name, mpgen::Device::cpu);
+      CHECK(cpu_op.tier == "group");
+      check_operation(cpu_op, true, false, test_seed(), count);
+      if (gpu)
+        check_operation(mpgen::compile_on_demand(bits, name, mpgen::Device::gpu), false, true, test_seed(), count);
     }
 }

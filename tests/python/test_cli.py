@@ -38,11 +38,25 @@ def test_generated_directory_is_fresh(mpgen, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--bits", "0"], "--bits: 0 is out of range; sizes are whole numbers of bits from 32 to 2048"),
+    (["--bits", "0"], "--bits: 0 is out of range; sizes are whole numbers of bits from 32 to 262144"),
+    (["--bits", "262145"], "--bits: 262145 is out of range; sizes are whole numbers of bits from 32 to 262144"),
+    (["--bits", "4096", "--tier", "thread"], "--bits: 4096 bits is above the thread tier's 2048; the group"),
+    (["--bits", "1024", "--tier", "group"], "--bits: 1024 bits is below the group tier's 2048"),
+    (["--bits", "4096", "--ops", "add,mul"], "--ops: mul is not planned yet for 4096-bit integers of the group "
+                                              "tier; the group tier has: add, sub, neg"),
+    (["--bits", "4096", "--threads", "12"], "--bits: 4096 bits in the group tier: 12 threads: a group is a "
+                                            "power of two from 8 to 1024"),
+    (["--bits", "262144", "--threads", "64"], "--bits: 262144 bits in the group tier: 64 threads would hold "
+                                              "128 limbs each"),
+    (["--bits", "2048", "--tier", "group", "--instances-per-block", "128"],
+     "--bits: 2048 bits in the group tier: 128 instances of 16 threads need 2048 threads a block"),
+    (["--bits", "1024", "--threads", "16"], "--bits: threads and instances per block are the group tier's"),
+    (["--bits", "4096", "--threads", "many"], "--threads: 'many' is not a whole number"),
+    (["--modulus", "0x7", "--tier", "group"], "--tier: fields are planned for the thread tier only"),
     (["--bits", "-64"], "--bits: -64 is out of range"),
     (["--bits", "abc"], "--bits: 'abc' is not a number"),
     (["--bits", "12.5"], "--bits: '12.5' is not a number"),
-    (["--bits", "4096"], "--bits: 4096 is above the per-thread maximum"),
+    (["--bits", "9" * 7], "--bits: '9999999' is above the maximum"),
     (["--bits", ""], "--bits: empty item"),
     (["--bits", "64,,128"], "--bits: empty item"),
     (["--ops", "add,div"], "--ops: unknown operation 'div'; known: add, sub, add_ui"),
@@ -99,7 +113,9 @@ def test_spec_file_gives_sizes_with_their_own_operations(mpgen, tmp_path):
 
 @pytest.mark.parametrize("text, message", [
     ('ops = ["add"\n', "spec.toml:1: not valid TOML"),
-    ("[sizes]\n64 = {}\n4096 = {}\n", "spec.toml:3: sizes.4096: 4096 is above the per-thread maximum"),
+    ("[sizes]\n64 = {}\n524288 = {}\n", "spec.toml:3: sizes.524288: 524288 is out of range"),
+    ("[sizes]\n4096 = { threads = 24 }\n", "spec.toml:2: sizes.4096: 4096 bits in the group tier: 24 threads"),
+    ("[sizes]\n4096 = { threads = -1 }\n", "spec.toml:2: sizes.4096.threads: '-1' is not a whole number"),
     ('[sizes]\n64 = {}\n\n128 = { ops = ["add", "div"] }\n', "spec.toml:4: sizes.128: unknown operation 'div'"),
     ("opz = 1\n[sizes]\n64 = {}\n", "spec.toml:1: unknown key 'opz' at the top; allowed: ops, mul, tier, sizes"),
     ('mul = "fast"\n[sizes]\n64 = {}\n', "spec.toml:1: mul: unknown multiplication method 'fast'"),

@@ -1,11 +1,12 @@
 """The cooperative level (mpgen/group.py) run on the host against Python's integers: the
-carry scan's one-addition formula against the serial definition, and add, sub, neg at
-every test size of issue 18, with carries and borrows that ripple across every thread."""
+carry scan's one-addition formula against the serial definition, and add, sub, neg and the
+comparisons at every test size of issue 18, with carries and borrows that ripple across
+every thread."""
 import random
 
 import pytest
 
-from mpgen.group import Shape, add_or_sub, carries, execute
+from mpgen.group import Shape, add_or_sub, carries, compare, execute
 
 # Shapes: bits, T, Q (3000 bits: 94 limbs in 32 threads of 3, the top thread half used).
 SHAPES = [(2048, 16, 4), (3000, 32, 3), (4096, 32, 4), (8192, 32, 8), (32768, 128, 8),
@@ -69,8 +70,48 @@ def test_a_carry_ripples_through_every_thread(bits, threads, q):
     (4096, 4, 32, "4 threads: a group is a power of two from 8 to 1024"),
     (4096, 24, 6, "24 threads: a group is a power of two"),
     (4096, 32, 3, "32 threads of 3 limbs do not hold 128 limbs"),
-    (4096, 64, 4, "64 threads of 4 limbs do not hold 128 limbs with every thread used"),
 ])
 def test_shapes_that_cannot_hold_the_size_are_refused(bits, threads, q, message):
     with pytest.raises(ValueError, match=message):
         Shape(bits, threads, q).check()
+
+
+@pytest.mark.parametrize("kind", ["add", "sub", "neg"])
+def test_threads_above_the_top_limb_hold_zeros_and_results_stay_exact(kind):
+    # 2080 bits = 65 limbs on 32 threads of 3: threads 22 to 31 hold only zeros.
+    shape, rng = Shape(2080, 32, 3), random.Random(65)
+    top = 1 << 2080
+    for a, b in [(top - 1, 1), (0, 1), (top - 1, top - 1)] + [(rng.getrandbits(2080), rng.getrandbits(2080))
+                                                               for _ in range(20)]:
+        if kind == "neg":
+            assert execute(add_or_sub("neg", shape), [a], []) == ((-a) % top, None)
+        elif kind == "add":
+            assert execute(add_or_sub("add", shape), [a, b], [1]) == ((a + b + 1) % top, (a + b + 1) >> 2080)
+        else:
+            assert execute(add_or_sub("sub", shape), [a, b], [1]) == ((a - b - 1) % top, int(a - b - 1 < 0))
+
+
+@pytest.mark.parametrize("bits, threads, q, per_block", [
+    (2048, 16, 4, 16), (2080, 32, 3, 8), (3000, 32, 3, 8), (4096, 32, 4, 8), (8192, 64, 4, 4),
+    (32768, 256, 4, 1), (131072, 1024, 4, 1), (131104, 1024, 5, 1), (262144, 1024, 8, 1)])
+def test_the_tables_geometry(bits, threads, q, per_block):
+    from mpgen.tiers import group
+    tier = group(bits, -(-bits // 32))
+    assert (tier.threads_per_instance, tier.limbs_per_thread, tier.instances_per_block) == (threads, q, per_block)
+
+
+@pytest.mark.parametrize("bits, threads, q", SHAPES + [(2080, 32, 3)])
+def test_comparisons_against_python_integers(bits, threads, q):
+    shape, rng = Shape(bits, threads, q), random.Random(bits + 1)
+    values = edges(bits, shape)[:8] + [rng.getrandbits(bits) for _ in range(3)]
+    if bits > 100000:
+        values = values[:5]
+    programs = {kind: compare(kind, shape) for kind in ("eq", "lt", "cmp", "is_zero")}
+    for a in values:
+        assert execute(programs["is_zero"], [a], []) == (int(a == 0), None)
+        # b equal to a, or differing in one bit at the bottom, in the middle (another
+        # thread) and at the top
+        for b in values[:4] + [a, a ^ 1, a ^ (1 << bits // 2), a ^ (1 << bits - 1)]:
+            assert execute(programs["eq"], [a, b], []) == (int(a == b), None)
+            assert execute(programs["lt"], [a, b], []) == (int(a < b), None)
+            assert execute(programs["cmp"], [a, b], []) == (((a > b) - (a < b)) % (1 << 32), None)

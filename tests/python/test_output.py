@@ -76,7 +76,7 @@ def test_a_directory_in_the_way_is_refused_before_anything_is_written(mpgen, tmp
     "{ not mpgen's }",
     '{"schema": 99, "modules": []}',
     # a record naming a file outside the folder: --clean would remove it
-    '{"schema": 1, "modules": [{"name": "u64", "files": {"header": "../victim.txt"}}]}',
+    '{"schema": 2, "modules": [{"name": "u64", "files": {"header": "../victim.txt"}}]}',
 ])
 def test_a_record_mpgen_cannot_read_is_left_alone(mpgen, tmp_path, record):
     out = tmp_path / "out"
@@ -92,6 +92,17 @@ def test_a_record_mpgen_cannot_read_is_left_alone(mpgen, tmp_path, record):
 def _limit_file_size():
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit then fails with EFBIG
     resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, 100_000))
+
+
+def test_a_record_of_the_earlier_schema_is_generated_into_again(mpgen, tmp_path):
+    # a build folder from before schema 2 (the group tier's launch geometry)
+    (tmp_path / "mpgen_u64.cuh").write_text("// old\n")
+    (tmp_path / "mpgen_manifest.json").write_text(json.dumps(
+        {"schema": 1, "mpgen": "0.1.0", "modules": [{"name": "u64", "files": {"header": "mpgen_u64.cuh"}}]}))
+    r = mpgen("generate", "--bits", "64", "--ops", "add", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    assert json.loads((tmp_path / "mpgen_manifest.json").read_text())["schema"] == 2
+    assert "// old" not in (tmp_path / "mpgen_u64.cuh").read_text()
 
 
 def test_a_failing_write_is_one_line_exit_1_and_changes_nothing(tmp_path):
@@ -137,7 +148,7 @@ def test_two_requests_for_one_file_are_refused_with_both_spellings(mpgen, tmp_pa
     (["--modulus", "9" * 5000], "--modulus: '99999"),
     (["--modulus", "0x" + "f" * 600], "--modulus: the modulus has 2400 bits"),
     (["--ops", "x" * 5000], "--ops: unknown operation 'xxxx"),
-    (["--tier", "warp"], "--tier: unknown tier 'warp'; allowed: thread"),
+    (["--tier", "warp"], "--tier: unknown tier 'warp'; allowed: auto, thread, group"),
 ])
 def test_bad_names_and_huge_numbers_are_one_line(mpgen, tmp_path, args, message):
     r = mpgen("generate", *args, "--out", str(tmp_path / "out"))

@@ -14,6 +14,7 @@ namespace std { typedef decltype(sizeof(0)) size_t; }
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 #endif
 
 

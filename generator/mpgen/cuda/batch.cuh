@@ -132,9 +132,10 @@ __device__ __forceinline__ void staged_batch_thread(std::size_t n, const uint32_
   warp_rows<Op::out_words, S>::drain(out + first * Op::out_words, rows, count, lane);
 }
 
+// One instance per thread (the thread tier).
 template <class Op>
-__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                                             uint32_t* __restrict__ out) {
+__device__ __forceinline__ void batch_one_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                                 uint32_t* __restrict__ out) {
   if constexpr (Op::stage_stride != 0) {  // staged where the launch gave the rows room
     if (layout == Layout::contiguous && blockDim.x % 32 == 0 &&
         dynamic_shared_bytes() >= 4 * Op::stage_stride * blockDim.x)
@@ -156,6 +157,13 @@ __device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const
 #pragma unroll
     for (unsigned w = 0; w < Op::out_words; ++w) out[w * n + j] = y[w];
   }
+}
+
+template <class Op>
+__device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                                             uint32_t* __restrict__ out) {
+  if constexpr (Op::threads_per_instance > 1) group::batch_group<Op>(n, layout, in, out);
+  else batch_one_thread<Op>(n, layout, in, out);
 }
 
 template <class Op>

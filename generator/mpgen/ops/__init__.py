@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from ..group import PLANNERS as GROUP_PLANNERS
 from ..size import Size
 from . import addsub, bits, compare, modular, mul
 from .common import Operation
@@ -33,5 +34,7 @@ def fits(op: Operation, size: Size) -> bool:
 
 
 def defaults(size: Size) -> list[Operation]:
+    if size.tier_name == "group":
+        return [OPERATIONS[name] for name in GROUP_PLANNERS]
     shifts = [bits.constant_shift(d, k) for d in ("shl", "shr") for k in DEFAULT_CONSTANT_SHIFTS]
     return list(OPERATIONS.values()) + [op for op in shifts if fits(op, size)]

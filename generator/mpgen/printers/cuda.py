@@ -11,11 +11,11 @@ import jinja2
 
 from .. import __version__
 from ..plan import Module
-from . import host, manifest, ptx
+from . import group, host, manifest, ptx
 
 PACKAGE = Path(__file__).resolve().parents[1]
 # The prelude's parts, in order; host.model() goes after the first.
-HAND_WRITTEN = ("base.cuh", "loops.cuh", "batch.cuh", "element.cuh", "value.cuh")
+HAND_WRITTEN = ("base.cuh", "loops.cuh", "group.cuh", "batch.cuh", "element.cuh", "value.cuh")
 
 
 @cache
@@ -54,10 +54,18 @@ def prelude() -> str:
 
 
 def _operations(module: Module, contract: dict) -> list[dict]:
-    return [{"p": p, "c": c, "below_mask": sum(o["below_modulus"] << k for k, o in enumerate(c["operands"])),
-             "ptx": None if p.fn is None else ptx.function(p.fn),
-             "host": None if p.fn is None else host.function(p.fn)}
-            for p, c in zip(module.ops, contract["operations"])]
+    return [_operation(p, c) for p, c in zip(module.ops, contract["operations"])]
+
+
+def _operation(p, c: dict) -> dict:
+    o = {"p": p, "c": c, "below_mask": sum(o["below_modulus"] << k for k, o in enumerate(c["operands"])),
+         "ptx": None if p.fn is None else ptx.function(p.fn),
+         "host": None if p.fn is None else host.function(p.fn), "group": None}
+    if p.program is not None:
+        o["group"] = {"steps": group.steps(p.program), "thread_words": group.thread_words(p.program),
+                      "device": group.device(p.program),
+                      "host": group.host(p.program, p.operand_limbs, p.result_limbs)}
+    return o
 
 
 def header(module: Module, contract: dict) -> str:

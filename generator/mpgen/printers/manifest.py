@@ -13,7 +13,10 @@ from .. import __version__, names
 from ..field import Field
 from ..plan import Module, PlannedOp
 
-SCHEMA = 1  # raised on any change a reader must know about
+SCHEMA = 2  # raised on any change a reader must know about (2: the group tier's launch)
+# Records an output folder may hold: those of earlier schemas list their modules' files
+# alike, so that a folder (a build's) can be generated into again.
+RECORD_SCHEMAS = (1, 2)
 
 
 def operation(p: PlannedOp) -> dict:
@@ -31,7 +34,7 @@ def operation(p: PlannedOp) -> dict:
         "out_words": p.out_words,
         "launch": p.size.tier.launch(p.in_words, p.out_words),
         "multiplies": p.multiplies,
-        "instructions": None if p.fn is None else len(p.fn.body),
+        "instructions": p.instructions,  # per thread
         "loop": p.loop,
     }
 

@@ -47,6 +47,7 @@ struct OpInfo {
   std::string tier = "";                // how many threads hold one integer ("thread")
   std::string kernel = "";              // the C name of its batch kernel (mpgen_<module>_<name>)
   unsigned threads_per_instance = 0;    // launch geometry of its batch kernel
+  unsigned limbs_per_thread = 0;        // the group tier: limbs each thread holds (0: the thread tier)
   unsigned block_threads = 0;
   unsigned contiguous_shared_bytes = 0;  // dynamic shared memory a block takes for the contiguous layout
 

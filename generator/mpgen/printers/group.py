@@ -1,0 +1,158 @@
+"""The group printer: a group program (group.py) as C++, twice from the one step list.
+
+- `device`: the body of `thread(y, x)`, what one thread of the group runs on the GPU: x
+  holds its Q limbs of each vector operand, then each one-word operand; y gets its Q
+  limbs of the result, then the flag. Thread steps call their list's PTX rendering; group
+  steps call cuda/group.cuh's `on_device` (ballots, shuffles, shared memory).
+- `host`: the body of `host(y, x)` over a whole instance (the operation's contract), every
+  step run for each thread in turn: thread steps through their list's host rendering,
+  group steps through `on_host` or the same expressions as on the device.
+Each thread step's list prints as a nested struct (`steps`) by the instruction-list
+printers, so that the GPU and the host run one list.
+"""
+from __future__ import annotations
+
+from ..group import All, CarryScan, Program, ThreadStep, Top
+from ..size import LIMB_BITS
+from . import host as host_printer, ptx
+
+
+def vectors(program: Program) -> dict[str, int]:
+    """Every named vector of the program with its words per thread."""
+    q = program.shape.limbs_per_thread
+    sizes = {name: q for name in program.operands} | {name: 1 for name in program.words}
+    for step in program.steps:
+        if isinstance(step, ThreadStep):
+            sizes.update(dict(step.writes))
+        elif isinstance(step, CarryScan):
+            sizes.update({step.carry: 1, step.out: 1})
+        elif isinstance(step, All):
+            sizes[step.out] = 1
+        elif step.flag:
+            sizes[step.flag] = 1
+    return sizes
+
+
+def steps(program: Program) -> list[dict]:
+    """The thread steps' lists, each with its two renderings."""
+    return [{"name": s.fn.name, "in_words": s.fn.in_words, "out_words": s.fn.out_words,
+             "instructions": len(s.fn.body), "ptx": ptx.function(s.fn), "host": host_printer.function(s.fn)}
+            for s in program.steps if isinstance(s, ThreadStep)]
+
+
+def thread_words(program: Program) -> tuple[int, int]:
+    """(x, y) words of one thread: its operands' words, its result's and the flag."""
+    q = program.shape.limbs_per_thread
+    return q * len(program.operands) + len(program.words), q + (program.flag is not None)
+
+
+def _top(step: Top, program: Program, rank: str, view, on: str | None) -> list[str]:
+    """The Top step for the thread `rank`, its vectors seen through view(name): the flag
+    (broadcast from its holder by `on`, or left in the holder alone on the host, whose
+    caller spreads it), then the bits from the width up cleared."""
+    shape, q = program.shape, program.shape.limbs_per_thread
+    wanted = step.flag is not None  # neg's Top only clears the bits above the width
+    vector = view(step.vector)
+    if shape.bits == shape.held_bits:  # the width's carry is the group's carry out
+        return [f"{view(step.flag)}[0] = {view(step.above)}[0];"] if wanted else []
+    holder, k = divmod(shape.bits // LIMB_BITS, q)
+    own = f"{vector}[{k}] >> {shape.bits % LIMB_BITS} & 1"
+    flag = view(step.flag) if wanted else ""
+    lines = [f"{flag}[0] = {on}::broadcast({own}, {holder});" if on else
+             f"{flag}[0] = {rank} == {holder} ? {own} : 0;"] if wanted else []
+    return lines + [f"for (unsigned i = 0; i < {q}; ++i) {vector}[i] &= ::mpgen::group::width_mask("
+                    f"{rank} * {q} + i, {shape.bits});"]
+
+
+def _copy(dst: str, src: str, count: int) -> str:
+    return f"for (unsigned i = 0; i < {count}; ++i) {dst}[i] = {src}[i];"
+
+
+def _thread_step(step: ThreadStep, sizes: dict[str, int], call: str, view) -> list[str]:
+    """`{ in = reads; call(out, in); writes = out; }` with view(name) the thread's vector."""
+    lines = [f"uint32_t in[{step.fn.in_words}], out[{step.fn.out_words}];"]
+    first = 0
+    for name in step.reads:
+        lines.append(_copy(f"(in + {first})", view(name), sizes[name]))
+        first += sizes[name]
+    lines.append(f"{step.fn.name}::{call}(out, in);")
+    first = 0
+    for name, count in step.writes:
+        lines.append(_copy(view(name), f"(out + {first})", count))
+        first += count
+    return ["{"] + ["  " + line for line in lines] + ["}"]
+
+
+def var(name: str) -> str:
+    """A vector's C++ name (apart from the functions' x and y)."""
+    return f"v_{name}"
+
+
+def device(program: Program) -> list[str]:
+    """y: the thread's Q words of the result (a one-word result in y[0]), then the flag."""
+    sizes, t = vectors(program), program.shape.threads
+    on = f"::mpgen::group::on_device<{t}>"
+    lines = [f"uint32_t {', '.join(f'{var(n)}[{w}]' for n, w in sizes.items())};"]
+    first = 0
+    for name in program.operands + program.words:
+        lines.append(_copy(var(name), f"(x + {first})", sizes[name]))
+        first += sizes[name]
+    for step in program.steps:
+        if isinstance(step, ThreadStep):
+            lines += _thread_step(step, sizes, "device", var)
+        elif isinstance(step, CarryScan):
+            carry_in = f"{var(step.carry_in)}[0]" if step.carry_in else "0"
+            lines.append(f"{on}::carry_scan({var(step.generate)}[0], {var(step.propagate)}[0], {carry_in}, "
+                         f"{var(step.carry)}[0], {var(step.out)}[0]);")
+        elif isinstance(step, All):
+            lines.append(f"{var(step.out)}[0] = {on}::all({var(step.source)}[0]);")
+        else:
+            top = _top(step, program, "rank", var, on)
+            lines += [f"const unsigned rank = {on}::rank();"] * any("rank" in line for line in top) + top
+    lines.append(_copy("y", var(program.result), sizes[program.result]))
+    if program.flag is not None:
+        lines.append(f"y[{program.shape.limbs_per_thread}] = {var(program.flag)}[0];")
+    return lines
+
+
+def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[str]:
+    """Vectors of all T threads one after the other (thread t's words at t * words)."""
+    sizes, t = vectors(program), program.shape.threads
+
+    def view(name: str) -> str:
+        return f"(&{var(name)}[t * {sizes[name]}])"
+
+    lines = [f"std::vector<uint32_t> {', '.join(f'{var(n)}({t * w})' for n, w in sizes.items())};"]
+    first = 0
+    for name, limbs in zip(program.operands + program.words, operand_limbs):
+        if sizes[name] == 1:
+            lines.append(f"for (unsigned t = 0; t < {t}; ++t) {var(name)}[t] = x[{first}];")
+        else:
+            lines.append(_copy(var(name), f"(x + {first})", limbs))
+        first += limbs
+    for step in program.steps:
+        if isinstance(step, ThreadStep):
+            body = _thread_step(step, sizes, "host", view)
+            lines += [f"for (unsigned t = 0; t < {t}; ++t) {body[0]}"] + body[1:]
+        elif isinstance(step, CarryScan):
+            carry_in = f"{var(step.carry_in)}[0]" if step.carry_in else "0"
+            lines.append(f"::mpgen::group::on_host::carry_scan({t}, {var(step.generate)}.data(), "
+                         f"{var(step.propagate)}.data(), {carry_in}, {var(step.carry)}.data(), "
+                         f"{var(step.out)}.data());")
+        elif isinstance(step, All):
+            lines.append(f"::mpgen::group::on_host::all({t}, {var(step.source)}.data(), {var(step.out)}.data());")
+        else:
+            lines += [f"for (unsigned t = 0; t < {t}; ++t) {line}" for line in _top(step, program, "t", view, None)]
+            if step.flag:
+                flag = var(step.flag)
+                lines.append(f"for (unsigned t = 0; t < {t}; ++t) {flag}[t] = {flag}[{_holder(program)}];")
+    lines.append(_copy("y", var(program.result), result_limbs))
+    if program.flag is not None:
+        lines.append(f"y[{result_limbs}] = {var(program.flag)}[0];")
+    return lines
+
+
+def _holder(program: Program) -> int:
+    """The thread that holds the bit above the width (0 where the group holds exactly it)."""
+    shape = program.shape
+    return 0 if shape.bits == shape.held_bits else shape.bits // LIMB_BITS // shape.limbs_per_thread
