@@ -5,7 +5,7 @@
 #
 # Generates mpgen's headers for the given sizes and operations at build time, into
 # <build>/mpgen/<target> (<build>/mpgen/<target>.<name> for a modulus or a preset,
-# <build>/mpgen/<target>.<tier> for sizes with a TIER), and
+# <build>/mpgen/<target>.2, .3, ... for the target's second and later calls for sizes), and
 # adds them and that include directory to <target>: its sources can then #include
 # "mpgen_u<bits>.cuh" (or "mpgen_<name>.cuh", the preset's name as `mpgen --list` shows it). The headers are made again when the
 # generator, its templates or the request change, and not otherwise. A bad request
@@ -59,8 +59,16 @@ function(mpgen_generate target)
   if(ARG_BITS)
     list(APPEND generate --bits ${bits})
   endif()
-  if(ARG_TIER AND NOT ARG_MODULUS AND NOT ARG_FIELD)
-    string(APPEND out ".${ARG_TIER}")  # a folder of its own beside the target's other sizes
+  if(NOT ARG_MODULUS AND NOT ARG_FIELD)  # the target's second call for sizes gets .2, and so on
+    get_property(calls TARGET ${target} PROPERTY MPGEN_SIZE_CALLS)
+    if(NOT calls)
+      set(calls 0)
+    endif()
+    math(EXPR calls "${calls} + 1")
+    set_property(TARGET ${target} PROPERTY MPGEN_SIZE_CALLS ${calls})
+    if(calls GREATER 1)
+      string(APPEND out ".${calls}")
+    endif()
   endif()
   list(APPEND generate --out ${out})
   if(ARG_MUL)

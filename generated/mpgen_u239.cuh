@@ -25,6 +25,7 @@ typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
 namespace std { typedef decltype(sizeof(0)) size_t; }
 #else
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -631,7 +632,7 @@ MPGEN_HOST_DEVICE void square_root(uint32_t* y, const uint32_t* a) {
 }  // namespace loops
 }  // namespace mpgen
 
-// The group tier's steps between threads (generator/mpgen/group.py defines them): one
+// The group tier's steps between threads (generator/mpgen/group/program.py defines them): one
 // integer held by a group of T consecutive threads of a block, thread t holding limbs
 // [t Q, (t + 1) Q). On the GPU each step is a few ballots, shuffles or shared-memory
 // words; on the host the same formula runs over every thread's words. Copied verbatim
@@ -703,6 +704,78 @@ struct on_device {
     }
   }
 
+  // The quadratic product's loop (group/program.py's ProductRows): a and b (Q limbs each)
+  // into the group's tables in shared memory (b between Q - 1 zeros below and Q above), then
+  // T + 1 iterations of Row over (the accumulator, a's block r, b's window), r and the
+  // column block from k and the thread alone; low and high get the two blocks' 3 Q words.
+  template <unsigned Q, unsigned IPB, class Row>
+  __device__ __forceinline__ static void product_rows(const uint32_t* a, const uint32_t* b, uint32_t* low,
+                                                      uint32_t* high) {
+    constexpr unsigned TQ = T * Q, below = Q - 1, table_words = 2 * TQ + 2 * Q;
+    __shared__ uint32_t tables[IPB * table_words];
+    uint32_t* const table_a = tables + threadIdx.x / T * table_words;
+    uint32_t* const table_b = table_a + TQ + below;  // b's limb i at table_b[i]
+    const unsigned t = rank();
+    __syncthreads();  // the tables' earlier readers are done
+#pragma unroll
+    for (unsigned i = 0; i < Q; ++i) table_a[t * Q + i] = a[i], table_b[t * Q + i] = b[i];
+    for (unsigned p = t; p < 2 * Q - 1; p += T) {
+      if (p < below) table_b[int(p) - int(below)] = 0;
+      else table_b[TQ + p - below] = 0;
+    }
+    __syncthreads();
+    uint32_t acc[3 * Q];
+#pragma unroll
+    for (unsigned i = 0; i < 3 * Q; ++i) acc[i] = 0;
+    for (unsigned k = 0; k <= T; ++k) {
+      if (k == t + 1) {
+#pragma unroll
+        for (unsigned i = 0; i < 3 * Q; ++i) low[i] = acc[i], acc[i] = 0;
+      }
+      const unsigned r = k <= t ? k : k - 1, c = k <= t ? t : T + t;
+      const uint32_t* const window = table_b + int((c - r) * Q) - int(Q) + 1;
+      uint32_t x[6 * Q - 1];
+#pragma unroll
+      for (unsigned i = 0; i < 3 * Q; ++i) x[i] = acc[i];
+#pragma unroll
+      for (unsigned u = 0; u < Q; ++u) x[3 * Q + u] = table_a[r * Q + u];
+#pragma unroll
+      for (unsigned w = 0; w < 2 * Q - 1; ++w) x[4 * Q + w] = window[w];
+      Row::device(acc, x);
+    }
+#pragma unroll
+    for (unsigned i = 0; i < 3 * Q; ++i) high[i] = acc[i];
+  }
+
+  // The product's handoff (group/program.py's Handoff), W words: low_in = thread t - 1's
+  // low (zeros in thread 0), high_in = thread t - 1's high (thread 0: thread T - 1's low).
+  template <unsigned W, unsigned IPB>
+  __device__ __forceinline__ static void handoff(const uint32_t* low, const uint32_t* high, uint32_t* low_in,
+                                                 uint32_t* high_in) {
+    const unsigned t = rank();
+    if constexpr (T <= 32) {
+      const unsigned base = threadIdx.x % 32 / T * T;
+#pragma unroll
+      for (unsigned w = 0; w < W; ++w) {
+        const uint32_t l = __shfl_sync(~0u, low[w], base + (t ? t - 1 : T - 1));
+        const uint32_t h = __shfl_sync(~0u, high[w], base + (t ? t - 1 : 0));
+        low_in[w] = t ? l : 0, high_in[w] = t ? h : l;
+      }
+    } else {
+      __shared__ uint32_t slots[IPB * 2 * T * W];
+      uint32_t* const own = slots + threadIdx.x / T * 2 * T * W;  // the group's: lows, then highs
+      __syncthreads();
+#pragma unroll
+      for (unsigned w = 0; w < W; ++w) own[t * W + w] = low[w], own[(T + t) * W + w] = high[w];
+      __syncthreads();
+#pragma unroll
+      for (unsigned w = 0; w < W; ++w) {
+        low_in[w] = t ? own[(t - 1) * W + w] : 0;
+        high_in[w] = t ? own[(T + t - 1) * W + w] : own[(T - 1) * W + w];
+      }
+    }
+  }
+
   // Thread `from`'s value, in every thread of the group.
   __device__ __forceinline__ static uint32_t broadcast(uint32_t value, unsigned from) {
     if constexpr (T <= 32) {
@@ -740,24 +813,32 @@ __device__ __forceinline__ void load_operands(uint32_t* x, const uint32_t* __res
 }
 
 // Op (a group operation) over a batch of n instances: group g of the launch runs instance
-// g; each thread loads its words, runs Op::thread, and stores its limbs of the result;
-// thread 0 stores the flag.
+// g; each thread loads its own words, runs Op::thread, and stores its limbs of the result;
+// thread 0 stores the flag. (Staging the contiguous layout through shared memory, as the
+// thread tier does, measured slower here: 0.65 of the copy bandwidth against 1.0,
+// bench/NOTES.md.)
 template <class Op>
 __device__ __forceinline__ void batch_group(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
                                             uint32_t* __restrict__ out) {
   constexpr unsigned T = Op::threads_per_instance, Q = Op::limbs_per_thread;
   const unsigned t = threadIdx.x % T;
+  uint32_t x[Op::thread_in_words], y[Op::thread_out_words];
   const std::size_t j = (blockIdx.x * std::size_t(blockDim.x) + threadIdx.x) / T;
   const bool live = j < n;
   const Strides so = Strides::of(layout, n, Op::out_words);
-  uint32_t x[Op::thread_in_words], y[Op::thread_out_words];
   load_operands<Op>(x, in, Strides::of(layout, n, Op::in_words), j, live, t);
   Op::thread(y, x);
   if (!live) return;
 #pragma unroll
-  for (unsigned i = 0; i < Q; ++i)
-    if (t * Q + i < Op::result_limbs) out[(t * Q + i) * so.word + j * so.instance] = y[i];
-  if (Op::flag_words && t == 0) out[Op::result_limbs * so.word + j * so.instance] = y[Q];
+  for (unsigned part = 0; part < Op::result_parts; ++part)
+#pragma unroll
+    for (unsigned i = 0; i < Q; ++i) {
+      const unsigned limb = part * T * Q + t * Q + i;
+      if (limb < Op::result_limbs) out[limb * so.word + j * so.instance] = y[part * Q + i];
+    }
+  if constexpr (Op::flag_words != 0) {
+    if (t == 0) out[Op::result_limbs * so.word + j * so.instance] = y[Op::result_parts * Q];
+  }
 }
 #endif  // __CUDACC__
 
@@ -786,6 +867,42 @@ inline void carry_scan(unsigned T, const uint32_t* generate, const uint32_t* pro
   }
   for (unsigned i = 0; i < T; ++i) out[i] = uint32_t(c + shifted) & 1;
 }
+// ProductRows and Handoff over all threads' words (vectors thread-major, as on_host's
+// callers hold them).
+template <class Row>
+inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32_t* b, uint32_t* low,
+                         uint32_t* high) {
+  std::vector<uint32_t> x(6 * Q - 1), acc(3 * Q);
+  for (unsigned t = 0; t < T; ++t) {
+    std::fill(acc.begin(), acc.end(), 0u);
+    for (unsigned k = 0; k <= T; ++k) {
+      if (k == t + 1) {
+        std::copy(acc.begin(), acc.end(), low + t * 3 * Q);
+        std::fill(acc.begin(), acc.end(), 0u);
+      }
+      const unsigned r = k <= t ? k : k - 1, c = k <= t ? t : T + t;
+      const long first = long(c - r) * Q - Q + 1;
+      std::copy(acc.begin(), acc.end(), x.begin());
+      for (unsigned u = 0; u < Q; ++u) x[3 * Q + u] = a[r * Q + u];
+      for (unsigned w = 0; w < 2 * Q - 1; ++w) {
+        const long i = first + w;
+        x[4 * Q + w] = i >= 0 && i < long(T * Q) ? b[i] : 0;
+      }
+      Row::host(acc.data(), x.data());
+    }
+    std::copy(acc.begin(), acc.end(), high + t * 3 * Q);
+  }
+}
+
+inline void handoff(unsigned T, unsigned W, const uint32_t* low, const uint32_t* high, uint32_t* low_in,
+                    uint32_t* high_in) {
+  for (unsigned t = 0; t < T; ++t)
+    for (unsigned w = 0; w < W; ++w) {
+      low_in[t * W + w] = t ? low[(t - 1) * W + w] : 0;
+      high_in[t * W + w] = t ? high[(t - 1) * W + w] : low[(T - 1) * W + w];
+    }
+}
+
 inline void all(unsigned T, const uint32_t* bit, uint32_t* out) {
   uint32_t every = 1;
   for (unsigned i = 0; i < T; ++i) every &= bit[i];

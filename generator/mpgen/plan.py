@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .field import Field, preset_curve, to_words
-from .group import PLANNERS as GROUP_PLANNERS, Program, Shape, ThreadStep
+from .group import PLANNERS as GROUP_PLANNERS, ProductRows, Program, Shape, ThreadStep
 from .ir import Function
 from .ops import MODULAR_OPERATIONS, Operation, modular
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
@@ -44,7 +44,7 @@ class PlannedOp:
     def thread_lists(self) -> list[Function]:
         """The straight-line lists each thread runs: one, or a group program's steps."""
         if self.program is not None:
-            return [s.fn for s in self.program.steps if isinstance(s, ThreadStep)]
+            return [s.fn for s in self.program.steps if isinstance(s, (ThreadStep, ProductRows))]
         return [] if self.fn is None else [self.fn]
 
     @property
@@ -74,9 +74,13 @@ class PlannedOp:
     def multiplies(self) -> int:
         """32-bit multiply halves (mul/mad .lo/.hi): what the multiply-add ceiling counts;
         a loop's are counted in the operations it calls."""
-        per_thread = sum(i.opcode.mnemonic.startswith(("mul.", "mad")) for fn in self.thread_lists
-                         for i in fn.body)
-        return per_thread * self.size.tier.threads_per_instance
+        threads = self.size.tier.threads_per_instance
+        loops = [threads + 1 if self.program and any(isinstance(s, ProductRows) and s.fn is fn
+                                                     for s in self.program.steps) else 1
+                 for fn in self.thread_lists]  # the product's rows run T + 1 times
+        per_thread = sum(runs * sum(i.opcode.mnemonic.startswith(("mul.", "mad")) for i in fn.body)
+                         for runs, fn in zip(loops, self.thread_lists))
+        return per_thread * threads
 
 
 @dataclass

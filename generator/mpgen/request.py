@@ -6,7 +6,7 @@ from pathlib import Path
 
 from .field import PRESETS, Field, default_label, find_preset
 from .names import ALLOWED, name_problem
-from .group import PLANNERS as GROUP_PLANNERS
+from .group import unavailable as group_unavailable
 from .ops import CONSTANT_SHIFT, MODULAR_OPERATIONS, OPERATIONS, Operation, defaults, find, fits, \
     modular
 from .plan import Request
@@ -91,9 +91,6 @@ def check_bits(bits: object, where: str, mul: str = "auto", tier: str = DEFAULT_
     return size
 
 
-GROUP_OPS = f"the group tier has: {', '.join(GROUP_PLANNERS)}"
-
-
 def check_ops(names: list[str], size: Size, where: str) -> list[Operation]:
     ops = []
     for name in names:
@@ -104,9 +101,9 @@ def check_ops(names: list[str], size: Size, where: str) -> list[Operation]:
         op = find(name)
         if op is None:
             raise RequestError(f"{where}: unknown operation {shown(name)}; {KNOWN_OPS}")
-        if size.tier_name == "group" and op.name not in GROUP_PLANNERS:
-            raise RequestError(f"{where}: {name} is not planned yet for {size.bits}-bit integers "
-                               f"of the group tier; {GROUP_OPS}")
+        why = group_unavailable(op.name, size.bits) if size.tier_name == "group" else None
+        if why:
+            raise RequestError(f"{where}: {name} at {size.bits} bits {why}")
         if not fits(op, size):
             raise RequestError(f"{where}: {name} shifts by {name[3:]} bits, not below the "
                                f"{size.bits}-bit size; constant shifts go from 1 to bits-1")

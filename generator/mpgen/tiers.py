@@ -4,7 +4,7 @@ Every operation belongs to one tier, and the tier is part of its identity (a 409
 sum of 32 threads and of 64 are different operations):
 - `thread`: one integer per thread, 32 to 2,048 bits (the ops/ planners);
 - `group`: one integer per group of T threads, each holding Q limbs, 2,048 to 262,144
-  bits (group.py plans it); its geometry comes from data/group.toml or the request.
+  bits (group/ plans it); its geometry comes from data/group.toml or the request.
 `auto` picks the thread tier up to 2,048 bits and the group tier above.
 """
 from __future__ import annotations

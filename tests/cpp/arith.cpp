@@ -288,7 +288,8 @@ bool gpu_for_tests() {
 
 // Edge values (all pairs, or each with the first few where that is too many) and
 // random operands for op, checked against GMP on the CPU and the GPU, as asked.
-void check_operation(const mpgen::OpInfo& op, bool cpu, bool gpu, uint64_t seed, std::size_t random_count) {
+void check_operation(const mpgen::OpInfo& op, bool cpu, bool gpu, uint64_t seed, std::size_t random_count,
+                     std::size_t most_edge_cases = SIZE_MAX) {
   const unsigned bits = op.bits;
   const std::string& name = op.name;
   const unsigned arity = op.operand_bits.size();
@@ -314,6 +315,13 @@ void check_operation(const mpgen::OpInfo& op, bool cpu, bool gpu, uint64_t seed,
         if (i >= partners && i < edges[1].size()) add_case(edges[0][k], edges[1][i]);
       }
   }
+  if (cases.size() > most_edge_cases) {  // every k-th, the first and last kept
+    std::vector<std::vector<Limbs>> kept;
+    const std::size_t k = (cases.size() + most_edge_cases - 1) / most_edge_cases;
+    for (std::size_t i = 0; i < cases.size(); i += k) kept.push_back(cases[i]);
+    kept.push_back(cases.back());
+    cases = std::move(kept);
+  }
   std::mt19937_64 rng(seed ^ (uint64_t(bits) << 32) ^ std::hash<std::string>{}(name));
   for (std::size_t i = 0; i < random_count; ++i) {
     std::vector<Limbs> operands;
@@ -337,16 +345,27 @@ TEST_CASE("every operation at every size agrees with GMP") {
 
 // The group tier at the sizes that are not built in (3000 bits: 94 limbs, the top thread
 // partly used; 32768; 262144, the largest), generated and compiled on demand for each
-// device; random cases as above up to 32768 bits, a tenth of them at 262144.
+// device; random cases as above up to 32768 bits, a tenth of them at 262144. The product
+// (up to 65536 bits) costs the host n^2: at 32768 bits, 300 edge cases and 1% of the
+// random ones.
 TEST_CASE("the group tier at 3000, 32768 and 262144 bits agrees with GMP, compiled on demand") {
   const bool gpu = gpu_for_tests();
   for (unsigned bits : {3000u, 32768u, 262144u})
-    for (const char* name : {"add", "sub", "neg", "eq", "lt", "cmp", "is_zero"}) {
-      const std::size_t count = bits > 32768 ? random_cases() / 10 : random_cases();
+    for (const char* name : {"add", "sub", "neg", "eq", "lt", "cmp", "is_zero", "mul"}) {
+      const bool product = std::string(name) == "mul";
+      if (product && bits > 65536) {  // not planned there yet: the request is refused
+        CHECK_THROWS_WITH_AS(mpgen::compile_on_demand(bits, name, mpgen::Device::cpu),
+                             doctest::Contains("planned up to 65536 bits"), mpgen::InputError);
+        continue;
+      }
+      const std::size_t count = bits > 32768 ? random_cases() / 10 : product && bits > 4096 ? random_cases() / 100
+                                                                                          : random_cases();
+      const std::size_t edges = product && bits > 4096 ? 300 : SIZE_MAX;
       const mpgen::OpInfo& cpu_op = mpgen::compile_on_demand(bits, name, mpgen::Device::cpu);
       CHECK(cpu_op.tier == "group");
-      check_operation(cpu_op, true, false, test_seed(), count);
+      check_operation(cpu_op, true, false, test_seed(), count, edges);
       if (gpu)
-        check_operation(mpgen::compile_on_demand(bits, name, mpgen::Device::gpu), false, true, test_seed(), count);
+        check_operation(mpgen::compile_on_demand(bits, name, mpgen::Device::gpu), false, true, test_seed(), count,
+                        edges);
     }
 }

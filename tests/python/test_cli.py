@@ -42,8 +42,9 @@ def test_generated_directory_is_fresh(mpgen, tmp_path):
     (["--bits", "262145"], "--bits: 262145 is out of range; sizes are whole numbers of bits from 32 to 262144"),
     (["--bits", "4096", "--tier", "thread"], "--bits: 4096 bits is above the thread tier's 2048; the group"),
     (["--bits", "1024", "--tier", "group"], "--bits: 1024 bits is below the group tier's 2048"),
-    (["--bits", "4096", "--ops", "add,mul"], "--ops: mul is not planned yet for 4096-bit integers of the group "
-                                              "tier; the group tier has: add, sub, neg"),
+    (["--bits", "4096", "--ops", "add,mul_lo"], "--ops: mul_lo at 4096 bits is not planned yet for the group "
+                                                 "tier; it has: add, sub, neg, eq, lt, cmp, is_zero, mul"),
+    (["--bits", "131072", "--ops", "mul"], "--ops: mul at 131072 bits is planned up to 65536 bits in the group tier"),
     (["--bits", "4096", "--threads", "12"], "--bits: 4096 bits in the group tier: 12 threads: a group is a "
                                             "power of two from 8 to 1024"),
     (["--bits", "262144", "--threads", "64"], "--bits: 262144 bits in the group tier: 64 threads would hold "

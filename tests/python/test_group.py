@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from mpgen.group import Shape, add_or_sub, carries, compare, execute
+from mpgen.group import ProductRows, Shape, add_or_sub, carries, compare, execute
+from mpgen.group.mul import mul
 
 # Shapes: bits, T, Q (3000 bits: 94 limbs in 32 threads of 3, the top thread half used).
 SHAPES = [(2048, 16, 4), (3000, 32, 3), (4096, 32, 4), (8192, 32, 8), (32768, 128, 8),
@@ -115,3 +116,30 @@ def test_comparisons_against_python_integers(bits, threads, q):
             assert execute(programs["eq"], [a, b], []) == (int(a == b), None)
             assert execute(programs["lt"], [a, b], []) == (int(a < b), None)
             assert execute(programs["cmp"], [a, b], []) == (((a > b) - (a < b)) % (1 << 32), None)
+
+
+@pytest.mark.parametrize("bits, threads, q", SHAPES[:4] + [(2080, 32, 3), (2048, 8, 8), (2048, 32, 2)])
+def test_the_full_product_against_python_integers(bits, threads, q):
+    # all-ones operands make the largest column sums; single bits and boundary runs the
+    # longest carries through the handoff and both scans
+    shape, rng = Shape(bits, threads, q), random.Random(bits + 2)
+    program = mul(shape)
+    values = edges(bits, shape) + [rng.getrandbits(bits) for _ in range(4)]
+    for a in values:
+        for b in values[:6] + values[-2:]:
+            assert execute(program, [a, b], []) == (a * b, None)
+
+
+def test_the_products_rows_are_balanced_and_fixed():
+    # every thread runs T + 1 iterations of Q^2 products whatever the operands (the loop's
+    # trip count and what each iteration reads depend on k and t alone)
+    shape = Shape(4096, 32, 4)
+    rows = next(s for s in mul(shape).steps if isinstance(s, ProductRows))
+    products = sum(i.opcode.mnemonic.startswith("mad") and ".lo" in i.opcode.mnemonic for i in rows.fn.body)
+    assert products == 4 * 4
+    assert (shape.threads + 1) * products * shape.threads >= shape.limbs ** 2  # covers every product
+
+
+def test_a_product_needs_two_limbs_a_thread():
+    with pytest.raises(ValueError, match="the group product needs at least 2 limbs a thread"):
+        mul(Shape(2048, 64, 1))

@@ -28,13 +28,18 @@ MPGEN_{upper}_OPS(ONLY)
 """
 
 
-def kernels_ptx(tmp_path, size: Size, ops=None) -> dict[str, list[str]]:
+# The group tier: one thread's part of an operation (Op::thread) between loads and stores.
+GROUP_KERNELS = KERNELS.replace("Op::in_words", "Op::thread_in_words").replace(
+    "Op::out_words", "Op::thread_out_words").replace("Op::device(y, x)", "Op::thread(y, x)")
+
+
+def kernels_ptx(tmp_path, size: Size, ops=None, harness: str = KERNELS) -> dict[str, list[str]]:
     """Operation's C++ name -> the instructions of its kernel."""
     nvcc = shutil.which("nvcc")
     assert nvcc, "nvcc (the CUDA toolkit) is needed to check the generated PTX"
     for name, text in render(plan_request([(size, ops or defaults(size))]))[0].items():
         (tmp_path / name).write_text(text)
-    (tmp_path / "k.cu").write_text(KERNELS.format(name=size.name, upper=size.name.upper()))
+    (tmp_path / "k.cu").write_text(harness.format(name=size.name, upper=size.name.upper()))
     subprocess.run([nvcc, "-arch=sm_90", "-ptx", "-I", str(tmp_path), str(tmp_path / "k.cu"),
                     "-o", str(tmp_path / "k.ptx")], check=True)
     ptx = (tmp_path / "k.ptx").read_text()
@@ -60,6 +65,19 @@ def test_every_operation_is_straight_line(tmp_path, bits, mul):
     kernels = kernels_ptx(tmp_path, Size(bits, mul))
     assert sorted(kernels) == sorted(op.cpp_name for op in defaults(Size(bits)))
     assert_straight_line(kernels, f"at {bits} bits")
+
+
+@pytest.mark.parametrize("bits, threads", [(4096, 32), (8192, 64)])  # a warp; two warps
+def test_the_group_tier_never_branches_or_addresses_memory_by_data(tmp_path, bits, threads):
+    # its steps between threads (ballots, shuffles, shared memory) and the product's loop
+    # depend on the thread and the iteration only
+    size = Size(bits, "auto", "group", threads)
+    kernels = kernels_ptx(tmp_path, size, harness=GROUP_KERNELS)
+    assert sorted(kernels) == sorted(op.cpp_name for op in defaults(size))
+    for name, code in kernels.items():
+        assert branches_on_data(code) == [], f"{name} at {bits} bits"
+        assert on_data(code, ("ld.", "st.")) == [], f"{name} at {bits} bits"
+    assert any(i.startswith("@") and "bra" in i for i in kernels["mul"])  # the product's rows loop
 
 
 REGISTER = re.compile(r"%\w+|\bt\d+\b")  # PTX's registers, and the inline asm's temporaries

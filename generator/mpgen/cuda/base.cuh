@@ -9,6 +9,7 @@ typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
 namespace std { typedef decltype(sizeof(0)) size_t; }
 #else
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>

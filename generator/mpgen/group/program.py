@@ -1,4 +1,4 @@
-"""The cooperative level (issue 18): one integer held by a group of T threads.
+"""The group tier's programs: one integer held by a group of T threads.
 
 Thread t holds limbs [t Q, (t + 1) Q) of the integer, least significant first, so that a
 carry moves from thread t to thread t + 1; limbs above the width are zero. An operation
@@ -13,18 +13,18 @@ two levels:
 
 `execute` runs a program on the host as the GPU does (each thread's list, then the group
 step over all threads, in the same formula), so that the tests check the plan itself.
-No step's data flow depends on the operands' values. printers/group.py prints a program
-for one thread of the GPU and for the host; tiers.py gives the group's geometry.
+No step's data flow depends on the operands' values. The planners are beside this module,
+one per operation family; printers/group.py prints a program for one thread of the GPU and
+for the host; tiers.py gives the group's geometry.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Union
 
-from .ir import MASK, Function, Operand, Reg, execute as execute_list
-from .size import LIMB_BITS, Size, limbs_for
-from .tiers import MAX_GROUP_THREADS as MAX_THREADS, MIN_GROUP_THREADS as MIN_THREADS
-
+from ..ir import MASK, Function, execute as execute_list
+from ..size import LIMB_BITS, Size, limbs_for
+from ..tiers import MAX_GROUP_THREADS as MAX_THREADS, MIN_GROUP_THREADS as MIN_THREADS
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,36 @@ class All:
     out: str
 
 
-Step = Union[ThreadStep, CarryScan, Top, All]
+@dataclass(frozen=True)
+class ProductRows:
+    """The quadratic product's loop, balanced (no thread idles in the triangle): thread t
+    accumulates the Q columns of block t of a b (`low`) and of block T + t (`high`), each
+    column in three words (its sum's low and high word and the carries above: Q of each,
+    in that order). Iteration k = 0 .. T, the same count in every thread: for k <= t the
+    row r = k of block c = t, after it r = k - 1 of block c = T + t (there, at k = t + 1,
+    the low block is set aside and the accumulator starts again). Each iteration runs `fn`
+    on (the accumulator, a's limbs [r Q, r Q + Q), b's limbs [(c - r) Q - Q + 1, (c - r) Q
+    + Q), zeros outside b) and keeps its result: what it reads depends on k and t alone,
+    never on the values (on the GPU, from a and b staged in shared memory)."""
+    fn: Function
+    a: str
+    b: str
+    low: str
+    high: str
+
+
+@dataclass(frozen=True)
+class Handoff:
+    """The words each block passes to the next block of the product, blocks in the order
+    low 0 .. T-1, high 0 .. T-1: `low_in` of thread t = `low` of thread t - 1 (zeros in
+    thread 0), `high_in` of thread t = `high` of thread t - 1 (thread 0: `low` of T - 1)."""
+    low: str
+    high: str
+    low_in: str
+    high_in: str
+
+
+Step = Union[ThreadStep, CarryScan, Top, All, ProductRows, Handoff]
 
 
 @dataclass(frozen=True)
@@ -110,6 +139,7 @@ class Program:
     result: str
     flag: str | None
     scalar: bool = False  # the result is one word in every thread (a comparison), not split
+    high: str | None = None  # the result's limbs from T Q up (a full product), split as `result`
 
 
 def split(shape: Shape, value: int) -> list[list[int]]:
@@ -152,6 +182,14 @@ def execute(program: Program, operands: list[int], words: list[int]) -> tuple[in
             into, out = carries(bits(step.generate), bits(step.propagate), carry_in, shape.threads)
             for t, thread in enumerate(state):
                 thread[step.carry], thread[step.out] = [into >> t & 1], [out]
+        elif isinstance(step, ProductRows):
+            _product_rows(step, shape, state)
+        elif isinstance(step, Handoff):
+            lows, highs = [t[step.low] for t in state], [t[step.high] for t in state]
+            zeros = [0] * len(lows[0])
+            for t, thread in enumerate(state):
+                thread[step.low_in] = lows[t - 1] if t else zeros
+                thread[step.high_in] = highs[t - 1] if t else lows[-1]
         elif isinstance(step, All):
             every = int(all(thread[step.source][0] & 1 for thread in state))
             for thread in state:
@@ -165,101 +203,22 @@ def execute(program: Program, operands: list[int], words: list[int]) -> tuple[in
                     state[t][step.flag] = [flag]
     result = state[0][program.result][0] if program.scalar else \
         join(shape, [thread[program.result] for thread in state])
+    if program.high:
+        result += join(shape, [thread[program.high] for thread in state]) << shape.held_bits
     return result, None if program.flag is None else state[0][program.flag][0]
 
 
-def _part(name: str, q: int, subtract: bool, operands: int) -> Function:
-    """Each thread's first step: d = a +- b over its Q limbs (b = 0 - a for neg), and its
-    generate bit (the chain's carry or borrow out) and propagate bit (d all ones for a
-    sum, all zeros for a difference: a carry or borrow in would pass through)."""
-    fn = Function(name, operands * q, q + 2)
-    a = [Reg("x", i) for i in range(q)]
-    b = [Reg("x", q + i) for i in range(q)] if operands == 2 else a
-    first: list[Operand] = a if operands == 2 else [0] * q
-    d = [Reg("y", i) for i in range(q)]
-    generate, propagate = Reg("y", q), Reg("y", q + 1)
-    fn.chain("sub" if subtract else "add", [(d[i], (first[i], b[i])) for i in range(q)])
-    fn.emit("subc" if subtract else "addc", generate, 0, 0)
-    if subtract:
-        fn.emit("and", generate, generate, 1)  # subc of 0 - 0 leaves 0 - borrow: all ones
-    folded = fn.temp()
-    fn.emit("mov", folded, d[0])
-    for word in d[1:]:
-        fn.emit("and" if not subtract else "or", folded, folded, word)
-    if not subtract:
-        fn.emit("not", folded, folded)  # 0 exactly where d is all ones
-    # propagate = 1 where folded is 0: 0 - folded borrows unless folded is 0.
-    borrow = fn.temp()
-    fn.emit("sub.cc", fn.temp(), 0, folded)
-    fn.emit("subc", borrow, 0, 0)
-    fn.emit("add", propagate, borrow, 1)
-    fn.check()
-    return fn
-
-
-def _finish(name: str, q: int, subtract: bool) -> Function:
-    """Each thread's second step: y = d +- its carry in (the chain's own carry out is the
-    next thread's carry in, which the scan already gave it)."""
-    fn = Function(name, q + 1, q)
-    d, c = [Reg("x", i) for i in range(q)], Reg("x", q)
-    steps = [(Reg("y", 0), (d[0], c))] + [(Reg("y", i), (d[i], 0)) for i in range(1, q)]
-    fn.chain("sub" if subtract else "add", steps, carry_out=False)
-    fn.check()
-    return fn
-
-
-def add_or_sub(kind: str, shape: Shape) -> Program:
-    """`add` (a + b + carry_in), `sub` (a - b - borrow_in) with the carry or borrow out of
-    the exact width, or `neg` (0 - a mod 2^bits): three steps and the width's top."""
-    shape.check()
-    q, subtract = shape.limbs_per_thread, kind != "add"
-    operands = ("a",) if kind == "neg" else ("a", "b")
-    words = () if kind == "neg" else ("carry_in",)
-    steps: tuple[Step, ...] = (
-        ThreadStep(_part(f"{kind}_part", q, subtract, len(operands)), operands,
-                   (("d", q), ("generate", 1), ("propagate", 1))),
-        CarryScan("generate", "propagate", words[0] if words else None, "carry", "out"),
-        ThreadStep(_finish(f"{kind}_finish", q, subtract), ("d", "carry"), (("y", q),)),
-        Top("y", "out", None if kind == "neg" else "flag"),
-    )
-    return Program(kind, shape, operands, words, steps, "y", None if kind == "neg" else "flag")
-
-
-def _cmp_finish(name: str) -> Function:
-    """cmp's word from lt and eq (0 or 1 each): 0 where equal, else -1 where less, else 1."""
-    fn = Function(name, 2, 1)
-    less, equal = Reg("x", 0), Reg("x", 1)
-    sign, unequal = fn.temp(), fn.temp()
-    fn.emit("sub", sign, 0, less)  # all ones where less
-    fn.emit("or", sign, sign, 1)  # -1 or 1
-    fn.emit("sub", unequal, equal, 1)  # 0 where equal, else all ones
-    fn.emit("and", Reg("y", 0), sign, unequal)
-    fn.check()
-    return fn
-
-
-def compare(kind: str, shape: Shape) -> Program:
-    """`eq`, `lt`, `cmp` (-1, 0, 1) of a and b, or `is_zero` of a, from sub's first step
-    (neg's for is_zero): a thread's propagate bit says its limbs are equal (zero), and the
-    borrow out of the scan says a < b. The one-word result lies in every thread."""
-    shape.check()
-    q = shape.limbs_per_thread
-    operands = ("a",) if kind == "is_zero" else ("a", "b")
-    part = ThreadStep(_part(f"{kind}_part", q, True, len(operands)), operands,
-                      (("d", q), ("generate", 1), ("propagate", 1)))
-    scan = CarryScan("generate", "propagate", None, "carry", "less")
-    steps: tuple[Step, ...]
-    if kind in ("eq", "is_zero"):
-        steps = (part, All("propagate", "y"))
-    elif kind == "lt":
-        steps = (part, CarryScan("generate", "propagate", None, "carry", "y"))
-    else:
-        steps = (part, scan, All("propagate", "equal"),
-                 ThreadStep(_cmp_finish("cmp_finish"), ("less", "equal"), (("y", 1),)))
-    return Program(kind, shape, operands, (), steps, "y", None, scalar=True)
-
-
-# The operations planned for the group tier; their contracts (operands, result, flag) are
-# the per-thread tier's (ops/), so that every reader of the manifest treats them alike.
-PLANNERS = {kind: (lambda shape, kind=kind: add_or_sub(kind, shape)) for kind in ("add", "sub", "neg")} | \
-    {kind: (lambda shape, kind=kind: compare(kind, shape)) for kind in ("eq", "lt", "cmp", "is_zero")}
+def _product_rows(step: ProductRows, shape: Shape, state: list[dict[str, list[int]]]) -> None:
+    t_count, q = shape.threads, shape.limbs_per_thread
+    a = [w for thread in state for w in thread[step.a]]
+    b = [w for thread in state for w in thread[step.b]]
+    for t, thread in enumerate(state):
+        accumulator = [0] * 3 * q
+        for k in range(t_count + 1):
+            if k == t + 1:
+                thread[step.low], accumulator = accumulator, [0] * 3 * q
+            r, c = (k, t) if k <= t else (k - 1, t_count + t)
+            first = (c - r) * q - q + 1
+            window = [b[i] if 0 <= i < len(b) else 0 for i in range(first, first + 2 * q - 1)]
+            accumulator = execute_list(step.fn, accumulator + a[r * q:(r + 1) * q] + window)
+        thread[step.high] = accumulator

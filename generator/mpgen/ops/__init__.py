@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..group import PLANNERS as GROUP_PLANNERS
+from ..group import PLANNERS as GROUP_PLANNERS, unavailable as group_unavailable
 from ..size import Size
 from . import addsub, bits, compare, modular, mul
 from .common import Operation
@@ -35,6 +35,6 @@ def fits(op: Operation, size: Size) -> bool:
 
 def defaults(size: Size) -> list[Operation]:
     if size.tier_name == "group":
-        return [OPERATIONS[name] for name in GROUP_PLANNERS]
+        return [OPERATIONS[name] for name in GROUP_PLANNERS if not group_unavailable(name, size.bits)]
     shifts = [bits.constant_shift(d, k) for d in ("shl", "shr") for k in DEFAULT_CONSTANT_SHIFTS]
     return list(OPERATIONS.values()) + [op for op in shifts if fits(op, size)]

@@ -12,13 +12,13 @@ printers, so that the GPU and the host run one list.
 """
 from __future__ import annotations
 
-from ..group import All, CarryScan, Program, ThreadStep, Top
+from ..group import All, CarryScan, Handoff, ProductRows, Program, ThreadStep, Top
 from ..size import LIMB_BITS
 from . import host as host_printer, ptx
 
 
 def vectors(program: Program) -> dict[str, int]:
-    """Every named vector of the program with its words per thread."""
+    """Every named vector the program keeps, with its words per thread."""
     q = program.shape.limbs_per_thread
     sizes = {name: q for name in program.operands} | {name: 1 for name in program.words}
     for step in program.steps:
@@ -28,22 +28,61 @@ def vectors(program: Program) -> dict[str, int]:
             sizes.update({step.carry: 1, step.out: 1})
         elif isinstance(step, All):
             sizes[step.out] = 1
+        elif isinstance(step, ProductRows):
+            sizes.update({step.low: 3 * q, step.high: 3 * q})
+        elif isinstance(step, Handoff):
+            sizes.update({step.low_in: sizes[step.low], step.high_in: sizes[step.high]})
         elif step.flag:
             sizes[step.flag] = 1
-    return sizes
+    kept = read(program)
+    dropped = {name for step in program.steps if isinstance(step, ThreadStep)
+               for name, _ in step.writes if name not in kept}
+    return {name: words for name, words in sizes.items() if name not in dropped}
+
+
+def read(program: Program) -> set[str]:
+    """The vectors some step, the result or the flag reads: a thread step's other outputs
+    are dropped, so that no compiler warns of unused ones."""
+    names = {program.result} | ({program.flag} if program.flag else set()) | \
+        ({program.high} if program.high else set())
+    for step in program.steps:
+        if isinstance(step, ThreadStep):
+            names.update(step.reads)
+        elif isinstance(step, ProductRows):
+            names.update((step.a, step.b))
+        elif isinstance(step, Handoff):
+            names.update((step.low, step.high))
+        elif isinstance(step, CarryScan):
+            names.update(n for n in (step.generate, step.propagate, step.carry_in) if n)
+        elif isinstance(step, All):
+            names.add(step.source)
+        else:
+            names.update((step.vector, step.above))
+    return names
+
+
+def lists(program: Program) -> list:
+    """The program's straight-line lists, each once (a list may serve several steps)."""
+    found = {s.fn.name: s.fn for s in program.steps if isinstance(s, (ThreadStep, ProductRows))}
+    return list(found.values())
 
 
 def steps(program: Program) -> list[dict]:
     """The thread steps' lists, each with its two renderings."""
-    return [{"name": s.fn.name, "in_words": s.fn.in_words, "out_words": s.fn.out_words,
-             "instructions": len(s.fn.body), "ptx": ptx.function(s.fn), "host": host_printer.function(s.fn)}
-            for s in program.steps if isinstance(s, ThreadStep)]
+    return [{"name": fn.name, "in_words": fn.in_words, "out_words": fn.out_words,
+             "instructions": len(fn.body), "ptx": ptx.function(fn), "host": host_printer.function(fn)}
+            for fn in lists(program)]
+
+
+def result_parts(program: Program) -> int:
+    """The result's vectors: one, or a full product's two halves."""
+    return 2 if program.high else 1
 
 
 def thread_words(program: Program) -> tuple[int, int]:
     """(x, y) words of one thread: its operands' words, its result's and the flag."""
     q = program.shape.limbs_per_thread
-    return q * len(program.operands) + len(program.words), q + (program.flag is not None)
+    return q * len(program.operands) + len(program.words), q * result_parts(program) + (program.flag is not None)
 
 
 def _top(step: Top, program: Program, rank: str, view, on: str | None) -> list[str]:
@@ -78,7 +117,8 @@ def _thread_step(step: ThreadStep, sizes: dict[str, int], call: str, view) -> li
     lines.append(f"{step.fn.name}::{call}(out, in);")
     first = 0
     for name, count in step.writes:
-        lines.append(_copy(view(name), f"(out + {first})", count))
+        if name in sizes:
+            lines.append(_copy(view(name), f"(out + {first})", count))
         first += count
     return ["{"] + ["  " + line for line in lines] + ["}"]
 
@@ -88,9 +128,11 @@ def var(name: str) -> str:
     return f"v_{name}"
 
 
-def device(program: Program) -> list[str]:
-    """y: the thread's Q words of the result (a one-word result in y[0]), then the flag."""
+def device(program: Program, instances_per_block: int) -> list[str]:
+    """y: the thread's Q words of the result (a one-word result in y[0]; a full product's
+    two halves: Q words each), then the flag."""
     sizes, t = vectors(program), program.shape.threads
+    q = program.shape.limbs_per_thread
     on = f"::mpgen::group::on_device<{t}>"
     lines = [f"uint32_t {', '.join(f'{var(n)}[{w}]' for n, w in sizes.items())};"]
     first = 0
@@ -106,12 +148,20 @@ def device(program: Program) -> list[str]:
                          f"{var(step.carry)}[0], {var(step.out)}[0]);")
         elif isinstance(step, All):
             lines.append(f"{var(step.out)}[0] = {on}::all({var(step.source)}[0]);")
+        elif isinstance(step, ProductRows):
+            lines.append(f"{on}::template product_rows<{q}, {instances_per_block}, {step.fn.name}>("
+                         f"{var(step.a)}, {var(step.b)}, {var(step.low)}, {var(step.high)});")
+        elif isinstance(step, Handoff):
+            lines.append(f"{on}::template handoff<{sizes[step.low]}, {instances_per_block}>({var(step.low)}, "
+                         f"{var(step.high)}, {var(step.low_in)}, {var(step.high_in)});")
         else:
             top = _top(step, program, "rank", var, on)
             lines += [f"const unsigned rank = {on}::rank();"] * any("rank" in line for line in top) + top
     lines.append(_copy("y", var(program.result), sizes[program.result]))
+    if program.high:
+        lines.append(_copy(f"(y + {q})", var(program.high), q))
     if program.flag is not None:
-        lines.append(f"y[{program.shape.limbs_per_thread}] = {var(program.flag)}[0];")
+        lines.append(f"y[{q * result_parts(program)}] = {var(program.flag)}[0];")
     return lines
 
 
@@ -141,12 +191,22 @@ def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[
                          f"{var(step.out)}.data());")
         elif isinstance(step, All):
             lines.append(f"::mpgen::group::on_host::all({t}, {var(step.source)}.data(), {var(step.out)}.data());")
+        elif isinstance(step, ProductRows):
+            lines.append(f"::mpgen::group::on_host::product_rows<{step.fn.name}>({t}, "
+                         f"{program.shape.limbs_per_thread}, {var(step.a)}.data(), {var(step.b)}.data(), "
+                         f"{var(step.low)}.data(), {var(step.high)}.data());")
+        elif isinstance(step, Handoff):
+            lines.append(f"::mpgen::group::on_host::handoff({t}, {sizes[step.low]}, {var(step.low)}.data(), "
+                         f"{var(step.high)}.data(), {var(step.low_in)}.data(), {var(step.high_in)}.data());")
         else:
             lines += [f"for (unsigned t = 0; t < {t}; ++t) {line}" for line in _top(step, program, "t", view, None)]
             if step.flag:
                 flag = var(step.flag)
                 lines.append(f"for (unsigned t = 0; t < {t}; ++t) {flag}[t] = {flag}[{_holder(program)}];")
-    lines.append(_copy("y", var(program.result), result_limbs))
+    held = t * program.shape.limbs_per_thread
+    lines.append(_copy("y", var(program.result), min(result_limbs, held)))
+    if program.high and result_limbs > held:
+        lines.append(_copy(f"(y + {held})", var(program.high), result_limbs - held))
     if program.flag is not None:
         lines.append(f"y[{result_limbs}] = {var(program.flag)}[0];")
     return lines

@@ -1,0 +1,30 @@
+"""The group tier (issue 18): one integer per group of threads. `program` defines the
+steps, programs and their host executor; `addsub`, `compare` and `mul` plan the operation
+families on them (as ops/ does for the thread tier)."""
+from __future__ import annotations
+
+from .addsub import add_or_sub
+from .compare import compare
+from .mul import MAX_BITS as MUL_MAX_BITS, mul
+from .program import All, CarryScan, Handoff, ProductRows, Program, Shape, Step, ThreadStep, Top, carries, \
+    execute, join, split
+
+# The operations planned for the group tier; their contracts (operands, result, flag) are
+# the per-thread tier's (ops/), so that every reader of the manifest treats them alike.
+PLANNERS = {kind: (lambda shape, kind=kind: add_or_sub(kind, shape)) for kind in ("add", "sub", "neg")} | \
+    {kind: (lambda shape, kind=kind: compare(kind, shape)) for kind in ("eq", "lt", "cmp", "is_zero")} | \
+    {"mul": mul}
+
+
+
+def unavailable(name: str, bits: int) -> str | None:
+    """Why the group tier has no `name` at `bits` bits, or None."""
+    if name not in PLANNERS:
+        return f"is not planned yet for the group tier; it has: {', '.join(PLANNERS)}"
+    if name == "mul" and bits > MUL_MAX_BITS:
+        return f"is planned up to {MUL_MAX_BITS} bits in the group tier (its tables fill 48 KB of shared memory)"
+    return None
+
+
+__all__ = ["All", "CarryScan", "Handoff", "PLANNERS", "ProductRows", "Program", "Shape", "Step", "ThreadStep", "Top", "add_or_sub",
+           "carries", "compare", "execute", "join", "mul", "split", "unavailable"]
