@@ -12,6 +12,7 @@ from .ops import MODULAR_OPERATIONS, Operation, modular
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
     montgomery_domain, root_exponent, root_of_unity, scans_table, window_bits
 from .size import Size, limbs_for
+from .tiers import Tier
 
 # What to generate: each size with its operations.
 Request = list[tuple[Size, list[Operation]]]
@@ -39,6 +40,11 @@ class PlannedOp:
     @property
     def loop(self) -> bool:
         return self.fn is None and self.program is None
+
+    @property
+    def tier(self) -> Tier:
+        """Its launch geometry (the group tier's: by operation)."""
+        return self.size.tier_for(self.op.name)
 
     @property
     def thread_lists(self) -> list[Function]:
@@ -74,7 +80,7 @@ class PlannedOp:
     def multiplies(self) -> int:
         """32-bit multiply halves (mul/mad .lo/.hi): what the multiply-add ceiling counts;
         a loop's are counted in the operations it calls."""
-        threads = self.size.tier.threads_per_instance
+        threads = self.tier.threads_per_instance
         loops = [threads + 1 if self.program and any(isinstance(s, ProductRows) and s.fn is fn
                                                      for s in self.program.steps) else 1
                  for fn in self.thread_lists]  # the product's rows run T + 1 times
@@ -135,9 +141,8 @@ def with_needs(size: Size, ops: list) -> list:
 
 def plan(size: Size, ops: list) -> Module:
     if size.tier_name == "group":
-        shape = Shape.of(size)
         return Module(size, [PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size), None,
-                                       GROUP_PLANNERS[op.name](shape)) for op in ops])
+                                       GROUP_PLANNERS[op.name](Shape.of(size, op.name))) for op in ops])
     return Module(size, [
         PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size),
                   None if isinstance(op, LoopOperation) else op.plan(size))

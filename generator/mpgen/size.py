@@ -31,9 +31,13 @@ class Size:
 
     @property
     def tier(self) -> Tier:
+        return self.tier_for("")
+
+    def tier_for(self, op: str) -> Tier:
+        """The geometry of operation `op` (the group tier's differs by operation)."""
         if self.tier_name == "thread":
             return THREAD
-        return tiers.group(self.bits, self.limbs, self.threads, self.instances_per_block)
+        return tiers.group(self.bits, self.limbs, self.threads, self.instances_per_block, op)
 
     @property
     def limbs(self) -> int:

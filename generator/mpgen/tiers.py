@@ -72,12 +72,13 @@ def auto_tier(bits: int) -> str:
     return "thread" if bits <= THREAD_MAX_BITS else "group"
 
 
-def group(bits: int, limbs: int, threads: int = 0, instances_per_block: int = 0) -> Tier:
-    """The group tier's geometry for an integer of `limbs` limbs: from the table, or the
-    request's threads and instances per block (0: the table's); ValueError says what does
-    not fit. Threads above the top limb may hold only zeros (65 limbs on 32 threads of
+def group(bits: int, limbs: int, threads: int = 0, instances_per_block: int = 0, op: str = "") -> Tier:
+    """The group tier's geometry for an integer of `limbs` limbs: from the table (the
+    operation's rows, else the default ones), or the request's threads and instances per
+    block (0: the table's); ValueError says what does not fit. Threads above the top limb may hold only zeros (65 limbs on 32 threads of
     3): they take part in every step, and the plan's results stay exact."""
-    row = next(r for r in GROUP_TABLE["default"]["rows"] if bits <= r["max_bits"])
+    rows = GROUP_TABLE.get(op, GROUP_TABLE["default"])["rows"]
+    row = next(r for r in rows if bits <= r["max_bits"])
     if not threads:
         threads = MIN_GROUP_THREADS
         while threads * row["limbs_per_thread"] < limbs and threads < MAX_GROUP_THREADS:

@@ -43,8 +43,8 @@ class Shape:
         return LIMB_BITS * self.threads * self.limbs_per_thread
 
     @staticmethod
-    def of(size: Size) -> "Shape":
-        tier = size.tier
+    def of(size: Size, op: str = "") -> "Shape":
+        tier = size.tier_for(op)
         return Shape(size.bits, tier.threads_per_instance, tier.limbs_per_thread)
 
     def check(self) -> None:

@@ -64,7 +64,7 @@ def _operation(p, c: dict) -> dict:
     if p.program is not None:
         o["group"] = {"steps": group.steps(p.program), "thread_words": group.thread_words(p.program),
                       "result_parts": group.result_parts(p.program),
-                      "device": group.device(p.program, p.size.tier.instances_per_block),
+                      "device": group.device(p.program, p.tier.instances_per_block),
                       "host": group.host(p.program, p.operand_limbs, p.result_limbs)}
     return o
 

@@ -32,7 +32,7 @@ def operation(p: PlannedOp) -> dict:
         "result": {"limbs": p.result_limbs, "flag": bool(p.op.flag), "signed": p.op.signed},
         "in_words": p.in_words,
         "out_words": p.out_words,
-        "launch": p.size.tier.launch(p.in_words, p.out_words),
+        "launch": p.tier.launch(p.in_words, p.out_words),
         "multiplies": p.multiplies,
         "instructions": p.instructions,  # per thread
         "loop": p.loop,
