@@ -776,6 +776,26 @@ struct on_device {
     }
   }
 
+  // A shift's exchange (group/program.py's Neighbours): out = v (W words) of thread t +
+  // offset, then of thread t + offset + 1, zeros outside the group; through shared memory.
+  template <unsigned W, unsigned IPB>
+  __device__ __forceinline__ static void neighbours(const uint32_t* v, int offset, uint32_t* out) {
+    __shared__ uint32_t table[IPB * T * W];
+    uint32_t* const own = table + threadIdx.x / T * T * W;
+    const int t = int(rank());
+    __syncthreads();
+#pragma unroll
+    for (unsigned w = 0; w < W; ++w) own[t * W + w] = v[w];
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < 2; ++k) {
+      const int from = t + offset + k;
+      const bool inside = from >= 0 && from < int(T);
+#pragma unroll
+      for (unsigned w = 0; w < W; ++w) out[k * W + w] = inside ? own[(inside ? from : 0) * W + w] : 0;
+    }
+  }
+
   // Thread `from`'s value, in every thread of the group.
   __device__ __forceinline__ static uint32_t broadcast(uint32_t value, unsigned from) {
     if constexpr (T <= 32) {
@@ -900,6 +920,15 @@ inline void handoff(unsigned T, unsigned W, const uint32_t* low, const uint32_t*
     for (unsigned w = 0; w < W; ++w) {
       low_in[t * W + w] = t ? low[(t - 1) * W + w] : 0;
       high_in[t * W + w] = t ? high[(t - 1) * W + w] : low[(T - 1) * W + w];
+    }
+}
+
+inline void neighbours(unsigned T, unsigned W, const uint32_t* v, int offset, uint32_t* out) {
+  for (int t = 0; t < int(T); ++t)
+    for (int k = 0; k < 2; ++k) {
+      const int from = t + offset + k;
+      for (unsigned w = 0; w < W; ++w)
+        out[(2 * t + k) * W + w] = from >= 0 && from < int(T) ? v[from * W + w] : 0;
     }
 }
 

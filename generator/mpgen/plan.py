@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .field import Field, preset_curve, to_words
-from .group import PLANNERS as GROUP_PLANNERS, ProductRows, Program, Shape, ThreadStep
+from .group import ProductRows, Program, Shape, ThreadStep, planner as group_planner
 from .ir import Function
 from .ops import MODULAR_OPERATIONS, Operation, modular
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
@@ -142,7 +142,7 @@ def with_needs(size: Size, ops: list) -> list:
 def plan(size: Size, ops: list) -> Module:
     if size.tier_name == "group":
         return Module(size, [PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size), None,
-                                       GROUP_PLANNERS[op.name](Shape.of(size, op.name))) for op in ops])
+                                       group_planner(op.name)(Shape.of(size, op.name))) for op in ops])
     return Module(size, [
         PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size),
                   None if isinstance(op, LoopOperation) else op.plan(size))

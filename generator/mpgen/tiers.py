@@ -37,7 +37,8 @@ class Tier:
         the contiguous layout through shared memory (cuda/batch.cuh), 0 where it does
         not: an odd number, so that a warp reading one word of each row touches 32 banks;
         not where a block's rows would pass the 48 KB a launch may ask without opting in
-        (2048-bit products), nor in the group tier (a group's loads are coalesced)."""
+        (2048-bit products), nor in the group tier (each thread loads its own limbs there:
+        staging measured slower, bench/NOTES.md)."""
         if self.name != "thread":
             return 0
         stride = max(in_words, out_words) | 1

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from mpgen.group import ProductRows, Shape, add_or_sub, carries, compare, execute
+from mpgen.group import ProductRows, Shape, add_or_sub, carries, compare, execute, shift_constant
 from mpgen.group.mul import mul
 
 # Shapes: bits, T, Q (3000 bits: 94 limbs in 32 threads of 3, the top thread half used).
@@ -143,3 +143,20 @@ def test_the_products_rows_are_balanced_and_fixed():
 def test_a_product_needs_two_limbs_a_thread():
     with pytest.raises(ValueError, match="the group product needs at least 2 limbs a thread"):
         mul(Shape(2048, 64, 1))
+
+
+@pytest.mark.parametrize("bits, threads, q", SHAPES[:4] + [(2080, 32, 3), (262144, 1024, 8)])
+def test_shifts_by_a_constant_against_python_integers(bits, threads, q):
+    # within a limb, by whole limbs, by a thread's limbs and more (across threads), to the top
+    shape, rng = Shape(bits, threads, q), random.Random(bits + 3)
+    top = 1 << bits
+    values = [0, 1, top - 1, 1 << bits - 1] + [rng.getrandbits(bits) for _ in range(2)]
+    held = 32 * q
+    amounts = [1, 31, 32, 33, held - 1, held, held + 1, 3 * held + 5, bits // 2, bits - 1]
+    if bits > 100000:
+        amounts, values = amounts[::3], values[:4]
+    for amount in amounts:
+        left, right = shift_constant("shl", amount, shape), shift_constant("shr", amount, shape)
+        for a in values:
+            assert execute(left, [a], []) == ((a << amount) % top, None)
+            assert execute(right, [a], []) == (a >> amount, None)

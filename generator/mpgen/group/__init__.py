@@ -3,10 +3,13 @@ steps, programs and their host executor; `addsub`, `compare` and `mul` plan the 
 families on them (as ops/ does for the thread tier)."""
 from __future__ import annotations
 
+import re
+
 from .addsub import add_or_sub
+from .bits import shift_constant
 from .compare import compare
 from .mul import MAX_BITS as MUL_MAX_BITS, mul
-from .program import All, CarryScan, Handoff, ProductRows, Program, Shape, Step, ThreadStep, Top, carries, \
+from .program import All, CarryScan, Handoff, Neighbours, ProductRows, Program, Shape, Step, ThreadStep, Top, carries, \
     execute, join, split
 
 # The operations planned for the group tier; their contracts (operands, result, flag) are
@@ -17,14 +20,25 @@ PLANNERS = {kind: (lambda shape, kind=kind: add_or_sub(kind, shape)) for kind in
 
 
 
+CONSTANT_SHIFT = re.compile(r"(shl|shr)([1-9][0-9]*)$")
+
+
+def planner(name: str):
+    """The planner of operation `name` (shl<K> and shr<K> included), or None."""
+    shift = CONSTANT_SHIFT.match(name)
+    if shift:
+        return lambda shape: shift_constant(shift[1], int(shift[2]), shape)
+    return PLANNERS.get(name)
+
+
 def unavailable(name: str, bits: int) -> str | None:
     """Why the group tier has no `name` at `bits` bits, or None."""
-    if name not in PLANNERS:
-        return f"is not planned yet for the group tier; it has: {', '.join(PLANNERS)}"
+    if planner(name) is None:
+        return f"is not planned yet for the group tier; it has: {', '.join(PLANNERS)}, shl<K>, shr<K>"
     if name == "mul" and bits > MUL_MAX_BITS:
         return f"is planned up to {MUL_MAX_BITS} bits in the group tier (its tables fill 48 KB of shared memory)"
     return None
 
 
-__all__ = ["All", "CarryScan", "Handoff", "PLANNERS", "ProductRows", "Program", "Shape", "Step", "ThreadStep", "Top", "add_or_sub",
+__all__ = ["All", "CarryScan", "Handoff", "Neighbours", "PLANNERS", "ProductRows", "MUL_MAX_BITS", "planner", "shift_constant", "Program", "Shape", "Step", "ThreadStep", "Top", "add_or_sub",
            "carries", "compare", "execute", "join", "mul", "split", "unavailable"]

@@ -85,8 +85,17 @@ class Top:
     over the whole group), or `above` where the group holds exactly `bits` bits: the carry
     or borrow out of the exact width; then `vector`'s bits from `bits` up are cleared."""
     vector: str
-    above: str
+    above: str | None  # None where no flag is wanted
     flag: str | None
+
+
+@dataclass(frozen=True)
+class Neighbours:
+    """`out` (2 W words) = `vector` (W words) of thread t + offset, then of thread t +
+    offset + 1, zeros for threads outside the group: a shift's limbs from other threads."""
+    vector: str
+    offset: int
+    out: str
 
 
 @dataclass(frozen=True)
@@ -126,7 +135,7 @@ class Handoff:
     high_in: str
 
 
-Step = Union[ThreadStep, CarryScan, Top, All, ProductRows, Handoff]
+Step = Union[ThreadStep, CarryScan, Top, All, ProductRows, Handoff, Neighbours]
 
 
 @dataclass(frozen=True)
@@ -190,13 +199,22 @@ def execute(program: Program, operands: list[int], words: list[int]) -> tuple[in
             for t, thread in enumerate(state):
                 thread[step.low_in] = lows[t - 1] if t else zeros
                 thread[step.high_in] = highs[t - 1] if t else lows[-1]
+        elif isinstance(step, Neighbours):
+            vectors = [thread[step.vector] for thread in state]
+            zeros = [0] * len(vectors[0])
+
+            def of(t: int) -> list[int]:
+                return vectors[t] if 0 <= t < shape.threads else zeros
+            for t, thread in enumerate(state):
+                thread[step.out] = of(t + step.offset) + of(t + step.offset + 1)
         elif isinstance(step, All):
             every = int(all(thread[step.source][0] & 1 for thread in state))
             for thread in state:
                 thread[step.out] = [every]
         else:
             value = join(shape, [thread[step.vector] for thread in state])
-            flag = state[0][step.above][0] if shape.bits == shape.held_bits else value >> shape.bits & 1
+            flag = state[0][step.above][0] if step.above and shape.bits == shape.held_bits else \
+                value >> shape.bits & 1
             for t, vector in enumerate(split(shape, value & ((1 << shape.bits) - 1))):
                 state[t][step.vector] = vector
                 if step.flag:

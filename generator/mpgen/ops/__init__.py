@@ -34,7 +34,9 @@ def fits(op: Operation, size: Size) -> bool:
 
 
 def defaults(size: Size) -> list[Operation]:
+    shifts = [op for op in (bits.constant_shift(d, k) for d in ("shl", "shr") for k in DEFAULT_CONSTANT_SHIFTS)
+              if fits(op, size)]
     if size.tier_name == "group":
-        return [OPERATIONS[name] for name in GROUP_PLANNERS if not group_unavailable(name, size.bits)]
-    shifts = [bits.constant_shift(d, k) for d in ("shl", "shr") for k in DEFAULT_CONSTANT_SHIFTS]
-    return list(OPERATIONS.values()) + [op for op in shifts if fits(op, size)]
+        names = [name for name in GROUP_PLANNERS if not group_unavailable(name, size.bits)]
+        return [OPERATIONS[name] for name in names] + shifts
+    return list(OPERATIONS.values()) + shifts

@@ -12,7 +12,7 @@ printers, so that the GPU and the host run one list.
 """
 from __future__ import annotations
 
-from ..group import All, CarryScan, Handoff, ProductRows, Program, ThreadStep, Top
+from ..group import All, CarryScan, Handoff, Neighbours, ProductRows, Program, ThreadStep, Top
 from ..size import LIMB_BITS
 from . import host as host_printer, ptx
 
@@ -32,6 +32,8 @@ def vectors(program: Program) -> dict[str, int]:
             sizes.update({step.low: 3 * q, step.high: 3 * q})
         elif isinstance(step, Handoff):
             sizes.update({step.low_in: sizes[step.low], step.high_in: sizes[step.high]})
+        elif isinstance(step, Neighbours):
+            sizes[step.out] = 2 * sizes[step.vector]
         elif step.flag:
             sizes[step.flag] = 1
     kept = read(program)
@@ -52,12 +54,14 @@ def read(program: Program) -> set[str]:
             names.update((step.a, step.b))
         elif isinstance(step, Handoff):
             names.update((step.low, step.high))
+        elif isinstance(step, Neighbours):
+            names.add(step.vector)
         elif isinstance(step, CarryScan):
             names.update(n for n in (step.generate, step.propagate, step.carry_in) if n)
         elif isinstance(step, All):
             names.add(step.source)
         else:
-            names.update((step.vector, step.above))
+            names.update(n for n in (step.vector, step.above) if n)
     return names
 
 
@@ -154,6 +158,9 @@ def device(program: Program, instances_per_block: int) -> list[str]:
         elif isinstance(step, Handoff):
             lines.append(f"{on}::template handoff<{sizes[step.low]}, {instances_per_block}>({var(step.low)}, "
                          f"{var(step.high)}, {var(step.low_in)}, {var(step.high_in)});")
+        elif isinstance(step, Neighbours):
+            lines.append(f"{on}::template neighbours<{sizes[step.vector]}, {instances_per_block}>("
+                         f"{var(step.vector)}, {step.offset}, {var(step.out)});")
         else:
             top = _top(step, program, "rank", var, on)
             lines += [f"const unsigned rank = {on}::rank();"] * any("rank" in line for line in top) + top
@@ -198,6 +205,9 @@ def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[
         elif isinstance(step, Handoff):
             lines.append(f"::mpgen::group::on_host::handoff({t}, {sizes[step.low]}, {var(step.low)}.data(), "
                          f"{var(step.high)}.data(), {var(step.low_in)}.data(), {var(step.high_in)}.data());")
+        elif isinstance(step, Neighbours):
+            lines.append(f"::mpgen::group::on_host::neighbours({t}, {sizes[step.vector]}, {var(step.vector)}.data(), "
+                         f"{step.offset}, {var(step.out)}.data());")
         else:
             lines += [f"for (unsigned t = 0; t < {t}; ++t) {line}" for line in _top(step, program, "t", view, None)]
             if step.flag:
