@@ -60,11 +60,9 @@
 // modexp with the window table scanned by masks (kept up to 8 limbs; 512 shows the loss above).
 #define MPGEN_BENCH_POWM_SCAN(X) X(128) X(256) X(512)
 #define MPGEN_BENCH_SIZES(X) X(64) X(128) X(131) X(255) X(256) X(381) X(512) X(521) X(1024) X(2048)
-// The group tier (module, bits), from memory with seed 003's batches: 2^32 bits per operand;
-// its product up to 2^16 bits.
+// The group tier (module, bits), from memory with seed 003's batches: 2^32 bits per operand.
 #define MPGEN_BENCH_GROUP(X) \
   X(u2048_group, 2048) X(u4096, 4096) X(u8192, 8192) X(u32768, 32768) X(u131072, 131072) X(u262144, 262144)
-#define MPGEN_BENCH_GROUP_MUL(X) X(u2048_group, 2048) X(u4096, 4096) X(u8192, 8192) X(u32768, 32768)
 
 namespace {
 
@@ -282,14 +280,13 @@ Row chained(const std::string& workload, const Ceilings& c, const std::string& s
 // One operation over n instances from memory: bytes moved per second against the copy ceiling.
 template <class Op>
 Row from_memory(const Ceilings& c, std::size_t n, mpgen::Layout layout, const char* field = nullptr) {
-  const unsigned shared = layout == mpgen::Layout::contiguous ? Op::contiguous_shared_bytes : 0;
   const auto host = random_words(Op::in_words * n, 7);
   uint32_t *in, *out;
   cudaMalloc(&in, host.size() * 4);
   cudaMalloc(&out, Op::out_words * n * 4);
   cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
   const double s =
-      gpu_seconds([&] { mpgen::device_batch<Op><<<blocks_for<Op>(n), Op::block_threads, shared>>>(n, layout, in, out); });
+      gpu_seconds([&] { mpgen::launch_batch<Op>(n, layout, in, out); });
   cudaFree(in);
   cudaFree(out);
   const double bytes = double(Op::in_words + Op::out_words) * 4 * n;
@@ -458,14 +455,17 @@ int main(int argc, char** argv) {
     }                                                                                              \
   }
     MPGEN_BENCH_GROUP(GROUP_ROWS)
-    // The group tier's product (up to 2^16 bits), seed 003's 1-Mul workload: one full
-    // product per instance from memory, 2^32 bits per operand.
-#define GROUP_MUL_ROWS(m, b)                                                                           \
-  if (wanted(bits, b) && fields.empty()) {                                                           \
-    const std::size_t group_n = quick ? 64 : (std::size_t(1) << 32) / b;                             \
-    rows.push_back(from_memory<mpgen::m::mul>(c, group_n, mpgen::Layout::contiguous, "group tier")); \
+    // The group tier's products, seed 003's 1-Mul workload (one product per instance from
+    // memory, 2^32 bits per operand; its Cu-Q computes the low half: mul_lo), the full
+    // product and the square.
+#define GROUP_MUL_ROWS(m, b)                                                                              \
+  if (wanted(bits, b) && fields.empty()) {                                                              \
+    const std::size_t group_n = quick ? 64 : (std::size_t(1) << 32) / b;                                \
+    rows.push_back(from_memory<mpgen::m::mul_lo>(c, group_n, mpgen::Layout::contiguous, "group tier")); \
+    rows.push_back(from_memory<mpgen::m::mul>(c, group_n, mpgen::Layout::contiguous, "group tier"));    \
+    rows.push_back(from_memory<mpgen::m::sqr>(c, group_n, mpgen::Layout::contiguous, "group tier"));    \
   }
-    MPGEN_BENCH_GROUP_MUL(GROUP_MUL_ROWS)
+    MPGEN_BENCH_GROUP(GROUP_MUL_ROWS)
     // sppark's workloads (../shared/ANCHORS.md): a = a * b in Montgomery form, 256 times
     // per thread over 2^22 threads, and one product from memory; and the same chain in
     // ordinary form (modmul: pseudo-Mersenne folding where the modulus allows it).

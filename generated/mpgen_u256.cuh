@@ -645,6 +645,30 @@ MPGEN_HOST_DEVICE uint32_t width_mask(unsigned limb, unsigned bits) {
   return limb < bits / 32 ? ~0u : limb == bits / 32 ? (1u << bits % 32) - 1 : 0u;
 }
 
+// The product loop's schedules (group/program.py's `segments`, the same formula): thread
+// t's two segments of rows (product block, first row, rows) within `row_iterations`.
+enum rows_schedule : unsigned { full_rows, low_rows, square_rows };
+struct row_segment {
+  unsigned block, first_row, rows;
+};
+
+MPGEN_HOST_DEVICE constexpr unsigned row_iterations(unsigned schedule, unsigned T) {
+  return schedule == full_rows ? T + 1 : schedule == low_rows ? T / 2 + 1 : T / 2 + 2;
+}
+
+MPGEN_HOST_DEVICE void row_segments(unsigned schedule, unsigned T, unsigned t, row_segment& first,
+                                           row_segment& second) {
+  const unsigned half = T / 2;
+  if (schedule == full_rows) {
+    first = {t, 0, t + 1}, second = {T + t, t, T - t};
+  } else if (schedule == low_rows) {
+    if (t < half) first = {t, 0, t + 1}, second = {T - 1 - t, 0, half - t};
+    else first = {t, t + 1 - half, half}, second = {T - 1 - t, 0, 0};
+  } else {
+    first = {t, 0, t / 2 + 1}, second = {T + t, t, (T + t) / 2 - t + 1};
+  }
+}
+
 #ifdef __CUDACC__
 // Every thread of the block runs every step (threads of instances past the batch's end
 // too, on zeros), so that ballots over whole warps and block barriers are well defined.
@@ -705,14 +729,16 @@ struct on_device {
   }
 
   // The quadratic product's loop (group/program.py's ProductRows): a and b (Q limbs each)
-  // into the group's tables in shared memory (b between Q - 1 zeros below and Q above), then
-  // T + 1 iterations of Row over (the accumulator, a's block r, b's window), r and the
-  // column block from k and the thread alone; low and high get the two blocks' 3 Q words.
-  template <unsigned Q, unsigned IPB, class Row>
+  // into the group's tables in the launch's dynamic shared memory (the manifest's
+  // shared_bytes: IPB sets of table_words; b between Q - 1 zeros below and Q above),
+  // then the schedule's iterations of Row over (the accumulator, a's block r, b's
+  // window), r and the column block from k and the thread alone (a square's last row of
+  // a block: Finish of its parity); low and high get the two segments' 3 Q words.
+  template <unsigned Q, unsigned IPB, unsigned Schedule, class Row, class FinishEven = Row, class FinishOdd = Row>
   __device__ __forceinline__ static void product_rows(const uint32_t* a, const uint32_t* b, uint32_t* low,
                                                       uint32_t* high) {
     constexpr unsigned TQ = T * Q, below = Q - 1, table_words = 2 * TQ + 2 * Q;
-    __shared__ uint32_t tables[IPB * table_words];
+    extern __shared__ uint32_t tables[];
     uint32_t* const table_a = tables + threadIdx.x / T * table_words;
     uint32_t* const table_b = table_a + TQ + below;  // b's limb i at table_b[i]
     const unsigned t = rank();
@@ -724,15 +750,20 @@ struct on_device {
       else table_b[TQ + p - below] = 0;
     }
     __syncthreads();
+    row_segment first, second;
+    row_segments(Schedule, T, t, first, second);
     uint32_t acc[3 * Q];
 #pragma unroll
     for (unsigned i = 0; i < 3 * Q; ++i) acc[i] = 0;
-    for (unsigned k = 0; k <= T; ++k) {
-      if (k == t + 1) {
+    for (unsigned k = 0; k < row_iterations(Schedule, T); ++k) {
+      if (k == first.rows) {
 #pragma unroll
         for (unsigned i = 0; i < 3 * Q; ++i) low[i] = acc[i], acc[i] = 0;
       }
-      const unsigned r = k <= t ? k : k - 1, c = k <= t ? t : T + t;
+      const bool later = k >= first.rows;
+      const unsigned row = later ? k - first.rows : k, rows = later ? second.rows : first.rows;
+      if (row >= rows) continue;
+      const unsigned c = later ? second.block : first.block, r = (later ? second.first_row : first.first_row) + row;
       const uint32_t* const window = table_b + int((c - r) * Q) - int(Q) + 1;
       uint32_t x[6 * Q - 1];
 #pragma unroll
@@ -741,10 +772,39 @@ struct on_device {
       for (unsigned u = 0; u < Q; ++u) x[3 * Q + u] = table_a[r * Q + u];
 #pragma unroll
       for (unsigned w = 0; w < 2 * Q - 1; ++w) x[4 * Q + w] = window[w];
-      Row::device(acc, x);
+      if (Schedule == square_rows && row == rows - 1) {
+        if (c % 2) FinishOdd::device(acc, x);
+        else FinishEven::device(acc, x);
+      } else {
+        Row::device(acc, x);
+      }
     }
 #pragma unroll
     for (unsigned i = 0; i < 3 * Q; ++i) high[i] = acc[i];
+  }
+
+  // The low half's exchange (group/program.py's Mirror), W words: out = v of thread T - 1 - t.
+  template <unsigned W, unsigned IPB>
+  __device__ __forceinline__ static void mirror(const uint32_t* v, uint32_t* out) {
+    const unsigned t = rank();
+    if constexpr (T <= 32) {
+      const unsigned base = threadIdx.x % 32 / T * T;
+#pragma unroll
+      for (unsigned w = 0; w < W; ++w) out[w] = __shfl_sync(~0u, v[w], base + T - 1 - t);
+    } else {  // C words at a time, so that the slots stay small beside the product's tables
+      constexpr unsigned C = W < 16 ? W : 16;
+      __shared__ uint32_t slots[IPB * T * C];
+      uint32_t* const own = slots + threadIdx.x / T * T * C;
+#pragma unroll
+      for (unsigned first = 0; first < W; first += C) {
+        __syncthreads();
+#pragma unroll
+        for (unsigned w = 0; w < C && first + w < W; ++w) own[t * C + w] = v[first + w];
+        __syncthreads();
+#pragma unroll
+        for (unsigned w = 0; w < C && first + w < W; ++w) out[first + w] = own[(T - 1 - t) * C + w];
+      }
+    }
   }
 
   // The product's handoff (group/program.py's Handoff), W words: low_in = thread t - 1's
@@ -887,31 +947,46 @@ inline void carry_scan(unsigned T, const uint32_t* generate, const uint32_t* pro
   }
   for (unsigned i = 0; i < T; ++i) out[i] = uint32_t(c + shifted) & 1;
 }
-// ProductRows and Handoff over all threads' words (vectors thread-major, as on_host's
-// callers hold them).
-template <class Row>
+// ProductRows, Mirror and Handoff over all threads' words (vectors thread-major, as
+// on_host's callers hold them).
+template <unsigned Schedule, class Row, class FinishEven = Row, class FinishOdd = Row>
 inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32_t* b, uint32_t* low,
                          uint32_t* high) {
   std::vector<uint32_t> x(6 * Q - 1), acc(3 * Q);
   for (unsigned t = 0; t < T; ++t) {
+    row_segment first, second;
+    row_segments(Schedule, T, t, first, second);
     std::fill(acc.begin(), acc.end(), 0u);
-    for (unsigned k = 0; k <= T; ++k) {
-      if (k == t + 1) {
+    for (unsigned k = 0; k < row_iterations(Schedule, T); ++k) {
+      if (k == first.rows) {
         std::copy(acc.begin(), acc.end(), low + t * 3 * Q);
         std::fill(acc.begin(), acc.end(), 0u);
       }
-      const unsigned r = k <= t ? k : k - 1, c = k <= t ? t : T + t;
-      const long first = long(c - r) * Q - Q + 1;
+      const bool later = k >= first.rows;
+      const unsigned row = later ? k - first.rows : k, rows = later ? second.rows : first.rows;
+      if (row >= rows) continue;
+      const unsigned c = later ? second.block : first.block, r = (later ? second.first_row : first.first_row) + row;
+      const long start = long(c - r) * Q - Q + 1;
       std::copy(acc.begin(), acc.end(), x.begin());
       for (unsigned u = 0; u < Q; ++u) x[3 * Q + u] = a[r * Q + u];
       for (unsigned w = 0; w < 2 * Q - 1; ++w) {
-        const long i = first + w;
+        const long i = start + w;
         x[4 * Q + w] = i >= 0 && i < long(T * Q) ? b[i] : 0;
       }
-      Row::host(acc.data(), x.data());
+      if (Schedule == square_rows && row == rows - 1) {
+        if (c % 2) FinishOdd::host(acc.data(), x.data());
+        else FinishEven::host(acc.data(), x.data());
+      } else {
+        Row::host(acc.data(), x.data());
+      }
     }
     std::copy(acc.begin(), acc.end(), high + t * 3 * Q);
   }
+}
+
+inline void mirror(unsigned T, unsigned W, const uint32_t* v, uint32_t* out) {
+  for (unsigned t = 0; t < T; ++t)
+    for (unsigned w = 0; w < W; ++w) out[t * W + w] = v[(T - 1 - t) * W + w];
 }
 
 inline void handoff(unsigned T, unsigned W, const uint32_t* low, const uint32_t* high, uint32_t* low_in,
@@ -1107,6 +1182,9 @@ __device__ __forceinline__ void batch_one_thread(std::size_t n, Layout layout, c
 template <class Op>
 __device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
                                              uint32_t* __restrict__ out) {
+  if constexpr (Op::shared_bytes != 0) {  // a group product's tables: a launch without them would fault
+    if (dynamic_shared_bytes() < Op::shared_bytes) __trap();
+  }
   if constexpr (Op::threads_per_instance > 1) group::batch_group<Op>(n, layout, in, out);
   else batch_one_thread<Op>(n, layout, in, out);
 }
@@ -1116,6 +1194,33 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
                              uint32_t* __restrict__ out) {
   batch_thread<Op>(n, layout, in, out);
 }
+
+#ifndef __CUDACC_RTC__
+// The dynamic shared memory a launch of Op's batch kernel over `layout` passes (the
+// manifest's launch geometry; staged = false: the contiguous layout without the thread
+// tier's staging, as a user may launch it).
+template <class Op>
+constexpr unsigned launch_shared_bytes(Layout layout, bool staged = true) {
+  return layout == Layout::contiguous && staged ? Op::contiguous_shared_bytes : Op::shared_bytes;
+}
+
+// Op's batch kernel over n instances on device memory, in its launch geometry (blocks of
+// Op::block_threads, the layout's dynamic shared memory, opted in above the 48 KB a
+// launch gets without asking).
+template <class Op>
+cudaError_t launch_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, bool staged = true,
+                         cudaStream_t stream = 0) {
+  const unsigned shared = launch_shared_bytes<Op>(layout, staged);
+  if (shared > 48 * 1024) {
+    const cudaError_t e =
+        cudaFuncSetAttribute(device_batch<Op>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
+    if (e != cudaSuccess) return e;
+  }
+  const std::size_t blocks = (n * Op::threads_per_instance + Op::block_threads - 1) / Op::block_threads;
+  device_batch<Op><<<unsigned(blocks), Op::block_threads, shared, stream>>>(n, layout, in, out);
+  return cudaGetLastError();
+}
+#endif
 #endif
 
 }  // namespace mpgen
@@ -1426,6 +1531,7 @@ struct add {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -1485,6 +1591,7 @@ struct sub {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -1547,6 +1654,7 @@ struct add_ui {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -1603,6 +1711,7 @@ struct sub_ui {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -1663,6 +1772,7 @@ struct neg {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -1717,6 +1827,7 @@ struct mul {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -2057,6 +2168,7 @@ struct mul_lo {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 64;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -2239,6 +2351,7 @@ struct mul_hi {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -2595,6 +2708,7 @@ struct sqr {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 72;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -2849,6 +2963,7 @@ struct mul_ui {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 16;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -2937,6 +3052,7 @@ struct mad {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -3295,6 +3411,7 @@ struct eq {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -3371,6 +3488,7 @@ struct lt {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -3431,6 +3549,7 @@ struct cmp {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -3513,6 +3632,7 @@ struct is_zero {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -3573,6 +3693,7 @@ struct and_ {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -3626,6 +3747,7 @@ struct or_ {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -3679,6 +3801,7 @@ struct xor_ {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -3732,6 +3855,7 @@ struct not_ {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -3785,6 +3909,7 @@ struct shl {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -3982,6 +4107,7 @@ struct shr {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -4179,6 +4305,7 @@ struct popc {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -4248,6 +4375,7 @@ struct clz {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -4359,6 +4487,7 @@ struct ctz {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -4486,6 +4615,7 @@ struct shl1 {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -4539,6 +4669,7 @@ struct shl31 {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -4592,6 +4723,7 @@ struct shl32 {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -4645,6 +4777,7 @@ struct shl33 {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -4698,6 +4831,7 @@ struct shr1 {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -4751,6 +4885,7 @@ struct shr31 {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -4804,6 +4939,7 @@ struct shr32 {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
@@ -4857,6 +4993,7 @@ struct shr33 {
   static constexpr unsigned threads_per_instance = 1;  // the thread tier
   static constexpr unsigned block_threads = 128;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
+  static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
 #ifdef __CUDACC__

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from . import __version__, names
 from .field import PRESETS
-from .group import MUL_MAX_BITS as GROUP_MUL_MAX_BITS, PLANNERS as GROUP_PLANNERS
+from .group import PLANNERS as GROUP_PLANNERS
 from .ops import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
 from .output import OutputError, read_record, write, write_generated_file
 from .plan import plan_request
@@ -98,8 +98,7 @@ def _list() -> str:
              f"tiers (--tier): thread ({MIN_BITS} to {THREAD_MAX_BITS} bits, one integer per thread), "
              f"group ({GROUP_MIN_BITS} to {MAX_BITS} bits, one per group of threads: --threads, "
              f"--instances-per-block), auto (thread up to {THREAD_MAX_BITS} bits, group above)",
-             f"operations of the group tier: {', '.join(GROUP_PLANNERS)}, shl<K>, shr<K> (mul up to "
-             f"{GROUP_MUL_MAX_BITS} bits)",
+             f"operations of the group tier: {', '.join(GROUP_PLANNERS)}, shl<K>, shr<K>",
              "operations:"]
     lines += [f"  {op.name:<8} {op.summary}" for op in OPERATIONS.values()]
     lines += ["  shl<K>   a << K, K fixed at generation time (1 <= K < bits)",

@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .field import Field, preset_curve, to_words
-from .group import ProductRows, Program, Shape, ThreadStep, planner as group_planner
+from .group import ProductRows, Program, Shape, ThreadStep, planner as group_planner, segments
 from .ir import Function
 from .ops import MODULAR_OPERATIONS, Operation, modular
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
     montgomery_domain, root_exponent, root_of_unity, scans_table, window_bits
 from .size import Size, limbs_for
-from .tiers import Tier
+from .tiers import Tier, table_words
 
 # What to generate: each size with its operations.
 Request = list[tuple[Size, list[Operation]]]
@@ -47,10 +47,19 @@ class PlannedOp:
         return self.size.tier_for(self.op.name)
 
     @property
+    def shared_bytes(self) -> int:
+        """The dynamic shared memory a block of its batch kernel takes: a group product's
+        tables, one set per instance of the block."""
+        if self.program is None or not any(isinstance(s, ProductRows) for s in self.program.steps):
+            return 0
+        return 4 * self.tier.instances_per_block * table_words(self.tier.threads_per_instance, self.tier.limbs_per_thread)
+
+    @property
     def thread_lists(self) -> list[Function]:
         """The straight-line lists each thread runs: one, or a group program's steps."""
         if self.program is not None:
-            return [s.fn for s in self.program.steps if isinstance(s, (ThreadStep, ProductRows))]
+            return [fn for s in self.program.steps if isinstance(s, (ThreadStep, ProductRows))
+                    for fn in (s.fn,) + (getattr(s, "finish", None) or ())]
         return [] if self.fn is None else [self.fn]
 
     @property
@@ -79,14 +88,23 @@ class PlannedOp:
     @property
     def multiplies(self) -> int:
         """32-bit multiply halves (mul/mad .lo/.hi): what the multiply-add ceiling counts;
-        a loop's are counted in the operations it calls."""
-        threads = self.tier.threads_per_instance
-        loops = [threads + 1 if self.program and any(isinstance(s, ProductRows) and s.fn is fn
-                                                     for s in self.program.steps) else 1
-                 for fn in self.thread_lists]  # the product's rows run T + 1 times
-        per_thread = sum(runs * sum(i.opcode.mnemonic.startswith(("mul.", "mad")) for i in fn.body)
-                         for runs, fn in zip(loops, self.thread_lists))
-        return per_thread * threads
+        a loop's are counted in the operations it calls; a group's product rows as often
+        as its schedule runs them."""
+        def count(fn: Function) -> int:
+            return sum(i.opcode.mnemonic.startswith(("mul.", "mad")) for i in fn.body)
+        if self.program is None:
+            return sum(count(fn) for fn in self.thread_lists)
+        threads, total = self.tier.threads_per_instance, 0
+        for step in self.program.steps:
+            if isinstance(step, ThreadStep):
+                total += threads * count(step.fn)
+            elif isinstance(step, ProductRows):
+                for t in range(threads):
+                    for segment in segments(step.schedule, threads, t):
+                        if segment.rows:
+                            last = step.finish[segment.block % 2] if step.finish else step.fn
+                            total += (segment.rows - 1) * count(step.fn) + count(last)
+        return total
 
 
 @dataclass

@@ -101,9 +101,14 @@ def check_ops(names: list[str], size: Size, where: str) -> list[Operation]:
         op = find(name)
         if op is None:
             raise RequestError(f"{where}: unknown operation {shown(name)}; {KNOWN_OPS}")
-        why = group_unavailable(op.name, size.bits) if size.tier_name == "group" else None
+        why = group_unavailable(op.name) if size.tier_name == "group" else None
         if why:
             raise RequestError(f"{where}: {name} at {size.bits} bits {why}")
+        if size.tier_name == "group":
+            try:
+                size.tier_for(op.name)  # an operation's own geometry (a product's tables) may not fit
+            except ValueError as e:
+                raise RequestError(f"{where}: {name} at {size.bits} bits in the group tier: {e}") from None
         if not fits(op, size):
             raise RequestError(f"{where}: {name} shifts by {name[3:]} bits, not below the "
                                f"{size.bits}-bit size; constant shifts go from 1 to bits-1")

@@ -16,6 +16,11 @@ def limbs_for(bits: int) -> int:
     return -(-bits // LIMB_BITS)
 
 
+def amount_bits(bits: int) -> int:
+    """Width of a run-time shift amount of a `bits`-bit integer: enough for 0..bits-1."""
+    return max(1, (bits - 1).bit_length())
+
+
 MUL_METHODS = ("auto", "schoolbook", "karatsuba")
 
 

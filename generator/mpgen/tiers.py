@@ -14,7 +14,8 @@ from pathlib import Path
 
 from .tomlcompat import tomllib
 
-LAUNCH_SHARED_BYTES = 48 * 1024
+LAUNCH_SHARED_BYTES = 48 * 1024  # what a launch gets without opting in to more
+BLOCK_SHARED_BYTES = 227 * 1024  # the most a block may opt in to (sm_90: the H100)
 THREAD_MAX_BITS = 2048
 GROUP_MIN_BITS, GROUP_MAX_BITS = 2048, 1 << 18
 MIN_GROUP_THREADS, MAX_GROUP_THREADS = 8, 1024  # a quarter warp to a whole block
@@ -44,18 +45,20 @@ class Tier:
         stride = max(in_words, out_words) | 1
         return stride if 4 * stride * self.block_threads <= LAUNCH_SHARED_BYTES else 0
 
-    def launch(self, in_words: int, out_words: int) -> dict:
+    def launch(self, in_words: int, out_words: int, shared_bytes: int = 0) -> dict:
         """The launch geometry of an operation of this tier, as the manifest states it:
-        a launch over the contiguous layout passes contiguous_shared_bytes of dynamic
-        shared memory (without it the kernel runs unstaged), one over the interleaved
-        layout none."""
+        a launch over the interleaved layout passes shared_bytes of dynamic shared memory
+        (a group product's tables; above 48 KB the launch opts in), one over the
+        contiguous layout contiguous_shared_bytes: those and the thread tier's staging
+        (without which the kernel runs unstaged)."""
         stride = self.stage_stride(in_words, out_words)
         return {"threads_per_instance": self.threads_per_instance,
                 "instances_per_block": self.instances_per_block,
                 "block_threads": self.block_threads,
                 "limbs_per_thread": self.limbs_per_thread,
                 "stage_stride": stride,
-                "contiguous_shared_bytes": 4 * stride * self.block_threads}
+                "shared_bytes": shared_bytes,
+                "contiguous_shared_bytes": shared_bytes + 4 * stride * self.block_threads}
 
 
 # Blocks of 128 threads: the large products hold 150+ registers per thread, and 128
@@ -69,6 +72,13 @@ DEFAULT_TIER = "auto"
 GROUP_TABLE = tomllib.loads((Path(__file__).parent / "data" / "group.toml").read_text(encoding="utf-8"))
 
 
+def table_words(threads: int, limbs_per_thread: int) -> int:
+    """Words of one instance's product tables in the launch's dynamic shared memory
+    (cuda/group.cuh's product_rows: a's T Q limbs, then b's between Q - 1 zeros below and
+    Q above)."""
+    return 2 * threads * limbs_per_thread + 2 * limbs_per_thread
+
+
 def auto_tier(bits: int) -> str:
     return "thread" if bits <= THREAD_MAX_BITS else "group"
 
@@ -78,7 +88,8 @@ def group(bits: int, limbs: int, threads: int = 0, instances_per_block: int = 0,
     operation's rows, else the default ones), or the request's threads and instances per
     block (0: the table's); ValueError says what does not fit. Threads above the top limb may hold only zeros (65 limbs on 32 threads of
     3): they take part in every step, and the plan's results stay exact."""
-    rows = GROUP_TABLE.get(op, GROUP_TABLE["default"])["rows"]
+    section = next((s for s in GROUP_TABLE.values() if op in s.get("ops", ())), GROUP_TABLE["default"])
+    rows = section["rows"]
     row = next(r for r in rows if bits <= r["max_bits"])
     if not threads:
         threads = MIN_GROUP_THREADS
@@ -95,5 +106,9 @@ def group(bits: int, limbs: int, threads: int = 0, instances_per_block: int = 0,
     if threads * ipb > MAX_GROUP_THREADS:
         raise ValueError(f"{ipb} instances of {threads} threads need {threads * ipb} threads a block; "
                          f"a block has at most {MAX_GROUP_THREADS}")
+    if section.get("tables") and 4 * ipb * table_words(threads, q) > BLOCK_SHARED_BYTES:
+        raise ValueError(f"{ipb} instances of {threads} threads of {q} limbs need "
+                         f"{4 * ipb * table_words(threads, q) // 1024} KB of product tables a block; a block "
+                         f"has at most {BLOCK_SHARED_BYTES // 1024} KB: give fewer instances per block")
     return Tier("group", threads, ipb, q)
 

@@ -48,7 +48,10 @@ void run_on_gpu(const Kernel& k, Layout layout, std::size_t n, const uint32_t* i
     void* args[] = {&n, &layout, &d_in_ptr, &d_out_ptr};
     const unsigned block = k.info.block_threads;
     const std::size_t blocks = (n * k.info.threads_per_instance + block - 1) / block;
-    const unsigned shared = layout == Layout::contiguous ? k.info.contiguous_shared_bytes : 0;
+    const unsigned shared = layout == Layout::contiguous ? k.info.contiguous_shared_bytes : k.info.shared_bytes;
+    if (shared > 48 * 1024)  // above what a launch gets without asking (a group product's tables)
+      check(cudaFuncSetAttribute(k.loaded, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)),
+            "asking for shared memory");
     check(cudaLaunchKernel(k.loaded, dim3(unsigned(blocks)), dim3(block), args, shared, 0), "launch");
   } else {
     k.device(n, layout, d_in.ptr, d_out.ptr);

@@ -285,7 +285,8 @@ KernelSource generate_kernels(const std::vector<std::string>& request, std::stri
 
 fs::path cache_entry(const fs::path& cache, const std::string& key_request, std::string_view op,
                      const std::string& target) {
-  const std::string key = "mpgen " MPGEN_VERSION " " + key_request + " " + std::string(op) + " " + target;
+  const std::string key = "mpgen " MPGEN_VERSION " schema " + std::to_string(manifest_schema) + " " + key_request +
+                          " " + std::string(op) + " " + target;
   return cache / (std::string(op) + "-" + hex64(fnv1a(key)) + (target == host_target() ? ".so" : ".ptx"));
 }
 

@@ -120,9 +120,6 @@ const OpInfo& add_loaded(const Kernel& k) {
   return table().back().info;
 }
 
-// The manifest's schema (mpgen's printers/manifest.py, SCHEMA).
-constexpr int manifest_schema = 2;
-
 std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& origin) {
   std::vector<OpInfo> ops;
   try {
@@ -150,6 +147,7 @@ std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& o
         info.block_threads = op.at("launch").at("block_threads").get<unsigned>();
         info.threads_per_instance = op.at("launch").at("threads_per_instance").get<unsigned>();
         info.limbs_per_thread = op.at("launch").at("limbs_per_thread").get<unsigned>();
+        info.shared_bytes = op.at("launch").at("shared_bytes").get<unsigned>();
         info.contiguous_shared_bytes = op.at("launch").at("contiguous_shared_bytes").get<unsigned>();
         if (!field.is_null()) {
           info.field = info.module;

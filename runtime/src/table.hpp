@@ -26,9 +26,7 @@ const std::vector<const ModuleTable*>& built_in_modules();
 #ifdef __CUDACC__
 template <class Op>
 void launch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
-  const std::size_t blocks = (n * Op::threads_per_instance + Op::block_threads - 1) / Op::block_threads;
-  const unsigned shared = layout == Layout::contiguous ? Op::contiguous_shared_bytes : 0;
-  device_batch<Op><<<unsigned(blocks), Op::block_threads, shared>>>(n, layout, in, out);
+  launch_batch<Op>(n, layout, in, out);  // the caller checks cudaGetLastError
 }
 template <class Op>
 constexpr Entry entry() { return {&host_batch<Op>, &launch<Op>}; }

@@ -28,10 +28,7 @@ std::vector<uint32_t> on_gpu(std::size_t n, const std::vector<uint32_t>& in, mpg
   REQUIRE(cudaMalloc(&d_in, in.size() * 4) == cudaSuccess);
   REQUIRE(cudaMalloc(&d_out, out.size() * 4) == cudaSuccess);
   cudaMemcpy(d_in, in.data(), in.size() * 4, cudaMemcpyHostToDevice);
-  const unsigned shared = layout == mpgen::Layout::contiguous && staged ? Op::contiguous_shared_bytes : 0;
-  const unsigned blocks = unsigned((n * Op::threads_per_instance + Op::block_threads - 1) / Op::block_threads);
-  mpgen::device_batch<Op><<<blocks, Op::block_threads, shared>>>(n, layout, d_in, d_out);
-  REQUIRE(cudaGetLastError() == cudaSuccess);
+  REQUIRE(mpgen::launch_batch<Op>(n, layout, d_in, d_out, staged) == cudaSuccess);
   REQUIRE(cudaMemcpy(out.data(), d_out, out.size() * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
   cudaFree(d_in);
   cudaFree(d_out);

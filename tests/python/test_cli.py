@@ -42,9 +42,12 @@ def test_generated_directory_is_fresh(mpgen, tmp_path):
     (["--bits", "262145"], "--bits: 262145 is out of range; sizes are whole numbers of bits from 32 to 262144"),
     (["--bits", "4096", "--tier", "thread"], "--bits: 4096 bits is above the thread tier's 2048; the group"),
     (["--bits", "1024", "--tier", "group"], "--bits: 1024 bits is below the group tier's 2048"),
-    (["--bits", "4096", "--ops", "add,mul_lo"], "--ops: mul_lo at 4096 bits is not planned yet for the group "
-                                                 "tier; it has: add, sub, neg, eq, lt, cmp, is_zero, mul"),
-    (["--bits", "131072", "--ops", "mul"], "--ops: mul at 131072 bits is planned up to 65536 bits in the group tier"),
+    (["--bits", "4096", "--ops", "add,popc"], "--ops: popc at 4096 bits is not planned yet for the group tier; it "
+                                               "has: add, sub, neg, eq, lt, cmp, is_zero, shl, shr, mul, mul_lo, sqr, "
+                                               "mad, shl<K>, shr<K>"),
+    (["--bits", "262144", "--ops", "mul", "--threads", "128", "--instances-per-block", "4"],
+     "--ops: mul at 262144 bits in the group tier: 4 instances of 128 threads of 64 limbs need 258 KB of product "
+     "tables a block; a block has at most 227 KB: give fewer instances per block"),
     (["--bits", "4096", "--threads", "12"], "--bits: 4096 bits in the group tier: 12 threads: a group is a "
                                             "power of two from 8 to 1024"),
     (["--bits", "262144", "--threads", "64"], "--bits: 262144 bits in the group tier: 64 threads would hold "

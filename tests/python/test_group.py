@@ -6,8 +6,10 @@ import random
 
 import pytest
 
-from mpgen.group import ProductRows, Shape, add_or_sub, carries, compare, execute, shift_constant
-from mpgen.group.mul import mul
+from mpgen.group import ProductRows, Shape, add_or_sub, carries, compare, execute, segments, shift_constant, \
+    shift_variable
+from mpgen.group.mul import mad, mul, mul_lo, sqr
+from mpgen.group.program import iterations
 
 # Shapes: bits, T, Q (3000 bits: 94 limbs in 32 threads of 3, the top thread half used).
 SHAPES = [(2048, 16, 4), (3000, 32, 3), (4096, 32, 4), (8192, 32, 8), (32768, 128, 8),
@@ -140,6 +142,42 @@ def test_the_products_rows_are_balanced_and_fixed():
     assert (shape.threads + 1) * products * shape.threads >= shape.limbs ** 2  # covers every product
 
 
+@pytest.mark.parametrize("bits, threads, q", SHAPES[:2] + [(2048, 8, 8), (2048, 32, 2), (2400, 8, 10)])
+def test_the_low_half_the_square_and_mad_against_python_integers(bits, threads, q):
+    # odd Q: a square's diagonal words straddle two blocks; mad's c all ones with all-ones
+    # operands makes the largest a b + c (2^(2 bits) - 1 - ...: no carry out)
+    shape, rng = Shape(bits, threads, q), random.Random(bits + 5)
+    top = 1 << bits
+    low, square, fused = mul_lo(shape), sqr(shape), mad(shape)
+    values = edges(bits, shape) + [rng.getrandbits(bits) for _ in range(2)]
+    for a in values:
+        assert execute(square, [a], []) == (a * a, None)
+        for b in values[:4] + values[-1:]:
+            assert execute(low, [a, b], []) == (a * b % top, None)
+            for c in (top - 1, b):
+                assert execute(fused, [a, b, c], []) == (a * b + c, None)
+
+
+@pytest.mark.parametrize("threads", [8, 32, 64, 1024])
+@pytest.mark.parametrize("schedule", ["full", "low", "square"])
+def test_every_schedule_takes_each_row_once_in_the_same_iterations(schedule, threads):
+    # block c needs rows c - T <= r <= c (the square: r <= c/2 only, the mixed row last);
+    # each is taken by exactly one thread, and no thread runs more than K iterations
+    taken = []
+    for t in range(threads):
+        first, second = segments(schedule, threads, t)
+        assert first.rows < iterations(schedule, threads)
+        assert first.rows + second.rows <= iterations(schedule, threads)
+        taken += [(s.block, s.first_row + r) for s in (first, second) for r in range(s.rows)]
+    blocks = range(threads) if schedule == "low" else range(2 * threads)
+    wanted = [(c, r) for c in blocks for r in range(max(0, c - threads), min(c, threads - 1) + 1)
+              if schedule != "square" or r <= c // 2]
+    assert sorted(taken) == sorted(wanted)
+    busiest = max(s.rows + z.rows for s, z in (segments(schedule, threads, t) for t in range(threads)))
+    assert busiest == iterations(schedule, threads)
+    assert busiest * threads <= len(wanted) + threads  # balanced: under one idle row a thread
+
+
 def test_a_product_needs_two_limbs_a_thread():
     with pytest.raises(ValueError, match="the group product needs at least 2 limbs a thread"):
         mul(Shape(2048, 64, 1))
@@ -160,3 +198,19 @@ def test_shifts_by_a_constant_against_python_integers(bits, threads, q):
         for a in values:
             assert execute(left, [a], []) == ((a << amount) % top, None)
             assert execute(right, [a], []) == (a >> amount, None)
+
+
+@pytest.mark.parametrize("bits, threads, q", SHAPES[:4] + [(2080, 32, 3), (262144, 1024, 8)])
+def test_shifts_by_a_run_time_amount_against_python_integers(bits, threads, q):
+    # every amount bit's stage kept and dropped, amounts past the width and the largest
+    shape, rng = Shape(bits, threads, q), random.Random(bits + 7)
+    top, largest = 1 << bits, (1 << (bits - 1).bit_length()) - 1
+    values = [1, top - 1, 1 << bits - 1, rng.getrandbits(bits)]
+    amounts = [0, 1, 31, 32, 32 * q + 1, bits // 3, bits - 1, largest] + [1 << k for k in range(5, (bits - 1).bit_length())]
+    if bits > 100000:
+        amounts, values = amounts[::4], values[:2]
+    left, right = shift_variable("shl", shape), shift_variable("shr", shape)
+    for amount in amounts:
+        for a in values:
+            assert execute(left, [a], [amount]) == ((a << amount) % top, None)
+            assert execute(right, [a], [amount]) == (a >> amount, None)

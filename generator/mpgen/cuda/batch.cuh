@@ -162,6 +162,9 @@ __device__ __forceinline__ void batch_one_thread(std::size_t n, Layout layout, c
 template <class Op>
 __device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
                                              uint32_t* __restrict__ out) {
+  if constexpr (Op::shared_bytes != 0) {  // a group product's tables: a launch without them would fault
+    if (dynamic_shared_bytes() < Op::shared_bytes) __trap();
+  }
   if constexpr (Op::threads_per_instance > 1) group::batch_group<Op>(n, layout, in, out);
   else batch_one_thread<Op>(n, layout, in, out);
 }
@@ -171,6 +174,33 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
                              uint32_t* __restrict__ out) {
   batch_thread<Op>(n, layout, in, out);
 }
+
+#ifndef __CUDACC_RTC__
+// The dynamic shared memory a launch of Op's batch kernel over `layout` passes (the
+// manifest's launch geometry; staged = false: the contiguous layout without the thread
+// tier's staging, as a user may launch it).
+template <class Op>
+constexpr unsigned launch_shared_bytes(Layout layout, bool staged = true) {
+  return layout == Layout::contiguous && staged ? Op::contiguous_shared_bytes : Op::shared_bytes;
+}
+
+// Op's batch kernel over n instances on device memory, in its launch geometry (blocks of
+// Op::block_threads, the layout's dynamic shared memory, opted in above the 48 KB a
+// launch gets without asking).
+template <class Op>
+cudaError_t launch_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, bool staged = true,
+                         cudaStream_t stream = 0) {
+  const unsigned shared = launch_shared_bytes<Op>(layout, staged);
+  if (shared > 48 * 1024) {
+    const cudaError_t e =
+        cudaFuncSetAttribute(device_batch<Op>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
+    if (e != cudaSuccess) return e;
+  }
+  const std::size_t blocks = (n * Op::threads_per_instance + Op::block_threads - 1) / Op::block_threads;
+  device_batch<Op><<<unsigned(blocks), Op::block_threads, shared, stream>>>(n, layout, in, out);
+  return cudaGetLastError();
+}
+#endif
 #endif
 
 }  // namespace mpgen

@@ -11,6 +11,30 @@ MPGEN_HOST_DEVICE uint32_t width_mask(unsigned limb, unsigned bits) {
   return limb < bits / 32 ? ~0u : limb == bits / 32 ? (1u << bits % 32) - 1 : 0u;
 }
 
+// The product loop's schedules (group/program.py's `segments`, the same formula): thread
+// t's two segments of rows (product block, first row, rows) within `row_iterations`.
+enum rows_schedule : unsigned { full_rows, low_rows, square_rows };
+struct row_segment {
+  unsigned block, first_row, rows;
+};
+
+MPGEN_HOST_DEVICE constexpr unsigned row_iterations(unsigned schedule, unsigned T) {
+  return schedule == full_rows ? T + 1 : schedule == low_rows ? T / 2 + 1 : T / 2 + 2;
+}
+
+MPGEN_HOST_DEVICE void row_segments(unsigned schedule, unsigned T, unsigned t, row_segment& first,
+                                           row_segment& second) {
+  const unsigned half = T / 2;
+  if (schedule == full_rows) {
+    first = {t, 0, t + 1}, second = {T + t, t, T - t};
+  } else if (schedule == low_rows) {
+    if (t < half) first = {t, 0, t + 1}, second = {T - 1 - t, 0, half - t};
+    else first = {t, t + 1 - half, half}, second = {T - 1 - t, 0, 0};
+  } else {
+    first = {t, 0, t / 2 + 1}, second = {T + t, t, (T + t) / 2 - t + 1};
+  }
+}
+
 #ifdef __CUDACC__
 // Every thread of the block runs every step (threads of instances past the batch's end
 // too, on zeros), so that ballots over whole warps and block barriers are well defined.
@@ -71,14 +95,16 @@ struct on_device {
   }
 
   // The quadratic product's loop (group/program.py's ProductRows): a and b (Q limbs each)
-  // into the group's tables in shared memory (b between Q - 1 zeros below and Q above), then
-  // T + 1 iterations of Row over (the accumulator, a's block r, b's window), r and the
-  // column block from k and the thread alone; low and high get the two blocks' 3 Q words.
-  template <unsigned Q, unsigned IPB, class Row>
+  // into the group's tables in the launch's dynamic shared memory (the manifest's
+  // shared_bytes: IPB sets of table_words; b between Q - 1 zeros below and Q above),
+  // then the schedule's iterations of Row over (the accumulator, a's block r, b's
+  // window), r and the column block from k and the thread alone (a square's last row of
+  // a block: Finish of its parity); low and high get the two segments' 3 Q words.
+  template <unsigned Q, unsigned IPB, unsigned Schedule, class Row, class FinishEven = Row, class FinishOdd = Row>
   __device__ __forceinline__ static void product_rows(const uint32_t* a, const uint32_t* b, uint32_t* low,
                                                       uint32_t* high) {
     constexpr unsigned TQ = T * Q, below = Q - 1, table_words = 2 * TQ + 2 * Q;
-    __shared__ uint32_t tables[IPB * table_words];
+    extern __shared__ uint32_t tables[];
     uint32_t* const table_a = tables + threadIdx.x / T * table_words;
     uint32_t* const table_b = table_a + TQ + below;  // b's limb i at table_b[i]
     const unsigned t = rank();
@@ -90,15 +116,20 @@ struct on_device {
       else table_b[TQ + p - below] = 0;
     }
     __syncthreads();
+    row_segment first, second;
+    row_segments(Schedule, T, t, first, second);
     uint32_t acc[3 * Q];
 #pragma unroll
     for (unsigned i = 0; i < 3 * Q; ++i) acc[i] = 0;
-    for (unsigned k = 0; k <= T; ++k) {
-      if (k == t + 1) {
+    for (unsigned k = 0; k < row_iterations(Schedule, T); ++k) {
+      if (k == first.rows) {
 #pragma unroll
         for (unsigned i = 0; i < 3 * Q; ++i) low[i] = acc[i], acc[i] = 0;
       }
-      const unsigned r = k <= t ? k : k - 1, c = k <= t ? t : T + t;
+      const bool later = k >= first.rows;
+      const unsigned row = later ? k - first.rows : k, rows = later ? second.rows : first.rows;
+      if (row >= rows) continue;
+      const unsigned c = later ? second.block : first.block, r = (later ? second.first_row : first.first_row) + row;
       const uint32_t* const window = table_b + int((c - r) * Q) - int(Q) + 1;
       uint32_t x[6 * Q - 1];
 #pragma unroll
@@ -107,10 +138,39 @@ struct on_device {
       for (unsigned u = 0; u < Q; ++u) x[3 * Q + u] = table_a[r * Q + u];
 #pragma unroll
       for (unsigned w = 0; w < 2 * Q - 1; ++w) x[4 * Q + w] = window[w];
-      Row::device(acc, x);
+      if (Schedule == square_rows && row == rows - 1) {
+        if (c % 2) FinishOdd::device(acc, x);
+        else FinishEven::device(acc, x);
+      } else {
+        Row::device(acc, x);
+      }
     }
 #pragma unroll
     for (unsigned i = 0; i < 3 * Q; ++i) high[i] = acc[i];
+  }
+
+  // The low half's exchange (group/program.py's Mirror), W words: out = v of thread T - 1 - t.
+  template <unsigned W, unsigned IPB>
+  __device__ __forceinline__ static void mirror(const uint32_t* v, uint32_t* out) {
+    const unsigned t = rank();
+    if constexpr (T <= 32) {
+      const unsigned base = threadIdx.x % 32 / T * T;
+#pragma unroll
+      for (unsigned w = 0; w < W; ++w) out[w] = __shfl_sync(~0u, v[w], base + T - 1 - t);
+    } else {  // C words at a time, so that the slots stay small beside the product's tables
+      constexpr unsigned C = W < 16 ? W : 16;
+      __shared__ uint32_t slots[IPB * T * C];
+      uint32_t* const own = slots + threadIdx.x / T * T * C;
+#pragma unroll
+      for (unsigned first = 0; first < W; first += C) {
+        __syncthreads();
+#pragma unroll
+        for (unsigned w = 0; w < C && first + w < W; ++w) own[t * C + w] = v[first + w];
+        __syncthreads();
+#pragma unroll
+        for (unsigned w = 0; w < C && first + w < W; ++w) out[first + w] = own[(T - 1 - t) * C + w];
+      }
+    }
   }
 
   // The product's handoff (group/program.py's Handoff), W words: low_in = thread t - 1's
@@ -253,31 +313,46 @@ inline void carry_scan(unsigned T, const uint32_t* generate, const uint32_t* pro
   }
   for (unsigned i = 0; i < T; ++i) out[i] = uint32_t(c + shifted) & 1;
 }
-// ProductRows and Handoff over all threads' words (vectors thread-major, as on_host's
-// callers hold them).
-template <class Row>
+// ProductRows, Mirror and Handoff over all threads' words (vectors thread-major, as
+// on_host's callers hold them).
+template <unsigned Schedule, class Row, class FinishEven = Row, class FinishOdd = Row>
 inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32_t* b, uint32_t* low,
                          uint32_t* high) {
   std::vector<uint32_t> x(6 * Q - 1), acc(3 * Q);
   for (unsigned t = 0; t < T; ++t) {
+    row_segment first, second;
+    row_segments(Schedule, T, t, first, second);
     std::fill(acc.begin(), acc.end(), 0u);
-    for (unsigned k = 0; k <= T; ++k) {
-      if (k == t + 1) {
+    for (unsigned k = 0; k < row_iterations(Schedule, T); ++k) {
+      if (k == first.rows) {
         std::copy(acc.begin(), acc.end(), low + t * 3 * Q);
         std::fill(acc.begin(), acc.end(), 0u);
       }
-      const unsigned r = k <= t ? k : k - 1, c = k <= t ? t : T + t;
-      const long first = long(c - r) * Q - Q + 1;
+      const bool later = k >= first.rows;
+      const unsigned row = later ? k - first.rows : k, rows = later ? second.rows : first.rows;
+      if (row >= rows) continue;
+      const unsigned c = later ? second.block : first.block, r = (later ? second.first_row : first.first_row) + row;
+      const long start = long(c - r) * Q - Q + 1;
       std::copy(acc.begin(), acc.end(), x.begin());
       for (unsigned u = 0; u < Q; ++u) x[3 * Q + u] = a[r * Q + u];
       for (unsigned w = 0; w < 2 * Q - 1; ++w) {
-        const long i = first + w;
+        const long i = start + w;
         x[4 * Q + w] = i >= 0 && i < long(T * Q) ? b[i] : 0;
       }
-      Row::host(acc.data(), x.data());
+      if (Schedule == square_rows && row == rows - 1) {
+        if (c % 2) FinishOdd::host(acc.data(), x.data());
+        else FinishEven::host(acc.data(), x.data());
+      } else {
+        Row::host(acc.data(), x.data());
+      }
     }
     std::copy(acc.begin(), acc.end(), high + t * 3 * Q);
   }
+}
+
+inline void mirror(unsigned T, unsigned W, const uint32_t* v, uint32_t* out) {
+  for (unsigned t = 0; t < T; ++t)
+    for (unsigned w = 0; w < W; ++w) out[t * W + w] = v[(T - 1 - t) * W + w];
 }
 
 inline void handoff(unsigned T, unsigned W, const uint32_t* low, const uint32_t* high, uint32_t* low_in,

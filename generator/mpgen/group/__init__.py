@@ -6,19 +6,18 @@ from __future__ import annotations
 import re
 
 from .addsub import add_or_sub
-from .bits import shift_constant
+from .bits import shift_constant, shift_variable
 from .compare import compare
-from .mul import MAX_BITS as MUL_MAX_BITS, mul
-from .program import All, CarryScan, Handoff, Neighbours, ProductRows, Program, Shape, Step, ThreadStep, Top, carries, \
-    execute, join, split
+from .mul import mad, mul, mul_lo, sqr
+from .program import All, CarryScan, Handoff, Mirror, Neighbours, ProductRows, Program, Shape, Step, ThreadStep, \
+    Top, carries, execute, join, segments, split
 
 # The operations planned for the group tier; their contracts (operands, result, flag) are
 # the per-thread tier's (ops/), so that every reader of the manifest treats them alike.
 PLANNERS = {kind: (lambda shape, kind=kind: add_or_sub(kind, shape)) for kind in ("add", "sub", "neg")} | \
     {kind: (lambda shape, kind=kind: compare(kind, shape)) for kind in ("eq", "lt", "cmp", "is_zero")} | \
-    {"mul": mul}
-
-
+    {kind: (lambda shape, kind=kind: shift_variable(kind, shape)) for kind in ("shl", "shr")} | \
+    {"mul": mul, "mul_lo": mul_lo, "sqr": sqr, "mad": mad}
 
 CONSTANT_SHIFT = re.compile(r"(shl|shr)([1-9][0-9]*)$")
 
@@ -31,14 +30,13 @@ def planner(name: str):
     return PLANNERS.get(name)
 
 
-def unavailable(name: str, bits: int) -> str | None:
-    """Why the group tier has no `name` at `bits` bits, or None."""
+def unavailable(name: str) -> str | None:
+    """Why the group tier has no `name`, or None."""
     if planner(name) is None:
         return f"is not planned yet for the group tier; it has: {', '.join(PLANNERS)}, shl<K>, shr<K>"
-    if name == "mul" and bits > MUL_MAX_BITS:
-        return f"is planned up to {MUL_MAX_BITS} bits in the group tier (its tables fill 48 KB of shared memory)"
     return None
 
 
-__all__ = ["All", "CarryScan", "Handoff", "Neighbours", "PLANNERS", "ProductRows", "MUL_MAX_BITS", "planner", "shift_constant", "Program", "Shape", "Step", "ThreadStep", "Top", "add_or_sub",
-           "carries", "compare", "execute", "join", "mul", "split", "unavailable"]
+__all__ = ["All", "CarryScan", "Handoff", "Mirror", "Neighbours", "PLANNERS", "ProductRows",
+           "Program", "Shape", "Step", "ThreadStep", "Top", "add_or_sub", "carries", "compare", "execute", "join",
+           "mad", "mul", "mul_lo", "planner", "segments", "shift_constant", "shift_variable", "split", "sqr", "unavailable"]

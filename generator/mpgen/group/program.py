@@ -24,7 +24,7 @@ from typing import Union
 
 from ..ir import MASK, Function, execute as execute_list
 from ..size import LIMB_BITS, Size, limbs_for
-from ..tiers import MAX_GROUP_THREADS as MAX_THREADS, MIN_GROUP_THREADS as MIN_THREADS
+from ..tiers import MAX_GROUP_THREADS as MAX_THREADS, MIN_GROUP_THREADS as MIN_THREADS, table_words
 
 
 @dataclass(frozen=True)
@@ -106,22 +106,65 @@ class All:
     out: str
 
 
+SCHEDULES = ("full", "low", "square")
+
+
 @dataclass(frozen=True)
 class ProductRows:
-    """The quadratic product's loop, balanced (no thread idles in the triangle): thread t
-    accumulates the Q columns of block t of a b (`low`) and of block T + t (`high`), each
-    column in three words (its sum's low and high word and the carries above: Q of each,
-    in that order). Iteration k = 0 .. T, the same count in every thread: for k <= t the
-    row r = k of block c = t, after it r = k - 1 of block c = T + t (there, at k = t + 1,
-    the low block is set aside and the accumulator starts again). Each iteration runs `fn`
-    on (the accumulator, a's limbs [r Q, r Q + Q), b's limbs [(c - r) Q - Q + 1, (c - r) Q
-    + Q), zeros outside b) and keeps its result: what it reads depends on k and t alone,
-    never on the values (on the GPU, from a and b staged in shared memory)."""
+    """The quadratic product's loop, balanced (no thread idles in the triangle): `K`
+    iterations, the same count in every thread, each adding row r (a's limbs [r Q, r Q +
+    Q) times b's window [(c - r) Q - Q + 1, (c - r) Q + Q), zeros outside b) to the Q
+    columns of product block c held in three words each (the sums' low words, high words
+    and the carries above: 3 Q words). Each thread runs two segments, block c0 then c1
+    (`segments` says which rows of which blocks for each schedule; `low` gets the first
+    block's columns, `high` the second's):
+    - "full" (a b whole): blocks t and T + t, K = T + 1;
+    - "low" (the low half): block t, and rows of block T - 1 - t (threads t < T/2, whose
+      blocks are short), K = T/2 + 1: `high` holds a partial sum that thread T - 1 - t adds;
+    - "square" (a a, b = a): for block c only the rows r <= c/2, pairs of limbs i < j in
+      full rows, and `finish[c % 2]` on the last row: the pairs i < j of that row, the
+      columns doubled, the squares a_i^2 that fall in the block added. K = T/2 + 2.
+    What a row reads depends on k and t alone, never on the values (on the GPU, from a
+    and b staged in shared memory)."""
     fn: Function
     a: str
     b: str
     low: str
     high: str
+    schedule: str = "full"
+    finish: tuple[Function, Function] | None = None  # the square's last row: even, odd block
+
+
+@dataclass(frozen=True)
+class Segment:
+    block: int
+    first_row: int
+    rows: int
+
+
+def iterations(schedule: str, threads: int) -> int:
+    return {"full": threads + 1, "low": threads // 2 + 1, "square": threads // 2 + 2}[schedule]
+
+
+def segments(schedule: str, threads: int, t: int) -> tuple[Segment, Segment]:
+    """Thread t's two segments of rows (cuda/group.cuh's `rows_of` is the same formula):
+    block c takes rows r with c - T <= r <= c (a window inside b); the first segment has
+    fewer than K rows, the two together at most K."""
+    if schedule == "full":
+        return Segment(t, 0, t + 1), Segment(threads + t, t, threads - t)
+    if schedule == "low":
+        half = threads // 2
+        if t < half:
+            return Segment(t, 0, t + 1), Segment(threads - 1 - t, 0, half - t)
+        return Segment(t, t + 1 - half, half), Segment(threads - 1 - t, 0, 0)
+    return Segment(t, 0, t // 2 + 1), Segment(threads + t, t, (threads + t) // 2 - t + 1)
+
+
+@dataclass(frozen=True)
+class Mirror:
+    """`out` of thread t = `vector` of thread T - 1 - t: the low half's partial sums."""
+    vector: str
+    out: str
 
 
 @dataclass(frozen=True)
@@ -135,7 +178,7 @@ class Handoff:
     high_in: str
 
 
-Step = Union[ThreadStep, CarryScan, Top, All, ProductRows, Handoff, Neighbours]
+Step = Union[ThreadStep, CarryScan, Top, All, ProductRows, Handoff, Neighbours, Mirror]
 
 
 @dataclass(frozen=True)
@@ -199,6 +242,10 @@ def execute(program: Program, operands: list[int], words: list[int]) -> tuple[in
             for t, thread in enumerate(state):
                 thread[step.low_in] = lows[t - 1] if t else zeros
                 thread[step.high_in] = highs[t - 1] if t else lows[-1]
+        elif isinstance(step, Mirror):
+            vectors = [thread[step.vector] for thread in state]
+            for t, thread in enumerate(state):
+                thread[step.out] = vectors[shape.threads - 1 - t]
         elif isinstance(step, Neighbours):
             vectors = [thread[step.vector] for thread in state]
             zeros = [0] * len(vectors[0])
@@ -231,12 +278,17 @@ def _product_rows(step: ProductRows, shape: Shape, state: list[dict[str, list[in
     a = [w for thread in state for w in thread[step.a]]
     b = [w for thread in state for w in thread[step.b]]
     for t, thread in enumerate(state):
+        first, second = segments(step.schedule, t_count, t)
         accumulator = [0] * 3 * q
-        for k in range(t_count + 1):
-            if k == t + 1:
+        for k in range(iterations(step.schedule, t_count)):
+            if k == first.rows:
                 thread[step.low], accumulator = accumulator, [0] * 3 * q
-            r, c = (k, t) if k <= t else (k - 1, t_count + t)
-            first = (c - r) * q - q + 1
-            window = [b[i] if 0 <= i < len(b) else 0 for i in range(first, first + 2 * q - 1)]
-            accumulator = execute_list(step.fn, accumulator + a[r * q:(r + 1) * q] + window)
+            segment, row = (first, k) if k < first.rows else (second, k - first.rows)
+            if row >= segment.rows:
+                continue
+            r, c = segment.first_row + row, segment.block
+            start = (c - r) * q - q + 1
+            window = [b[i] if 0 <= i < len(b) else 0 for i in range(start, start + 2 * q - 1)]
+            fn = step.finish[c % 2] if step.finish and row == segment.rows - 1 else step.fn
+            accumulator = execute_list(fn, accumulator + a[r * q:(r + 1) * q] + window)
         thread[step.high] = accumulator

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..group import PLANNERS as GROUP_PLANNERS, unavailable as group_unavailable
+from ..group import PLANNERS as GROUP_PLANNERS
 from ..size import Size
 from . import addsub, bits, compare, modular, mul
 from .common import Operation
@@ -37,6 +37,5 @@ def defaults(size: Size) -> list[Operation]:
     shifts = [op for op in (bits.constant_shift(d, k) for d in ("shl", "shr") for k in DEFAULT_CONSTANT_SHIFTS)
               if fits(op, size)]
     if size.tier_name == "group":
-        names = [name for name in GROUP_PLANNERS if not group_unavailable(name, size.bits)]
-        return [OPERATIONS[name] for name in names] + shifts
+        return [OPERATIONS[name] for name in GROUP_PLANNERS] + shifts
     return list(OPERATIONS.values()) + shifts

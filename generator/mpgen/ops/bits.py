@@ -3,7 +3,7 @@ branch-free barrel shifter) and bit counts."""
 from __future__ import annotations
 
 from ..ir import Function, Operand, Reg
-from ..size import Size
+from ..size import Size, amount_bits
 from .common import Operation, binary, mask_top, one_word, same_limbs, unary
 
 
@@ -50,11 +50,6 @@ def constant_shift(direction: str, amount: int) -> Operation:
                      same_limbs, plan)
 
 
-def amount_bits(size: Size) -> int:
-    """Width of a run-time shift amount: enough for 0..bits-1."""
-    return max(1, (size.bits - 1).bit_length())
-
-
 def _variable_shift(direction: str):
     def plan(fn, size, x, y):
         a, amount = x[0], x[1][0]
@@ -62,7 +57,7 @@ def _variable_shift(direction: str):
         # Whole limbs first: one stage per bit of amount >> 5, each a masked select
         # between the value and the value moved by 2^k limbs.
         current: list[Operand] = list(a)
-        for k in range(max(0, amount_bits(size) - 5)):
+        for k in range(max(0, amount_bits(size.bits) - 5)):
             step = 1 << k
             bit, select = fn.temp(), fn.temp()
             fn.emit("shr", bit, amount, 5 + k)
@@ -135,9 +130,9 @@ OPERATIONS = [
     Operation("xor", "a ^ b", binary, same_limbs, _limbwise("xor")),
     Operation("not", "~a within the width", unary, same_limbs, _limbwise("not")),
     Operation("shl", "a << s mod 2^bits (s < 2^ceil(log2 bits); 0 once s >= bits)",
-              lambda s: (s.bits, amount_bits(s)), same_limbs, _variable_shift("shl")),
+              lambda s: (s.bits, amount_bits(s.bits)), same_limbs, _variable_shift("shl")),
     Operation("shr", "a >> s (s < 2^ceil(log2 bits); 0 once s >= bits)",
-              lambda s: (s.bits, amount_bits(s)), same_limbs, _variable_shift("shr")),
+              lambda s: (s.bits, amount_bits(s.bits)), same_limbs, _variable_shift("shr")),
     Operation("popc", "number of set bits", unary, one_word, _popc),
     Operation("clz", "leading zeros within the width (bits for 0)", unary, one_word, _clz),
     Operation("ctz", "trailing zeros (bits for 0)", unary, one_word, _ctz),

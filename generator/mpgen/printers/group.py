@@ -12,7 +12,8 @@ printers, so that the GPU and the host run one list.
 """
 from __future__ import annotations
 
-from ..group import All, CarryScan, Handoff, Neighbours, ProductRows, Program, ThreadStep, Top
+from ..group import All, CarryScan, Handoff, Mirror, Neighbours, ProductRows, Program, ThreadStep, Top
+from ..group.program import SCHEDULES
 from ..size import LIMB_BITS
 from . import host as host_printer, ptx
 
@@ -34,6 +35,8 @@ def vectors(program: Program) -> dict[str, int]:
             sizes.update({step.low_in: sizes[step.low], step.high_in: sizes[step.high]})
         elif isinstance(step, Neighbours):
             sizes[step.out] = 2 * sizes[step.vector]
+        elif isinstance(step, Mirror):
+            sizes[step.out] = sizes[step.vector]
         elif step.flag:
             sizes[step.flag] = 1
     kept = read(program)
@@ -54,7 +57,7 @@ def read(program: Program) -> set[str]:
             names.update((step.a, step.b))
         elif isinstance(step, Handoff):
             names.update((step.low, step.high))
-        elif isinstance(step, Neighbours):
+        elif isinstance(step, (Neighbours, Mirror)):
             names.add(step.vector)
         elif isinstance(step, CarryScan):
             names.update(n for n in (step.generate, step.propagate, step.carry_in) if n)
@@ -67,8 +70,17 @@ def read(program: Program) -> set[str]:
 
 def lists(program: Program) -> list:
     """The program's straight-line lists, each once (a list may serve several steps)."""
-    found = {s.fn.name: s.fn for s in program.steps if isinstance(s, (ThreadStep, ProductRows))}
+    found = {}
+    for step in program.steps:
+        if isinstance(step, (ThreadStep, ProductRows)):
+            for fn in (step.fn,) + (getattr(step, "finish", None) or ()):
+                found[fn.name] = fn
     return list(found.values())
+
+
+def _rows_template(step: ProductRows) -> str:
+    """ProductRows' template arguments after the geometry: schedule, row lists."""
+    return ", ".join([str(SCHEDULES.index(step.schedule)), step.fn.name] + [fn.name for fn in step.finish or ()])
 
 
 def steps(program: Program) -> list[dict]:
@@ -153,11 +165,14 @@ def device(program: Program, instances_per_block: int) -> list[str]:
         elif isinstance(step, All):
             lines.append(f"{var(step.out)}[0] = {on}::all({var(step.source)}[0]);")
         elif isinstance(step, ProductRows):
-            lines.append(f"{on}::template product_rows<{q}, {instances_per_block}, {step.fn.name}>("
+            lines.append(f"{on}::template product_rows<{q}, {instances_per_block}, {_rows_template(step)}>("
                          f"{var(step.a)}, {var(step.b)}, {var(step.low)}, {var(step.high)});")
         elif isinstance(step, Handoff):
             lines.append(f"{on}::template handoff<{sizes[step.low]}, {instances_per_block}>({var(step.low)}, "
                          f"{var(step.high)}, {var(step.low_in)}, {var(step.high_in)});")
+        elif isinstance(step, Mirror):
+            lines.append(f"{on}::template mirror<{sizes[step.vector]}, {instances_per_block}>({var(step.vector)}, "
+                         f"{var(step.out)});")
         elif isinstance(step, Neighbours):
             lines.append(f"{on}::template neighbours<{sizes[step.vector]}, {instances_per_block}>("
                          f"{var(step.vector)}, {step.offset}, {var(step.out)});")
@@ -199,12 +214,15 @@ def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[
         elif isinstance(step, All):
             lines.append(f"::mpgen::group::on_host::all({t}, {var(step.source)}.data(), {var(step.out)}.data());")
         elif isinstance(step, ProductRows):
-            lines.append(f"::mpgen::group::on_host::product_rows<{step.fn.name}>({t}, "
+            lines.append(f"::mpgen::group::on_host::product_rows<{_rows_template(step)}>({t}, "
                          f"{program.shape.limbs_per_thread}, {var(step.a)}.data(), {var(step.b)}.data(), "
                          f"{var(step.low)}.data(), {var(step.high)}.data());")
         elif isinstance(step, Handoff):
             lines.append(f"::mpgen::group::on_host::handoff({t}, {sizes[step.low]}, {var(step.low)}.data(), "
                          f"{var(step.high)}.data(), {var(step.low_in)}.data(), {var(step.high_in)}.data());")
+        elif isinstance(step, Mirror):
+            lines.append(f"::mpgen::group::on_host::mirror({t}, {sizes[step.vector]}, {var(step.vector)}.data(), "
+                         f"{var(step.out)}.data());")
         elif isinstance(step, Neighbours):
             lines.append(f"::mpgen::group::on_host::neighbours({t}, {sizes[step.vector]}, {var(step.vector)}.data(), "
                          f"{step.offset}, {var(step.out)}.data());")

@@ -13,10 +13,10 @@ from .. import __version__, names
 from ..field import Field
 from ..plan import Module, PlannedOp
 
-SCHEMA = 2  # raised on any change a reader must know about (2: the group tier's launch)
+SCHEMA = 3  # raised on any change a reader must know about (2: the group tier's launch, 3: shared_bytes)
 # Records an output folder may hold: those of earlier schemas list their modules' files
 # alike, so that a folder (a build's) can be generated into again.
-RECORD_SCHEMAS = (1, 2)
+RECORD_SCHEMAS = (1, 2, 3)
 
 
 def operation(p: PlannedOp) -> dict:
@@ -32,7 +32,7 @@ def operation(p: PlannedOp) -> dict:
         "result": {"limbs": p.result_limbs, "flag": bool(p.op.flag), "signed": p.op.signed},
         "in_words": p.in_words,
         "out_words": p.out_words,
-        "launch": p.tier.launch(p.in_words, p.out_words),
+        "launch": p.tier.launch(p.in_words, p.out_words, p.shared_bytes),
         "multiplies": p.multiplies,
         "instructions": p.instructions,  # per thread
         "loop": p.loop,

@@ -49,6 +49,7 @@ struct OpInfo {
   unsigned threads_per_instance = 0;    // launch geometry of its batch kernel
   unsigned limbs_per_thread = 0;        // the group tier: limbs each thread holds (0: the thread tier)
   unsigned block_threads = 0;
+  unsigned shared_bytes = 0;  // dynamic shared memory a block takes (the group products' tables)
   unsigned contiguous_shared_bytes = 0;  // dynamic shared memory a block takes for the contiguous layout
 
   unsigned operand_limbs(unsigned k) const { return (operand_bits.at(k) + 31) / 32; }
