@@ -286,7 +286,7 @@ Row from_memory(const Ceilings& c, std::size_t n, mpgen::Layout layout, const ch
   cudaMalloc(&out, Op::out_words * n * 4);
   cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
   const double s =
-      gpu_seconds([&] { mpgen::launch_batch<Op>(n, layout, in, out); });
+      gpu_seconds([&] { check(mpgen::launch_batch<Op>(n, layout, in, out), "launch"); });
   cudaFree(in);
   cudaFree(out);
   const double bytes = double(Op::in_words + Op::out_words) * 4 * n;

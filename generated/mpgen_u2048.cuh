@@ -733,8 +733,10 @@ struct on_device {
   // shared_bytes: IPB sets of table_words; b between Q - 1 zeros below and Q above),
   // then the schedule's iterations of Row over (the accumulator, a's block r, b's
   // window), r and the column block from k and the thread alone (a square's last row of
-  // a block: Finish of its parity); low and high get the two segments' 3 Q words.
-  template <unsigned Q, unsigned IPB, unsigned Schedule, class Row, class FinishEven = Row, class FinishOdd = Row>
+  // a block: Finish of its parity); low and high get the two segments' accumulators (A
+  // words each).
+  template <unsigned Q, unsigned A, unsigned IPB, unsigned Schedule, class Row, class FinishEven = Row,
+            class FinishOdd = Row>
   __device__ __forceinline__ static void product_rows(const uint32_t* a, const uint32_t* b, uint32_t* low,
                                                       uint32_t* high) {
     constexpr unsigned TQ = T * Q, below = Q - 1, table_words = 2 * TQ + 2 * Q;
@@ -752,26 +754,26 @@ struct on_device {
     __syncthreads();
     row_segment first, second;
     row_segments(Schedule, T, t, first, second);
-    uint32_t acc[3 * Q];
+    uint32_t acc[A];
 #pragma unroll
-    for (unsigned i = 0; i < 3 * Q; ++i) acc[i] = 0;
+    for (unsigned i = 0; i < A; ++i) acc[i] = 0;
     for (unsigned k = 0; k < row_iterations(Schedule, T); ++k) {
       if (k == first.rows) {
 #pragma unroll
-        for (unsigned i = 0; i < 3 * Q; ++i) low[i] = acc[i], acc[i] = 0;
+        for (unsigned i = 0; i < A; ++i) low[i] = acc[i], acc[i] = 0;
       }
       const bool later = k >= first.rows;
       const unsigned row = later ? k - first.rows : k, rows = later ? second.rows : first.rows;
       if (row >= rows) continue;
       const unsigned c = later ? second.block : first.block, r = (later ? second.first_row : first.first_row) + row;
       const uint32_t* const window = table_b + int((c - r) * Q) - int(Q) + 1;
-      uint32_t x[6 * Q - 1];
+      uint32_t x[A + 3 * Q - 1];
 #pragma unroll
-      for (unsigned i = 0; i < 3 * Q; ++i) x[i] = acc[i];
+      for (unsigned i = 0; i < A; ++i) x[i] = acc[i];
 #pragma unroll
-      for (unsigned u = 0; u < Q; ++u) x[3 * Q + u] = table_a[r * Q + u];
+      for (unsigned u = 0; u < Q; ++u) x[A + u] = table_a[r * Q + u];
 #pragma unroll
-      for (unsigned w = 0; w < 2 * Q - 1; ++w) x[4 * Q + w] = window[w];
+      for (unsigned w = 0; w < 2 * Q - 1; ++w) x[A + Q + w] = window[w];
       if (Schedule == square_rows && row == rows - 1) {
         if (c % 2) FinishOdd::device(acc, x);
         else FinishEven::device(acc, x);
@@ -780,7 +782,7 @@ struct on_device {
       }
     }
 #pragma unroll
-    for (unsigned i = 0; i < 3 * Q; ++i) high[i] = acc[i];
+    for (unsigned i = 0; i < A; ++i) high[i] = acc[i];
   }
 
   // The low half's exchange (group/program.py's Mirror), W words: out = v of thread T - 1 - t.
@@ -950,16 +952,16 @@ inline void carry_scan(unsigned T, const uint32_t* generate, const uint32_t* pro
 // ProductRows, Mirror and Handoff over all threads' words (vectors thread-major, as
 // on_host's callers hold them).
 template <unsigned Schedule, class Row, class FinishEven = Row, class FinishOdd = Row>
-inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32_t* b, uint32_t* low,
+inline void product_rows(unsigned T, unsigned Q, unsigned A, const uint32_t* a, const uint32_t* b, uint32_t* low,
                          uint32_t* high) {
-  std::vector<uint32_t> x(6 * Q - 1), acc(3 * Q);
+  std::vector<uint32_t> x(A + 3 * Q - 1), acc(A);
   for (unsigned t = 0; t < T; ++t) {
     row_segment first, second;
     row_segments(Schedule, T, t, first, second);
     std::fill(acc.begin(), acc.end(), 0u);
     for (unsigned k = 0; k < row_iterations(Schedule, T); ++k) {
       if (k == first.rows) {
-        std::copy(acc.begin(), acc.end(), low + t * 3 * Q);
+        std::copy(acc.begin(), acc.end(), low + t * A);
         std::fill(acc.begin(), acc.end(), 0u);
       }
       const bool later = k >= first.rows;
@@ -968,10 +970,10 @@ inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32
       const unsigned c = later ? second.block : first.block, r = (later ? second.first_row : first.first_row) + row;
       const long start = long(c - r) * Q - Q + 1;
       std::copy(acc.begin(), acc.end(), x.begin());
-      for (unsigned u = 0; u < Q; ++u) x[3 * Q + u] = a[r * Q + u];
+      for (unsigned u = 0; u < Q; ++u) x[A + u] = a[r * Q + u];
       for (unsigned w = 0; w < 2 * Q - 1; ++w) {
         const long i = start + w;
-        x[4 * Q + w] = i >= 0 && i < long(T * Q) ? b[i] : 0;
+        x[A + Q + w] = i >= 0 && i < long(T * Q) ? b[i] : 0;
       }
       if (Schedule == square_rows && row == rows - 1) {
         if (c % 2) FinishOdd::host(acc.data(), x.data());
@@ -980,7 +982,7 @@ inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32
         Row::host(acc.data(), x.data());
       }
     }
-    std::copy(acc.begin(), acc.end(), high + t * 3 * Q);
+    std::copy(acc.begin(), acc.end(), high + t * A);
   }
 }
 
@@ -1189,9 +1191,12 @@ __device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const
   else batch_one_thread<Op>(n, layout, in, out);
 }
 
+// Bounded to the launch's block (the manifest's block_threads), so that a block of 512 or
+// 1024 threads of a group finds registers enough.
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__global__ void __launch_bounds__(Op::block_threads) device_batch(std::size_t n, Layout layout,
+                                                                   const uint32_t* __restrict__ in,
+                                                                   uint32_t* __restrict__ out) {
   batch_thread<Op>(n, layout, in, out);
 }
 
@@ -1205,13 +1210,13 @@ constexpr unsigned launch_shared_bytes(Layout layout, bool staged = true) {
 }
 
 // Op's batch kernel over n instances on device memory, in its launch geometry (blocks of
-// Op::block_threads, the layout's dynamic shared memory, opted in above the 48 KB a
-// launch gets without asking).
+// Op::block_threads, the layout's dynamic shared memory, opted in: with the kernel's
+// static shared memory it may pass the 48 KB a launch gets without asking).
 template <class Op>
 cudaError_t launch_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, bool staged = true,
                          cudaStream_t stream = 0) {
   const unsigned shared = launch_shared_bytes<Op>(layout, staged);
-  if (shared > 48 * 1024) {
+  if (shared != 0) {
     const cudaError_t e =
         cudaFuncSetAttribute(device_batch<Op>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
     if (e != cudaSuccess) return e;

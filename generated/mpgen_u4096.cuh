@@ -739,8 +739,10 @@ struct on_device {
   // shared_bytes: IPB sets of table_words; b between Q - 1 zeros below and Q above),
   // then the schedule's iterations of Row over (the accumulator, a's block r, b's
   // window), r and the column block from k and the thread alone (a square's last row of
-  // a block: Finish of its parity); low and high get the two segments' 3 Q words.
-  template <unsigned Q, unsigned IPB, unsigned Schedule, class Row, class FinishEven = Row, class FinishOdd = Row>
+  // a block: Finish of its parity); low and high get the two segments' accumulators (A
+  // words each).
+  template <unsigned Q, unsigned A, unsigned IPB, unsigned Schedule, class Row, class FinishEven = Row,
+            class FinishOdd = Row>
   __device__ __forceinline__ static void product_rows(const uint32_t* a, const uint32_t* b, uint32_t* low,
                                                       uint32_t* high) {
     constexpr unsigned TQ = T * Q, below = Q - 1, table_words = 2 * TQ + 2 * Q;
@@ -758,26 +760,26 @@ struct on_device {
     __syncthreads();
     row_segment first, second;
     row_segments(Schedule, T, t, first, second);
-    uint32_t acc[3 * Q];
+    uint32_t acc[A];
 #pragma unroll
-    for (unsigned i = 0; i < 3 * Q; ++i) acc[i] = 0;
+    for (unsigned i = 0; i < A; ++i) acc[i] = 0;
     for (unsigned k = 0; k < row_iterations(Schedule, T); ++k) {
       if (k == first.rows) {
 #pragma unroll
-        for (unsigned i = 0; i < 3 * Q; ++i) low[i] = acc[i], acc[i] = 0;
+        for (unsigned i = 0; i < A; ++i) low[i] = acc[i], acc[i] = 0;
       }
       const bool later = k >= first.rows;
       const unsigned row = later ? k - first.rows : k, rows = later ? second.rows : first.rows;
       if (row >= rows) continue;
       const unsigned c = later ? second.block : first.block, r = (later ? second.first_row : first.first_row) + row;
       const uint32_t* const window = table_b + int((c - r) * Q) - int(Q) + 1;
-      uint32_t x[6 * Q - 1];
+      uint32_t x[A + 3 * Q - 1];
 #pragma unroll
-      for (unsigned i = 0; i < 3 * Q; ++i) x[i] = acc[i];
+      for (unsigned i = 0; i < A; ++i) x[i] = acc[i];
 #pragma unroll
-      for (unsigned u = 0; u < Q; ++u) x[3 * Q + u] = table_a[r * Q + u];
+      for (unsigned u = 0; u < Q; ++u) x[A + u] = table_a[r * Q + u];
 #pragma unroll
-      for (unsigned w = 0; w < 2 * Q - 1; ++w) x[4 * Q + w] = window[w];
+      for (unsigned w = 0; w < 2 * Q - 1; ++w) x[A + Q + w] = window[w];
       if (Schedule == square_rows && row == rows - 1) {
         if (c % 2) FinishOdd::device(acc, x);
         else FinishEven::device(acc, x);
@@ -786,7 +788,7 @@ struct on_device {
       }
     }
 #pragma unroll
-    for (unsigned i = 0; i < 3 * Q; ++i) high[i] = acc[i];
+    for (unsigned i = 0; i < A; ++i) high[i] = acc[i];
   }
 
   // The low half's exchange (group/program.py's Mirror), W words: out = v of thread T - 1 - t.
@@ -956,16 +958,16 @@ inline void carry_scan(unsigned T, const uint32_t* generate, const uint32_t* pro
 // ProductRows, Mirror and Handoff over all threads' words (vectors thread-major, as
 // on_host's callers hold them).
 template <unsigned Schedule, class Row, class FinishEven = Row, class FinishOdd = Row>
-inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32_t* b, uint32_t* low,
+inline void product_rows(unsigned T, unsigned Q, unsigned A, const uint32_t* a, const uint32_t* b, uint32_t* low,
                          uint32_t* high) {
-  std::vector<uint32_t> x(6 * Q - 1), acc(3 * Q);
+  std::vector<uint32_t> x(A + 3 * Q - 1), acc(A);
   for (unsigned t = 0; t < T; ++t) {
     row_segment first, second;
     row_segments(Schedule, T, t, first, second);
     std::fill(acc.begin(), acc.end(), 0u);
     for (unsigned k = 0; k < row_iterations(Schedule, T); ++k) {
       if (k == first.rows) {
-        std::copy(acc.begin(), acc.end(), low + t * 3 * Q);
+        std::copy(acc.begin(), acc.end(), low + t * A);
         std::fill(acc.begin(), acc.end(), 0u);
       }
       const bool later = k >= first.rows;
@@ -974,10 +976,10 @@ inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32
       const unsigned c = later ? second.block : first.block, r = (later ? second.first_row : first.first_row) + row;
       const long start = long(c - r) * Q - Q + 1;
       std::copy(acc.begin(), acc.end(), x.begin());
-      for (unsigned u = 0; u < Q; ++u) x[3 * Q + u] = a[r * Q + u];
+      for (unsigned u = 0; u < Q; ++u) x[A + u] = a[r * Q + u];
       for (unsigned w = 0; w < 2 * Q - 1; ++w) {
         const long i = start + w;
-        x[4 * Q + w] = i >= 0 && i < long(T * Q) ? b[i] : 0;
+        x[A + Q + w] = i >= 0 && i < long(T * Q) ? b[i] : 0;
       }
       if (Schedule == square_rows && row == rows - 1) {
         if (c % 2) FinishOdd::host(acc.data(), x.data());
@@ -986,7 +988,7 @@ inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32
         Row::host(acc.data(), x.data());
       }
     }
-    std::copy(acc.begin(), acc.end(), high + t * 3 * Q);
+    std::copy(acc.begin(), acc.end(), high + t * A);
   }
 }
 
@@ -1195,9 +1197,12 @@ __device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const
   else batch_one_thread<Op>(n, layout, in, out);
 }
 
+// Bounded to the launch's block (the manifest's block_threads), so that a block of 512 or
+// 1024 threads of a group finds registers enough.
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__global__ void __launch_bounds__(Op::block_threads) device_batch(std::size_t n, Layout layout,
+                                                                   const uint32_t* __restrict__ in,
+                                                                   uint32_t* __restrict__ out) {
   batch_thread<Op>(n, layout, in, out);
 }
 
@@ -1211,13 +1216,13 @@ constexpr unsigned launch_shared_bytes(Layout layout, bool staged = true) {
 }
 
 // Op's batch kernel over n instances on device memory, in its launch geometry (blocks of
-// Op::block_threads, the layout's dynamic shared memory, opted in above the 48 KB a
-// launch gets without asking).
+// Op::block_threads, the layout's dynamic shared memory, opted in: with the kernel's
+// static shared memory it may pass the 48 KB a launch gets without asking).
 template <class Op>
 cudaError_t launch_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, bool staged = true,
                          cudaStream_t stream = 0) {
   const unsigned shared = launch_shared_bytes<Op>(layout, staged);
-  if (shared > 48 * 1024) {
+  if (shared != 0) {
     const cudaError_t e =
         cudaFuncSetAttribute(device_batch<Op>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
     if (e != cudaSuccess) return e;
@@ -3707,7 +3712,7 @@ struct shr {
 #endif
 };
 
-// mul: a * b, the full product of exact width; 102 instructions per thread.
+// mul: a * b, the full product of exact width; 96 instructions per thread.
 struct mul {
   static constexpr const char* name = "mul";
   static constexpr unsigned bits = 4096;
@@ -3732,146 +3737,67 @@ struct mul {
   static constexpr unsigned thread_out_words = 8;
   static constexpr unsigned result_parts = 2;  // result vectors of T Q limbs: 2 for a full product
 
-  // Each thread's step product_row: 48 instructions.
+  // Each thread's step product_row: 50 instructions.
   struct product_row {
-    static constexpr unsigned in_words = 23;
-    static constexpr unsigned out_words = 12;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "mad.lo.cc.u32 %0, %24, %31, %12;\n\t"
-          "madc.hi.cc.u32 %4, %24, %31, %16;\n\t"
-          "addc.u32 %8, %20, 0;\n\t"
-          "mad.lo.cc.u32 %0, %25, %30, %0;\n\t"
-          "madc.hi.cc.u32 %4, %25, %30, %4;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.lo.cc.u32 %0, %26, %29, %0;\n\t"
-          "madc.hi.cc.u32 %4, %26, %29, %4;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.lo.cc.u32 %0, %27, %28, %0;\n\t"
-          "madc.hi.cc.u32 %4, %27, %28, %4;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.lo.cc.u32 %1, %24, %32, %13;\n\t"
-          "madc.hi.cc.u32 %5, %24, %32, %17;\n\t"
-          "addc.u32 %9, %21, 0;\n\t"
-          "mad.lo.cc.u32 %1, %25, %31, %1;\n\t"
-          "madc.hi.cc.u32 %5, %25, %31, %5;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %1, %26, %30, %1;\n\t"
-          "madc.hi.cc.u32 %5, %26, %30, %5;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %1, %27, %29, %1;\n\t"
-          "madc.hi.cc.u32 %5, %27, %29, %5;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %2, %24, %33, %14;\n\t"
-          "madc.hi.cc.u32 %6, %24, %33, %18;\n\t"
-          "addc.u32 %10, %22, 0;\n\t"
-          "mad.lo.cc.u32 %2, %25, %32, %2;\n\t"
-          "madc.hi.cc.u32 %6, %25, %32, %6;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.lo.cc.u32 %2, %26, %31, %2;\n\t"
-          "madc.hi.cc.u32 %6, %26, %31, %6;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.lo.cc.u32 %2, %27, %30, %2;\n\t"
-          "madc.hi.cc.u32 %6, %27, %30, %6;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.lo.cc.u32 %3, %24, %34, %15;\n\t"
-          "madc.hi.cc.u32 %7, %24, %34, %19;\n\t"
-          "addc.u32 %11, %23, 0;\n\t"
-          "mad.lo.cc.u32 %3, %25, %33, %3;\n\t"
-          "madc.hi.cc.u32 %7, %25, %33, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "mad.lo.cc.u32 %3, %26, %32, %3;\n\t"
-          "madc.hi.cc.u32 %7, %26, %32, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "mad.lo.cc.u32 %3, %27, %31, %3;\n\t"
-          "madc.hi.cc.u32 %7, %27, %31, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
-      y[0] = ptx_mad_lo_cc(cf, x[12], x[19], x[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[12], x[19], x[4]);
-      y[8] = ptx_addc(cf, x[8], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[13], x[18], y[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[13], x[18], y[4]);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[14], x[17], y[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[14], x[17], y[4]);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[15], x[16], y[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[15], x[16], y[4]);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[12], x[20], x[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[12], x[20], x[5]);
-      y[9] = ptx_addc(cf, x[9], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[13], x[19], y[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[13], x[19], y[5]);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[14], x[18], y[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[14], x[18], y[5]);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[15], x[17], y[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[15], x[17], y[5]);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[12], x[21], x[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[12], x[21], x[6]);
-      y[10] = ptx_addc(cf, x[10], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[13], x[20], y[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[13], x[20], y[6]);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[14], x[19], y[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[14], x[19], y[6]);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[15], x[18], y[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[15], x[18], y[6]);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[12], x[22], x[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[12], x[22], x[7]);
-      y[11] = ptx_addc(cf, x[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[13], x[21], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[13], x[21], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[14], x[20], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[14], x[20], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[15], x[19], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[15], x[19], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-    }
-#endif
-  };
-
-  // Each thread's step columns: 10 instructions.
-  struct columns {
-    static constexpr unsigned in_words = 12;
+    static constexpr unsigned in_words = 17;
     static constexpr unsigned out_words = 6;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
           "mov.b32 %0, %6;\n\t"
-          "add.cc.u32 %1, %7, %10;\n\t"
-          "addc.cc.u32 %2, %8, %11;\n\t"
-          "addc.cc.u32 %3, %9, %12;\n\t"
-          "addc.cc.u32 %4, %13, 0;\n\t"
-          "addc.u32 %5, 0, 0;\n\t"
-          "add.cc.u32 %2, %2, %14;\n\t"
-          "addc.cc.u32 %3, %3, %15;\n\t"
-          "addc.cc.u32 %4, %4, %16;\n\t"
-          "addc.u32 %5, %5, %17;\n\t"
+          "mov.b32 %1, %7;\n\t"
+          "mov.b32 %2, %8;\n\t"
+          "mov.b32 %3, %9;\n\t"
+          "mov.b32 %4, %10;\n\t"
+          "mov.b32 %5, %11;\n\t"
+          "mad.lo.cc.u32 %0, %12, %19, %0;\n\t"
+          "madc.lo.cc.u32 %1, %12, %20, %1;\n\t"
+          "madc.lo.cc.u32 %2, %12, %21, %2;\n\t"
+          "madc.lo.cc.u32 %3, %12, %22, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %12, %19, %1;\n\t"
+          "madc.hi.cc.u32 %2, %12, %20, %2;\n\t"
+          "madc.hi.cc.u32 %3, %12, %21, %3;\n\t"
+          "madc.hi.cc.u32 %4, %12, %22, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %0, %13, %18, %0;\n\t"
+          "madc.lo.cc.u32 %1, %13, %19, %1;\n\t"
+          "madc.lo.cc.u32 %2, %13, %20, %2;\n\t"
+          "madc.lo.cc.u32 %3, %13, %21, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %13, %18, %1;\n\t"
+          "madc.hi.cc.u32 %2, %13, %19, %2;\n\t"
+          "madc.hi.cc.u32 %3, %13, %20, %3;\n\t"
+          "madc.hi.cc.u32 %4, %13, %21, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %0, %14, %17, %0;\n\t"
+          "madc.lo.cc.u32 %1, %14, %18, %1;\n\t"
+          "madc.lo.cc.u32 %2, %14, %19, %2;\n\t"
+          "madc.lo.cc.u32 %3, %14, %20, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %14, %17, %1;\n\t"
+          "madc.hi.cc.u32 %2, %14, %18, %2;\n\t"
+          "madc.hi.cc.u32 %3, %14, %19, %3;\n\t"
+          "madc.hi.cc.u32 %4, %14, %20, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %0, %15, %16, %0;\n\t"
+          "madc.lo.cc.u32 %1, %15, %17, %1;\n\t"
+          "madc.lo.cc.u32 %2, %15, %18, %2;\n\t"
+          "madc.lo.cc.u32 %3, %15, %19, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %15, %16, %1;\n\t"
+          "madc.hi.cc.u32 %2, %15, %17, %2;\n\t"
+          "madc.hi.cc.u32 %3, %15, %18, %3;\n\t"
+          "madc.hi.cc.u32 %4, %15, %19, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
           "}"
           : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
       );
     }
 #endif
@@ -3881,15 +3807,89 @@ struct mul {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
       y[0] = ptx_mov(x[0]);
-      y[1] = ptx_add_cc(cf, x[1], x[4]);
-      y[2] = ptx_addc_cc(cf, x[2], x[5]);
-      y[3] = ptx_addc_cc(cf, x[3], x[6]);
-      y[4] = ptx_addc_cc(cf, x[7], 0u);
-      y[5] = ptx_addc(cf, 0u, 0u);
-      y[2] = ptx_add_cc(cf, y[2], x[8]);
-      y[3] = ptx_addc_cc(cf, y[3], x[9]);
-      y[4] = ptx_addc_cc(cf, y[4], x[10]);
-      y[5] = ptx_addc(cf, y[5], x[11]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[0] = ptx_mad_lo_cc(cf, x[6], x[13], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[6], x[14], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[6], x[15], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[6], x[16], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[6], x[13], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[6], x[14], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[6], x[15], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[6], x[16], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[7], x[12], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[7], x[13], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[7], x[14], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[7], x[15], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[7], x[12], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[7], x[13], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[7], x[14], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[7], x[15], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[8], x[11], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[8], x[12], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[8], x[13], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[8], x[14], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[8], x[11], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[8], x[12], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[8], x[13], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[8], x[14], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[9], x[10], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[9], x[11], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[9], x[12], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[9], x[13], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[9], x[10], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[9], x[11], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[9], x[12], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[9], x[13], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+    }
+#endif
+  };
+
+  // Each thread's step split: 6 instructions.
+  struct split {
+    static constexpr unsigned in_words = 6;
+    static constexpr unsigned out_words = 6;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          "mov.b32 %0, %6;\n\t"
+          "mov.b32 %1, %7;\n\t"
+          "mov.b32 %2, %8;\n\t"
+          "mov.b32 %3, %9;\n\t"
+          "mov.b32 %4, %10;\n\t"
+          "mov.b32 %5, %11;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
+      y[0] = ptx_mov(x[0]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
     }
 #endif
   };
@@ -3979,21 +3979,21 @@ struct mul {
 #ifdef __CUDACC__
   // One thread of the group; every thread of the block calls it (see cuda/group.cuh).
   __device__ __forceinline__ static void thread(uint32_t* y, const uint32_t* x) {
-    uint32_t v_a[4], v_b[4], v_low_columns[12], v_high_columns[12], v_low_d[4], v_low_excess[2], v_high_d[4], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[4], v_low_generate[1], v_low_propagate[1], v_high_s[4], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[4], v_high[4];
+    uint32_t v_a[4], v_b[4], v_low_columns[6], v_high_columns[6], v_low_d[4], v_low_excess[2], v_high_d[4], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[4], v_low_generate[1], v_low_propagate[1], v_high_s[4], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[4], v_high[4];
     for (unsigned i = 0; i < 4; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 4; ++i) v_b[i] = (x + 4)[i];
-    ::mpgen::group::on_device<32>::template product_rows<4, 8, 0, product_row>(v_a, v_b, v_low_columns, v_high_columns);
+    ::mpgen::group::on_device<32>::template product_rows<4, 6, 8, 0, product_row>(v_a, v_b, v_low_columns, v_high_columns);
     {
-      uint32_t in[12], out[6];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = v_low_columns[i];
-      columns::device(out, in);
+      uint32_t in[6], out[6];
+      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = v_low_columns[i];
+      split::device(out, in);
       for (unsigned i = 0; i < 4; ++i) v_low_d[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) v_low_excess[i] = (out + 4)[i];
     }
     {
-      uint32_t in[12], out[6];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = v_high_columns[i];
-      columns::device(out, in);
+      uint32_t in[6], out[6];
+      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = v_high_columns[i];
+      split::device(out, in);
       for (unsigned i = 0; i < 4; ++i) v_high_d[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) v_high_excess[i] = (out + 4)[i];
     }
@@ -4039,21 +4039,21 @@ struct mul {
 
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
-    std::vector<uint32_t> v_a(128), v_b(128), v_low_columns(384), v_high_columns(384), v_low_d(128), v_low_excess(64), v_high_d(128), v_high_excess(64), v_low_in(64), v_high_in(64), v_low_s(128), v_low_generate(32), v_low_propagate(32), v_high_s(128), v_high_generate(32), v_high_propagate(32), v_low_carry(32), v_low_out(32), v_high_carry(32), v_high_out(32), v_low(128), v_high(128);
+    std::vector<uint32_t> v_a(128), v_b(128), v_low_columns(192), v_high_columns(192), v_low_d(128), v_low_excess(64), v_high_d(128), v_high_excess(64), v_low_in(64), v_high_in(64), v_low_s(128), v_low_generate(32), v_low_propagate(32), v_high_s(128), v_high_generate(32), v_high_propagate(32), v_low_carry(32), v_low_out(32), v_high_carry(32), v_high_out(32), v_low(128), v_high(128);
     for (unsigned i = 0; i < 128; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 128; ++i) v_b[i] = (x + 128)[i];
-    ::mpgen::group::on_host::product_rows<0, product_row>(32, 4, v_a.data(), v_b.data(), v_low_columns.data(), v_high_columns.data());
+    ::mpgen::group::on_host::product_rows<0, product_row>(32, 4, 6, v_a.data(), v_b.data(), v_low_columns.data(), v_high_columns.data());
     for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[12], out[6];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = (&v_low_columns[t * 12])[i];
-      columns::host(out, in);
+      uint32_t in[6], out[6];
+      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = (&v_low_columns[t * 6])[i];
+      split::host(out, in);
       for (unsigned i = 0; i < 4; ++i) (&v_low_d[t * 4])[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) (&v_low_excess[t * 2])[i] = (out + 4)[i];
     }
     for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[12], out[6];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = (&v_high_columns[t * 12])[i];
-      columns::host(out, in);
+      uint32_t in[6], out[6];
+      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = (&v_high_columns[t * 6])[i];
+      split::host(out, in);
       for (unsigned i = 0; i < 4; ++i) (&v_high_d[t * 4])[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) (&v_high_excess[t * 2])[i] = (out + 4)[i];
     }
@@ -4098,7 +4098,7 @@ struct mul {
 #endif
 };
 
-// mul_lo: a * b mod 2^bits; 87 instructions per thread.
+// mul_lo: a * b mod 2^bits; 73 instructions per thread.
 struct mul_lo {
   static constexpr const char* name = "mul_lo";
   static constexpr unsigned bits = 4096;
@@ -4123,190 +4123,143 @@ struct mul_lo {
   static constexpr unsigned thread_out_words = 4;
   static constexpr unsigned result_parts = 1;  // result vectors of T Q limbs: 2 for a full product
 
-  // Each thread's step product_row: 48 instructions.
+  // Each thread's step product_row: 50 instructions.
   struct product_row {
-    static constexpr unsigned in_words = 23;
-    static constexpr unsigned out_words = 12;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "mad.lo.cc.u32 %0, %24, %31, %12;\n\t"
-          "madc.hi.cc.u32 %4, %24, %31, %16;\n\t"
-          "addc.u32 %8, %20, 0;\n\t"
-          "mad.lo.cc.u32 %0, %25, %30, %0;\n\t"
-          "madc.hi.cc.u32 %4, %25, %30, %4;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.lo.cc.u32 %0, %26, %29, %0;\n\t"
-          "madc.hi.cc.u32 %4, %26, %29, %4;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.lo.cc.u32 %0, %27, %28, %0;\n\t"
-          "madc.hi.cc.u32 %4, %27, %28, %4;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.lo.cc.u32 %1, %24, %32, %13;\n\t"
-          "madc.hi.cc.u32 %5, %24, %32, %17;\n\t"
-          "addc.u32 %9, %21, 0;\n\t"
-          "mad.lo.cc.u32 %1, %25, %31, %1;\n\t"
-          "madc.hi.cc.u32 %5, %25, %31, %5;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %1, %26, %30, %1;\n\t"
-          "madc.hi.cc.u32 %5, %26, %30, %5;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %1, %27, %29, %1;\n\t"
-          "madc.hi.cc.u32 %5, %27, %29, %5;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %2, %24, %33, %14;\n\t"
-          "madc.hi.cc.u32 %6, %24, %33, %18;\n\t"
-          "addc.u32 %10, %22, 0;\n\t"
-          "mad.lo.cc.u32 %2, %25, %32, %2;\n\t"
-          "madc.hi.cc.u32 %6, %25, %32, %6;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.lo.cc.u32 %2, %26, %31, %2;\n\t"
-          "madc.hi.cc.u32 %6, %26, %31, %6;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.lo.cc.u32 %2, %27, %30, %2;\n\t"
-          "madc.hi.cc.u32 %6, %27, %30, %6;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.lo.cc.u32 %3, %24, %34, %15;\n\t"
-          "madc.hi.cc.u32 %7, %24, %34, %19;\n\t"
-          "addc.u32 %11, %23, 0;\n\t"
-          "mad.lo.cc.u32 %3, %25, %33, %3;\n\t"
-          "madc.hi.cc.u32 %7, %25, %33, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "mad.lo.cc.u32 %3, %26, %32, %3;\n\t"
-          "madc.hi.cc.u32 %7, %26, %32, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "mad.lo.cc.u32 %3, %27, %31, %3;\n\t"
-          "madc.hi.cc.u32 %7, %27, %31, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
-      y[0] = ptx_mad_lo_cc(cf, x[12], x[19], x[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[12], x[19], x[4]);
-      y[8] = ptx_addc(cf, x[8], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[13], x[18], y[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[13], x[18], y[4]);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[14], x[17], y[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[14], x[17], y[4]);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[15], x[16], y[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[15], x[16], y[4]);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[12], x[20], x[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[12], x[20], x[5]);
-      y[9] = ptx_addc(cf, x[9], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[13], x[19], y[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[13], x[19], y[5]);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[14], x[18], y[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[14], x[18], y[5]);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[15], x[17], y[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[15], x[17], y[5]);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[12], x[21], x[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[12], x[21], x[6]);
-      y[10] = ptx_addc(cf, x[10], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[13], x[20], y[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[13], x[20], y[6]);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[14], x[19], y[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[14], x[19], y[6]);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[15], x[18], y[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[15], x[18], y[6]);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[12], x[22], x[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[12], x[22], x[7]);
-      y[11] = ptx_addc(cf, x[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[13], x[21], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[13], x[21], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[14], x[20], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[14], x[20], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[15], x[19], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[15], x[19], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-    }
-#endif
-  };
-
-  // Each thread's step add_columns: 12 instructions.
-  struct add_columns {
-    static constexpr unsigned in_words = 24;
-    static constexpr unsigned out_words = 12;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "add.cc.u32 %0, %12, %24;\n\t"
-          "addc.cc.u32 %4, %16, %28;\n\t"
-          "addc.u32 %8, %20, %32;\n\t"
-          "add.cc.u32 %1, %13, %25;\n\t"
-          "addc.cc.u32 %5, %17, %29;\n\t"
-          "addc.u32 %9, %21, %33;\n\t"
-          "add.cc.u32 %2, %14, %26;\n\t"
-          "addc.cc.u32 %6, %18, %30;\n\t"
-          "addc.u32 %10, %22, %34;\n\t"
-          "add.cc.u32 %3, %15, %27;\n\t"
-          "addc.cc.u32 %7, %19, %31;\n\t"
-          "addc.u32 %11, %23, %35;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
-      y[0] = ptx_add_cc(cf, x[0], x[12]);
-      y[4] = ptx_addc_cc(cf, x[4], x[16]);
-      y[8] = ptx_addc(cf, x[8], x[20]);
-      y[1] = ptx_add_cc(cf, x[1], x[13]);
-      y[5] = ptx_addc_cc(cf, x[5], x[17]);
-      y[9] = ptx_addc(cf, x[9], x[21]);
-      y[2] = ptx_add_cc(cf, x[2], x[14]);
-      y[6] = ptx_addc_cc(cf, x[6], x[18]);
-      y[10] = ptx_addc(cf, x[10], x[22]);
-      y[3] = ptx_add_cc(cf, x[3], x[15]);
-      y[7] = ptx_addc_cc(cf, x[7], x[19]);
-      y[11] = ptx_addc(cf, x[11], x[23]);
-    }
-#endif
-  };
-
-  // Each thread's step columns: 10 instructions.
-  struct columns {
-    static constexpr unsigned in_words = 12;
+    static constexpr unsigned in_words = 17;
     static constexpr unsigned out_words = 6;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
           "mov.b32 %0, %6;\n\t"
-          "add.cc.u32 %1, %7, %10;\n\t"
-          "addc.cc.u32 %2, %8, %11;\n\t"
-          "addc.cc.u32 %3, %9, %12;\n\t"
-          "addc.cc.u32 %4, %13, 0;\n\t"
-          "addc.u32 %5, 0, 0;\n\t"
-          "add.cc.u32 %2, %2, %14;\n\t"
-          "addc.cc.u32 %3, %3, %15;\n\t"
-          "addc.cc.u32 %4, %4, %16;\n\t"
-          "addc.u32 %5, %5, %17;\n\t"
+          "mov.b32 %1, %7;\n\t"
+          "mov.b32 %2, %8;\n\t"
+          "mov.b32 %3, %9;\n\t"
+          "mov.b32 %4, %10;\n\t"
+          "mov.b32 %5, %11;\n\t"
+          "mad.lo.cc.u32 %0, %12, %19, %0;\n\t"
+          "madc.lo.cc.u32 %1, %12, %20, %1;\n\t"
+          "madc.lo.cc.u32 %2, %12, %21, %2;\n\t"
+          "madc.lo.cc.u32 %3, %12, %22, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %12, %19, %1;\n\t"
+          "madc.hi.cc.u32 %2, %12, %20, %2;\n\t"
+          "madc.hi.cc.u32 %3, %12, %21, %3;\n\t"
+          "madc.hi.cc.u32 %4, %12, %22, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %0, %13, %18, %0;\n\t"
+          "madc.lo.cc.u32 %1, %13, %19, %1;\n\t"
+          "madc.lo.cc.u32 %2, %13, %20, %2;\n\t"
+          "madc.lo.cc.u32 %3, %13, %21, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %13, %18, %1;\n\t"
+          "madc.hi.cc.u32 %2, %13, %19, %2;\n\t"
+          "madc.hi.cc.u32 %3, %13, %20, %3;\n\t"
+          "madc.hi.cc.u32 %4, %13, %21, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %0, %14, %17, %0;\n\t"
+          "madc.lo.cc.u32 %1, %14, %18, %1;\n\t"
+          "madc.lo.cc.u32 %2, %14, %19, %2;\n\t"
+          "madc.lo.cc.u32 %3, %14, %20, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %14, %17, %1;\n\t"
+          "madc.hi.cc.u32 %2, %14, %18, %2;\n\t"
+          "madc.hi.cc.u32 %3, %14, %19, %3;\n\t"
+          "madc.hi.cc.u32 %4, %14, %20, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %0, %15, %16, %0;\n\t"
+          "madc.lo.cc.u32 %1, %15, %17, %1;\n\t"
+          "madc.lo.cc.u32 %2, %15, %18, %2;\n\t"
+          "madc.lo.cc.u32 %3, %15, %19, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %15, %16, %1;\n\t"
+          "madc.hi.cc.u32 %2, %15, %17, %2;\n\t"
+          "madc.hi.cc.u32 %3, %15, %18, %3;\n\t"
+          "madc.hi.cc.u32 %4, %15, %19, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
+      uint32_t cf = 0;
+      y[0] = ptx_mov(x[0]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[0] = ptx_mad_lo_cc(cf, x[6], x[13], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[6], x[14], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[6], x[15], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[6], x[16], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[6], x[13], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[6], x[14], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[6], x[15], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[6], x[16], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[7], x[12], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[7], x[13], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[7], x[14], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[7], x[15], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[7], x[12], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[7], x[13], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[7], x[14], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[7], x[15], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[8], x[11], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[8], x[12], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[8], x[13], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[8], x[14], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[8], x[11], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[8], x[12], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[8], x[13], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[8], x[14], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[9], x[10], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[9], x[11], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[9], x[12], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[9], x[13], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[9], x[10], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[9], x[11], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[9], x[12], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[9], x[13], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+    }
+#endif
+  };
+
+  // Each thread's step add_blocks: 6 instructions.
+  struct add_blocks {
+    static constexpr unsigned in_words = 12;
+    static constexpr unsigned out_words = 6;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          "add.cc.u32 %0, %6, %12;\n\t"
+          "addc.cc.u32 %1, %7, %13;\n\t"
+          "addc.cc.u32 %2, %8, %14;\n\t"
+          "addc.cc.u32 %3, %9, %15;\n\t"
+          "addc.cc.u32 %4, %10, %16;\n\t"
+          "addc.u32 %5, %11, %17;\n\t"
           "}"
           : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
           : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
@@ -4318,16 +4271,12 @@ struct mul_lo {
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
-      y[0] = ptx_mov(x[0]);
-      y[1] = ptx_add_cc(cf, x[1], x[4]);
-      y[2] = ptx_addc_cc(cf, x[2], x[5]);
-      y[3] = ptx_addc_cc(cf, x[3], x[6]);
-      y[4] = ptx_addc_cc(cf, x[7], 0u);
-      y[5] = ptx_addc(cf, 0u, 0u);
-      y[2] = ptx_add_cc(cf, y[2], x[8]);
-      y[3] = ptx_addc_cc(cf, y[3], x[9]);
-      y[4] = ptx_addc_cc(cf, y[4], x[10]);
-      y[5] = ptx_addc(cf, y[5], x[11]);
+      y[0] = ptx_add_cc(cf, x[0], x[6]);
+      y[1] = ptx_addc_cc(cf, x[1], x[7]);
+      y[2] = ptx_addc_cc(cf, x[2], x[8]);
+      y[3] = ptx_addc_cc(cf, x[3], x[9]);
+      y[4] = ptx_addc_cc(cf, x[4], x[10]);
+      y[5] = ptx_addc(cf, x[5], x[11]);
     }
 #endif
   };
@@ -4417,22 +4366,16 @@ struct mul_lo {
 #ifdef __CUDACC__
   // One thread of the group; every thread of the block calls it (see cuda/group.cuh).
   __device__ __forceinline__ static void thread(uint32_t* y, const uint32_t* x) {
-    uint32_t v_a[4], v_b[4], v_own_columns[12], v_partner_columns[12], v_helped_columns[12], v_columns[12], v_d[4], v_excess[2], v_excesses[4], v_s[4], v_generate[1], v_propagate[1], v_carry[1], v_out[1], v_y[4];
+    uint32_t v_a[4], v_b[4], v_own_columns[6], v_partner_columns[6], v_helped_columns[6], v_d[4], v_excess[2], v_excesses[4], v_s[4], v_generate[1], v_propagate[1], v_carry[1], v_out[1], v_y[4];
     for (unsigned i = 0; i < 4; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 4; ++i) v_b[i] = (x + 4)[i];
-    ::mpgen::group::on_device<32>::template product_rows<4, 8, 1, product_row>(v_a, v_b, v_own_columns, v_partner_columns);
-    ::mpgen::group::on_device<32>::template mirror<12, 8>(v_partner_columns, v_helped_columns);
-    {
-      uint32_t in[24], out[12];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = v_own_columns[i];
-      for (unsigned i = 0; i < 12; ++i) (in + 12)[i] = v_helped_columns[i];
-      add_columns::device(out, in);
-      for (unsigned i = 0; i < 12; ++i) v_columns[i] = (out + 0)[i];
-    }
+    ::mpgen::group::on_device<32>::template product_rows<4, 6, 8, 1, product_row>(v_a, v_b, v_own_columns, v_partner_columns);
+    ::mpgen::group::on_device<32>::template mirror<6, 8>(v_partner_columns, v_helped_columns);
     {
       uint32_t in[12], out[6];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = v_columns[i];
-      columns::device(out, in);
+      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = v_own_columns[i];
+      for (unsigned i = 0; i < 6; ++i) (in + 6)[i] = v_helped_columns[i];
+      add_blocks::device(out, in);
       for (unsigned i = 0; i < 4; ++i) v_d[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) v_excess[i] = (out + 4)[i];
     }
@@ -4460,22 +4403,16 @@ struct mul_lo {
 
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
-    std::vector<uint32_t> v_a(128), v_b(128), v_own_columns(384), v_partner_columns(384), v_helped_columns(384), v_columns(384), v_d(128), v_excess(64), v_excesses(128), v_s(128), v_generate(32), v_propagate(32), v_carry(32), v_out(32), v_y(128);
+    std::vector<uint32_t> v_a(128), v_b(128), v_own_columns(192), v_partner_columns(192), v_helped_columns(192), v_d(128), v_excess(64), v_excesses(128), v_s(128), v_generate(32), v_propagate(32), v_carry(32), v_out(32), v_y(128);
     for (unsigned i = 0; i < 128; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 128; ++i) v_b[i] = (x + 128)[i];
-    ::mpgen::group::on_host::product_rows<1, product_row>(32, 4, v_a.data(), v_b.data(), v_own_columns.data(), v_partner_columns.data());
-    ::mpgen::group::on_host::mirror(32, 12, v_partner_columns.data(), v_helped_columns.data());
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[24], out[12];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = (&v_own_columns[t * 12])[i];
-      for (unsigned i = 0; i < 12; ++i) (in + 12)[i] = (&v_helped_columns[t * 12])[i];
-      add_columns::host(out, in);
-      for (unsigned i = 0; i < 12; ++i) (&v_columns[t * 12])[i] = (out + 0)[i];
-    }
+    ::mpgen::group::on_host::product_rows<1, product_row>(32, 4, 6, v_a.data(), v_b.data(), v_own_columns.data(), v_partner_columns.data());
+    ::mpgen::group::on_host::mirror(32, 6, v_partner_columns.data(), v_helped_columns.data());
     for (unsigned t = 0; t < 32; ++t) {
       uint32_t in[12], out[6];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = (&v_columns[t * 12])[i];
-      columns::host(out, in);
+      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = (&v_own_columns[t * 6])[i];
+      for (unsigned i = 0; i < 6; ++i) (in + 6)[i] = (&v_helped_columns[t * 6])[i];
+      add_blocks::host(out, in);
       for (unsigned i = 0; i < 4; ++i) (&v_d[t * 4])[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) (&v_excess[t * 2])[i] = (out + 4)[i];
     }
@@ -4502,7 +4439,7 @@ struct mul_lo {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 201 instructions per thread.
+// sqr: a * a, full, each cross product once; 182 instructions per thread.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 4096;
@@ -4527,390 +4464,67 @@ struct sqr {
   static constexpr unsigned thread_out_words = 8;
   static constexpr unsigned result_parts = 2;  // result vectors of T Q limbs: 2 for a full product
 
-  // Each thread's step product_row: 48 instructions.
+  // Each thread's step product_row: 50 instructions.
   struct product_row {
-    static constexpr unsigned in_words = 23;
-    static constexpr unsigned out_words = 12;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "mad.lo.cc.u32 %0, %24, %31, %12;\n\t"
-          "madc.hi.cc.u32 %4, %24, %31, %16;\n\t"
-          "addc.u32 %8, %20, 0;\n\t"
-          "mad.lo.cc.u32 %0, %25, %30, %0;\n\t"
-          "madc.hi.cc.u32 %4, %25, %30, %4;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.lo.cc.u32 %0, %26, %29, %0;\n\t"
-          "madc.hi.cc.u32 %4, %26, %29, %4;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.lo.cc.u32 %0, %27, %28, %0;\n\t"
-          "madc.hi.cc.u32 %4, %27, %28, %4;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.lo.cc.u32 %1, %24, %32, %13;\n\t"
-          "madc.hi.cc.u32 %5, %24, %32, %17;\n\t"
-          "addc.u32 %9, %21, 0;\n\t"
-          "mad.lo.cc.u32 %1, %25, %31, %1;\n\t"
-          "madc.hi.cc.u32 %5, %25, %31, %5;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %1, %26, %30, %1;\n\t"
-          "madc.hi.cc.u32 %5, %26, %30, %5;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %1, %27, %29, %1;\n\t"
-          "madc.hi.cc.u32 %5, %27, %29, %5;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %2, %24, %33, %14;\n\t"
-          "madc.hi.cc.u32 %6, %24, %33, %18;\n\t"
-          "addc.u32 %10, %22, 0;\n\t"
-          "mad.lo.cc.u32 %2, %25, %32, %2;\n\t"
-          "madc.hi.cc.u32 %6, %25, %32, %6;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.lo.cc.u32 %2, %26, %31, %2;\n\t"
-          "madc.hi.cc.u32 %6, %26, %31, %6;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.lo.cc.u32 %2, %27, %30, %2;\n\t"
-          "madc.hi.cc.u32 %6, %27, %30, %6;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.lo.cc.u32 %3, %24, %34, %15;\n\t"
-          "madc.hi.cc.u32 %7, %24, %34, %19;\n\t"
-          "addc.u32 %11, %23, 0;\n\t"
-          "mad.lo.cc.u32 %3, %25, %33, %3;\n\t"
-          "madc.hi.cc.u32 %7, %25, %33, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "mad.lo.cc.u32 %3, %26, %32, %3;\n\t"
-          "madc.hi.cc.u32 %7, %26, %32, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "mad.lo.cc.u32 %3, %27, %31, %3;\n\t"
-          "madc.hi.cc.u32 %7, %27, %31, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
-      y[0] = ptx_mad_lo_cc(cf, x[12], x[19], x[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[12], x[19], x[4]);
-      y[8] = ptx_addc(cf, x[8], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[13], x[18], y[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[13], x[18], y[4]);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[14], x[17], y[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[14], x[17], y[4]);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[15], x[16], y[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[15], x[16], y[4]);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[12], x[20], x[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[12], x[20], x[5]);
-      y[9] = ptx_addc(cf, x[9], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[13], x[19], y[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[13], x[19], y[5]);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[14], x[18], y[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[14], x[18], y[5]);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[15], x[17], y[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[15], x[17], y[5]);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[12], x[21], x[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[12], x[21], x[6]);
-      y[10] = ptx_addc(cf, x[10], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[13], x[20], y[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[13], x[20], y[6]);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[14], x[19], y[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[14], x[19], y[6]);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[15], x[18], y[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[15], x[18], y[6]);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[12], x[22], x[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[12], x[22], x[7]);
-      y[11] = ptx_addc(cf, x[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[13], x[21], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[13], x[21], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[14], x[20], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[14], x[20], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[15], x[19], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[15], x[19], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-    }
-#endif
-  };
-
-  // Each thread's step square_finish_even: 39 instructions.
-  struct square_finish_even {
-    static constexpr unsigned in_words = 23;
-    static constexpr unsigned out_words = 12;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "mad.lo.cc.u32 %1, %24, %32, %13;\n\t"
-          "madc.hi.cc.u32 %5, %24, %32, %17;\n\t"
-          "addc.u32 %9, %21, 0;\n\t"
-          "mad.lo.cc.u32 %2, %24, %33, %14;\n\t"
-          "madc.hi.cc.u32 %6, %24, %33, %18;\n\t"
-          "addc.u32 %10, %22, 0;\n\t"
-          "mad.lo.cc.u32 %3, %24, %34, %15;\n\t"
-          "madc.hi.cc.u32 %7, %24, %34, %19;\n\t"
-          "addc.u32 %11, %23, 0;\n\t"
-          "mad.lo.cc.u32 %3, %25, %33, %3;\n\t"
-          "madc.hi.cc.u32 %7, %25, %33, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "mov.b32 %0, %12;\n\t"
-          "mov.b32 %4, %16;\n\t"
-          "mov.b32 %8, %20;\n\t"
-          "add.cc.u32 %0, %0, %0;\n\t"
-          "addc.cc.u32 %4, %4, %4;\n\t"
-          "addc.u32 %8, %8, %8;\n\t"
-          "add.cc.u32 %1, %1, %1;\n\t"
-          "addc.cc.u32 %5, %5, %5;\n\t"
-          "addc.u32 %9, %9, %9;\n\t"
-          "add.cc.u32 %2, %2, %2;\n\t"
-          "addc.cc.u32 %6, %6, %6;\n\t"
-          "addc.u32 %10, %10, %10;\n\t"
-          "add.cc.u32 %3, %3, %3;\n\t"
-          "addc.cc.u32 %7, %7, %7;\n\t"
-          "addc.u32 %11, %11, %11;\n\t"
-          "mad.lo.cc.u32 %0, %24, %24, %0;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.hi.cc.u32 %1, %24, %24, %1;\n\t"
-          "addc.cc.u32 %5, %5, 0;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %2, %25, %25, %2;\n\t"
-          "addc.cc.u32 %6, %6, 0;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.hi.cc.u32 %3, %25, %25, %3;\n\t"
-          "addc.cc.u32 %7, %7, 0;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
-      y[1] = ptx_mad_lo_cc(cf, x[12], x[20], x[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[12], x[20], x[5]);
-      y[9] = ptx_addc(cf, x[9], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[12], x[21], x[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[12], x[21], x[6]);
-      y[10] = ptx_addc(cf, x[10], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[12], x[22], x[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[12], x[22], x[7]);
-      y[11] = ptx_addc(cf, x[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[13], x[21], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[13], x[21], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-      y[0] = ptx_mov(x[0]);
-      y[4] = ptx_mov(x[4]);
-      y[8] = ptx_mov(x[8]);
-      y[0] = ptx_add_cc(cf, y[0], y[0]);
-      y[4] = ptx_addc_cc(cf, y[4], y[4]);
-      y[8] = ptx_addc(cf, y[8], y[8]);
-      y[1] = ptx_add_cc(cf, y[1], y[1]);
-      y[5] = ptx_addc_cc(cf, y[5], y[5]);
-      y[9] = ptx_addc(cf, y[9], y[9]);
-      y[2] = ptx_add_cc(cf, y[2], y[2]);
-      y[6] = ptx_addc_cc(cf, y[6], y[6]);
-      y[10] = ptx_addc(cf, y[10], y[10]);
-      y[3] = ptx_add_cc(cf, y[3], y[3]);
-      y[7] = ptx_addc_cc(cf, y[7], y[7]);
-      y[11] = ptx_addc(cf, y[11], y[11]);
-      y[0] = ptx_mad_lo_cc(cf, x[12], x[12], y[0]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[12], x[12], y[1]);
-      y[5] = ptx_addc_cc(cf, y[5], 0u);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[13], x[13], y[2]);
-      y[6] = ptx_addc_cc(cf, y[6], 0u);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[3] = ptx_mad_hi_cc(cf, x[13], x[13], y[3]);
-      y[7] = ptx_addc_cc(cf, y[7], 0u);
-      y[11] = ptx_addc(cf, y[11], 0u);
-    }
-#endif
-  };
-
-  // Each thread's step square_finish_odd: 60 instructions.
-  struct square_finish_odd {
-    static constexpr unsigned in_words = 23;
-    static constexpr unsigned out_words = 12;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "mad.lo.cc.u32 %0, %24, %31, %12;\n\t"
-          "madc.hi.cc.u32 %4, %24, %31, %16;\n\t"
-          "addc.u32 %8, %20, 0;\n\t"
-          "mad.lo.cc.u32 %0, %25, %30, %0;\n\t"
-          "madc.hi.cc.u32 %4, %25, %30, %4;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.lo.cc.u32 %1, %24, %32, %13;\n\t"
-          "madc.hi.cc.u32 %5, %24, %32, %17;\n\t"
-          "addc.u32 %9, %21, 0;\n\t"
-          "mad.lo.cc.u32 %1, %25, %31, %1;\n\t"
-          "madc.hi.cc.u32 %5, %25, %31, %5;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %1, %26, %30, %1;\n\t"
-          "madc.hi.cc.u32 %5, %26, %30, %5;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %2, %24, %33, %14;\n\t"
-          "madc.hi.cc.u32 %6, %24, %33, %18;\n\t"
-          "addc.u32 %10, %22, 0;\n\t"
-          "mad.lo.cc.u32 %2, %25, %32, %2;\n\t"
-          "madc.hi.cc.u32 %6, %25, %32, %6;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.lo.cc.u32 %2, %26, %31, %2;\n\t"
-          "madc.hi.cc.u32 %6, %26, %31, %6;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.lo.cc.u32 %3, %24, %34, %15;\n\t"
-          "madc.hi.cc.u32 %7, %24, %34, %19;\n\t"
-          "addc.u32 %11, %23, 0;\n\t"
-          "mad.lo.cc.u32 %3, %25, %33, %3;\n\t"
-          "madc.hi.cc.u32 %7, %25, %33, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "mad.lo.cc.u32 %3, %26, %32, %3;\n\t"
-          "madc.hi.cc.u32 %7, %26, %32, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "mad.lo.cc.u32 %3, %27, %31, %3;\n\t"
-          "madc.hi.cc.u32 %7, %27, %31, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "add.cc.u32 %0, %0, %0;\n\t"
-          "addc.cc.u32 %4, %4, %4;\n\t"
-          "addc.u32 %8, %8, %8;\n\t"
-          "add.cc.u32 %1, %1, %1;\n\t"
-          "addc.cc.u32 %5, %5, %5;\n\t"
-          "addc.u32 %9, %9, %9;\n\t"
-          "add.cc.u32 %2, %2, %2;\n\t"
-          "addc.cc.u32 %6, %6, %6;\n\t"
-          "addc.u32 %10, %10, %10;\n\t"
-          "add.cc.u32 %3, %3, %3;\n\t"
-          "addc.cc.u32 %7, %7, %7;\n\t"
-          "addc.u32 %11, %11, %11;\n\t"
-          "mad.lo.cc.u32 %0, %26, %26, %0;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.hi.cc.u32 %1, %26, %26, %1;\n\t"
-          "addc.cc.u32 %5, %5, 0;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %2, %27, %27, %2;\n\t"
-          "addc.cc.u32 %6, %6, 0;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.hi.cc.u32 %3, %27, %27, %3;\n\t"
-          "addc.cc.u32 %7, %7, 0;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
-      y[0] = ptx_mad_lo_cc(cf, x[12], x[19], x[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[12], x[19], x[4]);
-      y[8] = ptx_addc(cf, x[8], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[13], x[18], y[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[13], x[18], y[4]);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[12], x[20], x[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[12], x[20], x[5]);
-      y[9] = ptx_addc(cf, x[9], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[13], x[19], y[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[13], x[19], y[5]);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[14], x[18], y[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[14], x[18], y[5]);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[12], x[21], x[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[12], x[21], x[6]);
-      y[10] = ptx_addc(cf, x[10], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[13], x[20], y[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[13], x[20], y[6]);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[14], x[19], y[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[14], x[19], y[6]);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[12], x[22], x[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[12], x[22], x[7]);
-      y[11] = ptx_addc(cf, x[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[13], x[21], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[13], x[21], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[14], x[20], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[14], x[20], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[15], x[19], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[15], x[19], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-      y[0] = ptx_add_cc(cf, y[0], y[0]);
-      y[4] = ptx_addc_cc(cf, y[4], y[4]);
-      y[8] = ptx_addc(cf, y[8], y[8]);
-      y[1] = ptx_add_cc(cf, y[1], y[1]);
-      y[5] = ptx_addc_cc(cf, y[5], y[5]);
-      y[9] = ptx_addc(cf, y[9], y[9]);
-      y[2] = ptx_add_cc(cf, y[2], y[2]);
-      y[6] = ptx_addc_cc(cf, y[6], y[6]);
-      y[10] = ptx_addc(cf, y[10], y[10]);
-      y[3] = ptx_add_cc(cf, y[3], y[3]);
-      y[7] = ptx_addc_cc(cf, y[7], y[7]);
-      y[11] = ptx_addc(cf, y[11], y[11]);
-      y[0] = ptx_mad_lo_cc(cf, x[14], x[14], y[0]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[14], x[14], y[1]);
-      y[5] = ptx_addc_cc(cf, y[5], 0u);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[15], x[15], y[2]);
-      y[6] = ptx_addc_cc(cf, y[6], 0u);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[3] = ptx_mad_hi_cc(cf, x[15], x[15], y[3]);
-      y[7] = ptx_addc_cc(cf, y[7], 0u);
-      y[11] = ptx_addc(cf, y[11], 0u);
-    }
-#endif
-  };
-
-  // Each thread's step columns: 10 instructions.
-  struct columns {
-    static constexpr unsigned in_words = 12;
+    static constexpr unsigned in_words = 17;
     static constexpr unsigned out_words = 6;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
           "mov.b32 %0, %6;\n\t"
-          "add.cc.u32 %1, %7, %10;\n\t"
-          "addc.cc.u32 %2, %8, %11;\n\t"
-          "addc.cc.u32 %3, %9, %12;\n\t"
-          "addc.cc.u32 %4, %13, 0;\n\t"
-          "addc.u32 %5, 0, 0;\n\t"
-          "add.cc.u32 %2, %2, %14;\n\t"
-          "addc.cc.u32 %3, %3, %15;\n\t"
-          "addc.cc.u32 %4, %4, %16;\n\t"
-          "addc.u32 %5, %5, %17;\n\t"
+          "mov.b32 %1, %7;\n\t"
+          "mov.b32 %2, %8;\n\t"
+          "mov.b32 %3, %9;\n\t"
+          "mov.b32 %4, %10;\n\t"
+          "mov.b32 %5, %11;\n\t"
+          "mad.lo.cc.u32 %0, %12, %19, %0;\n\t"
+          "madc.lo.cc.u32 %1, %12, %20, %1;\n\t"
+          "madc.lo.cc.u32 %2, %12, %21, %2;\n\t"
+          "madc.lo.cc.u32 %3, %12, %22, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %12, %19, %1;\n\t"
+          "madc.hi.cc.u32 %2, %12, %20, %2;\n\t"
+          "madc.hi.cc.u32 %3, %12, %21, %3;\n\t"
+          "madc.hi.cc.u32 %4, %12, %22, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %0, %13, %18, %0;\n\t"
+          "madc.lo.cc.u32 %1, %13, %19, %1;\n\t"
+          "madc.lo.cc.u32 %2, %13, %20, %2;\n\t"
+          "madc.lo.cc.u32 %3, %13, %21, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %13, %18, %1;\n\t"
+          "madc.hi.cc.u32 %2, %13, %19, %2;\n\t"
+          "madc.hi.cc.u32 %3, %13, %20, %3;\n\t"
+          "madc.hi.cc.u32 %4, %13, %21, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %0, %14, %17, %0;\n\t"
+          "madc.lo.cc.u32 %1, %14, %18, %1;\n\t"
+          "madc.lo.cc.u32 %2, %14, %19, %2;\n\t"
+          "madc.lo.cc.u32 %3, %14, %20, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %14, %17, %1;\n\t"
+          "madc.hi.cc.u32 %2, %14, %18, %2;\n\t"
+          "madc.hi.cc.u32 %3, %14, %19, %3;\n\t"
+          "madc.hi.cc.u32 %4, %14, %20, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %0, %15, %16, %0;\n\t"
+          "madc.lo.cc.u32 %1, %15, %17, %1;\n\t"
+          "madc.lo.cc.u32 %2, %15, %18, %2;\n\t"
+          "madc.lo.cc.u32 %3, %15, %19, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %15, %16, %1;\n\t"
+          "madc.hi.cc.u32 %2, %15, %17, %2;\n\t"
+          "madc.hi.cc.u32 %3, %15, %18, %3;\n\t"
+          "madc.hi.cc.u32 %4, %15, %19, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
           "}"
           : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
       );
     }
 #endif
@@ -4920,15 +4534,307 @@ struct sqr {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
       y[0] = ptx_mov(x[0]);
-      y[1] = ptx_add_cc(cf, x[1], x[4]);
-      y[2] = ptx_addc_cc(cf, x[2], x[5]);
-      y[3] = ptx_addc_cc(cf, x[3], x[6]);
-      y[4] = ptx_addc_cc(cf, x[7], 0u);
-      y[5] = ptx_addc(cf, 0u, 0u);
-      y[2] = ptx_add_cc(cf, y[2], x[8]);
-      y[3] = ptx_addc_cc(cf, y[3], x[9]);
-      y[4] = ptx_addc_cc(cf, y[4], x[10]);
-      y[5] = ptx_addc(cf, y[5], x[11]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[0] = ptx_mad_lo_cc(cf, x[6], x[13], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[6], x[14], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[6], x[15], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[6], x[16], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[6], x[13], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[6], x[14], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[6], x[15], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[6], x[16], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[7], x[12], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[7], x[13], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[7], x[14], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[7], x[15], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[7], x[12], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[7], x[13], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[7], x[14], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[7], x[15], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[8], x[11], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[8], x[12], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[8], x[13], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[8], x[14], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[8], x[11], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[8], x[12], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[8], x[13], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[8], x[14], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[9], x[10], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[9], x[11], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[9], x[12], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[9], x[13], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[9], x[10], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[9], x[11], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[9], x[12], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[9], x[13], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+    }
+#endif
+  };
+
+  // Each thread's step square_finish_even: 32 instructions.
+  struct square_finish_even {
+    static constexpr unsigned in_words = 17;
+    static constexpr unsigned out_words = 6;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          "mov.b32 %0, %6;\n\t"
+          "mov.b32 %1, %7;\n\t"
+          "mov.b32 %2, %8;\n\t"
+          "mov.b32 %3, %9;\n\t"
+          "mov.b32 %4, %10;\n\t"
+          "mov.b32 %5, %11;\n\t"
+          "mad.lo.cc.u32 %1, %12, %20, %1;\n\t"
+          "madc.lo.cc.u32 %2, %12, %21, %2;\n\t"
+          "madc.lo.cc.u32 %3, %12, %22, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %2, %12, %20, %2;\n\t"
+          "madc.hi.cc.u32 %3, %12, %21, %3;\n\t"
+          "madc.hi.cc.u32 %4, %12, %22, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %3, %13, %21, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %4, %13, %21, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "add.cc.u32 %0, %0, %0;\n\t"
+          "addc.cc.u32 %1, %1, %1;\n\t"
+          "addc.cc.u32 %2, %2, %2;\n\t"
+          "addc.cc.u32 %3, %3, %3;\n\t"
+          "addc.cc.u32 %4, %4, %4;\n\t"
+          "addc.u32 %5, %5, %5;\n\t"
+          "mad.lo.cc.u32 %0, %12, %12, %0;\n\t"
+          "madc.hi.cc.u32 %1, %12, %12, %1;\n\t"
+          "madc.lo.cc.u32 %2, %13, %13, %2;\n\t"
+          "madc.hi.cc.u32 %3, %13, %13, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
+      uint32_t cf = 0;
+      y[0] = ptx_mov(x[0]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[1] = ptx_mad_lo_cc(cf, x[6], x[14], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[6], x[15], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[6], x[16], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[2] = ptx_mad_hi_cc(cf, x[6], x[14], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[6], x[15], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[6], x[16], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[3] = ptx_mad_lo_cc(cf, x[7], x[15], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[4] = ptx_mad_hi_cc(cf, x[7], x[15], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_add_cc(cf, y[0], y[0]);
+      y[1] = ptx_addc_cc(cf, y[1], y[1]);
+      y[2] = ptx_addc_cc(cf, y[2], y[2]);
+      y[3] = ptx_addc_cc(cf, y[3], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], y[4]);
+      y[5] = ptx_addc(cf, y[5], y[5]);
+      y[0] = ptx_mad_lo_cc(cf, x[6], x[6], y[0]);
+      y[1] = ptx_madc_hi_cc(cf, x[6], x[6], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[7], x[7], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[7], x[7], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+    }
+#endif
+  };
+
+  // Each thread's step square_finish_odd: 54 instructions.
+  struct square_finish_odd {
+    static constexpr unsigned in_words = 17;
+    static constexpr unsigned out_words = 6;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          "mov.b32 %0, %6;\n\t"
+          "mov.b32 %1, %7;\n\t"
+          "mov.b32 %2, %8;\n\t"
+          "mov.b32 %3, %9;\n\t"
+          "mov.b32 %4, %10;\n\t"
+          "mov.b32 %5, %11;\n\t"
+          "mad.lo.cc.u32 %0, %12, %19, %0;\n\t"
+          "madc.lo.cc.u32 %1, %12, %20, %1;\n\t"
+          "madc.lo.cc.u32 %2, %12, %21, %2;\n\t"
+          "madc.lo.cc.u32 %3, %12, %22, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %12, %19, %1;\n\t"
+          "madc.hi.cc.u32 %2, %12, %20, %2;\n\t"
+          "madc.hi.cc.u32 %3, %12, %21, %3;\n\t"
+          "madc.hi.cc.u32 %4, %12, %22, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %0, %13, %18, %0;\n\t"
+          "madc.lo.cc.u32 %1, %13, %19, %1;\n\t"
+          "madc.lo.cc.u32 %2, %13, %20, %2;\n\t"
+          "madc.lo.cc.u32 %3, %13, %21, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %13, %18, %1;\n\t"
+          "madc.hi.cc.u32 %2, %13, %19, %2;\n\t"
+          "madc.hi.cc.u32 %3, %13, %20, %3;\n\t"
+          "madc.hi.cc.u32 %4, %13, %21, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %1, %14, %18, %1;\n\t"
+          "madc.lo.cc.u32 %2, %14, %19, %2;\n\t"
+          "madc.lo.cc.u32 %3, %14, %20, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %2, %14, %18, %2;\n\t"
+          "madc.hi.cc.u32 %3, %14, %19, %3;\n\t"
+          "madc.hi.cc.u32 %4, %14, %20, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %3, %15, %19, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %4, %15, %19, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "add.cc.u32 %0, %0, %0;\n\t"
+          "addc.cc.u32 %1, %1, %1;\n\t"
+          "addc.cc.u32 %2, %2, %2;\n\t"
+          "addc.cc.u32 %3, %3, %3;\n\t"
+          "addc.cc.u32 %4, %4, %4;\n\t"
+          "addc.u32 %5, %5, %5;\n\t"
+          "mad.lo.cc.u32 %0, %14, %14, %0;\n\t"
+          "madc.hi.cc.u32 %1, %14, %14, %1;\n\t"
+          "madc.lo.cc.u32 %2, %15, %15, %2;\n\t"
+          "madc.hi.cc.u32 %3, %15, %15, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
+      uint32_t cf = 0;
+      y[0] = ptx_mov(x[0]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[0] = ptx_mad_lo_cc(cf, x[6], x[13], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[6], x[14], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[6], x[15], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[6], x[16], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[6], x[13], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[6], x[14], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[6], x[15], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[6], x[16], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[7], x[12], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[7], x[13], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[7], x[14], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[7], x[15], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[7], x[12], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[7], x[13], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[7], x[14], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[7], x[15], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_lo_cc(cf, x[8], x[12], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[8], x[13], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[8], x[14], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[2] = ptx_mad_hi_cc(cf, x[8], x[12], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[8], x[13], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[8], x[14], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[3] = ptx_mad_lo_cc(cf, x[9], x[13], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[4] = ptx_mad_hi_cc(cf, x[9], x[13], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_add_cc(cf, y[0], y[0]);
+      y[1] = ptx_addc_cc(cf, y[1], y[1]);
+      y[2] = ptx_addc_cc(cf, y[2], y[2]);
+      y[3] = ptx_addc_cc(cf, y[3], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], y[4]);
+      y[5] = ptx_addc(cf, y[5], y[5]);
+      y[0] = ptx_mad_lo_cc(cf, x[8], x[8], y[0]);
+      y[1] = ptx_madc_hi_cc(cf, x[8], x[8], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[9], x[9], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[9], x[9], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+    }
+#endif
+  };
+
+  // Each thread's step split: 6 instructions.
+  struct split {
+    static constexpr unsigned in_words = 6;
+    static constexpr unsigned out_words = 6;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          "mov.b32 %0, %6;\n\t"
+          "mov.b32 %1, %7;\n\t"
+          "mov.b32 %2, %8;\n\t"
+          "mov.b32 %3, %9;\n\t"
+          "mov.b32 %4, %10;\n\t"
+          "mov.b32 %5, %11;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
+      y[0] = ptx_mov(x[0]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
     }
 #endif
   };
@@ -5018,20 +4924,20 @@ struct sqr {
 #ifdef __CUDACC__
   // One thread of the group; every thread of the block calls it (see cuda/group.cuh).
   __device__ __forceinline__ static void thread(uint32_t* y, const uint32_t* x) {
-    uint32_t v_a[4], v_low_columns[12], v_high_columns[12], v_low_d[4], v_low_excess[2], v_high_d[4], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[4], v_low_generate[1], v_low_propagate[1], v_high_s[4], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[4], v_high[4];
+    uint32_t v_a[4], v_low_columns[6], v_high_columns[6], v_low_d[4], v_low_excess[2], v_high_d[4], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[4], v_low_generate[1], v_low_propagate[1], v_high_s[4], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[4], v_high[4];
     for (unsigned i = 0; i < 4; ++i) v_a[i] = (x + 0)[i];
-    ::mpgen::group::on_device<32>::template product_rows<4, 8, 2, product_row, square_finish_even, square_finish_odd>(v_a, v_a, v_low_columns, v_high_columns);
+    ::mpgen::group::on_device<32>::template product_rows<4, 6, 8, 2, product_row, square_finish_even, square_finish_odd>(v_a, v_a, v_low_columns, v_high_columns);
     {
-      uint32_t in[12], out[6];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = v_low_columns[i];
-      columns::device(out, in);
+      uint32_t in[6], out[6];
+      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = v_low_columns[i];
+      split::device(out, in);
       for (unsigned i = 0; i < 4; ++i) v_low_d[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) v_low_excess[i] = (out + 4)[i];
     }
     {
-      uint32_t in[12], out[6];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = v_high_columns[i];
-      columns::device(out, in);
+      uint32_t in[6], out[6];
+      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = v_high_columns[i];
+      split::device(out, in);
       for (unsigned i = 0; i < 4; ++i) v_high_d[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) v_high_excess[i] = (out + 4)[i];
     }
@@ -5077,20 +4983,20 @@ struct sqr {
 
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
-    std::vector<uint32_t> v_a(128), v_low_columns(384), v_high_columns(384), v_low_d(128), v_low_excess(64), v_high_d(128), v_high_excess(64), v_low_in(64), v_high_in(64), v_low_s(128), v_low_generate(32), v_low_propagate(32), v_high_s(128), v_high_generate(32), v_high_propagate(32), v_low_carry(32), v_low_out(32), v_high_carry(32), v_high_out(32), v_low(128), v_high(128);
+    std::vector<uint32_t> v_a(128), v_low_columns(192), v_high_columns(192), v_low_d(128), v_low_excess(64), v_high_d(128), v_high_excess(64), v_low_in(64), v_high_in(64), v_low_s(128), v_low_generate(32), v_low_propagate(32), v_high_s(128), v_high_generate(32), v_high_propagate(32), v_low_carry(32), v_low_out(32), v_high_carry(32), v_high_out(32), v_low(128), v_high(128);
     for (unsigned i = 0; i < 128; ++i) v_a[i] = (x + 0)[i];
-    ::mpgen::group::on_host::product_rows<2, product_row, square_finish_even, square_finish_odd>(32, 4, v_a.data(), v_a.data(), v_low_columns.data(), v_high_columns.data());
+    ::mpgen::group::on_host::product_rows<2, product_row, square_finish_even, square_finish_odd>(32, 4, 6, v_a.data(), v_a.data(), v_low_columns.data(), v_high_columns.data());
     for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[12], out[6];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = (&v_low_columns[t * 12])[i];
-      columns::host(out, in);
+      uint32_t in[6], out[6];
+      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = (&v_low_columns[t * 6])[i];
+      split::host(out, in);
       for (unsigned i = 0; i < 4; ++i) (&v_low_d[t * 4])[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) (&v_low_excess[t * 2])[i] = (out + 4)[i];
     }
     for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[12], out[6];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = (&v_high_columns[t * 12])[i];
-      columns::host(out, in);
+      uint32_t in[6], out[6];
+      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = (&v_high_columns[t * 6])[i];
+      split::host(out, in);
       for (unsigned i = 0; i < 4; ++i) (&v_high_d[t * 4])[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) (&v_high_excess[t * 2])[i] = (out + 4)[i];
     }
@@ -5135,7 +5041,7 @@ struct sqr {
 #endif
 };
 
-// mad: a * b + c, full; 108 instructions per thread.
+// mad: a * b + c, full; 96 instructions per thread.
 struct mad {
   static constexpr const char* name = "mad";
   static constexpr unsigned bits = 4096;
@@ -5160,152 +5066,67 @@ struct mad {
   static constexpr unsigned thread_out_words = 8;
   static constexpr unsigned result_parts = 2;  // result vectors of T Q limbs: 2 for a full product
 
-  // Each thread's step product_row: 48 instructions.
+  // Each thread's step product_row: 50 instructions.
   struct product_row {
-    static constexpr unsigned in_words = 23;
-    static constexpr unsigned out_words = 12;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "mad.lo.cc.u32 %0, %24, %31, %12;\n\t"
-          "madc.hi.cc.u32 %4, %24, %31, %16;\n\t"
-          "addc.u32 %8, %20, 0;\n\t"
-          "mad.lo.cc.u32 %0, %25, %30, %0;\n\t"
-          "madc.hi.cc.u32 %4, %25, %30, %4;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.lo.cc.u32 %0, %26, %29, %0;\n\t"
-          "madc.hi.cc.u32 %4, %26, %29, %4;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.lo.cc.u32 %0, %27, %28, %0;\n\t"
-          "madc.hi.cc.u32 %4, %27, %28, %4;\n\t"
-          "addc.u32 %8, %8, 0;\n\t"
-          "mad.lo.cc.u32 %1, %24, %32, %13;\n\t"
-          "madc.hi.cc.u32 %5, %24, %32, %17;\n\t"
-          "addc.u32 %9, %21, 0;\n\t"
-          "mad.lo.cc.u32 %1, %25, %31, %1;\n\t"
-          "madc.hi.cc.u32 %5, %25, %31, %5;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %1, %26, %30, %1;\n\t"
-          "madc.hi.cc.u32 %5, %26, %30, %5;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %1, %27, %29, %1;\n\t"
-          "madc.hi.cc.u32 %5, %27, %29, %5;\n\t"
-          "addc.u32 %9, %9, 0;\n\t"
-          "mad.lo.cc.u32 %2, %24, %33, %14;\n\t"
-          "madc.hi.cc.u32 %6, %24, %33, %18;\n\t"
-          "addc.u32 %10, %22, 0;\n\t"
-          "mad.lo.cc.u32 %2, %25, %32, %2;\n\t"
-          "madc.hi.cc.u32 %6, %25, %32, %6;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.lo.cc.u32 %2, %26, %31, %2;\n\t"
-          "madc.hi.cc.u32 %6, %26, %31, %6;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.lo.cc.u32 %2, %27, %30, %2;\n\t"
-          "madc.hi.cc.u32 %6, %27, %30, %6;\n\t"
-          "addc.u32 %10, %10, 0;\n\t"
-          "mad.lo.cc.u32 %3, %24, %34, %15;\n\t"
-          "madc.hi.cc.u32 %7, %24, %34, %19;\n\t"
-          "addc.u32 %11, %23, 0;\n\t"
-          "mad.lo.cc.u32 %3, %25, %33, %3;\n\t"
-          "madc.hi.cc.u32 %7, %25, %33, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "mad.lo.cc.u32 %3, %26, %32, %3;\n\t"
-          "madc.hi.cc.u32 %7, %26, %32, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "mad.lo.cc.u32 %3, %27, %31, %3;\n\t"
-          "madc.hi.cc.u32 %7, %27, %31, %7;\n\t"
-          "addc.u32 %11, %11, 0;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
-      y[0] = ptx_mad_lo_cc(cf, x[12], x[19], x[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[12], x[19], x[4]);
-      y[8] = ptx_addc(cf, x[8], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[13], x[18], y[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[13], x[18], y[4]);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[14], x[17], y[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[14], x[17], y[4]);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[15], x[16], y[0]);
-      y[4] = ptx_madc_hi_cc(cf, x[15], x[16], y[4]);
-      y[8] = ptx_addc(cf, y[8], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[12], x[20], x[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[12], x[20], x[5]);
-      y[9] = ptx_addc(cf, x[9], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[13], x[19], y[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[13], x[19], y[5]);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[14], x[18], y[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[14], x[18], y[5]);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[15], x[17], y[1]);
-      y[5] = ptx_madc_hi_cc(cf, x[15], x[17], y[5]);
-      y[9] = ptx_addc(cf, y[9], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[12], x[21], x[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[12], x[21], x[6]);
-      y[10] = ptx_addc(cf, x[10], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[13], x[20], y[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[13], x[20], y[6]);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[14], x[19], y[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[14], x[19], y[6]);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[15], x[18], y[2]);
-      y[6] = ptx_madc_hi_cc(cf, x[15], x[18], y[6]);
-      y[10] = ptx_addc(cf, y[10], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[12], x[22], x[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[12], x[22], x[7]);
-      y[11] = ptx_addc(cf, x[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[13], x[21], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[13], x[21], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[14], x[20], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[14], x[20], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[15], x[19], y[3]);
-      y[7] = ptx_madc_hi_cc(cf, x[15], x[19], y[7]);
-      y[11] = ptx_addc(cf, y[11], 0u);
-    }
-#endif
-  };
-
-  // Each thread's step columns_plus: 16 instructions.
-  struct columns_plus {
-    static constexpr unsigned in_words = 16;
+    static constexpr unsigned in_words = 17;
     static constexpr unsigned out_words = 6;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
           "mov.b32 %0, %6;\n\t"
-          "add.cc.u32 %1, %7, %10;\n\t"
-          "addc.cc.u32 %2, %8, %11;\n\t"
-          "addc.cc.u32 %3, %9, %12;\n\t"
-          "addc.cc.u32 %4, %13, 0;\n\t"
-          "addc.u32 %5, 0, 0;\n\t"
-          "add.cc.u32 %2, %2, %14;\n\t"
-          "addc.cc.u32 %3, %3, %15;\n\t"
-          "addc.cc.u32 %4, %4, %16;\n\t"
-          "addc.u32 %5, %5, %17;\n\t"
-          "add.cc.u32 %0, %0, %18;\n\t"
-          "addc.cc.u32 %1, %1, %19;\n\t"
-          "addc.cc.u32 %2, %2, %20;\n\t"
-          "addc.cc.u32 %3, %3, %21;\n\t"
+          "mov.b32 %1, %7;\n\t"
+          "mov.b32 %2, %8;\n\t"
+          "mov.b32 %3, %9;\n\t"
+          "mov.b32 %4, %10;\n\t"
+          "mov.b32 %5, %11;\n\t"
+          "mad.lo.cc.u32 %0, %12, %19, %0;\n\t"
+          "madc.lo.cc.u32 %1, %12, %20, %1;\n\t"
+          "madc.lo.cc.u32 %2, %12, %21, %2;\n\t"
+          "madc.lo.cc.u32 %3, %12, %22, %3;\n\t"
           "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %12, %19, %1;\n\t"
+          "madc.hi.cc.u32 %2, %12, %20, %2;\n\t"
+          "madc.hi.cc.u32 %3, %12, %21, %3;\n\t"
+          "madc.hi.cc.u32 %4, %12, %22, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %0, %13, %18, %0;\n\t"
+          "madc.lo.cc.u32 %1, %13, %19, %1;\n\t"
+          "madc.lo.cc.u32 %2, %13, %20, %2;\n\t"
+          "madc.lo.cc.u32 %3, %13, %21, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %13, %18, %1;\n\t"
+          "madc.hi.cc.u32 %2, %13, %19, %2;\n\t"
+          "madc.hi.cc.u32 %3, %13, %20, %3;\n\t"
+          "madc.hi.cc.u32 %4, %13, %21, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %0, %14, %17, %0;\n\t"
+          "madc.lo.cc.u32 %1, %14, %18, %1;\n\t"
+          "madc.lo.cc.u32 %2, %14, %19, %2;\n\t"
+          "madc.lo.cc.u32 %3, %14, %20, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %14, %17, %1;\n\t"
+          "madc.hi.cc.u32 %2, %14, %18, %2;\n\t"
+          "madc.hi.cc.u32 %3, %14, %19, %3;\n\t"
+          "madc.hi.cc.u32 %4, %14, %20, %4;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.lo.cc.u32 %0, %15, %16, %0;\n\t"
+          "madc.lo.cc.u32 %1, %15, %17, %1;\n\t"
+          "madc.lo.cc.u32 %2, %15, %18, %2;\n\t"
+          "madc.lo.cc.u32 %3, %15, %19, %3;\n\t"
+          "addc.cc.u32 %4, %4, 0;\n\t"
+          "addc.u32 %5, %5, 0;\n\t"
+          "mad.hi.cc.u32 %1, %15, %16, %1;\n\t"
+          "madc.hi.cc.u32 %2, %15, %17, %2;\n\t"
+          "madc.hi.cc.u32 %3, %15, %18, %3;\n\t"
+          "madc.hi.cc.u32 %4, %15, %19, %4;\n\t"
           "addc.u32 %5, %5, 0;\n\t"
           "}"
           : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
       );
     }
 #endif
@@ -5315,46 +5136,76 @@ struct mad {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
       y[0] = ptx_mov(x[0]);
-      y[1] = ptx_add_cc(cf, x[1], x[4]);
-      y[2] = ptx_addc_cc(cf, x[2], x[5]);
-      y[3] = ptx_addc_cc(cf, x[3], x[6]);
-      y[4] = ptx_addc_cc(cf, x[7], 0u);
-      y[5] = ptx_addc(cf, 0u, 0u);
-      y[2] = ptx_add_cc(cf, y[2], x[8]);
-      y[3] = ptx_addc_cc(cf, y[3], x[9]);
-      y[4] = ptx_addc_cc(cf, y[4], x[10]);
-      y[5] = ptx_addc(cf, y[5], x[11]);
-      y[0] = ptx_add_cc(cf, y[0], x[12]);
-      y[1] = ptx_addc_cc(cf, y[1], x[13]);
-      y[2] = ptx_addc_cc(cf, y[2], x[14]);
-      y[3] = ptx_addc_cc(cf, y[3], x[15]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[0] = ptx_mad_lo_cc(cf, x[6], x[13], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[6], x[14], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[6], x[15], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[6], x[16], y[3]);
       y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[6], x[13], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[6], x[14], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[6], x[15], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[6], x[16], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[7], x[12], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[7], x[13], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[7], x[14], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[7], x[15], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[7], x[12], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[7], x[13], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[7], x[14], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[7], x[15], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[8], x[11], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[8], x[12], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[8], x[13], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[8], x[14], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[8], x[11], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[8], x[12], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[8], x[13], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[8], x[14], y[4]);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[9], x[10], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[9], x[11], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[9], x[12], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[9], x[13], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], 0u);
+      y[5] = ptx_addc(cf, y[5], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[9], x[10], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[9], x[11], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[9], x[12], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[9], x[13], y[4]);
       y[5] = ptx_addc(cf, y[5], 0u);
     }
 #endif
   };
 
-  // Each thread's step columns: 10 instructions.
-  struct columns {
-    static constexpr unsigned in_words = 12;
+  // Each thread's step split_plus: 6 instructions.
+  struct split_plus {
+    static constexpr unsigned in_words = 10;
     static constexpr unsigned out_words = 6;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "mov.b32 %0, %6;\n\t"
-          "add.cc.u32 %1, %7, %10;\n\t"
-          "addc.cc.u32 %2, %8, %11;\n\t"
-          "addc.cc.u32 %3, %9, %12;\n\t"
-          "addc.cc.u32 %4, %13, 0;\n\t"
-          "addc.u32 %5, 0, 0;\n\t"
-          "add.cc.u32 %2, %2, %14;\n\t"
-          "addc.cc.u32 %3, %3, %15;\n\t"
-          "addc.cc.u32 %4, %4, %16;\n\t"
-          "addc.u32 %5, %5, %17;\n\t"
+          "add.cc.u32 %0, %6, %12;\n\t"
+          "addc.cc.u32 %1, %7, %13;\n\t"
+          "addc.cc.u32 %2, %8, %14;\n\t"
+          "addc.cc.u32 %3, %9, %15;\n\t"
+          "addc.cc.u32 %4, %10, 0;\n\t"
+          "addc.u32 %5, %11, 0;\n\t"
           "}"
           : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
       );
     }
 #endif
@@ -5363,16 +5214,46 @@ struct mad {
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
+      y[0] = ptx_add_cc(cf, x[0], x[6]);
+      y[1] = ptx_addc_cc(cf, x[1], x[7]);
+      y[2] = ptx_addc_cc(cf, x[2], x[8]);
+      y[3] = ptx_addc_cc(cf, x[3], x[9]);
+      y[4] = ptx_addc_cc(cf, x[4], 0u);
+      y[5] = ptx_addc(cf, x[5], 0u);
+    }
+#endif
+  };
+
+  // Each thread's step split: 6 instructions.
+  struct split {
+    static constexpr unsigned in_words = 6;
+    static constexpr unsigned out_words = 6;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          "mov.b32 %0, %6;\n\t"
+          "mov.b32 %1, %7;\n\t"
+          "mov.b32 %2, %8;\n\t"
+          "mov.b32 %3, %9;\n\t"
+          "mov.b32 %4, %10;\n\t"
+          "mov.b32 %5, %11;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
       y[0] = ptx_mov(x[0]);
-      y[1] = ptx_add_cc(cf, x[1], x[4]);
-      y[2] = ptx_addc_cc(cf, x[2], x[5]);
-      y[3] = ptx_addc_cc(cf, x[3], x[6]);
-      y[4] = ptx_addc_cc(cf, x[7], 0u);
-      y[5] = ptx_addc(cf, 0u, 0u);
-      y[2] = ptx_add_cc(cf, y[2], x[8]);
-      y[3] = ptx_addc_cc(cf, y[3], x[9]);
-      y[4] = ptx_addc_cc(cf, y[4], x[10]);
-      y[5] = ptx_addc(cf, y[5], x[11]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
     }
 #endif
   };
@@ -5462,23 +5343,23 @@ struct mad {
 #ifdef __CUDACC__
   // One thread of the group; every thread of the block calls it (see cuda/group.cuh).
   __device__ __forceinline__ static void thread(uint32_t* y, const uint32_t* x) {
-    uint32_t v_a[4], v_b[4], v_c[4], v_low_columns[12], v_high_columns[12], v_low_d[4], v_low_excess[2], v_high_d[4], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[4], v_low_generate[1], v_low_propagate[1], v_high_s[4], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[4], v_high[4];
+    uint32_t v_a[4], v_b[4], v_c[4], v_low_columns[6], v_high_columns[6], v_low_d[4], v_low_excess[2], v_high_d[4], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[4], v_low_generate[1], v_low_propagate[1], v_high_s[4], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[4], v_high[4];
     for (unsigned i = 0; i < 4; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 4; ++i) v_b[i] = (x + 4)[i];
     for (unsigned i = 0; i < 4; ++i) v_c[i] = (x + 8)[i];
-    ::mpgen::group::on_device<32>::template product_rows<4, 8, 0, product_row>(v_a, v_b, v_low_columns, v_high_columns);
+    ::mpgen::group::on_device<32>::template product_rows<4, 6, 8, 0, product_row>(v_a, v_b, v_low_columns, v_high_columns);
     {
-      uint32_t in[16], out[6];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = v_low_columns[i];
-      for (unsigned i = 0; i < 4; ++i) (in + 12)[i] = v_c[i];
-      columns_plus::device(out, in);
+      uint32_t in[10], out[6];
+      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = v_low_columns[i];
+      for (unsigned i = 0; i < 4; ++i) (in + 6)[i] = v_c[i];
+      split_plus::device(out, in);
       for (unsigned i = 0; i < 4; ++i) v_low_d[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) v_low_excess[i] = (out + 4)[i];
     }
     {
-      uint32_t in[12], out[6];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = v_high_columns[i];
-      columns::device(out, in);
+      uint32_t in[6], out[6];
+      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = v_high_columns[i];
+      split::device(out, in);
       for (unsigned i = 0; i < 4; ++i) v_high_d[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) v_high_excess[i] = (out + 4)[i];
     }
@@ -5524,23 +5405,23 @@ struct mad {
 
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
-    std::vector<uint32_t> v_a(128), v_b(128), v_c(128), v_low_columns(384), v_high_columns(384), v_low_d(128), v_low_excess(64), v_high_d(128), v_high_excess(64), v_low_in(64), v_high_in(64), v_low_s(128), v_low_generate(32), v_low_propagate(32), v_high_s(128), v_high_generate(32), v_high_propagate(32), v_low_carry(32), v_low_out(32), v_high_carry(32), v_high_out(32), v_low(128), v_high(128);
+    std::vector<uint32_t> v_a(128), v_b(128), v_c(128), v_low_columns(192), v_high_columns(192), v_low_d(128), v_low_excess(64), v_high_d(128), v_high_excess(64), v_low_in(64), v_high_in(64), v_low_s(128), v_low_generate(32), v_low_propagate(32), v_high_s(128), v_high_generate(32), v_high_propagate(32), v_low_carry(32), v_low_out(32), v_high_carry(32), v_high_out(32), v_low(128), v_high(128);
     for (unsigned i = 0; i < 128; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 128; ++i) v_b[i] = (x + 128)[i];
     for (unsigned i = 0; i < 128; ++i) v_c[i] = (x + 256)[i];
-    ::mpgen::group::on_host::product_rows<0, product_row>(32, 4, v_a.data(), v_b.data(), v_low_columns.data(), v_high_columns.data());
+    ::mpgen::group::on_host::product_rows<0, product_row>(32, 4, 6, v_a.data(), v_b.data(), v_low_columns.data(), v_high_columns.data());
     for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[16], out[6];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = (&v_low_columns[t * 12])[i];
-      for (unsigned i = 0; i < 4; ++i) (in + 12)[i] = (&v_c[t * 4])[i];
-      columns_plus::host(out, in);
+      uint32_t in[10], out[6];
+      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = (&v_low_columns[t * 6])[i];
+      for (unsigned i = 0; i < 4; ++i) (in + 6)[i] = (&v_c[t * 4])[i];
+      split_plus::host(out, in);
       for (unsigned i = 0; i < 4; ++i) (&v_low_d[t * 4])[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) (&v_low_excess[t * 2])[i] = (out + 4)[i];
     }
     for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[12], out[6];
-      for (unsigned i = 0; i < 12; ++i) (in + 0)[i] = (&v_high_columns[t * 12])[i];
-      columns::host(out, in);
+      uint32_t in[6], out[6];
+      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = (&v_high_columns[t * 6])[i];
+      split::host(out, in);
       for (unsigned i = 0; i < 4; ++i) (&v_high_d[t * 4])[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) (&v_high_excess[t * 2])[i] = (out + 4)[i];
     }

@@ -739,8 +739,10 @@ struct on_device {
   // shared_bytes: IPB sets of table_words; b between Q - 1 zeros below and Q above),
   // then the schedule's iterations of Row over (the accumulator, a's block r, b's
   // window), r and the column block from k and the thread alone (a square's last row of
-  // a block: Finish of its parity); low and high get the two segments' 3 Q words.
-  template <unsigned Q, unsigned IPB, unsigned Schedule, class Row, class FinishEven = Row, class FinishOdd = Row>
+  // a block: Finish of its parity); low and high get the two segments' accumulators (A
+  // words each).
+  template <unsigned Q, unsigned A, unsigned IPB, unsigned Schedule, class Row, class FinishEven = Row,
+            class FinishOdd = Row>
   __device__ __forceinline__ static void product_rows(const uint32_t* a, const uint32_t* b, uint32_t* low,
                                                       uint32_t* high) {
     constexpr unsigned TQ = T * Q, below = Q - 1, table_words = 2 * TQ + 2 * Q;
@@ -758,26 +760,26 @@ struct on_device {
     __syncthreads();
     row_segment first, second;
     row_segments(Schedule, T, t, first, second);
-    uint32_t acc[3 * Q];
+    uint32_t acc[A];
 #pragma unroll
-    for (unsigned i = 0; i < 3 * Q; ++i) acc[i] = 0;
+    for (unsigned i = 0; i < A; ++i) acc[i] = 0;
     for (unsigned k = 0; k < row_iterations(Schedule, T); ++k) {
       if (k == first.rows) {
 #pragma unroll
-        for (unsigned i = 0; i < 3 * Q; ++i) low[i] = acc[i], acc[i] = 0;
+        for (unsigned i = 0; i < A; ++i) low[i] = acc[i], acc[i] = 0;
       }
       const bool later = k >= first.rows;
       const unsigned row = later ? k - first.rows : k, rows = later ? second.rows : first.rows;
       if (row >= rows) continue;
       const unsigned c = later ? second.block : first.block, r = (later ? second.first_row : first.first_row) + row;
       const uint32_t* const window = table_b + int((c - r) * Q) - int(Q) + 1;
-      uint32_t x[6 * Q - 1];
+      uint32_t x[A + 3 * Q - 1];
 #pragma unroll
-      for (unsigned i = 0; i < 3 * Q; ++i) x[i] = acc[i];
+      for (unsigned i = 0; i < A; ++i) x[i] = acc[i];
 #pragma unroll
-      for (unsigned u = 0; u < Q; ++u) x[3 * Q + u] = table_a[r * Q + u];
+      for (unsigned u = 0; u < Q; ++u) x[A + u] = table_a[r * Q + u];
 #pragma unroll
-      for (unsigned w = 0; w < 2 * Q - 1; ++w) x[4 * Q + w] = window[w];
+      for (unsigned w = 0; w < 2 * Q - 1; ++w) x[A + Q + w] = window[w];
       if (Schedule == square_rows && row == rows - 1) {
         if (c % 2) FinishOdd::device(acc, x);
         else FinishEven::device(acc, x);
@@ -786,7 +788,7 @@ struct on_device {
       }
     }
 #pragma unroll
-    for (unsigned i = 0; i < 3 * Q; ++i) high[i] = acc[i];
+    for (unsigned i = 0; i < A; ++i) high[i] = acc[i];
   }
 
   // The low half's exchange (group/program.py's Mirror), W words: out = v of thread T - 1 - t.
@@ -956,16 +958,16 @@ inline void carry_scan(unsigned T, const uint32_t* generate, const uint32_t* pro
 // ProductRows, Mirror and Handoff over all threads' words (vectors thread-major, as
 // on_host's callers hold them).
 template <unsigned Schedule, class Row, class FinishEven = Row, class FinishOdd = Row>
-inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32_t* b, uint32_t* low,
+inline void product_rows(unsigned T, unsigned Q, unsigned A, const uint32_t* a, const uint32_t* b, uint32_t* low,
                          uint32_t* high) {
-  std::vector<uint32_t> x(6 * Q - 1), acc(3 * Q);
+  std::vector<uint32_t> x(A + 3 * Q - 1), acc(A);
   for (unsigned t = 0; t < T; ++t) {
     row_segment first, second;
     row_segments(Schedule, T, t, first, second);
     std::fill(acc.begin(), acc.end(), 0u);
     for (unsigned k = 0; k < row_iterations(Schedule, T); ++k) {
       if (k == first.rows) {
-        std::copy(acc.begin(), acc.end(), low + t * 3 * Q);
+        std::copy(acc.begin(), acc.end(), low + t * A);
         std::fill(acc.begin(), acc.end(), 0u);
       }
       const bool later = k >= first.rows;
@@ -974,10 +976,10 @@ inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32
       const unsigned c = later ? second.block : first.block, r = (later ? second.first_row : first.first_row) + row;
       const long start = long(c - r) * Q - Q + 1;
       std::copy(acc.begin(), acc.end(), x.begin());
-      for (unsigned u = 0; u < Q; ++u) x[3 * Q + u] = a[r * Q + u];
+      for (unsigned u = 0; u < Q; ++u) x[A + u] = a[r * Q + u];
       for (unsigned w = 0; w < 2 * Q - 1; ++w) {
         const long i = start + w;
-        x[4 * Q + w] = i >= 0 && i < long(T * Q) ? b[i] : 0;
+        x[A + Q + w] = i >= 0 && i < long(T * Q) ? b[i] : 0;
       }
       if (Schedule == square_rows && row == rows - 1) {
         if (c % 2) FinishOdd::host(acc.data(), x.data());
@@ -986,7 +988,7 @@ inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32
         Row::host(acc.data(), x.data());
       }
     }
-    std::copy(acc.begin(), acc.end(), high + t * 3 * Q);
+    std::copy(acc.begin(), acc.end(), high + t * A);
   }
 }
 
@@ -1195,9 +1197,12 @@ __device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const
   else batch_one_thread<Op>(n, layout, in, out);
 }
 
+// Bounded to the launch's block (the manifest's block_threads), so that a block of 512 or
+// 1024 threads of a group finds registers enough.
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__global__ void __launch_bounds__(Op::block_threads) device_batch(std::size_t n, Layout layout,
+                                                                   const uint32_t* __restrict__ in,
+                                                                   uint32_t* __restrict__ out) {
   batch_thread<Op>(n, layout, in, out);
 }
 
@@ -1211,13 +1216,13 @@ constexpr unsigned launch_shared_bytes(Layout layout, bool staged = true) {
 }
 
 // Op's batch kernel over n instances on device memory, in its launch geometry (blocks of
-// Op::block_threads, the layout's dynamic shared memory, opted in above the 48 KB a
-// launch gets without asking).
+// Op::block_threads, the layout's dynamic shared memory, opted in: with the kernel's
+// static shared memory it may pass the 48 KB a launch gets without asking).
 template <class Op>
 cudaError_t launch_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, bool staged = true,
                          cudaStream_t stream = 0) {
   const unsigned shared = launch_shared_bytes<Op>(layout, staged);
-  if (shared > 48 * 1024) {
+  if (shared != 0) {
     const cudaError_t e =
         cudaFuncSetAttribute(device_batch<Op>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
     if (e != cudaSuccess) return e;
@@ -3851,7 +3856,7 @@ struct shr {
 #endif
 };
 
-// mul: a * b, the full product of exact width; 942 instructions per thread.
+// mul: a * b, the full product of exact width; 720 instructions per thread.
 struct mul {
   static constexpr const char* name = "mul";
   static constexpr unsigned bits = 8192;
@@ -3876,1610 +3881,595 @@ struct mul {
   static constexpr unsigned thread_out_words = 32;
   static constexpr unsigned result_parts = 2;  // result vectors of T Q limbs: 2 for a full product
 
-  // Each thread's step product_row: 768 instructions.
+  // Each thread's step product_row: 578 instructions.
   struct product_row {
-    static constexpr unsigned in_words = 95;
-    static constexpr unsigned out_words = 48;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "mad.lo.cc.u32 %0, %96, %127, %48;\n\t"
-          "madc.hi.cc.u32 %16, %96, %127, %64;\n\t"
-          "addc.u32 %32, %80, 0;\n\t"
-          "mad.lo.cc.u32 %0, %97, %126, %0;\n\t"
-          "madc.hi.cc.u32 %16, %97, %126, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %98, %125, %0;\n\t"
-          "madc.hi.cc.u32 %16, %98, %125, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %99, %124, %0;\n\t"
-          "madc.hi.cc.u32 %16, %99, %124, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %100, %123, %0;\n\t"
-          "madc.hi.cc.u32 %16, %100, %123, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %101, %122, %0;\n\t"
-          "madc.hi.cc.u32 %16, %101, %122, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %102, %121, %0;\n\t"
-          "madc.hi.cc.u32 %16, %102, %121, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %103, %120, %0;\n\t"
-          "madc.hi.cc.u32 %16, %103, %120, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %104, %119, %0;\n\t"
-          "madc.hi.cc.u32 %16, %104, %119, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %105, %118, %0;\n\t"
-          "madc.hi.cc.u32 %16, %105, %118, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %106, %117, %0;\n\t"
-          "madc.hi.cc.u32 %16, %106, %117, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %107, %116, %0;\n\t"
-          "madc.hi.cc.u32 %16, %107, %116, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %108, %115, %0;\n\t"
-          "madc.hi.cc.u32 %16, %108, %115, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %109, %114, %0;\n\t"
-          "madc.hi.cc.u32 %16, %109, %114, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %110, %113, %0;\n\t"
-          "madc.hi.cc.u32 %16, %110, %113, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %111, %112, %0;\n\t"
-          "madc.hi.cc.u32 %16, %111, %112, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %1, %96, %128, %49;\n\t"
-          "madc.hi.cc.u32 %17, %96, %128, %65;\n\t"
-          "addc.u32 %33, %81, 0;\n\t"
-          "mad.lo.cc.u32 %1, %97, %127, %1;\n\t"
-          "madc.hi.cc.u32 %17, %97, %127, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %98, %126, %1;\n\t"
-          "madc.hi.cc.u32 %17, %98, %126, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %99, %125, %1;\n\t"
-          "madc.hi.cc.u32 %17, %99, %125, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %100, %124, %1;\n\t"
-          "madc.hi.cc.u32 %17, %100, %124, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %101, %123, %1;\n\t"
-          "madc.hi.cc.u32 %17, %101, %123, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %102, %122, %1;\n\t"
-          "madc.hi.cc.u32 %17, %102, %122, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %103, %121, %1;\n\t"
-          "madc.hi.cc.u32 %17, %103, %121, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %104, %120, %1;\n\t"
-          "madc.hi.cc.u32 %17, %104, %120, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %105, %119, %1;\n\t"
-          "madc.hi.cc.u32 %17, %105, %119, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %106, %118, %1;\n\t"
-          "madc.hi.cc.u32 %17, %106, %118, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %107, %117, %1;\n\t"
-          "madc.hi.cc.u32 %17, %107, %117, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %108, %116, %1;\n\t"
-          "madc.hi.cc.u32 %17, %108, %116, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %109, %115, %1;\n\t"
-          "madc.hi.cc.u32 %17, %109, %115, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %110, %114, %1;\n\t"
-          "madc.hi.cc.u32 %17, %110, %114, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %111, %113, %1;\n\t"
-          "madc.hi.cc.u32 %17, %111, %113, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %2, %96, %129, %50;\n\t"
-          "madc.hi.cc.u32 %18, %96, %129, %66;\n\t"
-          "addc.u32 %34, %82, 0;\n\t"
-          "mad.lo.cc.u32 %2, %97, %128, %2;\n\t"
-          "madc.hi.cc.u32 %18, %97, %128, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %98, %127, %2;\n\t"
-          "madc.hi.cc.u32 %18, %98, %127, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %99, %126, %2;\n\t"
-          "madc.hi.cc.u32 %18, %99, %126, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %100, %125, %2;\n\t"
-          "madc.hi.cc.u32 %18, %100, %125, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %101, %124, %2;\n\t"
-          "madc.hi.cc.u32 %18, %101, %124, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %102, %123, %2;\n\t"
-          "madc.hi.cc.u32 %18, %102, %123, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %103, %122, %2;\n\t"
-          "madc.hi.cc.u32 %18, %103, %122, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %104, %121, %2;\n\t"
-          "madc.hi.cc.u32 %18, %104, %121, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %105, %120, %2;\n\t"
-          "madc.hi.cc.u32 %18, %105, %120, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %106, %119, %2;\n\t"
-          "madc.hi.cc.u32 %18, %106, %119, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %107, %118, %2;\n\t"
-          "madc.hi.cc.u32 %18, %107, %118, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %108, %117, %2;\n\t"
-          "madc.hi.cc.u32 %18, %108, %117, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %109, %116, %2;\n\t"
-          "madc.hi.cc.u32 %18, %109, %116, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %110, %115, %2;\n\t"
-          "madc.hi.cc.u32 %18, %110, %115, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %111, %114, %2;\n\t"
-          "madc.hi.cc.u32 %18, %111, %114, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %3, %96, %130, %51;\n\t"
-          "madc.hi.cc.u32 %19, %96, %130, %67;\n\t"
-          "addc.u32 %35, %83, 0;\n\t"
-          "mad.lo.cc.u32 %3, %97, %129, %3;\n\t"
-          "madc.hi.cc.u32 %19, %97, %129, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %98, %128, %3;\n\t"
-          "madc.hi.cc.u32 %19, %98, %128, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %99, %127, %3;\n\t"
-          "madc.hi.cc.u32 %19, %99, %127, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %100, %126, %3;\n\t"
-          "madc.hi.cc.u32 %19, %100, %126, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %101, %125, %3;\n\t"
-          "madc.hi.cc.u32 %19, %101, %125, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %102, %124, %3;\n\t"
-          "madc.hi.cc.u32 %19, %102, %124, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %103, %123, %3;\n\t"
-          "madc.hi.cc.u32 %19, %103, %123, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %104, %122, %3;\n\t"
-          "madc.hi.cc.u32 %19, %104, %122, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %105, %121, %3;\n\t"
-          "madc.hi.cc.u32 %19, %105, %121, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %106, %120, %3;\n\t"
-          "madc.hi.cc.u32 %19, %106, %120, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %107, %119, %3;\n\t"
-          "madc.hi.cc.u32 %19, %107, %119, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %108, %118, %3;\n\t"
-          "madc.hi.cc.u32 %19, %108, %118, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %109, %117, %3;\n\t"
-          "madc.hi.cc.u32 %19, %109, %117, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %110, %116, %3;\n\t"
-          "madc.hi.cc.u32 %19, %110, %116, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %111, %115, %3;\n\t"
-          "madc.hi.cc.u32 %19, %111, %115, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %4, %96, %131, %52;\n\t"
-          "madc.hi.cc.u32 %20, %96, %131, %68;\n\t"
-          "addc.u32 %36, %84, 0;\n\t"
-          "mad.lo.cc.u32 %4, %97, %130, %4;\n\t"
-          "madc.hi.cc.u32 %20, %97, %130, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %98, %129, %4;\n\t"
-          "madc.hi.cc.u32 %20, %98, %129, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %99, %128, %4;\n\t"
-          "madc.hi.cc.u32 %20, %99, %128, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %100, %127, %4;\n\t"
-          "madc.hi.cc.u32 %20, %100, %127, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %101, %126, %4;\n\t"
-          "madc.hi.cc.u32 %20, %101, %126, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %102, %125, %4;\n\t"
-          "madc.hi.cc.u32 %20, %102, %125, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %103, %124, %4;\n\t"
-          "madc.hi.cc.u32 %20, %103, %124, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %104, %123, %4;\n\t"
-          "madc.hi.cc.u32 %20, %104, %123, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %105, %122, %4;\n\t"
-          "madc.hi.cc.u32 %20, %105, %122, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %106, %121, %4;\n\t"
-          "madc.hi.cc.u32 %20, %106, %121, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %107, %120, %4;\n\t"
-          "madc.hi.cc.u32 %20, %107, %120, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %108, %119, %4;\n\t"
-          "madc.hi.cc.u32 %20, %108, %119, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %109, %118, %4;\n\t"
-          "madc.hi.cc.u32 %20, %109, %118, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %110, %117, %4;\n\t"
-          "madc.hi.cc.u32 %20, %110, %117, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %111, %116, %4;\n\t"
-          "madc.hi.cc.u32 %20, %111, %116, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %5, %96, %132, %53;\n\t"
-          "madc.hi.cc.u32 %21, %96, %132, %69;\n\t"
-          "addc.u32 %37, %85, 0;\n\t"
-          "mad.lo.cc.u32 %5, %97, %131, %5;\n\t"
-          "madc.hi.cc.u32 %21, %97, %131, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %98, %130, %5;\n\t"
-          "madc.hi.cc.u32 %21, %98, %130, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %99, %129, %5;\n\t"
-          "madc.hi.cc.u32 %21, %99, %129, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %100, %128, %5;\n\t"
-          "madc.hi.cc.u32 %21, %100, %128, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %101, %127, %5;\n\t"
-          "madc.hi.cc.u32 %21, %101, %127, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %102, %126, %5;\n\t"
-          "madc.hi.cc.u32 %21, %102, %126, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %103, %125, %5;\n\t"
-          "madc.hi.cc.u32 %21, %103, %125, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %104, %124, %5;\n\t"
-          "madc.hi.cc.u32 %21, %104, %124, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %105, %123, %5;\n\t"
-          "madc.hi.cc.u32 %21, %105, %123, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %106, %122, %5;\n\t"
-          "madc.hi.cc.u32 %21, %106, %122, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %107, %121, %5;\n\t"
-          "madc.hi.cc.u32 %21, %107, %121, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %108, %120, %5;\n\t"
-          "madc.hi.cc.u32 %21, %108, %120, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %109, %119, %5;\n\t"
-          "madc.hi.cc.u32 %21, %109, %119, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %110, %118, %5;\n\t"
-          "madc.hi.cc.u32 %21, %110, %118, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %111, %117, %5;\n\t"
-          "madc.hi.cc.u32 %21, %111, %117, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %6, %96, %133, %54;\n\t"
-          "madc.hi.cc.u32 %22, %96, %133, %70;\n\t"
-          "addc.u32 %38, %86, 0;\n\t"
-          "mad.lo.cc.u32 %6, %97, %132, %6;\n\t"
-          "madc.hi.cc.u32 %22, %97, %132, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %98, %131, %6;\n\t"
-          "madc.hi.cc.u32 %22, %98, %131, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %99, %130, %6;\n\t"
-          "madc.hi.cc.u32 %22, %99, %130, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %100, %129, %6;\n\t"
-          "madc.hi.cc.u32 %22, %100, %129, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %101, %128, %6;\n\t"
-          "madc.hi.cc.u32 %22, %101, %128, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %102, %127, %6;\n\t"
-          "madc.hi.cc.u32 %22, %102, %127, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %103, %126, %6;\n\t"
-          "madc.hi.cc.u32 %22, %103, %126, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %104, %125, %6;\n\t"
-          "madc.hi.cc.u32 %22, %104, %125, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %105, %124, %6;\n\t"
-          "madc.hi.cc.u32 %22, %105, %124, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %106, %123, %6;\n\t"
-          "madc.hi.cc.u32 %22, %106, %123, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %107, %122, %6;\n\t"
-          "madc.hi.cc.u32 %22, %107, %122, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %108, %121, %6;\n\t"
-          "madc.hi.cc.u32 %22, %108, %121, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %109, %120, %6;\n\t"
-          "madc.hi.cc.u32 %22, %109, %120, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %110, %119, %6;\n\t"
-          "madc.hi.cc.u32 %22, %110, %119, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %111, %118, %6;\n\t"
-          "madc.hi.cc.u32 %22, %111, %118, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %7, %96, %134, %55;\n\t"
-          "madc.hi.cc.u32 %23, %96, %134, %71;\n\t"
-          "addc.u32 %39, %87, 0;\n\t"
-          "mad.lo.cc.u32 %7, %97, %133, %7;\n\t"
-          "madc.hi.cc.u32 %23, %97, %133, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %98, %132, %7;\n\t"
-          "madc.hi.cc.u32 %23, %98, %132, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %99, %131, %7;\n\t"
-          "madc.hi.cc.u32 %23, %99, %131, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %100, %130, %7;\n\t"
-          "madc.hi.cc.u32 %23, %100, %130, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %101, %129, %7;\n\t"
-          "madc.hi.cc.u32 %23, %101, %129, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %102, %128, %7;\n\t"
-          "madc.hi.cc.u32 %23, %102, %128, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %103, %127, %7;\n\t"
-          "madc.hi.cc.u32 %23, %103, %127, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %104, %126, %7;\n\t"
-          "madc.hi.cc.u32 %23, %104, %126, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %105, %125, %7;\n\t"
-          "madc.hi.cc.u32 %23, %105, %125, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %106, %124, %7;\n\t"
-          "madc.hi.cc.u32 %23, %106, %124, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %107, %123, %7;\n\t"
-          "madc.hi.cc.u32 %23, %107, %123, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %108, %122, %7;\n\t"
-          "madc.hi.cc.u32 %23, %108, %122, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %109, %121, %7;\n\t"
-          "madc.hi.cc.u32 %23, %109, %121, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %110, %120, %7;\n\t"
-          "madc.hi.cc.u32 %23, %110, %120, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %111, %119, %7;\n\t"
-          "madc.hi.cc.u32 %23, %111, %119, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %8, %96, %135, %56;\n\t"
-          "madc.hi.cc.u32 %24, %96, %135, %72;\n\t"
-          "addc.u32 %40, %88, 0;\n\t"
-          "mad.lo.cc.u32 %8, %97, %134, %8;\n\t"
-          "madc.hi.cc.u32 %24, %97, %134, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %98, %133, %8;\n\t"
-          "madc.hi.cc.u32 %24, %98, %133, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %99, %132, %8;\n\t"
-          "madc.hi.cc.u32 %24, %99, %132, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %100, %131, %8;\n\t"
-          "madc.hi.cc.u32 %24, %100, %131, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %101, %130, %8;\n\t"
-          "madc.hi.cc.u32 %24, %101, %130, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %102, %129, %8;\n\t"
-          "madc.hi.cc.u32 %24, %102, %129, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %103, %128, %8;\n\t"
-          "madc.hi.cc.u32 %24, %103, %128, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %104, %127, %8;\n\t"
-          "madc.hi.cc.u32 %24, %104, %127, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %105, %126, %8;\n\t"
-          "madc.hi.cc.u32 %24, %105, %126, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %106, %125, %8;\n\t"
-          "madc.hi.cc.u32 %24, %106, %125, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %107, %124, %8;\n\t"
-          "madc.hi.cc.u32 %24, %107, %124, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %108, %123, %8;\n\t"
-          "madc.hi.cc.u32 %24, %108, %123, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %109, %122, %8;\n\t"
-          "madc.hi.cc.u32 %24, %109, %122, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %110, %121, %8;\n\t"
-          "madc.hi.cc.u32 %24, %110, %121, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %111, %120, %8;\n\t"
-          "madc.hi.cc.u32 %24, %111, %120, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %9, %96, %136, %57;\n\t"
-          "madc.hi.cc.u32 %25, %96, %136, %73;\n\t"
-          "addc.u32 %41, %89, 0;\n\t"
-          "mad.lo.cc.u32 %9, %97, %135, %9;\n\t"
-          "madc.hi.cc.u32 %25, %97, %135, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %98, %134, %9;\n\t"
-          "madc.hi.cc.u32 %25, %98, %134, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %99, %133, %9;\n\t"
-          "madc.hi.cc.u32 %25, %99, %133, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %100, %132, %9;\n\t"
-          "madc.hi.cc.u32 %25, %100, %132, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %101, %131, %9;\n\t"
-          "madc.hi.cc.u32 %25, %101, %131, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %102, %130, %9;\n\t"
-          "madc.hi.cc.u32 %25, %102, %130, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %103, %129, %9;\n\t"
-          "madc.hi.cc.u32 %25, %103, %129, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %104, %128, %9;\n\t"
-          "madc.hi.cc.u32 %25, %104, %128, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %105, %127, %9;\n\t"
-          "madc.hi.cc.u32 %25, %105, %127, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %106, %126, %9;\n\t"
-          "madc.hi.cc.u32 %25, %106, %126, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %107, %125, %9;\n\t"
-          "madc.hi.cc.u32 %25, %107, %125, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %108, %124, %9;\n\t"
-          "madc.hi.cc.u32 %25, %108, %124, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %109, %123, %9;\n\t"
-          "madc.hi.cc.u32 %25, %109, %123, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %110, %122, %9;\n\t"
-          "madc.hi.cc.u32 %25, %110, %122, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %111, %121, %9;\n\t"
-          "madc.hi.cc.u32 %25, %111, %121, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %10, %96, %137, %58;\n\t"
-          "madc.hi.cc.u32 %26, %96, %137, %74;\n\t"
-          "addc.u32 %42, %90, 0;\n\t"
-          "mad.lo.cc.u32 %10, %97, %136, %10;\n\t"
-          "madc.hi.cc.u32 %26, %97, %136, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %98, %135, %10;\n\t"
-          "madc.hi.cc.u32 %26, %98, %135, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %99, %134, %10;\n\t"
-          "madc.hi.cc.u32 %26, %99, %134, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %100, %133, %10;\n\t"
-          "madc.hi.cc.u32 %26, %100, %133, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %101, %132, %10;\n\t"
-          "madc.hi.cc.u32 %26, %101, %132, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %102, %131, %10;\n\t"
-          "madc.hi.cc.u32 %26, %102, %131, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %103, %130, %10;\n\t"
-          "madc.hi.cc.u32 %26, %103, %130, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %104, %129, %10;\n\t"
-          "madc.hi.cc.u32 %26, %104, %129, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %105, %128, %10;\n\t"
-          "madc.hi.cc.u32 %26, %105, %128, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %106, %127, %10;\n\t"
-          "madc.hi.cc.u32 %26, %106, %127, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %107, %126, %10;\n\t"
-          "madc.hi.cc.u32 %26, %107, %126, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %108, %125, %10;\n\t"
-          "madc.hi.cc.u32 %26, %108, %125, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %109, %124, %10;\n\t"
-          "madc.hi.cc.u32 %26, %109, %124, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %110, %123, %10;\n\t"
-          "madc.hi.cc.u32 %26, %110, %123, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %111, %122, %10;\n\t"
-          "madc.hi.cc.u32 %26, %111, %122, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %11, %96, %138, %59;\n\t"
-          "madc.hi.cc.u32 %27, %96, %138, %75;\n\t"
-          "addc.u32 %43, %91, 0;\n\t"
-          "mad.lo.cc.u32 %11, %97, %137, %11;\n\t"
-          "madc.hi.cc.u32 %27, %97, %137, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %98, %136, %11;\n\t"
-          "madc.hi.cc.u32 %27, %98, %136, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %99, %135, %11;\n\t"
-          "madc.hi.cc.u32 %27, %99, %135, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %100, %134, %11;\n\t"
-          "madc.hi.cc.u32 %27, %100, %134, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %101, %133, %11;\n\t"
-          "madc.hi.cc.u32 %27, %101, %133, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %102, %132, %11;\n\t"
-          "madc.hi.cc.u32 %27, %102, %132, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %103, %131, %11;\n\t"
-          "madc.hi.cc.u32 %27, %103, %131, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %104, %130, %11;\n\t"
-          "madc.hi.cc.u32 %27, %104, %130, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %105, %129, %11;\n\t"
-          "madc.hi.cc.u32 %27, %105, %129, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %106, %128, %11;\n\t"
-          "madc.hi.cc.u32 %27, %106, %128, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %107, %127, %11;\n\t"
-          "madc.hi.cc.u32 %27, %107, %127, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %108, %126, %11;\n\t"
-          "madc.hi.cc.u32 %27, %108, %126, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %109, %125, %11;\n\t"
-          "madc.hi.cc.u32 %27, %109, %125, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %110, %124, %11;\n\t"
-          "madc.hi.cc.u32 %27, %110, %124, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %111, %123, %11;\n\t"
-          "madc.hi.cc.u32 %27, %111, %123, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %12, %96, %139, %60;\n\t"
-          "madc.hi.cc.u32 %28, %96, %139, %76;\n\t"
-          "addc.u32 %44, %92, 0;\n\t"
-          "mad.lo.cc.u32 %12, %97, %138, %12;\n\t"
-          "madc.hi.cc.u32 %28, %97, %138, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %98, %137, %12;\n\t"
-          "madc.hi.cc.u32 %28, %98, %137, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %99, %136, %12;\n\t"
-          "madc.hi.cc.u32 %28, %99, %136, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %100, %135, %12;\n\t"
-          "madc.hi.cc.u32 %28, %100, %135, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %101, %134, %12;\n\t"
-          "madc.hi.cc.u32 %28, %101, %134, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %102, %133, %12;\n\t"
-          "madc.hi.cc.u32 %28, %102, %133, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %103, %132, %12;\n\t"
-          "madc.hi.cc.u32 %28, %103, %132, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %104, %131, %12;\n\t"
-          "madc.hi.cc.u32 %28, %104, %131, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %105, %130, %12;\n\t"
-          "madc.hi.cc.u32 %28, %105, %130, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %106, %129, %12;\n\t"
-          "madc.hi.cc.u32 %28, %106, %129, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %107, %128, %12;\n\t"
-          "madc.hi.cc.u32 %28, %107, %128, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %108, %127, %12;\n\t"
-          "madc.hi.cc.u32 %28, %108, %127, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %109, %126, %12;\n\t"
-          "madc.hi.cc.u32 %28, %109, %126, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %110, %125, %12;\n\t"
-          "madc.hi.cc.u32 %28, %110, %125, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %111, %124, %12;\n\t"
-          "madc.hi.cc.u32 %28, %111, %124, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %13, %96, %140, %61;\n\t"
-          "madc.hi.cc.u32 %29, %96, %140, %77;\n\t"
-          "addc.u32 %45, %93, 0;\n\t"
-          "mad.lo.cc.u32 %13, %97, %139, %13;\n\t"
-          "madc.hi.cc.u32 %29, %97, %139, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %98, %138, %13;\n\t"
-          "madc.hi.cc.u32 %29, %98, %138, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %99, %137, %13;\n\t"
-          "madc.hi.cc.u32 %29, %99, %137, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %100, %136, %13;\n\t"
-          "madc.hi.cc.u32 %29, %100, %136, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %101, %135, %13;\n\t"
-          "madc.hi.cc.u32 %29, %101, %135, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %102, %134, %13;\n\t"
-          "madc.hi.cc.u32 %29, %102, %134, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %103, %133, %13;\n\t"
-          "madc.hi.cc.u32 %29, %103, %133, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %104, %132, %13;\n\t"
-          "madc.hi.cc.u32 %29, %104, %132, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %105, %131, %13;\n\t"
-          "madc.hi.cc.u32 %29, %105, %131, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %106, %130, %13;\n\t"
-          "madc.hi.cc.u32 %29, %106, %130, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %107, %129, %13;\n\t"
-          "madc.hi.cc.u32 %29, %107, %129, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %108, %128, %13;\n\t"
-          "madc.hi.cc.u32 %29, %108, %128, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %109, %127, %13;\n\t"
-          "madc.hi.cc.u32 %29, %109, %127, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %110, %126, %13;\n\t"
-          "madc.hi.cc.u32 %29, %110, %126, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %111, %125, %13;\n\t"
-          "madc.hi.cc.u32 %29, %111, %125, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %14, %96, %141, %62;\n\t"
-          "madc.hi.cc.u32 %30, %96, %141, %78;\n\t"
-          "addc.u32 %46, %94, 0;\n\t"
-          "mad.lo.cc.u32 %14, %97, %140, %14;\n\t"
-          "madc.hi.cc.u32 %30, %97, %140, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %98, %139, %14;\n\t"
-          "madc.hi.cc.u32 %30, %98, %139, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %99, %138, %14;\n\t"
-          "madc.hi.cc.u32 %30, %99, %138, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %100, %137, %14;\n\t"
-          "madc.hi.cc.u32 %30, %100, %137, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %101, %136, %14;\n\t"
-          "madc.hi.cc.u32 %30, %101, %136, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %102, %135, %14;\n\t"
-          "madc.hi.cc.u32 %30, %102, %135, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %103, %134, %14;\n\t"
-          "madc.hi.cc.u32 %30, %103, %134, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %104, %133, %14;\n\t"
-          "madc.hi.cc.u32 %30, %104, %133, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %105, %132, %14;\n\t"
-          "madc.hi.cc.u32 %30, %105, %132, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %106, %131, %14;\n\t"
-          "madc.hi.cc.u32 %30, %106, %131, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %107, %130, %14;\n\t"
-          "madc.hi.cc.u32 %30, %107, %130, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %108, %129, %14;\n\t"
-          "madc.hi.cc.u32 %30, %108, %129, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %109, %128, %14;\n\t"
-          "madc.hi.cc.u32 %30, %109, %128, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %110, %127, %14;\n\t"
-          "madc.hi.cc.u32 %30, %110, %127, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %111, %126, %14;\n\t"
-          "madc.hi.cc.u32 %30, %111, %126, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %15, %96, %142, %63;\n\t"
-          "madc.hi.cc.u32 %31, %96, %142, %79;\n\t"
-          "addc.u32 %47, %95, 0;\n\t"
-          "mad.lo.cc.u32 %15, %97, %141, %15;\n\t"
-          "madc.hi.cc.u32 %31, %97, %141, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %98, %140, %15;\n\t"
-          "madc.hi.cc.u32 %31, %98, %140, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %99, %139, %15;\n\t"
-          "madc.hi.cc.u32 %31, %99, %139, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %100, %138, %15;\n\t"
-          "madc.hi.cc.u32 %31, %100, %138, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %101, %137, %15;\n\t"
-          "madc.hi.cc.u32 %31, %101, %137, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %102, %136, %15;\n\t"
-          "madc.hi.cc.u32 %31, %102, %136, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %103, %135, %15;\n\t"
-          "madc.hi.cc.u32 %31, %103, %135, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %104, %134, %15;\n\t"
-          "madc.hi.cc.u32 %31, %104, %134, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %105, %133, %15;\n\t"
-          "madc.hi.cc.u32 %31, %105, %133, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %106, %132, %15;\n\t"
-          "madc.hi.cc.u32 %31, %106, %132, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %107, %131, %15;\n\t"
-          "madc.hi.cc.u32 %31, %107, %131, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %108, %130, %15;\n\t"
-          "madc.hi.cc.u32 %31, %108, %130, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %109, %129, %15;\n\t"
-          "madc.hi.cc.u32 %31, %109, %129, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %110, %128, %15;\n\t"
-          "madc.hi.cc.u32 %31, %110, %128, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %111, %127, %15;\n\t"
-          "madc.hi.cc.u32 %31, %111, %127, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32]), "=r"(y[33]), "=r"(y[34]), "=r"(y[35]), "=r"(y[36]), "=r"(y[37]), "=r"(y[38]), "=r"(y[39]), "=r"(y[40]), "=r"(y[41]), "=r"(y[42]), "=r"(y[43]), "=r"(y[44]), "=r"(y[45]), "=r"(y[46]), "=r"(y[47])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67]), "r"(x[68]), "r"(x[69]), "r"(x[70]), "r"(x[71]), "r"(x[72]), "r"(x[73]), "r"(x[74]), "r"(x[75]), "r"(x[76]), "r"(x[77]), "r"(x[78]), "r"(x[79]), "r"(x[80]), "r"(x[81]), "r"(x[82]), "r"(x[83]), "r"(x[84]), "r"(x[85]), "r"(x[86]), "r"(x[87]), "r"(x[88]), "r"(x[89]), "r"(x[90]), "r"(x[91]), "r"(x[92]), "r"(x[93]), "r"(x[94])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
-      y[0] = ptx_mad_lo_cc(cf, x[48], x[79], x[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[48], x[79], x[16]);
-      y[32] = ptx_addc(cf, x[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[49], x[78], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[49], x[78], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[50], x[77], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[50], x[77], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[51], x[76], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[51], x[76], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[52], x[75], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[52], x[75], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[53], x[74], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[53], x[74], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[54], x[73], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[54], x[73], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[55], x[72], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[55], x[72], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[56], x[71], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[56], x[71], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[57], x[70], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[57], x[70], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[58], x[69], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[58], x[69], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[59], x[68], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[59], x[68], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[60], x[67], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[60], x[67], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[61], x[66], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[61], x[66], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[62], x[65], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[62], x[65], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[63], x[64], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[63], x[64], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[48], x[80], x[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[48], x[80], x[17]);
-      y[33] = ptx_addc(cf, x[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[49], x[79], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[49], x[79], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[50], x[78], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[50], x[78], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[51], x[77], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[51], x[77], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[52], x[76], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[52], x[76], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[53], x[75], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[53], x[75], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[54], x[74], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[54], x[74], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[55], x[73], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[55], x[73], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[56], x[72], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[56], x[72], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[57], x[71], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[57], x[71], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[58], x[70], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[58], x[70], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[59], x[69], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[59], x[69], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[60], x[68], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[60], x[68], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[61], x[67], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[61], x[67], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[62], x[66], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[62], x[66], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[63], x[65], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[63], x[65], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[48], x[81], x[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[48], x[81], x[18]);
-      y[34] = ptx_addc(cf, x[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[49], x[80], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[49], x[80], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[50], x[79], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[50], x[79], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[51], x[78], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[51], x[78], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[52], x[77], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[52], x[77], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[53], x[76], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[53], x[76], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[54], x[75], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[54], x[75], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[55], x[74], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[55], x[74], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[56], x[73], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[56], x[73], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[57], x[72], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[57], x[72], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[58], x[71], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[58], x[71], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[59], x[70], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[59], x[70], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[60], x[69], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[60], x[69], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[61], x[68], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[61], x[68], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[62], x[67], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[62], x[67], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[63], x[66], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[63], x[66], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[48], x[82], x[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[48], x[82], x[19]);
-      y[35] = ptx_addc(cf, x[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[49], x[81], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[49], x[81], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[50], x[80], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[50], x[80], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[51], x[79], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[51], x[79], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[52], x[78], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[52], x[78], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[53], x[77], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[53], x[77], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[54], x[76], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[54], x[76], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[55], x[75], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[55], x[75], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[56], x[74], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[56], x[74], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[57], x[73], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[57], x[73], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[58], x[72], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[58], x[72], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[59], x[71], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[59], x[71], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[60], x[70], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[60], x[70], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[61], x[69], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[61], x[69], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[62], x[68], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[62], x[68], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[63], x[67], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[63], x[67], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[48], x[83], x[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[48], x[83], x[20]);
-      y[36] = ptx_addc(cf, x[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[49], x[82], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[49], x[82], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[50], x[81], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[50], x[81], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[51], x[80], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[51], x[80], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[52], x[79], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[52], x[79], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[53], x[78], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[53], x[78], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[54], x[77], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[54], x[77], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[55], x[76], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[55], x[76], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[56], x[75], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[56], x[75], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[57], x[74], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[57], x[74], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[58], x[73], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[58], x[73], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[59], x[72], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[59], x[72], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[60], x[71], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[60], x[71], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[61], x[70], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[61], x[70], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[62], x[69], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[62], x[69], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[63], x[68], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[63], x[68], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[48], x[84], x[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[48], x[84], x[21]);
-      y[37] = ptx_addc(cf, x[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[49], x[83], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[49], x[83], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[50], x[82], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[50], x[82], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[51], x[81], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[51], x[81], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[52], x[80], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[52], x[80], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[53], x[79], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[53], x[79], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[54], x[78], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[54], x[78], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[55], x[77], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[55], x[77], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[56], x[76], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[56], x[76], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[57], x[75], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[57], x[75], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[58], x[74], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[58], x[74], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[59], x[73], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[59], x[73], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[60], x[72], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[60], x[72], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[61], x[71], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[61], x[71], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[62], x[70], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[62], x[70], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[63], x[69], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[63], x[69], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[48], x[85], x[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[48], x[85], x[22]);
-      y[38] = ptx_addc(cf, x[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[49], x[84], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[49], x[84], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[50], x[83], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[50], x[83], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[51], x[82], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[51], x[82], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[52], x[81], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[52], x[81], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[53], x[80], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[53], x[80], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[54], x[79], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[54], x[79], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[55], x[78], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[55], x[78], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[56], x[77], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[56], x[77], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[57], x[76], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[57], x[76], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[58], x[75], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[58], x[75], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[59], x[74], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[59], x[74], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[60], x[73], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[60], x[73], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[61], x[72], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[61], x[72], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[62], x[71], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[62], x[71], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[63], x[70], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[63], x[70], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[48], x[86], x[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[48], x[86], x[23]);
-      y[39] = ptx_addc(cf, x[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[49], x[85], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[49], x[85], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[50], x[84], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[50], x[84], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[51], x[83], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[51], x[83], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[52], x[82], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[52], x[82], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[53], x[81], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[53], x[81], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[54], x[80], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[54], x[80], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[55], x[79], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[55], x[79], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[56], x[78], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[56], x[78], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[57], x[77], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[57], x[77], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[58], x[76], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[58], x[76], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[59], x[75], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[59], x[75], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[60], x[74], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[60], x[74], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[61], x[73], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[61], x[73], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[62], x[72], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[62], x[72], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[63], x[71], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[63], x[71], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[48], x[87], x[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[48], x[87], x[24]);
-      y[40] = ptx_addc(cf, x[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[49], x[86], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[49], x[86], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[50], x[85], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[50], x[85], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[51], x[84], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[51], x[84], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[52], x[83], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[52], x[83], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[53], x[82], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[53], x[82], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[54], x[81], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[54], x[81], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[55], x[80], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[55], x[80], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[56], x[79], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[56], x[79], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[57], x[78], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[57], x[78], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[58], x[77], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[58], x[77], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[59], x[76], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[59], x[76], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[60], x[75], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[60], x[75], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[61], x[74], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[61], x[74], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[62], x[73], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[62], x[73], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[63], x[72], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[63], x[72], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[48], x[88], x[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[48], x[88], x[25]);
-      y[41] = ptx_addc(cf, x[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[49], x[87], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[49], x[87], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[50], x[86], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[50], x[86], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[51], x[85], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[51], x[85], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[52], x[84], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[52], x[84], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[53], x[83], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[53], x[83], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[54], x[82], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[54], x[82], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[55], x[81], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[55], x[81], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[56], x[80], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[56], x[80], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[57], x[79], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[57], x[79], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[58], x[78], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[58], x[78], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[59], x[77], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[59], x[77], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[60], x[76], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[60], x[76], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[61], x[75], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[61], x[75], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[62], x[74], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[62], x[74], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[63], x[73], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[63], x[73], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[48], x[89], x[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[48], x[89], x[26]);
-      y[42] = ptx_addc(cf, x[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[49], x[88], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[49], x[88], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[50], x[87], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[50], x[87], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[51], x[86], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[51], x[86], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[52], x[85], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[52], x[85], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[53], x[84], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[53], x[84], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[54], x[83], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[54], x[83], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[55], x[82], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[55], x[82], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[56], x[81], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[56], x[81], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[57], x[80], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[57], x[80], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[58], x[79], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[58], x[79], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[59], x[78], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[59], x[78], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[60], x[77], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[60], x[77], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[61], x[76], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[61], x[76], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[62], x[75], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[62], x[75], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[63], x[74], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[63], x[74], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[48], x[90], x[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[48], x[90], x[27]);
-      y[43] = ptx_addc(cf, x[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[49], x[89], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[49], x[89], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[50], x[88], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[50], x[88], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[51], x[87], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[51], x[87], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[52], x[86], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[52], x[86], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[53], x[85], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[53], x[85], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[54], x[84], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[54], x[84], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[55], x[83], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[55], x[83], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[56], x[82], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[56], x[82], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[57], x[81], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[57], x[81], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[58], x[80], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[58], x[80], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[59], x[79], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[59], x[79], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[60], x[78], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[60], x[78], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[61], x[77], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[61], x[77], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[62], x[76], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[62], x[76], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[63], x[75], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[63], x[75], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[48], x[91], x[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[48], x[91], x[28]);
-      y[44] = ptx_addc(cf, x[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[49], x[90], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[49], x[90], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[50], x[89], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[50], x[89], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[51], x[88], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[51], x[88], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[52], x[87], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[52], x[87], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[53], x[86], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[53], x[86], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[54], x[85], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[54], x[85], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[55], x[84], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[55], x[84], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[56], x[83], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[56], x[83], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[57], x[82], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[57], x[82], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[58], x[81], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[58], x[81], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[59], x[80], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[59], x[80], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[60], x[79], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[60], x[79], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[61], x[78], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[61], x[78], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[62], x[77], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[62], x[77], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[63], x[76], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[63], x[76], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[48], x[92], x[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[48], x[92], x[29]);
-      y[45] = ptx_addc(cf, x[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[49], x[91], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[49], x[91], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[50], x[90], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[50], x[90], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[51], x[89], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[51], x[89], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[52], x[88], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[52], x[88], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[53], x[87], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[53], x[87], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[54], x[86], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[54], x[86], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[55], x[85], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[55], x[85], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[56], x[84], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[56], x[84], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[57], x[83], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[57], x[83], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[58], x[82], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[58], x[82], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[59], x[81], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[59], x[81], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[60], x[80], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[60], x[80], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[61], x[79], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[61], x[79], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[62], x[78], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[62], x[78], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[63], x[77], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[63], x[77], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[48], x[93], x[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[48], x[93], x[30]);
-      y[46] = ptx_addc(cf, x[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[49], x[92], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[49], x[92], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[50], x[91], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[50], x[91], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[51], x[90], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[51], x[90], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[52], x[89], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[52], x[89], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[53], x[88], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[53], x[88], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[54], x[87], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[54], x[87], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[55], x[86], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[55], x[86], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[56], x[85], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[56], x[85], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[57], x[84], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[57], x[84], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[58], x[83], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[58], x[83], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[59], x[82], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[59], x[82], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[60], x[81], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[60], x[81], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[61], x[80], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[61], x[80], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[62], x[79], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[62], x[79], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[63], x[78], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[63], x[78], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[48], x[94], x[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[48], x[94], x[31]);
-      y[47] = ptx_addc(cf, x[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[49], x[93], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[49], x[93], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[50], x[92], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[50], x[92], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[51], x[91], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[51], x[91], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[52], x[90], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[52], x[90], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[53], x[89], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[53], x[89], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[54], x[88], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[54], x[88], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[55], x[87], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[55], x[87], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[56], x[86], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[56], x[86], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[57], x[85], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[57], x[85], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[58], x[84], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[58], x[84], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[59], x[83], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[59], x[83], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[60], x[82], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[60], x[82], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[61], x[81], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[61], x[81], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[62], x[80], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[62], x[80], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[63], x[79], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[63], x[79], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-    }
-#endif
-  };
-
-  // Each thread's step columns: 34 instructions.
-  struct columns {
-    static constexpr unsigned in_words = 48;
+    static constexpr unsigned in_words = 65;
     static constexpr unsigned out_words = 18;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
           "mov.b32 %0, %18;\n\t"
-          "add.cc.u32 %1, %19, %34;\n\t"
-          "addc.cc.u32 %2, %20, %35;\n\t"
-          "addc.cc.u32 %3, %21, %36;\n\t"
-          "addc.cc.u32 %4, %22, %37;\n\t"
-          "addc.cc.u32 %5, %23, %38;\n\t"
-          "addc.cc.u32 %6, %24, %39;\n\t"
-          "addc.cc.u32 %7, %25, %40;\n\t"
-          "addc.cc.u32 %8, %26, %41;\n\t"
-          "addc.cc.u32 %9, %27, %42;\n\t"
-          "addc.cc.u32 %10, %28, %43;\n\t"
-          "addc.cc.u32 %11, %29, %44;\n\t"
-          "addc.cc.u32 %12, %30, %45;\n\t"
-          "addc.cc.u32 %13, %31, %46;\n\t"
-          "addc.cc.u32 %14, %32, %47;\n\t"
-          "addc.cc.u32 %15, %33, %48;\n\t"
-          "addc.cc.u32 %16, %49, 0;\n\t"
-          "addc.u32 %17, 0, 0;\n\t"
-          "add.cc.u32 %2, %2, %50;\n\t"
-          "addc.cc.u32 %3, %3, %51;\n\t"
-          "addc.cc.u32 %4, %4, %52;\n\t"
-          "addc.cc.u32 %5, %5, %53;\n\t"
-          "addc.cc.u32 %6, %6, %54;\n\t"
-          "addc.cc.u32 %7, %7, %55;\n\t"
-          "addc.cc.u32 %8, %8, %56;\n\t"
-          "addc.cc.u32 %9, %9, %57;\n\t"
-          "addc.cc.u32 %10, %10, %58;\n\t"
-          "addc.cc.u32 %11, %11, %59;\n\t"
-          "addc.cc.u32 %12, %12, %60;\n\t"
-          "addc.cc.u32 %13, %13, %61;\n\t"
-          "addc.cc.u32 %14, %14, %62;\n\t"
-          "addc.cc.u32 %15, %15, %63;\n\t"
-          "addc.cc.u32 %16, %16, %64;\n\t"
-          "addc.u32 %17, %17, %65;\n\t"
+          "mov.b32 %1, %19;\n\t"
+          "mov.b32 %2, %20;\n\t"
+          "mov.b32 %3, %21;\n\t"
+          "mov.b32 %4, %22;\n\t"
+          "mov.b32 %5, %23;\n\t"
+          "mov.b32 %6, %24;\n\t"
+          "mov.b32 %7, %25;\n\t"
+          "mov.b32 %8, %26;\n\t"
+          "mov.b32 %9, %27;\n\t"
+          "mov.b32 %10, %28;\n\t"
+          "mov.b32 %11, %29;\n\t"
+          "mov.b32 %12, %30;\n\t"
+          "mov.b32 %13, %31;\n\t"
+          "mov.b32 %14, %32;\n\t"
+          "mov.b32 %15, %33;\n\t"
+          "mov.b32 %16, %34;\n\t"
+          "mov.b32 %17, %35;\n\t"
+          "mad.lo.cc.u32 %0, %36, %67, %0;\n\t"
+          "madc.lo.cc.u32 %1, %36, %68, %1;\n\t"
+          "madc.lo.cc.u32 %2, %36, %69, %2;\n\t"
+          "madc.lo.cc.u32 %3, %36, %70, %3;\n\t"
+          "madc.lo.cc.u32 %4, %36, %71, %4;\n\t"
+          "madc.lo.cc.u32 %5, %36, %72, %5;\n\t"
+          "madc.lo.cc.u32 %6, %36, %73, %6;\n\t"
+          "madc.lo.cc.u32 %7, %36, %74, %7;\n\t"
+          "madc.lo.cc.u32 %8, %36, %75, %8;\n\t"
+          "madc.lo.cc.u32 %9, %36, %76, %9;\n\t"
+          "madc.lo.cc.u32 %10, %36, %77, %10;\n\t"
+          "madc.lo.cc.u32 %11, %36, %78, %11;\n\t"
+          "madc.lo.cc.u32 %12, %36, %79, %12;\n\t"
+          "madc.lo.cc.u32 %13, %36, %80, %13;\n\t"
+          "madc.lo.cc.u32 %14, %36, %81, %14;\n\t"
+          "madc.lo.cc.u32 %15, %36, %82, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %36, %67, %1;\n\t"
+          "madc.hi.cc.u32 %2, %36, %68, %2;\n\t"
+          "madc.hi.cc.u32 %3, %36, %69, %3;\n\t"
+          "madc.hi.cc.u32 %4, %36, %70, %4;\n\t"
+          "madc.hi.cc.u32 %5, %36, %71, %5;\n\t"
+          "madc.hi.cc.u32 %6, %36, %72, %6;\n\t"
+          "madc.hi.cc.u32 %7, %36, %73, %7;\n\t"
+          "madc.hi.cc.u32 %8, %36, %74, %8;\n\t"
+          "madc.hi.cc.u32 %9, %36, %75, %9;\n\t"
+          "madc.hi.cc.u32 %10, %36, %76, %10;\n\t"
+          "madc.hi.cc.u32 %11, %36, %77, %11;\n\t"
+          "madc.hi.cc.u32 %12, %36, %78, %12;\n\t"
+          "madc.hi.cc.u32 %13, %36, %79, %13;\n\t"
+          "madc.hi.cc.u32 %14, %36, %80, %14;\n\t"
+          "madc.hi.cc.u32 %15, %36, %81, %15;\n\t"
+          "madc.hi.cc.u32 %16, %36, %82, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %37, %66, %0;\n\t"
+          "madc.lo.cc.u32 %1, %37, %67, %1;\n\t"
+          "madc.lo.cc.u32 %2, %37, %68, %2;\n\t"
+          "madc.lo.cc.u32 %3, %37, %69, %3;\n\t"
+          "madc.lo.cc.u32 %4, %37, %70, %4;\n\t"
+          "madc.lo.cc.u32 %5, %37, %71, %5;\n\t"
+          "madc.lo.cc.u32 %6, %37, %72, %6;\n\t"
+          "madc.lo.cc.u32 %7, %37, %73, %7;\n\t"
+          "madc.lo.cc.u32 %8, %37, %74, %8;\n\t"
+          "madc.lo.cc.u32 %9, %37, %75, %9;\n\t"
+          "madc.lo.cc.u32 %10, %37, %76, %10;\n\t"
+          "madc.lo.cc.u32 %11, %37, %77, %11;\n\t"
+          "madc.lo.cc.u32 %12, %37, %78, %12;\n\t"
+          "madc.lo.cc.u32 %13, %37, %79, %13;\n\t"
+          "madc.lo.cc.u32 %14, %37, %80, %14;\n\t"
+          "madc.lo.cc.u32 %15, %37, %81, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %37, %66, %1;\n\t"
+          "madc.hi.cc.u32 %2, %37, %67, %2;\n\t"
+          "madc.hi.cc.u32 %3, %37, %68, %3;\n\t"
+          "madc.hi.cc.u32 %4, %37, %69, %4;\n\t"
+          "madc.hi.cc.u32 %5, %37, %70, %5;\n\t"
+          "madc.hi.cc.u32 %6, %37, %71, %6;\n\t"
+          "madc.hi.cc.u32 %7, %37, %72, %7;\n\t"
+          "madc.hi.cc.u32 %8, %37, %73, %8;\n\t"
+          "madc.hi.cc.u32 %9, %37, %74, %9;\n\t"
+          "madc.hi.cc.u32 %10, %37, %75, %10;\n\t"
+          "madc.hi.cc.u32 %11, %37, %76, %11;\n\t"
+          "madc.hi.cc.u32 %12, %37, %77, %12;\n\t"
+          "madc.hi.cc.u32 %13, %37, %78, %13;\n\t"
+          "madc.hi.cc.u32 %14, %37, %79, %14;\n\t"
+          "madc.hi.cc.u32 %15, %37, %80, %15;\n\t"
+          "madc.hi.cc.u32 %16, %37, %81, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %38, %65, %0;\n\t"
+          "madc.lo.cc.u32 %1, %38, %66, %1;\n\t"
+          "madc.lo.cc.u32 %2, %38, %67, %2;\n\t"
+          "madc.lo.cc.u32 %3, %38, %68, %3;\n\t"
+          "madc.lo.cc.u32 %4, %38, %69, %4;\n\t"
+          "madc.lo.cc.u32 %5, %38, %70, %5;\n\t"
+          "madc.lo.cc.u32 %6, %38, %71, %6;\n\t"
+          "madc.lo.cc.u32 %7, %38, %72, %7;\n\t"
+          "madc.lo.cc.u32 %8, %38, %73, %8;\n\t"
+          "madc.lo.cc.u32 %9, %38, %74, %9;\n\t"
+          "madc.lo.cc.u32 %10, %38, %75, %10;\n\t"
+          "madc.lo.cc.u32 %11, %38, %76, %11;\n\t"
+          "madc.lo.cc.u32 %12, %38, %77, %12;\n\t"
+          "madc.lo.cc.u32 %13, %38, %78, %13;\n\t"
+          "madc.lo.cc.u32 %14, %38, %79, %14;\n\t"
+          "madc.lo.cc.u32 %15, %38, %80, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %38, %65, %1;\n\t"
+          "madc.hi.cc.u32 %2, %38, %66, %2;\n\t"
+          "madc.hi.cc.u32 %3, %38, %67, %3;\n\t"
+          "madc.hi.cc.u32 %4, %38, %68, %4;\n\t"
+          "madc.hi.cc.u32 %5, %38, %69, %5;\n\t"
+          "madc.hi.cc.u32 %6, %38, %70, %6;\n\t"
+          "madc.hi.cc.u32 %7, %38, %71, %7;\n\t"
+          "madc.hi.cc.u32 %8, %38, %72, %8;\n\t"
+          "madc.hi.cc.u32 %9, %38, %73, %9;\n\t"
+          "madc.hi.cc.u32 %10, %38, %74, %10;\n\t"
+          "madc.hi.cc.u32 %11, %38, %75, %11;\n\t"
+          "madc.hi.cc.u32 %12, %38, %76, %12;\n\t"
+          "madc.hi.cc.u32 %13, %38, %77, %13;\n\t"
+          "madc.hi.cc.u32 %14, %38, %78, %14;\n\t"
+          "madc.hi.cc.u32 %15, %38, %79, %15;\n\t"
+          "madc.hi.cc.u32 %16, %38, %80, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %39, %64, %0;\n\t"
+          "madc.lo.cc.u32 %1, %39, %65, %1;\n\t"
+          "madc.lo.cc.u32 %2, %39, %66, %2;\n\t"
+          "madc.lo.cc.u32 %3, %39, %67, %3;\n\t"
+          "madc.lo.cc.u32 %4, %39, %68, %4;\n\t"
+          "madc.lo.cc.u32 %5, %39, %69, %5;\n\t"
+          "madc.lo.cc.u32 %6, %39, %70, %6;\n\t"
+          "madc.lo.cc.u32 %7, %39, %71, %7;\n\t"
+          "madc.lo.cc.u32 %8, %39, %72, %8;\n\t"
+          "madc.lo.cc.u32 %9, %39, %73, %9;\n\t"
+          "madc.lo.cc.u32 %10, %39, %74, %10;\n\t"
+          "madc.lo.cc.u32 %11, %39, %75, %11;\n\t"
+          "madc.lo.cc.u32 %12, %39, %76, %12;\n\t"
+          "madc.lo.cc.u32 %13, %39, %77, %13;\n\t"
+          "madc.lo.cc.u32 %14, %39, %78, %14;\n\t"
+          "madc.lo.cc.u32 %15, %39, %79, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %39, %64, %1;\n\t"
+          "madc.hi.cc.u32 %2, %39, %65, %2;\n\t"
+          "madc.hi.cc.u32 %3, %39, %66, %3;\n\t"
+          "madc.hi.cc.u32 %4, %39, %67, %4;\n\t"
+          "madc.hi.cc.u32 %5, %39, %68, %5;\n\t"
+          "madc.hi.cc.u32 %6, %39, %69, %6;\n\t"
+          "madc.hi.cc.u32 %7, %39, %70, %7;\n\t"
+          "madc.hi.cc.u32 %8, %39, %71, %8;\n\t"
+          "madc.hi.cc.u32 %9, %39, %72, %9;\n\t"
+          "madc.hi.cc.u32 %10, %39, %73, %10;\n\t"
+          "madc.hi.cc.u32 %11, %39, %74, %11;\n\t"
+          "madc.hi.cc.u32 %12, %39, %75, %12;\n\t"
+          "madc.hi.cc.u32 %13, %39, %76, %13;\n\t"
+          "madc.hi.cc.u32 %14, %39, %77, %14;\n\t"
+          "madc.hi.cc.u32 %15, %39, %78, %15;\n\t"
+          "madc.hi.cc.u32 %16, %39, %79, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %40, %63, %0;\n\t"
+          "madc.lo.cc.u32 %1, %40, %64, %1;\n\t"
+          "madc.lo.cc.u32 %2, %40, %65, %2;\n\t"
+          "madc.lo.cc.u32 %3, %40, %66, %3;\n\t"
+          "madc.lo.cc.u32 %4, %40, %67, %4;\n\t"
+          "madc.lo.cc.u32 %5, %40, %68, %5;\n\t"
+          "madc.lo.cc.u32 %6, %40, %69, %6;\n\t"
+          "madc.lo.cc.u32 %7, %40, %70, %7;\n\t"
+          "madc.lo.cc.u32 %8, %40, %71, %8;\n\t"
+          "madc.lo.cc.u32 %9, %40, %72, %9;\n\t"
+          "madc.lo.cc.u32 %10, %40, %73, %10;\n\t"
+          "madc.lo.cc.u32 %11, %40, %74, %11;\n\t"
+          "madc.lo.cc.u32 %12, %40, %75, %12;\n\t"
+          "madc.lo.cc.u32 %13, %40, %76, %13;\n\t"
+          "madc.lo.cc.u32 %14, %40, %77, %14;\n\t"
+          "madc.lo.cc.u32 %15, %40, %78, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %40, %63, %1;\n\t"
+          "madc.hi.cc.u32 %2, %40, %64, %2;\n\t"
+          "madc.hi.cc.u32 %3, %40, %65, %3;\n\t"
+          "madc.hi.cc.u32 %4, %40, %66, %4;\n\t"
+          "madc.hi.cc.u32 %5, %40, %67, %5;\n\t"
+          "madc.hi.cc.u32 %6, %40, %68, %6;\n\t"
+          "madc.hi.cc.u32 %7, %40, %69, %7;\n\t"
+          "madc.hi.cc.u32 %8, %40, %70, %8;\n\t"
+          "madc.hi.cc.u32 %9, %40, %71, %9;\n\t"
+          "madc.hi.cc.u32 %10, %40, %72, %10;\n\t"
+          "madc.hi.cc.u32 %11, %40, %73, %11;\n\t"
+          "madc.hi.cc.u32 %12, %40, %74, %12;\n\t"
+          "madc.hi.cc.u32 %13, %40, %75, %13;\n\t"
+          "madc.hi.cc.u32 %14, %40, %76, %14;\n\t"
+          "madc.hi.cc.u32 %15, %40, %77, %15;\n\t"
+          "madc.hi.cc.u32 %16, %40, %78, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %41, %62, %0;\n\t"
+          "madc.lo.cc.u32 %1, %41, %63, %1;\n\t"
+          "madc.lo.cc.u32 %2, %41, %64, %2;\n\t"
+          "madc.lo.cc.u32 %3, %41, %65, %3;\n\t"
+          "madc.lo.cc.u32 %4, %41, %66, %4;\n\t"
+          "madc.lo.cc.u32 %5, %41, %67, %5;\n\t"
+          "madc.lo.cc.u32 %6, %41, %68, %6;\n\t"
+          "madc.lo.cc.u32 %7, %41, %69, %7;\n\t"
+          "madc.lo.cc.u32 %8, %41, %70, %8;\n\t"
+          "madc.lo.cc.u32 %9, %41, %71, %9;\n\t"
+          "madc.lo.cc.u32 %10, %41, %72, %10;\n\t"
+          "madc.lo.cc.u32 %11, %41, %73, %11;\n\t"
+          "madc.lo.cc.u32 %12, %41, %74, %12;\n\t"
+          "madc.lo.cc.u32 %13, %41, %75, %13;\n\t"
+          "madc.lo.cc.u32 %14, %41, %76, %14;\n\t"
+          "madc.lo.cc.u32 %15, %41, %77, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %41, %62, %1;\n\t"
+          "madc.hi.cc.u32 %2, %41, %63, %2;\n\t"
+          "madc.hi.cc.u32 %3, %41, %64, %3;\n\t"
+          "madc.hi.cc.u32 %4, %41, %65, %4;\n\t"
+          "madc.hi.cc.u32 %5, %41, %66, %5;\n\t"
+          "madc.hi.cc.u32 %6, %41, %67, %6;\n\t"
+          "madc.hi.cc.u32 %7, %41, %68, %7;\n\t"
+          "madc.hi.cc.u32 %8, %41, %69, %8;\n\t"
+          "madc.hi.cc.u32 %9, %41, %70, %9;\n\t"
+          "madc.hi.cc.u32 %10, %41, %71, %10;\n\t"
+          "madc.hi.cc.u32 %11, %41, %72, %11;\n\t"
+          "madc.hi.cc.u32 %12, %41, %73, %12;\n\t"
+          "madc.hi.cc.u32 %13, %41, %74, %13;\n\t"
+          "madc.hi.cc.u32 %14, %41, %75, %14;\n\t"
+          "madc.hi.cc.u32 %15, %41, %76, %15;\n\t"
+          "madc.hi.cc.u32 %16, %41, %77, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %42, %61, %0;\n\t"
+          "madc.lo.cc.u32 %1, %42, %62, %1;\n\t"
+          "madc.lo.cc.u32 %2, %42, %63, %2;\n\t"
+          "madc.lo.cc.u32 %3, %42, %64, %3;\n\t"
+          "madc.lo.cc.u32 %4, %42, %65, %4;\n\t"
+          "madc.lo.cc.u32 %5, %42, %66, %5;\n\t"
+          "madc.lo.cc.u32 %6, %42, %67, %6;\n\t"
+          "madc.lo.cc.u32 %7, %42, %68, %7;\n\t"
+          "madc.lo.cc.u32 %8, %42, %69, %8;\n\t"
+          "madc.lo.cc.u32 %9, %42, %70, %9;\n\t"
+          "madc.lo.cc.u32 %10, %42, %71, %10;\n\t"
+          "madc.lo.cc.u32 %11, %42, %72, %11;\n\t"
+          "madc.lo.cc.u32 %12, %42, %73, %12;\n\t"
+          "madc.lo.cc.u32 %13, %42, %74, %13;\n\t"
+          "madc.lo.cc.u32 %14, %42, %75, %14;\n\t"
+          "madc.lo.cc.u32 %15, %42, %76, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %42, %61, %1;\n\t"
+          "madc.hi.cc.u32 %2, %42, %62, %2;\n\t"
+          "madc.hi.cc.u32 %3, %42, %63, %3;\n\t"
+          "madc.hi.cc.u32 %4, %42, %64, %4;\n\t"
+          "madc.hi.cc.u32 %5, %42, %65, %5;\n\t"
+          "madc.hi.cc.u32 %6, %42, %66, %6;\n\t"
+          "madc.hi.cc.u32 %7, %42, %67, %7;\n\t"
+          "madc.hi.cc.u32 %8, %42, %68, %8;\n\t"
+          "madc.hi.cc.u32 %9, %42, %69, %9;\n\t"
+          "madc.hi.cc.u32 %10, %42, %70, %10;\n\t"
+          "madc.hi.cc.u32 %11, %42, %71, %11;\n\t"
+          "madc.hi.cc.u32 %12, %42, %72, %12;\n\t"
+          "madc.hi.cc.u32 %13, %42, %73, %13;\n\t"
+          "madc.hi.cc.u32 %14, %42, %74, %14;\n\t"
+          "madc.hi.cc.u32 %15, %42, %75, %15;\n\t"
+          "madc.hi.cc.u32 %16, %42, %76, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %43, %60, %0;\n\t"
+          "madc.lo.cc.u32 %1, %43, %61, %1;\n\t"
+          "madc.lo.cc.u32 %2, %43, %62, %2;\n\t"
+          "madc.lo.cc.u32 %3, %43, %63, %3;\n\t"
+          "madc.lo.cc.u32 %4, %43, %64, %4;\n\t"
+          "madc.lo.cc.u32 %5, %43, %65, %5;\n\t"
+          "madc.lo.cc.u32 %6, %43, %66, %6;\n\t"
+          "madc.lo.cc.u32 %7, %43, %67, %7;\n\t"
+          "madc.lo.cc.u32 %8, %43, %68, %8;\n\t"
+          "madc.lo.cc.u32 %9, %43, %69, %9;\n\t"
+          "madc.lo.cc.u32 %10, %43, %70, %10;\n\t"
+          "madc.lo.cc.u32 %11, %43, %71, %11;\n\t"
+          "madc.lo.cc.u32 %12, %43, %72, %12;\n\t"
+          "madc.lo.cc.u32 %13, %43, %73, %13;\n\t"
+          "madc.lo.cc.u32 %14, %43, %74, %14;\n\t"
+          "madc.lo.cc.u32 %15, %43, %75, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %43, %60, %1;\n\t"
+          "madc.hi.cc.u32 %2, %43, %61, %2;\n\t"
+          "madc.hi.cc.u32 %3, %43, %62, %3;\n\t"
+          "madc.hi.cc.u32 %4, %43, %63, %4;\n\t"
+          "madc.hi.cc.u32 %5, %43, %64, %5;\n\t"
+          "madc.hi.cc.u32 %6, %43, %65, %6;\n\t"
+          "madc.hi.cc.u32 %7, %43, %66, %7;\n\t"
+          "madc.hi.cc.u32 %8, %43, %67, %8;\n\t"
+          "madc.hi.cc.u32 %9, %43, %68, %9;\n\t"
+          "madc.hi.cc.u32 %10, %43, %69, %10;\n\t"
+          "madc.hi.cc.u32 %11, %43, %70, %11;\n\t"
+          "madc.hi.cc.u32 %12, %43, %71, %12;\n\t"
+          "madc.hi.cc.u32 %13, %43, %72, %13;\n\t"
+          "madc.hi.cc.u32 %14, %43, %73, %14;\n\t"
+          "madc.hi.cc.u32 %15, %43, %74, %15;\n\t"
+          "madc.hi.cc.u32 %16, %43, %75, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %44, %59, %0;\n\t"
+          "madc.lo.cc.u32 %1, %44, %60, %1;\n\t"
+          "madc.lo.cc.u32 %2, %44, %61, %2;\n\t"
+          "madc.lo.cc.u32 %3, %44, %62, %3;\n\t"
+          "madc.lo.cc.u32 %4, %44, %63, %4;\n\t"
+          "madc.lo.cc.u32 %5, %44, %64, %5;\n\t"
+          "madc.lo.cc.u32 %6, %44, %65, %6;\n\t"
+          "madc.lo.cc.u32 %7, %44, %66, %7;\n\t"
+          "madc.lo.cc.u32 %8, %44, %67, %8;\n\t"
+          "madc.lo.cc.u32 %9, %44, %68, %9;\n\t"
+          "madc.lo.cc.u32 %10, %44, %69, %10;\n\t"
+          "madc.lo.cc.u32 %11, %44, %70, %11;\n\t"
+          "madc.lo.cc.u32 %12, %44, %71, %12;\n\t"
+          "madc.lo.cc.u32 %13, %44, %72, %13;\n\t"
+          "madc.lo.cc.u32 %14, %44, %73, %14;\n\t"
+          "madc.lo.cc.u32 %15, %44, %74, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %44, %59, %1;\n\t"
+          "madc.hi.cc.u32 %2, %44, %60, %2;\n\t"
+          "madc.hi.cc.u32 %3, %44, %61, %3;\n\t"
+          "madc.hi.cc.u32 %4, %44, %62, %4;\n\t"
+          "madc.hi.cc.u32 %5, %44, %63, %5;\n\t"
+          "madc.hi.cc.u32 %6, %44, %64, %6;\n\t"
+          "madc.hi.cc.u32 %7, %44, %65, %7;\n\t"
+          "madc.hi.cc.u32 %8, %44, %66, %8;\n\t"
+          "madc.hi.cc.u32 %9, %44, %67, %9;\n\t"
+          "madc.hi.cc.u32 %10, %44, %68, %10;\n\t"
+          "madc.hi.cc.u32 %11, %44, %69, %11;\n\t"
+          "madc.hi.cc.u32 %12, %44, %70, %12;\n\t"
+          "madc.hi.cc.u32 %13, %44, %71, %13;\n\t"
+          "madc.hi.cc.u32 %14, %44, %72, %14;\n\t"
+          "madc.hi.cc.u32 %15, %44, %73, %15;\n\t"
+          "madc.hi.cc.u32 %16, %44, %74, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %45, %58, %0;\n\t"
+          "madc.lo.cc.u32 %1, %45, %59, %1;\n\t"
+          "madc.lo.cc.u32 %2, %45, %60, %2;\n\t"
+          "madc.lo.cc.u32 %3, %45, %61, %3;\n\t"
+          "madc.lo.cc.u32 %4, %45, %62, %4;\n\t"
+          "madc.lo.cc.u32 %5, %45, %63, %5;\n\t"
+          "madc.lo.cc.u32 %6, %45, %64, %6;\n\t"
+          "madc.lo.cc.u32 %7, %45, %65, %7;\n\t"
+          "madc.lo.cc.u32 %8, %45, %66, %8;\n\t"
+          "madc.lo.cc.u32 %9, %45, %67, %9;\n\t"
+          "madc.lo.cc.u32 %10, %45, %68, %10;\n\t"
+          "madc.lo.cc.u32 %11, %45, %69, %11;\n\t"
+          "madc.lo.cc.u32 %12, %45, %70, %12;\n\t"
+          "madc.lo.cc.u32 %13, %45, %71, %13;\n\t"
+          "madc.lo.cc.u32 %14, %45, %72, %14;\n\t"
+          "madc.lo.cc.u32 %15, %45, %73, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %45, %58, %1;\n\t"
+          "madc.hi.cc.u32 %2, %45, %59, %2;\n\t"
+          "madc.hi.cc.u32 %3, %45, %60, %3;\n\t"
+          "madc.hi.cc.u32 %4, %45, %61, %4;\n\t"
+          "madc.hi.cc.u32 %5, %45, %62, %5;\n\t"
+          "madc.hi.cc.u32 %6, %45, %63, %6;\n\t"
+          "madc.hi.cc.u32 %7, %45, %64, %7;\n\t"
+          "madc.hi.cc.u32 %8, %45, %65, %8;\n\t"
+          "madc.hi.cc.u32 %9, %45, %66, %9;\n\t"
+          "madc.hi.cc.u32 %10, %45, %67, %10;\n\t"
+          "madc.hi.cc.u32 %11, %45, %68, %11;\n\t"
+          "madc.hi.cc.u32 %12, %45, %69, %12;\n\t"
+          "madc.hi.cc.u32 %13, %45, %70, %13;\n\t"
+          "madc.hi.cc.u32 %14, %45, %71, %14;\n\t"
+          "madc.hi.cc.u32 %15, %45, %72, %15;\n\t"
+          "madc.hi.cc.u32 %16, %45, %73, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %46, %57, %0;\n\t"
+          "madc.lo.cc.u32 %1, %46, %58, %1;\n\t"
+          "madc.lo.cc.u32 %2, %46, %59, %2;\n\t"
+          "madc.lo.cc.u32 %3, %46, %60, %3;\n\t"
+          "madc.lo.cc.u32 %4, %46, %61, %4;\n\t"
+          "madc.lo.cc.u32 %5, %46, %62, %5;\n\t"
+          "madc.lo.cc.u32 %6, %46, %63, %6;\n\t"
+          "madc.lo.cc.u32 %7, %46, %64, %7;\n\t"
+          "madc.lo.cc.u32 %8, %46, %65, %8;\n\t"
+          "madc.lo.cc.u32 %9, %46, %66, %9;\n\t"
+          "madc.lo.cc.u32 %10, %46, %67, %10;\n\t"
+          "madc.lo.cc.u32 %11, %46, %68, %11;\n\t"
+          "madc.lo.cc.u32 %12, %46, %69, %12;\n\t"
+          "madc.lo.cc.u32 %13, %46, %70, %13;\n\t"
+          "madc.lo.cc.u32 %14, %46, %71, %14;\n\t"
+          "madc.lo.cc.u32 %15, %46, %72, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %46, %57, %1;\n\t"
+          "madc.hi.cc.u32 %2, %46, %58, %2;\n\t"
+          "madc.hi.cc.u32 %3, %46, %59, %3;\n\t"
+          "madc.hi.cc.u32 %4, %46, %60, %4;\n\t"
+          "madc.hi.cc.u32 %5, %46, %61, %5;\n\t"
+          "madc.hi.cc.u32 %6, %46, %62, %6;\n\t"
+          "madc.hi.cc.u32 %7, %46, %63, %7;\n\t"
+          "madc.hi.cc.u32 %8, %46, %64, %8;\n\t"
+          "madc.hi.cc.u32 %9, %46, %65, %9;\n\t"
+          "madc.hi.cc.u32 %10, %46, %66, %10;\n\t"
+          "madc.hi.cc.u32 %11, %46, %67, %11;\n\t"
+          "madc.hi.cc.u32 %12, %46, %68, %12;\n\t"
+          "madc.hi.cc.u32 %13, %46, %69, %13;\n\t"
+          "madc.hi.cc.u32 %14, %46, %70, %14;\n\t"
+          "madc.hi.cc.u32 %15, %46, %71, %15;\n\t"
+          "madc.hi.cc.u32 %16, %46, %72, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %47, %56, %0;\n\t"
+          "madc.lo.cc.u32 %1, %47, %57, %1;\n\t"
+          "madc.lo.cc.u32 %2, %47, %58, %2;\n\t"
+          "madc.lo.cc.u32 %3, %47, %59, %3;\n\t"
+          "madc.lo.cc.u32 %4, %47, %60, %4;\n\t"
+          "madc.lo.cc.u32 %5, %47, %61, %5;\n\t"
+          "madc.lo.cc.u32 %6, %47, %62, %6;\n\t"
+          "madc.lo.cc.u32 %7, %47, %63, %7;\n\t"
+          "madc.lo.cc.u32 %8, %47, %64, %8;\n\t"
+          "madc.lo.cc.u32 %9, %47, %65, %9;\n\t"
+          "madc.lo.cc.u32 %10, %47, %66, %10;\n\t"
+          "madc.lo.cc.u32 %11, %47, %67, %11;\n\t"
+          "madc.lo.cc.u32 %12, %47, %68, %12;\n\t"
+          "madc.lo.cc.u32 %13, %47, %69, %13;\n\t"
+          "madc.lo.cc.u32 %14, %47, %70, %14;\n\t"
+          "madc.lo.cc.u32 %15, %47, %71, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %47, %56, %1;\n\t"
+          "madc.hi.cc.u32 %2, %47, %57, %2;\n\t"
+          "madc.hi.cc.u32 %3, %47, %58, %3;\n\t"
+          "madc.hi.cc.u32 %4, %47, %59, %4;\n\t"
+          "madc.hi.cc.u32 %5, %47, %60, %5;\n\t"
+          "madc.hi.cc.u32 %6, %47, %61, %6;\n\t"
+          "madc.hi.cc.u32 %7, %47, %62, %7;\n\t"
+          "madc.hi.cc.u32 %8, %47, %63, %8;\n\t"
+          "madc.hi.cc.u32 %9, %47, %64, %9;\n\t"
+          "madc.hi.cc.u32 %10, %47, %65, %10;\n\t"
+          "madc.hi.cc.u32 %11, %47, %66, %11;\n\t"
+          "madc.hi.cc.u32 %12, %47, %67, %12;\n\t"
+          "madc.hi.cc.u32 %13, %47, %68, %13;\n\t"
+          "madc.hi.cc.u32 %14, %47, %69, %14;\n\t"
+          "madc.hi.cc.u32 %15, %47, %70, %15;\n\t"
+          "madc.hi.cc.u32 %16, %47, %71, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %48, %55, %0;\n\t"
+          "madc.lo.cc.u32 %1, %48, %56, %1;\n\t"
+          "madc.lo.cc.u32 %2, %48, %57, %2;\n\t"
+          "madc.lo.cc.u32 %3, %48, %58, %3;\n\t"
+          "madc.lo.cc.u32 %4, %48, %59, %4;\n\t"
+          "madc.lo.cc.u32 %5, %48, %60, %5;\n\t"
+          "madc.lo.cc.u32 %6, %48, %61, %6;\n\t"
+          "madc.lo.cc.u32 %7, %48, %62, %7;\n\t"
+          "madc.lo.cc.u32 %8, %48, %63, %8;\n\t"
+          "madc.lo.cc.u32 %9, %48, %64, %9;\n\t"
+          "madc.lo.cc.u32 %10, %48, %65, %10;\n\t"
+          "madc.lo.cc.u32 %11, %48, %66, %11;\n\t"
+          "madc.lo.cc.u32 %12, %48, %67, %12;\n\t"
+          "madc.lo.cc.u32 %13, %48, %68, %13;\n\t"
+          "madc.lo.cc.u32 %14, %48, %69, %14;\n\t"
+          "madc.lo.cc.u32 %15, %48, %70, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %48, %55, %1;\n\t"
+          "madc.hi.cc.u32 %2, %48, %56, %2;\n\t"
+          "madc.hi.cc.u32 %3, %48, %57, %3;\n\t"
+          "madc.hi.cc.u32 %4, %48, %58, %4;\n\t"
+          "madc.hi.cc.u32 %5, %48, %59, %5;\n\t"
+          "madc.hi.cc.u32 %6, %48, %60, %6;\n\t"
+          "madc.hi.cc.u32 %7, %48, %61, %7;\n\t"
+          "madc.hi.cc.u32 %8, %48, %62, %8;\n\t"
+          "madc.hi.cc.u32 %9, %48, %63, %9;\n\t"
+          "madc.hi.cc.u32 %10, %48, %64, %10;\n\t"
+          "madc.hi.cc.u32 %11, %48, %65, %11;\n\t"
+          "madc.hi.cc.u32 %12, %48, %66, %12;\n\t"
+          "madc.hi.cc.u32 %13, %48, %67, %13;\n\t"
+          "madc.hi.cc.u32 %14, %48, %68, %14;\n\t"
+          "madc.hi.cc.u32 %15, %48, %69, %15;\n\t"
+          "madc.hi.cc.u32 %16, %48, %70, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %49, %54, %0;\n\t"
+          "madc.lo.cc.u32 %1, %49, %55, %1;\n\t"
+          "madc.lo.cc.u32 %2, %49, %56, %2;\n\t"
+          "madc.lo.cc.u32 %3, %49, %57, %3;\n\t"
+          "madc.lo.cc.u32 %4, %49, %58, %4;\n\t"
+          "madc.lo.cc.u32 %5, %49, %59, %5;\n\t"
+          "madc.lo.cc.u32 %6, %49, %60, %6;\n\t"
+          "madc.lo.cc.u32 %7, %49, %61, %7;\n\t"
+          "madc.lo.cc.u32 %8, %49, %62, %8;\n\t"
+          "madc.lo.cc.u32 %9, %49, %63, %9;\n\t"
+          "madc.lo.cc.u32 %10, %49, %64, %10;\n\t"
+          "madc.lo.cc.u32 %11, %49, %65, %11;\n\t"
+          "madc.lo.cc.u32 %12, %49, %66, %12;\n\t"
+          "madc.lo.cc.u32 %13, %49, %67, %13;\n\t"
+          "madc.lo.cc.u32 %14, %49, %68, %14;\n\t"
+          "madc.lo.cc.u32 %15, %49, %69, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %49, %54, %1;\n\t"
+          "madc.hi.cc.u32 %2, %49, %55, %2;\n\t"
+          "madc.hi.cc.u32 %3, %49, %56, %3;\n\t"
+          "madc.hi.cc.u32 %4, %49, %57, %4;\n\t"
+          "madc.hi.cc.u32 %5, %49, %58, %5;\n\t"
+          "madc.hi.cc.u32 %6, %49, %59, %6;\n\t"
+          "madc.hi.cc.u32 %7, %49, %60, %7;\n\t"
+          "madc.hi.cc.u32 %8, %49, %61, %8;\n\t"
+          "madc.hi.cc.u32 %9, %49, %62, %9;\n\t"
+          "madc.hi.cc.u32 %10, %49, %63, %10;\n\t"
+          "madc.hi.cc.u32 %11, %49, %64, %11;\n\t"
+          "madc.hi.cc.u32 %12, %49, %65, %12;\n\t"
+          "madc.hi.cc.u32 %13, %49, %66, %13;\n\t"
+          "madc.hi.cc.u32 %14, %49, %67, %14;\n\t"
+          "madc.hi.cc.u32 %15, %49, %68, %15;\n\t"
+          "madc.hi.cc.u32 %16, %49, %69, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %50, %53, %0;\n\t"
+          "madc.lo.cc.u32 %1, %50, %54, %1;\n\t"
+          "madc.lo.cc.u32 %2, %50, %55, %2;\n\t"
+          "madc.lo.cc.u32 %3, %50, %56, %3;\n\t"
+          "madc.lo.cc.u32 %4, %50, %57, %4;\n\t"
+          "madc.lo.cc.u32 %5, %50, %58, %5;\n\t"
+          "madc.lo.cc.u32 %6, %50, %59, %6;\n\t"
+          "madc.lo.cc.u32 %7, %50, %60, %7;\n\t"
+          "madc.lo.cc.u32 %8, %50, %61, %8;\n\t"
+          "madc.lo.cc.u32 %9, %50, %62, %9;\n\t"
+          "madc.lo.cc.u32 %10, %50, %63, %10;\n\t"
+          "madc.lo.cc.u32 %11, %50, %64, %11;\n\t"
+          "madc.lo.cc.u32 %12, %50, %65, %12;\n\t"
+          "madc.lo.cc.u32 %13, %50, %66, %13;\n\t"
+          "madc.lo.cc.u32 %14, %50, %67, %14;\n\t"
+          "madc.lo.cc.u32 %15, %50, %68, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %50, %53, %1;\n\t"
+          "madc.hi.cc.u32 %2, %50, %54, %2;\n\t"
+          "madc.hi.cc.u32 %3, %50, %55, %3;\n\t"
+          "madc.hi.cc.u32 %4, %50, %56, %4;\n\t"
+          "madc.hi.cc.u32 %5, %50, %57, %5;\n\t"
+          "madc.hi.cc.u32 %6, %50, %58, %6;\n\t"
+          "madc.hi.cc.u32 %7, %50, %59, %7;\n\t"
+          "madc.hi.cc.u32 %8, %50, %60, %8;\n\t"
+          "madc.hi.cc.u32 %9, %50, %61, %9;\n\t"
+          "madc.hi.cc.u32 %10, %50, %62, %10;\n\t"
+          "madc.hi.cc.u32 %11, %50, %63, %11;\n\t"
+          "madc.hi.cc.u32 %12, %50, %64, %12;\n\t"
+          "madc.hi.cc.u32 %13, %50, %65, %13;\n\t"
+          "madc.hi.cc.u32 %14, %50, %66, %14;\n\t"
+          "madc.hi.cc.u32 %15, %50, %67, %15;\n\t"
+          "madc.hi.cc.u32 %16, %50, %68, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %51, %52, %0;\n\t"
+          "madc.lo.cc.u32 %1, %51, %53, %1;\n\t"
+          "madc.lo.cc.u32 %2, %51, %54, %2;\n\t"
+          "madc.lo.cc.u32 %3, %51, %55, %3;\n\t"
+          "madc.lo.cc.u32 %4, %51, %56, %4;\n\t"
+          "madc.lo.cc.u32 %5, %51, %57, %5;\n\t"
+          "madc.lo.cc.u32 %6, %51, %58, %6;\n\t"
+          "madc.lo.cc.u32 %7, %51, %59, %7;\n\t"
+          "madc.lo.cc.u32 %8, %51, %60, %8;\n\t"
+          "madc.lo.cc.u32 %9, %51, %61, %9;\n\t"
+          "madc.lo.cc.u32 %10, %51, %62, %10;\n\t"
+          "madc.lo.cc.u32 %11, %51, %63, %11;\n\t"
+          "madc.lo.cc.u32 %12, %51, %64, %12;\n\t"
+          "madc.lo.cc.u32 %13, %51, %65, %13;\n\t"
+          "madc.lo.cc.u32 %14, %51, %66, %14;\n\t"
+          "madc.lo.cc.u32 %15, %51, %67, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %51, %52, %1;\n\t"
+          "madc.hi.cc.u32 %2, %51, %53, %2;\n\t"
+          "madc.hi.cc.u32 %3, %51, %54, %3;\n\t"
+          "madc.hi.cc.u32 %4, %51, %55, %4;\n\t"
+          "madc.hi.cc.u32 %5, %51, %56, %5;\n\t"
+          "madc.hi.cc.u32 %6, %51, %57, %6;\n\t"
+          "madc.hi.cc.u32 %7, %51, %58, %7;\n\t"
+          "madc.hi.cc.u32 %8, %51, %59, %8;\n\t"
+          "madc.hi.cc.u32 %9, %51, %60, %9;\n\t"
+          "madc.hi.cc.u32 %10, %51, %61, %10;\n\t"
+          "madc.hi.cc.u32 %11, %51, %62, %11;\n\t"
+          "madc.hi.cc.u32 %12, %51, %63, %12;\n\t"
+          "madc.hi.cc.u32 %13, %51, %64, %13;\n\t"
+          "madc.hi.cc.u32 %14, %51, %65, %14;\n\t"
+          "madc.hi.cc.u32 %15, %51, %66, %15;\n\t"
+          "madc.hi.cc.u32 %16, %51, %67, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
           "}"
           : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64])
       );
     }
 #endif
@@ -5489,39 +4479,641 @@ struct mul {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
       y[0] = ptx_mov(x[0]);
-      y[1] = ptx_add_cc(cf, x[1], x[16]);
-      y[2] = ptx_addc_cc(cf, x[2], x[17]);
-      y[3] = ptx_addc_cc(cf, x[3], x[18]);
-      y[4] = ptx_addc_cc(cf, x[4], x[19]);
-      y[5] = ptx_addc_cc(cf, x[5], x[20]);
-      y[6] = ptx_addc_cc(cf, x[6], x[21]);
-      y[7] = ptx_addc_cc(cf, x[7], x[22]);
-      y[8] = ptx_addc_cc(cf, x[8], x[23]);
-      y[9] = ptx_addc_cc(cf, x[9], x[24]);
-      y[10] = ptx_addc_cc(cf, x[10], x[25]);
-      y[11] = ptx_addc_cc(cf, x[11], x[26]);
-      y[12] = ptx_addc_cc(cf, x[12], x[27]);
-      y[13] = ptx_addc_cc(cf, x[13], x[28]);
-      y[14] = ptx_addc_cc(cf, x[14], x[29]);
-      y[15] = ptx_addc_cc(cf, x[15], x[30]);
-      y[16] = ptx_addc_cc(cf, x[31], 0u);
-      y[17] = ptx_addc(cf, 0u, 0u);
-      y[2] = ptx_add_cc(cf, y[2], x[32]);
-      y[3] = ptx_addc_cc(cf, y[3], x[33]);
-      y[4] = ptx_addc_cc(cf, y[4], x[34]);
-      y[5] = ptx_addc_cc(cf, y[5], x[35]);
-      y[6] = ptx_addc_cc(cf, y[6], x[36]);
-      y[7] = ptx_addc_cc(cf, y[7], x[37]);
-      y[8] = ptx_addc_cc(cf, y[8], x[38]);
-      y[9] = ptx_addc_cc(cf, y[9], x[39]);
-      y[10] = ptx_addc_cc(cf, y[10], x[40]);
-      y[11] = ptx_addc_cc(cf, y[11], x[41]);
-      y[12] = ptx_addc_cc(cf, y[12], x[42]);
-      y[13] = ptx_addc_cc(cf, y[13], x[43]);
-      y[14] = ptx_addc_cc(cf, y[14], x[44]);
-      y[15] = ptx_addc_cc(cf, y[15], x[45]);
-      y[16] = ptx_addc_cc(cf, y[16], x[46]);
-      y[17] = ptx_addc(cf, y[17], x[47]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[10] = ptx_mov(x[10]);
+      y[11] = ptx_mov(x[11]);
+      y[12] = ptx_mov(x[12]);
+      y[13] = ptx_mov(x[13]);
+      y[14] = ptx_mov(x[14]);
+      y[15] = ptx_mov(x[15]);
+      y[16] = ptx_mov(x[16]);
+      y[17] = ptx_mov(x[17]);
+      y[0] = ptx_mad_lo_cc(cf, x[18], x[49], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[18], x[50], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[18], x[51], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[18], x[52], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[18], x[53], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[18], x[54], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[18], x[55], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[18], x[56], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[18], x[57], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[18], x[58], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[18], x[59], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[18], x[60], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[18], x[61], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[18], x[62], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[18], x[63], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[18], x[64], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[18], x[49], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[18], x[50], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[18], x[51], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[18], x[52], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[18], x[53], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[18], x[54], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[18], x[55], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[18], x[56], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[18], x[57], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[18], x[58], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[18], x[59], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[18], x[60], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[18], x[61], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[18], x[62], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[18], x[63], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[18], x[64], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[19], x[48], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[19], x[49], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[19], x[50], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[19], x[51], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[19], x[52], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[19], x[53], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[19], x[54], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[19], x[55], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[19], x[56], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[19], x[57], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[19], x[58], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[19], x[59], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[19], x[60], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[19], x[61], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[19], x[62], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[19], x[63], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[19], x[48], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[19], x[49], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[19], x[50], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[19], x[51], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[19], x[52], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[19], x[53], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[19], x[54], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[19], x[55], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[19], x[56], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[19], x[57], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[19], x[58], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[19], x[59], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[19], x[60], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[19], x[61], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[19], x[62], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[19], x[63], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[20], x[47], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[20], x[48], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[20], x[49], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[20], x[50], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[20], x[51], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[20], x[52], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[20], x[53], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[20], x[54], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[20], x[55], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[20], x[56], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[20], x[57], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[20], x[58], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[20], x[59], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[20], x[60], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[20], x[61], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[20], x[62], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[20], x[47], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[20], x[48], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[20], x[49], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[20], x[50], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[20], x[51], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[20], x[52], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[20], x[53], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[20], x[54], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[20], x[55], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[20], x[56], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[20], x[57], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[20], x[58], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[20], x[59], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[20], x[60], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[20], x[61], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[20], x[62], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[21], x[46], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[21], x[47], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[21], x[48], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[21], x[49], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[21], x[50], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[21], x[51], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[21], x[52], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[21], x[53], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[21], x[54], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[21], x[55], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[21], x[56], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[21], x[57], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[21], x[58], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[21], x[59], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[21], x[60], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[21], x[61], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[21], x[46], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[21], x[47], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[21], x[48], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[21], x[49], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[21], x[50], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[21], x[51], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[21], x[52], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[21], x[53], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[21], x[54], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[21], x[55], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[21], x[56], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[21], x[57], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[21], x[58], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[21], x[59], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[21], x[60], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[21], x[61], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[22], x[45], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[22], x[46], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[22], x[47], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[22], x[48], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[22], x[49], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[22], x[50], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[22], x[51], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[22], x[52], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[22], x[53], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[22], x[54], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[22], x[55], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[22], x[56], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[22], x[57], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[22], x[58], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[22], x[59], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[22], x[60], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[22], x[45], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[22], x[46], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[22], x[47], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[22], x[48], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[22], x[49], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[22], x[50], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[22], x[51], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[22], x[52], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[22], x[53], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[22], x[54], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[22], x[55], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[22], x[56], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[22], x[57], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[22], x[58], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[22], x[59], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[22], x[60], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[23], x[44], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[23], x[45], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[23], x[46], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[23], x[47], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[23], x[48], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[23], x[49], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[23], x[50], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[23], x[51], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[23], x[52], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[23], x[53], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[23], x[54], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[23], x[55], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[23], x[56], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[23], x[57], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[23], x[58], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[23], x[59], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[23], x[44], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[23], x[45], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[23], x[46], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[23], x[47], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[23], x[48], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[23], x[49], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[23], x[50], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[23], x[51], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[23], x[52], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[23], x[53], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[23], x[54], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[23], x[55], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[23], x[56], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[23], x[57], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[23], x[58], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[23], x[59], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[24], x[43], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[24], x[44], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[24], x[45], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[24], x[46], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[24], x[47], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[24], x[48], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[24], x[49], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[24], x[50], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[24], x[51], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[24], x[52], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[24], x[53], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[24], x[54], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[24], x[55], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[24], x[56], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[24], x[57], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[24], x[58], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[24], x[43], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[24], x[44], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[24], x[45], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[24], x[46], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[24], x[47], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[24], x[48], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[24], x[49], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[24], x[50], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[24], x[51], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[24], x[52], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[24], x[53], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[24], x[54], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[24], x[55], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[24], x[56], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[24], x[57], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[24], x[58], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[25], x[42], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[25], x[43], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[25], x[44], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[25], x[45], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[25], x[46], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[25], x[47], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[25], x[48], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[25], x[49], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[25], x[50], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[25], x[51], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[25], x[52], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[25], x[53], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[25], x[54], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[25], x[55], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[25], x[56], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[25], x[57], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[25], x[42], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[25], x[43], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[25], x[44], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[25], x[45], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[25], x[46], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[25], x[47], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[25], x[48], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[25], x[49], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[25], x[50], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[25], x[51], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[25], x[52], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[25], x[53], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[25], x[54], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[25], x[55], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[25], x[56], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[25], x[57], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[26], x[41], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[26], x[42], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[26], x[43], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[26], x[44], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[26], x[45], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[26], x[46], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[26], x[47], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[26], x[48], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[26], x[49], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[26], x[50], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[26], x[51], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[26], x[52], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[26], x[53], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[26], x[54], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[26], x[55], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[26], x[56], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[26], x[41], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[26], x[42], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[26], x[43], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[26], x[44], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[26], x[45], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[26], x[46], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[26], x[47], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[26], x[48], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[26], x[49], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[26], x[50], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[26], x[51], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[26], x[52], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[26], x[53], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[26], x[54], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[26], x[55], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[26], x[56], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[27], x[40], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[27], x[41], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[27], x[42], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[27], x[43], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[27], x[44], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[27], x[45], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[27], x[46], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[27], x[47], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[27], x[48], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[27], x[49], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[27], x[50], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[27], x[51], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[27], x[52], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[27], x[53], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[27], x[54], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[27], x[55], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[27], x[40], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[27], x[41], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[27], x[42], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[27], x[43], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[27], x[44], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[27], x[45], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[27], x[46], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[27], x[47], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[27], x[48], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[27], x[49], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[27], x[50], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[27], x[51], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[27], x[52], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[27], x[53], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[27], x[54], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[27], x[55], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[28], x[39], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[28], x[40], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[28], x[41], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[28], x[42], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[28], x[43], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[28], x[44], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[28], x[45], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[28], x[46], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[28], x[47], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[28], x[48], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[28], x[49], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[28], x[50], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[28], x[51], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[28], x[52], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[28], x[53], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[28], x[54], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[28], x[39], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[28], x[40], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[28], x[41], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[28], x[42], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[28], x[43], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[28], x[44], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[28], x[45], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[28], x[46], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[28], x[47], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[28], x[48], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[28], x[49], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[28], x[50], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[28], x[51], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[28], x[52], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[28], x[53], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[28], x[54], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[29], x[38], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[29], x[39], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[29], x[40], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[29], x[41], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[29], x[42], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[29], x[43], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[29], x[44], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[29], x[45], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[29], x[46], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[29], x[47], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[29], x[48], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[29], x[49], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[29], x[50], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[29], x[51], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[29], x[52], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[29], x[53], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[29], x[38], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[29], x[39], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[29], x[40], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[29], x[41], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[29], x[42], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[29], x[43], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[29], x[44], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[29], x[45], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[29], x[46], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[29], x[47], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[29], x[48], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[29], x[49], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[29], x[50], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[29], x[51], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[29], x[52], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[29], x[53], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[30], x[37], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[30], x[38], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[30], x[39], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[30], x[40], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[30], x[41], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[30], x[42], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[30], x[43], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[30], x[44], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[30], x[45], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[30], x[46], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[30], x[47], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[30], x[48], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[30], x[49], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[30], x[50], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[30], x[51], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[30], x[52], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[30], x[37], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[30], x[38], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[30], x[39], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[30], x[40], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[30], x[41], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[30], x[42], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[30], x[43], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[30], x[44], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[30], x[45], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[30], x[46], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[30], x[47], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[30], x[48], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[30], x[49], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[30], x[50], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[30], x[51], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[30], x[52], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[31], x[36], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[31], x[37], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[31], x[38], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[31], x[39], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[31], x[40], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[31], x[41], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[31], x[42], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[31], x[43], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[31], x[44], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[31], x[45], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[31], x[46], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[31], x[47], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[31], x[48], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[31], x[49], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[31], x[50], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[31], x[51], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[31], x[36], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[31], x[37], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[31], x[38], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[31], x[39], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[31], x[40], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[31], x[41], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[31], x[42], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[31], x[43], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[31], x[44], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[31], x[45], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[31], x[46], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[31], x[47], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[31], x[48], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[31], x[49], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[31], x[50], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[31], x[51], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[32], x[35], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[32], x[36], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[32], x[37], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[32], x[38], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[32], x[39], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[32], x[40], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[32], x[41], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[32], x[42], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[32], x[43], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[32], x[44], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[32], x[45], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[32], x[46], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[32], x[47], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[32], x[48], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[32], x[49], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[32], x[50], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[32], x[35], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[32], x[36], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[32], x[37], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[32], x[38], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[32], x[39], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[32], x[40], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[32], x[41], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[32], x[42], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[32], x[43], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[32], x[44], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[32], x[45], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[32], x[46], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[32], x[47], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[32], x[48], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[32], x[49], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[32], x[50], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[33], x[34], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[33], x[35], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[33], x[36], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[33], x[37], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[33], x[38], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[33], x[39], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[33], x[40], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[33], x[41], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[33], x[42], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[33], x[43], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[33], x[44], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[33], x[45], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[33], x[46], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[33], x[47], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[33], x[48], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[33], x[49], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[33], x[34], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[33], x[35], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[33], x[36], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[33], x[37], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[33], x[38], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[33], x[39], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[33], x[40], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[33], x[41], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[33], x[42], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[33], x[43], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[33], x[44], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[33], x[45], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[33], x[46], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[33], x[47], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[33], x[48], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[33], x[49], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+    }
+#endif
+  };
+
+  // Each thread's step split: 18 instructions.
+  struct split {
+    static constexpr unsigned in_words = 18;
+    static constexpr unsigned out_words = 18;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          "mov.b32 %0, %18;\n\t"
+          "mov.b32 %1, %19;\n\t"
+          "mov.b32 %2, %20;\n\t"
+          "mov.b32 %3, %21;\n\t"
+          "mov.b32 %4, %22;\n\t"
+          "mov.b32 %5, %23;\n\t"
+          "mov.b32 %6, %24;\n\t"
+          "mov.b32 %7, %25;\n\t"
+          "mov.b32 %8, %26;\n\t"
+          "mov.b32 %9, %27;\n\t"
+          "mov.b32 %10, %28;\n\t"
+          "mov.b32 %11, %29;\n\t"
+          "mov.b32 %12, %30;\n\t"
+          "mov.b32 %13, %31;\n\t"
+          "mov.b32 %14, %32;\n\t"
+          "mov.b32 %15, %33;\n\t"
+          "mov.b32 %16, %34;\n\t"
+          "mov.b32 %17, %35;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
+      y[0] = ptx_mov(x[0]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[10] = ptx_mov(x[10]);
+      y[11] = ptx_mov(x[11]);
+      y[12] = ptx_mov(x[12]);
+      y[13] = ptx_mov(x[13]);
+      y[14] = ptx_mov(x[14]);
+      y[15] = ptx_mov(x[15]);
+      y[16] = ptx_mov(x[16]);
+      y[17] = ptx_mov(x[17]);
     }
 #endif
   };
@@ -5683,21 +5275,21 @@ struct mul {
 #ifdef __CUDACC__
   // One thread of the group; every thread of the block calls it (see cuda/group.cuh).
   __device__ __forceinline__ static void thread(uint32_t* y, const uint32_t* x) {
-    uint32_t v_a[16], v_b[16], v_low_columns[48], v_high_columns[48], v_low_d[16], v_low_excess[2], v_high_d[16], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[16], v_low_generate[1], v_low_propagate[1], v_high_s[16], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[16], v_high[16];
+    uint32_t v_a[16], v_b[16], v_low_columns[18], v_high_columns[18], v_low_d[16], v_low_excess[2], v_high_d[16], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[16], v_low_generate[1], v_low_propagate[1], v_high_s[16], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[16], v_high[16];
     for (unsigned i = 0; i < 16; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 16; ++i) v_b[i] = (x + 16)[i];
-    ::mpgen::group::on_device<16>::template product_rows<16, 16, 0, product_row>(v_a, v_b, v_low_columns, v_high_columns);
+    ::mpgen::group::on_device<16>::template product_rows<16, 18, 16, 0, product_row>(v_a, v_b, v_low_columns, v_high_columns);
     {
-      uint32_t in[48], out[18];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = v_low_columns[i];
-      columns::device(out, in);
+      uint32_t in[18], out[18];
+      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = v_low_columns[i];
+      split::device(out, in);
       for (unsigned i = 0; i < 16; ++i) v_low_d[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) v_low_excess[i] = (out + 16)[i];
     }
     {
-      uint32_t in[48], out[18];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = v_high_columns[i];
-      columns::device(out, in);
+      uint32_t in[18], out[18];
+      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = v_high_columns[i];
+      split::device(out, in);
       for (unsigned i = 0; i < 16; ++i) v_high_d[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) v_high_excess[i] = (out + 16)[i];
     }
@@ -5743,21 +5335,21 @@ struct mul {
 
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
-    std::vector<uint32_t> v_a(256), v_b(256), v_low_columns(768), v_high_columns(768), v_low_d(256), v_low_excess(32), v_high_d(256), v_high_excess(32), v_low_in(32), v_high_in(32), v_low_s(256), v_low_generate(16), v_low_propagate(16), v_high_s(256), v_high_generate(16), v_high_propagate(16), v_low_carry(16), v_low_out(16), v_high_carry(16), v_high_out(16), v_low(256), v_high(256);
+    std::vector<uint32_t> v_a(256), v_b(256), v_low_columns(288), v_high_columns(288), v_low_d(256), v_low_excess(32), v_high_d(256), v_high_excess(32), v_low_in(32), v_high_in(32), v_low_s(256), v_low_generate(16), v_low_propagate(16), v_high_s(256), v_high_generate(16), v_high_propagate(16), v_low_carry(16), v_low_out(16), v_high_carry(16), v_high_out(16), v_low(256), v_high(256);
     for (unsigned i = 0; i < 256; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 256; ++i) v_b[i] = (x + 256)[i];
-    ::mpgen::group::on_host::product_rows<0, product_row>(16, 16, v_a.data(), v_b.data(), v_low_columns.data(), v_high_columns.data());
+    ::mpgen::group::on_host::product_rows<0, product_row>(16, 16, 18, v_a.data(), v_b.data(), v_low_columns.data(), v_high_columns.data());
     for (unsigned t = 0; t < 16; ++t) {
-      uint32_t in[48], out[18];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = (&v_low_columns[t * 48])[i];
-      columns::host(out, in);
+      uint32_t in[18], out[18];
+      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = (&v_low_columns[t * 18])[i];
+      split::host(out, in);
       for (unsigned i = 0; i < 16; ++i) (&v_low_d[t * 16])[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) (&v_low_excess[t * 2])[i] = (out + 16)[i];
     }
     for (unsigned t = 0; t < 16; ++t) {
-      uint32_t in[48], out[18];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = (&v_high_columns[t * 48])[i];
-      columns::host(out, in);
+      uint32_t in[18], out[18];
+      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = (&v_high_columns[t * 18])[i];
+      split::host(out, in);
       for (unsigned i = 0; i < 16; ++i) (&v_high_d[t * 16])[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) (&v_high_excess[t * 2])[i] = (out + 16)[i];
     }
@@ -5802,7 +5394,7 @@ struct mul {
 #endif
 };
 
-// mul_lo: a * b mod 2^bits; 903 instructions per thread.
+// mul_lo: a * b mod 2^bits; 649 instructions per thread.
 struct mul_lo {
   static constexpr const char* name = "mul_lo";
   static constexpr unsigned bits = 8192;
@@ -5827,1729 +5419,595 @@ struct mul_lo {
   static constexpr unsigned thread_out_words = 16;
   static constexpr unsigned result_parts = 1;  // result vectors of T Q limbs: 2 for a full product
 
-  // Each thread's step product_row: 768 instructions.
+  // Each thread's step product_row: 578 instructions.
   struct product_row {
-    static constexpr unsigned in_words = 95;
-    static constexpr unsigned out_words = 48;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "mad.lo.cc.u32 %0, %96, %127, %48;\n\t"
-          "madc.hi.cc.u32 %16, %96, %127, %64;\n\t"
-          "addc.u32 %32, %80, 0;\n\t"
-          "mad.lo.cc.u32 %0, %97, %126, %0;\n\t"
-          "madc.hi.cc.u32 %16, %97, %126, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %98, %125, %0;\n\t"
-          "madc.hi.cc.u32 %16, %98, %125, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %99, %124, %0;\n\t"
-          "madc.hi.cc.u32 %16, %99, %124, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %100, %123, %0;\n\t"
-          "madc.hi.cc.u32 %16, %100, %123, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %101, %122, %0;\n\t"
-          "madc.hi.cc.u32 %16, %101, %122, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %102, %121, %0;\n\t"
-          "madc.hi.cc.u32 %16, %102, %121, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %103, %120, %0;\n\t"
-          "madc.hi.cc.u32 %16, %103, %120, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %104, %119, %0;\n\t"
-          "madc.hi.cc.u32 %16, %104, %119, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %105, %118, %0;\n\t"
-          "madc.hi.cc.u32 %16, %105, %118, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %106, %117, %0;\n\t"
-          "madc.hi.cc.u32 %16, %106, %117, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %107, %116, %0;\n\t"
-          "madc.hi.cc.u32 %16, %107, %116, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %108, %115, %0;\n\t"
-          "madc.hi.cc.u32 %16, %108, %115, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %109, %114, %0;\n\t"
-          "madc.hi.cc.u32 %16, %109, %114, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %110, %113, %0;\n\t"
-          "madc.hi.cc.u32 %16, %110, %113, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %111, %112, %0;\n\t"
-          "madc.hi.cc.u32 %16, %111, %112, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %1, %96, %128, %49;\n\t"
-          "madc.hi.cc.u32 %17, %96, %128, %65;\n\t"
-          "addc.u32 %33, %81, 0;\n\t"
-          "mad.lo.cc.u32 %1, %97, %127, %1;\n\t"
-          "madc.hi.cc.u32 %17, %97, %127, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %98, %126, %1;\n\t"
-          "madc.hi.cc.u32 %17, %98, %126, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %99, %125, %1;\n\t"
-          "madc.hi.cc.u32 %17, %99, %125, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %100, %124, %1;\n\t"
-          "madc.hi.cc.u32 %17, %100, %124, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %101, %123, %1;\n\t"
-          "madc.hi.cc.u32 %17, %101, %123, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %102, %122, %1;\n\t"
-          "madc.hi.cc.u32 %17, %102, %122, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %103, %121, %1;\n\t"
-          "madc.hi.cc.u32 %17, %103, %121, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %104, %120, %1;\n\t"
-          "madc.hi.cc.u32 %17, %104, %120, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %105, %119, %1;\n\t"
-          "madc.hi.cc.u32 %17, %105, %119, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %106, %118, %1;\n\t"
-          "madc.hi.cc.u32 %17, %106, %118, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %107, %117, %1;\n\t"
-          "madc.hi.cc.u32 %17, %107, %117, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %108, %116, %1;\n\t"
-          "madc.hi.cc.u32 %17, %108, %116, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %109, %115, %1;\n\t"
-          "madc.hi.cc.u32 %17, %109, %115, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %110, %114, %1;\n\t"
-          "madc.hi.cc.u32 %17, %110, %114, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %111, %113, %1;\n\t"
-          "madc.hi.cc.u32 %17, %111, %113, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %2, %96, %129, %50;\n\t"
-          "madc.hi.cc.u32 %18, %96, %129, %66;\n\t"
-          "addc.u32 %34, %82, 0;\n\t"
-          "mad.lo.cc.u32 %2, %97, %128, %2;\n\t"
-          "madc.hi.cc.u32 %18, %97, %128, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %98, %127, %2;\n\t"
-          "madc.hi.cc.u32 %18, %98, %127, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %99, %126, %2;\n\t"
-          "madc.hi.cc.u32 %18, %99, %126, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %100, %125, %2;\n\t"
-          "madc.hi.cc.u32 %18, %100, %125, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %101, %124, %2;\n\t"
-          "madc.hi.cc.u32 %18, %101, %124, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %102, %123, %2;\n\t"
-          "madc.hi.cc.u32 %18, %102, %123, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %103, %122, %2;\n\t"
-          "madc.hi.cc.u32 %18, %103, %122, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %104, %121, %2;\n\t"
-          "madc.hi.cc.u32 %18, %104, %121, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %105, %120, %2;\n\t"
-          "madc.hi.cc.u32 %18, %105, %120, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %106, %119, %2;\n\t"
-          "madc.hi.cc.u32 %18, %106, %119, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %107, %118, %2;\n\t"
-          "madc.hi.cc.u32 %18, %107, %118, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %108, %117, %2;\n\t"
-          "madc.hi.cc.u32 %18, %108, %117, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %109, %116, %2;\n\t"
-          "madc.hi.cc.u32 %18, %109, %116, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %110, %115, %2;\n\t"
-          "madc.hi.cc.u32 %18, %110, %115, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %111, %114, %2;\n\t"
-          "madc.hi.cc.u32 %18, %111, %114, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %3, %96, %130, %51;\n\t"
-          "madc.hi.cc.u32 %19, %96, %130, %67;\n\t"
-          "addc.u32 %35, %83, 0;\n\t"
-          "mad.lo.cc.u32 %3, %97, %129, %3;\n\t"
-          "madc.hi.cc.u32 %19, %97, %129, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %98, %128, %3;\n\t"
-          "madc.hi.cc.u32 %19, %98, %128, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %99, %127, %3;\n\t"
-          "madc.hi.cc.u32 %19, %99, %127, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %100, %126, %3;\n\t"
-          "madc.hi.cc.u32 %19, %100, %126, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %101, %125, %3;\n\t"
-          "madc.hi.cc.u32 %19, %101, %125, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %102, %124, %3;\n\t"
-          "madc.hi.cc.u32 %19, %102, %124, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %103, %123, %3;\n\t"
-          "madc.hi.cc.u32 %19, %103, %123, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %104, %122, %3;\n\t"
-          "madc.hi.cc.u32 %19, %104, %122, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %105, %121, %3;\n\t"
-          "madc.hi.cc.u32 %19, %105, %121, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %106, %120, %3;\n\t"
-          "madc.hi.cc.u32 %19, %106, %120, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %107, %119, %3;\n\t"
-          "madc.hi.cc.u32 %19, %107, %119, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %108, %118, %3;\n\t"
-          "madc.hi.cc.u32 %19, %108, %118, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %109, %117, %3;\n\t"
-          "madc.hi.cc.u32 %19, %109, %117, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %110, %116, %3;\n\t"
-          "madc.hi.cc.u32 %19, %110, %116, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %111, %115, %3;\n\t"
-          "madc.hi.cc.u32 %19, %111, %115, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %4, %96, %131, %52;\n\t"
-          "madc.hi.cc.u32 %20, %96, %131, %68;\n\t"
-          "addc.u32 %36, %84, 0;\n\t"
-          "mad.lo.cc.u32 %4, %97, %130, %4;\n\t"
-          "madc.hi.cc.u32 %20, %97, %130, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %98, %129, %4;\n\t"
-          "madc.hi.cc.u32 %20, %98, %129, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %99, %128, %4;\n\t"
-          "madc.hi.cc.u32 %20, %99, %128, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %100, %127, %4;\n\t"
-          "madc.hi.cc.u32 %20, %100, %127, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %101, %126, %4;\n\t"
-          "madc.hi.cc.u32 %20, %101, %126, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %102, %125, %4;\n\t"
-          "madc.hi.cc.u32 %20, %102, %125, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %103, %124, %4;\n\t"
-          "madc.hi.cc.u32 %20, %103, %124, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %104, %123, %4;\n\t"
-          "madc.hi.cc.u32 %20, %104, %123, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %105, %122, %4;\n\t"
-          "madc.hi.cc.u32 %20, %105, %122, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %106, %121, %4;\n\t"
-          "madc.hi.cc.u32 %20, %106, %121, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %107, %120, %4;\n\t"
-          "madc.hi.cc.u32 %20, %107, %120, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %108, %119, %4;\n\t"
-          "madc.hi.cc.u32 %20, %108, %119, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %109, %118, %4;\n\t"
-          "madc.hi.cc.u32 %20, %109, %118, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %110, %117, %4;\n\t"
-          "madc.hi.cc.u32 %20, %110, %117, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %111, %116, %4;\n\t"
-          "madc.hi.cc.u32 %20, %111, %116, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %5, %96, %132, %53;\n\t"
-          "madc.hi.cc.u32 %21, %96, %132, %69;\n\t"
-          "addc.u32 %37, %85, 0;\n\t"
-          "mad.lo.cc.u32 %5, %97, %131, %5;\n\t"
-          "madc.hi.cc.u32 %21, %97, %131, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %98, %130, %5;\n\t"
-          "madc.hi.cc.u32 %21, %98, %130, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %99, %129, %5;\n\t"
-          "madc.hi.cc.u32 %21, %99, %129, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %100, %128, %5;\n\t"
-          "madc.hi.cc.u32 %21, %100, %128, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %101, %127, %5;\n\t"
-          "madc.hi.cc.u32 %21, %101, %127, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %102, %126, %5;\n\t"
-          "madc.hi.cc.u32 %21, %102, %126, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %103, %125, %5;\n\t"
-          "madc.hi.cc.u32 %21, %103, %125, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %104, %124, %5;\n\t"
-          "madc.hi.cc.u32 %21, %104, %124, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %105, %123, %5;\n\t"
-          "madc.hi.cc.u32 %21, %105, %123, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %106, %122, %5;\n\t"
-          "madc.hi.cc.u32 %21, %106, %122, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %107, %121, %5;\n\t"
-          "madc.hi.cc.u32 %21, %107, %121, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %108, %120, %5;\n\t"
-          "madc.hi.cc.u32 %21, %108, %120, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %109, %119, %5;\n\t"
-          "madc.hi.cc.u32 %21, %109, %119, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %110, %118, %5;\n\t"
-          "madc.hi.cc.u32 %21, %110, %118, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %111, %117, %5;\n\t"
-          "madc.hi.cc.u32 %21, %111, %117, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %6, %96, %133, %54;\n\t"
-          "madc.hi.cc.u32 %22, %96, %133, %70;\n\t"
-          "addc.u32 %38, %86, 0;\n\t"
-          "mad.lo.cc.u32 %6, %97, %132, %6;\n\t"
-          "madc.hi.cc.u32 %22, %97, %132, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %98, %131, %6;\n\t"
-          "madc.hi.cc.u32 %22, %98, %131, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %99, %130, %6;\n\t"
-          "madc.hi.cc.u32 %22, %99, %130, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %100, %129, %6;\n\t"
-          "madc.hi.cc.u32 %22, %100, %129, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %101, %128, %6;\n\t"
-          "madc.hi.cc.u32 %22, %101, %128, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %102, %127, %6;\n\t"
-          "madc.hi.cc.u32 %22, %102, %127, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %103, %126, %6;\n\t"
-          "madc.hi.cc.u32 %22, %103, %126, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %104, %125, %6;\n\t"
-          "madc.hi.cc.u32 %22, %104, %125, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %105, %124, %6;\n\t"
-          "madc.hi.cc.u32 %22, %105, %124, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %106, %123, %6;\n\t"
-          "madc.hi.cc.u32 %22, %106, %123, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %107, %122, %6;\n\t"
-          "madc.hi.cc.u32 %22, %107, %122, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %108, %121, %6;\n\t"
-          "madc.hi.cc.u32 %22, %108, %121, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %109, %120, %6;\n\t"
-          "madc.hi.cc.u32 %22, %109, %120, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %110, %119, %6;\n\t"
-          "madc.hi.cc.u32 %22, %110, %119, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %111, %118, %6;\n\t"
-          "madc.hi.cc.u32 %22, %111, %118, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %7, %96, %134, %55;\n\t"
-          "madc.hi.cc.u32 %23, %96, %134, %71;\n\t"
-          "addc.u32 %39, %87, 0;\n\t"
-          "mad.lo.cc.u32 %7, %97, %133, %7;\n\t"
-          "madc.hi.cc.u32 %23, %97, %133, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %98, %132, %7;\n\t"
-          "madc.hi.cc.u32 %23, %98, %132, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %99, %131, %7;\n\t"
-          "madc.hi.cc.u32 %23, %99, %131, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %100, %130, %7;\n\t"
-          "madc.hi.cc.u32 %23, %100, %130, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %101, %129, %7;\n\t"
-          "madc.hi.cc.u32 %23, %101, %129, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %102, %128, %7;\n\t"
-          "madc.hi.cc.u32 %23, %102, %128, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %103, %127, %7;\n\t"
-          "madc.hi.cc.u32 %23, %103, %127, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %104, %126, %7;\n\t"
-          "madc.hi.cc.u32 %23, %104, %126, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %105, %125, %7;\n\t"
-          "madc.hi.cc.u32 %23, %105, %125, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %106, %124, %7;\n\t"
-          "madc.hi.cc.u32 %23, %106, %124, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %107, %123, %7;\n\t"
-          "madc.hi.cc.u32 %23, %107, %123, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %108, %122, %7;\n\t"
-          "madc.hi.cc.u32 %23, %108, %122, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %109, %121, %7;\n\t"
-          "madc.hi.cc.u32 %23, %109, %121, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %110, %120, %7;\n\t"
-          "madc.hi.cc.u32 %23, %110, %120, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %111, %119, %7;\n\t"
-          "madc.hi.cc.u32 %23, %111, %119, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %8, %96, %135, %56;\n\t"
-          "madc.hi.cc.u32 %24, %96, %135, %72;\n\t"
-          "addc.u32 %40, %88, 0;\n\t"
-          "mad.lo.cc.u32 %8, %97, %134, %8;\n\t"
-          "madc.hi.cc.u32 %24, %97, %134, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %98, %133, %8;\n\t"
-          "madc.hi.cc.u32 %24, %98, %133, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %99, %132, %8;\n\t"
-          "madc.hi.cc.u32 %24, %99, %132, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %100, %131, %8;\n\t"
-          "madc.hi.cc.u32 %24, %100, %131, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %101, %130, %8;\n\t"
-          "madc.hi.cc.u32 %24, %101, %130, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %102, %129, %8;\n\t"
-          "madc.hi.cc.u32 %24, %102, %129, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %103, %128, %8;\n\t"
-          "madc.hi.cc.u32 %24, %103, %128, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %104, %127, %8;\n\t"
-          "madc.hi.cc.u32 %24, %104, %127, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %105, %126, %8;\n\t"
-          "madc.hi.cc.u32 %24, %105, %126, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %106, %125, %8;\n\t"
-          "madc.hi.cc.u32 %24, %106, %125, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %107, %124, %8;\n\t"
-          "madc.hi.cc.u32 %24, %107, %124, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %108, %123, %8;\n\t"
-          "madc.hi.cc.u32 %24, %108, %123, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %109, %122, %8;\n\t"
-          "madc.hi.cc.u32 %24, %109, %122, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %110, %121, %8;\n\t"
-          "madc.hi.cc.u32 %24, %110, %121, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %111, %120, %8;\n\t"
-          "madc.hi.cc.u32 %24, %111, %120, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %9, %96, %136, %57;\n\t"
-          "madc.hi.cc.u32 %25, %96, %136, %73;\n\t"
-          "addc.u32 %41, %89, 0;\n\t"
-          "mad.lo.cc.u32 %9, %97, %135, %9;\n\t"
-          "madc.hi.cc.u32 %25, %97, %135, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %98, %134, %9;\n\t"
-          "madc.hi.cc.u32 %25, %98, %134, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %99, %133, %9;\n\t"
-          "madc.hi.cc.u32 %25, %99, %133, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %100, %132, %9;\n\t"
-          "madc.hi.cc.u32 %25, %100, %132, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %101, %131, %9;\n\t"
-          "madc.hi.cc.u32 %25, %101, %131, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %102, %130, %9;\n\t"
-          "madc.hi.cc.u32 %25, %102, %130, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %103, %129, %9;\n\t"
-          "madc.hi.cc.u32 %25, %103, %129, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %104, %128, %9;\n\t"
-          "madc.hi.cc.u32 %25, %104, %128, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %105, %127, %9;\n\t"
-          "madc.hi.cc.u32 %25, %105, %127, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %106, %126, %9;\n\t"
-          "madc.hi.cc.u32 %25, %106, %126, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %107, %125, %9;\n\t"
-          "madc.hi.cc.u32 %25, %107, %125, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %108, %124, %9;\n\t"
-          "madc.hi.cc.u32 %25, %108, %124, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %109, %123, %9;\n\t"
-          "madc.hi.cc.u32 %25, %109, %123, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %110, %122, %9;\n\t"
-          "madc.hi.cc.u32 %25, %110, %122, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %111, %121, %9;\n\t"
-          "madc.hi.cc.u32 %25, %111, %121, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %10, %96, %137, %58;\n\t"
-          "madc.hi.cc.u32 %26, %96, %137, %74;\n\t"
-          "addc.u32 %42, %90, 0;\n\t"
-          "mad.lo.cc.u32 %10, %97, %136, %10;\n\t"
-          "madc.hi.cc.u32 %26, %97, %136, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %98, %135, %10;\n\t"
-          "madc.hi.cc.u32 %26, %98, %135, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %99, %134, %10;\n\t"
-          "madc.hi.cc.u32 %26, %99, %134, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %100, %133, %10;\n\t"
-          "madc.hi.cc.u32 %26, %100, %133, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %101, %132, %10;\n\t"
-          "madc.hi.cc.u32 %26, %101, %132, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %102, %131, %10;\n\t"
-          "madc.hi.cc.u32 %26, %102, %131, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %103, %130, %10;\n\t"
-          "madc.hi.cc.u32 %26, %103, %130, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %104, %129, %10;\n\t"
-          "madc.hi.cc.u32 %26, %104, %129, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %105, %128, %10;\n\t"
-          "madc.hi.cc.u32 %26, %105, %128, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %106, %127, %10;\n\t"
-          "madc.hi.cc.u32 %26, %106, %127, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %107, %126, %10;\n\t"
-          "madc.hi.cc.u32 %26, %107, %126, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %108, %125, %10;\n\t"
-          "madc.hi.cc.u32 %26, %108, %125, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %109, %124, %10;\n\t"
-          "madc.hi.cc.u32 %26, %109, %124, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %110, %123, %10;\n\t"
-          "madc.hi.cc.u32 %26, %110, %123, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %111, %122, %10;\n\t"
-          "madc.hi.cc.u32 %26, %111, %122, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %11, %96, %138, %59;\n\t"
-          "madc.hi.cc.u32 %27, %96, %138, %75;\n\t"
-          "addc.u32 %43, %91, 0;\n\t"
-          "mad.lo.cc.u32 %11, %97, %137, %11;\n\t"
-          "madc.hi.cc.u32 %27, %97, %137, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %98, %136, %11;\n\t"
-          "madc.hi.cc.u32 %27, %98, %136, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %99, %135, %11;\n\t"
-          "madc.hi.cc.u32 %27, %99, %135, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %100, %134, %11;\n\t"
-          "madc.hi.cc.u32 %27, %100, %134, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %101, %133, %11;\n\t"
-          "madc.hi.cc.u32 %27, %101, %133, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %102, %132, %11;\n\t"
-          "madc.hi.cc.u32 %27, %102, %132, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %103, %131, %11;\n\t"
-          "madc.hi.cc.u32 %27, %103, %131, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %104, %130, %11;\n\t"
-          "madc.hi.cc.u32 %27, %104, %130, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %105, %129, %11;\n\t"
-          "madc.hi.cc.u32 %27, %105, %129, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %106, %128, %11;\n\t"
-          "madc.hi.cc.u32 %27, %106, %128, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %107, %127, %11;\n\t"
-          "madc.hi.cc.u32 %27, %107, %127, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %108, %126, %11;\n\t"
-          "madc.hi.cc.u32 %27, %108, %126, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %109, %125, %11;\n\t"
-          "madc.hi.cc.u32 %27, %109, %125, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %110, %124, %11;\n\t"
-          "madc.hi.cc.u32 %27, %110, %124, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %111, %123, %11;\n\t"
-          "madc.hi.cc.u32 %27, %111, %123, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %12, %96, %139, %60;\n\t"
-          "madc.hi.cc.u32 %28, %96, %139, %76;\n\t"
-          "addc.u32 %44, %92, 0;\n\t"
-          "mad.lo.cc.u32 %12, %97, %138, %12;\n\t"
-          "madc.hi.cc.u32 %28, %97, %138, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %98, %137, %12;\n\t"
-          "madc.hi.cc.u32 %28, %98, %137, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %99, %136, %12;\n\t"
-          "madc.hi.cc.u32 %28, %99, %136, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %100, %135, %12;\n\t"
-          "madc.hi.cc.u32 %28, %100, %135, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %101, %134, %12;\n\t"
-          "madc.hi.cc.u32 %28, %101, %134, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %102, %133, %12;\n\t"
-          "madc.hi.cc.u32 %28, %102, %133, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %103, %132, %12;\n\t"
-          "madc.hi.cc.u32 %28, %103, %132, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %104, %131, %12;\n\t"
-          "madc.hi.cc.u32 %28, %104, %131, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %105, %130, %12;\n\t"
-          "madc.hi.cc.u32 %28, %105, %130, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %106, %129, %12;\n\t"
-          "madc.hi.cc.u32 %28, %106, %129, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %107, %128, %12;\n\t"
-          "madc.hi.cc.u32 %28, %107, %128, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %108, %127, %12;\n\t"
-          "madc.hi.cc.u32 %28, %108, %127, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %109, %126, %12;\n\t"
-          "madc.hi.cc.u32 %28, %109, %126, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %110, %125, %12;\n\t"
-          "madc.hi.cc.u32 %28, %110, %125, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %111, %124, %12;\n\t"
-          "madc.hi.cc.u32 %28, %111, %124, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %13, %96, %140, %61;\n\t"
-          "madc.hi.cc.u32 %29, %96, %140, %77;\n\t"
-          "addc.u32 %45, %93, 0;\n\t"
-          "mad.lo.cc.u32 %13, %97, %139, %13;\n\t"
-          "madc.hi.cc.u32 %29, %97, %139, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %98, %138, %13;\n\t"
-          "madc.hi.cc.u32 %29, %98, %138, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %99, %137, %13;\n\t"
-          "madc.hi.cc.u32 %29, %99, %137, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %100, %136, %13;\n\t"
-          "madc.hi.cc.u32 %29, %100, %136, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %101, %135, %13;\n\t"
-          "madc.hi.cc.u32 %29, %101, %135, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %102, %134, %13;\n\t"
-          "madc.hi.cc.u32 %29, %102, %134, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %103, %133, %13;\n\t"
-          "madc.hi.cc.u32 %29, %103, %133, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %104, %132, %13;\n\t"
-          "madc.hi.cc.u32 %29, %104, %132, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %105, %131, %13;\n\t"
-          "madc.hi.cc.u32 %29, %105, %131, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %106, %130, %13;\n\t"
-          "madc.hi.cc.u32 %29, %106, %130, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %107, %129, %13;\n\t"
-          "madc.hi.cc.u32 %29, %107, %129, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %108, %128, %13;\n\t"
-          "madc.hi.cc.u32 %29, %108, %128, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %109, %127, %13;\n\t"
-          "madc.hi.cc.u32 %29, %109, %127, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %110, %126, %13;\n\t"
-          "madc.hi.cc.u32 %29, %110, %126, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %111, %125, %13;\n\t"
-          "madc.hi.cc.u32 %29, %111, %125, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %14, %96, %141, %62;\n\t"
-          "madc.hi.cc.u32 %30, %96, %141, %78;\n\t"
-          "addc.u32 %46, %94, 0;\n\t"
-          "mad.lo.cc.u32 %14, %97, %140, %14;\n\t"
-          "madc.hi.cc.u32 %30, %97, %140, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %98, %139, %14;\n\t"
-          "madc.hi.cc.u32 %30, %98, %139, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %99, %138, %14;\n\t"
-          "madc.hi.cc.u32 %30, %99, %138, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %100, %137, %14;\n\t"
-          "madc.hi.cc.u32 %30, %100, %137, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %101, %136, %14;\n\t"
-          "madc.hi.cc.u32 %30, %101, %136, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %102, %135, %14;\n\t"
-          "madc.hi.cc.u32 %30, %102, %135, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %103, %134, %14;\n\t"
-          "madc.hi.cc.u32 %30, %103, %134, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %104, %133, %14;\n\t"
-          "madc.hi.cc.u32 %30, %104, %133, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %105, %132, %14;\n\t"
-          "madc.hi.cc.u32 %30, %105, %132, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %106, %131, %14;\n\t"
-          "madc.hi.cc.u32 %30, %106, %131, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %107, %130, %14;\n\t"
-          "madc.hi.cc.u32 %30, %107, %130, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %108, %129, %14;\n\t"
-          "madc.hi.cc.u32 %30, %108, %129, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %109, %128, %14;\n\t"
-          "madc.hi.cc.u32 %30, %109, %128, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %110, %127, %14;\n\t"
-          "madc.hi.cc.u32 %30, %110, %127, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %111, %126, %14;\n\t"
-          "madc.hi.cc.u32 %30, %111, %126, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %15, %96, %142, %63;\n\t"
-          "madc.hi.cc.u32 %31, %96, %142, %79;\n\t"
-          "addc.u32 %47, %95, 0;\n\t"
-          "mad.lo.cc.u32 %15, %97, %141, %15;\n\t"
-          "madc.hi.cc.u32 %31, %97, %141, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %98, %140, %15;\n\t"
-          "madc.hi.cc.u32 %31, %98, %140, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %99, %139, %15;\n\t"
-          "madc.hi.cc.u32 %31, %99, %139, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %100, %138, %15;\n\t"
-          "madc.hi.cc.u32 %31, %100, %138, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %101, %137, %15;\n\t"
-          "madc.hi.cc.u32 %31, %101, %137, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %102, %136, %15;\n\t"
-          "madc.hi.cc.u32 %31, %102, %136, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %103, %135, %15;\n\t"
-          "madc.hi.cc.u32 %31, %103, %135, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %104, %134, %15;\n\t"
-          "madc.hi.cc.u32 %31, %104, %134, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %105, %133, %15;\n\t"
-          "madc.hi.cc.u32 %31, %105, %133, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %106, %132, %15;\n\t"
-          "madc.hi.cc.u32 %31, %106, %132, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %107, %131, %15;\n\t"
-          "madc.hi.cc.u32 %31, %107, %131, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %108, %130, %15;\n\t"
-          "madc.hi.cc.u32 %31, %108, %130, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %109, %129, %15;\n\t"
-          "madc.hi.cc.u32 %31, %109, %129, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %110, %128, %15;\n\t"
-          "madc.hi.cc.u32 %31, %110, %128, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %111, %127, %15;\n\t"
-          "madc.hi.cc.u32 %31, %111, %127, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32]), "=r"(y[33]), "=r"(y[34]), "=r"(y[35]), "=r"(y[36]), "=r"(y[37]), "=r"(y[38]), "=r"(y[39]), "=r"(y[40]), "=r"(y[41]), "=r"(y[42]), "=r"(y[43]), "=r"(y[44]), "=r"(y[45]), "=r"(y[46]), "=r"(y[47])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67]), "r"(x[68]), "r"(x[69]), "r"(x[70]), "r"(x[71]), "r"(x[72]), "r"(x[73]), "r"(x[74]), "r"(x[75]), "r"(x[76]), "r"(x[77]), "r"(x[78]), "r"(x[79]), "r"(x[80]), "r"(x[81]), "r"(x[82]), "r"(x[83]), "r"(x[84]), "r"(x[85]), "r"(x[86]), "r"(x[87]), "r"(x[88]), "r"(x[89]), "r"(x[90]), "r"(x[91]), "r"(x[92]), "r"(x[93]), "r"(x[94])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
-      y[0] = ptx_mad_lo_cc(cf, x[48], x[79], x[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[48], x[79], x[16]);
-      y[32] = ptx_addc(cf, x[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[49], x[78], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[49], x[78], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[50], x[77], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[50], x[77], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[51], x[76], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[51], x[76], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[52], x[75], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[52], x[75], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[53], x[74], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[53], x[74], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[54], x[73], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[54], x[73], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[55], x[72], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[55], x[72], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[56], x[71], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[56], x[71], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[57], x[70], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[57], x[70], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[58], x[69], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[58], x[69], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[59], x[68], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[59], x[68], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[60], x[67], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[60], x[67], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[61], x[66], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[61], x[66], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[62], x[65], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[62], x[65], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[63], x[64], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[63], x[64], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[48], x[80], x[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[48], x[80], x[17]);
-      y[33] = ptx_addc(cf, x[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[49], x[79], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[49], x[79], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[50], x[78], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[50], x[78], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[51], x[77], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[51], x[77], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[52], x[76], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[52], x[76], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[53], x[75], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[53], x[75], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[54], x[74], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[54], x[74], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[55], x[73], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[55], x[73], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[56], x[72], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[56], x[72], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[57], x[71], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[57], x[71], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[58], x[70], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[58], x[70], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[59], x[69], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[59], x[69], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[60], x[68], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[60], x[68], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[61], x[67], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[61], x[67], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[62], x[66], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[62], x[66], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[63], x[65], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[63], x[65], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[48], x[81], x[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[48], x[81], x[18]);
-      y[34] = ptx_addc(cf, x[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[49], x[80], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[49], x[80], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[50], x[79], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[50], x[79], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[51], x[78], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[51], x[78], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[52], x[77], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[52], x[77], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[53], x[76], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[53], x[76], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[54], x[75], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[54], x[75], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[55], x[74], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[55], x[74], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[56], x[73], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[56], x[73], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[57], x[72], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[57], x[72], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[58], x[71], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[58], x[71], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[59], x[70], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[59], x[70], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[60], x[69], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[60], x[69], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[61], x[68], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[61], x[68], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[62], x[67], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[62], x[67], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[63], x[66], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[63], x[66], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[48], x[82], x[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[48], x[82], x[19]);
-      y[35] = ptx_addc(cf, x[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[49], x[81], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[49], x[81], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[50], x[80], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[50], x[80], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[51], x[79], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[51], x[79], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[52], x[78], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[52], x[78], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[53], x[77], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[53], x[77], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[54], x[76], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[54], x[76], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[55], x[75], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[55], x[75], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[56], x[74], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[56], x[74], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[57], x[73], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[57], x[73], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[58], x[72], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[58], x[72], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[59], x[71], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[59], x[71], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[60], x[70], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[60], x[70], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[61], x[69], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[61], x[69], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[62], x[68], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[62], x[68], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[63], x[67], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[63], x[67], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[48], x[83], x[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[48], x[83], x[20]);
-      y[36] = ptx_addc(cf, x[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[49], x[82], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[49], x[82], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[50], x[81], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[50], x[81], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[51], x[80], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[51], x[80], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[52], x[79], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[52], x[79], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[53], x[78], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[53], x[78], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[54], x[77], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[54], x[77], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[55], x[76], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[55], x[76], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[56], x[75], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[56], x[75], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[57], x[74], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[57], x[74], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[58], x[73], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[58], x[73], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[59], x[72], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[59], x[72], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[60], x[71], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[60], x[71], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[61], x[70], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[61], x[70], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[62], x[69], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[62], x[69], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[63], x[68], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[63], x[68], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[48], x[84], x[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[48], x[84], x[21]);
-      y[37] = ptx_addc(cf, x[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[49], x[83], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[49], x[83], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[50], x[82], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[50], x[82], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[51], x[81], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[51], x[81], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[52], x[80], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[52], x[80], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[53], x[79], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[53], x[79], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[54], x[78], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[54], x[78], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[55], x[77], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[55], x[77], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[56], x[76], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[56], x[76], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[57], x[75], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[57], x[75], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[58], x[74], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[58], x[74], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[59], x[73], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[59], x[73], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[60], x[72], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[60], x[72], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[61], x[71], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[61], x[71], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[62], x[70], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[62], x[70], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[63], x[69], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[63], x[69], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[48], x[85], x[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[48], x[85], x[22]);
-      y[38] = ptx_addc(cf, x[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[49], x[84], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[49], x[84], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[50], x[83], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[50], x[83], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[51], x[82], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[51], x[82], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[52], x[81], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[52], x[81], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[53], x[80], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[53], x[80], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[54], x[79], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[54], x[79], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[55], x[78], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[55], x[78], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[56], x[77], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[56], x[77], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[57], x[76], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[57], x[76], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[58], x[75], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[58], x[75], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[59], x[74], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[59], x[74], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[60], x[73], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[60], x[73], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[61], x[72], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[61], x[72], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[62], x[71], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[62], x[71], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[63], x[70], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[63], x[70], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[48], x[86], x[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[48], x[86], x[23]);
-      y[39] = ptx_addc(cf, x[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[49], x[85], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[49], x[85], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[50], x[84], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[50], x[84], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[51], x[83], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[51], x[83], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[52], x[82], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[52], x[82], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[53], x[81], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[53], x[81], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[54], x[80], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[54], x[80], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[55], x[79], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[55], x[79], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[56], x[78], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[56], x[78], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[57], x[77], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[57], x[77], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[58], x[76], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[58], x[76], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[59], x[75], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[59], x[75], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[60], x[74], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[60], x[74], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[61], x[73], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[61], x[73], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[62], x[72], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[62], x[72], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[63], x[71], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[63], x[71], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[48], x[87], x[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[48], x[87], x[24]);
-      y[40] = ptx_addc(cf, x[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[49], x[86], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[49], x[86], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[50], x[85], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[50], x[85], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[51], x[84], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[51], x[84], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[52], x[83], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[52], x[83], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[53], x[82], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[53], x[82], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[54], x[81], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[54], x[81], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[55], x[80], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[55], x[80], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[56], x[79], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[56], x[79], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[57], x[78], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[57], x[78], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[58], x[77], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[58], x[77], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[59], x[76], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[59], x[76], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[60], x[75], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[60], x[75], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[61], x[74], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[61], x[74], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[62], x[73], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[62], x[73], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[63], x[72], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[63], x[72], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[48], x[88], x[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[48], x[88], x[25]);
-      y[41] = ptx_addc(cf, x[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[49], x[87], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[49], x[87], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[50], x[86], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[50], x[86], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[51], x[85], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[51], x[85], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[52], x[84], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[52], x[84], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[53], x[83], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[53], x[83], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[54], x[82], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[54], x[82], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[55], x[81], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[55], x[81], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[56], x[80], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[56], x[80], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[57], x[79], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[57], x[79], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[58], x[78], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[58], x[78], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[59], x[77], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[59], x[77], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[60], x[76], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[60], x[76], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[61], x[75], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[61], x[75], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[62], x[74], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[62], x[74], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[63], x[73], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[63], x[73], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[48], x[89], x[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[48], x[89], x[26]);
-      y[42] = ptx_addc(cf, x[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[49], x[88], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[49], x[88], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[50], x[87], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[50], x[87], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[51], x[86], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[51], x[86], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[52], x[85], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[52], x[85], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[53], x[84], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[53], x[84], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[54], x[83], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[54], x[83], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[55], x[82], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[55], x[82], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[56], x[81], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[56], x[81], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[57], x[80], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[57], x[80], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[58], x[79], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[58], x[79], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[59], x[78], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[59], x[78], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[60], x[77], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[60], x[77], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[61], x[76], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[61], x[76], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[62], x[75], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[62], x[75], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[63], x[74], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[63], x[74], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[48], x[90], x[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[48], x[90], x[27]);
-      y[43] = ptx_addc(cf, x[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[49], x[89], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[49], x[89], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[50], x[88], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[50], x[88], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[51], x[87], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[51], x[87], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[52], x[86], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[52], x[86], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[53], x[85], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[53], x[85], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[54], x[84], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[54], x[84], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[55], x[83], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[55], x[83], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[56], x[82], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[56], x[82], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[57], x[81], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[57], x[81], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[58], x[80], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[58], x[80], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[59], x[79], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[59], x[79], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[60], x[78], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[60], x[78], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[61], x[77], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[61], x[77], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[62], x[76], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[62], x[76], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[63], x[75], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[63], x[75], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[48], x[91], x[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[48], x[91], x[28]);
-      y[44] = ptx_addc(cf, x[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[49], x[90], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[49], x[90], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[50], x[89], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[50], x[89], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[51], x[88], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[51], x[88], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[52], x[87], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[52], x[87], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[53], x[86], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[53], x[86], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[54], x[85], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[54], x[85], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[55], x[84], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[55], x[84], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[56], x[83], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[56], x[83], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[57], x[82], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[57], x[82], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[58], x[81], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[58], x[81], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[59], x[80], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[59], x[80], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[60], x[79], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[60], x[79], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[61], x[78], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[61], x[78], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[62], x[77], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[62], x[77], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[63], x[76], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[63], x[76], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[48], x[92], x[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[48], x[92], x[29]);
-      y[45] = ptx_addc(cf, x[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[49], x[91], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[49], x[91], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[50], x[90], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[50], x[90], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[51], x[89], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[51], x[89], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[52], x[88], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[52], x[88], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[53], x[87], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[53], x[87], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[54], x[86], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[54], x[86], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[55], x[85], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[55], x[85], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[56], x[84], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[56], x[84], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[57], x[83], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[57], x[83], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[58], x[82], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[58], x[82], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[59], x[81], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[59], x[81], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[60], x[80], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[60], x[80], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[61], x[79], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[61], x[79], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[62], x[78], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[62], x[78], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[63], x[77], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[63], x[77], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[48], x[93], x[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[48], x[93], x[30]);
-      y[46] = ptx_addc(cf, x[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[49], x[92], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[49], x[92], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[50], x[91], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[50], x[91], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[51], x[90], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[51], x[90], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[52], x[89], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[52], x[89], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[53], x[88], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[53], x[88], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[54], x[87], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[54], x[87], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[55], x[86], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[55], x[86], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[56], x[85], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[56], x[85], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[57], x[84], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[57], x[84], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[58], x[83], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[58], x[83], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[59], x[82], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[59], x[82], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[60], x[81], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[60], x[81], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[61], x[80], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[61], x[80], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[62], x[79], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[62], x[79], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[63], x[78], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[63], x[78], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[48], x[94], x[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[48], x[94], x[31]);
-      y[47] = ptx_addc(cf, x[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[49], x[93], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[49], x[93], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[50], x[92], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[50], x[92], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[51], x[91], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[51], x[91], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[52], x[90], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[52], x[90], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[53], x[89], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[53], x[89], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[54], x[88], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[54], x[88], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[55], x[87], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[55], x[87], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[56], x[86], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[56], x[86], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[57], x[85], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[57], x[85], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[58], x[84], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[58], x[84], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[59], x[83], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[59], x[83], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[60], x[82], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[60], x[82], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[61], x[81], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[61], x[81], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[62], x[80], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[62], x[80], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[63], x[79], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[63], x[79], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-    }
-#endif
-  };
-
-  // Each thread's step add_columns: 48 instructions.
-  struct add_columns {
-    static constexpr unsigned in_words = 96;
-    static constexpr unsigned out_words = 48;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "add.cc.u32 %0, %48, %96;\n\t"
-          "addc.cc.u32 %16, %64, %112;\n\t"
-          "addc.u32 %32, %80, %128;\n\t"
-          "add.cc.u32 %1, %49, %97;\n\t"
-          "addc.cc.u32 %17, %65, %113;\n\t"
-          "addc.u32 %33, %81, %129;\n\t"
-          "add.cc.u32 %2, %50, %98;\n\t"
-          "addc.cc.u32 %18, %66, %114;\n\t"
-          "addc.u32 %34, %82, %130;\n\t"
-          "add.cc.u32 %3, %51, %99;\n\t"
-          "addc.cc.u32 %19, %67, %115;\n\t"
-          "addc.u32 %35, %83, %131;\n\t"
-          "add.cc.u32 %4, %52, %100;\n\t"
-          "addc.cc.u32 %20, %68, %116;\n\t"
-          "addc.u32 %36, %84, %132;\n\t"
-          "add.cc.u32 %5, %53, %101;\n\t"
-          "addc.cc.u32 %21, %69, %117;\n\t"
-          "addc.u32 %37, %85, %133;\n\t"
-          "add.cc.u32 %6, %54, %102;\n\t"
-          "addc.cc.u32 %22, %70, %118;\n\t"
-          "addc.u32 %38, %86, %134;\n\t"
-          "add.cc.u32 %7, %55, %103;\n\t"
-          "addc.cc.u32 %23, %71, %119;\n\t"
-          "addc.u32 %39, %87, %135;\n\t"
-          "add.cc.u32 %8, %56, %104;\n\t"
-          "addc.cc.u32 %24, %72, %120;\n\t"
-          "addc.u32 %40, %88, %136;\n\t"
-          "add.cc.u32 %9, %57, %105;\n\t"
-          "addc.cc.u32 %25, %73, %121;\n\t"
-          "addc.u32 %41, %89, %137;\n\t"
-          "add.cc.u32 %10, %58, %106;\n\t"
-          "addc.cc.u32 %26, %74, %122;\n\t"
-          "addc.u32 %42, %90, %138;\n\t"
-          "add.cc.u32 %11, %59, %107;\n\t"
-          "addc.cc.u32 %27, %75, %123;\n\t"
-          "addc.u32 %43, %91, %139;\n\t"
-          "add.cc.u32 %12, %60, %108;\n\t"
-          "addc.cc.u32 %28, %76, %124;\n\t"
-          "addc.u32 %44, %92, %140;\n\t"
-          "add.cc.u32 %13, %61, %109;\n\t"
-          "addc.cc.u32 %29, %77, %125;\n\t"
-          "addc.u32 %45, %93, %141;\n\t"
-          "add.cc.u32 %14, %62, %110;\n\t"
-          "addc.cc.u32 %30, %78, %126;\n\t"
-          "addc.u32 %46, %94, %142;\n\t"
-          "add.cc.u32 %15, %63, %111;\n\t"
-          "addc.cc.u32 %31, %79, %127;\n\t"
-          "addc.u32 %47, %95, %143;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32]), "=r"(y[33]), "=r"(y[34]), "=r"(y[35]), "=r"(y[36]), "=r"(y[37]), "=r"(y[38]), "=r"(y[39]), "=r"(y[40]), "=r"(y[41]), "=r"(y[42]), "=r"(y[43]), "=r"(y[44]), "=r"(y[45]), "=r"(y[46]), "=r"(y[47])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67]), "r"(x[68]), "r"(x[69]), "r"(x[70]), "r"(x[71]), "r"(x[72]), "r"(x[73]), "r"(x[74]), "r"(x[75]), "r"(x[76]), "r"(x[77]), "r"(x[78]), "r"(x[79]), "r"(x[80]), "r"(x[81]), "r"(x[82]), "r"(x[83]), "r"(x[84]), "r"(x[85]), "r"(x[86]), "r"(x[87]), "r"(x[88]), "r"(x[89]), "r"(x[90]), "r"(x[91]), "r"(x[92]), "r"(x[93]), "r"(x[94]), "r"(x[95])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
-      y[0] = ptx_add_cc(cf, x[0], x[48]);
-      y[16] = ptx_addc_cc(cf, x[16], x[64]);
-      y[32] = ptx_addc(cf, x[32], x[80]);
-      y[1] = ptx_add_cc(cf, x[1], x[49]);
-      y[17] = ptx_addc_cc(cf, x[17], x[65]);
-      y[33] = ptx_addc(cf, x[33], x[81]);
-      y[2] = ptx_add_cc(cf, x[2], x[50]);
-      y[18] = ptx_addc_cc(cf, x[18], x[66]);
-      y[34] = ptx_addc(cf, x[34], x[82]);
-      y[3] = ptx_add_cc(cf, x[3], x[51]);
-      y[19] = ptx_addc_cc(cf, x[19], x[67]);
-      y[35] = ptx_addc(cf, x[35], x[83]);
-      y[4] = ptx_add_cc(cf, x[4], x[52]);
-      y[20] = ptx_addc_cc(cf, x[20], x[68]);
-      y[36] = ptx_addc(cf, x[36], x[84]);
-      y[5] = ptx_add_cc(cf, x[5], x[53]);
-      y[21] = ptx_addc_cc(cf, x[21], x[69]);
-      y[37] = ptx_addc(cf, x[37], x[85]);
-      y[6] = ptx_add_cc(cf, x[6], x[54]);
-      y[22] = ptx_addc_cc(cf, x[22], x[70]);
-      y[38] = ptx_addc(cf, x[38], x[86]);
-      y[7] = ptx_add_cc(cf, x[7], x[55]);
-      y[23] = ptx_addc_cc(cf, x[23], x[71]);
-      y[39] = ptx_addc(cf, x[39], x[87]);
-      y[8] = ptx_add_cc(cf, x[8], x[56]);
-      y[24] = ptx_addc_cc(cf, x[24], x[72]);
-      y[40] = ptx_addc(cf, x[40], x[88]);
-      y[9] = ptx_add_cc(cf, x[9], x[57]);
-      y[25] = ptx_addc_cc(cf, x[25], x[73]);
-      y[41] = ptx_addc(cf, x[41], x[89]);
-      y[10] = ptx_add_cc(cf, x[10], x[58]);
-      y[26] = ptx_addc_cc(cf, x[26], x[74]);
-      y[42] = ptx_addc(cf, x[42], x[90]);
-      y[11] = ptx_add_cc(cf, x[11], x[59]);
-      y[27] = ptx_addc_cc(cf, x[27], x[75]);
-      y[43] = ptx_addc(cf, x[43], x[91]);
-      y[12] = ptx_add_cc(cf, x[12], x[60]);
-      y[28] = ptx_addc_cc(cf, x[28], x[76]);
-      y[44] = ptx_addc(cf, x[44], x[92]);
-      y[13] = ptx_add_cc(cf, x[13], x[61]);
-      y[29] = ptx_addc_cc(cf, x[29], x[77]);
-      y[45] = ptx_addc(cf, x[45], x[93]);
-      y[14] = ptx_add_cc(cf, x[14], x[62]);
-      y[30] = ptx_addc_cc(cf, x[30], x[78]);
-      y[46] = ptx_addc(cf, x[46], x[94]);
-      y[15] = ptx_add_cc(cf, x[15], x[63]);
-      y[31] = ptx_addc_cc(cf, x[31], x[79]);
-      y[47] = ptx_addc(cf, x[47], x[95]);
-    }
-#endif
-  };
-
-  // Each thread's step columns: 34 instructions.
-  struct columns {
-    static constexpr unsigned in_words = 48;
+    static constexpr unsigned in_words = 65;
     static constexpr unsigned out_words = 18;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
           "mov.b32 %0, %18;\n\t"
-          "add.cc.u32 %1, %19, %34;\n\t"
-          "addc.cc.u32 %2, %20, %35;\n\t"
-          "addc.cc.u32 %3, %21, %36;\n\t"
-          "addc.cc.u32 %4, %22, %37;\n\t"
-          "addc.cc.u32 %5, %23, %38;\n\t"
-          "addc.cc.u32 %6, %24, %39;\n\t"
-          "addc.cc.u32 %7, %25, %40;\n\t"
-          "addc.cc.u32 %8, %26, %41;\n\t"
-          "addc.cc.u32 %9, %27, %42;\n\t"
-          "addc.cc.u32 %10, %28, %43;\n\t"
-          "addc.cc.u32 %11, %29, %44;\n\t"
-          "addc.cc.u32 %12, %30, %45;\n\t"
-          "addc.cc.u32 %13, %31, %46;\n\t"
-          "addc.cc.u32 %14, %32, %47;\n\t"
-          "addc.cc.u32 %15, %33, %48;\n\t"
-          "addc.cc.u32 %16, %49, 0;\n\t"
-          "addc.u32 %17, 0, 0;\n\t"
-          "add.cc.u32 %2, %2, %50;\n\t"
-          "addc.cc.u32 %3, %3, %51;\n\t"
-          "addc.cc.u32 %4, %4, %52;\n\t"
-          "addc.cc.u32 %5, %5, %53;\n\t"
-          "addc.cc.u32 %6, %6, %54;\n\t"
-          "addc.cc.u32 %7, %7, %55;\n\t"
-          "addc.cc.u32 %8, %8, %56;\n\t"
-          "addc.cc.u32 %9, %9, %57;\n\t"
-          "addc.cc.u32 %10, %10, %58;\n\t"
-          "addc.cc.u32 %11, %11, %59;\n\t"
-          "addc.cc.u32 %12, %12, %60;\n\t"
-          "addc.cc.u32 %13, %13, %61;\n\t"
-          "addc.cc.u32 %14, %14, %62;\n\t"
-          "addc.cc.u32 %15, %15, %63;\n\t"
-          "addc.cc.u32 %16, %16, %64;\n\t"
-          "addc.u32 %17, %17, %65;\n\t"
+          "mov.b32 %1, %19;\n\t"
+          "mov.b32 %2, %20;\n\t"
+          "mov.b32 %3, %21;\n\t"
+          "mov.b32 %4, %22;\n\t"
+          "mov.b32 %5, %23;\n\t"
+          "mov.b32 %6, %24;\n\t"
+          "mov.b32 %7, %25;\n\t"
+          "mov.b32 %8, %26;\n\t"
+          "mov.b32 %9, %27;\n\t"
+          "mov.b32 %10, %28;\n\t"
+          "mov.b32 %11, %29;\n\t"
+          "mov.b32 %12, %30;\n\t"
+          "mov.b32 %13, %31;\n\t"
+          "mov.b32 %14, %32;\n\t"
+          "mov.b32 %15, %33;\n\t"
+          "mov.b32 %16, %34;\n\t"
+          "mov.b32 %17, %35;\n\t"
+          "mad.lo.cc.u32 %0, %36, %67, %0;\n\t"
+          "madc.lo.cc.u32 %1, %36, %68, %1;\n\t"
+          "madc.lo.cc.u32 %2, %36, %69, %2;\n\t"
+          "madc.lo.cc.u32 %3, %36, %70, %3;\n\t"
+          "madc.lo.cc.u32 %4, %36, %71, %4;\n\t"
+          "madc.lo.cc.u32 %5, %36, %72, %5;\n\t"
+          "madc.lo.cc.u32 %6, %36, %73, %6;\n\t"
+          "madc.lo.cc.u32 %7, %36, %74, %7;\n\t"
+          "madc.lo.cc.u32 %8, %36, %75, %8;\n\t"
+          "madc.lo.cc.u32 %9, %36, %76, %9;\n\t"
+          "madc.lo.cc.u32 %10, %36, %77, %10;\n\t"
+          "madc.lo.cc.u32 %11, %36, %78, %11;\n\t"
+          "madc.lo.cc.u32 %12, %36, %79, %12;\n\t"
+          "madc.lo.cc.u32 %13, %36, %80, %13;\n\t"
+          "madc.lo.cc.u32 %14, %36, %81, %14;\n\t"
+          "madc.lo.cc.u32 %15, %36, %82, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %36, %67, %1;\n\t"
+          "madc.hi.cc.u32 %2, %36, %68, %2;\n\t"
+          "madc.hi.cc.u32 %3, %36, %69, %3;\n\t"
+          "madc.hi.cc.u32 %4, %36, %70, %4;\n\t"
+          "madc.hi.cc.u32 %5, %36, %71, %5;\n\t"
+          "madc.hi.cc.u32 %6, %36, %72, %6;\n\t"
+          "madc.hi.cc.u32 %7, %36, %73, %7;\n\t"
+          "madc.hi.cc.u32 %8, %36, %74, %8;\n\t"
+          "madc.hi.cc.u32 %9, %36, %75, %9;\n\t"
+          "madc.hi.cc.u32 %10, %36, %76, %10;\n\t"
+          "madc.hi.cc.u32 %11, %36, %77, %11;\n\t"
+          "madc.hi.cc.u32 %12, %36, %78, %12;\n\t"
+          "madc.hi.cc.u32 %13, %36, %79, %13;\n\t"
+          "madc.hi.cc.u32 %14, %36, %80, %14;\n\t"
+          "madc.hi.cc.u32 %15, %36, %81, %15;\n\t"
+          "madc.hi.cc.u32 %16, %36, %82, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %37, %66, %0;\n\t"
+          "madc.lo.cc.u32 %1, %37, %67, %1;\n\t"
+          "madc.lo.cc.u32 %2, %37, %68, %2;\n\t"
+          "madc.lo.cc.u32 %3, %37, %69, %3;\n\t"
+          "madc.lo.cc.u32 %4, %37, %70, %4;\n\t"
+          "madc.lo.cc.u32 %5, %37, %71, %5;\n\t"
+          "madc.lo.cc.u32 %6, %37, %72, %6;\n\t"
+          "madc.lo.cc.u32 %7, %37, %73, %7;\n\t"
+          "madc.lo.cc.u32 %8, %37, %74, %8;\n\t"
+          "madc.lo.cc.u32 %9, %37, %75, %9;\n\t"
+          "madc.lo.cc.u32 %10, %37, %76, %10;\n\t"
+          "madc.lo.cc.u32 %11, %37, %77, %11;\n\t"
+          "madc.lo.cc.u32 %12, %37, %78, %12;\n\t"
+          "madc.lo.cc.u32 %13, %37, %79, %13;\n\t"
+          "madc.lo.cc.u32 %14, %37, %80, %14;\n\t"
+          "madc.lo.cc.u32 %15, %37, %81, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %37, %66, %1;\n\t"
+          "madc.hi.cc.u32 %2, %37, %67, %2;\n\t"
+          "madc.hi.cc.u32 %3, %37, %68, %3;\n\t"
+          "madc.hi.cc.u32 %4, %37, %69, %4;\n\t"
+          "madc.hi.cc.u32 %5, %37, %70, %5;\n\t"
+          "madc.hi.cc.u32 %6, %37, %71, %6;\n\t"
+          "madc.hi.cc.u32 %7, %37, %72, %7;\n\t"
+          "madc.hi.cc.u32 %8, %37, %73, %8;\n\t"
+          "madc.hi.cc.u32 %9, %37, %74, %9;\n\t"
+          "madc.hi.cc.u32 %10, %37, %75, %10;\n\t"
+          "madc.hi.cc.u32 %11, %37, %76, %11;\n\t"
+          "madc.hi.cc.u32 %12, %37, %77, %12;\n\t"
+          "madc.hi.cc.u32 %13, %37, %78, %13;\n\t"
+          "madc.hi.cc.u32 %14, %37, %79, %14;\n\t"
+          "madc.hi.cc.u32 %15, %37, %80, %15;\n\t"
+          "madc.hi.cc.u32 %16, %37, %81, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %38, %65, %0;\n\t"
+          "madc.lo.cc.u32 %1, %38, %66, %1;\n\t"
+          "madc.lo.cc.u32 %2, %38, %67, %2;\n\t"
+          "madc.lo.cc.u32 %3, %38, %68, %3;\n\t"
+          "madc.lo.cc.u32 %4, %38, %69, %4;\n\t"
+          "madc.lo.cc.u32 %5, %38, %70, %5;\n\t"
+          "madc.lo.cc.u32 %6, %38, %71, %6;\n\t"
+          "madc.lo.cc.u32 %7, %38, %72, %7;\n\t"
+          "madc.lo.cc.u32 %8, %38, %73, %8;\n\t"
+          "madc.lo.cc.u32 %9, %38, %74, %9;\n\t"
+          "madc.lo.cc.u32 %10, %38, %75, %10;\n\t"
+          "madc.lo.cc.u32 %11, %38, %76, %11;\n\t"
+          "madc.lo.cc.u32 %12, %38, %77, %12;\n\t"
+          "madc.lo.cc.u32 %13, %38, %78, %13;\n\t"
+          "madc.lo.cc.u32 %14, %38, %79, %14;\n\t"
+          "madc.lo.cc.u32 %15, %38, %80, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %38, %65, %1;\n\t"
+          "madc.hi.cc.u32 %2, %38, %66, %2;\n\t"
+          "madc.hi.cc.u32 %3, %38, %67, %3;\n\t"
+          "madc.hi.cc.u32 %4, %38, %68, %4;\n\t"
+          "madc.hi.cc.u32 %5, %38, %69, %5;\n\t"
+          "madc.hi.cc.u32 %6, %38, %70, %6;\n\t"
+          "madc.hi.cc.u32 %7, %38, %71, %7;\n\t"
+          "madc.hi.cc.u32 %8, %38, %72, %8;\n\t"
+          "madc.hi.cc.u32 %9, %38, %73, %9;\n\t"
+          "madc.hi.cc.u32 %10, %38, %74, %10;\n\t"
+          "madc.hi.cc.u32 %11, %38, %75, %11;\n\t"
+          "madc.hi.cc.u32 %12, %38, %76, %12;\n\t"
+          "madc.hi.cc.u32 %13, %38, %77, %13;\n\t"
+          "madc.hi.cc.u32 %14, %38, %78, %14;\n\t"
+          "madc.hi.cc.u32 %15, %38, %79, %15;\n\t"
+          "madc.hi.cc.u32 %16, %38, %80, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %39, %64, %0;\n\t"
+          "madc.lo.cc.u32 %1, %39, %65, %1;\n\t"
+          "madc.lo.cc.u32 %2, %39, %66, %2;\n\t"
+          "madc.lo.cc.u32 %3, %39, %67, %3;\n\t"
+          "madc.lo.cc.u32 %4, %39, %68, %4;\n\t"
+          "madc.lo.cc.u32 %5, %39, %69, %5;\n\t"
+          "madc.lo.cc.u32 %6, %39, %70, %6;\n\t"
+          "madc.lo.cc.u32 %7, %39, %71, %7;\n\t"
+          "madc.lo.cc.u32 %8, %39, %72, %8;\n\t"
+          "madc.lo.cc.u32 %9, %39, %73, %9;\n\t"
+          "madc.lo.cc.u32 %10, %39, %74, %10;\n\t"
+          "madc.lo.cc.u32 %11, %39, %75, %11;\n\t"
+          "madc.lo.cc.u32 %12, %39, %76, %12;\n\t"
+          "madc.lo.cc.u32 %13, %39, %77, %13;\n\t"
+          "madc.lo.cc.u32 %14, %39, %78, %14;\n\t"
+          "madc.lo.cc.u32 %15, %39, %79, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %39, %64, %1;\n\t"
+          "madc.hi.cc.u32 %2, %39, %65, %2;\n\t"
+          "madc.hi.cc.u32 %3, %39, %66, %3;\n\t"
+          "madc.hi.cc.u32 %4, %39, %67, %4;\n\t"
+          "madc.hi.cc.u32 %5, %39, %68, %5;\n\t"
+          "madc.hi.cc.u32 %6, %39, %69, %6;\n\t"
+          "madc.hi.cc.u32 %7, %39, %70, %7;\n\t"
+          "madc.hi.cc.u32 %8, %39, %71, %8;\n\t"
+          "madc.hi.cc.u32 %9, %39, %72, %9;\n\t"
+          "madc.hi.cc.u32 %10, %39, %73, %10;\n\t"
+          "madc.hi.cc.u32 %11, %39, %74, %11;\n\t"
+          "madc.hi.cc.u32 %12, %39, %75, %12;\n\t"
+          "madc.hi.cc.u32 %13, %39, %76, %13;\n\t"
+          "madc.hi.cc.u32 %14, %39, %77, %14;\n\t"
+          "madc.hi.cc.u32 %15, %39, %78, %15;\n\t"
+          "madc.hi.cc.u32 %16, %39, %79, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %40, %63, %0;\n\t"
+          "madc.lo.cc.u32 %1, %40, %64, %1;\n\t"
+          "madc.lo.cc.u32 %2, %40, %65, %2;\n\t"
+          "madc.lo.cc.u32 %3, %40, %66, %3;\n\t"
+          "madc.lo.cc.u32 %4, %40, %67, %4;\n\t"
+          "madc.lo.cc.u32 %5, %40, %68, %5;\n\t"
+          "madc.lo.cc.u32 %6, %40, %69, %6;\n\t"
+          "madc.lo.cc.u32 %7, %40, %70, %7;\n\t"
+          "madc.lo.cc.u32 %8, %40, %71, %8;\n\t"
+          "madc.lo.cc.u32 %9, %40, %72, %9;\n\t"
+          "madc.lo.cc.u32 %10, %40, %73, %10;\n\t"
+          "madc.lo.cc.u32 %11, %40, %74, %11;\n\t"
+          "madc.lo.cc.u32 %12, %40, %75, %12;\n\t"
+          "madc.lo.cc.u32 %13, %40, %76, %13;\n\t"
+          "madc.lo.cc.u32 %14, %40, %77, %14;\n\t"
+          "madc.lo.cc.u32 %15, %40, %78, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %40, %63, %1;\n\t"
+          "madc.hi.cc.u32 %2, %40, %64, %2;\n\t"
+          "madc.hi.cc.u32 %3, %40, %65, %3;\n\t"
+          "madc.hi.cc.u32 %4, %40, %66, %4;\n\t"
+          "madc.hi.cc.u32 %5, %40, %67, %5;\n\t"
+          "madc.hi.cc.u32 %6, %40, %68, %6;\n\t"
+          "madc.hi.cc.u32 %7, %40, %69, %7;\n\t"
+          "madc.hi.cc.u32 %8, %40, %70, %8;\n\t"
+          "madc.hi.cc.u32 %9, %40, %71, %9;\n\t"
+          "madc.hi.cc.u32 %10, %40, %72, %10;\n\t"
+          "madc.hi.cc.u32 %11, %40, %73, %11;\n\t"
+          "madc.hi.cc.u32 %12, %40, %74, %12;\n\t"
+          "madc.hi.cc.u32 %13, %40, %75, %13;\n\t"
+          "madc.hi.cc.u32 %14, %40, %76, %14;\n\t"
+          "madc.hi.cc.u32 %15, %40, %77, %15;\n\t"
+          "madc.hi.cc.u32 %16, %40, %78, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %41, %62, %0;\n\t"
+          "madc.lo.cc.u32 %1, %41, %63, %1;\n\t"
+          "madc.lo.cc.u32 %2, %41, %64, %2;\n\t"
+          "madc.lo.cc.u32 %3, %41, %65, %3;\n\t"
+          "madc.lo.cc.u32 %4, %41, %66, %4;\n\t"
+          "madc.lo.cc.u32 %5, %41, %67, %5;\n\t"
+          "madc.lo.cc.u32 %6, %41, %68, %6;\n\t"
+          "madc.lo.cc.u32 %7, %41, %69, %7;\n\t"
+          "madc.lo.cc.u32 %8, %41, %70, %8;\n\t"
+          "madc.lo.cc.u32 %9, %41, %71, %9;\n\t"
+          "madc.lo.cc.u32 %10, %41, %72, %10;\n\t"
+          "madc.lo.cc.u32 %11, %41, %73, %11;\n\t"
+          "madc.lo.cc.u32 %12, %41, %74, %12;\n\t"
+          "madc.lo.cc.u32 %13, %41, %75, %13;\n\t"
+          "madc.lo.cc.u32 %14, %41, %76, %14;\n\t"
+          "madc.lo.cc.u32 %15, %41, %77, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %41, %62, %1;\n\t"
+          "madc.hi.cc.u32 %2, %41, %63, %2;\n\t"
+          "madc.hi.cc.u32 %3, %41, %64, %3;\n\t"
+          "madc.hi.cc.u32 %4, %41, %65, %4;\n\t"
+          "madc.hi.cc.u32 %5, %41, %66, %5;\n\t"
+          "madc.hi.cc.u32 %6, %41, %67, %6;\n\t"
+          "madc.hi.cc.u32 %7, %41, %68, %7;\n\t"
+          "madc.hi.cc.u32 %8, %41, %69, %8;\n\t"
+          "madc.hi.cc.u32 %9, %41, %70, %9;\n\t"
+          "madc.hi.cc.u32 %10, %41, %71, %10;\n\t"
+          "madc.hi.cc.u32 %11, %41, %72, %11;\n\t"
+          "madc.hi.cc.u32 %12, %41, %73, %12;\n\t"
+          "madc.hi.cc.u32 %13, %41, %74, %13;\n\t"
+          "madc.hi.cc.u32 %14, %41, %75, %14;\n\t"
+          "madc.hi.cc.u32 %15, %41, %76, %15;\n\t"
+          "madc.hi.cc.u32 %16, %41, %77, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %42, %61, %0;\n\t"
+          "madc.lo.cc.u32 %1, %42, %62, %1;\n\t"
+          "madc.lo.cc.u32 %2, %42, %63, %2;\n\t"
+          "madc.lo.cc.u32 %3, %42, %64, %3;\n\t"
+          "madc.lo.cc.u32 %4, %42, %65, %4;\n\t"
+          "madc.lo.cc.u32 %5, %42, %66, %5;\n\t"
+          "madc.lo.cc.u32 %6, %42, %67, %6;\n\t"
+          "madc.lo.cc.u32 %7, %42, %68, %7;\n\t"
+          "madc.lo.cc.u32 %8, %42, %69, %8;\n\t"
+          "madc.lo.cc.u32 %9, %42, %70, %9;\n\t"
+          "madc.lo.cc.u32 %10, %42, %71, %10;\n\t"
+          "madc.lo.cc.u32 %11, %42, %72, %11;\n\t"
+          "madc.lo.cc.u32 %12, %42, %73, %12;\n\t"
+          "madc.lo.cc.u32 %13, %42, %74, %13;\n\t"
+          "madc.lo.cc.u32 %14, %42, %75, %14;\n\t"
+          "madc.lo.cc.u32 %15, %42, %76, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %42, %61, %1;\n\t"
+          "madc.hi.cc.u32 %2, %42, %62, %2;\n\t"
+          "madc.hi.cc.u32 %3, %42, %63, %3;\n\t"
+          "madc.hi.cc.u32 %4, %42, %64, %4;\n\t"
+          "madc.hi.cc.u32 %5, %42, %65, %5;\n\t"
+          "madc.hi.cc.u32 %6, %42, %66, %6;\n\t"
+          "madc.hi.cc.u32 %7, %42, %67, %7;\n\t"
+          "madc.hi.cc.u32 %8, %42, %68, %8;\n\t"
+          "madc.hi.cc.u32 %9, %42, %69, %9;\n\t"
+          "madc.hi.cc.u32 %10, %42, %70, %10;\n\t"
+          "madc.hi.cc.u32 %11, %42, %71, %11;\n\t"
+          "madc.hi.cc.u32 %12, %42, %72, %12;\n\t"
+          "madc.hi.cc.u32 %13, %42, %73, %13;\n\t"
+          "madc.hi.cc.u32 %14, %42, %74, %14;\n\t"
+          "madc.hi.cc.u32 %15, %42, %75, %15;\n\t"
+          "madc.hi.cc.u32 %16, %42, %76, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %43, %60, %0;\n\t"
+          "madc.lo.cc.u32 %1, %43, %61, %1;\n\t"
+          "madc.lo.cc.u32 %2, %43, %62, %2;\n\t"
+          "madc.lo.cc.u32 %3, %43, %63, %3;\n\t"
+          "madc.lo.cc.u32 %4, %43, %64, %4;\n\t"
+          "madc.lo.cc.u32 %5, %43, %65, %5;\n\t"
+          "madc.lo.cc.u32 %6, %43, %66, %6;\n\t"
+          "madc.lo.cc.u32 %7, %43, %67, %7;\n\t"
+          "madc.lo.cc.u32 %8, %43, %68, %8;\n\t"
+          "madc.lo.cc.u32 %9, %43, %69, %9;\n\t"
+          "madc.lo.cc.u32 %10, %43, %70, %10;\n\t"
+          "madc.lo.cc.u32 %11, %43, %71, %11;\n\t"
+          "madc.lo.cc.u32 %12, %43, %72, %12;\n\t"
+          "madc.lo.cc.u32 %13, %43, %73, %13;\n\t"
+          "madc.lo.cc.u32 %14, %43, %74, %14;\n\t"
+          "madc.lo.cc.u32 %15, %43, %75, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %43, %60, %1;\n\t"
+          "madc.hi.cc.u32 %2, %43, %61, %2;\n\t"
+          "madc.hi.cc.u32 %3, %43, %62, %3;\n\t"
+          "madc.hi.cc.u32 %4, %43, %63, %4;\n\t"
+          "madc.hi.cc.u32 %5, %43, %64, %5;\n\t"
+          "madc.hi.cc.u32 %6, %43, %65, %6;\n\t"
+          "madc.hi.cc.u32 %7, %43, %66, %7;\n\t"
+          "madc.hi.cc.u32 %8, %43, %67, %8;\n\t"
+          "madc.hi.cc.u32 %9, %43, %68, %9;\n\t"
+          "madc.hi.cc.u32 %10, %43, %69, %10;\n\t"
+          "madc.hi.cc.u32 %11, %43, %70, %11;\n\t"
+          "madc.hi.cc.u32 %12, %43, %71, %12;\n\t"
+          "madc.hi.cc.u32 %13, %43, %72, %13;\n\t"
+          "madc.hi.cc.u32 %14, %43, %73, %14;\n\t"
+          "madc.hi.cc.u32 %15, %43, %74, %15;\n\t"
+          "madc.hi.cc.u32 %16, %43, %75, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %44, %59, %0;\n\t"
+          "madc.lo.cc.u32 %1, %44, %60, %1;\n\t"
+          "madc.lo.cc.u32 %2, %44, %61, %2;\n\t"
+          "madc.lo.cc.u32 %3, %44, %62, %3;\n\t"
+          "madc.lo.cc.u32 %4, %44, %63, %4;\n\t"
+          "madc.lo.cc.u32 %5, %44, %64, %5;\n\t"
+          "madc.lo.cc.u32 %6, %44, %65, %6;\n\t"
+          "madc.lo.cc.u32 %7, %44, %66, %7;\n\t"
+          "madc.lo.cc.u32 %8, %44, %67, %8;\n\t"
+          "madc.lo.cc.u32 %9, %44, %68, %9;\n\t"
+          "madc.lo.cc.u32 %10, %44, %69, %10;\n\t"
+          "madc.lo.cc.u32 %11, %44, %70, %11;\n\t"
+          "madc.lo.cc.u32 %12, %44, %71, %12;\n\t"
+          "madc.lo.cc.u32 %13, %44, %72, %13;\n\t"
+          "madc.lo.cc.u32 %14, %44, %73, %14;\n\t"
+          "madc.lo.cc.u32 %15, %44, %74, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %44, %59, %1;\n\t"
+          "madc.hi.cc.u32 %2, %44, %60, %2;\n\t"
+          "madc.hi.cc.u32 %3, %44, %61, %3;\n\t"
+          "madc.hi.cc.u32 %4, %44, %62, %4;\n\t"
+          "madc.hi.cc.u32 %5, %44, %63, %5;\n\t"
+          "madc.hi.cc.u32 %6, %44, %64, %6;\n\t"
+          "madc.hi.cc.u32 %7, %44, %65, %7;\n\t"
+          "madc.hi.cc.u32 %8, %44, %66, %8;\n\t"
+          "madc.hi.cc.u32 %9, %44, %67, %9;\n\t"
+          "madc.hi.cc.u32 %10, %44, %68, %10;\n\t"
+          "madc.hi.cc.u32 %11, %44, %69, %11;\n\t"
+          "madc.hi.cc.u32 %12, %44, %70, %12;\n\t"
+          "madc.hi.cc.u32 %13, %44, %71, %13;\n\t"
+          "madc.hi.cc.u32 %14, %44, %72, %14;\n\t"
+          "madc.hi.cc.u32 %15, %44, %73, %15;\n\t"
+          "madc.hi.cc.u32 %16, %44, %74, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %45, %58, %0;\n\t"
+          "madc.lo.cc.u32 %1, %45, %59, %1;\n\t"
+          "madc.lo.cc.u32 %2, %45, %60, %2;\n\t"
+          "madc.lo.cc.u32 %3, %45, %61, %3;\n\t"
+          "madc.lo.cc.u32 %4, %45, %62, %4;\n\t"
+          "madc.lo.cc.u32 %5, %45, %63, %5;\n\t"
+          "madc.lo.cc.u32 %6, %45, %64, %6;\n\t"
+          "madc.lo.cc.u32 %7, %45, %65, %7;\n\t"
+          "madc.lo.cc.u32 %8, %45, %66, %8;\n\t"
+          "madc.lo.cc.u32 %9, %45, %67, %9;\n\t"
+          "madc.lo.cc.u32 %10, %45, %68, %10;\n\t"
+          "madc.lo.cc.u32 %11, %45, %69, %11;\n\t"
+          "madc.lo.cc.u32 %12, %45, %70, %12;\n\t"
+          "madc.lo.cc.u32 %13, %45, %71, %13;\n\t"
+          "madc.lo.cc.u32 %14, %45, %72, %14;\n\t"
+          "madc.lo.cc.u32 %15, %45, %73, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %45, %58, %1;\n\t"
+          "madc.hi.cc.u32 %2, %45, %59, %2;\n\t"
+          "madc.hi.cc.u32 %3, %45, %60, %3;\n\t"
+          "madc.hi.cc.u32 %4, %45, %61, %4;\n\t"
+          "madc.hi.cc.u32 %5, %45, %62, %5;\n\t"
+          "madc.hi.cc.u32 %6, %45, %63, %6;\n\t"
+          "madc.hi.cc.u32 %7, %45, %64, %7;\n\t"
+          "madc.hi.cc.u32 %8, %45, %65, %8;\n\t"
+          "madc.hi.cc.u32 %9, %45, %66, %9;\n\t"
+          "madc.hi.cc.u32 %10, %45, %67, %10;\n\t"
+          "madc.hi.cc.u32 %11, %45, %68, %11;\n\t"
+          "madc.hi.cc.u32 %12, %45, %69, %12;\n\t"
+          "madc.hi.cc.u32 %13, %45, %70, %13;\n\t"
+          "madc.hi.cc.u32 %14, %45, %71, %14;\n\t"
+          "madc.hi.cc.u32 %15, %45, %72, %15;\n\t"
+          "madc.hi.cc.u32 %16, %45, %73, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %46, %57, %0;\n\t"
+          "madc.lo.cc.u32 %1, %46, %58, %1;\n\t"
+          "madc.lo.cc.u32 %2, %46, %59, %2;\n\t"
+          "madc.lo.cc.u32 %3, %46, %60, %3;\n\t"
+          "madc.lo.cc.u32 %4, %46, %61, %4;\n\t"
+          "madc.lo.cc.u32 %5, %46, %62, %5;\n\t"
+          "madc.lo.cc.u32 %6, %46, %63, %6;\n\t"
+          "madc.lo.cc.u32 %7, %46, %64, %7;\n\t"
+          "madc.lo.cc.u32 %8, %46, %65, %8;\n\t"
+          "madc.lo.cc.u32 %9, %46, %66, %9;\n\t"
+          "madc.lo.cc.u32 %10, %46, %67, %10;\n\t"
+          "madc.lo.cc.u32 %11, %46, %68, %11;\n\t"
+          "madc.lo.cc.u32 %12, %46, %69, %12;\n\t"
+          "madc.lo.cc.u32 %13, %46, %70, %13;\n\t"
+          "madc.lo.cc.u32 %14, %46, %71, %14;\n\t"
+          "madc.lo.cc.u32 %15, %46, %72, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %46, %57, %1;\n\t"
+          "madc.hi.cc.u32 %2, %46, %58, %2;\n\t"
+          "madc.hi.cc.u32 %3, %46, %59, %3;\n\t"
+          "madc.hi.cc.u32 %4, %46, %60, %4;\n\t"
+          "madc.hi.cc.u32 %5, %46, %61, %5;\n\t"
+          "madc.hi.cc.u32 %6, %46, %62, %6;\n\t"
+          "madc.hi.cc.u32 %7, %46, %63, %7;\n\t"
+          "madc.hi.cc.u32 %8, %46, %64, %8;\n\t"
+          "madc.hi.cc.u32 %9, %46, %65, %9;\n\t"
+          "madc.hi.cc.u32 %10, %46, %66, %10;\n\t"
+          "madc.hi.cc.u32 %11, %46, %67, %11;\n\t"
+          "madc.hi.cc.u32 %12, %46, %68, %12;\n\t"
+          "madc.hi.cc.u32 %13, %46, %69, %13;\n\t"
+          "madc.hi.cc.u32 %14, %46, %70, %14;\n\t"
+          "madc.hi.cc.u32 %15, %46, %71, %15;\n\t"
+          "madc.hi.cc.u32 %16, %46, %72, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %47, %56, %0;\n\t"
+          "madc.lo.cc.u32 %1, %47, %57, %1;\n\t"
+          "madc.lo.cc.u32 %2, %47, %58, %2;\n\t"
+          "madc.lo.cc.u32 %3, %47, %59, %3;\n\t"
+          "madc.lo.cc.u32 %4, %47, %60, %4;\n\t"
+          "madc.lo.cc.u32 %5, %47, %61, %5;\n\t"
+          "madc.lo.cc.u32 %6, %47, %62, %6;\n\t"
+          "madc.lo.cc.u32 %7, %47, %63, %7;\n\t"
+          "madc.lo.cc.u32 %8, %47, %64, %8;\n\t"
+          "madc.lo.cc.u32 %9, %47, %65, %9;\n\t"
+          "madc.lo.cc.u32 %10, %47, %66, %10;\n\t"
+          "madc.lo.cc.u32 %11, %47, %67, %11;\n\t"
+          "madc.lo.cc.u32 %12, %47, %68, %12;\n\t"
+          "madc.lo.cc.u32 %13, %47, %69, %13;\n\t"
+          "madc.lo.cc.u32 %14, %47, %70, %14;\n\t"
+          "madc.lo.cc.u32 %15, %47, %71, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %47, %56, %1;\n\t"
+          "madc.hi.cc.u32 %2, %47, %57, %2;\n\t"
+          "madc.hi.cc.u32 %3, %47, %58, %3;\n\t"
+          "madc.hi.cc.u32 %4, %47, %59, %4;\n\t"
+          "madc.hi.cc.u32 %5, %47, %60, %5;\n\t"
+          "madc.hi.cc.u32 %6, %47, %61, %6;\n\t"
+          "madc.hi.cc.u32 %7, %47, %62, %7;\n\t"
+          "madc.hi.cc.u32 %8, %47, %63, %8;\n\t"
+          "madc.hi.cc.u32 %9, %47, %64, %9;\n\t"
+          "madc.hi.cc.u32 %10, %47, %65, %10;\n\t"
+          "madc.hi.cc.u32 %11, %47, %66, %11;\n\t"
+          "madc.hi.cc.u32 %12, %47, %67, %12;\n\t"
+          "madc.hi.cc.u32 %13, %47, %68, %13;\n\t"
+          "madc.hi.cc.u32 %14, %47, %69, %14;\n\t"
+          "madc.hi.cc.u32 %15, %47, %70, %15;\n\t"
+          "madc.hi.cc.u32 %16, %47, %71, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %48, %55, %0;\n\t"
+          "madc.lo.cc.u32 %1, %48, %56, %1;\n\t"
+          "madc.lo.cc.u32 %2, %48, %57, %2;\n\t"
+          "madc.lo.cc.u32 %3, %48, %58, %3;\n\t"
+          "madc.lo.cc.u32 %4, %48, %59, %4;\n\t"
+          "madc.lo.cc.u32 %5, %48, %60, %5;\n\t"
+          "madc.lo.cc.u32 %6, %48, %61, %6;\n\t"
+          "madc.lo.cc.u32 %7, %48, %62, %7;\n\t"
+          "madc.lo.cc.u32 %8, %48, %63, %8;\n\t"
+          "madc.lo.cc.u32 %9, %48, %64, %9;\n\t"
+          "madc.lo.cc.u32 %10, %48, %65, %10;\n\t"
+          "madc.lo.cc.u32 %11, %48, %66, %11;\n\t"
+          "madc.lo.cc.u32 %12, %48, %67, %12;\n\t"
+          "madc.lo.cc.u32 %13, %48, %68, %13;\n\t"
+          "madc.lo.cc.u32 %14, %48, %69, %14;\n\t"
+          "madc.lo.cc.u32 %15, %48, %70, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %48, %55, %1;\n\t"
+          "madc.hi.cc.u32 %2, %48, %56, %2;\n\t"
+          "madc.hi.cc.u32 %3, %48, %57, %3;\n\t"
+          "madc.hi.cc.u32 %4, %48, %58, %4;\n\t"
+          "madc.hi.cc.u32 %5, %48, %59, %5;\n\t"
+          "madc.hi.cc.u32 %6, %48, %60, %6;\n\t"
+          "madc.hi.cc.u32 %7, %48, %61, %7;\n\t"
+          "madc.hi.cc.u32 %8, %48, %62, %8;\n\t"
+          "madc.hi.cc.u32 %9, %48, %63, %9;\n\t"
+          "madc.hi.cc.u32 %10, %48, %64, %10;\n\t"
+          "madc.hi.cc.u32 %11, %48, %65, %11;\n\t"
+          "madc.hi.cc.u32 %12, %48, %66, %12;\n\t"
+          "madc.hi.cc.u32 %13, %48, %67, %13;\n\t"
+          "madc.hi.cc.u32 %14, %48, %68, %14;\n\t"
+          "madc.hi.cc.u32 %15, %48, %69, %15;\n\t"
+          "madc.hi.cc.u32 %16, %48, %70, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %49, %54, %0;\n\t"
+          "madc.lo.cc.u32 %1, %49, %55, %1;\n\t"
+          "madc.lo.cc.u32 %2, %49, %56, %2;\n\t"
+          "madc.lo.cc.u32 %3, %49, %57, %3;\n\t"
+          "madc.lo.cc.u32 %4, %49, %58, %4;\n\t"
+          "madc.lo.cc.u32 %5, %49, %59, %5;\n\t"
+          "madc.lo.cc.u32 %6, %49, %60, %6;\n\t"
+          "madc.lo.cc.u32 %7, %49, %61, %7;\n\t"
+          "madc.lo.cc.u32 %8, %49, %62, %8;\n\t"
+          "madc.lo.cc.u32 %9, %49, %63, %9;\n\t"
+          "madc.lo.cc.u32 %10, %49, %64, %10;\n\t"
+          "madc.lo.cc.u32 %11, %49, %65, %11;\n\t"
+          "madc.lo.cc.u32 %12, %49, %66, %12;\n\t"
+          "madc.lo.cc.u32 %13, %49, %67, %13;\n\t"
+          "madc.lo.cc.u32 %14, %49, %68, %14;\n\t"
+          "madc.lo.cc.u32 %15, %49, %69, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %49, %54, %1;\n\t"
+          "madc.hi.cc.u32 %2, %49, %55, %2;\n\t"
+          "madc.hi.cc.u32 %3, %49, %56, %3;\n\t"
+          "madc.hi.cc.u32 %4, %49, %57, %4;\n\t"
+          "madc.hi.cc.u32 %5, %49, %58, %5;\n\t"
+          "madc.hi.cc.u32 %6, %49, %59, %6;\n\t"
+          "madc.hi.cc.u32 %7, %49, %60, %7;\n\t"
+          "madc.hi.cc.u32 %8, %49, %61, %8;\n\t"
+          "madc.hi.cc.u32 %9, %49, %62, %9;\n\t"
+          "madc.hi.cc.u32 %10, %49, %63, %10;\n\t"
+          "madc.hi.cc.u32 %11, %49, %64, %11;\n\t"
+          "madc.hi.cc.u32 %12, %49, %65, %12;\n\t"
+          "madc.hi.cc.u32 %13, %49, %66, %13;\n\t"
+          "madc.hi.cc.u32 %14, %49, %67, %14;\n\t"
+          "madc.hi.cc.u32 %15, %49, %68, %15;\n\t"
+          "madc.hi.cc.u32 %16, %49, %69, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %50, %53, %0;\n\t"
+          "madc.lo.cc.u32 %1, %50, %54, %1;\n\t"
+          "madc.lo.cc.u32 %2, %50, %55, %2;\n\t"
+          "madc.lo.cc.u32 %3, %50, %56, %3;\n\t"
+          "madc.lo.cc.u32 %4, %50, %57, %4;\n\t"
+          "madc.lo.cc.u32 %5, %50, %58, %5;\n\t"
+          "madc.lo.cc.u32 %6, %50, %59, %6;\n\t"
+          "madc.lo.cc.u32 %7, %50, %60, %7;\n\t"
+          "madc.lo.cc.u32 %8, %50, %61, %8;\n\t"
+          "madc.lo.cc.u32 %9, %50, %62, %9;\n\t"
+          "madc.lo.cc.u32 %10, %50, %63, %10;\n\t"
+          "madc.lo.cc.u32 %11, %50, %64, %11;\n\t"
+          "madc.lo.cc.u32 %12, %50, %65, %12;\n\t"
+          "madc.lo.cc.u32 %13, %50, %66, %13;\n\t"
+          "madc.lo.cc.u32 %14, %50, %67, %14;\n\t"
+          "madc.lo.cc.u32 %15, %50, %68, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %50, %53, %1;\n\t"
+          "madc.hi.cc.u32 %2, %50, %54, %2;\n\t"
+          "madc.hi.cc.u32 %3, %50, %55, %3;\n\t"
+          "madc.hi.cc.u32 %4, %50, %56, %4;\n\t"
+          "madc.hi.cc.u32 %5, %50, %57, %5;\n\t"
+          "madc.hi.cc.u32 %6, %50, %58, %6;\n\t"
+          "madc.hi.cc.u32 %7, %50, %59, %7;\n\t"
+          "madc.hi.cc.u32 %8, %50, %60, %8;\n\t"
+          "madc.hi.cc.u32 %9, %50, %61, %9;\n\t"
+          "madc.hi.cc.u32 %10, %50, %62, %10;\n\t"
+          "madc.hi.cc.u32 %11, %50, %63, %11;\n\t"
+          "madc.hi.cc.u32 %12, %50, %64, %12;\n\t"
+          "madc.hi.cc.u32 %13, %50, %65, %13;\n\t"
+          "madc.hi.cc.u32 %14, %50, %66, %14;\n\t"
+          "madc.hi.cc.u32 %15, %50, %67, %15;\n\t"
+          "madc.hi.cc.u32 %16, %50, %68, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %51, %52, %0;\n\t"
+          "madc.lo.cc.u32 %1, %51, %53, %1;\n\t"
+          "madc.lo.cc.u32 %2, %51, %54, %2;\n\t"
+          "madc.lo.cc.u32 %3, %51, %55, %3;\n\t"
+          "madc.lo.cc.u32 %4, %51, %56, %4;\n\t"
+          "madc.lo.cc.u32 %5, %51, %57, %5;\n\t"
+          "madc.lo.cc.u32 %6, %51, %58, %6;\n\t"
+          "madc.lo.cc.u32 %7, %51, %59, %7;\n\t"
+          "madc.lo.cc.u32 %8, %51, %60, %8;\n\t"
+          "madc.lo.cc.u32 %9, %51, %61, %9;\n\t"
+          "madc.lo.cc.u32 %10, %51, %62, %10;\n\t"
+          "madc.lo.cc.u32 %11, %51, %63, %11;\n\t"
+          "madc.lo.cc.u32 %12, %51, %64, %12;\n\t"
+          "madc.lo.cc.u32 %13, %51, %65, %13;\n\t"
+          "madc.lo.cc.u32 %14, %51, %66, %14;\n\t"
+          "madc.lo.cc.u32 %15, %51, %67, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %51, %52, %1;\n\t"
+          "madc.hi.cc.u32 %2, %51, %53, %2;\n\t"
+          "madc.hi.cc.u32 %3, %51, %54, %3;\n\t"
+          "madc.hi.cc.u32 %4, %51, %55, %4;\n\t"
+          "madc.hi.cc.u32 %5, %51, %56, %5;\n\t"
+          "madc.hi.cc.u32 %6, %51, %57, %6;\n\t"
+          "madc.hi.cc.u32 %7, %51, %58, %7;\n\t"
+          "madc.hi.cc.u32 %8, %51, %59, %8;\n\t"
+          "madc.hi.cc.u32 %9, %51, %60, %9;\n\t"
+          "madc.hi.cc.u32 %10, %51, %61, %10;\n\t"
+          "madc.hi.cc.u32 %11, %51, %62, %11;\n\t"
+          "madc.hi.cc.u32 %12, %51, %63, %12;\n\t"
+          "madc.hi.cc.u32 %13, %51, %64, %13;\n\t"
+          "madc.hi.cc.u32 %14, %51, %65, %14;\n\t"
+          "madc.hi.cc.u32 %15, %51, %66, %15;\n\t"
+          "madc.hi.cc.u32 %16, %51, %67, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
           "}"
           : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64])
       );
     }
 #endif
@@ -7559,39 +6017,642 @@ struct mul_lo {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
       y[0] = ptx_mov(x[0]);
-      y[1] = ptx_add_cc(cf, x[1], x[16]);
-      y[2] = ptx_addc_cc(cf, x[2], x[17]);
-      y[3] = ptx_addc_cc(cf, x[3], x[18]);
-      y[4] = ptx_addc_cc(cf, x[4], x[19]);
-      y[5] = ptx_addc_cc(cf, x[5], x[20]);
-      y[6] = ptx_addc_cc(cf, x[6], x[21]);
-      y[7] = ptx_addc_cc(cf, x[7], x[22]);
-      y[8] = ptx_addc_cc(cf, x[8], x[23]);
-      y[9] = ptx_addc_cc(cf, x[9], x[24]);
-      y[10] = ptx_addc_cc(cf, x[10], x[25]);
-      y[11] = ptx_addc_cc(cf, x[11], x[26]);
-      y[12] = ptx_addc_cc(cf, x[12], x[27]);
-      y[13] = ptx_addc_cc(cf, x[13], x[28]);
-      y[14] = ptx_addc_cc(cf, x[14], x[29]);
-      y[15] = ptx_addc_cc(cf, x[15], x[30]);
-      y[16] = ptx_addc_cc(cf, x[31], 0u);
-      y[17] = ptx_addc(cf, 0u, 0u);
-      y[2] = ptx_add_cc(cf, y[2], x[32]);
-      y[3] = ptx_addc_cc(cf, y[3], x[33]);
-      y[4] = ptx_addc_cc(cf, y[4], x[34]);
-      y[5] = ptx_addc_cc(cf, y[5], x[35]);
-      y[6] = ptx_addc_cc(cf, y[6], x[36]);
-      y[7] = ptx_addc_cc(cf, y[7], x[37]);
-      y[8] = ptx_addc_cc(cf, y[8], x[38]);
-      y[9] = ptx_addc_cc(cf, y[9], x[39]);
-      y[10] = ptx_addc_cc(cf, y[10], x[40]);
-      y[11] = ptx_addc_cc(cf, y[11], x[41]);
-      y[12] = ptx_addc_cc(cf, y[12], x[42]);
-      y[13] = ptx_addc_cc(cf, y[13], x[43]);
-      y[14] = ptx_addc_cc(cf, y[14], x[44]);
-      y[15] = ptx_addc_cc(cf, y[15], x[45]);
-      y[16] = ptx_addc_cc(cf, y[16], x[46]);
-      y[17] = ptx_addc(cf, y[17], x[47]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[10] = ptx_mov(x[10]);
+      y[11] = ptx_mov(x[11]);
+      y[12] = ptx_mov(x[12]);
+      y[13] = ptx_mov(x[13]);
+      y[14] = ptx_mov(x[14]);
+      y[15] = ptx_mov(x[15]);
+      y[16] = ptx_mov(x[16]);
+      y[17] = ptx_mov(x[17]);
+      y[0] = ptx_mad_lo_cc(cf, x[18], x[49], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[18], x[50], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[18], x[51], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[18], x[52], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[18], x[53], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[18], x[54], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[18], x[55], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[18], x[56], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[18], x[57], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[18], x[58], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[18], x[59], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[18], x[60], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[18], x[61], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[18], x[62], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[18], x[63], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[18], x[64], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[18], x[49], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[18], x[50], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[18], x[51], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[18], x[52], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[18], x[53], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[18], x[54], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[18], x[55], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[18], x[56], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[18], x[57], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[18], x[58], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[18], x[59], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[18], x[60], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[18], x[61], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[18], x[62], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[18], x[63], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[18], x[64], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[19], x[48], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[19], x[49], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[19], x[50], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[19], x[51], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[19], x[52], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[19], x[53], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[19], x[54], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[19], x[55], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[19], x[56], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[19], x[57], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[19], x[58], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[19], x[59], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[19], x[60], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[19], x[61], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[19], x[62], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[19], x[63], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[19], x[48], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[19], x[49], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[19], x[50], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[19], x[51], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[19], x[52], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[19], x[53], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[19], x[54], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[19], x[55], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[19], x[56], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[19], x[57], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[19], x[58], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[19], x[59], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[19], x[60], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[19], x[61], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[19], x[62], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[19], x[63], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[20], x[47], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[20], x[48], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[20], x[49], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[20], x[50], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[20], x[51], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[20], x[52], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[20], x[53], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[20], x[54], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[20], x[55], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[20], x[56], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[20], x[57], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[20], x[58], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[20], x[59], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[20], x[60], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[20], x[61], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[20], x[62], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[20], x[47], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[20], x[48], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[20], x[49], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[20], x[50], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[20], x[51], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[20], x[52], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[20], x[53], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[20], x[54], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[20], x[55], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[20], x[56], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[20], x[57], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[20], x[58], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[20], x[59], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[20], x[60], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[20], x[61], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[20], x[62], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[21], x[46], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[21], x[47], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[21], x[48], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[21], x[49], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[21], x[50], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[21], x[51], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[21], x[52], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[21], x[53], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[21], x[54], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[21], x[55], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[21], x[56], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[21], x[57], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[21], x[58], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[21], x[59], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[21], x[60], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[21], x[61], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[21], x[46], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[21], x[47], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[21], x[48], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[21], x[49], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[21], x[50], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[21], x[51], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[21], x[52], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[21], x[53], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[21], x[54], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[21], x[55], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[21], x[56], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[21], x[57], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[21], x[58], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[21], x[59], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[21], x[60], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[21], x[61], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[22], x[45], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[22], x[46], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[22], x[47], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[22], x[48], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[22], x[49], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[22], x[50], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[22], x[51], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[22], x[52], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[22], x[53], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[22], x[54], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[22], x[55], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[22], x[56], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[22], x[57], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[22], x[58], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[22], x[59], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[22], x[60], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[22], x[45], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[22], x[46], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[22], x[47], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[22], x[48], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[22], x[49], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[22], x[50], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[22], x[51], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[22], x[52], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[22], x[53], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[22], x[54], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[22], x[55], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[22], x[56], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[22], x[57], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[22], x[58], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[22], x[59], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[22], x[60], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[23], x[44], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[23], x[45], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[23], x[46], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[23], x[47], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[23], x[48], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[23], x[49], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[23], x[50], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[23], x[51], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[23], x[52], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[23], x[53], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[23], x[54], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[23], x[55], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[23], x[56], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[23], x[57], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[23], x[58], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[23], x[59], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[23], x[44], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[23], x[45], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[23], x[46], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[23], x[47], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[23], x[48], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[23], x[49], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[23], x[50], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[23], x[51], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[23], x[52], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[23], x[53], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[23], x[54], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[23], x[55], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[23], x[56], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[23], x[57], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[23], x[58], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[23], x[59], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[24], x[43], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[24], x[44], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[24], x[45], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[24], x[46], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[24], x[47], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[24], x[48], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[24], x[49], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[24], x[50], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[24], x[51], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[24], x[52], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[24], x[53], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[24], x[54], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[24], x[55], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[24], x[56], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[24], x[57], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[24], x[58], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[24], x[43], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[24], x[44], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[24], x[45], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[24], x[46], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[24], x[47], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[24], x[48], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[24], x[49], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[24], x[50], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[24], x[51], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[24], x[52], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[24], x[53], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[24], x[54], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[24], x[55], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[24], x[56], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[24], x[57], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[24], x[58], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[25], x[42], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[25], x[43], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[25], x[44], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[25], x[45], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[25], x[46], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[25], x[47], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[25], x[48], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[25], x[49], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[25], x[50], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[25], x[51], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[25], x[52], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[25], x[53], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[25], x[54], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[25], x[55], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[25], x[56], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[25], x[57], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[25], x[42], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[25], x[43], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[25], x[44], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[25], x[45], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[25], x[46], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[25], x[47], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[25], x[48], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[25], x[49], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[25], x[50], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[25], x[51], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[25], x[52], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[25], x[53], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[25], x[54], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[25], x[55], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[25], x[56], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[25], x[57], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[26], x[41], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[26], x[42], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[26], x[43], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[26], x[44], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[26], x[45], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[26], x[46], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[26], x[47], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[26], x[48], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[26], x[49], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[26], x[50], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[26], x[51], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[26], x[52], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[26], x[53], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[26], x[54], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[26], x[55], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[26], x[56], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[26], x[41], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[26], x[42], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[26], x[43], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[26], x[44], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[26], x[45], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[26], x[46], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[26], x[47], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[26], x[48], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[26], x[49], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[26], x[50], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[26], x[51], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[26], x[52], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[26], x[53], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[26], x[54], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[26], x[55], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[26], x[56], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[27], x[40], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[27], x[41], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[27], x[42], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[27], x[43], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[27], x[44], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[27], x[45], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[27], x[46], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[27], x[47], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[27], x[48], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[27], x[49], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[27], x[50], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[27], x[51], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[27], x[52], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[27], x[53], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[27], x[54], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[27], x[55], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[27], x[40], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[27], x[41], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[27], x[42], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[27], x[43], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[27], x[44], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[27], x[45], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[27], x[46], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[27], x[47], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[27], x[48], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[27], x[49], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[27], x[50], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[27], x[51], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[27], x[52], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[27], x[53], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[27], x[54], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[27], x[55], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[28], x[39], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[28], x[40], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[28], x[41], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[28], x[42], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[28], x[43], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[28], x[44], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[28], x[45], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[28], x[46], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[28], x[47], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[28], x[48], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[28], x[49], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[28], x[50], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[28], x[51], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[28], x[52], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[28], x[53], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[28], x[54], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[28], x[39], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[28], x[40], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[28], x[41], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[28], x[42], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[28], x[43], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[28], x[44], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[28], x[45], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[28], x[46], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[28], x[47], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[28], x[48], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[28], x[49], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[28], x[50], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[28], x[51], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[28], x[52], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[28], x[53], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[28], x[54], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[29], x[38], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[29], x[39], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[29], x[40], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[29], x[41], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[29], x[42], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[29], x[43], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[29], x[44], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[29], x[45], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[29], x[46], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[29], x[47], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[29], x[48], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[29], x[49], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[29], x[50], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[29], x[51], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[29], x[52], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[29], x[53], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[29], x[38], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[29], x[39], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[29], x[40], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[29], x[41], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[29], x[42], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[29], x[43], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[29], x[44], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[29], x[45], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[29], x[46], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[29], x[47], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[29], x[48], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[29], x[49], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[29], x[50], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[29], x[51], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[29], x[52], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[29], x[53], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[30], x[37], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[30], x[38], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[30], x[39], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[30], x[40], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[30], x[41], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[30], x[42], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[30], x[43], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[30], x[44], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[30], x[45], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[30], x[46], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[30], x[47], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[30], x[48], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[30], x[49], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[30], x[50], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[30], x[51], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[30], x[52], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[30], x[37], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[30], x[38], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[30], x[39], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[30], x[40], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[30], x[41], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[30], x[42], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[30], x[43], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[30], x[44], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[30], x[45], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[30], x[46], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[30], x[47], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[30], x[48], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[30], x[49], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[30], x[50], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[30], x[51], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[30], x[52], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[31], x[36], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[31], x[37], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[31], x[38], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[31], x[39], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[31], x[40], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[31], x[41], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[31], x[42], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[31], x[43], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[31], x[44], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[31], x[45], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[31], x[46], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[31], x[47], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[31], x[48], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[31], x[49], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[31], x[50], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[31], x[51], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[31], x[36], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[31], x[37], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[31], x[38], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[31], x[39], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[31], x[40], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[31], x[41], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[31], x[42], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[31], x[43], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[31], x[44], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[31], x[45], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[31], x[46], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[31], x[47], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[31], x[48], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[31], x[49], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[31], x[50], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[31], x[51], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[32], x[35], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[32], x[36], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[32], x[37], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[32], x[38], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[32], x[39], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[32], x[40], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[32], x[41], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[32], x[42], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[32], x[43], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[32], x[44], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[32], x[45], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[32], x[46], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[32], x[47], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[32], x[48], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[32], x[49], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[32], x[50], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[32], x[35], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[32], x[36], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[32], x[37], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[32], x[38], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[32], x[39], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[32], x[40], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[32], x[41], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[32], x[42], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[32], x[43], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[32], x[44], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[32], x[45], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[32], x[46], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[32], x[47], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[32], x[48], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[32], x[49], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[32], x[50], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[33], x[34], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[33], x[35], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[33], x[36], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[33], x[37], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[33], x[38], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[33], x[39], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[33], x[40], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[33], x[41], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[33], x[42], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[33], x[43], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[33], x[44], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[33], x[45], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[33], x[46], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[33], x[47], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[33], x[48], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[33], x[49], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[33], x[34], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[33], x[35], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[33], x[36], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[33], x[37], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[33], x[38], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[33], x[39], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[33], x[40], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[33], x[41], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[33], x[42], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[33], x[43], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[33], x[44], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[33], x[45], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[33], x[46], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[33], x[47], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[33], x[48], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[33], x[49], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+    }
+#endif
+  };
+
+  // Each thread's step add_blocks: 18 instructions.
+  struct add_blocks {
+    static constexpr unsigned in_words = 36;
+    static constexpr unsigned out_words = 18;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          "add.cc.u32 %0, %18, %36;\n\t"
+          "addc.cc.u32 %1, %19, %37;\n\t"
+          "addc.cc.u32 %2, %20, %38;\n\t"
+          "addc.cc.u32 %3, %21, %39;\n\t"
+          "addc.cc.u32 %4, %22, %40;\n\t"
+          "addc.cc.u32 %5, %23, %41;\n\t"
+          "addc.cc.u32 %6, %24, %42;\n\t"
+          "addc.cc.u32 %7, %25, %43;\n\t"
+          "addc.cc.u32 %8, %26, %44;\n\t"
+          "addc.cc.u32 %9, %27, %45;\n\t"
+          "addc.cc.u32 %10, %28, %46;\n\t"
+          "addc.cc.u32 %11, %29, %47;\n\t"
+          "addc.cc.u32 %12, %30, %48;\n\t"
+          "addc.cc.u32 %13, %31, %49;\n\t"
+          "addc.cc.u32 %14, %32, %50;\n\t"
+          "addc.cc.u32 %15, %33, %51;\n\t"
+          "addc.cc.u32 %16, %34, %52;\n\t"
+          "addc.u32 %17, %35, %53;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
+      uint32_t cf = 0;
+      y[0] = ptx_add_cc(cf, x[0], x[18]);
+      y[1] = ptx_addc_cc(cf, x[1], x[19]);
+      y[2] = ptx_addc_cc(cf, x[2], x[20]);
+      y[3] = ptx_addc_cc(cf, x[3], x[21]);
+      y[4] = ptx_addc_cc(cf, x[4], x[22]);
+      y[5] = ptx_addc_cc(cf, x[5], x[23]);
+      y[6] = ptx_addc_cc(cf, x[6], x[24]);
+      y[7] = ptx_addc_cc(cf, x[7], x[25]);
+      y[8] = ptx_addc_cc(cf, x[8], x[26]);
+      y[9] = ptx_addc_cc(cf, x[9], x[27]);
+      y[10] = ptx_addc_cc(cf, x[10], x[28]);
+      y[11] = ptx_addc_cc(cf, x[11], x[29]);
+      y[12] = ptx_addc_cc(cf, x[12], x[30]);
+      y[13] = ptx_addc_cc(cf, x[13], x[31]);
+      y[14] = ptx_addc_cc(cf, x[14], x[32]);
+      y[15] = ptx_addc_cc(cf, x[15], x[33]);
+      y[16] = ptx_addc_cc(cf, x[16], x[34]);
+      y[17] = ptx_addc(cf, x[17], x[35]);
     }
 #endif
   };
@@ -7753,22 +6814,16 @@ struct mul_lo {
 #ifdef __CUDACC__
   // One thread of the group; every thread of the block calls it (see cuda/group.cuh).
   __device__ __forceinline__ static void thread(uint32_t* y, const uint32_t* x) {
-    uint32_t v_a[16], v_b[16], v_own_columns[48], v_partner_columns[48], v_helped_columns[48], v_columns[48], v_d[16], v_excess[2], v_excesses[4], v_s[16], v_generate[1], v_propagate[1], v_carry[1], v_out[1], v_y[16];
+    uint32_t v_a[16], v_b[16], v_own_columns[18], v_partner_columns[18], v_helped_columns[18], v_d[16], v_excess[2], v_excesses[4], v_s[16], v_generate[1], v_propagate[1], v_carry[1], v_out[1], v_y[16];
     for (unsigned i = 0; i < 16; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 16; ++i) v_b[i] = (x + 16)[i];
-    ::mpgen::group::on_device<16>::template product_rows<16, 16, 1, product_row>(v_a, v_b, v_own_columns, v_partner_columns);
-    ::mpgen::group::on_device<16>::template mirror<48, 16>(v_partner_columns, v_helped_columns);
+    ::mpgen::group::on_device<16>::template product_rows<16, 18, 16, 1, product_row>(v_a, v_b, v_own_columns, v_partner_columns);
+    ::mpgen::group::on_device<16>::template mirror<18, 16>(v_partner_columns, v_helped_columns);
     {
-      uint32_t in[96], out[48];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = v_own_columns[i];
-      for (unsigned i = 0; i < 48; ++i) (in + 48)[i] = v_helped_columns[i];
-      add_columns::device(out, in);
-      for (unsigned i = 0; i < 48; ++i) v_columns[i] = (out + 0)[i];
-    }
-    {
-      uint32_t in[48], out[18];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = v_columns[i];
-      columns::device(out, in);
+      uint32_t in[36], out[18];
+      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = v_own_columns[i];
+      for (unsigned i = 0; i < 18; ++i) (in + 18)[i] = v_helped_columns[i];
+      add_blocks::device(out, in);
       for (unsigned i = 0; i < 16; ++i) v_d[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) v_excess[i] = (out + 16)[i];
     }
@@ -7796,22 +6851,16 @@ struct mul_lo {
 
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
-    std::vector<uint32_t> v_a(256), v_b(256), v_own_columns(768), v_partner_columns(768), v_helped_columns(768), v_columns(768), v_d(256), v_excess(32), v_excesses(64), v_s(256), v_generate(16), v_propagate(16), v_carry(16), v_out(16), v_y(256);
+    std::vector<uint32_t> v_a(256), v_b(256), v_own_columns(288), v_partner_columns(288), v_helped_columns(288), v_d(256), v_excess(32), v_excesses(64), v_s(256), v_generate(16), v_propagate(16), v_carry(16), v_out(16), v_y(256);
     for (unsigned i = 0; i < 256; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 256; ++i) v_b[i] = (x + 256)[i];
-    ::mpgen::group::on_host::product_rows<1, product_row>(16, 16, v_a.data(), v_b.data(), v_own_columns.data(), v_partner_columns.data());
-    ::mpgen::group::on_host::mirror(16, 48, v_partner_columns.data(), v_helped_columns.data());
+    ::mpgen::group::on_host::product_rows<1, product_row>(16, 16, 18, v_a.data(), v_b.data(), v_own_columns.data(), v_partner_columns.data());
+    ::mpgen::group::on_host::mirror(16, 18, v_partner_columns.data(), v_helped_columns.data());
     for (unsigned t = 0; t < 16; ++t) {
-      uint32_t in[96], out[48];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = (&v_own_columns[t * 48])[i];
-      for (unsigned i = 0; i < 48; ++i) (in + 48)[i] = (&v_helped_columns[t * 48])[i];
-      add_columns::host(out, in);
-      for (unsigned i = 0; i < 48; ++i) (&v_columns[t * 48])[i] = (out + 0)[i];
-    }
-    for (unsigned t = 0; t < 16; ++t) {
-      uint32_t in[48], out[18];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = (&v_columns[t * 48])[i];
-      columns::host(out, in);
+      uint32_t in[36], out[18];
+      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = (&v_own_columns[t * 18])[i];
+      for (unsigned i = 0; i < 18; ++i) (in + 18)[i] = (&v_helped_columns[t * 18])[i];
+      add_blocks::host(out, in);
       for (unsigned i = 0; i < 16; ++i) (&v_d[t * 16])[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) (&v_excess[t * 2])[i] = (out + 16)[i];
     }
@@ -7838,7 +6887,7 @@ struct mul_lo {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 1905 instructions per thread.
+// sqr: a * a, full, each cross product once; 1412 instructions per thread.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 8192;
@@ -7863,3582 +6912,595 @@ struct sqr {
   static constexpr unsigned thread_out_words = 32;
   static constexpr unsigned result_parts = 2;  // result vectors of T Q limbs: 2 for a full product
 
-  // Each thread's step product_row: 768 instructions.
+  // Each thread's step product_row: 578 instructions.
   struct product_row {
-    static constexpr unsigned in_words = 95;
-    static constexpr unsigned out_words = 48;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "mad.lo.cc.u32 %0, %96, %127, %48;\n\t"
-          "madc.hi.cc.u32 %16, %96, %127, %64;\n\t"
-          "addc.u32 %32, %80, 0;\n\t"
-          "mad.lo.cc.u32 %0, %97, %126, %0;\n\t"
-          "madc.hi.cc.u32 %16, %97, %126, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %98, %125, %0;\n\t"
-          "madc.hi.cc.u32 %16, %98, %125, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %99, %124, %0;\n\t"
-          "madc.hi.cc.u32 %16, %99, %124, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %100, %123, %0;\n\t"
-          "madc.hi.cc.u32 %16, %100, %123, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %101, %122, %0;\n\t"
-          "madc.hi.cc.u32 %16, %101, %122, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %102, %121, %0;\n\t"
-          "madc.hi.cc.u32 %16, %102, %121, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %103, %120, %0;\n\t"
-          "madc.hi.cc.u32 %16, %103, %120, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %104, %119, %0;\n\t"
-          "madc.hi.cc.u32 %16, %104, %119, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %105, %118, %0;\n\t"
-          "madc.hi.cc.u32 %16, %105, %118, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %106, %117, %0;\n\t"
-          "madc.hi.cc.u32 %16, %106, %117, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %107, %116, %0;\n\t"
-          "madc.hi.cc.u32 %16, %107, %116, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %108, %115, %0;\n\t"
-          "madc.hi.cc.u32 %16, %108, %115, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %109, %114, %0;\n\t"
-          "madc.hi.cc.u32 %16, %109, %114, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %110, %113, %0;\n\t"
-          "madc.hi.cc.u32 %16, %110, %113, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %111, %112, %0;\n\t"
-          "madc.hi.cc.u32 %16, %111, %112, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %1, %96, %128, %49;\n\t"
-          "madc.hi.cc.u32 %17, %96, %128, %65;\n\t"
-          "addc.u32 %33, %81, 0;\n\t"
-          "mad.lo.cc.u32 %1, %97, %127, %1;\n\t"
-          "madc.hi.cc.u32 %17, %97, %127, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %98, %126, %1;\n\t"
-          "madc.hi.cc.u32 %17, %98, %126, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %99, %125, %1;\n\t"
-          "madc.hi.cc.u32 %17, %99, %125, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %100, %124, %1;\n\t"
-          "madc.hi.cc.u32 %17, %100, %124, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %101, %123, %1;\n\t"
-          "madc.hi.cc.u32 %17, %101, %123, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %102, %122, %1;\n\t"
-          "madc.hi.cc.u32 %17, %102, %122, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %103, %121, %1;\n\t"
-          "madc.hi.cc.u32 %17, %103, %121, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %104, %120, %1;\n\t"
-          "madc.hi.cc.u32 %17, %104, %120, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %105, %119, %1;\n\t"
-          "madc.hi.cc.u32 %17, %105, %119, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %106, %118, %1;\n\t"
-          "madc.hi.cc.u32 %17, %106, %118, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %107, %117, %1;\n\t"
-          "madc.hi.cc.u32 %17, %107, %117, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %108, %116, %1;\n\t"
-          "madc.hi.cc.u32 %17, %108, %116, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %109, %115, %1;\n\t"
-          "madc.hi.cc.u32 %17, %109, %115, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %110, %114, %1;\n\t"
-          "madc.hi.cc.u32 %17, %110, %114, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %111, %113, %1;\n\t"
-          "madc.hi.cc.u32 %17, %111, %113, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %2, %96, %129, %50;\n\t"
-          "madc.hi.cc.u32 %18, %96, %129, %66;\n\t"
-          "addc.u32 %34, %82, 0;\n\t"
-          "mad.lo.cc.u32 %2, %97, %128, %2;\n\t"
-          "madc.hi.cc.u32 %18, %97, %128, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %98, %127, %2;\n\t"
-          "madc.hi.cc.u32 %18, %98, %127, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %99, %126, %2;\n\t"
-          "madc.hi.cc.u32 %18, %99, %126, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %100, %125, %2;\n\t"
-          "madc.hi.cc.u32 %18, %100, %125, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %101, %124, %2;\n\t"
-          "madc.hi.cc.u32 %18, %101, %124, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %102, %123, %2;\n\t"
-          "madc.hi.cc.u32 %18, %102, %123, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %103, %122, %2;\n\t"
-          "madc.hi.cc.u32 %18, %103, %122, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %104, %121, %2;\n\t"
-          "madc.hi.cc.u32 %18, %104, %121, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %105, %120, %2;\n\t"
-          "madc.hi.cc.u32 %18, %105, %120, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %106, %119, %2;\n\t"
-          "madc.hi.cc.u32 %18, %106, %119, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %107, %118, %2;\n\t"
-          "madc.hi.cc.u32 %18, %107, %118, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %108, %117, %2;\n\t"
-          "madc.hi.cc.u32 %18, %108, %117, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %109, %116, %2;\n\t"
-          "madc.hi.cc.u32 %18, %109, %116, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %110, %115, %2;\n\t"
-          "madc.hi.cc.u32 %18, %110, %115, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %111, %114, %2;\n\t"
-          "madc.hi.cc.u32 %18, %111, %114, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %3, %96, %130, %51;\n\t"
-          "madc.hi.cc.u32 %19, %96, %130, %67;\n\t"
-          "addc.u32 %35, %83, 0;\n\t"
-          "mad.lo.cc.u32 %3, %97, %129, %3;\n\t"
-          "madc.hi.cc.u32 %19, %97, %129, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %98, %128, %3;\n\t"
-          "madc.hi.cc.u32 %19, %98, %128, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %99, %127, %3;\n\t"
-          "madc.hi.cc.u32 %19, %99, %127, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %100, %126, %3;\n\t"
-          "madc.hi.cc.u32 %19, %100, %126, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %101, %125, %3;\n\t"
-          "madc.hi.cc.u32 %19, %101, %125, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %102, %124, %3;\n\t"
-          "madc.hi.cc.u32 %19, %102, %124, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %103, %123, %3;\n\t"
-          "madc.hi.cc.u32 %19, %103, %123, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %104, %122, %3;\n\t"
-          "madc.hi.cc.u32 %19, %104, %122, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %105, %121, %3;\n\t"
-          "madc.hi.cc.u32 %19, %105, %121, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %106, %120, %3;\n\t"
-          "madc.hi.cc.u32 %19, %106, %120, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %107, %119, %3;\n\t"
-          "madc.hi.cc.u32 %19, %107, %119, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %108, %118, %3;\n\t"
-          "madc.hi.cc.u32 %19, %108, %118, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %109, %117, %3;\n\t"
-          "madc.hi.cc.u32 %19, %109, %117, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %110, %116, %3;\n\t"
-          "madc.hi.cc.u32 %19, %110, %116, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %111, %115, %3;\n\t"
-          "madc.hi.cc.u32 %19, %111, %115, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %4, %96, %131, %52;\n\t"
-          "madc.hi.cc.u32 %20, %96, %131, %68;\n\t"
-          "addc.u32 %36, %84, 0;\n\t"
-          "mad.lo.cc.u32 %4, %97, %130, %4;\n\t"
-          "madc.hi.cc.u32 %20, %97, %130, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %98, %129, %4;\n\t"
-          "madc.hi.cc.u32 %20, %98, %129, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %99, %128, %4;\n\t"
-          "madc.hi.cc.u32 %20, %99, %128, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %100, %127, %4;\n\t"
-          "madc.hi.cc.u32 %20, %100, %127, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %101, %126, %4;\n\t"
-          "madc.hi.cc.u32 %20, %101, %126, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %102, %125, %4;\n\t"
-          "madc.hi.cc.u32 %20, %102, %125, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %103, %124, %4;\n\t"
-          "madc.hi.cc.u32 %20, %103, %124, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %104, %123, %4;\n\t"
-          "madc.hi.cc.u32 %20, %104, %123, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %105, %122, %4;\n\t"
-          "madc.hi.cc.u32 %20, %105, %122, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %106, %121, %4;\n\t"
-          "madc.hi.cc.u32 %20, %106, %121, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %107, %120, %4;\n\t"
-          "madc.hi.cc.u32 %20, %107, %120, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %108, %119, %4;\n\t"
-          "madc.hi.cc.u32 %20, %108, %119, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %109, %118, %4;\n\t"
-          "madc.hi.cc.u32 %20, %109, %118, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %110, %117, %4;\n\t"
-          "madc.hi.cc.u32 %20, %110, %117, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %111, %116, %4;\n\t"
-          "madc.hi.cc.u32 %20, %111, %116, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %5, %96, %132, %53;\n\t"
-          "madc.hi.cc.u32 %21, %96, %132, %69;\n\t"
-          "addc.u32 %37, %85, 0;\n\t"
-          "mad.lo.cc.u32 %5, %97, %131, %5;\n\t"
-          "madc.hi.cc.u32 %21, %97, %131, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %98, %130, %5;\n\t"
-          "madc.hi.cc.u32 %21, %98, %130, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %99, %129, %5;\n\t"
-          "madc.hi.cc.u32 %21, %99, %129, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %100, %128, %5;\n\t"
-          "madc.hi.cc.u32 %21, %100, %128, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %101, %127, %5;\n\t"
-          "madc.hi.cc.u32 %21, %101, %127, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %102, %126, %5;\n\t"
-          "madc.hi.cc.u32 %21, %102, %126, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %103, %125, %5;\n\t"
-          "madc.hi.cc.u32 %21, %103, %125, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %104, %124, %5;\n\t"
-          "madc.hi.cc.u32 %21, %104, %124, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %105, %123, %5;\n\t"
-          "madc.hi.cc.u32 %21, %105, %123, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %106, %122, %5;\n\t"
-          "madc.hi.cc.u32 %21, %106, %122, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %107, %121, %5;\n\t"
-          "madc.hi.cc.u32 %21, %107, %121, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %108, %120, %5;\n\t"
-          "madc.hi.cc.u32 %21, %108, %120, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %109, %119, %5;\n\t"
-          "madc.hi.cc.u32 %21, %109, %119, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %110, %118, %5;\n\t"
-          "madc.hi.cc.u32 %21, %110, %118, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %111, %117, %5;\n\t"
-          "madc.hi.cc.u32 %21, %111, %117, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %6, %96, %133, %54;\n\t"
-          "madc.hi.cc.u32 %22, %96, %133, %70;\n\t"
-          "addc.u32 %38, %86, 0;\n\t"
-          "mad.lo.cc.u32 %6, %97, %132, %6;\n\t"
-          "madc.hi.cc.u32 %22, %97, %132, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %98, %131, %6;\n\t"
-          "madc.hi.cc.u32 %22, %98, %131, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %99, %130, %6;\n\t"
-          "madc.hi.cc.u32 %22, %99, %130, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %100, %129, %6;\n\t"
-          "madc.hi.cc.u32 %22, %100, %129, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %101, %128, %6;\n\t"
-          "madc.hi.cc.u32 %22, %101, %128, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %102, %127, %6;\n\t"
-          "madc.hi.cc.u32 %22, %102, %127, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %103, %126, %6;\n\t"
-          "madc.hi.cc.u32 %22, %103, %126, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %104, %125, %6;\n\t"
-          "madc.hi.cc.u32 %22, %104, %125, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %105, %124, %6;\n\t"
-          "madc.hi.cc.u32 %22, %105, %124, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %106, %123, %6;\n\t"
-          "madc.hi.cc.u32 %22, %106, %123, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %107, %122, %6;\n\t"
-          "madc.hi.cc.u32 %22, %107, %122, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %108, %121, %6;\n\t"
-          "madc.hi.cc.u32 %22, %108, %121, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %109, %120, %6;\n\t"
-          "madc.hi.cc.u32 %22, %109, %120, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %110, %119, %6;\n\t"
-          "madc.hi.cc.u32 %22, %110, %119, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %111, %118, %6;\n\t"
-          "madc.hi.cc.u32 %22, %111, %118, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %7, %96, %134, %55;\n\t"
-          "madc.hi.cc.u32 %23, %96, %134, %71;\n\t"
-          "addc.u32 %39, %87, 0;\n\t"
-          "mad.lo.cc.u32 %7, %97, %133, %7;\n\t"
-          "madc.hi.cc.u32 %23, %97, %133, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %98, %132, %7;\n\t"
-          "madc.hi.cc.u32 %23, %98, %132, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %99, %131, %7;\n\t"
-          "madc.hi.cc.u32 %23, %99, %131, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %100, %130, %7;\n\t"
-          "madc.hi.cc.u32 %23, %100, %130, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %101, %129, %7;\n\t"
-          "madc.hi.cc.u32 %23, %101, %129, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %102, %128, %7;\n\t"
-          "madc.hi.cc.u32 %23, %102, %128, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %103, %127, %7;\n\t"
-          "madc.hi.cc.u32 %23, %103, %127, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %104, %126, %7;\n\t"
-          "madc.hi.cc.u32 %23, %104, %126, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %105, %125, %7;\n\t"
-          "madc.hi.cc.u32 %23, %105, %125, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %106, %124, %7;\n\t"
-          "madc.hi.cc.u32 %23, %106, %124, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %107, %123, %7;\n\t"
-          "madc.hi.cc.u32 %23, %107, %123, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %108, %122, %7;\n\t"
-          "madc.hi.cc.u32 %23, %108, %122, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %109, %121, %7;\n\t"
-          "madc.hi.cc.u32 %23, %109, %121, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %110, %120, %7;\n\t"
-          "madc.hi.cc.u32 %23, %110, %120, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %111, %119, %7;\n\t"
-          "madc.hi.cc.u32 %23, %111, %119, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %8, %96, %135, %56;\n\t"
-          "madc.hi.cc.u32 %24, %96, %135, %72;\n\t"
-          "addc.u32 %40, %88, 0;\n\t"
-          "mad.lo.cc.u32 %8, %97, %134, %8;\n\t"
-          "madc.hi.cc.u32 %24, %97, %134, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %98, %133, %8;\n\t"
-          "madc.hi.cc.u32 %24, %98, %133, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %99, %132, %8;\n\t"
-          "madc.hi.cc.u32 %24, %99, %132, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %100, %131, %8;\n\t"
-          "madc.hi.cc.u32 %24, %100, %131, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %101, %130, %8;\n\t"
-          "madc.hi.cc.u32 %24, %101, %130, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %102, %129, %8;\n\t"
-          "madc.hi.cc.u32 %24, %102, %129, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %103, %128, %8;\n\t"
-          "madc.hi.cc.u32 %24, %103, %128, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %104, %127, %8;\n\t"
-          "madc.hi.cc.u32 %24, %104, %127, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %105, %126, %8;\n\t"
-          "madc.hi.cc.u32 %24, %105, %126, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %106, %125, %8;\n\t"
-          "madc.hi.cc.u32 %24, %106, %125, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %107, %124, %8;\n\t"
-          "madc.hi.cc.u32 %24, %107, %124, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %108, %123, %8;\n\t"
-          "madc.hi.cc.u32 %24, %108, %123, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %109, %122, %8;\n\t"
-          "madc.hi.cc.u32 %24, %109, %122, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %110, %121, %8;\n\t"
-          "madc.hi.cc.u32 %24, %110, %121, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %111, %120, %8;\n\t"
-          "madc.hi.cc.u32 %24, %111, %120, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %9, %96, %136, %57;\n\t"
-          "madc.hi.cc.u32 %25, %96, %136, %73;\n\t"
-          "addc.u32 %41, %89, 0;\n\t"
-          "mad.lo.cc.u32 %9, %97, %135, %9;\n\t"
-          "madc.hi.cc.u32 %25, %97, %135, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %98, %134, %9;\n\t"
-          "madc.hi.cc.u32 %25, %98, %134, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %99, %133, %9;\n\t"
-          "madc.hi.cc.u32 %25, %99, %133, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %100, %132, %9;\n\t"
-          "madc.hi.cc.u32 %25, %100, %132, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %101, %131, %9;\n\t"
-          "madc.hi.cc.u32 %25, %101, %131, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %102, %130, %9;\n\t"
-          "madc.hi.cc.u32 %25, %102, %130, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %103, %129, %9;\n\t"
-          "madc.hi.cc.u32 %25, %103, %129, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %104, %128, %9;\n\t"
-          "madc.hi.cc.u32 %25, %104, %128, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %105, %127, %9;\n\t"
-          "madc.hi.cc.u32 %25, %105, %127, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %106, %126, %9;\n\t"
-          "madc.hi.cc.u32 %25, %106, %126, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %107, %125, %9;\n\t"
-          "madc.hi.cc.u32 %25, %107, %125, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %108, %124, %9;\n\t"
-          "madc.hi.cc.u32 %25, %108, %124, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %109, %123, %9;\n\t"
-          "madc.hi.cc.u32 %25, %109, %123, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %110, %122, %9;\n\t"
-          "madc.hi.cc.u32 %25, %110, %122, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %111, %121, %9;\n\t"
-          "madc.hi.cc.u32 %25, %111, %121, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %10, %96, %137, %58;\n\t"
-          "madc.hi.cc.u32 %26, %96, %137, %74;\n\t"
-          "addc.u32 %42, %90, 0;\n\t"
-          "mad.lo.cc.u32 %10, %97, %136, %10;\n\t"
-          "madc.hi.cc.u32 %26, %97, %136, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %98, %135, %10;\n\t"
-          "madc.hi.cc.u32 %26, %98, %135, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %99, %134, %10;\n\t"
-          "madc.hi.cc.u32 %26, %99, %134, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %100, %133, %10;\n\t"
-          "madc.hi.cc.u32 %26, %100, %133, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %101, %132, %10;\n\t"
-          "madc.hi.cc.u32 %26, %101, %132, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %102, %131, %10;\n\t"
-          "madc.hi.cc.u32 %26, %102, %131, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %103, %130, %10;\n\t"
-          "madc.hi.cc.u32 %26, %103, %130, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %104, %129, %10;\n\t"
-          "madc.hi.cc.u32 %26, %104, %129, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %105, %128, %10;\n\t"
-          "madc.hi.cc.u32 %26, %105, %128, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %106, %127, %10;\n\t"
-          "madc.hi.cc.u32 %26, %106, %127, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %107, %126, %10;\n\t"
-          "madc.hi.cc.u32 %26, %107, %126, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %108, %125, %10;\n\t"
-          "madc.hi.cc.u32 %26, %108, %125, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %109, %124, %10;\n\t"
-          "madc.hi.cc.u32 %26, %109, %124, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %110, %123, %10;\n\t"
-          "madc.hi.cc.u32 %26, %110, %123, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %111, %122, %10;\n\t"
-          "madc.hi.cc.u32 %26, %111, %122, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %11, %96, %138, %59;\n\t"
-          "madc.hi.cc.u32 %27, %96, %138, %75;\n\t"
-          "addc.u32 %43, %91, 0;\n\t"
-          "mad.lo.cc.u32 %11, %97, %137, %11;\n\t"
-          "madc.hi.cc.u32 %27, %97, %137, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %98, %136, %11;\n\t"
-          "madc.hi.cc.u32 %27, %98, %136, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %99, %135, %11;\n\t"
-          "madc.hi.cc.u32 %27, %99, %135, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %100, %134, %11;\n\t"
-          "madc.hi.cc.u32 %27, %100, %134, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %101, %133, %11;\n\t"
-          "madc.hi.cc.u32 %27, %101, %133, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %102, %132, %11;\n\t"
-          "madc.hi.cc.u32 %27, %102, %132, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %103, %131, %11;\n\t"
-          "madc.hi.cc.u32 %27, %103, %131, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %104, %130, %11;\n\t"
-          "madc.hi.cc.u32 %27, %104, %130, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %105, %129, %11;\n\t"
-          "madc.hi.cc.u32 %27, %105, %129, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %106, %128, %11;\n\t"
-          "madc.hi.cc.u32 %27, %106, %128, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %107, %127, %11;\n\t"
-          "madc.hi.cc.u32 %27, %107, %127, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %108, %126, %11;\n\t"
-          "madc.hi.cc.u32 %27, %108, %126, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %109, %125, %11;\n\t"
-          "madc.hi.cc.u32 %27, %109, %125, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %110, %124, %11;\n\t"
-          "madc.hi.cc.u32 %27, %110, %124, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %111, %123, %11;\n\t"
-          "madc.hi.cc.u32 %27, %111, %123, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %12, %96, %139, %60;\n\t"
-          "madc.hi.cc.u32 %28, %96, %139, %76;\n\t"
-          "addc.u32 %44, %92, 0;\n\t"
-          "mad.lo.cc.u32 %12, %97, %138, %12;\n\t"
-          "madc.hi.cc.u32 %28, %97, %138, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %98, %137, %12;\n\t"
-          "madc.hi.cc.u32 %28, %98, %137, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %99, %136, %12;\n\t"
-          "madc.hi.cc.u32 %28, %99, %136, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %100, %135, %12;\n\t"
-          "madc.hi.cc.u32 %28, %100, %135, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %101, %134, %12;\n\t"
-          "madc.hi.cc.u32 %28, %101, %134, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %102, %133, %12;\n\t"
-          "madc.hi.cc.u32 %28, %102, %133, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %103, %132, %12;\n\t"
-          "madc.hi.cc.u32 %28, %103, %132, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %104, %131, %12;\n\t"
-          "madc.hi.cc.u32 %28, %104, %131, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %105, %130, %12;\n\t"
-          "madc.hi.cc.u32 %28, %105, %130, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %106, %129, %12;\n\t"
-          "madc.hi.cc.u32 %28, %106, %129, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %107, %128, %12;\n\t"
-          "madc.hi.cc.u32 %28, %107, %128, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %108, %127, %12;\n\t"
-          "madc.hi.cc.u32 %28, %108, %127, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %109, %126, %12;\n\t"
-          "madc.hi.cc.u32 %28, %109, %126, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %110, %125, %12;\n\t"
-          "madc.hi.cc.u32 %28, %110, %125, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %111, %124, %12;\n\t"
-          "madc.hi.cc.u32 %28, %111, %124, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %13, %96, %140, %61;\n\t"
-          "madc.hi.cc.u32 %29, %96, %140, %77;\n\t"
-          "addc.u32 %45, %93, 0;\n\t"
-          "mad.lo.cc.u32 %13, %97, %139, %13;\n\t"
-          "madc.hi.cc.u32 %29, %97, %139, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %98, %138, %13;\n\t"
-          "madc.hi.cc.u32 %29, %98, %138, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %99, %137, %13;\n\t"
-          "madc.hi.cc.u32 %29, %99, %137, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %100, %136, %13;\n\t"
-          "madc.hi.cc.u32 %29, %100, %136, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %101, %135, %13;\n\t"
-          "madc.hi.cc.u32 %29, %101, %135, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %102, %134, %13;\n\t"
-          "madc.hi.cc.u32 %29, %102, %134, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %103, %133, %13;\n\t"
-          "madc.hi.cc.u32 %29, %103, %133, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %104, %132, %13;\n\t"
-          "madc.hi.cc.u32 %29, %104, %132, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %105, %131, %13;\n\t"
-          "madc.hi.cc.u32 %29, %105, %131, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %106, %130, %13;\n\t"
-          "madc.hi.cc.u32 %29, %106, %130, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %107, %129, %13;\n\t"
-          "madc.hi.cc.u32 %29, %107, %129, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %108, %128, %13;\n\t"
-          "madc.hi.cc.u32 %29, %108, %128, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %109, %127, %13;\n\t"
-          "madc.hi.cc.u32 %29, %109, %127, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %110, %126, %13;\n\t"
-          "madc.hi.cc.u32 %29, %110, %126, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %111, %125, %13;\n\t"
-          "madc.hi.cc.u32 %29, %111, %125, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %14, %96, %141, %62;\n\t"
-          "madc.hi.cc.u32 %30, %96, %141, %78;\n\t"
-          "addc.u32 %46, %94, 0;\n\t"
-          "mad.lo.cc.u32 %14, %97, %140, %14;\n\t"
-          "madc.hi.cc.u32 %30, %97, %140, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %98, %139, %14;\n\t"
-          "madc.hi.cc.u32 %30, %98, %139, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %99, %138, %14;\n\t"
-          "madc.hi.cc.u32 %30, %99, %138, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %100, %137, %14;\n\t"
-          "madc.hi.cc.u32 %30, %100, %137, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %101, %136, %14;\n\t"
-          "madc.hi.cc.u32 %30, %101, %136, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %102, %135, %14;\n\t"
-          "madc.hi.cc.u32 %30, %102, %135, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %103, %134, %14;\n\t"
-          "madc.hi.cc.u32 %30, %103, %134, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %104, %133, %14;\n\t"
-          "madc.hi.cc.u32 %30, %104, %133, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %105, %132, %14;\n\t"
-          "madc.hi.cc.u32 %30, %105, %132, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %106, %131, %14;\n\t"
-          "madc.hi.cc.u32 %30, %106, %131, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %107, %130, %14;\n\t"
-          "madc.hi.cc.u32 %30, %107, %130, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %108, %129, %14;\n\t"
-          "madc.hi.cc.u32 %30, %108, %129, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %109, %128, %14;\n\t"
-          "madc.hi.cc.u32 %30, %109, %128, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %110, %127, %14;\n\t"
-          "madc.hi.cc.u32 %30, %110, %127, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %111, %126, %14;\n\t"
-          "madc.hi.cc.u32 %30, %111, %126, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %15, %96, %142, %63;\n\t"
-          "madc.hi.cc.u32 %31, %96, %142, %79;\n\t"
-          "addc.u32 %47, %95, 0;\n\t"
-          "mad.lo.cc.u32 %15, %97, %141, %15;\n\t"
-          "madc.hi.cc.u32 %31, %97, %141, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %98, %140, %15;\n\t"
-          "madc.hi.cc.u32 %31, %98, %140, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %99, %139, %15;\n\t"
-          "madc.hi.cc.u32 %31, %99, %139, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %100, %138, %15;\n\t"
-          "madc.hi.cc.u32 %31, %100, %138, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %101, %137, %15;\n\t"
-          "madc.hi.cc.u32 %31, %101, %137, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %102, %136, %15;\n\t"
-          "madc.hi.cc.u32 %31, %102, %136, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %103, %135, %15;\n\t"
-          "madc.hi.cc.u32 %31, %103, %135, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %104, %134, %15;\n\t"
-          "madc.hi.cc.u32 %31, %104, %134, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %105, %133, %15;\n\t"
-          "madc.hi.cc.u32 %31, %105, %133, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %106, %132, %15;\n\t"
-          "madc.hi.cc.u32 %31, %106, %132, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %107, %131, %15;\n\t"
-          "madc.hi.cc.u32 %31, %107, %131, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %108, %130, %15;\n\t"
-          "madc.hi.cc.u32 %31, %108, %130, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %109, %129, %15;\n\t"
-          "madc.hi.cc.u32 %31, %109, %129, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %110, %128, %15;\n\t"
-          "madc.hi.cc.u32 %31, %110, %128, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %111, %127, %15;\n\t"
-          "madc.hi.cc.u32 %31, %111, %127, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32]), "=r"(y[33]), "=r"(y[34]), "=r"(y[35]), "=r"(y[36]), "=r"(y[37]), "=r"(y[38]), "=r"(y[39]), "=r"(y[40]), "=r"(y[41]), "=r"(y[42]), "=r"(y[43]), "=r"(y[44]), "=r"(y[45]), "=r"(y[46]), "=r"(y[47])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67]), "r"(x[68]), "r"(x[69]), "r"(x[70]), "r"(x[71]), "r"(x[72]), "r"(x[73]), "r"(x[74]), "r"(x[75]), "r"(x[76]), "r"(x[77]), "r"(x[78]), "r"(x[79]), "r"(x[80]), "r"(x[81]), "r"(x[82]), "r"(x[83]), "r"(x[84]), "r"(x[85]), "r"(x[86]), "r"(x[87]), "r"(x[88]), "r"(x[89]), "r"(x[90]), "r"(x[91]), "r"(x[92]), "r"(x[93]), "r"(x[94])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
-      y[0] = ptx_mad_lo_cc(cf, x[48], x[79], x[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[48], x[79], x[16]);
-      y[32] = ptx_addc(cf, x[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[49], x[78], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[49], x[78], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[50], x[77], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[50], x[77], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[51], x[76], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[51], x[76], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[52], x[75], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[52], x[75], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[53], x[74], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[53], x[74], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[54], x[73], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[54], x[73], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[55], x[72], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[55], x[72], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[56], x[71], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[56], x[71], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[57], x[70], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[57], x[70], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[58], x[69], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[58], x[69], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[59], x[68], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[59], x[68], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[60], x[67], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[60], x[67], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[61], x[66], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[61], x[66], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[62], x[65], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[62], x[65], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[63], x[64], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[63], x[64], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[48], x[80], x[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[48], x[80], x[17]);
-      y[33] = ptx_addc(cf, x[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[49], x[79], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[49], x[79], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[50], x[78], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[50], x[78], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[51], x[77], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[51], x[77], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[52], x[76], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[52], x[76], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[53], x[75], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[53], x[75], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[54], x[74], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[54], x[74], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[55], x[73], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[55], x[73], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[56], x[72], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[56], x[72], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[57], x[71], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[57], x[71], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[58], x[70], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[58], x[70], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[59], x[69], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[59], x[69], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[60], x[68], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[60], x[68], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[61], x[67], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[61], x[67], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[62], x[66], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[62], x[66], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[63], x[65], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[63], x[65], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[48], x[81], x[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[48], x[81], x[18]);
-      y[34] = ptx_addc(cf, x[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[49], x[80], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[49], x[80], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[50], x[79], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[50], x[79], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[51], x[78], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[51], x[78], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[52], x[77], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[52], x[77], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[53], x[76], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[53], x[76], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[54], x[75], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[54], x[75], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[55], x[74], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[55], x[74], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[56], x[73], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[56], x[73], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[57], x[72], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[57], x[72], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[58], x[71], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[58], x[71], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[59], x[70], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[59], x[70], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[60], x[69], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[60], x[69], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[61], x[68], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[61], x[68], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[62], x[67], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[62], x[67], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[63], x[66], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[63], x[66], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[48], x[82], x[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[48], x[82], x[19]);
-      y[35] = ptx_addc(cf, x[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[49], x[81], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[49], x[81], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[50], x[80], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[50], x[80], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[51], x[79], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[51], x[79], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[52], x[78], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[52], x[78], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[53], x[77], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[53], x[77], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[54], x[76], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[54], x[76], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[55], x[75], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[55], x[75], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[56], x[74], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[56], x[74], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[57], x[73], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[57], x[73], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[58], x[72], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[58], x[72], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[59], x[71], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[59], x[71], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[60], x[70], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[60], x[70], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[61], x[69], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[61], x[69], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[62], x[68], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[62], x[68], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[63], x[67], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[63], x[67], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[48], x[83], x[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[48], x[83], x[20]);
-      y[36] = ptx_addc(cf, x[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[49], x[82], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[49], x[82], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[50], x[81], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[50], x[81], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[51], x[80], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[51], x[80], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[52], x[79], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[52], x[79], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[53], x[78], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[53], x[78], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[54], x[77], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[54], x[77], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[55], x[76], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[55], x[76], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[56], x[75], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[56], x[75], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[57], x[74], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[57], x[74], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[58], x[73], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[58], x[73], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[59], x[72], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[59], x[72], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[60], x[71], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[60], x[71], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[61], x[70], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[61], x[70], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[62], x[69], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[62], x[69], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[63], x[68], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[63], x[68], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[48], x[84], x[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[48], x[84], x[21]);
-      y[37] = ptx_addc(cf, x[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[49], x[83], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[49], x[83], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[50], x[82], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[50], x[82], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[51], x[81], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[51], x[81], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[52], x[80], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[52], x[80], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[53], x[79], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[53], x[79], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[54], x[78], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[54], x[78], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[55], x[77], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[55], x[77], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[56], x[76], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[56], x[76], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[57], x[75], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[57], x[75], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[58], x[74], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[58], x[74], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[59], x[73], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[59], x[73], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[60], x[72], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[60], x[72], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[61], x[71], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[61], x[71], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[62], x[70], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[62], x[70], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[63], x[69], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[63], x[69], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[48], x[85], x[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[48], x[85], x[22]);
-      y[38] = ptx_addc(cf, x[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[49], x[84], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[49], x[84], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[50], x[83], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[50], x[83], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[51], x[82], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[51], x[82], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[52], x[81], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[52], x[81], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[53], x[80], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[53], x[80], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[54], x[79], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[54], x[79], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[55], x[78], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[55], x[78], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[56], x[77], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[56], x[77], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[57], x[76], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[57], x[76], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[58], x[75], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[58], x[75], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[59], x[74], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[59], x[74], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[60], x[73], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[60], x[73], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[61], x[72], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[61], x[72], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[62], x[71], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[62], x[71], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[63], x[70], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[63], x[70], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[48], x[86], x[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[48], x[86], x[23]);
-      y[39] = ptx_addc(cf, x[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[49], x[85], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[49], x[85], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[50], x[84], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[50], x[84], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[51], x[83], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[51], x[83], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[52], x[82], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[52], x[82], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[53], x[81], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[53], x[81], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[54], x[80], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[54], x[80], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[55], x[79], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[55], x[79], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[56], x[78], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[56], x[78], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[57], x[77], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[57], x[77], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[58], x[76], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[58], x[76], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[59], x[75], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[59], x[75], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[60], x[74], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[60], x[74], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[61], x[73], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[61], x[73], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[62], x[72], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[62], x[72], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[63], x[71], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[63], x[71], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[48], x[87], x[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[48], x[87], x[24]);
-      y[40] = ptx_addc(cf, x[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[49], x[86], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[49], x[86], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[50], x[85], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[50], x[85], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[51], x[84], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[51], x[84], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[52], x[83], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[52], x[83], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[53], x[82], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[53], x[82], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[54], x[81], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[54], x[81], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[55], x[80], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[55], x[80], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[56], x[79], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[56], x[79], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[57], x[78], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[57], x[78], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[58], x[77], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[58], x[77], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[59], x[76], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[59], x[76], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[60], x[75], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[60], x[75], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[61], x[74], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[61], x[74], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[62], x[73], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[62], x[73], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[63], x[72], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[63], x[72], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[48], x[88], x[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[48], x[88], x[25]);
-      y[41] = ptx_addc(cf, x[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[49], x[87], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[49], x[87], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[50], x[86], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[50], x[86], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[51], x[85], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[51], x[85], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[52], x[84], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[52], x[84], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[53], x[83], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[53], x[83], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[54], x[82], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[54], x[82], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[55], x[81], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[55], x[81], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[56], x[80], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[56], x[80], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[57], x[79], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[57], x[79], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[58], x[78], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[58], x[78], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[59], x[77], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[59], x[77], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[60], x[76], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[60], x[76], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[61], x[75], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[61], x[75], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[62], x[74], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[62], x[74], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[63], x[73], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[63], x[73], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[48], x[89], x[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[48], x[89], x[26]);
-      y[42] = ptx_addc(cf, x[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[49], x[88], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[49], x[88], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[50], x[87], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[50], x[87], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[51], x[86], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[51], x[86], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[52], x[85], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[52], x[85], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[53], x[84], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[53], x[84], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[54], x[83], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[54], x[83], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[55], x[82], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[55], x[82], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[56], x[81], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[56], x[81], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[57], x[80], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[57], x[80], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[58], x[79], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[58], x[79], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[59], x[78], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[59], x[78], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[60], x[77], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[60], x[77], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[61], x[76], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[61], x[76], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[62], x[75], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[62], x[75], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[63], x[74], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[63], x[74], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[48], x[90], x[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[48], x[90], x[27]);
-      y[43] = ptx_addc(cf, x[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[49], x[89], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[49], x[89], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[50], x[88], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[50], x[88], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[51], x[87], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[51], x[87], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[52], x[86], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[52], x[86], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[53], x[85], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[53], x[85], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[54], x[84], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[54], x[84], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[55], x[83], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[55], x[83], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[56], x[82], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[56], x[82], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[57], x[81], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[57], x[81], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[58], x[80], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[58], x[80], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[59], x[79], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[59], x[79], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[60], x[78], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[60], x[78], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[61], x[77], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[61], x[77], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[62], x[76], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[62], x[76], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[63], x[75], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[63], x[75], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[48], x[91], x[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[48], x[91], x[28]);
-      y[44] = ptx_addc(cf, x[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[49], x[90], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[49], x[90], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[50], x[89], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[50], x[89], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[51], x[88], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[51], x[88], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[52], x[87], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[52], x[87], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[53], x[86], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[53], x[86], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[54], x[85], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[54], x[85], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[55], x[84], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[55], x[84], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[56], x[83], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[56], x[83], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[57], x[82], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[57], x[82], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[58], x[81], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[58], x[81], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[59], x[80], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[59], x[80], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[60], x[79], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[60], x[79], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[61], x[78], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[61], x[78], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[62], x[77], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[62], x[77], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[63], x[76], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[63], x[76], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[48], x[92], x[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[48], x[92], x[29]);
-      y[45] = ptx_addc(cf, x[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[49], x[91], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[49], x[91], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[50], x[90], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[50], x[90], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[51], x[89], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[51], x[89], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[52], x[88], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[52], x[88], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[53], x[87], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[53], x[87], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[54], x[86], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[54], x[86], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[55], x[85], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[55], x[85], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[56], x[84], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[56], x[84], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[57], x[83], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[57], x[83], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[58], x[82], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[58], x[82], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[59], x[81], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[59], x[81], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[60], x[80], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[60], x[80], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[61], x[79], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[61], x[79], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[62], x[78], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[62], x[78], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[63], x[77], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[63], x[77], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[48], x[93], x[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[48], x[93], x[30]);
-      y[46] = ptx_addc(cf, x[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[49], x[92], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[49], x[92], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[50], x[91], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[50], x[91], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[51], x[90], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[51], x[90], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[52], x[89], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[52], x[89], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[53], x[88], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[53], x[88], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[54], x[87], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[54], x[87], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[55], x[86], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[55], x[86], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[56], x[85], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[56], x[85], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[57], x[84], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[57], x[84], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[58], x[83], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[58], x[83], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[59], x[82], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[59], x[82], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[60], x[81], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[60], x[81], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[61], x[80], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[61], x[80], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[62], x[79], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[62], x[79], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[63], x[78], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[63], x[78], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[48], x[94], x[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[48], x[94], x[31]);
-      y[47] = ptx_addc(cf, x[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[49], x[93], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[49], x[93], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[50], x[92], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[50], x[92], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[51], x[91], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[51], x[91], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[52], x[90], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[52], x[90], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[53], x[89], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[53], x[89], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[54], x[88], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[54], x[88], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[55], x[87], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[55], x[87], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[56], x[86], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[56], x[86], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[57], x[85], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[57], x[85], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[58], x[84], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[58], x[84], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[59], x[83], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[59], x[83], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[60], x[82], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[60], x[82], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[61], x[81], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[61], x[81], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[62], x[80], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[62], x[80], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[63], x[79], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[63], x[79], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-    }
-#endif
-  };
-
-  // Each thread's step square_finish_even: 291 instructions.
-  struct square_finish_even {
-    static constexpr unsigned in_words = 95;
-    static constexpr unsigned out_words = 48;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "mad.lo.cc.u32 %1, %96, %128, %49;\n\t"
-          "madc.hi.cc.u32 %17, %96, %128, %65;\n\t"
-          "addc.u32 %33, %81, 0;\n\t"
-          "mad.lo.cc.u32 %2, %96, %129, %50;\n\t"
-          "madc.hi.cc.u32 %18, %96, %129, %66;\n\t"
-          "addc.u32 %34, %82, 0;\n\t"
-          "mad.lo.cc.u32 %3, %96, %130, %51;\n\t"
-          "madc.hi.cc.u32 %19, %96, %130, %67;\n\t"
-          "addc.u32 %35, %83, 0;\n\t"
-          "mad.lo.cc.u32 %3, %97, %129, %3;\n\t"
-          "madc.hi.cc.u32 %19, %97, %129, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %4, %96, %131, %52;\n\t"
-          "madc.hi.cc.u32 %20, %96, %131, %68;\n\t"
-          "addc.u32 %36, %84, 0;\n\t"
-          "mad.lo.cc.u32 %4, %97, %130, %4;\n\t"
-          "madc.hi.cc.u32 %20, %97, %130, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %5, %96, %132, %53;\n\t"
-          "madc.hi.cc.u32 %21, %96, %132, %69;\n\t"
-          "addc.u32 %37, %85, 0;\n\t"
-          "mad.lo.cc.u32 %5, %97, %131, %5;\n\t"
-          "madc.hi.cc.u32 %21, %97, %131, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %98, %130, %5;\n\t"
-          "madc.hi.cc.u32 %21, %98, %130, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %6, %96, %133, %54;\n\t"
-          "madc.hi.cc.u32 %22, %96, %133, %70;\n\t"
-          "addc.u32 %38, %86, 0;\n\t"
-          "mad.lo.cc.u32 %6, %97, %132, %6;\n\t"
-          "madc.hi.cc.u32 %22, %97, %132, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %98, %131, %6;\n\t"
-          "madc.hi.cc.u32 %22, %98, %131, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %7, %96, %134, %55;\n\t"
-          "madc.hi.cc.u32 %23, %96, %134, %71;\n\t"
-          "addc.u32 %39, %87, 0;\n\t"
-          "mad.lo.cc.u32 %7, %97, %133, %7;\n\t"
-          "madc.hi.cc.u32 %23, %97, %133, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %98, %132, %7;\n\t"
-          "madc.hi.cc.u32 %23, %98, %132, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %99, %131, %7;\n\t"
-          "madc.hi.cc.u32 %23, %99, %131, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %8, %96, %135, %56;\n\t"
-          "madc.hi.cc.u32 %24, %96, %135, %72;\n\t"
-          "addc.u32 %40, %88, 0;\n\t"
-          "mad.lo.cc.u32 %8, %97, %134, %8;\n\t"
-          "madc.hi.cc.u32 %24, %97, %134, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %98, %133, %8;\n\t"
-          "madc.hi.cc.u32 %24, %98, %133, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %99, %132, %8;\n\t"
-          "madc.hi.cc.u32 %24, %99, %132, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %9, %96, %136, %57;\n\t"
-          "madc.hi.cc.u32 %25, %96, %136, %73;\n\t"
-          "addc.u32 %41, %89, 0;\n\t"
-          "mad.lo.cc.u32 %9, %97, %135, %9;\n\t"
-          "madc.hi.cc.u32 %25, %97, %135, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %98, %134, %9;\n\t"
-          "madc.hi.cc.u32 %25, %98, %134, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %99, %133, %9;\n\t"
-          "madc.hi.cc.u32 %25, %99, %133, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %100, %132, %9;\n\t"
-          "madc.hi.cc.u32 %25, %100, %132, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %10, %96, %137, %58;\n\t"
-          "madc.hi.cc.u32 %26, %96, %137, %74;\n\t"
-          "addc.u32 %42, %90, 0;\n\t"
-          "mad.lo.cc.u32 %10, %97, %136, %10;\n\t"
-          "madc.hi.cc.u32 %26, %97, %136, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %98, %135, %10;\n\t"
-          "madc.hi.cc.u32 %26, %98, %135, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %99, %134, %10;\n\t"
-          "madc.hi.cc.u32 %26, %99, %134, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %100, %133, %10;\n\t"
-          "madc.hi.cc.u32 %26, %100, %133, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %11, %96, %138, %59;\n\t"
-          "madc.hi.cc.u32 %27, %96, %138, %75;\n\t"
-          "addc.u32 %43, %91, 0;\n\t"
-          "mad.lo.cc.u32 %11, %97, %137, %11;\n\t"
-          "madc.hi.cc.u32 %27, %97, %137, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %98, %136, %11;\n\t"
-          "madc.hi.cc.u32 %27, %98, %136, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %99, %135, %11;\n\t"
-          "madc.hi.cc.u32 %27, %99, %135, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %100, %134, %11;\n\t"
-          "madc.hi.cc.u32 %27, %100, %134, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %101, %133, %11;\n\t"
-          "madc.hi.cc.u32 %27, %101, %133, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %12, %96, %139, %60;\n\t"
-          "madc.hi.cc.u32 %28, %96, %139, %76;\n\t"
-          "addc.u32 %44, %92, 0;\n\t"
-          "mad.lo.cc.u32 %12, %97, %138, %12;\n\t"
-          "madc.hi.cc.u32 %28, %97, %138, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %98, %137, %12;\n\t"
-          "madc.hi.cc.u32 %28, %98, %137, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %99, %136, %12;\n\t"
-          "madc.hi.cc.u32 %28, %99, %136, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %100, %135, %12;\n\t"
-          "madc.hi.cc.u32 %28, %100, %135, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %101, %134, %12;\n\t"
-          "madc.hi.cc.u32 %28, %101, %134, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %13, %96, %140, %61;\n\t"
-          "madc.hi.cc.u32 %29, %96, %140, %77;\n\t"
-          "addc.u32 %45, %93, 0;\n\t"
-          "mad.lo.cc.u32 %13, %97, %139, %13;\n\t"
-          "madc.hi.cc.u32 %29, %97, %139, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %98, %138, %13;\n\t"
-          "madc.hi.cc.u32 %29, %98, %138, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %99, %137, %13;\n\t"
-          "madc.hi.cc.u32 %29, %99, %137, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %100, %136, %13;\n\t"
-          "madc.hi.cc.u32 %29, %100, %136, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %101, %135, %13;\n\t"
-          "madc.hi.cc.u32 %29, %101, %135, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %102, %134, %13;\n\t"
-          "madc.hi.cc.u32 %29, %102, %134, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %14, %96, %141, %62;\n\t"
-          "madc.hi.cc.u32 %30, %96, %141, %78;\n\t"
-          "addc.u32 %46, %94, 0;\n\t"
-          "mad.lo.cc.u32 %14, %97, %140, %14;\n\t"
-          "madc.hi.cc.u32 %30, %97, %140, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %98, %139, %14;\n\t"
-          "madc.hi.cc.u32 %30, %98, %139, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %99, %138, %14;\n\t"
-          "madc.hi.cc.u32 %30, %99, %138, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %100, %137, %14;\n\t"
-          "madc.hi.cc.u32 %30, %100, %137, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %101, %136, %14;\n\t"
-          "madc.hi.cc.u32 %30, %101, %136, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %102, %135, %14;\n\t"
-          "madc.hi.cc.u32 %30, %102, %135, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %15, %96, %142, %63;\n\t"
-          "madc.hi.cc.u32 %31, %96, %142, %79;\n\t"
-          "addc.u32 %47, %95, 0;\n\t"
-          "mad.lo.cc.u32 %15, %97, %141, %15;\n\t"
-          "madc.hi.cc.u32 %31, %97, %141, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %98, %140, %15;\n\t"
-          "madc.hi.cc.u32 %31, %98, %140, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %99, %139, %15;\n\t"
-          "madc.hi.cc.u32 %31, %99, %139, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %100, %138, %15;\n\t"
-          "madc.hi.cc.u32 %31, %100, %138, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %101, %137, %15;\n\t"
-          "madc.hi.cc.u32 %31, %101, %137, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %102, %136, %15;\n\t"
-          "madc.hi.cc.u32 %31, %102, %136, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %103, %135, %15;\n\t"
-          "madc.hi.cc.u32 %31, %103, %135, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mov.b32 %0, %48;\n\t"
-          "mov.b32 %16, %64;\n\t"
-          "mov.b32 %32, %80;\n\t"
-          "add.cc.u32 %0, %0, %0;\n\t"
-          "addc.cc.u32 %16, %16, %16;\n\t"
-          "addc.u32 %32, %32, %32;\n\t"
-          "add.cc.u32 %1, %1, %1;\n\t"
-          "addc.cc.u32 %17, %17, %17;\n\t"
-          "addc.u32 %33, %33, %33;\n\t"
-          "add.cc.u32 %2, %2, %2;\n\t"
-          "addc.cc.u32 %18, %18, %18;\n\t"
-          "addc.u32 %34, %34, %34;\n\t"
-          "add.cc.u32 %3, %3, %3;\n\t"
-          "addc.cc.u32 %19, %19, %19;\n\t"
-          "addc.u32 %35, %35, %35;\n\t"
-          "add.cc.u32 %4, %4, %4;\n\t"
-          "addc.cc.u32 %20, %20, %20;\n\t"
-          "addc.u32 %36, %36, %36;\n\t"
-          "add.cc.u32 %5, %5, %5;\n\t"
-          "addc.cc.u32 %21, %21, %21;\n\t"
-          "addc.u32 %37, %37, %37;\n\t"
-          "add.cc.u32 %6, %6, %6;\n\t"
-          "addc.cc.u32 %22, %22, %22;\n\t"
-          "addc.u32 %38, %38, %38;\n\t"
-          "add.cc.u32 %7, %7, %7;\n\t"
-          "addc.cc.u32 %23, %23, %23;\n\t"
-          "addc.u32 %39, %39, %39;\n\t"
-          "add.cc.u32 %8, %8, %8;\n\t"
-          "addc.cc.u32 %24, %24, %24;\n\t"
-          "addc.u32 %40, %40, %40;\n\t"
-          "add.cc.u32 %9, %9, %9;\n\t"
-          "addc.cc.u32 %25, %25, %25;\n\t"
-          "addc.u32 %41, %41, %41;\n\t"
-          "add.cc.u32 %10, %10, %10;\n\t"
-          "addc.cc.u32 %26, %26, %26;\n\t"
-          "addc.u32 %42, %42, %42;\n\t"
-          "add.cc.u32 %11, %11, %11;\n\t"
-          "addc.cc.u32 %27, %27, %27;\n\t"
-          "addc.u32 %43, %43, %43;\n\t"
-          "add.cc.u32 %12, %12, %12;\n\t"
-          "addc.cc.u32 %28, %28, %28;\n\t"
-          "addc.u32 %44, %44, %44;\n\t"
-          "add.cc.u32 %13, %13, %13;\n\t"
-          "addc.cc.u32 %29, %29, %29;\n\t"
-          "addc.u32 %45, %45, %45;\n\t"
-          "add.cc.u32 %14, %14, %14;\n\t"
-          "addc.cc.u32 %30, %30, %30;\n\t"
-          "addc.u32 %46, %46, %46;\n\t"
-          "add.cc.u32 %15, %15, %15;\n\t"
-          "addc.cc.u32 %31, %31, %31;\n\t"
-          "addc.u32 %47, %47, %47;\n\t"
-          "mad.lo.cc.u32 %0, %96, %96, %0;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.hi.cc.u32 %1, %96, %96, %1;\n\t"
-          "addc.cc.u32 %17, %17, 0;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %2, %97, %97, %2;\n\t"
-          "addc.cc.u32 %18, %18, 0;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.hi.cc.u32 %3, %97, %97, %3;\n\t"
-          "addc.cc.u32 %19, %19, 0;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %4, %98, %98, %4;\n\t"
-          "addc.cc.u32 %20, %20, 0;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.hi.cc.u32 %5, %98, %98, %5;\n\t"
-          "addc.cc.u32 %21, %21, 0;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %6, %99, %99, %6;\n\t"
-          "addc.cc.u32 %22, %22, 0;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.hi.cc.u32 %7, %99, %99, %7;\n\t"
-          "addc.cc.u32 %23, %23, 0;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %8, %100, %100, %8;\n\t"
-          "addc.cc.u32 %24, %24, 0;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.hi.cc.u32 %9, %100, %100, %9;\n\t"
-          "addc.cc.u32 %25, %25, 0;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %10, %101, %101, %10;\n\t"
-          "addc.cc.u32 %26, %26, 0;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.hi.cc.u32 %11, %101, %101, %11;\n\t"
-          "addc.cc.u32 %27, %27, 0;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %12, %102, %102, %12;\n\t"
-          "addc.cc.u32 %28, %28, 0;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.hi.cc.u32 %13, %102, %102, %13;\n\t"
-          "addc.cc.u32 %29, %29, 0;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %14, %103, %103, %14;\n\t"
-          "addc.cc.u32 %30, %30, 0;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.hi.cc.u32 %15, %103, %103, %15;\n\t"
-          "addc.cc.u32 %31, %31, 0;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32]), "=r"(y[33]), "=r"(y[34]), "=r"(y[35]), "=r"(y[36]), "=r"(y[37]), "=r"(y[38]), "=r"(y[39]), "=r"(y[40]), "=r"(y[41]), "=r"(y[42]), "=r"(y[43]), "=r"(y[44]), "=r"(y[45]), "=r"(y[46]), "=r"(y[47])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67]), "r"(x[68]), "r"(x[69]), "r"(x[70]), "r"(x[71]), "r"(x[72]), "r"(x[73]), "r"(x[74]), "r"(x[75]), "r"(x[76]), "r"(x[77]), "r"(x[78]), "r"(x[79]), "r"(x[80]), "r"(x[81]), "r"(x[82]), "r"(x[83]), "r"(x[84]), "r"(x[85]), "r"(x[86]), "r"(x[87]), "r"(x[88]), "r"(x[89]), "r"(x[90]), "r"(x[91]), "r"(x[92]), "r"(x[93]), "r"(x[94])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
-      y[1] = ptx_mad_lo_cc(cf, x[48], x[80], x[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[48], x[80], x[17]);
-      y[33] = ptx_addc(cf, x[33], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[48], x[81], x[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[48], x[81], x[18]);
-      y[34] = ptx_addc(cf, x[34], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[48], x[82], x[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[48], x[82], x[19]);
-      y[35] = ptx_addc(cf, x[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[49], x[81], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[49], x[81], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[48], x[83], x[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[48], x[83], x[20]);
-      y[36] = ptx_addc(cf, x[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[49], x[82], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[49], x[82], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[48], x[84], x[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[48], x[84], x[21]);
-      y[37] = ptx_addc(cf, x[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[49], x[83], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[49], x[83], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[50], x[82], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[50], x[82], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[48], x[85], x[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[48], x[85], x[22]);
-      y[38] = ptx_addc(cf, x[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[49], x[84], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[49], x[84], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[50], x[83], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[50], x[83], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[48], x[86], x[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[48], x[86], x[23]);
-      y[39] = ptx_addc(cf, x[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[49], x[85], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[49], x[85], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[50], x[84], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[50], x[84], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[51], x[83], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[51], x[83], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[48], x[87], x[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[48], x[87], x[24]);
-      y[40] = ptx_addc(cf, x[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[49], x[86], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[49], x[86], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[50], x[85], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[50], x[85], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[51], x[84], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[51], x[84], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[48], x[88], x[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[48], x[88], x[25]);
-      y[41] = ptx_addc(cf, x[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[49], x[87], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[49], x[87], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[50], x[86], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[50], x[86], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[51], x[85], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[51], x[85], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[52], x[84], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[52], x[84], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[48], x[89], x[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[48], x[89], x[26]);
-      y[42] = ptx_addc(cf, x[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[49], x[88], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[49], x[88], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[50], x[87], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[50], x[87], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[51], x[86], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[51], x[86], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[52], x[85], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[52], x[85], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[48], x[90], x[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[48], x[90], x[27]);
-      y[43] = ptx_addc(cf, x[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[49], x[89], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[49], x[89], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[50], x[88], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[50], x[88], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[51], x[87], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[51], x[87], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[52], x[86], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[52], x[86], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[53], x[85], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[53], x[85], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[48], x[91], x[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[48], x[91], x[28]);
-      y[44] = ptx_addc(cf, x[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[49], x[90], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[49], x[90], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[50], x[89], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[50], x[89], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[51], x[88], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[51], x[88], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[52], x[87], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[52], x[87], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[53], x[86], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[53], x[86], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[48], x[92], x[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[48], x[92], x[29]);
-      y[45] = ptx_addc(cf, x[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[49], x[91], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[49], x[91], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[50], x[90], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[50], x[90], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[51], x[89], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[51], x[89], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[52], x[88], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[52], x[88], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[53], x[87], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[53], x[87], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[54], x[86], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[54], x[86], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[48], x[93], x[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[48], x[93], x[30]);
-      y[46] = ptx_addc(cf, x[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[49], x[92], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[49], x[92], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[50], x[91], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[50], x[91], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[51], x[90], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[51], x[90], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[52], x[89], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[52], x[89], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[53], x[88], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[53], x[88], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[54], x[87], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[54], x[87], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[48], x[94], x[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[48], x[94], x[31]);
-      y[47] = ptx_addc(cf, x[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[49], x[93], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[49], x[93], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[50], x[92], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[50], x[92], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[51], x[91], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[51], x[91], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[52], x[90], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[52], x[90], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[53], x[89], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[53], x[89], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[54], x[88], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[54], x[88], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[55], x[87], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[55], x[87], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[0] = ptx_mov(x[0]);
-      y[16] = ptx_mov(x[16]);
-      y[32] = ptx_mov(x[32]);
-      y[0] = ptx_add_cc(cf, y[0], y[0]);
-      y[16] = ptx_addc_cc(cf, y[16], y[16]);
-      y[32] = ptx_addc(cf, y[32], y[32]);
-      y[1] = ptx_add_cc(cf, y[1], y[1]);
-      y[17] = ptx_addc_cc(cf, y[17], y[17]);
-      y[33] = ptx_addc(cf, y[33], y[33]);
-      y[2] = ptx_add_cc(cf, y[2], y[2]);
-      y[18] = ptx_addc_cc(cf, y[18], y[18]);
-      y[34] = ptx_addc(cf, y[34], y[34]);
-      y[3] = ptx_add_cc(cf, y[3], y[3]);
-      y[19] = ptx_addc_cc(cf, y[19], y[19]);
-      y[35] = ptx_addc(cf, y[35], y[35]);
-      y[4] = ptx_add_cc(cf, y[4], y[4]);
-      y[20] = ptx_addc_cc(cf, y[20], y[20]);
-      y[36] = ptx_addc(cf, y[36], y[36]);
-      y[5] = ptx_add_cc(cf, y[5], y[5]);
-      y[21] = ptx_addc_cc(cf, y[21], y[21]);
-      y[37] = ptx_addc(cf, y[37], y[37]);
-      y[6] = ptx_add_cc(cf, y[6], y[6]);
-      y[22] = ptx_addc_cc(cf, y[22], y[22]);
-      y[38] = ptx_addc(cf, y[38], y[38]);
-      y[7] = ptx_add_cc(cf, y[7], y[7]);
-      y[23] = ptx_addc_cc(cf, y[23], y[23]);
-      y[39] = ptx_addc(cf, y[39], y[39]);
-      y[8] = ptx_add_cc(cf, y[8], y[8]);
-      y[24] = ptx_addc_cc(cf, y[24], y[24]);
-      y[40] = ptx_addc(cf, y[40], y[40]);
-      y[9] = ptx_add_cc(cf, y[9], y[9]);
-      y[25] = ptx_addc_cc(cf, y[25], y[25]);
-      y[41] = ptx_addc(cf, y[41], y[41]);
-      y[10] = ptx_add_cc(cf, y[10], y[10]);
-      y[26] = ptx_addc_cc(cf, y[26], y[26]);
-      y[42] = ptx_addc(cf, y[42], y[42]);
-      y[11] = ptx_add_cc(cf, y[11], y[11]);
-      y[27] = ptx_addc_cc(cf, y[27], y[27]);
-      y[43] = ptx_addc(cf, y[43], y[43]);
-      y[12] = ptx_add_cc(cf, y[12], y[12]);
-      y[28] = ptx_addc_cc(cf, y[28], y[28]);
-      y[44] = ptx_addc(cf, y[44], y[44]);
-      y[13] = ptx_add_cc(cf, y[13], y[13]);
-      y[29] = ptx_addc_cc(cf, y[29], y[29]);
-      y[45] = ptx_addc(cf, y[45], y[45]);
-      y[14] = ptx_add_cc(cf, y[14], y[14]);
-      y[30] = ptx_addc_cc(cf, y[30], y[30]);
-      y[46] = ptx_addc(cf, y[46], y[46]);
-      y[15] = ptx_add_cc(cf, y[15], y[15]);
-      y[31] = ptx_addc_cc(cf, y[31], y[31]);
-      y[47] = ptx_addc(cf, y[47], y[47]);
-      y[0] = ptx_mad_lo_cc(cf, x[48], x[48], y[0]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[48], x[48], y[1]);
-      y[17] = ptx_addc_cc(cf, y[17], 0u);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[49], x[49], y[2]);
-      y[18] = ptx_addc_cc(cf, y[18], 0u);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[3] = ptx_mad_hi_cc(cf, x[49], x[49], y[3]);
-      y[19] = ptx_addc_cc(cf, y[19], 0u);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[50], x[50], y[4]);
-      y[20] = ptx_addc_cc(cf, y[20], 0u);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[5] = ptx_mad_hi_cc(cf, x[50], x[50], y[5]);
-      y[21] = ptx_addc_cc(cf, y[21], 0u);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[51], x[51], y[6]);
-      y[22] = ptx_addc_cc(cf, y[22], 0u);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[7] = ptx_mad_hi_cc(cf, x[51], x[51], y[7]);
-      y[23] = ptx_addc_cc(cf, y[23], 0u);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[52], x[52], y[8]);
-      y[24] = ptx_addc_cc(cf, y[24], 0u);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[9] = ptx_mad_hi_cc(cf, x[52], x[52], y[9]);
-      y[25] = ptx_addc_cc(cf, y[25], 0u);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[53], x[53], y[10]);
-      y[26] = ptx_addc_cc(cf, y[26], 0u);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[11] = ptx_mad_hi_cc(cf, x[53], x[53], y[11]);
-      y[27] = ptx_addc_cc(cf, y[27], 0u);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[54], x[54], y[12]);
-      y[28] = ptx_addc_cc(cf, y[28], 0u);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[13] = ptx_mad_hi_cc(cf, x[54], x[54], y[13]);
-      y[29] = ptx_addc_cc(cf, y[29], 0u);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[55], x[55], y[14]);
-      y[30] = ptx_addc_cc(cf, y[30], 0u);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[15] = ptx_mad_hi_cc(cf, x[55], x[55], y[15]);
-      y[31] = ptx_addc_cc(cf, y[31], 0u);
-      y[47] = ptx_addc(cf, y[47], 0u);
-    }
-#endif
-  };
-
-  // Each thread's step square_finish_odd: 672 instructions.
-  struct square_finish_odd {
-    static constexpr unsigned in_words = 95;
-    static constexpr unsigned out_words = 48;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "mad.lo.cc.u32 %0, %96, %127, %48;\n\t"
-          "madc.hi.cc.u32 %16, %96, %127, %64;\n\t"
-          "addc.u32 %32, %80, 0;\n\t"
-          "mad.lo.cc.u32 %0, %97, %126, %0;\n\t"
-          "madc.hi.cc.u32 %16, %97, %126, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %98, %125, %0;\n\t"
-          "madc.hi.cc.u32 %16, %98, %125, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %99, %124, %0;\n\t"
-          "madc.hi.cc.u32 %16, %99, %124, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %100, %123, %0;\n\t"
-          "madc.hi.cc.u32 %16, %100, %123, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %101, %122, %0;\n\t"
-          "madc.hi.cc.u32 %16, %101, %122, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %102, %121, %0;\n\t"
-          "madc.hi.cc.u32 %16, %102, %121, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %103, %120, %0;\n\t"
-          "madc.hi.cc.u32 %16, %103, %120, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %1, %96, %128, %49;\n\t"
-          "madc.hi.cc.u32 %17, %96, %128, %65;\n\t"
-          "addc.u32 %33, %81, 0;\n\t"
-          "mad.lo.cc.u32 %1, %97, %127, %1;\n\t"
-          "madc.hi.cc.u32 %17, %97, %127, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %98, %126, %1;\n\t"
-          "madc.hi.cc.u32 %17, %98, %126, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %99, %125, %1;\n\t"
-          "madc.hi.cc.u32 %17, %99, %125, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %100, %124, %1;\n\t"
-          "madc.hi.cc.u32 %17, %100, %124, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %101, %123, %1;\n\t"
-          "madc.hi.cc.u32 %17, %101, %123, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %102, %122, %1;\n\t"
-          "madc.hi.cc.u32 %17, %102, %122, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %103, %121, %1;\n\t"
-          "madc.hi.cc.u32 %17, %103, %121, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %104, %120, %1;\n\t"
-          "madc.hi.cc.u32 %17, %104, %120, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %2, %96, %129, %50;\n\t"
-          "madc.hi.cc.u32 %18, %96, %129, %66;\n\t"
-          "addc.u32 %34, %82, 0;\n\t"
-          "mad.lo.cc.u32 %2, %97, %128, %2;\n\t"
-          "madc.hi.cc.u32 %18, %97, %128, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %98, %127, %2;\n\t"
-          "madc.hi.cc.u32 %18, %98, %127, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %99, %126, %2;\n\t"
-          "madc.hi.cc.u32 %18, %99, %126, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %100, %125, %2;\n\t"
-          "madc.hi.cc.u32 %18, %100, %125, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %101, %124, %2;\n\t"
-          "madc.hi.cc.u32 %18, %101, %124, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %102, %123, %2;\n\t"
-          "madc.hi.cc.u32 %18, %102, %123, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %103, %122, %2;\n\t"
-          "madc.hi.cc.u32 %18, %103, %122, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %104, %121, %2;\n\t"
-          "madc.hi.cc.u32 %18, %104, %121, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %3, %96, %130, %51;\n\t"
-          "madc.hi.cc.u32 %19, %96, %130, %67;\n\t"
-          "addc.u32 %35, %83, 0;\n\t"
-          "mad.lo.cc.u32 %3, %97, %129, %3;\n\t"
-          "madc.hi.cc.u32 %19, %97, %129, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %98, %128, %3;\n\t"
-          "madc.hi.cc.u32 %19, %98, %128, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %99, %127, %3;\n\t"
-          "madc.hi.cc.u32 %19, %99, %127, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %100, %126, %3;\n\t"
-          "madc.hi.cc.u32 %19, %100, %126, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %101, %125, %3;\n\t"
-          "madc.hi.cc.u32 %19, %101, %125, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %102, %124, %3;\n\t"
-          "madc.hi.cc.u32 %19, %102, %124, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %103, %123, %3;\n\t"
-          "madc.hi.cc.u32 %19, %103, %123, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %104, %122, %3;\n\t"
-          "madc.hi.cc.u32 %19, %104, %122, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %105, %121, %3;\n\t"
-          "madc.hi.cc.u32 %19, %105, %121, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %4, %96, %131, %52;\n\t"
-          "madc.hi.cc.u32 %20, %96, %131, %68;\n\t"
-          "addc.u32 %36, %84, 0;\n\t"
-          "mad.lo.cc.u32 %4, %97, %130, %4;\n\t"
-          "madc.hi.cc.u32 %20, %97, %130, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %98, %129, %4;\n\t"
-          "madc.hi.cc.u32 %20, %98, %129, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %99, %128, %4;\n\t"
-          "madc.hi.cc.u32 %20, %99, %128, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %100, %127, %4;\n\t"
-          "madc.hi.cc.u32 %20, %100, %127, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %101, %126, %4;\n\t"
-          "madc.hi.cc.u32 %20, %101, %126, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %102, %125, %4;\n\t"
-          "madc.hi.cc.u32 %20, %102, %125, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %103, %124, %4;\n\t"
-          "madc.hi.cc.u32 %20, %103, %124, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %104, %123, %4;\n\t"
-          "madc.hi.cc.u32 %20, %104, %123, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %105, %122, %4;\n\t"
-          "madc.hi.cc.u32 %20, %105, %122, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %5, %96, %132, %53;\n\t"
-          "madc.hi.cc.u32 %21, %96, %132, %69;\n\t"
-          "addc.u32 %37, %85, 0;\n\t"
-          "mad.lo.cc.u32 %5, %97, %131, %5;\n\t"
-          "madc.hi.cc.u32 %21, %97, %131, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %98, %130, %5;\n\t"
-          "madc.hi.cc.u32 %21, %98, %130, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %99, %129, %5;\n\t"
-          "madc.hi.cc.u32 %21, %99, %129, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %100, %128, %5;\n\t"
-          "madc.hi.cc.u32 %21, %100, %128, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %101, %127, %5;\n\t"
-          "madc.hi.cc.u32 %21, %101, %127, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %102, %126, %5;\n\t"
-          "madc.hi.cc.u32 %21, %102, %126, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %103, %125, %5;\n\t"
-          "madc.hi.cc.u32 %21, %103, %125, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %104, %124, %5;\n\t"
-          "madc.hi.cc.u32 %21, %104, %124, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %105, %123, %5;\n\t"
-          "madc.hi.cc.u32 %21, %105, %123, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %106, %122, %5;\n\t"
-          "madc.hi.cc.u32 %21, %106, %122, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %6, %96, %133, %54;\n\t"
-          "madc.hi.cc.u32 %22, %96, %133, %70;\n\t"
-          "addc.u32 %38, %86, 0;\n\t"
-          "mad.lo.cc.u32 %6, %97, %132, %6;\n\t"
-          "madc.hi.cc.u32 %22, %97, %132, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %98, %131, %6;\n\t"
-          "madc.hi.cc.u32 %22, %98, %131, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %99, %130, %6;\n\t"
-          "madc.hi.cc.u32 %22, %99, %130, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %100, %129, %6;\n\t"
-          "madc.hi.cc.u32 %22, %100, %129, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %101, %128, %6;\n\t"
-          "madc.hi.cc.u32 %22, %101, %128, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %102, %127, %6;\n\t"
-          "madc.hi.cc.u32 %22, %102, %127, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %103, %126, %6;\n\t"
-          "madc.hi.cc.u32 %22, %103, %126, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %104, %125, %6;\n\t"
-          "madc.hi.cc.u32 %22, %104, %125, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %105, %124, %6;\n\t"
-          "madc.hi.cc.u32 %22, %105, %124, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %106, %123, %6;\n\t"
-          "madc.hi.cc.u32 %22, %106, %123, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %7, %96, %134, %55;\n\t"
-          "madc.hi.cc.u32 %23, %96, %134, %71;\n\t"
-          "addc.u32 %39, %87, 0;\n\t"
-          "mad.lo.cc.u32 %7, %97, %133, %7;\n\t"
-          "madc.hi.cc.u32 %23, %97, %133, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %98, %132, %7;\n\t"
-          "madc.hi.cc.u32 %23, %98, %132, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %99, %131, %7;\n\t"
-          "madc.hi.cc.u32 %23, %99, %131, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %100, %130, %7;\n\t"
-          "madc.hi.cc.u32 %23, %100, %130, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %101, %129, %7;\n\t"
-          "madc.hi.cc.u32 %23, %101, %129, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %102, %128, %7;\n\t"
-          "madc.hi.cc.u32 %23, %102, %128, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %103, %127, %7;\n\t"
-          "madc.hi.cc.u32 %23, %103, %127, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %104, %126, %7;\n\t"
-          "madc.hi.cc.u32 %23, %104, %126, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %105, %125, %7;\n\t"
-          "madc.hi.cc.u32 %23, %105, %125, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %106, %124, %7;\n\t"
-          "madc.hi.cc.u32 %23, %106, %124, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %107, %123, %7;\n\t"
-          "madc.hi.cc.u32 %23, %107, %123, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %8, %96, %135, %56;\n\t"
-          "madc.hi.cc.u32 %24, %96, %135, %72;\n\t"
-          "addc.u32 %40, %88, 0;\n\t"
-          "mad.lo.cc.u32 %8, %97, %134, %8;\n\t"
-          "madc.hi.cc.u32 %24, %97, %134, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %98, %133, %8;\n\t"
-          "madc.hi.cc.u32 %24, %98, %133, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %99, %132, %8;\n\t"
-          "madc.hi.cc.u32 %24, %99, %132, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %100, %131, %8;\n\t"
-          "madc.hi.cc.u32 %24, %100, %131, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %101, %130, %8;\n\t"
-          "madc.hi.cc.u32 %24, %101, %130, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %102, %129, %8;\n\t"
-          "madc.hi.cc.u32 %24, %102, %129, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %103, %128, %8;\n\t"
-          "madc.hi.cc.u32 %24, %103, %128, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %104, %127, %8;\n\t"
-          "madc.hi.cc.u32 %24, %104, %127, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %105, %126, %8;\n\t"
-          "madc.hi.cc.u32 %24, %105, %126, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %106, %125, %8;\n\t"
-          "madc.hi.cc.u32 %24, %106, %125, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %107, %124, %8;\n\t"
-          "madc.hi.cc.u32 %24, %107, %124, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %9, %96, %136, %57;\n\t"
-          "madc.hi.cc.u32 %25, %96, %136, %73;\n\t"
-          "addc.u32 %41, %89, 0;\n\t"
-          "mad.lo.cc.u32 %9, %97, %135, %9;\n\t"
-          "madc.hi.cc.u32 %25, %97, %135, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %98, %134, %9;\n\t"
-          "madc.hi.cc.u32 %25, %98, %134, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %99, %133, %9;\n\t"
-          "madc.hi.cc.u32 %25, %99, %133, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %100, %132, %9;\n\t"
-          "madc.hi.cc.u32 %25, %100, %132, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %101, %131, %9;\n\t"
-          "madc.hi.cc.u32 %25, %101, %131, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %102, %130, %9;\n\t"
-          "madc.hi.cc.u32 %25, %102, %130, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %103, %129, %9;\n\t"
-          "madc.hi.cc.u32 %25, %103, %129, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %104, %128, %9;\n\t"
-          "madc.hi.cc.u32 %25, %104, %128, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %105, %127, %9;\n\t"
-          "madc.hi.cc.u32 %25, %105, %127, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %106, %126, %9;\n\t"
-          "madc.hi.cc.u32 %25, %106, %126, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %107, %125, %9;\n\t"
-          "madc.hi.cc.u32 %25, %107, %125, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %108, %124, %9;\n\t"
-          "madc.hi.cc.u32 %25, %108, %124, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %10, %96, %137, %58;\n\t"
-          "madc.hi.cc.u32 %26, %96, %137, %74;\n\t"
-          "addc.u32 %42, %90, 0;\n\t"
-          "mad.lo.cc.u32 %10, %97, %136, %10;\n\t"
-          "madc.hi.cc.u32 %26, %97, %136, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %98, %135, %10;\n\t"
-          "madc.hi.cc.u32 %26, %98, %135, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %99, %134, %10;\n\t"
-          "madc.hi.cc.u32 %26, %99, %134, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %100, %133, %10;\n\t"
-          "madc.hi.cc.u32 %26, %100, %133, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %101, %132, %10;\n\t"
-          "madc.hi.cc.u32 %26, %101, %132, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %102, %131, %10;\n\t"
-          "madc.hi.cc.u32 %26, %102, %131, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %103, %130, %10;\n\t"
-          "madc.hi.cc.u32 %26, %103, %130, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %104, %129, %10;\n\t"
-          "madc.hi.cc.u32 %26, %104, %129, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %105, %128, %10;\n\t"
-          "madc.hi.cc.u32 %26, %105, %128, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %106, %127, %10;\n\t"
-          "madc.hi.cc.u32 %26, %106, %127, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %107, %126, %10;\n\t"
-          "madc.hi.cc.u32 %26, %107, %126, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %108, %125, %10;\n\t"
-          "madc.hi.cc.u32 %26, %108, %125, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %11, %96, %138, %59;\n\t"
-          "madc.hi.cc.u32 %27, %96, %138, %75;\n\t"
-          "addc.u32 %43, %91, 0;\n\t"
-          "mad.lo.cc.u32 %11, %97, %137, %11;\n\t"
-          "madc.hi.cc.u32 %27, %97, %137, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %98, %136, %11;\n\t"
-          "madc.hi.cc.u32 %27, %98, %136, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %99, %135, %11;\n\t"
-          "madc.hi.cc.u32 %27, %99, %135, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %100, %134, %11;\n\t"
-          "madc.hi.cc.u32 %27, %100, %134, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %101, %133, %11;\n\t"
-          "madc.hi.cc.u32 %27, %101, %133, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %102, %132, %11;\n\t"
-          "madc.hi.cc.u32 %27, %102, %132, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %103, %131, %11;\n\t"
-          "madc.hi.cc.u32 %27, %103, %131, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %104, %130, %11;\n\t"
-          "madc.hi.cc.u32 %27, %104, %130, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %105, %129, %11;\n\t"
-          "madc.hi.cc.u32 %27, %105, %129, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %106, %128, %11;\n\t"
-          "madc.hi.cc.u32 %27, %106, %128, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %107, %127, %11;\n\t"
-          "madc.hi.cc.u32 %27, %107, %127, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %108, %126, %11;\n\t"
-          "madc.hi.cc.u32 %27, %108, %126, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %109, %125, %11;\n\t"
-          "madc.hi.cc.u32 %27, %109, %125, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %12, %96, %139, %60;\n\t"
-          "madc.hi.cc.u32 %28, %96, %139, %76;\n\t"
-          "addc.u32 %44, %92, 0;\n\t"
-          "mad.lo.cc.u32 %12, %97, %138, %12;\n\t"
-          "madc.hi.cc.u32 %28, %97, %138, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %98, %137, %12;\n\t"
-          "madc.hi.cc.u32 %28, %98, %137, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %99, %136, %12;\n\t"
-          "madc.hi.cc.u32 %28, %99, %136, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %100, %135, %12;\n\t"
-          "madc.hi.cc.u32 %28, %100, %135, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %101, %134, %12;\n\t"
-          "madc.hi.cc.u32 %28, %101, %134, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %102, %133, %12;\n\t"
-          "madc.hi.cc.u32 %28, %102, %133, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %103, %132, %12;\n\t"
-          "madc.hi.cc.u32 %28, %103, %132, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %104, %131, %12;\n\t"
-          "madc.hi.cc.u32 %28, %104, %131, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %105, %130, %12;\n\t"
-          "madc.hi.cc.u32 %28, %105, %130, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %106, %129, %12;\n\t"
-          "madc.hi.cc.u32 %28, %106, %129, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %107, %128, %12;\n\t"
-          "madc.hi.cc.u32 %28, %107, %128, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %108, %127, %12;\n\t"
-          "madc.hi.cc.u32 %28, %108, %127, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %109, %126, %12;\n\t"
-          "madc.hi.cc.u32 %28, %109, %126, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %13, %96, %140, %61;\n\t"
-          "madc.hi.cc.u32 %29, %96, %140, %77;\n\t"
-          "addc.u32 %45, %93, 0;\n\t"
-          "mad.lo.cc.u32 %13, %97, %139, %13;\n\t"
-          "madc.hi.cc.u32 %29, %97, %139, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %98, %138, %13;\n\t"
-          "madc.hi.cc.u32 %29, %98, %138, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %99, %137, %13;\n\t"
-          "madc.hi.cc.u32 %29, %99, %137, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %100, %136, %13;\n\t"
-          "madc.hi.cc.u32 %29, %100, %136, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %101, %135, %13;\n\t"
-          "madc.hi.cc.u32 %29, %101, %135, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %102, %134, %13;\n\t"
-          "madc.hi.cc.u32 %29, %102, %134, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %103, %133, %13;\n\t"
-          "madc.hi.cc.u32 %29, %103, %133, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %104, %132, %13;\n\t"
-          "madc.hi.cc.u32 %29, %104, %132, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %105, %131, %13;\n\t"
-          "madc.hi.cc.u32 %29, %105, %131, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %106, %130, %13;\n\t"
-          "madc.hi.cc.u32 %29, %106, %130, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %107, %129, %13;\n\t"
-          "madc.hi.cc.u32 %29, %107, %129, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %108, %128, %13;\n\t"
-          "madc.hi.cc.u32 %29, %108, %128, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %109, %127, %13;\n\t"
-          "madc.hi.cc.u32 %29, %109, %127, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %110, %126, %13;\n\t"
-          "madc.hi.cc.u32 %29, %110, %126, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %14, %96, %141, %62;\n\t"
-          "madc.hi.cc.u32 %30, %96, %141, %78;\n\t"
-          "addc.u32 %46, %94, 0;\n\t"
-          "mad.lo.cc.u32 %14, %97, %140, %14;\n\t"
-          "madc.hi.cc.u32 %30, %97, %140, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %98, %139, %14;\n\t"
-          "madc.hi.cc.u32 %30, %98, %139, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %99, %138, %14;\n\t"
-          "madc.hi.cc.u32 %30, %99, %138, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %100, %137, %14;\n\t"
-          "madc.hi.cc.u32 %30, %100, %137, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %101, %136, %14;\n\t"
-          "madc.hi.cc.u32 %30, %101, %136, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %102, %135, %14;\n\t"
-          "madc.hi.cc.u32 %30, %102, %135, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %103, %134, %14;\n\t"
-          "madc.hi.cc.u32 %30, %103, %134, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %104, %133, %14;\n\t"
-          "madc.hi.cc.u32 %30, %104, %133, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %105, %132, %14;\n\t"
-          "madc.hi.cc.u32 %30, %105, %132, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %106, %131, %14;\n\t"
-          "madc.hi.cc.u32 %30, %106, %131, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %107, %130, %14;\n\t"
-          "madc.hi.cc.u32 %30, %107, %130, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %108, %129, %14;\n\t"
-          "madc.hi.cc.u32 %30, %108, %129, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %109, %128, %14;\n\t"
-          "madc.hi.cc.u32 %30, %109, %128, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %110, %127, %14;\n\t"
-          "madc.hi.cc.u32 %30, %110, %127, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %15, %96, %142, %63;\n\t"
-          "madc.hi.cc.u32 %31, %96, %142, %79;\n\t"
-          "addc.u32 %47, %95, 0;\n\t"
-          "mad.lo.cc.u32 %15, %97, %141, %15;\n\t"
-          "madc.hi.cc.u32 %31, %97, %141, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %98, %140, %15;\n\t"
-          "madc.hi.cc.u32 %31, %98, %140, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %99, %139, %15;\n\t"
-          "madc.hi.cc.u32 %31, %99, %139, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %100, %138, %15;\n\t"
-          "madc.hi.cc.u32 %31, %100, %138, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %101, %137, %15;\n\t"
-          "madc.hi.cc.u32 %31, %101, %137, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %102, %136, %15;\n\t"
-          "madc.hi.cc.u32 %31, %102, %136, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %103, %135, %15;\n\t"
-          "madc.hi.cc.u32 %31, %103, %135, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %104, %134, %15;\n\t"
-          "madc.hi.cc.u32 %31, %104, %134, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %105, %133, %15;\n\t"
-          "madc.hi.cc.u32 %31, %105, %133, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %106, %132, %15;\n\t"
-          "madc.hi.cc.u32 %31, %106, %132, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %107, %131, %15;\n\t"
-          "madc.hi.cc.u32 %31, %107, %131, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %108, %130, %15;\n\t"
-          "madc.hi.cc.u32 %31, %108, %130, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %109, %129, %15;\n\t"
-          "madc.hi.cc.u32 %31, %109, %129, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %110, %128, %15;\n\t"
-          "madc.hi.cc.u32 %31, %110, %128, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %111, %127, %15;\n\t"
-          "madc.hi.cc.u32 %31, %111, %127, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "add.cc.u32 %0, %0, %0;\n\t"
-          "addc.cc.u32 %16, %16, %16;\n\t"
-          "addc.u32 %32, %32, %32;\n\t"
-          "add.cc.u32 %1, %1, %1;\n\t"
-          "addc.cc.u32 %17, %17, %17;\n\t"
-          "addc.u32 %33, %33, %33;\n\t"
-          "add.cc.u32 %2, %2, %2;\n\t"
-          "addc.cc.u32 %18, %18, %18;\n\t"
-          "addc.u32 %34, %34, %34;\n\t"
-          "add.cc.u32 %3, %3, %3;\n\t"
-          "addc.cc.u32 %19, %19, %19;\n\t"
-          "addc.u32 %35, %35, %35;\n\t"
-          "add.cc.u32 %4, %4, %4;\n\t"
-          "addc.cc.u32 %20, %20, %20;\n\t"
-          "addc.u32 %36, %36, %36;\n\t"
-          "add.cc.u32 %5, %5, %5;\n\t"
-          "addc.cc.u32 %21, %21, %21;\n\t"
-          "addc.u32 %37, %37, %37;\n\t"
-          "add.cc.u32 %6, %6, %6;\n\t"
-          "addc.cc.u32 %22, %22, %22;\n\t"
-          "addc.u32 %38, %38, %38;\n\t"
-          "add.cc.u32 %7, %7, %7;\n\t"
-          "addc.cc.u32 %23, %23, %23;\n\t"
-          "addc.u32 %39, %39, %39;\n\t"
-          "add.cc.u32 %8, %8, %8;\n\t"
-          "addc.cc.u32 %24, %24, %24;\n\t"
-          "addc.u32 %40, %40, %40;\n\t"
-          "add.cc.u32 %9, %9, %9;\n\t"
-          "addc.cc.u32 %25, %25, %25;\n\t"
-          "addc.u32 %41, %41, %41;\n\t"
-          "add.cc.u32 %10, %10, %10;\n\t"
-          "addc.cc.u32 %26, %26, %26;\n\t"
-          "addc.u32 %42, %42, %42;\n\t"
-          "add.cc.u32 %11, %11, %11;\n\t"
-          "addc.cc.u32 %27, %27, %27;\n\t"
-          "addc.u32 %43, %43, %43;\n\t"
-          "add.cc.u32 %12, %12, %12;\n\t"
-          "addc.cc.u32 %28, %28, %28;\n\t"
-          "addc.u32 %44, %44, %44;\n\t"
-          "add.cc.u32 %13, %13, %13;\n\t"
-          "addc.cc.u32 %29, %29, %29;\n\t"
-          "addc.u32 %45, %45, %45;\n\t"
-          "add.cc.u32 %14, %14, %14;\n\t"
-          "addc.cc.u32 %30, %30, %30;\n\t"
-          "addc.u32 %46, %46, %46;\n\t"
-          "add.cc.u32 %15, %15, %15;\n\t"
-          "addc.cc.u32 %31, %31, %31;\n\t"
-          "addc.u32 %47, %47, %47;\n\t"
-          "mad.lo.cc.u32 %0, %104, %104, %0;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.hi.cc.u32 %1, %104, %104, %1;\n\t"
-          "addc.cc.u32 %17, %17, 0;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %2, %105, %105, %2;\n\t"
-          "addc.cc.u32 %18, %18, 0;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.hi.cc.u32 %3, %105, %105, %3;\n\t"
-          "addc.cc.u32 %19, %19, 0;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %4, %106, %106, %4;\n\t"
-          "addc.cc.u32 %20, %20, 0;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.hi.cc.u32 %5, %106, %106, %5;\n\t"
-          "addc.cc.u32 %21, %21, 0;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %6, %107, %107, %6;\n\t"
-          "addc.cc.u32 %22, %22, 0;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.hi.cc.u32 %7, %107, %107, %7;\n\t"
-          "addc.cc.u32 %23, %23, 0;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %8, %108, %108, %8;\n\t"
-          "addc.cc.u32 %24, %24, 0;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.hi.cc.u32 %9, %108, %108, %9;\n\t"
-          "addc.cc.u32 %25, %25, 0;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %10, %109, %109, %10;\n\t"
-          "addc.cc.u32 %26, %26, 0;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.hi.cc.u32 %11, %109, %109, %11;\n\t"
-          "addc.cc.u32 %27, %27, 0;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %12, %110, %110, %12;\n\t"
-          "addc.cc.u32 %28, %28, 0;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.hi.cc.u32 %13, %110, %110, %13;\n\t"
-          "addc.cc.u32 %29, %29, 0;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %14, %111, %111, %14;\n\t"
-          "addc.cc.u32 %30, %30, 0;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.hi.cc.u32 %15, %111, %111, %15;\n\t"
-          "addc.cc.u32 %31, %31, 0;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32]), "=r"(y[33]), "=r"(y[34]), "=r"(y[35]), "=r"(y[36]), "=r"(y[37]), "=r"(y[38]), "=r"(y[39]), "=r"(y[40]), "=r"(y[41]), "=r"(y[42]), "=r"(y[43]), "=r"(y[44]), "=r"(y[45]), "=r"(y[46]), "=r"(y[47])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67]), "r"(x[68]), "r"(x[69]), "r"(x[70]), "r"(x[71]), "r"(x[72]), "r"(x[73]), "r"(x[74]), "r"(x[75]), "r"(x[76]), "r"(x[77]), "r"(x[78]), "r"(x[79]), "r"(x[80]), "r"(x[81]), "r"(x[82]), "r"(x[83]), "r"(x[84]), "r"(x[85]), "r"(x[86]), "r"(x[87]), "r"(x[88]), "r"(x[89]), "r"(x[90]), "r"(x[91]), "r"(x[92]), "r"(x[93]), "r"(x[94])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
-      y[0] = ptx_mad_lo_cc(cf, x[48], x[79], x[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[48], x[79], x[16]);
-      y[32] = ptx_addc(cf, x[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[49], x[78], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[49], x[78], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[50], x[77], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[50], x[77], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[51], x[76], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[51], x[76], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[52], x[75], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[52], x[75], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[53], x[74], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[53], x[74], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[54], x[73], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[54], x[73], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[55], x[72], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[55], x[72], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[48], x[80], x[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[48], x[80], x[17]);
-      y[33] = ptx_addc(cf, x[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[49], x[79], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[49], x[79], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[50], x[78], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[50], x[78], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[51], x[77], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[51], x[77], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[52], x[76], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[52], x[76], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[53], x[75], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[53], x[75], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[54], x[74], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[54], x[74], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[55], x[73], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[55], x[73], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[56], x[72], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[56], x[72], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[48], x[81], x[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[48], x[81], x[18]);
-      y[34] = ptx_addc(cf, x[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[49], x[80], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[49], x[80], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[50], x[79], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[50], x[79], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[51], x[78], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[51], x[78], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[52], x[77], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[52], x[77], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[53], x[76], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[53], x[76], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[54], x[75], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[54], x[75], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[55], x[74], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[55], x[74], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[56], x[73], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[56], x[73], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[48], x[82], x[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[48], x[82], x[19]);
-      y[35] = ptx_addc(cf, x[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[49], x[81], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[49], x[81], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[50], x[80], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[50], x[80], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[51], x[79], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[51], x[79], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[52], x[78], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[52], x[78], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[53], x[77], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[53], x[77], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[54], x[76], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[54], x[76], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[55], x[75], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[55], x[75], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[56], x[74], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[56], x[74], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[57], x[73], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[57], x[73], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[48], x[83], x[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[48], x[83], x[20]);
-      y[36] = ptx_addc(cf, x[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[49], x[82], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[49], x[82], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[50], x[81], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[50], x[81], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[51], x[80], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[51], x[80], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[52], x[79], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[52], x[79], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[53], x[78], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[53], x[78], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[54], x[77], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[54], x[77], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[55], x[76], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[55], x[76], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[56], x[75], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[56], x[75], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[57], x[74], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[57], x[74], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[48], x[84], x[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[48], x[84], x[21]);
-      y[37] = ptx_addc(cf, x[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[49], x[83], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[49], x[83], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[50], x[82], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[50], x[82], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[51], x[81], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[51], x[81], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[52], x[80], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[52], x[80], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[53], x[79], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[53], x[79], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[54], x[78], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[54], x[78], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[55], x[77], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[55], x[77], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[56], x[76], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[56], x[76], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[57], x[75], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[57], x[75], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[58], x[74], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[58], x[74], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[48], x[85], x[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[48], x[85], x[22]);
-      y[38] = ptx_addc(cf, x[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[49], x[84], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[49], x[84], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[50], x[83], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[50], x[83], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[51], x[82], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[51], x[82], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[52], x[81], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[52], x[81], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[53], x[80], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[53], x[80], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[54], x[79], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[54], x[79], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[55], x[78], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[55], x[78], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[56], x[77], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[56], x[77], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[57], x[76], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[57], x[76], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[58], x[75], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[58], x[75], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[48], x[86], x[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[48], x[86], x[23]);
-      y[39] = ptx_addc(cf, x[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[49], x[85], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[49], x[85], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[50], x[84], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[50], x[84], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[51], x[83], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[51], x[83], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[52], x[82], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[52], x[82], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[53], x[81], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[53], x[81], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[54], x[80], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[54], x[80], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[55], x[79], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[55], x[79], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[56], x[78], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[56], x[78], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[57], x[77], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[57], x[77], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[58], x[76], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[58], x[76], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[59], x[75], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[59], x[75], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[48], x[87], x[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[48], x[87], x[24]);
-      y[40] = ptx_addc(cf, x[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[49], x[86], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[49], x[86], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[50], x[85], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[50], x[85], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[51], x[84], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[51], x[84], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[52], x[83], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[52], x[83], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[53], x[82], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[53], x[82], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[54], x[81], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[54], x[81], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[55], x[80], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[55], x[80], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[56], x[79], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[56], x[79], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[57], x[78], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[57], x[78], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[58], x[77], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[58], x[77], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[59], x[76], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[59], x[76], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[48], x[88], x[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[48], x[88], x[25]);
-      y[41] = ptx_addc(cf, x[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[49], x[87], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[49], x[87], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[50], x[86], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[50], x[86], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[51], x[85], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[51], x[85], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[52], x[84], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[52], x[84], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[53], x[83], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[53], x[83], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[54], x[82], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[54], x[82], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[55], x[81], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[55], x[81], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[56], x[80], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[56], x[80], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[57], x[79], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[57], x[79], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[58], x[78], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[58], x[78], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[59], x[77], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[59], x[77], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[60], x[76], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[60], x[76], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[48], x[89], x[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[48], x[89], x[26]);
-      y[42] = ptx_addc(cf, x[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[49], x[88], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[49], x[88], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[50], x[87], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[50], x[87], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[51], x[86], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[51], x[86], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[52], x[85], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[52], x[85], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[53], x[84], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[53], x[84], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[54], x[83], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[54], x[83], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[55], x[82], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[55], x[82], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[56], x[81], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[56], x[81], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[57], x[80], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[57], x[80], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[58], x[79], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[58], x[79], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[59], x[78], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[59], x[78], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[60], x[77], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[60], x[77], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[48], x[90], x[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[48], x[90], x[27]);
-      y[43] = ptx_addc(cf, x[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[49], x[89], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[49], x[89], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[50], x[88], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[50], x[88], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[51], x[87], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[51], x[87], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[52], x[86], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[52], x[86], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[53], x[85], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[53], x[85], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[54], x[84], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[54], x[84], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[55], x[83], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[55], x[83], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[56], x[82], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[56], x[82], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[57], x[81], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[57], x[81], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[58], x[80], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[58], x[80], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[59], x[79], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[59], x[79], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[60], x[78], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[60], x[78], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[61], x[77], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[61], x[77], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[48], x[91], x[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[48], x[91], x[28]);
-      y[44] = ptx_addc(cf, x[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[49], x[90], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[49], x[90], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[50], x[89], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[50], x[89], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[51], x[88], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[51], x[88], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[52], x[87], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[52], x[87], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[53], x[86], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[53], x[86], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[54], x[85], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[54], x[85], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[55], x[84], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[55], x[84], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[56], x[83], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[56], x[83], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[57], x[82], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[57], x[82], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[58], x[81], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[58], x[81], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[59], x[80], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[59], x[80], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[60], x[79], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[60], x[79], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[61], x[78], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[61], x[78], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[48], x[92], x[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[48], x[92], x[29]);
-      y[45] = ptx_addc(cf, x[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[49], x[91], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[49], x[91], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[50], x[90], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[50], x[90], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[51], x[89], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[51], x[89], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[52], x[88], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[52], x[88], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[53], x[87], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[53], x[87], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[54], x[86], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[54], x[86], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[55], x[85], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[55], x[85], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[56], x[84], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[56], x[84], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[57], x[83], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[57], x[83], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[58], x[82], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[58], x[82], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[59], x[81], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[59], x[81], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[60], x[80], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[60], x[80], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[61], x[79], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[61], x[79], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[62], x[78], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[62], x[78], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[48], x[93], x[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[48], x[93], x[30]);
-      y[46] = ptx_addc(cf, x[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[49], x[92], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[49], x[92], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[50], x[91], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[50], x[91], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[51], x[90], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[51], x[90], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[52], x[89], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[52], x[89], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[53], x[88], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[53], x[88], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[54], x[87], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[54], x[87], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[55], x[86], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[55], x[86], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[56], x[85], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[56], x[85], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[57], x[84], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[57], x[84], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[58], x[83], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[58], x[83], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[59], x[82], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[59], x[82], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[60], x[81], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[60], x[81], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[61], x[80], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[61], x[80], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[62], x[79], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[62], x[79], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[48], x[94], x[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[48], x[94], x[31]);
-      y[47] = ptx_addc(cf, x[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[49], x[93], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[49], x[93], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[50], x[92], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[50], x[92], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[51], x[91], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[51], x[91], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[52], x[90], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[52], x[90], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[53], x[89], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[53], x[89], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[54], x[88], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[54], x[88], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[55], x[87], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[55], x[87], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[56], x[86], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[56], x[86], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[57], x[85], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[57], x[85], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[58], x[84], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[58], x[84], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[59], x[83], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[59], x[83], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[60], x[82], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[60], x[82], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[61], x[81], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[61], x[81], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[62], x[80], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[62], x[80], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[63], x[79], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[63], x[79], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[0] = ptx_add_cc(cf, y[0], y[0]);
-      y[16] = ptx_addc_cc(cf, y[16], y[16]);
-      y[32] = ptx_addc(cf, y[32], y[32]);
-      y[1] = ptx_add_cc(cf, y[1], y[1]);
-      y[17] = ptx_addc_cc(cf, y[17], y[17]);
-      y[33] = ptx_addc(cf, y[33], y[33]);
-      y[2] = ptx_add_cc(cf, y[2], y[2]);
-      y[18] = ptx_addc_cc(cf, y[18], y[18]);
-      y[34] = ptx_addc(cf, y[34], y[34]);
-      y[3] = ptx_add_cc(cf, y[3], y[3]);
-      y[19] = ptx_addc_cc(cf, y[19], y[19]);
-      y[35] = ptx_addc(cf, y[35], y[35]);
-      y[4] = ptx_add_cc(cf, y[4], y[4]);
-      y[20] = ptx_addc_cc(cf, y[20], y[20]);
-      y[36] = ptx_addc(cf, y[36], y[36]);
-      y[5] = ptx_add_cc(cf, y[5], y[5]);
-      y[21] = ptx_addc_cc(cf, y[21], y[21]);
-      y[37] = ptx_addc(cf, y[37], y[37]);
-      y[6] = ptx_add_cc(cf, y[6], y[6]);
-      y[22] = ptx_addc_cc(cf, y[22], y[22]);
-      y[38] = ptx_addc(cf, y[38], y[38]);
-      y[7] = ptx_add_cc(cf, y[7], y[7]);
-      y[23] = ptx_addc_cc(cf, y[23], y[23]);
-      y[39] = ptx_addc(cf, y[39], y[39]);
-      y[8] = ptx_add_cc(cf, y[8], y[8]);
-      y[24] = ptx_addc_cc(cf, y[24], y[24]);
-      y[40] = ptx_addc(cf, y[40], y[40]);
-      y[9] = ptx_add_cc(cf, y[9], y[9]);
-      y[25] = ptx_addc_cc(cf, y[25], y[25]);
-      y[41] = ptx_addc(cf, y[41], y[41]);
-      y[10] = ptx_add_cc(cf, y[10], y[10]);
-      y[26] = ptx_addc_cc(cf, y[26], y[26]);
-      y[42] = ptx_addc(cf, y[42], y[42]);
-      y[11] = ptx_add_cc(cf, y[11], y[11]);
-      y[27] = ptx_addc_cc(cf, y[27], y[27]);
-      y[43] = ptx_addc(cf, y[43], y[43]);
-      y[12] = ptx_add_cc(cf, y[12], y[12]);
-      y[28] = ptx_addc_cc(cf, y[28], y[28]);
-      y[44] = ptx_addc(cf, y[44], y[44]);
-      y[13] = ptx_add_cc(cf, y[13], y[13]);
-      y[29] = ptx_addc_cc(cf, y[29], y[29]);
-      y[45] = ptx_addc(cf, y[45], y[45]);
-      y[14] = ptx_add_cc(cf, y[14], y[14]);
-      y[30] = ptx_addc_cc(cf, y[30], y[30]);
-      y[46] = ptx_addc(cf, y[46], y[46]);
-      y[15] = ptx_add_cc(cf, y[15], y[15]);
-      y[31] = ptx_addc_cc(cf, y[31], y[31]);
-      y[47] = ptx_addc(cf, y[47], y[47]);
-      y[0] = ptx_mad_lo_cc(cf, x[56], x[56], y[0]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[56], x[56], y[1]);
-      y[17] = ptx_addc_cc(cf, y[17], 0u);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[57], x[57], y[2]);
-      y[18] = ptx_addc_cc(cf, y[18], 0u);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[3] = ptx_mad_hi_cc(cf, x[57], x[57], y[3]);
-      y[19] = ptx_addc_cc(cf, y[19], 0u);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[58], x[58], y[4]);
-      y[20] = ptx_addc_cc(cf, y[20], 0u);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[5] = ptx_mad_hi_cc(cf, x[58], x[58], y[5]);
-      y[21] = ptx_addc_cc(cf, y[21], 0u);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[59], x[59], y[6]);
-      y[22] = ptx_addc_cc(cf, y[22], 0u);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[7] = ptx_mad_hi_cc(cf, x[59], x[59], y[7]);
-      y[23] = ptx_addc_cc(cf, y[23], 0u);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[60], x[60], y[8]);
-      y[24] = ptx_addc_cc(cf, y[24], 0u);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[9] = ptx_mad_hi_cc(cf, x[60], x[60], y[9]);
-      y[25] = ptx_addc_cc(cf, y[25], 0u);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[61], x[61], y[10]);
-      y[26] = ptx_addc_cc(cf, y[26], 0u);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[11] = ptx_mad_hi_cc(cf, x[61], x[61], y[11]);
-      y[27] = ptx_addc_cc(cf, y[27], 0u);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[62], x[62], y[12]);
-      y[28] = ptx_addc_cc(cf, y[28], 0u);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[13] = ptx_mad_hi_cc(cf, x[62], x[62], y[13]);
-      y[29] = ptx_addc_cc(cf, y[29], 0u);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[63], x[63], y[14]);
-      y[30] = ptx_addc_cc(cf, y[30], 0u);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[15] = ptx_mad_hi_cc(cf, x[63], x[63], y[15]);
-      y[31] = ptx_addc_cc(cf, y[31], 0u);
-      y[47] = ptx_addc(cf, y[47], 0u);
-    }
-#endif
-  };
-
-  // Each thread's step columns: 34 instructions.
-  struct columns {
-    static constexpr unsigned in_words = 48;
+    static constexpr unsigned in_words = 65;
     static constexpr unsigned out_words = 18;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
           "mov.b32 %0, %18;\n\t"
-          "add.cc.u32 %1, %19, %34;\n\t"
-          "addc.cc.u32 %2, %20, %35;\n\t"
-          "addc.cc.u32 %3, %21, %36;\n\t"
-          "addc.cc.u32 %4, %22, %37;\n\t"
-          "addc.cc.u32 %5, %23, %38;\n\t"
-          "addc.cc.u32 %6, %24, %39;\n\t"
-          "addc.cc.u32 %7, %25, %40;\n\t"
-          "addc.cc.u32 %8, %26, %41;\n\t"
-          "addc.cc.u32 %9, %27, %42;\n\t"
-          "addc.cc.u32 %10, %28, %43;\n\t"
-          "addc.cc.u32 %11, %29, %44;\n\t"
-          "addc.cc.u32 %12, %30, %45;\n\t"
-          "addc.cc.u32 %13, %31, %46;\n\t"
-          "addc.cc.u32 %14, %32, %47;\n\t"
-          "addc.cc.u32 %15, %33, %48;\n\t"
-          "addc.cc.u32 %16, %49, 0;\n\t"
-          "addc.u32 %17, 0, 0;\n\t"
-          "add.cc.u32 %2, %2, %50;\n\t"
-          "addc.cc.u32 %3, %3, %51;\n\t"
-          "addc.cc.u32 %4, %4, %52;\n\t"
-          "addc.cc.u32 %5, %5, %53;\n\t"
-          "addc.cc.u32 %6, %6, %54;\n\t"
-          "addc.cc.u32 %7, %7, %55;\n\t"
-          "addc.cc.u32 %8, %8, %56;\n\t"
-          "addc.cc.u32 %9, %9, %57;\n\t"
-          "addc.cc.u32 %10, %10, %58;\n\t"
-          "addc.cc.u32 %11, %11, %59;\n\t"
-          "addc.cc.u32 %12, %12, %60;\n\t"
-          "addc.cc.u32 %13, %13, %61;\n\t"
-          "addc.cc.u32 %14, %14, %62;\n\t"
-          "addc.cc.u32 %15, %15, %63;\n\t"
-          "addc.cc.u32 %16, %16, %64;\n\t"
-          "addc.u32 %17, %17, %65;\n\t"
+          "mov.b32 %1, %19;\n\t"
+          "mov.b32 %2, %20;\n\t"
+          "mov.b32 %3, %21;\n\t"
+          "mov.b32 %4, %22;\n\t"
+          "mov.b32 %5, %23;\n\t"
+          "mov.b32 %6, %24;\n\t"
+          "mov.b32 %7, %25;\n\t"
+          "mov.b32 %8, %26;\n\t"
+          "mov.b32 %9, %27;\n\t"
+          "mov.b32 %10, %28;\n\t"
+          "mov.b32 %11, %29;\n\t"
+          "mov.b32 %12, %30;\n\t"
+          "mov.b32 %13, %31;\n\t"
+          "mov.b32 %14, %32;\n\t"
+          "mov.b32 %15, %33;\n\t"
+          "mov.b32 %16, %34;\n\t"
+          "mov.b32 %17, %35;\n\t"
+          "mad.lo.cc.u32 %0, %36, %67, %0;\n\t"
+          "madc.lo.cc.u32 %1, %36, %68, %1;\n\t"
+          "madc.lo.cc.u32 %2, %36, %69, %2;\n\t"
+          "madc.lo.cc.u32 %3, %36, %70, %3;\n\t"
+          "madc.lo.cc.u32 %4, %36, %71, %4;\n\t"
+          "madc.lo.cc.u32 %5, %36, %72, %5;\n\t"
+          "madc.lo.cc.u32 %6, %36, %73, %6;\n\t"
+          "madc.lo.cc.u32 %7, %36, %74, %7;\n\t"
+          "madc.lo.cc.u32 %8, %36, %75, %8;\n\t"
+          "madc.lo.cc.u32 %9, %36, %76, %9;\n\t"
+          "madc.lo.cc.u32 %10, %36, %77, %10;\n\t"
+          "madc.lo.cc.u32 %11, %36, %78, %11;\n\t"
+          "madc.lo.cc.u32 %12, %36, %79, %12;\n\t"
+          "madc.lo.cc.u32 %13, %36, %80, %13;\n\t"
+          "madc.lo.cc.u32 %14, %36, %81, %14;\n\t"
+          "madc.lo.cc.u32 %15, %36, %82, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %36, %67, %1;\n\t"
+          "madc.hi.cc.u32 %2, %36, %68, %2;\n\t"
+          "madc.hi.cc.u32 %3, %36, %69, %3;\n\t"
+          "madc.hi.cc.u32 %4, %36, %70, %4;\n\t"
+          "madc.hi.cc.u32 %5, %36, %71, %5;\n\t"
+          "madc.hi.cc.u32 %6, %36, %72, %6;\n\t"
+          "madc.hi.cc.u32 %7, %36, %73, %7;\n\t"
+          "madc.hi.cc.u32 %8, %36, %74, %8;\n\t"
+          "madc.hi.cc.u32 %9, %36, %75, %9;\n\t"
+          "madc.hi.cc.u32 %10, %36, %76, %10;\n\t"
+          "madc.hi.cc.u32 %11, %36, %77, %11;\n\t"
+          "madc.hi.cc.u32 %12, %36, %78, %12;\n\t"
+          "madc.hi.cc.u32 %13, %36, %79, %13;\n\t"
+          "madc.hi.cc.u32 %14, %36, %80, %14;\n\t"
+          "madc.hi.cc.u32 %15, %36, %81, %15;\n\t"
+          "madc.hi.cc.u32 %16, %36, %82, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %37, %66, %0;\n\t"
+          "madc.lo.cc.u32 %1, %37, %67, %1;\n\t"
+          "madc.lo.cc.u32 %2, %37, %68, %2;\n\t"
+          "madc.lo.cc.u32 %3, %37, %69, %3;\n\t"
+          "madc.lo.cc.u32 %4, %37, %70, %4;\n\t"
+          "madc.lo.cc.u32 %5, %37, %71, %5;\n\t"
+          "madc.lo.cc.u32 %6, %37, %72, %6;\n\t"
+          "madc.lo.cc.u32 %7, %37, %73, %7;\n\t"
+          "madc.lo.cc.u32 %8, %37, %74, %8;\n\t"
+          "madc.lo.cc.u32 %9, %37, %75, %9;\n\t"
+          "madc.lo.cc.u32 %10, %37, %76, %10;\n\t"
+          "madc.lo.cc.u32 %11, %37, %77, %11;\n\t"
+          "madc.lo.cc.u32 %12, %37, %78, %12;\n\t"
+          "madc.lo.cc.u32 %13, %37, %79, %13;\n\t"
+          "madc.lo.cc.u32 %14, %37, %80, %14;\n\t"
+          "madc.lo.cc.u32 %15, %37, %81, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %37, %66, %1;\n\t"
+          "madc.hi.cc.u32 %2, %37, %67, %2;\n\t"
+          "madc.hi.cc.u32 %3, %37, %68, %3;\n\t"
+          "madc.hi.cc.u32 %4, %37, %69, %4;\n\t"
+          "madc.hi.cc.u32 %5, %37, %70, %5;\n\t"
+          "madc.hi.cc.u32 %6, %37, %71, %6;\n\t"
+          "madc.hi.cc.u32 %7, %37, %72, %7;\n\t"
+          "madc.hi.cc.u32 %8, %37, %73, %8;\n\t"
+          "madc.hi.cc.u32 %9, %37, %74, %9;\n\t"
+          "madc.hi.cc.u32 %10, %37, %75, %10;\n\t"
+          "madc.hi.cc.u32 %11, %37, %76, %11;\n\t"
+          "madc.hi.cc.u32 %12, %37, %77, %12;\n\t"
+          "madc.hi.cc.u32 %13, %37, %78, %13;\n\t"
+          "madc.hi.cc.u32 %14, %37, %79, %14;\n\t"
+          "madc.hi.cc.u32 %15, %37, %80, %15;\n\t"
+          "madc.hi.cc.u32 %16, %37, %81, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %38, %65, %0;\n\t"
+          "madc.lo.cc.u32 %1, %38, %66, %1;\n\t"
+          "madc.lo.cc.u32 %2, %38, %67, %2;\n\t"
+          "madc.lo.cc.u32 %3, %38, %68, %3;\n\t"
+          "madc.lo.cc.u32 %4, %38, %69, %4;\n\t"
+          "madc.lo.cc.u32 %5, %38, %70, %5;\n\t"
+          "madc.lo.cc.u32 %6, %38, %71, %6;\n\t"
+          "madc.lo.cc.u32 %7, %38, %72, %7;\n\t"
+          "madc.lo.cc.u32 %8, %38, %73, %8;\n\t"
+          "madc.lo.cc.u32 %9, %38, %74, %9;\n\t"
+          "madc.lo.cc.u32 %10, %38, %75, %10;\n\t"
+          "madc.lo.cc.u32 %11, %38, %76, %11;\n\t"
+          "madc.lo.cc.u32 %12, %38, %77, %12;\n\t"
+          "madc.lo.cc.u32 %13, %38, %78, %13;\n\t"
+          "madc.lo.cc.u32 %14, %38, %79, %14;\n\t"
+          "madc.lo.cc.u32 %15, %38, %80, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %38, %65, %1;\n\t"
+          "madc.hi.cc.u32 %2, %38, %66, %2;\n\t"
+          "madc.hi.cc.u32 %3, %38, %67, %3;\n\t"
+          "madc.hi.cc.u32 %4, %38, %68, %4;\n\t"
+          "madc.hi.cc.u32 %5, %38, %69, %5;\n\t"
+          "madc.hi.cc.u32 %6, %38, %70, %6;\n\t"
+          "madc.hi.cc.u32 %7, %38, %71, %7;\n\t"
+          "madc.hi.cc.u32 %8, %38, %72, %8;\n\t"
+          "madc.hi.cc.u32 %9, %38, %73, %9;\n\t"
+          "madc.hi.cc.u32 %10, %38, %74, %10;\n\t"
+          "madc.hi.cc.u32 %11, %38, %75, %11;\n\t"
+          "madc.hi.cc.u32 %12, %38, %76, %12;\n\t"
+          "madc.hi.cc.u32 %13, %38, %77, %13;\n\t"
+          "madc.hi.cc.u32 %14, %38, %78, %14;\n\t"
+          "madc.hi.cc.u32 %15, %38, %79, %15;\n\t"
+          "madc.hi.cc.u32 %16, %38, %80, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %39, %64, %0;\n\t"
+          "madc.lo.cc.u32 %1, %39, %65, %1;\n\t"
+          "madc.lo.cc.u32 %2, %39, %66, %2;\n\t"
+          "madc.lo.cc.u32 %3, %39, %67, %3;\n\t"
+          "madc.lo.cc.u32 %4, %39, %68, %4;\n\t"
+          "madc.lo.cc.u32 %5, %39, %69, %5;\n\t"
+          "madc.lo.cc.u32 %6, %39, %70, %6;\n\t"
+          "madc.lo.cc.u32 %7, %39, %71, %7;\n\t"
+          "madc.lo.cc.u32 %8, %39, %72, %8;\n\t"
+          "madc.lo.cc.u32 %9, %39, %73, %9;\n\t"
+          "madc.lo.cc.u32 %10, %39, %74, %10;\n\t"
+          "madc.lo.cc.u32 %11, %39, %75, %11;\n\t"
+          "madc.lo.cc.u32 %12, %39, %76, %12;\n\t"
+          "madc.lo.cc.u32 %13, %39, %77, %13;\n\t"
+          "madc.lo.cc.u32 %14, %39, %78, %14;\n\t"
+          "madc.lo.cc.u32 %15, %39, %79, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %39, %64, %1;\n\t"
+          "madc.hi.cc.u32 %2, %39, %65, %2;\n\t"
+          "madc.hi.cc.u32 %3, %39, %66, %3;\n\t"
+          "madc.hi.cc.u32 %4, %39, %67, %4;\n\t"
+          "madc.hi.cc.u32 %5, %39, %68, %5;\n\t"
+          "madc.hi.cc.u32 %6, %39, %69, %6;\n\t"
+          "madc.hi.cc.u32 %7, %39, %70, %7;\n\t"
+          "madc.hi.cc.u32 %8, %39, %71, %8;\n\t"
+          "madc.hi.cc.u32 %9, %39, %72, %9;\n\t"
+          "madc.hi.cc.u32 %10, %39, %73, %10;\n\t"
+          "madc.hi.cc.u32 %11, %39, %74, %11;\n\t"
+          "madc.hi.cc.u32 %12, %39, %75, %12;\n\t"
+          "madc.hi.cc.u32 %13, %39, %76, %13;\n\t"
+          "madc.hi.cc.u32 %14, %39, %77, %14;\n\t"
+          "madc.hi.cc.u32 %15, %39, %78, %15;\n\t"
+          "madc.hi.cc.u32 %16, %39, %79, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %40, %63, %0;\n\t"
+          "madc.lo.cc.u32 %1, %40, %64, %1;\n\t"
+          "madc.lo.cc.u32 %2, %40, %65, %2;\n\t"
+          "madc.lo.cc.u32 %3, %40, %66, %3;\n\t"
+          "madc.lo.cc.u32 %4, %40, %67, %4;\n\t"
+          "madc.lo.cc.u32 %5, %40, %68, %5;\n\t"
+          "madc.lo.cc.u32 %6, %40, %69, %6;\n\t"
+          "madc.lo.cc.u32 %7, %40, %70, %7;\n\t"
+          "madc.lo.cc.u32 %8, %40, %71, %8;\n\t"
+          "madc.lo.cc.u32 %9, %40, %72, %9;\n\t"
+          "madc.lo.cc.u32 %10, %40, %73, %10;\n\t"
+          "madc.lo.cc.u32 %11, %40, %74, %11;\n\t"
+          "madc.lo.cc.u32 %12, %40, %75, %12;\n\t"
+          "madc.lo.cc.u32 %13, %40, %76, %13;\n\t"
+          "madc.lo.cc.u32 %14, %40, %77, %14;\n\t"
+          "madc.lo.cc.u32 %15, %40, %78, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %40, %63, %1;\n\t"
+          "madc.hi.cc.u32 %2, %40, %64, %2;\n\t"
+          "madc.hi.cc.u32 %3, %40, %65, %3;\n\t"
+          "madc.hi.cc.u32 %4, %40, %66, %4;\n\t"
+          "madc.hi.cc.u32 %5, %40, %67, %5;\n\t"
+          "madc.hi.cc.u32 %6, %40, %68, %6;\n\t"
+          "madc.hi.cc.u32 %7, %40, %69, %7;\n\t"
+          "madc.hi.cc.u32 %8, %40, %70, %8;\n\t"
+          "madc.hi.cc.u32 %9, %40, %71, %9;\n\t"
+          "madc.hi.cc.u32 %10, %40, %72, %10;\n\t"
+          "madc.hi.cc.u32 %11, %40, %73, %11;\n\t"
+          "madc.hi.cc.u32 %12, %40, %74, %12;\n\t"
+          "madc.hi.cc.u32 %13, %40, %75, %13;\n\t"
+          "madc.hi.cc.u32 %14, %40, %76, %14;\n\t"
+          "madc.hi.cc.u32 %15, %40, %77, %15;\n\t"
+          "madc.hi.cc.u32 %16, %40, %78, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %41, %62, %0;\n\t"
+          "madc.lo.cc.u32 %1, %41, %63, %1;\n\t"
+          "madc.lo.cc.u32 %2, %41, %64, %2;\n\t"
+          "madc.lo.cc.u32 %3, %41, %65, %3;\n\t"
+          "madc.lo.cc.u32 %4, %41, %66, %4;\n\t"
+          "madc.lo.cc.u32 %5, %41, %67, %5;\n\t"
+          "madc.lo.cc.u32 %6, %41, %68, %6;\n\t"
+          "madc.lo.cc.u32 %7, %41, %69, %7;\n\t"
+          "madc.lo.cc.u32 %8, %41, %70, %8;\n\t"
+          "madc.lo.cc.u32 %9, %41, %71, %9;\n\t"
+          "madc.lo.cc.u32 %10, %41, %72, %10;\n\t"
+          "madc.lo.cc.u32 %11, %41, %73, %11;\n\t"
+          "madc.lo.cc.u32 %12, %41, %74, %12;\n\t"
+          "madc.lo.cc.u32 %13, %41, %75, %13;\n\t"
+          "madc.lo.cc.u32 %14, %41, %76, %14;\n\t"
+          "madc.lo.cc.u32 %15, %41, %77, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %41, %62, %1;\n\t"
+          "madc.hi.cc.u32 %2, %41, %63, %2;\n\t"
+          "madc.hi.cc.u32 %3, %41, %64, %3;\n\t"
+          "madc.hi.cc.u32 %4, %41, %65, %4;\n\t"
+          "madc.hi.cc.u32 %5, %41, %66, %5;\n\t"
+          "madc.hi.cc.u32 %6, %41, %67, %6;\n\t"
+          "madc.hi.cc.u32 %7, %41, %68, %7;\n\t"
+          "madc.hi.cc.u32 %8, %41, %69, %8;\n\t"
+          "madc.hi.cc.u32 %9, %41, %70, %9;\n\t"
+          "madc.hi.cc.u32 %10, %41, %71, %10;\n\t"
+          "madc.hi.cc.u32 %11, %41, %72, %11;\n\t"
+          "madc.hi.cc.u32 %12, %41, %73, %12;\n\t"
+          "madc.hi.cc.u32 %13, %41, %74, %13;\n\t"
+          "madc.hi.cc.u32 %14, %41, %75, %14;\n\t"
+          "madc.hi.cc.u32 %15, %41, %76, %15;\n\t"
+          "madc.hi.cc.u32 %16, %41, %77, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %42, %61, %0;\n\t"
+          "madc.lo.cc.u32 %1, %42, %62, %1;\n\t"
+          "madc.lo.cc.u32 %2, %42, %63, %2;\n\t"
+          "madc.lo.cc.u32 %3, %42, %64, %3;\n\t"
+          "madc.lo.cc.u32 %4, %42, %65, %4;\n\t"
+          "madc.lo.cc.u32 %5, %42, %66, %5;\n\t"
+          "madc.lo.cc.u32 %6, %42, %67, %6;\n\t"
+          "madc.lo.cc.u32 %7, %42, %68, %7;\n\t"
+          "madc.lo.cc.u32 %8, %42, %69, %8;\n\t"
+          "madc.lo.cc.u32 %9, %42, %70, %9;\n\t"
+          "madc.lo.cc.u32 %10, %42, %71, %10;\n\t"
+          "madc.lo.cc.u32 %11, %42, %72, %11;\n\t"
+          "madc.lo.cc.u32 %12, %42, %73, %12;\n\t"
+          "madc.lo.cc.u32 %13, %42, %74, %13;\n\t"
+          "madc.lo.cc.u32 %14, %42, %75, %14;\n\t"
+          "madc.lo.cc.u32 %15, %42, %76, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %42, %61, %1;\n\t"
+          "madc.hi.cc.u32 %2, %42, %62, %2;\n\t"
+          "madc.hi.cc.u32 %3, %42, %63, %3;\n\t"
+          "madc.hi.cc.u32 %4, %42, %64, %4;\n\t"
+          "madc.hi.cc.u32 %5, %42, %65, %5;\n\t"
+          "madc.hi.cc.u32 %6, %42, %66, %6;\n\t"
+          "madc.hi.cc.u32 %7, %42, %67, %7;\n\t"
+          "madc.hi.cc.u32 %8, %42, %68, %8;\n\t"
+          "madc.hi.cc.u32 %9, %42, %69, %9;\n\t"
+          "madc.hi.cc.u32 %10, %42, %70, %10;\n\t"
+          "madc.hi.cc.u32 %11, %42, %71, %11;\n\t"
+          "madc.hi.cc.u32 %12, %42, %72, %12;\n\t"
+          "madc.hi.cc.u32 %13, %42, %73, %13;\n\t"
+          "madc.hi.cc.u32 %14, %42, %74, %14;\n\t"
+          "madc.hi.cc.u32 %15, %42, %75, %15;\n\t"
+          "madc.hi.cc.u32 %16, %42, %76, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %43, %60, %0;\n\t"
+          "madc.lo.cc.u32 %1, %43, %61, %1;\n\t"
+          "madc.lo.cc.u32 %2, %43, %62, %2;\n\t"
+          "madc.lo.cc.u32 %3, %43, %63, %3;\n\t"
+          "madc.lo.cc.u32 %4, %43, %64, %4;\n\t"
+          "madc.lo.cc.u32 %5, %43, %65, %5;\n\t"
+          "madc.lo.cc.u32 %6, %43, %66, %6;\n\t"
+          "madc.lo.cc.u32 %7, %43, %67, %7;\n\t"
+          "madc.lo.cc.u32 %8, %43, %68, %8;\n\t"
+          "madc.lo.cc.u32 %9, %43, %69, %9;\n\t"
+          "madc.lo.cc.u32 %10, %43, %70, %10;\n\t"
+          "madc.lo.cc.u32 %11, %43, %71, %11;\n\t"
+          "madc.lo.cc.u32 %12, %43, %72, %12;\n\t"
+          "madc.lo.cc.u32 %13, %43, %73, %13;\n\t"
+          "madc.lo.cc.u32 %14, %43, %74, %14;\n\t"
+          "madc.lo.cc.u32 %15, %43, %75, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %43, %60, %1;\n\t"
+          "madc.hi.cc.u32 %2, %43, %61, %2;\n\t"
+          "madc.hi.cc.u32 %3, %43, %62, %3;\n\t"
+          "madc.hi.cc.u32 %4, %43, %63, %4;\n\t"
+          "madc.hi.cc.u32 %5, %43, %64, %5;\n\t"
+          "madc.hi.cc.u32 %6, %43, %65, %6;\n\t"
+          "madc.hi.cc.u32 %7, %43, %66, %7;\n\t"
+          "madc.hi.cc.u32 %8, %43, %67, %8;\n\t"
+          "madc.hi.cc.u32 %9, %43, %68, %9;\n\t"
+          "madc.hi.cc.u32 %10, %43, %69, %10;\n\t"
+          "madc.hi.cc.u32 %11, %43, %70, %11;\n\t"
+          "madc.hi.cc.u32 %12, %43, %71, %12;\n\t"
+          "madc.hi.cc.u32 %13, %43, %72, %13;\n\t"
+          "madc.hi.cc.u32 %14, %43, %73, %14;\n\t"
+          "madc.hi.cc.u32 %15, %43, %74, %15;\n\t"
+          "madc.hi.cc.u32 %16, %43, %75, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %44, %59, %0;\n\t"
+          "madc.lo.cc.u32 %1, %44, %60, %1;\n\t"
+          "madc.lo.cc.u32 %2, %44, %61, %2;\n\t"
+          "madc.lo.cc.u32 %3, %44, %62, %3;\n\t"
+          "madc.lo.cc.u32 %4, %44, %63, %4;\n\t"
+          "madc.lo.cc.u32 %5, %44, %64, %5;\n\t"
+          "madc.lo.cc.u32 %6, %44, %65, %6;\n\t"
+          "madc.lo.cc.u32 %7, %44, %66, %7;\n\t"
+          "madc.lo.cc.u32 %8, %44, %67, %8;\n\t"
+          "madc.lo.cc.u32 %9, %44, %68, %9;\n\t"
+          "madc.lo.cc.u32 %10, %44, %69, %10;\n\t"
+          "madc.lo.cc.u32 %11, %44, %70, %11;\n\t"
+          "madc.lo.cc.u32 %12, %44, %71, %12;\n\t"
+          "madc.lo.cc.u32 %13, %44, %72, %13;\n\t"
+          "madc.lo.cc.u32 %14, %44, %73, %14;\n\t"
+          "madc.lo.cc.u32 %15, %44, %74, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %44, %59, %1;\n\t"
+          "madc.hi.cc.u32 %2, %44, %60, %2;\n\t"
+          "madc.hi.cc.u32 %3, %44, %61, %3;\n\t"
+          "madc.hi.cc.u32 %4, %44, %62, %4;\n\t"
+          "madc.hi.cc.u32 %5, %44, %63, %5;\n\t"
+          "madc.hi.cc.u32 %6, %44, %64, %6;\n\t"
+          "madc.hi.cc.u32 %7, %44, %65, %7;\n\t"
+          "madc.hi.cc.u32 %8, %44, %66, %8;\n\t"
+          "madc.hi.cc.u32 %9, %44, %67, %9;\n\t"
+          "madc.hi.cc.u32 %10, %44, %68, %10;\n\t"
+          "madc.hi.cc.u32 %11, %44, %69, %11;\n\t"
+          "madc.hi.cc.u32 %12, %44, %70, %12;\n\t"
+          "madc.hi.cc.u32 %13, %44, %71, %13;\n\t"
+          "madc.hi.cc.u32 %14, %44, %72, %14;\n\t"
+          "madc.hi.cc.u32 %15, %44, %73, %15;\n\t"
+          "madc.hi.cc.u32 %16, %44, %74, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %45, %58, %0;\n\t"
+          "madc.lo.cc.u32 %1, %45, %59, %1;\n\t"
+          "madc.lo.cc.u32 %2, %45, %60, %2;\n\t"
+          "madc.lo.cc.u32 %3, %45, %61, %3;\n\t"
+          "madc.lo.cc.u32 %4, %45, %62, %4;\n\t"
+          "madc.lo.cc.u32 %5, %45, %63, %5;\n\t"
+          "madc.lo.cc.u32 %6, %45, %64, %6;\n\t"
+          "madc.lo.cc.u32 %7, %45, %65, %7;\n\t"
+          "madc.lo.cc.u32 %8, %45, %66, %8;\n\t"
+          "madc.lo.cc.u32 %9, %45, %67, %9;\n\t"
+          "madc.lo.cc.u32 %10, %45, %68, %10;\n\t"
+          "madc.lo.cc.u32 %11, %45, %69, %11;\n\t"
+          "madc.lo.cc.u32 %12, %45, %70, %12;\n\t"
+          "madc.lo.cc.u32 %13, %45, %71, %13;\n\t"
+          "madc.lo.cc.u32 %14, %45, %72, %14;\n\t"
+          "madc.lo.cc.u32 %15, %45, %73, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %45, %58, %1;\n\t"
+          "madc.hi.cc.u32 %2, %45, %59, %2;\n\t"
+          "madc.hi.cc.u32 %3, %45, %60, %3;\n\t"
+          "madc.hi.cc.u32 %4, %45, %61, %4;\n\t"
+          "madc.hi.cc.u32 %5, %45, %62, %5;\n\t"
+          "madc.hi.cc.u32 %6, %45, %63, %6;\n\t"
+          "madc.hi.cc.u32 %7, %45, %64, %7;\n\t"
+          "madc.hi.cc.u32 %8, %45, %65, %8;\n\t"
+          "madc.hi.cc.u32 %9, %45, %66, %9;\n\t"
+          "madc.hi.cc.u32 %10, %45, %67, %10;\n\t"
+          "madc.hi.cc.u32 %11, %45, %68, %11;\n\t"
+          "madc.hi.cc.u32 %12, %45, %69, %12;\n\t"
+          "madc.hi.cc.u32 %13, %45, %70, %13;\n\t"
+          "madc.hi.cc.u32 %14, %45, %71, %14;\n\t"
+          "madc.hi.cc.u32 %15, %45, %72, %15;\n\t"
+          "madc.hi.cc.u32 %16, %45, %73, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %46, %57, %0;\n\t"
+          "madc.lo.cc.u32 %1, %46, %58, %1;\n\t"
+          "madc.lo.cc.u32 %2, %46, %59, %2;\n\t"
+          "madc.lo.cc.u32 %3, %46, %60, %3;\n\t"
+          "madc.lo.cc.u32 %4, %46, %61, %4;\n\t"
+          "madc.lo.cc.u32 %5, %46, %62, %5;\n\t"
+          "madc.lo.cc.u32 %6, %46, %63, %6;\n\t"
+          "madc.lo.cc.u32 %7, %46, %64, %7;\n\t"
+          "madc.lo.cc.u32 %8, %46, %65, %8;\n\t"
+          "madc.lo.cc.u32 %9, %46, %66, %9;\n\t"
+          "madc.lo.cc.u32 %10, %46, %67, %10;\n\t"
+          "madc.lo.cc.u32 %11, %46, %68, %11;\n\t"
+          "madc.lo.cc.u32 %12, %46, %69, %12;\n\t"
+          "madc.lo.cc.u32 %13, %46, %70, %13;\n\t"
+          "madc.lo.cc.u32 %14, %46, %71, %14;\n\t"
+          "madc.lo.cc.u32 %15, %46, %72, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %46, %57, %1;\n\t"
+          "madc.hi.cc.u32 %2, %46, %58, %2;\n\t"
+          "madc.hi.cc.u32 %3, %46, %59, %3;\n\t"
+          "madc.hi.cc.u32 %4, %46, %60, %4;\n\t"
+          "madc.hi.cc.u32 %5, %46, %61, %5;\n\t"
+          "madc.hi.cc.u32 %6, %46, %62, %6;\n\t"
+          "madc.hi.cc.u32 %7, %46, %63, %7;\n\t"
+          "madc.hi.cc.u32 %8, %46, %64, %8;\n\t"
+          "madc.hi.cc.u32 %9, %46, %65, %9;\n\t"
+          "madc.hi.cc.u32 %10, %46, %66, %10;\n\t"
+          "madc.hi.cc.u32 %11, %46, %67, %11;\n\t"
+          "madc.hi.cc.u32 %12, %46, %68, %12;\n\t"
+          "madc.hi.cc.u32 %13, %46, %69, %13;\n\t"
+          "madc.hi.cc.u32 %14, %46, %70, %14;\n\t"
+          "madc.hi.cc.u32 %15, %46, %71, %15;\n\t"
+          "madc.hi.cc.u32 %16, %46, %72, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %47, %56, %0;\n\t"
+          "madc.lo.cc.u32 %1, %47, %57, %1;\n\t"
+          "madc.lo.cc.u32 %2, %47, %58, %2;\n\t"
+          "madc.lo.cc.u32 %3, %47, %59, %3;\n\t"
+          "madc.lo.cc.u32 %4, %47, %60, %4;\n\t"
+          "madc.lo.cc.u32 %5, %47, %61, %5;\n\t"
+          "madc.lo.cc.u32 %6, %47, %62, %6;\n\t"
+          "madc.lo.cc.u32 %7, %47, %63, %7;\n\t"
+          "madc.lo.cc.u32 %8, %47, %64, %8;\n\t"
+          "madc.lo.cc.u32 %9, %47, %65, %9;\n\t"
+          "madc.lo.cc.u32 %10, %47, %66, %10;\n\t"
+          "madc.lo.cc.u32 %11, %47, %67, %11;\n\t"
+          "madc.lo.cc.u32 %12, %47, %68, %12;\n\t"
+          "madc.lo.cc.u32 %13, %47, %69, %13;\n\t"
+          "madc.lo.cc.u32 %14, %47, %70, %14;\n\t"
+          "madc.lo.cc.u32 %15, %47, %71, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %47, %56, %1;\n\t"
+          "madc.hi.cc.u32 %2, %47, %57, %2;\n\t"
+          "madc.hi.cc.u32 %3, %47, %58, %3;\n\t"
+          "madc.hi.cc.u32 %4, %47, %59, %4;\n\t"
+          "madc.hi.cc.u32 %5, %47, %60, %5;\n\t"
+          "madc.hi.cc.u32 %6, %47, %61, %6;\n\t"
+          "madc.hi.cc.u32 %7, %47, %62, %7;\n\t"
+          "madc.hi.cc.u32 %8, %47, %63, %8;\n\t"
+          "madc.hi.cc.u32 %9, %47, %64, %9;\n\t"
+          "madc.hi.cc.u32 %10, %47, %65, %10;\n\t"
+          "madc.hi.cc.u32 %11, %47, %66, %11;\n\t"
+          "madc.hi.cc.u32 %12, %47, %67, %12;\n\t"
+          "madc.hi.cc.u32 %13, %47, %68, %13;\n\t"
+          "madc.hi.cc.u32 %14, %47, %69, %14;\n\t"
+          "madc.hi.cc.u32 %15, %47, %70, %15;\n\t"
+          "madc.hi.cc.u32 %16, %47, %71, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %48, %55, %0;\n\t"
+          "madc.lo.cc.u32 %1, %48, %56, %1;\n\t"
+          "madc.lo.cc.u32 %2, %48, %57, %2;\n\t"
+          "madc.lo.cc.u32 %3, %48, %58, %3;\n\t"
+          "madc.lo.cc.u32 %4, %48, %59, %4;\n\t"
+          "madc.lo.cc.u32 %5, %48, %60, %5;\n\t"
+          "madc.lo.cc.u32 %6, %48, %61, %6;\n\t"
+          "madc.lo.cc.u32 %7, %48, %62, %7;\n\t"
+          "madc.lo.cc.u32 %8, %48, %63, %8;\n\t"
+          "madc.lo.cc.u32 %9, %48, %64, %9;\n\t"
+          "madc.lo.cc.u32 %10, %48, %65, %10;\n\t"
+          "madc.lo.cc.u32 %11, %48, %66, %11;\n\t"
+          "madc.lo.cc.u32 %12, %48, %67, %12;\n\t"
+          "madc.lo.cc.u32 %13, %48, %68, %13;\n\t"
+          "madc.lo.cc.u32 %14, %48, %69, %14;\n\t"
+          "madc.lo.cc.u32 %15, %48, %70, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %48, %55, %1;\n\t"
+          "madc.hi.cc.u32 %2, %48, %56, %2;\n\t"
+          "madc.hi.cc.u32 %3, %48, %57, %3;\n\t"
+          "madc.hi.cc.u32 %4, %48, %58, %4;\n\t"
+          "madc.hi.cc.u32 %5, %48, %59, %5;\n\t"
+          "madc.hi.cc.u32 %6, %48, %60, %6;\n\t"
+          "madc.hi.cc.u32 %7, %48, %61, %7;\n\t"
+          "madc.hi.cc.u32 %8, %48, %62, %8;\n\t"
+          "madc.hi.cc.u32 %9, %48, %63, %9;\n\t"
+          "madc.hi.cc.u32 %10, %48, %64, %10;\n\t"
+          "madc.hi.cc.u32 %11, %48, %65, %11;\n\t"
+          "madc.hi.cc.u32 %12, %48, %66, %12;\n\t"
+          "madc.hi.cc.u32 %13, %48, %67, %13;\n\t"
+          "madc.hi.cc.u32 %14, %48, %68, %14;\n\t"
+          "madc.hi.cc.u32 %15, %48, %69, %15;\n\t"
+          "madc.hi.cc.u32 %16, %48, %70, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %49, %54, %0;\n\t"
+          "madc.lo.cc.u32 %1, %49, %55, %1;\n\t"
+          "madc.lo.cc.u32 %2, %49, %56, %2;\n\t"
+          "madc.lo.cc.u32 %3, %49, %57, %3;\n\t"
+          "madc.lo.cc.u32 %4, %49, %58, %4;\n\t"
+          "madc.lo.cc.u32 %5, %49, %59, %5;\n\t"
+          "madc.lo.cc.u32 %6, %49, %60, %6;\n\t"
+          "madc.lo.cc.u32 %7, %49, %61, %7;\n\t"
+          "madc.lo.cc.u32 %8, %49, %62, %8;\n\t"
+          "madc.lo.cc.u32 %9, %49, %63, %9;\n\t"
+          "madc.lo.cc.u32 %10, %49, %64, %10;\n\t"
+          "madc.lo.cc.u32 %11, %49, %65, %11;\n\t"
+          "madc.lo.cc.u32 %12, %49, %66, %12;\n\t"
+          "madc.lo.cc.u32 %13, %49, %67, %13;\n\t"
+          "madc.lo.cc.u32 %14, %49, %68, %14;\n\t"
+          "madc.lo.cc.u32 %15, %49, %69, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %49, %54, %1;\n\t"
+          "madc.hi.cc.u32 %2, %49, %55, %2;\n\t"
+          "madc.hi.cc.u32 %3, %49, %56, %3;\n\t"
+          "madc.hi.cc.u32 %4, %49, %57, %4;\n\t"
+          "madc.hi.cc.u32 %5, %49, %58, %5;\n\t"
+          "madc.hi.cc.u32 %6, %49, %59, %6;\n\t"
+          "madc.hi.cc.u32 %7, %49, %60, %7;\n\t"
+          "madc.hi.cc.u32 %8, %49, %61, %8;\n\t"
+          "madc.hi.cc.u32 %9, %49, %62, %9;\n\t"
+          "madc.hi.cc.u32 %10, %49, %63, %10;\n\t"
+          "madc.hi.cc.u32 %11, %49, %64, %11;\n\t"
+          "madc.hi.cc.u32 %12, %49, %65, %12;\n\t"
+          "madc.hi.cc.u32 %13, %49, %66, %13;\n\t"
+          "madc.hi.cc.u32 %14, %49, %67, %14;\n\t"
+          "madc.hi.cc.u32 %15, %49, %68, %15;\n\t"
+          "madc.hi.cc.u32 %16, %49, %69, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %50, %53, %0;\n\t"
+          "madc.lo.cc.u32 %1, %50, %54, %1;\n\t"
+          "madc.lo.cc.u32 %2, %50, %55, %2;\n\t"
+          "madc.lo.cc.u32 %3, %50, %56, %3;\n\t"
+          "madc.lo.cc.u32 %4, %50, %57, %4;\n\t"
+          "madc.lo.cc.u32 %5, %50, %58, %5;\n\t"
+          "madc.lo.cc.u32 %6, %50, %59, %6;\n\t"
+          "madc.lo.cc.u32 %7, %50, %60, %7;\n\t"
+          "madc.lo.cc.u32 %8, %50, %61, %8;\n\t"
+          "madc.lo.cc.u32 %9, %50, %62, %9;\n\t"
+          "madc.lo.cc.u32 %10, %50, %63, %10;\n\t"
+          "madc.lo.cc.u32 %11, %50, %64, %11;\n\t"
+          "madc.lo.cc.u32 %12, %50, %65, %12;\n\t"
+          "madc.lo.cc.u32 %13, %50, %66, %13;\n\t"
+          "madc.lo.cc.u32 %14, %50, %67, %14;\n\t"
+          "madc.lo.cc.u32 %15, %50, %68, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %50, %53, %1;\n\t"
+          "madc.hi.cc.u32 %2, %50, %54, %2;\n\t"
+          "madc.hi.cc.u32 %3, %50, %55, %3;\n\t"
+          "madc.hi.cc.u32 %4, %50, %56, %4;\n\t"
+          "madc.hi.cc.u32 %5, %50, %57, %5;\n\t"
+          "madc.hi.cc.u32 %6, %50, %58, %6;\n\t"
+          "madc.hi.cc.u32 %7, %50, %59, %7;\n\t"
+          "madc.hi.cc.u32 %8, %50, %60, %8;\n\t"
+          "madc.hi.cc.u32 %9, %50, %61, %9;\n\t"
+          "madc.hi.cc.u32 %10, %50, %62, %10;\n\t"
+          "madc.hi.cc.u32 %11, %50, %63, %11;\n\t"
+          "madc.hi.cc.u32 %12, %50, %64, %12;\n\t"
+          "madc.hi.cc.u32 %13, %50, %65, %13;\n\t"
+          "madc.hi.cc.u32 %14, %50, %66, %14;\n\t"
+          "madc.hi.cc.u32 %15, %50, %67, %15;\n\t"
+          "madc.hi.cc.u32 %16, %50, %68, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %51, %52, %0;\n\t"
+          "madc.lo.cc.u32 %1, %51, %53, %1;\n\t"
+          "madc.lo.cc.u32 %2, %51, %54, %2;\n\t"
+          "madc.lo.cc.u32 %3, %51, %55, %3;\n\t"
+          "madc.lo.cc.u32 %4, %51, %56, %4;\n\t"
+          "madc.lo.cc.u32 %5, %51, %57, %5;\n\t"
+          "madc.lo.cc.u32 %6, %51, %58, %6;\n\t"
+          "madc.lo.cc.u32 %7, %51, %59, %7;\n\t"
+          "madc.lo.cc.u32 %8, %51, %60, %8;\n\t"
+          "madc.lo.cc.u32 %9, %51, %61, %9;\n\t"
+          "madc.lo.cc.u32 %10, %51, %62, %10;\n\t"
+          "madc.lo.cc.u32 %11, %51, %63, %11;\n\t"
+          "madc.lo.cc.u32 %12, %51, %64, %12;\n\t"
+          "madc.lo.cc.u32 %13, %51, %65, %13;\n\t"
+          "madc.lo.cc.u32 %14, %51, %66, %14;\n\t"
+          "madc.lo.cc.u32 %15, %51, %67, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %51, %52, %1;\n\t"
+          "madc.hi.cc.u32 %2, %51, %53, %2;\n\t"
+          "madc.hi.cc.u32 %3, %51, %54, %3;\n\t"
+          "madc.hi.cc.u32 %4, %51, %55, %4;\n\t"
+          "madc.hi.cc.u32 %5, %51, %56, %5;\n\t"
+          "madc.hi.cc.u32 %6, %51, %57, %6;\n\t"
+          "madc.hi.cc.u32 %7, %51, %58, %7;\n\t"
+          "madc.hi.cc.u32 %8, %51, %59, %8;\n\t"
+          "madc.hi.cc.u32 %9, %51, %60, %9;\n\t"
+          "madc.hi.cc.u32 %10, %51, %61, %10;\n\t"
+          "madc.hi.cc.u32 %11, %51, %62, %11;\n\t"
+          "madc.hi.cc.u32 %12, %51, %63, %12;\n\t"
+          "madc.hi.cc.u32 %13, %51, %64, %13;\n\t"
+          "madc.hi.cc.u32 %14, %51, %65, %14;\n\t"
+          "madc.hi.cc.u32 %15, %51, %66, %15;\n\t"
+          "madc.hi.cc.u32 %16, %51, %67, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
           "}"
           : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64])
       );
     }
 #endif
@@ -11448,39 +7510,2071 @@ struct sqr {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
       y[0] = ptx_mov(x[0]);
-      y[1] = ptx_add_cc(cf, x[1], x[16]);
-      y[2] = ptx_addc_cc(cf, x[2], x[17]);
-      y[3] = ptx_addc_cc(cf, x[3], x[18]);
-      y[4] = ptx_addc_cc(cf, x[4], x[19]);
-      y[5] = ptx_addc_cc(cf, x[5], x[20]);
-      y[6] = ptx_addc_cc(cf, x[6], x[21]);
-      y[7] = ptx_addc_cc(cf, x[7], x[22]);
-      y[8] = ptx_addc_cc(cf, x[8], x[23]);
-      y[9] = ptx_addc_cc(cf, x[9], x[24]);
-      y[10] = ptx_addc_cc(cf, x[10], x[25]);
-      y[11] = ptx_addc_cc(cf, x[11], x[26]);
-      y[12] = ptx_addc_cc(cf, x[12], x[27]);
-      y[13] = ptx_addc_cc(cf, x[13], x[28]);
-      y[14] = ptx_addc_cc(cf, x[14], x[29]);
-      y[15] = ptx_addc_cc(cf, x[15], x[30]);
-      y[16] = ptx_addc_cc(cf, x[31], 0u);
-      y[17] = ptx_addc(cf, 0u, 0u);
-      y[2] = ptx_add_cc(cf, y[2], x[32]);
-      y[3] = ptx_addc_cc(cf, y[3], x[33]);
-      y[4] = ptx_addc_cc(cf, y[4], x[34]);
-      y[5] = ptx_addc_cc(cf, y[5], x[35]);
-      y[6] = ptx_addc_cc(cf, y[6], x[36]);
-      y[7] = ptx_addc_cc(cf, y[7], x[37]);
-      y[8] = ptx_addc_cc(cf, y[8], x[38]);
-      y[9] = ptx_addc_cc(cf, y[9], x[39]);
-      y[10] = ptx_addc_cc(cf, y[10], x[40]);
-      y[11] = ptx_addc_cc(cf, y[11], x[41]);
-      y[12] = ptx_addc_cc(cf, y[12], x[42]);
-      y[13] = ptx_addc_cc(cf, y[13], x[43]);
-      y[14] = ptx_addc_cc(cf, y[14], x[44]);
-      y[15] = ptx_addc_cc(cf, y[15], x[45]);
-      y[16] = ptx_addc_cc(cf, y[16], x[46]);
-      y[17] = ptx_addc(cf, y[17], x[47]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[10] = ptx_mov(x[10]);
+      y[11] = ptx_mov(x[11]);
+      y[12] = ptx_mov(x[12]);
+      y[13] = ptx_mov(x[13]);
+      y[14] = ptx_mov(x[14]);
+      y[15] = ptx_mov(x[15]);
+      y[16] = ptx_mov(x[16]);
+      y[17] = ptx_mov(x[17]);
+      y[0] = ptx_mad_lo_cc(cf, x[18], x[49], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[18], x[50], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[18], x[51], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[18], x[52], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[18], x[53], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[18], x[54], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[18], x[55], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[18], x[56], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[18], x[57], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[18], x[58], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[18], x[59], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[18], x[60], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[18], x[61], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[18], x[62], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[18], x[63], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[18], x[64], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[18], x[49], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[18], x[50], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[18], x[51], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[18], x[52], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[18], x[53], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[18], x[54], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[18], x[55], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[18], x[56], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[18], x[57], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[18], x[58], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[18], x[59], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[18], x[60], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[18], x[61], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[18], x[62], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[18], x[63], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[18], x[64], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[19], x[48], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[19], x[49], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[19], x[50], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[19], x[51], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[19], x[52], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[19], x[53], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[19], x[54], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[19], x[55], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[19], x[56], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[19], x[57], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[19], x[58], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[19], x[59], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[19], x[60], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[19], x[61], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[19], x[62], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[19], x[63], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[19], x[48], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[19], x[49], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[19], x[50], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[19], x[51], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[19], x[52], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[19], x[53], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[19], x[54], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[19], x[55], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[19], x[56], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[19], x[57], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[19], x[58], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[19], x[59], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[19], x[60], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[19], x[61], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[19], x[62], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[19], x[63], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[20], x[47], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[20], x[48], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[20], x[49], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[20], x[50], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[20], x[51], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[20], x[52], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[20], x[53], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[20], x[54], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[20], x[55], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[20], x[56], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[20], x[57], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[20], x[58], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[20], x[59], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[20], x[60], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[20], x[61], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[20], x[62], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[20], x[47], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[20], x[48], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[20], x[49], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[20], x[50], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[20], x[51], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[20], x[52], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[20], x[53], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[20], x[54], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[20], x[55], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[20], x[56], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[20], x[57], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[20], x[58], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[20], x[59], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[20], x[60], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[20], x[61], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[20], x[62], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[21], x[46], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[21], x[47], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[21], x[48], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[21], x[49], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[21], x[50], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[21], x[51], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[21], x[52], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[21], x[53], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[21], x[54], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[21], x[55], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[21], x[56], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[21], x[57], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[21], x[58], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[21], x[59], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[21], x[60], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[21], x[61], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[21], x[46], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[21], x[47], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[21], x[48], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[21], x[49], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[21], x[50], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[21], x[51], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[21], x[52], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[21], x[53], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[21], x[54], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[21], x[55], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[21], x[56], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[21], x[57], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[21], x[58], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[21], x[59], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[21], x[60], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[21], x[61], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[22], x[45], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[22], x[46], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[22], x[47], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[22], x[48], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[22], x[49], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[22], x[50], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[22], x[51], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[22], x[52], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[22], x[53], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[22], x[54], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[22], x[55], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[22], x[56], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[22], x[57], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[22], x[58], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[22], x[59], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[22], x[60], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[22], x[45], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[22], x[46], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[22], x[47], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[22], x[48], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[22], x[49], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[22], x[50], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[22], x[51], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[22], x[52], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[22], x[53], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[22], x[54], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[22], x[55], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[22], x[56], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[22], x[57], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[22], x[58], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[22], x[59], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[22], x[60], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[23], x[44], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[23], x[45], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[23], x[46], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[23], x[47], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[23], x[48], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[23], x[49], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[23], x[50], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[23], x[51], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[23], x[52], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[23], x[53], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[23], x[54], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[23], x[55], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[23], x[56], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[23], x[57], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[23], x[58], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[23], x[59], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[23], x[44], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[23], x[45], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[23], x[46], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[23], x[47], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[23], x[48], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[23], x[49], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[23], x[50], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[23], x[51], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[23], x[52], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[23], x[53], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[23], x[54], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[23], x[55], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[23], x[56], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[23], x[57], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[23], x[58], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[23], x[59], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[24], x[43], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[24], x[44], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[24], x[45], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[24], x[46], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[24], x[47], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[24], x[48], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[24], x[49], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[24], x[50], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[24], x[51], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[24], x[52], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[24], x[53], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[24], x[54], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[24], x[55], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[24], x[56], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[24], x[57], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[24], x[58], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[24], x[43], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[24], x[44], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[24], x[45], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[24], x[46], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[24], x[47], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[24], x[48], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[24], x[49], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[24], x[50], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[24], x[51], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[24], x[52], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[24], x[53], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[24], x[54], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[24], x[55], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[24], x[56], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[24], x[57], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[24], x[58], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[25], x[42], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[25], x[43], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[25], x[44], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[25], x[45], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[25], x[46], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[25], x[47], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[25], x[48], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[25], x[49], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[25], x[50], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[25], x[51], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[25], x[52], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[25], x[53], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[25], x[54], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[25], x[55], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[25], x[56], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[25], x[57], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[25], x[42], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[25], x[43], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[25], x[44], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[25], x[45], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[25], x[46], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[25], x[47], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[25], x[48], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[25], x[49], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[25], x[50], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[25], x[51], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[25], x[52], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[25], x[53], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[25], x[54], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[25], x[55], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[25], x[56], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[25], x[57], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[26], x[41], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[26], x[42], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[26], x[43], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[26], x[44], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[26], x[45], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[26], x[46], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[26], x[47], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[26], x[48], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[26], x[49], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[26], x[50], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[26], x[51], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[26], x[52], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[26], x[53], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[26], x[54], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[26], x[55], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[26], x[56], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[26], x[41], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[26], x[42], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[26], x[43], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[26], x[44], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[26], x[45], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[26], x[46], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[26], x[47], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[26], x[48], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[26], x[49], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[26], x[50], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[26], x[51], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[26], x[52], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[26], x[53], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[26], x[54], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[26], x[55], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[26], x[56], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[27], x[40], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[27], x[41], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[27], x[42], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[27], x[43], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[27], x[44], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[27], x[45], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[27], x[46], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[27], x[47], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[27], x[48], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[27], x[49], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[27], x[50], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[27], x[51], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[27], x[52], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[27], x[53], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[27], x[54], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[27], x[55], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[27], x[40], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[27], x[41], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[27], x[42], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[27], x[43], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[27], x[44], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[27], x[45], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[27], x[46], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[27], x[47], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[27], x[48], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[27], x[49], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[27], x[50], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[27], x[51], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[27], x[52], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[27], x[53], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[27], x[54], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[27], x[55], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[28], x[39], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[28], x[40], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[28], x[41], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[28], x[42], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[28], x[43], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[28], x[44], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[28], x[45], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[28], x[46], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[28], x[47], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[28], x[48], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[28], x[49], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[28], x[50], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[28], x[51], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[28], x[52], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[28], x[53], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[28], x[54], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[28], x[39], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[28], x[40], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[28], x[41], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[28], x[42], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[28], x[43], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[28], x[44], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[28], x[45], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[28], x[46], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[28], x[47], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[28], x[48], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[28], x[49], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[28], x[50], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[28], x[51], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[28], x[52], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[28], x[53], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[28], x[54], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[29], x[38], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[29], x[39], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[29], x[40], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[29], x[41], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[29], x[42], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[29], x[43], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[29], x[44], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[29], x[45], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[29], x[46], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[29], x[47], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[29], x[48], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[29], x[49], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[29], x[50], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[29], x[51], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[29], x[52], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[29], x[53], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[29], x[38], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[29], x[39], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[29], x[40], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[29], x[41], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[29], x[42], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[29], x[43], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[29], x[44], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[29], x[45], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[29], x[46], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[29], x[47], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[29], x[48], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[29], x[49], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[29], x[50], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[29], x[51], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[29], x[52], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[29], x[53], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[30], x[37], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[30], x[38], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[30], x[39], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[30], x[40], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[30], x[41], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[30], x[42], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[30], x[43], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[30], x[44], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[30], x[45], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[30], x[46], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[30], x[47], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[30], x[48], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[30], x[49], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[30], x[50], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[30], x[51], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[30], x[52], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[30], x[37], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[30], x[38], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[30], x[39], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[30], x[40], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[30], x[41], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[30], x[42], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[30], x[43], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[30], x[44], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[30], x[45], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[30], x[46], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[30], x[47], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[30], x[48], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[30], x[49], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[30], x[50], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[30], x[51], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[30], x[52], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[31], x[36], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[31], x[37], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[31], x[38], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[31], x[39], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[31], x[40], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[31], x[41], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[31], x[42], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[31], x[43], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[31], x[44], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[31], x[45], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[31], x[46], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[31], x[47], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[31], x[48], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[31], x[49], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[31], x[50], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[31], x[51], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[31], x[36], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[31], x[37], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[31], x[38], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[31], x[39], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[31], x[40], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[31], x[41], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[31], x[42], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[31], x[43], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[31], x[44], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[31], x[45], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[31], x[46], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[31], x[47], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[31], x[48], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[31], x[49], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[31], x[50], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[31], x[51], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[32], x[35], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[32], x[36], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[32], x[37], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[32], x[38], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[32], x[39], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[32], x[40], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[32], x[41], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[32], x[42], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[32], x[43], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[32], x[44], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[32], x[45], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[32], x[46], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[32], x[47], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[32], x[48], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[32], x[49], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[32], x[50], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[32], x[35], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[32], x[36], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[32], x[37], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[32], x[38], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[32], x[39], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[32], x[40], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[32], x[41], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[32], x[42], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[32], x[43], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[32], x[44], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[32], x[45], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[32], x[46], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[32], x[47], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[32], x[48], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[32], x[49], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[32], x[50], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[33], x[34], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[33], x[35], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[33], x[36], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[33], x[37], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[33], x[38], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[33], x[39], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[33], x[40], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[33], x[41], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[33], x[42], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[33], x[43], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[33], x[44], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[33], x[45], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[33], x[46], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[33], x[47], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[33], x[48], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[33], x[49], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[33], x[34], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[33], x[35], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[33], x[36], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[33], x[37], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[33], x[38], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[33], x[39], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[33], x[40], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[33], x[41], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[33], x[42], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[33], x[43], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[33], x[44], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[33], x[45], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[33], x[46], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[33], x[47], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[33], x[48], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[33], x[49], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+    }
+#endif
+  };
+
+  // Each thread's step square_finish_even: 206 instructions.
+  struct square_finish_even {
+    static constexpr unsigned in_words = 65;
+    static constexpr unsigned out_words = 18;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          "mov.b32 %0, %18;\n\t"
+          "mov.b32 %1, %19;\n\t"
+          "mov.b32 %2, %20;\n\t"
+          "mov.b32 %3, %21;\n\t"
+          "mov.b32 %4, %22;\n\t"
+          "mov.b32 %5, %23;\n\t"
+          "mov.b32 %6, %24;\n\t"
+          "mov.b32 %7, %25;\n\t"
+          "mov.b32 %8, %26;\n\t"
+          "mov.b32 %9, %27;\n\t"
+          "mov.b32 %10, %28;\n\t"
+          "mov.b32 %11, %29;\n\t"
+          "mov.b32 %12, %30;\n\t"
+          "mov.b32 %13, %31;\n\t"
+          "mov.b32 %14, %32;\n\t"
+          "mov.b32 %15, %33;\n\t"
+          "mov.b32 %16, %34;\n\t"
+          "mov.b32 %17, %35;\n\t"
+          "mad.lo.cc.u32 %1, %36, %68, %1;\n\t"
+          "madc.lo.cc.u32 %2, %36, %69, %2;\n\t"
+          "madc.lo.cc.u32 %3, %36, %70, %3;\n\t"
+          "madc.lo.cc.u32 %4, %36, %71, %4;\n\t"
+          "madc.lo.cc.u32 %5, %36, %72, %5;\n\t"
+          "madc.lo.cc.u32 %6, %36, %73, %6;\n\t"
+          "madc.lo.cc.u32 %7, %36, %74, %7;\n\t"
+          "madc.lo.cc.u32 %8, %36, %75, %8;\n\t"
+          "madc.lo.cc.u32 %9, %36, %76, %9;\n\t"
+          "madc.lo.cc.u32 %10, %36, %77, %10;\n\t"
+          "madc.lo.cc.u32 %11, %36, %78, %11;\n\t"
+          "madc.lo.cc.u32 %12, %36, %79, %12;\n\t"
+          "madc.lo.cc.u32 %13, %36, %80, %13;\n\t"
+          "madc.lo.cc.u32 %14, %36, %81, %14;\n\t"
+          "madc.lo.cc.u32 %15, %36, %82, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %2, %36, %68, %2;\n\t"
+          "madc.hi.cc.u32 %3, %36, %69, %3;\n\t"
+          "madc.hi.cc.u32 %4, %36, %70, %4;\n\t"
+          "madc.hi.cc.u32 %5, %36, %71, %5;\n\t"
+          "madc.hi.cc.u32 %6, %36, %72, %6;\n\t"
+          "madc.hi.cc.u32 %7, %36, %73, %7;\n\t"
+          "madc.hi.cc.u32 %8, %36, %74, %8;\n\t"
+          "madc.hi.cc.u32 %9, %36, %75, %9;\n\t"
+          "madc.hi.cc.u32 %10, %36, %76, %10;\n\t"
+          "madc.hi.cc.u32 %11, %36, %77, %11;\n\t"
+          "madc.hi.cc.u32 %12, %36, %78, %12;\n\t"
+          "madc.hi.cc.u32 %13, %36, %79, %13;\n\t"
+          "madc.hi.cc.u32 %14, %36, %80, %14;\n\t"
+          "madc.hi.cc.u32 %15, %36, %81, %15;\n\t"
+          "madc.hi.cc.u32 %16, %36, %82, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %3, %37, %69, %3;\n\t"
+          "madc.lo.cc.u32 %4, %37, %70, %4;\n\t"
+          "madc.lo.cc.u32 %5, %37, %71, %5;\n\t"
+          "madc.lo.cc.u32 %6, %37, %72, %6;\n\t"
+          "madc.lo.cc.u32 %7, %37, %73, %7;\n\t"
+          "madc.lo.cc.u32 %8, %37, %74, %8;\n\t"
+          "madc.lo.cc.u32 %9, %37, %75, %9;\n\t"
+          "madc.lo.cc.u32 %10, %37, %76, %10;\n\t"
+          "madc.lo.cc.u32 %11, %37, %77, %11;\n\t"
+          "madc.lo.cc.u32 %12, %37, %78, %12;\n\t"
+          "madc.lo.cc.u32 %13, %37, %79, %13;\n\t"
+          "madc.lo.cc.u32 %14, %37, %80, %14;\n\t"
+          "madc.lo.cc.u32 %15, %37, %81, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %4, %37, %69, %4;\n\t"
+          "madc.hi.cc.u32 %5, %37, %70, %5;\n\t"
+          "madc.hi.cc.u32 %6, %37, %71, %6;\n\t"
+          "madc.hi.cc.u32 %7, %37, %72, %7;\n\t"
+          "madc.hi.cc.u32 %8, %37, %73, %8;\n\t"
+          "madc.hi.cc.u32 %9, %37, %74, %9;\n\t"
+          "madc.hi.cc.u32 %10, %37, %75, %10;\n\t"
+          "madc.hi.cc.u32 %11, %37, %76, %11;\n\t"
+          "madc.hi.cc.u32 %12, %37, %77, %12;\n\t"
+          "madc.hi.cc.u32 %13, %37, %78, %13;\n\t"
+          "madc.hi.cc.u32 %14, %37, %79, %14;\n\t"
+          "madc.hi.cc.u32 %15, %37, %80, %15;\n\t"
+          "madc.hi.cc.u32 %16, %37, %81, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %5, %38, %70, %5;\n\t"
+          "madc.lo.cc.u32 %6, %38, %71, %6;\n\t"
+          "madc.lo.cc.u32 %7, %38, %72, %7;\n\t"
+          "madc.lo.cc.u32 %8, %38, %73, %8;\n\t"
+          "madc.lo.cc.u32 %9, %38, %74, %9;\n\t"
+          "madc.lo.cc.u32 %10, %38, %75, %10;\n\t"
+          "madc.lo.cc.u32 %11, %38, %76, %11;\n\t"
+          "madc.lo.cc.u32 %12, %38, %77, %12;\n\t"
+          "madc.lo.cc.u32 %13, %38, %78, %13;\n\t"
+          "madc.lo.cc.u32 %14, %38, %79, %14;\n\t"
+          "madc.lo.cc.u32 %15, %38, %80, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %6, %38, %70, %6;\n\t"
+          "madc.hi.cc.u32 %7, %38, %71, %7;\n\t"
+          "madc.hi.cc.u32 %8, %38, %72, %8;\n\t"
+          "madc.hi.cc.u32 %9, %38, %73, %9;\n\t"
+          "madc.hi.cc.u32 %10, %38, %74, %10;\n\t"
+          "madc.hi.cc.u32 %11, %38, %75, %11;\n\t"
+          "madc.hi.cc.u32 %12, %38, %76, %12;\n\t"
+          "madc.hi.cc.u32 %13, %38, %77, %13;\n\t"
+          "madc.hi.cc.u32 %14, %38, %78, %14;\n\t"
+          "madc.hi.cc.u32 %15, %38, %79, %15;\n\t"
+          "madc.hi.cc.u32 %16, %38, %80, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %7, %39, %71, %7;\n\t"
+          "madc.lo.cc.u32 %8, %39, %72, %8;\n\t"
+          "madc.lo.cc.u32 %9, %39, %73, %9;\n\t"
+          "madc.lo.cc.u32 %10, %39, %74, %10;\n\t"
+          "madc.lo.cc.u32 %11, %39, %75, %11;\n\t"
+          "madc.lo.cc.u32 %12, %39, %76, %12;\n\t"
+          "madc.lo.cc.u32 %13, %39, %77, %13;\n\t"
+          "madc.lo.cc.u32 %14, %39, %78, %14;\n\t"
+          "madc.lo.cc.u32 %15, %39, %79, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %8, %39, %71, %8;\n\t"
+          "madc.hi.cc.u32 %9, %39, %72, %9;\n\t"
+          "madc.hi.cc.u32 %10, %39, %73, %10;\n\t"
+          "madc.hi.cc.u32 %11, %39, %74, %11;\n\t"
+          "madc.hi.cc.u32 %12, %39, %75, %12;\n\t"
+          "madc.hi.cc.u32 %13, %39, %76, %13;\n\t"
+          "madc.hi.cc.u32 %14, %39, %77, %14;\n\t"
+          "madc.hi.cc.u32 %15, %39, %78, %15;\n\t"
+          "madc.hi.cc.u32 %16, %39, %79, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %9, %40, %72, %9;\n\t"
+          "madc.lo.cc.u32 %10, %40, %73, %10;\n\t"
+          "madc.lo.cc.u32 %11, %40, %74, %11;\n\t"
+          "madc.lo.cc.u32 %12, %40, %75, %12;\n\t"
+          "madc.lo.cc.u32 %13, %40, %76, %13;\n\t"
+          "madc.lo.cc.u32 %14, %40, %77, %14;\n\t"
+          "madc.lo.cc.u32 %15, %40, %78, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %10, %40, %72, %10;\n\t"
+          "madc.hi.cc.u32 %11, %40, %73, %11;\n\t"
+          "madc.hi.cc.u32 %12, %40, %74, %12;\n\t"
+          "madc.hi.cc.u32 %13, %40, %75, %13;\n\t"
+          "madc.hi.cc.u32 %14, %40, %76, %14;\n\t"
+          "madc.hi.cc.u32 %15, %40, %77, %15;\n\t"
+          "madc.hi.cc.u32 %16, %40, %78, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %11, %41, %73, %11;\n\t"
+          "madc.lo.cc.u32 %12, %41, %74, %12;\n\t"
+          "madc.lo.cc.u32 %13, %41, %75, %13;\n\t"
+          "madc.lo.cc.u32 %14, %41, %76, %14;\n\t"
+          "madc.lo.cc.u32 %15, %41, %77, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %12, %41, %73, %12;\n\t"
+          "madc.hi.cc.u32 %13, %41, %74, %13;\n\t"
+          "madc.hi.cc.u32 %14, %41, %75, %14;\n\t"
+          "madc.hi.cc.u32 %15, %41, %76, %15;\n\t"
+          "madc.hi.cc.u32 %16, %41, %77, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %13, %42, %74, %13;\n\t"
+          "madc.lo.cc.u32 %14, %42, %75, %14;\n\t"
+          "madc.lo.cc.u32 %15, %42, %76, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %14, %42, %74, %14;\n\t"
+          "madc.hi.cc.u32 %15, %42, %75, %15;\n\t"
+          "madc.hi.cc.u32 %16, %42, %76, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %15, %43, %75, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %16, %43, %75, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "add.cc.u32 %0, %0, %0;\n\t"
+          "addc.cc.u32 %1, %1, %1;\n\t"
+          "addc.cc.u32 %2, %2, %2;\n\t"
+          "addc.cc.u32 %3, %3, %3;\n\t"
+          "addc.cc.u32 %4, %4, %4;\n\t"
+          "addc.cc.u32 %5, %5, %5;\n\t"
+          "addc.cc.u32 %6, %6, %6;\n\t"
+          "addc.cc.u32 %7, %7, %7;\n\t"
+          "addc.cc.u32 %8, %8, %8;\n\t"
+          "addc.cc.u32 %9, %9, %9;\n\t"
+          "addc.cc.u32 %10, %10, %10;\n\t"
+          "addc.cc.u32 %11, %11, %11;\n\t"
+          "addc.cc.u32 %12, %12, %12;\n\t"
+          "addc.cc.u32 %13, %13, %13;\n\t"
+          "addc.cc.u32 %14, %14, %14;\n\t"
+          "addc.cc.u32 %15, %15, %15;\n\t"
+          "addc.cc.u32 %16, %16, %16;\n\t"
+          "addc.u32 %17, %17, %17;\n\t"
+          "mad.lo.cc.u32 %0, %36, %36, %0;\n\t"
+          "madc.hi.cc.u32 %1, %36, %36, %1;\n\t"
+          "madc.lo.cc.u32 %2, %37, %37, %2;\n\t"
+          "madc.hi.cc.u32 %3, %37, %37, %3;\n\t"
+          "madc.lo.cc.u32 %4, %38, %38, %4;\n\t"
+          "madc.hi.cc.u32 %5, %38, %38, %5;\n\t"
+          "madc.lo.cc.u32 %6, %39, %39, %6;\n\t"
+          "madc.hi.cc.u32 %7, %39, %39, %7;\n\t"
+          "madc.lo.cc.u32 %8, %40, %40, %8;\n\t"
+          "madc.hi.cc.u32 %9, %40, %40, %9;\n\t"
+          "madc.lo.cc.u32 %10, %41, %41, %10;\n\t"
+          "madc.hi.cc.u32 %11, %41, %41, %11;\n\t"
+          "madc.lo.cc.u32 %12, %42, %42, %12;\n\t"
+          "madc.hi.cc.u32 %13, %42, %42, %13;\n\t"
+          "madc.lo.cc.u32 %14, %43, %43, %14;\n\t"
+          "madc.hi.cc.u32 %15, %43, %43, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
+      uint32_t cf = 0;
+      y[0] = ptx_mov(x[0]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[10] = ptx_mov(x[10]);
+      y[11] = ptx_mov(x[11]);
+      y[12] = ptx_mov(x[12]);
+      y[13] = ptx_mov(x[13]);
+      y[14] = ptx_mov(x[14]);
+      y[15] = ptx_mov(x[15]);
+      y[16] = ptx_mov(x[16]);
+      y[17] = ptx_mov(x[17]);
+      y[1] = ptx_mad_lo_cc(cf, x[18], x[50], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[18], x[51], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[18], x[52], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[18], x[53], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[18], x[54], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[18], x[55], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[18], x[56], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[18], x[57], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[18], x[58], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[18], x[59], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[18], x[60], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[18], x[61], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[18], x[62], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[18], x[63], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[18], x[64], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[2] = ptx_mad_hi_cc(cf, x[18], x[50], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[18], x[51], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[18], x[52], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[18], x[53], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[18], x[54], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[18], x[55], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[18], x[56], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[18], x[57], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[18], x[58], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[18], x[59], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[18], x[60], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[18], x[61], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[18], x[62], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[18], x[63], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[18], x[64], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[3] = ptx_mad_lo_cc(cf, x[19], x[51], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[19], x[52], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[19], x[53], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[19], x[54], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[19], x[55], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[19], x[56], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[19], x[57], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[19], x[58], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[19], x[59], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[19], x[60], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[19], x[61], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[19], x[62], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[19], x[63], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[4] = ptx_mad_hi_cc(cf, x[19], x[51], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[19], x[52], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[19], x[53], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[19], x[54], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[19], x[55], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[19], x[56], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[19], x[57], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[19], x[58], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[19], x[59], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[19], x[60], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[19], x[61], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[19], x[62], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[19], x[63], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[5] = ptx_mad_lo_cc(cf, x[20], x[52], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[20], x[53], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[20], x[54], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[20], x[55], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[20], x[56], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[20], x[57], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[20], x[58], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[20], x[59], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[20], x[60], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[20], x[61], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[20], x[62], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[6] = ptx_mad_hi_cc(cf, x[20], x[52], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[20], x[53], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[20], x[54], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[20], x[55], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[20], x[56], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[20], x[57], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[20], x[58], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[20], x[59], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[20], x[60], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[20], x[61], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[20], x[62], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[7] = ptx_mad_lo_cc(cf, x[21], x[53], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[21], x[54], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[21], x[55], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[21], x[56], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[21], x[57], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[21], x[58], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[21], x[59], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[21], x[60], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[21], x[61], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[8] = ptx_mad_hi_cc(cf, x[21], x[53], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[21], x[54], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[21], x[55], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[21], x[56], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[21], x[57], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[21], x[58], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[21], x[59], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[21], x[60], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[21], x[61], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[9] = ptx_mad_lo_cc(cf, x[22], x[54], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[22], x[55], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[22], x[56], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[22], x[57], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[22], x[58], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[22], x[59], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[22], x[60], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[10] = ptx_mad_hi_cc(cf, x[22], x[54], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[22], x[55], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[22], x[56], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[22], x[57], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[22], x[58], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[22], x[59], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[22], x[60], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[11] = ptx_mad_lo_cc(cf, x[23], x[55], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[23], x[56], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[23], x[57], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[23], x[58], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[23], x[59], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[12] = ptx_mad_hi_cc(cf, x[23], x[55], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[23], x[56], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[23], x[57], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[23], x[58], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[23], x[59], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[13] = ptx_mad_lo_cc(cf, x[24], x[56], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[24], x[57], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[24], x[58], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[14] = ptx_mad_hi_cc(cf, x[24], x[56], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[24], x[57], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[24], x[58], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[15] = ptx_mad_lo_cc(cf, x[25], x[57], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[16] = ptx_mad_hi_cc(cf, x[25], x[57], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_add_cc(cf, y[0], y[0]);
+      y[1] = ptx_addc_cc(cf, y[1], y[1]);
+      y[2] = ptx_addc_cc(cf, y[2], y[2]);
+      y[3] = ptx_addc_cc(cf, y[3], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], y[4]);
+      y[5] = ptx_addc_cc(cf, y[5], y[5]);
+      y[6] = ptx_addc_cc(cf, y[6], y[6]);
+      y[7] = ptx_addc_cc(cf, y[7], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], y[8]);
+      y[9] = ptx_addc_cc(cf, y[9], y[9]);
+      y[10] = ptx_addc_cc(cf, y[10], y[10]);
+      y[11] = ptx_addc_cc(cf, y[11], y[11]);
+      y[12] = ptx_addc_cc(cf, y[12], y[12]);
+      y[13] = ptx_addc_cc(cf, y[13], y[13]);
+      y[14] = ptx_addc_cc(cf, y[14], y[14]);
+      y[15] = ptx_addc_cc(cf, y[15], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], y[16]);
+      y[17] = ptx_addc(cf, y[17], y[17]);
+      y[0] = ptx_mad_lo_cc(cf, x[18], x[18], y[0]);
+      y[1] = ptx_madc_hi_cc(cf, x[18], x[18], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[19], x[19], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[19], x[19], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[20], x[20], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[20], x[20], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[21], x[21], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[21], x[21], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[22], x[22], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[22], x[22], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[23], x[23], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[23], x[23], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[24], x[24], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[24], x[24], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[25], x[25], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[25], x[25], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+    }
+#endif
+  };
+
+  // Each thread's step square_finish_odd: 486 instructions.
+  struct square_finish_odd {
+    static constexpr unsigned in_words = 65;
+    static constexpr unsigned out_words = 18;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          "mov.b32 %0, %18;\n\t"
+          "mov.b32 %1, %19;\n\t"
+          "mov.b32 %2, %20;\n\t"
+          "mov.b32 %3, %21;\n\t"
+          "mov.b32 %4, %22;\n\t"
+          "mov.b32 %5, %23;\n\t"
+          "mov.b32 %6, %24;\n\t"
+          "mov.b32 %7, %25;\n\t"
+          "mov.b32 %8, %26;\n\t"
+          "mov.b32 %9, %27;\n\t"
+          "mov.b32 %10, %28;\n\t"
+          "mov.b32 %11, %29;\n\t"
+          "mov.b32 %12, %30;\n\t"
+          "mov.b32 %13, %31;\n\t"
+          "mov.b32 %14, %32;\n\t"
+          "mov.b32 %15, %33;\n\t"
+          "mov.b32 %16, %34;\n\t"
+          "mov.b32 %17, %35;\n\t"
+          "mad.lo.cc.u32 %0, %36, %67, %0;\n\t"
+          "madc.lo.cc.u32 %1, %36, %68, %1;\n\t"
+          "madc.lo.cc.u32 %2, %36, %69, %2;\n\t"
+          "madc.lo.cc.u32 %3, %36, %70, %3;\n\t"
+          "madc.lo.cc.u32 %4, %36, %71, %4;\n\t"
+          "madc.lo.cc.u32 %5, %36, %72, %5;\n\t"
+          "madc.lo.cc.u32 %6, %36, %73, %6;\n\t"
+          "madc.lo.cc.u32 %7, %36, %74, %7;\n\t"
+          "madc.lo.cc.u32 %8, %36, %75, %8;\n\t"
+          "madc.lo.cc.u32 %9, %36, %76, %9;\n\t"
+          "madc.lo.cc.u32 %10, %36, %77, %10;\n\t"
+          "madc.lo.cc.u32 %11, %36, %78, %11;\n\t"
+          "madc.lo.cc.u32 %12, %36, %79, %12;\n\t"
+          "madc.lo.cc.u32 %13, %36, %80, %13;\n\t"
+          "madc.lo.cc.u32 %14, %36, %81, %14;\n\t"
+          "madc.lo.cc.u32 %15, %36, %82, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %36, %67, %1;\n\t"
+          "madc.hi.cc.u32 %2, %36, %68, %2;\n\t"
+          "madc.hi.cc.u32 %3, %36, %69, %3;\n\t"
+          "madc.hi.cc.u32 %4, %36, %70, %4;\n\t"
+          "madc.hi.cc.u32 %5, %36, %71, %5;\n\t"
+          "madc.hi.cc.u32 %6, %36, %72, %6;\n\t"
+          "madc.hi.cc.u32 %7, %36, %73, %7;\n\t"
+          "madc.hi.cc.u32 %8, %36, %74, %8;\n\t"
+          "madc.hi.cc.u32 %9, %36, %75, %9;\n\t"
+          "madc.hi.cc.u32 %10, %36, %76, %10;\n\t"
+          "madc.hi.cc.u32 %11, %36, %77, %11;\n\t"
+          "madc.hi.cc.u32 %12, %36, %78, %12;\n\t"
+          "madc.hi.cc.u32 %13, %36, %79, %13;\n\t"
+          "madc.hi.cc.u32 %14, %36, %80, %14;\n\t"
+          "madc.hi.cc.u32 %15, %36, %81, %15;\n\t"
+          "madc.hi.cc.u32 %16, %36, %82, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %37, %66, %0;\n\t"
+          "madc.lo.cc.u32 %1, %37, %67, %1;\n\t"
+          "madc.lo.cc.u32 %2, %37, %68, %2;\n\t"
+          "madc.lo.cc.u32 %3, %37, %69, %3;\n\t"
+          "madc.lo.cc.u32 %4, %37, %70, %4;\n\t"
+          "madc.lo.cc.u32 %5, %37, %71, %5;\n\t"
+          "madc.lo.cc.u32 %6, %37, %72, %6;\n\t"
+          "madc.lo.cc.u32 %7, %37, %73, %7;\n\t"
+          "madc.lo.cc.u32 %8, %37, %74, %8;\n\t"
+          "madc.lo.cc.u32 %9, %37, %75, %9;\n\t"
+          "madc.lo.cc.u32 %10, %37, %76, %10;\n\t"
+          "madc.lo.cc.u32 %11, %37, %77, %11;\n\t"
+          "madc.lo.cc.u32 %12, %37, %78, %12;\n\t"
+          "madc.lo.cc.u32 %13, %37, %79, %13;\n\t"
+          "madc.lo.cc.u32 %14, %37, %80, %14;\n\t"
+          "madc.lo.cc.u32 %15, %37, %81, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %37, %66, %1;\n\t"
+          "madc.hi.cc.u32 %2, %37, %67, %2;\n\t"
+          "madc.hi.cc.u32 %3, %37, %68, %3;\n\t"
+          "madc.hi.cc.u32 %4, %37, %69, %4;\n\t"
+          "madc.hi.cc.u32 %5, %37, %70, %5;\n\t"
+          "madc.hi.cc.u32 %6, %37, %71, %6;\n\t"
+          "madc.hi.cc.u32 %7, %37, %72, %7;\n\t"
+          "madc.hi.cc.u32 %8, %37, %73, %8;\n\t"
+          "madc.hi.cc.u32 %9, %37, %74, %9;\n\t"
+          "madc.hi.cc.u32 %10, %37, %75, %10;\n\t"
+          "madc.hi.cc.u32 %11, %37, %76, %11;\n\t"
+          "madc.hi.cc.u32 %12, %37, %77, %12;\n\t"
+          "madc.hi.cc.u32 %13, %37, %78, %13;\n\t"
+          "madc.hi.cc.u32 %14, %37, %79, %14;\n\t"
+          "madc.hi.cc.u32 %15, %37, %80, %15;\n\t"
+          "madc.hi.cc.u32 %16, %37, %81, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %38, %65, %0;\n\t"
+          "madc.lo.cc.u32 %1, %38, %66, %1;\n\t"
+          "madc.lo.cc.u32 %2, %38, %67, %2;\n\t"
+          "madc.lo.cc.u32 %3, %38, %68, %3;\n\t"
+          "madc.lo.cc.u32 %4, %38, %69, %4;\n\t"
+          "madc.lo.cc.u32 %5, %38, %70, %5;\n\t"
+          "madc.lo.cc.u32 %6, %38, %71, %6;\n\t"
+          "madc.lo.cc.u32 %7, %38, %72, %7;\n\t"
+          "madc.lo.cc.u32 %8, %38, %73, %8;\n\t"
+          "madc.lo.cc.u32 %9, %38, %74, %9;\n\t"
+          "madc.lo.cc.u32 %10, %38, %75, %10;\n\t"
+          "madc.lo.cc.u32 %11, %38, %76, %11;\n\t"
+          "madc.lo.cc.u32 %12, %38, %77, %12;\n\t"
+          "madc.lo.cc.u32 %13, %38, %78, %13;\n\t"
+          "madc.lo.cc.u32 %14, %38, %79, %14;\n\t"
+          "madc.lo.cc.u32 %15, %38, %80, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %38, %65, %1;\n\t"
+          "madc.hi.cc.u32 %2, %38, %66, %2;\n\t"
+          "madc.hi.cc.u32 %3, %38, %67, %3;\n\t"
+          "madc.hi.cc.u32 %4, %38, %68, %4;\n\t"
+          "madc.hi.cc.u32 %5, %38, %69, %5;\n\t"
+          "madc.hi.cc.u32 %6, %38, %70, %6;\n\t"
+          "madc.hi.cc.u32 %7, %38, %71, %7;\n\t"
+          "madc.hi.cc.u32 %8, %38, %72, %8;\n\t"
+          "madc.hi.cc.u32 %9, %38, %73, %9;\n\t"
+          "madc.hi.cc.u32 %10, %38, %74, %10;\n\t"
+          "madc.hi.cc.u32 %11, %38, %75, %11;\n\t"
+          "madc.hi.cc.u32 %12, %38, %76, %12;\n\t"
+          "madc.hi.cc.u32 %13, %38, %77, %13;\n\t"
+          "madc.hi.cc.u32 %14, %38, %78, %14;\n\t"
+          "madc.hi.cc.u32 %15, %38, %79, %15;\n\t"
+          "madc.hi.cc.u32 %16, %38, %80, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %39, %64, %0;\n\t"
+          "madc.lo.cc.u32 %1, %39, %65, %1;\n\t"
+          "madc.lo.cc.u32 %2, %39, %66, %2;\n\t"
+          "madc.lo.cc.u32 %3, %39, %67, %3;\n\t"
+          "madc.lo.cc.u32 %4, %39, %68, %4;\n\t"
+          "madc.lo.cc.u32 %5, %39, %69, %5;\n\t"
+          "madc.lo.cc.u32 %6, %39, %70, %6;\n\t"
+          "madc.lo.cc.u32 %7, %39, %71, %7;\n\t"
+          "madc.lo.cc.u32 %8, %39, %72, %8;\n\t"
+          "madc.lo.cc.u32 %9, %39, %73, %9;\n\t"
+          "madc.lo.cc.u32 %10, %39, %74, %10;\n\t"
+          "madc.lo.cc.u32 %11, %39, %75, %11;\n\t"
+          "madc.lo.cc.u32 %12, %39, %76, %12;\n\t"
+          "madc.lo.cc.u32 %13, %39, %77, %13;\n\t"
+          "madc.lo.cc.u32 %14, %39, %78, %14;\n\t"
+          "madc.lo.cc.u32 %15, %39, %79, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %39, %64, %1;\n\t"
+          "madc.hi.cc.u32 %2, %39, %65, %2;\n\t"
+          "madc.hi.cc.u32 %3, %39, %66, %3;\n\t"
+          "madc.hi.cc.u32 %4, %39, %67, %4;\n\t"
+          "madc.hi.cc.u32 %5, %39, %68, %5;\n\t"
+          "madc.hi.cc.u32 %6, %39, %69, %6;\n\t"
+          "madc.hi.cc.u32 %7, %39, %70, %7;\n\t"
+          "madc.hi.cc.u32 %8, %39, %71, %8;\n\t"
+          "madc.hi.cc.u32 %9, %39, %72, %9;\n\t"
+          "madc.hi.cc.u32 %10, %39, %73, %10;\n\t"
+          "madc.hi.cc.u32 %11, %39, %74, %11;\n\t"
+          "madc.hi.cc.u32 %12, %39, %75, %12;\n\t"
+          "madc.hi.cc.u32 %13, %39, %76, %13;\n\t"
+          "madc.hi.cc.u32 %14, %39, %77, %14;\n\t"
+          "madc.hi.cc.u32 %15, %39, %78, %15;\n\t"
+          "madc.hi.cc.u32 %16, %39, %79, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %40, %63, %0;\n\t"
+          "madc.lo.cc.u32 %1, %40, %64, %1;\n\t"
+          "madc.lo.cc.u32 %2, %40, %65, %2;\n\t"
+          "madc.lo.cc.u32 %3, %40, %66, %3;\n\t"
+          "madc.lo.cc.u32 %4, %40, %67, %4;\n\t"
+          "madc.lo.cc.u32 %5, %40, %68, %5;\n\t"
+          "madc.lo.cc.u32 %6, %40, %69, %6;\n\t"
+          "madc.lo.cc.u32 %7, %40, %70, %7;\n\t"
+          "madc.lo.cc.u32 %8, %40, %71, %8;\n\t"
+          "madc.lo.cc.u32 %9, %40, %72, %9;\n\t"
+          "madc.lo.cc.u32 %10, %40, %73, %10;\n\t"
+          "madc.lo.cc.u32 %11, %40, %74, %11;\n\t"
+          "madc.lo.cc.u32 %12, %40, %75, %12;\n\t"
+          "madc.lo.cc.u32 %13, %40, %76, %13;\n\t"
+          "madc.lo.cc.u32 %14, %40, %77, %14;\n\t"
+          "madc.lo.cc.u32 %15, %40, %78, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %40, %63, %1;\n\t"
+          "madc.hi.cc.u32 %2, %40, %64, %2;\n\t"
+          "madc.hi.cc.u32 %3, %40, %65, %3;\n\t"
+          "madc.hi.cc.u32 %4, %40, %66, %4;\n\t"
+          "madc.hi.cc.u32 %5, %40, %67, %5;\n\t"
+          "madc.hi.cc.u32 %6, %40, %68, %6;\n\t"
+          "madc.hi.cc.u32 %7, %40, %69, %7;\n\t"
+          "madc.hi.cc.u32 %8, %40, %70, %8;\n\t"
+          "madc.hi.cc.u32 %9, %40, %71, %9;\n\t"
+          "madc.hi.cc.u32 %10, %40, %72, %10;\n\t"
+          "madc.hi.cc.u32 %11, %40, %73, %11;\n\t"
+          "madc.hi.cc.u32 %12, %40, %74, %12;\n\t"
+          "madc.hi.cc.u32 %13, %40, %75, %13;\n\t"
+          "madc.hi.cc.u32 %14, %40, %76, %14;\n\t"
+          "madc.hi.cc.u32 %15, %40, %77, %15;\n\t"
+          "madc.hi.cc.u32 %16, %40, %78, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %41, %62, %0;\n\t"
+          "madc.lo.cc.u32 %1, %41, %63, %1;\n\t"
+          "madc.lo.cc.u32 %2, %41, %64, %2;\n\t"
+          "madc.lo.cc.u32 %3, %41, %65, %3;\n\t"
+          "madc.lo.cc.u32 %4, %41, %66, %4;\n\t"
+          "madc.lo.cc.u32 %5, %41, %67, %5;\n\t"
+          "madc.lo.cc.u32 %6, %41, %68, %6;\n\t"
+          "madc.lo.cc.u32 %7, %41, %69, %7;\n\t"
+          "madc.lo.cc.u32 %8, %41, %70, %8;\n\t"
+          "madc.lo.cc.u32 %9, %41, %71, %9;\n\t"
+          "madc.lo.cc.u32 %10, %41, %72, %10;\n\t"
+          "madc.lo.cc.u32 %11, %41, %73, %11;\n\t"
+          "madc.lo.cc.u32 %12, %41, %74, %12;\n\t"
+          "madc.lo.cc.u32 %13, %41, %75, %13;\n\t"
+          "madc.lo.cc.u32 %14, %41, %76, %14;\n\t"
+          "madc.lo.cc.u32 %15, %41, %77, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %41, %62, %1;\n\t"
+          "madc.hi.cc.u32 %2, %41, %63, %2;\n\t"
+          "madc.hi.cc.u32 %3, %41, %64, %3;\n\t"
+          "madc.hi.cc.u32 %4, %41, %65, %4;\n\t"
+          "madc.hi.cc.u32 %5, %41, %66, %5;\n\t"
+          "madc.hi.cc.u32 %6, %41, %67, %6;\n\t"
+          "madc.hi.cc.u32 %7, %41, %68, %7;\n\t"
+          "madc.hi.cc.u32 %8, %41, %69, %8;\n\t"
+          "madc.hi.cc.u32 %9, %41, %70, %9;\n\t"
+          "madc.hi.cc.u32 %10, %41, %71, %10;\n\t"
+          "madc.hi.cc.u32 %11, %41, %72, %11;\n\t"
+          "madc.hi.cc.u32 %12, %41, %73, %12;\n\t"
+          "madc.hi.cc.u32 %13, %41, %74, %13;\n\t"
+          "madc.hi.cc.u32 %14, %41, %75, %14;\n\t"
+          "madc.hi.cc.u32 %15, %41, %76, %15;\n\t"
+          "madc.hi.cc.u32 %16, %41, %77, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %42, %61, %0;\n\t"
+          "madc.lo.cc.u32 %1, %42, %62, %1;\n\t"
+          "madc.lo.cc.u32 %2, %42, %63, %2;\n\t"
+          "madc.lo.cc.u32 %3, %42, %64, %3;\n\t"
+          "madc.lo.cc.u32 %4, %42, %65, %4;\n\t"
+          "madc.lo.cc.u32 %5, %42, %66, %5;\n\t"
+          "madc.lo.cc.u32 %6, %42, %67, %6;\n\t"
+          "madc.lo.cc.u32 %7, %42, %68, %7;\n\t"
+          "madc.lo.cc.u32 %8, %42, %69, %8;\n\t"
+          "madc.lo.cc.u32 %9, %42, %70, %9;\n\t"
+          "madc.lo.cc.u32 %10, %42, %71, %10;\n\t"
+          "madc.lo.cc.u32 %11, %42, %72, %11;\n\t"
+          "madc.lo.cc.u32 %12, %42, %73, %12;\n\t"
+          "madc.lo.cc.u32 %13, %42, %74, %13;\n\t"
+          "madc.lo.cc.u32 %14, %42, %75, %14;\n\t"
+          "madc.lo.cc.u32 %15, %42, %76, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %42, %61, %1;\n\t"
+          "madc.hi.cc.u32 %2, %42, %62, %2;\n\t"
+          "madc.hi.cc.u32 %3, %42, %63, %3;\n\t"
+          "madc.hi.cc.u32 %4, %42, %64, %4;\n\t"
+          "madc.hi.cc.u32 %5, %42, %65, %5;\n\t"
+          "madc.hi.cc.u32 %6, %42, %66, %6;\n\t"
+          "madc.hi.cc.u32 %7, %42, %67, %7;\n\t"
+          "madc.hi.cc.u32 %8, %42, %68, %8;\n\t"
+          "madc.hi.cc.u32 %9, %42, %69, %9;\n\t"
+          "madc.hi.cc.u32 %10, %42, %70, %10;\n\t"
+          "madc.hi.cc.u32 %11, %42, %71, %11;\n\t"
+          "madc.hi.cc.u32 %12, %42, %72, %12;\n\t"
+          "madc.hi.cc.u32 %13, %42, %73, %13;\n\t"
+          "madc.hi.cc.u32 %14, %42, %74, %14;\n\t"
+          "madc.hi.cc.u32 %15, %42, %75, %15;\n\t"
+          "madc.hi.cc.u32 %16, %42, %76, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %43, %60, %0;\n\t"
+          "madc.lo.cc.u32 %1, %43, %61, %1;\n\t"
+          "madc.lo.cc.u32 %2, %43, %62, %2;\n\t"
+          "madc.lo.cc.u32 %3, %43, %63, %3;\n\t"
+          "madc.lo.cc.u32 %4, %43, %64, %4;\n\t"
+          "madc.lo.cc.u32 %5, %43, %65, %5;\n\t"
+          "madc.lo.cc.u32 %6, %43, %66, %6;\n\t"
+          "madc.lo.cc.u32 %7, %43, %67, %7;\n\t"
+          "madc.lo.cc.u32 %8, %43, %68, %8;\n\t"
+          "madc.lo.cc.u32 %9, %43, %69, %9;\n\t"
+          "madc.lo.cc.u32 %10, %43, %70, %10;\n\t"
+          "madc.lo.cc.u32 %11, %43, %71, %11;\n\t"
+          "madc.lo.cc.u32 %12, %43, %72, %12;\n\t"
+          "madc.lo.cc.u32 %13, %43, %73, %13;\n\t"
+          "madc.lo.cc.u32 %14, %43, %74, %14;\n\t"
+          "madc.lo.cc.u32 %15, %43, %75, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %43, %60, %1;\n\t"
+          "madc.hi.cc.u32 %2, %43, %61, %2;\n\t"
+          "madc.hi.cc.u32 %3, %43, %62, %3;\n\t"
+          "madc.hi.cc.u32 %4, %43, %63, %4;\n\t"
+          "madc.hi.cc.u32 %5, %43, %64, %5;\n\t"
+          "madc.hi.cc.u32 %6, %43, %65, %6;\n\t"
+          "madc.hi.cc.u32 %7, %43, %66, %7;\n\t"
+          "madc.hi.cc.u32 %8, %43, %67, %8;\n\t"
+          "madc.hi.cc.u32 %9, %43, %68, %9;\n\t"
+          "madc.hi.cc.u32 %10, %43, %69, %10;\n\t"
+          "madc.hi.cc.u32 %11, %43, %70, %11;\n\t"
+          "madc.hi.cc.u32 %12, %43, %71, %12;\n\t"
+          "madc.hi.cc.u32 %13, %43, %72, %13;\n\t"
+          "madc.hi.cc.u32 %14, %43, %73, %14;\n\t"
+          "madc.hi.cc.u32 %15, %43, %74, %15;\n\t"
+          "madc.hi.cc.u32 %16, %43, %75, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %1, %44, %60, %1;\n\t"
+          "madc.lo.cc.u32 %2, %44, %61, %2;\n\t"
+          "madc.lo.cc.u32 %3, %44, %62, %3;\n\t"
+          "madc.lo.cc.u32 %4, %44, %63, %4;\n\t"
+          "madc.lo.cc.u32 %5, %44, %64, %5;\n\t"
+          "madc.lo.cc.u32 %6, %44, %65, %6;\n\t"
+          "madc.lo.cc.u32 %7, %44, %66, %7;\n\t"
+          "madc.lo.cc.u32 %8, %44, %67, %8;\n\t"
+          "madc.lo.cc.u32 %9, %44, %68, %9;\n\t"
+          "madc.lo.cc.u32 %10, %44, %69, %10;\n\t"
+          "madc.lo.cc.u32 %11, %44, %70, %11;\n\t"
+          "madc.lo.cc.u32 %12, %44, %71, %12;\n\t"
+          "madc.lo.cc.u32 %13, %44, %72, %13;\n\t"
+          "madc.lo.cc.u32 %14, %44, %73, %14;\n\t"
+          "madc.lo.cc.u32 %15, %44, %74, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %2, %44, %60, %2;\n\t"
+          "madc.hi.cc.u32 %3, %44, %61, %3;\n\t"
+          "madc.hi.cc.u32 %4, %44, %62, %4;\n\t"
+          "madc.hi.cc.u32 %5, %44, %63, %5;\n\t"
+          "madc.hi.cc.u32 %6, %44, %64, %6;\n\t"
+          "madc.hi.cc.u32 %7, %44, %65, %7;\n\t"
+          "madc.hi.cc.u32 %8, %44, %66, %8;\n\t"
+          "madc.hi.cc.u32 %9, %44, %67, %9;\n\t"
+          "madc.hi.cc.u32 %10, %44, %68, %10;\n\t"
+          "madc.hi.cc.u32 %11, %44, %69, %11;\n\t"
+          "madc.hi.cc.u32 %12, %44, %70, %12;\n\t"
+          "madc.hi.cc.u32 %13, %44, %71, %13;\n\t"
+          "madc.hi.cc.u32 %14, %44, %72, %14;\n\t"
+          "madc.hi.cc.u32 %15, %44, %73, %15;\n\t"
+          "madc.hi.cc.u32 %16, %44, %74, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %3, %45, %61, %3;\n\t"
+          "madc.lo.cc.u32 %4, %45, %62, %4;\n\t"
+          "madc.lo.cc.u32 %5, %45, %63, %5;\n\t"
+          "madc.lo.cc.u32 %6, %45, %64, %6;\n\t"
+          "madc.lo.cc.u32 %7, %45, %65, %7;\n\t"
+          "madc.lo.cc.u32 %8, %45, %66, %8;\n\t"
+          "madc.lo.cc.u32 %9, %45, %67, %9;\n\t"
+          "madc.lo.cc.u32 %10, %45, %68, %10;\n\t"
+          "madc.lo.cc.u32 %11, %45, %69, %11;\n\t"
+          "madc.lo.cc.u32 %12, %45, %70, %12;\n\t"
+          "madc.lo.cc.u32 %13, %45, %71, %13;\n\t"
+          "madc.lo.cc.u32 %14, %45, %72, %14;\n\t"
+          "madc.lo.cc.u32 %15, %45, %73, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %4, %45, %61, %4;\n\t"
+          "madc.hi.cc.u32 %5, %45, %62, %5;\n\t"
+          "madc.hi.cc.u32 %6, %45, %63, %6;\n\t"
+          "madc.hi.cc.u32 %7, %45, %64, %7;\n\t"
+          "madc.hi.cc.u32 %8, %45, %65, %8;\n\t"
+          "madc.hi.cc.u32 %9, %45, %66, %9;\n\t"
+          "madc.hi.cc.u32 %10, %45, %67, %10;\n\t"
+          "madc.hi.cc.u32 %11, %45, %68, %11;\n\t"
+          "madc.hi.cc.u32 %12, %45, %69, %12;\n\t"
+          "madc.hi.cc.u32 %13, %45, %70, %13;\n\t"
+          "madc.hi.cc.u32 %14, %45, %71, %14;\n\t"
+          "madc.hi.cc.u32 %15, %45, %72, %15;\n\t"
+          "madc.hi.cc.u32 %16, %45, %73, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %5, %46, %62, %5;\n\t"
+          "madc.lo.cc.u32 %6, %46, %63, %6;\n\t"
+          "madc.lo.cc.u32 %7, %46, %64, %7;\n\t"
+          "madc.lo.cc.u32 %8, %46, %65, %8;\n\t"
+          "madc.lo.cc.u32 %9, %46, %66, %9;\n\t"
+          "madc.lo.cc.u32 %10, %46, %67, %10;\n\t"
+          "madc.lo.cc.u32 %11, %46, %68, %11;\n\t"
+          "madc.lo.cc.u32 %12, %46, %69, %12;\n\t"
+          "madc.lo.cc.u32 %13, %46, %70, %13;\n\t"
+          "madc.lo.cc.u32 %14, %46, %71, %14;\n\t"
+          "madc.lo.cc.u32 %15, %46, %72, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %6, %46, %62, %6;\n\t"
+          "madc.hi.cc.u32 %7, %46, %63, %7;\n\t"
+          "madc.hi.cc.u32 %8, %46, %64, %8;\n\t"
+          "madc.hi.cc.u32 %9, %46, %65, %9;\n\t"
+          "madc.hi.cc.u32 %10, %46, %66, %10;\n\t"
+          "madc.hi.cc.u32 %11, %46, %67, %11;\n\t"
+          "madc.hi.cc.u32 %12, %46, %68, %12;\n\t"
+          "madc.hi.cc.u32 %13, %46, %69, %13;\n\t"
+          "madc.hi.cc.u32 %14, %46, %70, %14;\n\t"
+          "madc.hi.cc.u32 %15, %46, %71, %15;\n\t"
+          "madc.hi.cc.u32 %16, %46, %72, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %7, %47, %63, %7;\n\t"
+          "madc.lo.cc.u32 %8, %47, %64, %8;\n\t"
+          "madc.lo.cc.u32 %9, %47, %65, %9;\n\t"
+          "madc.lo.cc.u32 %10, %47, %66, %10;\n\t"
+          "madc.lo.cc.u32 %11, %47, %67, %11;\n\t"
+          "madc.lo.cc.u32 %12, %47, %68, %12;\n\t"
+          "madc.lo.cc.u32 %13, %47, %69, %13;\n\t"
+          "madc.lo.cc.u32 %14, %47, %70, %14;\n\t"
+          "madc.lo.cc.u32 %15, %47, %71, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %8, %47, %63, %8;\n\t"
+          "madc.hi.cc.u32 %9, %47, %64, %9;\n\t"
+          "madc.hi.cc.u32 %10, %47, %65, %10;\n\t"
+          "madc.hi.cc.u32 %11, %47, %66, %11;\n\t"
+          "madc.hi.cc.u32 %12, %47, %67, %12;\n\t"
+          "madc.hi.cc.u32 %13, %47, %68, %13;\n\t"
+          "madc.hi.cc.u32 %14, %47, %69, %14;\n\t"
+          "madc.hi.cc.u32 %15, %47, %70, %15;\n\t"
+          "madc.hi.cc.u32 %16, %47, %71, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %9, %48, %64, %9;\n\t"
+          "madc.lo.cc.u32 %10, %48, %65, %10;\n\t"
+          "madc.lo.cc.u32 %11, %48, %66, %11;\n\t"
+          "madc.lo.cc.u32 %12, %48, %67, %12;\n\t"
+          "madc.lo.cc.u32 %13, %48, %68, %13;\n\t"
+          "madc.lo.cc.u32 %14, %48, %69, %14;\n\t"
+          "madc.lo.cc.u32 %15, %48, %70, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %10, %48, %64, %10;\n\t"
+          "madc.hi.cc.u32 %11, %48, %65, %11;\n\t"
+          "madc.hi.cc.u32 %12, %48, %66, %12;\n\t"
+          "madc.hi.cc.u32 %13, %48, %67, %13;\n\t"
+          "madc.hi.cc.u32 %14, %48, %68, %14;\n\t"
+          "madc.hi.cc.u32 %15, %48, %69, %15;\n\t"
+          "madc.hi.cc.u32 %16, %48, %70, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %11, %49, %65, %11;\n\t"
+          "madc.lo.cc.u32 %12, %49, %66, %12;\n\t"
+          "madc.lo.cc.u32 %13, %49, %67, %13;\n\t"
+          "madc.lo.cc.u32 %14, %49, %68, %14;\n\t"
+          "madc.lo.cc.u32 %15, %49, %69, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %12, %49, %65, %12;\n\t"
+          "madc.hi.cc.u32 %13, %49, %66, %13;\n\t"
+          "madc.hi.cc.u32 %14, %49, %67, %14;\n\t"
+          "madc.hi.cc.u32 %15, %49, %68, %15;\n\t"
+          "madc.hi.cc.u32 %16, %49, %69, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %13, %50, %66, %13;\n\t"
+          "madc.lo.cc.u32 %14, %50, %67, %14;\n\t"
+          "madc.lo.cc.u32 %15, %50, %68, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %14, %50, %66, %14;\n\t"
+          "madc.hi.cc.u32 %15, %50, %67, %15;\n\t"
+          "madc.hi.cc.u32 %16, %50, %68, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %15, %51, %67, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %16, %51, %67, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "add.cc.u32 %0, %0, %0;\n\t"
+          "addc.cc.u32 %1, %1, %1;\n\t"
+          "addc.cc.u32 %2, %2, %2;\n\t"
+          "addc.cc.u32 %3, %3, %3;\n\t"
+          "addc.cc.u32 %4, %4, %4;\n\t"
+          "addc.cc.u32 %5, %5, %5;\n\t"
+          "addc.cc.u32 %6, %6, %6;\n\t"
+          "addc.cc.u32 %7, %7, %7;\n\t"
+          "addc.cc.u32 %8, %8, %8;\n\t"
+          "addc.cc.u32 %9, %9, %9;\n\t"
+          "addc.cc.u32 %10, %10, %10;\n\t"
+          "addc.cc.u32 %11, %11, %11;\n\t"
+          "addc.cc.u32 %12, %12, %12;\n\t"
+          "addc.cc.u32 %13, %13, %13;\n\t"
+          "addc.cc.u32 %14, %14, %14;\n\t"
+          "addc.cc.u32 %15, %15, %15;\n\t"
+          "addc.cc.u32 %16, %16, %16;\n\t"
+          "addc.u32 %17, %17, %17;\n\t"
+          "mad.lo.cc.u32 %0, %44, %44, %0;\n\t"
+          "madc.hi.cc.u32 %1, %44, %44, %1;\n\t"
+          "madc.lo.cc.u32 %2, %45, %45, %2;\n\t"
+          "madc.hi.cc.u32 %3, %45, %45, %3;\n\t"
+          "madc.lo.cc.u32 %4, %46, %46, %4;\n\t"
+          "madc.hi.cc.u32 %5, %46, %46, %5;\n\t"
+          "madc.lo.cc.u32 %6, %47, %47, %6;\n\t"
+          "madc.hi.cc.u32 %7, %47, %47, %7;\n\t"
+          "madc.lo.cc.u32 %8, %48, %48, %8;\n\t"
+          "madc.hi.cc.u32 %9, %48, %48, %9;\n\t"
+          "madc.lo.cc.u32 %10, %49, %49, %10;\n\t"
+          "madc.hi.cc.u32 %11, %49, %49, %11;\n\t"
+          "madc.lo.cc.u32 %12, %50, %50, %12;\n\t"
+          "madc.hi.cc.u32 %13, %50, %50, %13;\n\t"
+          "madc.lo.cc.u32 %14, %51, %51, %14;\n\t"
+          "madc.hi.cc.u32 %15, %51, %51, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
+      uint32_t cf = 0;
+      y[0] = ptx_mov(x[0]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[10] = ptx_mov(x[10]);
+      y[11] = ptx_mov(x[11]);
+      y[12] = ptx_mov(x[12]);
+      y[13] = ptx_mov(x[13]);
+      y[14] = ptx_mov(x[14]);
+      y[15] = ptx_mov(x[15]);
+      y[16] = ptx_mov(x[16]);
+      y[17] = ptx_mov(x[17]);
+      y[0] = ptx_mad_lo_cc(cf, x[18], x[49], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[18], x[50], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[18], x[51], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[18], x[52], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[18], x[53], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[18], x[54], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[18], x[55], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[18], x[56], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[18], x[57], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[18], x[58], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[18], x[59], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[18], x[60], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[18], x[61], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[18], x[62], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[18], x[63], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[18], x[64], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[18], x[49], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[18], x[50], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[18], x[51], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[18], x[52], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[18], x[53], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[18], x[54], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[18], x[55], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[18], x[56], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[18], x[57], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[18], x[58], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[18], x[59], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[18], x[60], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[18], x[61], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[18], x[62], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[18], x[63], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[18], x[64], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[19], x[48], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[19], x[49], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[19], x[50], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[19], x[51], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[19], x[52], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[19], x[53], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[19], x[54], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[19], x[55], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[19], x[56], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[19], x[57], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[19], x[58], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[19], x[59], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[19], x[60], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[19], x[61], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[19], x[62], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[19], x[63], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[19], x[48], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[19], x[49], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[19], x[50], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[19], x[51], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[19], x[52], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[19], x[53], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[19], x[54], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[19], x[55], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[19], x[56], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[19], x[57], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[19], x[58], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[19], x[59], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[19], x[60], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[19], x[61], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[19], x[62], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[19], x[63], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[20], x[47], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[20], x[48], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[20], x[49], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[20], x[50], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[20], x[51], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[20], x[52], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[20], x[53], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[20], x[54], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[20], x[55], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[20], x[56], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[20], x[57], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[20], x[58], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[20], x[59], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[20], x[60], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[20], x[61], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[20], x[62], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[20], x[47], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[20], x[48], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[20], x[49], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[20], x[50], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[20], x[51], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[20], x[52], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[20], x[53], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[20], x[54], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[20], x[55], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[20], x[56], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[20], x[57], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[20], x[58], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[20], x[59], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[20], x[60], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[20], x[61], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[20], x[62], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[21], x[46], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[21], x[47], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[21], x[48], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[21], x[49], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[21], x[50], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[21], x[51], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[21], x[52], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[21], x[53], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[21], x[54], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[21], x[55], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[21], x[56], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[21], x[57], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[21], x[58], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[21], x[59], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[21], x[60], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[21], x[61], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[21], x[46], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[21], x[47], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[21], x[48], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[21], x[49], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[21], x[50], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[21], x[51], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[21], x[52], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[21], x[53], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[21], x[54], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[21], x[55], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[21], x[56], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[21], x[57], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[21], x[58], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[21], x[59], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[21], x[60], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[21], x[61], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[22], x[45], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[22], x[46], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[22], x[47], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[22], x[48], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[22], x[49], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[22], x[50], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[22], x[51], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[22], x[52], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[22], x[53], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[22], x[54], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[22], x[55], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[22], x[56], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[22], x[57], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[22], x[58], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[22], x[59], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[22], x[60], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[22], x[45], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[22], x[46], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[22], x[47], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[22], x[48], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[22], x[49], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[22], x[50], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[22], x[51], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[22], x[52], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[22], x[53], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[22], x[54], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[22], x[55], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[22], x[56], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[22], x[57], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[22], x[58], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[22], x[59], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[22], x[60], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[23], x[44], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[23], x[45], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[23], x[46], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[23], x[47], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[23], x[48], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[23], x[49], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[23], x[50], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[23], x[51], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[23], x[52], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[23], x[53], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[23], x[54], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[23], x[55], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[23], x[56], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[23], x[57], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[23], x[58], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[23], x[59], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[23], x[44], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[23], x[45], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[23], x[46], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[23], x[47], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[23], x[48], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[23], x[49], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[23], x[50], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[23], x[51], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[23], x[52], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[23], x[53], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[23], x[54], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[23], x[55], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[23], x[56], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[23], x[57], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[23], x[58], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[23], x[59], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[24], x[43], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[24], x[44], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[24], x[45], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[24], x[46], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[24], x[47], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[24], x[48], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[24], x[49], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[24], x[50], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[24], x[51], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[24], x[52], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[24], x[53], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[24], x[54], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[24], x[55], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[24], x[56], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[24], x[57], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[24], x[58], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[24], x[43], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[24], x[44], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[24], x[45], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[24], x[46], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[24], x[47], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[24], x[48], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[24], x[49], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[24], x[50], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[24], x[51], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[24], x[52], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[24], x[53], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[24], x[54], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[24], x[55], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[24], x[56], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[24], x[57], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[24], x[58], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[25], x[42], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[25], x[43], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[25], x[44], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[25], x[45], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[25], x[46], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[25], x[47], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[25], x[48], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[25], x[49], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[25], x[50], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[25], x[51], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[25], x[52], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[25], x[53], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[25], x[54], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[25], x[55], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[25], x[56], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[25], x[57], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[25], x[42], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[25], x[43], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[25], x[44], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[25], x[45], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[25], x[46], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[25], x[47], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[25], x[48], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[25], x[49], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[25], x[50], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[25], x[51], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[25], x[52], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[25], x[53], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[25], x[54], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[25], x[55], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[25], x[56], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[25], x[57], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_lo_cc(cf, x[26], x[42], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[26], x[43], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[26], x[44], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[26], x[45], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[26], x[46], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[26], x[47], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[26], x[48], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[26], x[49], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[26], x[50], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[26], x[51], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[26], x[52], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[26], x[53], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[26], x[54], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[26], x[55], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[26], x[56], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[2] = ptx_mad_hi_cc(cf, x[26], x[42], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[26], x[43], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[26], x[44], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[26], x[45], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[26], x[46], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[26], x[47], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[26], x[48], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[26], x[49], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[26], x[50], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[26], x[51], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[26], x[52], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[26], x[53], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[26], x[54], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[26], x[55], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[26], x[56], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[3] = ptx_mad_lo_cc(cf, x[27], x[43], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[27], x[44], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[27], x[45], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[27], x[46], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[27], x[47], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[27], x[48], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[27], x[49], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[27], x[50], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[27], x[51], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[27], x[52], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[27], x[53], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[27], x[54], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[27], x[55], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[4] = ptx_mad_hi_cc(cf, x[27], x[43], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[27], x[44], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[27], x[45], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[27], x[46], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[27], x[47], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[27], x[48], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[27], x[49], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[27], x[50], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[27], x[51], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[27], x[52], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[27], x[53], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[27], x[54], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[27], x[55], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[5] = ptx_mad_lo_cc(cf, x[28], x[44], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[28], x[45], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[28], x[46], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[28], x[47], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[28], x[48], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[28], x[49], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[28], x[50], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[28], x[51], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[28], x[52], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[28], x[53], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[28], x[54], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[6] = ptx_mad_hi_cc(cf, x[28], x[44], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[28], x[45], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[28], x[46], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[28], x[47], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[28], x[48], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[28], x[49], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[28], x[50], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[28], x[51], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[28], x[52], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[28], x[53], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[28], x[54], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[7] = ptx_mad_lo_cc(cf, x[29], x[45], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[29], x[46], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[29], x[47], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[29], x[48], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[29], x[49], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[29], x[50], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[29], x[51], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[29], x[52], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[29], x[53], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[8] = ptx_mad_hi_cc(cf, x[29], x[45], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[29], x[46], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[29], x[47], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[29], x[48], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[29], x[49], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[29], x[50], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[29], x[51], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[29], x[52], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[29], x[53], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[9] = ptx_mad_lo_cc(cf, x[30], x[46], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[30], x[47], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[30], x[48], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[30], x[49], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[30], x[50], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[30], x[51], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[30], x[52], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[10] = ptx_mad_hi_cc(cf, x[30], x[46], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[30], x[47], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[30], x[48], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[30], x[49], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[30], x[50], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[30], x[51], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[30], x[52], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[11] = ptx_mad_lo_cc(cf, x[31], x[47], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[31], x[48], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[31], x[49], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[31], x[50], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[31], x[51], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[12] = ptx_mad_hi_cc(cf, x[31], x[47], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[31], x[48], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[31], x[49], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[31], x[50], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[31], x[51], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[13] = ptx_mad_lo_cc(cf, x[32], x[48], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[32], x[49], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[32], x[50], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[14] = ptx_mad_hi_cc(cf, x[32], x[48], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[32], x[49], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[32], x[50], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[15] = ptx_mad_lo_cc(cf, x[33], x[49], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[16] = ptx_mad_hi_cc(cf, x[33], x[49], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_add_cc(cf, y[0], y[0]);
+      y[1] = ptx_addc_cc(cf, y[1], y[1]);
+      y[2] = ptx_addc_cc(cf, y[2], y[2]);
+      y[3] = ptx_addc_cc(cf, y[3], y[3]);
+      y[4] = ptx_addc_cc(cf, y[4], y[4]);
+      y[5] = ptx_addc_cc(cf, y[5], y[5]);
+      y[6] = ptx_addc_cc(cf, y[6], y[6]);
+      y[7] = ptx_addc_cc(cf, y[7], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], y[8]);
+      y[9] = ptx_addc_cc(cf, y[9], y[9]);
+      y[10] = ptx_addc_cc(cf, y[10], y[10]);
+      y[11] = ptx_addc_cc(cf, y[11], y[11]);
+      y[12] = ptx_addc_cc(cf, y[12], y[12]);
+      y[13] = ptx_addc_cc(cf, y[13], y[13]);
+      y[14] = ptx_addc_cc(cf, y[14], y[14]);
+      y[15] = ptx_addc_cc(cf, y[15], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], y[16]);
+      y[17] = ptx_addc(cf, y[17], y[17]);
+      y[0] = ptx_mad_lo_cc(cf, x[26], x[26], y[0]);
+      y[1] = ptx_madc_hi_cc(cf, x[26], x[26], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[27], x[27], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[27], x[27], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[28], x[28], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[28], x[28], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[29], x[29], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[29], x[29], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[30], x[30], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[30], x[30], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[31], x[31], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[31], x[31], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[32], x[32], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[32], x[32], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[33], x[33], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[33], x[33], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+    }
+#endif
+  };
+
+  // Each thread's step split: 18 instructions.
+  struct split {
+    static constexpr unsigned in_words = 18;
+    static constexpr unsigned out_words = 18;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          "mov.b32 %0, %18;\n\t"
+          "mov.b32 %1, %19;\n\t"
+          "mov.b32 %2, %20;\n\t"
+          "mov.b32 %3, %21;\n\t"
+          "mov.b32 %4, %22;\n\t"
+          "mov.b32 %5, %23;\n\t"
+          "mov.b32 %6, %24;\n\t"
+          "mov.b32 %7, %25;\n\t"
+          "mov.b32 %8, %26;\n\t"
+          "mov.b32 %9, %27;\n\t"
+          "mov.b32 %10, %28;\n\t"
+          "mov.b32 %11, %29;\n\t"
+          "mov.b32 %12, %30;\n\t"
+          "mov.b32 %13, %31;\n\t"
+          "mov.b32 %14, %32;\n\t"
+          "mov.b32 %15, %33;\n\t"
+          "mov.b32 %16, %34;\n\t"
+          "mov.b32 %17, %35;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
+      y[0] = ptx_mov(x[0]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[10] = ptx_mov(x[10]);
+      y[11] = ptx_mov(x[11]);
+      y[12] = ptx_mov(x[12]);
+      y[13] = ptx_mov(x[13]);
+      y[14] = ptx_mov(x[14]);
+      y[15] = ptx_mov(x[15]);
+      y[16] = ptx_mov(x[16]);
+      y[17] = ptx_mov(x[17]);
     }
 #endif
   };
@@ -11642,20 +9736,20 @@ struct sqr {
 #ifdef __CUDACC__
   // One thread of the group; every thread of the block calls it (see cuda/group.cuh).
   __device__ __forceinline__ static void thread(uint32_t* y, const uint32_t* x) {
-    uint32_t v_a[16], v_low_columns[48], v_high_columns[48], v_low_d[16], v_low_excess[2], v_high_d[16], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[16], v_low_generate[1], v_low_propagate[1], v_high_s[16], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[16], v_high[16];
+    uint32_t v_a[16], v_low_columns[18], v_high_columns[18], v_low_d[16], v_low_excess[2], v_high_d[16], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[16], v_low_generate[1], v_low_propagate[1], v_high_s[16], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[16], v_high[16];
     for (unsigned i = 0; i < 16; ++i) v_a[i] = (x + 0)[i];
-    ::mpgen::group::on_device<16>::template product_rows<16, 16, 2, product_row, square_finish_even, square_finish_odd>(v_a, v_a, v_low_columns, v_high_columns);
+    ::mpgen::group::on_device<16>::template product_rows<16, 18, 16, 2, product_row, square_finish_even, square_finish_odd>(v_a, v_a, v_low_columns, v_high_columns);
     {
-      uint32_t in[48], out[18];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = v_low_columns[i];
-      columns::device(out, in);
+      uint32_t in[18], out[18];
+      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = v_low_columns[i];
+      split::device(out, in);
       for (unsigned i = 0; i < 16; ++i) v_low_d[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) v_low_excess[i] = (out + 16)[i];
     }
     {
-      uint32_t in[48], out[18];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = v_high_columns[i];
-      columns::device(out, in);
+      uint32_t in[18], out[18];
+      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = v_high_columns[i];
+      split::device(out, in);
       for (unsigned i = 0; i < 16; ++i) v_high_d[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) v_high_excess[i] = (out + 16)[i];
     }
@@ -11701,20 +9795,20 @@ struct sqr {
 
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
-    std::vector<uint32_t> v_a(256), v_low_columns(768), v_high_columns(768), v_low_d(256), v_low_excess(32), v_high_d(256), v_high_excess(32), v_low_in(32), v_high_in(32), v_low_s(256), v_low_generate(16), v_low_propagate(16), v_high_s(256), v_high_generate(16), v_high_propagate(16), v_low_carry(16), v_low_out(16), v_high_carry(16), v_high_out(16), v_low(256), v_high(256);
+    std::vector<uint32_t> v_a(256), v_low_columns(288), v_high_columns(288), v_low_d(256), v_low_excess(32), v_high_d(256), v_high_excess(32), v_low_in(32), v_high_in(32), v_low_s(256), v_low_generate(16), v_low_propagate(16), v_high_s(256), v_high_generate(16), v_high_propagate(16), v_low_carry(16), v_low_out(16), v_high_carry(16), v_high_out(16), v_low(256), v_high(256);
     for (unsigned i = 0; i < 256; ++i) v_a[i] = (x + 0)[i];
-    ::mpgen::group::on_host::product_rows<2, product_row, square_finish_even, square_finish_odd>(16, 16, v_a.data(), v_a.data(), v_low_columns.data(), v_high_columns.data());
+    ::mpgen::group::on_host::product_rows<2, product_row, square_finish_even, square_finish_odd>(16, 16, 18, v_a.data(), v_a.data(), v_low_columns.data(), v_high_columns.data());
     for (unsigned t = 0; t < 16; ++t) {
-      uint32_t in[48], out[18];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = (&v_low_columns[t * 48])[i];
-      columns::host(out, in);
+      uint32_t in[18], out[18];
+      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = (&v_low_columns[t * 18])[i];
+      split::host(out, in);
       for (unsigned i = 0; i < 16; ++i) (&v_low_d[t * 16])[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) (&v_low_excess[t * 2])[i] = (out + 16)[i];
     }
     for (unsigned t = 0; t < 16; ++t) {
-      uint32_t in[48], out[18];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = (&v_high_columns[t * 48])[i];
-      columns::host(out, in);
+      uint32_t in[18], out[18];
+      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = (&v_high_columns[t * 18])[i];
+      split::host(out, in);
       for (unsigned i = 0; i < 16; ++i) (&v_high_d[t * 16])[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) (&v_high_excess[t * 2])[i] = (out + 16)[i];
     }
@@ -11759,7 +9853,7 @@ struct sqr {
 #endif
 };
 
-// mad: a * b + c, full; 960 instructions per thread.
+// mad: a * b + c, full; 720 instructions per thread.
 struct mad {
   static constexpr const char* name = "mad";
   static constexpr unsigned bits = 8192;
@@ -11784,1628 +9878,595 @@ struct mad {
   static constexpr unsigned thread_out_words = 32;
   static constexpr unsigned result_parts = 2;  // result vectors of T Q limbs: 2 for a full product
 
-  // Each thread's step product_row: 768 instructions.
+  // Each thread's step product_row: 578 instructions.
   struct product_row {
-    static constexpr unsigned in_words = 95;
-    static constexpr unsigned out_words = 48;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "mad.lo.cc.u32 %0, %96, %127, %48;\n\t"
-          "madc.hi.cc.u32 %16, %96, %127, %64;\n\t"
-          "addc.u32 %32, %80, 0;\n\t"
-          "mad.lo.cc.u32 %0, %97, %126, %0;\n\t"
-          "madc.hi.cc.u32 %16, %97, %126, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %98, %125, %0;\n\t"
-          "madc.hi.cc.u32 %16, %98, %125, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %99, %124, %0;\n\t"
-          "madc.hi.cc.u32 %16, %99, %124, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %100, %123, %0;\n\t"
-          "madc.hi.cc.u32 %16, %100, %123, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %101, %122, %0;\n\t"
-          "madc.hi.cc.u32 %16, %101, %122, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %102, %121, %0;\n\t"
-          "madc.hi.cc.u32 %16, %102, %121, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %103, %120, %0;\n\t"
-          "madc.hi.cc.u32 %16, %103, %120, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %104, %119, %0;\n\t"
-          "madc.hi.cc.u32 %16, %104, %119, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %105, %118, %0;\n\t"
-          "madc.hi.cc.u32 %16, %105, %118, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %106, %117, %0;\n\t"
-          "madc.hi.cc.u32 %16, %106, %117, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %107, %116, %0;\n\t"
-          "madc.hi.cc.u32 %16, %107, %116, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %108, %115, %0;\n\t"
-          "madc.hi.cc.u32 %16, %108, %115, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %109, %114, %0;\n\t"
-          "madc.hi.cc.u32 %16, %109, %114, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %110, %113, %0;\n\t"
-          "madc.hi.cc.u32 %16, %110, %113, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %0, %111, %112, %0;\n\t"
-          "madc.hi.cc.u32 %16, %111, %112, %16;\n\t"
-          "addc.u32 %32, %32, 0;\n\t"
-          "mad.lo.cc.u32 %1, %96, %128, %49;\n\t"
-          "madc.hi.cc.u32 %17, %96, %128, %65;\n\t"
-          "addc.u32 %33, %81, 0;\n\t"
-          "mad.lo.cc.u32 %1, %97, %127, %1;\n\t"
-          "madc.hi.cc.u32 %17, %97, %127, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %98, %126, %1;\n\t"
-          "madc.hi.cc.u32 %17, %98, %126, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %99, %125, %1;\n\t"
-          "madc.hi.cc.u32 %17, %99, %125, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %100, %124, %1;\n\t"
-          "madc.hi.cc.u32 %17, %100, %124, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %101, %123, %1;\n\t"
-          "madc.hi.cc.u32 %17, %101, %123, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %102, %122, %1;\n\t"
-          "madc.hi.cc.u32 %17, %102, %122, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %103, %121, %1;\n\t"
-          "madc.hi.cc.u32 %17, %103, %121, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %104, %120, %1;\n\t"
-          "madc.hi.cc.u32 %17, %104, %120, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %105, %119, %1;\n\t"
-          "madc.hi.cc.u32 %17, %105, %119, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %106, %118, %1;\n\t"
-          "madc.hi.cc.u32 %17, %106, %118, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %107, %117, %1;\n\t"
-          "madc.hi.cc.u32 %17, %107, %117, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %108, %116, %1;\n\t"
-          "madc.hi.cc.u32 %17, %108, %116, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %109, %115, %1;\n\t"
-          "madc.hi.cc.u32 %17, %109, %115, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %110, %114, %1;\n\t"
-          "madc.hi.cc.u32 %17, %110, %114, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %1, %111, %113, %1;\n\t"
-          "madc.hi.cc.u32 %17, %111, %113, %17;\n\t"
-          "addc.u32 %33, %33, 0;\n\t"
-          "mad.lo.cc.u32 %2, %96, %129, %50;\n\t"
-          "madc.hi.cc.u32 %18, %96, %129, %66;\n\t"
-          "addc.u32 %34, %82, 0;\n\t"
-          "mad.lo.cc.u32 %2, %97, %128, %2;\n\t"
-          "madc.hi.cc.u32 %18, %97, %128, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %98, %127, %2;\n\t"
-          "madc.hi.cc.u32 %18, %98, %127, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %99, %126, %2;\n\t"
-          "madc.hi.cc.u32 %18, %99, %126, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %100, %125, %2;\n\t"
-          "madc.hi.cc.u32 %18, %100, %125, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %101, %124, %2;\n\t"
-          "madc.hi.cc.u32 %18, %101, %124, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %102, %123, %2;\n\t"
-          "madc.hi.cc.u32 %18, %102, %123, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %103, %122, %2;\n\t"
-          "madc.hi.cc.u32 %18, %103, %122, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %104, %121, %2;\n\t"
-          "madc.hi.cc.u32 %18, %104, %121, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %105, %120, %2;\n\t"
-          "madc.hi.cc.u32 %18, %105, %120, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %106, %119, %2;\n\t"
-          "madc.hi.cc.u32 %18, %106, %119, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %107, %118, %2;\n\t"
-          "madc.hi.cc.u32 %18, %107, %118, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %108, %117, %2;\n\t"
-          "madc.hi.cc.u32 %18, %108, %117, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %109, %116, %2;\n\t"
-          "madc.hi.cc.u32 %18, %109, %116, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %110, %115, %2;\n\t"
-          "madc.hi.cc.u32 %18, %110, %115, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %2, %111, %114, %2;\n\t"
-          "madc.hi.cc.u32 %18, %111, %114, %18;\n\t"
-          "addc.u32 %34, %34, 0;\n\t"
-          "mad.lo.cc.u32 %3, %96, %130, %51;\n\t"
-          "madc.hi.cc.u32 %19, %96, %130, %67;\n\t"
-          "addc.u32 %35, %83, 0;\n\t"
-          "mad.lo.cc.u32 %3, %97, %129, %3;\n\t"
-          "madc.hi.cc.u32 %19, %97, %129, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %98, %128, %3;\n\t"
-          "madc.hi.cc.u32 %19, %98, %128, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %99, %127, %3;\n\t"
-          "madc.hi.cc.u32 %19, %99, %127, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %100, %126, %3;\n\t"
-          "madc.hi.cc.u32 %19, %100, %126, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %101, %125, %3;\n\t"
-          "madc.hi.cc.u32 %19, %101, %125, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %102, %124, %3;\n\t"
-          "madc.hi.cc.u32 %19, %102, %124, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %103, %123, %3;\n\t"
-          "madc.hi.cc.u32 %19, %103, %123, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %104, %122, %3;\n\t"
-          "madc.hi.cc.u32 %19, %104, %122, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %105, %121, %3;\n\t"
-          "madc.hi.cc.u32 %19, %105, %121, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %106, %120, %3;\n\t"
-          "madc.hi.cc.u32 %19, %106, %120, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %107, %119, %3;\n\t"
-          "madc.hi.cc.u32 %19, %107, %119, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %108, %118, %3;\n\t"
-          "madc.hi.cc.u32 %19, %108, %118, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %109, %117, %3;\n\t"
-          "madc.hi.cc.u32 %19, %109, %117, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %110, %116, %3;\n\t"
-          "madc.hi.cc.u32 %19, %110, %116, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %3, %111, %115, %3;\n\t"
-          "madc.hi.cc.u32 %19, %111, %115, %19;\n\t"
-          "addc.u32 %35, %35, 0;\n\t"
-          "mad.lo.cc.u32 %4, %96, %131, %52;\n\t"
-          "madc.hi.cc.u32 %20, %96, %131, %68;\n\t"
-          "addc.u32 %36, %84, 0;\n\t"
-          "mad.lo.cc.u32 %4, %97, %130, %4;\n\t"
-          "madc.hi.cc.u32 %20, %97, %130, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %98, %129, %4;\n\t"
-          "madc.hi.cc.u32 %20, %98, %129, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %99, %128, %4;\n\t"
-          "madc.hi.cc.u32 %20, %99, %128, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %100, %127, %4;\n\t"
-          "madc.hi.cc.u32 %20, %100, %127, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %101, %126, %4;\n\t"
-          "madc.hi.cc.u32 %20, %101, %126, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %102, %125, %4;\n\t"
-          "madc.hi.cc.u32 %20, %102, %125, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %103, %124, %4;\n\t"
-          "madc.hi.cc.u32 %20, %103, %124, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %104, %123, %4;\n\t"
-          "madc.hi.cc.u32 %20, %104, %123, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %105, %122, %4;\n\t"
-          "madc.hi.cc.u32 %20, %105, %122, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %106, %121, %4;\n\t"
-          "madc.hi.cc.u32 %20, %106, %121, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %107, %120, %4;\n\t"
-          "madc.hi.cc.u32 %20, %107, %120, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %108, %119, %4;\n\t"
-          "madc.hi.cc.u32 %20, %108, %119, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %109, %118, %4;\n\t"
-          "madc.hi.cc.u32 %20, %109, %118, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %110, %117, %4;\n\t"
-          "madc.hi.cc.u32 %20, %110, %117, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %4, %111, %116, %4;\n\t"
-          "madc.hi.cc.u32 %20, %111, %116, %20;\n\t"
-          "addc.u32 %36, %36, 0;\n\t"
-          "mad.lo.cc.u32 %5, %96, %132, %53;\n\t"
-          "madc.hi.cc.u32 %21, %96, %132, %69;\n\t"
-          "addc.u32 %37, %85, 0;\n\t"
-          "mad.lo.cc.u32 %5, %97, %131, %5;\n\t"
-          "madc.hi.cc.u32 %21, %97, %131, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %98, %130, %5;\n\t"
-          "madc.hi.cc.u32 %21, %98, %130, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %99, %129, %5;\n\t"
-          "madc.hi.cc.u32 %21, %99, %129, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %100, %128, %5;\n\t"
-          "madc.hi.cc.u32 %21, %100, %128, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %101, %127, %5;\n\t"
-          "madc.hi.cc.u32 %21, %101, %127, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %102, %126, %5;\n\t"
-          "madc.hi.cc.u32 %21, %102, %126, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %103, %125, %5;\n\t"
-          "madc.hi.cc.u32 %21, %103, %125, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %104, %124, %5;\n\t"
-          "madc.hi.cc.u32 %21, %104, %124, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %105, %123, %5;\n\t"
-          "madc.hi.cc.u32 %21, %105, %123, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %106, %122, %5;\n\t"
-          "madc.hi.cc.u32 %21, %106, %122, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %107, %121, %5;\n\t"
-          "madc.hi.cc.u32 %21, %107, %121, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %108, %120, %5;\n\t"
-          "madc.hi.cc.u32 %21, %108, %120, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %109, %119, %5;\n\t"
-          "madc.hi.cc.u32 %21, %109, %119, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %110, %118, %5;\n\t"
-          "madc.hi.cc.u32 %21, %110, %118, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %5, %111, %117, %5;\n\t"
-          "madc.hi.cc.u32 %21, %111, %117, %21;\n\t"
-          "addc.u32 %37, %37, 0;\n\t"
-          "mad.lo.cc.u32 %6, %96, %133, %54;\n\t"
-          "madc.hi.cc.u32 %22, %96, %133, %70;\n\t"
-          "addc.u32 %38, %86, 0;\n\t"
-          "mad.lo.cc.u32 %6, %97, %132, %6;\n\t"
-          "madc.hi.cc.u32 %22, %97, %132, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %98, %131, %6;\n\t"
-          "madc.hi.cc.u32 %22, %98, %131, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %99, %130, %6;\n\t"
-          "madc.hi.cc.u32 %22, %99, %130, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %100, %129, %6;\n\t"
-          "madc.hi.cc.u32 %22, %100, %129, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %101, %128, %6;\n\t"
-          "madc.hi.cc.u32 %22, %101, %128, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %102, %127, %6;\n\t"
-          "madc.hi.cc.u32 %22, %102, %127, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %103, %126, %6;\n\t"
-          "madc.hi.cc.u32 %22, %103, %126, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %104, %125, %6;\n\t"
-          "madc.hi.cc.u32 %22, %104, %125, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %105, %124, %6;\n\t"
-          "madc.hi.cc.u32 %22, %105, %124, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %106, %123, %6;\n\t"
-          "madc.hi.cc.u32 %22, %106, %123, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %107, %122, %6;\n\t"
-          "madc.hi.cc.u32 %22, %107, %122, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %108, %121, %6;\n\t"
-          "madc.hi.cc.u32 %22, %108, %121, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %109, %120, %6;\n\t"
-          "madc.hi.cc.u32 %22, %109, %120, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %110, %119, %6;\n\t"
-          "madc.hi.cc.u32 %22, %110, %119, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %6, %111, %118, %6;\n\t"
-          "madc.hi.cc.u32 %22, %111, %118, %22;\n\t"
-          "addc.u32 %38, %38, 0;\n\t"
-          "mad.lo.cc.u32 %7, %96, %134, %55;\n\t"
-          "madc.hi.cc.u32 %23, %96, %134, %71;\n\t"
-          "addc.u32 %39, %87, 0;\n\t"
-          "mad.lo.cc.u32 %7, %97, %133, %7;\n\t"
-          "madc.hi.cc.u32 %23, %97, %133, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %98, %132, %7;\n\t"
-          "madc.hi.cc.u32 %23, %98, %132, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %99, %131, %7;\n\t"
-          "madc.hi.cc.u32 %23, %99, %131, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %100, %130, %7;\n\t"
-          "madc.hi.cc.u32 %23, %100, %130, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %101, %129, %7;\n\t"
-          "madc.hi.cc.u32 %23, %101, %129, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %102, %128, %7;\n\t"
-          "madc.hi.cc.u32 %23, %102, %128, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %103, %127, %7;\n\t"
-          "madc.hi.cc.u32 %23, %103, %127, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %104, %126, %7;\n\t"
-          "madc.hi.cc.u32 %23, %104, %126, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %105, %125, %7;\n\t"
-          "madc.hi.cc.u32 %23, %105, %125, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %106, %124, %7;\n\t"
-          "madc.hi.cc.u32 %23, %106, %124, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %107, %123, %7;\n\t"
-          "madc.hi.cc.u32 %23, %107, %123, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %108, %122, %7;\n\t"
-          "madc.hi.cc.u32 %23, %108, %122, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %109, %121, %7;\n\t"
-          "madc.hi.cc.u32 %23, %109, %121, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %110, %120, %7;\n\t"
-          "madc.hi.cc.u32 %23, %110, %120, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %7, %111, %119, %7;\n\t"
-          "madc.hi.cc.u32 %23, %111, %119, %23;\n\t"
-          "addc.u32 %39, %39, 0;\n\t"
-          "mad.lo.cc.u32 %8, %96, %135, %56;\n\t"
-          "madc.hi.cc.u32 %24, %96, %135, %72;\n\t"
-          "addc.u32 %40, %88, 0;\n\t"
-          "mad.lo.cc.u32 %8, %97, %134, %8;\n\t"
-          "madc.hi.cc.u32 %24, %97, %134, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %98, %133, %8;\n\t"
-          "madc.hi.cc.u32 %24, %98, %133, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %99, %132, %8;\n\t"
-          "madc.hi.cc.u32 %24, %99, %132, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %100, %131, %8;\n\t"
-          "madc.hi.cc.u32 %24, %100, %131, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %101, %130, %8;\n\t"
-          "madc.hi.cc.u32 %24, %101, %130, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %102, %129, %8;\n\t"
-          "madc.hi.cc.u32 %24, %102, %129, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %103, %128, %8;\n\t"
-          "madc.hi.cc.u32 %24, %103, %128, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %104, %127, %8;\n\t"
-          "madc.hi.cc.u32 %24, %104, %127, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %105, %126, %8;\n\t"
-          "madc.hi.cc.u32 %24, %105, %126, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %106, %125, %8;\n\t"
-          "madc.hi.cc.u32 %24, %106, %125, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %107, %124, %8;\n\t"
-          "madc.hi.cc.u32 %24, %107, %124, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %108, %123, %8;\n\t"
-          "madc.hi.cc.u32 %24, %108, %123, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %109, %122, %8;\n\t"
-          "madc.hi.cc.u32 %24, %109, %122, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %110, %121, %8;\n\t"
-          "madc.hi.cc.u32 %24, %110, %121, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %8, %111, %120, %8;\n\t"
-          "madc.hi.cc.u32 %24, %111, %120, %24;\n\t"
-          "addc.u32 %40, %40, 0;\n\t"
-          "mad.lo.cc.u32 %9, %96, %136, %57;\n\t"
-          "madc.hi.cc.u32 %25, %96, %136, %73;\n\t"
-          "addc.u32 %41, %89, 0;\n\t"
-          "mad.lo.cc.u32 %9, %97, %135, %9;\n\t"
-          "madc.hi.cc.u32 %25, %97, %135, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %98, %134, %9;\n\t"
-          "madc.hi.cc.u32 %25, %98, %134, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %99, %133, %9;\n\t"
-          "madc.hi.cc.u32 %25, %99, %133, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %100, %132, %9;\n\t"
-          "madc.hi.cc.u32 %25, %100, %132, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %101, %131, %9;\n\t"
-          "madc.hi.cc.u32 %25, %101, %131, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %102, %130, %9;\n\t"
-          "madc.hi.cc.u32 %25, %102, %130, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %103, %129, %9;\n\t"
-          "madc.hi.cc.u32 %25, %103, %129, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %104, %128, %9;\n\t"
-          "madc.hi.cc.u32 %25, %104, %128, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %105, %127, %9;\n\t"
-          "madc.hi.cc.u32 %25, %105, %127, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %106, %126, %9;\n\t"
-          "madc.hi.cc.u32 %25, %106, %126, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %107, %125, %9;\n\t"
-          "madc.hi.cc.u32 %25, %107, %125, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %108, %124, %9;\n\t"
-          "madc.hi.cc.u32 %25, %108, %124, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %109, %123, %9;\n\t"
-          "madc.hi.cc.u32 %25, %109, %123, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %110, %122, %9;\n\t"
-          "madc.hi.cc.u32 %25, %110, %122, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %9, %111, %121, %9;\n\t"
-          "madc.hi.cc.u32 %25, %111, %121, %25;\n\t"
-          "addc.u32 %41, %41, 0;\n\t"
-          "mad.lo.cc.u32 %10, %96, %137, %58;\n\t"
-          "madc.hi.cc.u32 %26, %96, %137, %74;\n\t"
-          "addc.u32 %42, %90, 0;\n\t"
-          "mad.lo.cc.u32 %10, %97, %136, %10;\n\t"
-          "madc.hi.cc.u32 %26, %97, %136, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %98, %135, %10;\n\t"
-          "madc.hi.cc.u32 %26, %98, %135, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %99, %134, %10;\n\t"
-          "madc.hi.cc.u32 %26, %99, %134, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %100, %133, %10;\n\t"
-          "madc.hi.cc.u32 %26, %100, %133, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %101, %132, %10;\n\t"
-          "madc.hi.cc.u32 %26, %101, %132, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %102, %131, %10;\n\t"
-          "madc.hi.cc.u32 %26, %102, %131, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %103, %130, %10;\n\t"
-          "madc.hi.cc.u32 %26, %103, %130, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %104, %129, %10;\n\t"
-          "madc.hi.cc.u32 %26, %104, %129, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %105, %128, %10;\n\t"
-          "madc.hi.cc.u32 %26, %105, %128, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %106, %127, %10;\n\t"
-          "madc.hi.cc.u32 %26, %106, %127, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %107, %126, %10;\n\t"
-          "madc.hi.cc.u32 %26, %107, %126, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %108, %125, %10;\n\t"
-          "madc.hi.cc.u32 %26, %108, %125, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %109, %124, %10;\n\t"
-          "madc.hi.cc.u32 %26, %109, %124, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %110, %123, %10;\n\t"
-          "madc.hi.cc.u32 %26, %110, %123, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %10, %111, %122, %10;\n\t"
-          "madc.hi.cc.u32 %26, %111, %122, %26;\n\t"
-          "addc.u32 %42, %42, 0;\n\t"
-          "mad.lo.cc.u32 %11, %96, %138, %59;\n\t"
-          "madc.hi.cc.u32 %27, %96, %138, %75;\n\t"
-          "addc.u32 %43, %91, 0;\n\t"
-          "mad.lo.cc.u32 %11, %97, %137, %11;\n\t"
-          "madc.hi.cc.u32 %27, %97, %137, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %98, %136, %11;\n\t"
-          "madc.hi.cc.u32 %27, %98, %136, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %99, %135, %11;\n\t"
-          "madc.hi.cc.u32 %27, %99, %135, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %100, %134, %11;\n\t"
-          "madc.hi.cc.u32 %27, %100, %134, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %101, %133, %11;\n\t"
-          "madc.hi.cc.u32 %27, %101, %133, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %102, %132, %11;\n\t"
-          "madc.hi.cc.u32 %27, %102, %132, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %103, %131, %11;\n\t"
-          "madc.hi.cc.u32 %27, %103, %131, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %104, %130, %11;\n\t"
-          "madc.hi.cc.u32 %27, %104, %130, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %105, %129, %11;\n\t"
-          "madc.hi.cc.u32 %27, %105, %129, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %106, %128, %11;\n\t"
-          "madc.hi.cc.u32 %27, %106, %128, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %107, %127, %11;\n\t"
-          "madc.hi.cc.u32 %27, %107, %127, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %108, %126, %11;\n\t"
-          "madc.hi.cc.u32 %27, %108, %126, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %109, %125, %11;\n\t"
-          "madc.hi.cc.u32 %27, %109, %125, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %110, %124, %11;\n\t"
-          "madc.hi.cc.u32 %27, %110, %124, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %11, %111, %123, %11;\n\t"
-          "madc.hi.cc.u32 %27, %111, %123, %27;\n\t"
-          "addc.u32 %43, %43, 0;\n\t"
-          "mad.lo.cc.u32 %12, %96, %139, %60;\n\t"
-          "madc.hi.cc.u32 %28, %96, %139, %76;\n\t"
-          "addc.u32 %44, %92, 0;\n\t"
-          "mad.lo.cc.u32 %12, %97, %138, %12;\n\t"
-          "madc.hi.cc.u32 %28, %97, %138, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %98, %137, %12;\n\t"
-          "madc.hi.cc.u32 %28, %98, %137, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %99, %136, %12;\n\t"
-          "madc.hi.cc.u32 %28, %99, %136, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %100, %135, %12;\n\t"
-          "madc.hi.cc.u32 %28, %100, %135, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %101, %134, %12;\n\t"
-          "madc.hi.cc.u32 %28, %101, %134, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %102, %133, %12;\n\t"
-          "madc.hi.cc.u32 %28, %102, %133, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %103, %132, %12;\n\t"
-          "madc.hi.cc.u32 %28, %103, %132, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %104, %131, %12;\n\t"
-          "madc.hi.cc.u32 %28, %104, %131, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %105, %130, %12;\n\t"
-          "madc.hi.cc.u32 %28, %105, %130, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %106, %129, %12;\n\t"
-          "madc.hi.cc.u32 %28, %106, %129, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %107, %128, %12;\n\t"
-          "madc.hi.cc.u32 %28, %107, %128, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %108, %127, %12;\n\t"
-          "madc.hi.cc.u32 %28, %108, %127, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %109, %126, %12;\n\t"
-          "madc.hi.cc.u32 %28, %109, %126, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %110, %125, %12;\n\t"
-          "madc.hi.cc.u32 %28, %110, %125, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %12, %111, %124, %12;\n\t"
-          "madc.hi.cc.u32 %28, %111, %124, %28;\n\t"
-          "addc.u32 %44, %44, 0;\n\t"
-          "mad.lo.cc.u32 %13, %96, %140, %61;\n\t"
-          "madc.hi.cc.u32 %29, %96, %140, %77;\n\t"
-          "addc.u32 %45, %93, 0;\n\t"
-          "mad.lo.cc.u32 %13, %97, %139, %13;\n\t"
-          "madc.hi.cc.u32 %29, %97, %139, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %98, %138, %13;\n\t"
-          "madc.hi.cc.u32 %29, %98, %138, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %99, %137, %13;\n\t"
-          "madc.hi.cc.u32 %29, %99, %137, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %100, %136, %13;\n\t"
-          "madc.hi.cc.u32 %29, %100, %136, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %101, %135, %13;\n\t"
-          "madc.hi.cc.u32 %29, %101, %135, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %102, %134, %13;\n\t"
-          "madc.hi.cc.u32 %29, %102, %134, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %103, %133, %13;\n\t"
-          "madc.hi.cc.u32 %29, %103, %133, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %104, %132, %13;\n\t"
-          "madc.hi.cc.u32 %29, %104, %132, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %105, %131, %13;\n\t"
-          "madc.hi.cc.u32 %29, %105, %131, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %106, %130, %13;\n\t"
-          "madc.hi.cc.u32 %29, %106, %130, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %107, %129, %13;\n\t"
-          "madc.hi.cc.u32 %29, %107, %129, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %108, %128, %13;\n\t"
-          "madc.hi.cc.u32 %29, %108, %128, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %109, %127, %13;\n\t"
-          "madc.hi.cc.u32 %29, %109, %127, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %110, %126, %13;\n\t"
-          "madc.hi.cc.u32 %29, %110, %126, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %13, %111, %125, %13;\n\t"
-          "madc.hi.cc.u32 %29, %111, %125, %29;\n\t"
-          "addc.u32 %45, %45, 0;\n\t"
-          "mad.lo.cc.u32 %14, %96, %141, %62;\n\t"
-          "madc.hi.cc.u32 %30, %96, %141, %78;\n\t"
-          "addc.u32 %46, %94, 0;\n\t"
-          "mad.lo.cc.u32 %14, %97, %140, %14;\n\t"
-          "madc.hi.cc.u32 %30, %97, %140, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %98, %139, %14;\n\t"
-          "madc.hi.cc.u32 %30, %98, %139, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %99, %138, %14;\n\t"
-          "madc.hi.cc.u32 %30, %99, %138, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %100, %137, %14;\n\t"
-          "madc.hi.cc.u32 %30, %100, %137, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %101, %136, %14;\n\t"
-          "madc.hi.cc.u32 %30, %101, %136, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %102, %135, %14;\n\t"
-          "madc.hi.cc.u32 %30, %102, %135, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %103, %134, %14;\n\t"
-          "madc.hi.cc.u32 %30, %103, %134, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %104, %133, %14;\n\t"
-          "madc.hi.cc.u32 %30, %104, %133, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %105, %132, %14;\n\t"
-          "madc.hi.cc.u32 %30, %105, %132, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %106, %131, %14;\n\t"
-          "madc.hi.cc.u32 %30, %106, %131, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %107, %130, %14;\n\t"
-          "madc.hi.cc.u32 %30, %107, %130, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %108, %129, %14;\n\t"
-          "madc.hi.cc.u32 %30, %108, %129, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %109, %128, %14;\n\t"
-          "madc.hi.cc.u32 %30, %109, %128, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %110, %127, %14;\n\t"
-          "madc.hi.cc.u32 %30, %110, %127, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %14, %111, %126, %14;\n\t"
-          "madc.hi.cc.u32 %30, %111, %126, %30;\n\t"
-          "addc.u32 %46, %46, 0;\n\t"
-          "mad.lo.cc.u32 %15, %96, %142, %63;\n\t"
-          "madc.hi.cc.u32 %31, %96, %142, %79;\n\t"
-          "addc.u32 %47, %95, 0;\n\t"
-          "mad.lo.cc.u32 %15, %97, %141, %15;\n\t"
-          "madc.hi.cc.u32 %31, %97, %141, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %98, %140, %15;\n\t"
-          "madc.hi.cc.u32 %31, %98, %140, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %99, %139, %15;\n\t"
-          "madc.hi.cc.u32 %31, %99, %139, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %100, %138, %15;\n\t"
-          "madc.hi.cc.u32 %31, %100, %138, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %101, %137, %15;\n\t"
-          "madc.hi.cc.u32 %31, %101, %137, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %102, %136, %15;\n\t"
-          "madc.hi.cc.u32 %31, %102, %136, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %103, %135, %15;\n\t"
-          "madc.hi.cc.u32 %31, %103, %135, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %104, %134, %15;\n\t"
-          "madc.hi.cc.u32 %31, %104, %134, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %105, %133, %15;\n\t"
-          "madc.hi.cc.u32 %31, %105, %133, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %106, %132, %15;\n\t"
-          "madc.hi.cc.u32 %31, %106, %132, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %107, %131, %15;\n\t"
-          "madc.hi.cc.u32 %31, %107, %131, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %108, %130, %15;\n\t"
-          "madc.hi.cc.u32 %31, %108, %130, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %109, %129, %15;\n\t"
-          "madc.hi.cc.u32 %31, %109, %129, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %110, %128, %15;\n\t"
-          "madc.hi.cc.u32 %31, %110, %128, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "mad.lo.cc.u32 %15, %111, %127, %15;\n\t"
-          "madc.hi.cc.u32 %31, %111, %127, %31;\n\t"
-          "addc.u32 %47, %47, 0;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32]), "=r"(y[33]), "=r"(y[34]), "=r"(y[35]), "=r"(y[36]), "=r"(y[37]), "=r"(y[38]), "=r"(y[39]), "=r"(y[40]), "=r"(y[41]), "=r"(y[42]), "=r"(y[43]), "=r"(y[44]), "=r"(y[45]), "=r"(y[46]), "=r"(y[47])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67]), "r"(x[68]), "r"(x[69]), "r"(x[70]), "r"(x[71]), "r"(x[72]), "r"(x[73]), "r"(x[74]), "r"(x[75]), "r"(x[76]), "r"(x[77]), "r"(x[78]), "r"(x[79]), "r"(x[80]), "r"(x[81]), "r"(x[82]), "r"(x[83]), "r"(x[84]), "r"(x[85]), "r"(x[86]), "r"(x[87]), "r"(x[88]), "r"(x[89]), "r"(x[90]), "r"(x[91]), "r"(x[92]), "r"(x[93]), "r"(x[94])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
-      y[0] = ptx_mad_lo_cc(cf, x[48], x[79], x[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[48], x[79], x[16]);
-      y[32] = ptx_addc(cf, x[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[49], x[78], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[49], x[78], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[50], x[77], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[50], x[77], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[51], x[76], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[51], x[76], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[52], x[75], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[52], x[75], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[53], x[74], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[53], x[74], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[54], x[73], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[54], x[73], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[55], x[72], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[55], x[72], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[56], x[71], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[56], x[71], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[57], x[70], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[57], x[70], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[58], x[69], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[58], x[69], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[59], x[68], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[59], x[68], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[60], x[67], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[60], x[67], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[61], x[66], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[61], x[66], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[62], x[65], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[62], x[65], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[63], x[64], y[0]);
-      y[16] = ptx_madc_hi_cc(cf, x[63], x[64], y[16]);
-      y[32] = ptx_addc(cf, y[32], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[48], x[80], x[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[48], x[80], x[17]);
-      y[33] = ptx_addc(cf, x[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[49], x[79], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[49], x[79], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[50], x[78], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[50], x[78], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[51], x[77], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[51], x[77], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[52], x[76], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[52], x[76], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[53], x[75], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[53], x[75], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[54], x[74], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[54], x[74], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[55], x[73], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[55], x[73], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[56], x[72], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[56], x[72], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[57], x[71], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[57], x[71], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[58], x[70], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[58], x[70], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[59], x[69], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[59], x[69], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[60], x[68], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[60], x[68], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[61], x[67], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[61], x[67], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[62], x[66], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[62], x[66], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[63], x[65], y[1]);
-      y[17] = ptx_madc_hi_cc(cf, x[63], x[65], y[17]);
-      y[33] = ptx_addc(cf, y[33], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[48], x[81], x[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[48], x[81], x[18]);
-      y[34] = ptx_addc(cf, x[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[49], x[80], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[49], x[80], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[50], x[79], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[50], x[79], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[51], x[78], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[51], x[78], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[52], x[77], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[52], x[77], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[53], x[76], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[53], x[76], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[54], x[75], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[54], x[75], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[55], x[74], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[55], x[74], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[56], x[73], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[56], x[73], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[57], x[72], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[57], x[72], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[58], x[71], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[58], x[71], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[59], x[70], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[59], x[70], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[60], x[69], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[60], x[69], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[61], x[68], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[61], x[68], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[62], x[67], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[62], x[67], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[2] = ptx_mad_lo_cc(cf, x[63], x[66], y[2]);
-      y[18] = ptx_madc_hi_cc(cf, x[63], x[66], y[18]);
-      y[34] = ptx_addc(cf, y[34], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[48], x[82], x[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[48], x[82], x[19]);
-      y[35] = ptx_addc(cf, x[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[49], x[81], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[49], x[81], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[50], x[80], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[50], x[80], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[51], x[79], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[51], x[79], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[52], x[78], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[52], x[78], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[53], x[77], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[53], x[77], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[54], x[76], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[54], x[76], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[55], x[75], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[55], x[75], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[56], x[74], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[56], x[74], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[57], x[73], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[57], x[73], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[58], x[72], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[58], x[72], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[59], x[71], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[59], x[71], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[60], x[70], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[60], x[70], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[61], x[69], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[61], x[69], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[62], x[68], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[62], x[68], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[63], x[67], y[3]);
-      y[19] = ptx_madc_hi_cc(cf, x[63], x[67], y[19]);
-      y[35] = ptx_addc(cf, y[35], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[48], x[83], x[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[48], x[83], x[20]);
-      y[36] = ptx_addc(cf, x[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[49], x[82], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[49], x[82], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[50], x[81], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[50], x[81], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[51], x[80], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[51], x[80], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[52], x[79], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[52], x[79], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[53], x[78], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[53], x[78], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[54], x[77], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[54], x[77], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[55], x[76], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[55], x[76], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[56], x[75], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[56], x[75], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[57], x[74], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[57], x[74], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[58], x[73], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[58], x[73], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[59], x[72], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[59], x[72], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[60], x[71], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[60], x[71], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[61], x[70], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[61], x[70], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[62], x[69], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[62], x[69], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[4] = ptx_mad_lo_cc(cf, x[63], x[68], y[4]);
-      y[20] = ptx_madc_hi_cc(cf, x[63], x[68], y[20]);
-      y[36] = ptx_addc(cf, y[36], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[48], x[84], x[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[48], x[84], x[21]);
-      y[37] = ptx_addc(cf, x[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[49], x[83], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[49], x[83], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[50], x[82], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[50], x[82], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[51], x[81], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[51], x[81], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[52], x[80], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[52], x[80], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[53], x[79], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[53], x[79], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[54], x[78], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[54], x[78], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[55], x[77], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[55], x[77], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[56], x[76], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[56], x[76], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[57], x[75], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[57], x[75], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[58], x[74], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[58], x[74], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[59], x[73], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[59], x[73], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[60], x[72], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[60], x[72], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[61], x[71], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[61], x[71], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[62], x[70], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[62], x[70], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[63], x[69], y[5]);
-      y[21] = ptx_madc_hi_cc(cf, x[63], x[69], y[21]);
-      y[37] = ptx_addc(cf, y[37], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[48], x[85], x[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[48], x[85], x[22]);
-      y[38] = ptx_addc(cf, x[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[49], x[84], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[49], x[84], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[50], x[83], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[50], x[83], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[51], x[82], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[51], x[82], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[52], x[81], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[52], x[81], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[53], x[80], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[53], x[80], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[54], x[79], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[54], x[79], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[55], x[78], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[55], x[78], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[56], x[77], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[56], x[77], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[57], x[76], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[57], x[76], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[58], x[75], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[58], x[75], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[59], x[74], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[59], x[74], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[60], x[73], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[60], x[73], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[61], x[72], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[61], x[72], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[62], x[71], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[62], x[71], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[6] = ptx_mad_lo_cc(cf, x[63], x[70], y[6]);
-      y[22] = ptx_madc_hi_cc(cf, x[63], x[70], y[22]);
-      y[38] = ptx_addc(cf, y[38], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[48], x[86], x[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[48], x[86], x[23]);
-      y[39] = ptx_addc(cf, x[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[49], x[85], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[49], x[85], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[50], x[84], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[50], x[84], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[51], x[83], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[51], x[83], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[52], x[82], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[52], x[82], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[53], x[81], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[53], x[81], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[54], x[80], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[54], x[80], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[55], x[79], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[55], x[79], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[56], x[78], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[56], x[78], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[57], x[77], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[57], x[77], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[58], x[76], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[58], x[76], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[59], x[75], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[59], x[75], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[60], x[74], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[60], x[74], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[61], x[73], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[61], x[73], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[62], x[72], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[62], x[72], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[63], x[71], y[7]);
-      y[23] = ptx_madc_hi_cc(cf, x[63], x[71], y[23]);
-      y[39] = ptx_addc(cf, y[39], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[48], x[87], x[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[48], x[87], x[24]);
-      y[40] = ptx_addc(cf, x[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[49], x[86], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[49], x[86], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[50], x[85], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[50], x[85], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[51], x[84], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[51], x[84], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[52], x[83], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[52], x[83], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[53], x[82], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[53], x[82], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[54], x[81], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[54], x[81], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[55], x[80], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[55], x[80], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[56], x[79], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[56], x[79], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[57], x[78], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[57], x[78], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[58], x[77], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[58], x[77], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[59], x[76], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[59], x[76], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[60], x[75], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[60], x[75], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[61], x[74], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[61], x[74], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[62], x[73], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[62], x[73], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[8] = ptx_mad_lo_cc(cf, x[63], x[72], y[8]);
-      y[24] = ptx_madc_hi_cc(cf, x[63], x[72], y[24]);
-      y[40] = ptx_addc(cf, y[40], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[48], x[88], x[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[48], x[88], x[25]);
-      y[41] = ptx_addc(cf, x[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[49], x[87], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[49], x[87], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[50], x[86], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[50], x[86], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[51], x[85], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[51], x[85], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[52], x[84], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[52], x[84], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[53], x[83], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[53], x[83], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[54], x[82], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[54], x[82], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[55], x[81], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[55], x[81], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[56], x[80], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[56], x[80], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[57], x[79], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[57], x[79], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[58], x[78], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[58], x[78], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[59], x[77], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[59], x[77], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[60], x[76], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[60], x[76], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[61], x[75], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[61], x[75], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[62], x[74], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[62], x[74], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[63], x[73], y[9]);
-      y[25] = ptx_madc_hi_cc(cf, x[63], x[73], y[25]);
-      y[41] = ptx_addc(cf, y[41], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[48], x[89], x[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[48], x[89], x[26]);
-      y[42] = ptx_addc(cf, x[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[49], x[88], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[49], x[88], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[50], x[87], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[50], x[87], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[51], x[86], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[51], x[86], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[52], x[85], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[52], x[85], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[53], x[84], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[53], x[84], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[54], x[83], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[54], x[83], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[55], x[82], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[55], x[82], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[56], x[81], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[56], x[81], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[57], x[80], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[57], x[80], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[58], x[79], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[58], x[79], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[59], x[78], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[59], x[78], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[60], x[77], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[60], x[77], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[61], x[76], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[61], x[76], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[62], x[75], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[62], x[75], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[10] = ptx_mad_lo_cc(cf, x[63], x[74], y[10]);
-      y[26] = ptx_madc_hi_cc(cf, x[63], x[74], y[26]);
-      y[42] = ptx_addc(cf, y[42], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[48], x[90], x[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[48], x[90], x[27]);
-      y[43] = ptx_addc(cf, x[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[49], x[89], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[49], x[89], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[50], x[88], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[50], x[88], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[51], x[87], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[51], x[87], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[52], x[86], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[52], x[86], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[53], x[85], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[53], x[85], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[54], x[84], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[54], x[84], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[55], x[83], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[55], x[83], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[56], x[82], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[56], x[82], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[57], x[81], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[57], x[81], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[58], x[80], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[58], x[80], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[59], x[79], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[59], x[79], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[60], x[78], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[60], x[78], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[61], x[77], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[61], x[77], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[62], x[76], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[62], x[76], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[63], x[75], y[11]);
-      y[27] = ptx_madc_hi_cc(cf, x[63], x[75], y[27]);
-      y[43] = ptx_addc(cf, y[43], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[48], x[91], x[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[48], x[91], x[28]);
-      y[44] = ptx_addc(cf, x[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[49], x[90], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[49], x[90], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[50], x[89], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[50], x[89], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[51], x[88], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[51], x[88], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[52], x[87], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[52], x[87], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[53], x[86], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[53], x[86], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[54], x[85], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[54], x[85], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[55], x[84], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[55], x[84], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[56], x[83], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[56], x[83], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[57], x[82], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[57], x[82], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[58], x[81], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[58], x[81], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[59], x[80], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[59], x[80], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[60], x[79], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[60], x[79], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[61], x[78], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[61], x[78], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[62], x[77], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[62], x[77], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[12] = ptx_mad_lo_cc(cf, x[63], x[76], y[12]);
-      y[28] = ptx_madc_hi_cc(cf, x[63], x[76], y[28]);
-      y[44] = ptx_addc(cf, y[44], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[48], x[92], x[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[48], x[92], x[29]);
-      y[45] = ptx_addc(cf, x[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[49], x[91], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[49], x[91], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[50], x[90], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[50], x[90], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[51], x[89], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[51], x[89], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[52], x[88], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[52], x[88], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[53], x[87], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[53], x[87], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[54], x[86], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[54], x[86], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[55], x[85], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[55], x[85], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[56], x[84], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[56], x[84], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[57], x[83], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[57], x[83], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[58], x[82], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[58], x[82], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[59], x[81], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[59], x[81], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[60], x[80], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[60], x[80], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[61], x[79], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[61], x[79], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[62], x[78], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[62], x[78], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[63], x[77], y[13]);
-      y[29] = ptx_madc_hi_cc(cf, x[63], x[77], y[29]);
-      y[45] = ptx_addc(cf, y[45], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[48], x[93], x[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[48], x[93], x[30]);
-      y[46] = ptx_addc(cf, x[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[49], x[92], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[49], x[92], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[50], x[91], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[50], x[91], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[51], x[90], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[51], x[90], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[52], x[89], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[52], x[89], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[53], x[88], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[53], x[88], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[54], x[87], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[54], x[87], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[55], x[86], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[55], x[86], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[56], x[85], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[56], x[85], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[57], x[84], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[57], x[84], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[58], x[83], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[58], x[83], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[59], x[82], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[59], x[82], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[60], x[81], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[60], x[81], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[61], x[80], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[61], x[80], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[62], x[79], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[62], x[79], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[14] = ptx_mad_lo_cc(cf, x[63], x[78], y[14]);
-      y[30] = ptx_madc_hi_cc(cf, x[63], x[78], y[30]);
-      y[46] = ptx_addc(cf, y[46], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[48], x[94], x[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[48], x[94], x[31]);
-      y[47] = ptx_addc(cf, x[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[49], x[93], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[49], x[93], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[50], x[92], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[50], x[92], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[51], x[91], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[51], x[91], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[52], x[90], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[52], x[90], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[53], x[89], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[53], x[89], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[54], x[88], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[54], x[88], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[55], x[87], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[55], x[87], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[56], x[86], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[56], x[86], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[57], x[85], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[57], x[85], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[58], x[84], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[58], x[84], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[59], x[83], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[59], x[83], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[60], x[82], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[60], x[82], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[61], x[81], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[61], x[81], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[62], x[80], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[62], x[80], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[63], x[79], y[15]);
-      y[31] = ptx_madc_hi_cc(cf, x[63], x[79], y[31]);
-      y[47] = ptx_addc(cf, y[47], 0u);
-    }
-#endif
-  };
-
-  // Each thread's step columns_plus: 52 instructions.
-  struct columns_plus {
-    static constexpr unsigned in_words = 64;
+    static constexpr unsigned in_words = 65;
     static constexpr unsigned out_words = 18;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
           "mov.b32 %0, %18;\n\t"
-          "add.cc.u32 %1, %19, %34;\n\t"
-          "addc.cc.u32 %2, %20, %35;\n\t"
-          "addc.cc.u32 %3, %21, %36;\n\t"
-          "addc.cc.u32 %4, %22, %37;\n\t"
-          "addc.cc.u32 %5, %23, %38;\n\t"
-          "addc.cc.u32 %6, %24, %39;\n\t"
-          "addc.cc.u32 %7, %25, %40;\n\t"
-          "addc.cc.u32 %8, %26, %41;\n\t"
-          "addc.cc.u32 %9, %27, %42;\n\t"
-          "addc.cc.u32 %10, %28, %43;\n\t"
-          "addc.cc.u32 %11, %29, %44;\n\t"
-          "addc.cc.u32 %12, %30, %45;\n\t"
-          "addc.cc.u32 %13, %31, %46;\n\t"
-          "addc.cc.u32 %14, %32, %47;\n\t"
-          "addc.cc.u32 %15, %33, %48;\n\t"
-          "addc.cc.u32 %16, %49, 0;\n\t"
-          "addc.u32 %17, 0, 0;\n\t"
-          "add.cc.u32 %2, %2, %50;\n\t"
-          "addc.cc.u32 %3, %3, %51;\n\t"
-          "addc.cc.u32 %4, %4, %52;\n\t"
-          "addc.cc.u32 %5, %5, %53;\n\t"
-          "addc.cc.u32 %6, %6, %54;\n\t"
-          "addc.cc.u32 %7, %7, %55;\n\t"
-          "addc.cc.u32 %8, %8, %56;\n\t"
-          "addc.cc.u32 %9, %9, %57;\n\t"
-          "addc.cc.u32 %10, %10, %58;\n\t"
-          "addc.cc.u32 %11, %11, %59;\n\t"
-          "addc.cc.u32 %12, %12, %60;\n\t"
-          "addc.cc.u32 %13, %13, %61;\n\t"
-          "addc.cc.u32 %14, %14, %62;\n\t"
-          "addc.cc.u32 %15, %15, %63;\n\t"
-          "addc.cc.u32 %16, %16, %64;\n\t"
-          "addc.u32 %17, %17, %65;\n\t"
-          "add.cc.u32 %0, %0, %66;\n\t"
-          "addc.cc.u32 %1, %1, %67;\n\t"
-          "addc.cc.u32 %2, %2, %68;\n\t"
-          "addc.cc.u32 %3, %3, %69;\n\t"
-          "addc.cc.u32 %4, %4, %70;\n\t"
-          "addc.cc.u32 %5, %5, %71;\n\t"
-          "addc.cc.u32 %6, %6, %72;\n\t"
-          "addc.cc.u32 %7, %7, %73;\n\t"
-          "addc.cc.u32 %8, %8, %74;\n\t"
-          "addc.cc.u32 %9, %9, %75;\n\t"
-          "addc.cc.u32 %10, %10, %76;\n\t"
-          "addc.cc.u32 %11, %11, %77;\n\t"
-          "addc.cc.u32 %12, %12, %78;\n\t"
-          "addc.cc.u32 %13, %13, %79;\n\t"
-          "addc.cc.u32 %14, %14, %80;\n\t"
-          "addc.cc.u32 %15, %15, %81;\n\t"
+          "mov.b32 %1, %19;\n\t"
+          "mov.b32 %2, %20;\n\t"
+          "mov.b32 %3, %21;\n\t"
+          "mov.b32 %4, %22;\n\t"
+          "mov.b32 %5, %23;\n\t"
+          "mov.b32 %6, %24;\n\t"
+          "mov.b32 %7, %25;\n\t"
+          "mov.b32 %8, %26;\n\t"
+          "mov.b32 %9, %27;\n\t"
+          "mov.b32 %10, %28;\n\t"
+          "mov.b32 %11, %29;\n\t"
+          "mov.b32 %12, %30;\n\t"
+          "mov.b32 %13, %31;\n\t"
+          "mov.b32 %14, %32;\n\t"
+          "mov.b32 %15, %33;\n\t"
+          "mov.b32 %16, %34;\n\t"
+          "mov.b32 %17, %35;\n\t"
+          "mad.lo.cc.u32 %0, %36, %67, %0;\n\t"
+          "madc.lo.cc.u32 %1, %36, %68, %1;\n\t"
+          "madc.lo.cc.u32 %2, %36, %69, %2;\n\t"
+          "madc.lo.cc.u32 %3, %36, %70, %3;\n\t"
+          "madc.lo.cc.u32 %4, %36, %71, %4;\n\t"
+          "madc.lo.cc.u32 %5, %36, %72, %5;\n\t"
+          "madc.lo.cc.u32 %6, %36, %73, %6;\n\t"
+          "madc.lo.cc.u32 %7, %36, %74, %7;\n\t"
+          "madc.lo.cc.u32 %8, %36, %75, %8;\n\t"
+          "madc.lo.cc.u32 %9, %36, %76, %9;\n\t"
+          "madc.lo.cc.u32 %10, %36, %77, %10;\n\t"
+          "madc.lo.cc.u32 %11, %36, %78, %11;\n\t"
+          "madc.lo.cc.u32 %12, %36, %79, %12;\n\t"
+          "madc.lo.cc.u32 %13, %36, %80, %13;\n\t"
+          "madc.lo.cc.u32 %14, %36, %81, %14;\n\t"
+          "madc.lo.cc.u32 %15, %36, %82, %15;\n\t"
           "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %36, %67, %1;\n\t"
+          "madc.hi.cc.u32 %2, %36, %68, %2;\n\t"
+          "madc.hi.cc.u32 %3, %36, %69, %3;\n\t"
+          "madc.hi.cc.u32 %4, %36, %70, %4;\n\t"
+          "madc.hi.cc.u32 %5, %36, %71, %5;\n\t"
+          "madc.hi.cc.u32 %6, %36, %72, %6;\n\t"
+          "madc.hi.cc.u32 %7, %36, %73, %7;\n\t"
+          "madc.hi.cc.u32 %8, %36, %74, %8;\n\t"
+          "madc.hi.cc.u32 %9, %36, %75, %9;\n\t"
+          "madc.hi.cc.u32 %10, %36, %76, %10;\n\t"
+          "madc.hi.cc.u32 %11, %36, %77, %11;\n\t"
+          "madc.hi.cc.u32 %12, %36, %78, %12;\n\t"
+          "madc.hi.cc.u32 %13, %36, %79, %13;\n\t"
+          "madc.hi.cc.u32 %14, %36, %80, %14;\n\t"
+          "madc.hi.cc.u32 %15, %36, %81, %15;\n\t"
+          "madc.hi.cc.u32 %16, %36, %82, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %37, %66, %0;\n\t"
+          "madc.lo.cc.u32 %1, %37, %67, %1;\n\t"
+          "madc.lo.cc.u32 %2, %37, %68, %2;\n\t"
+          "madc.lo.cc.u32 %3, %37, %69, %3;\n\t"
+          "madc.lo.cc.u32 %4, %37, %70, %4;\n\t"
+          "madc.lo.cc.u32 %5, %37, %71, %5;\n\t"
+          "madc.lo.cc.u32 %6, %37, %72, %6;\n\t"
+          "madc.lo.cc.u32 %7, %37, %73, %7;\n\t"
+          "madc.lo.cc.u32 %8, %37, %74, %8;\n\t"
+          "madc.lo.cc.u32 %9, %37, %75, %9;\n\t"
+          "madc.lo.cc.u32 %10, %37, %76, %10;\n\t"
+          "madc.lo.cc.u32 %11, %37, %77, %11;\n\t"
+          "madc.lo.cc.u32 %12, %37, %78, %12;\n\t"
+          "madc.lo.cc.u32 %13, %37, %79, %13;\n\t"
+          "madc.lo.cc.u32 %14, %37, %80, %14;\n\t"
+          "madc.lo.cc.u32 %15, %37, %81, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %37, %66, %1;\n\t"
+          "madc.hi.cc.u32 %2, %37, %67, %2;\n\t"
+          "madc.hi.cc.u32 %3, %37, %68, %3;\n\t"
+          "madc.hi.cc.u32 %4, %37, %69, %4;\n\t"
+          "madc.hi.cc.u32 %5, %37, %70, %5;\n\t"
+          "madc.hi.cc.u32 %6, %37, %71, %6;\n\t"
+          "madc.hi.cc.u32 %7, %37, %72, %7;\n\t"
+          "madc.hi.cc.u32 %8, %37, %73, %8;\n\t"
+          "madc.hi.cc.u32 %9, %37, %74, %9;\n\t"
+          "madc.hi.cc.u32 %10, %37, %75, %10;\n\t"
+          "madc.hi.cc.u32 %11, %37, %76, %11;\n\t"
+          "madc.hi.cc.u32 %12, %37, %77, %12;\n\t"
+          "madc.hi.cc.u32 %13, %37, %78, %13;\n\t"
+          "madc.hi.cc.u32 %14, %37, %79, %14;\n\t"
+          "madc.hi.cc.u32 %15, %37, %80, %15;\n\t"
+          "madc.hi.cc.u32 %16, %37, %81, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %38, %65, %0;\n\t"
+          "madc.lo.cc.u32 %1, %38, %66, %1;\n\t"
+          "madc.lo.cc.u32 %2, %38, %67, %2;\n\t"
+          "madc.lo.cc.u32 %3, %38, %68, %3;\n\t"
+          "madc.lo.cc.u32 %4, %38, %69, %4;\n\t"
+          "madc.lo.cc.u32 %5, %38, %70, %5;\n\t"
+          "madc.lo.cc.u32 %6, %38, %71, %6;\n\t"
+          "madc.lo.cc.u32 %7, %38, %72, %7;\n\t"
+          "madc.lo.cc.u32 %8, %38, %73, %8;\n\t"
+          "madc.lo.cc.u32 %9, %38, %74, %9;\n\t"
+          "madc.lo.cc.u32 %10, %38, %75, %10;\n\t"
+          "madc.lo.cc.u32 %11, %38, %76, %11;\n\t"
+          "madc.lo.cc.u32 %12, %38, %77, %12;\n\t"
+          "madc.lo.cc.u32 %13, %38, %78, %13;\n\t"
+          "madc.lo.cc.u32 %14, %38, %79, %14;\n\t"
+          "madc.lo.cc.u32 %15, %38, %80, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %38, %65, %1;\n\t"
+          "madc.hi.cc.u32 %2, %38, %66, %2;\n\t"
+          "madc.hi.cc.u32 %3, %38, %67, %3;\n\t"
+          "madc.hi.cc.u32 %4, %38, %68, %4;\n\t"
+          "madc.hi.cc.u32 %5, %38, %69, %5;\n\t"
+          "madc.hi.cc.u32 %6, %38, %70, %6;\n\t"
+          "madc.hi.cc.u32 %7, %38, %71, %7;\n\t"
+          "madc.hi.cc.u32 %8, %38, %72, %8;\n\t"
+          "madc.hi.cc.u32 %9, %38, %73, %9;\n\t"
+          "madc.hi.cc.u32 %10, %38, %74, %10;\n\t"
+          "madc.hi.cc.u32 %11, %38, %75, %11;\n\t"
+          "madc.hi.cc.u32 %12, %38, %76, %12;\n\t"
+          "madc.hi.cc.u32 %13, %38, %77, %13;\n\t"
+          "madc.hi.cc.u32 %14, %38, %78, %14;\n\t"
+          "madc.hi.cc.u32 %15, %38, %79, %15;\n\t"
+          "madc.hi.cc.u32 %16, %38, %80, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %39, %64, %0;\n\t"
+          "madc.lo.cc.u32 %1, %39, %65, %1;\n\t"
+          "madc.lo.cc.u32 %2, %39, %66, %2;\n\t"
+          "madc.lo.cc.u32 %3, %39, %67, %3;\n\t"
+          "madc.lo.cc.u32 %4, %39, %68, %4;\n\t"
+          "madc.lo.cc.u32 %5, %39, %69, %5;\n\t"
+          "madc.lo.cc.u32 %6, %39, %70, %6;\n\t"
+          "madc.lo.cc.u32 %7, %39, %71, %7;\n\t"
+          "madc.lo.cc.u32 %8, %39, %72, %8;\n\t"
+          "madc.lo.cc.u32 %9, %39, %73, %9;\n\t"
+          "madc.lo.cc.u32 %10, %39, %74, %10;\n\t"
+          "madc.lo.cc.u32 %11, %39, %75, %11;\n\t"
+          "madc.lo.cc.u32 %12, %39, %76, %12;\n\t"
+          "madc.lo.cc.u32 %13, %39, %77, %13;\n\t"
+          "madc.lo.cc.u32 %14, %39, %78, %14;\n\t"
+          "madc.lo.cc.u32 %15, %39, %79, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %39, %64, %1;\n\t"
+          "madc.hi.cc.u32 %2, %39, %65, %2;\n\t"
+          "madc.hi.cc.u32 %3, %39, %66, %3;\n\t"
+          "madc.hi.cc.u32 %4, %39, %67, %4;\n\t"
+          "madc.hi.cc.u32 %5, %39, %68, %5;\n\t"
+          "madc.hi.cc.u32 %6, %39, %69, %6;\n\t"
+          "madc.hi.cc.u32 %7, %39, %70, %7;\n\t"
+          "madc.hi.cc.u32 %8, %39, %71, %8;\n\t"
+          "madc.hi.cc.u32 %9, %39, %72, %9;\n\t"
+          "madc.hi.cc.u32 %10, %39, %73, %10;\n\t"
+          "madc.hi.cc.u32 %11, %39, %74, %11;\n\t"
+          "madc.hi.cc.u32 %12, %39, %75, %12;\n\t"
+          "madc.hi.cc.u32 %13, %39, %76, %13;\n\t"
+          "madc.hi.cc.u32 %14, %39, %77, %14;\n\t"
+          "madc.hi.cc.u32 %15, %39, %78, %15;\n\t"
+          "madc.hi.cc.u32 %16, %39, %79, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %40, %63, %0;\n\t"
+          "madc.lo.cc.u32 %1, %40, %64, %1;\n\t"
+          "madc.lo.cc.u32 %2, %40, %65, %2;\n\t"
+          "madc.lo.cc.u32 %3, %40, %66, %3;\n\t"
+          "madc.lo.cc.u32 %4, %40, %67, %4;\n\t"
+          "madc.lo.cc.u32 %5, %40, %68, %5;\n\t"
+          "madc.lo.cc.u32 %6, %40, %69, %6;\n\t"
+          "madc.lo.cc.u32 %7, %40, %70, %7;\n\t"
+          "madc.lo.cc.u32 %8, %40, %71, %8;\n\t"
+          "madc.lo.cc.u32 %9, %40, %72, %9;\n\t"
+          "madc.lo.cc.u32 %10, %40, %73, %10;\n\t"
+          "madc.lo.cc.u32 %11, %40, %74, %11;\n\t"
+          "madc.lo.cc.u32 %12, %40, %75, %12;\n\t"
+          "madc.lo.cc.u32 %13, %40, %76, %13;\n\t"
+          "madc.lo.cc.u32 %14, %40, %77, %14;\n\t"
+          "madc.lo.cc.u32 %15, %40, %78, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %40, %63, %1;\n\t"
+          "madc.hi.cc.u32 %2, %40, %64, %2;\n\t"
+          "madc.hi.cc.u32 %3, %40, %65, %3;\n\t"
+          "madc.hi.cc.u32 %4, %40, %66, %4;\n\t"
+          "madc.hi.cc.u32 %5, %40, %67, %5;\n\t"
+          "madc.hi.cc.u32 %6, %40, %68, %6;\n\t"
+          "madc.hi.cc.u32 %7, %40, %69, %7;\n\t"
+          "madc.hi.cc.u32 %8, %40, %70, %8;\n\t"
+          "madc.hi.cc.u32 %9, %40, %71, %9;\n\t"
+          "madc.hi.cc.u32 %10, %40, %72, %10;\n\t"
+          "madc.hi.cc.u32 %11, %40, %73, %11;\n\t"
+          "madc.hi.cc.u32 %12, %40, %74, %12;\n\t"
+          "madc.hi.cc.u32 %13, %40, %75, %13;\n\t"
+          "madc.hi.cc.u32 %14, %40, %76, %14;\n\t"
+          "madc.hi.cc.u32 %15, %40, %77, %15;\n\t"
+          "madc.hi.cc.u32 %16, %40, %78, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %41, %62, %0;\n\t"
+          "madc.lo.cc.u32 %1, %41, %63, %1;\n\t"
+          "madc.lo.cc.u32 %2, %41, %64, %2;\n\t"
+          "madc.lo.cc.u32 %3, %41, %65, %3;\n\t"
+          "madc.lo.cc.u32 %4, %41, %66, %4;\n\t"
+          "madc.lo.cc.u32 %5, %41, %67, %5;\n\t"
+          "madc.lo.cc.u32 %6, %41, %68, %6;\n\t"
+          "madc.lo.cc.u32 %7, %41, %69, %7;\n\t"
+          "madc.lo.cc.u32 %8, %41, %70, %8;\n\t"
+          "madc.lo.cc.u32 %9, %41, %71, %9;\n\t"
+          "madc.lo.cc.u32 %10, %41, %72, %10;\n\t"
+          "madc.lo.cc.u32 %11, %41, %73, %11;\n\t"
+          "madc.lo.cc.u32 %12, %41, %74, %12;\n\t"
+          "madc.lo.cc.u32 %13, %41, %75, %13;\n\t"
+          "madc.lo.cc.u32 %14, %41, %76, %14;\n\t"
+          "madc.lo.cc.u32 %15, %41, %77, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %41, %62, %1;\n\t"
+          "madc.hi.cc.u32 %2, %41, %63, %2;\n\t"
+          "madc.hi.cc.u32 %3, %41, %64, %3;\n\t"
+          "madc.hi.cc.u32 %4, %41, %65, %4;\n\t"
+          "madc.hi.cc.u32 %5, %41, %66, %5;\n\t"
+          "madc.hi.cc.u32 %6, %41, %67, %6;\n\t"
+          "madc.hi.cc.u32 %7, %41, %68, %7;\n\t"
+          "madc.hi.cc.u32 %8, %41, %69, %8;\n\t"
+          "madc.hi.cc.u32 %9, %41, %70, %9;\n\t"
+          "madc.hi.cc.u32 %10, %41, %71, %10;\n\t"
+          "madc.hi.cc.u32 %11, %41, %72, %11;\n\t"
+          "madc.hi.cc.u32 %12, %41, %73, %12;\n\t"
+          "madc.hi.cc.u32 %13, %41, %74, %13;\n\t"
+          "madc.hi.cc.u32 %14, %41, %75, %14;\n\t"
+          "madc.hi.cc.u32 %15, %41, %76, %15;\n\t"
+          "madc.hi.cc.u32 %16, %41, %77, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %42, %61, %0;\n\t"
+          "madc.lo.cc.u32 %1, %42, %62, %1;\n\t"
+          "madc.lo.cc.u32 %2, %42, %63, %2;\n\t"
+          "madc.lo.cc.u32 %3, %42, %64, %3;\n\t"
+          "madc.lo.cc.u32 %4, %42, %65, %4;\n\t"
+          "madc.lo.cc.u32 %5, %42, %66, %5;\n\t"
+          "madc.lo.cc.u32 %6, %42, %67, %6;\n\t"
+          "madc.lo.cc.u32 %7, %42, %68, %7;\n\t"
+          "madc.lo.cc.u32 %8, %42, %69, %8;\n\t"
+          "madc.lo.cc.u32 %9, %42, %70, %9;\n\t"
+          "madc.lo.cc.u32 %10, %42, %71, %10;\n\t"
+          "madc.lo.cc.u32 %11, %42, %72, %11;\n\t"
+          "madc.lo.cc.u32 %12, %42, %73, %12;\n\t"
+          "madc.lo.cc.u32 %13, %42, %74, %13;\n\t"
+          "madc.lo.cc.u32 %14, %42, %75, %14;\n\t"
+          "madc.lo.cc.u32 %15, %42, %76, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %42, %61, %1;\n\t"
+          "madc.hi.cc.u32 %2, %42, %62, %2;\n\t"
+          "madc.hi.cc.u32 %3, %42, %63, %3;\n\t"
+          "madc.hi.cc.u32 %4, %42, %64, %4;\n\t"
+          "madc.hi.cc.u32 %5, %42, %65, %5;\n\t"
+          "madc.hi.cc.u32 %6, %42, %66, %6;\n\t"
+          "madc.hi.cc.u32 %7, %42, %67, %7;\n\t"
+          "madc.hi.cc.u32 %8, %42, %68, %8;\n\t"
+          "madc.hi.cc.u32 %9, %42, %69, %9;\n\t"
+          "madc.hi.cc.u32 %10, %42, %70, %10;\n\t"
+          "madc.hi.cc.u32 %11, %42, %71, %11;\n\t"
+          "madc.hi.cc.u32 %12, %42, %72, %12;\n\t"
+          "madc.hi.cc.u32 %13, %42, %73, %13;\n\t"
+          "madc.hi.cc.u32 %14, %42, %74, %14;\n\t"
+          "madc.hi.cc.u32 %15, %42, %75, %15;\n\t"
+          "madc.hi.cc.u32 %16, %42, %76, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %43, %60, %0;\n\t"
+          "madc.lo.cc.u32 %1, %43, %61, %1;\n\t"
+          "madc.lo.cc.u32 %2, %43, %62, %2;\n\t"
+          "madc.lo.cc.u32 %3, %43, %63, %3;\n\t"
+          "madc.lo.cc.u32 %4, %43, %64, %4;\n\t"
+          "madc.lo.cc.u32 %5, %43, %65, %5;\n\t"
+          "madc.lo.cc.u32 %6, %43, %66, %6;\n\t"
+          "madc.lo.cc.u32 %7, %43, %67, %7;\n\t"
+          "madc.lo.cc.u32 %8, %43, %68, %8;\n\t"
+          "madc.lo.cc.u32 %9, %43, %69, %9;\n\t"
+          "madc.lo.cc.u32 %10, %43, %70, %10;\n\t"
+          "madc.lo.cc.u32 %11, %43, %71, %11;\n\t"
+          "madc.lo.cc.u32 %12, %43, %72, %12;\n\t"
+          "madc.lo.cc.u32 %13, %43, %73, %13;\n\t"
+          "madc.lo.cc.u32 %14, %43, %74, %14;\n\t"
+          "madc.lo.cc.u32 %15, %43, %75, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %43, %60, %1;\n\t"
+          "madc.hi.cc.u32 %2, %43, %61, %2;\n\t"
+          "madc.hi.cc.u32 %3, %43, %62, %3;\n\t"
+          "madc.hi.cc.u32 %4, %43, %63, %4;\n\t"
+          "madc.hi.cc.u32 %5, %43, %64, %5;\n\t"
+          "madc.hi.cc.u32 %6, %43, %65, %6;\n\t"
+          "madc.hi.cc.u32 %7, %43, %66, %7;\n\t"
+          "madc.hi.cc.u32 %8, %43, %67, %8;\n\t"
+          "madc.hi.cc.u32 %9, %43, %68, %9;\n\t"
+          "madc.hi.cc.u32 %10, %43, %69, %10;\n\t"
+          "madc.hi.cc.u32 %11, %43, %70, %11;\n\t"
+          "madc.hi.cc.u32 %12, %43, %71, %12;\n\t"
+          "madc.hi.cc.u32 %13, %43, %72, %13;\n\t"
+          "madc.hi.cc.u32 %14, %43, %73, %14;\n\t"
+          "madc.hi.cc.u32 %15, %43, %74, %15;\n\t"
+          "madc.hi.cc.u32 %16, %43, %75, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %44, %59, %0;\n\t"
+          "madc.lo.cc.u32 %1, %44, %60, %1;\n\t"
+          "madc.lo.cc.u32 %2, %44, %61, %2;\n\t"
+          "madc.lo.cc.u32 %3, %44, %62, %3;\n\t"
+          "madc.lo.cc.u32 %4, %44, %63, %4;\n\t"
+          "madc.lo.cc.u32 %5, %44, %64, %5;\n\t"
+          "madc.lo.cc.u32 %6, %44, %65, %6;\n\t"
+          "madc.lo.cc.u32 %7, %44, %66, %7;\n\t"
+          "madc.lo.cc.u32 %8, %44, %67, %8;\n\t"
+          "madc.lo.cc.u32 %9, %44, %68, %9;\n\t"
+          "madc.lo.cc.u32 %10, %44, %69, %10;\n\t"
+          "madc.lo.cc.u32 %11, %44, %70, %11;\n\t"
+          "madc.lo.cc.u32 %12, %44, %71, %12;\n\t"
+          "madc.lo.cc.u32 %13, %44, %72, %13;\n\t"
+          "madc.lo.cc.u32 %14, %44, %73, %14;\n\t"
+          "madc.lo.cc.u32 %15, %44, %74, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %44, %59, %1;\n\t"
+          "madc.hi.cc.u32 %2, %44, %60, %2;\n\t"
+          "madc.hi.cc.u32 %3, %44, %61, %3;\n\t"
+          "madc.hi.cc.u32 %4, %44, %62, %4;\n\t"
+          "madc.hi.cc.u32 %5, %44, %63, %5;\n\t"
+          "madc.hi.cc.u32 %6, %44, %64, %6;\n\t"
+          "madc.hi.cc.u32 %7, %44, %65, %7;\n\t"
+          "madc.hi.cc.u32 %8, %44, %66, %8;\n\t"
+          "madc.hi.cc.u32 %9, %44, %67, %9;\n\t"
+          "madc.hi.cc.u32 %10, %44, %68, %10;\n\t"
+          "madc.hi.cc.u32 %11, %44, %69, %11;\n\t"
+          "madc.hi.cc.u32 %12, %44, %70, %12;\n\t"
+          "madc.hi.cc.u32 %13, %44, %71, %13;\n\t"
+          "madc.hi.cc.u32 %14, %44, %72, %14;\n\t"
+          "madc.hi.cc.u32 %15, %44, %73, %15;\n\t"
+          "madc.hi.cc.u32 %16, %44, %74, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %45, %58, %0;\n\t"
+          "madc.lo.cc.u32 %1, %45, %59, %1;\n\t"
+          "madc.lo.cc.u32 %2, %45, %60, %2;\n\t"
+          "madc.lo.cc.u32 %3, %45, %61, %3;\n\t"
+          "madc.lo.cc.u32 %4, %45, %62, %4;\n\t"
+          "madc.lo.cc.u32 %5, %45, %63, %5;\n\t"
+          "madc.lo.cc.u32 %6, %45, %64, %6;\n\t"
+          "madc.lo.cc.u32 %7, %45, %65, %7;\n\t"
+          "madc.lo.cc.u32 %8, %45, %66, %8;\n\t"
+          "madc.lo.cc.u32 %9, %45, %67, %9;\n\t"
+          "madc.lo.cc.u32 %10, %45, %68, %10;\n\t"
+          "madc.lo.cc.u32 %11, %45, %69, %11;\n\t"
+          "madc.lo.cc.u32 %12, %45, %70, %12;\n\t"
+          "madc.lo.cc.u32 %13, %45, %71, %13;\n\t"
+          "madc.lo.cc.u32 %14, %45, %72, %14;\n\t"
+          "madc.lo.cc.u32 %15, %45, %73, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %45, %58, %1;\n\t"
+          "madc.hi.cc.u32 %2, %45, %59, %2;\n\t"
+          "madc.hi.cc.u32 %3, %45, %60, %3;\n\t"
+          "madc.hi.cc.u32 %4, %45, %61, %4;\n\t"
+          "madc.hi.cc.u32 %5, %45, %62, %5;\n\t"
+          "madc.hi.cc.u32 %6, %45, %63, %6;\n\t"
+          "madc.hi.cc.u32 %7, %45, %64, %7;\n\t"
+          "madc.hi.cc.u32 %8, %45, %65, %8;\n\t"
+          "madc.hi.cc.u32 %9, %45, %66, %9;\n\t"
+          "madc.hi.cc.u32 %10, %45, %67, %10;\n\t"
+          "madc.hi.cc.u32 %11, %45, %68, %11;\n\t"
+          "madc.hi.cc.u32 %12, %45, %69, %12;\n\t"
+          "madc.hi.cc.u32 %13, %45, %70, %13;\n\t"
+          "madc.hi.cc.u32 %14, %45, %71, %14;\n\t"
+          "madc.hi.cc.u32 %15, %45, %72, %15;\n\t"
+          "madc.hi.cc.u32 %16, %45, %73, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %46, %57, %0;\n\t"
+          "madc.lo.cc.u32 %1, %46, %58, %1;\n\t"
+          "madc.lo.cc.u32 %2, %46, %59, %2;\n\t"
+          "madc.lo.cc.u32 %3, %46, %60, %3;\n\t"
+          "madc.lo.cc.u32 %4, %46, %61, %4;\n\t"
+          "madc.lo.cc.u32 %5, %46, %62, %5;\n\t"
+          "madc.lo.cc.u32 %6, %46, %63, %6;\n\t"
+          "madc.lo.cc.u32 %7, %46, %64, %7;\n\t"
+          "madc.lo.cc.u32 %8, %46, %65, %8;\n\t"
+          "madc.lo.cc.u32 %9, %46, %66, %9;\n\t"
+          "madc.lo.cc.u32 %10, %46, %67, %10;\n\t"
+          "madc.lo.cc.u32 %11, %46, %68, %11;\n\t"
+          "madc.lo.cc.u32 %12, %46, %69, %12;\n\t"
+          "madc.lo.cc.u32 %13, %46, %70, %13;\n\t"
+          "madc.lo.cc.u32 %14, %46, %71, %14;\n\t"
+          "madc.lo.cc.u32 %15, %46, %72, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %46, %57, %1;\n\t"
+          "madc.hi.cc.u32 %2, %46, %58, %2;\n\t"
+          "madc.hi.cc.u32 %3, %46, %59, %3;\n\t"
+          "madc.hi.cc.u32 %4, %46, %60, %4;\n\t"
+          "madc.hi.cc.u32 %5, %46, %61, %5;\n\t"
+          "madc.hi.cc.u32 %6, %46, %62, %6;\n\t"
+          "madc.hi.cc.u32 %7, %46, %63, %7;\n\t"
+          "madc.hi.cc.u32 %8, %46, %64, %8;\n\t"
+          "madc.hi.cc.u32 %9, %46, %65, %9;\n\t"
+          "madc.hi.cc.u32 %10, %46, %66, %10;\n\t"
+          "madc.hi.cc.u32 %11, %46, %67, %11;\n\t"
+          "madc.hi.cc.u32 %12, %46, %68, %12;\n\t"
+          "madc.hi.cc.u32 %13, %46, %69, %13;\n\t"
+          "madc.hi.cc.u32 %14, %46, %70, %14;\n\t"
+          "madc.hi.cc.u32 %15, %46, %71, %15;\n\t"
+          "madc.hi.cc.u32 %16, %46, %72, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %47, %56, %0;\n\t"
+          "madc.lo.cc.u32 %1, %47, %57, %1;\n\t"
+          "madc.lo.cc.u32 %2, %47, %58, %2;\n\t"
+          "madc.lo.cc.u32 %3, %47, %59, %3;\n\t"
+          "madc.lo.cc.u32 %4, %47, %60, %4;\n\t"
+          "madc.lo.cc.u32 %5, %47, %61, %5;\n\t"
+          "madc.lo.cc.u32 %6, %47, %62, %6;\n\t"
+          "madc.lo.cc.u32 %7, %47, %63, %7;\n\t"
+          "madc.lo.cc.u32 %8, %47, %64, %8;\n\t"
+          "madc.lo.cc.u32 %9, %47, %65, %9;\n\t"
+          "madc.lo.cc.u32 %10, %47, %66, %10;\n\t"
+          "madc.lo.cc.u32 %11, %47, %67, %11;\n\t"
+          "madc.lo.cc.u32 %12, %47, %68, %12;\n\t"
+          "madc.lo.cc.u32 %13, %47, %69, %13;\n\t"
+          "madc.lo.cc.u32 %14, %47, %70, %14;\n\t"
+          "madc.lo.cc.u32 %15, %47, %71, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %47, %56, %1;\n\t"
+          "madc.hi.cc.u32 %2, %47, %57, %2;\n\t"
+          "madc.hi.cc.u32 %3, %47, %58, %3;\n\t"
+          "madc.hi.cc.u32 %4, %47, %59, %4;\n\t"
+          "madc.hi.cc.u32 %5, %47, %60, %5;\n\t"
+          "madc.hi.cc.u32 %6, %47, %61, %6;\n\t"
+          "madc.hi.cc.u32 %7, %47, %62, %7;\n\t"
+          "madc.hi.cc.u32 %8, %47, %63, %8;\n\t"
+          "madc.hi.cc.u32 %9, %47, %64, %9;\n\t"
+          "madc.hi.cc.u32 %10, %47, %65, %10;\n\t"
+          "madc.hi.cc.u32 %11, %47, %66, %11;\n\t"
+          "madc.hi.cc.u32 %12, %47, %67, %12;\n\t"
+          "madc.hi.cc.u32 %13, %47, %68, %13;\n\t"
+          "madc.hi.cc.u32 %14, %47, %69, %14;\n\t"
+          "madc.hi.cc.u32 %15, %47, %70, %15;\n\t"
+          "madc.hi.cc.u32 %16, %47, %71, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %48, %55, %0;\n\t"
+          "madc.lo.cc.u32 %1, %48, %56, %1;\n\t"
+          "madc.lo.cc.u32 %2, %48, %57, %2;\n\t"
+          "madc.lo.cc.u32 %3, %48, %58, %3;\n\t"
+          "madc.lo.cc.u32 %4, %48, %59, %4;\n\t"
+          "madc.lo.cc.u32 %5, %48, %60, %5;\n\t"
+          "madc.lo.cc.u32 %6, %48, %61, %6;\n\t"
+          "madc.lo.cc.u32 %7, %48, %62, %7;\n\t"
+          "madc.lo.cc.u32 %8, %48, %63, %8;\n\t"
+          "madc.lo.cc.u32 %9, %48, %64, %9;\n\t"
+          "madc.lo.cc.u32 %10, %48, %65, %10;\n\t"
+          "madc.lo.cc.u32 %11, %48, %66, %11;\n\t"
+          "madc.lo.cc.u32 %12, %48, %67, %12;\n\t"
+          "madc.lo.cc.u32 %13, %48, %68, %13;\n\t"
+          "madc.lo.cc.u32 %14, %48, %69, %14;\n\t"
+          "madc.lo.cc.u32 %15, %48, %70, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %48, %55, %1;\n\t"
+          "madc.hi.cc.u32 %2, %48, %56, %2;\n\t"
+          "madc.hi.cc.u32 %3, %48, %57, %3;\n\t"
+          "madc.hi.cc.u32 %4, %48, %58, %4;\n\t"
+          "madc.hi.cc.u32 %5, %48, %59, %5;\n\t"
+          "madc.hi.cc.u32 %6, %48, %60, %6;\n\t"
+          "madc.hi.cc.u32 %7, %48, %61, %7;\n\t"
+          "madc.hi.cc.u32 %8, %48, %62, %8;\n\t"
+          "madc.hi.cc.u32 %9, %48, %63, %9;\n\t"
+          "madc.hi.cc.u32 %10, %48, %64, %10;\n\t"
+          "madc.hi.cc.u32 %11, %48, %65, %11;\n\t"
+          "madc.hi.cc.u32 %12, %48, %66, %12;\n\t"
+          "madc.hi.cc.u32 %13, %48, %67, %13;\n\t"
+          "madc.hi.cc.u32 %14, %48, %68, %14;\n\t"
+          "madc.hi.cc.u32 %15, %48, %69, %15;\n\t"
+          "madc.hi.cc.u32 %16, %48, %70, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %49, %54, %0;\n\t"
+          "madc.lo.cc.u32 %1, %49, %55, %1;\n\t"
+          "madc.lo.cc.u32 %2, %49, %56, %2;\n\t"
+          "madc.lo.cc.u32 %3, %49, %57, %3;\n\t"
+          "madc.lo.cc.u32 %4, %49, %58, %4;\n\t"
+          "madc.lo.cc.u32 %5, %49, %59, %5;\n\t"
+          "madc.lo.cc.u32 %6, %49, %60, %6;\n\t"
+          "madc.lo.cc.u32 %7, %49, %61, %7;\n\t"
+          "madc.lo.cc.u32 %8, %49, %62, %8;\n\t"
+          "madc.lo.cc.u32 %9, %49, %63, %9;\n\t"
+          "madc.lo.cc.u32 %10, %49, %64, %10;\n\t"
+          "madc.lo.cc.u32 %11, %49, %65, %11;\n\t"
+          "madc.lo.cc.u32 %12, %49, %66, %12;\n\t"
+          "madc.lo.cc.u32 %13, %49, %67, %13;\n\t"
+          "madc.lo.cc.u32 %14, %49, %68, %14;\n\t"
+          "madc.lo.cc.u32 %15, %49, %69, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %49, %54, %1;\n\t"
+          "madc.hi.cc.u32 %2, %49, %55, %2;\n\t"
+          "madc.hi.cc.u32 %3, %49, %56, %3;\n\t"
+          "madc.hi.cc.u32 %4, %49, %57, %4;\n\t"
+          "madc.hi.cc.u32 %5, %49, %58, %5;\n\t"
+          "madc.hi.cc.u32 %6, %49, %59, %6;\n\t"
+          "madc.hi.cc.u32 %7, %49, %60, %7;\n\t"
+          "madc.hi.cc.u32 %8, %49, %61, %8;\n\t"
+          "madc.hi.cc.u32 %9, %49, %62, %9;\n\t"
+          "madc.hi.cc.u32 %10, %49, %63, %10;\n\t"
+          "madc.hi.cc.u32 %11, %49, %64, %11;\n\t"
+          "madc.hi.cc.u32 %12, %49, %65, %12;\n\t"
+          "madc.hi.cc.u32 %13, %49, %66, %13;\n\t"
+          "madc.hi.cc.u32 %14, %49, %67, %14;\n\t"
+          "madc.hi.cc.u32 %15, %49, %68, %15;\n\t"
+          "madc.hi.cc.u32 %16, %49, %69, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %50, %53, %0;\n\t"
+          "madc.lo.cc.u32 %1, %50, %54, %1;\n\t"
+          "madc.lo.cc.u32 %2, %50, %55, %2;\n\t"
+          "madc.lo.cc.u32 %3, %50, %56, %3;\n\t"
+          "madc.lo.cc.u32 %4, %50, %57, %4;\n\t"
+          "madc.lo.cc.u32 %5, %50, %58, %5;\n\t"
+          "madc.lo.cc.u32 %6, %50, %59, %6;\n\t"
+          "madc.lo.cc.u32 %7, %50, %60, %7;\n\t"
+          "madc.lo.cc.u32 %8, %50, %61, %8;\n\t"
+          "madc.lo.cc.u32 %9, %50, %62, %9;\n\t"
+          "madc.lo.cc.u32 %10, %50, %63, %10;\n\t"
+          "madc.lo.cc.u32 %11, %50, %64, %11;\n\t"
+          "madc.lo.cc.u32 %12, %50, %65, %12;\n\t"
+          "madc.lo.cc.u32 %13, %50, %66, %13;\n\t"
+          "madc.lo.cc.u32 %14, %50, %67, %14;\n\t"
+          "madc.lo.cc.u32 %15, %50, %68, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %50, %53, %1;\n\t"
+          "madc.hi.cc.u32 %2, %50, %54, %2;\n\t"
+          "madc.hi.cc.u32 %3, %50, %55, %3;\n\t"
+          "madc.hi.cc.u32 %4, %50, %56, %4;\n\t"
+          "madc.hi.cc.u32 %5, %50, %57, %5;\n\t"
+          "madc.hi.cc.u32 %6, %50, %58, %6;\n\t"
+          "madc.hi.cc.u32 %7, %50, %59, %7;\n\t"
+          "madc.hi.cc.u32 %8, %50, %60, %8;\n\t"
+          "madc.hi.cc.u32 %9, %50, %61, %9;\n\t"
+          "madc.hi.cc.u32 %10, %50, %62, %10;\n\t"
+          "madc.hi.cc.u32 %11, %50, %63, %11;\n\t"
+          "madc.hi.cc.u32 %12, %50, %64, %12;\n\t"
+          "madc.hi.cc.u32 %13, %50, %65, %13;\n\t"
+          "madc.hi.cc.u32 %14, %50, %66, %14;\n\t"
+          "madc.hi.cc.u32 %15, %50, %67, %15;\n\t"
+          "madc.hi.cc.u32 %16, %50, %68, %16;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.lo.cc.u32 %0, %51, %52, %0;\n\t"
+          "madc.lo.cc.u32 %1, %51, %53, %1;\n\t"
+          "madc.lo.cc.u32 %2, %51, %54, %2;\n\t"
+          "madc.lo.cc.u32 %3, %51, %55, %3;\n\t"
+          "madc.lo.cc.u32 %4, %51, %56, %4;\n\t"
+          "madc.lo.cc.u32 %5, %51, %57, %5;\n\t"
+          "madc.lo.cc.u32 %6, %51, %58, %6;\n\t"
+          "madc.lo.cc.u32 %7, %51, %59, %7;\n\t"
+          "madc.lo.cc.u32 %8, %51, %60, %8;\n\t"
+          "madc.lo.cc.u32 %9, %51, %61, %9;\n\t"
+          "madc.lo.cc.u32 %10, %51, %62, %10;\n\t"
+          "madc.lo.cc.u32 %11, %51, %63, %11;\n\t"
+          "madc.lo.cc.u32 %12, %51, %64, %12;\n\t"
+          "madc.lo.cc.u32 %13, %51, %65, %13;\n\t"
+          "madc.lo.cc.u32 %14, %51, %66, %14;\n\t"
+          "madc.lo.cc.u32 %15, %51, %67, %15;\n\t"
+          "addc.cc.u32 %16, %16, 0;\n\t"
+          "addc.u32 %17, %17, 0;\n\t"
+          "mad.hi.cc.u32 %1, %51, %52, %1;\n\t"
+          "madc.hi.cc.u32 %2, %51, %53, %2;\n\t"
+          "madc.hi.cc.u32 %3, %51, %54, %3;\n\t"
+          "madc.hi.cc.u32 %4, %51, %55, %4;\n\t"
+          "madc.hi.cc.u32 %5, %51, %56, %5;\n\t"
+          "madc.hi.cc.u32 %6, %51, %57, %6;\n\t"
+          "madc.hi.cc.u32 %7, %51, %58, %7;\n\t"
+          "madc.hi.cc.u32 %8, %51, %59, %8;\n\t"
+          "madc.hi.cc.u32 %9, %51, %60, %9;\n\t"
+          "madc.hi.cc.u32 %10, %51, %61, %10;\n\t"
+          "madc.hi.cc.u32 %11, %51, %62, %11;\n\t"
+          "madc.hi.cc.u32 %12, %51, %63, %12;\n\t"
+          "madc.hi.cc.u32 %13, %51, %64, %13;\n\t"
+          "madc.hi.cc.u32 %14, %51, %65, %14;\n\t"
+          "madc.hi.cc.u32 %15, %51, %66, %15;\n\t"
+          "madc.hi.cc.u32 %16, %51, %67, %16;\n\t"
           "addc.u32 %17, %17, 0;\n\t"
           "}"
           : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64])
       );
     }
 #endif
@@ -13415,106 +10476,616 @@ struct mad {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
       y[0] = ptx_mov(x[0]);
-      y[1] = ptx_add_cc(cf, x[1], x[16]);
-      y[2] = ptx_addc_cc(cf, x[2], x[17]);
-      y[3] = ptx_addc_cc(cf, x[3], x[18]);
-      y[4] = ptx_addc_cc(cf, x[4], x[19]);
-      y[5] = ptx_addc_cc(cf, x[5], x[20]);
-      y[6] = ptx_addc_cc(cf, x[6], x[21]);
-      y[7] = ptx_addc_cc(cf, x[7], x[22]);
-      y[8] = ptx_addc_cc(cf, x[8], x[23]);
-      y[9] = ptx_addc_cc(cf, x[9], x[24]);
-      y[10] = ptx_addc_cc(cf, x[10], x[25]);
-      y[11] = ptx_addc_cc(cf, x[11], x[26]);
-      y[12] = ptx_addc_cc(cf, x[12], x[27]);
-      y[13] = ptx_addc_cc(cf, x[13], x[28]);
-      y[14] = ptx_addc_cc(cf, x[14], x[29]);
-      y[15] = ptx_addc_cc(cf, x[15], x[30]);
-      y[16] = ptx_addc_cc(cf, x[31], 0u);
-      y[17] = ptx_addc(cf, 0u, 0u);
-      y[2] = ptx_add_cc(cf, y[2], x[32]);
-      y[3] = ptx_addc_cc(cf, y[3], x[33]);
-      y[4] = ptx_addc_cc(cf, y[4], x[34]);
-      y[5] = ptx_addc_cc(cf, y[5], x[35]);
-      y[6] = ptx_addc_cc(cf, y[6], x[36]);
-      y[7] = ptx_addc_cc(cf, y[7], x[37]);
-      y[8] = ptx_addc_cc(cf, y[8], x[38]);
-      y[9] = ptx_addc_cc(cf, y[9], x[39]);
-      y[10] = ptx_addc_cc(cf, y[10], x[40]);
-      y[11] = ptx_addc_cc(cf, y[11], x[41]);
-      y[12] = ptx_addc_cc(cf, y[12], x[42]);
-      y[13] = ptx_addc_cc(cf, y[13], x[43]);
-      y[14] = ptx_addc_cc(cf, y[14], x[44]);
-      y[15] = ptx_addc_cc(cf, y[15], x[45]);
-      y[16] = ptx_addc_cc(cf, y[16], x[46]);
-      y[17] = ptx_addc(cf, y[17], x[47]);
-      y[0] = ptx_add_cc(cf, y[0], x[48]);
-      y[1] = ptx_addc_cc(cf, y[1], x[49]);
-      y[2] = ptx_addc_cc(cf, y[2], x[50]);
-      y[3] = ptx_addc_cc(cf, y[3], x[51]);
-      y[4] = ptx_addc_cc(cf, y[4], x[52]);
-      y[5] = ptx_addc_cc(cf, y[5], x[53]);
-      y[6] = ptx_addc_cc(cf, y[6], x[54]);
-      y[7] = ptx_addc_cc(cf, y[7], x[55]);
-      y[8] = ptx_addc_cc(cf, y[8], x[56]);
-      y[9] = ptx_addc_cc(cf, y[9], x[57]);
-      y[10] = ptx_addc_cc(cf, y[10], x[58]);
-      y[11] = ptx_addc_cc(cf, y[11], x[59]);
-      y[12] = ptx_addc_cc(cf, y[12], x[60]);
-      y[13] = ptx_addc_cc(cf, y[13], x[61]);
-      y[14] = ptx_addc_cc(cf, y[14], x[62]);
-      y[15] = ptx_addc_cc(cf, y[15], x[63]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[10] = ptx_mov(x[10]);
+      y[11] = ptx_mov(x[11]);
+      y[12] = ptx_mov(x[12]);
+      y[13] = ptx_mov(x[13]);
+      y[14] = ptx_mov(x[14]);
+      y[15] = ptx_mov(x[15]);
+      y[16] = ptx_mov(x[16]);
+      y[17] = ptx_mov(x[17]);
+      y[0] = ptx_mad_lo_cc(cf, x[18], x[49], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[18], x[50], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[18], x[51], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[18], x[52], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[18], x[53], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[18], x[54], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[18], x[55], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[18], x[56], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[18], x[57], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[18], x[58], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[18], x[59], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[18], x[60], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[18], x[61], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[18], x[62], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[18], x[63], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[18], x[64], y[15]);
       y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[18], x[49], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[18], x[50], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[18], x[51], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[18], x[52], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[18], x[53], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[18], x[54], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[18], x[55], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[18], x[56], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[18], x[57], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[18], x[58], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[18], x[59], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[18], x[60], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[18], x[61], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[18], x[62], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[18], x[63], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[18], x[64], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[19], x[48], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[19], x[49], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[19], x[50], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[19], x[51], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[19], x[52], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[19], x[53], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[19], x[54], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[19], x[55], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[19], x[56], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[19], x[57], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[19], x[58], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[19], x[59], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[19], x[60], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[19], x[61], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[19], x[62], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[19], x[63], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[19], x[48], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[19], x[49], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[19], x[50], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[19], x[51], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[19], x[52], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[19], x[53], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[19], x[54], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[19], x[55], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[19], x[56], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[19], x[57], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[19], x[58], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[19], x[59], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[19], x[60], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[19], x[61], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[19], x[62], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[19], x[63], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[20], x[47], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[20], x[48], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[20], x[49], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[20], x[50], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[20], x[51], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[20], x[52], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[20], x[53], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[20], x[54], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[20], x[55], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[20], x[56], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[20], x[57], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[20], x[58], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[20], x[59], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[20], x[60], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[20], x[61], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[20], x[62], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[20], x[47], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[20], x[48], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[20], x[49], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[20], x[50], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[20], x[51], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[20], x[52], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[20], x[53], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[20], x[54], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[20], x[55], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[20], x[56], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[20], x[57], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[20], x[58], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[20], x[59], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[20], x[60], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[20], x[61], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[20], x[62], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[21], x[46], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[21], x[47], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[21], x[48], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[21], x[49], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[21], x[50], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[21], x[51], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[21], x[52], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[21], x[53], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[21], x[54], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[21], x[55], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[21], x[56], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[21], x[57], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[21], x[58], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[21], x[59], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[21], x[60], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[21], x[61], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[21], x[46], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[21], x[47], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[21], x[48], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[21], x[49], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[21], x[50], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[21], x[51], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[21], x[52], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[21], x[53], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[21], x[54], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[21], x[55], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[21], x[56], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[21], x[57], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[21], x[58], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[21], x[59], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[21], x[60], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[21], x[61], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[22], x[45], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[22], x[46], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[22], x[47], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[22], x[48], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[22], x[49], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[22], x[50], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[22], x[51], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[22], x[52], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[22], x[53], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[22], x[54], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[22], x[55], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[22], x[56], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[22], x[57], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[22], x[58], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[22], x[59], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[22], x[60], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[22], x[45], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[22], x[46], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[22], x[47], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[22], x[48], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[22], x[49], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[22], x[50], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[22], x[51], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[22], x[52], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[22], x[53], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[22], x[54], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[22], x[55], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[22], x[56], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[22], x[57], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[22], x[58], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[22], x[59], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[22], x[60], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[23], x[44], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[23], x[45], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[23], x[46], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[23], x[47], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[23], x[48], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[23], x[49], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[23], x[50], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[23], x[51], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[23], x[52], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[23], x[53], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[23], x[54], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[23], x[55], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[23], x[56], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[23], x[57], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[23], x[58], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[23], x[59], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[23], x[44], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[23], x[45], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[23], x[46], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[23], x[47], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[23], x[48], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[23], x[49], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[23], x[50], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[23], x[51], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[23], x[52], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[23], x[53], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[23], x[54], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[23], x[55], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[23], x[56], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[23], x[57], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[23], x[58], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[23], x[59], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[24], x[43], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[24], x[44], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[24], x[45], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[24], x[46], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[24], x[47], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[24], x[48], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[24], x[49], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[24], x[50], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[24], x[51], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[24], x[52], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[24], x[53], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[24], x[54], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[24], x[55], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[24], x[56], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[24], x[57], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[24], x[58], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[24], x[43], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[24], x[44], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[24], x[45], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[24], x[46], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[24], x[47], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[24], x[48], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[24], x[49], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[24], x[50], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[24], x[51], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[24], x[52], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[24], x[53], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[24], x[54], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[24], x[55], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[24], x[56], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[24], x[57], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[24], x[58], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[25], x[42], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[25], x[43], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[25], x[44], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[25], x[45], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[25], x[46], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[25], x[47], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[25], x[48], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[25], x[49], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[25], x[50], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[25], x[51], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[25], x[52], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[25], x[53], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[25], x[54], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[25], x[55], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[25], x[56], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[25], x[57], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[25], x[42], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[25], x[43], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[25], x[44], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[25], x[45], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[25], x[46], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[25], x[47], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[25], x[48], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[25], x[49], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[25], x[50], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[25], x[51], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[25], x[52], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[25], x[53], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[25], x[54], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[25], x[55], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[25], x[56], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[25], x[57], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[26], x[41], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[26], x[42], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[26], x[43], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[26], x[44], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[26], x[45], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[26], x[46], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[26], x[47], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[26], x[48], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[26], x[49], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[26], x[50], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[26], x[51], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[26], x[52], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[26], x[53], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[26], x[54], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[26], x[55], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[26], x[56], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[26], x[41], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[26], x[42], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[26], x[43], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[26], x[44], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[26], x[45], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[26], x[46], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[26], x[47], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[26], x[48], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[26], x[49], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[26], x[50], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[26], x[51], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[26], x[52], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[26], x[53], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[26], x[54], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[26], x[55], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[26], x[56], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[27], x[40], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[27], x[41], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[27], x[42], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[27], x[43], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[27], x[44], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[27], x[45], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[27], x[46], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[27], x[47], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[27], x[48], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[27], x[49], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[27], x[50], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[27], x[51], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[27], x[52], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[27], x[53], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[27], x[54], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[27], x[55], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[27], x[40], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[27], x[41], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[27], x[42], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[27], x[43], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[27], x[44], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[27], x[45], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[27], x[46], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[27], x[47], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[27], x[48], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[27], x[49], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[27], x[50], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[27], x[51], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[27], x[52], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[27], x[53], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[27], x[54], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[27], x[55], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[28], x[39], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[28], x[40], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[28], x[41], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[28], x[42], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[28], x[43], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[28], x[44], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[28], x[45], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[28], x[46], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[28], x[47], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[28], x[48], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[28], x[49], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[28], x[50], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[28], x[51], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[28], x[52], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[28], x[53], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[28], x[54], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[28], x[39], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[28], x[40], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[28], x[41], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[28], x[42], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[28], x[43], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[28], x[44], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[28], x[45], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[28], x[46], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[28], x[47], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[28], x[48], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[28], x[49], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[28], x[50], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[28], x[51], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[28], x[52], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[28], x[53], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[28], x[54], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[29], x[38], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[29], x[39], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[29], x[40], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[29], x[41], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[29], x[42], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[29], x[43], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[29], x[44], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[29], x[45], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[29], x[46], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[29], x[47], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[29], x[48], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[29], x[49], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[29], x[50], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[29], x[51], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[29], x[52], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[29], x[53], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[29], x[38], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[29], x[39], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[29], x[40], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[29], x[41], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[29], x[42], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[29], x[43], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[29], x[44], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[29], x[45], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[29], x[46], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[29], x[47], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[29], x[48], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[29], x[49], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[29], x[50], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[29], x[51], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[29], x[52], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[29], x[53], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[30], x[37], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[30], x[38], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[30], x[39], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[30], x[40], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[30], x[41], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[30], x[42], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[30], x[43], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[30], x[44], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[30], x[45], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[30], x[46], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[30], x[47], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[30], x[48], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[30], x[49], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[30], x[50], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[30], x[51], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[30], x[52], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[30], x[37], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[30], x[38], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[30], x[39], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[30], x[40], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[30], x[41], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[30], x[42], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[30], x[43], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[30], x[44], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[30], x[45], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[30], x[46], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[30], x[47], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[30], x[48], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[30], x[49], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[30], x[50], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[30], x[51], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[30], x[52], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[31], x[36], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[31], x[37], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[31], x[38], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[31], x[39], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[31], x[40], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[31], x[41], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[31], x[42], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[31], x[43], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[31], x[44], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[31], x[45], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[31], x[46], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[31], x[47], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[31], x[48], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[31], x[49], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[31], x[50], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[31], x[51], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[31], x[36], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[31], x[37], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[31], x[38], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[31], x[39], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[31], x[40], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[31], x[41], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[31], x[42], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[31], x[43], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[31], x[44], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[31], x[45], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[31], x[46], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[31], x[47], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[31], x[48], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[31], x[49], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[31], x[50], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[31], x[51], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[32], x[35], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[32], x[36], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[32], x[37], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[32], x[38], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[32], x[39], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[32], x[40], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[32], x[41], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[32], x[42], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[32], x[43], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[32], x[44], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[32], x[45], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[32], x[46], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[32], x[47], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[32], x[48], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[32], x[49], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[32], x[50], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[32], x[35], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[32], x[36], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[32], x[37], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[32], x[38], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[32], x[39], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[32], x[40], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[32], x[41], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[32], x[42], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[32], x[43], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[32], x[44], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[32], x[45], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[32], x[46], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[32], x[47], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[32], x[48], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[32], x[49], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[32], x[50], y[16]);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[33], x[34], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[33], x[35], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[33], x[36], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[33], x[37], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[33], x[38], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[33], x[39], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[33], x[40], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[33], x[41], y[7]);
+      y[8] = ptx_madc_lo_cc(cf, x[33], x[42], y[8]);
+      y[9] = ptx_madc_lo_cc(cf, x[33], x[43], y[9]);
+      y[10] = ptx_madc_lo_cc(cf, x[33], x[44], y[10]);
+      y[11] = ptx_madc_lo_cc(cf, x[33], x[45], y[11]);
+      y[12] = ptx_madc_lo_cc(cf, x[33], x[46], y[12]);
+      y[13] = ptx_madc_lo_cc(cf, x[33], x[47], y[13]);
+      y[14] = ptx_madc_lo_cc(cf, x[33], x[48], y[14]);
+      y[15] = ptx_madc_lo_cc(cf, x[33], x[49], y[15]);
+      y[16] = ptx_addc_cc(cf, y[16], 0u);
+      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[33], x[34], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[33], x[35], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[33], x[36], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[33], x[37], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[33], x[38], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[33], x[39], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[33], x[40], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[33], x[41], y[8]);
+      y[9] = ptx_madc_hi_cc(cf, x[33], x[42], y[9]);
+      y[10] = ptx_madc_hi_cc(cf, x[33], x[43], y[10]);
+      y[11] = ptx_madc_hi_cc(cf, x[33], x[44], y[11]);
+      y[12] = ptx_madc_hi_cc(cf, x[33], x[45], y[12]);
+      y[13] = ptx_madc_hi_cc(cf, x[33], x[46], y[13]);
+      y[14] = ptx_madc_hi_cc(cf, x[33], x[47], y[14]);
+      y[15] = ptx_madc_hi_cc(cf, x[33], x[48], y[15]);
+      y[16] = ptx_madc_hi_cc(cf, x[33], x[49], y[16]);
       y[17] = ptx_addc(cf, y[17], 0u);
     }
 #endif
   };
 
-  // Each thread's step columns: 34 instructions.
-  struct columns {
-    static constexpr unsigned in_words = 48;
+  // Each thread's step split_plus: 18 instructions.
+  struct split_plus {
+    static constexpr unsigned in_words = 34;
     static constexpr unsigned out_words = 18;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "mov.b32 %0, %18;\n\t"
-          "add.cc.u32 %1, %19, %34;\n\t"
-          "addc.cc.u32 %2, %20, %35;\n\t"
-          "addc.cc.u32 %3, %21, %36;\n\t"
-          "addc.cc.u32 %4, %22, %37;\n\t"
-          "addc.cc.u32 %5, %23, %38;\n\t"
-          "addc.cc.u32 %6, %24, %39;\n\t"
-          "addc.cc.u32 %7, %25, %40;\n\t"
-          "addc.cc.u32 %8, %26, %41;\n\t"
-          "addc.cc.u32 %9, %27, %42;\n\t"
-          "addc.cc.u32 %10, %28, %43;\n\t"
-          "addc.cc.u32 %11, %29, %44;\n\t"
-          "addc.cc.u32 %12, %30, %45;\n\t"
-          "addc.cc.u32 %13, %31, %46;\n\t"
-          "addc.cc.u32 %14, %32, %47;\n\t"
-          "addc.cc.u32 %15, %33, %48;\n\t"
-          "addc.cc.u32 %16, %49, 0;\n\t"
-          "addc.u32 %17, 0, 0;\n\t"
-          "add.cc.u32 %2, %2, %50;\n\t"
-          "addc.cc.u32 %3, %3, %51;\n\t"
-          "addc.cc.u32 %4, %4, %52;\n\t"
-          "addc.cc.u32 %5, %5, %53;\n\t"
-          "addc.cc.u32 %6, %6, %54;\n\t"
-          "addc.cc.u32 %7, %7, %55;\n\t"
-          "addc.cc.u32 %8, %8, %56;\n\t"
-          "addc.cc.u32 %9, %9, %57;\n\t"
-          "addc.cc.u32 %10, %10, %58;\n\t"
-          "addc.cc.u32 %11, %11, %59;\n\t"
-          "addc.cc.u32 %12, %12, %60;\n\t"
-          "addc.cc.u32 %13, %13, %61;\n\t"
-          "addc.cc.u32 %14, %14, %62;\n\t"
-          "addc.cc.u32 %15, %15, %63;\n\t"
-          "addc.cc.u32 %16, %16, %64;\n\t"
-          "addc.u32 %17, %17, %65;\n\t"
+          "add.cc.u32 %0, %18, %36;\n\t"
+          "addc.cc.u32 %1, %19, %37;\n\t"
+          "addc.cc.u32 %2, %20, %38;\n\t"
+          "addc.cc.u32 %3, %21, %39;\n\t"
+          "addc.cc.u32 %4, %22, %40;\n\t"
+          "addc.cc.u32 %5, %23, %41;\n\t"
+          "addc.cc.u32 %6, %24, %42;\n\t"
+          "addc.cc.u32 %7, %25, %43;\n\t"
+          "addc.cc.u32 %8, %26, %44;\n\t"
+          "addc.cc.u32 %9, %27, %45;\n\t"
+          "addc.cc.u32 %10, %28, %46;\n\t"
+          "addc.cc.u32 %11, %29, %47;\n\t"
+          "addc.cc.u32 %12, %30, %48;\n\t"
+          "addc.cc.u32 %13, %31, %49;\n\t"
+          "addc.cc.u32 %14, %32, %50;\n\t"
+          "addc.cc.u32 %15, %33, %51;\n\t"
+          "addc.cc.u32 %16, %34, 0;\n\t"
+          "addc.u32 %17, %35, 0;\n\t"
           "}"
           : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
       );
     }
 #endif
@@ -13523,40 +11094,82 @@ struct mad {
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
+      y[0] = ptx_add_cc(cf, x[0], x[18]);
+      y[1] = ptx_addc_cc(cf, x[1], x[19]);
+      y[2] = ptx_addc_cc(cf, x[2], x[20]);
+      y[3] = ptx_addc_cc(cf, x[3], x[21]);
+      y[4] = ptx_addc_cc(cf, x[4], x[22]);
+      y[5] = ptx_addc_cc(cf, x[5], x[23]);
+      y[6] = ptx_addc_cc(cf, x[6], x[24]);
+      y[7] = ptx_addc_cc(cf, x[7], x[25]);
+      y[8] = ptx_addc_cc(cf, x[8], x[26]);
+      y[9] = ptx_addc_cc(cf, x[9], x[27]);
+      y[10] = ptx_addc_cc(cf, x[10], x[28]);
+      y[11] = ptx_addc_cc(cf, x[11], x[29]);
+      y[12] = ptx_addc_cc(cf, x[12], x[30]);
+      y[13] = ptx_addc_cc(cf, x[13], x[31]);
+      y[14] = ptx_addc_cc(cf, x[14], x[32]);
+      y[15] = ptx_addc_cc(cf, x[15], x[33]);
+      y[16] = ptx_addc_cc(cf, x[16], 0u);
+      y[17] = ptx_addc(cf, x[17], 0u);
+    }
+#endif
+  };
+
+  // Each thread's step split: 18 instructions.
+  struct split {
+    static constexpr unsigned in_words = 18;
+    static constexpr unsigned out_words = 18;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          "mov.b32 %0, %18;\n\t"
+          "mov.b32 %1, %19;\n\t"
+          "mov.b32 %2, %20;\n\t"
+          "mov.b32 %3, %21;\n\t"
+          "mov.b32 %4, %22;\n\t"
+          "mov.b32 %5, %23;\n\t"
+          "mov.b32 %6, %24;\n\t"
+          "mov.b32 %7, %25;\n\t"
+          "mov.b32 %8, %26;\n\t"
+          "mov.b32 %9, %27;\n\t"
+          "mov.b32 %10, %28;\n\t"
+          "mov.b32 %11, %29;\n\t"
+          "mov.b32 %12, %30;\n\t"
+          "mov.b32 %13, %31;\n\t"
+          "mov.b32 %14, %32;\n\t"
+          "mov.b32 %15, %33;\n\t"
+          "mov.b32 %16, %34;\n\t"
+          "mov.b32 %17, %35;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
       y[0] = ptx_mov(x[0]);
-      y[1] = ptx_add_cc(cf, x[1], x[16]);
-      y[2] = ptx_addc_cc(cf, x[2], x[17]);
-      y[3] = ptx_addc_cc(cf, x[3], x[18]);
-      y[4] = ptx_addc_cc(cf, x[4], x[19]);
-      y[5] = ptx_addc_cc(cf, x[5], x[20]);
-      y[6] = ptx_addc_cc(cf, x[6], x[21]);
-      y[7] = ptx_addc_cc(cf, x[7], x[22]);
-      y[8] = ptx_addc_cc(cf, x[8], x[23]);
-      y[9] = ptx_addc_cc(cf, x[9], x[24]);
-      y[10] = ptx_addc_cc(cf, x[10], x[25]);
-      y[11] = ptx_addc_cc(cf, x[11], x[26]);
-      y[12] = ptx_addc_cc(cf, x[12], x[27]);
-      y[13] = ptx_addc_cc(cf, x[13], x[28]);
-      y[14] = ptx_addc_cc(cf, x[14], x[29]);
-      y[15] = ptx_addc_cc(cf, x[15], x[30]);
-      y[16] = ptx_addc_cc(cf, x[31], 0u);
-      y[17] = ptx_addc(cf, 0u, 0u);
-      y[2] = ptx_add_cc(cf, y[2], x[32]);
-      y[3] = ptx_addc_cc(cf, y[3], x[33]);
-      y[4] = ptx_addc_cc(cf, y[4], x[34]);
-      y[5] = ptx_addc_cc(cf, y[5], x[35]);
-      y[6] = ptx_addc_cc(cf, y[6], x[36]);
-      y[7] = ptx_addc_cc(cf, y[7], x[37]);
-      y[8] = ptx_addc_cc(cf, y[8], x[38]);
-      y[9] = ptx_addc_cc(cf, y[9], x[39]);
-      y[10] = ptx_addc_cc(cf, y[10], x[40]);
-      y[11] = ptx_addc_cc(cf, y[11], x[41]);
-      y[12] = ptx_addc_cc(cf, y[12], x[42]);
-      y[13] = ptx_addc_cc(cf, y[13], x[43]);
-      y[14] = ptx_addc_cc(cf, y[14], x[44]);
-      y[15] = ptx_addc_cc(cf, y[15], x[45]);
-      y[16] = ptx_addc_cc(cf, y[16], x[46]);
-      y[17] = ptx_addc(cf, y[17], x[47]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[10] = ptx_mov(x[10]);
+      y[11] = ptx_mov(x[11]);
+      y[12] = ptx_mov(x[12]);
+      y[13] = ptx_mov(x[13]);
+      y[14] = ptx_mov(x[14]);
+      y[15] = ptx_mov(x[15]);
+      y[16] = ptx_mov(x[16]);
+      y[17] = ptx_mov(x[17]);
     }
 #endif
   };
@@ -13718,23 +11331,23 @@ struct mad {
 #ifdef __CUDACC__
   // One thread of the group; every thread of the block calls it (see cuda/group.cuh).
   __device__ __forceinline__ static void thread(uint32_t* y, const uint32_t* x) {
-    uint32_t v_a[16], v_b[16], v_c[16], v_low_columns[48], v_high_columns[48], v_low_d[16], v_low_excess[2], v_high_d[16], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[16], v_low_generate[1], v_low_propagate[1], v_high_s[16], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[16], v_high[16];
+    uint32_t v_a[16], v_b[16], v_c[16], v_low_columns[18], v_high_columns[18], v_low_d[16], v_low_excess[2], v_high_d[16], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[16], v_low_generate[1], v_low_propagate[1], v_high_s[16], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[16], v_high[16];
     for (unsigned i = 0; i < 16; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 16; ++i) v_b[i] = (x + 16)[i];
     for (unsigned i = 0; i < 16; ++i) v_c[i] = (x + 32)[i];
-    ::mpgen::group::on_device<16>::template product_rows<16, 16, 0, product_row>(v_a, v_b, v_low_columns, v_high_columns);
+    ::mpgen::group::on_device<16>::template product_rows<16, 18, 16, 0, product_row>(v_a, v_b, v_low_columns, v_high_columns);
     {
-      uint32_t in[64], out[18];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = v_low_columns[i];
-      for (unsigned i = 0; i < 16; ++i) (in + 48)[i] = v_c[i];
-      columns_plus::device(out, in);
+      uint32_t in[34], out[18];
+      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = v_low_columns[i];
+      for (unsigned i = 0; i < 16; ++i) (in + 18)[i] = v_c[i];
+      split_plus::device(out, in);
       for (unsigned i = 0; i < 16; ++i) v_low_d[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) v_low_excess[i] = (out + 16)[i];
     }
     {
-      uint32_t in[48], out[18];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = v_high_columns[i];
-      columns::device(out, in);
+      uint32_t in[18], out[18];
+      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = v_high_columns[i];
+      split::device(out, in);
       for (unsigned i = 0; i < 16; ++i) v_high_d[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) v_high_excess[i] = (out + 16)[i];
     }
@@ -13780,23 +11393,23 @@ struct mad {
 
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
-    std::vector<uint32_t> v_a(256), v_b(256), v_c(256), v_low_columns(768), v_high_columns(768), v_low_d(256), v_low_excess(32), v_high_d(256), v_high_excess(32), v_low_in(32), v_high_in(32), v_low_s(256), v_low_generate(16), v_low_propagate(16), v_high_s(256), v_high_generate(16), v_high_propagate(16), v_low_carry(16), v_low_out(16), v_high_carry(16), v_high_out(16), v_low(256), v_high(256);
+    std::vector<uint32_t> v_a(256), v_b(256), v_c(256), v_low_columns(288), v_high_columns(288), v_low_d(256), v_low_excess(32), v_high_d(256), v_high_excess(32), v_low_in(32), v_high_in(32), v_low_s(256), v_low_generate(16), v_low_propagate(16), v_high_s(256), v_high_generate(16), v_high_propagate(16), v_low_carry(16), v_low_out(16), v_high_carry(16), v_high_out(16), v_low(256), v_high(256);
     for (unsigned i = 0; i < 256; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 256; ++i) v_b[i] = (x + 256)[i];
     for (unsigned i = 0; i < 256; ++i) v_c[i] = (x + 512)[i];
-    ::mpgen::group::on_host::product_rows<0, product_row>(16, 16, v_a.data(), v_b.data(), v_low_columns.data(), v_high_columns.data());
+    ::mpgen::group::on_host::product_rows<0, product_row>(16, 16, 18, v_a.data(), v_b.data(), v_low_columns.data(), v_high_columns.data());
     for (unsigned t = 0; t < 16; ++t) {
-      uint32_t in[64], out[18];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = (&v_low_columns[t * 48])[i];
-      for (unsigned i = 0; i < 16; ++i) (in + 48)[i] = (&v_c[t * 16])[i];
-      columns_plus::host(out, in);
+      uint32_t in[34], out[18];
+      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = (&v_low_columns[t * 18])[i];
+      for (unsigned i = 0; i < 16; ++i) (in + 18)[i] = (&v_c[t * 16])[i];
+      split_plus::host(out, in);
       for (unsigned i = 0; i < 16; ++i) (&v_low_d[t * 16])[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) (&v_low_excess[t * 2])[i] = (out + 16)[i];
     }
     for (unsigned t = 0; t < 16; ++t) {
-      uint32_t in[48], out[18];
-      for (unsigned i = 0; i < 48; ++i) (in + 0)[i] = (&v_high_columns[t * 48])[i];
-      columns::host(out, in);
+      uint32_t in[18], out[18];
+      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = (&v_high_columns[t * 18])[i];
+      split::host(out, in);
       for (unsigned i = 0; i < 16; ++i) (&v_high_d[t * 16])[i] = (out + 0)[i];
       for (unsigned i = 0; i < 2; ++i) (&v_high_excess[t * 2])[i] = (out + 16)[i];
     }

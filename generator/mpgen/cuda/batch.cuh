@@ -169,9 +169,12 @@ __device__ __forceinline__ void batch_thread(std::size_t n, Layout layout, const
   else batch_one_thread<Op>(n, layout, in, out);
 }
 
+// Bounded to the launch's block (the manifest's block_threads), so that a block of 512 or
+// 1024 threads of a group finds registers enough.
 template <class Op>
-__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
-                             uint32_t* __restrict__ out) {
+__global__ void __launch_bounds__(Op::block_threads) device_batch(std::size_t n, Layout layout,
+                                                                   const uint32_t* __restrict__ in,
+                                                                   uint32_t* __restrict__ out) {
   batch_thread<Op>(n, layout, in, out);
 }
 
@@ -185,13 +188,13 @@ constexpr unsigned launch_shared_bytes(Layout layout, bool staged = true) {
 }
 
 // Op's batch kernel over n instances on device memory, in its launch geometry (blocks of
-// Op::block_threads, the layout's dynamic shared memory, opted in above the 48 KB a
-// launch gets without asking).
+// Op::block_threads, the layout's dynamic shared memory, opted in: with the kernel's
+// static shared memory it may pass the 48 KB a launch gets without asking).
 template <class Op>
 cudaError_t launch_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, bool staged = true,
                          cudaStream_t stream = 0) {
   const unsigned shared = launch_shared_bytes<Op>(layout, staged);
-  if (shared > 48 * 1024) {
+  if (shared != 0) {
     const cudaError_t e =
         cudaFuncSetAttribute(device_batch<Op>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared));
     if (e != cudaSuccess) return e;

@@ -99,8 +99,10 @@ struct on_device {
   // shared_bytes: IPB sets of table_words; b between Q - 1 zeros below and Q above),
   // then the schedule's iterations of Row over (the accumulator, a's block r, b's
   // window), r and the column block from k and the thread alone (a square's last row of
-  // a block: Finish of its parity); low and high get the two segments' 3 Q words.
-  template <unsigned Q, unsigned IPB, unsigned Schedule, class Row, class FinishEven = Row, class FinishOdd = Row>
+  // a block: Finish of its parity); low and high get the two segments' accumulators (A
+  // words each).
+  template <unsigned Q, unsigned A, unsigned IPB, unsigned Schedule, class Row, class FinishEven = Row,
+            class FinishOdd = Row>
   __device__ __forceinline__ static void product_rows(const uint32_t* a, const uint32_t* b, uint32_t* low,
                                                       uint32_t* high) {
     constexpr unsigned TQ = T * Q, below = Q - 1, table_words = 2 * TQ + 2 * Q;
@@ -118,26 +120,26 @@ struct on_device {
     __syncthreads();
     row_segment first, second;
     row_segments(Schedule, T, t, first, second);
-    uint32_t acc[3 * Q];
+    uint32_t acc[A];
 #pragma unroll
-    for (unsigned i = 0; i < 3 * Q; ++i) acc[i] = 0;
+    for (unsigned i = 0; i < A; ++i) acc[i] = 0;
     for (unsigned k = 0; k < row_iterations(Schedule, T); ++k) {
       if (k == first.rows) {
 #pragma unroll
-        for (unsigned i = 0; i < 3 * Q; ++i) low[i] = acc[i], acc[i] = 0;
+        for (unsigned i = 0; i < A; ++i) low[i] = acc[i], acc[i] = 0;
       }
       const bool later = k >= first.rows;
       const unsigned row = later ? k - first.rows : k, rows = later ? second.rows : first.rows;
       if (row >= rows) continue;
       const unsigned c = later ? second.block : first.block, r = (later ? second.first_row : first.first_row) + row;
       const uint32_t* const window = table_b + int((c - r) * Q) - int(Q) + 1;
-      uint32_t x[6 * Q - 1];
+      uint32_t x[A + 3 * Q - 1];
 #pragma unroll
-      for (unsigned i = 0; i < 3 * Q; ++i) x[i] = acc[i];
+      for (unsigned i = 0; i < A; ++i) x[i] = acc[i];
 #pragma unroll
-      for (unsigned u = 0; u < Q; ++u) x[3 * Q + u] = table_a[r * Q + u];
+      for (unsigned u = 0; u < Q; ++u) x[A + u] = table_a[r * Q + u];
 #pragma unroll
-      for (unsigned w = 0; w < 2 * Q - 1; ++w) x[4 * Q + w] = window[w];
+      for (unsigned w = 0; w < 2 * Q - 1; ++w) x[A + Q + w] = window[w];
       if (Schedule == square_rows && row == rows - 1) {
         if (c % 2) FinishOdd::device(acc, x);
         else FinishEven::device(acc, x);
@@ -146,7 +148,7 @@ struct on_device {
       }
     }
 #pragma unroll
-    for (unsigned i = 0; i < 3 * Q; ++i) high[i] = acc[i];
+    for (unsigned i = 0; i < A; ++i) high[i] = acc[i];
   }
 
   // The low half's exchange (group/program.py's Mirror), W words: out = v of thread T - 1 - t.
@@ -316,16 +318,16 @@ inline void carry_scan(unsigned T, const uint32_t* generate, const uint32_t* pro
 // ProductRows, Mirror and Handoff over all threads' words (vectors thread-major, as
 // on_host's callers hold them).
 template <unsigned Schedule, class Row, class FinishEven = Row, class FinishOdd = Row>
-inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32_t* b, uint32_t* low,
+inline void product_rows(unsigned T, unsigned Q, unsigned A, const uint32_t* a, const uint32_t* b, uint32_t* low,
                          uint32_t* high) {
-  std::vector<uint32_t> x(6 * Q - 1), acc(3 * Q);
+  std::vector<uint32_t> x(A + 3 * Q - 1), acc(A);
   for (unsigned t = 0; t < T; ++t) {
     row_segment first, second;
     row_segments(Schedule, T, t, first, second);
     std::fill(acc.begin(), acc.end(), 0u);
     for (unsigned k = 0; k < row_iterations(Schedule, T); ++k) {
       if (k == first.rows) {
-        std::copy(acc.begin(), acc.end(), low + t * 3 * Q);
+        std::copy(acc.begin(), acc.end(), low + t * A);
         std::fill(acc.begin(), acc.end(), 0u);
       }
       const bool later = k >= first.rows;
@@ -334,10 +336,10 @@ inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32
       const unsigned c = later ? second.block : first.block, r = (later ? second.first_row : first.first_row) + row;
       const long start = long(c - r) * Q - Q + 1;
       std::copy(acc.begin(), acc.end(), x.begin());
-      for (unsigned u = 0; u < Q; ++u) x[3 * Q + u] = a[r * Q + u];
+      for (unsigned u = 0; u < Q; ++u) x[A + u] = a[r * Q + u];
       for (unsigned w = 0; w < 2 * Q - 1; ++w) {
         const long i = start + w;
-        x[4 * Q + w] = i >= 0 && i < long(T * Q) ? b[i] : 0;
+        x[A + Q + w] = i >= 0 && i < long(T * Q) ? b[i] : 0;
       }
       if (Schedule == square_rows && row == rows - 1) {
         if (c % 2) FinishOdd::host(acc.data(), x.data());
@@ -346,7 +348,7 @@ inline void product_rows(unsigned T, unsigned Q, const uint32_t* a, const uint32
         Row::host(acc.data(), x.data());
       }
     }
-    std::copy(acc.begin(), acc.end(), high + t * 3 * Q);
+    std::copy(acc.begin(), acc.end(), high + t * A);
   }
 }
 

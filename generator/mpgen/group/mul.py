@@ -7,36 +7,34 @@ from __future__ import annotations
 
 from ..ir import Function, Reg
 from .addsub import finish, propagate_bit
-from .program import CarryScan, Handoff, Mirror, Neighbours, ProductRows, Program, Shape, ThreadStep, Top
-
-EXCESS_WORDS = 2  # what a block's columns hold above its Q limbs: under 2^49 (see columns)
-
+from .program import EXCESS_WORDS, CarryScan, Handoff, Mirror, Neighbours, ProductRows, Program, Shape, ThreadStep, \
+    Top, accumulator_words
 
 def rows(q: int, name: str = "product_row", wanted=lambda u, j: True) -> Function:
-    """One iteration: acc += a-block x b-window, column j of the block taking a[u] b[w]
-    with w = j - u + Q - 1 of the window (the pairs (u, j) `wanted`), each product added
-    with its carries into the column's three words (mad.lo.cc, madc.hi.cc, addc)."""
-    fn = Function(name, 3 * q + q + 2 * q - 1, 3 * q)
-    acc_in = [Reg("x", i) for i in range(3 * q)]
-    a = [Reg("x", 3 * q + u) for u in range(q)]
-    window = [Reg("x", 4 * q + w) for w in range(2 * q - 1)]
-    acc = [Reg("y", i) for i in range(3 * q)]
-    written = [False] * q
-    for j in range(q):
-        lo, hi, top = j, q + j, 2 * q + j
-        for u in range(q):
-            if not wanted(u, j):
-                continue
-            source = (lambda i: acc[i]) if written[j] else (lambda i: acc_in[i])
-            b = window[j - u + q - 1]
-            fn.chain_of([("mad.lo", acc[lo], (a[u], b, source(lo))),
-                         ("mad.hi", acc[hi], (a[u], b, source(hi))),
-                         ("add", acc[top], (source(top), 0))], carry_out=False)
-            written[j] = True
-    for j in range(q):
-        if not written[j]:
-            for i in (j, q + j, 2 * q + j):
-                fn.emit("mov", acc[i], acc_in[i])
+    """One iteration: the block's accumulator (Q limbs and EXCESS_WORDS above them) plus
+    a-block x b-window, column j taking a[u] b[w] with w = j - u + Q - 1 of the window
+    (the pairs (u, j) `wanted`: for each u, columns j0 .. Q-1). For each u two carry
+    chains: the products' low words into columns j0 .. Q-1, their high words into j0+1 ..
+    Q, each carried through the excess: about 2 instructions a product. A block sums at
+    most L < 2^16 products of 64 bits a column, under 2^(32 Q + 49): the excess holds it."""
+    words = accumulator_words(q)
+    fn = Function(name, words + q + 2 * q - 1, words)
+    acc_in = [Reg("x", i) for i in range(words)]
+    a = [Reg("x", words + u) for u in range(q)]
+    window = [Reg("x", words + q + w) for w in range(2 * q - 1)]
+    acc = [Reg("y", i) for i in range(words)]
+    for i in range(words):
+        fn.emit("mov", acc[i], acc_in[i])
+    for u in range(q):
+        columns = [j for j in range(q) if wanted(u, j)]
+        if not columns:
+            continue
+        assert columns == list(range(columns[0], q)), "a row's columns run to the block's top"
+        above = [("add", acc[i], (acc[i], 0)) for i in range(q + 1, words)]  # the carry on up
+        fn.chain_of([("mad.lo", acc[j], (a[u], window[j - u + q - 1], acc[j])) for j in columns] +
+                    [("add", acc[q], (acc[q], 0))] + above, carry_out=False)
+        fn.chain_of([("mad.hi", acc[j + 1], (a[u], window[j - u + q - 1], acc[j + 1])) for j in columns] + above,
+                    carry_out=False)
     fn.check()
     return fn
 
@@ -44,52 +42,45 @@ def rows(q: int, name: str = "product_row", wanted=lambda u, j: True) -> Functio
 def square_finish(q: int, odd: bool) -> Function:
     """The last row of a square's block c = 2 r (+1 where odd), a's block r against the
     window: the pairs of limbs i < j (2 u < j, or 2 u < Q + j in an odd block), then the
-    columns doubled, then the squares a_i^2 whose words fall in the block (low word at
-    column 2 i, high word at 2 i + 1)."""
+    accumulator doubled, then the squares a_i^2 whose words fall in the block: column j
+    takes the low word of a_u^2 where j + Q (odd) = 2 u, the high word where it is 2 u + 1,
+    one chain."""
     fn = rows(q, f"square_finish_{'odd' if odd else 'even'}", lambda u, j: 2 * u < j + q * odd)
-    acc = [Reg("y", i) for i in range(3 * q)]
-    a = [Reg("x", 3 * q + u) for u in range(q)]
+    words = accumulator_words(q)
+    acc = [Reg("y", i) for i in range(words)]
+    a = [Reg("x", words + u) for u in range(q)]
+    fn.chain("add", [(acc[i], (acc[i], acc[i])) for i in range(words)], carry_out=False)
+    squares = []
     for j in range(q):
-        fn.chain("add", [(acc[i], (acc[i], acc[i])) for i in (j, q + j, 2 * q + j)], carry_out=False)
-    for u in range(q):
-        for word, half in enumerate(("mad.lo", "mad.hi")):
-            j = 2 * u + word - q * odd
-            if 0 <= j < q:
-                fn.chain_of([(half, acc[j], (a[u], a[u], acc[j])), ("add", acc[q + j], (acc[q + j], 0)),
-                             ("add", acc[2 * q + j], (acc[2 * q + j], 0))], carry_out=False)
+        u, high = divmod(j + q * odd, 2)
+        squares.append(("mad.hi" if high else "mad.lo", acc[j], (a[u], a[u], acc[j])))
+    fn.chain_of(squares + [("add", acc[i], (acc[i], 0)) for i in range(q, words)], carry_out=False)
     fn.check()
     return fn
 
 
-def add_columns(q: int) -> Function:
-    """Two blocks of columns (3 Q words each) summed, column by column."""
-    fn = Function("add_columns", 6 * q, 3 * q)
-    for j in range(q):
-        fn.chain("add", [(Reg("y", i), (Reg("x", i), Reg("x", 3 * q + i))) for i in (j, q + j, 2 * q + j)],
-                 carry_out=False)
+def add_blocks(q: int) -> Function:
+    """Two accumulators of one block summed (mul_lo's own rows and its helper's)."""
+    words = accumulator_words(q)
+    fn = Function("add_blocks", 2 * words, words)
+    fn.chain("add", [(Reg("y", i), (Reg("x", i), Reg("x", words + i))) for i in range(words)], carry_out=False)
     fn.check()
     return fn
 
 
-def columns(q: int, addend: bool = False) -> Function:
-    """A block's Q columns (low words, high words, carries) as its Q limbs and the excess
-    above them: the sum of the three rows, shifted by 0, 1 and 2 limbs (plus Q limbs of
-    an addend: mad's c). A column sums at most L < 2^16 products of 64 bits, so the
-    block's value is under 2^(32 Q + 49) (+ 2^(32 Q)): two words of excess, and no carry
-    out of the second."""
-    fn = Function("columns_plus" if addend else "columns", 3 * q + q * addend, q + EXCESS_WORDS)
-    lo = [Reg("x", j) for j in range(q)]
-    hi = [Reg("x", q + j) for j in range(q)]
-    top = [Reg("x", 2 * q + j) for j in range(q)]
-    w = [Reg("y", i) for i in range(q + EXCESS_WORDS)]
-    fn.emit("mov", w[0], lo[0])
-    fn.chain("add", [(w[j], (lo[j], hi[j - 1])) for j in range(1, q)] + [(w[q], (hi[q - 1], 0))])
-    fn.emit("addc", w[q + 1], 0, 0)
-    fn.chain("add", [(w[j], (w[j], top[j - 2])) for j in range(2, q + 2)], carry_out=False)
+def split(q: int, addend: bool = False) -> Function:
+    """A block's accumulator as its Q limbs and the excess above them (plus Q limbs of an
+    addend: mad's c, which the excess absorbs: under 2^49 + 1)."""
+    words = accumulator_words(q)
+    fn = Function("split_plus" if addend else "split", words + q * addend, words)
+    acc, y = [Reg("x", i) for i in range(words)], [Reg("y", i) for i in range(words)]
     if addend:
-        c = [Reg("x", 3 * q + j) for j in range(q)]
-        fn.chain("add", [(w[j], (w[j], c[j])) for j in range(q)] + [(w[q], (w[q], 0)), (w[q + 1], (w[q + 1], 0))],
+        c = [Reg("x", words + j) for j in range(q)]
+        fn.chain("add", [(y[j], (acc[j], c[j])) for j in range(q)] + [(y[i], (acc[i], 0)) for i in range(q, words)],
                  carry_out=False)
+    else:
+        for i in range(words):
+            fn.emit("mov", y[i], acc[i])
     fn.check()
     return fn
 
@@ -122,8 +113,8 @@ def _both_halves(name: str, shape: Shape, rows_step: ProductRows, operands: tupl
     """The full product's steps after its rows: each half's columns as limbs (the low half
     plus mad's c), the excess handed on, one carry scan per half."""
     q = shape.limbs_per_thread
-    to_limbs, take, add_carry = columns(q), absorb(q), finish("finish", q, False)
-    low_limbs = columns(q, addend=True) if "c" in operands else to_limbs
+    to_limbs, take, add_carry = split(q), absorb(q), finish("finish", q, False)
+    low_limbs = split(q, addend=True) if "c" in operands else to_limbs
     steps = [rows_step,
              ThreadStep(low_limbs, ("low_columns",) + (("c",) if "c" in operands else ()),
                         (("low_d", q), ("low_excess", 2))),
@@ -166,8 +157,7 @@ def mul_lo(shape: Shape) -> Program:
     q = _check(shape)
     steps = (ProductRows(rows(q), "a", "b", "own_columns", "partner_columns", "low"),
              Mirror("partner_columns", "helped_columns"),
-             ThreadStep(add_columns(q), ("own_columns", "helped_columns"), (("columns", 3 * q),)),
-             ThreadStep(columns(q), ("columns",), (("d", q), ("excess", 2))),
+             ThreadStep(add_blocks(q), ("own_columns", "helped_columns"), (("d", q), ("excess", 2))),
              Neighbours("excess", -1, "excesses"),  # thread t - 1's, then its own
              ThreadStep(absorb(q, EXCESS_WORDS), ("d", "excesses"), (("s", q), ("generate", 1), ("propagate", 1))),
              CarryScan("generate", "propagate", None, "carry", "out"),

@@ -107,6 +107,11 @@ class All:
 
 
 SCHEDULES = ("full", "low", "square")
+EXCESS_WORDS = 2  # a product block's accumulator above its Q limbs (group/mul.py's rows)
+
+
+def accumulator_words(q: int) -> int:
+    return q + EXCESS_WORDS
 
 
 @dataclass(frozen=True)
@@ -114,8 +119,7 @@ class ProductRows:
     """The quadratic product's loop, balanced (no thread idles in the triangle): `K`
     iterations, the same count in every thread, each adding row r (a's limbs [r Q, r Q +
     Q) times b's window [(c - r) Q - Q + 1, (c - r) Q + Q), zeros outside b) to the Q
-    columns of product block c held in three words each (the sums' low words, high words
-    and the carries above: 3 Q words). Each thread runs two segments, block c0 then c1
+    columns of product block c, accumulated as one number of Q + EXCESS_WORDS words. Each thread runs two segments, block c0 then c1
     (`segments` says which rows of which blocks for each schedule; `low` gets the first
     block's columns, `high` the second's):
     - "full" (a b whole): blocks t and T + t, K = T + 1;
@@ -279,10 +283,10 @@ def _product_rows(step: ProductRows, shape: Shape, state: list[dict[str, list[in
     b = [w for thread in state for w in thread[step.b]]
     for t, thread in enumerate(state):
         first, second = segments(step.schedule, t_count, t)
-        accumulator = [0] * 3 * q
+        accumulator = [0] * accumulator_words(q)
         for k in range(iterations(step.schedule, t_count)):
             if k == first.rows:
-                thread[step.low], accumulator = accumulator, [0] * 3 * q
+                thread[step.low], accumulator = accumulator, [0] * accumulator_words(q)
             segment, row = (first, k) if k < first.rows else (second, k - first.rows)
             if row >= segment.rows:
                 continue

@@ -13,7 +13,7 @@ printers, so that the GPU and the host run one list.
 from __future__ import annotations
 
 from ..group import All, CarryScan, Handoff, Mirror, Neighbours, ProductRows, Program, ThreadStep, Top
-from ..group.program import SCHEDULES
+from ..group.program import SCHEDULES, accumulator_words
 from ..size import LIMB_BITS
 from . import host as host_printer, ptx
 
@@ -30,7 +30,7 @@ def vectors(program: Program) -> dict[str, int]:
         elif isinstance(step, All):
             sizes[step.out] = 1
         elif isinstance(step, ProductRows):
-            sizes.update({step.low: 3 * q, step.high: 3 * q})
+            sizes.update({step.low: accumulator_words(q), step.high: accumulator_words(q)})
         elif isinstance(step, Handoff):
             sizes.update({step.low_in: sizes[step.low], step.high_in: sizes[step.high]})
         elif isinstance(step, Neighbours):
@@ -165,7 +165,8 @@ def device(program: Program, instances_per_block: int) -> list[str]:
         elif isinstance(step, All):
             lines.append(f"{var(step.out)}[0] = {on}::all({var(step.source)}[0]);")
         elif isinstance(step, ProductRows):
-            lines.append(f"{on}::template product_rows<{q}, {instances_per_block}, {_rows_template(step)}>("
+            lines.append(f"{on}::template product_rows<{q}, {accumulator_words(q)}, {instances_per_block}, "
+                         f"{_rows_template(step)}>("
                          f"{var(step.a)}, {var(step.b)}, {var(step.low)}, {var(step.high)});")
         elif isinstance(step, Handoff):
             lines.append(f"{on}::template handoff<{sizes[step.low]}, {instances_per_block}>({var(step.low)}, "
@@ -189,7 +190,7 @@ def device(program: Program, instances_per_block: int) -> list[str]:
 
 def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[str]:
     """Vectors of all T threads one after the other (thread t's words at t * words)."""
-    sizes, t = vectors(program), program.shape.threads
+    sizes, t, q = vectors(program), program.shape.threads, program.shape.limbs_per_thread
 
     def view(name: str) -> str:
         return f"(&{var(name)}[t * {sizes[name]}])"
@@ -215,7 +216,7 @@ def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[
             lines.append(f"::mpgen::group::on_host::all({t}, {var(step.source)}.data(), {var(step.out)}.data());")
         elif isinstance(step, ProductRows):
             lines.append(f"::mpgen::group::on_host::product_rows<{_rows_template(step)}>({t}, "
-                         f"{program.shape.limbs_per_thread}, {var(step.a)}.data(), {var(step.b)}.data(), "
+                         f"{q}, {accumulator_words(q)}, {var(step.a)}.data(), {var(step.b)}.data(), "
                          f"{var(step.low)}.data(), {var(step.high)}.data());")
         elif isinstance(step, Handoff):
             lines.append(f"::mpgen::group::on_host::handoff({t}, {sizes[step.low]}, {var(step.low)}.data(), "
