@@ -84,6 +84,8 @@ double cgbn_mul(unsigned bits) {
     case 512: return 13.9e9;
     case 1024: return 4.00e9;
     case 2048: return 1.40e9;
+    case 4096: return 355e6;
+    case 8192: return 99.1e6;
     default: return 0;
   }
 }
@@ -265,13 +267,21 @@ Row chained(const std::string& workload, const Ceilings& c, const std::string& s
   cudaMalloc(&in, host.size() * 4);
   cudaMalloc(&out, host.size() * 4);
   cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
-  const double s =
-      gpu_seconds([&] { chain<Op, square><<<blocks_for<Op>(n), Op::block_threads>>>(n, iterations, in, out); });
+  const unsigned shared = Op::shared_bytes;  // a group product's tables
+  if (shared) check(cudaFuncSetAttribute(chain<Op, square>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)),
+                    "asking for shared memory");
+  const double s = gpu_seconds([&] {
+    chain<Op, square><<<blocks_for<Op>(n), Op::block_threads, shared>>>(n, iterations, in, out);
+    check(cudaGetLastError(), "launch");
+  });
   cudaFree(in);
   cudaFree(out);
   const double rate = double(n) * iterations / s;
-  const unsigned halves = loop_multiply_halves(sass, reinterpret_cast<const void*>(chain<Op, square>));
-  const std::string against = halves       ? "multiply-add ceiling, " + std::to_string(halves) + " halves"
+  // The group tier's loop holds the rows' loop: its halves are not the SASS loop's.
+  const bool group = Op::threads_per_instance > 1;
+  const unsigned halves = group ? 0 : loop_multiply_halves(sass, reinterpret_cast<const void*>(chain<Op, square>));
+  const std::string against = halves         ? "multiply-add ceiling, " + std::to_string(halves) + " halves"
+                              : group        ? "multiply-add ceiling (not counted in the group tier)"
                               : sass.empty() ? "multiply-add ceiling (no cuobjdump on PATH)"
                                              : "multiply-add ceiling (no loop in the SASS)";
   return {workload, "gpu", Op::bits, rate, rate * halves / c.multiply_halves_per_s, against, peer, peer_name};
@@ -457,10 +467,13 @@ int main(int argc, char** argv) {
     MPGEN_BENCH_GROUP(GROUP_ROWS)
     // The group tier's products, seed 003's 1-Mul workload (one product per instance from
     // memory, 2^32 bits per operand; its Cu-Q computes the low half: mul_lo), the full
-    // product and the square.
+    // product and the square; and up to 32768 bits CGBN's mul workload (mul_lo chained).
 #define GROUP_MUL_ROWS(m, b)                                                                              \
   if (wanted(bits, b) && fields.empty()) {                                                              \
     const std::size_t group_n = quick ? 64 : (std::size_t(1) << 32) / b;                                \
+    if (b <= 32768)                                                                                      \
+      rows.push_back(chained<mpgen::m::mul_lo, false>("mul_lo chain (CGBN mul), group tier", c, sass, chain_n, \
+                                                      100 * 8192 / b, cgbn_mul(b), "CGBN mul"));        \
     rows.push_back(from_memory<mpgen::m::mul_lo>(c, group_n, mpgen::Layout::contiguous, "group tier")); \
     rows.push_back(from_memory<mpgen::m::mul>(c, group_n, mpgen::Layout::contiguous, "group tier"));    \
     rows.push_back(from_memory<mpgen::m::sqr>(c, group_n, mpgen::Layout::contiguous, "group tier"));    \

@@ -5,7 +5,8 @@ sum of 32 threads and of 64 are different operations):
 - `thread`: one integer per thread, 32 to 2,048 bits (the ops/ planners);
 - `group`: one integer per group of T threads, each holding Q limbs, 2,048 to 262,144
   bits (group/ plans it); its geometry comes from data/group.toml or the request.
-`auto` picks the thread tier up to 2,048 bits and the group tier above.
+`auto` picks the thread tier up to 2,048 bits and the group tier above: at 2,048, where
+both hold the size, the faster from measurements (data/group.toml's [auto]).
 """
 from __future__ import annotations
 
@@ -80,7 +81,8 @@ def table_words(threads: int, limbs_per_thread: int) -> int:
 
 
 def auto_tier(bits: int) -> str:
-    return "thread" if bits <= THREAD_MAX_BITS else "group"
+    """`auto`'s tier: measured where both tiers hold the size (data/group.toml's [auto])."""
+    return "thread" if bits <= GROUP_TABLE["auto"]["thread_up_to_bits"] else "group"
 
 
 def group(bits: int, limbs: int, threads: int = 0, instances_per_block: int = 0, op: str = "") -> Tier:
