@@ -59,7 +59,7 @@ class PlannedOp:
         """The straight-line lists each thread runs: one, or a group program's steps."""
         if self.program is not None:
             return [fn for s in self.program.steps if isinstance(s, (ThreadStep, ProductRows))
-                    for fn in (s.fn,) + (getattr(s, "finish", None) or ())]
+                    for fn in (s.lists if isinstance(s, ProductRows) else (s.fn,))]
         return [] if self.fn is None else [self.fn]
 
     @property

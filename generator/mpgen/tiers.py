@@ -49,7 +49,7 @@ class Tier:
     def launch(self, in_words: int, out_words: int, shared_bytes: int = 0) -> dict:
         """The launch geometry of an operation of this tier, as the manifest states it:
         a launch over the interleaved layout passes shared_bytes of dynamic shared memory
-        (a group product's tables; above 48 KB the launch opts in), one over the
+        (a group product's tables; the launch opts in to it), one over the
         contiguous layout contiguous_shared_bytes: those and the thread tier's staging
         (without which the kernel runs unstaged)."""
         stride = self.stage_stride(in_words, out_words)

@@ -1,6 +1,7 @@
 """The group tier's quadratic products: each thread's two balanced column blocks
-(ProductRows), their columns turned into limbs, the excess handed to the next block, and
-one carry scan over each half. `mul` (a b), `mad` (a b + c: c joins the low columns),
+(ProductRows), their accumulators split into limbs and the excess handed to the next
+block, and one carry scan over each half. `mul` (a b), `mad` (a b + c: c joins the low
+blocks' accumulators),
 `sqr` (each cross product once) and `mul_lo` (the low half alone, in half the rows: the
 short blocks' threads help the long ones and hand over their partial columns)."""
 from __future__ import annotations
@@ -110,8 +111,8 @@ def _check(shape: Shape) -> int:
 
 
 def _both_halves(name: str, shape: Shape, rows_step: ProductRows, operands: tuple[str, ...]) -> Program:
-    """The full product's steps after its rows: each half's columns as limbs (the low half
-    plus mad's c), the excess handed on, one carry scan per half."""
+    """The full product's steps after its rows: each half's accumulators as limbs (the low
+    half plus mad's c), the excess handed on, one carry scan per half."""
     q = shape.limbs_per_thread
     to_limbs, take, add_carry = split(q), absorb(q), finish("finish", q, False)
     low_limbs = split(q, addend=True) if "c" in operands else to_limbs
@@ -153,7 +154,7 @@ def sqr(shape: Shape) -> Program:
 
 def mul_lo(shape: Shape) -> Program:
     """a b mod 2^bits: the low blocks' rows shared by threads t and T - 1 - t (T/2 + 1
-    each), the partial columns passed back (Mirror), one carry scan."""
+    each), the partial accumulators passed back (Mirror), one carry scan."""
     q = _check(shape)
     steps = (ProductRows(rows(q), "a", "b", "own_columns", "partner_columns", "low"),
              Mirror("partner_columns", "helped_columns"),

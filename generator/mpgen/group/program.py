@@ -24,7 +24,7 @@ from typing import Union
 
 from ..ir import MASK, Function, execute as execute_list
 from ..size import LIMB_BITS, Size, limbs_for
-from ..tiers import MAX_GROUP_THREADS as MAX_THREADS, MIN_GROUP_THREADS as MIN_THREADS, table_words
+from ..tiers import MAX_GROUP_THREADS as MAX_THREADS, MIN_GROUP_THREADS as MIN_THREADS
 
 
 @dataclass(frozen=True)
@@ -137,6 +137,11 @@ class ProductRows:
     high: str
     schedule: str = "full"
     finish: tuple[Function, Function] | None = None  # the square's last row: even, odd block
+
+    @property
+    def lists(self) -> tuple[Function, ...]:
+        """The row's list, then the square's last-row lists."""
+        return (self.fn,) + (self.finish or ())
 
 
 @dataclass(frozen=True)

@@ -72,15 +72,14 @@ def lists(program: Program) -> list:
     """The program's straight-line lists, each once (a list may serve several steps)."""
     found = {}
     for step in program.steps:
-        if isinstance(step, (ThreadStep, ProductRows)):
-            for fn in (step.fn,) + (getattr(step, "finish", None) or ()):
-                found[fn.name] = fn
+        for fn in step.lists if isinstance(step, ProductRows) else (step.fn,) if isinstance(step, ThreadStep) else ():
+            found[fn.name] = fn
     return list(found.values())
 
 
 def _rows_template(step: ProductRows) -> str:
     """ProductRows' template arguments after the geometry: schedule, row lists."""
-    return ", ".join([str(SCHEDULES.index(step.schedule)), step.fn.name] + [fn.name for fn in step.finish or ()])
+    return ", ".join([str(SCHEDULES.index(step.schedule))] + [fn.name for fn in step.lists])
 
 
 def steps(program: Program) -> list[dict]:
