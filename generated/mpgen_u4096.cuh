@@ -3712,7 +3712,7 @@ struct shr {
 #endif
 };
 
-// mul: a * b, the full product of exact width; 96 instructions per thread.
+// mul: a * b, the full product of exact width; 240 instructions per thread.
 struct mul {
   static constexpr const char* name = "mul";
   static constexpr unsigned bits = 4096;
@@ -3726,78 +3726,190 @@ struct mul {
   static constexpr unsigned in_words = 256;
   static constexpr unsigned out_words = 256;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-  static constexpr unsigned threads_per_instance = 32;  // the group tier
+  static constexpr unsigned threads_per_instance = 16;  // the group tier
   static constexpr unsigned block_threads = 256;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 0;  // its rows in shared memory (contiguous layout; 0: none)
-  static constexpr unsigned shared_bytes = 8448;  // a block's dynamic shared memory (a group product's tables)
-  static constexpr unsigned contiguous_shared_bytes = 8448;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 33792;  // 32-bit mul/mad halves
-  static constexpr unsigned limbs_per_thread = 4;
-  static constexpr unsigned thread_in_words = 8;  // one thread's x and y in thread()
-  static constexpr unsigned thread_out_words = 8;
+  static constexpr unsigned shared_bytes = 17408;  // a block's dynamic shared memory (a group product's tables)
+  static constexpr unsigned contiguous_shared_bytes = 17408;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 34816;  // 32-bit mul/mad halves
+  static constexpr unsigned limbs_per_thread = 8;
+  static constexpr unsigned thread_in_words = 16;  // one thread's x and y in thread()
+  static constexpr unsigned thread_out_words = 16;
   static constexpr unsigned result_parts = 2;  // result vectors of T Q limbs: 2 for a full product
 
-  // Each thread's step product_row: 50 instructions.
+  // Each thread's step product_row: 162 instructions.
   struct product_row {
-    static constexpr unsigned in_words = 17;
-    static constexpr unsigned out_words = 6;
+    static constexpr unsigned in_words = 33;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "mov.b32 %0, %6;\n\t"
-          "mov.b32 %1, %7;\n\t"
-          "mov.b32 %2, %8;\n\t"
-          "mov.b32 %3, %9;\n\t"
-          "mov.b32 %4, %10;\n\t"
-          "mov.b32 %5, %11;\n\t"
-          "mad.lo.cc.u32 %0, %12, %19, %0;\n\t"
-          "madc.lo.cc.u32 %1, %12, %20, %1;\n\t"
-          "madc.lo.cc.u32 %2, %12, %21, %2;\n\t"
-          "madc.lo.cc.u32 %3, %12, %22, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %12, %19, %1;\n\t"
-          "madc.hi.cc.u32 %2, %12, %20, %2;\n\t"
-          "madc.hi.cc.u32 %3, %12, %21, %3;\n\t"
-          "madc.hi.cc.u32 %4, %12, %22, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %0, %13, %18, %0;\n\t"
-          "madc.lo.cc.u32 %1, %13, %19, %1;\n\t"
-          "madc.lo.cc.u32 %2, %13, %20, %2;\n\t"
-          "madc.lo.cc.u32 %3, %13, %21, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %13, %18, %1;\n\t"
-          "madc.hi.cc.u32 %2, %13, %19, %2;\n\t"
-          "madc.hi.cc.u32 %3, %13, %20, %3;\n\t"
-          "madc.hi.cc.u32 %4, %13, %21, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %0, %14, %17, %0;\n\t"
-          "madc.lo.cc.u32 %1, %14, %18, %1;\n\t"
-          "madc.lo.cc.u32 %2, %14, %19, %2;\n\t"
-          "madc.lo.cc.u32 %3, %14, %20, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %14, %17, %1;\n\t"
-          "madc.hi.cc.u32 %2, %14, %18, %2;\n\t"
-          "madc.hi.cc.u32 %3, %14, %19, %3;\n\t"
-          "madc.hi.cc.u32 %4, %14, %20, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %0, %15, %16, %0;\n\t"
-          "madc.lo.cc.u32 %1, %15, %17, %1;\n\t"
-          "madc.lo.cc.u32 %2, %15, %18, %2;\n\t"
-          "madc.lo.cc.u32 %3, %15, %19, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %15, %16, %1;\n\t"
-          "madc.hi.cc.u32 %2, %15, %17, %2;\n\t"
-          "madc.hi.cc.u32 %3, %15, %18, %3;\n\t"
-          "madc.hi.cc.u32 %4, %15, %19, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
+          "mov.b32 %0, %10;\n\t"
+          "mov.b32 %1, %11;\n\t"
+          "mov.b32 %2, %12;\n\t"
+          "mov.b32 %3, %13;\n\t"
+          "mov.b32 %4, %14;\n\t"
+          "mov.b32 %5, %15;\n\t"
+          "mov.b32 %6, %16;\n\t"
+          "mov.b32 %7, %17;\n\t"
+          "mov.b32 %8, %18;\n\t"
+          "mov.b32 %9, %19;\n\t"
+          "mad.lo.cc.u32 %0, %20, %35, %0;\n\t"
+          "madc.lo.cc.u32 %1, %20, %36, %1;\n\t"
+          "madc.lo.cc.u32 %2, %20, %37, %2;\n\t"
+          "madc.lo.cc.u32 %3, %20, %38, %3;\n\t"
+          "madc.lo.cc.u32 %4, %20, %39, %4;\n\t"
+          "madc.lo.cc.u32 %5, %20, %40, %5;\n\t"
+          "madc.lo.cc.u32 %6, %20, %41, %6;\n\t"
+          "madc.lo.cc.u32 %7, %20, %42, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %20, %35, %1;\n\t"
+          "madc.hi.cc.u32 %2, %20, %36, %2;\n\t"
+          "madc.hi.cc.u32 %3, %20, %37, %3;\n\t"
+          "madc.hi.cc.u32 %4, %20, %38, %4;\n\t"
+          "madc.hi.cc.u32 %5, %20, %39, %5;\n\t"
+          "madc.hi.cc.u32 %6, %20, %40, %6;\n\t"
+          "madc.hi.cc.u32 %7, %20, %41, %7;\n\t"
+          "madc.hi.cc.u32 %8, %20, %42, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %21, %34, %0;\n\t"
+          "madc.lo.cc.u32 %1, %21, %35, %1;\n\t"
+          "madc.lo.cc.u32 %2, %21, %36, %2;\n\t"
+          "madc.lo.cc.u32 %3, %21, %37, %3;\n\t"
+          "madc.lo.cc.u32 %4, %21, %38, %4;\n\t"
+          "madc.lo.cc.u32 %5, %21, %39, %5;\n\t"
+          "madc.lo.cc.u32 %6, %21, %40, %6;\n\t"
+          "madc.lo.cc.u32 %7, %21, %41, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %21, %34, %1;\n\t"
+          "madc.hi.cc.u32 %2, %21, %35, %2;\n\t"
+          "madc.hi.cc.u32 %3, %21, %36, %3;\n\t"
+          "madc.hi.cc.u32 %4, %21, %37, %4;\n\t"
+          "madc.hi.cc.u32 %5, %21, %38, %5;\n\t"
+          "madc.hi.cc.u32 %6, %21, %39, %6;\n\t"
+          "madc.hi.cc.u32 %7, %21, %40, %7;\n\t"
+          "madc.hi.cc.u32 %8, %21, %41, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %22, %33, %0;\n\t"
+          "madc.lo.cc.u32 %1, %22, %34, %1;\n\t"
+          "madc.lo.cc.u32 %2, %22, %35, %2;\n\t"
+          "madc.lo.cc.u32 %3, %22, %36, %3;\n\t"
+          "madc.lo.cc.u32 %4, %22, %37, %4;\n\t"
+          "madc.lo.cc.u32 %5, %22, %38, %5;\n\t"
+          "madc.lo.cc.u32 %6, %22, %39, %6;\n\t"
+          "madc.lo.cc.u32 %7, %22, %40, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %22, %33, %1;\n\t"
+          "madc.hi.cc.u32 %2, %22, %34, %2;\n\t"
+          "madc.hi.cc.u32 %3, %22, %35, %3;\n\t"
+          "madc.hi.cc.u32 %4, %22, %36, %4;\n\t"
+          "madc.hi.cc.u32 %5, %22, %37, %5;\n\t"
+          "madc.hi.cc.u32 %6, %22, %38, %6;\n\t"
+          "madc.hi.cc.u32 %7, %22, %39, %7;\n\t"
+          "madc.hi.cc.u32 %8, %22, %40, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %23, %32, %0;\n\t"
+          "madc.lo.cc.u32 %1, %23, %33, %1;\n\t"
+          "madc.lo.cc.u32 %2, %23, %34, %2;\n\t"
+          "madc.lo.cc.u32 %3, %23, %35, %3;\n\t"
+          "madc.lo.cc.u32 %4, %23, %36, %4;\n\t"
+          "madc.lo.cc.u32 %5, %23, %37, %5;\n\t"
+          "madc.lo.cc.u32 %6, %23, %38, %6;\n\t"
+          "madc.lo.cc.u32 %7, %23, %39, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %23, %32, %1;\n\t"
+          "madc.hi.cc.u32 %2, %23, %33, %2;\n\t"
+          "madc.hi.cc.u32 %3, %23, %34, %3;\n\t"
+          "madc.hi.cc.u32 %4, %23, %35, %4;\n\t"
+          "madc.hi.cc.u32 %5, %23, %36, %5;\n\t"
+          "madc.hi.cc.u32 %6, %23, %37, %6;\n\t"
+          "madc.hi.cc.u32 %7, %23, %38, %7;\n\t"
+          "madc.hi.cc.u32 %8, %23, %39, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %24, %31, %0;\n\t"
+          "madc.lo.cc.u32 %1, %24, %32, %1;\n\t"
+          "madc.lo.cc.u32 %2, %24, %33, %2;\n\t"
+          "madc.lo.cc.u32 %3, %24, %34, %3;\n\t"
+          "madc.lo.cc.u32 %4, %24, %35, %4;\n\t"
+          "madc.lo.cc.u32 %5, %24, %36, %5;\n\t"
+          "madc.lo.cc.u32 %6, %24, %37, %6;\n\t"
+          "madc.lo.cc.u32 %7, %24, %38, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %24, %31, %1;\n\t"
+          "madc.hi.cc.u32 %2, %24, %32, %2;\n\t"
+          "madc.hi.cc.u32 %3, %24, %33, %3;\n\t"
+          "madc.hi.cc.u32 %4, %24, %34, %4;\n\t"
+          "madc.hi.cc.u32 %5, %24, %35, %5;\n\t"
+          "madc.hi.cc.u32 %6, %24, %36, %6;\n\t"
+          "madc.hi.cc.u32 %7, %24, %37, %7;\n\t"
+          "madc.hi.cc.u32 %8, %24, %38, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %25, %30, %0;\n\t"
+          "madc.lo.cc.u32 %1, %25, %31, %1;\n\t"
+          "madc.lo.cc.u32 %2, %25, %32, %2;\n\t"
+          "madc.lo.cc.u32 %3, %25, %33, %3;\n\t"
+          "madc.lo.cc.u32 %4, %25, %34, %4;\n\t"
+          "madc.lo.cc.u32 %5, %25, %35, %5;\n\t"
+          "madc.lo.cc.u32 %6, %25, %36, %6;\n\t"
+          "madc.lo.cc.u32 %7, %25, %37, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %25, %30, %1;\n\t"
+          "madc.hi.cc.u32 %2, %25, %31, %2;\n\t"
+          "madc.hi.cc.u32 %3, %25, %32, %3;\n\t"
+          "madc.hi.cc.u32 %4, %25, %33, %4;\n\t"
+          "madc.hi.cc.u32 %5, %25, %34, %5;\n\t"
+          "madc.hi.cc.u32 %6, %25, %35, %6;\n\t"
+          "madc.hi.cc.u32 %7, %25, %36, %7;\n\t"
+          "madc.hi.cc.u32 %8, %25, %37, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %26, %29, %0;\n\t"
+          "madc.lo.cc.u32 %1, %26, %30, %1;\n\t"
+          "madc.lo.cc.u32 %2, %26, %31, %2;\n\t"
+          "madc.lo.cc.u32 %3, %26, %32, %3;\n\t"
+          "madc.lo.cc.u32 %4, %26, %33, %4;\n\t"
+          "madc.lo.cc.u32 %5, %26, %34, %5;\n\t"
+          "madc.lo.cc.u32 %6, %26, %35, %6;\n\t"
+          "madc.lo.cc.u32 %7, %26, %36, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %26, %29, %1;\n\t"
+          "madc.hi.cc.u32 %2, %26, %30, %2;\n\t"
+          "madc.hi.cc.u32 %3, %26, %31, %3;\n\t"
+          "madc.hi.cc.u32 %4, %26, %32, %4;\n\t"
+          "madc.hi.cc.u32 %5, %26, %33, %5;\n\t"
+          "madc.hi.cc.u32 %6, %26, %34, %6;\n\t"
+          "madc.hi.cc.u32 %7, %26, %35, %7;\n\t"
+          "madc.hi.cc.u32 %8, %26, %36, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %27, %28, %0;\n\t"
+          "madc.lo.cc.u32 %1, %27, %29, %1;\n\t"
+          "madc.lo.cc.u32 %2, %27, %30, %2;\n\t"
+          "madc.lo.cc.u32 %3, %27, %31, %3;\n\t"
+          "madc.lo.cc.u32 %4, %27, %32, %4;\n\t"
+          "madc.lo.cc.u32 %5, %27, %33, %5;\n\t"
+          "madc.lo.cc.u32 %6, %27, %34, %6;\n\t"
+          "madc.lo.cc.u32 %7, %27, %35, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %27, %28, %1;\n\t"
+          "madc.hi.cc.u32 %2, %27, %29, %2;\n\t"
+          "madc.hi.cc.u32 %3, %27, %30, %3;\n\t"
+          "madc.hi.cc.u32 %4, %27, %31, %4;\n\t"
+          "madc.hi.cc.u32 %5, %27, %32, %5;\n\t"
+          "madc.hi.cc.u32 %6, %27, %33, %6;\n\t"
+          "madc.hi.cc.u32 %7, %27, %34, %7;\n\t"
+          "madc.hi.cc.u32 %8, %27, %35, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32])
       );
     }
 #endif
@@ -3812,71 +3924,187 @@ struct mul {
       y[3] = ptx_mov(x[3]);
       y[4] = ptx_mov(x[4]);
       y[5] = ptx_mov(x[5]);
-      y[0] = ptx_mad_lo_cc(cf, x[6], x[13], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[6], x[14], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[6], x[15], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[6], x[16], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[6], x[13], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[6], x[14], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[6], x[15], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[6], x[16], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[7], x[12], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[7], x[13], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[7], x[14], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[7], x[15], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[7], x[12], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[7], x[13], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[7], x[14], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[7], x[15], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[8], x[11], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[8], x[12], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[8], x[13], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[8], x[14], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[8], x[11], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[8], x[12], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[8], x[13], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[8], x[14], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[9], x[10], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[9], x[11], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[9], x[12], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[9], x[13], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[9], x[10], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[9], x[11], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[9], x[12], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[9], x[13], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[0] = ptx_mad_lo_cc(cf, x[10], x[25], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[10], x[26], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[10], x[27], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[10], x[28], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[10], x[29], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[10], x[30], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[10], x[31], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[10], x[32], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[10], x[25], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[10], x[26], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[10], x[27], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[10], x[28], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[10], x[29], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[10], x[30], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[10], x[31], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[10], x[32], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[11], x[24], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[11], x[25], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[11], x[26], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[11], x[27], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[11], x[28], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[11], x[29], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[11], x[30], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[11], x[31], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[11], x[24], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[11], x[25], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[11], x[26], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[11], x[27], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[11], x[28], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[11], x[29], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[11], x[30], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[11], x[31], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[12], x[23], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[12], x[24], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[12], x[25], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[12], x[26], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[12], x[27], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[12], x[28], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[12], x[29], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[12], x[30], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[12], x[23], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[12], x[24], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[12], x[25], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[12], x[26], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[12], x[27], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[12], x[28], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[12], x[29], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[12], x[30], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[13], x[22], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[13], x[23], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[13], x[24], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[13], x[25], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[13], x[26], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[13], x[27], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[13], x[28], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[13], x[29], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[13], x[22], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[13], x[23], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[13], x[24], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[13], x[25], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[13], x[26], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[13], x[27], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[13], x[28], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[13], x[29], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[14], x[21], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[14], x[22], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[14], x[23], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[14], x[24], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[14], x[25], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[14], x[26], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[14], x[27], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[14], x[28], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[14], x[21], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[14], x[22], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[14], x[23], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[14], x[24], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[14], x[25], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[14], x[26], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[14], x[27], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[14], x[28], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[15], x[20], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[15], x[21], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[15], x[22], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[15], x[23], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[15], x[24], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[15], x[25], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[15], x[26], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[15], x[27], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[15], x[20], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[15], x[21], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[15], x[22], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[15], x[23], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[15], x[24], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[15], x[25], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[15], x[26], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[15], x[27], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[16], x[19], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[16], x[20], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[16], x[21], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[16], x[22], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[16], x[23], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[16], x[24], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[16], x[25], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[16], x[26], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[16], x[19], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[16], x[20], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[16], x[21], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[16], x[22], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[16], x[23], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[16], x[24], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[16], x[25], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[16], x[26], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[17], x[18], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[17], x[19], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[17], x[20], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[17], x[21], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[17], x[22], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[17], x[23], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[17], x[24], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[17], x[25], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[17], x[18], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[17], x[19], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[17], x[20], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[17], x[21], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[17], x[22], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[17], x[23], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[17], x[24], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[17], x[25], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
     }
 #endif
   };
 
-  // Each thread's step split: 6 instructions.
+  // Each thread's step split: 10 instructions.
   struct split {
-    static constexpr unsigned in_words = 6;
-    static constexpr unsigned out_words = 6;
+    static constexpr unsigned in_words = 10;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "mov.b32 %0, %6;\n\t"
-          "mov.b32 %1, %7;\n\t"
-          "mov.b32 %2, %8;\n\t"
-          "mov.b32 %3, %9;\n\t"
-          "mov.b32 %4, %10;\n\t"
-          "mov.b32 %5, %11;\n\t"
+          "mov.b32 %0, %10;\n\t"
+          "mov.b32 %1, %11;\n\t"
+          "mov.b32 %2, %12;\n\t"
+          "mov.b32 %3, %13;\n\t"
+          "mov.b32 %4, %14;\n\t"
+          "mov.b32 %5, %15;\n\t"
+          "mov.b32 %6, %16;\n\t"
+          "mov.b32 %7, %17;\n\t"
+          "mov.b32 %8, %18;\n\t"
+          "mov.b32 %9, %19;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
       );
     }
 #endif
@@ -3890,35 +4118,47 @@ struct mul {
       y[3] = ptx_mov(x[3]);
       y[4] = ptx_mov(x[4]);
       y[5] = ptx_mov(x[5]);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
     }
 #endif
   };
 
-  // Each thread's step absorb: 13 instructions.
+  // Each thread's step absorb: 21 instructions.
   struct absorb {
-    static constexpr unsigned in_words = 6;
-    static constexpr unsigned out_words = 6;
+    static constexpr unsigned in_words = 10;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
           ".reg .u32 t<3>;\n\t"
-          "add.cc.u32 %0, %6, %10;\n\t"
-          "addc.cc.u32 %1, %7, %11;\n\t"
-          "addc.cc.u32 %2, %8, 0;\n\t"
-          "addc.cc.u32 %3, %9, 0;\n\t"
-          "addc.u32 %4, 0, 0;\n\t"
+          "add.cc.u32 %0, %10, %18;\n\t"
+          "addc.cc.u32 %1, %11, %19;\n\t"
+          "addc.cc.u32 %2, %12, 0;\n\t"
+          "addc.cc.u32 %3, %13, 0;\n\t"
+          "addc.cc.u32 %4, %14, 0;\n\t"
+          "addc.cc.u32 %5, %15, 0;\n\t"
+          "addc.cc.u32 %6, %16, 0;\n\t"
+          "addc.cc.u32 %7, %17, 0;\n\t"
+          "addc.u32 %8, 0, 0;\n\t"
           "mov.b32 t0, %0;\n\t"
           "and.b32 t0, t0, %1;\n\t"
           "and.b32 t0, t0, %2;\n\t"
           "and.b32 t0, t0, %3;\n\t"
+          "and.b32 t0, t0, %4;\n\t"
+          "and.b32 t0, t0, %5;\n\t"
+          "and.b32 t0, t0, %6;\n\t"
+          "and.b32 t0, t0, %7;\n\t"
           "not.b32 t0, t0;\n\t"
           "sub.cc.u32 t2, 0, t0;\n\t"
           "subc.u32 t1, 0, 0;\n\t"
-          "add.u32 %5, t1, 1;\n\t"
+          "add.u32 %9, t1, 1;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
       );
     }
 #endif
@@ -3928,38 +4168,50 @@ struct mul {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
       uint32_t t[3];
-      y[0] = ptx_add_cc(cf, x[0], x[4]);
-      y[1] = ptx_addc_cc(cf, x[1], x[5]);
+      y[0] = ptx_add_cc(cf, x[0], x[8]);
+      y[1] = ptx_addc_cc(cf, x[1], x[9]);
       y[2] = ptx_addc_cc(cf, x[2], 0u);
       y[3] = ptx_addc_cc(cf, x[3], 0u);
-      y[4] = ptx_addc(cf, 0u, 0u);
+      y[4] = ptx_addc_cc(cf, x[4], 0u);
+      y[5] = ptx_addc_cc(cf, x[5], 0u);
+      y[6] = ptx_addc_cc(cf, x[6], 0u);
+      y[7] = ptx_addc_cc(cf, x[7], 0u);
+      y[8] = ptx_addc(cf, 0u, 0u);
       t[0] = ptx_mov(y[0]);
       t[0] = ptx_and(t[0], y[1]);
       t[0] = ptx_and(t[0], y[2]);
       t[0] = ptx_and(t[0], y[3]);
+      t[0] = ptx_and(t[0], y[4]);
+      t[0] = ptx_and(t[0], y[5]);
+      t[0] = ptx_and(t[0], y[6]);
+      t[0] = ptx_and(t[0], y[7]);
       t[0] = ptx_not(t[0]);
       ptx_sub_cc(cf, 0u, t[0]);
       t[1] = ptx_subc(cf, 0u, 0u);
-      y[5] = ptx_add(t[1], 1u);
+      y[9] = ptx_add(t[1], 1u);
     }
 #endif
   };
 
-  // Each thread's step finish: 4 instructions.
+  // Each thread's step finish: 8 instructions.
   struct finish {
-    static constexpr unsigned in_words = 5;
-    static constexpr unsigned out_words = 4;
+    static constexpr unsigned in_words = 9;
+    static constexpr unsigned out_words = 8;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "add.cc.u32 %0, %4, %8;\n\t"
-          "addc.cc.u32 %1, %5, 0;\n\t"
-          "addc.cc.u32 %2, %6, 0;\n\t"
-          "addc.u32 %3, %7, 0;\n\t"
+          "add.cc.u32 %0, %8, %16;\n\t"
+          "addc.cc.u32 %1, %9, 0;\n\t"
+          "addc.cc.u32 %2, %10, 0;\n\t"
+          "addc.cc.u32 %3, %11, 0;\n\t"
+          "addc.cc.u32 %4, %12, 0;\n\t"
+          "addc.cc.u32 %5, %13, 0;\n\t"
+          "addc.cc.u32 %6, %14, 0;\n\t"
+          "addc.u32 %7, %15, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
       );
     }
 #endif
@@ -3968,10 +4220,14 @@ struct mul {
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
-      y[0] = ptx_add_cc(cf, x[0], x[4]);
+      y[0] = ptx_add_cc(cf, x[0], x[8]);
       y[1] = ptx_addc_cc(cf, x[1], 0u);
       y[2] = ptx_addc_cc(cf, x[2], 0u);
-      y[3] = ptx_addc(cf, x[3], 0u);
+      y[3] = ptx_addc_cc(cf, x[3], 0u);
+      y[4] = ptx_addc_cc(cf, x[4], 0u);
+      y[5] = ptx_addc_cc(cf, x[5], 0u);
+      y[6] = ptx_addc_cc(cf, x[6], 0u);
+      y[7] = ptx_addc(cf, x[7], 0u);
     }
 #endif
   };
@@ -3979,118 +4235,118 @@ struct mul {
 #ifdef __CUDACC__
   // One thread of the group; every thread of the block calls it (see cuda/group.cuh).
   __device__ __forceinline__ static void thread(uint32_t* y, const uint32_t* x) {
-    uint32_t v_a[4], v_b[4], v_low_columns[6], v_high_columns[6], v_low_d[4], v_low_excess[2], v_high_d[4], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[4], v_low_generate[1], v_low_propagate[1], v_high_s[4], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[4], v_high[4];
-    for (unsigned i = 0; i < 4; ++i) v_a[i] = (x + 0)[i];
-    for (unsigned i = 0; i < 4; ++i) v_b[i] = (x + 4)[i];
-    ::mpgen::group::on_device<32>::template product_rows<4, 6, 8, 0, product_row>(v_a, v_b, v_low_columns, v_high_columns);
+    uint32_t v_a[8], v_b[8], v_low_columns[10], v_high_columns[10], v_low_d[8], v_low_excess[2], v_high_d[8], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[8], v_low_generate[1], v_low_propagate[1], v_high_s[8], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[8], v_high[8];
+    for (unsigned i = 0; i < 8; ++i) v_a[i] = (x + 0)[i];
+    for (unsigned i = 0; i < 8; ++i) v_b[i] = (x + 8)[i];
+    ::mpgen::group::on_device<16>::template product_rows<8, 10, 16, 0, product_row>(v_a, v_b, v_low_columns, v_high_columns);
     {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = v_low_columns[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = v_low_columns[i];
       split::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_low_d[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) v_low_excess[i] = (out + 4)[i];
+      for (unsigned i = 0; i < 8; ++i) v_low_d[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) v_low_excess[i] = (out + 8)[i];
     }
     {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = v_high_columns[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = v_high_columns[i];
       split::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_high_d[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) v_high_excess[i] = (out + 4)[i];
+      for (unsigned i = 0; i < 8; ++i) v_high_d[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) v_high_excess[i] = (out + 8)[i];
     }
-    ::mpgen::group::on_device<32>::template handoff<2, 8>(v_low_excess, v_high_excess, v_low_in, v_high_in);
+    ::mpgen::group::on_device<16>::template handoff<2, 16>(v_low_excess, v_high_excess, v_low_in, v_high_in);
     {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = v_low_d[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 4)[i] = v_low_in[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_low_d[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = v_low_in[i];
       absorb::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_low_s[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) v_low_generate[i] = (out + 4)[i];
-      for (unsigned i = 0; i < 1; ++i) v_low_propagate[i] = (out + 5)[i];
+      for (unsigned i = 0; i < 8; ++i) v_low_s[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) v_low_generate[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) v_low_propagate[i] = (out + 9)[i];
     }
     {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = v_high_d[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 4)[i] = v_high_in[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_high_d[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = v_high_in[i];
       absorb::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_high_s[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) v_high_generate[i] = (out + 4)[i];
-      for (unsigned i = 0; i < 1; ++i) v_high_propagate[i] = (out + 5)[i];
+      for (unsigned i = 0; i < 8; ++i) v_high_s[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) v_high_generate[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) v_high_propagate[i] = (out + 9)[i];
     }
-    ::mpgen::group::on_device<32>::carry_scan(v_low_generate[0], v_low_propagate[0], 0, v_low_carry[0], v_low_out[0]);
-    ::mpgen::group::on_device<32>::carry_scan(v_high_generate[0], v_high_propagate[0], v_low_out[0], v_high_carry[0], v_high_out[0]);
+    ::mpgen::group::on_device<16>::carry_scan(v_low_generate[0], v_low_propagate[0], 0, v_low_carry[0], v_low_out[0]);
+    ::mpgen::group::on_device<16>::carry_scan(v_high_generate[0], v_high_propagate[0], v_low_out[0], v_high_carry[0], v_high_out[0]);
     {
-      uint32_t in[5], out[4];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = v_low_s[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 4)[i] = v_low_carry[i];
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_low_s[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = v_low_carry[i];
       finish::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_low[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) v_low[i] = (out + 0)[i];
     }
     {
-      uint32_t in[5], out[4];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = v_high_s[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 4)[i] = v_high_carry[i];
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_high_s[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = v_high_carry[i];
       finish::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_high[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) v_high[i] = (out + 0)[i];
     }
-    for (unsigned i = 0; i < 4; ++i) y[i] = v_low[i];
-    for (unsigned i = 0; i < 4; ++i) (y + 4)[i] = v_high[i];
+    for (unsigned i = 0; i < 8; ++i) y[i] = v_low[i];
+    for (unsigned i = 0; i < 8; ++i) (y + 8)[i] = v_high[i];
   }
 #endif
 
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
-    std::vector<uint32_t> v_a(128), v_b(128), v_low_columns(192), v_high_columns(192), v_low_d(128), v_low_excess(64), v_high_d(128), v_high_excess(64), v_low_in(64), v_high_in(64), v_low_s(128), v_low_generate(32), v_low_propagate(32), v_high_s(128), v_high_generate(32), v_high_propagate(32), v_low_carry(32), v_low_out(32), v_high_carry(32), v_high_out(32), v_low(128), v_high(128);
+    std::vector<uint32_t> v_a(128), v_b(128), v_low_columns(160), v_high_columns(160), v_low_d(128), v_low_excess(32), v_high_d(128), v_high_excess(32), v_low_in(32), v_high_in(32), v_low_s(128), v_low_generate(16), v_low_propagate(16), v_high_s(128), v_high_generate(16), v_high_propagate(16), v_low_carry(16), v_low_out(16), v_high_carry(16), v_high_out(16), v_low(128), v_high(128);
     for (unsigned i = 0; i < 128; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 128; ++i) v_b[i] = (x + 128)[i];
-    ::mpgen::group::on_host::product_rows<0, product_row>(32, 4, 6, v_a.data(), v_b.data(), v_low_columns.data(), v_high_columns.data());
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = (&v_low_columns[t * 6])[i];
+    ::mpgen::group::on_host::product_rows<0, product_row>(16, 8, 10, v_a.data(), v_b.data(), v_low_columns.data(), v_high_columns.data());
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = (&v_low_columns[t * 10])[i];
       split::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_low_d[t * 4])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) (&v_low_excess[t * 2])[i] = (out + 4)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_low_d[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) (&v_low_excess[t * 2])[i] = (out + 8)[i];
     }
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = (&v_high_columns[t * 6])[i];
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = (&v_high_columns[t * 10])[i];
       split::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_high_d[t * 4])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) (&v_high_excess[t * 2])[i] = (out + 4)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_high_d[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) (&v_high_excess[t * 2])[i] = (out + 8)[i];
     }
-    ::mpgen::group::on_host::handoff(32, 2, v_low_excess.data(), v_high_excess.data(), v_low_in.data(), v_high_in.data());
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = (&v_low_d[t * 4])[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 4)[i] = (&v_low_in[t * 2])[i];
+    ::mpgen::group::on_host::handoff(16, 2, v_low_excess.data(), v_high_excess.data(), v_low_in.data(), v_high_in.data());
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_low_d[t * 8])[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = (&v_low_in[t * 2])[i];
       absorb::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_low_s[t * 4])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_low_generate[t * 1])[i] = (out + 4)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_low_propagate[t * 1])[i] = (out + 5)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_low_s[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_low_generate[t * 1])[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_low_propagate[t * 1])[i] = (out + 9)[i];
     }
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = (&v_high_d[t * 4])[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 4)[i] = (&v_high_in[t * 2])[i];
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_high_d[t * 8])[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = (&v_high_in[t * 2])[i];
       absorb::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_high_s[t * 4])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_high_generate[t * 1])[i] = (out + 4)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_high_propagate[t * 1])[i] = (out + 5)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_high_s[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_high_generate[t * 1])[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_high_propagate[t * 1])[i] = (out + 9)[i];
     }
-    ::mpgen::group::on_host::carry_scan(32, v_low_generate.data(), v_low_propagate.data(), 0, v_low_carry.data(), v_low_out.data());
-    ::mpgen::group::on_host::carry_scan(32, v_high_generate.data(), v_high_propagate.data(), v_low_out[0], v_high_carry.data(), v_high_out.data());
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[5], out[4];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = (&v_low_s[t * 4])[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 4)[i] = (&v_low_carry[t * 1])[i];
+    ::mpgen::group::on_host::carry_scan(16, v_low_generate.data(), v_low_propagate.data(), 0, v_low_carry.data(), v_low_out.data());
+    ::mpgen::group::on_host::carry_scan(16, v_high_generate.data(), v_high_propagate.data(), v_low_out[0], v_high_carry.data(), v_high_out.data());
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_low_s[t * 8])[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = (&v_low_carry[t * 1])[i];
       finish::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_low[t * 4])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_low[t * 8])[i] = (out + 0)[i];
     }
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[5], out[4];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = (&v_high_s[t * 4])[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 4)[i] = (&v_high_carry[t * 1])[i];
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_high_s[t * 8])[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = (&v_high_carry[t * 1])[i];
       finish::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_high[t * 4])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_high[t * 8])[i] = (out + 0)[i];
     }
     for (unsigned i = 0; i < 128; ++i) y[i] = v_low[i];
     for (unsigned i = 0; i < 128; ++i) (y + 128)[i] = v_high[i];
@@ -4098,7 +4354,7 @@ struct mul {
 #endif
 };
 
-// mul_lo: a * b mod 2^bits; 73 instructions per thread.
+// mul_lo: a * b mod 2^bits; 201 instructions per thread.
 struct mul_lo {
   static constexpr const char* name = "mul_lo";
   static constexpr unsigned bits = 4096;
@@ -4112,78 +4368,190 @@ struct mul_lo {
   static constexpr unsigned in_words = 256;
   static constexpr unsigned out_words = 128;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-  static constexpr unsigned threads_per_instance = 32;  // the group tier
+  static constexpr unsigned threads_per_instance = 16;  // the group tier
   static constexpr unsigned block_threads = 256;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 0;  // its rows in shared memory (contiguous layout; 0: none)
-  static constexpr unsigned shared_bytes = 8448;  // a block's dynamic shared memory (a group product's tables)
-  static constexpr unsigned contiguous_shared_bytes = 8448;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 16896;  // 32-bit mul/mad halves
-  static constexpr unsigned limbs_per_thread = 4;
-  static constexpr unsigned thread_in_words = 8;  // one thread's x and y in thread()
-  static constexpr unsigned thread_out_words = 4;
+  static constexpr unsigned shared_bytes = 17408;  // a block's dynamic shared memory (a group product's tables)
+  static constexpr unsigned contiguous_shared_bytes = 17408;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 17408;  // 32-bit mul/mad halves
+  static constexpr unsigned limbs_per_thread = 8;
+  static constexpr unsigned thread_in_words = 16;  // one thread's x and y in thread()
+  static constexpr unsigned thread_out_words = 8;
   static constexpr unsigned result_parts = 1;  // result vectors of T Q limbs: 2 for a full product
 
-  // Each thread's step product_row: 50 instructions.
+  // Each thread's step product_row: 162 instructions.
   struct product_row {
-    static constexpr unsigned in_words = 17;
-    static constexpr unsigned out_words = 6;
+    static constexpr unsigned in_words = 33;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "mov.b32 %0, %6;\n\t"
-          "mov.b32 %1, %7;\n\t"
-          "mov.b32 %2, %8;\n\t"
-          "mov.b32 %3, %9;\n\t"
-          "mov.b32 %4, %10;\n\t"
-          "mov.b32 %5, %11;\n\t"
-          "mad.lo.cc.u32 %0, %12, %19, %0;\n\t"
-          "madc.lo.cc.u32 %1, %12, %20, %1;\n\t"
-          "madc.lo.cc.u32 %2, %12, %21, %2;\n\t"
-          "madc.lo.cc.u32 %3, %12, %22, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %12, %19, %1;\n\t"
-          "madc.hi.cc.u32 %2, %12, %20, %2;\n\t"
-          "madc.hi.cc.u32 %3, %12, %21, %3;\n\t"
-          "madc.hi.cc.u32 %4, %12, %22, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %0, %13, %18, %0;\n\t"
-          "madc.lo.cc.u32 %1, %13, %19, %1;\n\t"
-          "madc.lo.cc.u32 %2, %13, %20, %2;\n\t"
-          "madc.lo.cc.u32 %3, %13, %21, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %13, %18, %1;\n\t"
-          "madc.hi.cc.u32 %2, %13, %19, %2;\n\t"
-          "madc.hi.cc.u32 %3, %13, %20, %3;\n\t"
-          "madc.hi.cc.u32 %4, %13, %21, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %0, %14, %17, %0;\n\t"
-          "madc.lo.cc.u32 %1, %14, %18, %1;\n\t"
-          "madc.lo.cc.u32 %2, %14, %19, %2;\n\t"
-          "madc.lo.cc.u32 %3, %14, %20, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %14, %17, %1;\n\t"
-          "madc.hi.cc.u32 %2, %14, %18, %2;\n\t"
-          "madc.hi.cc.u32 %3, %14, %19, %3;\n\t"
-          "madc.hi.cc.u32 %4, %14, %20, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %0, %15, %16, %0;\n\t"
-          "madc.lo.cc.u32 %1, %15, %17, %1;\n\t"
-          "madc.lo.cc.u32 %2, %15, %18, %2;\n\t"
-          "madc.lo.cc.u32 %3, %15, %19, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %15, %16, %1;\n\t"
-          "madc.hi.cc.u32 %2, %15, %17, %2;\n\t"
-          "madc.hi.cc.u32 %3, %15, %18, %3;\n\t"
-          "madc.hi.cc.u32 %4, %15, %19, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
+          "mov.b32 %0, %10;\n\t"
+          "mov.b32 %1, %11;\n\t"
+          "mov.b32 %2, %12;\n\t"
+          "mov.b32 %3, %13;\n\t"
+          "mov.b32 %4, %14;\n\t"
+          "mov.b32 %5, %15;\n\t"
+          "mov.b32 %6, %16;\n\t"
+          "mov.b32 %7, %17;\n\t"
+          "mov.b32 %8, %18;\n\t"
+          "mov.b32 %9, %19;\n\t"
+          "mad.lo.cc.u32 %0, %20, %35, %0;\n\t"
+          "madc.lo.cc.u32 %1, %20, %36, %1;\n\t"
+          "madc.lo.cc.u32 %2, %20, %37, %2;\n\t"
+          "madc.lo.cc.u32 %3, %20, %38, %3;\n\t"
+          "madc.lo.cc.u32 %4, %20, %39, %4;\n\t"
+          "madc.lo.cc.u32 %5, %20, %40, %5;\n\t"
+          "madc.lo.cc.u32 %6, %20, %41, %6;\n\t"
+          "madc.lo.cc.u32 %7, %20, %42, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %20, %35, %1;\n\t"
+          "madc.hi.cc.u32 %2, %20, %36, %2;\n\t"
+          "madc.hi.cc.u32 %3, %20, %37, %3;\n\t"
+          "madc.hi.cc.u32 %4, %20, %38, %4;\n\t"
+          "madc.hi.cc.u32 %5, %20, %39, %5;\n\t"
+          "madc.hi.cc.u32 %6, %20, %40, %6;\n\t"
+          "madc.hi.cc.u32 %7, %20, %41, %7;\n\t"
+          "madc.hi.cc.u32 %8, %20, %42, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %21, %34, %0;\n\t"
+          "madc.lo.cc.u32 %1, %21, %35, %1;\n\t"
+          "madc.lo.cc.u32 %2, %21, %36, %2;\n\t"
+          "madc.lo.cc.u32 %3, %21, %37, %3;\n\t"
+          "madc.lo.cc.u32 %4, %21, %38, %4;\n\t"
+          "madc.lo.cc.u32 %5, %21, %39, %5;\n\t"
+          "madc.lo.cc.u32 %6, %21, %40, %6;\n\t"
+          "madc.lo.cc.u32 %7, %21, %41, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %21, %34, %1;\n\t"
+          "madc.hi.cc.u32 %2, %21, %35, %2;\n\t"
+          "madc.hi.cc.u32 %3, %21, %36, %3;\n\t"
+          "madc.hi.cc.u32 %4, %21, %37, %4;\n\t"
+          "madc.hi.cc.u32 %5, %21, %38, %5;\n\t"
+          "madc.hi.cc.u32 %6, %21, %39, %6;\n\t"
+          "madc.hi.cc.u32 %7, %21, %40, %7;\n\t"
+          "madc.hi.cc.u32 %8, %21, %41, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %22, %33, %0;\n\t"
+          "madc.lo.cc.u32 %1, %22, %34, %1;\n\t"
+          "madc.lo.cc.u32 %2, %22, %35, %2;\n\t"
+          "madc.lo.cc.u32 %3, %22, %36, %3;\n\t"
+          "madc.lo.cc.u32 %4, %22, %37, %4;\n\t"
+          "madc.lo.cc.u32 %5, %22, %38, %5;\n\t"
+          "madc.lo.cc.u32 %6, %22, %39, %6;\n\t"
+          "madc.lo.cc.u32 %7, %22, %40, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %22, %33, %1;\n\t"
+          "madc.hi.cc.u32 %2, %22, %34, %2;\n\t"
+          "madc.hi.cc.u32 %3, %22, %35, %3;\n\t"
+          "madc.hi.cc.u32 %4, %22, %36, %4;\n\t"
+          "madc.hi.cc.u32 %5, %22, %37, %5;\n\t"
+          "madc.hi.cc.u32 %6, %22, %38, %6;\n\t"
+          "madc.hi.cc.u32 %7, %22, %39, %7;\n\t"
+          "madc.hi.cc.u32 %8, %22, %40, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %23, %32, %0;\n\t"
+          "madc.lo.cc.u32 %1, %23, %33, %1;\n\t"
+          "madc.lo.cc.u32 %2, %23, %34, %2;\n\t"
+          "madc.lo.cc.u32 %3, %23, %35, %3;\n\t"
+          "madc.lo.cc.u32 %4, %23, %36, %4;\n\t"
+          "madc.lo.cc.u32 %5, %23, %37, %5;\n\t"
+          "madc.lo.cc.u32 %6, %23, %38, %6;\n\t"
+          "madc.lo.cc.u32 %7, %23, %39, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %23, %32, %1;\n\t"
+          "madc.hi.cc.u32 %2, %23, %33, %2;\n\t"
+          "madc.hi.cc.u32 %3, %23, %34, %3;\n\t"
+          "madc.hi.cc.u32 %4, %23, %35, %4;\n\t"
+          "madc.hi.cc.u32 %5, %23, %36, %5;\n\t"
+          "madc.hi.cc.u32 %6, %23, %37, %6;\n\t"
+          "madc.hi.cc.u32 %7, %23, %38, %7;\n\t"
+          "madc.hi.cc.u32 %8, %23, %39, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %24, %31, %0;\n\t"
+          "madc.lo.cc.u32 %1, %24, %32, %1;\n\t"
+          "madc.lo.cc.u32 %2, %24, %33, %2;\n\t"
+          "madc.lo.cc.u32 %3, %24, %34, %3;\n\t"
+          "madc.lo.cc.u32 %4, %24, %35, %4;\n\t"
+          "madc.lo.cc.u32 %5, %24, %36, %5;\n\t"
+          "madc.lo.cc.u32 %6, %24, %37, %6;\n\t"
+          "madc.lo.cc.u32 %7, %24, %38, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %24, %31, %1;\n\t"
+          "madc.hi.cc.u32 %2, %24, %32, %2;\n\t"
+          "madc.hi.cc.u32 %3, %24, %33, %3;\n\t"
+          "madc.hi.cc.u32 %4, %24, %34, %4;\n\t"
+          "madc.hi.cc.u32 %5, %24, %35, %5;\n\t"
+          "madc.hi.cc.u32 %6, %24, %36, %6;\n\t"
+          "madc.hi.cc.u32 %7, %24, %37, %7;\n\t"
+          "madc.hi.cc.u32 %8, %24, %38, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %25, %30, %0;\n\t"
+          "madc.lo.cc.u32 %1, %25, %31, %1;\n\t"
+          "madc.lo.cc.u32 %2, %25, %32, %2;\n\t"
+          "madc.lo.cc.u32 %3, %25, %33, %3;\n\t"
+          "madc.lo.cc.u32 %4, %25, %34, %4;\n\t"
+          "madc.lo.cc.u32 %5, %25, %35, %5;\n\t"
+          "madc.lo.cc.u32 %6, %25, %36, %6;\n\t"
+          "madc.lo.cc.u32 %7, %25, %37, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %25, %30, %1;\n\t"
+          "madc.hi.cc.u32 %2, %25, %31, %2;\n\t"
+          "madc.hi.cc.u32 %3, %25, %32, %3;\n\t"
+          "madc.hi.cc.u32 %4, %25, %33, %4;\n\t"
+          "madc.hi.cc.u32 %5, %25, %34, %5;\n\t"
+          "madc.hi.cc.u32 %6, %25, %35, %6;\n\t"
+          "madc.hi.cc.u32 %7, %25, %36, %7;\n\t"
+          "madc.hi.cc.u32 %8, %25, %37, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %26, %29, %0;\n\t"
+          "madc.lo.cc.u32 %1, %26, %30, %1;\n\t"
+          "madc.lo.cc.u32 %2, %26, %31, %2;\n\t"
+          "madc.lo.cc.u32 %3, %26, %32, %3;\n\t"
+          "madc.lo.cc.u32 %4, %26, %33, %4;\n\t"
+          "madc.lo.cc.u32 %5, %26, %34, %5;\n\t"
+          "madc.lo.cc.u32 %6, %26, %35, %6;\n\t"
+          "madc.lo.cc.u32 %7, %26, %36, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %26, %29, %1;\n\t"
+          "madc.hi.cc.u32 %2, %26, %30, %2;\n\t"
+          "madc.hi.cc.u32 %3, %26, %31, %3;\n\t"
+          "madc.hi.cc.u32 %4, %26, %32, %4;\n\t"
+          "madc.hi.cc.u32 %5, %26, %33, %5;\n\t"
+          "madc.hi.cc.u32 %6, %26, %34, %6;\n\t"
+          "madc.hi.cc.u32 %7, %26, %35, %7;\n\t"
+          "madc.hi.cc.u32 %8, %26, %36, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %27, %28, %0;\n\t"
+          "madc.lo.cc.u32 %1, %27, %29, %1;\n\t"
+          "madc.lo.cc.u32 %2, %27, %30, %2;\n\t"
+          "madc.lo.cc.u32 %3, %27, %31, %3;\n\t"
+          "madc.lo.cc.u32 %4, %27, %32, %4;\n\t"
+          "madc.lo.cc.u32 %5, %27, %33, %5;\n\t"
+          "madc.lo.cc.u32 %6, %27, %34, %6;\n\t"
+          "madc.lo.cc.u32 %7, %27, %35, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %27, %28, %1;\n\t"
+          "madc.hi.cc.u32 %2, %27, %29, %2;\n\t"
+          "madc.hi.cc.u32 %3, %27, %30, %3;\n\t"
+          "madc.hi.cc.u32 %4, %27, %31, %4;\n\t"
+          "madc.hi.cc.u32 %5, %27, %32, %5;\n\t"
+          "madc.hi.cc.u32 %6, %27, %33, %6;\n\t"
+          "madc.hi.cc.u32 %7, %27, %34, %7;\n\t"
+          "madc.hi.cc.u32 %8, %27, %35, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32])
       );
     }
 #endif
@@ -4198,70 +4566,241 @@ struct mul_lo {
       y[3] = ptx_mov(x[3]);
       y[4] = ptx_mov(x[4]);
       y[5] = ptx_mov(x[5]);
-      y[0] = ptx_mad_lo_cc(cf, x[6], x[13], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[6], x[14], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[6], x[15], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[6], x[16], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[6], x[13], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[6], x[14], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[6], x[15], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[6], x[16], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[7], x[12], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[7], x[13], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[7], x[14], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[7], x[15], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[7], x[12], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[7], x[13], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[7], x[14], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[7], x[15], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[8], x[11], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[8], x[12], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[8], x[13], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[8], x[14], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[8], x[11], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[8], x[12], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[8], x[13], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[8], x[14], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[9], x[10], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[9], x[11], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[9], x[12], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[9], x[13], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[9], x[10], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[9], x[11], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[9], x[12], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[9], x[13], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[0] = ptx_mad_lo_cc(cf, x[10], x[25], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[10], x[26], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[10], x[27], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[10], x[28], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[10], x[29], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[10], x[30], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[10], x[31], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[10], x[32], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[10], x[25], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[10], x[26], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[10], x[27], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[10], x[28], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[10], x[29], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[10], x[30], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[10], x[31], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[10], x[32], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[11], x[24], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[11], x[25], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[11], x[26], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[11], x[27], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[11], x[28], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[11], x[29], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[11], x[30], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[11], x[31], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[11], x[24], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[11], x[25], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[11], x[26], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[11], x[27], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[11], x[28], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[11], x[29], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[11], x[30], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[11], x[31], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[12], x[23], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[12], x[24], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[12], x[25], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[12], x[26], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[12], x[27], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[12], x[28], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[12], x[29], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[12], x[30], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[12], x[23], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[12], x[24], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[12], x[25], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[12], x[26], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[12], x[27], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[12], x[28], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[12], x[29], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[12], x[30], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[13], x[22], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[13], x[23], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[13], x[24], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[13], x[25], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[13], x[26], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[13], x[27], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[13], x[28], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[13], x[29], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[13], x[22], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[13], x[23], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[13], x[24], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[13], x[25], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[13], x[26], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[13], x[27], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[13], x[28], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[13], x[29], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[14], x[21], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[14], x[22], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[14], x[23], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[14], x[24], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[14], x[25], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[14], x[26], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[14], x[27], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[14], x[28], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[14], x[21], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[14], x[22], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[14], x[23], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[14], x[24], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[14], x[25], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[14], x[26], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[14], x[27], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[14], x[28], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[15], x[20], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[15], x[21], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[15], x[22], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[15], x[23], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[15], x[24], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[15], x[25], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[15], x[26], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[15], x[27], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[15], x[20], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[15], x[21], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[15], x[22], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[15], x[23], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[15], x[24], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[15], x[25], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[15], x[26], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[15], x[27], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[16], x[19], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[16], x[20], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[16], x[21], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[16], x[22], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[16], x[23], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[16], x[24], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[16], x[25], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[16], x[26], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[16], x[19], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[16], x[20], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[16], x[21], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[16], x[22], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[16], x[23], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[16], x[24], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[16], x[25], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[16], x[26], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[17], x[18], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[17], x[19], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[17], x[20], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[17], x[21], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[17], x[22], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[17], x[23], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[17], x[24], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[17], x[25], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[17], x[18], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[17], x[19], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[17], x[20], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[17], x[21], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[17], x[22], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[17], x[23], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[17], x[24], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[17], x[25], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
     }
 #endif
   };
 
-  // Each thread's step add_blocks: 6 instructions.
+  // Each thread's step add_blocks: 10 instructions.
   struct add_blocks {
-    static constexpr unsigned in_words = 12;
-    static constexpr unsigned out_words = 6;
+    static constexpr unsigned in_words = 20;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "add.cc.u32 %0, %6, %12;\n\t"
-          "addc.cc.u32 %1, %7, %13;\n\t"
-          "addc.cc.u32 %2, %8, %14;\n\t"
-          "addc.cc.u32 %3, %9, %15;\n\t"
-          "addc.cc.u32 %4, %10, %16;\n\t"
-          "addc.u32 %5, %11, %17;\n\t"
+          "add.cc.u32 %0, %10, %20;\n\t"
+          "addc.cc.u32 %1, %11, %21;\n\t"
+          "addc.cc.u32 %2, %12, %22;\n\t"
+          "addc.cc.u32 %3, %13, %23;\n\t"
+          "addc.cc.u32 %4, %14, %24;\n\t"
+          "addc.cc.u32 %5, %15, %25;\n\t"
+          "addc.cc.u32 %6, %16, %26;\n\t"
+          "addc.cc.u32 %7, %17, %27;\n\t"
+          "addc.cc.u32 %8, %18, %28;\n\t"
+          "addc.u32 %9, %19, %29;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
+      uint32_t cf = 0;
+      y[0] = ptx_add_cc(cf, x[0], x[10]);
+      y[1] = ptx_addc_cc(cf, x[1], x[11]);
+      y[2] = ptx_addc_cc(cf, x[2], x[12]);
+      y[3] = ptx_addc_cc(cf, x[3], x[13]);
+      y[4] = ptx_addc_cc(cf, x[4], x[14]);
+      y[5] = ptx_addc_cc(cf, x[5], x[15]);
+      y[6] = ptx_addc_cc(cf, x[6], x[16]);
+      y[7] = ptx_addc_cc(cf, x[7], x[17]);
+      y[8] = ptx_addc_cc(cf, x[8], x[18]);
+      y[9] = ptx_addc(cf, x[9], x[19]);
+    }
+#endif
+  };
+
+  // Each thread's step absorb: 21 instructions.
+  struct absorb {
+    static constexpr unsigned in_words = 12;
+    static constexpr unsigned out_words = 10;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          ".reg .u32 t<3>;\n\t"
+          "add.cc.u32 %0, %10, %18;\n\t"
+          "addc.cc.u32 %1, %11, %19;\n\t"
+          "addc.cc.u32 %2, %12, 0;\n\t"
+          "addc.cc.u32 %3, %13, 0;\n\t"
+          "addc.cc.u32 %4, %14, 0;\n\t"
+          "addc.cc.u32 %5, %15, 0;\n\t"
+          "addc.cc.u32 %6, %16, 0;\n\t"
+          "addc.cc.u32 %7, %17, 0;\n\t"
+          "addc.u32 %8, 0, 0;\n\t"
+          "mov.b32 t0, %0;\n\t"
+          "and.b32 t0, t0, %1;\n\t"
+          "and.b32 t0, t0, %2;\n\t"
+          "and.b32 t0, t0, %3;\n\t"
+          "and.b32 t0, t0, %4;\n\t"
+          "and.b32 t0, t0, %5;\n\t"
+          "and.b32 t0, t0, %6;\n\t"
+          "and.b32 t0, t0, %7;\n\t"
+          "not.b32 t0, t0;\n\t"
+          "sub.cc.u32 t2, 0, t0;\n\t"
+          "subc.u32 t1, 0, 0;\n\t"
+          "add.u32 %9, t1, 1;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
           : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
       );
     }
@@ -4271,82 +4810,51 @@ struct mul_lo {
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
-      y[0] = ptx_add_cc(cf, x[0], x[6]);
-      y[1] = ptx_addc_cc(cf, x[1], x[7]);
-      y[2] = ptx_addc_cc(cf, x[2], x[8]);
-      y[3] = ptx_addc_cc(cf, x[3], x[9]);
-      y[4] = ptx_addc_cc(cf, x[4], x[10]);
-      y[5] = ptx_addc(cf, x[5], x[11]);
-    }
-#endif
-  };
-
-  // Each thread's step absorb: 13 instructions.
-  struct absorb {
-    static constexpr unsigned in_words = 8;
-    static constexpr unsigned out_words = 6;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          ".reg .u32 t<3>;\n\t"
-          "add.cc.u32 %0, %6, %10;\n\t"
-          "addc.cc.u32 %1, %7, %11;\n\t"
-          "addc.cc.u32 %2, %8, 0;\n\t"
-          "addc.cc.u32 %3, %9, 0;\n\t"
-          "addc.u32 %4, 0, 0;\n\t"
-          "mov.b32 t0, %0;\n\t"
-          "and.b32 t0, t0, %1;\n\t"
-          "and.b32 t0, t0, %2;\n\t"
-          "and.b32 t0, t0, %3;\n\t"
-          "not.b32 t0, t0;\n\t"
-          "sub.cc.u32 t2, 0, t0;\n\t"
-          "subc.u32 t1, 0, 0;\n\t"
-          "add.u32 %5, t1, 1;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
       uint32_t t[3];
-      y[0] = ptx_add_cc(cf, x[0], x[4]);
-      y[1] = ptx_addc_cc(cf, x[1], x[5]);
+      y[0] = ptx_add_cc(cf, x[0], x[8]);
+      y[1] = ptx_addc_cc(cf, x[1], x[9]);
       y[2] = ptx_addc_cc(cf, x[2], 0u);
       y[3] = ptx_addc_cc(cf, x[3], 0u);
-      y[4] = ptx_addc(cf, 0u, 0u);
+      y[4] = ptx_addc_cc(cf, x[4], 0u);
+      y[5] = ptx_addc_cc(cf, x[5], 0u);
+      y[6] = ptx_addc_cc(cf, x[6], 0u);
+      y[7] = ptx_addc_cc(cf, x[7], 0u);
+      y[8] = ptx_addc(cf, 0u, 0u);
       t[0] = ptx_mov(y[0]);
       t[0] = ptx_and(t[0], y[1]);
       t[0] = ptx_and(t[0], y[2]);
       t[0] = ptx_and(t[0], y[3]);
+      t[0] = ptx_and(t[0], y[4]);
+      t[0] = ptx_and(t[0], y[5]);
+      t[0] = ptx_and(t[0], y[6]);
+      t[0] = ptx_and(t[0], y[7]);
       t[0] = ptx_not(t[0]);
       ptx_sub_cc(cf, 0u, t[0]);
       t[1] = ptx_subc(cf, 0u, 0u);
-      y[5] = ptx_add(t[1], 1u);
+      y[9] = ptx_add(t[1], 1u);
     }
 #endif
   };
 
-  // Each thread's step finish: 4 instructions.
+  // Each thread's step finish: 8 instructions.
   struct finish {
-    static constexpr unsigned in_words = 5;
-    static constexpr unsigned out_words = 4;
+    static constexpr unsigned in_words = 9;
+    static constexpr unsigned out_words = 8;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "add.cc.u32 %0, %4, %8;\n\t"
-          "addc.cc.u32 %1, %5, 0;\n\t"
-          "addc.cc.u32 %2, %6, 0;\n\t"
-          "addc.u32 %3, %7, 0;\n\t"
+          "add.cc.u32 %0, %8, %16;\n\t"
+          "addc.cc.u32 %1, %9, 0;\n\t"
+          "addc.cc.u32 %2, %10, 0;\n\t"
+          "addc.cc.u32 %3, %11, 0;\n\t"
+          "addc.cc.u32 %4, %12, 0;\n\t"
+          "addc.cc.u32 %5, %13, 0;\n\t"
+          "addc.cc.u32 %6, %14, 0;\n\t"
+          "addc.u32 %7, %15, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
       );
     }
 #endif
@@ -4355,10 +4863,14 @@ struct mul_lo {
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
-      y[0] = ptx_add_cc(cf, x[0], x[4]);
+      y[0] = ptx_add_cc(cf, x[0], x[8]);
       y[1] = ptx_addc_cc(cf, x[1], 0u);
       y[2] = ptx_addc_cc(cf, x[2], 0u);
-      y[3] = ptx_addc(cf, x[3], 0u);
+      y[3] = ptx_addc_cc(cf, x[3], 0u);
+      y[4] = ptx_addc_cc(cf, x[4], 0u);
+      y[5] = ptx_addc_cc(cf, x[5], 0u);
+      y[6] = ptx_addc_cc(cf, x[6], 0u);
+      y[7] = ptx_addc(cf, x[7], 0u);
     }
 #endif
   };
@@ -4366,80 +4878,80 @@ struct mul_lo {
 #ifdef __CUDACC__
   // One thread of the group; every thread of the block calls it (see cuda/group.cuh).
   __device__ __forceinline__ static void thread(uint32_t* y, const uint32_t* x) {
-    uint32_t v_a[4], v_b[4], v_own_columns[6], v_partner_columns[6], v_helped_columns[6], v_d[4], v_excess[2], v_excesses[4], v_s[4], v_generate[1], v_propagate[1], v_carry[1], v_out[1], v_y[4];
-    for (unsigned i = 0; i < 4; ++i) v_a[i] = (x + 0)[i];
-    for (unsigned i = 0; i < 4; ++i) v_b[i] = (x + 4)[i];
-    ::mpgen::group::on_device<32>::template product_rows<4, 6, 8, 1, product_row>(v_a, v_b, v_own_columns, v_partner_columns);
-    ::mpgen::group::on_device<32>::template mirror<6, 8>(v_partner_columns, v_helped_columns);
+    uint32_t v_a[8], v_b[8], v_own_columns[10], v_partner_columns[10], v_helped_columns[10], v_d[8], v_excess[2], v_excesses[4], v_s[8], v_generate[1], v_propagate[1], v_carry[1], v_out[1], v_y[8];
+    for (unsigned i = 0; i < 8; ++i) v_a[i] = (x + 0)[i];
+    for (unsigned i = 0; i < 8; ++i) v_b[i] = (x + 8)[i];
+    ::mpgen::group::on_device<16>::template product_rows<8, 10, 16, 1, product_row>(v_a, v_b, v_own_columns, v_partner_columns);
+    ::mpgen::group::on_device<16>::template mirror<10, 16>(v_partner_columns, v_helped_columns);
     {
-      uint32_t in[12], out[6];
-      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = v_own_columns[i];
-      for (unsigned i = 0; i < 6; ++i) (in + 6)[i] = v_helped_columns[i];
+      uint32_t in[20], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = v_own_columns[i];
+      for (unsigned i = 0; i < 10; ++i) (in + 10)[i] = v_helped_columns[i];
       add_blocks::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_d[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) v_excess[i] = (out + 4)[i];
+      for (unsigned i = 0; i < 8; ++i) v_d[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) v_excess[i] = (out + 8)[i];
     }
-    ::mpgen::group::on_device<32>::template neighbours<2, 8>(v_excess, -1, v_excesses);
+    ::mpgen::group::on_device<16>::template neighbours<2, 16>(v_excess, -1, v_excesses);
     {
-      uint32_t in[8], out[6];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = v_d[i];
-      for (unsigned i = 0; i < 4; ++i) (in + 4)[i] = v_excesses[i];
+      uint32_t in[12], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_d[i];
+      for (unsigned i = 0; i < 4; ++i) (in + 8)[i] = v_excesses[i];
       absorb::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_s[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) v_generate[i] = (out + 4)[i];
-      for (unsigned i = 0; i < 1; ++i) v_propagate[i] = (out + 5)[i];
+      for (unsigned i = 0; i < 8; ++i) v_s[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) v_generate[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) v_propagate[i] = (out + 9)[i];
     }
-    ::mpgen::group::on_device<32>::carry_scan(v_generate[0], v_propagate[0], 0, v_carry[0], v_out[0]);
+    ::mpgen::group::on_device<16>::carry_scan(v_generate[0], v_propagate[0], 0, v_carry[0], v_out[0]);
     {
-      uint32_t in[5], out[4];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = v_s[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 4)[i] = v_carry[i];
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_s[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = v_carry[i];
       finish::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_y[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) v_y[i] = (out + 0)[i];
     }
-    for (unsigned i = 0; i < 4; ++i) y[i] = v_y[i];
+    for (unsigned i = 0; i < 8; ++i) y[i] = v_y[i];
   }
 #endif
 
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
-    std::vector<uint32_t> v_a(128), v_b(128), v_own_columns(192), v_partner_columns(192), v_helped_columns(192), v_d(128), v_excess(64), v_excesses(128), v_s(128), v_generate(32), v_propagate(32), v_carry(32), v_out(32), v_y(128);
+    std::vector<uint32_t> v_a(128), v_b(128), v_own_columns(160), v_partner_columns(160), v_helped_columns(160), v_d(128), v_excess(32), v_excesses(64), v_s(128), v_generate(16), v_propagate(16), v_carry(16), v_out(16), v_y(128);
     for (unsigned i = 0; i < 128; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 128; ++i) v_b[i] = (x + 128)[i];
-    ::mpgen::group::on_host::product_rows<1, product_row>(32, 4, 6, v_a.data(), v_b.data(), v_own_columns.data(), v_partner_columns.data());
-    ::mpgen::group::on_host::mirror(32, 6, v_partner_columns.data(), v_helped_columns.data());
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[12], out[6];
-      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = (&v_own_columns[t * 6])[i];
-      for (unsigned i = 0; i < 6; ++i) (in + 6)[i] = (&v_helped_columns[t * 6])[i];
+    ::mpgen::group::on_host::product_rows<1, product_row>(16, 8, 10, v_a.data(), v_b.data(), v_own_columns.data(), v_partner_columns.data());
+    ::mpgen::group::on_host::mirror(16, 10, v_partner_columns.data(), v_helped_columns.data());
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[20], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = (&v_own_columns[t * 10])[i];
+      for (unsigned i = 0; i < 10; ++i) (in + 10)[i] = (&v_helped_columns[t * 10])[i];
       add_blocks::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_d[t * 4])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) (&v_excess[t * 2])[i] = (out + 4)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_d[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) (&v_excess[t * 2])[i] = (out + 8)[i];
     }
-    ::mpgen::group::on_host::neighbours(32, 2, v_excess.data(), -1, v_excesses.data());
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[8], out[6];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = (&v_d[t * 4])[i];
-      for (unsigned i = 0; i < 4; ++i) (in + 4)[i] = (&v_excesses[t * 4])[i];
+    ::mpgen::group::on_host::neighbours(16, 2, v_excess.data(), -1, v_excesses.data());
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[12], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_d[t * 8])[i];
+      for (unsigned i = 0; i < 4; ++i) (in + 8)[i] = (&v_excesses[t * 4])[i];
       absorb::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_s[t * 4])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_generate[t * 1])[i] = (out + 4)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_propagate[t * 1])[i] = (out + 5)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_s[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_generate[t * 1])[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_propagate[t * 1])[i] = (out + 9)[i];
     }
-    ::mpgen::group::on_host::carry_scan(32, v_generate.data(), v_propagate.data(), 0, v_carry.data(), v_out.data());
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[5], out[4];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = (&v_s[t * 4])[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 4)[i] = (&v_carry[t * 1])[i];
+    ::mpgen::group::on_host::carry_scan(16, v_generate.data(), v_propagate.data(), 0, v_carry.data(), v_out.data());
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_s[t * 8])[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = (&v_carry[t * 1])[i];
       finish::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_y[t * 4])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_y[t * 8])[i] = (out + 0)[i];
     }
     for (unsigned i = 0; i < 128; ++i) y[i] = v_y[i];
   }
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 182 instructions per thread.
+// sqr: a * a, full, each cross product once; 464 instructions per thread.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 4096;
@@ -4453,78 +4965,190 @@ struct sqr {
   static constexpr unsigned in_words = 128;
   static constexpr unsigned out_words = 256;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-  static constexpr unsigned threads_per_instance = 32;  // the group tier
+  static constexpr unsigned threads_per_instance = 16;  // the group tier
   static constexpr unsigned block_threads = 256;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 0;  // its rows in shared memory (contiguous layout; 0: none)
-  static constexpr unsigned shared_bytes = 8448;  // a block's dynamic shared memory (a group product's tables)
-  static constexpr unsigned contiguous_shared_bytes = 8448;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 17152;  // 32-bit mul/mad halves
-  static constexpr unsigned limbs_per_thread = 4;
-  static constexpr unsigned thread_in_words = 4;  // one thread's x and y in thread()
-  static constexpr unsigned thread_out_words = 8;
+  static constexpr unsigned shared_bytes = 17408;  // a block's dynamic shared memory (a group product's tables)
+  static constexpr unsigned contiguous_shared_bytes = 17408;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 17664;  // 32-bit mul/mad halves
+  static constexpr unsigned limbs_per_thread = 8;
+  static constexpr unsigned thread_in_words = 8;  // one thread's x and y in thread()
+  static constexpr unsigned thread_out_words = 16;
   static constexpr unsigned result_parts = 2;  // result vectors of T Q limbs: 2 for a full product
 
-  // Each thread's step product_row: 50 instructions.
+  // Each thread's step product_row: 162 instructions.
   struct product_row {
-    static constexpr unsigned in_words = 17;
-    static constexpr unsigned out_words = 6;
+    static constexpr unsigned in_words = 33;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "mov.b32 %0, %6;\n\t"
-          "mov.b32 %1, %7;\n\t"
-          "mov.b32 %2, %8;\n\t"
-          "mov.b32 %3, %9;\n\t"
-          "mov.b32 %4, %10;\n\t"
-          "mov.b32 %5, %11;\n\t"
-          "mad.lo.cc.u32 %0, %12, %19, %0;\n\t"
-          "madc.lo.cc.u32 %1, %12, %20, %1;\n\t"
-          "madc.lo.cc.u32 %2, %12, %21, %2;\n\t"
-          "madc.lo.cc.u32 %3, %12, %22, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %12, %19, %1;\n\t"
-          "madc.hi.cc.u32 %2, %12, %20, %2;\n\t"
-          "madc.hi.cc.u32 %3, %12, %21, %3;\n\t"
-          "madc.hi.cc.u32 %4, %12, %22, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %0, %13, %18, %0;\n\t"
-          "madc.lo.cc.u32 %1, %13, %19, %1;\n\t"
-          "madc.lo.cc.u32 %2, %13, %20, %2;\n\t"
-          "madc.lo.cc.u32 %3, %13, %21, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %13, %18, %1;\n\t"
-          "madc.hi.cc.u32 %2, %13, %19, %2;\n\t"
-          "madc.hi.cc.u32 %3, %13, %20, %3;\n\t"
-          "madc.hi.cc.u32 %4, %13, %21, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %0, %14, %17, %0;\n\t"
-          "madc.lo.cc.u32 %1, %14, %18, %1;\n\t"
-          "madc.lo.cc.u32 %2, %14, %19, %2;\n\t"
-          "madc.lo.cc.u32 %3, %14, %20, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %14, %17, %1;\n\t"
-          "madc.hi.cc.u32 %2, %14, %18, %2;\n\t"
-          "madc.hi.cc.u32 %3, %14, %19, %3;\n\t"
-          "madc.hi.cc.u32 %4, %14, %20, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %0, %15, %16, %0;\n\t"
-          "madc.lo.cc.u32 %1, %15, %17, %1;\n\t"
-          "madc.lo.cc.u32 %2, %15, %18, %2;\n\t"
-          "madc.lo.cc.u32 %3, %15, %19, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %15, %16, %1;\n\t"
-          "madc.hi.cc.u32 %2, %15, %17, %2;\n\t"
-          "madc.hi.cc.u32 %3, %15, %18, %3;\n\t"
-          "madc.hi.cc.u32 %4, %15, %19, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
+          "mov.b32 %0, %10;\n\t"
+          "mov.b32 %1, %11;\n\t"
+          "mov.b32 %2, %12;\n\t"
+          "mov.b32 %3, %13;\n\t"
+          "mov.b32 %4, %14;\n\t"
+          "mov.b32 %5, %15;\n\t"
+          "mov.b32 %6, %16;\n\t"
+          "mov.b32 %7, %17;\n\t"
+          "mov.b32 %8, %18;\n\t"
+          "mov.b32 %9, %19;\n\t"
+          "mad.lo.cc.u32 %0, %20, %35, %0;\n\t"
+          "madc.lo.cc.u32 %1, %20, %36, %1;\n\t"
+          "madc.lo.cc.u32 %2, %20, %37, %2;\n\t"
+          "madc.lo.cc.u32 %3, %20, %38, %3;\n\t"
+          "madc.lo.cc.u32 %4, %20, %39, %4;\n\t"
+          "madc.lo.cc.u32 %5, %20, %40, %5;\n\t"
+          "madc.lo.cc.u32 %6, %20, %41, %6;\n\t"
+          "madc.lo.cc.u32 %7, %20, %42, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %20, %35, %1;\n\t"
+          "madc.hi.cc.u32 %2, %20, %36, %2;\n\t"
+          "madc.hi.cc.u32 %3, %20, %37, %3;\n\t"
+          "madc.hi.cc.u32 %4, %20, %38, %4;\n\t"
+          "madc.hi.cc.u32 %5, %20, %39, %5;\n\t"
+          "madc.hi.cc.u32 %6, %20, %40, %6;\n\t"
+          "madc.hi.cc.u32 %7, %20, %41, %7;\n\t"
+          "madc.hi.cc.u32 %8, %20, %42, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %21, %34, %0;\n\t"
+          "madc.lo.cc.u32 %1, %21, %35, %1;\n\t"
+          "madc.lo.cc.u32 %2, %21, %36, %2;\n\t"
+          "madc.lo.cc.u32 %3, %21, %37, %3;\n\t"
+          "madc.lo.cc.u32 %4, %21, %38, %4;\n\t"
+          "madc.lo.cc.u32 %5, %21, %39, %5;\n\t"
+          "madc.lo.cc.u32 %6, %21, %40, %6;\n\t"
+          "madc.lo.cc.u32 %7, %21, %41, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %21, %34, %1;\n\t"
+          "madc.hi.cc.u32 %2, %21, %35, %2;\n\t"
+          "madc.hi.cc.u32 %3, %21, %36, %3;\n\t"
+          "madc.hi.cc.u32 %4, %21, %37, %4;\n\t"
+          "madc.hi.cc.u32 %5, %21, %38, %5;\n\t"
+          "madc.hi.cc.u32 %6, %21, %39, %6;\n\t"
+          "madc.hi.cc.u32 %7, %21, %40, %7;\n\t"
+          "madc.hi.cc.u32 %8, %21, %41, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %22, %33, %0;\n\t"
+          "madc.lo.cc.u32 %1, %22, %34, %1;\n\t"
+          "madc.lo.cc.u32 %2, %22, %35, %2;\n\t"
+          "madc.lo.cc.u32 %3, %22, %36, %3;\n\t"
+          "madc.lo.cc.u32 %4, %22, %37, %4;\n\t"
+          "madc.lo.cc.u32 %5, %22, %38, %5;\n\t"
+          "madc.lo.cc.u32 %6, %22, %39, %6;\n\t"
+          "madc.lo.cc.u32 %7, %22, %40, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %22, %33, %1;\n\t"
+          "madc.hi.cc.u32 %2, %22, %34, %2;\n\t"
+          "madc.hi.cc.u32 %3, %22, %35, %3;\n\t"
+          "madc.hi.cc.u32 %4, %22, %36, %4;\n\t"
+          "madc.hi.cc.u32 %5, %22, %37, %5;\n\t"
+          "madc.hi.cc.u32 %6, %22, %38, %6;\n\t"
+          "madc.hi.cc.u32 %7, %22, %39, %7;\n\t"
+          "madc.hi.cc.u32 %8, %22, %40, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %23, %32, %0;\n\t"
+          "madc.lo.cc.u32 %1, %23, %33, %1;\n\t"
+          "madc.lo.cc.u32 %2, %23, %34, %2;\n\t"
+          "madc.lo.cc.u32 %3, %23, %35, %3;\n\t"
+          "madc.lo.cc.u32 %4, %23, %36, %4;\n\t"
+          "madc.lo.cc.u32 %5, %23, %37, %5;\n\t"
+          "madc.lo.cc.u32 %6, %23, %38, %6;\n\t"
+          "madc.lo.cc.u32 %7, %23, %39, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %23, %32, %1;\n\t"
+          "madc.hi.cc.u32 %2, %23, %33, %2;\n\t"
+          "madc.hi.cc.u32 %3, %23, %34, %3;\n\t"
+          "madc.hi.cc.u32 %4, %23, %35, %4;\n\t"
+          "madc.hi.cc.u32 %5, %23, %36, %5;\n\t"
+          "madc.hi.cc.u32 %6, %23, %37, %6;\n\t"
+          "madc.hi.cc.u32 %7, %23, %38, %7;\n\t"
+          "madc.hi.cc.u32 %8, %23, %39, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %24, %31, %0;\n\t"
+          "madc.lo.cc.u32 %1, %24, %32, %1;\n\t"
+          "madc.lo.cc.u32 %2, %24, %33, %2;\n\t"
+          "madc.lo.cc.u32 %3, %24, %34, %3;\n\t"
+          "madc.lo.cc.u32 %4, %24, %35, %4;\n\t"
+          "madc.lo.cc.u32 %5, %24, %36, %5;\n\t"
+          "madc.lo.cc.u32 %6, %24, %37, %6;\n\t"
+          "madc.lo.cc.u32 %7, %24, %38, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %24, %31, %1;\n\t"
+          "madc.hi.cc.u32 %2, %24, %32, %2;\n\t"
+          "madc.hi.cc.u32 %3, %24, %33, %3;\n\t"
+          "madc.hi.cc.u32 %4, %24, %34, %4;\n\t"
+          "madc.hi.cc.u32 %5, %24, %35, %5;\n\t"
+          "madc.hi.cc.u32 %6, %24, %36, %6;\n\t"
+          "madc.hi.cc.u32 %7, %24, %37, %7;\n\t"
+          "madc.hi.cc.u32 %8, %24, %38, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %25, %30, %0;\n\t"
+          "madc.lo.cc.u32 %1, %25, %31, %1;\n\t"
+          "madc.lo.cc.u32 %2, %25, %32, %2;\n\t"
+          "madc.lo.cc.u32 %3, %25, %33, %3;\n\t"
+          "madc.lo.cc.u32 %4, %25, %34, %4;\n\t"
+          "madc.lo.cc.u32 %5, %25, %35, %5;\n\t"
+          "madc.lo.cc.u32 %6, %25, %36, %6;\n\t"
+          "madc.lo.cc.u32 %7, %25, %37, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %25, %30, %1;\n\t"
+          "madc.hi.cc.u32 %2, %25, %31, %2;\n\t"
+          "madc.hi.cc.u32 %3, %25, %32, %3;\n\t"
+          "madc.hi.cc.u32 %4, %25, %33, %4;\n\t"
+          "madc.hi.cc.u32 %5, %25, %34, %5;\n\t"
+          "madc.hi.cc.u32 %6, %25, %35, %6;\n\t"
+          "madc.hi.cc.u32 %7, %25, %36, %7;\n\t"
+          "madc.hi.cc.u32 %8, %25, %37, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %26, %29, %0;\n\t"
+          "madc.lo.cc.u32 %1, %26, %30, %1;\n\t"
+          "madc.lo.cc.u32 %2, %26, %31, %2;\n\t"
+          "madc.lo.cc.u32 %3, %26, %32, %3;\n\t"
+          "madc.lo.cc.u32 %4, %26, %33, %4;\n\t"
+          "madc.lo.cc.u32 %5, %26, %34, %5;\n\t"
+          "madc.lo.cc.u32 %6, %26, %35, %6;\n\t"
+          "madc.lo.cc.u32 %7, %26, %36, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %26, %29, %1;\n\t"
+          "madc.hi.cc.u32 %2, %26, %30, %2;\n\t"
+          "madc.hi.cc.u32 %3, %26, %31, %3;\n\t"
+          "madc.hi.cc.u32 %4, %26, %32, %4;\n\t"
+          "madc.hi.cc.u32 %5, %26, %33, %5;\n\t"
+          "madc.hi.cc.u32 %6, %26, %34, %6;\n\t"
+          "madc.hi.cc.u32 %7, %26, %35, %7;\n\t"
+          "madc.hi.cc.u32 %8, %26, %36, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %27, %28, %0;\n\t"
+          "madc.lo.cc.u32 %1, %27, %29, %1;\n\t"
+          "madc.lo.cc.u32 %2, %27, %30, %2;\n\t"
+          "madc.lo.cc.u32 %3, %27, %31, %3;\n\t"
+          "madc.lo.cc.u32 %4, %27, %32, %4;\n\t"
+          "madc.lo.cc.u32 %5, %27, %33, %5;\n\t"
+          "madc.lo.cc.u32 %6, %27, %34, %6;\n\t"
+          "madc.lo.cc.u32 %7, %27, %35, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %27, %28, %1;\n\t"
+          "madc.hi.cc.u32 %2, %27, %29, %2;\n\t"
+          "madc.hi.cc.u32 %3, %27, %30, %3;\n\t"
+          "madc.hi.cc.u32 %4, %27, %31, %4;\n\t"
+          "madc.hi.cc.u32 %5, %27, %32, %5;\n\t"
+          "madc.hi.cc.u32 %6, %27, %33, %6;\n\t"
+          "madc.hi.cc.u32 %7, %27, %34, %7;\n\t"
+          "madc.hi.cc.u32 %8, %27, %35, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32])
       );
     }
 #endif
@@ -4539,97 +5163,251 @@ struct sqr {
       y[3] = ptx_mov(x[3]);
       y[4] = ptx_mov(x[4]);
       y[5] = ptx_mov(x[5]);
-      y[0] = ptx_mad_lo_cc(cf, x[6], x[13], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[6], x[14], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[6], x[15], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[6], x[16], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[6], x[13], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[6], x[14], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[6], x[15], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[6], x[16], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[7], x[12], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[7], x[13], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[7], x[14], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[7], x[15], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[7], x[12], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[7], x[13], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[7], x[14], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[7], x[15], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[8], x[11], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[8], x[12], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[8], x[13], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[8], x[14], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[8], x[11], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[8], x[12], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[8], x[13], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[8], x[14], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[9], x[10], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[9], x[11], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[9], x[12], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[9], x[13], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[9], x[10], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[9], x[11], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[9], x[12], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[9], x[13], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[0] = ptx_mad_lo_cc(cf, x[10], x[25], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[10], x[26], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[10], x[27], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[10], x[28], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[10], x[29], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[10], x[30], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[10], x[31], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[10], x[32], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[10], x[25], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[10], x[26], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[10], x[27], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[10], x[28], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[10], x[29], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[10], x[30], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[10], x[31], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[10], x[32], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[11], x[24], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[11], x[25], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[11], x[26], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[11], x[27], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[11], x[28], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[11], x[29], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[11], x[30], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[11], x[31], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[11], x[24], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[11], x[25], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[11], x[26], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[11], x[27], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[11], x[28], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[11], x[29], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[11], x[30], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[11], x[31], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[12], x[23], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[12], x[24], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[12], x[25], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[12], x[26], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[12], x[27], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[12], x[28], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[12], x[29], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[12], x[30], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[12], x[23], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[12], x[24], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[12], x[25], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[12], x[26], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[12], x[27], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[12], x[28], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[12], x[29], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[12], x[30], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[13], x[22], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[13], x[23], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[13], x[24], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[13], x[25], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[13], x[26], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[13], x[27], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[13], x[28], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[13], x[29], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[13], x[22], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[13], x[23], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[13], x[24], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[13], x[25], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[13], x[26], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[13], x[27], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[13], x[28], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[13], x[29], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[14], x[21], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[14], x[22], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[14], x[23], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[14], x[24], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[14], x[25], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[14], x[26], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[14], x[27], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[14], x[28], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[14], x[21], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[14], x[22], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[14], x[23], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[14], x[24], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[14], x[25], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[14], x[26], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[14], x[27], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[14], x[28], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[15], x[20], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[15], x[21], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[15], x[22], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[15], x[23], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[15], x[24], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[15], x[25], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[15], x[26], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[15], x[27], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[15], x[20], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[15], x[21], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[15], x[22], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[15], x[23], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[15], x[24], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[15], x[25], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[15], x[26], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[15], x[27], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[16], x[19], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[16], x[20], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[16], x[21], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[16], x[22], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[16], x[23], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[16], x[24], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[16], x[25], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[16], x[26], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[16], x[19], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[16], x[20], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[16], x[21], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[16], x[22], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[16], x[23], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[16], x[24], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[16], x[25], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[16], x[26], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[17], x[18], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[17], x[19], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[17], x[20], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[17], x[21], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[17], x[22], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[17], x[23], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[17], x[24], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[17], x[25], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[17], x[18], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[17], x[19], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[17], x[20], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[17], x[21], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[17], x[22], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[17], x[23], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[17], x[24], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[17], x[25], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
     }
 #endif
   };
 
-  // Each thread's step square_finish_even: 32 instructions.
+  // Each thread's step square_finish_even: 74 instructions.
   struct square_finish_even {
-    static constexpr unsigned in_words = 17;
-    static constexpr unsigned out_words = 6;
+    static constexpr unsigned in_words = 33;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "mov.b32 %0, %6;\n\t"
-          "mov.b32 %1, %7;\n\t"
-          "mov.b32 %2, %8;\n\t"
-          "mov.b32 %3, %9;\n\t"
-          "mov.b32 %4, %10;\n\t"
-          "mov.b32 %5, %11;\n\t"
-          "mad.lo.cc.u32 %1, %12, %20, %1;\n\t"
-          "madc.lo.cc.u32 %2, %12, %21, %2;\n\t"
-          "madc.lo.cc.u32 %3, %12, %22, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %2, %12, %20, %2;\n\t"
-          "madc.hi.cc.u32 %3, %12, %21, %3;\n\t"
-          "madc.hi.cc.u32 %4, %12, %22, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %3, %13, %21, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %4, %13, %21, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
+          "mov.b32 %0, %10;\n\t"
+          "mov.b32 %1, %11;\n\t"
+          "mov.b32 %2, %12;\n\t"
+          "mov.b32 %3, %13;\n\t"
+          "mov.b32 %4, %14;\n\t"
+          "mov.b32 %5, %15;\n\t"
+          "mov.b32 %6, %16;\n\t"
+          "mov.b32 %7, %17;\n\t"
+          "mov.b32 %8, %18;\n\t"
+          "mov.b32 %9, %19;\n\t"
+          "mad.lo.cc.u32 %1, %20, %36, %1;\n\t"
+          "madc.lo.cc.u32 %2, %20, %37, %2;\n\t"
+          "madc.lo.cc.u32 %3, %20, %38, %3;\n\t"
+          "madc.lo.cc.u32 %4, %20, %39, %4;\n\t"
+          "madc.lo.cc.u32 %5, %20, %40, %5;\n\t"
+          "madc.lo.cc.u32 %6, %20, %41, %6;\n\t"
+          "madc.lo.cc.u32 %7, %20, %42, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %2, %20, %36, %2;\n\t"
+          "madc.hi.cc.u32 %3, %20, %37, %3;\n\t"
+          "madc.hi.cc.u32 %4, %20, %38, %4;\n\t"
+          "madc.hi.cc.u32 %5, %20, %39, %5;\n\t"
+          "madc.hi.cc.u32 %6, %20, %40, %6;\n\t"
+          "madc.hi.cc.u32 %7, %20, %41, %7;\n\t"
+          "madc.hi.cc.u32 %8, %20, %42, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %3, %21, %37, %3;\n\t"
+          "madc.lo.cc.u32 %4, %21, %38, %4;\n\t"
+          "madc.lo.cc.u32 %5, %21, %39, %5;\n\t"
+          "madc.lo.cc.u32 %6, %21, %40, %6;\n\t"
+          "madc.lo.cc.u32 %7, %21, %41, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %4, %21, %37, %4;\n\t"
+          "madc.hi.cc.u32 %5, %21, %38, %5;\n\t"
+          "madc.hi.cc.u32 %6, %21, %39, %6;\n\t"
+          "madc.hi.cc.u32 %7, %21, %40, %7;\n\t"
+          "madc.hi.cc.u32 %8, %21, %41, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %5, %22, %38, %5;\n\t"
+          "madc.lo.cc.u32 %6, %22, %39, %6;\n\t"
+          "madc.lo.cc.u32 %7, %22, %40, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %6, %22, %38, %6;\n\t"
+          "madc.hi.cc.u32 %7, %22, %39, %7;\n\t"
+          "madc.hi.cc.u32 %8, %22, %40, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %7, %23, %39, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %8, %23, %39, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
           "add.cc.u32 %0, %0, %0;\n\t"
           "addc.cc.u32 %1, %1, %1;\n\t"
           "addc.cc.u32 %2, %2, %2;\n\t"
           "addc.cc.u32 %3, %3, %3;\n\t"
           "addc.cc.u32 %4, %4, %4;\n\t"
-          "addc.u32 %5, %5, %5;\n\t"
-          "mad.lo.cc.u32 %0, %12, %12, %0;\n\t"
-          "madc.hi.cc.u32 %1, %12, %12, %1;\n\t"
-          "madc.lo.cc.u32 %2, %13, %13, %2;\n\t"
-          "madc.hi.cc.u32 %3, %13, %13, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
+          "addc.cc.u32 %5, %5, %5;\n\t"
+          "addc.cc.u32 %6, %6, %6;\n\t"
+          "addc.cc.u32 %7, %7, %7;\n\t"
+          "addc.cc.u32 %8, %8, %8;\n\t"
+          "addc.u32 %9, %9, %9;\n\t"
+          "mad.lo.cc.u32 %0, %20, %20, %0;\n\t"
+          "madc.hi.cc.u32 %1, %20, %20, %1;\n\t"
+          "madc.lo.cc.u32 %2, %21, %21, %2;\n\t"
+          "madc.hi.cc.u32 %3, %21, %21, %3;\n\t"
+          "madc.lo.cc.u32 %4, %22, %22, %4;\n\t"
+          "madc.hi.cc.u32 %5, %22, %22, %5;\n\t"
+          "madc.lo.cc.u32 %6, %23, %23, %6;\n\t"
+          "madc.hi.cc.u32 %7, %23, %23, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32])
       );
     }
 #endif
@@ -4644,101 +5422,239 @@ struct sqr {
       y[3] = ptx_mov(x[3]);
       y[4] = ptx_mov(x[4]);
       y[5] = ptx_mov(x[5]);
-      y[1] = ptx_mad_lo_cc(cf, x[6], x[14], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[6], x[15], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[6], x[16], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[2] = ptx_mad_hi_cc(cf, x[6], x[14], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[6], x[15], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[6], x[16], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[7], x[15], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[4] = ptx_mad_hi_cc(cf, x[7], x[15], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[1] = ptx_mad_lo_cc(cf, x[10], x[26], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[10], x[27], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[10], x[28], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[10], x[29], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[10], x[30], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[10], x[31], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[10], x[32], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[2] = ptx_mad_hi_cc(cf, x[10], x[26], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[10], x[27], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[10], x[28], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[10], x[29], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[10], x[30], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[10], x[31], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[10], x[32], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[3] = ptx_mad_lo_cc(cf, x[11], x[27], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[11], x[28], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[11], x[29], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[11], x[30], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[11], x[31], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[4] = ptx_mad_hi_cc(cf, x[11], x[27], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[11], x[28], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[11], x[29], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[11], x[30], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[11], x[31], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[5] = ptx_mad_lo_cc(cf, x[12], x[28], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[12], x[29], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[12], x[30], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[6] = ptx_mad_hi_cc(cf, x[12], x[28], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[12], x[29], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[12], x[30], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[7] = ptx_mad_lo_cc(cf, x[13], x[29], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[8] = ptx_mad_hi_cc(cf, x[13], x[29], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
       y[0] = ptx_add_cc(cf, y[0], y[0]);
       y[1] = ptx_addc_cc(cf, y[1], y[1]);
       y[2] = ptx_addc_cc(cf, y[2], y[2]);
       y[3] = ptx_addc_cc(cf, y[3], y[3]);
       y[4] = ptx_addc_cc(cf, y[4], y[4]);
-      y[5] = ptx_addc(cf, y[5], y[5]);
-      y[0] = ptx_mad_lo_cc(cf, x[6], x[6], y[0]);
-      y[1] = ptx_madc_hi_cc(cf, x[6], x[6], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[7], x[7], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[7], x[7], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
+      y[5] = ptx_addc_cc(cf, y[5], y[5]);
+      y[6] = ptx_addc_cc(cf, y[6], y[6]);
+      y[7] = ptx_addc_cc(cf, y[7], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], y[8]);
+      y[9] = ptx_addc(cf, y[9], y[9]);
+      y[0] = ptx_mad_lo_cc(cf, x[10], x[10], y[0]);
+      y[1] = ptx_madc_hi_cc(cf, x[10], x[10], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[11], x[11], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[11], x[11], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[12], x[12], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[12], x[12], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[13], x[13], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[13], x[13], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
     }
 #endif
   };
 
-  // Each thread's step square_finish_odd: 54 instructions.
+  // Each thread's step square_finish_odd: 150 instructions.
   struct square_finish_odd {
-    static constexpr unsigned in_words = 17;
-    static constexpr unsigned out_words = 6;
+    static constexpr unsigned in_words = 33;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "mov.b32 %0, %6;\n\t"
-          "mov.b32 %1, %7;\n\t"
-          "mov.b32 %2, %8;\n\t"
-          "mov.b32 %3, %9;\n\t"
-          "mov.b32 %4, %10;\n\t"
-          "mov.b32 %5, %11;\n\t"
-          "mad.lo.cc.u32 %0, %12, %19, %0;\n\t"
-          "madc.lo.cc.u32 %1, %12, %20, %1;\n\t"
-          "madc.lo.cc.u32 %2, %12, %21, %2;\n\t"
-          "madc.lo.cc.u32 %3, %12, %22, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %12, %19, %1;\n\t"
-          "madc.hi.cc.u32 %2, %12, %20, %2;\n\t"
-          "madc.hi.cc.u32 %3, %12, %21, %3;\n\t"
-          "madc.hi.cc.u32 %4, %12, %22, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %0, %13, %18, %0;\n\t"
-          "madc.lo.cc.u32 %1, %13, %19, %1;\n\t"
-          "madc.lo.cc.u32 %2, %13, %20, %2;\n\t"
-          "madc.lo.cc.u32 %3, %13, %21, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %13, %18, %1;\n\t"
-          "madc.hi.cc.u32 %2, %13, %19, %2;\n\t"
-          "madc.hi.cc.u32 %3, %13, %20, %3;\n\t"
-          "madc.hi.cc.u32 %4, %13, %21, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %1, %14, %18, %1;\n\t"
-          "madc.lo.cc.u32 %2, %14, %19, %2;\n\t"
-          "madc.lo.cc.u32 %3, %14, %20, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %2, %14, %18, %2;\n\t"
-          "madc.hi.cc.u32 %3, %14, %19, %3;\n\t"
-          "madc.hi.cc.u32 %4, %14, %20, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %3, %15, %19, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %4, %15, %19, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
+          "mov.b32 %0, %10;\n\t"
+          "mov.b32 %1, %11;\n\t"
+          "mov.b32 %2, %12;\n\t"
+          "mov.b32 %3, %13;\n\t"
+          "mov.b32 %4, %14;\n\t"
+          "mov.b32 %5, %15;\n\t"
+          "mov.b32 %6, %16;\n\t"
+          "mov.b32 %7, %17;\n\t"
+          "mov.b32 %8, %18;\n\t"
+          "mov.b32 %9, %19;\n\t"
+          "mad.lo.cc.u32 %0, %20, %35, %0;\n\t"
+          "madc.lo.cc.u32 %1, %20, %36, %1;\n\t"
+          "madc.lo.cc.u32 %2, %20, %37, %2;\n\t"
+          "madc.lo.cc.u32 %3, %20, %38, %3;\n\t"
+          "madc.lo.cc.u32 %4, %20, %39, %4;\n\t"
+          "madc.lo.cc.u32 %5, %20, %40, %5;\n\t"
+          "madc.lo.cc.u32 %6, %20, %41, %6;\n\t"
+          "madc.lo.cc.u32 %7, %20, %42, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %20, %35, %1;\n\t"
+          "madc.hi.cc.u32 %2, %20, %36, %2;\n\t"
+          "madc.hi.cc.u32 %3, %20, %37, %3;\n\t"
+          "madc.hi.cc.u32 %4, %20, %38, %4;\n\t"
+          "madc.hi.cc.u32 %5, %20, %39, %5;\n\t"
+          "madc.hi.cc.u32 %6, %20, %40, %6;\n\t"
+          "madc.hi.cc.u32 %7, %20, %41, %7;\n\t"
+          "madc.hi.cc.u32 %8, %20, %42, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %21, %34, %0;\n\t"
+          "madc.lo.cc.u32 %1, %21, %35, %1;\n\t"
+          "madc.lo.cc.u32 %2, %21, %36, %2;\n\t"
+          "madc.lo.cc.u32 %3, %21, %37, %3;\n\t"
+          "madc.lo.cc.u32 %4, %21, %38, %4;\n\t"
+          "madc.lo.cc.u32 %5, %21, %39, %5;\n\t"
+          "madc.lo.cc.u32 %6, %21, %40, %6;\n\t"
+          "madc.lo.cc.u32 %7, %21, %41, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %21, %34, %1;\n\t"
+          "madc.hi.cc.u32 %2, %21, %35, %2;\n\t"
+          "madc.hi.cc.u32 %3, %21, %36, %3;\n\t"
+          "madc.hi.cc.u32 %4, %21, %37, %4;\n\t"
+          "madc.hi.cc.u32 %5, %21, %38, %5;\n\t"
+          "madc.hi.cc.u32 %6, %21, %39, %6;\n\t"
+          "madc.hi.cc.u32 %7, %21, %40, %7;\n\t"
+          "madc.hi.cc.u32 %8, %21, %41, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %22, %33, %0;\n\t"
+          "madc.lo.cc.u32 %1, %22, %34, %1;\n\t"
+          "madc.lo.cc.u32 %2, %22, %35, %2;\n\t"
+          "madc.lo.cc.u32 %3, %22, %36, %3;\n\t"
+          "madc.lo.cc.u32 %4, %22, %37, %4;\n\t"
+          "madc.lo.cc.u32 %5, %22, %38, %5;\n\t"
+          "madc.lo.cc.u32 %6, %22, %39, %6;\n\t"
+          "madc.lo.cc.u32 %7, %22, %40, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %22, %33, %1;\n\t"
+          "madc.hi.cc.u32 %2, %22, %34, %2;\n\t"
+          "madc.hi.cc.u32 %3, %22, %35, %3;\n\t"
+          "madc.hi.cc.u32 %4, %22, %36, %4;\n\t"
+          "madc.hi.cc.u32 %5, %22, %37, %5;\n\t"
+          "madc.hi.cc.u32 %6, %22, %38, %6;\n\t"
+          "madc.hi.cc.u32 %7, %22, %39, %7;\n\t"
+          "madc.hi.cc.u32 %8, %22, %40, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %23, %32, %0;\n\t"
+          "madc.lo.cc.u32 %1, %23, %33, %1;\n\t"
+          "madc.lo.cc.u32 %2, %23, %34, %2;\n\t"
+          "madc.lo.cc.u32 %3, %23, %35, %3;\n\t"
+          "madc.lo.cc.u32 %4, %23, %36, %4;\n\t"
+          "madc.lo.cc.u32 %5, %23, %37, %5;\n\t"
+          "madc.lo.cc.u32 %6, %23, %38, %6;\n\t"
+          "madc.lo.cc.u32 %7, %23, %39, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %23, %32, %1;\n\t"
+          "madc.hi.cc.u32 %2, %23, %33, %2;\n\t"
+          "madc.hi.cc.u32 %3, %23, %34, %3;\n\t"
+          "madc.hi.cc.u32 %4, %23, %35, %4;\n\t"
+          "madc.hi.cc.u32 %5, %23, %36, %5;\n\t"
+          "madc.hi.cc.u32 %6, %23, %37, %6;\n\t"
+          "madc.hi.cc.u32 %7, %23, %38, %7;\n\t"
+          "madc.hi.cc.u32 %8, %23, %39, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %1, %24, %32, %1;\n\t"
+          "madc.lo.cc.u32 %2, %24, %33, %2;\n\t"
+          "madc.lo.cc.u32 %3, %24, %34, %3;\n\t"
+          "madc.lo.cc.u32 %4, %24, %35, %4;\n\t"
+          "madc.lo.cc.u32 %5, %24, %36, %5;\n\t"
+          "madc.lo.cc.u32 %6, %24, %37, %6;\n\t"
+          "madc.lo.cc.u32 %7, %24, %38, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %2, %24, %32, %2;\n\t"
+          "madc.hi.cc.u32 %3, %24, %33, %3;\n\t"
+          "madc.hi.cc.u32 %4, %24, %34, %4;\n\t"
+          "madc.hi.cc.u32 %5, %24, %35, %5;\n\t"
+          "madc.hi.cc.u32 %6, %24, %36, %6;\n\t"
+          "madc.hi.cc.u32 %7, %24, %37, %7;\n\t"
+          "madc.hi.cc.u32 %8, %24, %38, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %3, %25, %33, %3;\n\t"
+          "madc.lo.cc.u32 %4, %25, %34, %4;\n\t"
+          "madc.lo.cc.u32 %5, %25, %35, %5;\n\t"
+          "madc.lo.cc.u32 %6, %25, %36, %6;\n\t"
+          "madc.lo.cc.u32 %7, %25, %37, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %4, %25, %33, %4;\n\t"
+          "madc.hi.cc.u32 %5, %25, %34, %5;\n\t"
+          "madc.hi.cc.u32 %6, %25, %35, %6;\n\t"
+          "madc.hi.cc.u32 %7, %25, %36, %7;\n\t"
+          "madc.hi.cc.u32 %8, %25, %37, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %5, %26, %34, %5;\n\t"
+          "madc.lo.cc.u32 %6, %26, %35, %6;\n\t"
+          "madc.lo.cc.u32 %7, %26, %36, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %6, %26, %34, %6;\n\t"
+          "madc.hi.cc.u32 %7, %26, %35, %7;\n\t"
+          "madc.hi.cc.u32 %8, %26, %36, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %7, %27, %35, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %8, %27, %35, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
           "add.cc.u32 %0, %0, %0;\n\t"
           "addc.cc.u32 %1, %1, %1;\n\t"
           "addc.cc.u32 %2, %2, %2;\n\t"
           "addc.cc.u32 %3, %3, %3;\n\t"
           "addc.cc.u32 %4, %4, %4;\n\t"
-          "addc.u32 %5, %5, %5;\n\t"
-          "mad.lo.cc.u32 %0, %14, %14, %0;\n\t"
-          "madc.hi.cc.u32 %1, %14, %14, %1;\n\t"
-          "madc.lo.cc.u32 %2, %15, %15, %2;\n\t"
-          "madc.hi.cc.u32 %3, %15, %15, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
+          "addc.cc.u32 %5, %5, %5;\n\t"
+          "addc.cc.u32 %6, %6, %6;\n\t"
+          "addc.cc.u32 %7, %7, %7;\n\t"
+          "addc.cc.u32 %8, %8, %8;\n\t"
+          "addc.u32 %9, %9, %9;\n\t"
+          "mad.lo.cc.u32 %0, %24, %24, %0;\n\t"
+          "madc.hi.cc.u32 %1, %24, %24, %1;\n\t"
+          "madc.lo.cc.u32 %2, %25, %25, %2;\n\t"
+          "madc.hi.cc.u32 %3, %25, %25, %3;\n\t"
+          "madc.lo.cc.u32 %4, %26, %26, %4;\n\t"
+          "madc.hi.cc.u32 %5, %26, %26, %5;\n\t"
+          "madc.lo.cc.u32 %6, %27, %27, %6;\n\t"
+          "madc.hi.cc.u32 %7, %27, %27, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32])
       );
     }
 #endif
@@ -4753,75 +5669,175 @@ struct sqr {
       y[3] = ptx_mov(x[3]);
       y[4] = ptx_mov(x[4]);
       y[5] = ptx_mov(x[5]);
-      y[0] = ptx_mad_lo_cc(cf, x[6], x[13], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[6], x[14], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[6], x[15], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[6], x[16], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[6], x[13], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[6], x[14], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[6], x[15], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[6], x[16], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[7], x[12], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[7], x[13], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[7], x[14], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[7], x[15], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[7], x[12], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[7], x[13], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[7], x[14], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[7], x[15], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[8], x[12], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[8], x[13], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[8], x[14], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[2] = ptx_mad_hi_cc(cf, x[8], x[12], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[8], x[13], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[8], x[14], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[9], x[13], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[4] = ptx_mad_hi_cc(cf, x[9], x[13], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[0] = ptx_mad_lo_cc(cf, x[10], x[25], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[10], x[26], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[10], x[27], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[10], x[28], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[10], x[29], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[10], x[30], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[10], x[31], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[10], x[32], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[10], x[25], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[10], x[26], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[10], x[27], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[10], x[28], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[10], x[29], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[10], x[30], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[10], x[31], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[10], x[32], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[11], x[24], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[11], x[25], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[11], x[26], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[11], x[27], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[11], x[28], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[11], x[29], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[11], x[30], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[11], x[31], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[11], x[24], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[11], x[25], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[11], x[26], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[11], x[27], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[11], x[28], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[11], x[29], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[11], x[30], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[11], x[31], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[12], x[23], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[12], x[24], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[12], x[25], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[12], x[26], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[12], x[27], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[12], x[28], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[12], x[29], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[12], x[30], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[12], x[23], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[12], x[24], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[12], x[25], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[12], x[26], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[12], x[27], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[12], x[28], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[12], x[29], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[12], x[30], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[13], x[22], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[13], x[23], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[13], x[24], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[13], x[25], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[13], x[26], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[13], x[27], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[13], x[28], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[13], x[29], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[13], x[22], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[13], x[23], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[13], x[24], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[13], x[25], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[13], x[26], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[13], x[27], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[13], x[28], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[13], x[29], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_lo_cc(cf, x[14], x[22], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[14], x[23], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[14], x[24], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[14], x[25], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[14], x[26], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[14], x[27], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[14], x[28], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[2] = ptx_mad_hi_cc(cf, x[14], x[22], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[14], x[23], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[14], x[24], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[14], x[25], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[14], x[26], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[14], x[27], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[14], x[28], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[3] = ptx_mad_lo_cc(cf, x[15], x[23], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[15], x[24], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[15], x[25], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[15], x[26], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[15], x[27], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[4] = ptx_mad_hi_cc(cf, x[15], x[23], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[15], x[24], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[15], x[25], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[15], x[26], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[15], x[27], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[5] = ptx_mad_lo_cc(cf, x[16], x[24], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[16], x[25], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[16], x[26], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[6] = ptx_mad_hi_cc(cf, x[16], x[24], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[16], x[25], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[16], x[26], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[7] = ptx_mad_lo_cc(cf, x[17], x[25], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[8] = ptx_mad_hi_cc(cf, x[17], x[25], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
       y[0] = ptx_add_cc(cf, y[0], y[0]);
       y[1] = ptx_addc_cc(cf, y[1], y[1]);
       y[2] = ptx_addc_cc(cf, y[2], y[2]);
       y[3] = ptx_addc_cc(cf, y[3], y[3]);
       y[4] = ptx_addc_cc(cf, y[4], y[4]);
-      y[5] = ptx_addc(cf, y[5], y[5]);
-      y[0] = ptx_mad_lo_cc(cf, x[8], x[8], y[0]);
-      y[1] = ptx_madc_hi_cc(cf, x[8], x[8], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[9], x[9], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[9], x[9], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
+      y[5] = ptx_addc_cc(cf, y[5], y[5]);
+      y[6] = ptx_addc_cc(cf, y[6], y[6]);
+      y[7] = ptx_addc_cc(cf, y[7], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], y[8]);
+      y[9] = ptx_addc(cf, y[9], y[9]);
+      y[0] = ptx_mad_lo_cc(cf, x[14], x[14], y[0]);
+      y[1] = ptx_madc_hi_cc(cf, x[14], x[14], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[15], x[15], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[15], x[15], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[16], x[16], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[16], x[16], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[17], x[17], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[17], x[17], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
     }
 #endif
   };
 
-  // Each thread's step split: 6 instructions.
+  // Each thread's step split: 10 instructions.
   struct split {
-    static constexpr unsigned in_words = 6;
-    static constexpr unsigned out_words = 6;
+    static constexpr unsigned in_words = 10;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "mov.b32 %0, %6;\n\t"
-          "mov.b32 %1, %7;\n\t"
-          "mov.b32 %2, %8;\n\t"
-          "mov.b32 %3, %9;\n\t"
-          "mov.b32 %4, %10;\n\t"
-          "mov.b32 %5, %11;\n\t"
+          "mov.b32 %0, %10;\n\t"
+          "mov.b32 %1, %11;\n\t"
+          "mov.b32 %2, %12;\n\t"
+          "mov.b32 %3, %13;\n\t"
+          "mov.b32 %4, %14;\n\t"
+          "mov.b32 %5, %15;\n\t"
+          "mov.b32 %6, %16;\n\t"
+          "mov.b32 %7, %17;\n\t"
+          "mov.b32 %8, %18;\n\t"
+          "mov.b32 %9, %19;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
       );
     }
 #endif
@@ -4835,35 +5851,47 @@ struct sqr {
       y[3] = ptx_mov(x[3]);
       y[4] = ptx_mov(x[4]);
       y[5] = ptx_mov(x[5]);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
     }
 #endif
   };
 
-  // Each thread's step absorb: 13 instructions.
+  // Each thread's step absorb: 21 instructions.
   struct absorb {
-    static constexpr unsigned in_words = 6;
-    static constexpr unsigned out_words = 6;
+    static constexpr unsigned in_words = 10;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
           ".reg .u32 t<3>;\n\t"
-          "add.cc.u32 %0, %6, %10;\n\t"
-          "addc.cc.u32 %1, %7, %11;\n\t"
-          "addc.cc.u32 %2, %8, 0;\n\t"
-          "addc.cc.u32 %3, %9, 0;\n\t"
-          "addc.u32 %4, 0, 0;\n\t"
+          "add.cc.u32 %0, %10, %18;\n\t"
+          "addc.cc.u32 %1, %11, %19;\n\t"
+          "addc.cc.u32 %2, %12, 0;\n\t"
+          "addc.cc.u32 %3, %13, 0;\n\t"
+          "addc.cc.u32 %4, %14, 0;\n\t"
+          "addc.cc.u32 %5, %15, 0;\n\t"
+          "addc.cc.u32 %6, %16, 0;\n\t"
+          "addc.cc.u32 %7, %17, 0;\n\t"
+          "addc.u32 %8, 0, 0;\n\t"
           "mov.b32 t0, %0;\n\t"
           "and.b32 t0, t0, %1;\n\t"
           "and.b32 t0, t0, %2;\n\t"
           "and.b32 t0, t0, %3;\n\t"
+          "and.b32 t0, t0, %4;\n\t"
+          "and.b32 t0, t0, %5;\n\t"
+          "and.b32 t0, t0, %6;\n\t"
+          "and.b32 t0, t0, %7;\n\t"
           "not.b32 t0, t0;\n\t"
           "sub.cc.u32 t2, 0, t0;\n\t"
           "subc.u32 t1, 0, 0;\n\t"
-          "add.u32 %5, t1, 1;\n\t"
+          "add.u32 %9, t1, 1;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
       );
     }
 #endif
@@ -4873,38 +5901,50 @@ struct sqr {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
       uint32_t t[3];
-      y[0] = ptx_add_cc(cf, x[0], x[4]);
-      y[1] = ptx_addc_cc(cf, x[1], x[5]);
+      y[0] = ptx_add_cc(cf, x[0], x[8]);
+      y[1] = ptx_addc_cc(cf, x[1], x[9]);
       y[2] = ptx_addc_cc(cf, x[2], 0u);
       y[3] = ptx_addc_cc(cf, x[3], 0u);
-      y[4] = ptx_addc(cf, 0u, 0u);
+      y[4] = ptx_addc_cc(cf, x[4], 0u);
+      y[5] = ptx_addc_cc(cf, x[5], 0u);
+      y[6] = ptx_addc_cc(cf, x[6], 0u);
+      y[7] = ptx_addc_cc(cf, x[7], 0u);
+      y[8] = ptx_addc(cf, 0u, 0u);
       t[0] = ptx_mov(y[0]);
       t[0] = ptx_and(t[0], y[1]);
       t[0] = ptx_and(t[0], y[2]);
       t[0] = ptx_and(t[0], y[3]);
+      t[0] = ptx_and(t[0], y[4]);
+      t[0] = ptx_and(t[0], y[5]);
+      t[0] = ptx_and(t[0], y[6]);
+      t[0] = ptx_and(t[0], y[7]);
       t[0] = ptx_not(t[0]);
       ptx_sub_cc(cf, 0u, t[0]);
       t[1] = ptx_subc(cf, 0u, 0u);
-      y[5] = ptx_add(t[1], 1u);
+      y[9] = ptx_add(t[1], 1u);
     }
 #endif
   };
 
-  // Each thread's step finish: 4 instructions.
+  // Each thread's step finish: 8 instructions.
   struct finish {
-    static constexpr unsigned in_words = 5;
-    static constexpr unsigned out_words = 4;
+    static constexpr unsigned in_words = 9;
+    static constexpr unsigned out_words = 8;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "add.cc.u32 %0, %4, %8;\n\t"
-          "addc.cc.u32 %1, %5, 0;\n\t"
-          "addc.cc.u32 %2, %6, 0;\n\t"
-          "addc.u32 %3, %7, 0;\n\t"
+          "add.cc.u32 %0, %8, %16;\n\t"
+          "addc.cc.u32 %1, %9, 0;\n\t"
+          "addc.cc.u32 %2, %10, 0;\n\t"
+          "addc.cc.u32 %3, %11, 0;\n\t"
+          "addc.cc.u32 %4, %12, 0;\n\t"
+          "addc.cc.u32 %5, %13, 0;\n\t"
+          "addc.cc.u32 %6, %14, 0;\n\t"
+          "addc.u32 %7, %15, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
       );
     }
 #endif
@@ -4913,10 +5953,14 @@ struct sqr {
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
-      y[0] = ptx_add_cc(cf, x[0], x[4]);
+      y[0] = ptx_add_cc(cf, x[0], x[8]);
       y[1] = ptx_addc_cc(cf, x[1], 0u);
       y[2] = ptx_addc_cc(cf, x[2], 0u);
-      y[3] = ptx_addc(cf, x[3], 0u);
+      y[3] = ptx_addc_cc(cf, x[3], 0u);
+      y[4] = ptx_addc_cc(cf, x[4], 0u);
+      y[5] = ptx_addc_cc(cf, x[5], 0u);
+      y[6] = ptx_addc_cc(cf, x[6], 0u);
+      y[7] = ptx_addc(cf, x[7], 0u);
     }
 #endif
   };
@@ -4924,116 +5968,116 @@ struct sqr {
 #ifdef __CUDACC__
   // One thread of the group; every thread of the block calls it (see cuda/group.cuh).
   __device__ __forceinline__ static void thread(uint32_t* y, const uint32_t* x) {
-    uint32_t v_a[4], v_low_columns[6], v_high_columns[6], v_low_d[4], v_low_excess[2], v_high_d[4], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[4], v_low_generate[1], v_low_propagate[1], v_high_s[4], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[4], v_high[4];
-    for (unsigned i = 0; i < 4; ++i) v_a[i] = (x + 0)[i];
-    ::mpgen::group::on_device<32>::template product_rows<4, 6, 8, 2, product_row, square_finish_even, square_finish_odd>(v_a, v_a, v_low_columns, v_high_columns);
+    uint32_t v_a[8], v_low_columns[10], v_high_columns[10], v_low_d[8], v_low_excess[2], v_high_d[8], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[8], v_low_generate[1], v_low_propagate[1], v_high_s[8], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[8], v_high[8];
+    for (unsigned i = 0; i < 8; ++i) v_a[i] = (x + 0)[i];
+    ::mpgen::group::on_device<16>::template product_rows<8, 10, 16, 2, product_row, square_finish_even, square_finish_odd>(v_a, v_a, v_low_columns, v_high_columns);
     {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = v_low_columns[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = v_low_columns[i];
       split::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_low_d[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) v_low_excess[i] = (out + 4)[i];
+      for (unsigned i = 0; i < 8; ++i) v_low_d[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) v_low_excess[i] = (out + 8)[i];
     }
     {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = v_high_columns[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = v_high_columns[i];
       split::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_high_d[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) v_high_excess[i] = (out + 4)[i];
+      for (unsigned i = 0; i < 8; ++i) v_high_d[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) v_high_excess[i] = (out + 8)[i];
     }
-    ::mpgen::group::on_device<32>::template handoff<2, 8>(v_low_excess, v_high_excess, v_low_in, v_high_in);
+    ::mpgen::group::on_device<16>::template handoff<2, 16>(v_low_excess, v_high_excess, v_low_in, v_high_in);
     {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = v_low_d[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 4)[i] = v_low_in[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_low_d[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = v_low_in[i];
       absorb::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_low_s[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) v_low_generate[i] = (out + 4)[i];
-      for (unsigned i = 0; i < 1; ++i) v_low_propagate[i] = (out + 5)[i];
+      for (unsigned i = 0; i < 8; ++i) v_low_s[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) v_low_generate[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) v_low_propagate[i] = (out + 9)[i];
     }
     {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = v_high_d[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 4)[i] = v_high_in[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_high_d[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = v_high_in[i];
       absorb::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_high_s[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) v_high_generate[i] = (out + 4)[i];
-      for (unsigned i = 0; i < 1; ++i) v_high_propagate[i] = (out + 5)[i];
+      for (unsigned i = 0; i < 8; ++i) v_high_s[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) v_high_generate[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) v_high_propagate[i] = (out + 9)[i];
     }
-    ::mpgen::group::on_device<32>::carry_scan(v_low_generate[0], v_low_propagate[0], 0, v_low_carry[0], v_low_out[0]);
-    ::mpgen::group::on_device<32>::carry_scan(v_high_generate[0], v_high_propagate[0], v_low_out[0], v_high_carry[0], v_high_out[0]);
+    ::mpgen::group::on_device<16>::carry_scan(v_low_generate[0], v_low_propagate[0], 0, v_low_carry[0], v_low_out[0]);
+    ::mpgen::group::on_device<16>::carry_scan(v_high_generate[0], v_high_propagate[0], v_low_out[0], v_high_carry[0], v_high_out[0]);
     {
-      uint32_t in[5], out[4];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = v_low_s[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 4)[i] = v_low_carry[i];
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_low_s[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = v_low_carry[i];
       finish::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_low[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) v_low[i] = (out + 0)[i];
     }
     {
-      uint32_t in[5], out[4];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = v_high_s[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 4)[i] = v_high_carry[i];
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_high_s[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = v_high_carry[i];
       finish::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_high[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) v_high[i] = (out + 0)[i];
     }
-    for (unsigned i = 0; i < 4; ++i) y[i] = v_low[i];
-    for (unsigned i = 0; i < 4; ++i) (y + 4)[i] = v_high[i];
+    for (unsigned i = 0; i < 8; ++i) y[i] = v_low[i];
+    for (unsigned i = 0; i < 8; ++i) (y + 8)[i] = v_high[i];
   }
 #endif
 
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
-    std::vector<uint32_t> v_a(128), v_low_columns(192), v_high_columns(192), v_low_d(128), v_low_excess(64), v_high_d(128), v_high_excess(64), v_low_in(64), v_high_in(64), v_low_s(128), v_low_generate(32), v_low_propagate(32), v_high_s(128), v_high_generate(32), v_high_propagate(32), v_low_carry(32), v_low_out(32), v_high_carry(32), v_high_out(32), v_low(128), v_high(128);
+    std::vector<uint32_t> v_a(128), v_low_columns(160), v_high_columns(160), v_low_d(128), v_low_excess(32), v_high_d(128), v_high_excess(32), v_low_in(32), v_high_in(32), v_low_s(128), v_low_generate(16), v_low_propagate(16), v_high_s(128), v_high_generate(16), v_high_propagate(16), v_low_carry(16), v_low_out(16), v_high_carry(16), v_high_out(16), v_low(128), v_high(128);
     for (unsigned i = 0; i < 128; ++i) v_a[i] = (x + 0)[i];
-    ::mpgen::group::on_host::product_rows<2, product_row, square_finish_even, square_finish_odd>(32, 4, 6, v_a.data(), v_a.data(), v_low_columns.data(), v_high_columns.data());
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = (&v_low_columns[t * 6])[i];
+    ::mpgen::group::on_host::product_rows<2, product_row, square_finish_even, square_finish_odd>(16, 8, 10, v_a.data(), v_a.data(), v_low_columns.data(), v_high_columns.data());
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = (&v_low_columns[t * 10])[i];
       split::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_low_d[t * 4])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) (&v_low_excess[t * 2])[i] = (out + 4)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_low_d[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) (&v_low_excess[t * 2])[i] = (out + 8)[i];
     }
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = (&v_high_columns[t * 6])[i];
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = (&v_high_columns[t * 10])[i];
       split::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_high_d[t * 4])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) (&v_high_excess[t * 2])[i] = (out + 4)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_high_d[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) (&v_high_excess[t * 2])[i] = (out + 8)[i];
     }
-    ::mpgen::group::on_host::handoff(32, 2, v_low_excess.data(), v_high_excess.data(), v_low_in.data(), v_high_in.data());
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = (&v_low_d[t * 4])[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 4)[i] = (&v_low_in[t * 2])[i];
+    ::mpgen::group::on_host::handoff(16, 2, v_low_excess.data(), v_high_excess.data(), v_low_in.data(), v_high_in.data());
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_low_d[t * 8])[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = (&v_low_in[t * 2])[i];
       absorb::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_low_s[t * 4])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_low_generate[t * 1])[i] = (out + 4)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_low_propagate[t * 1])[i] = (out + 5)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_low_s[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_low_generate[t * 1])[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_low_propagate[t * 1])[i] = (out + 9)[i];
     }
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = (&v_high_d[t * 4])[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 4)[i] = (&v_high_in[t * 2])[i];
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_high_d[t * 8])[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = (&v_high_in[t * 2])[i];
       absorb::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_high_s[t * 4])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_high_generate[t * 1])[i] = (out + 4)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_high_propagate[t * 1])[i] = (out + 5)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_high_s[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_high_generate[t * 1])[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_high_propagate[t * 1])[i] = (out + 9)[i];
     }
-    ::mpgen::group::on_host::carry_scan(32, v_low_generate.data(), v_low_propagate.data(), 0, v_low_carry.data(), v_low_out.data());
-    ::mpgen::group::on_host::carry_scan(32, v_high_generate.data(), v_high_propagate.data(), v_low_out[0], v_high_carry.data(), v_high_out.data());
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[5], out[4];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = (&v_low_s[t * 4])[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 4)[i] = (&v_low_carry[t * 1])[i];
+    ::mpgen::group::on_host::carry_scan(16, v_low_generate.data(), v_low_propagate.data(), 0, v_low_carry.data(), v_low_out.data());
+    ::mpgen::group::on_host::carry_scan(16, v_high_generate.data(), v_high_propagate.data(), v_low_out[0], v_high_carry.data(), v_high_out.data());
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_low_s[t * 8])[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = (&v_low_carry[t * 1])[i];
       finish::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_low[t * 4])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_low[t * 8])[i] = (out + 0)[i];
     }
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[5], out[4];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = (&v_high_s[t * 4])[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 4)[i] = (&v_high_carry[t * 1])[i];
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_high_s[t * 8])[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = (&v_high_carry[t * 1])[i];
       finish::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_high[t * 4])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_high[t * 8])[i] = (out + 0)[i];
     }
     for (unsigned i = 0; i < 128; ++i) y[i] = v_low[i];
     for (unsigned i = 0; i < 128; ++i) (y + 128)[i] = v_high[i];
@@ -5041,7 +6085,7 @@ struct sqr {
 #endif
 };
 
-// mad: a * b + c, full; 96 instructions per thread.
+// mad: a * b + c, full; 240 instructions per thread.
 struct mad {
   static constexpr const char* name = "mad";
   static constexpr unsigned bits = 4096;
@@ -5055,78 +6099,190 @@ struct mad {
   static constexpr unsigned in_words = 384;
   static constexpr unsigned out_words = 256;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-  static constexpr unsigned threads_per_instance = 32;  // the group tier
+  static constexpr unsigned threads_per_instance = 16;  // the group tier
   static constexpr unsigned block_threads = 256;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 0;  // its rows in shared memory (contiguous layout; 0: none)
-  static constexpr unsigned shared_bytes = 8448;  // a block's dynamic shared memory (a group product's tables)
-  static constexpr unsigned contiguous_shared_bytes = 8448;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 33792;  // 32-bit mul/mad halves
-  static constexpr unsigned limbs_per_thread = 4;
-  static constexpr unsigned thread_in_words = 12;  // one thread's x and y in thread()
-  static constexpr unsigned thread_out_words = 8;
+  static constexpr unsigned shared_bytes = 17408;  // a block's dynamic shared memory (a group product's tables)
+  static constexpr unsigned contiguous_shared_bytes = 17408;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 34816;  // 32-bit mul/mad halves
+  static constexpr unsigned limbs_per_thread = 8;
+  static constexpr unsigned thread_in_words = 24;  // one thread's x and y in thread()
+  static constexpr unsigned thread_out_words = 16;
   static constexpr unsigned result_parts = 2;  // result vectors of T Q limbs: 2 for a full product
 
-  // Each thread's step product_row: 50 instructions.
+  // Each thread's step product_row: 162 instructions.
   struct product_row {
-    static constexpr unsigned in_words = 17;
-    static constexpr unsigned out_words = 6;
+    static constexpr unsigned in_words = 33;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "mov.b32 %0, %6;\n\t"
-          "mov.b32 %1, %7;\n\t"
-          "mov.b32 %2, %8;\n\t"
-          "mov.b32 %3, %9;\n\t"
-          "mov.b32 %4, %10;\n\t"
-          "mov.b32 %5, %11;\n\t"
-          "mad.lo.cc.u32 %0, %12, %19, %0;\n\t"
-          "madc.lo.cc.u32 %1, %12, %20, %1;\n\t"
-          "madc.lo.cc.u32 %2, %12, %21, %2;\n\t"
-          "madc.lo.cc.u32 %3, %12, %22, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %12, %19, %1;\n\t"
-          "madc.hi.cc.u32 %2, %12, %20, %2;\n\t"
-          "madc.hi.cc.u32 %3, %12, %21, %3;\n\t"
-          "madc.hi.cc.u32 %4, %12, %22, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %0, %13, %18, %0;\n\t"
-          "madc.lo.cc.u32 %1, %13, %19, %1;\n\t"
-          "madc.lo.cc.u32 %2, %13, %20, %2;\n\t"
-          "madc.lo.cc.u32 %3, %13, %21, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %13, %18, %1;\n\t"
-          "madc.hi.cc.u32 %2, %13, %19, %2;\n\t"
-          "madc.hi.cc.u32 %3, %13, %20, %3;\n\t"
-          "madc.hi.cc.u32 %4, %13, %21, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %0, %14, %17, %0;\n\t"
-          "madc.lo.cc.u32 %1, %14, %18, %1;\n\t"
-          "madc.lo.cc.u32 %2, %14, %19, %2;\n\t"
-          "madc.lo.cc.u32 %3, %14, %20, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %14, %17, %1;\n\t"
-          "madc.hi.cc.u32 %2, %14, %18, %2;\n\t"
-          "madc.hi.cc.u32 %3, %14, %19, %3;\n\t"
-          "madc.hi.cc.u32 %4, %14, %20, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.lo.cc.u32 %0, %15, %16, %0;\n\t"
-          "madc.lo.cc.u32 %1, %15, %17, %1;\n\t"
-          "madc.lo.cc.u32 %2, %15, %18, %2;\n\t"
-          "madc.lo.cc.u32 %3, %15, %19, %3;\n\t"
-          "addc.cc.u32 %4, %4, 0;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
-          "mad.hi.cc.u32 %1, %15, %16, %1;\n\t"
-          "madc.hi.cc.u32 %2, %15, %17, %2;\n\t"
-          "madc.hi.cc.u32 %3, %15, %18, %3;\n\t"
-          "madc.hi.cc.u32 %4, %15, %19, %4;\n\t"
-          "addc.u32 %5, %5, 0;\n\t"
+          "mov.b32 %0, %10;\n\t"
+          "mov.b32 %1, %11;\n\t"
+          "mov.b32 %2, %12;\n\t"
+          "mov.b32 %3, %13;\n\t"
+          "mov.b32 %4, %14;\n\t"
+          "mov.b32 %5, %15;\n\t"
+          "mov.b32 %6, %16;\n\t"
+          "mov.b32 %7, %17;\n\t"
+          "mov.b32 %8, %18;\n\t"
+          "mov.b32 %9, %19;\n\t"
+          "mad.lo.cc.u32 %0, %20, %35, %0;\n\t"
+          "madc.lo.cc.u32 %1, %20, %36, %1;\n\t"
+          "madc.lo.cc.u32 %2, %20, %37, %2;\n\t"
+          "madc.lo.cc.u32 %3, %20, %38, %3;\n\t"
+          "madc.lo.cc.u32 %4, %20, %39, %4;\n\t"
+          "madc.lo.cc.u32 %5, %20, %40, %5;\n\t"
+          "madc.lo.cc.u32 %6, %20, %41, %6;\n\t"
+          "madc.lo.cc.u32 %7, %20, %42, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %20, %35, %1;\n\t"
+          "madc.hi.cc.u32 %2, %20, %36, %2;\n\t"
+          "madc.hi.cc.u32 %3, %20, %37, %3;\n\t"
+          "madc.hi.cc.u32 %4, %20, %38, %4;\n\t"
+          "madc.hi.cc.u32 %5, %20, %39, %5;\n\t"
+          "madc.hi.cc.u32 %6, %20, %40, %6;\n\t"
+          "madc.hi.cc.u32 %7, %20, %41, %7;\n\t"
+          "madc.hi.cc.u32 %8, %20, %42, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %21, %34, %0;\n\t"
+          "madc.lo.cc.u32 %1, %21, %35, %1;\n\t"
+          "madc.lo.cc.u32 %2, %21, %36, %2;\n\t"
+          "madc.lo.cc.u32 %3, %21, %37, %3;\n\t"
+          "madc.lo.cc.u32 %4, %21, %38, %4;\n\t"
+          "madc.lo.cc.u32 %5, %21, %39, %5;\n\t"
+          "madc.lo.cc.u32 %6, %21, %40, %6;\n\t"
+          "madc.lo.cc.u32 %7, %21, %41, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %21, %34, %1;\n\t"
+          "madc.hi.cc.u32 %2, %21, %35, %2;\n\t"
+          "madc.hi.cc.u32 %3, %21, %36, %3;\n\t"
+          "madc.hi.cc.u32 %4, %21, %37, %4;\n\t"
+          "madc.hi.cc.u32 %5, %21, %38, %5;\n\t"
+          "madc.hi.cc.u32 %6, %21, %39, %6;\n\t"
+          "madc.hi.cc.u32 %7, %21, %40, %7;\n\t"
+          "madc.hi.cc.u32 %8, %21, %41, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %22, %33, %0;\n\t"
+          "madc.lo.cc.u32 %1, %22, %34, %1;\n\t"
+          "madc.lo.cc.u32 %2, %22, %35, %2;\n\t"
+          "madc.lo.cc.u32 %3, %22, %36, %3;\n\t"
+          "madc.lo.cc.u32 %4, %22, %37, %4;\n\t"
+          "madc.lo.cc.u32 %5, %22, %38, %5;\n\t"
+          "madc.lo.cc.u32 %6, %22, %39, %6;\n\t"
+          "madc.lo.cc.u32 %7, %22, %40, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %22, %33, %1;\n\t"
+          "madc.hi.cc.u32 %2, %22, %34, %2;\n\t"
+          "madc.hi.cc.u32 %3, %22, %35, %3;\n\t"
+          "madc.hi.cc.u32 %4, %22, %36, %4;\n\t"
+          "madc.hi.cc.u32 %5, %22, %37, %5;\n\t"
+          "madc.hi.cc.u32 %6, %22, %38, %6;\n\t"
+          "madc.hi.cc.u32 %7, %22, %39, %7;\n\t"
+          "madc.hi.cc.u32 %8, %22, %40, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %23, %32, %0;\n\t"
+          "madc.lo.cc.u32 %1, %23, %33, %1;\n\t"
+          "madc.lo.cc.u32 %2, %23, %34, %2;\n\t"
+          "madc.lo.cc.u32 %3, %23, %35, %3;\n\t"
+          "madc.lo.cc.u32 %4, %23, %36, %4;\n\t"
+          "madc.lo.cc.u32 %5, %23, %37, %5;\n\t"
+          "madc.lo.cc.u32 %6, %23, %38, %6;\n\t"
+          "madc.lo.cc.u32 %7, %23, %39, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %23, %32, %1;\n\t"
+          "madc.hi.cc.u32 %2, %23, %33, %2;\n\t"
+          "madc.hi.cc.u32 %3, %23, %34, %3;\n\t"
+          "madc.hi.cc.u32 %4, %23, %35, %4;\n\t"
+          "madc.hi.cc.u32 %5, %23, %36, %5;\n\t"
+          "madc.hi.cc.u32 %6, %23, %37, %6;\n\t"
+          "madc.hi.cc.u32 %7, %23, %38, %7;\n\t"
+          "madc.hi.cc.u32 %8, %23, %39, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %24, %31, %0;\n\t"
+          "madc.lo.cc.u32 %1, %24, %32, %1;\n\t"
+          "madc.lo.cc.u32 %2, %24, %33, %2;\n\t"
+          "madc.lo.cc.u32 %3, %24, %34, %3;\n\t"
+          "madc.lo.cc.u32 %4, %24, %35, %4;\n\t"
+          "madc.lo.cc.u32 %5, %24, %36, %5;\n\t"
+          "madc.lo.cc.u32 %6, %24, %37, %6;\n\t"
+          "madc.lo.cc.u32 %7, %24, %38, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %24, %31, %1;\n\t"
+          "madc.hi.cc.u32 %2, %24, %32, %2;\n\t"
+          "madc.hi.cc.u32 %3, %24, %33, %3;\n\t"
+          "madc.hi.cc.u32 %4, %24, %34, %4;\n\t"
+          "madc.hi.cc.u32 %5, %24, %35, %5;\n\t"
+          "madc.hi.cc.u32 %6, %24, %36, %6;\n\t"
+          "madc.hi.cc.u32 %7, %24, %37, %7;\n\t"
+          "madc.hi.cc.u32 %8, %24, %38, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %25, %30, %0;\n\t"
+          "madc.lo.cc.u32 %1, %25, %31, %1;\n\t"
+          "madc.lo.cc.u32 %2, %25, %32, %2;\n\t"
+          "madc.lo.cc.u32 %3, %25, %33, %3;\n\t"
+          "madc.lo.cc.u32 %4, %25, %34, %4;\n\t"
+          "madc.lo.cc.u32 %5, %25, %35, %5;\n\t"
+          "madc.lo.cc.u32 %6, %25, %36, %6;\n\t"
+          "madc.lo.cc.u32 %7, %25, %37, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %25, %30, %1;\n\t"
+          "madc.hi.cc.u32 %2, %25, %31, %2;\n\t"
+          "madc.hi.cc.u32 %3, %25, %32, %3;\n\t"
+          "madc.hi.cc.u32 %4, %25, %33, %4;\n\t"
+          "madc.hi.cc.u32 %5, %25, %34, %5;\n\t"
+          "madc.hi.cc.u32 %6, %25, %35, %6;\n\t"
+          "madc.hi.cc.u32 %7, %25, %36, %7;\n\t"
+          "madc.hi.cc.u32 %8, %25, %37, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %26, %29, %0;\n\t"
+          "madc.lo.cc.u32 %1, %26, %30, %1;\n\t"
+          "madc.lo.cc.u32 %2, %26, %31, %2;\n\t"
+          "madc.lo.cc.u32 %3, %26, %32, %3;\n\t"
+          "madc.lo.cc.u32 %4, %26, %33, %4;\n\t"
+          "madc.lo.cc.u32 %5, %26, %34, %5;\n\t"
+          "madc.lo.cc.u32 %6, %26, %35, %6;\n\t"
+          "madc.lo.cc.u32 %7, %26, %36, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %26, %29, %1;\n\t"
+          "madc.hi.cc.u32 %2, %26, %30, %2;\n\t"
+          "madc.hi.cc.u32 %3, %26, %31, %3;\n\t"
+          "madc.hi.cc.u32 %4, %26, %32, %4;\n\t"
+          "madc.hi.cc.u32 %5, %26, %33, %5;\n\t"
+          "madc.hi.cc.u32 %6, %26, %34, %6;\n\t"
+          "madc.hi.cc.u32 %7, %26, %35, %7;\n\t"
+          "madc.hi.cc.u32 %8, %26, %36, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %27, %28, %0;\n\t"
+          "madc.lo.cc.u32 %1, %27, %29, %1;\n\t"
+          "madc.lo.cc.u32 %2, %27, %30, %2;\n\t"
+          "madc.lo.cc.u32 %3, %27, %31, %3;\n\t"
+          "madc.lo.cc.u32 %4, %27, %32, %4;\n\t"
+          "madc.lo.cc.u32 %5, %27, %33, %5;\n\t"
+          "madc.lo.cc.u32 %6, %27, %34, %6;\n\t"
+          "madc.lo.cc.u32 %7, %27, %35, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %27, %28, %1;\n\t"
+          "madc.hi.cc.u32 %2, %27, %29, %2;\n\t"
+          "madc.hi.cc.u32 %3, %27, %30, %3;\n\t"
+          "madc.hi.cc.u32 %4, %27, %31, %4;\n\t"
+          "madc.hi.cc.u32 %5, %27, %32, %5;\n\t"
+          "madc.hi.cc.u32 %6, %27, %33, %6;\n\t"
+          "madc.hi.cc.u32 %7, %27, %34, %7;\n\t"
+          "madc.hi.cc.u32 %8, %27, %35, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32])
       );
     }
 #endif
@@ -5141,70 +6297,283 @@ struct mad {
       y[3] = ptx_mov(x[3]);
       y[4] = ptx_mov(x[4]);
       y[5] = ptx_mov(x[5]);
-      y[0] = ptx_mad_lo_cc(cf, x[6], x[13], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[6], x[14], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[6], x[15], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[6], x[16], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[6], x[13], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[6], x[14], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[6], x[15], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[6], x[16], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[7], x[12], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[7], x[13], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[7], x[14], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[7], x[15], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[7], x[12], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[7], x[13], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[7], x[14], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[7], x[15], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[8], x[11], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[8], x[12], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[8], x[13], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[8], x[14], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[8], x[11], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[8], x[12], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[8], x[13], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[8], x[14], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[9], x[10], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[9], x[11], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[9], x[12], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[9], x[13], y[3]);
-      y[4] = ptx_addc_cc(cf, y[4], 0u);
-      y[5] = ptx_addc(cf, y[5], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[9], x[10], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[9], x[11], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[9], x[12], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[9], x[13], y[4]);
-      y[5] = ptx_addc(cf, y[5], 0u);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+      y[0] = ptx_mad_lo_cc(cf, x[10], x[25], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[10], x[26], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[10], x[27], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[10], x[28], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[10], x[29], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[10], x[30], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[10], x[31], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[10], x[32], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[10], x[25], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[10], x[26], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[10], x[27], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[10], x[28], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[10], x[29], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[10], x[30], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[10], x[31], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[10], x[32], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[11], x[24], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[11], x[25], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[11], x[26], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[11], x[27], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[11], x[28], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[11], x[29], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[11], x[30], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[11], x[31], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[11], x[24], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[11], x[25], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[11], x[26], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[11], x[27], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[11], x[28], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[11], x[29], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[11], x[30], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[11], x[31], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[12], x[23], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[12], x[24], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[12], x[25], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[12], x[26], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[12], x[27], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[12], x[28], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[12], x[29], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[12], x[30], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[12], x[23], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[12], x[24], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[12], x[25], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[12], x[26], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[12], x[27], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[12], x[28], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[12], x[29], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[12], x[30], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[13], x[22], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[13], x[23], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[13], x[24], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[13], x[25], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[13], x[26], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[13], x[27], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[13], x[28], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[13], x[29], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[13], x[22], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[13], x[23], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[13], x[24], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[13], x[25], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[13], x[26], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[13], x[27], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[13], x[28], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[13], x[29], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[14], x[21], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[14], x[22], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[14], x[23], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[14], x[24], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[14], x[25], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[14], x[26], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[14], x[27], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[14], x[28], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[14], x[21], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[14], x[22], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[14], x[23], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[14], x[24], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[14], x[25], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[14], x[26], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[14], x[27], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[14], x[28], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[15], x[20], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[15], x[21], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[15], x[22], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[15], x[23], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[15], x[24], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[15], x[25], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[15], x[26], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[15], x[27], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[15], x[20], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[15], x[21], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[15], x[22], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[15], x[23], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[15], x[24], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[15], x[25], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[15], x[26], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[15], x[27], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[16], x[19], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[16], x[20], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[16], x[21], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[16], x[22], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[16], x[23], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[16], x[24], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[16], x[25], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[16], x[26], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[16], x[19], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[16], x[20], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[16], x[21], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[16], x[22], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[16], x[23], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[16], x[24], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[16], x[25], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[16], x[26], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[17], x[18], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[17], x[19], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[17], x[20], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[17], x[21], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[17], x[22], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[17], x[23], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[17], x[24], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[17], x[25], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[17], x[18], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[17], x[19], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[17], x[20], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[17], x[21], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[17], x[22], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[17], x[23], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[17], x[24], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[17], x[25], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
     }
 #endif
   };
 
-  // Each thread's step split_plus: 6 instructions.
+  // Each thread's step split_plus: 10 instructions.
   struct split_plus {
-    static constexpr unsigned in_words = 10;
-    static constexpr unsigned out_words = 6;
+    static constexpr unsigned in_words = 18;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "add.cc.u32 %0, %6, %12;\n\t"
-          "addc.cc.u32 %1, %7, %13;\n\t"
-          "addc.cc.u32 %2, %8, %14;\n\t"
-          "addc.cc.u32 %3, %9, %15;\n\t"
-          "addc.cc.u32 %4, %10, 0;\n\t"
-          "addc.u32 %5, %11, 0;\n\t"
+          "add.cc.u32 %0, %10, %20;\n\t"
+          "addc.cc.u32 %1, %11, %21;\n\t"
+          "addc.cc.u32 %2, %12, %22;\n\t"
+          "addc.cc.u32 %3, %13, %23;\n\t"
+          "addc.cc.u32 %4, %14, %24;\n\t"
+          "addc.cc.u32 %5, %15, %25;\n\t"
+          "addc.cc.u32 %6, %16, %26;\n\t"
+          "addc.cc.u32 %7, %17, %27;\n\t"
+          "addc.cc.u32 %8, %18, 0;\n\t"
+          "addc.u32 %9, %19, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
+      uint32_t cf = 0;
+      y[0] = ptx_add_cc(cf, x[0], x[10]);
+      y[1] = ptx_addc_cc(cf, x[1], x[11]);
+      y[2] = ptx_addc_cc(cf, x[2], x[12]);
+      y[3] = ptx_addc_cc(cf, x[3], x[13]);
+      y[4] = ptx_addc_cc(cf, x[4], x[14]);
+      y[5] = ptx_addc_cc(cf, x[5], x[15]);
+      y[6] = ptx_addc_cc(cf, x[6], x[16]);
+      y[7] = ptx_addc_cc(cf, x[7], x[17]);
+      y[8] = ptx_addc_cc(cf, x[8], 0u);
+      y[9] = ptx_addc(cf, x[9], 0u);
+    }
+#endif
+  };
+
+  // Each thread's step split: 10 instructions.
+  struct split {
+    static constexpr unsigned in_words = 10;
+    static constexpr unsigned out_words = 10;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          "mov.b32 %0, %10;\n\t"
+          "mov.b32 %1, %11;\n\t"
+          "mov.b32 %2, %12;\n\t"
+          "mov.b32 %3, %13;\n\t"
+          "mov.b32 %4, %14;\n\t"
+          "mov.b32 %5, %15;\n\t"
+          "mov.b32 %6, %16;\n\t"
+          "mov.b32 %7, %17;\n\t"
+          "mov.b32 %8, %18;\n\t"
+          "mov.b32 %9, %19;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
+      );
+    }
+#endif
+
+#ifndef __CUDACC_RTC__
+    static inline void host(uint32_t* y, const uint32_t* x) {
+      using namespace ::mpgen::ptx_host;
+      y[0] = ptx_mov(x[0]);
+      y[1] = ptx_mov(x[1]);
+      y[2] = ptx_mov(x[2]);
+      y[3] = ptx_mov(x[3]);
+      y[4] = ptx_mov(x[4]);
+      y[5] = ptx_mov(x[5]);
+      y[6] = ptx_mov(x[6]);
+      y[7] = ptx_mov(x[7]);
+      y[8] = ptx_mov(x[8]);
+      y[9] = ptx_mov(x[9]);
+    }
+#endif
+  };
+
+  // Each thread's step absorb: 21 instructions.
+  struct absorb {
+    static constexpr unsigned in_words = 10;
+    static constexpr unsigned out_words = 10;
+#ifdef __CUDACC__
+    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+      asm volatile(
+          "{\n\t"
+          ".reg .u32 t<3>;\n\t"
+          "add.cc.u32 %0, %10, %18;\n\t"
+          "addc.cc.u32 %1, %11, %19;\n\t"
+          "addc.cc.u32 %2, %12, 0;\n\t"
+          "addc.cc.u32 %3, %13, 0;\n\t"
+          "addc.cc.u32 %4, %14, 0;\n\t"
+          "addc.cc.u32 %5, %15, 0;\n\t"
+          "addc.cc.u32 %6, %16, 0;\n\t"
+          "addc.cc.u32 %7, %17, 0;\n\t"
+          "addc.u32 %8, 0, 0;\n\t"
+          "mov.b32 t0, %0;\n\t"
+          "and.b32 t0, t0, %1;\n\t"
+          "and.b32 t0, t0, %2;\n\t"
+          "and.b32 t0, t0, %3;\n\t"
+          "and.b32 t0, t0, %4;\n\t"
+          "and.b32 t0, t0, %5;\n\t"
+          "and.b32 t0, t0, %6;\n\t"
+          "and.b32 t0, t0, %7;\n\t"
+          "not.b32 t0, t0;\n\t"
+          "sub.cc.u32 t2, 0, t0;\n\t"
+          "subc.u32 t1, 0, 0;\n\t"
+          "add.u32 %9, t1, 1;\n\t"
+          "}"
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
           : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
       );
     }
@@ -5214,116 +6583,51 @@ struct mad {
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
-      y[0] = ptx_add_cc(cf, x[0], x[6]);
-      y[1] = ptx_addc_cc(cf, x[1], x[7]);
-      y[2] = ptx_addc_cc(cf, x[2], x[8]);
-      y[3] = ptx_addc_cc(cf, x[3], x[9]);
-      y[4] = ptx_addc_cc(cf, x[4], 0u);
-      y[5] = ptx_addc(cf, x[5], 0u);
-    }
-#endif
-  };
-
-  // Each thread's step split: 6 instructions.
-  struct split {
-    static constexpr unsigned in_words = 6;
-    static constexpr unsigned out_words = 6;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          "mov.b32 %0, %6;\n\t"
-          "mov.b32 %1, %7;\n\t"
-          "mov.b32 %2, %8;\n\t"
-          "mov.b32 %3, %9;\n\t"
-          "mov.b32 %4, %10;\n\t"
-          "mov.b32 %5, %11;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      y[0] = ptx_mov(x[0]);
-      y[1] = ptx_mov(x[1]);
-      y[2] = ptx_mov(x[2]);
-      y[3] = ptx_mov(x[3]);
-      y[4] = ptx_mov(x[4]);
-      y[5] = ptx_mov(x[5]);
-    }
-#endif
-  };
-
-  // Each thread's step absorb: 13 instructions.
-  struct absorb {
-    static constexpr unsigned in_words = 6;
-    static constexpr unsigned out_words = 6;
-#ifdef __CUDACC__
-    __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-      asm volatile(
-          "{\n\t"
-          ".reg .u32 t<3>;\n\t"
-          "add.cc.u32 %0, %6, %10;\n\t"
-          "addc.cc.u32 %1, %7, %11;\n\t"
-          "addc.cc.u32 %2, %8, 0;\n\t"
-          "addc.cc.u32 %3, %9, 0;\n\t"
-          "addc.u32 %4, 0, 0;\n\t"
-          "mov.b32 t0, %0;\n\t"
-          "and.b32 t0, t0, %1;\n\t"
-          "and.b32 t0, t0, %2;\n\t"
-          "and.b32 t0, t0, %3;\n\t"
-          "not.b32 t0, t0;\n\t"
-          "sub.cc.u32 t2, 0, t0;\n\t"
-          "subc.u32 t1, 0, 0;\n\t"
-          "add.u32 %5, t1, 1;\n\t"
-          "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
-      );
-    }
-#endif
-
-#ifndef __CUDACC_RTC__
-    static inline void host(uint32_t* y, const uint32_t* x) {
-      using namespace ::mpgen::ptx_host;
-      uint32_t cf = 0;
       uint32_t t[3];
-      y[0] = ptx_add_cc(cf, x[0], x[4]);
-      y[1] = ptx_addc_cc(cf, x[1], x[5]);
+      y[0] = ptx_add_cc(cf, x[0], x[8]);
+      y[1] = ptx_addc_cc(cf, x[1], x[9]);
       y[2] = ptx_addc_cc(cf, x[2], 0u);
       y[3] = ptx_addc_cc(cf, x[3], 0u);
-      y[4] = ptx_addc(cf, 0u, 0u);
+      y[4] = ptx_addc_cc(cf, x[4], 0u);
+      y[5] = ptx_addc_cc(cf, x[5], 0u);
+      y[6] = ptx_addc_cc(cf, x[6], 0u);
+      y[7] = ptx_addc_cc(cf, x[7], 0u);
+      y[8] = ptx_addc(cf, 0u, 0u);
       t[0] = ptx_mov(y[0]);
       t[0] = ptx_and(t[0], y[1]);
       t[0] = ptx_and(t[0], y[2]);
       t[0] = ptx_and(t[0], y[3]);
+      t[0] = ptx_and(t[0], y[4]);
+      t[0] = ptx_and(t[0], y[5]);
+      t[0] = ptx_and(t[0], y[6]);
+      t[0] = ptx_and(t[0], y[7]);
       t[0] = ptx_not(t[0]);
       ptx_sub_cc(cf, 0u, t[0]);
       t[1] = ptx_subc(cf, 0u, 0u);
-      y[5] = ptx_add(t[1], 1u);
+      y[9] = ptx_add(t[1], 1u);
     }
 #endif
   };
 
-  // Each thread's step finish: 4 instructions.
+  // Each thread's step finish: 8 instructions.
   struct finish {
-    static constexpr unsigned in_words = 5;
-    static constexpr unsigned out_words = 4;
+    static constexpr unsigned in_words = 9;
+    static constexpr unsigned out_words = 8;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "add.cc.u32 %0, %4, %8;\n\t"
-          "addc.cc.u32 %1, %5, 0;\n\t"
-          "addc.cc.u32 %2, %6, 0;\n\t"
-          "addc.u32 %3, %7, 0;\n\t"
+          "add.cc.u32 %0, %8, %16;\n\t"
+          "addc.cc.u32 %1, %9, 0;\n\t"
+          "addc.cc.u32 %2, %10, 0;\n\t"
+          "addc.cc.u32 %3, %11, 0;\n\t"
+          "addc.cc.u32 %4, %12, 0;\n\t"
+          "addc.cc.u32 %5, %13, 0;\n\t"
+          "addc.cc.u32 %6, %14, 0;\n\t"
+          "addc.u32 %7, %15, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
       );
     }
 #endif
@@ -5332,10 +6636,14 @@ struct mad {
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
-      y[0] = ptx_add_cc(cf, x[0], x[4]);
+      y[0] = ptx_add_cc(cf, x[0], x[8]);
       y[1] = ptx_addc_cc(cf, x[1], 0u);
       y[2] = ptx_addc_cc(cf, x[2], 0u);
-      y[3] = ptx_addc(cf, x[3], 0u);
+      y[3] = ptx_addc_cc(cf, x[3], 0u);
+      y[4] = ptx_addc_cc(cf, x[4], 0u);
+      y[5] = ptx_addc_cc(cf, x[5], 0u);
+      y[6] = ptx_addc_cc(cf, x[6], 0u);
+      y[7] = ptx_addc(cf, x[7], 0u);
     }
 #endif
   };
@@ -5343,122 +6651,122 @@ struct mad {
 #ifdef __CUDACC__
   // One thread of the group; every thread of the block calls it (see cuda/group.cuh).
   __device__ __forceinline__ static void thread(uint32_t* y, const uint32_t* x) {
-    uint32_t v_a[4], v_b[4], v_c[4], v_low_columns[6], v_high_columns[6], v_low_d[4], v_low_excess[2], v_high_d[4], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[4], v_low_generate[1], v_low_propagate[1], v_high_s[4], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[4], v_high[4];
-    for (unsigned i = 0; i < 4; ++i) v_a[i] = (x + 0)[i];
-    for (unsigned i = 0; i < 4; ++i) v_b[i] = (x + 4)[i];
-    for (unsigned i = 0; i < 4; ++i) v_c[i] = (x + 8)[i];
-    ::mpgen::group::on_device<32>::template product_rows<4, 6, 8, 0, product_row>(v_a, v_b, v_low_columns, v_high_columns);
+    uint32_t v_a[8], v_b[8], v_c[8], v_low_columns[10], v_high_columns[10], v_low_d[8], v_low_excess[2], v_high_d[8], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[8], v_low_generate[1], v_low_propagate[1], v_high_s[8], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[8], v_high[8];
+    for (unsigned i = 0; i < 8; ++i) v_a[i] = (x + 0)[i];
+    for (unsigned i = 0; i < 8; ++i) v_b[i] = (x + 8)[i];
+    for (unsigned i = 0; i < 8; ++i) v_c[i] = (x + 16)[i];
+    ::mpgen::group::on_device<16>::template product_rows<8, 10, 16, 0, product_row>(v_a, v_b, v_low_columns, v_high_columns);
     {
-      uint32_t in[10], out[6];
-      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = v_low_columns[i];
-      for (unsigned i = 0; i < 4; ++i) (in + 6)[i] = v_c[i];
+      uint32_t in[18], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = v_low_columns[i];
+      for (unsigned i = 0; i < 8; ++i) (in + 10)[i] = v_c[i];
       split_plus::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_low_d[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) v_low_excess[i] = (out + 4)[i];
+      for (unsigned i = 0; i < 8; ++i) v_low_d[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) v_low_excess[i] = (out + 8)[i];
     }
     {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = v_high_columns[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = v_high_columns[i];
       split::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_high_d[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) v_high_excess[i] = (out + 4)[i];
+      for (unsigned i = 0; i < 8; ++i) v_high_d[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) v_high_excess[i] = (out + 8)[i];
     }
-    ::mpgen::group::on_device<32>::template handoff<2, 8>(v_low_excess, v_high_excess, v_low_in, v_high_in);
+    ::mpgen::group::on_device<16>::template handoff<2, 16>(v_low_excess, v_high_excess, v_low_in, v_high_in);
     {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = v_low_d[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 4)[i] = v_low_in[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_low_d[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = v_low_in[i];
       absorb::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_low_s[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) v_low_generate[i] = (out + 4)[i];
-      for (unsigned i = 0; i < 1; ++i) v_low_propagate[i] = (out + 5)[i];
+      for (unsigned i = 0; i < 8; ++i) v_low_s[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) v_low_generate[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) v_low_propagate[i] = (out + 9)[i];
     }
     {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = v_high_d[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 4)[i] = v_high_in[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_high_d[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = v_high_in[i];
       absorb::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_high_s[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) v_high_generate[i] = (out + 4)[i];
-      for (unsigned i = 0; i < 1; ++i) v_high_propagate[i] = (out + 5)[i];
+      for (unsigned i = 0; i < 8; ++i) v_high_s[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) v_high_generate[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) v_high_propagate[i] = (out + 9)[i];
     }
-    ::mpgen::group::on_device<32>::carry_scan(v_low_generate[0], v_low_propagate[0], 0, v_low_carry[0], v_low_out[0]);
-    ::mpgen::group::on_device<32>::carry_scan(v_high_generate[0], v_high_propagate[0], v_low_out[0], v_high_carry[0], v_high_out[0]);
+    ::mpgen::group::on_device<16>::carry_scan(v_low_generate[0], v_low_propagate[0], 0, v_low_carry[0], v_low_out[0]);
+    ::mpgen::group::on_device<16>::carry_scan(v_high_generate[0], v_high_propagate[0], v_low_out[0], v_high_carry[0], v_high_out[0]);
     {
-      uint32_t in[5], out[4];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = v_low_s[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 4)[i] = v_low_carry[i];
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_low_s[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = v_low_carry[i];
       finish::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_low[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) v_low[i] = (out + 0)[i];
     }
     {
-      uint32_t in[5], out[4];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = v_high_s[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 4)[i] = v_high_carry[i];
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_high_s[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = v_high_carry[i];
       finish::device(out, in);
-      for (unsigned i = 0; i < 4; ++i) v_high[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) v_high[i] = (out + 0)[i];
     }
-    for (unsigned i = 0; i < 4; ++i) y[i] = v_low[i];
-    for (unsigned i = 0; i < 4; ++i) (y + 4)[i] = v_high[i];
+    for (unsigned i = 0; i < 8; ++i) y[i] = v_low[i];
+    for (unsigned i = 0; i < 8; ++i) (y + 8)[i] = v_high[i];
   }
 #endif
 
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
-    std::vector<uint32_t> v_a(128), v_b(128), v_c(128), v_low_columns(192), v_high_columns(192), v_low_d(128), v_low_excess(64), v_high_d(128), v_high_excess(64), v_low_in(64), v_high_in(64), v_low_s(128), v_low_generate(32), v_low_propagate(32), v_high_s(128), v_high_generate(32), v_high_propagate(32), v_low_carry(32), v_low_out(32), v_high_carry(32), v_high_out(32), v_low(128), v_high(128);
+    std::vector<uint32_t> v_a(128), v_b(128), v_c(128), v_low_columns(160), v_high_columns(160), v_low_d(128), v_low_excess(32), v_high_d(128), v_high_excess(32), v_low_in(32), v_high_in(32), v_low_s(128), v_low_generate(16), v_low_propagate(16), v_high_s(128), v_high_generate(16), v_high_propagate(16), v_low_carry(16), v_low_out(16), v_high_carry(16), v_high_out(16), v_low(128), v_high(128);
     for (unsigned i = 0; i < 128; ++i) v_a[i] = (x + 0)[i];
     for (unsigned i = 0; i < 128; ++i) v_b[i] = (x + 128)[i];
     for (unsigned i = 0; i < 128; ++i) v_c[i] = (x + 256)[i];
-    ::mpgen::group::on_host::product_rows<0, product_row>(32, 4, 6, v_a.data(), v_b.data(), v_low_columns.data(), v_high_columns.data());
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[10], out[6];
-      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = (&v_low_columns[t * 6])[i];
-      for (unsigned i = 0; i < 4; ++i) (in + 6)[i] = (&v_c[t * 4])[i];
+    ::mpgen::group::on_host::product_rows<0, product_row>(16, 8, 10, v_a.data(), v_b.data(), v_low_columns.data(), v_high_columns.data());
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[18], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = (&v_low_columns[t * 10])[i];
+      for (unsigned i = 0; i < 8; ++i) (in + 10)[i] = (&v_c[t * 8])[i];
       split_plus::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_low_d[t * 4])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) (&v_low_excess[t * 2])[i] = (out + 4)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_low_d[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) (&v_low_excess[t * 2])[i] = (out + 8)[i];
     }
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 6; ++i) (in + 0)[i] = (&v_high_columns[t * 6])[i];
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = (&v_high_columns[t * 10])[i];
       split::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_high_d[t * 4])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) (&v_high_excess[t * 2])[i] = (out + 4)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_high_d[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) (&v_high_excess[t * 2])[i] = (out + 8)[i];
     }
-    ::mpgen::group::on_host::handoff(32, 2, v_low_excess.data(), v_high_excess.data(), v_low_in.data(), v_high_in.data());
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = (&v_low_d[t * 4])[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 4)[i] = (&v_low_in[t * 2])[i];
+    ::mpgen::group::on_host::handoff(16, 2, v_low_excess.data(), v_high_excess.data(), v_low_in.data(), v_high_in.data());
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_low_d[t * 8])[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = (&v_low_in[t * 2])[i];
       absorb::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_low_s[t * 4])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_low_generate[t * 1])[i] = (out + 4)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_low_propagate[t * 1])[i] = (out + 5)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_low_s[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_low_generate[t * 1])[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_low_propagate[t * 1])[i] = (out + 9)[i];
     }
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[6], out[6];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = (&v_high_d[t * 4])[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 4)[i] = (&v_high_in[t * 2])[i];
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_high_d[t * 8])[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = (&v_high_in[t * 2])[i];
       absorb::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_high_s[t * 4])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_high_generate[t * 1])[i] = (out + 4)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_high_propagate[t * 1])[i] = (out + 5)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_high_s[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_high_generate[t * 1])[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_high_propagate[t * 1])[i] = (out + 9)[i];
     }
-    ::mpgen::group::on_host::carry_scan(32, v_low_generate.data(), v_low_propagate.data(), 0, v_low_carry.data(), v_low_out.data());
-    ::mpgen::group::on_host::carry_scan(32, v_high_generate.data(), v_high_propagate.data(), v_low_out[0], v_high_carry.data(), v_high_out.data());
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[5], out[4];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = (&v_low_s[t * 4])[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 4)[i] = (&v_low_carry[t * 1])[i];
+    ::mpgen::group::on_host::carry_scan(16, v_low_generate.data(), v_low_propagate.data(), 0, v_low_carry.data(), v_low_out.data());
+    ::mpgen::group::on_host::carry_scan(16, v_high_generate.data(), v_high_propagate.data(), v_low_out[0], v_high_carry.data(), v_high_out.data());
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_low_s[t * 8])[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = (&v_low_carry[t * 1])[i];
       finish::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_low[t * 4])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_low[t * 8])[i] = (out + 0)[i];
     }
-    for (unsigned t = 0; t < 32; ++t) {
-      uint32_t in[5], out[4];
-      for (unsigned i = 0; i < 4; ++i) (in + 0)[i] = (&v_high_s[t * 4])[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 4)[i] = (&v_high_carry[t * 1])[i];
+    for (unsigned t = 0; t < 16; ++t) {
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_high_s[t * 8])[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = (&v_high_carry[t * 1])[i];
       finish::host(out, in);
-      for (unsigned i = 0; i < 4; ++i) (&v_high[t * 4])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_high[t * 8])[i] = (out + 0)[i];
     }
     for (unsigned i = 0; i < 128; ++i) y[i] = v_low[i];
     for (unsigned i = 0; i < 128; ++i) (y + 128)[i] = v_high[i];

@@ -6887,7 +6887,7 @@ struct mul_lo {
 #endif
 };
 
-// sqr: a * a, full, each cross product once; 1412 instructions per thread.
+// sqr: a * a, full, each cross product once; 464 instructions per thread.
 struct sqr {
   static constexpr const char* name = "sqr";
   static constexpr unsigned bits = 8192;
@@ -6901,606 +6901,190 @@ struct sqr {
   static constexpr unsigned in_words = 256;
   static constexpr unsigned out_words = 512;
   static constexpr unsigned below_modulus = 0;  // bit k: operand k must be below p (fields)
-  static constexpr unsigned threads_per_instance = 16;  // the group tier
+  static constexpr unsigned threads_per_instance = 32;  // the group tier
   static constexpr unsigned block_threads = 256;  // threads per block of its batch kernel
   static constexpr unsigned stage_stride = 0;  // its rows in shared memory (contiguous layout; 0: none)
-  static constexpr unsigned shared_bytes = 34816;  // a block's dynamic shared memory (a group product's tables)
-  static constexpr unsigned contiguous_shared_bytes = 34816;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 70144;  // 32-bit mul/mad halves
-  static constexpr unsigned limbs_per_thread = 16;
-  static constexpr unsigned thread_in_words = 16;  // one thread's x and y in thread()
-  static constexpr unsigned thread_out_words = 32;
+  static constexpr unsigned shared_bytes = 16896;  // a block's dynamic shared memory (a group product's tables)
+  static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
+  static constexpr unsigned multiplies = 68096;  // 32-bit mul/mad halves
+  static constexpr unsigned limbs_per_thread = 8;
+  static constexpr unsigned thread_in_words = 8;  // one thread's x and y in thread()
+  static constexpr unsigned thread_out_words = 16;
   static constexpr unsigned result_parts = 2;  // result vectors of T Q limbs: 2 for a full product
 
-  // Each thread's step product_row: 578 instructions.
+  // Each thread's step product_row: 162 instructions.
   struct product_row {
-    static constexpr unsigned in_words = 65;
-    static constexpr unsigned out_words = 18;
+    static constexpr unsigned in_words = 33;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "mov.b32 %0, %18;\n\t"
-          "mov.b32 %1, %19;\n\t"
-          "mov.b32 %2, %20;\n\t"
-          "mov.b32 %3, %21;\n\t"
-          "mov.b32 %4, %22;\n\t"
-          "mov.b32 %5, %23;\n\t"
-          "mov.b32 %6, %24;\n\t"
-          "mov.b32 %7, %25;\n\t"
-          "mov.b32 %8, %26;\n\t"
-          "mov.b32 %9, %27;\n\t"
-          "mov.b32 %10, %28;\n\t"
-          "mov.b32 %11, %29;\n\t"
-          "mov.b32 %12, %30;\n\t"
-          "mov.b32 %13, %31;\n\t"
-          "mov.b32 %14, %32;\n\t"
-          "mov.b32 %15, %33;\n\t"
-          "mov.b32 %16, %34;\n\t"
-          "mov.b32 %17, %35;\n\t"
-          "mad.lo.cc.u32 %0, %36, %67, %0;\n\t"
-          "madc.lo.cc.u32 %1, %36, %68, %1;\n\t"
-          "madc.lo.cc.u32 %2, %36, %69, %2;\n\t"
-          "madc.lo.cc.u32 %3, %36, %70, %3;\n\t"
-          "madc.lo.cc.u32 %4, %36, %71, %4;\n\t"
-          "madc.lo.cc.u32 %5, %36, %72, %5;\n\t"
-          "madc.lo.cc.u32 %6, %36, %73, %6;\n\t"
-          "madc.lo.cc.u32 %7, %36, %74, %7;\n\t"
-          "madc.lo.cc.u32 %8, %36, %75, %8;\n\t"
-          "madc.lo.cc.u32 %9, %36, %76, %9;\n\t"
-          "madc.lo.cc.u32 %10, %36, %77, %10;\n\t"
-          "madc.lo.cc.u32 %11, %36, %78, %11;\n\t"
-          "madc.lo.cc.u32 %12, %36, %79, %12;\n\t"
-          "madc.lo.cc.u32 %13, %36, %80, %13;\n\t"
-          "madc.lo.cc.u32 %14, %36, %81, %14;\n\t"
-          "madc.lo.cc.u32 %15, %36, %82, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %36, %67, %1;\n\t"
-          "madc.hi.cc.u32 %2, %36, %68, %2;\n\t"
-          "madc.hi.cc.u32 %3, %36, %69, %3;\n\t"
-          "madc.hi.cc.u32 %4, %36, %70, %4;\n\t"
-          "madc.hi.cc.u32 %5, %36, %71, %5;\n\t"
-          "madc.hi.cc.u32 %6, %36, %72, %6;\n\t"
-          "madc.hi.cc.u32 %7, %36, %73, %7;\n\t"
-          "madc.hi.cc.u32 %8, %36, %74, %8;\n\t"
-          "madc.hi.cc.u32 %9, %36, %75, %9;\n\t"
-          "madc.hi.cc.u32 %10, %36, %76, %10;\n\t"
-          "madc.hi.cc.u32 %11, %36, %77, %11;\n\t"
-          "madc.hi.cc.u32 %12, %36, %78, %12;\n\t"
-          "madc.hi.cc.u32 %13, %36, %79, %13;\n\t"
-          "madc.hi.cc.u32 %14, %36, %80, %14;\n\t"
-          "madc.hi.cc.u32 %15, %36, %81, %15;\n\t"
-          "madc.hi.cc.u32 %16, %36, %82, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %37, %66, %0;\n\t"
-          "madc.lo.cc.u32 %1, %37, %67, %1;\n\t"
-          "madc.lo.cc.u32 %2, %37, %68, %2;\n\t"
-          "madc.lo.cc.u32 %3, %37, %69, %3;\n\t"
-          "madc.lo.cc.u32 %4, %37, %70, %4;\n\t"
-          "madc.lo.cc.u32 %5, %37, %71, %5;\n\t"
-          "madc.lo.cc.u32 %6, %37, %72, %6;\n\t"
-          "madc.lo.cc.u32 %7, %37, %73, %7;\n\t"
-          "madc.lo.cc.u32 %8, %37, %74, %8;\n\t"
-          "madc.lo.cc.u32 %9, %37, %75, %9;\n\t"
-          "madc.lo.cc.u32 %10, %37, %76, %10;\n\t"
-          "madc.lo.cc.u32 %11, %37, %77, %11;\n\t"
-          "madc.lo.cc.u32 %12, %37, %78, %12;\n\t"
-          "madc.lo.cc.u32 %13, %37, %79, %13;\n\t"
-          "madc.lo.cc.u32 %14, %37, %80, %14;\n\t"
-          "madc.lo.cc.u32 %15, %37, %81, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %37, %66, %1;\n\t"
-          "madc.hi.cc.u32 %2, %37, %67, %2;\n\t"
-          "madc.hi.cc.u32 %3, %37, %68, %3;\n\t"
-          "madc.hi.cc.u32 %4, %37, %69, %4;\n\t"
-          "madc.hi.cc.u32 %5, %37, %70, %5;\n\t"
-          "madc.hi.cc.u32 %6, %37, %71, %6;\n\t"
-          "madc.hi.cc.u32 %7, %37, %72, %7;\n\t"
-          "madc.hi.cc.u32 %8, %37, %73, %8;\n\t"
-          "madc.hi.cc.u32 %9, %37, %74, %9;\n\t"
-          "madc.hi.cc.u32 %10, %37, %75, %10;\n\t"
-          "madc.hi.cc.u32 %11, %37, %76, %11;\n\t"
-          "madc.hi.cc.u32 %12, %37, %77, %12;\n\t"
-          "madc.hi.cc.u32 %13, %37, %78, %13;\n\t"
-          "madc.hi.cc.u32 %14, %37, %79, %14;\n\t"
-          "madc.hi.cc.u32 %15, %37, %80, %15;\n\t"
-          "madc.hi.cc.u32 %16, %37, %81, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %38, %65, %0;\n\t"
-          "madc.lo.cc.u32 %1, %38, %66, %1;\n\t"
-          "madc.lo.cc.u32 %2, %38, %67, %2;\n\t"
-          "madc.lo.cc.u32 %3, %38, %68, %3;\n\t"
-          "madc.lo.cc.u32 %4, %38, %69, %4;\n\t"
-          "madc.lo.cc.u32 %5, %38, %70, %5;\n\t"
-          "madc.lo.cc.u32 %6, %38, %71, %6;\n\t"
-          "madc.lo.cc.u32 %7, %38, %72, %7;\n\t"
-          "madc.lo.cc.u32 %8, %38, %73, %8;\n\t"
-          "madc.lo.cc.u32 %9, %38, %74, %9;\n\t"
-          "madc.lo.cc.u32 %10, %38, %75, %10;\n\t"
-          "madc.lo.cc.u32 %11, %38, %76, %11;\n\t"
-          "madc.lo.cc.u32 %12, %38, %77, %12;\n\t"
-          "madc.lo.cc.u32 %13, %38, %78, %13;\n\t"
-          "madc.lo.cc.u32 %14, %38, %79, %14;\n\t"
-          "madc.lo.cc.u32 %15, %38, %80, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %38, %65, %1;\n\t"
-          "madc.hi.cc.u32 %2, %38, %66, %2;\n\t"
-          "madc.hi.cc.u32 %3, %38, %67, %3;\n\t"
-          "madc.hi.cc.u32 %4, %38, %68, %4;\n\t"
-          "madc.hi.cc.u32 %5, %38, %69, %5;\n\t"
-          "madc.hi.cc.u32 %6, %38, %70, %6;\n\t"
-          "madc.hi.cc.u32 %7, %38, %71, %7;\n\t"
-          "madc.hi.cc.u32 %8, %38, %72, %8;\n\t"
-          "madc.hi.cc.u32 %9, %38, %73, %9;\n\t"
-          "madc.hi.cc.u32 %10, %38, %74, %10;\n\t"
-          "madc.hi.cc.u32 %11, %38, %75, %11;\n\t"
-          "madc.hi.cc.u32 %12, %38, %76, %12;\n\t"
-          "madc.hi.cc.u32 %13, %38, %77, %13;\n\t"
-          "madc.hi.cc.u32 %14, %38, %78, %14;\n\t"
-          "madc.hi.cc.u32 %15, %38, %79, %15;\n\t"
-          "madc.hi.cc.u32 %16, %38, %80, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %39, %64, %0;\n\t"
-          "madc.lo.cc.u32 %1, %39, %65, %1;\n\t"
-          "madc.lo.cc.u32 %2, %39, %66, %2;\n\t"
-          "madc.lo.cc.u32 %3, %39, %67, %3;\n\t"
-          "madc.lo.cc.u32 %4, %39, %68, %4;\n\t"
-          "madc.lo.cc.u32 %5, %39, %69, %5;\n\t"
-          "madc.lo.cc.u32 %6, %39, %70, %6;\n\t"
-          "madc.lo.cc.u32 %7, %39, %71, %7;\n\t"
-          "madc.lo.cc.u32 %8, %39, %72, %8;\n\t"
-          "madc.lo.cc.u32 %9, %39, %73, %9;\n\t"
-          "madc.lo.cc.u32 %10, %39, %74, %10;\n\t"
-          "madc.lo.cc.u32 %11, %39, %75, %11;\n\t"
-          "madc.lo.cc.u32 %12, %39, %76, %12;\n\t"
-          "madc.lo.cc.u32 %13, %39, %77, %13;\n\t"
-          "madc.lo.cc.u32 %14, %39, %78, %14;\n\t"
-          "madc.lo.cc.u32 %15, %39, %79, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %39, %64, %1;\n\t"
-          "madc.hi.cc.u32 %2, %39, %65, %2;\n\t"
-          "madc.hi.cc.u32 %3, %39, %66, %3;\n\t"
-          "madc.hi.cc.u32 %4, %39, %67, %4;\n\t"
-          "madc.hi.cc.u32 %5, %39, %68, %5;\n\t"
-          "madc.hi.cc.u32 %6, %39, %69, %6;\n\t"
-          "madc.hi.cc.u32 %7, %39, %70, %7;\n\t"
-          "madc.hi.cc.u32 %8, %39, %71, %8;\n\t"
-          "madc.hi.cc.u32 %9, %39, %72, %9;\n\t"
-          "madc.hi.cc.u32 %10, %39, %73, %10;\n\t"
-          "madc.hi.cc.u32 %11, %39, %74, %11;\n\t"
-          "madc.hi.cc.u32 %12, %39, %75, %12;\n\t"
-          "madc.hi.cc.u32 %13, %39, %76, %13;\n\t"
-          "madc.hi.cc.u32 %14, %39, %77, %14;\n\t"
-          "madc.hi.cc.u32 %15, %39, %78, %15;\n\t"
-          "madc.hi.cc.u32 %16, %39, %79, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %40, %63, %0;\n\t"
-          "madc.lo.cc.u32 %1, %40, %64, %1;\n\t"
-          "madc.lo.cc.u32 %2, %40, %65, %2;\n\t"
-          "madc.lo.cc.u32 %3, %40, %66, %3;\n\t"
-          "madc.lo.cc.u32 %4, %40, %67, %4;\n\t"
-          "madc.lo.cc.u32 %5, %40, %68, %5;\n\t"
-          "madc.lo.cc.u32 %6, %40, %69, %6;\n\t"
-          "madc.lo.cc.u32 %7, %40, %70, %7;\n\t"
-          "madc.lo.cc.u32 %8, %40, %71, %8;\n\t"
-          "madc.lo.cc.u32 %9, %40, %72, %9;\n\t"
-          "madc.lo.cc.u32 %10, %40, %73, %10;\n\t"
-          "madc.lo.cc.u32 %11, %40, %74, %11;\n\t"
-          "madc.lo.cc.u32 %12, %40, %75, %12;\n\t"
-          "madc.lo.cc.u32 %13, %40, %76, %13;\n\t"
-          "madc.lo.cc.u32 %14, %40, %77, %14;\n\t"
-          "madc.lo.cc.u32 %15, %40, %78, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %40, %63, %1;\n\t"
-          "madc.hi.cc.u32 %2, %40, %64, %2;\n\t"
-          "madc.hi.cc.u32 %3, %40, %65, %3;\n\t"
-          "madc.hi.cc.u32 %4, %40, %66, %4;\n\t"
-          "madc.hi.cc.u32 %5, %40, %67, %5;\n\t"
-          "madc.hi.cc.u32 %6, %40, %68, %6;\n\t"
-          "madc.hi.cc.u32 %7, %40, %69, %7;\n\t"
-          "madc.hi.cc.u32 %8, %40, %70, %8;\n\t"
-          "madc.hi.cc.u32 %9, %40, %71, %9;\n\t"
-          "madc.hi.cc.u32 %10, %40, %72, %10;\n\t"
-          "madc.hi.cc.u32 %11, %40, %73, %11;\n\t"
-          "madc.hi.cc.u32 %12, %40, %74, %12;\n\t"
-          "madc.hi.cc.u32 %13, %40, %75, %13;\n\t"
-          "madc.hi.cc.u32 %14, %40, %76, %14;\n\t"
-          "madc.hi.cc.u32 %15, %40, %77, %15;\n\t"
-          "madc.hi.cc.u32 %16, %40, %78, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %41, %62, %0;\n\t"
-          "madc.lo.cc.u32 %1, %41, %63, %1;\n\t"
-          "madc.lo.cc.u32 %2, %41, %64, %2;\n\t"
-          "madc.lo.cc.u32 %3, %41, %65, %3;\n\t"
-          "madc.lo.cc.u32 %4, %41, %66, %4;\n\t"
-          "madc.lo.cc.u32 %5, %41, %67, %5;\n\t"
-          "madc.lo.cc.u32 %6, %41, %68, %6;\n\t"
-          "madc.lo.cc.u32 %7, %41, %69, %7;\n\t"
-          "madc.lo.cc.u32 %8, %41, %70, %8;\n\t"
-          "madc.lo.cc.u32 %9, %41, %71, %9;\n\t"
-          "madc.lo.cc.u32 %10, %41, %72, %10;\n\t"
-          "madc.lo.cc.u32 %11, %41, %73, %11;\n\t"
-          "madc.lo.cc.u32 %12, %41, %74, %12;\n\t"
-          "madc.lo.cc.u32 %13, %41, %75, %13;\n\t"
-          "madc.lo.cc.u32 %14, %41, %76, %14;\n\t"
-          "madc.lo.cc.u32 %15, %41, %77, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %41, %62, %1;\n\t"
-          "madc.hi.cc.u32 %2, %41, %63, %2;\n\t"
-          "madc.hi.cc.u32 %3, %41, %64, %3;\n\t"
-          "madc.hi.cc.u32 %4, %41, %65, %4;\n\t"
-          "madc.hi.cc.u32 %5, %41, %66, %5;\n\t"
-          "madc.hi.cc.u32 %6, %41, %67, %6;\n\t"
-          "madc.hi.cc.u32 %7, %41, %68, %7;\n\t"
-          "madc.hi.cc.u32 %8, %41, %69, %8;\n\t"
-          "madc.hi.cc.u32 %9, %41, %70, %9;\n\t"
-          "madc.hi.cc.u32 %10, %41, %71, %10;\n\t"
-          "madc.hi.cc.u32 %11, %41, %72, %11;\n\t"
-          "madc.hi.cc.u32 %12, %41, %73, %12;\n\t"
-          "madc.hi.cc.u32 %13, %41, %74, %13;\n\t"
-          "madc.hi.cc.u32 %14, %41, %75, %14;\n\t"
-          "madc.hi.cc.u32 %15, %41, %76, %15;\n\t"
-          "madc.hi.cc.u32 %16, %41, %77, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %42, %61, %0;\n\t"
-          "madc.lo.cc.u32 %1, %42, %62, %1;\n\t"
-          "madc.lo.cc.u32 %2, %42, %63, %2;\n\t"
-          "madc.lo.cc.u32 %3, %42, %64, %3;\n\t"
-          "madc.lo.cc.u32 %4, %42, %65, %4;\n\t"
-          "madc.lo.cc.u32 %5, %42, %66, %5;\n\t"
-          "madc.lo.cc.u32 %6, %42, %67, %6;\n\t"
-          "madc.lo.cc.u32 %7, %42, %68, %7;\n\t"
-          "madc.lo.cc.u32 %8, %42, %69, %8;\n\t"
-          "madc.lo.cc.u32 %9, %42, %70, %9;\n\t"
-          "madc.lo.cc.u32 %10, %42, %71, %10;\n\t"
-          "madc.lo.cc.u32 %11, %42, %72, %11;\n\t"
-          "madc.lo.cc.u32 %12, %42, %73, %12;\n\t"
-          "madc.lo.cc.u32 %13, %42, %74, %13;\n\t"
-          "madc.lo.cc.u32 %14, %42, %75, %14;\n\t"
-          "madc.lo.cc.u32 %15, %42, %76, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %42, %61, %1;\n\t"
-          "madc.hi.cc.u32 %2, %42, %62, %2;\n\t"
-          "madc.hi.cc.u32 %3, %42, %63, %3;\n\t"
-          "madc.hi.cc.u32 %4, %42, %64, %4;\n\t"
-          "madc.hi.cc.u32 %5, %42, %65, %5;\n\t"
-          "madc.hi.cc.u32 %6, %42, %66, %6;\n\t"
-          "madc.hi.cc.u32 %7, %42, %67, %7;\n\t"
-          "madc.hi.cc.u32 %8, %42, %68, %8;\n\t"
-          "madc.hi.cc.u32 %9, %42, %69, %9;\n\t"
-          "madc.hi.cc.u32 %10, %42, %70, %10;\n\t"
-          "madc.hi.cc.u32 %11, %42, %71, %11;\n\t"
-          "madc.hi.cc.u32 %12, %42, %72, %12;\n\t"
-          "madc.hi.cc.u32 %13, %42, %73, %13;\n\t"
-          "madc.hi.cc.u32 %14, %42, %74, %14;\n\t"
-          "madc.hi.cc.u32 %15, %42, %75, %15;\n\t"
-          "madc.hi.cc.u32 %16, %42, %76, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %43, %60, %0;\n\t"
-          "madc.lo.cc.u32 %1, %43, %61, %1;\n\t"
-          "madc.lo.cc.u32 %2, %43, %62, %2;\n\t"
-          "madc.lo.cc.u32 %3, %43, %63, %3;\n\t"
-          "madc.lo.cc.u32 %4, %43, %64, %4;\n\t"
-          "madc.lo.cc.u32 %5, %43, %65, %5;\n\t"
-          "madc.lo.cc.u32 %6, %43, %66, %6;\n\t"
-          "madc.lo.cc.u32 %7, %43, %67, %7;\n\t"
-          "madc.lo.cc.u32 %8, %43, %68, %8;\n\t"
-          "madc.lo.cc.u32 %9, %43, %69, %9;\n\t"
-          "madc.lo.cc.u32 %10, %43, %70, %10;\n\t"
-          "madc.lo.cc.u32 %11, %43, %71, %11;\n\t"
-          "madc.lo.cc.u32 %12, %43, %72, %12;\n\t"
-          "madc.lo.cc.u32 %13, %43, %73, %13;\n\t"
-          "madc.lo.cc.u32 %14, %43, %74, %14;\n\t"
-          "madc.lo.cc.u32 %15, %43, %75, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %43, %60, %1;\n\t"
-          "madc.hi.cc.u32 %2, %43, %61, %2;\n\t"
-          "madc.hi.cc.u32 %3, %43, %62, %3;\n\t"
-          "madc.hi.cc.u32 %4, %43, %63, %4;\n\t"
-          "madc.hi.cc.u32 %5, %43, %64, %5;\n\t"
-          "madc.hi.cc.u32 %6, %43, %65, %6;\n\t"
-          "madc.hi.cc.u32 %7, %43, %66, %7;\n\t"
-          "madc.hi.cc.u32 %8, %43, %67, %8;\n\t"
-          "madc.hi.cc.u32 %9, %43, %68, %9;\n\t"
-          "madc.hi.cc.u32 %10, %43, %69, %10;\n\t"
-          "madc.hi.cc.u32 %11, %43, %70, %11;\n\t"
-          "madc.hi.cc.u32 %12, %43, %71, %12;\n\t"
-          "madc.hi.cc.u32 %13, %43, %72, %13;\n\t"
-          "madc.hi.cc.u32 %14, %43, %73, %14;\n\t"
-          "madc.hi.cc.u32 %15, %43, %74, %15;\n\t"
-          "madc.hi.cc.u32 %16, %43, %75, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %44, %59, %0;\n\t"
-          "madc.lo.cc.u32 %1, %44, %60, %1;\n\t"
-          "madc.lo.cc.u32 %2, %44, %61, %2;\n\t"
-          "madc.lo.cc.u32 %3, %44, %62, %3;\n\t"
-          "madc.lo.cc.u32 %4, %44, %63, %4;\n\t"
-          "madc.lo.cc.u32 %5, %44, %64, %5;\n\t"
-          "madc.lo.cc.u32 %6, %44, %65, %6;\n\t"
-          "madc.lo.cc.u32 %7, %44, %66, %7;\n\t"
-          "madc.lo.cc.u32 %8, %44, %67, %8;\n\t"
-          "madc.lo.cc.u32 %9, %44, %68, %9;\n\t"
-          "madc.lo.cc.u32 %10, %44, %69, %10;\n\t"
-          "madc.lo.cc.u32 %11, %44, %70, %11;\n\t"
-          "madc.lo.cc.u32 %12, %44, %71, %12;\n\t"
-          "madc.lo.cc.u32 %13, %44, %72, %13;\n\t"
-          "madc.lo.cc.u32 %14, %44, %73, %14;\n\t"
-          "madc.lo.cc.u32 %15, %44, %74, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %44, %59, %1;\n\t"
-          "madc.hi.cc.u32 %2, %44, %60, %2;\n\t"
-          "madc.hi.cc.u32 %3, %44, %61, %3;\n\t"
-          "madc.hi.cc.u32 %4, %44, %62, %4;\n\t"
-          "madc.hi.cc.u32 %5, %44, %63, %5;\n\t"
-          "madc.hi.cc.u32 %6, %44, %64, %6;\n\t"
-          "madc.hi.cc.u32 %7, %44, %65, %7;\n\t"
-          "madc.hi.cc.u32 %8, %44, %66, %8;\n\t"
-          "madc.hi.cc.u32 %9, %44, %67, %9;\n\t"
-          "madc.hi.cc.u32 %10, %44, %68, %10;\n\t"
-          "madc.hi.cc.u32 %11, %44, %69, %11;\n\t"
-          "madc.hi.cc.u32 %12, %44, %70, %12;\n\t"
-          "madc.hi.cc.u32 %13, %44, %71, %13;\n\t"
-          "madc.hi.cc.u32 %14, %44, %72, %14;\n\t"
-          "madc.hi.cc.u32 %15, %44, %73, %15;\n\t"
-          "madc.hi.cc.u32 %16, %44, %74, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %45, %58, %0;\n\t"
-          "madc.lo.cc.u32 %1, %45, %59, %1;\n\t"
-          "madc.lo.cc.u32 %2, %45, %60, %2;\n\t"
-          "madc.lo.cc.u32 %3, %45, %61, %3;\n\t"
-          "madc.lo.cc.u32 %4, %45, %62, %4;\n\t"
-          "madc.lo.cc.u32 %5, %45, %63, %5;\n\t"
-          "madc.lo.cc.u32 %6, %45, %64, %6;\n\t"
-          "madc.lo.cc.u32 %7, %45, %65, %7;\n\t"
-          "madc.lo.cc.u32 %8, %45, %66, %8;\n\t"
-          "madc.lo.cc.u32 %9, %45, %67, %9;\n\t"
-          "madc.lo.cc.u32 %10, %45, %68, %10;\n\t"
-          "madc.lo.cc.u32 %11, %45, %69, %11;\n\t"
-          "madc.lo.cc.u32 %12, %45, %70, %12;\n\t"
-          "madc.lo.cc.u32 %13, %45, %71, %13;\n\t"
-          "madc.lo.cc.u32 %14, %45, %72, %14;\n\t"
-          "madc.lo.cc.u32 %15, %45, %73, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %45, %58, %1;\n\t"
-          "madc.hi.cc.u32 %2, %45, %59, %2;\n\t"
-          "madc.hi.cc.u32 %3, %45, %60, %3;\n\t"
-          "madc.hi.cc.u32 %4, %45, %61, %4;\n\t"
-          "madc.hi.cc.u32 %5, %45, %62, %5;\n\t"
-          "madc.hi.cc.u32 %6, %45, %63, %6;\n\t"
-          "madc.hi.cc.u32 %7, %45, %64, %7;\n\t"
-          "madc.hi.cc.u32 %8, %45, %65, %8;\n\t"
-          "madc.hi.cc.u32 %9, %45, %66, %9;\n\t"
-          "madc.hi.cc.u32 %10, %45, %67, %10;\n\t"
-          "madc.hi.cc.u32 %11, %45, %68, %11;\n\t"
-          "madc.hi.cc.u32 %12, %45, %69, %12;\n\t"
-          "madc.hi.cc.u32 %13, %45, %70, %13;\n\t"
-          "madc.hi.cc.u32 %14, %45, %71, %14;\n\t"
-          "madc.hi.cc.u32 %15, %45, %72, %15;\n\t"
-          "madc.hi.cc.u32 %16, %45, %73, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %46, %57, %0;\n\t"
-          "madc.lo.cc.u32 %1, %46, %58, %1;\n\t"
-          "madc.lo.cc.u32 %2, %46, %59, %2;\n\t"
-          "madc.lo.cc.u32 %3, %46, %60, %3;\n\t"
-          "madc.lo.cc.u32 %4, %46, %61, %4;\n\t"
-          "madc.lo.cc.u32 %5, %46, %62, %5;\n\t"
-          "madc.lo.cc.u32 %6, %46, %63, %6;\n\t"
-          "madc.lo.cc.u32 %7, %46, %64, %7;\n\t"
-          "madc.lo.cc.u32 %8, %46, %65, %8;\n\t"
-          "madc.lo.cc.u32 %9, %46, %66, %9;\n\t"
-          "madc.lo.cc.u32 %10, %46, %67, %10;\n\t"
-          "madc.lo.cc.u32 %11, %46, %68, %11;\n\t"
-          "madc.lo.cc.u32 %12, %46, %69, %12;\n\t"
-          "madc.lo.cc.u32 %13, %46, %70, %13;\n\t"
-          "madc.lo.cc.u32 %14, %46, %71, %14;\n\t"
-          "madc.lo.cc.u32 %15, %46, %72, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %46, %57, %1;\n\t"
-          "madc.hi.cc.u32 %2, %46, %58, %2;\n\t"
-          "madc.hi.cc.u32 %3, %46, %59, %3;\n\t"
-          "madc.hi.cc.u32 %4, %46, %60, %4;\n\t"
-          "madc.hi.cc.u32 %5, %46, %61, %5;\n\t"
-          "madc.hi.cc.u32 %6, %46, %62, %6;\n\t"
-          "madc.hi.cc.u32 %7, %46, %63, %7;\n\t"
-          "madc.hi.cc.u32 %8, %46, %64, %8;\n\t"
-          "madc.hi.cc.u32 %9, %46, %65, %9;\n\t"
-          "madc.hi.cc.u32 %10, %46, %66, %10;\n\t"
-          "madc.hi.cc.u32 %11, %46, %67, %11;\n\t"
-          "madc.hi.cc.u32 %12, %46, %68, %12;\n\t"
-          "madc.hi.cc.u32 %13, %46, %69, %13;\n\t"
-          "madc.hi.cc.u32 %14, %46, %70, %14;\n\t"
-          "madc.hi.cc.u32 %15, %46, %71, %15;\n\t"
-          "madc.hi.cc.u32 %16, %46, %72, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %47, %56, %0;\n\t"
-          "madc.lo.cc.u32 %1, %47, %57, %1;\n\t"
-          "madc.lo.cc.u32 %2, %47, %58, %2;\n\t"
-          "madc.lo.cc.u32 %3, %47, %59, %3;\n\t"
-          "madc.lo.cc.u32 %4, %47, %60, %4;\n\t"
-          "madc.lo.cc.u32 %5, %47, %61, %5;\n\t"
-          "madc.lo.cc.u32 %6, %47, %62, %6;\n\t"
-          "madc.lo.cc.u32 %7, %47, %63, %7;\n\t"
-          "madc.lo.cc.u32 %8, %47, %64, %8;\n\t"
-          "madc.lo.cc.u32 %9, %47, %65, %9;\n\t"
-          "madc.lo.cc.u32 %10, %47, %66, %10;\n\t"
-          "madc.lo.cc.u32 %11, %47, %67, %11;\n\t"
-          "madc.lo.cc.u32 %12, %47, %68, %12;\n\t"
-          "madc.lo.cc.u32 %13, %47, %69, %13;\n\t"
-          "madc.lo.cc.u32 %14, %47, %70, %14;\n\t"
-          "madc.lo.cc.u32 %15, %47, %71, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %47, %56, %1;\n\t"
-          "madc.hi.cc.u32 %2, %47, %57, %2;\n\t"
-          "madc.hi.cc.u32 %3, %47, %58, %3;\n\t"
-          "madc.hi.cc.u32 %4, %47, %59, %4;\n\t"
-          "madc.hi.cc.u32 %5, %47, %60, %5;\n\t"
-          "madc.hi.cc.u32 %6, %47, %61, %6;\n\t"
-          "madc.hi.cc.u32 %7, %47, %62, %7;\n\t"
-          "madc.hi.cc.u32 %8, %47, %63, %8;\n\t"
-          "madc.hi.cc.u32 %9, %47, %64, %9;\n\t"
-          "madc.hi.cc.u32 %10, %47, %65, %10;\n\t"
-          "madc.hi.cc.u32 %11, %47, %66, %11;\n\t"
-          "madc.hi.cc.u32 %12, %47, %67, %12;\n\t"
-          "madc.hi.cc.u32 %13, %47, %68, %13;\n\t"
-          "madc.hi.cc.u32 %14, %47, %69, %14;\n\t"
-          "madc.hi.cc.u32 %15, %47, %70, %15;\n\t"
-          "madc.hi.cc.u32 %16, %47, %71, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %48, %55, %0;\n\t"
-          "madc.lo.cc.u32 %1, %48, %56, %1;\n\t"
-          "madc.lo.cc.u32 %2, %48, %57, %2;\n\t"
-          "madc.lo.cc.u32 %3, %48, %58, %3;\n\t"
-          "madc.lo.cc.u32 %4, %48, %59, %4;\n\t"
-          "madc.lo.cc.u32 %5, %48, %60, %5;\n\t"
-          "madc.lo.cc.u32 %6, %48, %61, %6;\n\t"
-          "madc.lo.cc.u32 %7, %48, %62, %7;\n\t"
-          "madc.lo.cc.u32 %8, %48, %63, %8;\n\t"
-          "madc.lo.cc.u32 %9, %48, %64, %9;\n\t"
-          "madc.lo.cc.u32 %10, %48, %65, %10;\n\t"
-          "madc.lo.cc.u32 %11, %48, %66, %11;\n\t"
-          "madc.lo.cc.u32 %12, %48, %67, %12;\n\t"
-          "madc.lo.cc.u32 %13, %48, %68, %13;\n\t"
-          "madc.lo.cc.u32 %14, %48, %69, %14;\n\t"
-          "madc.lo.cc.u32 %15, %48, %70, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %48, %55, %1;\n\t"
-          "madc.hi.cc.u32 %2, %48, %56, %2;\n\t"
-          "madc.hi.cc.u32 %3, %48, %57, %3;\n\t"
-          "madc.hi.cc.u32 %4, %48, %58, %4;\n\t"
-          "madc.hi.cc.u32 %5, %48, %59, %5;\n\t"
-          "madc.hi.cc.u32 %6, %48, %60, %6;\n\t"
-          "madc.hi.cc.u32 %7, %48, %61, %7;\n\t"
-          "madc.hi.cc.u32 %8, %48, %62, %8;\n\t"
-          "madc.hi.cc.u32 %9, %48, %63, %9;\n\t"
-          "madc.hi.cc.u32 %10, %48, %64, %10;\n\t"
-          "madc.hi.cc.u32 %11, %48, %65, %11;\n\t"
-          "madc.hi.cc.u32 %12, %48, %66, %12;\n\t"
-          "madc.hi.cc.u32 %13, %48, %67, %13;\n\t"
-          "madc.hi.cc.u32 %14, %48, %68, %14;\n\t"
-          "madc.hi.cc.u32 %15, %48, %69, %15;\n\t"
-          "madc.hi.cc.u32 %16, %48, %70, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %49, %54, %0;\n\t"
-          "madc.lo.cc.u32 %1, %49, %55, %1;\n\t"
-          "madc.lo.cc.u32 %2, %49, %56, %2;\n\t"
-          "madc.lo.cc.u32 %3, %49, %57, %3;\n\t"
-          "madc.lo.cc.u32 %4, %49, %58, %4;\n\t"
-          "madc.lo.cc.u32 %5, %49, %59, %5;\n\t"
-          "madc.lo.cc.u32 %6, %49, %60, %6;\n\t"
-          "madc.lo.cc.u32 %7, %49, %61, %7;\n\t"
-          "madc.lo.cc.u32 %8, %49, %62, %8;\n\t"
-          "madc.lo.cc.u32 %9, %49, %63, %9;\n\t"
-          "madc.lo.cc.u32 %10, %49, %64, %10;\n\t"
-          "madc.lo.cc.u32 %11, %49, %65, %11;\n\t"
-          "madc.lo.cc.u32 %12, %49, %66, %12;\n\t"
-          "madc.lo.cc.u32 %13, %49, %67, %13;\n\t"
-          "madc.lo.cc.u32 %14, %49, %68, %14;\n\t"
-          "madc.lo.cc.u32 %15, %49, %69, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %49, %54, %1;\n\t"
-          "madc.hi.cc.u32 %2, %49, %55, %2;\n\t"
-          "madc.hi.cc.u32 %3, %49, %56, %3;\n\t"
-          "madc.hi.cc.u32 %4, %49, %57, %4;\n\t"
-          "madc.hi.cc.u32 %5, %49, %58, %5;\n\t"
-          "madc.hi.cc.u32 %6, %49, %59, %6;\n\t"
-          "madc.hi.cc.u32 %7, %49, %60, %7;\n\t"
-          "madc.hi.cc.u32 %8, %49, %61, %8;\n\t"
-          "madc.hi.cc.u32 %9, %49, %62, %9;\n\t"
-          "madc.hi.cc.u32 %10, %49, %63, %10;\n\t"
-          "madc.hi.cc.u32 %11, %49, %64, %11;\n\t"
-          "madc.hi.cc.u32 %12, %49, %65, %12;\n\t"
-          "madc.hi.cc.u32 %13, %49, %66, %13;\n\t"
-          "madc.hi.cc.u32 %14, %49, %67, %14;\n\t"
-          "madc.hi.cc.u32 %15, %49, %68, %15;\n\t"
-          "madc.hi.cc.u32 %16, %49, %69, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %50, %53, %0;\n\t"
-          "madc.lo.cc.u32 %1, %50, %54, %1;\n\t"
-          "madc.lo.cc.u32 %2, %50, %55, %2;\n\t"
-          "madc.lo.cc.u32 %3, %50, %56, %3;\n\t"
-          "madc.lo.cc.u32 %4, %50, %57, %4;\n\t"
-          "madc.lo.cc.u32 %5, %50, %58, %5;\n\t"
-          "madc.lo.cc.u32 %6, %50, %59, %6;\n\t"
-          "madc.lo.cc.u32 %7, %50, %60, %7;\n\t"
-          "madc.lo.cc.u32 %8, %50, %61, %8;\n\t"
-          "madc.lo.cc.u32 %9, %50, %62, %9;\n\t"
-          "madc.lo.cc.u32 %10, %50, %63, %10;\n\t"
-          "madc.lo.cc.u32 %11, %50, %64, %11;\n\t"
-          "madc.lo.cc.u32 %12, %50, %65, %12;\n\t"
-          "madc.lo.cc.u32 %13, %50, %66, %13;\n\t"
-          "madc.lo.cc.u32 %14, %50, %67, %14;\n\t"
-          "madc.lo.cc.u32 %15, %50, %68, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %50, %53, %1;\n\t"
-          "madc.hi.cc.u32 %2, %50, %54, %2;\n\t"
-          "madc.hi.cc.u32 %3, %50, %55, %3;\n\t"
-          "madc.hi.cc.u32 %4, %50, %56, %4;\n\t"
-          "madc.hi.cc.u32 %5, %50, %57, %5;\n\t"
-          "madc.hi.cc.u32 %6, %50, %58, %6;\n\t"
-          "madc.hi.cc.u32 %7, %50, %59, %7;\n\t"
-          "madc.hi.cc.u32 %8, %50, %60, %8;\n\t"
-          "madc.hi.cc.u32 %9, %50, %61, %9;\n\t"
-          "madc.hi.cc.u32 %10, %50, %62, %10;\n\t"
-          "madc.hi.cc.u32 %11, %50, %63, %11;\n\t"
-          "madc.hi.cc.u32 %12, %50, %64, %12;\n\t"
-          "madc.hi.cc.u32 %13, %50, %65, %13;\n\t"
-          "madc.hi.cc.u32 %14, %50, %66, %14;\n\t"
-          "madc.hi.cc.u32 %15, %50, %67, %15;\n\t"
-          "madc.hi.cc.u32 %16, %50, %68, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %51, %52, %0;\n\t"
-          "madc.lo.cc.u32 %1, %51, %53, %1;\n\t"
-          "madc.lo.cc.u32 %2, %51, %54, %2;\n\t"
-          "madc.lo.cc.u32 %3, %51, %55, %3;\n\t"
-          "madc.lo.cc.u32 %4, %51, %56, %4;\n\t"
-          "madc.lo.cc.u32 %5, %51, %57, %5;\n\t"
-          "madc.lo.cc.u32 %6, %51, %58, %6;\n\t"
-          "madc.lo.cc.u32 %7, %51, %59, %7;\n\t"
-          "madc.lo.cc.u32 %8, %51, %60, %8;\n\t"
-          "madc.lo.cc.u32 %9, %51, %61, %9;\n\t"
-          "madc.lo.cc.u32 %10, %51, %62, %10;\n\t"
-          "madc.lo.cc.u32 %11, %51, %63, %11;\n\t"
-          "madc.lo.cc.u32 %12, %51, %64, %12;\n\t"
-          "madc.lo.cc.u32 %13, %51, %65, %13;\n\t"
-          "madc.lo.cc.u32 %14, %51, %66, %14;\n\t"
-          "madc.lo.cc.u32 %15, %51, %67, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %51, %52, %1;\n\t"
-          "madc.hi.cc.u32 %2, %51, %53, %2;\n\t"
-          "madc.hi.cc.u32 %3, %51, %54, %3;\n\t"
-          "madc.hi.cc.u32 %4, %51, %55, %4;\n\t"
-          "madc.hi.cc.u32 %5, %51, %56, %5;\n\t"
-          "madc.hi.cc.u32 %6, %51, %57, %6;\n\t"
-          "madc.hi.cc.u32 %7, %51, %58, %7;\n\t"
-          "madc.hi.cc.u32 %8, %51, %59, %8;\n\t"
-          "madc.hi.cc.u32 %9, %51, %60, %9;\n\t"
-          "madc.hi.cc.u32 %10, %51, %61, %10;\n\t"
-          "madc.hi.cc.u32 %11, %51, %62, %11;\n\t"
-          "madc.hi.cc.u32 %12, %51, %63, %12;\n\t"
-          "madc.hi.cc.u32 %13, %51, %64, %13;\n\t"
-          "madc.hi.cc.u32 %14, %51, %65, %14;\n\t"
-          "madc.hi.cc.u32 %15, %51, %66, %15;\n\t"
-          "madc.hi.cc.u32 %16, %51, %67, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
+          "mov.b32 %0, %10;\n\t"
+          "mov.b32 %1, %11;\n\t"
+          "mov.b32 %2, %12;\n\t"
+          "mov.b32 %3, %13;\n\t"
+          "mov.b32 %4, %14;\n\t"
+          "mov.b32 %5, %15;\n\t"
+          "mov.b32 %6, %16;\n\t"
+          "mov.b32 %7, %17;\n\t"
+          "mov.b32 %8, %18;\n\t"
+          "mov.b32 %9, %19;\n\t"
+          "mad.lo.cc.u32 %0, %20, %35, %0;\n\t"
+          "madc.lo.cc.u32 %1, %20, %36, %1;\n\t"
+          "madc.lo.cc.u32 %2, %20, %37, %2;\n\t"
+          "madc.lo.cc.u32 %3, %20, %38, %3;\n\t"
+          "madc.lo.cc.u32 %4, %20, %39, %4;\n\t"
+          "madc.lo.cc.u32 %5, %20, %40, %5;\n\t"
+          "madc.lo.cc.u32 %6, %20, %41, %6;\n\t"
+          "madc.lo.cc.u32 %7, %20, %42, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %20, %35, %1;\n\t"
+          "madc.hi.cc.u32 %2, %20, %36, %2;\n\t"
+          "madc.hi.cc.u32 %3, %20, %37, %3;\n\t"
+          "madc.hi.cc.u32 %4, %20, %38, %4;\n\t"
+          "madc.hi.cc.u32 %5, %20, %39, %5;\n\t"
+          "madc.hi.cc.u32 %6, %20, %40, %6;\n\t"
+          "madc.hi.cc.u32 %7, %20, %41, %7;\n\t"
+          "madc.hi.cc.u32 %8, %20, %42, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %21, %34, %0;\n\t"
+          "madc.lo.cc.u32 %1, %21, %35, %1;\n\t"
+          "madc.lo.cc.u32 %2, %21, %36, %2;\n\t"
+          "madc.lo.cc.u32 %3, %21, %37, %3;\n\t"
+          "madc.lo.cc.u32 %4, %21, %38, %4;\n\t"
+          "madc.lo.cc.u32 %5, %21, %39, %5;\n\t"
+          "madc.lo.cc.u32 %6, %21, %40, %6;\n\t"
+          "madc.lo.cc.u32 %7, %21, %41, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %21, %34, %1;\n\t"
+          "madc.hi.cc.u32 %2, %21, %35, %2;\n\t"
+          "madc.hi.cc.u32 %3, %21, %36, %3;\n\t"
+          "madc.hi.cc.u32 %4, %21, %37, %4;\n\t"
+          "madc.hi.cc.u32 %5, %21, %38, %5;\n\t"
+          "madc.hi.cc.u32 %6, %21, %39, %6;\n\t"
+          "madc.hi.cc.u32 %7, %21, %40, %7;\n\t"
+          "madc.hi.cc.u32 %8, %21, %41, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %22, %33, %0;\n\t"
+          "madc.lo.cc.u32 %1, %22, %34, %1;\n\t"
+          "madc.lo.cc.u32 %2, %22, %35, %2;\n\t"
+          "madc.lo.cc.u32 %3, %22, %36, %3;\n\t"
+          "madc.lo.cc.u32 %4, %22, %37, %4;\n\t"
+          "madc.lo.cc.u32 %5, %22, %38, %5;\n\t"
+          "madc.lo.cc.u32 %6, %22, %39, %6;\n\t"
+          "madc.lo.cc.u32 %7, %22, %40, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %22, %33, %1;\n\t"
+          "madc.hi.cc.u32 %2, %22, %34, %2;\n\t"
+          "madc.hi.cc.u32 %3, %22, %35, %3;\n\t"
+          "madc.hi.cc.u32 %4, %22, %36, %4;\n\t"
+          "madc.hi.cc.u32 %5, %22, %37, %5;\n\t"
+          "madc.hi.cc.u32 %6, %22, %38, %6;\n\t"
+          "madc.hi.cc.u32 %7, %22, %39, %7;\n\t"
+          "madc.hi.cc.u32 %8, %22, %40, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %23, %32, %0;\n\t"
+          "madc.lo.cc.u32 %1, %23, %33, %1;\n\t"
+          "madc.lo.cc.u32 %2, %23, %34, %2;\n\t"
+          "madc.lo.cc.u32 %3, %23, %35, %3;\n\t"
+          "madc.lo.cc.u32 %4, %23, %36, %4;\n\t"
+          "madc.lo.cc.u32 %5, %23, %37, %5;\n\t"
+          "madc.lo.cc.u32 %6, %23, %38, %6;\n\t"
+          "madc.lo.cc.u32 %7, %23, %39, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %23, %32, %1;\n\t"
+          "madc.hi.cc.u32 %2, %23, %33, %2;\n\t"
+          "madc.hi.cc.u32 %3, %23, %34, %3;\n\t"
+          "madc.hi.cc.u32 %4, %23, %35, %4;\n\t"
+          "madc.hi.cc.u32 %5, %23, %36, %5;\n\t"
+          "madc.hi.cc.u32 %6, %23, %37, %6;\n\t"
+          "madc.hi.cc.u32 %7, %23, %38, %7;\n\t"
+          "madc.hi.cc.u32 %8, %23, %39, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %24, %31, %0;\n\t"
+          "madc.lo.cc.u32 %1, %24, %32, %1;\n\t"
+          "madc.lo.cc.u32 %2, %24, %33, %2;\n\t"
+          "madc.lo.cc.u32 %3, %24, %34, %3;\n\t"
+          "madc.lo.cc.u32 %4, %24, %35, %4;\n\t"
+          "madc.lo.cc.u32 %5, %24, %36, %5;\n\t"
+          "madc.lo.cc.u32 %6, %24, %37, %6;\n\t"
+          "madc.lo.cc.u32 %7, %24, %38, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %24, %31, %1;\n\t"
+          "madc.hi.cc.u32 %2, %24, %32, %2;\n\t"
+          "madc.hi.cc.u32 %3, %24, %33, %3;\n\t"
+          "madc.hi.cc.u32 %4, %24, %34, %4;\n\t"
+          "madc.hi.cc.u32 %5, %24, %35, %5;\n\t"
+          "madc.hi.cc.u32 %6, %24, %36, %6;\n\t"
+          "madc.hi.cc.u32 %7, %24, %37, %7;\n\t"
+          "madc.hi.cc.u32 %8, %24, %38, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %25, %30, %0;\n\t"
+          "madc.lo.cc.u32 %1, %25, %31, %1;\n\t"
+          "madc.lo.cc.u32 %2, %25, %32, %2;\n\t"
+          "madc.lo.cc.u32 %3, %25, %33, %3;\n\t"
+          "madc.lo.cc.u32 %4, %25, %34, %4;\n\t"
+          "madc.lo.cc.u32 %5, %25, %35, %5;\n\t"
+          "madc.lo.cc.u32 %6, %25, %36, %6;\n\t"
+          "madc.lo.cc.u32 %7, %25, %37, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %25, %30, %1;\n\t"
+          "madc.hi.cc.u32 %2, %25, %31, %2;\n\t"
+          "madc.hi.cc.u32 %3, %25, %32, %3;\n\t"
+          "madc.hi.cc.u32 %4, %25, %33, %4;\n\t"
+          "madc.hi.cc.u32 %5, %25, %34, %5;\n\t"
+          "madc.hi.cc.u32 %6, %25, %35, %6;\n\t"
+          "madc.hi.cc.u32 %7, %25, %36, %7;\n\t"
+          "madc.hi.cc.u32 %8, %25, %37, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %26, %29, %0;\n\t"
+          "madc.lo.cc.u32 %1, %26, %30, %1;\n\t"
+          "madc.lo.cc.u32 %2, %26, %31, %2;\n\t"
+          "madc.lo.cc.u32 %3, %26, %32, %3;\n\t"
+          "madc.lo.cc.u32 %4, %26, %33, %4;\n\t"
+          "madc.lo.cc.u32 %5, %26, %34, %5;\n\t"
+          "madc.lo.cc.u32 %6, %26, %35, %6;\n\t"
+          "madc.lo.cc.u32 %7, %26, %36, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %26, %29, %1;\n\t"
+          "madc.hi.cc.u32 %2, %26, %30, %2;\n\t"
+          "madc.hi.cc.u32 %3, %26, %31, %3;\n\t"
+          "madc.hi.cc.u32 %4, %26, %32, %4;\n\t"
+          "madc.hi.cc.u32 %5, %26, %33, %5;\n\t"
+          "madc.hi.cc.u32 %6, %26, %34, %6;\n\t"
+          "madc.hi.cc.u32 %7, %26, %35, %7;\n\t"
+          "madc.hi.cc.u32 %8, %26, %36, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %27, %28, %0;\n\t"
+          "madc.lo.cc.u32 %1, %27, %29, %1;\n\t"
+          "madc.lo.cc.u32 %2, %27, %30, %2;\n\t"
+          "madc.lo.cc.u32 %3, %27, %31, %3;\n\t"
+          "madc.lo.cc.u32 %4, %27, %32, %4;\n\t"
+          "madc.lo.cc.u32 %5, %27, %33, %5;\n\t"
+          "madc.lo.cc.u32 %6, %27, %34, %6;\n\t"
+          "madc.lo.cc.u32 %7, %27, %35, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %27, %28, %1;\n\t"
+          "madc.hi.cc.u32 %2, %27, %29, %2;\n\t"
+          "madc.hi.cc.u32 %3, %27, %30, %3;\n\t"
+          "madc.hi.cc.u32 %4, %27, %31, %4;\n\t"
+          "madc.hi.cc.u32 %5, %27, %32, %5;\n\t"
+          "madc.hi.cc.u32 %6, %27, %33, %6;\n\t"
+          "madc.hi.cc.u32 %7, %27, %34, %7;\n\t"
+          "madc.hi.cc.u32 %8, %27, %35, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32])
       );
     }
 #endif
@@ -7519,756 +7103,224 @@ struct sqr {
       y[7] = ptx_mov(x[7]);
       y[8] = ptx_mov(x[8]);
       y[9] = ptx_mov(x[9]);
-      y[10] = ptx_mov(x[10]);
-      y[11] = ptx_mov(x[11]);
-      y[12] = ptx_mov(x[12]);
-      y[13] = ptx_mov(x[13]);
-      y[14] = ptx_mov(x[14]);
-      y[15] = ptx_mov(x[15]);
-      y[16] = ptx_mov(x[16]);
-      y[17] = ptx_mov(x[17]);
-      y[0] = ptx_mad_lo_cc(cf, x[18], x[49], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[18], x[50], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[18], x[51], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[18], x[52], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[18], x[53], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[18], x[54], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[18], x[55], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[18], x[56], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[18], x[57], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[18], x[58], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[18], x[59], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[18], x[60], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[18], x[61], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[18], x[62], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[18], x[63], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[18], x[64], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[18], x[49], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[18], x[50], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[18], x[51], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[18], x[52], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[18], x[53], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[18], x[54], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[18], x[55], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[18], x[56], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[18], x[57], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[18], x[58], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[18], x[59], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[18], x[60], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[18], x[61], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[18], x[62], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[18], x[63], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[18], x[64], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[19], x[48], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[19], x[49], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[19], x[50], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[19], x[51], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[19], x[52], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[19], x[53], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[19], x[54], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[19], x[55], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[19], x[56], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[19], x[57], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[19], x[58], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[19], x[59], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[19], x[60], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[19], x[61], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[19], x[62], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[19], x[63], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[19], x[48], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[19], x[49], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[19], x[50], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[19], x[51], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[19], x[52], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[19], x[53], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[19], x[54], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[19], x[55], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[19], x[56], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[19], x[57], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[19], x[58], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[19], x[59], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[19], x[60], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[19], x[61], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[19], x[62], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[19], x[63], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[20], x[47], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[20], x[48], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[20], x[49], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[20], x[50], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[20], x[51], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[20], x[52], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[20], x[53], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[20], x[54], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[20], x[55], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[20], x[56], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[20], x[57], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[20], x[58], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[20], x[59], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[20], x[60], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[20], x[61], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[20], x[62], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[20], x[47], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[20], x[48], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[20], x[49], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[20], x[50], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[20], x[51], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[20], x[52], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[20], x[53], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[20], x[54], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[20], x[55], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[20], x[56], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[20], x[57], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[20], x[58], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[20], x[59], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[20], x[60], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[20], x[61], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[20], x[62], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[21], x[46], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[21], x[47], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[21], x[48], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[21], x[49], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[21], x[50], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[21], x[51], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[21], x[52], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[21], x[53], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[21], x[54], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[21], x[55], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[21], x[56], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[21], x[57], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[21], x[58], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[21], x[59], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[21], x[60], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[21], x[61], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[21], x[46], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[21], x[47], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[21], x[48], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[21], x[49], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[21], x[50], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[21], x[51], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[21], x[52], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[21], x[53], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[21], x[54], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[21], x[55], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[21], x[56], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[21], x[57], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[21], x[58], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[21], x[59], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[21], x[60], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[21], x[61], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[22], x[45], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[22], x[46], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[22], x[47], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[22], x[48], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[22], x[49], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[22], x[50], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[22], x[51], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[22], x[52], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[22], x[53], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[22], x[54], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[22], x[55], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[22], x[56], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[22], x[57], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[22], x[58], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[22], x[59], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[22], x[60], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[22], x[45], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[22], x[46], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[22], x[47], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[22], x[48], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[22], x[49], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[22], x[50], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[22], x[51], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[22], x[52], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[22], x[53], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[22], x[54], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[22], x[55], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[22], x[56], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[22], x[57], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[22], x[58], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[22], x[59], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[22], x[60], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[23], x[44], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[23], x[45], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[23], x[46], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[23], x[47], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[23], x[48], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[23], x[49], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[23], x[50], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[23], x[51], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[23], x[52], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[23], x[53], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[23], x[54], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[23], x[55], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[23], x[56], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[23], x[57], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[23], x[58], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[23], x[59], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[23], x[44], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[23], x[45], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[23], x[46], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[23], x[47], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[23], x[48], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[23], x[49], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[23], x[50], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[23], x[51], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[23], x[52], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[23], x[53], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[23], x[54], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[23], x[55], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[23], x[56], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[23], x[57], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[23], x[58], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[23], x[59], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[24], x[43], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[24], x[44], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[24], x[45], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[24], x[46], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[24], x[47], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[24], x[48], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[24], x[49], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[24], x[50], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[24], x[51], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[24], x[52], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[24], x[53], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[24], x[54], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[24], x[55], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[24], x[56], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[24], x[57], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[24], x[58], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[24], x[43], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[24], x[44], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[24], x[45], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[24], x[46], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[24], x[47], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[24], x[48], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[24], x[49], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[24], x[50], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[24], x[51], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[24], x[52], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[24], x[53], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[24], x[54], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[24], x[55], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[24], x[56], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[24], x[57], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[24], x[58], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[25], x[42], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[25], x[43], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[25], x[44], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[25], x[45], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[25], x[46], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[25], x[47], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[25], x[48], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[25], x[49], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[25], x[50], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[25], x[51], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[25], x[52], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[25], x[53], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[25], x[54], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[25], x[55], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[25], x[56], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[25], x[57], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[25], x[42], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[25], x[43], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[25], x[44], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[25], x[45], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[25], x[46], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[25], x[47], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[25], x[48], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[25], x[49], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[25], x[50], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[25], x[51], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[25], x[52], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[25], x[53], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[25], x[54], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[25], x[55], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[25], x[56], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[25], x[57], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[26], x[41], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[26], x[42], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[26], x[43], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[26], x[44], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[26], x[45], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[26], x[46], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[26], x[47], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[26], x[48], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[26], x[49], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[26], x[50], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[26], x[51], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[26], x[52], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[26], x[53], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[26], x[54], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[26], x[55], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[26], x[56], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[26], x[41], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[26], x[42], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[26], x[43], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[26], x[44], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[26], x[45], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[26], x[46], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[26], x[47], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[26], x[48], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[26], x[49], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[26], x[50], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[26], x[51], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[26], x[52], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[26], x[53], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[26], x[54], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[26], x[55], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[26], x[56], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[27], x[40], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[27], x[41], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[27], x[42], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[27], x[43], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[27], x[44], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[27], x[45], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[27], x[46], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[27], x[47], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[27], x[48], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[27], x[49], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[27], x[50], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[27], x[51], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[27], x[52], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[27], x[53], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[27], x[54], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[27], x[55], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[27], x[40], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[27], x[41], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[27], x[42], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[27], x[43], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[27], x[44], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[27], x[45], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[27], x[46], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[27], x[47], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[27], x[48], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[27], x[49], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[27], x[50], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[27], x[51], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[27], x[52], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[27], x[53], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[27], x[54], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[27], x[55], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[28], x[39], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[28], x[40], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[28], x[41], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[28], x[42], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[28], x[43], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[28], x[44], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[28], x[45], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[28], x[46], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[28], x[47], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[28], x[48], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[28], x[49], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[28], x[50], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[28], x[51], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[28], x[52], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[28], x[53], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[28], x[54], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[28], x[39], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[28], x[40], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[28], x[41], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[28], x[42], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[28], x[43], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[28], x[44], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[28], x[45], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[28], x[46], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[28], x[47], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[28], x[48], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[28], x[49], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[28], x[50], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[28], x[51], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[28], x[52], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[28], x[53], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[28], x[54], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[29], x[38], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[29], x[39], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[29], x[40], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[29], x[41], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[29], x[42], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[29], x[43], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[29], x[44], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[29], x[45], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[29], x[46], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[29], x[47], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[29], x[48], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[29], x[49], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[29], x[50], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[29], x[51], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[29], x[52], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[29], x[53], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[29], x[38], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[29], x[39], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[29], x[40], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[29], x[41], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[29], x[42], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[29], x[43], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[29], x[44], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[29], x[45], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[29], x[46], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[29], x[47], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[29], x[48], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[29], x[49], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[29], x[50], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[29], x[51], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[29], x[52], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[29], x[53], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[30], x[37], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[30], x[38], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[30], x[39], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[30], x[40], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[30], x[41], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[30], x[42], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[30], x[43], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[30], x[44], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[30], x[45], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[30], x[46], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[30], x[47], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[30], x[48], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[30], x[49], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[30], x[50], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[30], x[51], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[30], x[52], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[30], x[37], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[30], x[38], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[30], x[39], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[30], x[40], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[30], x[41], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[30], x[42], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[30], x[43], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[30], x[44], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[30], x[45], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[30], x[46], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[30], x[47], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[30], x[48], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[30], x[49], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[30], x[50], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[30], x[51], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[30], x[52], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[31], x[36], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[31], x[37], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[31], x[38], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[31], x[39], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[31], x[40], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[31], x[41], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[31], x[42], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[31], x[43], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[31], x[44], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[31], x[45], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[31], x[46], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[31], x[47], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[31], x[48], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[31], x[49], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[31], x[50], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[31], x[51], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[31], x[36], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[31], x[37], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[31], x[38], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[31], x[39], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[31], x[40], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[31], x[41], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[31], x[42], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[31], x[43], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[31], x[44], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[31], x[45], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[31], x[46], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[31], x[47], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[31], x[48], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[31], x[49], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[31], x[50], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[31], x[51], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[32], x[35], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[32], x[36], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[32], x[37], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[32], x[38], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[32], x[39], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[32], x[40], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[32], x[41], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[32], x[42], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[32], x[43], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[32], x[44], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[32], x[45], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[32], x[46], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[32], x[47], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[32], x[48], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[32], x[49], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[32], x[50], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[32], x[35], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[32], x[36], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[32], x[37], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[32], x[38], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[32], x[39], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[32], x[40], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[32], x[41], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[32], x[42], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[32], x[43], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[32], x[44], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[32], x[45], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[32], x[46], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[32], x[47], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[32], x[48], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[32], x[49], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[32], x[50], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[33], x[34], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[33], x[35], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[33], x[36], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[33], x[37], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[33], x[38], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[33], x[39], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[33], x[40], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[33], x[41], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[33], x[42], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[33], x[43], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[33], x[44], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[33], x[45], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[33], x[46], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[33], x[47], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[33], x[48], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[33], x[49], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[33], x[34], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[33], x[35], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[33], x[36], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[33], x[37], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[33], x[38], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[33], x[39], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[33], x[40], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[33], x[41], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[33], x[42], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[33], x[43], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[33], x[44], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[33], x[45], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[33], x[46], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[33], x[47], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[33], x[48], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[33], x[49], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[10], x[25], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[10], x[26], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[10], x[27], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[10], x[28], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[10], x[29], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[10], x[30], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[10], x[31], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[10], x[32], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[10], x[25], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[10], x[26], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[10], x[27], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[10], x[28], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[10], x[29], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[10], x[30], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[10], x[31], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[10], x[32], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[11], x[24], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[11], x[25], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[11], x[26], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[11], x[27], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[11], x[28], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[11], x[29], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[11], x[30], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[11], x[31], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[11], x[24], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[11], x[25], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[11], x[26], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[11], x[27], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[11], x[28], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[11], x[29], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[11], x[30], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[11], x[31], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[12], x[23], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[12], x[24], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[12], x[25], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[12], x[26], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[12], x[27], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[12], x[28], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[12], x[29], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[12], x[30], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[12], x[23], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[12], x[24], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[12], x[25], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[12], x[26], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[12], x[27], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[12], x[28], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[12], x[29], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[12], x[30], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[13], x[22], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[13], x[23], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[13], x[24], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[13], x[25], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[13], x[26], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[13], x[27], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[13], x[28], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[13], x[29], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[13], x[22], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[13], x[23], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[13], x[24], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[13], x[25], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[13], x[26], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[13], x[27], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[13], x[28], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[13], x[29], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[14], x[21], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[14], x[22], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[14], x[23], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[14], x[24], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[14], x[25], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[14], x[26], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[14], x[27], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[14], x[28], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[14], x[21], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[14], x[22], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[14], x[23], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[14], x[24], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[14], x[25], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[14], x[26], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[14], x[27], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[14], x[28], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[15], x[20], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[15], x[21], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[15], x[22], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[15], x[23], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[15], x[24], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[15], x[25], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[15], x[26], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[15], x[27], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[15], x[20], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[15], x[21], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[15], x[22], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[15], x[23], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[15], x[24], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[15], x[25], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[15], x[26], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[15], x[27], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[16], x[19], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[16], x[20], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[16], x[21], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[16], x[22], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[16], x[23], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[16], x[24], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[16], x[25], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[16], x[26], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[16], x[19], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[16], x[20], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[16], x[21], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[16], x[22], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[16], x[23], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[16], x[24], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[16], x[25], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[16], x[26], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[17], x[18], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[17], x[19], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[17], x[20], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[17], x[21], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[17], x[22], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[17], x[23], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[17], x[24], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[17], x[25], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[17], x[18], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[17], x[19], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[17], x[20], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[17], x[21], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[17], x[22], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[17], x[23], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[17], x[24], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[17], x[25], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
     }
 #endif
   };
 
-  // Each thread's step square_finish_even: 206 instructions.
+  // Each thread's step square_finish_even: 74 instructions.
   struct square_finish_even {
-    static constexpr unsigned in_words = 65;
-    static constexpr unsigned out_words = 18;
+    static constexpr unsigned in_words = 33;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "mov.b32 %0, %18;\n\t"
-          "mov.b32 %1, %19;\n\t"
-          "mov.b32 %2, %20;\n\t"
-          "mov.b32 %3, %21;\n\t"
-          "mov.b32 %4, %22;\n\t"
-          "mov.b32 %5, %23;\n\t"
-          "mov.b32 %6, %24;\n\t"
-          "mov.b32 %7, %25;\n\t"
-          "mov.b32 %8, %26;\n\t"
-          "mov.b32 %9, %27;\n\t"
-          "mov.b32 %10, %28;\n\t"
-          "mov.b32 %11, %29;\n\t"
-          "mov.b32 %12, %30;\n\t"
-          "mov.b32 %13, %31;\n\t"
-          "mov.b32 %14, %32;\n\t"
-          "mov.b32 %15, %33;\n\t"
-          "mov.b32 %16, %34;\n\t"
-          "mov.b32 %17, %35;\n\t"
-          "mad.lo.cc.u32 %1, %36, %68, %1;\n\t"
-          "madc.lo.cc.u32 %2, %36, %69, %2;\n\t"
-          "madc.lo.cc.u32 %3, %36, %70, %3;\n\t"
-          "madc.lo.cc.u32 %4, %36, %71, %4;\n\t"
-          "madc.lo.cc.u32 %5, %36, %72, %5;\n\t"
-          "madc.lo.cc.u32 %6, %36, %73, %6;\n\t"
-          "madc.lo.cc.u32 %7, %36, %74, %7;\n\t"
-          "madc.lo.cc.u32 %8, %36, %75, %8;\n\t"
-          "madc.lo.cc.u32 %9, %36, %76, %9;\n\t"
-          "madc.lo.cc.u32 %10, %36, %77, %10;\n\t"
-          "madc.lo.cc.u32 %11, %36, %78, %11;\n\t"
-          "madc.lo.cc.u32 %12, %36, %79, %12;\n\t"
-          "madc.lo.cc.u32 %13, %36, %80, %13;\n\t"
-          "madc.lo.cc.u32 %14, %36, %81, %14;\n\t"
-          "madc.lo.cc.u32 %15, %36, %82, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %2, %36, %68, %2;\n\t"
-          "madc.hi.cc.u32 %3, %36, %69, %3;\n\t"
-          "madc.hi.cc.u32 %4, %36, %70, %4;\n\t"
-          "madc.hi.cc.u32 %5, %36, %71, %5;\n\t"
-          "madc.hi.cc.u32 %6, %36, %72, %6;\n\t"
-          "madc.hi.cc.u32 %7, %36, %73, %7;\n\t"
-          "madc.hi.cc.u32 %8, %36, %74, %8;\n\t"
-          "madc.hi.cc.u32 %9, %36, %75, %9;\n\t"
-          "madc.hi.cc.u32 %10, %36, %76, %10;\n\t"
-          "madc.hi.cc.u32 %11, %36, %77, %11;\n\t"
-          "madc.hi.cc.u32 %12, %36, %78, %12;\n\t"
-          "madc.hi.cc.u32 %13, %36, %79, %13;\n\t"
-          "madc.hi.cc.u32 %14, %36, %80, %14;\n\t"
-          "madc.hi.cc.u32 %15, %36, %81, %15;\n\t"
-          "madc.hi.cc.u32 %16, %36, %82, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %3, %37, %69, %3;\n\t"
-          "madc.lo.cc.u32 %4, %37, %70, %4;\n\t"
-          "madc.lo.cc.u32 %5, %37, %71, %5;\n\t"
-          "madc.lo.cc.u32 %6, %37, %72, %6;\n\t"
-          "madc.lo.cc.u32 %7, %37, %73, %7;\n\t"
-          "madc.lo.cc.u32 %8, %37, %74, %8;\n\t"
-          "madc.lo.cc.u32 %9, %37, %75, %9;\n\t"
-          "madc.lo.cc.u32 %10, %37, %76, %10;\n\t"
-          "madc.lo.cc.u32 %11, %37, %77, %11;\n\t"
-          "madc.lo.cc.u32 %12, %37, %78, %12;\n\t"
-          "madc.lo.cc.u32 %13, %37, %79, %13;\n\t"
-          "madc.lo.cc.u32 %14, %37, %80, %14;\n\t"
-          "madc.lo.cc.u32 %15, %37, %81, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %4, %37, %69, %4;\n\t"
-          "madc.hi.cc.u32 %5, %37, %70, %5;\n\t"
-          "madc.hi.cc.u32 %6, %37, %71, %6;\n\t"
-          "madc.hi.cc.u32 %7, %37, %72, %7;\n\t"
-          "madc.hi.cc.u32 %8, %37, %73, %8;\n\t"
-          "madc.hi.cc.u32 %9, %37, %74, %9;\n\t"
-          "madc.hi.cc.u32 %10, %37, %75, %10;\n\t"
-          "madc.hi.cc.u32 %11, %37, %76, %11;\n\t"
-          "madc.hi.cc.u32 %12, %37, %77, %12;\n\t"
-          "madc.hi.cc.u32 %13, %37, %78, %13;\n\t"
-          "madc.hi.cc.u32 %14, %37, %79, %14;\n\t"
-          "madc.hi.cc.u32 %15, %37, %80, %15;\n\t"
-          "madc.hi.cc.u32 %16, %37, %81, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %5, %38, %70, %5;\n\t"
-          "madc.lo.cc.u32 %6, %38, %71, %6;\n\t"
-          "madc.lo.cc.u32 %7, %38, %72, %7;\n\t"
-          "madc.lo.cc.u32 %8, %38, %73, %8;\n\t"
-          "madc.lo.cc.u32 %9, %38, %74, %9;\n\t"
-          "madc.lo.cc.u32 %10, %38, %75, %10;\n\t"
-          "madc.lo.cc.u32 %11, %38, %76, %11;\n\t"
-          "madc.lo.cc.u32 %12, %38, %77, %12;\n\t"
-          "madc.lo.cc.u32 %13, %38, %78, %13;\n\t"
-          "madc.lo.cc.u32 %14, %38, %79, %14;\n\t"
-          "madc.lo.cc.u32 %15, %38, %80, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %6, %38, %70, %6;\n\t"
-          "madc.hi.cc.u32 %7, %38, %71, %7;\n\t"
-          "madc.hi.cc.u32 %8, %38, %72, %8;\n\t"
-          "madc.hi.cc.u32 %9, %38, %73, %9;\n\t"
-          "madc.hi.cc.u32 %10, %38, %74, %10;\n\t"
-          "madc.hi.cc.u32 %11, %38, %75, %11;\n\t"
-          "madc.hi.cc.u32 %12, %38, %76, %12;\n\t"
-          "madc.hi.cc.u32 %13, %38, %77, %13;\n\t"
-          "madc.hi.cc.u32 %14, %38, %78, %14;\n\t"
-          "madc.hi.cc.u32 %15, %38, %79, %15;\n\t"
-          "madc.hi.cc.u32 %16, %38, %80, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %7, %39, %71, %7;\n\t"
-          "madc.lo.cc.u32 %8, %39, %72, %8;\n\t"
-          "madc.lo.cc.u32 %9, %39, %73, %9;\n\t"
-          "madc.lo.cc.u32 %10, %39, %74, %10;\n\t"
-          "madc.lo.cc.u32 %11, %39, %75, %11;\n\t"
-          "madc.lo.cc.u32 %12, %39, %76, %12;\n\t"
-          "madc.lo.cc.u32 %13, %39, %77, %13;\n\t"
-          "madc.lo.cc.u32 %14, %39, %78, %14;\n\t"
-          "madc.lo.cc.u32 %15, %39, %79, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %8, %39, %71, %8;\n\t"
-          "madc.hi.cc.u32 %9, %39, %72, %9;\n\t"
-          "madc.hi.cc.u32 %10, %39, %73, %10;\n\t"
-          "madc.hi.cc.u32 %11, %39, %74, %11;\n\t"
-          "madc.hi.cc.u32 %12, %39, %75, %12;\n\t"
-          "madc.hi.cc.u32 %13, %39, %76, %13;\n\t"
-          "madc.hi.cc.u32 %14, %39, %77, %14;\n\t"
-          "madc.hi.cc.u32 %15, %39, %78, %15;\n\t"
-          "madc.hi.cc.u32 %16, %39, %79, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %9, %40, %72, %9;\n\t"
-          "madc.lo.cc.u32 %10, %40, %73, %10;\n\t"
-          "madc.lo.cc.u32 %11, %40, %74, %11;\n\t"
-          "madc.lo.cc.u32 %12, %40, %75, %12;\n\t"
-          "madc.lo.cc.u32 %13, %40, %76, %13;\n\t"
-          "madc.lo.cc.u32 %14, %40, %77, %14;\n\t"
-          "madc.lo.cc.u32 %15, %40, %78, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %10, %40, %72, %10;\n\t"
-          "madc.hi.cc.u32 %11, %40, %73, %11;\n\t"
-          "madc.hi.cc.u32 %12, %40, %74, %12;\n\t"
-          "madc.hi.cc.u32 %13, %40, %75, %13;\n\t"
-          "madc.hi.cc.u32 %14, %40, %76, %14;\n\t"
-          "madc.hi.cc.u32 %15, %40, %77, %15;\n\t"
-          "madc.hi.cc.u32 %16, %40, %78, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %11, %41, %73, %11;\n\t"
-          "madc.lo.cc.u32 %12, %41, %74, %12;\n\t"
-          "madc.lo.cc.u32 %13, %41, %75, %13;\n\t"
-          "madc.lo.cc.u32 %14, %41, %76, %14;\n\t"
-          "madc.lo.cc.u32 %15, %41, %77, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %12, %41, %73, %12;\n\t"
-          "madc.hi.cc.u32 %13, %41, %74, %13;\n\t"
-          "madc.hi.cc.u32 %14, %41, %75, %14;\n\t"
-          "madc.hi.cc.u32 %15, %41, %76, %15;\n\t"
-          "madc.hi.cc.u32 %16, %41, %77, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %13, %42, %74, %13;\n\t"
-          "madc.lo.cc.u32 %14, %42, %75, %14;\n\t"
-          "madc.lo.cc.u32 %15, %42, %76, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %14, %42, %74, %14;\n\t"
-          "madc.hi.cc.u32 %15, %42, %75, %15;\n\t"
-          "madc.hi.cc.u32 %16, %42, %76, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %15, %43, %75, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %16, %43, %75, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
+          "mov.b32 %0, %10;\n\t"
+          "mov.b32 %1, %11;\n\t"
+          "mov.b32 %2, %12;\n\t"
+          "mov.b32 %3, %13;\n\t"
+          "mov.b32 %4, %14;\n\t"
+          "mov.b32 %5, %15;\n\t"
+          "mov.b32 %6, %16;\n\t"
+          "mov.b32 %7, %17;\n\t"
+          "mov.b32 %8, %18;\n\t"
+          "mov.b32 %9, %19;\n\t"
+          "mad.lo.cc.u32 %1, %20, %36, %1;\n\t"
+          "madc.lo.cc.u32 %2, %20, %37, %2;\n\t"
+          "madc.lo.cc.u32 %3, %20, %38, %3;\n\t"
+          "madc.lo.cc.u32 %4, %20, %39, %4;\n\t"
+          "madc.lo.cc.u32 %5, %20, %40, %5;\n\t"
+          "madc.lo.cc.u32 %6, %20, %41, %6;\n\t"
+          "madc.lo.cc.u32 %7, %20, %42, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %2, %20, %36, %2;\n\t"
+          "madc.hi.cc.u32 %3, %20, %37, %3;\n\t"
+          "madc.hi.cc.u32 %4, %20, %38, %4;\n\t"
+          "madc.hi.cc.u32 %5, %20, %39, %5;\n\t"
+          "madc.hi.cc.u32 %6, %20, %40, %6;\n\t"
+          "madc.hi.cc.u32 %7, %20, %41, %7;\n\t"
+          "madc.hi.cc.u32 %8, %20, %42, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %3, %21, %37, %3;\n\t"
+          "madc.lo.cc.u32 %4, %21, %38, %4;\n\t"
+          "madc.lo.cc.u32 %5, %21, %39, %5;\n\t"
+          "madc.lo.cc.u32 %6, %21, %40, %6;\n\t"
+          "madc.lo.cc.u32 %7, %21, %41, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %4, %21, %37, %4;\n\t"
+          "madc.hi.cc.u32 %5, %21, %38, %5;\n\t"
+          "madc.hi.cc.u32 %6, %21, %39, %6;\n\t"
+          "madc.hi.cc.u32 %7, %21, %40, %7;\n\t"
+          "madc.hi.cc.u32 %8, %21, %41, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %5, %22, %38, %5;\n\t"
+          "madc.lo.cc.u32 %6, %22, %39, %6;\n\t"
+          "madc.lo.cc.u32 %7, %22, %40, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %6, %22, %38, %6;\n\t"
+          "madc.hi.cc.u32 %7, %22, %39, %7;\n\t"
+          "madc.hi.cc.u32 %8, %22, %40, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %7, %23, %39, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %8, %23, %39, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
           "add.cc.u32 %0, %0, %0;\n\t"
           "addc.cc.u32 %1, %1, %1;\n\t"
           "addc.cc.u32 %2, %2, %2;\n\t"
@@ -8278,36 +7330,20 @@ struct sqr {
           "addc.cc.u32 %6, %6, %6;\n\t"
           "addc.cc.u32 %7, %7, %7;\n\t"
           "addc.cc.u32 %8, %8, %8;\n\t"
-          "addc.cc.u32 %9, %9, %9;\n\t"
-          "addc.cc.u32 %10, %10, %10;\n\t"
-          "addc.cc.u32 %11, %11, %11;\n\t"
-          "addc.cc.u32 %12, %12, %12;\n\t"
-          "addc.cc.u32 %13, %13, %13;\n\t"
-          "addc.cc.u32 %14, %14, %14;\n\t"
-          "addc.cc.u32 %15, %15, %15;\n\t"
-          "addc.cc.u32 %16, %16, %16;\n\t"
-          "addc.u32 %17, %17, %17;\n\t"
-          "mad.lo.cc.u32 %0, %36, %36, %0;\n\t"
-          "madc.hi.cc.u32 %1, %36, %36, %1;\n\t"
-          "madc.lo.cc.u32 %2, %37, %37, %2;\n\t"
-          "madc.hi.cc.u32 %3, %37, %37, %3;\n\t"
-          "madc.lo.cc.u32 %4, %38, %38, %4;\n\t"
-          "madc.hi.cc.u32 %5, %38, %38, %5;\n\t"
-          "madc.lo.cc.u32 %6, %39, %39, %6;\n\t"
-          "madc.hi.cc.u32 %7, %39, %39, %7;\n\t"
-          "madc.lo.cc.u32 %8, %40, %40, %8;\n\t"
-          "madc.hi.cc.u32 %9, %40, %40, %9;\n\t"
-          "madc.lo.cc.u32 %10, %41, %41, %10;\n\t"
-          "madc.hi.cc.u32 %11, %41, %41, %11;\n\t"
-          "madc.lo.cc.u32 %12, %42, %42, %12;\n\t"
-          "madc.hi.cc.u32 %13, %42, %42, %13;\n\t"
-          "madc.lo.cc.u32 %14, %43, %43, %14;\n\t"
-          "madc.hi.cc.u32 %15, %43, %43, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
+          "addc.u32 %9, %9, %9;\n\t"
+          "mad.lo.cc.u32 %0, %20, %20, %0;\n\t"
+          "madc.hi.cc.u32 %1, %20, %20, %1;\n\t"
+          "madc.lo.cc.u32 %2, %21, %21, %2;\n\t"
+          "madc.hi.cc.u32 %3, %21, %21, %3;\n\t"
+          "madc.lo.cc.u32 %4, %22, %22, %4;\n\t"
+          "madc.hi.cc.u32 %5, %22, %22, %5;\n\t"
+          "madc.lo.cc.u32 %6, %23, %23, %6;\n\t"
+          "madc.hi.cc.u32 %7, %23, %23, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32])
       );
     }
 #endif
@@ -8326,166 +7362,50 @@ struct sqr {
       y[7] = ptx_mov(x[7]);
       y[8] = ptx_mov(x[8]);
       y[9] = ptx_mov(x[9]);
-      y[10] = ptx_mov(x[10]);
-      y[11] = ptx_mov(x[11]);
-      y[12] = ptx_mov(x[12]);
-      y[13] = ptx_mov(x[13]);
-      y[14] = ptx_mov(x[14]);
-      y[15] = ptx_mov(x[15]);
-      y[16] = ptx_mov(x[16]);
-      y[17] = ptx_mov(x[17]);
-      y[1] = ptx_mad_lo_cc(cf, x[18], x[50], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[18], x[51], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[18], x[52], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[18], x[53], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[18], x[54], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[18], x[55], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[18], x[56], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[18], x[57], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[18], x[58], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[18], x[59], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[18], x[60], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[18], x[61], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[18], x[62], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[18], x[63], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[18], x[64], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[2] = ptx_mad_hi_cc(cf, x[18], x[50], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[18], x[51], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[18], x[52], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[18], x[53], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[18], x[54], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[18], x[55], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[18], x[56], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[18], x[57], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[18], x[58], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[18], x[59], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[18], x[60], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[18], x[61], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[18], x[62], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[18], x[63], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[18], x[64], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[19], x[51], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[19], x[52], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[19], x[53], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[19], x[54], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[19], x[55], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[19], x[56], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[19], x[57], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[19], x[58], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[19], x[59], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[19], x[60], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[19], x[61], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[19], x[62], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[19], x[63], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[4] = ptx_mad_hi_cc(cf, x[19], x[51], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[19], x[52], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[19], x[53], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[19], x[54], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[19], x[55], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[19], x[56], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[19], x[57], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[19], x[58], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[19], x[59], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[19], x[60], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[19], x[61], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[19], x[62], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[19], x[63], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[20], x[52], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[20], x[53], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[20], x[54], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[20], x[55], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[20], x[56], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[20], x[57], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[20], x[58], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[20], x[59], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[20], x[60], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[20], x[61], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[20], x[62], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[6] = ptx_mad_hi_cc(cf, x[20], x[52], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[20], x[53], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[20], x[54], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[20], x[55], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[20], x[56], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[20], x[57], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[20], x[58], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[20], x[59], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[20], x[60], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[20], x[61], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[20], x[62], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[21], x[53], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[21], x[54], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[21], x[55], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[21], x[56], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[21], x[57], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[21], x[58], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[21], x[59], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[21], x[60], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[21], x[61], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[8] = ptx_mad_hi_cc(cf, x[21], x[53], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[21], x[54], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[21], x[55], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[21], x[56], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[21], x[57], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[21], x[58], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[21], x[59], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[21], x[60], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[21], x[61], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[22], x[54], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[22], x[55], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[22], x[56], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[22], x[57], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[22], x[58], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[22], x[59], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[22], x[60], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[10] = ptx_mad_hi_cc(cf, x[22], x[54], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[22], x[55], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[22], x[56], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[22], x[57], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[22], x[58], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[22], x[59], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[22], x[60], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[23], x[55], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[23], x[56], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[23], x[57], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[23], x[58], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[23], x[59], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[12] = ptx_mad_hi_cc(cf, x[23], x[55], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[23], x[56], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[23], x[57], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[23], x[58], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[23], x[59], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[24], x[56], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[24], x[57], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[24], x[58], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[14] = ptx_mad_hi_cc(cf, x[24], x[56], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[24], x[57], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[24], x[58], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[25], x[57], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[16] = ptx_mad_hi_cc(cf, x[25], x[57], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
+      y[1] = ptx_mad_lo_cc(cf, x[10], x[26], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[10], x[27], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[10], x[28], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[10], x[29], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[10], x[30], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[10], x[31], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[10], x[32], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[2] = ptx_mad_hi_cc(cf, x[10], x[26], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[10], x[27], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[10], x[28], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[10], x[29], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[10], x[30], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[10], x[31], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[10], x[32], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[3] = ptx_mad_lo_cc(cf, x[11], x[27], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[11], x[28], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[11], x[29], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[11], x[30], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[11], x[31], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[4] = ptx_mad_hi_cc(cf, x[11], x[27], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[11], x[28], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[11], x[29], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[11], x[30], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[11], x[31], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[5] = ptx_mad_lo_cc(cf, x[12], x[28], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[12], x[29], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[12], x[30], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[6] = ptx_mad_hi_cc(cf, x[12], x[28], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[12], x[29], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[12], x[30], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[7] = ptx_mad_lo_cc(cf, x[13], x[29], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[8] = ptx_mad_hi_cc(cf, x[13], x[29], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
       y[0] = ptx_add_cc(cf, y[0], y[0]);
       y[1] = ptx_addc_cc(cf, y[1], y[1]);
       y[2] = ptx_addc_cc(cf, y[2], y[2]);
@@ -8495,495 +7415,159 @@ struct sqr {
       y[6] = ptx_addc_cc(cf, y[6], y[6]);
       y[7] = ptx_addc_cc(cf, y[7], y[7]);
       y[8] = ptx_addc_cc(cf, y[8], y[8]);
-      y[9] = ptx_addc_cc(cf, y[9], y[9]);
-      y[10] = ptx_addc_cc(cf, y[10], y[10]);
-      y[11] = ptx_addc_cc(cf, y[11], y[11]);
-      y[12] = ptx_addc_cc(cf, y[12], y[12]);
-      y[13] = ptx_addc_cc(cf, y[13], y[13]);
-      y[14] = ptx_addc_cc(cf, y[14], y[14]);
-      y[15] = ptx_addc_cc(cf, y[15], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], y[16]);
-      y[17] = ptx_addc(cf, y[17], y[17]);
-      y[0] = ptx_mad_lo_cc(cf, x[18], x[18], y[0]);
-      y[1] = ptx_madc_hi_cc(cf, x[18], x[18], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[19], x[19], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[19], x[19], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[20], x[20], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[20], x[20], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[21], x[21], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[21], x[21], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[22], x[22], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[22], x[22], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[23], x[23], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[23], x[23], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[24], x[24], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[24], x[24], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[25], x[25], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[25], x[25], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
+      y[9] = ptx_addc(cf, y[9], y[9]);
+      y[0] = ptx_mad_lo_cc(cf, x[10], x[10], y[0]);
+      y[1] = ptx_madc_hi_cc(cf, x[10], x[10], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[11], x[11], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[11], x[11], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[12], x[12], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[12], x[12], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[13], x[13], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[13], x[13], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
     }
 #endif
   };
 
-  // Each thread's step square_finish_odd: 486 instructions.
+  // Each thread's step square_finish_odd: 150 instructions.
   struct square_finish_odd {
-    static constexpr unsigned in_words = 65;
-    static constexpr unsigned out_words = 18;
+    static constexpr unsigned in_words = 33;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "mov.b32 %0, %18;\n\t"
-          "mov.b32 %1, %19;\n\t"
-          "mov.b32 %2, %20;\n\t"
-          "mov.b32 %3, %21;\n\t"
-          "mov.b32 %4, %22;\n\t"
-          "mov.b32 %5, %23;\n\t"
-          "mov.b32 %6, %24;\n\t"
-          "mov.b32 %7, %25;\n\t"
-          "mov.b32 %8, %26;\n\t"
-          "mov.b32 %9, %27;\n\t"
-          "mov.b32 %10, %28;\n\t"
-          "mov.b32 %11, %29;\n\t"
-          "mov.b32 %12, %30;\n\t"
-          "mov.b32 %13, %31;\n\t"
-          "mov.b32 %14, %32;\n\t"
-          "mov.b32 %15, %33;\n\t"
-          "mov.b32 %16, %34;\n\t"
-          "mov.b32 %17, %35;\n\t"
-          "mad.lo.cc.u32 %0, %36, %67, %0;\n\t"
-          "madc.lo.cc.u32 %1, %36, %68, %1;\n\t"
-          "madc.lo.cc.u32 %2, %36, %69, %2;\n\t"
-          "madc.lo.cc.u32 %3, %36, %70, %3;\n\t"
-          "madc.lo.cc.u32 %4, %36, %71, %4;\n\t"
-          "madc.lo.cc.u32 %5, %36, %72, %5;\n\t"
-          "madc.lo.cc.u32 %6, %36, %73, %6;\n\t"
-          "madc.lo.cc.u32 %7, %36, %74, %7;\n\t"
-          "madc.lo.cc.u32 %8, %36, %75, %8;\n\t"
-          "madc.lo.cc.u32 %9, %36, %76, %9;\n\t"
-          "madc.lo.cc.u32 %10, %36, %77, %10;\n\t"
-          "madc.lo.cc.u32 %11, %36, %78, %11;\n\t"
-          "madc.lo.cc.u32 %12, %36, %79, %12;\n\t"
-          "madc.lo.cc.u32 %13, %36, %80, %13;\n\t"
-          "madc.lo.cc.u32 %14, %36, %81, %14;\n\t"
-          "madc.lo.cc.u32 %15, %36, %82, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %36, %67, %1;\n\t"
-          "madc.hi.cc.u32 %2, %36, %68, %2;\n\t"
-          "madc.hi.cc.u32 %3, %36, %69, %3;\n\t"
-          "madc.hi.cc.u32 %4, %36, %70, %4;\n\t"
-          "madc.hi.cc.u32 %5, %36, %71, %5;\n\t"
-          "madc.hi.cc.u32 %6, %36, %72, %6;\n\t"
-          "madc.hi.cc.u32 %7, %36, %73, %7;\n\t"
-          "madc.hi.cc.u32 %8, %36, %74, %8;\n\t"
-          "madc.hi.cc.u32 %9, %36, %75, %9;\n\t"
-          "madc.hi.cc.u32 %10, %36, %76, %10;\n\t"
-          "madc.hi.cc.u32 %11, %36, %77, %11;\n\t"
-          "madc.hi.cc.u32 %12, %36, %78, %12;\n\t"
-          "madc.hi.cc.u32 %13, %36, %79, %13;\n\t"
-          "madc.hi.cc.u32 %14, %36, %80, %14;\n\t"
-          "madc.hi.cc.u32 %15, %36, %81, %15;\n\t"
-          "madc.hi.cc.u32 %16, %36, %82, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %37, %66, %0;\n\t"
-          "madc.lo.cc.u32 %1, %37, %67, %1;\n\t"
-          "madc.lo.cc.u32 %2, %37, %68, %2;\n\t"
-          "madc.lo.cc.u32 %3, %37, %69, %3;\n\t"
-          "madc.lo.cc.u32 %4, %37, %70, %4;\n\t"
-          "madc.lo.cc.u32 %5, %37, %71, %5;\n\t"
-          "madc.lo.cc.u32 %6, %37, %72, %6;\n\t"
-          "madc.lo.cc.u32 %7, %37, %73, %7;\n\t"
-          "madc.lo.cc.u32 %8, %37, %74, %8;\n\t"
-          "madc.lo.cc.u32 %9, %37, %75, %9;\n\t"
-          "madc.lo.cc.u32 %10, %37, %76, %10;\n\t"
-          "madc.lo.cc.u32 %11, %37, %77, %11;\n\t"
-          "madc.lo.cc.u32 %12, %37, %78, %12;\n\t"
-          "madc.lo.cc.u32 %13, %37, %79, %13;\n\t"
-          "madc.lo.cc.u32 %14, %37, %80, %14;\n\t"
-          "madc.lo.cc.u32 %15, %37, %81, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %37, %66, %1;\n\t"
-          "madc.hi.cc.u32 %2, %37, %67, %2;\n\t"
-          "madc.hi.cc.u32 %3, %37, %68, %3;\n\t"
-          "madc.hi.cc.u32 %4, %37, %69, %4;\n\t"
-          "madc.hi.cc.u32 %5, %37, %70, %5;\n\t"
-          "madc.hi.cc.u32 %6, %37, %71, %6;\n\t"
-          "madc.hi.cc.u32 %7, %37, %72, %7;\n\t"
-          "madc.hi.cc.u32 %8, %37, %73, %8;\n\t"
-          "madc.hi.cc.u32 %9, %37, %74, %9;\n\t"
-          "madc.hi.cc.u32 %10, %37, %75, %10;\n\t"
-          "madc.hi.cc.u32 %11, %37, %76, %11;\n\t"
-          "madc.hi.cc.u32 %12, %37, %77, %12;\n\t"
-          "madc.hi.cc.u32 %13, %37, %78, %13;\n\t"
-          "madc.hi.cc.u32 %14, %37, %79, %14;\n\t"
-          "madc.hi.cc.u32 %15, %37, %80, %15;\n\t"
-          "madc.hi.cc.u32 %16, %37, %81, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %38, %65, %0;\n\t"
-          "madc.lo.cc.u32 %1, %38, %66, %1;\n\t"
-          "madc.lo.cc.u32 %2, %38, %67, %2;\n\t"
-          "madc.lo.cc.u32 %3, %38, %68, %3;\n\t"
-          "madc.lo.cc.u32 %4, %38, %69, %4;\n\t"
-          "madc.lo.cc.u32 %5, %38, %70, %5;\n\t"
-          "madc.lo.cc.u32 %6, %38, %71, %6;\n\t"
-          "madc.lo.cc.u32 %7, %38, %72, %7;\n\t"
-          "madc.lo.cc.u32 %8, %38, %73, %8;\n\t"
-          "madc.lo.cc.u32 %9, %38, %74, %9;\n\t"
-          "madc.lo.cc.u32 %10, %38, %75, %10;\n\t"
-          "madc.lo.cc.u32 %11, %38, %76, %11;\n\t"
-          "madc.lo.cc.u32 %12, %38, %77, %12;\n\t"
-          "madc.lo.cc.u32 %13, %38, %78, %13;\n\t"
-          "madc.lo.cc.u32 %14, %38, %79, %14;\n\t"
-          "madc.lo.cc.u32 %15, %38, %80, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %38, %65, %1;\n\t"
-          "madc.hi.cc.u32 %2, %38, %66, %2;\n\t"
-          "madc.hi.cc.u32 %3, %38, %67, %3;\n\t"
-          "madc.hi.cc.u32 %4, %38, %68, %4;\n\t"
-          "madc.hi.cc.u32 %5, %38, %69, %5;\n\t"
-          "madc.hi.cc.u32 %6, %38, %70, %6;\n\t"
-          "madc.hi.cc.u32 %7, %38, %71, %7;\n\t"
-          "madc.hi.cc.u32 %8, %38, %72, %8;\n\t"
-          "madc.hi.cc.u32 %9, %38, %73, %9;\n\t"
-          "madc.hi.cc.u32 %10, %38, %74, %10;\n\t"
-          "madc.hi.cc.u32 %11, %38, %75, %11;\n\t"
-          "madc.hi.cc.u32 %12, %38, %76, %12;\n\t"
-          "madc.hi.cc.u32 %13, %38, %77, %13;\n\t"
-          "madc.hi.cc.u32 %14, %38, %78, %14;\n\t"
-          "madc.hi.cc.u32 %15, %38, %79, %15;\n\t"
-          "madc.hi.cc.u32 %16, %38, %80, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %39, %64, %0;\n\t"
-          "madc.lo.cc.u32 %1, %39, %65, %1;\n\t"
-          "madc.lo.cc.u32 %2, %39, %66, %2;\n\t"
-          "madc.lo.cc.u32 %3, %39, %67, %3;\n\t"
-          "madc.lo.cc.u32 %4, %39, %68, %4;\n\t"
-          "madc.lo.cc.u32 %5, %39, %69, %5;\n\t"
-          "madc.lo.cc.u32 %6, %39, %70, %6;\n\t"
-          "madc.lo.cc.u32 %7, %39, %71, %7;\n\t"
-          "madc.lo.cc.u32 %8, %39, %72, %8;\n\t"
-          "madc.lo.cc.u32 %9, %39, %73, %9;\n\t"
-          "madc.lo.cc.u32 %10, %39, %74, %10;\n\t"
-          "madc.lo.cc.u32 %11, %39, %75, %11;\n\t"
-          "madc.lo.cc.u32 %12, %39, %76, %12;\n\t"
-          "madc.lo.cc.u32 %13, %39, %77, %13;\n\t"
-          "madc.lo.cc.u32 %14, %39, %78, %14;\n\t"
-          "madc.lo.cc.u32 %15, %39, %79, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %39, %64, %1;\n\t"
-          "madc.hi.cc.u32 %2, %39, %65, %2;\n\t"
-          "madc.hi.cc.u32 %3, %39, %66, %3;\n\t"
-          "madc.hi.cc.u32 %4, %39, %67, %4;\n\t"
-          "madc.hi.cc.u32 %5, %39, %68, %5;\n\t"
-          "madc.hi.cc.u32 %6, %39, %69, %6;\n\t"
-          "madc.hi.cc.u32 %7, %39, %70, %7;\n\t"
-          "madc.hi.cc.u32 %8, %39, %71, %8;\n\t"
-          "madc.hi.cc.u32 %9, %39, %72, %9;\n\t"
-          "madc.hi.cc.u32 %10, %39, %73, %10;\n\t"
-          "madc.hi.cc.u32 %11, %39, %74, %11;\n\t"
-          "madc.hi.cc.u32 %12, %39, %75, %12;\n\t"
-          "madc.hi.cc.u32 %13, %39, %76, %13;\n\t"
-          "madc.hi.cc.u32 %14, %39, %77, %14;\n\t"
-          "madc.hi.cc.u32 %15, %39, %78, %15;\n\t"
-          "madc.hi.cc.u32 %16, %39, %79, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %40, %63, %0;\n\t"
-          "madc.lo.cc.u32 %1, %40, %64, %1;\n\t"
-          "madc.lo.cc.u32 %2, %40, %65, %2;\n\t"
-          "madc.lo.cc.u32 %3, %40, %66, %3;\n\t"
-          "madc.lo.cc.u32 %4, %40, %67, %4;\n\t"
-          "madc.lo.cc.u32 %5, %40, %68, %5;\n\t"
-          "madc.lo.cc.u32 %6, %40, %69, %6;\n\t"
-          "madc.lo.cc.u32 %7, %40, %70, %7;\n\t"
-          "madc.lo.cc.u32 %8, %40, %71, %8;\n\t"
-          "madc.lo.cc.u32 %9, %40, %72, %9;\n\t"
-          "madc.lo.cc.u32 %10, %40, %73, %10;\n\t"
-          "madc.lo.cc.u32 %11, %40, %74, %11;\n\t"
-          "madc.lo.cc.u32 %12, %40, %75, %12;\n\t"
-          "madc.lo.cc.u32 %13, %40, %76, %13;\n\t"
-          "madc.lo.cc.u32 %14, %40, %77, %14;\n\t"
-          "madc.lo.cc.u32 %15, %40, %78, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %40, %63, %1;\n\t"
-          "madc.hi.cc.u32 %2, %40, %64, %2;\n\t"
-          "madc.hi.cc.u32 %3, %40, %65, %3;\n\t"
-          "madc.hi.cc.u32 %4, %40, %66, %4;\n\t"
-          "madc.hi.cc.u32 %5, %40, %67, %5;\n\t"
-          "madc.hi.cc.u32 %6, %40, %68, %6;\n\t"
-          "madc.hi.cc.u32 %7, %40, %69, %7;\n\t"
-          "madc.hi.cc.u32 %8, %40, %70, %8;\n\t"
-          "madc.hi.cc.u32 %9, %40, %71, %9;\n\t"
-          "madc.hi.cc.u32 %10, %40, %72, %10;\n\t"
-          "madc.hi.cc.u32 %11, %40, %73, %11;\n\t"
-          "madc.hi.cc.u32 %12, %40, %74, %12;\n\t"
-          "madc.hi.cc.u32 %13, %40, %75, %13;\n\t"
-          "madc.hi.cc.u32 %14, %40, %76, %14;\n\t"
-          "madc.hi.cc.u32 %15, %40, %77, %15;\n\t"
-          "madc.hi.cc.u32 %16, %40, %78, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %41, %62, %0;\n\t"
-          "madc.lo.cc.u32 %1, %41, %63, %1;\n\t"
-          "madc.lo.cc.u32 %2, %41, %64, %2;\n\t"
-          "madc.lo.cc.u32 %3, %41, %65, %3;\n\t"
-          "madc.lo.cc.u32 %4, %41, %66, %4;\n\t"
-          "madc.lo.cc.u32 %5, %41, %67, %5;\n\t"
-          "madc.lo.cc.u32 %6, %41, %68, %6;\n\t"
-          "madc.lo.cc.u32 %7, %41, %69, %7;\n\t"
-          "madc.lo.cc.u32 %8, %41, %70, %8;\n\t"
-          "madc.lo.cc.u32 %9, %41, %71, %9;\n\t"
-          "madc.lo.cc.u32 %10, %41, %72, %10;\n\t"
-          "madc.lo.cc.u32 %11, %41, %73, %11;\n\t"
-          "madc.lo.cc.u32 %12, %41, %74, %12;\n\t"
-          "madc.lo.cc.u32 %13, %41, %75, %13;\n\t"
-          "madc.lo.cc.u32 %14, %41, %76, %14;\n\t"
-          "madc.lo.cc.u32 %15, %41, %77, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %41, %62, %1;\n\t"
-          "madc.hi.cc.u32 %2, %41, %63, %2;\n\t"
-          "madc.hi.cc.u32 %3, %41, %64, %3;\n\t"
-          "madc.hi.cc.u32 %4, %41, %65, %4;\n\t"
-          "madc.hi.cc.u32 %5, %41, %66, %5;\n\t"
-          "madc.hi.cc.u32 %6, %41, %67, %6;\n\t"
-          "madc.hi.cc.u32 %7, %41, %68, %7;\n\t"
-          "madc.hi.cc.u32 %8, %41, %69, %8;\n\t"
-          "madc.hi.cc.u32 %9, %41, %70, %9;\n\t"
-          "madc.hi.cc.u32 %10, %41, %71, %10;\n\t"
-          "madc.hi.cc.u32 %11, %41, %72, %11;\n\t"
-          "madc.hi.cc.u32 %12, %41, %73, %12;\n\t"
-          "madc.hi.cc.u32 %13, %41, %74, %13;\n\t"
-          "madc.hi.cc.u32 %14, %41, %75, %14;\n\t"
-          "madc.hi.cc.u32 %15, %41, %76, %15;\n\t"
-          "madc.hi.cc.u32 %16, %41, %77, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %42, %61, %0;\n\t"
-          "madc.lo.cc.u32 %1, %42, %62, %1;\n\t"
-          "madc.lo.cc.u32 %2, %42, %63, %2;\n\t"
-          "madc.lo.cc.u32 %3, %42, %64, %3;\n\t"
-          "madc.lo.cc.u32 %4, %42, %65, %4;\n\t"
-          "madc.lo.cc.u32 %5, %42, %66, %5;\n\t"
-          "madc.lo.cc.u32 %6, %42, %67, %6;\n\t"
-          "madc.lo.cc.u32 %7, %42, %68, %7;\n\t"
-          "madc.lo.cc.u32 %8, %42, %69, %8;\n\t"
-          "madc.lo.cc.u32 %9, %42, %70, %9;\n\t"
-          "madc.lo.cc.u32 %10, %42, %71, %10;\n\t"
-          "madc.lo.cc.u32 %11, %42, %72, %11;\n\t"
-          "madc.lo.cc.u32 %12, %42, %73, %12;\n\t"
-          "madc.lo.cc.u32 %13, %42, %74, %13;\n\t"
-          "madc.lo.cc.u32 %14, %42, %75, %14;\n\t"
-          "madc.lo.cc.u32 %15, %42, %76, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %42, %61, %1;\n\t"
-          "madc.hi.cc.u32 %2, %42, %62, %2;\n\t"
-          "madc.hi.cc.u32 %3, %42, %63, %3;\n\t"
-          "madc.hi.cc.u32 %4, %42, %64, %4;\n\t"
-          "madc.hi.cc.u32 %5, %42, %65, %5;\n\t"
-          "madc.hi.cc.u32 %6, %42, %66, %6;\n\t"
-          "madc.hi.cc.u32 %7, %42, %67, %7;\n\t"
-          "madc.hi.cc.u32 %8, %42, %68, %8;\n\t"
-          "madc.hi.cc.u32 %9, %42, %69, %9;\n\t"
-          "madc.hi.cc.u32 %10, %42, %70, %10;\n\t"
-          "madc.hi.cc.u32 %11, %42, %71, %11;\n\t"
-          "madc.hi.cc.u32 %12, %42, %72, %12;\n\t"
-          "madc.hi.cc.u32 %13, %42, %73, %13;\n\t"
-          "madc.hi.cc.u32 %14, %42, %74, %14;\n\t"
-          "madc.hi.cc.u32 %15, %42, %75, %15;\n\t"
-          "madc.hi.cc.u32 %16, %42, %76, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %0, %43, %60, %0;\n\t"
-          "madc.lo.cc.u32 %1, %43, %61, %1;\n\t"
-          "madc.lo.cc.u32 %2, %43, %62, %2;\n\t"
-          "madc.lo.cc.u32 %3, %43, %63, %3;\n\t"
-          "madc.lo.cc.u32 %4, %43, %64, %4;\n\t"
-          "madc.lo.cc.u32 %5, %43, %65, %5;\n\t"
-          "madc.lo.cc.u32 %6, %43, %66, %6;\n\t"
-          "madc.lo.cc.u32 %7, %43, %67, %7;\n\t"
-          "madc.lo.cc.u32 %8, %43, %68, %8;\n\t"
-          "madc.lo.cc.u32 %9, %43, %69, %9;\n\t"
-          "madc.lo.cc.u32 %10, %43, %70, %10;\n\t"
-          "madc.lo.cc.u32 %11, %43, %71, %11;\n\t"
-          "madc.lo.cc.u32 %12, %43, %72, %12;\n\t"
-          "madc.lo.cc.u32 %13, %43, %73, %13;\n\t"
-          "madc.lo.cc.u32 %14, %43, %74, %14;\n\t"
-          "madc.lo.cc.u32 %15, %43, %75, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %1, %43, %60, %1;\n\t"
-          "madc.hi.cc.u32 %2, %43, %61, %2;\n\t"
-          "madc.hi.cc.u32 %3, %43, %62, %3;\n\t"
-          "madc.hi.cc.u32 %4, %43, %63, %4;\n\t"
-          "madc.hi.cc.u32 %5, %43, %64, %5;\n\t"
-          "madc.hi.cc.u32 %6, %43, %65, %6;\n\t"
-          "madc.hi.cc.u32 %7, %43, %66, %7;\n\t"
-          "madc.hi.cc.u32 %8, %43, %67, %8;\n\t"
-          "madc.hi.cc.u32 %9, %43, %68, %9;\n\t"
-          "madc.hi.cc.u32 %10, %43, %69, %10;\n\t"
-          "madc.hi.cc.u32 %11, %43, %70, %11;\n\t"
-          "madc.hi.cc.u32 %12, %43, %71, %12;\n\t"
-          "madc.hi.cc.u32 %13, %43, %72, %13;\n\t"
-          "madc.hi.cc.u32 %14, %43, %73, %14;\n\t"
-          "madc.hi.cc.u32 %15, %43, %74, %15;\n\t"
-          "madc.hi.cc.u32 %16, %43, %75, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %1, %44, %60, %1;\n\t"
-          "madc.lo.cc.u32 %2, %44, %61, %2;\n\t"
-          "madc.lo.cc.u32 %3, %44, %62, %3;\n\t"
-          "madc.lo.cc.u32 %4, %44, %63, %4;\n\t"
-          "madc.lo.cc.u32 %5, %44, %64, %5;\n\t"
-          "madc.lo.cc.u32 %6, %44, %65, %6;\n\t"
-          "madc.lo.cc.u32 %7, %44, %66, %7;\n\t"
-          "madc.lo.cc.u32 %8, %44, %67, %8;\n\t"
-          "madc.lo.cc.u32 %9, %44, %68, %9;\n\t"
-          "madc.lo.cc.u32 %10, %44, %69, %10;\n\t"
-          "madc.lo.cc.u32 %11, %44, %70, %11;\n\t"
-          "madc.lo.cc.u32 %12, %44, %71, %12;\n\t"
-          "madc.lo.cc.u32 %13, %44, %72, %13;\n\t"
-          "madc.lo.cc.u32 %14, %44, %73, %14;\n\t"
-          "madc.lo.cc.u32 %15, %44, %74, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %2, %44, %60, %2;\n\t"
-          "madc.hi.cc.u32 %3, %44, %61, %3;\n\t"
-          "madc.hi.cc.u32 %4, %44, %62, %4;\n\t"
-          "madc.hi.cc.u32 %5, %44, %63, %5;\n\t"
-          "madc.hi.cc.u32 %6, %44, %64, %6;\n\t"
-          "madc.hi.cc.u32 %7, %44, %65, %7;\n\t"
-          "madc.hi.cc.u32 %8, %44, %66, %8;\n\t"
-          "madc.hi.cc.u32 %9, %44, %67, %9;\n\t"
-          "madc.hi.cc.u32 %10, %44, %68, %10;\n\t"
-          "madc.hi.cc.u32 %11, %44, %69, %11;\n\t"
-          "madc.hi.cc.u32 %12, %44, %70, %12;\n\t"
-          "madc.hi.cc.u32 %13, %44, %71, %13;\n\t"
-          "madc.hi.cc.u32 %14, %44, %72, %14;\n\t"
-          "madc.hi.cc.u32 %15, %44, %73, %15;\n\t"
-          "madc.hi.cc.u32 %16, %44, %74, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %3, %45, %61, %3;\n\t"
-          "madc.lo.cc.u32 %4, %45, %62, %4;\n\t"
-          "madc.lo.cc.u32 %5, %45, %63, %5;\n\t"
-          "madc.lo.cc.u32 %6, %45, %64, %6;\n\t"
-          "madc.lo.cc.u32 %7, %45, %65, %7;\n\t"
-          "madc.lo.cc.u32 %8, %45, %66, %8;\n\t"
-          "madc.lo.cc.u32 %9, %45, %67, %9;\n\t"
-          "madc.lo.cc.u32 %10, %45, %68, %10;\n\t"
-          "madc.lo.cc.u32 %11, %45, %69, %11;\n\t"
-          "madc.lo.cc.u32 %12, %45, %70, %12;\n\t"
-          "madc.lo.cc.u32 %13, %45, %71, %13;\n\t"
-          "madc.lo.cc.u32 %14, %45, %72, %14;\n\t"
-          "madc.lo.cc.u32 %15, %45, %73, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %4, %45, %61, %4;\n\t"
-          "madc.hi.cc.u32 %5, %45, %62, %5;\n\t"
-          "madc.hi.cc.u32 %6, %45, %63, %6;\n\t"
-          "madc.hi.cc.u32 %7, %45, %64, %7;\n\t"
-          "madc.hi.cc.u32 %8, %45, %65, %8;\n\t"
-          "madc.hi.cc.u32 %9, %45, %66, %9;\n\t"
-          "madc.hi.cc.u32 %10, %45, %67, %10;\n\t"
-          "madc.hi.cc.u32 %11, %45, %68, %11;\n\t"
-          "madc.hi.cc.u32 %12, %45, %69, %12;\n\t"
-          "madc.hi.cc.u32 %13, %45, %70, %13;\n\t"
-          "madc.hi.cc.u32 %14, %45, %71, %14;\n\t"
-          "madc.hi.cc.u32 %15, %45, %72, %15;\n\t"
-          "madc.hi.cc.u32 %16, %45, %73, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %5, %46, %62, %5;\n\t"
-          "madc.lo.cc.u32 %6, %46, %63, %6;\n\t"
-          "madc.lo.cc.u32 %7, %46, %64, %7;\n\t"
-          "madc.lo.cc.u32 %8, %46, %65, %8;\n\t"
-          "madc.lo.cc.u32 %9, %46, %66, %9;\n\t"
-          "madc.lo.cc.u32 %10, %46, %67, %10;\n\t"
-          "madc.lo.cc.u32 %11, %46, %68, %11;\n\t"
-          "madc.lo.cc.u32 %12, %46, %69, %12;\n\t"
-          "madc.lo.cc.u32 %13, %46, %70, %13;\n\t"
-          "madc.lo.cc.u32 %14, %46, %71, %14;\n\t"
-          "madc.lo.cc.u32 %15, %46, %72, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %6, %46, %62, %6;\n\t"
-          "madc.hi.cc.u32 %7, %46, %63, %7;\n\t"
-          "madc.hi.cc.u32 %8, %46, %64, %8;\n\t"
-          "madc.hi.cc.u32 %9, %46, %65, %9;\n\t"
-          "madc.hi.cc.u32 %10, %46, %66, %10;\n\t"
-          "madc.hi.cc.u32 %11, %46, %67, %11;\n\t"
-          "madc.hi.cc.u32 %12, %46, %68, %12;\n\t"
-          "madc.hi.cc.u32 %13, %46, %69, %13;\n\t"
-          "madc.hi.cc.u32 %14, %46, %70, %14;\n\t"
-          "madc.hi.cc.u32 %15, %46, %71, %15;\n\t"
-          "madc.hi.cc.u32 %16, %46, %72, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %7, %47, %63, %7;\n\t"
-          "madc.lo.cc.u32 %8, %47, %64, %8;\n\t"
-          "madc.lo.cc.u32 %9, %47, %65, %9;\n\t"
-          "madc.lo.cc.u32 %10, %47, %66, %10;\n\t"
-          "madc.lo.cc.u32 %11, %47, %67, %11;\n\t"
-          "madc.lo.cc.u32 %12, %47, %68, %12;\n\t"
-          "madc.lo.cc.u32 %13, %47, %69, %13;\n\t"
-          "madc.lo.cc.u32 %14, %47, %70, %14;\n\t"
-          "madc.lo.cc.u32 %15, %47, %71, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %8, %47, %63, %8;\n\t"
-          "madc.hi.cc.u32 %9, %47, %64, %9;\n\t"
-          "madc.hi.cc.u32 %10, %47, %65, %10;\n\t"
-          "madc.hi.cc.u32 %11, %47, %66, %11;\n\t"
-          "madc.hi.cc.u32 %12, %47, %67, %12;\n\t"
-          "madc.hi.cc.u32 %13, %47, %68, %13;\n\t"
-          "madc.hi.cc.u32 %14, %47, %69, %14;\n\t"
-          "madc.hi.cc.u32 %15, %47, %70, %15;\n\t"
-          "madc.hi.cc.u32 %16, %47, %71, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %9, %48, %64, %9;\n\t"
-          "madc.lo.cc.u32 %10, %48, %65, %10;\n\t"
-          "madc.lo.cc.u32 %11, %48, %66, %11;\n\t"
-          "madc.lo.cc.u32 %12, %48, %67, %12;\n\t"
-          "madc.lo.cc.u32 %13, %48, %68, %13;\n\t"
-          "madc.lo.cc.u32 %14, %48, %69, %14;\n\t"
-          "madc.lo.cc.u32 %15, %48, %70, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %10, %48, %64, %10;\n\t"
-          "madc.hi.cc.u32 %11, %48, %65, %11;\n\t"
-          "madc.hi.cc.u32 %12, %48, %66, %12;\n\t"
-          "madc.hi.cc.u32 %13, %48, %67, %13;\n\t"
-          "madc.hi.cc.u32 %14, %48, %68, %14;\n\t"
-          "madc.hi.cc.u32 %15, %48, %69, %15;\n\t"
-          "madc.hi.cc.u32 %16, %48, %70, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %11, %49, %65, %11;\n\t"
-          "madc.lo.cc.u32 %12, %49, %66, %12;\n\t"
-          "madc.lo.cc.u32 %13, %49, %67, %13;\n\t"
-          "madc.lo.cc.u32 %14, %49, %68, %14;\n\t"
-          "madc.lo.cc.u32 %15, %49, %69, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %12, %49, %65, %12;\n\t"
-          "madc.hi.cc.u32 %13, %49, %66, %13;\n\t"
-          "madc.hi.cc.u32 %14, %49, %67, %14;\n\t"
-          "madc.hi.cc.u32 %15, %49, %68, %15;\n\t"
-          "madc.hi.cc.u32 %16, %49, %69, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %13, %50, %66, %13;\n\t"
-          "madc.lo.cc.u32 %14, %50, %67, %14;\n\t"
-          "madc.lo.cc.u32 %15, %50, %68, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %14, %50, %66, %14;\n\t"
-          "madc.hi.cc.u32 %15, %50, %67, %15;\n\t"
-          "madc.hi.cc.u32 %16, %50, %68, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.lo.cc.u32 %15, %51, %67, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
-          "mad.hi.cc.u32 %16, %51, %67, %16;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
+          "mov.b32 %0, %10;\n\t"
+          "mov.b32 %1, %11;\n\t"
+          "mov.b32 %2, %12;\n\t"
+          "mov.b32 %3, %13;\n\t"
+          "mov.b32 %4, %14;\n\t"
+          "mov.b32 %5, %15;\n\t"
+          "mov.b32 %6, %16;\n\t"
+          "mov.b32 %7, %17;\n\t"
+          "mov.b32 %8, %18;\n\t"
+          "mov.b32 %9, %19;\n\t"
+          "mad.lo.cc.u32 %0, %20, %35, %0;\n\t"
+          "madc.lo.cc.u32 %1, %20, %36, %1;\n\t"
+          "madc.lo.cc.u32 %2, %20, %37, %2;\n\t"
+          "madc.lo.cc.u32 %3, %20, %38, %3;\n\t"
+          "madc.lo.cc.u32 %4, %20, %39, %4;\n\t"
+          "madc.lo.cc.u32 %5, %20, %40, %5;\n\t"
+          "madc.lo.cc.u32 %6, %20, %41, %6;\n\t"
+          "madc.lo.cc.u32 %7, %20, %42, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %20, %35, %1;\n\t"
+          "madc.hi.cc.u32 %2, %20, %36, %2;\n\t"
+          "madc.hi.cc.u32 %3, %20, %37, %3;\n\t"
+          "madc.hi.cc.u32 %4, %20, %38, %4;\n\t"
+          "madc.hi.cc.u32 %5, %20, %39, %5;\n\t"
+          "madc.hi.cc.u32 %6, %20, %40, %6;\n\t"
+          "madc.hi.cc.u32 %7, %20, %41, %7;\n\t"
+          "madc.hi.cc.u32 %8, %20, %42, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %21, %34, %0;\n\t"
+          "madc.lo.cc.u32 %1, %21, %35, %1;\n\t"
+          "madc.lo.cc.u32 %2, %21, %36, %2;\n\t"
+          "madc.lo.cc.u32 %3, %21, %37, %3;\n\t"
+          "madc.lo.cc.u32 %4, %21, %38, %4;\n\t"
+          "madc.lo.cc.u32 %5, %21, %39, %5;\n\t"
+          "madc.lo.cc.u32 %6, %21, %40, %6;\n\t"
+          "madc.lo.cc.u32 %7, %21, %41, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %21, %34, %1;\n\t"
+          "madc.hi.cc.u32 %2, %21, %35, %2;\n\t"
+          "madc.hi.cc.u32 %3, %21, %36, %3;\n\t"
+          "madc.hi.cc.u32 %4, %21, %37, %4;\n\t"
+          "madc.hi.cc.u32 %5, %21, %38, %5;\n\t"
+          "madc.hi.cc.u32 %6, %21, %39, %6;\n\t"
+          "madc.hi.cc.u32 %7, %21, %40, %7;\n\t"
+          "madc.hi.cc.u32 %8, %21, %41, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %22, %33, %0;\n\t"
+          "madc.lo.cc.u32 %1, %22, %34, %1;\n\t"
+          "madc.lo.cc.u32 %2, %22, %35, %2;\n\t"
+          "madc.lo.cc.u32 %3, %22, %36, %3;\n\t"
+          "madc.lo.cc.u32 %4, %22, %37, %4;\n\t"
+          "madc.lo.cc.u32 %5, %22, %38, %5;\n\t"
+          "madc.lo.cc.u32 %6, %22, %39, %6;\n\t"
+          "madc.lo.cc.u32 %7, %22, %40, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %22, %33, %1;\n\t"
+          "madc.hi.cc.u32 %2, %22, %34, %2;\n\t"
+          "madc.hi.cc.u32 %3, %22, %35, %3;\n\t"
+          "madc.hi.cc.u32 %4, %22, %36, %4;\n\t"
+          "madc.hi.cc.u32 %5, %22, %37, %5;\n\t"
+          "madc.hi.cc.u32 %6, %22, %38, %6;\n\t"
+          "madc.hi.cc.u32 %7, %22, %39, %7;\n\t"
+          "madc.hi.cc.u32 %8, %22, %40, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %0, %23, %32, %0;\n\t"
+          "madc.lo.cc.u32 %1, %23, %33, %1;\n\t"
+          "madc.lo.cc.u32 %2, %23, %34, %2;\n\t"
+          "madc.lo.cc.u32 %3, %23, %35, %3;\n\t"
+          "madc.lo.cc.u32 %4, %23, %36, %4;\n\t"
+          "madc.lo.cc.u32 %5, %23, %37, %5;\n\t"
+          "madc.lo.cc.u32 %6, %23, %38, %6;\n\t"
+          "madc.lo.cc.u32 %7, %23, %39, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %1, %23, %32, %1;\n\t"
+          "madc.hi.cc.u32 %2, %23, %33, %2;\n\t"
+          "madc.hi.cc.u32 %3, %23, %34, %3;\n\t"
+          "madc.hi.cc.u32 %4, %23, %35, %4;\n\t"
+          "madc.hi.cc.u32 %5, %23, %36, %5;\n\t"
+          "madc.hi.cc.u32 %6, %23, %37, %6;\n\t"
+          "madc.hi.cc.u32 %7, %23, %38, %7;\n\t"
+          "madc.hi.cc.u32 %8, %23, %39, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %1, %24, %32, %1;\n\t"
+          "madc.lo.cc.u32 %2, %24, %33, %2;\n\t"
+          "madc.lo.cc.u32 %3, %24, %34, %3;\n\t"
+          "madc.lo.cc.u32 %4, %24, %35, %4;\n\t"
+          "madc.lo.cc.u32 %5, %24, %36, %5;\n\t"
+          "madc.lo.cc.u32 %6, %24, %37, %6;\n\t"
+          "madc.lo.cc.u32 %7, %24, %38, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %2, %24, %32, %2;\n\t"
+          "madc.hi.cc.u32 %3, %24, %33, %3;\n\t"
+          "madc.hi.cc.u32 %4, %24, %34, %4;\n\t"
+          "madc.hi.cc.u32 %5, %24, %35, %5;\n\t"
+          "madc.hi.cc.u32 %6, %24, %36, %6;\n\t"
+          "madc.hi.cc.u32 %7, %24, %37, %7;\n\t"
+          "madc.hi.cc.u32 %8, %24, %38, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %3, %25, %33, %3;\n\t"
+          "madc.lo.cc.u32 %4, %25, %34, %4;\n\t"
+          "madc.lo.cc.u32 %5, %25, %35, %5;\n\t"
+          "madc.lo.cc.u32 %6, %25, %36, %6;\n\t"
+          "madc.lo.cc.u32 %7, %25, %37, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %4, %25, %33, %4;\n\t"
+          "madc.hi.cc.u32 %5, %25, %34, %5;\n\t"
+          "madc.hi.cc.u32 %6, %25, %35, %6;\n\t"
+          "madc.hi.cc.u32 %7, %25, %36, %7;\n\t"
+          "madc.hi.cc.u32 %8, %25, %37, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %5, %26, %34, %5;\n\t"
+          "madc.lo.cc.u32 %6, %26, %35, %6;\n\t"
+          "madc.lo.cc.u32 %7, %26, %36, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %6, %26, %34, %6;\n\t"
+          "madc.hi.cc.u32 %7, %26, %35, %7;\n\t"
+          "madc.hi.cc.u32 %8, %26, %36, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.lo.cc.u32 %7, %27, %35, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
+          "mad.hi.cc.u32 %8, %27, %35, %8;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
           "add.cc.u32 %0, %0, %0;\n\t"
           "addc.cc.u32 %1, %1, %1;\n\t"
           "addc.cc.u32 %2, %2, %2;\n\t"
@@ -8993,36 +7577,20 @@ struct sqr {
           "addc.cc.u32 %6, %6, %6;\n\t"
           "addc.cc.u32 %7, %7, %7;\n\t"
           "addc.cc.u32 %8, %8, %8;\n\t"
-          "addc.cc.u32 %9, %9, %9;\n\t"
-          "addc.cc.u32 %10, %10, %10;\n\t"
-          "addc.cc.u32 %11, %11, %11;\n\t"
-          "addc.cc.u32 %12, %12, %12;\n\t"
-          "addc.cc.u32 %13, %13, %13;\n\t"
-          "addc.cc.u32 %14, %14, %14;\n\t"
-          "addc.cc.u32 %15, %15, %15;\n\t"
-          "addc.cc.u32 %16, %16, %16;\n\t"
-          "addc.u32 %17, %17, %17;\n\t"
-          "mad.lo.cc.u32 %0, %44, %44, %0;\n\t"
-          "madc.hi.cc.u32 %1, %44, %44, %1;\n\t"
-          "madc.lo.cc.u32 %2, %45, %45, %2;\n\t"
-          "madc.hi.cc.u32 %3, %45, %45, %3;\n\t"
-          "madc.lo.cc.u32 %4, %46, %46, %4;\n\t"
-          "madc.hi.cc.u32 %5, %46, %46, %5;\n\t"
-          "madc.lo.cc.u32 %6, %47, %47, %6;\n\t"
-          "madc.hi.cc.u32 %7, %47, %47, %7;\n\t"
-          "madc.lo.cc.u32 %8, %48, %48, %8;\n\t"
-          "madc.hi.cc.u32 %9, %48, %48, %9;\n\t"
-          "madc.lo.cc.u32 %10, %49, %49, %10;\n\t"
-          "madc.hi.cc.u32 %11, %49, %49, %11;\n\t"
-          "madc.lo.cc.u32 %12, %50, %50, %12;\n\t"
-          "madc.hi.cc.u32 %13, %50, %50, %13;\n\t"
-          "madc.lo.cc.u32 %14, %51, %51, %14;\n\t"
-          "madc.hi.cc.u32 %15, %51, %51, %15;\n\t"
-          "addc.cc.u32 %16, %16, 0;\n\t"
-          "addc.u32 %17, %17, 0;\n\t"
+          "addc.u32 %9, %9, %9;\n\t"
+          "mad.lo.cc.u32 %0, %24, %24, %0;\n\t"
+          "madc.hi.cc.u32 %1, %24, %24, %1;\n\t"
+          "madc.lo.cc.u32 %2, %25, %25, %2;\n\t"
+          "madc.hi.cc.u32 %3, %25, %25, %3;\n\t"
+          "madc.lo.cc.u32 %4, %26, %26, %4;\n\t"
+          "madc.hi.cc.u32 %5, %26, %26, %5;\n\t"
+          "madc.lo.cc.u32 %6, %27, %27, %6;\n\t"
+          "madc.hi.cc.u32 %7, %27, %27, %7;\n\t"
+          "addc.cc.u32 %8, %8, 0;\n\t"
+          "addc.u32 %9, %9, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32])
       );
     }
 #endif
@@ -9041,446 +7609,126 @@ struct sqr {
       y[7] = ptx_mov(x[7]);
       y[8] = ptx_mov(x[8]);
       y[9] = ptx_mov(x[9]);
-      y[10] = ptx_mov(x[10]);
-      y[11] = ptx_mov(x[11]);
-      y[12] = ptx_mov(x[12]);
-      y[13] = ptx_mov(x[13]);
-      y[14] = ptx_mov(x[14]);
-      y[15] = ptx_mov(x[15]);
-      y[16] = ptx_mov(x[16]);
-      y[17] = ptx_mov(x[17]);
-      y[0] = ptx_mad_lo_cc(cf, x[18], x[49], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[18], x[50], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[18], x[51], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[18], x[52], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[18], x[53], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[18], x[54], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[18], x[55], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[18], x[56], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[18], x[57], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[18], x[58], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[18], x[59], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[18], x[60], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[18], x[61], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[18], x[62], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[18], x[63], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[18], x[64], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[18], x[49], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[18], x[50], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[18], x[51], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[18], x[52], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[18], x[53], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[18], x[54], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[18], x[55], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[18], x[56], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[18], x[57], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[18], x[58], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[18], x[59], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[18], x[60], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[18], x[61], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[18], x[62], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[18], x[63], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[18], x[64], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[19], x[48], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[19], x[49], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[19], x[50], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[19], x[51], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[19], x[52], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[19], x[53], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[19], x[54], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[19], x[55], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[19], x[56], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[19], x[57], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[19], x[58], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[19], x[59], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[19], x[60], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[19], x[61], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[19], x[62], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[19], x[63], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[19], x[48], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[19], x[49], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[19], x[50], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[19], x[51], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[19], x[52], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[19], x[53], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[19], x[54], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[19], x[55], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[19], x[56], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[19], x[57], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[19], x[58], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[19], x[59], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[19], x[60], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[19], x[61], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[19], x[62], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[19], x[63], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[20], x[47], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[20], x[48], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[20], x[49], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[20], x[50], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[20], x[51], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[20], x[52], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[20], x[53], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[20], x[54], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[20], x[55], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[20], x[56], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[20], x[57], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[20], x[58], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[20], x[59], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[20], x[60], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[20], x[61], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[20], x[62], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[20], x[47], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[20], x[48], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[20], x[49], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[20], x[50], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[20], x[51], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[20], x[52], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[20], x[53], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[20], x[54], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[20], x[55], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[20], x[56], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[20], x[57], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[20], x[58], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[20], x[59], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[20], x[60], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[20], x[61], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[20], x[62], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[21], x[46], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[21], x[47], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[21], x[48], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[21], x[49], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[21], x[50], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[21], x[51], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[21], x[52], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[21], x[53], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[21], x[54], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[21], x[55], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[21], x[56], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[21], x[57], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[21], x[58], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[21], x[59], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[21], x[60], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[21], x[61], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[21], x[46], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[21], x[47], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[21], x[48], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[21], x[49], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[21], x[50], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[21], x[51], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[21], x[52], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[21], x[53], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[21], x[54], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[21], x[55], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[21], x[56], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[21], x[57], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[21], x[58], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[21], x[59], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[21], x[60], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[21], x[61], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[22], x[45], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[22], x[46], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[22], x[47], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[22], x[48], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[22], x[49], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[22], x[50], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[22], x[51], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[22], x[52], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[22], x[53], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[22], x[54], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[22], x[55], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[22], x[56], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[22], x[57], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[22], x[58], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[22], x[59], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[22], x[60], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[22], x[45], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[22], x[46], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[22], x[47], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[22], x[48], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[22], x[49], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[22], x[50], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[22], x[51], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[22], x[52], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[22], x[53], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[22], x[54], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[22], x[55], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[22], x[56], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[22], x[57], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[22], x[58], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[22], x[59], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[22], x[60], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[23], x[44], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[23], x[45], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[23], x[46], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[23], x[47], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[23], x[48], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[23], x[49], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[23], x[50], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[23], x[51], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[23], x[52], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[23], x[53], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[23], x[54], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[23], x[55], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[23], x[56], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[23], x[57], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[23], x[58], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[23], x[59], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[23], x[44], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[23], x[45], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[23], x[46], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[23], x[47], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[23], x[48], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[23], x[49], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[23], x[50], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[23], x[51], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[23], x[52], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[23], x[53], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[23], x[54], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[23], x[55], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[23], x[56], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[23], x[57], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[23], x[58], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[23], x[59], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[24], x[43], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[24], x[44], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[24], x[45], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[24], x[46], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[24], x[47], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[24], x[48], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[24], x[49], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[24], x[50], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[24], x[51], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[24], x[52], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[24], x[53], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[24], x[54], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[24], x[55], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[24], x[56], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[24], x[57], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[24], x[58], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[24], x[43], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[24], x[44], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[24], x[45], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[24], x[46], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[24], x[47], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[24], x[48], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[24], x[49], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[24], x[50], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[24], x[51], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[24], x[52], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[24], x[53], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[24], x[54], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[24], x[55], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[24], x[56], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[24], x[57], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[24], x[58], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[0] = ptx_mad_lo_cc(cf, x[25], x[42], y[0]);
-      y[1] = ptx_madc_lo_cc(cf, x[25], x[43], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[25], x[44], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[25], x[45], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[25], x[46], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[25], x[47], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[25], x[48], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[25], x[49], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[25], x[50], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[25], x[51], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[25], x[52], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[25], x[53], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[25], x[54], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[25], x[55], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[25], x[56], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[25], x[57], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_hi_cc(cf, x[25], x[42], y[1]);
-      y[2] = ptx_madc_hi_cc(cf, x[25], x[43], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[25], x[44], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[25], x[45], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[25], x[46], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[25], x[47], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[25], x[48], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[25], x[49], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[25], x[50], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[25], x[51], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[25], x[52], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[25], x[53], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[25], x[54], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[25], x[55], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[25], x[56], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[25], x[57], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[1] = ptx_mad_lo_cc(cf, x[26], x[42], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[26], x[43], y[2]);
-      y[3] = ptx_madc_lo_cc(cf, x[26], x[44], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[26], x[45], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[26], x[46], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[26], x[47], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[26], x[48], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[26], x[49], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[26], x[50], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[26], x[51], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[26], x[52], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[26], x[53], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[26], x[54], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[26], x[55], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[26], x[56], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[2] = ptx_mad_hi_cc(cf, x[26], x[42], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[26], x[43], y[3]);
-      y[4] = ptx_madc_hi_cc(cf, x[26], x[44], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[26], x[45], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[26], x[46], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[26], x[47], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[26], x[48], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[26], x[49], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[26], x[50], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[26], x[51], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[26], x[52], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[26], x[53], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[26], x[54], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[26], x[55], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[26], x[56], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[3] = ptx_mad_lo_cc(cf, x[27], x[43], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[27], x[44], y[4]);
-      y[5] = ptx_madc_lo_cc(cf, x[27], x[45], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[27], x[46], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[27], x[47], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[27], x[48], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[27], x[49], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[27], x[50], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[27], x[51], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[27], x[52], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[27], x[53], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[27], x[54], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[27], x[55], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[4] = ptx_mad_hi_cc(cf, x[27], x[43], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[27], x[44], y[5]);
-      y[6] = ptx_madc_hi_cc(cf, x[27], x[45], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[27], x[46], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[27], x[47], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[27], x[48], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[27], x[49], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[27], x[50], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[27], x[51], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[27], x[52], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[27], x[53], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[27], x[54], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[27], x[55], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[5] = ptx_mad_lo_cc(cf, x[28], x[44], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[28], x[45], y[6]);
-      y[7] = ptx_madc_lo_cc(cf, x[28], x[46], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[28], x[47], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[28], x[48], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[28], x[49], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[28], x[50], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[28], x[51], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[28], x[52], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[28], x[53], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[28], x[54], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[6] = ptx_mad_hi_cc(cf, x[28], x[44], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[28], x[45], y[7]);
-      y[8] = ptx_madc_hi_cc(cf, x[28], x[46], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[28], x[47], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[28], x[48], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[28], x[49], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[28], x[50], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[28], x[51], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[28], x[52], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[28], x[53], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[28], x[54], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[7] = ptx_mad_lo_cc(cf, x[29], x[45], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[29], x[46], y[8]);
-      y[9] = ptx_madc_lo_cc(cf, x[29], x[47], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[29], x[48], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[29], x[49], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[29], x[50], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[29], x[51], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[29], x[52], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[29], x[53], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[8] = ptx_mad_hi_cc(cf, x[29], x[45], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[29], x[46], y[9]);
-      y[10] = ptx_madc_hi_cc(cf, x[29], x[47], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[29], x[48], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[29], x[49], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[29], x[50], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[29], x[51], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[29], x[52], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[29], x[53], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[9] = ptx_mad_lo_cc(cf, x[30], x[46], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[30], x[47], y[10]);
-      y[11] = ptx_madc_lo_cc(cf, x[30], x[48], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[30], x[49], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[30], x[50], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[30], x[51], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[30], x[52], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[10] = ptx_mad_hi_cc(cf, x[30], x[46], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[30], x[47], y[11]);
-      y[12] = ptx_madc_hi_cc(cf, x[30], x[48], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[30], x[49], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[30], x[50], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[30], x[51], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[30], x[52], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[11] = ptx_mad_lo_cc(cf, x[31], x[47], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[31], x[48], y[12]);
-      y[13] = ptx_madc_lo_cc(cf, x[31], x[49], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[31], x[50], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[31], x[51], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[12] = ptx_mad_hi_cc(cf, x[31], x[47], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[31], x[48], y[13]);
-      y[14] = ptx_madc_hi_cc(cf, x[31], x[49], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[31], x[50], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[31], x[51], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[13] = ptx_mad_lo_cc(cf, x[32], x[48], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[32], x[49], y[14]);
-      y[15] = ptx_madc_lo_cc(cf, x[32], x[50], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[14] = ptx_mad_hi_cc(cf, x[32], x[48], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[32], x[49], y[15]);
-      y[16] = ptx_madc_hi_cc(cf, x[32], x[50], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[15] = ptx_mad_lo_cc(cf, x[33], x[49], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
-      y[16] = ptx_mad_hi_cc(cf, x[33], x[49], y[16]);
-      y[17] = ptx_addc(cf, y[17], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[10], x[25], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[10], x[26], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[10], x[27], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[10], x[28], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[10], x[29], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[10], x[30], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[10], x[31], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[10], x[32], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[10], x[25], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[10], x[26], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[10], x[27], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[10], x[28], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[10], x[29], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[10], x[30], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[10], x[31], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[10], x[32], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[11], x[24], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[11], x[25], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[11], x[26], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[11], x[27], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[11], x[28], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[11], x[29], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[11], x[30], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[11], x[31], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[11], x[24], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[11], x[25], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[11], x[26], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[11], x[27], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[11], x[28], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[11], x[29], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[11], x[30], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[11], x[31], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[12], x[23], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[12], x[24], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[12], x[25], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[12], x[26], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[12], x[27], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[12], x[28], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[12], x[29], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[12], x[30], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[12], x[23], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[12], x[24], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[12], x[25], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[12], x[26], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[12], x[27], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[12], x[28], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[12], x[29], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[12], x[30], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[0] = ptx_mad_lo_cc(cf, x[13], x[22], y[0]);
+      y[1] = ptx_madc_lo_cc(cf, x[13], x[23], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[13], x[24], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[13], x[25], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[13], x[26], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[13], x[27], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[13], x[28], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[13], x[29], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_hi_cc(cf, x[13], x[22], y[1]);
+      y[2] = ptx_madc_hi_cc(cf, x[13], x[23], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[13], x[24], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[13], x[25], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[13], x[26], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[13], x[27], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[13], x[28], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[13], x[29], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[1] = ptx_mad_lo_cc(cf, x[14], x[22], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[14], x[23], y[2]);
+      y[3] = ptx_madc_lo_cc(cf, x[14], x[24], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[14], x[25], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[14], x[26], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[14], x[27], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[14], x[28], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[2] = ptx_mad_hi_cc(cf, x[14], x[22], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[14], x[23], y[3]);
+      y[4] = ptx_madc_hi_cc(cf, x[14], x[24], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[14], x[25], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[14], x[26], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[14], x[27], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[14], x[28], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[3] = ptx_mad_lo_cc(cf, x[15], x[23], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[15], x[24], y[4]);
+      y[5] = ptx_madc_lo_cc(cf, x[15], x[25], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[15], x[26], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[15], x[27], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[4] = ptx_mad_hi_cc(cf, x[15], x[23], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[15], x[24], y[5]);
+      y[6] = ptx_madc_hi_cc(cf, x[15], x[25], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[15], x[26], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[15], x[27], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[5] = ptx_mad_lo_cc(cf, x[16], x[24], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[16], x[25], y[6]);
+      y[7] = ptx_madc_lo_cc(cf, x[16], x[26], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[6] = ptx_mad_hi_cc(cf, x[16], x[24], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[16], x[25], y[7]);
+      y[8] = ptx_madc_hi_cc(cf, x[16], x[26], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[7] = ptx_mad_lo_cc(cf, x[17], x[25], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
+      y[8] = ptx_mad_hi_cc(cf, x[17], x[25], y[8]);
+      y[9] = ptx_addc(cf, y[9], 0u);
       y[0] = ptx_add_cc(cf, y[0], y[0]);
       y[1] = ptx_addc_cc(cf, y[1], y[1]);
       y[2] = ptx_addc_cc(cf, y[2], y[2]);
@@ -9490,66 +7738,42 @@ struct sqr {
       y[6] = ptx_addc_cc(cf, y[6], y[6]);
       y[7] = ptx_addc_cc(cf, y[7], y[7]);
       y[8] = ptx_addc_cc(cf, y[8], y[8]);
-      y[9] = ptx_addc_cc(cf, y[9], y[9]);
-      y[10] = ptx_addc_cc(cf, y[10], y[10]);
-      y[11] = ptx_addc_cc(cf, y[11], y[11]);
-      y[12] = ptx_addc_cc(cf, y[12], y[12]);
-      y[13] = ptx_addc_cc(cf, y[13], y[13]);
-      y[14] = ptx_addc_cc(cf, y[14], y[14]);
-      y[15] = ptx_addc_cc(cf, y[15], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], y[16]);
-      y[17] = ptx_addc(cf, y[17], y[17]);
-      y[0] = ptx_mad_lo_cc(cf, x[26], x[26], y[0]);
-      y[1] = ptx_madc_hi_cc(cf, x[26], x[26], y[1]);
-      y[2] = ptx_madc_lo_cc(cf, x[27], x[27], y[2]);
-      y[3] = ptx_madc_hi_cc(cf, x[27], x[27], y[3]);
-      y[4] = ptx_madc_lo_cc(cf, x[28], x[28], y[4]);
-      y[5] = ptx_madc_hi_cc(cf, x[28], x[28], y[5]);
-      y[6] = ptx_madc_lo_cc(cf, x[29], x[29], y[6]);
-      y[7] = ptx_madc_hi_cc(cf, x[29], x[29], y[7]);
-      y[8] = ptx_madc_lo_cc(cf, x[30], x[30], y[8]);
-      y[9] = ptx_madc_hi_cc(cf, x[30], x[30], y[9]);
-      y[10] = ptx_madc_lo_cc(cf, x[31], x[31], y[10]);
-      y[11] = ptx_madc_hi_cc(cf, x[31], x[31], y[11]);
-      y[12] = ptx_madc_lo_cc(cf, x[32], x[32], y[12]);
-      y[13] = ptx_madc_hi_cc(cf, x[32], x[32], y[13]);
-      y[14] = ptx_madc_lo_cc(cf, x[33], x[33], y[14]);
-      y[15] = ptx_madc_hi_cc(cf, x[33], x[33], y[15]);
-      y[16] = ptx_addc_cc(cf, y[16], 0u);
-      y[17] = ptx_addc(cf, y[17], 0u);
+      y[9] = ptx_addc(cf, y[9], y[9]);
+      y[0] = ptx_mad_lo_cc(cf, x[14], x[14], y[0]);
+      y[1] = ptx_madc_hi_cc(cf, x[14], x[14], y[1]);
+      y[2] = ptx_madc_lo_cc(cf, x[15], x[15], y[2]);
+      y[3] = ptx_madc_hi_cc(cf, x[15], x[15], y[3]);
+      y[4] = ptx_madc_lo_cc(cf, x[16], x[16], y[4]);
+      y[5] = ptx_madc_hi_cc(cf, x[16], x[16], y[5]);
+      y[6] = ptx_madc_lo_cc(cf, x[17], x[17], y[6]);
+      y[7] = ptx_madc_hi_cc(cf, x[17], x[17], y[7]);
+      y[8] = ptx_addc_cc(cf, y[8], 0u);
+      y[9] = ptx_addc(cf, y[9], 0u);
     }
 #endif
   };
 
-  // Each thread's step split: 18 instructions.
+  // Each thread's step split: 10 instructions.
   struct split {
-    static constexpr unsigned in_words = 18;
-    static constexpr unsigned out_words = 18;
+    static constexpr unsigned in_words = 10;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "mov.b32 %0, %18;\n\t"
-          "mov.b32 %1, %19;\n\t"
-          "mov.b32 %2, %20;\n\t"
-          "mov.b32 %3, %21;\n\t"
-          "mov.b32 %4, %22;\n\t"
-          "mov.b32 %5, %23;\n\t"
-          "mov.b32 %6, %24;\n\t"
-          "mov.b32 %7, %25;\n\t"
-          "mov.b32 %8, %26;\n\t"
-          "mov.b32 %9, %27;\n\t"
-          "mov.b32 %10, %28;\n\t"
-          "mov.b32 %11, %29;\n\t"
-          "mov.b32 %12, %30;\n\t"
-          "mov.b32 %13, %31;\n\t"
-          "mov.b32 %14, %32;\n\t"
-          "mov.b32 %15, %33;\n\t"
-          "mov.b32 %16, %34;\n\t"
-          "mov.b32 %17, %35;\n\t"
+          "mov.b32 %0, %10;\n\t"
+          "mov.b32 %1, %11;\n\t"
+          "mov.b32 %2, %12;\n\t"
+          "mov.b32 %3, %13;\n\t"
+          "mov.b32 %4, %14;\n\t"
+          "mov.b32 %5, %15;\n\t"
+          "mov.b32 %6, %16;\n\t"
+          "mov.b32 %7, %17;\n\t"
+          "mov.b32 %8, %18;\n\t"
+          "mov.b32 %9, %19;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
       );
     }
 #endif
@@ -9567,44 +7791,28 @@ struct sqr {
       y[7] = ptx_mov(x[7]);
       y[8] = ptx_mov(x[8]);
       y[9] = ptx_mov(x[9]);
-      y[10] = ptx_mov(x[10]);
-      y[11] = ptx_mov(x[11]);
-      y[12] = ptx_mov(x[12]);
-      y[13] = ptx_mov(x[13]);
-      y[14] = ptx_mov(x[14]);
-      y[15] = ptx_mov(x[15]);
-      y[16] = ptx_mov(x[16]);
-      y[17] = ptx_mov(x[17]);
     }
 #endif
   };
 
-  // Each thread's step absorb: 37 instructions.
+  // Each thread's step absorb: 21 instructions.
   struct absorb {
-    static constexpr unsigned in_words = 18;
-    static constexpr unsigned out_words = 18;
+    static constexpr unsigned in_words = 10;
+    static constexpr unsigned out_words = 10;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
           ".reg .u32 t<3>;\n\t"
-          "add.cc.u32 %0, %18, %34;\n\t"
-          "addc.cc.u32 %1, %19, %35;\n\t"
-          "addc.cc.u32 %2, %20, 0;\n\t"
-          "addc.cc.u32 %3, %21, 0;\n\t"
-          "addc.cc.u32 %4, %22, 0;\n\t"
-          "addc.cc.u32 %5, %23, 0;\n\t"
-          "addc.cc.u32 %6, %24, 0;\n\t"
-          "addc.cc.u32 %7, %25, 0;\n\t"
-          "addc.cc.u32 %8, %26, 0;\n\t"
-          "addc.cc.u32 %9, %27, 0;\n\t"
-          "addc.cc.u32 %10, %28, 0;\n\t"
-          "addc.cc.u32 %11, %29, 0;\n\t"
-          "addc.cc.u32 %12, %30, 0;\n\t"
-          "addc.cc.u32 %13, %31, 0;\n\t"
-          "addc.cc.u32 %14, %32, 0;\n\t"
-          "addc.cc.u32 %15, %33, 0;\n\t"
-          "addc.u32 %16, 0, 0;\n\t"
+          "add.cc.u32 %0, %10, %18;\n\t"
+          "addc.cc.u32 %1, %11, %19;\n\t"
+          "addc.cc.u32 %2, %12, 0;\n\t"
+          "addc.cc.u32 %3, %13, 0;\n\t"
+          "addc.cc.u32 %4, %14, 0;\n\t"
+          "addc.cc.u32 %5, %15, 0;\n\t"
+          "addc.cc.u32 %6, %16, 0;\n\t"
+          "addc.cc.u32 %7, %17, 0;\n\t"
+          "addc.u32 %8, 0, 0;\n\t"
           "mov.b32 t0, %0;\n\t"
           "and.b32 t0, t0, %1;\n\t"
           "and.b32 t0, t0, %2;\n\t"
@@ -9613,21 +7821,13 @@ struct sqr {
           "and.b32 t0, t0, %5;\n\t"
           "and.b32 t0, t0, %6;\n\t"
           "and.b32 t0, t0, %7;\n\t"
-          "and.b32 t0, t0, %8;\n\t"
-          "and.b32 t0, t0, %9;\n\t"
-          "and.b32 t0, t0, %10;\n\t"
-          "and.b32 t0, t0, %11;\n\t"
-          "and.b32 t0, t0, %12;\n\t"
-          "and.b32 t0, t0, %13;\n\t"
-          "and.b32 t0, t0, %14;\n\t"
-          "and.b32 t0, t0, %15;\n\t"
           "not.b32 t0, t0;\n\t"
           "sub.cc.u32 t2, 0, t0;\n\t"
           "subc.u32 t1, 0, 0;\n\t"
-          "add.u32 %17, t1, 1;\n\t"
+          "add.u32 %9, t1, 1;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
       );
     }
 #endif
@@ -9637,23 +7837,15 @@ struct sqr {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
       uint32_t t[3];
-      y[0] = ptx_add_cc(cf, x[0], x[16]);
-      y[1] = ptx_addc_cc(cf, x[1], x[17]);
+      y[0] = ptx_add_cc(cf, x[0], x[8]);
+      y[1] = ptx_addc_cc(cf, x[1], x[9]);
       y[2] = ptx_addc_cc(cf, x[2], 0u);
       y[3] = ptx_addc_cc(cf, x[3], 0u);
       y[4] = ptx_addc_cc(cf, x[4], 0u);
       y[5] = ptx_addc_cc(cf, x[5], 0u);
       y[6] = ptx_addc_cc(cf, x[6], 0u);
       y[7] = ptx_addc_cc(cf, x[7], 0u);
-      y[8] = ptx_addc_cc(cf, x[8], 0u);
-      y[9] = ptx_addc_cc(cf, x[9], 0u);
-      y[10] = ptx_addc_cc(cf, x[10], 0u);
-      y[11] = ptx_addc_cc(cf, x[11], 0u);
-      y[12] = ptx_addc_cc(cf, x[12], 0u);
-      y[13] = ptx_addc_cc(cf, x[13], 0u);
-      y[14] = ptx_addc_cc(cf, x[14], 0u);
-      y[15] = ptx_addc_cc(cf, x[15], 0u);
-      y[16] = ptx_addc(cf, 0u, 0u);
+      y[8] = ptx_addc(cf, 0u, 0u);
       t[0] = ptx_mov(y[0]);
       t[0] = ptx_and(t[0], y[1]);
       t[0] = ptx_and(t[0], y[2]);
@@ -9662,49 +7854,33 @@ struct sqr {
       t[0] = ptx_and(t[0], y[5]);
       t[0] = ptx_and(t[0], y[6]);
       t[0] = ptx_and(t[0], y[7]);
-      t[0] = ptx_and(t[0], y[8]);
-      t[0] = ptx_and(t[0], y[9]);
-      t[0] = ptx_and(t[0], y[10]);
-      t[0] = ptx_and(t[0], y[11]);
-      t[0] = ptx_and(t[0], y[12]);
-      t[0] = ptx_and(t[0], y[13]);
-      t[0] = ptx_and(t[0], y[14]);
-      t[0] = ptx_and(t[0], y[15]);
       t[0] = ptx_not(t[0]);
       ptx_sub_cc(cf, 0u, t[0]);
       t[1] = ptx_subc(cf, 0u, 0u);
-      y[17] = ptx_add(t[1], 1u);
+      y[9] = ptx_add(t[1], 1u);
     }
 #endif
   };
 
-  // Each thread's step finish: 16 instructions.
+  // Each thread's step finish: 8 instructions.
   struct finish {
-    static constexpr unsigned in_words = 17;
-    static constexpr unsigned out_words = 16;
+    static constexpr unsigned in_words = 9;
+    static constexpr unsigned out_words = 8;
 #ifdef __CUDACC__
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          "add.cc.u32 %0, %16, %32;\n\t"
-          "addc.cc.u32 %1, %17, 0;\n\t"
-          "addc.cc.u32 %2, %18, 0;\n\t"
-          "addc.cc.u32 %3, %19, 0;\n\t"
-          "addc.cc.u32 %4, %20, 0;\n\t"
-          "addc.cc.u32 %5, %21, 0;\n\t"
-          "addc.cc.u32 %6, %22, 0;\n\t"
-          "addc.cc.u32 %7, %23, 0;\n\t"
-          "addc.cc.u32 %8, %24, 0;\n\t"
-          "addc.cc.u32 %9, %25, 0;\n\t"
-          "addc.cc.u32 %10, %26, 0;\n\t"
-          "addc.cc.u32 %11, %27, 0;\n\t"
-          "addc.cc.u32 %12, %28, 0;\n\t"
-          "addc.cc.u32 %13, %29, 0;\n\t"
-          "addc.cc.u32 %14, %30, 0;\n\t"
-          "addc.u32 %15, %31, 0;\n\t"
+          "add.cc.u32 %0, %8, %16;\n\t"
+          "addc.cc.u32 %1, %9, 0;\n\t"
+          "addc.cc.u32 %2, %10, 0;\n\t"
+          "addc.cc.u32 %3, %11, 0;\n\t"
+          "addc.cc.u32 %4, %12, 0;\n\t"
+          "addc.cc.u32 %5, %13, 0;\n\t"
+          "addc.cc.u32 %6, %14, 0;\n\t"
+          "addc.u32 %7, %15, 0;\n\t"
           "}"
-          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+          : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
       );
     }
 #endif
@@ -9713,22 +7889,14 @@ struct sqr {
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
       uint32_t cf = 0;
-      y[0] = ptx_add_cc(cf, x[0], x[16]);
+      y[0] = ptx_add_cc(cf, x[0], x[8]);
       y[1] = ptx_addc_cc(cf, x[1], 0u);
       y[2] = ptx_addc_cc(cf, x[2], 0u);
       y[3] = ptx_addc_cc(cf, x[3], 0u);
       y[4] = ptx_addc_cc(cf, x[4], 0u);
       y[5] = ptx_addc_cc(cf, x[5], 0u);
       y[6] = ptx_addc_cc(cf, x[6], 0u);
-      y[7] = ptx_addc_cc(cf, x[7], 0u);
-      y[8] = ptx_addc_cc(cf, x[8], 0u);
-      y[9] = ptx_addc_cc(cf, x[9], 0u);
-      y[10] = ptx_addc_cc(cf, x[10], 0u);
-      y[11] = ptx_addc_cc(cf, x[11], 0u);
-      y[12] = ptx_addc_cc(cf, x[12], 0u);
-      y[13] = ptx_addc_cc(cf, x[13], 0u);
-      y[14] = ptx_addc_cc(cf, x[14], 0u);
-      y[15] = ptx_addc(cf, x[15], 0u);
+      y[7] = ptx_addc(cf, x[7], 0u);
     }
 #endif
   };
@@ -9736,116 +7904,116 @@ struct sqr {
 #ifdef __CUDACC__
   // One thread of the group; every thread of the block calls it (see cuda/group.cuh).
   __device__ __forceinline__ static void thread(uint32_t* y, const uint32_t* x) {
-    uint32_t v_a[16], v_low_columns[18], v_high_columns[18], v_low_d[16], v_low_excess[2], v_high_d[16], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[16], v_low_generate[1], v_low_propagate[1], v_high_s[16], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[16], v_high[16];
-    for (unsigned i = 0; i < 16; ++i) v_a[i] = (x + 0)[i];
-    ::mpgen::group::on_device<16>::template product_rows<16, 18, 16, 2, product_row, square_finish_even, square_finish_odd>(v_a, v_a, v_low_columns, v_high_columns);
+    uint32_t v_a[8], v_low_columns[10], v_high_columns[10], v_low_d[8], v_low_excess[2], v_high_d[8], v_high_excess[2], v_low_in[2], v_high_in[2], v_low_s[8], v_low_generate[1], v_low_propagate[1], v_high_s[8], v_high_generate[1], v_high_propagate[1], v_low_carry[1], v_low_out[1], v_high_carry[1], v_high_out[1], v_low[8], v_high[8];
+    for (unsigned i = 0; i < 8; ++i) v_a[i] = (x + 0)[i];
+    ::mpgen::group::on_device<32>::template product_rows<8, 10, 8, 2, product_row, square_finish_even, square_finish_odd>(v_a, v_a, v_low_columns, v_high_columns);
     {
-      uint32_t in[18], out[18];
-      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = v_low_columns[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = v_low_columns[i];
       split::device(out, in);
-      for (unsigned i = 0; i < 16; ++i) v_low_d[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) v_low_excess[i] = (out + 16)[i];
+      for (unsigned i = 0; i < 8; ++i) v_low_d[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) v_low_excess[i] = (out + 8)[i];
     }
     {
-      uint32_t in[18], out[18];
-      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = v_high_columns[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = v_high_columns[i];
       split::device(out, in);
-      for (unsigned i = 0; i < 16; ++i) v_high_d[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) v_high_excess[i] = (out + 16)[i];
+      for (unsigned i = 0; i < 8; ++i) v_high_d[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) v_high_excess[i] = (out + 8)[i];
     }
-    ::mpgen::group::on_device<16>::template handoff<2, 16>(v_low_excess, v_high_excess, v_low_in, v_high_in);
+    ::mpgen::group::on_device<32>::template handoff<2, 8>(v_low_excess, v_high_excess, v_low_in, v_high_in);
     {
-      uint32_t in[18], out[18];
-      for (unsigned i = 0; i < 16; ++i) (in + 0)[i] = v_low_d[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 16)[i] = v_low_in[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_low_d[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = v_low_in[i];
       absorb::device(out, in);
-      for (unsigned i = 0; i < 16; ++i) v_low_s[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) v_low_generate[i] = (out + 16)[i];
-      for (unsigned i = 0; i < 1; ++i) v_low_propagate[i] = (out + 17)[i];
+      for (unsigned i = 0; i < 8; ++i) v_low_s[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) v_low_generate[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) v_low_propagate[i] = (out + 9)[i];
     }
     {
-      uint32_t in[18], out[18];
-      for (unsigned i = 0; i < 16; ++i) (in + 0)[i] = v_high_d[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 16)[i] = v_high_in[i];
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_high_d[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = v_high_in[i];
       absorb::device(out, in);
-      for (unsigned i = 0; i < 16; ++i) v_high_s[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) v_high_generate[i] = (out + 16)[i];
-      for (unsigned i = 0; i < 1; ++i) v_high_propagate[i] = (out + 17)[i];
+      for (unsigned i = 0; i < 8; ++i) v_high_s[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) v_high_generate[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) v_high_propagate[i] = (out + 9)[i];
     }
-    ::mpgen::group::on_device<16>::carry_scan(v_low_generate[0], v_low_propagate[0], 0, v_low_carry[0], v_low_out[0]);
-    ::mpgen::group::on_device<16>::carry_scan(v_high_generate[0], v_high_propagate[0], v_low_out[0], v_high_carry[0], v_high_out[0]);
+    ::mpgen::group::on_device<32>::carry_scan(v_low_generate[0], v_low_propagate[0], 0, v_low_carry[0], v_low_out[0]);
+    ::mpgen::group::on_device<32>::carry_scan(v_high_generate[0], v_high_propagate[0], v_low_out[0], v_high_carry[0], v_high_out[0]);
     {
-      uint32_t in[17], out[16];
-      for (unsigned i = 0; i < 16; ++i) (in + 0)[i] = v_low_s[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 16)[i] = v_low_carry[i];
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_low_s[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = v_low_carry[i];
       finish::device(out, in);
-      for (unsigned i = 0; i < 16; ++i) v_low[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) v_low[i] = (out + 0)[i];
     }
     {
-      uint32_t in[17], out[16];
-      for (unsigned i = 0; i < 16; ++i) (in + 0)[i] = v_high_s[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 16)[i] = v_high_carry[i];
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = v_high_s[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = v_high_carry[i];
       finish::device(out, in);
-      for (unsigned i = 0; i < 16; ++i) v_high[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) v_high[i] = (out + 0)[i];
     }
-    for (unsigned i = 0; i < 16; ++i) y[i] = v_low[i];
-    for (unsigned i = 0; i < 16; ++i) (y + 16)[i] = v_high[i];
+    for (unsigned i = 0; i < 8; ++i) y[i] = v_low[i];
+    for (unsigned i = 0; i < 8; ++i) (y + 8)[i] = v_high[i];
   }
 #endif
 
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
-    std::vector<uint32_t> v_a(256), v_low_columns(288), v_high_columns(288), v_low_d(256), v_low_excess(32), v_high_d(256), v_high_excess(32), v_low_in(32), v_high_in(32), v_low_s(256), v_low_generate(16), v_low_propagate(16), v_high_s(256), v_high_generate(16), v_high_propagate(16), v_low_carry(16), v_low_out(16), v_high_carry(16), v_high_out(16), v_low(256), v_high(256);
+    std::vector<uint32_t> v_a(256), v_low_columns(320), v_high_columns(320), v_low_d(256), v_low_excess(64), v_high_d(256), v_high_excess(64), v_low_in(64), v_high_in(64), v_low_s(256), v_low_generate(32), v_low_propagate(32), v_high_s(256), v_high_generate(32), v_high_propagate(32), v_low_carry(32), v_low_out(32), v_high_carry(32), v_high_out(32), v_low(256), v_high(256);
     for (unsigned i = 0; i < 256; ++i) v_a[i] = (x + 0)[i];
-    ::mpgen::group::on_host::product_rows<2, product_row, square_finish_even, square_finish_odd>(16, 16, 18, v_a.data(), v_a.data(), v_low_columns.data(), v_high_columns.data());
-    for (unsigned t = 0; t < 16; ++t) {
-      uint32_t in[18], out[18];
-      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = (&v_low_columns[t * 18])[i];
+    ::mpgen::group::on_host::product_rows<2, product_row, square_finish_even, square_finish_odd>(32, 8, 10, v_a.data(), v_a.data(), v_low_columns.data(), v_high_columns.data());
+    for (unsigned t = 0; t < 32; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = (&v_low_columns[t * 10])[i];
       split::host(out, in);
-      for (unsigned i = 0; i < 16; ++i) (&v_low_d[t * 16])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) (&v_low_excess[t * 2])[i] = (out + 16)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_low_d[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) (&v_low_excess[t * 2])[i] = (out + 8)[i];
     }
-    for (unsigned t = 0; t < 16; ++t) {
-      uint32_t in[18], out[18];
-      for (unsigned i = 0; i < 18; ++i) (in + 0)[i] = (&v_high_columns[t * 18])[i];
+    for (unsigned t = 0; t < 32; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 10; ++i) (in + 0)[i] = (&v_high_columns[t * 10])[i];
       split::host(out, in);
-      for (unsigned i = 0; i < 16; ++i) (&v_high_d[t * 16])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 2; ++i) (&v_high_excess[t * 2])[i] = (out + 16)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_high_d[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 2; ++i) (&v_high_excess[t * 2])[i] = (out + 8)[i];
     }
-    ::mpgen::group::on_host::handoff(16, 2, v_low_excess.data(), v_high_excess.data(), v_low_in.data(), v_high_in.data());
-    for (unsigned t = 0; t < 16; ++t) {
-      uint32_t in[18], out[18];
-      for (unsigned i = 0; i < 16; ++i) (in + 0)[i] = (&v_low_d[t * 16])[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 16)[i] = (&v_low_in[t * 2])[i];
+    ::mpgen::group::on_host::handoff(32, 2, v_low_excess.data(), v_high_excess.data(), v_low_in.data(), v_high_in.data());
+    for (unsigned t = 0; t < 32; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_low_d[t * 8])[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = (&v_low_in[t * 2])[i];
       absorb::host(out, in);
-      for (unsigned i = 0; i < 16; ++i) (&v_low_s[t * 16])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_low_generate[t * 1])[i] = (out + 16)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_low_propagate[t * 1])[i] = (out + 17)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_low_s[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_low_generate[t * 1])[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_low_propagate[t * 1])[i] = (out + 9)[i];
     }
-    for (unsigned t = 0; t < 16; ++t) {
-      uint32_t in[18], out[18];
-      for (unsigned i = 0; i < 16; ++i) (in + 0)[i] = (&v_high_d[t * 16])[i];
-      for (unsigned i = 0; i < 2; ++i) (in + 16)[i] = (&v_high_in[t * 2])[i];
+    for (unsigned t = 0; t < 32; ++t) {
+      uint32_t in[10], out[10];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_high_d[t * 8])[i];
+      for (unsigned i = 0; i < 2; ++i) (in + 8)[i] = (&v_high_in[t * 2])[i];
       absorb::host(out, in);
-      for (unsigned i = 0; i < 16; ++i) (&v_high_s[t * 16])[i] = (out + 0)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_high_generate[t * 1])[i] = (out + 16)[i];
-      for (unsigned i = 0; i < 1; ++i) (&v_high_propagate[t * 1])[i] = (out + 17)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_high_s[t * 8])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_high_generate[t * 1])[i] = (out + 8)[i];
+      for (unsigned i = 0; i < 1; ++i) (&v_high_propagate[t * 1])[i] = (out + 9)[i];
     }
-    ::mpgen::group::on_host::carry_scan(16, v_low_generate.data(), v_low_propagate.data(), 0, v_low_carry.data(), v_low_out.data());
-    ::mpgen::group::on_host::carry_scan(16, v_high_generate.data(), v_high_propagate.data(), v_low_out[0], v_high_carry.data(), v_high_out.data());
-    for (unsigned t = 0; t < 16; ++t) {
-      uint32_t in[17], out[16];
-      for (unsigned i = 0; i < 16; ++i) (in + 0)[i] = (&v_low_s[t * 16])[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 16)[i] = (&v_low_carry[t * 1])[i];
+    ::mpgen::group::on_host::carry_scan(32, v_low_generate.data(), v_low_propagate.data(), 0, v_low_carry.data(), v_low_out.data());
+    ::mpgen::group::on_host::carry_scan(32, v_high_generate.data(), v_high_propagate.data(), v_low_out[0], v_high_carry.data(), v_high_out.data());
+    for (unsigned t = 0; t < 32; ++t) {
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_low_s[t * 8])[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = (&v_low_carry[t * 1])[i];
       finish::host(out, in);
-      for (unsigned i = 0; i < 16; ++i) (&v_low[t * 16])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_low[t * 8])[i] = (out + 0)[i];
     }
-    for (unsigned t = 0; t < 16; ++t) {
-      uint32_t in[17], out[16];
-      for (unsigned i = 0; i < 16; ++i) (in + 0)[i] = (&v_high_s[t * 16])[i];
-      for (unsigned i = 0; i < 1; ++i) (in + 16)[i] = (&v_high_carry[t * 1])[i];
+    for (unsigned t = 0; t < 32; ++t) {
+      uint32_t in[9], out[8];
+      for (unsigned i = 0; i < 8; ++i) (in + 0)[i] = (&v_high_s[t * 8])[i];
+      for (unsigned i = 0; i < 1; ++i) (in + 8)[i] = (&v_high_carry[t * 1])[i];
       finish::host(out, in);
-      for (unsigned i = 0; i < 16; ++i) (&v_high[t * 16])[i] = (out + 0)[i];
+      for (unsigned i = 0; i < 8; ++i) (&v_high[t * 8])[i] = (out + 0)[i];
     }
     for (unsigned i = 0; i < 256; ++i) y[i] = v_low[i];
     for (unsigned i = 0; i < 256; ++i) (y + 256)[i] = v_high[i];

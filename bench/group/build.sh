@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# Builds bench/group/sweep.cu once per (bits, threads, operation) below, each from
-# `mpgen generate --bits B --threads T --ops OP`, into build/group-sweep/ (nvcc here, 2 at a
-# time); run them on the GPU with: for b in build/group-sweep/sweep_*; do $b; done
+# Builds bench/group/sweep.cu once per "bits threads operation" spec (the arguments, else
+# the list below), each from `mpgen generate --bits B --threads T --ops OP`, into
+# build/group-sweep/ (nvcc here, 2 at a time); run them on the GPU with:
+#   for b in build/group-sweep/sweep_*; do $b; done
 # Their figures set generator/mpgen/data/group.toml.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build/group-sweep
 mkdir -p "$out/gen"
-specs=("4096 8 mul" "4096 16 mul" "4096 32 mul" "4096 64 mul" "8192 16 mul" "8192 32 mul" "8192 64 mul"
-       "8192 128 mul" "32768 64 mul" "32768 128 mul" "32768 256 mul" "32768 512 mul" "32768 128 add"
-       "32768 256 add" "131072 256 add" "131072 512 add" "131072 1024 add" "262144 512 add" "262144 1024 add")
+specs=("4096 8 mul_lo" "4096 16 mul_lo" "4096 32 mul_lo" "8192 16 mul_lo" "8192 32 mul_lo" "8192 64 mul_lo"
+       "32768 64 mul_lo" "32768 128 mul_lo" "32768 256 mul_lo" "131072 256 mul_lo" "131072 512 mul_lo"
+       "262144 512 mul_lo" "262144 1024 mul_lo" "32768 128 add" "32768 256 add" "131072 256 add"
+       "131072 512 add" "131072 1024 add" "262144 512 add" "262144 1024 add")
+[ $# -gt 0 ] && specs=("$@")
 for spec in "${specs[@]}"; do
   read -r bits threads op <<<"$spec"
   dir="$out/gen/${bits}_${threads}_${op}"
   rm -rf "$dir"
   PYTHONPATH=generator python3 -m mpgen generate --bits "$bits" --threads "$threads" --ops "$op" --out "$dir" >/dev/null
-  echo "nvcc -O3 -arch=sm_90 -std=c++17 -DHEADER=$dir/mpgen_u$bits.cuh -DNS=u$bits -DOP=$op bench/group/sweep.cu -o $out/sweep_${bits}_${threads}_${op}"
+  echo "nvcc -O3 -arch=sm_90 -std=c++17 -DHEADER=$PWD/$dir/mpgen_u$bits.cuh -DNS=u$bits -DOP=$op bench/group/sweep.cu -o $out/sweep_${bits}_${threads}_${op}"
 done | xargs -P 2 -I{} sh -c "{}"
