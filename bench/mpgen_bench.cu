@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "chain.cuh"
+#include "workloads.cuh"
 #include "mpgen_u128.cuh"
 #include "mpgen_u131.cuh"
 #include "mpgen_u2048.cuh"
@@ -306,6 +307,45 @@ Row from_memory(const Ceilings& c, std::size_t n, mpgen::Layout layout, const ch
   return {name, "gpu", Op::bits, n / s, bytes / s / c.copy_bytes_per_s, "copy bandwidth", 0, ""};
 }
 
+// Seed 003's 6-Add or Poly workload (bench/workloads.cuh) over n instances of `bits` from
+// memory: instances per second, and its bytes (2 operands read, 1 written) against the copy
+// bandwidth; the first instances checked against GMP (a wrong result ends the run).
+Row workload_row(const Ceilings& c, const char* name, unsigned bits, std::size_t n, workloads::Launch launch,
+                 bool poly) {
+  const unsigned limbs = bits / 32;
+  const auto host = random_words(2 * limbs * n, bits + poly);
+  uint32_t *in, *out;
+  cudaMalloc(&in, host.size() * 4);
+  cudaMalloc(&out, limbs * n * 4);
+  cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
+  const double s = gpu_seconds([&] { check(launch(n, in, out), name); });
+  std::vector<uint32_t> got(limbs * std::min<std::size_t>(n, 4));
+  cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost);
+  cudaFree(in);
+  cudaFree(out);
+  mpz_t a, b, r, t, want, result;
+  mpz_inits(a, b, r, t, want, result, nullptr);
+  for (std::size_t j = 0; j < got.size() / limbs; ++j) {
+    mpz_import(a, limbs, -1, 4, 0, 0, &host[2 * limbs * j]);
+    mpz_import(b, limbs, -1, 4, 0, 0, &host[2 * limbs * j + limbs]);
+    if (poly) {  // (a^2 + b)(b^2 + b) + a b
+      mpz_mul(r, a, a), mpz_add(r, r, b), mpz_mul(t, b, b), mpz_add(t, t, b), mpz_mul(r, r, t);
+      mpz_addmul(r, a, b);
+    } else {  // 6 a + 10 b
+      mpz_mul_ui(r, a, 6), mpz_addmul_ui(r, b, 10);
+    }
+    mpz_fdiv_r_2exp(want, r, bits);
+    mpz_import(result, limbs, -1, 4, 0, 0, &got[limbs * j]);
+    if (mpz_cmp(want, result) != 0) {
+      std::fprintf(stderr, "mpgen-bench: error: %s at %u bits: instance %zu differs from GMP\n", name, bits, j);
+      std::exit(1);
+    }
+  }
+  mpz_clears(a, b, r, t, want, result, nullptr);
+  return {std::string(name) + " from memory, contiguous, group tier", "gpu", bits, n / s,
+          3.0 * limbs * 4 * n / s / c.copy_bytes_per_s, "copy bandwidth", 0, ""};
+}
+
 // CGBN's powm_odd workload: a^e mod p for a 512-bit e read in 5-bit fixed windows
 // (mpgen::loops::window_power; also 4-bit windows, and the ladder: window 0), one instance
 // per thread; the modulus is fixed at generation time where CGBN's instances each bring
@@ -479,6 +519,15 @@ int main(int argc, char** argv) {
     rows.push_back(from_memory<mpgen::m::sqr>(c, group_n, mpgen::Layout::contiguous, "group tier"));    \
   }
     MPGEN_BENCH_GROUP(GROUP_MUL_ROWS)
+    // Seed 003's 6-Add (add's own geometry) and Poly (on the products' threads: bench/poly.cu).
+#define GROUP_WORKLOAD_ROWS(m, b)                                                                             \
+  if (wanted(bits, b) && fields.empty()) {                                                                  \
+    const std::size_t group_n = quick ? 64 : (std::size_t(1) << 32) / b;                                    \
+    rows.push_back(workload_row(c, "6-Add", b, group_n, workloads::launch<mpgen::m::add, mpgen::m::add, false>, \
+                                false));                                                                    \
+    rows.push_back(workload_row(c, "Poly", b, group_n, workloads::poly(b), true));                          \
+  }
+    MPGEN_BENCH_GROUP(GROUP_WORKLOAD_ROWS)
     // sppark's workloads (../shared/ANCHORS.md): a = a * b in Montgomery form, 256 times
     // per thread over 2^22 threads, and one product from memory; and the same chain in
     // ordinary form (modmul: pseudo-Mersenne folding where the modulus allows it).

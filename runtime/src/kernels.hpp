@@ -21,12 +21,18 @@ struct Kernel {
 
 const std::vector<Kernel>& kernels();  // every size and operation built in (table.hpp)
 
-// Whether info is operation op of the field (or, for an empty field, of the size), in the tier.
-// A size's operations are those of its module u<bits>, the tier the generator picks for
-// it by itself (a module of another tier is named u<bits>_<tier>).
-inline bool is_entry(const OpInfo& info, std::string_view field, unsigned bits, std::string_view op) {
-  return info.field == field && info.name == op &&
-         (!field.empty() || (info.bits == bits && info.module == "u" + std::to_string(bits)));
+// The tier a caller names (runtime.hpp), checked: "thread" or "group", and "" for "" and
+// "auto"; throws InputError saying what is allowed.
+std::string_view checked_tier(std::string_view tier);
+
+// Whether info is operation op of the field (or, for an empty field, of the size in the
+// checked tier). A size's own operations ("") are those of its module u<bits>, of the tier
+// the generator picks for it by itself; a module of another tier is named u<bits>_<tier>.
+inline bool is_entry(const OpInfo& info, std::string_view field, unsigned bits, std::string_view op,
+                     std::string_view tier) {
+  if (info.field != field || info.name != op) return false;
+  if (!field.empty()) return true;
+  return info.bits == bits && (tier.empty() ? info.module == "u" + std::to_string(bits) : info.tier == tier);
 }
 
 // Adds a kernel loaded at run time: PTX (loaded) replaces an entry's device side, a host

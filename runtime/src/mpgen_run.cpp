@@ -271,10 +271,11 @@ int main(int argc, char** argv) {
       "  echo '4' | mpgen-run --field bn254_fp --op modsqrt    # a root and 0, or 0 1 for a non-square\n"
       "  echo '3' | mpgen-run --modulus 0xb --op modinv           # 4 0 (compiled now, then cached)\n"
       "  echo '3 5' | mpgen-run --bits 173 --op mul --device gpu  # a size built nowhere: compiled now\n"
+      "  echo '3 5' | mpgen-run --bits 2048 --tier group --op mul  # f (2048 bits in the group tier: compiled now)\n"
       "  mpgen generate --bits 200 --ops add --ptx --out k && echo '1 2' | mpgen-run --bits 200 --op add \\\n"
       "      --device gpu --ptx k/mpgen_u200.ptx              # 3 0");
   unsigned bits = 0;
-  std::string op, field, modulus, device = "cpu";
+  std::string op, field, modulus, device = "cpu", tier;
   bool list = false;
   std::vector<std::string> ptx_files;
   app.add_flag("--list", list, "show the built sizes and operations with their operands' widths");
@@ -282,8 +283,12 @@ int main(int argc, char** argv) {
                                      "the modulus', as for mpgen generate)");
   auto* field_option = app.add_option("--field", field, "a field built into the runtime (see --list): its "
                                       "operations, operands below its modulus")->excludes(bits_option);
-  app.add_option("--modulus", modulus, "any modulus (hex, up to 2048 bits): its field's operations, "
-                 "generated and compiled now for the device, then cached")->excludes(field_option);
+  auto* modulus_option = app.add_option("--modulus", modulus, "any modulus (hex, up to 2048 bits): its field's "
+                                        "operations, generated and compiled now for the device, then "
+                                        "cached")->excludes(field_option);
+  app.add_option("--tier", tier, "with --bits: thread (one integer per thread, up to 2048 bits) or group "
+                 "(a group of threads, from 2048 bits); default auto: thread up to 2048 bits, group above; "
+                 "one not built is compiled now")->needs(bits_option)->excludes(modulus_option);
   app.add_option("--op", op, "operation");
   app.add_option("--device", device, "where to run: cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--ptx", ptx_files, "load the kernels of a PTX file from 'mpgen generate --ptx' (GPU)");
@@ -319,16 +324,15 @@ int main(int argc, char** argv) {
 
   try {
     for (const auto& path : ptx_files) mpgen::load_ptx(path);
-    const auto built = mpgen::sizes();
-    const bool unbuilt = std::find(built.begin(), built.end(), bits) == built.end();
-    // A size or a modulus built nowhere: generated and compiled now, for the GPU or the CPU
-    // (cached on disk); the generator checks the request (--bits with --modulus: the
-    // field's width).
+    // A size (in its tier) or a modulus built nowhere: generated and compiled now, for the GPU
+    // or the CPU (cached on disk); the generator checks the request (--bits with --modulus:
+    // the field's width; a tier that does not hold the size).
     const mpgen::Device where = device == "gpu" ? mpgen::Device::gpu : mpgen::Device::cpu;
+    const bool unbuilt = mpgen::operations(bits, tier).empty();  // checks the tier's name
     const mpgen::OpInfo& info = !modulus.empty() ? mpgen::compile_field_on_demand(modulus, op, bits, where)
                                 : !field.empty() ? mpgen::find_field(field, op)
-                                : unbuilt        ? mpgen::compile_on_demand(bits, op, where)
-                                                 : mpgen::find(bits, op);
+                                : unbuilt        ? mpgen::compile_on_demand(bits, op, where, tier)
+                                                 : mpgen::find(bits, op, tier);
     return stream(info, op, where);
   } catch (const mpgen::InputError& e) {
     return fail(e.what(), 2);

@@ -25,12 +25,23 @@ std::deque<detail::Kernel>& table() {
   return all;
 }
 
-// An integer operation (field empty) or a field's.
-const detail::Kernel& find_kernel(std::string_view field, unsigned bits, std::string_view op) {
+// The tiers of a size's modules (built in or loaded).
+std::vector<std::string> tiers_at(unsigned bits) {
+  std::lock_guard<std::mutex> lock(table_mutex);
+  std::vector<std::string> tiers;
+  for (const auto& k : table())
+    if (k.info.field.empty() && k.info.bits == bits &&
+        std::find(tiers.begin(), tiers.end(), k.info.tier) == tiers.end())
+      tiers.push_back(k.info.tier);
+  return tiers;
+}
+
+// An integer operation (field empty) in a checked tier, or a field's.
+const detail::Kernel& find_kernel(std::string_view field, unsigned bits, std::string_view op, std::string_view tier) {
   {
     std::lock_guard<std::mutex> lock(table_mutex);
     for (const auto& k : table())
-      if (detail::is_entry(k.info, field, bits, op)) return k;
+      if (detail::is_entry(k.info, field, bits, op, tier)) return k;
   }
   if (!field.empty()) {
     const auto built = fields();
@@ -45,8 +56,11 @@ const detail::Kernel& find_kernel(std::string_view field, unsigned bits, std::st
     for (unsigned b : built) known.push_back(std::to_string(b));
     throw InputError("size " + std::to_string(bits) + " is not built in; built sizes: " + join(known));
   }
-  throw InputError("unknown operation '" + std::string(op) + "' at " + std::to_string(bits) +
-                   " bits; known: " + join(operations(bits)));
+  const std::string size = std::to_string(bits) + " bits",
+                    at = size + (tier.empty() ? "" : " in the " + std::string(tier) + " tier");
+  const auto known = operations(bits, tier);
+  if (known.empty()) throw InputError(at + " is not built in; built tiers at " + size + ": " + join(tiers_at(bits)));
+  throw InputError("unknown operation '" + std::string(op) + "' at " + at + "; known: " + join(known));
 }
 
 }  // namespace
@@ -66,11 +80,12 @@ std::vector<unsigned> sizes() {
   return s;
 }
 
-std::vector<std::string> operations(unsigned bits) {
+std::vector<std::string> operations(unsigned bits, std::string_view tier) {
+  const std::string_view checked = detail::checked_tier(tier);
   std::lock_guard<std::mutex> lock(table_mutex);
   std::vector<std::string> ops;
   for (const auto& k : table())
-    if (detail::is_entry(k.info, "", bits, k.info.name)) ops.push_back(k.info.name);
+    if (detail::is_entry(k.info, "", bits, k.info.name, checked)) ops.push_back(k.info.name);
   return ops;
 }
 
@@ -92,6 +107,12 @@ std::vector<std::string> field_operations(std::string_view field) {
 }
 
 namespace detail {
+std::string_view checked_tier(std::string_view tier) {
+  if (tier == "thread" || tier == "group") return tier;
+  if (tier.empty() || tier == "auto") return "";
+  throw InputError("unknown tier '" + std::string(tier) + "'; allowed: thread, group, auto");
+}
+
 const std::vector<Kernel>& kernels() {
   static const std::vector<Kernel> all = [] {
     std::vector<Kernel> t;
@@ -178,15 +199,17 @@ std::vector<OpInfo> load_ptx(const std::string& path) {
   return detail::load_module(text.str(), "'" + path + "'");
 }
 
-const OpInfo& find(unsigned bits, std::string_view op) { return find_kernel("", bits, op).info; }
+const OpInfo& find(unsigned bits, std::string_view op, std::string_view tier) {
+  return find_kernel("", bits, op, detail::checked_tier(tier)).info;
+}
 
-const OpInfo& find_field(std::string_view field, std::string_view op) { return find_kernel(field, 0, op).info; }
+const OpInfo& find_field(std::string_view field, std::string_view op) { return find_kernel(field, 0, op, "").info; }
 
 bool gpu_available(std::string* why) { return detail::gpu_usable(why); }
 
 void run_batch(const OpInfo& op, Device device, Layout layout, std::size_t n, const uint32_t* in,
                uint32_t* out) {
-  const auto& k = find_kernel(op.field, op.bits, op.name);
+  const auto& k = find_kernel(op.field, op.bits, op.name, detail::checked_tier(op.tier));
   if (device == Device::cpu) {
     if (!k.host)
       throw InputError(op.name + (op.field.empty() ? " at " + std::to_string(op.bits) + " bits" : " for " + op.field) +

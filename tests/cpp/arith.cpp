@@ -370,3 +370,23 @@ TEST_CASE("the group tier at 3000, 32768 and 262144 bits agrees with GMP, compil
                         edges);
     }
 }
+
+// 2048 bits, which both tiers hold, in the group tier by name: a module of its own
+// (u2048_group) with a cache entry of its own, found by its tier, while the size's own tier
+// (what the generator's auto picks, and what is built in) stays the thread tier.
+TEST_CASE("2048 bits in the group tier, named, compiles on demand and agrees with GMP; the default stays thread") {
+  const bool gpu = gpu_for_tests();
+  const mpgen::OpInfo& group = mpgen::compile_on_demand(2048, "mul", mpgen::Device::cpu, "group");
+  CHECK(group.tier == "group");
+  CHECK(group.module == "u2048_group");
+  CHECK(&mpgen::find(2048, "mul", "group") == &group);
+  const mpgen::OpInfo& own = mpgen::compile_on_demand(2048, "mul", mpgen::Device::cpu);
+  CHECK(own.tier == "thread");
+  for (const char* tier : {"", "auto", "thread"}) CHECK(&mpgen::find(2048, "mul", tier) == &own);
+  check_operation(group, true, false, test_seed(), random_cases());
+  if (gpu) {
+    const mpgen::OpInfo& on_gpu = mpgen::compile_on_demand(2048, "mul", mpgen::Device::gpu, "group");
+    CHECK(on_gpu.tier == "group");
+    check_operation(on_gpu, false, true, test_seed(), random_cases());
+  }
+}

@@ -104,6 +104,27 @@ TEST_CASE("bad requests and files are refused with their names") {
   std::remove(not_mpgen.c_str());
 }
 
+TEST_CASE("a tier is named thread, group or auto; one that does not hold the size is the generator's refusal") {
+  for (const char* tier : {"warp", "Group", " thread"}) {
+    CHECK_THROWS_WITH_AS(mpgen::find(2048, "add", tier), doctest::Contains("allowed: thread, group, auto"),
+                         mpgen::InputError);
+    CHECK_THROWS_WITH_AS(mpgen::operations(2048, tier), doctest::Contains("unknown tier"), mpgen::InputError);
+    CHECK_THROWS_WITH_AS(mpgen::compile_on_demand(2048, "add", mpgen::Device::cpu, tier),
+                         doctest::Contains("allowed: thread, group, auto"), mpgen::InputError);
+  }
+  CHECK_THROWS_WITH_AS(
+      mpgen::find(4096, "add", "thread"),
+      doctest::Contains("4096 bits in the thread tier is not built in; built tiers at 4096 bits: group"),
+      mpgen::InputError);
+  CHECK(mpgen::operations(1024, "group").empty());
+  CHECK(mpgen::find(4096, "add", "group").module == "u4096");
+  CHECK(mpgen::generate_source(2048, "add", "group").header_name == "mpgen_u2048_group.cuh");
+  CHECK_THROWS_WITH_AS(mpgen::generate_source(4096, "add", "thread"),
+                       doctest::Contains("4096 bits is above the thread tier's 2048"), mpgen::InputError);
+  CHECK_THROWS_WITH_AS(mpgen::compile_on_demand(1024, "add", mpgen::Device::cpu, "group"),
+                       doctest::Contains("1024 bits is below the group tier's 2048"), mpgen::InputError);
+}
+
 TEST_CASE("PTX by path and on-demand sizes run on the GPU and agree with GMP") {
   std::string why;
   if (!mpgen::gpu_available(&why)) {

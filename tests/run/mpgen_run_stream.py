@@ -5,7 +5,7 @@ On the CPU: a million 64-bit additions fed through a pipe whose writer waits for
 result after 1,000 lines (it must come before the rest is written), the peak RSS of the
 whole run under a fixed bound, every result checked against Python's integers; blank
 lines; a bad line after good ones; stdin that cannot be read; a 1 MB operand; --bits with
---modulus. Exits 1 naming each check that failed.
+--modulus; --tier. Exits 1 naming each check that failed.
 """
 import os
 import subprocess
@@ -253,9 +253,22 @@ def unchanged():
           f"operands not below the modulus are refused: {status} {out!r} {err!r}")
 
 
+def tiers():
+    # 2048 bits in the group tier, compiled now for the CPU; its product as Python's.
+    a, b = (1 << 2048) - 1, (1 << 2047) + 12345
+    status, out, err = run([BINARY, "--bits", "2048", "--tier", "group", "--op", "mul"], b"%x %x\n3 5\n" % (a, b),
+                           timeout=300)
+    check((status, out) == (0, b"%x\nf\n" % (a * b)), f"--tier group at 2048 bits: {status} {out[:80]!r} {err!r}")
+    for args, what in ((["--bits", "2048", "--tier", "warp"], "an unknown tier"),
+                       (["--bits", "4096", "--tier", "thread"], "a tier that does not hold the size")):
+        status, out, err = run([BINARY, *args, "--op", "mul"], b"3 5\n")
+        check(status == 2 and out == b"" and len(err.splitlines()) == 1,
+              f"{what}: one line, exit 2: {status} {err!r}")
+
+
 def main():
     for test in [one_line_interactive, million, blank_lines, bad_line, unreadable_stdin, long_operand, modulus_bits,
-                 unchanged]:
+                 tiers, unchanged]:
         try:
             test()
         except Exception as e:  # a hang (timeout) or a crash of the test itself fails it too

@@ -44,7 +44,7 @@ struct OpInfo {
   std::vector<uint32_t> modulus = {};   // a field's modulus, limbs least significant first
   unsigned below_modulus = 0;           // bit k set: operand k must be below the modulus
   std::string module = "";              // the header's name: u<bits> or the field's
-  std::string tier = "";                // how many threads hold one integer ("thread")
+  std::string tier = "";                // how many threads hold one integer: "thread" or "group"
   std::string kernel = "";              // the C name of its batch kernel (mpgen_<module>_<name>)
   unsigned threads_per_instance = 0;    // launch geometry of its batch kernel
   unsigned limbs_per_thread = 0;        // the group tier: limbs each thread holds (0: the thread tier)
@@ -57,12 +57,19 @@ struct OpInfo {
   unsigned out_words() const { return result_limbs + (has_flag ? 1 : 0); }
 };
 
-// Sizes built into this runtime, ascending, and the operations of one size.
-std::vector<unsigned> sizes();
-std::vector<std::string> operations(unsigned bits);
+// A size's tier, where one is named (`tier` below): "thread" (one integer per thread, 32 to
+// 2048 bits) or "group" (one integer per group of threads, 2048 to 262144 bits); "" or
+// "auto" is the size's own module (u<bits>), the tier `mpgen generate --tier auto` picks:
+// thread up to 2048 bits, group above. Any other name throws InputError saying what is
+// allowed. Only at 2048 bits, which both tiers hold, does naming one choose between two.
 
-// Throws InputError naming what is available when the size or operation is not built.
-const OpInfo& find(unsigned bits, std::string_view op);
+// Sizes built into this runtime (and loaded since), ascending, and the operations of one
+// size in a tier (none where the tier holds nothing at that size).
+std::vector<unsigned> sizes();
+std::vector<std::string> operations(unsigned bits, std::string_view tier = "");
+
+// Throws InputError naming what is available when the size, tier or operation is not built.
+const OpInfo& find(unsigned bits, std::string_view op, std::string_view tier = "");
 
 // Fields built into this runtime (CMake's MPGEN_RUNTIME_FIELDS: presets of `mpgen --list`),
 // and the operations of one: modadd, modsub, modneg, modmul, modsqr, tomont, frommont,
@@ -85,14 +92,17 @@ void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& li
 // when no GPU can load it. Returns the operations it added.
 std::vector<OpInfo> load_ptx(const std::string& path);
 
-// For a size that was built nowhere: generates the operation with mpgen's generator and
-// compiles it, for the GPU present with NVRTC (to PTX), or for the CPU with the host's
-// C++ compiler ($MPGEN_CXX, else c++) into a shared library; caches it on disk (in
+// For a size (or a size's tier) built nowhere: generates the operation with mpgen's
+// generator and compiles it, for the GPU present with NVRTC (to PTX), or for the CPU with
+// the host's C++ compiler ($MPGEN_CXX, else c++) into a shared library; caches it on disk (in
 // $MPGEN_CACHE, else $XDG_CACHE_HOME/mpgen or ~/.cache/mpgen, named by a hash of the
-// request, the target and mpgen's version) and loads it. A cache entry that does not load
-// or does not hold the request is rebuilt, never run. Throws InputError for a bad request,
-// GpuError without a GPU (Device::gpu), CompileError when generation or compilation fails.
-const OpInfo& compile_on_demand(unsigned bits, std::string_view op, Device device = Device::gpu);
+// request, its tier included, the target and mpgen's version) and loads it, so that
+// find(bits, op, tier) finds it too. A cache entry that does not load or does not hold the
+// request is rebuilt, never run. Throws InputError for a bad request (a tier that does not
+// hold the size: the generator's message), GpuError without a GPU (Device::gpu),
+// CompileError when generation or compilation fails.
+const OpInfo& compile_on_demand(unsigned bits, std::string_view op, Device device = Device::gpu,
+                                std::string_view tier = "");
 
 // The same for a field of any modulus (hex, odd or even; named as `mpgen generate
 // --modulus` names it), in `bits`-bit numbers (0: the modulus' width). Throws InputError
@@ -109,9 +119,9 @@ struct CompileError : std::runtime_error {
 // kernels of one operation (runs the generator: Python 3 with jinja2, $MPGEN_PYTHON),
 // and NVRTC's compilation of such a source to PTX for an architecture ("sm_90").
 struct KernelSource {
-  std::string header_name, header, kernels;  // mpgen_u<bits>.cuh and the kernels source
+  std::string header_name, header, kernels;  // mpgen_u<bits>[_<tier>].cuh and the kernels source
 };
-KernelSource generate_source(unsigned bits, std::string_view op);
+KernelSource generate_source(unsigned bits, std::string_view op, std::string_view tier = "");
 KernelSource generate_field_source(std::string_view modulus, std::string_view op, unsigned bits = 0);
 std::string compile_to_ptx(const KernelSource& source, const std::string& arch);
 
