@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from .field import Field, preset_curve, to_words
 from .group import ProductRows, Program, Shape, ThreadStep, planner as group_planner, segments
+from .group.program import BLOCK_STATIC_SHARED_BYTES, exchange_shared_bytes
 from .ir import Function
 from .ops import MODULAR_OPERATIONS, Operation, modular
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
@@ -157,10 +158,23 @@ def with_needs(size: Size, ops: list) -> list:
     return list(named.values())
 
 
+def group_program(size: Size, name: str) -> Program:
+    """The operation's group program; ValueError where its geometry cannot fit a block."""
+    tier = size.tier_for(name)
+    program = group_planner(name)(Shape.of(size, name))
+    shared = exchange_shared_bytes(program, tier.instances_per_block)
+    if shared > BLOCK_STATIC_SHARED_BYTES:
+        raise ValueError(f"{tier.threads_per_instance} threads of {tier.limbs_per_thread} limbs, "
+                         f"{tier.instances_per_block} a block: its exchanges take {shared / 1024:.1f} KB of "
+                         f"static shared memory, a block at most {BLOCK_STATIC_SHARED_BYTES // 1024} KB; "
+                         f"give fewer threads or instances per block")
+    return program
+
+
 def plan(size: Size, ops: list) -> Module:
     if size.tier_name == "group":
         return Module(size, [PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size), None,
-                                       group_planner(op.name)(Shape.of(size, op.name))) for op in ops])
+                                       group_program(size, op.name)) for op in ops])
     return Module(size, [
         PlannedOp(op, size, op.operand_bits(size), op.result_limbs(size),
                   None if isinstance(op, LoopOperation) else op.plan(size))

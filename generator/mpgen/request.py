@@ -9,7 +9,7 @@ from .names import ALLOWED, name_problem
 from .group import unavailable as group_unavailable
 from .ops import CONSTANT_SHIFT, MODULAR_OPERATIONS, OPERATIONS, Operation, defaults, find, fits, \
     modular
-from .plan import Request
+from .plan import Request, group_program
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS, Size
 from .tiers import DEFAULT_TIER, GROUP_MIN_BITS, THREAD_MAX_BITS, TIER_NAMES, auto_tier
 from .tomlcompat import tomllib
@@ -106,7 +106,7 @@ def check_ops(names: list[str], size: Size, where: str) -> list[Operation]:
             raise RequestError(f"{where}: {name} at {size.bits} bits {why}")
         if size.tier_name == "group":
             try:
-                size.tier_for(op.name)  # an operation's own geometry (a product's tables) may not fit
+                group_program(size, op.name)  # its own geometry (a product's tables, its exchanges) may not fit
             except ValueError as e:
                 raise RequestError(f"{where}: {name} at {size.bits} bits in the group tier: {e}") from None
         if not fits(op, size):

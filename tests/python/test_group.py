@@ -9,7 +9,7 @@ import pytest
 from mpgen.group import ProductRows, Shape, add_or_sub, carries, compare, execute, segments, shift_constant, \
     shift_variable
 from mpgen.group.mul import mad, mul, mul_lo, sqr
-from mpgen.group.program import iterations
+from mpgen.group.program import exchange_shared_bytes, iterations
 
 # Shapes: bits, T, Q (3000 bits: 94 limbs in 32 threads of 3, the top thread half used).
 SHAPES = [(2048, 16, 4), (3000, 32, 3), (4096, 32, 4), (8192, 32, 8), (32768, 128, 8),
@@ -181,6 +181,18 @@ def test_every_schedule_takes_each_row_once_in_the_same_iterations(schedule, thr
 def test_a_product_needs_two_limbs_a_thread():
     with pytest.raises(ValueError, match="the group product needs at least 2 limbs a thread"):
         mul(Shape(2048, 64, 1))
+
+
+@pytest.mark.parametrize("program, instances_per_block, arrays", [
+    # cuda/group.cuh's arrays, word by word: Mirror's slots (16 of its 18 words at a time),
+    # Neighbours' (2 words), the carry scan's (2 a warp): ptxas -v says 37120 bytes.
+    (mul_lo(Shape(262144, 512, 16)), 1, [512 * 16, 512 * 2, 64]),
+    (mul_lo(Shape(262144, 1024, 8)), 1, [1024 * 10, 1024 * 2, 64]),  # 49408: over the 48 KB
+    (mul(Shape(32768, 128, 8)), 2, [2 * 2 * 128 * 2, 64]),  # Handoff's lows and highs; ptxas: 4352
+    (add_or_sub("add", Shape(4096, 32, 4)), 8, []),  # within a warp: ballots and shuffles only
+])
+def test_the_exchanges_static_shared_memory_is_cuda_group_cuh_s(program, instances_per_block, arrays):
+    assert exchange_shared_bytes(program, instances_per_block) == 4 * sum(arrays)
 
 
 @pytest.mark.parametrize("bits, threads, q", SHAPES[:4] + [(2080, 32, 3), (262144, 1024, 8)])

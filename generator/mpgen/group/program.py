@@ -203,6 +203,83 @@ class Program:
     high: str | None = None  # the result's limbs from T Q up (a full product), split as `result`
 
 
+def vectors(program: Program) -> dict[str, int]:
+    """Every named vector the program keeps, with its words per thread."""
+    q = program.shape.limbs_per_thread
+    sizes = {name: q for name in program.operands} | {name: 1 for name in program.words}
+    for step in program.steps:
+        if isinstance(step, ThreadStep):
+            sizes.update(dict(step.writes))
+        elif isinstance(step, CarryScan):
+            sizes.update({step.carry: 1, step.out: 1})
+        elif isinstance(step, All):
+            sizes[step.out] = 1
+        elif isinstance(step, ProductRows):
+            sizes.update({step.low: accumulator_words(q), step.high: accumulator_words(q)})
+        elif isinstance(step, Handoff):
+            sizes.update({step.low_in: sizes[step.low], step.high_in: sizes[step.high]})
+        elif isinstance(step, Neighbours):
+            sizes[step.out] = 2 * sizes[step.vector]
+        elif isinstance(step, Mirror):
+            sizes[step.out] = sizes[step.vector]
+        elif step.flag:
+            sizes[step.flag] = 1
+    kept = read(program)
+    dropped = {name for step in program.steps if isinstance(step, ThreadStep)
+               for name, _ in step.writes if name not in kept}
+    return {name: words for name, words in sizes.items() if name not in dropped}
+
+
+def read(program: Program) -> set[str]:
+    """The vectors some step, the result or the flag reads: a thread step's other outputs
+    are dropped, so that no compiler warns of unused ones."""
+    names = {program.result} | ({program.flag} if program.flag else set()) | \
+        ({program.high} if program.high else set())
+    for step in program.steps:
+        if isinstance(step, ThreadStep):
+            names.update(step.reads)
+        elif isinstance(step, ProductRows):
+            names.update((step.a, step.b))
+        elif isinstance(step, Handoff):
+            names.update((step.low, step.high))
+        elif isinstance(step, (Neighbours, Mirror)):
+            names.add(step.vector)
+        elif isinstance(step, CarryScan):
+            names.update(n for n in (step.generate, step.propagate, step.carry_in) if n)
+        elif isinstance(step, All):
+            names.add(step.source)
+        else:
+            names.update(n for n in (step.vector, step.above) if n)
+    return names
+
+
+BLOCK_STATIC_SHARED_BYTES = 48 * 1024  # a kernel's static shared memory (the exchanges')
+
+
+def exchange_shared_bytes(program: Program, instances_per_block: int) -> int:
+    """The static shared memory of the program's exchanges in one block, as cuda/group.cuh's
+    on_device declares it: within a warp (T <= 32) shuffles and ballots need none, except
+    Neighbours; one array per kind of step and width, shared by its calls."""
+    t, ipb, sizes = program.shape.threads, instances_per_block, vectors(program)
+    arrays: dict[tuple[str, int], int] = {}
+    for step in program.steps:
+        if isinstance(step, Neighbours):
+            arrays[("neighbours", sizes[step.vector])] = ipb * t * sizes[step.vector]
+        elif t <= 32:
+            continue
+        elif isinstance(step, CarryScan):
+            arrays[("carry_scan", 0)] = 2 * 32
+        elif isinstance(step, All):
+            arrays[("all", 0)] = 32
+        elif isinstance(step, Mirror):
+            arrays[("mirror", sizes[step.vector])] = ipb * t * min(sizes[step.vector], 16)
+        elif isinstance(step, Handoff):
+            arrays[("handoff", sizes[step.low])] = ipb * 2 * t * sizes[step.low]
+        elif isinstance(step, Top) and step.flag and program.shape.bits != program.shape.held_bits:
+            arrays[("broadcast", 0)] = 32
+    return 4 * sum(arrays.values())
+
+
 def split(shape: Shape, value: int) -> list[list[int]]:
     """value's limbs, thread by thread."""
     q = shape.limbs_per_thread

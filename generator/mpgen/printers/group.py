@@ -13,59 +13,9 @@ printers, so that the GPU and the host run one list.
 from __future__ import annotations
 
 from ..group import All, CarryScan, Handoff, Mirror, Neighbours, ProductRows, Program, ThreadStep, Top
-from ..group.program import SCHEDULES, accumulator_words
+from ..group.program import SCHEDULES, accumulator_words, read, vectors
 from ..size import LIMB_BITS
 from . import host as host_printer, ptx
-
-
-def vectors(program: Program) -> dict[str, int]:
-    """Every named vector the program keeps, with its words per thread."""
-    q = program.shape.limbs_per_thread
-    sizes = {name: q for name in program.operands} | {name: 1 for name in program.words}
-    for step in program.steps:
-        if isinstance(step, ThreadStep):
-            sizes.update(dict(step.writes))
-        elif isinstance(step, CarryScan):
-            sizes.update({step.carry: 1, step.out: 1})
-        elif isinstance(step, All):
-            sizes[step.out] = 1
-        elif isinstance(step, ProductRows):
-            sizes.update({step.low: accumulator_words(q), step.high: accumulator_words(q)})
-        elif isinstance(step, Handoff):
-            sizes.update({step.low_in: sizes[step.low], step.high_in: sizes[step.high]})
-        elif isinstance(step, Neighbours):
-            sizes[step.out] = 2 * sizes[step.vector]
-        elif isinstance(step, Mirror):
-            sizes[step.out] = sizes[step.vector]
-        elif step.flag:
-            sizes[step.flag] = 1
-    kept = read(program)
-    dropped = {name for step in program.steps if isinstance(step, ThreadStep)
-               for name, _ in step.writes if name not in kept}
-    return {name: words for name, words in sizes.items() if name not in dropped}
-
-
-def read(program: Program) -> set[str]:
-    """The vectors some step, the result or the flag reads: a thread step's other outputs
-    are dropped, so that no compiler warns of unused ones."""
-    names = {program.result} | ({program.flag} if program.flag else set()) | \
-        ({program.high} if program.high else set())
-    for step in program.steps:
-        if isinstance(step, ThreadStep):
-            names.update(step.reads)
-        elif isinstance(step, ProductRows):
-            names.update((step.a, step.b))
-        elif isinstance(step, Handoff):
-            names.update((step.low, step.high))
-        elif isinstance(step, (Neighbours, Mirror)):
-            names.add(step.vector)
-        elif isinstance(step, CarryScan):
-            names.update(n for n in (step.generate, step.propagate, step.carry_in) if n)
-        elif isinstance(step, All):
-            names.add(step.source)
-        else:
-            names.update(n for n in (step.vector, step.above) if n)
-    return names
 
 
 def lists(program: Program) -> list:
