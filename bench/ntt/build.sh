@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds bench/ntt/butterfly.cu once per candidate prime of the NTT product (issue 19) and
 # multiplication (montmul, modmul), into build/ntt-butterfly/ (nvcc here); run them on the
-# GPU with: for b in build/ntt-butterfly/bf_*; do $b; done
+# GPU with: for b in build/ntt-butterfly/{bf,tf}_*; do $b; done
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=build/ntt-butterfly
@@ -18,3 +18,8 @@ for entry in "${primes[@]}"; do
     echo "nvcc -O3 -arch=sm_90 -std=c++17 -DHEADER=$PWD/$out/gen/$name/mpgen_$name.cuh -DNS=$name -DMUL=$mul bench/ntt/butterfly.cu -o $out/bf_${name}_$mul"
   done
 done | xargs -P 2 -I{} sh -c "{}"
+# The transform's prototype (bench/ntt/transform.cu) over each 31-bit prime.
+for name in p15e27 p7e26 p45e24; do
+  nvcc -O3 -arch=sm_90 -std=c++17 -DHEADER="$PWD/$out/gen/$name/mpgen_$name.cuh" -DNS=$name bench/ntt/transform.cu \
+    -o "$out/tf_$name"
+done
