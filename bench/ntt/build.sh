@@ -18,8 +18,15 @@ for entry in "${primes[@]}"; do
     echo "nvcc -O3 -arch=sm_90 -std=c++17 -DHEADER=$PWD/$out/gen/$name/mpgen_$name.cuh -DNS=$name -DMUL=$mul bench/ntt/butterfly.cu -o $out/bf_${name}_$mul"
   done
 done | xargs -P 2 -I{} sh -c "{}"
-# The transform's prototype (bench/ntt/transform.cu) over each 31-bit prime.
+# The transform's prototype (bench/ntt/transform.cu) over each 31-bit prime, and per block
+# shape and twiddle source over the first.
 for name in p15e27 p7e26 p45e24; do
   nvcc -O3 -arch=sm_90 -std=c++17 -DHEADER="$PWD/$out/gen/$name/mpgen_$name.cuh" -DNS=$name bench/ntt/transform.cu \
     -o "$out/tf_$name"
+done
+for threads in 1024 512 256; do
+  for shared in 0 1; do
+    nvcc -O3 -arch=sm_90 -std=c++17 -DTHREADS=$threads -DSHARED_TWIDDLES=$shared \
+      -DHEADER="$PWD/$out/gen/p15e27/mpgen_p15e27.cuh" -DNS=p15e27 bench/ntt/transform.cu -o "$out/tf_${threads}_$shared"
+  done
 done

@@ -17,7 +17,13 @@
 using Mul = mpgen::NS::montmul;
 using Add = mpgen::NS::modadd;
 using Sub = mpgen::NS::modsub;
-constexpr unsigned LOG_N = 14, N = 1u << LOG_N, THREADS = 1024, POINTS = N / THREADS;
+#ifndef THREADS
+#define THREADS 1024
+#endif
+#ifndef SHARED_TWIDDLES
+#define SHARED_TWIDDLES 0
+#endif
+constexpr unsigned LOG_N = 14, N = 1u << LOG_N, POINTS = N / THREADS, LEVELS = __builtin_ctz(POINTS);
 
 template <class Op>
 __device__ __forceinline__ uint32_t op(uint32_t a, uint32_t b) {
@@ -28,19 +34,23 @@ __device__ __forceinline__ uint32_t op(uint32_t a, uint32_t b) {
 
 __device__ __forceinline__ unsigned padded(unsigned i) { return i + (i >> 5); }
 
-// The stages with halves S 8, S 4, S 2, S (the first `skip` of them left out) on the 16
-// points base + S k of this thread; index i = base + S k.
+// The stages with halves S POINTS / 2, ..., S 2, S (the first `skip` of them left out) on
+// the POINTS points base + S k of this thread; index i = base + S k.
 __device__ __forceinline__ void stages(uint32_t* x, unsigned base, unsigned stride, unsigned skip,
-                                       const uint32_t* __restrict__ twiddles) {
+                                       const uint32_t* twiddles) {
 #pragma unroll
-  for (unsigned level = 0; level < 4; ++level) {
+  for (unsigned level = 0; level < LEVELS; ++level) {
     if (level < skip) continue;
-    const unsigned span = 8 >> level, half = stride * span;  // pairs k, k + span: indices half apart
+    const unsigned span = POINTS / 2 >> level, half = stride * span;  // pairs k, k + span: indices half apart
 #pragma unroll
     for (unsigned k = 0; k < POINTS; ++k) {
       if (k & span) continue;
       const unsigned i = base + stride * k, j = i & (2 * half - 1);
+#if SHARED_TWIDDLES
+      const uint32_t w = twiddles[j * (N / (2 * half))];
+#else
       const uint32_t w = __ldg(twiddles + j * (N / (2 * half)));
+#endif
       const uint32_t a = x[k], b = x[k + span];
       x[k] = op<Add>(a, b);
       x[k + span] = op<Mul>(w, op<Sub>(a, b));
@@ -49,23 +59,30 @@ __device__ __forceinline__ void stages(uint32_t* x, unsigned base, unsigned stri
 }
 
 __global__ void __launch_bounds__(THREADS) forward(const uint32_t* __restrict__ in, uint32_t* __restrict__ out,
-                                                  const uint32_t* __restrict__ twiddles) {
+                                                  const uint32_t* twiddles) {
   extern __shared__ uint32_t points[];  // N + N / 32 words: over the 48 KB of static ones
   const unsigned t = threadIdx.x;
+#if SHARED_TWIDDLES  // the table copied after the points (N / 2 words more)
+  uint32_t* const table = points + N + N / 32;
+  for (unsigned e = t; e < N / 2; e += THREADS) table[e] = twiddles[e];
+  __syncthreads();
+  twiddles = table;
+#endif
   const uint32_t* const mine = in + std::size_t(blockIdx.x) * N;
   uint32_t x[POINTS];
 #pragma unroll
   for (unsigned k = 0; k < POINTS; ++k) x[k] = mine[t + THREADS * k];  // coalesced
-  // strides 1024, 64, 4, 1: 4 + 4 + 4 + 2 stages
-  constexpr unsigned strides[4] = {1024, 64, 4, 1};
+  // groups of LEVELS stages at strides N / POINTS, N / POINTS^2, ..., the last at stride 1
+  // skipping the stages done (1024 threads: strides 1024, 64, 4, 1, 4 + 4 + 4 + 2 stages)
+  constexpr unsigned groups = (LOG_N + LEVELS - 1) / LEVELS;
 #pragma unroll
-  for (unsigned g = 0; g < 4; ++g) {
-    const unsigned s = strides[g], base = t / s * (16 * s) + t % s;
+  for (unsigned g = 0; g < groups; ++g) {
+    const unsigned s = g + 1 < groups ? N >> LEVELS * (g + 1) : 1, base = t / s * (POINTS * s) + t % s;
     if (g) {
 #pragma unroll
       for (unsigned k = 0; k < POINTS; ++k) x[k] = points[padded(base + s * k)];
     }
-    stages(x, base, s, g == 3 ? 2 : 0, twiddles);
+    stages(x, base, s, g + 1 < groups ? 0 : LEVELS * groups - LOG_N, twiddles);
     __syncthreads();
 #pragma unroll
     for (unsigned k = 0; k < POINTS; ++k) points[padded(base + s * k)] = x[k];
@@ -113,7 +130,7 @@ int main() {
   cudaMalloc(&in, host.size() * 4), cudaMalloc(&out, host.size() * 4), cudaMalloc(&tw, twiddles.size() * 4);
   cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
   cudaMemcpy(tw, twiddles.data(), twiddles.size() * 4, cudaMemcpyHostToDevice);
-  const int shared = 4 * (N + N / 32);
+  const int shared = 4 * (N + N / 32 + (SHARED_TWIDDLES ? N / 2 : 0));
   cudaFuncSetAttribute(forward, cudaFuncAttributeMaxDynamicSharedMemorySize, shared);
   forward<<<transforms, THREADS, shared>>>(in, out, tw);
   cudaEvent_t start, stop;
@@ -136,7 +153,7 @@ int main() {
       wrong += sum != got[std::size_t(j) * N + r];
     }
   const double s = ms * 1e-3 / reps;
-  std::printf("%s: forward transforms of 2^%u points: %.4g per second (%.1f us per batch of %u; %.3g T butterflies/s;"
-              " %s, %u of 16 checked wrong)\n", MPGEN_QUOTE(NS), LOG_N, transforms / s, s * 1e6, transforms,
+  std::printf("%s, %u threads of %u points, twiddles from %s: forward transforms of 2^%u points: %.4g per second (%.1f us per batch of %u; %.3g T butterflies/s;"
+              " %s, %u of 16 checked wrong)\n", MPGEN_QUOTE(NS), THREADS, POINTS, SHARED_TWIDDLES ? "shared memory" : "the read-only cache", LOG_N, transforms / s, s * 1e6, transforms,
               transforms / s * (N / 2) * LOG_N / 1e12, cudaGetErrorString(cudaGetLastError()), wrong);
 }
