@@ -1,6 +1,6 @@
 // Poly's sizes for mpgen-bench (bench/workloads.cuh), apart from its main source: here each
-// size holds add and mul_lo on the products' threads (CMakeLists.txt generates them so),
-// where mpgen-bench's own modules give add its faster geometry of its own.
+// size holds add and mul_lo on mul_lo's threads (CMakeLists.txt: THREADS mul_lo), where
+// mpgen-bench's own modules give add its faster geometry of its own.
 #include "workloads.cuh"
 #include "mpgen_u131072.cuh"
 #include "mpgen_u2048_group.cuh"

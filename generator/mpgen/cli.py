@@ -42,7 +42,9 @@ def _parser() -> argparse.ArgumentParser:
                      f"{', '.join(TIER_NAMES)} (default: {DEFAULT_TIER}: one per thread up to "
                      f"{THREAD_MAX_BITS} bits, a group of threads above)")
     gen.add_argument("--threads", default=0, help="the group tier: threads per integer, a power "
-                     "of two from 8 to 1024 (default: from the generator's measurements)")
+                     "of two from 8 to 1024 (default: from the generator's measurements), or an "
+                     "operation's name: every operation of a size on that one's threads (--threads "
+                     "mul_lo: add and mul_lo chained in one kernel)")
     gen.add_argument("--instances-per-block", default=0, help="the group tier: integers per block "
                      "(default: from the generator's measurements)")
     gen.add_argument("--modulus", help="arithmetic modulo this odd number (0x... or decimal): "

@@ -6,12 +6,12 @@ from pathlib import Path
 
 from .field import PRESETS, Field, default_label, find_preset
 from .names import ALLOWED, name_problem
-from .group import unavailable as group_unavailable
+from .group import planner as group_planner, unavailable as group_unavailable
 from .ops import CONSTANT_SHIFT, MODULAR_OPERATIONS, OPERATIONS, Operation, defaults, find, fits, \
     modular
 from .plan import Request, group_program
-from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS, Size
-from .tiers import DEFAULT_TIER, GROUP_MIN_BITS, THREAD_MAX_BITS, TIER_NAMES, auto_tier
+from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS, Size, limbs_for
+from .tiers import DEFAULT_TIER, GROUP_MIN_BITS, THREAD_MAX_BITS, TIER_NAMES, auto_tier, group as group_geometry
 from .tomlcompat import tomllib
 
 
@@ -58,8 +58,24 @@ def check_geometry(value: object, where: str) -> int:
     return value
 
 
+def check_threads(value: object, where: str) -> int | str:
+    """A request's threads per integer: a whole number (0: the table's), or the name of a
+    group operation, whose threads in the table every operation of the size then takes
+    (so that one kernel may chain them: add and mul_lo on the products' threads)."""
+    if not isinstance(value, str):
+        return check_geometry(value, where)
+    if group_planner(value.strip()) is not None:
+        return value.strip()
+    try:
+        return check_geometry(value, where)
+    except RequestError:
+        raise RequestError(f"{where}: {shown(str(value))} is neither a whole number nor an operation of the "
+                           f"group tier; give a count (0: the generator's choice) or an operation such as "
+                           f"mul_lo") from None
+
+
 def check_bits(bits: object, where: str, mul: str = "auto", tier: str = DEFAULT_TIER,
-               threads: int = 0, instances_per_block: int = 0) -> Size:
+               threads: int | str = 0, instances_per_block: int = 0) -> Size:
     allowed = f"sizes are whole numbers of bits from {MIN_BITS} to {MAX_BITS}"
     if isinstance(bits, str):
         digits = bits.strip().lstrip("+-").lstrip("0")
@@ -83,8 +99,10 @@ def check_bits(bits: object, where: str, mul: str = "auto", tier: str = DEFAULT_
     if tier == "thread" and (threads or instances_per_block):
         raise RequestError(f"{where}: threads and instances per block are the group tier's "
                            f"({GROUP_MIN_BITS} to {MAX_BITS} bits); the thread tier has one thread per integer")
-    size = Size(bits, mul, tier, threads, instances_per_block)
     try:
+        if isinstance(threads, str):
+            threads = group_geometry(bits, limbs_for(bits), 0, instances_per_block, threads).threads_per_instance
+        size = Size(bits, mul, tier, threads, instances_per_block)
         size.tier
     except ValueError as e:
         raise RequestError(f"{where}: {bits} bits in the group tier: {e}") from None
@@ -123,7 +141,7 @@ def parse_options(bits_text: str | None, ops_text: str | None, mul: str = "auto"
     --instances-per-block ...`."""
     check_mul(mul, "--mul")
     check_tier(tier, "--tier")
-    threads = check_geometry(threads, "--threads")
+    threads = check_threads(threads, "--threads")
     instances_per_block = check_geometry(instances_per_block, "--instances-per-block")
     if bits_text is None:
         wanted = "group" if threads or instances_per_block else tier
@@ -290,8 +308,8 @@ def parse_spec(path: Path) -> Request:
             checked_keys(options, SIZE_KEYS, f"in sizes.{key}")
             mul = check_mul(options.get("mul", default_mul), f"sizes.{key}.mul")
             tier = check_tier(options.get("tier", default_tier), f"sizes.{key}.tier")
-            geometry = [check_geometry(options.get(k, 0), f"sizes.{key}.{k}")
-                        for k in ("threads", "instances_per_block")]
+            geometry = [check_threads(options.get("threads", 0), f"sizes.{key}.threads"),
+                        check_geometry(options.get("instances_per_block", 0), f"sizes.{key}.instances_per_block")]
             size = check_bits(key, f"sizes.{key}", mul, tier, *geometry)
             names = op_names(options["ops"], f"sizes.{key}") if "ops" in options else default_ops
             ops = defaults(size) if names is None else check_ops(names, size, f"sizes.{key}")

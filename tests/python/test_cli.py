@@ -1,5 +1,6 @@
 """The command line: output, determinism, freshness of generated/, and every refusal."""
 import filecmp
+import json
 from pathlib import Path
 
 import pytest
@@ -51,6 +52,8 @@ def test_generated_directory_is_fresh(mpgen, tmp_path):
     (["--bits", "262144", "--threads", "1024", "--ops", "add,mul_lo"],
      "--ops: mul_lo at 262144 bits in the group tier: 1024 threads of 8 limbs, 1 a block: its exchanges take "
      "48.2 KB of static shared memory, a block at most 48 KB; give fewer threads or instances per block"),
+    (["--bits", "4096", "--threads", "popcount"], "--threads: 'popcount' is neither a whole number nor an "
+                                                  "operation of the group tier"),
     (["--bits", "4096", "--threads", "12"], "--bits: 4096 bits in the group tier: 12 threads: a group is a "
                                             "power of two from 8 to 1024"),
     (["--bits", "262144", "--threads", "64"], "--bits: 262144 bits in the group tier: 64 threads would hold "
@@ -58,7 +61,7 @@ def test_generated_directory_is_fresh(mpgen, tmp_path):
     (["--bits", "2048", "--tier", "group", "--instances-per-block", "128"],
      "--bits: 2048 bits in the group tier: 128 instances of 16 threads need 2048 threads a block"),
     (["--bits", "1024", "--threads", "16"], "--bits: threads and instances per block are the group tier's"),
-    (["--bits", "4096", "--threads", "many"], "--threads: 'many' is not a whole number"),
+    (["--bits", "4096", "--threads", "many"], "--threads: 'many' is neither a whole number nor an operation"),
     (["--modulus", "0x7", "--tier", "group"], "--tier: fields are planned for the thread tier only"),
     (["--bits", "-64"], "--bits: -64 is out of range"),
     (["--bits", "abc"], "--bits: 'abc' is not a number"),
@@ -161,3 +164,15 @@ def test_spec_and_bits_together_are_refused(mpgen, tmp_path):
     spec.write_text(SPEC)
     r = mpgen("generate", "--spec", str(spec), "--bits", "64", "--out", str(tmp_path / "out"))
     assert r.returncode == 2 and "not both" in r.stderr
+
+
+def test_threads_named_by_an_operation_put_every_operation_on_its_threads(mpgen, tmp_path):
+    # add alone takes 32 threads of 4 limbs at 4096 bits, 256 of 4 at 32768 (data/group.toml);
+    # --threads mul_lo puts it on the product's 16 threads of 8 and 64 of 16
+    r = mpgen("generate", "--bits", "4096,32768", "--threads", "mul_lo", "--ops", "add,mul_lo", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    modules = json.loads((tmp_path / "mpgen_manifest.json").read_text())["modules"]
+    geometry = {(m["bits"], op["name"]): (op["launch"]["threads_per_instance"], op["launch"]["limbs_per_thread"])
+                for m in modules for op in m["operations"]}
+    assert geometry == {(4096, "add"): (16, 8), (4096, "mul_lo"): (16, 8),
+                        (32768, "add"): (64, 16), (32768, "mul_lo"): (64, 16)}
