@@ -12,26 +12,15 @@
 
 namespace workloads {
 
-// r = x + y (Q limbs of each in this thread), mod 2^bits.
-template <class Add>
-__device__ __forceinline__ void add(uint32_t* r, const uint32_t* x, const uint32_t* y) {
-  constexpr unsigned Q = Add::limbs_per_thread;
-  uint32_t in[Add::thread_in_words] = {}, out[Add::thread_out_words];
+// r = Op(x, y) (add: x + y, mul_lo: x y, mod 2^bits), from this thread's Q limbs of each;
+// an operand after the two (add's carry in) is 0.
+template <class Op>
+__device__ __forceinline__ void apply(uint32_t* r, const uint32_t* x, const uint32_t* y) {
+  constexpr unsigned Q = Op::limbs_per_thread;
+  uint32_t in[Op::thread_in_words] = {}, out[Op::thread_out_words];
 #pragma unroll
   for (unsigned i = 0; i < Q; ++i) in[i] = x[i], in[Q + i] = y[i];
-  Add::thread(out, in);
-#pragma unroll
-  for (unsigned i = 0; i < Q; ++i) r[i] = out[i];
-}
-
-// r = x y mod 2^bits.
-template <class MulLo>
-__device__ __forceinline__ void mul_lo(uint32_t* r, const uint32_t* x, const uint32_t* y) {
-  constexpr unsigned Q = MulLo::limbs_per_thread;
-  uint32_t in[MulLo::thread_in_words], out[MulLo::thread_out_words];
-#pragma unroll
-  for (unsigned i = 0; i < Q; ++i) in[i] = x[i], in[Q + i] = y[i];
-  MulLo::thread(out, in);
+  Op::thread(out, in);
 #pragma unroll
   for (unsigned i = 0; i < Q; ++i) r[i] = out[i];
 }
@@ -54,13 +43,13 @@ __global__ void __launch_bounds__(MulLo::block_threads)
   }
   if constexpr (!poly) {
     uint32_t t1[Q], t2[Q];
-    add<Add>(t1, a, b), add<Add>(t2, t1, t1), add<Add>(t1, t2, b);
-    add<Add>(t2, t1, t1), add<Add>(t2, t2, t1), add<Add>(r, t2, b);
+    apply<Add>(t1, a, b), apply<Add>(t2, t1, t1), apply<Add>(t1, t2, b);
+    apply<Add>(t2, t1, t1), apply<Add>(t2, t2, t1), apply<Add>(r, t2, b);
   } else {
     uint32_t t1[Q], t2[Q], t3[Q];
-    mul_lo<MulLo>(t1, a, a), add<Add>(t1, t1, b);
-    mul_lo<MulLo>(t2, b, b), add<Add>(t2, t2, b);
-    mul_lo<MulLo>(t3, t1, t2), mul_lo<MulLo>(t1, a, b), add<Add>(r, t3, t1);
+    apply<MulLo>(t1, a, a), apply<Add>(t1, t1, b);
+    apply<MulLo>(t2, b, b), apply<Add>(t2, t2, b);
+    apply<MulLo>(t3, t1, t2), apply<MulLo>(t1, a, b), apply<Add>(r, t3, t1);
   }
   if (!live) return;
 #pragma unroll

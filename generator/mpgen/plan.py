@@ -4,6 +4,7 @@ the loop domain of a field. Printers take it from here."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .field import Field, preset_curve, to_words
 from .group import ProductRows, Program, Shape, ThreadStep, planner as group_planner, segments
@@ -158,8 +159,10 @@ def with_needs(size: Size, ops: list) -> list:
     return list(named.values())
 
 
+@lru_cache(maxsize=None)
 def group_program(size: Size, name: str) -> Program:
-    """The operation's group program; ValueError where its geometry cannot fit a block."""
+    """The operation's group program (planned once: the request's check and the plan share
+    it); ValueError where its geometry cannot fit a block."""
     tier = size.tier_for(name)
     program = group_planner(name)(Shape.of(size, name))
     shared = exchange_shared_bytes(program, tier.instances_per_block)
