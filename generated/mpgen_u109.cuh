@@ -669,6 +669,16 @@ MPGEN_HOST_DEVICE void row_segments(unsigned schedule, unsigned T, unsigned t, r
   }
 }
 
+// One prime's lists of the NTT product (ntt/lists.py): a digit into the field, the two
+// butterflies, the pointwise product.
+template <class Digit, class Forward, class Pointwise, class Inverse>
+struct ntt_prime {
+  using digit = Digit;
+  using forward = Forward;
+  using pointwise = Pointwise;
+  using inverse = Inverse;
+};
+
 #ifdef __CUDACC__
 // Every thread of the block runs every step (threads of instances past the batch's end
 // too, on zeros), so that ballots over whole warps and block barriers are well defined.
@@ -858,6 +868,143 @@ struct on_device {
     }
   }
 
+  // The NTT product (group/program.py's Convolution; ntt/transform.py says the layout):
+  // for each prime of Primes (ntt_prime bundles), the residues of a b's N coefficients in its
+  // region of the launch's dynamic shared memory (N words and a padding word every 32, one
+  // region a prime: the manifest's shared_bytes), then low and high = Columns over blocks
+  // t and T + t of the coefficients' residues. Each thread holds P = N / T points: the
+  // stages go LEVELS = log2 P at a time in registers, with the points exchanged through
+  // the prime's region between the groups of stages (stride s: points base + s k).
+  template <unsigned Q, unsigned A, unsigned IPB, unsigned N, bool Square, class Columns, class... Primes>
+  __device__ __forceinline__ static void convolution(const uint32_t* a, const uint32_t* b, uint32_t* low,
+                                                     uint32_t* high, const uint32_t* twiddles) {
+    constexpr unsigned K = sizeof...(Primes), region = N + N / 32;
+    extern __shared__ uint32_t tables[];
+    uint32_t* const regions = tables + threadIdx.x / T * K * region;
+    unsigned index = 0;
+    ((residues<Q, N, Square, Primes>(a, b, regions + region * index, twiddles + (N / 2 + 1) * index), ++index), ...);
+    __syncthreads();
+    const unsigned t = rank();
+    uint32_t x[K * Q];
+#pragma unroll
+    for (unsigned half = 0; half < 2; ++half) {
+#pragma unroll
+      for (unsigned j = 0; j < K; ++j)
+#pragma unroll
+        for (unsigned k = 0; k < Q; ++k) x[j * Q + k] = regions[j * region + padded((half * T + t) * Q + k)];
+      Columns::device(half ? high : low, x);
+    }
+  }
+
+  __device__ __forceinline__ static unsigned padded(unsigned i) { return i + (i >> 5); }
+
+  __host__ __device__ static constexpr unsigned ilog2(unsigned n) { return n > 1 ? 1 + ilog2(n / 2) : 0; }
+
+  // Group g of the stages of an N-point transform: its stride, this thread's first point.
+  template <unsigned N>
+  __device__ __forceinline__ static unsigned stride(unsigned g) {
+    constexpr unsigned LEVELS = ilog2(N / T), G = (ilog2(N) + LEVELS - 1) / LEVELS;
+    return g + 1 < G ? N >> LEVELS * (g + 1) : 1;
+  }
+  template <unsigned N>
+  __device__ __forceinline__ static unsigned first_point(unsigned g) {
+    const unsigned s = stride<N>(g);
+    return rank() / s * (N / T * s) + rank() % s;
+  }
+
+  // The points of group `from` to their places in group `to`, through the region.
+  template <unsigned N>
+  __device__ __forceinline__ static void exchange(uint32_t* x, uint32_t* region, unsigned from, unsigned to) {
+    constexpr unsigned P = N / T;
+    const unsigned base = first_point<N>(from), s = stride<N>(from);
+    __syncthreads();
+#pragma unroll
+    for (unsigned k = 0; k < P; ++k) region[padded(base + s * k)] = x[k];
+    __syncthreads();
+    const unsigned base_to = first_point<N>(to), s_to = stride<N>(to);
+#pragma unroll
+    for (unsigned k = 0; k < P; ++k) x[k] = region[padded(base_to + s_to * k)];
+  }
+
+  // Group g's radix-2 stages (forward: halves s P/2 down to s; Inverse: back up), the
+  // last group's first `skip` levels left out (done by the groups before it).
+  template <unsigned N, bool Inverse, class Fly>
+  __device__ __forceinline__ static void stages(uint32_t* x, unsigned g, const uint32_t* twiddles) {
+    constexpr unsigned P = N / T, LEVELS = ilog2(P), G = (ilog2(N) + LEVELS - 1) / LEVELS;
+    const unsigned base = first_point<N>(g), s = stride<N>(g), skip = g + 1 < G ? 0 : LEVELS * G - ilog2(N);
+#pragma unroll
+    for (unsigned step = 0; step < LEVELS; ++step) {
+      const unsigned level = Inverse ? LEVELS - 1 - step : step;
+      if (level < skip) continue;
+      const unsigned span = P / 2 >> level, half = s * span;
+#pragma unroll
+      for (unsigned k = 0; k < P; ++k) {
+        if (k & span) continue;
+        const unsigned e = ((base + s * k) & (half - 1)) * (N / (2 * half));
+        uint32_t in[3] = {x[k], x[k + span], __ldg(twiddles + (Inverse ? N / 2 - e : e))}, out[2];
+        Fly::device(out, in);
+        x[k] = out[0], x[k + span] = out[1];
+      }
+    }
+  }
+
+  // One prime's transform of v's digits (Q a thread, zeros up to N): in natural order in,
+  // the spectrum in the last group's places out.
+  template <unsigned Q, unsigned N, class Prime>
+  __device__ __forceinline__ static void spectrum(const uint32_t* v, uint32_t* region, const uint32_t* twiddles,
+                                                  uint32_t* x) {
+    constexpr unsigned P = N / T, G = (ilog2(N) + ilog2(P) - 1) / ilog2(P);
+    const unsigned t = rank();
+    __syncthreads();
+#pragma unroll
+    for (unsigned i = 0; i < Q; ++i) {
+      uint32_t digit;
+      Prime::digit::device(&digit, &v[i]);
+      region[padded(t * Q + i)] = digit;
+    }
+    __syncthreads();
+#pragma unroll
+    for (unsigned k = 0; k < P; ++k) x[k] = k < Q ? region[padded(t + T * k)] : 0;  // group 0's places
+#pragma unroll
+    for (unsigned g = 0; g < G; ++g) {
+      if (g) exchange<N>(x, region, g - 1, g);
+      stages<N, false, typename Prime::forward>(x, g, twiddles);
+    }
+  }
+
+  template <unsigned Q, unsigned N, bool Square, class Prime>
+  __device__ __forceinline__ static void residues(const uint32_t* a, const uint32_t* b, uint32_t* region,
+                                                  const uint32_t* twiddles) {
+    constexpr unsigned P = N / T, G = (ilog2(N) + ilog2(P) - 1) / ilog2(P);
+    uint32_t x[P];
+    spectrum<Q, N, Prime>(a, region, twiddles, x);
+    if constexpr (Square) {
+#pragma unroll
+      for (unsigned k = 0; k < P; ++k) {
+        const uint32_t in[2] = {x[k], x[k]};
+        Prime::pointwise::device(&x[k], in);
+      }
+    } else {
+      uint32_t y[P];
+      spectrum<Q, N, Prime>(b, region, twiddles, y);
+#pragma unroll
+      for (unsigned k = 0; k < P; ++k) {
+        const uint32_t in[2] = {x[k], y[k]};
+        Prime::pointwise::device(&x[k], in);
+      }
+    }
+#pragma unroll
+    for (unsigned back = 0; back < G; ++back) {  // the groups in reverse
+      const unsigned g = G - 1 - back;
+      if (back) exchange<N>(x, region, g + 1, g);
+      stages<N, true, typename Prime::inverse>(x, g, twiddles);
+    }
+    __syncthreads();
+    const unsigned base = first_point<N>(0), s = stride<N>(0);
+#pragma unroll
+    for (unsigned k = 0; k < P; ++k) region[padded(base + s * k)] = x[k];  // natural order
+  }
+
   // Thread `from`'s value, in every thread of the group.
   __device__ __forceinline__ static uint32_t broadcast(uint32_t value, unsigned from) {
     if constexpr (T <= 32) {
@@ -984,6 +1131,57 @@ inline void product_rows(unsigned T, unsigned Q, unsigned A, const uint32_t* a, 
     }
     std::copy(acc.begin(), acc.end(), high + t * A);
   }
+}
+
+// The NTT product's butterflies in the GPU's order (ntt/transform.py's forward, inverse).
+template <class Fly, bool Inverse>
+inline void transform(std::vector<uint32_t>& x, const uint32_t* twiddles) {
+  const unsigned n = unsigned(x.size());
+  for (unsigned half = Inverse ? 1 : n / 2; half && half < n; half = Inverse ? 2 * half : half / 2)
+    for (unsigned start = 0; start < n; start += 2 * half)
+      for (unsigned j = 0; j < half; ++j) {
+        const unsigned e = j * (n / (2 * half));
+        const uint32_t in[3] = {x[start + j], x[start + j + half], twiddles[Inverse ? n / 2 - e : e]};
+        uint32_t out[2];
+        Fly::host(out, in);
+        x[start + j] = out[0], x[start + j + half] = out[1];
+      }
+}
+
+template <bool Square, class Prime>
+inline void residues(unsigned limbs, unsigned N, const uint32_t* a, const uint32_t* b, uint32_t* out,
+                     const uint32_t* twiddles) {
+  auto spectrum = [&](const uint32_t* v) {
+    std::vector<uint32_t> x(N, 0u);
+    for (unsigned i = 0; i < limbs; ++i) Prime::digit::host(&x[i], &v[i]);
+    transform<typename Prime::forward, false>(x, twiddles);
+    return x;
+  };
+  std::vector<uint32_t> x = spectrum(a);
+  const std::vector<uint32_t> y = Square ? x : spectrum(b);
+  for (unsigned k = 0; k < N; ++k) {
+    const uint32_t in[2] = {x[k], y[k]};
+    Prime::pointwise::host(&x[k], in);
+  }
+  transform<typename Prime::inverse, true>(x, twiddles);
+  std::copy(x.begin(), x.end(), out);
+}
+
+// Convolution over all threads' words: low and high thread-major (A words a thread).
+template <bool Square, class Columns, class... Primes>
+inline void convolution(unsigned T, unsigned Q, unsigned A, unsigned N, const uint32_t* a, const uint32_t* b,
+                        uint32_t* low, uint32_t* high, const uint32_t* twiddles) {
+  constexpr unsigned K = sizeof...(Primes);
+  std::vector<uint32_t> found(K * N), x(K * Q);
+  unsigned index = 0;
+  ((residues<Square, Primes>(T * Q, N, a, b, found.data() + N * index, twiddles + (N / 2 + 1) * index), ++index),
+   ...);
+  for (unsigned t = 0; t < T; ++t)
+    for (unsigned half = 0; half < 2; ++half) {
+      for (unsigned j = 0; j < K; ++j)
+        for (unsigned k = 0; k < Q; ++k) x[j * Q + k] = found[j * N + (half * T + t) * Q + k];
+      Columns::host((half ? high : low) + t * A, x.data());
+    }
 }
 
 inline void mirror(unsigned T, unsigned W, const uint32_t* v, uint32_t* out) {

@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .field import Field, preset_curve, to_words
-from .group import ProductRows, Program, Shape, ThreadStep, planner as group_planner, segments
+from .group import Convolution, ProductRows, Program, Shape, ThreadStep, planner as group_planner, segments
 from .group.program import BLOCK_STATIC_SHARED_BYTES, exchange_shared_bytes
 from .ir import Function
 from .ops import MODULAR_OPERATIONS, Operation, modular
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
     montgomery_domain, root_exponent, root_of_unity, scans_table, window_bits
 from .size import Size, limbs_for
-from .tiers import Tier, table_words
+from .tiers import BLOCK_SHARED_BYTES, Tier, table_words
 
 # What to generate: each size with its operations.
 Request = list[tuple[Size, list[Operation]]]
@@ -51,10 +51,8 @@ class PlannedOp:
     @property
     def shared_bytes(self) -> int:
         """The dynamic shared memory a block of its batch kernel takes: a group product's
-        tables, one set per instance of the block."""
-        if self.program is None or not any(isinstance(s, ProductRows) for s in self.program.steps):
-            return 0
-        return 4 * self.tier.instances_per_block * table_words(self.tier.threads_per_instance, self.tier.limbs_per_thread)
+        tables or its transforms' residues, one set per instance of the block."""
+        return 0 if self.program is None else dynamic_shared_bytes(self.program, self.tier)
 
     @property
     def thread_lists(self) -> list[Function]:
@@ -159,12 +157,29 @@ def with_needs(size: Size, ops: list) -> list:
     return list(named.values())
 
 
+def dynamic_shared_bytes(program: Program, tier: Tier) -> int:
+    """A block's dynamic shared memory: the quadratic product's tables (table_words), or
+    the residues of the transforms (each prime's N points, a padding word every 32)."""
+    for step in program.steps:
+        if isinstance(step, ProductRows):
+            return 4 * tier.instances_per_block * table_words(tier.threads_per_instance, tier.limbs_per_thread)
+        if isinstance(step, Convolution):
+            n = step.transform.length
+            return 4 * tier.instances_per_block * len(step.transform.primes) * (n + n // 32)
+    return 0
+
+
 @lru_cache(maxsize=None)
 def group_program(size: Size, name: str) -> Program:
     """The operation's group program (planned once: the request's check and the plan share
     it); ValueError where its geometry cannot fit a block."""
     tier = size.tier_for(name)
-    program = group_planner(name)(Shape.of(size, name))
+    program = group_planner(name, size.mul)(Shape.of(size, name))
+    dynamic = dynamic_shared_bytes(program, tier)
+    if dynamic > BLOCK_SHARED_BYTES:
+        raise ValueError(f"{tier.instances_per_block} instances of {tier.threads_per_instance} threads of "
+                         f"{tier.limbs_per_thread} limbs need {dynamic / 1024:.1f} KB of shared memory a block for "
+                         f"{name}; a block has at most {BLOCK_SHARED_BYTES // 1024} KB: give fewer instances per block")
     shared = exchange_shared_bytes(program, tier.instances_per_block)
     if shared > BLOCK_STATIC_SHARED_BYTES:
         raise ValueError(f"{tier.threads_per_instance} threads of {tier.limbs_per_thread} limbs, "

@@ -96,6 +96,9 @@ def check_bits(bits: object, where: str, mul: str = "auto", tier: str = DEFAULT_
     if tier == "group" and bits < GROUP_MIN_BITS:
         raise RequestError(f"{where}: {bits} bits is below the group tier's {GROUP_MIN_BITS}; "
                            f"the thread tier (--tier thread or auto) holds {MIN_BITS} to {THREAD_MAX_BITS}")
+    if tier == "thread" and mul == "ntt":
+        raise RequestError(f"{where}: {bits} bits: products by transform (mul ntt) are the group tier's "
+                           f"({GROUP_MIN_BITS} to {MAX_BITS} bits); the thread tier has schoolbook, karatsuba, auto")
     if tier == "thread" and (threads or instances_per_block):
         raise RequestError(f"{where}: threads and instances per block are the group tier's "
                            f"({GROUP_MIN_BITS} to {MAX_BITS} bits); the thread tier has one thread per integer")

@@ -21,7 +21,7 @@ def amount_bits(bits: int) -> int:
     return max(1, (bits - 1).bit_length())
 
 
-MUL_METHODS = ("auto", "schoolbook", "karatsuba")
+MUL_METHODS = ("auto", "schoolbook", "karatsuba", "ntt")  # ntt: the group tier's products by transform
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Size:
     """A width and the options it is generated with."""
 
     bits: int
-    mul: str = "auto"  # how mul and sqr are planned: one of MUL_METHODS
+    mul: str = "auto"  # how the products are planned: one of MUL_METHODS
     tier_name: str = "thread"  # how many threads hold one integer: thread or group
     threads: int = 0  # the group tier: the request's threads per integer (0: the table's)
     instances_per_block: int = 0  # and its instances per block (0: the table's)
@@ -56,9 +56,10 @@ class Size:
     @property
     def name(self) -> str:
         """The module's name: its header, its namespace, its kernels' prefix; a tier other
-        than the size's automatic one is part of it (u2048_group)."""
+        than the size's automatic one is part of it (u2048_group), and products by
+        transform (u32768_ntt), so that one build may hold both kinds of a size."""
         suffix = "" if self.tier_name == auto_tier(self.bits) else f"_{self.tier_name}"
-        return f"u{self.bits}{suffix}"
+        return f"u{self.bits}{suffix}" + ("_ntt" if self.mul == "ntt" else "")
 
     @property
     def description(self) -> str:

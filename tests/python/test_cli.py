@@ -61,6 +61,10 @@ def test_generated_directory_is_fresh(mpgen, tmp_path):
     (["--bits", "2048", "--tier", "group", "--instances-per-block", "128"],
      "--bits: 2048 bits in the group tier: 128 instances of 16 threads need 2048 threads a block"),
     (["--bits", "1024", "--threads", "16"], "--bits: threads and instances per block are the group tier's"),
+    (["--bits", "1024", "--mul", "ntt"], "--bits: 1024 bits: products by transform (mul ntt) are the group tier's"),
+    (["--bits", "131072", "--mul", "ntt", "--ops", "mul", "--threads", "256", "--instances-per-block", "3"],
+     "--ops: mul at 131072 bits in the group tier: 3 instances of 256 threads of 16 limbs need 297.0 KB of shared "
+     "memory a block for mul; a block has at most 227 KB"),
     (["--bits", "4096", "--threads", "many"], "--threads: 'many' is neither a whole number nor an operation"),
     (["--modulus", "0x7", "--tier", "group"], "--tier: fields are planned for the thread tier only"),
     (["--bits", "-64"], "--bits: -64 is out of range"),
@@ -176,3 +180,16 @@ def test_threads_named_by_an_operation_put_every_operation_on_its_threads(mpgen,
                 for m in modules for op in m["operations"]}
     assert geometry == {(4096, "add"): (16, 8), (4096, "mul_lo"): (16, 8),
                         (32768, "add"): (64, 16), (32768, "mul_lo"): (64, 16)}
+
+
+def test_products_by_transform_get_a_module_of_their_own_with_twiddles(mpgen, tmp_path):
+    r = mpgen("generate", "--bits", "16384", "--ops", "mul,sqr,add", "--mul", "ntt", "--out", str(tmp_path))
+    assert r.returncode == 0, r.stderr
+    header = (tmp_path / "mpgen_u16384_ntt.cuh").read_text()
+    assert header.count("static __device__ const uint32_t ntt_twiddles_1024_device[]") == 1
+    # mul: 32 threads of 16 limbs, 8 a block; sqr (its own rows): 64 threads of 8, 4 a block
+    assert "template convolution<16, 18, 8, 1024, false, columns, ::mpgen::group::ntt_prime<digit_p0, " \
+        "forward_p0, pointwise_p0, inverse_p0>" in header
+    assert "template convolution<8, 10, 4, 1024, true, columns," in header
+    manifest = json.loads((tmp_path / "mpgen_manifest.json").read_text())
+    assert [m["name"] for m in manifest["modules"]] == ["u16384_ntt"]

@@ -1,12 +1,15 @@
-"""The NTT product's plan (mpgen/ntt): its primes, the transform run over their generated
-field operations against a direct O(n^2) transform in Python's integers, and products
+"""The NTT product's plan (mpgen/ntt): its primes, its generated lists against Python's
+integers, the transform run over them against a direct O(n^2) transform, and products
 against Python's integers at the bound (all-ones operands make the largest coefficients)."""
 import random
 
 import pytest
 
 from mpgen.ntt import DIGIT_BITS, MODULUS, PRIMES, Plan
-from mpgen.ntt.transform import FieldOps, inverse, product, transform
+from mpgen.group import Shape, execute as run_program, ntt
+from mpgen.ir import execute
+from mpgen.ntt import lists
+from mpgen.ntt.transform import PrimeLists, forward, inverse, product, twiddles
 
 TIER_SIZES = [2048, 3000, 4096, 8192, 2 ** 14, 2 ** 15 + 96, 2 ** 16, 2 ** 17, 2 ** 18]
 
@@ -28,15 +31,55 @@ def test_each_prime_is_prime_with_a_primitive_root_and_long_transforms(prime):
         prime.root(3)
 
 
-@pytest.mark.parametrize("prime", PRIMES, ids=lambda prime: hex(prime.p))
-@pytest.mark.parametrize("n", [1, 2, 8, 64])
-def test_the_transform_is_the_direct_one(prime, n):
+def bit_reversed(i: int, n: int) -> int:
+    bits = n.bit_length() - 1
+    return int(f"{i:0{bits}b}"[::-1], 2) if bits else 0
+
+
+EDGES = [0, 1, 2, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff]
+
+
+@pytest.mark.parametrize("index", range(len(PRIMES)))
+def test_the_lists_against_python_integers(index):
+    prime = PRIMES[index]
+    p, r, rng = prime.p, 1 << 32, random.Random(index)
+    got = PrimeLists.of(prime, index)
+    for d in EDGES + [p - 1, p, p + 1] + [rng.getrandbits(32) for _ in range(200)]:
+        assert execute(got.digit, [d]) == [d * r % p], hex(d)
+    below = [0, 1, p - 1, p - 2] + [rng.randrange(p) for _ in range(60)]
+    for a in below:
+        for b in below[:12]:
+            w = rng.randrange(p)
+            inv_r = pow(r, -1, p)
+            assert execute(got.forward, [a, b, w]) == [(a + b) % p, (a - b) * w * inv_r % p]
+            assert execute(got.inverse, [a, b, w]) == [(a - w * b * inv_r) % p, (a + w * b * inv_r) % p]
+            assert execute(got.pointwise, [a, b]) == [a * b * inv_r % p]
+
+
+@pytest.mark.parametrize("index", range(len(PRIMES)))
+@pytest.mark.parametrize("n", [2, 8, 64])
+def test_the_transform_is_the_direct_one(index, n):
+    prime = PRIMES[index]
     rng, p = random.Random(n + prime.p), prime.p
     values = [p - 1, 0, 1][:n] + [rng.randrange(p) for _ in range(n - min(n, 3))]
-    root, ops = prime.root(n), FieldOps(prime)
+    root, got, table = prime.root(n), PrimeLists.of(prime, index), twiddles(prime, n)
     direct = [sum(v * pow(root, j * k, p) for j, v in enumerate(values)) % p for k in range(n)]
-    assert transform(ops, values, root) == direct
-    assert inverse(ops, direct, root) == values
+    points = list(values)
+    forward(got.forward, points, table)
+    assert [points[bit_reversed(k, n)] for k in range(n)] == direct  # out in bit-reversed order
+    inverse(got.inverse, points, table)
+    assert points == [n * v % p for v in values]
+
+
+def test_garner_columns_give_the_coefficients_back():
+    """Residues N c R mod p_j of coefficients at the bound's edges, as the inverse
+    transform leaves them: the columns list sums them at their places exactly."""
+    rng, n, q = random.Random(5), 1 << 14, 4
+    top = MODULUS - 1
+    for coefficients in ([top] * q, [0] * q, [1, top, 0, 1 << 64], [rng.randrange(MODULUS) for _ in range(q)]):
+        x = [n * c * (1 << 32) % prime.p for prime in PRIMES for c in coefficients]
+        words = execute(lists.columns(PRIMES, n, q), x)
+        assert sum(w << 32 * i for i, w in enumerate(words)) == sum(c << 32 * k for k, c in enumerate(coefficients))
 
 
 @pytest.mark.parametrize("bits", TIER_SIZES)
@@ -60,3 +103,30 @@ def test_products_against_python_integers(bits):
         [(rng.getrandbits(bits), rng.getrandbits(bits)) for _ in range(3)]
     for a, b in pairs:
         assert product(a, b, bits) == a * b, (hex(a), hex(b))
+
+
+# Group shapes small enough for the interpreter (bits, T, Q): Q = 3 makes N = 2^k > 2 T Q, the
+# top thread partly used at 700 bits.
+PROGRAM_SHAPES = [(512, 8, 2), (700, 8, 3), (1024, 16, 2), (2048, 16, 4)]
+
+
+@pytest.mark.parametrize("bits, threads, q", PROGRAM_SHAPES)
+def test_the_group_programs_against_python_integers(bits, threads, q):
+    """mul, sqr and mul_lo by transform, run as the GPU runs them (each thread's lists,
+    the group steps) with the edge values that make the largest coefficients."""
+    shape = Shape(bits, threads, q)
+    rng, top = random.Random(bits), (1 << bits) - 1
+    values = [0, 1, top, top - 1, 1 << bits - 1, (1 << 32 * q) - 1] + [rng.getrandbits(bits) for _ in range(2)]
+    pairs = [(top, top), (top, 1), (0, top), (1 << bits - 1, top)] + \
+        [(rng.getrandbits(bits), rng.getrandbits(bits)) for _ in range(2)]
+    programs = {name: planner(shape) for name, planner in ntt.PLANNERS.items()}
+    for a, b in pairs:
+        assert run_program(programs["mul"], [a, b], []) == (a * b, None), (hex(a), hex(b))
+        assert run_program(programs["mul_lo"], [a, b], []) == (a * b & top, None), (hex(a), hex(b))
+    for a in values:
+        assert run_program(programs["sqr"], [a], []) == (a * a, None), hex(a)
+
+
+def test_a_thread_holds_at_most_64_points():
+    with pytest.raises(ValueError, match="would hold 128 points of the transform each; at most 64 fit"):
+        ntt.mul(Shape(4096, 2 ** 3, 64))

@@ -8,8 +8,9 @@ import re
 from .addsub import add_or_sub
 from .bits import shift_constant, shift_variable
 from .compare import compare
+from . import ntt
 from .mul import mad, mul, mul_lo, sqr
-from .program import All, CarryScan, Handoff, Mirror, Neighbours, ProductRows, Program, Shape, Step, ThreadStep, \
+from .program import All, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Shape, Step, ThreadStep, \
     Top, carries, execute, join, segments, split
 
 # The operations planned for the group tier; their contracts (operands, result, flag) are
@@ -19,14 +20,19 @@ PLANNERS = {kind: (lambda shape, kind=kind: add_or_sub(kind, shape)) for kind in
     {kind: (lambda shape, kind=kind: shift_variable(kind, shape)) for kind in ("shl", "shr")} | \
     {"mul": mul, "mul_lo": mul_lo, "sqr": sqr, "mad": mad}
 
+NTT_PLANNERS = ntt.PLANNERS  # mul = ntt: these products by transform (the others as always)
+
 CONSTANT_SHIFT = re.compile(r"(shl|shr)([1-9][0-9]*)$")
 
 
-def planner(name: str):
-    """The planner of operation `name` (shl<K> and shr<K> included), or None."""
+def planner(name: str, mul_method: str = "auto"):
+    """The planner of operation `name` (shl<K> and shr<K> included), or None; `mul_method`
+    "ntt": the products that have one by transform (NTT_PLANNERS)."""
     shift = CONSTANT_SHIFT.match(name)
     if shift:
         return lambda shape: shift_constant(shift[1], int(shift[2]), shape)
+    if mul_method == "ntt" and name in NTT_PLANNERS:
+        return NTT_PLANNERS[name]
     return PLANNERS.get(name)
 
 
@@ -37,6 +43,6 @@ def unavailable(name: str) -> str | None:
     return None
 
 
-__all__ = ["All", "CarryScan", "Handoff", "Mirror", "Neighbours", "PLANNERS", "ProductRows",
+__all__ = ["All", "CarryScan", "Convolution", "Handoff", "Mirror", "NTT_PLANNERS", "Neighbours", "PLANNERS", "ProductRows",
            "Program", "Shape", "Step", "ThreadStep", "Top", "add_or_sub", "carries", "compare", "execute", "join",
            "mad", "mul", "mul_lo", "planner", "segments", "shift_constant", "shift_variable", "split", "sqr", "unavailable"]

@@ -101,7 +101,7 @@ def absorb(q: int, spare: int = 0) -> Function:
     return fn
 
 
-def _check(shape: Shape) -> int:
+def check(shape: Shape) -> int:
     shape.check()
     q = shape.limbs_per_thread
     if q < EXCESS_WORDS:
@@ -110,8 +110,9 @@ def _check(shape: Shape) -> int:
     return q
 
 
-def _both_halves(name: str, shape: Shape, rows_step: ProductRows, operands: tuple[str, ...]) -> Program:
-    """The full product's steps after its rows: each half's accumulators as limbs (the low
+def both_halves(name: str, shape: Shape, rows_step, operands: tuple[str, ...]) -> Program:
+    """The full product's steps after its columns (rows_step: ProductRows or Convolution,
+    into low_columns and high_columns): each half's accumulators as limbs (the low
     half plus mad's c), the excess handed on, one carry scan per half."""
     q = shape.limbs_per_thread
     to_limbs, take, add_carry = split(q), absorb(q), finish("finish", q, False)
@@ -133,35 +134,44 @@ def _both_halves(name: str, shape: Shape, rows_step: ProductRows, operands: tupl
 
 def mul(shape: Shape) -> Program:
     """The full product a b (2 bits wide: the low half's T Q limbs, then the high half's)."""
-    q = _check(shape)
-    return _both_halves("mul", shape, ProductRows(rows(q), "a", "b", "low_columns", "high_columns"), ("a", "b"))
+    q = check(shape)
+    return both_halves("mul", shape, ProductRows(rows(q), "a", "b", "low_columns", "high_columns"), ("a", "b"))
 
 
 def mad(shape: Shape) -> Program:
     """a b + c, full (under 2^(2 bits): no carry out)."""
-    q = _check(shape)
-    return _both_halves("mad", shape, ProductRows(rows(q), "a", "b", "low_columns", "high_columns"),
+    q = check(shape)
+    return both_halves("mad", shape, ProductRows(rows(q), "a", "b", "low_columns", "high_columns"),
                         ("a", "b", "c"))
 
 
 def sqr(shape: Shape) -> Program:
     """a a, full, each cross product once: T/2 + 2 rows a thread instead of T + 1."""
-    q = _check(shape)
+    q = check(shape)
     finishes = (square_finish(q, False), square_finish(q, True))
-    return _both_halves("sqr", shape, ProductRows(rows(q), "a", "a", "low_columns", "high_columns",
+    return both_halves("sqr", shape, ProductRows(rows(q), "a", "a", "low_columns", "high_columns",
                                                   "square", finishes), ("a",))
+
+
+def low_half(name: str, shape: Shape, steps: tuple, limbs: str) -> Program:
+    """A low half's program: `steps`, which leave block t's Q limbs and excess in `limbs`
+    and "excess", then the excess handed to the next block, one carry scan, the width's top
+    cleared."""
+    q = shape.limbs_per_thread
+    steps += (Neighbours("excess", -1, "excesses"),  # thread t - 1's, then its own
+              ThreadStep(absorb(q, EXCESS_WORDS), (limbs, "excesses"),
+                         (("s", q), ("generate", 1), ("propagate", 1))),
+              CarryScan("generate", "propagate", None, "carry", "out"),
+              ThreadStep(finish("finish", q, False), ("s", "carry"), (("y", q),)),
+              Top("y", None, None))
+    return Program(name, shape, ("a", "b"), (), steps, "y", None)
 
 
 def mul_lo(shape: Shape) -> Program:
     """a b mod 2^bits: the low blocks' rows shared by threads t and T - 1 - t (T/2 + 1
     each), the partial accumulators passed back (Mirror), one carry scan."""
-    q = _check(shape)
-    steps = (ProductRows(rows(q), "a", "b", "own_columns", "partner_columns", "low"),
-             Mirror("partner_columns", "helped_columns"),
-             ThreadStep(add_blocks(q), ("own_columns", "helped_columns"), (("d", q), ("excess", 2))),
-             Neighbours("excess", -1, "excesses"),  # thread t - 1's, then its own
-             ThreadStep(absorb(q, EXCESS_WORDS), ("d", "excesses"), (("s", q), ("generate", 1), ("propagate", 1))),
-             CarryScan("generate", "propagate", None, "carry", "out"),
-             ThreadStep(finish("finish", q, False), ("s", "carry"), (("y", q),)),
-             Top("y", None, None))
-    return Program("mul_lo", shape, ("a", "b"), (), steps, "y", None)
+    q = check(shape)
+    return low_half("mul_lo", shape, (
+        ProductRows(rows(q), "a", "b", "own_columns", "partner_columns", "low"),
+        Mirror("partner_columns", "helped_columns"),
+        ThreadStep(add_blocks(q), ("own_columns", "helped_columns"), (("d", q), ("excess", 2)))), "d")

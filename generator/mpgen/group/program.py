@@ -20,11 +20,14 @@ for the host; tiers.py gives the group's geometry.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import TYPE_CHECKING, Union
 
 from ..ir import MASK, Function, execute as execute_list
 from ..size import LIMB_BITS, Size, limbs_for
 from ..tiers import MAX_GROUP_THREADS as MAX_THREADS, MIN_GROUP_THREADS as MIN_THREADS
+
+if TYPE_CHECKING:  # ntt imports the modular generator, which imports this package
+    from ..ntt.transform import Convolver
 
 
 @dataclass(frozen=True)
@@ -170,6 +173,27 @@ def segments(schedule: str, threads: int, t: int) -> tuple[Segment, Segment]:
 
 
 @dataclass(frozen=True)
+class Convolution:
+    """The NTT product's columns (group/ntt.py plans it; ntt/transform.py says the
+    layout): for each prime, a's and b's digits (thread t's Q limbs, zeros up to N points)
+    into the field, forward transforms, the pointwise product and the inverse transform,
+    the residues kept in the group's shared memory; then `low` and `high` get blocks t and
+    T + t of the product's coefficients, each summed at its places as Q + EXCESS_WORDS
+    words (as ProductRows' accumulators). Thread t holds N / T points of a transform;
+    b == a: a square, one forward transform a prime. `transform` (ntt.transform.Convolver)
+    holds the length N, the lists, and their run on the host."""
+    a: str
+    b: str
+    low: str
+    high: str
+    transform: "Convolver"
+
+    @property
+    def lists(self) -> tuple[Function, ...]:
+        return self.transform.lists
+
+
+@dataclass(frozen=True)
 class Mirror:
     """`out` of thread t = `vector` of thread T - 1 - t: the low half's partial sums."""
     vector: str
@@ -187,7 +211,7 @@ class Handoff:
     high_in: str
 
 
-Step = Union[ThreadStep, CarryScan, Top, All, ProductRows, Handoff, Neighbours, Mirror]
+Step = Union[ThreadStep, CarryScan, Top, All, ProductRows, Convolution, Handoff, Neighbours, Mirror]
 
 
 @dataclass(frozen=True)
@@ -214,7 +238,7 @@ def vectors(program: Program) -> dict[str, int]:
             sizes.update({step.carry: 1, step.out: 1})
         elif isinstance(step, All):
             sizes[step.out] = 1
-        elif isinstance(step, ProductRows):
+        elif isinstance(step, (ProductRows, Convolution)):
             sizes.update({step.low: accumulator_words(q), step.high: accumulator_words(q)})
         elif isinstance(step, Handoff):
             sizes.update({step.low_in: sizes[step.low], step.high_in: sizes[step.high]})
@@ -238,7 +262,7 @@ def read(program: Program) -> set[str]:
     for step in program.steps:
         if isinstance(step, ThreadStep):
             names.update(step.reads)
-        elif isinstance(step, ProductRows):
+        elif isinstance(step, (ProductRows, Convolution)):
             names.update((step.a, step.b))
         elif isinstance(step, Handoff):
             names.update((step.low, step.high))
@@ -322,6 +346,8 @@ def execute(program: Program, operands: list[int], words: list[int]) -> tuple[in
                 thread[step.carry], thread[step.out] = [into >> t & 1], [out]
         elif isinstance(step, ProductRows):
             _product_rows(step, shape, state)
+        elif isinstance(step, Convolution):
+            _convolution(step, shape, state)
         elif isinstance(step, Handoff):
             lows, highs = [t[step.low] for t in state], [t[step.high] for t in state]
             zeros = [0] * len(lows[0])
@@ -378,3 +404,14 @@ def _product_rows(step: ProductRows, shape: Shape, state: list[dict[str, list[in
             fn = step.finish[c % 2] if step.finish and row == segment.rows - 1 else step.fn
             accumulator = execute_list(fn, accumulator + a[r * q:(r + 1) * q] + window)
         thread[step.high] = accumulator
+
+
+def _convolution(step: Convolution, shape: Shape, state: list[dict[str, list[int]]]) -> None:
+    t_count, q = shape.threads, shape.limbs_per_thread
+    a = [w for thread in state for w in thread[step.a]]
+    b = None if step.b == step.a else [w for thread in state for w in thread[step.b]]
+    blocks = step.transform.blocks(a, b)
+    zeros = [0] * accumulator_words(q)
+    for t, thread in enumerate(state):
+        thread[step.low] = blocks[t]
+        thread[step.high] = blocks[t_count + t] if t_count + t < len(blocks) else zeros

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-from ..group import PLANNERS as GROUP_PLANNERS
 from ..size import Size
 from . import addsub, bits, compare, modular, mul
 from .common import Operation
@@ -37,5 +36,6 @@ def defaults(size: Size) -> list[Operation]:
     shifts = [op for op in (bits.constant_shift(d, k) for d in ("shl", "shr") for k in DEFAULT_CONSTANT_SHIFTS)
               if fits(op, size)]
     if size.tier_name == "group":
+        from ..group import PLANNERS as GROUP_PLANNERS  # the group tier plans with ops' lists
         return [OPERATIONS[name] for name in GROUP_PLANNERS] + shifts
     return list(OPERATIONS.values()) + shifts

@@ -69,9 +69,16 @@ def _operation(p, c: dict) -> dict:
     return o
 
 
+def _twiddles(module: Module) -> list[dict]:
+    """The NTT products' twiddle tables: each length's, with its two C++ names."""
+    tables = group.twiddle_tables([p.program for p in module.ops if p.program is not None])
+    return [{"length": n, "words": words, "device": group.twiddles_name(n, True), "host": group.twiddles_name(n, False)}
+            for n, words in sorted(tables.items())]
+
+
 def header(module: Module, contract: dict) -> str:
     return environment().get_template("size.cuh.j2").render(
-        version=__version__, size=module.size, ops=_operations(module, contract),
+        version=__version__, size=module.size, ops=_operations(module, contract), twiddles=_twiddles(module),
         prelude=prelude(), domain=module.domain, element=module.element, value=module.value,
         curve=module.curve)
 

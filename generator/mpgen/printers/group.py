@@ -12,7 +12,7 @@ printers, so that the GPU and the host run one list.
 """
 from __future__ import annotations
 
-from ..group import All, CarryScan, Handoff, Mirror, Neighbours, ProductRows, Program, ThreadStep, Top
+from ..group import All, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, ThreadStep, Top
 from ..group.program import SCHEDULES, accumulator_words, read, vectors
 from ..size import LIMB_BITS
 from . import host as host_printer, ptx
@@ -22,7 +22,8 @@ def lists(program: Program) -> list:
     """The program's straight-line lists, each once (a list may serve several steps)."""
     found = {}
     for step in program.steps:
-        for fn in step.lists if isinstance(step, ProductRows) else (step.fn,) if isinstance(step, ThreadStep) else ():
+        for fn in step.lists if isinstance(step, (ProductRows, Convolution)) else \
+                (step.fn,) if isinstance(step, ThreadStep) else ():
             found[fn.name] = fn
     return list(found.values())
 
@@ -30,6 +31,24 @@ def lists(program: Program) -> list:
 def _rows_template(step: ProductRows) -> str:
     """ProductRows' template arguments after the geometry: schedule, row lists."""
     return ", ".join([str(SCHEDULES.index(step.schedule))] + [fn.name for fn in step.lists])
+
+
+def twiddles_name(length: int, device: bool) -> str:
+    """The header's table of the twiddles of N-point transforms (templates/size.cuh.j2)."""
+    return f"ntt_twiddles_{length}_{'device' if device else 'host'}"
+
+
+def twiddle_tables(programs: list[Program]) -> dict[int, list[int]]:
+    """The twiddle tables the programs' transforms read, by length."""
+    return {step.transform.length: step.transform.table for program in programs for step in program.steps
+            if isinstance(step, Convolution)}
+
+
+def _convolution_template(step: Convolution) -> str:
+    """Convolution's template arguments after the geometry: square, the lists."""
+    primes = ", ".join(f"::mpgen::group::ntt_prime<{', '.join(fn.name for fn in p.all)}>"
+                       for p in step.transform.primes)
+    return f"{'true' if step.a == step.b else 'false'}, {step.transform.columns.name}, {primes}"
 
 
 def steps(program: Program) -> list[dict]:
@@ -117,6 +136,10 @@ def device(program: Program, instances_per_block: int) -> list[str]:
             lines.append(f"{on}::template product_rows<{q}, {accumulator_words(q)}, {instances_per_block}, "
                          f"{_rows_template(step)}>("
                          f"{var(step.a)}, {var(step.b)}, {var(step.low)}, {var(step.high)});")
+        elif isinstance(step, Convolution):
+            lines.append(f"{on}::template convolution<{q}, {accumulator_words(q)}, {instances_per_block}, "
+                         f"{step.transform.length}, {_convolution_template(step)}>({var(step.a)}, {var(step.b)}, "
+                         f"{var(step.low)}, {var(step.high)}, {twiddles_name(step.transform.length, True)});")
         elif isinstance(step, Handoff):
             lines.append(f"{on}::template handoff<{sizes[step.low]}, {instances_per_block}>({var(step.low)}, "
                          f"{var(step.high)}, {var(step.low_in)}, {var(step.high_in)});")
@@ -167,6 +190,11 @@ def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[
             lines.append(f"::mpgen::group::on_host::product_rows<{_rows_template(step)}>({t}, "
                          f"{q}, {accumulator_words(q)}, {var(step.a)}.data(), {var(step.b)}.data(), "
                          f"{var(step.low)}.data(), {var(step.high)}.data());")
+        elif isinstance(step, Convolution):
+            lines.append(f"::mpgen::group::on_host::convolution<{_convolution_template(step)}>({t}, {q}, "
+                         f"{accumulator_words(q)}, {step.transform.length}, {var(step.a)}.data(), "
+                         f"{var(step.b)}.data(), {var(step.low)}.data(), {var(step.high)}.data(), "
+                         f"{twiddles_name(step.transform.length, False)});")
         elif isinstance(step, Handoff):
             lines.append(f"::mpgen::group::on_host::handoff({t}, {sizes[step.low]}, {var(step.low)}.data(), "
                          f"{var(step.high)}.data(), {var(step.low_in)}.data(), {var(step.high_in)}.data());")

@@ -1,0 +1,44 @@
+"""The group tier's products by number-theoretic transform (issue 19): `mul`, `sqr` (one
+forward transform a prime) and `mul_lo` (the full convolution's low half), as the
+quadratic products' programs (mul.py) with a Convolution in place of the rows: the
+blocks' columns, then the same handoffs and carry scans."""
+from __future__ import annotations
+
+from ..ntt import Plan
+from ..ntt.transform import Convolver
+from .mul import both_halves, check, low_half, split
+from .program import Convolution, Program, Shape, ThreadStep
+
+MAX_POINTS_PER_THREAD = 64  # a thread's points of two transforms stay in its registers
+
+
+def convolution(shape: Shape, square: bool) -> Convolution:
+    """The columns of a b (a a): transforms of N points, the power of two that holds the
+    2 T Q - 1 coefficients of T Q limbs; ValueError where the product is not exact or a
+    thread's points would pass its registers."""
+    q = check(shape)
+    Plan(shape.bits).check()
+    length = 1 << (2 * shape.threads * q - 1).bit_length()
+    points = length // shape.threads
+    if points > MAX_POINTS_PER_THREAD:
+        raise ValueError(f"{shape.threads} threads of {q} limbs would hold {points} points of the transform each; "
+                         f"at most {MAX_POINTS_PER_THREAD} fit: give more threads")
+    return Convolution("a", "a" if square else "b", "low_columns", "high_columns", Convolver.planned(length, q))
+
+
+def mul(shape: Shape) -> Program:
+    return both_halves("mul", shape, convolution(shape, False), ("a", "b"))
+
+
+def sqr(shape: Shape) -> Program:
+    return both_halves("sqr", shape, convolution(shape, True), ("a",))
+
+
+def mul_lo(shape: Shape) -> Program:
+    q = shape.limbs_per_thread
+    return low_half("mul_lo", shape, (
+        convolution(shape, False),
+        ThreadStep(split(q), ("low_columns",), (("d", q), ("excess", 2)))), "d")
+
+
+PLANNERS = {"mul": mul, "mul_lo": mul_lo, "sqr": sqr}
