@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds bench/group/sweep.cu once per "bits threads operation" spec (the arguments, else
-# the list below), each from `mpgen generate --bits B --threads T --ops OP`, into
+# Builds bench/group/sweep.cu once per "bits threads operation [method]" spec (the
+# arguments, else the list below), each from `mpgen generate --bits B --threads T --ops OP
+# [--mul METHOD]` (threads 0: the generator's table; method ntt: products by transform), into
 # build/group-sweep/ (nvcc here, 2 at a time); run them on the GPU with:
 #   for b in build/group-sweep/sweep_*; do $b; done
 # Their figures set generator/mpgen/data/group.toml.
@@ -14,9 +15,12 @@ specs=("4096 8 mul_lo" "4096 16 mul_lo" "4096 32 mul_lo" "8192 16 mul_lo" "8192 
        "131072 512 add" "131072 1024 add" "262144 512 add" "262144 1024 add")
 [ $# -gt 0 ] && specs=("$@")
 for spec in "${specs[@]}"; do
-  read -r bits threads op <<<"$spec"
-  dir="$out/gen/${bits}_${threads}_${op}"
+  read -r bits threads op mul <<<"$spec"
+  mul=${mul:-auto}
+  module=u$bits$([ "$mul" = ntt ] && echo _ntt || true)
+  dir="$out/gen/${bits}_${threads}_${op}_$mul"
   rm -rf "$dir"
-  PYTHONPATH=generator python3 -m mpgen generate --bits "$bits" --threads "$threads" --ops "$op" --out "$dir" >/dev/null
-  echo "nvcc -O3 -arch=sm_90 -std=c++17 -DHEADER=$PWD/$dir/mpgen_u$bits.cuh -DNS=u$bits -DOP=$op bench/group/sweep.cu -o $out/sweep_${bits}_${threads}_${op}"
+  PYTHONPATH=generator python3 -m mpgen generate --bits "$bits" --threads "$threads" --ops "$op" --mul "$mul" \
+    --out "$dir" >/dev/null
+  echo "nvcc -O3 -arch=sm_90 -std=c++17 -DHEADER=$PWD/$dir/mpgen_$module.cuh -DNS=$module -DOP=$op bench/group/sweep.cu -o $out/sweep_${bits}_${threads}_${op}_$mul"
 done | xargs -P 2 -I{} sh -c "{}"

@@ -35,7 +35,7 @@ int main() {
     Op::host(want.data(), host.data() + j * Op::in_words);
     wrong += !std::equal(want.begin(), want.end(), got.begin() + j * Op::out_words);
   }
-  printf("%s %u bits T=%u Q=%u block=%u: %.4g ops/s, %.4g GB/s, %.1f us per batch (%s, %u of 4 checked wrong)\n", Op::name, Op::bits,
+  printf("%s %s %u bits T=%u Q=%u block=%u: %.4g ops/s, %.4g GB/s, %.1f us per batch (%s, %u of 4 checked wrong)\n", MPGEN_QUOTE(NS), Op::name, Op::bits,
          Op::threads_per_instance, Op::limbs_per_thread, Op::block_threads, n / s,
          (Op::in_words + Op::out_words) * 4.0 * n / s / 1e9, s * 1e6,
          cudaGetErrorString(launched != cudaSuccess ? launched : cudaDeviceSynchronize()), wrong);

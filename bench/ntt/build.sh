@@ -30,3 +30,5 @@ for threads in 1024 512 256; do
       -DHEADER="$PWD/$out/gen/p15e27/mpgen_p15e27.cuh" -DNS=p15e27 bench/ntt/transform.cu -o "$out/tf_${threads}_$shared"
   done
 done
+# GMP's products on all cores, the CPU baseline of the NTT product (bench/ntt/gmp_batch.cpp).
+g++ -O2 -std=c++17 -pthread bench/ntt/gmp_batch.cpp -lgmp -o "$out/gmp_batch"

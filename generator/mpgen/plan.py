@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .field import Field, preset_curve, to_words
+from .group.ntt import transform_length
 from .group import Convolution, ProductRows, Program, Shape, ThreadStep, planner as group_planner, segments
 from .group.program import BLOCK_STATIC_SHARED_BYTES, exchange_shared_bytes
 from .ir import Function
+from .ntt import auto_method
 from .ops import MODULAR_OPERATIONS, Operation, modular
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
     montgomery_domain, root_exponent, root_of_unity, scans_table, window_bits
@@ -174,7 +176,9 @@ def group_program(size: Size, name: str) -> Program:
     """The operation's group program (planned once: the request's check and the plan share
     it); ValueError where its geometry cannot fit a block."""
     tier = size.tier_for(name)
-    program = group_planner(name, size.mul)(Shape.of(size, name))
+    shape = Shape.of(size, name)
+    method = auto_method(name, size.limbs, transform_length(shape)) if size.mul == "auto" else size.mul
+    program = group_planner(name, method)(shape)
     dynamic = dynamic_shared_bytes(program, tier)
     if dynamic > BLOCK_SHARED_BYTES:
         raise ValueError(f"{tier.instances_per_block} instances of {tier.threads_per_instance} threads of "

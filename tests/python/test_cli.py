@@ -49,7 +49,7 @@ def test_generated_directory_is_fresh(mpgen, tmp_path):
     (["--bits", "262144", "--ops", "mul", "--threads", "128", "--instances-per-block", "4"],
      "--ops: mul at 262144 bits in the group tier: 4 instances of 128 threads of 64 limbs need 258 KB of product "
      "tables a block; a block has at most 227 KB: give fewer instances per block"),
-    (["--bits", "262144", "--threads", "1024", "--ops", "add,mul_lo"],
+    (["--bits", "262144", "--threads", "1024", "--ops", "add,mul_lo", "--mul", "schoolbook"],
      "--ops: mul_lo at 262144 bits in the group tier: 1024 threads of 8 limbs, 1 a block: its exchanges take "
      "48.2 KB of static shared memory, a block at most 48 KB; give fewer threads or instances per block"),
     (["--bits", "4096", "--threads", "popcount"], "--threads: 'popcount' is neither a whole number nor an "

@@ -6,9 +6,11 @@ import random
 import pytest
 
 from mpgen.ntt import DIGIT_BITS, MODULUS, PRIMES, Plan
-from mpgen.group import Shape, execute as run_program, ntt
+from mpgen.group import Convolution, Shape, execute as run_program, ntt
 from mpgen.ir import execute
 from mpgen.ntt import lists
+from mpgen.plan import group_program
+from mpgen.request import check_bits
 from mpgen.ntt.transform import PrimeLists, forward, inverse, product, twiddles
 
 TIER_SIZES = [2048, 3000, 4096, 8192, 2 ** 14, 2 ** 15 + 96, 2 ** 16, 2 ** 17, 2 ** 18]
@@ -130,3 +132,14 @@ def test_the_group_programs_against_python_integers(bits, threads, q):
 def test_a_thread_holds_at_most_64_points():
     with pytest.raises(ValueError, match="would hold 128 points of the transform each; at most 64 fit"):
         ntt.mul(Shape(4096, 2 ** 3, 64))
+
+
+@pytest.mark.parametrize("bits, op, transform", [
+    (8192, "mul", False), (16384, "mul", True), (16416, "mul", False), (24576, "mul", False), (32768, "mul", True),
+    (32768, "mul_lo", False), (65536, "mul_lo", True), (24576, "sqr", True), (262144, "mul_lo", True),
+    (2048, "mul", False)])
+def test_auto_takes_the_transform_where_it_measured_faster(bits, op, transform):
+    """data/ntt.toml's rates: 16384 bits fill a transform of 1024 points, 16416 need 2048
+    (as 32768 do) and multiply faster by rows; mul_lo's rows are half the full product's."""
+    size = check_bits(bits, "--bits", "auto", "group")
+    assert any(isinstance(step, Convolution) for step in group_program(size, op).steps) == transform

@@ -339,7 +339,7 @@ struct on_device {
   }
 
   template <unsigned Q, unsigned N, bool Square, class Prime>
-  __device__ __forceinline__ static void residues(const uint32_t* a, const uint32_t* b, uint32_t* region,
+  __device__ __noinline__ static void residues(const uint32_t* a, const uint32_t* b, uint32_t* region,
                                                   const uint32_t* twiddles) {
     constexpr unsigned P = N / T, G = (ilog2(N) + ilog2(P) - 1) / ilog2(P);
     uint32_t x[P];

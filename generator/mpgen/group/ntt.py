@@ -12,13 +12,18 @@ from .program import Convolution, Program, Shape, ThreadStep
 MAX_POINTS_PER_THREAD = 64  # a thread's points of two transforms stay in its registers
 
 
+def transform_length(shape: Shape) -> int:
+    """N: the power of two that holds the 2 T Q - 1 coefficients of a product of T Q limbs."""
+    return 1 << (2 * shape.threads * shape.limbs_per_thread - 1).bit_length()
+
+
 def convolution(shape: Shape, square: bool) -> Convolution:
     """The columns of a b (a a): transforms of N points, the power of two that holds the
     2 T Q - 1 coefficients of T Q limbs; ValueError where the product is not exact or a
     thread's points would pass its registers."""
     q = check(shape)
     Plan(shape.bits).check()
-    length = 1 << (2 * shape.threads * q - 1).bit_length()
+    length = transform_length(shape)
     points = length // shape.threads
     if points > MAX_POINTS_PER_THREAD:
         raise ValueError(f"{shape.threads} threads of {q} limbs would hold {points} points of the transform each; "

@@ -18,7 +18,9 @@ from ..field import Field
 from ..size import LIMB_BITS, MIN_BITS
 from ..tomlcompat import tomllib
 
-TABLE = tomllib.loads((Path(__file__).parent.parent / "data" / "ntt.toml").read_text(encoding="utf-8"))["product"]
+DATA = tomllib.loads((Path(__file__).parent.parent / "data" / "ntt.toml").read_text(encoding="utf-8"))
+TABLE = DATA["product"]
+AUTO = DATA["auto"]  # mul = auto: each product's measured rates, by rows and by transform
 
 
 def _prime_factors(n: int) -> list[int]:
@@ -98,4 +100,18 @@ class Plan:
             prime.root(self.length)
 
 
-__all__ = ["DIGIT_BITS", "MODULUS", "PRIMES", "Plan", "Prime"]
+
+
+def auto_method(name: str, limbs: int, length: int) -> str:
+    """What `mul = auto` plans product `name` of `limbs` limbs by in the group tier, where a
+    transform would take `length` points: "ntt" where the transform's measured rate at that
+    length beats the quadratic product's (measured at one size, scaled as limbs^2), else
+    "auto" (the quadratic product); data/ntt.toml's [auto]."""
+    rates = AUTO.get(name)
+    if rates is None or str(length) not in rates["transform"]:
+        return "auto"
+    quadratic = rates["quadratic"]["rate"] * (rates["quadratic"]["limbs"] / limbs) ** 2
+    return "ntt" if rates["transform"][str(length)] > quadratic else "auto"
+
+
+__all__ = ["AUTO", "DIGIT_BITS", "MODULUS", "PRIMES", "Plan", "Prime", "auto_method"]
