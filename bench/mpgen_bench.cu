@@ -31,10 +31,12 @@
 #include "mpgen_u1024.cuh"
 
 #include "mpgen_u131072.cuh"
+#include "mpgen_u16384.cuh"
 #include "mpgen_u2048_group.cuh"
 #include "mpgen_u262144.cuh"
 #include "mpgen_u32768.cuh"
 #include "mpgen_u4096.cuh"
+#include "mpgen_u65536.cuh"
 #include "mpgen_u8192.cuh"
 
 #include "mpgen_powm1024.cuh"
@@ -63,7 +65,8 @@
 #define MPGEN_BENCH_SIZES(X) X(64) X(128) X(131) X(255) X(256) X(381) X(512) X(521) X(1024) X(2048)
 // The group tier (module, bits), from memory with seed 003's batches: 2^32 bits per operand.
 #define MPGEN_BENCH_GROUP(X) \
-  X(u2048_group, 2048) X(u4096, 4096) X(u8192, 8192) X(u32768, 32768) X(u131072, 131072) X(u262144, 262144)
+  X(u2048_group, 2048) X(u4096, 4096) X(u8192, 8192) X(u16384, 16384) X(u32768, 32768) X(u65536, 65536) \
+  X(u131072, 131072) X(u262144, 262144)
 
 namespace {
 
@@ -442,9 +445,9 @@ int main(int argc, char** argv) {
   bool quick = false;
   app.add_option("--device", device, "gpu or cpu")->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--bits", bits, "sizes (default: all built in: 64 128 131 255 256 381 512 521 1024 2048; "
-                 "the group tier's 4096 8192 32768 131072 262144)")
-      ->delimiter(',')->check(CLI::IsMember({64, 128, 131, 255, 256, 381, 512, 521, 1024, 2048, 4096, 8192, 32768,
-                                             131072, 262144}));
+                 "the group tier's 4096 8192 16384 32768 65536 131072 262144)")
+      ->delimiter(',')->check(CLI::IsMember({64, 128, 131, 255, 256, 381, 512, 521, 1024, 2048, 4096, 8192, 16384,
+                                             32768, 65536, 131072, 262144}));
 #define FIELD_NAME(f, sppark_chain) #f,
   std::vector<std::string> fields;
   app.add_option("--fields", fields, "fields for the GPU's modular rows (default: all when no --bits is given)")

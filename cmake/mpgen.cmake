@@ -1,4 +1,4 @@
-# mpgen_generate(<target> BITS <bits>... OPS <op>... [MUL auto|schoolbook|karatsuba]
+# mpgen_generate(<target> BITS <bits>... OPS <op>... [MUL auto|schoolbook|karatsuba|ntt]
 #                [TIER auto|thread|group] [THREADS <t>] [INSTANCES_PER_BLOCK <n>] [TABLE])
 # mpgen_generate(<target> MODULUS <p> NAME <name> OPS <op>... [BITS <bits>] [MUL ...] [TABLE])
 # mpgen_generate(<target> FIELD <preset> OPS <op>... [BITS <bits>] [MUL ...] [TABLE])
@@ -7,9 +7,13 @@
 # <build>/mpgen/<target> (<build>/mpgen/<target>.<name> for a modulus or a preset,
 # <build>/mpgen/<target>.2, .3, ... for the target's second and later calls for sizes), and
 # adds them and that include directory to <target>: its sources can then #include
-# "mpgen_u<bits>.cuh" (or "mpgen_<name>.cuh", the preset's name as `mpgen --list` shows it). The headers are made again when the
-# generator, its templates or the request change, and not otherwise. A bad request
-# (unknown operation, impossible size) fails at configure time with mpgen's message.
+# "mpgen_u<bits>.cuh" (or "mpgen_<name>.cuh", the preset's name as `mpgen --list` shows it;
+# a tier other than the size's own adds _<tier>, "mpgen_u2048_group.cuh", and MUL ntt, the
+# group tier's products by number-theoretic transform, adds _ntt, "mpgen_u65536_ntt.cuh"
+# and namespace mpgen::u65536_ntt, so that a target may hold both kinds of a size, from two
+# calls). The headers are made again when the generator, its templates or the request
+# change, and not otherwise. A bad request (unknown operation, impossible size, MUL ntt in
+# the thread tier) fails at configure time with mpgen's message.
 #
 # The folder's manifest (mpgen_manifest.json: every operation's contract) is appended to
 # the target's MPGEN_MANIFESTS property. TABLE also builds the modules' entries for the

@@ -25,14 +25,26 @@ const std::vector<Kernel>& kernels();  // every size and operation built in (tab
 // "auto"; throws InputError saying what is allowed.
 std::string_view checked_tier(std::string_view tier);
 
+// The product method a caller names (runtime.hpp), checked: "ntt", and "" for "" and
+// "auto"; throws InputError saying what is allowed (auto, ntt).
+std::string_view checked_mul(std::string_view mul);
+
+// The checked method of a module, as find and checked_mul name it: "ntt" for products by
+// transform, else "" (the manifest's auto, schoolbook or karatsuba, or none).
+inline std::string_view method_of(const OpInfo& info) { return info.mul == "ntt" ? "ntt" : ""; }
+
 // Whether info is operation op of the field (or, for an empty field, of the size in the
-// checked tier). A size's own operations ("") are those of its module u<bits>, of the tier
-// the generator picks for it by itself; a module of another tier is named u<bits>_<tier>.
+// checked tier and with the checked method). A size's own operations ("", "") are those of
+// its module u<bits>, of the tier the generator picks for it by itself; a module of another
+// tier is named u<bits>_<tier>; one whose products are by transform ends in _ntt
+// (u65536_ntt, u2048_group_ntt), and only "ntt" finds it.
 inline bool is_entry(const OpInfo& info, std::string_view field, unsigned bits, std::string_view op,
-                     std::string_view tier) {
+                     std::string_view tier, std::string_view mul = "") {
   if (info.field != field || info.name != op) return false;
   if (!field.empty()) return true;
-  return info.bits == bits && (tier.empty() ? info.module == "u" + std::to_string(bits) : info.tier == tier);
+  if (info.bits != bits) return false;
+  if (tier.empty()) return info.module == "u" + std::to_string(bits) + (mul.empty() ? "" : "_" + std::string(mul));
+  return info.tier == tier && method_of(info) == mul;
 }
 
 // Adds a kernel loaded at run time: PTX (loaded) replaces an entry's device side, a host

@@ -272,10 +272,11 @@ int main(int argc, char** argv) {
       "  echo '3' | mpgen-run --modulus 0xb --op modinv           # 4 0 (compiled now, then cached)\n"
       "  echo '3 5' | mpgen-run --bits 173 --op mul --device gpu  # a size built nowhere: compiled now\n"
       "  echo '3 5' | mpgen-run --bits 2048 --tier group --op mul  # f (2048 bits in the group tier: compiled now)\n"
+      "  echo '3 5' | mpgen-run --bits 65536 --mul ntt --op mul    # f (products by transform: compiled now)\n"
       "  mpgen generate --bits 200 --ops add --ptx --out k && echo '1 2' | mpgen-run --bits 200 --op add \\\n"
       "      --device gpu --ptx k/mpgen_u200.ptx              # 3 0");
   unsigned bits = 0;
-  std::string op, field, modulus, device = "cpu", tier;
+  std::string op, field, modulus, device = "cpu", tier, mul;
   bool list = false;
   std::vector<std::string> ptx_files;
   app.add_flag("--list", list, "show the built sizes and operations with their operands' widths");
@@ -289,6 +290,10 @@ int main(int argc, char** argv) {
   app.add_option("--tier", tier, "with --bits: thread (one integer per thread, up to 2048 bits) or group "
                  "(a group of threads, from 2048 bits); default auto: thread up to 2048 bits, group above; "
                  "one not built is compiled now")->needs(bits_option)->excludes(modulus_option);
+  app.add_option("--mul", mul, "with --bits: how mul, mul_lo and sqr multiply: ntt (by number-theoretic "
+                 "transform; the group tier only: above 2048 bits, or 2048 with --tier group) or auto (the "
+                 "default, the generator's own choice); a module not built is compiled now")
+      ->needs(bits_option)->excludes(modulus_option);
   app.add_option("--op", op, "operation");
   app.add_option("--device", device, "where to run: cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--ptx", ptx_files, "load the kernels of a PTX file from 'mpgen generate --ptx' (GPU)");
@@ -324,15 +329,16 @@ int main(int argc, char** argv) {
 
   try {
     for (const auto& path : ptx_files) mpgen::load_ptx(path);
-    // A size (in its tier) or a modulus built nowhere: generated and compiled now, for the GPU
-    // or the CPU (cached on disk); the generator checks the request (--bits with --modulus:
-    // the field's width; a tier that does not hold the size).
+    // A size (in its tier, with its product method) or a modulus built nowhere: generated
+    // and compiled now, for the GPU or the CPU (cached on disk); the generator checks the
+    // request (--bits with --modulus: the field's width; a tier that does not hold the size;
+    // ntt in the thread tier).
     const mpgen::Device where = device == "gpu" ? mpgen::Device::gpu : mpgen::Device::cpu;
-    const bool unbuilt = mpgen::operations(bits, tier).empty();  // checks the tier's name
+    const bool unbuilt = mpgen::operations(bits, tier, mul).empty();  // checks the tier's and the method's names
     const mpgen::OpInfo& info = !modulus.empty() ? mpgen::compile_field_on_demand(modulus, op, bits, where)
                                 : !field.empty() ? mpgen::find_field(field, op)
-                                : unbuilt        ? mpgen::compile_on_demand(bits, op, where, tier)
-                                                 : mpgen::find(bits, op, tier);
+                                : unbuilt        ? mpgen::compile_on_demand(bits, op, where, tier, mul)
+                                                 : mpgen::find(bits, op, tier, mul);
     return stream(info, op, where);
   } catch (const mpgen::InputError& e) {
     return fail(e.what(), 2);

@@ -399,19 +399,23 @@ const OpInfo& build_on_demand(const std::vector<std::string>& request, std::stri
           : detail::cached_build(dir, key, op, target, [&] { return detail::compile_to_library(source()); }, usable);
   if (!found && !load(bytes, detail::cache_entry(dir, key, op, target)))
     throw CompileError("the module made for " + what + " " + std::string(op) + " does not hold it");
-  return found->field.empty() ? find(found->bits, op, found->tier) : find_field(found->field, op);
+  return found->field.empty() ? find(found->bits, op, found->tier, detail::method_of(*found))
+                              : find_field(found->field, op);
 }
 
-// The generator's request for a size in a checked tier, and its name in messages. The
-// size's own tier ("") is left to the generator's auto, so that its cache key is the one
-// it had before a tier could be named.
-std::vector<std::string> size_request(unsigned bits, std::string_view tier) {
+// The generator's request for a size in a checked tier with a checked product method, and
+// its name in messages. The size's own tier ("") and method ("") are left to the
+// generator's auto, so that their cache key is the one they had before either could be
+// named; --mul ntt makes the key of the module by transform another.
+std::vector<std::string> size_request(unsigned bits, std::string_view tier, std::string_view mul) {
   std::vector<std::string> request{"--bits", std::to_string(bits)};
   if (!tier.empty()) request.insert(request.end(), {"--tier", std::string(tier)});
+  if (!mul.empty()) request.insert(request.end(), {"--mul", std::string(mul)});
   return request;
 }
-std::string size_name(unsigned bits, std::string_view tier) {
-  return std::to_string(bits) + "-bit" + (tier.empty() ? "" : " " + std::string(tier) + "-tier");
+std::string size_name(unsigned bits, std::string_view tier, std::string_view mul) {
+  return std::to_string(bits) + "-bit" + (tier.empty() ? "" : " " + std::string(tier) + "-tier") +
+         (mul.empty() ? "" : " " + std::string(mul));
 }
 
 // The request for a modulus (hex; the generator checks it and names the field).
@@ -423,22 +427,24 @@ std::vector<std::string> field_request(std::string_view modulus, unsigned bits) 
 
 }  // namespace
 
-KernelSource generate_source(unsigned bits, std::string_view op, std::string_view tier) {
-  const std::string_view checked = detail::checked_tier(tier);
-  return detail::generate_kernels(size_request(bits, checked), op, size_name(bits, checked));
+KernelSource generate_source(unsigned bits, std::string_view op, std::string_view tier, std::string_view mul) {
+  const std::string_view checked = detail::checked_tier(tier), method = detail::checked_mul(mul);
+  return detail::generate_kernels(size_request(bits, checked, method), op, size_name(bits, checked, method));
 }
 
 KernelSource generate_field_source(std::string_view modulus, std::string_view op, unsigned bits) {
   return detail::generate_kernels(field_request(modulus, bits), op, "modulo " + std::string(modulus));
 }
 
-const OpInfo& compile_on_demand(unsigned bits, std::string_view op, Device device, std::string_view tier) {
-  const std::string_view checked = detail::checked_tier(tier);
-  return build_on_demand(size_request(bits, checked), op,
+const OpInfo& compile_on_demand(unsigned bits, std::string_view op, Device device, std::string_view tier,
+                                std::string_view mul) {
+  const std::string_view checked = detail::checked_tier(tier), method = detail::checked_mul(mul);
+  return build_on_demand(size_request(bits, checked, method), op,
                          [&](const OpInfo& info) {
-                           return info.field.empty() && info.bits == bits && (checked.empty() || info.tier == checked);
+                           return info.field.empty() && info.bits == bits && (checked.empty() || info.tier == checked) &&
+                                  detail::method_of(info) == method;
                          },
-                         size_name(bits, checked), device);
+                         size_name(bits, checked, method), device);
 }
 
 const OpInfo& compile_field_on_demand(std::string_view modulus, std::string_view op, unsigned bits, Device device) {

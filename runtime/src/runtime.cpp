@@ -25,23 +25,26 @@ std::deque<detail::Kernel>& table() {
   return all;
 }
 
-// The tiers of a size's modules (built in or loaded).
+// The tiers of a size's modules (built in or loaded), those with products by transform
+// as "<tier> with mul ntt".
 std::vector<std::string> tiers_at(unsigned bits) {
   std::lock_guard<std::mutex> lock(table_mutex);
   std::vector<std::string> tiers;
-  for (const auto& k : table())
-    if (k.info.field.empty() && k.info.bits == bits &&
-        std::find(tiers.begin(), tiers.end(), k.info.tier) == tiers.end())
-      tiers.push_back(k.info.tier);
+  for (const auto& k : table()) {
+    const std::string tier = k.info.tier + (detail::method_of(k.info).empty() ? "" : " with mul ntt");
+    if (k.info.field.empty() && k.info.bits == bits && std::find(tiers.begin(), tiers.end(), tier) == tiers.end())
+      tiers.push_back(tier);
+  }
   return tiers;
 }
 
-// An integer operation (field empty) in a checked tier, or a field's.
-const detail::Kernel& find_kernel(std::string_view field, unsigned bits, std::string_view op, std::string_view tier) {
+// An integer operation (field empty) in a checked tier with a checked method, or a field's.
+const detail::Kernel& find_kernel(std::string_view field, unsigned bits, std::string_view op, std::string_view tier,
+                                  std::string_view mul = "") {
   {
     std::lock_guard<std::mutex> lock(table_mutex);
     for (const auto& k : table())
-      if (detail::is_entry(k.info, field, bits, op, tier)) return k;
+      if (detail::is_entry(k.info, field, bits, op, tier, mul)) return k;
   }
   if (!field.empty()) {
     const auto built = fields();
@@ -57,8 +60,9 @@ const detail::Kernel& find_kernel(std::string_view field, unsigned bits, std::st
     throw InputError("size " + std::to_string(bits) + " is not built in; built sizes: " + join(known));
   }
   const std::string size = std::to_string(bits) + " bits",
-                    at = size + (tier.empty() ? "" : " in the " + std::string(tier) + " tier");
-  const auto known = operations(bits, tier);
+                    at = size + (tier.empty() ? "" : " in the " + std::string(tier) + " tier") +
+                         (mul.empty() ? "" : " with mul " + std::string(mul));
+  const auto known = operations(bits, tier, mul);
   if (known.empty()) throw InputError(at + " is not built in; built tiers at " + size + ": " + join(tiers_at(bits)));
   throw InputError("unknown operation '" + std::string(op) + "' at " + at + "; known: " + join(known));
 }
@@ -80,12 +84,12 @@ std::vector<unsigned> sizes() {
   return s;
 }
 
-std::vector<std::string> operations(unsigned bits, std::string_view tier) {
-  const std::string_view checked = detail::checked_tier(tier);
+std::vector<std::string> operations(unsigned bits, std::string_view tier, std::string_view mul) {
+  const std::string_view checked = detail::checked_tier(tier), method = detail::checked_mul(mul);
   std::lock_guard<std::mutex> lock(table_mutex);
   std::vector<std::string> ops;
   for (const auto& k : table())
-    if (detail::is_entry(k.info, "", bits, k.info.name, checked)) ops.push_back(k.info.name);
+    if (detail::is_entry(k.info, "", bits, k.info.name, checked, method)) ops.push_back(k.info.name);
   return ops;
 }
 
@@ -111,6 +115,16 @@ std::string_view checked_tier(std::string_view tier) {
   if (tier == "thread" || tier == "group") return tier;
   if (tier.empty() || tier == "auto") return "";
   throw InputError("unknown tier '" + std::string(tier) + "'; allowed: thread, group, auto");
+}
+
+std::string_view checked_mul(std::string_view mul) {
+  if (mul == "ntt") return mul;
+  if (mul.empty() || mul == "auto") return "";
+  throw InputError("unknown product method '" + std::string(mul) + "'; allowed: auto, ntt" +
+                   (mul == "schoolbook" || mul == "karatsuba"
+                        ? " (a " + std::string(mul) + " module bears the size's own name, as auto's does, and "
+                          "could not be told from it)"
+                        : ""));
 }
 
 const std::vector<Kernel>& kernels() {
@@ -155,6 +169,7 @@ std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& o
         info.name = op.at("name").get<std::string>();
         info.module = module.at("name").get<std::string>();
         info.tier = module.at("tier").get<std::string>();
+        info.mul = module.value("mul", std::string());
         info.bits = module.at("bits").get<unsigned>();
         info.kernel = op.at("kernel").get<std::string>();
         for (const auto& operand : op.at("operands")) {
@@ -199,8 +214,9 @@ std::vector<OpInfo> load_ptx(const std::string& path) {
   return detail::load_module(text.str(), "'" + path + "'");
 }
 
-const OpInfo& find(unsigned bits, std::string_view op, std::string_view tier) {
-  return find_kernel("", bits, op, detail::checked_tier(tier)).info;
+const OpInfo& find(unsigned bits, std::string_view op, std::string_view tier, std::string_view mul) {
+  const std::string_view checked = detail::checked_tier(tier), method = detail::checked_mul(mul);
+  return find_kernel("", bits, op, checked, method).info;
 }
 
 const OpInfo& find_field(std::string_view field, std::string_view op) { return find_kernel(field, 0, op, "").info; }
@@ -209,7 +225,7 @@ bool gpu_available(std::string* why) { return detail::gpu_usable(why); }
 
 void run_batch(const OpInfo& op, Device device, Layout layout, std::size_t n, const uint32_t* in,
                uint32_t* out) {
-  const auto& k = find_kernel(op.field, op.bits, op.name, detail::checked_tier(op.tier));
+  const auto& k = find_kernel(op.field, op.bits, op.name, detail::checked_tier(op.tier), detail::method_of(op));
   if (device == Device::cpu) {
     if (!k.host)
       throw InputError(op.name + (op.field.empty() ? " at " + std::to_string(op.bits) + " bits" : " for " + op.field) +

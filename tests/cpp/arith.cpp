@@ -2,6 +2,7 @@
 // operands, on the CPU, and on the GPU when one is present.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -388,5 +389,138 @@ TEST_CASE("2048 bits in the group tier, named, compiles on demand and agrees wit
     const mpgen::OpInfo& on_gpu = mpgen::compile_on_demand(2048, "mul", mpgen::Device::gpu, "group");
     CHECK(on_gpu.tier == "group");
     check_operation(on_gpu, false, true, test_seed(), random_cases());
+  }
+}
+
+namespace {
+
+// The cases of a product by transform (mul, mul_lo: two operands; sqr: one): edge cases,
+// then `random_count` random ones. First the core values (0, all ones, the alternating
+// patterns, 1, 2 and 2^(bits-1)), each with each: all ones times all ones makes every
+// coefficient of the convolution its largest, and the top of the result full; then each
+// other edge value of edge_values (a single bit, 2^(32 i) - 1 and all ones with limb i
+// cleared, for each of its limbs i) with all ones and with the same kind of value at the
+// next of those limbs (a single bit times a single bit: one coefficient alone).
+std::vector<std::vector<Limbs>> product_cases(const mpgen::OpInfo& op, std::size_t random_count, uint64_t seed) {
+  const bool square = op.operand_bits.size() == 1;
+  const std::vector<Limbs> edges = operand_edges(op, 0);
+  std::vector<Limbs> core(edges.begin(), edges.begin() + partners), rest(edges.begin() + partners, edges.end() - 1);
+  core.push_back(edges.back());  // 2^(bits-1)
+  const Limbs& ones = edges[1];
+  std::vector<std::vector<Limbs>> cases;
+  for (const Limbs& a : core) {
+    if (square) cases.push_back({a});
+    else
+      for (const Limbs& b : core) cases.push_back({a, b});
+  }
+  for (std::size_t i = 0; i < rest.size(); ++i) {  // three values a limb: bit, below, holed
+    if (square) cases.push_back({rest[i]});
+    else {
+      cases.push_back({rest[i], ones});
+      cases.push_back({rest[i], rest[(i + 3) % rest.size()]});
+    }
+  }
+  std::mt19937_64 rng(seed ^ (uint64_t(op.bits) << 32) ^ std::hash<std::string>{}(op.name + "ntt"));
+  for (std::size_t i = 0; i < random_count; ++i) {
+    std::vector<Limbs> operands;
+    for (unsigned k = 0; k < op.operand_bits.size(); ++k) operands.push_back(random_value(rng, op.operand_bits[k]));
+    cases.push_back(operands);
+  }
+  return cases;
+}
+
+}  // namespace
+
+// Products by number-theoretic transform (the group tier's --mul ntt: the modules
+// u<bits>_ntt), generated and compiled on demand for each device, against GMP: at 16384
+// bits, 32864 (2^15 + 96: just past a power of two, so a transform twice 32768's, and the
+// last threads partly used or idle), 65536, 131072 and 262144 (the largest). Per operation
+// (mul, mul_lo, sqr) and size, the edge cases of product_cases (the core values' pairs,
+// all ones times all ones among them, then each other edge value with all ones and with
+// another: 433 at 16384 bits for mul, 133 at 262144) and random ones: on the CPU 1000,
+// 400, 200, 100 and 40 (each case runs twice, in both layouts, where the host's rendering
+// runs one instance at a time: on this project's 2-core machine, Release build, 2026-11-24,
+// a mul took 0.45 ms at 16384 bits and 8.5 ms at 262144, the whole test 21.5 s of CPU with
+// its 15 modules cached, 37.6 s compiling them), on the GPU ten times as many. (On an H100,
+// 2026-11-24, the GPU half passed only with __launch_bounds__ on the C-named kernels of
+// templates/kernels.cu.j2: without, the blocks of 512 threads at 131072 and 262144 bits
+// take 255 registers and fail to launch, as the quadratic 262144-bit mul does.)
+TEST_CASE("products by transform (mul ntt) at 16384, 32864, 65536, 131072 and 262144 bits agree with GMP") {
+  const bool gpu = gpu_for_tests();
+  struct Counts {
+    unsigned bits;
+    std::size_t random;
+  };
+  for (const Counts c : {Counts{16384, 1000}, Counts{32864, 400}, Counts{65536, 200}, Counts{131072, 100},
+                         Counts{262144, 40}})
+    for (const char* name : {"mul", "mul_lo", "sqr"}) {
+      const mpgen::OpInfo& cpu_op = mpgen::compile_on_demand(c.bits, name, mpgen::Device::cpu, "", "ntt");
+      CHECK(cpu_op.mul == "ntt");
+      CHECK(cpu_op.tier == "group");
+      CHECK(cpu_op.module == "u" + std::to_string(c.bits) + "_ntt");
+      check_against_gmp(cpu_op, product_cases(cpu_op, c.random, test_seed()), true, false);
+      if (gpu) {
+        const mpgen::OpInfo& gpu_op = mpgen::compile_on_demand(c.bits, name, mpgen::Device::gpu, "", "ntt");
+        CHECK(gpu_op.mul == "ntt");
+        check_against_gmp(gpu_op, product_cases(gpu_op, 10 * c.random, test_seed()), false, true);
+      }
+    }
+}
+
+// A size's products by transform are a module of their own (u16384_ntt, with a cache entry
+// of its own), found by their method, while the size's own module (u16384, the generator's
+// auto: quadratic products) stays what "" and "auto" find, whatever the tier is named. The
+// thread tier (2048 bits by default) has no ntt: the generator's refusal; 2048 bits in
+// the group tier has (u2048_group_ntt). Another method's name is a one-line InputError
+// naming the allowed ones.
+TEST_CASE("products by transform (mul ntt) are a module of their own, found by their method; a bad method is refused") {
+  const mpgen::OpInfo& ntt = mpgen::compile_on_demand(16384, "mul", mpgen::Device::cpu, "", "ntt");
+  CHECK(ntt.module == "u16384_ntt");
+  CHECK(ntt.mul == "ntt");
+  CHECK(ntt.tier == "group");
+  const mpgen::OpInfo& plain = mpgen::compile_on_demand(16384, "mul", mpgen::Device::cpu);
+  CHECK(plain.module == "u16384");
+  CHECK(plain.mul == "auto");
+  CHECK(plain.tier == "group");
+  CHECK(&plain != &ntt);
+  for (const char* tier : {"", "auto", "group"}) {
+    for (const char* mul : {"", "auto"}) CHECK(&mpgen::find(16384, "mul", tier, mul) == &plain);
+    CHECK(&mpgen::find(16384, "mul", tier, "ntt") == &ntt);
+    CHECK(&mpgen::compile_on_demand(16384, "mul", mpgen::Device::cpu, tier, "ntt") == &ntt);
+    CHECK(&mpgen::compile_on_demand(16384, "mul", mpgen::Device::cpu, tier, "auto") == &plain);
+  }
+  const std::vector<std::string> ops = mpgen::operations(16384, "", "ntt");
+  CHECK(std::find(ops.begin(), ops.end(), "mul") != ops.end());
+  check_operation(plain, true, false, test_seed(), 8, 16);  // each its own kernels, both right
+  check_operation(ntt, true, false, test_seed(), 8, 16);
+  CHECK_THROWS_WITH_AS(mpgen::find(16384, "mul", "thread", "ntt"),
+                       doctest::Contains("16384 bits in the thread tier with mul ntt is not built in"),
+                       mpgen::InputError);
+  CHECK_THROWS_WITH_AS(mpgen::find(16384, "mul", "thread", "ntt"), doctest::Contains("group with mul ntt"),
+                       mpgen::InputError);
+
+  for (const char* tier : {"", "thread"})  // 2048 bits: the thread tier's by default
+    CHECK_THROWS_WITH_AS(mpgen::compile_on_demand(2048, "mul", mpgen::Device::cpu, tier, "ntt"),
+                         doctest::Contains("mul ntt"), mpgen::InputError);
+  CHECK(mpgen::generate_source(2048, "mul", "group", "ntt").header_name == "mpgen_u2048_group_ntt.cuh");
+  CHECK(mpgen::generate_source(65536, "sqr", "", "ntt").header_name == "mpgen_u65536_ntt.cuh");
+
+  const auto one_line_refusal = [](const std::function<void()>& call, const std::string& mul) {
+    try {
+      call();
+      FAIL_CHECK("the method '" << mul << "' was not refused");
+    } catch (const mpgen::InputError& e) {
+      const std::string message = e.what();
+      CHECK_MESSAGE(message.find("allowed: auto, ntt") != std::string::npos, message);
+      CHECK_MESSAGE(message.find("'" + mul + "'") != std::string::npos, message);
+      CHECK_MESSAGE(message.find('\n') == std::string::npos, message);
+    }
+  };
+  for (const std::string mul : {"fft", "NTT", " ntt", "ntt ", "schoolbook", "karatsuba"}) {
+    one_line_refusal([&] { mpgen::find(16384, "mul", "", mul); }, mul);
+    one_line_refusal([&] { mpgen::find(16384, "mul", "group", mul); }, mul);
+    one_line_refusal([&] { mpgen::operations(16384, "", mul); }, mul);
+    one_line_refusal([&] { mpgen::compile_on_demand(16384, "mul", mpgen::Device::cpu, "", mul); }, mul);
+    one_line_refusal([&] { mpgen::generate_source(16384, "mul", "", mul); }, mul);
   }
 }

@@ -5,7 +5,7 @@ On the CPU: a million 64-bit additions fed through a pipe whose writer waits for
 result after 1,000 lines (it must come before the rest is written), the peak RSS of the
 whole run under a fixed bound, every result checked against Python's integers; blank
 lines; a bad line after good ones; stdin that cannot be read; a 1 MB operand; --bits with
---modulus; --tier. Exits 1 naming each check that failed.
+--modulus; --tier; --mul ntt. Exits 1 naming each check that failed.
 """
 import os
 import subprocess
@@ -266,9 +266,37 @@ def tiers():
               f"{what}: one line, exit 2: {status} {err!r}")
 
 
+def products_by_transform():
+    # 16384 bits with --mul ntt (the module u16384_ntt), compiled now for the CPU: all ones
+    # squared (every coefficient of the convolution its largest), a product that fills the
+    # top limb and a small one, as Python computes them.
+    bits = 16384
+    ones, top = (1 << bits) - 1, (1 << (bits - 1)) + 12345
+    for op, lines, want in (("mul", [(ones, ones), (ones, top), (3, 5)], [ones * ones, ones * top, 15]),
+                            ("mul_lo", [(ones, top)], [(ones * top) % (1 << bits)]),
+                            ("sqr", [(ones,), (top,)], [ones * ones, top * top])):
+        data = b"".join(b" ".join(b"%x" % x for x in line) + b"\n" for line in lines)
+        status, out, err = run([BINARY, "--bits", str(bits), "--mul", "ntt", "--op", op], data, timeout=300)
+        check((status, out) == (0, b"".join(b"%x\n" % w for w in want)),
+              f"--mul ntt {op} at {bits} bits: {status} {out[:80]!r} {err!r}")
+    for args, what, said in ((["--bits", "16384", "--mul", "fft"], "an unknown method", "allowed: auto, ntt"),
+                             (["--bits", "16384", "--mul", "karatsuba"], "a method the runtime does not name",
+                              "allowed: auto, ntt"),
+                             (["--bits", "2048", "--mul", "ntt"], "ntt in the thread tier", "mul ntt"),
+                             (["--bits", "2048", "--tier", "thread", "--mul", "ntt"], "ntt in the thread tier, named",
+                              "mul ntt")):
+        status, out, err = run([BINARY, *args, "--op", "mul"], b"3 5\n", timeout=120)
+        line = error_line(err)
+        check(status == 2 and out == b"" and line is not None and said in line,
+              f"{what}: one line saying {said!r}, exit 2: {status} {err!r}")
+    status, out, err = run([BINARY, "--mul", "ntt", "--op", "mul"], b"3 5\n")
+    check(status == 2 and out == b"" and error_line(err) is not None and "--bits" in err.decode(),
+          f"--mul without --bits: one line naming --bits, exit 2: {status} {err!r}")
+
+
 def main():
     for test in [one_line_interactive, million, blank_lines, bad_line, unreadable_stdin, long_operand, modulus_bits,
-                 tiers, unchanged]:
+                 tiers, products_by_transform, unchanged]:
         try:
             test()
         except Exception as e:  # a hang (timeout) or a crash of the test itself fails it too

@@ -45,6 +45,8 @@ struct OpInfo {
   unsigned below_modulus = 0;           // bit k set: operand k must be below the modulus
   std::string module = "";              // the header's name: u<bits> or the field's
   std::string tier = "";                // how many threads hold one integer: "thread" or "group"
+  std::string mul = "";                 // how its products are planned, as the manifest says:
+                                        // "auto", "schoolbook", "karatsuba" or "ntt"; "" where absent
   std::string kernel = "";              // the C name of its batch kernel (mpgen_<module>_<name>)
   unsigned threads_per_instance = 0;    // launch geometry of its batch kernel
   unsigned limbs_per_thread = 0;        // the group tier: limbs each thread holds (0: the thread tier)
@@ -62,14 +64,27 @@ struct OpInfo {
 // "auto" is the size's own module (u<bits>), the tier `mpgen generate --tier auto` picks:
 // thread up to 2048 bits, group above. Any other name throws InputError saying what is
 // allowed. Only at 2048 bits, which both tiers hold, does naming one choose between two.
+//
+// A size's product method, where one is named (`mul` below, next to the tier): "" or
+// "auto" is the module `mpgen generate --mul auto` makes (u<bits>, or u<bits>_<tier>), whose
+// products the generator plans by itself (schoolbook or Karatsuba in the thread tier, the
+// quadratic product in the group tier); "ntt" is the module `--mul ntt` makes
+// (u<bits>_ntt, or u2048_group_ntt), whose mul, mul_lo and sqr are products by
+// number-theoretic transform, its other operations the usual ones: the group tier's only
+// (the generator refuses it in the thread tier: InputError with its message). Both
+// modules of a size may be loaded at once; each is found by its own method. Any other
+// name, "schoolbook" and "karatsuba" included (their modules would bear the size's own
+// name, u<bits>, and so could not be told from it), throws InputError saying what is
+// allowed: auto, ntt.
 
 // Sizes built into this runtime (and loaded since), ascending, and the operations of one
-// size in a tier (none where the tier holds nothing at that size).
+// size in a tier and a product method (none where nothing is built there).
 std::vector<unsigned> sizes();
-std::vector<std::string> operations(unsigned bits, std::string_view tier = "");
+std::vector<std::string> operations(unsigned bits, std::string_view tier = "", std::string_view mul = "");
 
-// Throws InputError naming what is available when the size, tier or operation is not built.
-const OpInfo& find(unsigned bits, std::string_view op, std::string_view tier = "");
+// Throws InputError naming what is available when the size, tier, method or operation is
+// not built.
+const OpInfo& find(unsigned bits, std::string_view op, std::string_view tier = "", std::string_view mul = "");
 
 // Fields built into this runtime (CMake's MPGEN_RUNTIME_FIELDS: presets of `mpgen --list`),
 // and the operations of one: modadd, modsub, modneg, modmul, modsqr, tomont, frommont,
@@ -92,17 +107,18 @@ void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& li
 // when no GPU can load it. Returns the operations it added.
 std::vector<OpInfo> load_ptx(const std::string& path);
 
-// For a size (or a size's tier) built nowhere: generates the operation with mpgen's
-// generator and compiles it, for the GPU present with NVRTC (to PTX), or for the CPU with
-// the host's C++ compiler ($MPGEN_CXX, else c++) into a shared library; caches it on disk (in
-// $MPGEN_CACHE, else $XDG_CACHE_HOME/mpgen or ~/.cache/mpgen, named by a hash of the
-// request, its tier included, the target and mpgen's version) and loads it, so that
-// find(bits, op, tier) finds it too. A cache entry that does not load or does not hold the
-// request is rebuilt, never run. Throws InputError for a bad request (a tier that does not
-// hold the size: the generator's message), GpuError without a GPU (Device::gpu),
-// CompileError when generation or compilation fails.
+// For a size (or a size's tier, or its products by transform) built nowhere: generates the
+// operation with mpgen's generator (`--tier TIER` and `--mul ntt` where named) and compiles
+// it, for the GPU present with NVRTC (to PTX), or for the CPU with the host's C++ compiler
+// ($MPGEN_CXX, else c++) into a shared library; caches it on disk (in $MPGEN_CACHE, else
+// $XDG_CACHE_HOME/mpgen or ~/.cache/mpgen, named by a hash of the request, its tier and
+// method included, the target and mpgen's version) and loads it, so that
+// find(bits, op, tier, mul) finds it too. A cache entry that does not load or does not hold
+// the request is rebuilt, never run. Throws InputError for a bad request (a tier that does
+// not hold the size, ntt in the thread tier: the generator's message), GpuError without a
+// GPU (Device::gpu), CompileError when generation or compilation fails.
 const OpInfo& compile_on_demand(unsigned bits, std::string_view op, Device device = Device::gpu,
-                                std::string_view tier = "");
+                                std::string_view tier = "", std::string_view mul = "");
 
 // The same for a field of any modulus (hex, odd or even; named as `mpgen generate
 // --modulus` names it), in `bits`-bit numbers (0: the modulus' width). Throws InputError
@@ -119,9 +135,10 @@ struct CompileError : std::runtime_error {
 // kernels of one operation (runs the generator: Python 3 with jinja2, $MPGEN_PYTHON),
 // and NVRTC's compilation of such a source to PTX for an architecture ("sm_90").
 struct KernelSource {
-  std::string header_name, header, kernels;  // mpgen_u<bits>[_<tier>].cuh and the kernels source
+  std::string header_name, header, kernels;  // mpgen_u<bits>[_<tier>][_ntt].cuh and the kernels source
 };
-KernelSource generate_source(unsigned bits, std::string_view op, std::string_view tier = "");
+KernelSource generate_source(unsigned bits, std::string_view op, std::string_view tier = "",
+                             std::string_view mul = "");
 KernelSource generate_field_source(std::string_view modulus, std::string_view op, unsigned bits = 0);
 std::string compile_to_ptx(const KernelSource& source, const std::string& arch);
 
