@@ -881,8 +881,7 @@ struct on_device {
     constexpr unsigned K = sizeof...(Primes), region = N + N / 32;
     extern __shared__ uint32_t tables[];
     uint32_t* const regions = tables + threadIdx.x / T * K * region;
-    unsigned index = 0;
-    ((residues<Q, N, Square, Primes>(a, b, regions + region * index, twiddles + (N / 2 + 1) * index), ++index), ...);
+    all_residues<Q, N, Square, 0, Primes...>(a, b, regions, twiddles);
     __syncthreads();
     const unsigned t = rank();
     uint32_t x[K * Q];
@@ -972,7 +971,19 @@ struct on_device {
     }
   }
 
-  template <unsigned Q, unsigned N, bool Square, class Prime>
+  // Each prime's residues in turn, prime J's in region J.
+  template <unsigned Q, unsigned N, bool Square, unsigned J, class Prime, class... Rest>
+  __device__ __forceinline__ static void all_residues(const uint32_t* a, const uint32_t* b, uint32_t* regions,
+                                                      const uint32_t* twiddles) {
+    residues<Q, N, Square, sizeof...(Rest) != 0, Prime>(a, b, regions + (N + N / 32) * J, twiddles + (N / 2 + 1) * J);
+    if constexpr (sizeof...(Rest) != 0) all_residues<Q, N, Square, J + 1, Rest...>(a, b, regions, twiddles);
+  }
+
+  // One prime's residues, in a function of its own (so that a and b wait in local memory,
+  // and the registers hold one prime's transforms); a product's first spectrum waits in
+  // the next prime's region where there is one (Park: free until that prime starts),
+  // else in registers beside the second.
+  template <unsigned Q, unsigned N, bool Square, bool Park, class Prime>
   __device__ __noinline__ static void residues(const uint32_t* a, const uint32_t* b, uint32_t* region,
                                                   const uint32_t* twiddles) {
     constexpr unsigned P = N / T, G = (ilog2(N) + ilog2(P) - 1) / ilog2(P);
@@ -982,6 +993,17 @@ struct on_device {
 #pragma unroll
       for (unsigned k = 0; k < P; ++k) {
         const uint32_t in[2] = {x[k], x[k]};
+        Prime::pointwise::device(&x[k], in);
+      }
+    } else if constexpr (Park) {
+      uint32_t* const park = region + N + N / 32;
+      const unsigned base = first_point<N>(G - 1);  // the last group's places: stride 1
+#pragma unroll
+      for (unsigned k = 0; k < P; ++k) park[padded(base + k)] = x[k];
+      spectrum<Q, N, Prime>(b, region, twiddles, x);
+#pragma unroll
+      for (unsigned k = 0; k < P; ++k) {
+        const uint32_t in[2] = {park[padded(base + k)], x[k]};
         Prime::pointwise::device(&x[k], in);
       }
     } else {
