@@ -184,3 +184,21 @@ def test_mul_131_has_a_9_limb_product_and_no_10th(tmp_path):
     assert len([i for i in code if i.startswith("st.global")]) == 9
     products = [i for i in code if re.match(r"(mul|mad)c?\.(lo|hi)", i)]
     assert len(products) == 2 * 5 * 5 - 1  # the top limb's high half is never computed
+
+
+def test_outputs_written_before_an_input_is_read_are_early_clobber():
+    """Inline asm lets the compiler give an output the register of an input that dies at the
+    statement, unless the output is early-clobber: a list that writes an output and then
+    reads an input must say "=&r" (the NTT butterfly, whose rolled-loop build went wrong
+    without it), one that reads every input first may say "=r"."""
+    from mpgen.ir import Function, Reg
+    from mpgen.ntt import PRIMES
+    from mpgen.ntt.lists import forward
+    from mpgen.printers.ptx import function
+    assert any('"=&r"(y[0])' in line for line in function(forward(PRIMES[0], 0)))
+    reads_first = Function("reads_first", 2, 2)
+    reads_first.emit("add", Reg("t", 0), Reg("x", 0), Reg("x", 1))
+    reads_first.temps = 1
+    reads_first.emit("mov", Reg("y", 0), Reg("t", 0))
+    reads_first.emit("mov", Reg("y", 1), Reg("t", 0))
+    assert any('"=r"(y[0])' in line for line in function(reads_first))
