@@ -100,8 +100,6 @@ class Plan:
             prime.root(self.length)
 
 
-
-
 def auto_method(name: str, limbs: int, length: int) -> str:
     """What `mul = auto` plans product `name` of `limbs` limbs by in the group tier, where a
     transform would take `length` points: "ntt" where the transform's measured rate at that

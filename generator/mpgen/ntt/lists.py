@@ -13,8 +13,7 @@ from __future__ import annotations
 from math import prod
 
 from ..ir import Function, Reg
-from ..ops.modular import _modadd
-from ..ops.reduction import montgomery, subtract_mod
+from ..ops.reduction import add_mod, montgomery, subtract_mod
 from . import Prime
 
 R = 1 << 32
@@ -41,7 +40,7 @@ def forward(prime: Prime, index: int) -> Function:
     """(a, b, w) -> (a + b, (a - b) w R^-1): decimation in frequency."""
     field, fn = prime.field, Function(f"forward_p{index}", 3, 2)
     difference = fn.temp()
-    _modadd(fn, field, [[_x(0)], [_x(1)]], [_y(0)])
+    add_mod(fn, field, [_x(0)], [_x(1)], [_y(0)])
     subtract_mod(fn, field, [_x(0)], [_x(1)], [difference])
     montgomery(fn, field, [_x(2)], [difference], [_y(1)])
     fn.check()
@@ -55,7 +54,7 @@ def inverse(prime: Prime, index: int) -> Function:
     t = fn.temp()
     montgomery(fn, field, [_x(2)], [_x(1)], [t])
     subtract_mod(fn, field, [_x(0)], [t], [_y(0)])
-    _modadd(fn, field, [[_x(0)], [t]], [_y(1)])
+    add_mod(fn, field, [_x(0)], [t], [_y(1)])
     fn.check()
     return fn
 
@@ -127,7 +126,7 @@ def _digits(fn: Function, primes: tuple[Prime, ...], constants: list[list[int]],
         for i in range(1, j):
             term, total = fn.temp(), fn.temp()
             montgomery(fn, field, [digits[i]], [constants[j][i + 1]], [term])
-            _modadd(fn, field, [[known], [term]], [total])
+            add_mod(fn, field, [known], [term], [total])
             known = total
         d = fn.temp()
         subtract_mod(fn, field, [from_residue], [known], [d])

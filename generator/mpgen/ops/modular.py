@@ -13,17 +13,8 @@ from .inverse import BINARY_GCD_STEP
 from .powers import NEEDS_ODD_PRIME
 from .powers import OPERATIONS as LOOPS
 from .mul import multiply
-from .reduction import (barrett, lazy_allowed, montgomery, montgomery_reduce, montgomery_square,
-                        pseudo_mersenne, solinas, spare_bit, subtract_if_not_below, subtract_mod)
-
-
-def _modadd(fn, field, x, y):
-    n = field.limbs
-    s = fn.temps_list(n if spare_bit(field) else n + 1)
-    fn.chain("add", [(s[k], (x[0][k], x[1][k])) for k in range(n)], carry_out=len(s) > n)
-    if len(s) > n:
-        fn.emit("addc", s[n], 0, 0)
-    subtract_if_not_below(fn, field, s, y)
+from .reduction import (add_mod, barrett, lazy_allowed, montgomery, montgomery_reduce, montgomery_square,
+                        pseudo_mersenne, solinas, subtract_mod)
 
 
 def _modneg(fn, field, x, y):
@@ -91,7 +82,8 @@ def available(op, field) -> bool:
 
 
 OPERATIONS = [
-    Operation("modadd", "a + b mod p", binary, same_limbs, _modadd),
+    Operation("modadd", "a + b mod p", binary, same_limbs,
+              lambda fn, f, x, y: add_mod(fn, f, x[0], x[1], y)),
     Operation("modsub", "a - b mod p", binary, same_limbs,
               lambda fn, f, x, y: subtract_mod(fn, f, x[0], x[1], y)),
     Operation("modneg", "-a mod p", unary, same_limbs, _modneg),

@@ -35,6 +35,17 @@ def masked_modulus(fn: Function, field: Field, mask: Reg) -> list[Reg]:
     return words
 
 
+def add_mod(fn: Function, field: Field, a: list[Operand], b: list[Operand], y: list[Reg]) -> None:
+    """y = a + b mod p for a, b < p: the sum (a word more where p has no spare bit), less p
+    where it is not below p."""
+    n = field.limbs
+    s = fn.temps_list(n if spare_bit(field) else n + 1)
+    fn.chain("add", [(s[k], (a[k], b[k])) for k in range(n)], carry_out=len(s) > n)
+    if len(s) > n:
+        fn.emit("addc", s[n], 0, 0)
+    subtract_if_not_below(fn, field, s, y)
+
+
 def subtract_mod(fn: Function, field: Field, a: list[Operand], b: list[Operand], y: list[Reg]) -> None:
     """y = a - b mod p for a, b < p: the difference, plus p where it borrows."""
     n = field.limbs
