@@ -83,6 +83,16 @@ class Field(Size):
         return to_words(value, self.limbs)
 
     @property
+    def modulus_words(self) -> list[int]:
+        return self.words(self.modulus)
+
+    @property
+    def spare_bit(self) -> bool:
+        """2p < R: a sum of two reduced values, or a Montgomery product before its final
+        subtraction, fits in the limbs without a carry word."""
+        return 2 * self.modulus < self.montgomery_radix
+
+    @property
     def montgomery_radix(self) -> int:
         return 1 << LIMB_BITS * self.limbs
 

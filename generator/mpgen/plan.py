@@ -12,7 +12,7 @@ from .group import Convolution, ProductRows, Program, Shape, ThreadStep, planner
 from .group.program import BLOCK_STATIC_SHARED_BYTES, exchange_shared_bytes
 from .ir import Function
 from .ntt import auto_method
-from .ops import MODULAR_OPERATIONS, Operation, modular
+from .ops import MODULAR_OPERATIONS, Operation, modular, runtime_modulus
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
     montgomery_domain, root_exponent, root_of_unity, scans_table, window_bits
 from .size import Size, limbs_for
@@ -83,9 +83,25 @@ class PlannedOp:
 
     @property
     def below_modulus(self) -> list[bool]:
-        """Per operand: whether it must be below the modulus (fields only)."""
-        mask = modular.below_modulus(self.op, self.size) if isinstance(self.size, Field) else 0
+        """Per operand: whether it must be below the modulus (a field's, or the modulus
+        operand's where p is given at run time)."""
+        if isinstance(self.size, Field):
+            mask = modular.below_modulus(self.op, self.size)
+        elif self.op.modulus_operand is not None:
+            mask = runtime_modulus.below_modulus(self.op)
+        else:
+            mask = 0
         return [bool(mask >> k & 1) for k in range(len(self.operand_bits))]
+
+    @property
+    def operand_roles(self) -> list[str]:
+        """Per operand: "modulus" (p given at run time), "minus_inverse" (-p^-1 mod 2^32,
+        beside it) or "value"."""
+        roles = ["value"] * len(self.operand_bits)
+        at = self.op.modulus_operand
+        if at is not None:
+            roles[at:at + 2] = ["modulus", "minus_inverse"]
+        return roles
 
     @property
     def multiplies(self) -> int:

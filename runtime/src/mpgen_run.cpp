@@ -178,27 +178,28 @@ int stream(const mpgen::OpInfo& info, const std::string& op, mpgen::Device devic
     if (count < least || count > most)
       return where + std::to_string(count) + " operands; " + op + " takes " +
              (least == most ? std::to_string(most) : std::to_string(least) + " or " + std::to_string(most));
+    std::vector<std::vector<uint32_t>> values(most);  // an optional operand left out: 0
+    for (unsigned k = 0; k < count; ++k) {
+      try {
+        values[k] = parse_operand(operands[k], info.operand_bits[k]);
+      } catch (const mpgen::InputError& e) {
+        return where + "operand " + std::to_string(k + 1) + ": " + e.what();
+      }
+      try {
+        mpgen::check_operand(info, k, values[k]);  // names the operand itself
+      } catch (const mpgen::InputError& e) {
+        return where + e.what();
+      }
+    }
+    try {
+      mpgen::check_modulus_operands(info, values);
+    } catch (const mpgen::InputError& e) {
+      return where + e.what();
+    }
     uint32_t* words = runner.next();
     for (unsigned k = 0; k < most; ++k) {
-      const unsigned limbs = info.operand_limbs(k);
-      if (k >= count) {
-        std::fill(words, words + limbs, 0);  // an optional operand left out
-      } else {
-        std::vector<uint32_t> value;
-        try {
-          value = parse_operand(operands[k], info.operand_bits[k]);
-        } catch (const mpgen::InputError& e) {
-          return where + "operand " + std::to_string(k + 1) + ": " + e.what();
-        }
-        try {
-          mpgen::check_operand(info, k, value);  // names the operand itself
-        } catch (const mpgen::InputError& e) {
-          return where + e.what();
-        }
-        value.resize(limbs, 0);
-        std::copy(value.begin(), value.end(), words);
-      }
-      words += limbs;
+      values[k].resize(info.operand_limbs(k), 0);
+      words = std::copy(values[k].begin(), values[k].end(), words);
     }
     runner.added();
     if (runner.full()) runner.run();

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdio>
 #include <deque>
 #include <fstream>
 #include <mutex>
@@ -11,6 +12,15 @@
 
 namespace mpgen {
 namespace {
+
+// Whether a < b, limbs least significant first (either may be shorter: zeros above).
+bool below(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
+  for (std::size_t i = std::max(a.size(), b.size()); i-- > 0;) {  // from the top limb
+    const uint32_t x = i < a.size() ? a[i] : 0, y = i < b.size() ? b[i] : 0;
+    if (x != y) return x < y;
+  }
+  return false;
+}
 
 std::string join(const std::vector<std::string>& items) {
   std::string s;
@@ -173,6 +183,7 @@ std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& o
         info.bits = module.at("bits").get<unsigned>();
         info.kernel = op.at("kernel").get<std::string>();
         for (const auto& operand : op.at("operands")) {
+          if (operand.at("role").get<std::string>() == "modulus") info.modulus_operand = int(info.operand_bits.size());
           info.operand_bits.push_back(operand.at("bits").get<unsigned>());
           if (operand.at("below_modulus").get<bool>()) info.below_modulus |= 1u << (info.operand_bits.size() - 1);
         }
@@ -249,25 +260,66 @@ void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& li
     if (limbs[i] && 32 * i + 32 - __builtin_clz(limbs[i]) > bits)
       throw InputError("operand " + std::to_string(k + 1) + " of " + op.name + " is wider than " +
                        std::to_string(bits) + " bits");
-  if (!(op.below_modulus >> k & 1)) return;
-  for (std::size_t i = op.modulus.size(); i-- > 0;) {  // compare from the top limb
-    const uint32_t limb = i < limbs.size() ? limbs[i] : 0;
-    if (limb != op.modulus[i]) {
-      if (limb < op.modulus[i]) return;
-      break;
-    }
+  if (!(op.below_modulus >> k & 1) || op.modulus_operand >= 0) return;
+  if (!below(limbs, op.modulus))
+    throw InputError("operand " + std::to_string(k + 1) + " of " + op.name + " is not below the modulus of " +
+                     op.field + " (0x" + to_hex(op.modulus) + ")");
+}
+
+void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint32_t>>& operands) {
+  if (op.modulus_operand < 0) return;
+  const unsigned at = unsigned(op.modulus_operand);
+  const std::vector<uint32_t>& p = operands.at(at);
+  const std::string which = "operand " + std::to_string(at + 1) + " of " + op.name;
+  if (p.empty() || !(p[0] & 1))
+    throw InputError(which + ", the modulus, is even; it must be odd (Montgomery form)");
+  uint32_t inverse = p[0];  // p^-1 mod 2^32 by Newton's steps, each doubling the good bits (3 to 48)
+  for (int i = 0; i < 4; ++i) inverse *= 2u - p[0] * inverse;
+  const uint32_t minus_inverse = 0u - inverse;
+  if ((operands.at(at + 1).empty() ? 0 : operands[at + 1][0]) != minus_inverse) {
+    char want[16];
+    std::snprintf(want, sizeof want, "0x%08x", minus_inverse);
+    throw InputError("operand " + std::to_string(at + 2) + " of " + op.name + " is not -p^-1 mod 2^32 for p = 0x" +
+                     to_hex(p) + ": that is " + want);
   }
-  throw InputError("operand " + std::to_string(k + 1) + " of " + op.name + " is not below the modulus of " +
-                   op.field + " (0x" + to_hex(op.modulus) + ")");
+  for (unsigned k = 0; k < at; ++k)
+    if (op.below_modulus >> k & 1 && !below(operands[k], p))
+      throw InputError("operand " + std::to_string(k + 1) + " of " + op.name + " is not below the modulus 0x" +
+                       to_hex(p) + " (operand " + std::to_string(at + 1) + ")");
+}
+
+void Batch::run(Device device) {
+  if (op_.modulus_operand >= 0)
+    for (std::size_t j = 0; j < n_; ++j) {
+      std::vector<std::vector<uint32_t>> operands(op_.operand_bits.size());
+      for (unsigned k = 0; k < operands.size(); ++k) operands[k] = operand(j, k);
+      try {
+        check_modulus_operands(op_, operands);
+      } catch (const InputError& e) {
+        throw InputError("instance " + std::to_string(j) + ": " + e.what());
+      }
+    }
+  run_batch(op_, device, layout_, n_, in_.data(), out_.data());
+}
+
+unsigned Batch::first_word(unsigned k) const {
+  unsigned first = 0;
+  for (unsigned o = 0; o < k; ++o) first += op_.operand_limbs(o);
+  return first;
 }
 
 void Batch::set_operand(std::size_t j, unsigned k, const std::vector<uint32_t>& limbs) {
   check_operand(op_, k, limbs);
-  const unsigned width = op_.operand_limbs(k);
-  unsigned first = 0;
-  for (unsigned o = 0; o < k; ++o) first += op_.operand_limbs(o);
+  const unsigned width = op_.operand_limbs(k), first = first_word(k);
   for (unsigned i = 0; i < width; ++i)
     in_[index(op_.in_words(), first + i, j)] = i < limbs.size() ? limbs[i] : 0;
+}
+
+std::vector<uint32_t> Batch::operand(std::size_t j, unsigned k) const {
+  const unsigned first = first_word(k);
+  std::vector<uint32_t> limbs(op_.operand_limbs(k));
+  for (unsigned i = 0; i < limbs.size(); ++i) limbs[i] = in_[index(op_.in_words(), first + i, j)];
+  return limbs;
 }
 
 std::vector<uint32_t> Batch::result(std::size_t j) const {

@@ -9,25 +9,12 @@
 #include <random>
 #include <string>
 
+#include "against_gmp.hpp"
 #include "mpgen/runtime.hpp"
 
 namespace {
 
-using Limbs = std::vector<uint32_t>;
-
-// An mpz_t that frees itself.
-struct Mpz {
-  Mpz() { mpz_init(v); }
-  explicit Mpz(const Limbs& limbs) : Mpz() { mpgen::to_mpz(v, limbs); }
-  ~Mpz() { mpz_clear(v); }
-  Mpz(const Mpz&) = delete;
-  Mpz& operator=(const Mpz&) = delete;
-  mpz_t v;
-};
-
-// GMP's answer for an operation: the result as a number (cmp's -1 as 2^32 - 1), and
-// the flag where the operation has one.
-using Reference = std::function<unsigned(mpz_t r, const std::vector<const Mpz*>& x, unsigned bits)>;
+using namespace against_gmp;
 
 unsigned carry_out_and_reduce(mpz_t r, unsigned bits) {
   const unsigned out = mpz_sgn(r) < 0 || mpz_sizeinbase(r, 2) > bits;
@@ -141,64 +128,6 @@ Reference reference_for(const std::string& name) {
   return {};
 }
 
-uint64_t test_seed() {
-  const char* s = std::getenv("MPGEN_TEST_SEED");
-  return s ? std::strtoull(s, nullptr, 0) : 20261122;
-}
-
-std::size_t random_cases() {
-  const char* s = std::getenv("MPGEN_TEST_CASES");
-  return s ? std::strtoull(s, nullptr, 0) : 10000;
-}
-
-Limbs mask_to(Limbs v, unsigned bits) {
-  for (unsigned i = 0; i < v.size(); ++i) {
-    const unsigned low = 32 * i;
-    if (low >= bits) v[i] = 0;
-    else if (bits - low < 32) v[i] &= (1u << (bits - low)) - 1;
-  }
-  return v;
-}
-
-// Whether the edge values include limb i of a group of `threads` threads of q limbs: the
-// first and last limb of a thread (where carries cross), of every thread up to 32 of
-// them, else of the first and last threads and some evenly between (fewer past 32768
-// bits, where each value is 4 KB or more).
-bool edge_limb(unsigned i, unsigned q, unsigned threads, unsigned bits) {
-  if (q == 0) return true;  // the thread tier: every limb
-  if (q > 2 && i % q != 0 && i % q != q - 1) return false;
-  const unsigned t = i / q, ends = bits > 32768 ? 2 : 4, between = bits > 32768 ? 4 : 16;
-  return threads <= 32 || t < ends || t + ends >= threads || t % (threads / between) == 0;
-}
-
-// 0, 1, 2, the largest value, single bits and all-ones runs at limb boundaries (every one
-// in the thread tier; edge_limb's in the group tier), alternating bit patterns, and
-// all-ones with one limb cleared.
-std::vector<Limbs> edge_values(unsigned bits, unsigned limbs_per_thread = 0, unsigned threads = 1) {
-  const unsigned n = (bits + 31) / 32;
-  const Limbs zero(n, 0), ones = mask_to(Limbs(n, 0xffffffffu), bits);
-  std::vector<Limbs> v = {zero, ones, mask_to(Limbs(n, 0xaaaaaaaau), bits),
-                          mask_to(Limbs(n, 0x55555555u), bits)};
-  for (uint32_t small : {1u, 2u}) {
-    Limbs x = zero;
-    x[0] = small;
-    v.push_back(x);
-  }
-  for (unsigned i = 0; i < n; ++i) {
-    if (!edge_limb(i, limbs_per_thread, threads, bits)) continue;
-    Limbs bit = zero, below = zero, holed = ones;
-    bit[i] = 1;  // 2^(32 i)
-    for (unsigned k = 0; k < i; ++k) below[k] = 0xffffffffu;  // 2^(32 i) - 1
-    holed[i] = 0;
-    for (const Limbs& x : {bit, below, holed}) v.push_back(mask_to(x, bits));
-  }
-  Limbs top = zero;
-  top[(bits - 1) / 32] = 1u << ((bits - 1) % 32);  // 2^(bits-1)
-  v.push_back(top);
-  return v;
-}
-
-// Edge values of an operand of the given width at an operation of `bits` bits: a carry
 // in is 0 or 1; a shift amount crosses the limb and size boundaries.
 std::vector<Limbs> operand_edges(const mpgen::OpInfo& op, unsigned k) {
   const unsigned width = op.operand_bits[k];
@@ -215,77 +144,6 @@ std::vector<Limbs> operand_edges(const mpgen::OpInfo& op, unsigned k) {
 // The first edge values (0, all ones, the alternating patterns, 1, 2), which every other
 // edge value meets where all pairs would be too many (the group tier's widths).
 constexpr std::size_t all_pairs_up_to = 250, partners = 6;
-
-// Random values whose limbs are often 0 or all ones, so that carries run far.
-Limbs random_value(std::mt19937_64& rng, unsigned bits) {
-  Limbs x((bits + 31) / 32);
-  const unsigned style = rng() % 4;
-  for (auto& limb : x) {
-    const uint32_t r = uint32_t(rng());
-    limb = style == 0 ? r : (rng() % 3 == 0 ? r : (rng() % 2 ? 0xffffffffu : 0u));
-  }
-  return mask_to(x, bits);
-}
-
-std::string hex(const Limbs& x) { return "0x" + mpgen::to_hex(x); }
-
-// Runs op on every set of operands on each device and layout, and checks each answer.
-void check_against_gmp(const mpgen::OpInfo& op, const std::vector<std::vector<Limbs>>& cases,
-                       bool cpu, bool gpu) {
-  const Reference reference = reference_for(op.name);
-  std::vector<Limbs> want(cases.size());
-  std::vector<unsigned> want_flag(cases.size());
-  for (std::size_t j = 0; j < cases.size(); ++j) {
-    std::vector<Mpz> x(cases[j].size());
-    std::vector<const Mpz*> xp;
-    for (std::size_t k = 0; k < cases[j].size(); ++k) {
-      mpgen::to_mpz(x[k].v, cases[j][k]);
-      xp.push_back(&x[k]);
-    }
-    Mpz r;
-    want_flag[j] = reference(r.v, xp, op.bits);
-    want[j] = mpgen::from_mpz(r.v, 32 * op.result_limbs);
-  }
-
-  std::vector<std::pair<mpgen::Device, const char*>> devices;
-  if (cpu) devices.push_back({mpgen::Device::cpu, "cpu"});
-  if (gpu) devices.push_back({mpgen::Device::gpu, "gpu"});
-  for (auto [device, device_name] : devices)
-    for (auto layout : {mpgen::Layout::interleaved, mpgen::Layout::contiguous}) {
-      mpgen::Batch batch(op, cases.size(), layout);
-      for (std::size_t j = 0; j < cases.size(); ++j)
-        for (unsigned k = 0; k < cases[j].size(); ++k) batch.set_operand(j, k, cases[j][k]);
-      batch.run(device);
-      std::size_t wrong = 0;
-      for (std::size_t j = 0; j < cases.size(); ++j) {
-        const bool ok = batch.result(j) == want[j] && (!op.has_flag || batch.flag(j) == want_flag[j]);
-        if (!ok && ++wrong <= 3) {
-          std::string operands;
-          for (const auto& x : cases[j]) operands += " " + hex(x);
-          FAIL_CHECK(op.name << " at " << op.bits << " bits on " << device_name << ", "
-                             << (layout == mpgen::Layout::interleaved ? "interleaved" : "contiguous")
-                             << ":" << operands << " gave " << hex(batch.result(j))
-                             << (op.has_flag ? " flag " + std::to_string(batch.flag(j)) : "")
-                             << ", GMP says " << hex(want[j])
-                             << (op.has_flag ? " flag " + std::to_string(want_flag[j]) : ""));
-        }
-      }
-      CHECK_MESSAGE(wrong == 0, op.name << " at " << op.bits << " bits on " << device_name << ": "
-                                        << wrong << " of " << cases.size() << " wrong");
-    }
-}
-
-bool gpu_for_tests() {
-  std::string why;
-  const bool present = mpgen::gpu_available(&why);
-  static bool told = false;
-  if (!told) {
-    told = true;
-    MESSAGE("GPU path: " << (present ? "checked" : "NOT checked: " + why));
-  }
-  if (std::getenv("MPGEN_REQUIRE_GPU")) REQUIRE_MESSAGE(present, "MPGEN_REQUIRE_GPU is set: " << why);
-  return present;
-}
 
 // Edge values (all pairs, or each with the first few where that is too many) and
 // random operands for op, checked against GMP on the CPU and the GPU, as asked.
@@ -329,7 +187,7 @@ void check_operation(const mpgen::OpInfo& op, bool cpu, bool gpu, uint64_t seed,
     for (unsigned k = 0; k < arity; ++k) operands.push_back(random_value(rng, op.operand_bits[k]));
     cases.push_back(operands);
   }
-  check_against_gmp(op, cases, cpu, gpu);
+  check_against_gmp(op, reference_for(op.name), cases, cpu, gpu);
 }
 
 }  // namespace
@@ -340,8 +198,11 @@ TEST_CASE("every operation at every size agrees with GMP") {
   MESSAGE("random operands from seed " << seed << " (MPGEN_TEST_SEED changes it), "
                                        << random_cases() << " sets per operation and size");
   for (unsigned bits : mpgen::sizes())
-    for (const std::string& name : mpgen::operations(bits))
-      check_operation(mpgen::find(bits, name), true, gpu, seed, random_cases());
+    for (const std::string& name : mpgen::operations(bits)) {
+      const mpgen::OpInfo& op = mpgen::find(bits, name);
+      if (op.modulus_operand < 0)  // those with a modulus operand: moduli.cpp
+        check_operation(op, true, gpu, seed, random_cases());
+    }
 }
 
 // The group tier at the sizes that are not built in (3000 bits: 94 limbs, the top thread
@@ -458,11 +319,11 @@ TEST_CASE("products by transform (mul ntt) at 16384, 32864, 65536, 131072 and 26
       CHECK(cpu_op.mul == "ntt");
       CHECK(cpu_op.tier == "group");
       CHECK(cpu_op.module == "u" + std::to_string(c.bits) + "_ntt");
-      check_against_gmp(cpu_op, product_cases(cpu_op, c.random, test_seed()), true, false);
+      check_against_gmp(cpu_op, reference_for(name), product_cases(cpu_op, c.random, test_seed()), true, false);
       if (gpu) {
         const mpgen::OpInfo& gpu_op = mpgen::compile_on_demand(c.bits, name, mpgen::Device::gpu, "", "ntt");
         CHECK(gpu_op.mul == "ntt");
-        check_against_gmp(gpu_op, product_cases(gpu_op, 10 * c.random, test_seed()), false, true);
+        check_against_gmp(gpu_op, reference_for(name), product_cases(gpu_op, 10 * c.random, test_seed()), false, true);
       }
     }
 }

@@ -294,9 +294,28 @@ def products_by_transform():
           f"--mul without --bits: one line naming --bits, exit 2: {status} {err!r}")
 
 
+def runtime_modulus():
+    # montmul with the modulus on each line (two moduli in one batch), as Python computes it;
+    # a wrong -p^-1 mod 2^32 refused with the right one named, an even modulus refused.
+    def line(a, b, p):
+        return b"%x %x %x %x\n" % (a, b, p, -pow(p, -1, 1 << 32) % (1 << 32))
+    p, q, r = 0xfb, (1 << 255) - 19, pow(2, -256, (1 << 255) - 19)
+    status, out, err = run([BINARY, "--bits", "256", "--op", "montmul"], line(3, 5, p) + line(q - 1, q - 2, q))
+    check((status, out) == (0, b"%x\n%x\n" % (15 * pow(2, -256, p) % p, (q - 1) * (q - 2) * r % q)),
+          f"montmul with a modulus per line: {status} {out!r} {err!r}")
+    status, out, err = run([BINARY, "--bits", "64", "--op", "montmul"], b"3 5 fb 1\n")
+    line_ = error_line(err)
+    check(status == 2 and out == b"" and line_ is not None and "line 1: operand 4 of montmul is not -p^-1 mod 2^32"
+          in line_ and "that is 0x65fdf5cd" in line_, f"a wrong -p^-1 mod 2^32 is named: {status} {err!r}")
+    status, out, err = run([BINARY, "--bits", "64", "--op", "montsqr"], b"3 fa 1\n")
+    line_ = error_line(err)
+    check(status == 2 and line_ is not None and "the modulus, is even" in line_,
+          f"an even modulus is refused: {status} {err!r}")
+
+
 def main():
     for test in [one_line_interactive, million, blank_lines, bad_line, unreadable_stdin, long_operand, modulus_bits,
-                 tiers, products_by_transform, unchanged]:
+                 tiers, products_by_transform, unchanged, runtime_modulus]:
         try:
             test()
         except Exception as e:  # a hang (timeout) or a crash of the test itself fails it too

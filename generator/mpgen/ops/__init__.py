@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 
 from ..size import Size
-from . import addsub, bits, compare, modular, mul
+from . import addsub, bits, compare, modular, mul, runtime_modulus
 from .common import Operation
 
 OPERATIONS: dict[str, Operation] = {
-    op.name: op for family in (addsub, mul, compare, bits) for op in family.OPERATIONS}
+    op.name: op for family in (addsub, mul, compare, bits, runtime_modulus) for op in family.OPERATIONS}
 
 # Operations of a field (a modulus fixed at generation time), apart from the integer ones.
 MODULAR_OPERATIONS: dict[str, Operation] = {op.name: op for op in modular.OPERATIONS}

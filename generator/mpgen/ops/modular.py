@@ -20,7 +20,7 @@ from .reduction import (add_mod, barrett, lazy_allowed, montgomery, montgomery_r
 def _modneg(fn, field, x, y):
     n = field.limbs
     d = fn.temps_list(n)
-    fn.chain("sub", [(d[k], (pk, x[0][k])) for k, pk in enumerate(field.words(field.modulus))],
+    fn.chain("sub", [(d[k], (pk, x[0][k])) for k, pk in enumerate(field.modulus_words)],
              carry_out=False)
     fn.emit("sub.cc", fn.temp(), 0, or_all(fn, x[0]))  # borrows unless a == 0
     nonzero = all_ones_if_borrow(fn)

@@ -25,6 +25,7 @@ class LoopOperation:
     flag: bool = False  # one more output word: 1 where no result exists
     optional: int = 0
     signed: bool = False
+    modulus_operand: int | None = None  # as Operation's
 
     @property
     def cpp_name(self) -> str:

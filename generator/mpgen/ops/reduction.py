@@ -1,6 +1,10 @@
-"""Reductions modulo a fixed p, branch-free: Montgomery (any odd p), pseudo-Mersenne
-folding (p = 2^k - c with a small c), Solinas (p = 2^(32 n) - c, c's words 1, 0 or -1)
-and Barrett (any p), each ending in masked final subtractions."""
+"""Reductions modulo p, branch-free: Montgomery (any odd p), pseudo-Mersenne folding
+(p = 2^k - c with a small c), Solinas (p = 2^(32 n) - c, c's words 1, 0 or -1) and Barrett
+(any p), each ending in masked final subtractions.
+
+`field` is a Field (p fixed at generation time: its words are immediates) or, for the
+modular additions and Montgomery's products, a RuntimeModulus (p an operand: its words and
+-p^-1 mod 2^32 are registers); both give limbs, modulus_words, minus_inverse, spare_bit."""
 from __future__ import annotations
 
 from ..field import Field, to_words
@@ -11,15 +15,9 @@ from .common import all_ones_if_borrow, select
 from .mul import square
 
 
-def spare_bit(field: Field) -> bool:
-    """2p < R: a sum of two reduced values, or a Montgomery product before its final
-    subtraction, fits in the limbs without a carry word."""
-    return 2 * field.modulus < field.montgomery_radix
-
-
 def subtract_if_not_below(fn: Function, field: Field, r: list[Reg], y: list[Reg]) -> None:
     """y = r - p if r >= p else r, for r < 2p (r may have one limb more than y)."""
-    p = field.words(field.modulus) + [0] * (len(r) - field.limbs)
+    p = field.modulus_words + [0] * (len(r) - field.limbs)
     d = fn.temps_list(len(r))
     fn.chain("sub", [(d[k], (r[k], p[k])) for k in range(len(r))])
     keep_r = all_ones_if_borrow(fn)
@@ -30,7 +28,7 @@ def subtract_if_not_below(fn: Function, field: Field, r: list[Reg], y: list[Reg]
 def masked_modulus(fn: Function, field: Field, mask: Reg) -> list[Reg]:
     """p's words where mask is all ones, zeros where it is 0."""
     words = fn.temps_list(field.limbs)
-    for k, pk in enumerate(field.words(field.modulus)):
+    for k, pk in enumerate(field.modulus_words):
         fn.emit("and", words[k], mask, pk)
     return words
 
@@ -39,7 +37,7 @@ def add_mod(fn: Function, field: Field, a: list[Operand], b: list[Operand], y: l
     """y = a + b mod p for a, b < p: the sum (a word more where p has no spare bit), less p
     where it is not below p."""
     n = field.limbs
-    s = fn.temps_list(n if spare_bit(field) else n + 1)
+    s = fn.temps_list(n if field.spare_bit else n + 1)
     fn.chain("add", [(s[k], (a[k], b[k])) for k in range(n)], carry_out=len(s) > n)
     if len(s) > n:
         fn.emit("addc", s[n], 0, 0)
@@ -124,7 +122,7 @@ def _clear_column(fn: Function, field: Field, columns: Columns, i: int) -> None:
     else:
         fn.emit("mul.lo", m, low, field.minus_inverse)
     columns.put(i, low)
-    p = field.words(field.modulus)
+    p = field.modulus_words
     columns.add_row(m, [(i + j, p[j]) for j in range(field.limbs)], carry_into)
     columns.take(i)
 
@@ -132,7 +130,7 @@ def _clear_column(fn: Function, field: Field, columns: Columns, i: int) -> None:
 def _finish(fn: Function, field: Field, columns: Columns, y: list[Reg]) -> None:
     """y = the sum's columns n.. (below 2p), less p if not below p."""
     n = field.limbs
-    r = fn.temps_list(n if spare_bit(field) else n + 1)
+    r = fn.temps_list(n if field.spare_bit else n + 1)
     columns.sum_into(r, first=n)
     subtract_if_not_below(fn, field, r, y)
 

@@ -13,10 +13,11 @@ from .. import __version__, names
 from ..field import Field
 from ..plan import Module, PlannedOp
 
-SCHEMA = 3  # raised on any change a reader must know about (2: the group tier's launch, 3: shared_bytes)
+SCHEMA = 4  # raised on any change a reader must know about (2: the group tier's launch,
+# 3: shared_bytes, 4: the operands' roles: a modulus given at run time)
 # Records an output folder may hold: those of earlier schemas list their modules' files
 # alike, so that a folder (a build's) can be generated into again.
-RECORD_SCHEMAS = (1, 2, 3)
+RECORD_SCHEMAS = (1, 2, 3, 4)
 
 
 def operation(p: PlannedOp) -> dict:
@@ -26,8 +27,9 @@ def operation(p: PlannedOp) -> dict:
         "symbol": p.op.cpp_name,  # the struct in the header's namespace
         "kernel": names.kernel(module, p.op.name),  # the C-named batch kernel
         "summary": p.op.summary,
-        "operands": [{"bits": bits, "limbs": limbs, "below_modulus": below}
-                     for bits, limbs, below in zip(p.operand_bits, p.operand_limbs, p.below_modulus)],
+        "operands": [{"bits": bits, "limbs": limbs, "below_modulus": below, "role": role}
+                     for bits, limbs, below, role in zip(p.operand_bits, p.operand_limbs, p.below_modulus,
+                                                         p.operand_roles)],
         "optional_operands": p.op.optional,  # trailing operands that may be left out (as 0)
         "result": {"limbs": p.result_limbs, "flag": bool(p.op.flag), "signed": p.op.signed},
         "in_words": p.in_words,

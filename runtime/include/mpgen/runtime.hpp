@@ -43,6 +43,7 @@ struct OpInfo {
   std::string field = "";               // the field's name; empty for integer operations
   std::vector<uint32_t> modulus = {};   // a field's modulus, limbs least significant first
   unsigned below_modulus = 0;           // bit k set: operand k must be below the modulus
+  int modulus_operand = -1;             // where p is given at run time: its operand (-p^-1 mod 2^32 next)
   std::string module = "";              // the header's name: u<bits> or the field's
   std::string tier = "";                // how many threads hold one integer: "thread" or "group"
   std::string mul = "";                 // how its products are planned, as the manifest says:
@@ -101,6 +102,12 @@ const OpInfo& find_field(std::string_view field, std::string_view op);
 // nothing faults, host and GPU agree).
 void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& limbs);
 
+// The test of one instance's operands together where the modulus is an operand
+// (op.modulus_operand >= 0; nothing otherwise): p odd, the operand after it -p^-1 mod 2^32,
+// and the operands marked below_modulus below p. Throws InputError saying which operand is
+// wrong and why. Batch::run applies it to every instance, mpgen-run to every line.
+void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint32_t>>& operands);
+
 // Loads the kernels of a PTX file written by `mpgen generate --ptx` (or --kernels and
 // nvcc -ptx); find() and run_batch() then know its operations, on the GPU only. Throws
 // InputError naming the file when it cannot be read or holds no mpgen kernels, GpuError
@@ -158,7 +165,10 @@ class Batch {
 
   // Sets operand k of instance j; throws InputError as check_operand does.
   void set_operand(std::size_t j, unsigned k, const std::vector<uint32_t>& limbs);
-  void run(Device device) { run_batch(op_, device, layout_, n_, in_.data(), out_.data()); }
+  // Runs the batch; first, where the modulus is an operand, check_modulus_operands on each
+  // instance (its InputError then names the instance).
+  void run(Device device);
+  std::vector<uint32_t> operand(std::size_t j, unsigned k) const;  // operand k of instance j, as set
   std::vector<uint32_t> result(std::size_t j) const;  // the result limbs of instance j
   uint32_t flag(std::size_t j) const;                 // its flag word (has_flag only)
 
@@ -167,6 +177,7 @@ class Batch {
 
  private:
   std::size_t index(std::size_t words, std::size_t w, std::size_t j) const;
+  unsigned first_word(unsigned k) const;  // operand k's first word in an instance's words
   const OpInfo& op_;
   std::size_t n_;
   Layout layout_;

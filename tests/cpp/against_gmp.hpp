@@ -1,0 +1,162 @@
+// What the tests against GMP share: values as limbs, an mpz_t that frees itself, edge
+// values and random operands, and the check of a batch's answers on each device and layout
+// against GMP's.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "mpgen/runtime.hpp"
+
+namespace against_gmp {
+
+using Limbs = std::vector<uint32_t>;
+
+// An mpz_t that frees itself.
+struct Mpz {
+  Mpz() { mpz_init(v); }
+  explicit Mpz(const Limbs& limbs) : Mpz() { mpgen::to_mpz(v, limbs); }
+  ~Mpz() { mpz_clear(v); }
+  Mpz(const Mpz&) = delete;
+  Mpz& operator=(const Mpz&) = delete;
+  mpz_t v;
+};
+
+// GMP's answer for an operation: the result as a number (cmp's -1 as 2^32 - 1), and
+// the flag where the operation has one.
+using Reference = std::function<unsigned(mpz_t r, const std::vector<const Mpz*>& x, unsigned bits)>;
+
+inline uint64_t test_seed() {
+  const char* s = std::getenv("MPGEN_TEST_SEED");
+  return s ? std::strtoull(s, nullptr, 0) : 20261122;
+}
+
+inline std::size_t random_cases() {
+  const char* s = std::getenv("MPGEN_TEST_CASES");
+  return s ? std::strtoull(s, nullptr, 0) : 10000;
+}
+
+inline Limbs mask_to(Limbs v, unsigned bits) {
+  for (unsigned i = 0; i < v.size(); ++i) {
+    const unsigned low = 32 * i;
+    if (low >= bits) v[i] = 0;
+    else if (bits - low < 32) v[i] &= (1u << (bits - low)) - 1;
+  }
+  return v;
+}
+
+// Whether the edge values include limb i of a group of `threads` threads of q limbs: the
+// first and last limb of a thread (where carries cross), of every thread up to 32 of
+// them, else of the first and last threads and some evenly between (fewer past 32768
+// bits, where each value is 4 KB or more).
+inline bool edge_limb(unsigned i, unsigned q, unsigned threads, unsigned bits) {
+  if (q == 0) return true;  // the thread tier: every limb
+  if (q > 2 && i % q != 0 && i % q != q - 1) return false;
+  const unsigned t = i / q, ends = bits > 32768 ? 2 : 4, between = bits > 32768 ? 4 : 16;
+  return threads <= 32 || t < ends || t + ends >= threads || t % (threads / between) == 0;
+}
+
+// 0, 1, 2, the largest value, single bits and all-ones runs at limb boundaries (every one
+// in the thread tier; edge_limb's in the group tier), alternating bit patterns, and
+// all-ones with one limb cleared.
+inline std::vector<Limbs> edge_values(unsigned bits, unsigned limbs_per_thread = 0, unsigned threads = 1) {
+  const unsigned n = (bits + 31) / 32;
+  const Limbs zero(n, 0), ones = mask_to(Limbs(n, 0xffffffffu), bits);
+  std::vector<Limbs> v = {zero, ones, mask_to(Limbs(n, 0xaaaaaaaau), bits),
+                          mask_to(Limbs(n, 0x55555555u), bits)};
+  for (uint32_t small : {1u, 2u}) {
+    Limbs x = zero;
+    x[0] = small;
+    v.push_back(x);
+  }
+  for (unsigned i = 0; i < n; ++i) {
+    if (!edge_limb(i, limbs_per_thread, threads, bits)) continue;
+    Limbs bit = zero, below = zero, holed = ones;
+    bit[i] = 1;  // 2^(32 i)
+    for (unsigned k = 0; k < i; ++k) below[k] = 0xffffffffu;  // 2^(32 i) - 1
+    holed[i] = 0;
+    for (const Limbs& x : {bit, below, holed}) v.push_back(mask_to(x, bits));
+  }
+  Limbs top = zero;
+  top[(bits - 1) / 32] = 1u << ((bits - 1) % 32);  // 2^(bits-1)
+  v.push_back(top);
+  return v;
+}
+
+// Edge values of an operand of the given width at an operation of `bits` bits: a carry
+// Random values whose limbs are often 0 or all ones, so that carries run far.
+inline Limbs random_value(std::mt19937_64& rng, unsigned bits) {
+  Limbs x((bits + 31) / 32);
+  const unsigned style = rng() % 4;
+  for (auto& limb : x) {
+    const uint32_t r = uint32_t(rng());
+    limb = style == 0 ? r : (rng() % 3 == 0 ? r : (rng() % 2 ? 0xffffffffu : 0u));
+  }
+  return mask_to(x, bits);
+}
+
+inline std::string hex(const Limbs& x) { return "0x" + mpgen::to_hex(x); }
+
+// Runs op on every set of operands on each device and layout, and checks each answer.
+inline void check_against_gmp(const mpgen::OpInfo& op, const Reference& reference,
+                              const std::vector<std::vector<Limbs>>& cases, bool cpu, bool gpu) {
+  std::vector<Limbs> want(cases.size());
+  std::vector<unsigned> want_flag(cases.size());
+  for (std::size_t j = 0; j < cases.size(); ++j) {
+    std::vector<Mpz> x(cases[j].size());
+    std::vector<const Mpz*> xp;
+    for (std::size_t k = 0; k < cases[j].size(); ++k) {
+      mpgen::to_mpz(x[k].v, cases[j][k]);
+      xp.push_back(&x[k]);
+    }
+    Mpz r;
+    want_flag[j] = reference(r.v, xp, op.bits);
+    want[j] = mpgen::from_mpz(r.v, 32 * op.result_limbs);
+  }
+
+  std::vector<std::pair<mpgen::Device, const char*>> devices;
+  if (cpu) devices.push_back({mpgen::Device::cpu, "cpu"});
+  if (gpu) devices.push_back({mpgen::Device::gpu, "gpu"});
+  for (auto [device, device_name] : devices)
+    for (auto layout : {mpgen::Layout::interleaved, mpgen::Layout::contiguous}) {
+      mpgen::Batch batch(op, cases.size(), layout);
+      for (std::size_t j = 0; j < cases.size(); ++j)
+        for (unsigned k = 0; k < cases[j].size(); ++k) batch.set_operand(j, k, cases[j][k]);
+      batch.run(device);
+      std::size_t wrong = 0;
+      for (std::size_t j = 0; j < cases.size(); ++j) {
+        const bool ok = batch.result(j) == want[j] && (!op.has_flag || batch.flag(j) == want_flag[j]);
+        if (!ok && ++wrong <= 3) {
+          std::string operands;
+          for (const auto& x : cases[j]) operands += " " + hex(x);
+          FAIL_CHECK(op.name << " at " << op.bits << " bits on " << device_name << ", "
+                             << (layout == mpgen::Layout::interleaved ? "interleaved" : "contiguous")
+                             << ":" << operands << " gave " << hex(batch.result(j))
+                             << (op.has_flag ? " flag " + std::to_string(batch.flag(j)) : "")
+                             << ", GMP says " << hex(want[j])
+                             << (op.has_flag ? " flag " + std::to_string(want_flag[j]) : ""));
+        }
+      }
+      CHECK_MESSAGE(wrong == 0, op.name << " at " << op.bits << " bits on " << device_name << ": "
+                                        << wrong << " of " << cases.size() << " wrong");
+    }
+}
+
+inline bool gpu_for_tests() {
+  std::string why;
+  const bool present = mpgen::gpu_available(&why);
+  static bool told = false;
+  if (!told) {
+    told = true;
+    MESSAGE("GPU path: " << (present ? "checked" : "NOT checked: " + why));
+  }
+  if (std::getenv("MPGEN_REQUIRE_GPU")) REQUIRE_MESSAGE(present, "MPGEN_REQUIRE_GPU is set: " << why);
+  return present;
+}
+
+}  // namespace against_gmp

@@ -1,0 +1,185 @@
+// Operations whose modulus is an operand (Montgomery arithmetic modulo an odd p given at
+// run time, with -p^-1 mod 2^32 beside it) at every built size against GMP, on the CPU and
+// on the GPU when one is present; and the checked entry points' refusals.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "against_gmp.hpp"
+#include "mpgen/runtime.hpp"
+
+namespace {
+
+using namespace against_gmp;
+
+// x mod p for limbs x (p as an Mpz), as limbs of `bits` bits.
+Limbs reduce(const Limbs& x, const Mpz& p, unsigned bits) {
+  Mpz v(x);
+  mpz_mod(v.v, v.v, p.v);
+  return mpgen::from_mpz(v.v, bits);
+}
+
+// -p^-1 mod 2^32, by GMP.
+uint32_t minus_inverse(const Mpz& p) {
+  Mpz word, inverse;
+  mpz_set_ui(word.v, 1);
+  mpz_mul_2exp(word.v, word.v, 32);
+  REQUIRE(mpz_invert(inverse.v, p.v, word.v));
+  mpz_sub(inverse.v, word.v, inverse.v);
+  mpz_mod(inverse.v, inverse.v, word.v);
+  return uint32_t(mpz_get_ui(inverse.v));
+}
+
+// GMP's answer for a Montgomery operation modulo the operand p, R = 2^(32 limbs).
+Reference montgomery_reference(const mpgen::OpInfo& op) {
+  const unsigned at = unsigned(op.modulus_operand), radix_bits = 32 * ((op.bits + 31) / 32);
+  const std::string name = op.name;
+  return [at, radix_bits, name](mpz_t r, const std::vector<const Mpz*>& x, unsigned) {
+    const mpz_t& p = x[at]->v;
+    Mpz radix, inverse;
+    mpz_set_ui(radix.v, 1);
+    mpz_mul_2exp(radix.v, radix.v, radix_bits);
+    if (mpz_cmp_ui(p, 1) == 0) {  // everything is 0 modulo 1
+      mpz_set_ui(r, 0);
+      return 0u;
+    }
+    REQUIRE(mpz_invert(inverse.v, radix.v, p));
+    if (name == "montmul" || name == "tomont") mpz_mul(r, x[0]->v, x[1]->v);
+    else if (name == "montsqr") mpz_mul(r, x[0]->v, x[0]->v);
+    else if (name == "frommont") mpz_set(r, x[0]->v);
+    else if (name == "montredc") {
+      mpz_mul(r, x[1]->v, radix.v);
+      mpz_add(r, r, x[0]->v);
+    } else FAIL("no GMP reference for " << name);
+    mpz_mul(r, r, inverse.v);
+    mpz_mod(r, r, p);
+    return 0u;
+  };
+}
+
+// The moduli of the edge cases: 1, 3, 2^bits - 1, 2^(bits-1) + 1, all ones but the lowest
+// limb (2^bits - 2^32 + 1 and so on), 2^32 - 1 (a top limb of 0 above one word, where
+// bits > 32), and an odd alternating pattern.
+std::vector<Limbs> edge_moduli(unsigned bits) {
+  const unsigned n = (bits + 31) / 32;
+  std::vector<Limbs> moduli;
+  Limbs small(n, 0);
+  for (uint32_t p : {1u, 3u}) {
+    small[0] = p;
+    moduli.push_back(small);
+  }
+  const Limbs ones = mask_to(Limbs(n, 0xffffffffu), bits);
+  moduli.push_back(ones);
+  Limbs top(n, 0);
+  top[(bits - 1) / 32] = 1u << ((bits - 1) % 32);
+  top[0] |= 1;
+  moduli.push_back(top);
+  if (n > 1) {
+    Limbs low = ones;
+    low[0] = 1;
+    moduli.push_back(low);
+    small[0] = 0xffffffffu;
+    moduli.push_back(small);
+  }
+  moduli.push_back(mask_to(Limbs(n, 0xaaaaaaabu), bits));
+  return moduli;
+}
+
+// The operands of one instance: values, then p and -p^-1 mod 2^32.
+std::vector<Limbs> instance(const std::vector<Limbs>& values, const Limbs& p) {
+  std::vector<Limbs> operands = values;
+  operands.push_back(p);
+  operands.push_back({minus_inverse(Mpz(p))});
+  return operands;
+}
+
+// Edge cases for each edge modulus p: the values 0, 1, 2, p - 1, p - 2, (p - 1) / 2 and
+// (p + 1) / 2 (those below p), each with each; then every edge value of the width reduced
+// modulo p, with p - 1 and with 1. Then random cases: p a random odd value of a random
+// width (its limbs often 0 or all ones), the values random below it. Operands that need not
+// be below p (montredc's low half) take the width's edge and random values unreduced.
+std::vector<std::vector<Limbs>> modulus_cases(const mpgen::OpInfo& op, std::size_t random_count, uint64_t seed) {
+  const unsigned bits = op.bits, at = unsigned(op.modulus_operand);
+  const auto value = [&](const Limbs& x, unsigned k, const Mpz& p) {
+    return op.below_modulus >> k & 1 ? reduce(x, p, bits) : x;
+  };
+  std::vector<std::vector<Limbs>> cases;
+  const auto add = [&](const std::vector<Limbs>& picks, const Limbs& p) {
+    const Mpz pm(p);
+    std::vector<Limbs> values;
+    for (unsigned k = 0; k < at; ++k) values.push_back(value(picks[k % picks.size()], k, pm));
+    cases.push_back(instance(values, p));
+  };
+  for (const Limbs& p : edge_moduli(bits)) {
+    const Mpz pm(p);
+    std::vector<Limbs> core;
+    for (long d : {0L, 1L, 2L, -1L, -2L}) {
+      Mpz v;
+      if (d >= 0) mpz_set_ui(v.v, d);
+      else mpz_sub_ui(v.v, pm.v, -d);
+      if (mpz_sgn(v.v) >= 0 && mpz_cmp(v.v, pm.v) < 0) core.push_back(mpgen::from_mpz(v.v, bits));
+    }
+    for (unsigned half : {0u, 1u}) {
+      Mpz v;
+      mpz_add_ui(v.v, pm.v, half);
+      mpz_fdiv_q_2exp(v.v, v.v, 1);
+      if (mpz_cmp(v.v, pm.v) < 0) core.push_back(mpgen::from_mpz(v.v, bits));
+    }
+    for (const Limbs& a : core)
+      for (const Limbs& b : at > 1 ? core : std::vector<Limbs>{a}) add({a, b}, p);
+    const Limbs& last = core.size() > 3 ? core[3] : core[0];  // p - 1
+    for (const Limbs& e : edge_values(bits)) {
+      add({e, last}, p);
+      add({e, core[core.size() > 1]}, p);
+    }
+  }
+  std::mt19937_64 rng(seed ^ (uint64_t(bits) << 32) ^ std::hash<std::string>{}(op.name + "modulus"));
+  for (std::size_t i = 0; i < random_count; ++i) {
+    Limbs p = random_value(rng, 2 + rng() % (bits - 1));
+    p.resize((bits + 31) / 32, 0);
+    p[0] |= 1;
+    std::vector<Limbs> picks;
+    for (unsigned k = 0; k < at; ++k) picks.push_back(random_value(rng, bits));
+    add(picks, p);
+  }
+  return cases;
+}
+
+}  // namespace
+
+TEST_CASE("operations with the modulus as an operand agree with GMP at every size") {
+  const bool gpu = gpu_for_tests();
+  std::size_t checked = 0;
+  for (unsigned bits : mpgen::sizes())
+    for (const std::string& name : mpgen::operations(bits)) {
+      const mpgen::OpInfo& op = mpgen::find(bits, name);
+      if (op.modulus_operand < 0) continue;
+      check_against_gmp(op, montgomery_reference(op), modulus_cases(op, random_cases(), test_seed()), true, gpu);
+      ++checked;
+    }
+  CHECK(checked >= 5);  // montmul, montsqr, montredc, tomont, frommont at least
+}
+
+TEST_CASE("the modulus operand is checked: odd, with its -p^-1, the values below it") {
+  const mpgen::OpInfo& op = mpgen::find(256, "montmul");
+  REQUIRE(op.modulus_operand == 2);
+  const Limbs p = mask_to(Limbs(8, 0xffffffffu), 256), one = {1};
+  const uint32_t np0 = minus_inverse(Mpz(p));
+  mpgen::check_modulus_operands(op, {one, one, p, {np0}});
+  Limbs even = p;
+  even[0] = 0xfffffffeu;
+  CHECK_THROWS_WITH_AS(mpgen::check_modulus_operands(op, {one, one, even, {np0}}),
+                       "operand 3 of montmul, the modulus, is even; it must be odd (Montgomery form)",
+                       mpgen::InputError);
+  CHECK_THROWS_WITH_AS(mpgen::check_modulus_operands(op, {one, one, p, {np0 + 2}}),
+                       doctest::Contains("operand 4 of montmul is not -p^-1 mod 2^32 for p = 0xffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff: that is 0x00000001"), mpgen::InputError);
+  CHECK_THROWS_WITH_AS(mpgen::check_modulus_operands(op, {one, p, p, {np0}}),
+                       doctest::Contains("operand 2 of montmul is not below the modulus"), mpgen::InputError);
+  mpgen::check_modulus_operands(mpgen::find(256, "montredc"), {p, one, p, {np0}});  // its low half need not be
+  mpgen::Batch batch(op, 2);
+  for (unsigned k = 0; k < 2; ++k) batch.set_operand(0, k, one);
+  batch.set_operand(0, 2, p);
+  batch.set_operand(0, 3, {np0});
+  CHECK_THROWS_WITH_AS(batch.run(mpgen::Device::cpu), doctest::Contains("instance 1: operand 3 of montmul, the modulus, is even"),
+                       mpgen::InputError);
+}

@@ -1,0 +1,55 @@
+"""The operations whose modulus is an operand (Montgomery arithmetic modulo an odd p given
+at run time), run by the instruction-list interpreter, against Python's integers."""
+import random
+
+import pytest
+
+from mpgen.field import to_words
+from mpgen.ir import execute
+from mpgen.ops import runtime_modulus
+from mpgen.size import Size
+
+
+def value(words: list[int]) -> int:
+    return sum(w << 32 * i for i, w in enumerate(words))
+
+
+def moduli(bits: int, rng: random.Random) -> list[int]:
+    """1, 3, 2^bits - 1, 2^(bits-1) + 1, then random odd ones of random widths."""
+    edges = [1, 3, (1 << bits) - 1, (1 << bits - 1) | 1]
+    return edges + [rng.getrandbits(rng.randrange(2, bits + 1)) | 1 for _ in range(60)]
+
+
+@pytest.mark.parametrize("bits", [32, 33, 64, 131, 255, 256, 384, 521])
+def test_montgomery_with_the_modulus_as_an_operand(bits):
+    size, rng = Size(bits), random.Random(bits)
+    n, radix = size.limbs, 1 << 32 * size.limbs
+    lists = {op.name: op.plan(size) for op in runtime_modulus.OPERATIONS}
+    for p in moduli(bits, rng):
+        minus_inverse = -pow(p, -1, 1 << 32) % (1 << 32)
+        inverse = pow(radix, -1, p) if p > 1 else 0
+        context = to_words(p, n) + [minus_inverse]
+        for a, b in [(0, 0), (p - 1, p - 1), (1, p - 1)] + [(rng.randrange(p), rng.randrange(p)) for _ in range(5)]:
+            low = rng.getrandbits(bits)
+            cases = {"montmul": ([a, b], a * b), "tomont": ([a, b], a * b), "montsqr": ([a], a * a),
+                     "frommont": ([a], a), "montredc": ([low, b], b * radix + low)}
+            for name, (operands, product) in cases.items():
+                got = value(execute(lists[name], [w for v in operands for w in to_words(v, n)] + context))
+                assert got == product * inverse % p, (name, hex(p), [hex(v) for v in operands])
+
+
+def test_the_manifest_names_the_modulus_and_its_inverse():
+    op = runtime_modulus.OPERATIONS[0]
+    assert op.name == "montmul" and op.modulus_operand == 2
+    assert op.operand_bits(Size(256)) == (256, 256, 256, 32)
+    assert runtime_modulus.below_modulus(op) == 0b11
+    assert runtime_modulus.below_modulus(next(o for o in runtime_modulus.OPERATIONS if o.name == "montredc")) == 0b10
+
+
+def test_the_manifest_gives_each_operand_its_role():
+    from mpgen.ops import find
+    from mpgen.plan import plan
+    from mpgen.printers import manifest
+    module = plan(Size(256), [find("montmul"), find("add")])
+    roles = [[o["role"] for o in manifest.operation(p)["operands"]] for p in module.ops]
+    assert roles == [["value", "value", "modulus", "minus_inverse"], ["value", "value", "value"]]
