@@ -400,6 +400,83 @@ Row powm_row(const Ceilings& c, std::size_t n) {
           cgbn ? cgbn_powm(Mul::bits) : 0, cgbn ? "CGBN powm_odd" : ""};
 }
 
+// The same workload with the modulus given at run time, as CGBN's: each instance its own
+// random odd p of the full size, its constants computed first (runtime_montgomery's
+// set_modulus: mont_minus_inverse, then mont_radix_squared's two divisions), then the same
+// windows in its Montgomery form (the integer module's montmul and montsqr).
+template <class MontMul, class MontSqr, class MinusInverse, class Normalize, class Step, class Finish, unsigned window>
+__global__ void powm_runtime(std::size_t n, const uint32_t* in, uint32_t* out) {
+  constexpr unsigned N = MontMul::result_limbs, W = powm_exponent_bits / 32;
+  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (j >= n) return;
+  uint32_t a[N], e[W], p[N], r[N];
+  for (unsigned i = 0; i < N; ++i) a[i] = in[i * n + j] & (i == N - 1 ? 0x7fffffffu : ~0u);  // below p
+  for (unsigned i = 0; i < W; ++i) e[i] = in[(N + i) * n + j];
+  for (unsigned i = 0; i < N; ++i) p[i] = in[(N + W + i) * n + j] | (i == 0 ? 1u : 0u) | (i == N - 1 ? 0x80000000u : 0u);
+  mpgen::loops::runtime_montgomery<MontMul, MontSqr, N, window, false> d;
+  d.template set_modulus<MinusInverse, Normalize, Step, Finish>(p);
+  mpgen::loops::window_power<decltype(d), powm_exponent_bits, window, false>(d, r, a, e);
+  for (unsigned i = 0; i < N; ++i) out[i * n + j] = r[i];
+}
+
+template <class MontMul, class MontSqr, class MinusInverse, class Normalize, class Step, class Finish>
+Row powm_runtime_row(const Ceilings& c, std::size_t n) {
+  constexpr unsigned N = MontMul::result_limbs, window = 5;
+  const auto host = random_words((2 * N + powm_exponent_bits / 32) * n, 13);
+  uint32_t *in, *out;
+  cudaMalloc(&in, host.size() * 4);
+  cudaMalloc(&out, N * n * 4);
+  cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
+  const double s = gpu_seconds([&] {
+    powm_runtime<MontMul, MontSqr, MinusInverse, Normalize, Step, Finish, window>
+        <<<blocks_for<MontMul>(n), MontMul::block_threads>>>(n, in, out);
+  }, 1);
+  cudaFree(in);
+  cudaFree(out);
+  constexpr unsigned windows = (powm_exponent_bits + window - 1) / window, half = 1u << (window - 1);
+  const double squares = half - 1 + window * (windows - 1.0), products = half - 1 + windows - 1.0 + 3;
+  const double halves = squares * MontSqr::multiplies + products * MontMul::multiplies;  // the setup's not counted
+  const double rate = n / s;
+  return {"modexp, 512-bit exponent, 5-bit windows, modulus at run time (CGBN powm_odd)", "gpu", MontMul::bits, rate,
+          rate * halves / c.multiply_halves_per_s, "multiply-add ceiling (products only)", cgbn_powm(MontMul::bits),
+          "CGBN powm_odd"};
+}
+
+// CGBN's div_qr workload: (q, r) = (r 2^(32 N) + q) / b, `iterations` times per thread,
+// from q = a and r = b / 2 (below b, so every quotient fits).
+template <class Div>
+__global__ void divide_chain(std::size_t n, unsigned iterations, const uint32_t* in, uint32_t* out) {
+  constexpr unsigned N = Div::operand_limbs[1];
+  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (j >= n) return;
+  uint32_t x[3 * N], y[2 * N + 1];
+  for (unsigned i = 0; i < N; ++i) {
+    x[i] = in[i * n + j];
+    x[2 * N + i] = in[(N + i) * n + j] | (i == N - 1 ? 0x80000000u : 0u);
+  }
+  for (unsigned i = 0; i < N; ++i) x[N + i] = (x[2 * N + i] >> 1) | (i + 1 < N ? x[2 * N + i + 1] << 31 : 0u);
+  for (unsigned k = 0; k < iterations; ++k) {
+    Div::device(y, x);
+    for (unsigned i = 0; i < 2 * N; ++i) x[i] = y[i];
+  }
+  for (unsigned i = 0; i < N; ++i) out[i * n + j] = x[N + i];
+}
+
+template <class Div>
+Row divide_row(const Ceilings& c, std::size_t n, unsigned iterations) {
+  constexpr unsigned N = Div::operand_limbs[1];
+  const auto host = random_words(2 * N * n, 17);
+  uint32_t *in, *out;
+  cudaMalloc(&in, host.size() * 4);
+  cudaMalloc(&out, N * n * 4);
+  cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
+  const double s =
+      gpu_seconds([&] { divide_chain<Div><<<blocks_for<Div>(n), Div::block_threads>>>(n, iterations, in, out); }, 1);
+  cudaFree(in);
+  cudaFree(out);
+  return {"div_qr_wide chain (CGBN div_qr)", "gpu", Div::bits, double(n) * iterations / s, 0, "", 0, ""};
+}
+
 // The CPU backend, one thread: Op::host over a batch against GMP's mpn function.
 template <class Op>
 Row on_cpu(std::size_t n, bool quick) {
@@ -564,6 +641,15 @@ int main(int argc, char** argv) {
                                                             100 * 8192 / b, cgbn_mont_reduce(b), "CGBN mont_reduce")); \
   }
     MPGEN_BENCH_POWM(POWM_ROWS)
+#define RUNTIME_MODULUS_ROWS(b)                                                                            \
+  if (fields.empty() && wanted(bits, b)) {                                                               \
+    const std::size_t powm_n = quick ? 1024 : std::size_t(1) << (b <= 256 ? 20 : b <= 1024 ? 18 : 16);  \
+    rows.push_back(powm_runtime_row<mpgen::u##b::montmul, mpgen::u##b::montsqr, mpgen::u##b::mont_minus_inverse, \
+                                    mpgen::u##b::division_normalize, mpgen::u##b::division_step,         \
+                                    mpgen::u##b::division_finish>(c, powm_n));                           \
+    rows.push_back(divide_row<mpgen::u##b::div_qr_wide>(c, powm_n, 8));                                  \
+  }
+    MPGEN_BENCH_POWM(RUNTIME_MODULUS_ROWS)
 #define POWM_SCAN_ROWS(b)                                                                                  \
   if (fields.empty() && wanted(bits, b)) {                                                               \
     const std::size_t powm_n = quick ? 1024 : std::size_t(1) << (b <= 256 ? 20 : 18);                   \

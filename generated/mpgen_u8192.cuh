@@ -389,7 +389,7 @@ inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, cons
 
 // The loops of modexp, modexp_ladder, modinv, modinv_gcd and modsqrt, written once for
 // host and device around a field's generated operations (its loop_domain: the products,
-// the conversions and the constants). They branch on loop counters only: the products
+// the conversions and the constants), and division's around its generated steps. They branch on loop counters only: the products
 // and selections inside are masks, and the trip counts depend on the modulus alone.
 #ifdef __CUDACC__
 #define MPGEN_HOST_DEVICE __host__ __device__ __forceinline__
@@ -491,8 +491,10 @@ constexpr unsigned words_for = (Bits + 31) / 32;
 // scan: the table is built and read with constant indices only (it stays in registers)
 // and each entry is picked by masks over all of them, so that no address depends on e;
 // else each window loads the entry its digit names (the table in local memory).
+// d: the domain (a field's loop_domain, whose members are static, or a modulus given at
+// run time: runtime_montgomery below).
 template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table>
-MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) {
+MPGEN_HOST_DEVICE void power(const D& d, uint32_t* r, const uint32_t* a, const uint32_t* e) {
   static_assert(width >= 1 && width <= 8, "windows of 1 to 8 bits");
   constexpr unsigned N = D::limbs, windows = (E + width - 1) / width, W = words_for<E>, size = 1u << width;
   uint32_t digits[W + 1];  // and a zero word, so that a window may straddle the top word
@@ -505,11 +507,11 @@ MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) 
     return unsigned(pair >> at % 32) & (size - 1u);
   };
   uint32_t table[size][N];  // a^i
-  D::one(table[0]);
+  d.one(table[0]);
   copy<N>(table[1], a);
   const auto extend = [&](unsigned i) {  // a^(2i) and a^(2i+1)
-    D::sqr(table[2 * i], table[i]);
-    D::mul(table[2 * i + 1], table[2 * i], a);
+    d.sqr(table[2 * i], table[i]);
+    d.mul(table[2 * i + 1], table[2 * i], a);
   };
   if (scan) {
     MPGEN_UNROLL for (unsigned i = 1; i < size / 2; ++i) extend(i);
@@ -528,19 +530,29 @@ MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) 
   look_up(digit(windows - 1));
   copy<N>(r, entry);
   MPGEN_ROLLED for (unsigned w = windows - 1; w-- > 0;) {
-    MPGEN_ROLLED for (unsigned s = 0; s < width; ++s) D::sqr(r, r);
+    MPGEN_ROLLED for (unsigned s = 0; s < width; ++s) d.sqr(r, r);
     look_up(digit(w));
-    D::mul(r, r, entry);
+    d.mul(r, r, entry);
   }
+}
+
+template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table>
+MPGEN_HOST_DEVICE void power(uint32_t* r, const uint32_t* a, const uint32_t* e) {
+  power<D, E, width, scan>(D{}, r, a, e);
 }
 
 // r = a^e mod p for the low E bits of e (a, r in ordinary form).
 template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table>
-MPGEN_HOST_DEVICE void window_power(uint32_t* r, const uint32_t* a, const uint32_t* e) {
+MPGEN_HOST_DEVICE void window_power(const D& d, uint32_t* r, const uint32_t* a, const uint32_t* e) {
   uint32_t x[D::limbs];
-  D::enter(x, a);
-  power<D, E, width, scan>(r, x, e);
-  D::leave(r, r);
+  d.enter(x, a);
+  power<D, E, width, scan>(d, r, x, e);
+  d.leave(r, r);
+}
+
+template <class D, unsigned E, unsigned width = D::window_bits, bool scan = D::scans_table>
+MPGEN_HOST_DEVICE void window_power(uint32_t* r, const uint32_t* a, const uint32_t* e) {
+  window_power<D, E, width, scan>(D{}, r, a, e);
 }
 
 // The same by a Montgomery ladder: (r0, r1) = (a^k, a^(k+1)) for the bits k of e read so
@@ -633,6 +645,123 @@ MPGEN_HOST_DEVICE void square_root(uint32_t* y, const uint32_t* a) {
   D::leave(y, z);
   MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] &= root;
   y[N] = ~root & 1u;
+}
+
+// y = a / b and a mod b for a = (high, low) of 2N limbs (Wide) or N (high = 0), b of N:
+// the quotient's limbs where Quotient, then the remainder's where Remainder, then the flag
+// (Knuth's algorithm D, ops/division.py: Normalize's shifts and reciprocal, one Step per
+// quotient digit from the top, Finish's shift back and masks). The digits run in a rolled
+// loop: on the GPU the dividend's and quotient's limbs, indexed by its counter, stay in
+// local memory, one load and one store a digit.
+template <class Normalize, class Step, class Finish, unsigned N, bool Wide, bool Quotient, bool Remainder>
+MPGEN_HOST_DEVICE void divide(uint32_t* y, const uint32_t* x) {
+  uint32_t in[3 * N], normal[3 * N + 3];  // high, low, b; then v, u (2N), s, reciprocal, undefined
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) {
+    in[k] = Wide ? x[N + k] : 0u;
+    in[N + k] = x[k];
+    in[2 * N + k] = x[(Wide ? 2 * N : N) + k];
+  }
+  apply<Normalize>(normal, in);
+  const uint32_t* u = normal + N;
+  uint32_t window[2 * N + 2], next[N + 1], q[N];  // window: r, the next limb, v, reciprocal
+  copy<N>(window, u + N);
+  copy<N>(window + N + 1, normal);
+  window[2 * N + 1] = normal[3 * N + 1];
+  MPGEN_ROLLED for (unsigned j = N; j-- > 0;) {
+    window[N] = u[j];
+    apply<Step>(next, window);
+    copy<N>(window, next);
+    q[j] = next[N];
+  }
+  uint32_t last[2 * N + 2], out[2 * N + 1];  // r, s, q, undefined; then q, r >> s, flag
+  copy<N>(last, window);
+  last[N] = normal[3 * N];
+  copy<N>(last + N + 1, q);
+  last[2 * N + 1] = normal[3 * N + 2];
+  apply<Finish>(out, last);
+  if (Quotient) copy<N>(y, out);
+  if (Remainder) copy<N>(y + (Quotient ? N : 0), out + N);
+  y[(Quotient + Remainder) * N] = out[2 * N];
+}
+
+// R^2 mod p for p = x (N limbs), R = 2^(32 N), and the flag word: 1 where p is even (the
+// result then 0). Two divisions: R mod p (the dividend (1, 0)), then (R mod p) R mod p;
+// for p = 1 both are 0 (R's high half 1 is not below p: divide's 0).
+template <class Normalize, class Step, class Finish, unsigned N>
+MPGEN_HOST_DEVICE void radix_squared(uint32_t* y, const uint32_t* x) {
+  uint32_t in[3 * N], rest[N + 1];  // low, high, p
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) {
+    in[k] = 0;
+    in[N + k] = k == 0;
+    in[2 * N + k] = x[k];
+  }
+  divide<Normalize, Step, Finish, N, true, false, true>(rest, in);
+  copy<N>(in + N, rest);
+  divide<Normalize, Step, Finish, N, true, false, true>(rest, in);
+  const uint32_t odd = x[0] & 1u;
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] = rest[k] & (0u - odd);
+  y[N] = odd ^ 1u;
+}
+
+// Montgomery form modulo an odd p given at run time, for the loops above: p, -p^-1 mod
+// 2^32, R^2 mod p and R mod p (one) held by the domain; its products are the generated
+// MontMul and MontSqr with p and -p^-1 after their operands.
+template <class MontMul, class MontSqr, unsigned N, unsigned Window, bool Scan>
+struct runtime_montgomery {
+  static constexpr unsigned limbs = N, window_bits = Window;
+  static constexpr bool scans_table = Scan;
+  uint32_t modulus[N], minus_inverse, squared_radix[N], radix[N];  // p, -p^-1, R^2 and R mod p
+
+  MPGEN_HOST_DEVICE void mul(uint32_t* r, const uint32_t* a, const uint32_t* b) const {
+    uint32_t x[3 * N + 1], y[N];
+    copy<N>(x, a);
+    copy<N>(x + N, b);
+    copy<N>(x + 2 * N, modulus);
+    x[3 * N] = minus_inverse;
+    apply<MontMul>(y, x);
+    copy<N>(r, y);
+  }
+  MPGEN_HOST_DEVICE void sqr(uint32_t* r, const uint32_t* a) const {
+    uint32_t x[2 * N + 1], y[N];
+    copy<N>(x, a);
+    copy<N>(x + N, modulus);
+    x[2 * N] = minus_inverse;
+    apply<MontSqr>(y, x);
+    copy<N>(r, y);
+  }
+  // Takes p (N limbs, odd) and computes its constants: -p^-1 mod 2^32 by MinusInverse, R^2
+  // mod p by radix_squared's divisions, R mod p as R^2 R^-1.
+  template <class MinusInverse, class Normalize, class Step, class Finish>
+  MPGEN_HOST_DEVICE void set_modulus(const uint32_t* p) {
+    uint32_t word[2], squared[N + 1], unit[N] = {1};
+    copy<N>(modulus, p);
+    apply<MinusInverse>(word, p);
+    minus_inverse = word[0];
+    ::mpgen::loops::radix_squared<Normalize, Step, Finish, N>(squared, p);
+    copy<N>(squared_radix, squared);
+    mul(radix, squared_radix, unit);
+  }
+  MPGEN_HOST_DEVICE void one(uint32_t* r) const { copy<N>(r, radix); }
+  MPGEN_HOST_DEVICE void enter(uint32_t* r, const uint32_t* a) const { mul(r, a, squared_radix); }
+  MPGEN_HOST_DEVICE void leave(uint32_t* r, const uint32_t* a) const {
+    uint32_t unit[N] = {1};
+    mul(r, a, unit);
+  }
+};
+
+// y = a^e mod p and the flag word for x = a, e (E bits), p (N limbs each; a < p): the
+// fields' windowed power in the Montgomery form of a p given at run time, its constants
+// computed first (set_modulus). Where p is even: result 0, flag 1.
+template <class MontMul, class MontSqr, class MinusInverse, class Normalize, class Step, class Finish, unsigned N,
+          unsigned E, unsigned Window, bool Scan>
+MPGEN_HOST_DEVICE void runtime_power(uint32_t* y, const uint32_t* x) {
+  const uint32_t* p = x + N + words_for<E>;
+  runtime_montgomery<MontMul, MontSqr, N, Window, Scan> d;
+  d.template set_modulus<MinusInverse, Normalize, Step, Finish>(p);
+  window_power<decltype(d), E>(d, y, x, x + N);
+  const uint32_t odd = p[0] & 1u;
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] &= 0u - odd;
+  y[N] = odd ^ 1u;
 }
 
 }  // namespace loops

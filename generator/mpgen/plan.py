@@ -12,7 +12,7 @@ from .group import Convolution, ProductRows, Program, Shape, ThreadStep, planner
 from .group.program import BLOCK_STATIC_SHARED_BYTES, exchange_shared_bytes
 from .ir import Function
 from .ntt import auto_method
-from .ops import MODULAR_OPERATIONS, Operation, modular, runtime_modulus
+from .ops import MODULAR_OPERATIONS, Operation, find, modular, runtime_modulus
 from .ops.powers import LoopOperation, domain_one, domain_operations, in_domain, \
     montgomery_domain, root_exponent, root_of_unity, scans_table, window_bits
 from .size import Size, limbs_for
@@ -98,9 +98,9 @@ class PlannedOp:
         """Per operand: "modulus" (p given at run time), "minus_inverse" (-p^-1 mod 2^32,
         beside it) or "value"."""
         roles = ["value"] * len(self.operand_bits)
-        at = self.op.modulus_operand
-        if at is not None:
-            roles[at:at + 2] = ["modulus", "minus_inverse"]
+        for at, role in ((self.op.modulus_operand, "modulus"), (self.op.minus_inverse_operand, "minus_inverse")):
+            if at is not None:
+                roles[at] = role
         return roles
 
     @property
@@ -158,8 +158,18 @@ class Module:
         return preset_curve(self.size.label, self.size.modulus) if isinstance(self.size, Field) else None
 
     @property
+    def steps(self) -> list[Function]:
+        """The straight-line lists the loops call besides operations, each once."""
+        named: dict[str, Function] = {}
+        for p in self.ops:
+            if isinstance(p.op, LoopOperation) and p.op.steps:
+                for fn in p.op.steps(self.size):
+                    named.setdefault(fn.name, fn)
+        return list(named.values())
+
+    @property
     def domain(self) -> dict | None:
-        if not self.element and not any(p.loop for p in self.ops):
+        if not isinstance(self.size, Field) or not self.element and not any(p.loop for p in self.ops):
             return None
         return loop_domain(self.size, {p.op.name for p in self.ops})
 
@@ -170,7 +180,7 @@ def with_needs(size: Size, ops: list) -> list:
     for op in ops:
         if isinstance(op, LoopOperation):
             for name in op.needs(size):
-                named.setdefault(name, MODULAR_OPERATIONS[name])
+                named.setdefault(name, MODULAR_OPERATIONS[name] if isinstance(size, Field) else find(name))
         named.setdefault(op.name, op)
     return list(named.values())
 

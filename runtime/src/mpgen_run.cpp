@@ -109,7 +109,7 @@ class Runner {
     capacity_ = std::clamp<std::size_t>(most_batch_bytes / (4 * (in_words_ + out_words_)), 1, most_instances);
     in_.resize(capacity_ * in_words_);
     out_.resize(capacity_ * out_words_);
-    limbs_.resize(info.result_limbs);
+    limbs_.resize(info.result_limbs / info.result_parts);  // one part of the result
     // Nothing to run: fails now, before any input is read, where the device cannot run it.
     mpgen::run_batch(info_, device_, mpgen::Layout::contiguous, 0, in_.data(), out_.data());
   }
@@ -128,8 +128,11 @@ class Runner {
       if (info_.signed_result)
         std::cout << int32_t(y[0]);
       else {
-        std::copy(y, y + info_.result_limbs, limbs_.begin());
-        std::cout << mpgen::to_hex(limbs_);
+        const unsigned part = info_.result_limbs / info_.result_parts;
+        for (unsigned k = 0; k < info_.result_parts; ++k) {
+          std::copy(y + k * part, y + (k + 1) * part, limbs_.begin());
+          std::cout << (k ? " " : "") << mpgen::to_hex(limbs_);
+        }
       }
       if (info_.has_flag) std::cout << ' ' << y[info_.result_limbs];
       std::cout << '\n';
@@ -271,6 +274,8 @@ int main(int argc, char** argv) {
       "  echo '2 3' | mpgen-run --field secp256k1 --op modexp  # 8 (a field: operands below p)\n"
       "  echo '4' | mpgen-run --field bn254_fp --op modsqrt    # a root and 0, or 0 1 for a non-square\n"
       "  echo '3' | mpgen-run --modulus 0xb --op modinv           # 4 0 (compiled now, then cached)\n"
+      "  echo '64 7' | mpgen-run --bits 256 --op div_qr          # e 2 0 (quotient, remainder, flag)\n"
+      "  echo '2 3 fb' | mpgen-run --bits 64 --op modexp         # 8 0 (the modulus an operand)\n"
       "  echo '3 5' | mpgen-run --bits 173 --op mul --device gpu  # a size built nowhere: compiled now\n"
       "  echo '3 5' | mpgen-run --bits 2048 --tier group --op mul  # f (2048 bits in the group tier: compiled now)\n"
       "  echo '3 5' | mpgen-run --bits 65536 --mul ntt --op mul    # f (products by transform: compiled now)\n"

@@ -183,12 +183,15 @@ std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& o
         info.bits = module.at("bits").get<unsigned>();
         info.kernel = op.at("kernel").get<std::string>();
         for (const auto& operand : op.at("operands")) {
-          if (operand.at("role").get<std::string>() == "modulus") info.modulus_operand = int(info.operand_bits.size());
+          const std::string role = operand.at("role").get<std::string>();
+          if (role == "modulus") info.modulus_operand = int(info.operand_bits.size());
+          if (role == "minus_inverse") info.minus_inverse_operand = int(info.operand_bits.size());
           info.operand_bits.push_back(operand.at("bits").get<unsigned>());
           if (operand.at("below_modulus").get<bool>()) info.below_modulus |= 1u << (info.operand_bits.size() - 1);
         }
         info.optional_operands = op.at("optional_operands").get<unsigned>();
         info.result_limbs = op.at("result").at("limbs").get<unsigned>();
+        info.result_parts = op.at("result").value("parts", 1u);
         info.has_flag = op.at("result").at("flag").get<bool>();
         info.signed_result = op.at("result").at("signed").get<bool>();
         info.block_threads = op.at("launch").at("block_threads").get<unsigned>();
@@ -276,10 +279,11 @@ void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint
   uint32_t inverse = p[0];  // p^-1 mod 2^32 by Newton's steps, each doubling the good bits (3 to 48)
   for (int i = 0; i < 4; ++i) inverse *= 2u - p[0] * inverse;
   const uint32_t minus_inverse = 0u - inverse;
-  if ((operands.at(at + 1).empty() ? 0 : operands[at + 1][0]) != minus_inverse) {
+  const int given = op.minus_inverse_operand;
+  if (given >= 0 && (operands.at(given).empty() ? 0 : operands[given][0]) != minus_inverse) {
     char want[16];
     std::snprintf(want, sizeof want, "0x%08x", minus_inverse);
-    throw InputError("operand " + std::to_string(at + 2) + " of " + op.name + " is not -p^-1 mod 2^32 for p = 0x" +
+    throw InputError("operand " + std::to_string(given + 1) + " of " + op.name + " is not -p^-1 mod 2^32 for p = 0x" +
                      to_hex(p) + ": that is " + want);
   }
   for (unsigned k = 0; k < at; ++k)

@@ -47,8 +47,49 @@ Reference shift(bool left, long constant = -1) {
   };
 }
 
+// Division: the quotient's limbs then the remainder's (where asked), both 0 with the flag
+// where b = 0 or, for a dividend of twice the width, where a's high half is not below b.
+Reference division(bool quotient, bool remainder) {
+  return [quotient, remainder](mpz_t r, const auto& x, unsigned bits) {
+    const unsigned limb_bits = 32 * ((bits + 31) / 32);
+    Mpz high, q, rest;
+    mpz_fdiv_q_2exp(high.v, x[0]->v, limb_bits);
+    if (mpz_sgn(x[1]->v) == 0 || mpz_cmp(high.v, x[1]->v) >= 0) {
+      mpz_set_ui(r, 0);
+      return 1u;
+    }
+    mpz_fdiv_qr(q.v, rest.v, x[0]->v, x[1]->v);
+    if (quotient && remainder) mpz_mul_2exp(rest.v, rest.v, limb_bits);
+    mpz_set_ui(r, 0);
+    if (quotient) mpz_add(r, r, q.v);
+    if (remainder) mpz_add(r, r, rest.v);
+    return 0u;
+  };
+}
+
 const std::map<std::string, Reference>& references() {
   static const std::map<std::string, Reference> refs = {
+      {"mont_minus_inverse", [](mpz_t r, const auto& x, unsigned) {  // -p^-1 mod 2^32; p even: 0, flag
+         if (mpz_even_p(x[0]->v)) return mpz_set_ui(r, 0), 1u;
+         Mpz word;
+         mpz_set_ui(word.v, 1);
+         mpz_mul_2exp(word.v, word.v, 32);
+         mpz_invert(r, x[0]->v, word.v);
+         mpz_sub(r, word.v, r);
+         mpz_mod(r, r, word.v);
+         return 0u;
+       }},
+      {"mont_radix_squared", [](mpz_t r, const auto& x, unsigned bits) {  // R^2 mod p; p even: 0, flag
+         if (mpz_even_p(x[0]->v)) return mpz_set_ui(r, 0), 1u;
+         mpz_set_ui(r, 1);
+         mpz_mul_2exp(r, r, 64 * ((bits + 31) / 32));
+         mpz_mod(r, r, x[0]->v);
+         return 0u;
+       }},
+      {"div_qr", division(true, true)},
+      {"div_qr_wide", division(true, true)},
+      {"div", division(true, false)},
+      {"rem", division(false, true)},
       {"add", [](mpz_t r, const auto& x, unsigned bits) {
          mpz_add(r, x[0]->v, x[1]->v);
          mpz_add(r, r, x[2]->v);
@@ -203,6 +244,63 @@ TEST_CASE("every operation at every size agrees with GMP") {
       if (op.modulus_operand < 0)  // those with a modulus operand: moduli.cpp
         check_operation(op, true, gpu, seed, random_cases());
     }
+}
+
+// Division by constructed quotients, at every built size: a = q b + r for divisors b
+// among the edge values (b = 1, powers of two, 2^k - 1, all ones, ...) and random ones,
+// quotients of all ones, all ones less 1, a top bit alone, 1 and 0 (all ones makes every
+// digit's estimate 2^32 - 1 or its corrections), remainders 0, b - 1 and random: for
+// div_qr_wide quotients below 2^(32 limbs) (a's high half below b), for div_qr, div and rem
+// (and div_qr_wide where bits is not a multiple of 32) the largest that keeps a within its
+// width.
+TEST_CASE("division by quotients of all ones and other edges agrees with GMP at every size") {
+  const bool gpu = gpu_for_tests();
+  for (unsigned bits : mpgen::sizes()) {
+    const auto ops = mpgen::operations(bits);
+    if (std::find(ops.begin(), ops.end(), "div_qr_wide") == ops.end()) continue;
+    const unsigned n = (bits + 31) / 32;
+    std::mt19937_64 rng(test_seed() ^ bits);
+    std::vector<Limbs> divisors;
+    for (const Limbs& b : edge_values(bits))
+      if (std::any_of(b.begin(), b.end(), [](uint32_t w) { return w != 0; })) divisors.push_back(b);
+    for (int i = 0; i < 40; ++i) {
+      Limbs b = random_value(rng, 1 + rng() % bits);
+      b[0] |= 1u << (rng() % 32);  // nonzero
+      divisors.push_back(mask_to(b, bits));
+    }
+    for (const char* name : {"div_qr_wide", "div_qr", "div", "rem"}) {
+      const mpgen::OpInfo& op = mpgen::find(bits, name);
+      std::vector<std::vector<Limbs>> cases;
+      for (const Limbs& b : divisors) {
+        const Mpz bm(b);
+        for (int qi = 0; qi < 5; ++qi)
+          for (int ri = 0; ri < 3; ++ri) {
+            Mpz q, r, a, limit;
+            mpz_set_ui(q.v, 1);
+            mpz_mul_2exp(q.v, q.v, 32 * n);  // B^n
+            if (qi == 0) mpz_sub_ui(q.v, q.v, 1);
+            else if (qi == 1) mpz_sub_ui(q.v, q.v, 2);
+            else if (qi == 2) mpz_fdiv_q_2exp(q.v, q.v, 1);
+            else mpz_set_ui(q.v, qi - 3);  // 0, 1
+            if (ri == 1) mpz_sub_ui(r.v, bm.v, 1);
+            else if (ri == 2) {
+              Mpz x(random_value(rng, bits));
+              mpz_mod(r.v, x.v, bm.v);
+            }
+            mpz_set_ui(limit.v, 1);  // the largest quotient with q b + r within a's width
+            mpz_mul_2exp(limit.v, limit.v, op.operand_bits[0]);
+            mpz_sub(limit.v, limit.v, r.v);
+            mpz_sub_ui(limit.v, limit.v, 1);
+            mpz_fdiv_q(limit.v, limit.v, bm.v);
+            if (mpz_cmp(q.v, limit.v) > 0) mpz_set(q.v, limit.v);
+            mpz_mul(a.v, q.v, bm.v);
+            mpz_add(a.v, a.v, r.v);
+            cases.push_back({mpgen::from_mpz(a.v, op.operand_bits[0]), b});
+          }
+      }
+      check_against_gmp(op, reference_for(name), cases, true, gpu);
+    }
+  }
 }
 
 // The group tier at the sizes that are not built in (3000 bits: 94 limbs, the top thread

@@ -30,7 +30,7 @@ uint32_t minus_inverse(const Mpz& p) {
   return uint32_t(mpz_get_ui(inverse.v));
 }
 
-// GMP's answer for a Montgomery operation modulo the operand p, R = 2^(32 limbs).
+// GMP's answer for an operation modulo the operand p, R = 2^(32 limbs).
 Reference montgomery_reference(const mpgen::OpInfo& op) {
   const unsigned at = unsigned(op.modulus_operand), radix_bits = 32 * ((op.bits + 31) / 32);
   const std::string name = op.name;
@@ -41,6 +41,10 @@ Reference montgomery_reference(const mpgen::OpInfo& op) {
     mpz_mul_2exp(radix.v, radix.v, radix_bits);
     if (mpz_cmp_ui(p, 1) == 0) {  // everything is 0 modulo 1
       mpz_set_ui(r, 0);
+      return 0u;
+    }
+    if (name == "modexp") {
+      mpz_powm(r, x[0]->v, x[1]->v, p);
       return 0u;
     }
     REQUIRE(mpz_invert(inverse.v, radix.v, p));
@@ -85,11 +89,11 @@ std::vector<Limbs> edge_moduli(unsigned bits) {
   return moduli;
 }
 
-// The operands of one instance: values, then p and -p^-1 mod 2^32.
-std::vector<Limbs> instance(const std::vector<Limbs>& values, const Limbs& p) {
+// The operands of one instance: values, then p and -p^-1 mod 2^32 where op takes it.
+std::vector<Limbs> instance(const mpgen::OpInfo& op, const std::vector<Limbs>& values, const Limbs& p) {
   std::vector<Limbs> operands = values;
   operands.push_back(p);
-  operands.push_back({minus_inverse(Mpz(p))});
+  if (op.minus_inverse_operand >= 0) operands.push_back({minus_inverse(Mpz(p))});
   return operands;
 }
 
@@ -97,9 +101,12 @@ std::vector<Limbs> instance(const std::vector<Limbs>& values, const Limbs& p) {
 // (p + 1) / 2 (those below p), each with each; then every edge value of the width reduced
 // modulo p, with p - 1 and with 1. Then random cases: p a random odd value of a random
 // width (its limbs often 0 or all ones), the values random below it. Operands that need not
-// be below p (montredc's low half) take the width's edge and random values unreduced.
+// be below p (montredc's low half, modexp's exponent) take the width's edge and random
+// values unreduced; modexp takes each core value (0, 1, p - 1 only past 768 bits) with the
+// first six edge exponents (0, all ones, the alternating patterns, 1, 2).
 std::vector<std::vector<Limbs>> modulus_cases(const mpgen::OpInfo& op, std::size_t random_count, uint64_t seed) {
   const unsigned bits = op.bits, at = unsigned(op.modulus_operand);
+  const bool loop = op.name == "modexp";
   const auto value = [&](const Limbs& x, unsigned k, const Mpz& p) {
     return op.below_modulus >> k & 1 ? reduce(x, p, bits) : x;
   };
@@ -108,7 +115,7 @@ std::vector<std::vector<Limbs>> modulus_cases(const mpgen::OpInfo& op, std::size
     const Mpz pm(p);
     std::vector<Limbs> values;
     for (unsigned k = 0; k < at; ++k) values.push_back(value(picks[k % picks.size()], k, pm));
-    cases.push_back(instance(values, p));
+    cases.push_back(instance(op, values, p));
   };
   for (const Limbs& p : edge_moduli(bits)) {
     const Mpz pm(p);
@@ -124,6 +131,13 @@ std::vector<std::vector<Limbs>> modulus_cases(const mpgen::OpInfo& op, std::size
       mpz_add_ui(v.v, pm.v, half);
       mpz_fdiv_q_2exp(v.v, v.v, 1);
       if (mpz_cmp(v.v, pm.v) < 0) core.push_back(mpgen::from_mpz(v.v, bits));
+    }
+    if (loop) {  // a^e: a among the core values (0, 1, p - 1 past 24 limbs), e among the width's first edges
+      const std::vector<Limbs> exponents = edge_values(bits);
+      for (std::size_t i = 0; i < core.size(); ++i)
+        if (bits <= 768 || i == 0 || i == 1 || i == 3)
+          for (std::size_t k = 0; k < 6; ++k) add({core[i], exponents[k]}, p);
+      continue;
     }
     for (const Limbs& a : core)
       for (const Limbs& b : at > 1 ? core : std::vector<Limbs>{a}) add({a, b}, p);
@@ -154,10 +168,13 @@ TEST_CASE("operations with the modulus as an operand agree with GMP at every siz
     for (const std::string& name : mpgen::operations(bits)) {
       const mpgen::OpInfo& op = mpgen::find(bits, name);
       if (op.modulus_operand < 0) continue;
-      check_against_gmp(op, montgomery_reference(op), modulus_cases(op, random_cases(), test_seed()), true, gpu);
+      // modexp runs bits squarings: 10,000 random cases up to 256 bits, 1,000 to 768, then 20
+      const std::size_t count = name != "modexp" ? random_cases() : bits <= 256 ? random_cases()
+                                : bits <= 768 ? random_cases() / 10 : 20;
+      check_against_gmp(op, montgomery_reference(op), modulus_cases(op, count, test_seed()), true, gpu);
       ++checked;
     }
-  CHECK(checked >= 5);  // montmul, montsqr, montredc, tomont, frommont at least
+  CHECK(checked >= 6);  // montmul, montsqr, montredc, tomont, frommont, modexp at least
 }
 
 TEST_CASE("the modulus operand is checked: odd, with its -p^-1, the values below it") {

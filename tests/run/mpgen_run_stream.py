@@ -307,6 +307,10 @@ def runtime_modulus():
     line_ = error_line(err)
     check(status == 2 and out == b"" and line_ is not None and "line 1: operand 4 of montmul is not -p^-1 mod 2^32"
           in line_ and "that is 0x65fdf5cd" in line_, f"a wrong -p^-1 mod 2^32 is named: {status} {err!r}")
+    status, out, err = run([BINARY, "--bits", "64", "--op", "modexp"], b"2 3 fb\n2 64 fb\n")
+    check((status, out) == (0, b"8 0\n%x 0\n" % pow(2, 100, 0xfb)), f"modexp with the modulus on the line: {status} {out!r}")
+    status, out, err = run([BINARY, "--bits", "256", "--op", "div_qr"], b"64 7\n5 0\n")
+    check((status, out) == (0, b"e 2 0\n0 0 1\n"), f"div_qr prints quotient, remainder, flag: {status} {out!r}")
     status, out, err = run([BINARY, "--bits", "64", "--op", "montsqr"], b"3 fa 1\n")
     line_ = error_line(err)
     check(status == 2 and line_ is not None and "the modulus, is even" in line_,

@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 
 from ..size import Size
-from . import addsub, bits, compare, modular, mul, runtime_modulus
+from . import addsub, bits, compare, division, modular, mul, runtime_modulus
 from .common import Operation
+from .powers import LoopOperation
 
-OPERATIONS: dict[str, Operation] = {
-    op.name: op for family in (addsub, mul, compare, bits, runtime_modulus) for op in family.OPERATIONS}
+OPERATIONS: dict[str, Operation | LoopOperation] = {
+    op.name: op for family in (addsub, mul, compare, bits, division, runtime_modulus) for op in family.OPERATIONS}
 
 # Operations of a field (a modulus fixed at generation time), apart from the integer ones.
-MODULAR_OPERATIONS: dict[str, Operation] = {op.name: op for op in modular.OPERATIONS}
+MODULAR_OPERATIONS: dict[str, Operation | LoopOperation] = {op.name: op for op in modular.OPERATIONS}
 
 CONSTANT_SHIFT = re.compile(r"(shl|shr)([1-9][0-9]*)$")
 DEFAULT_CONSTANT_SHIFTS = (1, 31, 32, 33)

@@ -24,9 +24,11 @@ class Operation:
     flag: bool = False  # one more output word after the result: the carry or borrow
     signed: bool = False  # the result word is a signed 32-bit number (cmp)
     optional: int = 0  # trailing operands a caller may leave out, taken as 0 (carry in)
-    # The index of the operand p where the modulus is given at run time (-p^-1 mod 2^32
-    # follows it), else None.
+    # Where the modulus is given at run time: the index of the operand p, and of -p^-1 mod
+    # 2^32 where that is an operand too; else None.
     modulus_operand: int | None = None
+    minus_inverse_operand: int | None = None
+    parts: int = 1  # the result's numbers of equal limbs, printed apart (div_qr: quotient, remainder)
 
     @property
     def cpp_name(self) -> str:

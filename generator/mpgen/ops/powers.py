@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..field import Field
+from ..ir import Function
 from ..size import Size
 from .common import same_limbs, unary
 
@@ -20,19 +21,28 @@ class LoopOperation:
     name: str
     summary: str
     operand_bits: Callable[[Size], tuple[int, ...]]
-    call: str  # the C++ statement computing y from x, in the field's namespace
+    call: str | Callable[[Size], str]  # the C++ statement computing y from x, in the size's namespace
     needs: Callable[[Field], list[str]]  # the generated operations the loop calls
     flag: bool = False  # one more output word: 1 where no result exists
     optional: int = 0
     signed: bool = False
     modulus_operand: int | None = None  # as Operation's
+    minus_inverse_operand: int | None = None
+    parts: int = 1  # as Operation's
+    result: Callable[[Size], int] = same_limbs  # the result's limbs
+    # Straight-line lists the loop calls besides operations (printed once per header,
+    # shared by the loops that name them), or None.
+    steps: Callable[[Size], list[Function]] | None = None
 
     @property
     def cpp_name(self) -> str:
         return self.name
 
     def result_limbs(self, size: Size) -> int:
-        return same_limbs(size)
+        return self.result(size)
+
+    def call_for(self, size: Size) -> str:
+        return self.call if isinstance(self.call, str) else self.call(size)
 
 
 def montgomery_domain(field: Field) -> bool:
@@ -57,14 +67,14 @@ def in_domain(field: Field, value: int) -> int:
     return value * domain_one(field) % field.modulus
 
 
-def scans_table(field: Field) -> bool:
+def scans_table(field: Size) -> bool:
     """Whether the windowed powers keep their table in registers and pick each entry by
     masks over all of them: up to 8 limbs, where this beat a table in local memory by 1.2-
     1.7x on the H100; at 16 limbs it lost 18% (bench/NOTES.md, 2026-11-23)."""
     return field.limbs <= 8
 
 
-def window_bits(field: Field) -> int:
+def window_bits(field: Size) -> int:
     """The windowed powers' width: 3 bits for a scanned table (8 entries; faster than 16 by
     6-13%), else 5 (bench/NOTES.md, 2026-11-23)."""
     return 3 if scans_table(field) else 5

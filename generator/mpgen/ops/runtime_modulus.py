@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 from ..ir import Function, Reg
 from ..size import Size
-from .common import Operation, same_limbs
+from .common import Operation, all_ones_if_set, one_word, same_limbs, unary
+from .division import steps as division_steps
+from .powers import LoopOperation, scans_table, window_bits
 from .reduction import montgomery, montgomery_reduce, montgomery_square
 
 
@@ -42,11 +44,28 @@ def _shape(values: int):
 
 def _operation(name: str, summary: str, values: int, plan) -> Operation:
     return Operation(name, summary, _shape(values), same_limbs, _with_modulus(values, plan),
-                     modulus_operand=values)
+                     modulus_operand=values, minus_inverse_operand=values + 1)
 
 
 def _montmul(fn, m, x, y):
     montgomery(fn, m, x[0], x[1], y)
+
+
+def _minus_inverse(fn: Function, size: Size, x: list[list[Reg]], y: list[Reg]) -> None:
+    """-p^-1 mod 2^32 by Newton's steps i = i (2 - p i), each doubling the good low bits
+    (p i = 1 mod 8 for any odd p: 3, 6, 12, 24, 48); 0 and the flag where p is even."""
+    low = x[0][0]
+    inverse, odd = fn.temp(), fn.temp()
+    fn.emit("mov", inverse, low)
+    for _ in range(4):
+        t = fn.temp()
+        fn.emit("mul.lo", t, low, inverse)
+        fn.emit("sub", t, 2, t)
+        fn.emit("mul.lo", inverse, inverse, t)
+    fn.emit("and", odd, low, 1)
+    fn.emit("sub", inverse, 0, inverse)
+    fn.emit("and", y[0], inverse, all_ones_if_set(fn, odd))
+    fn.emit("xor", y[1], odd, 1)
 
 
 OPERATIONS = [
@@ -61,10 +80,25 @@ OPERATIONS = [
                "given at run time with -p^-1 mod 2^32 (a, r < p)", 2, _montmul),
     _operation("frommont", "a R^-1 mod p: out of Montgomery form, p odd given at run time with "
                "-p^-1 mod 2^32 (a < p)", 1, lambda fn, m, x, y: montgomery(fn, m, x[0], [1] + [0] * (m.limbs - 1), y)),
+    # The constants of a modulus, each its own operation (one number each, as mpgen-run
+    # prints them).
+    Operation("mont_minus_inverse", "-p^-1 mod 2^32, the word the Montgomery operations take after p; "
+              "flag 1 and result 0 where p is even", unary, one_word, _minus_inverse, flag=True),
+    LoopOperation("mont_radix_squared", "R^2 mod p, which tomont multiplies by (R = 2^(32 limbs)): the "
+                  "remainders of R and then of (R mod p) R, by division; flag 1 and result 0 where p is even",
+                  unary, "::mpgen::loops::radix_squared<division_normalize, division_step, division_finish, "
+                  "limbs>(y, x);", lambda s: [], flag=True, steps=division_steps),
+    LoopOperation("modexp", "a^e mod p for e below 2^bits, p odd given at run time (CGBN's powm_odd): "
+                  "fixed windows in Montgomery form as the fields' modexp, after R^2 mod p and -p^-1 mod "
+                  "2^32 are computed; flag 1 and result 0 where p is even", lambda s: (s.bits,) * 3,
+                  lambda s: "::mpgen::loops::runtime_power<montmul, montsqr, mont_minus_inverse, division_normalize, "
+                  f"division_step, division_finish, limbs, bits, {window_bits(s)}, {str(scans_table(s)).lower()}>(y, x);",
+                  lambda s: ["montmul", "montsqr", "mont_minus_inverse"], flag=True, modulus_operand=2,
+                  steps=division_steps),
 ]
 
 # Which value operands must be below p (bit k for operand k), where not all of them.
-BELOW_MODULUS = {"montredc": 0b10}
+BELOW_MODULUS = {"montredc": 0b10, "modexp": 0b01}
 
 
 def below_modulus(op: Operation) -> int:

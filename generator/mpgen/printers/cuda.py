@@ -76,9 +76,16 @@ def _twiddles(module: Module) -> list[dict]:
             for n, words in sorted(tables.items())]
 
 
+def _loop_steps(module: Module) -> list[dict]:
+    """The lists the loops call besides operations (division's steps), as structs."""
+    return [{"name": fn.name, "in_words": fn.in_words, "out_words": fn.out_words, "instructions": len(fn.body),
+             "ptx": ptx.function(fn), "host": host.function(fn)} for fn in module.steps]
+
+
 def header(module: Module, contract: dict) -> str:
     return environment().get_template("size.cuh.j2").render(
         version=__version__, size=module.size, ops=_operations(module, contract), twiddles=_twiddles(module),
+        loop_steps=_loop_steps(module),
         prelude=prelude(), domain=module.domain, element=module.element, value=module.value,
         curve=module.curve)
 

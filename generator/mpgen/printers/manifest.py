@@ -14,7 +14,7 @@ from ..field import Field
 from ..plan import Module, PlannedOp
 
 SCHEMA = 4  # raised on any change a reader must know about (2: the group tier's launch,
-# 3: shared_bytes, 4: the operands' roles: a modulus given at run time)
+# 3: shared_bytes, 4: the operands' roles (a modulus given at run time) and the result's parts)
 # Records an output folder may hold: those of earlier schemas list their modules' files
 # alike, so that a folder (a build's) can be generated into again.
 RECORD_SCHEMAS = (1, 2, 3, 4)
@@ -31,7 +31,8 @@ def operation(p: PlannedOp) -> dict:
                      for bits, limbs, below, role in zip(p.operand_bits, p.operand_limbs, p.below_modulus,
                                                          p.operand_roles)],
         "optional_operands": p.op.optional,  # trailing operands that may be left out (as 0)
-        "result": {"limbs": p.result_limbs, "flag": bool(p.op.flag), "signed": p.op.signed},
+        # parts: the result's numbers, of limbs / parts limbs each (div_qr: quotient, remainder)
+        "result": {"limbs": p.result_limbs, "parts": p.op.parts, "flag": bool(p.op.flag), "signed": p.op.signed},
         "in_words": p.in_words,
         "out_words": p.out_words,
         "launch": p.tier.launch(p.in_words, p.out_words, p.shared_bytes),

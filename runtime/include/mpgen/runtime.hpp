@@ -38,12 +38,14 @@ struct OpInfo {
   std::vector<unsigned> operand_bits;  // width of each operand (a carry in: 1, a word: 32)
   unsigned optional_operands;          // trailing operands that may be left out (as 0)
   unsigned result_limbs;
+  unsigned result_parts = 1;  // the result's numbers, result_limbs / result_parts limbs each (div_qr: q, r)
   bool has_flag;
   bool signed_result;  // the result is one word holding a signed number (cmp: -1, 0, 1)
   std::string field = "";               // the field's name; empty for integer operations
   std::vector<uint32_t> modulus = {};   // a field's modulus, limbs least significant first
   unsigned below_modulus = 0;           // bit k set: operand k must be below the modulus
-  int modulus_operand = -1;             // where p is given at run time: its operand (-p^-1 mod 2^32 next)
+  int modulus_operand = -1;             // where p is given at run time: its operand,
+  int minus_inverse_operand = -1;       // and that of -p^-1 mod 2^32 where the caller gives it
   std::string module = "";              // the header's name: u<bits> or the field's
   std::string tier = "";                // how many threads hold one integer: "thread" or "group"
   std::string mul = "";                 // how its products are planned, as the manifest says:
@@ -103,8 +105,8 @@ const OpInfo& find_field(std::string_view field, std::string_view op);
 void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& limbs);
 
 // The test of one instance's operands together where the modulus is an operand
-// (op.modulus_operand >= 0; nothing otherwise): p odd, the operand after it -p^-1 mod 2^32,
-// and the operands marked below_modulus below p. Throws InputError saying which operand is
+// (op.modulus_operand >= 0; nothing otherwise): p odd, -p^-1 mod 2^32 right where it is an
+// operand, and the operands marked below_modulus below p. Throws InputError saying which operand is
 // wrong and why. Batch::run applies it to every instance, mpgen-run to every line.
 void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint32_t>>& operands);
 

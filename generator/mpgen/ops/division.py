@@ -1,0 +1,233 @@
+"""Division with remainder, one integer per thread: Knuth's algorithm D (TAOCP vol. 2,
+4.3.1) with the divisor normalized at run time, branch-free.
+
+Three straight-line lists, which the loop in cuda/loops.cuh (divide) runs: `normalize`
+shifts the divisor b left until its top limb's top bit is set (by its leading zeros, a
+count of the data: a barrel of masked limb moves, then a funnel shift) and the dividend
+with it, and takes the reciprocal of b's top limb; `step` finds one quotient digit (the
+estimate from the top two words by that reciprocal, Moller and Granlund's 2-by-1
+division, then the multiply-subtract and two masked add-backs: the estimate exceeds the
+digit by at most 2); `finish` shifts the remainder back and masks the results where the
+division is undefined. The quotient of a dividend (high, low) of 2n limbs fits n limbs
+where high < b, so n steps do it; an n-limb dividend is the case high = 0.
+"""
+from __future__ import annotations
+
+from ..ir import MASK, Function, Operand, Reg
+from ..size import Size
+from .columns import Columns
+from .common import all_ones_if_borrow, select
+from .compare import or_all
+from .powers import LoopOperation
+
+
+def _leading_zeros(fn: Function, b: list[Reg]) -> Reg:
+    """The leading zero bits of b over all its limbs (32 n for b = 0)."""
+    count, counting = fn.temp(), fn.temp()
+    fn.emit("mov", count, 0)
+    fn.emit("mov", counting, MASK)  # all ones while the limbs above were zero
+    for limb in reversed(b):
+        zeros, counted, zero_limb = fn.temp(), fn.temp(), fn.temp()
+        fn.emit("clz", zeros, limb)
+        fn.emit("and", counted, zeros, counting)
+        fn.emit("add", count, count, counted)
+        fn.emit("shr", zero_limb, zeros, 5)  # 1 where the limb is 0 (clz 32)
+        fn.emit("sub", zero_limb, 0, zero_limb)
+        fn.emit("and", counting, counting, zero_limb)
+    return count
+
+
+def _move_limbs(fn: Function, value: list[Operand], limbs: Reg, stages: int, left: bool) -> list[Operand]:
+    """value shifted by `limbs` whole limbs (below 2^stages), towards the top if left: one
+    masked move per bit of the count."""
+    for j in range(stages):
+        bit, keep, move = fn.temp(), fn.temp(), fn.temp()
+        fn.emit("shr", bit, limbs, j)
+        fn.emit("and", bit, bit, 1)
+        fn.emit("sub", move, 0, bit)
+        fn.emit("not", keep, move)
+        span, moved = 1 << j, fn.temps_list(len(value))
+        for i, dst in enumerate(moved):
+            source = i - span if left else i + span
+            if 0 <= source < len(value):
+                select(fn, dst, move, value[source], value[i])
+            else:
+                fn.emit("and", dst, value[i], keep)
+        value = moved
+    return value
+
+
+def _shift_bits(fn: Function, value: list[Operand], bits: Reg, left: bool) -> list[Reg]:
+    """value shifted by `bits` (0 to 31) bits, towards the top if left."""
+    out = fn.temps_list(len(value))
+    n = len(value)
+    for i, dst in enumerate(out):
+        if left:
+            if i == 0:
+                fn.emit("shl", dst, value[0], bits)
+            else:
+                fn.emit("shf.l.clamp", dst, value[i - 1], value[i], bits)
+        elif i == n - 1:
+            fn.emit("shr", dst, value[i], bits)
+        else:
+            fn.emit("shf.r.clamp", dst, value[i], value[i + 1], bits)
+    return out
+
+
+def _reciprocal(fn: Function, d: Reg) -> Reg:
+    """floor((2^64 - 1) / d) - 2^32 for d >= 2^31: (~d) 2^32 + 2^32 - 1 divided by d, one
+    quotient bit a step (the high word ~d is below d, so the quotient is one word)."""
+    rest, quotient = fn.temp(), fn.temp()
+    fn.emit("not", rest, d)
+    fn.emit("mov", quotient, 0)
+    for _ in range(32):
+        doubled, over, less, difference, bit = (fn.temp() for _ in range(5))
+        fn.emit("add.cc", doubled, rest, rest)
+        fn.emit("addc", over, 0, 0)
+        fn.emit("or", doubled, doubled, 1)  # the dividend's next bit: all are 1
+        fn.emit("sub.cc", difference, doubled, d)
+        fn.emit("subc.cc", fn.temp(), over, 0)
+        fn.emit("subc", less, 0, 0)  # all ones where (over, doubled) < d
+        rest2 = fn.temp()
+        select(fn, rest2, less, doubled, difference)
+        rest = rest2
+        fn.emit("add", bit, less, 1)  # 1 where not less
+        fn.emit("add", quotient, quotient, quotient)
+        fn.emit("or", quotient, quotient, bit)
+    return quotient
+
+
+def normalize(size: Size) -> Function:
+    """x = high (n), low (n), b (n); y = b << s (n), (high, low) << s (2n), s, the
+    reciprocal of (b << s)'s top limb, and all ones where the quotient does not fit n limbs
+    (high >= b, b = 0 among them), else 0."""
+    n = size.limbs
+    fn = Function("division_normalize", 3 * n, 3 * n + 3)
+    x = [Reg("x", i) for i in range(3 * n)]
+    high, low, b = x[:n], x[n:2 * n], x[2 * n:]
+    y = [Reg("y", i) for i in range(3 * n + 3)]
+    fn.chain("sub", [(fn.temp(), (high[k], b[k])) for k in range(n)])
+    fits = all_ones_if_borrow(fn)  # high < b
+    shift = _leading_zeros(fn, b)
+    limbs, bits = fn.temp(), fn.temp()
+    fn.emit("shr", limbs, shift, 5)
+    fn.emit("and", bits, shift, 31)
+    stages = (n - 1).bit_length()
+    divisor = _shift_bits(fn, _move_limbs(fn, b, limbs, stages, True), bits, True)
+    dividend = _shift_bits(fn, _move_limbs(fn, low + high, limbs, stages, True), bits, True)
+    for dst, src in zip(y, divisor + dividend + [shift, _reciprocal(fn, divisor[-1])]):
+        fn.emit("mov", dst, src)
+    fn.emit("not", y[3 * n + 2], fits)
+    fn.check()
+    return fn
+
+
+def _two_by_one(fn: Function, high: Reg, low: Operand, d: Operand, reciprocal: Operand) -> Reg:
+    """floor((high 2^32 + low) / d) for high < d, d >= 2^31, by d's reciprocal (Moller and
+    Granlund, "Improved division by invariant integers", 2011, algorithm 4)."""
+    q0, q1, product, r, too_big, small = (fn.temp() for _ in range(6))
+    fn.emit("mul.lo", q0, reciprocal, high)
+    fn.emit("mul.hi", q1, reciprocal, high)
+    fn.emit("add.cc", q0, q0, low)
+    fn.emit("addc", q1, q1, high)
+    fn.emit("add", q1, q1, 1)
+    fn.emit("mul.lo", product, q1, d)
+    fn.emit("sub", r, low, product)
+    fn.emit("sub.cc", fn.temp(), q0, r)
+    fn.emit("subc", too_big, 0, 0)  # all ones where r > q0: one less
+    fn.emit("add", q1, q1, too_big)
+    back = fn.temp()
+    fn.emit("and", back, d, too_big)
+    fn.emit("add", r, r, back)
+    fn.emit("sub.cc", fn.temp(), r, d)
+    fn.emit("subc", small, 0, 0)  # all ones where r < d, else one more
+    fn.emit("add", q1, q1, 1)
+    fn.emit("add", q1, q1, small)
+    return q1
+
+
+def step(size: Size) -> Function:
+    """x = r (n limbs, r < v), the dividend's next limb d, v (n, its top bit set), v's top
+    limb's reciprocal; y = r 2^32 + d - q v (n), then q = floor((r 2^32 + d) / v)."""
+    n = size.limbs
+    fn = Function("division_step", 2 * n + 2, n + 1)
+    x = [Reg("x", i) for i in range(2 * n + 2)]
+    r, d, v, reciprocal = x[:n], x[n], x[n + 1:2 * n + 1], x[2 * n + 1]
+    window = [d] + r  # n + 1 limbs
+    top, below = window[n], window[n - 1]
+    differs, equal, estimate = fn.temp(), fn.temp(), fn.temp()
+    fn.emit("xor", differs, top, v[-1])
+    fn.emit("sub.cc", fn.temp(), 0, differs)
+    unequal = all_ones_if_borrow(fn)
+    fn.emit("not", equal, unequal)
+    high = fn.temp()
+    fn.emit("and", high, top, unequal)  # top <= v's top limb; where equal the digit is 2^32 - 1
+    fn.emit("or", estimate, _two_by_one(fn, high, below, v[-1], reciprocal), equal)
+    columns = Columns(fn, n + 1)
+    columns.add_row(estimate, [(j, v[j]) for j in range(n)])
+    product = fn.temps_list(n + 1)
+    columns.sum_into(product)
+    rest = fn.temps_list(n + 2)
+    fn.chain("sub", [(rest[k], (window[k], product[k])) for k in range(n + 1)])
+    fn.emit("subc", rest[n + 1], 0, 0)  # the sign word: all ones where negative
+    for _ in range(2):  # the estimate is at most 2 too large: add v back while negative
+        sign, masked = rest[n + 1], fn.temps_list(n)
+        for k in range(n):
+            fn.emit("and", masked[k], v[k], sign)
+        fn.emit("add", estimate, estimate, sign)
+        added = fn.temps_list(n + 2)
+        fn.chain("add", [(added[k], (rest[k], masked[k] if k < n else 0)) for k in range(n + 2)],
+                 carry_out=False)
+        rest = added
+    for k in range(n):
+        fn.emit("mov", Reg("y", k), rest[k])
+    fn.emit("mov", Reg("y", n), estimate)
+    fn.check()
+    return fn
+
+
+def finish(size: Size) -> Function:
+    """x = the normalized remainder (n), s, the quotient (n), the mask of normalize; y = the
+    quotient, the remainder >> s, each 0 under the mask, and the flag (1 under it)."""
+    n = size.limbs
+    fn = Function("division_finish", 2 * n + 2, 2 * n + 1)
+    x = [Reg("x", i) for i in range(2 * n + 2)]
+    r, shift, q, undefined = x[:n], x[n], x[n + 1:2 * n + 1], x[2 * n + 1]
+    limbs, bits, defined = fn.temp(), fn.temp(), fn.temp()
+    fn.emit("shr", limbs, shift, 5)
+    fn.emit("and", bits, shift, 31)
+    fn.emit("not", defined, undefined)
+    remainder = _move_limbs(fn, _shift_bits(fn, r, bits, False), limbs, (n - 1).bit_length(), False)
+    for k, value in enumerate(q + remainder):
+        fn.emit("and", Reg("y", k), value, defined)
+    fn.emit("and", Reg("y", 2 * n), undefined, 1)
+    fn.check()
+    return fn
+
+
+def steps(size: Size) -> list[Function]:
+    return [normalize(size), step(size), finish(size)]
+
+
+def _call(wide: bool, quotient: bool, remainder: bool) -> str:
+    flags = ", ".join("true" if f else "false" for f in (wide, quotient, remainder))
+    return (f"::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, {flags}>(y, x);")
+
+
+def _operation(name: str, summary: str, wide: bool, quotient: bool, remainder: bool) -> LoopOperation:
+    return LoopOperation(
+        name, summary + "; flag 1 and every result word 0 where b = 0"
+        + (" or the quotient does not fit (a's high half not below b)" if wide else ""),
+        (lambda s: (64 * s.limbs, s.bits)) if wide else (lambda s: (s.bits, s.bits)),
+        _call(wide, quotient, remainder), lambda s: [], flag=True,
+        result=lambda s: s.limbs * (quotient + remainder), parts=quotient + remainder, steps=steps)
+
+
+OPERATIONS = [
+    _operation("div_qr", "a / b and a mod b (the quotient's limbs, then the remainder's): "
+               "Knuth's algorithm D, branch-free", False, True, True),
+    _operation("div", "a / b, rounded down", False, True, False),
+    _operation("rem", "a mod b", False, False, True),
+    _operation("div_qr_wide", "a / b and a mod b for a of twice the limbs (CGBN's div_rem_wide)",
+               True, True, True),
+]
