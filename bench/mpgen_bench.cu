@@ -431,8 +431,34 @@ Row powm_runtime_row(const Ceilings& c, std::size_t n) {
     powm_runtime<MontMul, MontSqr, MinusInverse, Normalize, Step, Finish, window>
         <<<blocks_for<MontMul>(n), MontMul::block_threads>>>(n, in, out);
   }, 1);
+  std::vector<uint32_t> got(N * n);
+  cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost);
   cudaFree(in);
   cudaFree(out);
+  // The first instances against GMP, their operands as the kernel reads them.
+  constexpr unsigned W = powm_exponent_bits / 32;
+  mpz_t a, e, p, want, result;
+  mpz_inits(a, e, p, want, result, nullptr);
+  for (std::size_t j = 0; j < std::min<std::size_t>(n, 64); ++j) {
+    std::vector<uint32_t> aw(N), ew(W), pw(N), rw(N);
+    for (unsigned i = 0; i < N; ++i) {
+      aw[i] = host[i * n + j] & (i == N - 1 ? 0x7fffffffu : ~0u);
+      pw[i] = host[(N + W + i) * n + j] | (i == 0 ? 1u : 0u) | (i == N - 1 ? 0x80000000u : 0u);
+      rw[i] = got[i * n + j];
+    }
+    for (unsigned i = 0; i < W; ++i) ew[i] = host[(N + i) * n + j];
+    mpz_import(a, N, -1, 4, 0, 0, aw.data());
+    mpz_import(e, W, -1, 4, 0, 0, ew.data());
+    mpz_import(p, N, -1, 4, 0, 0, pw.data());
+    mpz_import(result, N, -1, 4, 0, 0, rw.data());
+    mpz_powm(want, a, e, p);
+    if (mpz_cmp(want, result) != 0) {
+      std::fprintf(stderr, "mpgen-bench: error: modexp (modulus at run time) at %u bits: instance %zu differs from GMP\n",
+                   MontMul::bits, j);
+      std::exit(1);
+    }
+  }
+  mpz_clears(a, e, p, want, result, nullptr);
   constexpr unsigned windows = (powm_exponent_bits + window - 1) / window, half = 1u << (window - 1);
   const double squares = half - 1 + window * (windows - 1.0), products = half - 1 + windows - 1.0 + 3;
   const double halves = squares * MontSqr::multiplies + products * MontMul::multiplies;  // the setup's not counted
@@ -440,6 +466,46 @@ Row powm_runtime_row(const Ceilings& c, std::size_t n) {
   return {"modexp, 512-bit exponent, 5-bit windows, modulus at run time (CGBN powm_odd)", "gpu", MontMul::bits, rate,
           rate * halves / c.multiply_halves_per_s, "multiply-add ceiling (products only)", cgbn_powm(MontMul::bits),
           "CGBN powm_odd"};
+}
+
+// CGBN's mont_reduce workload with the modulus at run time: r = (x0 R + r) R^-1 mod p,
+// `iterations` times per thread, each thread its own random odd p of the full size (its
+// -p^-1 mod 2^32 from mont_minus_inverse), x0 below p.
+template <class Redc, class MinusInverse>
+__global__ void runtime_redc_chain(std::size_t n, unsigned iterations, const uint32_t* in, uint32_t* out) {
+  constexpr unsigned N = Redc::result_limbs;
+  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (j >= n) return;
+  uint32_t x[3 * N + 1], y[N], word[2];
+  for (unsigned i = 0; i < N; ++i) {
+    x[i] = in[i * n + j];
+    x[N + i] = in[(N + i) * n + j] & (i == N - 1 ? 0x7fffffffu : ~0u);
+    x[2 * N + i] = in[(2 * N + i) * n + j] | (i == 0 ? 1u : 0u) | (i == N - 1 ? 0x80000000u : 0u);
+  }
+  MinusInverse::device(word, x + 2 * N);
+  x[3 * N] = word[0];
+  for (unsigned k = 0; k < iterations; ++k) {
+    Redc::device(y, x);
+    for (unsigned i = 0; i < N; ++i) x[i] = y[i];
+  }
+  for (unsigned i = 0; i < N; ++i) out[i * n + j] = x[i];
+}
+
+template <class Redc, class MinusInverse>
+Row runtime_redc_row(std::size_t n, unsigned iterations) {
+  constexpr unsigned N = Redc::result_limbs;
+  const auto host = random_words(3 * N * n, 23);
+  uint32_t *in, *out;
+  cudaMalloc(&in, host.size() * 4);
+  cudaMalloc(&out, N * n * 4);
+  cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
+  const double s = gpu_seconds([&] {
+    runtime_redc_chain<Redc, MinusInverse><<<blocks_for<Redc>(n), Redc::block_threads>>>(n, iterations, in, out);
+  });
+  cudaFree(in);
+  cudaFree(out);
+  return {"montredc chain, modulus at run time (CGBN mont_reduce)", "gpu", Redc::bits, double(n) * iterations / s,
+          0, "", cgbn_mont_reduce(Redc::bits), "CGBN mont_reduce"};
 }
 
 // CGBN's div_qr workload: (q, r) = (r 2^(32 N) + q) / b, `iterations` times per thread,
@@ -475,6 +541,45 @@ Row divide_row(const Ceilings& c, std::size_t n, unsigned iterations) {
   cudaFree(in);
   cudaFree(out);
   return {"div_qr_wide chain (CGBN div_qr)", "gpu", Div::bits, double(n) * iterations / s, 0, "", 0, ""};
+}
+
+// CGBN's gcd and modinv workloads: r = Op(a, b), then a + 1 and b + 1, `iterations` times per
+// thread (modinv's modulus b forced odd, as ours needs); and its sqrt workload, here on a
+// value of the width: r = sqrt(a), then a's low half replaced by r.
+template <class Op, bool odd_second>
+__global__ void pair_chain(std::size_t n, unsigned iterations, const uint32_t* in, uint32_t* out) {
+  constexpr unsigned N = Op::result_limbs, K = Op::operands;
+  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (j >= n) return;
+  uint32_t x[K * N], y[Op::out_words], acc = 0;
+  for (unsigned i = 0; i < K * N; ++i) x[i] = in[i * n + j];
+  if (odd_second) x[N] |= 1;
+  if (K == 2 && odd_second) x[N - 1] &= 0x7fffffffu, x[2 * N - 1] |= 0x80000000u;  // a below p
+  for (unsigned k = 0; k < iterations; ++k) {
+    Op::device(y, x);
+    acc += y[0];
+    if (K == 1) {
+      for (unsigned i = 0; i < N / 2; ++i) x[i] = y[i];
+    } else {
+      x[0] += 1;
+      x[N] += odd_second ? 2 : 1;
+    }
+  }
+  out[j] = acc;
+}
+
+template <class Op, bool odd_second>
+Row pair_row(const char* workload, std::size_t n, unsigned iterations) {
+  const auto host = random_words(Op::in_words * n, 19);
+  uint32_t *in, *out;
+  cudaMalloc(&in, host.size() * 4);
+  cudaMalloc(&out, n * 4);
+  cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
+  const double s = gpu_seconds(
+      [&] { pair_chain<Op, odd_second><<<blocks_for<Op>(n), Op::block_threads>>>(n, iterations, in, out); }, 1);
+  cudaFree(in);
+  cudaFree(out);
+  return {workload, "gpu", Op::bits, double(n) * iterations / s, 0, "", 0, ""};
 }
 
 // The CPU backend, one thread: Op::host over a batch against GMP's mpn function.
@@ -647,7 +752,12 @@ int main(int argc, char** argv) {
     rows.push_back(powm_runtime_row<mpgen::u##b::montmul, mpgen::u##b::montsqr, mpgen::u##b::mont_minus_inverse, \
                                     mpgen::u##b::division_normalize, mpgen::u##b::division_step,         \
                                     mpgen::u##b::division_finish>(c, powm_n));                           \
+    rows.push_back(runtime_redc_row<mpgen::u##b::montredc, mpgen::u##b::mont_minus_inverse>(chain_n, 100 * 8192 / b)); \
     rows.push_back(divide_row<mpgen::u##b::div_qr_wide>(c, powm_n, 8));                                  \
+    rows.push_back(pair_row<mpgen::u##b::gcd, false>("gcd chain (CGBN gcd)", powm_n / 4, 2));            \
+    rows.push_back(pair_row<mpgen::u##b::modinv, true>("modinv chain, modulus at run time (CGBN modinv)", \
+                                                       powm_n / 4, 2));                                  \
+    rows.push_back(pair_row<mpgen::u##b::sqrt, false>("sqrt chain, of a value of the width", powm_n / 4, 4)); \
   }
     MPGEN_BENCH_POWM(RUNTIME_MODULUS_ROWS)
 #define POWM_SCAN_ROWS(b)                                                                                  \

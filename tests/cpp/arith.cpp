@@ -86,6 +86,12 @@ const std::map<std::string, Reference>& references() {
          mpz_mod(r, r, x[0]->v);
          return 0u;
        }},
+      {"gcd", [](mpz_t r, const auto& x, unsigned) { return mpz_gcd(r, x[0]->v, x[1]->v), 0u; }},
+      {"sqrt", [](mpz_t r, const auto& x, unsigned) {  // the flag: 1 where a is an exact square
+         Mpz rest;
+         mpz_sqrtrem(r, rest.v, x[0]->v);
+         return unsigned(mpz_sgn(rest.v) == 0);
+       }},
       {"div_qr", division(true, true)},
       {"div_qr_wide", division(true, true)},
       {"div", division(true, false)},
@@ -241,8 +247,15 @@ TEST_CASE("every operation at every size agrees with GMP") {
   for (unsigned bits : mpgen::sizes())
     for (const std::string& name : mpgen::operations(bits)) {
       const mpgen::OpInfo& op = mpgen::find(bits, name);
-      if (op.modulus_operand < 0)  // those with a modulus operand: moduli.cpp
-        check_operation(op, true, gpu, seed, random_cases());
+      if (op.modulus_operand >= 0) continue;  // those with a modulus operand: moduli.cpp
+      // gcd runs 2 bits steps of O(limbs): past 256 bits 2,000 edge pairs (past 768, 200)
+      // and 1,000 random cases (past 768, 20); sqrt a step per bit of the root: past 768
+      // bits 1,000 random cases
+      const bool steps = name == "gcd" && bits > 256;
+      const std::size_t count = steps ? (bits > 768 ? 20 : random_cases() / 10)
+                                : name == "sqrt" && bits > 768 ? random_cases() / 10
+                                                               : random_cases();
+      check_operation(op, true, gpu, seed, count, steps ? (bits > 768 ? 200 : 2000) : SIZE_MAX);
     }
 }
 

@@ -47,6 +47,11 @@ Reference montgomery_reference(const mpgen::OpInfo& op) {
       mpz_powm(r, x[0]->v, x[1]->v, p);
       return 0u;
     }
+    if (name == "modinv") {  // flag 1 and 0 where gcd(a, p) > 1
+      if (mpz_invert(r, x[0]->v, p)) return 0u;
+      mpz_set_ui(r, 0);
+      return 1u;
+    }
     REQUIRE(mpz_invert(inverse.v, radix.v, p));
     if (name == "montmul" || name == "tomont") mpz_mul(r, x[0]->v, x[1]->v);
     else if (name == "montsqr") mpz_mul(r, x[0]->v, x[0]->v);
@@ -103,10 +108,11 @@ std::vector<Limbs> instance(const mpgen::OpInfo& op, const std::vector<Limbs>& v
 // width (its limbs often 0 or all ones), the values random below it. Operands that need not
 // be below p (montredc's low half, modexp's exponent) take the width's edge and random
 // values unreduced; modexp takes each core value (0, 1, p - 1 only past 768 bits) with the
-// first six edge exponents (0, all ones, the alternating patterns, 1, 2).
+// first six edge exponents (0, all ones, the alternating patterns, 1, 2), modinv each
+// core value alone.
 std::vector<std::vector<Limbs>> modulus_cases(const mpgen::OpInfo& op, std::size_t random_count, uint64_t seed) {
   const unsigned bits = op.bits, at = unsigned(op.modulus_operand);
-  const bool loop = op.name == "modexp";
+  const bool loop = op.name == "modexp" || op.name == "modinv";
   const auto value = [&](const Limbs& x, unsigned k, const Mpz& p) {
     return op.below_modulus >> k & 1 ? reduce(x, p, bits) : x;
   };
@@ -136,7 +142,7 @@ std::vector<std::vector<Limbs>> modulus_cases(const mpgen::OpInfo& op, std::size
       const std::vector<Limbs> exponents = edge_values(bits);
       for (std::size_t i = 0; i < core.size(); ++i)
         if (bits <= 768 || i == 0 || i == 1 || i == 3)
-          for (std::size_t k = 0; k < 6; ++k) add({core[i], exponents[k]}, p);
+          for (std::size_t k = 0; k < (at > 1 ? 6 : 1); ++k) add({core[i], exponents[k]}, p);
       continue;
     }
     for (const Limbs& a : core)
@@ -168,13 +174,14 @@ TEST_CASE("operations with the modulus as an operand agree with GMP at every siz
     for (const std::string& name : mpgen::operations(bits)) {
       const mpgen::OpInfo& op = mpgen::find(bits, name);
       if (op.modulus_operand < 0) continue;
-      // modexp runs bits squarings: 10,000 random cases up to 256 bits, 1,000 to 768, then 20
-      const std::size_t count = name != "modexp" ? random_cases() : bits <= 256 ? random_cases()
+      // modexp and modinv loop bits times: 10,000 random cases up to 256 bits, 1,000 to 768, then 20
+      const bool loop = name == "modexp" || name == "modinv";
+      const std::size_t count = !loop ? random_cases() : bits <= 256 ? random_cases()
                                 : bits <= 768 ? random_cases() / 10 : 20;
       check_against_gmp(op, montgomery_reference(op), modulus_cases(op, count, test_seed()), true, gpu);
       ++checked;
     }
-  CHECK(checked >= 6);  // montmul, montsqr, montredc, tomont, frommont, modexp at least
+  CHECK(checked >= 7);  // montmul, montsqr, montredc, tomont, frommont, modexp, modinv at least
 }
 
 TEST_CASE("the modulus operand is checked: odd, with its -p^-1, the values below it") {

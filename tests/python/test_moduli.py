@@ -1,5 +1,6 @@
 """The operations whose modulus is an operand (Montgomery arithmetic modulo an odd p given
 at run time), run by the instruction-list interpreter, against Python's integers."""
+import math
 import random
 
 import pytest
@@ -73,3 +74,20 @@ def test_the_constants_of_a_modulus(bits):
             first = divide(size, 1, 0, p)
             once = first[1] if not first[2] else 0
             assert divide(size, once, 0, p)[1] == radix * radix % p, hex(p)
+
+
+@pytest.mark.parametrize("bits", [32, 64, 131])
+def test_modinv_with_the_modulus_as_an_operand(bits):
+    # the step's list run 2 bits times as runtime_inverse runs it (cuda/loops.cuh)
+    size, rng = Size(bits), random.Random(bits)
+    n = size.limbs
+    step = next(op for op in runtime_modulus.OPERATIONS if op.name == "modinv").steps(size)[0]
+    for p in moduli(bits, rng)[:10]:
+        for a in (0, 1, p - 1, rng.randrange(p), rng.randrange(p)):
+            state = to_words(a, n) + to_words(p, n) + to_words(1, n) + to_words(0, n)
+            for _ in range(2 * bits):
+                state = execute(step, state + to_words(p, n))
+            has = value(state[n:2 * n]) == 1
+            assert has == (math.gcd(a, p) == 1), (hex(p), hex(a))
+            if has and p > 1:
+                assert value(state[3 * n:]) == pow(a, -1, p), (hex(p), hex(a))

@@ -375,5 +375,61 @@ MPGEN_HOST_DEVICE void runtime_power(uint32_t* y, const uint32_t* x) {
   y[N] = odd ^ 1u;
 }
 
+// y = a^-1 mod p and the flag word for x = a, p (N limbs each, a < p, p odd given at run
+// time): gcd_inverse's binary extended gcd with p among the step's operands, 2 Bits steps
+// (Bits the width: p's own is not known when the code is made). Flag 1 and result 0 where
+// gcd(a, p) > 1 or p is even.
+template <class Step, unsigned N, unsigned Bits>
+MPGEN_HOST_DEVICE void runtime_inverse(uint32_t* y, const uint32_t* x) {
+  uint32_t s[5 * N], t[5 * N];  // u, v, A, C with A a = u, C a = v (mod p); then p
+  copy<N>(s, x);
+  copy<N>(s + N, x + N);
+  MPGEN_UNROLL for (unsigned k = 2 * N; k < 4 * N; ++k) s[k] = k == 2 * N;
+  copy<N>(s + 4 * N, x + N);
+  copy<N>(t + 4 * N, x + N);
+  MPGEN_ROLLED for (unsigned i = 0; i < Bits; ++i) {
+    apply<Step>(t, s);
+    apply<Step>(s, t);
+  }
+  uint32_t one[N];
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) one[k] = k == 0;
+  const uint32_t inverse = equal_mask<N>(s + N, one) & (0u - (x[N] & 1u));
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] = s[3 * N + k] & inverse;
+  y[N] = ~inverse & 1u;
+}
+
+// y = gcd(a, b) for x = a, b (N limbs each): Start's common power of two taken out, 2 Bits
+// steps of the binary gcd, Finish's shift back (ops/gcd.py).
+template <class Start, class Step, class Finish, unsigned N, unsigned Bits>
+MPGEN_HOST_DEVICE void binary_gcd(uint32_t* y, const uint32_t* x) {
+  uint32_t s[2 * N + 1], t[2 * N];  // u, v, k
+  apply<Start>(s, x);
+  MPGEN_ROLLED for (unsigned i = 0; i < Bits; ++i) {
+    apply<Step>(t, s);
+    apply<Step>(s, t);
+  }
+  apply<Finish>(y, s);
+}
+
+// y = floor(sqrt(a)) and the flag word (1 where a is an exact square) for x = a (N limbs,
+// Bits wide): one Step per bit of the root, from the top, each given the next two bits of
+// a (read by the loop's counter: on the GPU a's limbs stay in local memory); the root and
+// the remainder take M limbs (ops/sqrt.py).
+template <class Step, unsigned N, unsigned Bits, unsigned M>
+MPGEN_HOST_DEVICE void square_root_floor(uint32_t* y, const uint32_t* x) {
+  constexpr unsigned pairs = (Bits + 1) / 2;
+  uint32_t s[2 * M + 1], t[2 * M], a[N];
+  copy<N>(a, x);
+  MPGEN_UNROLL for (unsigned k = 0; k < 2 * M; ++k) s[k] = 0;  // r, e
+  MPGEN_ROLLED for (unsigned i = pairs; i-- > 0;) {
+    s[2 * M] = (a[2 * i / 32] >> (2 * i % 32)) & 3u;
+    apply<Step>(t, s);
+    copy<2 * M>(s, t);
+  }
+  uint32_t zero[M] = {};
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] = k < M ? s[k] : 0u;
+  y[N] = equal_mask<M>(s + M, zero) & 1u;
+}
+
 }  // namespace loops
 }  // namespace mpgen

@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 
 from ..size import Size
-from . import addsub, bits, compare, division, modular, mul, runtime_modulus
+from . import addsub, bits, compare, division, gcd, modular, mul, runtime_modulus, sqrt
 from .common import Operation
 from .powers import LoopOperation
 
 OPERATIONS: dict[str, Operation | LoopOperation] = {
-    op.name: op for family in (addsub, mul, compare, bits, division, runtime_modulus) for op in family.OPERATIONS}
+    op.name: op for family in (addsub, mul, compare, bits, division, gcd, sqrt, runtime_modulus) for op in family.OPERATIONS}
 
 # Operations of a field (a modulus fixed at generation time), apart from the integer ones.
 MODULAR_OPERATIONS: dict[str, Operation | LoopOperation] = {op.name: op for op in modular.OPERATIONS}

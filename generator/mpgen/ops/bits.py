@@ -50,37 +50,44 @@ def constant_shift(direction: str, amount: int) -> Operation:
                      same_limbs, plan)
 
 
+def shift_by(fn: Function, value: list[Operand], amount: Operand, stages: int, left: bool,
+             out: list[Reg] | None = None) -> list[Reg]:
+    """value shifted by `amount` bits (below 32 2^stages; a register), towards the top if
+    left, into `out` (temporaries if None) of value's length: whole limbs first, one stage
+    per bit of amount >> 5, each a masked select between the value and the value moved by
+    2^k limbs; then the bits within a limb."""
+    n = len(value)
+    current: list[Operand] = list(value)
+    for k in range(stages):
+        step = 1 << k
+        bit, select = fn.temp(), fn.temp()
+        fn.emit("shr", bit, amount, 5 + k)
+        fn.emit("and", bit, bit, 1)
+        fn.emit("sub", select, 0, bit)  # all ones when this stage shifts
+        moved = [current[i - step] if left and i >= step else
+                 current[i + step] if not left and i + step < n else 0
+                 for i in range(n)]
+        stage = fn.temps_list(n)
+        if 0 in moved:
+            keep = fn.temp()
+            fn.emit("not", keep, select)
+        for i in range(n):
+            if moved[i] == 0:
+                fn.emit("and", stage[i], current[i], keep)
+            else:  # current ^ ((current ^ moved) & select)
+                fn.emit("xor", stage[i], current[i], moved[i])
+                fn.emit("and", stage[i], stage[i], select)
+                fn.emit("xor", stage[i], stage[i], current[i])
+        current = stage
+    low, out = fn.temp(), out if out is not None else fn.temps_list(n)
+    fn.emit("and", low, amount, 31)
+    (_shift_left if left else _shift_right)(fn, out, current, 0, low)
+    return out
+
+
 def _variable_shift(direction: str):
     def plan(fn, size, x, y):
-        a, amount = x[0], x[1][0]
-        n = size.limbs
-        # Whole limbs first: one stage per bit of amount >> 5, each a masked select
-        # between the value and the value moved by 2^k limbs.
-        current: list[Operand] = list(a)
-        for k in range(max(0, amount_bits(size.bits) - 5)):
-            step = 1 << k
-            bit, select = fn.temp(), fn.temp()
-            fn.emit("shr", bit, amount, 5 + k)
-            fn.emit("and", bit, bit, 1)
-            fn.emit("sub", select, 0, bit)  # all ones when this stage shifts
-            moved = [current[i - step] if direction == "shl" and i >= step else
-                     current[i + step] if direction == "shr" and i + step < n else 0
-                     for i in range(n)]
-            stage = fn.temps_list(n)
-            if 0 in moved:
-                keep = fn.temp()
-                fn.emit("not", keep, select)
-            for i in range(n):
-                if moved[i] == 0:
-                    fn.emit("and", stage[i], current[i], keep)
-                else:  # current ^ ((current ^ moved) & select)
-                    fn.emit("xor", stage[i], current[i], moved[i])
-                    fn.emit("and", stage[i], stage[i], select)
-                    fn.emit("xor", stage[i], stage[i], current[i])
-            current = stage
-        low = fn.temp()
-        fn.emit("and", low, amount, 31)
-        (_shift_left if direction == "shl" else _shift_right)(fn, y, current, 0, low)
+        shift_by(fn, x[0], x[1][0], max(0, amount_bits(size.bits) - 5), direction == "shl", y)
         mask_top(fn, size, y[-1])
     return plan
 
@@ -93,7 +100,7 @@ def _popc(fn, size, x, y):
         fn.emit("add", y[0], y[0], count)
 
 
-def _count_zeros(fn: Function, dst: Reg, limbs: list[Operand], count) -> None:
+def count_zeros(fn: Function, dst: Reg, limbs: list[Operand], count) -> None:
     """Leading zeros of the limbs, walked from the far end: each limb's count, plus
     the total so far when that limb is all zeros (count 32), selected by a mask."""
     count(dst, limbs[0])
@@ -107,7 +114,7 @@ def _count_zeros(fn: Function, dst: Reg, limbs: list[Operand], count) -> None:
 
 
 def _clz(fn, size, x, y):
-    _count_zeros(fn, y[0], x[0], lambda d, v: fn.emit("clz", d, v))
+    count_zeros(fn, y[0], x[0], lambda d, v: fn.emit("clz", d, v))
     if size.top_bits != 32:  # the top limb's spare bits are not part of the number
         fn.emit("sub", y[0], y[0], 32 - size.top_bits)
 
@@ -121,7 +128,7 @@ def _ctz(fn, size, x, y):
         top = fn.temp()
         fn.emit("or", top, limbs[0], 1 << size.top_bits)
         limbs[0] = top
-    _count_zeros(fn, y[0], limbs, count)
+    count_zeros(fn, y[0], limbs, count)
 
 
 OPERATIONS = [

@@ -13,65 +13,12 @@ where high < b, so n steps do it; an n-limb dividend is the case high = 0.
 """
 from __future__ import annotations
 
-from ..ir import MASK, Function, Operand, Reg
+from ..ir import Function, Operand, Reg
 from ..size import Size
+from .bits import count_zeros, shift_by
 from .columns import Columns
 from .common import all_ones_if_borrow, select
-from .compare import or_all
 from .powers import LoopOperation
-
-
-def _leading_zeros(fn: Function, b: list[Reg]) -> Reg:
-    """The leading zero bits of b over all its limbs (32 n for b = 0)."""
-    count, counting = fn.temp(), fn.temp()
-    fn.emit("mov", count, 0)
-    fn.emit("mov", counting, MASK)  # all ones while the limbs above were zero
-    for limb in reversed(b):
-        zeros, counted, zero_limb = fn.temp(), fn.temp(), fn.temp()
-        fn.emit("clz", zeros, limb)
-        fn.emit("and", counted, zeros, counting)
-        fn.emit("add", count, count, counted)
-        fn.emit("shr", zero_limb, zeros, 5)  # 1 where the limb is 0 (clz 32)
-        fn.emit("sub", zero_limb, 0, zero_limb)
-        fn.emit("and", counting, counting, zero_limb)
-    return count
-
-
-def _move_limbs(fn: Function, value: list[Operand], limbs: Reg, stages: int, left: bool) -> list[Operand]:
-    """value shifted by `limbs` whole limbs (below 2^stages), towards the top if left: one
-    masked move per bit of the count."""
-    for j in range(stages):
-        bit, keep, move = fn.temp(), fn.temp(), fn.temp()
-        fn.emit("shr", bit, limbs, j)
-        fn.emit("and", bit, bit, 1)
-        fn.emit("sub", move, 0, bit)
-        fn.emit("not", keep, move)
-        span, moved = 1 << j, fn.temps_list(len(value))
-        for i, dst in enumerate(moved):
-            source = i - span if left else i + span
-            if 0 <= source < len(value):
-                select(fn, dst, move, value[source], value[i])
-            else:
-                fn.emit("and", dst, value[i], keep)
-        value = moved
-    return value
-
-
-def _shift_bits(fn: Function, value: list[Operand], bits: Reg, left: bool) -> list[Reg]:
-    """value shifted by `bits` (0 to 31) bits, towards the top if left."""
-    out = fn.temps_list(len(value))
-    n = len(value)
-    for i, dst in enumerate(out):
-        if left:
-            if i == 0:
-                fn.emit("shl", dst, value[0], bits)
-            else:
-                fn.emit("shf.l.clamp", dst, value[i - 1], value[i], bits)
-        elif i == n - 1:
-            fn.emit("shr", dst, value[i], bits)
-        else:
-            fn.emit("shf.r.clamp", dst, value[i], value[i + 1], bits)
-    return out
 
 
 def _reciprocal(fn: Function, d: Reg) -> Reg:
@@ -108,13 +55,11 @@ def normalize(size: Size) -> Function:
     y = [Reg("y", i) for i in range(3 * n + 3)]
     fn.chain("sub", [(fn.temp(), (high[k], b[k])) for k in range(n)])
     fits = all_ones_if_borrow(fn)  # high < b
-    shift = _leading_zeros(fn, b)
-    limbs, bits = fn.temp(), fn.temp()
-    fn.emit("shr", limbs, shift, 5)
-    fn.emit("and", bits, shift, 31)
-    stages = (n - 1).bit_length()
-    divisor = _shift_bits(fn, _move_limbs(fn, b, limbs, stages, True), bits, True)
-    dividend = _shift_bits(fn, _move_limbs(fn, low + high, limbs, stages, True), bits, True)
+    shift = fn.temp()
+    count_zeros(fn, shift, b, lambda d, v: fn.emit("clz", d, v))  # 32 n for b = 0
+    stages = (n - 1).bit_length()  # b != 0 moves it by below n limbs
+    divisor = shift_by(fn, b, shift, stages, left=True)
+    dividend = shift_by(fn, low + high, shift, stages, left=True)
     for dst, src in zip(y, divisor + dividend + [shift, _reciprocal(fn, divisor[-1])]):
         fn.emit("mov", dst, src)
     fn.emit("not", y[3 * n + 2], fits)
@@ -193,11 +138,9 @@ def finish(size: Size) -> Function:
     fn = Function("division_finish", 2 * n + 2, 2 * n + 1)
     x = [Reg("x", i) for i in range(2 * n + 2)]
     r, shift, q, undefined = x[:n], x[n], x[n + 1:2 * n + 1], x[2 * n + 1]
-    limbs, bits, defined = fn.temp(), fn.temp(), fn.temp()
-    fn.emit("shr", limbs, shift, 5)
-    fn.emit("and", bits, shift, 31)
+    defined = fn.temp()
     fn.emit("not", defined, undefined)
-    remainder = _move_limbs(fn, _shift_bits(fn, r, bits, False), limbs, (n - 1).bit_length(), False)
+    remainder = shift_by(fn, r, shift, (n - 1).bit_length(), left=False)
     for k, value in enumerate(q + remainder):
         fn.emit("and", Reg("y", k), value, defined)
     fn.emit("and", Reg("y", 2 * n), undefined, 1)

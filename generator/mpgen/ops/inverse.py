@@ -1,10 +1,12 @@
-"""One step of the binary extended gcd modulo a fixed odd p, branch-free: modinv_gcd runs
-it 2 k times (k the modulus' width) from the loop in templates/loops.cuh.j2.
+"""One step of the binary (extended) gcd, branch-free: modinv_gcd runs it 2 k times (k the
+modulus' width) from the loops in cuda/loops.cuh, as do the integers' modinv (p given at
+run time) and gcd (without coefficients).
 
 The state is (u, v, A, C) with A a = u and C a = v (mod p), from (a, p, 1, 0). A step
 subtracts the smaller of u, v from the larger where both are odd, then halves the even
 one (and its coefficient, modulo p). Each step shortens u or v by a bit until u = 0; then
-v = gcd(a, p), and C is a's inverse where v = 1.
+v = gcd(a, p), and C is a's inverse where v = 1. Without coefficients (field None) the
+state is (u, v), one of them odd.
 """
 from __future__ import annotations
 
@@ -14,10 +16,10 @@ from .common import Operation, all_ones_if_borrow, all_ones_if_set, select
 from .reduction import masked_modulus, shift_right, subtract_mod
 
 
-def _masked_subtract(fn: Function, field: Field, a: list[Reg], b: list[Reg], mask: Reg,
+def _masked_subtract(fn: Function, field: Field | None, a: list[Reg], b: list[Reg], mask: Reg,
                      modular: bool) -> list[Reg]:
     """a - (b & mask), modulo p if modular."""
-    n = field.limbs
+    n = len(a)
     masked, d = fn.temps_list(n), fn.temps_list(n)
     for k in range(n):
         fn.emit("and", masked[k], b[k], mask)
@@ -39,9 +41,9 @@ def _half(fn: Function, field: Field, c: list[Reg]) -> list[Reg]:
     return shift_right(fn, s + [carry], 1, n)
 
 
-def _binary_gcd_step(fn: Function, field: Field, x: list[list[Reg]], y: list[Reg]) -> None:
-    n = field.limbs
-    u, v, a, c = x
+def binary_gcd_step(fn: Function, field: Field | None, x: list[list[Reg]], y: list[Reg]) -> None:
+    u, v = x[:2]
+    n, extended = len(u), field is not None
     both_odd = fn.temp()
     fn.emit("and", both_odd, u[0], v[0])
     fn.emit("and", both_odd, both_odd, 1)
@@ -53,25 +55,31 @@ def _binary_gcd_step(fn: Function, field: Field, x: list[list[Reg]], y: list[Reg
     fn.emit("xor", from_u, both, from_v)  # u -= v, A -= C
     u1 = _masked_subtract(fn, field, u, v, from_u, modular=False)
     v1 = _masked_subtract(fn, field, v, u, from_v, modular=False)
-    a1 = _masked_subtract(fn, field, a, c, from_u, modular=True)
-    c1 = _masked_subtract(fn, field, c, a, from_v, modular=True)
     u_odd = fn.temp()
     fn.emit("and", u_odd, u1[0], 1)
     halve_v = all_ones_if_set(fn, u_odd)  # else halve u: one of them is even now
-    value, coefficient = fn.temps_list(n), fn.temps_list(n)
+    value = fn.temps_list(n)
     for k in range(n):
         select(fn, value[k], halve_v, v1[k], u1[k])
-        select(fn, coefficient[k], halve_v, c1[k], a1[k])
     value = shift_right(fn, value, 1, n)
-    coefficient = _half(fn, field, coefficient)
-    out = [y[i * n:(i + 1) * n] for i in range(4)]
+    out = [y[i * n:(i + 1) * n] for i in range(4 if extended else 2)]
     for k in range(n):
         select(fn, out[0][k], halve_v, u1[k], value[k])
         select(fn, out[1][k], halve_v, value[k], v1[k])
+    if not extended:
+        return
+    a, c = x[2:]
+    a1 = _masked_subtract(fn, field, a, c, from_u, modular=True)
+    c1 = _masked_subtract(fn, field, c, a, from_v, modular=True)
+    coefficient = fn.temps_list(n)
+    for k in range(n):
+        select(fn, coefficient[k], halve_v, c1[k], a1[k])
+    coefficient = _half(fn, field, coefficient)
+    for k in range(n):
         select(fn, out[2][k], halve_v, a1[k], coefficient[k])
         select(fn, out[3][k], halve_v, coefficient[k], c1[k])
 
 
 BINARY_GCD_STEP = Operation(
     "gcd_step", "one step of modinv_gcd's binary extended gcd on (u, v, A, C)",
-    lambda f: (f.bits,) * 4, lambda f: 4 * f.limbs, _binary_gcd_step)
+    lambda f: (f.bits,) * 4, lambda f: 4 * f.limbs, binary_gcd_step)

@@ -17,6 +17,7 @@ from ..ir import Function, Reg
 from ..size import Size
 from .common import Operation, all_ones_if_set, one_word, same_limbs, unary
 from .division import steps as division_steps
+from .inverse import binary_gcd_step
 from .powers import LoopOperation, scans_table, window_bits
 from .reduction import montgomery, montgomery_reduce, montgomery_square
 
@@ -49,6 +50,18 @@ def _operation(name: str, summary: str, values: int, plan) -> Operation:
 
 def _montmul(fn, m, x, y):
     montgomery(fn, m, x[0], x[1], y)
+
+
+def _inverse_step(size: Size) -> Function:
+    """One step of modinv_gcd's binary extended gcd (inverse.py) with p an operand: x = u,
+    v, A, C, p; y = the next u, v, A, C."""
+    n = size.limbs
+    fn = Function("modinv_step", 5 * n, 4 * n)
+    x = [[Reg("x", k * n + i) for i in range(n)] for k in range(5)]
+    modulus = RuntimeModulus(n, x[4], None, size.top_bits < 32)
+    binary_gcd_step(fn, modulus, x[:4], [Reg("y", i) for i in range(4 * n)])
+    fn.check()
+    return fn
 
 
 def _minus_inverse(fn: Function, size: Size, x: list[list[Reg]], y: list[Reg]) -> None:
@@ -95,10 +108,15 @@ OPERATIONS = [
                   f"division_step, division_finish, limbs, bits, {window_bits(s)}, {str(scans_table(s)).lower()}>(y, x);",
                   lambda s: ["montmul", "montsqr", "mont_minus_inverse"], flag=True, modulus_operand=2,
                   steps=division_steps),
+    LoopOperation("modinv", "a^-1 mod p for a < p, p odd given at run time: the binary extended gcd of "
+                  "the fields' modinv_gcd, 2 bits steps whatever p's width (constant time); flag 1 and result "
+                  "0 where gcd(a, p) > 1 or p is even", lambda s: (s.bits, s.bits),
+                  "::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x);", lambda s: [], flag=True,
+                  modulus_operand=1, steps=lambda s: [_inverse_step(s)]),
 ]
 
 # Which value operands must be below p (bit k for operand k), where not all of them.
-BELOW_MODULUS = {"montredc": 0b10, "modexp": 0b01}
+BELOW_MODULUS = {"montredc": 0b10, "modexp": 0b01}  # modinv: its one value operand
 
 
 def below_modulus(op: Operation) -> int:
