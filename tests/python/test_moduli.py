@@ -5,10 +5,11 @@ import random
 
 import pytest
 
-from mpgen.field import to_words
+from mpgen.field import PRESETS, to_words
 from mpgen.ir import execute
-from mpgen.ops import runtime_modulus
+from mpgen.ops import MODULAR_OPERATIONS, runtime_modulus
 from mpgen.ops.powers import LoopOperation
+from mpgen.request import check_modulus
 from mpgen.size import Size
 
 
@@ -91,3 +92,24 @@ def test_modinv_with_the_modulus_as_an_operand(bits):
             assert has == (math.gcd(a, p) == 1), (hex(p), hex(a))
             if has and p > 1:
                 assert value(state[3 * n:]) == pow(a, -1, p), (hex(p), hex(a))
+
+
+@pytest.mark.parametrize("name", [n for n in PRESETS if int(PRESETS[n]["modulus"], 0) % 2])
+def test_the_modulus_at_run_time_agrees_with_the_fixed_one_for_every_preset(name):
+    # the same size's run-time lists (p and -p^-1 as operands) against the preset field's
+    # own (p as immediates), on the same operands: equal words
+    field = check_modulus(PRESETS[name]["modulus"], "test", label=name)
+    size, rng, p = Size(field.bits), random.Random(name), field.modulus
+    n = size.limbs
+    context = to_words(p, n) + [field.minus_inverse]
+    runtime = {op.name: op.plan(size) for op in runtime_modulus.OPERATIONS if not isinstance(op, LoopOperation)}
+    for op_name in ("montmul", "montsqr", "montredc", "tomont", "frommont"):
+        fixed = MODULAR_OPERATIONS[op_name].plan(field)
+        values = 1 if op_name in ("montsqr", "tomont", "frommont") else 2
+        for _ in range(30):
+            operands = [rng.randrange(p) for _ in range(values)]
+            if op_name == "montredc":
+                operands[0] = rng.getrandbits(field.bits)
+            words = [w for v in operands for w in to_words(v, n)]
+            extra = to_words(field.radix_squared, n) if op_name == "tomont" else []
+            assert execute(runtime[op_name], words + extra + context) == execute(fixed, words), (op_name, operands)
