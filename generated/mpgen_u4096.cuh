@@ -764,6 +764,18 @@ MPGEN_HOST_DEVICE void runtime_power(uint32_t* y, const uint32_t* x) {
   y[N] = odd ^ 1u;
 }
 
+// y = a b mod p and the flag word for x = a, b, p (N limbs each, a, b < p, any p given at
+// run time): Mul's product (padded to 2N limbs), then its remainder by divide: the high
+// half is below p, so the quotient fits. Where p = 0: result 0, flag 1.
+template <class Mul, class Normalize, class Step, class Finish, unsigned N>
+MPGEN_HOST_DEVICE void runtime_modmul(uint32_t* y, const uint32_t* x) {
+  uint32_t product[Mul::out_words], in[3 * N];  // low, high, p
+  apply<Mul>(product, x);
+  MPGEN_UNROLL for (unsigned k = 0; k < 2 * N; ++k) in[k] = k < Mul::out_words ? product[k] : 0u;
+  copy<N>(in + 2 * N, x + 2 * N);
+  divide<Normalize, Step, Finish, N, true, false, true>(y, in);
+}
+
 // y = a^-1 mod p and the flag word for x = a, p (N limbs each, a < p, p odd given at run
 // time): gcd_inverse's binary extended gcd with p among the step's operands, 2 Bits steps
 // (Bits the width: p's own is not known when the code is made). Flag 1 and result 0 where

@@ -184,7 +184,10 @@ std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& o
         info.kernel = op.at("kernel").get<std::string>();
         for (const auto& operand : op.at("operands")) {
           const std::string role = operand.at("role").get<std::string>();
-          if (role == "modulus") info.modulus_operand = int(info.operand_bits.size());
+          if (role == "modulus") {
+            info.modulus_operand = int(info.operand_bits.size());
+            info.odd_modulus = operand.value("odd", true);
+          }
           if (role == "minus_inverse") info.minus_inverse_operand = int(info.operand_bits.size());
           info.operand_bits.push_back(operand.at("bits").get<unsigned>());
           if (operand.at("below_modulus").get<bool>()) info.below_modulus |= 1u << (info.operand_bits.size() - 1);
@@ -274,17 +277,19 @@ void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint
   const unsigned at = unsigned(op.modulus_operand);
   const std::vector<uint32_t>& p = operands.at(at);
   const std::string which = "operand " + std::to_string(at + 1) + " of " + op.name;
-  if (p.empty() || !(p[0] & 1))
+  if (op.odd_modulus && (p.empty() || !(p[0] & 1)))
     throw InputError(which + ", the modulus, is even; it must be odd (Montgomery form)");
-  uint32_t inverse = p[0];  // p^-1 mod 2^32 by Newton's steps, each doubling the good bits (3 to 48)
-  for (int i = 0; i < 4; ++i) inverse *= 2u - p[0] * inverse;
-  const uint32_t minus_inverse = 0u - inverse;
-  const int given = op.minus_inverse_operand;
-  if (given >= 0 && (operands.at(given).empty() ? 0 : operands[given][0]) != minus_inverse) {
-    char want[16];
-    std::snprintf(want, sizeof want, "0x%08x", minus_inverse);
-    throw InputError("operand " + std::to_string(given + 1) + " of " + op.name + " is not -p^-1 mod 2^32 for p = 0x" +
-                     to_hex(p) + ": that is " + want);
+  const int given = op.minus_inverse_operand;  // where -p^-1 mod 2^32 is an operand (p odd then)
+  if (given >= 0) {
+    uint32_t inverse = p[0];  // p^-1 mod 2^32 by Newton's steps, each doubling the good bits (3 to 48)
+    for (int i = 0; i < 4; ++i) inverse *= 2u - p[0] * inverse;
+    const uint32_t minus_inverse = 0u - inverse;
+    if ((operands.at(given).empty() ? 0 : operands[given][0]) != minus_inverse) {
+      char want[16];
+      std::snprintf(want, sizeof want, "0x%08x", minus_inverse);
+      throw InputError("operand " + std::to_string(given + 1) + " of " + op.name + " is not -p^-1 mod 2^32 for p = 0x" +
+                       to_hex(p) + ": that is " + want);
+    }
   }
   for (unsigned k = 0; k < at; ++k)
     if (op.below_modulus >> k & 1 && !below(operands[k], p))

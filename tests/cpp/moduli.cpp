@@ -47,6 +47,11 @@ Reference montgomery_reference(const mpgen::OpInfo& op) {
       mpz_powm(r, x[0]->v, x[1]->v, p);
       return 0u;
     }
+    if (name == "modmul") {
+      mpz_mul(r, x[0]->v, x[1]->v);
+      mpz_mod(r, r, p);
+      return 0u;
+    }
     if (name == "modinv") {  // flag 1 and 0 where gcd(a, p) > 1
       if (mpz_invert(r, x[0]->v, p)) return 0u;
       mpz_set_ui(r, 0);
@@ -68,8 +73,9 @@ Reference montgomery_reference(const mpgen::OpInfo& op) {
 
 // The moduli of the edge cases: 1, 3, 2^bits - 1, 2^(bits-1) + 1, all ones but the lowest
 // limb (2^bits - 2^32 + 1 and so on), 2^32 - 1 (a top limb of 0 above one word, where
-// bits > 32), and an odd alternating pattern.
-std::vector<Limbs> edge_moduli(unsigned bits) {
+// bits > 32), and an odd alternating pattern; and, where p need not be odd, 2, 2^(bits-1)
+// and 2^bits - 2.
+std::vector<Limbs> edge_moduli(unsigned bits, bool odd) {
   const unsigned n = (bits + 31) / 32;
   std::vector<Limbs> moduli;
   Limbs small(n, 0);
@@ -91,6 +97,14 @@ std::vector<Limbs> edge_moduli(unsigned bits) {
     moduli.push_back(small);
   }
   moduli.push_back(mask_to(Limbs(n, 0xaaaaaaabu), bits));
+  if (!odd) {  // 2, 2^(bits-1), 2^bits - 2
+    small.assign(n, 0);
+    small[0] = 2;
+    top[0] &= ~1u;
+    Limbs below = ones;
+    below[0] &= ~1u;
+    for (const Limbs& p : {small, top, below}) moduli.push_back(p);
+  }
   return moduli;
 }
 
@@ -112,7 +126,7 @@ std::vector<Limbs> instance(const mpgen::OpInfo& op, const std::vector<Limbs>& v
 // core value alone.
 std::vector<std::vector<Limbs>> modulus_cases(const mpgen::OpInfo& op, std::size_t random_count, uint64_t seed) {
   const unsigned bits = op.bits, at = unsigned(op.modulus_operand);
-  const bool loop = op.name == "modexp" || op.name == "modinv";
+  const bool loop = op.name == "modexp" || op.name == "modinv";  // modmul: a product and a division
   const auto value = [&](const Limbs& x, unsigned k, const Mpz& p) {
     return op.below_modulus >> k & 1 ? reduce(x, p, bits) : x;
   };
@@ -123,7 +137,7 @@ std::vector<std::vector<Limbs>> modulus_cases(const mpgen::OpInfo& op, std::size
     for (unsigned k = 0; k < at; ++k) values.push_back(value(picks[k % picks.size()], k, pm));
     cases.push_back(instance(op, values, p));
   };
-  for (const Limbs& p : edge_moduli(bits)) {
+  for (const Limbs& p : edge_moduli(bits, op.odd_modulus)) {
     const Mpz pm(p);
     std::vector<Limbs> core;
     for (long d : {0L, 1L, 2L, -1L, -2L}) {
@@ -157,7 +171,7 @@ std::vector<std::vector<Limbs>> modulus_cases(const mpgen::OpInfo& op, std::size
   for (std::size_t i = 0; i < random_count; ++i) {
     Limbs p = random_value(rng, 2 + rng() % (bits - 1));
     p.resize((bits + 31) / 32, 0);
-    p[0] |= 1;
+    p[0] |= op.odd_modulus ? 1u : 1u << (rng() % 32);  // odd, or any but 0
     std::vector<Limbs> picks;
     for (unsigned k = 0; k < at; ++k) picks.push_back(random_value(rng, bits));
     add(picks, p);
@@ -181,7 +195,7 @@ TEST_CASE("operations with the modulus as an operand agree with GMP at every siz
       check_against_gmp(op, montgomery_reference(op), modulus_cases(op, count, test_seed()), true, gpu);
       ++checked;
     }
-  CHECK(checked >= 7);  // montmul, montsqr, montredc, tomont, frommont, modexp, modinv at least
+  CHECK(checked >= 8);  // montmul, montsqr, montredc, tomont, frommont, modexp, modinv, modmul at least
 }
 
 TEST_CASE("the modulus operand is checked: odd, with its -p^-1, the values below it") {
@@ -200,6 +214,7 @@ TEST_CASE("the modulus operand is checked: odd, with its -p^-1, the values below
   CHECK_THROWS_WITH_AS(mpgen::check_modulus_operands(op, {one, p, p, {np0}}),
                        doctest::Contains("operand 2 of montmul is not below the modulus"), mpgen::InputError);
   mpgen::check_modulus_operands(mpgen::find(256, "montredc"), {p, one, p, {np0}});  // its low half need not be
+  mpgen::check_modulus_operands(mpgen::find(256, "modmul"), {one, one, even});  // any p: by division
   mpgen::Batch batch(op, 2);
   for (unsigned k = 0; k < 2; ++k) batch.set_operand(0, k, one);
   batch.set_operand(0, 2, p);

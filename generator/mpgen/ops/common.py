@@ -28,6 +28,7 @@ class Operation:
     # 2^32 where that is an operand too; else None.
     modulus_operand: int | None = None
     minus_inverse_operand: int | None = None
+    odd_modulus: bool = True  # where p is an operand: whether it must be odd (Montgomery form)
     parts: int = 1  # the result's numbers of equal limbs, printed apart (div_qr: quotient, remainder)
 
     @property

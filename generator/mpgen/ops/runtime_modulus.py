@@ -108,6 +108,11 @@ OPERATIONS = [
                   f"division_step, division_finish, limbs, bits, {window_bits(s)}, {str(scans_table(s)).lower()}>(y, x);",
                   lambda s: ["montmul", "montsqr", "mont_minus_inverse"], flag=True, modulus_operand=2,
                   steps=division_steps),
+    LoopOperation("modmul", "a b mod p for a, b < p, any p given at run time (even ones too): the product, "
+                  "then its remainder by division (Knuth's algorithm D; p = 0: flag 1 and result 0)",
+                  lambda s: (s.bits,) * 3, "::mpgen::loops::runtime_modmul<mul, division_normalize, division_step, "
+                  "division_finish, limbs>(y, x);", lambda s: ["mul"], flag=True, modulus_operand=2,
+                  odd_modulus=False, steps=division_steps),
     LoopOperation("modinv", "a^-1 mod p for a < p, p odd given at run time: the binary extended gcd of "
                   "the fields' modinv_gcd, 2 bits steps whatever p's width (constant time); flag 1 and result "
                   "0 where gcd(a, p) > 1 or p is even", lambda s: (s.bits, s.bits),
@@ -116,7 +121,7 @@ OPERATIONS = [
 ]
 
 # Which value operands must be below p (bit k for operand k), where not all of them.
-BELOW_MODULUS = {"montredc": 0b10, "modexp": 0b01}  # modinv: its one value operand
+BELOW_MODULUS = {"montredc": 0b10, "modexp": 0b01}  # modinv: its one value operand; modmul: both
 
 
 def below_modulus(op: Operation) -> int:

@@ -27,7 +27,9 @@ def operation(p: PlannedOp) -> dict:
         "symbol": p.op.cpp_name,  # the struct in the header's namespace
         "kernel": names.kernel(module, p.op.name),  # the C-named batch kernel
         "summary": p.op.summary,
-        "operands": [{"bits": bits, "limbs": limbs, "below_modulus": below, "role": role}
+        # a modulus operand says whether it must be odd (Montgomery form) or may be any
+        "operands": [{"bits": bits, "limbs": limbs, "below_modulus": below, "role": role,
+                      **({"odd": p.op.odd_modulus} if role == "modulus" else {})}
                      for bits, limbs, below, role in zip(p.operand_bits, p.operand_limbs, p.below_modulus,
                                                          p.operand_roles)],
         "optional_operands": p.op.optional,  # trailing operands that may be left out (as 0)

@@ -45,7 +45,8 @@ struct OpInfo {
   std::vector<uint32_t> modulus = {};   // a field's modulus, limbs least significant first
   unsigned below_modulus = 0;           // bit k set: operand k must be below the modulus
   int modulus_operand = -1;             // where p is given at run time: its operand,
-  int minus_inverse_operand = -1;       // and that of -p^-1 mod 2^32 where the caller gives it
+  int minus_inverse_operand = -1;       // and that of -p^-1 mod 2^32 where the caller gives it;
+  bool odd_modulus = true;              // whether p must be odd (Montgomery form) or may be any
   std::string module = "";              // the header's name: u<bits> or the field's
   std::string tier = "";                // how many threads hold one integer: "thread" or "group"
   std::string mul = "";                 // how its products are planned, as the manifest says:
@@ -105,8 +106,8 @@ const OpInfo& find_field(std::string_view field, std::string_view op);
 void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& limbs);
 
 // The test of one instance's operands together where the modulus is an operand
-// (op.modulus_operand >= 0; nothing otherwise): p odd, -p^-1 mod 2^32 right where it is an
-// operand, and the operands marked below_modulus below p. Throws InputError saying which operand is
+// (op.modulus_operand >= 0; nothing otherwise): p odd where op.odd_modulus, -p^-1 mod 2^32
+// right where it is an operand, and the operands marked below_modulus below p. Throws InputError saying which operand is
 // wrong and why. Batch::run applies it to every instance, mpgen-run to every line.
 void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint32_t>>& operands);
 
