@@ -400,6 +400,25 @@ Row powm_row(const Ceilings& c, std::size_t n) {
           cgbn ? cgbn_powm(Mul::bits) : 0, cgbn ? "CGBN powm_odd" : ""};
 }
 
+// Seconds per launch(in, out) (gpu_seconds over `runs`) with `host` copied to the device as
+// in and `out_words` words for out; where `got` is given, out comes back into it.
+double timed_on_device(const std::vector<uint32_t>& host, std::size_t out_words,
+                       const std::function<void(const uint32_t*, uint32_t*)>& launch, int runs,
+                       std::vector<uint32_t>* got = nullptr) {
+  uint32_t *in, *out;
+  cudaMalloc(&in, host.size() * 4);
+  cudaMalloc(&out, out_words * 4);
+  cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
+  const double s = gpu_seconds([&] { launch(in, out); }, runs);
+  if (got) {
+    got->resize(out_words);
+    cudaMemcpy(got->data(), out, out_words * 4, cudaMemcpyDeviceToHost);
+  }
+  cudaFree(in);
+  cudaFree(out);
+  return s;
+}
+
 // The same workload with the modulus given at run time, as CGBN's: each instance its own
 // random odd p of the full size, its constants computed first (runtime_montgomery's
 // set_modulus: mont_minus_inverse, then mont_radix_squared's two divisions), then the same
@@ -423,18 +442,11 @@ template <class MontMul, class MontSqr, class MinusInverse, class Normalize, cla
 Row powm_runtime_row(const Ceilings& c, std::size_t n) {
   constexpr unsigned N = MontMul::result_limbs, window = 5;
   const auto host = random_words((2 * N + powm_exponent_bits / 32) * n, 13);
-  uint32_t *in, *out;
-  cudaMalloc(&in, host.size() * 4);
-  cudaMalloc(&out, N * n * 4);
-  cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
-  const double s = gpu_seconds([&] {
+  std::vector<uint32_t> got;
+  const double s = timed_on_device(host, N * n, [&](const uint32_t* in, uint32_t* out) {
     powm_runtime<MontMul, MontSqr, MinusInverse, Normalize, Step, Finish, window>
         <<<blocks_for<MontMul>(n), MontMul::block_threads>>>(n, in, out);
-  }, 1);
-  std::vector<uint32_t> got(N * n);
-  cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost);
-  cudaFree(in);
-  cudaFree(out);
+  }, 1, &got);
   // The first instances against GMP, their operands as the kernel reads them.
   constexpr unsigned W = powm_exponent_bits / 32;
   mpz_t a, e, p, want, result;
@@ -495,15 +507,9 @@ template <class Redc, class MinusInverse>
 Row runtime_redc_row(std::size_t n, unsigned iterations) {
   constexpr unsigned N = Redc::result_limbs;
   const auto host = random_words(3 * N * n, 23);
-  uint32_t *in, *out;
-  cudaMalloc(&in, host.size() * 4);
-  cudaMalloc(&out, N * n * 4);
-  cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
-  const double s = gpu_seconds([&] {
+  const double s = timed_on_device(host, N * n, [&](const uint32_t* in, uint32_t* out) {
     runtime_redc_chain<Redc, MinusInverse><<<blocks_for<Redc>(n), Redc::block_threads>>>(n, iterations, in, out);
-  });
-  cudaFree(in);
-  cudaFree(out);
+  }, 3);
   return {"montredc chain, modulus at run time (CGBN mont_reduce)", "gpu", Redc::bits, double(n) * iterations / s,
           0, "", cgbn_mont_reduce(Redc::bits), "CGBN mont_reduce"};
 }
@@ -532,14 +538,9 @@ template <class Div>
 Row divide_row(const Ceilings& c, std::size_t n, unsigned iterations) {
   constexpr unsigned N = Div::operand_limbs[1];
   const auto host = random_words(2 * N * n, 17);
-  uint32_t *in, *out;
-  cudaMalloc(&in, host.size() * 4);
-  cudaMalloc(&out, N * n * 4);
-  cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
-  const double s =
-      gpu_seconds([&] { divide_chain<Div><<<blocks_for<Div>(n), Div::block_threads>>>(n, iterations, in, out); }, 1);
-  cudaFree(in);
-  cudaFree(out);
+  const double s = timed_on_device(host, N * n, [&](const uint32_t* in, uint32_t* out) {
+    divide_chain<Div><<<blocks_for<Div>(n), Div::block_threads>>>(n, iterations, in, out);
+  }, 1);
   return {"div_qr_wide chain (CGBN div_qr)", "gpu", Div::bits, double(n) * iterations / s, 0, "", 0, ""};
 }
 
@@ -571,14 +572,9 @@ __global__ void pair_chain(std::size_t n, unsigned iterations, const uint32_t* i
 template <class Op, bool odd_second>
 Row pair_row(const char* workload, std::size_t n, unsigned iterations) {
   const auto host = random_words(Op::in_words * n, 19);
-  uint32_t *in, *out;
-  cudaMalloc(&in, host.size() * 4);
-  cudaMalloc(&out, n * 4);
-  cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
-  const double s = gpu_seconds(
-      [&] { pair_chain<Op, odd_second><<<blocks_for<Op>(n), Op::block_threads>>>(n, iterations, in, out); }, 1);
-  cudaFree(in);
-  cudaFree(out);
+  const double s = timed_on_device(host, n, [&](const uint32_t* in, uint32_t* out) {
+    pair_chain<Op, odd_second><<<blocks_for<Op>(n), Op::block_threads>>>(n, iterations, in, out);
+  }, 1);
   return {workload, "gpu", Op::bits, double(n) * iterations / s, 0, "", 0, ""};
 }
 

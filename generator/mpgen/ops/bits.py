@@ -113,22 +113,32 @@ def count_zeros(fn: Function, dst: Reg, limbs: list[Operand], count) -> None:
         fn.emit("add", dst, dst, c)
 
 
+def leading_zeros(fn: Function, dst: Reg, limbs: list[Operand]) -> None:
+    """dst = the leading zero bits of the limbs (least significant first; 32 per limb for 0)."""
+    count_zeros(fn, dst, limbs, lambda d, v: fn.emit("clz", d, v))
+
+
+def trailing_zeros(fn: Function, dst: Reg, limbs: list[Operand]) -> None:
+    """dst = the trailing zero bits of the limbs (least significant first; 32 per limb for 0)."""
+    def count(d, v):
+        fn.emit("brev", d, v)
+        fn.emit("clz", d, d)
+    count_zeros(fn, dst, list(reversed(limbs)), count)
+
+
 def _clz(fn, size, x, y):
-    count_zeros(fn, y[0], x[0], lambda d, v: fn.emit("clz", d, v))
+    leading_zeros(fn, y[0], x[0])
     if size.top_bits != 32:  # the top limb's spare bits are not part of the number
         fn.emit("sub", y[0], y[0], 32 - size.top_bits)
 
 
 def _ctz(fn, size, x, y):
-    def count(d, v):
-        fn.emit("brev", d, v)
-        fn.emit("clz", d, d)
-    limbs = list(reversed(x[0]))
+    limbs = list(x[0])
     if size.top_bits != 32:  # a sentinel bit just above the width: ctz(0) == bits
         top = fn.temp()
-        fn.emit("or", top, limbs[0], 1 << size.top_bits)
-        limbs[0] = top
-    count_zeros(fn, y[0], limbs, count)
+        fn.emit("or", top, limbs[-1], 1 << size.top_bits)
+        limbs[-1] = top
+    trailing_zeros(fn, y[0], limbs)
 
 
 OPERATIONS = [

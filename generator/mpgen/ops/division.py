@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..ir import Function, Operand, Reg
 from ..size import Size
-from .bits import count_zeros, shift_by
+from .bits import leading_zeros, shift_by
 from .columns import Columns
 from .common import all_ones_if_borrow, select
 from .powers import LoopOperation
@@ -56,7 +56,7 @@ def normalize(size: Size) -> Function:
     fn.chain("sub", [(fn.temp(), (high[k], b[k])) for k in range(n)])
     fits = all_ones_if_borrow(fn)  # high < b
     shift = fn.temp()
-    count_zeros(fn, shift, b, lambda d, v: fn.emit("clz", d, v))  # 32 n for b = 0
+    leading_zeros(fn, shift, b)  # 32 n for b = 0
     stages = (n - 1).bit_length()  # b != 0 moves it by below n limbs
     divisor = shift_by(fn, b, shift, stages, left=True)
     dividend = shift_by(fn, low + high, shift, stages, left=True)

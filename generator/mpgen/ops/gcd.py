@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..ir import Function, Reg
 from ..size import Size
-from .bits import count_zeros, shift_by
+from .bits import shift_by, trailing_zeros
 from .common import binary, same_limbs
 from .inverse import binary_gcd_step
 from .powers import LoopOperation
@@ -27,11 +27,7 @@ def start(size: Size) -> Function:
     either, shift = fn.temps_list(n), Reg("y", 2 * n)
     for k in range(n):
         fn.emit("or", either[k], a[k], b[k])
-
-    def trailing(dst: Reg, limb: Reg) -> None:
-        fn.emit("brev", dst, limb)
-        fn.emit("clz", dst, dst)
-    count_zeros(fn, shift, list(reversed(either)), trailing)
+    trailing_zeros(fn, shift, either)
     shift_by(fn, a, shift, _stages(size), left=False, out=[Reg("y", i) for i in range(n)])
     shift_by(fn, b, shift, _stages(size), left=False, out=[Reg("y", n + i) for i in range(n)])
     fn.check()
