@@ -3201,7 +3201,7 @@ struct ctz {
 #endif
 };
 
-// montmul: a b R^-1 mod p, p odd given at run time with -p^-1 mod 2^32 (a, b < p); 39 instructions.
+// montmul: a b R^-1 mod p, p odd given at run time with -p^-1 mod 2^32 (a, b < p; the group tier: mod R); 39 instructions.
 struct montmul {
   static constexpr const char* name = "montmul";
   static constexpr unsigned bits = 64;
@@ -3320,7 +3320,7 @@ struct montmul {
 #endif
 };
 
-// montsqr: a a R^-1 mod p, p odd given at run time with -p^-1 mod 2^32 (a < p); 41 instructions.
+// montsqr: a a R^-1 mod p, p odd given at run time with -p^-1 mod 2^32 (a < p; the group tier: mod R); 41 instructions.
 struct montsqr {
   static constexpr const char* name = "montsqr";
   static constexpr unsigned bits = 64;
@@ -3443,7 +3443,7 @@ struct montsqr {
 #endif
 };
 
-// montredc: (b R + a) R^-1 mod p, p odd given at run time with -p^-1 mod 2^32 (b < p): Montgomery reduction of the double-width value with low half a, high half b; 33 instructions.
+// montredc: (b R + a) R^-1 mod p, p odd given at run time with -p^-1 mod 2^32 (the group tier: mod R; b < p): Montgomery reduction of the double-width value with low half a, high half b; 33 instructions.
 struct montredc {
   static constexpr const char* name = "montredc";
   static constexpr unsigned bits = 64;
@@ -3550,7 +3550,7 @@ struct montredc {
 #endif
 };
 
-// tomont: a r R^-1 mod p for r = R^2 mod p: a R mod p, into Montgomery form, p odd given at run time with -p^-1 mod 2^32 (a, r < p); 39 instructions.
+// tomont: a r R^-1 mod p for r = R^2 mod p: a R mod p, into Montgomery form, p odd given at run time with -p^-1 mod 2^32 (a, r < p; the group tier: mod R); 39 instructions.
 struct tomont {
   static constexpr const char* name = "tomont";
   static constexpr unsigned bits = 64;
@@ -3669,7 +3669,7 @@ struct tomont {
 #endif
 };
 
-// frommont: a R^-1 mod p: out of Montgomery form, p odd given at run time with -p^-1 mod 2^32 (a < p); 32 instructions.
+// frommont: a R^-1 mod p: out of Montgomery form, p odd given at run time with -p^-1 mod 2^32 (a < p; the group tier: mod R); 32 instructions.
 struct frommont {
   static constexpr const char* name = "frommont";
   static constexpr unsigned bits = 64;
@@ -3774,7 +3774,7 @@ struct frommont {
 #endif
 };
 
-// mont_minus_inverse: -p^-1 mod 2^32, the word the Montgomery operations take after p; flag 1 and result 0 where p is even; 18 instructions.
+// mont_minus_inverse: -p^-1 mod 2^32 (the group tier: mod R, by Newton's iteration), what the Montgomery operations take after p; flag 1 and result 0 where p is even; 18 instructions.
 struct mont_minus_inverse {
   static constexpr const char* name = "mont_minus_inverse";
   static constexpr unsigned bits = 64;

@@ -8,8 +8,8 @@ from functools import lru_cache
 
 from .field import Field, preset_curve, to_words
 from .group.ntt import transform_length
-from .group import Convolution, ProductRows, Program, Shape, ThreadStep, planner as group_planner, segments
-from .group.program import BLOCK_STATIC_SHARED_BYTES, exchange_shared_bytes
+from .group import Convolution, ProductRows, Program, Repeat, Shape, ThreadStep, planner as group_planner, segments
+from .group.program import BLOCK_STATIC_SHARED_BYTES, exchange_shared_bytes, flat
 from .ir import Function
 from .ntt import auto_method
 from .ops import MODULAR_OPERATIONS, Operation, find, modular, runtime_modulus
@@ -60,7 +60,7 @@ class PlannedOp:
     def thread_lists(self) -> list[Function]:
         """The straight-line lists each thread runs: one, or a group program's steps."""
         if self.program is not None:
-            return [fn for s in self.program.steps if isinstance(s, (ThreadStep, ProductRows))
+            return [fn for s in flat(self.program.steps) if isinstance(s, (ThreadStep, ProductRows))
                     for fn in (s.lists if isinstance(s, ProductRows) else (s.fn,))]
         return [] if self.fn is None else [self.fn]
 
@@ -112,17 +112,23 @@ class PlannedOp:
             return sum(i.opcode.mnemonic.startswith(("mul.", "mad")) for i in fn.body)
         if self.program is None:
             return sum(count(fn) for fn in self.thread_lists)
-        threads, total = self.tier.threads_per_instance, 0
-        for step in self.program.steps:
-            if isinstance(step, ThreadStep):
-                total += threads * count(step.fn)
-            elif isinstance(step, ProductRows):
-                for t in range(threads):
-                    for segment in segments(step.schedule, threads, t):
-                        if segment.rows:
-                            last = step.finish[segment.block % 2] if step.finish else step.fn
-                            total += (segment.rows - 1) * count(step.fn) + count(last)
-        return total
+        threads = self.tier.threads_per_instance
+
+        def total(steps) -> int:
+            found = 0
+            for step in steps:
+                if isinstance(step, Repeat):
+                    found += step.count * total(step.body)
+                elif isinstance(step, ThreadStep):
+                    found += threads * count(step.fn)
+                elif isinstance(step, ProductRows):
+                    for t in range(threads):
+                        for segment in segments(step.schedule, threads, t):
+                            if segment.rows:
+                                last = step.finish[segment.block % 2] if step.finish else step.fn
+                                found += (segment.rows - 1) * count(step.fn) + count(last)
+            return found
+        return total(self.program.steps)
 
 
 @dataclass
@@ -188,7 +194,7 @@ def with_needs(size: Size, ops: list) -> list:
 def dynamic_shared_bytes(program: Program, tier: Tier) -> int:
     """A block's dynamic shared memory: the quadratic product's tables (table_words), or
     the residues of the transforms (each prime's N points, a padding word every 32)."""
-    for step in program.steps:
+    for step in flat(program.steps):
         if isinstance(step, ProductRows):
             return 4 * tier.instances_per_block * table_words(tier.threads_per_instance, tier.limbs_per_thread)
         if isinstance(step, Convolution):

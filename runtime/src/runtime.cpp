@@ -272,6 +272,26 @@ void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& li
                      op.field + " (0x" + to_hex(op.modulus) + ")");
 }
 
+namespace {
+// -p^-1 mod 2^(32 n) for odd p, word by word as a Montgomery reduction: y's word i cancels
+// word i of p y + 1 (O(n^2), n = 1 in the thread tier).
+std::vector<uint32_t> minus_inverse(const std::vector<uint32_t>& p, unsigned n) {
+  uint32_t inverse = p[0];  // p^-1 mod 2^32 by Newton's steps, each doubling the good bits (3 to 48)
+  for (int i = 0; i < 4; ++i) inverse *= 2u - p[0] * inverse;
+  std::vector<uint32_t> sum(n, 0), y(n, 0);  // sum = p y + 1 mod 2^(32 n), word i zero once y's is set
+  sum[0] = 1;
+  for (unsigned i = 0; i < n; ++i) {
+    y[i] = 0u - sum[i] * inverse;
+    uint64_t carry = 0;
+    for (unsigned j = i; j < n; ++j) {
+      const uint64_t t = uint64_t(j - i < p.size() ? p[j - i] : 0) * y[i] + sum[j] + carry;
+      sum[j] = uint32_t(t), carry = t >> 32;
+    }
+  }
+  return y;
+}
+}  // namespace
+
 void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint32_t>>& operands) {
   if (op.modulus_operand < 0) return;
   const unsigned at = unsigned(op.modulus_operand);
@@ -279,16 +299,18 @@ void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint
   const std::string which = "operand " + std::to_string(at + 1) + " of " + op.name;
   if (op.odd_modulus && (p.empty() || !(p[0] & 1)))
     throw InputError(which + ", the modulus, is even; it must be odd (Montgomery form)");
-  const int given = op.minus_inverse_operand;  // where -p^-1 mod 2^32 is an operand (p odd then)
+  const int given = op.minus_inverse_operand;  // where -p^-1 mod 2^(32 n) is an operand (p odd then)
   if (given >= 0) {
-    uint32_t inverse = p[0];  // p^-1 mod 2^32 by Newton's steps, each doubling the good bits (3 to 48)
-    for (int i = 0; i < 4; ++i) inverse *= 2u - p[0] * inverse;
-    const uint32_t minus_inverse = 0u - inverse;
-    if ((operands.at(given).empty() ? 0 : operands[given][0]) != minus_inverse) {
-      char want[16];
-      std::snprintf(want, sizeof want, "0x%08x", minus_inverse);
-      throw InputError("operand " + std::to_string(given + 1) + " of " + op.name + " is not -p^-1 mod 2^32 for p = 0x" +
-                       to_hex(p) + ": that is " + want);
+    const unsigned n = op.operand_limbs(unsigned(given));  // 1 word per thread, R's limbs in a group
+    const std::vector<uint32_t> want = minus_inverse(p, n);
+    std::vector<uint32_t> got = operands.at(given);
+    got.resize(n, 0);
+    if (got != want) {
+      char word[16];
+      std::snprintf(word, sizeof word, "0x%08x", want[0]);
+      throw InputError("operand " + std::to_string(given + 1) + " of " + op.name + " is not -p^-1 mod 2^" +
+                       std::to_string(32 * n) + " for p = 0x" + to_hex(p) + ": that is " +
+                       (n == 1 ? std::string(word) : "0x" + to_hex(want)));
     }
   }
   for (unsigned k = 0; k < at; ++k)

@@ -1,6 +1,7 @@
 // Operations whose modulus is an operand (Montgomery arithmetic modulo an odd p given at
-// run time, with -p^-1 mod 2^32 beside it) at every built size against GMP, on the CPU and
-// on the GPU when one is present; and the checked entry points' refusals.
+// run time, with -p^-1 mod 2^32 beside it, mod R in the group tier) at every built size
+// against GMP, on the CPU and on the GPU when one is present; and the checked entry
+// points' refusals.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -19,15 +20,15 @@ Limbs reduce(const Limbs& x, const Mpz& p, unsigned bits) {
   return mpgen::from_mpz(v.v, bits);
 }
 
-// -p^-1 mod 2^32, by GMP.
-uint32_t minus_inverse(const Mpz& p) {
-  Mpz word, inverse;
-  mpz_set_ui(word.v, 1);
-  mpz_mul_2exp(word.v, word.v, 32);
-  REQUIRE(mpz_invert(inverse.v, p.v, word.v));
-  mpz_sub(inverse.v, word.v, inverse.v);
-  mpz_mod(inverse.v, inverse.v, word.v);
-  return uint32_t(mpz_get_ui(inverse.v));
+// -p^-1 mod 2^width (32 per thread, R's width in a group), by GMP.
+Limbs minus_inverse(const Mpz& p, unsigned width = 32) {
+  Mpz radix, inverse;
+  mpz_set_ui(radix.v, 1);
+  mpz_mul_2exp(radix.v, radix.v, width);
+  REQUIRE(mpz_invert(inverse.v, p.v, radix.v));
+  mpz_sub(inverse.v, radix.v, inverse.v);
+  mpz_mod(inverse.v, inverse.v, radix.v);
+  return mpgen::from_mpz(inverse.v, width);
 }
 
 // GMP's answer for an operation modulo the operand p, R = 2^(32 limbs).
@@ -108,11 +109,12 @@ std::vector<Limbs> edge_moduli(unsigned bits, bool odd) {
   return moduli;
 }
 
-// The operands of one instance: values, then p and -p^-1 mod 2^32 where op takes it.
+// The operands of one instance: values, then p and -p^-1 (mod 2^32, or R in a group) where op takes it.
 std::vector<Limbs> instance(const mpgen::OpInfo& op, const std::vector<Limbs>& values, const Limbs& p) {
   std::vector<Limbs> operands = values;
   operands.push_back(p);
-  if (op.minus_inverse_operand >= 0) operands.push_back({minus_inverse(Mpz(p))});
+  if (op.minus_inverse_operand >= 0)
+    operands.push_back(minus_inverse(Mpz(p), op.operand_bits.at(unsigned(op.minus_inverse_operand))));
   return operands;
 }
 
@@ -202,7 +204,7 @@ TEST_CASE("the modulus operand is checked: odd, with its -p^-1, the values below
   const mpgen::OpInfo& op = mpgen::find(256, "montmul");
   REQUIRE(op.modulus_operand == 2);
   const Limbs p = mask_to(Limbs(8, 0xffffffffu), 256), one = {1};
-  const uint32_t np0 = minus_inverse(Mpz(p));
+  const uint32_t np0 = minus_inverse(Mpz(p))[0];
   mpgen::check_modulus_operands(op, {one, one, p, {np0}});
   Limbs even = p;
   even[0] = 0xfffffffeu;
@@ -220,5 +222,51 @@ TEST_CASE("the modulus operand is checked: odd, with its -p^-1, the values below
   batch.set_operand(0, 2, p);
   batch.set_operand(0, 3, {np0});
   CHECK_THROWS_WITH_AS(batch.run(mpgen::Device::cpu), doctest::Contains("instance 1: operand 3 of montmul, the modulus, is even"),
+                       mpgen::InputError);
+}
+
+// The group tier reduces by whole products with -p^-1 mod R (R = 2^(32 limbs)): at 3000 bits
+// the group holds 96 limbs for R's 94, so the reduction moves its sums down to R (group/
+// montgomery.py); compiled on demand. Its refusal names the whole -p^-1.
+TEST_CASE("the group tier's Montgomery operations at 3000 bits agree with GMP; a wrong -p^-1 mod R is refused") {
+  const bool gpu = gpu_for_tests();
+  const std::size_t count = random_cases() / 10;
+  for (const char* name : {"montmul", "montsqr", "montredc", "tomont", "frommont"}) {
+    const mpgen::OpInfo& cpu_op = mpgen::compile_on_demand(3000, name, mpgen::Device::cpu, "group");
+    CHECK(cpu_op.tier == "group");
+    check_against_gmp(cpu_op, montgomery_reference(cpu_op), modulus_cases(cpu_op, count, test_seed()), true, false);
+    if (gpu) {
+      const mpgen::OpInfo& gpu_op = mpgen::compile_on_demand(3000, name, mpgen::Device::gpu, "group");
+      check_against_gmp(gpu_op, montgomery_reference(gpu_op), modulus_cases(gpu_op, count, test_seed()), false, true);
+    }
+  }
+  // -p^-1 mod 2^3008 itself: the edge moduli (even ones too: the flag) and random odd ones
+  const mpgen::OpInfo& inverse = mpgen::compile_on_demand(3000, "mont_minus_inverse", mpgen::Device::cpu, "group");
+  REQUIRE(inverse.result_limbs == 94);
+  std::vector<std::vector<Limbs>> moduli;
+  for (const Limbs& p : edge_moduli(3000, false)) moduli.push_back({p});
+  std::mt19937_64 rng(test_seed());
+  for (std::size_t i = 0; i < count; ++i) {
+    Limbs p = random_value(rng, 3000);
+    p[0] |= 1;
+    moduli.push_back({p});
+  }
+  const Reference reference = [](mpz_t r, const std::vector<const Mpz*>& x, unsigned) {
+    if (mpz_even_p(x[0]->v)) return mpz_set_ui(r, 0), 1u;
+    mpgen::to_mpz(r, minus_inverse(*x[0], 3008));
+    return 0u;
+  };
+  check_against_gmp(inverse, reference, moduli, true, false);
+  if (gpu)
+    check_against_gmp(mpgen::compile_on_demand(3000, "mont_minus_inverse", mpgen::Device::gpu, "group"), reference,
+                      moduli, false, true);
+  const mpgen::OpInfo& op = mpgen::find(4096, "montmul");
+  REQUIRE(op.operand_bits.at(3) == 4096);
+  const Limbs p = mask_to(Limbs(128, 0xffffffffu), 4096), one = {1};
+  Limbs np = minus_inverse(Mpz(p), 4096);
+  mpgen::check_modulus_operands(op, {one, one, p, np});
+  np[127] ^= 1;  // right in its low word, wrong above
+  CHECK_THROWS_WITH_AS(mpgen::check_modulus_operands(op, {one, one, p, np}),
+                       doctest::Contains("operand 4 of montmul is not -p^-1 mod 2^4096 for p = 0xffff"),
                        mpgen::InputError);
 }

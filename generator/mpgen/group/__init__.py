@@ -1,6 +1,7 @@
 """The group tier (issue 18): one integer per group of threads. `program` defines the
-steps, programs and their host executor; `addsub`, `compare` and `mul` plan the operation
-families on them (as ops/ does for the thread tier)."""
+steps, programs and their host executor, `compose` programs made of programs; `addsub`,
+`compare`, `bits`, `mul`, `ntt` and `montgomery` plan the operation families on them (as
+ops/ does for the thread tier)."""
 from __future__ import annotations
 
 import re
@@ -10,15 +11,16 @@ from .bits import shift_constant, shift_variable
 from .compare import compare
 from . import ntt
 from .mul import mad, mul, mul_lo, sqr
-from .program import All, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Shape, Step, ThreadStep, \
-    Top, carries, execute, join, segments, split
+from . import montgomery
+from .program import All, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, Shape, \
+    Step, ThreadStep, Top, carries, execute, join, segments, split
 
 # The operations planned for the group tier; their contracts (operands, result, flag) are
 # the per-thread tier's (ops/), so that every reader of the manifest treats them alike.
 PLANNERS = {kind: (lambda shape, kind=kind: add_or_sub(kind, shape)) for kind in ("add", "sub", "neg")} | \
     {kind: (lambda shape, kind=kind: compare(kind, shape)) for kind in ("eq", "lt", "cmp", "is_zero")} | \
     {kind: (lambda shape, kind=kind: shift_variable(kind, shape)) for kind in ("shl", "shr")} | \
-    {"mul": mul, "mul_lo": mul_lo, "sqr": sqr, "mad": mad}
+    {"mul": mul, "mul_lo": mul_lo, "sqr": sqr, "mad": mad} | montgomery.PLANNERS
 
 NTT_PLANNERS = ntt.PLANNERS  # mul = ntt: these products by transform (the others as always)
 
@@ -44,5 +46,5 @@ def unavailable(name: str) -> str | None:
 
 
 __all__ = ["All", "CarryScan", "Convolution", "Handoff", "Mirror", "NTT_PLANNERS", "Neighbours", "PLANNERS", "ProductRows",
-           "Program", "Shape", "Step", "ThreadStep", "Top", "add_or_sub", "carries", "compare", "execute", "join",
+           "Program", "Repeat", "Shape", "Step", "ThreadStep", "Top", "add_or_sub", "carries", "compare", "execute", "join",
            "mad", "mul", "mul_lo", "planner", "segments", "shift_constant", "shift_variable", "split", "sqr", "unavailable"]

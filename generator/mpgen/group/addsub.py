@@ -51,13 +51,14 @@ def finish(name: str, q: int, subtract: bool) -> Function:
     return fn
 
 
-def add_or_sub(kind: str, shape: Shape) -> Program:
+def add_or_sub(kind: str, shape: Shape, carry_in: bool = True) -> Program:
     """`add` (a + b + carry_in), `sub` (a - b - borrow_in) with the carry or borrow out of
-    the exact width, or `neg` (0 - a mod 2^bits): three steps and the width's top."""
+    the exact width, or `neg` (0 - a mod 2^bits): three steps and the width's top.
+    carry_in False: no carry or borrow in (within a composed program)."""
     shape.check()
     q, subtract = shape.limbs_per_thread, kind != "add"
     operands = ("a",) if kind == "neg" else ("a", "b")
-    words = () if kind == "neg" else ("carry_in",)
+    words = () if kind == "neg" or not carry_in else ("carry_in",)
     steps: tuple[Step, ...] = (
         ThreadStep(part(f"{kind}_part", q, subtract, len(operands)), operands,
                    (("d", q), ("generate", 1), ("propagate", 1))),

@@ -90,7 +90,7 @@ def absorb(q: int, spare: int = 0) -> Function:
     """A block's limbs plus the excess handed to it (under 2^49; `spare` words after it
     unread): its limbs, the carry out (generate) and whether a carry in would pass
     through (propagate: all ones)."""
-    fn = Function("absorb", q + EXCESS_WORDS + spare, q + 2)
+    fn = Function("absorb_excesses" if spare else "absorb", q + EXCESS_WORDS + spare, q + 2)
     d = [Reg("y", i) for i in range(q)]
     x = [Reg("x", i) for i in range(q)]
     excess = [Reg("x", q + i) for i in range(EXCESS_WORDS)] + [0] * (q - EXCESS_WORDS)

@@ -90,6 +90,10 @@ class Top:
     vector: str
     above: str | None  # None where no flag is wanted
     flag: str | None
+    bits: int = 0  # the width; 0: the program's (a composed program's calls give theirs)
+
+    def width(self, shape: Shape) -> int:
+        return self.bits or shape.bits
 
 
 @dataclass(frozen=True)
@@ -211,7 +215,24 @@ class Handoff:
     high_in: str
 
 
-Step = Union[ThreadStep, CarryScan, Top, All, ProductRows, Convolution, Handoff, Neighbours, Mirror]
+@dataclass(frozen=True)
+class Repeat:
+    """`body` run `count` times, a count fixed by the plan (never by the values): a loop on
+    the GPU and the host, so that a Newton iteration or an exponent's bits take one copy of
+    their steps. A vector the body reads before it writes carries from one run to the next."""
+    count: int
+    body: tuple["Step", ...]
+
+
+Step = Union[ThreadStep, CarryScan, Top, All, ProductRows, Convolution, Handoff, Neighbours, Mirror, Repeat]
+
+
+def flat(steps) -> list:
+    """The steps with each Repeat's body in its place (once): what the analyses walk."""
+    found = []
+    for step in steps:
+        found += flat(step.body) if isinstance(step, Repeat) else [step]
+    return found
 
 
 @dataclass(frozen=True)
@@ -231,7 +252,7 @@ def vectors(program: Program) -> dict[str, int]:
     """Every named vector the program keeps, with its words per thread."""
     q = program.shape.limbs_per_thread
     sizes = {name: q for name in program.operands} | {name: 1 for name in program.words}
-    for step in program.steps:
+    for step in flat(program.steps):
         if isinstance(step, ThreadStep):
             sizes.update(dict(step.writes))
         elif isinstance(step, CarryScan):
@@ -249,7 +270,7 @@ def vectors(program: Program) -> dict[str, int]:
         elif step.flag:
             sizes[step.flag] = 1
     kept = read(program)
-    dropped = {name for step in program.steps if isinstance(step, ThreadStep)
+    dropped = {name for step in flat(program.steps) if isinstance(step, ThreadStep)
                for name, _ in step.writes if name not in kept}
     return {name: words for name, words in sizes.items() if name not in dropped}
 
@@ -259,7 +280,7 @@ def read(program: Program) -> set[str]:
     are dropped, so that no compiler warns of unused ones."""
     names = {program.result} | ({program.flag} if program.flag else set()) | \
         ({program.high} if program.high else set())
-    for step in program.steps:
+    for step in flat(program.steps):
         if isinstance(step, ThreadStep):
             names.update(step.reads)
         elif isinstance(step, (ProductRows, Convolution)):
@@ -286,7 +307,7 @@ def exchange_shared_bytes(program: Program, instances_per_block: int) -> int:
     Neighbours; one array per kind of step and width, shared by its calls."""
     t, ipb, sizes = program.shape.threads, instances_per_block, vectors(program)
     arrays: dict[tuple[str, int], int] = {}
-    for step in program.steps:
+    for step in flat(program.steps):
         if isinstance(step, Neighbours):
             arrays[("neighbours", sizes[step.vector])] = ipb * t * sizes[step.vector]
         elif t <= 32:
@@ -299,7 +320,7 @@ def exchange_shared_bytes(program: Program, instances_per_block: int) -> int:
             arrays[("mirror", sizes[step.vector])] = ipb * t * min(sizes[step.vector], 16)
         elif isinstance(step, Handoff):
             arrays[("handoff", sizes[step.low])] = ipb * 2 * t * sizes[step.low]
-        elif isinstance(step, Top) and step.flag and program.shape.bits != program.shape.held_bits:
+        elif isinstance(step, Top) and step.flag and step.width(program.shape) != program.shape.held_bits:
             arrays[("broadcast", 0)] = 32
     return 4 * sum(arrays.values())
 
@@ -331,8 +352,20 @@ def execute(program: Program, operands: list[int], words: list[int]) -> tuple[in
     for name, value in zip(program.words, words):
         for thread in state:
             thread[name] = [value]
-    for step in program.steps:
-        if isinstance(step, ThreadStep):
+    _run(program.steps, shape, state)
+    result = state[0][program.result][0] if program.scalar else \
+        join(shape, [thread[program.result] for thread in state])
+    if program.high:
+        result += join(shape, [thread[program.high] for thread in state]) << shape.held_bits
+    return result, None if program.flag is None else state[0][program.flag][0]
+
+
+def _run(steps, shape: Shape, state: list[dict[str, list[int]]]) -> None:
+    for step in steps:
+        if isinstance(step, Repeat):
+            for _ in range(step.count):
+                _run(step.body, shape, state)
+        elif isinstance(step, ThreadStep):
             for thread in state:
                 y = execute_list(step.fn, [w for name in step.reads for w in thread[name]])
                 for name, count in step.writes:
@@ -372,17 +405,12 @@ def execute(program: Program, operands: list[int], words: list[int]) -> tuple[in
                 thread[step.out] = [every]
         else:
             value = join(shape, [thread[step.vector] for thread in state])
-            flag = state[0][step.above][0] if step.above and shape.bits == shape.held_bits else \
-                value >> shape.bits & 1
-            for t, vector in enumerate(split(shape, value & ((1 << shape.bits) - 1))):
+            bits = step.width(shape)
+            flag = state[0][step.above][0] if step.above and bits == shape.held_bits else value >> bits & 1
+            for t, vector in enumerate(split(shape, value & ((1 << bits) - 1))):
                 state[t][step.vector] = vector
                 if step.flag:
                     state[t][step.flag] = [flag]
-    result = state[0][program.result][0] if program.scalar else \
-        join(shape, [thread[program.result] for thread in state])
-    if program.high:
-        result += join(shape, [thread[program.high] for thread in state]) << shape.held_bits
-    return result, None if program.flag is None else state[0][program.flag][0]
 
 
 def _product_rows(step: ProductRows, shape: Shape, state: list[dict[str, list[int]]]) -> None:

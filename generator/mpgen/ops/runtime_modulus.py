@@ -2,7 +2,8 @@
 instance, so one kernel serves a batch in which every instance brings its own modulus
 (RSA-like batches, ECM), where a field's operations (modular.py) have p compiled in.
 
-Each takes p and, beside it, -p^-1 mod 2^32 as operands (the "minus inverse", CGBN's np0):
+Each takes p and, beside it, -p^-1 mod 2^32 as operands (the "minus inverse", CGBN's np0;
+in the group tier, which reduces by whole products (group/montgomery.py), -p^-1 mod R):
 computing it costs a product's worth of instructions at small sizes, and a batch reuses it
 for every product under the same modulus, as CGBN's mont_mul does. R = 2^(32 limbs); R^2
 mod p (for tomont) comes likewise from the caller. The instruction sequences are the
@@ -14,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir import Function, Reg
-from ..size import Size
-from .common import Operation, all_ones_if_set, one_word, same_limbs, unary
+from ..size import LIMB_BITS, Size, limbs_for
+from .common import Operation, all_ones_if_set, same_limbs, unary
 from .division import steps as division_steps
 from .inverse import binary_gcd_step
 from .powers import LoopOperation, scans_table, window_bits
@@ -39,8 +40,14 @@ def _with_modulus(values: int, plan):
     return planner
 
 
+def minus_inverse_bits(size: Size) -> int:
+    """-p^-1's width: mod 2^32 where the reduction goes a word at a time (the thread tier),
+    mod R = 2^(32 limbs) where it goes by whole products (the group tier)."""
+    return LIMB_BITS if size.tier_name == "thread" else LIMB_BITS * size.limbs
+
+
 def _shape(values: int):
-    return lambda size: (size.bits,) * (values + 1) + (32,)
+    return lambda size: (size.bits,) * (values + 1) + (minus_inverse_bits(size),)
 
 
 def _operation(name: str, summary: str, values: int, plan) -> Operation:
@@ -82,21 +89,24 @@ def _minus_inverse(fn: Function, size: Size, x: list[list[Reg]], y: list[Reg]) -
 
 
 OPERATIONS = [
-    _operation("montmul", "a b R^-1 mod p, p odd given at run time with -p^-1 mod 2^32 (a, b < p)",
-               2, _montmul),
-    _operation("montsqr", "a a R^-1 mod p, p odd given at run time with -p^-1 mod 2^32 (a < p)",
-               1, lambda fn, m, x, y: montgomery_square(fn, m, x[0], y)),
+    _operation("montmul", "a b R^-1 mod p, p odd given at run time with -p^-1 mod 2^32 (a, b < p; the group "
+               "tier: mod R)", 2, _montmul),
+    _operation("montsqr", "a a R^-1 mod p, p odd given at run time with -p^-1 mod 2^32 (a < p; the group tier: "
+               "mod R)", 1, lambda fn, m, x, y: montgomery_square(fn, m, x[0], y)),
     _operation("montredc", "(b R + a) R^-1 mod p, p odd given at run time with -p^-1 mod 2^32 "
-               "(b < p): Montgomery reduction of the double-width value with low half a, high half b",
+               "(the group tier: mod R; b < p): Montgomery reduction of the double-width value with low half a, "
+               "high half b",
                2, lambda fn, m, x, y: montgomery_reduce(fn, m, x[0], x[1], y)),
     _operation("tomont", "a r R^-1 mod p for r = R^2 mod p: a R mod p, into Montgomery form, p odd "
-               "given at run time with -p^-1 mod 2^32 (a, r < p)", 2, _montmul),
+               "given at run time with -p^-1 mod 2^32 (a, r < p; the group tier: mod R)", 2, _montmul),
     _operation("frommont", "a R^-1 mod p: out of Montgomery form, p odd given at run time with "
-               "-p^-1 mod 2^32 (a < p)", 1, lambda fn, m, x, y: montgomery(fn, m, x[0], [1] + [0] * (m.limbs - 1), y)),
+               "-p^-1 mod 2^32 (a < p; the group tier: mod R)", 1,
+               lambda fn, m, x, y: montgomery(fn, m, x[0], [1] + [0] * (m.limbs - 1), y)),
     # The constants of a modulus, each its own operation (one number each, as mpgen-run
     # prints them).
-    Operation("mont_minus_inverse", "-p^-1 mod 2^32, the word the Montgomery operations take after p; "
-              "flag 1 and result 0 where p is even", unary, one_word, _minus_inverse, flag=True),
+    Operation("mont_minus_inverse", "-p^-1 mod 2^32 (the group tier: mod R, by Newton's iteration), what the "
+              "Montgomery operations take after p; flag 1 and result 0 where p is even", unary,
+              lambda s: limbs_for(minus_inverse_bits(s)), _minus_inverse, flag=True),
     LoopOperation("mont_radix_squared", "R^2 mod p, which tomont multiplies by (R = 2^(32 limbs)): the "
                   "remainders of R and then of (R mod p) R, by division; flag 1 and result 0 where p is even",
                   unary, "::mpgen::loops::radix_squared<division_normalize, division_step, division_finish, "

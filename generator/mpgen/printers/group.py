@@ -12,19 +12,23 @@ printers, so that the GPU and the host run one list.
 """
 from __future__ import annotations
 
-from ..group import All, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, ThreadStep, Top
-from ..group.program import SCHEDULES, accumulator_words, read, vectors
+from ..group import All, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, ThreadStep, \
+    Top
+from ..group.program import SCHEDULES, accumulator_words, flat, vectors
 from ..size import LIMB_BITS
 from . import host as host_printer, ptx
 
 
 def lists(program: Program) -> list:
-    """The program's straight-line lists, each once (a list may serve several steps)."""
-    found = {}
-    for step in program.steps:
+    """The program's straight-line lists, each once (a list may serve several steps; a
+    composed program's calls may bring one name twice, which must then be one list)."""
+    found: dict = {}
+    for step in flat(program.steps):
         for fn in step.lists if isinstance(step, (ProductRows, Convolution)) else \
                 (step.fn,) if isinstance(step, ThreadStep) else ():
-            found[fn.name] = fn
+            other = found.setdefault(fn.name, fn)
+            if (other.in_words, other.out_words, other.body) != (fn.in_words, fn.out_words, fn.body):
+                raise ValueError(f"{program.name}: two different lists are called {fn.name}")
     return list(found.values())
 
 
@@ -73,18 +77,18 @@ def _top(step: Top, program: Program, rank: str, view, on: str | None) -> list[s
     """The Top step for the thread `rank`, its vectors seen through view(name): the flag
     (broadcast from its holder by `on`, or left in the holder alone on the host, whose
     caller spreads it), then the bits from the width up cleared."""
-    shape, q = program.shape, program.shape.limbs_per_thread
+    shape, q, bits = program.shape, program.shape.limbs_per_thread, step.width(program.shape)
     wanted = step.flag is not None  # neg's Top only clears the bits above the width
     vector = view(step.vector)
-    if shape.bits == shape.held_bits:  # the width's carry is the group's carry out
+    if bits == shape.held_bits:  # the width's carry is the group's carry out
         return [f"{view(step.flag)}[0] = {view(step.above)}[0];"] if wanted else []
-    holder, k = divmod(shape.bits // LIMB_BITS, q)
-    own = f"{vector}[{k}] >> {shape.bits % LIMB_BITS} & 1"
+    holder, k = divmod(bits // LIMB_BITS, q)
+    own = f"{vector}[{k}] >> {bits % LIMB_BITS} & 1"
     flag = view(step.flag) if wanted else ""
     lines = [f"{flag}[0] = {on}::broadcast({own}, {holder});" if on else
              f"{flag}[0] = {rank} == {holder} ? {own} : 0;"] if wanted else []
     return lines + [f"for (unsigned i = 0; i < {q}; ++i) {vector}[i] &= ::mpgen::group::width_mask("
-                    f"{rank} * {q} + i, {shape.bits});"]
+                    f"{rank} * {q} + i, {bits});"]
 
 
 def _copy(dst: str, src: str, count: int) -> str:
@@ -93,7 +97,7 @@ def _copy(dst: str, src: str, count: int) -> str:
 
 def _thread_step(step: ThreadStep, sizes: dict[str, int], call: str, view) -> list[str]:
     """`{ in = reads; call(out, in); writes = out; }` with view(name) the thread's vector."""
-    lines = [f"uint32_t in[{step.fn.in_words}], out[{step.fn.out_words}];"]
+    lines = [f"uint32_t in[{max(1, step.fn.in_words)}], out[{step.fn.out_words}];"]  # constants read nothing
     first = 0
     for name in step.reads:
         lines.append(_copy(f"(in + {first})", view(name), sizes[name]))
@@ -123,35 +127,47 @@ def device(program: Program, instances_per_block: int) -> list[str]:
     for name in program.operands + program.words:
         lines.append(_copy(var(name), f"(x + {first})", sizes[name]))
         first += sizes[name]
-    for step in program.steps:
-        if isinstance(step, ThreadStep):
-            lines += _thread_step(step, sizes, "device", var)
-        elif isinstance(step, CarryScan):
-            carry_in = f"{var(step.carry_in)}[0]" if step.carry_in else "0"
-            lines.append(f"{on}::carry_scan({var(step.generate)}[0], {var(step.propagate)}[0], {carry_in}, "
-                         f"{var(step.carry)}[0], {var(step.out)}[0]);")
-        elif isinstance(step, All):
-            lines.append(f"{var(step.out)}[0] = {on}::all({var(step.source)}[0]);")
-        elif isinstance(step, ProductRows):
-            lines.append(f"{on}::template product_rows<{q}, {accumulator_words(q)}, {instances_per_block}, "
-                         f"{_rows_template(step)}>("
-                         f"{var(step.a)}, {var(step.b)}, {var(step.low)}, {var(step.high)});")
-        elif isinstance(step, Convolution):
-            lines.append(f"{on}::template convolution<{q}, {accumulator_words(q)}, {instances_per_block}, "
-                         f"{step.transform.length}, {_convolution_template(step)}>({var(step.a)}, {var(step.b)}, "
-                         f"{var(step.low)}, {var(step.high)}, {twiddles_name(step.transform.length, True)});")
-        elif isinstance(step, Handoff):
-            lines.append(f"{on}::template handoff<{sizes[step.low]}, {instances_per_block}>({var(step.low)}, "
-                         f"{var(step.high)}, {var(step.low_in)}, {var(step.high_in)});")
-        elif isinstance(step, Mirror):
-            lines.append(f"{on}::template mirror<{sizes[step.vector]}, {instances_per_block}>({var(step.vector)}, "
-                         f"{var(step.out)});")
-        elif isinstance(step, Neighbours):
-            lines.append(f"{on}::template neighbours<{sizes[step.vector]}, {instances_per_block}>("
-                         f"{var(step.vector)}, {step.offset}, {var(step.out)});")
-        else:
-            top = _top(step, program, "rank", var, on)
-            lines += [f"const unsigned rank = {on}::rank();"] * any("rank" in line for line in top) + top
+
+    def emit(steps: tuple, depth: int) -> list[str]:
+        lines: list[str] = []
+        for step in steps:
+            if isinstance(step, Repeat):
+                loop = f"repeat{depth}"
+                lines += [f"for (unsigned {loop} = 0; {loop} < {step.count}; ++{loop}) {{"] + \
+                    ["  " + line for line in emit(step.body, depth + 1)] + ["}"]
+            elif isinstance(step, ThreadStep):
+                lines += _thread_step(step, sizes, "device", var)
+            elif isinstance(step, CarryScan):
+                carry_in = f"{var(step.carry_in)}[0]" if step.carry_in else "0"
+                lines.append(f"{on}::carry_scan({var(step.generate)}[0], {var(step.propagate)}[0], {carry_in}, "
+                             f"{var(step.carry)}[0], {var(step.out)}[0]);")
+            elif isinstance(step, All):
+                lines.append(f"{var(step.out)}[0] = {on}::all({var(step.source)}[0]);")
+            elif isinstance(step, ProductRows):
+                lines.append(f"{on}::template product_rows<{q}, {accumulator_words(q)}, {instances_per_block}, "
+                             f"{_rows_template(step)}>("
+                             f"{var(step.a)}, {var(step.b)}, {var(step.low)}, {var(step.high)});")
+            elif isinstance(step, Convolution):
+                lines.append(f"{on}::template convolution<{q}, {accumulator_words(q)}, {instances_per_block}, "
+                             f"{step.transform.length}, {_convolution_template(step)}>({var(step.a)}, {var(step.b)}, "
+                             f"{var(step.low)}, {var(step.high)}, {twiddles_name(step.transform.length, True)});")
+            elif isinstance(step, Handoff):
+                lines.append(f"{on}::template handoff<{sizes[step.low]}, {instances_per_block}>({var(step.low)}, "
+                             f"{var(step.high)}, {var(step.low_in)}, {var(step.high_in)});")
+            elif isinstance(step, Mirror):
+                lines.append(f"{on}::template mirror<{sizes[step.vector]}, {instances_per_block}>({var(step.vector)}, "
+                             f"{var(step.out)});")
+            elif isinstance(step, Neighbours):
+                lines.append(f"{on}::template neighbours<{sizes[step.vector]}, {instances_per_block}>("
+                             f"{var(step.vector)}, {step.offset}, {var(step.out)});")
+            else:
+                top = _top(step, program, "rank", var, on)
+                if any("rank" in line for line in top):  # a scope of its own: a program may have several
+                    top = ["{", f"  const unsigned rank = {on}::rank();"] + ["  " + line for line in top] + ["}"]
+                lines += top
+        return lines
+
+    lines += emit(program.steps, 0)
     lines.append(_copy("y", var(program.result), sizes[program.result]))
     if program.high:
         lines.append(_copy(f"(y + {q})", var(program.high), q))
@@ -175,40 +191,50 @@ def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[
         else:
             lines.append(_copy(var(name), f"(x + {first})", limbs))
         first += limbs
-    for step in program.steps:
-        if isinstance(step, ThreadStep):
-            body = _thread_step(step, sizes, "host", view)
-            lines += [f"for (unsigned t = 0; t < {t}; ++t) {body[0]}"] + body[1:]
-        elif isinstance(step, CarryScan):
-            carry_in = f"{var(step.carry_in)}[0]" if step.carry_in else "0"
-            lines.append(f"::mpgen::group::on_host::carry_scan({t}, {var(step.generate)}.data(), "
-                         f"{var(step.propagate)}.data(), {carry_in}, {var(step.carry)}.data(), "
-                         f"{var(step.out)}.data());")
-        elif isinstance(step, All):
-            lines.append(f"::mpgen::group::on_host::all({t}, {var(step.source)}.data(), {var(step.out)}.data());")
-        elif isinstance(step, ProductRows):
-            lines.append(f"::mpgen::group::on_host::product_rows<{_rows_template(step)}>({t}, "
-                         f"{q}, {accumulator_words(q)}, {var(step.a)}.data(), {var(step.b)}.data(), "
-                         f"{var(step.low)}.data(), {var(step.high)}.data());")
-        elif isinstance(step, Convolution):
-            lines.append(f"::mpgen::group::on_host::convolution<{_convolution_template(step)}>({t}, {q}, "
-                         f"{accumulator_words(q)}, {step.transform.length}, {var(step.a)}.data(), "
-                         f"{var(step.b)}.data(), {var(step.low)}.data(), {var(step.high)}.data(), "
-                         f"{twiddles_name(step.transform.length, False)});")
-        elif isinstance(step, Handoff):
-            lines.append(f"::mpgen::group::on_host::handoff({t}, {sizes[step.low]}, {var(step.low)}.data(), "
-                         f"{var(step.high)}.data(), {var(step.low_in)}.data(), {var(step.high_in)}.data());")
-        elif isinstance(step, Mirror):
-            lines.append(f"::mpgen::group::on_host::mirror({t}, {sizes[step.vector]}, {var(step.vector)}.data(), "
-                         f"{var(step.out)}.data());")
-        elif isinstance(step, Neighbours):
-            lines.append(f"::mpgen::group::on_host::neighbours({t}, {sizes[step.vector]}, {var(step.vector)}.data(), "
-                         f"{step.offset}, {var(step.out)}.data());")
-        else:
-            lines += [f"for (unsigned t = 0; t < {t}; ++t) {line}" for line in _top(step, program, "t", view, None)]
-            if step.flag:
-                flag = var(step.flag)
-                lines.append(f"for (unsigned t = 0; t < {t}; ++t) {flag}[t] = {flag}[{_holder(program)}];")
+
+    def emit(steps: tuple, depth: int) -> list[str]:
+        lines: list[str] = []
+        for step in steps:
+            if isinstance(step, Repeat):
+                loop = f"repeat{depth}"
+                lines += [f"for (unsigned {loop} = 0; {loop} < {step.count}; ++{loop}) {{"] + \
+                    ["  " + line for line in emit(step.body, depth + 1)] + ["}"]
+            elif isinstance(step, ThreadStep):
+                body = _thread_step(step, sizes, "host", view)
+                lines += [f"for (unsigned t = 0; t < {t}; ++t) {body[0]}"] + body[1:]
+            elif isinstance(step, CarryScan):
+                carry_in = f"{var(step.carry_in)}[0]" if step.carry_in else "0"
+                lines.append(f"::mpgen::group::on_host::carry_scan({t}, {var(step.generate)}.data(), "
+                             f"{var(step.propagate)}.data(), {carry_in}, {var(step.carry)}.data(), "
+                             f"{var(step.out)}.data());")
+            elif isinstance(step, All):
+                lines.append(f"::mpgen::group::on_host::all({t}, {var(step.source)}.data(), {var(step.out)}.data());")
+            elif isinstance(step, ProductRows):
+                lines.append(f"::mpgen::group::on_host::product_rows<{_rows_template(step)}>({t}, "
+                             f"{q}, {accumulator_words(q)}, {var(step.a)}.data(), {var(step.b)}.data(), "
+                             f"{var(step.low)}.data(), {var(step.high)}.data());")
+            elif isinstance(step, Convolution):
+                lines.append(f"::mpgen::group::on_host::convolution<{_convolution_template(step)}>({t}, {q}, "
+                             f"{accumulator_words(q)}, {step.transform.length}, {var(step.a)}.data(), "
+                             f"{var(step.b)}.data(), {var(step.low)}.data(), {var(step.high)}.data(), "
+                             f"{twiddles_name(step.transform.length, False)});")
+            elif isinstance(step, Handoff):
+                lines.append(f"::mpgen::group::on_host::handoff({t}, {sizes[step.low]}, {var(step.low)}.data(), "
+                             f"{var(step.high)}.data(), {var(step.low_in)}.data(), {var(step.high_in)}.data());")
+            elif isinstance(step, Mirror):
+                lines.append(f"::mpgen::group::on_host::mirror({t}, {sizes[step.vector]}, {var(step.vector)}.data(), "
+                             f"{var(step.out)}.data());")
+            elif isinstance(step, Neighbours):
+                lines.append(f"::mpgen::group::on_host::neighbours({t}, {sizes[step.vector]}, "
+                             f"{var(step.vector)}.data(), {step.offset}, {var(step.out)}.data());")
+            else:
+                lines += [f"for (unsigned t = 0; t < {t}; ++t) {line}" for line in _top(step, program, "t", view, None)]
+                if step.flag:
+                    flag = var(step.flag)
+                    lines.append(f"for (unsigned t = 0; t < {t}; ++t) {flag}[t] = {flag}[{_holder(step, program)}];")
+        return lines
+
+    lines += emit(program.steps, 0)
     held = t * program.shape.limbs_per_thread
     lines.append(_copy("y", var(program.result), min(result_limbs, held)))
     if program.high and result_limbs > held:
@@ -218,7 +244,7 @@ def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[
     return lines
 
 
-def _holder(program: Program) -> int:
+def _holder(step: Top, program: Program) -> int:
     """The thread that holds the bit above the width (0 where the group holds exactly it)."""
-    shape = program.shape
-    return 0 if shape.bits == shape.held_bits else shape.bits // LIMB_BITS // shape.limbs_per_thread
+    shape, bits = program.shape, step.width(program.shape)
+    return 0 if bits == shape.held_bits else bits // LIMB_BITS // shape.limbs_per_thread

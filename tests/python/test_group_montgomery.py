@@ -1,0 +1,112 @@
+"""The group tier's Montgomery operations with p at run time (group/montgomery.py), run on
+the host by the group executor against Python's integers: R = 2^(32 limbs), -p^-1 mod R
+whole; shapes where the group holds exactly R's limbs, more limbs than R (the sums moved
+down to R), and sizes that are not whole limbs. Then the composition they are built with."""
+import random
+
+import pytest
+
+from mpgen.group import Shape, execute
+from mpgen.group.addsub import add_or_sub
+from mpgen.group.compose import Composer
+from mpgen.group.montgomery import frommont, mont_minus_inverse, montmul, montredc, montsqr, newton_steps, tomont
+from mpgen.group.mul import mul_lo
+from mpgen.group.program import Program, Repeat, ThreadStep
+from mpgen.ir import Function, Reg
+from mpgen.printers import group as printer
+
+# bits, T, Q: 16 limbs in 16 (R's limbs held exactly), 15 in 16, 500 bits (16 limbs, the top
+# one short), 94 limbs in 96 (3000 bits), and a default size's geometry (4096: 16 x 8).
+SHAPES = [(512, 8, 2), (480, 8, 2), (500, 8, 2), (3000, 16, 6), (4096, 16, 8)]
+
+
+def moduli(bits: int, rng: random.Random, count: int) -> list[int]:
+    top = (1 << bits) - 1
+    edges = [3, top, (1 << (bits - 1)) + 1, (1 << bits) - (1 << 32) + 1, (1 << 32) - 1,
+             int("ab" * (bits // 8), 16) | 1]
+    return [p for p in edges if p < 1 << bits] + [rng.getrandbits(rng.randrange(2, bits + 1)) | 1 for _ in range(count)]
+
+
+@pytest.mark.parametrize("bits, threads, q", SHAPES)
+def test_montgomery_operations_against_python_integers(bits, threads, q):
+    shape = Shape(bits, threads, q)
+    width = 32 * shape.limbs
+    radix = 1 << width
+    programs = {name: plan(shape) for name, plan in
+                (("montmul", montmul), ("tomont", tomont), ("montsqr", montsqr), ("montredc", montredc),
+                 ("frommont", frommont))}
+    rng = random.Random(bits)
+    for p in moduli(bits, rng, 2 if bits > 1000 else 12):
+        np = -pow(p, -1, radix) % radix
+        back = pow(radix, -1, p)
+        values = [0, 1, p - 1, (p + 1) // 2, rng.randrange(p)]
+        for a, b in ([(values[i], values[j]) for i in range(5) for j in range(5)] if bits < 1000 else
+                     [(values[2], values[2]), (values[4], rng.randrange(p))]):
+            assert execute(programs["montmul"], [a, b, p, np], []) == (a * b * back % p, None)
+            assert execute(programs["tomont"], [a, b, p, np], []) == (a * b * back % p, None)
+            assert execute(programs["montsqr"], [a, p, np], []) == (a * a * back % p, None)
+            assert execute(programs["frommont"], [a, p, np], []) == (a * back % p, None)
+            low = rng.getrandbits(width) if a == 0 else (1 << width) - 1  # any low half: all ones too
+            assert execute(programs["montredc"], [low, b, p, np], []) == ((low + b * radix) * back % p, None)
+
+
+@pytest.mark.parametrize("bits, threads, q", SHAPES)
+def test_minus_inverse_mod_r_whole_and_the_flag_for_even_moduli(bits, threads, q):
+    shape = Shape(bits, threads, q)
+    radix = 1 << 32 * shape.limbs
+    program = mont_minus_inverse(shape)
+    rng = random.Random(bits + 1)
+    for p in moduli(bits, rng, 2 if bits > 1000 else 8):
+        assert execute(program, [p], []) == (-pow(p, -1, radix) % radix, 0)
+    for p in (0, 2, 1 << (bits - 1), (1 << bits) - 2):
+        assert execute(program, [p], []) == (0, 1)
+    steps = newton_steps(32 * shape.limbs)  # from 3 good bits, doubled until R's are
+    assert 3 << steps >= 32 * shape.limbs > 3 << (steps - 1)
+
+
+def test_a_repeat_runs_its_body_count_times_carrying_its_vectors():
+    shape = Shape(512, 8, 2)
+    c = Composer(shape)
+    def quadruple(body: Composer) -> None:
+        twice = body.call(add_or_sub("add", shape, carry_in=False), "x", "x").result
+        body.call(add_or_sub("add", shape, carry_in=False), twice, twice, into="x")
+    c.repeat(5, quadruple)
+    program = Program("times1024", shape, ("x",), (), tuple(c.steps), "x", None)
+    assert isinstance(program.steps[0], Repeat) and program.steps[0].count == 5
+    assert execute(program, [3], []) == (3 << 10, None)
+    assert execute(program, [1 << 508], []) == (0, None)  # mod 2^512
+    device = "\n".join(printer.device(program, 1))
+    assert "for (unsigned repeat0 = 0; repeat0 < 5; ++repeat0) {" in device
+
+
+def test_a_call_keeps_its_own_width_and_refuses_what_would_clobber_its_operands():
+    shape = Shape(512, 8, 2)
+    narrow = Shape(500, 8, 2)
+    c = Composer(shape)
+    total = c.call(add_or_sub("add", narrow, carry_in=False), "a", "b")
+    program = Program("add500", shape, ("a", "b"), (), tuple(c.steps), total.result, total.flag)
+    top = (1 << 500) - 1
+    assert execute(program, [top, 1], []) == (0, 1)  # the carry out of 500 bits, not 512
+    with pytest.raises(ValueError, match="called with"):
+        c.call(mul_lo(shape), "a")
+    with pytest.raises(ValueError, match="called with"):
+        c.call(mul_lo(Shape(512, 16, 2)), "a", "b")
+    with pytest.raises(ValueError, match="called with"):
+        c.call(add_or_sub("add", shape, carry_in=False), "a", "b", into="a")
+    clobber = Function("clobber", 2, 2)
+    for i in range(2):
+        clobber.emit("mov", Reg("y", i), Reg("x", i))
+    writes_operand = Program("clobber", shape, ("a",), (), (ThreadStep(clobber, ("a",), (("a", 2),)),), "a", None)
+    with pytest.raises(ValueError, match="writes one of its operands"):
+        Composer(shape).call(writes_operand, "v")
+
+
+def test_two_different_lists_of_one_name_in_a_program_are_refused():
+    shape = Shape(512, 8, 2)
+    one, two = Function("same", 1, 1), Function("same", 1, 1)
+    one.emit("mov", Reg("y", 0), Reg("x", 0))
+    two.emit("not", Reg("y", 0), Reg("x", 0))
+    program = Program("twice", shape, ("a",), (), (ThreadStep(one, ("a",), (("b", 1),)),
+                                                   ThreadStep(two, ("b",), (("c", 1),))), "c", None)
+    with pytest.raises(ValueError, match="two different lists are called same"):
+        printer.lists(program)
