@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "chain.cuh"
+#include "group_moduli.cuh"
 #include "workloads.cuh"
 #include "mpgen_u128.cuh"
 #include "mpgen_u131.cuh"
@@ -102,6 +103,8 @@ double cgbn_powm(unsigned bits) {
     case 512: return 13.4e6;
     case 1024: return 4.10e6;
     case 2048: return 1.28e6;
+    case 4096: return 325.5e3;  // 2026-11-25's run (bench/NOTES.md), TPI 16 and 32
+    case 8192: return 82.69e3;
     default: return 0;
   }
 }
@@ -115,6 +118,8 @@ double cgbn_mont_reduce(unsigned bits) {
     case 512: return 11.7e9;
     case 1024: return 3.77e9;
     case 2048: return 1.35e9;
+    case 4096: return 347.2e6;
+    case 8192: return 90.20e6;
     default: return 0;
   }
 }
@@ -756,6 +761,16 @@ int main(int argc, char** argv) {
     rows.push_back(pair_row<mpgen::u##b::sqrt, false>("sqrt chain, of a value of the width", powm_n / 4, 4)); \
   }
     MPGEN_BENCH_POWM(RUNTIME_MODULUS_ROWS)
+    // The same with the group tier's Montgomery operations (bench/group_moduli.cu).
+    for (unsigned b : {4096u, 8192u})
+      if (wanted(bits, b) && fields.empty()) {
+        const std::size_t n = quick ? 1024 : std::size_t(1) << (b == 4096 ? 15 : 13);
+        rows.push_back({"montredc chain, modulus at run time (CGBN mont_reduce), group tier", "gpu", b,
+                        group_moduli::redc_chain_rate(b, quick ? 1024 : 200000, 100 * 8192 / b), 0, "",
+                        cgbn_mont_reduce(b), "CGBN mont_reduce"});
+        rows.push_back({"modexp, 512-bit exponent, 5-bit windows, modulus at run time (CGBN powm_odd), group tier",
+                        "gpu", b, group_moduli::powm_rate(b, n), 0, "", cgbn_powm(b), "CGBN powm_odd"});
+      }
 #define POWM_SCAN_ROWS(b)                                                                                  \
   if (fields.empty() && wanted(bits, b)) {                                                               \
     const std::size_t powm_n = quick ? 1024 : std::size_t(1) << (b <= 256 ? 20 : 18);                   \

@@ -1955,7 +1955,7 @@ struct add {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2009,7 +2009,7 @@ struct sub {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2066,7 +2066,7 @@ struct add_ui {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2117,7 +2117,7 @@ struct sub_ui {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2172,7 +2172,7 @@ struct neg {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2221,7 +2221,7 @@ struct mul {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 31;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 31ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2340,7 +2340,7 @@ struct mul_lo {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 16;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 16ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2421,7 +2421,7 @@ struct mul_hi {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 31;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 31ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2548,7 +2548,7 @@ struct sqr {
   static constexpr unsigned stage_stride = 7;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 19;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 19ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2655,7 +2655,7 @@ struct mul_ui {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 8;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2720,7 +2720,7 @@ struct mad {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 31;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 31ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2849,7 +2849,7 @@ struct eq {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2910,7 +2910,7 @@ struct lt {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2963,7 +2963,7 @@ struct cmp {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3030,7 +3030,7 @@ struct is_zero {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3083,7 +3083,7 @@ struct and_ {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3131,7 +3131,7 @@ struct or_ {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3179,7 +3179,7 @@ struct xor_ {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3227,7 +3227,7 @@ struct not_ {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3275,7 +3275,7 @@ struct shl {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3379,7 +3379,7 @@ struct shr {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3483,7 +3483,7 @@ struct popc {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3537,7 +3537,7 @@ struct clz {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3611,7 +3611,7 @@ struct ctz {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3693,7 +3693,7 @@ struct montmul {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 68;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 68ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3956,7 +3956,7 @@ struct montsqr {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 56;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 56ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4215,7 +4215,7 @@ struct montredc {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 36;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 36ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4420,7 +4420,7 @@ struct tomont {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 68;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 68ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4683,7 +4683,7 @@ struct frommont {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 44;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 44ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4876,7 +4876,7 @@ struct mont_minus_inverse {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 8;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4952,7 +4952,7 @@ struct shl1 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5000,7 +5000,7 @@ struct shl31 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5048,7 +5048,7 @@ struct shl32 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5096,7 +5096,7 @@ struct shl33 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5144,7 +5144,7 @@ struct shr1 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5192,7 +5192,7 @@ struct shr31 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5240,7 +5240,7 @@ struct shr32 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5288,7 +5288,7 @@ struct shr33 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -7532,7 +7532,7 @@ struct div_qr {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, true>(y, x); }
 #endif
@@ -7560,7 +7560,7 @@ struct div {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, false>(y, x); }
 #endif
@@ -7588,7 +7588,7 @@ struct rem {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, false, true>(y, x); }
 #endif
@@ -7616,7 +7616,7 @@ struct div_qr_wide {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, true, true, true>(y, x); }
 #endif
@@ -7644,7 +7644,7 @@ struct gcd {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
 #endif
@@ -7672,7 +7672,7 @@ struct sqrt {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 3>(y, x); }
 #endif
@@ -7700,7 +7700,7 @@ struct mont_radix_squared {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::radix_squared<division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -7728,7 +7728,7 @@ struct modexp {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_power<montmul, montsqr, mont_minus_inverse, division_normalize, division_step, division_finish, limbs, bits, 3, true>(y, x); }
 #endif
@@ -7756,7 +7756,7 @@ struct modmul {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_modmul<mul, division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -7784,7 +7784,7 @@ struct modinv {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
 #endif

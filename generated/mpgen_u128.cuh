@@ -1955,7 +1955,7 @@ struct add {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2007,7 +2007,7 @@ struct sub {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2062,7 +2062,7 @@ struct add_ui {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2111,7 +2111,7 @@ struct sub_ui {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2164,7 +2164,7 @@ struct neg {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2211,7 +2211,7 @@ struct mul {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 32;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 32ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2336,7 +2336,7 @@ struct mul_lo {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 16;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 16ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2415,7 +2415,7 @@ struct mul_hi {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 32;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 32ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2548,7 +2548,7 @@ struct sqr {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 20;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 20ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2659,7 +2659,7 @@ struct mul_ui {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 8;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2724,7 +2724,7 @@ struct mad {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 32;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 32ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2859,7 +2859,7 @@ struct eq {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2920,7 +2920,7 @@ struct lt {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2973,7 +2973,7 @@ struct cmp {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3040,7 +3040,7 @@ struct is_zero {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3093,7 +3093,7 @@ struct and_ {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3139,7 +3139,7 @@ struct or_ {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3185,7 +3185,7 @@ struct xor_ {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3231,7 +3231,7 @@ struct not_ {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3277,7 +3277,7 @@ struct shl {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3379,7 +3379,7 @@ struct shr {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3481,7 +3481,7 @@ struct popc {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3535,7 +3535,7 @@ struct clz {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3607,7 +3607,7 @@ struct ctz {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3687,7 +3687,7 @@ struct montmul {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 68;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 68ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3954,7 +3954,7 @@ struct montsqr {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 56;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 56ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4217,7 +4217,7 @@ struct montredc {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 36;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 36ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4426,7 +4426,7 @@ struct tomont {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 68;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 68ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4693,7 +4693,7 @@ struct frommont {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 44;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 44ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4890,7 +4890,7 @@ struct mont_minus_inverse {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 8;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4966,7 +4966,7 @@ struct shl1 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5012,7 +5012,7 @@ struct shl31 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5058,7 +5058,7 @@ struct shl32 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5104,7 +5104,7 @@ struct shl33 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5150,7 +5150,7 @@ struct shr1 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5196,7 +5196,7 @@ struct shr31 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5242,7 +5242,7 @@ struct shr32 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5288,7 +5288,7 @@ struct shr33 {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -7530,7 +7530,7 @@ struct div_qr {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, true>(y, x); }
 #endif
@@ -7558,7 +7558,7 @@ struct div {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, false>(y, x); }
 #endif
@@ -7586,7 +7586,7 @@ struct rem {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, false, true>(y, x); }
 #endif
@@ -7614,7 +7614,7 @@ struct div_qr_wide {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, true, true, true>(y, x); }
 #endif
@@ -7642,7 +7642,7 @@ struct gcd {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
 #endif
@@ -7670,7 +7670,7 @@ struct sqrt {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 3>(y, x); }
 #endif
@@ -7698,7 +7698,7 @@ struct mont_radix_squared {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::radix_squared<division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -7726,7 +7726,7 @@ struct modexp {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_power<montmul, montsqr, mont_minus_inverse, division_normalize, division_step, division_finish, limbs, bits, 3, true>(y, x); }
 #endif
@@ -7754,7 +7754,7 @@ struct modmul {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_modmul<mul, division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -7782,7 +7782,7 @@ struct modinv {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
 #endif

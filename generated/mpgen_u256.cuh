@@ -1955,7 +1955,7 @@ struct add {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2015,7 +2015,7 @@ struct sub {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2078,7 +2078,7 @@ struct add_ui {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2135,7 +2135,7 @@ struct sub_ui {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2196,7 +2196,7 @@ struct neg {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2251,7 +2251,7 @@ struct mul {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 128ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2592,7 +2592,7 @@ struct mul_lo {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 64;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 64ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2775,7 +2775,7 @@ struct mul_hi {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 128ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3132,7 +3132,7 @@ struct sqr {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 72;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 72ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3387,7 +3387,7 @@ struct mul_ui {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 16;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 16ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3476,7 +3476,7 @@ struct mad {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 128;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 128ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3835,7 +3835,7 @@ struct eq {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3912,7 +3912,7 @@ struct lt {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3973,7 +3973,7 @@ struct cmp {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4056,7 +4056,7 @@ struct is_zero {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4117,7 +4117,7 @@ struct and_ {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4171,7 +4171,7 @@ struct or_ {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4225,7 +4225,7 @@ struct xor_ {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4279,7 +4279,7 @@ struct not_ {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4333,7 +4333,7 @@ struct shl {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4531,7 +4531,7 @@ struct shr {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4729,7 +4729,7 @@ struct popc {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4799,7 +4799,7 @@ struct clz {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4911,7 +4911,7 @@ struct ctz {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5039,7 +5039,7 @@ struct montmul {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 264;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 264ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5794,7 +5794,7 @@ struct montsqr {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 208;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 208ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6509,7 +6509,7 @@ struct montredc {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 136;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 136ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -7042,7 +7042,7 @@ struct tomont {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 264;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 264ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -7797,7 +7797,7 @@ struct frommont {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 152;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 152ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8274,7 +8274,7 @@ struct mont_minus_inverse {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 8;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8350,7 +8350,7 @@ struct shl1 {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8404,7 +8404,7 @@ struct shl31 {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8458,7 +8458,7 @@ struct shl32 {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8512,7 +8512,7 @@ struct shl33 {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8566,7 +8566,7 @@ struct shr1 {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8620,7 +8620,7 @@ struct shr31 {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8674,7 +8674,7 @@ struct shr32 {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8728,7 +8728,7 @@ struct shr33 {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -12310,7 +12310,7 @@ struct div_qr {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, true>(y, x); }
 #endif
@@ -12338,7 +12338,7 @@ struct div {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, false>(y, x); }
 #endif
@@ -12366,7 +12366,7 @@ struct rem {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, false, true>(y, x); }
 #endif
@@ -12394,7 +12394,7 @@ struct div_qr_wide {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, true, true, true>(y, x); }
 #endif
@@ -12422,7 +12422,7 @@ struct gcd {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
 #endif
@@ -12450,7 +12450,7 @@ struct sqrt {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 5>(y, x); }
 #endif
@@ -12478,7 +12478,7 @@ struct mont_radix_squared {
   static constexpr unsigned stage_stride = 9;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::radix_squared<division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -12506,7 +12506,7 @@ struct modexp {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_power<montmul, montsqr, mont_minus_inverse, division_normalize, division_step, division_finish, limbs, bits, 3, true>(y, x); }
 #endif
@@ -12534,7 +12534,7 @@ struct modmul {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_modmul<mul, division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -12562,7 +12562,7 @@ struct modinv {
   static constexpr unsigned stage_stride = 17;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
 #endif

@@ -1955,7 +1955,7 @@ struct add {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2023,7 +2023,7 @@ struct sub {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2094,7 +2094,7 @@ struct add_ui {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2159,7 +2159,7 @@ struct sub_ui {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2228,7 +2228,7 @@ struct neg {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2291,7 +2291,7 @@ struct mul {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 288;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 288ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2976,7 +2976,7 @@ struct mul_lo {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 144;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 144ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3327,7 +3327,7 @@ struct mul_hi {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 288;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 288ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4036,7 +4036,7 @@ struct sqr {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 156;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 156ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4499,7 +4499,7 @@ struct mul_ui {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 24;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 24ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4612,7 +4612,7 @@ struct mad {
   static constexpr unsigned stage_stride = 37;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 18944;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 288;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 288ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5323,7 +5323,7 @@ struct eq {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5416,7 +5416,7 @@ struct lt {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5485,7 +5485,7 @@ struct cmp {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5584,7 +5584,7 @@ struct is_zero {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5653,7 +5653,7 @@ struct and_ {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5715,7 +5715,7 @@ struct or_ {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5777,7 +5777,7 @@ struct xor_ {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5839,7 +5839,7 @@ struct not_ {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5901,7 +5901,7 @@ struct shl {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6227,7 +6227,7 @@ struct shr {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6553,7 +6553,7 @@ struct popc {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6639,7 +6639,7 @@ struct clz {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6791,7 +6791,7 @@ struct ctz {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6967,7 +6967,7 @@ struct montmul {
   static constexpr unsigned stage_stride = 37;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 18944;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 588;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 588ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8466,7 +8466,7 @@ struct montsqr {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 456;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 456ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -9857,7 +9857,7 @@ struct montredc {
   static constexpr unsigned stage_stride = 37;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 18944;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 300;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 300ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10874,7 +10874,7 @@ struct tomont {
   static constexpr unsigned stage_stride = 37;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 18944;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 588;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 588ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -12373,7 +12373,7 @@ struct frommont {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 324;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 324ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13258,7 +13258,7 @@ struct mont_minus_inverse {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 8;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13334,7 +13334,7 @@ struct shl1 {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13396,7 +13396,7 @@ struct shl31 {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13458,7 +13458,7 @@ struct shl32 {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13520,7 +13520,7 @@ struct shl33 {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13582,7 +13582,7 @@ struct shr1 {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13644,7 +13644,7 @@ struct shr31 {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13706,7 +13706,7 @@ struct shr32 {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13768,7 +13768,7 @@ struct shr33 {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -18930,7 +18930,7 @@ struct div_qr {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, true>(y, x); }
 #endif
@@ -18958,7 +18958,7 @@ struct div {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, false>(y, x); }
 #endif
@@ -18986,7 +18986,7 @@ struct rem {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, false, true>(y, x); }
 #endif
@@ -19014,7 +19014,7 @@ struct div_qr_wide {
   static constexpr unsigned stage_stride = 37;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 18944;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, true, true, true>(y, x); }
 #endif
@@ -19042,7 +19042,7 @@ struct gcd {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
 #endif
@@ -19070,7 +19070,7 @@ struct sqrt {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 7>(y, x); }
 #endif
@@ -19098,7 +19098,7 @@ struct mont_radix_squared {
   static constexpr unsigned stage_stride = 13;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::radix_squared<division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -19126,7 +19126,7 @@ struct modexp {
   static constexpr unsigned stage_stride = 37;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 18944;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_power<montmul, montsqr, mont_minus_inverse, division_normalize, division_step, division_finish, limbs, bits, 5, false>(y, x); }
 #endif
@@ -19154,7 +19154,7 @@ struct modmul {
   static constexpr unsigned stage_stride = 37;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 18944;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_modmul<mul, division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -19182,7 +19182,7 @@ struct modinv {
   static constexpr unsigned stage_stride = 25;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
 #endif

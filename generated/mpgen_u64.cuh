@@ -1955,7 +1955,7 @@ struct add {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2003,7 +2003,7 @@ struct sub {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2054,7 +2054,7 @@ struct add_ui {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2099,7 +2099,7 @@ struct sub_ui {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2148,7 +2148,7 @@ struct neg {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2191,7 +2191,7 @@ struct mul {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 8;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2256,7 +2256,7 @@ struct mul_lo {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 4;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 4ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2306,7 +2306,7 @@ struct mul_hi {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 8;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2375,7 +2375,7 @@ struct sqr {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 6;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 6ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2440,7 +2440,7 @@ struct mul_ui {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 4;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 4ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2493,7 +2493,7 @@ struct mad {
   static constexpr unsigned stage_stride = 7;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 8;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2564,7 +2564,7 @@ struct eq {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2617,7 +2617,7 @@ struct lt {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2666,7 +2666,7 @@ struct cmp {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2725,7 +2725,7 @@ struct is_zero {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2774,7 +2774,7 @@ struct and_ {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2816,7 +2816,7 @@ struct or_ {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2858,7 +2858,7 @@ struct xor_ {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2900,7 +2900,7 @@ struct not_ {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2942,7 +2942,7 @@ struct shl {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3004,7 +3004,7 @@ struct shr {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3066,7 +3066,7 @@ struct popc {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3112,7 +3112,7 @@ struct clz {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3164,7 +3164,7 @@ struct ctz {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3220,7 +3220,7 @@ struct montmul {
   static constexpr unsigned stage_stride = 7;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 18;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 18ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3339,7 +3339,7 @@ struct montsqr {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 16;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 16ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3462,7 +3462,7 @@ struct montredc {
   static constexpr unsigned stage_stride = 7;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 10;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 10ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3569,7 +3569,7 @@ struct tomont {
   static constexpr unsigned stage_stride = 7;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 18;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 18ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3688,7 +3688,7 @@ struct frommont {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 14;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 14ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3793,7 +3793,7 @@ struct mont_minus_inverse {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 8;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3869,7 +3869,7 @@ struct shl1 {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3911,7 +3911,7 @@ struct shl31 {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3953,7 +3953,7 @@ struct shl32 {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3995,7 +3995,7 @@ struct shl33 {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4037,7 +4037,7 @@ struct shr1 {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4079,7 +4079,7 @@ struct shr31 {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4121,7 +4121,7 @@ struct shr32 {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4163,7 +4163,7 @@ struct shr33 {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5795,7 +5795,7 @@ struct div_qr {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, true>(y, x); }
 #endif
@@ -5823,7 +5823,7 @@ struct div {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, false>(y, x); }
 #endif
@@ -5851,7 +5851,7 @@ struct rem {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, false, true>(y, x); }
 #endif
@@ -5879,7 +5879,7 @@ struct div_qr_wide {
   static constexpr unsigned stage_stride = 7;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, true, true, true>(y, x); }
 #endif
@@ -5907,7 +5907,7 @@ struct gcd {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
 #endif
@@ -5935,7 +5935,7 @@ struct sqrt {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 2>(y, x); }
 #endif
@@ -5963,7 +5963,7 @@ struct mont_radix_squared {
   static constexpr unsigned stage_stride = 3;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 1536;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::radix_squared<division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -5991,7 +5991,7 @@ struct modexp {
   static constexpr unsigned stage_stride = 7;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_power<montmul, montsqr, mont_minus_inverse, division_normalize, division_step, division_finish, limbs, bits, 3, true>(y, x); }
 #endif
@@ -6019,7 +6019,7 @@ struct modmul {
   static constexpr unsigned stage_stride = 7;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_modmul<mul, division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -6047,7 +6047,7 @@ struct modinv {
   static constexpr unsigned stage_stride = 5;  // its rows in shared memory (contiguous layout; 0: none)
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
-  static constexpr unsigned multiplies = 0;  // 32-bit mul/mad halves; counted in the operations it calls
+  static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
 #endif

@@ -1,7 +1,8 @@
-"""The group tier's Montgomery operations with p at run time (group/montgomery.py), run on
-the host by the group executor against Python's integers: R = 2^(32 limbs), -p^-1 mod R
-whole; shapes where the group holds exactly R's limbs, more limbs than R (the sums moved
-down to R), and sizes that are not whole limbs. Then the composition they are built with."""
+"""The group tier's Montgomery operations with p at run time (group/montgomery.py) and its
+modexp (group/powers.py), run on the host by the group executor against Python's integers:
+R = 2^(32 limbs), -p^-1 mod R whole; shapes where the group holds exactly R's limbs, more
+limbs than R (the sums moved down to R), and sizes that are not whole limbs. Then the
+composition they are built with."""
 import random
 
 import pytest
@@ -11,6 +12,7 @@ from mpgen.group.addsub import add_or_sub
 from mpgen.group.compose import Composer
 from mpgen.group.montgomery import frommont, mont_minus_inverse, montmul, montredc, montsqr, newton_steps, tomont
 from mpgen.group.mul import mul_lo
+from mpgen.group.powers import modexp, mont_radix_squared
 from mpgen.group.program import Program, Repeat, ThreadStep
 from mpgen.ir import Function, Reg
 from mpgen.printers import group as printer
@@ -110,3 +112,28 @@ def test_two_different_lists_of_one_name_in_a_program_are_refused():
                                                    ThreadStep(two, ("b",), (("c", 1),))), "c", None)
     with pytest.raises(ValueError, match="two different lists are called same"):
         printer.lists(program)
+
+
+# modexp runs 2 L Montgomery products in the interpreter: small widths on the smallest group
+# (64 bits on 8 threads of 2 limbs; 100 bits, R = 2^128 on 16 limbs), few cases.
+@pytest.mark.parametrize("bits", [64, 100])
+def test_modexp_computes_its_constants_and_agrees_with_python(bits):
+    program = modexp(Shape(bits, 8, 2))
+    rng = random.Random(bits)
+    top = (1 << bits) - 1
+    for p in (1, 3, top, rng.getrandbits(bits) | 1 | 1 << (bits - 1), rng.getrandbits(40) | 1):
+        a = rng.randrange(p)
+        for base, exponent in ((a, rng.getrandbits(bits)), (p - 1, top), (0, 0), (a, 1)):
+            assert execute(program, [base, exponent, p], []) == (pow(base, exponent, p), 0), (p, base, exponent)
+    assert execute(program, [1, 5, 6], []) == (0, 1)  # p even: the flag, and 0
+
+
+@pytest.mark.parametrize("bits, threads, q", [(64, 8, 2), (500, 8, 2), (3000, 16, 6)])
+def test_radix_squared_by_doublings_and_squarings(bits, threads, q):
+    shape = Shape(bits, threads, q)
+    radix = 1 << 32 * shape.limbs
+    program = mont_radix_squared(shape)
+    rng = random.Random(bits)
+    for p in (1, 3, (1 << bits) - 1, rng.getrandbits(bits) | 1)[:3 if bits > 1000 else 4]:
+        assert execute(program, [p], []) == (radix * radix % p, 0)
+    assert execute(program, [10], []) == (0, 1)

@@ -130,8 +130,8 @@ def newton_steps(bits: int) -> int:
     return steps
 
 
-def _zero_and_one(q: int) -> Function:
-    """Constants: Q zero limbs, then the word 1."""
+def constants(q: int) -> Function:
+    """Q zero limbs, then the word 1 (the group's integers 0 and, as a carry in, 1)."""
     fn = Function("zero_and_one", 0, q + 1)
     for i in range(q):
         fn.emit("mov", Reg("y", i), 0)
@@ -168,7 +168,7 @@ def mont_minus_inverse(shape: Shape) -> Program:
         c.call(add_or_sub("neg", radix), "p", into="inverse")
         c.repeat(newton_steps(radix.bits), step)
         e = c.call(mul_lo(radix), "p", "inverse").result
-        c.step(ThreadStep(_zero_and_one(q), (), (("zero", q), ("one", 1))))
+        c.step(ThreadStep(constants(q), (), (("zero", q), ("one", 1))))
         ok = c.call(add_or_sub("add", radix), e, "zero", "one").flag  # e + 1 = R: e = -1
         c.step(ThreadStep(_keep_if(q), ("inverse", ok), (("y", q), ("flag", 1))))
     c = Composer(shape)

@@ -271,13 +271,15 @@ def vectors(program: Program) -> dict[str, int]:
             sizes[step.flag] = 1
     kept = read(program)
     dropped = {name for step in flat(program.steps) if isinstance(step, ThreadStep)
-               for name, _ in step.writes if name not in kept}
+               for name, _ in step.writes if name not in kept} | \
+        {step.flag for step in flat(program.steps) if isinstance(step, Top) and step.flag not in kept}
     return {name: words for name, words in sizes.items() if name not in dropped}
 
 
 def read(program: Program) -> set[str]:
-    """The vectors some step, the result or the flag reads: a thread step's other outputs
-    are dropped, so that no compiler warns of unused ones."""
+    """The vectors some step, the result or the flag reads: a thread step's other outputs,
+    and a Top's flag or clearing that nothing reads, are dropped, so that no compiler warns
+    of unused ones (a composed program calls add for its sum or for its carry alone)."""
     names = {program.result} | ({program.flag} if program.flag else set()) | \
         ({program.high} if program.high else set())
     for step in flat(program.steps):
@@ -293,9 +295,16 @@ def read(program: Program) -> set[str]:
             names.update(n for n in (step.generate, step.propagate, step.carry_in) if n)
         elif isinstance(step, All):
             names.add(step.source)
-        else:
-            names.update(n for n in (step.vector, step.above) if n)
+    for step in flat(program.steps):  # a Top reads what its flag wanted by others needs
+        if isinstance(step, Top) and step.flag in names:
+            exact = step.width(program.shape) == program.shape.held_bits
+            names.add(step.above if exact and step.above else step.vector)
     return names
+
+
+def top_wanted(step: Top, program: Program, names: set[str]) -> tuple[bool, bool]:
+    """(its flag, its clearing of the vector's top): whether another step reads each."""
+    return step.flag is not None and step.flag in names, step.vector in names
 
 
 BLOCK_STATIC_SHARED_BYTES = 48 * 1024  # a kernel's static shared memory (the exchanges')

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..group import All, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, ThreadStep, \
     Top
-from ..group.program import SCHEDULES, accumulator_words, flat, vectors
+from ..group.program import SCHEDULES, accumulator_words, flat, read, top_wanted, vectors
 from ..size import LIMB_BITS
 from . import host as host_printer, ptx
 
@@ -76,19 +76,21 @@ def thread_words(program: Program) -> tuple[int, int]:
 def _top(step: Top, program: Program, rank: str, view, on: str | None) -> list[str]:
     """The Top step for the thread `rank`, its vectors seen through view(name): the flag
     (broadcast from its holder by `on`, or left in the holder alone on the host, whose
-    caller spreads it), then the bits from the width up cleared."""
+    caller spreads it), then the bits from the width up cleared; each where read."""
     shape, q, bits = program.shape, program.shape.limbs_per_thread, step.width(program.shape)
-    wanted = step.flag is not None  # neg's Top only clears the bits above the width
-    vector = view(step.vector)
+    wanted, cleared = top_wanted(step, program, read(program))  # neg's Top only clears
     if bits == shape.held_bits:  # the width's carry is the group's carry out
         return [f"{view(step.flag)}[0] = {view(step.above)}[0];"] if wanted else []
+    if not wanted and not cleared:
+        return []
+    vector = view(step.vector)
     holder, k = divmod(bits // LIMB_BITS, q)
     own = f"{vector}[{k}] >> {bits % LIMB_BITS} & 1"
     flag = view(step.flag) if wanted else ""
     lines = [f"{flag}[0] = {on}::broadcast({own}, {holder});" if on else
              f"{flag}[0] = {rank} == {holder} ? {own} : 0;"] if wanted else []
     return lines + [f"for (unsigned i = 0; i < {q}; ++i) {vector}[i] &= ::mpgen::group::width_mask("
-                    f"{rank} * {q} + i, {bits});"]
+                    f"{rank} * {q} + i, {bits});"] * cleared
 
 
 def _copy(dst: str, src: str, count: int) -> str:
@@ -229,7 +231,7 @@ def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[
                              f"{var(step.vector)}.data(), {step.offset}, {var(step.out)}.data());")
             else:
                 lines += [f"for (unsigned t = 0; t < {t}; ++t) {line}" for line in _top(step, program, "t", view, None)]
-                if step.flag:
+                if top_wanted(step, program, read(program))[0]:
                     flag = var(step.flag)
                     lines.append(f"for (unsigned t = 0; t < {t}; ++t) {flag}[t] = {flag}[{_holder(step, program)}];")
         return lines

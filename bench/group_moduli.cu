@@ -1,0 +1,152 @@
+// The group tier's run-time-modulus workloads for mpgen-bench (bench/group_moduli.cuh), apart
+// from its main source: these sizes hold Montgomery's operations (CMakeLists.txt), where
+// mpgen-bench's own group modules hold the products alone.
+#include "group_moduli.cuh"
+
+#include <gmp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include "mpgen_u4096.cuh"
+#include "mpgen_u8192.cuh"
+
+namespace group_moduli {
+namespace {
+
+std::vector<uint32_t> random_words(std::size_t count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<uint32_t> words(count);
+  for (uint32_t& w : words) w = uint32_t(rng());
+  return words;
+}
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "mpgen-bench: error: %s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+
+// Seconds per launch(in, out) (the best of 3 after a warm-up) over `host` copied in;
+// `got` the output's `out_words` words.
+template <class Launch>
+double timed(const Launch& launch, const std::vector<uint32_t>& host, std::size_t out_words,
+             std::vector<uint32_t>& got) {
+  uint32_t *in, *out;
+  check(cudaMalloc(&in, host.size() * 4), "cudaMalloc");
+  check(cudaMalloc(&out, out_words * 4), "cudaMalloc");
+  check(cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice), "copy");
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  float best = 0;
+  for (int run = 0; run < 4; ++run) {
+    cudaEventRecord(start);
+    launch(in, out);
+    cudaEventRecord(stop);
+    check(cudaEventSynchronize(stop), "the kernel");
+    check(cudaGetLastError(), "launch");
+    float ms;
+    cudaEventElapsedTime(&ms, start, stop);
+    if (run == 1 || (run > 1 && ms < best)) best = ms;  // run 0 warms up
+  }
+  got.resize(out_words);
+  check(cudaMemcpy(got.data(), out, out_words * 4, cudaMemcpyDeviceToHost), "copy back");
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaFree(in);
+  cudaFree(out);
+  return best / 1e3;
+}
+
+template <class Op>
+unsigned blocks_for(std::size_t n) {
+  return unsigned((n * Op::threads_per_instance + Op::block_threads - 1) / Op::block_threads);
+}
+
+template <class Kernel>
+void ask_shared(Kernel kernel, unsigned bytes) {
+  if (bytes) check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+                   "asking for shared memory");
+}
+
+template <class Redc, class MinusInverse>
+double redc_rate(std::size_t n, unsigned iterations) {
+  static_assert(Redc::threads_per_instance == MinusInverse::threads_per_instance &&
+                Redc::limbs_per_thread == MinusInverse::limbs_per_thread, "one geometry");
+  const unsigned shared = std::max(Redc::shared_bytes, MinusInverse::shared_bytes);
+  ask_shared(redc_chain<Redc, MinusInverse>, shared);
+  std::vector<uint32_t> got;
+  const double s = timed([&](const uint32_t* in, uint32_t* out) {
+    redc_chain<Redc, MinusInverse><<<blocks_for<Redc>(n), Redc::block_threads, shared>>>(n, iterations, in, out);
+  }, random_words(3 * Redc::result_limbs * n, 23), Redc::result_limbs * n, got);
+  return double(n) * iterations / s;
+}
+
+template <class MontMul, class MontSqr, class MinusInverse, class RadixSquared, class FromMont>
+double powm_instances_rate(std::size_t n) {
+  constexpr unsigned N = MontMul::result_limbs, E = exponent_bits / 32;
+  const unsigned shared = std::max({MontMul::shared_bytes, MontSqr::shared_bytes, MinusInverse::shared_bytes,
+                                    RadixSquared::shared_bytes, FromMont::shared_bytes});
+  const auto kernel = powm<MontMul, MontSqr, MinusInverse, RadixSquared, FromMont>;
+  ask_shared(kernel, shared);
+  const auto host = random_words((2 * N + E) * n, 13);
+  std::vector<uint32_t> got;
+  const double s = timed([&](const uint32_t* in, uint32_t* out) {
+    kernel<<<blocks_for<MontMul>(n), MontMul::block_threads, shared>>>(n, in, out);
+  }, host, N * n, got);
+  // The first instances against GMP, their operands as the kernel reads them.
+  mpz_t a, e, p, want, result;
+  mpz_inits(a, e, p, want, result, nullptr);
+  for (std::size_t j = 0; j < std::min<std::size_t>(n, 16); ++j) {
+    std::vector<uint32_t> aw(N), ew(E), pw(N), rw(N);
+    for (unsigned i = 0; i < N; ++i) {
+      aw[i] = host[i * n + j] & (i == N - 1 ? 0x7fffffffu : ~0u);
+      pw[i] = host[(N + E + i) * n + j] | (i == 0 ? 1u : 0u) | (i == N - 1 ? 0x80000000u : 0u);
+      rw[i] = got[i * n + j];
+    }
+    for (unsigned i = 0; i < E; ++i) ew[i] = host[(N + i) * n + j];
+    mpz_import(a, N, -1, 4, 0, 0, aw.data());
+    mpz_import(e, E, -1, 4, 0, 0, ew.data());
+    mpz_import(p, N, -1, 4, 0, 0, pw.data());
+    mpz_import(result, N, -1, 4, 0, 0, rw.data());
+    mpz_powm(want, a, e, p);
+    if (mpz_cmp(want, result) != 0) {
+      std::fprintf(stderr, "mpgen-bench: error: powm (group tier, modulus at run time) at %u bits: instance %zu "
+                   "differs from GMP\n", MontMul::bits, j);
+      std::exit(1);
+    }
+  }
+  mpz_clears(a, e, p, want, result, nullptr);
+  return n / s;
+}
+
+}  // namespace
+
+double redc_chain_rate(unsigned bits, std::size_t n, unsigned iterations) {
+  switch (bits) {
+#define REDC(m, b) \
+  case b: return redc_rate<mpgen::m::montredc, mpgen::m::mont_minus_inverse>(n, iterations);
+    REDC(u4096, 4096) REDC(u8192, 8192)
+#undef REDC
+    default: return 0;
+  }
+}
+
+double powm_rate(unsigned bits, std::size_t n) {
+  switch (bits) {
+#define POWM(m, b)                                                                                            \
+  case b:                                                                                                     \
+    return powm_instances_rate<mpgen::m::montmul, mpgen::m::montsqr, mpgen::m::mont_minus_inverse,            \
+                               mpgen::m::mont_radix_squared, mpgen::m::frommont>(n);
+    POWM(u4096, 4096) POWM(u8192, 8192)
+#undef POWM
+    default: return 0;
+  }
+}
+
+}  // namespace group_moduli
