@@ -2,8 +2,7 @@
 // from its main source: these sizes hold Montgomery's operations (CMakeLists.txt), where
 // mpgen-bench's own group modules hold the products alone.
 #include "group_moduli.cuh"
-
-#include <gmp.h>
+#include "powm_check.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -99,29 +98,7 @@ double powm_instances_rate(std::size_t n) {
   const double s = timed([&](const uint32_t* in, uint32_t* out) {
     kernel<<<blocks_for<MontMul>(n), MontMul::block_threads, shared>>>(n, in, out);
   }, host, N * n, got);
-  // The first instances against GMP, their operands as the kernel reads them.
-  mpz_t a, e, p, want, result;
-  mpz_inits(a, e, p, want, result, nullptr);
-  for (std::size_t j = 0; j < std::min<std::size_t>(n, 16); ++j) {
-    std::vector<uint32_t> aw(N), ew(E), pw(N), rw(N);
-    for (unsigned i = 0; i < N; ++i) {
-      aw[i] = host[i * n + j] & (i == N - 1 ? 0x7fffffffu : ~0u);
-      pw[i] = host[(N + E + i) * n + j] | (i == 0 ? 1u : 0u) | (i == N - 1 ? 0x80000000u : 0u);
-      rw[i] = got[i * n + j];
-    }
-    for (unsigned i = 0; i < E; ++i) ew[i] = host[(N + i) * n + j];
-    mpz_import(a, N, -1, 4, 0, 0, aw.data());
-    mpz_import(e, E, -1, 4, 0, 0, ew.data());
-    mpz_import(p, N, -1, 4, 0, 0, pw.data());
-    mpz_import(result, N, -1, 4, 0, 0, rw.data());
-    mpz_powm(want, a, e, p);
-    if (mpz_cmp(want, result) != 0) {
-      std::fprintf(stderr, "mpgen-bench: error: powm (group tier, modulus at run time) at %u bits: instance %zu "
-                   "differs from GMP\n", MontMul::bits, j);
-      std::exit(1);
-    }
-  }
-  mpz_clears(a, e, p, want, result, nullptr);
+  check_powm(host, got, n, N, E, MontMul::bits, "powm (group tier, modulus at run time)");
   return n / s;
 }
 

@@ -19,6 +19,7 @@
 
 #include "chain.cuh"
 #include "group_moduli.cuh"
+#include "powm_check.hpp"
 #include "workloads.cuh"
 #include "mpgen_u128.cuh"
 #include "mpgen_u131.cuh"
@@ -452,30 +453,7 @@ Row powm_runtime_row(const Ceilings& c, std::size_t n) {
     powm_runtime<MontMul, MontSqr, MinusInverse, Normalize, Step, Finish, window>
         <<<blocks_for<MontMul>(n), MontMul::block_threads>>>(n, in, out);
   }, 1, &got);
-  // The first instances against GMP, their operands as the kernel reads them.
-  constexpr unsigned W = powm_exponent_bits / 32;
-  mpz_t a, e, p, want, result;
-  mpz_inits(a, e, p, want, result, nullptr);
-  for (std::size_t j = 0; j < std::min<std::size_t>(n, 64); ++j) {
-    std::vector<uint32_t> aw(N), ew(W), pw(N), rw(N);
-    for (unsigned i = 0; i < N; ++i) {
-      aw[i] = host[i * n + j] & (i == N - 1 ? 0x7fffffffu : ~0u);
-      pw[i] = host[(N + W + i) * n + j] | (i == 0 ? 1u : 0u) | (i == N - 1 ? 0x80000000u : 0u);
-      rw[i] = got[i * n + j];
-    }
-    for (unsigned i = 0; i < W; ++i) ew[i] = host[(N + i) * n + j];
-    mpz_import(a, N, -1, 4, 0, 0, aw.data());
-    mpz_import(e, W, -1, 4, 0, 0, ew.data());
-    mpz_import(p, N, -1, 4, 0, 0, pw.data());
-    mpz_import(result, N, -1, 4, 0, 0, rw.data());
-    mpz_powm(want, a, e, p);
-    if (mpz_cmp(want, result) != 0) {
-      std::fprintf(stderr, "mpgen-bench: error: modexp (modulus at run time) at %u bits: instance %zu differs from GMP\n",
-                   MontMul::bits, j);
-      std::exit(1);
-    }
-  }
-  mpz_clears(a, e, p, want, result, nullptr);
+  check_powm(host, got, n, N, powm_exponent_bits / 32, MontMul::bits, "modexp (modulus at run time)");
   constexpr unsigned windows = (powm_exponent_bits + window - 1) / window, half = 1u << (window - 1);
   const double squares = half - 1 + window * (windows - 1.0), products = half - 1 + windows - 1.0 + 3;
   const double halves = squares * MontSqr::multiplies + products * MontMul::multiplies;  // the setup's not counted

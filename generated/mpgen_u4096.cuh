@@ -8084,35 +8084,35 @@ struct montmul {
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          ".reg .u32 t<3>;\n\t"
-          "and.b32 t0, %25, 1;\n\t"
-          "not.b32 t1, %24;\n\t"
-          "and.b32 t0, t0, t1;\n\t"
-          "sub.u32 t2, 0, t0;\n\t"
-          "xor.b32 %0, %8, %16;\n\t"
-          "and.b32 %0, %0, t2;\n\t"
-          "xor.b32 %0, %0, %16;\n\t"
-          "xor.b32 %1, %9, %17;\n\t"
-          "and.b32 %1, %1, t2;\n\t"
-          "xor.b32 %1, %1, %17;\n\t"
-          "xor.b32 %2, %10, %18;\n\t"
-          "and.b32 %2, %2, t2;\n\t"
-          "xor.b32 %2, %2, %18;\n\t"
-          "xor.b32 %3, %11, %19;\n\t"
-          "and.b32 %3, %3, t2;\n\t"
-          "xor.b32 %3, %3, %19;\n\t"
-          "xor.b32 %4, %12, %20;\n\t"
-          "and.b32 %4, %4, t2;\n\t"
-          "xor.b32 %4, %4, %20;\n\t"
-          "xor.b32 %5, %13, %21;\n\t"
-          "and.b32 %5, %5, t2;\n\t"
-          "xor.b32 %5, %5, %21;\n\t"
-          "xor.b32 %6, %14, %22;\n\t"
-          "and.b32 %6, %6, t2;\n\t"
-          "xor.b32 %6, %6, %22;\n\t"
-          "xor.b32 %7, %15, %23;\n\t"
-          "and.b32 %7, %7, t2;\n\t"
-          "xor.b32 %7, %7, %23;\n\t"
+          ".reg .u32 t<10>;\n\t"
+          "xor.b32 t0, %25, 1;\n\t"
+          "or.b32 t0, t0, %24;\n\t"
+          "and.b32 t0, t0, 1;\n\t"
+          "sub.u32 t1, 0, t0;\n\t"
+          "xor.b32 t2, %8, %16;\n\t"
+          "and.b32 t2, t2, t1;\n\t"
+          "xor.b32 %0, %8, t2;\n\t"
+          "xor.b32 t3, %9, %17;\n\t"
+          "and.b32 t3, t3, t1;\n\t"
+          "xor.b32 %1, %9, t3;\n\t"
+          "xor.b32 t4, %10, %18;\n\t"
+          "and.b32 t4, t4, t1;\n\t"
+          "xor.b32 %2, %10, t4;\n\t"
+          "xor.b32 t5, %11, %19;\n\t"
+          "and.b32 t5, t5, t1;\n\t"
+          "xor.b32 %3, %11, t5;\n\t"
+          "xor.b32 t6, %12, %20;\n\t"
+          "and.b32 t6, t6, t1;\n\t"
+          "xor.b32 %4, %12, t6;\n\t"
+          "xor.b32 t7, %13, %21;\n\t"
+          "and.b32 t7, t7, t1;\n\t"
+          "xor.b32 %5, %13, t7;\n\t"
+          "xor.b32 t8, %14, %22;\n\t"
+          "and.b32 t8, t8, t1;\n\t"
+          "xor.b32 %6, %14, t8;\n\t"
+          "xor.b32 t9, %15, %23;\n\t"
+          "and.b32 t9, t9, t1;\n\t"
+          "xor.b32 %7, %15, t9;\n\t"
           "}"
           : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7])
           : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
@@ -8123,35 +8123,35 @@ struct montmul {
 #ifndef __CUDACC_RTC__
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
-      uint32_t t[3];
-      t[0] = ptx_and(x[17], 1u);
-      t[1] = ptx_not(x[16]);
-      t[0] = ptx_and(t[0], t[1]);
-      t[2] = ptx_sub(0u, t[0]);
-      y[0] = ptx_xor(x[0], x[8]);
-      y[0] = ptx_and(y[0], t[2]);
-      y[0] = ptx_xor(y[0], x[8]);
-      y[1] = ptx_xor(x[1], x[9]);
-      y[1] = ptx_and(y[1], t[2]);
-      y[1] = ptx_xor(y[1], x[9]);
-      y[2] = ptx_xor(x[2], x[10]);
-      y[2] = ptx_and(y[2], t[2]);
-      y[2] = ptx_xor(y[2], x[10]);
-      y[3] = ptx_xor(x[3], x[11]);
-      y[3] = ptx_and(y[3], t[2]);
-      y[3] = ptx_xor(y[3], x[11]);
-      y[4] = ptx_xor(x[4], x[12]);
-      y[4] = ptx_and(y[4], t[2]);
-      y[4] = ptx_xor(y[4], x[12]);
-      y[5] = ptx_xor(x[5], x[13]);
-      y[5] = ptx_and(y[5], t[2]);
-      y[5] = ptx_xor(y[5], x[13]);
-      y[6] = ptx_xor(x[6], x[14]);
-      y[6] = ptx_and(y[6], t[2]);
-      y[6] = ptx_xor(y[6], x[14]);
-      y[7] = ptx_xor(x[7], x[15]);
-      y[7] = ptx_and(y[7], t[2]);
-      y[7] = ptx_xor(y[7], x[15]);
+      uint32_t t[10];
+      t[0] = ptx_xor(x[17], 1u);
+      t[0] = ptx_or(t[0], x[16]);
+      t[0] = ptx_and(t[0], 1u);
+      t[1] = ptx_sub(0u, t[0]);
+      t[2] = ptx_xor(x[0], x[8]);
+      t[2] = ptx_and(t[2], t[1]);
+      y[0] = ptx_xor(x[0], t[2]);
+      t[3] = ptx_xor(x[1], x[9]);
+      t[3] = ptx_and(t[3], t[1]);
+      y[1] = ptx_xor(x[1], t[3]);
+      t[4] = ptx_xor(x[2], x[10]);
+      t[4] = ptx_and(t[4], t[1]);
+      y[2] = ptx_xor(x[2], t[4]);
+      t[5] = ptx_xor(x[3], x[11]);
+      t[5] = ptx_and(t[5], t[1]);
+      y[3] = ptx_xor(x[3], t[5]);
+      t[6] = ptx_xor(x[4], x[12]);
+      t[6] = ptx_and(t[6], t[1]);
+      y[4] = ptx_xor(x[4], t[6]);
+      t[7] = ptx_xor(x[5], x[13]);
+      t[7] = ptx_and(t[7], t[1]);
+      y[5] = ptx_xor(x[5], t[7]);
+      t[8] = ptx_xor(x[6], x[14]);
+      t[8] = ptx_and(t[8], t[1]);
+      y[6] = ptx_xor(x[6], t[8]);
+      t[9] = ptx_xor(x[7], x[15]);
+      t[9] = ptx_and(t[9], t[1]);
+      y[7] = ptx_xor(x[7], t[9]);
     }
 #endif
   };
@@ -9915,35 +9915,35 @@ struct montsqr {
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          ".reg .u32 t<3>;\n\t"
-          "and.b32 t0, %25, 1;\n\t"
-          "not.b32 t1, %24;\n\t"
-          "and.b32 t0, t0, t1;\n\t"
-          "sub.u32 t2, 0, t0;\n\t"
-          "xor.b32 %0, %8, %16;\n\t"
-          "and.b32 %0, %0, t2;\n\t"
-          "xor.b32 %0, %0, %16;\n\t"
-          "xor.b32 %1, %9, %17;\n\t"
-          "and.b32 %1, %1, t2;\n\t"
-          "xor.b32 %1, %1, %17;\n\t"
-          "xor.b32 %2, %10, %18;\n\t"
-          "and.b32 %2, %2, t2;\n\t"
-          "xor.b32 %2, %2, %18;\n\t"
-          "xor.b32 %3, %11, %19;\n\t"
-          "and.b32 %3, %3, t2;\n\t"
-          "xor.b32 %3, %3, %19;\n\t"
-          "xor.b32 %4, %12, %20;\n\t"
-          "and.b32 %4, %4, t2;\n\t"
-          "xor.b32 %4, %4, %20;\n\t"
-          "xor.b32 %5, %13, %21;\n\t"
-          "and.b32 %5, %5, t2;\n\t"
-          "xor.b32 %5, %5, %21;\n\t"
-          "xor.b32 %6, %14, %22;\n\t"
-          "and.b32 %6, %6, t2;\n\t"
-          "xor.b32 %6, %6, %22;\n\t"
-          "xor.b32 %7, %15, %23;\n\t"
-          "and.b32 %7, %7, t2;\n\t"
-          "xor.b32 %7, %7, %23;\n\t"
+          ".reg .u32 t<10>;\n\t"
+          "xor.b32 t0, %25, 1;\n\t"
+          "or.b32 t0, t0, %24;\n\t"
+          "and.b32 t0, t0, 1;\n\t"
+          "sub.u32 t1, 0, t0;\n\t"
+          "xor.b32 t2, %8, %16;\n\t"
+          "and.b32 t2, t2, t1;\n\t"
+          "xor.b32 %0, %8, t2;\n\t"
+          "xor.b32 t3, %9, %17;\n\t"
+          "and.b32 t3, t3, t1;\n\t"
+          "xor.b32 %1, %9, t3;\n\t"
+          "xor.b32 t4, %10, %18;\n\t"
+          "and.b32 t4, t4, t1;\n\t"
+          "xor.b32 %2, %10, t4;\n\t"
+          "xor.b32 t5, %11, %19;\n\t"
+          "and.b32 t5, t5, t1;\n\t"
+          "xor.b32 %3, %11, t5;\n\t"
+          "xor.b32 t6, %12, %20;\n\t"
+          "and.b32 t6, t6, t1;\n\t"
+          "xor.b32 %4, %12, t6;\n\t"
+          "xor.b32 t7, %13, %21;\n\t"
+          "and.b32 t7, t7, t1;\n\t"
+          "xor.b32 %5, %13, t7;\n\t"
+          "xor.b32 t8, %14, %22;\n\t"
+          "and.b32 t8, t8, t1;\n\t"
+          "xor.b32 %6, %14, t8;\n\t"
+          "xor.b32 t9, %15, %23;\n\t"
+          "and.b32 t9, t9, t1;\n\t"
+          "xor.b32 %7, %15, t9;\n\t"
           "}"
           : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7])
           : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
@@ -9954,35 +9954,35 @@ struct montsqr {
 #ifndef __CUDACC_RTC__
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
-      uint32_t t[3];
-      t[0] = ptx_and(x[17], 1u);
-      t[1] = ptx_not(x[16]);
-      t[0] = ptx_and(t[0], t[1]);
-      t[2] = ptx_sub(0u, t[0]);
-      y[0] = ptx_xor(x[0], x[8]);
-      y[0] = ptx_and(y[0], t[2]);
-      y[0] = ptx_xor(y[0], x[8]);
-      y[1] = ptx_xor(x[1], x[9]);
-      y[1] = ptx_and(y[1], t[2]);
-      y[1] = ptx_xor(y[1], x[9]);
-      y[2] = ptx_xor(x[2], x[10]);
-      y[2] = ptx_and(y[2], t[2]);
-      y[2] = ptx_xor(y[2], x[10]);
-      y[3] = ptx_xor(x[3], x[11]);
-      y[3] = ptx_and(y[3], t[2]);
-      y[3] = ptx_xor(y[3], x[11]);
-      y[4] = ptx_xor(x[4], x[12]);
-      y[4] = ptx_and(y[4], t[2]);
-      y[4] = ptx_xor(y[4], x[12]);
-      y[5] = ptx_xor(x[5], x[13]);
-      y[5] = ptx_and(y[5], t[2]);
-      y[5] = ptx_xor(y[5], x[13]);
-      y[6] = ptx_xor(x[6], x[14]);
-      y[6] = ptx_and(y[6], t[2]);
-      y[6] = ptx_xor(y[6], x[14]);
-      y[7] = ptx_xor(x[7], x[15]);
-      y[7] = ptx_and(y[7], t[2]);
-      y[7] = ptx_xor(y[7], x[15]);
+      uint32_t t[10];
+      t[0] = ptx_xor(x[17], 1u);
+      t[0] = ptx_or(t[0], x[16]);
+      t[0] = ptx_and(t[0], 1u);
+      t[1] = ptx_sub(0u, t[0]);
+      t[2] = ptx_xor(x[0], x[8]);
+      t[2] = ptx_and(t[2], t[1]);
+      y[0] = ptx_xor(x[0], t[2]);
+      t[3] = ptx_xor(x[1], x[9]);
+      t[3] = ptx_and(t[3], t[1]);
+      y[1] = ptx_xor(x[1], t[3]);
+      t[4] = ptx_xor(x[2], x[10]);
+      t[4] = ptx_and(t[4], t[1]);
+      y[2] = ptx_xor(x[2], t[4]);
+      t[5] = ptx_xor(x[3], x[11]);
+      t[5] = ptx_and(t[5], t[1]);
+      y[3] = ptx_xor(x[3], t[5]);
+      t[6] = ptx_xor(x[4], x[12]);
+      t[6] = ptx_and(t[6], t[1]);
+      y[4] = ptx_xor(x[4], t[6]);
+      t[7] = ptx_xor(x[5], x[13]);
+      t[7] = ptx_and(t[7], t[1]);
+      y[5] = ptx_xor(x[5], t[7]);
+      t[8] = ptx_xor(x[6], x[14]);
+      t[8] = ptx_and(t[8], t[1]);
+      y[6] = ptx_xor(x[6], t[8]);
+      t[9] = ptx_xor(x[7], x[15]);
+      t[9] = ptx_and(t[9], t[1]);
+      y[7] = ptx_xor(x[7], t[9]);
     }
 #endif
   };
@@ -11250,35 +11250,35 @@ struct montredc {
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          ".reg .u32 t<3>;\n\t"
-          "and.b32 t0, %25, 1;\n\t"
-          "not.b32 t1, %24;\n\t"
-          "and.b32 t0, t0, t1;\n\t"
-          "sub.u32 t2, 0, t0;\n\t"
-          "xor.b32 %0, %8, %16;\n\t"
-          "and.b32 %0, %0, t2;\n\t"
-          "xor.b32 %0, %0, %16;\n\t"
-          "xor.b32 %1, %9, %17;\n\t"
-          "and.b32 %1, %1, t2;\n\t"
-          "xor.b32 %1, %1, %17;\n\t"
-          "xor.b32 %2, %10, %18;\n\t"
-          "and.b32 %2, %2, t2;\n\t"
-          "xor.b32 %2, %2, %18;\n\t"
-          "xor.b32 %3, %11, %19;\n\t"
-          "and.b32 %3, %3, t2;\n\t"
-          "xor.b32 %3, %3, %19;\n\t"
-          "xor.b32 %4, %12, %20;\n\t"
-          "and.b32 %4, %4, t2;\n\t"
-          "xor.b32 %4, %4, %20;\n\t"
-          "xor.b32 %5, %13, %21;\n\t"
-          "and.b32 %5, %5, t2;\n\t"
-          "xor.b32 %5, %5, %21;\n\t"
-          "xor.b32 %6, %14, %22;\n\t"
-          "and.b32 %6, %6, t2;\n\t"
-          "xor.b32 %6, %6, %22;\n\t"
-          "xor.b32 %7, %15, %23;\n\t"
-          "and.b32 %7, %7, t2;\n\t"
-          "xor.b32 %7, %7, %23;\n\t"
+          ".reg .u32 t<10>;\n\t"
+          "xor.b32 t0, %25, 1;\n\t"
+          "or.b32 t0, t0, %24;\n\t"
+          "and.b32 t0, t0, 1;\n\t"
+          "sub.u32 t1, 0, t0;\n\t"
+          "xor.b32 t2, %8, %16;\n\t"
+          "and.b32 t2, t2, t1;\n\t"
+          "xor.b32 %0, %8, t2;\n\t"
+          "xor.b32 t3, %9, %17;\n\t"
+          "and.b32 t3, t3, t1;\n\t"
+          "xor.b32 %1, %9, t3;\n\t"
+          "xor.b32 t4, %10, %18;\n\t"
+          "and.b32 t4, t4, t1;\n\t"
+          "xor.b32 %2, %10, t4;\n\t"
+          "xor.b32 t5, %11, %19;\n\t"
+          "and.b32 t5, t5, t1;\n\t"
+          "xor.b32 %3, %11, t5;\n\t"
+          "xor.b32 t6, %12, %20;\n\t"
+          "and.b32 t6, t6, t1;\n\t"
+          "xor.b32 %4, %12, t6;\n\t"
+          "xor.b32 t7, %13, %21;\n\t"
+          "and.b32 t7, t7, t1;\n\t"
+          "xor.b32 %5, %13, t7;\n\t"
+          "xor.b32 t8, %14, %22;\n\t"
+          "and.b32 t8, t8, t1;\n\t"
+          "xor.b32 %6, %14, t8;\n\t"
+          "xor.b32 t9, %15, %23;\n\t"
+          "and.b32 t9, t9, t1;\n\t"
+          "xor.b32 %7, %15, t9;\n\t"
           "}"
           : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7])
           : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
@@ -11289,35 +11289,35 @@ struct montredc {
 #ifndef __CUDACC_RTC__
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
-      uint32_t t[3];
-      t[0] = ptx_and(x[17], 1u);
-      t[1] = ptx_not(x[16]);
-      t[0] = ptx_and(t[0], t[1]);
-      t[2] = ptx_sub(0u, t[0]);
-      y[0] = ptx_xor(x[0], x[8]);
-      y[0] = ptx_and(y[0], t[2]);
-      y[0] = ptx_xor(y[0], x[8]);
-      y[1] = ptx_xor(x[1], x[9]);
-      y[1] = ptx_and(y[1], t[2]);
-      y[1] = ptx_xor(y[1], x[9]);
-      y[2] = ptx_xor(x[2], x[10]);
-      y[2] = ptx_and(y[2], t[2]);
-      y[2] = ptx_xor(y[2], x[10]);
-      y[3] = ptx_xor(x[3], x[11]);
-      y[3] = ptx_and(y[3], t[2]);
-      y[3] = ptx_xor(y[3], x[11]);
-      y[4] = ptx_xor(x[4], x[12]);
-      y[4] = ptx_and(y[4], t[2]);
-      y[4] = ptx_xor(y[4], x[12]);
-      y[5] = ptx_xor(x[5], x[13]);
-      y[5] = ptx_and(y[5], t[2]);
-      y[5] = ptx_xor(y[5], x[13]);
-      y[6] = ptx_xor(x[6], x[14]);
-      y[6] = ptx_and(y[6], t[2]);
-      y[6] = ptx_xor(y[6], x[14]);
-      y[7] = ptx_xor(x[7], x[15]);
-      y[7] = ptx_and(y[7], t[2]);
-      y[7] = ptx_xor(y[7], x[15]);
+      uint32_t t[10];
+      t[0] = ptx_xor(x[17], 1u);
+      t[0] = ptx_or(t[0], x[16]);
+      t[0] = ptx_and(t[0], 1u);
+      t[1] = ptx_sub(0u, t[0]);
+      t[2] = ptx_xor(x[0], x[8]);
+      t[2] = ptx_and(t[2], t[1]);
+      y[0] = ptx_xor(x[0], t[2]);
+      t[3] = ptx_xor(x[1], x[9]);
+      t[3] = ptx_and(t[3], t[1]);
+      y[1] = ptx_xor(x[1], t[3]);
+      t[4] = ptx_xor(x[2], x[10]);
+      t[4] = ptx_and(t[4], t[1]);
+      y[2] = ptx_xor(x[2], t[4]);
+      t[5] = ptx_xor(x[3], x[11]);
+      t[5] = ptx_and(t[5], t[1]);
+      y[3] = ptx_xor(x[3], t[5]);
+      t[6] = ptx_xor(x[4], x[12]);
+      t[6] = ptx_and(t[6], t[1]);
+      y[4] = ptx_xor(x[4], t[6]);
+      t[7] = ptx_xor(x[5], x[13]);
+      t[7] = ptx_and(t[7], t[1]);
+      y[5] = ptx_xor(x[5], t[7]);
+      t[8] = ptx_xor(x[6], x[14]);
+      t[8] = ptx_and(t[8], t[1]);
+      y[6] = ptx_xor(x[6], t[8]);
+      t[9] = ptx_xor(x[7], x[15]);
+      t[9] = ptx_and(t[9], t[1]);
+      y[7] = ptx_xor(x[7], t[9]);
     }
 #endif
   };
@@ -12487,35 +12487,35 @@ struct tomont {
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          ".reg .u32 t<3>;\n\t"
-          "and.b32 t0, %25, 1;\n\t"
-          "not.b32 t1, %24;\n\t"
-          "and.b32 t0, t0, t1;\n\t"
-          "sub.u32 t2, 0, t0;\n\t"
-          "xor.b32 %0, %8, %16;\n\t"
-          "and.b32 %0, %0, t2;\n\t"
-          "xor.b32 %0, %0, %16;\n\t"
-          "xor.b32 %1, %9, %17;\n\t"
-          "and.b32 %1, %1, t2;\n\t"
-          "xor.b32 %1, %1, %17;\n\t"
-          "xor.b32 %2, %10, %18;\n\t"
-          "and.b32 %2, %2, t2;\n\t"
-          "xor.b32 %2, %2, %18;\n\t"
-          "xor.b32 %3, %11, %19;\n\t"
-          "and.b32 %3, %3, t2;\n\t"
-          "xor.b32 %3, %3, %19;\n\t"
-          "xor.b32 %4, %12, %20;\n\t"
-          "and.b32 %4, %4, t2;\n\t"
-          "xor.b32 %4, %4, %20;\n\t"
-          "xor.b32 %5, %13, %21;\n\t"
-          "and.b32 %5, %5, t2;\n\t"
-          "xor.b32 %5, %5, %21;\n\t"
-          "xor.b32 %6, %14, %22;\n\t"
-          "and.b32 %6, %6, t2;\n\t"
-          "xor.b32 %6, %6, %22;\n\t"
-          "xor.b32 %7, %15, %23;\n\t"
-          "and.b32 %7, %7, t2;\n\t"
-          "xor.b32 %7, %7, %23;\n\t"
+          ".reg .u32 t<10>;\n\t"
+          "xor.b32 t0, %25, 1;\n\t"
+          "or.b32 t0, t0, %24;\n\t"
+          "and.b32 t0, t0, 1;\n\t"
+          "sub.u32 t1, 0, t0;\n\t"
+          "xor.b32 t2, %8, %16;\n\t"
+          "and.b32 t2, t2, t1;\n\t"
+          "xor.b32 %0, %8, t2;\n\t"
+          "xor.b32 t3, %9, %17;\n\t"
+          "and.b32 t3, t3, t1;\n\t"
+          "xor.b32 %1, %9, t3;\n\t"
+          "xor.b32 t4, %10, %18;\n\t"
+          "and.b32 t4, t4, t1;\n\t"
+          "xor.b32 %2, %10, t4;\n\t"
+          "xor.b32 t5, %11, %19;\n\t"
+          "and.b32 t5, t5, t1;\n\t"
+          "xor.b32 %3, %11, t5;\n\t"
+          "xor.b32 t6, %12, %20;\n\t"
+          "and.b32 t6, t6, t1;\n\t"
+          "xor.b32 %4, %12, t6;\n\t"
+          "xor.b32 t7, %13, %21;\n\t"
+          "and.b32 t7, t7, t1;\n\t"
+          "xor.b32 %5, %13, t7;\n\t"
+          "xor.b32 t8, %14, %22;\n\t"
+          "and.b32 t8, t8, t1;\n\t"
+          "xor.b32 %6, %14, t8;\n\t"
+          "xor.b32 t9, %15, %23;\n\t"
+          "and.b32 t9, t9, t1;\n\t"
+          "xor.b32 %7, %15, t9;\n\t"
           "}"
           : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7])
           : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
@@ -12526,35 +12526,35 @@ struct tomont {
 #ifndef __CUDACC_RTC__
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
-      uint32_t t[3];
-      t[0] = ptx_and(x[17], 1u);
-      t[1] = ptx_not(x[16]);
-      t[0] = ptx_and(t[0], t[1]);
-      t[2] = ptx_sub(0u, t[0]);
-      y[0] = ptx_xor(x[0], x[8]);
-      y[0] = ptx_and(y[0], t[2]);
-      y[0] = ptx_xor(y[0], x[8]);
-      y[1] = ptx_xor(x[1], x[9]);
-      y[1] = ptx_and(y[1], t[2]);
-      y[1] = ptx_xor(y[1], x[9]);
-      y[2] = ptx_xor(x[2], x[10]);
-      y[2] = ptx_and(y[2], t[2]);
-      y[2] = ptx_xor(y[2], x[10]);
-      y[3] = ptx_xor(x[3], x[11]);
-      y[3] = ptx_and(y[3], t[2]);
-      y[3] = ptx_xor(y[3], x[11]);
-      y[4] = ptx_xor(x[4], x[12]);
-      y[4] = ptx_and(y[4], t[2]);
-      y[4] = ptx_xor(y[4], x[12]);
-      y[5] = ptx_xor(x[5], x[13]);
-      y[5] = ptx_and(y[5], t[2]);
-      y[5] = ptx_xor(y[5], x[13]);
-      y[6] = ptx_xor(x[6], x[14]);
-      y[6] = ptx_and(y[6], t[2]);
-      y[6] = ptx_xor(y[6], x[14]);
-      y[7] = ptx_xor(x[7], x[15]);
-      y[7] = ptx_and(y[7], t[2]);
-      y[7] = ptx_xor(y[7], x[15]);
+      uint32_t t[10];
+      t[0] = ptx_xor(x[17], 1u);
+      t[0] = ptx_or(t[0], x[16]);
+      t[0] = ptx_and(t[0], 1u);
+      t[1] = ptx_sub(0u, t[0]);
+      t[2] = ptx_xor(x[0], x[8]);
+      t[2] = ptx_and(t[2], t[1]);
+      y[0] = ptx_xor(x[0], t[2]);
+      t[3] = ptx_xor(x[1], x[9]);
+      t[3] = ptx_and(t[3], t[1]);
+      y[1] = ptx_xor(x[1], t[3]);
+      t[4] = ptx_xor(x[2], x[10]);
+      t[4] = ptx_and(t[4], t[1]);
+      y[2] = ptx_xor(x[2], t[4]);
+      t[5] = ptx_xor(x[3], x[11]);
+      t[5] = ptx_and(t[5], t[1]);
+      y[3] = ptx_xor(x[3], t[5]);
+      t[6] = ptx_xor(x[4], x[12]);
+      t[6] = ptx_and(t[6], t[1]);
+      y[4] = ptx_xor(x[4], t[6]);
+      t[7] = ptx_xor(x[5], x[13]);
+      t[7] = ptx_and(t[7], t[1]);
+      y[5] = ptx_xor(x[5], t[7]);
+      t[8] = ptx_xor(x[6], x[14]);
+      t[8] = ptx_and(t[8], t[1]);
+      y[6] = ptx_xor(x[6], t[8]);
+      t[9] = ptx_xor(x[7], x[15]);
+      t[9] = ptx_and(t[9], t[1]);
+      y[7] = ptx_xor(x[7], t[9]);
     }
 #endif
   };
@@ -12931,7 +12931,7 @@ struct tomont {
 #endif
 };
 
-// frommont: a R^-1 mod p: out of Montgomery form, p odd given at run time with -p^-1 mod 2^32 (a < p; the group tier: mod R); 496 instructions per thread.
+// frommont: a R^-1 mod p: out of Montgomery form, p odd given at run time with -p^-1 mod 2^32 (a < p; the group tier: mod R); 497 instructions per thread.
 struct frommont {
   static constexpr const char* name = "frommont";
   static constexpr unsigned bits = 4096;
@@ -13710,7 +13710,7 @@ struct frommont {
 #endif
   };
 
-  // Each thread's step choose_reduced: 26 instructions.
+  // Each thread's step choose_reduced: 27 instructions.
   struct choose_reduced {
     static constexpr unsigned in_words = 17;
     static constexpr unsigned out_words = 8;
@@ -13718,33 +13718,34 @@ struct frommont {
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          ".reg .u32 t<2>;\n\t"
-          "and.b32 t0, %24, 1;\n\t"
+          ".reg .u32 t<10>;\n\t"
+          "xor.b32 t0, %24, 1;\n\t"
+          "and.b32 t0, t0, 1;\n\t"
           "sub.u32 t1, 0, t0;\n\t"
-          "xor.b32 %0, %8, %16;\n\t"
-          "and.b32 %0, %0, t1;\n\t"
-          "xor.b32 %0, %0, %16;\n\t"
-          "xor.b32 %1, %9, %17;\n\t"
-          "and.b32 %1, %1, t1;\n\t"
-          "xor.b32 %1, %1, %17;\n\t"
-          "xor.b32 %2, %10, %18;\n\t"
-          "and.b32 %2, %2, t1;\n\t"
-          "xor.b32 %2, %2, %18;\n\t"
-          "xor.b32 %3, %11, %19;\n\t"
-          "and.b32 %3, %3, t1;\n\t"
-          "xor.b32 %3, %3, %19;\n\t"
-          "xor.b32 %4, %12, %20;\n\t"
-          "and.b32 %4, %4, t1;\n\t"
-          "xor.b32 %4, %4, %20;\n\t"
-          "xor.b32 %5, %13, %21;\n\t"
-          "and.b32 %5, %5, t1;\n\t"
-          "xor.b32 %5, %5, %21;\n\t"
-          "xor.b32 %6, %14, %22;\n\t"
-          "and.b32 %6, %6, t1;\n\t"
-          "xor.b32 %6, %6, %22;\n\t"
-          "xor.b32 %7, %15, %23;\n\t"
-          "and.b32 %7, %7, t1;\n\t"
-          "xor.b32 %7, %7, %23;\n\t"
+          "xor.b32 t2, %8, %16;\n\t"
+          "and.b32 t2, t2, t1;\n\t"
+          "xor.b32 %0, %8, t2;\n\t"
+          "xor.b32 t3, %9, %17;\n\t"
+          "and.b32 t3, t3, t1;\n\t"
+          "xor.b32 %1, %9, t3;\n\t"
+          "xor.b32 t4, %10, %18;\n\t"
+          "and.b32 t4, t4, t1;\n\t"
+          "xor.b32 %2, %10, t4;\n\t"
+          "xor.b32 t5, %11, %19;\n\t"
+          "and.b32 t5, t5, t1;\n\t"
+          "xor.b32 %3, %11, t5;\n\t"
+          "xor.b32 t6, %12, %20;\n\t"
+          "and.b32 t6, t6, t1;\n\t"
+          "xor.b32 %4, %12, t6;\n\t"
+          "xor.b32 t7, %13, %21;\n\t"
+          "and.b32 t7, t7, t1;\n\t"
+          "xor.b32 %5, %13, t7;\n\t"
+          "xor.b32 t8, %14, %22;\n\t"
+          "and.b32 t8, t8, t1;\n\t"
+          "xor.b32 %6, %14, t8;\n\t"
+          "xor.b32 t9, %15, %23;\n\t"
+          "and.b32 t9, t9, t1;\n\t"
+          "xor.b32 %7, %15, t9;\n\t"
           "}"
           : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7])
           : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
@@ -13755,33 +13756,34 @@ struct frommont {
 #ifndef __CUDACC_RTC__
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
-      uint32_t t[2];
-      t[0] = ptx_and(x[16], 1u);
+      uint32_t t[10];
+      t[0] = ptx_xor(x[16], 1u);
+      t[0] = ptx_and(t[0], 1u);
       t[1] = ptx_sub(0u, t[0]);
-      y[0] = ptx_xor(x[0], x[8]);
-      y[0] = ptx_and(y[0], t[1]);
-      y[0] = ptx_xor(y[0], x[8]);
-      y[1] = ptx_xor(x[1], x[9]);
-      y[1] = ptx_and(y[1], t[1]);
-      y[1] = ptx_xor(y[1], x[9]);
-      y[2] = ptx_xor(x[2], x[10]);
-      y[2] = ptx_and(y[2], t[1]);
-      y[2] = ptx_xor(y[2], x[10]);
-      y[3] = ptx_xor(x[3], x[11]);
-      y[3] = ptx_and(y[3], t[1]);
-      y[3] = ptx_xor(y[3], x[11]);
-      y[4] = ptx_xor(x[4], x[12]);
-      y[4] = ptx_and(y[4], t[1]);
-      y[4] = ptx_xor(y[4], x[12]);
-      y[5] = ptx_xor(x[5], x[13]);
-      y[5] = ptx_and(y[5], t[1]);
-      y[5] = ptx_xor(y[5], x[13]);
-      y[6] = ptx_xor(x[6], x[14]);
-      y[6] = ptx_and(y[6], t[1]);
-      y[6] = ptx_xor(y[6], x[14]);
-      y[7] = ptx_xor(x[7], x[15]);
-      y[7] = ptx_and(y[7], t[1]);
-      y[7] = ptx_xor(y[7], x[15]);
+      t[2] = ptx_xor(x[0], x[8]);
+      t[2] = ptx_and(t[2], t[1]);
+      y[0] = ptx_xor(x[0], t[2]);
+      t[3] = ptx_xor(x[1], x[9]);
+      t[3] = ptx_and(t[3], t[1]);
+      y[1] = ptx_xor(x[1], t[3]);
+      t[4] = ptx_xor(x[2], x[10]);
+      t[4] = ptx_and(t[4], t[1]);
+      y[2] = ptx_xor(x[2], t[4]);
+      t[5] = ptx_xor(x[3], x[11]);
+      t[5] = ptx_and(t[5], t[1]);
+      y[3] = ptx_xor(x[3], t[5]);
+      t[6] = ptx_xor(x[4], x[12]);
+      t[6] = ptx_and(t[6], t[1]);
+      y[4] = ptx_xor(x[4], t[6]);
+      t[7] = ptx_xor(x[5], x[13]);
+      t[7] = ptx_and(t[7], t[1]);
+      y[5] = ptx_xor(x[5], t[7]);
+      t[8] = ptx_xor(x[6], x[14]);
+      t[8] = ptx_and(t[8], t[1]);
+      y[6] = ptx_xor(x[6], t[8]);
+      t[9] = ptx_xor(x[7], x[15]);
+      t[9] = ptx_and(t[9], t[1]);
+      y[7] = ptx_xor(x[7], t[9]);
     }
 #endif
   };
@@ -16120,35 +16122,35 @@ struct mont_radix_squared {
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          ".reg .u32 t<3>;\n\t"
-          "and.b32 t0, %25, 1;\n\t"
-          "not.b32 t1, %24;\n\t"
-          "and.b32 t0, t0, t1;\n\t"
-          "sub.u32 t2, 0, t0;\n\t"
-          "xor.b32 %0, %8, %16;\n\t"
-          "and.b32 %0, %0, t2;\n\t"
-          "xor.b32 %0, %0, %16;\n\t"
-          "xor.b32 %1, %9, %17;\n\t"
-          "and.b32 %1, %1, t2;\n\t"
-          "xor.b32 %1, %1, %17;\n\t"
-          "xor.b32 %2, %10, %18;\n\t"
-          "and.b32 %2, %2, t2;\n\t"
-          "xor.b32 %2, %2, %18;\n\t"
-          "xor.b32 %3, %11, %19;\n\t"
-          "and.b32 %3, %3, t2;\n\t"
-          "xor.b32 %3, %3, %19;\n\t"
-          "xor.b32 %4, %12, %20;\n\t"
-          "and.b32 %4, %4, t2;\n\t"
-          "xor.b32 %4, %4, %20;\n\t"
-          "xor.b32 %5, %13, %21;\n\t"
-          "and.b32 %5, %5, t2;\n\t"
-          "xor.b32 %5, %5, %21;\n\t"
-          "xor.b32 %6, %14, %22;\n\t"
-          "and.b32 %6, %6, t2;\n\t"
-          "xor.b32 %6, %6, %22;\n\t"
-          "xor.b32 %7, %15, %23;\n\t"
-          "and.b32 %7, %7, t2;\n\t"
-          "xor.b32 %7, %7, %23;\n\t"
+          ".reg .u32 t<10>;\n\t"
+          "xor.b32 t0, %25, 1;\n\t"
+          "or.b32 t0, t0, %24;\n\t"
+          "and.b32 t0, t0, 1;\n\t"
+          "sub.u32 t1, 0, t0;\n\t"
+          "xor.b32 t2, %8, %16;\n\t"
+          "and.b32 t2, t2, t1;\n\t"
+          "xor.b32 %0, %8, t2;\n\t"
+          "xor.b32 t3, %9, %17;\n\t"
+          "and.b32 t3, t3, t1;\n\t"
+          "xor.b32 %1, %9, t3;\n\t"
+          "xor.b32 t4, %10, %18;\n\t"
+          "and.b32 t4, t4, t1;\n\t"
+          "xor.b32 %2, %10, t4;\n\t"
+          "xor.b32 t5, %11, %19;\n\t"
+          "and.b32 t5, t5, t1;\n\t"
+          "xor.b32 %3, %11, t5;\n\t"
+          "xor.b32 t6, %12, %20;\n\t"
+          "and.b32 t6, t6, t1;\n\t"
+          "xor.b32 %4, %12, t6;\n\t"
+          "xor.b32 t7, %13, %21;\n\t"
+          "and.b32 t7, t7, t1;\n\t"
+          "xor.b32 %5, %13, t7;\n\t"
+          "xor.b32 t8, %14, %22;\n\t"
+          "and.b32 t8, t8, t1;\n\t"
+          "xor.b32 %6, %14, t8;\n\t"
+          "xor.b32 t9, %15, %23;\n\t"
+          "and.b32 t9, t9, t1;\n\t"
+          "xor.b32 %7, %15, t9;\n\t"
           "}"
           : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7])
           : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
@@ -16159,35 +16161,35 @@ struct mont_radix_squared {
 #ifndef __CUDACC_RTC__
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
-      uint32_t t[3];
-      t[0] = ptx_and(x[17], 1u);
-      t[1] = ptx_not(x[16]);
-      t[0] = ptx_and(t[0], t[1]);
-      t[2] = ptx_sub(0u, t[0]);
-      y[0] = ptx_xor(x[0], x[8]);
-      y[0] = ptx_and(y[0], t[2]);
-      y[0] = ptx_xor(y[0], x[8]);
-      y[1] = ptx_xor(x[1], x[9]);
-      y[1] = ptx_and(y[1], t[2]);
-      y[1] = ptx_xor(y[1], x[9]);
-      y[2] = ptx_xor(x[2], x[10]);
-      y[2] = ptx_and(y[2], t[2]);
-      y[2] = ptx_xor(y[2], x[10]);
-      y[3] = ptx_xor(x[3], x[11]);
-      y[3] = ptx_and(y[3], t[2]);
-      y[3] = ptx_xor(y[3], x[11]);
-      y[4] = ptx_xor(x[4], x[12]);
-      y[4] = ptx_and(y[4], t[2]);
-      y[4] = ptx_xor(y[4], x[12]);
-      y[5] = ptx_xor(x[5], x[13]);
-      y[5] = ptx_and(y[5], t[2]);
-      y[5] = ptx_xor(y[5], x[13]);
-      y[6] = ptx_xor(x[6], x[14]);
-      y[6] = ptx_and(y[6], t[2]);
-      y[6] = ptx_xor(y[6], x[14]);
-      y[7] = ptx_xor(x[7], x[15]);
-      y[7] = ptx_and(y[7], t[2]);
-      y[7] = ptx_xor(y[7], x[15]);
+      uint32_t t[10];
+      t[0] = ptx_xor(x[17], 1u);
+      t[0] = ptx_or(t[0], x[16]);
+      t[0] = ptx_and(t[0], 1u);
+      t[1] = ptx_sub(0u, t[0]);
+      t[2] = ptx_xor(x[0], x[8]);
+      t[2] = ptx_and(t[2], t[1]);
+      y[0] = ptx_xor(x[0], t[2]);
+      t[3] = ptx_xor(x[1], x[9]);
+      t[3] = ptx_and(t[3], t[1]);
+      y[1] = ptx_xor(x[1], t[3]);
+      t[4] = ptx_xor(x[2], x[10]);
+      t[4] = ptx_and(t[4], t[1]);
+      y[2] = ptx_xor(x[2], t[4]);
+      t[5] = ptx_xor(x[3], x[11]);
+      t[5] = ptx_and(t[5], t[1]);
+      y[3] = ptx_xor(x[3], t[5]);
+      t[6] = ptx_xor(x[4], x[12]);
+      t[6] = ptx_and(t[6], t[1]);
+      y[4] = ptx_xor(x[4], t[6]);
+      t[7] = ptx_xor(x[5], x[13]);
+      t[7] = ptx_and(t[7], t[1]);
+      y[5] = ptx_xor(x[5], t[7]);
+      t[8] = ptx_xor(x[6], x[14]);
+      t[8] = ptx_and(t[8], t[1]);
+      y[6] = ptx_xor(x[6], t[8]);
+      t[9] = ptx_xor(x[7], x[15]);
+      t[9] = ptx_and(t[9], t[1]);
+      y[7] = ptx_xor(x[7], t[9]);
     }
 #endif
   };
@@ -17887,7 +17889,7 @@ struct mont_radix_squared {
 #endif
 };
 
-// modexp: a^e mod p for e below 2^bits, p odd given at run time (CGBN's powm_odd): fixed windows in Montgomery form as the fields' modexp, after R^2 mod p and -p^-1 mod 2^32 are computed; flag 1 and result 0 where p is even; 5048 instructions per thread.
+// modexp: a^e mod p for e below 2^bits, p odd given at run time (CGBN's powm_odd): fixed windows in Montgomery form as the fields' modexp, after R^2 mod p and -p^-1 mod 2^32 are computed; flag 1 and result 0 where p is even; 5049 instructions per thread.
 struct modexp {
   static constexpr const char* name = "modexp";
   static constexpr unsigned bits = 4096;
@@ -18818,35 +18820,35 @@ struct modexp {
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          ".reg .u32 t<3>;\n\t"
-          "and.b32 t0, %25, 1;\n\t"
-          "not.b32 t1, %24;\n\t"
-          "and.b32 t0, t0, t1;\n\t"
-          "sub.u32 t2, 0, t0;\n\t"
-          "xor.b32 %0, %8, %16;\n\t"
-          "and.b32 %0, %0, t2;\n\t"
-          "xor.b32 %0, %0, %16;\n\t"
-          "xor.b32 %1, %9, %17;\n\t"
-          "and.b32 %1, %1, t2;\n\t"
-          "xor.b32 %1, %1, %17;\n\t"
-          "xor.b32 %2, %10, %18;\n\t"
-          "and.b32 %2, %2, t2;\n\t"
-          "xor.b32 %2, %2, %18;\n\t"
-          "xor.b32 %3, %11, %19;\n\t"
-          "and.b32 %3, %3, t2;\n\t"
-          "xor.b32 %3, %3, %19;\n\t"
-          "xor.b32 %4, %12, %20;\n\t"
-          "and.b32 %4, %4, t2;\n\t"
-          "xor.b32 %4, %4, %20;\n\t"
-          "xor.b32 %5, %13, %21;\n\t"
-          "and.b32 %5, %5, t2;\n\t"
-          "xor.b32 %5, %5, %21;\n\t"
-          "xor.b32 %6, %14, %22;\n\t"
-          "and.b32 %6, %6, t2;\n\t"
-          "xor.b32 %6, %6, %22;\n\t"
-          "xor.b32 %7, %15, %23;\n\t"
-          "and.b32 %7, %7, t2;\n\t"
-          "xor.b32 %7, %7, %23;\n\t"
+          ".reg .u32 t<10>;\n\t"
+          "xor.b32 t0, %25, 1;\n\t"
+          "or.b32 t0, t0, %24;\n\t"
+          "and.b32 t0, t0, 1;\n\t"
+          "sub.u32 t1, 0, t0;\n\t"
+          "xor.b32 t2, %8, %16;\n\t"
+          "and.b32 t2, t2, t1;\n\t"
+          "xor.b32 %0, %8, t2;\n\t"
+          "xor.b32 t3, %9, %17;\n\t"
+          "and.b32 t3, t3, t1;\n\t"
+          "xor.b32 %1, %9, t3;\n\t"
+          "xor.b32 t4, %10, %18;\n\t"
+          "and.b32 t4, t4, t1;\n\t"
+          "xor.b32 %2, %10, t4;\n\t"
+          "xor.b32 t5, %11, %19;\n\t"
+          "and.b32 t5, t5, t1;\n\t"
+          "xor.b32 %3, %11, t5;\n\t"
+          "xor.b32 t6, %12, %20;\n\t"
+          "and.b32 t6, t6, t1;\n\t"
+          "xor.b32 %4, %12, t6;\n\t"
+          "xor.b32 t7, %13, %21;\n\t"
+          "and.b32 t7, t7, t1;\n\t"
+          "xor.b32 %5, %13, t7;\n\t"
+          "xor.b32 t8, %14, %22;\n\t"
+          "and.b32 t8, t8, t1;\n\t"
+          "xor.b32 %6, %14, t8;\n\t"
+          "xor.b32 t9, %15, %23;\n\t"
+          "and.b32 t9, t9, t1;\n\t"
+          "xor.b32 %7, %15, t9;\n\t"
           "}"
           : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7])
           : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
@@ -18857,35 +18859,35 @@ struct modexp {
 #ifndef __CUDACC_RTC__
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
-      uint32_t t[3];
-      t[0] = ptx_and(x[17], 1u);
-      t[1] = ptx_not(x[16]);
-      t[0] = ptx_and(t[0], t[1]);
-      t[2] = ptx_sub(0u, t[0]);
-      y[0] = ptx_xor(x[0], x[8]);
-      y[0] = ptx_and(y[0], t[2]);
-      y[0] = ptx_xor(y[0], x[8]);
-      y[1] = ptx_xor(x[1], x[9]);
-      y[1] = ptx_and(y[1], t[2]);
-      y[1] = ptx_xor(y[1], x[9]);
-      y[2] = ptx_xor(x[2], x[10]);
-      y[2] = ptx_and(y[2], t[2]);
-      y[2] = ptx_xor(y[2], x[10]);
-      y[3] = ptx_xor(x[3], x[11]);
-      y[3] = ptx_and(y[3], t[2]);
-      y[3] = ptx_xor(y[3], x[11]);
-      y[4] = ptx_xor(x[4], x[12]);
-      y[4] = ptx_and(y[4], t[2]);
-      y[4] = ptx_xor(y[4], x[12]);
-      y[5] = ptx_xor(x[5], x[13]);
-      y[5] = ptx_and(y[5], t[2]);
-      y[5] = ptx_xor(y[5], x[13]);
-      y[6] = ptx_xor(x[6], x[14]);
-      y[6] = ptx_and(y[6], t[2]);
-      y[6] = ptx_xor(y[6], x[14]);
-      y[7] = ptx_xor(x[7], x[15]);
-      y[7] = ptx_and(y[7], t[2]);
-      y[7] = ptx_xor(y[7], x[15]);
+      uint32_t t[10];
+      t[0] = ptx_xor(x[17], 1u);
+      t[0] = ptx_or(t[0], x[16]);
+      t[0] = ptx_and(t[0], 1u);
+      t[1] = ptx_sub(0u, t[0]);
+      t[2] = ptx_xor(x[0], x[8]);
+      t[2] = ptx_and(t[2], t[1]);
+      y[0] = ptx_xor(x[0], t[2]);
+      t[3] = ptx_xor(x[1], x[9]);
+      t[3] = ptx_and(t[3], t[1]);
+      y[1] = ptx_xor(x[1], t[3]);
+      t[4] = ptx_xor(x[2], x[10]);
+      t[4] = ptx_and(t[4], t[1]);
+      y[2] = ptx_xor(x[2], t[4]);
+      t[5] = ptx_xor(x[3], x[11]);
+      t[5] = ptx_and(t[5], t[1]);
+      y[3] = ptx_xor(x[3], t[5]);
+      t[6] = ptx_xor(x[4], x[12]);
+      t[6] = ptx_and(t[6], t[1]);
+      y[4] = ptx_xor(x[4], t[6]);
+      t[7] = ptx_xor(x[5], x[13]);
+      t[7] = ptx_and(t[7], t[1]);
+      y[5] = ptx_xor(x[5], t[7]);
+      t[8] = ptx_xor(x[6], x[14]);
+      t[8] = ptx_and(t[8], t[1]);
+      y[6] = ptx_xor(x[6], t[8]);
+      t[9] = ptx_xor(x[7], x[15]);
+      t[9] = ptx_and(t[9], t[1]);
+      y[7] = ptx_xor(x[7], t[9]);
     }
 #endif
   };
@@ -19582,33 +19584,33 @@ struct modexp {
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          ".reg .u32 t<1>;\n\t"
+          ".reg .u32 t<10>;\n\t"
           "and.b32 t0, %24, 1;\n\t"
-          "sub.u32 t0, 0, t0;\n\t"
-          "xor.b32 %0, %8, %16;\n\t"
-          "and.b32 %0, %0, t0;\n\t"
-          "xor.b32 %0, %0, %8;\n\t"
-          "xor.b32 %1, %9, %17;\n\t"
-          "and.b32 %1, %1, t0;\n\t"
-          "xor.b32 %1, %1, %9;\n\t"
-          "xor.b32 %2, %10, %18;\n\t"
-          "and.b32 %2, %2, t0;\n\t"
-          "xor.b32 %2, %2, %10;\n\t"
-          "xor.b32 %3, %11, %19;\n\t"
-          "and.b32 %3, %3, t0;\n\t"
-          "xor.b32 %3, %3, %11;\n\t"
-          "xor.b32 %4, %12, %20;\n\t"
-          "and.b32 %4, %4, t0;\n\t"
-          "xor.b32 %4, %4, %12;\n\t"
-          "xor.b32 %5, %13, %21;\n\t"
-          "and.b32 %5, %5, t0;\n\t"
-          "xor.b32 %5, %5, %13;\n\t"
-          "xor.b32 %6, %14, %22;\n\t"
-          "and.b32 %6, %6, t0;\n\t"
-          "xor.b32 %6, %6, %14;\n\t"
-          "xor.b32 %7, %15, %23;\n\t"
-          "and.b32 %7, %7, t0;\n\t"
-          "xor.b32 %7, %7, %15;\n\t"
+          "sub.u32 t1, 0, t0;\n\t"
+          "xor.b32 t2, %8, %16;\n\t"
+          "and.b32 t2, t2, t1;\n\t"
+          "xor.b32 %0, %8, t2;\n\t"
+          "xor.b32 t3, %9, %17;\n\t"
+          "and.b32 t3, t3, t1;\n\t"
+          "xor.b32 %1, %9, t3;\n\t"
+          "xor.b32 t4, %10, %18;\n\t"
+          "and.b32 t4, t4, t1;\n\t"
+          "xor.b32 %2, %10, t4;\n\t"
+          "xor.b32 t5, %11, %19;\n\t"
+          "and.b32 t5, t5, t1;\n\t"
+          "xor.b32 %3, %11, t5;\n\t"
+          "xor.b32 t6, %12, %20;\n\t"
+          "and.b32 t6, t6, t1;\n\t"
+          "xor.b32 %4, %12, t6;\n\t"
+          "xor.b32 t7, %13, %21;\n\t"
+          "and.b32 t7, t7, t1;\n\t"
+          "xor.b32 %5, %13, t7;\n\t"
+          "xor.b32 t8, %14, %22;\n\t"
+          "and.b32 t8, t8, t1;\n\t"
+          "xor.b32 %6, %14, t8;\n\t"
+          "xor.b32 t9, %15, %23;\n\t"
+          "and.b32 t9, t9, t1;\n\t"
+          "xor.b32 %7, %15, t9;\n\t"
           "}"
           : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7])
           : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
@@ -19619,38 +19621,38 @@ struct modexp {
 #ifndef __CUDACC_RTC__
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
-      uint32_t t[1];
+      uint32_t t[10];
       t[0] = ptx_and(x[16], 1u);
-      t[0] = ptx_sub(0u, t[0]);
-      y[0] = ptx_xor(x[0], x[8]);
-      y[0] = ptx_and(y[0], t[0]);
-      y[0] = ptx_xor(y[0], x[0]);
-      y[1] = ptx_xor(x[1], x[9]);
-      y[1] = ptx_and(y[1], t[0]);
-      y[1] = ptx_xor(y[1], x[1]);
-      y[2] = ptx_xor(x[2], x[10]);
-      y[2] = ptx_and(y[2], t[0]);
-      y[2] = ptx_xor(y[2], x[2]);
-      y[3] = ptx_xor(x[3], x[11]);
-      y[3] = ptx_and(y[3], t[0]);
-      y[3] = ptx_xor(y[3], x[3]);
-      y[4] = ptx_xor(x[4], x[12]);
-      y[4] = ptx_and(y[4], t[0]);
-      y[4] = ptx_xor(y[4], x[4]);
-      y[5] = ptx_xor(x[5], x[13]);
-      y[5] = ptx_and(y[5], t[0]);
-      y[5] = ptx_xor(y[5], x[5]);
-      y[6] = ptx_xor(x[6], x[14]);
-      y[6] = ptx_and(y[6], t[0]);
-      y[6] = ptx_xor(y[6], x[6]);
-      y[7] = ptx_xor(x[7], x[15]);
-      y[7] = ptx_and(y[7], t[0]);
-      y[7] = ptx_xor(y[7], x[7]);
+      t[1] = ptx_sub(0u, t[0]);
+      t[2] = ptx_xor(x[0], x[8]);
+      t[2] = ptx_and(t[2], t[1]);
+      y[0] = ptx_xor(x[0], t[2]);
+      t[3] = ptx_xor(x[1], x[9]);
+      t[3] = ptx_and(t[3], t[1]);
+      y[1] = ptx_xor(x[1], t[3]);
+      t[4] = ptx_xor(x[2], x[10]);
+      t[4] = ptx_and(t[4], t[1]);
+      y[2] = ptx_xor(x[2], t[4]);
+      t[5] = ptx_xor(x[3], x[11]);
+      t[5] = ptx_and(t[5], t[1]);
+      y[3] = ptx_xor(x[3], t[5]);
+      t[6] = ptx_xor(x[4], x[12]);
+      t[6] = ptx_and(t[6], t[1]);
+      y[4] = ptx_xor(x[4], t[6]);
+      t[7] = ptx_xor(x[5], x[13]);
+      t[7] = ptx_and(t[7], t[1]);
+      y[5] = ptx_xor(x[5], t[7]);
+      t[8] = ptx_xor(x[6], x[14]);
+      t[8] = ptx_and(t[8], t[1]);
+      y[6] = ptx_xor(x[6], t[8]);
+      t[9] = ptx_xor(x[7], x[15]);
+      t[9] = ptx_and(t[9], t[1]);
+      y[7] = ptx_xor(x[7], t[9]);
     }
 #endif
   };
 
-  // Each thread's step choose_reduced: 26 instructions.
+  // Each thread's step choose_reduced: 27 instructions.
   struct choose_reduced {
     static constexpr unsigned in_words = 17;
     static constexpr unsigned out_words = 8;
@@ -19658,33 +19660,34 @@ struct modexp {
     __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
       asm volatile(
           "{\n\t"
-          ".reg .u32 t<2>;\n\t"
-          "and.b32 t0, %24, 1;\n\t"
+          ".reg .u32 t<10>;\n\t"
+          "xor.b32 t0, %24, 1;\n\t"
+          "and.b32 t0, t0, 1;\n\t"
           "sub.u32 t1, 0, t0;\n\t"
-          "xor.b32 %0, %8, %16;\n\t"
-          "and.b32 %0, %0, t1;\n\t"
-          "xor.b32 %0, %0, %16;\n\t"
-          "xor.b32 %1, %9, %17;\n\t"
-          "and.b32 %1, %1, t1;\n\t"
-          "xor.b32 %1, %1, %17;\n\t"
-          "xor.b32 %2, %10, %18;\n\t"
-          "and.b32 %2, %2, t1;\n\t"
-          "xor.b32 %2, %2, %18;\n\t"
-          "xor.b32 %3, %11, %19;\n\t"
-          "and.b32 %3, %3, t1;\n\t"
-          "xor.b32 %3, %3, %19;\n\t"
-          "xor.b32 %4, %12, %20;\n\t"
-          "and.b32 %4, %4, t1;\n\t"
-          "xor.b32 %4, %4, %20;\n\t"
-          "xor.b32 %5, %13, %21;\n\t"
-          "and.b32 %5, %5, t1;\n\t"
-          "xor.b32 %5, %5, %21;\n\t"
-          "xor.b32 %6, %14, %22;\n\t"
-          "and.b32 %6, %6, t1;\n\t"
-          "xor.b32 %6, %6, %22;\n\t"
-          "xor.b32 %7, %15, %23;\n\t"
-          "and.b32 %7, %7, t1;\n\t"
-          "xor.b32 %7, %7, %23;\n\t"
+          "xor.b32 t2, %8, %16;\n\t"
+          "and.b32 t2, t2, t1;\n\t"
+          "xor.b32 %0, %8, t2;\n\t"
+          "xor.b32 t3, %9, %17;\n\t"
+          "and.b32 t3, t3, t1;\n\t"
+          "xor.b32 %1, %9, t3;\n\t"
+          "xor.b32 t4, %10, %18;\n\t"
+          "and.b32 t4, t4, t1;\n\t"
+          "xor.b32 %2, %10, t4;\n\t"
+          "xor.b32 t5, %11, %19;\n\t"
+          "and.b32 t5, t5, t1;\n\t"
+          "xor.b32 %3, %11, t5;\n\t"
+          "xor.b32 t6, %12, %20;\n\t"
+          "and.b32 t6, t6, t1;\n\t"
+          "xor.b32 %4, %12, t6;\n\t"
+          "xor.b32 t7, %13, %21;\n\t"
+          "and.b32 t7, t7, t1;\n\t"
+          "xor.b32 %5, %13, t7;\n\t"
+          "xor.b32 t8, %14, %22;\n\t"
+          "and.b32 t8, t8, t1;\n\t"
+          "xor.b32 %6, %14, t8;\n\t"
+          "xor.b32 t9, %15, %23;\n\t"
+          "and.b32 t9, t9, t1;\n\t"
+          "xor.b32 %7, %15, t9;\n\t"
           "}"
           : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7])
           : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
@@ -19695,33 +19698,34 @@ struct modexp {
 #ifndef __CUDACC_RTC__
     static inline void host(uint32_t* y, const uint32_t* x) {
       using namespace ::mpgen::ptx_host;
-      uint32_t t[2];
-      t[0] = ptx_and(x[16], 1u);
+      uint32_t t[10];
+      t[0] = ptx_xor(x[16], 1u);
+      t[0] = ptx_and(t[0], 1u);
       t[1] = ptx_sub(0u, t[0]);
-      y[0] = ptx_xor(x[0], x[8]);
-      y[0] = ptx_and(y[0], t[1]);
-      y[0] = ptx_xor(y[0], x[8]);
-      y[1] = ptx_xor(x[1], x[9]);
-      y[1] = ptx_and(y[1], t[1]);
-      y[1] = ptx_xor(y[1], x[9]);
-      y[2] = ptx_xor(x[2], x[10]);
-      y[2] = ptx_and(y[2], t[1]);
-      y[2] = ptx_xor(y[2], x[10]);
-      y[3] = ptx_xor(x[3], x[11]);
-      y[3] = ptx_and(y[3], t[1]);
-      y[3] = ptx_xor(y[3], x[11]);
-      y[4] = ptx_xor(x[4], x[12]);
-      y[4] = ptx_and(y[4], t[1]);
-      y[4] = ptx_xor(y[4], x[12]);
-      y[5] = ptx_xor(x[5], x[13]);
-      y[5] = ptx_and(y[5], t[1]);
-      y[5] = ptx_xor(y[5], x[13]);
-      y[6] = ptx_xor(x[6], x[14]);
-      y[6] = ptx_and(y[6], t[1]);
-      y[6] = ptx_xor(y[6], x[14]);
-      y[7] = ptx_xor(x[7], x[15]);
-      y[7] = ptx_and(y[7], t[1]);
-      y[7] = ptx_xor(y[7], x[15]);
+      t[2] = ptx_xor(x[0], x[8]);
+      t[2] = ptx_and(t[2], t[1]);
+      y[0] = ptx_xor(x[0], t[2]);
+      t[3] = ptx_xor(x[1], x[9]);
+      t[3] = ptx_and(t[3], t[1]);
+      y[1] = ptx_xor(x[1], t[3]);
+      t[4] = ptx_xor(x[2], x[10]);
+      t[4] = ptx_and(t[4], t[1]);
+      y[2] = ptx_xor(x[2], t[4]);
+      t[5] = ptx_xor(x[3], x[11]);
+      t[5] = ptx_and(t[5], t[1]);
+      y[3] = ptx_xor(x[3], t[5]);
+      t[6] = ptx_xor(x[4], x[12]);
+      t[6] = ptx_and(t[6], t[1]);
+      y[4] = ptx_xor(x[4], t[6]);
+      t[7] = ptx_xor(x[5], x[13]);
+      t[7] = ptx_and(t[7], t[1]);
+      y[5] = ptx_xor(x[5], t[7]);
+      t[8] = ptx_xor(x[6], x[14]);
+      t[8] = ptx_and(t[8], t[1]);
+      y[6] = ptx_xor(x[6], t[8]);
+      t[9] = ptx_xor(x[7], x[15]);
+      t[9] = ptx_and(t[9], t[1]);
+      y[7] = ptx_xor(x[7], t[9]);
     }
 #endif
   };

@@ -14,6 +14,7 @@ per-thread tier's word-by-word reduction takes one word. Nothing branches on the
 from __future__ import annotations
 
 from ..ir import Function, Reg
+from ..ops.common import all_ones_if_set, select
 from ..size import LIMB_BITS
 from .addsub import add_or_sub
 from .bits import shift_constant
@@ -36,19 +37,14 @@ def choose(q: int, carry: bool) -> Function:
     """y = t - p where the carry out of t (bit L) is set or t - p did not borrow, else t:
     x = t, t - p, [the carry,] the borrow."""
     fn = Function("choose_reduced_carry" if carry else "choose_reduced", 2 * q + 1 + carry, q)
-    keep = fn.temp()  # 1 where t stays: it borrowed and had no carry
-    fn.emit("and", keep, Reg("x", 2 * q + carry), 1)
+    take = fn.temp()  # 1 where t - p is taken: no borrow, or a carry
+    fn.emit("xor", take, Reg("x", 2 * q + carry), 1)
     if carry:
-        no_carry = fn.temp()
-        fn.emit("not", no_carry, Reg("x", 2 * q))
-        fn.emit("and", keep, keep, no_carry)
-    mask = fn.temp()
-    fn.emit("sub", mask, 0, keep)
+        fn.emit("or", take, take, Reg("x", 2 * q))
+    fn.emit("and", take, take, 1)
+    mask = all_ones_if_set(fn, take)
     for i in range(q):
-        t, d, y = Reg("x", i), Reg("x", q + i), Reg("y", i)
-        fn.emit("xor", y, t, d)
-        fn.emit("and", y, y, mask)
-        fn.emit("xor", y, y, d)
+        select(fn, Reg("y", i), mask, Reg("x", q + i), Reg("x", i))
     fn.check()
     return fn
 

@@ -18,6 +18,7 @@ a few products (still to come)."""
 from __future__ import annotations
 
 from ..ir import Function, Reg
+from ..ops.common import all_ones_if_set, select
 from .addsub import add_or_sub
 from .compose import Composer
 from .montgomery import above_radix, choose, constants, mont_minus_inverse, radix_shape, reduce
@@ -33,17 +34,14 @@ def copy(q: int) -> Function:
     return fn
 
 
-def select(q: int) -> Function:
+def select_by_bit(q: int) -> Function:
     """y = x[Q:2Q] where the bit x[2Q] is set, else x[:Q]: no branch."""
     fn = Function("select_by_bit", 2 * q + 1, q)
-    mask = fn.temp()
-    fn.emit("and", mask, Reg("x", 2 * q), 1)
-    fn.emit("sub", mask, 0, mask)
+    bit = fn.temp()
+    fn.emit("and", bit, Reg("x", 2 * q), 1)
+    mask = all_ones_if_set(fn, bit)
     for i in range(q):
-        kept, taken, y = Reg("x", i), Reg("x", q + i), Reg("y", i)
-        fn.emit("xor", y, kept, taken)
-        fn.emit("and", y, y, mask)
-        fn.emit("xor", y, y, kept)
+        select(fn, Reg("y", i), mask, Reg("x", q + i), Reg("x", i))
     fn.check()
     return fn
 
@@ -117,7 +115,7 @@ def modexp(shape: Shape) -> Program:
         body.step(ThreadStep(copy(q), (top.result,), (("exponent", q),)))
         montgomery_square(body, "power", "p", np, "power")
         montgomery_product(body, "power", "base", "p", np, "times")
-        body.step(ThreadStep(select(q), ("power", "times", top.flag), (("power", q),)))
+        body.step(ThreadStep(select_by_bit(q), ("power", "times", top.flag), (("power", q),)))
     c.repeat(shape.bits, bit)
     reduce(c, "power", None, "p", np, "reduced")
     c.step(ThreadStep(zero_where(q), ("reduced", even), (("y", q),)))
