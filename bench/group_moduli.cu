@@ -2,12 +2,10 @@
 // from its main source: these sizes hold Montgomery's operations (CMakeLists.txt), where
 // mpgen-bench's own group modules hold the products alone.
 #include "group_moduli.cuh"
+#include "bench_util.cuh"
 #include "powm_check.hpp"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <random>
 #include <vector>
 
 #include "mpgen_u4096.cuh"
@@ -16,56 +14,7 @@
 namespace group_moduli {
 namespace {
 
-std::vector<uint32_t> random_words(std::size_t count, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<uint32_t> words(count);
-  for (uint32_t& w : words) w = uint32_t(rng());
-  return words;
-}
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "mpgen-bench: error: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-// Seconds per launch(in, out) (the best of 3 after a warm-up) over `host` copied in;
-// `got` the output's `out_words` words.
-template <class Launch>
-double timed(const Launch& launch, const std::vector<uint32_t>& host, std::size_t out_words,
-             std::vector<uint32_t>& got) {
-  uint32_t *in, *out;
-  check(cudaMalloc(&in, host.size() * 4), "cudaMalloc");
-  check(cudaMalloc(&out, out_words * 4), "cudaMalloc");
-  check(cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice), "copy");
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  float best = 0;
-  for (int run = 0; run < 4; ++run) {
-    cudaEventRecord(start);
-    launch(in, out);
-    cudaEventRecord(stop);
-    check(cudaEventSynchronize(stop), "the kernel");
-    check(cudaGetLastError(), "launch");
-    float ms;
-    cudaEventElapsedTime(&ms, start, stop);
-    if (run == 1 || (run > 1 && ms < best)) best = ms;  // run 0 warms up
-  }
-  got.resize(out_words);
-  check(cudaMemcpy(got.data(), out, out_words * 4, cudaMemcpyDeviceToHost), "copy back");
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  cudaFree(in);
-  cudaFree(out);
-  return best / 1e3;
-}
-
-template <class Op>
-unsigned blocks_for(std::size_t n) {
-  return unsigned((n * Op::threads_per_instance + Op::block_threads - 1) / Op::block_threads);
-}
+using bench::blocks_for, bench::check, bench::random_words, bench::timed_on_device;
 
 template <class Kernel>
 void ask_shared(Kernel kernel, unsigned bytes) {
@@ -79,10 +28,10 @@ double redc_rate(std::size_t n, unsigned iterations) {
                 Redc::limbs_per_thread == MinusInverse::limbs_per_thread, "one geometry");
   const unsigned shared = std::max(Redc::shared_bytes, MinusInverse::shared_bytes);
   ask_shared(redc_chain<Redc, MinusInverse>, shared);
-  std::vector<uint32_t> got;
-  const double s = timed([&](const uint32_t* in, uint32_t* out) {
+  const double s = timed_on_device(random_words(3 * Redc::result_limbs * n, 23), Redc::result_limbs * n,
+                                   [&](const uint32_t* in, uint32_t* out) {
     redc_chain<Redc, MinusInverse><<<blocks_for<Redc>(n), Redc::block_threads, shared>>>(n, iterations, in, out);
-  }, random_words(3 * Redc::result_limbs * n, 23), Redc::result_limbs * n, got);
+  }, 3);
   return double(n) * iterations / s;
 }
 
@@ -95,9 +44,9 @@ double powm_instances_rate(std::size_t n) {
   ask_shared(kernel, shared);
   const auto host = random_words((2 * N + E) * n, 13);
   std::vector<uint32_t> got;
-  const double s = timed([&](const uint32_t* in, uint32_t* out) {
+  const double s = timed_on_device(host, N * n, [&](const uint32_t* in, uint32_t* out) {
     kernel<<<blocks_for<MontMul>(n), MontMul::block_threads, shared>>>(n, in, out);
-  }, host, N * n, got);
+  }, 1, &got);
   check_powm(host, got, n, N, E, MontMul::bits, "powm (group tier, modulus at run time)");
   return n / s;
 }

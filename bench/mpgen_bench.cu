@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "chain.cuh"
+#include "bench_util.cuh"
 #include "group_moduli.cuh"
 #include "powm_check.hpp"
 #include "workloads.cuh"
@@ -72,6 +73,8 @@
 
 namespace {
 
+using bench::blocks_for, bench::check, bench::gpu_seconds, bench::random_words, bench::timed_on_device;
+
 struct Row {
   std::string workload, device;
   unsigned bits;
@@ -123,29 +126,6 @@ double cgbn_mont_reduce(unsigned bits) {
     case 8192: return 90.20e6;
     default: return 0;
   }
-}
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "mpgen-bench: error: %s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
-  }
-}
-
-// Seconds per call of f on the GPU: one warm-up, then the mean of `runs`.
-double gpu_seconds(const std::function<void()>& f, int runs = 3) {
-  f();
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  cudaEventRecord(start);
-  for (int k = 0; k < runs; ++k) f();
-  cudaEventRecord(stop);
-  check(cudaEventSynchronize(stop), "timing");
-  check(cudaGetLastError(), "kernel");
-  float ms = 0;
-  cudaEventElapsedTime(&ms, start, stop);
-  return ms * 1e-3 / runs;
 }
 
 // Independent mad.lo.cc/madc.hi pairs, the multiply-add ceiling: 16 64-bit accumulators
@@ -202,13 +182,6 @@ Ceilings measure_ceilings() {
   return c;
 }
 
-std::vector<uint32_t> random_words(std::size_t count, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::vector<uint32_t> v(count);
-  for (auto& w : v) w = rng();
-  return v;
-}
-
 // This binary's SASS, from cuobjdump (CUDA toolkit) when it is on PATH; empty otherwise.
 std::string own_sass() {
   std::string text;
@@ -258,12 +231,6 @@ unsigned loop_multiply_halves(const std::string& sass, const void* kernel) {
              op.find(".IADD") == std::string::npos) halves += 1;
   }
   return loop_end ? halves : 0;
-}
-
-// The blocks that cover n instances of Op, in its launch geometry (the manifest's).
-template <class Op>
-unsigned blocks_for(std::size_t n) {
-  return unsigned((n * Op::threads_per_instance + Op::block_threads - 1) / Op::block_threads);
 }
 
 // A chained product (bench/chain.cuh: r = r * x0, or r = r * r), `iterations` times per
@@ -404,25 +371,6 @@ Row powm_row(const Ceilings& c, std::size_t n) {
                        (scan ? ", table scanned" : "") + (cgbn ? " (CGBN powm_odd)" : ""),
           "gpu", Mul::bits, rate, rate * halves / c.multiply_halves_per_s, "multiply-add ceiling",
           cgbn ? cgbn_powm(Mul::bits) : 0, cgbn ? "CGBN powm_odd" : ""};
-}
-
-// Seconds per launch(in, out) (gpu_seconds over `runs`) with `host` copied to the device as
-// in and `out_words` words for out; where `got` is given, out comes back into it.
-double timed_on_device(const std::vector<uint32_t>& host, std::size_t out_words,
-                       const std::function<void(const uint32_t*, uint32_t*)>& launch, int runs,
-                       std::vector<uint32_t>* got = nullptr) {
-  uint32_t *in, *out;
-  cudaMalloc(&in, host.size() * 4);
-  cudaMalloc(&out, out_words * 4);
-  cudaMemcpy(in, host.data(), host.size() * 4, cudaMemcpyHostToDevice);
-  const double s = gpu_seconds([&] { launch(in, out); }, runs);
-  if (got) {
-    got->resize(out_words);
-    cudaMemcpy(got->data(), out, out_words * 4, cudaMemcpyDeviceToHost);
-  }
-  cudaFree(in);
-  cudaFree(out);
-  return s;
 }
 
 // The same workload with the modulus given at run time, as CGBN's: each instance its own

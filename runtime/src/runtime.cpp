@@ -302,7 +302,10 @@ void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint
   const int given = op.minus_inverse_operand;  // where -p^-1 mod 2^(32 n) is an operand (p odd then)
   if (given >= 0) {
     const unsigned n = op.operand_limbs(unsigned(given));  // 1 word per thread, R's limbs in a group
-    const std::vector<uint32_t> want = minus_inverse(p, n);
+    // A batch often brings one p many times: the last p's -p^-1 (O(n^2)) is kept, per thread.
+    thread_local std::vector<uint32_t> last_p, last_want;
+    if (p != last_p || last_want.size() != n) last_p = p, last_want = minus_inverse(p, n);
+    const std::vector<uint32_t>& want = last_want;
     std::vector<uint32_t> got = operands.at(given);
     got.resize(n, 0);
     if (got != want) {
