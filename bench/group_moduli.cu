@@ -51,7 +51,62 @@ double powm_instances_rate(std::size_t n) {
   return n / s;
 }
 
+// The chain's first instances again with GMP: a row's words as the kernel reads them.
+void check_divide(const std::vector<uint32_t>& host, const std::vector<uint32_t>& got, std::size_t n, unsigned N,
+                  unsigned iterations, unsigned bits) {
+  mpz_t q, r, b, a, result;
+  mpz_inits(q, r, b, a, result, nullptr);
+  for (std::size_t j = 0; j < std::min<std::size_t>(n, 8); ++j) {
+    const auto at = [&](mpz_t v, unsigned first, uint32_t clear, uint32_t top, uint32_t low) {
+      std::vector<uint32_t> w(N);
+      for (unsigned i = 0; i < N; ++i)
+        w[i] = (host[(first + i) * n + j] & ~(i == N - 1 ? clear : 0u)) | (i == N - 1 ? top : 0u) | (i ? 0u : low);
+      mpz_import(v, N, -1, 4, 0, 0, w.data());
+    };
+    at(q, 0, 0, 0, 0);
+    at(r, N, 0x80000000u, 0, 0);
+    at(b, N, 0, 0x80000000u, 1);
+    for (unsigned k = 0; k < iterations; ++k) {
+      mpz_mul_2exp(a, r, 32 * N);
+      mpz_add(a, a, q);
+      mpz_fdiv_qr(q, r, a, b);
+    }
+    std::vector<uint32_t> w(N);
+    for (unsigned i = 0; i < N; ++i) w[i] = got[i * n + j];
+    mpz_import(result, N, -1, 4, 0, 0, w.data());
+    if (mpz_cmp(r, result) != 0) {
+      std::fprintf(stderr, "mpgen-bench: error: div_qr_wide chain (group tier) at %u bits: instance %zu differs "
+                   "from GMP\n", bits, j);
+      std::exit(1);
+    }
+  }
+  mpz_clears(q, r, b, a, result, nullptr);
+}
+
+template <class Div>
+double divide_rate(std::size_t n, unsigned iterations) {
+  constexpr unsigned N = Div::operand_limbs[1];
+  ask_shared(divide_chain<Div>, Div::shared_bytes);
+  const auto host = random_words(2 * N * n, 17);
+  std::vector<uint32_t> got;
+  const double s = timed_on_device(host, N * n, [&](const uint32_t* in, uint32_t* out) {
+    divide_chain<Div><<<blocks_for<Div>(n), Div::block_threads, Div::shared_bytes>>>(n, iterations, in, out);
+  }, 1, &got);
+  check_divide(host, got, n, N, iterations, Div::bits);
+  return double(n) * iterations / s;
+}
+
 }  // namespace
+
+double divide_chain_rate(unsigned bits, std::size_t n, unsigned iterations) {
+  switch (bits) {
+#define DIVIDE(m, b) \
+  case b: return divide_rate<mpgen::m::div_qr_wide>(n, iterations);
+    DIVIDE(u4096, 4096) DIVIDE(u8192, 8192)
+#undef DIVIDE
+    default: return 0;
+  }
+}
 
 double redc_chain_rate(unsigned bits, std::size_t n, unsigned iterations) {
   switch (bits) {

@@ -14,7 +14,9 @@ constexpr unsigned exponent_bits = 512, window = 5;  // CGBN's powm_odd workload
 // (every thread of the block takes part in the group's steps, past the batch's end too).
 template <class Op>
 struct Place {
-  static constexpr unsigned T = Op::threads_per_instance, Q = Op::limbs_per_thread, limbs = Op::result_limbs;
+  // the size's limbs: those of the last operand (p, -p^-1 mod R or the divisor)
+  static constexpr unsigned T = Op::threads_per_instance, Q = Op::limbs_per_thread,
+                            limbs = Op::operand_limbs[Op::operands - 1];
   std::size_t n, j;
   unsigned t;
   bool live;
@@ -106,10 +108,32 @@ __global__ void __launch_bounds__(MontMul::block_threads) powm(std::size_t n, co
   at.store(out, x);
 }
 
-// The rates of the two workloads at one size (bench/group_moduli.cu: 4096 and 8192 bits;
-// 0 elsewhere); powm checks its first instances against GMP's mpz_powm and ends the run
-// on a difference.
+// CGBN's div_qr workload (as mpgen-bench's per-thread row): (q, r) = (r 2^(32 N) + q) / b,
+// `iterations` times, from q = a and r = b less its top bit (below b, so every quotient
+// fits), b's top bit set; r out.
+template <class Div>
+__global__ void __launch_bounds__(Div::block_threads)
+    divide_chain(std::size_t n, unsigned iterations, const uint32_t* in, uint32_t* out) {
+  constexpr unsigned Q = Div::limbs_per_thread, limbs = Place<Div>::limbs;
+  const Place<Div> at(n);
+  uint32_t x[Div::thread_in_words], y[Div::thread_out_words];  // x: q, r (a's halves), b; y: q, r, flag
+  at.load(x, in, 0, false, false);
+  at.load(x + Q, in, limbs, true, false);
+  at.load(x + 2 * Q, in, limbs, false, true);
+#pragma unroll 1
+  for (unsigned k = 0; k < iterations; ++k) {
+    Div::thread(y, x);
+#pragma unroll
+    for (unsigned i = 0; i < 2 * Q; ++i) x[i] = y[i];
+  }
+  at.store(out, x + Q);
+}
+
+// The rates of the workloads at one size (bench/group_moduli.cu: 4096 and 8192 bits;
+// 0 elsewhere); powm and the division chain check their first instances against GMP and
+// end the run on a difference.
 double redc_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
 double powm_rate(unsigned bits, std::size_t n);
+double divide_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
 
 }  // namespace group_moduli

@@ -687,7 +687,7 @@ int main(int argc, char** argv) {
     rows.push_back(pair_row<mpgen::u##b::sqrt, false>("sqrt chain, of a value of the width", powm_n / 4, 4)); \
   }
     MPGEN_BENCH_POWM(RUNTIME_MODULUS_ROWS)
-    // The same with the group tier's Montgomery operations (bench/group_moduli.cu).
+    // The same with the group tier's Montgomery operations and division (bench/group_moduli.cu).
     for (unsigned b : {4096u, 8192u})
       if (wanted(bits, b) && fields.empty()) {
         const std::size_t n = quick ? 1024 : std::size_t(1) << (b == 4096 ? 15 : 13);
@@ -696,6 +696,8 @@ int main(int argc, char** argv) {
                         cgbn_mont_reduce(b), "CGBN mont_reduce"});
         rows.push_back({"modexp, 512-bit exponent, 5-bit windows, modulus at run time (CGBN powm_odd), group tier",
                         "gpu", b, group_moduli::powm_rate(b, n), 0, "", cgbn_powm(b), "CGBN powm_odd"});
+        rows.push_back({"div_qr_wide chain (CGBN div_qr), group tier", "gpu", b,
+                        group_moduli::divide_chain_rate(b, n, 8), 0, "", 0, ""});
       }
 #define POWM_SCAN_ROWS(b)                                                                                  \
   if (fields.empty() && wanted(bits, b)) {                                                               \

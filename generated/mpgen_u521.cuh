@@ -1241,22 +1241,26 @@ struct on_device {
 
 // Thread t's words of operands o, o + 1, ... of instance j (Strides s): its Q limbs of
 // each vector operand (zeros above the operand's limbs; nothing for a group past the
-// batch's end), each one-word operand whole.
+// batch's end; a double-width operand as two vectors, its halves), each one-word operand
+// whole.
 template <class Op, unsigned o = 0>
 __device__ __forceinline__ void load_operands(uint32_t* x, const uint32_t* __restrict__ in, Strides s,
                                               std::size_t j, bool live, unsigned t, unsigned first = 0) {
   if constexpr (o < Op::operands) {
-    constexpr unsigned limbs = Op::operand_limbs[o], Q = Op::limbs_per_thread;
+    constexpr unsigned limbs = Op::operand_limbs[o], Q = Op::limbs_per_thread, parts = Op::operand_parts[o];
     if constexpr (limbs == 1) {
       x[0] = live ? in[first * s.word + j * s.instance] : 0;
     } else {
 #pragma unroll
-      for (unsigned i = 0; i < Q; ++i) {
-        const unsigned limb = t * Q + i;
-        x[i] = live && limb < limbs ? in[(first + limb) * s.word + j * s.instance] : 0;
-      }
+      for (unsigned part = 0; part < parts; ++part)
+#pragma unroll
+        for (unsigned i = 0; i < Q; ++i) {
+          const unsigned limb = t * Q + i;
+          x[part * Q + i] =
+              live && limb < limbs / parts ? in[(first + part * (limbs / parts) + limb) * s.word + j * s.instance] : 0;
+        }
     }
-    load_operands<Op, o + 1>(x + (limbs == 1 ? 1 : Q), in, s, j, live, t, first + limbs);
+    load_operands<Op, o + 1>(x + (limbs == 1 ? 1 : parts * Q), in, s, j, live, t, first + limbs);
   }
 }
 
@@ -1277,12 +1281,14 @@ __device__ __forceinline__ void batch_group(std::size_t n, Layout layout, const 
   load_operands<Op>(x, in, Strides::of(layout, n, Op::in_words), j, live, t);
   Op::thread(y, x);
   if (!live) return;
+  // The result's vectors: the first's limbs below result_part_limbs, the second's after them.
 #pragma unroll
   for (unsigned part = 0; part < Op::result_parts; ++part)
 #pragma unroll
     for (unsigned i = 0; i < Q; ++i) {
-      const unsigned limb = part * T * Q + t * Q + i;
-      if (limb < Op::result_limbs) out[limb * so.word + j * so.instance] = y[part * Q + i];
+      const unsigned own = t * Q + i, limb = part * Op::result_part_limbs + own;
+      if ((part || own < Op::result_part_limbs) && limb < Op::result_limbs)
+        out[limb * so.word + j * so.instance] = y[part * Q + i];
     }
   if constexpr (Op::flag_words != 0) {
     if (t == 0) out[Op::result_limbs * so.word + j * so.instance] = y[Op::result_parts * Q];

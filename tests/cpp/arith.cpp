@@ -198,6 +198,23 @@ std::vector<Limbs> operand_edges(const mpgen::OpInfo& op, unsigned k) {
 // edge value meets where all pairs would be too many (the group tier's widths).
 constexpr std::size_t all_pairs_up_to = 250, partners = 6;
 
+// At most about `most` of the cases: every k-th, the first and the last kept.
+std::vector<std::vector<Limbs>> thinned(std::vector<std::vector<Limbs>> cases, std::size_t most) {
+  if (cases.size() <= most) return cases;
+  std::vector<std::vector<Limbs>> kept;
+  const std::size_t k = (cases.size() + most - 1) / most;
+  for (std::size_t i = 0; i < cases.size(); i += k) kept.push_back(cases[i]);
+  kept.push_back(cases.back());
+  return kept;
+}
+
+// The group tier's divisions run about 30 products each: on the host (the instruction
+// lists interpreted) a few dozen cases a size and operation, on the GPU all of them.
+bool slow_on_host(const mpgen::OpInfo& op) {
+  return op.tier == "group" && (op.name.rfind("div", 0) == 0 || op.name == "rem");
+}
+constexpr std::size_t host_divisions = 100;
+
 // Edge values (all pairs, or each with the first few where that is too many) and
 // random operands for op, checked against GMP on the CPU and the GPU, as asked.
 void check_operation(const mpgen::OpInfo& op, bool cpu, bool gpu, uint64_t seed, std::size_t random_count,
@@ -227,13 +244,7 @@ void check_operation(const mpgen::OpInfo& op, bool cpu, bool gpu, uint64_t seed,
         if (i >= partners && i < edges[1].size()) add_case(edges[0][k], edges[1][i]);
       }
   }
-  if (cases.size() > most_edge_cases) {  // every k-th, the first and last kept
-    std::vector<std::vector<Limbs>> kept;
-    const std::size_t k = (cases.size() + most_edge_cases - 1) / most_edge_cases;
-    for (std::size_t i = 0; i < cases.size(); i += k) kept.push_back(cases[i]);
-    kept.push_back(cases.back());
-    cases = std::move(kept);
-  }
+  cases = thinned(std::move(cases), most_edge_cases);
   std::mt19937_64 rng(seed ^ (uint64_t(bits) << 32) ^ std::hash<std::string>{}(name));
   for (std::size_t i = 0; i < random_count; ++i) {
     std::vector<Limbs> operands;
@@ -264,63 +275,98 @@ TEST_CASE("every operation at every size agrees with GMP") {
                                 : doublings                    ? random_cases() / 500
                                 : name == "sqrt" && bits > 768 ? random_cases() / 10
                                                                : random_cases();
+      if (slow_on_host(op)) {
+        check_operation(op, true, false, seed, host_divisions / 4, host_divisions);
+        if (gpu) check_operation(op, false, true, seed, count);
+        continue;
+      }
       check_operation(op, true, gpu, seed, count, steps ? (bits > 768 ? 200 : 2000) : SIZE_MAX);
     }
 }
 
-// Division by constructed quotients, at every built size: a = q b + r for divisors b
-// among the edge values (b = 1, powers of two, 2^k - 1, all ones, ...) and random ones,
-// quotients of all ones, all ones less 1, a top bit alone, 1 and 0 (all ones makes every
-// digit's estimate 2^32 - 1 or its corrections), remainders 0, b - 1 and random: for
-// div_qr_wide quotients below 2^(32 limbs) (a's high half below b), for div_qr, div and rem
-// (and div_qr_wide where bits is not a multiple of 32) the largest that keeps a within its
-// width.
+// Division by constructed quotients: a = q b + r for divisors b among the edge values
+// (b = 1, powers of two, 2^k - 1, all ones, ...) and random ones, quotients of all ones,
+// all ones less 1, a top bit alone, 1 and 0 (all ones makes every digit's estimate 2^32 - 1
+// or its corrections), remainders 0, b - 1 and random: for div_qr_wide quotients below
+// 2^(32 limbs) (a's high half below b), for div_qr, div and rem (and div_qr_wide where bits
+// is not a multiple of 32) the largest that keeps a within its width.
+std::vector<std::vector<Limbs>> constructed_division_cases(const mpgen::OpInfo& op, std::mt19937_64& rng) {
+  const unsigned bits = op.bits, n = (bits + 31) / 32;
+  std::vector<Limbs> divisors;
+  for (const Limbs& b : edge_values(bits))
+    if (std::any_of(b.begin(), b.end(), [](uint32_t w) { return w != 0; })) divisors.push_back(b);
+  for (int i = 0; i < 40; ++i) {
+    Limbs b = random_value(rng, 1 + rng() % bits);
+    b[0] |= 1u << (rng() % 32);  // nonzero
+    divisors.push_back(mask_to(b, bits));
+  }
+  std::vector<std::vector<Limbs>> cases;
+  for (const Limbs& b : divisors) {
+    const Mpz bm(b);
+    for (int qi = 0; qi < 5; ++qi)
+      for (int ri = 0; ri < 3; ++ri) {
+        Mpz q, r, a, limit;
+        mpz_set_ui(q.v, 1);
+        mpz_mul_2exp(q.v, q.v, 32 * n);  // B^n
+        if (qi == 0) mpz_sub_ui(q.v, q.v, 1);
+        else if (qi == 1) mpz_sub_ui(q.v, q.v, 2);
+        else if (qi == 2) mpz_fdiv_q_2exp(q.v, q.v, 1);
+        else mpz_set_ui(q.v, qi - 3);  // 0, 1
+        if (ri == 1) mpz_sub_ui(r.v, bm.v, 1);
+        else if (ri == 2) {
+          Mpz x(random_value(rng, bits));
+          mpz_mod(r.v, x.v, bm.v);
+        }
+        mpz_set_ui(limit.v, 1);  // the largest quotient with q b + r within a's width
+        mpz_mul_2exp(limit.v, limit.v, op.operand_bits[0]);
+        mpz_sub(limit.v, limit.v, r.v);
+        mpz_sub_ui(limit.v, limit.v, 1);
+        mpz_fdiv_q(limit.v, limit.v, bm.v);
+        if (mpz_cmp(q.v, limit.v) > 0) mpz_set(q.v, limit.v);
+        mpz_mul(a.v, q.v, bm.v);
+        mpz_add(a.v, a.v, r.v);
+        cases.push_back({mpgen::from_mpz(a.v, op.operand_bits[0]), b});
+      }
+  }
+  return cases;
+}
+
 TEST_CASE("division by quotients of all ones and other edges agrees with GMP at every size") {
   const bool gpu = gpu_for_tests();
   for (unsigned bits : mpgen::sizes()) {
     const auto ops = mpgen::operations(bits);
     if (std::find(ops.begin(), ops.end(), "div_qr_wide") == ops.end()) continue;
-    const unsigned n = (bits + 31) / 32;
-    std::mt19937_64 rng(test_seed() ^ bits);
-    std::vector<Limbs> divisors;
-    for (const Limbs& b : edge_values(bits))
-      if (std::any_of(b.begin(), b.end(), [](uint32_t w) { return w != 0; })) divisors.push_back(b);
-    for (int i = 0; i < 40; ++i) {
-      Limbs b = random_value(rng, 1 + rng() % bits);
-      b[0] |= 1u << (rng() % 32);  // nonzero
-      divisors.push_back(mask_to(b, bits));
-    }
     for (const char* name : {"div_qr_wide", "div_qr", "div", "rem"}) {
       const mpgen::OpInfo& op = mpgen::find(bits, name);
-      std::vector<std::vector<Limbs>> cases;
-      for (const Limbs& b : divisors) {
-        const Mpz bm(b);
-        for (int qi = 0; qi < 5; ++qi)
-          for (int ri = 0; ri < 3; ++ri) {
-            Mpz q, r, a, limit;
-            mpz_set_ui(q.v, 1);
-            mpz_mul_2exp(q.v, q.v, 32 * n);  // B^n
-            if (qi == 0) mpz_sub_ui(q.v, q.v, 1);
-            else if (qi == 1) mpz_sub_ui(q.v, q.v, 2);
-            else if (qi == 2) mpz_fdiv_q_2exp(q.v, q.v, 1);
-            else mpz_set_ui(q.v, qi - 3);  // 0, 1
-            if (ri == 1) mpz_sub_ui(r.v, bm.v, 1);
-            else if (ri == 2) {
-              Mpz x(random_value(rng, bits));
-              mpz_mod(r.v, x.v, bm.v);
-            }
-            mpz_set_ui(limit.v, 1);  // the largest quotient with q b + r within a's width
-            mpz_mul_2exp(limit.v, limit.v, op.operand_bits[0]);
-            mpz_sub(limit.v, limit.v, r.v);
-            mpz_sub_ui(limit.v, limit.v, 1);
-            mpz_fdiv_q(limit.v, limit.v, bm.v);
-            if (mpz_cmp(q.v, limit.v) > 0) mpz_set(q.v, limit.v);
-            mpz_mul(a.v, q.v, bm.v);
-            mpz_add(a.v, a.v, r.v);
-            cases.push_back({mpgen::from_mpz(a.v, op.operand_bits[0]), b});
-          }
+      std::mt19937_64 rng(test_seed() ^ bits);
+      auto cases = constructed_division_cases(op, rng);
+      if (!slow_on_host(op)) {
+        check_against_gmp(op, reference_for(op), cases, true, gpu);
+        continue;
       }
-      check_against_gmp(op, reference_for(op), cases, true, gpu);
+      if (gpu) check_against_gmp(op, reference_for(op), cases, false, true);
+      check_against_gmp(op, reference_for(op), thinned(std::move(cases), host_divisions), true, false);
+    }
+  }
+}
+
+// The group tier's division where the group holds more limbs than the size (3000 bits: 94
+// limbs in 96, a wide dividend's high half moved to the held width, the remainder after
+// the size's limbs), compiled on demand: constructed quotients, edge values and random
+// operands (on the host a few dozen of each).
+TEST_CASE("the group tier's division at 3000 bits agrees with GMP, compiled on demand") {
+  const bool gpu = gpu_for_tests();
+  for (const char* name : {"div_qr_wide", "div_qr"}) {
+    for (const mpgen::Device device : {mpgen::Device::cpu, mpgen::Device::gpu}) {
+      if (device == mpgen::Device::gpu && !gpu) continue;
+      const mpgen::OpInfo& op = mpgen::compile_on_demand(3000, name, device);
+      CHECK(op.tier == "group");
+      std::mt19937_64 rng(test_seed() ^ 3000);
+      const bool cpu = device == mpgen::Device::cpu;
+      const auto cases = constructed_division_cases(op, rng);
+      check_against_gmp(op, reference_for(op), cpu ? thinned(cases, host_divisions) : cases, cpu, !cpu);
+      check_operation(op, cpu, !cpu, test_seed(), cpu ? host_divisions / 4 : random_cases() / 10,
+                      cpu ? host_divisions : 300);
     }
   }
 }

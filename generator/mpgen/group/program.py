@@ -246,6 +246,24 @@ class Program:
     flag: str | None
     scalar: bool = False  # the result is one word in every thread (a comparison), not split
     high: str | None = None  # the result's limbs from T Q up (a full product), split as `result`
+    second: str | None = None  # a second number after the result's limbs (div_qr's remainder)
+    halves: tuple[str, ...] = ()  # operands that are the high half of the one before them (div_qr_wide's a)
+
+    @property
+    def result_vectors(self) -> tuple[str, ...]:
+        """The result's vectors: the result, then a full product's high half or the second."""
+        return (self.result,) + tuple(v for v in (self.high, self.second) if v)
+
+    def contract_operands(self) -> list[tuple[str, ...]]:
+        """Each operand of the contract as its vectors (one, or a double-width one's two
+        halves), then the one-word operands."""
+        found: list[tuple[str, ...]] = []
+        for name in self.operands:
+            if name in self.halves:
+                found[-1] += (name,)
+            else:
+                found.append((name,))
+        return found + [(name,) for name in self.words]
 
 
 def vectors(program: Program) -> dict[str, int]:
@@ -280,8 +298,7 @@ def read(program: Program) -> set[str]:
     """The vectors some step, the result or the flag reads: a thread step's other outputs,
     and a Top's flag or clearing that nothing reads, are dropped, so that no compiler warns
     of unused ones (a composed program calls add for its sum or for its carry alone)."""
-    names = {program.result} | ({program.flag} if program.flag else set()) | \
-        ({program.high} if program.high else set())
+    names = set(program.result_vectors) | ({program.flag} if program.flag else set())
     for step in flat(program.steps):
         if isinstance(step, ThreadStep):
             names.update(step.reads)
@@ -355,9 +372,11 @@ def execute(program: Program, operands: list[int], words: list[int]) -> tuple[in
     """Runs the program on the host, thread by thread and step by step: (result, flag)."""
     shape = program.shape
     state: list[dict[str, list[int]]] = [{} for _ in range(shape.threads)]
-    for name, value in zip(program.operands, operands):
-        for t, vector in enumerate(split(shape, value)):
-            state[t][name] = vector
+    for names, value in zip(program.contract_operands(), operands):
+        for k, name in enumerate(names):  # a double-width operand's halves at the size's limbs
+            part = value >> LIMB_BITS * shape.limbs * k & (1 << LIMB_BITS * shape.limbs) - 1 if len(names) > 1 else value
+            for t, vector in enumerate(split(shape, part)):
+                state[t][name] = vector
     for name, value in zip(program.words, words):
         for thread in state:
             thread[name] = [value]
@@ -366,6 +385,8 @@ def execute(program: Program, operands: list[int], words: list[int]) -> tuple[in
         join(shape, [thread[program.result] for thread in state])
     if program.high:
         result += join(shape, [thread[program.high] for thread in state]) << shape.held_bits
+    if program.second:
+        result += join(shape, [thread[program.second] for thread in state]) << LIMB_BITS * shape.limbs
     return result, None if program.flag is None else state[0][program.flag][0]
 
 

@@ -64,6 +64,8 @@ def _operation(p, c: dict) -> dict:
     if p.program is not None:
         o["group"] = {"steps": group.steps(p.program), "thread_words": group.thread_words(p.program),
                       "result_parts": group.result_parts(p.program),
+                      "result_part_limbs": group.result_part_limbs(p.program),
+                      "operand_parts": group.operand_parts(p.program),
                       "device": group.device(p.program, p.tier.instances_per_block),
                       "host": group.host(p.program, p.operand_limbs, p.result_limbs)}
     return o

@@ -63,8 +63,20 @@ def steps(program: Program) -> list[dict]:
 
 
 def result_parts(program: Program) -> int:
-    """The result's vectors: one, or a full product's two halves."""
-    return 2 if program.high else 1
+    """The result's vectors: one, or a full product's two halves, or two numbers."""
+    return len(program.result_vectors)
+
+
+def result_part_limbs(program: Program) -> int:
+    """Where the result's second vector starts: a full product's high half at T Q limbs, a
+    second number (div_qr's remainder) at the size's limbs."""
+    shape = program.shape
+    return shape.threads * shape.limbs_per_thread if program.high or not program.second else shape.limbs
+
+
+def operand_parts(program: Program) -> list[int]:
+    """The vectors each operand of the contract is loaded into (2: a double-width one)."""
+    return [len(names) for names in program.contract_operands()]
 
 
 def thread_words(program: Program) -> tuple[int, int]:
@@ -170,9 +182,8 @@ def device(program: Program, instances_per_block: int) -> list[str]:
         return lines
 
     lines += emit(program.steps, 0)
-    lines.append(_copy("y", var(program.result), sizes[program.result]))
-    if program.high:
-        lines.append(_copy(f"(y + {q})", var(program.high), q))
+    for k, name in enumerate(program.result_vectors):
+        lines.append(_copy(f"(y + {k * q})", var(name), sizes[name]))
     if program.flag is not None:
         lines.append(f"y[{q * result_parts(program)}] = {var(program.flag)}[0];")
     return lines
@@ -187,11 +198,13 @@ def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[
 
     lines = [f"std::vector<uint32_t> {', '.join(f'{var(n)}({t * w})' for n, w in sizes.items())};"]
     first = 0
-    for name, limbs in zip(program.operands + program.words, operand_limbs):
-        if sizes[name] == 1:
-            lines.append(f"for (unsigned t = 0; t < {t}; ++t) {var(name)}[t] = x[{first}];")
-        else:
-            lines.append(_copy(var(name), f"(x + {first})", limbs))
+    for names, limbs in zip(program.contract_operands(), operand_limbs):
+        for k, name in enumerate(names):
+            if sizes[name] == 1:
+                lines.append(f"for (unsigned t = 0; t < {t}; ++t) {var(name)}[t] = x[{first}];")
+            else:
+                part = limbs // len(names)
+                lines.append(_copy(var(name), f"(x + {first + k * part})", part))
         first += limbs
 
     def emit(steps: tuple, depth: int) -> list[str]:
@@ -237,10 +250,11 @@ def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[
         return lines
 
     lines += emit(program.steps, 0)
-    held = t * program.shape.limbs_per_thread
-    lines.append(_copy("y", var(program.result), min(result_limbs, held)))
-    if program.high and result_limbs > held:
-        lines.append(_copy(f"(y + {held})", var(program.high), result_limbs - held))
+    stride = result_part_limbs(program)
+    lines.append(_copy("y", var(program.result), min(result_limbs, stride)))
+    for name in program.result_vectors[1:]:
+        if result_limbs > stride:
+            lines.append(_copy(f"(y + {stride})", var(name), result_limbs - stride))
     if program.flag is not None:
         lines.append(f"y[{result_limbs}] = {var(program.flag)}[0];")
     return lines
