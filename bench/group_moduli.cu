@@ -1,4 +1,4 @@
-// The group tier's run-time-modulus workloads for mpgen-bench (bench/group_moduli.cuh), apart
+// The group tier's run-time-modulus, division, gcd, modinv and sqrt workloads for mpgen-bench (bench/group_moduli.cuh), apart
 // from its main source: these sizes hold Montgomery's operations (CMakeLists.txt), where
 // mpgen-bench's own group modules hold the products alone.
 #include "group_moduli.cuh"
@@ -96,7 +96,40 @@ double divide_rate(std::size_t n, unsigned iterations) {
   return double(n) * iterations / s;
 }
 
+template <class Op, bool modulus>
+double pair_rate(std::size_t n, unsigned iterations) {
+  ask_shared(pair_chain<Op, modulus>, Op::shared_bytes);
+  const double s = timed_on_device(random_words(2 * Op::result_limbs * n, 19), n, [&](const uint32_t* in, uint32_t* out) {
+    pair_chain<Op, modulus><<<blocks_for<Op>(n), Op::block_threads, Op::shared_bytes>>>(n, iterations, in, out);
+  }, 1);
+  return double(n) * iterations / s;
+}
+
 }  // namespace
+
+double gcd_chain_rate(unsigned bits, std::size_t n, unsigned iterations) {
+  switch (bits) {
+    case 4096: return pair_rate<mpgen::u4096::gcd, false>(n, iterations);
+    case 8192: return pair_rate<mpgen::u8192::gcd, false>(n, iterations);
+    default: return 0;
+  }
+}
+
+double modinv_chain_rate(unsigned bits, std::size_t n, unsigned iterations) {
+  switch (bits) {
+    case 4096: return pair_rate<mpgen::u4096::modinv, true>(n, iterations);
+    case 8192: return pair_rate<mpgen::u8192::modinv, true>(n, iterations);
+    default: return 0;
+  }
+}
+
+double sqrt_chain_rate(unsigned bits, std::size_t n, unsigned iterations) {
+  switch (bits) {
+    case 4096: return pair_rate<mpgen::u4096::sqrt, false>(n, iterations);
+    case 8192: return pair_rate<mpgen::u8192::sqrt, false>(n, iterations);
+    default: return 0;
+  }
+}
 
 double divide_chain_rate(unsigned bits, std::size_t n, unsigned iterations) {
   switch (bits) {

@@ -129,11 +129,42 @@ __global__ void __launch_bounds__(Div::block_threads)
   at.store(out, x + Q);
 }
 
+// CGBN's gcd and modinv workloads (as mpgen-bench's per-thread rows): r = Op(a, b), then a + 1
+// and b + 1 (for modinv b + 2, the modulus kept odd: a below p, p full-size and odd); and
+// sqrt's: r = sqrt(a), then a's low half replaced by r. `iterations` times; the results'
+// first words summed, out.
+template <class Op, bool modulus>
+__global__ void __launch_bounds__(Op::block_threads)
+    pair_chain(std::size_t n, unsigned iterations, const uint32_t* in, uint32_t* out) {
+  constexpr unsigned Q = Op::limbs_per_thread, limbs = Place<Op>::limbs;
+  const Place<Op> at(n);
+  uint32_t a[Q], b[Q], y[Q], sum = 0;
+  at.load(a, in, 0, modulus, false);
+  at.load(b, in, limbs, false, modulus);
+#pragma unroll 1
+  for (unsigned k = 0; k < iterations; ++k) {
+    if constexpr (Op::operands == 1) {
+      call<Op, Q>(y, a);
+#pragma unroll
+      for (unsigned i = 0; i < Q; ++i)
+        if (at.t * Q + i < limbs / 2) a[i] = y[i];
+    } else {
+      call<Op, Q>(y, a, b);
+      if (at.t == 0) a[0] += 1, b[0] += modulus ? 2 : 1;
+    }
+    sum += y[0];
+  }
+  if (at.live && at.t == 0) out[at.j] = sum;
+}
+
 // The rates of the workloads at one size (bench/group_moduli.cu: 4096 and 8192 bits;
 // 0 elsewhere); powm and the division chain check their first instances against GMP and
 // end the run on a difference.
 double redc_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
 double powm_rate(unsigned bits, std::size_t n);
 double divide_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
+double gcd_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
+double modinv_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
+double sqrt_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
 
 }  // namespace group_moduli

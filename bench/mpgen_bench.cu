@@ -687,7 +687,7 @@ int main(int argc, char** argv) {
     rows.push_back(pair_row<mpgen::u##b::sqrt, false>("sqrt chain, of a value of the width", powm_n / 4, 4)); \
   }
     MPGEN_BENCH_POWM(RUNTIME_MODULUS_ROWS)
-    // The same with the group tier's Montgomery operations and division (bench/group_moduli.cu).
+    // The same with the group tier's Montgomery operations, division, gcd, modinv and sqrt (bench/group_moduli.cu).
     for (unsigned b : {4096u, 8192u})
       if (wanted(bits, b) && fields.empty()) {
         const std::size_t n = quick ? 1024 : std::size_t(1) << (b == 4096 ? 15 : 13);
@@ -698,6 +698,12 @@ int main(int argc, char** argv) {
                         "gpu", b, group_moduli::powm_rate(b, n), 0, "", cgbn_powm(b), "CGBN powm_odd"});
         rows.push_back({"div_qr_wide chain (CGBN div_qr), group tier", "gpu", b,
                         group_moduli::divide_chain_rate(b, n, 8), 0, "", 0, ""});
+        rows.push_back({"gcd chain (CGBN gcd), group tier", "gpu", b, group_moduli::gcd_chain_rate(b, n, 2), 0, "", 0,
+                        ""});
+        rows.push_back({"modinv chain, modulus at run time (CGBN modinv), group tier", "gpu", b,
+                        group_moduli::modinv_chain_rate(b, n, 2), 0, "", 0, ""});
+        rows.push_back({"sqrt chain, of a value of the width, group tier", "gpu", b,
+                        group_moduli::sqrt_chain_rate(b, n, 4), 0, "", 0, ""});
       }
 #define POWM_SCAN_ROWS(b)                                                                                  \
   if (fields.empty() && wanted(bits, b)) {                                                               \

@@ -208,10 +208,12 @@ std::vector<std::vector<Limbs>> thinned(std::vector<std::vector<Limbs>> cases, s
   return kept;
 }
 
-// The group tier's divisions run about 30 products each: on the host (the instruction
-// lists interpreted) a few dozen cases a size and operation, on the GPU all of them.
+// The group tier's divisions run about 30 products each, its gcd and sqrt a step of scans
+// and shifts per bit: on the host (every thread's lists in turn) a hundred cases a size and
+// operation, on the GPU all of them.
 bool slow_on_host(const mpgen::OpInfo& op) {
-  return op.tier == "group" && (op.name.rfind("div", 0) == 0 || op.name == "rem");
+  return op.tier == "group" && (op.name.rfind("div", 0) == 0 || op.name == "rem" || op.name == "gcd" ||
+                                op.name == "sqrt");
 }
 constexpr std::size_t host_divisions = 100;
 

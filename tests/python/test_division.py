@@ -58,7 +58,7 @@ def test_the_reciprocal_is_exact():
     # Moller and Granlund's v = floor((2^64 - 1) / d) - 2^32, for normalized d
     from mpgen.ir import Function, Reg
     fn = Function("reciprocal", 1, 1)
-    fn.emit("mov", Reg("y", 0), division._reciprocal(fn, Reg("x", 0)))
+    fn.emit("mov", Reg("y", 0), division.word_reciprocal(fn, Reg("x", 0)))
     rng = random.Random(1)
     for d in [1 << 31, (1 << 31) + 1, (1 << 32) - 1, (1 << 32) - 2] + [rng.randrange(1 << 31, 1 << 32) for _ in range(500)]:
         assert execute(fn, [d]) == [((1 << 64) - 1) // d - (1 << 32)], hex(d)

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from mpgen.group import Shape, execute
-from mpgen.group.division import CORRECTIONS, div, div_qr, div_qr_wide, newton_steps, rem
+from mpgen.group.division import CORRECTIONS, GUESS_ERROR_BITS, div, div_qr, div_qr_wide, newton_steps, rem
 
 # bits, T, Q: 16 limbs held exactly; 250 bits (8 limbs, the top one short) in 16 (a wide
 # dividend's high half moves to the held width).
@@ -62,14 +62,17 @@ def test_wide_division_quotients_of_all_ones_and_the_flag(bits, threads, q):
 
 
 def test_newton_steps_reach_the_reciprocal_within_its_bound():
-    """The plan's step count, run as the program runs it on Python integers, leaves 2^2H / B
-    - X under 4 at the normalization's two ends and between, and the quotient's estimate
-    within CORRECTIONS of the quotient."""
+    """The plan's first guess and step count, run as the program runs them on Python
+    integers: the guess below 2^2H / B by under 2^(H - GUESS_ERROR_BITS), the steps leaving
+    2^2H / B - X under 4 at the normalization's two ends, where the top word is all ones,
+    and between, and the quotient's estimate within CORRECTIONS of the quotient."""
     for held in (64, 256, 4096):
         rng = random.Random(held)
-        for big in [1 << held - 1, (1 << held - 1) + 1, (1 << held) - 1] + \
+        for big in [1 << held - 1, (1 << held - 1) + 1, (1 << held) - 1, (1 << held) - (1 << held - 32)] + \
                 [rng.randrange(1 << held - 1, 1 << held) for _ in range(20)]:
-            v = 0
+            top = big >> held - 32
+            v = ((1 << 64) - 1) // (top + 1) - (1 << 32) << held - 32 if top + 1 < 1 << 32 else 0
+            assert 0 <= (1 << 2 * held) // big - (1 << held) - v < 1 << held - GUESS_ERROR_BITS
             for _ in range(newton_steps(held)):
                 product = big * v
                 low, high = product & (1 << held) - 1, product >> held

@@ -4,19 +4,21 @@ Everything runs at the width the group holds, H = 32 T Q bits (no bit cleared):
 
     B = b 2^s, A = a 2^s            s = b's leading zeros, found bit by bit from the top
                                     (a stage: is B's top 2^k bits zero? then shift by 2^k)
-    X = 2^H + V ~ 2^2H / B          V from 0 by Newton's step X + X e / 2^2H, e = 2^2H - B X,
-                                    truncated: e's high half and the product's (two full
-                                    products a step); from below, it ends within 4 of 2^2H / B
+    X = 2^H + V ~ 2^2H / B          V from B's top word's reciprocal (30 good bits), then
+                                    Newton's step X + X e / 2^2H, e = 2^2H - B X, truncated:
+                                    e's high half and the product's (two full products a
+                                    step); from below, it ends within 4 of 2^2H / B
     q = A_hi + (A_hi V) / 2^H       at most 6 below A / B; r = A - q B
     while r >= B: q + 1, r - B      6 masked steps
     r / 2^s                         a shift by s
 
-The cost follows the products': about 2 log2(H) + 2 of them (seed 000's precision doubling
+The cost follows the products': about 2 log2(H / 29) + 4 of them (seed 000's precision doubling
 would halve it). b = 0, and for div_qr_wide a quotient that does not fit (a's high half not
 below b): the flag, and every result word 0 (the per-thread tier's contract)."""
 from __future__ import annotations
 
 from ..ir import Function, Reg
+from ..ops.division import word_reciprocal
 from .addsub import add_or_sub
 from .bits import shift_constant, shift_variable
 from .compare import compare
@@ -31,15 +33,38 @@ from .program import Program, Shape, ThreadStep
 CORRECTIONS = 6
 
 
+# The first guess's error: X_0 = 2^H + v 2^(H-32), v = floor((2^64 - 1) / (d + 1)) - 2^32 for
+# B's top word d (0 where d + 1 = 2^32), is below 2^2H / B by at most 2^(H-32) (2^64 / (d
+# (d + 1)) + 2) < 2^(H-29).
+GUESS_ERROR_BITS = 29
+
+
 def newton_steps(held_bits: int) -> int:
-    """Steps from X = 2^H until X is within 4 of 2^2H / B for every B in [2^(H-1), 2^H):
-    the error e_k (in units of X) obeys e' <= e^2 / 2^(H+1) + 3 (the exact step's e^2 B /
-    2^2H, worst at B = 2^(H-1), and under 3 from the truncations), from e_0 = 2^H."""
+    """Steps from the first guess until X is within 4 of 2^2H / B for every B in [2^(H-1),
+    2^H): the error e_k (in units of X) obeys e' < e^2 / 2^H + 3 (the exact step's e^2 B /
+    2^2H, and under 3 from the truncations), from e_0 < 2^(H-29)."""
     unit = 1 << 8  # the bound in 1/256ths, rounded up
-    steps, error = 0, unit << held_bits
+    steps, error = 0, unit << held_bits - GUESS_ERROR_BITS
     while error >= 4 * unit:
-        steps, error = steps + 1, -(-error * error // (unit << held_bits + 1)) + 3 * unit
+        steps, error = steps + 1, -(-error * error // (unit << held_bits)) + 3 * unit
     return steps
+
+
+def first_guess(q: int) -> Function:
+    """x: Q limbs whose first is B's top word d (thread 0's; the other threads' are 0 and
+    their answers unused); y: v = floor((2^64 - 1) / (d + 1)) - 2^32 (0 where d + 1 = 2^32),
+    then zeros. d + 1 <= B / 2^(H-32) makes v 2^(H-32) + 2^H an underestimate of 2^2H / B."""
+    fn = Function("reciprocal_guess", q, q)
+    above, mask = fn.temp(), fn.temp()
+    fn.emit("add", above, Reg("x", 0), 1)
+    v = word_reciprocal(fn, above)
+    fn.emit("sub.cc", fn.temp(), 0, above)
+    fn.emit("subc", mask, 0, 0)  # all ones where d + 1 is not 0
+    fn.emit("and", Reg("y", 0), v, mask)
+    for i in range(1, q):
+        fn.emit("mov", Reg("y", i), 0)
+    fn.check()
+    return fn
 
 
 def not_bit() -> Function:
@@ -126,9 +151,12 @@ class _Division:
         return b, high, low, "shift"
 
     def reciprocal(self, divisor: str) -> str:
-        """V with 2^H + V within 4 below 2^2H / B (B's top bit set)."""
+        """V with 2^H + V within 4 below 2^2H / B (B's top bit set): the first guess from
+        B's top word (moved to thread 0 and back to the top by shifts: no broadcast), then
+        Newton's steps."""
         held, q = self.held, self.q
-        self.step(copy(q), ("zero",), (("reciprocal", q),))
+        self.step(first_guess(q), (self.shifted("shr", held.bits - 32, divisor),), (("guess", q),))
+        self.call(shift_constant("shl", held.bits - 32, held), "guess", into="reciprocal")
 
         def newton(c: Composer) -> None:
             product = c.call(mul(held), divisor, "reciprocal")

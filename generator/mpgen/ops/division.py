@@ -21,7 +21,7 @@ from .common import all_ones_if_borrow, select
 from .powers import LoopOperation
 
 
-def _reciprocal(fn: Function, d: Reg) -> Reg:
+def word_reciprocal(fn: Function, d: Reg) -> Reg:
     """floor((2^64 - 1) / d) - 2^32 for d >= 2^31: (~d) 2^32 + 2^32 - 1 divided by d, one
     quotient bit a step (the high word ~d is below d, so the quotient is one word)."""
     rest, quotient = fn.temp(), fn.temp()
@@ -60,7 +60,7 @@ def normalize(size: Size) -> Function:
     stages = (n - 1).bit_length()  # b != 0 moves it by below n limbs
     divisor = shift_by(fn, b, shift, stages, left=True)
     dividend = shift_by(fn, low + high, shift, stages, left=True)
-    for dst, src in zip(y, divisor + dividend + [shift, _reciprocal(fn, divisor[-1])]):
+    for dst, src in zip(y, divisor + dividend + [shift, word_reciprocal(fn, divisor[-1])]):
         fn.emit("mov", dst, src)
     fn.emit("not", y[3 * n + 2], fits)
     fn.check()
