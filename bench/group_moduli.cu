@@ -6,6 +6,7 @@
 #include "powm_check.hpp"
 
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "mpgen_u4096.cuh"
@@ -107,26 +108,15 @@ double pair_rate(std::size_t n, unsigned iterations) {
 
 }  // namespace
 
-double gcd_chain_rate(unsigned bits, std::size_t n, unsigned iterations) {
+double step_chain_rate(const std::string& op, unsigned bits, std::size_t n, unsigned iterations) {
   switch (bits) {
-    case 4096: return pair_rate<mpgen::u4096::gcd, false>(n, iterations);
-    case 8192: return pair_rate<mpgen::u8192::gcd, false>(n, iterations);
-    default: return 0;
-  }
-}
-
-double modinv_chain_rate(unsigned bits, std::size_t n, unsigned iterations) {
-  switch (bits) {
-    case 4096: return pair_rate<mpgen::u4096::modinv, true>(n, iterations);
-    case 8192: return pair_rate<mpgen::u8192::modinv, true>(n, iterations);
-    default: return 0;
-  }
-}
-
-double sqrt_chain_rate(unsigned bits, std::size_t n, unsigned iterations) {
-  switch (bits) {
-    case 4096: return pair_rate<mpgen::u4096::sqrt, false>(n, iterations);
-    case 8192: return pair_rate<mpgen::u8192::sqrt, false>(n, iterations);
+#define STEPS(m, b)                                                                                 \
+  case b:                                                                                           \
+    return op == "gcd"      ? pair_rate<mpgen::m::gcd, false>(n, iterations)                        \
+           : op == "modinv" ? pair_rate<mpgen::m::modinv, true>(n, iterations)                      \
+                            : pair_rate<mpgen::m::sqrt, false>(n, iterations);
+    STEPS(u4096, 4096) STEPS(u8192, 8192)
+#undef STEPS
     default: return 0;
   }
 }

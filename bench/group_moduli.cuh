@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace group_moduli {
 
@@ -163,8 +164,6 @@ __global__ void __launch_bounds__(Op::block_threads)
 double redc_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
 double powm_rate(unsigned bits, std::size_t n);
 double divide_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
-double gcd_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
-double modinv_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
-double sqrt_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
+double step_chain_rate(const std::string& op, unsigned bits, std::size_t n, unsigned iterations);  // gcd, modinv, sqrt
 
 }  // namespace group_moduli

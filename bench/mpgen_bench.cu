@@ -698,12 +698,12 @@ int main(int argc, char** argv) {
                         "gpu", b, group_moduli::powm_rate(b, n), 0, "", cgbn_powm(b), "CGBN powm_odd"});
         rows.push_back({"div_qr_wide chain (CGBN div_qr), group tier", "gpu", b,
                         group_moduli::divide_chain_rate(b, n, 8), 0, "", 0, ""});
-        rows.push_back({"gcd chain (CGBN gcd), group tier", "gpu", b, group_moduli::gcd_chain_rate(b, n, 2), 0, "", 0,
+        rows.push_back({"gcd chain (CGBN gcd), group tier", "gpu", b, group_moduli::step_chain_rate("gcd", b, n, 2), 0, "", 0,
                         ""});
         rows.push_back({"modinv chain, modulus at run time (CGBN modinv), group tier", "gpu", b,
-                        group_moduli::modinv_chain_rate(b, n, 2), 0, "", 0, ""});
+                        group_moduli::step_chain_rate("modinv", b, n, 2), 0, "", 0, ""});
         rows.push_back({"sqrt chain, of a value of the width, group tier", "gpu", b,
-                        group_moduli::sqrt_chain_rate(b, n, 4), 0, "", 0, ""});
+                        group_moduli::step_chain_rate("sqrt", b, n, 4), 0, "", 0, ""});
       }
 #define POWM_SCAN_ROWS(b)                                                                                  \
   if (fields.empty() && wanted(bits, b)) {                                                               \

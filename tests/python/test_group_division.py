@@ -9,7 +9,7 @@ import random
 import pytest
 
 from mpgen.group import Shape, execute
-from mpgen.group.division import CORRECTIONS, GUESS_ERROR_BITS, div, div_qr, div_qr_wide, newton_steps, rem
+from mpgen.group.division import CORRECTIONS, GUESS_ERROR_BITS, div, div_qr, div_qr_wide, modmul, newton_steps, rem
 
 # bits, T, Q: 16 limbs held exactly; 250 bits (8 limbs, the top one short) in 16 (a wide
 # dividend's high half moves to the held width).
@@ -82,3 +82,15 @@ def test_newton_steps_reach_the_reciprocal_within_its_bound():
             for a in (big << held) - 1, rng.randrange(big << held):
                 estimate = (a >> held) + ((a >> held) * v >> held)
                 assert 0 <= a // big - estimate <= CORRECTIONS
+
+
+@pytest.mark.parametrize("bits, threads, q", SHAPES)
+def test_modmul_with_any_modulus(bits, threads, q):
+    """a b mod p for moduli odd and even (a power of two, 2^k - 1, all ones, 1), a and b
+    at the ends below p; p = 0 the flag."""
+    program = modmul(Shape(bits, threads, q))
+    rng = random.Random(bits + 2)
+    for p in divisors(bits, rng)[:9] + [rng.getrandbits(bits) & -2 or 2]:
+        for a, b in {(0, p - 1), (p - 1, p - 1), (1, p - 1), (rng.randrange(p), rng.randrange(p))}:
+            assert execute(program, [a, b, p], []) == (a * b % p, 0), (hex(a), hex(b), hex(p))
+    assert execute(program, [5, 7, 0], []) == (0, 1)

@@ -14,7 +14,8 @@ Everything runs at the width the group holds, H = 32 T Q bits (no bit cleared):
 
 The cost follows the products': about 2 log2(H / 29) + 4 of them (seed 000's precision doubling
 would halve it). b = 0, and for div_qr_wide a quotient that does not fit (a's high half not
-below b): the flag, and every result word 0 (the per-thread tier's contract)."""
+below b): the flag, and every result word 0 (the per-thread tier's contract). modmul (any
+p at run time, even ones too) is the full product's remainder by the same steps."""
 from __future__ import annotations
 
 from ..ir import Function, Reg
@@ -232,4 +233,20 @@ def div_qr_wide(shape: Shape) -> Program:
     return _division("div_qr_wide", shape, True, True, True)
 
 
-PLANNERS = {"div_qr": div_qr, "div": div, "rem": rem, "div_qr_wide": div_qr_wide}
+def modmul(shape: Shape) -> Program:
+    """a b mod p for a, b < p and any p (even ones too; the per-thread tier's contract): the
+    full product, then its remainder by the wide division's steps (the product's high half
+    is below p); p = 0: the flag and every result word 0."""
+    d = _Division(shape)
+    q, held = d.q, d.held
+    product = d.call(mul(held), "a", "b")
+    high, low = d.dividend(product.result, product.high, held.limbs)
+    divisor, high, low, shift = d.normalize("p", high, low)
+    _, rest = d.divide(divisor, high, low, d.reciprocal(divisor))
+    d.call(compare("is_zero", held), "p", into="flag")
+    moved = d.call(shift_variable("shr", held), rest, shift).result
+    d.step(zero_where(q), (moved, "flag"), (("y", q),))
+    return Program("modmul", shape, ("a", "b", "p"), (), tuple(d.c.steps), "y", "flag")
+
+
+PLANNERS = {"div_qr": div_qr, "div": div, "rem": rem, "div_qr_wide": div_qr_wide, "modmul": modmul}

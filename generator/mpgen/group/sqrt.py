@@ -23,15 +23,6 @@ from .powers import copy, select_by_bit
 from .program import Program, Shape, ThreadStep
 
 
-def trial(q: int) -> Function:
-    """x = 4 r, then the integer 1 (Q limbs each); y = 4 r + 1 (4 r's low two bits are 0)."""
-    fn = Function("sqrt_trial", 2 * q, q)
-    for i in range(q):
-        fn.emit("or", Reg("y", i), Reg("x", i), Reg("x", q + i))
-    fn.check()
-    return fn
-
-
 def next_root(q: int) -> Function:
     """x = 2 (4 r), the integer 4 (Q limbs each), the bit; y = 2 (4 r) + 4 bit."""
     fn = Function("sqrt_next_root", 2 * q + 1, q)
@@ -67,7 +58,7 @@ def sqrt(shape: Shape) -> Program:
         body.step(ThreadStep(copy(q), ("fed_next",), (("fed", q),)))
         moved = body.call(shift_constant("shl", 2, held), "rest").result
         body.step(ThreadStep(either(q), (moved, pair), (("widened", q),)))
-        body.step(ThreadStep(trial(q), ("root4", "unit"), (("trial", q),)))
+        body.step(ThreadStep(either(q), ("root4", "unit"), (("trial", q),)))  # 4 r + 1
         less = body.call(add_or_sub("sub", held, carry_in=False), "widened", "trial")
         body.step(ThreadStep(not_bit(), (less.flag,), (("bit", 1),)))
         body.step(ThreadStep(select_by_bit(q), ("widened", less.result, "bit"), (("rest", q),)))
