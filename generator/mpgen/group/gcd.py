@@ -22,7 +22,7 @@ from .bits import shift_constant, shift_variable
 from .compare import compare
 from .compose import Composer
 from .division import either, set_bit, zero_word
-from .montgomery import constants
+from .montgomery import integer_one
 from .powers import select_by_bit, zero_where
 from .program import All, Program, Shape, ThreadStep
 
@@ -116,8 +116,7 @@ class _Gcd:
         shape.check()
         self.shape, self.q = shape, shape.limbs_per_thread
         self.c = Composer(shape)
-        self.c.step(ThreadStep(constants(self.q), (), (("zero", self.q), ("one", 1))))
-        self.c.call(add_or_sub("add", shape), "zero", "zero", "one", into="unit")  # the integer 1
+        integer_one(self.c, shape, "unit")
 
     def broadcast_low_bit(self, c: Composer, vector: str, into: str) -> None:
         """into = the vector's low bit, in every thread."""

@@ -126,6 +126,14 @@ def newton_steps(bits: int) -> int:
     return steps
 
 
+def integer_one(c: Composer, shape: Shape, into: str) -> None:
+    """The vectors zero (Q zero limbs) and one (the word 1), then `into` = the integer 1 at
+    shape's width (zero + zero with the carry in 1): 1 in thread 0's first limb only."""
+    q = shape.limbs_per_thread
+    c.step(ThreadStep(constants(q), (), (("zero", q), ("one", 1))))
+    c.call(add_or_sub("add", shape), "zero", "zero", "one", into=into)
+
+
 def constants(q: int) -> Function:
     """Q zero limbs, then the word 1 (the group's integers 0 and, as a carry in, 1)."""
     fn = Function("zero_and_one", 0, q + 1)

@@ -21,7 +21,7 @@ from ..ir import Function, Reg
 from ..ops.common import all_ones_if_set, select
 from .addsub import add_or_sub
 from .compose import Composer
-from .montgomery import above_radix, choose, constants, mont_minus_inverse, radix_shape, reduce
+from .montgomery import above_radix, choose, integer_one, mont_minus_inverse, radix_shape, reduce
 from .mul import check, mul, sqr
 from .program import Program, Shape, ThreadStep
 
@@ -82,8 +82,7 @@ def radix_powers(c: Composer, p: str, np: str, unit: str, square: str) -> None:
     radix, q = radix_shape(c.shape), c.shape.limbs_per_thread
     width = radix.bits
     v = (width & -width).bit_length() - 1
-    c.step(ThreadStep(constants(q), (), (("zero", q), ("one", 1))))
-    c.call(add_or_sub("add", radix), "zero", "zero", "one", into=square)  # the integer 1
+    integer_one(c, radix, square)
     c.repeat(width, lambda body: double(body, square, p))
     c.step(ThreadStep(copy(q), (square,), ((unit, q),)))
     c.repeat(width >> v, lambda body: double(body, square, p))

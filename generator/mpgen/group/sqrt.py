@@ -18,7 +18,7 @@ from .bits import shift_constant
 from .compare import compare
 from .compose import Composer
 from .division import either, held_shape, not_bit
-from .montgomery import constants
+from .montgomery import integer_one
 from .powers import copy, select_by_bit
 from .program import Program, Shape, ThreadStep
 
@@ -41,8 +41,7 @@ def sqrt(shape: Shape) -> Program:
     held, q = held_shape(shape), shape.limbs_per_thread
     pairs = (shape.bits + 1) // 2
     c = Composer(shape)
-    c.step(ThreadStep(constants(q), (), (("zero", q), ("one", 1))))
-    c.call(add_or_sub("add", held), "zero", "zero", "one", into="unit")  # the integer 1
+    integer_one(c, held, "unit")
     c.call(shift_constant("shl", 2, held), "unit", into="four")
     gap = held.bits - 2 * pairs
     if gap:
