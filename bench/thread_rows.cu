@@ -1,0 +1,83 @@
+// mpgen-bench's per-thread rows: chained products (CGBN's mul workload) and add and mul
+// from memory at every built-in size on the GPU; add and mul on the CPU against GMP.
+#include <gmp.h>
+
+#include <chrono>
+#include <functional>
+
+#include "mpgen_u1024.cuh"
+#include "mpgen_u128.cuh"
+#include "mpgen_u131.cuh"
+#include "mpgen_u2048.cuh"
+#include "mpgen_u255.cuh"
+#include "mpgen_u256.cuh"
+#include "mpgen_u381.cuh"
+#include "mpgen_u512.cuh"
+#include "mpgen_u521.cuh"
+#include "mpgen_u64.cuh"
+
+#include "measures.cuh"
+
+#define MPGEN_BENCH_SIZES(X) X(64) X(128) X(131) X(255) X(256) X(381) X(512) X(521) X(1024) X(2048)
+
+namespace bench {
+namespace {
+
+// The CPU backend, one thread: Op::host over a batch against GMP's mpn function.
+template <class Op>
+Row on_cpu(std::size_t n, bool quick) {
+  const unsigned limbs = Op::operand_limbs[0], gmp_limbs = (limbs + 1) / 2;
+  auto x = random_words(Op::in_words * n, 3);
+  std::vector<uint32_t> y(Op::out_words * n);
+  std::vector<mp_limb_t> a(gmp_limbs * n), b(gmp_limbs * n), r(2 * gmp_limbs * n);
+  for (auto* v : {&a, &b})
+    for (auto& w : *v) w = (mp_limb_t(random_words(2, unsigned(w))[0]) << 32) | 0x9e3779b9u;
+  const bool is_mul = std::string(Op::name) == "mul";
+  const int rounds = quick ? 1 : 20;
+  const auto time = [&](const std::function<void()>& f) {
+    f();
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int k = 0; k < rounds; ++k) f();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / rounds;
+  };
+  const double ours = time([&] {
+    for (std::size_t j = 0; j < n; ++j) Op::host(&y[j * Op::out_words], &x[j * Op::in_words]);
+  });
+  const double gmp = time([&] {
+    for (std::size_t j = 0; j < n; ++j)
+      if (is_mul) mpn_mul_n(&r[2 * gmp_limbs * j], &a[gmp_limbs * j], &b[gmp_limbs * j], gmp_limbs);
+      else mpn_add_n(&r[gmp_limbs * j], &a[gmp_limbs * j], &b[gmp_limbs * j], gmp_limbs);
+  });
+  return {std::string(Op::name) + " (one thread)", "cpu", Op::bits, n / ours, gmp / ours,
+          is_mul ? "GMP mpn_mul_n" : "GMP mpn_add_n", n / gmp, is_mul ? "GMP mpn_mul_n" : "GMP mpn_add_n"};
+}
+
+}  // namespace
+
+void cpu_rows(const Setting& s, std::vector<Row>& rows) {
+  const std::size_t n = s.quick ? 1000 : 100000;
+#define CPU_ROWS(b)                                                                    \
+  if (b <= 1024 && s.wanted(b)) {                                                      \
+    rows.push_back(on_cpu<mpgen::u##b::add>(n, s.quick));                              \
+    rows.push_back(on_cpu<mpgen::u##b::mul>(s.quick ? n : n / (b / 64 + 1), s.quick)); \
+  }
+  MPGEN_BENCH_SIZES(CPU_ROWS)
+}
+
+void thread_rows(const Setting& s, std::vector<Row>& rows) {
+  if (!s.fields.empty() && s.bits.empty()) return;
+  const std::size_t memory_n = s.quick ? 4096 : std::size_t(1) << 22;
+#define GPU_ROWS(b)                                                                                                 \
+  if (s.wanted(b)) {                                                                                              \
+    rows.push_back(chained<mpgen::u##b::mul, false>("mul chain (CGBN)", s, s.chain_n(), 100 * 8192 / b, cgbn_mul(b), \
+                                                    "CGBN mul"));                                                 \
+    rows.push_back(chained<mpgen::u##b::sqr, true>("sqr chain", s, s.chain_n(), 100 * 8192 / b));                   \
+    for (auto layout : {mpgen::Layout::interleaved, mpgen::Layout::contiguous}) {                                 \
+      rows.push_back(from_memory<mpgen::u##b::add>(s.ceilings, memory_n, layout));                                \
+      rows.push_back(from_memory<mpgen::u##b::mul>(s.ceilings, memory_n, layout));                                \
+    }                                                                                                             \
+  }
+  MPGEN_BENCH_SIZES(GPU_ROWS)
+}
+
+}  // namespace bench
