@@ -383,7 +383,8 @@ inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, cons
 
 // The loops of modexp, modexp_ladder, modinv, modinv_gcd and modsqrt, written once for
 // host and device around a field's generated operations (its loop_domain: the products,
-// the conversions and the constants), and division's around its generated steps. They branch on loop counters only: the products
+// the conversions and the constants), and division's, gcd's and sqrt's around their
+// generated steps. They branch on loop counters only: the products
 // and selections inside are masks, and the trip counts depend on the modulus alone.
 #ifdef __CUDACC__
 #define MPGEN_HOST_DEVICE __host__ __device__ __forceinline__
@@ -770,38 +771,18 @@ MPGEN_HOST_DEVICE void runtime_modmul(uint32_t* y, const uint32_t* x) {
   divide<Normalize, Step, Finish, N, true, false, true>(y, in);
 }
 
-// y = a^-1 mod p and the flag word for x = a, p (N limbs each, a < p, p odd given at run
-// time): gcd_inverse's binary extended gcd with p among the step's operands, 2 Bits steps
-// (Bits the width: p's own is not known when the code is made). Flag 1 and result 0 where
-// gcd(a, p) > 1 or p is even.
-template <class Step, unsigned N, unsigned Bits>
-MPGEN_HOST_DEVICE void runtime_inverse(uint32_t* y, const uint32_t* x) {
-  uint32_t s[5 * N], t[5 * N];  // u, v, A, C with A a = u, C a = v (mod p); then p
-  copy<N>(s, x);
-  copy<N>(s + N, x + N);
-  MPGEN_UNROLL for (unsigned k = 2 * N; k < 4 * N; ++k) s[k] = k == 2 * N;
-  copy<N>(s + 4 * N, x + N);
-  copy<N>(t + 4 * N, x + N);
-  MPGEN_ROLLED for (unsigned i = 0; i < Bits; ++i) {
-    apply<Step>(t, s);
-    apply<Step>(s, t);
-  }
-  uint32_t one[N];
-  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) one[k] = k == 0;
-  const uint32_t inverse = equal_mask<N>(s + N, one) & (0u - (x[N] & 1u));
-  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] = s[3 * N + k] & inverse;
-  y[N] = ~inverse & 1u;
-}
-
-// y = gcd(a, b) for x = a, b (N limbs each): Start's common power of two taken out, 2 Bits
-// steps of the binary gcd, Finish's shift back (ops/gcd.py).
-template <class Start, class Step, class Finish, unsigned N, unsigned Bits>
-MPGEN_HOST_DEVICE void binary_gcd(uint32_t* y, const uint32_t* x) {
-  uint32_t s[2 * N + 1], t[2 * N];  // u, v, k
+// Bernstein and Yang's divsteps (ops/gcd.py: the integers' gcd, and modinv with p at run
+// time): Start's state, Rounds rounds of Round (30 divsteps on the low words, then the
+// state's update by their matrix) whatever the values, then Finish. Round reads the state
+// and the words after it that stay (gcd's power of two; modinv's p and -p^-1 mod 2^32),
+// and writes the next state; Finish reads them all.
+template <class Start, class Round, class Finish, unsigned Rounds>
+MPGEN_HOST_DEVICE void divsteps(uint32_t* y, const uint32_t* x) {
+  uint32_t s[Start::out_words], t[Round::out_words];
   apply<Start>(s, x);
-  MPGEN_ROLLED for (unsigned i = 0; i < Bits; ++i) {
-    apply<Step>(t, s);
-    apply<Step>(s, t);
+  MPGEN_ROLLED for (unsigned i = 0; i < Rounds; ++i) {
+    apply<Round>(t, s);
+    copy<Round::out_words>(s, t);
   }
   apply<Finish>(y, s);
 }
@@ -61279,6 +61260,9 @@ struct mont_minus_inverse {
         "{\n\t"
         ".reg .u32 t<7>;\n\t"
         "mov.b32 t0, %2;\n\t"
+        "mul.lo.u32 t1, %2, t0;\n\t"
+        "sub.u32 t1, 2, t1;\n\t"
+        "mul.lo.u32 t0, t0, t1;\n\t"
         "mul.lo.u32 t2, %2, t0;\n\t"
         "sub.u32 t2, 2, t2;\n\t"
         "mul.lo.u32 t0, t0, t2;\n\t"
@@ -61288,14 +61272,11 @@ struct mont_minus_inverse {
         "mul.lo.u32 t4, %2, t0;\n\t"
         "sub.u32 t4, 2, t4;\n\t"
         "mul.lo.u32 t0, t0, t4;\n\t"
-        "mul.lo.u32 t5, %2, t0;\n\t"
-        "sub.u32 t5, 2, t5;\n\t"
-        "mul.lo.u32 t0, t0, t5;\n\t"
-        "and.b32 t1, %2, 1;\n\t"
+        "and.b32 t5, %2, 1;\n\t"
         "sub.u32 t0, 0, t0;\n\t"
-        "sub.u32 t6, 0, t1;\n\t"
+        "sub.u32 t6, 0, t5;\n\t"
         "and.b32 %0, t0, t6;\n\t"
-        "xor.b32 %1, t1, 1;\n\t"
+        "xor.b32 %1, t5, 1;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31])
@@ -61308,6 +61289,9 @@ struct mont_minus_inverse {
     using namespace ::mpgen::ptx_host;
     uint32_t t[7];
     t[0] = ptx_mov(x[0]);
+    t[1] = ptx_mul_lo(x[0], t[0]);
+    t[1] = ptx_sub(2u, t[1]);
+    t[0] = ptx_mul_lo(t[0], t[1]);
     t[2] = ptx_mul_lo(x[0], t[0]);
     t[2] = ptx_sub(2u, t[2]);
     t[0] = ptx_mul_lo(t[0], t[2]);
@@ -61317,14 +61301,11 @@ struct mont_minus_inverse {
     t[4] = ptx_mul_lo(x[0], t[0]);
     t[4] = ptx_sub(2u, t[4]);
     t[0] = ptx_mul_lo(t[0], t[4]);
-    t[5] = ptx_mul_lo(x[0], t[0]);
-    t[5] = ptx_sub(2u, t[5]);
-    t[0] = ptx_mul_lo(t[0], t[5]);
-    t[1] = ptx_and(x[0], 1u);
+    t[5] = ptx_and(x[0], 1u);
     t[0] = ptx_sub(0u, t[0]);
-    t[6] = ptx_sub(0u, t[1]);
+    t[6] = ptx_sub(0u, t[5]);
     y[0] = ptx_and(t[0], t[6]);
-    y[1] = ptx_xor(t[1], 1u);
+    y[1] = ptx_xor(t[5], 1u);
   }
 #endif
 };
@@ -68212,334 +68193,334 @@ struct division_finish {
 #endif
 };
 
-// gcd_start: a step that the loops below call; 1162 instructions.
+// gcd_start: a step that the loops below call; 1359 instructions.
 struct gcd_start {
   static constexpr unsigned in_words = 64;
-  static constexpr unsigned out_words = 65;
+  static constexpr unsigned out_words = 68;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<446>;\n\t"
-        "or.b32 t0, %65, %97;\n\t"
-        "or.b32 t1, %66, %98;\n\t"
-        "or.b32 t2, %67, %99;\n\t"
-        "or.b32 t3, %68, %100;\n\t"
-        "or.b32 t4, %69, %101;\n\t"
-        "or.b32 t5, %70, %102;\n\t"
-        "or.b32 t6, %71, %103;\n\t"
-        "or.b32 t7, %72, %104;\n\t"
-        "or.b32 t8, %73, %105;\n\t"
-        "or.b32 t9, %74, %106;\n\t"
-        "or.b32 t10, %75, %107;\n\t"
-        "or.b32 t11, %76, %108;\n\t"
-        "or.b32 t12, %77, %109;\n\t"
-        "or.b32 t13, %78, %110;\n\t"
-        "or.b32 t14, %79, %111;\n\t"
-        "or.b32 t15, %80, %112;\n\t"
-        "or.b32 t16, %81, %113;\n\t"
-        "or.b32 t17, %82, %114;\n\t"
-        "or.b32 t18, %83, %115;\n\t"
-        "or.b32 t19, %84, %116;\n\t"
-        "or.b32 t20, %85, %117;\n\t"
-        "or.b32 t21, %86, %118;\n\t"
-        "or.b32 t22, %87, %119;\n\t"
-        "or.b32 t23, %88, %120;\n\t"
-        "or.b32 t24, %89, %121;\n\t"
-        "or.b32 t25, %90, %122;\n\t"
-        "or.b32 t26, %91, %123;\n\t"
-        "or.b32 t27, %92, %124;\n\t"
-        "or.b32 t28, %93, %125;\n\t"
-        "or.b32 t29, %94, %126;\n\t"
-        "or.b32 t30, %95, %127;\n\t"
-        "or.b32 t31, %96, %128;\n\t"
-        "brev.b32 %64, t31;\n\t"
-        "clz.b32 %64, %64;\n\t"
+        ".reg .u32 t<576>;\n\t"
+        "or.b32 t0, %68, %100;\n\t"
+        "or.b32 t1, %69, %101;\n\t"
+        "or.b32 t2, %70, %102;\n\t"
+        "or.b32 t3, %71, %103;\n\t"
+        "or.b32 t4, %72, %104;\n\t"
+        "or.b32 t5, %73, %105;\n\t"
+        "or.b32 t6, %74, %106;\n\t"
+        "or.b32 t7, %75, %107;\n\t"
+        "or.b32 t8, %76, %108;\n\t"
+        "or.b32 t9, %77, %109;\n\t"
+        "or.b32 t10, %78, %110;\n\t"
+        "or.b32 t11, %79, %111;\n\t"
+        "or.b32 t12, %80, %112;\n\t"
+        "or.b32 t13, %81, %113;\n\t"
+        "or.b32 t14, %82, %114;\n\t"
+        "or.b32 t15, %83, %115;\n\t"
+        "or.b32 t16, %84, %116;\n\t"
+        "or.b32 t17, %85, %117;\n\t"
+        "or.b32 t18, %86, %118;\n\t"
+        "or.b32 t19, %87, %119;\n\t"
+        "or.b32 t20, %88, %120;\n\t"
+        "or.b32 t21, %89, %121;\n\t"
+        "or.b32 t22, %90, %122;\n\t"
+        "or.b32 t23, %91, %123;\n\t"
+        "or.b32 t24, %92, %124;\n\t"
+        "or.b32 t25, %93, %125;\n\t"
+        "or.b32 t26, %94, %126;\n\t"
+        "or.b32 t27, %95, %127;\n\t"
+        "or.b32 t28, %96, %128;\n\t"
+        "or.b32 t29, %97, %129;\n\t"
+        "or.b32 t30, %98, %130;\n\t"
+        "or.b32 t31, %99, %131;\n\t"
+        "brev.b32 %67, t31;\n\t"
+        "clz.b32 %67, %67;\n\t"
         "brev.b32 t32, t30;\n\t"
         "clz.b32 t32, t32;\n\t"
         "shr.b32 t33, t32, 5;\n\t"
         "sub.u32 t33, 0, t33;\n\t"
-        "and.b32 %64, %64, t33;\n\t"
-        "add.u32 %64, %64, t32;\n\t"
+        "and.b32 %67, %67, t33;\n\t"
+        "add.u32 %67, %67, t32;\n\t"
         "brev.b32 t34, t29;\n\t"
         "clz.b32 t34, t34;\n\t"
         "shr.b32 t35, t34, 5;\n\t"
         "sub.u32 t35, 0, t35;\n\t"
-        "and.b32 %64, %64, t35;\n\t"
-        "add.u32 %64, %64, t34;\n\t"
+        "and.b32 %67, %67, t35;\n\t"
+        "add.u32 %67, %67, t34;\n\t"
         "brev.b32 t36, t28;\n\t"
         "clz.b32 t36, t36;\n\t"
         "shr.b32 t37, t36, 5;\n\t"
         "sub.u32 t37, 0, t37;\n\t"
-        "and.b32 %64, %64, t37;\n\t"
-        "add.u32 %64, %64, t36;\n\t"
+        "and.b32 %67, %67, t37;\n\t"
+        "add.u32 %67, %67, t36;\n\t"
         "brev.b32 t38, t27;\n\t"
         "clz.b32 t38, t38;\n\t"
         "shr.b32 t39, t38, 5;\n\t"
         "sub.u32 t39, 0, t39;\n\t"
-        "and.b32 %64, %64, t39;\n\t"
-        "add.u32 %64, %64, t38;\n\t"
+        "and.b32 %67, %67, t39;\n\t"
+        "add.u32 %67, %67, t38;\n\t"
         "brev.b32 t40, t26;\n\t"
         "clz.b32 t40, t40;\n\t"
         "shr.b32 t41, t40, 5;\n\t"
         "sub.u32 t41, 0, t41;\n\t"
-        "and.b32 %64, %64, t41;\n\t"
-        "add.u32 %64, %64, t40;\n\t"
+        "and.b32 %67, %67, t41;\n\t"
+        "add.u32 %67, %67, t40;\n\t"
         "brev.b32 t42, t25;\n\t"
         "clz.b32 t42, t42;\n\t"
         "shr.b32 t43, t42, 5;\n\t"
         "sub.u32 t43, 0, t43;\n\t"
-        "and.b32 %64, %64, t43;\n\t"
-        "add.u32 %64, %64, t42;\n\t"
+        "and.b32 %67, %67, t43;\n\t"
+        "add.u32 %67, %67, t42;\n\t"
         "brev.b32 t44, t24;\n\t"
         "clz.b32 t44, t44;\n\t"
         "shr.b32 t45, t44, 5;\n\t"
         "sub.u32 t45, 0, t45;\n\t"
-        "and.b32 %64, %64, t45;\n\t"
-        "add.u32 %64, %64, t44;\n\t"
+        "and.b32 %67, %67, t45;\n\t"
+        "add.u32 %67, %67, t44;\n\t"
         "brev.b32 t46, t23;\n\t"
         "clz.b32 t46, t46;\n\t"
         "shr.b32 t47, t46, 5;\n\t"
         "sub.u32 t47, 0, t47;\n\t"
-        "and.b32 %64, %64, t47;\n\t"
-        "add.u32 %64, %64, t46;\n\t"
+        "and.b32 %67, %67, t47;\n\t"
+        "add.u32 %67, %67, t46;\n\t"
         "brev.b32 t48, t22;\n\t"
         "clz.b32 t48, t48;\n\t"
         "shr.b32 t49, t48, 5;\n\t"
         "sub.u32 t49, 0, t49;\n\t"
-        "and.b32 %64, %64, t49;\n\t"
-        "add.u32 %64, %64, t48;\n\t"
+        "and.b32 %67, %67, t49;\n\t"
+        "add.u32 %67, %67, t48;\n\t"
         "brev.b32 t50, t21;\n\t"
         "clz.b32 t50, t50;\n\t"
         "shr.b32 t51, t50, 5;\n\t"
         "sub.u32 t51, 0, t51;\n\t"
-        "and.b32 %64, %64, t51;\n\t"
-        "add.u32 %64, %64, t50;\n\t"
+        "and.b32 %67, %67, t51;\n\t"
+        "add.u32 %67, %67, t50;\n\t"
         "brev.b32 t52, t20;\n\t"
         "clz.b32 t52, t52;\n\t"
         "shr.b32 t53, t52, 5;\n\t"
         "sub.u32 t53, 0, t53;\n\t"
-        "and.b32 %64, %64, t53;\n\t"
-        "add.u32 %64, %64, t52;\n\t"
+        "and.b32 %67, %67, t53;\n\t"
+        "add.u32 %67, %67, t52;\n\t"
         "brev.b32 t54, t19;\n\t"
         "clz.b32 t54, t54;\n\t"
         "shr.b32 t55, t54, 5;\n\t"
         "sub.u32 t55, 0, t55;\n\t"
-        "and.b32 %64, %64, t55;\n\t"
-        "add.u32 %64, %64, t54;\n\t"
+        "and.b32 %67, %67, t55;\n\t"
+        "add.u32 %67, %67, t54;\n\t"
         "brev.b32 t56, t18;\n\t"
         "clz.b32 t56, t56;\n\t"
         "shr.b32 t57, t56, 5;\n\t"
         "sub.u32 t57, 0, t57;\n\t"
-        "and.b32 %64, %64, t57;\n\t"
-        "add.u32 %64, %64, t56;\n\t"
+        "and.b32 %67, %67, t57;\n\t"
+        "add.u32 %67, %67, t56;\n\t"
         "brev.b32 t58, t17;\n\t"
         "clz.b32 t58, t58;\n\t"
         "shr.b32 t59, t58, 5;\n\t"
         "sub.u32 t59, 0, t59;\n\t"
-        "and.b32 %64, %64, t59;\n\t"
-        "add.u32 %64, %64, t58;\n\t"
+        "and.b32 %67, %67, t59;\n\t"
+        "add.u32 %67, %67, t58;\n\t"
         "brev.b32 t60, t16;\n\t"
         "clz.b32 t60, t60;\n\t"
         "shr.b32 t61, t60, 5;\n\t"
         "sub.u32 t61, 0, t61;\n\t"
-        "and.b32 %64, %64, t61;\n\t"
-        "add.u32 %64, %64, t60;\n\t"
+        "and.b32 %67, %67, t61;\n\t"
+        "add.u32 %67, %67, t60;\n\t"
         "brev.b32 t62, t15;\n\t"
         "clz.b32 t62, t62;\n\t"
         "shr.b32 t63, t62, 5;\n\t"
         "sub.u32 t63, 0, t63;\n\t"
-        "and.b32 %64, %64, t63;\n\t"
-        "add.u32 %64, %64, t62;\n\t"
+        "and.b32 %67, %67, t63;\n\t"
+        "add.u32 %67, %67, t62;\n\t"
         "brev.b32 t64, t14;\n\t"
         "clz.b32 t64, t64;\n\t"
         "shr.b32 t65, t64, 5;\n\t"
         "sub.u32 t65, 0, t65;\n\t"
-        "and.b32 %64, %64, t65;\n\t"
-        "add.u32 %64, %64, t64;\n\t"
+        "and.b32 %67, %67, t65;\n\t"
+        "add.u32 %67, %67, t64;\n\t"
         "brev.b32 t66, t13;\n\t"
         "clz.b32 t66, t66;\n\t"
         "shr.b32 t67, t66, 5;\n\t"
         "sub.u32 t67, 0, t67;\n\t"
-        "and.b32 %64, %64, t67;\n\t"
-        "add.u32 %64, %64, t66;\n\t"
+        "and.b32 %67, %67, t67;\n\t"
+        "add.u32 %67, %67, t66;\n\t"
         "brev.b32 t68, t12;\n\t"
         "clz.b32 t68, t68;\n\t"
         "shr.b32 t69, t68, 5;\n\t"
         "sub.u32 t69, 0, t69;\n\t"
-        "and.b32 %64, %64, t69;\n\t"
-        "add.u32 %64, %64, t68;\n\t"
+        "and.b32 %67, %67, t69;\n\t"
+        "add.u32 %67, %67, t68;\n\t"
         "brev.b32 t70, t11;\n\t"
         "clz.b32 t70, t70;\n\t"
         "shr.b32 t71, t70, 5;\n\t"
         "sub.u32 t71, 0, t71;\n\t"
-        "and.b32 %64, %64, t71;\n\t"
-        "add.u32 %64, %64, t70;\n\t"
+        "and.b32 %67, %67, t71;\n\t"
+        "add.u32 %67, %67, t70;\n\t"
         "brev.b32 t72, t10;\n\t"
         "clz.b32 t72, t72;\n\t"
         "shr.b32 t73, t72, 5;\n\t"
         "sub.u32 t73, 0, t73;\n\t"
-        "and.b32 %64, %64, t73;\n\t"
-        "add.u32 %64, %64, t72;\n\t"
+        "and.b32 %67, %67, t73;\n\t"
+        "add.u32 %67, %67, t72;\n\t"
         "brev.b32 t74, t9;\n\t"
         "clz.b32 t74, t74;\n\t"
         "shr.b32 t75, t74, 5;\n\t"
         "sub.u32 t75, 0, t75;\n\t"
-        "and.b32 %64, %64, t75;\n\t"
-        "add.u32 %64, %64, t74;\n\t"
+        "and.b32 %67, %67, t75;\n\t"
+        "add.u32 %67, %67, t74;\n\t"
         "brev.b32 t76, t8;\n\t"
         "clz.b32 t76, t76;\n\t"
         "shr.b32 t77, t76, 5;\n\t"
         "sub.u32 t77, 0, t77;\n\t"
-        "and.b32 %64, %64, t77;\n\t"
-        "add.u32 %64, %64, t76;\n\t"
+        "and.b32 %67, %67, t77;\n\t"
+        "add.u32 %67, %67, t76;\n\t"
         "brev.b32 t78, t7;\n\t"
         "clz.b32 t78, t78;\n\t"
         "shr.b32 t79, t78, 5;\n\t"
         "sub.u32 t79, 0, t79;\n\t"
-        "and.b32 %64, %64, t79;\n\t"
-        "add.u32 %64, %64, t78;\n\t"
+        "and.b32 %67, %67, t79;\n\t"
+        "add.u32 %67, %67, t78;\n\t"
         "brev.b32 t80, t6;\n\t"
         "clz.b32 t80, t80;\n\t"
         "shr.b32 t81, t80, 5;\n\t"
         "sub.u32 t81, 0, t81;\n\t"
-        "and.b32 %64, %64, t81;\n\t"
-        "add.u32 %64, %64, t80;\n\t"
+        "and.b32 %67, %67, t81;\n\t"
+        "add.u32 %67, %67, t80;\n\t"
         "brev.b32 t82, t5;\n\t"
         "clz.b32 t82, t82;\n\t"
         "shr.b32 t83, t82, 5;\n\t"
         "sub.u32 t83, 0, t83;\n\t"
-        "and.b32 %64, %64, t83;\n\t"
-        "add.u32 %64, %64, t82;\n\t"
+        "and.b32 %67, %67, t83;\n\t"
+        "add.u32 %67, %67, t82;\n\t"
         "brev.b32 t84, t4;\n\t"
         "clz.b32 t84, t84;\n\t"
         "shr.b32 t85, t84, 5;\n\t"
         "sub.u32 t85, 0, t85;\n\t"
-        "and.b32 %64, %64, t85;\n\t"
-        "add.u32 %64, %64, t84;\n\t"
+        "and.b32 %67, %67, t85;\n\t"
+        "add.u32 %67, %67, t84;\n\t"
         "brev.b32 t86, t3;\n\t"
         "clz.b32 t86, t86;\n\t"
         "shr.b32 t87, t86, 5;\n\t"
         "sub.u32 t87, 0, t87;\n\t"
-        "and.b32 %64, %64, t87;\n\t"
-        "add.u32 %64, %64, t86;\n\t"
+        "and.b32 %67, %67, t87;\n\t"
+        "add.u32 %67, %67, t86;\n\t"
         "brev.b32 t88, t2;\n\t"
         "clz.b32 t88, t88;\n\t"
         "shr.b32 t89, t88, 5;\n\t"
         "sub.u32 t89, 0, t89;\n\t"
-        "and.b32 %64, %64, t89;\n\t"
-        "add.u32 %64, %64, t88;\n\t"
+        "and.b32 %67, %67, t89;\n\t"
+        "add.u32 %67, %67, t88;\n\t"
         "brev.b32 t90, t1;\n\t"
         "clz.b32 t90, t90;\n\t"
         "shr.b32 t91, t90, 5;\n\t"
         "sub.u32 t91, 0, t91;\n\t"
-        "and.b32 %64, %64, t91;\n\t"
-        "add.u32 %64, %64, t90;\n\t"
+        "and.b32 %67, %67, t91;\n\t"
+        "add.u32 %67, %67, t90;\n\t"
         "brev.b32 t92, t0;\n\t"
         "clz.b32 t92, t92;\n\t"
         "shr.b32 t93, t92, 5;\n\t"
         "sub.u32 t93, 0, t93;\n\t"
-        "and.b32 %64, %64, t93;\n\t"
-        "add.u32 %64, %64, t92;\n\t"
-        "shr.b32 t94, %64, 5;\n\t"
+        "and.b32 %67, %67, t93;\n\t"
+        "add.u32 %67, %67, t92;\n\t"
+        "shr.b32 t94, %67, 5;\n\t"
         "and.b32 t94, t94, 1;\n\t"
         "sub.u32 t95, 0, t94;\n\t"
         "not.b32 t128, t95;\n\t"
-        "xor.b32 t96, %65, %66;\n\t"
+        "xor.b32 t96, %68, %69;\n\t"
         "and.b32 t96, t96, t95;\n\t"
-        "xor.b32 t96, t96, %65;\n\t"
-        "xor.b32 t97, %66, %67;\n\t"
+        "xor.b32 t96, t96, %68;\n\t"
+        "xor.b32 t97, %69, %70;\n\t"
         "and.b32 t97, t97, t95;\n\t"
-        "xor.b32 t97, t97, %66;\n\t"
-        "xor.b32 t98, %67, %68;\n\t"
+        "xor.b32 t97, t97, %69;\n\t"
+        "xor.b32 t98, %70, %71;\n\t"
         "and.b32 t98, t98, t95;\n\t"
-        "xor.b32 t98, t98, %67;\n\t"
-        "xor.b32 t99, %68, %69;\n\t"
+        "xor.b32 t98, t98, %70;\n\t"
+        "xor.b32 t99, %71, %72;\n\t"
         "and.b32 t99, t99, t95;\n\t"
-        "xor.b32 t99, t99, %68;\n\t"
-        "xor.b32 t100, %69, %70;\n\t"
+        "xor.b32 t99, t99, %71;\n\t"
+        "xor.b32 t100, %72, %73;\n\t"
         "and.b32 t100, t100, t95;\n\t"
-        "xor.b32 t100, t100, %69;\n\t"
-        "xor.b32 t101, %70, %71;\n\t"
+        "xor.b32 t100, t100, %72;\n\t"
+        "xor.b32 t101, %73, %74;\n\t"
         "and.b32 t101, t101, t95;\n\t"
-        "xor.b32 t101, t101, %70;\n\t"
-        "xor.b32 t102, %71, %72;\n\t"
+        "xor.b32 t101, t101, %73;\n\t"
+        "xor.b32 t102, %74, %75;\n\t"
         "and.b32 t102, t102, t95;\n\t"
-        "xor.b32 t102, t102, %71;\n\t"
-        "xor.b32 t103, %72, %73;\n\t"
+        "xor.b32 t102, t102, %74;\n\t"
+        "xor.b32 t103, %75, %76;\n\t"
         "and.b32 t103, t103, t95;\n\t"
-        "xor.b32 t103, t103, %72;\n\t"
-        "xor.b32 t104, %73, %74;\n\t"
+        "xor.b32 t103, t103, %75;\n\t"
+        "xor.b32 t104, %76, %77;\n\t"
         "and.b32 t104, t104, t95;\n\t"
-        "xor.b32 t104, t104, %73;\n\t"
-        "xor.b32 t105, %74, %75;\n\t"
+        "xor.b32 t104, t104, %76;\n\t"
+        "xor.b32 t105, %77, %78;\n\t"
         "and.b32 t105, t105, t95;\n\t"
-        "xor.b32 t105, t105, %74;\n\t"
-        "xor.b32 t106, %75, %76;\n\t"
+        "xor.b32 t105, t105, %77;\n\t"
+        "xor.b32 t106, %78, %79;\n\t"
         "and.b32 t106, t106, t95;\n\t"
-        "xor.b32 t106, t106, %75;\n\t"
-        "xor.b32 t107, %76, %77;\n\t"
+        "xor.b32 t106, t106, %78;\n\t"
+        "xor.b32 t107, %79, %80;\n\t"
         "and.b32 t107, t107, t95;\n\t"
-        "xor.b32 t107, t107, %76;\n\t"
-        "xor.b32 t108, %77, %78;\n\t"
+        "xor.b32 t107, t107, %79;\n\t"
+        "xor.b32 t108, %80, %81;\n\t"
         "and.b32 t108, t108, t95;\n\t"
-        "xor.b32 t108, t108, %77;\n\t"
-        "xor.b32 t109, %78, %79;\n\t"
+        "xor.b32 t108, t108, %80;\n\t"
+        "xor.b32 t109, %81, %82;\n\t"
         "and.b32 t109, t109, t95;\n\t"
-        "xor.b32 t109, t109, %78;\n\t"
-        "xor.b32 t110, %79, %80;\n\t"
+        "xor.b32 t109, t109, %81;\n\t"
+        "xor.b32 t110, %82, %83;\n\t"
         "and.b32 t110, t110, t95;\n\t"
-        "xor.b32 t110, t110, %79;\n\t"
-        "xor.b32 t111, %80, %81;\n\t"
+        "xor.b32 t110, t110, %82;\n\t"
+        "xor.b32 t111, %83, %84;\n\t"
         "and.b32 t111, t111, t95;\n\t"
-        "xor.b32 t111, t111, %80;\n\t"
-        "xor.b32 t112, %81, %82;\n\t"
+        "xor.b32 t111, t111, %83;\n\t"
+        "xor.b32 t112, %84, %85;\n\t"
         "and.b32 t112, t112, t95;\n\t"
-        "xor.b32 t112, t112, %81;\n\t"
-        "xor.b32 t113, %82, %83;\n\t"
+        "xor.b32 t112, t112, %84;\n\t"
+        "xor.b32 t113, %85, %86;\n\t"
         "and.b32 t113, t113, t95;\n\t"
-        "xor.b32 t113, t113, %82;\n\t"
-        "xor.b32 t114, %83, %84;\n\t"
+        "xor.b32 t113, t113, %85;\n\t"
+        "xor.b32 t114, %86, %87;\n\t"
         "and.b32 t114, t114, t95;\n\t"
-        "xor.b32 t114, t114, %83;\n\t"
-        "xor.b32 t115, %84, %85;\n\t"
+        "xor.b32 t114, t114, %86;\n\t"
+        "xor.b32 t115, %87, %88;\n\t"
         "and.b32 t115, t115, t95;\n\t"
-        "xor.b32 t115, t115, %84;\n\t"
-        "xor.b32 t116, %85, %86;\n\t"
+        "xor.b32 t115, t115, %87;\n\t"
+        "xor.b32 t116, %88, %89;\n\t"
         "and.b32 t116, t116, t95;\n\t"
-        "xor.b32 t116, t116, %85;\n\t"
-        "xor.b32 t117, %86, %87;\n\t"
+        "xor.b32 t116, t116, %88;\n\t"
+        "xor.b32 t117, %89, %90;\n\t"
         "and.b32 t117, t117, t95;\n\t"
-        "xor.b32 t117, t117, %86;\n\t"
-        "xor.b32 t118, %87, %88;\n\t"
+        "xor.b32 t117, t117, %89;\n\t"
+        "xor.b32 t118, %90, %91;\n\t"
         "and.b32 t118, t118, t95;\n\t"
-        "xor.b32 t118, t118, %87;\n\t"
-        "xor.b32 t119, %88, %89;\n\t"
+        "xor.b32 t118, t118, %90;\n\t"
+        "xor.b32 t119, %91, %92;\n\t"
         "and.b32 t119, t119, t95;\n\t"
-        "xor.b32 t119, t119, %88;\n\t"
-        "xor.b32 t120, %89, %90;\n\t"
+        "xor.b32 t119, t119, %91;\n\t"
+        "xor.b32 t120, %92, %93;\n\t"
         "and.b32 t120, t120, t95;\n\t"
-        "xor.b32 t120, t120, %89;\n\t"
-        "xor.b32 t121, %90, %91;\n\t"
+        "xor.b32 t120, t120, %92;\n\t"
+        "xor.b32 t121, %93, %94;\n\t"
         "and.b32 t121, t121, t95;\n\t"
-        "xor.b32 t121, t121, %90;\n\t"
-        "xor.b32 t122, %91, %92;\n\t"
+        "xor.b32 t121, t121, %93;\n\t"
+        "xor.b32 t122, %94, %95;\n\t"
         "and.b32 t122, t122, t95;\n\t"
-        "xor.b32 t122, t122, %91;\n\t"
-        "xor.b32 t123, %92, %93;\n\t"
+        "xor.b32 t122, t122, %94;\n\t"
+        "xor.b32 t123, %95, %96;\n\t"
         "and.b32 t123, t123, t95;\n\t"
-        "xor.b32 t123, t123, %92;\n\t"
-        "xor.b32 t124, %93, %94;\n\t"
+        "xor.b32 t123, t123, %95;\n\t"
+        "xor.b32 t124, %96, %97;\n\t"
         "and.b32 t124, t124, t95;\n\t"
-        "xor.b32 t124, t124, %93;\n\t"
-        "xor.b32 t125, %94, %95;\n\t"
+        "xor.b32 t124, t124, %96;\n\t"
+        "xor.b32 t125, %97, %98;\n\t"
         "and.b32 t125, t125, t95;\n\t"
-        "xor.b32 t125, t125, %94;\n\t"
-        "xor.b32 t126, %95, %96;\n\t"
+        "xor.b32 t125, t125, %97;\n\t"
+        "xor.b32 t126, %98, %99;\n\t"
         "and.b32 t126, t126, t95;\n\t"
-        "xor.b32 t126, t126, %95;\n\t"
-        "and.b32 t127, %96, t128;\n\t"
-        "shr.b32 t129, %64, 6;\n\t"
+        "xor.b32 t126, t126, %98;\n\t"
+        "and.b32 t127, %99, t128;\n\t"
+        "shr.b32 t129, %67, 6;\n\t"
         "and.b32 t129, t129, 1;\n\t"
         "sub.u32 t130, 0, t129;\n\t"
         "not.b32 t163, t130;\n\t"
@@ -68635,7 +68616,7 @@ struct gcd_start {
         "xor.b32 t160, t160, t125;\n\t"
         "and.b32 t161, t126, t163;\n\t"
         "and.b32 t162, t127, t163;\n\t"
-        "shr.b32 t164, %64, 7;\n\t"
+        "shr.b32 t164, %67, 7;\n\t"
         "and.b32 t164, t164, 1;\n\t"
         "sub.u32 t165, 0, t164;\n\t"
         "not.b32 t198, t165;\n\t"
@@ -68727,7 +68708,7 @@ struct gcd_start {
         "and.b32 t195, t160, t198;\n\t"
         "and.b32 t196, t161, t198;\n\t"
         "and.b32 t197, t162, t198;\n\t"
-        "shr.b32 t199, %64, 8;\n\t"
+        "shr.b32 t199, %67, 8;\n\t"
         "and.b32 t199, t199, 1;\n\t"
         "sub.u32 t200, 0, t199;\n\t"
         "not.b32 t233, t200;\n\t"
@@ -68811,7 +68792,7 @@ struct gcd_start {
         "and.b32 t230, t195, t233;\n\t"
         "and.b32 t231, t196, t233;\n\t"
         "and.b32 t232, t197, t233;\n\t"
-        "shr.b32 t234, %64, 9;\n\t"
+        "shr.b32 t234, %67, 9;\n\t"
         "and.b32 t234, t234, 1;\n\t"
         "sub.u32 t235, 0, t234;\n\t"
         "not.b32 t268, t235;\n\t"
@@ -68879,512 +68860,709 @@ struct gcd_start {
         "and.b32 t265, t230, t268;\n\t"
         "and.b32 t266, t231, t268;\n\t"
         "and.b32 t267, t232, t268;\n\t"
-        "and.b32 t269, %64, 31;\n\t"
-        "shf.r.clamp.b32 %0, t236, t237, t269;\n\t"
-        "shf.r.clamp.b32 %1, t237, t238, t269;\n\t"
-        "shf.r.clamp.b32 %2, t238, t239, t269;\n\t"
-        "shf.r.clamp.b32 %3, t239, t240, t269;\n\t"
-        "shf.r.clamp.b32 %4, t240, t241, t269;\n\t"
-        "shf.r.clamp.b32 %5, t241, t242, t269;\n\t"
-        "shf.r.clamp.b32 %6, t242, t243, t269;\n\t"
-        "shf.r.clamp.b32 %7, t243, t244, t269;\n\t"
-        "shf.r.clamp.b32 %8, t244, t245, t269;\n\t"
-        "shf.r.clamp.b32 %9, t245, t246, t269;\n\t"
-        "shf.r.clamp.b32 %10, t246, t247, t269;\n\t"
-        "shf.r.clamp.b32 %11, t247, t248, t269;\n\t"
-        "shf.r.clamp.b32 %12, t248, t249, t269;\n\t"
-        "shf.r.clamp.b32 %13, t249, t250, t269;\n\t"
-        "shf.r.clamp.b32 %14, t250, t251, t269;\n\t"
-        "shf.r.clamp.b32 %15, t251, t252, t269;\n\t"
-        "shf.r.clamp.b32 %16, t252, t253, t269;\n\t"
-        "shf.r.clamp.b32 %17, t253, t254, t269;\n\t"
-        "shf.r.clamp.b32 %18, t254, t255, t269;\n\t"
-        "shf.r.clamp.b32 %19, t255, t256, t269;\n\t"
-        "shf.r.clamp.b32 %20, t256, t257, t269;\n\t"
-        "shf.r.clamp.b32 %21, t257, t258, t269;\n\t"
-        "shf.r.clamp.b32 %22, t258, t259, t269;\n\t"
-        "shf.r.clamp.b32 %23, t259, t260, t269;\n\t"
-        "shf.r.clamp.b32 %24, t260, t261, t269;\n\t"
-        "shf.r.clamp.b32 %25, t261, t262, t269;\n\t"
-        "shf.r.clamp.b32 %26, t262, t263, t269;\n\t"
-        "shf.r.clamp.b32 %27, t263, t264, t269;\n\t"
-        "shf.r.clamp.b32 %28, t264, t265, t269;\n\t"
-        "shf.r.clamp.b32 %29, t265, t266, t269;\n\t"
-        "shf.r.clamp.b32 %30, t266, t267, t269;\n\t"
-        "shr.b32 %31, t267, t269;\n\t"
-        "shr.b32 t270, %64, 5;\n\t"
-        "and.b32 t270, t270, 1;\n\t"
-        "sub.u32 t271, 0, t270;\n\t"
-        "not.b32 t304, t271;\n\t"
-        "xor.b32 t272, %97, %98;\n\t"
-        "and.b32 t272, t272, t271;\n\t"
-        "xor.b32 t272, t272, %97;\n\t"
-        "xor.b32 t273, %98, %99;\n\t"
-        "and.b32 t273, t273, t271;\n\t"
-        "xor.b32 t273, t273, %98;\n\t"
-        "xor.b32 t274, %99, %100;\n\t"
-        "and.b32 t274, t274, t271;\n\t"
-        "xor.b32 t274, t274, %99;\n\t"
-        "xor.b32 t275, %100, %101;\n\t"
-        "and.b32 t275, t275, t271;\n\t"
-        "xor.b32 t275, t275, %100;\n\t"
-        "xor.b32 t276, %101, %102;\n\t"
-        "and.b32 t276, t276, t271;\n\t"
-        "xor.b32 t276, t276, %101;\n\t"
-        "xor.b32 t277, %102, %103;\n\t"
-        "and.b32 t277, t277, t271;\n\t"
-        "xor.b32 t277, t277, %102;\n\t"
-        "xor.b32 t278, %103, %104;\n\t"
-        "and.b32 t278, t278, t271;\n\t"
-        "xor.b32 t278, t278, %103;\n\t"
-        "xor.b32 t279, %104, %105;\n\t"
-        "and.b32 t279, t279, t271;\n\t"
-        "xor.b32 t279, t279, %104;\n\t"
-        "xor.b32 t280, %105, %106;\n\t"
-        "and.b32 t280, t280, t271;\n\t"
-        "xor.b32 t280, t280, %105;\n\t"
-        "xor.b32 t281, %106, %107;\n\t"
-        "and.b32 t281, t281, t271;\n\t"
-        "xor.b32 t281, t281, %106;\n\t"
-        "xor.b32 t282, %107, %108;\n\t"
-        "and.b32 t282, t282, t271;\n\t"
-        "xor.b32 t282, t282, %107;\n\t"
-        "xor.b32 t283, %108, %109;\n\t"
-        "and.b32 t283, t283, t271;\n\t"
-        "xor.b32 t283, t283, %108;\n\t"
-        "xor.b32 t284, %109, %110;\n\t"
-        "and.b32 t284, t284, t271;\n\t"
-        "xor.b32 t284, t284, %109;\n\t"
-        "xor.b32 t285, %110, %111;\n\t"
-        "and.b32 t285, t285, t271;\n\t"
-        "xor.b32 t285, t285, %110;\n\t"
-        "xor.b32 t286, %111, %112;\n\t"
-        "and.b32 t286, t286, t271;\n\t"
-        "xor.b32 t286, t286, %111;\n\t"
-        "xor.b32 t287, %112, %113;\n\t"
-        "and.b32 t287, t287, t271;\n\t"
-        "xor.b32 t287, t287, %112;\n\t"
-        "xor.b32 t288, %113, %114;\n\t"
-        "and.b32 t288, t288, t271;\n\t"
-        "xor.b32 t288, t288, %113;\n\t"
-        "xor.b32 t289, %114, %115;\n\t"
-        "and.b32 t289, t289, t271;\n\t"
-        "xor.b32 t289, t289, %114;\n\t"
-        "xor.b32 t290, %115, %116;\n\t"
-        "and.b32 t290, t290, t271;\n\t"
-        "xor.b32 t290, t290, %115;\n\t"
-        "xor.b32 t291, %116, %117;\n\t"
-        "and.b32 t291, t291, t271;\n\t"
-        "xor.b32 t291, t291, %116;\n\t"
-        "xor.b32 t292, %117, %118;\n\t"
-        "and.b32 t292, t292, t271;\n\t"
-        "xor.b32 t292, t292, %117;\n\t"
-        "xor.b32 t293, %118, %119;\n\t"
-        "and.b32 t293, t293, t271;\n\t"
-        "xor.b32 t293, t293, %118;\n\t"
-        "xor.b32 t294, %119, %120;\n\t"
-        "and.b32 t294, t294, t271;\n\t"
-        "xor.b32 t294, t294, %119;\n\t"
-        "xor.b32 t295, %120, %121;\n\t"
-        "and.b32 t295, t295, t271;\n\t"
-        "xor.b32 t295, t295, %120;\n\t"
-        "xor.b32 t296, %121, %122;\n\t"
-        "and.b32 t296, t296, t271;\n\t"
-        "xor.b32 t296, t296, %121;\n\t"
-        "xor.b32 t297, %122, %123;\n\t"
-        "and.b32 t297, t297, t271;\n\t"
-        "xor.b32 t297, t297, %122;\n\t"
-        "xor.b32 t298, %123, %124;\n\t"
-        "and.b32 t298, t298, t271;\n\t"
-        "xor.b32 t298, t298, %123;\n\t"
-        "xor.b32 t299, %124, %125;\n\t"
-        "and.b32 t299, t299, t271;\n\t"
-        "xor.b32 t299, t299, %124;\n\t"
-        "xor.b32 t300, %125, %126;\n\t"
-        "and.b32 t300, t300, t271;\n\t"
-        "xor.b32 t300, t300, %125;\n\t"
-        "xor.b32 t301, %126, %127;\n\t"
-        "and.b32 t301, t301, t271;\n\t"
-        "xor.b32 t301, t301, %126;\n\t"
-        "xor.b32 t302, %127, %128;\n\t"
-        "and.b32 t302, t302, t271;\n\t"
-        "xor.b32 t302, t302, %127;\n\t"
-        "and.b32 t303, %128, t304;\n\t"
-        "shr.b32 t305, %64, 6;\n\t"
-        "and.b32 t305, t305, 1;\n\t"
-        "sub.u32 t306, 0, t305;\n\t"
-        "not.b32 t339, t306;\n\t"
-        "xor.b32 t307, t272, t274;\n\t"
-        "and.b32 t307, t307, t306;\n\t"
-        "xor.b32 t307, t307, t272;\n\t"
-        "xor.b32 t308, t273, t275;\n\t"
-        "and.b32 t308, t308, t306;\n\t"
-        "xor.b32 t308, t308, t273;\n\t"
-        "xor.b32 t309, t274, t276;\n\t"
-        "and.b32 t309, t309, t306;\n\t"
-        "xor.b32 t309, t309, t274;\n\t"
-        "xor.b32 t310, t275, t277;\n\t"
-        "and.b32 t310, t310, t306;\n\t"
-        "xor.b32 t310, t310, t275;\n\t"
-        "xor.b32 t311, t276, t278;\n\t"
-        "and.b32 t311, t311, t306;\n\t"
-        "xor.b32 t311, t311, t276;\n\t"
-        "xor.b32 t312, t277, t279;\n\t"
-        "and.b32 t312, t312, t306;\n\t"
-        "xor.b32 t312, t312, t277;\n\t"
-        "xor.b32 t313, t278, t280;\n\t"
-        "and.b32 t313, t313, t306;\n\t"
-        "xor.b32 t313, t313, t278;\n\t"
-        "xor.b32 t314, t279, t281;\n\t"
-        "and.b32 t314, t314, t306;\n\t"
-        "xor.b32 t314, t314, t279;\n\t"
-        "xor.b32 t315, t280, t282;\n\t"
-        "and.b32 t315, t315, t306;\n\t"
-        "xor.b32 t315, t315, t280;\n\t"
-        "xor.b32 t316, t281, t283;\n\t"
-        "and.b32 t316, t316, t306;\n\t"
-        "xor.b32 t316, t316, t281;\n\t"
-        "xor.b32 t317, t282, t284;\n\t"
-        "and.b32 t317, t317, t306;\n\t"
-        "xor.b32 t317, t317, t282;\n\t"
-        "xor.b32 t318, t283, t285;\n\t"
-        "and.b32 t318, t318, t306;\n\t"
-        "xor.b32 t318, t318, t283;\n\t"
-        "xor.b32 t319, t284, t286;\n\t"
-        "and.b32 t319, t319, t306;\n\t"
-        "xor.b32 t319, t319, t284;\n\t"
-        "xor.b32 t320, t285, t287;\n\t"
-        "and.b32 t320, t320, t306;\n\t"
-        "xor.b32 t320, t320, t285;\n\t"
-        "xor.b32 t321, t286, t288;\n\t"
-        "and.b32 t321, t321, t306;\n\t"
-        "xor.b32 t321, t321, t286;\n\t"
-        "xor.b32 t322, t287, t289;\n\t"
-        "and.b32 t322, t322, t306;\n\t"
-        "xor.b32 t322, t322, t287;\n\t"
-        "xor.b32 t323, t288, t290;\n\t"
-        "and.b32 t323, t323, t306;\n\t"
-        "xor.b32 t323, t323, t288;\n\t"
-        "xor.b32 t324, t289, t291;\n\t"
-        "and.b32 t324, t324, t306;\n\t"
-        "xor.b32 t324, t324, t289;\n\t"
-        "xor.b32 t325, t290, t292;\n\t"
-        "and.b32 t325, t325, t306;\n\t"
-        "xor.b32 t325, t325, t290;\n\t"
-        "xor.b32 t326, t291, t293;\n\t"
-        "and.b32 t326, t326, t306;\n\t"
-        "xor.b32 t326, t326, t291;\n\t"
-        "xor.b32 t327, t292, t294;\n\t"
-        "and.b32 t327, t327, t306;\n\t"
-        "xor.b32 t327, t327, t292;\n\t"
-        "xor.b32 t328, t293, t295;\n\t"
-        "and.b32 t328, t328, t306;\n\t"
-        "xor.b32 t328, t328, t293;\n\t"
-        "xor.b32 t329, t294, t296;\n\t"
-        "and.b32 t329, t329, t306;\n\t"
-        "xor.b32 t329, t329, t294;\n\t"
-        "xor.b32 t330, t295, t297;\n\t"
-        "and.b32 t330, t330, t306;\n\t"
-        "xor.b32 t330, t330, t295;\n\t"
-        "xor.b32 t331, t296, t298;\n\t"
-        "and.b32 t331, t331, t306;\n\t"
-        "xor.b32 t331, t331, t296;\n\t"
-        "xor.b32 t332, t297, t299;\n\t"
-        "and.b32 t332, t332, t306;\n\t"
-        "xor.b32 t332, t332, t297;\n\t"
-        "xor.b32 t333, t298, t300;\n\t"
-        "and.b32 t333, t333, t306;\n\t"
-        "xor.b32 t333, t333, t298;\n\t"
-        "xor.b32 t334, t299, t301;\n\t"
-        "and.b32 t334, t334, t306;\n\t"
-        "xor.b32 t334, t334, t299;\n\t"
-        "xor.b32 t335, t300, t302;\n\t"
-        "and.b32 t335, t335, t306;\n\t"
-        "xor.b32 t335, t335, t300;\n\t"
-        "xor.b32 t336, t301, t303;\n\t"
-        "and.b32 t336, t336, t306;\n\t"
-        "xor.b32 t336, t336, t301;\n\t"
-        "and.b32 t337, t302, t339;\n\t"
-        "and.b32 t338, t303, t339;\n\t"
-        "shr.b32 t340, %64, 7;\n\t"
-        "and.b32 t340, t340, 1;\n\t"
-        "sub.u32 t341, 0, t340;\n\t"
-        "not.b32 t374, t341;\n\t"
-        "xor.b32 t342, t307, t311;\n\t"
-        "and.b32 t342, t342, t341;\n\t"
+        "and.b32 t269, %67, 31;\n\t"
+        "shf.r.clamp.b32 t270, t236, t237, t269;\n\t"
+        "shf.r.clamp.b32 t271, t237, t238, t269;\n\t"
+        "shf.r.clamp.b32 t272, t238, t239, t269;\n\t"
+        "shf.r.clamp.b32 t273, t239, t240, t269;\n\t"
+        "shf.r.clamp.b32 t274, t240, t241, t269;\n\t"
+        "shf.r.clamp.b32 t275, t241, t242, t269;\n\t"
+        "shf.r.clamp.b32 t276, t242, t243, t269;\n\t"
+        "shf.r.clamp.b32 t277, t243, t244, t269;\n\t"
+        "shf.r.clamp.b32 t278, t244, t245, t269;\n\t"
+        "shf.r.clamp.b32 t279, t245, t246, t269;\n\t"
+        "shf.r.clamp.b32 t280, t246, t247, t269;\n\t"
+        "shf.r.clamp.b32 t281, t247, t248, t269;\n\t"
+        "shf.r.clamp.b32 t282, t248, t249, t269;\n\t"
+        "shf.r.clamp.b32 t283, t249, t250, t269;\n\t"
+        "shf.r.clamp.b32 t284, t250, t251, t269;\n\t"
+        "shf.r.clamp.b32 t285, t251, t252, t269;\n\t"
+        "shf.r.clamp.b32 t286, t252, t253, t269;\n\t"
+        "shf.r.clamp.b32 t287, t253, t254, t269;\n\t"
+        "shf.r.clamp.b32 t288, t254, t255, t269;\n\t"
+        "shf.r.clamp.b32 t289, t255, t256, t269;\n\t"
+        "shf.r.clamp.b32 t290, t256, t257, t269;\n\t"
+        "shf.r.clamp.b32 t291, t257, t258, t269;\n\t"
+        "shf.r.clamp.b32 t292, t258, t259, t269;\n\t"
+        "shf.r.clamp.b32 t293, t259, t260, t269;\n\t"
+        "shf.r.clamp.b32 t294, t260, t261, t269;\n\t"
+        "shf.r.clamp.b32 t295, t261, t262, t269;\n\t"
+        "shf.r.clamp.b32 t296, t262, t263, t269;\n\t"
+        "shf.r.clamp.b32 t297, t263, t264, t269;\n\t"
+        "shf.r.clamp.b32 t298, t264, t265, t269;\n\t"
+        "shf.r.clamp.b32 t299, t265, t266, t269;\n\t"
+        "shf.r.clamp.b32 t300, t266, t267, t269;\n\t"
+        "shr.b32 t301, t267, t269;\n\t"
+        "shr.b32 t302, %67, 5;\n\t"
+        "and.b32 t302, t302, 1;\n\t"
+        "sub.u32 t303, 0, t302;\n\t"
+        "not.b32 t336, t303;\n\t"
+        "xor.b32 t304, %100, %101;\n\t"
+        "and.b32 t304, t304, t303;\n\t"
+        "xor.b32 t304, t304, %100;\n\t"
+        "xor.b32 t305, %101, %102;\n\t"
+        "and.b32 t305, t305, t303;\n\t"
+        "xor.b32 t305, t305, %101;\n\t"
+        "xor.b32 t306, %102, %103;\n\t"
+        "and.b32 t306, t306, t303;\n\t"
+        "xor.b32 t306, t306, %102;\n\t"
+        "xor.b32 t307, %103, %104;\n\t"
+        "and.b32 t307, t307, t303;\n\t"
+        "xor.b32 t307, t307, %103;\n\t"
+        "xor.b32 t308, %104, %105;\n\t"
+        "and.b32 t308, t308, t303;\n\t"
+        "xor.b32 t308, t308, %104;\n\t"
+        "xor.b32 t309, %105, %106;\n\t"
+        "and.b32 t309, t309, t303;\n\t"
+        "xor.b32 t309, t309, %105;\n\t"
+        "xor.b32 t310, %106, %107;\n\t"
+        "and.b32 t310, t310, t303;\n\t"
+        "xor.b32 t310, t310, %106;\n\t"
+        "xor.b32 t311, %107, %108;\n\t"
+        "and.b32 t311, t311, t303;\n\t"
+        "xor.b32 t311, t311, %107;\n\t"
+        "xor.b32 t312, %108, %109;\n\t"
+        "and.b32 t312, t312, t303;\n\t"
+        "xor.b32 t312, t312, %108;\n\t"
+        "xor.b32 t313, %109, %110;\n\t"
+        "and.b32 t313, t313, t303;\n\t"
+        "xor.b32 t313, t313, %109;\n\t"
+        "xor.b32 t314, %110, %111;\n\t"
+        "and.b32 t314, t314, t303;\n\t"
+        "xor.b32 t314, t314, %110;\n\t"
+        "xor.b32 t315, %111, %112;\n\t"
+        "and.b32 t315, t315, t303;\n\t"
+        "xor.b32 t315, t315, %111;\n\t"
+        "xor.b32 t316, %112, %113;\n\t"
+        "and.b32 t316, t316, t303;\n\t"
+        "xor.b32 t316, t316, %112;\n\t"
+        "xor.b32 t317, %113, %114;\n\t"
+        "and.b32 t317, t317, t303;\n\t"
+        "xor.b32 t317, t317, %113;\n\t"
+        "xor.b32 t318, %114, %115;\n\t"
+        "and.b32 t318, t318, t303;\n\t"
+        "xor.b32 t318, t318, %114;\n\t"
+        "xor.b32 t319, %115, %116;\n\t"
+        "and.b32 t319, t319, t303;\n\t"
+        "xor.b32 t319, t319, %115;\n\t"
+        "xor.b32 t320, %116, %117;\n\t"
+        "and.b32 t320, t320, t303;\n\t"
+        "xor.b32 t320, t320, %116;\n\t"
+        "xor.b32 t321, %117, %118;\n\t"
+        "and.b32 t321, t321, t303;\n\t"
+        "xor.b32 t321, t321, %117;\n\t"
+        "xor.b32 t322, %118, %119;\n\t"
+        "and.b32 t322, t322, t303;\n\t"
+        "xor.b32 t322, t322, %118;\n\t"
+        "xor.b32 t323, %119, %120;\n\t"
+        "and.b32 t323, t323, t303;\n\t"
+        "xor.b32 t323, t323, %119;\n\t"
+        "xor.b32 t324, %120, %121;\n\t"
+        "and.b32 t324, t324, t303;\n\t"
+        "xor.b32 t324, t324, %120;\n\t"
+        "xor.b32 t325, %121, %122;\n\t"
+        "and.b32 t325, t325, t303;\n\t"
+        "xor.b32 t325, t325, %121;\n\t"
+        "xor.b32 t326, %122, %123;\n\t"
+        "and.b32 t326, t326, t303;\n\t"
+        "xor.b32 t326, t326, %122;\n\t"
+        "xor.b32 t327, %123, %124;\n\t"
+        "and.b32 t327, t327, t303;\n\t"
+        "xor.b32 t327, t327, %123;\n\t"
+        "xor.b32 t328, %124, %125;\n\t"
+        "and.b32 t328, t328, t303;\n\t"
+        "xor.b32 t328, t328, %124;\n\t"
+        "xor.b32 t329, %125, %126;\n\t"
+        "and.b32 t329, t329, t303;\n\t"
+        "xor.b32 t329, t329, %125;\n\t"
+        "xor.b32 t330, %126, %127;\n\t"
+        "and.b32 t330, t330, t303;\n\t"
+        "xor.b32 t330, t330, %126;\n\t"
+        "xor.b32 t331, %127, %128;\n\t"
+        "and.b32 t331, t331, t303;\n\t"
+        "xor.b32 t331, t331, %127;\n\t"
+        "xor.b32 t332, %128, %129;\n\t"
+        "and.b32 t332, t332, t303;\n\t"
+        "xor.b32 t332, t332, %128;\n\t"
+        "xor.b32 t333, %129, %130;\n\t"
+        "and.b32 t333, t333, t303;\n\t"
+        "xor.b32 t333, t333, %129;\n\t"
+        "xor.b32 t334, %130, %131;\n\t"
+        "and.b32 t334, t334, t303;\n\t"
+        "xor.b32 t334, t334, %130;\n\t"
+        "and.b32 t335, %131, t336;\n\t"
+        "shr.b32 t337, %67, 6;\n\t"
+        "and.b32 t337, t337, 1;\n\t"
+        "sub.u32 t338, 0, t337;\n\t"
+        "not.b32 t371, t338;\n\t"
+        "xor.b32 t339, t304, t306;\n\t"
+        "and.b32 t339, t339, t338;\n\t"
+        "xor.b32 t339, t339, t304;\n\t"
+        "xor.b32 t340, t305, t307;\n\t"
+        "and.b32 t340, t340, t338;\n\t"
+        "xor.b32 t340, t340, t305;\n\t"
+        "xor.b32 t341, t306, t308;\n\t"
+        "and.b32 t341, t341, t338;\n\t"
+        "xor.b32 t341, t341, t306;\n\t"
+        "xor.b32 t342, t307, t309;\n\t"
+        "and.b32 t342, t342, t338;\n\t"
         "xor.b32 t342, t342, t307;\n\t"
-        "xor.b32 t343, t308, t312;\n\t"
-        "and.b32 t343, t343, t341;\n\t"
+        "xor.b32 t343, t308, t310;\n\t"
+        "and.b32 t343, t343, t338;\n\t"
         "xor.b32 t343, t343, t308;\n\t"
-        "xor.b32 t344, t309, t313;\n\t"
-        "and.b32 t344, t344, t341;\n\t"
+        "xor.b32 t344, t309, t311;\n\t"
+        "and.b32 t344, t344, t338;\n\t"
         "xor.b32 t344, t344, t309;\n\t"
-        "xor.b32 t345, t310, t314;\n\t"
-        "and.b32 t345, t345, t341;\n\t"
+        "xor.b32 t345, t310, t312;\n\t"
+        "and.b32 t345, t345, t338;\n\t"
         "xor.b32 t345, t345, t310;\n\t"
-        "xor.b32 t346, t311, t315;\n\t"
-        "and.b32 t346, t346, t341;\n\t"
+        "xor.b32 t346, t311, t313;\n\t"
+        "and.b32 t346, t346, t338;\n\t"
         "xor.b32 t346, t346, t311;\n\t"
-        "xor.b32 t347, t312, t316;\n\t"
-        "and.b32 t347, t347, t341;\n\t"
+        "xor.b32 t347, t312, t314;\n\t"
+        "and.b32 t347, t347, t338;\n\t"
         "xor.b32 t347, t347, t312;\n\t"
-        "xor.b32 t348, t313, t317;\n\t"
-        "and.b32 t348, t348, t341;\n\t"
+        "xor.b32 t348, t313, t315;\n\t"
+        "and.b32 t348, t348, t338;\n\t"
         "xor.b32 t348, t348, t313;\n\t"
-        "xor.b32 t349, t314, t318;\n\t"
-        "and.b32 t349, t349, t341;\n\t"
+        "xor.b32 t349, t314, t316;\n\t"
+        "and.b32 t349, t349, t338;\n\t"
         "xor.b32 t349, t349, t314;\n\t"
-        "xor.b32 t350, t315, t319;\n\t"
-        "and.b32 t350, t350, t341;\n\t"
+        "xor.b32 t350, t315, t317;\n\t"
+        "and.b32 t350, t350, t338;\n\t"
         "xor.b32 t350, t350, t315;\n\t"
-        "xor.b32 t351, t316, t320;\n\t"
-        "and.b32 t351, t351, t341;\n\t"
+        "xor.b32 t351, t316, t318;\n\t"
+        "and.b32 t351, t351, t338;\n\t"
         "xor.b32 t351, t351, t316;\n\t"
-        "xor.b32 t352, t317, t321;\n\t"
-        "and.b32 t352, t352, t341;\n\t"
+        "xor.b32 t352, t317, t319;\n\t"
+        "and.b32 t352, t352, t338;\n\t"
         "xor.b32 t352, t352, t317;\n\t"
-        "xor.b32 t353, t318, t322;\n\t"
-        "and.b32 t353, t353, t341;\n\t"
+        "xor.b32 t353, t318, t320;\n\t"
+        "and.b32 t353, t353, t338;\n\t"
         "xor.b32 t353, t353, t318;\n\t"
-        "xor.b32 t354, t319, t323;\n\t"
-        "and.b32 t354, t354, t341;\n\t"
+        "xor.b32 t354, t319, t321;\n\t"
+        "and.b32 t354, t354, t338;\n\t"
         "xor.b32 t354, t354, t319;\n\t"
-        "xor.b32 t355, t320, t324;\n\t"
-        "and.b32 t355, t355, t341;\n\t"
+        "xor.b32 t355, t320, t322;\n\t"
+        "and.b32 t355, t355, t338;\n\t"
         "xor.b32 t355, t355, t320;\n\t"
-        "xor.b32 t356, t321, t325;\n\t"
-        "and.b32 t356, t356, t341;\n\t"
+        "xor.b32 t356, t321, t323;\n\t"
+        "and.b32 t356, t356, t338;\n\t"
         "xor.b32 t356, t356, t321;\n\t"
-        "xor.b32 t357, t322, t326;\n\t"
-        "and.b32 t357, t357, t341;\n\t"
+        "xor.b32 t357, t322, t324;\n\t"
+        "and.b32 t357, t357, t338;\n\t"
         "xor.b32 t357, t357, t322;\n\t"
-        "xor.b32 t358, t323, t327;\n\t"
-        "and.b32 t358, t358, t341;\n\t"
+        "xor.b32 t358, t323, t325;\n\t"
+        "and.b32 t358, t358, t338;\n\t"
         "xor.b32 t358, t358, t323;\n\t"
-        "xor.b32 t359, t324, t328;\n\t"
-        "and.b32 t359, t359, t341;\n\t"
+        "xor.b32 t359, t324, t326;\n\t"
+        "and.b32 t359, t359, t338;\n\t"
         "xor.b32 t359, t359, t324;\n\t"
-        "xor.b32 t360, t325, t329;\n\t"
-        "and.b32 t360, t360, t341;\n\t"
+        "xor.b32 t360, t325, t327;\n\t"
+        "and.b32 t360, t360, t338;\n\t"
         "xor.b32 t360, t360, t325;\n\t"
-        "xor.b32 t361, t326, t330;\n\t"
-        "and.b32 t361, t361, t341;\n\t"
+        "xor.b32 t361, t326, t328;\n\t"
+        "and.b32 t361, t361, t338;\n\t"
         "xor.b32 t361, t361, t326;\n\t"
-        "xor.b32 t362, t327, t331;\n\t"
-        "and.b32 t362, t362, t341;\n\t"
+        "xor.b32 t362, t327, t329;\n\t"
+        "and.b32 t362, t362, t338;\n\t"
         "xor.b32 t362, t362, t327;\n\t"
-        "xor.b32 t363, t328, t332;\n\t"
-        "and.b32 t363, t363, t341;\n\t"
+        "xor.b32 t363, t328, t330;\n\t"
+        "and.b32 t363, t363, t338;\n\t"
         "xor.b32 t363, t363, t328;\n\t"
-        "xor.b32 t364, t329, t333;\n\t"
-        "and.b32 t364, t364, t341;\n\t"
+        "xor.b32 t364, t329, t331;\n\t"
+        "and.b32 t364, t364, t338;\n\t"
         "xor.b32 t364, t364, t329;\n\t"
-        "xor.b32 t365, t330, t334;\n\t"
-        "and.b32 t365, t365, t341;\n\t"
+        "xor.b32 t365, t330, t332;\n\t"
+        "and.b32 t365, t365, t338;\n\t"
         "xor.b32 t365, t365, t330;\n\t"
-        "xor.b32 t366, t331, t335;\n\t"
-        "and.b32 t366, t366, t341;\n\t"
+        "xor.b32 t366, t331, t333;\n\t"
+        "and.b32 t366, t366, t338;\n\t"
         "xor.b32 t366, t366, t331;\n\t"
-        "xor.b32 t367, t332, t336;\n\t"
-        "and.b32 t367, t367, t341;\n\t"
+        "xor.b32 t367, t332, t334;\n\t"
+        "and.b32 t367, t367, t338;\n\t"
         "xor.b32 t367, t367, t332;\n\t"
-        "xor.b32 t368, t333, t337;\n\t"
-        "and.b32 t368, t368, t341;\n\t"
+        "xor.b32 t368, t333, t335;\n\t"
+        "and.b32 t368, t368, t338;\n\t"
         "xor.b32 t368, t368, t333;\n\t"
-        "xor.b32 t369, t334, t338;\n\t"
-        "and.b32 t369, t369, t341;\n\t"
-        "xor.b32 t369, t369, t334;\n\t"
-        "and.b32 t370, t335, t374;\n\t"
-        "and.b32 t371, t336, t374;\n\t"
-        "and.b32 t372, t337, t374;\n\t"
-        "and.b32 t373, t338, t374;\n\t"
-        "shr.b32 t375, %64, 8;\n\t"
-        "and.b32 t375, t375, 1;\n\t"
-        "sub.u32 t376, 0, t375;\n\t"
-        "not.b32 t409, t376;\n\t"
-        "xor.b32 t377, t342, t350;\n\t"
-        "and.b32 t377, t377, t376;\n\t"
+        "and.b32 t369, t334, t371;\n\t"
+        "and.b32 t370, t335, t371;\n\t"
+        "shr.b32 t372, %67, 7;\n\t"
+        "and.b32 t372, t372, 1;\n\t"
+        "sub.u32 t373, 0, t372;\n\t"
+        "not.b32 t406, t373;\n\t"
+        "xor.b32 t374, t339, t343;\n\t"
+        "and.b32 t374, t374, t373;\n\t"
+        "xor.b32 t374, t374, t339;\n\t"
+        "xor.b32 t375, t340, t344;\n\t"
+        "and.b32 t375, t375, t373;\n\t"
+        "xor.b32 t375, t375, t340;\n\t"
+        "xor.b32 t376, t341, t345;\n\t"
+        "and.b32 t376, t376, t373;\n\t"
+        "xor.b32 t376, t376, t341;\n\t"
+        "xor.b32 t377, t342, t346;\n\t"
+        "and.b32 t377, t377, t373;\n\t"
         "xor.b32 t377, t377, t342;\n\t"
-        "xor.b32 t378, t343, t351;\n\t"
-        "and.b32 t378, t378, t376;\n\t"
+        "xor.b32 t378, t343, t347;\n\t"
+        "and.b32 t378, t378, t373;\n\t"
         "xor.b32 t378, t378, t343;\n\t"
-        "xor.b32 t379, t344, t352;\n\t"
-        "and.b32 t379, t379, t376;\n\t"
+        "xor.b32 t379, t344, t348;\n\t"
+        "and.b32 t379, t379, t373;\n\t"
         "xor.b32 t379, t379, t344;\n\t"
-        "xor.b32 t380, t345, t353;\n\t"
-        "and.b32 t380, t380, t376;\n\t"
+        "xor.b32 t380, t345, t349;\n\t"
+        "and.b32 t380, t380, t373;\n\t"
         "xor.b32 t380, t380, t345;\n\t"
-        "xor.b32 t381, t346, t354;\n\t"
-        "and.b32 t381, t381, t376;\n\t"
+        "xor.b32 t381, t346, t350;\n\t"
+        "and.b32 t381, t381, t373;\n\t"
         "xor.b32 t381, t381, t346;\n\t"
-        "xor.b32 t382, t347, t355;\n\t"
-        "and.b32 t382, t382, t376;\n\t"
+        "xor.b32 t382, t347, t351;\n\t"
+        "and.b32 t382, t382, t373;\n\t"
         "xor.b32 t382, t382, t347;\n\t"
-        "xor.b32 t383, t348, t356;\n\t"
-        "and.b32 t383, t383, t376;\n\t"
+        "xor.b32 t383, t348, t352;\n\t"
+        "and.b32 t383, t383, t373;\n\t"
         "xor.b32 t383, t383, t348;\n\t"
-        "xor.b32 t384, t349, t357;\n\t"
-        "and.b32 t384, t384, t376;\n\t"
+        "xor.b32 t384, t349, t353;\n\t"
+        "and.b32 t384, t384, t373;\n\t"
         "xor.b32 t384, t384, t349;\n\t"
-        "xor.b32 t385, t350, t358;\n\t"
-        "and.b32 t385, t385, t376;\n\t"
+        "xor.b32 t385, t350, t354;\n\t"
+        "and.b32 t385, t385, t373;\n\t"
         "xor.b32 t385, t385, t350;\n\t"
-        "xor.b32 t386, t351, t359;\n\t"
-        "and.b32 t386, t386, t376;\n\t"
+        "xor.b32 t386, t351, t355;\n\t"
+        "and.b32 t386, t386, t373;\n\t"
         "xor.b32 t386, t386, t351;\n\t"
-        "xor.b32 t387, t352, t360;\n\t"
-        "and.b32 t387, t387, t376;\n\t"
+        "xor.b32 t387, t352, t356;\n\t"
+        "and.b32 t387, t387, t373;\n\t"
         "xor.b32 t387, t387, t352;\n\t"
-        "xor.b32 t388, t353, t361;\n\t"
-        "and.b32 t388, t388, t376;\n\t"
+        "xor.b32 t388, t353, t357;\n\t"
+        "and.b32 t388, t388, t373;\n\t"
         "xor.b32 t388, t388, t353;\n\t"
-        "xor.b32 t389, t354, t362;\n\t"
-        "and.b32 t389, t389, t376;\n\t"
+        "xor.b32 t389, t354, t358;\n\t"
+        "and.b32 t389, t389, t373;\n\t"
         "xor.b32 t389, t389, t354;\n\t"
-        "xor.b32 t390, t355, t363;\n\t"
-        "and.b32 t390, t390, t376;\n\t"
+        "xor.b32 t390, t355, t359;\n\t"
+        "and.b32 t390, t390, t373;\n\t"
         "xor.b32 t390, t390, t355;\n\t"
-        "xor.b32 t391, t356, t364;\n\t"
-        "and.b32 t391, t391, t376;\n\t"
+        "xor.b32 t391, t356, t360;\n\t"
+        "and.b32 t391, t391, t373;\n\t"
         "xor.b32 t391, t391, t356;\n\t"
-        "xor.b32 t392, t357, t365;\n\t"
-        "and.b32 t392, t392, t376;\n\t"
+        "xor.b32 t392, t357, t361;\n\t"
+        "and.b32 t392, t392, t373;\n\t"
         "xor.b32 t392, t392, t357;\n\t"
-        "xor.b32 t393, t358, t366;\n\t"
-        "and.b32 t393, t393, t376;\n\t"
+        "xor.b32 t393, t358, t362;\n\t"
+        "and.b32 t393, t393, t373;\n\t"
         "xor.b32 t393, t393, t358;\n\t"
-        "xor.b32 t394, t359, t367;\n\t"
-        "and.b32 t394, t394, t376;\n\t"
+        "xor.b32 t394, t359, t363;\n\t"
+        "and.b32 t394, t394, t373;\n\t"
         "xor.b32 t394, t394, t359;\n\t"
-        "xor.b32 t395, t360, t368;\n\t"
-        "and.b32 t395, t395, t376;\n\t"
+        "xor.b32 t395, t360, t364;\n\t"
+        "and.b32 t395, t395, t373;\n\t"
         "xor.b32 t395, t395, t360;\n\t"
-        "xor.b32 t396, t361, t369;\n\t"
-        "and.b32 t396, t396, t376;\n\t"
+        "xor.b32 t396, t361, t365;\n\t"
+        "and.b32 t396, t396, t373;\n\t"
         "xor.b32 t396, t396, t361;\n\t"
-        "xor.b32 t397, t362, t370;\n\t"
-        "and.b32 t397, t397, t376;\n\t"
+        "xor.b32 t397, t362, t366;\n\t"
+        "and.b32 t397, t397, t373;\n\t"
         "xor.b32 t397, t397, t362;\n\t"
-        "xor.b32 t398, t363, t371;\n\t"
-        "and.b32 t398, t398, t376;\n\t"
+        "xor.b32 t398, t363, t367;\n\t"
+        "and.b32 t398, t398, t373;\n\t"
         "xor.b32 t398, t398, t363;\n\t"
-        "xor.b32 t399, t364, t372;\n\t"
-        "and.b32 t399, t399, t376;\n\t"
+        "xor.b32 t399, t364, t368;\n\t"
+        "and.b32 t399, t399, t373;\n\t"
         "xor.b32 t399, t399, t364;\n\t"
-        "xor.b32 t400, t365, t373;\n\t"
-        "and.b32 t400, t400, t376;\n\t"
+        "xor.b32 t400, t365, t369;\n\t"
+        "and.b32 t400, t400, t373;\n\t"
         "xor.b32 t400, t400, t365;\n\t"
-        "and.b32 t401, t366, t409;\n\t"
-        "and.b32 t402, t367, t409;\n\t"
-        "and.b32 t403, t368, t409;\n\t"
-        "and.b32 t404, t369, t409;\n\t"
-        "and.b32 t405, t370, t409;\n\t"
-        "and.b32 t406, t371, t409;\n\t"
-        "and.b32 t407, t372, t409;\n\t"
-        "and.b32 t408, t373, t409;\n\t"
-        "shr.b32 t410, %64, 9;\n\t"
-        "and.b32 t410, t410, 1;\n\t"
-        "sub.u32 t411, 0, t410;\n\t"
-        "not.b32 t444, t411;\n\t"
-        "xor.b32 t412, t377, t393;\n\t"
-        "and.b32 t412, t412, t411;\n\t"
+        "xor.b32 t401, t366, t370;\n\t"
+        "and.b32 t401, t401, t373;\n\t"
+        "xor.b32 t401, t401, t366;\n\t"
+        "and.b32 t402, t367, t406;\n\t"
+        "and.b32 t403, t368, t406;\n\t"
+        "and.b32 t404, t369, t406;\n\t"
+        "and.b32 t405, t370, t406;\n\t"
+        "shr.b32 t407, %67, 8;\n\t"
+        "and.b32 t407, t407, 1;\n\t"
+        "sub.u32 t408, 0, t407;\n\t"
+        "not.b32 t441, t408;\n\t"
+        "xor.b32 t409, t374, t382;\n\t"
+        "and.b32 t409, t409, t408;\n\t"
+        "xor.b32 t409, t409, t374;\n\t"
+        "xor.b32 t410, t375, t383;\n\t"
+        "and.b32 t410, t410, t408;\n\t"
+        "xor.b32 t410, t410, t375;\n\t"
+        "xor.b32 t411, t376, t384;\n\t"
+        "and.b32 t411, t411, t408;\n\t"
+        "xor.b32 t411, t411, t376;\n\t"
+        "xor.b32 t412, t377, t385;\n\t"
+        "and.b32 t412, t412, t408;\n\t"
         "xor.b32 t412, t412, t377;\n\t"
-        "xor.b32 t413, t378, t394;\n\t"
-        "and.b32 t413, t413, t411;\n\t"
+        "xor.b32 t413, t378, t386;\n\t"
+        "and.b32 t413, t413, t408;\n\t"
         "xor.b32 t413, t413, t378;\n\t"
-        "xor.b32 t414, t379, t395;\n\t"
-        "and.b32 t414, t414, t411;\n\t"
+        "xor.b32 t414, t379, t387;\n\t"
+        "and.b32 t414, t414, t408;\n\t"
         "xor.b32 t414, t414, t379;\n\t"
-        "xor.b32 t415, t380, t396;\n\t"
-        "and.b32 t415, t415, t411;\n\t"
+        "xor.b32 t415, t380, t388;\n\t"
+        "and.b32 t415, t415, t408;\n\t"
         "xor.b32 t415, t415, t380;\n\t"
-        "xor.b32 t416, t381, t397;\n\t"
-        "and.b32 t416, t416, t411;\n\t"
+        "xor.b32 t416, t381, t389;\n\t"
+        "and.b32 t416, t416, t408;\n\t"
         "xor.b32 t416, t416, t381;\n\t"
-        "xor.b32 t417, t382, t398;\n\t"
-        "and.b32 t417, t417, t411;\n\t"
+        "xor.b32 t417, t382, t390;\n\t"
+        "and.b32 t417, t417, t408;\n\t"
         "xor.b32 t417, t417, t382;\n\t"
-        "xor.b32 t418, t383, t399;\n\t"
-        "and.b32 t418, t418, t411;\n\t"
+        "xor.b32 t418, t383, t391;\n\t"
+        "and.b32 t418, t418, t408;\n\t"
         "xor.b32 t418, t418, t383;\n\t"
-        "xor.b32 t419, t384, t400;\n\t"
-        "and.b32 t419, t419, t411;\n\t"
+        "xor.b32 t419, t384, t392;\n\t"
+        "and.b32 t419, t419, t408;\n\t"
         "xor.b32 t419, t419, t384;\n\t"
-        "xor.b32 t420, t385, t401;\n\t"
-        "and.b32 t420, t420, t411;\n\t"
+        "xor.b32 t420, t385, t393;\n\t"
+        "and.b32 t420, t420, t408;\n\t"
         "xor.b32 t420, t420, t385;\n\t"
-        "xor.b32 t421, t386, t402;\n\t"
-        "and.b32 t421, t421, t411;\n\t"
+        "xor.b32 t421, t386, t394;\n\t"
+        "and.b32 t421, t421, t408;\n\t"
         "xor.b32 t421, t421, t386;\n\t"
-        "xor.b32 t422, t387, t403;\n\t"
-        "and.b32 t422, t422, t411;\n\t"
+        "xor.b32 t422, t387, t395;\n\t"
+        "and.b32 t422, t422, t408;\n\t"
         "xor.b32 t422, t422, t387;\n\t"
-        "xor.b32 t423, t388, t404;\n\t"
-        "and.b32 t423, t423, t411;\n\t"
+        "xor.b32 t423, t388, t396;\n\t"
+        "and.b32 t423, t423, t408;\n\t"
         "xor.b32 t423, t423, t388;\n\t"
-        "xor.b32 t424, t389, t405;\n\t"
-        "and.b32 t424, t424, t411;\n\t"
+        "xor.b32 t424, t389, t397;\n\t"
+        "and.b32 t424, t424, t408;\n\t"
         "xor.b32 t424, t424, t389;\n\t"
-        "xor.b32 t425, t390, t406;\n\t"
-        "and.b32 t425, t425, t411;\n\t"
+        "xor.b32 t425, t390, t398;\n\t"
+        "and.b32 t425, t425, t408;\n\t"
         "xor.b32 t425, t425, t390;\n\t"
-        "xor.b32 t426, t391, t407;\n\t"
-        "and.b32 t426, t426, t411;\n\t"
+        "xor.b32 t426, t391, t399;\n\t"
+        "and.b32 t426, t426, t408;\n\t"
         "xor.b32 t426, t426, t391;\n\t"
-        "xor.b32 t427, t392, t408;\n\t"
-        "and.b32 t427, t427, t411;\n\t"
+        "xor.b32 t427, t392, t400;\n\t"
+        "and.b32 t427, t427, t408;\n\t"
         "xor.b32 t427, t427, t392;\n\t"
-        "and.b32 t428, t393, t444;\n\t"
-        "and.b32 t429, t394, t444;\n\t"
-        "and.b32 t430, t395, t444;\n\t"
-        "and.b32 t431, t396, t444;\n\t"
-        "and.b32 t432, t397, t444;\n\t"
-        "and.b32 t433, t398, t444;\n\t"
-        "and.b32 t434, t399, t444;\n\t"
-        "and.b32 t435, t400, t444;\n\t"
-        "and.b32 t436, t401, t444;\n\t"
-        "and.b32 t437, t402, t444;\n\t"
-        "and.b32 t438, t403, t444;\n\t"
-        "and.b32 t439, t404, t444;\n\t"
-        "and.b32 t440, t405, t444;\n\t"
-        "and.b32 t441, t406, t444;\n\t"
-        "and.b32 t442, t407, t444;\n\t"
-        "and.b32 t443, t408, t444;\n\t"
-        "and.b32 t445, %64, 31;\n\t"
-        "shf.r.clamp.b32 %32, t412, t413, t445;\n\t"
-        "shf.r.clamp.b32 %33, t413, t414, t445;\n\t"
-        "shf.r.clamp.b32 %34, t414, t415, t445;\n\t"
-        "shf.r.clamp.b32 %35, t415, t416, t445;\n\t"
-        "shf.r.clamp.b32 %36, t416, t417, t445;\n\t"
-        "shf.r.clamp.b32 %37, t417, t418, t445;\n\t"
-        "shf.r.clamp.b32 %38, t418, t419, t445;\n\t"
-        "shf.r.clamp.b32 %39, t419, t420, t445;\n\t"
-        "shf.r.clamp.b32 %40, t420, t421, t445;\n\t"
-        "shf.r.clamp.b32 %41, t421, t422, t445;\n\t"
-        "shf.r.clamp.b32 %42, t422, t423, t445;\n\t"
-        "shf.r.clamp.b32 %43, t423, t424, t445;\n\t"
-        "shf.r.clamp.b32 %44, t424, t425, t445;\n\t"
-        "shf.r.clamp.b32 %45, t425, t426, t445;\n\t"
-        "shf.r.clamp.b32 %46, t426, t427, t445;\n\t"
-        "shf.r.clamp.b32 %47, t427, t428, t445;\n\t"
-        "shf.r.clamp.b32 %48, t428, t429, t445;\n\t"
-        "shf.r.clamp.b32 %49, t429, t430, t445;\n\t"
-        "shf.r.clamp.b32 %50, t430, t431, t445;\n\t"
-        "shf.r.clamp.b32 %51, t431, t432, t445;\n\t"
-        "shf.r.clamp.b32 %52, t432, t433, t445;\n\t"
-        "shf.r.clamp.b32 %53, t433, t434, t445;\n\t"
-        "shf.r.clamp.b32 %54, t434, t435, t445;\n\t"
-        "shf.r.clamp.b32 %55, t435, t436, t445;\n\t"
-        "shf.r.clamp.b32 %56, t436, t437, t445;\n\t"
-        "shf.r.clamp.b32 %57, t437, t438, t445;\n\t"
-        "shf.r.clamp.b32 %58, t438, t439, t445;\n\t"
-        "shf.r.clamp.b32 %59, t439, t440, t445;\n\t"
-        "shf.r.clamp.b32 %60, t440, t441, t445;\n\t"
-        "shf.r.clamp.b32 %61, t441, t442, t445;\n\t"
-        "shf.r.clamp.b32 %62, t442, t443, t445;\n\t"
-        "shr.b32 %63, t443, t445;\n\t"
+        "xor.b32 t428, t393, t401;\n\t"
+        "and.b32 t428, t428, t408;\n\t"
+        "xor.b32 t428, t428, t393;\n\t"
+        "xor.b32 t429, t394, t402;\n\t"
+        "and.b32 t429, t429, t408;\n\t"
+        "xor.b32 t429, t429, t394;\n\t"
+        "xor.b32 t430, t395, t403;\n\t"
+        "and.b32 t430, t430, t408;\n\t"
+        "xor.b32 t430, t430, t395;\n\t"
+        "xor.b32 t431, t396, t404;\n\t"
+        "and.b32 t431, t431, t408;\n\t"
+        "xor.b32 t431, t431, t396;\n\t"
+        "xor.b32 t432, t397, t405;\n\t"
+        "and.b32 t432, t432, t408;\n\t"
+        "xor.b32 t432, t432, t397;\n\t"
+        "and.b32 t433, t398, t441;\n\t"
+        "and.b32 t434, t399, t441;\n\t"
+        "and.b32 t435, t400, t441;\n\t"
+        "and.b32 t436, t401, t441;\n\t"
+        "and.b32 t437, t402, t441;\n\t"
+        "and.b32 t438, t403, t441;\n\t"
+        "and.b32 t439, t404, t441;\n\t"
+        "and.b32 t440, t405, t441;\n\t"
+        "shr.b32 t442, %67, 9;\n\t"
+        "and.b32 t442, t442, 1;\n\t"
+        "sub.u32 t443, 0, t442;\n\t"
+        "not.b32 t476, t443;\n\t"
+        "xor.b32 t444, t409, t425;\n\t"
+        "and.b32 t444, t444, t443;\n\t"
+        "xor.b32 t444, t444, t409;\n\t"
+        "xor.b32 t445, t410, t426;\n\t"
+        "and.b32 t445, t445, t443;\n\t"
+        "xor.b32 t445, t445, t410;\n\t"
+        "xor.b32 t446, t411, t427;\n\t"
+        "and.b32 t446, t446, t443;\n\t"
+        "xor.b32 t446, t446, t411;\n\t"
+        "xor.b32 t447, t412, t428;\n\t"
+        "and.b32 t447, t447, t443;\n\t"
+        "xor.b32 t447, t447, t412;\n\t"
+        "xor.b32 t448, t413, t429;\n\t"
+        "and.b32 t448, t448, t443;\n\t"
+        "xor.b32 t448, t448, t413;\n\t"
+        "xor.b32 t449, t414, t430;\n\t"
+        "and.b32 t449, t449, t443;\n\t"
+        "xor.b32 t449, t449, t414;\n\t"
+        "xor.b32 t450, t415, t431;\n\t"
+        "and.b32 t450, t450, t443;\n\t"
+        "xor.b32 t450, t450, t415;\n\t"
+        "xor.b32 t451, t416, t432;\n\t"
+        "and.b32 t451, t451, t443;\n\t"
+        "xor.b32 t451, t451, t416;\n\t"
+        "xor.b32 t452, t417, t433;\n\t"
+        "and.b32 t452, t452, t443;\n\t"
+        "xor.b32 t452, t452, t417;\n\t"
+        "xor.b32 t453, t418, t434;\n\t"
+        "and.b32 t453, t453, t443;\n\t"
+        "xor.b32 t453, t453, t418;\n\t"
+        "xor.b32 t454, t419, t435;\n\t"
+        "and.b32 t454, t454, t443;\n\t"
+        "xor.b32 t454, t454, t419;\n\t"
+        "xor.b32 t455, t420, t436;\n\t"
+        "and.b32 t455, t455, t443;\n\t"
+        "xor.b32 t455, t455, t420;\n\t"
+        "xor.b32 t456, t421, t437;\n\t"
+        "and.b32 t456, t456, t443;\n\t"
+        "xor.b32 t456, t456, t421;\n\t"
+        "xor.b32 t457, t422, t438;\n\t"
+        "and.b32 t457, t457, t443;\n\t"
+        "xor.b32 t457, t457, t422;\n\t"
+        "xor.b32 t458, t423, t439;\n\t"
+        "and.b32 t458, t458, t443;\n\t"
+        "xor.b32 t458, t458, t423;\n\t"
+        "xor.b32 t459, t424, t440;\n\t"
+        "and.b32 t459, t459, t443;\n\t"
+        "xor.b32 t459, t459, t424;\n\t"
+        "and.b32 t460, t425, t476;\n\t"
+        "and.b32 t461, t426, t476;\n\t"
+        "and.b32 t462, t427, t476;\n\t"
+        "and.b32 t463, t428, t476;\n\t"
+        "and.b32 t464, t429, t476;\n\t"
+        "and.b32 t465, t430, t476;\n\t"
+        "and.b32 t466, t431, t476;\n\t"
+        "and.b32 t467, t432, t476;\n\t"
+        "and.b32 t468, t433, t476;\n\t"
+        "and.b32 t469, t434, t476;\n\t"
+        "and.b32 t470, t435, t476;\n\t"
+        "and.b32 t471, t436, t476;\n\t"
+        "and.b32 t472, t437, t476;\n\t"
+        "and.b32 t473, t438, t476;\n\t"
+        "and.b32 t474, t439, t476;\n\t"
+        "and.b32 t475, t440, t476;\n\t"
+        "and.b32 t477, %67, 31;\n\t"
+        "shf.r.clamp.b32 t478, t444, t445, t477;\n\t"
+        "shf.r.clamp.b32 t479, t445, t446, t477;\n\t"
+        "shf.r.clamp.b32 t480, t446, t447, t477;\n\t"
+        "shf.r.clamp.b32 t481, t447, t448, t477;\n\t"
+        "shf.r.clamp.b32 t482, t448, t449, t477;\n\t"
+        "shf.r.clamp.b32 t483, t449, t450, t477;\n\t"
+        "shf.r.clamp.b32 t484, t450, t451, t477;\n\t"
+        "shf.r.clamp.b32 t485, t451, t452, t477;\n\t"
+        "shf.r.clamp.b32 t486, t452, t453, t477;\n\t"
+        "shf.r.clamp.b32 t487, t453, t454, t477;\n\t"
+        "shf.r.clamp.b32 t488, t454, t455, t477;\n\t"
+        "shf.r.clamp.b32 t489, t455, t456, t477;\n\t"
+        "shf.r.clamp.b32 t490, t456, t457, t477;\n\t"
+        "shf.r.clamp.b32 t491, t457, t458, t477;\n\t"
+        "shf.r.clamp.b32 t492, t458, t459, t477;\n\t"
+        "shf.r.clamp.b32 t493, t459, t460, t477;\n\t"
+        "shf.r.clamp.b32 t494, t460, t461, t477;\n\t"
+        "shf.r.clamp.b32 t495, t461, t462, t477;\n\t"
+        "shf.r.clamp.b32 t496, t462, t463, t477;\n\t"
+        "shf.r.clamp.b32 t497, t463, t464, t477;\n\t"
+        "shf.r.clamp.b32 t498, t464, t465, t477;\n\t"
+        "shf.r.clamp.b32 t499, t465, t466, t477;\n\t"
+        "shf.r.clamp.b32 t500, t466, t467, t477;\n\t"
+        "shf.r.clamp.b32 t501, t467, t468, t477;\n\t"
+        "shf.r.clamp.b32 t502, t468, t469, t477;\n\t"
+        "shf.r.clamp.b32 t503, t469, t470, t477;\n\t"
+        "shf.r.clamp.b32 t504, t470, t471, t477;\n\t"
+        "shf.r.clamp.b32 t505, t471, t472, t477;\n\t"
+        "shf.r.clamp.b32 t506, t472, t473, t477;\n\t"
+        "shf.r.clamp.b32 t507, t473, t474, t477;\n\t"
+        "shf.r.clamp.b32 t508, t474, t475, t477;\n\t"
+        "shr.b32 t509, t475, t477;\n\t"
+        "and.b32 t510, t270, 1;\n\t"
+        "sub.u32 t511, 0, t510;\n\t"
+        "mov.b32 %0, 1;\n\t"
+        "xor.b32 t512, t478, t270;\n\t"
+        "and.b32 t512, t512, t511;\n\t"
+        "xor.b32 %1, t478, t512;\n\t"
+        "xor.b32 t513, t270, t478;\n\t"
+        "and.b32 t513, t513, t511;\n\t"
+        "xor.b32 %34, t270, t513;\n\t"
+        "xor.b32 t514, t479, t271;\n\t"
+        "and.b32 t514, t514, t511;\n\t"
+        "xor.b32 %2, t479, t514;\n\t"
+        "xor.b32 t515, t271, t479;\n\t"
+        "and.b32 t515, t515, t511;\n\t"
+        "xor.b32 %35, t271, t515;\n\t"
+        "xor.b32 t516, t480, t272;\n\t"
+        "and.b32 t516, t516, t511;\n\t"
+        "xor.b32 %3, t480, t516;\n\t"
+        "xor.b32 t517, t272, t480;\n\t"
+        "and.b32 t517, t517, t511;\n\t"
+        "xor.b32 %36, t272, t517;\n\t"
+        "xor.b32 t518, t481, t273;\n\t"
+        "and.b32 t518, t518, t511;\n\t"
+        "xor.b32 %4, t481, t518;\n\t"
+        "xor.b32 t519, t273, t481;\n\t"
+        "and.b32 t519, t519, t511;\n\t"
+        "xor.b32 %37, t273, t519;\n\t"
+        "xor.b32 t520, t482, t274;\n\t"
+        "and.b32 t520, t520, t511;\n\t"
+        "xor.b32 %5, t482, t520;\n\t"
+        "xor.b32 t521, t274, t482;\n\t"
+        "and.b32 t521, t521, t511;\n\t"
+        "xor.b32 %38, t274, t521;\n\t"
+        "xor.b32 t522, t483, t275;\n\t"
+        "and.b32 t522, t522, t511;\n\t"
+        "xor.b32 %6, t483, t522;\n\t"
+        "xor.b32 t523, t275, t483;\n\t"
+        "and.b32 t523, t523, t511;\n\t"
+        "xor.b32 %39, t275, t523;\n\t"
+        "xor.b32 t524, t484, t276;\n\t"
+        "and.b32 t524, t524, t511;\n\t"
+        "xor.b32 %7, t484, t524;\n\t"
+        "xor.b32 t525, t276, t484;\n\t"
+        "and.b32 t525, t525, t511;\n\t"
+        "xor.b32 %40, t276, t525;\n\t"
+        "xor.b32 t526, t485, t277;\n\t"
+        "and.b32 t526, t526, t511;\n\t"
+        "xor.b32 %8, t485, t526;\n\t"
+        "xor.b32 t527, t277, t485;\n\t"
+        "and.b32 t527, t527, t511;\n\t"
+        "xor.b32 %41, t277, t527;\n\t"
+        "xor.b32 t528, t486, t278;\n\t"
+        "and.b32 t528, t528, t511;\n\t"
+        "xor.b32 %9, t486, t528;\n\t"
+        "xor.b32 t529, t278, t486;\n\t"
+        "and.b32 t529, t529, t511;\n\t"
+        "xor.b32 %42, t278, t529;\n\t"
+        "xor.b32 t530, t487, t279;\n\t"
+        "and.b32 t530, t530, t511;\n\t"
+        "xor.b32 %10, t487, t530;\n\t"
+        "xor.b32 t531, t279, t487;\n\t"
+        "and.b32 t531, t531, t511;\n\t"
+        "xor.b32 %43, t279, t531;\n\t"
+        "xor.b32 t532, t488, t280;\n\t"
+        "and.b32 t532, t532, t511;\n\t"
+        "xor.b32 %11, t488, t532;\n\t"
+        "xor.b32 t533, t280, t488;\n\t"
+        "and.b32 t533, t533, t511;\n\t"
+        "xor.b32 %44, t280, t533;\n\t"
+        "xor.b32 t534, t489, t281;\n\t"
+        "and.b32 t534, t534, t511;\n\t"
+        "xor.b32 %12, t489, t534;\n\t"
+        "xor.b32 t535, t281, t489;\n\t"
+        "and.b32 t535, t535, t511;\n\t"
+        "xor.b32 %45, t281, t535;\n\t"
+        "xor.b32 t536, t490, t282;\n\t"
+        "and.b32 t536, t536, t511;\n\t"
+        "xor.b32 %13, t490, t536;\n\t"
+        "xor.b32 t537, t282, t490;\n\t"
+        "and.b32 t537, t537, t511;\n\t"
+        "xor.b32 %46, t282, t537;\n\t"
+        "xor.b32 t538, t491, t283;\n\t"
+        "and.b32 t538, t538, t511;\n\t"
+        "xor.b32 %14, t491, t538;\n\t"
+        "xor.b32 t539, t283, t491;\n\t"
+        "and.b32 t539, t539, t511;\n\t"
+        "xor.b32 %47, t283, t539;\n\t"
+        "xor.b32 t540, t492, t284;\n\t"
+        "and.b32 t540, t540, t511;\n\t"
+        "xor.b32 %15, t492, t540;\n\t"
+        "xor.b32 t541, t284, t492;\n\t"
+        "and.b32 t541, t541, t511;\n\t"
+        "xor.b32 %48, t284, t541;\n\t"
+        "xor.b32 t542, t493, t285;\n\t"
+        "and.b32 t542, t542, t511;\n\t"
+        "xor.b32 %16, t493, t542;\n\t"
+        "xor.b32 t543, t285, t493;\n\t"
+        "and.b32 t543, t543, t511;\n\t"
+        "xor.b32 %49, t285, t543;\n\t"
+        "xor.b32 t544, t494, t286;\n\t"
+        "and.b32 t544, t544, t511;\n\t"
+        "xor.b32 %17, t494, t544;\n\t"
+        "xor.b32 t545, t286, t494;\n\t"
+        "and.b32 t545, t545, t511;\n\t"
+        "xor.b32 %50, t286, t545;\n\t"
+        "xor.b32 t546, t495, t287;\n\t"
+        "and.b32 t546, t546, t511;\n\t"
+        "xor.b32 %18, t495, t546;\n\t"
+        "xor.b32 t547, t287, t495;\n\t"
+        "and.b32 t547, t547, t511;\n\t"
+        "xor.b32 %51, t287, t547;\n\t"
+        "xor.b32 t548, t496, t288;\n\t"
+        "and.b32 t548, t548, t511;\n\t"
+        "xor.b32 %19, t496, t548;\n\t"
+        "xor.b32 t549, t288, t496;\n\t"
+        "and.b32 t549, t549, t511;\n\t"
+        "xor.b32 %52, t288, t549;\n\t"
+        "xor.b32 t550, t497, t289;\n\t"
+        "and.b32 t550, t550, t511;\n\t"
+        "xor.b32 %20, t497, t550;\n\t"
+        "xor.b32 t551, t289, t497;\n\t"
+        "and.b32 t551, t551, t511;\n\t"
+        "xor.b32 %53, t289, t551;\n\t"
+        "xor.b32 t552, t498, t290;\n\t"
+        "and.b32 t552, t552, t511;\n\t"
+        "xor.b32 %21, t498, t552;\n\t"
+        "xor.b32 t553, t290, t498;\n\t"
+        "and.b32 t553, t553, t511;\n\t"
+        "xor.b32 %54, t290, t553;\n\t"
+        "xor.b32 t554, t499, t291;\n\t"
+        "and.b32 t554, t554, t511;\n\t"
+        "xor.b32 %22, t499, t554;\n\t"
+        "xor.b32 t555, t291, t499;\n\t"
+        "and.b32 t555, t555, t511;\n\t"
+        "xor.b32 %55, t291, t555;\n\t"
+        "xor.b32 t556, t500, t292;\n\t"
+        "and.b32 t556, t556, t511;\n\t"
+        "xor.b32 %23, t500, t556;\n\t"
+        "xor.b32 t557, t292, t500;\n\t"
+        "and.b32 t557, t557, t511;\n\t"
+        "xor.b32 %56, t292, t557;\n\t"
+        "xor.b32 t558, t501, t293;\n\t"
+        "and.b32 t558, t558, t511;\n\t"
+        "xor.b32 %24, t501, t558;\n\t"
+        "xor.b32 t559, t293, t501;\n\t"
+        "and.b32 t559, t559, t511;\n\t"
+        "xor.b32 %57, t293, t559;\n\t"
+        "xor.b32 t560, t502, t294;\n\t"
+        "and.b32 t560, t560, t511;\n\t"
+        "xor.b32 %25, t502, t560;\n\t"
+        "xor.b32 t561, t294, t502;\n\t"
+        "and.b32 t561, t561, t511;\n\t"
+        "xor.b32 %58, t294, t561;\n\t"
+        "xor.b32 t562, t503, t295;\n\t"
+        "and.b32 t562, t562, t511;\n\t"
+        "xor.b32 %26, t503, t562;\n\t"
+        "xor.b32 t563, t295, t503;\n\t"
+        "and.b32 t563, t563, t511;\n\t"
+        "xor.b32 %59, t295, t563;\n\t"
+        "xor.b32 t564, t504, t296;\n\t"
+        "and.b32 t564, t564, t511;\n\t"
+        "xor.b32 %27, t504, t564;\n\t"
+        "xor.b32 t565, t296, t504;\n\t"
+        "and.b32 t565, t565, t511;\n\t"
+        "xor.b32 %60, t296, t565;\n\t"
+        "xor.b32 t566, t505, t297;\n\t"
+        "and.b32 t566, t566, t511;\n\t"
+        "xor.b32 %28, t505, t566;\n\t"
+        "xor.b32 t567, t297, t505;\n\t"
+        "and.b32 t567, t567, t511;\n\t"
+        "xor.b32 %61, t297, t567;\n\t"
+        "xor.b32 t568, t506, t298;\n\t"
+        "and.b32 t568, t568, t511;\n\t"
+        "xor.b32 %29, t506, t568;\n\t"
+        "xor.b32 t569, t298, t506;\n\t"
+        "and.b32 t569, t569, t511;\n\t"
+        "xor.b32 %62, t298, t569;\n\t"
+        "xor.b32 t570, t507, t299;\n\t"
+        "and.b32 t570, t570, t511;\n\t"
+        "xor.b32 %30, t507, t570;\n\t"
+        "xor.b32 t571, t299, t507;\n\t"
+        "and.b32 t571, t571, t511;\n\t"
+        "xor.b32 %63, t299, t571;\n\t"
+        "xor.b32 t572, t508, t300;\n\t"
+        "and.b32 t572, t572, t511;\n\t"
+        "xor.b32 %31, t508, t572;\n\t"
+        "xor.b32 t573, t300, t508;\n\t"
+        "and.b32 t573, t573, t511;\n\t"
+        "xor.b32 %64, t300, t573;\n\t"
+        "xor.b32 t574, t509, t301;\n\t"
+        "and.b32 t574, t574, t511;\n\t"
+        "xor.b32 %32, t509, t574;\n\t"
+        "xor.b32 t575, t301, t509;\n\t"
+        "and.b32 t575, t575, t511;\n\t"
+        "xor.b32 %65, t301, t575;\n\t"
+        "mov.b32 %33, 0;\n\t"
+        "mov.b32 %66, 0;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47]), "=&r"(y[48]), "=&r"(y[49]), "=&r"(y[50]), "=&r"(y[51]), "=&r"(y[52]), "=&r"(y[53]), "=&r"(y[54]), "=&r"(y[55]), "=&r"(y[56]), "=&r"(y[57]), "=&r"(y[58]), "=&r"(y[59]), "=&r"(y[60]), "=&r"(y[61]), "=&r"(y[62]), "=&r"(y[63]), "=&r"(y[64])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47]), "=&r"(y[48]), "=&r"(y[49]), "=&r"(y[50]), "=&r"(y[51]), "=&r"(y[52]), "=&r"(y[53]), "=&r"(y[54]), "=&r"(y[55]), "=&r"(y[56]), "=&r"(y[57]), "=&r"(y[58]), "=&r"(y[59]), "=&r"(y[60]), "=&r"(y[61]), "=&r"(y[62]), "=&r"(y[63]), "=&r"(y[64]), "=&r"(y[65]), "=&r"(y[66]), "=&r"(y[67])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63])
     );
   }
@@ -69393,7 +69571,7 @@ struct gcd_start {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t t[446];
+    uint32_t t[576];
     t[0] = ptx_or(x[0], x[32]);
     t[1] = ptx_or(x[1], x[33]);
     t[2] = ptx_or(x[2], x[34]);
@@ -69426,195 +69604,195 @@ struct gcd_start {
     t[29] = ptx_or(x[29], x[61]);
     t[30] = ptx_or(x[30], x[62]);
     t[31] = ptx_or(x[31], x[63]);
-    y[64] = ptx_brev(t[31]);
-    y[64] = ptx_clz(y[64]);
+    y[67] = ptx_brev(t[31]);
+    y[67] = ptx_clz(y[67]);
     t[32] = ptx_brev(t[30]);
     t[32] = ptx_clz(t[32]);
     t[33] = ptx_shr(t[32], 5u);
     t[33] = ptx_sub(0u, t[33]);
-    y[64] = ptx_and(y[64], t[33]);
-    y[64] = ptx_add(y[64], t[32]);
+    y[67] = ptx_and(y[67], t[33]);
+    y[67] = ptx_add(y[67], t[32]);
     t[34] = ptx_brev(t[29]);
     t[34] = ptx_clz(t[34]);
     t[35] = ptx_shr(t[34], 5u);
     t[35] = ptx_sub(0u, t[35]);
-    y[64] = ptx_and(y[64], t[35]);
-    y[64] = ptx_add(y[64], t[34]);
+    y[67] = ptx_and(y[67], t[35]);
+    y[67] = ptx_add(y[67], t[34]);
     t[36] = ptx_brev(t[28]);
     t[36] = ptx_clz(t[36]);
     t[37] = ptx_shr(t[36], 5u);
     t[37] = ptx_sub(0u, t[37]);
-    y[64] = ptx_and(y[64], t[37]);
-    y[64] = ptx_add(y[64], t[36]);
+    y[67] = ptx_and(y[67], t[37]);
+    y[67] = ptx_add(y[67], t[36]);
     t[38] = ptx_brev(t[27]);
     t[38] = ptx_clz(t[38]);
     t[39] = ptx_shr(t[38], 5u);
     t[39] = ptx_sub(0u, t[39]);
-    y[64] = ptx_and(y[64], t[39]);
-    y[64] = ptx_add(y[64], t[38]);
+    y[67] = ptx_and(y[67], t[39]);
+    y[67] = ptx_add(y[67], t[38]);
     t[40] = ptx_brev(t[26]);
     t[40] = ptx_clz(t[40]);
     t[41] = ptx_shr(t[40], 5u);
     t[41] = ptx_sub(0u, t[41]);
-    y[64] = ptx_and(y[64], t[41]);
-    y[64] = ptx_add(y[64], t[40]);
+    y[67] = ptx_and(y[67], t[41]);
+    y[67] = ptx_add(y[67], t[40]);
     t[42] = ptx_brev(t[25]);
     t[42] = ptx_clz(t[42]);
     t[43] = ptx_shr(t[42], 5u);
     t[43] = ptx_sub(0u, t[43]);
-    y[64] = ptx_and(y[64], t[43]);
-    y[64] = ptx_add(y[64], t[42]);
+    y[67] = ptx_and(y[67], t[43]);
+    y[67] = ptx_add(y[67], t[42]);
     t[44] = ptx_brev(t[24]);
     t[44] = ptx_clz(t[44]);
     t[45] = ptx_shr(t[44], 5u);
     t[45] = ptx_sub(0u, t[45]);
-    y[64] = ptx_and(y[64], t[45]);
-    y[64] = ptx_add(y[64], t[44]);
+    y[67] = ptx_and(y[67], t[45]);
+    y[67] = ptx_add(y[67], t[44]);
     t[46] = ptx_brev(t[23]);
     t[46] = ptx_clz(t[46]);
     t[47] = ptx_shr(t[46], 5u);
     t[47] = ptx_sub(0u, t[47]);
-    y[64] = ptx_and(y[64], t[47]);
-    y[64] = ptx_add(y[64], t[46]);
+    y[67] = ptx_and(y[67], t[47]);
+    y[67] = ptx_add(y[67], t[46]);
     t[48] = ptx_brev(t[22]);
     t[48] = ptx_clz(t[48]);
     t[49] = ptx_shr(t[48], 5u);
     t[49] = ptx_sub(0u, t[49]);
-    y[64] = ptx_and(y[64], t[49]);
-    y[64] = ptx_add(y[64], t[48]);
+    y[67] = ptx_and(y[67], t[49]);
+    y[67] = ptx_add(y[67], t[48]);
     t[50] = ptx_brev(t[21]);
     t[50] = ptx_clz(t[50]);
     t[51] = ptx_shr(t[50], 5u);
     t[51] = ptx_sub(0u, t[51]);
-    y[64] = ptx_and(y[64], t[51]);
-    y[64] = ptx_add(y[64], t[50]);
+    y[67] = ptx_and(y[67], t[51]);
+    y[67] = ptx_add(y[67], t[50]);
     t[52] = ptx_brev(t[20]);
     t[52] = ptx_clz(t[52]);
     t[53] = ptx_shr(t[52], 5u);
     t[53] = ptx_sub(0u, t[53]);
-    y[64] = ptx_and(y[64], t[53]);
-    y[64] = ptx_add(y[64], t[52]);
+    y[67] = ptx_and(y[67], t[53]);
+    y[67] = ptx_add(y[67], t[52]);
     t[54] = ptx_brev(t[19]);
     t[54] = ptx_clz(t[54]);
     t[55] = ptx_shr(t[54], 5u);
     t[55] = ptx_sub(0u, t[55]);
-    y[64] = ptx_and(y[64], t[55]);
-    y[64] = ptx_add(y[64], t[54]);
+    y[67] = ptx_and(y[67], t[55]);
+    y[67] = ptx_add(y[67], t[54]);
     t[56] = ptx_brev(t[18]);
     t[56] = ptx_clz(t[56]);
     t[57] = ptx_shr(t[56], 5u);
     t[57] = ptx_sub(0u, t[57]);
-    y[64] = ptx_and(y[64], t[57]);
-    y[64] = ptx_add(y[64], t[56]);
+    y[67] = ptx_and(y[67], t[57]);
+    y[67] = ptx_add(y[67], t[56]);
     t[58] = ptx_brev(t[17]);
     t[58] = ptx_clz(t[58]);
     t[59] = ptx_shr(t[58], 5u);
     t[59] = ptx_sub(0u, t[59]);
-    y[64] = ptx_and(y[64], t[59]);
-    y[64] = ptx_add(y[64], t[58]);
+    y[67] = ptx_and(y[67], t[59]);
+    y[67] = ptx_add(y[67], t[58]);
     t[60] = ptx_brev(t[16]);
     t[60] = ptx_clz(t[60]);
     t[61] = ptx_shr(t[60], 5u);
     t[61] = ptx_sub(0u, t[61]);
-    y[64] = ptx_and(y[64], t[61]);
-    y[64] = ptx_add(y[64], t[60]);
+    y[67] = ptx_and(y[67], t[61]);
+    y[67] = ptx_add(y[67], t[60]);
     t[62] = ptx_brev(t[15]);
     t[62] = ptx_clz(t[62]);
     t[63] = ptx_shr(t[62], 5u);
     t[63] = ptx_sub(0u, t[63]);
-    y[64] = ptx_and(y[64], t[63]);
-    y[64] = ptx_add(y[64], t[62]);
+    y[67] = ptx_and(y[67], t[63]);
+    y[67] = ptx_add(y[67], t[62]);
     t[64] = ptx_brev(t[14]);
     t[64] = ptx_clz(t[64]);
     t[65] = ptx_shr(t[64], 5u);
     t[65] = ptx_sub(0u, t[65]);
-    y[64] = ptx_and(y[64], t[65]);
-    y[64] = ptx_add(y[64], t[64]);
+    y[67] = ptx_and(y[67], t[65]);
+    y[67] = ptx_add(y[67], t[64]);
     t[66] = ptx_brev(t[13]);
     t[66] = ptx_clz(t[66]);
     t[67] = ptx_shr(t[66], 5u);
     t[67] = ptx_sub(0u, t[67]);
-    y[64] = ptx_and(y[64], t[67]);
-    y[64] = ptx_add(y[64], t[66]);
+    y[67] = ptx_and(y[67], t[67]);
+    y[67] = ptx_add(y[67], t[66]);
     t[68] = ptx_brev(t[12]);
     t[68] = ptx_clz(t[68]);
     t[69] = ptx_shr(t[68], 5u);
     t[69] = ptx_sub(0u, t[69]);
-    y[64] = ptx_and(y[64], t[69]);
-    y[64] = ptx_add(y[64], t[68]);
+    y[67] = ptx_and(y[67], t[69]);
+    y[67] = ptx_add(y[67], t[68]);
     t[70] = ptx_brev(t[11]);
     t[70] = ptx_clz(t[70]);
     t[71] = ptx_shr(t[70], 5u);
     t[71] = ptx_sub(0u, t[71]);
-    y[64] = ptx_and(y[64], t[71]);
-    y[64] = ptx_add(y[64], t[70]);
+    y[67] = ptx_and(y[67], t[71]);
+    y[67] = ptx_add(y[67], t[70]);
     t[72] = ptx_brev(t[10]);
     t[72] = ptx_clz(t[72]);
     t[73] = ptx_shr(t[72], 5u);
     t[73] = ptx_sub(0u, t[73]);
-    y[64] = ptx_and(y[64], t[73]);
-    y[64] = ptx_add(y[64], t[72]);
+    y[67] = ptx_and(y[67], t[73]);
+    y[67] = ptx_add(y[67], t[72]);
     t[74] = ptx_brev(t[9]);
     t[74] = ptx_clz(t[74]);
     t[75] = ptx_shr(t[74], 5u);
     t[75] = ptx_sub(0u, t[75]);
-    y[64] = ptx_and(y[64], t[75]);
-    y[64] = ptx_add(y[64], t[74]);
+    y[67] = ptx_and(y[67], t[75]);
+    y[67] = ptx_add(y[67], t[74]);
     t[76] = ptx_brev(t[8]);
     t[76] = ptx_clz(t[76]);
     t[77] = ptx_shr(t[76], 5u);
     t[77] = ptx_sub(0u, t[77]);
-    y[64] = ptx_and(y[64], t[77]);
-    y[64] = ptx_add(y[64], t[76]);
+    y[67] = ptx_and(y[67], t[77]);
+    y[67] = ptx_add(y[67], t[76]);
     t[78] = ptx_brev(t[7]);
     t[78] = ptx_clz(t[78]);
     t[79] = ptx_shr(t[78], 5u);
     t[79] = ptx_sub(0u, t[79]);
-    y[64] = ptx_and(y[64], t[79]);
-    y[64] = ptx_add(y[64], t[78]);
+    y[67] = ptx_and(y[67], t[79]);
+    y[67] = ptx_add(y[67], t[78]);
     t[80] = ptx_brev(t[6]);
     t[80] = ptx_clz(t[80]);
     t[81] = ptx_shr(t[80], 5u);
     t[81] = ptx_sub(0u, t[81]);
-    y[64] = ptx_and(y[64], t[81]);
-    y[64] = ptx_add(y[64], t[80]);
+    y[67] = ptx_and(y[67], t[81]);
+    y[67] = ptx_add(y[67], t[80]);
     t[82] = ptx_brev(t[5]);
     t[82] = ptx_clz(t[82]);
     t[83] = ptx_shr(t[82], 5u);
     t[83] = ptx_sub(0u, t[83]);
-    y[64] = ptx_and(y[64], t[83]);
-    y[64] = ptx_add(y[64], t[82]);
+    y[67] = ptx_and(y[67], t[83]);
+    y[67] = ptx_add(y[67], t[82]);
     t[84] = ptx_brev(t[4]);
     t[84] = ptx_clz(t[84]);
     t[85] = ptx_shr(t[84], 5u);
     t[85] = ptx_sub(0u, t[85]);
-    y[64] = ptx_and(y[64], t[85]);
-    y[64] = ptx_add(y[64], t[84]);
+    y[67] = ptx_and(y[67], t[85]);
+    y[67] = ptx_add(y[67], t[84]);
     t[86] = ptx_brev(t[3]);
     t[86] = ptx_clz(t[86]);
     t[87] = ptx_shr(t[86], 5u);
     t[87] = ptx_sub(0u, t[87]);
-    y[64] = ptx_and(y[64], t[87]);
-    y[64] = ptx_add(y[64], t[86]);
+    y[67] = ptx_and(y[67], t[87]);
+    y[67] = ptx_add(y[67], t[86]);
     t[88] = ptx_brev(t[2]);
     t[88] = ptx_clz(t[88]);
     t[89] = ptx_shr(t[88], 5u);
     t[89] = ptx_sub(0u, t[89]);
-    y[64] = ptx_and(y[64], t[89]);
-    y[64] = ptx_add(y[64], t[88]);
+    y[67] = ptx_and(y[67], t[89]);
+    y[67] = ptx_add(y[67], t[88]);
     t[90] = ptx_brev(t[1]);
     t[90] = ptx_clz(t[90]);
     t[91] = ptx_shr(t[90], 5u);
     t[91] = ptx_sub(0u, t[91]);
-    y[64] = ptx_and(y[64], t[91]);
-    y[64] = ptx_add(y[64], t[90]);
+    y[67] = ptx_and(y[67], t[91]);
+    y[67] = ptx_add(y[67], t[90]);
     t[92] = ptx_brev(t[0]);
     t[92] = ptx_clz(t[92]);
     t[93] = ptx_shr(t[92], 5u);
     t[93] = ptx_sub(0u, t[93]);
-    y[64] = ptx_and(y[64], t[93]);
-    y[64] = ptx_add(y[64], t[92]);
-    t[94] = ptx_shr(y[64], 5u);
+    y[67] = ptx_and(y[67], t[93]);
+    y[67] = ptx_add(y[67], t[92]);
+    t[94] = ptx_shr(y[67], 5u);
     t[94] = ptx_and(t[94], 1u);
     t[95] = ptx_sub(0u, t[94]);
     t[128] = ptx_not(t[95]);
@@ -69712,7 +69890,7 @@ struct gcd_start {
     t[126] = ptx_and(t[126], t[95]);
     t[126] = ptx_xor(t[126], x[30]);
     t[127] = ptx_and(x[31], t[128]);
-    t[129] = ptx_shr(y[64], 6u);
+    t[129] = ptx_shr(y[67], 6u);
     t[129] = ptx_and(t[129], 1u);
     t[130] = ptx_sub(0u, t[129]);
     t[163] = ptx_not(t[130]);
@@ -69808,7 +69986,7 @@ struct gcd_start {
     t[160] = ptx_xor(t[160], t[125]);
     t[161] = ptx_and(t[126], t[163]);
     t[162] = ptx_and(t[127], t[163]);
-    t[164] = ptx_shr(y[64], 7u);
+    t[164] = ptx_shr(y[67], 7u);
     t[164] = ptx_and(t[164], 1u);
     t[165] = ptx_sub(0u, t[164]);
     t[198] = ptx_not(t[165]);
@@ -69900,7 +70078,7 @@ struct gcd_start {
     t[195] = ptx_and(t[160], t[198]);
     t[196] = ptx_and(t[161], t[198]);
     t[197] = ptx_and(t[162], t[198]);
-    t[199] = ptx_shr(y[64], 8u);
+    t[199] = ptx_shr(y[67], 8u);
     t[199] = ptx_and(t[199], 1u);
     t[200] = ptx_sub(0u, t[199]);
     t[233] = ptx_not(t[200]);
@@ -69984,7 +70162,7 @@ struct gcd_start {
     t[230] = ptx_and(t[195], t[233]);
     t[231] = ptx_and(t[196], t[233]);
     t[232] = ptx_and(t[197], t[233]);
-    t[234] = ptx_shr(y[64], 9u);
+    t[234] = ptx_shr(y[67], 9u);
     t[234] = ptx_and(t[234], 1u);
     t[235] = ptx_sub(0u, t[234]);
     t[268] = ptx_not(t[235]);
@@ -70052,1014 +70230,4333 @@ struct gcd_start {
     t[265] = ptx_and(t[230], t[268]);
     t[266] = ptx_and(t[231], t[268]);
     t[267] = ptx_and(t[232], t[268]);
-    t[269] = ptx_and(y[64], 31u);
-    y[0] = ptx_shf_r_clamp(t[236], t[237], t[269]);
-    y[1] = ptx_shf_r_clamp(t[237], t[238], t[269]);
-    y[2] = ptx_shf_r_clamp(t[238], t[239], t[269]);
-    y[3] = ptx_shf_r_clamp(t[239], t[240], t[269]);
-    y[4] = ptx_shf_r_clamp(t[240], t[241], t[269]);
-    y[5] = ptx_shf_r_clamp(t[241], t[242], t[269]);
-    y[6] = ptx_shf_r_clamp(t[242], t[243], t[269]);
-    y[7] = ptx_shf_r_clamp(t[243], t[244], t[269]);
-    y[8] = ptx_shf_r_clamp(t[244], t[245], t[269]);
-    y[9] = ptx_shf_r_clamp(t[245], t[246], t[269]);
-    y[10] = ptx_shf_r_clamp(t[246], t[247], t[269]);
-    y[11] = ptx_shf_r_clamp(t[247], t[248], t[269]);
-    y[12] = ptx_shf_r_clamp(t[248], t[249], t[269]);
-    y[13] = ptx_shf_r_clamp(t[249], t[250], t[269]);
-    y[14] = ptx_shf_r_clamp(t[250], t[251], t[269]);
-    y[15] = ptx_shf_r_clamp(t[251], t[252], t[269]);
-    y[16] = ptx_shf_r_clamp(t[252], t[253], t[269]);
-    y[17] = ptx_shf_r_clamp(t[253], t[254], t[269]);
-    y[18] = ptx_shf_r_clamp(t[254], t[255], t[269]);
-    y[19] = ptx_shf_r_clamp(t[255], t[256], t[269]);
-    y[20] = ptx_shf_r_clamp(t[256], t[257], t[269]);
-    y[21] = ptx_shf_r_clamp(t[257], t[258], t[269]);
-    y[22] = ptx_shf_r_clamp(t[258], t[259], t[269]);
-    y[23] = ptx_shf_r_clamp(t[259], t[260], t[269]);
-    y[24] = ptx_shf_r_clamp(t[260], t[261], t[269]);
-    y[25] = ptx_shf_r_clamp(t[261], t[262], t[269]);
-    y[26] = ptx_shf_r_clamp(t[262], t[263], t[269]);
-    y[27] = ptx_shf_r_clamp(t[263], t[264], t[269]);
-    y[28] = ptx_shf_r_clamp(t[264], t[265], t[269]);
-    y[29] = ptx_shf_r_clamp(t[265], t[266], t[269]);
-    y[30] = ptx_shf_r_clamp(t[266], t[267], t[269]);
-    y[31] = ptx_shr(t[267], t[269]);
-    t[270] = ptx_shr(y[64], 5u);
-    t[270] = ptx_and(t[270], 1u);
-    t[271] = ptx_sub(0u, t[270]);
-    t[304] = ptx_not(t[271]);
-    t[272] = ptx_xor(x[32], x[33]);
-    t[272] = ptx_and(t[272], t[271]);
-    t[272] = ptx_xor(t[272], x[32]);
-    t[273] = ptx_xor(x[33], x[34]);
-    t[273] = ptx_and(t[273], t[271]);
-    t[273] = ptx_xor(t[273], x[33]);
-    t[274] = ptx_xor(x[34], x[35]);
-    t[274] = ptx_and(t[274], t[271]);
-    t[274] = ptx_xor(t[274], x[34]);
-    t[275] = ptx_xor(x[35], x[36]);
-    t[275] = ptx_and(t[275], t[271]);
-    t[275] = ptx_xor(t[275], x[35]);
-    t[276] = ptx_xor(x[36], x[37]);
-    t[276] = ptx_and(t[276], t[271]);
-    t[276] = ptx_xor(t[276], x[36]);
-    t[277] = ptx_xor(x[37], x[38]);
-    t[277] = ptx_and(t[277], t[271]);
-    t[277] = ptx_xor(t[277], x[37]);
-    t[278] = ptx_xor(x[38], x[39]);
-    t[278] = ptx_and(t[278], t[271]);
-    t[278] = ptx_xor(t[278], x[38]);
-    t[279] = ptx_xor(x[39], x[40]);
-    t[279] = ptx_and(t[279], t[271]);
-    t[279] = ptx_xor(t[279], x[39]);
-    t[280] = ptx_xor(x[40], x[41]);
-    t[280] = ptx_and(t[280], t[271]);
-    t[280] = ptx_xor(t[280], x[40]);
-    t[281] = ptx_xor(x[41], x[42]);
-    t[281] = ptx_and(t[281], t[271]);
-    t[281] = ptx_xor(t[281], x[41]);
-    t[282] = ptx_xor(x[42], x[43]);
-    t[282] = ptx_and(t[282], t[271]);
-    t[282] = ptx_xor(t[282], x[42]);
-    t[283] = ptx_xor(x[43], x[44]);
-    t[283] = ptx_and(t[283], t[271]);
-    t[283] = ptx_xor(t[283], x[43]);
-    t[284] = ptx_xor(x[44], x[45]);
-    t[284] = ptx_and(t[284], t[271]);
-    t[284] = ptx_xor(t[284], x[44]);
-    t[285] = ptx_xor(x[45], x[46]);
-    t[285] = ptx_and(t[285], t[271]);
-    t[285] = ptx_xor(t[285], x[45]);
-    t[286] = ptx_xor(x[46], x[47]);
-    t[286] = ptx_and(t[286], t[271]);
-    t[286] = ptx_xor(t[286], x[46]);
-    t[287] = ptx_xor(x[47], x[48]);
-    t[287] = ptx_and(t[287], t[271]);
-    t[287] = ptx_xor(t[287], x[47]);
-    t[288] = ptx_xor(x[48], x[49]);
-    t[288] = ptx_and(t[288], t[271]);
-    t[288] = ptx_xor(t[288], x[48]);
-    t[289] = ptx_xor(x[49], x[50]);
-    t[289] = ptx_and(t[289], t[271]);
-    t[289] = ptx_xor(t[289], x[49]);
-    t[290] = ptx_xor(x[50], x[51]);
-    t[290] = ptx_and(t[290], t[271]);
-    t[290] = ptx_xor(t[290], x[50]);
-    t[291] = ptx_xor(x[51], x[52]);
-    t[291] = ptx_and(t[291], t[271]);
-    t[291] = ptx_xor(t[291], x[51]);
-    t[292] = ptx_xor(x[52], x[53]);
-    t[292] = ptx_and(t[292], t[271]);
-    t[292] = ptx_xor(t[292], x[52]);
-    t[293] = ptx_xor(x[53], x[54]);
-    t[293] = ptx_and(t[293], t[271]);
-    t[293] = ptx_xor(t[293], x[53]);
-    t[294] = ptx_xor(x[54], x[55]);
-    t[294] = ptx_and(t[294], t[271]);
-    t[294] = ptx_xor(t[294], x[54]);
-    t[295] = ptx_xor(x[55], x[56]);
-    t[295] = ptx_and(t[295], t[271]);
-    t[295] = ptx_xor(t[295], x[55]);
-    t[296] = ptx_xor(x[56], x[57]);
-    t[296] = ptx_and(t[296], t[271]);
-    t[296] = ptx_xor(t[296], x[56]);
-    t[297] = ptx_xor(x[57], x[58]);
-    t[297] = ptx_and(t[297], t[271]);
-    t[297] = ptx_xor(t[297], x[57]);
-    t[298] = ptx_xor(x[58], x[59]);
-    t[298] = ptx_and(t[298], t[271]);
-    t[298] = ptx_xor(t[298], x[58]);
-    t[299] = ptx_xor(x[59], x[60]);
-    t[299] = ptx_and(t[299], t[271]);
-    t[299] = ptx_xor(t[299], x[59]);
-    t[300] = ptx_xor(x[60], x[61]);
-    t[300] = ptx_and(t[300], t[271]);
-    t[300] = ptx_xor(t[300], x[60]);
-    t[301] = ptx_xor(x[61], x[62]);
-    t[301] = ptx_and(t[301], t[271]);
-    t[301] = ptx_xor(t[301], x[61]);
-    t[302] = ptx_xor(x[62], x[63]);
-    t[302] = ptx_and(t[302], t[271]);
-    t[302] = ptx_xor(t[302], x[62]);
-    t[303] = ptx_and(x[63], t[304]);
-    t[305] = ptx_shr(y[64], 6u);
-    t[305] = ptx_and(t[305], 1u);
-    t[306] = ptx_sub(0u, t[305]);
-    t[339] = ptx_not(t[306]);
-    t[307] = ptx_xor(t[272], t[274]);
-    t[307] = ptx_and(t[307], t[306]);
-    t[307] = ptx_xor(t[307], t[272]);
-    t[308] = ptx_xor(t[273], t[275]);
-    t[308] = ptx_and(t[308], t[306]);
-    t[308] = ptx_xor(t[308], t[273]);
-    t[309] = ptx_xor(t[274], t[276]);
-    t[309] = ptx_and(t[309], t[306]);
-    t[309] = ptx_xor(t[309], t[274]);
-    t[310] = ptx_xor(t[275], t[277]);
-    t[310] = ptx_and(t[310], t[306]);
-    t[310] = ptx_xor(t[310], t[275]);
-    t[311] = ptx_xor(t[276], t[278]);
-    t[311] = ptx_and(t[311], t[306]);
-    t[311] = ptx_xor(t[311], t[276]);
-    t[312] = ptx_xor(t[277], t[279]);
-    t[312] = ptx_and(t[312], t[306]);
-    t[312] = ptx_xor(t[312], t[277]);
-    t[313] = ptx_xor(t[278], t[280]);
-    t[313] = ptx_and(t[313], t[306]);
-    t[313] = ptx_xor(t[313], t[278]);
-    t[314] = ptx_xor(t[279], t[281]);
-    t[314] = ptx_and(t[314], t[306]);
-    t[314] = ptx_xor(t[314], t[279]);
-    t[315] = ptx_xor(t[280], t[282]);
-    t[315] = ptx_and(t[315], t[306]);
-    t[315] = ptx_xor(t[315], t[280]);
-    t[316] = ptx_xor(t[281], t[283]);
-    t[316] = ptx_and(t[316], t[306]);
-    t[316] = ptx_xor(t[316], t[281]);
-    t[317] = ptx_xor(t[282], t[284]);
-    t[317] = ptx_and(t[317], t[306]);
-    t[317] = ptx_xor(t[317], t[282]);
-    t[318] = ptx_xor(t[283], t[285]);
-    t[318] = ptx_and(t[318], t[306]);
-    t[318] = ptx_xor(t[318], t[283]);
-    t[319] = ptx_xor(t[284], t[286]);
-    t[319] = ptx_and(t[319], t[306]);
-    t[319] = ptx_xor(t[319], t[284]);
-    t[320] = ptx_xor(t[285], t[287]);
-    t[320] = ptx_and(t[320], t[306]);
-    t[320] = ptx_xor(t[320], t[285]);
-    t[321] = ptx_xor(t[286], t[288]);
-    t[321] = ptx_and(t[321], t[306]);
-    t[321] = ptx_xor(t[321], t[286]);
-    t[322] = ptx_xor(t[287], t[289]);
-    t[322] = ptx_and(t[322], t[306]);
-    t[322] = ptx_xor(t[322], t[287]);
-    t[323] = ptx_xor(t[288], t[290]);
-    t[323] = ptx_and(t[323], t[306]);
-    t[323] = ptx_xor(t[323], t[288]);
-    t[324] = ptx_xor(t[289], t[291]);
-    t[324] = ptx_and(t[324], t[306]);
-    t[324] = ptx_xor(t[324], t[289]);
-    t[325] = ptx_xor(t[290], t[292]);
-    t[325] = ptx_and(t[325], t[306]);
-    t[325] = ptx_xor(t[325], t[290]);
-    t[326] = ptx_xor(t[291], t[293]);
-    t[326] = ptx_and(t[326], t[306]);
-    t[326] = ptx_xor(t[326], t[291]);
-    t[327] = ptx_xor(t[292], t[294]);
-    t[327] = ptx_and(t[327], t[306]);
-    t[327] = ptx_xor(t[327], t[292]);
-    t[328] = ptx_xor(t[293], t[295]);
-    t[328] = ptx_and(t[328], t[306]);
-    t[328] = ptx_xor(t[328], t[293]);
-    t[329] = ptx_xor(t[294], t[296]);
-    t[329] = ptx_and(t[329], t[306]);
-    t[329] = ptx_xor(t[329], t[294]);
-    t[330] = ptx_xor(t[295], t[297]);
-    t[330] = ptx_and(t[330], t[306]);
-    t[330] = ptx_xor(t[330], t[295]);
-    t[331] = ptx_xor(t[296], t[298]);
-    t[331] = ptx_and(t[331], t[306]);
-    t[331] = ptx_xor(t[331], t[296]);
-    t[332] = ptx_xor(t[297], t[299]);
-    t[332] = ptx_and(t[332], t[306]);
-    t[332] = ptx_xor(t[332], t[297]);
-    t[333] = ptx_xor(t[298], t[300]);
-    t[333] = ptx_and(t[333], t[306]);
-    t[333] = ptx_xor(t[333], t[298]);
-    t[334] = ptx_xor(t[299], t[301]);
-    t[334] = ptx_and(t[334], t[306]);
-    t[334] = ptx_xor(t[334], t[299]);
-    t[335] = ptx_xor(t[300], t[302]);
-    t[335] = ptx_and(t[335], t[306]);
-    t[335] = ptx_xor(t[335], t[300]);
-    t[336] = ptx_xor(t[301], t[303]);
-    t[336] = ptx_and(t[336], t[306]);
-    t[336] = ptx_xor(t[336], t[301]);
-    t[337] = ptx_and(t[302], t[339]);
-    t[338] = ptx_and(t[303], t[339]);
-    t[340] = ptx_shr(y[64], 7u);
-    t[340] = ptx_and(t[340], 1u);
-    t[341] = ptx_sub(0u, t[340]);
-    t[374] = ptx_not(t[341]);
-    t[342] = ptx_xor(t[307], t[311]);
-    t[342] = ptx_and(t[342], t[341]);
+    t[269] = ptx_and(y[67], 31u);
+    t[270] = ptx_shf_r_clamp(t[236], t[237], t[269]);
+    t[271] = ptx_shf_r_clamp(t[237], t[238], t[269]);
+    t[272] = ptx_shf_r_clamp(t[238], t[239], t[269]);
+    t[273] = ptx_shf_r_clamp(t[239], t[240], t[269]);
+    t[274] = ptx_shf_r_clamp(t[240], t[241], t[269]);
+    t[275] = ptx_shf_r_clamp(t[241], t[242], t[269]);
+    t[276] = ptx_shf_r_clamp(t[242], t[243], t[269]);
+    t[277] = ptx_shf_r_clamp(t[243], t[244], t[269]);
+    t[278] = ptx_shf_r_clamp(t[244], t[245], t[269]);
+    t[279] = ptx_shf_r_clamp(t[245], t[246], t[269]);
+    t[280] = ptx_shf_r_clamp(t[246], t[247], t[269]);
+    t[281] = ptx_shf_r_clamp(t[247], t[248], t[269]);
+    t[282] = ptx_shf_r_clamp(t[248], t[249], t[269]);
+    t[283] = ptx_shf_r_clamp(t[249], t[250], t[269]);
+    t[284] = ptx_shf_r_clamp(t[250], t[251], t[269]);
+    t[285] = ptx_shf_r_clamp(t[251], t[252], t[269]);
+    t[286] = ptx_shf_r_clamp(t[252], t[253], t[269]);
+    t[287] = ptx_shf_r_clamp(t[253], t[254], t[269]);
+    t[288] = ptx_shf_r_clamp(t[254], t[255], t[269]);
+    t[289] = ptx_shf_r_clamp(t[255], t[256], t[269]);
+    t[290] = ptx_shf_r_clamp(t[256], t[257], t[269]);
+    t[291] = ptx_shf_r_clamp(t[257], t[258], t[269]);
+    t[292] = ptx_shf_r_clamp(t[258], t[259], t[269]);
+    t[293] = ptx_shf_r_clamp(t[259], t[260], t[269]);
+    t[294] = ptx_shf_r_clamp(t[260], t[261], t[269]);
+    t[295] = ptx_shf_r_clamp(t[261], t[262], t[269]);
+    t[296] = ptx_shf_r_clamp(t[262], t[263], t[269]);
+    t[297] = ptx_shf_r_clamp(t[263], t[264], t[269]);
+    t[298] = ptx_shf_r_clamp(t[264], t[265], t[269]);
+    t[299] = ptx_shf_r_clamp(t[265], t[266], t[269]);
+    t[300] = ptx_shf_r_clamp(t[266], t[267], t[269]);
+    t[301] = ptx_shr(t[267], t[269]);
+    t[302] = ptx_shr(y[67], 5u);
+    t[302] = ptx_and(t[302], 1u);
+    t[303] = ptx_sub(0u, t[302]);
+    t[336] = ptx_not(t[303]);
+    t[304] = ptx_xor(x[32], x[33]);
+    t[304] = ptx_and(t[304], t[303]);
+    t[304] = ptx_xor(t[304], x[32]);
+    t[305] = ptx_xor(x[33], x[34]);
+    t[305] = ptx_and(t[305], t[303]);
+    t[305] = ptx_xor(t[305], x[33]);
+    t[306] = ptx_xor(x[34], x[35]);
+    t[306] = ptx_and(t[306], t[303]);
+    t[306] = ptx_xor(t[306], x[34]);
+    t[307] = ptx_xor(x[35], x[36]);
+    t[307] = ptx_and(t[307], t[303]);
+    t[307] = ptx_xor(t[307], x[35]);
+    t[308] = ptx_xor(x[36], x[37]);
+    t[308] = ptx_and(t[308], t[303]);
+    t[308] = ptx_xor(t[308], x[36]);
+    t[309] = ptx_xor(x[37], x[38]);
+    t[309] = ptx_and(t[309], t[303]);
+    t[309] = ptx_xor(t[309], x[37]);
+    t[310] = ptx_xor(x[38], x[39]);
+    t[310] = ptx_and(t[310], t[303]);
+    t[310] = ptx_xor(t[310], x[38]);
+    t[311] = ptx_xor(x[39], x[40]);
+    t[311] = ptx_and(t[311], t[303]);
+    t[311] = ptx_xor(t[311], x[39]);
+    t[312] = ptx_xor(x[40], x[41]);
+    t[312] = ptx_and(t[312], t[303]);
+    t[312] = ptx_xor(t[312], x[40]);
+    t[313] = ptx_xor(x[41], x[42]);
+    t[313] = ptx_and(t[313], t[303]);
+    t[313] = ptx_xor(t[313], x[41]);
+    t[314] = ptx_xor(x[42], x[43]);
+    t[314] = ptx_and(t[314], t[303]);
+    t[314] = ptx_xor(t[314], x[42]);
+    t[315] = ptx_xor(x[43], x[44]);
+    t[315] = ptx_and(t[315], t[303]);
+    t[315] = ptx_xor(t[315], x[43]);
+    t[316] = ptx_xor(x[44], x[45]);
+    t[316] = ptx_and(t[316], t[303]);
+    t[316] = ptx_xor(t[316], x[44]);
+    t[317] = ptx_xor(x[45], x[46]);
+    t[317] = ptx_and(t[317], t[303]);
+    t[317] = ptx_xor(t[317], x[45]);
+    t[318] = ptx_xor(x[46], x[47]);
+    t[318] = ptx_and(t[318], t[303]);
+    t[318] = ptx_xor(t[318], x[46]);
+    t[319] = ptx_xor(x[47], x[48]);
+    t[319] = ptx_and(t[319], t[303]);
+    t[319] = ptx_xor(t[319], x[47]);
+    t[320] = ptx_xor(x[48], x[49]);
+    t[320] = ptx_and(t[320], t[303]);
+    t[320] = ptx_xor(t[320], x[48]);
+    t[321] = ptx_xor(x[49], x[50]);
+    t[321] = ptx_and(t[321], t[303]);
+    t[321] = ptx_xor(t[321], x[49]);
+    t[322] = ptx_xor(x[50], x[51]);
+    t[322] = ptx_and(t[322], t[303]);
+    t[322] = ptx_xor(t[322], x[50]);
+    t[323] = ptx_xor(x[51], x[52]);
+    t[323] = ptx_and(t[323], t[303]);
+    t[323] = ptx_xor(t[323], x[51]);
+    t[324] = ptx_xor(x[52], x[53]);
+    t[324] = ptx_and(t[324], t[303]);
+    t[324] = ptx_xor(t[324], x[52]);
+    t[325] = ptx_xor(x[53], x[54]);
+    t[325] = ptx_and(t[325], t[303]);
+    t[325] = ptx_xor(t[325], x[53]);
+    t[326] = ptx_xor(x[54], x[55]);
+    t[326] = ptx_and(t[326], t[303]);
+    t[326] = ptx_xor(t[326], x[54]);
+    t[327] = ptx_xor(x[55], x[56]);
+    t[327] = ptx_and(t[327], t[303]);
+    t[327] = ptx_xor(t[327], x[55]);
+    t[328] = ptx_xor(x[56], x[57]);
+    t[328] = ptx_and(t[328], t[303]);
+    t[328] = ptx_xor(t[328], x[56]);
+    t[329] = ptx_xor(x[57], x[58]);
+    t[329] = ptx_and(t[329], t[303]);
+    t[329] = ptx_xor(t[329], x[57]);
+    t[330] = ptx_xor(x[58], x[59]);
+    t[330] = ptx_and(t[330], t[303]);
+    t[330] = ptx_xor(t[330], x[58]);
+    t[331] = ptx_xor(x[59], x[60]);
+    t[331] = ptx_and(t[331], t[303]);
+    t[331] = ptx_xor(t[331], x[59]);
+    t[332] = ptx_xor(x[60], x[61]);
+    t[332] = ptx_and(t[332], t[303]);
+    t[332] = ptx_xor(t[332], x[60]);
+    t[333] = ptx_xor(x[61], x[62]);
+    t[333] = ptx_and(t[333], t[303]);
+    t[333] = ptx_xor(t[333], x[61]);
+    t[334] = ptx_xor(x[62], x[63]);
+    t[334] = ptx_and(t[334], t[303]);
+    t[334] = ptx_xor(t[334], x[62]);
+    t[335] = ptx_and(x[63], t[336]);
+    t[337] = ptx_shr(y[67], 6u);
+    t[337] = ptx_and(t[337], 1u);
+    t[338] = ptx_sub(0u, t[337]);
+    t[371] = ptx_not(t[338]);
+    t[339] = ptx_xor(t[304], t[306]);
+    t[339] = ptx_and(t[339], t[338]);
+    t[339] = ptx_xor(t[339], t[304]);
+    t[340] = ptx_xor(t[305], t[307]);
+    t[340] = ptx_and(t[340], t[338]);
+    t[340] = ptx_xor(t[340], t[305]);
+    t[341] = ptx_xor(t[306], t[308]);
+    t[341] = ptx_and(t[341], t[338]);
+    t[341] = ptx_xor(t[341], t[306]);
+    t[342] = ptx_xor(t[307], t[309]);
+    t[342] = ptx_and(t[342], t[338]);
     t[342] = ptx_xor(t[342], t[307]);
-    t[343] = ptx_xor(t[308], t[312]);
-    t[343] = ptx_and(t[343], t[341]);
+    t[343] = ptx_xor(t[308], t[310]);
+    t[343] = ptx_and(t[343], t[338]);
     t[343] = ptx_xor(t[343], t[308]);
-    t[344] = ptx_xor(t[309], t[313]);
-    t[344] = ptx_and(t[344], t[341]);
+    t[344] = ptx_xor(t[309], t[311]);
+    t[344] = ptx_and(t[344], t[338]);
     t[344] = ptx_xor(t[344], t[309]);
-    t[345] = ptx_xor(t[310], t[314]);
-    t[345] = ptx_and(t[345], t[341]);
+    t[345] = ptx_xor(t[310], t[312]);
+    t[345] = ptx_and(t[345], t[338]);
     t[345] = ptx_xor(t[345], t[310]);
-    t[346] = ptx_xor(t[311], t[315]);
-    t[346] = ptx_and(t[346], t[341]);
+    t[346] = ptx_xor(t[311], t[313]);
+    t[346] = ptx_and(t[346], t[338]);
     t[346] = ptx_xor(t[346], t[311]);
-    t[347] = ptx_xor(t[312], t[316]);
-    t[347] = ptx_and(t[347], t[341]);
+    t[347] = ptx_xor(t[312], t[314]);
+    t[347] = ptx_and(t[347], t[338]);
     t[347] = ptx_xor(t[347], t[312]);
-    t[348] = ptx_xor(t[313], t[317]);
-    t[348] = ptx_and(t[348], t[341]);
+    t[348] = ptx_xor(t[313], t[315]);
+    t[348] = ptx_and(t[348], t[338]);
     t[348] = ptx_xor(t[348], t[313]);
-    t[349] = ptx_xor(t[314], t[318]);
-    t[349] = ptx_and(t[349], t[341]);
+    t[349] = ptx_xor(t[314], t[316]);
+    t[349] = ptx_and(t[349], t[338]);
     t[349] = ptx_xor(t[349], t[314]);
-    t[350] = ptx_xor(t[315], t[319]);
-    t[350] = ptx_and(t[350], t[341]);
+    t[350] = ptx_xor(t[315], t[317]);
+    t[350] = ptx_and(t[350], t[338]);
     t[350] = ptx_xor(t[350], t[315]);
-    t[351] = ptx_xor(t[316], t[320]);
-    t[351] = ptx_and(t[351], t[341]);
+    t[351] = ptx_xor(t[316], t[318]);
+    t[351] = ptx_and(t[351], t[338]);
     t[351] = ptx_xor(t[351], t[316]);
-    t[352] = ptx_xor(t[317], t[321]);
-    t[352] = ptx_and(t[352], t[341]);
+    t[352] = ptx_xor(t[317], t[319]);
+    t[352] = ptx_and(t[352], t[338]);
     t[352] = ptx_xor(t[352], t[317]);
-    t[353] = ptx_xor(t[318], t[322]);
-    t[353] = ptx_and(t[353], t[341]);
+    t[353] = ptx_xor(t[318], t[320]);
+    t[353] = ptx_and(t[353], t[338]);
     t[353] = ptx_xor(t[353], t[318]);
-    t[354] = ptx_xor(t[319], t[323]);
-    t[354] = ptx_and(t[354], t[341]);
+    t[354] = ptx_xor(t[319], t[321]);
+    t[354] = ptx_and(t[354], t[338]);
     t[354] = ptx_xor(t[354], t[319]);
-    t[355] = ptx_xor(t[320], t[324]);
-    t[355] = ptx_and(t[355], t[341]);
+    t[355] = ptx_xor(t[320], t[322]);
+    t[355] = ptx_and(t[355], t[338]);
     t[355] = ptx_xor(t[355], t[320]);
-    t[356] = ptx_xor(t[321], t[325]);
-    t[356] = ptx_and(t[356], t[341]);
+    t[356] = ptx_xor(t[321], t[323]);
+    t[356] = ptx_and(t[356], t[338]);
     t[356] = ptx_xor(t[356], t[321]);
-    t[357] = ptx_xor(t[322], t[326]);
-    t[357] = ptx_and(t[357], t[341]);
+    t[357] = ptx_xor(t[322], t[324]);
+    t[357] = ptx_and(t[357], t[338]);
     t[357] = ptx_xor(t[357], t[322]);
-    t[358] = ptx_xor(t[323], t[327]);
-    t[358] = ptx_and(t[358], t[341]);
+    t[358] = ptx_xor(t[323], t[325]);
+    t[358] = ptx_and(t[358], t[338]);
     t[358] = ptx_xor(t[358], t[323]);
-    t[359] = ptx_xor(t[324], t[328]);
-    t[359] = ptx_and(t[359], t[341]);
+    t[359] = ptx_xor(t[324], t[326]);
+    t[359] = ptx_and(t[359], t[338]);
     t[359] = ptx_xor(t[359], t[324]);
-    t[360] = ptx_xor(t[325], t[329]);
-    t[360] = ptx_and(t[360], t[341]);
+    t[360] = ptx_xor(t[325], t[327]);
+    t[360] = ptx_and(t[360], t[338]);
     t[360] = ptx_xor(t[360], t[325]);
-    t[361] = ptx_xor(t[326], t[330]);
-    t[361] = ptx_and(t[361], t[341]);
+    t[361] = ptx_xor(t[326], t[328]);
+    t[361] = ptx_and(t[361], t[338]);
     t[361] = ptx_xor(t[361], t[326]);
-    t[362] = ptx_xor(t[327], t[331]);
-    t[362] = ptx_and(t[362], t[341]);
+    t[362] = ptx_xor(t[327], t[329]);
+    t[362] = ptx_and(t[362], t[338]);
     t[362] = ptx_xor(t[362], t[327]);
-    t[363] = ptx_xor(t[328], t[332]);
-    t[363] = ptx_and(t[363], t[341]);
+    t[363] = ptx_xor(t[328], t[330]);
+    t[363] = ptx_and(t[363], t[338]);
     t[363] = ptx_xor(t[363], t[328]);
-    t[364] = ptx_xor(t[329], t[333]);
-    t[364] = ptx_and(t[364], t[341]);
+    t[364] = ptx_xor(t[329], t[331]);
+    t[364] = ptx_and(t[364], t[338]);
     t[364] = ptx_xor(t[364], t[329]);
-    t[365] = ptx_xor(t[330], t[334]);
-    t[365] = ptx_and(t[365], t[341]);
+    t[365] = ptx_xor(t[330], t[332]);
+    t[365] = ptx_and(t[365], t[338]);
     t[365] = ptx_xor(t[365], t[330]);
-    t[366] = ptx_xor(t[331], t[335]);
-    t[366] = ptx_and(t[366], t[341]);
+    t[366] = ptx_xor(t[331], t[333]);
+    t[366] = ptx_and(t[366], t[338]);
     t[366] = ptx_xor(t[366], t[331]);
-    t[367] = ptx_xor(t[332], t[336]);
-    t[367] = ptx_and(t[367], t[341]);
+    t[367] = ptx_xor(t[332], t[334]);
+    t[367] = ptx_and(t[367], t[338]);
     t[367] = ptx_xor(t[367], t[332]);
-    t[368] = ptx_xor(t[333], t[337]);
-    t[368] = ptx_and(t[368], t[341]);
+    t[368] = ptx_xor(t[333], t[335]);
+    t[368] = ptx_and(t[368], t[338]);
     t[368] = ptx_xor(t[368], t[333]);
-    t[369] = ptx_xor(t[334], t[338]);
-    t[369] = ptx_and(t[369], t[341]);
-    t[369] = ptx_xor(t[369], t[334]);
-    t[370] = ptx_and(t[335], t[374]);
-    t[371] = ptx_and(t[336], t[374]);
-    t[372] = ptx_and(t[337], t[374]);
-    t[373] = ptx_and(t[338], t[374]);
-    t[375] = ptx_shr(y[64], 8u);
-    t[375] = ptx_and(t[375], 1u);
-    t[376] = ptx_sub(0u, t[375]);
-    t[409] = ptx_not(t[376]);
-    t[377] = ptx_xor(t[342], t[350]);
-    t[377] = ptx_and(t[377], t[376]);
+    t[369] = ptx_and(t[334], t[371]);
+    t[370] = ptx_and(t[335], t[371]);
+    t[372] = ptx_shr(y[67], 7u);
+    t[372] = ptx_and(t[372], 1u);
+    t[373] = ptx_sub(0u, t[372]);
+    t[406] = ptx_not(t[373]);
+    t[374] = ptx_xor(t[339], t[343]);
+    t[374] = ptx_and(t[374], t[373]);
+    t[374] = ptx_xor(t[374], t[339]);
+    t[375] = ptx_xor(t[340], t[344]);
+    t[375] = ptx_and(t[375], t[373]);
+    t[375] = ptx_xor(t[375], t[340]);
+    t[376] = ptx_xor(t[341], t[345]);
+    t[376] = ptx_and(t[376], t[373]);
+    t[376] = ptx_xor(t[376], t[341]);
+    t[377] = ptx_xor(t[342], t[346]);
+    t[377] = ptx_and(t[377], t[373]);
     t[377] = ptx_xor(t[377], t[342]);
-    t[378] = ptx_xor(t[343], t[351]);
-    t[378] = ptx_and(t[378], t[376]);
+    t[378] = ptx_xor(t[343], t[347]);
+    t[378] = ptx_and(t[378], t[373]);
     t[378] = ptx_xor(t[378], t[343]);
-    t[379] = ptx_xor(t[344], t[352]);
-    t[379] = ptx_and(t[379], t[376]);
+    t[379] = ptx_xor(t[344], t[348]);
+    t[379] = ptx_and(t[379], t[373]);
     t[379] = ptx_xor(t[379], t[344]);
-    t[380] = ptx_xor(t[345], t[353]);
-    t[380] = ptx_and(t[380], t[376]);
+    t[380] = ptx_xor(t[345], t[349]);
+    t[380] = ptx_and(t[380], t[373]);
     t[380] = ptx_xor(t[380], t[345]);
-    t[381] = ptx_xor(t[346], t[354]);
-    t[381] = ptx_and(t[381], t[376]);
+    t[381] = ptx_xor(t[346], t[350]);
+    t[381] = ptx_and(t[381], t[373]);
     t[381] = ptx_xor(t[381], t[346]);
-    t[382] = ptx_xor(t[347], t[355]);
-    t[382] = ptx_and(t[382], t[376]);
+    t[382] = ptx_xor(t[347], t[351]);
+    t[382] = ptx_and(t[382], t[373]);
     t[382] = ptx_xor(t[382], t[347]);
-    t[383] = ptx_xor(t[348], t[356]);
-    t[383] = ptx_and(t[383], t[376]);
+    t[383] = ptx_xor(t[348], t[352]);
+    t[383] = ptx_and(t[383], t[373]);
     t[383] = ptx_xor(t[383], t[348]);
-    t[384] = ptx_xor(t[349], t[357]);
-    t[384] = ptx_and(t[384], t[376]);
+    t[384] = ptx_xor(t[349], t[353]);
+    t[384] = ptx_and(t[384], t[373]);
     t[384] = ptx_xor(t[384], t[349]);
-    t[385] = ptx_xor(t[350], t[358]);
-    t[385] = ptx_and(t[385], t[376]);
+    t[385] = ptx_xor(t[350], t[354]);
+    t[385] = ptx_and(t[385], t[373]);
     t[385] = ptx_xor(t[385], t[350]);
-    t[386] = ptx_xor(t[351], t[359]);
-    t[386] = ptx_and(t[386], t[376]);
+    t[386] = ptx_xor(t[351], t[355]);
+    t[386] = ptx_and(t[386], t[373]);
     t[386] = ptx_xor(t[386], t[351]);
-    t[387] = ptx_xor(t[352], t[360]);
-    t[387] = ptx_and(t[387], t[376]);
+    t[387] = ptx_xor(t[352], t[356]);
+    t[387] = ptx_and(t[387], t[373]);
     t[387] = ptx_xor(t[387], t[352]);
-    t[388] = ptx_xor(t[353], t[361]);
-    t[388] = ptx_and(t[388], t[376]);
+    t[388] = ptx_xor(t[353], t[357]);
+    t[388] = ptx_and(t[388], t[373]);
     t[388] = ptx_xor(t[388], t[353]);
-    t[389] = ptx_xor(t[354], t[362]);
-    t[389] = ptx_and(t[389], t[376]);
+    t[389] = ptx_xor(t[354], t[358]);
+    t[389] = ptx_and(t[389], t[373]);
     t[389] = ptx_xor(t[389], t[354]);
-    t[390] = ptx_xor(t[355], t[363]);
-    t[390] = ptx_and(t[390], t[376]);
+    t[390] = ptx_xor(t[355], t[359]);
+    t[390] = ptx_and(t[390], t[373]);
     t[390] = ptx_xor(t[390], t[355]);
-    t[391] = ptx_xor(t[356], t[364]);
-    t[391] = ptx_and(t[391], t[376]);
+    t[391] = ptx_xor(t[356], t[360]);
+    t[391] = ptx_and(t[391], t[373]);
     t[391] = ptx_xor(t[391], t[356]);
-    t[392] = ptx_xor(t[357], t[365]);
-    t[392] = ptx_and(t[392], t[376]);
+    t[392] = ptx_xor(t[357], t[361]);
+    t[392] = ptx_and(t[392], t[373]);
     t[392] = ptx_xor(t[392], t[357]);
-    t[393] = ptx_xor(t[358], t[366]);
-    t[393] = ptx_and(t[393], t[376]);
+    t[393] = ptx_xor(t[358], t[362]);
+    t[393] = ptx_and(t[393], t[373]);
     t[393] = ptx_xor(t[393], t[358]);
-    t[394] = ptx_xor(t[359], t[367]);
-    t[394] = ptx_and(t[394], t[376]);
+    t[394] = ptx_xor(t[359], t[363]);
+    t[394] = ptx_and(t[394], t[373]);
     t[394] = ptx_xor(t[394], t[359]);
-    t[395] = ptx_xor(t[360], t[368]);
-    t[395] = ptx_and(t[395], t[376]);
+    t[395] = ptx_xor(t[360], t[364]);
+    t[395] = ptx_and(t[395], t[373]);
     t[395] = ptx_xor(t[395], t[360]);
-    t[396] = ptx_xor(t[361], t[369]);
-    t[396] = ptx_and(t[396], t[376]);
+    t[396] = ptx_xor(t[361], t[365]);
+    t[396] = ptx_and(t[396], t[373]);
     t[396] = ptx_xor(t[396], t[361]);
-    t[397] = ptx_xor(t[362], t[370]);
-    t[397] = ptx_and(t[397], t[376]);
+    t[397] = ptx_xor(t[362], t[366]);
+    t[397] = ptx_and(t[397], t[373]);
     t[397] = ptx_xor(t[397], t[362]);
-    t[398] = ptx_xor(t[363], t[371]);
-    t[398] = ptx_and(t[398], t[376]);
+    t[398] = ptx_xor(t[363], t[367]);
+    t[398] = ptx_and(t[398], t[373]);
     t[398] = ptx_xor(t[398], t[363]);
-    t[399] = ptx_xor(t[364], t[372]);
-    t[399] = ptx_and(t[399], t[376]);
+    t[399] = ptx_xor(t[364], t[368]);
+    t[399] = ptx_and(t[399], t[373]);
     t[399] = ptx_xor(t[399], t[364]);
-    t[400] = ptx_xor(t[365], t[373]);
-    t[400] = ptx_and(t[400], t[376]);
+    t[400] = ptx_xor(t[365], t[369]);
+    t[400] = ptx_and(t[400], t[373]);
     t[400] = ptx_xor(t[400], t[365]);
-    t[401] = ptx_and(t[366], t[409]);
-    t[402] = ptx_and(t[367], t[409]);
-    t[403] = ptx_and(t[368], t[409]);
-    t[404] = ptx_and(t[369], t[409]);
-    t[405] = ptx_and(t[370], t[409]);
-    t[406] = ptx_and(t[371], t[409]);
-    t[407] = ptx_and(t[372], t[409]);
-    t[408] = ptx_and(t[373], t[409]);
-    t[410] = ptx_shr(y[64], 9u);
-    t[410] = ptx_and(t[410], 1u);
-    t[411] = ptx_sub(0u, t[410]);
-    t[444] = ptx_not(t[411]);
-    t[412] = ptx_xor(t[377], t[393]);
-    t[412] = ptx_and(t[412], t[411]);
+    t[401] = ptx_xor(t[366], t[370]);
+    t[401] = ptx_and(t[401], t[373]);
+    t[401] = ptx_xor(t[401], t[366]);
+    t[402] = ptx_and(t[367], t[406]);
+    t[403] = ptx_and(t[368], t[406]);
+    t[404] = ptx_and(t[369], t[406]);
+    t[405] = ptx_and(t[370], t[406]);
+    t[407] = ptx_shr(y[67], 8u);
+    t[407] = ptx_and(t[407], 1u);
+    t[408] = ptx_sub(0u, t[407]);
+    t[441] = ptx_not(t[408]);
+    t[409] = ptx_xor(t[374], t[382]);
+    t[409] = ptx_and(t[409], t[408]);
+    t[409] = ptx_xor(t[409], t[374]);
+    t[410] = ptx_xor(t[375], t[383]);
+    t[410] = ptx_and(t[410], t[408]);
+    t[410] = ptx_xor(t[410], t[375]);
+    t[411] = ptx_xor(t[376], t[384]);
+    t[411] = ptx_and(t[411], t[408]);
+    t[411] = ptx_xor(t[411], t[376]);
+    t[412] = ptx_xor(t[377], t[385]);
+    t[412] = ptx_and(t[412], t[408]);
     t[412] = ptx_xor(t[412], t[377]);
-    t[413] = ptx_xor(t[378], t[394]);
-    t[413] = ptx_and(t[413], t[411]);
+    t[413] = ptx_xor(t[378], t[386]);
+    t[413] = ptx_and(t[413], t[408]);
     t[413] = ptx_xor(t[413], t[378]);
-    t[414] = ptx_xor(t[379], t[395]);
-    t[414] = ptx_and(t[414], t[411]);
+    t[414] = ptx_xor(t[379], t[387]);
+    t[414] = ptx_and(t[414], t[408]);
     t[414] = ptx_xor(t[414], t[379]);
-    t[415] = ptx_xor(t[380], t[396]);
-    t[415] = ptx_and(t[415], t[411]);
+    t[415] = ptx_xor(t[380], t[388]);
+    t[415] = ptx_and(t[415], t[408]);
     t[415] = ptx_xor(t[415], t[380]);
-    t[416] = ptx_xor(t[381], t[397]);
-    t[416] = ptx_and(t[416], t[411]);
+    t[416] = ptx_xor(t[381], t[389]);
+    t[416] = ptx_and(t[416], t[408]);
     t[416] = ptx_xor(t[416], t[381]);
-    t[417] = ptx_xor(t[382], t[398]);
-    t[417] = ptx_and(t[417], t[411]);
+    t[417] = ptx_xor(t[382], t[390]);
+    t[417] = ptx_and(t[417], t[408]);
     t[417] = ptx_xor(t[417], t[382]);
-    t[418] = ptx_xor(t[383], t[399]);
-    t[418] = ptx_and(t[418], t[411]);
+    t[418] = ptx_xor(t[383], t[391]);
+    t[418] = ptx_and(t[418], t[408]);
     t[418] = ptx_xor(t[418], t[383]);
-    t[419] = ptx_xor(t[384], t[400]);
-    t[419] = ptx_and(t[419], t[411]);
+    t[419] = ptx_xor(t[384], t[392]);
+    t[419] = ptx_and(t[419], t[408]);
     t[419] = ptx_xor(t[419], t[384]);
-    t[420] = ptx_xor(t[385], t[401]);
-    t[420] = ptx_and(t[420], t[411]);
+    t[420] = ptx_xor(t[385], t[393]);
+    t[420] = ptx_and(t[420], t[408]);
     t[420] = ptx_xor(t[420], t[385]);
-    t[421] = ptx_xor(t[386], t[402]);
-    t[421] = ptx_and(t[421], t[411]);
+    t[421] = ptx_xor(t[386], t[394]);
+    t[421] = ptx_and(t[421], t[408]);
     t[421] = ptx_xor(t[421], t[386]);
-    t[422] = ptx_xor(t[387], t[403]);
-    t[422] = ptx_and(t[422], t[411]);
+    t[422] = ptx_xor(t[387], t[395]);
+    t[422] = ptx_and(t[422], t[408]);
     t[422] = ptx_xor(t[422], t[387]);
-    t[423] = ptx_xor(t[388], t[404]);
-    t[423] = ptx_and(t[423], t[411]);
+    t[423] = ptx_xor(t[388], t[396]);
+    t[423] = ptx_and(t[423], t[408]);
     t[423] = ptx_xor(t[423], t[388]);
-    t[424] = ptx_xor(t[389], t[405]);
-    t[424] = ptx_and(t[424], t[411]);
+    t[424] = ptx_xor(t[389], t[397]);
+    t[424] = ptx_and(t[424], t[408]);
     t[424] = ptx_xor(t[424], t[389]);
-    t[425] = ptx_xor(t[390], t[406]);
-    t[425] = ptx_and(t[425], t[411]);
+    t[425] = ptx_xor(t[390], t[398]);
+    t[425] = ptx_and(t[425], t[408]);
     t[425] = ptx_xor(t[425], t[390]);
-    t[426] = ptx_xor(t[391], t[407]);
-    t[426] = ptx_and(t[426], t[411]);
+    t[426] = ptx_xor(t[391], t[399]);
+    t[426] = ptx_and(t[426], t[408]);
     t[426] = ptx_xor(t[426], t[391]);
-    t[427] = ptx_xor(t[392], t[408]);
-    t[427] = ptx_and(t[427], t[411]);
+    t[427] = ptx_xor(t[392], t[400]);
+    t[427] = ptx_and(t[427], t[408]);
     t[427] = ptx_xor(t[427], t[392]);
-    t[428] = ptx_and(t[393], t[444]);
-    t[429] = ptx_and(t[394], t[444]);
-    t[430] = ptx_and(t[395], t[444]);
-    t[431] = ptx_and(t[396], t[444]);
-    t[432] = ptx_and(t[397], t[444]);
-    t[433] = ptx_and(t[398], t[444]);
-    t[434] = ptx_and(t[399], t[444]);
-    t[435] = ptx_and(t[400], t[444]);
-    t[436] = ptx_and(t[401], t[444]);
-    t[437] = ptx_and(t[402], t[444]);
-    t[438] = ptx_and(t[403], t[444]);
-    t[439] = ptx_and(t[404], t[444]);
-    t[440] = ptx_and(t[405], t[444]);
-    t[441] = ptx_and(t[406], t[444]);
-    t[442] = ptx_and(t[407], t[444]);
-    t[443] = ptx_and(t[408], t[444]);
-    t[445] = ptx_and(y[64], 31u);
-    y[32] = ptx_shf_r_clamp(t[412], t[413], t[445]);
-    y[33] = ptx_shf_r_clamp(t[413], t[414], t[445]);
-    y[34] = ptx_shf_r_clamp(t[414], t[415], t[445]);
-    y[35] = ptx_shf_r_clamp(t[415], t[416], t[445]);
-    y[36] = ptx_shf_r_clamp(t[416], t[417], t[445]);
-    y[37] = ptx_shf_r_clamp(t[417], t[418], t[445]);
-    y[38] = ptx_shf_r_clamp(t[418], t[419], t[445]);
-    y[39] = ptx_shf_r_clamp(t[419], t[420], t[445]);
-    y[40] = ptx_shf_r_clamp(t[420], t[421], t[445]);
-    y[41] = ptx_shf_r_clamp(t[421], t[422], t[445]);
-    y[42] = ptx_shf_r_clamp(t[422], t[423], t[445]);
-    y[43] = ptx_shf_r_clamp(t[423], t[424], t[445]);
-    y[44] = ptx_shf_r_clamp(t[424], t[425], t[445]);
-    y[45] = ptx_shf_r_clamp(t[425], t[426], t[445]);
-    y[46] = ptx_shf_r_clamp(t[426], t[427], t[445]);
-    y[47] = ptx_shf_r_clamp(t[427], t[428], t[445]);
-    y[48] = ptx_shf_r_clamp(t[428], t[429], t[445]);
-    y[49] = ptx_shf_r_clamp(t[429], t[430], t[445]);
-    y[50] = ptx_shf_r_clamp(t[430], t[431], t[445]);
-    y[51] = ptx_shf_r_clamp(t[431], t[432], t[445]);
-    y[52] = ptx_shf_r_clamp(t[432], t[433], t[445]);
-    y[53] = ptx_shf_r_clamp(t[433], t[434], t[445]);
-    y[54] = ptx_shf_r_clamp(t[434], t[435], t[445]);
-    y[55] = ptx_shf_r_clamp(t[435], t[436], t[445]);
-    y[56] = ptx_shf_r_clamp(t[436], t[437], t[445]);
-    y[57] = ptx_shf_r_clamp(t[437], t[438], t[445]);
-    y[58] = ptx_shf_r_clamp(t[438], t[439], t[445]);
-    y[59] = ptx_shf_r_clamp(t[439], t[440], t[445]);
-    y[60] = ptx_shf_r_clamp(t[440], t[441], t[445]);
-    y[61] = ptx_shf_r_clamp(t[441], t[442], t[445]);
-    y[62] = ptx_shf_r_clamp(t[442], t[443], t[445]);
-    y[63] = ptx_shr(t[443], t[445]);
+    t[428] = ptx_xor(t[393], t[401]);
+    t[428] = ptx_and(t[428], t[408]);
+    t[428] = ptx_xor(t[428], t[393]);
+    t[429] = ptx_xor(t[394], t[402]);
+    t[429] = ptx_and(t[429], t[408]);
+    t[429] = ptx_xor(t[429], t[394]);
+    t[430] = ptx_xor(t[395], t[403]);
+    t[430] = ptx_and(t[430], t[408]);
+    t[430] = ptx_xor(t[430], t[395]);
+    t[431] = ptx_xor(t[396], t[404]);
+    t[431] = ptx_and(t[431], t[408]);
+    t[431] = ptx_xor(t[431], t[396]);
+    t[432] = ptx_xor(t[397], t[405]);
+    t[432] = ptx_and(t[432], t[408]);
+    t[432] = ptx_xor(t[432], t[397]);
+    t[433] = ptx_and(t[398], t[441]);
+    t[434] = ptx_and(t[399], t[441]);
+    t[435] = ptx_and(t[400], t[441]);
+    t[436] = ptx_and(t[401], t[441]);
+    t[437] = ptx_and(t[402], t[441]);
+    t[438] = ptx_and(t[403], t[441]);
+    t[439] = ptx_and(t[404], t[441]);
+    t[440] = ptx_and(t[405], t[441]);
+    t[442] = ptx_shr(y[67], 9u);
+    t[442] = ptx_and(t[442], 1u);
+    t[443] = ptx_sub(0u, t[442]);
+    t[476] = ptx_not(t[443]);
+    t[444] = ptx_xor(t[409], t[425]);
+    t[444] = ptx_and(t[444], t[443]);
+    t[444] = ptx_xor(t[444], t[409]);
+    t[445] = ptx_xor(t[410], t[426]);
+    t[445] = ptx_and(t[445], t[443]);
+    t[445] = ptx_xor(t[445], t[410]);
+    t[446] = ptx_xor(t[411], t[427]);
+    t[446] = ptx_and(t[446], t[443]);
+    t[446] = ptx_xor(t[446], t[411]);
+    t[447] = ptx_xor(t[412], t[428]);
+    t[447] = ptx_and(t[447], t[443]);
+    t[447] = ptx_xor(t[447], t[412]);
+    t[448] = ptx_xor(t[413], t[429]);
+    t[448] = ptx_and(t[448], t[443]);
+    t[448] = ptx_xor(t[448], t[413]);
+    t[449] = ptx_xor(t[414], t[430]);
+    t[449] = ptx_and(t[449], t[443]);
+    t[449] = ptx_xor(t[449], t[414]);
+    t[450] = ptx_xor(t[415], t[431]);
+    t[450] = ptx_and(t[450], t[443]);
+    t[450] = ptx_xor(t[450], t[415]);
+    t[451] = ptx_xor(t[416], t[432]);
+    t[451] = ptx_and(t[451], t[443]);
+    t[451] = ptx_xor(t[451], t[416]);
+    t[452] = ptx_xor(t[417], t[433]);
+    t[452] = ptx_and(t[452], t[443]);
+    t[452] = ptx_xor(t[452], t[417]);
+    t[453] = ptx_xor(t[418], t[434]);
+    t[453] = ptx_and(t[453], t[443]);
+    t[453] = ptx_xor(t[453], t[418]);
+    t[454] = ptx_xor(t[419], t[435]);
+    t[454] = ptx_and(t[454], t[443]);
+    t[454] = ptx_xor(t[454], t[419]);
+    t[455] = ptx_xor(t[420], t[436]);
+    t[455] = ptx_and(t[455], t[443]);
+    t[455] = ptx_xor(t[455], t[420]);
+    t[456] = ptx_xor(t[421], t[437]);
+    t[456] = ptx_and(t[456], t[443]);
+    t[456] = ptx_xor(t[456], t[421]);
+    t[457] = ptx_xor(t[422], t[438]);
+    t[457] = ptx_and(t[457], t[443]);
+    t[457] = ptx_xor(t[457], t[422]);
+    t[458] = ptx_xor(t[423], t[439]);
+    t[458] = ptx_and(t[458], t[443]);
+    t[458] = ptx_xor(t[458], t[423]);
+    t[459] = ptx_xor(t[424], t[440]);
+    t[459] = ptx_and(t[459], t[443]);
+    t[459] = ptx_xor(t[459], t[424]);
+    t[460] = ptx_and(t[425], t[476]);
+    t[461] = ptx_and(t[426], t[476]);
+    t[462] = ptx_and(t[427], t[476]);
+    t[463] = ptx_and(t[428], t[476]);
+    t[464] = ptx_and(t[429], t[476]);
+    t[465] = ptx_and(t[430], t[476]);
+    t[466] = ptx_and(t[431], t[476]);
+    t[467] = ptx_and(t[432], t[476]);
+    t[468] = ptx_and(t[433], t[476]);
+    t[469] = ptx_and(t[434], t[476]);
+    t[470] = ptx_and(t[435], t[476]);
+    t[471] = ptx_and(t[436], t[476]);
+    t[472] = ptx_and(t[437], t[476]);
+    t[473] = ptx_and(t[438], t[476]);
+    t[474] = ptx_and(t[439], t[476]);
+    t[475] = ptx_and(t[440], t[476]);
+    t[477] = ptx_and(y[67], 31u);
+    t[478] = ptx_shf_r_clamp(t[444], t[445], t[477]);
+    t[479] = ptx_shf_r_clamp(t[445], t[446], t[477]);
+    t[480] = ptx_shf_r_clamp(t[446], t[447], t[477]);
+    t[481] = ptx_shf_r_clamp(t[447], t[448], t[477]);
+    t[482] = ptx_shf_r_clamp(t[448], t[449], t[477]);
+    t[483] = ptx_shf_r_clamp(t[449], t[450], t[477]);
+    t[484] = ptx_shf_r_clamp(t[450], t[451], t[477]);
+    t[485] = ptx_shf_r_clamp(t[451], t[452], t[477]);
+    t[486] = ptx_shf_r_clamp(t[452], t[453], t[477]);
+    t[487] = ptx_shf_r_clamp(t[453], t[454], t[477]);
+    t[488] = ptx_shf_r_clamp(t[454], t[455], t[477]);
+    t[489] = ptx_shf_r_clamp(t[455], t[456], t[477]);
+    t[490] = ptx_shf_r_clamp(t[456], t[457], t[477]);
+    t[491] = ptx_shf_r_clamp(t[457], t[458], t[477]);
+    t[492] = ptx_shf_r_clamp(t[458], t[459], t[477]);
+    t[493] = ptx_shf_r_clamp(t[459], t[460], t[477]);
+    t[494] = ptx_shf_r_clamp(t[460], t[461], t[477]);
+    t[495] = ptx_shf_r_clamp(t[461], t[462], t[477]);
+    t[496] = ptx_shf_r_clamp(t[462], t[463], t[477]);
+    t[497] = ptx_shf_r_clamp(t[463], t[464], t[477]);
+    t[498] = ptx_shf_r_clamp(t[464], t[465], t[477]);
+    t[499] = ptx_shf_r_clamp(t[465], t[466], t[477]);
+    t[500] = ptx_shf_r_clamp(t[466], t[467], t[477]);
+    t[501] = ptx_shf_r_clamp(t[467], t[468], t[477]);
+    t[502] = ptx_shf_r_clamp(t[468], t[469], t[477]);
+    t[503] = ptx_shf_r_clamp(t[469], t[470], t[477]);
+    t[504] = ptx_shf_r_clamp(t[470], t[471], t[477]);
+    t[505] = ptx_shf_r_clamp(t[471], t[472], t[477]);
+    t[506] = ptx_shf_r_clamp(t[472], t[473], t[477]);
+    t[507] = ptx_shf_r_clamp(t[473], t[474], t[477]);
+    t[508] = ptx_shf_r_clamp(t[474], t[475], t[477]);
+    t[509] = ptx_shr(t[475], t[477]);
+    t[510] = ptx_and(t[270], 1u);
+    t[511] = ptx_sub(0u, t[510]);
+    y[0] = ptx_mov(1u);
+    t[512] = ptx_xor(t[478], t[270]);
+    t[512] = ptx_and(t[512], t[511]);
+    y[1] = ptx_xor(t[478], t[512]);
+    t[513] = ptx_xor(t[270], t[478]);
+    t[513] = ptx_and(t[513], t[511]);
+    y[34] = ptx_xor(t[270], t[513]);
+    t[514] = ptx_xor(t[479], t[271]);
+    t[514] = ptx_and(t[514], t[511]);
+    y[2] = ptx_xor(t[479], t[514]);
+    t[515] = ptx_xor(t[271], t[479]);
+    t[515] = ptx_and(t[515], t[511]);
+    y[35] = ptx_xor(t[271], t[515]);
+    t[516] = ptx_xor(t[480], t[272]);
+    t[516] = ptx_and(t[516], t[511]);
+    y[3] = ptx_xor(t[480], t[516]);
+    t[517] = ptx_xor(t[272], t[480]);
+    t[517] = ptx_and(t[517], t[511]);
+    y[36] = ptx_xor(t[272], t[517]);
+    t[518] = ptx_xor(t[481], t[273]);
+    t[518] = ptx_and(t[518], t[511]);
+    y[4] = ptx_xor(t[481], t[518]);
+    t[519] = ptx_xor(t[273], t[481]);
+    t[519] = ptx_and(t[519], t[511]);
+    y[37] = ptx_xor(t[273], t[519]);
+    t[520] = ptx_xor(t[482], t[274]);
+    t[520] = ptx_and(t[520], t[511]);
+    y[5] = ptx_xor(t[482], t[520]);
+    t[521] = ptx_xor(t[274], t[482]);
+    t[521] = ptx_and(t[521], t[511]);
+    y[38] = ptx_xor(t[274], t[521]);
+    t[522] = ptx_xor(t[483], t[275]);
+    t[522] = ptx_and(t[522], t[511]);
+    y[6] = ptx_xor(t[483], t[522]);
+    t[523] = ptx_xor(t[275], t[483]);
+    t[523] = ptx_and(t[523], t[511]);
+    y[39] = ptx_xor(t[275], t[523]);
+    t[524] = ptx_xor(t[484], t[276]);
+    t[524] = ptx_and(t[524], t[511]);
+    y[7] = ptx_xor(t[484], t[524]);
+    t[525] = ptx_xor(t[276], t[484]);
+    t[525] = ptx_and(t[525], t[511]);
+    y[40] = ptx_xor(t[276], t[525]);
+    t[526] = ptx_xor(t[485], t[277]);
+    t[526] = ptx_and(t[526], t[511]);
+    y[8] = ptx_xor(t[485], t[526]);
+    t[527] = ptx_xor(t[277], t[485]);
+    t[527] = ptx_and(t[527], t[511]);
+    y[41] = ptx_xor(t[277], t[527]);
+    t[528] = ptx_xor(t[486], t[278]);
+    t[528] = ptx_and(t[528], t[511]);
+    y[9] = ptx_xor(t[486], t[528]);
+    t[529] = ptx_xor(t[278], t[486]);
+    t[529] = ptx_and(t[529], t[511]);
+    y[42] = ptx_xor(t[278], t[529]);
+    t[530] = ptx_xor(t[487], t[279]);
+    t[530] = ptx_and(t[530], t[511]);
+    y[10] = ptx_xor(t[487], t[530]);
+    t[531] = ptx_xor(t[279], t[487]);
+    t[531] = ptx_and(t[531], t[511]);
+    y[43] = ptx_xor(t[279], t[531]);
+    t[532] = ptx_xor(t[488], t[280]);
+    t[532] = ptx_and(t[532], t[511]);
+    y[11] = ptx_xor(t[488], t[532]);
+    t[533] = ptx_xor(t[280], t[488]);
+    t[533] = ptx_and(t[533], t[511]);
+    y[44] = ptx_xor(t[280], t[533]);
+    t[534] = ptx_xor(t[489], t[281]);
+    t[534] = ptx_and(t[534], t[511]);
+    y[12] = ptx_xor(t[489], t[534]);
+    t[535] = ptx_xor(t[281], t[489]);
+    t[535] = ptx_and(t[535], t[511]);
+    y[45] = ptx_xor(t[281], t[535]);
+    t[536] = ptx_xor(t[490], t[282]);
+    t[536] = ptx_and(t[536], t[511]);
+    y[13] = ptx_xor(t[490], t[536]);
+    t[537] = ptx_xor(t[282], t[490]);
+    t[537] = ptx_and(t[537], t[511]);
+    y[46] = ptx_xor(t[282], t[537]);
+    t[538] = ptx_xor(t[491], t[283]);
+    t[538] = ptx_and(t[538], t[511]);
+    y[14] = ptx_xor(t[491], t[538]);
+    t[539] = ptx_xor(t[283], t[491]);
+    t[539] = ptx_and(t[539], t[511]);
+    y[47] = ptx_xor(t[283], t[539]);
+    t[540] = ptx_xor(t[492], t[284]);
+    t[540] = ptx_and(t[540], t[511]);
+    y[15] = ptx_xor(t[492], t[540]);
+    t[541] = ptx_xor(t[284], t[492]);
+    t[541] = ptx_and(t[541], t[511]);
+    y[48] = ptx_xor(t[284], t[541]);
+    t[542] = ptx_xor(t[493], t[285]);
+    t[542] = ptx_and(t[542], t[511]);
+    y[16] = ptx_xor(t[493], t[542]);
+    t[543] = ptx_xor(t[285], t[493]);
+    t[543] = ptx_and(t[543], t[511]);
+    y[49] = ptx_xor(t[285], t[543]);
+    t[544] = ptx_xor(t[494], t[286]);
+    t[544] = ptx_and(t[544], t[511]);
+    y[17] = ptx_xor(t[494], t[544]);
+    t[545] = ptx_xor(t[286], t[494]);
+    t[545] = ptx_and(t[545], t[511]);
+    y[50] = ptx_xor(t[286], t[545]);
+    t[546] = ptx_xor(t[495], t[287]);
+    t[546] = ptx_and(t[546], t[511]);
+    y[18] = ptx_xor(t[495], t[546]);
+    t[547] = ptx_xor(t[287], t[495]);
+    t[547] = ptx_and(t[547], t[511]);
+    y[51] = ptx_xor(t[287], t[547]);
+    t[548] = ptx_xor(t[496], t[288]);
+    t[548] = ptx_and(t[548], t[511]);
+    y[19] = ptx_xor(t[496], t[548]);
+    t[549] = ptx_xor(t[288], t[496]);
+    t[549] = ptx_and(t[549], t[511]);
+    y[52] = ptx_xor(t[288], t[549]);
+    t[550] = ptx_xor(t[497], t[289]);
+    t[550] = ptx_and(t[550], t[511]);
+    y[20] = ptx_xor(t[497], t[550]);
+    t[551] = ptx_xor(t[289], t[497]);
+    t[551] = ptx_and(t[551], t[511]);
+    y[53] = ptx_xor(t[289], t[551]);
+    t[552] = ptx_xor(t[498], t[290]);
+    t[552] = ptx_and(t[552], t[511]);
+    y[21] = ptx_xor(t[498], t[552]);
+    t[553] = ptx_xor(t[290], t[498]);
+    t[553] = ptx_and(t[553], t[511]);
+    y[54] = ptx_xor(t[290], t[553]);
+    t[554] = ptx_xor(t[499], t[291]);
+    t[554] = ptx_and(t[554], t[511]);
+    y[22] = ptx_xor(t[499], t[554]);
+    t[555] = ptx_xor(t[291], t[499]);
+    t[555] = ptx_and(t[555], t[511]);
+    y[55] = ptx_xor(t[291], t[555]);
+    t[556] = ptx_xor(t[500], t[292]);
+    t[556] = ptx_and(t[556], t[511]);
+    y[23] = ptx_xor(t[500], t[556]);
+    t[557] = ptx_xor(t[292], t[500]);
+    t[557] = ptx_and(t[557], t[511]);
+    y[56] = ptx_xor(t[292], t[557]);
+    t[558] = ptx_xor(t[501], t[293]);
+    t[558] = ptx_and(t[558], t[511]);
+    y[24] = ptx_xor(t[501], t[558]);
+    t[559] = ptx_xor(t[293], t[501]);
+    t[559] = ptx_and(t[559], t[511]);
+    y[57] = ptx_xor(t[293], t[559]);
+    t[560] = ptx_xor(t[502], t[294]);
+    t[560] = ptx_and(t[560], t[511]);
+    y[25] = ptx_xor(t[502], t[560]);
+    t[561] = ptx_xor(t[294], t[502]);
+    t[561] = ptx_and(t[561], t[511]);
+    y[58] = ptx_xor(t[294], t[561]);
+    t[562] = ptx_xor(t[503], t[295]);
+    t[562] = ptx_and(t[562], t[511]);
+    y[26] = ptx_xor(t[503], t[562]);
+    t[563] = ptx_xor(t[295], t[503]);
+    t[563] = ptx_and(t[563], t[511]);
+    y[59] = ptx_xor(t[295], t[563]);
+    t[564] = ptx_xor(t[504], t[296]);
+    t[564] = ptx_and(t[564], t[511]);
+    y[27] = ptx_xor(t[504], t[564]);
+    t[565] = ptx_xor(t[296], t[504]);
+    t[565] = ptx_and(t[565], t[511]);
+    y[60] = ptx_xor(t[296], t[565]);
+    t[566] = ptx_xor(t[505], t[297]);
+    t[566] = ptx_and(t[566], t[511]);
+    y[28] = ptx_xor(t[505], t[566]);
+    t[567] = ptx_xor(t[297], t[505]);
+    t[567] = ptx_and(t[567], t[511]);
+    y[61] = ptx_xor(t[297], t[567]);
+    t[568] = ptx_xor(t[506], t[298]);
+    t[568] = ptx_and(t[568], t[511]);
+    y[29] = ptx_xor(t[506], t[568]);
+    t[569] = ptx_xor(t[298], t[506]);
+    t[569] = ptx_and(t[569], t[511]);
+    y[62] = ptx_xor(t[298], t[569]);
+    t[570] = ptx_xor(t[507], t[299]);
+    t[570] = ptx_and(t[570], t[511]);
+    y[30] = ptx_xor(t[507], t[570]);
+    t[571] = ptx_xor(t[299], t[507]);
+    t[571] = ptx_and(t[571], t[511]);
+    y[63] = ptx_xor(t[299], t[571]);
+    t[572] = ptx_xor(t[508], t[300]);
+    t[572] = ptx_and(t[572], t[511]);
+    y[31] = ptx_xor(t[508], t[572]);
+    t[573] = ptx_xor(t[300], t[508]);
+    t[573] = ptx_and(t[573], t[511]);
+    y[64] = ptx_xor(t[300], t[573]);
+    t[574] = ptx_xor(t[509], t[301]);
+    t[574] = ptx_and(t[574], t[511]);
+    y[32] = ptx_xor(t[509], t[574]);
+    t[575] = ptx_xor(t[301], t[509]);
+    t[575] = ptx_and(t[575], t[511]);
+    y[65] = ptx_xor(t[301], t[575]);
+    y[33] = ptx_mov(0u);
+    y[66] = ptx_mov(0u);
   }
 #endif
 };
 
-// gcd_step: a step that the loops below call; 488 instructions.
-struct gcd_step {
-  static constexpr unsigned in_words = 64;
-  static constexpr unsigned out_words = 64;
+// gcd_round: a step that the loops below call; 1522 instructions.
+struct gcd_round {
+  static constexpr unsigned in_words = 67;
+  static constexpr unsigned out_words = 67;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<327>;\n\t"
-        "and.b32 t0, %64, %96;\n\t"
-        "and.b32 t0, t0, 1;\n\t"
-        "sub.u32 t1, 0, t0;\n\t"
-        "sub.cc.u32 t2, %64, %96;\n\t"
-        "subc.cc.u32 t3, %65, %97;\n\t"
-        "subc.cc.u32 t4, %66, %98;\n\t"
-        "subc.cc.u32 t5, %67, %99;\n\t"
-        "subc.cc.u32 t6, %68, %100;\n\t"
-        "subc.cc.u32 t7, %69, %101;\n\t"
-        "subc.cc.u32 t8, %70, %102;\n\t"
-        "subc.cc.u32 t9, %71, %103;\n\t"
-        "subc.cc.u32 t10, %72, %104;\n\t"
-        "subc.cc.u32 t11, %73, %105;\n\t"
-        "subc.cc.u32 t12, %74, %106;\n\t"
-        "subc.cc.u32 t13, %75, %107;\n\t"
-        "subc.cc.u32 t14, %76, %108;\n\t"
-        "subc.cc.u32 t15, %77, %109;\n\t"
-        "subc.cc.u32 t16, %78, %110;\n\t"
-        "subc.cc.u32 t17, %79, %111;\n\t"
-        "subc.cc.u32 t18, %80, %112;\n\t"
-        "subc.cc.u32 t19, %81, %113;\n\t"
-        "subc.cc.u32 t20, %82, %114;\n\t"
-        "subc.cc.u32 t21, %83, %115;\n\t"
-        "subc.cc.u32 t22, %84, %116;\n\t"
-        "subc.cc.u32 t23, %85, %117;\n\t"
-        "subc.cc.u32 t24, %86, %118;\n\t"
-        "subc.cc.u32 t25, %87, %119;\n\t"
-        "subc.cc.u32 t26, %88, %120;\n\t"
-        "subc.cc.u32 t27, %89, %121;\n\t"
-        "subc.cc.u32 t28, %90, %122;\n\t"
-        "subc.cc.u32 t29, %91, %123;\n\t"
-        "subc.cc.u32 t30, %92, %124;\n\t"
-        "subc.cc.u32 t31, %93, %125;\n\t"
-        "subc.cc.u32 t32, %94, %126;\n\t"
-        "subc.cc.u32 t33, %95, %127;\n\t"
-        "subc.u32 t34, 0, 0;\n\t"
-        "and.b32 t35, t1, t34;\n\t"
-        "xor.b32 t36, t1, t35;\n\t"
-        "and.b32 t37, %96, t36;\n\t"
-        "and.b32 t38, %97, t36;\n\t"
-        "and.b32 t39, %98, t36;\n\t"
-        "and.b32 t40, %99, t36;\n\t"
-        "and.b32 t41, %100, t36;\n\t"
-        "and.b32 t42, %101, t36;\n\t"
-        "and.b32 t43, %102, t36;\n\t"
-        "and.b32 t44, %103, t36;\n\t"
-        "and.b32 t45, %104, t36;\n\t"
-        "and.b32 t46, %105, t36;\n\t"
-        "and.b32 t47, %106, t36;\n\t"
-        "and.b32 t48, %107, t36;\n\t"
-        "and.b32 t49, %108, t36;\n\t"
-        "and.b32 t50, %109, t36;\n\t"
-        "and.b32 t51, %110, t36;\n\t"
-        "and.b32 t52, %111, t36;\n\t"
-        "and.b32 t53, %112, t36;\n\t"
-        "and.b32 t54, %113, t36;\n\t"
-        "and.b32 t55, %114, t36;\n\t"
-        "and.b32 t56, %115, t36;\n\t"
-        "and.b32 t57, %116, t36;\n\t"
-        "and.b32 t58, %117, t36;\n\t"
-        "and.b32 t59, %118, t36;\n\t"
-        "and.b32 t60, %119, t36;\n\t"
-        "and.b32 t61, %120, t36;\n\t"
-        "and.b32 t62, %121, t36;\n\t"
-        "and.b32 t63, %122, t36;\n\t"
-        "and.b32 t64, %123, t36;\n\t"
-        "and.b32 t65, %124, t36;\n\t"
-        "and.b32 t66, %125, t36;\n\t"
-        "and.b32 t67, %126, t36;\n\t"
-        "and.b32 t68, %127, t36;\n\t"
-        "sub.cc.u32 t69, %64, t37;\n\t"
-        "subc.cc.u32 t70, %65, t38;\n\t"
-        "subc.cc.u32 t71, %66, t39;\n\t"
-        "subc.cc.u32 t72, %67, t40;\n\t"
-        "subc.cc.u32 t73, %68, t41;\n\t"
-        "subc.cc.u32 t74, %69, t42;\n\t"
-        "subc.cc.u32 t75, %70, t43;\n\t"
-        "subc.cc.u32 t76, %71, t44;\n\t"
-        "subc.cc.u32 t77, %72, t45;\n\t"
-        "subc.cc.u32 t78, %73, t46;\n\t"
-        "subc.cc.u32 t79, %74, t47;\n\t"
-        "subc.cc.u32 t80, %75, t48;\n\t"
-        "subc.cc.u32 t81, %76, t49;\n\t"
-        "subc.cc.u32 t82, %77, t50;\n\t"
-        "subc.cc.u32 t83, %78, t51;\n\t"
-        "subc.cc.u32 t84, %79, t52;\n\t"
-        "subc.cc.u32 t85, %80, t53;\n\t"
-        "subc.cc.u32 t86, %81, t54;\n\t"
-        "subc.cc.u32 t87, %82, t55;\n\t"
-        "subc.cc.u32 t88, %83, t56;\n\t"
-        "subc.cc.u32 t89, %84, t57;\n\t"
-        "subc.cc.u32 t90, %85, t58;\n\t"
-        "subc.cc.u32 t91, %86, t59;\n\t"
-        "subc.cc.u32 t92, %87, t60;\n\t"
-        "subc.cc.u32 t93, %88, t61;\n\t"
-        "subc.cc.u32 t94, %89, t62;\n\t"
-        "subc.cc.u32 t95, %90, t63;\n\t"
-        "subc.cc.u32 t96, %91, t64;\n\t"
-        "subc.cc.u32 t97, %92, t65;\n\t"
-        "subc.cc.u32 t98, %93, t66;\n\t"
-        "subc.cc.u32 t99, %94, t67;\n\t"
-        "subc.u32 t100, %95, t68;\n\t"
-        "and.b32 t101, %64, t35;\n\t"
-        "and.b32 t102, %65, t35;\n\t"
-        "and.b32 t103, %66, t35;\n\t"
-        "and.b32 t104, %67, t35;\n\t"
-        "and.b32 t105, %68, t35;\n\t"
-        "and.b32 t106, %69, t35;\n\t"
-        "and.b32 t107, %70, t35;\n\t"
-        "and.b32 t108, %71, t35;\n\t"
-        "and.b32 t109, %72, t35;\n\t"
-        "and.b32 t110, %73, t35;\n\t"
-        "and.b32 t111, %74, t35;\n\t"
-        "and.b32 t112, %75, t35;\n\t"
-        "and.b32 t113, %76, t35;\n\t"
-        "and.b32 t114, %77, t35;\n\t"
-        "and.b32 t115, %78, t35;\n\t"
-        "and.b32 t116, %79, t35;\n\t"
-        "and.b32 t117, %80, t35;\n\t"
-        "and.b32 t118, %81, t35;\n\t"
-        "and.b32 t119, %82, t35;\n\t"
-        "and.b32 t120, %83, t35;\n\t"
-        "and.b32 t121, %84, t35;\n\t"
-        "and.b32 t122, %85, t35;\n\t"
-        "and.b32 t123, %86, t35;\n\t"
-        "and.b32 t124, %87, t35;\n\t"
-        "and.b32 t125, %88, t35;\n\t"
-        "and.b32 t126, %89, t35;\n\t"
-        "and.b32 t127, %90, t35;\n\t"
-        "and.b32 t128, %91, t35;\n\t"
-        "and.b32 t129, %92, t35;\n\t"
-        "and.b32 t130, %93, t35;\n\t"
-        "and.b32 t131, %94, t35;\n\t"
-        "and.b32 t132, %95, t35;\n\t"
-        "sub.cc.u32 t133, %96, t101;\n\t"
-        "subc.cc.u32 t134, %97, t102;\n\t"
-        "subc.cc.u32 t135, %98, t103;\n\t"
-        "subc.cc.u32 t136, %99, t104;\n\t"
-        "subc.cc.u32 t137, %100, t105;\n\t"
-        "subc.cc.u32 t138, %101, t106;\n\t"
-        "subc.cc.u32 t139, %102, t107;\n\t"
-        "subc.cc.u32 t140, %103, t108;\n\t"
-        "subc.cc.u32 t141, %104, t109;\n\t"
-        "subc.cc.u32 t142, %105, t110;\n\t"
-        "subc.cc.u32 t143, %106, t111;\n\t"
-        "subc.cc.u32 t144, %107, t112;\n\t"
-        "subc.cc.u32 t145, %108, t113;\n\t"
-        "subc.cc.u32 t146, %109, t114;\n\t"
-        "subc.cc.u32 t147, %110, t115;\n\t"
-        "subc.cc.u32 t148, %111, t116;\n\t"
-        "subc.cc.u32 t149, %112, t117;\n\t"
-        "subc.cc.u32 t150, %113, t118;\n\t"
-        "subc.cc.u32 t151, %114, t119;\n\t"
-        "subc.cc.u32 t152, %115, t120;\n\t"
-        "subc.cc.u32 t153, %116, t121;\n\t"
-        "subc.cc.u32 t154, %117, t122;\n\t"
-        "subc.cc.u32 t155, %118, t123;\n\t"
-        "subc.cc.u32 t156, %119, t124;\n\t"
-        "subc.cc.u32 t157, %120, t125;\n\t"
-        "subc.cc.u32 t158, %121, t126;\n\t"
-        "subc.cc.u32 t159, %122, t127;\n\t"
-        "subc.cc.u32 t160, %123, t128;\n\t"
-        "subc.cc.u32 t161, %124, t129;\n\t"
-        "subc.cc.u32 t162, %125, t130;\n\t"
-        "subc.cc.u32 t163, %126, t131;\n\t"
-        "subc.u32 t164, %127, t132;\n\t"
-        "and.b32 t165, t69, 1;\n\t"
-        "sub.u32 t166, 0, t165;\n\t"
-        "xor.b32 t199, t69, t133;\n\t"
-        "and.b32 t199, t199, t166;\n\t"
-        "xor.b32 t167, t69, t199;\n\t"
-        "xor.b32 t200, t70, t134;\n\t"
-        "and.b32 t200, t200, t166;\n\t"
-        "xor.b32 t168, t70, t200;\n\t"
-        "xor.b32 t201, t71, t135;\n\t"
-        "and.b32 t201, t201, t166;\n\t"
-        "xor.b32 t169, t71, t201;\n\t"
-        "xor.b32 t202, t72, t136;\n\t"
-        "and.b32 t202, t202, t166;\n\t"
-        "xor.b32 t170, t72, t202;\n\t"
-        "xor.b32 t203, t73, t137;\n\t"
-        "and.b32 t203, t203, t166;\n\t"
-        "xor.b32 t171, t73, t203;\n\t"
-        "xor.b32 t204, t74, t138;\n\t"
-        "and.b32 t204, t204, t166;\n\t"
-        "xor.b32 t172, t74, t204;\n\t"
-        "xor.b32 t205, t75, t139;\n\t"
-        "and.b32 t205, t205, t166;\n\t"
-        "xor.b32 t173, t75, t205;\n\t"
-        "xor.b32 t206, t76, t140;\n\t"
-        "and.b32 t206, t206, t166;\n\t"
-        "xor.b32 t174, t76, t206;\n\t"
-        "xor.b32 t207, t77, t141;\n\t"
-        "and.b32 t207, t207, t166;\n\t"
-        "xor.b32 t175, t77, t207;\n\t"
-        "xor.b32 t208, t78, t142;\n\t"
-        "and.b32 t208, t208, t166;\n\t"
-        "xor.b32 t176, t78, t208;\n\t"
-        "xor.b32 t209, t79, t143;\n\t"
-        "and.b32 t209, t209, t166;\n\t"
-        "xor.b32 t177, t79, t209;\n\t"
-        "xor.b32 t210, t80, t144;\n\t"
-        "and.b32 t210, t210, t166;\n\t"
-        "xor.b32 t178, t80, t210;\n\t"
-        "xor.b32 t211, t81, t145;\n\t"
-        "and.b32 t211, t211, t166;\n\t"
-        "xor.b32 t179, t81, t211;\n\t"
-        "xor.b32 t212, t82, t146;\n\t"
-        "and.b32 t212, t212, t166;\n\t"
-        "xor.b32 t180, t82, t212;\n\t"
-        "xor.b32 t213, t83, t147;\n\t"
-        "and.b32 t213, t213, t166;\n\t"
-        "xor.b32 t181, t83, t213;\n\t"
-        "xor.b32 t214, t84, t148;\n\t"
-        "and.b32 t214, t214, t166;\n\t"
-        "xor.b32 t182, t84, t214;\n\t"
-        "xor.b32 t215, t85, t149;\n\t"
-        "and.b32 t215, t215, t166;\n\t"
-        "xor.b32 t183, t85, t215;\n\t"
-        "xor.b32 t216, t86, t150;\n\t"
-        "and.b32 t216, t216, t166;\n\t"
-        "xor.b32 t184, t86, t216;\n\t"
-        "xor.b32 t217, t87, t151;\n\t"
-        "and.b32 t217, t217, t166;\n\t"
-        "xor.b32 t185, t87, t217;\n\t"
-        "xor.b32 t218, t88, t152;\n\t"
-        "and.b32 t218, t218, t166;\n\t"
-        "xor.b32 t186, t88, t218;\n\t"
-        "xor.b32 t219, t89, t153;\n\t"
-        "and.b32 t219, t219, t166;\n\t"
-        "xor.b32 t187, t89, t219;\n\t"
-        "xor.b32 t220, t90, t154;\n\t"
-        "and.b32 t220, t220, t166;\n\t"
-        "xor.b32 t188, t90, t220;\n\t"
-        "xor.b32 t221, t91, t155;\n\t"
-        "and.b32 t221, t221, t166;\n\t"
-        "xor.b32 t189, t91, t221;\n\t"
-        "xor.b32 t222, t92, t156;\n\t"
-        "and.b32 t222, t222, t166;\n\t"
-        "xor.b32 t190, t92, t222;\n\t"
-        "xor.b32 t223, t93, t157;\n\t"
-        "and.b32 t223, t223, t166;\n\t"
-        "xor.b32 t191, t93, t223;\n\t"
-        "xor.b32 t224, t94, t158;\n\t"
-        "and.b32 t224, t224, t166;\n\t"
-        "xor.b32 t192, t94, t224;\n\t"
-        "xor.b32 t225, t95, t159;\n\t"
-        "and.b32 t225, t225, t166;\n\t"
-        "xor.b32 t193, t95, t225;\n\t"
-        "xor.b32 t226, t96, t160;\n\t"
-        "and.b32 t226, t226, t166;\n\t"
-        "xor.b32 t194, t96, t226;\n\t"
-        "xor.b32 t227, t97, t161;\n\t"
-        "and.b32 t227, t227, t166;\n\t"
-        "xor.b32 t195, t97, t227;\n\t"
-        "xor.b32 t228, t98, t162;\n\t"
-        "and.b32 t228, t228, t166;\n\t"
-        "xor.b32 t196, t98, t228;\n\t"
-        "xor.b32 t229, t99, t163;\n\t"
-        "and.b32 t229, t229, t166;\n\t"
-        "xor.b32 t197, t99, t229;\n\t"
-        "xor.b32 t230, t100, t164;\n\t"
-        "and.b32 t230, t230, t166;\n\t"
-        "xor.b32 t198, t100, t230;\n\t"
-        "shf.r.clamp.b32 t231, t167, t168, 1;\n\t"
-        "shf.r.clamp.b32 t232, t168, t169, 1;\n\t"
-        "shf.r.clamp.b32 t233, t169, t170, 1;\n\t"
-        "shf.r.clamp.b32 t234, t170, t171, 1;\n\t"
-        "shf.r.clamp.b32 t235, t171, t172, 1;\n\t"
-        "shf.r.clamp.b32 t236, t172, t173, 1;\n\t"
-        "shf.r.clamp.b32 t237, t173, t174, 1;\n\t"
-        "shf.r.clamp.b32 t238, t174, t175, 1;\n\t"
-        "shf.r.clamp.b32 t239, t175, t176, 1;\n\t"
-        "shf.r.clamp.b32 t240, t176, t177, 1;\n\t"
-        "shf.r.clamp.b32 t241, t177, t178, 1;\n\t"
-        "shf.r.clamp.b32 t242, t178, t179, 1;\n\t"
-        "shf.r.clamp.b32 t243, t179, t180, 1;\n\t"
-        "shf.r.clamp.b32 t244, t180, t181, 1;\n\t"
-        "shf.r.clamp.b32 t245, t181, t182, 1;\n\t"
-        "shf.r.clamp.b32 t246, t182, t183, 1;\n\t"
-        "shf.r.clamp.b32 t247, t183, t184, 1;\n\t"
-        "shf.r.clamp.b32 t248, t184, t185, 1;\n\t"
-        "shf.r.clamp.b32 t249, t185, t186, 1;\n\t"
-        "shf.r.clamp.b32 t250, t186, t187, 1;\n\t"
-        "shf.r.clamp.b32 t251, t187, t188, 1;\n\t"
-        "shf.r.clamp.b32 t252, t188, t189, 1;\n\t"
-        "shf.r.clamp.b32 t253, t189, t190, 1;\n\t"
-        "shf.r.clamp.b32 t254, t190, t191, 1;\n\t"
-        "shf.r.clamp.b32 t255, t191, t192, 1;\n\t"
-        "shf.r.clamp.b32 t256, t192, t193, 1;\n\t"
-        "shf.r.clamp.b32 t257, t193, t194, 1;\n\t"
-        "shf.r.clamp.b32 t258, t194, t195, 1;\n\t"
-        "shf.r.clamp.b32 t259, t195, t196, 1;\n\t"
-        "shf.r.clamp.b32 t260, t196, t197, 1;\n\t"
-        "shf.r.clamp.b32 t261, t197, t198, 1;\n\t"
-        "shr.b32 t262, t198, 1;\n\t"
-        "xor.b32 t263, t231, t69;\n\t"
-        "and.b32 t263, t263, t166;\n\t"
-        "xor.b32 %0, t231, t263;\n\t"
-        "xor.b32 t264, t133, t231;\n\t"
-        "and.b32 t264, t264, t166;\n\t"
-        "xor.b32 %32, t133, t264;\n\t"
-        "xor.b32 t265, t232, t70;\n\t"
-        "and.b32 t265, t265, t166;\n\t"
-        "xor.b32 %1, t232, t265;\n\t"
-        "xor.b32 t266, t134, t232;\n\t"
-        "and.b32 t266, t266, t166;\n\t"
-        "xor.b32 %33, t134, t266;\n\t"
-        "xor.b32 t267, t233, t71;\n\t"
-        "and.b32 t267, t267, t166;\n\t"
-        "xor.b32 %2, t233, t267;\n\t"
-        "xor.b32 t268, t135, t233;\n\t"
-        "and.b32 t268, t268, t166;\n\t"
-        "xor.b32 %34, t135, t268;\n\t"
-        "xor.b32 t269, t234, t72;\n\t"
-        "and.b32 t269, t269, t166;\n\t"
-        "xor.b32 %3, t234, t269;\n\t"
-        "xor.b32 t270, t136, t234;\n\t"
-        "and.b32 t270, t270, t166;\n\t"
-        "xor.b32 %35, t136, t270;\n\t"
-        "xor.b32 t271, t235, t73;\n\t"
-        "and.b32 t271, t271, t166;\n\t"
-        "xor.b32 %4, t235, t271;\n\t"
-        "xor.b32 t272, t137, t235;\n\t"
-        "and.b32 t272, t272, t166;\n\t"
-        "xor.b32 %36, t137, t272;\n\t"
-        "xor.b32 t273, t236, t74;\n\t"
-        "and.b32 t273, t273, t166;\n\t"
-        "xor.b32 %5, t236, t273;\n\t"
-        "xor.b32 t274, t138, t236;\n\t"
-        "and.b32 t274, t274, t166;\n\t"
-        "xor.b32 %37, t138, t274;\n\t"
-        "xor.b32 t275, t237, t75;\n\t"
-        "and.b32 t275, t275, t166;\n\t"
-        "xor.b32 %6, t237, t275;\n\t"
-        "xor.b32 t276, t139, t237;\n\t"
-        "and.b32 t276, t276, t166;\n\t"
-        "xor.b32 %38, t139, t276;\n\t"
-        "xor.b32 t277, t238, t76;\n\t"
-        "and.b32 t277, t277, t166;\n\t"
-        "xor.b32 %7, t238, t277;\n\t"
-        "xor.b32 t278, t140, t238;\n\t"
-        "and.b32 t278, t278, t166;\n\t"
-        "xor.b32 %39, t140, t278;\n\t"
-        "xor.b32 t279, t239, t77;\n\t"
-        "and.b32 t279, t279, t166;\n\t"
-        "xor.b32 %8, t239, t279;\n\t"
-        "xor.b32 t280, t141, t239;\n\t"
-        "and.b32 t280, t280, t166;\n\t"
-        "xor.b32 %40, t141, t280;\n\t"
-        "xor.b32 t281, t240, t78;\n\t"
-        "and.b32 t281, t281, t166;\n\t"
-        "xor.b32 %9, t240, t281;\n\t"
-        "xor.b32 t282, t142, t240;\n\t"
-        "and.b32 t282, t282, t166;\n\t"
-        "xor.b32 %41, t142, t282;\n\t"
-        "xor.b32 t283, t241, t79;\n\t"
-        "and.b32 t283, t283, t166;\n\t"
-        "xor.b32 %10, t241, t283;\n\t"
-        "xor.b32 t284, t143, t241;\n\t"
-        "and.b32 t284, t284, t166;\n\t"
-        "xor.b32 %42, t143, t284;\n\t"
-        "xor.b32 t285, t242, t80;\n\t"
-        "and.b32 t285, t285, t166;\n\t"
-        "xor.b32 %11, t242, t285;\n\t"
-        "xor.b32 t286, t144, t242;\n\t"
-        "and.b32 t286, t286, t166;\n\t"
-        "xor.b32 %43, t144, t286;\n\t"
-        "xor.b32 t287, t243, t81;\n\t"
-        "and.b32 t287, t287, t166;\n\t"
-        "xor.b32 %12, t243, t287;\n\t"
-        "xor.b32 t288, t145, t243;\n\t"
-        "and.b32 t288, t288, t166;\n\t"
-        "xor.b32 %44, t145, t288;\n\t"
-        "xor.b32 t289, t244, t82;\n\t"
-        "and.b32 t289, t289, t166;\n\t"
-        "xor.b32 %13, t244, t289;\n\t"
-        "xor.b32 t290, t146, t244;\n\t"
-        "and.b32 t290, t290, t166;\n\t"
-        "xor.b32 %45, t146, t290;\n\t"
-        "xor.b32 t291, t245, t83;\n\t"
-        "and.b32 t291, t291, t166;\n\t"
-        "xor.b32 %14, t245, t291;\n\t"
-        "xor.b32 t292, t147, t245;\n\t"
-        "and.b32 t292, t292, t166;\n\t"
-        "xor.b32 %46, t147, t292;\n\t"
-        "xor.b32 t293, t246, t84;\n\t"
-        "and.b32 t293, t293, t166;\n\t"
-        "xor.b32 %15, t246, t293;\n\t"
-        "xor.b32 t294, t148, t246;\n\t"
-        "and.b32 t294, t294, t166;\n\t"
-        "xor.b32 %47, t148, t294;\n\t"
-        "xor.b32 t295, t247, t85;\n\t"
-        "and.b32 t295, t295, t166;\n\t"
-        "xor.b32 %16, t247, t295;\n\t"
-        "xor.b32 t296, t149, t247;\n\t"
-        "and.b32 t296, t296, t166;\n\t"
-        "xor.b32 %48, t149, t296;\n\t"
-        "xor.b32 t297, t248, t86;\n\t"
-        "and.b32 t297, t297, t166;\n\t"
-        "xor.b32 %17, t248, t297;\n\t"
-        "xor.b32 t298, t150, t248;\n\t"
-        "and.b32 t298, t298, t166;\n\t"
-        "xor.b32 %49, t150, t298;\n\t"
-        "xor.b32 t299, t249, t87;\n\t"
-        "and.b32 t299, t299, t166;\n\t"
-        "xor.b32 %18, t249, t299;\n\t"
-        "xor.b32 t300, t151, t249;\n\t"
-        "and.b32 t300, t300, t166;\n\t"
-        "xor.b32 %50, t151, t300;\n\t"
-        "xor.b32 t301, t250, t88;\n\t"
-        "and.b32 t301, t301, t166;\n\t"
-        "xor.b32 %19, t250, t301;\n\t"
-        "xor.b32 t302, t152, t250;\n\t"
-        "and.b32 t302, t302, t166;\n\t"
-        "xor.b32 %51, t152, t302;\n\t"
-        "xor.b32 t303, t251, t89;\n\t"
-        "and.b32 t303, t303, t166;\n\t"
-        "xor.b32 %20, t251, t303;\n\t"
-        "xor.b32 t304, t153, t251;\n\t"
-        "and.b32 t304, t304, t166;\n\t"
-        "xor.b32 %52, t153, t304;\n\t"
-        "xor.b32 t305, t252, t90;\n\t"
-        "and.b32 t305, t305, t166;\n\t"
-        "xor.b32 %21, t252, t305;\n\t"
-        "xor.b32 t306, t154, t252;\n\t"
-        "and.b32 t306, t306, t166;\n\t"
-        "xor.b32 %53, t154, t306;\n\t"
-        "xor.b32 t307, t253, t91;\n\t"
-        "and.b32 t307, t307, t166;\n\t"
-        "xor.b32 %22, t253, t307;\n\t"
-        "xor.b32 t308, t155, t253;\n\t"
-        "and.b32 t308, t308, t166;\n\t"
-        "xor.b32 %54, t155, t308;\n\t"
-        "xor.b32 t309, t254, t92;\n\t"
-        "and.b32 t309, t309, t166;\n\t"
-        "xor.b32 %23, t254, t309;\n\t"
-        "xor.b32 t310, t156, t254;\n\t"
-        "and.b32 t310, t310, t166;\n\t"
-        "xor.b32 %55, t156, t310;\n\t"
-        "xor.b32 t311, t255, t93;\n\t"
-        "and.b32 t311, t311, t166;\n\t"
-        "xor.b32 %24, t255, t311;\n\t"
-        "xor.b32 t312, t157, t255;\n\t"
-        "and.b32 t312, t312, t166;\n\t"
-        "xor.b32 %56, t157, t312;\n\t"
-        "xor.b32 t313, t256, t94;\n\t"
-        "and.b32 t313, t313, t166;\n\t"
-        "xor.b32 %25, t256, t313;\n\t"
-        "xor.b32 t314, t158, t256;\n\t"
-        "and.b32 t314, t314, t166;\n\t"
-        "xor.b32 %57, t158, t314;\n\t"
-        "xor.b32 t315, t257, t95;\n\t"
-        "and.b32 t315, t315, t166;\n\t"
-        "xor.b32 %26, t257, t315;\n\t"
-        "xor.b32 t316, t159, t257;\n\t"
-        "and.b32 t316, t316, t166;\n\t"
-        "xor.b32 %58, t159, t316;\n\t"
-        "xor.b32 t317, t258, t96;\n\t"
-        "and.b32 t317, t317, t166;\n\t"
-        "xor.b32 %27, t258, t317;\n\t"
-        "xor.b32 t318, t160, t258;\n\t"
-        "and.b32 t318, t318, t166;\n\t"
-        "xor.b32 %59, t160, t318;\n\t"
-        "xor.b32 t319, t259, t97;\n\t"
-        "and.b32 t319, t319, t166;\n\t"
-        "xor.b32 %28, t259, t319;\n\t"
-        "xor.b32 t320, t161, t259;\n\t"
-        "and.b32 t320, t320, t166;\n\t"
-        "xor.b32 %60, t161, t320;\n\t"
-        "xor.b32 t321, t260, t98;\n\t"
-        "and.b32 t321, t321, t166;\n\t"
-        "xor.b32 %29, t260, t321;\n\t"
-        "xor.b32 t322, t162, t260;\n\t"
-        "and.b32 t322, t322, t166;\n\t"
-        "xor.b32 %61, t162, t322;\n\t"
-        "xor.b32 t323, t261, t99;\n\t"
-        "and.b32 t323, t323, t166;\n\t"
-        "xor.b32 %30, t261, t323;\n\t"
-        "xor.b32 t324, t163, t261;\n\t"
-        "and.b32 t324, t324, t166;\n\t"
-        "xor.b32 %62, t163, t324;\n\t"
-        "xor.b32 t325, t262, t100;\n\t"
-        "and.b32 t325, t325, t166;\n\t"
-        "xor.b32 %31, t262, t325;\n\t"
-        "xor.b32 t326, t164, t262;\n\t"
-        "and.b32 t326, t326, t166;\n\t"
-        "xor.b32 %63, t164, t326;\n\t"
+        ".reg .u32 t<583>;\n\t"
+        "mov.b32 t0, %67;\n\t"
+        "mov.b32 t1, %68;\n\t"
+        "mov.b32 t2, %101;\n\t"
+        "mov.b32 t3, 1;\n\t"
+        "mov.b32 t4, 0;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "mov.b32 t6, 1;\n\t"
+        "sub.u32 t7, 0, t0;\n\t"
+        "shr.b32 t8, t7, 31;\n\t"
+        "sub.u32 t9, 0, t8;\n\t"
+        "and.b32 t10, t2, 1;\n\t"
+        "sub.u32 t11, 0, t10;\n\t"
+        "xor.b32 t12, t1, t9;\n\t"
+        "sub.u32 t12, t12, t9;\n\t"
+        "and.b32 t12, t12, t11;\n\t"
+        "add.u32 t2, t2, t12;\n\t"
+        "xor.b32 t13, t3, t9;\n\t"
+        "sub.u32 t13, t13, t9;\n\t"
+        "and.b32 t13, t13, t11;\n\t"
+        "add.u32 t5, t5, t13;\n\t"
+        "xor.b32 t14, t4, t9;\n\t"
+        "sub.u32 t14, t14, t9;\n\t"
+        "and.b32 t14, t14, t11;\n\t"
+        "add.u32 t6, t6, t14;\n\t"
+        "and.b32 t15, t9, t11;\n\t"
+        "xor.b32 t0, t0, t15;\n\t"
+        "sub.u32 t0, t0, t15;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t16, t2, t15;\n\t"
+        "add.u32 t1, t1, t16;\n\t"
+        "and.b32 t17, t5, t15;\n\t"
+        "add.u32 t3, t3, t17;\n\t"
+        "and.b32 t18, t6, t15;\n\t"
+        "add.u32 t4, t4, t18;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t19, 0, t0;\n\t"
+        "shr.b32 t20, t19, 31;\n\t"
+        "sub.u32 t21, 0, t20;\n\t"
+        "and.b32 t22, t2, 1;\n\t"
+        "sub.u32 t23, 0, t22;\n\t"
+        "xor.b32 t24, t1, t21;\n\t"
+        "sub.u32 t24, t24, t21;\n\t"
+        "and.b32 t24, t24, t23;\n\t"
+        "add.u32 t2, t2, t24;\n\t"
+        "xor.b32 t25, t3, t21;\n\t"
+        "sub.u32 t25, t25, t21;\n\t"
+        "and.b32 t25, t25, t23;\n\t"
+        "add.u32 t5, t5, t25;\n\t"
+        "xor.b32 t26, t4, t21;\n\t"
+        "sub.u32 t26, t26, t21;\n\t"
+        "and.b32 t26, t26, t23;\n\t"
+        "add.u32 t6, t6, t26;\n\t"
+        "and.b32 t27, t21, t23;\n\t"
+        "xor.b32 t0, t0, t27;\n\t"
+        "sub.u32 t0, t0, t27;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t28, t2, t27;\n\t"
+        "add.u32 t1, t1, t28;\n\t"
+        "and.b32 t29, t5, t27;\n\t"
+        "add.u32 t3, t3, t29;\n\t"
+        "and.b32 t30, t6, t27;\n\t"
+        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t31, 0, t0;\n\t"
+        "shr.b32 t32, t31, 31;\n\t"
+        "sub.u32 t33, 0, t32;\n\t"
+        "and.b32 t34, t2, 1;\n\t"
+        "sub.u32 t35, 0, t34;\n\t"
+        "xor.b32 t36, t1, t33;\n\t"
+        "sub.u32 t36, t36, t33;\n\t"
+        "and.b32 t36, t36, t35;\n\t"
+        "add.u32 t2, t2, t36;\n\t"
+        "xor.b32 t37, t3, t33;\n\t"
+        "sub.u32 t37, t37, t33;\n\t"
+        "and.b32 t37, t37, t35;\n\t"
+        "add.u32 t5, t5, t37;\n\t"
+        "xor.b32 t38, t4, t33;\n\t"
+        "sub.u32 t38, t38, t33;\n\t"
+        "and.b32 t38, t38, t35;\n\t"
+        "add.u32 t6, t6, t38;\n\t"
+        "and.b32 t39, t33, t35;\n\t"
+        "xor.b32 t0, t0, t39;\n\t"
+        "sub.u32 t0, t0, t39;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t40, t2, t39;\n\t"
+        "add.u32 t1, t1, t40;\n\t"
+        "and.b32 t41, t5, t39;\n\t"
+        "add.u32 t3, t3, t41;\n\t"
+        "and.b32 t42, t6, t39;\n\t"
+        "add.u32 t4, t4, t42;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t43, 0, t0;\n\t"
+        "shr.b32 t44, t43, 31;\n\t"
+        "sub.u32 t45, 0, t44;\n\t"
+        "and.b32 t46, t2, 1;\n\t"
+        "sub.u32 t47, 0, t46;\n\t"
+        "xor.b32 t48, t1, t45;\n\t"
+        "sub.u32 t48, t48, t45;\n\t"
+        "and.b32 t48, t48, t47;\n\t"
+        "add.u32 t2, t2, t48;\n\t"
+        "xor.b32 t49, t3, t45;\n\t"
+        "sub.u32 t49, t49, t45;\n\t"
+        "and.b32 t49, t49, t47;\n\t"
+        "add.u32 t5, t5, t49;\n\t"
+        "xor.b32 t50, t4, t45;\n\t"
+        "sub.u32 t50, t50, t45;\n\t"
+        "and.b32 t50, t50, t47;\n\t"
+        "add.u32 t6, t6, t50;\n\t"
+        "and.b32 t51, t45, t47;\n\t"
+        "xor.b32 t0, t0, t51;\n\t"
+        "sub.u32 t0, t0, t51;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t52, t2, t51;\n\t"
+        "add.u32 t1, t1, t52;\n\t"
+        "and.b32 t53, t5, t51;\n\t"
+        "add.u32 t3, t3, t53;\n\t"
+        "and.b32 t54, t6, t51;\n\t"
+        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t55, 0, t0;\n\t"
+        "shr.b32 t56, t55, 31;\n\t"
+        "sub.u32 t57, 0, t56;\n\t"
+        "and.b32 t58, t2, 1;\n\t"
+        "sub.u32 t59, 0, t58;\n\t"
+        "xor.b32 t60, t1, t57;\n\t"
+        "sub.u32 t60, t60, t57;\n\t"
+        "and.b32 t60, t60, t59;\n\t"
+        "add.u32 t2, t2, t60;\n\t"
+        "xor.b32 t61, t3, t57;\n\t"
+        "sub.u32 t61, t61, t57;\n\t"
+        "and.b32 t61, t61, t59;\n\t"
+        "add.u32 t5, t5, t61;\n\t"
+        "xor.b32 t62, t4, t57;\n\t"
+        "sub.u32 t62, t62, t57;\n\t"
+        "and.b32 t62, t62, t59;\n\t"
+        "add.u32 t6, t6, t62;\n\t"
+        "and.b32 t63, t57, t59;\n\t"
+        "xor.b32 t0, t0, t63;\n\t"
+        "sub.u32 t0, t0, t63;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t64, t2, t63;\n\t"
+        "add.u32 t1, t1, t64;\n\t"
+        "and.b32 t65, t5, t63;\n\t"
+        "add.u32 t3, t3, t65;\n\t"
+        "and.b32 t66, t6, t63;\n\t"
+        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t67, 0, t0;\n\t"
+        "shr.b32 t68, t67, 31;\n\t"
+        "sub.u32 t69, 0, t68;\n\t"
+        "and.b32 t70, t2, 1;\n\t"
+        "sub.u32 t71, 0, t70;\n\t"
+        "xor.b32 t72, t1, t69;\n\t"
+        "sub.u32 t72, t72, t69;\n\t"
+        "and.b32 t72, t72, t71;\n\t"
+        "add.u32 t2, t2, t72;\n\t"
+        "xor.b32 t73, t3, t69;\n\t"
+        "sub.u32 t73, t73, t69;\n\t"
+        "and.b32 t73, t73, t71;\n\t"
+        "add.u32 t5, t5, t73;\n\t"
+        "xor.b32 t74, t4, t69;\n\t"
+        "sub.u32 t74, t74, t69;\n\t"
+        "and.b32 t74, t74, t71;\n\t"
+        "add.u32 t6, t6, t74;\n\t"
+        "and.b32 t75, t69, t71;\n\t"
+        "xor.b32 t0, t0, t75;\n\t"
+        "sub.u32 t0, t0, t75;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t76, t2, t75;\n\t"
+        "add.u32 t1, t1, t76;\n\t"
+        "and.b32 t77, t5, t75;\n\t"
+        "add.u32 t3, t3, t77;\n\t"
+        "and.b32 t78, t6, t75;\n\t"
+        "add.u32 t4, t4, t78;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t79, 0, t0;\n\t"
+        "shr.b32 t80, t79, 31;\n\t"
+        "sub.u32 t81, 0, t80;\n\t"
+        "and.b32 t82, t2, 1;\n\t"
+        "sub.u32 t83, 0, t82;\n\t"
+        "xor.b32 t84, t1, t81;\n\t"
+        "sub.u32 t84, t84, t81;\n\t"
+        "and.b32 t84, t84, t83;\n\t"
+        "add.u32 t2, t2, t84;\n\t"
+        "xor.b32 t85, t3, t81;\n\t"
+        "sub.u32 t85, t85, t81;\n\t"
+        "and.b32 t85, t85, t83;\n\t"
+        "add.u32 t5, t5, t85;\n\t"
+        "xor.b32 t86, t4, t81;\n\t"
+        "sub.u32 t86, t86, t81;\n\t"
+        "and.b32 t86, t86, t83;\n\t"
+        "add.u32 t6, t6, t86;\n\t"
+        "and.b32 t87, t81, t83;\n\t"
+        "xor.b32 t0, t0, t87;\n\t"
+        "sub.u32 t0, t0, t87;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t88, t2, t87;\n\t"
+        "add.u32 t1, t1, t88;\n\t"
+        "and.b32 t89, t5, t87;\n\t"
+        "add.u32 t3, t3, t89;\n\t"
+        "and.b32 t90, t6, t87;\n\t"
+        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t91, 0, t0;\n\t"
+        "shr.b32 t92, t91, 31;\n\t"
+        "sub.u32 t93, 0, t92;\n\t"
+        "and.b32 t94, t2, 1;\n\t"
+        "sub.u32 t95, 0, t94;\n\t"
+        "xor.b32 t96, t1, t93;\n\t"
+        "sub.u32 t96, t96, t93;\n\t"
+        "and.b32 t96, t96, t95;\n\t"
+        "add.u32 t2, t2, t96;\n\t"
+        "xor.b32 t97, t3, t93;\n\t"
+        "sub.u32 t97, t97, t93;\n\t"
+        "and.b32 t97, t97, t95;\n\t"
+        "add.u32 t5, t5, t97;\n\t"
+        "xor.b32 t98, t4, t93;\n\t"
+        "sub.u32 t98, t98, t93;\n\t"
+        "and.b32 t98, t98, t95;\n\t"
+        "add.u32 t6, t6, t98;\n\t"
+        "and.b32 t99, t93, t95;\n\t"
+        "xor.b32 t0, t0, t99;\n\t"
+        "sub.u32 t0, t0, t99;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t100, t2, t99;\n\t"
+        "add.u32 t1, t1, t100;\n\t"
+        "and.b32 t101, t5, t99;\n\t"
+        "add.u32 t3, t3, t101;\n\t"
+        "and.b32 t102, t6, t99;\n\t"
+        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t103, 0, t0;\n\t"
+        "shr.b32 t104, t103, 31;\n\t"
+        "sub.u32 t105, 0, t104;\n\t"
+        "and.b32 t106, t2, 1;\n\t"
+        "sub.u32 t107, 0, t106;\n\t"
+        "xor.b32 t108, t1, t105;\n\t"
+        "sub.u32 t108, t108, t105;\n\t"
+        "and.b32 t108, t108, t107;\n\t"
+        "add.u32 t2, t2, t108;\n\t"
+        "xor.b32 t109, t3, t105;\n\t"
+        "sub.u32 t109, t109, t105;\n\t"
+        "and.b32 t109, t109, t107;\n\t"
+        "add.u32 t5, t5, t109;\n\t"
+        "xor.b32 t110, t4, t105;\n\t"
+        "sub.u32 t110, t110, t105;\n\t"
+        "and.b32 t110, t110, t107;\n\t"
+        "add.u32 t6, t6, t110;\n\t"
+        "and.b32 t111, t105, t107;\n\t"
+        "xor.b32 t0, t0, t111;\n\t"
+        "sub.u32 t0, t0, t111;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t112, t2, t111;\n\t"
+        "add.u32 t1, t1, t112;\n\t"
+        "and.b32 t113, t5, t111;\n\t"
+        "add.u32 t3, t3, t113;\n\t"
+        "and.b32 t114, t6, t111;\n\t"
+        "add.u32 t4, t4, t114;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t115, 0, t0;\n\t"
+        "shr.b32 t116, t115, 31;\n\t"
+        "sub.u32 t117, 0, t116;\n\t"
+        "and.b32 t118, t2, 1;\n\t"
+        "sub.u32 t119, 0, t118;\n\t"
+        "xor.b32 t120, t1, t117;\n\t"
+        "sub.u32 t120, t120, t117;\n\t"
+        "and.b32 t120, t120, t119;\n\t"
+        "add.u32 t2, t2, t120;\n\t"
+        "xor.b32 t121, t3, t117;\n\t"
+        "sub.u32 t121, t121, t117;\n\t"
+        "and.b32 t121, t121, t119;\n\t"
+        "add.u32 t5, t5, t121;\n\t"
+        "xor.b32 t122, t4, t117;\n\t"
+        "sub.u32 t122, t122, t117;\n\t"
+        "and.b32 t122, t122, t119;\n\t"
+        "add.u32 t6, t6, t122;\n\t"
+        "and.b32 t123, t117, t119;\n\t"
+        "xor.b32 t0, t0, t123;\n\t"
+        "sub.u32 t0, t0, t123;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t124, t2, t123;\n\t"
+        "add.u32 t1, t1, t124;\n\t"
+        "and.b32 t125, t5, t123;\n\t"
+        "add.u32 t3, t3, t125;\n\t"
+        "and.b32 t126, t6, t123;\n\t"
+        "add.u32 t4, t4, t126;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t127, 0, t0;\n\t"
+        "shr.b32 t128, t127, 31;\n\t"
+        "sub.u32 t129, 0, t128;\n\t"
+        "and.b32 t130, t2, 1;\n\t"
+        "sub.u32 t131, 0, t130;\n\t"
+        "xor.b32 t132, t1, t129;\n\t"
+        "sub.u32 t132, t132, t129;\n\t"
+        "and.b32 t132, t132, t131;\n\t"
+        "add.u32 t2, t2, t132;\n\t"
+        "xor.b32 t133, t3, t129;\n\t"
+        "sub.u32 t133, t133, t129;\n\t"
+        "and.b32 t133, t133, t131;\n\t"
+        "add.u32 t5, t5, t133;\n\t"
+        "xor.b32 t134, t4, t129;\n\t"
+        "sub.u32 t134, t134, t129;\n\t"
+        "and.b32 t134, t134, t131;\n\t"
+        "add.u32 t6, t6, t134;\n\t"
+        "and.b32 t135, t129, t131;\n\t"
+        "xor.b32 t0, t0, t135;\n\t"
+        "sub.u32 t0, t0, t135;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t136, t2, t135;\n\t"
+        "add.u32 t1, t1, t136;\n\t"
+        "and.b32 t137, t5, t135;\n\t"
+        "add.u32 t3, t3, t137;\n\t"
+        "and.b32 t138, t6, t135;\n\t"
+        "add.u32 t4, t4, t138;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t139, 0, t0;\n\t"
+        "shr.b32 t140, t139, 31;\n\t"
+        "sub.u32 t141, 0, t140;\n\t"
+        "and.b32 t142, t2, 1;\n\t"
+        "sub.u32 t143, 0, t142;\n\t"
+        "xor.b32 t144, t1, t141;\n\t"
+        "sub.u32 t144, t144, t141;\n\t"
+        "and.b32 t144, t144, t143;\n\t"
+        "add.u32 t2, t2, t144;\n\t"
+        "xor.b32 t145, t3, t141;\n\t"
+        "sub.u32 t145, t145, t141;\n\t"
+        "and.b32 t145, t145, t143;\n\t"
+        "add.u32 t5, t5, t145;\n\t"
+        "xor.b32 t146, t4, t141;\n\t"
+        "sub.u32 t146, t146, t141;\n\t"
+        "and.b32 t146, t146, t143;\n\t"
+        "add.u32 t6, t6, t146;\n\t"
+        "and.b32 t147, t141, t143;\n\t"
+        "xor.b32 t0, t0, t147;\n\t"
+        "sub.u32 t0, t0, t147;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t148, t2, t147;\n\t"
+        "add.u32 t1, t1, t148;\n\t"
+        "and.b32 t149, t5, t147;\n\t"
+        "add.u32 t3, t3, t149;\n\t"
+        "and.b32 t150, t6, t147;\n\t"
+        "add.u32 t4, t4, t150;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t151, 0, t0;\n\t"
+        "shr.b32 t152, t151, 31;\n\t"
+        "sub.u32 t153, 0, t152;\n\t"
+        "and.b32 t154, t2, 1;\n\t"
+        "sub.u32 t155, 0, t154;\n\t"
+        "xor.b32 t156, t1, t153;\n\t"
+        "sub.u32 t156, t156, t153;\n\t"
+        "and.b32 t156, t156, t155;\n\t"
+        "add.u32 t2, t2, t156;\n\t"
+        "xor.b32 t157, t3, t153;\n\t"
+        "sub.u32 t157, t157, t153;\n\t"
+        "and.b32 t157, t157, t155;\n\t"
+        "add.u32 t5, t5, t157;\n\t"
+        "xor.b32 t158, t4, t153;\n\t"
+        "sub.u32 t158, t158, t153;\n\t"
+        "and.b32 t158, t158, t155;\n\t"
+        "add.u32 t6, t6, t158;\n\t"
+        "and.b32 t159, t153, t155;\n\t"
+        "xor.b32 t0, t0, t159;\n\t"
+        "sub.u32 t0, t0, t159;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t160, t2, t159;\n\t"
+        "add.u32 t1, t1, t160;\n\t"
+        "and.b32 t161, t5, t159;\n\t"
+        "add.u32 t3, t3, t161;\n\t"
+        "and.b32 t162, t6, t159;\n\t"
+        "add.u32 t4, t4, t162;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t163, 0, t0;\n\t"
+        "shr.b32 t164, t163, 31;\n\t"
+        "sub.u32 t165, 0, t164;\n\t"
+        "and.b32 t166, t2, 1;\n\t"
+        "sub.u32 t167, 0, t166;\n\t"
+        "xor.b32 t168, t1, t165;\n\t"
+        "sub.u32 t168, t168, t165;\n\t"
+        "and.b32 t168, t168, t167;\n\t"
+        "add.u32 t2, t2, t168;\n\t"
+        "xor.b32 t169, t3, t165;\n\t"
+        "sub.u32 t169, t169, t165;\n\t"
+        "and.b32 t169, t169, t167;\n\t"
+        "add.u32 t5, t5, t169;\n\t"
+        "xor.b32 t170, t4, t165;\n\t"
+        "sub.u32 t170, t170, t165;\n\t"
+        "and.b32 t170, t170, t167;\n\t"
+        "add.u32 t6, t6, t170;\n\t"
+        "and.b32 t171, t165, t167;\n\t"
+        "xor.b32 t0, t0, t171;\n\t"
+        "sub.u32 t0, t0, t171;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t172, t2, t171;\n\t"
+        "add.u32 t1, t1, t172;\n\t"
+        "and.b32 t173, t5, t171;\n\t"
+        "add.u32 t3, t3, t173;\n\t"
+        "and.b32 t174, t6, t171;\n\t"
+        "add.u32 t4, t4, t174;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t175, 0, t0;\n\t"
+        "shr.b32 t176, t175, 31;\n\t"
+        "sub.u32 t177, 0, t176;\n\t"
+        "and.b32 t178, t2, 1;\n\t"
+        "sub.u32 t179, 0, t178;\n\t"
+        "xor.b32 t180, t1, t177;\n\t"
+        "sub.u32 t180, t180, t177;\n\t"
+        "and.b32 t180, t180, t179;\n\t"
+        "add.u32 t2, t2, t180;\n\t"
+        "xor.b32 t181, t3, t177;\n\t"
+        "sub.u32 t181, t181, t177;\n\t"
+        "and.b32 t181, t181, t179;\n\t"
+        "add.u32 t5, t5, t181;\n\t"
+        "xor.b32 t182, t4, t177;\n\t"
+        "sub.u32 t182, t182, t177;\n\t"
+        "and.b32 t182, t182, t179;\n\t"
+        "add.u32 t6, t6, t182;\n\t"
+        "and.b32 t183, t177, t179;\n\t"
+        "xor.b32 t0, t0, t183;\n\t"
+        "sub.u32 t0, t0, t183;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t184, t2, t183;\n\t"
+        "add.u32 t1, t1, t184;\n\t"
+        "and.b32 t185, t5, t183;\n\t"
+        "add.u32 t3, t3, t185;\n\t"
+        "and.b32 t186, t6, t183;\n\t"
+        "add.u32 t4, t4, t186;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t187, 0, t0;\n\t"
+        "shr.b32 t188, t187, 31;\n\t"
+        "sub.u32 t189, 0, t188;\n\t"
+        "and.b32 t190, t2, 1;\n\t"
+        "sub.u32 t191, 0, t190;\n\t"
+        "xor.b32 t192, t1, t189;\n\t"
+        "sub.u32 t192, t192, t189;\n\t"
+        "and.b32 t192, t192, t191;\n\t"
+        "add.u32 t2, t2, t192;\n\t"
+        "xor.b32 t193, t3, t189;\n\t"
+        "sub.u32 t193, t193, t189;\n\t"
+        "and.b32 t193, t193, t191;\n\t"
+        "add.u32 t5, t5, t193;\n\t"
+        "xor.b32 t194, t4, t189;\n\t"
+        "sub.u32 t194, t194, t189;\n\t"
+        "and.b32 t194, t194, t191;\n\t"
+        "add.u32 t6, t6, t194;\n\t"
+        "and.b32 t195, t189, t191;\n\t"
+        "xor.b32 t0, t0, t195;\n\t"
+        "sub.u32 t0, t0, t195;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t196, t2, t195;\n\t"
+        "add.u32 t1, t1, t196;\n\t"
+        "and.b32 t197, t5, t195;\n\t"
+        "add.u32 t3, t3, t197;\n\t"
+        "and.b32 t198, t6, t195;\n\t"
+        "add.u32 t4, t4, t198;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t199, 0, t0;\n\t"
+        "shr.b32 t200, t199, 31;\n\t"
+        "sub.u32 t201, 0, t200;\n\t"
+        "and.b32 t202, t2, 1;\n\t"
+        "sub.u32 t203, 0, t202;\n\t"
+        "xor.b32 t204, t1, t201;\n\t"
+        "sub.u32 t204, t204, t201;\n\t"
+        "and.b32 t204, t204, t203;\n\t"
+        "add.u32 t2, t2, t204;\n\t"
+        "xor.b32 t205, t3, t201;\n\t"
+        "sub.u32 t205, t205, t201;\n\t"
+        "and.b32 t205, t205, t203;\n\t"
+        "add.u32 t5, t5, t205;\n\t"
+        "xor.b32 t206, t4, t201;\n\t"
+        "sub.u32 t206, t206, t201;\n\t"
+        "and.b32 t206, t206, t203;\n\t"
+        "add.u32 t6, t6, t206;\n\t"
+        "and.b32 t207, t201, t203;\n\t"
+        "xor.b32 t0, t0, t207;\n\t"
+        "sub.u32 t0, t0, t207;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t208, t2, t207;\n\t"
+        "add.u32 t1, t1, t208;\n\t"
+        "and.b32 t209, t5, t207;\n\t"
+        "add.u32 t3, t3, t209;\n\t"
+        "and.b32 t210, t6, t207;\n\t"
+        "add.u32 t4, t4, t210;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t211, 0, t0;\n\t"
+        "shr.b32 t212, t211, 31;\n\t"
+        "sub.u32 t213, 0, t212;\n\t"
+        "and.b32 t214, t2, 1;\n\t"
+        "sub.u32 t215, 0, t214;\n\t"
+        "xor.b32 t216, t1, t213;\n\t"
+        "sub.u32 t216, t216, t213;\n\t"
+        "and.b32 t216, t216, t215;\n\t"
+        "add.u32 t2, t2, t216;\n\t"
+        "xor.b32 t217, t3, t213;\n\t"
+        "sub.u32 t217, t217, t213;\n\t"
+        "and.b32 t217, t217, t215;\n\t"
+        "add.u32 t5, t5, t217;\n\t"
+        "xor.b32 t218, t4, t213;\n\t"
+        "sub.u32 t218, t218, t213;\n\t"
+        "and.b32 t218, t218, t215;\n\t"
+        "add.u32 t6, t6, t218;\n\t"
+        "and.b32 t219, t213, t215;\n\t"
+        "xor.b32 t0, t0, t219;\n\t"
+        "sub.u32 t0, t0, t219;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t220, t2, t219;\n\t"
+        "add.u32 t1, t1, t220;\n\t"
+        "and.b32 t221, t5, t219;\n\t"
+        "add.u32 t3, t3, t221;\n\t"
+        "and.b32 t222, t6, t219;\n\t"
+        "add.u32 t4, t4, t222;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t223, 0, t0;\n\t"
+        "shr.b32 t224, t223, 31;\n\t"
+        "sub.u32 t225, 0, t224;\n\t"
+        "and.b32 t226, t2, 1;\n\t"
+        "sub.u32 t227, 0, t226;\n\t"
+        "xor.b32 t228, t1, t225;\n\t"
+        "sub.u32 t228, t228, t225;\n\t"
+        "and.b32 t228, t228, t227;\n\t"
+        "add.u32 t2, t2, t228;\n\t"
+        "xor.b32 t229, t3, t225;\n\t"
+        "sub.u32 t229, t229, t225;\n\t"
+        "and.b32 t229, t229, t227;\n\t"
+        "add.u32 t5, t5, t229;\n\t"
+        "xor.b32 t230, t4, t225;\n\t"
+        "sub.u32 t230, t230, t225;\n\t"
+        "and.b32 t230, t230, t227;\n\t"
+        "add.u32 t6, t6, t230;\n\t"
+        "and.b32 t231, t225, t227;\n\t"
+        "xor.b32 t0, t0, t231;\n\t"
+        "sub.u32 t0, t0, t231;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t232, t2, t231;\n\t"
+        "add.u32 t1, t1, t232;\n\t"
+        "and.b32 t233, t5, t231;\n\t"
+        "add.u32 t3, t3, t233;\n\t"
+        "and.b32 t234, t6, t231;\n\t"
+        "add.u32 t4, t4, t234;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t235, 0, t0;\n\t"
+        "shr.b32 t236, t235, 31;\n\t"
+        "sub.u32 t237, 0, t236;\n\t"
+        "and.b32 t238, t2, 1;\n\t"
+        "sub.u32 t239, 0, t238;\n\t"
+        "xor.b32 t240, t1, t237;\n\t"
+        "sub.u32 t240, t240, t237;\n\t"
+        "and.b32 t240, t240, t239;\n\t"
+        "add.u32 t2, t2, t240;\n\t"
+        "xor.b32 t241, t3, t237;\n\t"
+        "sub.u32 t241, t241, t237;\n\t"
+        "and.b32 t241, t241, t239;\n\t"
+        "add.u32 t5, t5, t241;\n\t"
+        "xor.b32 t242, t4, t237;\n\t"
+        "sub.u32 t242, t242, t237;\n\t"
+        "and.b32 t242, t242, t239;\n\t"
+        "add.u32 t6, t6, t242;\n\t"
+        "and.b32 t243, t237, t239;\n\t"
+        "xor.b32 t0, t0, t243;\n\t"
+        "sub.u32 t0, t0, t243;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t244, t2, t243;\n\t"
+        "add.u32 t1, t1, t244;\n\t"
+        "and.b32 t245, t5, t243;\n\t"
+        "add.u32 t3, t3, t245;\n\t"
+        "and.b32 t246, t6, t243;\n\t"
+        "add.u32 t4, t4, t246;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t247, 0, t0;\n\t"
+        "shr.b32 t248, t247, 31;\n\t"
+        "sub.u32 t249, 0, t248;\n\t"
+        "and.b32 t250, t2, 1;\n\t"
+        "sub.u32 t251, 0, t250;\n\t"
+        "xor.b32 t252, t1, t249;\n\t"
+        "sub.u32 t252, t252, t249;\n\t"
+        "and.b32 t252, t252, t251;\n\t"
+        "add.u32 t2, t2, t252;\n\t"
+        "xor.b32 t253, t3, t249;\n\t"
+        "sub.u32 t253, t253, t249;\n\t"
+        "and.b32 t253, t253, t251;\n\t"
+        "add.u32 t5, t5, t253;\n\t"
+        "xor.b32 t254, t4, t249;\n\t"
+        "sub.u32 t254, t254, t249;\n\t"
+        "and.b32 t254, t254, t251;\n\t"
+        "add.u32 t6, t6, t254;\n\t"
+        "and.b32 t255, t249, t251;\n\t"
+        "xor.b32 t0, t0, t255;\n\t"
+        "sub.u32 t0, t0, t255;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t256, t2, t255;\n\t"
+        "add.u32 t1, t1, t256;\n\t"
+        "and.b32 t257, t5, t255;\n\t"
+        "add.u32 t3, t3, t257;\n\t"
+        "and.b32 t258, t6, t255;\n\t"
+        "add.u32 t4, t4, t258;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t259, 0, t0;\n\t"
+        "shr.b32 t260, t259, 31;\n\t"
+        "sub.u32 t261, 0, t260;\n\t"
+        "and.b32 t262, t2, 1;\n\t"
+        "sub.u32 t263, 0, t262;\n\t"
+        "xor.b32 t264, t1, t261;\n\t"
+        "sub.u32 t264, t264, t261;\n\t"
+        "and.b32 t264, t264, t263;\n\t"
+        "add.u32 t2, t2, t264;\n\t"
+        "xor.b32 t265, t3, t261;\n\t"
+        "sub.u32 t265, t265, t261;\n\t"
+        "and.b32 t265, t265, t263;\n\t"
+        "add.u32 t5, t5, t265;\n\t"
+        "xor.b32 t266, t4, t261;\n\t"
+        "sub.u32 t266, t266, t261;\n\t"
+        "and.b32 t266, t266, t263;\n\t"
+        "add.u32 t6, t6, t266;\n\t"
+        "and.b32 t267, t261, t263;\n\t"
+        "xor.b32 t0, t0, t267;\n\t"
+        "sub.u32 t0, t0, t267;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t268, t2, t267;\n\t"
+        "add.u32 t1, t1, t268;\n\t"
+        "and.b32 t269, t5, t267;\n\t"
+        "add.u32 t3, t3, t269;\n\t"
+        "and.b32 t270, t6, t267;\n\t"
+        "add.u32 t4, t4, t270;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t271, 0, t0;\n\t"
+        "shr.b32 t272, t271, 31;\n\t"
+        "sub.u32 t273, 0, t272;\n\t"
+        "and.b32 t274, t2, 1;\n\t"
+        "sub.u32 t275, 0, t274;\n\t"
+        "xor.b32 t276, t1, t273;\n\t"
+        "sub.u32 t276, t276, t273;\n\t"
+        "and.b32 t276, t276, t275;\n\t"
+        "add.u32 t2, t2, t276;\n\t"
+        "xor.b32 t277, t3, t273;\n\t"
+        "sub.u32 t277, t277, t273;\n\t"
+        "and.b32 t277, t277, t275;\n\t"
+        "add.u32 t5, t5, t277;\n\t"
+        "xor.b32 t278, t4, t273;\n\t"
+        "sub.u32 t278, t278, t273;\n\t"
+        "and.b32 t278, t278, t275;\n\t"
+        "add.u32 t6, t6, t278;\n\t"
+        "and.b32 t279, t273, t275;\n\t"
+        "xor.b32 t0, t0, t279;\n\t"
+        "sub.u32 t0, t0, t279;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t280, t2, t279;\n\t"
+        "add.u32 t1, t1, t280;\n\t"
+        "and.b32 t281, t5, t279;\n\t"
+        "add.u32 t3, t3, t281;\n\t"
+        "and.b32 t282, t6, t279;\n\t"
+        "add.u32 t4, t4, t282;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t283, 0, t0;\n\t"
+        "shr.b32 t284, t283, 31;\n\t"
+        "sub.u32 t285, 0, t284;\n\t"
+        "and.b32 t286, t2, 1;\n\t"
+        "sub.u32 t287, 0, t286;\n\t"
+        "xor.b32 t288, t1, t285;\n\t"
+        "sub.u32 t288, t288, t285;\n\t"
+        "and.b32 t288, t288, t287;\n\t"
+        "add.u32 t2, t2, t288;\n\t"
+        "xor.b32 t289, t3, t285;\n\t"
+        "sub.u32 t289, t289, t285;\n\t"
+        "and.b32 t289, t289, t287;\n\t"
+        "add.u32 t5, t5, t289;\n\t"
+        "xor.b32 t290, t4, t285;\n\t"
+        "sub.u32 t290, t290, t285;\n\t"
+        "and.b32 t290, t290, t287;\n\t"
+        "add.u32 t6, t6, t290;\n\t"
+        "and.b32 t291, t285, t287;\n\t"
+        "xor.b32 t0, t0, t291;\n\t"
+        "sub.u32 t0, t0, t291;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t292, t2, t291;\n\t"
+        "add.u32 t1, t1, t292;\n\t"
+        "and.b32 t293, t5, t291;\n\t"
+        "add.u32 t3, t3, t293;\n\t"
+        "and.b32 t294, t6, t291;\n\t"
+        "add.u32 t4, t4, t294;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t295, 0, t0;\n\t"
+        "shr.b32 t296, t295, 31;\n\t"
+        "sub.u32 t297, 0, t296;\n\t"
+        "and.b32 t298, t2, 1;\n\t"
+        "sub.u32 t299, 0, t298;\n\t"
+        "xor.b32 t300, t1, t297;\n\t"
+        "sub.u32 t300, t300, t297;\n\t"
+        "and.b32 t300, t300, t299;\n\t"
+        "add.u32 t2, t2, t300;\n\t"
+        "xor.b32 t301, t3, t297;\n\t"
+        "sub.u32 t301, t301, t297;\n\t"
+        "and.b32 t301, t301, t299;\n\t"
+        "add.u32 t5, t5, t301;\n\t"
+        "xor.b32 t302, t4, t297;\n\t"
+        "sub.u32 t302, t302, t297;\n\t"
+        "and.b32 t302, t302, t299;\n\t"
+        "add.u32 t6, t6, t302;\n\t"
+        "and.b32 t303, t297, t299;\n\t"
+        "xor.b32 t0, t0, t303;\n\t"
+        "sub.u32 t0, t0, t303;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t304, t2, t303;\n\t"
+        "add.u32 t1, t1, t304;\n\t"
+        "and.b32 t305, t5, t303;\n\t"
+        "add.u32 t3, t3, t305;\n\t"
+        "and.b32 t306, t6, t303;\n\t"
+        "add.u32 t4, t4, t306;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t307, 0, t0;\n\t"
+        "shr.b32 t308, t307, 31;\n\t"
+        "sub.u32 t309, 0, t308;\n\t"
+        "and.b32 t310, t2, 1;\n\t"
+        "sub.u32 t311, 0, t310;\n\t"
+        "xor.b32 t312, t1, t309;\n\t"
+        "sub.u32 t312, t312, t309;\n\t"
+        "and.b32 t312, t312, t311;\n\t"
+        "add.u32 t2, t2, t312;\n\t"
+        "xor.b32 t313, t3, t309;\n\t"
+        "sub.u32 t313, t313, t309;\n\t"
+        "and.b32 t313, t313, t311;\n\t"
+        "add.u32 t5, t5, t313;\n\t"
+        "xor.b32 t314, t4, t309;\n\t"
+        "sub.u32 t314, t314, t309;\n\t"
+        "and.b32 t314, t314, t311;\n\t"
+        "add.u32 t6, t6, t314;\n\t"
+        "and.b32 t315, t309, t311;\n\t"
+        "xor.b32 t0, t0, t315;\n\t"
+        "sub.u32 t0, t0, t315;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t316, t2, t315;\n\t"
+        "add.u32 t1, t1, t316;\n\t"
+        "and.b32 t317, t5, t315;\n\t"
+        "add.u32 t3, t3, t317;\n\t"
+        "and.b32 t318, t6, t315;\n\t"
+        "add.u32 t4, t4, t318;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t319, 0, t0;\n\t"
+        "shr.b32 t320, t319, 31;\n\t"
+        "sub.u32 t321, 0, t320;\n\t"
+        "and.b32 t322, t2, 1;\n\t"
+        "sub.u32 t323, 0, t322;\n\t"
+        "xor.b32 t324, t1, t321;\n\t"
+        "sub.u32 t324, t324, t321;\n\t"
+        "and.b32 t324, t324, t323;\n\t"
+        "add.u32 t2, t2, t324;\n\t"
+        "xor.b32 t325, t3, t321;\n\t"
+        "sub.u32 t325, t325, t321;\n\t"
+        "and.b32 t325, t325, t323;\n\t"
+        "add.u32 t5, t5, t325;\n\t"
+        "xor.b32 t326, t4, t321;\n\t"
+        "sub.u32 t326, t326, t321;\n\t"
+        "and.b32 t326, t326, t323;\n\t"
+        "add.u32 t6, t6, t326;\n\t"
+        "and.b32 t327, t321, t323;\n\t"
+        "xor.b32 t0, t0, t327;\n\t"
+        "sub.u32 t0, t0, t327;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t328, t2, t327;\n\t"
+        "add.u32 t1, t1, t328;\n\t"
+        "and.b32 t329, t5, t327;\n\t"
+        "add.u32 t3, t3, t329;\n\t"
+        "and.b32 t330, t6, t327;\n\t"
+        "add.u32 t4, t4, t330;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t331, 0, t0;\n\t"
+        "shr.b32 t332, t331, 31;\n\t"
+        "sub.u32 t333, 0, t332;\n\t"
+        "and.b32 t334, t2, 1;\n\t"
+        "sub.u32 t335, 0, t334;\n\t"
+        "xor.b32 t336, t1, t333;\n\t"
+        "sub.u32 t336, t336, t333;\n\t"
+        "and.b32 t336, t336, t335;\n\t"
+        "add.u32 t2, t2, t336;\n\t"
+        "xor.b32 t337, t3, t333;\n\t"
+        "sub.u32 t337, t337, t333;\n\t"
+        "and.b32 t337, t337, t335;\n\t"
+        "add.u32 t5, t5, t337;\n\t"
+        "xor.b32 t338, t4, t333;\n\t"
+        "sub.u32 t338, t338, t333;\n\t"
+        "and.b32 t338, t338, t335;\n\t"
+        "add.u32 t6, t6, t338;\n\t"
+        "and.b32 t339, t333, t335;\n\t"
+        "xor.b32 t0, t0, t339;\n\t"
+        "sub.u32 t0, t0, t339;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t340, t2, t339;\n\t"
+        "add.u32 t1, t1, t340;\n\t"
+        "and.b32 t341, t5, t339;\n\t"
+        "add.u32 t3, t3, t341;\n\t"
+        "and.b32 t342, t6, t339;\n\t"
+        "add.u32 t4, t4, t342;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t343, 0, t0;\n\t"
+        "shr.b32 t344, t343, 31;\n\t"
+        "sub.u32 t345, 0, t344;\n\t"
+        "and.b32 t346, t2, 1;\n\t"
+        "sub.u32 t347, 0, t346;\n\t"
+        "xor.b32 t348, t1, t345;\n\t"
+        "sub.u32 t348, t348, t345;\n\t"
+        "and.b32 t348, t348, t347;\n\t"
+        "add.u32 t2, t2, t348;\n\t"
+        "xor.b32 t349, t3, t345;\n\t"
+        "sub.u32 t349, t349, t345;\n\t"
+        "and.b32 t349, t349, t347;\n\t"
+        "add.u32 t5, t5, t349;\n\t"
+        "xor.b32 t350, t4, t345;\n\t"
+        "sub.u32 t350, t350, t345;\n\t"
+        "and.b32 t350, t350, t347;\n\t"
+        "add.u32 t6, t6, t350;\n\t"
+        "and.b32 t351, t345, t347;\n\t"
+        "xor.b32 t0, t0, t351;\n\t"
+        "sub.u32 t0, t0, t351;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t352, t2, t351;\n\t"
+        "add.u32 t1, t1, t352;\n\t"
+        "and.b32 t353, t5, t351;\n\t"
+        "add.u32 t3, t3, t353;\n\t"
+        "and.b32 t354, t6, t351;\n\t"
+        "add.u32 t4, t4, t354;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t355, 0, t0;\n\t"
+        "shr.b32 t356, t355, 31;\n\t"
+        "sub.u32 t357, 0, t356;\n\t"
+        "and.b32 t358, t2, 1;\n\t"
+        "sub.u32 t359, 0, t358;\n\t"
+        "xor.b32 t360, t1, t357;\n\t"
+        "sub.u32 t360, t360, t357;\n\t"
+        "and.b32 t360, t360, t359;\n\t"
+        "add.u32 t2, t2, t360;\n\t"
+        "xor.b32 t361, t3, t357;\n\t"
+        "sub.u32 t361, t361, t357;\n\t"
+        "and.b32 t361, t361, t359;\n\t"
+        "add.u32 t5, t5, t361;\n\t"
+        "xor.b32 t362, t4, t357;\n\t"
+        "sub.u32 t362, t362, t357;\n\t"
+        "and.b32 t362, t362, t359;\n\t"
+        "add.u32 t6, t6, t362;\n\t"
+        "and.b32 t363, t357, t359;\n\t"
+        "xor.b32 t0, t0, t363;\n\t"
+        "sub.u32 t0, t0, t363;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t364, t2, t363;\n\t"
+        "add.u32 t1, t1, t364;\n\t"
+        "and.b32 t365, t5, t363;\n\t"
+        "add.u32 t3, t3, t365;\n\t"
+        "and.b32 t366, t6, t363;\n\t"
+        "add.u32 t4, t4, t366;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "mov.b32 %0, t0;\n\t"
+        "shr.b32 t401, %100, 31;\n\t"
+        "sub.u32 t402, 0, t401;\n\t"
+        "mul.lo.u32 t367, t3, %68;\n\t"
+        "mul.lo.u32 t368, t3, %69;\n\t"
+        "mul.lo.u32 t369, t3, %70;\n\t"
+        "mul.lo.u32 t370, t3, %71;\n\t"
+        "mul.lo.u32 t371, t3, %72;\n\t"
+        "mul.lo.u32 t372, t3, %73;\n\t"
+        "mul.lo.u32 t373, t3, %74;\n\t"
+        "mul.lo.u32 t374, t3, %75;\n\t"
+        "mul.lo.u32 t375, t3, %76;\n\t"
+        "mul.lo.u32 t376, t3, %77;\n\t"
+        "mul.lo.u32 t377, t3, %78;\n\t"
+        "mul.lo.u32 t378, t3, %79;\n\t"
+        "mul.lo.u32 t379, t3, %80;\n\t"
+        "mul.lo.u32 t380, t3, %81;\n\t"
+        "mul.lo.u32 t381, t3, %82;\n\t"
+        "mul.lo.u32 t382, t3, %83;\n\t"
+        "mul.lo.u32 t383, t3, %84;\n\t"
+        "mul.lo.u32 t384, t3, %85;\n\t"
+        "mul.lo.u32 t385, t3, %86;\n\t"
+        "mul.lo.u32 t386, t3, %87;\n\t"
+        "mul.lo.u32 t387, t3, %88;\n\t"
+        "mul.lo.u32 t388, t3, %89;\n\t"
+        "mul.lo.u32 t389, t3, %90;\n\t"
+        "mul.lo.u32 t390, t3, %91;\n\t"
+        "mul.lo.u32 t391, t3, %92;\n\t"
+        "mul.lo.u32 t392, t3, %93;\n\t"
+        "mul.lo.u32 t393, t3, %94;\n\t"
+        "mul.lo.u32 t394, t3, %95;\n\t"
+        "mul.lo.u32 t395, t3, %96;\n\t"
+        "mul.lo.u32 t396, t3, %97;\n\t"
+        "mul.lo.u32 t397, t3, %98;\n\t"
+        "mul.lo.u32 t398, t3, %99;\n\t"
+        "mul.lo.u32 t399, t3, %100;\n\t"
+        "mul.lo.u32 t400, t3, t402;\n\t"
+        "mad.hi.cc.u32 t368, t3, %68, t368;\n\t"
+        "madc.hi.cc.u32 t369, t3, %69, t369;\n\t"
+        "madc.hi.cc.u32 t370, t3, %70, t370;\n\t"
+        "madc.hi.cc.u32 t371, t3, %71, t371;\n\t"
+        "madc.hi.cc.u32 t372, t3, %72, t372;\n\t"
+        "madc.hi.cc.u32 t373, t3, %73, t373;\n\t"
+        "madc.hi.cc.u32 t374, t3, %74, t374;\n\t"
+        "madc.hi.cc.u32 t375, t3, %75, t375;\n\t"
+        "madc.hi.cc.u32 t376, t3, %76, t376;\n\t"
+        "madc.hi.cc.u32 t377, t3, %77, t377;\n\t"
+        "madc.hi.cc.u32 t378, t3, %78, t378;\n\t"
+        "madc.hi.cc.u32 t379, t3, %79, t379;\n\t"
+        "madc.hi.cc.u32 t380, t3, %80, t380;\n\t"
+        "madc.hi.cc.u32 t381, t3, %81, t381;\n\t"
+        "madc.hi.cc.u32 t382, t3, %82, t382;\n\t"
+        "madc.hi.cc.u32 t383, t3, %83, t383;\n\t"
+        "madc.hi.cc.u32 t384, t3, %84, t384;\n\t"
+        "madc.hi.cc.u32 t385, t3, %85, t385;\n\t"
+        "madc.hi.cc.u32 t386, t3, %86, t386;\n\t"
+        "madc.hi.cc.u32 t387, t3, %87, t387;\n\t"
+        "madc.hi.cc.u32 t388, t3, %88, t388;\n\t"
+        "madc.hi.cc.u32 t389, t3, %89, t389;\n\t"
+        "madc.hi.cc.u32 t390, t3, %90, t390;\n\t"
+        "madc.hi.cc.u32 t391, t3, %91, t391;\n\t"
+        "madc.hi.cc.u32 t392, t3, %92, t392;\n\t"
+        "madc.hi.cc.u32 t393, t3, %93, t393;\n\t"
+        "madc.hi.cc.u32 t394, t3, %94, t394;\n\t"
+        "madc.hi.cc.u32 t395, t3, %95, t395;\n\t"
+        "madc.hi.cc.u32 t396, t3, %96, t396;\n\t"
+        "madc.hi.cc.u32 t397, t3, %97, t397;\n\t"
+        "madc.hi.cc.u32 t398, t3, %98, t398;\n\t"
+        "madc.hi.cc.u32 t399, t3, %99, t399;\n\t"
+        "madc.hi.u32 t400, t3, %100, t400;\n\t"
+        "shr.b32 t403, t3, 31;\n\t"
+        "sub.u32 t404, 0, t403;\n\t"
+        "and.b32 t405, %68, t404;\n\t"
+        "and.b32 t406, %69, t404;\n\t"
+        "and.b32 t407, %70, t404;\n\t"
+        "and.b32 t408, %71, t404;\n\t"
+        "and.b32 t409, %72, t404;\n\t"
+        "and.b32 t410, %73, t404;\n\t"
+        "and.b32 t411, %74, t404;\n\t"
+        "and.b32 t412, %75, t404;\n\t"
+        "and.b32 t413, %76, t404;\n\t"
+        "and.b32 t414, %77, t404;\n\t"
+        "and.b32 t415, %78, t404;\n\t"
+        "and.b32 t416, %79, t404;\n\t"
+        "and.b32 t417, %80, t404;\n\t"
+        "and.b32 t418, %81, t404;\n\t"
+        "and.b32 t419, %82, t404;\n\t"
+        "and.b32 t420, %83, t404;\n\t"
+        "and.b32 t421, %84, t404;\n\t"
+        "and.b32 t422, %85, t404;\n\t"
+        "and.b32 t423, %86, t404;\n\t"
+        "and.b32 t424, %87, t404;\n\t"
+        "and.b32 t425, %88, t404;\n\t"
+        "and.b32 t426, %89, t404;\n\t"
+        "and.b32 t427, %90, t404;\n\t"
+        "and.b32 t428, %91, t404;\n\t"
+        "and.b32 t429, %92, t404;\n\t"
+        "and.b32 t430, %93, t404;\n\t"
+        "and.b32 t431, %94, t404;\n\t"
+        "and.b32 t432, %95, t404;\n\t"
+        "and.b32 t433, %96, t404;\n\t"
+        "and.b32 t434, %97, t404;\n\t"
+        "and.b32 t435, %98, t404;\n\t"
+        "and.b32 t436, %99, t404;\n\t"
+        "and.b32 t437, %100, t404;\n\t"
+        "sub.cc.u32 t368, t368, t405;\n\t"
+        "subc.cc.u32 t369, t369, t406;\n\t"
+        "subc.cc.u32 t370, t370, t407;\n\t"
+        "subc.cc.u32 t371, t371, t408;\n\t"
+        "subc.cc.u32 t372, t372, t409;\n\t"
+        "subc.cc.u32 t373, t373, t410;\n\t"
+        "subc.cc.u32 t374, t374, t411;\n\t"
+        "subc.cc.u32 t375, t375, t412;\n\t"
+        "subc.cc.u32 t376, t376, t413;\n\t"
+        "subc.cc.u32 t377, t377, t414;\n\t"
+        "subc.cc.u32 t378, t378, t415;\n\t"
+        "subc.cc.u32 t379, t379, t416;\n\t"
+        "subc.cc.u32 t380, t380, t417;\n\t"
+        "subc.cc.u32 t381, t381, t418;\n\t"
+        "subc.cc.u32 t382, t382, t419;\n\t"
+        "subc.cc.u32 t383, t383, t420;\n\t"
+        "subc.cc.u32 t384, t384, t421;\n\t"
+        "subc.cc.u32 t385, t385, t422;\n\t"
+        "subc.cc.u32 t386, t386, t423;\n\t"
+        "subc.cc.u32 t387, t387, t424;\n\t"
+        "subc.cc.u32 t388, t388, t425;\n\t"
+        "subc.cc.u32 t389, t389, t426;\n\t"
+        "subc.cc.u32 t390, t390, t427;\n\t"
+        "subc.cc.u32 t391, t391, t428;\n\t"
+        "subc.cc.u32 t392, t392, t429;\n\t"
+        "subc.cc.u32 t393, t393, t430;\n\t"
+        "subc.cc.u32 t394, t394, t431;\n\t"
+        "subc.cc.u32 t395, t395, t432;\n\t"
+        "subc.cc.u32 t396, t396, t433;\n\t"
+        "subc.cc.u32 t397, t397, t434;\n\t"
+        "subc.cc.u32 t398, t398, t435;\n\t"
+        "subc.cc.u32 t399, t399, t436;\n\t"
+        "subc.u32 t400, t400, t437;\n\t"
+        "shr.b32 t438, %133, 31;\n\t"
+        "sub.u32 t439, 0, t438;\n\t"
+        "mad.lo.cc.u32 t367, t4, %101, t367;\n\t"
+        "madc.lo.cc.u32 t368, t4, %102, t368;\n\t"
+        "madc.lo.cc.u32 t369, t4, %103, t369;\n\t"
+        "madc.lo.cc.u32 t370, t4, %104, t370;\n\t"
+        "madc.lo.cc.u32 t371, t4, %105, t371;\n\t"
+        "madc.lo.cc.u32 t372, t4, %106, t372;\n\t"
+        "madc.lo.cc.u32 t373, t4, %107, t373;\n\t"
+        "madc.lo.cc.u32 t374, t4, %108, t374;\n\t"
+        "madc.lo.cc.u32 t375, t4, %109, t375;\n\t"
+        "madc.lo.cc.u32 t376, t4, %110, t376;\n\t"
+        "madc.lo.cc.u32 t377, t4, %111, t377;\n\t"
+        "madc.lo.cc.u32 t378, t4, %112, t378;\n\t"
+        "madc.lo.cc.u32 t379, t4, %113, t379;\n\t"
+        "madc.lo.cc.u32 t380, t4, %114, t380;\n\t"
+        "madc.lo.cc.u32 t381, t4, %115, t381;\n\t"
+        "madc.lo.cc.u32 t382, t4, %116, t382;\n\t"
+        "madc.lo.cc.u32 t383, t4, %117, t383;\n\t"
+        "madc.lo.cc.u32 t384, t4, %118, t384;\n\t"
+        "madc.lo.cc.u32 t385, t4, %119, t385;\n\t"
+        "madc.lo.cc.u32 t386, t4, %120, t386;\n\t"
+        "madc.lo.cc.u32 t387, t4, %121, t387;\n\t"
+        "madc.lo.cc.u32 t388, t4, %122, t388;\n\t"
+        "madc.lo.cc.u32 t389, t4, %123, t389;\n\t"
+        "madc.lo.cc.u32 t390, t4, %124, t390;\n\t"
+        "madc.lo.cc.u32 t391, t4, %125, t391;\n\t"
+        "madc.lo.cc.u32 t392, t4, %126, t392;\n\t"
+        "madc.lo.cc.u32 t393, t4, %127, t393;\n\t"
+        "madc.lo.cc.u32 t394, t4, %128, t394;\n\t"
+        "madc.lo.cc.u32 t395, t4, %129, t395;\n\t"
+        "madc.lo.cc.u32 t396, t4, %130, t396;\n\t"
+        "madc.lo.cc.u32 t397, t4, %131, t397;\n\t"
+        "madc.lo.cc.u32 t398, t4, %132, t398;\n\t"
+        "madc.lo.cc.u32 t399, t4, %133, t399;\n\t"
+        "madc.lo.u32 t400, t4, t439, t400;\n\t"
+        "mad.hi.cc.u32 t368, t4, %101, t368;\n\t"
+        "madc.hi.cc.u32 t369, t4, %102, t369;\n\t"
+        "madc.hi.cc.u32 t370, t4, %103, t370;\n\t"
+        "madc.hi.cc.u32 t371, t4, %104, t371;\n\t"
+        "madc.hi.cc.u32 t372, t4, %105, t372;\n\t"
+        "madc.hi.cc.u32 t373, t4, %106, t373;\n\t"
+        "madc.hi.cc.u32 t374, t4, %107, t374;\n\t"
+        "madc.hi.cc.u32 t375, t4, %108, t375;\n\t"
+        "madc.hi.cc.u32 t376, t4, %109, t376;\n\t"
+        "madc.hi.cc.u32 t377, t4, %110, t377;\n\t"
+        "madc.hi.cc.u32 t378, t4, %111, t378;\n\t"
+        "madc.hi.cc.u32 t379, t4, %112, t379;\n\t"
+        "madc.hi.cc.u32 t380, t4, %113, t380;\n\t"
+        "madc.hi.cc.u32 t381, t4, %114, t381;\n\t"
+        "madc.hi.cc.u32 t382, t4, %115, t382;\n\t"
+        "madc.hi.cc.u32 t383, t4, %116, t383;\n\t"
+        "madc.hi.cc.u32 t384, t4, %117, t384;\n\t"
+        "madc.hi.cc.u32 t385, t4, %118, t385;\n\t"
+        "madc.hi.cc.u32 t386, t4, %119, t386;\n\t"
+        "madc.hi.cc.u32 t387, t4, %120, t387;\n\t"
+        "madc.hi.cc.u32 t388, t4, %121, t388;\n\t"
+        "madc.hi.cc.u32 t389, t4, %122, t389;\n\t"
+        "madc.hi.cc.u32 t390, t4, %123, t390;\n\t"
+        "madc.hi.cc.u32 t391, t4, %124, t391;\n\t"
+        "madc.hi.cc.u32 t392, t4, %125, t392;\n\t"
+        "madc.hi.cc.u32 t393, t4, %126, t393;\n\t"
+        "madc.hi.cc.u32 t394, t4, %127, t394;\n\t"
+        "madc.hi.cc.u32 t395, t4, %128, t395;\n\t"
+        "madc.hi.cc.u32 t396, t4, %129, t396;\n\t"
+        "madc.hi.cc.u32 t397, t4, %130, t397;\n\t"
+        "madc.hi.cc.u32 t398, t4, %131, t398;\n\t"
+        "madc.hi.cc.u32 t399, t4, %132, t399;\n\t"
+        "madc.hi.u32 t400, t4, %133, t400;\n\t"
+        "shr.b32 t440, t4, 31;\n\t"
+        "sub.u32 t441, 0, t440;\n\t"
+        "and.b32 t442, %101, t441;\n\t"
+        "and.b32 t443, %102, t441;\n\t"
+        "and.b32 t444, %103, t441;\n\t"
+        "and.b32 t445, %104, t441;\n\t"
+        "and.b32 t446, %105, t441;\n\t"
+        "and.b32 t447, %106, t441;\n\t"
+        "and.b32 t448, %107, t441;\n\t"
+        "and.b32 t449, %108, t441;\n\t"
+        "and.b32 t450, %109, t441;\n\t"
+        "and.b32 t451, %110, t441;\n\t"
+        "and.b32 t452, %111, t441;\n\t"
+        "and.b32 t453, %112, t441;\n\t"
+        "and.b32 t454, %113, t441;\n\t"
+        "and.b32 t455, %114, t441;\n\t"
+        "and.b32 t456, %115, t441;\n\t"
+        "and.b32 t457, %116, t441;\n\t"
+        "and.b32 t458, %117, t441;\n\t"
+        "and.b32 t459, %118, t441;\n\t"
+        "and.b32 t460, %119, t441;\n\t"
+        "and.b32 t461, %120, t441;\n\t"
+        "and.b32 t462, %121, t441;\n\t"
+        "and.b32 t463, %122, t441;\n\t"
+        "and.b32 t464, %123, t441;\n\t"
+        "and.b32 t465, %124, t441;\n\t"
+        "and.b32 t466, %125, t441;\n\t"
+        "and.b32 t467, %126, t441;\n\t"
+        "and.b32 t468, %127, t441;\n\t"
+        "and.b32 t469, %128, t441;\n\t"
+        "and.b32 t470, %129, t441;\n\t"
+        "and.b32 t471, %130, t441;\n\t"
+        "and.b32 t472, %131, t441;\n\t"
+        "and.b32 t473, %132, t441;\n\t"
+        "and.b32 t474, %133, t441;\n\t"
+        "sub.cc.u32 t368, t368, t442;\n\t"
+        "subc.cc.u32 t369, t369, t443;\n\t"
+        "subc.cc.u32 t370, t370, t444;\n\t"
+        "subc.cc.u32 t371, t371, t445;\n\t"
+        "subc.cc.u32 t372, t372, t446;\n\t"
+        "subc.cc.u32 t373, t373, t447;\n\t"
+        "subc.cc.u32 t374, t374, t448;\n\t"
+        "subc.cc.u32 t375, t375, t449;\n\t"
+        "subc.cc.u32 t376, t376, t450;\n\t"
+        "subc.cc.u32 t377, t377, t451;\n\t"
+        "subc.cc.u32 t378, t378, t452;\n\t"
+        "subc.cc.u32 t379, t379, t453;\n\t"
+        "subc.cc.u32 t380, t380, t454;\n\t"
+        "subc.cc.u32 t381, t381, t455;\n\t"
+        "subc.cc.u32 t382, t382, t456;\n\t"
+        "subc.cc.u32 t383, t383, t457;\n\t"
+        "subc.cc.u32 t384, t384, t458;\n\t"
+        "subc.cc.u32 t385, t385, t459;\n\t"
+        "subc.cc.u32 t386, t386, t460;\n\t"
+        "subc.cc.u32 t387, t387, t461;\n\t"
+        "subc.cc.u32 t388, t388, t462;\n\t"
+        "subc.cc.u32 t389, t389, t463;\n\t"
+        "subc.cc.u32 t390, t390, t464;\n\t"
+        "subc.cc.u32 t391, t391, t465;\n\t"
+        "subc.cc.u32 t392, t392, t466;\n\t"
+        "subc.cc.u32 t393, t393, t467;\n\t"
+        "subc.cc.u32 t394, t394, t468;\n\t"
+        "subc.cc.u32 t395, t395, t469;\n\t"
+        "subc.cc.u32 t396, t396, t470;\n\t"
+        "subc.cc.u32 t397, t397, t471;\n\t"
+        "subc.cc.u32 t398, t398, t472;\n\t"
+        "subc.cc.u32 t399, t399, t473;\n\t"
+        "subc.u32 t400, t400, t474;\n\t"
+        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
+        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
+        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
+        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
+        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
+        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
+        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
+        "shf.r.clamp.b32 %8, t374, t375, 30;\n\t"
+        "shf.r.clamp.b32 %9, t375, t376, 30;\n\t"
+        "shf.r.clamp.b32 %10, t376, t377, 30;\n\t"
+        "shf.r.clamp.b32 %11, t377, t378, 30;\n\t"
+        "shf.r.clamp.b32 %12, t378, t379, 30;\n\t"
+        "shf.r.clamp.b32 %13, t379, t380, 30;\n\t"
+        "shf.r.clamp.b32 %14, t380, t381, 30;\n\t"
+        "shf.r.clamp.b32 %15, t381, t382, 30;\n\t"
+        "shf.r.clamp.b32 %16, t382, t383, 30;\n\t"
+        "shf.r.clamp.b32 %17, t383, t384, 30;\n\t"
+        "shf.r.clamp.b32 %18, t384, t385, 30;\n\t"
+        "shf.r.clamp.b32 %19, t385, t386, 30;\n\t"
+        "shf.r.clamp.b32 %20, t386, t387, 30;\n\t"
+        "shf.r.clamp.b32 %21, t387, t388, 30;\n\t"
+        "shf.r.clamp.b32 %22, t388, t389, 30;\n\t"
+        "shf.r.clamp.b32 %23, t389, t390, 30;\n\t"
+        "shf.r.clamp.b32 %24, t390, t391, 30;\n\t"
+        "shf.r.clamp.b32 %25, t391, t392, 30;\n\t"
+        "shf.r.clamp.b32 %26, t392, t393, 30;\n\t"
+        "shf.r.clamp.b32 %27, t393, t394, 30;\n\t"
+        "shf.r.clamp.b32 %28, t394, t395, 30;\n\t"
+        "shf.r.clamp.b32 %29, t395, t396, 30;\n\t"
+        "shf.r.clamp.b32 %30, t396, t397, 30;\n\t"
+        "shf.r.clamp.b32 %31, t397, t398, 30;\n\t"
+        "shf.r.clamp.b32 %32, t398, t399, 30;\n\t"
+        "shf.r.clamp.b32 %33, t399, t400, 30;\n\t"
+        "shr.b32 t509, %100, 31;\n\t"
+        "sub.u32 t510, 0, t509;\n\t"
+        "mul.lo.u32 t475, t5, %68;\n\t"
+        "mul.lo.u32 t476, t5, %69;\n\t"
+        "mul.lo.u32 t477, t5, %70;\n\t"
+        "mul.lo.u32 t478, t5, %71;\n\t"
+        "mul.lo.u32 t479, t5, %72;\n\t"
+        "mul.lo.u32 t480, t5, %73;\n\t"
+        "mul.lo.u32 t481, t5, %74;\n\t"
+        "mul.lo.u32 t482, t5, %75;\n\t"
+        "mul.lo.u32 t483, t5, %76;\n\t"
+        "mul.lo.u32 t484, t5, %77;\n\t"
+        "mul.lo.u32 t485, t5, %78;\n\t"
+        "mul.lo.u32 t486, t5, %79;\n\t"
+        "mul.lo.u32 t487, t5, %80;\n\t"
+        "mul.lo.u32 t488, t5, %81;\n\t"
+        "mul.lo.u32 t489, t5, %82;\n\t"
+        "mul.lo.u32 t490, t5, %83;\n\t"
+        "mul.lo.u32 t491, t5, %84;\n\t"
+        "mul.lo.u32 t492, t5, %85;\n\t"
+        "mul.lo.u32 t493, t5, %86;\n\t"
+        "mul.lo.u32 t494, t5, %87;\n\t"
+        "mul.lo.u32 t495, t5, %88;\n\t"
+        "mul.lo.u32 t496, t5, %89;\n\t"
+        "mul.lo.u32 t497, t5, %90;\n\t"
+        "mul.lo.u32 t498, t5, %91;\n\t"
+        "mul.lo.u32 t499, t5, %92;\n\t"
+        "mul.lo.u32 t500, t5, %93;\n\t"
+        "mul.lo.u32 t501, t5, %94;\n\t"
+        "mul.lo.u32 t502, t5, %95;\n\t"
+        "mul.lo.u32 t503, t5, %96;\n\t"
+        "mul.lo.u32 t504, t5, %97;\n\t"
+        "mul.lo.u32 t505, t5, %98;\n\t"
+        "mul.lo.u32 t506, t5, %99;\n\t"
+        "mul.lo.u32 t507, t5, %100;\n\t"
+        "mul.lo.u32 t508, t5, t510;\n\t"
+        "mad.hi.cc.u32 t476, t5, %68, t476;\n\t"
+        "madc.hi.cc.u32 t477, t5, %69, t477;\n\t"
+        "madc.hi.cc.u32 t478, t5, %70, t478;\n\t"
+        "madc.hi.cc.u32 t479, t5, %71, t479;\n\t"
+        "madc.hi.cc.u32 t480, t5, %72, t480;\n\t"
+        "madc.hi.cc.u32 t481, t5, %73, t481;\n\t"
+        "madc.hi.cc.u32 t482, t5, %74, t482;\n\t"
+        "madc.hi.cc.u32 t483, t5, %75, t483;\n\t"
+        "madc.hi.cc.u32 t484, t5, %76, t484;\n\t"
+        "madc.hi.cc.u32 t485, t5, %77, t485;\n\t"
+        "madc.hi.cc.u32 t486, t5, %78, t486;\n\t"
+        "madc.hi.cc.u32 t487, t5, %79, t487;\n\t"
+        "madc.hi.cc.u32 t488, t5, %80, t488;\n\t"
+        "madc.hi.cc.u32 t489, t5, %81, t489;\n\t"
+        "madc.hi.cc.u32 t490, t5, %82, t490;\n\t"
+        "madc.hi.cc.u32 t491, t5, %83, t491;\n\t"
+        "madc.hi.cc.u32 t492, t5, %84, t492;\n\t"
+        "madc.hi.cc.u32 t493, t5, %85, t493;\n\t"
+        "madc.hi.cc.u32 t494, t5, %86, t494;\n\t"
+        "madc.hi.cc.u32 t495, t5, %87, t495;\n\t"
+        "madc.hi.cc.u32 t496, t5, %88, t496;\n\t"
+        "madc.hi.cc.u32 t497, t5, %89, t497;\n\t"
+        "madc.hi.cc.u32 t498, t5, %90, t498;\n\t"
+        "madc.hi.cc.u32 t499, t5, %91, t499;\n\t"
+        "madc.hi.cc.u32 t500, t5, %92, t500;\n\t"
+        "madc.hi.cc.u32 t501, t5, %93, t501;\n\t"
+        "madc.hi.cc.u32 t502, t5, %94, t502;\n\t"
+        "madc.hi.cc.u32 t503, t5, %95, t503;\n\t"
+        "madc.hi.cc.u32 t504, t5, %96, t504;\n\t"
+        "madc.hi.cc.u32 t505, t5, %97, t505;\n\t"
+        "madc.hi.cc.u32 t506, t5, %98, t506;\n\t"
+        "madc.hi.cc.u32 t507, t5, %99, t507;\n\t"
+        "madc.hi.u32 t508, t5, %100, t508;\n\t"
+        "shr.b32 t511, t5, 31;\n\t"
+        "sub.u32 t512, 0, t511;\n\t"
+        "and.b32 t513, %68, t512;\n\t"
+        "and.b32 t514, %69, t512;\n\t"
+        "and.b32 t515, %70, t512;\n\t"
+        "and.b32 t516, %71, t512;\n\t"
+        "and.b32 t517, %72, t512;\n\t"
+        "and.b32 t518, %73, t512;\n\t"
+        "and.b32 t519, %74, t512;\n\t"
+        "and.b32 t520, %75, t512;\n\t"
+        "and.b32 t521, %76, t512;\n\t"
+        "and.b32 t522, %77, t512;\n\t"
+        "and.b32 t523, %78, t512;\n\t"
+        "and.b32 t524, %79, t512;\n\t"
+        "and.b32 t525, %80, t512;\n\t"
+        "and.b32 t526, %81, t512;\n\t"
+        "and.b32 t527, %82, t512;\n\t"
+        "and.b32 t528, %83, t512;\n\t"
+        "and.b32 t529, %84, t512;\n\t"
+        "and.b32 t530, %85, t512;\n\t"
+        "and.b32 t531, %86, t512;\n\t"
+        "and.b32 t532, %87, t512;\n\t"
+        "and.b32 t533, %88, t512;\n\t"
+        "and.b32 t534, %89, t512;\n\t"
+        "and.b32 t535, %90, t512;\n\t"
+        "and.b32 t536, %91, t512;\n\t"
+        "and.b32 t537, %92, t512;\n\t"
+        "and.b32 t538, %93, t512;\n\t"
+        "and.b32 t539, %94, t512;\n\t"
+        "and.b32 t540, %95, t512;\n\t"
+        "and.b32 t541, %96, t512;\n\t"
+        "and.b32 t542, %97, t512;\n\t"
+        "and.b32 t543, %98, t512;\n\t"
+        "and.b32 t544, %99, t512;\n\t"
+        "and.b32 t545, %100, t512;\n\t"
+        "sub.cc.u32 t476, t476, t513;\n\t"
+        "subc.cc.u32 t477, t477, t514;\n\t"
+        "subc.cc.u32 t478, t478, t515;\n\t"
+        "subc.cc.u32 t479, t479, t516;\n\t"
+        "subc.cc.u32 t480, t480, t517;\n\t"
+        "subc.cc.u32 t481, t481, t518;\n\t"
+        "subc.cc.u32 t482, t482, t519;\n\t"
+        "subc.cc.u32 t483, t483, t520;\n\t"
+        "subc.cc.u32 t484, t484, t521;\n\t"
+        "subc.cc.u32 t485, t485, t522;\n\t"
+        "subc.cc.u32 t486, t486, t523;\n\t"
+        "subc.cc.u32 t487, t487, t524;\n\t"
+        "subc.cc.u32 t488, t488, t525;\n\t"
+        "subc.cc.u32 t489, t489, t526;\n\t"
+        "subc.cc.u32 t490, t490, t527;\n\t"
+        "subc.cc.u32 t491, t491, t528;\n\t"
+        "subc.cc.u32 t492, t492, t529;\n\t"
+        "subc.cc.u32 t493, t493, t530;\n\t"
+        "subc.cc.u32 t494, t494, t531;\n\t"
+        "subc.cc.u32 t495, t495, t532;\n\t"
+        "subc.cc.u32 t496, t496, t533;\n\t"
+        "subc.cc.u32 t497, t497, t534;\n\t"
+        "subc.cc.u32 t498, t498, t535;\n\t"
+        "subc.cc.u32 t499, t499, t536;\n\t"
+        "subc.cc.u32 t500, t500, t537;\n\t"
+        "subc.cc.u32 t501, t501, t538;\n\t"
+        "subc.cc.u32 t502, t502, t539;\n\t"
+        "subc.cc.u32 t503, t503, t540;\n\t"
+        "subc.cc.u32 t504, t504, t541;\n\t"
+        "subc.cc.u32 t505, t505, t542;\n\t"
+        "subc.cc.u32 t506, t506, t543;\n\t"
+        "subc.cc.u32 t507, t507, t544;\n\t"
+        "subc.u32 t508, t508, t545;\n\t"
+        "shr.b32 t546, %133, 31;\n\t"
+        "sub.u32 t547, 0, t546;\n\t"
+        "mad.lo.cc.u32 t475, t6, %101, t475;\n\t"
+        "madc.lo.cc.u32 t476, t6, %102, t476;\n\t"
+        "madc.lo.cc.u32 t477, t6, %103, t477;\n\t"
+        "madc.lo.cc.u32 t478, t6, %104, t478;\n\t"
+        "madc.lo.cc.u32 t479, t6, %105, t479;\n\t"
+        "madc.lo.cc.u32 t480, t6, %106, t480;\n\t"
+        "madc.lo.cc.u32 t481, t6, %107, t481;\n\t"
+        "madc.lo.cc.u32 t482, t6, %108, t482;\n\t"
+        "madc.lo.cc.u32 t483, t6, %109, t483;\n\t"
+        "madc.lo.cc.u32 t484, t6, %110, t484;\n\t"
+        "madc.lo.cc.u32 t485, t6, %111, t485;\n\t"
+        "madc.lo.cc.u32 t486, t6, %112, t486;\n\t"
+        "madc.lo.cc.u32 t487, t6, %113, t487;\n\t"
+        "madc.lo.cc.u32 t488, t6, %114, t488;\n\t"
+        "madc.lo.cc.u32 t489, t6, %115, t489;\n\t"
+        "madc.lo.cc.u32 t490, t6, %116, t490;\n\t"
+        "madc.lo.cc.u32 t491, t6, %117, t491;\n\t"
+        "madc.lo.cc.u32 t492, t6, %118, t492;\n\t"
+        "madc.lo.cc.u32 t493, t6, %119, t493;\n\t"
+        "madc.lo.cc.u32 t494, t6, %120, t494;\n\t"
+        "madc.lo.cc.u32 t495, t6, %121, t495;\n\t"
+        "madc.lo.cc.u32 t496, t6, %122, t496;\n\t"
+        "madc.lo.cc.u32 t497, t6, %123, t497;\n\t"
+        "madc.lo.cc.u32 t498, t6, %124, t498;\n\t"
+        "madc.lo.cc.u32 t499, t6, %125, t499;\n\t"
+        "madc.lo.cc.u32 t500, t6, %126, t500;\n\t"
+        "madc.lo.cc.u32 t501, t6, %127, t501;\n\t"
+        "madc.lo.cc.u32 t502, t6, %128, t502;\n\t"
+        "madc.lo.cc.u32 t503, t6, %129, t503;\n\t"
+        "madc.lo.cc.u32 t504, t6, %130, t504;\n\t"
+        "madc.lo.cc.u32 t505, t6, %131, t505;\n\t"
+        "madc.lo.cc.u32 t506, t6, %132, t506;\n\t"
+        "madc.lo.cc.u32 t507, t6, %133, t507;\n\t"
+        "madc.lo.u32 t508, t6, t547, t508;\n\t"
+        "mad.hi.cc.u32 t476, t6, %101, t476;\n\t"
+        "madc.hi.cc.u32 t477, t6, %102, t477;\n\t"
+        "madc.hi.cc.u32 t478, t6, %103, t478;\n\t"
+        "madc.hi.cc.u32 t479, t6, %104, t479;\n\t"
+        "madc.hi.cc.u32 t480, t6, %105, t480;\n\t"
+        "madc.hi.cc.u32 t481, t6, %106, t481;\n\t"
+        "madc.hi.cc.u32 t482, t6, %107, t482;\n\t"
+        "madc.hi.cc.u32 t483, t6, %108, t483;\n\t"
+        "madc.hi.cc.u32 t484, t6, %109, t484;\n\t"
+        "madc.hi.cc.u32 t485, t6, %110, t485;\n\t"
+        "madc.hi.cc.u32 t486, t6, %111, t486;\n\t"
+        "madc.hi.cc.u32 t487, t6, %112, t487;\n\t"
+        "madc.hi.cc.u32 t488, t6, %113, t488;\n\t"
+        "madc.hi.cc.u32 t489, t6, %114, t489;\n\t"
+        "madc.hi.cc.u32 t490, t6, %115, t490;\n\t"
+        "madc.hi.cc.u32 t491, t6, %116, t491;\n\t"
+        "madc.hi.cc.u32 t492, t6, %117, t492;\n\t"
+        "madc.hi.cc.u32 t493, t6, %118, t493;\n\t"
+        "madc.hi.cc.u32 t494, t6, %119, t494;\n\t"
+        "madc.hi.cc.u32 t495, t6, %120, t495;\n\t"
+        "madc.hi.cc.u32 t496, t6, %121, t496;\n\t"
+        "madc.hi.cc.u32 t497, t6, %122, t497;\n\t"
+        "madc.hi.cc.u32 t498, t6, %123, t498;\n\t"
+        "madc.hi.cc.u32 t499, t6, %124, t499;\n\t"
+        "madc.hi.cc.u32 t500, t6, %125, t500;\n\t"
+        "madc.hi.cc.u32 t501, t6, %126, t501;\n\t"
+        "madc.hi.cc.u32 t502, t6, %127, t502;\n\t"
+        "madc.hi.cc.u32 t503, t6, %128, t503;\n\t"
+        "madc.hi.cc.u32 t504, t6, %129, t504;\n\t"
+        "madc.hi.cc.u32 t505, t6, %130, t505;\n\t"
+        "madc.hi.cc.u32 t506, t6, %131, t506;\n\t"
+        "madc.hi.cc.u32 t507, t6, %132, t507;\n\t"
+        "madc.hi.u32 t508, t6, %133, t508;\n\t"
+        "shr.b32 t548, t6, 31;\n\t"
+        "sub.u32 t549, 0, t548;\n\t"
+        "and.b32 t550, %101, t549;\n\t"
+        "and.b32 t551, %102, t549;\n\t"
+        "and.b32 t552, %103, t549;\n\t"
+        "and.b32 t553, %104, t549;\n\t"
+        "and.b32 t554, %105, t549;\n\t"
+        "and.b32 t555, %106, t549;\n\t"
+        "and.b32 t556, %107, t549;\n\t"
+        "and.b32 t557, %108, t549;\n\t"
+        "and.b32 t558, %109, t549;\n\t"
+        "and.b32 t559, %110, t549;\n\t"
+        "and.b32 t560, %111, t549;\n\t"
+        "and.b32 t561, %112, t549;\n\t"
+        "and.b32 t562, %113, t549;\n\t"
+        "and.b32 t563, %114, t549;\n\t"
+        "and.b32 t564, %115, t549;\n\t"
+        "and.b32 t565, %116, t549;\n\t"
+        "and.b32 t566, %117, t549;\n\t"
+        "and.b32 t567, %118, t549;\n\t"
+        "and.b32 t568, %119, t549;\n\t"
+        "and.b32 t569, %120, t549;\n\t"
+        "and.b32 t570, %121, t549;\n\t"
+        "and.b32 t571, %122, t549;\n\t"
+        "and.b32 t572, %123, t549;\n\t"
+        "and.b32 t573, %124, t549;\n\t"
+        "and.b32 t574, %125, t549;\n\t"
+        "and.b32 t575, %126, t549;\n\t"
+        "and.b32 t576, %127, t549;\n\t"
+        "and.b32 t577, %128, t549;\n\t"
+        "and.b32 t578, %129, t549;\n\t"
+        "and.b32 t579, %130, t549;\n\t"
+        "and.b32 t580, %131, t549;\n\t"
+        "and.b32 t581, %132, t549;\n\t"
+        "and.b32 t582, %133, t549;\n\t"
+        "sub.cc.u32 t476, t476, t550;\n\t"
+        "subc.cc.u32 t477, t477, t551;\n\t"
+        "subc.cc.u32 t478, t478, t552;\n\t"
+        "subc.cc.u32 t479, t479, t553;\n\t"
+        "subc.cc.u32 t480, t480, t554;\n\t"
+        "subc.cc.u32 t481, t481, t555;\n\t"
+        "subc.cc.u32 t482, t482, t556;\n\t"
+        "subc.cc.u32 t483, t483, t557;\n\t"
+        "subc.cc.u32 t484, t484, t558;\n\t"
+        "subc.cc.u32 t485, t485, t559;\n\t"
+        "subc.cc.u32 t486, t486, t560;\n\t"
+        "subc.cc.u32 t487, t487, t561;\n\t"
+        "subc.cc.u32 t488, t488, t562;\n\t"
+        "subc.cc.u32 t489, t489, t563;\n\t"
+        "subc.cc.u32 t490, t490, t564;\n\t"
+        "subc.cc.u32 t491, t491, t565;\n\t"
+        "subc.cc.u32 t492, t492, t566;\n\t"
+        "subc.cc.u32 t493, t493, t567;\n\t"
+        "subc.cc.u32 t494, t494, t568;\n\t"
+        "subc.cc.u32 t495, t495, t569;\n\t"
+        "subc.cc.u32 t496, t496, t570;\n\t"
+        "subc.cc.u32 t497, t497, t571;\n\t"
+        "subc.cc.u32 t498, t498, t572;\n\t"
+        "subc.cc.u32 t499, t499, t573;\n\t"
+        "subc.cc.u32 t500, t500, t574;\n\t"
+        "subc.cc.u32 t501, t501, t575;\n\t"
+        "subc.cc.u32 t502, t502, t576;\n\t"
+        "subc.cc.u32 t503, t503, t577;\n\t"
+        "subc.cc.u32 t504, t504, t578;\n\t"
+        "subc.cc.u32 t505, t505, t579;\n\t"
+        "subc.cc.u32 t506, t506, t580;\n\t"
+        "subc.cc.u32 t507, t507, t581;\n\t"
+        "subc.u32 t508, t508, t582;\n\t"
+        "shf.r.clamp.b32 %34, t475, t476, 30;\n\t"
+        "shf.r.clamp.b32 %35, t476, t477, 30;\n\t"
+        "shf.r.clamp.b32 %36, t477, t478, 30;\n\t"
+        "shf.r.clamp.b32 %37, t478, t479, 30;\n\t"
+        "shf.r.clamp.b32 %38, t479, t480, 30;\n\t"
+        "shf.r.clamp.b32 %39, t480, t481, 30;\n\t"
+        "shf.r.clamp.b32 %40, t481, t482, 30;\n\t"
+        "shf.r.clamp.b32 %41, t482, t483, 30;\n\t"
+        "shf.r.clamp.b32 %42, t483, t484, 30;\n\t"
+        "shf.r.clamp.b32 %43, t484, t485, 30;\n\t"
+        "shf.r.clamp.b32 %44, t485, t486, 30;\n\t"
+        "shf.r.clamp.b32 %45, t486, t487, 30;\n\t"
+        "shf.r.clamp.b32 %46, t487, t488, 30;\n\t"
+        "shf.r.clamp.b32 %47, t488, t489, 30;\n\t"
+        "shf.r.clamp.b32 %48, t489, t490, 30;\n\t"
+        "shf.r.clamp.b32 %49, t490, t491, 30;\n\t"
+        "shf.r.clamp.b32 %50, t491, t492, 30;\n\t"
+        "shf.r.clamp.b32 %51, t492, t493, 30;\n\t"
+        "shf.r.clamp.b32 %52, t493, t494, 30;\n\t"
+        "shf.r.clamp.b32 %53, t494, t495, 30;\n\t"
+        "shf.r.clamp.b32 %54, t495, t496, 30;\n\t"
+        "shf.r.clamp.b32 %55, t496, t497, 30;\n\t"
+        "shf.r.clamp.b32 %56, t497, t498, 30;\n\t"
+        "shf.r.clamp.b32 %57, t498, t499, 30;\n\t"
+        "shf.r.clamp.b32 %58, t499, t500, 30;\n\t"
+        "shf.r.clamp.b32 %59, t500, t501, 30;\n\t"
+        "shf.r.clamp.b32 %60, t501, t502, 30;\n\t"
+        "shf.r.clamp.b32 %61, t502, t503, 30;\n\t"
+        "shf.r.clamp.b32 %62, t503, t504, 30;\n\t"
+        "shf.r.clamp.b32 %63, t504, t505, 30;\n\t"
+        "shf.r.clamp.b32 %64, t505, t506, 30;\n\t"
+        "shf.r.clamp.b32 %65, t506, t507, 30;\n\t"
+        "shf.r.clamp.b32 %66, t507, t508, 30;\n\t"
         "}"
-        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32]), "=r"(y[33]), "=r"(y[34]), "=r"(y[35]), "=r"(y[36]), "=r"(y[37]), "=r"(y[38]), "=r"(y[39]), "=r"(y[40]), "=r"(y[41]), "=r"(y[42]), "=r"(y[43]), "=r"(y[44]), "=r"(y[45]), "=r"(y[46]), "=r"(y[47]), "=r"(y[48]), "=r"(y[49]), "=r"(y[50]), "=r"(y[51]), "=r"(y[52]), "=r"(y[53]), "=r"(y[54]), "=r"(y[55]), "=r"(y[56]), "=r"(y[57]), "=r"(y[58]), "=r"(y[59]), "=r"(y[60]), "=r"(y[61]), "=r"(y[62]), "=r"(y[63])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47]), "=&r"(y[48]), "=&r"(y[49]), "=&r"(y[50]), "=&r"(y[51]), "=&r"(y[52]), "=&r"(y[53]), "=&r"(y[54]), "=&r"(y[55]), "=&r"(y[56]), "=&r"(y[57]), "=&r"(y[58]), "=&r"(y[59]), "=&r"(y[60]), "=&r"(y[61]), "=&r"(y[62]), "=&r"(y[63]), "=&r"(y[64]), "=&r"(y[65]), "=&r"(y[66])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[583];
+    static const uint32_t code[] = {
+      61952,0,0,0,0,
+      61952,1,1,0,0,
+      61952,2,34,0,0,
+      65024,3,1,0,0,
+      65024,4,0,0,0,
+      65024,5,0,0,0,
+      65024,6,1,0,0,
+      60943,7,0,0,0,
+      64006,8,7,31,0,
+      60943,9,0,8,0,
+      64002,10,2,1,0,
+      60943,11,0,10,0,
+      59908,12,1,9,0,
+      59919,12,12,9,0,
+      59906,12,12,11,0,
+      59918,2,2,12,0,
+      59908,13,3,9,0,
+      59919,13,13,9,0,
+      59906,13,13,11,0,
+      59918,5,5,13,0,
+      59908,14,4,9,0,
+      59919,14,14,9,0,
+      59906,14,14,11,0,
+      59918,6,6,14,0,
+      59906,15,9,11,0,
+      59908,0,0,15,0,
+      59919,0,0,15,0,
+      64014,0,0,1,0,
+      59906,16,2,15,0,
+      59918,1,1,16,0,
+      59906,17,5,15,0,
+      59918,3,3,17,0,
+      59906,18,6,15,0,
+      59918,4,4,18,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,19,0,0,0,
+      64006,20,19,31,0,
+      60943,21,0,20,0,
+      64002,22,2,1,0,
+      60943,23,0,22,0,
+      59908,24,1,21,0,
+      59919,24,24,21,0,
+      59906,24,24,23,0,
+      59918,2,2,24,0,
+      59908,25,3,21,0,
+      59919,25,25,21,0,
+      59906,25,25,23,0,
+      59918,5,5,25,0,
+      59908,26,4,21,0,
+      59919,26,26,21,0,
+      59906,26,26,23,0,
+      59918,6,6,26,0,
+      59906,27,21,23,0,
+      59908,0,0,27,0,
+      59919,0,0,27,0,
+      64014,0,0,1,0,
+      59906,28,2,27,0,
+      59918,1,1,28,0,
+      59906,29,5,27,0,
+      59918,3,3,29,0,
+      59906,30,6,27,0,
+      59918,4,4,30,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,31,0,0,0,
+      64006,32,31,31,0,
+      60943,33,0,32,0,
+      64002,34,2,1,0,
+      60943,35,0,34,0,
+      59908,36,1,33,0,
+      59919,36,36,33,0,
+      59906,36,36,35,0,
+      59918,2,2,36,0,
+      59908,37,3,33,0,
+      59919,37,37,33,0,
+      59906,37,37,35,0,
+      59918,5,5,37,0,
+      59908,38,4,33,0,
+      59919,38,38,33,0,
+      59906,38,38,35,0,
+      59918,6,6,38,0,
+      59906,39,33,35,0,
+      59908,0,0,39,0,
+      59919,0,0,39,0,
+      64014,0,0,1,0,
+      59906,40,2,39,0,
+      59918,1,1,40,0,
+      59906,41,5,39,0,
+      59918,3,3,41,0,
+      59906,42,6,39,0,
+      59918,4,4,42,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,43,0,0,0,
+      64006,44,43,31,0,
+      60943,45,0,44,0,
+      64002,46,2,1,0,
+      60943,47,0,46,0,
+      59908,48,1,45,0,
+      59919,48,48,45,0,
+      59906,48,48,47,0,
+      59918,2,2,48,0,
+      59908,49,3,45,0,
+      59919,49,49,45,0,
+      59906,49,49,47,0,
+      59918,5,5,49,0,
+      59908,50,4,45,0,
+      59919,50,50,45,0,
+      59906,50,50,47,0,
+      59918,6,6,50,0,
+      59906,51,45,47,0,
+      59908,0,0,51,0,
+      59919,0,0,51,0,
+      64014,0,0,1,0,
+      59906,52,2,51,0,
+      59918,1,1,52,0,
+      59906,53,5,51,0,
+      59918,3,3,53,0,
+      59906,54,6,51,0,
+      59918,4,4,54,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,55,0,0,0,
+      64006,56,55,31,0,
+      60943,57,0,56,0,
+      64002,58,2,1,0,
+      60943,59,0,58,0,
+      59908,60,1,57,0,
+      59919,60,60,57,0,
+      59906,60,60,59,0,
+      59918,2,2,60,0,
+      59908,61,3,57,0,
+      59919,61,61,57,0,
+      59906,61,61,59,0,
+      59918,5,5,61,0,
+      59908,62,4,57,0,
+      59919,62,62,57,0,
+      59906,62,62,59,0,
+      59918,6,6,62,0,
+      59906,63,57,59,0,
+      59908,0,0,63,0,
+      59919,0,0,63,0,
+      64014,0,0,1,0,
+      59906,64,2,63,0,
+      59918,1,1,64,0,
+      59906,65,5,63,0,
+      59918,3,3,65,0,
+      59906,66,6,63,0,
+      59918,4,4,66,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,67,0,0,0,
+      64006,68,67,31,0,
+      60943,69,0,68,0,
+      64002,70,2,1,0,
+      60943,71,0,70,0,
+      59908,72,1,69,0,
+      59919,72,72,69,0,
+      59906,72,72,71,0,
+      59918,2,2,72,0,
+      59908,73,3,69,0,
+      59919,73,73,69,0,
+      59906,73,73,71,0,
+      59918,5,5,73,0,
+      59908,74,4,69,0,
+      59919,74,74,69,0,
+      59906,74,74,71,0,
+      59918,6,6,74,0,
+      59906,75,69,71,0,
+      59908,0,0,75,0,
+      59919,0,0,75,0,
+      64014,0,0,1,0,
+      59906,76,2,75,0,
+      59918,1,1,76,0,
+      59906,77,5,75,0,
+      59918,3,3,77,0,
+      59906,78,6,75,0,
+      59918,4,4,78,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,79,0,0,0,
+      64006,80,79,31,0,
+      60943,81,0,80,0,
+      64002,82,2,1,0,
+      60943,83,0,82,0,
+      59908,84,1,81,0,
+      59919,84,84,81,0,
+      59906,84,84,83,0,
+      59918,2,2,84,0,
+      59908,85,3,81,0,
+      59919,85,85,81,0,
+      59906,85,85,83,0,
+      59918,5,5,85,0,
+      59908,86,4,81,0,
+      59919,86,86,81,0,
+      59906,86,86,83,0,
+      59918,6,6,86,0,
+      59906,87,81,83,0,
+      59908,0,0,87,0,
+      59919,0,0,87,0,
+      64014,0,0,1,0,
+      59906,88,2,87,0,
+      59918,1,1,88,0,
+      59906,89,5,87,0,
+      59918,3,3,89,0,
+      59906,90,6,87,0,
+      59918,4,4,90,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,91,0,0,0,
+      64006,92,91,31,0,
+      60943,93,0,92,0,
+      64002,94,2,1,0,
+      60943,95,0,94,0,
+      59908,96,1,93,0,
+      59919,96,96,93,0,
+      59906,96,96,95,0,
+      59918,2,2,96,0,
+      59908,97,3,93,0,
+      59919,97,97,93,0,
+      59906,97,97,95,0,
+      59918,5,5,97,0,
+      59908,98,4,93,0,
+      59919,98,98,93,0,
+      59906,98,98,95,0,
+      59918,6,6,98,0,
+      59906,99,93,95,0,
+      59908,0,0,99,0,
+      59919,0,0,99,0,
+      64014,0,0,1,0,
+      59906,100,2,99,0,
+      59918,1,1,100,0,
+      59906,101,5,99,0,
+      59918,3,3,101,0,
+      59906,102,6,99,0,
+      59918,4,4,102,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,103,0,0,0,
+      64006,104,103,31,0,
+      60943,105,0,104,0,
+      64002,106,2,1,0,
+      60943,107,0,106,0,
+      59908,108,1,105,0,
+      59919,108,108,105,0,
+      59906,108,108,107,0,
+      59918,2,2,108,0,
+      59908,109,3,105,0,
+      59919,109,109,105,0,
+      59906,109,109,107,0,
+      59918,5,5,109,0,
+      59908,110,4,105,0,
+      59919,110,110,105,0,
+      59906,110,110,107,0,
+      59918,6,6,110,0,
+      59906,111,105,107,0,
+      59908,0,0,111,0,
+      59919,0,0,111,0,
+      64014,0,0,1,0,
+      59906,112,2,111,0,
+      59918,1,1,112,0,
+      59906,113,5,111,0,
+      59918,3,3,113,0,
+      59906,114,6,111,0,
+      59918,4,4,114,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,115,0,0,0,
+      64006,116,115,31,0,
+      60943,117,0,116,0,
+      64002,118,2,1,0,
+      60943,119,0,118,0,
+      59908,120,1,117,0,
+      59919,120,120,117,0,
+      59906,120,120,119,0,
+      59918,2,2,120,0,
+      59908,121,3,117,0,
+      59919,121,121,117,0,
+      59906,121,121,119,0,
+      59918,5,5,121,0,
+      59908,122,4,117,0,
+      59919,122,122,117,0,
+      59906,122,122,119,0,
+      59918,6,6,122,0,
+      59906,123,117,119,0,
+      59908,0,0,123,0,
+      59919,0,0,123,0,
+      64014,0,0,1,0,
+      59906,124,2,123,0,
+      59918,1,1,124,0,
+      59906,125,5,123,0,
+      59918,3,3,125,0,
+      59906,126,6,123,0,
+      59918,4,4,126,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,127,0,0,0,
+      64006,128,127,31,0,
+      60943,129,0,128,0,
+      64002,130,2,1,0,
+      60943,131,0,130,0,
+      59908,132,1,129,0,
+      59919,132,132,129,0,
+      59906,132,132,131,0,
+      59918,2,2,132,0,
+      59908,133,3,129,0,
+      59919,133,133,129,0,
+      59906,133,133,131,0,
+      59918,5,5,133,0,
+      59908,134,4,129,0,
+      59919,134,134,129,0,
+      59906,134,134,131,0,
+      59918,6,6,134,0,
+      59906,135,129,131,0,
+      59908,0,0,135,0,
+      59919,0,0,135,0,
+      64014,0,0,1,0,
+      59906,136,2,135,0,
+      59918,1,1,136,0,
+      59906,137,5,135,0,
+      59918,3,3,137,0,
+      59906,138,6,135,0,
+      59918,4,4,138,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,139,0,0,0,
+      64006,140,139,31,0,
+      60943,141,0,140,0,
+      64002,142,2,1,0,
+      60943,143,0,142,0,
+      59908,144,1,141,0,
+      59919,144,144,141,0,
+      59906,144,144,143,0,
+      59918,2,2,144,0,
+      59908,145,3,141,0,
+      59919,145,145,141,0,
+      59906,145,145,143,0,
+      59918,5,5,145,0,
+      59908,146,4,141,0,
+      59919,146,146,141,0,
+      59906,146,146,143,0,
+      59918,6,6,146,0,
+      59906,147,141,143,0,
+      59908,0,0,147,0,
+      59919,0,0,147,0,
+      64014,0,0,1,0,
+      59906,148,2,147,0,
+      59918,1,1,148,0,
+      59906,149,5,147,0,
+      59918,3,3,149,0,
+      59906,150,6,147,0,
+      59918,4,4,150,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,151,0,0,0,
+      64006,152,151,31,0,
+      60943,153,0,152,0,
+      64002,154,2,1,0,
+      60943,155,0,154,0,
+      59908,156,1,153,0,
+      59919,156,156,153,0,
+      59906,156,156,155,0,
+      59918,2,2,156,0,
+      59908,157,3,153,0,
+      59919,157,157,153,0,
+      59906,157,157,155,0,
+      59918,5,5,157,0,
+      59908,158,4,153,0,
+      59919,158,158,153,0,
+      59906,158,158,155,0,
+      59918,6,6,158,0,
+      59906,159,153,155,0,
+      59908,0,0,159,0,
+      59919,0,0,159,0,
+      64014,0,0,1,0,
+      59906,160,2,159,0,
+      59918,1,1,160,0,
+      59906,161,5,159,0,
+      59918,3,3,161,0,
+      59906,162,6,159,0,
+      59918,4,4,162,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,163,0,0,0,
+      64006,164,163,31,0,
+      60943,165,0,164,0,
+      64002,166,2,1,0,
+      60943,167,0,166,0,
+      59908,168,1,165,0,
+      59919,168,168,165,0,
+      59906,168,168,167,0,
+      59918,2,2,168,0,
+      59908,169,3,165,0,
+      59919,169,169,165,0,
+      59906,169,169,167,0,
+      59918,5,5,169,0,
+      59908,170,4,165,0,
+      59919,170,170,165,0,
+      59906,170,170,167,0,
+      59918,6,6,170,0,
+      59906,171,165,167,0,
+      59908,0,0,171,0,
+      59919,0,0,171,0,
+      64014,0,0,1,0,
+      59906,172,2,171,0,
+      59918,1,1,172,0,
+      59906,173,5,171,0,
+      59918,3,3,173,0,
+      59906,174,6,171,0,
+      59918,4,4,174,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,175,0,0,0,
+      64006,176,175,31,0,
+      60943,177,0,176,0,
+      64002,178,2,1,0,
+      60943,179,0,178,0,
+      59908,180,1,177,0,
+      59919,180,180,177,0,
+      59906,180,180,179,0,
+      59918,2,2,180,0,
+      59908,181,3,177,0,
+      59919,181,181,177,0,
+      59906,181,181,179,0,
+      59918,5,5,181,0,
+      59908,182,4,177,0,
+      59919,182,182,177,0,
+      59906,182,182,179,0,
+      59918,6,6,182,0,
+      59906,183,177,179,0,
+      59908,0,0,183,0,
+      59919,0,0,183,0,
+      64014,0,0,1,0,
+      59906,184,2,183,0,
+      59918,1,1,184,0,
+      59906,185,5,183,0,
+      59918,3,3,185,0,
+      59906,186,6,183,0,
+      59918,4,4,186,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,187,0,0,0,
+      64006,188,187,31,0,
+      60943,189,0,188,0,
+      64002,190,2,1,0,
+      60943,191,0,190,0,
+      59908,192,1,189,0,
+      59919,192,192,189,0,
+      59906,192,192,191,0,
+      59918,2,2,192,0,
+      59908,193,3,189,0,
+      59919,193,193,189,0,
+      59906,193,193,191,0,
+      59918,5,5,193,0,
+      59908,194,4,189,0,
+      59919,194,194,189,0,
+      59906,194,194,191,0,
+      59918,6,6,194,0,
+      59906,195,189,191,0,
+      59908,0,0,195,0,
+      59919,0,0,195,0,
+      64014,0,0,1,0,
+      59906,196,2,195,0,
+      59918,1,1,196,0,
+      59906,197,5,195,0,
+      59918,3,3,197,0,
+      59906,198,6,195,0,
+      59918,4,4,198,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,199,0,0,0,
+      64006,200,199,31,0,
+      60943,201,0,200,0,
+      64002,202,2,1,0,
+      60943,203,0,202,0,
+      59908,204,1,201,0,
+      59919,204,204,201,0,
+      59906,204,204,203,0,
+      59918,2,2,204,0,
+      59908,205,3,201,0,
+      59919,205,205,201,0,
+      59906,205,205,203,0,
+      59918,5,5,205,0,
+      59908,206,4,201,0,
+      59919,206,206,201,0,
+      59906,206,206,203,0,
+      59918,6,6,206,0,
+      59906,207,201,203,0,
+      59908,0,0,207,0,
+      59919,0,0,207,0,
+      64014,0,0,1,0,
+      59906,208,2,207,0,
+      59918,1,1,208,0,
+      59906,209,5,207,0,
+      59918,3,3,209,0,
+      59906,210,6,207,0,
+      59918,4,4,210,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,211,0,0,0,
+      64006,212,211,31,0,
+      60943,213,0,212,0,
+      64002,214,2,1,0,
+      60943,215,0,214,0,
+      59908,216,1,213,0,
+      59919,216,216,213,0,
+      59906,216,216,215,0,
+      59918,2,2,216,0,
+      59908,217,3,213,0,
+      59919,217,217,213,0,
+      59906,217,217,215,0,
+      59918,5,5,217,0,
+      59908,218,4,213,0,
+      59919,218,218,213,0,
+      59906,218,218,215,0,
+      59918,6,6,218,0,
+      59906,219,213,215,0,
+      59908,0,0,219,0,
+      59919,0,0,219,0,
+      64014,0,0,1,0,
+      59906,220,2,219,0,
+      59918,1,1,220,0,
+      59906,221,5,219,0,
+      59918,3,3,221,0,
+      59906,222,6,219,0,
+      59918,4,4,222,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,223,0,0,0,
+      64006,224,223,31,0,
+      60943,225,0,224,0,
+      64002,226,2,1,0,
+      60943,227,0,226,0,
+      59908,228,1,225,0,
+      59919,228,228,225,0,
+      59906,228,228,227,0,
+      59918,2,2,228,0,
+      59908,229,3,225,0,
+      59919,229,229,225,0,
+      59906,229,229,227,0,
+      59918,5,5,229,0,
+      59908,230,4,225,0,
+      59919,230,230,225,0,
+      59906,230,230,227,0,
+      59918,6,6,230,0,
+      59906,231,225,227,0,
+      59908,0,0,231,0,
+      59919,0,0,231,0,
+      64014,0,0,1,0,
+      59906,232,2,231,0,
+      59918,1,1,232,0,
+      59906,233,5,231,0,
+      59918,3,3,233,0,
+      59906,234,6,231,0,
+      59918,4,4,234,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,235,0,0,0,
+      64006,236,235,31,0,
+      60943,237,0,236,0,
+      64002,238,2,1,0,
+      60943,239,0,238,0,
+      59908,240,1,237,0,
+      59919,240,240,237,0,
+      59906,240,240,239,0,
+      59918,2,2,240,0,
+      59908,241,3,237,0,
+      59919,241,241,237,0,
+      59906,241,241,239,0,
+      59918,5,5,241,0,
+      59908,242,4,237,0,
+      59919,242,242,237,0,
+      59906,242,242,239,0,
+      59918,6,6,242,0,
+      59906,243,237,239,0,
+      59908,0,0,243,0,
+      59919,0,0,243,0,
+      64014,0,0,1,0,
+      59906,244,2,243,0,
+      59918,1,1,244,0,
+      59906,245,5,243,0,
+      59918,3,3,245,0,
+      59906,246,6,243,0,
+      59918,4,4,246,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,247,0,0,0,
+      64006,248,247,31,0,
+      60943,249,0,248,0,
+      64002,250,2,1,0,
+      60943,251,0,250,0,
+      59908,252,1,249,0,
+      59919,252,252,249,0,
+      59906,252,252,251,0,
+      59918,2,2,252,0,
+      59908,253,3,249,0,
+      59919,253,253,249,0,
+      59906,253,253,251,0,
+      59918,5,5,253,0,
+      59908,254,4,249,0,
+      59919,254,254,249,0,
+      59906,254,254,251,0,
+      59918,6,6,254,0,
+      59906,255,249,251,0,
+      59908,0,0,255,0,
+      59919,0,0,255,0,
+      64014,0,0,1,0,
+      59906,256,2,255,0,
+      59918,1,1,256,0,
+      59906,257,5,255,0,
+      59918,3,3,257,0,
+      59906,258,6,255,0,
+      59918,4,4,258,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,259,0,0,0,
+      64006,260,259,31,0,
+      60943,261,0,260,0,
+      64002,262,2,1,0,
+      60943,263,0,262,0,
+      59908,264,1,261,0,
+      59919,264,264,261,0,
+      59906,264,264,263,0,
+      59918,2,2,264,0,
+      59908,265,3,261,0,
+      59919,265,265,261,0,
+      59906,265,265,263,0,
+      59918,5,5,265,0,
+      59908,266,4,261,0,
+      59919,266,266,261,0,
+      59906,266,266,263,0,
+      59918,6,6,266,0,
+      59906,267,261,263,0,
+      59908,0,0,267,0,
+      59919,0,0,267,0,
+      64014,0,0,1,0,
+      59906,268,2,267,0,
+      59918,1,1,268,0,
+      59906,269,5,267,0,
+      59918,3,3,269,0,
+      59906,270,6,267,0,
+      59918,4,4,270,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,271,0,0,0,
+      64006,272,271,31,0,
+      60943,273,0,272,0,
+      64002,274,2,1,0,
+      60943,275,0,274,0,
+      59908,276,1,273,0,
+      59919,276,276,273,0,
+      59906,276,276,275,0,
+      59918,2,2,276,0,
+      59908,277,3,273,0,
+      59919,277,277,273,0,
+      59906,277,277,275,0,
+      59918,5,5,277,0,
+      59908,278,4,273,0,
+      59919,278,278,273,0,
+      59906,278,278,275,0,
+      59918,6,6,278,0,
+      59906,279,273,275,0,
+      59908,0,0,279,0,
+      59919,0,0,279,0,
+      64014,0,0,1,0,
+      59906,280,2,279,0,
+      59918,1,1,280,0,
+      59906,281,5,279,0,
+      59918,3,3,281,0,
+      59906,282,6,279,0,
+      59918,4,4,282,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,283,0,0,0,
+      64006,284,283,31,0,
+      60943,285,0,284,0,
+      64002,286,2,1,0,
+      60943,287,0,286,0,
+      59908,288,1,285,0,
+      59919,288,288,285,0,
+      59906,288,288,287,0,
+      59918,2,2,288,0,
+      59908,289,3,285,0,
+      59919,289,289,285,0,
+      59906,289,289,287,0,
+      59918,5,5,289,0,
+      59908,290,4,285,0,
+      59919,290,290,285,0,
+      59906,290,290,287,0,
+      59918,6,6,290,0,
+      59906,291,285,287,0,
+      59908,0,0,291,0,
+      59919,0,0,291,0,
+      64014,0,0,1,0,
+      59906,292,2,291,0,
+      59918,1,1,292,0,
+      59906,293,5,291,0,
+      59918,3,3,293,0,
+      59906,294,6,291,0,
+      59918,4,4,294,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,295,0,0,0,
+      64006,296,295,31,0,
+      60943,297,0,296,0,
+      64002,298,2,1,0,
+      60943,299,0,298,0,
+      59908,300,1,297,0,
+      59919,300,300,297,0,
+      59906,300,300,299,0,
+      59918,2,2,300,0,
+      59908,301,3,297,0,
+      59919,301,301,297,0,
+      59906,301,301,299,0,
+      59918,5,5,301,0,
+      59908,302,4,297,0,
+      59919,302,302,297,0,
+      59906,302,302,299,0,
+      59918,6,6,302,0,
+      59906,303,297,299,0,
+      59908,0,0,303,0,
+      59919,0,0,303,0,
+      64014,0,0,1,0,
+      59906,304,2,303,0,
+      59918,1,1,304,0,
+      59906,305,5,303,0,
+      59918,3,3,305,0,
+      59906,306,6,303,0,
+      59918,4,4,306,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,307,0,0,0,
+      64006,308,307,31,0,
+      60943,309,0,308,0,
+      64002,310,2,1,0,
+      60943,311,0,310,0,
+      59908,312,1,309,0,
+      59919,312,312,309,0,
+      59906,312,312,311,0,
+      59918,2,2,312,0,
+      59908,313,3,309,0,
+      59919,313,313,309,0,
+      59906,313,313,311,0,
+      59918,5,5,313,0,
+      59908,314,4,309,0,
+      59919,314,314,309,0,
+      59906,314,314,311,0,
+      59918,6,6,314,0,
+      59906,315,309,311,0,
+      59908,0,0,315,0,
+      59919,0,0,315,0,
+      64014,0,0,1,0,
+      59906,316,2,315,0,
+      59918,1,1,316,0,
+      59906,317,5,315,0,
+      59918,3,3,317,0,
+      59906,318,6,315,0,
+      59918,4,4,318,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,319,0,0,0,
+      64006,320,319,31,0,
+      60943,321,0,320,0,
+      64002,322,2,1,0,
+      60943,323,0,322,0,
+      59908,324,1,321,0,
+      59919,324,324,321,0,
+      59906,324,324,323,0,
+      59918,2,2,324,0,
+      59908,325,3,321,0,
+      59919,325,325,321,0,
+      59906,325,325,323,0,
+      59918,5,5,325,0,
+      59908,326,4,321,0,
+      59919,326,326,321,0,
+      59906,326,326,323,0,
+      59918,6,6,326,0,
+      59906,327,321,323,0,
+      59908,0,0,327,0,
+      59919,0,0,327,0,
+      64014,0,0,1,0,
+      59906,328,2,327,0,
+      59918,1,1,328,0,
+      59906,329,5,327,0,
+      59918,3,3,329,0,
+      59906,330,6,327,0,
+      59918,4,4,330,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,331,0,0,0,
+      64006,332,331,31,0,
+      60943,333,0,332,0,
+      64002,334,2,1,0,
+      60943,335,0,334,0,
+      59908,336,1,333,0,
+      59919,336,336,333,0,
+      59906,336,336,335,0,
+      59918,2,2,336,0,
+      59908,337,3,333,0,
+      59919,337,337,333,0,
+      59906,337,337,335,0,
+      59918,5,5,337,0,
+      59908,338,4,333,0,
+      59919,338,338,333,0,
+      59906,338,338,335,0,
+      59918,6,6,338,0,
+      59906,339,333,335,0,
+      59908,0,0,339,0,
+      59919,0,0,339,0,
+      64014,0,0,1,0,
+      59906,340,2,339,0,
+      59918,1,1,340,0,
+      59906,341,5,339,0,
+      59918,3,3,341,0,
+      59906,342,6,339,0,
+      59918,4,4,342,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,343,0,0,0,
+      64006,344,343,31,0,
+      60943,345,0,344,0,
+      64002,346,2,1,0,
+      60943,347,0,346,0,
+      59908,348,1,345,0,
+      59919,348,348,345,0,
+      59906,348,348,347,0,
+      59918,2,2,348,0,
+      59908,349,3,345,0,
+      59919,349,349,345,0,
+      59906,349,349,347,0,
+      59918,5,5,349,0,
+      59908,350,4,345,0,
+      59919,350,350,345,0,
+      59906,350,350,347,0,
+      59918,6,6,350,0,
+      59906,351,345,347,0,
+      59908,0,0,351,0,
+      59919,0,0,351,0,
+      64014,0,0,1,0,
+      59906,352,2,351,0,
+      59918,1,1,352,0,
+      59906,353,5,351,0,
+      59918,3,3,353,0,
+      59906,354,6,351,0,
+      59918,4,4,354,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,355,0,0,0,
+      64006,356,355,31,0,
+      60943,357,0,356,0,
+      64002,358,2,1,0,
+      60943,359,0,358,0,
+      59908,360,1,357,0,
+      59919,360,360,357,0,
+      59906,360,360,359,0,
+      59918,2,2,360,0,
+      59908,361,3,357,0,
+      59919,361,361,357,0,
+      59906,361,361,359,0,
+      59918,5,5,361,0,
+      59908,362,4,357,0,
+      59919,362,362,357,0,
+      59906,362,362,359,0,
+      59918,6,6,362,0,
+      59906,363,357,359,0,
+      59908,0,0,363,0,
+      59919,0,0,363,0,
+      64014,0,0,1,0,
+      59906,364,2,363,0,
+      59918,1,1,364,0,
+      59906,365,5,363,0,
+      59918,3,3,365,0,
+      59906,366,6,363,0,
+      59918,4,4,366,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      63744,0,0,0,0,
+      61958,401,33,31,0,
+      60943,402,0,401,0,
+      51724,367,3,1,0,
+      51724,368,3,2,0,
+      51724,369,3,3,0,
+      51724,370,3,4,0,
+      51724,371,3,5,0,
+      51724,372,3,6,0,
+      51724,373,3,7,0,
+      51724,374,3,8,0,
+      51724,375,3,9,0,
+      51724,376,3,10,0,
+      51724,377,3,11,0,
+      51724,378,3,12,0,
+      51724,379,3,13,0,
+      51724,380,3,14,0,
+      51724,381,3,15,0,
+      51724,382,3,16,0,
+      51724,383,3,17,0,
+      51724,384,3,18,0,
+      51724,385,3,19,0,
+      51724,386,3,20,0,
+      51724,387,3,21,0,
+      51724,388,3,22,0,
+      51724,389,3,23,0,
+      51724,390,3,24,0,
+      51724,391,3,25,0,
+      51724,392,3,26,0,
+      51724,393,3,27,0,
+      51724,394,3,28,0,
+      51724,395,3,29,0,
+      51724,396,3,30,0,
+      51724,397,3,31,0,
+      51724,398,3,32,0,
+      51724,399,3,33,0,
+      59916,400,3,402,0,
+      35349,368,3,1,368,
+      35357,369,3,2,369,
+      35357,370,3,3,370,
+      35357,371,3,4,371,
+      35357,372,3,5,372,
+      35357,373,3,6,373,
+      35357,374,3,7,374,
+      35357,375,3,8,375,
+      35357,376,3,9,376,
+      35357,377,3,10,377,
+      35357,378,3,11,378,
+      35357,379,3,12,379,
+      35357,380,3,13,380,
+      35357,381,3,14,381,
+      35357,382,3,15,382,
+      35357,383,3,16,383,
+      35357,384,3,17,384,
+      35357,385,3,18,385,
+      35357,386,3,19,386,
+      35357,387,3,20,387,
+      35357,388,3,21,388,
+      35357,389,3,22,389,
+      35357,390,3,23,390,
+      35357,391,3,24,391,
+      35357,392,3,25,392,
+      35357,393,3,26,393,
+      35357,394,3,27,394,
+      35357,395,3,28,395,
+      35357,396,3,29,396,
+      35357,397,3,30,397,
+      35357,398,3,31,398,
+      35357,399,3,32,399,
+      35353,400,3,33,400,
+      64006,403,3,31,0,
+      60943,404,0,403,0,
+      57858,405,1,404,0,
+      57858,406,2,404,0,
+      57858,407,3,404,0,
+      57858,408,4,404,0,
+      57858,409,5,404,0,
+      57858,410,6,404,0,
+      57858,411,7,404,0,
+      57858,412,8,404,0,
+      57858,413,9,404,0,
+      57858,414,10,404,0,
+      57858,415,11,404,0,
+      57858,416,12,404,0,
+      57858,417,13,404,0,
+      57858,418,14,404,0,
+      57858,419,15,404,0,
+      57858,420,16,404,0,
+      57858,421,17,404,0,
+      57858,422,18,404,0,
+      57858,423,19,404,0,
+      57858,424,20,404,0,
+      57858,425,21,404,0,
+      57858,426,22,404,0,
+      57858,427,23,404,0,
+      57858,428,24,404,0,
+      57858,429,25,404,0,
+      57858,430,26,404,0,
+      57858,431,27,404,0,
+      57858,432,28,404,0,
+      57858,433,29,404,0,
+      57858,434,30,404,0,
+      57858,435,31,404,0,
+      57858,436,32,404,0,
+      57858,437,33,404,0,
+      59923,368,368,405,0,
+      59931,369,369,406,0,
+      59931,370,370,407,0,
+      59931,371,371,408,0,
+      59931,372,372,409,0,
+      59931,373,373,410,0,
+      59931,374,374,411,0,
+      59931,375,375,412,0,
+      59931,376,376,413,0,
+      59931,377,377,414,0,
+      59931,378,378,415,0,
+      59931,379,379,416,0,
+      59931,380,380,417,0,
+      59931,381,381,418,0,
+      59931,382,382,419,0,
+      59931,383,383,420,0,
+      59931,384,384,421,0,
+      59931,385,385,422,0,
+      59931,386,386,423,0,
+      59931,387,387,424,0,
+      59931,388,388,425,0,
+      59931,389,389,426,0,
+      59931,390,390,427,0,
+      59931,391,391,428,0,
+      59931,392,392,429,0,
+      59931,393,393,430,0,
+      59931,394,394,431,0,
+      59931,395,395,432,0,
+      59931,396,396,433,0,
+      59931,397,397,434,0,
+      59931,398,398,435,0,
+      59931,399,399,436,0,
+      59927,400,400,437,0,
+      61958,438,66,31,0,
+      60943,439,0,438,0,
+      35348,367,4,34,367,
+      35356,368,4,35,368,
+      35356,369,4,36,369,
+      35356,370,4,37,370,
+      35356,371,4,38,371,
+      35356,372,4,39,372,
+      35356,373,4,40,373,
+      35356,374,4,41,374,
+      35356,375,4,42,375,
+      35356,376,4,43,376,
+      35356,377,4,44,377,
+      35356,378,4,45,378,
+      35356,379,4,46,379,
+      35356,380,4,47,380,
+      35356,381,4,48,381,
+      35356,382,4,49,382,
+      35356,383,4,50,383,
+      35356,384,4,51,384,
+      35356,385,4,52,385,
+      35356,386,4,53,386,
+      35356,387,4,54,387,
+      35356,388,4,55,388,
+      35356,389,4,56,389,
+      35356,390,4,57,390,
+      35356,391,4,58,391,
+      35356,392,4,59,392,
+      35356,393,4,60,393,
+      35356,394,4,61,394,
+      35356,395,4,62,395,
+      35356,396,4,63,396,
+      35356,397,4,64,397,
+      35356,398,4,65,398,
+      35356,399,4,66,399,
+      43544,400,4,439,400,
+      35349,368,4,34,368,
+      35357,369,4,35,369,
+      35357,370,4,36,370,
+      35357,371,4,37,371,
+      35357,372,4,38,372,
+      35357,373,4,39,373,
+      35357,374,4,40,374,
+      35357,375,4,41,375,
+      35357,376,4,42,376,
+      35357,377,4,43,377,
+      35357,378,4,44,378,
+      35357,379,4,45,379,
+      35357,380,4,46,380,
+      35357,381,4,47,381,
+      35357,382,4,48,382,
+      35357,383,4,49,383,
+      35357,384,4,50,384,
+      35357,385,4,51,385,
+      35357,386,4,52,386,
+      35357,387,4,53,387,
+      35357,388,4,54,388,
+      35357,389,4,55,389,
+      35357,390,4,56,390,
+      35357,391,4,57,391,
+      35357,392,4,58,392,
+      35357,393,4,59,393,
+      35357,394,4,60,394,
+      35357,395,4,61,395,
+      35357,396,4,62,396,
+      35357,397,4,63,397,
+      35357,398,4,64,398,
+      35357,399,4,65,399,
+      35353,400,4,66,400,
+      64006,440,4,31,0,
+      60943,441,0,440,0,
+      57858,442,34,441,0,
+      57858,443,35,441,0,
+      57858,444,36,441,0,
+      57858,445,37,441,0,
+      57858,446,38,441,0,
+      57858,447,39,441,0,
+      57858,448,40,441,0,
+      57858,449,41,441,0,
+      57858,450,42,441,0,
+      57858,451,43,441,0,
+      57858,452,44,441,0,
+      57858,453,45,441,0,
+      57858,454,46,441,0,
+      57858,455,47,441,0,
+      57858,456,48,441,0,
+      57858,457,49,441,0,
+      57858,458,50,441,0,
+      57858,459,51,441,0,
+      57858,460,52,441,0,
+      57858,461,53,441,0,
+      57858,462,54,441,0,
+      57858,463,55,441,0,
+      57858,464,56,441,0,
+      57858,465,57,441,0,
+      57858,466,58,441,0,
+      57858,467,59,441,0,
+      57858,468,60,441,0,
+      57858,469,61,441,0,
+      57858,470,62,441,0,
+      57858,471,63,441,0,
+      57858,472,64,441,0,
+      57858,473,65,441,0,
+      57858,474,66,441,0,
+      59923,368,368,442,0,
+      59931,369,369,443,0,
+      59931,370,370,444,0,
+      59931,371,371,445,0,
+      59931,372,372,446,0,
+      59931,373,373,447,0,
+      59931,374,374,448,0,
+      59931,375,375,449,0,
+      59931,376,376,450,0,
+      59931,377,377,451,0,
+      59931,378,378,452,0,
+      59931,379,379,453,0,
+      59931,380,380,454,0,
+      59931,381,381,455,0,
+      59931,382,382,456,0,
+      59931,383,383,457,0,
+      59931,384,384,458,0,
+      59931,385,385,459,0,
+      59931,386,386,460,0,
+      59931,387,387,461,0,
+      59931,388,388,462,0,
+      59931,389,389,463,0,
+      59931,390,390,464,0,
+      59931,391,391,465,0,
+      59931,392,392,466,0,
+      59931,393,393,467,0,
+      59931,394,394,468,0,
+      59931,395,395,469,0,
+      59931,396,396,470,0,
+      59931,397,397,471,0,
+      59931,398,398,472,0,
+      59931,399,399,473,0,
+      59927,400,400,474,0,
+      59656,1,367,368,30,
+      59656,2,368,369,30,
+      59656,3,369,370,30,
+      59656,4,370,371,30,
+      59656,5,371,372,30,
+      59656,6,372,373,30,
+      59656,7,373,374,30,
+      59656,8,374,375,30,
+      59656,9,375,376,30,
+      59656,10,376,377,30,
+      59656,11,377,378,30,
+      59656,12,378,379,30,
+      59656,13,379,380,30,
+      59656,14,380,381,30,
+      59656,15,381,382,30,
+      59656,16,382,383,30,
+      59656,17,383,384,30,
+      59656,18,384,385,30,
+      59656,19,385,386,30,
+      59656,20,386,387,30,
+      59656,21,387,388,30,
+      59656,22,388,389,30,
+      59656,23,389,390,30,
+      59656,24,390,391,30,
+      59656,25,391,392,30,
+      59656,26,392,393,30,
+      59656,27,393,394,30,
+      59656,28,394,395,30,
+      59656,29,395,396,30,
+      59656,30,396,397,30,
+      59656,31,397,398,30,
+      59656,32,398,399,30,
+      59656,33,399,400,30,
+      61958,509,33,31,0,
+      60943,510,0,509,0,
+      51724,475,5,1,0,
+      51724,476,5,2,0,
+      51724,477,5,3,0,
+      51724,478,5,4,0,
+      51724,479,5,5,0,
+      51724,480,5,6,0,
+      51724,481,5,7,0,
+      51724,482,5,8,0,
+      51724,483,5,9,0,
+      51724,484,5,10,0,
+      51724,485,5,11,0,
+      51724,486,5,12,0,
+      51724,487,5,13,0,
+      51724,488,5,14,0,
+      51724,489,5,15,0,
+      51724,490,5,16,0,
+      51724,491,5,17,0,
+      51724,492,5,18,0,
+      51724,493,5,19,0,
+      51724,494,5,20,0,
+      51724,495,5,21,0,
+      51724,496,5,22,0,
+      51724,497,5,23,0,
+      51724,498,5,24,0,
+      51724,499,5,25,0,
+      51724,500,5,26,0,
+      51724,501,5,27,0,
+      51724,502,5,28,0,
+      51724,503,5,29,0,
+      51724,504,5,30,0,
+      51724,505,5,31,0,
+      51724,506,5,32,0,
+      51724,507,5,33,0,
+      59916,508,5,510,0,
+      35349,476,5,1,476,
+      35357,477,5,2,477,
+      35357,478,5,3,478,
+      35357,479,5,4,479,
+      35357,480,5,5,480,
+      35357,481,5,6,481,
+      35357,482,5,7,482,
+      35357,483,5,8,483,
+      35357,484,5,9,484,
+      35357,485,5,10,485,
+      35357,486,5,11,486,
+      35357,487,5,12,487,
+      35357,488,5,13,488,
+      35357,489,5,14,489,
+      35357,490,5,15,490,
+      35357,491,5,16,491,
+      35357,492,5,17,492,
+      35357,493,5,18,493,
+      35357,494,5,19,494,
+      35357,495,5,20,495,
+      35357,496,5,21,496,
+      35357,497,5,22,497,
+      35357,498,5,23,498,
+      35357,499,5,24,499,
+      35357,500,5,25,500,
+      35357,501,5,26,501,
+      35357,502,5,27,502,
+      35357,503,5,28,503,
+      35357,504,5,29,504,
+      35357,505,5,30,505,
+      35357,506,5,31,506,
+      35357,507,5,32,507,
+      35353,508,5,33,508,
+      64006,511,5,31,0,
+      60943,512,0,511,0,
+      57858,513,1,512,0,
+      57858,514,2,512,0,
+      57858,515,3,512,0,
+      57858,516,4,512,0,
+      57858,517,5,512,0,
+      57858,518,6,512,0,
+      57858,519,7,512,0,
+      57858,520,8,512,0,
+      57858,521,9,512,0,
+      57858,522,10,512,0,
+      57858,523,11,512,0,
+      57858,524,12,512,0,
+      57858,525,13,512,0,
+      57858,526,14,512,0,
+      57858,527,15,512,0,
+      57858,528,16,512,0,
+      57858,529,17,512,0,
+      57858,530,18,512,0,
+      57858,531,19,512,0,
+      57858,532,20,512,0,
+      57858,533,21,512,0,
+      57858,534,22,512,0,
+      57858,535,23,512,0,
+      57858,536,24,512,0,
+      57858,537,25,512,0,
+      57858,538,26,512,0,
+      57858,539,27,512,0,
+      57858,540,28,512,0,
+      57858,541,29,512,0,
+      57858,542,30,512,0,
+      57858,543,31,512,0,
+      57858,544,32,512,0,
+      57858,545,33,512,0,
+      59923,476,476,513,0,
+      59931,477,477,514,0,
+      59931,478,478,515,0,
+      59931,479,479,516,0,
+      59931,480,480,517,0,
+      59931,481,481,518,0,
+      59931,482,482,519,0,
+      59931,483,483,520,0,
+      59931,484,484,521,0,
+      59931,485,485,522,0,
+      59931,486,486,523,0,
+      59931,487,487,524,0,
+      59931,488,488,525,0,
+      59931,489,489,526,0,
+      59931,490,490,527,0,
+      59931,491,491,528,0,
+      59931,492,492,529,0,
+      59931,493,493,530,0,
+      59931,494,494,531,0,
+      59931,495,495,532,0,
+      59931,496,496,533,0,
+      59931,497,497,534,0,
+      59931,498,498,535,0,
+      59931,499,499,536,0,
+      59931,500,500,537,0,
+      59931,501,501,538,0,
+      59931,502,502,539,0,
+      59931,503,503,540,0,
+      59931,504,504,541,0,
+      59931,505,505,542,0,
+      59931,506,506,543,0,
+      59931,507,507,544,0,
+      59927,508,508,545,0,
+      61958,546,66,31,0,
+      60943,547,0,546,0,
+      35348,475,6,34,475,
+      35356,476,6,35,476,
+      35356,477,6,36,477,
+      35356,478,6,37,478,
+      35356,479,6,38,479,
+      35356,480,6,39,480,
+      35356,481,6,40,481,
+      35356,482,6,41,482,
+      35356,483,6,42,483,
+      35356,484,6,43,484,
+      35356,485,6,44,485,
+      35356,486,6,45,486,
+      35356,487,6,46,487,
+      35356,488,6,47,488,
+      35356,489,6,48,489,
+      35356,490,6,49,490,
+      35356,491,6,50,491,
+      35356,492,6,51,492,
+      35356,493,6,52,493,
+      35356,494,6,53,494,
+      35356,495,6,54,495,
+      35356,496,6,55,496,
+      35356,497,6,56,497,
+      35356,498,6,57,498,
+      35356,499,6,58,499,
+      35356,500,6,59,500,
+      35356,501,6,60,501,
+      35356,502,6,61,502,
+      35356,503,6,62,503,
+      35356,504,6,63,504,
+      35356,505,6,64,505,
+      35356,506,6,65,506,
+      35356,507,6,66,507,
+      43544,508,6,547,508,
+      35349,476,6,34,476,
+      35357,477,6,35,477,
+      35357,478,6,36,478,
+      35357,479,6,37,479,
+      35357,480,6,38,480,
+      35357,481,6,39,481,
+      35357,482,6,40,482,
+      35357,483,6,41,483,
+      35357,484,6,42,484,
+      35357,485,6,43,485,
+      35357,486,6,44,486,
+      35357,487,6,45,487,
+      35357,488,6,46,488,
+      35357,489,6,47,489,
+      35357,490,6,48,490,
+      35357,491,6,49,491,
+      35357,492,6,50,492,
+      35357,493,6,51,493,
+      35357,494,6,52,494,
+      35357,495,6,53,495,
+      35357,496,6,54,496,
+      35357,497,6,55,497,
+      35357,498,6,56,498,
+      35357,499,6,57,499,
+      35357,500,6,58,500,
+      35357,501,6,59,501,
+      35357,502,6,60,502,
+      35357,503,6,61,503,
+      35357,504,6,62,504,
+      35357,505,6,63,505,
+      35357,506,6,64,506,
+      35357,507,6,65,507,
+      35353,508,6,66,508,
+      64006,548,6,31,0,
+      60943,549,0,548,0,
+      57858,550,34,549,0,
+      57858,551,35,549,0,
+      57858,552,36,549,0,
+      57858,553,37,549,0,
+      57858,554,38,549,0,
+      57858,555,39,549,0,
+      57858,556,40,549,0,
+      57858,557,41,549,0,
+      57858,558,42,549,0,
+      57858,559,43,549,0,
+      57858,560,44,549,0,
+      57858,561,45,549,0,
+      57858,562,46,549,0,
+      57858,563,47,549,0,
+      57858,564,48,549,0,
+      57858,565,49,549,0,
+      57858,566,50,549,0,
+      57858,567,51,549,0,
+      57858,568,52,549,0,
+      57858,569,53,549,0,
+      57858,570,54,549,0,
+      57858,571,55,549,0,
+      57858,572,56,549,0,
+      57858,573,57,549,0,
+      57858,574,58,549,0,
+      57858,575,59,549,0,
+      57858,576,60,549,0,
+      57858,577,61,549,0,
+      57858,578,62,549,0,
+      57858,579,63,549,0,
+      57858,580,64,549,0,
+      57858,581,65,549,0,
+      57858,582,66,549,0,
+      59923,476,476,550,0,
+      59931,477,477,551,0,
+      59931,478,478,552,0,
+      59931,479,479,553,0,
+      59931,480,480,554,0,
+      59931,481,481,555,0,
+      59931,482,482,556,0,
+      59931,483,483,557,0,
+      59931,484,484,558,0,
+      59931,485,485,559,0,
+      59931,486,486,560,0,
+      59931,487,487,561,0,
+      59931,488,488,562,0,
+      59931,489,489,563,0,
+      59931,490,490,564,0,
+      59931,491,491,565,0,
+      59931,492,492,566,0,
+      59931,493,493,567,0,
+      59931,494,494,568,0,
+      59931,495,495,569,0,
+      59931,496,496,570,0,
+      59931,497,497,571,0,
+      59931,498,498,572,0,
+      59931,499,499,573,0,
+      59931,500,500,574,0,
+      59931,501,501,575,0,
+      59931,502,502,576,0,
+      59931,503,503,577,0,
+      59931,504,504,578,0,
+      59931,505,505,579,0,
+      59931,506,506,580,0,
+      59931,507,507,581,0,
+      59927,508,508,582,0,
+      59656,34,475,476,30,
+      59656,35,476,477,30,
+      59656,36,477,478,30,
+      59656,37,478,479,30,
+      59656,38,479,480,30,
+      59656,39,480,481,30,
+      59656,40,481,482,30,
+      59656,41,482,483,30,
+      59656,42,483,484,30,
+      59656,43,484,485,30,
+      59656,44,485,486,30,
+      59656,45,486,487,30,
+      59656,46,487,488,30,
+      59656,47,488,489,30,
+      59656,48,489,490,30,
+      59656,49,490,491,30,
+      59656,50,491,492,30,
+      59656,51,492,493,30,
+      59656,52,493,494,30,
+      59656,53,494,495,30,
+      59656,54,495,496,30,
+      59656,55,496,497,30,
+      59656,56,497,498,30,
+      59656,57,498,499,30,
+      59656,58,499,500,30,
+      59656,59,500,501,30,
+      59656,60,501,502,30,
+      59656,61,502,503,30,
+      59656,62,503,504,30,
+      59656,63,504,505,30,
+      59656,64,505,506,30,
+      59656,65,506,507,30,
+      59656,66,507,508,30,
+    };
+    interpret(code, 1522, y, x, t);
+  }
+#endif
+};
+
+// gcd_finish: a step that the loops below call; 539 instructions.
+struct gcd_finish {
+  static constexpr unsigned in_words = 68;
+  static constexpr unsigned out_words = 32;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<244>;\n\t"
+        "shr.b32 t0, %65, 31;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "xor.b32 t2, %33, t1;\n\t"
+        "xor.b32 t3, %34, t1;\n\t"
+        "xor.b32 t4, %35, t1;\n\t"
+        "xor.b32 t5, %36, t1;\n\t"
+        "xor.b32 t6, %37, t1;\n\t"
+        "xor.b32 t7, %38, t1;\n\t"
+        "xor.b32 t8, %39, t1;\n\t"
+        "xor.b32 t9, %40, t1;\n\t"
+        "xor.b32 t10, %41, t1;\n\t"
+        "xor.b32 t11, %42, t1;\n\t"
+        "xor.b32 t12, %43, t1;\n\t"
+        "xor.b32 t13, %44, t1;\n\t"
+        "xor.b32 t14, %45, t1;\n\t"
+        "xor.b32 t15, %46, t1;\n\t"
+        "xor.b32 t16, %47, t1;\n\t"
+        "xor.b32 t17, %48, t1;\n\t"
+        "xor.b32 t18, %49, t1;\n\t"
+        "xor.b32 t19, %50, t1;\n\t"
+        "xor.b32 t20, %51, t1;\n\t"
+        "xor.b32 t21, %52, t1;\n\t"
+        "xor.b32 t22, %53, t1;\n\t"
+        "xor.b32 t23, %54, t1;\n\t"
+        "xor.b32 t24, %55, t1;\n\t"
+        "xor.b32 t25, %56, t1;\n\t"
+        "xor.b32 t26, %57, t1;\n\t"
+        "xor.b32 t27, %58, t1;\n\t"
+        "xor.b32 t28, %59, t1;\n\t"
+        "xor.b32 t29, %60, t1;\n\t"
+        "xor.b32 t30, %61, t1;\n\t"
+        "xor.b32 t31, %62, t1;\n\t"
+        "xor.b32 t32, %63, t1;\n\t"
+        "xor.b32 t33, %64, t1;\n\t"
+        "xor.b32 t34, %65, t1;\n\t"
+        "sub.cc.u32 t35, t2, t1;\n\t"
+        "subc.cc.u32 t36, t3, t1;\n\t"
+        "subc.cc.u32 t37, t4, t1;\n\t"
+        "subc.cc.u32 t38, t5, t1;\n\t"
+        "subc.cc.u32 t39, t6, t1;\n\t"
+        "subc.cc.u32 t40, t7, t1;\n\t"
+        "subc.cc.u32 t41, t8, t1;\n\t"
+        "subc.cc.u32 t42, t9, t1;\n\t"
+        "subc.cc.u32 t43, t10, t1;\n\t"
+        "subc.cc.u32 t44, t11, t1;\n\t"
+        "subc.cc.u32 t45, t12, t1;\n\t"
+        "subc.cc.u32 t46, t13, t1;\n\t"
+        "subc.cc.u32 t47, t14, t1;\n\t"
+        "subc.cc.u32 t48, t15, t1;\n\t"
+        "subc.cc.u32 t49, t16, t1;\n\t"
+        "subc.cc.u32 t50, t17, t1;\n\t"
+        "subc.cc.u32 t51, t18, t1;\n\t"
+        "subc.cc.u32 t52, t19, t1;\n\t"
+        "subc.cc.u32 t53, t20, t1;\n\t"
+        "subc.cc.u32 t54, t21, t1;\n\t"
+        "subc.cc.u32 t55, t22, t1;\n\t"
+        "subc.cc.u32 t56, t23, t1;\n\t"
+        "subc.cc.u32 t57, t24, t1;\n\t"
+        "subc.cc.u32 t58, t25, t1;\n\t"
+        "subc.cc.u32 t59, t26, t1;\n\t"
+        "subc.cc.u32 t60, t27, t1;\n\t"
+        "subc.cc.u32 t61, t28, t1;\n\t"
+        "subc.cc.u32 t62, t29, t1;\n\t"
+        "subc.cc.u32 t63, t30, t1;\n\t"
+        "subc.cc.u32 t64, t31, t1;\n\t"
+        "subc.cc.u32 t65, t32, t1;\n\t"
+        "subc.cc.u32 t66, t33, t1;\n\t"
+        "subc.u32 t67, t34, t1;\n\t"
+        "shr.b32 t68, %99, 5;\n\t"
+        "and.b32 t68, t68, 1;\n\t"
+        "sub.u32 t69, 0, t68;\n\t"
+        "not.b32 t102, t69;\n\t"
+        "and.b32 t70, t35, t102;\n\t"
+        "xor.b32 t71, t36, t35;\n\t"
+        "and.b32 t71, t71, t69;\n\t"
+        "xor.b32 t71, t71, t36;\n\t"
+        "xor.b32 t72, t37, t36;\n\t"
+        "and.b32 t72, t72, t69;\n\t"
+        "xor.b32 t72, t72, t37;\n\t"
+        "xor.b32 t73, t38, t37;\n\t"
+        "and.b32 t73, t73, t69;\n\t"
+        "xor.b32 t73, t73, t38;\n\t"
+        "xor.b32 t74, t39, t38;\n\t"
+        "and.b32 t74, t74, t69;\n\t"
+        "xor.b32 t74, t74, t39;\n\t"
+        "xor.b32 t75, t40, t39;\n\t"
+        "and.b32 t75, t75, t69;\n\t"
+        "xor.b32 t75, t75, t40;\n\t"
+        "xor.b32 t76, t41, t40;\n\t"
+        "and.b32 t76, t76, t69;\n\t"
+        "xor.b32 t76, t76, t41;\n\t"
+        "xor.b32 t77, t42, t41;\n\t"
+        "and.b32 t77, t77, t69;\n\t"
+        "xor.b32 t77, t77, t42;\n\t"
+        "xor.b32 t78, t43, t42;\n\t"
+        "and.b32 t78, t78, t69;\n\t"
+        "xor.b32 t78, t78, t43;\n\t"
+        "xor.b32 t79, t44, t43;\n\t"
+        "and.b32 t79, t79, t69;\n\t"
+        "xor.b32 t79, t79, t44;\n\t"
+        "xor.b32 t80, t45, t44;\n\t"
+        "and.b32 t80, t80, t69;\n\t"
+        "xor.b32 t80, t80, t45;\n\t"
+        "xor.b32 t81, t46, t45;\n\t"
+        "and.b32 t81, t81, t69;\n\t"
+        "xor.b32 t81, t81, t46;\n\t"
+        "xor.b32 t82, t47, t46;\n\t"
+        "and.b32 t82, t82, t69;\n\t"
+        "xor.b32 t82, t82, t47;\n\t"
+        "xor.b32 t83, t48, t47;\n\t"
+        "and.b32 t83, t83, t69;\n\t"
+        "xor.b32 t83, t83, t48;\n\t"
+        "xor.b32 t84, t49, t48;\n\t"
+        "and.b32 t84, t84, t69;\n\t"
+        "xor.b32 t84, t84, t49;\n\t"
+        "xor.b32 t85, t50, t49;\n\t"
+        "and.b32 t85, t85, t69;\n\t"
+        "xor.b32 t85, t85, t50;\n\t"
+        "xor.b32 t86, t51, t50;\n\t"
+        "and.b32 t86, t86, t69;\n\t"
+        "xor.b32 t86, t86, t51;\n\t"
+        "xor.b32 t87, t52, t51;\n\t"
+        "and.b32 t87, t87, t69;\n\t"
+        "xor.b32 t87, t87, t52;\n\t"
+        "xor.b32 t88, t53, t52;\n\t"
+        "and.b32 t88, t88, t69;\n\t"
+        "xor.b32 t88, t88, t53;\n\t"
+        "xor.b32 t89, t54, t53;\n\t"
+        "and.b32 t89, t89, t69;\n\t"
+        "xor.b32 t89, t89, t54;\n\t"
+        "xor.b32 t90, t55, t54;\n\t"
+        "and.b32 t90, t90, t69;\n\t"
+        "xor.b32 t90, t90, t55;\n\t"
+        "xor.b32 t91, t56, t55;\n\t"
+        "and.b32 t91, t91, t69;\n\t"
+        "xor.b32 t91, t91, t56;\n\t"
+        "xor.b32 t92, t57, t56;\n\t"
+        "and.b32 t92, t92, t69;\n\t"
+        "xor.b32 t92, t92, t57;\n\t"
+        "xor.b32 t93, t58, t57;\n\t"
+        "and.b32 t93, t93, t69;\n\t"
+        "xor.b32 t93, t93, t58;\n\t"
+        "xor.b32 t94, t59, t58;\n\t"
+        "and.b32 t94, t94, t69;\n\t"
+        "xor.b32 t94, t94, t59;\n\t"
+        "xor.b32 t95, t60, t59;\n\t"
+        "and.b32 t95, t95, t69;\n\t"
+        "xor.b32 t95, t95, t60;\n\t"
+        "xor.b32 t96, t61, t60;\n\t"
+        "and.b32 t96, t96, t69;\n\t"
+        "xor.b32 t96, t96, t61;\n\t"
+        "xor.b32 t97, t62, t61;\n\t"
+        "and.b32 t97, t97, t69;\n\t"
+        "xor.b32 t97, t97, t62;\n\t"
+        "xor.b32 t98, t63, t62;\n\t"
+        "and.b32 t98, t98, t69;\n\t"
+        "xor.b32 t98, t98, t63;\n\t"
+        "xor.b32 t99, t64, t63;\n\t"
+        "and.b32 t99, t99, t69;\n\t"
+        "xor.b32 t99, t99, t64;\n\t"
+        "xor.b32 t100, t65, t64;\n\t"
+        "and.b32 t100, t100, t69;\n\t"
+        "xor.b32 t100, t100, t65;\n\t"
+        "xor.b32 t101, t66, t65;\n\t"
+        "and.b32 t101, t101, t69;\n\t"
+        "xor.b32 t101, t101, t66;\n\t"
+        "shr.b32 t103, %99, 6;\n\t"
+        "and.b32 t103, t103, 1;\n\t"
+        "sub.u32 t104, 0, t103;\n\t"
+        "not.b32 t137, t104;\n\t"
+        "and.b32 t105, t70, t137;\n\t"
+        "and.b32 t106, t71, t137;\n\t"
+        "xor.b32 t107, t72, t70;\n\t"
+        "and.b32 t107, t107, t104;\n\t"
+        "xor.b32 t107, t107, t72;\n\t"
+        "xor.b32 t108, t73, t71;\n\t"
+        "and.b32 t108, t108, t104;\n\t"
+        "xor.b32 t108, t108, t73;\n\t"
+        "xor.b32 t109, t74, t72;\n\t"
+        "and.b32 t109, t109, t104;\n\t"
+        "xor.b32 t109, t109, t74;\n\t"
+        "xor.b32 t110, t75, t73;\n\t"
+        "and.b32 t110, t110, t104;\n\t"
+        "xor.b32 t110, t110, t75;\n\t"
+        "xor.b32 t111, t76, t74;\n\t"
+        "and.b32 t111, t111, t104;\n\t"
+        "xor.b32 t111, t111, t76;\n\t"
+        "xor.b32 t112, t77, t75;\n\t"
+        "and.b32 t112, t112, t104;\n\t"
+        "xor.b32 t112, t112, t77;\n\t"
+        "xor.b32 t113, t78, t76;\n\t"
+        "and.b32 t113, t113, t104;\n\t"
+        "xor.b32 t113, t113, t78;\n\t"
+        "xor.b32 t114, t79, t77;\n\t"
+        "and.b32 t114, t114, t104;\n\t"
+        "xor.b32 t114, t114, t79;\n\t"
+        "xor.b32 t115, t80, t78;\n\t"
+        "and.b32 t115, t115, t104;\n\t"
+        "xor.b32 t115, t115, t80;\n\t"
+        "xor.b32 t116, t81, t79;\n\t"
+        "and.b32 t116, t116, t104;\n\t"
+        "xor.b32 t116, t116, t81;\n\t"
+        "xor.b32 t117, t82, t80;\n\t"
+        "and.b32 t117, t117, t104;\n\t"
+        "xor.b32 t117, t117, t82;\n\t"
+        "xor.b32 t118, t83, t81;\n\t"
+        "and.b32 t118, t118, t104;\n\t"
+        "xor.b32 t118, t118, t83;\n\t"
+        "xor.b32 t119, t84, t82;\n\t"
+        "and.b32 t119, t119, t104;\n\t"
+        "xor.b32 t119, t119, t84;\n\t"
+        "xor.b32 t120, t85, t83;\n\t"
+        "and.b32 t120, t120, t104;\n\t"
+        "xor.b32 t120, t120, t85;\n\t"
+        "xor.b32 t121, t86, t84;\n\t"
+        "and.b32 t121, t121, t104;\n\t"
+        "xor.b32 t121, t121, t86;\n\t"
+        "xor.b32 t122, t87, t85;\n\t"
+        "and.b32 t122, t122, t104;\n\t"
+        "xor.b32 t122, t122, t87;\n\t"
+        "xor.b32 t123, t88, t86;\n\t"
+        "and.b32 t123, t123, t104;\n\t"
+        "xor.b32 t123, t123, t88;\n\t"
+        "xor.b32 t124, t89, t87;\n\t"
+        "and.b32 t124, t124, t104;\n\t"
+        "xor.b32 t124, t124, t89;\n\t"
+        "xor.b32 t125, t90, t88;\n\t"
+        "and.b32 t125, t125, t104;\n\t"
+        "xor.b32 t125, t125, t90;\n\t"
+        "xor.b32 t126, t91, t89;\n\t"
+        "and.b32 t126, t126, t104;\n\t"
+        "xor.b32 t126, t126, t91;\n\t"
+        "xor.b32 t127, t92, t90;\n\t"
+        "and.b32 t127, t127, t104;\n\t"
+        "xor.b32 t127, t127, t92;\n\t"
+        "xor.b32 t128, t93, t91;\n\t"
+        "and.b32 t128, t128, t104;\n\t"
+        "xor.b32 t128, t128, t93;\n\t"
+        "xor.b32 t129, t94, t92;\n\t"
+        "and.b32 t129, t129, t104;\n\t"
+        "xor.b32 t129, t129, t94;\n\t"
+        "xor.b32 t130, t95, t93;\n\t"
+        "and.b32 t130, t130, t104;\n\t"
+        "xor.b32 t130, t130, t95;\n\t"
+        "xor.b32 t131, t96, t94;\n\t"
+        "and.b32 t131, t131, t104;\n\t"
+        "xor.b32 t131, t131, t96;\n\t"
+        "xor.b32 t132, t97, t95;\n\t"
+        "and.b32 t132, t132, t104;\n\t"
+        "xor.b32 t132, t132, t97;\n\t"
+        "xor.b32 t133, t98, t96;\n\t"
+        "and.b32 t133, t133, t104;\n\t"
+        "xor.b32 t133, t133, t98;\n\t"
+        "xor.b32 t134, t99, t97;\n\t"
+        "and.b32 t134, t134, t104;\n\t"
+        "xor.b32 t134, t134, t99;\n\t"
+        "xor.b32 t135, t100, t98;\n\t"
+        "and.b32 t135, t135, t104;\n\t"
+        "xor.b32 t135, t135, t100;\n\t"
+        "xor.b32 t136, t101, t99;\n\t"
+        "and.b32 t136, t136, t104;\n\t"
+        "xor.b32 t136, t136, t101;\n\t"
+        "shr.b32 t138, %99, 7;\n\t"
+        "and.b32 t138, t138, 1;\n\t"
+        "sub.u32 t139, 0, t138;\n\t"
+        "not.b32 t172, t139;\n\t"
+        "and.b32 t140, t105, t172;\n\t"
+        "and.b32 t141, t106, t172;\n\t"
+        "and.b32 t142, t107, t172;\n\t"
+        "and.b32 t143, t108, t172;\n\t"
+        "xor.b32 t144, t109, t105;\n\t"
+        "and.b32 t144, t144, t139;\n\t"
+        "xor.b32 t144, t144, t109;\n\t"
+        "xor.b32 t145, t110, t106;\n\t"
+        "and.b32 t145, t145, t139;\n\t"
+        "xor.b32 t145, t145, t110;\n\t"
+        "xor.b32 t146, t111, t107;\n\t"
+        "and.b32 t146, t146, t139;\n\t"
+        "xor.b32 t146, t146, t111;\n\t"
+        "xor.b32 t147, t112, t108;\n\t"
+        "and.b32 t147, t147, t139;\n\t"
+        "xor.b32 t147, t147, t112;\n\t"
+        "xor.b32 t148, t113, t109;\n\t"
+        "and.b32 t148, t148, t139;\n\t"
+        "xor.b32 t148, t148, t113;\n\t"
+        "xor.b32 t149, t114, t110;\n\t"
+        "and.b32 t149, t149, t139;\n\t"
+        "xor.b32 t149, t149, t114;\n\t"
+        "xor.b32 t150, t115, t111;\n\t"
+        "and.b32 t150, t150, t139;\n\t"
+        "xor.b32 t150, t150, t115;\n\t"
+        "xor.b32 t151, t116, t112;\n\t"
+        "and.b32 t151, t151, t139;\n\t"
+        "xor.b32 t151, t151, t116;\n\t"
+        "xor.b32 t152, t117, t113;\n\t"
+        "and.b32 t152, t152, t139;\n\t"
+        "xor.b32 t152, t152, t117;\n\t"
+        "xor.b32 t153, t118, t114;\n\t"
+        "and.b32 t153, t153, t139;\n\t"
+        "xor.b32 t153, t153, t118;\n\t"
+        "xor.b32 t154, t119, t115;\n\t"
+        "and.b32 t154, t154, t139;\n\t"
+        "xor.b32 t154, t154, t119;\n\t"
+        "xor.b32 t155, t120, t116;\n\t"
+        "and.b32 t155, t155, t139;\n\t"
+        "xor.b32 t155, t155, t120;\n\t"
+        "xor.b32 t156, t121, t117;\n\t"
+        "and.b32 t156, t156, t139;\n\t"
+        "xor.b32 t156, t156, t121;\n\t"
+        "xor.b32 t157, t122, t118;\n\t"
+        "and.b32 t157, t157, t139;\n\t"
+        "xor.b32 t157, t157, t122;\n\t"
+        "xor.b32 t158, t123, t119;\n\t"
+        "and.b32 t158, t158, t139;\n\t"
+        "xor.b32 t158, t158, t123;\n\t"
+        "xor.b32 t159, t124, t120;\n\t"
+        "and.b32 t159, t159, t139;\n\t"
+        "xor.b32 t159, t159, t124;\n\t"
+        "xor.b32 t160, t125, t121;\n\t"
+        "and.b32 t160, t160, t139;\n\t"
+        "xor.b32 t160, t160, t125;\n\t"
+        "xor.b32 t161, t126, t122;\n\t"
+        "and.b32 t161, t161, t139;\n\t"
+        "xor.b32 t161, t161, t126;\n\t"
+        "xor.b32 t162, t127, t123;\n\t"
+        "and.b32 t162, t162, t139;\n\t"
+        "xor.b32 t162, t162, t127;\n\t"
+        "xor.b32 t163, t128, t124;\n\t"
+        "and.b32 t163, t163, t139;\n\t"
+        "xor.b32 t163, t163, t128;\n\t"
+        "xor.b32 t164, t129, t125;\n\t"
+        "and.b32 t164, t164, t139;\n\t"
+        "xor.b32 t164, t164, t129;\n\t"
+        "xor.b32 t165, t130, t126;\n\t"
+        "and.b32 t165, t165, t139;\n\t"
+        "xor.b32 t165, t165, t130;\n\t"
+        "xor.b32 t166, t131, t127;\n\t"
+        "and.b32 t166, t166, t139;\n\t"
+        "xor.b32 t166, t166, t131;\n\t"
+        "xor.b32 t167, t132, t128;\n\t"
+        "and.b32 t167, t167, t139;\n\t"
+        "xor.b32 t167, t167, t132;\n\t"
+        "xor.b32 t168, t133, t129;\n\t"
+        "and.b32 t168, t168, t139;\n\t"
+        "xor.b32 t168, t168, t133;\n\t"
+        "xor.b32 t169, t134, t130;\n\t"
+        "and.b32 t169, t169, t139;\n\t"
+        "xor.b32 t169, t169, t134;\n\t"
+        "xor.b32 t170, t135, t131;\n\t"
+        "and.b32 t170, t170, t139;\n\t"
+        "xor.b32 t170, t170, t135;\n\t"
+        "xor.b32 t171, t136, t132;\n\t"
+        "and.b32 t171, t171, t139;\n\t"
+        "xor.b32 t171, t171, t136;\n\t"
+        "shr.b32 t173, %99, 8;\n\t"
+        "and.b32 t173, t173, 1;\n\t"
+        "sub.u32 t174, 0, t173;\n\t"
+        "not.b32 t207, t174;\n\t"
+        "and.b32 t175, t140, t207;\n\t"
+        "and.b32 t176, t141, t207;\n\t"
+        "and.b32 t177, t142, t207;\n\t"
+        "and.b32 t178, t143, t207;\n\t"
+        "and.b32 t179, t144, t207;\n\t"
+        "and.b32 t180, t145, t207;\n\t"
+        "and.b32 t181, t146, t207;\n\t"
+        "and.b32 t182, t147, t207;\n\t"
+        "xor.b32 t183, t148, t140;\n\t"
+        "and.b32 t183, t183, t174;\n\t"
+        "xor.b32 t183, t183, t148;\n\t"
+        "xor.b32 t184, t149, t141;\n\t"
+        "and.b32 t184, t184, t174;\n\t"
+        "xor.b32 t184, t184, t149;\n\t"
+        "xor.b32 t185, t150, t142;\n\t"
+        "and.b32 t185, t185, t174;\n\t"
+        "xor.b32 t185, t185, t150;\n\t"
+        "xor.b32 t186, t151, t143;\n\t"
+        "and.b32 t186, t186, t174;\n\t"
+        "xor.b32 t186, t186, t151;\n\t"
+        "xor.b32 t187, t152, t144;\n\t"
+        "and.b32 t187, t187, t174;\n\t"
+        "xor.b32 t187, t187, t152;\n\t"
+        "xor.b32 t188, t153, t145;\n\t"
+        "and.b32 t188, t188, t174;\n\t"
+        "xor.b32 t188, t188, t153;\n\t"
+        "xor.b32 t189, t154, t146;\n\t"
+        "and.b32 t189, t189, t174;\n\t"
+        "xor.b32 t189, t189, t154;\n\t"
+        "xor.b32 t190, t155, t147;\n\t"
+        "and.b32 t190, t190, t174;\n\t"
+        "xor.b32 t190, t190, t155;\n\t"
+        "xor.b32 t191, t156, t148;\n\t"
+        "and.b32 t191, t191, t174;\n\t"
+        "xor.b32 t191, t191, t156;\n\t"
+        "xor.b32 t192, t157, t149;\n\t"
+        "and.b32 t192, t192, t174;\n\t"
+        "xor.b32 t192, t192, t157;\n\t"
+        "xor.b32 t193, t158, t150;\n\t"
+        "and.b32 t193, t193, t174;\n\t"
+        "xor.b32 t193, t193, t158;\n\t"
+        "xor.b32 t194, t159, t151;\n\t"
+        "and.b32 t194, t194, t174;\n\t"
+        "xor.b32 t194, t194, t159;\n\t"
+        "xor.b32 t195, t160, t152;\n\t"
+        "and.b32 t195, t195, t174;\n\t"
+        "xor.b32 t195, t195, t160;\n\t"
+        "xor.b32 t196, t161, t153;\n\t"
+        "and.b32 t196, t196, t174;\n\t"
+        "xor.b32 t196, t196, t161;\n\t"
+        "xor.b32 t197, t162, t154;\n\t"
+        "and.b32 t197, t197, t174;\n\t"
+        "xor.b32 t197, t197, t162;\n\t"
+        "xor.b32 t198, t163, t155;\n\t"
+        "and.b32 t198, t198, t174;\n\t"
+        "xor.b32 t198, t198, t163;\n\t"
+        "xor.b32 t199, t164, t156;\n\t"
+        "and.b32 t199, t199, t174;\n\t"
+        "xor.b32 t199, t199, t164;\n\t"
+        "xor.b32 t200, t165, t157;\n\t"
+        "and.b32 t200, t200, t174;\n\t"
+        "xor.b32 t200, t200, t165;\n\t"
+        "xor.b32 t201, t166, t158;\n\t"
+        "and.b32 t201, t201, t174;\n\t"
+        "xor.b32 t201, t201, t166;\n\t"
+        "xor.b32 t202, t167, t159;\n\t"
+        "and.b32 t202, t202, t174;\n\t"
+        "xor.b32 t202, t202, t167;\n\t"
+        "xor.b32 t203, t168, t160;\n\t"
+        "and.b32 t203, t203, t174;\n\t"
+        "xor.b32 t203, t203, t168;\n\t"
+        "xor.b32 t204, t169, t161;\n\t"
+        "and.b32 t204, t204, t174;\n\t"
+        "xor.b32 t204, t204, t169;\n\t"
+        "xor.b32 t205, t170, t162;\n\t"
+        "and.b32 t205, t205, t174;\n\t"
+        "xor.b32 t205, t205, t170;\n\t"
+        "xor.b32 t206, t171, t163;\n\t"
+        "and.b32 t206, t206, t174;\n\t"
+        "xor.b32 t206, t206, t171;\n\t"
+        "shr.b32 t208, %99, 9;\n\t"
+        "and.b32 t208, t208, 1;\n\t"
+        "sub.u32 t209, 0, t208;\n\t"
+        "not.b32 t242, t209;\n\t"
+        "and.b32 t210, t175, t242;\n\t"
+        "and.b32 t211, t176, t242;\n\t"
+        "and.b32 t212, t177, t242;\n\t"
+        "and.b32 t213, t178, t242;\n\t"
+        "and.b32 t214, t179, t242;\n\t"
+        "and.b32 t215, t180, t242;\n\t"
+        "and.b32 t216, t181, t242;\n\t"
+        "and.b32 t217, t182, t242;\n\t"
+        "and.b32 t218, t183, t242;\n\t"
+        "and.b32 t219, t184, t242;\n\t"
+        "and.b32 t220, t185, t242;\n\t"
+        "and.b32 t221, t186, t242;\n\t"
+        "and.b32 t222, t187, t242;\n\t"
+        "and.b32 t223, t188, t242;\n\t"
+        "and.b32 t224, t189, t242;\n\t"
+        "and.b32 t225, t190, t242;\n\t"
+        "xor.b32 t226, t191, t175;\n\t"
+        "and.b32 t226, t226, t209;\n\t"
+        "xor.b32 t226, t226, t191;\n\t"
+        "xor.b32 t227, t192, t176;\n\t"
+        "and.b32 t227, t227, t209;\n\t"
+        "xor.b32 t227, t227, t192;\n\t"
+        "xor.b32 t228, t193, t177;\n\t"
+        "and.b32 t228, t228, t209;\n\t"
+        "xor.b32 t228, t228, t193;\n\t"
+        "xor.b32 t229, t194, t178;\n\t"
+        "and.b32 t229, t229, t209;\n\t"
+        "xor.b32 t229, t229, t194;\n\t"
+        "xor.b32 t230, t195, t179;\n\t"
+        "and.b32 t230, t230, t209;\n\t"
+        "xor.b32 t230, t230, t195;\n\t"
+        "xor.b32 t231, t196, t180;\n\t"
+        "and.b32 t231, t231, t209;\n\t"
+        "xor.b32 t231, t231, t196;\n\t"
+        "xor.b32 t232, t197, t181;\n\t"
+        "and.b32 t232, t232, t209;\n\t"
+        "xor.b32 t232, t232, t197;\n\t"
+        "xor.b32 t233, t198, t182;\n\t"
+        "and.b32 t233, t233, t209;\n\t"
+        "xor.b32 t233, t233, t198;\n\t"
+        "xor.b32 t234, t199, t183;\n\t"
+        "and.b32 t234, t234, t209;\n\t"
+        "xor.b32 t234, t234, t199;\n\t"
+        "xor.b32 t235, t200, t184;\n\t"
+        "and.b32 t235, t235, t209;\n\t"
+        "xor.b32 t235, t235, t200;\n\t"
+        "xor.b32 t236, t201, t185;\n\t"
+        "and.b32 t236, t236, t209;\n\t"
+        "xor.b32 t236, t236, t201;\n\t"
+        "xor.b32 t237, t202, t186;\n\t"
+        "and.b32 t237, t237, t209;\n\t"
+        "xor.b32 t237, t237, t202;\n\t"
+        "xor.b32 t238, t203, t187;\n\t"
+        "and.b32 t238, t238, t209;\n\t"
+        "xor.b32 t238, t238, t203;\n\t"
+        "xor.b32 t239, t204, t188;\n\t"
+        "and.b32 t239, t239, t209;\n\t"
+        "xor.b32 t239, t239, t204;\n\t"
+        "xor.b32 t240, t205, t189;\n\t"
+        "and.b32 t240, t240, t209;\n\t"
+        "xor.b32 t240, t240, t205;\n\t"
+        "xor.b32 t241, t206, t190;\n\t"
+        "and.b32 t241, t241, t209;\n\t"
+        "xor.b32 t241, t241, t206;\n\t"
+        "and.b32 t243, %99, 31;\n\t"
+        "shl.b32 %0, t210, t243;\n\t"
+        "shf.l.clamp.b32 %1, t210, t211, t243;\n\t"
+        "shf.l.clamp.b32 %2, t211, t212, t243;\n\t"
+        "shf.l.clamp.b32 %3, t212, t213, t243;\n\t"
+        "shf.l.clamp.b32 %4, t213, t214, t243;\n\t"
+        "shf.l.clamp.b32 %5, t214, t215, t243;\n\t"
+        "shf.l.clamp.b32 %6, t215, t216, t243;\n\t"
+        "shf.l.clamp.b32 %7, t216, t217, t243;\n\t"
+        "shf.l.clamp.b32 %8, t217, t218, t243;\n\t"
+        "shf.l.clamp.b32 %9, t218, t219, t243;\n\t"
+        "shf.l.clamp.b32 %10, t219, t220, t243;\n\t"
+        "shf.l.clamp.b32 %11, t220, t221, t243;\n\t"
+        "shf.l.clamp.b32 %12, t221, t222, t243;\n\t"
+        "shf.l.clamp.b32 %13, t222, t223, t243;\n\t"
+        "shf.l.clamp.b32 %14, t223, t224, t243;\n\t"
+        "shf.l.clamp.b32 %15, t224, t225, t243;\n\t"
+        "shf.l.clamp.b32 %16, t225, t226, t243;\n\t"
+        "shf.l.clamp.b32 %17, t226, t227, t243;\n\t"
+        "shf.l.clamp.b32 %18, t227, t228, t243;\n\t"
+        "shf.l.clamp.b32 %19, t228, t229, t243;\n\t"
+        "shf.l.clamp.b32 %20, t229, t230, t243;\n\t"
+        "shf.l.clamp.b32 %21, t230, t231, t243;\n\t"
+        "shf.l.clamp.b32 %22, t231, t232, t243;\n\t"
+        "shf.l.clamp.b32 %23, t232, t233, t243;\n\t"
+        "shf.l.clamp.b32 %24, t233, t234, t243;\n\t"
+        "shf.l.clamp.b32 %25, t234, t235, t243;\n\t"
+        "shf.l.clamp.b32 %26, t235, t236, t243;\n\t"
+        "shf.l.clamp.b32 %27, t236, t237, t243;\n\t"
+        "shf.l.clamp.b32 %28, t237, t238, t243;\n\t"
+        "shf.l.clamp.b32 %29, t238, t239, t243;\n\t"
+        "shf.l.clamp.b32 %30, t239, t240, t243;\n\t"
+        "shf.l.clamp.b32 %31, t240, t241, t243;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67])
     );
   }
 #endif
@@ -71068,1525 +74565,546 @@ struct gcd_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[327];
-    t[0] = ptx_and(x[0], x[32]);
-    t[0] = ptx_and(t[0], 1u);
+    uint32_t t[244];
+    t[0] = ptx_shr(x[33], 31u);
     t[1] = ptx_sub(0u, t[0]);
-    ptx_sub_cc(cf, x[0], x[32]);
-    ptx_subc_cc(cf, x[1], x[33]);
-    ptx_subc_cc(cf, x[2], x[34]);
-    ptx_subc_cc(cf, x[3], x[35]);
-    ptx_subc_cc(cf, x[4], x[36]);
-    ptx_subc_cc(cf, x[5], x[37]);
-    ptx_subc_cc(cf, x[6], x[38]);
-    ptx_subc_cc(cf, x[7], x[39]);
-    ptx_subc_cc(cf, x[8], x[40]);
-    ptx_subc_cc(cf, x[9], x[41]);
-    ptx_subc_cc(cf, x[10], x[42]);
-    ptx_subc_cc(cf, x[11], x[43]);
-    ptx_subc_cc(cf, x[12], x[44]);
-    ptx_subc_cc(cf, x[13], x[45]);
-    ptx_subc_cc(cf, x[14], x[46]);
-    ptx_subc_cc(cf, x[15], x[47]);
-    ptx_subc_cc(cf, x[16], x[48]);
-    ptx_subc_cc(cf, x[17], x[49]);
-    ptx_subc_cc(cf, x[18], x[50]);
-    ptx_subc_cc(cf, x[19], x[51]);
-    ptx_subc_cc(cf, x[20], x[52]);
-    ptx_subc_cc(cf, x[21], x[53]);
-    ptx_subc_cc(cf, x[22], x[54]);
-    ptx_subc_cc(cf, x[23], x[55]);
-    ptx_subc_cc(cf, x[24], x[56]);
-    ptx_subc_cc(cf, x[25], x[57]);
-    ptx_subc_cc(cf, x[26], x[58]);
-    ptx_subc_cc(cf, x[27], x[59]);
-    ptx_subc_cc(cf, x[28], x[60]);
-    ptx_subc_cc(cf, x[29], x[61]);
-    ptx_subc_cc(cf, x[30], x[62]);
-    ptx_subc_cc(cf, x[31], x[63]);
-    t[34] = ptx_subc(cf, 0u, 0u);
-    t[35] = ptx_and(t[1], t[34]);
-    t[36] = ptx_xor(t[1], t[35]);
-    t[37] = ptx_and(x[32], t[36]);
-    t[38] = ptx_and(x[33], t[36]);
-    t[39] = ptx_and(x[34], t[36]);
-    t[40] = ptx_and(x[35], t[36]);
-    t[41] = ptx_and(x[36], t[36]);
-    t[42] = ptx_and(x[37], t[36]);
-    t[43] = ptx_and(x[38], t[36]);
-    t[44] = ptx_and(x[39], t[36]);
-    t[45] = ptx_and(x[40], t[36]);
-    t[46] = ptx_and(x[41], t[36]);
-    t[47] = ptx_and(x[42], t[36]);
-    t[48] = ptx_and(x[43], t[36]);
-    t[49] = ptx_and(x[44], t[36]);
-    t[50] = ptx_and(x[45], t[36]);
-    t[51] = ptx_and(x[46], t[36]);
-    t[52] = ptx_and(x[47], t[36]);
-    t[53] = ptx_and(x[48], t[36]);
-    t[54] = ptx_and(x[49], t[36]);
-    t[55] = ptx_and(x[50], t[36]);
-    t[56] = ptx_and(x[51], t[36]);
-    t[57] = ptx_and(x[52], t[36]);
-    t[58] = ptx_and(x[53], t[36]);
-    t[59] = ptx_and(x[54], t[36]);
-    t[60] = ptx_and(x[55], t[36]);
-    t[61] = ptx_and(x[56], t[36]);
-    t[62] = ptx_and(x[57], t[36]);
-    t[63] = ptx_and(x[58], t[36]);
-    t[64] = ptx_and(x[59], t[36]);
-    t[65] = ptx_and(x[60], t[36]);
-    t[66] = ptx_and(x[61], t[36]);
-    t[67] = ptx_and(x[62], t[36]);
-    t[68] = ptx_and(x[63], t[36]);
-    t[69] = ptx_sub_cc(cf, x[0], t[37]);
-    t[70] = ptx_subc_cc(cf, x[1], t[38]);
-    t[71] = ptx_subc_cc(cf, x[2], t[39]);
-    t[72] = ptx_subc_cc(cf, x[3], t[40]);
-    t[73] = ptx_subc_cc(cf, x[4], t[41]);
-    t[74] = ptx_subc_cc(cf, x[5], t[42]);
-    t[75] = ptx_subc_cc(cf, x[6], t[43]);
-    t[76] = ptx_subc_cc(cf, x[7], t[44]);
-    t[77] = ptx_subc_cc(cf, x[8], t[45]);
-    t[78] = ptx_subc_cc(cf, x[9], t[46]);
-    t[79] = ptx_subc_cc(cf, x[10], t[47]);
-    t[80] = ptx_subc_cc(cf, x[11], t[48]);
-    t[81] = ptx_subc_cc(cf, x[12], t[49]);
-    t[82] = ptx_subc_cc(cf, x[13], t[50]);
-    t[83] = ptx_subc_cc(cf, x[14], t[51]);
-    t[84] = ptx_subc_cc(cf, x[15], t[52]);
-    t[85] = ptx_subc_cc(cf, x[16], t[53]);
-    t[86] = ptx_subc_cc(cf, x[17], t[54]);
-    t[87] = ptx_subc_cc(cf, x[18], t[55]);
-    t[88] = ptx_subc_cc(cf, x[19], t[56]);
-    t[89] = ptx_subc_cc(cf, x[20], t[57]);
-    t[90] = ptx_subc_cc(cf, x[21], t[58]);
-    t[91] = ptx_subc_cc(cf, x[22], t[59]);
-    t[92] = ptx_subc_cc(cf, x[23], t[60]);
-    t[93] = ptx_subc_cc(cf, x[24], t[61]);
-    t[94] = ptx_subc_cc(cf, x[25], t[62]);
-    t[95] = ptx_subc_cc(cf, x[26], t[63]);
-    t[96] = ptx_subc_cc(cf, x[27], t[64]);
-    t[97] = ptx_subc_cc(cf, x[28], t[65]);
-    t[98] = ptx_subc_cc(cf, x[29], t[66]);
-    t[99] = ptx_subc_cc(cf, x[30], t[67]);
-    t[100] = ptx_subc(cf, x[31], t[68]);
-    t[101] = ptx_and(x[0], t[35]);
-    t[102] = ptx_and(x[1], t[35]);
-    t[103] = ptx_and(x[2], t[35]);
-    t[104] = ptx_and(x[3], t[35]);
-    t[105] = ptx_and(x[4], t[35]);
-    t[106] = ptx_and(x[5], t[35]);
-    t[107] = ptx_and(x[6], t[35]);
-    t[108] = ptx_and(x[7], t[35]);
-    t[109] = ptx_and(x[8], t[35]);
-    t[110] = ptx_and(x[9], t[35]);
-    t[111] = ptx_and(x[10], t[35]);
-    t[112] = ptx_and(x[11], t[35]);
-    t[113] = ptx_and(x[12], t[35]);
-    t[114] = ptx_and(x[13], t[35]);
-    t[115] = ptx_and(x[14], t[35]);
-    t[116] = ptx_and(x[15], t[35]);
-    t[117] = ptx_and(x[16], t[35]);
-    t[118] = ptx_and(x[17], t[35]);
-    t[119] = ptx_and(x[18], t[35]);
-    t[120] = ptx_and(x[19], t[35]);
-    t[121] = ptx_and(x[20], t[35]);
-    t[122] = ptx_and(x[21], t[35]);
-    t[123] = ptx_and(x[22], t[35]);
-    t[124] = ptx_and(x[23], t[35]);
-    t[125] = ptx_and(x[24], t[35]);
-    t[126] = ptx_and(x[25], t[35]);
-    t[127] = ptx_and(x[26], t[35]);
-    t[128] = ptx_and(x[27], t[35]);
-    t[129] = ptx_and(x[28], t[35]);
-    t[130] = ptx_and(x[29], t[35]);
-    t[131] = ptx_and(x[30], t[35]);
-    t[132] = ptx_and(x[31], t[35]);
-    t[133] = ptx_sub_cc(cf, x[32], t[101]);
-    t[134] = ptx_subc_cc(cf, x[33], t[102]);
-    t[135] = ptx_subc_cc(cf, x[34], t[103]);
-    t[136] = ptx_subc_cc(cf, x[35], t[104]);
-    t[137] = ptx_subc_cc(cf, x[36], t[105]);
-    t[138] = ptx_subc_cc(cf, x[37], t[106]);
-    t[139] = ptx_subc_cc(cf, x[38], t[107]);
-    t[140] = ptx_subc_cc(cf, x[39], t[108]);
-    t[141] = ptx_subc_cc(cf, x[40], t[109]);
-    t[142] = ptx_subc_cc(cf, x[41], t[110]);
-    t[143] = ptx_subc_cc(cf, x[42], t[111]);
-    t[144] = ptx_subc_cc(cf, x[43], t[112]);
-    t[145] = ptx_subc_cc(cf, x[44], t[113]);
-    t[146] = ptx_subc_cc(cf, x[45], t[114]);
-    t[147] = ptx_subc_cc(cf, x[46], t[115]);
-    t[148] = ptx_subc_cc(cf, x[47], t[116]);
-    t[149] = ptx_subc_cc(cf, x[48], t[117]);
-    t[150] = ptx_subc_cc(cf, x[49], t[118]);
-    t[151] = ptx_subc_cc(cf, x[50], t[119]);
-    t[152] = ptx_subc_cc(cf, x[51], t[120]);
-    t[153] = ptx_subc_cc(cf, x[52], t[121]);
-    t[154] = ptx_subc_cc(cf, x[53], t[122]);
-    t[155] = ptx_subc_cc(cf, x[54], t[123]);
-    t[156] = ptx_subc_cc(cf, x[55], t[124]);
-    t[157] = ptx_subc_cc(cf, x[56], t[125]);
-    t[158] = ptx_subc_cc(cf, x[57], t[126]);
-    t[159] = ptx_subc_cc(cf, x[58], t[127]);
-    t[160] = ptx_subc_cc(cf, x[59], t[128]);
-    t[161] = ptx_subc_cc(cf, x[60], t[129]);
-    t[162] = ptx_subc_cc(cf, x[61], t[130]);
-    t[163] = ptx_subc_cc(cf, x[62], t[131]);
-    t[164] = ptx_subc(cf, x[63], t[132]);
-    t[165] = ptx_and(t[69], 1u);
-    t[166] = ptx_sub(0u, t[165]);
-    t[199] = ptx_xor(t[69], t[133]);
-    t[199] = ptx_and(t[199], t[166]);
-    t[167] = ptx_xor(t[69], t[199]);
-    t[200] = ptx_xor(t[70], t[134]);
-    t[200] = ptx_and(t[200], t[166]);
-    t[168] = ptx_xor(t[70], t[200]);
-    t[201] = ptx_xor(t[71], t[135]);
-    t[201] = ptx_and(t[201], t[166]);
-    t[169] = ptx_xor(t[71], t[201]);
-    t[202] = ptx_xor(t[72], t[136]);
-    t[202] = ptx_and(t[202], t[166]);
-    t[170] = ptx_xor(t[72], t[202]);
-    t[203] = ptx_xor(t[73], t[137]);
-    t[203] = ptx_and(t[203], t[166]);
-    t[171] = ptx_xor(t[73], t[203]);
-    t[204] = ptx_xor(t[74], t[138]);
-    t[204] = ptx_and(t[204], t[166]);
-    t[172] = ptx_xor(t[74], t[204]);
-    t[205] = ptx_xor(t[75], t[139]);
-    t[205] = ptx_and(t[205], t[166]);
-    t[173] = ptx_xor(t[75], t[205]);
-    t[206] = ptx_xor(t[76], t[140]);
-    t[206] = ptx_and(t[206], t[166]);
-    t[174] = ptx_xor(t[76], t[206]);
-    t[207] = ptx_xor(t[77], t[141]);
-    t[207] = ptx_and(t[207], t[166]);
-    t[175] = ptx_xor(t[77], t[207]);
-    t[208] = ptx_xor(t[78], t[142]);
-    t[208] = ptx_and(t[208], t[166]);
-    t[176] = ptx_xor(t[78], t[208]);
-    t[209] = ptx_xor(t[79], t[143]);
-    t[209] = ptx_and(t[209], t[166]);
-    t[177] = ptx_xor(t[79], t[209]);
-    t[210] = ptx_xor(t[80], t[144]);
-    t[210] = ptx_and(t[210], t[166]);
-    t[178] = ptx_xor(t[80], t[210]);
-    t[211] = ptx_xor(t[81], t[145]);
-    t[211] = ptx_and(t[211], t[166]);
-    t[179] = ptx_xor(t[81], t[211]);
-    t[212] = ptx_xor(t[82], t[146]);
-    t[212] = ptx_and(t[212], t[166]);
-    t[180] = ptx_xor(t[82], t[212]);
-    t[213] = ptx_xor(t[83], t[147]);
-    t[213] = ptx_and(t[213], t[166]);
-    t[181] = ptx_xor(t[83], t[213]);
-    t[214] = ptx_xor(t[84], t[148]);
-    t[214] = ptx_and(t[214], t[166]);
-    t[182] = ptx_xor(t[84], t[214]);
-    t[215] = ptx_xor(t[85], t[149]);
-    t[215] = ptx_and(t[215], t[166]);
-    t[183] = ptx_xor(t[85], t[215]);
-    t[216] = ptx_xor(t[86], t[150]);
-    t[216] = ptx_and(t[216], t[166]);
-    t[184] = ptx_xor(t[86], t[216]);
-    t[217] = ptx_xor(t[87], t[151]);
-    t[217] = ptx_and(t[217], t[166]);
-    t[185] = ptx_xor(t[87], t[217]);
-    t[218] = ptx_xor(t[88], t[152]);
-    t[218] = ptx_and(t[218], t[166]);
-    t[186] = ptx_xor(t[88], t[218]);
-    t[219] = ptx_xor(t[89], t[153]);
-    t[219] = ptx_and(t[219], t[166]);
-    t[187] = ptx_xor(t[89], t[219]);
-    t[220] = ptx_xor(t[90], t[154]);
-    t[220] = ptx_and(t[220], t[166]);
-    t[188] = ptx_xor(t[90], t[220]);
-    t[221] = ptx_xor(t[91], t[155]);
-    t[221] = ptx_and(t[221], t[166]);
-    t[189] = ptx_xor(t[91], t[221]);
-    t[222] = ptx_xor(t[92], t[156]);
-    t[222] = ptx_and(t[222], t[166]);
-    t[190] = ptx_xor(t[92], t[222]);
-    t[223] = ptx_xor(t[93], t[157]);
-    t[223] = ptx_and(t[223], t[166]);
-    t[191] = ptx_xor(t[93], t[223]);
-    t[224] = ptx_xor(t[94], t[158]);
-    t[224] = ptx_and(t[224], t[166]);
-    t[192] = ptx_xor(t[94], t[224]);
-    t[225] = ptx_xor(t[95], t[159]);
-    t[225] = ptx_and(t[225], t[166]);
-    t[193] = ptx_xor(t[95], t[225]);
-    t[226] = ptx_xor(t[96], t[160]);
-    t[226] = ptx_and(t[226], t[166]);
-    t[194] = ptx_xor(t[96], t[226]);
-    t[227] = ptx_xor(t[97], t[161]);
-    t[227] = ptx_and(t[227], t[166]);
-    t[195] = ptx_xor(t[97], t[227]);
-    t[228] = ptx_xor(t[98], t[162]);
-    t[228] = ptx_and(t[228], t[166]);
-    t[196] = ptx_xor(t[98], t[228]);
-    t[229] = ptx_xor(t[99], t[163]);
-    t[229] = ptx_and(t[229], t[166]);
-    t[197] = ptx_xor(t[99], t[229]);
-    t[230] = ptx_xor(t[100], t[164]);
-    t[230] = ptx_and(t[230], t[166]);
-    t[198] = ptx_xor(t[100], t[230]);
-    t[231] = ptx_shf_r_clamp(t[167], t[168], 1u);
-    t[232] = ptx_shf_r_clamp(t[168], t[169], 1u);
-    t[233] = ptx_shf_r_clamp(t[169], t[170], 1u);
-    t[234] = ptx_shf_r_clamp(t[170], t[171], 1u);
-    t[235] = ptx_shf_r_clamp(t[171], t[172], 1u);
-    t[236] = ptx_shf_r_clamp(t[172], t[173], 1u);
-    t[237] = ptx_shf_r_clamp(t[173], t[174], 1u);
-    t[238] = ptx_shf_r_clamp(t[174], t[175], 1u);
-    t[239] = ptx_shf_r_clamp(t[175], t[176], 1u);
-    t[240] = ptx_shf_r_clamp(t[176], t[177], 1u);
-    t[241] = ptx_shf_r_clamp(t[177], t[178], 1u);
-    t[242] = ptx_shf_r_clamp(t[178], t[179], 1u);
-    t[243] = ptx_shf_r_clamp(t[179], t[180], 1u);
-    t[244] = ptx_shf_r_clamp(t[180], t[181], 1u);
-    t[245] = ptx_shf_r_clamp(t[181], t[182], 1u);
-    t[246] = ptx_shf_r_clamp(t[182], t[183], 1u);
-    t[247] = ptx_shf_r_clamp(t[183], t[184], 1u);
-    t[248] = ptx_shf_r_clamp(t[184], t[185], 1u);
-    t[249] = ptx_shf_r_clamp(t[185], t[186], 1u);
-    t[250] = ptx_shf_r_clamp(t[186], t[187], 1u);
-    t[251] = ptx_shf_r_clamp(t[187], t[188], 1u);
-    t[252] = ptx_shf_r_clamp(t[188], t[189], 1u);
-    t[253] = ptx_shf_r_clamp(t[189], t[190], 1u);
-    t[254] = ptx_shf_r_clamp(t[190], t[191], 1u);
-    t[255] = ptx_shf_r_clamp(t[191], t[192], 1u);
-    t[256] = ptx_shf_r_clamp(t[192], t[193], 1u);
-    t[257] = ptx_shf_r_clamp(t[193], t[194], 1u);
-    t[258] = ptx_shf_r_clamp(t[194], t[195], 1u);
-    t[259] = ptx_shf_r_clamp(t[195], t[196], 1u);
-    t[260] = ptx_shf_r_clamp(t[196], t[197], 1u);
-    t[261] = ptx_shf_r_clamp(t[197], t[198], 1u);
-    t[262] = ptx_shr(t[198], 1u);
-    t[263] = ptx_xor(t[231], t[69]);
-    t[263] = ptx_and(t[263], t[166]);
-    y[0] = ptx_xor(t[231], t[263]);
-    t[264] = ptx_xor(t[133], t[231]);
-    t[264] = ptx_and(t[264], t[166]);
-    y[32] = ptx_xor(t[133], t[264]);
-    t[265] = ptx_xor(t[232], t[70]);
-    t[265] = ptx_and(t[265], t[166]);
-    y[1] = ptx_xor(t[232], t[265]);
-    t[266] = ptx_xor(t[134], t[232]);
-    t[266] = ptx_and(t[266], t[166]);
-    y[33] = ptx_xor(t[134], t[266]);
-    t[267] = ptx_xor(t[233], t[71]);
-    t[267] = ptx_and(t[267], t[166]);
-    y[2] = ptx_xor(t[233], t[267]);
-    t[268] = ptx_xor(t[135], t[233]);
-    t[268] = ptx_and(t[268], t[166]);
-    y[34] = ptx_xor(t[135], t[268]);
-    t[269] = ptx_xor(t[234], t[72]);
-    t[269] = ptx_and(t[269], t[166]);
-    y[3] = ptx_xor(t[234], t[269]);
-    t[270] = ptx_xor(t[136], t[234]);
-    t[270] = ptx_and(t[270], t[166]);
-    y[35] = ptx_xor(t[136], t[270]);
-    t[271] = ptx_xor(t[235], t[73]);
-    t[271] = ptx_and(t[271], t[166]);
-    y[4] = ptx_xor(t[235], t[271]);
-    t[272] = ptx_xor(t[137], t[235]);
-    t[272] = ptx_and(t[272], t[166]);
-    y[36] = ptx_xor(t[137], t[272]);
-    t[273] = ptx_xor(t[236], t[74]);
-    t[273] = ptx_and(t[273], t[166]);
-    y[5] = ptx_xor(t[236], t[273]);
-    t[274] = ptx_xor(t[138], t[236]);
-    t[274] = ptx_and(t[274], t[166]);
-    y[37] = ptx_xor(t[138], t[274]);
-    t[275] = ptx_xor(t[237], t[75]);
-    t[275] = ptx_and(t[275], t[166]);
-    y[6] = ptx_xor(t[237], t[275]);
-    t[276] = ptx_xor(t[139], t[237]);
-    t[276] = ptx_and(t[276], t[166]);
-    y[38] = ptx_xor(t[139], t[276]);
-    t[277] = ptx_xor(t[238], t[76]);
-    t[277] = ptx_and(t[277], t[166]);
-    y[7] = ptx_xor(t[238], t[277]);
-    t[278] = ptx_xor(t[140], t[238]);
-    t[278] = ptx_and(t[278], t[166]);
-    y[39] = ptx_xor(t[140], t[278]);
-    t[279] = ptx_xor(t[239], t[77]);
-    t[279] = ptx_and(t[279], t[166]);
-    y[8] = ptx_xor(t[239], t[279]);
-    t[280] = ptx_xor(t[141], t[239]);
-    t[280] = ptx_and(t[280], t[166]);
-    y[40] = ptx_xor(t[141], t[280]);
-    t[281] = ptx_xor(t[240], t[78]);
-    t[281] = ptx_and(t[281], t[166]);
-    y[9] = ptx_xor(t[240], t[281]);
-    t[282] = ptx_xor(t[142], t[240]);
-    t[282] = ptx_and(t[282], t[166]);
-    y[41] = ptx_xor(t[142], t[282]);
-    t[283] = ptx_xor(t[241], t[79]);
-    t[283] = ptx_and(t[283], t[166]);
-    y[10] = ptx_xor(t[241], t[283]);
-    t[284] = ptx_xor(t[143], t[241]);
-    t[284] = ptx_and(t[284], t[166]);
-    y[42] = ptx_xor(t[143], t[284]);
-    t[285] = ptx_xor(t[242], t[80]);
-    t[285] = ptx_and(t[285], t[166]);
-    y[11] = ptx_xor(t[242], t[285]);
-    t[286] = ptx_xor(t[144], t[242]);
-    t[286] = ptx_and(t[286], t[166]);
-    y[43] = ptx_xor(t[144], t[286]);
-    t[287] = ptx_xor(t[243], t[81]);
-    t[287] = ptx_and(t[287], t[166]);
-    y[12] = ptx_xor(t[243], t[287]);
-    t[288] = ptx_xor(t[145], t[243]);
-    t[288] = ptx_and(t[288], t[166]);
-    y[44] = ptx_xor(t[145], t[288]);
-    t[289] = ptx_xor(t[244], t[82]);
-    t[289] = ptx_and(t[289], t[166]);
-    y[13] = ptx_xor(t[244], t[289]);
-    t[290] = ptx_xor(t[146], t[244]);
-    t[290] = ptx_and(t[290], t[166]);
-    y[45] = ptx_xor(t[146], t[290]);
-    t[291] = ptx_xor(t[245], t[83]);
-    t[291] = ptx_and(t[291], t[166]);
-    y[14] = ptx_xor(t[245], t[291]);
-    t[292] = ptx_xor(t[147], t[245]);
-    t[292] = ptx_and(t[292], t[166]);
-    y[46] = ptx_xor(t[147], t[292]);
-    t[293] = ptx_xor(t[246], t[84]);
-    t[293] = ptx_and(t[293], t[166]);
-    y[15] = ptx_xor(t[246], t[293]);
-    t[294] = ptx_xor(t[148], t[246]);
-    t[294] = ptx_and(t[294], t[166]);
-    y[47] = ptx_xor(t[148], t[294]);
-    t[295] = ptx_xor(t[247], t[85]);
-    t[295] = ptx_and(t[295], t[166]);
-    y[16] = ptx_xor(t[247], t[295]);
-    t[296] = ptx_xor(t[149], t[247]);
-    t[296] = ptx_and(t[296], t[166]);
-    y[48] = ptx_xor(t[149], t[296]);
-    t[297] = ptx_xor(t[248], t[86]);
-    t[297] = ptx_and(t[297], t[166]);
-    y[17] = ptx_xor(t[248], t[297]);
-    t[298] = ptx_xor(t[150], t[248]);
-    t[298] = ptx_and(t[298], t[166]);
-    y[49] = ptx_xor(t[150], t[298]);
-    t[299] = ptx_xor(t[249], t[87]);
-    t[299] = ptx_and(t[299], t[166]);
-    y[18] = ptx_xor(t[249], t[299]);
-    t[300] = ptx_xor(t[151], t[249]);
-    t[300] = ptx_and(t[300], t[166]);
-    y[50] = ptx_xor(t[151], t[300]);
-    t[301] = ptx_xor(t[250], t[88]);
-    t[301] = ptx_and(t[301], t[166]);
-    y[19] = ptx_xor(t[250], t[301]);
-    t[302] = ptx_xor(t[152], t[250]);
-    t[302] = ptx_and(t[302], t[166]);
-    y[51] = ptx_xor(t[152], t[302]);
-    t[303] = ptx_xor(t[251], t[89]);
-    t[303] = ptx_and(t[303], t[166]);
-    y[20] = ptx_xor(t[251], t[303]);
-    t[304] = ptx_xor(t[153], t[251]);
-    t[304] = ptx_and(t[304], t[166]);
-    y[52] = ptx_xor(t[153], t[304]);
-    t[305] = ptx_xor(t[252], t[90]);
-    t[305] = ptx_and(t[305], t[166]);
-    y[21] = ptx_xor(t[252], t[305]);
-    t[306] = ptx_xor(t[154], t[252]);
-    t[306] = ptx_and(t[306], t[166]);
-    y[53] = ptx_xor(t[154], t[306]);
-    t[307] = ptx_xor(t[253], t[91]);
-    t[307] = ptx_and(t[307], t[166]);
-    y[22] = ptx_xor(t[253], t[307]);
-    t[308] = ptx_xor(t[155], t[253]);
-    t[308] = ptx_and(t[308], t[166]);
-    y[54] = ptx_xor(t[155], t[308]);
-    t[309] = ptx_xor(t[254], t[92]);
-    t[309] = ptx_and(t[309], t[166]);
-    y[23] = ptx_xor(t[254], t[309]);
-    t[310] = ptx_xor(t[156], t[254]);
-    t[310] = ptx_and(t[310], t[166]);
-    y[55] = ptx_xor(t[156], t[310]);
-    t[311] = ptx_xor(t[255], t[93]);
-    t[311] = ptx_and(t[311], t[166]);
-    y[24] = ptx_xor(t[255], t[311]);
-    t[312] = ptx_xor(t[157], t[255]);
-    t[312] = ptx_and(t[312], t[166]);
-    y[56] = ptx_xor(t[157], t[312]);
-    t[313] = ptx_xor(t[256], t[94]);
-    t[313] = ptx_and(t[313], t[166]);
-    y[25] = ptx_xor(t[256], t[313]);
-    t[314] = ptx_xor(t[158], t[256]);
-    t[314] = ptx_and(t[314], t[166]);
-    y[57] = ptx_xor(t[158], t[314]);
-    t[315] = ptx_xor(t[257], t[95]);
-    t[315] = ptx_and(t[315], t[166]);
-    y[26] = ptx_xor(t[257], t[315]);
-    t[316] = ptx_xor(t[159], t[257]);
-    t[316] = ptx_and(t[316], t[166]);
-    y[58] = ptx_xor(t[159], t[316]);
-    t[317] = ptx_xor(t[258], t[96]);
-    t[317] = ptx_and(t[317], t[166]);
-    y[27] = ptx_xor(t[258], t[317]);
-    t[318] = ptx_xor(t[160], t[258]);
-    t[318] = ptx_and(t[318], t[166]);
-    y[59] = ptx_xor(t[160], t[318]);
-    t[319] = ptx_xor(t[259], t[97]);
-    t[319] = ptx_and(t[319], t[166]);
-    y[28] = ptx_xor(t[259], t[319]);
-    t[320] = ptx_xor(t[161], t[259]);
-    t[320] = ptx_and(t[320], t[166]);
-    y[60] = ptx_xor(t[161], t[320]);
-    t[321] = ptx_xor(t[260], t[98]);
-    t[321] = ptx_and(t[321], t[166]);
-    y[29] = ptx_xor(t[260], t[321]);
-    t[322] = ptx_xor(t[162], t[260]);
-    t[322] = ptx_and(t[322], t[166]);
-    y[61] = ptx_xor(t[162], t[322]);
-    t[323] = ptx_xor(t[261], t[99]);
-    t[323] = ptx_and(t[323], t[166]);
-    y[30] = ptx_xor(t[261], t[323]);
-    t[324] = ptx_xor(t[163], t[261]);
-    t[324] = ptx_and(t[324], t[166]);
-    y[62] = ptx_xor(t[163], t[324]);
-    t[325] = ptx_xor(t[262], t[100]);
-    t[325] = ptx_and(t[325], t[166]);
-    y[31] = ptx_xor(t[262], t[325]);
-    t[326] = ptx_xor(t[164], t[262]);
-    t[326] = ptx_and(t[326], t[166]);
-    y[63] = ptx_xor(t[164], t[326]);
-  }
-#endif
-};
-
-// gcd_finish: a step that the loops below call; 503 instructions.
-struct gcd_finish {
-  static constexpr unsigned in_words = 65;
-  static constexpr unsigned out_words = 32;
-#ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
-    asm volatile(
-        "{\n\t"
-        ".reg .u32 t<208>;\n\t"
-        "or.b32 t0, %32, %64;\n\t"
-        "or.b32 t1, %33, %65;\n\t"
-        "or.b32 t2, %34, %66;\n\t"
-        "or.b32 t3, %35, %67;\n\t"
-        "or.b32 t4, %36, %68;\n\t"
-        "or.b32 t5, %37, %69;\n\t"
-        "or.b32 t6, %38, %70;\n\t"
-        "or.b32 t7, %39, %71;\n\t"
-        "or.b32 t8, %40, %72;\n\t"
-        "or.b32 t9, %41, %73;\n\t"
-        "or.b32 t10, %42, %74;\n\t"
-        "or.b32 t11, %43, %75;\n\t"
-        "or.b32 t12, %44, %76;\n\t"
-        "or.b32 t13, %45, %77;\n\t"
-        "or.b32 t14, %46, %78;\n\t"
-        "or.b32 t15, %47, %79;\n\t"
-        "or.b32 t16, %48, %80;\n\t"
-        "or.b32 t17, %49, %81;\n\t"
-        "or.b32 t18, %50, %82;\n\t"
-        "or.b32 t19, %51, %83;\n\t"
-        "or.b32 t20, %52, %84;\n\t"
-        "or.b32 t21, %53, %85;\n\t"
-        "or.b32 t22, %54, %86;\n\t"
-        "or.b32 t23, %55, %87;\n\t"
-        "or.b32 t24, %56, %88;\n\t"
-        "or.b32 t25, %57, %89;\n\t"
-        "or.b32 t26, %58, %90;\n\t"
-        "or.b32 t27, %59, %91;\n\t"
-        "or.b32 t28, %60, %92;\n\t"
-        "or.b32 t29, %61, %93;\n\t"
-        "or.b32 t30, %62, %94;\n\t"
-        "or.b32 t31, %63, %95;\n\t"
-        "shr.b32 t32, %96, 5;\n\t"
-        "and.b32 t32, t32, 1;\n\t"
-        "sub.u32 t33, 0, t32;\n\t"
-        "not.b32 t66, t33;\n\t"
-        "and.b32 t34, t0, t66;\n\t"
-        "xor.b32 t35, t1, t0;\n\t"
-        "and.b32 t35, t35, t33;\n\t"
-        "xor.b32 t35, t35, t1;\n\t"
-        "xor.b32 t36, t2, t1;\n\t"
-        "and.b32 t36, t36, t33;\n\t"
-        "xor.b32 t36, t36, t2;\n\t"
-        "xor.b32 t37, t3, t2;\n\t"
-        "and.b32 t37, t37, t33;\n\t"
-        "xor.b32 t37, t37, t3;\n\t"
-        "xor.b32 t38, t4, t3;\n\t"
-        "and.b32 t38, t38, t33;\n\t"
-        "xor.b32 t38, t38, t4;\n\t"
-        "xor.b32 t39, t5, t4;\n\t"
-        "and.b32 t39, t39, t33;\n\t"
-        "xor.b32 t39, t39, t5;\n\t"
-        "xor.b32 t40, t6, t5;\n\t"
-        "and.b32 t40, t40, t33;\n\t"
-        "xor.b32 t40, t40, t6;\n\t"
-        "xor.b32 t41, t7, t6;\n\t"
-        "and.b32 t41, t41, t33;\n\t"
-        "xor.b32 t41, t41, t7;\n\t"
-        "xor.b32 t42, t8, t7;\n\t"
-        "and.b32 t42, t42, t33;\n\t"
-        "xor.b32 t42, t42, t8;\n\t"
-        "xor.b32 t43, t9, t8;\n\t"
-        "and.b32 t43, t43, t33;\n\t"
-        "xor.b32 t43, t43, t9;\n\t"
-        "xor.b32 t44, t10, t9;\n\t"
-        "and.b32 t44, t44, t33;\n\t"
-        "xor.b32 t44, t44, t10;\n\t"
-        "xor.b32 t45, t11, t10;\n\t"
-        "and.b32 t45, t45, t33;\n\t"
-        "xor.b32 t45, t45, t11;\n\t"
-        "xor.b32 t46, t12, t11;\n\t"
-        "and.b32 t46, t46, t33;\n\t"
-        "xor.b32 t46, t46, t12;\n\t"
-        "xor.b32 t47, t13, t12;\n\t"
-        "and.b32 t47, t47, t33;\n\t"
-        "xor.b32 t47, t47, t13;\n\t"
-        "xor.b32 t48, t14, t13;\n\t"
-        "and.b32 t48, t48, t33;\n\t"
-        "xor.b32 t48, t48, t14;\n\t"
-        "xor.b32 t49, t15, t14;\n\t"
-        "and.b32 t49, t49, t33;\n\t"
-        "xor.b32 t49, t49, t15;\n\t"
-        "xor.b32 t50, t16, t15;\n\t"
-        "and.b32 t50, t50, t33;\n\t"
-        "xor.b32 t50, t50, t16;\n\t"
-        "xor.b32 t51, t17, t16;\n\t"
-        "and.b32 t51, t51, t33;\n\t"
-        "xor.b32 t51, t51, t17;\n\t"
-        "xor.b32 t52, t18, t17;\n\t"
-        "and.b32 t52, t52, t33;\n\t"
-        "xor.b32 t52, t52, t18;\n\t"
-        "xor.b32 t53, t19, t18;\n\t"
-        "and.b32 t53, t53, t33;\n\t"
-        "xor.b32 t53, t53, t19;\n\t"
-        "xor.b32 t54, t20, t19;\n\t"
-        "and.b32 t54, t54, t33;\n\t"
-        "xor.b32 t54, t54, t20;\n\t"
-        "xor.b32 t55, t21, t20;\n\t"
-        "and.b32 t55, t55, t33;\n\t"
-        "xor.b32 t55, t55, t21;\n\t"
-        "xor.b32 t56, t22, t21;\n\t"
-        "and.b32 t56, t56, t33;\n\t"
-        "xor.b32 t56, t56, t22;\n\t"
-        "xor.b32 t57, t23, t22;\n\t"
-        "and.b32 t57, t57, t33;\n\t"
-        "xor.b32 t57, t57, t23;\n\t"
-        "xor.b32 t58, t24, t23;\n\t"
-        "and.b32 t58, t58, t33;\n\t"
-        "xor.b32 t58, t58, t24;\n\t"
-        "xor.b32 t59, t25, t24;\n\t"
-        "and.b32 t59, t59, t33;\n\t"
-        "xor.b32 t59, t59, t25;\n\t"
-        "xor.b32 t60, t26, t25;\n\t"
-        "and.b32 t60, t60, t33;\n\t"
-        "xor.b32 t60, t60, t26;\n\t"
-        "xor.b32 t61, t27, t26;\n\t"
-        "and.b32 t61, t61, t33;\n\t"
-        "xor.b32 t61, t61, t27;\n\t"
-        "xor.b32 t62, t28, t27;\n\t"
-        "and.b32 t62, t62, t33;\n\t"
-        "xor.b32 t62, t62, t28;\n\t"
-        "xor.b32 t63, t29, t28;\n\t"
-        "and.b32 t63, t63, t33;\n\t"
-        "xor.b32 t63, t63, t29;\n\t"
-        "xor.b32 t64, t30, t29;\n\t"
-        "and.b32 t64, t64, t33;\n\t"
-        "xor.b32 t64, t64, t30;\n\t"
-        "xor.b32 t65, t31, t30;\n\t"
-        "and.b32 t65, t65, t33;\n\t"
-        "xor.b32 t65, t65, t31;\n\t"
-        "shr.b32 t67, %96, 6;\n\t"
-        "and.b32 t67, t67, 1;\n\t"
-        "sub.u32 t68, 0, t67;\n\t"
-        "not.b32 t101, t68;\n\t"
-        "and.b32 t69, t34, t101;\n\t"
-        "and.b32 t70, t35, t101;\n\t"
-        "xor.b32 t71, t36, t34;\n\t"
-        "and.b32 t71, t71, t68;\n\t"
-        "xor.b32 t71, t71, t36;\n\t"
-        "xor.b32 t72, t37, t35;\n\t"
-        "and.b32 t72, t72, t68;\n\t"
-        "xor.b32 t72, t72, t37;\n\t"
-        "xor.b32 t73, t38, t36;\n\t"
-        "and.b32 t73, t73, t68;\n\t"
-        "xor.b32 t73, t73, t38;\n\t"
-        "xor.b32 t74, t39, t37;\n\t"
-        "and.b32 t74, t74, t68;\n\t"
-        "xor.b32 t74, t74, t39;\n\t"
-        "xor.b32 t75, t40, t38;\n\t"
-        "and.b32 t75, t75, t68;\n\t"
-        "xor.b32 t75, t75, t40;\n\t"
-        "xor.b32 t76, t41, t39;\n\t"
-        "and.b32 t76, t76, t68;\n\t"
-        "xor.b32 t76, t76, t41;\n\t"
-        "xor.b32 t77, t42, t40;\n\t"
-        "and.b32 t77, t77, t68;\n\t"
-        "xor.b32 t77, t77, t42;\n\t"
-        "xor.b32 t78, t43, t41;\n\t"
-        "and.b32 t78, t78, t68;\n\t"
-        "xor.b32 t78, t78, t43;\n\t"
-        "xor.b32 t79, t44, t42;\n\t"
-        "and.b32 t79, t79, t68;\n\t"
-        "xor.b32 t79, t79, t44;\n\t"
-        "xor.b32 t80, t45, t43;\n\t"
-        "and.b32 t80, t80, t68;\n\t"
-        "xor.b32 t80, t80, t45;\n\t"
-        "xor.b32 t81, t46, t44;\n\t"
-        "and.b32 t81, t81, t68;\n\t"
-        "xor.b32 t81, t81, t46;\n\t"
-        "xor.b32 t82, t47, t45;\n\t"
-        "and.b32 t82, t82, t68;\n\t"
-        "xor.b32 t82, t82, t47;\n\t"
-        "xor.b32 t83, t48, t46;\n\t"
-        "and.b32 t83, t83, t68;\n\t"
-        "xor.b32 t83, t83, t48;\n\t"
-        "xor.b32 t84, t49, t47;\n\t"
-        "and.b32 t84, t84, t68;\n\t"
-        "xor.b32 t84, t84, t49;\n\t"
-        "xor.b32 t85, t50, t48;\n\t"
-        "and.b32 t85, t85, t68;\n\t"
-        "xor.b32 t85, t85, t50;\n\t"
-        "xor.b32 t86, t51, t49;\n\t"
-        "and.b32 t86, t86, t68;\n\t"
-        "xor.b32 t86, t86, t51;\n\t"
-        "xor.b32 t87, t52, t50;\n\t"
-        "and.b32 t87, t87, t68;\n\t"
-        "xor.b32 t87, t87, t52;\n\t"
-        "xor.b32 t88, t53, t51;\n\t"
-        "and.b32 t88, t88, t68;\n\t"
-        "xor.b32 t88, t88, t53;\n\t"
-        "xor.b32 t89, t54, t52;\n\t"
-        "and.b32 t89, t89, t68;\n\t"
-        "xor.b32 t89, t89, t54;\n\t"
-        "xor.b32 t90, t55, t53;\n\t"
-        "and.b32 t90, t90, t68;\n\t"
-        "xor.b32 t90, t90, t55;\n\t"
-        "xor.b32 t91, t56, t54;\n\t"
-        "and.b32 t91, t91, t68;\n\t"
-        "xor.b32 t91, t91, t56;\n\t"
-        "xor.b32 t92, t57, t55;\n\t"
-        "and.b32 t92, t92, t68;\n\t"
-        "xor.b32 t92, t92, t57;\n\t"
-        "xor.b32 t93, t58, t56;\n\t"
-        "and.b32 t93, t93, t68;\n\t"
-        "xor.b32 t93, t93, t58;\n\t"
-        "xor.b32 t94, t59, t57;\n\t"
-        "and.b32 t94, t94, t68;\n\t"
-        "xor.b32 t94, t94, t59;\n\t"
-        "xor.b32 t95, t60, t58;\n\t"
-        "and.b32 t95, t95, t68;\n\t"
-        "xor.b32 t95, t95, t60;\n\t"
-        "xor.b32 t96, t61, t59;\n\t"
-        "and.b32 t96, t96, t68;\n\t"
-        "xor.b32 t96, t96, t61;\n\t"
-        "xor.b32 t97, t62, t60;\n\t"
-        "and.b32 t97, t97, t68;\n\t"
-        "xor.b32 t97, t97, t62;\n\t"
-        "xor.b32 t98, t63, t61;\n\t"
-        "and.b32 t98, t98, t68;\n\t"
-        "xor.b32 t98, t98, t63;\n\t"
-        "xor.b32 t99, t64, t62;\n\t"
-        "and.b32 t99, t99, t68;\n\t"
-        "xor.b32 t99, t99, t64;\n\t"
-        "xor.b32 t100, t65, t63;\n\t"
-        "and.b32 t100, t100, t68;\n\t"
-        "xor.b32 t100, t100, t65;\n\t"
-        "shr.b32 t102, %96, 7;\n\t"
-        "and.b32 t102, t102, 1;\n\t"
-        "sub.u32 t103, 0, t102;\n\t"
-        "not.b32 t136, t103;\n\t"
-        "and.b32 t104, t69, t136;\n\t"
-        "and.b32 t105, t70, t136;\n\t"
-        "and.b32 t106, t71, t136;\n\t"
-        "and.b32 t107, t72, t136;\n\t"
-        "xor.b32 t108, t73, t69;\n\t"
-        "and.b32 t108, t108, t103;\n\t"
-        "xor.b32 t108, t108, t73;\n\t"
-        "xor.b32 t109, t74, t70;\n\t"
-        "and.b32 t109, t109, t103;\n\t"
-        "xor.b32 t109, t109, t74;\n\t"
-        "xor.b32 t110, t75, t71;\n\t"
-        "and.b32 t110, t110, t103;\n\t"
-        "xor.b32 t110, t110, t75;\n\t"
-        "xor.b32 t111, t76, t72;\n\t"
-        "and.b32 t111, t111, t103;\n\t"
-        "xor.b32 t111, t111, t76;\n\t"
-        "xor.b32 t112, t77, t73;\n\t"
-        "and.b32 t112, t112, t103;\n\t"
-        "xor.b32 t112, t112, t77;\n\t"
-        "xor.b32 t113, t78, t74;\n\t"
-        "and.b32 t113, t113, t103;\n\t"
-        "xor.b32 t113, t113, t78;\n\t"
-        "xor.b32 t114, t79, t75;\n\t"
-        "and.b32 t114, t114, t103;\n\t"
-        "xor.b32 t114, t114, t79;\n\t"
-        "xor.b32 t115, t80, t76;\n\t"
-        "and.b32 t115, t115, t103;\n\t"
-        "xor.b32 t115, t115, t80;\n\t"
-        "xor.b32 t116, t81, t77;\n\t"
-        "and.b32 t116, t116, t103;\n\t"
-        "xor.b32 t116, t116, t81;\n\t"
-        "xor.b32 t117, t82, t78;\n\t"
-        "and.b32 t117, t117, t103;\n\t"
-        "xor.b32 t117, t117, t82;\n\t"
-        "xor.b32 t118, t83, t79;\n\t"
-        "and.b32 t118, t118, t103;\n\t"
-        "xor.b32 t118, t118, t83;\n\t"
-        "xor.b32 t119, t84, t80;\n\t"
-        "and.b32 t119, t119, t103;\n\t"
-        "xor.b32 t119, t119, t84;\n\t"
-        "xor.b32 t120, t85, t81;\n\t"
-        "and.b32 t120, t120, t103;\n\t"
-        "xor.b32 t120, t120, t85;\n\t"
-        "xor.b32 t121, t86, t82;\n\t"
-        "and.b32 t121, t121, t103;\n\t"
-        "xor.b32 t121, t121, t86;\n\t"
-        "xor.b32 t122, t87, t83;\n\t"
-        "and.b32 t122, t122, t103;\n\t"
-        "xor.b32 t122, t122, t87;\n\t"
-        "xor.b32 t123, t88, t84;\n\t"
-        "and.b32 t123, t123, t103;\n\t"
-        "xor.b32 t123, t123, t88;\n\t"
-        "xor.b32 t124, t89, t85;\n\t"
-        "and.b32 t124, t124, t103;\n\t"
-        "xor.b32 t124, t124, t89;\n\t"
-        "xor.b32 t125, t90, t86;\n\t"
-        "and.b32 t125, t125, t103;\n\t"
-        "xor.b32 t125, t125, t90;\n\t"
-        "xor.b32 t126, t91, t87;\n\t"
-        "and.b32 t126, t126, t103;\n\t"
-        "xor.b32 t126, t126, t91;\n\t"
-        "xor.b32 t127, t92, t88;\n\t"
-        "and.b32 t127, t127, t103;\n\t"
-        "xor.b32 t127, t127, t92;\n\t"
-        "xor.b32 t128, t93, t89;\n\t"
-        "and.b32 t128, t128, t103;\n\t"
-        "xor.b32 t128, t128, t93;\n\t"
-        "xor.b32 t129, t94, t90;\n\t"
-        "and.b32 t129, t129, t103;\n\t"
-        "xor.b32 t129, t129, t94;\n\t"
-        "xor.b32 t130, t95, t91;\n\t"
-        "and.b32 t130, t130, t103;\n\t"
-        "xor.b32 t130, t130, t95;\n\t"
-        "xor.b32 t131, t96, t92;\n\t"
-        "and.b32 t131, t131, t103;\n\t"
-        "xor.b32 t131, t131, t96;\n\t"
-        "xor.b32 t132, t97, t93;\n\t"
-        "and.b32 t132, t132, t103;\n\t"
-        "xor.b32 t132, t132, t97;\n\t"
-        "xor.b32 t133, t98, t94;\n\t"
-        "and.b32 t133, t133, t103;\n\t"
-        "xor.b32 t133, t133, t98;\n\t"
-        "xor.b32 t134, t99, t95;\n\t"
-        "and.b32 t134, t134, t103;\n\t"
-        "xor.b32 t134, t134, t99;\n\t"
-        "xor.b32 t135, t100, t96;\n\t"
-        "and.b32 t135, t135, t103;\n\t"
-        "xor.b32 t135, t135, t100;\n\t"
-        "shr.b32 t137, %96, 8;\n\t"
-        "and.b32 t137, t137, 1;\n\t"
-        "sub.u32 t138, 0, t137;\n\t"
-        "not.b32 t171, t138;\n\t"
-        "and.b32 t139, t104, t171;\n\t"
-        "and.b32 t140, t105, t171;\n\t"
-        "and.b32 t141, t106, t171;\n\t"
-        "and.b32 t142, t107, t171;\n\t"
-        "and.b32 t143, t108, t171;\n\t"
-        "and.b32 t144, t109, t171;\n\t"
-        "and.b32 t145, t110, t171;\n\t"
-        "and.b32 t146, t111, t171;\n\t"
-        "xor.b32 t147, t112, t104;\n\t"
-        "and.b32 t147, t147, t138;\n\t"
-        "xor.b32 t147, t147, t112;\n\t"
-        "xor.b32 t148, t113, t105;\n\t"
-        "and.b32 t148, t148, t138;\n\t"
-        "xor.b32 t148, t148, t113;\n\t"
-        "xor.b32 t149, t114, t106;\n\t"
-        "and.b32 t149, t149, t138;\n\t"
-        "xor.b32 t149, t149, t114;\n\t"
-        "xor.b32 t150, t115, t107;\n\t"
-        "and.b32 t150, t150, t138;\n\t"
-        "xor.b32 t150, t150, t115;\n\t"
-        "xor.b32 t151, t116, t108;\n\t"
-        "and.b32 t151, t151, t138;\n\t"
-        "xor.b32 t151, t151, t116;\n\t"
-        "xor.b32 t152, t117, t109;\n\t"
-        "and.b32 t152, t152, t138;\n\t"
-        "xor.b32 t152, t152, t117;\n\t"
-        "xor.b32 t153, t118, t110;\n\t"
-        "and.b32 t153, t153, t138;\n\t"
-        "xor.b32 t153, t153, t118;\n\t"
-        "xor.b32 t154, t119, t111;\n\t"
-        "and.b32 t154, t154, t138;\n\t"
-        "xor.b32 t154, t154, t119;\n\t"
-        "xor.b32 t155, t120, t112;\n\t"
-        "and.b32 t155, t155, t138;\n\t"
-        "xor.b32 t155, t155, t120;\n\t"
-        "xor.b32 t156, t121, t113;\n\t"
-        "and.b32 t156, t156, t138;\n\t"
-        "xor.b32 t156, t156, t121;\n\t"
-        "xor.b32 t157, t122, t114;\n\t"
-        "and.b32 t157, t157, t138;\n\t"
-        "xor.b32 t157, t157, t122;\n\t"
-        "xor.b32 t158, t123, t115;\n\t"
-        "and.b32 t158, t158, t138;\n\t"
-        "xor.b32 t158, t158, t123;\n\t"
-        "xor.b32 t159, t124, t116;\n\t"
-        "and.b32 t159, t159, t138;\n\t"
-        "xor.b32 t159, t159, t124;\n\t"
-        "xor.b32 t160, t125, t117;\n\t"
-        "and.b32 t160, t160, t138;\n\t"
-        "xor.b32 t160, t160, t125;\n\t"
-        "xor.b32 t161, t126, t118;\n\t"
-        "and.b32 t161, t161, t138;\n\t"
-        "xor.b32 t161, t161, t126;\n\t"
-        "xor.b32 t162, t127, t119;\n\t"
-        "and.b32 t162, t162, t138;\n\t"
-        "xor.b32 t162, t162, t127;\n\t"
-        "xor.b32 t163, t128, t120;\n\t"
-        "and.b32 t163, t163, t138;\n\t"
-        "xor.b32 t163, t163, t128;\n\t"
-        "xor.b32 t164, t129, t121;\n\t"
-        "and.b32 t164, t164, t138;\n\t"
-        "xor.b32 t164, t164, t129;\n\t"
-        "xor.b32 t165, t130, t122;\n\t"
-        "and.b32 t165, t165, t138;\n\t"
-        "xor.b32 t165, t165, t130;\n\t"
-        "xor.b32 t166, t131, t123;\n\t"
-        "and.b32 t166, t166, t138;\n\t"
-        "xor.b32 t166, t166, t131;\n\t"
-        "xor.b32 t167, t132, t124;\n\t"
-        "and.b32 t167, t167, t138;\n\t"
-        "xor.b32 t167, t167, t132;\n\t"
-        "xor.b32 t168, t133, t125;\n\t"
-        "and.b32 t168, t168, t138;\n\t"
-        "xor.b32 t168, t168, t133;\n\t"
-        "xor.b32 t169, t134, t126;\n\t"
-        "and.b32 t169, t169, t138;\n\t"
-        "xor.b32 t169, t169, t134;\n\t"
-        "xor.b32 t170, t135, t127;\n\t"
-        "and.b32 t170, t170, t138;\n\t"
-        "xor.b32 t170, t170, t135;\n\t"
-        "shr.b32 t172, %96, 9;\n\t"
-        "and.b32 t172, t172, 1;\n\t"
-        "sub.u32 t173, 0, t172;\n\t"
-        "not.b32 t206, t173;\n\t"
-        "and.b32 t174, t139, t206;\n\t"
-        "and.b32 t175, t140, t206;\n\t"
-        "and.b32 t176, t141, t206;\n\t"
-        "and.b32 t177, t142, t206;\n\t"
-        "and.b32 t178, t143, t206;\n\t"
-        "and.b32 t179, t144, t206;\n\t"
-        "and.b32 t180, t145, t206;\n\t"
-        "and.b32 t181, t146, t206;\n\t"
-        "and.b32 t182, t147, t206;\n\t"
-        "and.b32 t183, t148, t206;\n\t"
-        "and.b32 t184, t149, t206;\n\t"
-        "and.b32 t185, t150, t206;\n\t"
-        "and.b32 t186, t151, t206;\n\t"
-        "and.b32 t187, t152, t206;\n\t"
-        "and.b32 t188, t153, t206;\n\t"
-        "and.b32 t189, t154, t206;\n\t"
-        "xor.b32 t190, t155, t139;\n\t"
-        "and.b32 t190, t190, t173;\n\t"
-        "xor.b32 t190, t190, t155;\n\t"
-        "xor.b32 t191, t156, t140;\n\t"
-        "and.b32 t191, t191, t173;\n\t"
-        "xor.b32 t191, t191, t156;\n\t"
-        "xor.b32 t192, t157, t141;\n\t"
-        "and.b32 t192, t192, t173;\n\t"
-        "xor.b32 t192, t192, t157;\n\t"
-        "xor.b32 t193, t158, t142;\n\t"
-        "and.b32 t193, t193, t173;\n\t"
-        "xor.b32 t193, t193, t158;\n\t"
-        "xor.b32 t194, t159, t143;\n\t"
-        "and.b32 t194, t194, t173;\n\t"
-        "xor.b32 t194, t194, t159;\n\t"
-        "xor.b32 t195, t160, t144;\n\t"
-        "and.b32 t195, t195, t173;\n\t"
-        "xor.b32 t195, t195, t160;\n\t"
-        "xor.b32 t196, t161, t145;\n\t"
-        "and.b32 t196, t196, t173;\n\t"
-        "xor.b32 t196, t196, t161;\n\t"
-        "xor.b32 t197, t162, t146;\n\t"
-        "and.b32 t197, t197, t173;\n\t"
-        "xor.b32 t197, t197, t162;\n\t"
-        "xor.b32 t198, t163, t147;\n\t"
-        "and.b32 t198, t198, t173;\n\t"
-        "xor.b32 t198, t198, t163;\n\t"
-        "xor.b32 t199, t164, t148;\n\t"
-        "and.b32 t199, t199, t173;\n\t"
-        "xor.b32 t199, t199, t164;\n\t"
-        "xor.b32 t200, t165, t149;\n\t"
-        "and.b32 t200, t200, t173;\n\t"
-        "xor.b32 t200, t200, t165;\n\t"
-        "xor.b32 t201, t166, t150;\n\t"
-        "and.b32 t201, t201, t173;\n\t"
-        "xor.b32 t201, t201, t166;\n\t"
-        "xor.b32 t202, t167, t151;\n\t"
-        "and.b32 t202, t202, t173;\n\t"
-        "xor.b32 t202, t202, t167;\n\t"
-        "xor.b32 t203, t168, t152;\n\t"
-        "and.b32 t203, t203, t173;\n\t"
-        "xor.b32 t203, t203, t168;\n\t"
-        "xor.b32 t204, t169, t153;\n\t"
-        "and.b32 t204, t204, t173;\n\t"
-        "xor.b32 t204, t204, t169;\n\t"
-        "xor.b32 t205, t170, t154;\n\t"
-        "and.b32 t205, t205, t173;\n\t"
-        "xor.b32 t205, t205, t170;\n\t"
-        "and.b32 t207, %96, 31;\n\t"
-        "shl.b32 %0, t174, t207;\n\t"
-        "shf.l.clamp.b32 %1, t174, t175, t207;\n\t"
-        "shf.l.clamp.b32 %2, t175, t176, t207;\n\t"
-        "shf.l.clamp.b32 %3, t176, t177, t207;\n\t"
-        "shf.l.clamp.b32 %4, t177, t178, t207;\n\t"
-        "shf.l.clamp.b32 %5, t178, t179, t207;\n\t"
-        "shf.l.clamp.b32 %6, t179, t180, t207;\n\t"
-        "shf.l.clamp.b32 %7, t180, t181, t207;\n\t"
-        "shf.l.clamp.b32 %8, t181, t182, t207;\n\t"
-        "shf.l.clamp.b32 %9, t182, t183, t207;\n\t"
-        "shf.l.clamp.b32 %10, t183, t184, t207;\n\t"
-        "shf.l.clamp.b32 %11, t184, t185, t207;\n\t"
-        "shf.l.clamp.b32 %12, t185, t186, t207;\n\t"
-        "shf.l.clamp.b32 %13, t186, t187, t207;\n\t"
-        "shf.l.clamp.b32 %14, t187, t188, t207;\n\t"
-        "shf.l.clamp.b32 %15, t188, t189, t207;\n\t"
-        "shf.l.clamp.b32 %16, t189, t190, t207;\n\t"
-        "shf.l.clamp.b32 %17, t190, t191, t207;\n\t"
-        "shf.l.clamp.b32 %18, t191, t192, t207;\n\t"
-        "shf.l.clamp.b32 %19, t192, t193, t207;\n\t"
-        "shf.l.clamp.b32 %20, t193, t194, t207;\n\t"
-        "shf.l.clamp.b32 %21, t194, t195, t207;\n\t"
-        "shf.l.clamp.b32 %22, t195, t196, t207;\n\t"
-        "shf.l.clamp.b32 %23, t196, t197, t207;\n\t"
-        "shf.l.clamp.b32 %24, t197, t198, t207;\n\t"
-        "shf.l.clamp.b32 %25, t198, t199, t207;\n\t"
-        "shf.l.clamp.b32 %26, t199, t200, t207;\n\t"
-        "shf.l.clamp.b32 %27, t200, t201, t207;\n\t"
-        "shf.l.clamp.b32 %28, t201, t202, t207;\n\t"
-        "shf.l.clamp.b32 %29, t202, t203, t207;\n\t"
-        "shf.l.clamp.b32 %30, t203, t204, t207;\n\t"
-        "shf.l.clamp.b32 %31, t204, t205, t207;\n\t"
-        "}"
-        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64])
-    );
-  }
-#endif
-
-#ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) {
-    using namespace ::mpgen::ptx_host;
-    uint32_t t[208];
-    t[0] = ptx_or(x[0], x[32]);
-    t[1] = ptx_or(x[1], x[33]);
-    t[2] = ptx_or(x[2], x[34]);
-    t[3] = ptx_or(x[3], x[35]);
-    t[4] = ptx_or(x[4], x[36]);
-    t[5] = ptx_or(x[5], x[37]);
-    t[6] = ptx_or(x[6], x[38]);
-    t[7] = ptx_or(x[7], x[39]);
-    t[8] = ptx_or(x[8], x[40]);
-    t[9] = ptx_or(x[9], x[41]);
-    t[10] = ptx_or(x[10], x[42]);
-    t[11] = ptx_or(x[11], x[43]);
-    t[12] = ptx_or(x[12], x[44]);
-    t[13] = ptx_or(x[13], x[45]);
-    t[14] = ptx_or(x[14], x[46]);
-    t[15] = ptx_or(x[15], x[47]);
-    t[16] = ptx_or(x[16], x[48]);
-    t[17] = ptx_or(x[17], x[49]);
-    t[18] = ptx_or(x[18], x[50]);
-    t[19] = ptx_or(x[19], x[51]);
-    t[20] = ptx_or(x[20], x[52]);
-    t[21] = ptx_or(x[21], x[53]);
-    t[22] = ptx_or(x[22], x[54]);
-    t[23] = ptx_or(x[23], x[55]);
-    t[24] = ptx_or(x[24], x[56]);
-    t[25] = ptx_or(x[25], x[57]);
-    t[26] = ptx_or(x[26], x[58]);
-    t[27] = ptx_or(x[27], x[59]);
-    t[28] = ptx_or(x[28], x[60]);
-    t[29] = ptx_or(x[29], x[61]);
-    t[30] = ptx_or(x[30], x[62]);
-    t[31] = ptx_or(x[31], x[63]);
-    t[32] = ptx_shr(x[64], 5u);
-    t[32] = ptx_and(t[32], 1u);
-    t[33] = ptx_sub(0u, t[32]);
-    t[66] = ptx_not(t[33]);
-    t[34] = ptx_and(t[0], t[66]);
-    t[35] = ptx_xor(t[1], t[0]);
-    t[35] = ptx_and(t[35], t[33]);
-    t[35] = ptx_xor(t[35], t[1]);
-    t[36] = ptx_xor(t[2], t[1]);
-    t[36] = ptx_and(t[36], t[33]);
-    t[36] = ptx_xor(t[36], t[2]);
-    t[37] = ptx_xor(t[3], t[2]);
-    t[37] = ptx_and(t[37], t[33]);
-    t[37] = ptx_xor(t[37], t[3]);
-    t[38] = ptx_xor(t[4], t[3]);
-    t[38] = ptx_and(t[38], t[33]);
-    t[38] = ptx_xor(t[38], t[4]);
-    t[39] = ptx_xor(t[5], t[4]);
-    t[39] = ptx_and(t[39], t[33]);
-    t[39] = ptx_xor(t[39], t[5]);
-    t[40] = ptx_xor(t[6], t[5]);
-    t[40] = ptx_and(t[40], t[33]);
-    t[40] = ptx_xor(t[40], t[6]);
-    t[41] = ptx_xor(t[7], t[6]);
-    t[41] = ptx_and(t[41], t[33]);
-    t[41] = ptx_xor(t[41], t[7]);
-    t[42] = ptx_xor(t[8], t[7]);
-    t[42] = ptx_and(t[42], t[33]);
-    t[42] = ptx_xor(t[42], t[8]);
-    t[43] = ptx_xor(t[9], t[8]);
-    t[43] = ptx_and(t[43], t[33]);
-    t[43] = ptx_xor(t[43], t[9]);
-    t[44] = ptx_xor(t[10], t[9]);
-    t[44] = ptx_and(t[44], t[33]);
-    t[44] = ptx_xor(t[44], t[10]);
-    t[45] = ptx_xor(t[11], t[10]);
-    t[45] = ptx_and(t[45], t[33]);
-    t[45] = ptx_xor(t[45], t[11]);
-    t[46] = ptx_xor(t[12], t[11]);
-    t[46] = ptx_and(t[46], t[33]);
-    t[46] = ptx_xor(t[46], t[12]);
-    t[47] = ptx_xor(t[13], t[12]);
-    t[47] = ptx_and(t[47], t[33]);
-    t[47] = ptx_xor(t[47], t[13]);
-    t[48] = ptx_xor(t[14], t[13]);
-    t[48] = ptx_and(t[48], t[33]);
-    t[48] = ptx_xor(t[48], t[14]);
-    t[49] = ptx_xor(t[15], t[14]);
-    t[49] = ptx_and(t[49], t[33]);
-    t[49] = ptx_xor(t[49], t[15]);
-    t[50] = ptx_xor(t[16], t[15]);
-    t[50] = ptx_and(t[50], t[33]);
-    t[50] = ptx_xor(t[50], t[16]);
-    t[51] = ptx_xor(t[17], t[16]);
-    t[51] = ptx_and(t[51], t[33]);
-    t[51] = ptx_xor(t[51], t[17]);
-    t[52] = ptx_xor(t[18], t[17]);
-    t[52] = ptx_and(t[52], t[33]);
-    t[52] = ptx_xor(t[52], t[18]);
-    t[53] = ptx_xor(t[19], t[18]);
-    t[53] = ptx_and(t[53], t[33]);
-    t[53] = ptx_xor(t[53], t[19]);
-    t[54] = ptx_xor(t[20], t[19]);
-    t[54] = ptx_and(t[54], t[33]);
-    t[54] = ptx_xor(t[54], t[20]);
-    t[55] = ptx_xor(t[21], t[20]);
-    t[55] = ptx_and(t[55], t[33]);
-    t[55] = ptx_xor(t[55], t[21]);
-    t[56] = ptx_xor(t[22], t[21]);
-    t[56] = ptx_and(t[56], t[33]);
-    t[56] = ptx_xor(t[56], t[22]);
-    t[57] = ptx_xor(t[23], t[22]);
-    t[57] = ptx_and(t[57], t[33]);
-    t[57] = ptx_xor(t[57], t[23]);
-    t[58] = ptx_xor(t[24], t[23]);
-    t[58] = ptx_and(t[58], t[33]);
-    t[58] = ptx_xor(t[58], t[24]);
-    t[59] = ptx_xor(t[25], t[24]);
-    t[59] = ptx_and(t[59], t[33]);
-    t[59] = ptx_xor(t[59], t[25]);
-    t[60] = ptx_xor(t[26], t[25]);
-    t[60] = ptx_and(t[60], t[33]);
-    t[60] = ptx_xor(t[60], t[26]);
-    t[61] = ptx_xor(t[27], t[26]);
-    t[61] = ptx_and(t[61], t[33]);
-    t[61] = ptx_xor(t[61], t[27]);
-    t[62] = ptx_xor(t[28], t[27]);
-    t[62] = ptx_and(t[62], t[33]);
-    t[62] = ptx_xor(t[62], t[28]);
-    t[63] = ptx_xor(t[29], t[28]);
-    t[63] = ptx_and(t[63], t[33]);
-    t[63] = ptx_xor(t[63], t[29]);
-    t[64] = ptx_xor(t[30], t[29]);
-    t[64] = ptx_and(t[64], t[33]);
-    t[64] = ptx_xor(t[64], t[30]);
-    t[65] = ptx_xor(t[31], t[30]);
-    t[65] = ptx_and(t[65], t[33]);
-    t[65] = ptx_xor(t[65], t[31]);
-    t[67] = ptx_shr(x[64], 6u);
-    t[67] = ptx_and(t[67], 1u);
-    t[68] = ptx_sub(0u, t[67]);
-    t[101] = ptx_not(t[68]);
-    t[69] = ptx_and(t[34], t[101]);
-    t[70] = ptx_and(t[35], t[101]);
-    t[71] = ptx_xor(t[36], t[34]);
-    t[71] = ptx_and(t[71], t[68]);
+    t[2] = ptx_xor(x[1], t[1]);
+    t[3] = ptx_xor(x[2], t[1]);
+    t[4] = ptx_xor(x[3], t[1]);
+    t[5] = ptx_xor(x[4], t[1]);
+    t[6] = ptx_xor(x[5], t[1]);
+    t[7] = ptx_xor(x[6], t[1]);
+    t[8] = ptx_xor(x[7], t[1]);
+    t[9] = ptx_xor(x[8], t[1]);
+    t[10] = ptx_xor(x[9], t[1]);
+    t[11] = ptx_xor(x[10], t[1]);
+    t[12] = ptx_xor(x[11], t[1]);
+    t[13] = ptx_xor(x[12], t[1]);
+    t[14] = ptx_xor(x[13], t[1]);
+    t[15] = ptx_xor(x[14], t[1]);
+    t[16] = ptx_xor(x[15], t[1]);
+    t[17] = ptx_xor(x[16], t[1]);
+    t[18] = ptx_xor(x[17], t[1]);
+    t[19] = ptx_xor(x[18], t[1]);
+    t[20] = ptx_xor(x[19], t[1]);
+    t[21] = ptx_xor(x[20], t[1]);
+    t[22] = ptx_xor(x[21], t[1]);
+    t[23] = ptx_xor(x[22], t[1]);
+    t[24] = ptx_xor(x[23], t[1]);
+    t[25] = ptx_xor(x[24], t[1]);
+    t[26] = ptx_xor(x[25], t[1]);
+    t[27] = ptx_xor(x[26], t[1]);
+    t[28] = ptx_xor(x[27], t[1]);
+    t[29] = ptx_xor(x[28], t[1]);
+    t[30] = ptx_xor(x[29], t[1]);
+    t[31] = ptx_xor(x[30], t[1]);
+    t[32] = ptx_xor(x[31], t[1]);
+    t[33] = ptx_xor(x[32], t[1]);
+    t[34] = ptx_xor(x[33], t[1]);
+    t[35] = ptx_sub_cc(cf, t[2], t[1]);
+    t[36] = ptx_subc_cc(cf, t[3], t[1]);
+    t[37] = ptx_subc_cc(cf, t[4], t[1]);
+    t[38] = ptx_subc_cc(cf, t[5], t[1]);
+    t[39] = ptx_subc_cc(cf, t[6], t[1]);
+    t[40] = ptx_subc_cc(cf, t[7], t[1]);
+    t[41] = ptx_subc_cc(cf, t[8], t[1]);
+    t[42] = ptx_subc_cc(cf, t[9], t[1]);
+    t[43] = ptx_subc_cc(cf, t[10], t[1]);
+    t[44] = ptx_subc_cc(cf, t[11], t[1]);
+    t[45] = ptx_subc_cc(cf, t[12], t[1]);
+    t[46] = ptx_subc_cc(cf, t[13], t[1]);
+    t[47] = ptx_subc_cc(cf, t[14], t[1]);
+    t[48] = ptx_subc_cc(cf, t[15], t[1]);
+    t[49] = ptx_subc_cc(cf, t[16], t[1]);
+    t[50] = ptx_subc_cc(cf, t[17], t[1]);
+    t[51] = ptx_subc_cc(cf, t[18], t[1]);
+    t[52] = ptx_subc_cc(cf, t[19], t[1]);
+    t[53] = ptx_subc_cc(cf, t[20], t[1]);
+    t[54] = ptx_subc_cc(cf, t[21], t[1]);
+    t[55] = ptx_subc_cc(cf, t[22], t[1]);
+    t[56] = ptx_subc_cc(cf, t[23], t[1]);
+    t[57] = ptx_subc_cc(cf, t[24], t[1]);
+    t[58] = ptx_subc_cc(cf, t[25], t[1]);
+    t[59] = ptx_subc_cc(cf, t[26], t[1]);
+    t[60] = ptx_subc_cc(cf, t[27], t[1]);
+    t[61] = ptx_subc_cc(cf, t[28], t[1]);
+    t[62] = ptx_subc_cc(cf, t[29], t[1]);
+    t[63] = ptx_subc_cc(cf, t[30], t[1]);
+    t[64] = ptx_subc_cc(cf, t[31], t[1]);
+    t[65] = ptx_subc_cc(cf, t[32], t[1]);
+    t[66] = ptx_subc_cc(cf, t[33], t[1]);
+    ptx_subc(cf, t[34], t[1]);
+    t[68] = ptx_shr(x[67], 5u);
+    t[68] = ptx_and(t[68], 1u);
+    t[69] = ptx_sub(0u, t[68]);
+    t[102] = ptx_not(t[69]);
+    t[70] = ptx_and(t[35], t[102]);
+    t[71] = ptx_xor(t[36], t[35]);
+    t[71] = ptx_and(t[71], t[69]);
     t[71] = ptx_xor(t[71], t[36]);
-    t[72] = ptx_xor(t[37], t[35]);
-    t[72] = ptx_and(t[72], t[68]);
+    t[72] = ptx_xor(t[37], t[36]);
+    t[72] = ptx_and(t[72], t[69]);
     t[72] = ptx_xor(t[72], t[37]);
-    t[73] = ptx_xor(t[38], t[36]);
-    t[73] = ptx_and(t[73], t[68]);
+    t[73] = ptx_xor(t[38], t[37]);
+    t[73] = ptx_and(t[73], t[69]);
     t[73] = ptx_xor(t[73], t[38]);
-    t[74] = ptx_xor(t[39], t[37]);
-    t[74] = ptx_and(t[74], t[68]);
+    t[74] = ptx_xor(t[39], t[38]);
+    t[74] = ptx_and(t[74], t[69]);
     t[74] = ptx_xor(t[74], t[39]);
-    t[75] = ptx_xor(t[40], t[38]);
-    t[75] = ptx_and(t[75], t[68]);
+    t[75] = ptx_xor(t[40], t[39]);
+    t[75] = ptx_and(t[75], t[69]);
     t[75] = ptx_xor(t[75], t[40]);
-    t[76] = ptx_xor(t[41], t[39]);
-    t[76] = ptx_and(t[76], t[68]);
+    t[76] = ptx_xor(t[41], t[40]);
+    t[76] = ptx_and(t[76], t[69]);
     t[76] = ptx_xor(t[76], t[41]);
-    t[77] = ptx_xor(t[42], t[40]);
-    t[77] = ptx_and(t[77], t[68]);
+    t[77] = ptx_xor(t[42], t[41]);
+    t[77] = ptx_and(t[77], t[69]);
     t[77] = ptx_xor(t[77], t[42]);
-    t[78] = ptx_xor(t[43], t[41]);
-    t[78] = ptx_and(t[78], t[68]);
+    t[78] = ptx_xor(t[43], t[42]);
+    t[78] = ptx_and(t[78], t[69]);
     t[78] = ptx_xor(t[78], t[43]);
-    t[79] = ptx_xor(t[44], t[42]);
-    t[79] = ptx_and(t[79], t[68]);
+    t[79] = ptx_xor(t[44], t[43]);
+    t[79] = ptx_and(t[79], t[69]);
     t[79] = ptx_xor(t[79], t[44]);
-    t[80] = ptx_xor(t[45], t[43]);
-    t[80] = ptx_and(t[80], t[68]);
+    t[80] = ptx_xor(t[45], t[44]);
+    t[80] = ptx_and(t[80], t[69]);
     t[80] = ptx_xor(t[80], t[45]);
-    t[81] = ptx_xor(t[46], t[44]);
-    t[81] = ptx_and(t[81], t[68]);
+    t[81] = ptx_xor(t[46], t[45]);
+    t[81] = ptx_and(t[81], t[69]);
     t[81] = ptx_xor(t[81], t[46]);
-    t[82] = ptx_xor(t[47], t[45]);
-    t[82] = ptx_and(t[82], t[68]);
+    t[82] = ptx_xor(t[47], t[46]);
+    t[82] = ptx_and(t[82], t[69]);
     t[82] = ptx_xor(t[82], t[47]);
-    t[83] = ptx_xor(t[48], t[46]);
-    t[83] = ptx_and(t[83], t[68]);
+    t[83] = ptx_xor(t[48], t[47]);
+    t[83] = ptx_and(t[83], t[69]);
     t[83] = ptx_xor(t[83], t[48]);
-    t[84] = ptx_xor(t[49], t[47]);
-    t[84] = ptx_and(t[84], t[68]);
+    t[84] = ptx_xor(t[49], t[48]);
+    t[84] = ptx_and(t[84], t[69]);
     t[84] = ptx_xor(t[84], t[49]);
-    t[85] = ptx_xor(t[50], t[48]);
-    t[85] = ptx_and(t[85], t[68]);
+    t[85] = ptx_xor(t[50], t[49]);
+    t[85] = ptx_and(t[85], t[69]);
     t[85] = ptx_xor(t[85], t[50]);
-    t[86] = ptx_xor(t[51], t[49]);
-    t[86] = ptx_and(t[86], t[68]);
+    t[86] = ptx_xor(t[51], t[50]);
+    t[86] = ptx_and(t[86], t[69]);
     t[86] = ptx_xor(t[86], t[51]);
-    t[87] = ptx_xor(t[52], t[50]);
-    t[87] = ptx_and(t[87], t[68]);
+    t[87] = ptx_xor(t[52], t[51]);
+    t[87] = ptx_and(t[87], t[69]);
     t[87] = ptx_xor(t[87], t[52]);
-    t[88] = ptx_xor(t[53], t[51]);
-    t[88] = ptx_and(t[88], t[68]);
+    t[88] = ptx_xor(t[53], t[52]);
+    t[88] = ptx_and(t[88], t[69]);
     t[88] = ptx_xor(t[88], t[53]);
-    t[89] = ptx_xor(t[54], t[52]);
-    t[89] = ptx_and(t[89], t[68]);
+    t[89] = ptx_xor(t[54], t[53]);
+    t[89] = ptx_and(t[89], t[69]);
     t[89] = ptx_xor(t[89], t[54]);
-    t[90] = ptx_xor(t[55], t[53]);
-    t[90] = ptx_and(t[90], t[68]);
+    t[90] = ptx_xor(t[55], t[54]);
+    t[90] = ptx_and(t[90], t[69]);
     t[90] = ptx_xor(t[90], t[55]);
-    t[91] = ptx_xor(t[56], t[54]);
-    t[91] = ptx_and(t[91], t[68]);
+    t[91] = ptx_xor(t[56], t[55]);
+    t[91] = ptx_and(t[91], t[69]);
     t[91] = ptx_xor(t[91], t[56]);
-    t[92] = ptx_xor(t[57], t[55]);
-    t[92] = ptx_and(t[92], t[68]);
+    t[92] = ptx_xor(t[57], t[56]);
+    t[92] = ptx_and(t[92], t[69]);
     t[92] = ptx_xor(t[92], t[57]);
-    t[93] = ptx_xor(t[58], t[56]);
-    t[93] = ptx_and(t[93], t[68]);
+    t[93] = ptx_xor(t[58], t[57]);
+    t[93] = ptx_and(t[93], t[69]);
     t[93] = ptx_xor(t[93], t[58]);
-    t[94] = ptx_xor(t[59], t[57]);
-    t[94] = ptx_and(t[94], t[68]);
+    t[94] = ptx_xor(t[59], t[58]);
+    t[94] = ptx_and(t[94], t[69]);
     t[94] = ptx_xor(t[94], t[59]);
-    t[95] = ptx_xor(t[60], t[58]);
-    t[95] = ptx_and(t[95], t[68]);
+    t[95] = ptx_xor(t[60], t[59]);
+    t[95] = ptx_and(t[95], t[69]);
     t[95] = ptx_xor(t[95], t[60]);
-    t[96] = ptx_xor(t[61], t[59]);
-    t[96] = ptx_and(t[96], t[68]);
+    t[96] = ptx_xor(t[61], t[60]);
+    t[96] = ptx_and(t[96], t[69]);
     t[96] = ptx_xor(t[96], t[61]);
-    t[97] = ptx_xor(t[62], t[60]);
-    t[97] = ptx_and(t[97], t[68]);
+    t[97] = ptx_xor(t[62], t[61]);
+    t[97] = ptx_and(t[97], t[69]);
     t[97] = ptx_xor(t[97], t[62]);
-    t[98] = ptx_xor(t[63], t[61]);
-    t[98] = ptx_and(t[98], t[68]);
+    t[98] = ptx_xor(t[63], t[62]);
+    t[98] = ptx_and(t[98], t[69]);
     t[98] = ptx_xor(t[98], t[63]);
-    t[99] = ptx_xor(t[64], t[62]);
-    t[99] = ptx_and(t[99], t[68]);
+    t[99] = ptx_xor(t[64], t[63]);
+    t[99] = ptx_and(t[99], t[69]);
     t[99] = ptx_xor(t[99], t[64]);
-    t[100] = ptx_xor(t[65], t[63]);
-    t[100] = ptx_and(t[100], t[68]);
+    t[100] = ptx_xor(t[65], t[64]);
+    t[100] = ptx_and(t[100], t[69]);
     t[100] = ptx_xor(t[100], t[65]);
-    t[102] = ptx_shr(x[64], 7u);
-    t[102] = ptx_and(t[102], 1u);
-    t[103] = ptx_sub(0u, t[102]);
-    t[136] = ptx_not(t[103]);
-    t[104] = ptx_and(t[69], t[136]);
-    t[105] = ptx_and(t[70], t[136]);
-    t[106] = ptx_and(t[71], t[136]);
-    t[107] = ptx_and(t[72], t[136]);
-    t[108] = ptx_xor(t[73], t[69]);
-    t[108] = ptx_and(t[108], t[103]);
+    t[101] = ptx_xor(t[66], t[65]);
+    t[101] = ptx_and(t[101], t[69]);
+    t[101] = ptx_xor(t[101], t[66]);
+    t[103] = ptx_shr(x[67], 6u);
+    t[103] = ptx_and(t[103], 1u);
+    t[104] = ptx_sub(0u, t[103]);
+    t[137] = ptx_not(t[104]);
+    t[105] = ptx_and(t[70], t[137]);
+    t[106] = ptx_and(t[71], t[137]);
+    t[107] = ptx_xor(t[72], t[70]);
+    t[107] = ptx_and(t[107], t[104]);
+    t[107] = ptx_xor(t[107], t[72]);
+    t[108] = ptx_xor(t[73], t[71]);
+    t[108] = ptx_and(t[108], t[104]);
     t[108] = ptx_xor(t[108], t[73]);
-    t[109] = ptx_xor(t[74], t[70]);
-    t[109] = ptx_and(t[109], t[103]);
+    t[109] = ptx_xor(t[74], t[72]);
+    t[109] = ptx_and(t[109], t[104]);
     t[109] = ptx_xor(t[109], t[74]);
-    t[110] = ptx_xor(t[75], t[71]);
-    t[110] = ptx_and(t[110], t[103]);
+    t[110] = ptx_xor(t[75], t[73]);
+    t[110] = ptx_and(t[110], t[104]);
     t[110] = ptx_xor(t[110], t[75]);
-    t[111] = ptx_xor(t[76], t[72]);
-    t[111] = ptx_and(t[111], t[103]);
+    t[111] = ptx_xor(t[76], t[74]);
+    t[111] = ptx_and(t[111], t[104]);
     t[111] = ptx_xor(t[111], t[76]);
-    t[112] = ptx_xor(t[77], t[73]);
-    t[112] = ptx_and(t[112], t[103]);
+    t[112] = ptx_xor(t[77], t[75]);
+    t[112] = ptx_and(t[112], t[104]);
     t[112] = ptx_xor(t[112], t[77]);
-    t[113] = ptx_xor(t[78], t[74]);
-    t[113] = ptx_and(t[113], t[103]);
+    t[113] = ptx_xor(t[78], t[76]);
+    t[113] = ptx_and(t[113], t[104]);
     t[113] = ptx_xor(t[113], t[78]);
-    t[114] = ptx_xor(t[79], t[75]);
-    t[114] = ptx_and(t[114], t[103]);
+    t[114] = ptx_xor(t[79], t[77]);
+    t[114] = ptx_and(t[114], t[104]);
     t[114] = ptx_xor(t[114], t[79]);
-    t[115] = ptx_xor(t[80], t[76]);
-    t[115] = ptx_and(t[115], t[103]);
+    t[115] = ptx_xor(t[80], t[78]);
+    t[115] = ptx_and(t[115], t[104]);
     t[115] = ptx_xor(t[115], t[80]);
-    t[116] = ptx_xor(t[81], t[77]);
-    t[116] = ptx_and(t[116], t[103]);
+    t[116] = ptx_xor(t[81], t[79]);
+    t[116] = ptx_and(t[116], t[104]);
     t[116] = ptx_xor(t[116], t[81]);
-    t[117] = ptx_xor(t[82], t[78]);
-    t[117] = ptx_and(t[117], t[103]);
+    t[117] = ptx_xor(t[82], t[80]);
+    t[117] = ptx_and(t[117], t[104]);
     t[117] = ptx_xor(t[117], t[82]);
-    t[118] = ptx_xor(t[83], t[79]);
-    t[118] = ptx_and(t[118], t[103]);
+    t[118] = ptx_xor(t[83], t[81]);
+    t[118] = ptx_and(t[118], t[104]);
     t[118] = ptx_xor(t[118], t[83]);
-    t[119] = ptx_xor(t[84], t[80]);
-    t[119] = ptx_and(t[119], t[103]);
+    t[119] = ptx_xor(t[84], t[82]);
+    t[119] = ptx_and(t[119], t[104]);
     t[119] = ptx_xor(t[119], t[84]);
-    t[120] = ptx_xor(t[85], t[81]);
-    t[120] = ptx_and(t[120], t[103]);
+    t[120] = ptx_xor(t[85], t[83]);
+    t[120] = ptx_and(t[120], t[104]);
     t[120] = ptx_xor(t[120], t[85]);
-    t[121] = ptx_xor(t[86], t[82]);
-    t[121] = ptx_and(t[121], t[103]);
+    t[121] = ptx_xor(t[86], t[84]);
+    t[121] = ptx_and(t[121], t[104]);
     t[121] = ptx_xor(t[121], t[86]);
-    t[122] = ptx_xor(t[87], t[83]);
-    t[122] = ptx_and(t[122], t[103]);
+    t[122] = ptx_xor(t[87], t[85]);
+    t[122] = ptx_and(t[122], t[104]);
     t[122] = ptx_xor(t[122], t[87]);
-    t[123] = ptx_xor(t[88], t[84]);
-    t[123] = ptx_and(t[123], t[103]);
+    t[123] = ptx_xor(t[88], t[86]);
+    t[123] = ptx_and(t[123], t[104]);
     t[123] = ptx_xor(t[123], t[88]);
-    t[124] = ptx_xor(t[89], t[85]);
-    t[124] = ptx_and(t[124], t[103]);
+    t[124] = ptx_xor(t[89], t[87]);
+    t[124] = ptx_and(t[124], t[104]);
     t[124] = ptx_xor(t[124], t[89]);
-    t[125] = ptx_xor(t[90], t[86]);
-    t[125] = ptx_and(t[125], t[103]);
+    t[125] = ptx_xor(t[90], t[88]);
+    t[125] = ptx_and(t[125], t[104]);
     t[125] = ptx_xor(t[125], t[90]);
-    t[126] = ptx_xor(t[91], t[87]);
-    t[126] = ptx_and(t[126], t[103]);
+    t[126] = ptx_xor(t[91], t[89]);
+    t[126] = ptx_and(t[126], t[104]);
     t[126] = ptx_xor(t[126], t[91]);
-    t[127] = ptx_xor(t[92], t[88]);
-    t[127] = ptx_and(t[127], t[103]);
+    t[127] = ptx_xor(t[92], t[90]);
+    t[127] = ptx_and(t[127], t[104]);
     t[127] = ptx_xor(t[127], t[92]);
-    t[128] = ptx_xor(t[93], t[89]);
-    t[128] = ptx_and(t[128], t[103]);
+    t[128] = ptx_xor(t[93], t[91]);
+    t[128] = ptx_and(t[128], t[104]);
     t[128] = ptx_xor(t[128], t[93]);
-    t[129] = ptx_xor(t[94], t[90]);
-    t[129] = ptx_and(t[129], t[103]);
+    t[129] = ptx_xor(t[94], t[92]);
+    t[129] = ptx_and(t[129], t[104]);
     t[129] = ptx_xor(t[129], t[94]);
-    t[130] = ptx_xor(t[95], t[91]);
-    t[130] = ptx_and(t[130], t[103]);
+    t[130] = ptx_xor(t[95], t[93]);
+    t[130] = ptx_and(t[130], t[104]);
     t[130] = ptx_xor(t[130], t[95]);
-    t[131] = ptx_xor(t[96], t[92]);
-    t[131] = ptx_and(t[131], t[103]);
+    t[131] = ptx_xor(t[96], t[94]);
+    t[131] = ptx_and(t[131], t[104]);
     t[131] = ptx_xor(t[131], t[96]);
-    t[132] = ptx_xor(t[97], t[93]);
-    t[132] = ptx_and(t[132], t[103]);
+    t[132] = ptx_xor(t[97], t[95]);
+    t[132] = ptx_and(t[132], t[104]);
     t[132] = ptx_xor(t[132], t[97]);
-    t[133] = ptx_xor(t[98], t[94]);
-    t[133] = ptx_and(t[133], t[103]);
+    t[133] = ptx_xor(t[98], t[96]);
+    t[133] = ptx_and(t[133], t[104]);
     t[133] = ptx_xor(t[133], t[98]);
-    t[134] = ptx_xor(t[99], t[95]);
-    t[134] = ptx_and(t[134], t[103]);
+    t[134] = ptx_xor(t[99], t[97]);
+    t[134] = ptx_and(t[134], t[104]);
     t[134] = ptx_xor(t[134], t[99]);
-    t[135] = ptx_xor(t[100], t[96]);
-    t[135] = ptx_and(t[135], t[103]);
+    t[135] = ptx_xor(t[100], t[98]);
+    t[135] = ptx_and(t[135], t[104]);
     t[135] = ptx_xor(t[135], t[100]);
-    t[137] = ptx_shr(x[64], 8u);
-    t[137] = ptx_and(t[137], 1u);
-    t[138] = ptx_sub(0u, t[137]);
-    t[171] = ptx_not(t[138]);
-    t[139] = ptx_and(t[104], t[171]);
-    t[140] = ptx_and(t[105], t[171]);
-    t[141] = ptx_and(t[106], t[171]);
-    t[142] = ptx_and(t[107], t[171]);
-    t[143] = ptx_and(t[108], t[171]);
-    t[144] = ptx_and(t[109], t[171]);
-    t[145] = ptx_and(t[110], t[171]);
-    t[146] = ptx_and(t[111], t[171]);
-    t[147] = ptx_xor(t[112], t[104]);
-    t[147] = ptx_and(t[147], t[138]);
+    t[136] = ptx_xor(t[101], t[99]);
+    t[136] = ptx_and(t[136], t[104]);
+    t[136] = ptx_xor(t[136], t[101]);
+    t[138] = ptx_shr(x[67], 7u);
+    t[138] = ptx_and(t[138], 1u);
+    t[139] = ptx_sub(0u, t[138]);
+    t[172] = ptx_not(t[139]);
+    t[140] = ptx_and(t[105], t[172]);
+    t[141] = ptx_and(t[106], t[172]);
+    t[142] = ptx_and(t[107], t[172]);
+    t[143] = ptx_and(t[108], t[172]);
+    t[144] = ptx_xor(t[109], t[105]);
+    t[144] = ptx_and(t[144], t[139]);
+    t[144] = ptx_xor(t[144], t[109]);
+    t[145] = ptx_xor(t[110], t[106]);
+    t[145] = ptx_and(t[145], t[139]);
+    t[145] = ptx_xor(t[145], t[110]);
+    t[146] = ptx_xor(t[111], t[107]);
+    t[146] = ptx_and(t[146], t[139]);
+    t[146] = ptx_xor(t[146], t[111]);
+    t[147] = ptx_xor(t[112], t[108]);
+    t[147] = ptx_and(t[147], t[139]);
     t[147] = ptx_xor(t[147], t[112]);
-    t[148] = ptx_xor(t[113], t[105]);
-    t[148] = ptx_and(t[148], t[138]);
+    t[148] = ptx_xor(t[113], t[109]);
+    t[148] = ptx_and(t[148], t[139]);
     t[148] = ptx_xor(t[148], t[113]);
-    t[149] = ptx_xor(t[114], t[106]);
-    t[149] = ptx_and(t[149], t[138]);
+    t[149] = ptx_xor(t[114], t[110]);
+    t[149] = ptx_and(t[149], t[139]);
     t[149] = ptx_xor(t[149], t[114]);
-    t[150] = ptx_xor(t[115], t[107]);
-    t[150] = ptx_and(t[150], t[138]);
+    t[150] = ptx_xor(t[115], t[111]);
+    t[150] = ptx_and(t[150], t[139]);
     t[150] = ptx_xor(t[150], t[115]);
-    t[151] = ptx_xor(t[116], t[108]);
-    t[151] = ptx_and(t[151], t[138]);
+    t[151] = ptx_xor(t[116], t[112]);
+    t[151] = ptx_and(t[151], t[139]);
     t[151] = ptx_xor(t[151], t[116]);
-    t[152] = ptx_xor(t[117], t[109]);
-    t[152] = ptx_and(t[152], t[138]);
+    t[152] = ptx_xor(t[117], t[113]);
+    t[152] = ptx_and(t[152], t[139]);
     t[152] = ptx_xor(t[152], t[117]);
-    t[153] = ptx_xor(t[118], t[110]);
-    t[153] = ptx_and(t[153], t[138]);
+    t[153] = ptx_xor(t[118], t[114]);
+    t[153] = ptx_and(t[153], t[139]);
     t[153] = ptx_xor(t[153], t[118]);
-    t[154] = ptx_xor(t[119], t[111]);
-    t[154] = ptx_and(t[154], t[138]);
+    t[154] = ptx_xor(t[119], t[115]);
+    t[154] = ptx_and(t[154], t[139]);
     t[154] = ptx_xor(t[154], t[119]);
-    t[155] = ptx_xor(t[120], t[112]);
-    t[155] = ptx_and(t[155], t[138]);
+    t[155] = ptx_xor(t[120], t[116]);
+    t[155] = ptx_and(t[155], t[139]);
     t[155] = ptx_xor(t[155], t[120]);
-    t[156] = ptx_xor(t[121], t[113]);
-    t[156] = ptx_and(t[156], t[138]);
+    t[156] = ptx_xor(t[121], t[117]);
+    t[156] = ptx_and(t[156], t[139]);
     t[156] = ptx_xor(t[156], t[121]);
-    t[157] = ptx_xor(t[122], t[114]);
-    t[157] = ptx_and(t[157], t[138]);
+    t[157] = ptx_xor(t[122], t[118]);
+    t[157] = ptx_and(t[157], t[139]);
     t[157] = ptx_xor(t[157], t[122]);
-    t[158] = ptx_xor(t[123], t[115]);
-    t[158] = ptx_and(t[158], t[138]);
+    t[158] = ptx_xor(t[123], t[119]);
+    t[158] = ptx_and(t[158], t[139]);
     t[158] = ptx_xor(t[158], t[123]);
-    t[159] = ptx_xor(t[124], t[116]);
-    t[159] = ptx_and(t[159], t[138]);
+    t[159] = ptx_xor(t[124], t[120]);
+    t[159] = ptx_and(t[159], t[139]);
     t[159] = ptx_xor(t[159], t[124]);
-    t[160] = ptx_xor(t[125], t[117]);
-    t[160] = ptx_and(t[160], t[138]);
+    t[160] = ptx_xor(t[125], t[121]);
+    t[160] = ptx_and(t[160], t[139]);
     t[160] = ptx_xor(t[160], t[125]);
-    t[161] = ptx_xor(t[126], t[118]);
-    t[161] = ptx_and(t[161], t[138]);
+    t[161] = ptx_xor(t[126], t[122]);
+    t[161] = ptx_and(t[161], t[139]);
     t[161] = ptx_xor(t[161], t[126]);
-    t[162] = ptx_xor(t[127], t[119]);
-    t[162] = ptx_and(t[162], t[138]);
+    t[162] = ptx_xor(t[127], t[123]);
+    t[162] = ptx_and(t[162], t[139]);
     t[162] = ptx_xor(t[162], t[127]);
-    t[163] = ptx_xor(t[128], t[120]);
-    t[163] = ptx_and(t[163], t[138]);
+    t[163] = ptx_xor(t[128], t[124]);
+    t[163] = ptx_and(t[163], t[139]);
     t[163] = ptx_xor(t[163], t[128]);
-    t[164] = ptx_xor(t[129], t[121]);
-    t[164] = ptx_and(t[164], t[138]);
+    t[164] = ptx_xor(t[129], t[125]);
+    t[164] = ptx_and(t[164], t[139]);
     t[164] = ptx_xor(t[164], t[129]);
-    t[165] = ptx_xor(t[130], t[122]);
-    t[165] = ptx_and(t[165], t[138]);
+    t[165] = ptx_xor(t[130], t[126]);
+    t[165] = ptx_and(t[165], t[139]);
     t[165] = ptx_xor(t[165], t[130]);
-    t[166] = ptx_xor(t[131], t[123]);
-    t[166] = ptx_and(t[166], t[138]);
+    t[166] = ptx_xor(t[131], t[127]);
+    t[166] = ptx_and(t[166], t[139]);
     t[166] = ptx_xor(t[166], t[131]);
-    t[167] = ptx_xor(t[132], t[124]);
-    t[167] = ptx_and(t[167], t[138]);
+    t[167] = ptx_xor(t[132], t[128]);
+    t[167] = ptx_and(t[167], t[139]);
     t[167] = ptx_xor(t[167], t[132]);
-    t[168] = ptx_xor(t[133], t[125]);
-    t[168] = ptx_and(t[168], t[138]);
+    t[168] = ptx_xor(t[133], t[129]);
+    t[168] = ptx_and(t[168], t[139]);
     t[168] = ptx_xor(t[168], t[133]);
-    t[169] = ptx_xor(t[134], t[126]);
-    t[169] = ptx_and(t[169], t[138]);
+    t[169] = ptx_xor(t[134], t[130]);
+    t[169] = ptx_and(t[169], t[139]);
     t[169] = ptx_xor(t[169], t[134]);
-    t[170] = ptx_xor(t[135], t[127]);
-    t[170] = ptx_and(t[170], t[138]);
+    t[170] = ptx_xor(t[135], t[131]);
+    t[170] = ptx_and(t[170], t[139]);
     t[170] = ptx_xor(t[170], t[135]);
-    t[172] = ptx_shr(x[64], 9u);
-    t[172] = ptx_and(t[172], 1u);
-    t[173] = ptx_sub(0u, t[172]);
-    t[206] = ptx_not(t[173]);
-    t[174] = ptx_and(t[139], t[206]);
-    t[175] = ptx_and(t[140], t[206]);
-    t[176] = ptx_and(t[141], t[206]);
-    t[177] = ptx_and(t[142], t[206]);
-    t[178] = ptx_and(t[143], t[206]);
-    t[179] = ptx_and(t[144], t[206]);
-    t[180] = ptx_and(t[145], t[206]);
-    t[181] = ptx_and(t[146], t[206]);
-    t[182] = ptx_and(t[147], t[206]);
-    t[183] = ptx_and(t[148], t[206]);
-    t[184] = ptx_and(t[149], t[206]);
-    t[185] = ptx_and(t[150], t[206]);
-    t[186] = ptx_and(t[151], t[206]);
-    t[187] = ptx_and(t[152], t[206]);
-    t[188] = ptx_and(t[153], t[206]);
-    t[189] = ptx_and(t[154], t[206]);
-    t[190] = ptx_xor(t[155], t[139]);
-    t[190] = ptx_and(t[190], t[173]);
+    t[171] = ptx_xor(t[136], t[132]);
+    t[171] = ptx_and(t[171], t[139]);
+    t[171] = ptx_xor(t[171], t[136]);
+    t[173] = ptx_shr(x[67], 8u);
+    t[173] = ptx_and(t[173], 1u);
+    t[174] = ptx_sub(0u, t[173]);
+    t[207] = ptx_not(t[174]);
+    t[175] = ptx_and(t[140], t[207]);
+    t[176] = ptx_and(t[141], t[207]);
+    t[177] = ptx_and(t[142], t[207]);
+    t[178] = ptx_and(t[143], t[207]);
+    t[179] = ptx_and(t[144], t[207]);
+    t[180] = ptx_and(t[145], t[207]);
+    t[181] = ptx_and(t[146], t[207]);
+    t[182] = ptx_and(t[147], t[207]);
+    t[183] = ptx_xor(t[148], t[140]);
+    t[183] = ptx_and(t[183], t[174]);
+    t[183] = ptx_xor(t[183], t[148]);
+    t[184] = ptx_xor(t[149], t[141]);
+    t[184] = ptx_and(t[184], t[174]);
+    t[184] = ptx_xor(t[184], t[149]);
+    t[185] = ptx_xor(t[150], t[142]);
+    t[185] = ptx_and(t[185], t[174]);
+    t[185] = ptx_xor(t[185], t[150]);
+    t[186] = ptx_xor(t[151], t[143]);
+    t[186] = ptx_and(t[186], t[174]);
+    t[186] = ptx_xor(t[186], t[151]);
+    t[187] = ptx_xor(t[152], t[144]);
+    t[187] = ptx_and(t[187], t[174]);
+    t[187] = ptx_xor(t[187], t[152]);
+    t[188] = ptx_xor(t[153], t[145]);
+    t[188] = ptx_and(t[188], t[174]);
+    t[188] = ptx_xor(t[188], t[153]);
+    t[189] = ptx_xor(t[154], t[146]);
+    t[189] = ptx_and(t[189], t[174]);
+    t[189] = ptx_xor(t[189], t[154]);
+    t[190] = ptx_xor(t[155], t[147]);
+    t[190] = ptx_and(t[190], t[174]);
     t[190] = ptx_xor(t[190], t[155]);
-    t[191] = ptx_xor(t[156], t[140]);
-    t[191] = ptx_and(t[191], t[173]);
+    t[191] = ptx_xor(t[156], t[148]);
+    t[191] = ptx_and(t[191], t[174]);
     t[191] = ptx_xor(t[191], t[156]);
-    t[192] = ptx_xor(t[157], t[141]);
-    t[192] = ptx_and(t[192], t[173]);
+    t[192] = ptx_xor(t[157], t[149]);
+    t[192] = ptx_and(t[192], t[174]);
     t[192] = ptx_xor(t[192], t[157]);
-    t[193] = ptx_xor(t[158], t[142]);
-    t[193] = ptx_and(t[193], t[173]);
+    t[193] = ptx_xor(t[158], t[150]);
+    t[193] = ptx_and(t[193], t[174]);
     t[193] = ptx_xor(t[193], t[158]);
-    t[194] = ptx_xor(t[159], t[143]);
-    t[194] = ptx_and(t[194], t[173]);
+    t[194] = ptx_xor(t[159], t[151]);
+    t[194] = ptx_and(t[194], t[174]);
     t[194] = ptx_xor(t[194], t[159]);
-    t[195] = ptx_xor(t[160], t[144]);
-    t[195] = ptx_and(t[195], t[173]);
+    t[195] = ptx_xor(t[160], t[152]);
+    t[195] = ptx_and(t[195], t[174]);
     t[195] = ptx_xor(t[195], t[160]);
-    t[196] = ptx_xor(t[161], t[145]);
-    t[196] = ptx_and(t[196], t[173]);
+    t[196] = ptx_xor(t[161], t[153]);
+    t[196] = ptx_and(t[196], t[174]);
     t[196] = ptx_xor(t[196], t[161]);
-    t[197] = ptx_xor(t[162], t[146]);
-    t[197] = ptx_and(t[197], t[173]);
+    t[197] = ptx_xor(t[162], t[154]);
+    t[197] = ptx_and(t[197], t[174]);
     t[197] = ptx_xor(t[197], t[162]);
-    t[198] = ptx_xor(t[163], t[147]);
-    t[198] = ptx_and(t[198], t[173]);
+    t[198] = ptx_xor(t[163], t[155]);
+    t[198] = ptx_and(t[198], t[174]);
     t[198] = ptx_xor(t[198], t[163]);
-    t[199] = ptx_xor(t[164], t[148]);
-    t[199] = ptx_and(t[199], t[173]);
+    t[199] = ptx_xor(t[164], t[156]);
+    t[199] = ptx_and(t[199], t[174]);
     t[199] = ptx_xor(t[199], t[164]);
-    t[200] = ptx_xor(t[165], t[149]);
-    t[200] = ptx_and(t[200], t[173]);
+    t[200] = ptx_xor(t[165], t[157]);
+    t[200] = ptx_and(t[200], t[174]);
     t[200] = ptx_xor(t[200], t[165]);
-    t[201] = ptx_xor(t[166], t[150]);
-    t[201] = ptx_and(t[201], t[173]);
+    t[201] = ptx_xor(t[166], t[158]);
+    t[201] = ptx_and(t[201], t[174]);
     t[201] = ptx_xor(t[201], t[166]);
-    t[202] = ptx_xor(t[167], t[151]);
-    t[202] = ptx_and(t[202], t[173]);
+    t[202] = ptx_xor(t[167], t[159]);
+    t[202] = ptx_and(t[202], t[174]);
     t[202] = ptx_xor(t[202], t[167]);
-    t[203] = ptx_xor(t[168], t[152]);
-    t[203] = ptx_and(t[203], t[173]);
+    t[203] = ptx_xor(t[168], t[160]);
+    t[203] = ptx_and(t[203], t[174]);
     t[203] = ptx_xor(t[203], t[168]);
-    t[204] = ptx_xor(t[169], t[153]);
-    t[204] = ptx_and(t[204], t[173]);
+    t[204] = ptx_xor(t[169], t[161]);
+    t[204] = ptx_and(t[204], t[174]);
     t[204] = ptx_xor(t[204], t[169]);
-    t[205] = ptx_xor(t[170], t[154]);
-    t[205] = ptx_and(t[205], t[173]);
+    t[205] = ptx_xor(t[170], t[162]);
+    t[205] = ptx_and(t[205], t[174]);
     t[205] = ptx_xor(t[205], t[170]);
-    t[207] = ptx_and(x[64], 31u);
-    y[0] = ptx_shl(t[174], t[207]);
-    y[1] = ptx_shf_l_clamp(t[174], t[175], t[207]);
-    y[2] = ptx_shf_l_clamp(t[175], t[176], t[207]);
-    y[3] = ptx_shf_l_clamp(t[176], t[177], t[207]);
-    y[4] = ptx_shf_l_clamp(t[177], t[178], t[207]);
-    y[5] = ptx_shf_l_clamp(t[178], t[179], t[207]);
-    y[6] = ptx_shf_l_clamp(t[179], t[180], t[207]);
-    y[7] = ptx_shf_l_clamp(t[180], t[181], t[207]);
-    y[8] = ptx_shf_l_clamp(t[181], t[182], t[207]);
-    y[9] = ptx_shf_l_clamp(t[182], t[183], t[207]);
-    y[10] = ptx_shf_l_clamp(t[183], t[184], t[207]);
-    y[11] = ptx_shf_l_clamp(t[184], t[185], t[207]);
-    y[12] = ptx_shf_l_clamp(t[185], t[186], t[207]);
-    y[13] = ptx_shf_l_clamp(t[186], t[187], t[207]);
-    y[14] = ptx_shf_l_clamp(t[187], t[188], t[207]);
-    y[15] = ptx_shf_l_clamp(t[188], t[189], t[207]);
-    y[16] = ptx_shf_l_clamp(t[189], t[190], t[207]);
-    y[17] = ptx_shf_l_clamp(t[190], t[191], t[207]);
-    y[18] = ptx_shf_l_clamp(t[191], t[192], t[207]);
-    y[19] = ptx_shf_l_clamp(t[192], t[193], t[207]);
-    y[20] = ptx_shf_l_clamp(t[193], t[194], t[207]);
-    y[21] = ptx_shf_l_clamp(t[194], t[195], t[207]);
-    y[22] = ptx_shf_l_clamp(t[195], t[196], t[207]);
-    y[23] = ptx_shf_l_clamp(t[196], t[197], t[207]);
-    y[24] = ptx_shf_l_clamp(t[197], t[198], t[207]);
-    y[25] = ptx_shf_l_clamp(t[198], t[199], t[207]);
-    y[26] = ptx_shf_l_clamp(t[199], t[200], t[207]);
-    y[27] = ptx_shf_l_clamp(t[200], t[201], t[207]);
-    y[28] = ptx_shf_l_clamp(t[201], t[202], t[207]);
-    y[29] = ptx_shf_l_clamp(t[202], t[203], t[207]);
-    y[30] = ptx_shf_l_clamp(t[203], t[204], t[207]);
-    y[31] = ptx_shf_l_clamp(t[204], t[205], t[207]);
+    t[206] = ptx_xor(t[171], t[163]);
+    t[206] = ptx_and(t[206], t[174]);
+    t[206] = ptx_xor(t[206], t[171]);
+    t[208] = ptx_shr(x[67], 9u);
+    t[208] = ptx_and(t[208], 1u);
+    t[209] = ptx_sub(0u, t[208]);
+    t[242] = ptx_not(t[209]);
+    t[210] = ptx_and(t[175], t[242]);
+    t[211] = ptx_and(t[176], t[242]);
+    t[212] = ptx_and(t[177], t[242]);
+    t[213] = ptx_and(t[178], t[242]);
+    t[214] = ptx_and(t[179], t[242]);
+    t[215] = ptx_and(t[180], t[242]);
+    t[216] = ptx_and(t[181], t[242]);
+    t[217] = ptx_and(t[182], t[242]);
+    t[218] = ptx_and(t[183], t[242]);
+    t[219] = ptx_and(t[184], t[242]);
+    t[220] = ptx_and(t[185], t[242]);
+    t[221] = ptx_and(t[186], t[242]);
+    t[222] = ptx_and(t[187], t[242]);
+    t[223] = ptx_and(t[188], t[242]);
+    t[224] = ptx_and(t[189], t[242]);
+    t[225] = ptx_and(t[190], t[242]);
+    t[226] = ptx_xor(t[191], t[175]);
+    t[226] = ptx_and(t[226], t[209]);
+    t[226] = ptx_xor(t[226], t[191]);
+    t[227] = ptx_xor(t[192], t[176]);
+    t[227] = ptx_and(t[227], t[209]);
+    t[227] = ptx_xor(t[227], t[192]);
+    t[228] = ptx_xor(t[193], t[177]);
+    t[228] = ptx_and(t[228], t[209]);
+    t[228] = ptx_xor(t[228], t[193]);
+    t[229] = ptx_xor(t[194], t[178]);
+    t[229] = ptx_and(t[229], t[209]);
+    t[229] = ptx_xor(t[229], t[194]);
+    t[230] = ptx_xor(t[195], t[179]);
+    t[230] = ptx_and(t[230], t[209]);
+    t[230] = ptx_xor(t[230], t[195]);
+    t[231] = ptx_xor(t[196], t[180]);
+    t[231] = ptx_and(t[231], t[209]);
+    t[231] = ptx_xor(t[231], t[196]);
+    t[232] = ptx_xor(t[197], t[181]);
+    t[232] = ptx_and(t[232], t[209]);
+    t[232] = ptx_xor(t[232], t[197]);
+    t[233] = ptx_xor(t[198], t[182]);
+    t[233] = ptx_and(t[233], t[209]);
+    t[233] = ptx_xor(t[233], t[198]);
+    t[234] = ptx_xor(t[199], t[183]);
+    t[234] = ptx_and(t[234], t[209]);
+    t[234] = ptx_xor(t[234], t[199]);
+    t[235] = ptx_xor(t[200], t[184]);
+    t[235] = ptx_and(t[235], t[209]);
+    t[235] = ptx_xor(t[235], t[200]);
+    t[236] = ptx_xor(t[201], t[185]);
+    t[236] = ptx_and(t[236], t[209]);
+    t[236] = ptx_xor(t[236], t[201]);
+    t[237] = ptx_xor(t[202], t[186]);
+    t[237] = ptx_and(t[237], t[209]);
+    t[237] = ptx_xor(t[237], t[202]);
+    t[238] = ptx_xor(t[203], t[187]);
+    t[238] = ptx_and(t[238], t[209]);
+    t[238] = ptx_xor(t[238], t[203]);
+    t[239] = ptx_xor(t[204], t[188]);
+    t[239] = ptx_and(t[239], t[209]);
+    t[239] = ptx_xor(t[239], t[204]);
+    t[240] = ptx_xor(t[205], t[189]);
+    t[240] = ptx_and(t[240], t[209]);
+    t[240] = ptx_xor(t[240], t[205]);
+    t[241] = ptx_xor(t[206], t[190]);
+    t[241] = ptx_and(t[241], t[209]);
+    t[241] = ptx_xor(t[241], t[206]);
+    t[243] = ptx_and(x[67], 31u);
+    y[0] = ptx_shl(t[210], t[243]);
+    y[1] = ptx_shf_l_clamp(t[210], t[211], t[243]);
+    y[2] = ptx_shf_l_clamp(t[211], t[212], t[243]);
+    y[3] = ptx_shf_l_clamp(t[212], t[213], t[243]);
+    y[4] = ptx_shf_l_clamp(t[213], t[214], t[243]);
+    y[5] = ptx_shf_l_clamp(t[214], t[215], t[243]);
+    y[6] = ptx_shf_l_clamp(t[215], t[216], t[243]);
+    y[7] = ptx_shf_l_clamp(t[216], t[217], t[243]);
+    y[8] = ptx_shf_l_clamp(t[217], t[218], t[243]);
+    y[9] = ptx_shf_l_clamp(t[218], t[219], t[243]);
+    y[10] = ptx_shf_l_clamp(t[219], t[220], t[243]);
+    y[11] = ptx_shf_l_clamp(t[220], t[221], t[243]);
+    y[12] = ptx_shf_l_clamp(t[221], t[222], t[243]);
+    y[13] = ptx_shf_l_clamp(t[222], t[223], t[243]);
+    y[14] = ptx_shf_l_clamp(t[223], t[224], t[243]);
+    y[15] = ptx_shf_l_clamp(t[224], t[225], t[243]);
+    y[16] = ptx_shf_l_clamp(t[225], t[226], t[243]);
+    y[17] = ptx_shf_l_clamp(t[226], t[227], t[243]);
+    y[18] = ptx_shf_l_clamp(t[227], t[228], t[243]);
+    y[19] = ptx_shf_l_clamp(t[228], t[229], t[243]);
+    y[20] = ptx_shf_l_clamp(t[229], t[230], t[243]);
+    y[21] = ptx_shf_l_clamp(t[230], t[231], t[243]);
+    y[22] = ptx_shf_l_clamp(t[231], t[232], t[243]);
+    y[23] = ptx_shf_l_clamp(t[232], t[233], t[243]);
+    y[24] = ptx_shf_l_clamp(t[233], t[234], t[243]);
+    y[25] = ptx_shf_l_clamp(t[234], t[235], t[243]);
+    y[26] = ptx_shf_l_clamp(t[235], t[236], t[243]);
+    y[27] = ptx_shf_l_clamp(t[236], t[237], t[243]);
+    y[28] = ptx_shf_l_clamp(t[237], t[238], t[243]);
+    y[29] = ptx_shf_l_clamp(t[238], t[239], t[243]);
+    y[30] = ptx_shf_l_clamp(t[239], t[240], t[243]);
+    y[31] = ptx_shf_l_clamp(t[240], t[241], t[243]);
   }
 #endif
 };
@@ -72864,1151 +75382,6017 @@ struct sqrt_step {
 #endif
 };
 
-// modinv_step: a step that the loops below call; 1133 instructions.
-struct modinv_step {
-  static constexpr unsigned in_words = 160;
-  static constexpr unsigned out_words = 128;
+// modinv_start: a step that the loops below call; 177 instructions.
+struct modinv_start {
+  static constexpr unsigned in_words = 64;
+  static constexpr unsigned out_words = 164;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<812>;\n\t"
-        "and.b32 t0, %128, %160;\n\t"
-        "and.b32 t0, t0, 1;\n\t"
-        "sub.u32 t1, 0, t0;\n\t"
-        "sub.cc.u32 t2, %128, %160;\n\t"
-        "subc.cc.u32 t3, %129, %161;\n\t"
-        "subc.cc.u32 t4, %130, %162;\n\t"
-        "subc.cc.u32 t5, %131, %163;\n\t"
-        "subc.cc.u32 t6, %132, %164;\n\t"
-        "subc.cc.u32 t7, %133, %165;\n\t"
-        "subc.cc.u32 t8, %134, %166;\n\t"
-        "subc.cc.u32 t9, %135, %167;\n\t"
-        "subc.cc.u32 t10, %136, %168;\n\t"
-        "subc.cc.u32 t11, %137, %169;\n\t"
-        "subc.cc.u32 t12, %138, %170;\n\t"
-        "subc.cc.u32 t13, %139, %171;\n\t"
-        "subc.cc.u32 t14, %140, %172;\n\t"
-        "subc.cc.u32 t15, %141, %173;\n\t"
-        "subc.cc.u32 t16, %142, %174;\n\t"
-        "subc.cc.u32 t17, %143, %175;\n\t"
-        "subc.cc.u32 t18, %144, %176;\n\t"
-        "subc.cc.u32 t19, %145, %177;\n\t"
-        "subc.cc.u32 t20, %146, %178;\n\t"
-        "subc.cc.u32 t21, %147, %179;\n\t"
-        "subc.cc.u32 t22, %148, %180;\n\t"
-        "subc.cc.u32 t23, %149, %181;\n\t"
-        "subc.cc.u32 t24, %150, %182;\n\t"
-        "subc.cc.u32 t25, %151, %183;\n\t"
-        "subc.cc.u32 t26, %152, %184;\n\t"
-        "subc.cc.u32 t27, %153, %185;\n\t"
-        "subc.cc.u32 t28, %154, %186;\n\t"
-        "subc.cc.u32 t29, %155, %187;\n\t"
-        "subc.cc.u32 t30, %156, %188;\n\t"
-        "subc.cc.u32 t31, %157, %189;\n\t"
-        "subc.cc.u32 t32, %158, %190;\n\t"
-        "subc.cc.u32 t33, %159, %191;\n\t"
-        "subc.u32 t34, 0, 0;\n\t"
-        "and.b32 t35, t1, t34;\n\t"
-        "xor.b32 t36, t1, t35;\n\t"
-        "and.b32 t37, %160, t36;\n\t"
-        "and.b32 t38, %161, t36;\n\t"
-        "and.b32 t39, %162, t36;\n\t"
-        "and.b32 t40, %163, t36;\n\t"
-        "and.b32 t41, %164, t36;\n\t"
-        "and.b32 t42, %165, t36;\n\t"
-        "and.b32 t43, %166, t36;\n\t"
-        "and.b32 t44, %167, t36;\n\t"
-        "and.b32 t45, %168, t36;\n\t"
-        "and.b32 t46, %169, t36;\n\t"
-        "and.b32 t47, %170, t36;\n\t"
-        "and.b32 t48, %171, t36;\n\t"
-        "and.b32 t49, %172, t36;\n\t"
-        "and.b32 t50, %173, t36;\n\t"
-        "and.b32 t51, %174, t36;\n\t"
-        "and.b32 t52, %175, t36;\n\t"
-        "and.b32 t53, %176, t36;\n\t"
-        "and.b32 t54, %177, t36;\n\t"
-        "and.b32 t55, %178, t36;\n\t"
-        "and.b32 t56, %179, t36;\n\t"
-        "and.b32 t57, %180, t36;\n\t"
-        "and.b32 t58, %181, t36;\n\t"
-        "and.b32 t59, %182, t36;\n\t"
-        "and.b32 t60, %183, t36;\n\t"
-        "and.b32 t61, %184, t36;\n\t"
-        "and.b32 t62, %185, t36;\n\t"
-        "and.b32 t63, %186, t36;\n\t"
-        "and.b32 t64, %187, t36;\n\t"
-        "and.b32 t65, %188, t36;\n\t"
-        "and.b32 t66, %189, t36;\n\t"
-        "and.b32 t67, %190, t36;\n\t"
-        "and.b32 t68, %191, t36;\n\t"
-        "sub.cc.u32 t69, %128, t37;\n\t"
-        "subc.cc.u32 t70, %129, t38;\n\t"
-        "subc.cc.u32 t71, %130, t39;\n\t"
-        "subc.cc.u32 t72, %131, t40;\n\t"
-        "subc.cc.u32 t73, %132, t41;\n\t"
-        "subc.cc.u32 t74, %133, t42;\n\t"
-        "subc.cc.u32 t75, %134, t43;\n\t"
-        "subc.cc.u32 t76, %135, t44;\n\t"
-        "subc.cc.u32 t77, %136, t45;\n\t"
-        "subc.cc.u32 t78, %137, t46;\n\t"
-        "subc.cc.u32 t79, %138, t47;\n\t"
-        "subc.cc.u32 t80, %139, t48;\n\t"
-        "subc.cc.u32 t81, %140, t49;\n\t"
-        "subc.cc.u32 t82, %141, t50;\n\t"
-        "subc.cc.u32 t83, %142, t51;\n\t"
-        "subc.cc.u32 t84, %143, t52;\n\t"
-        "subc.cc.u32 t85, %144, t53;\n\t"
-        "subc.cc.u32 t86, %145, t54;\n\t"
-        "subc.cc.u32 t87, %146, t55;\n\t"
-        "subc.cc.u32 t88, %147, t56;\n\t"
-        "subc.cc.u32 t89, %148, t57;\n\t"
-        "subc.cc.u32 t90, %149, t58;\n\t"
-        "subc.cc.u32 t91, %150, t59;\n\t"
-        "subc.cc.u32 t92, %151, t60;\n\t"
-        "subc.cc.u32 t93, %152, t61;\n\t"
-        "subc.cc.u32 t94, %153, t62;\n\t"
-        "subc.cc.u32 t95, %154, t63;\n\t"
-        "subc.cc.u32 t96, %155, t64;\n\t"
-        "subc.cc.u32 t97, %156, t65;\n\t"
-        "subc.cc.u32 t98, %157, t66;\n\t"
-        "subc.cc.u32 t99, %158, t67;\n\t"
-        "subc.u32 t100, %159, t68;\n\t"
-        "and.b32 t101, %128, t35;\n\t"
-        "and.b32 t102, %129, t35;\n\t"
-        "and.b32 t103, %130, t35;\n\t"
-        "and.b32 t104, %131, t35;\n\t"
-        "and.b32 t105, %132, t35;\n\t"
-        "and.b32 t106, %133, t35;\n\t"
-        "and.b32 t107, %134, t35;\n\t"
-        "and.b32 t108, %135, t35;\n\t"
-        "and.b32 t109, %136, t35;\n\t"
-        "and.b32 t110, %137, t35;\n\t"
-        "and.b32 t111, %138, t35;\n\t"
-        "and.b32 t112, %139, t35;\n\t"
-        "and.b32 t113, %140, t35;\n\t"
-        "and.b32 t114, %141, t35;\n\t"
-        "and.b32 t115, %142, t35;\n\t"
-        "and.b32 t116, %143, t35;\n\t"
-        "and.b32 t117, %144, t35;\n\t"
-        "and.b32 t118, %145, t35;\n\t"
-        "and.b32 t119, %146, t35;\n\t"
-        "and.b32 t120, %147, t35;\n\t"
-        "and.b32 t121, %148, t35;\n\t"
-        "and.b32 t122, %149, t35;\n\t"
-        "and.b32 t123, %150, t35;\n\t"
-        "and.b32 t124, %151, t35;\n\t"
-        "and.b32 t125, %152, t35;\n\t"
-        "and.b32 t126, %153, t35;\n\t"
-        "and.b32 t127, %154, t35;\n\t"
-        "and.b32 t128, %155, t35;\n\t"
-        "and.b32 t129, %156, t35;\n\t"
-        "and.b32 t130, %157, t35;\n\t"
-        "and.b32 t131, %158, t35;\n\t"
-        "and.b32 t132, %159, t35;\n\t"
-        "sub.cc.u32 t133, %160, t101;\n\t"
-        "subc.cc.u32 t134, %161, t102;\n\t"
-        "subc.cc.u32 t135, %162, t103;\n\t"
-        "subc.cc.u32 t136, %163, t104;\n\t"
-        "subc.cc.u32 t137, %164, t105;\n\t"
-        "subc.cc.u32 t138, %165, t106;\n\t"
-        "subc.cc.u32 t139, %166, t107;\n\t"
-        "subc.cc.u32 t140, %167, t108;\n\t"
-        "subc.cc.u32 t141, %168, t109;\n\t"
-        "subc.cc.u32 t142, %169, t110;\n\t"
-        "subc.cc.u32 t143, %170, t111;\n\t"
-        "subc.cc.u32 t144, %171, t112;\n\t"
-        "subc.cc.u32 t145, %172, t113;\n\t"
-        "subc.cc.u32 t146, %173, t114;\n\t"
-        "subc.cc.u32 t147, %174, t115;\n\t"
-        "subc.cc.u32 t148, %175, t116;\n\t"
-        "subc.cc.u32 t149, %176, t117;\n\t"
-        "subc.cc.u32 t150, %177, t118;\n\t"
-        "subc.cc.u32 t151, %178, t119;\n\t"
-        "subc.cc.u32 t152, %179, t120;\n\t"
-        "subc.cc.u32 t153, %180, t121;\n\t"
-        "subc.cc.u32 t154, %181, t122;\n\t"
-        "subc.cc.u32 t155, %182, t123;\n\t"
-        "subc.cc.u32 t156, %183, t124;\n\t"
-        "subc.cc.u32 t157, %184, t125;\n\t"
-        "subc.cc.u32 t158, %185, t126;\n\t"
-        "subc.cc.u32 t159, %186, t127;\n\t"
-        "subc.cc.u32 t160, %187, t128;\n\t"
-        "subc.cc.u32 t161, %188, t129;\n\t"
-        "subc.cc.u32 t162, %189, t130;\n\t"
-        "subc.cc.u32 t163, %190, t131;\n\t"
-        "subc.u32 t164, %191, t132;\n\t"
-        "and.b32 t165, t69, 1;\n\t"
-        "sub.u32 t166, 0, t165;\n\t"
-        "xor.b32 t199, t69, t133;\n\t"
-        "and.b32 t199, t199, t166;\n\t"
-        "xor.b32 t167, t69, t199;\n\t"
-        "xor.b32 t200, t70, t134;\n\t"
-        "and.b32 t200, t200, t166;\n\t"
-        "xor.b32 t168, t70, t200;\n\t"
-        "xor.b32 t201, t71, t135;\n\t"
-        "and.b32 t201, t201, t166;\n\t"
-        "xor.b32 t169, t71, t201;\n\t"
-        "xor.b32 t202, t72, t136;\n\t"
-        "and.b32 t202, t202, t166;\n\t"
-        "xor.b32 t170, t72, t202;\n\t"
-        "xor.b32 t203, t73, t137;\n\t"
-        "and.b32 t203, t203, t166;\n\t"
-        "xor.b32 t171, t73, t203;\n\t"
-        "xor.b32 t204, t74, t138;\n\t"
-        "and.b32 t204, t204, t166;\n\t"
-        "xor.b32 t172, t74, t204;\n\t"
-        "xor.b32 t205, t75, t139;\n\t"
-        "and.b32 t205, t205, t166;\n\t"
-        "xor.b32 t173, t75, t205;\n\t"
-        "xor.b32 t206, t76, t140;\n\t"
-        "and.b32 t206, t206, t166;\n\t"
-        "xor.b32 t174, t76, t206;\n\t"
-        "xor.b32 t207, t77, t141;\n\t"
-        "and.b32 t207, t207, t166;\n\t"
-        "xor.b32 t175, t77, t207;\n\t"
-        "xor.b32 t208, t78, t142;\n\t"
-        "and.b32 t208, t208, t166;\n\t"
-        "xor.b32 t176, t78, t208;\n\t"
-        "xor.b32 t209, t79, t143;\n\t"
-        "and.b32 t209, t209, t166;\n\t"
-        "xor.b32 t177, t79, t209;\n\t"
-        "xor.b32 t210, t80, t144;\n\t"
-        "and.b32 t210, t210, t166;\n\t"
-        "xor.b32 t178, t80, t210;\n\t"
-        "xor.b32 t211, t81, t145;\n\t"
-        "and.b32 t211, t211, t166;\n\t"
-        "xor.b32 t179, t81, t211;\n\t"
-        "xor.b32 t212, t82, t146;\n\t"
-        "and.b32 t212, t212, t166;\n\t"
-        "xor.b32 t180, t82, t212;\n\t"
-        "xor.b32 t213, t83, t147;\n\t"
-        "and.b32 t213, t213, t166;\n\t"
-        "xor.b32 t181, t83, t213;\n\t"
-        "xor.b32 t214, t84, t148;\n\t"
-        "and.b32 t214, t214, t166;\n\t"
-        "xor.b32 t182, t84, t214;\n\t"
-        "xor.b32 t215, t85, t149;\n\t"
-        "and.b32 t215, t215, t166;\n\t"
-        "xor.b32 t183, t85, t215;\n\t"
-        "xor.b32 t216, t86, t150;\n\t"
-        "and.b32 t216, t216, t166;\n\t"
-        "xor.b32 t184, t86, t216;\n\t"
-        "xor.b32 t217, t87, t151;\n\t"
-        "and.b32 t217, t217, t166;\n\t"
-        "xor.b32 t185, t87, t217;\n\t"
-        "xor.b32 t218, t88, t152;\n\t"
-        "and.b32 t218, t218, t166;\n\t"
-        "xor.b32 t186, t88, t218;\n\t"
-        "xor.b32 t219, t89, t153;\n\t"
-        "and.b32 t219, t219, t166;\n\t"
-        "xor.b32 t187, t89, t219;\n\t"
-        "xor.b32 t220, t90, t154;\n\t"
-        "and.b32 t220, t220, t166;\n\t"
-        "xor.b32 t188, t90, t220;\n\t"
-        "xor.b32 t221, t91, t155;\n\t"
-        "and.b32 t221, t221, t166;\n\t"
-        "xor.b32 t189, t91, t221;\n\t"
-        "xor.b32 t222, t92, t156;\n\t"
-        "and.b32 t222, t222, t166;\n\t"
-        "xor.b32 t190, t92, t222;\n\t"
-        "xor.b32 t223, t93, t157;\n\t"
-        "and.b32 t223, t223, t166;\n\t"
-        "xor.b32 t191, t93, t223;\n\t"
-        "xor.b32 t224, t94, t158;\n\t"
-        "and.b32 t224, t224, t166;\n\t"
-        "xor.b32 t192, t94, t224;\n\t"
-        "xor.b32 t225, t95, t159;\n\t"
-        "and.b32 t225, t225, t166;\n\t"
-        "xor.b32 t193, t95, t225;\n\t"
-        "xor.b32 t226, t96, t160;\n\t"
-        "and.b32 t226, t226, t166;\n\t"
-        "xor.b32 t194, t96, t226;\n\t"
-        "xor.b32 t227, t97, t161;\n\t"
-        "and.b32 t227, t227, t166;\n\t"
-        "xor.b32 t195, t97, t227;\n\t"
-        "xor.b32 t228, t98, t162;\n\t"
-        "and.b32 t228, t228, t166;\n\t"
-        "xor.b32 t196, t98, t228;\n\t"
-        "xor.b32 t229, t99, t163;\n\t"
-        "and.b32 t229, t229, t166;\n\t"
-        "xor.b32 t197, t99, t229;\n\t"
-        "xor.b32 t230, t100, t164;\n\t"
-        "and.b32 t230, t230, t166;\n\t"
-        "xor.b32 t198, t100, t230;\n\t"
-        "shf.r.clamp.b32 t231, t167, t168, 1;\n\t"
-        "shf.r.clamp.b32 t232, t168, t169, 1;\n\t"
-        "shf.r.clamp.b32 t233, t169, t170, 1;\n\t"
-        "shf.r.clamp.b32 t234, t170, t171, 1;\n\t"
-        "shf.r.clamp.b32 t235, t171, t172, 1;\n\t"
-        "shf.r.clamp.b32 t236, t172, t173, 1;\n\t"
-        "shf.r.clamp.b32 t237, t173, t174, 1;\n\t"
-        "shf.r.clamp.b32 t238, t174, t175, 1;\n\t"
-        "shf.r.clamp.b32 t239, t175, t176, 1;\n\t"
-        "shf.r.clamp.b32 t240, t176, t177, 1;\n\t"
-        "shf.r.clamp.b32 t241, t177, t178, 1;\n\t"
-        "shf.r.clamp.b32 t242, t178, t179, 1;\n\t"
-        "shf.r.clamp.b32 t243, t179, t180, 1;\n\t"
-        "shf.r.clamp.b32 t244, t180, t181, 1;\n\t"
-        "shf.r.clamp.b32 t245, t181, t182, 1;\n\t"
-        "shf.r.clamp.b32 t246, t182, t183, 1;\n\t"
-        "shf.r.clamp.b32 t247, t183, t184, 1;\n\t"
-        "shf.r.clamp.b32 t248, t184, t185, 1;\n\t"
-        "shf.r.clamp.b32 t249, t185, t186, 1;\n\t"
-        "shf.r.clamp.b32 t250, t186, t187, 1;\n\t"
-        "shf.r.clamp.b32 t251, t187, t188, 1;\n\t"
-        "shf.r.clamp.b32 t252, t188, t189, 1;\n\t"
-        "shf.r.clamp.b32 t253, t189, t190, 1;\n\t"
-        "shf.r.clamp.b32 t254, t190, t191, 1;\n\t"
-        "shf.r.clamp.b32 t255, t191, t192, 1;\n\t"
-        "shf.r.clamp.b32 t256, t192, t193, 1;\n\t"
-        "shf.r.clamp.b32 t257, t193, t194, 1;\n\t"
-        "shf.r.clamp.b32 t258, t194, t195, 1;\n\t"
-        "shf.r.clamp.b32 t259, t195, t196, 1;\n\t"
-        "shf.r.clamp.b32 t260, t196, t197, 1;\n\t"
-        "shf.r.clamp.b32 t261, t197, t198, 1;\n\t"
-        "shr.b32 t262, t198, 1;\n\t"
-        "xor.b32 t263, t231, t69;\n\t"
-        "and.b32 t263, t263, t166;\n\t"
-        "xor.b32 %0, t231, t263;\n\t"
-        "xor.b32 t264, t133, t231;\n\t"
-        "and.b32 t264, t264, t166;\n\t"
-        "xor.b32 %32, t133, t264;\n\t"
-        "xor.b32 t265, t232, t70;\n\t"
-        "and.b32 t265, t265, t166;\n\t"
-        "xor.b32 %1, t232, t265;\n\t"
-        "xor.b32 t266, t134, t232;\n\t"
-        "and.b32 t266, t266, t166;\n\t"
-        "xor.b32 %33, t134, t266;\n\t"
-        "xor.b32 t267, t233, t71;\n\t"
-        "and.b32 t267, t267, t166;\n\t"
-        "xor.b32 %2, t233, t267;\n\t"
-        "xor.b32 t268, t135, t233;\n\t"
-        "and.b32 t268, t268, t166;\n\t"
-        "xor.b32 %34, t135, t268;\n\t"
-        "xor.b32 t269, t234, t72;\n\t"
-        "and.b32 t269, t269, t166;\n\t"
-        "xor.b32 %3, t234, t269;\n\t"
-        "xor.b32 t270, t136, t234;\n\t"
-        "and.b32 t270, t270, t166;\n\t"
-        "xor.b32 %35, t136, t270;\n\t"
-        "xor.b32 t271, t235, t73;\n\t"
-        "and.b32 t271, t271, t166;\n\t"
-        "xor.b32 %4, t235, t271;\n\t"
-        "xor.b32 t272, t137, t235;\n\t"
-        "and.b32 t272, t272, t166;\n\t"
-        "xor.b32 %36, t137, t272;\n\t"
-        "xor.b32 t273, t236, t74;\n\t"
-        "and.b32 t273, t273, t166;\n\t"
-        "xor.b32 %5, t236, t273;\n\t"
-        "xor.b32 t274, t138, t236;\n\t"
-        "and.b32 t274, t274, t166;\n\t"
-        "xor.b32 %37, t138, t274;\n\t"
-        "xor.b32 t275, t237, t75;\n\t"
-        "and.b32 t275, t275, t166;\n\t"
-        "xor.b32 %6, t237, t275;\n\t"
-        "xor.b32 t276, t139, t237;\n\t"
-        "and.b32 t276, t276, t166;\n\t"
-        "xor.b32 %38, t139, t276;\n\t"
-        "xor.b32 t277, t238, t76;\n\t"
-        "and.b32 t277, t277, t166;\n\t"
-        "xor.b32 %7, t238, t277;\n\t"
-        "xor.b32 t278, t140, t238;\n\t"
-        "and.b32 t278, t278, t166;\n\t"
-        "xor.b32 %39, t140, t278;\n\t"
-        "xor.b32 t279, t239, t77;\n\t"
-        "and.b32 t279, t279, t166;\n\t"
-        "xor.b32 %8, t239, t279;\n\t"
-        "xor.b32 t280, t141, t239;\n\t"
-        "and.b32 t280, t280, t166;\n\t"
-        "xor.b32 %40, t141, t280;\n\t"
-        "xor.b32 t281, t240, t78;\n\t"
-        "and.b32 t281, t281, t166;\n\t"
-        "xor.b32 %9, t240, t281;\n\t"
-        "xor.b32 t282, t142, t240;\n\t"
-        "and.b32 t282, t282, t166;\n\t"
-        "xor.b32 %41, t142, t282;\n\t"
-        "xor.b32 t283, t241, t79;\n\t"
-        "and.b32 t283, t283, t166;\n\t"
-        "xor.b32 %10, t241, t283;\n\t"
-        "xor.b32 t284, t143, t241;\n\t"
-        "and.b32 t284, t284, t166;\n\t"
-        "xor.b32 %42, t143, t284;\n\t"
-        "xor.b32 t285, t242, t80;\n\t"
-        "and.b32 t285, t285, t166;\n\t"
-        "xor.b32 %11, t242, t285;\n\t"
-        "xor.b32 t286, t144, t242;\n\t"
-        "and.b32 t286, t286, t166;\n\t"
-        "xor.b32 %43, t144, t286;\n\t"
-        "xor.b32 t287, t243, t81;\n\t"
-        "and.b32 t287, t287, t166;\n\t"
-        "xor.b32 %12, t243, t287;\n\t"
-        "xor.b32 t288, t145, t243;\n\t"
-        "and.b32 t288, t288, t166;\n\t"
-        "xor.b32 %44, t145, t288;\n\t"
-        "xor.b32 t289, t244, t82;\n\t"
-        "and.b32 t289, t289, t166;\n\t"
-        "xor.b32 %13, t244, t289;\n\t"
-        "xor.b32 t290, t146, t244;\n\t"
-        "and.b32 t290, t290, t166;\n\t"
-        "xor.b32 %45, t146, t290;\n\t"
-        "xor.b32 t291, t245, t83;\n\t"
-        "and.b32 t291, t291, t166;\n\t"
-        "xor.b32 %14, t245, t291;\n\t"
-        "xor.b32 t292, t147, t245;\n\t"
-        "and.b32 t292, t292, t166;\n\t"
-        "xor.b32 %46, t147, t292;\n\t"
-        "xor.b32 t293, t246, t84;\n\t"
-        "and.b32 t293, t293, t166;\n\t"
-        "xor.b32 %15, t246, t293;\n\t"
-        "xor.b32 t294, t148, t246;\n\t"
-        "and.b32 t294, t294, t166;\n\t"
-        "xor.b32 %47, t148, t294;\n\t"
-        "xor.b32 t295, t247, t85;\n\t"
-        "and.b32 t295, t295, t166;\n\t"
-        "xor.b32 %16, t247, t295;\n\t"
-        "xor.b32 t296, t149, t247;\n\t"
-        "and.b32 t296, t296, t166;\n\t"
-        "xor.b32 %48, t149, t296;\n\t"
-        "xor.b32 t297, t248, t86;\n\t"
-        "and.b32 t297, t297, t166;\n\t"
-        "xor.b32 %17, t248, t297;\n\t"
-        "xor.b32 t298, t150, t248;\n\t"
-        "and.b32 t298, t298, t166;\n\t"
-        "xor.b32 %49, t150, t298;\n\t"
-        "xor.b32 t299, t249, t87;\n\t"
-        "and.b32 t299, t299, t166;\n\t"
-        "xor.b32 %18, t249, t299;\n\t"
-        "xor.b32 t300, t151, t249;\n\t"
-        "and.b32 t300, t300, t166;\n\t"
-        "xor.b32 %50, t151, t300;\n\t"
-        "xor.b32 t301, t250, t88;\n\t"
-        "and.b32 t301, t301, t166;\n\t"
-        "xor.b32 %19, t250, t301;\n\t"
-        "xor.b32 t302, t152, t250;\n\t"
-        "and.b32 t302, t302, t166;\n\t"
-        "xor.b32 %51, t152, t302;\n\t"
-        "xor.b32 t303, t251, t89;\n\t"
-        "and.b32 t303, t303, t166;\n\t"
-        "xor.b32 %20, t251, t303;\n\t"
-        "xor.b32 t304, t153, t251;\n\t"
-        "and.b32 t304, t304, t166;\n\t"
-        "xor.b32 %52, t153, t304;\n\t"
-        "xor.b32 t305, t252, t90;\n\t"
-        "and.b32 t305, t305, t166;\n\t"
-        "xor.b32 %21, t252, t305;\n\t"
-        "xor.b32 t306, t154, t252;\n\t"
-        "and.b32 t306, t306, t166;\n\t"
-        "xor.b32 %53, t154, t306;\n\t"
-        "xor.b32 t307, t253, t91;\n\t"
-        "and.b32 t307, t307, t166;\n\t"
-        "xor.b32 %22, t253, t307;\n\t"
-        "xor.b32 t308, t155, t253;\n\t"
-        "and.b32 t308, t308, t166;\n\t"
-        "xor.b32 %54, t155, t308;\n\t"
-        "xor.b32 t309, t254, t92;\n\t"
-        "and.b32 t309, t309, t166;\n\t"
-        "xor.b32 %23, t254, t309;\n\t"
-        "xor.b32 t310, t156, t254;\n\t"
-        "and.b32 t310, t310, t166;\n\t"
-        "xor.b32 %55, t156, t310;\n\t"
-        "xor.b32 t311, t255, t93;\n\t"
-        "and.b32 t311, t311, t166;\n\t"
-        "xor.b32 %24, t255, t311;\n\t"
-        "xor.b32 t312, t157, t255;\n\t"
-        "and.b32 t312, t312, t166;\n\t"
-        "xor.b32 %56, t157, t312;\n\t"
-        "xor.b32 t313, t256, t94;\n\t"
-        "and.b32 t313, t313, t166;\n\t"
-        "xor.b32 %25, t256, t313;\n\t"
-        "xor.b32 t314, t158, t256;\n\t"
-        "and.b32 t314, t314, t166;\n\t"
-        "xor.b32 %57, t158, t314;\n\t"
-        "xor.b32 t315, t257, t95;\n\t"
-        "and.b32 t315, t315, t166;\n\t"
-        "xor.b32 %26, t257, t315;\n\t"
-        "xor.b32 t316, t159, t257;\n\t"
-        "and.b32 t316, t316, t166;\n\t"
-        "xor.b32 %58, t159, t316;\n\t"
-        "xor.b32 t317, t258, t96;\n\t"
-        "and.b32 t317, t317, t166;\n\t"
-        "xor.b32 %27, t258, t317;\n\t"
-        "xor.b32 t318, t160, t258;\n\t"
-        "and.b32 t318, t318, t166;\n\t"
-        "xor.b32 %59, t160, t318;\n\t"
-        "xor.b32 t319, t259, t97;\n\t"
-        "and.b32 t319, t319, t166;\n\t"
-        "xor.b32 %28, t259, t319;\n\t"
-        "xor.b32 t320, t161, t259;\n\t"
-        "and.b32 t320, t320, t166;\n\t"
-        "xor.b32 %60, t161, t320;\n\t"
-        "xor.b32 t321, t260, t98;\n\t"
-        "and.b32 t321, t321, t166;\n\t"
-        "xor.b32 %29, t260, t321;\n\t"
-        "xor.b32 t322, t162, t260;\n\t"
-        "and.b32 t322, t322, t166;\n\t"
-        "xor.b32 %61, t162, t322;\n\t"
-        "xor.b32 t323, t261, t99;\n\t"
-        "and.b32 t323, t323, t166;\n\t"
-        "xor.b32 %30, t261, t323;\n\t"
-        "xor.b32 t324, t163, t261;\n\t"
-        "and.b32 t324, t324, t166;\n\t"
-        "xor.b32 %62, t163, t324;\n\t"
-        "xor.b32 t325, t262, t100;\n\t"
-        "and.b32 t325, t325, t166;\n\t"
-        "xor.b32 %31, t262, t325;\n\t"
-        "xor.b32 t326, t164, t262;\n\t"
-        "and.b32 t326, t326, t166;\n\t"
-        "xor.b32 %63, t164, t326;\n\t"
-        "and.b32 t327, %224, t36;\n\t"
-        "and.b32 t328, %225, t36;\n\t"
-        "and.b32 t329, %226, t36;\n\t"
-        "and.b32 t330, %227, t36;\n\t"
-        "and.b32 t331, %228, t36;\n\t"
-        "and.b32 t332, %229, t36;\n\t"
-        "and.b32 t333, %230, t36;\n\t"
-        "and.b32 t334, %231, t36;\n\t"
-        "and.b32 t335, %232, t36;\n\t"
-        "and.b32 t336, %233, t36;\n\t"
-        "and.b32 t337, %234, t36;\n\t"
-        "and.b32 t338, %235, t36;\n\t"
-        "and.b32 t339, %236, t36;\n\t"
-        "and.b32 t340, %237, t36;\n\t"
-        "and.b32 t341, %238, t36;\n\t"
-        "and.b32 t342, %239, t36;\n\t"
-        "and.b32 t343, %240, t36;\n\t"
-        "and.b32 t344, %241, t36;\n\t"
-        "and.b32 t345, %242, t36;\n\t"
-        "and.b32 t346, %243, t36;\n\t"
-        "and.b32 t347, %244, t36;\n\t"
-        "and.b32 t348, %245, t36;\n\t"
-        "and.b32 t349, %246, t36;\n\t"
-        "and.b32 t350, %247, t36;\n\t"
-        "and.b32 t351, %248, t36;\n\t"
-        "and.b32 t352, %249, t36;\n\t"
-        "and.b32 t353, %250, t36;\n\t"
-        "and.b32 t354, %251, t36;\n\t"
-        "and.b32 t355, %252, t36;\n\t"
-        "and.b32 t356, %253, t36;\n\t"
-        "and.b32 t357, %254, t36;\n\t"
-        "and.b32 t358, %255, t36;\n\t"
-        "sub.cc.u32 t391, %192, t327;\n\t"
-        "subc.cc.u32 t392, %193, t328;\n\t"
-        "subc.cc.u32 t393, %194, t329;\n\t"
-        "subc.cc.u32 t394, %195, t330;\n\t"
-        "subc.cc.u32 t395, %196, t331;\n\t"
-        "subc.cc.u32 t396, %197, t332;\n\t"
-        "subc.cc.u32 t397, %198, t333;\n\t"
-        "subc.cc.u32 t398, %199, t334;\n\t"
-        "subc.cc.u32 t399, %200, t335;\n\t"
-        "subc.cc.u32 t400, %201, t336;\n\t"
-        "subc.cc.u32 t401, %202, t337;\n\t"
-        "subc.cc.u32 t402, %203, t338;\n\t"
-        "subc.cc.u32 t403, %204, t339;\n\t"
-        "subc.cc.u32 t404, %205, t340;\n\t"
-        "subc.cc.u32 t405, %206, t341;\n\t"
-        "subc.cc.u32 t406, %207, t342;\n\t"
-        "subc.cc.u32 t407, %208, t343;\n\t"
-        "subc.cc.u32 t408, %209, t344;\n\t"
-        "subc.cc.u32 t409, %210, t345;\n\t"
-        "subc.cc.u32 t410, %211, t346;\n\t"
-        "subc.cc.u32 t411, %212, t347;\n\t"
-        "subc.cc.u32 t412, %213, t348;\n\t"
-        "subc.cc.u32 t413, %214, t349;\n\t"
-        "subc.cc.u32 t414, %215, t350;\n\t"
-        "subc.cc.u32 t415, %216, t351;\n\t"
-        "subc.cc.u32 t416, %217, t352;\n\t"
-        "subc.cc.u32 t417, %218, t353;\n\t"
-        "subc.cc.u32 t418, %219, t354;\n\t"
-        "subc.cc.u32 t419, %220, t355;\n\t"
-        "subc.cc.u32 t420, %221, t356;\n\t"
-        "subc.cc.u32 t421, %222, t357;\n\t"
-        "subc.cc.u32 t422, %223, t358;\n\t"
-        "subc.u32 t423, 0, 0;\n\t"
-        "and.b32 t424, t423, %256;\n\t"
-        "and.b32 t425, t423, %257;\n\t"
-        "and.b32 t426, t423, %258;\n\t"
-        "and.b32 t427, t423, %259;\n\t"
-        "and.b32 t428, t423, %260;\n\t"
-        "and.b32 t429, t423, %261;\n\t"
-        "and.b32 t430, t423, %262;\n\t"
-        "and.b32 t431, t423, %263;\n\t"
-        "and.b32 t432, t423, %264;\n\t"
-        "and.b32 t433, t423, %265;\n\t"
-        "and.b32 t434, t423, %266;\n\t"
-        "and.b32 t435, t423, %267;\n\t"
-        "and.b32 t436, t423, %268;\n\t"
-        "and.b32 t437, t423, %269;\n\t"
-        "and.b32 t438, t423, %270;\n\t"
-        "and.b32 t439, t423, %271;\n\t"
-        "and.b32 t440, t423, %272;\n\t"
-        "and.b32 t441, t423, %273;\n\t"
-        "and.b32 t442, t423, %274;\n\t"
-        "and.b32 t443, t423, %275;\n\t"
-        "and.b32 t444, t423, %276;\n\t"
-        "and.b32 t445, t423, %277;\n\t"
-        "and.b32 t446, t423, %278;\n\t"
-        "and.b32 t447, t423, %279;\n\t"
-        "and.b32 t448, t423, %280;\n\t"
-        "and.b32 t449, t423, %281;\n\t"
-        "and.b32 t450, t423, %282;\n\t"
-        "and.b32 t451, t423, %283;\n\t"
-        "and.b32 t452, t423, %284;\n\t"
-        "and.b32 t453, t423, %285;\n\t"
-        "and.b32 t454, t423, %286;\n\t"
-        "and.b32 t455, t423, %287;\n\t"
-        "add.cc.u32 t359, t391, t424;\n\t"
-        "addc.cc.u32 t360, t392, t425;\n\t"
-        "addc.cc.u32 t361, t393, t426;\n\t"
-        "addc.cc.u32 t362, t394, t427;\n\t"
-        "addc.cc.u32 t363, t395, t428;\n\t"
-        "addc.cc.u32 t364, t396, t429;\n\t"
-        "addc.cc.u32 t365, t397, t430;\n\t"
-        "addc.cc.u32 t366, t398, t431;\n\t"
-        "addc.cc.u32 t367, t399, t432;\n\t"
-        "addc.cc.u32 t368, t400, t433;\n\t"
-        "addc.cc.u32 t369, t401, t434;\n\t"
-        "addc.cc.u32 t370, t402, t435;\n\t"
-        "addc.cc.u32 t371, t403, t436;\n\t"
-        "addc.cc.u32 t372, t404, t437;\n\t"
-        "addc.cc.u32 t373, t405, t438;\n\t"
-        "addc.cc.u32 t374, t406, t439;\n\t"
-        "addc.cc.u32 t375, t407, t440;\n\t"
-        "addc.cc.u32 t376, t408, t441;\n\t"
-        "addc.cc.u32 t377, t409, t442;\n\t"
-        "addc.cc.u32 t378, t410, t443;\n\t"
-        "addc.cc.u32 t379, t411, t444;\n\t"
-        "addc.cc.u32 t380, t412, t445;\n\t"
-        "addc.cc.u32 t381, t413, t446;\n\t"
-        "addc.cc.u32 t382, t414, t447;\n\t"
-        "addc.cc.u32 t383, t415, t448;\n\t"
-        "addc.cc.u32 t384, t416, t449;\n\t"
-        "addc.cc.u32 t385, t417, t450;\n\t"
-        "addc.cc.u32 t386, t418, t451;\n\t"
-        "addc.cc.u32 t387, t419, t452;\n\t"
-        "addc.cc.u32 t388, t420, t453;\n\t"
-        "addc.cc.u32 t389, t421, t454;\n\t"
-        "addc.u32 t390, t422, t455;\n\t"
-        "and.b32 t456, %192, t35;\n\t"
-        "and.b32 t457, %193, t35;\n\t"
-        "and.b32 t458, %194, t35;\n\t"
-        "and.b32 t459, %195, t35;\n\t"
-        "and.b32 t460, %196, t35;\n\t"
-        "and.b32 t461, %197, t35;\n\t"
-        "and.b32 t462, %198, t35;\n\t"
-        "and.b32 t463, %199, t35;\n\t"
-        "and.b32 t464, %200, t35;\n\t"
-        "and.b32 t465, %201, t35;\n\t"
-        "and.b32 t466, %202, t35;\n\t"
-        "and.b32 t467, %203, t35;\n\t"
-        "and.b32 t468, %204, t35;\n\t"
-        "and.b32 t469, %205, t35;\n\t"
-        "and.b32 t470, %206, t35;\n\t"
-        "and.b32 t471, %207, t35;\n\t"
-        "and.b32 t472, %208, t35;\n\t"
-        "and.b32 t473, %209, t35;\n\t"
-        "and.b32 t474, %210, t35;\n\t"
-        "and.b32 t475, %211, t35;\n\t"
-        "and.b32 t476, %212, t35;\n\t"
-        "and.b32 t477, %213, t35;\n\t"
-        "and.b32 t478, %214, t35;\n\t"
-        "and.b32 t479, %215, t35;\n\t"
-        "and.b32 t480, %216, t35;\n\t"
-        "and.b32 t481, %217, t35;\n\t"
-        "and.b32 t482, %218, t35;\n\t"
-        "and.b32 t483, %219, t35;\n\t"
-        "and.b32 t484, %220, t35;\n\t"
-        "and.b32 t485, %221, t35;\n\t"
-        "and.b32 t486, %222, t35;\n\t"
-        "and.b32 t487, %223, t35;\n\t"
-        "sub.cc.u32 t520, %224, t456;\n\t"
-        "subc.cc.u32 t521, %225, t457;\n\t"
-        "subc.cc.u32 t522, %226, t458;\n\t"
-        "subc.cc.u32 t523, %227, t459;\n\t"
-        "subc.cc.u32 t524, %228, t460;\n\t"
-        "subc.cc.u32 t525, %229, t461;\n\t"
-        "subc.cc.u32 t526, %230, t462;\n\t"
-        "subc.cc.u32 t527, %231, t463;\n\t"
-        "subc.cc.u32 t528, %232, t464;\n\t"
-        "subc.cc.u32 t529, %233, t465;\n\t"
-        "subc.cc.u32 t530, %234, t466;\n\t"
-        "subc.cc.u32 t531, %235, t467;\n\t"
-        "subc.cc.u32 t532, %236, t468;\n\t"
-        "subc.cc.u32 t533, %237, t469;\n\t"
-        "subc.cc.u32 t534, %238, t470;\n\t"
-        "subc.cc.u32 t535, %239, t471;\n\t"
-        "subc.cc.u32 t536, %240, t472;\n\t"
-        "subc.cc.u32 t537, %241, t473;\n\t"
-        "subc.cc.u32 t538, %242, t474;\n\t"
-        "subc.cc.u32 t539, %243, t475;\n\t"
-        "subc.cc.u32 t540, %244, t476;\n\t"
-        "subc.cc.u32 t541, %245, t477;\n\t"
-        "subc.cc.u32 t542, %246, t478;\n\t"
-        "subc.cc.u32 t543, %247, t479;\n\t"
-        "subc.cc.u32 t544, %248, t480;\n\t"
-        "subc.cc.u32 t545, %249, t481;\n\t"
-        "subc.cc.u32 t546, %250, t482;\n\t"
-        "subc.cc.u32 t547, %251, t483;\n\t"
-        "subc.cc.u32 t548, %252, t484;\n\t"
-        "subc.cc.u32 t549, %253, t485;\n\t"
-        "subc.cc.u32 t550, %254, t486;\n\t"
-        "subc.cc.u32 t551, %255, t487;\n\t"
-        "subc.u32 t552, 0, 0;\n\t"
-        "and.b32 t553, t552, %256;\n\t"
-        "and.b32 t554, t552, %257;\n\t"
-        "and.b32 t555, t552, %258;\n\t"
-        "and.b32 t556, t552, %259;\n\t"
-        "and.b32 t557, t552, %260;\n\t"
-        "and.b32 t558, t552, %261;\n\t"
-        "and.b32 t559, t552, %262;\n\t"
-        "and.b32 t560, t552, %263;\n\t"
-        "and.b32 t561, t552, %264;\n\t"
-        "and.b32 t562, t552, %265;\n\t"
-        "and.b32 t563, t552, %266;\n\t"
-        "and.b32 t564, t552, %267;\n\t"
-        "and.b32 t565, t552, %268;\n\t"
-        "and.b32 t566, t552, %269;\n\t"
-        "and.b32 t567, t552, %270;\n\t"
-        "and.b32 t568, t552, %271;\n\t"
-        "and.b32 t569, t552, %272;\n\t"
-        "and.b32 t570, t552, %273;\n\t"
-        "and.b32 t571, t552, %274;\n\t"
-        "and.b32 t572, t552, %275;\n\t"
-        "and.b32 t573, t552, %276;\n\t"
-        "and.b32 t574, t552, %277;\n\t"
-        "and.b32 t575, t552, %278;\n\t"
-        "and.b32 t576, t552, %279;\n\t"
-        "and.b32 t577, t552, %280;\n\t"
-        "and.b32 t578, t552, %281;\n\t"
-        "and.b32 t579, t552, %282;\n\t"
-        "and.b32 t580, t552, %283;\n\t"
-        "and.b32 t581, t552, %284;\n\t"
-        "and.b32 t582, t552, %285;\n\t"
-        "and.b32 t583, t552, %286;\n\t"
-        "and.b32 t584, t552, %287;\n\t"
-        "add.cc.u32 t488, t520, t553;\n\t"
-        "addc.cc.u32 t489, t521, t554;\n\t"
-        "addc.cc.u32 t490, t522, t555;\n\t"
-        "addc.cc.u32 t491, t523, t556;\n\t"
-        "addc.cc.u32 t492, t524, t557;\n\t"
-        "addc.cc.u32 t493, t525, t558;\n\t"
-        "addc.cc.u32 t494, t526, t559;\n\t"
-        "addc.cc.u32 t495, t527, t560;\n\t"
-        "addc.cc.u32 t496, t528, t561;\n\t"
-        "addc.cc.u32 t497, t529, t562;\n\t"
-        "addc.cc.u32 t498, t530, t563;\n\t"
-        "addc.cc.u32 t499, t531, t564;\n\t"
-        "addc.cc.u32 t500, t532, t565;\n\t"
-        "addc.cc.u32 t501, t533, t566;\n\t"
-        "addc.cc.u32 t502, t534, t567;\n\t"
-        "addc.cc.u32 t503, t535, t568;\n\t"
-        "addc.cc.u32 t504, t536, t569;\n\t"
-        "addc.cc.u32 t505, t537, t570;\n\t"
-        "addc.cc.u32 t506, t538, t571;\n\t"
-        "addc.cc.u32 t507, t539, t572;\n\t"
-        "addc.cc.u32 t508, t540, t573;\n\t"
-        "addc.cc.u32 t509, t541, t574;\n\t"
-        "addc.cc.u32 t510, t542, t575;\n\t"
-        "addc.cc.u32 t511, t543, t576;\n\t"
-        "addc.cc.u32 t512, t544, t577;\n\t"
-        "addc.cc.u32 t513, t545, t578;\n\t"
-        "addc.cc.u32 t514, t546, t579;\n\t"
-        "addc.cc.u32 t515, t547, t580;\n\t"
-        "addc.cc.u32 t516, t548, t581;\n\t"
-        "addc.cc.u32 t517, t549, t582;\n\t"
-        "addc.cc.u32 t518, t550, t583;\n\t"
-        "addc.u32 t519, t551, t584;\n\t"
-        "xor.b32 t617, t359, t488;\n\t"
-        "and.b32 t617, t617, t166;\n\t"
-        "xor.b32 t585, t359, t617;\n\t"
-        "xor.b32 t618, t360, t489;\n\t"
-        "and.b32 t618, t618, t166;\n\t"
-        "xor.b32 t586, t360, t618;\n\t"
-        "xor.b32 t619, t361, t490;\n\t"
-        "and.b32 t619, t619, t166;\n\t"
-        "xor.b32 t587, t361, t619;\n\t"
-        "xor.b32 t620, t362, t491;\n\t"
-        "and.b32 t620, t620, t166;\n\t"
-        "xor.b32 t588, t362, t620;\n\t"
-        "xor.b32 t621, t363, t492;\n\t"
-        "and.b32 t621, t621, t166;\n\t"
-        "xor.b32 t589, t363, t621;\n\t"
-        "xor.b32 t622, t364, t493;\n\t"
-        "and.b32 t622, t622, t166;\n\t"
-        "xor.b32 t590, t364, t622;\n\t"
-        "xor.b32 t623, t365, t494;\n\t"
-        "and.b32 t623, t623, t166;\n\t"
-        "xor.b32 t591, t365, t623;\n\t"
-        "xor.b32 t624, t366, t495;\n\t"
-        "and.b32 t624, t624, t166;\n\t"
-        "xor.b32 t592, t366, t624;\n\t"
-        "xor.b32 t625, t367, t496;\n\t"
-        "and.b32 t625, t625, t166;\n\t"
-        "xor.b32 t593, t367, t625;\n\t"
-        "xor.b32 t626, t368, t497;\n\t"
-        "and.b32 t626, t626, t166;\n\t"
-        "xor.b32 t594, t368, t626;\n\t"
-        "xor.b32 t627, t369, t498;\n\t"
-        "and.b32 t627, t627, t166;\n\t"
-        "xor.b32 t595, t369, t627;\n\t"
-        "xor.b32 t628, t370, t499;\n\t"
-        "and.b32 t628, t628, t166;\n\t"
-        "xor.b32 t596, t370, t628;\n\t"
-        "xor.b32 t629, t371, t500;\n\t"
-        "and.b32 t629, t629, t166;\n\t"
-        "xor.b32 t597, t371, t629;\n\t"
-        "xor.b32 t630, t372, t501;\n\t"
-        "and.b32 t630, t630, t166;\n\t"
-        "xor.b32 t598, t372, t630;\n\t"
-        "xor.b32 t631, t373, t502;\n\t"
-        "and.b32 t631, t631, t166;\n\t"
-        "xor.b32 t599, t373, t631;\n\t"
-        "xor.b32 t632, t374, t503;\n\t"
-        "and.b32 t632, t632, t166;\n\t"
-        "xor.b32 t600, t374, t632;\n\t"
-        "xor.b32 t633, t375, t504;\n\t"
-        "and.b32 t633, t633, t166;\n\t"
-        "xor.b32 t601, t375, t633;\n\t"
-        "xor.b32 t634, t376, t505;\n\t"
-        "and.b32 t634, t634, t166;\n\t"
-        "xor.b32 t602, t376, t634;\n\t"
-        "xor.b32 t635, t377, t506;\n\t"
-        "and.b32 t635, t635, t166;\n\t"
-        "xor.b32 t603, t377, t635;\n\t"
-        "xor.b32 t636, t378, t507;\n\t"
-        "and.b32 t636, t636, t166;\n\t"
-        "xor.b32 t604, t378, t636;\n\t"
-        "xor.b32 t637, t379, t508;\n\t"
-        "and.b32 t637, t637, t166;\n\t"
-        "xor.b32 t605, t379, t637;\n\t"
-        "xor.b32 t638, t380, t509;\n\t"
-        "and.b32 t638, t638, t166;\n\t"
-        "xor.b32 t606, t380, t638;\n\t"
-        "xor.b32 t639, t381, t510;\n\t"
-        "and.b32 t639, t639, t166;\n\t"
-        "xor.b32 t607, t381, t639;\n\t"
-        "xor.b32 t640, t382, t511;\n\t"
-        "and.b32 t640, t640, t166;\n\t"
-        "xor.b32 t608, t382, t640;\n\t"
-        "xor.b32 t641, t383, t512;\n\t"
-        "and.b32 t641, t641, t166;\n\t"
-        "xor.b32 t609, t383, t641;\n\t"
-        "xor.b32 t642, t384, t513;\n\t"
-        "and.b32 t642, t642, t166;\n\t"
-        "xor.b32 t610, t384, t642;\n\t"
-        "xor.b32 t643, t385, t514;\n\t"
-        "and.b32 t643, t643, t166;\n\t"
-        "xor.b32 t611, t385, t643;\n\t"
-        "xor.b32 t644, t386, t515;\n\t"
-        "and.b32 t644, t644, t166;\n\t"
-        "xor.b32 t612, t386, t644;\n\t"
-        "xor.b32 t645, t387, t516;\n\t"
-        "and.b32 t645, t645, t166;\n\t"
-        "xor.b32 t613, t387, t645;\n\t"
-        "xor.b32 t646, t388, t517;\n\t"
-        "and.b32 t646, t646, t166;\n\t"
-        "xor.b32 t614, t388, t646;\n\t"
-        "xor.b32 t647, t389, t518;\n\t"
-        "and.b32 t647, t647, t166;\n\t"
-        "xor.b32 t615, t389, t647;\n\t"
-        "xor.b32 t648, t390, t519;\n\t"
-        "and.b32 t648, t648, t166;\n\t"
-        "xor.b32 t616, t390, t648;\n\t"
-        "and.b32 t649, t585, 1;\n\t"
-        "sub.u32 t650, 0, t649;\n\t"
-        "and.b32 t651, t650, %256;\n\t"
-        "and.b32 t652, t650, %257;\n\t"
-        "and.b32 t653, t650, %258;\n\t"
-        "and.b32 t654, t650, %259;\n\t"
-        "and.b32 t655, t650, %260;\n\t"
-        "and.b32 t656, t650, %261;\n\t"
-        "and.b32 t657, t650, %262;\n\t"
-        "and.b32 t658, t650, %263;\n\t"
-        "and.b32 t659, t650, %264;\n\t"
-        "and.b32 t660, t650, %265;\n\t"
-        "and.b32 t661, t650, %266;\n\t"
-        "and.b32 t662, t650, %267;\n\t"
-        "and.b32 t663, t650, %268;\n\t"
-        "and.b32 t664, t650, %269;\n\t"
-        "and.b32 t665, t650, %270;\n\t"
-        "and.b32 t666, t650, %271;\n\t"
-        "and.b32 t667, t650, %272;\n\t"
-        "and.b32 t668, t650, %273;\n\t"
-        "and.b32 t669, t650, %274;\n\t"
-        "and.b32 t670, t650, %275;\n\t"
-        "and.b32 t671, t650, %276;\n\t"
-        "and.b32 t672, t650, %277;\n\t"
-        "and.b32 t673, t650, %278;\n\t"
-        "and.b32 t674, t650, %279;\n\t"
-        "and.b32 t675, t650, %280;\n\t"
-        "and.b32 t676, t650, %281;\n\t"
-        "and.b32 t677, t650, %282;\n\t"
-        "and.b32 t678, t650, %283;\n\t"
-        "and.b32 t679, t650, %284;\n\t"
-        "and.b32 t680, t650, %285;\n\t"
-        "and.b32 t681, t650, %286;\n\t"
-        "and.b32 t682, t650, %287;\n\t"
-        "add.cc.u32 t683, t585, t651;\n\t"
-        "addc.cc.u32 t684, t586, t652;\n\t"
-        "addc.cc.u32 t685, t587, t653;\n\t"
-        "addc.cc.u32 t686, t588, t654;\n\t"
-        "addc.cc.u32 t687, t589, t655;\n\t"
-        "addc.cc.u32 t688, t590, t656;\n\t"
-        "addc.cc.u32 t689, t591, t657;\n\t"
-        "addc.cc.u32 t690, t592, t658;\n\t"
-        "addc.cc.u32 t691, t593, t659;\n\t"
-        "addc.cc.u32 t692, t594, t660;\n\t"
-        "addc.cc.u32 t693, t595, t661;\n\t"
-        "addc.cc.u32 t694, t596, t662;\n\t"
-        "addc.cc.u32 t695, t597, t663;\n\t"
-        "addc.cc.u32 t696, t598, t664;\n\t"
-        "addc.cc.u32 t697, t599, t665;\n\t"
-        "addc.cc.u32 t698, t600, t666;\n\t"
-        "addc.cc.u32 t699, t601, t667;\n\t"
-        "addc.cc.u32 t700, t602, t668;\n\t"
-        "addc.cc.u32 t701, t603, t669;\n\t"
-        "addc.cc.u32 t702, t604, t670;\n\t"
-        "addc.cc.u32 t703, t605, t671;\n\t"
-        "addc.cc.u32 t704, t606, t672;\n\t"
-        "addc.cc.u32 t705, t607, t673;\n\t"
-        "addc.cc.u32 t706, t608, t674;\n\t"
-        "addc.cc.u32 t707, t609, t675;\n\t"
-        "addc.cc.u32 t708, t610, t676;\n\t"
-        "addc.cc.u32 t709, t611, t677;\n\t"
-        "addc.cc.u32 t710, t612, t678;\n\t"
-        "addc.cc.u32 t711, t613, t679;\n\t"
-        "addc.cc.u32 t712, t614, t680;\n\t"
-        "addc.cc.u32 t713, t615, t681;\n\t"
-        "addc.cc.u32 t714, t616, t682;\n\t"
-        "addc.u32 t715, 0, 0;\n\t"
-        "shf.r.clamp.b32 t716, t683, t684, 1;\n\t"
-        "shf.r.clamp.b32 t717, t684, t685, 1;\n\t"
-        "shf.r.clamp.b32 t718, t685, t686, 1;\n\t"
-        "shf.r.clamp.b32 t719, t686, t687, 1;\n\t"
-        "shf.r.clamp.b32 t720, t687, t688, 1;\n\t"
-        "shf.r.clamp.b32 t721, t688, t689, 1;\n\t"
-        "shf.r.clamp.b32 t722, t689, t690, 1;\n\t"
-        "shf.r.clamp.b32 t723, t690, t691, 1;\n\t"
-        "shf.r.clamp.b32 t724, t691, t692, 1;\n\t"
-        "shf.r.clamp.b32 t725, t692, t693, 1;\n\t"
-        "shf.r.clamp.b32 t726, t693, t694, 1;\n\t"
-        "shf.r.clamp.b32 t727, t694, t695, 1;\n\t"
-        "shf.r.clamp.b32 t728, t695, t696, 1;\n\t"
-        "shf.r.clamp.b32 t729, t696, t697, 1;\n\t"
-        "shf.r.clamp.b32 t730, t697, t698, 1;\n\t"
-        "shf.r.clamp.b32 t731, t698, t699, 1;\n\t"
-        "shf.r.clamp.b32 t732, t699, t700, 1;\n\t"
-        "shf.r.clamp.b32 t733, t700, t701, 1;\n\t"
-        "shf.r.clamp.b32 t734, t701, t702, 1;\n\t"
-        "shf.r.clamp.b32 t735, t702, t703, 1;\n\t"
-        "shf.r.clamp.b32 t736, t703, t704, 1;\n\t"
-        "shf.r.clamp.b32 t737, t704, t705, 1;\n\t"
-        "shf.r.clamp.b32 t738, t705, t706, 1;\n\t"
-        "shf.r.clamp.b32 t739, t706, t707, 1;\n\t"
-        "shf.r.clamp.b32 t740, t707, t708, 1;\n\t"
-        "shf.r.clamp.b32 t741, t708, t709, 1;\n\t"
-        "shf.r.clamp.b32 t742, t709, t710, 1;\n\t"
-        "shf.r.clamp.b32 t743, t710, t711, 1;\n\t"
-        "shf.r.clamp.b32 t744, t711, t712, 1;\n\t"
-        "shf.r.clamp.b32 t745, t712, t713, 1;\n\t"
-        "shf.r.clamp.b32 t746, t713, t714, 1;\n\t"
-        "shf.r.clamp.b32 t747, t714, t715, 1;\n\t"
-        "xor.b32 t748, t716, t359;\n\t"
-        "and.b32 t748, t748, t166;\n\t"
-        "xor.b32 %64, t716, t748;\n\t"
-        "xor.b32 t749, t488, t716;\n\t"
-        "and.b32 t749, t749, t166;\n\t"
-        "xor.b32 %96, t488, t749;\n\t"
-        "xor.b32 t750, t717, t360;\n\t"
-        "and.b32 t750, t750, t166;\n\t"
-        "xor.b32 %65, t717, t750;\n\t"
-        "xor.b32 t751, t489, t717;\n\t"
-        "and.b32 t751, t751, t166;\n\t"
-        "xor.b32 %97, t489, t751;\n\t"
-        "xor.b32 t752, t718, t361;\n\t"
-        "and.b32 t752, t752, t166;\n\t"
-        "xor.b32 %66, t718, t752;\n\t"
-        "xor.b32 t753, t490, t718;\n\t"
-        "and.b32 t753, t753, t166;\n\t"
-        "xor.b32 %98, t490, t753;\n\t"
-        "xor.b32 t754, t719, t362;\n\t"
-        "and.b32 t754, t754, t166;\n\t"
-        "xor.b32 %67, t719, t754;\n\t"
-        "xor.b32 t755, t491, t719;\n\t"
-        "and.b32 t755, t755, t166;\n\t"
-        "xor.b32 %99, t491, t755;\n\t"
-        "xor.b32 t756, t720, t363;\n\t"
-        "and.b32 t756, t756, t166;\n\t"
-        "xor.b32 %68, t720, t756;\n\t"
-        "xor.b32 t757, t492, t720;\n\t"
-        "and.b32 t757, t757, t166;\n\t"
-        "xor.b32 %100, t492, t757;\n\t"
-        "xor.b32 t758, t721, t364;\n\t"
-        "and.b32 t758, t758, t166;\n\t"
-        "xor.b32 %69, t721, t758;\n\t"
-        "xor.b32 t759, t493, t721;\n\t"
-        "and.b32 t759, t759, t166;\n\t"
-        "xor.b32 %101, t493, t759;\n\t"
-        "xor.b32 t760, t722, t365;\n\t"
-        "and.b32 t760, t760, t166;\n\t"
-        "xor.b32 %70, t722, t760;\n\t"
-        "xor.b32 t761, t494, t722;\n\t"
-        "and.b32 t761, t761, t166;\n\t"
-        "xor.b32 %102, t494, t761;\n\t"
-        "xor.b32 t762, t723, t366;\n\t"
-        "and.b32 t762, t762, t166;\n\t"
-        "xor.b32 %71, t723, t762;\n\t"
-        "xor.b32 t763, t495, t723;\n\t"
-        "and.b32 t763, t763, t166;\n\t"
-        "xor.b32 %103, t495, t763;\n\t"
-        "xor.b32 t764, t724, t367;\n\t"
-        "and.b32 t764, t764, t166;\n\t"
-        "xor.b32 %72, t724, t764;\n\t"
-        "xor.b32 t765, t496, t724;\n\t"
-        "and.b32 t765, t765, t166;\n\t"
-        "xor.b32 %104, t496, t765;\n\t"
-        "xor.b32 t766, t725, t368;\n\t"
-        "and.b32 t766, t766, t166;\n\t"
-        "xor.b32 %73, t725, t766;\n\t"
-        "xor.b32 t767, t497, t725;\n\t"
-        "and.b32 t767, t767, t166;\n\t"
-        "xor.b32 %105, t497, t767;\n\t"
-        "xor.b32 t768, t726, t369;\n\t"
-        "and.b32 t768, t768, t166;\n\t"
-        "xor.b32 %74, t726, t768;\n\t"
-        "xor.b32 t769, t498, t726;\n\t"
-        "and.b32 t769, t769, t166;\n\t"
-        "xor.b32 %106, t498, t769;\n\t"
-        "xor.b32 t770, t727, t370;\n\t"
-        "and.b32 t770, t770, t166;\n\t"
-        "xor.b32 %75, t727, t770;\n\t"
-        "xor.b32 t771, t499, t727;\n\t"
-        "and.b32 t771, t771, t166;\n\t"
-        "xor.b32 %107, t499, t771;\n\t"
-        "xor.b32 t772, t728, t371;\n\t"
-        "and.b32 t772, t772, t166;\n\t"
-        "xor.b32 %76, t728, t772;\n\t"
-        "xor.b32 t773, t500, t728;\n\t"
-        "and.b32 t773, t773, t166;\n\t"
-        "xor.b32 %108, t500, t773;\n\t"
-        "xor.b32 t774, t729, t372;\n\t"
-        "and.b32 t774, t774, t166;\n\t"
-        "xor.b32 %77, t729, t774;\n\t"
-        "xor.b32 t775, t501, t729;\n\t"
-        "and.b32 t775, t775, t166;\n\t"
-        "xor.b32 %109, t501, t775;\n\t"
-        "xor.b32 t776, t730, t373;\n\t"
-        "and.b32 t776, t776, t166;\n\t"
-        "xor.b32 %78, t730, t776;\n\t"
-        "xor.b32 t777, t502, t730;\n\t"
-        "and.b32 t777, t777, t166;\n\t"
-        "xor.b32 %110, t502, t777;\n\t"
-        "xor.b32 t778, t731, t374;\n\t"
-        "and.b32 t778, t778, t166;\n\t"
-        "xor.b32 %79, t731, t778;\n\t"
-        "xor.b32 t779, t503, t731;\n\t"
-        "and.b32 t779, t779, t166;\n\t"
-        "xor.b32 %111, t503, t779;\n\t"
-        "xor.b32 t780, t732, t375;\n\t"
-        "and.b32 t780, t780, t166;\n\t"
-        "xor.b32 %80, t732, t780;\n\t"
-        "xor.b32 t781, t504, t732;\n\t"
-        "and.b32 t781, t781, t166;\n\t"
-        "xor.b32 %112, t504, t781;\n\t"
-        "xor.b32 t782, t733, t376;\n\t"
-        "and.b32 t782, t782, t166;\n\t"
-        "xor.b32 %81, t733, t782;\n\t"
-        "xor.b32 t783, t505, t733;\n\t"
-        "and.b32 t783, t783, t166;\n\t"
-        "xor.b32 %113, t505, t783;\n\t"
-        "xor.b32 t784, t734, t377;\n\t"
-        "and.b32 t784, t784, t166;\n\t"
-        "xor.b32 %82, t734, t784;\n\t"
-        "xor.b32 t785, t506, t734;\n\t"
-        "and.b32 t785, t785, t166;\n\t"
-        "xor.b32 %114, t506, t785;\n\t"
-        "xor.b32 t786, t735, t378;\n\t"
-        "and.b32 t786, t786, t166;\n\t"
-        "xor.b32 %83, t735, t786;\n\t"
-        "xor.b32 t787, t507, t735;\n\t"
-        "and.b32 t787, t787, t166;\n\t"
-        "xor.b32 %115, t507, t787;\n\t"
-        "xor.b32 t788, t736, t379;\n\t"
-        "and.b32 t788, t788, t166;\n\t"
-        "xor.b32 %84, t736, t788;\n\t"
-        "xor.b32 t789, t508, t736;\n\t"
-        "and.b32 t789, t789, t166;\n\t"
-        "xor.b32 %116, t508, t789;\n\t"
-        "xor.b32 t790, t737, t380;\n\t"
-        "and.b32 t790, t790, t166;\n\t"
-        "xor.b32 %85, t737, t790;\n\t"
-        "xor.b32 t791, t509, t737;\n\t"
-        "and.b32 t791, t791, t166;\n\t"
-        "xor.b32 %117, t509, t791;\n\t"
-        "xor.b32 t792, t738, t381;\n\t"
-        "and.b32 t792, t792, t166;\n\t"
-        "xor.b32 %86, t738, t792;\n\t"
-        "xor.b32 t793, t510, t738;\n\t"
-        "and.b32 t793, t793, t166;\n\t"
-        "xor.b32 %118, t510, t793;\n\t"
-        "xor.b32 t794, t739, t382;\n\t"
-        "and.b32 t794, t794, t166;\n\t"
-        "xor.b32 %87, t739, t794;\n\t"
-        "xor.b32 t795, t511, t739;\n\t"
-        "and.b32 t795, t795, t166;\n\t"
-        "xor.b32 %119, t511, t795;\n\t"
-        "xor.b32 t796, t740, t383;\n\t"
-        "and.b32 t796, t796, t166;\n\t"
-        "xor.b32 %88, t740, t796;\n\t"
-        "xor.b32 t797, t512, t740;\n\t"
-        "and.b32 t797, t797, t166;\n\t"
-        "xor.b32 %120, t512, t797;\n\t"
-        "xor.b32 t798, t741, t384;\n\t"
-        "and.b32 t798, t798, t166;\n\t"
-        "xor.b32 %89, t741, t798;\n\t"
-        "xor.b32 t799, t513, t741;\n\t"
-        "and.b32 t799, t799, t166;\n\t"
-        "xor.b32 %121, t513, t799;\n\t"
-        "xor.b32 t800, t742, t385;\n\t"
-        "and.b32 t800, t800, t166;\n\t"
-        "xor.b32 %90, t742, t800;\n\t"
-        "xor.b32 t801, t514, t742;\n\t"
-        "and.b32 t801, t801, t166;\n\t"
-        "xor.b32 %122, t514, t801;\n\t"
-        "xor.b32 t802, t743, t386;\n\t"
-        "and.b32 t802, t802, t166;\n\t"
-        "xor.b32 %91, t743, t802;\n\t"
-        "xor.b32 t803, t515, t743;\n\t"
-        "and.b32 t803, t803, t166;\n\t"
-        "xor.b32 %123, t515, t803;\n\t"
-        "xor.b32 t804, t744, t387;\n\t"
-        "and.b32 t804, t804, t166;\n\t"
-        "xor.b32 %92, t744, t804;\n\t"
-        "xor.b32 t805, t516, t744;\n\t"
-        "and.b32 t805, t805, t166;\n\t"
-        "xor.b32 %124, t516, t805;\n\t"
-        "xor.b32 t806, t745, t388;\n\t"
-        "and.b32 t806, t806, t166;\n\t"
-        "xor.b32 %93, t745, t806;\n\t"
-        "xor.b32 t807, t517, t745;\n\t"
-        "and.b32 t807, t807, t166;\n\t"
-        "xor.b32 %125, t517, t807;\n\t"
-        "xor.b32 t808, t746, t389;\n\t"
-        "and.b32 t808, t808, t166;\n\t"
-        "xor.b32 %94, t746, t808;\n\t"
-        "xor.b32 t809, t518, t746;\n\t"
-        "and.b32 t809, t809, t166;\n\t"
-        "xor.b32 %126, t518, t809;\n\t"
-        "xor.b32 t810, t747, t390;\n\t"
-        "and.b32 t810, t810, t166;\n\t"
-        "xor.b32 %95, t747, t810;\n\t"
-        "xor.b32 t811, t519, t747;\n\t"
-        "and.b32 t811, t811, t166;\n\t"
-        "xor.b32 %127, t519, t811;\n\t"
+        ".reg .u32 t<5>;\n\t"
+        "mov.b32 %0, 1;\n\t"
+        "mov.b32 %1, %196;\n\t"
+        "mov.b32 %2, %197;\n\t"
+        "mov.b32 %3, %198;\n\t"
+        "mov.b32 %4, %199;\n\t"
+        "mov.b32 %5, %200;\n\t"
+        "mov.b32 %6, %201;\n\t"
+        "mov.b32 %7, %202;\n\t"
+        "mov.b32 %8, %203;\n\t"
+        "mov.b32 %9, %204;\n\t"
+        "mov.b32 %10, %205;\n\t"
+        "mov.b32 %11, %206;\n\t"
+        "mov.b32 %12, %207;\n\t"
+        "mov.b32 %13, %208;\n\t"
+        "mov.b32 %14, %209;\n\t"
+        "mov.b32 %15, %210;\n\t"
+        "mov.b32 %16, %211;\n\t"
+        "mov.b32 %17, %212;\n\t"
+        "mov.b32 %18, %213;\n\t"
+        "mov.b32 %19, %214;\n\t"
+        "mov.b32 %20, %215;\n\t"
+        "mov.b32 %21, %216;\n\t"
+        "mov.b32 %22, %217;\n\t"
+        "mov.b32 %23, %218;\n\t"
+        "mov.b32 %24, %219;\n\t"
+        "mov.b32 %25, %220;\n\t"
+        "mov.b32 %26, %221;\n\t"
+        "mov.b32 %27, %222;\n\t"
+        "mov.b32 %28, %223;\n\t"
+        "mov.b32 %29, %224;\n\t"
+        "mov.b32 %30, %225;\n\t"
+        "mov.b32 %31, %226;\n\t"
+        "mov.b32 %32, %227;\n\t"
+        "mov.b32 %33, 0;\n\t"
+        "mov.b32 %34, %164;\n\t"
+        "mov.b32 %35, %165;\n\t"
+        "mov.b32 %36, %166;\n\t"
+        "mov.b32 %37, %167;\n\t"
+        "mov.b32 %38, %168;\n\t"
+        "mov.b32 %39, %169;\n\t"
+        "mov.b32 %40, %170;\n\t"
+        "mov.b32 %41, %171;\n\t"
+        "mov.b32 %42, %172;\n\t"
+        "mov.b32 %43, %173;\n\t"
+        "mov.b32 %44, %174;\n\t"
+        "mov.b32 %45, %175;\n\t"
+        "mov.b32 %46, %176;\n\t"
+        "mov.b32 %47, %177;\n\t"
+        "mov.b32 %48, %178;\n\t"
+        "mov.b32 %49, %179;\n\t"
+        "mov.b32 %50, %180;\n\t"
+        "mov.b32 %51, %181;\n\t"
+        "mov.b32 %52, %182;\n\t"
+        "mov.b32 %53, %183;\n\t"
+        "mov.b32 %54, %184;\n\t"
+        "mov.b32 %55, %185;\n\t"
+        "mov.b32 %56, %186;\n\t"
+        "mov.b32 %57, %187;\n\t"
+        "mov.b32 %58, %188;\n\t"
+        "mov.b32 %59, %189;\n\t"
+        "mov.b32 %60, %190;\n\t"
+        "mov.b32 %61, %191;\n\t"
+        "mov.b32 %62, %192;\n\t"
+        "mov.b32 %63, %193;\n\t"
+        "mov.b32 %64, %194;\n\t"
+        "mov.b32 %65, %195;\n\t"
+        "mov.b32 %66, 0;\n\t"
+        "mov.b32 %67, 0;\n\t"
+        "mov.b32 %68, 0;\n\t"
+        "mov.b32 %69, 0;\n\t"
+        "mov.b32 %70, 0;\n\t"
+        "mov.b32 %71, 0;\n\t"
+        "mov.b32 %72, 0;\n\t"
+        "mov.b32 %73, 0;\n\t"
+        "mov.b32 %74, 0;\n\t"
+        "mov.b32 %75, 0;\n\t"
+        "mov.b32 %76, 0;\n\t"
+        "mov.b32 %77, 0;\n\t"
+        "mov.b32 %78, 0;\n\t"
+        "mov.b32 %79, 0;\n\t"
+        "mov.b32 %80, 0;\n\t"
+        "mov.b32 %81, 0;\n\t"
+        "mov.b32 %82, 0;\n\t"
+        "mov.b32 %83, 0;\n\t"
+        "mov.b32 %84, 0;\n\t"
+        "mov.b32 %85, 0;\n\t"
+        "mov.b32 %86, 0;\n\t"
+        "mov.b32 %87, 0;\n\t"
+        "mov.b32 %88, 0;\n\t"
+        "mov.b32 %89, 0;\n\t"
+        "mov.b32 %90, 0;\n\t"
+        "mov.b32 %91, 0;\n\t"
+        "mov.b32 %92, 0;\n\t"
+        "mov.b32 %93, 0;\n\t"
+        "mov.b32 %94, 0;\n\t"
+        "mov.b32 %95, 0;\n\t"
+        "mov.b32 %96, 0;\n\t"
+        "mov.b32 %97, 0;\n\t"
+        "mov.b32 %98, 0;\n\t"
+        "mov.b32 %99, 1;\n\t"
+        "mov.b32 %100, 0;\n\t"
+        "mov.b32 %101, 0;\n\t"
+        "mov.b32 %102, 0;\n\t"
+        "mov.b32 %103, 0;\n\t"
+        "mov.b32 %104, 0;\n\t"
+        "mov.b32 %105, 0;\n\t"
+        "mov.b32 %106, 0;\n\t"
+        "mov.b32 %107, 0;\n\t"
+        "mov.b32 %108, 0;\n\t"
+        "mov.b32 %109, 0;\n\t"
+        "mov.b32 %110, 0;\n\t"
+        "mov.b32 %111, 0;\n\t"
+        "mov.b32 %112, 0;\n\t"
+        "mov.b32 %113, 0;\n\t"
+        "mov.b32 %114, 0;\n\t"
+        "mov.b32 %115, 0;\n\t"
+        "mov.b32 %116, 0;\n\t"
+        "mov.b32 %117, 0;\n\t"
+        "mov.b32 %118, 0;\n\t"
+        "mov.b32 %119, 0;\n\t"
+        "mov.b32 %120, 0;\n\t"
+        "mov.b32 %121, 0;\n\t"
+        "mov.b32 %122, 0;\n\t"
+        "mov.b32 %123, 0;\n\t"
+        "mov.b32 %124, 0;\n\t"
+        "mov.b32 %125, 0;\n\t"
+        "mov.b32 %126, 0;\n\t"
+        "mov.b32 %127, 0;\n\t"
+        "mov.b32 %128, 0;\n\t"
+        "mov.b32 %129, 0;\n\t"
+        "mov.b32 %130, 0;\n\t"
+        "mov.b32 %131, %196;\n\t"
+        "mov.b32 %132, %197;\n\t"
+        "mov.b32 %133, %198;\n\t"
+        "mov.b32 %134, %199;\n\t"
+        "mov.b32 %135, %200;\n\t"
+        "mov.b32 %136, %201;\n\t"
+        "mov.b32 %137, %202;\n\t"
+        "mov.b32 %138, %203;\n\t"
+        "mov.b32 %139, %204;\n\t"
+        "mov.b32 %140, %205;\n\t"
+        "mov.b32 %141, %206;\n\t"
+        "mov.b32 %142, %207;\n\t"
+        "mov.b32 %143, %208;\n\t"
+        "mov.b32 %144, %209;\n\t"
+        "mov.b32 %145, %210;\n\t"
+        "mov.b32 %146, %211;\n\t"
+        "mov.b32 %147, %212;\n\t"
+        "mov.b32 %148, %213;\n\t"
+        "mov.b32 %149, %214;\n\t"
+        "mov.b32 %150, %215;\n\t"
+        "mov.b32 %151, %216;\n\t"
+        "mov.b32 %152, %217;\n\t"
+        "mov.b32 %153, %218;\n\t"
+        "mov.b32 %154, %219;\n\t"
+        "mov.b32 %155, %220;\n\t"
+        "mov.b32 %156, %221;\n\t"
+        "mov.b32 %157, %222;\n\t"
+        "mov.b32 %158, %223;\n\t"
+        "mov.b32 %159, %224;\n\t"
+        "mov.b32 %160, %225;\n\t"
+        "mov.b32 %161, %226;\n\t"
+        "mov.b32 %162, %227;\n\t"
+        "mov.b32 t0, %196;\n\t"
+        "mul.lo.u32 t1, %196, t0;\n\t"
+        "sub.u32 t1, 2, t1;\n\t"
+        "mul.lo.u32 t0, t0, t1;\n\t"
+        "mul.lo.u32 t2, %196, t0;\n\t"
+        "sub.u32 t2, 2, t2;\n\t"
+        "mul.lo.u32 t0, t0, t2;\n\t"
+        "mul.lo.u32 t3, %196, t0;\n\t"
+        "sub.u32 t3, 2, t3;\n\t"
+        "mul.lo.u32 t0, t0, t3;\n\t"
+        "mul.lo.u32 t4, %196, t0;\n\t"
+        "sub.u32 t4, 2, t4;\n\t"
+        "mul.lo.u32 t0, t0, t4;\n\t"
+        "sub.u32 %163, 0, t0;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47]), "=&r"(y[48]), "=&r"(y[49]), "=&r"(y[50]), "=&r"(y[51]), "=&r"(y[52]), "=&r"(y[53]), "=&r"(y[54]), "=&r"(y[55]), "=&r"(y[56]), "=&r"(y[57]), "=&r"(y[58]), "=&r"(y[59]), "=&r"(y[60]), "=&r"(y[61]), "=&r"(y[62]), "=&r"(y[63]), "=&r"(y[64]), "=&r"(y[65]), "=&r"(y[66]), "=&r"(y[67]), "=&r"(y[68]), "=&r"(y[69]), "=&r"(y[70]), "=&r"(y[71]), "=&r"(y[72]), "=&r"(y[73]), "=&r"(y[74]), "=&r"(y[75]), "=&r"(y[76]), "=&r"(y[77]), "=&r"(y[78]), "=&r"(y[79]), "=&r"(y[80]), "=&r"(y[81]), "=&r"(y[82]), "=&r"(y[83]), "=&r"(y[84]), "=&r"(y[85]), "=&r"(y[86]), "=&r"(y[87]), "=&r"(y[88]), "=&r"(y[89]), "=&r"(y[90]), "=&r"(y[91]), "=&r"(y[92]), "=&r"(y[93]), "=&r"(y[94]), "=&r"(y[95]), "=&r"(y[96]), "=&r"(y[97]), "=&r"(y[98]), "=&r"(y[99]), "=&r"(y[100]), "=&r"(y[101]), "=&r"(y[102]), "=&r"(y[103]), "=&r"(y[104]), "=&r"(y[105]), "=&r"(y[106]), "=&r"(y[107]), "=&r"(y[108]), "=&r"(y[109]), "=&r"(y[110]), "=&r"(y[111]), "=&r"(y[112]), "=&r"(y[113]), "=&r"(y[114]), "=&r"(y[115]), "=&r"(y[116]), "=&r"(y[117]), "=&r"(y[118]), "=&r"(y[119]), "=&r"(y[120]), "=&r"(y[121]), "=&r"(y[122]), "=&r"(y[123]), "=&r"(y[124]), "=&r"(y[125]), "=&r"(y[126]), "=&r"(y[127])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67]), "r"(x[68]), "r"(x[69]), "r"(x[70]), "r"(x[71]), "r"(x[72]), "r"(x[73]), "r"(x[74]), "r"(x[75]), "r"(x[76]), "r"(x[77]), "r"(x[78]), "r"(x[79]), "r"(x[80]), "r"(x[81]), "r"(x[82]), "r"(x[83]), "r"(x[84]), "r"(x[85]), "r"(x[86]), "r"(x[87]), "r"(x[88]), "r"(x[89]), "r"(x[90]), "r"(x[91]), "r"(x[92]), "r"(x[93]), "r"(x[94]), "r"(x[95]), "r"(x[96]), "r"(x[97]), "r"(x[98]), "r"(x[99]), "r"(x[100]), "r"(x[101]), "r"(x[102]), "r"(x[103]), "r"(x[104]), "r"(x[105]), "r"(x[106]), "r"(x[107]), "r"(x[108]), "r"(x[109]), "r"(x[110]), "r"(x[111]), "r"(x[112]), "r"(x[113]), "r"(x[114]), "r"(x[115]), "r"(x[116]), "r"(x[117]), "r"(x[118]), "r"(x[119]), "r"(x[120]), "r"(x[121]), "r"(x[122]), "r"(x[123]), "r"(x[124]), "r"(x[125]), "r"(x[126]), "r"(x[127]), "r"(x[128]), "r"(x[129]), "r"(x[130]), "r"(x[131]), "r"(x[132]), "r"(x[133]), "r"(x[134]), "r"(x[135]), "r"(x[136]), "r"(x[137]), "r"(x[138]), "r"(x[139]), "r"(x[140]), "r"(x[141]), "r"(x[142]), "r"(x[143]), "r"(x[144]), "r"(x[145]), "r"(x[146]), "r"(x[147]), "r"(x[148]), "r"(x[149]), "r"(x[150]), "r"(x[151]), "r"(x[152]), "r"(x[153]), "r"(x[154]), "r"(x[155]), "r"(x[156]), "r"(x[157]), "r"(x[158]), "r"(x[159])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47]), "=&r"(y[48]), "=&r"(y[49]), "=&r"(y[50]), "=&r"(y[51]), "=&r"(y[52]), "=&r"(y[53]), "=&r"(y[54]), "=&r"(y[55]), "=&r"(y[56]), "=&r"(y[57]), "=&r"(y[58]), "=&r"(y[59]), "=&r"(y[60]), "=&r"(y[61]), "=&r"(y[62]), "=&r"(y[63]), "=&r"(y[64]), "=&r"(y[65]), "=&r"(y[66]), "=&r"(y[67]), "=&r"(y[68]), "=&r"(y[69]), "=&r"(y[70]), "=&r"(y[71]), "=&r"(y[72]), "=&r"(y[73]), "=&r"(y[74]), "=&r"(y[75]), "=&r"(y[76]), "=&r"(y[77]), "=&r"(y[78]), "=&r"(y[79]), "=&r"(y[80]), "=&r"(y[81]), "=&r"(y[82]), "=&r"(y[83]), "=&r"(y[84]), "=&r"(y[85]), "=&r"(y[86]), "=&r"(y[87]), "=&r"(y[88]), "=&r"(y[89]), "=&r"(y[90]), "=&r"(y[91]), "=&r"(y[92]), "=&r"(y[93]), "=&r"(y[94]), "=&r"(y[95]), "=&r"(y[96]), "=&r"(y[97]), "=&r"(y[98]), "=&r"(y[99]), "=&r"(y[100]), "=&r"(y[101]), "=&r"(y[102]), "=&r"(y[103]), "=&r"(y[104]), "=&r"(y[105]), "=&r"(y[106]), "=&r"(y[107]), "=&r"(y[108]), "=&r"(y[109]), "=&r"(y[110]), "=&r"(y[111]), "=&r"(y[112]), "=&r"(y[113]), "=&r"(y[114]), "=&r"(y[115]), "=&r"(y[116]), "=&r"(y[117]), "=&r"(y[118]), "=&r"(y[119]), "=&r"(y[120]), "=&r"(y[121]), "=&r"(y[122]), "=&r"(y[123]), "=&r"(y[124]), "=&r"(y[125]), "=&r"(y[126]), "=&r"(y[127]), "=&r"(y[128]), "=&r"(y[129]), "=&r"(y[130]), "=&r"(y[131]), "=&r"(y[132]), "=&r"(y[133]), "=&r"(y[134]), "=&r"(y[135]), "=&r"(y[136]), "=&r"(y[137]), "=&r"(y[138]), "=&r"(y[139]), "=&r"(y[140]), "=&r"(y[141]), "=&r"(y[142]), "=&r"(y[143]), "=&r"(y[144]), "=&r"(y[145]), "=&r"(y[146]), "=&r"(y[147]), "=&r"(y[148]), "=&r"(y[149]), "=&r"(y[150]), "=&r"(y[151]), "=&r"(y[152]), "=&r"(y[153]), "=&r"(y[154]), "=&r"(y[155]), "=&r"(y[156]), "=&r"(y[157]), "=&r"(y[158]), "=&r"(y[159]), "=&r"(y[160]), "=&r"(y[161]), "=&r"(y[162]), "=&r"(y[163])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[5];
+    y[0] = ptx_mov(1u);
+    y[1] = ptx_mov(x[32]);
+    y[2] = ptx_mov(x[33]);
+    y[3] = ptx_mov(x[34]);
+    y[4] = ptx_mov(x[35]);
+    y[5] = ptx_mov(x[36]);
+    y[6] = ptx_mov(x[37]);
+    y[7] = ptx_mov(x[38]);
+    y[8] = ptx_mov(x[39]);
+    y[9] = ptx_mov(x[40]);
+    y[10] = ptx_mov(x[41]);
+    y[11] = ptx_mov(x[42]);
+    y[12] = ptx_mov(x[43]);
+    y[13] = ptx_mov(x[44]);
+    y[14] = ptx_mov(x[45]);
+    y[15] = ptx_mov(x[46]);
+    y[16] = ptx_mov(x[47]);
+    y[17] = ptx_mov(x[48]);
+    y[18] = ptx_mov(x[49]);
+    y[19] = ptx_mov(x[50]);
+    y[20] = ptx_mov(x[51]);
+    y[21] = ptx_mov(x[52]);
+    y[22] = ptx_mov(x[53]);
+    y[23] = ptx_mov(x[54]);
+    y[24] = ptx_mov(x[55]);
+    y[25] = ptx_mov(x[56]);
+    y[26] = ptx_mov(x[57]);
+    y[27] = ptx_mov(x[58]);
+    y[28] = ptx_mov(x[59]);
+    y[29] = ptx_mov(x[60]);
+    y[30] = ptx_mov(x[61]);
+    y[31] = ptx_mov(x[62]);
+    y[32] = ptx_mov(x[63]);
+    y[33] = ptx_mov(0u);
+    y[34] = ptx_mov(x[0]);
+    y[35] = ptx_mov(x[1]);
+    y[36] = ptx_mov(x[2]);
+    y[37] = ptx_mov(x[3]);
+    y[38] = ptx_mov(x[4]);
+    y[39] = ptx_mov(x[5]);
+    y[40] = ptx_mov(x[6]);
+    y[41] = ptx_mov(x[7]);
+    y[42] = ptx_mov(x[8]);
+    y[43] = ptx_mov(x[9]);
+    y[44] = ptx_mov(x[10]);
+    y[45] = ptx_mov(x[11]);
+    y[46] = ptx_mov(x[12]);
+    y[47] = ptx_mov(x[13]);
+    y[48] = ptx_mov(x[14]);
+    y[49] = ptx_mov(x[15]);
+    y[50] = ptx_mov(x[16]);
+    y[51] = ptx_mov(x[17]);
+    y[52] = ptx_mov(x[18]);
+    y[53] = ptx_mov(x[19]);
+    y[54] = ptx_mov(x[20]);
+    y[55] = ptx_mov(x[21]);
+    y[56] = ptx_mov(x[22]);
+    y[57] = ptx_mov(x[23]);
+    y[58] = ptx_mov(x[24]);
+    y[59] = ptx_mov(x[25]);
+    y[60] = ptx_mov(x[26]);
+    y[61] = ptx_mov(x[27]);
+    y[62] = ptx_mov(x[28]);
+    y[63] = ptx_mov(x[29]);
+    y[64] = ptx_mov(x[30]);
+    y[65] = ptx_mov(x[31]);
+    y[66] = ptx_mov(0u);
+    y[67] = ptx_mov(0u);
+    y[68] = ptx_mov(0u);
+    y[69] = ptx_mov(0u);
+    y[70] = ptx_mov(0u);
+    y[71] = ptx_mov(0u);
+    y[72] = ptx_mov(0u);
+    y[73] = ptx_mov(0u);
+    y[74] = ptx_mov(0u);
+    y[75] = ptx_mov(0u);
+    y[76] = ptx_mov(0u);
+    y[77] = ptx_mov(0u);
+    y[78] = ptx_mov(0u);
+    y[79] = ptx_mov(0u);
+    y[80] = ptx_mov(0u);
+    y[81] = ptx_mov(0u);
+    y[82] = ptx_mov(0u);
+    y[83] = ptx_mov(0u);
+    y[84] = ptx_mov(0u);
+    y[85] = ptx_mov(0u);
+    y[86] = ptx_mov(0u);
+    y[87] = ptx_mov(0u);
+    y[88] = ptx_mov(0u);
+    y[89] = ptx_mov(0u);
+    y[90] = ptx_mov(0u);
+    y[91] = ptx_mov(0u);
+    y[92] = ptx_mov(0u);
+    y[93] = ptx_mov(0u);
+    y[94] = ptx_mov(0u);
+    y[95] = ptx_mov(0u);
+    y[96] = ptx_mov(0u);
+    y[97] = ptx_mov(0u);
+    y[98] = ptx_mov(0u);
+    y[99] = ptx_mov(1u);
+    y[100] = ptx_mov(0u);
+    y[101] = ptx_mov(0u);
+    y[102] = ptx_mov(0u);
+    y[103] = ptx_mov(0u);
+    y[104] = ptx_mov(0u);
+    y[105] = ptx_mov(0u);
+    y[106] = ptx_mov(0u);
+    y[107] = ptx_mov(0u);
+    y[108] = ptx_mov(0u);
+    y[109] = ptx_mov(0u);
+    y[110] = ptx_mov(0u);
+    y[111] = ptx_mov(0u);
+    y[112] = ptx_mov(0u);
+    y[113] = ptx_mov(0u);
+    y[114] = ptx_mov(0u);
+    y[115] = ptx_mov(0u);
+    y[116] = ptx_mov(0u);
+    y[117] = ptx_mov(0u);
+    y[118] = ptx_mov(0u);
+    y[119] = ptx_mov(0u);
+    y[120] = ptx_mov(0u);
+    y[121] = ptx_mov(0u);
+    y[122] = ptx_mov(0u);
+    y[123] = ptx_mov(0u);
+    y[124] = ptx_mov(0u);
+    y[125] = ptx_mov(0u);
+    y[126] = ptx_mov(0u);
+    y[127] = ptx_mov(0u);
+    y[128] = ptx_mov(0u);
+    y[129] = ptx_mov(0u);
+    y[130] = ptx_mov(0u);
+    y[131] = ptx_mov(x[32]);
+    y[132] = ptx_mov(x[33]);
+    y[133] = ptx_mov(x[34]);
+    y[134] = ptx_mov(x[35]);
+    y[135] = ptx_mov(x[36]);
+    y[136] = ptx_mov(x[37]);
+    y[137] = ptx_mov(x[38]);
+    y[138] = ptx_mov(x[39]);
+    y[139] = ptx_mov(x[40]);
+    y[140] = ptx_mov(x[41]);
+    y[141] = ptx_mov(x[42]);
+    y[142] = ptx_mov(x[43]);
+    y[143] = ptx_mov(x[44]);
+    y[144] = ptx_mov(x[45]);
+    y[145] = ptx_mov(x[46]);
+    y[146] = ptx_mov(x[47]);
+    y[147] = ptx_mov(x[48]);
+    y[148] = ptx_mov(x[49]);
+    y[149] = ptx_mov(x[50]);
+    y[150] = ptx_mov(x[51]);
+    y[151] = ptx_mov(x[52]);
+    y[152] = ptx_mov(x[53]);
+    y[153] = ptx_mov(x[54]);
+    y[154] = ptx_mov(x[55]);
+    y[155] = ptx_mov(x[56]);
+    y[156] = ptx_mov(x[57]);
+    y[157] = ptx_mov(x[58]);
+    y[158] = ptx_mov(x[59]);
+    y[159] = ptx_mov(x[60]);
+    y[160] = ptx_mov(x[61]);
+    y[161] = ptx_mov(x[62]);
+    y[162] = ptx_mov(x[63]);
+    t[0] = ptx_mov(x[32]);
+    t[1] = ptx_mul_lo(x[32], t[0]);
+    t[1] = ptx_sub(2u, t[1]);
+    t[0] = ptx_mul_lo(t[0], t[1]);
+    t[2] = ptx_mul_lo(x[32], t[0]);
+    t[2] = ptx_sub(2u, t[2]);
+    t[0] = ptx_mul_lo(t[0], t[2]);
+    t[3] = ptx_mul_lo(x[32], t[0]);
+    t[3] = ptx_sub(2u, t[3]);
+    t[0] = ptx_mul_lo(t[0], t[3]);
+    t[4] = ptx_mul_lo(x[32], t[0]);
+    t[4] = ptx_sub(2u, t[4]);
+    t[0] = ptx_mul_lo(t[0], t[4]);
+    y[163] = ptx_sub(0u, t[0]);
+  }
+#endif
+};
+
+// modinv_round: a step that the loops below call; 2662 instructions.
+struct modinv_round {
+  static constexpr unsigned in_words = 164;
+  static constexpr unsigned out_words = 131;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<1127>;\n\t"
+        "mov.b32 t0, %131;\n\t"
+        "mov.b32 t1, %132;\n\t"
+        "mov.b32 t2, %165;\n\t"
+        "mov.b32 t3, 1;\n\t"
+        "mov.b32 t4, 0;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "mov.b32 t6, 1;\n\t"
+        "sub.u32 t7, 0, t0;\n\t"
+        "shr.b32 t8, t7, 31;\n\t"
+        "sub.u32 t9, 0, t8;\n\t"
+        "and.b32 t10, t2, 1;\n\t"
+        "sub.u32 t11, 0, t10;\n\t"
+        "xor.b32 t12, t1, t9;\n\t"
+        "sub.u32 t12, t12, t9;\n\t"
+        "and.b32 t12, t12, t11;\n\t"
+        "add.u32 t2, t2, t12;\n\t"
+        "xor.b32 t13, t3, t9;\n\t"
+        "sub.u32 t13, t13, t9;\n\t"
+        "and.b32 t13, t13, t11;\n\t"
+        "add.u32 t5, t5, t13;\n\t"
+        "xor.b32 t14, t4, t9;\n\t"
+        "sub.u32 t14, t14, t9;\n\t"
+        "and.b32 t14, t14, t11;\n\t"
+        "add.u32 t6, t6, t14;\n\t"
+        "and.b32 t15, t9, t11;\n\t"
+        "xor.b32 t0, t0, t15;\n\t"
+        "sub.u32 t0, t0, t15;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t16, t2, t15;\n\t"
+        "add.u32 t1, t1, t16;\n\t"
+        "and.b32 t17, t5, t15;\n\t"
+        "add.u32 t3, t3, t17;\n\t"
+        "and.b32 t18, t6, t15;\n\t"
+        "add.u32 t4, t4, t18;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t19, 0, t0;\n\t"
+        "shr.b32 t20, t19, 31;\n\t"
+        "sub.u32 t21, 0, t20;\n\t"
+        "and.b32 t22, t2, 1;\n\t"
+        "sub.u32 t23, 0, t22;\n\t"
+        "xor.b32 t24, t1, t21;\n\t"
+        "sub.u32 t24, t24, t21;\n\t"
+        "and.b32 t24, t24, t23;\n\t"
+        "add.u32 t2, t2, t24;\n\t"
+        "xor.b32 t25, t3, t21;\n\t"
+        "sub.u32 t25, t25, t21;\n\t"
+        "and.b32 t25, t25, t23;\n\t"
+        "add.u32 t5, t5, t25;\n\t"
+        "xor.b32 t26, t4, t21;\n\t"
+        "sub.u32 t26, t26, t21;\n\t"
+        "and.b32 t26, t26, t23;\n\t"
+        "add.u32 t6, t6, t26;\n\t"
+        "and.b32 t27, t21, t23;\n\t"
+        "xor.b32 t0, t0, t27;\n\t"
+        "sub.u32 t0, t0, t27;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t28, t2, t27;\n\t"
+        "add.u32 t1, t1, t28;\n\t"
+        "and.b32 t29, t5, t27;\n\t"
+        "add.u32 t3, t3, t29;\n\t"
+        "and.b32 t30, t6, t27;\n\t"
+        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t31, 0, t0;\n\t"
+        "shr.b32 t32, t31, 31;\n\t"
+        "sub.u32 t33, 0, t32;\n\t"
+        "and.b32 t34, t2, 1;\n\t"
+        "sub.u32 t35, 0, t34;\n\t"
+        "xor.b32 t36, t1, t33;\n\t"
+        "sub.u32 t36, t36, t33;\n\t"
+        "and.b32 t36, t36, t35;\n\t"
+        "add.u32 t2, t2, t36;\n\t"
+        "xor.b32 t37, t3, t33;\n\t"
+        "sub.u32 t37, t37, t33;\n\t"
+        "and.b32 t37, t37, t35;\n\t"
+        "add.u32 t5, t5, t37;\n\t"
+        "xor.b32 t38, t4, t33;\n\t"
+        "sub.u32 t38, t38, t33;\n\t"
+        "and.b32 t38, t38, t35;\n\t"
+        "add.u32 t6, t6, t38;\n\t"
+        "and.b32 t39, t33, t35;\n\t"
+        "xor.b32 t0, t0, t39;\n\t"
+        "sub.u32 t0, t0, t39;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t40, t2, t39;\n\t"
+        "add.u32 t1, t1, t40;\n\t"
+        "and.b32 t41, t5, t39;\n\t"
+        "add.u32 t3, t3, t41;\n\t"
+        "and.b32 t42, t6, t39;\n\t"
+        "add.u32 t4, t4, t42;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t43, 0, t0;\n\t"
+        "shr.b32 t44, t43, 31;\n\t"
+        "sub.u32 t45, 0, t44;\n\t"
+        "and.b32 t46, t2, 1;\n\t"
+        "sub.u32 t47, 0, t46;\n\t"
+        "xor.b32 t48, t1, t45;\n\t"
+        "sub.u32 t48, t48, t45;\n\t"
+        "and.b32 t48, t48, t47;\n\t"
+        "add.u32 t2, t2, t48;\n\t"
+        "xor.b32 t49, t3, t45;\n\t"
+        "sub.u32 t49, t49, t45;\n\t"
+        "and.b32 t49, t49, t47;\n\t"
+        "add.u32 t5, t5, t49;\n\t"
+        "xor.b32 t50, t4, t45;\n\t"
+        "sub.u32 t50, t50, t45;\n\t"
+        "and.b32 t50, t50, t47;\n\t"
+        "add.u32 t6, t6, t50;\n\t"
+        "and.b32 t51, t45, t47;\n\t"
+        "xor.b32 t0, t0, t51;\n\t"
+        "sub.u32 t0, t0, t51;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t52, t2, t51;\n\t"
+        "add.u32 t1, t1, t52;\n\t"
+        "and.b32 t53, t5, t51;\n\t"
+        "add.u32 t3, t3, t53;\n\t"
+        "and.b32 t54, t6, t51;\n\t"
+        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t55, 0, t0;\n\t"
+        "shr.b32 t56, t55, 31;\n\t"
+        "sub.u32 t57, 0, t56;\n\t"
+        "and.b32 t58, t2, 1;\n\t"
+        "sub.u32 t59, 0, t58;\n\t"
+        "xor.b32 t60, t1, t57;\n\t"
+        "sub.u32 t60, t60, t57;\n\t"
+        "and.b32 t60, t60, t59;\n\t"
+        "add.u32 t2, t2, t60;\n\t"
+        "xor.b32 t61, t3, t57;\n\t"
+        "sub.u32 t61, t61, t57;\n\t"
+        "and.b32 t61, t61, t59;\n\t"
+        "add.u32 t5, t5, t61;\n\t"
+        "xor.b32 t62, t4, t57;\n\t"
+        "sub.u32 t62, t62, t57;\n\t"
+        "and.b32 t62, t62, t59;\n\t"
+        "add.u32 t6, t6, t62;\n\t"
+        "and.b32 t63, t57, t59;\n\t"
+        "xor.b32 t0, t0, t63;\n\t"
+        "sub.u32 t0, t0, t63;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t64, t2, t63;\n\t"
+        "add.u32 t1, t1, t64;\n\t"
+        "and.b32 t65, t5, t63;\n\t"
+        "add.u32 t3, t3, t65;\n\t"
+        "and.b32 t66, t6, t63;\n\t"
+        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t67, 0, t0;\n\t"
+        "shr.b32 t68, t67, 31;\n\t"
+        "sub.u32 t69, 0, t68;\n\t"
+        "and.b32 t70, t2, 1;\n\t"
+        "sub.u32 t71, 0, t70;\n\t"
+        "xor.b32 t72, t1, t69;\n\t"
+        "sub.u32 t72, t72, t69;\n\t"
+        "and.b32 t72, t72, t71;\n\t"
+        "add.u32 t2, t2, t72;\n\t"
+        "xor.b32 t73, t3, t69;\n\t"
+        "sub.u32 t73, t73, t69;\n\t"
+        "and.b32 t73, t73, t71;\n\t"
+        "add.u32 t5, t5, t73;\n\t"
+        "xor.b32 t74, t4, t69;\n\t"
+        "sub.u32 t74, t74, t69;\n\t"
+        "and.b32 t74, t74, t71;\n\t"
+        "add.u32 t6, t6, t74;\n\t"
+        "and.b32 t75, t69, t71;\n\t"
+        "xor.b32 t0, t0, t75;\n\t"
+        "sub.u32 t0, t0, t75;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t76, t2, t75;\n\t"
+        "add.u32 t1, t1, t76;\n\t"
+        "and.b32 t77, t5, t75;\n\t"
+        "add.u32 t3, t3, t77;\n\t"
+        "and.b32 t78, t6, t75;\n\t"
+        "add.u32 t4, t4, t78;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t79, 0, t0;\n\t"
+        "shr.b32 t80, t79, 31;\n\t"
+        "sub.u32 t81, 0, t80;\n\t"
+        "and.b32 t82, t2, 1;\n\t"
+        "sub.u32 t83, 0, t82;\n\t"
+        "xor.b32 t84, t1, t81;\n\t"
+        "sub.u32 t84, t84, t81;\n\t"
+        "and.b32 t84, t84, t83;\n\t"
+        "add.u32 t2, t2, t84;\n\t"
+        "xor.b32 t85, t3, t81;\n\t"
+        "sub.u32 t85, t85, t81;\n\t"
+        "and.b32 t85, t85, t83;\n\t"
+        "add.u32 t5, t5, t85;\n\t"
+        "xor.b32 t86, t4, t81;\n\t"
+        "sub.u32 t86, t86, t81;\n\t"
+        "and.b32 t86, t86, t83;\n\t"
+        "add.u32 t6, t6, t86;\n\t"
+        "and.b32 t87, t81, t83;\n\t"
+        "xor.b32 t0, t0, t87;\n\t"
+        "sub.u32 t0, t0, t87;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t88, t2, t87;\n\t"
+        "add.u32 t1, t1, t88;\n\t"
+        "and.b32 t89, t5, t87;\n\t"
+        "add.u32 t3, t3, t89;\n\t"
+        "and.b32 t90, t6, t87;\n\t"
+        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t91, 0, t0;\n\t"
+        "shr.b32 t92, t91, 31;\n\t"
+        "sub.u32 t93, 0, t92;\n\t"
+        "and.b32 t94, t2, 1;\n\t"
+        "sub.u32 t95, 0, t94;\n\t"
+        "xor.b32 t96, t1, t93;\n\t"
+        "sub.u32 t96, t96, t93;\n\t"
+        "and.b32 t96, t96, t95;\n\t"
+        "add.u32 t2, t2, t96;\n\t"
+        "xor.b32 t97, t3, t93;\n\t"
+        "sub.u32 t97, t97, t93;\n\t"
+        "and.b32 t97, t97, t95;\n\t"
+        "add.u32 t5, t5, t97;\n\t"
+        "xor.b32 t98, t4, t93;\n\t"
+        "sub.u32 t98, t98, t93;\n\t"
+        "and.b32 t98, t98, t95;\n\t"
+        "add.u32 t6, t6, t98;\n\t"
+        "and.b32 t99, t93, t95;\n\t"
+        "xor.b32 t0, t0, t99;\n\t"
+        "sub.u32 t0, t0, t99;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t100, t2, t99;\n\t"
+        "add.u32 t1, t1, t100;\n\t"
+        "and.b32 t101, t5, t99;\n\t"
+        "add.u32 t3, t3, t101;\n\t"
+        "and.b32 t102, t6, t99;\n\t"
+        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t103, 0, t0;\n\t"
+        "shr.b32 t104, t103, 31;\n\t"
+        "sub.u32 t105, 0, t104;\n\t"
+        "and.b32 t106, t2, 1;\n\t"
+        "sub.u32 t107, 0, t106;\n\t"
+        "xor.b32 t108, t1, t105;\n\t"
+        "sub.u32 t108, t108, t105;\n\t"
+        "and.b32 t108, t108, t107;\n\t"
+        "add.u32 t2, t2, t108;\n\t"
+        "xor.b32 t109, t3, t105;\n\t"
+        "sub.u32 t109, t109, t105;\n\t"
+        "and.b32 t109, t109, t107;\n\t"
+        "add.u32 t5, t5, t109;\n\t"
+        "xor.b32 t110, t4, t105;\n\t"
+        "sub.u32 t110, t110, t105;\n\t"
+        "and.b32 t110, t110, t107;\n\t"
+        "add.u32 t6, t6, t110;\n\t"
+        "and.b32 t111, t105, t107;\n\t"
+        "xor.b32 t0, t0, t111;\n\t"
+        "sub.u32 t0, t0, t111;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t112, t2, t111;\n\t"
+        "add.u32 t1, t1, t112;\n\t"
+        "and.b32 t113, t5, t111;\n\t"
+        "add.u32 t3, t3, t113;\n\t"
+        "and.b32 t114, t6, t111;\n\t"
+        "add.u32 t4, t4, t114;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t115, 0, t0;\n\t"
+        "shr.b32 t116, t115, 31;\n\t"
+        "sub.u32 t117, 0, t116;\n\t"
+        "and.b32 t118, t2, 1;\n\t"
+        "sub.u32 t119, 0, t118;\n\t"
+        "xor.b32 t120, t1, t117;\n\t"
+        "sub.u32 t120, t120, t117;\n\t"
+        "and.b32 t120, t120, t119;\n\t"
+        "add.u32 t2, t2, t120;\n\t"
+        "xor.b32 t121, t3, t117;\n\t"
+        "sub.u32 t121, t121, t117;\n\t"
+        "and.b32 t121, t121, t119;\n\t"
+        "add.u32 t5, t5, t121;\n\t"
+        "xor.b32 t122, t4, t117;\n\t"
+        "sub.u32 t122, t122, t117;\n\t"
+        "and.b32 t122, t122, t119;\n\t"
+        "add.u32 t6, t6, t122;\n\t"
+        "and.b32 t123, t117, t119;\n\t"
+        "xor.b32 t0, t0, t123;\n\t"
+        "sub.u32 t0, t0, t123;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t124, t2, t123;\n\t"
+        "add.u32 t1, t1, t124;\n\t"
+        "and.b32 t125, t5, t123;\n\t"
+        "add.u32 t3, t3, t125;\n\t"
+        "and.b32 t126, t6, t123;\n\t"
+        "add.u32 t4, t4, t126;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t127, 0, t0;\n\t"
+        "shr.b32 t128, t127, 31;\n\t"
+        "sub.u32 t129, 0, t128;\n\t"
+        "and.b32 t130, t2, 1;\n\t"
+        "sub.u32 t131, 0, t130;\n\t"
+        "xor.b32 t132, t1, t129;\n\t"
+        "sub.u32 t132, t132, t129;\n\t"
+        "and.b32 t132, t132, t131;\n\t"
+        "add.u32 t2, t2, t132;\n\t"
+        "xor.b32 t133, t3, t129;\n\t"
+        "sub.u32 t133, t133, t129;\n\t"
+        "and.b32 t133, t133, t131;\n\t"
+        "add.u32 t5, t5, t133;\n\t"
+        "xor.b32 t134, t4, t129;\n\t"
+        "sub.u32 t134, t134, t129;\n\t"
+        "and.b32 t134, t134, t131;\n\t"
+        "add.u32 t6, t6, t134;\n\t"
+        "and.b32 t135, t129, t131;\n\t"
+        "xor.b32 t0, t0, t135;\n\t"
+        "sub.u32 t0, t0, t135;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t136, t2, t135;\n\t"
+        "add.u32 t1, t1, t136;\n\t"
+        "and.b32 t137, t5, t135;\n\t"
+        "add.u32 t3, t3, t137;\n\t"
+        "and.b32 t138, t6, t135;\n\t"
+        "add.u32 t4, t4, t138;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t139, 0, t0;\n\t"
+        "shr.b32 t140, t139, 31;\n\t"
+        "sub.u32 t141, 0, t140;\n\t"
+        "and.b32 t142, t2, 1;\n\t"
+        "sub.u32 t143, 0, t142;\n\t"
+        "xor.b32 t144, t1, t141;\n\t"
+        "sub.u32 t144, t144, t141;\n\t"
+        "and.b32 t144, t144, t143;\n\t"
+        "add.u32 t2, t2, t144;\n\t"
+        "xor.b32 t145, t3, t141;\n\t"
+        "sub.u32 t145, t145, t141;\n\t"
+        "and.b32 t145, t145, t143;\n\t"
+        "add.u32 t5, t5, t145;\n\t"
+        "xor.b32 t146, t4, t141;\n\t"
+        "sub.u32 t146, t146, t141;\n\t"
+        "and.b32 t146, t146, t143;\n\t"
+        "add.u32 t6, t6, t146;\n\t"
+        "and.b32 t147, t141, t143;\n\t"
+        "xor.b32 t0, t0, t147;\n\t"
+        "sub.u32 t0, t0, t147;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t148, t2, t147;\n\t"
+        "add.u32 t1, t1, t148;\n\t"
+        "and.b32 t149, t5, t147;\n\t"
+        "add.u32 t3, t3, t149;\n\t"
+        "and.b32 t150, t6, t147;\n\t"
+        "add.u32 t4, t4, t150;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t151, 0, t0;\n\t"
+        "shr.b32 t152, t151, 31;\n\t"
+        "sub.u32 t153, 0, t152;\n\t"
+        "and.b32 t154, t2, 1;\n\t"
+        "sub.u32 t155, 0, t154;\n\t"
+        "xor.b32 t156, t1, t153;\n\t"
+        "sub.u32 t156, t156, t153;\n\t"
+        "and.b32 t156, t156, t155;\n\t"
+        "add.u32 t2, t2, t156;\n\t"
+        "xor.b32 t157, t3, t153;\n\t"
+        "sub.u32 t157, t157, t153;\n\t"
+        "and.b32 t157, t157, t155;\n\t"
+        "add.u32 t5, t5, t157;\n\t"
+        "xor.b32 t158, t4, t153;\n\t"
+        "sub.u32 t158, t158, t153;\n\t"
+        "and.b32 t158, t158, t155;\n\t"
+        "add.u32 t6, t6, t158;\n\t"
+        "and.b32 t159, t153, t155;\n\t"
+        "xor.b32 t0, t0, t159;\n\t"
+        "sub.u32 t0, t0, t159;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t160, t2, t159;\n\t"
+        "add.u32 t1, t1, t160;\n\t"
+        "and.b32 t161, t5, t159;\n\t"
+        "add.u32 t3, t3, t161;\n\t"
+        "and.b32 t162, t6, t159;\n\t"
+        "add.u32 t4, t4, t162;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t163, 0, t0;\n\t"
+        "shr.b32 t164, t163, 31;\n\t"
+        "sub.u32 t165, 0, t164;\n\t"
+        "and.b32 t166, t2, 1;\n\t"
+        "sub.u32 t167, 0, t166;\n\t"
+        "xor.b32 t168, t1, t165;\n\t"
+        "sub.u32 t168, t168, t165;\n\t"
+        "and.b32 t168, t168, t167;\n\t"
+        "add.u32 t2, t2, t168;\n\t"
+        "xor.b32 t169, t3, t165;\n\t"
+        "sub.u32 t169, t169, t165;\n\t"
+        "and.b32 t169, t169, t167;\n\t"
+        "add.u32 t5, t5, t169;\n\t"
+        "xor.b32 t170, t4, t165;\n\t"
+        "sub.u32 t170, t170, t165;\n\t"
+        "and.b32 t170, t170, t167;\n\t"
+        "add.u32 t6, t6, t170;\n\t"
+        "and.b32 t171, t165, t167;\n\t"
+        "xor.b32 t0, t0, t171;\n\t"
+        "sub.u32 t0, t0, t171;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t172, t2, t171;\n\t"
+        "add.u32 t1, t1, t172;\n\t"
+        "and.b32 t173, t5, t171;\n\t"
+        "add.u32 t3, t3, t173;\n\t"
+        "and.b32 t174, t6, t171;\n\t"
+        "add.u32 t4, t4, t174;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t175, 0, t0;\n\t"
+        "shr.b32 t176, t175, 31;\n\t"
+        "sub.u32 t177, 0, t176;\n\t"
+        "and.b32 t178, t2, 1;\n\t"
+        "sub.u32 t179, 0, t178;\n\t"
+        "xor.b32 t180, t1, t177;\n\t"
+        "sub.u32 t180, t180, t177;\n\t"
+        "and.b32 t180, t180, t179;\n\t"
+        "add.u32 t2, t2, t180;\n\t"
+        "xor.b32 t181, t3, t177;\n\t"
+        "sub.u32 t181, t181, t177;\n\t"
+        "and.b32 t181, t181, t179;\n\t"
+        "add.u32 t5, t5, t181;\n\t"
+        "xor.b32 t182, t4, t177;\n\t"
+        "sub.u32 t182, t182, t177;\n\t"
+        "and.b32 t182, t182, t179;\n\t"
+        "add.u32 t6, t6, t182;\n\t"
+        "and.b32 t183, t177, t179;\n\t"
+        "xor.b32 t0, t0, t183;\n\t"
+        "sub.u32 t0, t0, t183;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t184, t2, t183;\n\t"
+        "add.u32 t1, t1, t184;\n\t"
+        "and.b32 t185, t5, t183;\n\t"
+        "add.u32 t3, t3, t185;\n\t"
+        "and.b32 t186, t6, t183;\n\t"
+        "add.u32 t4, t4, t186;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t187, 0, t0;\n\t"
+        "shr.b32 t188, t187, 31;\n\t"
+        "sub.u32 t189, 0, t188;\n\t"
+        "and.b32 t190, t2, 1;\n\t"
+        "sub.u32 t191, 0, t190;\n\t"
+        "xor.b32 t192, t1, t189;\n\t"
+        "sub.u32 t192, t192, t189;\n\t"
+        "and.b32 t192, t192, t191;\n\t"
+        "add.u32 t2, t2, t192;\n\t"
+        "xor.b32 t193, t3, t189;\n\t"
+        "sub.u32 t193, t193, t189;\n\t"
+        "and.b32 t193, t193, t191;\n\t"
+        "add.u32 t5, t5, t193;\n\t"
+        "xor.b32 t194, t4, t189;\n\t"
+        "sub.u32 t194, t194, t189;\n\t"
+        "and.b32 t194, t194, t191;\n\t"
+        "add.u32 t6, t6, t194;\n\t"
+        "and.b32 t195, t189, t191;\n\t"
+        "xor.b32 t0, t0, t195;\n\t"
+        "sub.u32 t0, t0, t195;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t196, t2, t195;\n\t"
+        "add.u32 t1, t1, t196;\n\t"
+        "and.b32 t197, t5, t195;\n\t"
+        "add.u32 t3, t3, t197;\n\t"
+        "and.b32 t198, t6, t195;\n\t"
+        "add.u32 t4, t4, t198;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t199, 0, t0;\n\t"
+        "shr.b32 t200, t199, 31;\n\t"
+        "sub.u32 t201, 0, t200;\n\t"
+        "and.b32 t202, t2, 1;\n\t"
+        "sub.u32 t203, 0, t202;\n\t"
+        "xor.b32 t204, t1, t201;\n\t"
+        "sub.u32 t204, t204, t201;\n\t"
+        "and.b32 t204, t204, t203;\n\t"
+        "add.u32 t2, t2, t204;\n\t"
+        "xor.b32 t205, t3, t201;\n\t"
+        "sub.u32 t205, t205, t201;\n\t"
+        "and.b32 t205, t205, t203;\n\t"
+        "add.u32 t5, t5, t205;\n\t"
+        "xor.b32 t206, t4, t201;\n\t"
+        "sub.u32 t206, t206, t201;\n\t"
+        "and.b32 t206, t206, t203;\n\t"
+        "add.u32 t6, t6, t206;\n\t"
+        "and.b32 t207, t201, t203;\n\t"
+        "xor.b32 t0, t0, t207;\n\t"
+        "sub.u32 t0, t0, t207;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t208, t2, t207;\n\t"
+        "add.u32 t1, t1, t208;\n\t"
+        "and.b32 t209, t5, t207;\n\t"
+        "add.u32 t3, t3, t209;\n\t"
+        "and.b32 t210, t6, t207;\n\t"
+        "add.u32 t4, t4, t210;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t211, 0, t0;\n\t"
+        "shr.b32 t212, t211, 31;\n\t"
+        "sub.u32 t213, 0, t212;\n\t"
+        "and.b32 t214, t2, 1;\n\t"
+        "sub.u32 t215, 0, t214;\n\t"
+        "xor.b32 t216, t1, t213;\n\t"
+        "sub.u32 t216, t216, t213;\n\t"
+        "and.b32 t216, t216, t215;\n\t"
+        "add.u32 t2, t2, t216;\n\t"
+        "xor.b32 t217, t3, t213;\n\t"
+        "sub.u32 t217, t217, t213;\n\t"
+        "and.b32 t217, t217, t215;\n\t"
+        "add.u32 t5, t5, t217;\n\t"
+        "xor.b32 t218, t4, t213;\n\t"
+        "sub.u32 t218, t218, t213;\n\t"
+        "and.b32 t218, t218, t215;\n\t"
+        "add.u32 t6, t6, t218;\n\t"
+        "and.b32 t219, t213, t215;\n\t"
+        "xor.b32 t0, t0, t219;\n\t"
+        "sub.u32 t0, t0, t219;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t220, t2, t219;\n\t"
+        "add.u32 t1, t1, t220;\n\t"
+        "and.b32 t221, t5, t219;\n\t"
+        "add.u32 t3, t3, t221;\n\t"
+        "and.b32 t222, t6, t219;\n\t"
+        "add.u32 t4, t4, t222;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t223, 0, t0;\n\t"
+        "shr.b32 t224, t223, 31;\n\t"
+        "sub.u32 t225, 0, t224;\n\t"
+        "and.b32 t226, t2, 1;\n\t"
+        "sub.u32 t227, 0, t226;\n\t"
+        "xor.b32 t228, t1, t225;\n\t"
+        "sub.u32 t228, t228, t225;\n\t"
+        "and.b32 t228, t228, t227;\n\t"
+        "add.u32 t2, t2, t228;\n\t"
+        "xor.b32 t229, t3, t225;\n\t"
+        "sub.u32 t229, t229, t225;\n\t"
+        "and.b32 t229, t229, t227;\n\t"
+        "add.u32 t5, t5, t229;\n\t"
+        "xor.b32 t230, t4, t225;\n\t"
+        "sub.u32 t230, t230, t225;\n\t"
+        "and.b32 t230, t230, t227;\n\t"
+        "add.u32 t6, t6, t230;\n\t"
+        "and.b32 t231, t225, t227;\n\t"
+        "xor.b32 t0, t0, t231;\n\t"
+        "sub.u32 t0, t0, t231;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t232, t2, t231;\n\t"
+        "add.u32 t1, t1, t232;\n\t"
+        "and.b32 t233, t5, t231;\n\t"
+        "add.u32 t3, t3, t233;\n\t"
+        "and.b32 t234, t6, t231;\n\t"
+        "add.u32 t4, t4, t234;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t235, 0, t0;\n\t"
+        "shr.b32 t236, t235, 31;\n\t"
+        "sub.u32 t237, 0, t236;\n\t"
+        "and.b32 t238, t2, 1;\n\t"
+        "sub.u32 t239, 0, t238;\n\t"
+        "xor.b32 t240, t1, t237;\n\t"
+        "sub.u32 t240, t240, t237;\n\t"
+        "and.b32 t240, t240, t239;\n\t"
+        "add.u32 t2, t2, t240;\n\t"
+        "xor.b32 t241, t3, t237;\n\t"
+        "sub.u32 t241, t241, t237;\n\t"
+        "and.b32 t241, t241, t239;\n\t"
+        "add.u32 t5, t5, t241;\n\t"
+        "xor.b32 t242, t4, t237;\n\t"
+        "sub.u32 t242, t242, t237;\n\t"
+        "and.b32 t242, t242, t239;\n\t"
+        "add.u32 t6, t6, t242;\n\t"
+        "and.b32 t243, t237, t239;\n\t"
+        "xor.b32 t0, t0, t243;\n\t"
+        "sub.u32 t0, t0, t243;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t244, t2, t243;\n\t"
+        "add.u32 t1, t1, t244;\n\t"
+        "and.b32 t245, t5, t243;\n\t"
+        "add.u32 t3, t3, t245;\n\t"
+        "and.b32 t246, t6, t243;\n\t"
+        "add.u32 t4, t4, t246;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t247, 0, t0;\n\t"
+        "shr.b32 t248, t247, 31;\n\t"
+        "sub.u32 t249, 0, t248;\n\t"
+        "and.b32 t250, t2, 1;\n\t"
+        "sub.u32 t251, 0, t250;\n\t"
+        "xor.b32 t252, t1, t249;\n\t"
+        "sub.u32 t252, t252, t249;\n\t"
+        "and.b32 t252, t252, t251;\n\t"
+        "add.u32 t2, t2, t252;\n\t"
+        "xor.b32 t253, t3, t249;\n\t"
+        "sub.u32 t253, t253, t249;\n\t"
+        "and.b32 t253, t253, t251;\n\t"
+        "add.u32 t5, t5, t253;\n\t"
+        "xor.b32 t254, t4, t249;\n\t"
+        "sub.u32 t254, t254, t249;\n\t"
+        "and.b32 t254, t254, t251;\n\t"
+        "add.u32 t6, t6, t254;\n\t"
+        "and.b32 t255, t249, t251;\n\t"
+        "xor.b32 t0, t0, t255;\n\t"
+        "sub.u32 t0, t0, t255;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t256, t2, t255;\n\t"
+        "add.u32 t1, t1, t256;\n\t"
+        "and.b32 t257, t5, t255;\n\t"
+        "add.u32 t3, t3, t257;\n\t"
+        "and.b32 t258, t6, t255;\n\t"
+        "add.u32 t4, t4, t258;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t259, 0, t0;\n\t"
+        "shr.b32 t260, t259, 31;\n\t"
+        "sub.u32 t261, 0, t260;\n\t"
+        "and.b32 t262, t2, 1;\n\t"
+        "sub.u32 t263, 0, t262;\n\t"
+        "xor.b32 t264, t1, t261;\n\t"
+        "sub.u32 t264, t264, t261;\n\t"
+        "and.b32 t264, t264, t263;\n\t"
+        "add.u32 t2, t2, t264;\n\t"
+        "xor.b32 t265, t3, t261;\n\t"
+        "sub.u32 t265, t265, t261;\n\t"
+        "and.b32 t265, t265, t263;\n\t"
+        "add.u32 t5, t5, t265;\n\t"
+        "xor.b32 t266, t4, t261;\n\t"
+        "sub.u32 t266, t266, t261;\n\t"
+        "and.b32 t266, t266, t263;\n\t"
+        "add.u32 t6, t6, t266;\n\t"
+        "and.b32 t267, t261, t263;\n\t"
+        "xor.b32 t0, t0, t267;\n\t"
+        "sub.u32 t0, t0, t267;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t268, t2, t267;\n\t"
+        "add.u32 t1, t1, t268;\n\t"
+        "and.b32 t269, t5, t267;\n\t"
+        "add.u32 t3, t3, t269;\n\t"
+        "and.b32 t270, t6, t267;\n\t"
+        "add.u32 t4, t4, t270;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t271, 0, t0;\n\t"
+        "shr.b32 t272, t271, 31;\n\t"
+        "sub.u32 t273, 0, t272;\n\t"
+        "and.b32 t274, t2, 1;\n\t"
+        "sub.u32 t275, 0, t274;\n\t"
+        "xor.b32 t276, t1, t273;\n\t"
+        "sub.u32 t276, t276, t273;\n\t"
+        "and.b32 t276, t276, t275;\n\t"
+        "add.u32 t2, t2, t276;\n\t"
+        "xor.b32 t277, t3, t273;\n\t"
+        "sub.u32 t277, t277, t273;\n\t"
+        "and.b32 t277, t277, t275;\n\t"
+        "add.u32 t5, t5, t277;\n\t"
+        "xor.b32 t278, t4, t273;\n\t"
+        "sub.u32 t278, t278, t273;\n\t"
+        "and.b32 t278, t278, t275;\n\t"
+        "add.u32 t6, t6, t278;\n\t"
+        "and.b32 t279, t273, t275;\n\t"
+        "xor.b32 t0, t0, t279;\n\t"
+        "sub.u32 t0, t0, t279;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t280, t2, t279;\n\t"
+        "add.u32 t1, t1, t280;\n\t"
+        "and.b32 t281, t5, t279;\n\t"
+        "add.u32 t3, t3, t281;\n\t"
+        "and.b32 t282, t6, t279;\n\t"
+        "add.u32 t4, t4, t282;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t283, 0, t0;\n\t"
+        "shr.b32 t284, t283, 31;\n\t"
+        "sub.u32 t285, 0, t284;\n\t"
+        "and.b32 t286, t2, 1;\n\t"
+        "sub.u32 t287, 0, t286;\n\t"
+        "xor.b32 t288, t1, t285;\n\t"
+        "sub.u32 t288, t288, t285;\n\t"
+        "and.b32 t288, t288, t287;\n\t"
+        "add.u32 t2, t2, t288;\n\t"
+        "xor.b32 t289, t3, t285;\n\t"
+        "sub.u32 t289, t289, t285;\n\t"
+        "and.b32 t289, t289, t287;\n\t"
+        "add.u32 t5, t5, t289;\n\t"
+        "xor.b32 t290, t4, t285;\n\t"
+        "sub.u32 t290, t290, t285;\n\t"
+        "and.b32 t290, t290, t287;\n\t"
+        "add.u32 t6, t6, t290;\n\t"
+        "and.b32 t291, t285, t287;\n\t"
+        "xor.b32 t0, t0, t291;\n\t"
+        "sub.u32 t0, t0, t291;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t292, t2, t291;\n\t"
+        "add.u32 t1, t1, t292;\n\t"
+        "and.b32 t293, t5, t291;\n\t"
+        "add.u32 t3, t3, t293;\n\t"
+        "and.b32 t294, t6, t291;\n\t"
+        "add.u32 t4, t4, t294;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t295, 0, t0;\n\t"
+        "shr.b32 t296, t295, 31;\n\t"
+        "sub.u32 t297, 0, t296;\n\t"
+        "and.b32 t298, t2, 1;\n\t"
+        "sub.u32 t299, 0, t298;\n\t"
+        "xor.b32 t300, t1, t297;\n\t"
+        "sub.u32 t300, t300, t297;\n\t"
+        "and.b32 t300, t300, t299;\n\t"
+        "add.u32 t2, t2, t300;\n\t"
+        "xor.b32 t301, t3, t297;\n\t"
+        "sub.u32 t301, t301, t297;\n\t"
+        "and.b32 t301, t301, t299;\n\t"
+        "add.u32 t5, t5, t301;\n\t"
+        "xor.b32 t302, t4, t297;\n\t"
+        "sub.u32 t302, t302, t297;\n\t"
+        "and.b32 t302, t302, t299;\n\t"
+        "add.u32 t6, t6, t302;\n\t"
+        "and.b32 t303, t297, t299;\n\t"
+        "xor.b32 t0, t0, t303;\n\t"
+        "sub.u32 t0, t0, t303;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t304, t2, t303;\n\t"
+        "add.u32 t1, t1, t304;\n\t"
+        "and.b32 t305, t5, t303;\n\t"
+        "add.u32 t3, t3, t305;\n\t"
+        "and.b32 t306, t6, t303;\n\t"
+        "add.u32 t4, t4, t306;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t307, 0, t0;\n\t"
+        "shr.b32 t308, t307, 31;\n\t"
+        "sub.u32 t309, 0, t308;\n\t"
+        "and.b32 t310, t2, 1;\n\t"
+        "sub.u32 t311, 0, t310;\n\t"
+        "xor.b32 t312, t1, t309;\n\t"
+        "sub.u32 t312, t312, t309;\n\t"
+        "and.b32 t312, t312, t311;\n\t"
+        "add.u32 t2, t2, t312;\n\t"
+        "xor.b32 t313, t3, t309;\n\t"
+        "sub.u32 t313, t313, t309;\n\t"
+        "and.b32 t313, t313, t311;\n\t"
+        "add.u32 t5, t5, t313;\n\t"
+        "xor.b32 t314, t4, t309;\n\t"
+        "sub.u32 t314, t314, t309;\n\t"
+        "and.b32 t314, t314, t311;\n\t"
+        "add.u32 t6, t6, t314;\n\t"
+        "and.b32 t315, t309, t311;\n\t"
+        "xor.b32 t0, t0, t315;\n\t"
+        "sub.u32 t0, t0, t315;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t316, t2, t315;\n\t"
+        "add.u32 t1, t1, t316;\n\t"
+        "and.b32 t317, t5, t315;\n\t"
+        "add.u32 t3, t3, t317;\n\t"
+        "and.b32 t318, t6, t315;\n\t"
+        "add.u32 t4, t4, t318;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t319, 0, t0;\n\t"
+        "shr.b32 t320, t319, 31;\n\t"
+        "sub.u32 t321, 0, t320;\n\t"
+        "and.b32 t322, t2, 1;\n\t"
+        "sub.u32 t323, 0, t322;\n\t"
+        "xor.b32 t324, t1, t321;\n\t"
+        "sub.u32 t324, t324, t321;\n\t"
+        "and.b32 t324, t324, t323;\n\t"
+        "add.u32 t2, t2, t324;\n\t"
+        "xor.b32 t325, t3, t321;\n\t"
+        "sub.u32 t325, t325, t321;\n\t"
+        "and.b32 t325, t325, t323;\n\t"
+        "add.u32 t5, t5, t325;\n\t"
+        "xor.b32 t326, t4, t321;\n\t"
+        "sub.u32 t326, t326, t321;\n\t"
+        "and.b32 t326, t326, t323;\n\t"
+        "add.u32 t6, t6, t326;\n\t"
+        "and.b32 t327, t321, t323;\n\t"
+        "xor.b32 t0, t0, t327;\n\t"
+        "sub.u32 t0, t0, t327;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t328, t2, t327;\n\t"
+        "add.u32 t1, t1, t328;\n\t"
+        "and.b32 t329, t5, t327;\n\t"
+        "add.u32 t3, t3, t329;\n\t"
+        "and.b32 t330, t6, t327;\n\t"
+        "add.u32 t4, t4, t330;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t331, 0, t0;\n\t"
+        "shr.b32 t332, t331, 31;\n\t"
+        "sub.u32 t333, 0, t332;\n\t"
+        "and.b32 t334, t2, 1;\n\t"
+        "sub.u32 t335, 0, t334;\n\t"
+        "xor.b32 t336, t1, t333;\n\t"
+        "sub.u32 t336, t336, t333;\n\t"
+        "and.b32 t336, t336, t335;\n\t"
+        "add.u32 t2, t2, t336;\n\t"
+        "xor.b32 t337, t3, t333;\n\t"
+        "sub.u32 t337, t337, t333;\n\t"
+        "and.b32 t337, t337, t335;\n\t"
+        "add.u32 t5, t5, t337;\n\t"
+        "xor.b32 t338, t4, t333;\n\t"
+        "sub.u32 t338, t338, t333;\n\t"
+        "and.b32 t338, t338, t335;\n\t"
+        "add.u32 t6, t6, t338;\n\t"
+        "and.b32 t339, t333, t335;\n\t"
+        "xor.b32 t0, t0, t339;\n\t"
+        "sub.u32 t0, t0, t339;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t340, t2, t339;\n\t"
+        "add.u32 t1, t1, t340;\n\t"
+        "and.b32 t341, t5, t339;\n\t"
+        "add.u32 t3, t3, t341;\n\t"
+        "and.b32 t342, t6, t339;\n\t"
+        "add.u32 t4, t4, t342;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t343, 0, t0;\n\t"
+        "shr.b32 t344, t343, 31;\n\t"
+        "sub.u32 t345, 0, t344;\n\t"
+        "and.b32 t346, t2, 1;\n\t"
+        "sub.u32 t347, 0, t346;\n\t"
+        "xor.b32 t348, t1, t345;\n\t"
+        "sub.u32 t348, t348, t345;\n\t"
+        "and.b32 t348, t348, t347;\n\t"
+        "add.u32 t2, t2, t348;\n\t"
+        "xor.b32 t349, t3, t345;\n\t"
+        "sub.u32 t349, t349, t345;\n\t"
+        "and.b32 t349, t349, t347;\n\t"
+        "add.u32 t5, t5, t349;\n\t"
+        "xor.b32 t350, t4, t345;\n\t"
+        "sub.u32 t350, t350, t345;\n\t"
+        "and.b32 t350, t350, t347;\n\t"
+        "add.u32 t6, t6, t350;\n\t"
+        "and.b32 t351, t345, t347;\n\t"
+        "xor.b32 t0, t0, t351;\n\t"
+        "sub.u32 t0, t0, t351;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t352, t2, t351;\n\t"
+        "add.u32 t1, t1, t352;\n\t"
+        "and.b32 t353, t5, t351;\n\t"
+        "add.u32 t3, t3, t353;\n\t"
+        "and.b32 t354, t6, t351;\n\t"
+        "add.u32 t4, t4, t354;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t355, 0, t0;\n\t"
+        "shr.b32 t356, t355, 31;\n\t"
+        "sub.u32 t357, 0, t356;\n\t"
+        "and.b32 t358, t2, 1;\n\t"
+        "sub.u32 t359, 0, t358;\n\t"
+        "xor.b32 t360, t1, t357;\n\t"
+        "sub.u32 t360, t360, t357;\n\t"
+        "and.b32 t360, t360, t359;\n\t"
+        "add.u32 t2, t2, t360;\n\t"
+        "xor.b32 t361, t3, t357;\n\t"
+        "sub.u32 t361, t361, t357;\n\t"
+        "and.b32 t361, t361, t359;\n\t"
+        "add.u32 t5, t5, t361;\n\t"
+        "xor.b32 t362, t4, t357;\n\t"
+        "sub.u32 t362, t362, t357;\n\t"
+        "and.b32 t362, t362, t359;\n\t"
+        "add.u32 t6, t6, t362;\n\t"
+        "and.b32 t363, t357, t359;\n\t"
+        "xor.b32 t0, t0, t363;\n\t"
+        "sub.u32 t0, t0, t363;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t364, t2, t363;\n\t"
+        "add.u32 t1, t1, t364;\n\t"
+        "and.b32 t365, t5, t363;\n\t"
+        "add.u32 t3, t3, t365;\n\t"
+        "and.b32 t366, t6, t363;\n\t"
+        "add.u32 t4, t4, t366;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "mov.b32 %0, t0;\n\t"
+        "shr.b32 t401, %164, 31;\n\t"
+        "sub.u32 t402, 0, t401;\n\t"
+        "mul.lo.u32 t367, t3, %132;\n\t"
+        "mul.lo.u32 t368, t3, %133;\n\t"
+        "mul.lo.u32 t369, t3, %134;\n\t"
+        "mul.lo.u32 t370, t3, %135;\n\t"
+        "mul.lo.u32 t371, t3, %136;\n\t"
+        "mul.lo.u32 t372, t3, %137;\n\t"
+        "mul.lo.u32 t373, t3, %138;\n\t"
+        "mul.lo.u32 t374, t3, %139;\n\t"
+        "mul.lo.u32 t375, t3, %140;\n\t"
+        "mul.lo.u32 t376, t3, %141;\n\t"
+        "mul.lo.u32 t377, t3, %142;\n\t"
+        "mul.lo.u32 t378, t3, %143;\n\t"
+        "mul.lo.u32 t379, t3, %144;\n\t"
+        "mul.lo.u32 t380, t3, %145;\n\t"
+        "mul.lo.u32 t381, t3, %146;\n\t"
+        "mul.lo.u32 t382, t3, %147;\n\t"
+        "mul.lo.u32 t383, t3, %148;\n\t"
+        "mul.lo.u32 t384, t3, %149;\n\t"
+        "mul.lo.u32 t385, t3, %150;\n\t"
+        "mul.lo.u32 t386, t3, %151;\n\t"
+        "mul.lo.u32 t387, t3, %152;\n\t"
+        "mul.lo.u32 t388, t3, %153;\n\t"
+        "mul.lo.u32 t389, t3, %154;\n\t"
+        "mul.lo.u32 t390, t3, %155;\n\t"
+        "mul.lo.u32 t391, t3, %156;\n\t"
+        "mul.lo.u32 t392, t3, %157;\n\t"
+        "mul.lo.u32 t393, t3, %158;\n\t"
+        "mul.lo.u32 t394, t3, %159;\n\t"
+        "mul.lo.u32 t395, t3, %160;\n\t"
+        "mul.lo.u32 t396, t3, %161;\n\t"
+        "mul.lo.u32 t397, t3, %162;\n\t"
+        "mul.lo.u32 t398, t3, %163;\n\t"
+        "mul.lo.u32 t399, t3, %164;\n\t"
+        "mul.lo.u32 t400, t3, t402;\n\t"
+        "mad.hi.cc.u32 t368, t3, %132, t368;\n\t"
+        "madc.hi.cc.u32 t369, t3, %133, t369;\n\t"
+        "madc.hi.cc.u32 t370, t3, %134, t370;\n\t"
+        "madc.hi.cc.u32 t371, t3, %135, t371;\n\t"
+        "madc.hi.cc.u32 t372, t3, %136, t372;\n\t"
+        "madc.hi.cc.u32 t373, t3, %137, t373;\n\t"
+        "madc.hi.cc.u32 t374, t3, %138, t374;\n\t"
+        "madc.hi.cc.u32 t375, t3, %139, t375;\n\t"
+        "madc.hi.cc.u32 t376, t3, %140, t376;\n\t"
+        "madc.hi.cc.u32 t377, t3, %141, t377;\n\t"
+        "madc.hi.cc.u32 t378, t3, %142, t378;\n\t"
+        "madc.hi.cc.u32 t379, t3, %143, t379;\n\t"
+        "madc.hi.cc.u32 t380, t3, %144, t380;\n\t"
+        "madc.hi.cc.u32 t381, t3, %145, t381;\n\t"
+        "madc.hi.cc.u32 t382, t3, %146, t382;\n\t"
+        "madc.hi.cc.u32 t383, t3, %147, t383;\n\t"
+        "madc.hi.cc.u32 t384, t3, %148, t384;\n\t"
+        "madc.hi.cc.u32 t385, t3, %149, t385;\n\t"
+        "madc.hi.cc.u32 t386, t3, %150, t386;\n\t"
+        "madc.hi.cc.u32 t387, t3, %151, t387;\n\t"
+        "madc.hi.cc.u32 t388, t3, %152, t388;\n\t"
+        "madc.hi.cc.u32 t389, t3, %153, t389;\n\t"
+        "madc.hi.cc.u32 t390, t3, %154, t390;\n\t"
+        "madc.hi.cc.u32 t391, t3, %155, t391;\n\t"
+        "madc.hi.cc.u32 t392, t3, %156, t392;\n\t"
+        "madc.hi.cc.u32 t393, t3, %157, t393;\n\t"
+        "madc.hi.cc.u32 t394, t3, %158, t394;\n\t"
+        "madc.hi.cc.u32 t395, t3, %159, t395;\n\t"
+        "madc.hi.cc.u32 t396, t3, %160, t396;\n\t"
+        "madc.hi.cc.u32 t397, t3, %161, t397;\n\t"
+        "madc.hi.cc.u32 t398, t3, %162, t398;\n\t"
+        "madc.hi.cc.u32 t399, t3, %163, t399;\n\t"
+        "madc.hi.u32 t400, t3, %164, t400;\n\t"
+        "shr.b32 t403, t3, 31;\n\t"
+        "sub.u32 t404, 0, t403;\n\t"
+        "and.b32 t405, %132, t404;\n\t"
+        "and.b32 t406, %133, t404;\n\t"
+        "and.b32 t407, %134, t404;\n\t"
+        "and.b32 t408, %135, t404;\n\t"
+        "and.b32 t409, %136, t404;\n\t"
+        "and.b32 t410, %137, t404;\n\t"
+        "and.b32 t411, %138, t404;\n\t"
+        "and.b32 t412, %139, t404;\n\t"
+        "and.b32 t413, %140, t404;\n\t"
+        "and.b32 t414, %141, t404;\n\t"
+        "and.b32 t415, %142, t404;\n\t"
+        "and.b32 t416, %143, t404;\n\t"
+        "and.b32 t417, %144, t404;\n\t"
+        "and.b32 t418, %145, t404;\n\t"
+        "and.b32 t419, %146, t404;\n\t"
+        "and.b32 t420, %147, t404;\n\t"
+        "and.b32 t421, %148, t404;\n\t"
+        "and.b32 t422, %149, t404;\n\t"
+        "and.b32 t423, %150, t404;\n\t"
+        "and.b32 t424, %151, t404;\n\t"
+        "and.b32 t425, %152, t404;\n\t"
+        "and.b32 t426, %153, t404;\n\t"
+        "and.b32 t427, %154, t404;\n\t"
+        "and.b32 t428, %155, t404;\n\t"
+        "and.b32 t429, %156, t404;\n\t"
+        "and.b32 t430, %157, t404;\n\t"
+        "and.b32 t431, %158, t404;\n\t"
+        "and.b32 t432, %159, t404;\n\t"
+        "and.b32 t433, %160, t404;\n\t"
+        "and.b32 t434, %161, t404;\n\t"
+        "and.b32 t435, %162, t404;\n\t"
+        "and.b32 t436, %163, t404;\n\t"
+        "and.b32 t437, %164, t404;\n\t"
+        "sub.cc.u32 t368, t368, t405;\n\t"
+        "subc.cc.u32 t369, t369, t406;\n\t"
+        "subc.cc.u32 t370, t370, t407;\n\t"
+        "subc.cc.u32 t371, t371, t408;\n\t"
+        "subc.cc.u32 t372, t372, t409;\n\t"
+        "subc.cc.u32 t373, t373, t410;\n\t"
+        "subc.cc.u32 t374, t374, t411;\n\t"
+        "subc.cc.u32 t375, t375, t412;\n\t"
+        "subc.cc.u32 t376, t376, t413;\n\t"
+        "subc.cc.u32 t377, t377, t414;\n\t"
+        "subc.cc.u32 t378, t378, t415;\n\t"
+        "subc.cc.u32 t379, t379, t416;\n\t"
+        "subc.cc.u32 t380, t380, t417;\n\t"
+        "subc.cc.u32 t381, t381, t418;\n\t"
+        "subc.cc.u32 t382, t382, t419;\n\t"
+        "subc.cc.u32 t383, t383, t420;\n\t"
+        "subc.cc.u32 t384, t384, t421;\n\t"
+        "subc.cc.u32 t385, t385, t422;\n\t"
+        "subc.cc.u32 t386, t386, t423;\n\t"
+        "subc.cc.u32 t387, t387, t424;\n\t"
+        "subc.cc.u32 t388, t388, t425;\n\t"
+        "subc.cc.u32 t389, t389, t426;\n\t"
+        "subc.cc.u32 t390, t390, t427;\n\t"
+        "subc.cc.u32 t391, t391, t428;\n\t"
+        "subc.cc.u32 t392, t392, t429;\n\t"
+        "subc.cc.u32 t393, t393, t430;\n\t"
+        "subc.cc.u32 t394, t394, t431;\n\t"
+        "subc.cc.u32 t395, t395, t432;\n\t"
+        "subc.cc.u32 t396, t396, t433;\n\t"
+        "subc.cc.u32 t397, t397, t434;\n\t"
+        "subc.cc.u32 t398, t398, t435;\n\t"
+        "subc.cc.u32 t399, t399, t436;\n\t"
+        "subc.u32 t400, t400, t437;\n\t"
+        "shr.b32 t438, %197, 31;\n\t"
+        "sub.u32 t439, 0, t438;\n\t"
+        "mad.lo.cc.u32 t367, t4, %165, t367;\n\t"
+        "madc.lo.cc.u32 t368, t4, %166, t368;\n\t"
+        "madc.lo.cc.u32 t369, t4, %167, t369;\n\t"
+        "madc.lo.cc.u32 t370, t4, %168, t370;\n\t"
+        "madc.lo.cc.u32 t371, t4, %169, t371;\n\t"
+        "madc.lo.cc.u32 t372, t4, %170, t372;\n\t"
+        "madc.lo.cc.u32 t373, t4, %171, t373;\n\t"
+        "madc.lo.cc.u32 t374, t4, %172, t374;\n\t"
+        "madc.lo.cc.u32 t375, t4, %173, t375;\n\t"
+        "madc.lo.cc.u32 t376, t4, %174, t376;\n\t"
+        "madc.lo.cc.u32 t377, t4, %175, t377;\n\t"
+        "madc.lo.cc.u32 t378, t4, %176, t378;\n\t"
+        "madc.lo.cc.u32 t379, t4, %177, t379;\n\t"
+        "madc.lo.cc.u32 t380, t4, %178, t380;\n\t"
+        "madc.lo.cc.u32 t381, t4, %179, t381;\n\t"
+        "madc.lo.cc.u32 t382, t4, %180, t382;\n\t"
+        "madc.lo.cc.u32 t383, t4, %181, t383;\n\t"
+        "madc.lo.cc.u32 t384, t4, %182, t384;\n\t"
+        "madc.lo.cc.u32 t385, t4, %183, t385;\n\t"
+        "madc.lo.cc.u32 t386, t4, %184, t386;\n\t"
+        "madc.lo.cc.u32 t387, t4, %185, t387;\n\t"
+        "madc.lo.cc.u32 t388, t4, %186, t388;\n\t"
+        "madc.lo.cc.u32 t389, t4, %187, t389;\n\t"
+        "madc.lo.cc.u32 t390, t4, %188, t390;\n\t"
+        "madc.lo.cc.u32 t391, t4, %189, t391;\n\t"
+        "madc.lo.cc.u32 t392, t4, %190, t392;\n\t"
+        "madc.lo.cc.u32 t393, t4, %191, t393;\n\t"
+        "madc.lo.cc.u32 t394, t4, %192, t394;\n\t"
+        "madc.lo.cc.u32 t395, t4, %193, t395;\n\t"
+        "madc.lo.cc.u32 t396, t4, %194, t396;\n\t"
+        "madc.lo.cc.u32 t397, t4, %195, t397;\n\t"
+        "madc.lo.cc.u32 t398, t4, %196, t398;\n\t"
+        "madc.lo.cc.u32 t399, t4, %197, t399;\n\t"
+        "madc.lo.u32 t400, t4, t439, t400;\n\t"
+        "mad.hi.cc.u32 t368, t4, %165, t368;\n\t"
+        "madc.hi.cc.u32 t369, t4, %166, t369;\n\t"
+        "madc.hi.cc.u32 t370, t4, %167, t370;\n\t"
+        "madc.hi.cc.u32 t371, t4, %168, t371;\n\t"
+        "madc.hi.cc.u32 t372, t4, %169, t372;\n\t"
+        "madc.hi.cc.u32 t373, t4, %170, t373;\n\t"
+        "madc.hi.cc.u32 t374, t4, %171, t374;\n\t"
+        "madc.hi.cc.u32 t375, t4, %172, t375;\n\t"
+        "madc.hi.cc.u32 t376, t4, %173, t376;\n\t"
+        "madc.hi.cc.u32 t377, t4, %174, t377;\n\t"
+        "madc.hi.cc.u32 t378, t4, %175, t378;\n\t"
+        "madc.hi.cc.u32 t379, t4, %176, t379;\n\t"
+        "madc.hi.cc.u32 t380, t4, %177, t380;\n\t"
+        "madc.hi.cc.u32 t381, t4, %178, t381;\n\t"
+        "madc.hi.cc.u32 t382, t4, %179, t382;\n\t"
+        "madc.hi.cc.u32 t383, t4, %180, t383;\n\t"
+        "madc.hi.cc.u32 t384, t4, %181, t384;\n\t"
+        "madc.hi.cc.u32 t385, t4, %182, t385;\n\t"
+        "madc.hi.cc.u32 t386, t4, %183, t386;\n\t"
+        "madc.hi.cc.u32 t387, t4, %184, t387;\n\t"
+        "madc.hi.cc.u32 t388, t4, %185, t388;\n\t"
+        "madc.hi.cc.u32 t389, t4, %186, t389;\n\t"
+        "madc.hi.cc.u32 t390, t4, %187, t390;\n\t"
+        "madc.hi.cc.u32 t391, t4, %188, t391;\n\t"
+        "madc.hi.cc.u32 t392, t4, %189, t392;\n\t"
+        "madc.hi.cc.u32 t393, t4, %190, t393;\n\t"
+        "madc.hi.cc.u32 t394, t4, %191, t394;\n\t"
+        "madc.hi.cc.u32 t395, t4, %192, t395;\n\t"
+        "madc.hi.cc.u32 t396, t4, %193, t396;\n\t"
+        "madc.hi.cc.u32 t397, t4, %194, t397;\n\t"
+        "madc.hi.cc.u32 t398, t4, %195, t398;\n\t"
+        "madc.hi.cc.u32 t399, t4, %196, t399;\n\t"
+        "madc.hi.u32 t400, t4, %197, t400;\n\t"
+        "shr.b32 t440, t4, 31;\n\t"
+        "sub.u32 t441, 0, t440;\n\t"
+        "and.b32 t442, %165, t441;\n\t"
+        "and.b32 t443, %166, t441;\n\t"
+        "and.b32 t444, %167, t441;\n\t"
+        "and.b32 t445, %168, t441;\n\t"
+        "and.b32 t446, %169, t441;\n\t"
+        "and.b32 t447, %170, t441;\n\t"
+        "and.b32 t448, %171, t441;\n\t"
+        "and.b32 t449, %172, t441;\n\t"
+        "and.b32 t450, %173, t441;\n\t"
+        "and.b32 t451, %174, t441;\n\t"
+        "and.b32 t452, %175, t441;\n\t"
+        "and.b32 t453, %176, t441;\n\t"
+        "and.b32 t454, %177, t441;\n\t"
+        "and.b32 t455, %178, t441;\n\t"
+        "and.b32 t456, %179, t441;\n\t"
+        "and.b32 t457, %180, t441;\n\t"
+        "and.b32 t458, %181, t441;\n\t"
+        "and.b32 t459, %182, t441;\n\t"
+        "and.b32 t460, %183, t441;\n\t"
+        "and.b32 t461, %184, t441;\n\t"
+        "and.b32 t462, %185, t441;\n\t"
+        "and.b32 t463, %186, t441;\n\t"
+        "and.b32 t464, %187, t441;\n\t"
+        "and.b32 t465, %188, t441;\n\t"
+        "and.b32 t466, %189, t441;\n\t"
+        "and.b32 t467, %190, t441;\n\t"
+        "and.b32 t468, %191, t441;\n\t"
+        "and.b32 t469, %192, t441;\n\t"
+        "and.b32 t470, %193, t441;\n\t"
+        "and.b32 t471, %194, t441;\n\t"
+        "and.b32 t472, %195, t441;\n\t"
+        "and.b32 t473, %196, t441;\n\t"
+        "and.b32 t474, %197, t441;\n\t"
+        "sub.cc.u32 t368, t368, t442;\n\t"
+        "subc.cc.u32 t369, t369, t443;\n\t"
+        "subc.cc.u32 t370, t370, t444;\n\t"
+        "subc.cc.u32 t371, t371, t445;\n\t"
+        "subc.cc.u32 t372, t372, t446;\n\t"
+        "subc.cc.u32 t373, t373, t447;\n\t"
+        "subc.cc.u32 t374, t374, t448;\n\t"
+        "subc.cc.u32 t375, t375, t449;\n\t"
+        "subc.cc.u32 t376, t376, t450;\n\t"
+        "subc.cc.u32 t377, t377, t451;\n\t"
+        "subc.cc.u32 t378, t378, t452;\n\t"
+        "subc.cc.u32 t379, t379, t453;\n\t"
+        "subc.cc.u32 t380, t380, t454;\n\t"
+        "subc.cc.u32 t381, t381, t455;\n\t"
+        "subc.cc.u32 t382, t382, t456;\n\t"
+        "subc.cc.u32 t383, t383, t457;\n\t"
+        "subc.cc.u32 t384, t384, t458;\n\t"
+        "subc.cc.u32 t385, t385, t459;\n\t"
+        "subc.cc.u32 t386, t386, t460;\n\t"
+        "subc.cc.u32 t387, t387, t461;\n\t"
+        "subc.cc.u32 t388, t388, t462;\n\t"
+        "subc.cc.u32 t389, t389, t463;\n\t"
+        "subc.cc.u32 t390, t390, t464;\n\t"
+        "subc.cc.u32 t391, t391, t465;\n\t"
+        "subc.cc.u32 t392, t392, t466;\n\t"
+        "subc.cc.u32 t393, t393, t467;\n\t"
+        "subc.cc.u32 t394, t394, t468;\n\t"
+        "subc.cc.u32 t395, t395, t469;\n\t"
+        "subc.cc.u32 t396, t396, t470;\n\t"
+        "subc.cc.u32 t397, t397, t471;\n\t"
+        "subc.cc.u32 t398, t398, t472;\n\t"
+        "subc.cc.u32 t399, t399, t473;\n\t"
+        "subc.u32 t400, t400, t474;\n\t"
+        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
+        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
+        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
+        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
+        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
+        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
+        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
+        "shf.r.clamp.b32 %8, t374, t375, 30;\n\t"
+        "shf.r.clamp.b32 %9, t375, t376, 30;\n\t"
+        "shf.r.clamp.b32 %10, t376, t377, 30;\n\t"
+        "shf.r.clamp.b32 %11, t377, t378, 30;\n\t"
+        "shf.r.clamp.b32 %12, t378, t379, 30;\n\t"
+        "shf.r.clamp.b32 %13, t379, t380, 30;\n\t"
+        "shf.r.clamp.b32 %14, t380, t381, 30;\n\t"
+        "shf.r.clamp.b32 %15, t381, t382, 30;\n\t"
+        "shf.r.clamp.b32 %16, t382, t383, 30;\n\t"
+        "shf.r.clamp.b32 %17, t383, t384, 30;\n\t"
+        "shf.r.clamp.b32 %18, t384, t385, 30;\n\t"
+        "shf.r.clamp.b32 %19, t385, t386, 30;\n\t"
+        "shf.r.clamp.b32 %20, t386, t387, 30;\n\t"
+        "shf.r.clamp.b32 %21, t387, t388, 30;\n\t"
+        "shf.r.clamp.b32 %22, t388, t389, 30;\n\t"
+        "shf.r.clamp.b32 %23, t389, t390, 30;\n\t"
+        "shf.r.clamp.b32 %24, t390, t391, 30;\n\t"
+        "shf.r.clamp.b32 %25, t391, t392, 30;\n\t"
+        "shf.r.clamp.b32 %26, t392, t393, 30;\n\t"
+        "shf.r.clamp.b32 %27, t393, t394, 30;\n\t"
+        "shf.r.clamp.b32 %28, t394, t395, 30;\n\t"
+        "shf.r.clamp.b32 %29, t395, t396, 30;\n\t"
+        "shf.r.clamp.b32 %30, t396, t397, 30;\n\t"
+        "shf.r.clamp.b32 %31, t397, t398, 30;\n\t"
+        "shf.r.clamp.b32 %32, t398, t399, 30;\n\t"
+        "shf.r.clamp.b32 %33, t399, t400, 30;\n\t"
+        "shr.b32 t509, %164, 31;\n\t"
+        "sub.u32 t510, 0, t509;\n\t"
+        "mul.lo.u32 t475, t5, %132;\n\t"
+        "mul.lo.u32 t476, t5, %133;\n\t"
+        "mul.lo.u32 t477, t5, %134;\n\t"
+        "mul.lo.u32 t478, t5, %135;\n\t"
+        "mul.lo.u32 t479, t5, %136;\n\t"
+        "mul.lo.u32 t480, t5, %137;\n\t"
+        "mul.lo.u32 t481, t5, %138;\n\t"
+        "mul.lo.u32 t482, t5, %139;\n\t"
+        "mul.lo.u32 t483, t5, %140;\n\t"
+        "mul.lo.u32 t484, t5, %141;\n\t"
+        "mul.lo.u32 t485, t5, %142;\n\t"
+        "mul.lo.u32 t486, t5, %143;\n\t"
+        "mul.lo.u32 t487, t5, %144;\n\t"
+        "mul.lo.u32 t488, t5, %145;\n\t"
+        "mul.lo.u32 t489, t5, %146;\n\t"
+        "mul.lo.u32 t490, t5, %147;\n\t"
+        "mul.lo.u32 t491, t5, %148;\n\t"
+        "mul.lo.u32 t492, t5, %149;\n\t"
+        "mul.lo.u32 t493, t5, %150;\n\t"
+        "mul.lo.u32 t494, t5, %151;\n\t"
+        "mul.lo.u32 t495, t5, %152;\n\t"
+        "mul.lo.u32 t496, t5, %153;\n\t"
+        "mul.lo.u32 t497, t5, %154;\n\t"
+        "mul.lo.u32 t498, t5, %155;\n\t"
+        "mul.lo.u32 t499, t5, %156;\n\t"
+        "mul.lo.u32 t500, t5, %157;\n\t"
+        "mul.lo.u32 t501, t5, %158;\n\t"
+        "mul.lo.u32 t502, t5, %159;\n\t"
+        "mul.lo.u32 t503, t5, %160;\n\t"
+        "mul.lo.u32 t504, t5, %161;\n\t"
+        "mul.lo.u32 t505, t5, %162;\n\t"
+        "mul.lo.u32 t506, t5, %163;\n\t"
+        "mul.lo.u32 t507, t5, %164;\n\t"
+        "mul.lo.u32 t508, t5, t510;\n\t"
+        "mad.hi.cc.u32 t476, t5, %132, t476;\n\t"
+        "madc.hi.cc.u32 t477, t5, %133, t477;\n\t"
+        "madc.hi.cc.u32 t478, t5, %134, t478;\n\t"
+        "madc.hi.cc.u32 t479, t5, %135, t479;\n\t"
+        "madc.hi.cc.u32 t480, t5, %136, t480;\n\t"
+        "madc.hi.cc.u32 t481, t5, %137, t481;\n\t"
+        "madc.hi.cc.u32 t482, t5, %138, t482;\n\t"
+        "madc.hi.cc.u32 t483, t5, %139, t483;\n\t"
+        "madc.hi.cc.u32 t484, t5, %140, t484;\n\t"
+        "madc.hi.cc.u32 t485, t5, %141, t485;\n\t"
+        "madc.hi.cc.u32 t486, t5, %142, t486;\n\t"
+        "madc.hi.cc.u32 t487, t5, %143, t487;\n\t"
+        "madc.hi.cc.u32 t488, t5, %144, t488;\n\t"
+        "madc.hi.cc.u32 t489, t5, %145, t489;\n\t"
+        "madc.hi.cc.u32 t490, t5, %146, t490;\n\t"
+        "madc.hi.cc.u32 t491, t5, %147, t491;\n\t"
+        "madc.hi.cc.u32 t492, t5, %148, t492;\n\t"
+        "madc.hi.cc.u32 t493, t5, %149, t493;\n\t"
+        "madc.hi.cc.u32 t494, t5, %150, t494;\n\t"
+        "madc.hi.cc.u32 t495, t5, %151, t495;\n\t"
+        "madc.hi.cc.u32 t496, t5, %152, t496;\n\t"
+        "madc.hi.cc.u32 t497, t5, %153, t497;\n\t"
+        "madc.hi.cc.u32 t498, t5, %154, t498;\n\t"
+        "madc.hi.cc.u32 t499, t5, %155, t499;\n\t"
+        "madc.hi.cc.u32 t500, t5, %156, t500;\n\t"
+        "madc.hi.cc.u32 t501, t5, %157, t501;\n\t"
+        "madc.hi.cc.u32 t502, t5, %158, t502;\n\t"
+        "madc.hi.cc.u32 t503, t5, %159, t503;\n\t"
+        "madc.hi.cc.u32 t504, t5, %160, t504;\n\t"
+        "madc.hi.cc.u32 t505, t5, %161, t505;\n\t"
+        "madc.hi.cc.u32 t506, t5, %162, t506;\n\t"
+        "madc.hi.cc.u32 t507, t5, %163, t507;\n\t"
+        "madc.hi.u32 t508, t5, %164, t508;\n\t"
+        "shr.b32 t511, t5, 31;\n\t"
+        "sub.u32 t512, 0, t511;\n\t"
+        "and.b32 t513, %132, t512;\n\t"
+        "and.b32 t514, %133, t512;\n\t"
+        "and.b32 t515, %134, t512;\n\t"
+        "and.b32 t516, %135, t512;\n\t"
+        "and.b32 t517, %136, t512;\n\t"
+        "and.b32 t518, %137, t512;\n\t"
+        "and.b32 t519, %138, t512;\n\t"
+        "and.b32 t520, %139, t512;\n\t"
+        "and.b32 t521, %140, t512;\n\t"
+        "and.b32 t522, %141, t512;\n\t"
+        "and.b32 t523, %142, t512;\n\t"
+        "and.b32 t524, %143, t512;\n\t"
+        "and.b32 t525, %144, t512;\n\t"
+        "and.b32 t526, %145, t512;\n\t"
+        "and.b32 t527, %146, t512;\n\t"
+        "and.b32 t528, %147, t512;\n\t"
+        "and.b32 t529, %148, t512;\n\t"
+        "and.b32 t530, %149, t512;\n\t"
+        "and.b32 t531, %150, t512;\n\t"
+        "and.b32 t532, %151, t512;\n\t"
+        "and.b32 t533, %152, t512;\n\t"
+        "and.b32 t534, %153, t512;\n\t"
+        "and.b32 t535, %154, t512;\n\t"
+        "and.b32 t536, %155, t512;\n\t"
+        "and.b32 t537, %156, t512;\n\t"
+        "and.b32 t538, %157, t512;\n\t"
+        "and.b32 t539, %158, t512;\n\t"
+        "and.b32 t540, %159, t512;\n\t"
+        "and.b32 t541, %160, t512;\n\t"
+        "and.b32 t542, %161, t512;\n\t"
+        "and.b32 t543, %162, t512;\n\t"
+        "and.b32 t544, %163, t512;\n\t"
+        "and.b32 t545, %164, t512;\n\t"
+        "sub.cc.u32 t476, t476, t513;\n\t"
+        "subc.cc.u32 t477, t477, t514;\n\t"
+        "subc.cc.u32 t478, t478, t515;\n\t"
+        "subc.cc.u32 t479, t479, t516;\n\t"
+        "subc.cc.u32 t480, t480, t517;\n\t"
+        "subc.cc.u32 t481, t481, t518;\n\t"
+        "subc.cc.u32 t482, t482, t519;\n\t"
+        "subc.cc.u32 t483, t483, t520;\n\t"
+        "subc.cc.u32 t484, t484, t521;\n\t"
+        "subc.cc.u32 t485, t485, t522;\n\t"
+        "subc.cc.u32 t486, t486, t523;\n\t"
+        "subc.cc.u32 t487, t487, t524;\n\t"
+        "subc.cc.u32 t488, t488, t525;\n\t"
+        "subc.cc.u32 t489, t489, t526;\n\t"
+        "subc.cc.u32 t490, t490, t527;\n\t"
+        "subc.cc.u32 t491, t491, t528;\n\t"
+        "subc.cc.u32 t492, t492, t529;\n\t"
+        "subc.cc.u32 t493, t493, t530;\n\t"
+        "subc.cc.u32 t494, t494, t531;\n\t"
+        "subc.cc.u32 t495, t495, t532;\n\t"
+        "subc.cc.u32 t496, t496, t533;\n\t"
+        "subc.cc.u32 t497, t497, t534;\n\t"
+        "subc.cc.u32 t498, t498, t535;\n\t"
+        "subc.cc.u32 t499, t499, t536;\n\t"
+        "subc.cc.u32 t500, t500, t537;\n\t"
+        "subc.cc.u32 t501, t501, t538;\n\t"
+        "subc.cc.u32 t502, t502, t539;\n\t"
+        "subc.cc.u32 t503, t503, t540;\n\t"
+        "subc.cc.u32 t504, t504, t541;\n\t"
+        "subc.cc.u32 t505, t505, t542;\n\t"
+        "subc.cc.u32 t506, t506, t543;\n\t"
+        "subc.cc.u32 t507, t507, t544;\n\t"
+        "subc.u32 t508, t508, t545;\n\t"
+        "shr.b32 t546, %197, 31;\n\t"
+        "sub.u32 t547, 0, t546;\n\t"
+        "mad.lo.cc.u32 t475, t6, %165, t475;\n\t"
+        "madc.lo.cc.u32 t476, t6, %166, t476;\n\t"
+        "madc.lo.cc.u32 t477, t6, %167, t477;\n\t"
+        "madc.lo.cc.u32 t478, t6, %168, t478;\n\t"
+        "madc.lo.cc.u32 t479, t6, %169, t479;\n\t"
+        "madc.lo.cc.u32 t480, t6, %170, t480;\n\t"
+        "madc.lo.cc.u32 t481, t6, %171, t481;\n\t"
+        "madc.lo.cc.u32 t482, t6, %172, t482;\n\t"
+        "madc.lo.cc.u32 t483, t6, %173, t483;\n\t"
+        "madc.lo.cc.u32 t484, t6, %174, t484;\n\t"
+        "madc.lo.cc.u32 t485, t6, %175, t485;\n\t"
+        "madc.lo.cc.u32 t486, t6, %176, t486;\n\t"
+        "madc.lo.cc.u32 t487, t6, %177, t487;\n\t"
+        "madc.lo.cc.u32 t488, t6, %178, t488;\n\t"
+        "madc.lo.cc.u32 t489, t6, %179, t489;\n\t"
+        "madc.lo.cc.u32 t490, t6, %180, t490;\n\t"
+        "madc.lo.cc.u32 t491, t6, %181, t491;\n\t"
+        "madc.lo.cc.u32 t492, t6, %182, t492;\n\t"
+        "madc.lo.cc.u32 t493, t6, %183, t493;\n\t"
+        "madc.lo.cc.u32 t494, t6, %184, t494;\n\t"
+        "madc.lo.cc.u32 t495, t6, %185, t495;\n\t"
+        "madc.lo.cc.u32 t496, t6, %186, t496;\n\t"
+        "madc.lo.cc.u32 t497, t6, %187, t497;\n\t"
+        "madc.lo.cc.u32 t498, t6, %188, t498;\n\t"
+        "madc.lo.cc.u32 t499, t6, %189, t499;\n\t"
+        "madc.lo.cc.u32 t500, t6, %190, t500;\n\t"
+        "madc.lo.cc.u32 t501, t6, %191, t501;\n\t"
+        "madc.lo.cc.u32 t502, t6, %192, t502;\n\t"
+        "madc.lo.cc.u32 t503, t6, %193, t503;\n\t"
+        "madc.lo.cc.u32 t504, t6, %194, t504;\n\t"
+        "madc.lo.cc.u32 t505, t6, %195, t505;\n\t"
+        "madc.lo.cc.u32 t506, t6, %196, t506;\n\t"
+        "madc.lo.cc.u32 t507, t6, %197, t507;\n\t"
+        "madc.lo.u32 t508, t6, t547, t508;\n\t"
+        "mad.hi.cc.u32 t476, t6, %165, t476;\n\t"
+        "madc.hi.cc.u32 t477, t6, %166, t477;\n\t"
+        "madc.hi.cc.u32 t478, t6, %167, t478;\n\t"
+        "madc.hi.cc.u32 t479, t6, %168, t479;\n\t"
+        "madc.hi.cc.u32 t480, t6, %169, t480;\n\t"
+        "madc.hi.cc.u32 t481, t6, %170, t481;\n\t"
+        "madc.hi.cc.u32 t482, t6, %171, t482;\n\t"
+        "madc.hi.cc.u32 t483, t6, %172, t483;\n\t"
+        "madc.hi.cc.u32 t484, t6, %173, t484;\n\t"
+        "madc.hi.cc.u32 t485, t6, %174, t485;\n\t"
+        "madc.hi.cc.u32 t486, t6, %175, t486;\n\t"
+        "madc.hi.cc.u32 t487, t6, %176, t487;\n\t"
+        "madc.hi.cc.u32 t488, t6, %177, t488;\n\t"
+        "madc.hi.cc.u32 t489, t6, %178, t489;\n\t"
+        "madc.hi.cc.u32 t490, t6, %179, t490;\n\t"
+        "madc.hi.cc.u32 t491, t6, %180, t491;\n\t"
+        "madc.hi.cc.u32 t492, t6, %181, t492;\n\t"
+        "madc.hi.cc.u32 t493, t6, %182, t493;\n\t"
+        "madc.hi.cc.u32 t494, t6, %183, t494;\n\t"
+        "madc.hi.cc.u32 t495, t6, %184, t495;\n\t"
+        "madc.hi.cc.u32 t496, t6, %185, t496;\n\t"
+        "madc.hi.cc.u32 t497, t6, %186, t497;\n\t"
+        "madc.hi.cc.u32 t498, t6, %187, t498;\n\t"
+        "madc.hi.cc.u32 t499, t6, %188, t499;\n\t"
+        "madc.hi.cc.u32 t500, t6, %189, t500;\n\t"
+        "madc.hi.cc.u32 t501, t6, %190, t501;\n\t"
+        "madc.hi.cc.u32 t502, t6, %191, t502;\n\t"
+        "madc.hi.cc.u32 t503, t6, %192, t503;\n\t"
+        "madc.hi.cc.u32 t504, t6, %193, t504;\n\t"
+        "madc.hi.cc.u32 t505, t6, %194, t505;\n\t"
+        "madc.hi.cc.u32 t506, t6, %195, t506;\n\t"
+        "madc.hi.cc.u32 t507, t6, %196, t507;\n\t"
+        "madc.hi.u32 t508, t6, %197, t508;\n\t"
+        "shr.b32 t548, t6, 31;\n\t"
+        "sub.u32 t549, 0, t548;\n\t"
+        "and.b32 t550, %165, t549;\n\t"
+        "and.b32 t551, %166, t549;\n\t"
+        "and.b32 t552, %167, t549;\n\t"
+        "and.b32 t553, %168, t549;\n\t"
+        "and.b32 t554, %169, t549;\n\t"
+        "and.b32 t555, %170, t549;\n\t"
+        "and.b32 t556, %171, t549;\n\t"
+        "and.b32 t557, %172, t549;\n\t"
+        "and.b32 t558, %173, t549;\n\t"
+        "and.b32 t559, %174, t549;\n\t"
+        "and.b32 t560, %175, t549;\n\t"
+        "and.b32 t561, %176, t549;\n\t"
+        "and.b32 t562, %177, t549;\n\t"
+        "and.b32 t563, %178, t549;\n\t"
+        "and.b32 t564, %179, t549;\n\t"
+        "and.b32 t565, %180, t549;\n\t"
+        "and.b32 t566, %181, t549;\n\t"
+        "and.b32 t567, %182, t549;\n\t"
+        "and.b32 t568, %183, t549;\n\t"
+        "and.b32 t569, %184, t549;\n\t"
+        "and.b32 t570, %185, t549;\n\t"
+        "and.b32 t571, %186, t549;\n\t"
+        "and.b32 t572, %187, t549;\n\t"
+        "and.b32 t573, %188, t549;\n\t"
+        "and.b32 t574, %189, t549;\n\t"
+        "and.b32 t575, %190, t549;\n\t"
+        "and.b32 t576, %191, t549;\n\t"
+        "and.b32 t577, %192, t549;\n\t"
+        "and.b32 t578, %193, t549;\n\t"
+        "and.b32 t579, %194, t549;\n\t"
+        "and.b32 t580, %195, t549;\n\t"
+        "and.b32 t581, %196, t549;\n\t"
+        "and.b32 t582, %197, t549;\n\t"
+        "sub.cc.u32 t476, t476, t550;\n\t"
+        "subc.cc.u32 t477, t477, t551;\n\t"
+        "subc.cc.u32 t478, t478, t552;\n\t"
+        "subc.cc.u32 t479, t479, t553;\n\t"
+        "subc.cc.u32 t480, t480, t554;\n\t"
+        "subc.cc.u32 t481, t481, t555;\n\t"
+        "subc.cc.u32 t482, t482, t556;\n\t"
+        "subc.cc.u32 t483, t483, t557;\n\t"
+        "subc.cc.u32 t484, t484, t558;\n\t"
+        "subc.cc.u32 t485, t485, t559;\n\t"
+        "subc.cc.u32 t486, t486, t560;\n\t"
+        "subc.cc.u32 t487, t487, t561;\n\t"
+        "subc.cc.u32 t488, t488, t562;\n\t"
+        "subc.cc.u32 t489, t489, t563;\n\t"
+        "subc.cc.u32 t490, t490, t564;\n\t"
+        "subc.cc.u32 t491, t491, t565;\n\t"
+        "subc.cc.u32 t492, t492, t566;\n\t"
+        "subc.cc.u32 t493, t493, t567;\n\t"
+        "subc.cc.u32 t494, t494, t568;\n\t"
+        "subc.cc.u32 t495, t495, t569;\n\t"
+        "subc.cc.u32 t496, t496, t570;\n\t"
+        "subc.cc.u32 t497, t497, t571;\n\t"
+        "subc.cc.u32 t498, t498, t572;\n\t"
+        "subc.cc.u32 t499, t499, t573;\n\t"
+        "subc.cc.u32 t500, t500, t574;\n\t"
+        "subc.cc.u32 t501, t501, t575;\n\t"
+        "subc.cc.u32 t502, t502, t576;\n\t"
+        "subc.cc.u32 t503, t503, t577;\n\t"
+        "subc.cc.u32 t504, t504, t578;\n\t"
+        "subc.cc.u32 t505, t505, t579;\n\t"
+        "subc.cc.u32 t506, t506, t580;\n\t"
+        "subc.cc.u32 t507, t507, t581;\n\t"
+        "subc.u32 t508, t508, t582;\n\t"
+        "shf.r.clamp.b32 %34, t475, t476, 30;\n\t"
+        "shf.r.clamp.b32 %35, t476, t477, 30;\n\t"
+        "shf.r.clamp.b32 %36, t477, t478, 30;\n\t"
+        "shf.r.clamp.b32 %37, t478, t479, 30;\n\t"
+        "shf.r.clamp.b32 %38, t479, t480, 30;\n\t"
+        "shf.r.clamp.b32 %39, t480, t481, 30;\n\t"
+        "shf.r.clamp.b32 %40, t481, t482, 30;\n\t"
+        "shf.r.clamp.b32 %41, t482, t483, 30;\n\t"
+        "shf.r.clamp.b32 %42, t483, t484, 30;\n\t"
+        "shf.r.clamp.b32 %43, t484, t485, 30;\n\t"
+        "shf.r.clamp.b32 %44, t485, t486, 30;\n\t"
+        "shf.r.clamp.b32 %45, t486, t487, 30;\n\t"
+        "shf.r.clamp.b32 %46, t487, t488, 30;\n\t"
+        "shf.r.clamp.b32 %47, t488, t489, 30;\n\t"
+        "shf.r.clamp.b32 %48, t489, t490, 30;\n\t"
+        "shf.r.clamp.b32 %49, t490, t491, 30;\n\t"
+        "shf.r.clamp.b32 %50, t491, t492, 30;\n\t"
+        "shf.r.clamp.b32 %51, t492, t493, 30;\n\t"
+        "shf.r.clamp.b32 %52, t493, t494, 30;\n\t"
+        "shf.r.clamp.b32 %53, t494, t495, 30;\n\t"
+        "shf.r.clamp.b32 %54, t495, t496, 30;\n\t"
+        "shf.r.clamp.b32 %55, t496, t497, 30;\n\t"
+        "shf.r.clamp.b32 %56, t497, t498, 30;\n\t"
+        "shf.r.clamp.b32 %57, t498, t499, 30;\n\t"
+        "shf.r.clamp.b32 %58, t499, t500, 30;\n\t"
+        "shf.r.clamp.b32 %59, t500, t501, 30;\n\t"
+        "shf.r.clamp.b32 %60, t501, t502, 30;\n\t"
+        "shf.r.clamp.b32 %61, t502, t503, 30;\n\t"
+        "shf.r.clamp.b32 %62, t503, t504, 30;\n\t"
+        "shf.r.clamp.b32 %63, t504, t505, 30;\n\t"
+        "shf.r.clamp.b32 %64, t505, t506, 30;\n\t"
+        "shf.r.clamp.b32 %65, t506, t507, 30;\n\t"
+        "shf.r.clamp.b32 %66, t507, t508, 30;\n\t"
+        "mul.lo.u32 t583, t3, %198;\n\t"
+        "mul.lo.u32 t584, t3, %199;\n\t"
+        "mul.lo.u32 t585, t3, %200;\n\t"
+        "mul.lo.u32 t586, t3, %201;\n\t"
+        "mul.lo.u32 t587, t3, %202;\n\t"
+        "mul.lo.u32 t588, t3, %203;\n\t"
+        "mul.lo.u32 t589, t3, %204;\n\t"
+        "mul.lo.u32 t590, t3, %205;\n\t"
+        "mul.lo.u32 t591, t3, %206;\n\t"
+        "mul.lo.u32 t592, t3, %207;\n\t"
+        "mul.lo.u32 t593, t3, %208;\n\t"
+        "mul.lo.u32 t594, t3, %209;\n\t"
+        "mul.lo.u32 t595, t3, %210;\n\t"
+        "mul.lo.u32 t596, t3, %211;\n\t"
+        "mul.lo.u32 t597, t3, %212;\n\t"
+        "mul.lo.u32 t598, t3, %213;\n\t"
+        "mul.lo.u32 t599, t3, %214;\n\t"
+        "mul.lo.u32 t600, t3, %215;\n\t"
+        "mul.lo.u32 t601, t3, %216;\n\t"
+        "mul.lo.u32 t602, t3, %217;\n\t"
+        "mul.lo.u32 t603, t3, %218;\n\t"
+        "mul.lo.u32 t604, t3, %219;\n\t"
+        "mul.lo.u32 t605, t3, %220;\n\t"
+        "mul.lo.u32 t606, t3, %221;\n\t"
+        "mul.lo.u32 t607, t3, %222;\n\t"
+        "mul.lo.u32 t608, t3, %223;\n\t"
+        "mul.lo.u32 t609, t3, %224;\n\t"
+        "mul.lo.u32 t610, t3, %225;\n\t"
+        "mul.lo.u32 t611, t3, %226;\n\t"
+        "mul.lo.u32 t612, t3, %227;\n\t"
+        "mul.lo.u32 t613, t3, %228;\n\t"
+        "mul.lo.u32 t614, t3, %229;\n\t"
+        "mul.lo.u32 t615, t3, 0;\n\t"
+        "mul.lo.u32 t616, t3, 0;\n\t"
+        "mad.hi.cc.u32 t584, t3, %198, t584;\n\t"
+        "madc.hi.cc.u32 t585, t3, %199, t585;\n\t"
+        "madc.hi.cc.u32 t586, t3, %200, t586;\n\t"
+        "madc.hi.cc.u32 t587, t3, %201, t587;\n\t"
+        "madc.hi.cc.u32 t588, t3, %202, t588;\n\t"
+        "madc.hi.cc.u32 t589, t3, %203, t589;\n\t"
+        "madc.hi.cc.u32 t590, t3, %204, t590;\n\t"
+        "madc.hi.cc.u32 t591, t3, %205, t591;\n\t"
+        "madc.hi.cc.u32 t592, t3, %206, t592;\n\t"
+        "madc.hi.cc.u32 t593, t3, %207, t593;\n\t"
+        "madc.hi.cc.u32 t594, t3, %208, t594;\n\t"
+        "madc.hi.cc.u32 t595, t3, %209, t595;\n\t"
+        "madc.hi.cc.u32 t596, t3, %210, t596;\n\t"
+        "madc.hi.cc.u32 t597, t3, %211, t597;\n\t"
+        "madc.hi.cc.u32 t598, t3, %212, t598;\n\t"
+        "madc.hi.cc.u32 t599, t3, %213, t599;\n\t"
+        "madc.hi.cc.u32 t600, t3, %214, t600;\n\t"
+        "madc.hi.cc.u32 t601, t3, %215, t601;\n\t"
+        "madc.hi.cc.u32 t602, t3, %216, t602;\n\t"
+        "madc.hi.cc.u32 t603, t3, %217, t603;\n\t"
+        "madc.hi.cc.u32 t604, t3, %218, t604;\n\t"
+        "madc.hi.cc.u32 t605, t3, %219, t605;\n\t"
+        "madc.hi.cc.u32 t606, t3, %220, t606;\n\t"
+        "madc.hi.cc.u32 t607, t3, %221, t607;\n\t"
+        "madc.hi.cc.u32 t608, t3, %222, t608;\n\t"
+        "madc.hi.cc.u32 t609, t3, %223, t609;\n\t"
+        "madc.hi.cc.u32 t610, t3, %224, t610;\n\t"
+        "madc.hi.cc.u32 t611, t3, %225, t611;\n\t"
+        "madc.hi.cc.u32 t612, t3, %226, t612;\n\t"
+        "madc.hi.cc.u32 t613, t3, %227, t613;\n\t"
+        "madc.hi.cc.u32 t614, t3, %228, t614;\n\t"
+        "madc.hi.cc.u32 t615, t3, %229, t615;\n\t"
+        "madc.hi.u32 t616, t3, 0, t616;\n\t"
+        "shr.b32 t617, t3, 31;\n\t"
+        "sub.u32 t618, 0, t617;\n\t"
+        "and.b32 t619, %198, t618;\n\t"
+        "and.b32 t620, %199, t618;\n\t"
+        "and.b32 t621, %200, t618;\n\t"
+        "and.b32 t622, %201, t618;\n\t"
+        "and.b32 t623, %202, t618;\n\t"
+        "and.b32 t624, %203, t618;\n\t"
+        "and.b32 t625, %204, t618;\n\t"
+        "and.b32 t626, %205, t618;\n\t"
+        "and.b32 t627, %206, t618;\n\t"
+        "and.b32 t628, %207, t618;\n\t"
+        "and.b32 t629, %208, t618;\n\t"
+        "and.b32 t630, %209, t618;\n\t"
+        "and.b32 t631, %210, t618;\n\t"
+        "and.b32 t632, %211, t618;\n\t"
+        "and.b32 t633, %212, t618;\n\t"
+        "and.b32 t634, %213, t618;\n\t"
+        "and.b32 t635, %214, t618;\n\t"
+        "and.b32 t636, %215, t618;\n\t"
+        "and.b32 t637, %216, t618;\n\t"
+        "and.b32 t638, %217, t618;\n\t"
+        "and.b32 t639, %218, t618;\n\t"
+        "and.b32 t640, %219, t618;\n\t"
+        "and.b32 t641, %220, t618;\n\t"
+        "and.b32 t642, %221, t618;\n\t"
+        "and.b32 t643, %222, t618;\n\t"
+        "and.b32 t644, %223, t618;\n\t"
+        "and.b32 t645, %224, t618;\n\t"
+        "and.b32 t646, %225, t618;\n\t"
+        "and.b32 t647, %226, t618;\n\t"
+        "and.b32 t648, %227, t618;\n\t"
+        "and.b32 t649, %228, t618;\n\t"
+        "and.b32 t650, %229, t618;\n\t"
+        "and.b32 t651, 0, t618;\n\t"
+        "sub.cc.u32 t584, t584, t619;\n\t"
+        "subc.cc.u32 t585, t585, t620;\n\t"
+        "subc.cc.u32 t586, t586, t621;\n\t"
+        "subc.cc.u32 t587, t587, t622;\n\t"
+        "subc.cc.u32 t588, t588, t623;\n\t"
+        "subc.cc.u32 t589, t589, t624;\n\t"
+        "subc.cc.u32 t590, t590, t625;\n\t"
+        "subc.cc.u32 t591, t591, t626;\n\t"
+        "subc.cc.u32 t592, t592, t627;\n\t"
+        "subc.cc.u32 t593, t593, t628;\n\t"
+        "subc.cc.u32 t594, t594, t629;\n\t"
+        "subc.cc.u32 t595, t595, t630;\n\t"
+        "subc.cc.u32 t596, t596, t631;\n\t"
+        "subc.cc.u32 t597, t597, t632;\n\t"
+        "subc.cc.u32 t598, t598, t633;\n\t"
+        "subc.cc.u32 t599, t599, t634;\n\t"
+        "subc.cc.u32 t600, t600, t635;\n\t"
+        "subc.cc.u32 t601, t601, t636;\n\t"
+        "subc.cc.u32 t602, t602, t637;\n\t"
+        "subc.cc.u32 t603, t603, t638;\n\t"
+        "subc.cc.u32 t604, t604, t639;\n\t"
+        "subc.cc.u32 t605, t605, t640;\n\t"
+        "subc.cc.u32 t606, t606, t641;\n\t"
+        "subc.cc.u32 t607, t607, t642;\n\t"
+        "subc.cc.u32 t608, t608, t643;\n\t"
+        "subc.cc.u32 t609, t609, t644;\n\t"
+        "subc.cc.u32 t610, t610, t645;\n\t"
+        "subc.cc.u32 t611, t611, t646;\n\t"
+        "subc.cc.u32 t612, t612, t647;\n\t"
+        "subc.cc.u32 t613, t613, t648;\n\t"
+        "subc.cc.u32 t614, t614, t649;\n\t"
+        "subc.cc.u32 t615, t615, t650;\n\t"
+        "subc.u32 t616, t616, t651;\n\t"
+        "mad.lo.cc.u32 t583, t4, %230, t583;\n\t"
+        "madc.lo.cc.u32 t584, t4, %231, t584;\n\t"
+        "madc.lo.cc.u32 t585, t4, %232, t585;\n\t"
+        "madc.lo.cc.u32 t586, t4, %233, t586;\n\t"
+        "madc.lo.cc.u32 t587, t4, %234, t587;\n\t"
+        "madc.lo.cc.u32 t588, t4, %235, t588;\n\t"
+        "madc.lo.cc.u32 t589, t4, %236, t589;\n\t"
+        "madc.lo.cc.u32 t590, t4, %237, t590;\n\t"
+        "madc.lo.cc.u32 t591, t4, %238, t591;\n\t"
+        "madc.lo.cc.u32 t592, t4, %239, t592;\n\t"
+        "madc.lo.cc.u32 t593, t4, %240, t593;\n\t"
+        "madc.lo.cc.u32 t594, t4, %241, t594;\n\t"
+        "madc.lo.cc.u32 t595, t4, %242, t595;\n\t"
+        "madc.lo.cc.u32 t596, t4, %243, t596;\n\t"
+        "madc.lo.cc.u32 t597, t4, %244, t597;\n\t"
+        "madc.lo.cc.u32 t598, t4, %245, t598;\n\t"
+        "madc.lo.cc.u32 t599, t4, %246, t599;\n\t"
+        "madc.lo.cc.u32 t600, t4, %247, t600;\n\t"
+        "madc.lo.cc.u32 t601, t4, %248, t601;\n\t"
+        "madc.lo.cc.u32 t602, t4, %249, t602;\n\t"
+        "madc.lo.cc.u32 t603, t4, %250, t603;\n\t"
+        "madc.lo.cc.u32 t604, t4, %251, t604;\n\t"
+        "madc.lo.cc.u32 t605, t4, %252, t605;\n\t"
+        "madc.lo.cc.u32 t606, t4, %253, t606;\n\t"
+        "madc.lo.cc.u32 t607, t4, %254, t607;\n\t"
+        "madc.lo.cc.u32 t608, t4, %255, t608;\n\t"
+        "madc.lo.cc.u32 t609, t4, %256, t609;\n\t"
+        "madc.lo.cc.u32 t610, t4, %257, t610;\n\t"
+        "madc.lo.cc.u32 t611, t4, %258, t611;\n\t"
+        "madc.lo.cc.u32 t612, t4, %259, t612;\n\t"
+        "madc.lo.cc.u32 t613, t4, %260, t613;\n\t"
+        "madc.lo.cc.u32 t614, t4, %261, t614;\n\t"
+        "madc.lo.cc.u32 t615, t4, 0, t615;\n\t"
+        "madc.lo.u32 t616, t4, 0, t616;\n\t"
+        "mad.hi.cc.u32 t584, t4, %230, t584;\n\t"
+        "madc.hi.cc.u32 t585, t4, %231, t585;\n\t"
+        "madc.hi.cc.u32 t586, t4, %232, t586;\n\t"
+        "madc.hi.cc.u32 t587, t4, %233, t587;\n\t"
+        "madc.hi.cc.u32 t588, t4, %234, t588;\n\t"
+        "madc.hi.cc.u32 t589, t4, %235, t589;\n\t"
+        "madc.hi.cc.u32 t590, t4, %236, t590;\n\t"
+        "madc.hi.cc.u32 t591, t4, %237, t591;\n\t"
+        "madc.hi.cc.u32 t592, t4, %238, t592;\n\t"
+        "madc.hi.cc.u32 t593, t4, %239, t593;\n\t"
+        "madc.hi.cc.u32 t594, t4, %240, t594;\n\t"
+        "madc.hi.cc.u32 t595, t4, %241, t595;\n\t"
+        "madc.hi.cc.u32 t596, t4, %242, t596;\n\t"
+        "madc.hi.cc.u32 t597, t4, %243, t597;\n\t"
+        "madc.hi.cc.u32 t598, t4, %244, t598;\n\t"
+        "madc.hi.cc.u32 t599, t4, %245, t599;\n\t"
+        "madc.hi.cc.u32 t600, t4, %246, t600;\n\t"
+        "madc.hi.cc.u32 t601, t4, %247, t601;\n\t"
+        "madc.hi.cc.u32 t602, t4, %248, t602;\n\t"
+        "madc.hi.cc.u32 t603, t4, %249, t603;\n\t"
+        "madc.hi.cc.u32 t604, t4, %250, t604;\n\t"
+        "madc.hi.cc.u32 t605, t4, %251, t605;\n\t"
+        "madc.hi.cc.u32 t606, t4, %252, t606;\n\t"
+        "madc.hi.cc.u32 t607, t4, %253, t607;\n\t"
+        "madc.hi.cc.u32 t608, t4, %254, t608;\n\t"
+        "madc.hi.cc.u32 t609, t4, %255, t609;\n\t"
+        "madc.hi.cc.u32 t610, t4, %256, t610;\n\t"
+        "madc.hi.cc.u32 t611, t4, %257, t611;\n\t"
+        "madc.hi.cc.u32 t612, t4, %258, t612;\n\t"
+        "madc.hi.cc.u32 t613, t4, %259, t613;\n\t"
+        "madc.hi.cc.u32 t614, t4, %260, t614;\n\t"
+        "madc.hi.cc.u32 t615, t4, %261, t615;\n\t"
+        "madc.hi.u32 t616, t4, 0, t616;\n\t"
+        "shr.b32 t652, t4, 31;\n\t"
+        "sub.u32 t653, 0, t652;\n\t"
+        "and.b32 t654, %230, t653;\n\t"
+        "and.b32 t655, %231, t653;\n\t"
+        "and.b32 t656, %232, t653;\n\t"
+        "and.b32 t657, %233, t653;\n\t"
+        "and.b32 t658, %234, t653;\n\t"
+        "and.b32 t659, %235, t653;\n\t"
+        "and.b32 t660, %236, t653;\n\t"
+        "and.b32 t661, %237, t653;\n\t"
+        "and.b32 t662, %238, t653;\n\t"
+        "and.b32 t663, %239, t653;\n\t"
+        "and.b32 t664, %240, t653;\n\t"
+        "and.b32 t665, %241, t653;\n\t"
+        "and.b32 t666, %242, t653;\n\t"
+        "and.b32 t667, %243, t653;\n\t"
+        "and.b32 t668, %244, t653;\n\t"
+        "and.b32 t669, %245, t653;\n\t"
+        "and.b32 t670, %246, t653;\n\t"
+        "and.b32 t671, %247, t653;\n\t"
+        "and.b32 t672, %248, t653;\n\t"
+        "and.b32 t673, %249, t653;\n\t"
+        "and.b32 t674, %250, t653;\n\t"
+        "and.b32 t675, %251, t653;\n\t"
+        "and.b32 t676, %252, t653;\n\t"
+        "and.b32 t677, %253, t653;\n\t"
+        "and.b32 t678, %254, t653;\n\t"
+        "and.b32 t679, %255, t653;\n\t"
+        "and.b32 t680, %256, t653;\n\t"
+        "and.b32 t681, %257, t653;\n\t"
+        "and.b32 t682, %258, t653;\n\t"
+        "and.b32 t683, %259, t653;\n\t"
+        "and.b32 t684, %260, t653;\n\t"
+        "and.b32 t685, %261, t653;\n\t"
+        "and.b32 t686, 0, t653;\n\t"
+        "sub.cc.u32 t584, t584, t654;\n\t"
+        "subc.cc.u32 t585, t585, t655;\n\t"
+        "subc.cc.u32 t586, t586, t656;\n\t"
+        "subc.cc.u32 t587, t587, t657;\n\t"
+        "subc.cc.u32 t588, t588, t658;\n\t"
+        "subc.cc.u32 t589, t589, t659;\n\t"
+        "subc.cc.u32 t590, t590, t660;\n\t"
+        "subc.cc.u32 t591, t591, t661;\n\t"
+        "subc.cc.u32 t592, t592, t662;\n\t"
+        "subc.cc.u32 t593, t593, t663;\n\t"
+        "subc.cc.u32 t594, t594, t664;\n\t"
+        "subc.cc.u32 t595, t595, t665;\n\t"
+        "subc.cc.u32 t596, t596, t666;\n\t"
+        "subc.cc.u32 t597, t597, t667;\n\t"
+        "subc.cc.u32 t598, t598, t668;\n\t"
+        "subc.cc.u32 t599, t599, t669;\n\t"
+        "subc.cc.u32 t600, t600, t670;\n\t"
+        "subc.cc.u32 t601, t601, t671;\n\t"
+        "subc.cc.u32 t602, t602, t672;\n\t"
+        "subc.cc.u32 t603, t603, t673;\n\t"
+        "subc.cc.u32 t604, t604, t674;\n\t"
+        "subc.cc.u32 t605, t605, t675;\n\t"
+        "subc.cc.u32 t606, t606, t676;\n\t"
+        "subc.cc.u32 t607, t607, t677;\n\t"
+        "subc.cc.u32 t608, t608, t678;\n\t"
+        "subc.cc.u32 t609, t609, t679;\n\t"
+        "subc.cc.u32 t610, t610, t680;\n\t"
+        "subc.cc.u32 t611, t611, t681;\n\t"
+        "subc.cc.u32 t612, t612, t682;\n\t"
+        "subc.cc.u32 t613, t613, t683;\n\t"
+        "subc.cc.u32 t614, t614, t684;\n\t"
+        "subc.cc.u32 t615, t615, t685;\n\t"
+        "subc.u32 t616, t616, t686;\n\t"
+        "mul.lo.u32 t687, t583, %294;\n\t"
+        "and.b32 t687, t687, 1073741823;\n\t"
+        "mad.lo.cc.u32 t583, t687, %262, t583;\n\t"
+        "madc.lo.cc.u32 t584, t687, %263, t584;\n\t"
+        "madc.lo.cc.u32 t585, t687, %264, t585;\n\t"
+        "madc.lo.cc.u32 t586, t687, %265, t586;\n\t"
+        "madc.lo.cc.u32 t587, t687, %266, t587;\n\t"
+        "madc.lo.cc.u32 t588, t687, %267, t588;\n\t"
+        "madc.lo.cc.u32 t589, t687, %268, t589;\n\t"
+        "madc.lo.cc.u32 t590, t687, %269, t590;\n\t"
+        "madc.lo.cc.u32 t591, t687, %270, t591;\n\t"
+        "madc.lo.cc.u32 t592, t687, %271, t592;\n\t"
+        "madc.lo.cc.u32 t593, t687, %272, t593;\n\t"
+        "madc.lo.cc.u32 t594, t687, %273, t594;\n\t"
+        "madc.lo.cc.u32 t595, t687, %274, t595;\n\t"
+        "madc.lo.cc.u32 t596, t687, %275, t596;\n\t"
+        "madc.lo.cc.u32 t597, t687, %276, t597;\n\t"
+        "madc.lo.cc.u32 t598, t687, %277, t598;\n\t"
+        "madc.lo.cc.u32 t599, t687, %278, t599;\n\t"
+        "madc.lo.cc.u32 t600, t687, %279, t600;\n\t"
+        "madc.lo.cc.u32 t601, t687, %280, t601;\n\t"
+        "madc.lo.cc.u32 t602, t687, %281, t602;\n\t"
+        "madc.lo.cc.u32 t603, t687, %282, t603;\n\t"
+        "madc.lo.cc.u32 t604, t687, %283, t604;\n\t"
+        "madc.lo.cc.u32 t605, t687, %284, t605;\n\t"
+        "madc.lo.cc.u32 t606, t687, %285, t606;\n\t"
+        "madc.lo.cc.u32 t607, t687, %286, t607;\n\t"
+        "madc.lo.cc.u32 t608, t687, %287, t608;\n\t"
+        "madc.lo.cc.u32 t609, t687, %288, t609;\n\t"
+        "madc.lo.cc.u32 t610, t687, %289, t610;\n\t"
+        "madc.lo.cc.u32 t611, t687, %290, t611;\n\t"
+        "madc.lo.cc.u32 t612, t687, %291, t612;\n\t"
+        "madc.lo.cc.u32 t613, t687, %292, t613;\n\t"
+        "madc.lo.cc.u32 t614, t687, %293, t614;\n\t"
+        "addc.cc.u32 t615, t615, 0;\n\t"
+        "addc.u32 t616, t616, 0;\n\t"
+        "mad.hi.cc.u32 t584, t687, %262, t584;\n\t"
+        "madc.hi.cc.u32 t585, t687, %263, t585;\n\t"
+        "madc.hi.cc.u32 t586, t687, %264, t586;\n\t"
+        "madc.hi.cc.u32 t587, t687, %265, t587;\n\t"
+        "madc.hi.cc.u32 t588, t687, %266, t588;\n\t"
+        "madc.hi.cc.u32 t589, t687, %267, t589;\n\t"
+        "madc.hi.cc.u32 t590, t687, %268, t590;\n\t"
+        "madc.hi.cc.u32 t591, t687, %269, t591;\n\t"
+        "madc.hi.cc.u32 t592, t687, %270, t592;\n\t"
+        "madc.hi.cc.u32 t593, t687, %271, t593;\n\t"
+        "madc.hi.cc.u32 t594, t687, %272, t594;\n\t"
+        "madc.hi.cc.u32 t595, t687, %273, t595;\n\t"
+        "madc.hi.cc.u32 t596, t687, %274, t596;\n\t"
+        "madc.hi.cc.u32 t597, t687, %275, t597;\n\t"
+        "madc.hi.cc.u32 t598, t687, %276, t598;\n\t"
+        "madc.hi.cc.u32 t599, t687, %277, t599;\n\t"
+        "madc.hi.cc.u32 t600, t687, %278, t600;\n\t"
+        "madc.hi.cc.u32 t601, t687, %279, t601;\n\t"
+        "madc.hi.cc.u32 t602, t687, %280, t602;\n\t"
+        "madc.hi.cc.u32 t603, t687, %281, t603;\n\t"
+        "madc.hi.cc.u32 t604, t687, %282, t604;\n\t"
+        "madc.hi.cc.u32 t605, t687, %283, t605;\n\t"
+        "madc.hi.cc.u32 t606, t687, %284, t606;\n\t"
+        "madc.hi.cc.u32 t607, t687, %285, t607;\n\t"
+        "madc.hi.cc.u32 t608, t687, %286, t608;\n\t"
+        "madc.hi.cc.u32 t609, t687, %287, t609;\n\t"
+        "madc.hi.cc.u32 t610, t687, %288, t610;\n\t"
+        "madc.hi.cc.u32 t611, t687, %289, t611;\n\t"
+        "madc.hi.cc.u32 t612, t687, %290, t612;\n\t"
+        "madc.hi.cc.u32 t613, t687, %291, t613;\n\t"
+        "madc.hi.cc.u32 t614, t687, %292, t614;\n\t"
+        "madc.hi.cc.u32 t615, t687, %293, t615;\n\t"
+        "addc.u32 t616, t616, 0;\n\t"
+        "shf.r.clamp.b32 t688, t583, t584, 30;\n\t"
+        "shf.r.clamp.b32 t689, t584, t585, 30;\n\t"
+        "shf.r.clamp.b32 t690, t585, t586, 30;\n\t"
+        "shf.r.clamp.b32 t691, t586, t587, 30;\n\t"
+        "shf.r.clamp.b32 t692, t587, t588, 30;\n\t"
+        "shf.r.clamp.b32 t693, t588, t589, 30;\n\t"
+        "shf.r.clamp.b32 t694, t589, t590, 30;\n\t"
+        "shf.r.clamp.b32 t695, t590, t591, 30;\n\t"
+        "shf.r.clamp.b32 t696, t591, t592, 30;\n\t"
+        "shf.r.clamp.b32 t697, t592, t593, 30;\n\t"
+        "shf.r.clamp.b32 t698, t593, t594, 30;\n\t"
+        "shf.r.clamp.b32 t699, t594, t595, 30;\n\t"
+        "shf.r.clamp.b32 t700, t595, t596, 30;\n\t"
+        "shf.r.clamp.b32 t701, t596, t597, 30;\n\t"
+        "shf.r.clamp.b32 t702, t597, t598, 30;\n\t"
+        "shf.r.clamp.b32 t703, t598, t599, 30;\n\t"
+        "shf.r.clamp.b32 t704, t599, t600, 30;\n\t"
+        "shf.r.clamp.b32 t705, t600, t601, 30;\n\t"
+        "shf.r.clamp.b32 t706, t601, t602, 30;\n\t"
+        "shf.r.clamp.b32 t707, t602, t603, 30;\n\t"
+        "shf.r.clamp.b32 t708, t603, t604, 30;\n\t"
+        "shf.r.clamp.b32 t709, t604, t605, 30;\n\t"
+        "shf.r.clamp.b32 t710, t605, t606, 30;\n\t"
+        "shf.r.clamp.b32 t711, t606, t607, 30;\n\t"
+        "shf.r.clamp.b32 t712, t607, t608, 30;\n\t"
+        "shf.r.clamp.b32 t713, t608, t609, 30;\n\t"
+        "shf.r.clamp.b32 t714, t609, t610, 30;\n\t"
+        "shf.r.clamp.b32 t715, t610, t611, 30;\n\t"
+        "shf.r.clamp.b32 t716, t611, t612, 30;\n\t"
+        "shf.r.clamp.b32 t717, t612, t613, 30;\n\t"
+        "shf.r.clamp.b32 t718, t613, t614, 30;\n\t"
+        "shf.r.clamp.b32 t719, t614, t615, 30;\n\t"
+        "shf.r.clamp.b32 t720, t615, t616, 30;\n\t"
+        "shr.b32 t721, t720, 31;\n\t"
+        "sub.u32 t722, 0, t721;\n\t"
+        "and.b32 t723, %262, t722;\n\t"
+        "and.b32 t724, %263, t722;\n\t"
+        "and.b32 t725, %264, t722;\n\t"
+        "and.b32 t726, %265, t722;\n\t"
+        "and.b32 t727, %266, t722;\n\t"
+        "and.b32 t728, %267, t722;\n\t"
+        "and.b32 t729, %268, t722;\n\t"
+        "and.b32 t730, %269, t722;\n\t"
+        "and.b32 t731, %270, t722;\n\t"
+        "and.b32 t732, %271, t722;\n\t"
+        "and.b32 t733, %272, t722;\n\t"
+        "and.b32 t734, %273, t722;\n\t"
+        "and.b32 t735, %274, t722;\n\t"
+        "and.b32 t736, %275, t722;\n\t"
+        "and.b32 t737, %276, t722;\n\t"
+        "and.b32 t738, %277, t722;\n\t"
+        "and.b32 t739, %278, t722;\n\t"
+        "and.b32 t740, %279, t722;\n\t"
+        "and.b32 t741, %280, t722;\n\t"
+        "and.b32 t742, %281, t722;\n\t"
+        "and.b32 t743, %282, t722;\n\t"
+        "and.b32 t744, %283, t722;\n\t"
+        "and.b32 t745, %284, t722;\n\t"
+        "and.b32 t746, %285, t722;\n\t"
+        "and.b32 t747, %286, t722;\n\t"
+        "and.b32 t748, %287, t722;\n\t"
+        "and.b32 t749, %288, t722;\n\t"
+        "and.b32 t750, %289, t722;\n\t"
+        "and.b32 t751, %290, t722;\n\t"
+        "and.b32 t752, %291, t722;\n\t"
+        "and.b32 t753, %292, t722;\n\t"
+        "and.b32 t754, %293, t722;\n\t"
+        "add.cc.u32 t755, t688, t723;\n\t"
+        "addc.cc.u32 t756, t689, t724;\n\t"
+        "addc.cc.u32 t757, t690, t725;\n\t"
+        "addc.cc.u32 t758, t691, t726;\n\t"
+        "addc.cc.u32 t759, t692, t727;\n\t"
+        "addc.cc.u32 t760, t693, t728;\n\t"
+        "addc.cc.u32 t761, t694, t729;\n\t"
+        "addc.cc.u32 t762, t695, t730;\n\t"
+        "addc.cc.u32 t763, t696, t731;\n\t"
+        "addc.cc.u32 t764, t697, t732;\n\t"
+        "addc.cc.u32 t765, t698, t733;\n\t"
+        "addc.cc.u32 t766, t699, t734;\n\t"
+        "addc.cc.u32 t767, t700, t735;\n\t"
+        "addc.cc.u32 t768, t701, t736;\n\t"
+        "addc.cc.u32 t769, t702, t737;\n\t"
+        "addc.cc.u32 t770, t703, t738;\n\t"
+        "addc.cc.u32 t771, t704, t739;\n\t"
+        "addc.cc.u32 t772, t705, t740;\n\t"
+        "addc.cc.u32 t773, t706, t741;\n\t"
+        "addc.cc.u32 t774, t707, t742;\n\t"
+        "addc.cc.u32 t775, t708, t743;\n\t"
+        "addc.cc.u32 t776, t709, t744;\n\t"
+        "addc.cc.u32 t777, t710, t745;\n\t"
+        "addc.cc.u32 t778, t711, t746;\n\t"
+        "addc.cc.u32 t779, t712, t747;\n\t"
+        "addc.cc.u32 t780, t713, t748;\n\t"
+        "addc.cc.u32 t781, t714, t749;\n\t"
+        "addc.cc.u32 t782, t715, t750;\n\t"
+        "addc.cc.u32 t783, t716, t751;\n\t"
+        "addc.cc.u32 t784, t717, t752;\n\t"
+        "addc.cc.u32 t785, t718, t753;\n\t"
+        "addc.cc.u32 t786, t719, t754;\n\t"
+        "addc.u32 t787, t720, t722;\n\t"
+        "sub.cc.u32 t788, t755, %262;\n\t"
+        "subc.cc.u32 t789, t756, %263;\n\t"
+        "subc.cc.u32 t790, t757, %264;\n\t"
+        "subc.cc.u32 t791, t758, %265;\n\t"
+        "subc.cc.u32 t792, t759, %266;\n\t"
+        "subc.cc.u32 t793, t760, %267;\n\t"
+        "subc.cc.u32 t794, t761, %268;\n\t"
+        "subc.cc.u32 t795, t762, %269;\n\t"
+        "subc.cc.u32 t796, t763, %270;\n\t"
+        "subc.cc.u32 t797, t764, %271;\n\t"
+        "subc.cc.u32 t798, t765, %272;\n\t"
+        "subc.cc.u32 t799, t766, %273;\n\t"
+        "subc.cc.u32 t800, t767, %274;\n\t"
+        "subc.cc.u32 t801, t768, %275;\n\t"
+        "subc.cc.u32 t802, t769, %276;\n\t"
+        "subc.cc.u32 t803, t770, %277;\n\t"
+        "subc.cc.u32 t804, t771, %278;\n\t"
+        "subc.cc.u32 t805, t772, %279;\n\t"
+        "subc.cc.u32 t806, t773, %280;\n\t"
+        "subc.cc.u32 t807, t774, %281;\n\t"
+        "subc.cc.u32 t808, t775, %282;\n\t"
+        "subc.cc.u32 t809, t776, %283;\n\t"
+        "subc.cc.u32 t810, t777, %284;\n\t"
+        "subc.cc.u32 t811, t778, %285;\n\t"
+        "subc.cc.u32 t812, t779, %286;\n\t"
+        "subc.cc.u32 t813, t780, %287;\n\t"
+        "subc.cc.u32 t814, t781, %288;\n\t"
+        "subc.cc.u32 t815, t782, %289;\n\t"
+        "subc.cc.u32 t816, t783, %290;\n\t"
+        "subc.cc.u32 t817, t784, %291;\n\t"
+        "subc.cc.u32 t818, t785, %292;\n\t"
+        "subc.cc.u32 t819, t786, %293;\n\t"
+        "subc.u32 t820, t787, 0;\n\t"
+        "shr.b32 t821, t820, 31;\n\t"
+        "sub.u32 t822, 0, t821;\n\t"
+        "xor.b32 t823, t788, t755;\n\t"
+        "and.b32 t823, t823, t822;\n\t"
+        "xor.b32 %67, t788, t823;\n\t"
+        "xor.b32 t824, t789, t756;\n\t"
+        "and.b32 t824, t824, t822;\n\t"
+        "xor.b32 %68, t789, t824;\n\t"
+        "xor.b32 t825, t790, t757;\n\t"
+        "and.b32 t825, t825, t822;\n\t"
+        "xor.b32 %69, t790, t825;\n\t"
+        "xor.b32 t826, t791, t758;\n\t"
+        "and.b32 t826, t826, t822;\n\t"
+        "xor.b32 %70, t791, t826;\n\t"
+        "xor.b32 t827, t792, t759;\n\t"
+        "and.b32 t827, t827, t822;\n\t"
+        "xor.b32 %71, t792, t827;\n\t"
+        "xor.b32 t828, t793, t760;\n\t"
+        "and.b32 t828, t828, t822;\n\t"
+        "xor.b32 %72, t793, t828;\n\t"
+        "xor.b32 t829, t794, t761;\n\t"
+        "and.b32 t829, t829, t822;\n\t"
+        "xor.b32 %73, t794, t829;\n\t"
+        "xor.b32 t830, t795, t762;\n\t"
+        "and.b32 t830, t830, t822;\n\t"
+        "xor.b32 %74, t795, t830;\n\t"
+        "xor.b32 t831, t796, t763;\n\t"
+        "and.b32 t831, t831, t822;\n\t"
+        "xor.b32 %75, t796, t831;\n\t"
+        "xor.b32 t832, t797, t764;\n\t"
+        "and.b32 t832, t832, t822;\n\t"
+        "xor.b32 %76, t797, t832;\n\t"
+        "xor.b32 t833, t798, t765;\n\t"
+        "and.b32 t833, t833, t822;\n\t"
+        "xor.b32 %77, t798, t833;\n\t"
+        "xor.b32 t834, t799, t766;\n\t"
+        "and.b32 t834, t834, t822;\n\t"
+        "xor.b32 %78, t799, t834;\n\t"
+        "xor.b32 t835, t800, t767;\n\t"
+        "and.b32 t835, t835, t822;\n\t"
+        "xor.b32 %79, t800, t835;\n\t"
+        "xor.b32 t836, t801, t768;\n\t"
+        "and.b32 t836, t836, t822;\n\t"
+        "xor.b32 %80, t801, t836;\n\t"
+        "xor.b32 t837, t802, t769;\n\t"
+        "and.b32 t837, t837, t822;\n\t"
+        "xor.b32 %81, t802, t837;\n\t"
+        "xor.b32 t838, t803, t770;\n\t"
+        "and.b32 t838, t838, t822;\n\t"
+        "xor.b32 %82, t803, t838;\n\t"
+        "xor.b32 t839, t804, t771;\n\t"
+        "and.b32 t839, t839, t822;\n\t"
+        "xor.b32 %83, t804, t839;\n\t"
+        "xor.b32 t840, t805, t772;\n\t"
+        "and.b32 t840, t840, t822;\n\t"
+        "xor.b32 %84, t805, t840;\n\t"
+        "xor.b32 t841, t806, t773;\n\t"
+        "and.b32 t841, t841, t822;\n\t"
+        "xor.b32 %85, t806, t841;\n\t"
+        "xor.b32 t842, t807, t774;\n\t"
+        "and.b32 t842, t842, t822;\n\t"
+        "xor.b32 %86, t807, t842;\n\t"
+        "xor.b32 t843, t808, t775;\n\t"
+        "and.b32 t843, t843, t822;\n\t"
+        "xor.b32 %87, t808, t843;\n\t"
+        "xor.b32 t844, t809, t776;\n\t"
+        "and.b32 t844, t844, t822;\n\t"
+        "xor.b32 %88, t809, t844;\n\t"
+        "xor.b32 t845, t810, t777;\n\t"
+        "and.b32 t845, t845, t822;\n\t"
+        "xor.b32 %89, t810, t845;\n\t"
+        "xor.b32 t846, t811, t778;\n\t"
+        "and.b32 t846, t846, t822;\n\t"
+        "xor.b32 %90, t811, t846;\n\t"
+        "xor.b32 t847, t812, t779;\n\t"
+        "and.b32 t847, t847, t822;\n\t"
+        "xor.b32 %91, t812, t847;\n\t"
+        "xor.b32 t848, t813, t780;\n\t"
+        "and.b32 t848, t848, t822;\n\t"
+        "xor.b32 %92, t813, t848;\n\t"
+        "xor.b32 t849, t814, t781;\n\t"
+        "and.b32 t849, t849, t822;\n\t"
+        "xor.b32 %93, t814, t849;\n\t"
+        "xor.b32 t850, t815, t782;\n\t"
+        "and.b32 t850, t850, t822;\n\t"
+        "xor.b32 %94, t815, t850;\n\t"
+        "xor.b32 t851, t816, t783;\n\t"
+        "and.b32 t851, t851, t822;\n\t"
+        "xor.b32 %95, t816, t851;\n\t"
+        "xor.b32 t852, t817, t784;\n\t"
+        "and.b32 t852, t852, t822;\n\t"
+        "xor.b32 %96, t817, t852;\n\t"
+        "xor.b32 t853, t818, t785;\n\t"
+        "and.b32 t853, t853, t822;\n\t"
+        "xor.b32 %97, t818, t853;\n\t"
+        "xor.b32 t854, t819, t786;\n\t"
+        "and.b32 t854, t854, t822;\n\t"
+        "xor.b32 %98, t819, t854;\n\t"
+        "mul.lo.u32 t855, t5, %198;\n\t"
+        "mul.lo.u32 t856, t5, %199;\n\t"
+        "mul.lo.u32 t857, t5, %200;\n\t"
+        "mul.lo.u32 t858, t5, %201;\n\t"
+        "mul.lo.u32 t859, t5, %202;\n\t"
+        "mul.lo.u32 t860, t5, %203;\n\t"
+        "mul.lo.u32 t861, t5, %204;\n\t"
+        "mul.lo.u32 t862, t5, %205;\n\t"
+        "mul.lo.u32 t863, t5, %206;\n\t"
+        "mul.lo.u32 t864, t5, %207;\n\t"
+        "mul.lo.u32 t865, t5, %208;\n\t"
+        "mul.lo.u32 t866, t5, %209;\n\t"
+        "mul.lo.u32 t867, t5, %210;\n\t"
+        "mul.lo.u32 t868, t5, %211;\n\t"
+        "mul.lo.u32 t869, t5, %212;\n\t"
+        "mul.lo.u32 t870, t5, %213;\n\t"
+        "mul.lo.u32 t871, t5, %214;\n\t"
+        "mul.lo.u32 t872, t5, %215;\n\t"
+        "mul.lo.u32 t873, t5, %216;\n\t"
+        "mul.lo.u32 t874, t5, %217;\n\t"
+        "mul.lo.u32 t875, t5, %218;\n\t"
+        "mul.lo.u32 t876, t5, %219;\n\t"
+        "mul.lo.u32 t877, t5, %220;\n\t"
+        "mul.lo.u32 t878, t5, %221;\n\t"
+        "mul.lo.u32 t879, t5, %222;\n\t"
+        "mul.lo.u32 t880, t5, %223;\n\t"
+        "mul.lo.u32 t881, t5, %224;\n\t"
+        "mul.lo.u32 t882, t5, %225;\n\t"
+        "mul.lo.u32 t883, t5, %226;\n\t"
+        "mul.lo.u32 t884, t5, %227;\n\t"
+        "mul.lo.u32 t885, t5, %228;\n\t"
+        "mul.lo.u32 t886, t5, %229;\n\t"
+        "mul.lo.u32 t887, t5, 0;\n\t"
+        "mul.lo.u32 t888, t5, 0;\n\t"
+        "mad.hi.cc.u32 t856, t5, %198, t856;\n\t"
+        "madc.hi.cc.u32 t857, t5, %199, t857;\n\t"
+        "madc.hi.cc.u32 t858, t5, %200, t858;\n\t"
+        "madc.hi.cc.u32 t859, t5, %201, t859;\n\t"
+        "madc.hi.cc.u32 t860, t5, %202, t860;\n\t"
+        "madc.hi.cc.u32 t861, t5, %203, t861;\n\t"
+        "madc.hi.cc.u32 t862, t5, %204, t862;\n\t"
+        "madc.hi.cc.u32 t863, t5, %205, t863;\n\t"
+        "madc.hi.cc.u32 t864, t5, %206, t864;\n\t"
+        "madc.hi.cc.u32 t865, t5, %207, t865;\n\t"
+        "madc.hi.cc.u32 t866, t5, %208, t866;\n\t"
+        "madc.hi.cc.u32 t867, t5, %209, t867;\n\t"
+        "madc.hi.cc.u32 t868, t5, %210, t868;\n\t"
+        "madc.hi.cc.u32 t869, t5, %211, t869;\n\t"
+        "madc.hi.cc.u32 t870, t5, %212, t870;\n\t"
+        "madc.hi.cc.u32 t871, t5, %213, t871;\n\t"
+        "madc.hi.cc.u32 t872, t5, %214, t872;\n\t"
+        "madc.hi.cc.u32 t873, t5, %215, t873;\n\t"
+        "madc.hi.cc.u32 t874, t5, %216, t874;\n\t"
+        "madc.hi.cc.u32 t875, t5, %217, t875;\n\t"
+        "madc.hi.cc.u32 t876, t5, %218, t876;\n\t"
+        "madc.hi.cc.u32 t877, t5, %219, t877;\n\t"
+        "madc.hi.cc.u32 t878, t5, %220, t878;\n\t"
+        "madc.hi.cc.u32 t879, t5, %221, t879;\n\t"
+        "madc.hi.cc.u32 t880, t5, %222, t880;\n\t"
+        "madc.hi.cc.u32 t881, t5, %223, t881;\n\t"
+        "madc.hi.cc.u32 t882, t5, %224, t882;\n\t"
+        "madc.hi.cc.u32 t883, t5, %225, t883;\n\t"
+        "madc.hi.cc.u32 t884, t5, %226, t884;\n\t"
+        "madc.hi.cc.u32 t885, t5, %227, t885;\n\t"
+        "madc.hi.cc.u32 t886, t5, %228, t886;\n\t"
+        "madc.hi.cc.u32 t887, t5, %229, t887;\n\t"
+        "madc.hi.u32 t888, t5, 0, t888;\n\t"
+        "shr.b32 t889, t5, 31;\n\t"
+        "sub.u32 t890, 0, t889;\n\t"
+        "and.b32 t891, %198, t890;\n\t"
+        "and.b32 t892, %199, t890;\n\t"
+        "and.b32 t893, %200, t890;\n\t"
+        "and.b32 t894, %201, t890;\n\t"
+        "and.b32 t895, %202, t890;\n\t"
+        "and.b32 t896, %203, t890;\n\t"
+        "and.b32 t897, %204, t890;\n\t"
+        "and.b32 t898, %205, t890;\n\t"
+        "and.b32 t899, %206, t890;\n\t"
+        "and.b32 t900, %207, t890;\n\t"
+        "and.b32 t901, %208, t890;\n\t"
+        "and.b32 t902, %209, t890;\n\t"
+        "and.b32 t903, %210, t890;\n\t"
+        "and.b32 t904, %211, t890;\n\t"
+        "and.b32 t905, %212, t890;\n\t"
+        "and.b32 t906, %213, t890;\n\t"
+        "and.b32 t907, %214, t890;\n\t"
+        "and.b32 t908, %215, t890;\n\t"
+        "and.b32 t909, %216, t890;\n\t"
+        "and.b32 t910, %217, t890;\n\t"
+        "and.b32 t911, %218, t890;\n\t"
+        "and.b32 t912, %219, t890;\n\t"
+        "and.b32 t913, %220, t890;\n\t"
+        "and.b32 t914, %221, t890;\n\t"
+        "and.b32 t915, %222, t890;\n\t"
+        "and.b32 t916, %223, t890;\n\t"
+        "and.b32 t917, %224, t890;\n\t"
+        "and.b32 t918, %225, t890;\n\t"
+        "and.b32 t919, %226, t890;\n\t"
+        "and.b32 t920, %227, t890;\n\t"
+        "and.b32 t921, %228, t890;\n\t"
+        "and.b32 t922, %229, t890;\n\t"
+        "and.b32 t923, 0, t890;\n\t"
+        "sub.cc.u32 t856, t856, t891;\n\t"
+        "subc.cc.u32 t857, t857, t892;\n\t"
+        "subc.cc.u32 t858, t858, t893;\n\t"
+        "subc.cc.u32 t859, t859, t894;\n\t"
+        "subc.cc.u32 t860, t860, t895;\n\t"
+        "subc.cc.u32 t861, t861, t896;\n\t"
+        "subc.cc.u32 t862, t862, t897;\n\t"
+        "subc.cc.u32 t863, t863, t898;\n\t"
+        "subc.cc.u32 t864, t864, t899;\n\t"
+        "subc.cc.u32 t865, t865, t900;\n\t"
+        "subc.cc.u32 t866, t866, t901;\n\t"
+        "subc.cc.u32 t867, t867, t902;\n\t"
+        "subc.cc.u32 t868, t868, t903;\n\t"
+        "subc.cc.u32 t869, t869, t904;\n\t"
+        "subc.cc.u32 t870, t870, t905;\n\t"
+        "subc.cc.u32 t871, t871, t906;\n\t"
+        "subc.cc.u32 t872, t872, t907;\n\t"
+        "subc.cc.u32 t873, t873, t908;\n\t"
+        "subc.cc.u32 t874, t874, t909;\n\t"
+        "subc.cc.u32 t875, t875, t910;\n\t"
+        "subc.cc.u32 t876, t876, t911;\n\t"
+        "subc.cc.u32 t877, t877, t912;\n\t"
+        "subc.cc.u32 t878, t878, t913;\n\t"
+        "subc.cc.u32 t879, t879, t914;\n\t"
+        "subc.cc.u32 t880, t880, t915;\n\t"
+        "subc.cc.u32 t881, t881, t916;\n\t"
+        "subc.cc.u32 t882, t882, t917;\n\t"
+        "subc.cc.u32 t883, t883, t918;\n\t"
+        "subc.cc.u32 t884, t884, t919;\n\t"
+        "subc.cc.u32 t885, t885, t920;\n\t"
+        "subc.cc.u32 t886, t886, t921;\n\t"
+        "subc.cc.u32 t887, t887, t922;\n\t"
+        "subc.u32 t888, t888, t923;\n\t"
+        "mad.lo.cc.u32 t855, t6, %230, t855;\n\t"
+        "madc.lo.cc.u32 t856, t6, %231, t856;\n\t"
+        "madc.lo.cc.u32 t857, t6, %232, t857;\n\t"
+        "madc.lo.cc.u32 t858, t6, %233, t858;\n\t"
+        "madc.lo.cc.u32 t859, t6, %234, t859;\n\t"
+        "madc.lo.cc.u32 t860, t6, %235, t860;\n\t"
+        "madc.lo.cc.u32 t861, t6, %236, t861;\n\t"
+        "madc.lo.cc.u32 t862, t6, %237, t862;\n\t"
+        "madc.lo.cc.u32 t863, t6, %238, t863;\n\t"
+        "madc.lo.cc.u32 t864, t6, %239, t864;\n\t"
+        "madc.lo.cc.u32 t865, t6, %240, t865;\n\t"
+        "madc.lo.cc.u32 t866, t6, %241, t866;\n\t"
+        "madc.lo.cc.u32 t867, t6, %242, t867;\n\t"
+        "madc.lo.cc.u32 t868, t6, %243, t868;\n\t"
+        "madc.lo.cc.u32 t869, t6, %244, t869;\n\t"
+        "madc.lo.cc.u32 t870, t6, %245, t870;\n\t"
+        "madc.lo.cc.u32 t871, t6, %246, t871;\n\t"
+        "madc.lo.cc.u32 t872, t6, %247, t872;\n\t"
+        "madc.lo.cc.u32 t873, t6, %248, t873;\n\t"
+        "madc.lo.cc.u32 t874, t6, %249, t874;\n\t"
+        "madc.lo.cc.u32 t875, t6, %250, t875;\n\t"
+        "madc.lo.cc.u32 t876, t6, %251, t876;\n\t"
+        "madc.lo.cc.u32 t877, t6, %252, t877;\n\t"
+        "madc.lo.cc.u32 t878, t6, %253, t878;\n\t"
+        "madc.lo.cc.u32 t879, t6, %254, t879;\n\t"
+        "madc.lo.cc.u32 t880, t6, %255, t880;\n\t"
+        "madc.lo.cc.u32 t881, t6, %256, t881;\n\t"
+        "madc.lo.cc.u32 t882, t6, %257, t882;\n\t"
+        "madc.lo.cc.u32 t883, t6, %258, t883;\n\t"
+        "madc.lo.cc.u32 t884, t6, %259, t884;\n\t"
+        "madc.lo.cc.u32 t885, t6, %260, t885;\n\t"
+        "madc.lo.cc.u32 t886, t6, %261, t886;\n\t"
+        "madc.lo.cc.u32 t887, t6, 0, t887;\n\t"
+        "madc.lo.u32 t888, t6, 0, t888;\n\t"
+        "mad.hi.cc.u32 t856, t6, %230, t856;\n\t"
+        "madc.hi.cc.u32 t857, t6, %231, t857;\n\t"
+        "madc.hi.cc.u32 t858, t6, %232, t858;\n\t"
+        "madc.hi.cc.u32 t859, t6, %233, t859;\n\t"
+        "madc.hi.cc.u32 t860, t6, %234, t860;\n\t"
+        "madc.hi.cc.u32 t861, t6, %235, t861;\n\t"
+        "madc.hi.cc.u32 t862, t6, %236, t862;\n\t"
+        "madc.hi.cc.u32 t863, t6, %237, t863;\n\t"
+        "madc.hi.cc.u32 t864, t6, %238, t864;\n\t"
+        "madc.hi.cc.u32 t865, t6, %239, t865;\n\t"
+        "madc.hi.cc.u32 t866, t6, %240, t866;\n\t"
+        "madc.hi.cc.u32 t867, t6, %241, t867;\n\t"
+        "madc.hi.cc.u32 t868, t6, %242, t868;\n\t"
+        "madc.hi.cc.u32 t869, t6, %243, t869;\n\t"
+        "madc.hi.cc.u32 t870, t6, %244, t870;\n\t"
+        "madc.hi.cc.u32 t871, t6, %245, t871;\n\t"
+        "madc.hi.cc.u32 t872, t6, %246, t872;\n\t"
+        "madc.hi.cc.u32 t873, t6, %247, t873;\n\t"
+        "madc.hi.cc.u32 t874, t6, %248, t874;\n\t"
+        "madc.hi.cc.u32 t875, t6, %249, t875;\n\t"
+        "madc.hi.cc.u32 t876, t6, %250, t876;\n\t"
+        "madc.hi.cc.u32 t877, t6, %251, t877;\n\t"
+        "madc.hi.cc.u32 t878, t6, %252, t878;\n\t"
+        "madc.hi.cc.u32 t879, t6, %253, t879;\n\t"
+        "madc.hi.cc.u32 t880, t6, %254, t880;\n\t"
+        "madc.hi.cc.u32 t881, t6, %255, t881;\n\t"
+        "madc.hi.cc.u32 t882, t6, %256, t882;\n\t"
+        "madc.hi.cc.u32 t883, t6, %257, t883;\n\t"
+        "madc.hi.cc.u32 t884, t6, %258, t884;\n\t"
+        "madc.hi.cc.u32 t885, t6, %259, t885;\n\t"
+        "madc.hi.cc.u32 t886, t6, %260, t886;\n\t"
+        "madc.hi.cc.u32 t887, t6, %261, t887;\n\t"
+        "madc.hi.u32 t888, t6, 0, t888;\n\t"
+        "shr.b32 t924, t6, 31;\n\t"
+        "sub.u32 t925, 0, t924;\n\t"
+        "and.b32 t926, %230, t925;\n\t"
+        "and.b32 t927, %231, t925;\n\t"
+        "and.b32 t928, %232, t925;\n\t"
+        "and.b32 t929, %233, t925;\n\t"
+        "and.b32 t930, %234, t925;\n\t"
+        "and.b32 t931, %235, t925;\n\t"
+        "and.b32 t932, %236, t925;\n\t"
+        "and.b32 t933, %237, t925;\n\t"
+        "and.b32 t934, %238, t925;\n\t"
+        "and.b32 t935, %239, t925;\n\t"
+        "and.b32 t936, %240, t925;\n\t"
+        "and.b32 t937, %241, t925;\n\t"
+        "and.b32 t938, %242, t925;\n\t"
+        "and.b32 t939, %243, t925;\n\t"
+        "and.b32 t940, %244, t925;\n\t"
+        "and.b32 t941, %245, t925;\n\t"
+        "and.b32 t942, %246, t925;\n\t"
+        "and.b32 t943, %247, t925;\n\t"
+        "and.b32 t944, %248, t925;\n\t"
+        "and.b32 t945, %249, t925;\n\t"
+        "and.b32 t946, %250, t925;\n\t"
+        "and.b32 t947, %251, t925;\n\t"
+        "and.b32 t948, %252, t925;\n\t"
+        "and.b32 t949, %253, t925;\n\t"
+        "and.b32 t950, %254, t925;\n\t"
+        "and.b32 t951, %255, t925;\n\t"
+        "and.b32 t952, %256, t925;\n\t"
+        "and.b32 t953, %257, t925;\n\t"
+        "and.b32 t954, %258, t925;\n\t"
+        "and.b32 t955, %259, t925;\n\t"
+        "and.b32 t956, %260, t925;\n\t"
+        "and.b32 t957, %261, t925;\n\t"
+        "and.b32 t958, 0, t925;\n\t"
+        "sub.cc.u32 t856, t856, t926;\n\t"
+        "subc.cc.u32 t857, t857, t927;\n\t"
+        "subc.cc.u32 t858, t858, t928;\n\t"
+        "subc.cc.u32 t859, t859, t929;\n\t"
+        "subc.cc.u32 t860, t860, t930;\n\t"
+        "subc.cc.u32 t861, t861, t931;\n\t"
+        "subc.cc.u32 t862, t862, t932;\n\t"
+        "subc.cc.u32 t863, t863, t933;\n\t"
+        "subc.cc.u32 t864, t864, t934;\n\t"
+        "subc.cc.u32 t865, t865, t935;\n\t"
+        "subc.cc.u32 t866, t866, t936;\n\t"
+        "subc.cc.u32 t867, t867, t937;\n\t"
+        "subc.cc.u32 t868, t868, t938;\n\t"
+        "subc.cc.u32 t869, t869, t939;\n\t"
+        "subc.cc.u32 t870, t870, t940;\n\t"
+        "subc.cc.u32 t871, t871, t941;\n\t"
+        "subc.cc.u32 t872, t872, t942;\n\t"
+        "subc.cc.u32 t873, t873, t943;\n\t"
+        "subc.cc.u32 t874, t874, t944;\n\t"
+        "subc.cc.u32 t875, t875, t945;\n\t"
+        "subc.cc.u32 t876, t876, t946;\n\t"
+        "subc.cc.u32 t877, t877, t947;\n\t"
+        "subc.cc.u32 t878, t878, t948;\n\t"
+        "subc.cc.u32 t879, t879, t949;\n\t"
+        "subc.cc.u32 t880, t880, t950;\n\t"
+        "subc.cc.u32 t881, t881, t951;\n\t"
+        "subc.cc.u32 t882, t882, t952;\n\t"
+        "subc.cc.u32 t883, t883, t953;\n\t"
+        "subc.cc.u32 t884, t884, t954;\n\t"
+        "subc.cc.u32 t885, t885, t955;\n\t"
+        "subc.cc.u32 t886, t886, t956;\n\t"
+        "subc.cc.u32 t887, t887, t957;\n\t"
+        "subc.u32 t888, t888, t958;\n\t"
+        "mul.lo.u32 t959, t855, %294;\n\t"
+        "and.b32 t959, t959, 1073741823;\n\t"
+        "mad.lo.cc.u32 t855, t959, %262, t855;\n\t"
+        "madc.lo.cc.u32 t856, t959, %263, t856;\n\t"
+        "madc.lo.cc.u32 t857, t959, %264, t857;\n\t"
+        "madc.lo.cc.u32 t858, t959, %265, t858;\n\t"
+        "madc.lo.cc.u32 t859, t959, %266, t859;\n\t"
+        "madc.lo.cc.u32 t860, t959, %267, t860;\n\t"
+        "madc.lo.cc.u32 t861, t959, %268, t861;\n\t"
+        "madc.lo.cc.u32 t862, t959, %269, t862;\n\t"
+        "madc.lo.cc.u32 t863, t959, %270, t863;\n\t"
+        "madc.lo.cc.u32 t864, t959, %271, t864;\n\t"
+        "madc.lo.cc.u32 t865, t959, %272, t865;\n\t"
+        "madc.lo.cc.u32 t866, t959, %273, t866;\n\t"
+        "madc.lo.cc.u32 t867, t959, %274, t867;\n\t"
+        "madc.lo.cc.u32 t868, t959, %275, t868;\n\t"
+        "madc.lo.cc.u32 t869, t959, %276, t869;\n\t"
+        "madc.lo.cc.u32 t870, t959, %277, t870;\n\t"
+        "madc.lo.cc.u32 t871, t959, %278, t871;\n\t"
+        "madc.lo.cc.u32 t872, t959, %279, t872;\n\t"
+        "madc.lo.cc.u32 t873, t959, %280, t873;\n\t"
+        "madc.lo.cc.u32 t874, t959, %281, t874;\n\t"
+        "madc.lo.cc.u32 t875, t959, %282, t875;\n\t"
+        "madc.lo.cc.u32 t876, t959, %283, t876;\n\t"
+        "madc.lo.cc.u32 t877, t959, %284, t877;\n\t"
+        "madc.lo.cc.u32 t878, t959, %285, t878;\n\t"
+        "madc.lo.cc.u32 t879, t959, %286, t879;\n\t"
+        "madc.lo.cc.u32 t880, t959, %287, t880;\n\t"
+        "madc.lo.cc.u32 t881, t959, %288, t881;\n\t"
+        "madc.lo.cc.u32 t882, t959, %289, t882;\n\t"
+        "madc.lo.cc.u32 t883, t959, %290, t883;\n\t"
+        "madc.lo.cc.u32 t884, t959, %291, t884;\n\t"
+        "madc.lo.cc.u32 t885, t959, %292, t885;\n\t"
+        "madc.lo.cc.u32 t886, t959, %293, t886;\n\t"
+        "addc.cc.u32 t887, t887, 0;\n\t"
+        "addc.u32 t888, t888, 0;\n\t"
+        "mad.hi.cc.u32 t856, t959, %262, t856;\n\t"
+        "madc.hi.cc.u32 t857, t959, %263, t857;\n\t"
+        "madc.hi.cc.u32 t858, t959, %264, t858;\n\t"
+        "madc.hi.cc.u32 t859, t959, %265, t859;\n\t"
+        "madc.hi.cc.u32 t860, t959, %266, t860;\n\t"
+        "madc.hi.cc.u32 t861, t959, %267, t861;\n\t"
+        "madc.hi.cc.u32 t862, t959, %268, t862;\n\t"
+        "madc.hi.cc.u32 t863, t959, %269, t863;\n\t"
+        "madc.hi.cc.u32 t864, t959, %270, t864;\n\t"
+        "madc.hi.cc.u32 t865, t959, %271, t865;\n\t"
+        "madc.hi.cc.u32 t866, t959, %272, t866;\n\t"
+        "madc.hi.cc.u32 t867, t959, %273, t867;\n\t"
+        "madc.hi.cc.u32 t868, t959, %274, t868;\n\t"
+        "madc.hi.cc.u32 t869, t959, %275, t869;\n\t"
+        "madc.hi.cc.u32 t870, t959, %276, t870;\n\t"
+        "madc.hi.cc.u32 t871, t959, %277, t871;\n\t"
+        "madc.hi.cc.u32 t872, t959, %278, t872;\n\t"
+        "madc.hi.cc.u32 t873, t959, %279, t873;\n\t"
+        "madc.hi.cc.u32 t874, t959, %280, t874;\n\t"
+        "madc.hi.cc.u32 t875, t959, %281, t875;\n\t"
+        "madc.hi.cc.u32 t876, t959, %282, t876;\n\t"
+        "madc.hi.cc.u32 t877, t959, %283, t877;\n\t"
+        "madc.hi.cc.u32 t878, t959, %284, t878;\n\t"
+        "madc.hi.cc.u32 t879, t959, %285, t879;\n\t"
+        "madc.hi.cc.u32 t880, t959, %286, t880;\n\t"
+        "madc.hi.cc.u32 t881, t959, %287, t881;\n\t"
+        "madc.hi.cc.u32 t882, t959, %288, t882;\n\t"
+        "madc.hi.cc.u32 t883, t959, %289, t883;\n\t"
+        "madc.hi.cc.u32 t884, t959, %290, t884;\n\t"
+        "madc.hi.cc.u32 t885, t959, %291, t885;\n\t"
+        "madc.hi.cc.u32 t886, t959, %292, t886;\n\t"
+        "madc.hi.cc.u32 t887, t959, %293, t887;\n\t"
+        "addc.u32 t888, t888, 0;\n\t"
+        "shf.r.clamp.b32 t960, t855, t856, 30;\n\t"
+        "shf.r.clamp.b32 t961, t856, t857, 30;\n\t"
+        "shf.r.clamp.b32 t962, t857, t858, 30;\n\t"
+        "shf.r.clamp.b32 t963, t858, t859, 30;\n\t"
+        "shf.r.clamp.b32 t964, t859, t860, 30;\n\t"
+        "shf.r.clamp.b32 t965, t860, t861, 30;\n\t"
+        "shf.r.clamp.b32 t966, t861, t862, 30;\n\t"
+        "shf.r.clamp.b32 t967, t862, t863, 30;\n\t"
+        "shf.r.clamp.b32 t968, t863, t864, 30;\n\t"
+        "shf.r.clamp.b32 t969, t864, t865, 30;\n\t"
+        "shf.r.clamp.b32 t970, t865, t866, 30;\n\t"
+        "shf.r.clamp.b32 t971, t866, t867, 30;\n\t"
+        "shf.r.clamp.b32 t972, t867, t868, 30;\n\t"
+        "shf.r.clamp.b32 t973, t868, t869, 30;\n\t"
+        "shf.r.clamp.b32 t974, t869, t870, 30;\n\t"
+        "shf.r.clamp.b32 t975, t870, t871, 30;\n\t"
+        "shf.r.clamp.b32 t976, t871, t872, 30;\n\t"
+        "shf.r.clamp.b32 t977, t872, t873, 30;\n\t"
+        "shf.r.clamp.b32 t978, t873, t874, 30;\n\t"
+        "shf.r.clamp.b32 t979, t874, t875, 30;\n\t"
+        "shf.r.clamp.b32 t980, t875, t876, 30;\n\t"
+        "shf.r.clamp.b32 t981, t876, t877, 30;\n\t"
+        "shf.r.clamp.b32 t982, t877, t878, 30;\n\t"
+        "shf.r.clamp.b32 t983, t878, t879, 30;\n\t"
+        "shf.r.clamp.b32 t984, t879, t880, 30;\n\t"
+        "shf.r.clamp.b32 t985, t880, t881, 30;\n\t"
+        "shf.r.clamp.b32 t986, t881, t882, 30;\n\t"
+        "shf.r.clamp.b32 t987, t882, t883, 30;\n\t"
+        "shf.r.clamp.b32 t988, t883, t884, 30;\n\t"
+        "shf.r.clamp.b32 t989, t884, t885, 30;\n\t"
+        "shf.r.clamp.b32 t990, t885, t886, 30;\n\t"
+        "shf.r.clamp.b32 t991, t886, t887, 30;\n\t"
+        "shf.r.clamp.b32 t992, t887, t888, 30;\n\t"
+        "shr.b32 t993, t992, 31;\n\t"
+        "sub.u32 t994, 0, t993;\n\t"
+        "and.b32 t995, %262, t994;\n\t"
+        "and.b32 t996, %263, t994;\n\t"
+        "and.b32 t997, %264, t994;\n\t"
+        "and.b32 t998, %265, t994;\n\t"
+        "and.b32 t999, %266, t994;\n\t"
+        "and.b32 t1000, %267, t994;\n\t"
+        "and.b32 t1001, %268, t994;\n\t"
+        "and.b32 t1002, %269, t994;\n\t"
+        "and.b32 t1003, %270, t994;\n\t"
+        "and.b32 t1004, %271, t994;\n\t"
+        "and.b32 t1005, %272, t994;\n\t"
+        "and.b32 t1006, %273, t994;\n\t"
+        "and.b32 t1007, %274, t994;\n\t"
+        "and.b32 t1008, %275, t994;\n\t"
+        "and.b32 t1009, %276, t994;\n\t"
+        "and.b32 t1010, %277, t994;\n\t"
+        "and.b32 t1011, %278, t994;\n\t"
+        "and.b32 t1012, %279, t994;\n\t"
+        "and.b32 t1013, %280, t994;\n\t"
+        "and.b32 t1014, %281, t994;\n\t"
+        "and.b32 t1015, %282, t994;\n\t"
+        "and.b32 t1016, %283, t994;\n\t"
+        "and.b32 t1017, %284, t994;\n\t"
+        "and.b32 t1018, %285, t994;\n\t"
+        "and.b32 t1019, %286, t994;\n\t"
+        "and.b32 t1020, %287, t994;\n\t"
+        "and.b32 t1021, %288, t994;\n\t"
+        "and.b32 t1022, %289, t994;\n\t"
+        "and.b32 t1023, %290, t994;\n\t"
+        "and.b32 t1024, %291, t994;\n\t"
+        "and.b32 t1025, %292, t994;\n\t"
+        "and.b32 t1026, %293, t994;\n\t"
+        "add.cc.u32 t1027, t960, t995;\n\t"
+        "addc.cc.u32 t1028, t961, t996;\n\t"
+        "addc.cc.u32 t1029, t962, t997;\n\t"
+        "addc.cc.u32 t1030, t963, t998;\n\t"
+        "addc.cc.u32 t1031, t964, t999;\n\t"
+        "addc.cc.u32 t1032, t965, t1000;\n\t"
+        "addc.cc.u32 t1033, t966, t1001;\n\t"
+        "addc.cc.u32 t1034, t967, t1002;\n\t"
+        "addc.cc.u32 t1035, t968, t1003;\n\t"
+        "addc.cc.u32 t1036, t969, t1004;\n\t"
+        "addc.cc.u32 t1037, t970, t1005;\n\t"
+        "addc.cc.u32 t1038, t971, t1006;\n\t"
+        "addc.cc.u32 t1039, t972, t1007;\n\t"
+        "addc.cc.u32 t1040, t973, t1008;\n\t"
+        "addc.cc.u32 t1041, t974, t1009;\n\t"
+        "addc.cc.u32 t1042, t975, t1010;\n\t"
+        "addc.cc.u32 t1043, t976, t1011;\n\t"
+        "addc.cc.u32 t1044, t977, t1012;\n\t"
+        "addc.cc.u32 t1045, t978, t1013;\n\t"
+        "addc.cc.u32 t1046, t979, t1014;\n\t"
+        "addc.cc.u32 t1047, t980, t1015;\n\t"
+        "addc.cc.u32 t1048, t981, t1016;\n\t"
+        "addc.cc.u32 t1049, t982, t1017;\n\t"
+        "addc.cc.u32 t1050, t983, t1018;\n\t"
+        "addc.cc.u32 t1051, t984, t1019;\n\t"
+        "addc.cc.u32 t1052, t985, t1020;\n\t"
+        "addc.cc.u32 t1053, t986, t1021;\n\t"
+        "addc.cc.u32 t1054, t987, t1022;\n\t"
+        "addc.cc.u32 t1055, t988, t1023;\n\t"
+        "addc.cc.u32 t1056, t989, t1024;\n\t"
+        "addc.cc.u32 t1057, t990, t1025;\n\t"
+        "addc.cc.u32 t1058, t991, t1026;\n\t"
+        "addc.u32 t1059, t992, t994;\n\t"
+        "sub.cc.u32 t1060, t1027, %262;\n\t"
+        "subc.cc.u32 t1061, t1028, %263;\n\t"
+        "subc.cc.u32 t1062, t1029, %264;\n\t"
+        "subc.cc.u32 t1063, t1030, %265;\n\t"
+        "subc.cc.u32 t1064, t1031, %266;\n\t"
+        "subc.cc.u32 t1065, t1032, %267;\n\t"
+        "subc.cc.u32 t1066, t1033, %268;\n\t"
+        "subc.cc.u32 t1067, t1034, %269;\n\t"
+        "subc.cc.u32 t1068, t1035, %270;\n\t"
+        "subc.cc.u32 t1069, t1036, %271;\n\t"
+        "subc.cc.u32 t1070, t1037, %272;\n\t"
+        "subc.cc.u32 t1071, t1038, %273;\n\t"
+        "subc.cc.u32 t1072, t1039, %274;\n\t"
+        "subc.cc.u32 t1073, t1040, %275;\n\t"
+        "subc.cc.u32 t1074, t1041, %276;\n\t"
+        "subc.cc.u32 t1075, t1042, %277;\n\t"
+        "subc.cc.u32 t1076, t1043, %278;\n\t"
+        "subc.cc.u32 t1077, t1044, %279;\n\t"
+        "subc.cc.u32 t1078, t1045, %280;\n\t"
+        "subc.cc.u32 t1079, t1046, %281;\n\t"
+        "subc.cc.u32 t1080, t1047, %282;\n\t"
+        "subc.cc.u32 t1081, t1048, %283;\n\t"
+        "subc.cc.u32 t1082, t1049, %284;\n\t"
+        "subc.cc.u32 t1083, t1050, %285;\n\t"
+        "subc.cc.u32 t1084, t1051, %286;\n\t"
+        "subc.cc.u32 t1085, t1052, %287;\n\t"
+        "subc.cc.u32 t1086, t1053, %288;\n\t"
+        "subc.cc.u32 t1087, t1054, %289;\n\t"
+        "subc.cc.u32 t1088, t1055, %290;\n\t"
+        "subc.cc.u32 t1089, t1056, %291;\n\t"
+        "subc.cc.u32 t1090, t1057, %292;\n\t"
+        "subc.cc.u32 t1091, t1058, %293;\n\t"
+        "subc.u32 t1092, t1059, 0;\n\t"
+        "shr.b32 t1093, t1092, 31;\n\t"
+        "sub.u32 t1094, 0, t1093;\n\t"
+        "xor.b32 t1095, t1060, t1027;\n\t"
+        "and.b32 t1095, t1095, t1094;\n\t"
+        "xor.b32 %99, t1060, t1095;\n\t"
+        "xor.b32 t1096, t1061, t1028;\n\t"
+        "and.b32 t1096, t1096, t1094;\n\t"
+        "xor.b32 %100, t1061, t1096;\n\t"
+        "xor.b32 t1097, t1062, t1029;\n\t"
+        "and.b32 t1097, t1097, t1094;\n\t"
+        "xor.b32 %101, t1062, t1097;\n\t"
+        "xor.b32 t1098, t1063, t1030;\n\t"
+        "and.b32 t1098, t1098, t1094;\n\t"
+        "xor.b32 %102, t1063, t1098;\n\t"
+        "xor.b32 t1099, t1064, t1031;\n\t"
+        "and.b32 t1099, t1099, t1094;\n\t"
+        "xor.b32 %103, t1064, t1099;\n\t"
+        "xor.b32 t1100, t1065, t1032;\n\t"
+        "and.b32 t1100, t1100, t1094;\n\t"
+        "xor.b32 %104, t1065, t1100;\n\t"
+        "xor.b32 t1101, t1066, t1033;\n\t"
+        "and.b32 t1101, t1101, t1094;\n\t"
+        "xor.b32 %105, t1066, t1101;\n\t"
+        "xor.b32 t1102, t1067, t1034;\n\t"
+        "and.b32 t1102, t1102, t1094;\n\t"
+        "xor.b32 %106, t1067, t1102;\n\t"
+        "xor.b32 t1103, t1068, t1035;\n\t"
+        "and.b32 t1103, t1103, t1094;\n\t"
+        "xor.b32 %107, t1068, t1103;\n\t"
+        "xor.b32 t1104, t1069, t1036;\n\t"
+        "and.b32 t1104, t1104, t1094;\n\t"
+        "xor.b32 %108, t1069, t1104;\n\t"
+        "xor.b32 t1105, t1070, t1037;\n\t"
+        "and.b32 t1105, t1105, t1094;\n\t"
+        "xor.b32 %109, t1070, t1105;\n\t"
+        "xor.b32 t1106, t1071, t1038;\n\t"
+        "and.b32 t1106, t1106, t1094;\n\t"
+        "xor.b32 %110, t1071, t1106;\n\t"
+        "xor.b32 t1107, t1072, t1039;\n\t"
+        "and.b32 t1107, t1107, t1094;\n\t"
+        "xor.b32 %111, t1072, t1107;\n\t"
+        "xor.b32 t1108, t1073, t1040;\n\t"
+        "and.b32 t1108, t1108, t1094;\n\t"
+        "xor.b32 %112, t1073, t1108;\n\t"
+        "xor.b32 t1109, t1074, t1041;\n\t"
+        "and.b32 t1109, t1109, t1094;\n\t"
+        "xor.b32 %113, t1074, t1109;\n\t"
+        "xor.b32 t1110, t1075, t1042;\n\t"
+        "and.b32 t1110, t1110, t1094;\n\t"
+        "xor.b32 %114, t1075, t1110;\n\t"
+        "xor.b32 t1111, t1076, t1043;\n\t"
+        "and.b32 t1111, t1111, t1094;\n\t"
+        "xor.b32 %115, t1076, t1111;\n\t"
+        "xor.b32 t1112, t1077, t1044;\n\t"
+        "and.b32 t1112, t1112, t1094;\n\t"
+        "xor.b32 %116, t1077, t1112;\n\t"
+        "xor.b32 t1113, t1078, t1045;\n\t"
+        "and.b32 t1113, t1113, t1094;\n\t"
+        "xor.b32 %117, t1078, t1113;\n\t"
+        "xor.b32 t1114, t1079, t1046;\n\t"
+        "and.b32 t1114, t1114, t1094;\n\t"
+        "xor.b32 %118, t1079, t1114;\n\t"
+        "xor.b32 t1115, t1080, t1047;\n\t"
+        "and.b32 t1115, t1115, t1094;\n\t"
+        "xor.b32 %119, t1080, t1115;\n\t"
+        "xor.b32 t1116, t1081, t1048;\n\t"
+        "and.b32 t1116, t1116, t1094;\n\t"
+        "xor.b32 %120, t1081, t1116;\n\t"
+        "xor.b32 t1117, t1082, t1049;\n\t"
+        "and.b32 t1117, t1117, t1094;\n\t"
+        "xor.b32 %121, t1082, t1117;\n\t"
+        "xor.b32 t1118, t1083, t1050;\n\t"
+        "and.b32 t1118, t1118, t1094;\n\t"
+        "xor.b32 %122, t1083, t1118;\n\t"
+        "xor.b32 t1119, t1084, t1051;\n\t"
+        "and.b32 t1119, t1119, t1094;\n\t"
+        "xor.b32 %123, t1084, t1119;\n\t"
+        "xor.b32 t1120, t1085, t1052;\n\t"
+        "and.b32 t1120, t1120, t1094;\n\t"
+        "xor.b32 %124, t1085, t1120;\n\t"
+        "xor.b32 t1121, t1086, t1053;\n\t"
+        "and.b32 t1121, t1121, t1094;\n\t"
+        "xor.b32 %125, t1086, t1121;\n\t"
+        "xor.b32 t1122, t1087, t1054;\n\t"
+        "and.b32 t1122, t1122, t1094;\n\t"
+        "xor.b32 %126, t1087, t1122;\n\t"
+        "xor.b32 t1123, t1088, t1055;\n\t"
+        "and.b32 t1123, t1123, t1094;\n\t"
+        "xor.b32 %127, t1088, t1123;\n\t"
+        "xor.b32 t1124, t1089, t1056;\n\t"
+        "and.b32 t1124, t1124, t1094;\n\t"
+        "xor.b32 %128, t1089, t1124;\n\t"
+        "xor.b32 t1125, t1090, t1057;\n\t"
+        "and.b32 t1125, t1125, t1094;\n\t"
+        "xor.b32 %129, t1090, t1125;\n\t"
+        "xor.b32 t1126, t1091, t1058;\n\t"
+        "and.b32 t1126, t1126, t1094;\n\t"
+        "xor.b32 %130, t1091, t1126;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47]), "=&r"(y[48]), "=&r"(y[49]), "=&r"(y[50]), "=&r"(y[51]), "=&r"(y[52]), "=&r"(y[53]), "=&r"(y[54]), "=&r"(y[55]), "=&r"(y[56]), "=&r"(y[57]), "=&r"(y[58]), "=&r"(y[59]), "=&r"(y[60]), "=&r"(y[61]), "=&r"(y[62]), "=&r"(y[63]), "=&r"(y[64]), "=&r"(y[65]), "=&r"(y[66]), "=&r"(y[67]), "=&r"(y[68]), "=&r"(y[69]), "=&r"(y[70]), "=&r"(y[71]), "=&r"(y[72]), "=&r"(y[73]), "=&r"(y[74]), "=&r"(y[75]), "=&r"(y[76]), "=&r"(y[77]), "=&r"(y[78]), "=&r"(y[79]), "=&r"(y[80]), "=&r"(y[81]), "=&r"(y[82]), "=&r"(y[83]), "=&r"(y[84]), "=&r"(y[85]), "=&r"(y[86]), "=&r"(y[87]), "=&r"(y[88]), "=&r"(y[89]), "=&r"(y[90]), "=&r"(y[91]), "=&r"(y[92]), "=&r"(y[93]), "=&r"(y[94]), "=&r"(y[95]), "=&r"(y[96]), "=&r"(y[97]), "=&r"(y[98]), "=&r"(y[99]), "=&r"(y[100]), "=&r"(y[101]), "=&r"(y[102]), "=&r"(y[103]), "=&r"(y[104]), "=&r"(y[105]), "=&r"(y[106]), "=&r"(y[107]), "=&r"(y[108]), "=&r"(y[109]), "=&r"(y[110]), "=&r"(y[111]), "=&r"(y[112]), "=&r"(y[113]), "=&r"(y[114]), "=&r"(y[115]), "=&r"(y[116]), "=&r"(y[117]), "=&r"(y[118]), "=&r"(y[119]), "=&r"(y[120]), "=&r"(y[121]), "=&r"(y[122]), "=&r"(y[123]), "=&r"(y[124]), "=&r"(y[125]), "=&r"(y[126]), "=&r"(y[127]), "=&r"(y[128]), "=&r"(y[129]), "=&r"(y[130])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67]), "r"(x[68]), "r"(x[69]), "r"(x[70]), "r"(x[71]), "r"(x[72]), "r"(x[73]), "r"(x[74]), "r"(x[75]), "r"(x[76]), "r"(x[77]), "r"(x[78]), "r"(x[79]), "r"(x[80]), "r"(x[81]), "r"(x[82]), "r"(x[83]), "r"(x[84]), "r"(x[85]), "r"(x[86]), "r"(x[87]), "r"(x[88]), "r"(x[89]), "r"(x[90]), "r"(x[91]), "r"(x[92]), "r"(x[93]), "r"(x[94]), "r"(x[95]), "r"(x[96]), "r"(x[97]), "r"(x[98]), "r"(x[99]), "r"(x[100]), "r"(x[101]), "r"(x[102]), "r"(x[103]), "r"(x[104]), "r"(x[105]), "r"(x[106]), "r"(x[107]), "r"(x[108]), "r"(x[109]), "r"(x[110]), "r"(x[111]), "r"(x[112]), "r"(x[113]), "r"(x[114]), "r"(x[115]), "r"(x[116]), "r"(x[117]), "r"(x[118]), "r"(x[119]), "r"(x[120]), "r"(x[121]), "r"(x[122]), "r"(x[123]), "r"(x[124]), "r"(x[125]), "r"(x[126]), "r"(x[127]), "r"(x[128]), "r"(x[129]), "r"(x[130]), "r"(x[131]), "r"(x[132]), "r"(x[133]), "r"(x[134]), "r"(x[135]), "r"(x[136]), "r"(x[137]), "r"(x[138]), "r"(x[139]), "r"(x[140]), "r"(x[141]), "r"(x[142]), "r"(x[143]), "r"(x[144]), "r"(x[145]), "r"(x[146]), "r"(x[147]), "r"(x[148]), "r"(x[149]), "r"(x[150]), "r"(x[151]), "r"(x[152]), "r"(x[153]), "r"(x[154]), "r"(x[155]), "r"(x[156]), "r"(x[157]), "r"(x[158]), "r"(x[159]), "r"(x[160]), "r"(x[161]), "r"(x[162]), "r"(x[163])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[1127];
+    static const uint32_t code[] = {
+      61952,0,0,0,0,
+      61952,1,1,0,0,
+      61952,2,34,0,0,
+      65024,3,1,0,0,
+      65024,4,0,0,0,
+      65024,5,0,0,0,
+      65024,6,1,0,0,
+      60943,7,0,0,0,
+      64006,8,7,31,0,
+      60943,9,0,8,0,
+      64002,10,2,1,0,
+      60943,11,0,10,0,
+      59908,12,1,9,0,
+      59919,12,12,9,0,
+      59906,12,12,11,0,
+      59918,2,2,12,0,
+      59908,13,3,9,0,
+      59919,13,13,9,0,
+      59906,13,13,11,0,
+      59918,5,5,13,0,
+      59908,14,4,9,0,
+      59919,14,14,9,0,
+      59906,14,14,11,0,
+      59918,6,6,14,0,
+      59906,15,9,11,0,
+      59908,0,0,15,0,
+      59919,0,0,15,0,
+      64014,0,0,1,0,
+      59906,16,2,15,0,
+      59918,1,1,16,0,
+      59906,17,5,15,0,
+      59918,3,3,17,0,
+      59906,18,6,15,0,
+      59918,4,4,18,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,19,0,0,0,
+      64006,20,19,31,0,
+      60943,21,0,20,0,
+      64002,22,2,1,0,
+      60943,23,0,22,0,
+      59908,24,1,21,0,
+      59919,24,24,21,0,
+      59906,24,24,23,0,
+      59918,2,2,24,0,
+      59908,25,3,21,0,
+      59919,25,25,21,0,
+      59906,25,25,23,0,
+      59918,5,5,25,0,
+      59908,26,4,21,0,
+      59919,26,26,21,0,
+      59906,26,26,23,0,
+      59918,6,6,26,0,
+      59906,27,21,23,0,
+      59908,0,0,27,0,
+      59919,0,0,27,0,
+      64014,0,0,1,0,
+      59906,28,2,27,0,
+      59918,1,1,28,0,
+      59906,29,5,27,0,
+      59918,3,3,29,0,
+      59906,30,6,27,0,
+      59918,4,4,30,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,31,0,0,0,
+      64006,32,31,31,0,
+      60943,33,0,32,0,
+      64002,34,2,1,0,
+      60943,35,0,34,0,
+      59908,36,1,33,0,
+      59919,36,36,33,0,
+      59906,36,36,35,0,
+      59918,2,2,36,0,
+      59908,37,3,33,0,
+      59919,37,37,33,0,
+      59906,37,37,35,0,
+      59918,5,5,37,0,
+      59908,38,4,33,0,
+      59919,38,38,33,0,
+      59906,38,38,35,0,
+      59918,6,6,38,0,
+      59906,39,33,35,0,
+      59908,0,0,39,0,
+      59919,0,0,39,0,
+      64014,0,0,1,0,
+      59906,40,2,39,0,
+      59918,1,1,40,0,
+      59906,41,5,39,0,
+      59918,3,3,41,0,
+      59906,42,6,39,0,
+      59918,4,4,42,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,43,0,0,0,
+      64006,44,43,31,0,
+      60943,45,0,44,0,
+      64002,46,2,1,0,
+      60943,47,0,46,0,
+      59908,48,1,45,0,
+      59919,48,48,45,0,
+      59906,48,48,47,0,
+      59918,2,2,48,0,
+      59908,49,3,45,0,
+      59919,49,49,45,0,
+      59906,49,49,47,0,
+      59918,5,5,49,0,
+      59908,50,4,45,0,
+      59919,50,50,45,0,
+      59906,50,50,47,0,
+      59918,6,6,50,0,
+      59906,51,45,47,0,
+      59908,0,0,51,0,
+      59919,0,0,51,0,
+      64014,0,0,1,0,
+      59906,52,2,51,0,
+      59918,1,1,52,0,
+      59906,53,5,51,0,
+      59918,3,3,53,0,
+      59906,54,6,51,0,
+      59918,4,4,54,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,55,0,0,0,
+      64006,56,55,31,0,
+      60943,57,0,56,0,
+      64002,58,2,1,0,
+      60943,59,0,58,0,
+      59908,60,1,57,0,
+      59919,60,60,57,0,
+      59906,60,60,59,0,
+      59918,2,2,60,0,
+      59908,61,3,57,0,
+      59919,61,61,57,0,
+      59906,61,61,59,0,
+      59918,5,5,61,0,
+      59908,62,4,57,0,
+      59919,62,62,57,0,
+      59906,62,62,59,0,
+      59918,6,6,62,0,
+      59906,63,57,59,0,
+      59908,0,0,63,0,
+      59919,0,0,63,0,
+      64014,0,0,1,0,
+      59906,64,2,63,0,
+      59918,1,1,64,0,
+      59906,65,5,63,0,
+      59918,3,3,65,0,
+      59906,66,6,63,0,
+      59918,4,4,66,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,67,0,0,0,
+      64006,68,67,31,0,
+      60943,69,0,68,0,
+      64002,70,2,1,0,
+      60943,71,0,70,0,
+      59908,72,1,69,0,
+      59919,72,72,69,0,
+      59906,72,72,71,0,
+      59918,2,2,72,0,
+      59908,73,3,69,0,
+      59919,73,73,69,0,
+      59906,73,73,71,0,
+      59918,5,5,73,0,
+      59908,74,4,69,0,
+      59919,74,74,69,0,
+      59906,74,74,71,0,
+      59918,6,6,74,0,
+      59906,75,69,71,0,
+      59908,0,0,75,0,
+      59919,0,0,75,0,
+      64014,0,0,1,0,
+      59906,76,2,75,0,
+      59918,1,1,76,0,
+      59906,77,5,75,0,
+      59918,3,3,77,0,
+      59906,78,6,75,0,
+      59918,4,4,78,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,79,0,0,0,
+      64006,80,79,31,0,
+      60943,81,0,80,0,
+      64002,82,2,1,0,
+      60943,83,0,82,0,
+      59908,84,1,81,0,
+      59919,84,84,81,0,
+      59906,84,84,83,0,
+      59918,2,2,84,0,
+      59908,85,3,81,0,
+      59919,85,85,81,0,
+      59906,85,85,83,0,
+      59918,5,5,85,0,
+      59908,86,4,81,0,
+      59919,86,86,81,0,
+      59906,86,86,83,0,
+      59918,6,6,86,0,
+      59906,87,81,83,0,
+      59908,0,0,87,0,
+      59919,0,0,87,0,
+      64014,0,0,1,0,
+      59906,88,2,87,0,
+      59918,1,1,88,0,
+      59906,89,5,87,0,
+      59918,3,3,89,0,
+      59906,90,6,87,0,
+      59918,4,4,90,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,91,0,0,0,
+      64006,92,91,31,0,
+      60943,93,0,92,0,
+      64002,94,2,1,0,
+      60943,95,0,94,0,
+      59908,96,1,93,0,
+      59919,96,96,93,0,
+      59906,96,96,95,0,
+      59918,2,2,96,0,
+      59908,97,3,93,0,
+      59919,97,97,93,0,
+      59906,97,97,95,0,
+      59918,5,5,97,0,
+      59908,98,4,93,0,
+      59919,98,98,93,0,
+      59906,98,98,95,0,
+      59918,6,6,98,0,
+      59906,99,93,95,0,
+      59908,0,0,99,0,
+      59919,0,0,99,0,
+      64014,0,0,1,0,
+      59906,100,2,99,0,
+      59918,1,1,100,0,
+      59906,101,5,99,0,
+      59918,3,3,101,0,
+      59906,102,6,99,0,
+      59918,4,4,102,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,103,0,0,0,
+      64006,104,103,31,0,
+      60943,105,0,104,0,
+      64002,106,2,1,0,
+      60943,107,0,106,0,
+      59908,108,1,105,0,
+      59919,108,108,105,0,
+      59906,108,108,107,0,
+      59918,2,2,108,0,
+      59908,109,3,105,0,
+      59919,109,109,105,0,
+      59906,109,109,107,0,
+      59918,5,5,109,0,
+      59908,110,4,105,0,
+      59919,110,110,105,0,
+      59906,110,110,107,0,
+      59918,6,6,110,0,
+      59906,111,105,107,0,
+      59908,0,0,111,0,
+      59919,0,0,111,0,
+      64014,0,0,1,0,
+      59906,112,2,111,0,
+      59918,1,1,112,0,
+      59906,113,5,111,0,
+      59918,3,3,113,0,
+      59906,114,6,111,0,
+      59918,4,4,114,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,115,0,0,0,
+      64006,116,115,31,0,
+      60943,117,0,116,0,
+      64002,118,2,1,0,
+      60943,119,0,118,0,
+      59908,120,1,117,0,
+      59919,120,120,117,0,
+      59906,120,120,119,0,
+      59918,2,2,120,0,
+      59908,121,3,117,0,
+      59919,121,121,117,0,
+      59906,121,121,119,0,
+      59918,5,5,121,0,
+      59908,122,4,117,0,
+      59919,122,122,117,0,
+      59906,122,122,119,0,
+      59918,6,6,122,0,
+      59906,123,117,119,0,
+      59908,0,0,123,0,
+      59919,0,0,123,0,
+      64014,0,0,1,0,
+      59906,124,2,123,0,
+      59918,1,1,124,0,
+      59906,125,5,123,0,
+      59918,3,3,125,0,
+      59906,126,6,123,0,
+      59918,4,4,126,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,127,0,0,0,
+      64006,128,127,31,0,
+      60943,129,0,128,0,
+      64002,130,2,1,0,
+      60943,131,0,130,0,
+      59908,132,1,129,0,
+      59919,132,132,129,0,
+      59906,132,132,131,0,
+      59918,2,2,132,0,
+      59908,133,3,129,0,
+      59919,133,133,129,0,
+      59906,133,133,131,0,
+      59918,5,5,133,0,
+      59908,134,4,129,0,
+      59919,134,134,129,0,
+      59906,134,134,131,0,
+      59918,6,6,134,0,
+      59906,135,129,131,0,
+      59908,0,0,135,0,
+      59919,0,0,135,0,
+      64014,0,0,1,0,
+      59906,136,2,135,0,
+      59918,1,1,136,0,
+      59906,137,5,135,0,
+      59918,3,3,137,0,
+      59906,138,6,135,0,
+      59918,4,4,138,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,139,0,0,0,
+      64006,140,139,31,0,
+      60943,141,0,140,0,
+      64002,142,2,1,0,
+      60943,143,0,142,0,
+      59908,144,1,141,0,
+      59919,144,144,141,0,
+      59906,144,144,143,0,
+      59918,2,2,144,0,
+      59908,145,3,141,0,
+      59919,145,145,141,0,
+      59906,145,145,143,0,
+      59918,5,5,145,0,
+      59908,146,4,141,0,
+      59919,146,146,141,0,
+      59906,146,146,143,0,
+      59918,6,6,146,0,
+      59906,147,141,143,0,
+      59908,0,0,147,0,
+      59919,0,0,147,0,
+      64014,0,0,1,0,
+      59906,148,2,147,0,
+      59918,1,1,148,0,
+      59906,149,5,147,0,
+      59918,3,3,149,0,
+      59906,150,6,147,0,
+      59918,4,4,150,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,151,0,0,0,
+      64006,152,151,31,0,
+      60943,153,0,152,0,
+      64002,154,2,1,0,
+      60943,155,0,154,0,
+      59908,156,1,153,0,
+      59919,156,156,153,0,
+      59906,156,156,155,0,
+      59918,2,2,156,0,
+      59908,157,3,153,0,
+      59919,157,157,153,0,
+      59906,157,157,155,0,
+      59918,5,5,157,0,
+      59908,158,4,153,0,
+      59919,158,158,153,0,
+      59906,158,158,155,0,
+      59918,6,6,158,0,
+      59906,159,153,155,0,
+      59908,0,0,159,0,
+      59919,0,0,159,0,
+      64014,0,0,1,0,
+      59906,160,2,159,0,
+      59918,1,1,160,0,
+      59906,161,5,159,0,
+      59918,3,3,161,0,
+      59906,162,6,159,0,
+      59918,4,4,162,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,163,0,0,0,
+      64006,164,163,31,0,
+      60943,165,0,164,0,
+      64002,166,2,1,0,
+      60943,167,0,166,0,
+      59908,168,1,165,0,
+      59919,168,168,165,0,
+      59906,168,168,167,0,
+      59918,2,2,168,0,
+      59908,169,3,165,0,
+      59919,169,169,165,0,
+      59906,169,169,167,0,
+      59918,5,5,169,0,
+      59908,170,4,165,0,
+      59919,170,170,165,0,
+      59906,170,170,167,0,
+      59918,6,6,170,0,
+      59906,171,165,167,0,
+      59908,0,0,171,0,
+      59919,0,0,171,0,
+      64014,0,0,1,0,
+      59906,172,2,171,0,
+      59918,1,1,172,0,
+      59906,173,5,171,0,
+      59918,3,3,173,0,
+      59906,174,6,171,0,
+      59918,4,4,174,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,175,0,0,0,
+      64006,176,175,31,0,
+      60943,177,0,176,0,
+      64002,178,2,1,0,
+      60943,179,0,178,0,
+      59908,180,1,177,0,
+      59919,180,180,177,0,
+      59906,180,180,179,0,
+      59918,2,2,180,0,
+      59908,181,3,177,0,
+      59919,181,181,177,0,
+      59906,181,181,179,0,
+      59918,5,5,181,0,
+      59908,182,4,177,0,
+      59919,182,182,177,0,
+      59906,182,182,179,0,
+      59918,6,6,182,0,
+      59906,183,177,179,0,
+      59908,0,0,183,0,
+      59919,0,0,183,0,
+      64014,0,0,1,0,
+      59906,184,2,183,0,
+      59918,1,1,184,0,
+      59906,185,5,183,0,
+      59918,3,3,185,0,
+      59906,186,6,183,0,
+      59918,4,4,186,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,187,0,0,0,
+      64006,188,187,31,0,
+      60943,189,0,188,0,
+      64002,190,2,1,0,
+      60943,191,0,190,0,
+      59908,192,1,189,0,
+      59919,192,192,189,0,
+      59906,192,192,191,0,
+      59918,2,2,192,0,
+      59908,193,3,189,0,
+      59919,193,193,189,0,
+      59906,193,193,191,0,
+      59918,5,5,193,0,
+      59908,194,4,189,0,
+      59919,194,194,189,0,
+      59906,194,194,191,0,
+      59918,6,6,194,0,
+      59906,195,189,191,0,
+      59908,0,0,195,0,
+      59919,0,0,195,0,
+      64014,0,0,1,0,
+      59906,196,2,195,0,
+      59918,1,1,196,0,
+      59906,197,5,195,0,
+      59918,3,3,197,0,
+      59906,198,6,195,0,
+      59918,4,4,198,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,199,0,0,0,
+      64006,200,199,31,0,
+      60943,201,0,200,0,
+      64002,202,2,1,0,
+      60943,203,0,202,0,
+      59908,204,1,201,0,
+      59919,204,204,201,0,
+      59906,204,204,203,0,
+      59918,2,2,204,0,
+      59908,205,3,201,0,
+      59919,205,205,201,0,
+      59906,205,205,203,0,
+      59918,5,5,205,0,
+      59908,206,4,201,0,
+      59919,206,206,201,0,
+      59906,206,206,203,0,
+      59918,6,6,206,0,
+      59906,207,201,203,0,
+      59908,0,0,207,0,
+      59919,0,0,207,0,
+      64014,0,0,1,0,
+      59906,208,2,207,0,
+      59918,1,1,208,0,
+      59906,209,5,207,0,
+      59918,3,3,209,0,
+      59906,210,6,207,0,
+      59918,4,4,210,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,211,0,0,0,
+      64006,212,211,31,0,
+      60943,213,0,212,0,
+      64002,214,2,1,0,
+      60943,215,0,214,0,
+      59908,216,1,213,0,
+      59919,216,216,213,0,
+      59906,216,216,215,0,
+      59918,2,2,216,0,
+      59908,217,3,213,0,
+      59919,217,217,213,0,
+      59906,217,217,215,0,
+      59918,5,5,217,0,
+      59908,218,4,213,0,
+      59919,218,218,213,0,
+      59906,218,218,215,0,
+      59918,6,6,218,0,
+      59906,219,213,215,0,
+      59908,0,0,219,0,
+      59919,0,0,219,0,
+      64014,0,0,1,0,
+      59906,220,2,219,0,
+      59918,1,1,220,0,
+      59906,221,5,219,0,
+      59918,3,3,221,0,
+      59906,222,6,219,0,
+      59918,4,4,222,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,223,0,0,0,
+      64006,224,223,31,0,
+      60943,225,0,224,0,
+      64002,226,2,1,0,
+      60943,227,0,226,0,
+      59908,228,1,225,0,
+      59919,228,228,225,0,
+      59906,228,228,227,0,
+      59918,2,2,228,0,
+      59908,229,3,225,0,
+      59919,229,229,225,0,
+      59906,229,229,227,0,
+      59918,5,5,229,0,
+      59908,230,4,225,0,
+      59919,230,230,225,0,
+      59906,230,230,227,0,
+      59918,6,6,230,0,
+      59906,231,225,227,0,
+      59908,0,0,231,0,
+      59919,0,0,231,0,
+      64014,0,0,1,0,
+      59906,232,2,231,0,
+      59918,1,1,232,0,
+      59906,233,5,231,0,
+      59918,3,3,233,0,
+      59906,234,6,231,0,
+      59918,4,4,234,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,235,0,0,0,
+      64006,236,235,31,0,
+      60943,237,0,236,0,
+      64002,238,2,1,0,
+      60943,239,0,238,0,
+      59908,240,1,237,0,
+      59919,240,240,237,0,
+      59906,240,240,239,0,
+      59918,2,2,240,0,
+      59908,241,3,237,0,
+      59919,241,241,237,0,
+      59906,241,241,239,0,
+      59918,5,5,241,0,
+      59908,242,4,237,0,
+      59919,242,242,237,0,
+      59906,242,242,239,0,
+      59918,6,6,242,0,
+      59906,243,237,239,0,
+      59908,0,0,243,0,
+      59919,0,0,243,0,
+      64014,0,0,1,0,
+      59906,244,2,243,0,
+      59918,1,1,244,0,
+      59906,245,5,243,0,
+      59918,3,3,245,0,
+      59906,246,6,243,0,
+      59918,4,4,246,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,247,0,0,0,
+      64006,248,247,31,0,
+      60943,249,0,248,0,
+      64002,250,2,1,0,
+      60943,251,0,250,0,
+      59908,252,1,249,0,
+      59919,252,252,249,0,
+      59906,252,252,251,0,
+      59918,2,2,252,0,
+      59908,253,3,249,0,
+      59919,253,253,249,0,
+      59906,253,253,251,0,
+      59918,5,5,253,0,
+      59908,254,4,249,0,
+      59919,254,254,249,0,
+      59906,254,254,251,0,
+      59918,6,6,254,0,
+      59906,255,249,251,0,
+      59908,0,0,255,0,
+      59919,0,0,255,0,
+      64014,0,0,1,0,
+      59906,256,2,255,0,
+      59918,1,1,256,0,
+      59906,257,5,255,0,
+      59918,3,3,257,0,
+      59906,258,6,255,0,
+      59918,4,4,258,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,259,0,0,0,
+      64006,260,259,31,0,
+      60943,261,0,260,0,
+      64002,262,2,1,0,
+      60943,263,0,262,0,
+      59908,264,1,261,0,
+      59919,264,264,261,0,
+      59906,264,264,263,0,
+      59918,2,2,264,0,
+      59908,265,3,261,0,
+      59919,265,265,261,0,
+      59906,265,265,263,0,
+      59918,5,5,265,0,
+      59908,266,4,261,0,
+      59919,266,266,261,0,
+      59906,266,266,263,0,
+      59918,6,6,266,0,
+      59906,267,261,263,0,
+      59908,0,0,267,0,
+      59919,0,0,267,0,
+      64014,0,0,1,0,
+      59906,268,2,267,0,
+      59918,1,1,268,0,
+      59906,269,5,267,0,
+      59918,3,3,269,0,
+      59906,270,6,267,0,
+      59918,4,4,270,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,271,0,0,0,
+      64006,272,271,31,0,
+      60943,273,0,272,0,
+      64002,274,2,1,0,
+      60943,275,0,274,0,
+      59908,276,1,273,0,
+      59919,276,276,273,0,
+      59906,276,276,275,0,
+      59918,2,2,276,0,
+      59908,277,3,273,0,
+      59919,277,277,273,0,
+      59906,277,277,275,0,
+      59918,5,5,277,0,
+      59908,278,4,273,0,
+      59919,278,278,273,0,
+      59906,278,278,275,0,
+      59918,6,6,278,0,
+      59906,279,273,275,0,
+      59908,0,0,279,0,
+      59919,0,0,279,0,
+      64014,0,0,1,0,
+      59906,280,2,279,0,
+      59918,1,1,280,0,
+      59906,281,5,279,0,
+      59918,3,3,281,0,
+      59906,282,6,279,0,
+      59918,4,4,282,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,283,0,0,0,
+      64006,284,283,31,0,
+      60943,285,0,284,0,
+      64002,286,2,1,0,
+      60943,287,0,286,0,
+      59908,288,1,285,0,
+      59919,288,288,285,0,
+      59906,288,288,287,0,
+      59918,2,2,288,0,
+      59908,289,3,285,0,
+      59919,289,289,285,0,
+      59906,289,289,287,0,
+      59918,5,5,289,0,
+      59908,290,4,285,0,
+      59919,290,290,285,0,
+      59906,290,290,287,0,
+      59918,6,6,290,0,
+      59906,291,285,287,0,
+      59908,0,0,291,0,
+      59919,0,0,291,0,
+      64014,0,0,1,0,
+      59906,292,2,291,0,
+      59918,1,1,292,0,
+      59906,293,5,291,0,
+      59918,3,3,293,0,
+      59906,294,6,291,0,
+      59918,4,4,294,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,295,0,0,0,
+      64006,296,295,31,0,
+      60943,297,0,296,0,
+      64002,298,2,1,0,
+      60943,299,0,298,0,
+      59908,300,1,297,0,
+      59919,300,300,297,0,
+      59906,300,300,299,0,
+      59918,2,2,300,0,
+      59908,301,3,297,0,
+      59919,301,301,297,0,
+      59906,301,301,299,0,
+      59918,5,5,301,0,
+      59908,302,4,297,0,
+      59919,302,302,297,0,
+      59906,302,302,299,0,
+      59918,6,6,302,0,
+      59906,303,297,299,0,
+      59908,0,0,303,0,
+      59919,0,0,303,0,
+      64014,0,0,1,0,
+      59906,304,2,303,0,
+      59918,1,1,304,0,
+      59906,305,5,303,0,
+      59918,3,3,305,0,
+      59906,306,6,303,0,
+      59918,4,4,306,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,307,0,0,0,
+      64006,308,307,31,0,
+      60943,309,0,308,0,
+      64002,310,2,1,0,
+      60943,311,0,310,0,
+      59908,312,1,309,0,
+      59919,312,312,309,0,
+      59906,312,312,311,0,
+      59918,2,2,312,0,
+      59908,313,3,309,0,
+      59919,313,313,309,0,
+      59906,313,313,311,0,
+      59918,5,5,313,0,
+      59908,314,4,309,0,
+      59919,314,314,309,0,
+      59906,314,314,311,0,
+      59918,6,6,314,0,
+      59906,315,309,311,0,
+      59908,0,0,315,0,
+      59919,0,0,315,0,
+      64014,0,0,1,0,
+      59906,316,2,315,0,
+      59918,1,1,316,0,
+      59906,317,5,315,0,
+      59918,3,3,317,0,
+      59906,318,6,315,0,
+      59918,4,4,318,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,319,0,0,0,
+      64006,320,319,31,0,
+      60943,321,0,320,0,
+      64002,322,2,1,0,
+      60943,323,0,322,0,
+      59908,324,1,321,0,
+      59919,324,324,321,0,
+      59906,324,324,323,0,
+      59918,2,2,324,0,
+      59908,325,3,321,0,
+      59919,325,325,321,0,
+      59906,325,325,323,0,
+      59918,5,5,325,0,
+      59908,326,4,321,0,
+      59919,326,326,321,0,
+      59906,326,326,323,0,
+      59918,6,6,326,0,
+      59906,327,321,323,0,
+      59908,0,0,327,0,
+      59919,0,0,327,0,
+      64014,0,0,1,0,
+      59906,328,2,327,0,
+      59918,1,1,328,0,
+      59906,329,5,327,0,
+      59918,3,3,329,0,
+      59906,330,6,327,0,
+      59918,4,4,330,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,331,0,0,0,
+      64006,332,331,31,0,
+      60943,333,0,332,0,
+      64002,334,2,1,0,
+      60943,335,0,334,0,
+      59908,336,1,333,0,
+      59919,336,336,333,0,
+      59906,336,336,335,0,
+      59918,2,2,336,0,
+      59908,337,3,333,0,
+      59919,337,337,333,0,
+      59906,337,337,335,0,
+      59918,5,5,337,0,
+      59908,338,4,333,0,
+      59919,338,338,333,0,
+      59906,338,338,335,0,
+      59918,6,6,338,0,
+      59906,339,333,335,0,
+      59908,0,0,339,0,
+      59919,0,0,339,0,
+      64014,0,0,1,0,
+      59906,340,2,339,0,
+      59918,1,1,340,0,
+      59906,341,5,339,0,
+      59918,3,3,341,0,
+      59906,342,6,339,0,
+      59918,4,4,342,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,343,0,0,0,
+      64006,344,343,31,0,
+      60943,345,0,344,0,
+      64002,346,2,1,0,
+      60943,347,0,346,0,
+      59908,348,1,345,0,
+      59919,348,348,345,0,
+      59906,348,348,347,0,
+      59918,2,2,348,0,
+      59908,349,3,345,0,
+      59919,349,349,345,0,
+      59906,349,349,347,0,
+      59918,5,5,349,0,
+      59908,350,4,345,0,
+      59919,350,350,345,0,
+      59906,350,350,347,0,
+      59918,6,6,350,0,
+      59906,351,345,347,0,
+      59908,0,0,351,0,
+      59919,0,0,351,0,
+      64014,0,0,1,0,
+      59906,352,2,351,0,
+      59918,1,1,352,0,
+      59906,353,5,351,0,
+      59918,3,3,353,0,
+      59906,354,6,351,0,
+      59918,4,4,354,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,355,0,0,0,
+      64006,356,355,31,0,
+      60943,357,0,356,0,
+      64002,358,2,1,0,
+      60943,359,0,358,0,
+      59908,360,1,357,0,
+      59919,360,360,357,0,
+      59906,360,360,359,0,
+      59918,2,2,360,0,
+      59908,361,3,357,0,
+      59919,361,361,357,0,
+      59906,361,361,359,0,
+      59918,5,5,361,0,
+      59908,362,4,357,0,
+      59919,362,362,357,0,
+      59906,362,362,359,0,
+      59918,6,6,362,0,
+      59906,363,357,359,0,
+      59908,0,0,363,0,
+      59919,0,0,363,0,
+      64014,0,0,1,0,
+      59906,364,2,363,0,
+      59918,1,1,364,0,
+      59906,365,5,363,0,
+      59918,3,3,365,0,
+      59906,366,6,363,0,
+      59918,4,4,366,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      63744,0,0,0,0,
+      61958,401,33,31,0,
+      60943,402,0,401,0,
+      51724,367,3,1,0,
+      51724,368,3,2,0,
+      51724,369,3,3,0,
+      51724,370,3,4,0,
+      51724,371,3,5,0,
+      51724,372,3,6,0,
+      51724,373,3,7,0,
+      51724,374,3,8,0,
+      51724,375,3,9,0,
+      51724,376,3,10,0,
+      51724,377,3,11,0,
+      51724,378,3,12,0,
+      51724,379,3,13,0,
+      51724,380,3,14,0,
+      51724,381,3,15,0,
+      51724,382,3,16,0,
+      51724,383,3,17,0,
+      51724,384,3,18,0,
+      51724,385,3,19,0,
+      51724,386,3,20,0,
+      51724,387,3,21,0,
+      51724,388,3,22,0,
+      51724,389,3,23,0,
+      51724,390,3,24,0,
+      51724,391,3,25,0,
+      51724,392,3,26,0,
+      51724,393,3,27,0,
+      51724,394,3,28,0,
+      51724,395,3,29,0,
+      51724,396,3,30,0,
+      51724,397,3,31,0,
+      51724,398,3,32,0,
+      51724,399,3,33,0,
+      59916,400,3,402,0,
+      35349,368,3,1,368,
+      35357,369,3,2,369,
+      35357,370,3,3,370,
+      35357,371,3,4,371,
+      35357,372,3,5,372,
+      35357,373,3,6,373,
+      35357,374,3,7,374,
+      35357,375,3,8,375,
+      35357,376,3,9,376,
+      35357,377,3,10,377,
+      35357,378,3,11,378,
+      35357,379,3,12,379,
+      35357,380,3,13,380,
+      35357,381,3,14,381,
+      35357,382,3,15,382,
+      35357,383,3,16,383,
+      35357,384,3,17,384,
+      35357,385,3,18,385,
+      35357,386,3,19,386,
+      35357,387,3,20,387,
+      35357,388,3,21,388,
+      35357,389,3,22,389,
+      35357,390,3,23,390,
+      35357,391,3,24,391,
+      35357,392,3,25,392,
+      35357,393,3,26,393,
+      35357,394,3,27,394,
+      35357,395,3,28,395,
+      35357,396,3,29,396,
+      35357,397,3,30,397,
+      35357,398,3,31,398,
+      35357,399,3,32,399,
+      35353,400,3,33,400,
+      64006,403,3,31,0,
+      60943,404,0,403,0,
+      57858,405,1,404,0,
+      57858,406,2,404,0,
+      57858,407,3,404,0,
+      57858,408,4,404,0,
+      57858,409,5,404,0,
+      57858,410,6,404,0,
+      57858,411,7,404,0,
+      57858,412,8,404,0,
+      57858,413,9,404,0,
+      57858,414,10,404,0,
+      57858,415,11,404,0,
+      57858,416,12,404,0,
+      57858,417,13,404,0,
+      57858,418,14,404,0,
+      57858,419,15,404,0,
+      57858,420,16,404,0,
+      57858,421,17,404,0,
+      57858,422,18,404,0,
+      57858,423,19,404,0,
+      57858,424,20,404,0,
+      57858,425,21,404,0,
+      57858,426,22,404,0,
+      57858,427,23,404,0,
+      57858,428,24,404,0,
+      57858,429,25,404,0,
+      57858,430,26,404,0,
+      57858,431,27,404,0,
+      57858,432,28,404,0,
+      57858,433,29,404,0,
+      57858,434,30,404,0,
+      57858,435,31,404,0,
+      57858,436,32,404,0,
+      57858,437,33,404,0,
+      59923,368,368,405,0,
+      59931,369,369,406,0,
+      59931,370,370,407,0,
+      59931,371,371,408,0,
+      59931,372,372,409,0,
+      59931,373,373,410,0,
+      59931,374,374,411,0,
+      59931,375,375,412,0,
+      59931,376,376,413,0,
+      59931,377,377,414,0,
+      59931,378,378,415,0,
+      59931,379,379,416,0,
+      59931,380,380,417,0,
+      59931,381,381,418,0,
+      59931,382,382,419,0,
+      59931,383,383,420,0,
+      59931,384,384,421,0,
+      59931,385,385,422,0,
+      59931,386,386,423,0,
+      59931,387,387,424,0,
+      59931,388,388,425,0,
+      59931,389,389,426,0,
+      59931,390,390,427,0,
+      59931,391,391,428,0,
+      59931,392,392,429,0,
+      59931,393,393,430,0,
+      59931,394,394,431,0,
+      59931,395,395,432,0,
+      59931,396,396,433,0,
+      59931,397,397,434,0,
+      59931,398,398,435,0,
+      59931,399,399,436,0,
+      59927,400,400,437,0,
+      61958,438,66,31,0,
+      60943,439,0,438,0,
+      35348,367,4,34,367,
+      35356,368,4,35,368,
+      35356,369,4,36,369,
+      35356,370,4,37,370,
+      35356,371,4,38,371,
+      35356,372,4,39,372,
+      35356,373,4,40,373,
+      35356,374,4,41,374,
+      35356,375,4,42,375,
+      35356,376,4,43,376,
+      35356,377,4,44,377,
+      35356,378,4,45,378,
+      35356,379,4,46,379,
+      35356,380,4,47,380,
+      35356,381,4,48,381,
+      35356,382,4,49,382,
+      35356,383,4,50,383,
+      35356,384,4,51,384,
+      35356,385,4,52,385,
+      35356,386,4,53,386,
+      35356,387,4,54,387,
+      35356,388,4,55,388,
+      35356,389,4,56,389,
+      35356,390,4,57,390,
+      35356,391,4,58,391,
+      35356,392,4,59,392,
+      35356,393,4,60,393,
+      35356,394,4,61,394,
+      35356,395,4,62,395,
+      35356,396,4,63,396,
+      35356,397,4,64,397,
+      35356,398,4,65,398,
+      35356,399,4,66,399,
+      43544,400,4,439,400,
+      35349,368,4,34,368,
+      35357,369,4,35,369,
+      35357,370,4,36,370,
+      35357,371,4,37,371,
+      35357,372,4,38,372,
+      35357,373,4,39,373,
+      35357,374,4,40,374,
+      35357,375,4,41,375,
+      35357,376,4,42,376,
+      35357,377,4,43,377,
+      35357,378,4,44,378,
+      35357,379,4,45,379,
+      35357,380,4,46,380,
+      35357,381,4,47,381,
+      35357,382,4,48,382,
+      35357,383,4,49,383,
+      35357,384,4,50,384,
+      35357,385,4,51,385,
+      35357,386,4,52,386,
+      35357,387,4,53,387,
+      35357,388,4,54,388,
+      35357,389,4,55,389,
+      35357,390,4,56,390,
+      35357,391,4,57,391,
+      35357,392,4,58,392,
+      35357,393,4,59,393,
+      35357,394,4,60,394,
+      35357,395,4,61,395,
+      35357,396,4,62,396,
+      35357,397,4,63,397,
+      35357,398,4,64,398,
+      35357,399,4,65,399,
+      35353,400,4,66,400,
+      64006,440,4,31,0,
+      60943,441,0,440,0,
+      57858,442,34,441,0,
+      57858,443,35,441,0,
+      57858,444,36,441,0,
+      57858,445,37,441,0,
+      57858,446,38,441,0,
+      57858,447,39,441,0,
+      57858,448,40,441,0,
+      57858,449,41,441,0,
+      57858,450,42,441,0,
+      57858,451,43,441,0,
+      57858,452,44,441,0,
+      57858,453,45,441,0,
+      57858,454,46,441,0,
+      57858,455,47,441,0,
+      57858,456,48,441,0,
+      57858,457,49,441,0,
+      57858,458,50,441,0,
+      57858,459,51,441,0,
+      57858,460,52,441,0,
+      57858,461,53,441,0,
+      57858,462,54,441,0,
+      57858,463,55,441,0,
+      57858,464,56,441,0,
+      57858,465,57,441,0,
+      57858,466,58,441,0,
+      57858,467,59,441,0,
+      57858,468,60,441,0,
+      57858,469,61,441,0,
+      57858,470,62,441,0,
+      57858,471,63,441,0,
+      57858,472,64,441,0,
+      57858,473,65,441,0,
+      57858,474,66,441,0,
+      59923,368,368,442,0,
+      59931,369,369,443,0,
+      59931,370,370,444,0,
+      59931,371,371,445,0,
+      59931,372,372,446,0,
+      59931,373,373,447,0,
+      59931,374,374,448,0,
+      59931,375,375,449,0,
+      59931,376,376,450,0,
+      59931,377,377,451,0,
+      59931,378,378,452,0,
+      59931,379,379,453,0,
+      59931,380,380,454,0,
+      59931,381,381,455,0,
+      59931,382,382,456,0,
+      59931,383,383,457,0,
+      59931,384,384,458,0,
+      59931,385,385,459,0,
+      59931,386,386,460,0,
+      59931,387,387,461,0,
+      59931,388,388,462,0,
+      59931,389,389,463,0,
+      59931,390,390,464,0,
+      59931,391,391,465,0,
+      59931,392,392,466,0,
+      59931,393,393,467,0,
+      59931,394,394,468,0,
+      59931,395,395,469,0,
+      59931,396,396,470,0,
+      59931,397,397,471,0,
+      59931,398,398,472,0,
+      59931,399,399,473,0,
+      59927,400,400,474,0,
+      59656,1,367,368,30,
+      59656,2,368,369,30,
+      59656,3,369,370,30,
+      59656,4,370,371,30,
+      59656,5,371,372,30,
+      59656,6,372,373,30,
+      59656,7,373,374,30,
+      59656,8,374,375,30,
+      59656,9,375,376,30,
+      59656,10,376,377,30,
+      59656,11,377,378,30,
+      59656,12,378,379,30,
+      59656,13,379,380,30,
+      59656,14,380,381,30,
+      59656,15,381,382,30,
+      59656,16,382,383,30,
+      59656,17,383,384,30,
+      59656,18,384,385,30,
+      59656,19,385,386,30,
+      59656,20,386,387,30,
+      59656,21,387,388,30,
+      59656,22,388,389,30,
+      59656,23,389,390,30,
+      59656,24,390,391,30,
+      59656,25,391,392,30,
+      59656,26,392,393,30,
+      59656,27,393,394,30,
+      59656,28,394,395,30,
+      59656,29,395,396,30,
+      59656,30,396,397,30,
+      59656,31,397,398,30,
+      59656,32,398,399,30,
+      59656,33,399,400,30,
+      61958,509,33,31,0,
+      60943,510,0,509,0,
+      51724,475,5,1,0,
+      51724,476,5,2,0,
+      51724,477,5,3,0,
+      51724,478,5,4,0,
+      51724,479,5,5,0,
+      51724,480,5,6,0,
+      51724,481,5,7,0,
+      51724,482,5,8,0,
+      51724,483,5,9,0,
+      51724,484,5,10,0,
+      51724,485,5,11,0,
+      51724,486,5,12,0,
+      51724,487,5,13,0,
+      51724,488,5,14,0,
+      51724,489,5,15,0,
+      51724,490,5,16,0,
+      51724,491,5,17,0,
+      51724,492,5,18,0,
+      51724,493,5,19,0,
+      51724,494,5,20,0,
+      51724,495,5,21,0,
+      51724,496,5,22,0,
+      51724,497,5,23,0,
+      51724,498,5,24,0,
+      51724,499,5,25,0,
+      51724,500,5,26,0,
+      51724,501,5,27,0,
+      51724,502,5,28,0,
+      51724,503,5,29,0,
+      51724,504,5,30,0,
+      51724,505,5,31,0,
+      51724,506,5,32,0,
+      51724,507,5,33,0,
+      59916,508,5,510,0,
+      35349,476,5,1,476,
+      35357,477,5,2,477,
+      35357,478,5,3,478,
+      35357,479,5,4,479,
+      35357,480,5,5,480,
+      35357,481,5,6,481,
+      35357,482,5,7,482,
+      35357,483,5,8,483,
+      35357,484,5,9,484,
+      35357,485,5,10,485,
+      35357,486,5,11,486,
+      35357,487,5,12,487,
+      35357,488,5,13,488,
+      35357,489,5,14,489,
+      35357,490,5,15,490,
+      35357,491,5,16,491,
+      35357,492,5,17,492,
+      35357,493,5,18,493,
+      35357,494,5,19,494,
+      35357,495,5,20,495,
+      35357,496,5,21,496,
+      35357,497,5,22,497,
+      35357,498,5,23,498,
+      35357,499,5,24,499,
+      35357,500,5,25,500,
+      35357,501,5,26,501,
+      35357,502,5,27,502,
+      35357,503,5,28,503,
+      35357,504,5,29,504,
+      35357,505,5,30,505,
+      35357,506,5,31,506,
+      35357,507,5,32,507,
+      35353,508,5,33,508,
+      64006,511,5,31,0,
+      60943,512,0,511,0,
+      57858,513,1,512,0,
+      57858,514,2,512,0,
+      57858,515,3,512,0,
+      57858,516,4,512,0,
+      57858,517,5,512,0,
+      57858,518,6,512,0,
+      57858,519,7,512,0,
+      57858,520,8,512,0,
+      57858,521,9,512,0,
+      57858,522,10,512,0,
+      57858,523,11,512,0,
+      57858,524,12,512,0,
+      57858,525,13,512,0,
+      57858,526,14,512,0,
+      57858,527,15,512,0,
+      57858,528,16,512,0,
+      57858,529,17,512,0,
+      57858,530,18,512,0,
+      57858,531,19,512,0,
+      57858,532,20,512,0,
+      57858,533,21,512,0,
+      57858,534,22,512,0,
+      57858,535,23,512,0,
+      57858,536,24,512,0,
+      57858,537,25,512,0,
+      57858,538,26,512,0,
+      57858,539,27,512,0,
+      57858,540,28,512,0,
+      57858,541,29,512,0,
+      57858,542,30,512,0,
+      57858,543,31,512,0,
+      57858,544,32,512,0,
+      57858,545,33,512,0,
+      59923,476,476,513,0,
+      59931,477,477,514,0,
+      59931,478,478,515,0,
+      59931,479,479,516,0,
+      59931,480,480,517,0,
+      59931,481,481,518,0,
+      59931,482,482,519,0,
+      59931,483,483,520,0,
+      59931,484,484,521,0,
+      59931,485,485,522,0,
+      59931,486,486,523,0,
+      59931,487,487,524,0,
+      59931,488,488,525,0,
+      59931,489,489,526,0,
+      59931,490,490,527,0,
+      59931,491,491,528,0,
+      59931,492,492,529,0,
+      59931,493,493,530,0,
+      59931,494,494,531,0,
+      59931,495,495,532,0,
+      59931,496,496,533,0,
+      59931,497,497,534,0,
+      59931,498,498,535,0,
+      59931,499,499,536,0,
+      59931,500,500,537,0,
+      59931,501,501,538,0,
+      59931,502,502,539,0,
+      59931,503,503,540,0,
+      59931,504,504,541,0,
+      59931,505,505,542,0,
+      59931,506,506,543,0,
+      59931,507,507,544,0,
+      59927,508,508,545,0,
+      61958,546,66,31,0,
+      60943,547,0,546,0,
+      35348,475,6,34,475,
+      35356,476,6,35,476,
+      35356,477,6,36,477,
+      35356,478,6,37,478,
+      35356,479,6,38,479,
+      35356,480,6,39,480,
+      35356,481,6,40,481,
+      35356,482,6,41,482,
+      35356,483,6,42,483,
+      35356,484,6,43,484,
+      35356,485,6,44,485,
+      35356,486,6,45,486,
+      35356,487,6,46,487,
+      35356,488,6,47,488,
+      35356,489,6,48,489,
+      35356,490,6,49,490,
+      35356,491,6,50,491,
+      35356,492,6,51,492,
+      35356,493,6,52,493,
+      35356,494,6,53,494,
+      35356,495,6,54,495,
+      35356,496,6,55,496,
+      35356,497,6,56,497,
+      35356,498,6,57,498,
+      35356,499,6,58,499,
+      35356,500,6,59,500,
+      35356,501,6,60,501,
+      35356,502,6,61,502,
+      35356,503,6,62,503,
+      35356,504,6,63,504,
+      35356,505,6,64,505,
+      35356,506,6,65,506,
+      35356,507,6,66,507,
+      43544,508,6,547,508,
+      35349,476,6,34,476,
+      35357,477,6,35,477,
+      35357,478,6,36,478,
+      35357,479,6,37,479,
+      35357,480,6,38,480,
+      35357,481,6,39,481,
+      35357,482,6,40,482,
+      35357,483,6,41,483,
+      35357,484,6,42,484,
+      35357,485,6,43,485,
+      35357,486,6,44,486,
+      35357,487,6,45,487,
+      35357,488,6,46,488,
+      35357,489,6,47,489,
+      35357,490,6,48,490,
+      35357,491,6,49,491,
+      35357,492,6,50,492,
+      35357,493,6,51,493,
+      35357,494,6,52,494,
+      35357,495,6,53,495,
+      35357,496,6,54,496,
+      35357,497,6,55,497,
+      35357,498,6,56,498,
+      35357,499,6,57,499,
+      35357,500,6,58,500,
+      35357,501,6,59,501,
+      35357,502,6,60,502,
+      35357,503,6,61,503,
+      35357,504,6,62,504,
+      35357,505,6,63,505,
+      35357,506,6,64,506,
+      35357,507,6,65,507,
+      35353,508,6,66,508,
+      64006,548,6,31,0,
+      60943,549,0,548,0,
+      57858,550,34,549,0,
+      57858,551,35,549,0,
+      57858,552,36,549,0,
+      57858,553,37,549,0,
+      57858,554,38,549,0,
+      57858,555,39,549,0,
+      57858,556,40,549,0,
+      57858,557,41,549,0,
+      57858,558,42,549,0,
+      57858,559,43,549,0,
+      57858,560,44,549,0,
+      57858,561,45,549,0,
+      57858,562,46,549,0,
+      57858,563,47,549,0,
+      57858,564,48,549,0,
+      57858,565,49,549,0,
+      57858,566,50,549,0,
+      57858,567,51,549,0,
+      57858,568,52,549,0,
+      57858,569,53,549,0,
+      57858,570,54,549,0,
+      57858,571,55,549,0,
+      57858,572,56,549,0,
+      57858,573,57,549,0,
+      57858,574,58,549,0,
+      57858,575,59,549,0,
+      57858,576,60,549,0,
+      57858,577,61,549,0,
+      57858,578,62,549,0,
+      57858,579,63,549,0,
+      57858,580,64,549,0,
+      57858,581,65,549,0,
+      57858,582,66,549,0,
+      59923,476,476,550,0,
+      59931,477,477,551,0,
+      59931,478,478,552,0,
+      59931,479,479,553,0,
+      59931,480,480,554,0,
+      59931,481,481,555,0,
+      59931,482,482,556,0,
+      59931,483,483,557,0,
+      59931,484,484,558,0,
+      59931,485,485,559,0,
+      59931,486,486,560,0,
+      59931,487,487,561,0,
+      59931,488,488,562,0,
+      59931,489,489,563,0,
+      59931,490,490,564,0,
+      59931,491,491,565,0,
+      59931,492,492,566,0,
+      59931,493,493,567,0,
+      59931,494,494,568,0,
+      59931,495,495,569,0,
+      59931,496,496,570,0,
+      59931,497,497,571,0,
+      59931,498,498,572,0,
+      59931,499,499,573,0,
+      59931,500,500,574,0,
+      59931,501,501,575,0,
+      59931,502,502,576,0,
+      59931,503,503,577,0,
+      59931,504,504,578,0,
+      59931,505,505,579,0,
+      59931,506,506,580,0,
+      59931,507,507,581,0,
+      59927,508,508,582,0,
+      59656,34,475,476,30,
+      59656,35,476,477,30,
+      59656,36,477,478,30,
+      59656,37,478,479,30,
+      59656,38,479,480,30,
+      59656,39,480,481,30,
+      59656,40,481,482,30,
+      59656,41,482,483,30,
+      59656,42,483,484,30,
+      59656,43,484,485,30,
+      59656,44,485,486,30,
+      59656,45,486,487,30,
+      59656,46,487,488,30,
+      59656,47,488,489,30,
+      59656,48,489,490,30,
+      59656,49,490,491,30,
+      59656,50,491,492,30,
+      59656,51,492,493,30,
+      59656,52,493,494,30,
+      59656,53,494,495,30,
+      59656,54,495,496,30,
+      59656,55,496,497,30,
+      59656,56,497,498,30,
+      59656,57,498,499,30,
+      59656,58,499,500,30,
+      59656,59,500,501,30,
+      59656,60,501,502,30,
+      59656,61,502,503,30,
+      59656,62,503,504,30,
+      59656,63,504,505,30,
+      59656,64,505,506,30,
+      59656,65,506,507,30,
+      59656,66,507,508,30,
+      51724,583,3,67,0,
+      51724,584,3,68,0,
+      51724,585,3,69,0,
+      51724,586,3,70,0,
+      51724,587,3,71,0,
+      51724,588,3,72,0,
+      51724,589,3,73,0,
+      51724,590,3,74,0,
+      51724,591,3,75,0,
+      51724,592,3,76,0,
+      51724,593,3,77,0,
+      51724,594,3,78,0,
+      51724,595,3,79,0,
+      51724,596,3,80,0,
+      51724,597,3,81,0,
+      51724,598,3,82,0,
+      51724,599,3,83,0,
+      51724,600,3,84,0,
+      51724,601,3,85,0,
+      51724,602,3,86,0,
+      51724,603,3,87,0,
+      51724,604,3,88,0,
+      51724,605,3,89,0,
+      51724,606,3,90,0,
+      51724,607,3,91,0,
+      51724,608,3,92,0,
+      51724,609,3,93,0,
+      51724,610,3,94,0,
+      51724,611,3,95,0,
+      51724,612,3,96,0,
+      51724,613,3,97,0,
+      51724,614,3,98,0,
+      64012,615,3,0,0,
+      64012,616,3,0,0,
+      35349,584,3,67,584,
+      35357,585,3,68,585,
+      35357,586,3,69,586,
+      35357,587,3,70,587,
+      35357,588,3,71,588,
+      35357,589,3,72,589,
+      35357,590,3,73,590,
+      35357,591,3,74,591,
+      35357,592,3,75,592,
+      35357,593,3,76,593,
+      35357,594,3,77,594,
+      35357,595,3,78,595,
+      35357,596,3,79,596,
+      35357,597,3,80,597,
+      35357,598,3,81,598,
+      35357,599,3,82,599,
+      35357,600,3,83,600,
+      35357,601,3,84,601,
+      35357,602,3,85,602,
+      35357,603,3,86,603,
+      35357,604,3,87,604,
+      35357,605,3,88,605,
+      35357,606,3,89,606,
+      35357,607,3,90,607,
+      35357,608,3,91,608,
+      35357,609,3,92,609,
+      35357,610,3,93,610,
+      35357,611,3,94,611,
+      35357,612,3,95,612,
+      35357,613,3,96,613,
+      35357,614,3,97,614,
+      35357,615,3,98,615,
+      47641,616,3,0,616,
+      64006,617,3,31,0,
+      60943,618,0,617,0,
+      57858,619,67,618,0,
+      57858,620,68,618,0,
+      57858,621,69,618,0,
+      57858,622,70,618,0,
+      57858,623,71,618,0,
+      57858,624,72,618,0,
+      57858,625,73,618,0,
+      57858,626,74,618,0,
+      57858,627,75,618,0,
+      57858,628,76,618,0,
+      57858,629,77,618,0,
+      57858,630,78,618,0,
+      57858,631,79,618,0,
+      57858,632,80,618,0,
+      57858,633,81,618,0,
+      57858,634,82,618,0,
+      57858,635,83,618,0,
+      57858,636,84,618,0,
+      57858,637,85,618,0,
+      57858,638,86,618,0,
+      57858,639,87,618,0,
+      57858,640,88,618,0,
+      57858,641,89,618,0,
+      57858,642,90,618,0,
+      57858,643,91,618,0,
+      57858,644,92,618,0,
+      57858,645,93,618,0,
+      57858,646,94,618,0,
+      57858,647,95,618,0,
+      57858,648,96,618,0,
+      57858,649,97,618,0,
+      57858,650,98,618,0,
+      60930,651,0,618,0,
+      59923,584,584,619,0,
+      59931,585,585,620,0,
+      59931,586,586,621,0,
+      59931,587,587,622,0,
+      59931,588,588,623,0,
+      59931,589,589,624,0,
+      59931,590,590,625,0,
+      59931,591,591,626,0,
+      59931,592,592,627,0,
+      59931,593,593,628,0,
+      59931,594,594,629,0,
+      59931,595,595,630,0,
+      59931,596,596,631,0,
+      59931,597,597,632,0,
+      59931,598,598,633,0,
+      59931,599,599,634,0,
+      59931,600,600,635,0,
+      59931,601,601,636,0,
+      59931,602,602,637,0,
+      59931,603,603,638,0,
+      59931,604,604,639,0,
+      59931,605,605,640,0,
+      59931,606,606,641,0,
+      59931,607,607,642,0,
+      59931,608,608,643,0,
+      59931,609,609,644,0,
+      59931,610,610,645,0,
+      59931,611,611,646,0,
+      59931,612,612,647,0,
+      59931,613,613,648,0,
+      59931,614,614,649,0,
+      59931,615,615,650,0,
+      59927,616,616,651,0,
+      35348,583,4,99,583,
+      35356,584,4,100,584,
+      35356,585,4,101,585,
+      35356,586,4,102,586,
+      35356,587,4,103,587,
+      35356,588,4,104,588,
+      35356,589,4,105,589,
+      35356,590,4,106,590,
+      35356,591,4,107,591,
+      35356,592,4,108,592,
+      35356,593,4,109,593,
+      35356,594,4,110,594,
+      35356,595,4,111,595,
+      35356,596,4,112,596,
+      35356,597,4,113,597,
+      35356,598,4,114,598,
+      35356,599,4,115,599,
+      35356,600,4,116,600,
+      35356,601,4,117,601,
+      35356,602,4,118,602,
+      35356,603,4,119,603,
+      35356,604,4,120,604,
+      35356,605,4,121,605,
+      35356,606,4,122,606,
+      35356,607,4,123,607,
+      35356,608,4,124,608,
+      35356,609,4,125,609,
+      35356,610,4,126,610,
+      35356,611,4,127,611,
+      35356,612,4,128,612,
+      35356,613,4,129,613,
+      35356,614,4,130,614,
+      47644,615,4,0,615,
+      47640,616,4,0,616,
+      35349,584,4,99,584,
+      35357,585,4,100,585,
+      35357,586,4,101,586,
+      35357,587,4,102,587,
+      35357,588,4,103,588,
+      35357,589,4,104,589,
+      35357,590,4,105,590,
+      35357,591,4,106,591,
+      35357,592,4,107,592,
+      35357,593,4,108,593,
+      35357,594,4,109,594,
+      35357,595,4,110,595,
+      35357,596,4,111,596,
+      35357,597,4,112,597,
+      35357,598,4,113,598,
+      35357,599,4,114,599,
+      35357,600,4,115,600,
+      35357,601,4,116,601,
+      35357,602,4,117,602,
+      35357,603,4,118,603,
+      35357,604,4,119,604,
+      35357,605,4,120,605,
+      35357,606,4,121,606,
+      35357,607,4,122,607,
+      35357,608,4,123,608,
+      35357,609,4,124,609,
+      35357,610,4,125,610,
+      35357,611,4,126,611,
+      35357,612,4,127,612,
+      35357,613,4,128,613,
+      35357,614,4,129,614,
+      35357,615,4,130,615,
+      47641,616,4,0,616,
+      64006,652,4,31,0,
+      60943,653,0,652,0,
+      57858,654,99,653,0,
+      57858,655,100,653,0,
+      57858,656,101,653,0,
+      57858,657,102,653,0,
+      57858,658,103,653,0,
+      57858,659,104,653,0,
+      57858,660,105,653,0,
+      57858,661,106,653,0,
+      57858,662,107,653,0,
+      57858,663,108,653,0,
+      57858,664,109,653,0,
+      57858,665,110,653,0,
+      57858,666,111,653,0,
+      57858,667,112,653,0,
+      57858,668,113,653,0,
+      57858,669,114,653,0,
+      57858,670,115,653,0,
+      57858,671,116,653,0,
+      57858,672,117,653,0,
+      57858,673,118,653,0,
+      57858,674,119,653,0,
+      57858,675,120,653,0,
+      57858,676,121,653,0,
+      57858,677,122,653,0,
+      57858,678,123,653,0,
+      57858,679,124,653,0,
+      57858,680,125,653,0,
+      57858,681,126,653,0,
+      57858,682,127,653,0,
+      57858,683,128,653,0,
+      57858,684,129,653,0,
+      57858,685,130,653,0,
+      60930,686,0,653,0,
+      59923,584,584,654,0,
+      59931,585,585,655,0,
+      59931,586,586,656,0,
+      59931,587,587,657,0,
+      59931,588,588,658,0,
+      59931,589,589,659,0,
+      59931,590,590,660,0,
+      59931,591,591,661,0,
+      59931,592,592,662,0,
+      59931,593,593,663,0,
+      59931,594,594,664,0,
+      59931,595,595,665,0,
+      59931,596,596,666,0,
+      59931,597,597,667,0,
+      59931,598,598,668,0,
+      59931,599,599,669,0,
+      59931,600,600,670,0,
+      59931,601,601,671,0,
+      59931,602,602,672,0,
+      59931,603,603,673,0,
+      59931,604,604,674,0,
+      59931,605,605,675,0,
+      59931,606,606,676,0,
+      59931,607,607,677,0,
+      59931,608,608,678,0,
+      59931,609,609,679,0,
+      59931,610,610,680,0,
+      59931,611,611,681,0,
+      59931,612,612,682,0,
+      59931,613,613,683,0,
+      59931,614,614,684,0,
+      59931,615,615,685,0,
+      59927,616,616,686,0,
+      51724,687,583,163,0,
+      64002,687,687,1073741823,0,
+      35348,583,687,131,583,
+      35356,584,687,132,584,
+      35356,585,687,133,585,
+      35356,586,687,134,586,
+      35356,587,687,135,587,
+      35356,588,687,136,588,
+      35356,589,687,137,589,
+      35356,590,687,138,590,
+      35356,591,687,139,591,
+      35356,592,687,140,592,
+      35356,593,687,141,593,
+      35356,594,687,142,594,
+      35356,595,687,143,595,
+      35356,596,687,144,596,
+      35356,597,687,145,597,
+      35356,598,687,146,598,
+      35356,599,687,147,599,
+      35356,600,687,148,600,
+      35356,601,687,149,601,
+      35356,602,687,150,602,
+      35356,603,687,151,603,
+      35356,604,687,152,604,
+      35356,605,687,153,605,
+      35356,606,687,154,606,
+      35356,607,687,155,607,
+      35356,608,687,156,608,
+      35356,609,687,157,609,
+      35356,610,687,158,610,
+      35356,611,687,159,611,
+      35356,612,687,160,612,
+      35356,613,687,161,613,
+      35356,614,687,162,614,
+      64026,615,615,0,0,
+      64022,616,616,0,0,
+      35349,584,687,131,584,
+      35357,585,687,132,585,
+      35357,586,687,133,586,
+      35357,587,687,134,587,
+      35357,588,687,135,588,
+      35357,589,687,136,589,
+      35357,590,687,137,590,
+      35357,591,687,138,591,
+      35357,592,687,139,592,
+      35357,593,687,140,593,
+      35357,594,687,141,594,
+      35357,595,687,142,595,
+      35357,596,687,143,596,
+      35357,597,687,144,597,
+      35357,598,687,145,598,
+      35357,599,687,146,599,
+      35357,600,687,147,600,
+      35357,601,687,148,601,
+      35357,602,687,149,602,
+      35357,603,687,150,603,
+      35357,604,687,151,604,
+      35357,605,687,152,605,
+      35357,606,687,153,606,
+      35357,607,687,154,607,
+      35357,608,687,155,608,
+      35357,609,687,156,609,
+      35357,610,687,157,610,
+      35357,611,687,158,611,
+      35357,612,687,159,612,
+      35357,613,687,160,613,
+      35357,614,687,161,614,
+      35357,615,687,162,615,
+      64022,616,616,0,0,
+      59912,688,583,584,30,
+      59912,689,584,585,30,
+      59912,690,585,586,30,
+      59912,691,586,587,30,
+      59912,692,587,588,30,
+      59912,693,588,589,30,
+      59912,694,589,590,30,
+      59912,695,590,591,30,
+      59912,696,591,592,30,
+      59912,697,592,593,30,
+      59912,698,593,594,30,
+      59912,699,594,595,30,
+      59912,700,595,596,30,
+      59912,701,596,597,30,
+      59912,702,597,598,30,
+      59912,703,598,599,30,
+      59912,704,599,600,30,
+      59912,705,600,601,30,
+      59912,706,601,602,30,
+      59912,707,602,603,30,
+      59912,708,603,604,30,
+      59912,709,604,605,30,
+      59912,710,605,606,30,
+      59912,711,606,607,30,
+      59912,712,607,608,30,
+      59912,713,608,609,30,
+      59912,714,609,610,30,
+      59912,715,610,611,30,
+      59912,716,611,612,30,
+      59912,717,612,613,30,
+      59912,718,613,614,30,
+      59912,719,614,615,30,
+      59912,720,615,616,30,
+      64006,721,720,31,0,
+      60943,722,0,721,0,
+      57858,723,131,722,0,
+      57858,724,132,722,0,
+      57858,725,133,722,0,
+      57858,726,134,722,0,
+      57858,727,135,722,0,
+      57858,728,136,722,0,
+      57858,729,137,722,0,
+      57858,730,138,722,0,
+      57858,731,139,722,0,
+      57858,732,140,722,0,
+      57858,733,141,722,0,
+      57858,734,142,722,0,
+      57858,735,143,722,0,
+      57858,736,144,722,0,
+      57858,737,145,722,0,
+      57858,738,146,722,0,
+      57858,739,147,722,0,
+      57858,740,148,722,0,
+      57858,741,149,722,0,
+      57858,742,150,722,0,
+      57858,743,151,722,0,
+      57858,744,152,722,0,
+      57858,745,153,722,0,
+      57858,746,154,722,0,
+      57858,747,155,722,0,
+      57858,748,156,722,0,
+      57858,749,157,722,0,
+      57858,750,158,722,0,
+      57858,751,159,722,0,
+      57858,752,160,722,0,
+      57858,753,161,722,0,
+      57858,754,162,722,0,
+      59922,755,688,723,0,
+      59930,756,689,724,0,
+      59930,757,690,725,0,
+      59930,758,691,726,0,
+      59930,759,692,727,0,
+      59930,760,693,728,0,
+      59930,761,694,729,0,
+      59930,762,695,730,0,
+      59930,763,696,731,0,
+      59930,764,697,732,0,
+      59930,765,698,733,0,
+      59930,766,699,734,0,
+      59930,767,700,735,0,
+      59930,768,701,736,0,
+      59930,769,702,737,0,
+      59930,770,703,738,0,
+      59930,771,704,739,0,
+      59930,772,705,740,0,
+      59930,773,706,741,0,
+      59930,774,707,742,0,
+      59930,775,708,743,0,
+      59930,776,709,744,0,
+      59930,777,710,745,0,
+      59930,778,711,746,0,
+      59930,779,712,747,0,
+      59930,780,713,748,0,
+      59930,781,714,749,0,
+      59930,782,715,750,0,
+      59930,783,716,751,0,
+      59930,784,717,752,0,
+      59930,785,718,753,0,
+      59930,786,719,754,0,
+      59926,787,720,722,0,
+      51731,788,755,131,0,
+      51739,789,756,132,0,
+      51739,790,757,133,0,
+      51739,791,758,134,0,
+      51739,792,759,135,0,
+      51739,793,760,136,0,
+      51739,794,761,137,0,
+      51739,795,762,138,0,
+      51739,796,763,139,0,
+      51739,797,764,140,0,
+      51739,798,765,141,0,
+      51739,799,766,142,0,
+      51739,800,767,143,0,
+      51739,801,768,144,0,
+      51739,802,769,145,0,
+      51739,803,770,146,0,
+      51739,804,771,147,0,
+      51739,805,772,148,0,
+      51739,806,773,149,0,
+      51739,807,774,150,0,
+      51739,808,775,151,0,
+      51739,809,776,152,0,
+      51739,810,777,153,0,
+      51739,811,778,154,0,
+      51739,812,779,155,0,
+      51739,813,780,156,0,
+      51739,814,781,157,0,
+      51739,815,782,158,0,
+      51739,816,783,159,0,
+      51739,817,784,160,0,
+      51739,818,785,161,0,
+      51739,819,786,162,0,
+      64023,820,787,0,0,
+      64006,821,820,31,0,
+      60943,822,0,821,0,
+      59908,823,788,755,0,
+      59906,823,823,822,0,
+      59652,67,788,823,0,
+      59908,824,789,756,0,
+      59906,824,824,822,0,
+      59652,68,789,824,0,
+      59908,825,790,757,0,
+      59906,825,825,822,0,
+      59652,69,790,825,0,
+      59908,826,791,758,0,
+      59906,826,826,822,0,
+      59652,70,791,826,0,
+      59908,827,792,759,0,
+      59906,827,827,822,0,
+      59652,71,792,827,0,
+      59908,828,793,760,0,
+      59906,828,828,822,0,
+      59652,72,793,828,0,
+      59908,829,794,761,0,
+      59906,829,829,822,0,
+      59652,73,794,829,0,
+      59908,830,795,762,0,
+      59906,830,830,822,0,
+      59652,74,795,830,0,
+      59908,831,796,763,0,
+      59906,831,831,822,0,
+      59652,75,796,831,0,
+      59908,832,797,764,0,
+      59906,832,832,822,0,
+      59652,76,797,832,0,
+      59908,833,798,765,0,
+      59906,833,833,822,0,
+      59652,77,798,833,0,
+      59908,834,799,766,0,
+      59906,834,834,822,0,
+      59652,78,799,834,0,
+      59908,835,800,767,0,
+      59906,835,835,822,0,
+      59652,79,800,835,0,
+      59908,836,801,768,0,
+      59906,836,836,822,0,
+      59652,80,801,836,0,
+      59908,837,802,769,0,
+      59906,837,837,822,0,
+      59652,81,802,837,0,
+      59908,838,803,770,0,
+      59906,838,838,822,0,
+      59652,82,803,838,0,
+      59908,839,804,771,0,
+      59906,839,839,822,0,
+      59652,83,804,839,0,
+      59908,840,805,772,0,
+      59906,840,840,822,0,
+      59652,84,805,840,0,
+      59908,841,806,773,0,
+      59906,841,841,822,0,
+      59652,85,806,841,0,
+      59908,842,807,774,0,
+      59906,842,842,822,0,
+      59652,86,807,842,0,
+      59908,843,808,775,0,
+      59906,843,843,822,0,
+      59652,87,808,843,0,
+      59908,844,809,776,0,
+      59906,844,844,822,0,
+      59652,88,809,844,0,
+      59908,845,810,777,0,
+      59906,845,845,822,0,
+      59652,89,810,845,0,
+      59908,846,811,778,0,
+      59906,846,846,822,0,
+      59652,90,811,846,0,
+      59908,847,812,779,0,
+      59906,847,847,822,0,
+      59652,91,812,847,0,
+      59908,848,813,780,0,
+      59906,848,848,822,0,
+      59652,92,813,848,0,
+      59908,849,814,781,0,
+      59906,849,849,822,0,
+      59652,93,814,849,0,
+      59908,850,815,782,0,
+      59906,850,850,822,0,
+      59652,94,815,850,0,
+      59908,851,816,783,0,
+      59906,851,851,822,0,
+      59652,95,816,851,0,
+      59908,852,817,784,0,
+      59906,852,852,822,0,
+      59652,96,817,852,0,
+      59908,853,818,785,0,
+      59906,853,853,822,0,
+      59652,97,818,853,0,
+      59908,854,819,786,0,
+      59906,854,854,822,0,
+      59652,98,819,854,0,
+      51724,855,5,67,0,
+      51724,856,5,68,0,
+      51724,857,5,69,0,
+      51724,858,5,70,0,
+      51724,859,5,71,0,
+      51724,860,5,72,0,
+      51724,861,5,73,0,
+      51724,862,5,74,0,
+      51724,863,5,75,0,
+      51724,864,5,76,0,
+      51724,865,5,77,0,
+      51724,866,5,78,0,
+      51724,867,5,79,0,
+      51724,868,5,80,0,
+      51724,869,5,81,0,
+      51724,870,5,82,0,
+      51724,871,5,83,0,
+      51724,872,5,84,0,
+      51724,873,5,85,0,
+      51724,874,5,86,0,
+      51724,875,5,87,0,
+      51724,876,5,88,0,
+      51724,877,5,89,0,
+      51724,878,5,90,0,
+      51724,879,5,91,0,
+      51724,880,5,92,0,
+      51724,881,5,93,0,
+      51724,882,5,94,0,
+      51724,883,5,95,0,
+      51724,884,5,96,0,
+      51724,885,5,97,0,
+      51724,886,5,98,0,
+      64012,887,5,0,0,
+      64012,888,5,0,0,
+      35349,856,5,67,856,
+      35357,857,5,68,857,
+      35357,858,5,69,858,
+      35357,859,5,70,859,
+      35357,860,5,71,860,
+      35357,861,5,72,861,
+      35357,862,5,73,862,
+      35357,863,5,74,863,
+      35357,864,5,75,864,
+      35357,865,5,76,865,
+      35357,866,5,77,866,
+      35357,867,5,78,867,
+      35357,868,5,79,868,
+      35357,869,5,80,869,
+      35357,870,5,81,870,
+      35357,871,5,82,871,
+      35357,872,5,83,872,
+      35357,873,5,84,873,
+      35357,874,5,85,874,
+      35357,875,5,86,875,
+      35357,876,5,87,876,
+      35357,877,5,88,877,
+      35357,878,5,89,878,
+      35357,879,5,90,879,
+      35357,880,5,91,880,
+      35357,881,5,92,881,
+      35357,882,5,93,882,
+      35357,883,5,94,883,
+      35357,884,5,95,884,
+      35357,885,5,96,885,
+      35357,886,5,97,886,
+      35357,887,5,98,887,
+      47641,888,5,0,888,
+      64006,889,5,31,0,
+      60943,890,0,889,0,
+      57858,891,67,890,0,
+      57858,892,68,890,0,
+      57858,893,69,890,0,
+      57858,894,70,890,0,
+      57858,895,71,890,0,
+      57858,896,72,890,0,
+      57858,897,73,890,0,
+      57858,898,74,890,0,
+      57858,899,75,890,0,
+      57858,900,76,890,0,
+      57858,901,77,890,0,
+      57858,902,78,890,0,
+      57858,903,79,890,0,
+      57858,904,80,890,0,
+      57858,905,81,890,0,
+      57858,906,82,890,0,
+      57858,907,83,890,0,
+      57858,908,84,890,0,
+      57858,909,85,890,0,
+      57858,910,86,890,0,
+      57858,911,87,890,0,
+      57858,912,88,890,0,
+      57858,913,89,890,0,
+      57858,914,90,890,0,
+      57858,915,91,890,0,
+      57858,916,92,890,0,
+      57858,917,93,890,0,
+      57858,918,94,890,0,
+      57858,919,95,890,0,
+      57858,920,96,890,0,
+      57858,921,97,890,0,
+      57858,922,98,890,0,
+      60930,923,0,890,0,
+      59923,856,856,891,0,
+      59931,857,857,892,0,
+      59931,858,858,893,0,
+      59931,859,859,894,0,
+      59931,860,860,895,0,
+      59931,861,861,896,0,
+      59931,862,862,897,0,
+      59931,863,863,898,0,
+      59931,864,864,899,0,
+      59931,865,865,900,0,
+      59931,866,866,901,0,
+      59931,867,867,902,0,
+      59931,868,868,903,0,
+      59931,869,869,904,0,
+      59931,870,870,905,0,
+      59931,871,871,906,0,
+      59931,872,872,907,0,
+      59931,873,873,908,0,
+      59931,874,874,909,0,
+      59931,875,875,910,0,
+      59931,876,876,911,0,
+      59931,877,877,912,0,
+      59931,878,878,913,0,
+      59931,879,879,914,0,
+      59931,880,880,915,0,
+      59931,881,881,916,0,
+      59931,882,882,917,0,
+      59931,883,883,918,0,
+      59931,884,884,919,0,
+      59931,885,885,920,0,
+      59931,886,886,921,0,
+      59931,887,887,922,0,
+      59927,888,888,923,0,
+      35348,855,6,99,855,
+      35356,856,6,100,856,
+      35356,857,6,101,857,
+      35356,858,6,102,858,
+      35356,859,6,103,859,
+      35356,860,6,104,860,
+      35356,861,6,105,861,
+      35356,862,6,106,862,
+      35356,863,6,107,863,
+      35356,864,6,108,864,
+      35356,865,6,109,865,
+      35356,866,6,110,866,
+      35356,867,6,111,867,
+      35356,868,6,112,868,
+      35356,869,6,113,869,
+      35356,870,6,114,870,
+      35356,871,6,115,871,
+      35356,872,6,116,872,
+      35356,873,6,117,873,
+      35356,874,6,118,874,
+      35356,875,6,119,875,
+      35356,876,6,120,876,
+      35356,877,6,121,877,
+      35356,878,6,122,878,
+      35356,879,6,123,879,
+      35356,880,6,124,880,
+      35356,881,6,125,881,
+      35356,882,6,126,882,
+      35356,883,6,127,883,
+      35356,884,6,128,884,
+      35356,885,6,129,885,
+      35356,886,6,130,886,
+      47644,887,6,0,887,
+      47640,888,6,0,888,
+      35349,856,6,99,856,
+      35357,857,6,100,857,
+      35357,858,6,101,858,
+      35357,859,6,102,859,
+      35357,860,6,103,860,
+      35357,861,6,104,861,
+      35357,862,6,105,862,
+      35357,863,6,106,863,
+      35357,864,6,107,864,
+      35357,865,6,108,865,
+      35357,866,6,109,866,
+      35357,867,6,110,867,
+      35357,868,6,111,868,
+      35357,869,6,112,869,
+      35357,870,6,113,870,
+      35357,871,6,114,871,
+      35357,872,6,115,872,
+      35357,873,6,116,873,
+      35357,874,6,117,874,
+      35357,875,6,118,875,
+      35357,876,6,119,876,
+      35357,877,6,120,877,
+      35357,878,6,121,878,
+      35357,879,6,122,879,
+      35357,880,6,123,880,
+      35357,881,6,124,881,
+      35357,882,6,125,882,
+      35357,883,6,126,883,
+      35357,884,6,127,884,
+      35357,885,6,128,885,
+      35357,886,6,129,886,
+      35357,887,6,130,887,
+      47641,888,6,0,888,
+      64006,924,6,31,0,
+      60943,925,0,924,0,
+      57858,926,99,925,0,
+      57858,927,100,925,0,
+      57858,928,101,925,0,
+      57858,929,102,925,0,
+      57858,930,103,925,0,
+      57858,931,104,925,0,
+      57858,932,105,925,0,
+      57858,933,106,925,0,
+      57858,934,107,925,0,
+      57858,935,108,925,0,
+      57858,936,109,925,0,
+      57858,937,110,925,0,
+      57858,938,111,925,0,
+      57858,939,112,925,0,
+      57858,940,113,925,0,
+      57858,941,114,925,0,
+      57858,942,115,925,0,
+      57858,943,116,925,0,
+      57858,944,117,925,0,
+      57858,945,118,925,0,
+      57858,946,119,925,0,
+      57858,947,120,925,0,
+      57858,948,121,925,0,
+      57858,949,122,925,0,
+      57858,950,123,925,0,
+      57858,951,124,925,0,
+      57858,952,125,925,0,
+      57858,953,126,925,0,
+      57858,954,127,925,0,
+      57858,955,128,925,0,
+      57858,956,129,925,0,
+      57858,957,130,925,0,
+      60930,958,0,925,0,
+      59923,856,856,926,0,
+      59931,857,857,927,0,
+      59931,858,858,928,0,
+      59931,859,859,929,0,
+      59931,860,860,930,0,
+      59931,861,861,931,0,
+      59931,862,862,932,0,
+      59931,863,863,933,0,
+      59931,864,864,934,0,
+      59931,865,865,935,0,
+      59931,866,866,936,0,
+      59931,867,867,937,0,
+      59931,868,868,938,0,
+      59931,869,869,939,0,
+      59931,870,870,940,0,
+      59931,871,871,941,0,
+      59931,872,872,942,0,
+      59931,873,873,943,0,
+      59931,874,874,944,0,
+      59931,875,875,945,0,
+      59931,876,876,946,0,
+      59931,877,877,947,0,
+      59931,878,878,948,0,
+      59931,879,879,949,0,
+      59931,880,880,950,0,
+      59931,881,881,951,0,
+      59931,882,882,952,0,
+      59931,883,883,953,0,
+      59931,884,884,954,0,
+      59931,885,885,955,0,
+      59931,886,886,956,0,
+      59931,887,887,957,0,
+      59927,888,888,958,0,
+      51724,959,855,163,0,
+      64002,959,959,1073741823,0,
+      35348,855,959,131,855,
+      35356,856,959,132,856,
+      35356,857,959,133,857,
+      35356,858,959,134,858,
+      35356,859,959,135,859,
+      35356,860,959,136,860,
+      35356,861,959,137,861,
+      35356,862,959,138,862,
+      35356,863,959,139,863,
+      35356,864,959,140,864,
+      35356,865,959,141,865,
+      35356,866,959,142,866,
+      35356,867,959,143,867,
+      35356,868,959,144,868,
+      35356,869,959,145,869,
+      35356,870,959,146,870,
+      35356,871,959,147,871,
+      35356,872,959,148,872,
+      35356,873,959,149,873,
+      35356,874,959,150,874,
+      35356,875,959,151,875,
+      35356,876,959,152,876,
+      35356,877,959,153,877,
+      35356,878,959,154,878,
+      35356,879,959,155,879,
+      35356,880,959,156,880,
+      35356,881,959,157,881,
+      35356,882,959,158,882,
+      35356,883,959,159,883,
+      35356,884,959,160,884,
+      35356,885,959,161,885,
+      35356,886,959,162,886,
+      64026,887,887,0,0,
+      64022,888,888,0,0,
+      35349,856,959,131,856,
+      35357,857,959,132,857,
+      35357,858,959,133,858,
+      35357,859,959,134,859,
+      35357,860,959,135,860,
+      35357,861,959,136,861,
+      35357,862,959,137,862,
+      35357,863,959,138,863,
+      35357,864,959,139,864,
+      35357,865,959,140,865,
+      35357,866,959,141,866,
+      35357,867,959,142,867,
+      35357,868,959,143,868,
+      35357,869,959,144,869,
+      35357,870,959,145,870,
+      35357,871,959,146,871,
+      35357,872,959,147,872,
+      35357,873,959,148,873,
+      35357,874,959,149,874,
+      35357,875,959,150,875,
+      35357,876,959,151,876,
+      35357,877,959,152,877,
+      35357,878,959,153,878,
+      35357,879,959,154,879,
+      35357,880,959,155,880,
+      35357,881,959,156,881,
+      35357,882,959,157,882,
+      35357,883,959,158,883,
+      35357,884,959,159,884,
+      35357,885,959,160,885,
+      35357,886,959,161,886,
+      35357,887,959,162,887,
+      64022,888,888,0,0,
+      59912,960,855,856,30,
+      59912,961,856,857,30,
+      59912,962,857,858,30,
+      59912,963,858,859,30,
+      59912,964,859,860,30,
+      59912,965,860,861,30,
+      59912,966,861,862,30,
+      59912,967,862,863,30,
+      59912,968,863,864,30,
+      59912,969,864,865,30,
+      59912,970,865,866,30,
+      59912,971,866,867,30,
+      59912,972,867,868,30,
+      59912,973,868,869,30,
+      59912,974,869,870,30,
+      59912,975,870,871,30,
+      59912,976,871,872,30,
+      59912,977,872,873,30,
+      59912,978,873,874,30,
+      59912,979,874,875,30,
+      59912,980,875,876,30,
+      59912,981,876,877,30,
+      59912,982,877,878,30,
+      59912,983,878,879,30,
+      59912,984,879,880,30,
+      59912,985,880,881,30,
+      59912,986,881,882,30,
+      59912,987,882,883,30,
+      59912,988,883,884,30,
+      59912,989,884,885,30,
+      59912,990,885,886,30,
+      59912,991,886,887,30,
+      59912,992,887,888,30,
+      64006,993,992,31,0,
+      60943,994,0,993,0,
+      57858,995,131,994,0,
+      57858,996,132,994,0,
+      57858,997,133,994,0,
+      57858,998,134,994,0,
+      57858,999,135,994,0,
+      57858,1000,136,994,0,
+      57858,1001,137,994,0,
+      57858,1002,138,994,0,
+      57858,1003,139,994,0,
+      57858,1004,140,994,0,
+      57858,1005,141,994,0,
+      57858,1006,142,994,0,
+      57858,1007,143,994,0,
+      57858,1008,144,994,0,
+      57858,1009,145,994,0,
+      57858,1010,146,994,0,
+      57858,1011,147,994,0,
+      57858,1012,148,994,0,
+      57858,1013,149,994,0,
+      57858,1014,150,994,0,
+      57858,1015,151,994,0,
+      57858,1016,152,994,0,
+      57858,1017,153,994,0,
+      57858,1018,154,994,0,
+      57858,1019,155,994,0,
+      57858,1020,156,994,0,
+      57858,1021,157,994,0,
+      57858,1022,158,994,0,
+      57858,1023,159,994,0,
+      57858,1024,160,994,0,
+      57858,1025,161,994,0,
+      57858,1026,162,994,0,
+      59922,1027,960,995,0,
+      59930,1028,961,996,0,
+      59930,1029,962,997,0,
+      59930,1030,963,998,0,
+      59930,1031,964,999,0,
+      59930,1032,965,1000,0,
+      59930,1033,966,1001,0,
+      59930,1034,967,1002,0,
+      59930,1035,968,1003,0,
+      59930,1036,969,1004,0,
+      59930,1037,970,1005,0,
+      59930,1038,971,1006,0,
+      59930,1039,972,1007,0,
+      59930,1040,973,1008,0,
+      59930,1041,974,1009,0,
+      59930,1042,975,1010,0,
+      59930,1043,976,1011,0,
+      59930,1044,977,1012,0,
+      59930,1045,978,1013,0,
+      59930,1046,979,1014,0,
+      59930,1047,980,1015,0,
+      59930,1048,981,1016,0,
+      59930,1049,982,1017,0,
+      59930,1050,983,1018,0,
+      59930,1051,984,1019,0,
+      59930,1052,985,1020,0,
+      59930,1053,986,1021,0,
+      59930,1054,987,1022,0,
+      59930,1055,988,1023,0,
+      59930,1056,989,1024,0,
+      59930,1057,990,1025,0,
+      59930,1058,991,1026,0,
+      59926,1059,992,994,0,
+      51731,1060,1027,131,0,
+      51739,1061,1028,132,0,
+      51739,1062,1029,133,0,
+      51739,1063,1030,134,0,
+      51739,1064,1031,135,0,
+      51739,1065,1032,136,0,
+      51739,1066,1033,137,0,
+      51739,1067,1034,138,0,
+      51739,1068,1035,139,0,
+      51739,1069,1036,140,0,
+      51739,1070,1037,141,0,
+      51739,1071,1038,142,0,
+      51739,1072,1039,143,0,
+      51739,1073,1040,144,0,
+      51739,1074,1041,145,0,
+      51739,1075,1042,146,0,
+      51739,1076,1043,147,0,
+      51739,1077,1044,148,0,
+      51739,1078,1045,149,0,
+      51739,1079,1046,150,0,
+      51739,1080,1047,151,0,
+      51739,1081,1048,152,0,
+      51739,1082,1049,153,0,
+      51739,1083,1050,154,0,
+      51739,1084,1051,155,0,
+      51739,1085,1052,156,0,
+      51739,1086,1053,157,0,
+      51739,1087,1054,158,0,
+      51739,1088,1055,159,0,
+      51739,1089,1056,160,0,
+      51739,1090,1057,161,0,
+      51739,1091,1058,162,0,
+      64023,1092,1059,0,0,
+      64006,1093,1092,31,0,
+      60943,1094,0,1093,0,
+      59908,1095,1060,1027,0,
+      59906,1095,1095,1094,0,
+      59652,99,1060,1095,0,
+      59908,1096,1061,1028,0,
+      59906,1096,1096,1094,0,
+      59652,100,1061,1096,0,
+      59908,1097,1062,1029,0,
+      59906,1097,1097,1094,0,
+      59652,101,1062,1097,0,
+      59908,1098,1063,1030,0,
+      59906,1098,1098,1094,0,
+      59652,102,1063,1098,0,
+      59908,1099,1064,1031,0,
+      59906,1099,1099,1094,0,
+      59652,103,1064,1099,0,
+      59908,1100,1065,1032,0,
+      59906,1100,1100,1094,0,
+      59652,104,1065,1100,0,
+      59908,1101,1066,1033,0,
+      59906,1101,1101,1094,0,
+      59652,105,1066,1101,0,
+      59908,1102,1067,1034,0,
+      59906,1102,1102,1094,0,
+      59652,106,1067,1102,0,
+      59908,1103,1068,1035,0,
+      59906,1103,1103,1094,0,
+      59652,107,1068,1103,0,
+      59908,1104,1069,1036,0,
+      59906,1104,1104,1094,0,
+      59652,108,1069,1104,0,
+      59908,1105,1070,1037,0,
+      59906,1105,1105,1094,0,
+      59652,109,1070,1105,0,
+      59908,1106,1071,1038,0,
+      59906,1106,1106,1094,0,
+      59652,110,1071,1106,0,
+      59908,1107,1072,1039,0,
+      59906,1107,1107,1094,0,
+      59652,111,1072,1107,0,
+      59908,1108,1073,1040,0,
+      59906,1108,1108,1094,0,
+      59652,112,1073,1108,0,
+      59908,1109,1074,1041,0,
+      59906,1109,1109,1094,0,
+      59652,113,1074,1109,0,
+      59908,1110,1075,1042,0,
+      59906,1110,1110,1094,0,
+      59652,114,1075,1110,0,
+      59908,1111,1076,1043,0,
+      59906,1111,1111,1094,0,
+      59652,115,1076,1111,0,
+      59908,1112,1077,1044,0,
+      59906,1112,1112,1094,0,
+      59652,116,1077,1112,0,
+      59908,1113,1078,1045,0,
+      59906,1113,1113,1094,0,
+      59652,117,1078,1113,0,
+      59908,1114,1079,1046,0,
+      59906,1114,1114,1094,0,
+      59652,118,1079,1114,0,
+      59908,1115,1080,1047,0,
+      59906,1115,1115,1094,0,
+      59652,119,1080,1115,0,
+      59908,1116,1081,1048,0,
+      59906,1116,1116,1094,0,
+      59652,120,1081,1116,0,
+      59908,1117,1082,1049,0,
+      59906,1117,1117,1094,0,
+      59652,121,1082,1117,0,
+      59908,1118,1083,1050,0,
+      59906,1118,1118,1094,0,
+      59652,122,1083,1118,0,
+      59908,1119,1084,1051,0,
+      59906,1119,1119,1094,0,
+      59652,123,1084,1119,0,
+      59908,1120,1085,1052,0,
+      59906,1120,1120,1094,0,
+      59652,124,1085,1120,0,
+      59908,1121,1086,1053,0,
+      59906,1121,1121,1094,0,
+      59652,125,1086,1121,0,
+      59908,1122,1087,1054,0,
+      59906,1122,1122,1094,0,
+      59652,126,1087,1122,0,
+      59908,1123,1088,1055,0,
+      59906,1123,1123,1094,0,
+      59652,127,1088,1123,0,
+      59908,1124,1089,1056,0,
+      59906,1124,1124,1094,0,
+      59652,128,1089,1124,0,
+      59908,1125,1090,1057,0,
+      59906,1125,1125,1094,0,
+      59652,129,1090,1125,0,
+      59908,1126,1091,1058,0,
+      59906,1126,1126,1094,0,
+      59652,130,1091,1126,0,
+    };
+    interpret(code, 2662, y, x, t);
+  }
+#endif
+};
+
+// modinv_finish: a step that the loops below call; 270 instructions.
+struct modinv_finish {
+  static constexpr unsigned in_words = 164;
+  static constexpr unsigned out_words = 33;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<203>;\n\t"
+        "xor.b32 t0, %34, 1;\n\t"
+        "not.b32 t1, %34;\n\t"
+        "not.b32 t4, %35;\n\t"
+        "not.b32 t5, %36;\n\t"
+        "not.b32 t6, %37;\n\t"
+        "not.b32 t7, %38;\n\t"
+        "not.b32 t8, %39;\n\t"
+        "not.b32 t9, %40;\n\t"
+        "not.b32 t10, %41;\n\t"
+        "not.b32 t11, %42;\n\t"
+        "not.b32 t12, %43;\n\t"
+        "not.b32 t13, %44;\n\t"
+        "not.b32 t14, %45;\n\t"
+        "not.b32 t15, %46;\n\t"
+        "not.b32 t16, %47;\n\t"
+        "not.b32 t17, %48;\n\t"
+        "not.b32 t18, %49;\n\t"
+        "not.b32 t19, %50;\n\t"
+        "not.b32 t20, %51;\n\t"
+        "not.b32 t21, %52;\n\t"
+        "not.b32 t22, %53;\n\t"
+        "not.b32 t23, %54;\n\t"
+        "not.b32 t24, %55;\n\t"
+        "not.b32 t25, %56;\n\t"
+        "not.b32 t26, %57;\n\t"
+        "not.b32 t27, %58;\n\t"
+        "not.b32 t28, %59;\n\t"
+        "not.b32 t29, %60;\n\t"
+        "not.b32 t30, %61;\n\t"
+        "not.b32 t31, %62;\n\t"
+        "not.b32 t32, %63;\n\t"
+        "not.b32 t33, %64;\n\t"
+        "not.b32 t34, %65;\n\t"
+        "not.b32 t35, %66;\n\t"
+        "or.b32 t36, t0, %35;\n\t"
+        "or.b32 t37, t36, %36;\n\t"
+        "or.b32 t38, t37, %37;\n\t"
+        "or.b32 t39, t38, %38;\n\t"
+        "or.b32 t40, t39, %39;\n\t"
+        "or.b32 t41, t40, %40;\n\t"
+        "or.b32 t42, t41, %41;\n\t"
+        "or.b32 t43, t42, %42;\n\t"
+        "or.b32 t44, t43, %43;\n\t"
+        "or.b32 t45, t44, %44;\n\t"
+        "or.b32 t46, t45, %45;\n\t"
+        "or.b32 t47, t46, %46;\n\t"
+        "or.b32 t48, t47, %47;\n\t"
+        "or.b32 t49, t48, %48;\n\t"
+        "or.b32 t50, t49, %49;\n\t"
+        "or.b32 t51, t50, %50;\n\t"
+        "or.b32 t52, t51, %51;\n\t"
+        "or.b32 t53, t52, %52;\n\t"
+        "or.b32 t54, t53, %53;\n\t"
+        "or.b32 t55, t54, %54;\n\t"
+        "or.b32 t56, t55, %55;\n\t"
+        "or.b32 t57, t56, %56;\n\t"
+        "or.b32 t58, t57, %57;\n\t"
+        "or.b32 t59, t58, %58;\n\t"
+        "or.b32 t60, t59, %59;\n\t"
+        "or.b32 t61, t60, %60;\n\t"
+        "or.b32 t62, t61, %61;\n\t"
+        "or.b32 t63, t62, %62;\n\t"
+        "or.b32 t64, t63, %63;\n\t"
+        "or.b32 t65, t64, %64;\n\t"
+        "or.b32 t66, t65, %65;\n\t"
+        "or.b32 t67, t66, %66;\n\t"
+        "sub.cc.u32 t68, 0, t67;\n\t"
+        "subc.u32 t69, 0, 0;\n\t"
+        "add.u32 t2, t69, 1;\n\t"
+        "or.b32 t70, t1, t4;\n\t"
+        "or.b32 t71, t70, t5;\n\t"
+        "or.b32 t72, t71, t6;\n\t"
+        "or.b32 t73, t72, t7;\n\t"
+        "or.b32 t74, t73, t8;\n\t"
+        "or.b32 t75, t74, t9;\n\t"
+        "or.b32 t76, t75, t10;\n\t"
+        "or.b32 t77, t76, t11;\n\t"
+        "or.b32 t78, t77, t12;\n\t"
+        "or.b32 t79, t78, t13;\n\t"
+        "or.b32 t80, t79, t14;\n\t"
+        "or.b32 t81, t80, t15;\n\t"
+        "or.b32 t82, t81, t16;\n\t"
+        "or.b32 t83, t82, t17;\n\t"
+        "or.b32 t84, t83, t18;\n\t"
+        "or.b32 t85, t84, t19;\n\t"
+        "or.b32 t86, t85, t20;\n\t"
+        "or.b32 t87, t86, t21;\n\t"
+        "or.b32 t88, t87, t22;\n\t"
+        "or.b32 t89, t88, t23;\n\t"
+        "or.b32 t90, t89, t24;\n\t"
+        "or.b32 t91, t90, t25;\n\t"
+        "or.b32 t92, t91, t26;\n\t"
+        "or.b32 t93, t92, t27;\n\t"
+        "or.b32 t94, t93, t28;\n\t"
+        "or.b32 t95, t94, t29;\n\t"
+        "or.b32 t96, t95, t30;\n\t"
+        "or.b32 t97, t96, t31;\n\t"
+        "or.b32 t98, t97, t32;\n\t"
+        "or.b32 t99, t98, t33;\n\t"
+        "or.b32 t100, t99, t34;\n\t"
+        "or.b32 t101, t100, t35;\n\t"
+        "sub.cc.u32 t102, 0, t101;\n\t"
+        "subc.u32 t103, 0, 0;\n\t"
+        "add.u32 t3, t103, 1;\n\t"
+        "or.b32 t104, t2, t3;\n\t"
+        "and.b32 t104, t104, %164;\n\t"
+        "and.b32 t104, t104, 1;\n\t"
+        "sub.u32 t105, 0, t104;\n\t"
+        "sub.u32 t106, 0, t3;\n\t"
+        "sub.cc.u32 t107, %164, %100;\n\t"
+        "subc.cc.u32 t108, %165, %101;\n\t"
+        "subc.cc.u32 t109, %166, %102;\n\t"
+        "subc.cc.u32 t110, %167, %103;\n\t"
+        "subc.cc.u32 t111, %168, %104;\n\t"
+        "subc.cc.u32 t112, %169, %105;\n\t"
+        "subc.cc.u32 t113, %170, %106;\n\t"
+        "subc.cc.u32 t114, %171, %107;\n\t"
+        "subc.cc.u32 t115, %172, %108;\n\t"
+        "subc.cc.u32 t116, %173, %109;\n\t"
+        "subc.cc.u32 t117, %174, %110;\n\t"
+        "subc.cc.u32 t118, %175, %111;\n\t"
+        "subc.cc.u32 t119, %176, %112;\n\t"
+        "subc.cc.u32 t120, %177, %113;\n\t"
+        "subc.cc.u32 t121, %178, %114;\n\t"
+        "subc.cc.u32 t122, %179, %115;\n\t"
+        "subc.cc.u32 t123, %180, %116;\n\t"
+        "subc.cc.u32 t124, %181, %117;\n\t"
+        "subc.cc.u32 t125, %182, %118;\n\t"
+        "subc.cc.u32 t126, %183, %119;\n\t"
+        "subc.cc.u32 t127, %184, %120;\n\t"
+        "subc.cc.u32 t128, %185, %121;\n\t"
+        "subc.cc.u32 t129, %186, %122;\n\t"
+        "subc.cc.u32 t130, %187, %123;\n\t"
+        "subc.cc.u32 t131, %188, %124;\n\t"
+        "subc.cc.u32 t132, %189, %125;\n\t"
+        "subc.cc.u32 t133, %190, %126;\n\t"
+        "subc.cc.u32 t134, %191, %127;\n\t"
+        "subc.cc.u32 t135, %192, %128;\n\t"
+        "subc.cc.u32 t136, %193, %129;\n\t"
+        "subc.cc.u32 t137, %194, %130;\n\t"
+        "subc.u32 t138, %195, %131;\n\t"
+        "xor.b32 t140, %100, t107;\n\t"
+        "and.b32 t140, t140, t106;\n\t"
+        "xor.b32 t139, %100, t140;\n\t"
+        "and.b32 %0, t139, t105;\n\t"
+        "xor.b32 t142, %101, t108;\n\t"
+        "and.b32 t142, t142, t106;\n\t"
+        "xor.b32 t141, %101, t142;\n\t"
+        "and.b32 %1, t141, t105;\n\t"
+        "xor.b32 t144, %102, t109;\n\t"
+        "and.b32 t144, t144, t106;\n\t"
+        "xor.b32 t143, %102, t144;\n\t"
+        "and.b32 %2, t143, t105;\n\t"
+        "xor.b32 t146, %103, t110;\n\t"
+        "and.b32 t146, t146, t106;\n\t"
+        "xor.b32 t145, %103, t146;\n\t"
+        "and.b32 %3, t145, t105;\n\t"
+        "xor.b32 t148, %104, t111;\n\t"
+        "and.b32 t148, t148, t106;\n\t"
+        "xor.b32 t147, %104, t148;\n\t"
+        "and.b32 %4, t147, t105;\n\t"
+        "xor.b32 t150, %105, t112;\n\t"
+        "and.b32 t150, t150, t106;\n\t"
+        "xor.b32 t149, %105, t150;\n\t"
+        "and.b32 %5, t149, t105;\n\t"
+        "xor.b32 t152, %106, t113;\n\t"
+        "and.b32 t152, t152, t106;\n\t"
+        "xor.b32 t151, %106, t152;\n\t"
+        "and.b32 %6, t151, t105;\n\t"
+        "xor.b32 t154, %107, t114;\n\t"
+        "and.b32 t154, t154, t106;\n\t"
+        "xor.b32 t153, %107, t154;\n\t"
+        "and.b32 %7, t153, t105;\n\t"
+        "xor.b32 t156, %108, t115;\n\t"
+        "and.b32 t156, t156, t106;\n\t"
+        "xor.b32 t155, %108, t156;\n\t"
+        "and.b32 %8, t155, t105;\n\t"
+        "xor.b32 t158, %109, t116;\n\t"
+        "and.b32 t158, t158, t106;\n\t"
+        "xor.b32 t157, %109, t158;\n\t"
+        "and.b32 %9, t157, t105;\n\t"
+        "xor.b32 t160, %110, t117;\n\t"
+        "and.b32 t160, t160, t106;\n\t"
+        "xor.b32 t159, %110, t160;\n\t"
+        "and.b32 %10, t159, t105;\n\t"
+        "xor.b32 t162, %111, t118;\n\t"
+        "and.b32 t162, t162, t106;\n\t"
+        "xor.b32 t161, %111, t162;\n\t"
+        "and.b32 %11, t161, t105;\n\t"
+        "xor.b32 t164, %112, t119;\n\t"
+        "and.b32 t164, t164, t106;\n\t"
+        "xor.b32 t163, %112, t164;\n\t"
+        "and.b32 %12, t163, t105;\n\t"
+        "xor.b32 t166, %113, t120;\n\t"
+        "and.b32 t166, t166, t106;\n\t"
+        "xor.b32 t165, %113, t166;\n\t"
+        "and.b32 %13, t165, t105;\n\t"
+        "xor.b32 t168, %114, t121;\n\t"
+        "and.b32 t168, t168, t106;\n\t"
+        "xor.b32 t167, %114, t168;\n\t"
+        "and.b32 %14, t167, t105;\n\t"
+        "xor.b32 t170, %115, t122;\n\t"
+        "and.b32 t170, t170, t106;\n\t"
+        "xor.b32 t169, %115, t170;\n\t"
+        "and.b32 %15, t169, t105;\n\t"
+        "xor.b32 t172, %116, t123;\n\t"
+        "and.b32 t172, t172, t106;\n\t"
+        "xor.b32 t171, %116, t172;\n\t"
+        "and.b32 %16, t171, t105;\n\t"
+        "xor.b32 t174, %117, t124;\n\t"
+        "and.b32 t174, t174, t106;\n\t"
+        "xor.b32 t173, %117, t174;\n\t"
+        "and.b32 %17, t173, t105;\n\t"
+        "xor.b32 t176, %118, t125;\n\t"
+        "and.b32 t176, t176, t106;\n\t"
+        "xor.b32 t175, %118, t176;\n\t"
+        "and.b32 %18, t175, t105;\n\t"
+        "xor.b32 t178, %119, t126;\n\t"
+        "and.b32 t178, t178, t106;\n\t"
+        "xor.b32 t177, %119, t178;\n\t"
+        "and.b32 %19, t177, t105;\n\t"
+        "xor.b32 t180, %120, t127;\n\t"
+        "and.b32 t180, t180, t106;\n\t"
+        "xor.b32 t179, %120, t180;\n\t"
+        "and.b32 %20, t179, t105;\n\t"
+        "xor.b32 t182, %121, t128;\n\t"
+        "and.b32 t182, t182, t106;\n\t"
+        "xor.b32 t181, %121, t182;\n\t"
+        "and.b32 %21, t181, t105;\n\t"
+        "xor.b32 t184, %122, t129;\n\t"
+        "and.b32 t184, t184, t106;\n\t"
+        "xor.b32 t183, %122, t184;\n\t"
+        "and.b32 %22, t183, t105;\n\t"
+        "xor.b32 t186, %123, t130;\n\t"
+        "and.b32 t186, t186, t106;\n\t"
+        "xor.b32 t185, %123, t186;\n\t"
+        "and.b32 %23, t185, t105;\n\t"
+        "xor.b32 t188, %124, t131;\n\t"
+        "and.b32 t188, t188, t106;\n\t"
+        "xor.b32 t187, %124, t188;\n\t"
+        "and.b32 %24, t187, t105;\n\t"
+        "xor.b32 t190, %125, t132;\n\t"
+        "and.b32 t190, t190, t106;\n\t"
+        "xor.b32 t189, %125, t190;\n\t"
+        "and.b32 %25, t189, t105;\n\t"
+        "xor.b32 t192, %126, t133;\n\t"
+        "and.b32 t192, t192, t106;\n\t"
+        "xor.b32 t191, %126, t192;\n\t"
+        "and.b32 %26, t191, t105;\n\t"
+        "xor.b32 t194, %127, t134;\n\t"
+        "and.b32 t194, t194, t106;\n\t"
+        "xor.b32 t193, %127, t194;\n\t"
+        "and.b32 %27, t193, t105;\n\t"
+        "xor.b32 t196, %128, t135;\n\t"
+        "and.b32 t196, t196, t106;\n\t"
+        "xor.b32 t195, %128, t196;\n\t"
+        "and.b32 %28, t195, t105;\n\t"
+        "xor.b32 t198, %129, t136;\n\t"
+        "and.b32 t198, t198, t106;\n\t"
+        "xor.b32 t197, %129, t198;\n\t"
+        "and.b32 %29, t197, t105;\n\t"
+        "xor.b32 t200, %130, t137;\n\t"
+        "and.b32 t200, t200, t106;\n\t"
+        "xor.b32 t199, %130, t200;\n\t"
+        "and.b32 %30, t199, t105;\n\t"
+        "xor.b32 t202, %131, t138;\n\t"
+        "and.b32 t202, t202, t106;\n\t"
+        "xor.b32 t201, %131, t202;\n\t"
+        "and.b32 %31, t201, t105;\n\t"
+        "xor.b32 %32, t104, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67]), "r"(x[68]), "r"(x[69]), "r"(x[70]), "r"(x[71]), "r"(x[72]), "r"(x[73]), "r"(x[74]), "r"(x[75]), "r"(x[76]), "r"(x[77]), "r"(x[78]), "r"(x[79]), "r"(x[80]), "r"(x[81]), "r"(x[82]), "r"(x[83]), "r"(x[84]), "r"(x[85]), "r"(x[86]), "r"(x[87]), "r"(x[88]), "r"(x[89]), "r"(x[90]), "r"(x[91]), "r"(x[92]), "r"(x[93]), "r"(x[94]), "r"(x[95]), "r"(x[96]), "r"(x[97]), "r"(x[98]), "r"(x[99]), "r"(x[100]), "r"(x[101]), "r"(x[102]), "r"(x[103]), "r"(x[104]), "r"(x[105]), "r"(x[106]), "r"(x[107]), "r"(x[108]), "r"(x[109]), "r"(x[110]), "r"(x[111]), "r"(x[112]), "r"(x[113]), "r"(x[114]), "r"(x[115]), "r"(x[116]), "r"(x[117]), "r"(x[118]), "r"(x[119]), "r"(x[120]), "r"(x[121]), "r"(x[122]), "r"(x[123]), "r"(x[124]), "r"(x[125]), "r"(x[126]), "r"(x[127]), "r"(x[128]), "r"(x[129]), "r"(x[130]), "r"(x[131]), "r"(x[132]), "r"(x[133]), "r"(x[134]), "r"(x[135]), "r"(x[136]), "r"(x[137]), "r"(x[138]), "r"(x[139]), "r"(x[140]), "r"(x[141]), "r"(x[142]), "r"(x[143]), "r"(x[144]), "r"(x[145]), "r"(x[146]), "r"(x[147]), "r"(x[148]), "r"(x[149]), "r"(x[150]), "r"(x[151]), "r"(x[152]), "r"(x[153]), "r"(x[154]), "r"(x[155]), "r"(x[156]), "r"(x[157]), "r"(x[158]), "r"(x[159]), "r"(x[160]), "r"(x[161]), "r"(x[162]), "r"(x[163])
     );
   }
 #endif
@@ -74017,1140 +81401,277 @@ struct modinv_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[812];
-    t[0] = ptx_and(x[0], x[32]);
-    t[0] = ptx_and(t[0], 1u);
-    t[1] = ptx_sub(0u, t[0]);
-    ptx_sub_cc(cf, x[0], x[32]);
-    ptx_subc_cc(cf, x[1], x[33]);
-    ptx_subc_cc(cf, x[2], x[34]);
-    ptx_subc_cc(cf, x[3], x[35]);
-    ptx_subc_cc(cf, x[4], x[36]);
-    ptx_subc_cc(cf, x[5], x[37]);
-    ptx_subc_cc(cf, x[6], x[38]);
-    ptx_subc_cc(cf, x[7], x[39]);
-    ptx_subc_cc(cf, x[8], x[40]);
-    ptx_subc_cc(cf, x[9], x[41]);
-    ptx_subc_cc(cf, x[10], x[42]);
-    ptx_subc_cc(cf, x[11], x[43]);
-    ptx_subc_cc(cf, x[12], x[44]);
-    ptx_subc_cc(cf, x[13], x[45]);
-    ptx_subc_cc(cf, x[14], x[46]);
-    ptx_subc_cc(cf, x[15], x[47]);
-    ptx_subc_cc(cf, x[16], x[48]);
-    ptx_subc_cc(cf, x[17], x[49]);
-    ptx_subc_cc(cf, x[18], x[50]);
-    ptx_subc_cc(cf, x[19], x[51]);
-    ptx_subc_cc(cf, x[20], x[52]);
-    ptx_subc_cc(cf, x[21], x[53]);
-    ptx_subc_cc(cf, x[22], x[54]);
-    ptx_subc_cc(cf, x[23], x[55]);
-    ptx_subc_cc(cf, x[24], x[56]);
-    ptx_subc_cc(cf, x[25], x[57]);
-    ptx_subc_cc(cf, x[26], x[58]);
-    ptx_subc_cc(cf, x[27], x[59]);
-    ptx_subc_cc(cf, x[28], x[60]);
-    ptx_subc_cc(cf, x[29], x[61]);
-    ptx_subc_cc(cf, x[30], x[62]);
-    ptx_subc_cc(cf, x[31], x[63]);
-    t[34] = ptx_subc(cf, 0u, 0u);
-    t[35] = ptx_and(t[1], t[34]);
-    t[36] = ptx_xor(t[1], t[35]);
-    t[37] = ptx_and(x[32], t[36]);
-    t[38] = ptx_and(x[33], t[36]);
-    t[39] = ptx_and(x[34], t[36]);
-    t[40] = ptx_and(x[35], t[36]);
-    t[41] = ptx_and(x[36], t[36]);
-    t[42] = ptx_and(x[37], t[36]);
-    t[43] = ptx_and(x[38], t[36]);
-    t[44] = ptx_and(x[39], t[36]);
-    t[45] = ptx_and(x[40], t[36]);
-    t[46] = ptx_and(x[41], t[36]);
-    t[47] = ptx_and(x[42], t[36]);
-    t[48] = ptx_and(x[43], t[36]);
-    t[49] = ptx_and(x[44], t[36]);
-    t[50] = ptx_and(x[45], t[36]);
-    t[51] = ptx_and(x[46], t[36]);
-    t[52] = ptx_and(x[47], t[36]);
-    t[53] = ptx_and(x[48], t[36]);
-    t[54] = ptx_and(x[49], t[36]);
-    t[55] = ptx_and(x[50], t[36]);
-    t[56] = ptx_and(x[51], t[36]);
-    t[57] = ptx_and(x[52], t[36]);
-    t[58] = ptx_and(x[53], t[36]);
-    t[59] = ptx_and(x[54], t[36]);
-    t[60] = ptx_and(x[55], t[36]);
-    t[61] = ptx_and(x[56], t[36]);
-    t[62] = ptx_and(x[57], t[36]);
-    t[63] = ptx_and(x[58], t[36]);
-    t[64] = ptx_and(x[59], t[36]);
-    t[65] = ptx_and(x[60], t[36]);
-    t[66] = ptx_and(x[61], t[36]);
-    t[67] = ptx_and(x[62], t[36]);
-    t[68] = ptx_and(x[63], t[36]);
-    t[69] = ptx_sub_cc(cf, x[0], t[37]);
-    t[70] = ptx_subc_cc(cf, x[1], t[38]);
-    t[71] = ptx_subc_cc(cf, x[2], t[39]);
-    t[72] = ptx_subc_cc(cf, x[3], t[40]);
-    t[73] = ptx_subc_cc(cf, x[4], t[41]);
-    t[74] = ptx_subc_cc(cf, x[5], t[42]);
-    t[75] = ptx_subc_cc(cf, x[6], t[43]);
-    t[76] = ptx_subc_cc(cf, x[7], t[44]);
-    t[77] = ptx_subc_cc(cf, x[8], t[45]);
-    t[78] = ptx_subc_cc(cf, x[9], t[46]);
-    t[79] = ptx_subc_cc(cf, x[10], t[47]);
-    t[80] = ptx_subc_cc(cf, x[11], t[48]);
-    t[81] = ptx_subc_cc(cf, x[12], t[49]);
-    t[82] = ptx_subc_cc(cf, x[13], t[50]);
-    t[83] = ptx_subc_cc(cf, x[14], t[51]);
-    t[84] = ptx_subc_cc(cf, x[15], t[52]);
-    t[85] = ptx_subc_cc(cf, x[16], t[53]);
-    t[86] = ptx_subc_cc(cf, x[17], t[54]);
-    t[87] = ptx_subc_cc(cf, x[18], t[55]);
-    t[88] = ptx_subc_cc(cf, x[19], t[56]);
-    t[89] = ptx_subc_cc(cf, x[20], t[57]);
-    t[90] = ptx_subc_cc(cf, x[21], t[58]);
-    t[91] = ptx_subc_cc(cf, x[22], t[59]);
-    t[92] = ptx_subc_cc(cf, x[23], t[60]);
-    t[93] = ptx_subc_cc(cf, x[24], t[61]);
-    t[94] = ptx_subc_cc(cf, x[25], t[62]);
-    t[95] = ptx_subc_cc(cf, x[26], t[63]);
-    t[96] = ptx_subc_cc(cf, x[27], t[64]);
-    t[97] = ptx_subc_cc(cf, x[28], t[65]);
-    t[98] = ptx_subc_cc(cf, x[29], t[66]);
-    t[99] = ptx_subc_cc(cf, x[30], t[67]);
-    t[100] = ptx_subc(cf, x[31], t[68]);
-    t[101] = ptx_and(x[0], t[35]);
-    t[102] = ptx_and(x[1], t[35]);
-    t[103] = ptx_and(x[2], t[35]);
-    t[104] = ptx_and(x[3], t[35]);
-    t[105] = ptx_and(x[4], t[35]);
-    t[106] = ptx_and(x[5], t[35]);
-    t[107] = ptx_and(x[6], t[35]);
-    t[108] = ptx_and(x[7], t[35]);
-    t[109] = ptx_and(x[8], t[35]);
-    t[110] = ptx_and(x[9], t[35]);
-    t[111] = ptx_and(x[10], t[35]);
-    t[112] = ptx_and(x[11], t[35]);
-    t[113] = ptx_and(x[12], t[35]);
-    t[114] = ptx_and(x[13], t[35]);
-    t[115] = ptx_and(x[14], t[35]);
-    t[116] = ptx_and(x[15], t[35]);
-    t[117] = ptx_and(x[16], t[35]);
-    t[118] = ptx_and(x[17], t[35]);
-    t[119] = ptx_and(x[18], t[35]);
-    t[120] = ptx_and(x[19], t[35]);
-    t[121] = ptx_and(x[20], t[35]);
-    t[122] = ptx_and(x[21], t[35]);
-    t[123] = ptx_and(x[22], t[35]);
-    t[124] = ptx_and(x[23], t[35]);
-    t[125] = ptx_and(x[24], t[35]);
-    t[126] = ptx_and(x[25], t[35]);
-    t[127] = ptx_and(x[26], t[35]);
-    t[128] = ptx_and(x[27], t[35]);
-    t[129] = ptx_and(x[28], t[35]);
-    t[130] = ptx_and(x[29], t[35]);
-    t[131] = ptx_and(x[30], t[35]);
-    t[132] = ptx_and(x[31], t[35]);
-    t[133] = ptx_sub_cc(cf, x[32], t[101]);
-    t[134] = ptx_subc_cc(cf, x[33], t[102]);
-    t[135] = ptx_subc_cc(cf, x[34], t[103]);
-    t[136] = ptx_subc_cc(cf, x[35], t[104]);
-    t[137] = ptx_subc_cc(cf, x[36], t[105]);
-    t[138] = ptx_subc_cc(cf, x[37], t[106]);
-    t[139] = ptx_subc_cc(cf, x[38], t[107]);
-    t[140] = ptx_subc_cc(cf, x[39], t[108]);
-    t[141] = ptx_subc_cc(cf, x[40], t[109]);
-    t[142] = ptx_subc_cc(cf, x[41], t[110]);
-    t[143] = ptx_subc_cc(cf, x[42], t[111]);
-    t[144] = ptx_subc_cc(cf, x[43], t[112]);
-    t[145] = ptx_subc_cc(cf, x[44], t[113]);
-    t[146] = ptx_subc_cc(cf, x[45], t[114]);
-    t[147] = ptx_subc_cc(cf, x[46], t[115]);
-    t[148] = ptx_subc_cc(cf, x[47], t[116]);
-    t[149] = ptx_subc_cc(cf, x[48], t[117]);
-    t[150] = ptx_subc_cc(cf, x[49], t[118]);
-    t[151] = ptx_subc_cc(cf, x[50], t[119]);
-    t[152] = ptx_subc_cc(cf, x[51], t[120]);
-    t[153] = ptx_subc_cc(cf, x[52], t[121]);
-    t[154] = ptx_subc_cc(cf, x[53], t[122]);
-    t[155] = ptx_subc_cc(cf, x[54], t[123]);
-    t[156] = ptx_subc_cc(cf, x[55], t[124]);
-    t[157] = ptx_subc_cc(cf, x[56], t[125]);
-    t[158] = ptx_subc_cc(cf, x[57], t[126]);
-    t[159] = ptx_subc_cc(cf, x[58], t[127]);
-    t[160] = ptx_subc_cc(cf, x[59], t[128]);
-    t[161] = ptx_subc_cc(cf, x[60], t[129]);
-    t[162] = ptx_subc_cc(cf, x[61], t[130]);
-    t[163] = ptx_subc_cc(cf, x[62], t[131]);
-    t[164] = ptx_subc(cf, x[63], t[132]);
-    t[165] = ptx_and(t[69], 1u);
-    t[166] = ptx_sub(0u, t[165]);
-    t[199] = ptx_xor(t[69], t[133]);
-    t[199] = ptx_and(t[199], t[166]);
-    t[167] = ptx_xor(t[69], t[199]);
-    t[200] = ptx_xor(t[70], t[134]);
-    t[200] = ptx_and(t[200], t[166]);
-    t[168] = ptx_xor(t[70], t[200]);
-    t[201] = ptx_xor(t[71], t[135]);
-    t[201] = ptx_and(t[201], t[166]);
-    t[169] = ptx_xor(t[71], t[201]);
-    t[202] = ptx_xor(t[72], t[136]);
-    t[202] = ptx_and(t[202], t[166]);
-    t[170] = ptx_xor(t[72], t[202]);
-    t[203] = ptx_xor(t[73], t[137]);
-    t[203] = ptx_and(t[203], t[166]);
-    t[171] = ptx_xor(t[73], t[203]);
-    t[204] = ptx_xor(t[74], t[138]);
-    t[204] = ptx_and(t[204], t[166]);
-    t[172] = ptx_xor(t[74], t[204]);
-    t[205] = ptx_xor(t[75], t[139]);
-    t[205] = ptx_and(t[205], t[166]);
-    t[173] = ptx_xor(t[75], t[205]);
-    t[206] = ptx_xor(t[76], t[140]);
-    t[206] = ptx_and(t[206], t[166]);
-    t[174] = ptx_xor(t[76], t[206]);
-    t[207] = ptx_xor(t[77], t[141]);
-    t[207] = ptx_and(t[207], t[166]);
-    t[175] = ptx_xor(t[77], t[207]);
-    t[208] = ptx_xor(t[78], t[142]);
-    t[208] = ptx_and(t[208], t[166]);
-    t[176] = ptx_xor(t[78], t[208]);
-    t[209] = ptx_xor(t[79], t[143]);
-    t[209] = ptx_and(t[209], t[166]);
-    t[177] = ptx_xor(t[79], t[209]);
-    t[210] = ptx_xor(t[80], t[144]);
-    t[210] = ptx_and(t[210], t[166]);
-    t[178] = ptx_xor(t[80], t[210]);
-    t[211] = ptx_xor(t[81], t[145]);
-    t[211] = ptx_and(t[211], t[166]);
-    t[179] = ptx_xor(t[81], t[211]);
-    t[212] = ptx_xor(t[82], t[146]);
-    t[212] = ptx_and(t[212], t[166]);
-    t[180] = ptx_xor(t[82], t[212]);
-    t[213] = ptx_xor(t[83], t[147]);
-    t[213] = ptx_and(t[213], t[166]);
-    t[181] = ptx_xor(t[83], t[213]);
-    t[214] = ptx_xor(t[84], t[148]);
-    t[214] = ptx_and(t[214], t[166]);
-    t[182] = ptx_xor(t[84], t[214]);
-    t[215] = ptx_xor(t[85], t[149]);
-    t[215] = ptx_and(t[215], t[166]);
-    t[183] = ptx_xor(t[85], t[215]);
-    t[216] = ptx_xor(t[86], t[150]);
-    t[216] = ptx_and(t[216], t[166]);
-    t[184] = ptx_xor(t[86], t[216]);
-    t[217] = ptx_xor(t[87], t[151]);
-    t[217] = ptx_and(t[217], t[166]);
-    t[185] = ptx_xor(t[87], t[217]);
-    t[218] = ptx_xor(t[88], t[152]);
-    t[218] = ptx_and(t[218], t[166]);
-    t[186] = ptx_xor(t[88], t[218]);
-    t[219] = ptx_xor(t[89], t[153]);
-    t[219] = ptx_and(t[219], t[166]);
-    t[187] = ptx_xor(t[89], t[219]);
-    t[220] = ptx_xor(t[90], t[154]);
-    t[220] = ptx_and(t[220], t[166]);
-    t[188] = ptx_xor(t[90], t[220]);
-    t[221] = ptx_xor(t[91], t[155]);
-    t[221] = ptx_and(t[221], t[166]);
-    t[189] = ptx_xor(t[91], t[221]);
-    t[222] = ptx_xor(t[92], t[156]);
-    t[222] = ptx_and(t[222], t[166]);
-    t[190] = ptx_xor(t[92], t[222]);
-    t[223] = ptx_xor(t[93], t[157]);
-    t[223] = ptx_and(t[223], t[166]);
-    t[191] = ptx_xor(t[93], t[223]);
-    t[224] = ptx_xor(t[94], t[158]);
-    t[224] = ptx_and(t[224], t[166]);
-    t[192] = ptx_xor(t[94], t[224]);
-    t[225] = ptx_xor(t[95], t[159]);
-    t[225] = ptx_and(t[225], t[166]);
-    t[193] = ptx_xor(t[95], t[225]);
-    t[226] = ptx_xor(t[96], t[160]);
-    t[226] = ptx_and(t[226], t[166]);
-    t[194] = ptx_xor(t[96], t[226]);
-    t[227] = ptx_xor(t[97], t[161]);
-    t[227] = ptx_and(t[227], t[166]);
-    t[195] = ptx_xor(t[97], t[227]);
-    t[228] = ptx_xor(t[98], t[162]);
-    t[228] = ptx_and(t[228], t[166]);
-    t[196] = ptx_xor(t[98], t[228]);
-    t[229] = ptx_xor(t[99], t[163]);
-    t[229] = ptx_and(t[229], t[166]);
-    t[197] = ptx_xor(t[99], t[229]);
-    t[230] = ptx_xor(t[100], t[164]);
-    t[230] = ptx_and(t[230], t[166]);
-    t[198] = ptx_xor(t[100], t[230]);
-    t[231] = ptx_shf_r_clamp(t[167], t[168], 1u);
-    t[232] = ptx_shf_r_clamp(t[168], t[169], 1u);
-    t[233] = ptx_shf_r_clamp(t[169], t[170], 1u);
-    t[234] = ptx_shf_r_clamp(t[170], t[171], 1u);
-    t[235] = ptx_shf_r_clamp(t[171], t[172], 1u);
-    t[236] = ptx_shf_r_clamp(t[172], t[173], 1u);
-    t[237] = ptx_shf_r_clamp(t[173], t[174], 1u);
-    t[238] = ptx_shf_r_clamp(t[174], t[175], 1u);
-    t[239] = ptx_shf_r_clamp(t[175], t[176], 1u);
-    t[240] = ptx_shf_r_clamp(t[176], t[177], 1u);
-    t[241] = ptx_shf_r_clamp(t[177], t[178], 1u);
-    t[242] = ptx_shf_r_clamp(t[178], t[179], 1u);
-    t[243] = ptx_shf_r_clamp(t[179], t[180], 1u);
-    t[244] = ptx_shf_r_clamp(t[180], t[181], 1u);
-    t[245] = ptx_shf_r_clamp(t[181], t[182], 1u);
-    t[246] = ptx_shf_r_clamp(t[182], t[183], 1u);
-    t[247] = ptx_shf_r_clamp(t[183], t[184], 1u);
-    t[248] = ptx_shf_r_clamp(t[184], t[185], 1u);
-    t[249] = ptx_shf_r_clamp(t[185], t[186], 1u);
-    t[250] = ptx_shf_r_clamp(t[186], t[187], 1u);
-    t[251] = ptx_shf_r_clamp(t[187], t[188], 1u);
-    t[252] = ptx_shf_r_clamp(t[188], t[189], 1u);
-    t[253] = ptx_shf_r_clamp(t[189], t[190], 1u);
-    t[254] = ptx_shf_r_clamp(t[190], t[191], 1u);
-    t[255] = ptx_shf_r_clamp(t[191], t[192], 1u);
-    t[256] = ptx_shf_r_clamp(t[192], t[193], 1u);
-    t[257] = ptx_shf_r_clamp(t[193], t[194], 1u);
-    t[258] = ptx_shf_r_clamp(t[194], t[195], 1u);
-    t[259] = ptx_shf_r_clamp(t[195], t[196], 1u);
-    t[260] = ptx_shf_r_clamp(t[196], t[197], 1u);
-    t[261] = ptx_shf_r_clamp(t[197], t[198], 1u);
-    t[262] = ptx_shr(t[198], 1u);
-    t[263] = ptx_xor(t[231], t[69]);
-    t[263] = ptx_and(t[263], t[166]);
-    y[0] = ptx_xor(t[231], t[263]);
-    t[264] = ptx_xor(t[133], t[231]);
-    t[264] = ptx_and(t[264], t[166]);
-    y[32] = ptx_xor(t[133], t[264]);
-    t[265] = ptx_xor(t[232], t[70]);
-    t[265] = ptx_and(t[265], t[166]);
-    y[1] = ptx_xor(t[232], t[265]);
-    t[266] = ptx_xor(t[134], t[232]);
-    t[266] = ptx_and(t[266], t[166]);
-    y[33] = ptx_xor(t[134], t[266]);
-    t[267] = ptx_xor(t[233], t[71]);
-    t[267] = ptx_and(t[267], t[166]);
-    y[2] = ptx_xor(t[233], t[267]);
-    t[268] = ptx_xor(t[135], t[233]);
-    t[268] = ptx_and(t[268], t[166]);
-    y[34] = ptx_xor(t[135], t[268]);
-    t[269] = ptx_xor(t[234], t[72]);
-    t[269] = ptx_and(t[269], t[166]);
-    y[3] = ptx_xor(t[234], t[269]);
-    t[270] = ptx_xor(t[136], t[234]);
-    t[270] = ptx_and(t[270], t[166]);
-    y[35] = ptx_xor(t[136], t[270]);
-    t[271] = ptx_xor(t[235], t[73]);
-    t[271] = ptx_and(t[271], t[166]);
-    y[4] = ptx_xor(t[235], t[271]);
-    t[272] = ptx_xor(t[137], t[235]);
-    t[272] = ptx_and(t[272], t[166]);
-    y[36] = ptx_xor(t[137], t[272]);
-    t[273] = ptx_xor(t[236], t[74]);
-    t[273] = ptx_and(t[273], t[166]);
-    y[5] = ptx_xor(t[236], t[273]);
-    t[274] = ptx_xor(t[138], t[236]);
-    t[274] = ptx_and(t[274], t[166]);
-    y[37] = ptx_xor(t[138], t[274]);
-    t[275] = ptx_xor(t[237], t[75]);
-    t[275] = ptx_and(t[275], t[166]);
-    y[6] = ptx_xor(t[237], t[275]);
-    t[276] = ptx_xor(t[139], t[237]);
-    t[276] = ptx_and(t[276], t[166]);
-    y[38] = ptx_xor(t[139], t[276]);
-    t[277] = ptx_xor(t[238], t[76]);
-    t[277] = ptx_and(t[277], t[166]);
-    y[7] = ptx_xor(t[238], t[277]);
-    t[278] = ptx_xor(t[140], t[238]);
-    t[278] = ptx_and(t[278], t[166]);
-    y[39] = ptx_xor(t[140], t[278]);
-    t[279] = ptx_xor(t[239], t[77]);
-    t[279] = ptx_and(t[279], t[166]);
-    y[8] = ptx_xor(t[239], t[279]);
-    t[280] = ptx_xor(t[141], t[239]);
-    t[280] = ptx_and(t[280], t[166]);
-    y[40] = ptx_xor(t[141], t[280]);
-    t[281] = ptx_xor(t[240], t[78]);
-    t[281] = ptx_and(t[281], t[166]);
-    y[9] = ptx_xor(t[240], t[281]);
-    t[282] = ptx_xor(t[142], t[240]);
-    t[282] = ptx_and(t[282], t[166]);
-    y[41] = ptx_xor(t[142], t[282]);
-    t[283] = ptx_xor(t[241], t[79]);
-    t[283] = ptx_and(t[283], t[166]);
-    y[10] = ptx_xor(t[241], t[283]);
-    t[284] = ptx_xor(t[143], t[241]);
-    t[284] = ptx_and(t[284], t[166]);
-    y[42] = ptx_xor(t[143], t[284]);
-    t[285] = ptx_xor(t[242], t[80]);
-    t[285] = ptx_and(t[285], t[166]);
-    y[11] = ptx_xor(t[242], t[285]);
-    t[286] = ptx_xor(t[144], t[242]);
-    t[286] = ptx_and(t[286], t[166]);
-    y[43] = ptx_xor(t[144], t[286]);
-    t[287] = ptx_xor(t[243], t[81]);
-    t[287] = ptx_and(t[287], t[166]);
-    y[12] = ptx_xor(t[243], t[287]);
-    t[288] = ptx_xor(t[145], t[243]);
-    t[288] = ptx_and(t[288], t[166]);
-    y[44] = ptx_xor(t[145], t[288]);
-    t[289] = ptx_xor(t[244], t[82]);
-    t[289] = ptx_and(t[289], t[166]);
-    y[13] = ptx_xor(t[244], t[289]);
-    t[290] = ptx_xor(t[146], t[244]);
-    t[290] = ptx_and(t[290], t[166]);
-    y[45] = ptx_xor(t[146], t[290]);
-    t[291] = ptx_xor(t[245], t[83]);
-    t[291] = ptx_and(t[291], t[166]);
-    y[14] = ptx_xor(t[245], t[291]);
-    t[292] = ptx_xor(t[147], t[245]);
-    t[292] = ptx_and(t[292], t[166]);
-    y[46] = ptx_xor(t[147], t[292]);
-    t[293] = ptx_xor(t[246], t[84]);
-    t[293] = ptx_and(t[293], t[166]);
-    y[15] = ptx_xor(t[246], t[293]);
-    t[294] = ptx_xor(t[148], t[246]);
-    t[294] = ptx_and(t[294], t[166]);
-    y[47] = ptx_xor(t[148], t[294]);
-    t[295] = ptx_xor(t[247], t[85]);
-    t[295] = ptx_and(t[295], t[166]);
-    y[16] = ptx_xor(t[247], t[295]);
-    t[296] = ptx_xor(t[149], t[247]);
-    t[296] = ptx_and(t[296], t[166]);
-    y[48] = ptx_xor(t[149], t[296]);
-    t[297] = ptx_xor(t[248], t[86]);
-    t[297] = ptx_and(t[297], t[166]);
-    y[17] = ptx_xor(t[248], t[297]);
-    t[298] = ptx_xor(t[150], t[248]);
-    t[298] = ptx_and(t[298], t[166]);
-    y[49] = ptx_xor(t[150], t[298]);
-    t[299] = ptx_xor(t[249], t[87]);
-    t[299] = ptx_and(t[299], t[166]);
-    y[18] = ptx_xor(t[249], t[299]);
-    t[300] = ptx_xor(t[151], t[249]);
-    t[300] = ptx_and(t[300], t[166]);
-    y[50] = ptx_xor(t[151], t[300]);
-    t[301] = ptx_xor(t[250], t[88]);
-    t[301] = ptx_and(t[301], t[166]);
-    y[19] = ptx_xor(t[250], t[301]);
-    t[302] = ptx_xor(t[152], t[250]);
-    t[302] = ptx_and(t[302], t[166]);
-    y[51] = ptx_xor(t[152], t[302]);
-    t[303] = ptx_xor(t[251], t[89]);
-    t[303] = ptx_and(t[303], t[166]);
-    y[20] = ptx_xor(t[251], t[303]);
-    t[304] = ptx_xor(t[153], t[251]);
-    t[304] = ptx_and(t[304], t[166]);
-    y[52] = ptx_xor(t[153], t[304]);
-    t[305] = ptx_xor(t[252], t[90]);
-    t[305] = ptx_and(t[305], t[166]);
-    y[21] = ptx_xor(t[252], t[305]);
-    t[306] = ptx_xor(t[154], t[252]);
-    t[306] = ptx_and(t[306], t[166]);
-    y[53] = ptx_xor(t[154], t[306]);
-    t[307] = ptx_xor(t[253], t[91]);
-    t[307] = ptx_and(t[307], t[166]);
-    y[22] = ptx_xor(t[253], t[307]);
-    t[308] = ptx_xor(t[155], t[253]);
-    t[308] = ptx_and(t[308], t[166]);
-    y[54] = ptx_xor(t[155], t[308]);
-    t[309] = ptx_xor(t[254], t[92]);
-    t[309] = ptx_and(t[309], t[166]);
-    y[23] = ptx_xor(t[254], t[309]);
-    t[310] = ptx_xor(t[156], t[254]);
-    t[310] = ptx_and(t[310], t[166]);
-    y[55] = ptx_xor(t[156], t[310]);
-    t[311] = ptx_xor(t[255], t[93]);
-    t[311] = ptx_and(t[311], t[166]);
-    y[24] = ptx_xor(t[255], t[311]);
-    t[312] = ptx_xor(t[157], t[255]);
-    t[312] = ptx_and(t[312], t[166]);
-    y[56] = ptx_xor(t[157], t[312]);
-    t[313] = ptx_xor(t[256], t[94]);
-    t[313] = ptx_and(t[313], t[166]);
-    y[25] = ptx_xor(t[256], t[313]);
-    t[314] = ptx_xor(t[158], t[256]);
-    t[314] = ptx_and(t[314], t[166]);
-    y[57] = ptx_xor(t[158], t[314]);
-    t[315] = ptx_xor(t[257], t[95]);
-    t[315] = ptx_and(t[315], t[166]);
-    y[26] = ptx_xor(t[257], t[315]);
-    t[316] = ptx_xor(t[159], t[257]);
-    t[316] = ptx_and(t[316], t[166]);
-    y[58] = ptx_xor(t[159], t[316]);
-    t[317] = ptx_xor(t[258], t[96]);
-    t[317] = ptx_and(t[317], t[166]);
-    y[27] = ptx_xor(t[258], t[317]);
-    t[318] = ptx_xor(t[160], t[258]);
-    t[318] = ptx_and(t[318], t[166]);
-    y[59] = ptx_xor(t[160], t[318]);
-    t[319] = ptx_xor(t[259], t[97]);
-    t[319] = ptx_and(t[319], t[166]);
-    y[28] = ptx_xor(t[259], t[319]);
-    t[320] = ptx_xor(t[161], t[259]);
-    t[320] = ptx_and(t[320], t[166]);
-    y[60] = ptx_xor(t[161], t[320]);
-    t[321] = ptx_xor(t[260], t[98]);
-    t[321] = ptx_and(t[321], t[166]);
-    y[29] = ptx_xor(t[260], t[321]);
-    t[322] = ptx_xor(t[162], t[260]);
-    t[322] = ptx_and(t[322], t[166]);
-    y[61] = ptx_xor(t[162], t[322]);
-    t[323] = ptx_xor(t[261], t[99]);
-    t[323] = ptx_and(t[323], t[166]);
-    y[30] = ptx_xor(t[261], t[323]);
-    t[324] = ptx_xor(t[163], t[261]);
-    t[324] = ptx_and(t[324], t[166]);
-    y[62] = ptx_xor(t[163], t[324]);
-    t[325] = ptx_xor(t[262], t[100]);
-    t[325] = ptx_and(t[325], t[166]);
-    y[31] = ptx_xor(t[262], t[325]);
-    t[326] = ptx_xor(t[164], t[262]);
-    t[326] = ptx_and(t[326], t[166]);
-    y[63] = ptx_xor(t[164], t[326]);
-    t[327] = ptx_and(x[96], t[36]);
-    t[328] = ptx_and(x[97], t[36]);
-    t[329] = ptx_and(x[98], t[36]);
-    t[330] = ptx_and(x[99], t[36]);
-    t[331] = ptx_and(x[100], t[36]);
-    t[332] = ptx_and(x[101], t[36]);
-    t[333] = ptx_and(x[102], t[36]);
-    t[334] = ptx_and(x[103], t[36]);
-    t[335] = ptx_and(x[104], t[36]);
-    t[336] = ptx_and(x[105], t[36]);
-    t[337] = ptx_and(x[106], t[36]);
-    t[338] = ptx_and(x[107], t[36]);
-    t[339] = ptx_and(x[108], t[36]);
-    t[340] = ptx_and(x[109], t[36]);
-    t[341] = ptx_and(x[110], t[36]);
-    t[342] = ptx_and(x[111], t[36]);
-    t[343] = ptx_and(x[112], t[36]);
-    t[344] = ptx_and(x[113], t[36]);
-    t[345] = ptx_and(x[114], t[36]);
-    t[346] = ptx_and(x[115], t[36]);
-    t[347] = ptx_and(x[116], t[36]);
-    t[348] = ptx_and(x[117], t[36]);
-    t[349] = ptx_and(x[118], t[36]);
-    t[350] = ptx_and(x[119], t[36]);
-    t[351] = ptx_and(x[120], t[36]);
-    t[352] = ptx_and(x[121], t[36]);
-    t[353] = ptx_and(x[122], t[36]);
-    t[354] = ptx_and(x[123], t[36]);
-    t[355] = ptx_and(x[124], t[36]);
-    t[356] = ptx_and(x[125], t[36]);
-    t[357] = ptx_and(x[126], t[36]);
-    t[358] = ptx_and(x[127], t[36]);
-    t[391] = ptx_sub_cc(cf, x[64], t[327]);
-    t[392] = ptx_subc_cc(cf, x[65], t[328]);
-    t[393] = ptx_subc_cc(cf, x[66], t[329]);
-    t[394] = ptx_subc_cc(cf, x[67], t[330]);
-    t[395] = ptx_subc_cc(cf, x[68], t[331]);
-    t[396] = ptx_subc_cc(cf, x[69], t[332]);
-    t[397] = ptx_subc_cc(cf, x[70], t[333]);
-    t[398] = ptx_subc_cc(cf, x[71], t[334]);
-    t[399] = ptx_subc_cc(cf, x[72], t[335]);
-    t[400] = ptx_subc_cc(cf, x[73], t[336]);
-    t[401] = ptx_subc_cc(cf, x[74], t[337]);
-    t[402] = ptx_subc_cc(cf, x[75], t[338]);
-    t[403] = ptx_subc_cc(cf, x[76], t[339]);
-    t[404] = ptx_subc_cc(cf, x[77], t[340]);
-    t[405] = ptx_subc_cc(cf, x[78], t[341]);
-    t[406] = ptx_subc_cc(cf, x[79], t[342]);
-    t[407] = ptx_subc_cc(cf, x[80], t[343]);
-    t[408] = ptx_subc_cc(cf, x[81], t[344]);
-    t[409] = ptx_subc_cc(cf, x[82], t[345]);
-    t[410] = ptx_subc_cc(cf, x[83], t[346]);
-    t[411] = ptx_subc_cc(cf, x[84], t[347]);
-    t[412] = ptx_subc_cc(cf, x[85], t[348]);
-    t[413] = ptx_subc_cc(cf, x[86], t[349]);
-    t[414] = ptx_subc_cc(cf, x[87], t[350]);
-    t[415] = ptx_subc_cc(cf, x[88], t[351]);
-    t[416] = ptx_subc_cc(cf, x[89], t[352]);
-    t[417] = ptx_subc_cc(cf, x[90], t[353]);
-    t[418] = ptx_subc_cc(cf, x[91], t[354]);
-    t[419] = ptx_subc_cc(cf, x[92], t[355]);
-    t[420] = ptx_subc_cc(cf, x[93], t[356]);
-    t[421] = ptx_subc_cc(cf, x[94], t[357]);
-    t[422] = ptx_subc_cc(cf, x[95], t[358]);
-    t[423] = ptx_subc(cf, 0u, 0u);
-    t[424] = ptx_and(t[423], x[128]);
-    t[425] = ptx_and(t[423], x[129]);
-    t[426] = ptx_and(t[423], x[130]);
-    t[427] = ptx_and(t[423], x[131]);
-    t[428] = ptx_and(t[423], x[132]);
-    t[429] = ptx_and(t[423], x[133]);
-    t[430] = ptx_and(t[423], x[134]);
-    t[431] = ptx_and(t[423], x[135]);
-    t[432] = ptx_and(t[423], x[136]);
-    t[433] = ptx_and(t[423], x[137]);
-    t[434] = ptx_and(t[423], x[138]);
-    t[435] = ptx_and(t[423], x[139]);
-    t[436] = ptx_and(t[423], x[140]);
-    t[437] = ptx_and(t[423], x[141]);
-    t[438] = ptx_and(t[423], x[142]);
-    t[439] = ptx_and(t[423], x[143]);
-    t[440] = ptx_and(t[423], x[144]);
-    t[441] = ptx_and(t[423], x[145]);
-    t[442] = ptx_and(t[423], x[146]);
-    t[443] = ptx_and(t[423], x[147]);
-    t[444] = ptx_and(t[423], x[148]);
-    t[445] = ptx_and(t[423], x[149]);
-    t[446] = ptx_and(t[423], x[150]);
-    t[447] = ptx_and(t[423], x[151]);
-    t[448] = ptx_and(t[423], x[152]);
-    t[449] = ptx_and(t[423], x[153]);
-    t[450] = ptx_and(t[423], x[154]);
-    t[451] = ptx_and(t[423], x[155]);
-    t[452] = ptx_and(t[423], x[156]);
-    t[453] = ptx_and(t[423], x[157]);
-    t[454] = ptx_and(t[423], x[158]);
-    t[455] = ptx_and(t[423], x[159]);
-    t[359] = ptx_add_cc(cf, t[391], t[424]);
-    t[360] = ptx_addc_cc(cf, t[392], t[425]);
-    t[361] = ptx_addc_cc(cf, t[393], t[426]);
-    t[362] = ptx_addc_cc(cf, t[394], t[427]);
-    t[363] = ptx_addc_cc(cf, t[395], t[428]);
-    t[364] = ptx_addc_cc(cf, t[396], t[429]);
-    t[365] = ptx_addc_cc(cf, t[397], t[430]);
-    t[366] = ptx_addc_cc(cf, t[398], t[431]);
-    t[367] = ptx_addc_cc(cf, t[399], t[432]);
-    t[368] = ptx_addc_cc(cf, t[400], t[433]);
-    t[369] = ptx_addc_cc(cf, t[401], t[434]);
-    t[370] = ptx_addc_cc(cf, t[402], t[435]);
-    t[371] = ptx_addc_cc(cf, t[403], t[436]);
-    t[372] = ptx_addc_cc(cf, t[404], t[437]);
-    t[373] = ptx_addc_cc(cf, t[405], t[438]);
-    t[374] = ptx_addc_cc(cf, t[406], t[439]);
-    t[375] = ptx_addc_cc(cf, t[407], t[440]);
-    t[376] = ptx_addc_cc(cf, t[408], t[441]);
-    t[377] = ptx_addc_cc(cf, t[409], t[442]);
-    t[378] = ptx_addc_cc(cf, t[410], t[443]);
-    t[379] = ptx_addc_cc(cf, t[411], t[444]);
-    t[380] = ptx_addc_cc(cf, t[412], t[445]);
-    t[381] = ptx_addc_cc(cf, t[413], t[446]);
-    t[382] = ptx_addc_cc(cf, t[414], t[447]);
-    t[383] = ptx_addc_cc(cf, t[415], t[448]);
-    t[384] = ptx_addc_cc(cf, t[416], t[449]);
-    t[385] = ptx_addc_cc(cf, t[417], t[450]);
-    t[386] = ptx_addc_cc(cf, t[418], t[451]);
-    t[387] = ptx_addc_cc(cf, t[419], t[452]);
-    t[388] = ptx_addc_cc(cf, t[420], t[453]);
-    t[389] = ptx_addc_cc(cf, t[421], t[454]);
-    t[390] = ptx_addc(cf, t[422], t[455]);
-    t[456] = ptx_and(x[64], t[35]);
-    t[457] = ptx_and(x[65], t[35]);
-    t[458] = ptx_and(x[66], t[35]);
-    t[459] = ptx_and(x[67], t[35]);
-    t[460] = ptx_and(x[68], t[35]);
-    t[461] = ptx_and(x[69], t[35]);
-    t[462] = ptx_and(x[70], t[35]);
-    t[463] = ptx_and(x[71], t[35]);
-    t[464] = ptx_and(x[72], t[35]);
-    t[465] = ptx_and(x[73], t[35]);
-    t[466] = ptx_and(x[74], t[35]);
-    t[467] = ptx_and(x[75], t[35]);
-    t[468] = ptx_and(x[76], t[35]);
-    t[469] = ptx_and(x[77], t[35]);
-    t[470] = ptx_and(x[78], t[35]);
-    t[471] = ptx_and(x[79], t[35]);
-    t[472] = ptx_and(x[80], t[35]);
-    t[473] = ptx_and(x[81], t[35]);
-    t[474] = ptx_and(x[82], t[35]);
-    t[475] = ptx_and(x[83], t[35]);
-    t[476] = ptx_and(x[84], t[35]);
-    t[477] = ptx_and(x[85], t[35]);
-    t[478] = ptx_and(x[86], t[35]);
-    t[479] = ptx_and(x[87], t[35]);
-    t[480] = ptx_and(x[88], t[35]);
-    t[481] = ptx_and(x[89], t[35]);
-    t[482] = ptx_and(x[90], t[35]);
-    t[483] = ptx_and(x[91], t[35]);
-    t[484] = ptx_and(x[92], t[35]);
-    t[485] = ptx_and(x[93], t[35]);
-    t[486] = ptx_and(x[94], t[35]);
-    t[487] = ptx_and(x[95], t[35]);
-    t[520] = ptx_sub_cc(cf, x[96], t[456]);
-    t[521] = ptx_subc_cc(cf, x[97], t[457]);
-    t[522] = ptx_subc_cc(cf, x[98], t[458]);
-    t[523] = ptx_subc_cc(cf, x[99], t[459]);
-    t[524] = ptx_subc_cc(cf, x[100], t[460]);
-    t[525] = ptx_subc_cc(cf, x[101], t[461]);
-    t[526] = ptx_subc_cc(cf, x[102], t[462]);
-    t[527] = ptx_subc_cc(cf, x[103], t[463]);
-    t[528] = ptx_subc_cc(cf, x[104], t[464]);
-    t[529] = ptx_subc_cc(cf, x[105], t[465]);
-    t[530] = ptx_subc_cc(cf, x[106], t[466]);
-    t[531] = ptx_subc_cc(cf, x[107], t[467]);
-    t[532] = ptx_subc_cc(cf, x[108], t[468]);
-    t[533] = ptx_subc_cc(cf, x[109], t[469]);
-    t[534] = ptx_subc_cc(cf, x[110], t[470]);
-    t[535] = ptx_subc_cc(cf, x[111], t[471]);
-    t[536] = ptx_subc_cc(cf, x[112], t[472]);
-    t[537] = ptx_subc_cc(cf, x[113], t[473]);
-    t[538] = ptx_subc_cc(cf, x[114], t[474]);
-    t[539] = ptx_subc_cc(cf, x[115], t[475]);
-    t[540] = ptx_subc_cc(cf, x[116], t[476]);
-    t[541] = ptx_subc_cc(cf, x[117], t[477]);
-    t[542] = ptx_subc_cc(cf, x[118], t[478]);
-    t[543] = ptx_subc_cc(cf, x[119], t[479]);
-    t[544] = ptx_subc_cc(cf, x[120], t[480]);
-    t[545] = ptx_subc_cc(cf, x[121], t[481]);
-    t[546] = ptx_subc_cc(cf, x[122], t[482]);
-    t[547] = ptx_subc_cc(cf, x[123], t[483]);
-    t[548] = ptx_subc_cc(cf, x[124], t[484]);
-    t[549] = ptx_subc_cc(cf, x[125], t[485]);
-    t[550] = ptx_subc_cc(cf, x[126], t[486]);
-    t[551] = ptx_subc_cc(cf, x[127], t[487]);
-    t[552] = ptx_subc(cf, 0u, 0u);
-    t[553] = ptx_and(t[552], x[128]);
-    t[554] = ptx_and(t[552], x[129]);
-    t[555] = ptx_and(t[552], x[130]);
-    t[556] = ptx_and(t[552], x[131]);
-    t[557] = ptx_and(t[552], x[132]);
-    t[558] = ptx_and(t[552], x[133]);
-    t[559] = ptx_and(t[552], x[134]);
-    t[560] = ptx_and(t[552], x[135]);
-    t[561] = ptx_and(t[552], x[136]);
-    t[562] = ptx_and(t[552], x[137]);
-    t[563] = ptx_and(t[552], x[138]);
-    t[564] = ptx_and(t[552], x[139]);
-    t[565] = ptx_and(t[552], x[140]);
-    t[566] = ptx_and(t[552], x[141]);
-    t[567] = ptx_and(t[552], x[142]);
-    t[568] = ptx_and(t[552], x[143]);
-    t[569] = ptx_and(t[552], x[144]);
-    t[570] = ptx_and(t[552], x[145]);
-    t[571] = ptx_and(t[552], x[146]);
-    t[572] = ptx_and(t[552], x[147]);
-    t[573] = ptx_and(t[552], x[148]);
-    t[574] = ptx_and(t[552], x[149]);
-    t[575] = ptx_and(t[552], x[150]);
-    t[576] = ptx_and(t[552], x[151]);
-    t[577] = ptx_and(t[552], x[152]);
-    t[578] = ptx_and(t[552], x[153]);
-    t[579] = ptx_and(t[552], x[154]);
-    t[580] = ptx_and(t[552], x[155]);
-    t[581] = ptx_and(t[552], x[156]);
-    t[582] = ptx_and(t[552], x[157]);
-    t[583] = ptx_and(t[552], x[158]);
-    t[584] = ptx_and(t[552], x[159]);
-    t[488] = ptx_add_cc(cf, t[520], t[553]);
-    t[489] = ptx_addc_cc(cf, t[521], t[554]);
-    t[490] = ptx_addc_cc(cf, t[522], t[555]);
-    t[491] = ptx_addc_cc(cf, t[523], t[556]);
-    t[492] = ptx_addc_cc(cf, t[524], t[557]);
-    t[493] = ptx_addc_cc(cf, t[525], t[558]);
-    t[494] = ptx_addc_cc(cf, t[526], t[559]);
-    t[495] = ptx_addc_cc(cf, t[527], t[560]);
-    t[496] = ptx_addc_cc(cf, t[528], t[561]);
-    t[497] = ptx_addc_cc(cf, t[529], t[562]);
-    t[498] = ptx_addc_cc(cf, t[530], t[563]);
-    t[499] = ptx_addc_cc(cf, t[531], t[564]);
-    t[500] = ptx_addc_cc(cf, t[532], t[565]);
-    t[501] = ptx_addc_cc(cf, t[533], t[566]);
-    t[502] = ptx_addc_cc(cf, t[534], t[567]);
-    t[503] = ptx_addc_cc(cf, t[535], t[568]);
-    t[504] = ptx_addc_cc(cf, t[536], t[569]);
-    t[505] = ptx_addc_cc(cf, t[537], t[570]);
-    t[506] = ptx_addc_cc(cf, t[538], t[571]);
-    t[507] = ptx_addc_cc(cf, t[539], t[572]);
-    t[508] = ptx_addc_cc(cf, t[540], t[573]);
-    t[509] = ptx_addc_cc(cf, t[541], t[574]);
-    t[510] = ptx_addc_cc(cf, t[542], t[575]);
-    t[511] = ptx_addc_cc(cf, t[543], t[576]);
-    t[512] = ptx_addc_cc(cf, t[544], t[577]);
-    t[513] = ptx_addc_cc(cf, t[545], t[578]);
-    t[514] = ptx_addc_cc(cf, t[546], t[579]);
-    t[515] = ptx_addc_cc(cf, t[547], t[580]);
-    t[516] = ptx_addc_cc(cf, t[548], t[581]);
-    t[517] = ptx_addc_cc(cf, t[549], t[582]);
-    t[518] = ptx_addc_cc(cf, t[550], t[583]);
-    t[519] = ptx_addc(cf, t[551], t[584]);
-    t[617] = ptx_xor(t[359], t[488]);
-    t[617] = ptx_and(t[617], t[166]);
-    t[585] = ptx_xor(t[359], t[617]);
-    t[618] = ptx_xor(t[360], t[489]);
-    t[618] = ptx_and(t[618], t[166]);
-    t[586] = ptx_xor(t[360], t[618]);
-    t[619] = ptx_xor(t[361], t[490]);
-    t[619] = ptx_and(t[619], t[166]);
-    t[587] = ptx_xor(t[361], t[619]);
-    t[620] = ptx_xor(t[362], t[491]);
-    t[620] = ptx_and(t[620], t[166]);
-    t[588] = ptx_xor(t[362], t[620]);
-    t[621] = ptx_xor(t[363], t[492]);
-    t[621] = ptx_and(t[621], t[166]);
-    t[589] = ptx_xor(t[363], t[621]);
-    t[622] = ptx_xor(t[364], t[493]);
-    t[622] = ptx_and(t[622], t[166]);
-    t[590] = ptx_xor(t[364], t[622]);
-    t[623] = ptx_xor(t[365], t[494]);
-    t[623] = ptx_and(t[623], t[166]);
-    t[591] = ptx_xor(t[365], t[623]);
-    t[624] = ptx_xor(t[366], t[495]);
-    t[624] = ptx_and(t[624], t[166]);
-    t[592] = ptx_xor(t[366], t[624]);
-    t[625] = ptx_xor(t[367], t[496]);
-    t[625] = ptx_and(t[625], t[166]);
-    t[593] = ptx_xor(t[367], t[625]);
-    t[626] = ptx_xor(t[368], t[497]);
-    t[626] = ptx_and(t[626], t[166]);
-    t[594] = ptx_xor(t[368], t[626]);
-    t[627] = ptx_xor(t[369], t[498]);
-    t[627] = ptx_and(t[627], t[166]);
-    t[595] = ptx_xor(t[369], t[627]);
-    t[628] = ptx_xor(t[370], t[499]);
-    t[628] = ptx_and(t[628], t[166]);
-    t[596] = ptx_xor(t[370], t[628]);
-    t[629] = ptx_xor(t[371], t[500]);
-    t[629] = ptx_and(t[629], t[166]);
-    t[597] = ptx_xor(t[371], t[629]);
-    t[630] = ptx_xor(t[372], t[501]);
-    t[630] = ptx_and(t[630], t[166]);
-    t[598] = ptx_xor(t[372], t[630]);
-    t[631] = ptx_xor(t[373], t[502]);
-    t[631] = ptx_and(t[631], t[166]);
-    t[599] = ptx_xor(t[373], t[631]);
-    t[632] = ptx_xor(t[374], t[503]);
-    t[632] = ptx_and(t[632], t[166]);
-    t[600] = ptx_xor(t[374], t[632]);
-    t[633] = ptx_xor(t[375], t[504]);
-    t[633] = ptx_and(t[633], t[166]);
-    t[601] = ptx_xor(t[375], t[633]);
-    t[634] = ptx_xor(t[376], t[505]);
-    t[634] = ptx_and(t[634], t[166]);
-    t[602] = ptx_xor(t[376], t[634]);
-    t[635] = ptx_xor(t[377], t[506]);
-    t[635] = ptx_and(t[635], t[166]);
-    t[603] = ptx_xor(t[377], t[635]);
-    t[636] = ptx_xor(t[378], t[507]);
-    t[636] = ptx_and(t[636], t[166]);
-    t[604] = ptx_xor(t[378], t[636]);
-    t[637] = ptx_xor(t[379], t[508]);
-    t[637] = ptx_and(t[637], t[166]);
-    t[605] = ptx_xor(t[379], t[637]);
-    t[638] = ptx_xor(t[380], t[509]);
-    t[638] = ptx_and(t[638], t[166]);
-    t[606] = ptx_xor(t[380], t[638]);
-    t[639] = ptx_xor(t[381], t[510]);
-    t[639] = ptx_and(t[639], t[166]);
-    t[607] = ptx_xor(t[381], t[639]);
-    t[640] = ptx_xor(t[382], t[511]);
-    t[640] = ptx_and(t[640], t[166]);
-    t[608] = ptx_xor(t[382], t[640]);
-    t[641] = ptx_xor(t[383], t[512]);
-    t[641] = ptx_and(t[641], t[166]);
-    t[609] = ptx_xor(t[383], t[641]);
-    t[642] = ptx_xor(t[384], t[513]);
-    t[642] = ptx_and(t[642], t[166]);
-    t[610] = ptx_xor(t[384], t[642]);
-    t[643] = ptx_xor(t[385], t[514]);
-    t[643] = ptx_and(t[643], t[166]);
-    t[611] = ptx_xor(t[385], t[643]);
-    t[644] = ptx_xor(t[386], t[515]);
-    t[644] = ptx_and(t[644], t[166]);
-    t[612] = ptx_xor(t[386], t[644]);
-    t[645] = ptx_xor(t[387], t[516]);
-    t[645] = ptx_and(t[645], t[166]);
-    t[613] = ptx_xor(t[387], t[645]);
-    t[646] = ptx_xor(t[388], t[517]);
-    t[646] = ptx_and(t[646], t[166]);
-    t[614] = ptx_xor(t[388], t[646]);
-    t[647] = ptx_xor(t[389], t[518]);
-    t[647] = ptx_and(t[647], t[166]);
-    t[615] = ptx_xor(t[389], t[647]);
-    t[648] = ptx_xor(t[390], t[519]);
-    t[648] = ptx_and(t[648], t[166]);
-    t[616] = ptx_xor(t[390], t[648]);
-    t[649] = ptx_and(t[585], 1u);
-    t[650] = ptx_sub(0u, t[649]);
-    t[651] = ptx_and(t[650], x[128]);
-    t[652] = ptx_and(t[650], x[129]);
-    t[653] = ptx_and(t[650], x[130]);
-    t[654] = ptx_and(t[650], x[131]);
-    t[655] = ptx_and(t[650], x[132]);
-    t[656] = ptx_and(t[650], x[133]);
-    t[657] = ptx_and(t[650], x[134]);
-    t[658] = ptx_and(t[650], x[135]);
-    t[659] = ptx_and(t[650], x[136]);
-    t[660] = ptx_and(t[650], x[137]);
-    t[661] = ptx_and(t[650], x[138]);
-    t[662] = ptx_and(t[650], x[139]);
-    t[663] = ptx_and(t[650], x[140]);
-    t[664] = ptx_and(t[650], x[141]);
-    t[665] = ptx_and(t[650], x[142]);
-    t[666] = ptx_and(t[650], x[143]);
-    t[667] = ptx_and(t[650], x[144]);
-    t[668] = ptx_and(t[650], x[145]);
-    t[669] = ptx_and(t[650], x[146]);
-    t[670] = ptx_and(t[650], x[147]);
-    t[671] = ptx_and(t[650], x[148]);
-    t[672] = ptx_and(t[650], x[149]);
-    t[673] = ptx_and(t[650], x[150]);
-    t[674] = ptx_and(t[650], x[151]);
-    t[675] = ptx_and(t[650], x[152]);
-    t[676] = ptx_and(t[650], x[153]);
-    t[677] = ptx_and(t[650], x[154]);
-    t[678] = ptx_and(t[650], x[155]);
-    t[679] = ptx_and(t[650], x[156]);
-    t[680] = ptx_and(t[650], x[157]);
-    t[681] = ptx_and(t[650], x[158]);
-    t[682] = ptx_and(t[650], x[159]);
-    t[683] = ptx_add_cc(cf, t[585], t[651]);
-    t[684] = ptx_addc_cc(cf, t[586], t[652]);
-    t[685] = ptx_addc_cc(cf, t[587], t[653]);
-    t[686] = ptx_addc_cc(cf, t[588], t[654]);
-    t[687] = ptx_addc_cc(cf, t[589], t[655]);
-    t[688] = ptx_addc_cc(cf, t[590], t[656]);
-    t[689] = ptx_addc_cc(cf, t[591], t[657]);
-    t[690] = ptx_addc_cc(cf, t[592], t[658]);
-    t[691] = ptx_addc_cc(cf, t[593], t[659]);
-    t[692] = ptx_addc_cc(cf, t[594], t[660]);
-    t[693] = ptx_addc_cc(cf, t[595], t[661]);
-    t[694] = ptx_addc_cc(cf, t[596], t[662]);
-    t[695] = ptx_addc_cc(cf, t[597], t[663]);
-    t[696] = ptx_addc_cc(cf, t[598], t[664]);
-    t[697] = ptx_addc_cc(cf, t[599], t[665]);
-    t[698] = ptx_addc_cc(cf, t[600], t[666]);
-    t[699] = ptx_addc_cc(cf, t[601], t[667]);
-    t[700] = ptx_addc_cc(cf, t[602], t[668]);
-    t[701] = ptx_addc_cc(cf, t[603], t[669]);
-    t[702] = ptx_addc_cc(cf, t[604], t[670]);
-    t[703] = ptx_addc_cc(cf, t[605], t[671]);
-    t[704] = ptx_addc_cc(cf, t[606], t[672]);
-    t[705] = ptx_addc_cc(cf, t[607], t[673]);
-    t[706] = ptx_addc_cc(cf, t[608], t[674]);
-    t[707] = ptx_addc_cc(cf, t[609], t[675]);
-    t[708] = ptx_addc_cc(cf, t[610], t[676]);
-    t[709] = ptx_addc_cc(cf, t[611], t[677]);
-    t[710] = ptx_addc_cc(cf, t[612], t[678]);
-    t[711] = ptx_addc_cc(cf, t[613], t[679]);
-    t[712] = ptx_addc_cc(cf, t[614], t[680]);
-    t[713] = ptx_addc_cc(cf, t[615], t[681]);
-    t[714] = ptx_addc_cc(cf, t[616], t[682]);
-    t[715] = ptx_addc(cf, 0u, 0u);
-    t[716] = ptx_shf_r_clamp(t[683], t[684], 1u);
-    t[717] = ptx_shf_r_clamp(t[684], t[685], 1u);
-    t[718] = ptx_shf_r_clamp(t[685], t[686], 1u);
-    t[719] = ptx_shf_r_clamp(t[686], t[687], 1u);
-    t[720] = ptx_shf_r_clamp(t[687], t[688], 1u);
-    t[721] = ptx_shf_r_clamp(t[688], t[689], 1u);
-    t[722] = ptx_shf_r_clamp(t[689], t[690], 1u);
-    t[723] = ptx_shf_r_clamp(t[690], t[691], 1u);
-    t[724] = ptx_shf_r_clamp(t[691], t[692], 1u);
-    t[725] = ptx_shf_r_clamp(t[692], t[693], 1u);
-    t[726] = ptx_shf_r_clamp(t[693], t[694], 1u);
-    t[727] = ptx_shf_r_clamp(t[694], t[695], 1u);
-    t[728] = ptx_shf_r_clamp(t[695], t[696], 1u);
-    t[729] = ptx_shf_r_clamp(t[696], t[697], 1u);
-    t[730] = ptx_shf_r_clamp(t[697], t[698], 1u);
-    t[731] = ptx_shf_r_clamp(t[698], t[699], 1u);
-    t[732] = ptx_shf_r_clamp(t[699], t[700], 1u);
-    t[733] = ptx_shf_r_clamp(t[700], t[701], 1u);
-    t[734] = ptx_shf_r_clamp(t[701], t[702], 1u);
-    t[735] = ptx_shf_r_clamp(t[702], t[703], 1u);
-    t[736] = ptx_shf_r_clamp(t[703], t[704], 1u);
-    t[737] = ptx_shf_r_clamp(t[704], t[705], 1u);
-    t[738] = ptx_shf_r_clamp(t[705], t[706], 1u);
-    t[739] = ptx_shf_r_clamp(t[706], t[707], 1u);
-    t[740] = ptx_shf_r_clamp(t[707], t[708], 1u);
-    t[741] = ptx_shf_r_clamp(t[708], t[709], 1u);
-    t[742] = ptx_shf_r_clamp(t[709], t[710], 1u);
-    t[743] = ptx_shf_r_clamp(t[710], t[711], 1u);
-    t[744] = ptx_shf_r_clamp(t[711], t[712], 1u);
-    t[745] = ptx_shf_r_clamp(t[712], t[713], 1u);
-    t[746] = ptx_shf_r_clamp(t[713], t[714], 1u);
-    t[747] = ptx_shf_r_clamp(t[714], t[715], 1u);
-    t[748] = ptx_xor(t[716], t[359]);
-    t[748] = ptx_and(t[748], t[166]);
-    y[64] = ptx_xor(t[716], t[748]);
-    t[749] = ptx_xor(t[488], t[716]);
-    t[749] = ptx_and(t[749], t[166]);
-    y[96] = ptx_xor(t[488], t[749]);
-    t[750] = ptx_xor(t[717], t[360]);
-    t[750] = ptx_and(t[750], t[166]);
-    y[65] = ptx_xor(t[717], t[750]);
-    t[751] = ptx_xor(t[489], t[717]);
-    t[751] = ptx_and(t[751], t[166]);
-    y[97] = ptx_xor(t[489], t[751]);
-    t[752] = ptx_xor(t[718], t[361]);
-    t[752] = ptx_and(t[752], t[166]);
-    y[66] = ptx_xor(t[718], t[752]);
-    t[753] = ptx_xor(t[490], t[718]);
-    t[753] = ptx_and(t[753], t[166]);
-    y[98] = ptx_xor(t[490], t[753]);
-    t[754] = ptx_xor(t[719], t[362]);
-    t[754] = ptx_and(t[754], t[166]);
-    y[67] = ptx_xor(t[719], t[754]);
-    t[755] = ptx_xor(t[491], t[719]);
-    t[755] = ptx_and(t[755], t[166]);
-    y[99] = ptx_xor(t[491], t[755]);
-    t[756] = ptx_xor(t[720], t[363]);
-    t[756] = ptx_and(t[756], t[166]);
-    y[68] = ptx_xor(t[720], t[756]);
-    t[757] = ptx_xor(t[492], t[720]);
-    t[757] = ptx_and(t[757], t[166]);
-    y[100] = ptx_xor(t[492], t[757]);
-    t[758] = ptx_xor(t[721], t[364]);
-    t[758] = ptx_and(t[758], t[166]);
-    y[69] = ptx_xor(t[721], t[758]);
-    t[759] = ptx_xor(t[493], t[721]);
-    t[759] = ptx_and(t[759], t[166]);
-    y[101] = ptx_xor(t[493], t[759]);
-    t[760] = ptx_xor(t[722], t[365]);
-    t[760] = ptx_and(t[760], t[166]);
-    y[70] = ptx_xor(t[722], t[760]);
-    t[761] = ptx_xor(t[494], t[722]);
-    t[761] = ptx_and(t[761], t[166]);
-    y[102] = ptx_xor(t[494], t[761]);
-    t[762] = ptx_xor(t[723], t[366]);
-    t[762] = ptx_and(t[762], t[166]);
-    y[71] = ptx_xor(t[723], t[762]);
-    t[763] = ptx_xor(t[495], t[723]);
-    t[763] = ptx_and(t[763], t[166]);
-    y[103] = ptx_xor(t[495], t[763]);
-    t[764] = ptx_xor(t[724], t[367]);
-    t[764] = ptx_and(t[764], t[166]);
-    y[72] = ptx_xor(t[724], t[764]);
-    t[765] = ptx_xor(t[496], t[724]);
-    t[765] = ptx_and(t[765], t[166]);
-    y[104] = ptx_xor(t[496], t[765]);
-    t[766] = ptx_xor(t[725], t[368]);
-    t[766] = ptx_and(t[766], t[166]);
-    y[73] = ptx_xor(t[725], t[766]);
-    t[767] = ptx_xor(t[497], t[725]);
-    t[767] = ptx_and(t[767], t[166]);
-    y[105] = ptx_xor(t[497], t[767]);
-    t[768] = ptx_xor(t[726], t[369]);
-    t[768] = ptx_and(t[768], t[166]);
-    y[74] = ptx_xor(t[726], t[768]);
-    t[769] = ptx_xor(t[498], t[726]);
-    t[769] = ptx_and(t[769], t[166]);
-    y[106] = ptx_xor(t[498], t[769]);
-    t[770] = ptx_xor(t[727], t[370]);
-    t[770] = ptx_and(t[770], t[166]);
-    y[75] = ptx_xor(t[727], t[770]);
-    t[771] = ptx_xor(t[499], t[727]);
-    t[771] = ptx_and(t[771], t[166]);
-    y[107] = ptx_xor(t[499], t[771]);
-    t[772] = ptx_xor(t[728], t[371]);
-    t[772] = ptx_and(t[772], t[166]);
-    y[76] = ptx_xor(t[728], t[772]);
-    t[773] = ptx_xor(t[500], t[728]);
-    t[773] = ptx_and(t[773], t[166]);
-    y[108] = ptx_xor(t[500], t[773]);
-    t[774] = ptx_xor(t[729], t[372]);
-    t[774] = ptx_and(t[774], t[166]);
-    y[77] = ptx_xor(t[729], t[774]);
-    t[775] = ptx_xor(t[501], t[729]);
-    t[775] = ptx_and(t[775], t[166]);
-    y[109] = ptx_xor(t[501], t[775]);
-    t[776] = ptx_xor(t[730], t[373]);
-    t[776] = ptx_and(t[776], t[166]);
-    y[78] = ptx_xor(t[730], t[776]);
-    t[777] = ptx_xor(t[502], t[730]);
-    t[777] = ptx_and(t[777], t[166]);
-    y[110] = ptx_xor(t[502], t[777]);
-    t[778] = ptx_xor(t[731], t[374]);
-    t[778] = ptx_and(t[778], t[166]);
-    y[79] = ptx_xor(t[731], t[778]);
-    t[779] = ptx_xor(t[503], t[731]);
-    t[779] = ptx_and(t[779], t[166]);
-    y[111] = ptx_xor(t[503], t[779]);
-    t[780] = ptx_xor(t[732], t[375]);
-    t[780] = ptx_and(t[780], t[166]);
-    y[80] = ptx_xor(t[732], t[780]);
-    t[781] = ptx_xor(t[504], t[732]);
-    t[781] = ptx_and(t[781], t[166]);
-    y[112] = ptx_xor(t[504], t[781]);
-    t[782] = ptx_xor(t[733], t[376]);
-    t[782] = ptx_and(t[782], t[166]);
-    y[81] = ptx_xor(t[733], t[782]);
-    t[783] = ptx_xor(t[505], t[733]);
-    t[783] = ptx_and(t[783], t[166]);
-    y[113] = ptx_xor(t[505], t[783]);
-    t[784] = ptx_xor(t[734], t[377]);
-    t[784] = ptx_and(t[784], t[166]);
-    y[82] = ptx_xor(t[734], t[784]);
-    t[785] = ptx_xor(t[506], t[734]);
-    t[785] = ptx_and(t[785], t[166]);
-    y[114] = ptx_xor(t[506], t[785]);
-    t[786] = ptx_xor(t[735], t[378]);
-    t[786] = ptx_and(t[786], t[166]);
-    y[83] = ptx_xor(t[735], t[786]);
-    t[787] = ptx_xor(t[507], t[735]);
-    t[787] = ptx_and(t[787], t[166]);
-    y[115] = ptx_xor(t[507], t[787]);
-    t[788] = ptx_xor(t[736], t[379]);
-    t[788] = ptx_and(t[788], t[166]);
-    y[84] = ptx_xor(t[736], t[788]);
-    t[789] = ptx_xor(t[508], t[736]);
-    t[789] = ptx_and(t[789], t[166]);
-    y[116] = ptx_xor(t[508], t[789]);
-    t[790] = ptx_xor(t[737], t[380]);
-    t[790] = ptx_and(t[790], t[166]);
-    y[85] = ptx_xor(t[737], t[790]);
-    t[791] = ptx_xor(t[509], t[737]);
-    t[791] = ptx_and(t[791], t[166]);
-    y[117] = ptx_xor(t[509], t[791]);
-    t[792] = ptx_xor(t[738], t[381]);
-    t[792] = ptx_and(t[792], t[166]);
-    y[86] = ptx_xor(t[738], t[792]);
-    t[793] = ptx_xor(t[510], t[738]);
-    t[793] = ptx_and(t[793], t[166]);
-    y[118] = ptx_xor(t[510], t[793]);
-    t[794] = ptx_xor(t[739], t[382]);
-    t[794] = ptx_and(t[794], t[166]);
-    y[87] = ptx_xor(t[739], t[794]);
-    t[795] = ptx_xor(t[511], t[739]);
-    t[795] = ptx_and(t[795], t[166]);
-    y[119] = ptx_xor(t[511], t[795]);
-    t[796] = ptx_xor(t[740], t[383]);
-    t[796] = ptx_and(t[796], t[166]);
-    y[88] = ptx_xor(t[740], t[796]);
-    t[797] = ptx_xor(t[512], t[740]);
-    t[797] = ptx_and(t[797], t[166]);
-    y[120] = ptx_xor(t[512], t[797]);
-    t[798] = ptx_xor(t[741], t[384]);
-    t[798] = ptx_and(t[798], t[166]);
-    y[89] = ptx_xor(t[741], t[798]);
-    t[799] = ptx_xor(t[513], t[741]);
-    t[799] = ptx_and(t[799], t[166]);
-    y[121] = ptx_xor(t[513], t[799]);
-    t[800] = ptx_xor(t[742], t[385]);
-    t[800] = ptx_and(t[800], t[166]);
-    y[90] = ptx_xor(t[742], t[800]);
-    t[801] = ptx_xor(t[514], t[742]);
-    t[801] = ptx_and(t[801], t[166]);
-    y[122] = ptx_xor(t[514], t[801]);
-    t[802] = ptx_xor(t[743], t[386]);
-    t[802] = ptx_and(t[802], t[166]);
-    y[91] = ptx_xor(t[743], t[802]);
-    t[803] = ptx_xor(t[515], t[743]);
-    t[803] = ptx_and(t[803], t[166]);
-    y[123] = ptx_xor(t[515], t[803]);
-    t[804] = ptx_xor(t[744], t[387]);
-    t[804] = ptx_and(t[804], t[166]);
-    y[92] = ptx_xor(t[744], t[804]);
-    t[805] = ptx_xor(t[516], t[744]);
-    t[805] = ptx_and(t[805], t[166]);
-    y[124] = ptx_xor(t[516], t[805]);
-    t[806] = ptx_xor(t[745], t[388]);
-    t[806] = ptx_and(t[806], t[166]);
-    y[93] = ptx_xor(t[745], t[806]);
-    t[807] = ptx_xor(t[517], t[745]);
-    t[807] = ptx_and(t[807], t[166]);
-    y[125] = ptx_xor(t[517], t[807]);
-    t[808] = ptx_xor(t[746], t[389]);
-    t[808] = ptx_and(t[808], t[166]);
-    y[94] = ptx_xor(t[746], t[808]);
-    t[809] = ptx_xor(t[518], t[746]);
-    t[809] = ptx_and(t[809], t[166]);
-    y[126] = ptx_xor(t[518], t[809]);
-    t[810] = ptx_xor(t[747], t[390]);
-    t[810] = ptx_and(t[810], t[166]);
-    y[95] = ptx_xor(t[747], t[810]);
-    t[811] = ptx_xor(t[519], t[747]);
-    t[811] = ptx_and(t[811], t[166]);
-    y[127] = ptx_xor(t[519], t[811]);
+    uint32_t t[203];
+    t[0] = ptx_xor(x[1], 1u);
+    t[1] = ptx_not(x[1]);
+    t[4] = ptx_not(x[2]);
+    t[5] = ptx_not(x[3]);
+    t[6] = ptx_not(x[4]);
+    t[7] = ptx_not(x[5]);
+    t[8] = ptx_not(x[6]);
+    t[9] = ptx_not(x[7]);
+    t[10] = ptx_not(x[8]);
+    t[11] = ptx_not(x[9]);
+    t[12] = ptx_not(x[10]);
+    t[13] = ptx_not(x[11]);
+    t[14] = ptx_not(x[12]);
+    t[15] = ptx_not(x[13]);
+    t[16] = ptx_not(x[14]);
+    t[17] = ptx_not(x[15]);
+    t[18] = ptx_not(x[16]);
+    t[19] = ptx_not(x[17]);
+    t[20] = ptx_not(x[18]);
+    t[21] = ptx_not(x[19]);
+    t[22] = ptx_not(x[20]);
+    t[23] = ptx_not(x[21]);
+    t[24] = ptx_not(x[22]);
+    t[25] = ptx_not(x[23]);
+    t[26] = ptx_not(x[24]);
+    t[27] = ptx_not(x[25]);
+    t[28] = ptx_not(x[26]);
+    t[29] = ptx_not(x[27]);
+    t[30] = ptx_not(x[28]);
+    t[31] = ptx_not(x[29]);
+    t[32] = ptx_not(x[30]);
+    t[33] = ptx_not(x[31]);
+    t[34] = ptx_not(x[32]);
+    t[35] = ptx_not(x[33]);
+    t[36] = ptx_or(t[0], x[2]);
+    t[37] = ptx_or(t[36], x[3]);
+    t[38] = ptx_or(t[37], x[4]);
+    t[39] = ptx_or(t[38], x[5]);
+    t[40] = ptx_or(t[39], x[6]);
+    t[41] = ptx_or(t[40], x[7]);
+    t[42] = ptx_or(t[41], x[8]);
+    t[43] = ptx_or(t[42], x[9]);
+    t[44] = ptx_or(t[43], x[10]);
+    t[45] = ptx_or(t[44], x[11]);
+    t[46] = ptx_or(t[45], x[12]);
+    t[47] = ptx_or(t[46], x[13]);
+    t[48] = ptx_or(t[47], x[14]);
+    t[49] = ptx_or(t[48], x[15]);
+    t[50] = ptx_or(t[49], x[16]);
+    t[51] = ptx_or(t[50], x[17]);
+    t[52] = ptx_or(t[51], x[18]);
+    t[53] = ptx_or(t[52], x[19]);
+    t[54] = ptx_or(t[53], x[20]);
+    t[55] = ptx_or(t[54], x[21]);
+    t[56] = ptx_or(t[55], x[22]);
+    t[57] = ptx_or(t[56], x[23]);
+    t[58] = ptx_or(t[57], x[24]);
+    t[59] = ptx_or(t[58], x[25]);
+    t[60] = ptx_or(t[59], x[26]);
+    t[61] = ptx_or(t[60], x[27]);
+    t[62] = ptx_or(t[61], x[28]);
+    t[63] = ptx_or(t[62], x[29]);
+    t[64] = ptx_or(t[63], x[30]);
+    t[65] = ptx_or(t[64], x[31]);
+    t[66] = ptx_or(t[65], x[32]);
+    t[67] = ptx_or(t[66], x[33]);
+    ptx_sub_cc(cf, 0u, t[67]);
+    t[69] = ptx_subc(cf, 0u, 0u);
+    t[2] = ptx_add(t[69], 1u);
+    t[70] = ptx_or(t[1], t[4]);
+    t[71] = ptx_or(t[70], t[5]);
+    t[72] = ptx_or(t[71], t[6]);
+    t[73] = ptx_or(t[72], t[7]);
+    t[74] = ptx_or(t[73], t[8]);
+    t[75] = ptx_or(t[74], t[9]);
+    t[76] = ptx_or(t[75], t[10]);
+    t[77] = ptx_or(t[76], t[11]);
+    t[78] = ptx_or(t[77], t[12]);
+    t[79] = ptx_or(t[78], t[13]);
+    t[80] = ptx_or(t[79], t[14]);
+    t[81] = ptx_or(t[80], t[15]);
+    t[82] = ptx_or(t[81], t[16]);
+    t[83] = ptx_or(t[82], t[17]);
+    t[84] = ptx_or(t[83], t[18]);
+    t[85] = ptx_or(t[84], t[19]);
+    t[86] = ptx_or(t[85], t[20]);
+    t[87] = ptx_or(t[86], t[21]);
+    t[88] = ptx_or(t[87], t[22]);
+    t[89] = ptx_or(t[88], t[23]);
+    t[90] = ptx_or(t[89], t[24]);
+    t[91] = ptx_or(t[90], t[25]);
+    t[92] = ptx_or(t[91], t[26]);
+    t[93] = ptx_or(t[92], t[27]);
+    t[94] = ptx_or(t[93], t[28]);
+    t[95] = ptx_or(t[94], t[29]);
+    t[96] = ptx_or(t[95], t[30]);
+    t[97] = ptx_or(t[96], t[31]);
+    t[98] = ptx_or(t[97], t[32]);
+    t[99] = ptx_or(t[98], t[33]);
+    t[100] = ptx_or(t[99], t[34]);
+    t[101] = ptx_or(t[100], t[35]);
+    ptx_sub_cc(cf, 0u, t[101]);
+    t[103] = ptx_subc(cf, 0u, 0u);
+    t[3] = ptx_add(t[103], 1u);
+    t[104] = ptx_or(t[2], t[3]);
+    t[104] = ptx_and(t[104], x[131]);
+    t[104] = ptx_and(t[104], 1u);
+    t[105] = ptx_sub(0u, t[104]);
+    t[106] = ptx_sub(0u, t[3]);
+    t[107] = ptx_sub_cc(cf, x[131], x[67]);
+    t[108] = ptx_subc_cc(cf, x[132], x[68]);
+    t[109] = ptx_subc_cc(cf, x[133], x[69]);
+    t[110] = ptx_subc_cc(cf, x[134], x[70]);
+    t[111] = ptx_subc_cc(cf, x[135], x[71]);
+    t[112] = ptx_subc_cc(cf, x[136], x[72]);
+    t[113] = ptx_subc_cc(cf, x[137], x[73]);
+    t[114] = ptx_subc_cc(cf, x[138], x[74]);
+    t[115] = ptx_subc_cc(cf, x[139], x[75]);
+    t[116] = ptx_subc_cc(cf, x[140], x[76]);
+    t[117] = ptx_subc_cc(cf, x[141], x[77]);
+    t[118] = ptx_subc_cc(cf, x[142], x[78]);
+    t[119] = ptx_subc_cc(cf, x[143], x[79]);
+    t[120] = ptx_subc_cc(cf, x[144], x[80]);
+    t[121] = ptx_subc_cc(cf, x[145], x[81]);
+    t[122] = ptx_subc_cc(cf, x[146], x[82]);
+    t[123] = ptx_subc_cc(cf, x[147], x[83]);
+    t[124] = ptx_subc_cc(cf, x[148], x[84]);
+    t[125] = ptx_subc_cc(cf, x[149], x[85]);
+    t[126] = ptx_subc_cc(cf, x[150], x[86]);
+    t[127] = ptx_subc_cc(cf, x[151], x[87]);
+    t[128] = ptx_subc_cc(cf, x[152], x[88]);
+    t[129] = ptx_subc_cc(cf, x[153], x[89]);
+    t[130] = ptx_subc_cc(cf, x[154], x[90]);
+    t[131] = ptx_subc_cc(cf, x[155], x[91]);
+    t[132] = ptx_subc_cc(cf, x[156], x[92]);
+    t[133] = ptx_subc_cc(cf, x[157], x[93]);
+    t[134] = ptx_subc_cc(cf, x[158], x[94]);
+    t[135] = ptx_subc_cc(cf, x[159], x[95]);
+    t[136] = ptx_subc_cc(cf, x[160], x[96]);
+    t[137] = ptx_subc_cc(cf, x[161], x[97]);
+    t[138] = ptx_subc(cf, x[162], x[98]);
+    t[140] = ptx_xor(x[67], t[107]);
+    t[140] = ptx_and(t[140], t[106]);
+    t[139] = ptx_xor(x[67], t[140]);
+    y[0] = ptx_and(t[139], t[105]);
+    t[142] = ptx_xor(x[68], t[108]);
+    t[142] = ptx_and(t[142], t[106]);
+    t[141] = ptx_xor(x[68], t[142]);
+    y[1] = ptx_and(t[141], t[105]);
+    t[144] = ptx_xor(x[69], t[109]);
+    t[144] = ptx_and(t[144], t[106]);
+    t[143] = ptx_xor(x[69], t[144]);
+    y[2] = ptx_and(t[143], t[105]);
+    t[146] = ptx_xor(x[70], t[110]);
+    t[146] = ptx_and(t[146], t[106]);
+    t[145] = ptx_xor(x[70], t[146]);
+    y[3] = ptx_and(t[145], t[105]);
+    t[148] = ptx_xor(x[71], t[111]);
+    t[148] = ptx_and(t[148], t[106]);
+    t[147] = ptx_xor(x[71], t[148]);
+    y[4] = ptx_and(t[147], t[105]);
+    t[150] = ptx_xor(x[72], t[112]);
+    t[150] = ptx_and(t[150], t[106]);
+    t[149] = ptx_xor(x[72], t[150]);
+    y[5] = ptx_and(t[149], t[105]);
+    t[152] = ptx_xor(x[73], t[113]);
+    t[152] = ptx_and(t[152], t[106]);
+    t[151] = ptx_xor(x[73], t[152]);
+    y[6] = ptx_and(t[151], t[105]);
+    t[154] = ptx_xor(x[74], t[114]);
+    t[154] = ptx_and(t[154], t[106]);
+    t[153] = ptx_xor(x[74], t[154]);
+    y[7] = ptx_and(t[153], t[105]);
+    t[156] = ptx_xor(x[75], t[115]);
+    t[156] = ptx_and(t[156], t[106]);
+    t[155] = ptx_xor(x[75], t[156]);
+    y[8] = ptx_and(t[155], t[105]);
+    t[158] = ptx_xor(x[76], t[116]);
+    t[158] = ptx_and(t[158], t[106]);
+    t[157] = ptx_xor(x[76], t[158]);
+    y[9] = ptx_and(t[157], t[105]);
+    t[160] = ptx_xor(x[77], t[117]);
+    t[160] = ptx_and(t[160], t[106]);
+    t[159] = ptx_xor(x[77], t[160]);
+    y[10] = ptx_and(t[159], t[105]);
+    t[162] = ptx_xor(x[78], t[118]);
+    t[162] = ptx_and(t[162], t[106]);
+    t[161] = ptx_xor(x[78], t[162]);
+    y[11] = ptx_and(t[161], t[105]);
+    t[164] = ptx_xor(x[79], t[119]);
+    t[164] = ptx_and(t[164], t[106]);
+    t[163] = ptx_xor(x[79], t[164]);
+    y[12] = ptx_and(t[163], t[105]);
+    t[166] = ptx_xor(x[80], t[120]);
+    t[166] = ptx_and(t[166], t[106]);
+    t[165] = ptx_xor(x[80], t[166]);
+    y[13] = ptx_and(t[165], t[105]);
+    t[168] = ptx_xor(x[81], t[121]);
+    t[168] = ptx_and(t[168], t[106]);
+    t[167] = ptx_xor(x[81], t[168]);
+    y[14] = ptx_and(t[167], t[105]);
+    t[170] = ptx_xor(x[82], t[122]);
+    t[170] = ptx_and(t[170], t[106]);
+    t[169] = ptx_xor(x[82], t[170]);
+    y[15] = ptx_and(t[169], t[105]);
+    t[172] = ptx_xor(x[83], t[123]);
+    t[172] = ptx_and(t[172], t[106]);
+    t[171] = ptx_xor(x[83], t[172]);
+    y[16] = ptx_and(t[171], t[105]);
+    t[174] = ptx_xor(x[84], t[124]);
+    t[174] = ptx_and(t[174], t[106]);
+    t[173] = ptx_xor(x[84], t[174]);
+    y[17] = ptx_and(t[173], t[105]);
+    t[176] = ptx_xor(x[85], t[125]);
+    t[176] = ptx_and(t[176], t[106]);
+    t[175] = ptx_xor(x[85], t[176]);
+    y[18] = ptx_and(t[175], t[105]);
+    t[178] = ptx_xor(x[86], t[126]);
+    t[178] = ptx_and(t[178], t[106]);
+    t[177] = ptx_xor(x[86], t[178]);
+    y[19] = ptx_and(t[177], t[105]);
+    t[180] = ptx_xor(x[87], t[127]);
+    t[180] = ptx_and(t[180], t[106]);
+    t[179] = ptx_xor(x[87], t[180]);
+    y[20] = ptx_and(t[179], t[105]);
+    t[182] = ptx_xor(x[88], t[128]);
+    t[182] = ptx_and(t[182], t[106]);
+    t[181] = ptx_xor(x[88], t[182]);
+    y[21] = ptx_and(t[181], t[105]);
+    t[184] = ptx_xor(x[89], t[129]);
+    t[184] = ptx_and(t[184], t[106]);
+    t[183] = ptx_xor(x[89], t[184]);
+    y[22] = ptx_and(t[183], t[105]);
+    t[186] = ptx_xor(x[90], t[130]);
+    t[186] = ptx_and(t[186], t[106]);
+    t[185] = ptx_xor(x[90], t[186]);
+    y[23] = ptx_and(t[185], t[105]);
+    t[188] = ptx_xor(x[91], t[131]);
+    t[188] = ptx_and(t[188], t[106]);
+    t[187] = ptx_xor(x[91], t[188]);
+    y[24] = ptx_and(t[187], t[105]);
+    t[190] = ptx_xor(x[92], t[132]);
+    t[190] = ptx_and(t[190], t[106]);
+    t[189] = ptx_xor(x[92], t[190]);
+    y[25] = ptx_and(t[189], t[105]);
+    t[192] = ptx_xor(x[93], t[133]);
+    t[192] = ptx_and(t[192], t[106]);
+    t[191] = ptx_xor(x[93], t[192]);
+    y[26] = ptx_and(t[191], t[105]);
+    t[194] = ptx_xor(x[94], t[134]);
+    t[194] = ptx_and(t[194], t[106]);
+    t[193] = ptx_xor(x[94], t[194]);
+    y[27] = ptx_and(t[193], t[105]);
+    t[196] = ptx_xor(x[95], t[135]);
+    t[196] = ptx_and(t[196], t[106]);
+    t[195] = ptx_xor(x[95], t[196]);
+    y[28] = ptx_and(t[195], t[105]);
+    t[198] = ptx_xor(x[96], t[136]);
+    t[198] = ptx_and(t[198], t[106]);
+    t[197] = ptx_xor(x[96], t[198]);
+    y[29] = ptx_and(t[197], t[105]);
+    t[200] = ptx_xor(x[97], t[137]);
+    t[200] = ptx_and(t[200], t[106]);
+    t[199] = ptx_xor(x[97], t[200]);
+    y[30] = ptx_and(t[199], t[105]);
+    t[202] = ptx_xor(x[98], t[138]);
+    t[202] = ptx_and(t[202], t[106]);
+    t[201] = ptx_xor(x[98], t[202]);
+    y[31] = ptx_and(t[201], t[105]);
+    y[32] = ptx_xor(t[104], 1u);
   }
 #endif
 };
@@ -75267,7 +81788,7 @@ struct div_qr_wide {
 #endif
 };
 
-// gcd: the greatest common divisor of a and b (gcd(a, 0) = a; gcd(0, 0) = 0): Stein's binary gcd, 2 bits steps whatever the values; a loop around gcd_start, gcd_step, gcd_finish.
+// gcd: the greatest common divisor of a and b (gcd(a, 0) = a; gcd(0, 0) = 0), the same steps whatever the values (one integer a thread: Bernstein and Yang's divsteps; the group tier: the binary gcd); a loop around gcd_start, gcd_round, gcd_finish.
 struct gcd {
   static constexpr const char* name = "gcd";
   static constexpr unsigned bits = 1024;
@@ -75288,10 +81809,10 @@ struct gcd {
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 99>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 99>(y, x); }
 #endif
 };
 
@@ -75407,7 +81928,7 @@ struct modmul {
 #endif
 };
 
-// modinv: a^-1 mod p for a < p, p odd given at run time: the binary extended gcd of the fields' modinv_gcd, 2 bits steps whatever p's width (constant time); flag 1 and result 0 where gcd(a, p) > 1 or p is even; a loop around modinv_step.
+// modinv: a^-1 mod p for a < p, p odd given at run time, the same steps whatever the values (one integer a thread: Bernstein and Yang's divsteps; the group tier: the binary extended gcd); flag 1 and result 0 where gcd(a, p) > 1 or p is even; a loop around modinv_start, modinv_round, modinv_finish.
 struct modinv {
   static constexpr const char* name = "modinv";
   static constexpr unsigned bits = 1024;
@@ -75428,10 +81949,10 @@ struct modinv {
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 99>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 99>(y, x); }
 #endif
 };
 

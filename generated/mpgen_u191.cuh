@@ -383,7 +383,8 @@ inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, cons
 
 // The loops of modexp, modexp_ladder, modinv, modinv_gcd and modsqrt, written once for
 // host and device around a field's generated operations (its loop_domain: the products,
-// the conversions and the constants), and division's around its generated steps. They branch on loop counters only: the products
+// the conversions and the constants), and division's, gcd's and sqrt's around their
+// generated steps. They branch on loop counters only: the products
 // and selections inside are masks, and the trip counts depend on the modulus alone.
 #ifdef __CUDACC__
 #define MPGEN_HOST_DEVICE __host__ __device__ __forceinline__
@@ -770,38 +771,18 @@ MPGEN_HOST_DEVICE void runtime_modmul(uint32_t* y, const uint32_t* x) {
   divide<Normalize, Step, Finish, N, true, false, true>(y, in);
 }
 
-// y = a^-1 mod p and the flag word for x = a, p (N limbs each, a < p, p odd given at run
-// time): gcd_inverse's binary extended gcd with p among the step's operands, 2 Bits steps
-// (Bits the width: p's own is not known when the code is made). Flag 1 and result 0 where
-// gcd(a, p) > 1 or p is even.
-template <class Step, unsigned N, unsigned Bits>
-MPGEN_HOST_DEVICE void runtime_inverse(uint32_t* y, const uint32_t* x) {
-  uint32_t s[5 * N], t[5 * N];  // u, v, A, C with A a = u, C a = v (mod p); then p
-  copy<N>(s, x);
-  copy<N>(s + N, x + N);
-  MPGEN_UNROLL for (unsigned k = 2 * N; k < 4 * N; ++k) s[k] = k == 2 * N;
-  copy<N>(s + 4 * N, x + N);
-  copy<N>(t + 4 * N, x + N);
-  MPGEN_ROLLED for (unsigned i = 0; i < Bits; ++i) {
-    apply<Step>(t, s);
-    apply<Step>(s, t);
-  }
-  uint32_t one[N];
-  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) one[k] = k == 0;
-  const uint32_t inverse = equal_mask<N>(s + N, one) & (0u - (x[N] & 1u));
-  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] = s[3 * N + k] & inverse;
-  y[N] = ~inverse & 1u;
-}
-
-// y = gcd(a, b) for x = a, b (N limbs each): Start's common power of two taken out, 2 Bits
-// steps of the binary gcd, Finish's shift back (ops/gcd.py).
-template <class Start, class Step, class Finish, unsigned N, unsigned Bits>
-MPGEN_HOST_DEVICE void binary_gcd(uint32_t* y, const uint32_t* x) {
-  uint32_t s[2 * N + 1], t[2 * N];  // u, v, k
+// Bernstein and Yang's divsteps (ops/gcd.py: the integers' gcd, and modinv with p at run
+// time): Start's state, Rounds rounds of Round (30 divsteps on the low words, then the
+// state's update by their matrix) whatever the values, then Finish. Round reads the state
+// and the words after it that stay (gcd's power of two; modinv's p and -p^-1 mod 2^32),
+// and writes the next state; Finish reads them all.
+template <class Start, class Round, class Finish, unsigned Rounds>
+MPGEN_HOST_DEVICE void divsteps(uint32_t* y, const uint32_t* x) {
+  uint32_t s[Start::out_words], t[Round::out_words];
   apply<Start>(s, x);
-  MPGEN_ROLLED for (unsigned i = 0; i < Bits; ++i) {
-    apply<Step>(t, s);
-    apply<Step>(s, t);
+  MPGEN_ROLLED for (unsigned i = 0; i < Rounds; ++i) {
+    apply<Round>(t, s);
+    copy<Round::out_words>(s, t);
   }
   apply<Finish>(y, s);
 }
@@ -6427,6 +6408,9 @@ struct mont_minus_inverse {
         "{\n\t"
         ".reg .u32 t<7>;\n\t"
         "mov.b32 t0, %2;\n\t"
+        "mul.lo.u32 t1, %2, t0;\n\t"
+        "sub.u32 t1, 2, t1;\n\t"
+        "mul.lo.u32 t0, t0, t1;\n\t"
         "mul.lo.u32 t2, %2, t0;\n\t"
         "sub.u32 t2, 2, t2;\n\t"
         "mul.lo.u32 t0, t0, t2;\n\t"
@@ -6436,14 +6420,11 @@ struct mont_minus_inverse {
         "mul.lo.u32 t4, %2, t0;\n\t"
         "sub.u32 t4, 2, t4;\n\t"
         "mul.lo.u32 t0, t0, t4;\n\t"
-        "mul.lo.u32 t5, %2, t0;\n\t"
-        "sub.u32 t5, 2, t5;\n\t"
-        "mul.lo.u32 t0, t0, t5;\n\t"
-        "and.b32 t1, %2, 1;\n\t"
+        "and.b32 t5, %2, 1;\n\t"
         "sub.u32 t0, 0, t0;\n\t"
-        "sub.u32 t6, 0, t1;\n\t"
+        "sub.u32 t6, 0, t5;\n\t"
         "and.b32 %0, t0, t6;\n\t"
-        "xor.b32 %1, t1, 1;\n\t"
+        "xor.b32 %1, t5, 1;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
@@ -6456,6 +6437,9 @@ struct mont_minus_inverse {
     using namespace ::mpgen::ptx_host;
     uint32_t t[7];
     t[0] = ptx_mov(x[0]);
+    t[1] = ptx_mul_lo(x[0], t[0]);
+    t[1] = ptx_sub(2u, t[1]);
+    t[0] = ptx_mul_lo(t[0], t[1]);
     t[2] = ptx_mul_lo(x[0], t[0]);
     t[2] = ptx_sub(2u, t[2]);
     t[0] = ptx_mul_lo(t[0], t[2]);
@@ -6465,14 +6449,11 @@ struct mont_minus_inverse {
     t[4] = ptx_mul_lo(x[0], t[0]);
     t[4] = ptx_sub(2u, t[4]);
     t[0] = ptx_mul_lo(t[0], t[4]);
-    t[5] = ptx_mul_lo(x[0], t[0]);
-    t[5] = ptx_sub(2u, t[5]);
-    t[0] = ptx_mul_lo(t[0], t[5]);
-    t[1] = ptx_and(x[0], 1u);
+    t[5] = ptx_and(x[0], 1u);
     t[0] = ptx_sub(0u, t[0]);
-    t[6] = ptx_sub(0u, t[1]);
+    t[6] = ptx_sub(0u, t[5]);
     y[0] = ptx_and(t[0], t[6]);
-    y[1] = ptx_xor(t[1], 1u);
+    y[1] = ptx_xor(t[5], 1u);
   }
 #endif
 };
@@ -8542,74 +8523,74 @@ struct division_finish {
 #endif
 };
 
-// gcd_start: a step that the loops below call; 156 instructions.
+// gcd_start: a step that the loops below call; 197 instructions.
 struct gcd_start {
   static constexpr unsigned in_words = 12;
-  static constexpr unsigned out_words = 13;
+  static constexpr unsigned out_words = 16;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<72>;\n\t"
-        "or.b32 t0, %13, %19;\n\t"
-        "or.b32 t1, %14, %20;\n\t"
-        "or.b32 t2, %15, %21;\n\t"
-        "or.b32 t3, %16, %22;\n\t"
-        "or.b32 t4, %17, %23;\n\t"
-        "or.b32 t5, %18, %24;\n\t"
-        "brev.b32 %12, t5;\n\t"
-        "clz.b32 %12, %12;\n\t"
+        ".reg .u32 t<98>;\n\t"
+        "or.b32 t0, %16, %22;\n\t"
+        "or.b32 t1, %17, %23;\n\t"
+        "or.b32 t2, %18, %24;\n\t"
+        "or.b32 t3, %19, %25;\n\t"
+        "or.b32 t4, %20, %26;\n\t"
+        "or.b32 t5, %21, %27;\n\t"
+        "brev.b32 %15, t5;\n\t"
+        "clz.b32 %15, %15;\n\t"
         "brev.b32 t6, t4;\n\t"
         "clz.b32 t6, t6;\n\t"
         "shr.b32 t7, t6, 5;\n\t"
         "sub.u32 t7, 0, t7;\n\t"
-        "and.b32 %12, %12, t7;\n\t"
-        "add.u32 %12, %12, t6;\n\t"
+        "and.b32 %15, %15, t7;\n\t"
+        "add.u32 %15, %15, t6;\n\t"
         "brev.b32 t8, t3;\n\t"
         "clz.b32 t8, t8;\n\t"
         "shr.b32 t9, t8, 5;\n\t"
         "sub.u32 t9, 0, t9;\n\t"
-        "and.b32 %12, %12, t9;\n\t"
-        "add.u32 %12, %12, t8;\n\t"
+        "and.b32 %15, %15, t9;\n\t"
+        "add.u32 %15, %15, t8;\n\t"
         "brev.b32 t10, t2;\n\t"
         "clz.b32 t10, t10;\n\t"
         "shr.b32 t11, t10, 5;\n\t"
         "sub.u32 t11, 0, t11;\n\t"
-        "and.b32 %12, %12, t11;\n\t"
-        "add.u32 %12, %12, t10;\n\t"
+        "and.b32 %15, %15, t11;\n\t"
+        "add.u32 %15, %15, t10;\n\t"
         "brev.b32 t12, t1;\n\t"
         "clz.b32 t12, t12;\n\t"
         "shr.b32 t13, t12, 5;\n\t"
         "sub.u32 t13, 0, t13;\n\t"
-        "and.b32 %12, %12, t13;\n\t"
-        "add.u32 %12, %12, t12;\n\t"
+        "and.b32 %15, %15, t13;\n\t"
+        "add.u32 %15, %15, t12;\n\t"
         "brev.b32 t14, t0;\n\t"
         "clz.b32 t14, t14;\n\t"
         "shr.b32 t15, t14, 5;\n\t"
         "sub.u32 t15, 0, t15;\n\t"
-        "and.b32 %12, %12, t15;\n\t"
-        "add.u32 %12, %12, t14;\n\t"
-        "shr.b32 t16, %12, 5;\n\t"
+        "and.b32 %15, %15, t15;\n\t"
+        "add.u32 %15, %15, t14;\n\t"
+        "shr.b32 t16, %15, 5;\n\t"
         "and.b32 t16, t16, 1;\n\t"
         "sub.u32 t17, 0, t16;\n\t"
         "not.b32 t24, t17;\n\t"
-        "xor.b32 t18, %13, %14;\n\t"
+        "xor.b32 t18, %16, %17;\n\t"
         "and.b32 t18, t18, t17;\n\t"
-        "xor.b32 t18, t18, %13;\n\t"
-        "xor.b32 t19, %14, %15;\n\t"
+        "xor.b32 t18, t18, %16;\n\t"
+        "xor.b32 t19, %17, %18;\n\t"
         "and.b32 t19, t19, t17;\n\t"
-        "xor.b32 t19, t19, %14;\n\t"
-        "xor.b32 t20, %15, %16;\n\t"
+        "xor.b32 t19, t19, %17;\n\t"
+        "xor.b32 t20, %18, %19;\n\t"
         "and.b32 t20, t20, t17;\n\t"
-        "xor.b32 t20, t20, %15;\n\t"
-        "xor.b32 t21, %16, %17;\n\t"
+        "xor.b32 t20, t20, %18;\n\t"
+        "xor.b32 t21, %19, %20;\n\t"
         "and.b32 t21, t21, t17;\n\t"
-        "xor.b32 t21, t21, %16;\n\t"
-        "xor.b32 t22, %17, %18;\n\t"
+        "xor.b32 t21, t21, %19;\n\t"
+        "xor.b32 t22, %20, %21;\n\t"
         "and.b32 t22, t22, t17;\n\t"
-        "xor.b32 t22, t22, %17;\n\t"
-        "and.b32 t23, %18, t24;\n\t"
-        "shr.b32 t25, %12, 6;\n\t"
+        "xor.b32 t22, t22, %20;\n\t"
+        "and.b32 t23, %21, t24;\n\t"
+        "shr.b32 t25, %15, 6;\n\t"
         "and.b32 t25, t25, 1;\n\t"
         "sub.u32 t26, 0, t25;\n\t"
         "not.b32 t33, t26;\n\t"
@@ -8627,7 +8608,7 @@ struct gcd_start {
         "xor.b32 t30, t30, t21;\n\t"
         "and.b32 t31, t22, t33;\n\t"
         "and.b32 t32, t23, t33;\n\t"
-        "shr.b32 t34, %12, 7;\n\t"
+        "shr.b32 t34, %15, 7;\n\t"
         "and.b32 t34, t34, 1;\n\t"
         "sub.u32 t35, 0, t34;\n\t"
         "not.b32 t42, t35;\n\t"
@@ -8641,74 +8622,115 @@ struct gcd_start {
         "and.b32 t39, t30, t42;\n\t"
         "and.b32 t40, t31, t42;\n\t"
         "and.b32 t41, t32, t42;\n\t"
-        "and.b32 t43, %12, 31;\n\t"
-        "shf.r.clamp.b32 %0, t36, t37, t43;\n\t"
-        "shf.r.clamp.b32 %1, t37, t38, t43;\n\t"
-        "shf.r.clamp.b32 %2, t38, t39, t43;\n\t"
-        "shf.r.clamp.b32 %3, t39, t40, t43;\n\t"
-        "shf.r.clamp.b32 %4, t40, t41, t43;\n\t"
-        "shr.b32 %5, t41, t43;\n\t"
-        "shr.b32 t44, %12, 5;\n\t"
-        "and.b32 t44, t44, 1;\n\t"
-        "sub.u32 t45, 0, t44;\n\t"
-        "not.b32 t52, t45;\n\t"
-        "xor.b32 t46, %19, %20;\n\t"
-        "and.b32 t46, t46, t45;\n\t"
-        "xor.b32 t46, t46, %19;\n\t"
-        "xor.b32 t47, %20, %21;\n\t"
-        "and.b32 t47, t47, t45;\n\t"
-        "xor.b32 t47, t47, %20;\n\t"
-        "xor.b32 t48, %21, %22;\n\t"
-        "and.b32 t48, t48, t45;\n\t"
-        "xor.b32 t48, t48, %21;\n\t"
-        "xor.b32 t49, %22, %23;\n\t"
-        "and.b32 t49, t49, t45;\n\t"
-        "xor.b32 t49, t49, %22;\n\t"
-        "xor.b32 t50, %23, %24;\n\t"
-        "and.b32 t50, t50, t45;\n\t"
-        "xor.b32 t50, t50, %23;\n\t"
-        "and.b32 t51, %24, t52;\n\t"
-        "shr.b32 t53, %12, 6;\n\t"
-        "and.b32 t53, t53, 1;\n\t"
-        "sub.u32 t54, 0, t53;\n\t"
-        "not.b32 t61, t54;\n\t"
-        "xor.b32 t55, t46, t48;\n\t"
-        "and.b32 t55, t55, t54;\n\t"
-        "xor.b32 t55, t55, t46;\n\t"
-        "xor.b32 t56, t47, t49;\n\t"
-        "and.b32 t56, t56, t54;\n\t"
-        "xor.b32 t56, t56, t47;\n\t"
-        "xor.b32 t57, t48, t50;\n\t"
-        "and.b32 t57, t57, t54;\n\t"
-        "xor.b32 t57, t57, t48;\n\t"
-        "xor.b32 t58, t49, t51;\n\t"
-        "and.b32 t58, t58, t54;\n\t"
-        "xor.b32 t58, t58, t49;\n\t"
-        "and.b32 t59, t50, t61;\n\t"
-        "and.b32 t60, t51, t61;\n\t"
-        "shr.b32 t62, %12, 7;\n\t"
-        "and.b32 t62, t62, 1;\n\t"
-        "sub.u32 t63, 0, t62;\n\t"
-        "not.b32 t70, t63;\n\t"
-        "xor.b32 t64, t55, t59;\n\t"
-        "and.b32 t64, t64, t63;\n\t"
+        "and.b32 t43, %15, 31;\n\t"
+        "shf.r.clamp.b32 t44, t36, t37, t43;\n\t"
+        "shf.r.clamp.b32 t45, t37, t38, t43;\n\t"
+        "shf.r.clamp.b32 t46, t38, t39, t43;\n\t"
+        "shf.r.clamp.b32 t47, t39, t40, t43;\n\t"
+        "shf.r.clamp.b32 t48, t40, t41, t43;\n\t"
+        "shr.b32 t49, t41, t43;\n\t"
+        "shr.b32 t50, %15, 5;\n\t"
+        "and.b32 t50, t50, 1;\n\t"
+        "sub.u32 t51, 0, t50;\n\t"
+        "not.b32 t58, t51;\n\t"
+        "xor.b32 t52, %22, %23;\n\t"
+        "and.b32 t52, t52, t51;\n\t"
+        "xor.b32 t52, t52, %22;\n\t"
+        "xor.b32 t53, %23, %24;\n\t"
+        "and.b32 t53, t53, t51;\n\t"
+        "xor.b32 t53, t53, %23;\n\t"
+        "xor.b32 t54, %24, %25;\n\t"
+        "and.b32 t54, t54, t51;\n\t"
+        "xor.b32 t54, t54, %24;\n\t"
+        "xor.b32 t55, %25, %26;\n\t"
+        "and.b32 t55, t55, t51;\n\t"
+        "xor.b32 t55, t55, %25;\n\t"
+        "xor.b32 t56, %26, %27;\n\t"
+        "and.b32 t56, t56, t51;\n\t"
+        "xor.b32 t56, t56, %26;\n\t"
+        "and.b32 t57, %27, t58;\n\t"
+        "shr.b32 t59, %15, 6;\n\t"
+        "and.b32 t59, t59, 1;\n\t"
+        "sub.u32 t60, 0, t59;\n\t"
+        "not.b32 t67, t60;\n\t"
+        "xor.b32 t61, t52, t54;\n\t"
+        "and.b32 t61, t61, t60;\n\t"
+        "xor.b32 t61, t61, t52;\n\t"
+        "xor.b32 t62, t53, t55;\n\t"
+        "and.b32 t62, t62, t60;\n\t"
+        "xor.b32 t62, t62, t53;\n\t"
+        "xor.b32 t63, t54, t56;\n\t"
+        "and.b32 t63, t63, t60;\n\t"
+        "xor.b32 t63, t63, t54;\n\t"
+        "xor.b32 t64, t55, t57;\n\t"
+        "and.b32 t64, t64, t60;\n\t"
         "xor.b32 t64, t64, t55;\n\t"
-        "xor.b32 t65, t56, t60;\n\t"
-        "and.b32 t65, t65, t63;\n\t"
-        "xor.b32 t65, t65, t56;\n\t"
-        "and.b32 t66, t57, t70;\n\t"
-        "and.b32 t67, t58, t70;\n\t"
-        "and.b32 t68, t59, t70;\n\t"
-        "and.b32 t69, t60, t70;\n\t"
-        "and.b32 t71, %12, 31;\n\t"
-        "shf.r.clamp.b32 %6, t64, t65, t71;\n\t"
-        "shf.r.clamp.b32 %7, t65, t66, t71;\n\t"
-        "shf.r.clamp.b32 %8, t66, t67, t71;\n\t"
-        "shf.r.clamp.b32 %9, t67, t68, t71;\n\t"
-        "shf.r.clamp.b32 %10, t68, t69, t71;\n\t"
-        "shr.b32 %11, t69, t71;\n\t"
+        "and.b32 t65, t56, t67;\n\t"
+        "and.b32 t66, t57, t67;\n\t"
+        "shr.b32 t68, %15, 7;\n\t"
+        "and.b32 t68, t68, 1;\n\t"
+        "sub.u32 t69, 0, t68;\n\t"
+        "not.b32 t76, t69;\n\t"
+        "xor.b32 t70, t61, t65;\n\t"
+        "and.b32 t70, t70, t69;\n\t"
+        "xor.b32 t70, t70, t61;\n\t"
+        "xor.b32 t71, t62, t66;\n\t"
+        "and.b32 t71, t71, t69;\n\t"
+        "xor.b32 t71, t71, t62;\n\t"
+        "and.b32 t72, t63, t76;\n\t"
+        "and.b32 t73, t64, t76;\n\t"
+        "and.b32 t74, t65, t76;\n\t"
+        "and.b32 t75, t66, t76;\n\t"
+        "and.b32 t77, %15, 31;\n\t"
+        "shf.r.clamp.b32 t78, t70, t71, t77;\n\t"
+        "shf.r.clamp.b32 t79, t71, t72, t77;\n\t"
+        "shf.r.clamp.b32 t80, t72, t73, t77;\n\t"
+        "shf.r.clamp.b32 t81, t73, t74, t77;\n\t"
+        "shf.r.clamp.b32 t82, t74, t75, t77;\n\t"
+        "shr.b32 t83, t75, t77;\n\t"
+        "and.b32 t84, t44, 1;\n\t"
+        "sub.u32 t85, 0, t84;\n\t"
+        "mov.b32 %0, 1;\n\t"
+        "xor.b32 t86, t78, t44;\n\t"
+        "and.b32 t86, t86, t85;\n\t"
+        "xor.b32 %1, t78, t86;\n\t"
+        "xor.b32 t87, t44, t78;\n\t"
+        "and.b32 t87, t87, t85;\n\t"
+        "xor.b32 %8, t44, t87;\n\t"
+        "xor.b32 t88, t79, t45;\n\t"
+        "and.b32 t88, t88, t85;\n\t"
+        "xor.b32 %2, t79, t88;\n\t"
+        "xor.b32 t89, t45, t79;\n\t"
+        "and.b32 t89, t89, t85;\n\t"
+        "xor.b32 %9, t45, t89;\n\t"
+        "xor.b32 t90, t80, t46;\n\t"
+        "and.b32 t90, t90, t85;\n\t"
+        "xor.b32 %3, t80, t90;\n\t"
+        "xor.b32 t91, t46, t80;\n\t"
+        "and.b32 t91, t91, t85;\n\t"
+        "xor.b32 %10, t46, t91;\n\t"
+        "xor.b32 t92, t81, t47;\n\t"
+        "and.b32 t92, t92, t85;\n\t"
+        "xor.b32 %4, t81, t92;\n\t"
+        "xor.b32 t93, t47, t81;\n\t"
+        "and.b32 t93, t93, t85;\n\t"
+        "xor.b32 %11, t47, t93;\n\t"
+        "xor.b32 t94, t82, t48;\n\t"
+        "and.b32 t94, t94, t85;\n\t"
+        "xor.b32 %5, t82, t94;\n\t"
+        "xor.b32 t95, t48, t82;\n\t"
+        "and.b32 t95, t95, t85;\n\t"
+        "xor.b32 %12, t48, t95;\n\t"
+        "xor.b32 t96, t83, t49;\n\t"
+        "and.b32 t96, t96, t85;\n\t"
+        "xor.b32 %6, t83, t96;\n\t"
+        "xor.b32 t97, t49, t83;\n\t"
+        "and.b32 t97, t97, t85;\n\t"
+        "xor.b32 %13, t49, t97;\n\t"
+        "mov.b32 %7, 0;\n\t"
+        "mov.b32 %14, 0;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
     );
   }
@@ -8717,46 +8739,46 @@ struct gcd_start {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t t[72];
+    uint32_t t[98];
     t[0] = ptx_or(x[0], x[6]);
     t[1] = ptx_or(x[1], x[7]);
     t[2] = ptx_or(x[2], x[8]);
     t[3] = ptx_or(x[3], x[9]);
     t[4] = ptx_or(x[4], x[10]);
     t[5] = ptx_or(x[5], x[11]);
-    y[12] = ptx_brev(t[5]);
-    y[12] = ptx_clz(y[12]);
+    y[15] = ptx_brev(t[5]);
+    y[15] = ptx_clz(y[15]);
     t[6] = ptx_brev(t[4]);
     t[6] = ptx_clz(t[6]);
     t[7] = ptx_shr(t[6], 5u);
     t[7] = ptx_sub(0u, t[7]);
-    y[12] = ptx_and(y[12], t[7]);
-    y[12] = ptx_add(y[12], t[6]);
+    y[15] = ptx_and(y[15], t[7]);
+    y[15] = ptx_add(y[15], t[6]);
     t[8] = ptx_brev(t[3]);
     t[8] = ptx_clz(t[8]);
     t[9] = ptx_shr(t[8], 5u);
     t[9] = ptx_sub(0u, t[9]);
-    y[12] = ptx_and(y[12], t[9]);
-    y[12] = ptx_add(y[12], t[8]);
+    y[15] = ptx_and(y[15], t[9]);
+    y[15] = ptx_add(y[15], t[8]);
     t[10] = ptx_brev(t[2]);
     t[10] = ptx_clz(t[10]);
     t[11] = ptx_shr(t[10], 5u);
     t[11] = ptx_sub(0u, t[11]);
-    y[12] = ptx_and(y[12], t[11]);
-    y[12] = ptx_add(y[12], t[10]);
+    y[15] = ptx_and(y[15], t[11]);
+    y[15] = ptx_add(y[15], t[10]);
     t[12] = ptx_brev(t[1]);
     t[12] = ptx_clz(t[12]);
     t[13] = ptx_shr(t[12], 5u);
     t[13] = ptx_sub(0u, t[13]);
-    y[12] = ptx_and(y[12], t[13]);
-    y[12] = ptx_add(y[12], t[12]);
+    y[15] = ptx_and(y[15], t[13]);
+    y[15] = ptx_add(y[15], t[12]);
     t[14] = ptx_brev(t[0]);
     t[14] = ptx_clz(t[14]);
     t[15] = ptx_shr(t[14], 5u);
     t[15] = ptx_sub(0u, t[15]);
-    y[12] = ptx_and(y[12], t[15]);
-    y[12] = ptx_add(y[12], t[14]);
-    t[16] = ptx_shr(y[12], 5u);
+    y[15] = ptx_and(y[15], t[15]);
+    y[15] = ptx_add(y[15], t[14]);
+    t[16] = ptx_shr(y[15], 5u);
     t[16] = ptx_and(t[16], 1u);
     t[17] = ptx_sub(0u, t[16]);
     t[24] = ptx_not(t[17]);
@@ -8776,7 +8798,7 @@ struct gcd_start {
     t[22] = ptx_and(t[22], t[17]);
     t[22] = ptx_xor(t[22], x[4]);
     t[23] = ptx_and(x[5], t[24]);
-    t[25] = ptx_shr(y[12], 6u);
+    t[25] = ptx_shr(y[15], 6u);
     t[25] = ptx_and(t[25], 1u);
     t[26] = ptx_sub(0u, t[25]);
     t[33] = ptx_not(t[26]);
@@ -8794,7 +8816,7 @@ struct gcd_start {
     t[30] = ptx_xor(t[30], t[21]);
     t[31] = ptx_and(t[22], t[33]);
     t[32] = ptx_and(t[23], t[33]);
-    t[34] = ptx_shr(y[12], 7u);
+    t[34] = ptx_shr(y[15], 7u);
     t[34] = ptx_and(t[34], 1u);
     t[35] = ptx_sub(0u, t[34]);
     t[42] = ptx_not(t[35]);
@@ -8808,186 +8830,1183 @@ struct gcd_start {
     t[39] = ptx_and(t[30], t[42]);
     t[40] = ptx_and(t[31], t[42]);
     t[41] = ptx_and(t[32], t[42]);
-    t[43] = ptx_and(y[12], 31u);
-    y[0] = ptx_shf_r_clamp(t[36], t[37], t[43]);
-    y[1] = ptx_shf_r_clamp(t[37], t[38], t[43]);
-    y[2] = ptx_shf_r_clamp(t[38], t[39], t[43]);
-    y[3] = ptx_shf_r_clamp(t[39], t[40], t[43]);
-    y[4] = ptx_shf_r_clamp(t[40], t[41], t[43]);
-    y[5] = ptx_shr(t[41], t[43]);
-    t[44] = ptx_shr(y[12], 5u);
-    t[44] = ptx_and(t[44], 1u);
-    t[45] = ptx_sub(0u, t[44]);
-    t[52] = ptx_not(t[45]);
-    t[46] = ptx_xor(x[6], x[7]);
-    t[46] = ptx_and(t[46], t[45]);
-    t[46] = ptx_xor(t[46], x[6]);
-    t[47] = ptx_xor(x[7], x[8]);
-    t[47] = ptx_and(t[47], t[45]);
-    t[47] = ptx_xor(t[47], x[7]);
-    t[48] = ptx_xor(x[8], x[9]);
-    t[48] = ptx_and(t[48], t[45]);
-    t[48] = ptx_xor(t[48], x[8]);
-    t[49] = ptx_xor(x[9], x[10]);
-    t[49] = ptx_and(t[49], t[45]);
-    t[49] = ptx_xor(t[49], x[9]);
-    t[50] = ptx_xor(x[10], x[11]);
-    t[50] = ptx_and(t[50], t[45]);
-    t[50] = ptx_xor(t[50], x[10]);
-    t[51] = ptx_and(x[11], t[52]);
-    t[53] = ptx_shr(y[12], 6u);
-    t[53] = ptx_and(t[53], 1u);
-    t[54] = ptx_sub(0u, t[53]);
-    t[61] = ptx_not(t[54]);
-    t[55] = ptx_xor(t[46], t[48]);
-    t[55] = ptx_and(t[55], t[54]);
-    t[55] = ptx_xor(t[55], t[46]);
-    t[56] = ptx_xor(t[47], t[49]);
-    t[56] = ptx_and(t[56], t[54]);
-    t[56] = ptx_xor(t[56], t[47]);
-    t[57] = ptx_xor(t[48], t[50]);
-    t[57] = ptx_and(t[57], t[54]);
-    t[57] = ptx_xor(t[57], t[48]);
-    t[58] = ptx_xor(t[49], t[51]);
-    t[58] = ptx_and(t[58], t[54]);
-    t[58] = ptx_xor(t[58], t[49]);
-    t[59] = ptx_and(t[50], t[61]);
-    t[60] = ptx_and(t[51], t[61]);
-    t[62] = ptx_shr(y[12], 7u);
-    t[62] = ptx_and(t[62], 1u);
-    t[63] = ptx_sub(0u, t[62]);
-    t[70] = ptx_not(t[63]);
-    t[64] = ptx_xor(t[55], t[59]);
-    t[64] = ptx_and(t[64], t[63]);
+    t[43] = ptx_and(y[15], 31u);
+    t[44] = ptx_shf_r_clamp(t[36], t[37], t[43]);
+    t[45] = ptx_shf_r_clamp(t[37], t[38], t[43]);
+    t[46] = ptx_shf_r_clamp(t[38], t[39], t[43]);
+    t[47] = ptx_shf_r_clamp(t[39], t[40], t[43]);
+    t[48] = ptx_shf_r_clamp(t[40], t[41], t[43]);
+    t[49] = ptx_shr(t[41], t[43]);
+    t[50] = ptx_shr(y[15], 5u);
+    t[50] = ptx_and(t[50], 1u);
+    t[51] = ptx_sub(0u, t[50]);
+    t[58] = ptx_not(t[51]);
+    t[52] = ptx_xor(x[6], x[7]);
+    t[52] = ptx_and(t[52], t[51]);
+    t[52] = ptx_xor(t[52], x[6]);
+    t[53] = ptx_xor(x[7], x[8]);
+    t[53] = ptx_and(t[53], t[51]);
+    t[53] = ptx_xor(t[53], x[7]);
+    t[54] = ptx_xor(x[8], x[9]);
+    t[54] = ptx_and(t[54], t[51]);
+    t[54] = ptx_xor(t[54], x[8]);
+    t[55] = ptx_xor(x[9], x[10]);
+    t[55] = ptx_and(t[55], t[51]);
+    t[55] = ptx_xor(t[55], x[9]);
+    t[56] = ptx_xor(x[10], x[11]);
+    t[56] = ptx_and(t[56], t[51]);
+    t[56] = ptx_xor(t[56], x[10]);
+    t[57] = ptx_and(x[11], t[58]);
+    t[59] = ptx_shr(y[15], 6u);
+    t[59] = ptx_and(t[59], 1u);
+    t[60] = ptx_sub(0u, t[59]);
+    t[67] = ptx_not(t[60]);
+    t[61] = ptx_xor(t[52], t[54]);
+    t[61] = ptx_and(t[61], t[60]);
+    t[61] = ptx_xor(t[61], t[52]);
+    t[62] = ptx_xor(t[53], t[55]);
+    t[62] = ptx_and(t[62], t[60]);
+    t[62] = ptx_xor(t[62], t[53]);
+    t[63] = ptx_xor(t[54], t[56]);
+    t[63] = ptx_and(t[63], t[60]);
+    t[63] = ptx_xor(t[63], t[54]);
+    t[64] = ptx_xor(t[55], t[57]);
+    t[64] = ptx_and(t[64], t[60]);
     t[64] = ptx_xor(t[64], t[55]);
-    t[65] = ptx_xor(t[56], t[60]);
-    t[65] = ptx_and(t[65], t[63]);
-    t[65] = ptx_xor(t[65], t[56]);
-    t[66] = ptx_and(t[57], t[70]);
-    t[67] = ptx_and(t[58], t[70]);
-    t[68] = ptx_and(t[59], t[70]);
-    t[69] = ptx_and(t[60], t[70]);
-    t[71] = ptx_and(y[12], 31u);
-    y[6] = ptx_shf_r_clamp(t[64], t[65], t[71]);
-    y[7] = ptx_shf_r_clamp(t[65], t[66], t[71]);
-    y[8] = ptx_shf_r_clamp(t[66], t[67], t[71]);
-    y[9] = ptx_shf_r_clamp(t[67], t[68], t[71]);
-    y[10] = ptx_shf_r_clamp(t[68], t[69], t[71]);
-    y[11] = ptx_shr(t[69], t[71]);
+    t[65] = ptx_and(t[56], t[67]);
+    t[66] = ptx_and(t[57], t[67]);
+    t[68] = ptx_shr(y[15], 7u);
+    t[68] = ptx_and(t[68], 1u);
+    t[69] = ptx_sub(0u, t[68]);
+    t[76] = ptx_not(t[69]);
+    t[70] = ptx_xor(t[61], t[65]);
+    t[70] = ptx_and(t[70], t[69]);
+    t[70] = ptx_xor(t[70], t[61]);
+    t[71] = ptx_xor(t[62], t[66]);
+    t[71] = ptx_and(t[71], t[69]);
+    t[71] = ptx_xor(t[71], t[62]);
+    t[72] = ptx_and(t[63], t[76]);
+    t[73] = ptx_and(t[64], t[76]);
+    t[74] = ptx_and(t[65], t[76]);
+    t[75] = ptx_and(t[66], t[76]);
+    t[77] = ptx_and(y[15], 31u);
+    t[78] = ptx_shf_r_clamp(t[70], t[71], t[77]);
+    t[79] = ptx_shf_r_clamp(t[71], t[72], t[77]);
+    t[80] = ptx_shf_r_clamp(t[72], t[73], t[77]);
+    t[81] = ptx_shf_r_clamp(t[73], t[74], t[77]);
+    t[82] = ptx_shf_r_clamp(t[74], t[75], t[77]);
+    t[83] = ptx_shr(t[75], t[77]);
+    t[84] = ptx_and(t[44], 1u);
+    t[85] = ptx_sub(0u, t[84]);
+    y[0] = ptx_mov(1u);
+    t[86] = ptx_xor(t[78], t[44]);
+    t[86] = ptx_and(t[86], t[85]);
+    y[1] = ptx_xor(t[78], t[86]);
+    t[87] = ptx_xor(t[44], t[78]);
+    t[87] = ptx_and(t[87], t[85]);
+    y[8] = ptx_xor(t[44], t[87]);
+    t[88] = ptx_xor(t[79], t[45]);
+    t[88] = ptx_and(t[88], t[85]);
+    y[2] = ptx_xor(t[79], t[88]);
+    t[89] = ptx_xor(t[45], t[79]);
+    t[89] = ptx_and(t[89], t[85]);
+    y[9] = ptx_xor(t[45], t[89]);
+    t[90] = ptx_xor(t[80], t[46]);
+    t[90] = ptx_and(t[90], t[85]);
+    y[3] = ptx_xor(t[80], t[90]);
+    t[91] = ptx_xor(t[46], t[80]);
+    t[91] = ptx_and(t[91], t[85]);
+    y[10] = ptx_xor(t[46], t[91]);
+    t[92] = ptx_xor(t[81], t[47]);
+    t[92] = ptx_and(t[92], t[85]);
+    y[4] = ptx_xor(t[81], t[92]);
+    t[93] = ptx_xor(t[47], t[81]);
+    t[93] = ptx_and(t[93], t[85]);
+    y[11] = ptx_xor(t[47], t[93]);
+    t[94] = ptx_xor(t[82], t[48]);
+    t[94] = ptx_and(t[94], t[85]);
+    y[5] = ptx_xor(t[82], t[94]);
+    t[95] = ptx_xor(t[48], t[82]);
+    t[95] = ptx_and(t[95], t[85]);
+    y[12] = ptx_xor(t[48], t[95]);
+    t[96] = ptx_xor(t[83], t[49]);
+    t[96] = ptx_and(t[96], t[85]);
+    y[6] = ptx_xor(t[83], t[96]);
+    t[97] = ptx_xor(t[49], t[83]);
+    t[97] = ptx_and(t[97], t[85]);
+    y[13] = ptx_xor(t[49], t[97]);
+    y[7] = ptx_mov(0u);
+    y[14] = ptx_mov(0u);
   }
 #endif
 };
 
-// gcd_step: a step that the loops below call; 98 instructions.
-struct gcd_step {
-  static constexpr unsigned in_words = 12;
-  static constexpr unsigned out_words = 12;
+// gcd_round: a step that the loops below call; 1054 instructions.
+struct gcd_round {
+  static constexpr unsigned in_words = 15;
+  static constexpr unsigned out_words = 15;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<67>;\n\t"
-        "and.b32 t0, %12, %18;\n\t"
-        "and.b32 t0, t0, 1;\n\t"
-        "sub.u32 t1, 0, t0;\n\t"
-        "sub.cc.u32 t2, %12, %18;\n\t"
-        "subc.cc.u32 t3, %13, %19;\n\t"
-        "subc.cc.u32 t4, %14, %20;\n\t"
-        "subc.cc.u32 t5, %15, %21;\n\t"
-        "subc.cc.u32 t6, %16, %22;\n\t"
-        "subc.cc.u32 t7, %17, %23;\n\t"
-        "subc.u32 t8, 0, 0;\n\t"
-        "and.b32 t9, t1, t8;\n\t"
-        "xor.b32 t10, t1, t9;\n\t"
-        "and.b32 t11, %18, t10;\n\t"
-        "and.b32 t12, %19, t10;\n\t"
-        "and.b32 t13, %20, t10;\n\t"
-        "and.b32 t14, %21, t10;\n\t"
-        "and.b32 t15, %22, t10;\n\t"
-        "and.b32 t16, %23, t10;\n\t"
-        "sub.cc.u32 t17, %12, t11;\n\t"
-        "subc.cc.u32 t18, %13, t12;\n\t"
-        "subc.cc.u32 t19, %14, t13;\n\t"
-        "subc.cc.u32 t20, %15, t14;\n\t"
-        "subc.cc.u32 t21, %16, t15;\n\t"
-        "subc.u32 t22, %17, t16;\n\t"
-        "and.b32 t23, %12, t9;\n\t"
-        "and.b32 t24, %13, t9;\n\t"
-        "and.b32 t25, %14, t9;\n\t"
-        "and.b32 t26, %15, t9;\n\t"
-        "and.b32 t27, %16, t9;\n\t"
-        "and.b32 t28, %17, t9;\n\t"
-        "sub.cc.u32 t29, %18, t23;\n\t"
-        "subc.cc.u32 t30, %19, t24;\n\t"
-        "subc.cc.u32 t31, %20, t25;\n\t"
-        "subc.cc.u32 t32, %21, t26;\n\t"
-        "subc.cc.u32 t33, %22, t27;\n\t"
-        "subc.u32 t34, %23, t28;\n\t"
-        "and.b32 t35, t17, 1;\n\t"
-        "sub.u32 t36, 0, t35;\n\t"
-        "xor.b32 t43, t17, t29;\n\t"
-        "and.b32 t43, t43, t36;\n\t"
-        "xor.b32 t37, t17, t43;\n\t"
-        "xor.b32 t44, t18, t30;\n\t"
-        "and.b32 t44, t44, t36;\n\t"
-        "xor.b32 t38, t18, t44;\n\t"
-        "xor.b32 t45, t19, t31;\n\t"
-        "and.b32 t45, t45, t36;\n\t"
-        "xor.b32 t39, t19, t45;\n\t"
-        "xor.b32 t46, t20, t32;\n\t"
-        "and.b32 t46, t46, t36;\n\t"
-        "xor.b32 t40, t20, t46;\n\t"
-        "xor.b32 t47, t21, t33;\n\t"
-        "and.b32 t47, t47, t36;\n\t"
-        "xor.b32 t41, t21, t47;\n\t"
-        "xor.b32 t48, t22, t34;\n\t"
-        "and.b32 t48, t48, t36;\n\t"
-        "xor.b32 t42, t22, t48;\n\t"
-        "shf.r.clamp.b32 t49, t37, t38, 1;\n\t"
-        "shf.r.clamp.b32 t50, t38, t39, 1;\n\t"
-        "shf.r.clamp.b32 t51, t39, t40, 1;\n\t"
-        "shf.r.clamp.b32 t52, t40, t41, 1;\n\t"
-        "shf.r.clamp.b32 t53, t41, t42, 1;\n\t"
-        "shr.b32 t54, t42, 1;\n\t"
-        "xor.b32 t55, t49, t17;\n\t"
-        "and.b32 t55, t55, t36;\n\t"
-        "xor.b32 %0, t49, t55;\n\t"
-        "xor.b32 t56, t29, t49;\n\t"
-        "and.b32 t56, t56, t36;\n\t"
-        "xor.b32 %6, t29, t56;\n\t"
-        "xor.b32 t57, t50, t18;\n\t"
-        "and.b32 t57, t57, t36;\n\t"
-        "xor.b32 %1, t50, t57;\n\t"
-        "xor.b32 t58, t30, t50;\n\t"
-        "and.b32 t58, t58, t36;\n\t"
-        "xor.b32 %7, t30, t58;\n\t"
-        "xor.b32 t59, t51, t19;\n\t"
-        "and.b32 t59, t59, t36;\n\t"
-        "xor.b32 %2, t51, t59;\n\t"
-        "xor.b32 t60, t31, t51;\n\t"
-        "and.b32 t60, t60, t36;\n\t"
-        "xor.b32 %8, t31, t60;\n\t"
-        "xor.b32 t61, t52, t20;\n\t"
-        "and.b32 t61, t61, t36;\n\t"
-        "xor.b32 %3, t52, t61;\n\t"
-        "xor.b32 t62, t32, t52;\n\t"
-        "and.b32 t62, t62, t36;\n\t"
-        "xor.b32 %9, t32, t62;\n\t"
-        "xor.b32 t63, t53, t21;\n\t"
-        "and.b32 t63, t63, t36;\n\t"
-        "xor.b32 %4, t53, t63;\n\t"
-        "xor.b32 t64, t33, t53;\n\t"
-        "and.b32 t64, t64, t36;\n\t"
-        "xor.b32 %10, t33, t64;\n\t"
-        "xor.b32 t65, t54, t22;\n\t"
-        "and.b32 t65, t65, t36;\n\t"
-        "xor.b32 %5, t54, t65;\n\t"
-        "xor.b32 t66, t34, t54;\n\t"
-        "and.b32 t66, t66, t36;\n\t"
-        "xor.b32 %11, t34, t66;\n\t"
+        ".reg .u32 t<427>;\n\t"
+        "mov.b32 t0, %15;\n\t"
+        "mov.b32 t1, %16;\n\t"
+        "mov.b32 t2, %23;\n\t"
+        "mov.b32 t3, 1;\n\t"
+        "mov.b32 t4, 0;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "mov.b32 t6, 1;\n\t"
+        "sub.u32 t7, 0, t0;\n\t"
+        "shr.b32 t8, t7, 31;\n\t"
+        "sub.u32 t9, 0, t8;\n\t"
+        "and.b32 t10, t2, 1;\n\t"
+        "sub.u32 t11, 0, t10;\n\t"
+        "xor.b32 t12, t1, t9;\n\t"
+        "sub.u32 t12, t12, t9;\n\t"
+        "and.b32 t12, t12, t11;\n\t"
+        "add.u32 t2, t2, t12;\n\t"
+        "xor.b32 t13, t3, t9;\n\t"
+        "sub.u32 t13, t13, t9;\n\t"
+        "and.b32 t13, t13, t11;\n\t"
+        "add.u32 t5, t5, t13;\n\t"
+        "xor.b32 t14, t4, t9;\n\t"
+        "sub.u32 t14, t14, t9;\n\t"
+        "and.b32 t14, t14, t11;\n\t"
+        "add.u32 t6, t6, t14;\n\t"
+        "and.b32 t15, t9, t11;\n\t"
+        "xor.b32 t0, t0, t15;\n\t"
+        "sub.u32 t0, t0, t15;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t16, t2, t15;\n\t"
+        "add.u32 t1, t1, t16;\n\t"
+        "and.b32 t17, t5, t15;\n\t"
+        "add.u32 t3, t3, t17;\n\t"
+        "and.b32 t18, t6, t15;\n\t"
+        "add.u32 t4, t4, t18;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t19, 0, t0;\n\t"
+        "shr.b32 t20, t19, 31;\n\t"
+        "sub.u32 t21, 0, t20;\n\t"
+        "and.b32 t22, t2, 1;\n\t"
+        "sub.u32 t23, 0, t22;\n\t"
+        "xor.b32 t24, t1, t21;\n\t"
+        "sub.u32 t24, t24, t21;\n\t"
+        "and.b32 t24, t24, t23;\n\t"
+        "add.u32 t2, t2, t24;\n\t"
+        "xor.b32 t25, t3, t21;\n\t"
+        "sub.u32 t25, t25, t21;\n\t"
+        "and.b32 t25, t25, t23;\n\t"
+        "add.u32 t5, t5, t25;\n\t"
+        "xor.b32 t26, t4, t21;\n\t"
+        "sub.u32 t26, t26, t21;\n\t"
+        "and.b32 t26, t26, t23;\n\t"
+        "add.u32 t6, t6, t26;\n\t"
+        "and.b32 t27, t21, t23;\n\t"
+        "xor.b32 t0, t0, t27;\n\t"
+        "sub.u32 t0, t0, t27;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t28, t2, t27;\n\t"
+        "add.u32 t1, t1, t28;\n\t"
+        "and.b32 t29, t5, t27;\n\t"
+        "add.u32 t3, t3, t29;\n\t"
+        "and.b32 t30, t6, t27;\n\t"
+        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t31, 0, t0;\n\t"
+        "shr.b32 t32, t31, 31;\n\t"
+        "sub.u32 t33, 0, t32;\n\t"
+        "and.b32 t34, t2, 1;\n\t"
+        "sub.u32 t35, 0, t34;\n\t"
+        "xor.b32 t36, t1, t33;\n\t"
+        "sub.u32 t36, t36, t33;\n\t"
+        "and.b32 t36, t36, t35;\n\t"
+        "add.u32 t2, t2, t36;\n\t"
+        "xor.b32 t37, t3, t33;\n\t"
+        "sub.u32 t37, t37, t33;\n\t"
+        "and.b32 t37, t37, t35;\n\t"
+        "add.u32 t5, t5, t37;\n\t"
+        "xor.b32 t38, t4, t33;\n\t"
+        "sub.u32 t38, t38, t33;\n\t"
+        "and.b32 t38, t38, t35;\n\t"
+        "add.u32 t6, t6, t38;\n\t"
+        "and.b32 t39, t33, t35;\n\t"
+        "xor.b32 t0, t0, t39;\n\t"
+        "sub.u32 t0, t0, t39;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t40, t2, t39;\n\t"
+        "add.u32 t1, t1, t40;\n\t"
+        "and.b32 t41, t5, t39;\n\t"
+        "add.u32 t3, t3, t41;\n\t"
+        "and.b32 t42, t6, t39;\n\t"
+        "add.u32 t4, t4, t42;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t43, 0, t0;\n\t"
+        "shr.b32 t44, t43, 31;\n\t"
+        "sub.u32 t45, 0, t44;\n\t"
+        "and.b32 t46, t2, 1;\n\t"
+        "sub.u32 t47, 0, t46;\n\t"
+        "xor.b32 t48, t1, t45;\n\t"
+        "sub.u32 t48, t48, t45;\n\t"
+        "and.b32 t48, t48, t47;\n\t"
+        "add.u32 t2, t2, t48;\n\t"
+        "xor.b32 t49, t3, t45;\n\t"
+        "sub.u32 t49, t49, t45;\n\t"
+        "and.b32 t49, t49, t47;\n\t"
+        "add.u32 t5, t5, t49;\n\t"
+        "xor.b32 t50, t4, t45;\n\t"
+        "sub.u32 t50, t50, t45;\n\t"
+        "and.b32 t50, t50, t47;\n\t"
+        "add.u32 t6, t6, t50;\n\t"
+        "and.b32 t51, t45, t47;\n\t"
+        "xor.b32 t0, t0, t51;\n\t"
+        "sub.u32 t0, t0, t51;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t52, t2, t51;\n\t"
+        "add.u32 t1, t1, t52;\n\t"
+        "and.b32 t53, t5, t51;\n\t"
+        "add.u32 t3, t3, t53;\n\t"
+        "and.b32 t54, t6, t51;\n\t"
+        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t55, 0, t0;\n\t"
+        "shr.b32 t56, t55, 31;\n\t"
+        "sub.u32 t57, 0, t56;\n\t"
+        "and.b32 t58, t2, 1;\n\t"
+        "sub.u32 t59, 0, t58;\n\t"
+        "xor.b32 t60, t1, t57;\n\t"
+        "sub.u32 t60, t60, t57;\n\t"
+        "and.b32 t60, t60, t59;\n\t"
+        "add.u32 t2, t2, t60;\n\t"
+        "xor.b32 t61, t3, t57;\n\t"
+        "sub.u32 t61, t61, t57;\n\t"
+        "and.b32 t61, t61, t59;\n\t"
+        "add.u32 t5, t5, t61;\n\t"
+        "xor.b32 t62, t4, t57;\n\t"
+        "sub.u32 t62, t62, t57;\n\t"
+        "and.b32 t62, t62, t59;\n\t"
+        "add.u32 t6, t6, t62;\n\t"
+        "and.b32 t63, t57, t59;\n\t"
+        "xor.b32 t0, t0, t63;\n\t"
+        "sub.u32 t0, t0, t63;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t64, t2, t63;\n\t"
+        "add.u32 t1, t1, t64;\n\t"
+        "and.b32 t65, t5, t63;\n\t"
+        "add.u32 t3, t3, t65;\n\t"
+        "and.b32 t66, t6, t63;\n\t"
+        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t67, 0, t0;\n\t"
+        "shr.b32 t68, t67, 31;\n\t"
+        "sub.u32 t69, 0, t68;\n\t"
+        "and.b32 t70, t2, 1;\n\t"
+        "sub.u32 t71, 0, t70;\n\t"
+        "xor.b32 t72, t1, t69;\n\t"
+        "sub.u32 t72, t72, t69;\n\t"
+        "and.b32 t72, t72, t71;\n\t"
+        "add.u32 t2, t2, t72;\n\t"
+        "xor.b32 t73, t3, t69;\n\t"
+        "sub.u32 t73, t73, t69;\n\t"
+        "and.b32 t73, t73, t71;\n\t"
+        "add.u32 t5, t5, t73;\n\t"
+        "xor.b32 t74, t4, t69;\n\t"
+        "sub.u32 t74, t74, t69;\n\t"
+        "and.b32 t74, t74, t71;\n\t"
+        "add.u32 t6, t6, t74;\n\t"
+        "and.b32 t75, t69, t71;\n\t"
+        "xor.b32 t0, t0, t75;\n\t"
+        "sub.u32 t0, t0, t75;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t76, t2, t75;\n\t"
+        "add.u32 t1, t1, t76;\n\t"
+        "and.b32 t77, t5, t75;\n\t"
+        "add.u32 t3, t3, t77;\n\t"
+        "and.b32 t78, t6, t75;\n\t"
+        "add.u32 t4, t4, t78;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t79, 0, t0;\n\t"
+        "shr.b32 t80, t79, 31;\n\t"
+        "sub.u32 t81, 0, t80;\n\t"
+        "and.b32 t82, t2, 1;\n\t"
+        "sub.u32 t83, 0, t82;\n\t"
+        "xor.b32 t84, t1, t81;\n\t"
+        "sub.u32 t84, t84, t81;\n\t"
+        "and.b32 t84, t84, t83;\n\t"
+        "add.u32 t2, t2, t84;\n\t"
+        "xor.b32 t85, t3, t81;\n\t"
+        "sub.u32 t85, t85, t81;\n\t"
+        "and.b32 t85, t85, t83;\n\t"
+        "add.u32 t5, t5, t85;\n\t"
+        "xor.b32 t86, t4, t81;\n\t"
+        "sub.u32 t86, t86, t81;\n\t"
+        "and.b32 t86, t86, t83;\n\t"
+        "add.u32 t6, t6, t86;\n\t"
+        "and.b32 t87, t81, t83;\n\t"
+        "xor.b32 t0, t0, t87;\n\t"
+        "sub.u32 t0, t0, t87;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t88, t2, t87;\n\t"
+        "add.u32 t1, t1, t88;\n\t"
+        "and.b32 t89, t5, t87;\n\t"
+        "add.u32 t3, t3, t89;\n\t"
+        "and.b32 t90, t6, t87;\n\t"
+        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t91, 0, t0;\n\t"
+        "shr.b32 t92, t91, 31;\n\t"
+        "sub.u32 t93, 0, t92;\n\t"
+        "and.b32 t94, t2, 1;\n\t"
+        "sub.u32 t95, 0, t94;\n\t"
+        "xor.b32 t96, t1, t93;\n\t"
+        "sub.u32 t96, t96, t93;\n\t"
+        "and.b32 t96, t96, t95;\n\t"
+        "add.u32 t2, t2, t96;\n\t"
+        "xor.b32 t97, t3, t93;\n\t"
+        "sub.u32 t97, t97, t93;\n\t"
+        "and.b32 t97, t97, t95;\n\t"
+        "add.u32 t5, t5, t97;\n\t"
+        "xor.b32 t98, t4, t93;\n\t"
+        "sub.u32 t98, t98, t93;\n\t"
+        "and.b32 t98, t98, t95;\n\t"
+        "add.u32 t6, t6, t98;\n\t"
+        "and.b32 t99, t93, t95;\n\t"
+        "xor.b32 t0, t0, t99;\n\t"
+        "sub.u32 t0, t0, t99;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t100, t2, t99;\n\t"
+        "add.u32 t1, t1, t100;\n\t"
+        "and.b32 t101, t5, t99;\n\t"
+        "add.u32 t3, t3, t101;\n\t"
+        "and.b32 t102, t6, t99;\n\t"
+        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t103, 0, t0;\n\t"
+        "shr.b32 t104, t103, 31;\n\t"
+        "sub.u32 t105, 0, t104;\n\t"
+        "and.b32 t106, t2, 1;\n\t"
+        "sub.u32 t107, 0, t106;\n\t"
+        "xor.b32 t108, t1, t105;\n\t"
+        "sub.u32 t108, t108, t105;\n\t"
+        "and.b32 t108, t108, t107;\n\t"
+        "add.u32 t2, t2, t108;\n\t"
+        "xor.b32 t109, t3, t105;\n\t"
+        "sub.u32 t109, t109, t105;\n\t"
+        "and.b32 t109, t109, t107;\n\t"
+        "add.u32 t5, t5, t109;\n\t"
+        "xor.b32 t110, t4, t105;\n\t"
+        "sub.u32 t110, t110, t105;\n\t"
+        "and.b32 t110, t110, t107;\n\t"
+        "add.u32 t6, t6, t110;\n\t"
+        "and.b32 t111, t105, t107;\n\t"
+        "xor.b32 t0, t0, t111;\n\t"
+        "sub.u32 t0, t0, t111;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t112, t2, t111;\n\t"
+        "add.u32 t1, t1, t112;\n\t"
+        "and.b32 t113, t5, t111;\n\t"
+        "add.u32 t3, t3, t113;\n\t"
+        "and.b32 t114, t6, t111;\n\t"
+        "add.u32 t4, t4, t114;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t115, 0, t0;\n\t"
+        "shr.b32 t116, t115, 31;\n\t"
+        "sub.u32 t117, 0, t116;\n\t"
+        "and.b32 t118, t2, 1;\n\t"
+        "sub.u32 t119, 0, t118;\n\t"
+        "xor.b32 t120, t1, t117;\n\t"
+        "sub.u32 t120, t120, t117;\n\t"
+        "and.b32 t120, t120, t119;\n\t"
+        "add.u32 t2, t2, t120;\n\t"
+        "xor.b32 t121, t3, t117;\n\t"
+        "sub.u32 t121, t121, t117;\n\t"
+        "and.b32 t121, t121, t119;\n\t"
+        "add.u32 t5, t5, t121;\n\t"
+        "xor.b32 t122, t4, t117;\n\t"
+        "sub.u32 t122, t122, t117;\n\t"
+        "and.b32 t122, t122, t119;\n\t"
+        "add.u32 t6, t6, t122;\n\t"
+        "and.b32 t123, t117, t119;\n\t"
+        "xor.b32 t0, t0, t123;\n\t"
+        "sub.u32 t0, t0, t123;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t124, t2, t123;\n\t"
+        "add.u32 t1, t1, t124;\n\t"
+        "and.b32 t125, t5, t123;\n\t"
+        "add.u32 t3, t3, t125;\n\t"
+        "and.b32 t126, t6, t123;\n\t"
+        "add.u32 t4, t4, t126;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t127, 0, t0;\n\t"
+        "shr.b32 t128, t127, 31;\n\t"
+        "sub.u32 t129, 0, t128;\n\t"
+        "and.b32 t130, t2, 1;\n\t"
+        "sub.u32 t131, 0, t130;\n\t"
+        "xor.b32 t132, t1, t129;\n\t"
+        "sub.u32 t132, t132, t129;\n\t"
+        "and.b32 t132, t132, t131;\n\t"
+        "add.u32 t2, t2, t132;\n\t"
+        "xor.b32 t133, t3, t129;\n\t"
+        "sub.u32 t133, t133, t129;\n\t"
+        "and.b32 t133, t133, t131;\n\t"
+        "add.u32 t5, t5, t133;\n\t"
+        "xor.b32 t134, t4, t129;\n\t"
+        "sub.u32 t134, t134, t129;\n\t"
+        "and.b32 t134, t134, t131;\n\t"
+        "add.u32 t6, t6, t134;\n\t"
+        "and.b32 t135, t129, t131;\n\t"
+        "xor.b32 t0, t0, t135;\n\t"
+        "sub.u32 t0, t0, t135;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t136, t2, t135;\n\t"
+        "add.u32 t1, t1, t136;\n\t"
+        "and.b32 t137, t5, t135;\n\t"
+        "add.u32 t3, t3, t137;\n\t"
+        "and.b32 t138, t6, t135;\n\t"
+        "add.u32 t4, t4, t138;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t139, 0, t0;\n\t"
+        "shr.b32 t140, t139, 31;\n\t"
+        "sub.u32 t141, 0, t140;\n\t"
+        "and.b32 t142, t2, 1;\n\t"
+        "sub.u32 t143, 0, t142;\n\t"
+        "xor.b32 t144, t1, t141;\n\t"
+        "sub.u32 t144, t144, t141;\n\t"
+        "and.b32 t144, t144, t143;\n\t"
+        "add.u32 t2, t2, t144;\n\t"
+        "xor.b32 t145, t3, t141;\n\t"
+        "sub.u32 t145, t145, t141;\n\t"
+        "and.b32 t145, t145, t143;\n\t"
+        "add.u32 t5, t5, t145;\n\t"
+        "xor.b32 t146, t4, t141;\n\t"
+        "sub.u32 t146, t146, t141;\n\t"
+        "and.b32 t146, t146, t143;\n\t"
+        "add.u32 t6, t6, t146;\n\t"
+        "and.b32 t147, t141, t143;\n\t"
+        "xor.b32 t0, t0, t147;\n\t"
+        "sub.u32 t0, t0, t147;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t148, t2, t147;\n\t"
+        "add.u32 t1, t1, t148;\n\t"
+        "and.b32 t149, t5, t147;\n\t"
+        "add.u32 t3, t3, t149;\n\t"
+        "and.b32 t150, t6, t147;\n\t"
+        "add.u32 t4, t4, t150;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t151, 0, t0;\n\t"
+        "shr.b32 t152, t151, 31;\n\t"
+        "sub.u32 t153, 0, t152;\n\t"
+        "and.b32 t154, t2, 1;\n\t"
+        "sub.u32 t155, 0, t154;\n\t"
+        "xor.b32 t156, t1, t153;\n\t"
+        "sub.u32 t156, t156, t153;\n\t"
+        "and.b32 t156, t156, t155;\n\t"
+        "add.u32 t2, t2, t156;\n\t"
+        "xor.b32 t157, t3, t153;\n\t"
+        "sub.u32 t157, t157, t153;\n\t"
+        "and.b32 t157, t157, t155;\n\t"
+        "add.u32 t5, t5, t157;\n\t"
+        "xor.b32 t158, t4, t153;\n\t"
+        "sub.u32 t158, t158, t153;\n\t"
+        "and.b32 t158, t158, t155;\n\t"
+        "add.u32 t6, t6, t158;\n\t"
+        "and.b32 t159, t153, t155;\n\t"
+        "xor.b32 t0, t0, t159;\n\t"
+        "sub.u32 t0, t0, t159;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t160, t2, t159;\n\t"
+        "add.u32 t1, t1, t160;\n\t"
+        "and.b32 t161, t5, t159;\n\t"
+        "add.u32 t3, t3, t161;\n\t"
+        "and.b32 t162, t6, t159;\n\t"
+        "add.u32 t4, t4, t162;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t163, 0, t0;\n\t"
+        "shr.b32 t164, t163, 31;\n\t"
+        "sub.u32 t165, 0, t164;\n\t"
+        "and.b32 t166, t2, 1;\n\t"
+        "sub.u32 t167, 0, t166;\n\t"
+        "xor.b32 t168, t1, t165;\n\t"
+        "sub.u32 t168, t168, t165;\n\t"
+        "and.b32 t168, t168, t167;\n\t"
+        "add.u32 t2, t2, t168;\n\t"
+        "xor.b32 t169, t3, t165;\n\t"
+        "sub.u32 t169, t169, t165;\n\t"
+        "and.b32 t169, t169, t167;\n\t"
+        "add.u32 t5, t5, t169;\n\t"
+        "xor.b32 t170, t4, t165;\n\t"
+        "sub.u32 t170, t170, t165;\n\t"
+        "and.b32 t170, t170, t167;\n\t"
+        "add.u32 t6, t6, t170;\n\t"
+        "and.b32 t171, t165, t167;\n\t"
+        "xor.b32 t0, t0, t171;\n\t"
+        "sub.u32 t0, t0, t171;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t172, t2, t171;\n\t"
+        "add.u32 t1, t1, t172;\n\t"
+        "and.b32 t173, t5, t171;\n\t"
+        "add.u32 t3, t3, t173;\n\t"
+        "and.b32 t174, t6, t171;\n\t"
+        "add.u32 t4, t4, t174;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t175, 0, t0;\n\t"
+        "shr.b32 t176, t175, 31;\n\t"
+        "sub.u32 t177, 0, t176;\n\t"
+        "and.b32 t178, t2, 1;\n\t"
+        "sub.u32 t179, 0, t178;\n\t"
+        "xor.b32 t180, t1, t177;\n\t"
+        "sub.u32 t180, t180, t177;\n\t"
+        "and.b32 t180, t180, t179;\n\t"
+        "add.u32 t2, t2, t180;\n\t"
+        "xor.b32 t181, t3, t177;\n\t"
+        "sub.u32 t181, t181, t177;\n\t"
+        "and.b32 t181, t181, t179;\n\t"
+        "add.u32 t5, t5, t181;\n\t"
+        "xor.b32 t182, t4, t177;\n\t"
+        "sub.u32 t182, t182, t177;\n\t"
+        "and.b32 t182, t182, t179;\n\t"
+        "add.u32 t6, t6, t182;\n\t"
+        "and.b32 t183, t177, t179;\n\t"
+        "xor.b32 t0, t0, t183;\n\t"
+        "sub.u32 t0, t0, t183;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t184, t2, t183;\n\t"
+        "add.u32 t1, t1, t184;\n\t"
+        "and.b32 t185, t5, t183;\n\t"
+        "add.u32 t3, t3, t185;\n\t"
+        "and.b32 t186, t6, t183;\n\t"
+        "add.u32 t4, t4, t186;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t187, 0, t0;\n\t"
+        "shr.b32 t188, t187, 31;\n\t"
+        "sub.u32 t189, 0, t188;\n\t"
+        "and.b32 t190, t2, 1;\n\t"
+        "sub.u32 t191, 0, t190;\n\t"
+        "xor.b32 t192, t1, t189;\n\t"
+        "sub.u32 t192, t192, t189;\n\t"
+        "and.b32 t192, t192, t191;\n\t"
+        "add.u32 t2, t2, t192;\n\t"
+        "xor.b32 t193, t3, t189;\n\t"
+        "sub.u32 t193, t193, t189;\n\t"
+        "and.b32 t193, t193, t191;\n\t"
+        "add.u32 t5, t5, t193;\n\t"
+        "xor.b32 t194, t4, t189;\n\t"
+        "sub.u32 t194, t194, t189;\n\t"
+        "and.b32 t194, t194, t191;\n\t"
+        "add.u32 t6, t6, t194;\n\t"
+        "and.b32 t195, t189, t191;\n\t"
+        "xor.b32 t0, t0, t195;\n\t"
+        "sub.u32 t0, t0, t195;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t196, t2, t195;\n\t"
+        "add.u32 t1, t1, t196;\n\t"
+        "and.b32 t197, t5, t195;\n\t"
+        "add.u32 t3, t3, t197;\n\t"
+        "and.b32 t198, t6, t195;\n\t"
+        "add.u32 t4, t4, t198;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t199, 0, t0;\n\t"
+        "shr.b32 t200, t199, 31;\n\t"
+        "sub.u32 t201, 0, t200;\n\t"
+        "and.b32 t202, t2, 1;\n\t"
+        "sub.u32 t203, 0, t202;\n\t"
+        "xor.b32 t204, t1, t201;\n\t"
+        "sub.u32 t204, t204, t201;\n\t"
+        "and.b32 t204, t204, t203;\n\t"
+        "add.u32 t2, t2, t204;\n\t"
+        "xor.b32 t205, t3, t201;\n\t"
+        "sub.u32 t205, t205, t201;\n\t"
+        "and.b32 t205, t205, t203;\n\t"
+        "add.u32 t5, t5, t205;\n\t"
+        "xor.b32 t206, t4, t201;\n\t"
+        "sub.u32 t206, t206, t201;\n\t"
+        "and.b32 t206, t206, t203;\n\t"
+        "add.u32 t6, t6, t206;\n\t"
+        "and.b32 t207, t201, t203;\n\t"
+        "xor.b32 t0, t0, t207;\n\t"
+        "sub.u32 t0, t0, t207;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t208, t2, t207;\n\t"
+        "add.u32 t1, t1, t208;\n\t"
+        "and.b32 t209, t5, t207;\n\t"
+        "add.u32 t3, t3, t209;\n\t"
+        "and.b32 t210, t6, t207;\n\t"
+        "add.u32 t4, t4, t210;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t211, 0, t0;\n\t"
+        "shr.b32 t212, t211, 31;\n\t"
+        "sub.u32 t213, 0, t212;\n\t"
+        "and.b32 t214, t2, 1;\n\t"
+        "sub.u32 t215, 0, t214;\n\t"
+        "xor.b32 t216, t1, t213;\n\t"
+        "sub.u32 t216, t216, t213;\n\t"
+        "and.b32 t216, t216, t215;\n\t"
+        "add.u32 t2, t2, t216;\n\t"
+        "xor.b32 t217, t3, t213;\n\t"
+        "sub.u32 t217, t217, t213;\n\t"
+        "and.b32 t217, t217, t215;\n\t"
+        "add.u32 t5, t5, t217;\n\t"
+        "xor.b32 t218, t4, t213;\n\t"
+        "sub.u32 t218, t218, t213;\n\t"
+        "and.b32 t218, t218, t215;\n\t"
+        "add.u32 t6, t6, t218;\n\t"
+        "and.b32 t219, t213, t215;\n\t"
+        "xor.b32 t0, t0, t219;\n\t"
+        "sub.u32 t0, t0, t219;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t220, t2, t219;\n\t"
+        "add.u32 t1, t1, t220;\n\t"
+        "and.b32 t221, t5, t219;\n\t"
+        "add.u32 t3, t3, t221;\n\t"
+        "and.b32 t222, t6, t219;\n\t"
+        "add.u32 t4, t4, t222;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t223, 0, t0;\n\t"
+        "shr.b32 t224, t223, 31;\n\t"
+        "sub.u32 t225, 0, t224;\n\t"
+        "and.b32 t226, t2, 1;\n\t"
+        "sub.u32 t227, 0, t226;\n\t"
+        "xor.b32 t228, t1, t225;\n\t"
+        "sub.u32 t228, t228, t225;\n\t"
+        "and.b32 t228, t228, t227;\n\t"
+        "add.u32 t2, t2, t228;\n\t"
+        "xor.b32 t229, t3, t225;\n\t"
+        "sub.u32 t229, t229, t225;\n\t"
+        "and.b32 t229, t229, t227;\n\t"
+        "add.u32 t5, t5, t229;\n\t"
+        "xor.b32 t230, t4, t225;\n\t"
+        "sub.u32 t230, t230, t225;\n\t"
+        "and.b32 t230, t230, t227;\n\t"
+        "add.u32 t6, t6, t230;\n\t"
+        "and.b32 t231, t225, t227;\n\t"
+        "xor.b32 t0, t0, t231;\n\t"
+        "sub.u32 t0, t0, t231;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t232, t2, t231;\n\t"
+        "add.u32 t1, t1, t232;\n\t"
+        "and.b32 t233, t5, t231;\n\t"
+        "add.u32 t3, t3, t233;\n\t"
+        "and.b32 t234, t6, t231;\n\t"
+        "add.u32 t4, t4, t234;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t235, 0, t0;\n\t"
+        "shr.b32 t236, t235, 31;\n\t"
+        "sub.u32 t237, 0, t236;\n\t"
+        "and.b32 t238, t2, 1;\n\t"
+        "sub.u32 t239, 0, t238;\n\t"
+        "xor.b32 t240, t1, t237;\n\t"
+        "sub.u32 t240, t240, t237;\n\t"
+        "and.b32 t240, t240, t239;\n\t"
+        "add.u32 t2, t2, t240;\n\t"
+        "xor.b32 t241, t3, t237;\n\t"
+        "sub.u32 t241, t241, t237;\n\t"
+        "and.b32 t241, t241, t239;\n\t"
+        "add.u32 t5, t5, t241;\n\t"
+        "xor.b32 t242, t4, t237;\n\t"
+        "sub.u32 t242, t242, t237;\n\t"
+        "and.b32 t242, t242, t239;\n\t"
+        "add.u32 t6, t6, t242;\n\t"
+        "and.b32 t243, t237, t239;\n\t"
+        "xor.b32 t0, t0, t243;\n\t"
+        "sub.u32 t0, t0, t243;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t244, t2, t243;\n\t"
+        "add.u32 t1, t1, t244;\n\t"
+        "and.b32 t245, t5, t243;\n\t"
+        "add.u32 t3, t3, t245;\n\t"
+        "and.b32 t246, t6, t243;\n\t"
+        "add.u32 t4, t4, t246;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t247, 0, t0;\n\t"
+        "shr.b32 t248, t247, 31;\n\t"
+        "sub.u32 t249, 0, t248;\n\t"
+        "and.b32 t250, t2, 1;\n\t"
+        "sub.u32 t251, 0, t250;\n\t"
+        "xor.b32 t252, t1, t249;\n\t"
+        "sub.u32 t252, t252, t249;\n\t"
+        "and.b32 t252, t252, t251;\n\t"
+        "add.u32 t2, t2, t252;\n\t"
+        "xor.b32 t253, t3, t249;\n\t"
+        "sub.u32 t253, t253, t249;\n\t"
+        "and.b32 t253, t253, t251;\n\t"
+        "add.u32 t5, t5, t253;\n\t"
+        "xor.b32 t254, t4, t249;\n\t"
+        "sub.u32 t254, t254, t249;\n\t"
+        "and.b32 t254, t254, t251;\n\t"
+        "add.u32 t6, t6, t254;\n\t"
+        "and.b32 t255, t249, t251;\n\t"
+        "xor.b32 t0, t0, t255;\n\t"
+        "sub.u32 t0, t0, t255;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t256, t2, t255;\n\t"
+        "add.u32 t1, t1, t256;\n\t"
+        "and.b32 t257, t5, t255;\n\t"
+        "add.u32 t3, t3, t257;\n\t"
+        "and.b32 t258, t6, t255;\n\t"
+        "add.u32 t4, t4, t258;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t259, 0, t0;\n\t"
+        "shr.b32 t260, t259, 31;\n\t"
+        "sub.u32 t261, 0, t260;\n\t"
+        "and.b32 t262, t2, 1;\n\t"
+        "sub.u32 t263, 0, t262;\n\t"
+        "xor.b32 t264, t1, t261;\n\t"
+        "sub.u32 t264, t264, t261;\n\t"
+        "and.b32 t264, t264, t263;\n\t"
+        "add.u32 t2, t2, t264;\n\t"
+        "xor.b32 t265, t3, t261;\n\t"
+        "sub.u32 t265, t265, t261;\n\t"
+        "and.b32 t265, t265, t263;\n\t"
+        "add.u32 t5, t5, t265;\n\t"
+        "xor.b32 t266, t4, t261;\n\t"
+        "sub.u32 t266, t266, t261;\n\t"
+        "and.b32 t266, t266, t263;\n\t"
+        "add.u32 t6, t6, t266;\n\t"
+        "and.b32 t267, t261, t263;\n\t"
+        "xor.b32 t0, t0, t267;\n\t"
+        "sub.u32 t0, t0, t267;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t268, t2, t267;\n\t"
+        "add.u32 t1, t1, t268;\n\t"
+        "and.b32 t269, t5, t267;\n\t"
+        "add.u32 t3, t3, t269;\n\t"
+        "and.b32 t270, t6, t267;\n\t"
+        "add.u32 t4, t4, t270;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t271, 0, t0;\n\t"
+        "shr.b32 t272, t271, 31;\n\t"
+        "sub.u32 t273, 0, t272;\n\t"
+        "and.b32 t274, t2, 1;\n\t"
+        "sub.u32 t275, 0, t274;\n\t"
+        "xor.b32 t276, t1, t273;\n\t"
+        "sub.u32 t276, t276, t273;\n\t"
+        "and.b32 t276, t276, t275;\n\t"
+        "add.u32 t2, t2, t276;\n\t"
+        "xor.b32 t277, t3, t273;\n\t"
+        "sub.u32 t277, t277, t273;\n\t"
+        "and.b32 t277, t277, t275;\n\t"
+        "add.u32 t5, t5, t277;\n\t"
+        "xor.b32 t278, t4, t273;\n\t"
+        "sub.u32 t278, t278, t273;\n\t"
+        "and.b32 t278, t278, t275;\n\t"
+        "add.u32 t6, t6, t278;\n\t"
+        "and.b32 t279, t273, t275;\n\t"
+        "xor.b32 t0, t0, t279;\n\t"
+        "sub.u32 t0, t0, t279;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t280, t2, t279;\n\t"
+        "add.u32 t1, t1, t280;\n\t"
+        "and.b32 t281, t5, t279;\n\t"
+        "add.u32 t3, t3, t281;\n\t"
+        "and.b32 t282, t6, t279;\n\t"
+        "add.u32 t4, t4, t282;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t283, 0, t0;\n\t"
+        "shr.b32 t284, t283, 31;\n\t"
+        "sub.u32 t285, 0, t284;\n\t"
+        "and.b32 t286, t2, 1;\n\t"
+        "sub.u32 t287, 0, t286;\n\t"
+        "xor.b32 t288, t1, t285;\n\t"
+        "sub.u32 t288, t288, t285;\n\t"
+        "and.b32 t288, t288, t287;\n\t"
+        "add.u32 t2, t2, t288;\n\t"
+        "xor.b32 t289, t3, t285;\n\t"
+        "sub.u32 t289, t289, t285;\n\t"
+        "and.b32 t289, t289, t287;\n\t"
+        "add.u32 t5, t5, t289;\n\t"
+        "xor.b32 t290, t4, t285;\n\t"
+        "sub.u32 t290, t290, t285;\n\t"
+        "and.b32 t290, t290, t287;\n\t"
+        "add.u32 t6, t6, t290;\n\t"
+        "and.b32 t291, t285, t287;\n\t"
+        "xor.b32 t0, t0, t291;\n\t"
+        "sub.u32 t0, t0, t291;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t292, t2, t291;\n\t"
+        "add.u32 t1, t1, t292;\n\t"
+        "and.b32 t293, t5, t291;\n\t"
+        "add.u32 t3, t3, t293;\n\t"
+        "and.b32 t294, t6, t291;\n\t"
+        "add.u32 t4, t4, t294;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t295, 0, t0;\n\t"
+        "shr.b32 t296, t295, 31;\n\t"
+        "sub.u32 t297, 0, t296;\n\t"
+        "and.b32 t298, t2, 1;\n\t"
+        "sub.u32 t299, 0, t298;\n\t"
+        "xor.b32 t300, t1, t297;\n\t"
+        "sub.u32 t300, t300, t297;\n\t"
+        "and.b32 t300, t300, t299;\n\t"
+        "add.u32 t2, t2, t300;\n\t"
+        "xor.b32 t301, t3, t297;\n\t"
+        "sub.u32 t301, t301, t297;\n\t"
+        "and.b32 t301, t301, t299;\n\t"
+        "add.u32 t5, t5, t301;\n\t"
+        "xor.b32 t302, t4, t297;\n\t"
+        "sub.u32 t302, t302, t297;\n\t"
+        "and.b32 t302, t302, t299;\n\t"
+        "add.u32 t6, t6, t302;\n\t"
+        "and.b32 t303, t297, t299;\n\t"
+        "xor.b32 t0, t0, t303;\n\t"
+        "sub.u32 t0, t0, t303;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t304, t2, t303;\n\t"
+        "add.u32 t1, t1, t304;\n\t"
+        "and.b32 t305, t5, t303;\n\t"
+        "add.u32 t3, t3, t305;\n\t"
+        "and.b32 t306, t6, t303;\n\t"
+        "add.u32 t4, t4, t306;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t307, 0, t0;\n\t"
+        "shr.b32 t308, t307, 31;\n\t"
+        "sub.u32 t309, 0, t308;\n\t"
+        "and.b32 t310, t2, 1;\n\t"
+        "sub.u32 t311, 0, t310;\n\t"
+        "xor.b32 t312, t1, t309;\n\t"
+        "sub.u32 t312, t312, t309;\n\t"
+        "and.b32 t312, t312, t311;\n\t"
+        "add.u32 t2, t2, t312;\n\t"
+        "xor.b32 t313, t3, t309;\n\t"
+        "sub.u32 t313, t313, t309;\n\t"
+        "and.b32 t313, t313, t311;\n\t"
+        "add.u32 t5, t5, t313;\n\t"
+        "xor.b32 t314, t4, t309;\n\t"
+        "sub.u32 t314, t314, t309;\n\t"
+        "and.b32 t314, t314, t311;\n\t"
+        "add.u32 t6, t6, t314;\n\t"
+        "and.b32 t315, t309, t311;\n\t"
+        "xor.b32 t0, t0, t315;\n\t"
+        "sub.u32 t0, t0, t315;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t316, t2, t315;\n\t"
+        "add.u32 t1, t1, t316;\n\t"
+        "and.b32 t317, t5, t315;\n\t"
+        "add.u32 t3, t3, t317;\n\t"
+        "and.b32 t318, t6, t315;\n\t"
+        "add.u32 t4, t4, t318;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t319, 0, t0;\n\t"
+        "shr.b32 t320, t319, 31;\n\t"
+        "sub.u32 t321, 0, t320;\n\t"
+        "and.b32 t322, t2, 1;\n\t"
+        "sub.u32 t323, 0, t322;\n\t"
+        "xor.b32 t324, t1, t321;\n\t"
+        "sub.u32 t324, t324, t321;\n\t"
+        "and.b32 t324, t324, t323;\n\t"
+        "add.u32 t2, t2, t324;\n\t"
+        "xor.b32 t325, t3, t321;\n\t"
+        "sub.u32 t325, t325, t321;\n\t"
+        "and.b32 t325, t325, t323;\n\t"
+        "add.u32 t5, t5, t325;\n\t"
+        "xor.b32 t326, t4, t321;\n\t"
+        "sub.u32 t326, t326, t321;\n\t"
+        "and.b32 t326, t326, t323;\n\t"
+        "add.u32 t6, t6, t326;\n\t"
+        "and.b32 t327, t321, t323;\n\t"
+        "xor.b32 t0, t0, t327;\n\t"
+        "sub.u32 t0, t0, t327;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t328, t2, t327;\n\t"
+        "add.u32 t1, t1, t328;\n\t"
+        "and.b32 t329, t5, t327;\n\t"
+        "add.u32 t3, t3, t329;\n\t"
+        "and.b32 t330, t6, t327;\n\t"
+        "add.u32 t4, t4, t330;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t331, 0, t0;\n\t"
+        "shr.b32 t332, t331, 31;\n\t"
+        "sub.u32 t333, 0, t332;\n\t"
+        "and.b32 t334, t2, 1;\n\t"
+        "sub.u32 t335, 0, t334;\n\t"
+        "xor.b32 t336, t1, t333;\n\t"
+        "sub.u32 t336, t336, t333;\n\t"
+        "and.b32 t336, t336, t335;\n\t"
+        "add.u32 t2, t2, t336;\n\t"
+        "xor.b32 t337, t3, t333;\n\t"
+        "sub.u32 t337, t337, t333;\n\t"
+        "and.b32 t337, t337, t335;\n\t"
+        "add.u32 t5, t5, t337;\n\t"
+        "xor.b32 t338, t4, t333;\n\t"
+        "sub.u32 t338, t338, t333;\n\t"
+        "and.b32 t338, t338, t335;\n\t"
+        "add.u32 t6, t6, t338;\n\t"
+        "and.b32 t339, t333, t335;\n\t"
+        "xor.b32 t0, t0, t339;\n\t"
+        "sub.u32 t0, t0, t339;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t340, t2, t339;\n\t"
+        "add.u32 t1, t1, t340;\n\t"
+        "and.b32 t341, t5, t339;\n\t"
+        "add.u32 t3, t3, t341;\n\t"
+        "and.b32 t342, t6, t339;\n\t"
+        "add.u32 t4, t4, t342;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t343, 0, t0;\n\t"
+        "shr.b32 t344, t343, 31;\n\t"
+        "sub.u32 t345, 0, t344;\n\t"
+        "and.b32 t346, t2, 1;\n\t"
+        "sub.u32 t347, 0, t346;\n\t"
+        "xor.b32 t348, t1, t345;\n\t"
+        "sub.u32 t348, t348, t345;\n\t"
+        "and.b32 t348, t348, t347;\n\t"
+        "add.u32 t2, t2, t348;\n\t"
+        "xor.b32 t349, t3, t345;\n\t"
+        "sub.u32 t349, t349, t345;\n\t"
+        "and.b32 t349, t349, t347;\n\t"
+        "add.u32 t5, t5, t349;\n\t"
+        "xor.b32 t350, t4, t345;\n\t"
+        "sub.u32 t350, t350, t345;\n\t"
+        "and.b32 t350, t350, t347;\n\t"
+        "add.u32 t6, t6, t350;\n\t"
+        "and.b32 t351, t345, t347;\n\t"
+        "xor.b32 t0, t0, t351;\n\t"
+        "sub.u32 t0, t0, t351;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t352, t2, t351;\n\t"
+        "add.u32 t1, t1, t352;\n\t"
+        "and.b32 t353, t5, t351;\n\t"
+        "add.u32 t3, t3, t353;\n\t"
+        "and.b32 t354, t6, t351;\n\t"
+        "add.u32 t4, t4, t354;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t355, 0, t0;\n\t"
+        "shr.b32 t356, t355, 31;\n\t"
+        "sub.u32 t357, 0, t356;\n\t"
+        "and.b32 t358, t2, 1;\n\t"
+        "sub.u32 t359, 0, t358;\n\t"
+        "xor.b32 t360, t1, t357;\n\t"
+        "sub.u32 t360, t360, t357;\n\t"
+        "and.b32 t360, t360, t359;\n\t"
+        "add.u32 t2, t2, t360;\n\t"
+        "xor.b32 t361, t3, t357;\n\t"
+        "sub.u32 t361, t361, t357;\n\t"
+        "and.b32 t361, t361, t359;\n\t"
+        "add.u32 t5, t5, t361;\n\t"
+        "xor.b32 t362, t4, t357;\n\t"
+        "sub.u32 t362, t362, t357;\n\t"
+        "and.b32 t362, t362, t359;\n\t"
+        "add.u32 t6, t6, t362;\n\t"
+        "and.b32 t363, t357, t359;\n\t"
+        "xor.b32 t0, t0, t363;\n\t"
+        "sub.u32 t0, t0, t363;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t364, t2, t363;\n\t"
+        "add.u32 t1, t1, t364;\n\t"
+        "and.b32 t365, t5, t363;\n\t"
+        "add.u32 t3, t3, t365;\n\t"
+        "and.b32 t366, t6, t363;\n\t"
+        "add.u32 t4, t4, t366;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "mov.b32 %0, t0;\n\t"
+        "shr.b32 t375, %22, 31;\n\t"
+        "sub.u32 t376, 0, t375;\n\t"
+        "mul.lo.u32 t367, t3, %16;\n\t"
+        "mul.lo.u32 t368, t3, %17;\n\t"
+        "mul.lo.u32 t369, t3, %18;\n\t"
+        "mul.lo.u32 t370, t3, %19;\n\t"
+        "mul.lo.u32 t371, t3, %20;\n\t"
+        "mul.lo.u32 t372, t3, %21;\n\t"
+        "mul.lo.u32 t373, t3, %22;\n\t"
+        "mul.lo.u32 t374, t3, t376;\n\t"
+        "mad.hi.cc.u32 t368, t3, %16, t368;\n\t"
+        "madc.hi.cc.u32 t369, t3, %17, t369;\n\t"
+        "madc.hi.cc.u32 t370, t3, %18, t370;\n\t"
+        "madc.hi.cc.u32 t371, t3, %19, t371;\n\t"
+        "madc.hi.cc.u32 t372, t3, %20, t372;\n\t"
+        "madc.hi.cc.u32 t373, t3, %21, t373;\n\t"
+        "madc.hi.u32 t374, t3, %22, t374;\n\t"
+        "shr.b32 t377, t3, 31;\n\t"
+        "sub.u32 t378, 0, t377;\n\t"
+        "and.b32 t379, %16, t378;\n\t"
+        "and.b32 t380, %17, t378;\n\t"
+        "and.b32 t381, %18, t378;\n\t"
+        "and.b32 t382, %19, t378;\n\t"
+        "and.b32 t383, %20, t378;\n\t"
+        "and.b32 t384, %21, t378;\n\t"
+        "and.b32 t385, %22, t378;\n\t"
+        "sub.cc.u32 t368, t368, t379;\n\t"
+        "subc.cc.u32 t369, t369, t380;\n\t"
+        "subc.cc.u32 t370, t370, t381;\n\t"
+        "subc.cc.u32 t371, t371, t382;\n\t"
+        "subc.cc.u32 t372, t372, t383;\n\t"
+        "subc.cc.u32 t373, t373, t384;\n\t"
+        "subc.u32 t374, t374, t385;\n\t"
+        "shr.b32 t386, %29, 31;\n\t"
+        "sub.u32 t387, 0, t386;\n\t"
+        "mad.lo.cc.u32 t367, t4, %23, t367;\n\t"
+        "madc.lo.cc.u32 t368, t4, %24, t368;\n\t"
+        "madc.lo.cc.u32 t369, t4, %25, t369;\n\t"
+        "madc.lo.cc.u32 t370, t4, %26, t370;\n\t"
+        "madc.lo.cc.u32 t371, t4, %27, t371;\n\t"
+        "madc.lo.cc.u32 t372, t4, %28, t372;\n\t"
+        "madc.lo.cc.u32 t373, t4, %29, t373;\n\t"
+        "madc.lo.u32 t374, t4, t387, t374;\n\t"
+        "mad.hi.cc.u32 t368, t4, %23, t368;\n\t"
+        "madc.hi.cc.u32 t369, t4, %24, t369;\n\t"
+        "madc.hi.cc.u32 t370, t4, %25, t370;\n\t"
+        "madc.hi.cc.u32 t371, t4, %26, t371;\n\t"
+        "madc.hi.cc.u32 t372, t4, %27, t372;\n\t"
+        "madc.hi.cc.u32 t373, t4, %28, t373;\n\t"
+        "madc.hi.u32 t374, t4, %29, t374;\n\t"
+        "shr.b32 t388, t4, 31;\n\t"
+        "sub.u32 t389, 0, t388;\n\t"
+        "and.b32 t390, %23, t389;\n\t"
+        "and.b32 t391, %24, t389;\n\t"
+        "and.b32 t392, %25, t389;\n\t"
+        "and.b32 t393, %26, t389;\n\t"
+        "and.b32 t394, %27, t389;\n\t"
+        "and.b32 t395, %28, t389;\n\t"
+        "and.b32 t396, %29, t389;\n\t"
+        "sub.cc.u32 t368, t368, t390;\n\t"
+        "subc.cc.u32 t369, t369, t391;\n\t"
+        "subc.cc.u32 t370, t370, t392;\n\t"
+        "subc.cc.u32 t371, t371, t393;\n\t"
+        "subc.cc.u32 t372, t372, t394;\n\t"
+        "subc.cc.u32 t373, t373, t395;\n\t"
+        "subc.u32 t374, t374, t396;\n\t"
+        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
+        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
+        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
+        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
+        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
+        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
+        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
+        "shr.b32 t405, %22, 31;\n\t"
+        "sub.u32 t406, 0, t405;\n\t"
+        "mul.lo.u32 t397, t5, %16;\n\t"
+        "mul.lo.u32 t398, t5, %17;\n\t"
+        "mul.lo.u32 t399, t5, %18;\n\t"
+        "mul.lo.u32 t400, t5, %19;\n\t"
+        "mul.lo.u32 t401, t5, %20;\n\t"
+        "mul.lo.u32 t402, t5, %21;\n\t"
+        "mul.lo.u32 t403, t5, %22;\n\t"
+        "mul.lo.u32 t404, t5, t406;\n\t"
+        "mad.hi.cc.u32 t398, t5, %16, t398;\n\t"
+        "madc.hi.cc.u32 t399, t5, %17, t399;\n\t"
+        "madc.hi.cc.u32 t400, t5, %18, t400;\n\t"
+        "madc.hi.cc.u32 t401, t5, %19, t401;\n\t"
+        "madc.hi.cc.u32 t402, t5, %20, t402;\n\t"
+        "madc.hi.cc.u32 t403, t5, %21, t403;\n\t"
+        "madc.hi.u32 t404, t5, %22, t404;\n\t"
+        "shr.b32 t407, t5, 31;\n\t"
+        "sub.u32 t408, 0, t407;\n\t"
+        "and.b32 t409, %16, t408;\n\t"
+        "and.b32 t410, %17, t408;\n\t"
+        "and.b32 t411, %18, t408;\n\t"
+        "and.b32 t412, %19, t408;\n\t"
+        "and.b32 t413, %20, t408;\n\t"
+        "and.b32 t414, %21, t408;\n\t"
+        "and.b32 t415, %22, t408;\n\t"
+        "sub.cc.u32 t398, t398, t409;\n\t"
+        "subc.cc.u32 t399, t399, t410;\n\t"
+        "subc.cc.u32 t400, t400, t411;\n\t"
+        "subc.cc.u32 t401, t401, t412;\n\t"
+        "subc.cc.u32 t402, t402, t413;\n\t"
+        "subc.cc.u32 t403, t403, t414;\n\t"
+        "subc.u32 t404, t404, t415;\n\t"
+        "shr.b32 t416, %29, 31;\n\t"
+        "sub.u32 t417, 0, t416;\n\t"
+        "mad.lo.cc.u32 t397, t6, %23, t397;\n\t"
+        "madc.lo.cc.u32 t398, t6, %24, t398;\n\t"
+        "madc.lo.cc.u32 t399, t6, %25, t399;\n\t"
+        "madc.lo.cc.u32 t400, t6, %26, t400;\n\t"
+        "madc.lo.cc.u32 t401, t6, %27, t401;\n\t"
+        "madc.lo.cc.u32 t402, t6, %28, t402;\n\t"
+        "madc.lo.cc.u32 t403, t6, %29, t403;\n\t"
+        "madc.lo.u32 t404, t6, t417, t404;\n\t"
+        "mad.hi.cc.u32 t398, t6, %23, t398;\n\t"
+        "madc.hi.cc.u32 t399, t6, %24, t399;\n\t"
+        "madc.hi.cc.u32 t400, t6, %25, t400;\n\t"
+        "madc.hi.cc.u32 t401, t6, %26, t401;\n\t"
+        "madc.hi.cc.u32 t402, t6, %27, t402;\n\t"
+        "madc.hi.cc.u32 t403, t6, %28, t403;\n\t"
+        "madc.hi.u32 t404, t6, %29, t404;\n\t"
+        "shr.b32 t418, t6, 31;\n\t"
+        "sub.u32 t419, 0, t418;\n\t"
+        "and.b32 t420, %23, t419;\n\t"
+        "and.b32 t421, %24, t419;\n\t"
+        "and.b32 t422, %25, t419;\n\t"
+        "and.b32 t423, %26, t419;\n\t"
+        "and.b32 t424, %27, t419;\n\t"
+        "and.b32 t425, %28, t419;\n\t"
+        "and.b32 t426, %29, t419;\n\t"
+        "sub.cc.u32 t398, t398, t420;\n\t"
+        "subc.cc.u32 t399, t399, t421;\n\t"
+        "subc.cc.u32 t400, t400, t422;\n\t"
+        "subc.cc.u32 t401, t401, t423;\n\t"
+        "subc.cc.u32 t402, t402, t424;\n\t"
+        "subc.cc.u32 t403, t403, t425;\n\t"
+        "subc.u32 t404, t404, t426;\n\t"
+        "shf.r.clamp.b32 %8, t397, t398, 30;\n\t"
+        "shf.r.clamp.b32 %9, t398, t399, 30;\n\t"
+        "shf.r.clamp.b32 %10, t399, t400, 30;\n\t"
+        "shf.r.clamp.b32 %11, t400, t401, 30;\n\t"
+        "shf.r.clamp.b32 %12, t401, t402, 30;\n\t"
+        "shf.r.clamp.b32 %13, t402, t403, 30;\n\t"
+        "shf.r.clamp.b32 %14, t403, t404, 30;\n\t"
         "}"
-        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14])
     );
   }
 #endif
@@ -8996,186 +10015,1152 @@ struct gcd_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[67];
-    t[0] = ptx_and(x[0], x[6]);
-    t[0] = ptx_and(t[0], 1u);
-    t[1] = ptx_sub(0u, t[0]);
-    ptx_sub_cc(cf, x[0], x[6]);
-    ptx_subc_cc(cf, x[1], x[7]);
-    ptx_subc_cc(cf, x[2], x[8]);
-    ptx_subc_cc(cf, x[3], x[9]);
-    ptx_subc_cc(cf, x[4], x[10]);
-    ptx_subc_cc(cf, x[5], x[11]);
-    t[8] = ptx_subc(cf, 0u, 0u);
-    t[9] = ptx_and(t[1], t[8]);
-    t[10] = ptx_xor(t[1], t[9]);
-    t[11] = ptx_and(x[6], t[10]);
-    t[12] = ptx_and(x[7], t[10]);
-    t[13] = ptx_and(x[8], t[10]);
-    t[14] = ptx_and(x[9], t[10]);
-    t[15] = ptx_and(x[10], t[10]);
-    t[16] = ptx_and(x[11], t[10]);
-    t[17] = ptx_sub_cc(cf, x[0], t[11]);
-    t[18] = ptx_subc_cc(cf, x[1], t[12]);
-    t[19] = ptx_subc_cc(cf, x[2], t[13]);
-    t[20] = ptx_subc_cc(cf, x[3], t[14]);
-    t[21] = ptx_subc_cc(cf, x[4], t[15]);
-    t[22] = ptx_subc(cf, x[5], t[16]);
-    t[23] = ptx_and(x[0], t[9]);
-    t[24] = ptx_and(x[1], t[9]);
-    t[25] = ptx_and(x[2], t[9]);
-    t[26] = ptx_and(x[3], t[9]);
-    t[27] = ptx_and(x[4], t[9]);
-    t[28] = ptx_and(x[5], t[9]);
-    t[29] = ptx_sub_cc(cf, x[6], t[23]);
-    t[30] = ptx_subc_cc(cf, x[7], t[24]);
-    t[31] = ptx_subc_cc(cf, x[8], t[25]);
-    t[32] = ptx_subc_cc(cf, x[9], t[26]);
-    t[33] = ptx_subc_cc(cf, x[10], t[27]);
-    t[34] = ptx_subc(cf, x[11], t[28]);
-    t[35] = ptx_and(t[17], 1u);
-    t[36] = ptx_sub(0u, t[35]);
-    t[43] = ptx_xor(t[17], t[29]);
-    t[43] = ptx_and(t[43], t[36]);
-    t[37] = ptx_xor(t[17], t[43]);
-    t[44] = ptx_xor(t[18], t[30]);
-    t[44] = ptx_and(t[44], t[36]);
-    t[38] = ptx_xor(t[18], t[44]);
-    t[45] = ptx_xor(t[19], t[31]);
-    t[45] = ptx_and(t[45], t[36]);
-    t[39] = ptx_xor(t[19], t[45]);
-    t[46] = ptx_xor(t[20], t[32]);
-    t[46] = ptx_and(t[46], t[36]);
-    t[40] = ptx_xor(t[20], t[46]);
-    t[47] = ptx_xor(t[21], t[33]);
-    t[47] = ptx_and(t[47], t[36]);
-    t[41] = ptx_xor(t[21], t[47]);
-    t[48] = ptx_xor(t[22], t[34]);
-    t[48] = ptx_and(t[48], t[36]);
-    t[42] = ptx_xor(t[22], t[48]);
-    t[49] = ptx_shf_r_clamp(t[37], t[38], 1u);
-    t[50] = ptx_shf_r_clamp(t[38], t[39], 1u);
-    t[51] = ptx_shf_r_clamp(t[39], t[40], 1u);
-    t[52] = ptx_shf_r_clamp(t[40], t[41], 1u);
-    t[53] = ptx_shf_r_clamp(t[41], t[42], 1u);
-    t[54] = ptx_shr(t[42], 1u);
-    t[55] = ptx_xor(t[49], t[17]);
-    t[55] = ptx_and(t[55], t[36]);
-    y[0] = ptx_xor(t[49], t[55]);
-    t[56] = ptx_xor(t[29], t[49]);
-    t[56] = ptx_and(t[56], t[36]);
-    y[6] = ptx_xor(t[29], t[56]);
-    t[57] = ptx_xor(t[50], t[18]);
-    t[57] = ptx_and(t[57], t[36]);
-    y[1] = ptx_xor(t[50], t[57]);
-    t[58] = ptx_xor(t[30], t[50]);
-    t[58] = ptx_and(t[58], t[36]);
-    y[7] = ptx_xor(t[30], t[58]);
-    t[59] = ptx_xor(t[51], t[19]);
-    t[59] = ptx_and(t[59], t[36]);
-    y[2] = ptx_xor(t[51], t[59]);
-    t[60] = ptx_xor(t[31], t[51]);
-    t[60] = ptx_and(t[60], t[36]);
-    y[8] = ptx_xor(t[31], t[60]);
-    t[61] = ptx_xor(t[52], t[20]);
-    t[61] = ptx_and(t[61], t[36]);
-    y[3] = ptx_xor(t[52], t[61]);
-    t[62] = ptx_xor(t[32], t[52]);
-    t[62] = ptx_and(t[62], t[36]);
-    y[9] = ptx_xor(t[32], t[62]);
-    t[63] = ptx_xor(t[53], t[21]);
-    t[63] = ptx_and(t[63], t[36]);
-    y[4] = ptx_xor(t[53], t[63]);
-    t[64] = ptx_xor(t[33], t[53]);
-    t[64] = ptx_and(t[64], t[36]);
-    y[10] = ptx_xor(t[33], t[64]);
-    t[65] = ptx_xor(t[54], t[22]);
-    t[65] = ptx_and(t[65], t[36]);
-    y[5] = ptx_xor(t[54], t[65]);
-    t[66] = ptx_xor(t[34], t[54]);
-    t[66] = ptx_and(t[66], t[36]);
-    y[11] = ptx_xor(t[34], t[66]);
+    uint32_t t[427];
+    t[0] = ptx_mov(x[0]);
+    t[1] = ptx_mov(x[1]);
+    t[2] = ptx_mov(x[8]);
+    t[3] = ptx_mov(1u);
+    t[4] = ptx_mov(0u);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_mov(1u);
+    t[7] = ptx_sub(0u, t[0]);
+    t[8] = ptx_shr(t[7], 31u);
+    t[9] = ptx_sub(0u, t[8]);
+    t[10] = ptx_and(t[2], 1u);
+    t[11] = ptx_sub(0u, t[10]);
+    t[12] = ptx_xor(t[1], t[9]);
+    t[12] = ptx_sub(t[12], t[9]);
+    t[12] = ptx_and(t[12], t[11]);
+    t[2] = ptx_add(t[2], t[12]);
+    t[13] = ptx_xor(t[3], t[9]);
+    t[13] = ptx_sub(t[13], t[9]);
+    t[13] = ptx_and(t[13], t[11]);
+    t[5] = ptx_add(t[5], t[13]);
+    t[14] = ptx_xor(t[4], t[9]);
+    t[14] = ptx_sub(t[14], t[9]);
+    t[14] = ptx_and(t[14], t[11]);
+    t[6] = ptx_add(t[6], t[14]);
+    t[15] = ptx_and(t[9], t[11]);
+    t[0] = ptx_xor(t[0], t[15]);
+    t[0] = ptx_sub(t[0], t[15]);
+    t[0] = ptx_add(t[0], 1u);
+    t[16] = ptx_and(t[2], t[15]);
+    t[1] = ptx_add(t[1], t[16]);
+    t[17] = ptx_and(t[5], t[15]);
+    t[3] = ptx_add(t[3], t[17]);
+    t[18] = ptx_and(t[6], t[15]);
+    t[4] = ptx_add(t[4], t[18]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[19] = ptx_sub(0u, t[0]);
+    t[20] = ptx_shr(t[19], 31u);
+    t[21] = ptx_sub(0u, t[20]);
+    t[22] = ptx_and(t[2], 1u);
+    t[23] = ptx_sub(0u, t[22]);
+    t[24] = ptx_xor(t[1], t[21]);
+    t[24] = ptx_sub(t[24], t[21]);
+    t[24] = ptx_and(t[24], t[23]);
+    t[2] = ptx_add(t[2], t[24]);
+    t[25] = ptx_xor(t[3], t[21]);
+    t[25] = ptx_sub(t[25], t[21]);
+    t[25] = ptx_and(t[25], t[23]);
+    t[5] = ptx_add(t[5], t[25]);
+    t[26] = ptx_xor(t[4], t[21]);
+    t[26] = ptx_sub(t[26], t[21]);
+    t[26] = ptx_and(t[26], t[23]);
+    t[6] = ptx_add(t[6], t[26]);
+    t[27] = ptx_and(t[21], t[23]);
+    t[0] = ptx_xor(t[0], t[27]);
+    t[0] = ptx_sub(t[0], t[27]);
+    t[0] = ptx_add(t[0], 1u);
+    t[28] = ptx_and(t[2], t[27]);
+    t[1] = ptx_add(t[1], t[28]);
+    t[29] = ptx_and(t[5], t[27]);
+    t[3] = ptx_add(t[3], t[29]);
+    t[30] = ptx_and(t[6], t[27]);
+    t[4] = ptx_add(t[4], t[30]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[31] = ptx_sub(0u, t[0]);
+    t[32] = ptx_shr(t[31], 31u);
+    t[33] = ptx_sub(0u, t[32]);
+    t[34] = ptx_and(t[2], 1u);
+    t[35] = ptx_sub(0u, t[34]);
+    t[36] = ptx_xor(t[1], t[33]);
+    t[36] = ptx_sub(t[36], t[33]);
+    t[36] = ptx_and(t[36], t[35]);
+    t[2] = ptx_add(t[2], t[36]);
+    t[37] = ptx_xor(t[3], t[33]);
+    t[37] = ptx_sub(t[37], t[33]);
+    t[37] = ptx_and(t[37], t[35]);
+    t[5] = ptx_add(t[5], t[37]);
+    t[38] = ptx_xor(t[4], t[33]);
+    t[38] = ptx_sub(t[38], t[33]);
+    t[38] = ptx_and(t[38], t[35]);
+    t[6] = ptx_add(t[6], t[38]);
+    t[39] = ptx_and(t[33], t[35]);
+    t[0] = ptx_xor(t[0], t[39]);
+    t[0] = ptx_sub(t[0], t[39]);
+    t[0] = ptx_add(t[0], 1u);
+    t[40] = ptx_and(t[2], t[39]);
+    t[1] = ptx_add(t[1], t[40]);
+    t[41] = ptx_and(t[5], t[39]);
+    t[3] = ptx_add(t[3], t[41]);
+    t[42] = ptx_and(t[6], t[39]);
+    t[4] = ptx_add(t[4], t[42]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[43] = ptx_sub(0u, t[0]);
+    t[44] = ptx_shr(t[43], 31u);
+    t[45] = ptx_sub(0u, t[44]);
+    t[46] = ptx_and(t[2], 1u);
+    t[47] = ptx_sub(0u, t[46]);
+    t[48] = ptx_xor(t[1], t[45]);
+    t[48] = ptx_sub(t[48], t[45]);
+    t[48] = ptx_and(t[48], t[47]);
+    t[2] = ptx_add(t[2], t[48]);
+    t[49] = ptx_xor(t[3], t[45]);
+    t[49] = ptx_sub(t[49], t[45]);
+    t[49] = ptx_and(t[49], t[47]);
+    t[5] = ptx_add(t[5], t[49]);
+    t[50] = ptx_xor(t[4], t[45]);
+    t[50] = ptx_sub(t[50], t[45]);
+    t[50] = ptx_and(t[50], t[47]);
+    t[6] = ptx_add(t[6], t[50]);
+    t[51] = ptx_and(t[45], t[47]);
+    t[0] = ptx_xor(t[0], t[51]);
+    t[0] = ptx_sub(t[0], t[51]);
+    t[0] = ptx_add(t[0], 1u);
+    t[52] = ptx_and(t[2], t[51]);
+    t[1] = ptx_add(t[1], t[52]);
+    t[53] = ptx_and(t[5], t[51]);
+    t[3] = ptx_add(t[3], t[53]);
+    t[54] = ptx_and(t[6], t[51]);
+    t[4] = ptx_add(t[4], t[54]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[55] = ptx_sub(0u, t[0]);
+    t[56] = ptx_shr(t[55], 31u);
+    t[57] = ptx_sub(0u, t[56]);
+    t[58] = ptx_and(t[2], 1u);
+    t[59] = ptx_sub(0u, t[58]);
+    t[60] = ptx_xor(t[1], t[57]);
+    t[60] = ptx_sub(t[60], t[57]);
+    t[60] = ptx_and(t[60], t[59]);
+    t[2] = ptx_add(t[2], t[60]);
+    t[61] = ptx_xor(t[3], t[57]);
+    t[61] = ptx_sub(t[61], t[57]);
+    t[61] = ptx_and(t[61], t[59]);
+    t[5] = ptx_add(t[5], t[61]);
+    t[62] = ptx_xor(t[4], t[57]);
+    t[62] = ptx_sub(t[62], t[57]);
+    t[62] = ptx_and(t[62], t[59]);
+    t[6] = ptx_add(t[6], t[62]);
+    t[63] = ptx_and(t[57], t[59]);
+    t[0] = ptx_xor(t[0], t[63]);
+    t[0] = ptx_sub(t[0], t[63]);
+    t[0] = ptx_add(t[0], 1u);
+    t[64] = ptx_and(t[2], t[63]);
+    t[1] = ptx_add(t[1], t[64]);
+    t[65] = ptx_and(t[5], t[63]);
+    t[3] = ptx_add(t[3], t[65]);
+    t[66] = ptx_and(t[6], t[63]);
+    t[4] = ptx_add(t[4], t[66]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[67] = ptx_sub(0u, t[0]);
+    t[68] = ptx_shr(t[67], 31u);
+    t[69] = ptx_sub(0u, t[68]);
+    t[70] = ptx_and(t[2], 1u);
+    t[71] = ptx_sub(0u, t[70]);
+    t[72] = ptx_xor(t[1], t[69]);
+    t[72] = ptx_sub(t[72], t[69]);
+    t[72] = ptx_and(t[72], t[71]);
+    t[2] = ptx_add(t[2], t[72]);
+    t[73] = ptx_xor(t[3], t[69]);
+    t[73] = ptx_sub(t[73], t[69]);
+    t[73] = ptx_and(t[73], t[71]);
+    t[5] = ptx_add(t[5], t[73]);
+    t[74] = ptx_xor(t[4], t[69]);
+    t[74] = ptx_sub(t[74], t[69]);
+    t[74] = ptx_and(t[74], t[71]);
+    t[6] = ptx_add(t[6], t[74]);
+    t[75] = ptx_and(t[69], t[71]);
+    t[0] = ptx_xor(t[0], t[75]);
+    t[0] = ptx_sub(t[0], t[75]);
+    t[0] = ptx_add(t[0], 1u);
+    t[76] = ptx_and(t[2], t[75]);
+    t[1] = ptx_add(t[1], t[76]);
+    t[77] = ptx_and(t[5], t[75]);
+    t[3] = ptx_add(t[3], t[77]);
+    t[78] = ptx_and(t[6], t[75]);
+    t[4] = ptx_add(t[4], t[78]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[79] = ptx_sub(0u, t[0]);
+    t[80] = ptx_shr(t[79], 31u);
+    t[81] = ptx_sub(0u, t[80]);
+    t[82] = ptx_and(t[2], 1u);
+    t[83] = ptx_sub(0u, t[82]);
+    t[84] = ptx_xor(t[1], t[81]);
+    t[84] = ptx_sub(t[84], t[81]);
+    t[84] = ptx_and(t[84], t[83]);
+    t[2] = ptx_add(t[2], t[84]);
+    t[85] = ptx_xor(t[3], t[81]);
+    t[85] = ptx_sub(t[85], t[81]);
+    t[85] = ptx_and(t[85], t[83]);
+    t[5] = ptx_add(t[5], t[85]);
+    t[86] = ptx_xor(t[4], t[81]);
+    t[86] = ptx_sub(t[86], t[81]);
+    t[86] = ptx_and(t[86], t[83]);
+    t[6] = ptx_add(t[6], t[86]);
+    t[87] = ptx_and(t[81], t[83]);
+    t[0] = ptx_xor(t[0], t[87]);
+    t[0] = ptx_sub(t[0], t[87]);
+    t[0] = ptx_add(t[0], 1u);
+    t[88] = ptx_and(t[2], t[87]);
+    t[1] = ptx_add(t[1], t[88]);
+    t[89] = ptx_and(t[5], t[87]);
+    t[3] = ptx_add(t[3], t[89]);
+    t[90] = ptx_and(t[6], t[87]);
+    t[4] = ptx_add(t[4], t[90]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[91] = ptx_sub(0u, t[0]);
+    t[92] = ptx_shr(t[91], 31u);
+    t[93] = ptx_sub(0u, t[92]);
+    t[94] = ptx_and(t[2], 1u);
+    t[95] = ptx_sub(0u, t[94]);
+    t[96] = ptx_xor(t[1], t[93]);
+    t[96] = ptx_sub(t[96], t[93]);
+    t[96] = ptx_and(t[96], t[95]);
+    t[2] = ptx_add(t[2], t[96]);
+    t[97] = ptx_xor(t[3], t[93]);
+    t[97] = ptx_sub(t[97], t[93]);
+    t[97] = ptx_and(t[97], t[95]);
+    t[5] = ptx_add(t[5], t[97]);
+    t[98] = ptx_xor(t[4], t[93]);
+    t[98] = ptx_sub(t[98], t[93]);
+    t[98] = ptx_and(t[98], t[95]);
+    t[6] = ptx_add(t[6], t[98]);
+    t[99] = ptx_and(t[93], t[95]);
+    t[0] = ptx_xor(t[0], t[99]);
+    t[0] = ptx_sub(t[0], t[99]);
+    t[0] = ptx_add(t[0], 1u);
+    t[100] = ptx_and(t[2], t[99]);
+    t[1] = ptx_add(t[1], t[100]);
+    t[101] = ptx_and(t[5], t[99]);
+    t[3] = ptx_add(t[3], t[101]);
+    t[102] = ptx_and(t[6], t[99]);
+    t[4] = ptx_add(t[4], t[102]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[103] = ptx_sub(0u, t[0]);
+    t[104] = ptx_shr(t[103], 31u);
+    t[105] = ptx_sub(0u, t[104]);
+    t[106] = ptx_and(t[2], 1u);
+    t[107] = ptx_sub(0u, t[106]);
+    t[108] = ptx_xor(t[1], t[105]);
+    t[108] = ptx_sub(t[108], t[105]);
+    t[108] = ptx_and(t[108], t[107]);
+    t[2] = ptx_add(t[2], t[108]);
+    t[109] = ptx_xor(t[3], t[105]);
+    t[109] = ptx_sub(t[109], t[105]);
+    t[109] = ptx_and(t[109], t[107]);
+    t[5] = ptx_add(t[5], t[109]);
+    t[110] = ptx_xor(t[4], t[105]);
+    t[110] = ptx_sub(t[110], t[105]);
+    t[110] = ptx_and(t[110], t[107]);
+    t[6] = ptx_add(t[6], t[110]);
+    t[111] = ptx_and(t[105], t[107]);
+    t[0] = ptx_xor(t[0], t[111]);
+    t[0] = ptx_sub(t[0], t[111]);
+    t[0] = ptx_add(t[0], 1u);
+    t[112] = ptx_and(t[2], t[111]);
+    t[1] = ptx_add(t[1], t[112]);
+    t[113] = ptx_and(t[5], t[111]);
+    t[3] = ptx_add(t[3], t[113]);
+    t[114] = ptx_and(t[6], t[111]);
+    t[4] = ptx_add(t[4], t[114]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[115] = ptx_sub(0u, t[0]);
+    t[116] = ptx_shr(t[115], 31u);
+    t[117] = ptx_sub(0u, t[116]);
+    t[118] = ptx_and(t[2], 1u);
+    t[119] = ptx_sub(0u, t[118]);
+    t[120] = ptx_xor(t[1], t[117]);
+    t[120] = ptx_sub(t[120], t[117]);
+    t[120] = ptx_and(t[120], t[119]);
+    t[2] = ptx_add(t[2], t[120]);
+    t[121] = ptx_xor(t[3], t[117]);
+    t[121] = ptx_sub(t[121], t[117]);
+    t[121] = ptx_and(t[121], t[119]);
+    t[5] = ptx_add(t[5], t[121]);
+    t[122] = ptx_xor(t[4], t[117]);
+    t[122] = ptx_sub(t[122], t[117]);
+    t[122] = ptx_and(t[122], t[119]);
+    t[6] = ptx_add(t[6], t[122]);
+    t[123] = ptx_and(t[117], t[119]);
+    t[0] = ptx_xor(t[0], t[123]);
+    t[0] = ptx_sub(t[0], t[123]);
+    t[0] = ptx_add(t[0], 1u);
+    t[124] = ptx_and(t[2], t[123]);
+    t[1] = ptx_add(t[1], t[124]);
+    t[125] = ptx_and(t[5], t[123]);
+    t[3] = ptx_add(t[3], t[125]);
+    t[126] = ptx_and(t[6], t[123]);
+    t[4] = ptx_add(t[4], t[126]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[127] = ptx_sub(0u, t[0]);
+    t[128] = ptx_shr(t[127], 31u);
+    t[129] = ptx_sub(0u, t[128]);
+    t[130] = ptx_and(t[2], 1u);
+    t[131] = ptx_sub(0u, t[130]);
+    t[132] = ptx_xor(t[1], t[129]);
+    t[132] = ptx_sub(t[132], t[129]);
+    t[132] = ptx_and(t[132], t[131]);
+    t[2] = ptx_add(t[2], t[132]);
+    t[133] = ptx_xor(t[3], t[129]);
+    t[133] = ptx_sub(t[133], t[129]);
+    t[133] = ptx_and(t[133], t[131]);
+    t[5] = ptx_add(t[5], t[133]);
+    t[134] = ptx_xor(t[4], t[129]);
+    t[134] = ptx_sub(t[134], t[129]);
+    t[134] = ptx_and(t[134], t[131]);
+    t[6] = ptx_add(t[6], t[134]);
+    t[135] = ptx_and(t[129], t[131]);
+    t[0] = ptx_xor(t[0], t[135]);
+    t[0] = ptx_sub(t[0], t[135]);
+    t[0] = ptx_add(t[0], 1u);
+    t[136] = ptx_and(t[2], t[135]);
+    t[1] = ptx_add(t[1], t[136]);
+    t[137] = ptx_and(t[5], t[135]);
+    t[3] = ptx_add(t[3], t[137]);
+    t[138] = ptx_and(t[6], t[135]);
+    t[4] = ptx_add(t[4], t[138]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[139] = ptx_sub(0u, t[0]);
+    t[140] = ptx_shr(t[139], 31u);
+    t[141] = ptx_sub(0u, t[140]);
+    t[142] = ptx_and(t[2], 1u);
+    t[143] = ptx_sub(0u, t[142]);
+    t[144] = ptx_xor(t[1], t[141]);
+    t[144] = ptx_sub(t[144], t[141]);
+    t[144] = ptx_and(t[144], t[143]);
+    t[2] = ptx_add(t[2], t[144]);
+    t[145] = ptx_xor(t[3], t[141]);
+    t[145] = ptx_sub(t[145], t[141]);
+    t[145] = ptx_and(t[145], t[143]);
+    t[5] = ptx_add(t[5], t[145]);
+    t[146] = ptx_xor(t[4], t[141]);
+    t[146] = ptx_sub(t[146], t[141]);
+    t[146] = ptx_and(t[146], t[143]);
+    t[6] = ptx_add(t[6], t[146]);
+    t[147] = ptx_and(t[141], t[143]);
+    t[0] = ptx_xor(t[0], t[147]);
+    t[0] = ptx_sub(t[0], t[147]);
+    t[0] = ptx_add(t[0], 1u);
+    t[148] = ptx_and(t[2], t[147]);
+    t[1] = ptx_add(t[1], t[148]);
+    t[149] = ptx_and(t[5], t[147]);
+    t[3] = ptx_add(t[3], t[149]);
+    t[150] = ptx_and(t[6], t[147]);
+    t[4] = ptx_add(t[4], t[150]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[151] = ptx_sub(0u, t[0]);
+    t[152] = ptx_shr(t[151], 31u);
+    t[153] = ptx_sub(0u, t[152]);
+    t[154] = ptx_and(t[2], 1u);
+    t[155] = ptx_sub(0u, t[154]);
+    t[156] = ptx_xor(t[1], t[153]);
+    t[156] = ptx_sub(t[156], t[153]);
+    t[156] = ptx_and(t[156], t[155]);
+    t[2] = ptx_add(t[2], t[156]);
+    t[157] = ptx_xor(t[3], t[153]);
+    t[157] = ptx_sub(t[157], t[153]);
+    t[157] = ptx_and(t[157], t[155]);
+    t[5] = ptx_add(t[5], t[157]);
+    t[158] = ptx_xor(t[4], t[153]);
+    t[158] = ptx_sub(t[158], t[153]);
+    t[158] = ptx_and(t[158], t[155]);
+    t[6] = ptx_add(t[6], t[158]);
+    t[159] = ptx_and(t[153], t[155]);
+    t[0] = ptx_xor(t[0], t[159]);
+    t[0] = ptx_sub(t[0], t[159]);
+    t[0] = ptx_add(t[0], 1u);
+    t[160] = ptx_and(t[2], t[159]);
+    t[1] = ptx_add(t[1], t[160]);
+    t[161] = ptx_and(t[5], t[159]);
+    t[3] = ptx_add(t[3], t[161]);
+    t[162] = ptx_and(t[6], t[159]);
+    t[4] = ptx_add(t[4], t[162]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[163] = ptx_sub(0u, t[0]);
+    t[164] = ptx_shr(t[163], 31u);
+    t[165] = ptx_sub(0u, t[164]);
+    t[166] = ptx_and(t[2], 1u);
+    t[167] = ptx_sub(0u, t[166]);
+    t[168] = ptx_xor(t[1], t[165]);
+    t[168] = ptx_sub(t[168], t[165]);
+    t[168] = ptx_and(t[168], t[167]);
+    t[2] = ptx_add(t[2], t[168]);
+    t[169] = ptx_xor(t[3], t[165]);
+    t[169] = ptx_sub(t[169], t[165]);
+    t[169] = ptx_and(t[169], t[167]);
+    t[5] = ptx_add(t[5], t[169]);
+    t[170] = ptx_xor(t[4], t[165]);
+    t[170] = ptx_sub(t[170], t[165]);
+    t[170] = ptx_and(t[170], t[167]);
+    t[6] = ptx_add(t[6], t[170]);
+    t[171] = ptx_and(t[165], t[167]);
+    t[0] = ptx_xor(t[0], t[171]);
+    t[0] = ptx_sub(t[0], t[171]);
+    t[0] = ptx_add(t[0], 1u);
+    t[172] = ptx_and(t[2], t[171]);
+    t[1] = ptx_add(t[1], t[172]);
+    t[173] = ptx_and(t[5], t[171]);
+    t[3] = ptx_add(t[3], t[173]);
+    t[174] = ptx_and(t[6], t[171]);
+    t[4] = ptx_add(t[4], t[174]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[175] = ptx_sub(0u, t[0]);
+    t[176] = ptx_shr(t[175], 31u);
+    t[177] = ptx_sub(0u, t[176]);
+    t[178] = ptx_and(t[2], 1u);
+    t[179] = ptx_sub(0u, t[178]);
+    t[180] = ptx_xor(t[1], t[177]);
+    t[180] = ptx_sub(t[180], t[177]);
+    t[180] = ptx_and(t[180], t[179]);
+    t[2] = ptx_add(t[2], t[180]);
+    t[181] = ptx_xor(t[3], t[177]);
+    t[181] = ptx_sub(t[181], t[177]);
+    t[181] = ptx_and(t[181], t[179]);
+    t[5] = ptx_add(t[5], t[181]);
+    t[182] = ptx_xor(t[4], t[177]);
+    t[182] = ptx_sub(t[182], t[177]);
+    t[182] = ptx_and(t[182], t[179]);
+    t[6] = ptx_add(t[6], t[182]);
+    t[183] = ptx_and(t[177], t[179]);
+    t[0] = ptx_xor(t[0], t[183]);
+    t[0] = ptx_sub(t[0], t[183]);
+    t[0] = ptx_add(t[0], 1u);
+    t[184] = ptx_and(t[2], t[183]);
+    t[1] = ptx_add(t[1], t[184]);
+    t[185] = ptx_and(t[5], t[183]);
+    t[3] = ptx_add(t[3], t[185]);
+    t[186] = ptx_and(t[6], t[183]);
+    t[4] = ptx_add(t[4], t[186]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[187] = ptx_sub(0u, t[0]);
+    t[188] = ptx_shr(t[187], 31u);
+    t[189] = ptx_sub(0u, t[188]);
+    t[190] = ptx_and(t[2], 1u);
+    t[191] = ptx_sub(0u, t[190]);
+    t[192] = ptx_xor(t[1], t[189]);
+    t[192] = ptx_sub(t[192], t[189]);
+    t[192] = ptx_and(t[192], t[191]);
+    t[2] = ptx_add(t[2], t[192]);
+    t[193] = ptx_xor(t[3], t[189]);
+    t[193] = ptx_sub(t[193], t[189]);
+    t[193] = ptx_and(t[193], t[191]);
+    t[5] = ptx_add(t[5], t[193]);
+    t[194] = ptx_xor(t[4], t[189]);
+    t[194] = ptx_sub(t[194], t[189]);
+    t[194] = ptx_and(t[194], t[191]);
+    t[6] = ptx_add(t[6], t[194]);
+    t[195] = ptx_and(t[189], t[191]);
+    t[0] = ptx_xor(t[0], t[195]);
+    t[0] = ptx_sub(t[0], t[195]);
+    t[0] = ptx_add(t[0], 1u);
+    t[196] = ptx_and(t[2], t[195]);
+    t[1] = ptx_add(t[1], t[196]);
+    t[197] = ptx_and(t[5], t[195]);
+    t[3] = ptx_add(t[3], t[197]);
+    t[198] = ptx_and(t[6], t[195]);
+    t[4] = ptx_add(t[4], t[198]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[199] = ptx_sub(0u, t[0]);
+    t[200] = ptx_shr(t[199], 31u);
+    t[201] = ptx_sub(0u, t[200]);
+    t[202] = ptx_and(t[2], 1u);
+    t[203] = ptx_sub(0u, t[202]);
+    t[204] = ptx_xor(t[1], t[201]);
+    t[204] = ptx_sub(t[204], t[201]);
+    t[204] = ptx_and(t[204], t[203]);
+    t[2] = ptx_add(t[2], t[204]);
+    t[205] = ptx_xor(t[3], t[201]);
+    t[205] = ptx_sub(t[205], t[201]);
+    t[205] = ptx_and(t[205], t[203]);
+    t[5] = ptx_add(t[5], t[205]);
+    t[206] = ptx_xor(t[4], t[201]);
+    t[206] = ptx_sub(t[206], t[201]);
+    t[206] = ptx_and(t[206], t[203]);
+    t[6] = ptx_add(t[6], t[206]);
+    t[207] = ptx_and(t[201], t[203]);
+    t[0] = ptx_xor(t[0], t[207]);
+    t[0] = ptx_sub(t[0], t[207]);
+    t[0] = ptx_add(t[0], 1u);
+    t[208] = ptx_and(t[2], t[207]);
+    t[1] = ptx_add(t[1], t[208]);
+    t[209] = ptx_and(t[5], t[207]);
+    t[3] = ptx_add(t[3], t[209]);
+    t[210] = ptx_and(t[6], t[207]);
+    t[4] = ptx_add(t[4], t[210]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[211] = ptx_sub(0u, t[0]);
+    t[212] = ptx_shr(t[211], 31u);
+    t[213] = ptx_sub(0u, t[212]);
+    t[214] = ptx_and(t[2], 1u);
+    t[215] = ptx_sub(0u, t[214]);
+    t[216] = ptx_xor(t[1], t[213]);
+    t[216] = ptx_sub(t[216], t[213]);
+    t[216] = ptx_and(t[216], t[215]);
+    t[2] = ptx_add(t[2], t[216]);
+    t[217] = ptx_xor(t[3], t[213]);
+    t[217] = ptx_sub(t[217], t[213]);
+    t[217] = ptx_and(t[217], t[215]);
+    t[5] = ptx_add(t[5], t[217]);
+    t[218] = ptx_xor(t[4], t[213]);
+    t[218] = ptx_sub(t[218], t[213]);
+    t[218] = ptx_and(t[218], t[215]);
+    t[6] = ptx_add(t[6], t[218]);
+    t[219] = ptx_and(t[213], t[215]);
+    t[0] = ptx_xor(t[0], t[219]);
+    t[0] = ptx_sub(t[0], t[219]);
+    t[0] = ptx_add(t[0], 1u);
+    t[220] = ptx_and(t[2], t[219]);
+    t[1] = ptx_add(t[1], t[220]);
+    t[221] = ptx_and(t[5], t[219]);
+    t[3] = ptx_add(t[3], t[221]);
+    t[222] = ptx_and(t[6], t[219]);
+    t[4] = ptx_add(t[4], t[222]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[223] = ptx_sub(0u, t[0]);
+    t[224] = ptx_shr(t[223], 31u);
+    t[225] = ptx_sub(0u, t[224]);
+    t[226] = ptx_and(t[2], 1u);
+    t[227] = ptx_sub(0u, t[226]);
+    t[228] = ptx_xor(t[1], t[225]);
+    t[228] = ptx_sub(t[228], t[225]);
+    t[228] = ptx_and(t[228], t[227]);
+    t[2] = ptx_add(t[2], t[228]);
+    t[229] = ptx_xor(t[3], t[225]);
+    t[229] = ptx_sub(t[229], t[225]);
+    t[229] = ptx_and(t[229], t[227]);
+    t[5] = ptx_add(t[5], t[229]);
+    t[230] = ptx_xor(t[4], t[225]);
+    t[230] = ptx_sub(t[230], t[225]);
+    t[230] = ptx_and(t[230], t[227]);
+    t[6] = ptx_add(t[6], t[230]);
+    t[231] = ptx_and(t[225], t[227]);
+    t[0] = ptx_xor(t[0], t[231]);
+    t[0] = ptx_sub(t[0], t[231]);
+    t[0] = ptx_add(t[0], 1u);
+    t[232] = ptx_and(t[2], t[231]);
+    t[1] = ptx_add(t[1], t[232]);
+    t[233] = ptx_and(t[5], t[231]);
+    t[3] = ptx_add(t[3], t[233]);
+    t[234] = ptx_and(t[6], t[231]);
+    t[4] = ptx_add(t[4], t[234]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[235] = ptx_sub(0u, t[0]);
+    t[236] = ptx_shr(t[235], 31u);
+    t[237] = ptx_sub(0u, t[236]);
+    t[238] = ptx_and(t[2], 1u);
+    t[239] = ptx_sub(0u, t[238]);
+    t[240] = ptx_xor(t[1], t[237]);
+    t[240] = ptx_sub(t[240], t[237]);
+    t[240] = ptx_and(t[240], t[239]);
+    t[2] = ptx_add(t[2], t[240]);
+    t[241] = ptx_xor(t[3], t[237]);
+    t[241] = ptx_sub(t[241], t[237]);
+    t[241] = ptx_and(t[241], t[239]);
+    t[5] = ptx_add(t[5], t[241]);
+    t[242] = ptx_xor(t[4], t[237]);
+    t[242] = ptx_sub(t[242], t[237]);
+    t[242] = ptx_and(t[242], t[239]);
+    t[6] = ptx_add(t[6], t[242]);
+    t[243] = ptx_and(t[237], t[239]);
+    t[0] = ptx_xor(t[0], t[243]);
+    t[0] = ptx_sub(t[0], t[243]);
+    t[0] = ptx_add(t[0], 1u);
+    t[244] = ptx_and(t[2], t[243]);
+    t[1] = ptx_add(t[1], t[244]);
+    t[245] = ptx_and(t[5], t[243]);
+    t[3] = ptx_add(t[3], t[245]);
+    t[246] = ptx_and(t[6], t[243]);
+    t[4] = ptx_add(t[4], t[246]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[247] = ptx_sub(0u, t[0]);
+    t[248] = ptx_shr(t[247], 31u);
+    t[249] = ptx_sub(0u, t[248]);
+    t[250] = ptx_and(t[2], 1u);
+    t[251] = ptx_sub(0u, t[250]);
+    t[252] = ptx_xor(t[1], t[249]);
+    t[252] = ptx_sub(t[252], t[249]);
+    t[252] = ptx_and(t[252], t[251]);
+    t[2] = ptx_add(t[2], t[252]);
+    t[253] = ptx_xor(t[3], t[249]);
+    t[253] = ptx_sub(t[253], t[249]);
+    t[253] = ptx_and(t[253], t[251]);
+    t[5] = ptx_add(t[5], t[253]);
+    t[254] = ptx_xor(t[4], t[249]);
+    t[254] = ptx_sub(t[254], t[249]);
+    t[254] = ptx_and(t[254], t[251]);
+    t[6] = ptx_add(t[6], t[254]);
+    t[255] = ptx_and(t[249], t[251]);
+    t[0] = ptx_xor(t[0], t[255]);
+    t[0] = ptx_sub(t[0], t[255]);
+    t[0] = ptx_add(t[0], 1u);
+    t[256] = ptx_and(t[2], t[255]);
+    t[1] = ptx_add(t[1], t[256]);
+    t[257] = ptx_and(t[5], t[255]);
+    t[3] = ptx_add(t[3], t[257]);
+    t[258] = ptx_and(t[6], t[255]);
+    t[4] = ptx_add(t[4], t[258]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[259] = ptx_sub(0u, t[0]);
+    t[260] = ptx_shr(t[259], 31u);
+    t[261] = ptx_sub(0u, t[260]);
+    t[262] = ptx_and(t[2], 1u);
+    t[263] = ptx_sub(0u, t[262]);
+    t[264] = ptx_xor(t[1], t[261]);
+    t[264] = ptx_sub(t[264], t[261]);
+    t[264] = ptx_and(t[264], t[263]);
+    t[2] = ptx_add(t[2], t[264]);
+    t[265] = ptx_xor(t[3], t[261]);
+    t[265] = ptx_sub(t[265], t[261]);
+    t[265] = ptx_and(t[265], t[263]);
+    t[5] = ptx_add(t[5], t[265]);
+    t[266] = ptx_xor(t[4], t[261]);
+    t[266] = ptx_sub(t[266], t[261]);
+    t[266] = ptx_and(t[266], t[263]);
+    t[6] = ptx_add(t[6], t[266]);
+    t[267] = ptx_and(t[261], t[263]);
+    t[0] = ptx_xor(t[0], t[267]);
+    t[0] = ptx_sub(t[0], t[267]);
+    t[0] = ptx_add(t[0], 1u);
+    t[268] = ptx_and(t[2], t[267]);
+    t[1] = ptx_add(t[1], t[268]);
+    t[269] = ptx_and(t[5], t[267]);
+    t[3] = ptx_add(t[3], t[269]);
+    t[270] = ptx_and(t[6], t[267]);
+    t[4] = ptx_add(t[4], t[270]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[271] = ptx_sub(0u, t[0]);
+    t[272] = ptx_shr(t[271], 31u);
+    t[273] = ptx_sub(0u, t[272]);
+    t[274] = ptx_and(t[2], 1u);
+    t[275] = ptx_sub(0u, t[274]);
+    t[276] = ptx_xor(t[1], t[273]);
+    t[276] = ptx_sub(t[276], t[273]);
+    t[276] = ptx_and(t[276], t[275]);
+    t[2] = ptx_add(t[2], t[276]);
+    t[277] = ptx_xor(t[3], t[273]);
+    t[277] = ptx_sub(t[277], t[273]);
+    t[277] = ptx_and(t[277], t[275]);
+    t[5] = ptx_add(t[5], t[277]);
+    t[278] = ptx_xor(t[4], t[273]);
+    t[278] = ptx_sub(t[278], t[273]);
+    t[278] = ptx_and(t[278], t[275]);
+    t[6] = ptx_add(t[6], t[278]);
+    t[279] = ptx_and(t[273], t[275]);
+    t[0] = ptx_xor(t[0], t[279]);
+    t[0] = ptx_sub(t[0], t[279]);
+    t[0] = ptx_add(t[0], 1u);
+    t[280] = ptx_and(t[2], t[279]);
+    t[1] = ptx_add(t[1], t[280]);
+    t[281] = ptx_and(t[5], t[279]);
+    t[3] = ptx_add(t[3], t[281]);
+    t[282] = ptx_and(t[6], t[279]);
+    t[4] = ptx_add(t[4], t[282]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[283] = ptx_sub(0u, t[0]);
+    t[284] = ptx_shr(t[283], 31u);
+    t[285] = ptx_sub(0u, t[284]);
+    t[286] = ptx_and(t[2], 1u);
+    t[287] = ptx_sub(0u, t[286]);
+    t[288] = ptx_xor(t[1], t[285]);
+    t[288] = ptx_sub(t[288], t[285]);
+    t[288] = ptx_and(t[288], t[287]);
+    t[2] = ptx_add(t[2], t[288]);
+    t[289] = ptx_xor(t[3], t[285]);
+    t[289] = ptx_sub(t[289], t[285]);
+    t[289] = ptx_and(t[289], t[287]);
+    t[5] = ptx_add(t[5], t[289]);
+    t[290] = ptx_xor(t[4], t[285]);
+    t[290] = ptx_sub(t[290], t[285]);
+    t[290] = ptx_and(t[290], t[287]);
+    t[6] = ptx_add(t[6], t[290]);
+    t[291] = ptx_and(t[285], t[287]);
+    t[0] = ptx_xor(t[0], t[291]);
+    t[0] = ptx_sub(t[0], t[291]);
+    t[0] = ptx_add(t[0], 1u);
+    t[292] = ptx_and(t[2], t[291]);
+    t[1] = ptx_add(t[1], t[292]);
+    t[293] = ptx_and(t[5], t[291]);
+    t[3] = ptx_add(t[3], t[293]);
+    t[294] = ptx_and(t[6], t[291]);
+    t[4] = ptx_add(t[4], t[294]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[295] = ptx_sub(0u, t[0]);
+    t[296] = ptx_shr(t[295], 31u);
+    t[297] = ptx_sub(0u, t[296]);
+    t[298] = ptx_and(t[2], 1u);
+    t[299] = ptx_sub(0u, t[298]);
+    t[300] = ptx_xor(t[1], t[297]);
+    t[300] = ptx_sub(t[300], t[297]);
+    t[300] = ptx_and(t[300], t[299]);
+    t[2] = ptx_add(t[2], t[300]);
+    t[301] = ptx_xor(t[3], t[297]);
+    t[301] = ptx_sub(t[301], t[297]);
+    t[301] = ptx_and(t[301], t[299]);
+    t[5] = ptx_add(t[5], t[301]);
+    t[302] = ptx_xor(t[4], t[297]);
+    t[302] = ptx_sub(t[302], t[297]);
+    t[302] = ptx_and(t[302], t[299]);
+    t[6] = ptx_add(t[6], t[302]);
+    t[303] = ptx_and(t[297], t[299]);
+    t[0] = ptx_xor(t[0], t[303]);
+    t[0] = ptx_sub(t[0], t[303]);
+    t[0] = ptx_add(t[0], 1u);
+    t[304] = ptx_and(t[2], t[303]);
+    t[1] = ptx_add(t[1], t[304]);
+    t[305] = ptx_and(t[5], t[303]);
+    t[3] = ptx_add(t[3], t[305]);
+    t[306] = ptx_and(t[6], t[303]);
+    t[4] = ptx_add(t[4], t[306]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[307] = ptx_sub(0u, t[0]);
+    t[308] = ptx_shr(t[307], 31u);
+    t[309] = ptx_sub(0u, t[308]);
+    t[310] = ptx_and(t[2], 1u);
+    t[311] = ptx_sub(0u, t[310]);
+    t[312] = ptx_xor(t[1], t[309]);
+    t[312] = ptx_sub(t[312], t[309]);
+    t[312] = ptx_and(t[312], t[311]);
+    t[2] = ptx_add(t[2], t[312]);
+    t[313] = ptx_xor(t[3], t[309]);
+    t[313] = ptx_sub(t[313], t[309]);
+    t[313] = ptx_and(t[313], t[311]);
+    t[5] = ptx_add(t[5], t[313]);
+    t[314] = ptx_xor(t[4], t[309]);
+    t[314] = ptx_sub(t[314], t[309]);
+    t[314] = ptx_and(t[314], t[311]);
+    t[6] = ptx_add(t[6], t[314]);
+    t[315] = ptx_and(t[309], t[311]);
+    t[0] = ptx_xor(t[0], t[315]);
+    t[0] = ptx_sub(t[0], t[315]);
+    t[0] = ptx_add(t[0], 1u);
+    t[316] = ptx_and(t[2], t[315]);
+    t[1] = ptx_add(t[1], t[316]);
+    t[317] = ptx_and(t[5], t[315]);
+    t[3] = ptx_add(t[3], t[317]);
+    t[318] = ptx_and(t[6], t[315]);
+    t[4] = ptx_add(t[4], t[318]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[319] = ptx_sub(0u, t[0]);
+    t[320] = ptx_shr(t[319], 31u);
+    t[321] = ptx_sub(0u, t[320]);
+    t[322] = ptx_and(t[2], 1u);
+    t[323] = ptx_sub(0u, t[322]);
+    t[324] = ptx_xor(t[1], t[321]);
+    t[324] = ptx_sub(t[324], t[321]);
+    t[324] = ptx_and(t[324], t[323]);
+    t[2] = ptx_add(t[2], t[324]);
+    t[325] = ptx_xor(t[3], t[321]);
+    t[325] = ptx_sub(t[325], t[321]);
+    t[325] = ptx_and(t[325], t[323]);
+    t[5] = ptx_add(t[5], t[325]);
+    t[326] = ptx_xor(t[4], t[321]);
+    t[326] = ptx_sub(t[326], t[321]);
+    t[326] = ptx_and(t[326], t[323]);
+    t[6] = ptx_add(t[6], t[326]);
+    t[327] = ptx_and(t[321], t[323]);
+    t[0] = ptx_xor(t[0], t[327]);
+    t[0] = ptx_sub(t[0], t[327]);
+    t[0] = ptx_add(t[0], 1u);
+    t[328] = ptx_and(t[2], t[327]);
+    t[1] = ptx_add(t[1], t[328]);
+    t[329] = ptx_and(t[5], t[327]);
+    t[3] = ptx_add(t[3], t[329]);
+    t[330] = ptx_and(t[6], t[327]);
+    t[4] = ptx_add(t[4], t[330]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[331] = ptx_sub(0u, t[0]);
+    t[332] = ptx_shr(t[331], 31u);
+    t[333] = ptx_sub(0u, t[332]);
+    t[334] = ptx_and(t[2], 1u);
+    t[335] = ptx_sub(0u, t[334]);
+    t[336] = ptx_xor(t[1], t[333]);
+    t[336] = ptx_sub(t[336], t[333]);
+    t[336] = ptx_and(t[336], t[335]);
+    t[2] = ptx_add(t[2], t[336]);
+    t[337] = ptx_xor(t[3], t[333]);
+    t[337] = ptx_sub(t[337], t[333]);
+    t[337] = ptx_and(t[337], t[335]);
+    t[5] = ptx_add(t[5], t[337]);
+    t[338] = ptx_xor(t[4], t[333]);
+    t[338] = ptx_sub(t[338], t[333]);
+    t[338] = ptx_and(t[338], t[335]);
+    t[6] = ptx_add(t[6], t[338]);
+    t[339] = ptx_and(t[333], t[335]);
+    t[0] = ptx_xor(t[0], t[339]);
+    t[0] = ptx_sub(t[0], t[339]);
+    t[0] = ptx_add(t[0], 1u);
+    t[340] = ptx_and(t[2], t[339]);
+    t[1] = ptx_add(t[1], t[340]);
+    t[341] = ptx_and(t[5], t[339]);
+    t[3] = ptx_add(t[3], t[341]);
+    t[342] = ptx_and(t[6], t[339]);
+    t[4] = ptx_add(t[4], t[342]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[343] = ptx_sub(0u, t[0]);
+    t[344] = ptx_shr(t[343], 31u);
+    t[345] = ptx_sub(0u, t[344]);
+    t[346] = ptx_and(t[2], 1u);
+    t[347] = ptx_sub(0u, t[346]);
+    t[348] = ptx_xor(t[1], t[345]);
+    t[348] = ptx_sub(t[348], t[345]);
+    t[348] = ptx_and(t[348], t[347]);
+    t[2] = ptx_add(t[2], t[348]);
+    t[349] = ptx_xor(t[3], t[345]);
+    t[349] = ptx_sub(t[349], t[345]);
+    t[349] = ptx_and(t[349], t[347]);
+    t[5] = ptx_add(t[5], t[349]);
+    t[350] = ptx_xor(t[4], t[345]);
+    t[350] = ptx_sub(t[350], t[345]);
+    t[350] = ptx_and(t[350], t[347]);
+    t[6] = ptx_add(t[6], t[350]);
+    t[351] = ptx_and(t[345], t[347]);
+    t[0] = ptx_xor(t[0], t[351]);
+    t[0] = ptx_sub(t[0], t[351]);
+    t[0] = ptx_add(t[0], 1u);
+    t[352] = ptx_and(t[2], t[351]);
+    t[1] = ptx_add(t[1], t[352]);
+    t[353] = ptx_and(t[5], t[351]);
+    t[3] = ptx_add(t[3], t[353]);
+    t[354] = ptx_and(t[6], t[351]);
+    t[4] = ptx_add(t[4], t[354]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[355] = ptx_sub(0u, t[0]);
+    t[356] = ptx_shr(t[355], 31u);
+    t[357] = ptx_sub(0u, t[356]);
+    t[358] = ptx_and(t[2], 1u);
+    t[359] = ptx_sub(0u, t[358]);
+    t[360] = ptx_xor(t[1], t[357]);
+    t[360] = ptx_sub(t[360], t[357]);
+    t[360] = ptx_and(t[360], t[359]);
+    t[2] = ptx_add(t[2], t[360]);
+    t[361] = ptx_xor(t[3], t[357]);
+    t[361] = ptx_sub(t[361], t[357]);
+    t[361] = ptx_and(t[361], t[359]);
+    t[5] = ptx_add(t[5], t[361]);
+    t[362] = ptx_xor(t[4], t[357]);
+    t[362] = ptx_sub(t[362], t[357]);
+    t[362] = ptx_and(t[362], t[359]);
+    t[6] = ptx_add(t[6], t[362]);
+    t[363] = ptx_and(t[357], t[359]);
+    t[0] = ptx_xor(t[0], t[363]);
+    t[0] = ptx_sub(t[0], t[363]);
+    t[0] = ptx_add(t[0], 1u);
+    t[364] = ptx_and(t[2], t[363]);
+    t[1] = ptx_add(t[1], t[364]);
+    t[365] = ptx_and(t[5], t[363]);
+    t[3] = ptx_add(t[3], t[365]);
+    t[366] = ptx_and(t[6], t[363]);
+    t[4] = ptx_add(t[4], t[366]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    y[0] = ptx_mov(t[0]);
+    t[375] = ptx_shr(x[7], 31u);
+    t[376] = ptx_sub(0u, t[375]);
+    t[367] = ptx_mul_lo(t[3], x[1]);
+    t[368] = ptx_mul_lo(t[3], x[2]);
+    t[369] = ptx_mul_lo(t[3], x[3]);
+    t[370] = ptx_mul_lo(t[3], x[4]);
+    t[371] = ptx_mul_lo(t[3], x[5]);
+    t[372] = ptx_mul_lo(t[3], x[6]);
+    t[373] = ptx_mul_lo(t[3], x[7]);
+    t[374] = ptx_mul_lo(t[3], t[376]);
+    t[368] = ptx_mad_hi_cc(cf, t[3], x[1], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[3], x[2], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[3], x[3], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[3], x[4], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[3], x[5], t[372]);
+    t[373] = ptx_madc_hi_cc(cf, t[3], x[6], t[373]);
+    t[374] = ptx_madc_hi(cf, t[3], x[7], t[374]);
+    t[377] = ptx_shr(t[3], 31u);
+    t[378] = ptx_sub(0u, t[377]);
+    t[379] = ptx_and(x[1], t[378]);
+    t[380] = ptx_and(x[2], t[378]);
+    t[381] = ptx_and(x[3], t[378]);
+    t[382] = ptx_and(x[4], t[378]);
+    t[383] = ptx_and(x[5], t[378]);
+    t[384] = ptx_and(x[6], t[378]);
+    t[385] = ptx_and(x[7], t[378]);
+    t[368] = ptx_sub_cc(cf, t[368], t[379]);
+    t[369] = ptx_subc_cc(cf, t[369], t[380]);
+    t[370] = ptx_subc_cc(cf, t[370], t[381]);
+    t[371] = ptx_subc_cc(cf, t[371], t[382]);
+    t[372] = ptx_subc_cc(cf, t[372], t[383]);
+    t[373] = ptx_subc_cc(cf, t[373], t[384]);
+    t[374] = ptx_subc(cf, t[374], t[385]);
+    t[386] = ptx_shr(x[14], 31u);
+    t[387] = ptx_sub(0u, t[386]);
+    t[367] = ptx_mad_lo_cc(cf, t[4], x[8], t[367]);
+    t[368] = ptx_madc_lo_cc(cf, t[4], x[9], t[368]);
+    t[369] = ptx_madc_lo_cc(cf, t[4], x[10], t[369]);
+    t[370] = ptx_madc_lo_cc(cf, t[4], x[11], t[370]);
+    t[371] = ptx_madc_lo_cc(cf, t[4], x[12], t[371]);
+    t[372] = ptx_madc_lo_cc(cf, t[4], x[13], t[372]);
+    t[373] = ptx_madc_lo_cc(cf, t[4], x[14], t[373]);
+    t[374] = ptx_madc_lo(cf, t[4], t[387], t[374]);
+    t[368] = ptx_mad_hi_cc(cf, t[4], x[8], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[4], x[9], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[4], x[10], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[4], x[11], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[4], x[12], t[372]);
+    t[373] = ptx_madc_hi_cc(cf, t[4], x[13], t[373]);
+    t[374] = ptx_madc_hi(cf, t[4], x[14], t[374]);
+    t[388] = ptx_shr(t[4], 31u);
+    t[389] = ptx_sub(0u, t[388]);
+    t[390] = ptx_and(x[8], t[389]);
+    t[391] = ptx_and(x[9], t[389]);
+    t[392] = ptx_and(x[10], t[389]);
+    t[393] = ptx_and(x[11], t[389]);
+    t[394] = ptx_and(x[12], t[389]);
+    t[395] = ptx_and(x[13], t[389]);
+    t[396] = ptx_and(x[14], t[389]);
+    t[368] = ptx_sub_cc(cf, t[368], t[390]);
+    t[369] = ptx_subc_cc(cf, t[369], t[391]);
+    t[370] = ptx_subc_cc(cf, t[370], t[392]);
+    t[371] = ptx_subc_cc(cf, t[371], t[393]);
+    t[372] = ptx_subc_cc(cf, t[372], t[394]);
+    t[373] = ptx_subc_cc(cf, t[373], t[395]);
+    t[374] = ptx_subc(cf, t[374], t[396]);
+    y[1] = ptx_shf_r_clamp(t[367], t[368], 30u);
+    y[2] = ptx_shf_r_clamp(t[368], t[369], 30u);
+    y[3] = ptx_shf_r_clamp(t[369], t[370], 30u);
+    y[4] = ptx_shf_r_clamp(t[370], t[371], 30u);
+    y[5] = ptx_shf_r_clamp(t[371], t[372], 30u);
+    y[6] = ptx_shf_r_clamp(t[372], t[373], 30u);
+    y[7] = ptx_shf_r_clamp(t[373], t[374], 30u);
+    t[405] = ptx_shr(x[7], 31u);
+    t[406] = ptx_sub(0u, t[405]);
+    t[397] = ptx_mul_lo(t[5], x[1]);
+    t[398] = ptx_mul_lo(t[5], x[2]);
+    t[399] = ptx_mul_lo(t[5], x[3]);
+    t[400] = ptx_mul_lo(t[5], x[4]);
+    t[401] = ptx_mul_lo(t[5], x[5]);
+    t[402] = ptx_mul_lo(t[5], x[6]);
+    t[403] = ptx_mul_lo(t[5], x[7]);
+    t[404] = ptx_mul_lo(t[5], t[406]);
+    t[398] = ptx_mad_hi_cc(cf, t[5], x[1], t[398]);
+    t[399] = ptx_madc_hi_cc(cf, t[5], x[2], t[399]);
+    t[400] = ptx_madc_hi_cc(cf, t[5], x[3], t[400]);
+    t[401] = ptx_madc_hi_cc(cf, t[5], x[4], t[401]);
+    t[402] = ptx_madc_hi_cc(cf, t[5], x[5], t[402]);
+    t[403] = ptx_madc_hi_cc(cf, t[5], x[6], t[403]);
+    t[404] = ptx_madc_hi(cf, t[5], x[7], t[404]);
+    t[407] = ptx_shr(t[5], 31u);
+    t[408] = ptx_sub(0u, t[407]);
+    t[409] = ptx_and(x[1], t[408]);
+    t[410] = ptx_and(x[2], t[408]);
+    t[411] = ptx_and(x[3], t[408]);
+    t[412] = ptx_and(x[4], t[408]);
+    t[413] = ptx_and(x[5], t[408]);
+    t[414] = ptx_and(x[6], t[408]);
+    t[415] = ptx_and(x[7], t[408]);
+    t[398] = ptx_sub_cc(cf, t[398], t[409]);
+    t[399] = ptx_subc_cc(cf, t[399], t[410]);
+    t[400] = ptx_subc_cc(cf, t[400], t[411]);
+    t[401] = ptx_subc_cc(cf, t[401], t[412]);
+    t[402] = ptx_subc_cc(cf, t[402], t[413]);
+    t[403] = ptx_subc_cc(cf, t[403], t[414]);
+    t[404] = ptx_subc(cf, t[404], t[415]);
+    t[416] = ptx_shr(x[14], 31u);
+    t[417] = ptx_sub(0u, t[416]);
+    t[397] = ptx_mad_lo_cc(cf, t[6], x[8], t[397]);
+    t[398] = ptx_madc_lo_cc(cf, t[6], x[9], t[398]);
+    t[399] = ptx_madc_lo_cc(cf, t[6], x[10], t[399]);
+    t[400] = ptx_madc_lo_cc(cf, t[6], x[11], t[400]);
+    t[401] = ptx_madc_lo_cc(cf, t[6], x[12], t[401]);
+    t[402] = ptx_madc_lo_cc(cf, t[6], x[13], t[402]);
+    t[403] = ptx_madc_lo_cc(cf, t[6], x[14], t[403]);
+    t[404] = ptx_madc_lo(cf, t[6], t[417], t[404]);
+    t[398] = ptx_mad_hi_cc(cf, t[6], x[8], t[398]);
+    t[399] = ptx_madc_hi_cc(cf, t[6], x[9], t[399]);
+    t[400] = ptx_madc_hi_cc(cf, t[6], x[10], t[400]);
+    t[401] = ptx_madc_hi_cc(cf, t[6], x[11], t[401]);
+    t[402] = ptx_madc_hi_cc(cf, t[6], x[12], t[402]);
+    t[403] = ptx_madc_hi_cc(cf, t[6], x[13], t[403]);
+    t[404] = ptx_madc_hi(cf, t[6], x[14], t[404]);
+    t[418] = ptx_shr(t[6], 31u);
+    t[419] = ptx_sub(0u, t[418]);
+    t[420] = ptx_and(x[8], t[419]);
+    t[421] = ptx_and(x[9], t[419]);
+    t[422] = ptx_and(x[10], t[419]);
+    t[423] = ptx_and(x[11], t[419]);
+    t[424] = ptx_and(x[12], t[419]);
+    t[425] = ptx_and(x[13], t[419]);
+    t[426] = ptx_and(x[14], t[419]);
+    t[398] = ptx_sub_cc(cf, t[398], t[420]);
+    t[399] = ptx_subc_cc(cf, t[399], t[421]);
+    t[400] = ptx_subc_cc(cf, t[400], t[422]);
+    t[401] = ptx_subc_cc(cf, t[401], t[423]);
+    t[402] = ptx_subc_cc(cf, t[402], t[424]);
+    t[403] = ptx_subc_cc(cf, t[403], t[425]);
+    t[404] = ptx_subc(cf, t[404], t[426]);
+    y[8] = ptx_shf_r_clamp(t[397], t[398], 30u);
+    y[9] = ptx_shf_r_clamp(t[398], t[399], 30u);
+    y[10] = ptx_shf_r_clamp(t[399], t[400], 30u);
+    y[11] = ptx_shf_r_clamp(t[400], t[401], 30u);
+    y[12] = ptx_shf_r_clamp(t[401], t[402], 30u);
+    y[13] = ptx_shf_r_clamp(t[402], t[403], 30u);
+    y[14] = ptx_shf_r_clamp(t[403], t[404], 30u);
   }
 #endif
 };
 
-// gcd_finish: a step that the loops below call; 65 instructions.
+// gcd_finish: a step that the loops below call; 75 instructions.
 struct gcd_finish {
-  static constexpr unsigned in_words = 13;
+  static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 6;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<34>;\n\t"
-        "or.b32 t0, %6, %12;\n\t"
-        "or.b32 t1, %7, %13;\n\t"
-        "or.b32 t2, %8, %14;\n\t"
-        "or.b32 t3, %9, %15;\n\t"
-        "or.b32 t4, %10, %16;\n\t"
-        "or.b32 t5, %11, %17;\n\t"
-        "shr.b32 t6, %18, 5;\n\t"
-        "and.b32 t6, t6, 1;\n\t"
-        "sub.u32 t7, 0, t6;\n\t"
-        "not.b32 t14, t7;\n\t"
-        "and.b32 t8, t0, t14;\n\t"
-        "xor.b32 t9, t1, t0;\n\t"
-        "and.b32 t9, t9, t7;\n\t"
-        "xor.b32 t9, t9, t1;\n\t"
-        "xor.b32 t10, t2, t1;\n\t"
-        "and.b32 t10, t10, t7;\n\t"
-        "xor.b32 t10, t10, t2;\n\t"
-        "xor.b32 t11, t3, t2;\n\t"
-        "and.b32 t11, t11, t7;\n\t"
-        "xor.b32 t11, t11, t3;\n\t"
-        "xor.b32 t12, t4, t3;\n\t"
-        "and.b32 t12, t12, t7;\n\t"
-        "xor.b32 t12, t12, t4;\n\t"
-        "xor.b32 t13, t5, t4;\n\t"
-        "and.b32 t13, t13, t7;\n\t"
-        "xor.b32 t13, t13, t5;\n\t"
-        "shr.b32 t15, %18, 6;\n\t"
-        "and.b32 t15, t15, 1;\n\t"
-        "sub.u32 t16, 0, t15;\n\t"
-        "not.b32 t23, t16;\n\t"
-        "and.b32 t17, t8, t23;\n\t"
-        "and.b32 t18, t9, t23;\n\t"
-        "xor.b32 t19, t10, t8;\n\t"
-        "and.b32 t19, t19, t16;\n\t"
+        ".reg .u32 t<44>;\n\t"
+        "shr.b32 t0, %13, 31;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "xor.b32 t2, %7, t1;\n\t"
+        "xor.b32 t3, %8, t1;\n\t"
+        "xor.b32 t4, %9, t1;\n\t"
+        "xor.b32 t5, %10, t1;\n\t"
+        "xor.b32 t6, %11, t1;\n\t"
+        "xor.b32 t7, %12, t1;\n\t"
+        "xor.b32 t8, %13, t1;\n\t"
+        "sub.cc.u32 t9, t2, t1;\n\t"
+        "subc.cc.u32 t10, t3, t1;\n\t"
+        "subc.cc.u32 t11, t4, t1;\n\t"
+        "subc.cc.u32 t12, t5, t1;\n\t"
+        "subc.cc.u32 t13, t6, t1;\n\t"
+        "subc.cc.u32 t14, t7, t1;\n\t"
+        "subc.u32 t15, t8, t1;\n\t"
+        "shr.b32 t16, %21, 5;\n\t"
+        "and.b32 t16, t16, 1;\n\t"
+        "sub.u32 t17, 0, t16;\n\t"
+        "not.b32 t24, t17;\n\t"
+        "and.b32 t18, t9, t24;\n\t"
+        "xor.b32 t19, t10, t9;\n\t"
+        "and.b32 t19, t19, t17;\n\t"
         "xor.b32 t19, t19, t10;\n\t"
-        "xor.b32 t20, t11, t9;\n\t"
-        "and.b32 t20, t20, t16;\n\t"
+        "xor.b32 t20, t11, t10;\n\t"
+        "and.b32 t20, t20, t17;\n\t"
         "xor.b32 t20, t20, t11;\n\t"
-        "xor.b32 t21, t12, t10;\n\t"
-        "and.b32 t21, t21, t16;\n\t"
+        "xor.b32 t21, t12, t11;\n\t"
+        "and.b32 t21, t21, t17;\n\t"
         "xor.b32 t21, t21, t12;\n\t"
-        "xor.b32 t22, t13, t11;\n\t"
-        "and.b32 t22, t22, t16;\n\t"
+        "xor.b32 t22, t13, t12;\n\t"
+        "and.b32 t22, t22, t17;\n\t"
         "xor.b32 t22, t22, t13;\n\t"
-        "shr.b32 t24, %18, 7;\n\t"
-        "and.b32 t24, t24, 1;\n\t"
-        "sub.u32 t25, 0, t24;\n\t"
-        "not.b32 t32, t25;\n\t"
-        "and.b32 t26, t17, t32;\n\t"
-        "and.b32 t27, t18, t32;\n\t"
-        "and.b32 t28, t19, t32;\n\t"
-        "and.b32 t29, t20, t32;\n\t"
-        "xor.b32 t30, t21, t17;\n\t"
-        "and.b32 t30, t30, t25;\n\t"
+        "xor.b32 t23, t14, t13;\n\t"
+        "and.b32 t23, t23, t17;\n\t"
+        "xor.b32 t23, t23, t14;\n\t"
+        "shr.b32 t25, %21, 6;\n\t"
+        "and.b32 t25, t25, 1;\n\t"
+        "sub.u32 t26, 0, t25;\n\t"
+        "not.b32 t33, t26;\n\t"
+        "and.b32 t27, t18, t33;\n\t"
+        "and.b32 t28, t19, t33;\n\t"
+        "xor.b32 t29, t20, t18;\n\t"
+        "and.b32 t29, t29, t26;\n\t"
+        "xor.b32 t29, t29, t20;\n\t"
+        "xor.b32 t30, t21, t19;\n\t"
+        "and.b32 t30, t30, t26;\n\t"
         "xor.b32 t30, t30, t21;\n\t"
-        "xor.b32 t31, t22, t18;\n\t"
-        "and.b32 t31, t31, t25;\n\t"
+        "xor.b32 t31, t22, t20;\n\t"
+        "and.b32 t31, t31, t26;\n\t"
         "xor.b32 t31, t31, t22;\n\t"
-        "and.b32 t33, %18, 31;\n\t"
-        "shl.b32 %0, t26, t33;\n\t"
-        "shf.l.clamp.b32 %1, t26, t27, t33;\n\t"
-        "shf.l.clamp.b32 %2, t27, t28, t33;\n\t"
-        "shf.l.clamp.b32 %3, t28, t29, t33;\n\t"
-        "shf.l.clamp.b32 %4, t29, t30, t33;\n\t"
-        "shf.l.clamp.b32 %5, t30, t31, t33;\n\t"
+        "xor.b32 t32, t23, t21;\n\t"
+        "and.b32 t32, t32, t26;\n\t"
+        "xor.b32 t32, t32, t23;\n\t"
+        "shr.b32 t34, %21, 7;\n\t"
+        "and.b32 t34, t34, 1;\n\t"
+        "sub.u32 t35, 0, t34;\n\t"
+        "not.b32 t42, t35;\n\t"
+        "and.b32 t36, t27, t42;\n\t"
+        "and.b32 t37, t28, t42;\n\t"
+        "and.b32 t38, t29, t42;\n\t"
+        "and.b32 t39, t30, t42;\n\t"
+        "xor.b32 t40, t31, t27;\n\t"
+        "and.b32 t40, t40, t35;\n\t"
+        "xor.b32 t40, t40, t31;\n\t"
+        "xor.b32 t41, t32, t28;\n\t"
+        "and.b32 t41, t41, t35;\n\t"
+        "xor.b32 t41, t41, t32;\n\t"
+        "and.b32 t43, %21, 31;\n\t"
+        "shl.b32 %0, t36, t43;\n\t"
+        "shf.l.clamp.b32 %1, t36, t37, t43;\n\t"
+        "shf.l.clamp.b32 %2, t37, t38, t43;\n\t"
+        "shf.l.clamp.b32 %3, t38, t39, t43;\n\t"
+        "shf.l.clamp.b32 %4, t39, t40, t43;\n\t"
+        "shf.l.clamp.b32 %5, t40, t41, t43;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
     );
   }
 #endif
@@ -9183,72 +11168,83 @@ struct gcd_finish {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t t[34];
-    t[0] = ptx_or(x[0], x[6]);
-    t[1] = ptx_or(x[1], x[7]);
-    t[2] = ptx_or(x[2], x[8]);
-    t[3] = ptx_or(x[3], x[9]);
-    t[4] = ptx_or(x[4], x[10]);
-    t[5] = ptx_or(x[5], x[11]);
-    t[6] = ptx_shr(x[12], 5u);
-    t[6] = ptx_and(t[6], 1u);
-    t[7] = ptx_sub(0u, t[6]);
-    t[14] = ptx_not(t[7]);
-    t[8] = ptx_and(t[0], t[14]);
-    t[9] = ptx_xor(t[1], t[0]);
-    t[9] = ptx_and(t[9], t[7]);
-    t[9] = ptx_xor(t[9], t[1]);
-    t[10] = ptx_xor(t[2], t[1]);
-    t[10] = ptx_and(t[10], t[7]);
-    t[10] = ptx_xor(t[10], t[2]);
-    t[11] = ptx_xor(t[3], t[2]);
-    t[11] = ptx_and(t[11], t[7]);
-    t[11] = ptx_xor(t[11], t[3]);
-    t[12] = ptx_xor(t[4], t[3]);
-    t[12] = ptx_and(t[12], t[7]);
-    t[12] = ptx_xor(t[12], t[4]);
-    t[13] = ptx_xor(t[5], t[4]);
-    t[13] = ptx_and(t[13], t[7]);
-    t[13] = ptx_xor(t[13], t[5]);
-    t[15] = ptx_shr(x[12], 6u);
-    t[15] = ptx_and(t[15], 1u);
-    t[16] = ptx_sub(0u, t[15]);
-    t[23] = ptx_not(t[16]);
-    t[17] = ptx_and(t[8], t[23]);
-    t[18] = ptx_and(t[9], t[23]);
-    t[19] = ptx_xor(t[10], t[8]);
-    t[19] = ptx_and(t[19], t[16]);
+    uint32_t cf = 0;
+    uint32_t t[44];
+    t[0] = ptx_shr(x[7], 31u);
+    t[1] = ptx_sub(0u, t[0]);
+    t[2] = ptx_xor(x[1], t[1]);
+    t[3] = ptx_xor(x[2], t[1]);
+    t[4] = ptx_xor(x[3], t[1]);
+    t[5] = ptx_xor(x[4], t[1]);
+    t[6] = ptx_xor(x[5], t[1]);
+    t[7] = ptx_xor(x[6], t[1]);
+    t[8] = ptx_xor(x[7], t[1]);
+    t[9] = ptx_sub_cc(cf, t[2], t[1]);
+    t[10] = ptx_subc_cc(cf, t[3], t[1]);
+    t[11] = ptx_subc_cc(cf, t[4], t[1]);
+    t[12] = ptx_subc_cc(cf, t[5], t[1]);
+    t[13] = ptx_subc_cc(cf, t[6], t[1]);
+    t[14] = ptx_subc_cc(cf, t[7], t[1]);
+    ptx_subc(cf, t[8], t[1]);
+    t[16] = ptx_shr(x[15], 5u);
+    t[16] = ptx_and(t[16], 1u);
+    t[17] = ptx_sub(0u, t[16]);
+    t[24] = ptx_not(t[17]);
+    t[18] = ptx_and(t[9], t[24]);
+    t[19] = ptx_xor(t[10], t[9]);
+    t[19] = ptx_and(t[19], t[17]);
     t[19] = ptx_xor(t[19], t[10]);
-    t[20] = ptx_xor(t[11], t[9]);
-    t[20] = ptx_and(t[20], t[16]);
+    t[20] = ptx_xor(t[11], t[10]);
+    t[20] = ptx_and(t[20], t[17]);
     t[20] = ptx_xor(t[20], t[11]);
-    t[21] = ptx_xor(t[12], t[10]);
-    t[21] = ptx_and(t[21], t[16]);
+    t[21] = ptx_xor(t[12], t[11]);
+    t[21] = ptx_and(t[21], t[17]);
     t[21] = ptx_xor(t[21], t[12]);
-    t[22] = ptx_xor(t[13], t[11]);
-    t[22] = ptx_and(t[22], t[16]);
+    t[22] = ptx_xor(t[13], t[12]);
+    t[22] = ptx_and(t[22], t[17]);
     t[22] = ptx_xor(t[22], t[13]);
-    t[24] = ptx_shr(x[12], 7u);
-    t[24] = ptx_and(t[24], 1u);
-    t[25] = ptx_sub(0u, t[24]);
-    t[32] = ptx_not(t[25]);
-    t[26] = ptx_and(t[17], t[32]);
-    t[27] = ptx_and(t[18], t[32]);
-    t[28] = ptx_and(t[19], t[32]);
-    t[29] = ptx_and(t[20], t[32]);
-    t[30] = ptx_xor(t[21], t[17]);
-    t[30] = ptx_and(t[30], t[25]);
+    t[23] = ptx_xor(t[14], t[13]);
+    t[23] = ptx_and(t[23], t[17]);
+    t[23] = ptx_xor(t[23], t[14]);
+    t[25] = ptx_shr(x[15], 6u);
+    t[25] = ptx_and(t[25], 1u);
+    t[26] = ptx_sub(0u, t[25]);
+    t[33] = ptx_not(t[26]);
+    t[27] = ptx_and(t[18], t[33]);
+    t[28] = ptx_and(t[19], t[33]);
+    t[29] = ptx_xor(t[20], t[18]);
+    t[29] = ptx_and(t[29], t[26]);
+    t[29] = ptx_xor(t[29], t[20]);
+    t[30] = ptx_xor(t[21], t[19]);
+    t[30] = ptx_and(t[30], t[26]);
     t[30] = ptx_xor(t[30], t[21]);
-    t[31] = ptx_xor(t[22], t[18]);
-    t[31] = ptx_and(t[31], t[25]);
+    t[31] = ptx_xor(t[22], t[20]);
+    t[31] = ptx_and(t[31], t[26]);
     t[31] = ptx_xor(t[31], t[22]);
-    t[33] = ptx_and(x[12], 31u);
-    y[0] = ptx_shl(t[26], t[33]);
-    y[1] = ptx_shf_l_clamp(t[26], t[27], t[33]);
-    y[2] = ptx_shf_l_clamp(t[27], t[28], t[33]);
-    y[3] = ptx_shf_l_clamp(t[28], t[29], t[33]);
-    y[4] = ptx_shf_l_clamp(t[29], t[30], t[33]);
-    y[5] = ptx_shf_l_clamp(t[30], t[31], t[33]);
+    t[32] = ptx_xor(t[23], t[21]);
+    t[32] = ptx_and(t[32], t[26]);
+    t[32] = ptx_xor(t[32], t[23]);
+    t[34] = ptx_shr(x[15], 7u);
+    t[34] = ptx_and(t[34], 1u);
+    t[35] = ptx_sub(0u, t[34]);
+    t[42] = ptx_not(t[35]);
+    t[36] = ptx_and(t[27], t[42]);
+    t[37] = ptx_and(t[28], t[42]);
+    t[38] = ptx_and(t[29], t[42]);
+    t[39] = ptx_and(t[30], t[42]);
+    t[40] = ptx_xor(t[31], t[27]);
+    t[40] = ptx_and(t[40], t[35]);
+    t[40] = ptx_xor(t[40], t[31]);
+    t[41] = ptx_xor(t[32], t[28]);
+    t[41] = ptx_and(t[41], t[35]);
+    t[41] = ptx_xor(t[41], t[32]);
+    t[43] = ptx_and(x[15], 31u);
+    y[0] = ptx_shl(t[36], t[43]);
+    y[1] = ptx_shf_l_clamp(t[36], t[37], t[43]);
+    y[2] = ptx_shf_l_clamp(t[37], t[38], t[43]);
+    y[3] = ptx_shf_l_clamp(t[38], t[39], t[43]);
+    y[4] = ptx_shf_l_clamp(t[39], t[40], t[43]);
+    y[5] = ptx_shf_l_clamp(t[40], t[41], t[43]);
   }
 #endif
 };
@@ -9344,241 +11340,1446 @@ struct sqrt_step {
 #endif
 };
 
-// modinv_step: a step that the loops below call; 223 instructions.
-struct modinv_step {
-  static constexpr unsigned in_words = 30;
-  static constexpr unsigned out_words = 24;
+// modinv_start: a step that the loops below call; 47 instructions.
+struct modinv_start {
+  static constexpr unsigned in_words = 12;
+  static constexpr unsigned out_words = 34;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<162>;\n\t"
-        "and.b32 t0, %24, %30;\n\t"
-        "and.b32 t0, t0, 1;\n\t"
-        "sub.u32 t1, 0, t0;\n\t"
-        "sub.cc.u32 t2, %24, %30;\n\t"
-        "subc.cc.u32 t3, %25, %31;\n\t"
-        "subc.cc.u32 t4, %26, %32;\n\t"
-        "subc.cc.u32 t5, %27, %33;\n\t"
-        "subc.cc.u32 t6, %28, %34;\n\t"
-        "subc.cc.u32 t7, %29, %35;\n\t"
-        "subc.u32 t8, 0, 0;\n\t"
-        "and.b32 t9, t1, t8;\n\t"
-        "xor.b32 t10, t1, t9;\n\t"
-        "and.b32 t11, %30, t10;\n\t"
-        "and.b32 t12, %31, t10;\n\t"
-        "and.b32 t13, %32, t10;\n\t"
-        "and.b32 t14, %33, t10;\n\t"
-        "and.b32 t15, %34, t10;\n\t"
-        "and.b32 t16, %35, t10;\n\t"
-        "sub.cc.u32 t17, %24, t11;\n\t"
-        "subc.cc.u32 t18, %25, t12;\n\t"
-        "subc.cc.u32 t19, %26, t13;\n\t"
-        "subc.cc.u32 t20, %27, t14;\n\t"
-        "subc.cc.u32 t21, %28, t15;\n\t"
-        "subc.u32 t22, %29, t16;\n\t"
-        "and.b32 t23, %24, t9;\n\t"
-        "and.b32 t24, %25, t9;\n\t"
-        "and.b32 t25, %26, t9;\n\t"
-        "and.b32 t26, %27, t9;\n\t"
-        "and.b32 t27, %28, t9;\n\t"
-        "and.b32 t28, %29, t9;\n\t"
-        "sub.cc.u32 t29, %30, t23;\n\t"
-        "subc.cc.u32 t30, %31, t24;\n\t"
-        "subc.cc.u32 t31, %32, t25;\n\t"
-        "subc.cc.u32 t32, %33, t26;\n\t"
-        "subc.cc.u32 t33, %34, t27;\n\t"
-        "subc.u32 t34, %35, t28;\n\t"
-        "and.b32 t35, t17, 1;\n\t"
-        "sub.u32 t36, 0, t35;\n\t"
-        "xor.b32 t43, t17, t29;\n\t"
-        "and.b32 t43, t43, t36;\n\t"
-        "xor.b32 t37, t17, t43;\n\t"
-        "xor.b32 t44, t18, t30;\n\t"
-        "and.b32 t44, t44, t36;\n\t"
-        "xor.b32 t38, t18, t44;\n\t"
-        "xor.b32 t45, t19, t31;\n\t"
-        "and.b32 t45, t45, t36;\n\t"
-        "xor.b32 t39, t19, t45;\n\t"
-        "xor.b32 t46, t20, t32;\n\t"
-        "and.b32 t46, t46, t36;\n\t"
-        "xor.b32 t40, t20, t46;\n\t"
-        "xor.b32 t47, t21, t33;\n\t"
-        "and.b32 t47, t47, t36;\n\t"
-        "xor.b32 t41, t21, t47;\n\t"
-        "xor.b32 t48, t22, t34;\n\t"
-        "and.b32 t48, t48, t36;\n\t"
-        "xor.b32 t42, t22, t48;\n\t"
-        "shf.r.clamp.b32 t49, t37, t38, 1;\n\t"
-        "shf.r.clamp.b32 t50, t38, t39, 1;\n\t"
-        "shf.r.clamp.b32 t51, t39, t40, 1;\n\t"
-        "shf.r.clamp.b32 t52, t40, t41, 1;\n\t"
-        "shf.r.clamp.b32 t53, t41, t42, 1;\n\t"
-        "shr.b32 t54, t42, 1;\n\t"
-        "xor.b32 t55, t49, t17;\n\t"
-        "and.b32 t55, t55, t36;\n\t"
-        "xor.b32 %0, t49, t55;\n\t"
-        "xor.b32 t56, t29, t49;\n\t"
-        "and.b32 t56, t56, t36;\n\t"
-        "xor.b32 %6, t29, t56;\n\t"
-        "xor.b32 t57, t50, t18;\n\t"
-        "and.b32 t57, t57, t36;\n\t"
-        "xor.b32 %1, t50, t57;\n\t"
-        "xor.b32 t58, t30, t50;\n\t"
-        "and.b32 t58, t58, t36;\n\t"
-        "xor.b32 %7, t30, t58;\n\t"
-        "xor.b32 t59, t51, t19;\n\t"
-        "and.b32 t59, t59, t36;\n\t"
-        "xor.b32 %2, t51, t59;\n\t"
-        "xor.b32 t60, t31, t51;\n\t"
-        "and.b32 t60, t60, t36;\n\t"
-        "xor.b32 %8, t31, t60;\n\t"
-        "xor.b32 t61, t52, t20;\n\t"
-        "and.b32 t61, t61, t36;\n\t"
-        "xor.b32 %3, t52, t61;\n\t"
-        "xor.b32 t62, t32, t52;\n\t"
-        "and.b32 t62, t62, t36;\n\t"
-        "xor.b32 %9, t32, t62;\n\t"
-        "xor.b32 t63, t53, t21;\n\t"
-        "and.b32 t63, t63, t36;\n\t"
-        "xor.b32 %4, t53, t63;\n\t"
-        "xor.b32 t64, t33, t53;\n\t"
-        "and.b32 t64, t64, t36;\n\t"
-        "xor.b32 %10, t33, t64;\n\t"
-        "xor.b32 t65, t54, t22;\n\t"
-        "and.b32 t65, t65, t36;\n\t"
-        "xor.b32 %5, t54, t65;\n\t"
-        "xor.b32 t66, t34, t54;\n\t"
-        "and.b32 t66, t66, t36;\n\t"
-        "xor.b32 %11, t34, t66;\n\t"
-        "and.b32 t67, %42, t10;\n\t"
-        "and.b32 t68, %43, t10;\n\t"
-        "and.b32 t69, %44, t10;\n\t"
-        "and.b32 t70, %45, t10;\n\t"
-        "and.b32 t71, %46, t10;\n\t"
-        "and.b32 t72, %47, t10;\n\t"
-        "sub.cc.u32 t79, %36, t67;\n\t"
-        "subc.cc.u32 t80, %37, t68;\n\t"
-        "subc.cc.u32 t81, %38, t69;\n\t"
-        "subc.cc.u32 t82, %39, t70;\n\t"
-        "subc.cc.u32 t83, %40, t71;\n\t"
-        "subc.cc.u32 t84, %41, t72;\n\t"
-        "subc.u32 t85, 0, 0;\n\t"
-        "and.b32 t86, t85, %48;\n\t"
-        "and.b32 t87, t85, %49;\n\t"
-        "and.b32 t88, t85, %50;\n\t"
-        "and.b32 t89, t85, %51;\n\t"
-        "and.b32 t90, t85, %52;\n\t"
-        "and.b32 t91, t85, %53;\n\t"
-        "add.cc.u32 t73, t79, t86;\n\t"
-        "addc.cc.u32 t74, t80, t87;\n\t"
-        "addc.cc.u32 t75, t81, t88;\n\t"
-        "addc.cc.u32 t76, t82, t89;\n\t"
-        "addc.cc.u32 t77, t83, t90;\n\t"
-        "addc.u32 t78, t84, t91;\n\t"
-        "and.b32 t92, %36, t9;\n\t"
-        "and.b32 t93, %37, t9;\n\t"
-        "and.b32 t94, %38, t9;\n\t"
-        "and.b32 t95, %39, t9;\n\t"
-        "and.b32 t96, %40, t9;\n\t"
-        "and.b32 t97, %41, t9;\n\t"
-        "sub.cc.u32 t104, %42, t92;\n\t"
-        "subc.cc.u32 t105, %43, t93;\n\t"
-        "subc.cc.u32 t106, %44, t94;\n\t"
-        "subc.cc.u32 t107, %45, t95;\n\t"
-        "subc.cc.u32 t108, %46, t96;\n\t"
-        "subc.cc.u32 t109, %47, t97;\n\t"
-        "subc.u32 t110, 0, 0;\n\t"
-        "and.b32 t111, t110, %48;\n\t"
-        "and.b32 t112, t110, %49;\n\t"
-        "and.b32 t113, t110, %50;\n\t"
-        "and.b32 t114, t110, %51;\n\t"
-        "and.b32 t115, t110, %52;\n\t"
-        "and.b32 t116, t110, %53;\n\t"
-        "add.cc.u32 t98, t104, t111;\n\t"
-        "addc.cc.u32 t99, t105, t112;\n\t"
-        "addc.cc.u32 t100, t106, t113;\n\t"
-        "addc.cc.u32 t101, t107, t114;\n\t"
-        "addc.cc.u32 t102, t108, t115;\n\t"
-        "addc.u32 t103, t109, t116;\n\t"
-        "xor.b32 t123, t73, t98;\n\t"
-        "and.b32 t123, t123, t36;\n\t"
-        "xor.b32 t117, t73, t123;\n\t"
-        "xor.b32 t124, t74, t99;\n\t"
-        "and.b32 t124, t124, t36;\n\t"
-        "xor.b32 t118, t74, t124;\n\t"
-        "xor.b32 t125, t75, t100;\n\t"
-        "and.b32 t125, t125, t36;\n\t"
-        "xor.b32 t119, t75, t125;\n\t"
-        "xor.b32 t126, t76, t101;\n\t"
-        "and.b32 t126, t126, t36;\n\t"
-        "xor.b32 t120, t76, t126;\n\t"
-        "xor.b32 t127, t77, t102;\n\t"
-        "and.b32 t127, t127, t36;\n\t"
-        "xor.b32 t121, t77, t127;\n\t"
-        "xor.b32 t128, t78, t103;\n\t"
-        "and.b32 t128, t128, t36;\n\t"
-        "xor.b32 t122, t78, t128;\n\t"
-        "and.b32 t129, t117, 1;\n\t"
-        "sub.u32 t130, 0, t129;\n\t"
-        "and.b32 t131, t130, %48;\n\t"
-        "and.b32 t132, t130, %49;\n\t"
-        "and.b32 t133, t130, %50;\n\t"
-        "and.b32 t134, t130, %51;\n\t"
-        "and.b32 t135, t130, %52;\n\t"
-        "and.b32 t136, t130, %53;\n\t"
-        "add.cc.u32 t137, t117, t131;\n\t"
-        "addc.cc.u32 t138, t118, t132;\n\t"
-        "addc.cc.u32 t139, t119, t133;\n\t"
-        "addc.cc.u32 t140, t120, t134;\n\t"
-        "addc.cc.u32 t141, t121, t135;\n\t"
-        "addc.cc.u32 t142, t122, t136;\n\t"
-        "addc.u32 t143, 0, 0;\n\t"
-        "shf.r.clamp.b32 t144, t137, t138, 1;\n\t"
-        "shf.r.clamp.b32 t145, t138, t139, 1;\n\t"
-        "shf.r.clamp.b32 t146, t139, t140, 1;\n\t"
-        "shf.r.clamp.b32 t147, t140, t141, 1;\n\t"
-        "shf.r.clamp.b32 t148, t141, t142, 1;\n\t"
-        "shf.r.clamp.b32 t149, t142, t143, 1;\n\t"
-        "xor.b32 t150, t144, t73;\n\t"
-        "and.b32 t150, t150, t36;\n\t"
-        "xor.b32 %12, t144, t150;\n\t"
-        "xor.b32 t151, t98, t144;\n\t"
-        "and.b32 t151, t151, t36;\n\t"
-        "xor.b32 %18, t98, t151;\n\t"
-        "xor.b32 t152, t145, t74;\n\t"
-        "and.b32 t152, t152, t36;\n\t"
-        "xor.b32 %13, t145, t152;\n\t"
-        "xor.b32 t153, t99, t145;\n\t"
-        "and.b32 t153, t153, t36;\n\t"
-        "xor.b32 %19, t99, t153;\n\t"
-        "xor.b32 t154, t146, t75;\n\t"
-        "and.b32 t154, t154, t36;\n\t"
-        "xor.b32 %14, t146, t154;\n\t"
-        "xor.b32 t155, t100, t146;\n\t"
-        "and.b32 t155, t155, t36;\n\t"
-        "xor.b32 %20, t100, t155;\n\t"
-        "xor.b32 t156, t147, t76;\n\t"
-        "and.b32 t156, t156, t36;\n\t"
-        "xor.b32 %15, t147, t156;\n\t"
-        "xor.b32 t157, t101, t147;\n\t"
-        "and.b32 t157, t157, t36;\n\t"
-        "xor.b32 %21, t101, t157;\n\t"
-        "xor.b32 t158, t148, t77;\n\t"
-        "and.b32 t158, t158, t36;\n\t"
-        "xor.b32 %16, t148, t158;\n\t"
-        "xor.b32 t159, t102, t148;\n\t"
-        "and.b32 t159, t159, t36;\n\t"
-        "xor.b32 %22, t102, t159;\n\t"
-        "xor.b32 t160, t149, t78;\n\t"
-        "and.b32 t160, t160, t36;\n\t"
-        "xor.b32 %17, t149, t160;\n\t"
-        "xor.b32 t161, t103, t149;\n\t"
-        "and.b32 t161, t161, t36;\n\t"
-        "xor.b32 %23, t103, t161;\n\t"
+        ".reg .u32 t<5>;\n\t"
+        "mov.b32 %0, 1;\n\t"
+        "mov.b32 %1, %40;\n\t"
+        "mov.b32 %2, %41;\n\t"
+        "mov.b32 %3, %42;\n\t"
+        "mov.b32 %4, %43;\n\t"
+        "mov.b32 %5, %44;\n\t"
+        "mov.b32 %6, %45;\n\t"
+        "mov.b32 %7, 0;\n\t"
+        "mov.b32 %8, %34;\n\t"
+        "mov.b32 %9, %35;\n\t"
+        "mov.b32 %10, %36;\n\t"
+        "mov.b32 %11, %37;\n\t"
+        "mov.b32 %12, %38;\n\t"
+        "mov.b32 %13, %39;\n\t"
+        "mov.b32 %14, 0;\n\t"
+        "mov.b32 %15, 0;\n\t"
+        "mov.b32 %16, 0;\n\t"
+        "mov.b32 %17, 0;\n\t"
+        "mov.b32 %18, 0;\n\t"
+        "mov.b32 %19, 0;\n\t"
+        "mov.b32 %20, 0;\n\t"
+        "mov.b32 %21, 1;\n\t"
+        "mov.b32 %22, 0;\n\t"
+        "mov.b32 %23, 0;\n\t"
+        "mov.b32 %24, 0;\n\t"
+        "mov.b32 %25, 0;\n\t"
+        "mov.b32 %26, 0;\n\t"
+        "mov.b32 %27, %40;\n\t"
+        "mov.b32 %28, %41;\n\t"
+        "mov.b32 %29, %42;\n\t"
+        "mov.b32 %30, %43;\n\t"
+        "mov.b32 %31, %44;\n\t"
+        "mov.b32 %32, %45;\n\t"
+        "mov.b32 t0, %40;\n\t"
+        "mul.lo.u32 t1, %40, t0;\n\t"
+        "sub.u32 t1, 2, t1;\n\t"
+        "mul.lo.u32 t0, t0, t1;\n\t"
+        "mul.lo.u32 t2, %40, t0;\n\t"
+        "sub.u32 t2, 2, t2;\n\t"
+        "mul.lo.u32 t0, t0, t2;\n\t"
+        "mul.lo.u32 t3, %40, t0;\n\t"
+        "sub.u32 t3, 2, t3;\n\t"
+        "mul.lo.u32 t0, t0, t3;\n\t"
+        "mul.lo.u32 t4, %40, t0;\n\t"
+        "sub.u32 t4, 2, t4;\n\t"
+        "mul.lo.u32 t0, t0, t4;\n\t"
+        "sub.u32 %33, 0, t0;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[5];
+    y[0] = ptx_mov(1u);
+    y[1] = ptx_mov(x[6]);
+    y[2] = ptx_mov(x[7]);
+    y[3] = ptx_mov(x[8]);
+    y[4] = ptx_mov(x[9]);
+    y[5] = ptx_mov(x[10]);
+    y[6] = ptx_mov(x[11]);
+    y[7] = ptx_mov(0u);
+    y[8] = ptx_mov(x[0]);
+    y[9] = ptx_mov(x[1]);
+    y[10] = ptx_mov(x[2]);
+    y[11] = ptx_mov(x[3]);
+    y[12] = ptx_mov(x[4]);
+    y[13] = ptx_mov(x[5]);
+    y[14] = ptx_mov(0u);
+    y[15] = ptx_mov(0u);
+    y[16] = ptx_mov(0u);
+    y[17] = ptx_mov(0u);
+    y[18] = ptx_mov(0u);
+    y[19] = ptx_mov(0u);
+    y[20] = ptx_mov(0u);
+    y[21] = ptx_mov(1u);
+    y[22] = ptx_mov(0u);
+    y[23] = ptx_mov(0u);
+    y[24] = ptx_mov(0u);
+    y[25] = ptx_mov(0u);
+    y[26] = ptx_mov(0u);
+    y[27] = ptx_mov(x[6]);
+    y[28] = ptx_mov(x[7]);
+    y[29] = ptx_mov(x[8]);
+    y[30] = ptx_mov(x[9]);
+    y[31] = ptx_mov(x[10]);
+    y[32] = ptx_mov(x[11]);
+    t[0] = ptx_mov(x[6]);
+    t[1] = ptx_mul_lo(x[6], t[0]);
+    t[1] = ptx_sub(2u, t[1]);
+    t[0] = ptx_mul_lo(t[0], t[1]);
+    t[2] = ptx_mul_lo(x[6], t[0]);
+    t[2] = ptx_sub(2u, t[2]);
+    t[0] = ptx_mul_lo(t[0], t[2]);
+    t[3] = ptx_mul_lo(x[6], t[0]);
+    t[3] = ptx_sub(2u, t[3]);
+    t[0] = ptx_mul_lo(t[0], t[3]);
+    t[4] = ptx_mul_lo(x[6], t[0]);
+    t[4] = ptx_sub(2u, t[4]);
+    t[0] = ptx_mul_lo(t[0], t[4]);
+    y[33] = ptx_sub(0u, t[0]);
+  }
+#endif
+};
+
+// modinv_round: a step that the loops below call; 1310 instructions.
+struct modinv_round {
+  static constexpr unsigned in_words = 34;
+  static constexpr unsigned out_words = 27;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<555>;\n\t"
+        "mov.b32 t0, %27;\n\t"
+        "mov.b32 t1, %28;\n\t"
+        "mov.b32 t2, %35;\n\t"
+        "mov.b32 t3, 1;\n\t"
+        "mov.b32 t4, 0;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "mov.b32 t6, 1;\n\t"
+        "sub.u32 t7, 0, t0;\n\t"
+        "shr.b32 t8, t7, 31;\n\t"
+        "sub.u32 t9, 0, t8;\n\t"
+        "and.b32 t10, t2, 1;\n\t"
+        "sub.u32 t11, 0, t10;\n\t"
+        "xor.b32 t12, t1, t9;\n\t"
+        "sub.u32 t12, t12, t9;\n\t"
+        "and.b32 t12, t12, t11;\n\t"
+        "add.u32 t2, t2, t12;\n\t"
+        "xor.b32 t13, t3, t9;\n\t"
+        "sub.u32 t13, t13, t9;\n\t"
+        "and.b32 t13, t13, t11;\n\t"
+        "add.u32 t5, t5, t13;\n\t"
+        "xor.b32 t14, t4, t9;\n\t"
+        "sub.u32 t14, t14, t9;\n\t"
+        "and.b32 t14, t14, t11;\n\t"
+        "add.u32 t6, t6, t14;\n\t"
+        "and.b32 t15, t9, t11;\n\t"
+        "xor.b32 t0, t0, t15;\n\t"
+        "sub.u32 t0, t0, t15;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t16, t2, t15;\n\t"
+        "add.u32 t1, t1, t16;\n\t"
+        "and.b32 t17, t5, t15;\n\t"
+        "add.u32 t3, t3, t17;\n\t"
+        "and.b32 t18, t6, t15;\n\t"
+        "add.u32 t4, t4, t18;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t19, 0, t0;\n\t"
+        "shr.b32 t20, t19, 31;\n\t"
+        "sub.u32 t21, 0, t20;\n\t"
+        "and.b32 t22, t2, 1;\n\t"
+        "sub.u32 t23, 0, t22;\n\t"
+        "xor.b32 t24, t1, t21;\n\t"
+        "sub.u32 t24, t24, t21;\n\t"
+        "and.b32 t24, t24, t23;\n\t"
+        "add.u32 t2, t2, t24;\n\t"
+        "xor.b32 t25, t3, t21;\n\t"
+        "sub.u32 t25, t25, t21;\n\t"
+        "and.b32 t25, t25, t23;\n\t"
+        "add.u32 t5, t5, t25;\n\t"
+        "xor.b32 t26, t4, t21;\n\t"
+        "sub.u32 t26, t26, t21;\n\t"
+        "and.b32 t26, t26, t23;\n\t"
+        "add.u32 t6, t6, t26;\n\t"
+        "and.b32 t27, t21, t23;\n\t"
+        "xor.b32 t0, t0, t27;\n\t"
+        "sub.u32 t0, t0, t27;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t28, t2, t27;\n\t"
+        "add.u32 t1, t1, t28;\n\t"
+        "and.b32 t29, t5, t27;\n\t"
+        "add.u32 t3, t3, t29;\n\t"
+        "and.b32 t30, t6, t27;\n\t"
+        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t31, 0, t0;\n\t"
+        "shr.b32 t32, t31, 31;\n\t"
+        "sub.u32 t33, 0, t32;\n\t"
+        "and.b32 t34, t2, 1;\n\t"
+        "sub.u32 t35, 0, t34;\n\t"
+        "xor.b32 t36, t1, t33;\n\t"
+        "sub.u32 t36, t36, t33;\n\t"
+        "and.b32 t36, t36, t35;\n\t"
+        "add.u32 t2, t2, t36;\n\t"
+        "xor.b32 t37, t3, t33;\n\t"
+        "sub.u32 t37, t37, t33;\n\t"
+        "and.b32 t37, t37, t35;\n\t"
+        "add.u32 t5, t5, t37;\n\t"
+        "xor.b32 t38, t4, t33;\n\t"
+        "sub.u32 t38, t38, t33;\n\t"
+        "and.b32 t38, t38, t35;\n\t"
+        "add.u32 t6, t6, t38;\n\t"
+        "and.b32 t39, t33, t35;\n\t"
+        "xor.b32 t0, t0, t39;\n\t"
+        "sub.u32 t0, t0, t39;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t40, t2, t39;\n\t"
+        "add.u32 t1, t1, t40;\n\t"
+        "and.b32 t41, t5, t39;\n\t"
+        "add.u32 t3, t3, t41;\n\t"
+        "and.b32 t42, t6, t39;\n\t"
+        "add.u32 t4, t4, t42;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t43, 0, t0;\n\t"
+        "shr.b32 t44, t43, 31;\n\t"
+        "sub.u32 t45, 0, t44;\n\t"
+        "and.b32 t46, t2, 1;\n\t"
+        "sub.u32 t47, 0, t46;\n\t"
+        "xor.b32 t48, t1, t45;\n\t"
+        "sub.u32 t48, t48, t45;\n\t"
+        "and.b32 t48, t48, t47;\n\t"
+        "add.u32 t2, t2, t48;\n\t"
+        "xor.b32 t49, t3, t45;\n\t"
+        "sub.u32 t49, t49, t45;\n\t"
+        "and.b32 t49, t49, t47;\n\t"
+        "add.u32 t5, t5, t49;\n\t"
+        "xor.b32 t50, t4, t45;\n\t"
+        "sub.u32 t50, t50, t45;\n\t"
+        "and.b32 t50, t50, t47;\n\t"
+        "add.u32 t6, t6, t50;\n\t"
+        "and.b32 t51, t45, t47;\n\t"
+        "xor.b32 t0, t0, t51;\n\t"
+        "sub.u32 t0, t0, t51;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t52, t2, t51;\n\t"
+        "add.u32 t1, t1, t52;\n\t"
+        "and.b32 t53, t5, t51;\n\t"
+        "add.u32 t3, t3, t53;\n\t"
+        "and.b32 t54, t6, t51;\n\t"
+        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t55, 0, t0;\n\t"
+        "shr.b32 t56, t55, 31;\n\t"
+        "sub.u32 t57, 0, t56;\n\t"
+        "and.b32 t58, t2, 1;\n\t"
+        "sub.u32 t59, 0, t58;\n\t"
+        "xor.b32 t60, t1, t57;\n\t"
+        "sub.u32 t60, t60, t57;\n\t"
+        "and.b32 t60, t60, t59;\n\t"
+        "add.u32 t2, t2, t60;\n\t"
+        "xor.b32 t61, t3, t57;\n\t"
+        "sub.u32 t61, t61, t57;\n\t"
+        "and.b32 t61, t61, t59;\n\t"
+        "add.u32 t5, t5, t61;\n\t"
+        "xor.b32 t62, t4, t57;\n\t"
+        "sub.u32 t62, t62, t57;\n\t"
+        "and.b32 t62, t62, t59;\n\t"
+        "add.u32 t6, t6, t62;\n\t"
+        "and.b32 t63, t57, t59;\n\t"
+        "xor.b32 t0, t0, t63;\n\t"
+        "sub.u32 t0, t0, t63;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t64, t2, t63;\n\t"
+        "add.u32 t1, t1, t64;\n\t"
+        "and.b32 t65, t5, t63;\n\t"
+        "add.u32 t3, t3, t65;\n\t"
+        "and.b32 t66, t6, t63;\n\t"
+        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t67, 0, t0;\n\t"
+        "shr.b32 t68, t67, 31;\n\t"
+        "sub.u32 t69, 0, t68;\n\t"
+        "and.b32 t70, t2, 1;\n\t"
+        "sub.u32 t71, 0, t70;\n\t"
+        "xor.b32 t72, t1, t69;\n\t"
+        "sub.u32 t72, t72, t69;\n\t"
+        "and.b32 t72, t72, t71;\n\t"
+        "add.u32 t2, t2, t72;\n\t"
+        "xor.b32 t73, t3, t69;\n\t"
+        "sub.u32 t73, t73, t69;\n\t"
+        "and.b32 t73, t73, t71;\n\t"
+        "add.u32 t5, t5, t73;\n\t"
+        "xor.b32 t74, t4, t69;\n\t"
+        "sub.u32 t74, t74, t69;\n\t"
+        "and.b32 t74, t74, t71;\n\t"
+        "add.u32 t6, t6, t74;\n\t"
+        "and.b32 t75, t69, t71;\n\t"
+        "xor.b32 t0, t0, t75;\n\t"
+        "sub.u32 t0, t0, t75;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t76, t2, t75;\n\t"
+        "add.u32 t1, t1, t76;\n\t"
+        "and.b32 t77, t5, t75;\n\t"
+        "add.u32 t3, t3, t77;\n\t"
+        "and.b32 t78, t6, t75;\n\t"
+        "add.u32 t4, t4, t78;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t79, 0, t0;\n\t"
+        "shr.b32 t80, t79, 31;\n\t"
+        "sub.u32 t81, 0, t80;\n\t"
+        "and.b32 t82, t2, 1;\n\t"
+        "sub.u32 t83, 0, t82;\n\t"
+        "xor.b32 t84, t1, t81;\n\t"
+        "sub.u32 t84, t84, t81;\n\t"
+        "and.b32 t84, t84, t83;\n\t"
+        "add.u32 t2, t2, t84;\n\t"
+        "xor.b32 t85, t3, t81;\n\t"
+        "sub.u32 t85, t85, t81;\n\t"
+        "and.b32 t85, t85, t83;\n\t"
+        "add.u32 t5, t5, t85;\n\t"
+        "xor.b32 t86, t4, t81;\n\t"
+        "sub.u32 t86, t86, t81;\n\t"
+        "and.b32 t86, t86, t83;\n\t"
+        "add.u32 t6, t6, t86;\n\t"
+        "and.b32 t87, t81, t83;\n\t"
+        "xor.b32 t0, t0, t87;\n\t"
+        "sub.u32 t0, t0, t87;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t88, t2, t87;\n\t"
+        "add.u32 t1, t1, t88;\n\t"
+        "and.b32 t89, t5, t87;\n\t"
+        "add.u32 t3, t3, t89;\n\t"
+        "and.b32 t90, t6, t87;\n\t"
+        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t91, 0, t0;\n\t"
+        "shr.b32 t92, t91, 31;\n\t"
+        "sub.u32 t93, 0, t92;\n\t"
+        "and.b32 t94, t2, 1;\n\t"
+        "sub.u32 t95, 0, t94;\n\t"
+        "xor.b32 t96, t1, t93;\n\t"
+        "sub.u32 t96, t96, t93;\n\t"
+        "and.b32 t96, t96, t95;\n\t"
+        "add.u32 t2, t2, t96;\n\t"
+        "xor.b32 t97, t3, t93;\n\t"
+        "sub.u32 t97, t97, t93;\n\t"
+        "and.b32 t97, t97, t95;\n\t"
+        "add.u32 t5, t5, t97;\n\t"
+        "xor.b32 t98, t4, t93;\n\t"
+        "sub.u32 t98, t98, t93;\n\t"
+        "and.b32 t98, t98, t95;\n\t"
+        "add.u32 t6, t6, t98;\n\t"
+        "and.b32 t99, t93, t95;\n\t"
+        "xor.b32 t0, t0, t99;\n\t"
+        "sub.u32 t0, t0, t99;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t100, t2, t99;\n\t"
+        "add.u32 t1, t1, t100;\n\t"
+        "and.b32 t101, t5, t99;\n\t"
+        "add.u32 t3, t3, t101;\n\t"
+        "and.b32 t102, t6, t99;\n\t"
+        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t103, 0, t0;\n\t"
+        "shr.b32 t104, t103, 31;\n\t"
+        "sub.u32 t105, 0, t104;\n\t"
+        "and.b32 t106, t2, 1;\n\t"
+        "sub.u32 t107, 0, t106;\n\t"
+        "xor.b32 t108, t1, t105;\n\t"
+        "sub.u32 t108, t108, t105;\n\t"
+        "and.b32 t108, t108, t107;\n\t"
+        "add.u32 t2, t2, t108;\n\t"
+        "xor.b32 t109, t3, t105;\n\t"
+        "sub.u32 t109, t109, t105;\n\t"
+        "and.b32 t109, t109, t107;\n\t"
+        "add.u32 t5, t5, t109;\n\t"
+        "xor.b32 t110, t4, t105;\n\t"
+        "sub.u32 t110, t110, t105;\n\t"
+        "and.b32 t110, t110, t107;\n\t"
+        "add.u32 t6, t6, t110;\n\t"
+        "and.b32 t111, t105, t107;\n\t"
+        "xor.b32 t0, t0, t111;\n\t"
+        "sub.u32 t0, t0, t111;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t112, t2, t111;\n\t"
+        "add.u32 t1, t1, t112;\n\t"
+        "and.b32 t113, t5, t111;\n\t"
+        "add.u32 t3, t3, t113;\n\t"
+        "and.b32 t114, t6, t111;\n\t"
+        "add.u32 t4, t4, t114;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t115, 0, t0;\n\t"
+        "shr.b32 t116, t115, 31;\n\t"
+        "sub.u32 t117, 0, t116;\n\t"
+        "and.b32 t118, t2, 1;\n\t"
+        "sub.u32 t119, 0, t118;\n\t"
+        "xor.b32 t120, t1, t117;\n\t"
+        "sub.u32 t120, t120, t117;\n\t"
+        "and.b32 t120, t120, t119;\n\t"
+        "add.u32 t2, t2, t120;\n\t"
+        "xor.b32 t121, t3, t117;\n\t"
+        "sub.u32 t121, t121, t117;\n\t"
+        "and.b32 t121, t121, t119;\n\t"
+        "add.u32 t5, t5, t121;\n\t"
+        "xor.b32 t122, t4, t117;\n\t"
+        "sub.u32 t122, t122, t117;\n\t"
+        "and.b32 t122, t122, t119;\n\t"
+        "add.u32 t6, t6, t122;\n\t"
+        "and.b32 t123, t117, t119;\n\t"
+        "xor.b32 t0, t0, t123;\n\t"
+        "sub.u32 t0, t0, t123;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t124, t2, t123;\n\t"
+        "add.u32 t1, t1, t124;\n\t"
+        "and.b32 t125, t5, t123;\n\t"
+        "add.u32 t3, t3, t125;\n\t"
+        "and.b32 t126, t6, t123;\n\t"
+        "add.u32 t4, t4, t126;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t127, 0, t0;\n\t"
+        "shr.b32 t128, t127, 31;\n\t"
+        "sub.u32 t129, 0, t128;\n\t"
+        "and.b32 t130, t2, 1;\n\t"
+        "sub.u32 t131, 0, t130;\n\t"
+        "xor.b32 t132, t1, t129;\n\t"
+        "sub.u32 t132, t132, t129;\n\t"
+        "and.b32 t132, t132, t131;\n\t"
+        "add.u32 t2, t2, t132;\n\t"
+        "xor.b32 t133, t3, t129;\n\t"
+        "sub.u32 t133, t133, t129;\n\t"
+        "and.b32 t133, t133, t131;\n\t"
+        "add.u32 t5, t5, t133;\n\t"
+        "xor.b32 t134, t4, t129;\n\t"
+        "sub.u32 t134, t134, t129;\n\t"
+        "and.b32 t134, t134, t131;\n\t"
+        "add.u32 t6, t6, t134;\n\t"
+        "and.b32 t135, t129, t131;\n\t"
+        "xor.b32 t0, t0, t135;\n\t"
+        "sub.u32 t0, t0, t135;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t136, t2, t135;\n\t"
+        "add.u32 t1, t1, t136;\n\t"
+        "and.b32 t137, t5, t135;\n\t"
+        "add.u32 t3, t3, t137;\n\t"
+        "and.b32 t138, t6, t135;\n\t"
+        "add.u32 t4, t4, t138;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t139, 0, t0;\n\t"
+        "shr.b32 t140, t139, 31;\n\t"
+        "sub.u32 t141, 0, t140;\n\t"
+        "and.b32 t142, t2, 1;\n\t"
+        "sub.u32 t143, 0, t142;\n\t"
+        "xor.b32 t144, t1, t141;\n\t"
+        "sub.u32 t144, t144, t141;\n\t"
+        "and.b32 t144, t144, t143;\n\t"
+        "add.u32 t2, t2, t144;\n\t"
+        "xor.b32 t145, t3, t141;\n\t"
+        "sub.u32 t145, t145, t141;\n\t"
+        "and.b32 t145, t145, t143;\n\t"
+        "add.u32 t5, t5, t145;\n\t"
+        "xor.b32 t146, t4, t141;\n\t"
+        "sub.u32 t146, t146, t141;\n\t"
+        "and.b32 t146, t146, t143;\n\t"
+        "add.u32 t6, t6, t146;\n\t"
+        "and.b32 t147, t141, t143;\n\t"
+        "xor.b32 t0, t0, t147;\n\t"
+        "sub.u32 t0, t0, t147;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t148, t2, t147;\n\t"
+        "add.u32 t1, t1, t148;\n\t"
+        "and.b32 t149, t5, t147;\n\t"
+        "add.u32 t3, t3, t149;\n\t"
+        "and.b32 t150, t6, t147;\n\t"
+        "add.u32 t4, t4, t150;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t151, 0, t0;\n\t"
+        "shr.b32 t152, t151, 31;\n\t"
+        "sub.u32 t153, 0, t152;\n\t"
+        "and.b32 t154, t2, 1;\n\t"
+        "sub.u32 t155, 0, t154;\n\t"
+        "xor.b32 t156, t1, t153;\n\t"
+        "sub.u32 t156, t156, t153;\n\t"
+        "and.b32 t156, t156, t155;\n\t"
+        "add.u32 t2, t2, t156;\n\t"
+        "xor.b32 t157, t3, t153;\n\t"
+        "sub.u32 t157, t157, t153;\n\t"
+        "and.b32 t157, t157, t155;\n\t"
+        "add.u32 t5, t5, t157;\n\t"
+        "xor.b32 t158, t4, t153;\n\t"
+        "sub.u32 t158, t158, t153;\n\t"
+        "and.b32 t158, t158, t155;\n\t"
+        "add.u32 t6, t6, t158;\n\t"
+        "and.b32 t159, t153, t155;\n\t"
+        "xor.b32 t0, t0, t159;\n\t"
+        "sub.u32 t0, t0, t159;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t160, t2, t159;\n\t"
+        "add.u32 t1, t1, t160;\n\t"
+        "and.b32 t161, t5, t159;\n\t"
+        "add.u32 t3, t3, t161;\n\t"
+        "and.b32 t162, t6, t159;\n\t"
+        "add.u32 t4, t4, t162;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t163, 0, t0;\n\t"
+        "shr.b32 t164, t163, 31;\n\t"
+        "sub.u32 t165, 0, t164;\n\t"
+        "and.b32 t166, t2, 1;\n\t"
+        "sub.u32 t167, 0, t166;\n\t"
+        "xor.b32 t168, t1, t165;\n\t"
+        "sub.u32 t168, t168, t165;\n\t"
+        "and.b32 t168, t168, t167;\n\t"
+        "add.u32 t2, t2, t168;\n\t"
+        "xor.b32 t169, t3, t165;\n\t"
+        "sub.u32 t169, t169, t165;\n\t"
+        "and.b32 t169, t169, t167;\n\t"
+        "add.u32 t5, t5, t169;\n\t"
+        "xor.b32 t170, t4, t165;\n\t"
+        "sub.u32 t170, t170, t165;\n\t"
+        "and.b32 t170, t170, t167;\n\t"
+        "add.u32 t6, t6, t170;\n\t"
+        "and.b32 t171, t165, t167;\n\t"
+        "xor.b32 t0, t0, t171;\n\t"
+        "sub.u32 t0, t0, t171;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t172, t2, t171;\n\t"
+        "add.u32 t1, t1, t172;\n\t"
+        "and.b32 t173, t5, t171;\n\t"
+        "add.u32 t3, t3, t173;\n\t"
+        "and.b32 t174, t6, t171;\n\t"
+        "add.u32 t4, t4, t174;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t175, 0, t0;\n\t"
+        "shr.b32 t176, t175, 31;\n\t"
+        "sub.u32 t177, 0, t176;\n\t"
+        "and.b32 t178, t2, 1;\n\t"
+        "sub.u32 t179, 0, t178;\n\t"
+        "xor.b32 t180, t1, t177;\n\t"
+        "sub.u32 t180, t180, t177;\n\t"
+        "and.b32 t180, t180, t179;\n\t"
+        "add.u32 t2, t2, t180;\n\t"
+        "xor.b32 t181, t3, t177;\n\t"
+        "sub.u32 t181, t181, t177;\n\t"
+        "and.b32 t181, t181, t179;\n\t"
+        "add.u32 t5, t5, t181;\n\t"
+        "xor.b32 t182, t4, t177;\n\t"
+        "sub.u32 t182, t182, t177;\n\t"
+        "and.b32 t182, t182, t179;\n\t"
+        "add.u32 t6, t6, t182;\n\t"
+        "and.b32 t183, t177, t179;\n\t"
+        "xor.b32 t0, t0, t183;\n\t"
+        "sub.u32 t0, t0, t183;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t184, t2, t183;\n\t"
+        "add.u32 t1, t1, t184;\n\t"
+        "and.b32 t185, t5, t183;\n\t"
+        "add.u32 t3, t3, t185;\n\t"
+        "and.b32 t186, t6, t183;\n\t"
+        "add.u32 t4, t4, t186;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t187, 0, t0;\n\t"
+        "shr.b32 t188, t187, 31;\n\t"
+        "sub.u32 t189, 0, t188;\n\t"
+        "and.b32 t190, t2, 1;\n\t"
+        "sub.u32 t191, 0, t190;\n\t"
+        "xor.b32 t192, t1, t189;\n\t"
+        "sub.u32 t192, t192, t189;\n\t"
+        "and.b32 t192, t192, t191;\n\t"
+        "add.u32 t2, t2, t192;\n\t"
+        "xor.b32 t193, t3, t189;\n\t"
+        "sub.u32 t193, t193, t189;\n\t"
+        "and.b32 t193, t193, t191;\n\t"
+        "add.u32 t5, t5, t193;\n\t"
+        "xor.b32 t194, t4, t189;\n\t"
+        "sub.u32 t194, t194, t189;\n\t"
+        "and.b32 t194, t194, t191;\n\t"
+        "add.u32 t6, t6, t194;\n\t"
+        "and.b32 t195, t189, t191;\n\t"
+        "xor.b32 t0, t0, t195;\n\t"
+        "sub.u32 t0, t0, t195;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t196, t2, t195;\n\t"
+        "add.u32 t1, t1, t196;\n\t"
+        "and.b32 t197, t5, t195;\n\t"
+        "add.u32 t3, t3, t197;\n\t"
+        "and.b32 t198, t6, t195;\n\t"
+        "add.u32 t4, t4, t198;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t199, 0, t0;\n\t"
+        "shr.b32 t200, t199, 31;\n\t"
+        "sub.u32 t201, 0, t200;\n\t"
+        "and.b32 t202, t2, 1;\n\t"
+        "sub.u32 t203, 0, t202;\n\t"
+        "xor.b32 t204, t1, t201;\n\t"
+        "sub.u32 t204, t204, t201;\n\t"
+        "and.b32 t204, t204, t203;\n\t"
+        "add.u32 t2, t2, t204;\n\t"
+        "xor.b32 t205, t3, t201;\n\t"
+        "sub.u32 t205, t205, t201;\n\t"
+        "and.b32 t205, t205, t203;\n\t"
+        "add.u32 t5, t5, t205;\n\t"
+        "xor.b32 t206, t4, t201;\n\t"
+        "sub.u32 t206, t206, t201;\n\t"
+        "and.b32 t206, t206, t203;\n\t"
+        "add.u32 t6, t6, t206;\n\t"
+        "and.b32 t207, t201, t203;\n\t"
+        "xor.b32 t0, t0, t207;\n\t"
+        "sub.u32 t0, t0, t207;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t208, t2, t207;\n\t"
+        "add.u32 t1, t1, t208;\n\t"
+        "and.b32 t209, t5, t207;\n\t"
+        "add.u32 t3, t3, t209;\n\t"
+        "and.b32 t210, t6, t207;\n\t"
+        "add.u32 t4, t4, t210;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t211, 0, t0;\n\t"
+        "shr.b32 t212, t211, 31;\n\t"
+        "sub.u32 t213, 0, t212;\n\t"
+        "and.b32 t214, t2, 1;\n\t"
+        "sub.u32 t215, 0, t214;\n\t"
+        "xor.b32 t216, t1, t213;\n\t"
+        "sub.u32 t216, t216, t213;\n\t"
+        "and.b32 t216, t216, t215;\n\t"
+        "add.u32 t2, t2, t216;\n\t"
+        "xor.b32 t217, t3, t213;\n\t"
+        "sub.u32 t217, t217, t213;\n\t"
+        "and.b32 t217, t217, t215;\n\t"
+        "add.u32 t5, t5, t217;\n\t"
+        "xor.b32 t218, t4, t213;\n\t"
+        "sub.u32 t218, t218, t213;\n\t"
+        "and.b32 t218, t218, t215;\n\t"
+        "add.u32 t6, t6, t218;\n\t"
+        "and.b32 t219, t213, t215;\n\t"
+        "xor.b32 t0, t0, t219;\n\t"
+        "sub.u32 t0, t0, t219;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t220, t2, t219;\n\t"
+        "add.u32 t1, t1, t220;\n\t"
+        "and.b32 t221, t5, t219;\n\t"
+        "add.u32 t3, t3, t221;\n\t"
+        "and.b32 t222, t6, t219;\n\t"
+        "add.u32 t4, t4, t222;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t223, 0, t0;\n\t"
+        "shr.b32 t224, t223, 31;\n\t"
+        "sub.u32 t225, 0, t224;\n\t"
+        "and.b32 t226, t2, 1;\n\t"
+        "sub.u32 t227, 0, t226;\n\t"
+        "xor.b32 t228, t1, t225;\n\t"
+        "sub.u32 t228, t228, t225;\n\t"
+        "and.b32 t228, t228, t227;\n\t"
+        "add.u32 t2, t2, t228;\n\t"
+        "xor.b32 t229, t3, t225;\n\t"
+        "sub.u32 t229, t229, t225;\n\t"
+        "and.b32 t229, t229, t227;\n\t"
+        "add.u32 t5, t5, t229;\n\t"
+        "xor.b32 t230, t4, t225;\n\t"
+        "sub.u32 t230, t230, t225;\n\t"
+        "and.b32 t230, t230, t227;\n\t"
+        "add.u32 t6, t6, t230;\n\t"
+        "and.b32 t231, t225, t227;\n\t"
+        "xor.b32 t0, t0, t231;\n\t"
+        "sub.u32 t0, t0, t231;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t232, t2, t231;\n\t"
+        "add.u32 t1, t1, t232;\n\t"
+        "and.b32 t233, t5, t231;\n\t"
+        "add.u32 t3, t3, t233;\n\t"
+        "and.b32 t234, t6, t231;\n\t"
+        "add.u32 t4, t4, t234;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t235, 0, t0;\n\t"
+        "shr.b32 t236, t235, 31;\n\t"
+        "sub.u32 t237, 0, t236;\n\t"
+        "and.b32 t238, t2, 1;\n\t"
+        "sub.u32 t239, 0, t238;\n\t"
+        "xor.b32 t240, t1, t237;\n\t"
+        "sub.u32 t240, t240, t237;\n\t"
+        "and.b32 t240, t240, t239;\n\t"
+        "add.u32 t2, t2, t240;\n\t"
+        "xor.b32 t241, t3, t237;\n\t"
+        "sub.u32 t241, t241, t237;\n\t"
+        "and.b32 t241, t241, t239;\n\t"
+        "add.u32 t5, t5, t241;\n\t"
+        "xor.b32 t242, t4, t237;\n\t"
+        "sub.u32 t242, t242, t237;\n\t"
+        "and.b32 t242, t242, t239;\n\t"
+        "add.u32 t6, t6, t242;\n\t"
+        "and.b32 t243, t237, t239;\n\t"
+        "xor.b32 t0, t0, t243;\n\t"
+        "sub.u32 t0, t0, t243;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t244, t2, t243;\n\t"
+        "add.u32 t1, t1, t244;\n\t"
+        "and.b32 t245, t5, t243;\n\t"
+        "add.u32 t3, t3, t245;\n\t"
+        "and.b32 t246, t6, t243;\n\t"
+        "add.u32 t4, t4, t246;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t247, 0, t0;\n\t"
+        "shr.b32 t248, t247, 31;\n\t"
+        "sub.u32 t249, 0, t248;\n\t"
+        "and.b32 t250, t2, 1;\n\t"
+        "sub.u32 t251, 0, t250;\n\t"
+        "xor.b32 t252, t1, t249;\n\t"
+        "sub.u32 t252, t252, t249;\n\t"
+        "and.b32 t252, t252, t251;\n\t"
+        "add.u32 t2, t2, t252;\n\t"
+        "xor.b32 t253, t3, t249;\n\t"
+        "sub.u32 t253, t253, t249;\n\t"
+        "and.b32 t253, t253, t251;\n\t"
+        "add.u32 t5, t5, t253;\n\t"
+        "xor.b32 t254, t4, t249;\n\t"
+        "sub.u32 t254, t254, t249;\n\t"
+        "and.b32 t254, t254, t251;\n\t"
+        "add.u32 t6, t6, t254;\n\t"
+        "and.b32 t255, t249, t251;\n\t"
+        "xor.b32 t0, t0, t255;\n\t"
+        "sub.u32 t0, t0, t255;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t256, t2, t255;\n\t"
+        "add.u32 t1, t1, t256;\n\t"
+        "and.b32 t257, t5, t255;\n\t"
+        "add.u32 t3, t3, t257;\n\t"
+        "and.b32 t258, t6, t255;\n\t"
+        "add.u32 t4, t4, t258;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t259, 0, t0;\n\t"
+        "shr.b32 t260, t259, 31;\n\t"
+        "sub.u32 t261, 0, t260;\n\t"
+        "and.b32 t262, t2, 1;\n\t"
+        "sub.u32 t263, 0, t262;\n\t"
+        "xor.b32 t264, t1, t261;\n\t"
+        "sub.u32 t264, t264, t261;\n\t"
+        "and.b32 t264, t264, t263;\n\t"
+        "add.u32 t2, t2, t264;\n\t"
+        "xor.b32 t265, t3, t261;\n\t"
+        "sub.u32 t265, t265, t261;\n\t"
+        "and.b32 t265, t265, t263;\n\t"
+        "add.u32 t5, t5, t265;\n\t"
+        "xor.b32 t266, t4, t261;\n\t"
+        "sub.u32 t266, t266, t261;\n\t"
+        "and.b32 t266, t266, t263;\n\t"
+        "add.u32 t6, t6, t266;\n\t"
+        "and.b32 t267, t261, t263;\n\t"
+        "xor.b32 t0, t0, t267;\n\t"
+        "sub.u32 t0, t0, t267;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t268, t2, t267;\n\t"
+        "add.u32 t1, t1, t268;\n\t"
+        "and.b32 t269, t5, t267;\n\t"
+        "add.u32 t3, t3, t269;\n\t"
+        "and.b32 t270, t6, t267;\n\t"
+        "add.u32 t4, t4, t270;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t271, 0, t0;\n\t"
+        "shr.b32 t272, t271, 31;\n\t"
+        "sub.u32 t273, 0, t272;\n\t"
+        "and.b32 t274, t2, 1;\n\t"
+        "sub.u32 t275, 0, t274;\n\t"
+        "xor.b32 t276, t1, t273;\n\t"
+        "sub.u32 t276, t276, t273;\n\t"
+        "and.b32 t276, t276, t275;\n\t"
+        "add.u32 t2, t2, t276;\n\t"
+        "xor.b32 t277, t3, t273;\n\t"
+        "sub.u32 t277, t277, t273;\n\t"
+        "and.b32 t277, t277, t275;\n\t"
+        "add.u32 t5, t5, t277;\n\t"
+        "xor.b32 t278, t4, t273;\n\t"
+        "sub.u32 t278, t278, t273;\n\t"
+        "and.b32 t278, t278, t275;\n\t"
+        "add.u32 t6, t6, t278;\n\t"
+        "and.b32 t279, t273, t275;\n\t"
+        "xor.b32 t0, t0, t279;\n\t"
+        "sub.u32 t0, t0, t279;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t280, t2, t279;\n\t"
+        "add.u32 t1, t1, t280;\n\t"
+        "and.b32 t281, t5, t279;\n\t"
+        "add.u32 t3, t3, t281;\n\t"
+        "and.b32 t282, t6, t279;\n\t"
+        "add.u32 t4, t4, t282;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t283, 0, t0;\n\t"
+        "shr.b32 t284, t283, 31;\n\t"
+        "sub.u32 t285, 0, t284;\n\t"
+        "and.b32 t286, t2, 1;\n\t"
+        "sub.u32 t287, 0, t286;\n\t"
+        "xor.b32 t288, t1, t285;\n\t"
+        "sub.u32 t288, t288, t285;\n\t"
+        "and.b32 t288, t288, t287;\n\t"
+        "add.u32 t2, t2, t288;\n\t"
+        "xor.b32 t289, t3, t285;\n\t"
+        "sub.u32 t289, t289, t285;\n\t"
+        "and.b32 t289, t289, t287;\n\t"
+        "add.u32 t5, t5, t289;\n\t"
+        "xor.b32 t290, t4, t285;\n\t"
+        "sub.u32 t290, t290, t285;\n\t"
+        "and.b32 t290, t290, t287;\n\t"
+        "add.u32 t6, t6, t290;\n\t"
+        "and.b32 t291, t285, t287;\n\t"
+        "xor.b32 t0, t0, t291;\n\t"
+        "sub.u32 t0, t0, t291;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t292, t2, t291;\n\t"
+        "add.u32 t1, t1, t292;\n\t"
+        "and.b32 t293, t5, t291;\n\t"
+        "add.u32 t3, t3, t293;\n\t"
+        "and.b32 t294, t6, t291;\n\t"
+        "add.u32 t4, t4, t294;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t295, 0, t0;\n\t"
+        "shr.b32 t296, t295, 31;\n\t"
+        "sub.u32 t297, 0, t296;\n\t"
+        "and.b32 t298, t2, 1;\n\t"
+        "sub.u32 t299, 0, t298;\n\t"
+        "xor.b32 t300, t1, t297;\n\t"
+        "sub.u32 t300, t300, t297;\n\t"
+        "and.b32 t300, t300, t299;\n\t"
+        "add.u32 t2, t2, t300;\n\t"
+        "xor.b32 t301, t3, t297;\n\t"
+        "sub.u32 t301, t301, t297;\n\t"
+        "and.b32 t301, t301, t299;\n\t"
+        "add.u32 t5, t5, t301;\n\t"
+        "xor.b32 t302, t4, t297;\n\t"
+        "sub.u32 t302, t302, t297;\n\t"
+        "and.b32 t302, t302, t299;\n\t"
+        "add.u32 t6, t6, t302;\n\t"
+        "and.b32 t303, t297, t299;\n\t"
+        "xor.b32 t0, t0, t303;\n\t"
+        "sub.u32 t0, t0, t303;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t304, t2, t303;\n\t"
+        "add.u32 t1, t1, t304;\n\t"
+        "and.b32 t305, t5, t303;\n\t"
+        "add.u32 t3, t3, t305;\n\t"
+        "and.b32 t306, t6, t303;\n\t"
+        "add.u32 t4, t4, t306;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t307, 0, t0;\n\t"
+        "shr.b32 t308, t307, 31;\n\t"
+        "sub.u32 t309, 0, t308;\n\t"
+        "and.b32 t310, t2, 1;\n\t"
+        "sub.u32 t311, 0, t310;\n\t"
+        "xor.b32 t312, t1, t309;\n\t"
+        "sub.u32 t312, t312, t309;\n\t"
+        "and.b32 t312, t312, t311;\n\t"
+        "add.u32 t2, t2, t312;\n\t"
+        "xor.b32 t313, t3, t309;\n\t"
+        "sub.u32 t313, t313, t309;\n\t"
+        "and.b32 t313, t313, t311;\n\t"
+        "add.u32 t5, t5, t313;\n\t"
+        "xor.b32 t314, t4, t309;\n\t"
+        "sub.u32 t314, t314, t309;\n\t"
+        "and.b32 t314, t314, t311;\n\t"
+        "add.u32 t6, t6, t314;\n\t"
+        "and.b32 t315, t309, t311;\n\t"
+        "xor.b32 t0, t0, t315;\n\t"
+        "sub.u32 t0, t0, t315;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t316, t2, t315;\n\t"
+        "add.u32 t1, t1, t316;\n\t"
+        "and.b32 t317, t5, t315;\n\t"
+        "add.u32 t3, t3, t317;\n\t"
+        "and.b32 t318, t6, t315;\n\t"
+        "add.u32 t4, t4, t318;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t319, 0, t0;\n\t"
+        "shr.b32 t320, t319, 31;\n\t"
+        "sub.u32 t321, 0, t320;\n\t"
+        "and.b32 t322, t2, 1;\n\t"
+        "sub.u32 t323, 0, t322;\n\t"
+        "xor.b32 t324, t1, t321;\n\t"
+        "sub.u32 t324, t324, t321;\n\t"
+        "and.b32 t324, t324, t323;\n\t"
+        "add.u32 t2, t2, t324;\n\t"
+        "xor.b32 t325, t3, t321;\n\t"
+        "sub.u32 t325, t325, t321;\n\t"
+        "and.b32 t325, t325, t323;\n\t"
+        "add.u32 t5, t5, t325;\n\t"
+        "xor.b32 t326, t4, t321;\n\t"
+        "sub.u32 t326, t326, t321;\n\t"
+        "and.b32 t326, t326, t323;\n\t"
+        "add.u32 t6, t6, t326;\n\t"
+        "and.b32 t327, t321, t323;\n\t"
+        "xor.b32 t0, t0, t327;\n\t"
+        "sub.u32 t0, t0, t327;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t328, t2, t327;\n\t"
+        "add.u32 t1, t1, t328;\n\t"
+        "and.b32 t329, t5, t327;\n\t"
+        "add.u32 t3, t3, t329;\n\t"
+        "and.b32 t330, t6, t327;\n\t"
+        "add.u32 t4, t4, t330;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t331, 0, t0;\n\t"
+        "shr.b32 t332, t331, 31;\n\t"
+        "sub.u32 t333, 0, t332;\n\t"
+        "and.b32 t334, t2, 1;\n\t"
+        "sub.u32 t335, 0, t334;\n\t"
+        "xor.b32 t336, t1, t333;\n\t"
+        "sub.u32 t336, t336, t333;\n\t"
+        "and.b32 t336, t336, t335;\n\t"
+        "add.u32 t2, t2, t336;\n\t"
+        "xor.b32 t337, t3, t333;\n\t"
+        "sub.u32 t337, t337, t333;\n\t"
+        "and.b32 t337, t337, t335;\n\t"
+        "add.u32 t5, t5, t337;\n\t"
+        "xor.b32 t338, t4, t333;\n\t"
+        "sub.u32 t338, t338, t333;\n\t"
+        "and.b32 t338, t338, t335;\n\t"
+        "add.u32 t6, t6, t338;\n\t"
+        "and.b32 t339, t333, t335;\n\t"
+        "xor.b32 t0, t0, t339;\n\t"
+        "sub.u32 t0, t0, t339;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t340, t2, t339;\n\t"
+        "add.u32 t1, t1, t340;\n\t"
+        "and.b32 t341, t5, t339;\n\t"
+        "add.u32 t3, t3, t341;\n\t"
+        "and.b32 t342, t6, t339;\n\t"
+        "add.u32 t4, t4, t342;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t343, 0, t0;\n\t"
+        "shr.b32 t344, t343, 31;\n\t"
+        "sub.u32 t345, 0, t344;\n\t"
+        "and.b32 t346, t2, 1;\n\t"
+        "sub.u32 t347, 0, t346;\n\t"
+        "xor.b32 t348, t1, t345;\n\t"
+        "sub.u32 t348, t348, t345;\n\t"
+        "and.b32 t348, t348, t347;\n\t"
+        "add.u32 t2, t2, t348;\n\t"
+        "xor.b32 t349, t3, t345;\n\t"
+        "sub.u32 t349, t349, t345;\n\t"
+        "and.b32 t349, t349, t347;\n\t"
+        "add.u32 t5, t5, t349;\n\t"
+        "xor.b32 t350, t4, t345;\n\t"
+        "sub.u32 t350, t350, t345;\n\t"
+        "and.b32 t350, t350, t347;\n\t"
+        "add.u32 t6, t6, t350;\n\t"
+        "and.b32 t351, t345, t347;\n\t"
+        "xor.b32 t0, t0, t351;\n\t"
+        "sub.u32 t0, t0, t351;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t352, t2, t351;\n\t"
+        "add.u32 t1, t1, t352;\n\t"
+        "and.b32 t353, t5, t351;\n\t"
+        "add.u32 t3, t3, t353;\n\t"
+        "and.b32 t354, t6, t351;\n\t"
+        "add.u32 t4, t4, t354;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t355, 0, t0;\n\t"
+        "shr.b32 t356, t355, 31;\n\t"
+        "sub.u32 t357, 0, t356;\n\t"
+        "and.b32 t358, t2, 1;\n\t"
+        "sub.u32 t359, 0, t358;\n\t"
+        "xor.b32 t360, t1, t357;\n\t"
+        "sub.u32 t360, t360, t357;\n\t"
+        "and.b32 t360, t360, t359;\n\t"
+        "add.u32 t2, t2, t360;\n\t"
+        "xor.b32 t361, t3, t357;\n\t"
+        "sub.u32 t361, t361, t357;\n\t"
+        "and.b32 t361, t361, t359;\n\t"
+        "add.u32 t5, t5, t361;\n\t"
+        "xor.b32 t362, t4, t357;\n\t"
+        "sub.u32 t362, t362, t357;\n\t"
+        "and.b32 t362, t362, t359;\n\t"
+        "add.u32 t6, t6, t362;\n\t"
+        "and.b32 t363, t357, t359;\n\t"
+        "xor.b32 t0, t0, t363;\n\t"
+        "sub.u32 t0, t0, t363;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t364, t2, t363;\n\t"
+        "add.u32 t1, t1, t364;\n\t"
+        "and.b32 t365, t5, t363;\n\t"
+        "add.u32 t3, t3, t365;\n\t"
+        "and.b32 t366, t6, t363;\n\t"
+        "add.u32 t4, t4, t366;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "mov.b32 %0, t0;\n\t"
+        "shr.b32 t375, %34, 31;\n\t"
+        "sub.u32 t376, 0, t375;\n\t"
+        "mul.lo.u32 t367, t3, %28;\n\t"
+        "mul.lo.u32 t368, t3, %29;\n\t"
+        "mul.lo.u32 t369, t3, %30;\n\t"
+        "mul.lo.u32 t370, t3, %31;\n\t"
+        "mul.lo.u32 t371, t3, %32;\n\t"
+        "mul.lo.u32 t372, t3, %33;\n\t"
+        "mul.lo.u32 t373, t3, %34;\n\t"
+        "mul.lo.u32 t374, t3, t376;\n\t"
+        "mad.hi.cc.u32 t368, t3, %28, t368;\n\t"
+        "madc.hi.cc.u32 t369, t3, %29, t369;\n\t"
+        "madc.hi.cc.u32 t370, t3, %30, t370;\n\t"
+        "madc.hi.cc.u32 t371, t3, %31, t371;\n\t"
+        "madc.hi.cc.u32 t372, t3, %32, t372;\n\t"
+        "madc.hi.cc.u32 t373, t3, %33, t373;\n\t"
+        "madc.hi.u32 t374, t3, %34, t374;\n\t"
+        "shr.b32 t377, t3, 31;\n\t"
+        "sub.u32 t378, 0, t377;\n\t"
+        "and.b32 t379, %28, t378;\n\t"
+        "and.b32 t380, %29, t378;\n\t"
+        "and.b32 t381, %30, t378;\n\t"
+        "and.b32 t382, %31, t378;\n\t"
+        "and.b32 t383, %32, t378;\n\t"
+        "and.b32 t384, %33, t378;\n\t"
+        "and.b32 t385, %34, t378;\n\t"
+        "sub.cc.u32 t368, t368, t379;\n\t"
+        "subc.cc.u32 t369, t369, t380;\n\t"
+        "subc.cc.u32 t370, t370, t381;\n\t"
+        "subc.cc.u32 t371, t371, t382;\n\t"
+        "subc.cc.u32 t372, t372, t383;\n\t"
+        "subc.cc.u32 t373, t373, t384;\n\t"
+        "subc.u32 t374, t374, t385;\n\t"
+        "shr.b32 t386, %41, 31;\n\t"
+        "sub.u32 t387, 0, t386;\n\t"
+        "mad.lo.cc.u32 t367, t4, %35, t367;\n\t"
+        "madc.lo.cc.u32 t368, t4, %36, t368;\n\t"
+        "madc.lo.cc.u32 t369, t4, %37, t369;\n\t"
+        "madc.lo.cc.u32 t370, t4, %38, t370;\n\t"
+        "madc.lo.cc.u32 t371, t4, %39, t371;\n\t"
+        "madc.lo.cc.u32 t372, t4, %40, t372;\n\t"
+        "madc.lo.cc.u32 t373, t4, %41, t373;\n\t"
+        "madc.lo.u32 t374, t4, t387, t374;\n\t"
+        "mad.hi.cc.u32 t368, t4, %35, t368;\n\t"
+        "madc.hi.cc.u32 t369, t4, %36, t369;\n\t"
+        "madc.hi.cc.u32 t370, t4, %37, t370;\n\t"
+        "madc.hi.cc.u32 t371, t4, %38, t371;\n\t"
+        "madc.hi.cc.u32 t372, t4, %39, t372;\n\t"
+        "madc.hi.cc.u32 t373, t4, %40, t373;\n\t"
+        "madc.hi.u32 t374, t4, %41, t374;\n\t"
+        "shr.b32 t388, t4, 31;\n\t"
+        "sub.u32 t389, 0, t388;\n\t"
+        "and.b32 t390, %35, t389;\n\t"
+        "and.b32 t391, %36, t389;\n\t"
+        "and.b32 t392, %37, t389;\n\t"
+        "and.b32 t393, %38, t389;\n\t"
+        "and.b32 t394, %39, t389;\n\t"
+        "and.b32 t395, %40, t389;\n\t"
+        "and.b32 t396, %41, t389;\n\t"
+        "sub.cc.u32 t368, t368, t390;\n\t"
+        "subc.cc.u32 t369, t369, t391;\n\t"
+        "subc.cc.u32 t370, t370, t392;\n\t"
+        "subc.cc.u32 t371, t371, t393;\n\t"
+        "subc.cc.u32 t372, t372, t394;\n\t"
+        "subc.cc.u32 t373, t373, t395;\n\t"
+        "subc.u32 t374, t374, t396;\n\t"
+        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
+        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
+        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
+        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
+        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
+        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
+        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
+        "shr.b32 t405, %34, 31;\n\t"
+        "sub.u32 t406, 0, t405;\n\t"
+        "mul.lo.u32 t397, t5, %28;\n\t"
+        "mul.lo.u32 t398, t5, %29;\n\t"
+        "mul.lo.u32 t399, t5, %30;\n\t"
+        "mul.lo.u32 t400, t5, %31;\n\t"
+        "mul.lo.u32 t401, t5, %32;\n\t"
+        "mul.lo.u32 t402, t5, %33;\n\t"
+        "mul.lo.u32 t403, t5, %34;\n\t"
+        "mul.lo.u32 t404, t5, t406;\n\t"
+        "mad.hi.cc.u32 t398, t5, %28, t398;\n\t"
+        "madc.hi.cc.u32 t399, t5, %29, t399;\n\t"
+        "madc.hi.cc.u32 t400, t5, %30, t400;\n\t"
+        "madc.hi.cc.u32 t401, t5, %31, t401;\n\t"
+        "madc.hi.cc.u32 t402, t5, %32, t402;\n\t"
+        "madc.hi.cc.u32 t403, t5, %33, t403;\n\t"
+        "madc.hi.u32 t404, t5, %34, t404;\n\t"
+        "shr.b32 t407, t5, 31;\n\t"
+        "sub.u32 t408, 0, t407;\n\t"
+        "and.b32 t409, %28, t408;\n\t"
+        "and.b32 t410, %29, t408;\n\t"
+        "and.b32 t411, %30, t408;\n\t"
+        "and.b32 t412, %31, t408;\n\t"
+        "and.b32 t413, %32, t408;\n\t"
+        "and.b32 t414, %33, t408;\n\t"
+        "and.b32 t415, %34, t408;\n\t"
+        "sub.cc.u32 t398, t398, t409;\n\t"
+        "subc.cc.u32 t399, t399, t410;\n\t"
+        "subc.cc.u32 t400, t400, t411;\n\t"
+        "subc.cc.u32 t401, t401, t412;\n\t"
+        "subc.cc.u32 t402, t402, t413;\n\t"
+        "subc.cc.u32 t403, t403, t414;\n\t"
+        "subc.u32 t404, t404, t415;\n\t"
+        "shr.b32 t416, %41, 31;\n\t"
+        "sub.u32 t417, 0, t416;\n\t"
+        "mad.lo.cc.u32 t397, t6, %35, t397;\n\t"
+        "madc.lo.cc.u32 t398, t6, %36, t398;\n\t"
+        "madc.lo.cc.u32 t399, t6, %37, t399;\n\t"
+        "madc.lo.cc.u32 t400, t6, %38, t400;\n\t"
+        "madc.lo.cc.u32 t401, t6, %39, t401;\n\t"
+        "madc.lo.cc.u32 t402, t6, %40, t402;\n\t"
+        "madc.lo.cc.u32 t403, t6, %41, t403;\n\t"
+        "madc.lo.u32 t404, t6, t417, t404;\n\t"
+        "mad.hi.cc.u32 t398, t6, %35, t398;\n\t"
+        "madc.hi.cc.u32 t399, t6, %36, t399;\n\t"
+        "madc.hi.cc.u32 t400, t6, %37, t400;\n\t"
+        "madc.hi.cc.u32 t401, t6, %38, t401;\n\t"
+        "madc.hi.cc.u32 t402, t6, %39, t402;\n\t"
+        "madc.hi.cc.u32 t403, t6, %40, t403;\n\t"
+        "madc.hi.u32 t404, t6, %41, t404;\n\t"
+        "shr.b32 t418, t6, 31;\n\t"
+        "sub.u32 t419, 0, t418;\n\t"
+        "and.b32 t420, %35, t419;\n\t"
+        "and.b32 t421, %36, t419;\n\t"
+        "and.b32 t422, %37, t419;\n\t"
+        "and.b32 t423, %38, t419;\n\t"
+        "and.b32 t424, %39, t419;\n\t"
+        "and.b32 t425, %40, t419;\n\t"
+        "and.b32 t426, %41, t419;\n\t"
+        "sub.cc.u32 t398, t398, t420;\n\t"
+        "subc.cc.u32 t399, t399, t421;\n\t"
+        "subc.cc.u32 t400, t400, t422;\n\t"
+        "subc.cc.u32 t401, t401, t423;\n\t"
+        "subc.cc.u32 t402, t402, t424;\n\t"
+        "subc.cc.u32 t403, t403, t425;\n\t"
+        "subc.u32 t404, t404, t426;\n\t"
+        "shf.r.clamp.b32 %8, t397, t398, 30;\n\t"
+        "shf.r.clamp.b32 %9, t398, t399, 30;\n\t"
+        "shf.r.clamp.b32 %10, t399, t400, 30;\n\t"
+        "shf.r.clamp.b32 %11, t400, t401, 30;\n\t"
+        "shf.r.clamp.b32 %12, t401, t402, 30;\n\t"
+        "shf.r.clamp.b32 %13, t402, t403, 30;\n\t"
+        "shf.r.clamp.b32 %14, t403, t404, 30;\n\t"
+        "mul.lo.u32 t427, t3, %42;\n\t"
+        "mul.lo.u32 t428, t3, %43;\n\t"
+        "mul.lo.u32 t429, t3, %44;\n\t"
+        "mul.lo.u32 t430, t3, %45;\n\t"
+        "mul.lo.u32 t431, t3, %46;\n\t"
+        "mul.lo.u32 t432, t3, %47;\n\t"
+        "mul.lo.u32 t433, t3, 0;\n\t"
+        "mul.lo.u32 t434, t3, 0;\n\t"
+        "mad.hi.cc.u32 t428, t3, %42, t428;\n\t"
+        "madc.hi.cc.u32 t429, t3, %43, t429;\n\t"
+        "madc.hi.cc.u32 t430, t3, %44, t430;\n\t"
+        "madc.hi.cc.u32 t431, t3, %45, t431;\n\t"
+        "madc.hi.cc.u32 t432, t3, %46, t432;\n\t"
+        "madc.hi.cc.u32 t433, t3, %47, t433;\n\t"
+        "madc.hi.u32 t434, t3, 0, t434;\n\t"
+        "shr.b32 t435, t3, 31;\n\t"
+        "sub.u32 t436, 0, t435;\n\t"
+        "and.b32 t437, %42, t436;\n\t"
+        "and.b32 t438, %43, t436;\n\t"
+        "and.b32 t439, %44, t436;\n\t"
+        "and.b32 t440, %45, t436;\n\t"
+        "and.b32 t441, %46, t436;\n\t"
+        "and.b32 t442, %47, t436;\n\t"
+        "and.b32 t443, 0, t436;\n\t"
+        "sub.cc.u32 t428, t428, t437;\n\t"
+        "subc.cc.u32 t429, t429, t438;\n\t"
+        "subc.cc.u32 t430, t430, t439;\n\t"
+        "subc.cc.u32 t431, t431, t440;\n\t"
+        "subc.cc.u32 t432, t432, t441;\n\t"
+        "subc.cc.u32 t433, t433, t442;\n\t"
+        "subc.u32 t434, t434, t443;\n\t"
+        "mad.lo.cc.u32 t427, t4, %48, t427;\n\t"
+        "madc.lo.cc.u32 t428, t4, %49, t428;\n\t"
+        "madc.lo.cc.u32 t429, t4, %50, t429;\n\t"
+        "madc.lo.cc.u32 t430, t4, %51, t430;\n\t"
+        "madc.lo.cc.u32 t431, t4, %52, t431;\n\t"
+        "madc.lo.cc.u32 t432, t4, %53, t432;\n\t"
+        "madc.lo.cc.u32 t433, t4, 0, t433;\n\t"
+        "madc.lo.u32 t434, t4, 0, t434;\n\t"
+        "mad.hi.cc.u32 t428, t4, %48, t428;\n\t"
+        "madc.hi.cc.u32 t429, t4, %49, t429;\n\t"
+        "madc.hi.cc.u32 t430, t4, %50, t430;\n\t"
+        "madc.hi.cc.u32 t431, t4, %51, t431;\n\t"
+        "madc.hi.cc.u32 t432, t4, %52, t432;\n\t"
+        "madc.hi.cc.u32 t433, t4, %53, t433;\n\t"
+        "madc.hi.u32 t434, t4, 0, t434;\n\t"
+        "shr.b32 t444, t4, 31;\n\t"
+        "sub.u32 t445, 0, t444;\n\t"
+        "and.b32 t446, %48, t445;\n\t"
+        "and.b32 t447, %49, t445;\n\t"
+        "and.b32 t448, %50, t445;\n\t"
+        "and.b32 t449, %51, t445;\n\t"
+        "and.b32 t450, %52, t445;\n\t"
+        "and.b32 t451, %53, t445;\n\t"
+        "and.b32 t452, 0, t445;\n\t"
+        "sub.cc.u32 t428, t428, t446;\n\t"
+        "subc.cc.u32 t429, t429, t447;\n\t"
+        "subc.cc.u32 t430, t430, t448;\n\t"
+        "subc.cc.u32 t431, t431, t449;\n\t"
+        "subc.cc.u32 t432, t432, t450;\n\t"
+        "subc.cc.u32 t433, t433, t451;\n\t"
+        "subc.u32 t434, t434, t452;\n\t"
+        "mul.lo.u32 t453, t427, %60;\n\t"
+        "and.b32 t453, t453, 1073741823;\n\t"
+        "mad.lo.cc.u32 t427, t453, %54, t427;\n\t"
+        "madc.lo.cc.u32 t428, t453, %55, t428;\n\t"
+        "madc.lo.cc.u32 t429, t453, %56, t429;\n\t"
+        "madc.lo.cc.u32 t430, t453, %57, t430;\n\t"
+        "madc.lo.cc.u32 t431, t453, %58, t431;\n\t"
+        "madc.lo.cc.u32 t432, t453, %59, t432;\n\t"
+        "addc.cc.u32 t433, t433, 0;\n\t"
+        "addc.u32 t434, t434, 0;\n\t"
+        "mad.hi.cc.u32 t428, t453, %54, t428;\n\t"
+        "madc.hi.cc.u32 t429, t453, %55, t429;\n\t"
+        "madc.hi.cc.u32 t430, t453, %56, t430;\n\t"
+        "madc.hi.cc.u32 t431, t453, %57, t431;\n\t"
+        "madc.hi.cc.u32 t432, t453, %58, t432;\n\t"
+        "madc.hi.cc.u32 t433, t453, %59, t433;\n\t"
+        "addc.u32 t434, t434, 0;\n\t"
+        "shf.r.clamp.b32 t454, t427, t428, 30;\n\t"
+        "shf.r.clamp.b32 t455, t428, t429, 30;\n\t"
+        "shf.r.clamp.b32 t456, t429, t430, 30;\n\t"
+        "shf.r.clamp.b32 t457, t430, t431, 30;\n\t"
+        "shf.r.clamp.b32 t458, t431, t432, 30;\n\t"
+        "shf.r.clamp.b32 t459, t432, t433, 30;\n\t"
+        "shf.r.clamp.b32 t460, t433, t434, 30;\n\t"
+        "shr.b32 t461, t460, 31;\n\t"
+        "sub.u32 t462, 0, t461;\n\t"
+        "and.b32 t463, %54, t462;\n\t"
+        "and.b32 t464, %55, t462;\n\t"
+        "and.b32 t465, %56, t462;\n\t"
+        "and.b32 t466, %57, t462;\n\t"
+        "and.b32 t467, %58, t462;\n\t"
+        "and.b32 t468, %59, t462;\n\t"
+        "add.cc.u32 t469, t454, t463;\n\t"
+        "addc.cc.u32 t470, t455, t464;\n\t"
+        "addc.cc.u32 t471, t456, t465;\n\t"
+        "addc.cc.u32 t472, t457, t466;\n\t"
+        "addc.cc.u32 t473, t458, t467;\n\t"
+        "addc.cc.u32 t474, t459, t468;\n\t"
+        "addc.u32 t475, t460, t462;\n\t"
+        "sub.cc.u32 t476, t469, %54;\n\t"
+        "subc.cc.u32 t477, t470, %55;\n\t"
+        "subc.cc.u32 t478, t471, %56;\n\t"
+        "subc.cc.u32 t479, t472, %57;\n\t"
+        "subc.cc.u32 t480, t473, %58;\n\t"
+        "subc.cc.u32 t481, t474, %59;\n\t"
+        "subc.u32 t482, t475, 0;\n\t"
+        "shr.b32 t483, t482, 31;\n\t"
+        "sub.u32 t484, 0, t483;\n\t"
+        "xor.b32 t485, t476, t469;\n\t"
+        "and.b32 t485, t485, t484;\n\t"
+        "xor.b32 %15, t476, t485;\n\t"
+        "xor.b32 t486, t477, t470;\n\t"
+        "and.b32 t486, t486, t484;\n\t"
+        "xor.b32 %16, t477, t486;\n\t"
+        "xor.b32 t487, t478, t471;\n\t"
+        "and.b32 t487, t487, t484;\n\t"
+        "xor.b32 %17, t478, t487;\n\t"
+        "xor.b32 t488, t479, t472;\n\t"
+        "and.b32 t488, t488, t484;\n\t"
+        "xor.b32 %18, t479, t488;\n\t"
+        "xor.b32 t489, t480, t473;\n\t"
+        "and.b32 t489, t489, t484;\n\t"
+        "xor.b32 %19, t480, t489;\n\t"
+        "xor.b32 t490, t481, t474;\n\t"
+        "and.b32 t490, t490, t484;\n\t"
+        "xor.b32 %20, t481, t490;\n\t"
+        "mul.lo.u32 t491, t5, %42;\n\t"
+        "mul.lo.u32 t492, t5, %43;\n\t"
+        "mul.lo.u32 t493, t5, %44;\n\t"
+        "mul.lo.u32 t494, t5, %45;\n\t"
+        "mul.lo.u32 t495, t5, %46;\n\t"
+        "mul.lo.u32 t496, t5, %47;\n\t"
+        "mul.lo.u32 t497, t5, 0;\n\t"
+        "mul.lo.u32 t498, t5, 0;\n\t"
+        "mad.hi.cc.u32 t492, t5, %42, t492;\n\t"
+        "madc.hi.cc.u32 t493, t5, %43, t493;\n\t"
+        "madc.hi.cc.u32 t494, t5, %44, t494;\n\t"
+        "madc.hi.cc.u32 t495, t5, %45, t495;\n\t"
+        "madc.hi.cc.u32 t496, t5, %46, t496;\n\t"
+        "madc.hi.cc.u32 t497, t5, %47, t497;\n\t"
+        "madc.hi.u32 t498, t5, 0, t498;\n\t"
+        "shr.b32 t499, t5, 31;\n\t"
+        "sub.u32 t500, 0, t499;\n\t"
+        "and.b32 t501, %42, t500;\n\t"
+        "and.b32 t502, %43, t500;\n\t"
+        "and.b32 t503, %44, t500;\n\t"
+        "and.b32 t504, %45, t500;\n\t"
+        "and.b32 t505, %46, t500;\n\t"
+        "and.b32 t506, %47, t500;\n\t"
+        "and.b32 t507, 0, t500;\n\t"
+        "sub.cc.u32 t492, t492, t501;\n\t"
+        "subc.cc.u32 t493, t493, t502;\n\t"
+        "subc.cc.u32 t494, t494, t503;\n\t"
+        "subc.cc.u32 t495, t495, t504;\n\t"
+        "subc.cc.u32 t496, t496, t505;\n\t"
+        "subc.cc.u32 t497, t497, t506;\n\t"
+        "subc.u32 t498, t498, t507;\n\t"
+        "mad.lo.cc.u32 t491, t6, %48, t491;\n\t"
+        "madc.lo.cc.u32 t492, t6, %49, t492;\n\t"
+        "madc.lo.cc.u32 t493, t6, %50, t493;\n\t"
+        "madc.lo.cc.u32 t494, t6, %51, t494;\n\t"
+        "madc.lo.cc.u32 t495, t6, %52, t495;\n\t"
+        "madc.lo.cc.u32 t496, t6, %53, t496;\n\t"
+        "madc.lo.cc.u32 t497, t6, 0, t497;\n\t"
+        "madc.lo.u32 t498, t6, 0, t498;\n\t"
+        "mad.hi.cc.u32 t492, t6, %48, t492;\n\t"
+        "madc.hi.cc.u32 t493, t6, %49, t493;\n\t"
+        "madc.hi.cc.u32 t494, t6, %50, t494;\n\t"
+        "madc.hi.cc.u32 t495, t6, %51, t495;\n\t"
+        "madc.hi.cc.u32 t496, t6, %52, t496;\n\t"
+        "madc.hi.cc.u32 t497, t6, %53, t497;\n\t"
+        "madc.hi.u32 t498, t6, 0, t498;\n\t"
+        "shr.b32 t508, t6, 31;\n\t"
+        "sub.u32 t509, 0, t508;\n\t"
+        "and.b32 t510, %48, t509;\n\t"
+        "and.b32 t511, %49, t509;\n\t"
+        "and.b32 t512, %50, t509;\n\t"
+        "and.b32 t513, %51, t509;\n\t"
+        "and.b32 t514, %52, t509;\n\t"
+        "and.b32 t515, %53, t509;\n\t"
+        "and.b32 t516, 0, t509;\n\t"
+        "sub.cc.u32 t492, t492, t510;\n\t"
+        "subc.cc.u32 t493, t493, t511;\n\t"
+        "subc.cc.u32 t494, t494, t512;\n\t"
+        "subc.cc.u32 t495, t495, t513;\n\t"
+        "subc.cc.u32 t496, t496, t514;\n\t"
+        "subc.cc.u32 t497, t497, t515;\n\t"
+        "subc.u32 t498, t498, t516;\n\t"
+        "mul.lo.u32 t517, t491, %60;\n\t"
+        "and.b32 t517, t517, 1073741823;\n\t"
+        "mad.lo.cc.u32 t491, t517, %54, t491;\n\t"
+        "madc.lo.cc.u32 t492, t517, %55, t492;\n\t"
+        "madc.lo.cc.u32 t493, t517, %56, t493;\n\t"
+        "madc.lo.cc.u32 t494, t517, %57, t494;\n\t"
+        "madc.lo.cc.u32 t495, t517, %58, t495;\n\t"
+        "madc.lo.cc.u32 t496, t517, %59, t496;\n\t"
+        "addc.cc.u32 t497, t497, 0;\n\t"
+        "addc.u32 t498, t498, 0;\n\t"
+        "mad.hi.cc.u32 t492, t517, %54, t492;\n\t"
+        "madc.hi.cc.u32 t493, t517, %55, t493;\n\t"
+        "madc.hi.cc.u32 t494, t517, %56, t494;\n\t"
+        "madc.hi.cc.u32 t495, t517, %57, t495;\n\t"
+        "madc.hi.cc.u32 t496, t517, %58, t496;\n\t"
+        "madc.hi.cc.u32 t497, t517, %59, t497;\n\t"
+        "addc.u32 t498, t498, 0;\n\t"
+        "shf.r.clamp.b32 t518, t491, t492, 30;\n\t"
+        "shf.r.clamp.b32 t519, t492, t493, 30;\n\t"
+        "shf.r.clamp.b32 t520, t493, t494, 30;\n\t"
+        "shf.r.clamp.b32 t521, t494, t495, 30;\n\t"
+        "shf.r.clamp.b32 t522, t495, t496, 30;\n\t"
+        "shf.r.clamp.b32 t523, t496, t497, 30;\n\t"
+        "shf.r.clamp.b32 t524, t497, t498, 30;\n\t"
+        "shr.b32 t525, t524, 31;\n\t"
+        "sub.u32 t526, 0, t525;\n\t"
+        "and.b32 t527, %54, t526;\n\t"
+        "and.b32 t528, %55, t526;\n\t"
+        "and.b32 t529, %56, t526;\n\t"
+        "and.b32 t530, %57, t526;\n\t"
+        "and.b32 t531, %58, t526;\n\t"
+        "and.b32 t532, %59, t526;\n\t"
+        "add.cc.u32 t533, t518, t527;\n\t"
+        "addc.cc.u32 t534, t519, t528;\n\t"
+        "addc.cc.u32 t535, t520, t529;\n\t"
+        "addc.cc.u32 t536, t521, t530;\n\t"
+        "addc.cc.u32 t537, t522, t531;\n\t"
+        "addc.cc.u32 t538, t523, t532;\n\t"
+        "addc.u32 t539, t524, t526;\n\t"
+        "sub.cc.u32 t540, t533, %54;\n\t"
+        "subc.cc.u32 t541, t534, %55;\n\t"
+        "subc.cc.u32 t542, t535, %56;\n\t"
+        "subc.cc.u32 t543, t536, %57;\n\t"
+        "subc.cc.u32 t544, t537, %58;\n\t"
+        "subc.cc.u32 t545, t538, %59;\n\t"
+        "subc.u32 t546, t539, 0;\n\t"
+        "shr.b32 t547, t546, 31;\n\t"
+        "sub.u32 t548, 0, t547;\n\t"
+        "xor.b32 t549, t540, t533;\n\t"
+        "and.b32 t549, t549, t548;\n\t"
+        "xor.b32 %21, t540, t549;\n\t"
+        "xor.b32 t550, t541, t534;\n\t"
+        "and.b32 t550, t550, t548;\n\t"
+        "xor.b32 %22, t541, t550;\n\t"
+        "xor.b32 t551, t542, t535;\n\t"
+        "and.b32 t551, t551, t548;\n\t"
+        "xor.b32 %23, t542, t551;\n\t"
+        "xor.b32 t552, t543, t536;\n\t"
+        "and.b32 t552, t552, t548;\n\t"
+        "xor.b32 %24, t543, t552;\n\t"
+        "xor.b32 t553, t544, t537;\n\t"
+        "and.b32 t553, t553, t548;\n\t"
+        "xor.b32 %25, t544, t553;\n\t"
+        "xor.b32 t554, t545, t538;\n\t"
+        "and.b32 t554, t554, t548;\n\t"
+        "xor.b32 %26, t545, t554;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
     );
   }
 #endif
@@ -9587,230 +12788,1466 @@ struct modinv_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[162];
-    t[0] = ptx_and(x[0], x[6]);
-    t[0] = ptx_and(t[0], 1u);
-    t[1] = ptx_sub(0u, t[0]);
-    ptx_sub_cc(cf, x[0], x[6]);
-    ptx_subc_cc(cf, x[1], x[7]);
-    ptx_subc_cc(cf, x[2], x[8]);
-    ptx_subc_cc(cf, x[3], x[9]);
-    ptx_subc_cc(cf, x[4], x[10]);
-    ptx_subc_cc(cf, x[5], x[11]);
-    t[8] = ptx_subc(cf, 0u, 0u);
-    t[9] = ptx_and(t[1], t[8]);
-    t[10] = ptx_xor(t[1], t[9]);
-    t[11] = ptx_and(x[6], t[10]);
-    t[12] = ptx_and(x[7], t[10]);
-    t[13] = ptx_and(x[8], t[10]);
-    t[14] = ptx_and(x[9], t[10]);
-    t[15] = ptx_and(x[10], t[10]);
-    t[16] = ptx_and(x[11], t[10]);
-    t[17] = ptx_sub_cc(cf, x[0], t[11]);
-    t[18] = ptx_subc_cc(cf, x[1], t[12]);
-    t[19] = ptx_subc_cc(cf, x[2], t[13]);
-    t[20] = ptx_subc_cc(cf, x[3], t[14]);
-    t[21] = ptx_subc_cc(cf, x[4], t[15]);
-    t[22] = ptx_subc(cf, x[5], t[16]);
-    t[23] = ptx_and(x[0], t[9]);
-    t[24] = ptx_and(x[1], t[9]);
-    t[25] = ptx_and(x[2], t[9]);
-    t[26] = ptx_and(x[3], t[9]);
-    t[27] = ptx_and(x[4], t[9]);
-    t[28] = ptx_and(x[5], t[9]);
-    t[29] = ptx_sub_cc(cf, x[6], t[23]);
-    t[30] = ptx_subc_cc(cf, x[7], t[24]);
-    t[31] = ptx_subc_cc(cf, x[8], t[25]);
-    t[32] = ptx_subc_cc(cf, x[9], t[26]);
-    t[33] = ptx_subc_cc(cf, x[10], t[27]);
-    t[34] = ptx_subc(cf, x[11], t[28]);
-    t[35] = ptx_and(t[17], 1u);
-    t[36] = ptx_sub(0u, t[35]);
-    t[43] = ptx_xor(t[17], t[29]);
-    t[43] = ptx_and(t[43], t[36]);
-    t[37] = ptx_xor(t[17], t[43]);
-    t[44] = ptx_xor(t[18], t[30]);
-    t[44] = ptx_and(t[44], t[36]);
-    t[38] = ptx_xor(t[18], t[44]);
-    t[45] = ptx_xor(t[19], t[31]);
-    t[45] = ptx_and(t[45], t[36]);
-    t[39] = ptx_xor(t[19], t[45]);
-    t[46] = ptx_xor(t[20], t[32]);
-    t[46] = ptx_and(t[46], t[36]);
-    t[40] = ptx_xor(t[20], t[46]);
-    t[47] = ptx_xor(t[21], t[33]);
-    t[47] = ptx_and(t[47], t[36]);
-    t[41] = ptx_xor(t[21], t[47]);
-    t[48] = ptx_xor(t[22], t[34]);
-    t[48] = ptx_and(t[48], t[36]);
-    t[42] = ptx_xor(t[22], t[48]);
-    t[49] = ptx_shf_r_clamp(t[37], t[38], 1u);
-    t[50] = ptx_shf_r_clamp(t[38], t[39], 1u);
-    t[51] = ptx_shf_r_clamp(t[39], t[40], 1u);
-    t[52] = ptx_shf_r_clamp(t[40], t[41], 1u);
-    t[53] = ptx_shf_r_clamp(t[41], t[42], 1u);
-    t[54] = ptx_shr(t[42], 1u);
-    t[55] = ptx_xor(t[49], t[17]);
-    t[55] = ptx_and(t[55], t[36]);
-    y[0] = ptx_xor(t[49], t[55]);
-    t[56] = ptx_xor(t[29], t[49]);
-    t[56] = ptx_and(t[56], t[36]);
-    y[6] = ptx_xor(t[29], t[56]);
-    t[57] = ptx_xor(t[50], t[18]);
-    t[57] = ptx_and(t[57], t[36]);
-    y[1] = ptx_xor(t[50], t[57]);
-    t[58] = ptx_xor(t[30], t[50]);
-    t[58] = ptx_and(t[58], t[36]);
-    y[7] = ptx_xor(t[30], t[58]);
-    t[59] = ptx_xor(t[51], t[19]);
-    t[59] = ptx_and(t[59], t[36]);
-    y[2] = ptx_xor(t[51], t[59]);
-    t[60] = ptx_xor(t[31], t[51]);
-    t[60] = ptx_and(t[60], t[36]);
-    y[8] = ptx_xor(t[31], t[60]);
-    t[61] = ptx_xor(t[52], t[20]);
-    t[61] = ptx_and(t[61], t[36]);
-    y[3] = ptx_xor(t[52], t[61]);
-    t[62] = ptx_xor(t[32], t[52]);
-    t[62] = ptx_and(t[62], t[36]);
-    y[9] = ptx_xor(t[32], t[62]);
-    t[63] = ptx_xor(t[53], t[21]);
-    t[63] = ptx_and(t[63], t[36]);
-    y[4] = ptx_xor(t[53], t[63]);
-    t[64] = ptx_xor(t[33], t[53]);
-    t[64] = ptx_and(t[64], t[36]);
-    y[10] = ptx_xor(t[33], t[64]);
-    t[65] = ptx_xor(t[54], t[22]);
-    t[65] = ptx_and(t[65], t[36]);
-    y[5] = ptx_xor(t[54], t[65]);
-    t[66] = ptx_xor(t[34], t[54]);
-    t[66] = ptx_and(t[66], t[36]);
-    y[11] = ptx_xor(t[34], t[66]);
-    t[67] = ptx_and(x[18], t[10]);
-    t[68] = ptx_and(x[19], t[10]);
-    t[69] = ptx_and(x[20], t[10]);
-    t[70] = ptx_and(x[21], t[10]);
-    t[71] = ptx_and(x[22], t[10]);
-    t[72] = ptx_and(x[23], t[10]);
-    t[79] = ptx_sub_cc(cf, x[12], t[67]);
-    t[80] = ptx_subc_cc(cf, x[13], t[68]);
-    t[81] = ptx_subc_cc(cf, x[14], t[69]);
-    t[82] = ptx_subc_cc(cf, x[15], t[70]);
-    t[83] = ptx_subc_cc(cf, x[16], t[71]);
-    t[84] = ptx_subc_cc(cf, x[17], t[72]);
-    t[85] = ptx_subc(cf, 0u, 0u);
-    t[86] = ptx_and(t[85], x[24]);
-    t[87] = ptx_and(t[85], x[25]);
-    t[88] = ptx_and(t[85], x[26]);
-    t[89] = ptx_and(t[85], x[27]);
-    t[90] = ptx_and(t[85], x[28]);
-    t[91] = ptx_and(t[85], x[29]);
-    t[73] = ptx_add_cc(cf, t[79], t[86]);
-    t[74] = ptx_addc_cc(cf, t[80], t[87]);
-    t[75] = ptx_addc_cc(cf, t[81], t[88]);
-    t[76] = ptx_addc_cc(cf, t[82], t[89]);
-    t[77] = ptx_addc_cc(cf, t[83], t[90]);
-    t[78] = ptx_addc(cf, t[84], t[91]);
-    t[92] = ptx_and(x[12], t[9]);
-    t[93] = ptx_and(x[13], t[9]);
-    t[94] = ptx_and(x[14], t[9]);
-    t[95] = ptx_and(x[15], t[9]);
-    t[96] = ptx_and(x[16], t[9]);
-    t[97] = ptx_and(x[17], t[9]);
-    t[104] = ptx_sub_cc(cf, x[18], t[92]);
-    t[105] = ptx_subc_cc(cf, x[19], t[93]);
-    t[106] = ptx_subc_cc(cf, x[20], t[94]);
-    t[107] = ptx_subc_cc(cf, x[21], t[95]);
-    t[108] = ptx_subc_cc(cf, x[22], t[96]);
-    t[109] = ptx_subc_cc(cf, x[23], t[97]);
-    t[110] = ptx_subc(cf, 0u, 0u);
-    t[111] = ptx_and(t[110], x[24]);
-    t[112] = ptx_and(t[110], x[25]);
-    t[113] = ptx_and(t[110], x[26]);
-    t[114] = ptx_and(t[110], x[27]);
-    t[115] = ptx_and(t[110], x[28]);
-    t[116] = ptx_and(t[110], x[29]);
-    t[98] = ptx_add_cc(cf, t[104], t[111]);
-    t[99] = ptx_addc_cc(cf, t[105], t[112]);
-    t[100] = ptx_addc_cc(cf, t[106], t[113]);
-    t[101] = ptx_addc_cc(cf, t[107], t[114]);
-    t[102] = ptx_addc_cc(cf, t[108], t[115]);
-    t[103] = ptx_addc(cf, t[109], t[116]);
-    t[123] = ptx_xor(t[73], t[98]);
-    t[123] = ptx_and(t[123], t[36]);
-    t[117] = ptx_xor(t[73], t[123]);
-    t[124] = ptx_xor(t[74], t[99]);
-    t[124] = ptx_and(t[124], t[36]);
-    t[118] = ptx_xor(t[74], t[124]);
-    t[125] = ptx_xor(t[75], t[100]);
-    t[125] = ptx_and(t[125], t[36]);
-    t[119] = ptx_xor(t[75], t[125]);
-    t[126] = ptx_xor(t[76], t[101]);
-    t[126] = ptx_and(t[126], t[36]);
-    t[120] = ptx_xor(t[76], t[126]);
-    t[127] = ptx_xor(t[77], t[102]);
-    t[127] = ptx_and(t[127], t[36]);
-    t[121] = ptx_xor(t[77], t[127]);
-    t[128] = ptx_xor(t[78], t[103]);
-    t[128] = ptx_and(t[128], t[36]);
-    t[122] = ptx_xor(t[78], t[128]);
-    t[129] = ptx_and(t[117], 1u);
-    t[130] = ptx_sub(0u, t[129]);
-    t[131] = ptx_and(t[130], x[24]);
-    t[132] = ptx_and(t[130], x[25]);
-    t[133] = ptx_and(t[130], x[26]);
-    t[134] = ptx_and(t[130], x[27]);
-    t[135] = ptx_and(t[130], x[28]);
-    t[136] = ptx_and(t[130], x[29]);
-    t[137] = ptx_add_cc(cf, t[117], t[131]);
-    t[138] = ptx_addc_cc(cf, t[118], t[132]);
-    t[139] = ptx_addc_cc(cf, t[119], t[133]);
-    t[140] = ptx_addc_cc(cf, t[120], t[134]);
-    t[141] = ptx_addc_cc(cf, t[121], t[135]);
-    t[142] = ptx_addc_cc(cf, t[122], t[136]);
-    t[143] = ptx_addc(cf, 0u, 0u);
-    t[144] = ptx_shf_r_clamp(t[137], t[138], 1u);
-    t[145] = ptx_shf_r_clamp(t[138], t[139], 1u);
-    t[146] = ptx_shf_r_clamp(t[139], t[140], 1u);
-    t[147] = ptx_shf_r_clamp(t[140], t[141], 1u);
-    t[148] = ptx_shf_r_clamp(t[141], t[142], 1u);
-    t[149] = ptx_shf_r_clamp(t[142], t[143], 1u);
-    t[150] = ptx_xor(t[144], t[73]);
-    t[150] = ptx_and(t[150], t[36]);
-    y[12] = ptx_xor(t[144], t[150]);
-    t[151] = ptx_xor(t[98], t[144]);
-    t[151] = ptx_and(t[151], t[36]);
-    y[18] = ptx_xor(t[98], t[151]);
-    t[152] = ptx_xor(t[145], t[74]);
-    t[152] = ptx_and(t[152], t[36]);
-    y[13] = ptx_xor(t[145], t[152]);
-    t[153] = ptx_xor(t[99], t[145]);
-    t[153] = ptx_and(t[153], t[36]);
-    y[19] = ptx_xor(t[99], t[153]);
-    t[154] = ptx_xor(t[146], t[75]);
-    t[154] = ptx_and(t[154], t[36]);
-    y[14] = ptx_xor(t[146], t[154]);
-    t[155] = ptx_xor(t[100], t[146]);
-    t[155] = ptx_and(t[155], t[36]);
-    y[20] = ptx_xor(t[100], t[155]);
-    t[156] = ptx_xor(t[147], t[76]);
-    t[156] = ptx_and(t[156], t[36]);
-    y[15] = ptx_xor(t[147], t[156]);
-    t[157] = ptx_xor(t[101], t[147]);
-    t[157] = ptx_and(t[157], t[36]);
-    y[21] = ptx_xor(t[101], t[157]);
-    t[158] = ptx_xor(t[148], t[77]);
-    t[158] = ptx_and(t[158], t[36]);
-    y[16] = ptx_xor(t[148], t[158]);
-    t[159] = ptx_xor(t[102], t[148]);
-    t[159] = ptx_and(t[159], t[36]);
-    y[22] = ptx_xor(t[102], t[159]);
-    t[160] = ptx_xor(t[149], t[78]);
-    t[160] = ptx_and(t[160], t[36]);
-    y[17] = ptx_xor(t[149], t[160]);
-    t[161] = ptx_xor(t[103], t[149]);
-    t[161] = ptx_and(t[161], t[36]);
-    y[23] = ptx_xor(t[103], t[161]);
+    uint32_t t[555];
+    t[0] = ptx_mov(x[0]);
+    t[1] = ptx_mov(x[1]);
+    t[2] = ptx_mov(x[8]);
+    t[3] = ptx_mov(1u);
+    t[4] = ptx_mov(0u);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_mov(1u);
+    t[7] = ptx_sub(0u, t[0]);
+    t[8] = ptx_shr(t[7], 31u);
+    t[9] = ptx_sub(0u, t[8]);
+    t[10] = ptx_and(t[2], 1u);
+    t[11] = ptx_sub(0u, t[10]);
+    t[12] = ptx_xor(t[1], t[9]);
+    t[12] = ptx_sub(t[12], t[9]);
+    t[12] = ptx_and(t[12], t[11]);
+    t[2] = ptx_add(t[2], t[12]);
+    t[13] = ptx_xor(t[3], t[9]);
+    t[13] = ptx_sub(t[13], t[9]);
+    t[13] = ptx_and(t[13], t[11]);
+    t[5] = ptx_add(t[5], t[13]);
+    t[14] = ptx_xor(t[4], t[9]);
+    t[14] = ptx_sub(t[14], t[9]);
+    t[14] = ptx_and(t[14], t[11]);
+    t[6] = ptx_add(t[6], t[14]);
+    t[15] = ptx_and(t[9], t[11]);
+    t[0] = ptx_xor(t[0], t[15]);
+    t[0] = ptx_sub(t[0], t[15]);
+    t[0] = ptx_add(t[0], 1u);
+    t[16] = ptx_and(t[2], t[15]);
+    t[1] = ptx_add(t[1], t[16]);
+    t[17] = ptx_and(t[5], t[15]);
+    t[3] = ptx_add(t[3], t[17]);
+    t[18] = ptx_and(t[6], t[15]);
+    t[4] = ptx_add(t[4], t[18]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[19] = ptx_sub(0u, t[0]);
+    t[20] = ptx_shr(t[19], 31u);
+    t[21] = ptx_sub(0u, t[20]);
+    t[22] = ptx_and(t[2], 1u);
+    t[23] = ptx_sub(0u, t[22]);
+    t[24] = ptx_xor(t[1], t[21]);
+    t[24] = ptx_sub(t[24], t[21]);
+    t[24] = ptx_and(t[24], t[23]);
+    t[2] = ptx_add(t[2], t[24]);
+    t[25] = ptx_xor(t[3], t[21]);
+    t[25] = ptx_sub(t[25], t[21]);
+    t[25] = ptx_and(t[25], t[23]);
+    t[5] = ptx_add(t[5], t[25]);
+    t[26] = ptx_xor(t[4], t[21]);
+    t[26] = ptx_sub(t[26], t[21]);
+    t[26] = ptx_and(t[26], t[23]);
+    t[6] = ptx_add(t[6], t[26]);
+    t[27] = ptx_and(t[21], t[23]);
+    t[0] = ptx_xor(t[0], t[27]);
+    t[0] = ptx_sub(t[0], t[27]);
+    t[0] = ptx_add(t[0], 1u);
+    t[28] = ptx_and(t[2], t[27]);
+    t[1] = ptx_add(t[1], t[28]);
+    t[29] = ptx_and(t[5], t[27]);
+    t[3] = ptx_add(t[3], t[29]);
+    t[30] = ptx_and(t[6], t[27]);
+    t[4] = ptx_add(t[4], t[30]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[31] = ptx_sub(0u, t[0]);
+    t[32] = ptx_shr(t[31], 31u);
+    t[33] = ptx_sub(0u, t[32]);
+    t[34] = ptx_and(t[2], 1u);
+    t[35] = ptx_sub(0u, t[34]);
+    t[36] = ptx_xor(t[1], t[33]);
+    t[36] = ptx_sub(t[36], t[33]);
+    t[36] = ptx_and(t[36], t[35]);
+    t[2] = ptx_add(t[2], t[36]);
+    t[37] = ptx_xor(t[3], t[33]);
+    t[37] = ptx_sub(t[37], t[33]);
+    t[37] = ptx_and(t[37], t[35]);
+    t[5] = ptx_add(t[5], t[37]);
+    t[38] = ptx_xor(t[4], t[33]);
+    t[38] = ptx_sub(t[38], t[33]);
+    t[38] = ptx_and(t[38], t[35]);
+    t[6] = ptx_add(t[6], t[38]);
+    t[39] = ptx_and(t[33], t[35]);
+    t[0] = ptx_xor(t[0], t[39]);
+    t[0] = ptx_sub(t[0], t[39]);
+    t[0] = ptx_add(t[0], 1u);
+    t[40] = ptx_and(t[2], t[39]);
+    t[1] = ptx_add(t[1], t[40]);
+    t[41] = ptx_and(t[5], t[39]);
+    t[3] = ptx_add(t[3], t[41]);
+    t[42] = ptx_and(t[6], t[39]);
+    t[4] = ptx_add(t[4], t[42]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[43] = ptx_sub(0u, t[0]);
+    t[44] = ptx_shr(t[43], 31u);
+    t[45] = ptx_sub(0u, t[44]);
+    t[46] = ptx_and(t[2], 1u);
+    t[47] = ptx_sub(0u, t[46]);
+    t[48] = ptx_xor(t[1], t[45]);
+    t[48] = ptx_sub(t[48], t[45]);
+    t[48] = ptx_and(t[48], t[47]);
+    t[2] = ptx_add(t[2], t[48]);
+    t[49] = ptx_xor(t[3], t[45]);
+    t[49] = ptx_sub(t[49], t[45]);
+    t[49] = ptx_and(t[49], t[47]);
+    t[5] = ptx_add(t[5], t[49]);
+    t[50] = ptx_xor(t[4], t[45]);
+    t[50] = ptx_sub(t[50], t[45]);
+    t[50] = ptx_and(t[50], t[47]);
+    t[6] = ptx_add(t[6], t[50]);
+    t[51] = ptx_and(t[45], t[47]);
+    t[0] = ptx_xor(t[0], t[51]);
+    t[0] = ptx_sub(t[0], t[51]);
+    t[0] = ptx_add(t[0], 1u);
+    t[52] = ptx_and(t[2], t[51]);
+    t[1] = ptx_add(t[1], t[52]);
+    t[53] = ptx_and(t[5], t[51]);
+    t[3] = ptx_add(t[3], t[53]);
+    t[54] = ptx_and(t[6], t[51]);
+    t[4] = ptx_add(t[4], t[54]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[55] = ptx_sub(0u, t[0]);
+    t[56] = ptx_shr(t[55], 31u);
+    t[57] = ptx_sub(0u, t[56]);
+    t[58] = ptx_and(t[2], 1u);
+    t[59] = ptx_sub(0u, t[58]);
+    t[60] = ptx_xor(t[1], t[57]);
+    t[60] = ptx_sub(t[60], t[57]);
+    t[60] = ptx_and(t[60], t[59]);
+    t[2] = ptx_add(t[2], t[60]);
+    t[61] = ptx_xor(t[3], t[57]);
+    t[61] = ptx_sub(t[61], t[57]);
+    t[61] = ptx_and(t[61], t[59]);
+    t[5] = ptx_add(t[5], t[61]);
+    t[62] = ptx_xor(t[4], t[57]);
+    t[62] = ptx_sub(t[62], t[57]);
+    t[62] = ptx_and(t[62], t[59]);
+    t[6] = ptx_add(t[6], t[62]);
+    t[63] = ptx_and(t[57], t[59]);
+    t[0] = ptx_xor(t[0], t[63]);
+    t[0] = ptx_sub(t[0], t[63]);
+    t[0] = ptx_add(t[0], 1u);
+    t[64] = ptx_and(t[2], t[63]);
+    t[1] = ptx_add(t[1], t[64]);
+    t[65] = ptx_and(t[5], t[63]);
+    t[3] = ptx_add(t[3], t[65]);
+    t[66] = ptx_and(t[6], t[63]);
+    t[4] = ptx_add(t[4], t[66]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[67] = ptx_sub(0u, t[0]);
+    t[68] = ptx_shr(t[67], 31u);
+    t[69] = ptx_sub(0u, t[68]);
+    t[70] = ptx_and(t[2], 1u);
+    t[71] = ptx_sub(0u, t[70]);
+    t[72] = ptx_xor(t[1], t[69]);
+    t[72] = ptx_sub(t[72], t[69]);
+    t[72] = ptx_and(t[72], t[71]);
+    t[2] = ptx_add(t[2], t[72]);
+    t[73] = ptx_xor(t[3], t[69]);
+    t[73] = ptx_sub(t[73], t[69]);
+    t[73] = ptx_and(t[73], t[71]);
+    t[5] = ptx_add(t[5], t[73]);
+    t[74] = ptx_xor(t[4], t[69]);
+    t[74] = ptx_sub(t[74], t[69]);
+    t[74] = ptx_and(t[74], t[71]);
+    t[6] = ptx_add(t[6], t[74]);
+    t[75] = ptx_and(t[69], t[71]);
+    t[0] = ptx_xor(t[0], t[75]);
+    t[0] = ptx_sub(t[0], t[75]);
+    t[0] = ptx_add(t[0], 1u);
+    t[76] = ptx_and(t[2], t[75]);
+    t[1] = ptx_add(t[1], t[76]);
+    t[77] = ptx_and(t[5], t[75]);
+    t[3] = ptx_add(t[3], t[77]);
+    t[78] = ptx_and(t[6], t[75]);
+    t[4] = ptx_add(t[4], t[78]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[79] = ptx_sub(0u, t[0]);
+    t[80] = ptx_shr(t[79], 31u);
+    t[81] = ptx_sub(0u, t[80]);
+    t[82] = ptx_and(t[2], 1u);
+    t[83] = ptx_sub(0u, t[82]);
+    t[84] = ptx_xor(t[1], t[81]);
+    t[84] = ptx_sub(t[84], t[81]);
+    t[84] = ptx_and(t[84], t[83]);
+    t[2] = ptx_add(t[2], t[84]);
+    t[85] = ptx_xor(t[3], t[81]);
+    t[85] = ptx_sub(t[85], t[81]);
+    t[85] = ptx_and(t[85], t[83]);
+    t[5] = ptx_add(t[5], t[85]);
+    t[86] = ptx_xor(t[4], t[81]);
+    t[86] = ptx_sub(t[86], t[81]);
+    t[86] = ptx_and(t[86], t[83]);
+    t[6] = ptx_add(t[6], t[86]);
+    t[87] = ptx_and(t[81], t[83]);
+    t[0] = ptx_xor(t[0], t[87]);
+    t[0] = ptx_sub(t[0], t[87]);
+    t[0] = ptx_add(t[0], 1u);
+    t[88] = ptx_and(t[2], t[87]);
+    t[1] = ptx_add(t[1], t[88]);
+    t[89] = ptx_and(t[5], t[87]);
+    t[3] = ptx_add(t[3], t[89]);
+    t[90] = ptx_and(t[6], t[87]);
+    t[4] = ptx_add(t[4], t[90]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[91] = ptx_sub(0u, t[0]);
+    t[92] = ptx_shr(t[91], 31u);
+    t[93] = ptx_sub(0u, t[92]);
+    t[94] = ptx_and(t[2], 1u);
+    t[95] = ptx_sub(0u, t[94]);
+    t[96] = ptx_xor(t[1], t[93]);
+    t[96] = ptx_sub(t[96], t[93]);
+    t[96] = ptx_and(t[96], t[95]);
+    t[2] = ptx_add(t[2], t[96]);
+    t[97] = ptx_xor(t[3], t[93]);
+    t[97] = ptx_sub(t[97], t[93]);
+    t[97] = ptx_and(t[97], t[95]);
+    t[5] = ptx_add(t[5], t[97]);
+    t[98] = ptx_xor(t[4], t[93]);
+    t[98] = ptx_sub(t[98], t[93]);
+    t[98] = ptx_and(t[98], t[95]);
+    t[6] = ptx_add(t[6], t[98]);
+    t[99] = ptx_and(t[93], t[95]);
+    t[0] = ptx_xor(t[0], t[99]);
+    t[0] = ptx_sub(t[0], t[99]);
+    t[0] = ptx_add(t[0], 1u);
+    t[100] = ptx_and(t[2], t[99]);
+    t[1] = ptx_add(t[1], t[100]);
+    t[101] = ptx_and(t[5], t[99]);
+    t[3] = ptx_add(t[3], t[101]);
+    t[102] = ptx_and(t[6], t[99]);
+    t[4] = ptx_add(t[4], t[102]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[103] = ptx_sub(0u, t[0]);
+    t[104] = ptx_shr(t[103], 31u);
+    t[105] = ptx_sub(0u, t[104]);
+    t[106] = ptx_and(t[2], 1u);
+    t[107] = ptx_sub(0u, t[106]);
+    t[108] = ptx_xor(t[1], t[105]);
+    t[108] = ptx_sub(t[108], t[105]);
+    t[108] = ptx_and(t[108], t[107]);
+    t[2] = ptx_add(t[2], t[108]);
+    t[109] = ptx_xor(t[3], t[105]);
+    t[109] = ptx_sub(t[109], t[105]);
+    t[109] = ptx_and(t[109], t[107]);
+    t[5] = ptx_add(t[5], t[109]);
+    t[110] = ptx_xor(t[4], t[105]);
+    t[110] = ptx_sub(t[110], t[105]);
+    t[110] = ptx_and(t[110], t[107]);
+    t[6] = ptx_add(t[6], t[110]);
+    t[111] = ptx_and(t[105], t[107]);
+    t[0] = ptx_xor(t[0], t[111]);
+    t[0] = ptx_sub(t[0], t[111]);
+    t[0] = ptx_add(t[0], 1u);
+    t[112] = ptx_and(t[2], t[111]);
+    t[1] = ptx_add(t[1], t[112]);
+    t[113] = ptx_and(t[5], t[111]);
+    t[3] = ptx_add(t[3], t[113]);
+    t[114] = ptx_and(t[6], t[111]);
+    t[4] = ptx_add(t[4], t[114]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[115] = ptx_sub(0u, t[0]);
+    t[116] = ptx_shr(t[115], 31u);
+    t[117] = ptx_sub(0u, t[116]);
+    t[118] = ptx_and(t[2], 1u);
+    t[119] = ptx_sub(0u, t[118]);
+    t[120] = ptx_xor(t[1], t[117]);
+    t[120] = ptx_sub(t[120], t[117]);
+    t[120] = ptx_and(t[120], t[119]);
+    t[2] = ptx_add(t[2], t[120]);
+    t[121] = ptx_xor(t[3], t[117]);
+    t[121] = ptx_sub(t[121], t[117]);
+    t[121] = ptx_and(t[121], t[119]);
+    t[5] = ptx_add(t[5], t[121]);
+    t[122] = ptx_xor(t[4], t[117]);
+    t[122] = ptx_sub(t[122], t[117]);
+    t[122] = ptx_and(t[122], t[119]);
+    t[6] = ptx_add(t[6], t[122]);
+    t[123] = ptx_and(t[117], t[119]);
+    t[0] = ptx_xor(t[0], t[123]);
+    t[0] = ptx_sub(t[0], t[123]);
+    t[0] = ptx_add(t[0], 1u);
+    t[124] = ptx_and(t[2], t[123]);
+    t[1] = ptx_add(t[1], t[124]);
+    t[125] = ptx_and(t[5], t[123]);
+    t[3] = ptx_add(t[3], t[125]);
+    t[126] = ptx_and(t[6], t[123]);
+    t[4] = ptx_add(t[4], t[126]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[127] = ptx_sub(0u, t[0]);
+    t[128] = ptx_shr(t[127], 31u);
+    t[129] = ptx_sub(0u, t[128]);
+    t[130] = ptx_and(t[2], 1u);
+    t[131] = ptx_sub(0u, t[130]);
+    t[132] = ptx_xor(t[1], t[129]);
+    t[132] = ptx_sub(t[132], t[129]);
+    t[132] = ptx_and(t[132], t[131]);
+    t[2] = ptx_add(t[2], t[132]);
+    t[133] = ptx_xor(t[3], t[129]);
+    t[133] = ptx_sub(t[133], t[129]);
+    t[133] = ptx_and(t[133], t[131]);
+    t[5] = ptx_add(t[5], t[133]);
+    t[134] = ptx_xor(t[4], t[129]);
+    t[134] = ptx_sub(t[134], t[129]);
+    t[134] = ptx_and(t[134], t[131]);
+    t[6] = ptx_add(t[6], t[134]);
+    t[135] = ptx_and(t[129], t[131]);
+    t[0] = ptx_xor(t[0], t[135]);
+    t[0] = ptx_sub(t[0], t[135]);
+    t[0] = ptx_add(t[0], 1u);
+    t[136] = ptx_and(t[2], t[135]);
+    t[1] = ptx_add(t[1], t[136]);
+    t[137] = ptx_and(t[5], t[135]);
+    t[3] = ptx_add(t[3], t[137]);
+    t[138] = ptx_and(t[6], t[135]);
+    t[4] = ptx_add(t[4], t[138]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[139] = ptx_sub(0u, t[0]);
+    t[140] = ptx_shr(t[139], 31u);
+    t[141] = ptx_sub(0u, t[140]);
+    t[142] = ptx_and(t[2], 1u);
+    t[143] = ptx_sub(0u, t[142]);
+    t[144] = ptx_xor(t[1], t[141]);
+    t[144] = ptx_sub(t[144], t[141]);
+    t[144] = ptx_and(t[144], t[143]);
+    t[2] = ptx_add(t[2], t[144]);
+    t[145] = ptx_xor(t[3], t[141]);
+    t[145] = ptx_sub(t[145], t[141]);
+    t[145] = ptx_and(t[145], t[143]);
+    t[5] = ptx_add(t[5], t[145]);
+    t[146] = ptx_xor(t[4], t[141]);
+    t[146] = ptx_sub(t[146], t[141]);
+    t[146] = ptx_and(t[146], t[143]);
+    t[6] = ptx_add(t[6], t[146]);
+    t[147] = ptx_and(t[141], t[143]);
+    t[0] = ptx_xor(t[0], t[147]);
+    t[0] = ptx_sub(t[0], t[147]);
+    t[0] = ptx_add(t[0], 1u);
+    t[148] = ptx_and(t[2], t[147]);
+    t[1] = ptx_add(t[1], t[148]);
+    t[149] = ptx_and(t[5], t[147]);
+    t[3] = ptx_add(t[3], t[149]);
+    t[150] = ptx_and(t[6], t[147]);
+    t[4] = ptx_add(t[4], t[150]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[151] = ptx_sub(0u, t[0]);
+    t[152] = ptx_shr(t[151], 31u);
+    t[153] = ptx_sub(0u, t[152]);
+    t[154] = ptx_and(t[2], 1u);
+    t[155] = ptx_sub(0u, t[154]);
+    t[156] = ptx_xor(t[1], t[153]);
+    t[156] = ptx_sub(t[156], t[153]);
+    t[156] = ptx_and(t[156], t[155]);
+    t[2] = ptx_add(t[2], t[156]);
+    t[157] = ptx_xor(t[3], t[153]);
+    t[157] = ptx_sub(t[157], t[153]);
+    t[157] = ptx_and(t[157], t[155]);
+    t[5] = ptx_add(t[5], t[157]);
+    t[158] = ptx_xor(t[4], t[153]);
+    t[158] = ptx_sub(t[158], t[153]);
+    t[158] = ptx_and(t[158], t[155]);
+    t[6] = ptx_add(t[6], t[158]);
+    t[159] = ptx_and(t[153], t[155]);
+    t[0] = ptx_xor(t[0], t[159]);
+    t[0] = ptx_sub(t[0], t[159]);
+    t[0] = ptx_add(t[0], 1u);
+    t[160] = ptx_and(t[2], t[159]);
+    t[1] = ptx_add(t[1], t[160]);
+    t[161] = ptx_and(t[5], t[159]);
+    t[3] = ptx_add(t[3], t[161]);
+    t[162] = ptx_and(t[6], t[159]);
+    t[4] = ptx_add(t[4], t[162]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[163] = ptx_sub(0u, t[0]);
+    t[164] = ptx_shr(t[163], 31u);
+    t[165] = ptx_sub(0u, t[164]);
+    t[166] = ptx_and(t[2], 1u);
+    t[167] = ptx_sub(0u, t[166]);
+    t[168] = ptx_xor(t[1], t[165]);
+    t[168] = ptx_sub(t[168], t[165]);
+    t[168] = ptx_and(t[168], t[167]);
+    t[2] = ptx_add(t[2], t[168]);
+    t[169] = ptx_xor(t[3], t[165]);
+    t[169] = ptx_sub(t[169], t[165]);
+    t[169] = ptx_and(t[169], t[167]);
+    t[5] = ptx_add(t[5], t[169]);
+    t[170] = ptx_xor(t[4], t[165]);
+    t[170] = ptx_sub(t[170], t[165]);
+    t[170] = ptx_and(t[170], t[167]);
+    t[6] = ptx_add(t[6], t[170]);
+    t[171] = ptx_and(t[165], t[167]);
+    t[0] = ptx_xor(t[0], t[171]);
+    t[0] = ptx_sub(t[0], t[171]);
+    t[0] = ptx_add(t[0], 1u);
+    t[172] = ptx_and(t[2], t[171]);
+    t[1] = ptx_add(t[1], t[172]);
+    t[173] = ptx_and(t[5], t[171]);
+    t[3] = ptx_add(t[3], t[173]);
+    t[174] = ptx_and(t[6], t[171]);
+    t[4] = ptx_add(t[4], t[174]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[175] = ptx_sub(0u, t[0]);
+    t[176] = ptx_shr(t[175], 31u);
+    t[177] = ptx_sub(0u, t[176]);
+    t[178] = ptx_and(t[2], 1u);
+    t[179] = ptx_sub(0u, t[178]);
+    t[180] = ptx_xor(t[1], t[177]);
+    t[180] = ptx_sub(t[180], t[177]);
+    t[180] = ptx_and(t[180], t[179]);
+    t[2] = ptx_add(t[2], t[180]);
+    t[181] = ptx_xor(t[3], t[177]);
+    t[181] = ptx_sub(t[181], t[177]);
+    t[181] = ptx_and(t[181], t[179]);
+    t[5] = ptx_add(t[5], t[181]);
+    t[182] = ptx_xor(t[4], t[177]);
+    t[182] = ptx_sub(t[182], t[177]);
+    t[182] = ptx_and(t[182], t[179]);
+    t[6] = ptx_add(t[6], t[182]);
+    t[183] = ptx_and(t[177], t[179]);
+    t[0] = ptx_xor(t[0], t[183]);
+    t[0] = ptx_sub(t[0], t[183]);
+    t[0] = ptx_add(t[0], 1u);
+    t[184] = ptx_and(t[2], t[183]);
+    t[1] = ptx_add(t[1], t[184]);
+    t[185] = ptx_and(t[5], t[183]);
+    t[3] = ptx_add(t[3], t[185]);
+    t[186] = ptx_and(t[6], t[183]);
+    t[4] = ptx_add(t[4], t[186]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[187] = ptx_sub(0u, t[0]);
+    t[188] = ptx_shr(t[187], 31u);
+    t[189] = ptx_sub(0u, t[188]);
+    t[190] = ptx_and(t[2], 1u);
+    t[191] = ptx_sub(0u, t[190]);
+    t[192] = ptx_xor(t[1], t[189]);
+    t[192] = ptx_sub(t[192], t[189]);
+    t[192] = ptx_and(t[192], t[191]);
+    t[2] = ptx_add(t[2], t[192]);
+    t[193] = ptx_xor(t[3], t[189]);
+    t[193] = ptx_sub(t[193], t[189]);
+    t[193] = ptx_and(t[193], t[191]);
+    t[5] = ptx_add(t[5], t[193]);
+    t[194] = ptx_xor(t[4], t[189]);
+    t[194] = ptx_sub(t[194], t[189]);
+    t[194] = ptx_and(t[194], t[191]);
+    t[6] = ptx_add(t[6], t[194]);
+    t[195] = ptx_and(t[189], t[191]);
+    t[0] = ptx_xor(t[0], t[195]);
+    t[0] = ptx_sub(t[0], t[195]);
+    t[0] = ptx_add(t[0], 1u);
+    t[196] = ptx_and(t[2], t[195]);
+    t[1] = ptx_add(t[1], t[196]);
+    t[197] = ptx_and(t[5], t[195]);
+    t[3] = ptx_add(t[3], t[197]);
+    t[198] = ptx_and(t[6], t[195]);
+    t[4] = ptx_add(t[4], t[198]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[199] = ptx_sub(0u, t[0]);
+    t[200] = ptx_shr(t[199], 31u);
+    t[201] = ptx_sub(0u, t[200]);
+    t[202] = ptx_and(t[2], 1u);
+    t[203] = ptx_sub(0u, t[202]);
+    t[204] = ptx_xor(t[1], t[201]);
+    t[204] = ptx_sub(t[204], t[201]);
+    t[204] = ptx_and(t[204], t[203]);
+    t[2] = ptx_add(t[2], t[204]);
+    t[205] = ptx_xor(t[3], t[201]);
+    t[205] = ptx_sub(t[205], t[201]);
+    t[205] = ptx_and(t[205], t[203]);
+    t[5] = ptx_add(t[5], t[205]);
+    t[206] = ptx_xor(t[4], t[201]);
+    t[206] = ptx_sub(t[206], t[201]);
+    t[206] = ptx_and(t[206], t[203]);
+    t[6] = ptx_add(t[6], t[206]);
+    t[207] = ptx_and(t[201], t[203]);
+    t[0] = ptx_xor(t[0], t[207]);
+    t[0] = ptx_sub(t[0], t[207]);
+    t[0] = ptx_add(t[0], 1u);
+    t[208] = ptx_and(t[2], t[207]);
+    t[1] = ptx_add(t[1], t[208]);
+    t[209] = ptx_and(t[5], t[207]);
+    t[3] = ptx_add(t[3], t[209]);
+    t[210] = ptx_and(t[6], t[207]);
+    t[4] = ptx_add(t[4], t[210]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[211] = ptx_sub(0u, t[0]);
+    t[212] = ptx_shr(t[211], 31u);
+    t[213] = ptx_sub(0u, t[212]);
+    t[214] = ptx_and(t[2], 1u);
+    t[215] = ptx_sub(0u, t[214]);
+    t[216] = ptx_xor(t[1], t[213]);
+    t[216] = ptx_sub(t[216], t[213]);
+    t[216] = ptx_and(t[216], t[215]);
+    t[2] = ptx_add(t[2], t[216]);
+    t[217] = ptx_xor(t[3], t[213]);
+    t[217] = ptx_sub(t[217], t[213]);
+    t[217] = ptx_and(t[217], t[215]);
+    t[5] = ptx_add(t[5], t[217]);
+    t[218] = ptx_xor(t[4], t[213]);
+    t[218] = ptx_sub(t[218], t[213]);
+    t[218] = ptx_and(t[218], t[215]);
+    t[6] = ptx_add(t[6], t[218]);
+    t[219] = ptx_and(t[213], t[215]);
+    t[0] = ptx_xor(t[0], t[219]);
+    t[0] = ptx_sub(t[0], t[219]);
+    t[0] = ptx_add(t[0], 1u);
+    t[220] = ptx_and(t[2], t[219]);
+    t[1] = ptx_add(t[1], t[220]);
+    t[221] = ptx_and(t[5], t[219]);
+    t[3] = ptx_add(t[3], t[221]);
+    t[222] = ptx_and(t[6], t[219]);
+    t[4] = ptx_add(t[4], t[222]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[223] = ptx_sub(0u, t[0]);
+    t[224] = ptx_shr(t[223], 31u);
+    t[225] = ptx_sub(0u, t[224]);
+    t[226] = ptx_and(t[2], 1u);
+    t[227] = ptx_sub(0u, t[226]);
+    t[228] = ptx_xor(t[1], t[225]);
+    t[228] = ptx_sub(t[228], t[225]);
+    t[228] = ptx_and(t[228], t[227]);
+    t[2] = ptx_add(t[2], t[228]);
+    t[229] = ptx_xor(t[3], t[225]);
+    t[229] = ptx_sub(t[229], t[225]);
+    t[229] = ptx_and(t[229], t[227]);
+    t[5] = ptx_add(t[5], t[229]);
+    t[230] = ptx_xor(t[4], t[225]);
+    t[230] = ptx_sub(t[230], t[225]);
+    t[230] = ptx_and(t[230], t[227]);
+    t[6] = ptx_add(t[6], t[230]);
+    t[231] = ptx_and(t[225], t[227]);
+    t[0] = ptx_xor(t[0], t[231]);
+    t[0] = ptx_sub(t[0], t[231]);
+    t[0] = ptx_add(t[0], 1u);
+    t[232] = ptx_and(t[2], t[231]);
+    t[1] = ptx_add(t[1], t[232]);
+    t[233] = ptx_and(t[5], t[231]);
+    t[3] = ptx_add(t[3], t[233]);
+    t[234] = ptx_and(t[6], t[231]);
+    t[4] = ptx_add(t[4], t[234]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[235] = ptx_sub(0u, t[0]);
+    t[236] = ptx_shr(t[235], 31u);
+    t[237] = ptx_sub(0u, t[236]);
+    t[238] = ptx_and(t[2], 1u);
+    t[239] = ptx_sub(0u, t[238]);
+    t[240] = ptx_xor(t[1], t[237]);
+    t[240] = ptx_sub(t[240], t[237]);
+    t[240] = ptx_and(t[240], t[239]);
+    t[2] = ptx_add(t[2], t[240]);
+    t[241] = ptx_xor(t[3], t[237]);
+    t[241] = ptx_sub(t[241], t[237]);
+    t[241] = ptx_and(t[241], t[239]);
+    t[5] = ptx_add(t[5], t[241]);
+    t[242] = ptx_xor(t[4], t[237]);
+    t[242] = ptx_sub(t[242], t[237]);
+    t[242] = ptx_and(t[242], t[239]);
+    t[6] = ptx_add(t[6], t[242]);
+    t[243] = ptx_and(t[237], t[239]);
+    t[0] = ptx_xor(t[0], t[243]);
+    t[0] = ptx_sub(t[0], t[243]);
+    t[0] = ptx_add(t[0], 1u);
+    t[244] = ptx_and(t[2], t[243]);
+    t[1] = ptx_add(t[1], t[244]);
+    t[245] = ptx_and(t[5], t[243]);
+    t[3] = ptx_add(t[3], t[245]);
+    t[246] = ptx_and(t[6], t[243]);
+    t[4] = ptx_add(t[4], t[246]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[247] = ptx_sub(0u, t[0]);
+    t[248] = ptx_shr(t[247], 31u);
+    t[249] = ptx_sub(0u, t[248]);
+    t[250] = ptx_and(t[2], 1u);
+    t[251] = ptx_sub(0u, t[250]);
+    t[252] = ptx_xor(t[1], t[249]);
+    t[252] = ptx_sub(t[252], t[249]);
+    t[252] = ptx_and(t[252], t[251]);
+    t[2] = ptx_add(t[2], t[252]);
+    t[253] = ptx_xor(t[3], t[249]);
+    t[253] = ptx_sub(t[253], t[249]);
+    t[253] = ptx_and(t[253], t[251]);
+    t[5] = ptx_add(t[5], t[253]);
+    t[254] = ptx_xor(t[4], t[249]);
+    t[254] = ptx_sub(t[254], t[249]);
+    t[254] = ptx_and(t[254], t[251]);
+    t[6] = ptx_add(t[6], t[254]);
+    t[255] = ptx_and(t[249], t[251]);
+    t[0] = ptx_xor(t[0], t[255]);
+    t[0] = ptx_sub(t[0], t[255]);
+    t[0] = ptx_add(t[0], 1u);
+    t[256] = ptx_and(t[2], t[255]);
+    t[1] = ptx_add(t[1], t[256]);
+    t[257] = ptx_and(t[5], t[255]);
+    t[3] = ptx_add(t[3], t[257]);
+    t[258] = ptx_and(t[6], t[255]);
+    t[4] = ptx_add(t[4], t[258]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[259] = ptx_sub(0u, t[0]);
+    t[260] = ptx_shr(t[259], 31u);
+    t[261] = ptx_sub(0u, t[260]);
+    t[262] = ptx_and(t[2], 1u);
+    t[263] = ptx_sub(0u, t[262]);
+    t[264] = ptx_xor(t[1], t[261]);
+    t[264] = ptx_sub(t[264], t[261]);
+    t[264] = ptx_and(t[264], t[263]);
+    t[2] = ptx_add(t[2], t[264]);
+    t[265] = ptx_xor(t[3], t[261]);
+    t[265] = ptx_sub(t[265], t[261]);
+    t[265] = ptx_and(t[265], t[263]);
+    t[5] = ptx_add(t[5], t[265]);
+    t[266] = ptx_xor(t[4], t[261]);
+    t[266] = ptx_sub(t[266], t[261]);
+    t[266] = ptx_and(t[266], t[263]);
+    t[6] = ptx_add(t[6], t[266]);
+    t[267] = ptx_and(t[261], t[263]);
+    t[0] = ptx_xor(t[0], t[267]);
+    t[0] = ptx_sub(t[0], t[267]);
+    t[0] = ptx_add(t[0], 1u);
+    t[268] = ptx_and(t[2], t[267]);
+    t[1] = ptx_add(t[1], t[268]);
+    t[269] = ptx_and(t[5], t[267]);
+    t[3] = ptx_add(t[3], t[269]);
+    t[270] = ptx_and(t[6], t[267]);
+    t[4] = ptx_add(t[4], t[270]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[271] = ptx_sub(0u, t[0]);
+    t[272] = ptx_shr(t[271], 31u);
+    t[273] = ptx_sub(0u, t[272]);
+    t[274] = ptx_and(t[2], 1u);
+    t[275] = ptx_sub(0u, t[274]);
+    t[276] = ptx_xor(t[1], t[273]);
+    t[276] = ptx_sub(t[276], t[273]);
+    t[276] = ptx_and(t[276], t[275]);
+    t[2] = ptx_add(t[2], t[276]);
+    t[277] = ptx_xor(t[3], t[273]);
+    t[277] = ptx_sub(t[277], t[273]);
+    t[277] = ptx_and(t[277], t[275]);
+    t[5] = ptx_add(t[5], t[277]);
+    t[278] = ptx_xor(t[4], t[273]);
+    t[278] = ptx_sub(t[278], t[273]);
+    t[278] = ptx_and(t[278], t[275]);
+    t[6] = ptx_add(t[6], t[278]);
+    t[279] = ptx_and(t[273], t[275]);
+    t[0] = ptx_xor(t[0], t[279]);
+    t[0] = ptx_sub(t[0], t[279]);
+    t[0] = ptx_add(t[0], 1u);
+    t[280] = ptx_and(t[2], t[279]);
+    t[1] = ptx_add(t[1], t[280]);
+    t[281] = ptx_and(t[5], t[279]);
+    t[3] = ptx_add(t[3], t[281]);
+    t[282] = ptx_and(t[6], t[279]);
+    t[4] = ptx_add(t[4], t[282]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[283] = ptx_sub(0u, t[0]);
+    t[284] = ptx_shr(t[283], 31u);
+    t[285] = ptx_sub(0u, t[284]);
+    t[286] = ptx_and(t[2], 1u);
+    t[287] = ptx_sub(0u, t[286]);
+    t[288] = ptx_xor(t[1], t[285]);
+    t[288] = ptx_sub(t[288], t[285]);
+    t[288] = ptx_and(t[288], t[287]);
+    t[2] = ptx_add(t[2], t[288]);
+    t[289] = ptx_xor(t[3], t[285]);
+    t[289] = ptx_sub(t[289], t[285]);
+    t[289] = ptx_and(t[289], t[287]);
+    t[5] = ptx_add(t[5], t[289]);
+    t[290] = ptx_xor(t[4], t[285]);
+    t[290] = ptx_sub(t[290], t[285]);
+    t[290] = ptx_and(t[290], t[287]);
+    t[6] = ptx_add(t[6], t[290]);
+    t[291] = ptx_and(t[285], t[287]);
+    t[0] = ptx_xor(t[0], t[291]);
+    t[0] = ptx_sub(t[0], t[291]);
+    t[0] = ptx_add(t[0], 1u);
+    t[292] = ptx_and(t[2], t[291]);
+    t[1] = ptx_add(t[1], t[292]);
+    t[293] = ptx_and(t[5], t[291]);
+    t[3] = ptx_add(t[3], t[293]);
+    t[294] = ptx_and(t[6], t[291]);
+    t[4] = ptx_add(t[4], t[294]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[295] = ptx_sub(0u, t[0]);
+    t[296] = ptx_shr(t[295], 31u);
+    t[297] = ptx_sub(0u, t[296]);
+    t[298] = ptx_and(t[2], 1u);
+    t[299] = ptx_sub(0u, t[298]);
+    t[300] = ptx_xor(t[1], t[297]);
+    t[300] = ptx_sub(t[300], t[297]);
+    t[300] = ptx_and(t[300], t[299]);
+    t[2] = ptx_add(t[2], t[300]);
+    t[301] = ptx_xor(t[3], t[297]);
+    t[301] = ptx_sub(t[301], t[297]);
+    t[301] = ptx_and(t[301], t[299]);
+    t[5] = ptx_add(t[5], t[301]);
+    t[302] = ptx_xor(t[4], t[297]);
+    t[302] = ptx_sub(t[302], t[297]);
+    t[302] = ptx_and(t[302], t[299]);
+    t[6] = ptx_add(t[6], t[302]);
+    t[303] = ptx_and(t[297], t[299]);
+    t[0] = ptx_xor(t[0], t[303]);
+    t[0] = ptx_sub(t[0], t[303]);
+    t[0] = ptx_add(t[0], 1u);
+    t[304] = ptx_and(t[2], t[303]);
+    t[1] = ptx_add(t[1], t[304]);
+    t[305] = ptx_and(t[5], t[303]);
+    t[3] = ptx_add(t[3], t[305]);
+    t[306] = ptx_and(t[6], t[303]);
+    t[4] = ptx_add(t[4], t[306]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[307] = ptx_sub(0u, t[0]);
+    t[308] = ptx_shr(t[307], 31u);
+    t[309] = ptx_sub(0u, t[308]);
+    t[310] = ptx_and(t[2], 1u);
+    t[311] = ptx_sub(0u, t[310]);
+    t[312] = ptx_xor(t[1], t[309]);
+    t[312] = ptx_sub(t[312], t[309]);
+    t[312] = ptx_and(t[312], t[311]);
+    t[2] = ptx_add(t[2], t[312]);
+    t[313] = ptx_xor(t[3], t[309]);
+    t[313] = ptx_sub(t[313], t[309]);
+    t[313] = ptx_and(t[313], t[311]);
+    t[5] = ptx_add(t[5], t[313]);
+    t[314] = ptx_xor(t[4], t[309]);
+    t[314] = ptx_sub(t[314], t[309]);
+    t[314] = ptx_and(t[314], t[311]);
+    t[6] = ptx_add(t[6], t[314]);
+    t[315] = ptx_and(t[309], t[311]);
+    t[0] = ptx_xor(t[0], t[315]);
+    t[0] = ptx_sub(t[0], t[315]);
+    t[0] = ptx_add(t[0], 1u);
+    t[316] = ptx_and(t[2], t[315]);
+    t[1] = ptx_add(t[1], t[316]);
+    t[317] = ptx_and(t[5], t[315]);
+    t[3] = ptx_add(t[3], t[317]);
+    t[318] = ptx_and(t[6], t[315]);
+    t[4] = ptx_add(t[4], t[318]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[319] = ptx_sub(0u, t[0]);
+    t[320] = ptx_shr(t[319], 31u);
+    t[321] = ptx_sub(0u, t[320]);
+    t[322] = ptx_and(t[2], 1u);
+    t[323] = ptx_sub(0u, t[322]);
+    t[324] = ptx_xor(t[1], t[321]);
+    t[324] = ptx_sub(t[324], t[321]);
+    t[324] = ptx_and(t[324], t[323]);
+    t[2] = ptx_add(t[2], t[324]);
+    t[325] = ptx_xor(t[3], t[321]);
+    t[325] = ptx_sub(t[325], t[321]);
+    t[325] = ptx_and(t[325], t[323]);
+    t[5] = ptx_add(t[5], t[325]);
+    t[326] = ptx_xor(t[4], t[321]);
+    t[326] = ptx_sub(t[326], t[321]);
+    t[326] = ptx_and(t[326], t[323]);
+    t[6] = ptx_add(t[6], t[326]);
+    t[327] = ptx_and(t[321], t[323]);
+    t[0] = ptx_xor(t[0], t[327]);
+    t[0] = ptx_sub(t[0], t[327]);
+    t[0] = ptx_add(t[0], 1u);
+    t[328] = ptx_and(t[2], t[327]);
+    t[1] = ptx_add(t[1], t[328]);
+    t[329] = ptx_and(t[5], t[327]);
+    t[3] = ptx_add(t[3], t[329]);
+    t[330] = ptx_and(t[6], t[327]);
+    t[4] = ptx_add(t[4], t[330]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[331] = ptx_sub(0u, t[0]);
+    t[332] = ptx_shr(t[331], 31u);
+    t[333] = ptx_sub(0u, t[332]);
+    t[334] = ptx_and(t[2], 1u);
+    t[335] = ptx_sub(0u, t[334]);
+    t[336] = ptx_xor(t[1], t[333]);
+    t[336] = ptx_sub(t[336], t[333]);
+    t[336] = ptx_and(t[336], t[335]);
+    t[2] = ptx_add(t[2], t[336]);
+    t[337] = ptx_xor(t[3], t[333]);
+    t[337] = ptx_sub(t[337], t[333]);
+    t[337] = ptx_and(t[337], t[335]);
+    t[5] = ptx_add(t[5], t[337]);
+    t[338] = ptx_xor(t[4], t[333]);
+    t[338] = ptx_sub(t[338], t[333]);
+    t[338] = ptx_and(t[338], t[335]);
+    t[6] = ptx_add(t[6], t[338]);
+    t[339] = ptx_and(t[333], t[335]);
+    t[0] = ptx_xor(t[0], t[339]);
+    t[0] = ptx_sub(t[0], t[339]);
+    t[0] = ptx_add(t[0], 1u);
+    t[340] = ptx_and(t[2], t[339]);
+    t[1] = ptx_add(t[1], t[340]);
+    t[341] = ptx_and(t[5], t[339]);
+    t[3] = ptx_add(t[3], t[341]);
+    t[342] = ptx_and(t[6], t[339]);
+    t[4] = ptx_add(t[4], t[342]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[343] = ptx_sub(0u, t[0]);
+    t[344] = ptx_shr(t[343], 31u);
+    t[345] = ptx_sub(0u, t[344]);
+    t[346] = ptx_and(t[2], 1u);
+    t[347] = ptx_sub(0u, t[346]);
+    t[348] = ptx_xor(t[1], t[345]);
+    t[348] = ptx_sub(t[348], t[345]);
+    t[348] = ptx_and(t[348], t[347]);
+    t[2] = ptx_add(t[2], t[348]);
+    t[349] = ptx_xor(t[3], t[345]);
+    t[349] = ptx_sub(t[349], t[345]);
+    t[349] = ptx_and(t[349], t[347]);
+    t[5] = ptx_add(t[5], t[349]);
+    t[350] = ptx_xor(t[4], t[345]);
+    t[350] = ptx_sub(t[350], t[345]);
+    t[350] = ptx_and(t[350], t[347]);
+    t[6] = ptx_add(t[6], t[350]);
+    t[351] = ptx_and(t[345], t[347]);
+    t[0] = ptx_xor(t[0], t[351]);
+    t[0] = ptx_sub(t[0], t[351]);
+    t[0] = ptx_add(t[0], 1u);
+    t[352] = ptx_and(t[2], t[351]);
+    t[1] = ptx_add(t[1], t[352]);
+    t[353] = ptx_and(t[5], t[351]);
+    t[3] = ptx_add(t[3], t[353]);
+    t[354] = ptx_and(t[6], t[351]);
+    t[4] = ptx_add(t[4], t[354]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[355] = ptx_sub(0u, t[0]);
+    t[356] = ptx_shr(t[355], 31u);
+    t[357] = ptx_sub(0u, t[356]);
+    t[358] = ptx_and(t[2], 1u);
+    t[359] = ptx_sub(0u, t[358]);
+    t[360] = ptx_xor(t[1], t[357]);
+    t[360] = ptx_sub(t[360], t[357]);
+    t[360] = ptx_and(t[360], t[359]);
+    t[2] = ptx_add(t[2], t[360]);
+    t[361] = ptx_xor(t[3], t[357]);
+    t[361] = ptx_sub(t[361], t[357]);
+    t[361] = ptx_and(t[361], t[359]);
+    t[5] = ptx_add(t[5], t[361]);
+    t[362] = ptx_xor(t[4], t[357]);
+    t[362] = ptx_sub(t[362], t[357]);
+    t[362] = ptx_and(t[362], t[359]);
+    t[6] = ptx_add(t[6], t[362]);
+    t[363] = ptx_and(t[357], t[359]);
+    t[0] = ptx_xor(t[0], t[363]);
+    t[0] = ptx_sub(t[0], t[363]);
+    t[0] = ptx_add(t[0], 1u);
+    t[364] = ptx_and(t[2], t[363]);
+    t[1] = ptx_add(t[1], t[364]);
+    t[365] = ptx_and(t[5], t[363]);
+    t[3] = ptx_add(t[3], t[365]);
+    t[366] = ptx_and(t[6], t[363]);
+    t[4] = ptx_add(t[4], t[366]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    y[0] = ptx_mov(t[0]);
+    t[375] = ptx_shr(x[7], 31u);
+    t[376] = ptx_sub(0u, t[375]);
+    t[367] = ptx_mul_lo(t[3], x[1]);
+    t[368] = ptx_mul_lo(t[3], x[2]);
+    t[369] = ptx_mul_lo(t[3], x[3]);
+    t[370] = ptx_mul_lo(t[3], x[4]);
+    t[371] = ptx_mul_lo(t[3], x[5]);
+    t[372] = ptx_mul_lo(t[3], x[6]);
+    t[373] = ptx_mul_lo(t[3], x[7]);
+    t[374] = ptx_mul_lo(t[3], t[376]);
+    t[368] = ptx_mad_hi_cc(cf, t[3], x[1], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[3], x[2], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[3], x[3], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[3], x[4], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[3], x[5], t[372]);
+    t[373] = ptx_madc_hi_cc(cf, t[3], x[6], t[373]);
+    t[374] = ptx_madc_hi(cf, t[3], x[7], t[374]);
+    t[377] = ptx_shr(t[3], 31u);
+    t[378] = ptx_sub(0u, t[377]);
+    t[379] = ptx_and(x[1], t[378]);
+    t[380] = ptx_and(x[2], t[378]);
+    t[381] = ptx_and(x[3], t[378]);
+    t[382] = ptx_and(x[4], t[378]);
+    t[383] = ptx_and(x[5], t[378]);
+    t[384] = ptx_and(x[6], t[378]);
+    t[385] = ptx_and(x[7], t[378]);
+    t[368] = ptx_sub_cc(cf, t[368], t[379]);
+    t[369] = ptx_subc_cc(cf, t[369], t[380]);
+    t[370] = ptx_subc_cc(cf, t[370], t[381]);
+    t[371] = ptx_subc_cc(cf, t[371], t[382]);
+    t[372] = ptx_subc_cc(cf, t[372], t[383]);
+    t[373] = ptx_subc_cc(cf, t[373], t[384]);
+    t[374] = ptx_subc(cf, t[374], t[385]);
+    t[386] = ptx_shr(x[14], 31u);
+    t[387] = ptx_sub(0u, t[386]);
+    t[367] = ptx_mad_lo_cc(cf, t[4], x[8], t[367]);
+    t[368] = ptx_madc_lo_cc(cf, t[4], x[9], t[368]);
+    t[369] = ptx_madc_lo_cc(cf, t[4], x[10], t[369]);
+    t[370] = ptx_madc_lo_cc(cf, t[4], x[11], t[370]);
+    t[371] = ptx_madc_lo_cc(cf, t[4], x[12], t[371]);
+    t[372] = ptx_madc_lo_cc(cf, t[4], x[13], t[372]);
+    t[373] = ptx_madc_lo_cc(cf, t[4], x[14], t[373]);
+    t[374] = ptx_madc_lo(cf, t[4], t[387], t[374]);
+    t[368] = ptx_mad_hi_cc(cf, t[4], x[8], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[4], x[9], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[4], x[10], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[4], x[11], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[4], x[12], t[372]);
+    t[373] = ptx_madc_hi_cc(cf, t[4], x[13], t[373]);
+    t[374] = ptx_madc_hi(cf, t[4], x[14], t[374]);
+    t[388] = ptx_shr(t[4], 31u);
+    t[389] = ptx_sub(0u, t[388]);
+    t[390] = ptx_and(x[8], t[389]);
+    t[391] = ptx_and(x[9], t[389]);
+    t[392] = ptx_and(x[10], t[389]);
+    t[393] = ptx_and(x[11], t[389]);
+    t[394] = ptx_and(x[12], t[389]);
+    t[395] = ptx_and(x[13], t[389]);
+    t[396] = ptx_and(x[14], t[389]);
+    t[368] = ptx_sub_cc(cf, t[368], t[390]);
+    t[369] = ptx_subc_cc(cf, t[369], t[391]);
+    t[370] = ptx_subc_cc(cf, t[370], t[392]);
+    t[371] = ptx_subc_cc(cf, t[371], t[393]);
+    t[372] = ptx_subc_cc(cf, t[372], t[394]);
+    t[373] = ptx_subc_cc(cf, t[373], t[395]);
+    t[374] = ptx_subc(cf, t[374], t[396]);
+    y[1] = ptx_shf_r_clamp(t[367], t[368], 30u);
+    y[2] = ptx_shf_r_clamp(t[368], t[369], 30u);
+    y[3] = ptx_shf_r_clamp(t[369], t[370], 30u);
+    y[4] = ptx_shf_r_clamp(t[370], t[371], 30u);
+    y[5] = ptx_shf_r_clamp(t[371], t[372], 30u);
+    y[6] = ptx_shf_r_clamp(t[372], t[373], 30u);
+    y[7] = ptx_shf_r_clamp(t[373], t[374], 30u);
+    t[405] = ptx_shr(x[7], 31u);
+    t[406] = ptx_sub(0u, t[405]);
+    t[397] = ptx_mul_lo(t[5], x[1]);
+    t[398] = ptx_mul_lo(t[5], x[2]);
+    t[399] = ptx_mul_lo(t[5], x[3]);
+    t[400] = ptx_mul_lo(t[5], x[4]);
+    t[401] = ptx_mul_lo(t[5], x[5]);
+    t[402] = ptx_mul_lo(t[5], x[6]);
+    t[403] = ptx_mul_lo(t[5], x[7]);
+    t[404] = ptx_mul_lo(t[5], t[406]);
+    t[398] = ptx_mad_hi_cc(cf, t[5], x[1], t[398]);
+    t[399] = ptx_madc_hi_cc(cf, t[5], x[2], t[399]);
+    t[400] = ptx_madc_hi_cc(cf, t[5], x[3], t[400]);
+    t[401] = ptx_madc_hi_cc(cf, t[5], x[4], t[401]);
+    t[402] = ptx_madc_hi_cc(cf, t[5], x[5], t[402]);
+    t[403] = ptx_madc_hi_cc(cf, t[5], x[6], t[403]);
+    t[404] = ptx_madc_hi(cf, t[5], x[7], t[404]);
+    t[407] = ptx_shr(t[5], 31u);
+    t[408] = ptx_sub(0u, t[407]);
+    t[409] = ptx_and(x[1], t[408]);
+    t[410] = ptx_and(x[2], t[408]);
+    t[411] = ptx_and(x[3], t[408]);
+    t[412] = ptx_and(x[4], t[408]);
+    t[413] = ptx_and(x[5], t[408]);
+    t[414] = ptx_and(x[6], t[408]);
+    t[415] = ptx_and(x[7], t[408]);
+    t[398] = ptx_sub_cc(cf, t[398], t[409]);
+    t[399] = ptx_subc_cc(cf, t[399], t[410]);
+    t[400] = ptx_subc_cc(cf, t[400], t[411]);
+    t[401] = ptx_subc_cc(cf, t[401], t[412]);
+    t[402] = ptx_subc_cc(cf, t[402], t[413]);
+    t[403] = ptx_subc_cc(cf, t[403], t[414]);
+    t[404] = ptx_subc(cf, t[404], t[415]);
+    t[416] = ptx_shr(x[14], 31u);
+    t[417] = ptx_sub(0u, t[416]);
+    t[397] = ptx_mad_lo_cc(cf, t[6], x[8], t[397]);
+    t[398] = ptx_madc_lo_cc(cf, t[6], x[9], t[398]);
+    t[399] = ptx_madc_lo_cc(cf, t[6], x[10], t[399]);
+    t[400] = ptx_madc_lo_cc(cf, t[6], x[11], t[400]);
+    t[401] = ptx_madc_lo_cc(cf, t[6], x[12], t[401]);
+    t[402] = ptx_madc_lo_cc(cf, t[6], x[13], t[402]);
+    t[403] = ptx_madc_lo_cc(cf, t[6], x[14], t[403]);
+    t[404] = ptx_madc_lo(cf, t[6], t[417], t[404]);
+    t[398] = ptx_mad_hi_cc(cf, t[6], x[8], t[398]);
+    t[399] = ptx_madc_hi_cc(cf, t[6], x[9], t[399]);
+    t[400] = ptx_madc_hi_cc(cf, t[6], x[10], t[400]);
+    t[401] = ptx_madc_hi_cc(cf, t[6], x[11], t[401]);
+    t[402] = ptx_madc_hi_cc(cf, t[6], x[12], t[402]);
+    t[403] = ptx_madc_hi_cc(cf, t[6], x[13], t[403]);
+    t[404] = ptx_madc_hi(cf, t[6], x[14], t[404]);
+    t[418] = ptx_shr(t[6], 31u);
+    t[419] = ptx_sub(0u, t[418]);
+    t[420] = ptx_and(x[8], t[419]);
+    t[421] = ptx_and(x[9], t[419]);
+    t[422] = ptx_and(x[10], t[419]);
+    t[423] = ptx_and(x[11], t[419]);
+    t[424] = ptx_and(x[12], t[419]);
+    t[425] = ptx_and(x[13], t[419]);
+    t[426] = ptx_and(x[14], t[419]);
+    t[398] = ptx_sub_cc(cf, t[398], t[420]);
+    t[399] = ptx_subc_cc(cf, t[399], t[421]);
+    t[400] = ptx_subc_cc(cf, t[400], t[422]);
+    t[401] = ptx_subc_cc(cf, t[401], t[423]);
+    t[402] = ptx_subc_cc(cf, t[402], t[424]);
+    t[403] = ptx_subc_cc(cf, t[403], t[425]);
+    t[404] = ptx_subc(cf, t[404], t[426]);
+    y[8] = ptx_shf_r_clamp(t[397], t[398], 30u);
+    y[9] = ptx_shf_r_clamp(t[398], t[399], 30u);
+    y[10] = ptx_shf_r_clamp(t[399], t[400], 30u);
+    y[11] = ptx_shf_r_clamp(t[400], t[401], 30u);
+    y[12] = ptx_shf_r_clamp(t[401], t[402], 30u);
+    y[13] = ptx_shf_r_clamp(t[402], t[403], 30u);
+    y[14] = ptx_shf_r_clamp(t[403], t[404], 30u);
+    t[427] = ptx_mul_lo(t[3], x[15]);
+    t[428] = ptx_mul_lo(t[3], x[16]);
+    t[429] = ptx_mul_lo(t[3], x[17]);
+    t[430] = ptx_mul_lo(t[3], x[18]);
+    t[431] = ptx_mul_lo(t[3], x[19]);
+    t[432] = ptx_mul_lo(t[3], x[20]);
+    t[433] = ptx_mul_lo(t[3], 0u);
+    t[434] = ptx_mul_lo(t[3], 0u);
+    t[428] = ptx_mad_hi_cc(cf, t[3], x[15], t[428]);
+    t[429] = ptx_madc_hi_cc(cf, t[3], x[16], t[429]);
+    t[430] = ptx_madc_hi_cc(cf, t[3], x[17], t[430]);
+    t[431] = ptx_madc_hi_cc(cf, t[3], x[18], t[431]);
+    t[432] = ptx_madc_hi_cc(cf, t[3], x[19], t[432]);
+    t[433] = ptx_madc_hi_cc(cf, t[3], x[20], t[433]);
+    t[434] = ptx_madc_hi(cf, t[3], 0u, t[434]);
+    t[435] = ptx_shr(t[3], 31u);
+    t[436] = ptx_sub(0u, t[435]);
+    t[437] = ptx_and(x[15], t[436]);
+    t[438] = ptx_and(x[16], t[436]);
+    t[439] = ptx_and(x[17], t[436]);
+    t[440] = ptx_and(x[18], t[436]);
+    t[441] = ptx_and(x[19], t[436]);
+    t[442] = ptx_and(x[20], t[436]);
+    t[443] = ptx_and(0u, t[436]);
+    t[428] = ptx_sub_cc(cf, t[428], t[437]);
+    t[429] = ptx_subc_cc(cf, t[429], t[438]);
+    t[430] = ptx_subc_cc(cf, t[430], t[439]);
+    t[431] = ptx_subc_cc(cf, t[431], t[440]);
+    t[432] = ptx_subc_cc(cf, t[432], t[441]);
+    t[433] = ptx_subc_cc(cf, t[433], t[442]);
+    t[434] = ptx_subc(cf, t[434], t[443]);
+    t[427] = ptx_mad_lo_cc(cf, t[4], x[21], t[427]);
+    t[428] = ptx_madc_lo_cc(cf, t[4], x[22], t[428]);
+    t[429] = ptx_madc_lo_cc(cf, t[4], x[23], t[429]);
+    t[430] = ptx_madc_lo_cc(cf, t[4], x[24], t[430]);
+    t[431] = ptx_madc_lo_cc(cf, t[4], x[25], t[431]);
+    t[432] = ptx_madc_lo_cc(cf, t[4], x[26], t[432]);
+    t[433] = ptx_madc_lo_cc(cf, t[4], 0u, t[433]);
+    t[434] = ptx_madc_lo(cf, t[4], 0u, t[434]);
+    t[428] = ptx_mad_hi_cc(cf, t[4], x[21], t[428]);
+    t[429] = ptx_madc_hi_cc(cf, t[4], x[22], t[429]);
+    t[430] = ptx_madc_hi_cc(cf, t[4], x[23], t[430]);
+    t[431] = ptx_madc_hi_cc(cf, t[4], x[24], t[431]);
+    t[432] = ptx_madc_hi_cc(cf, t[4], x[25], t[432]);
+    t[433] = ptx_madc_hi_cc(cf, t[4], x[26], t[433]);
+    t[434] = ptx_madc_hi(cf, t[4], 0u, t[434]);
+    t[444] = ptx_shr(t[4], 31u);
+    t[445] = ptx_sub(0u, t[444]);
+    t[446] = ptx_and(x[21], t[445]);
+    t[447] = ptx_and(x[22], t[445]);
+    t[448] = ptx_and(x[23], t[445]);
+    t[449] = ptx_and(x[24], t[445]);
+    t[450] = ptx_and(x[25], t[445]);
+    t[451] = ptx_and(x[26], t[445]);
+    t[452] = ptx_and(0u, t[445]);
+    t[428] = ptx_sub_cc(cf, t[428], t[446]);
+    t[429] = ptx_subc_cc(cf, t[429], t[447]);
+    t[430] = ptx_subc_cc(cf, t[430], t[448]);
+    t[431] = ptx_subc_cc(cf, t[431], t[449]);
+    t[432] = ptx_subc_cc(cf, t[432], t[450]);
+    t[433] = ptx_subc_cc(cf, t[433], t[451]);
+    t[434] = ptx_subc(cf, t[434], t[452]);
+    t[453] = ptx_mul_lo(t[427], x[33]);
+    t[453] = ptx_and(t[453], 1073741823u);
+    t[427] = ptx_mad_lo_cc(cf, t[453], x[27], t[427]);
+    t[428] = ptx_madc_lo_cc(cf, t[453], x[28], t[428]);
+    t[429] = ptx_madc_lo_cc(cf, t[453], x[29], t[429]);
+    t[430] = ptx_madc_lo_cc(cf, t[453], x[30], t[430]);
+    t[431] = ptx_madc_lo_cc(cf, t[453], x[31], t[431]);
+    t[432] = ptx_madc_lo_cc(cf, t[453], x[32], t[432]);
+    t[433] = ptx_addc_cc(cf, t[433], 0u);
+    t[434] = ptx_addc(cf, t[434], 0u);
+    t[428] = ptx_mad_hi_cc(cf, t[453], x[27], t[428]);
+    t[429] = ptx_madc_hi_cc(cf, t[453], x[28], t[429]);
+    t[430] = ptx_madc_hi_cc(cf, t[453], x[29], t[430]);
+    t[431] = ptx_madc_hi_cc(cf, t[453], x[30], t[431]);
+    t[432] = ptx_madc_hi_cc(cf, t[453], x[31], t[432]);
+    t[433] = ptx_madc_hi_cc(cf, t[453], x[32], t[433]);
+    t[434] = ptx_addc(cf, t[434], 0u);
+    t[454] = ptx_shf_r_clamp(t[427], t[428], 30u);
+    t[455] = ptx_shf_r_clamp(t[428], t[429], 30u);
+    t[456] = ptx_shf_r_clamp(t[429], t[430], 30u);
+    t[457] = ptx_shf_r_clamp(t[430], t[431], 30u);
+    t[458] = ptx_shf_r_clamp(t[431], t[432], 30u);
+    t[459] = ptx_shf_r_clamp(t[432], t[433], 30u);
+    t[460] = ptx_shf_r_clamp(t[433], t[434], 30u);
+    t[461] = ptx_shr(t[460], 31u);
+    t[462] = ptx_sub(0u, t[461]);
+    t[463] = ptx_and(x[27], t[462]);
+    t[464] = ptx_and(x[28], t[462]);
+    t[465] = ptx_and(x[29], t[462]);
+    t[466] = ptx_and(x[30], t[462]);
+    t[467] = ptx_and(x[31], t[462]);
+    t[468] = ptx_and(x[32], t[462]);
+    t[469] = ptx_add_cc(cf, t[454], t[463]);
+    t[470] = ptx_addc_cc(cf, t[455], t[464]);
+    t[471] = ptx_addc_cc(cf, t[456], t[465]);
+    t[472] = ptx_addc_cc(cf, t[457], t[466]);
+    t[473] = ptx_addc_cc(cf, t[458], t[467]);
+    t[474] = ptx_addc_cc(cf, t[459], t[468]);
+    t[475] = ptx_addc(cf, t[460], t[462]);
+    t[476] = ptx_sub_cc(cf, t[469], x[27]);
+    t[477] = ptx_subc_cc(cf, t[470], x[28]);
+    t[478] = ptx_subc_cc(cf, t[471], x[29]);
+    t[479] = ptx_subc_cc(cf, t[472], x[30]);
+    t[480] = ptx_subc_cc(cf, t[473], x[31]);
+    t[481] = ptx_subc_cc(cf, t[474], x[32]);
+    t[482] = ptx_subc(cf, t[475], 0u);
+    t[483] = ptx_shr(t[482], 31u);
+    t[484] = ptx_sub(0u, t[483]);
+    t[485] = ptx_xor(t[476], t[469]);
+    t[485] = ptx_and(t[485], t[484]);
+    y[15] = ptx_xor(t[476], t[485]);
+    t[486] = ptx_xor(t[477], t[470]);
+    t[486] = ptx_and(t[486], t[484]);
+    y[16] = ptx_xor(t[477], t[486]);
+    t[487] = ptx_xor(t[478], t[471]);
+    t[487] = ptx_and(t[487], t[484]);
+    y[17] = ptx_xor(t[478], t[487]);
+    t[488] = ptx_xor(t[479], t[472]);
+    t[488] = ptx_and(t[488], t[484]);
+    y[18] = ptx_xor(t[479], t[488]);
+    t[489] = ptx_xor(t[480], t[473]);
+    t[489] = ptx_and(t[489], t[484]);
+    y[19] = ptx_xor(t[480], t[489]);
+    t[490] = ptx_xor(t[481], t[474]);
+    t[490] = ptx_and(t[490], t[484]);
+    y[20] = ptx_xor(t[481], t[490]);
+    t[491] = ptx_mul_lo(t[5], x[15]);
+    t[492] = ptx_mul_lo(t[5], x[16]);
+    t[493] = ptx_mul_lo(t[5], x[17]);
+    t[494] = ptx_mul_lo(t[5], x[18]);
+    t[495] = ptx_mul_lo(t[5], x[19]);
+    t[496] = ptx_mul_lo(t[5], x[20]);
+    t[497] = ptx_mul_lo(t[5], 0u);
+    t[498] = ptx_mul_lo(t[5], 0u);
+    t[492] = ptx_mad_hi_cc(cf, t[5], x[15], t[492]);
+    t[493] = ptx_madc_hi_cc(cf, t[5], x[16], t[493]);
+    t[494] = ptx_madc_hi_cc(cf, t[5], x[17], t[494]);
+    t[495] = ptx_madc_hi_cc(cf, t[5], x[18], t[495]);
+    t[496] = ptx_madc_hi_cc(cf, t[5], x[19], t[496]);
+    t[497] = ptx_madc_hi_cc(cf, t[5], x[20], t[497]);
+    t[498] = ptx_madc_hi(cf, t[5], 0u, t[498]);
+    t[499] = ptx_shr(t[5], 31u);
+    t[500] = ptx_sub(0u, t[499]);
+    t[501] = ptx_and(x[15], t[500]);
+    t[502] = ptx_and(x[16], t[500]);
+    t[503] = ptx_and(x[17], t[500]);
+    t[504] = ptx_and(x[18], t[500]);
+    t[505] = ptx_and(x[19], t[500]);
+    t[506] = ptx_and(x[20], t[500]);
+    t[507] = ptx_and(0u, t[500]);
+    t[492] = ptx_sub_cc(cf, t[492], t[501]);
+    t[493] = ptx_subc_cc(cf, t[493], t[502]);
+    t[494] = ptx_subc_cc(cf, t[494], t[503]);
+    t[495] = ptx_subc_cc(cf, t[495], t[504]);
+    t[496] = ptx_subc_cc(cf, t[496], t[505]);
+    t[497] = ptx_subc_cc(cf, t[497], t[506]);
+    t[498] = ptx_subc(cf, t[498], t[507]);
+    t[491] = ptx_mad_lo_cc(cf, t[6], x[21], t[491]);
+    t[492] = ptx_madc_lo_cc(cf, t[6], x[22], t[492]);
+    t[493] = ptx_madc_lo_cc(cf, t[6], x[23], t[493]);
+    t[494] = ptx_madc_lo_cc(cf, t[6], x[24], t[494]);
+    t[495] = ptx_madc_lo_cc(cf, t[6], x[25], t[495]);
+    t[496] = ptx_madc_lo_cc(cf, t[6], x[26], t[496]);
+    t[497] = ptx_madc_lo_cc(cf, t[6], 0u, t[497]);
+    t[498] = ptx_madc_lo(cf, t[6], 0u, t[498]);
+    t[492] = ptx_mad_hi_cc(cf, t[6], x[21], t[492]);
+    t[493] = ptx_madc_hi_cc(cf, t[6], x[22], t[493]);
+    t[494] = ptx_madc_hi_cc(cf, t[6], x[23], t[494]);
+    t[495] = ptx_madc_hi_cc(cf, t[6], x[24], t[495]);
+    t[496] = ptx_madc_hi_cc(cf, t[6], x[25], t[496]);
+    t[497] = ptx_madc_hi_cc(cf, t[6], x[26], t[497]);
+    t[498] = ptx_madc_hi(cf, t[6], 0u, t[498]);
+    t[508] = ptx_shr(t[6], 31u);
+    t[509] = ptx_sub(0u, t[508]);
+    t[510] = ptx_and(x[21], t[509]);
+    t[511] = ptx_and(x[22], t[509]);
+    t[512] = ptx_and(x[23], t[509]);
+    t[513] = ptx_and(x[24], t[509]);
+    t[514] = ptx_and(x[25], t[509]);
+    t[515] = ptx_and(x[26], t[509]);
+    t[516] = ptx_and(0u, t[509]);
+    t[492] = ptx_sub_cc(cf, t[492], t[510]);
+    t[493] = ptx_subc_cc(cf, t[493], t[511]);
+    t[494] = ptx_subc_cc(cf, t[494], t[512]);
+    t[495] = ptx_subc_cc(cf, t[495], t[513]);
+    t[496] = ptx_subc_cc(cf, t[496], t[514]);
+    t[497] = ptx_subc_cc(cf, t[497], t[515]);
+    t[498] = ptx_subc(cf, t[498], t[516]);
+    t[517] = ptx_mul_lo(t[491], x[33]);
+    t[517] = ptx_and(t[517], 1073741823u);
+    t[491] = ptx_mad_lo_cc(cf, t[517], x[27], t[491]);
+    t[492] = ptx_madc_lo_cc(cf, t[517], x[28], t[492]);
+    t[493] = ptx_madc_lo_cc(cf, t[517], x[29], t[493]);
+    t[494] = ptx_madc_lo_cc(cf, t[517], x[30], t[494]);
+    t[495] = ptx_madc_lo_cc(cf, t[517], x[31], t[495]);
+    t[496] = ptx_madc_lo_cc(cf, t[517], x[32], t[496]);
+    t[497] = ptx_addc_cc(cf, t[497], 0u);
+    t[498] = ptx_addc(cf, t[498], 0u);
+    t[492] = ptx_mad_hi_cc(cf, t[517], x[27], t[492]);
+    t[493] = ptx_madc_hi_cc(cf, t[517], x[28], t[493]);
+    t[494] = ptx_madc_hi_cc(cf, t[517], x[29], t[494]);
+    t[495] = ptx_madc_hi_cc(cf, t[517], x[30], t[495]);
+    t[496] = ptx_madc_hi_cc(cf, t[517], x[31], t[496]);
+    t[497] = ptx_madc_hi_cc(cf, t[517], x[32], t[497]);
+    t[498] = ptx_addc(cf, t[498], 0u);
+    t[518] = ptx_shf_r_clamp(t[491], t[492], 30u);
+    t[519] = ptx_shf_r_clamp(t[492], t[493], 30u);
+    t[520] = ptx_shf_r_clamp(t[493], t[494], 30u);
+    t[521] = ptx_shf_r_clamp(t[494], t[495], 30u);
+    t[522] = ptx_shf_r_clamp(t[495], t[496], 30u);
+    t[523] = ptx_shf_r_clamp(t[496], t[497], 30u);
+    t[524] = ptx_shf_r_clamp(t[497], t[498], 30u);
+    t[525] = ptx_shr(t[524], 31u);
+    t[526] = ptx_sub(0u, t[525]);
+    t[527] = ptx_and(x[27], t[526]);
+    t[528] = ptx_and(x[28], t[526]);
+    t[529] = ptx_and(x[29], t[526]);
+    t[530] = ptx_and(x[30], t[526]);
+    t[531] = ptx_and(x[31], t[526]);
+    t[532] = ptx_and(x[32], t[526]);
+    t[533] = ptx_add_cc(cf, t[518], t[527]);
+    t[534] = ptx_addc_cc(cf, t[519], t[528]);
+    t[535] = ptx_addc_cc(cf, t[520], t[529]);
+    t[536] = ptx_addc_cc(cf, t[521], t[530]);
+    t[537] = ptx_addc_cc(cf, t[522], t[531]);
+    t[538] = ptx_addc_cc(cf, t[523], t[532]);
+    t[539] = ptx_addc(cf, t[524], t[526]);
+    t[540] = ptx_sub_cc(cf, t[533], x[27]);
+    t[541] = ptx_subc_cc(cf, t[534], x[28]);
+    t[542] = ptx_subc_cc(cf, t[535], x[29]);
+    t[543] = ptx_subc_cc(cf, t[536], x[30]);
+    t[544] = ptx_subc_cc(cf, t[537], x[31]);
+    t[545] = ptx_subc_cc(cf, t[538], x[32]);
+    t[546] = ptx_subc(cf, t[539], 0u);
+    t[547] = ptx_shr(t[546], 31u);
+    t[548] = ptx_sub(0u, t[547]);
+    t[549] = ptx_xor(t[540], t[533]);
+    t[549] = ptx_and(t[549], t[548]);
+    y[21] = ptx_xor(t[540], t[549]);
+    t[550] = ptx_xor(t[541], t[534]);
+    t[550] = ptx_and(t[550], t[548]);
+    y[22] = ptx_xor(t[541], t[550]);
+    t[551] = ptx_xor(t[542], t[535]);
+    t[551] = ptx_and(t[551], t[548]);
+    y[23] = ptx_xor(t[542], t[551]);
+    t[552] = ptx_xor(t[543], t[536]);
+    t[552] = ptx_and(t[552], t[548]);
+    y[24] = ptx_xor(t[543], t[552]);
+    t[553] = ptx_xor(t[544], t[537]);
+    t[553] = ptx_and(t[553], t[548]);
+    y[25] = ptx_xor(t[544], t[553]);
+    t[554] = ptx_xor(t[545], t[538]);
+    t[554] = ptx_and(t[554], t[548]);
+    y[26] = ptx_xor(t[545], t[554]);
+  }
+#endif
+};
+
+// modinv_finish: a step that the loops below call; 62 instructions.
+struct modinv_finish {
+  static constexpr unsigned in_words = 34;
+  static constexpr unsigned out_words = 7;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<47>;\n\t"
+        "xor.b32 t0, %8, 1;\n\t"
+        "not.b32 t1, %8;\n\t"
+        "not.b32 t4, %9;\n\t"
+        "not.b32 t5, %10;\n\t"
+        "not.b32 t6, %11;\n\t"
+        "not.b32 t7, %12;\n\t"
+        "not.b32 t8, %13;\n\t"
+        "not.b32 t9, %14;\n\t"
+        "or.b32 t10, t0, %9;\n\t"
+        "or.b32 t11, t10, %10;\n\t"
+        "or.b32 t12, t11, %11;\n\t"
+        "or.b32 t13, t12, %12;\n\t"
+        "or.b32 t14, t13, %13;\n\t"
+        "or.b32 t15, t14, %14;\n\t"
+        "sub.cc.u32 t16, 0, t15;\n\t"
+        "subc.u32 t17, 0, 0;\n\t"
+        "add.u32 t2, t17, 1;\n\t"
+        "or.b32 t18, t1, t4;\n\t"
+        "or.b32 t19, t18, t5;\n\t"
+        "or.b32 t20, t19, t6;\n\t"
+        "or.b32 t21, t20, t7;\n\t"
+        "or.b32 t22, t21, t8;\n\t"
+        "or.b32 t23, t22, t9;\n\t"
+        "sub.cc.u32 t24, 0, t23;\n\t"
+        "subc.u32 t25, 0, 0;\n\t"
+        "add.u32 t3, t25, 1;\n\t"
+        "or.b32 t26, t2, t3;\n\t"
+        "and.b32 t26, t26, %34;\n\t"
+        "and.b32 t26, t26, 1;\n\t"
+        "sub.u32 t27, 0, t26;\n\t"
+        "sub.u32 t28, 0, t3;\n\t"
+        "sub.cc.u32 t29, %34, %22;\n\t"
+        "subc.cc.u32 t30, %35, %23;\n\t"
+        "subc.cc.u32 t31, %36, %24;\n\t"
+        "subc.cc.u32 t32, %37, %25;\n\t"
+        "subc.cc.u32 t33, %38, %26;\n\t"
+        "subc.u32 t34, %39, %27;\n\t"
+        "xor.b32 t36, %22, t29;\n\t"
+        "and.b32 t36, t36, t28;\n\t"
+        "xor.b32 t35, %22, t36;\n\t"
+        "and.b32 %0, t35, t27;\n\t"
+        "xor.b32 t38, %23, t30;\n\t"
+        "and.b32 t38, t38, t28;\n\t"
+        "xor.b32 t37, %23, t38;\n\t"
+        "and.b32 %1, t37, t27;\n\t"
+        "xor.b32 t40, %24, t31;\n\t"
+        "and.b32 t40, t40, t28;\n\t"
+        "xor.b32 t39, %24, t40;\n\t"
+        "and.b32 %2, t39, t27;\n\t"
+        "xor.b32 t42, %25, t32;\n\t"
+        "and.b32 t42, t42, t28;\n\t"
+        "xor.b32 t41, %25, t42;\n\t"
+        "and.b32 %3, t41, t27;\n\t"
+        "xor.b32 t44, %26, t33;\n\t"
+        "and.b32 t44, t44, t28;\n\t"
+        "xor.b32 t43, %26, t44;\n\t"
+        "and.b32 %4, t43, t27;\n\t"
+        "xor.b32 t46, %27, t34;\n\t"
+        "and.b32 t46, t46, t28;\n\t"
+        "xor.b32 t45, %27, t46;\n\t"
+        "and.b32 %5, t45, t27;\n\t"
+        "xor.b32 %6, t26, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[47];
+    t[0] = ptx_xor(x[1], 1u);
+    t[1] = ptx_not(x[1]);
+    t[4] = ptx_not(x[2]);
+    t[5] = ptx_not(x[3]);
+    t[6] = ptx_not(x[4]);
+    t[7] = ptx_not(x[5]);
+    t[8] = ptx_not(x[6]);
+    t[9] = ptx_not(x[7]);
+    t[10] = ptx_or(t[0], x[2]);
+    t[11] = ptx_or(t[10], x[3]);
+    t[12] = ptx_or(t[11], x[4]);
+    t[13] = ptx_or(t[12], x[5]);
+    t[14] = ptx_or(t[13], x[6]);
+    t[15] = ptx_or(t[14], x[7]);
+    ptx_sub_cc(cf, 0u, t[15]);
+    t[17] = ptx_subc(cf, 0u, 0u);
+    t[2] = ptx_add(t[17], 1u);
+    t[18] = ptx_or(t[1], t[4]);
+    t[19] = ptx_or(t[18], t[5]);
+    t[20] = ptx_or(t[19], t[6]);
+    t[21] = ptx_or(t[20], t[7]);
+    t[22] = ptx_or(t[21], t[8]);
+    t[23] = ptx_or(t[22], t[9]);
+    ptx_sub_cc(cf, 0u, t[23]);
+    t[25] = ptx_subc(cf, 0u, 0u);
+    t[3] = ptx_add(t[25], 1u);
+    t[26] = ptx_or(t[2], t[3]);
+    t[26] = ptx_and(t[26], x[27]);
+    t[26] = ptx_and(t[26], 1u);
+    t[27] = ptx_sub(0u, t[26]);
+    t[28] = ptx_sub(0u, t[3]);
+    t[29] = ptx_sub_cc(cf, x[27], x[15]);
+    t[30] = ptx_subc_cc(cf, x[28], x[16]);
+    t[31] = ptx_subc_cc(cf, x[29], x[17]);
+    t[32] = ptx_subc_cc(cf, x[30], x[18]);
+    t[33] = ptx_subc_cc(cf, x[31], x[19]);
+    t[34] = ptx_subc(cf, x[32], x[20]);
+    t[36] = ptx_xor(x[15], t[29]);
+    t[36] = ptx_and(t[36], t[28]);
+    t[35] = ptx_xor(x[15], t[36]);
+    y[0] = ptx_and(t[35], t[27]);
+    t[38] = ptx_xor(x[16], t[30]);
+    t[38] = ptx_and(t[38], t[28]);
+    t[37] = ptx_xor(x[16], t[38]);
+    y[1] = ptx_and(t[37], t[27]);
+    t[40] = ptx_xor(x[17], t[31]);
+    t[40] = ptx_and(t[40], t[28]);
+    t[39] = ptx_xor(x[17], t[40]);
+    y[2] = ptx_and(t[39], t[27]);
+    t[42] = ptx_xor(x[18], t[32]);
+    t[42] = ptx_and(t[42], t[28]);
+    t[41] = ptx_xor(x[18], t[42]);
+    y[3] = ptx_and(t[41], t[27]);
+    t[44] = ptx_xor(x[19], t[33]);
+    t[44] = ptx_and(t[44], t[28]);
+    t[43] = ptx_xor(x[19], t[44]);
+    y[4] = ptx_and(t[43], t[27]);
+    t[46] = ptx_xor(x[20], t[34]);
+    t[46] = ptx_and(t[46], t[28]);
+    t[45] = ptx_xor(x[20], t[46]);
+    y[5] = ptx_and(t[45], t[27]);
+    y[6] = ptx_xor(t[26], 1u);
   }
 #endif
 };
@@ -9927,7 +14364,7 @@ struct div_qr_wide {
 #endif
 };
 
-// gcd: the greatest common divisor of a and b (gcd(a, 0) = a; gcd(0, 0) = 0): Stein's binary gcd, 2 bits steps whatever the values; a loop around gcd_start, gcd_step, gcd_finish.
+// gcd: the greatest common divisor of a and b (gcd(a, 0) = a; gcd(0, 0) = 0), the same steps whatever the values (one integer a thread: Bernstein and Yang's divsteps; the group tier: the binary gcd); a loop around gcd_start, gcd_round, gcd_finish.
 struct gcd {
   static constexpr const char* name = "gcd";
   static constexpr unsigned bits = 191;
@@ -9948,10 +14385,10 @@ struct gcd {
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 19>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 19>(y, x); }
 #endif
 };
 
@@ -10067,7 +14504,7 @@ struct modmul {
 #endif
 };
 
-// modinv: a^-1 mod p for a < p, p odd given at run time: the binary extended gcd of the fields' modinv_gcd, 2 bits steps whatever p's width (constant time); flag 1 and result 0 where gcd(a, p) > 1 or p is even; a loop around modinv_step.
+// modinv: a^-1 mod p for a < p, p odd given at run time, the same steps whatever the values (one integer a thread: Bernstein and Yang's divsteps; the group tier: the binary extended gcd); flag 1 and result 0 where gcd(a, p) > 1 or p is even; a loop around modinv_start, modinv_round, modinv_finish.
 struct modinv {
   static constexpr const char* name = "modinv";
   static constexpr unsigned bits = 191;
@@ -10088,10 +14525,10 @@ struct modinv {
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 19>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 19>(y, x); }
 #endif
 };
 

@@ -383,7 +383,8 @@ inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, cons
 
 // The loops of modexp, modexp_ladder, modinv, modinv_gcd and modsqrt, written once for
 // host and device around a field's generated operations (its loop_domain: the products,
-// the conversions and the constants), and division's around its generated steps. They branch on loop counters only: the products
+// the conversions and the constants), and division's, gcd's and sqrt's around their
+// generated steps. They branch on loop counters only: the products
 // and selections inside are masks, and the trip counts depend on the modulus alone.
 #ifdef __CUDACC__
 #define MPGEN_HOST_DEVICE __host__ __device__ __forceinline__
@@ -770,38 +771,18 @@ MPGEN_HOST_DEVICE void runtime_modmul(uint32_t* y, const uint32_t* x) {
   divide<Normalize, Step, Finish, N, true, false, true>(y, in);
 }
 
-// y = a^-1 mod p and the flag word for x = a, p (N limbs each, a < p, p odd given at run
-// time): gcd_inverse's binary extended gcd with p among the step's operands, 2 Bits steps
-// (Bits the width: p's own is not known when the code is made). Flag 1 and result 0 where
-// gcd(a, p) > 1 or p is even.
-template <class Step, unsigned N, unsigned Bits>
-MPGEN_HOST_DEVICE void runtime_inverse(uint32_t* y, const uint32_t* x) {
-  uint32_t s[5 * N], t[5 * N];  // u, v, A, C with A a = u, C a = v (mod p); then p
-  copy<N>(s, x);
-  copy<N>(s + N, x + N);
-  MPGEN_UNROLL for (unsigned k = 2 * N; k < 4 * N; ++k) s[k] = k == 2 * N;
-  copy<N>(s + 4 * N, x + N);
-  copy<N>(t + 4 * N, x + N);
-  MPGEN_ROLLED for (unsigned i = 0; i < Bits; ++i) {
-    apply<Step>(t, s);
-    apply<Step>(s, t);
-  }
-  uint32_t one[N];
-  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) one[k] = k == 0;
-  const uint32_t inverse = equal_mask<N>(s + N, one) & (0u - (x[N] & 1u));
-  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] = s[3 * N + k] & inverse;
-  y[N] = ~inverse & 1u;
-}
-
-// y = gcd(a, b) for x = a, b (N limbs each): Start's common power of two taken out, 2 Bits
-// steps of the binary gcd, Finish's shift back (ops/gcd.py).
-template <class Start, class Step, class Finish, unsigned N, unsigned Bits>
-MPGEN_HOST_DEVICE void binary_gcd(uint32_t* y, const uint32_t* x) {
-  uint32_t s[2 * N + 1], t[2 * N];  // u, v, k
+// Bernstein and Yang's divsteps (ops/gcd.py: the integers' gcd, and modinv with p at run
+// time): Start's state, Rounds rounds of Round (30 divsteps on the low words, then the
+// state's update by their matrix) whatever the values, then Finish. Round reads the state
+// and the words after it that stay (gcd's power of two; modinv's p and -p^-1 mod 2^32),
+// and writes the next state; Finish reads them all.
+template <class Start, class Round, class Finish, unsigned Rounds>
+MPGEN_HOST_DEVICE void divsteps(uint32_t* y, const uint32_t* x) {
+  uint32_t s[Start::out_words], t[Round::out_words];
   apply<Start>(s, x);
-  MPGEN_ROLLED for (unsigned i = 0; i < Bits; ++i) {
-    apply<Step>(t, s);
-    apply<Step>(s, t);
+  MPGEN_ROLLED for (unsigned i = 0; i < Rounds; ++i) {
+    apply<Round>(t, s);
+    copy<Round::out_words>(s, t);
   }
   apply<Finish>(y, s);
 }
@@ -8287,6 +8268,9 @@ struct mont_minus_inverse {
         "{\n\t"
         ".reg .u32 t<7>;\n\t"
         "mov.b32 t0, %2;\n\t"
+        "mul.lo.u32 t1, %2, t0;\n\t"
+        "sub.u32 t1, 2, t1;\n\t"
+        "mul.lo.u32 t0, t0, t1;\n\t"
         "mul.lo.u32 t2, %2, t0;\n\t"
         "sub.u32 t2, 2, t2;\n\t"
         "mul.lo.u32 t0, t0, t2;\n\t"
@@ -8296,14 +8280,11 @@ struct mont_minus_inverse {
         "mul.lo.u32 t4, %2, t0;\n\t"
         "sub.u32 t4, 2, t4;\n\t"
         "mul.lo.u32 t0, t0, t4;\n\t"
-        "mul.lo.u32 t5, %2, t0;\n\t"
-        "sub.u32 t5, 2, t5;\n\t"
-        "mul.lo.u32 t0, t0, t5;\n\t"
-        "and.b32 t1, %2, 1;\n\t"
+        "and.b32 t5, %2, 1;\n\t"
         "sub.u32 t0, 0, t0;\n\t"
-        "sub.u32 t6, 0, t1;\n\t"
+        "sub.u32 t6, 0, t5;\n\t"
         "and.b32 %0, t0, t6;\n\t"
-        "xor.b32 %1, t1, 1;\n\t"
+        "xor.b32 %1, t5, 1;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
@@ -8316,6 +8297,9 @@ struct mont_minus_inverse {
     using namespace ::mpgen::ptx_host;
     uint32_t t[7];
     t[0] = ptx_mov(x[0]);
+    t[1] = ptx_mul_lo(x[0], t[0]);
+    t[1] = ptx_sub(2u, t[1]);
+    t[0] = ptx_mul_lo(t[0], t[1]);
     t[2] = ptx_mul_lo(x[0], t[0]);
     t[2] = ptx_sub(2u, t[2]);
     t[0] = ptx_mul_lo(t[0], t[2]);
@@ -8325,14 +8309,11 @@ struct mont_minus_inverse {
     t[4] = ptx_mul_lo(x[0], t[0]);
     t[4] = ptx_sub(2u, t[4]);
     t[0] = ptx_mul_lo(t[0], t[4]);
-    t[5] = ptx_mul_lo(x[0], t[0]);
-    t[5] = ptx_sub(2u, t[5]);
-    t[0] = ptx_mul_lo(t[0], t[5]);
-    t[1] = ptx_and(x[0], 1u);
+    t[5] = ptx_and(x[0], 1u);
     t[0] = ptx_sub(0u, t[0]);
-    t[6] = ptx_sub(0u, t[1]);
+    t[6] = ptx_sub(0u, t[5]);
     y[0] = ptx_and(t[0], t[6]);
-    y[1] = ptx_xor(t[1], 1u);
+    y[1] = ptx_xor(t[5], 1u);
   }
 #endif
 };
@@ -10658,94 +10639,94 @@ struct division_finish {
 #endif
 };
 
-// gcd_start: a step that the loops below call; 210 instructions.
+// gcd_start: a step that the loops below call; 263 instructions.
 struct gcd_start {
   static constexpr unsigned in_words = 16;
-  static constexpr unsigned out_words = 17;
+  static constexpr unsigned out_words = 20;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<90>;\n\t"
-        "or.b32 t0, %17, %25;\n\t"
-        "or.b32 t1, %18, %26;\n\t"
-        "or.b32 t2, %19, %27;\n\t"
-        "or.b32 t3, %20, %28;\n\t"
-        "or.b32 t4, %21, %29;\n\t"
-        "or.b32 t5, %22, %30;\n\t"
-        "or.b32 t6, %23, %31;\n\t"
-        "or.b32 t7, %24, %32;\n\t"
-        "brev.b32 %16, t7;\n\t"
-        "clz.b32 %16, %16;\n\t"
+        ".reg .u32 t<124>;\n\t"
+        "or.b32 t0, %20, %28;\n\t"
+        "or.b32 t1, %21, %29;\n\t"
+        "or.b32 t2, %22, %30;\n\t"
+        "or.b32 t3, %23, %31;\n\t"
+        "or.b32 t4, %24, %32;\n\t"
+        "or.b32 t5, %25, %33;\n\t"
+        "or.b32 t6, %26, %34;\n\t"
+        "or.b32 t7, %27, %35;\n\t"
+        "brev.b32 %19, t7;\n\t"
+        "clz.b32 %19, %19;\n\t"
         "brev.b32 t8, t6;\n\t"
         "clz.b32 t8, t8;\n\t"
         "shr.b32 t9, t8, 5;\n\t"
         "sub.u32 t9, 0, t9;\n\t"
-        "and.b32 %16, %16, t9;\n\t"
-        "add.u32 %16, %16, t8;\n\t"
+        "and.b32 %19, %19, t9;\n\t"
+        "add.u32 %19, %19, t8;\n\t"
         "brev.b32 t10, t5;\n\t"
         "clz.b32 t10, t10;\n\t"
         "shr.b32 t11, t10, 5;\n\t"
         "sub.u32 t11, 0, t11;\n\t"
-        "and.b32 %16, %16, t11;\n\t"
-        "add.u32 %16, %16, t10;\n\t"
+        "and.b32 %19, %19, t11;\n\t"
+        "add.u32 %19, %19, t10;\n\t"
         "brev.b32 t12, t4;\n\t"
         "clz.b32 t12, t12;\n\t"
         "shr.b32 t13, t12, 5;\n\t"
         "sub.u32 t13, 0, t13;\n\t"
-        "and.b32 %16, %16, t13;\n\t"
-        "add.u32 %16, %16, t12;\n\t"
+        "and.b32 %19, %19, t13;\n\t"
+        "add.u32 %19, %19, t12;\n\t"
         "brev.b32 t14, t3;\n\t"
         "clz.b32 t14, t14;\n\t"
         "shr.b32 t15, t14, 5;\n\t"
         "sub.u32 t15, 0, t15;\n\t"
-        "and.b32 %16, %16, t15;\n\t"
-        "add.u32 %16, %16, t14;\n\t"
+        "and.b32 %19, %19, t15;\n\t"
+        "add.u32 %19, %19, t14;\n\t"
         "brev.b32 t16, t2;\n\t"
         "clz.b32 t16, t16;\n\t"
         "shr.b32 t17, t16, 5;\n\t"
         "sub.u32 t17, 0, t17;\n\t"
-        "and.b32 %16, %16, t17;\n\t"
-        "add.u32 %16, %16, t16;\n\t"
+        "and.b32 %19, %19, t17;\n\t"
+        "add.u32 %19, %19, t16;\n\t"
         "brev.b32 t18, t1;\n\t"
         "clz.b32 t18, t18;\n\t"
         "shr.b32 t19, t18, 5;\n\t"
         "sub.u32 t19, 0, t19;\n\t"
-        "and.b32 %16, %16, t19;\n\t"
-        "add.u32 %16, %16, t18;\n\t"
+        "and.b32 %19, %19, t19;\n\t"
+        "add.u32 %19, %19, t18;\n\t"
         "brev.b32 t20, t0;\n\t"
         "clz.b32 t20, t20;\n\t"
         "shr.b32 t21, t20, 5;\n\t"
         "sub.u32 t21, 0, t21;\n\t"
-        "and.b32 %16, %16, t21;\n\t"
-        "add.u32 %16, %16, t20;\n\t"
-        "shr.b32 t22, %16, 5;\n\t"
+        "and.b32 %19, %19, t21;\n\t"
+        "add.u32 %19, %19, t20;\n\t"
+        "shr.b32 t22, %19, 5;\n\t"
         "and.b32 t22, t22, 1;\n\t"
         "sub.u32 t23, 0, t22;\n\t"
         "not.b32 t32, t23;\n\t"
-        "xor.b32 t24, %17, %18;\n\t"
+        "xor.b32 t24, %20, %21;\n\t"
         "and.b32 t24, t24, t23;\n\t"
-        "xor.b32 t24, t24, %17;\n\t"
-        "xor.b32 t25, %18, %19;\n\t"
+        "xor.b32 t24, t24, %20;\n\t"
+        "xor.b32 t25, %21, %22;\n\t"
         "and.b32 t25, t25, t23;\n\t"
-        "xor.b32 t25, t25, %18;\n\t"
-        "xor.b32 t26, %19, %20;\n\t"
+        "xor.b32 t25, t25, %21;\n\t"
+        "xor.b32 t26, %22, %23;\n\t"
         "and.b32 t26, t26, t23;\n\t"
-        "xor.b32 t26, t26, %19;\n\t"
-        "xor.b32 t27, %20, %21;\n\t"
+        "xor.b32 t26, t26, %22;\n\t"
+        "xor.b32 t27, %23, %24;\n\t"
         "and.b32 t27, t27, t23;\n\t"
-        "xor.b32 t27, t27, %20;\n\t"
-        "xor.b32 t28, %21, %22;\n\t"
+        "xor.b32 t27, t27, %23;\n\t"
+        "xor.b32 t28, %24, %25;\n\t"
         "and.b32 t28, t28, t23;\n\t"
-        "xor.b32 t28, t28, %21;\n\t"
-        "xor.b32 t29, %22, %23;\n\t"
+        "xor.b32 t28, t28, %24;\n\t"
+        "xor.b32 t29, %25, %26;\n\t"
         "and.b32 t29, t29, t23;\n\t"
-        "xor.b32 t29, t29, %22;\n\t"
-        "xor.b32 t30, %23, %24;\n\t"
+        "xor.b32 t29, t29, %25;\n\t"
+        "xor.b32 t30, %26, %27;\n\t"
         "and.b32 t30, t30, t23;\n\t"
-        "xor.b32 t30, t30, %23;\n\t"
-        "and.b32 t31, %24, t32;\n\t"
-        "shr.b32 t33, %16, 6;\n\t"
+        "xor.b32 t30, t30, %26;\n\t"
+        "and.b32 t31, %27, t32;\n\t"
+        "shr.b32 t33, %19, 6;\n\t"
         "and.b32 t33, t33, 1;\n\t"
         "sub.u32 t34, 0, t33;\n\t"
         "not.b32 t43, t34;\n\t"
@@ -10769,7 +10750,7 @@ struct gcd_start {
         "xor.b32 t40, t40, t29;\n\t"
         "and.b32 t41, t30, t43;\n\t"
         "and.b32 t42, t31, t43;\n\t"
-        "shr.b32 t44, %16, 7;\n\t"
+        "shr.b32 t44, %19, 7;\n\t"
         "and.b32 t44, t44, 1;\n\t"
         "sub.u32 t45, 0, t44;\n\t"
         "not.b32 t54, t45;\n\t"
@@ -10789,96 +10770,149 @@ struct gcd_start {
         "and.b32 t51, t40, t54;\n\t"
         "and.b32 t52, t41, t54;\n\t"
         "and.b32 t53, t42, t54;\n\t"
-        "and.b32 t55, %16, 31;\n\t"
-        "shf.r.clamp.b32 %0, t46, t47, t55;\n\t"
-        "shf.r.clamp.b32 %1, t47, t48, t55;\n\t"
-        "shf.r.clamp.b32 %2, t48, t49, t55;\n\t"
-        "shf.r.clamp.b32 %3, t49, t50, t55;\n\t"
-        "shf.r.clamp.b32 %4, t50, t51, t55;\n\t"
-        "shf.r.clamp.b32 %5, t51, t52, t55;\n\t"
-        "shf.r.clamp.b32 %6, t52, t53, t55;\n\t"
-        "shr.b32 %7, t53, t55;\n\t"
-        "shr.b32 t56, %16, 5;\n\t"
-        "and.b32 t56, t56, 1;\n\t"
-        "sub.u32 t57, 0, t56;\n\t"
-        "not.b32 t66, t57;\n\t"
-        "xor.b32 t58, %25, %26;\n\t"
-        "and.b32 t58, t58, t57;\n\t"
-        "xor.b32 t58, t58, %25;\n\t"
-        "xor.b32 t59, %26, %27;\n\t"
-        "and.b32 t59, t59, t57;\n\t"
-        "xor.b32 t59, t59, %26;\n\t"
-        "xor.b32 t60, %27, %28;\n\t"
-        "and.b32 t60, t60, t57;\n\t"
-        "xor.b32 t60, t60, %27;\n\t"
-        "xor.b32 t61, %28, %29;\n\t"
-        "and.b32 t61, t61, t57;\n\t"
-        "xor.b32 t61, t61, %28;\n\t"
-        "xor.b32 t62, %29, %30;\n\t"
-        "and.b32 t62, t62, t57;\n\t"
-        "xor.b32 t62, t62, %29;\n\t"
-        "xor.b32 t63, %30, %31;\n\t"
-        "and.b32 t63, t63, t57;\n\t"
-        "xor.b32 t63, t63, %30;\n\t"
-        "xor.b32 t64, %31, %32;\n\t"
-        "and.b32 t64, t64, t57;\n\t"
-        "xor.b32 t64, t64, %31;\n\t"
-        "and.b32 t65, %32, t66;\n\t"
-        "shr.b32 t67, %16, 6;\n\t"
-        "and.b32 t67, t67, 1;\n\t"
-        "sub.u32 t68, 0, t67;\n\t"
-        "not.b32 t77, t68;\n\t"
-        "xor.b32 t69, t58, t60;\n\t"
-        "and.b32 t69, t69, t68;\n\t"
-        "xor.b32 t69, t69, t58;\n\t"
-        "xor.b32 t70, t59, t61;\n\t"
-        "and.b32 t70, t70, t68;\n\t"
-        "xor.b32 t70, t70, t59;\n\t"
-        "xor.b32 t71, t60, t62;\n\t"
-        "and.b32 t71, t71, t68;\n\t"
-        "xor.b32 t71, t71, t60;\n\t"
-        "xor.b32 t72, t61, t63;\n\t"
-        "and.b32 t72, t72, t68;\n\t"
-        "xor.b32 t72, t72, t61;\n\t"
-        "xor.b32 t73, t62, t64;\n\t"
-        "and.b32 t73, t73, t68;\n\t"
-        "xor.b32 t73, t73, t62;\n\t"
-        "xor.b32 t74, t63, t65;\n\t"
-        "and.b32 t74, t74, t68;\n\t"
-        "xor.b32 t74, t74, t63;\n\t"
-        "and.b32 t75, t64, t77;\n\t"
-        "and.b32 t76, t65, t77;\n\t"
-        "shr.b32 t78, %16, 7;\n\t"
-        "and.b32 t78, t78, 1;\n\t"
-        "sub.u32 t79, 0, t78;\n\t"
-        "not.b32 t88, t79;\n\t"
-        "xor.b32 t80, t69, t73;\n\t"
-        "and.b32 t80, t80, t79;\n\t"
+        "and.b32 t55, %19, 31;\n\t"
+        "shf.r.clamp.b32 t56, t46, t47, t55;\n\t"
+        "shf.r.clamp.b32 t57, t47, t48, t55;\n\t"
+        "shf.r.clamp.b32 t58, t48, t49, t55;\n\t"
+        "shf.r.clamp.b32 t59, t49, t50, t55;\n\t"
+        "shf.r.clamp.b32 t60, t50, t51, t55;\n\t"
+        "shf.r.clamp.b32 t61, t51, t52, t55;\n\t"
+        "shf.r.clamp.b32 t62, t52, t53, t55;\n\t"
+        "shr.b32 t63, t53, t55;\n\t"
+        "shr.b32 t64, %19, 5;\n\t"
+        "and.b32 t64, t64, 1;\n\t"
+        "sub.u32 t65, 0, t64;\n\t"
+        "not.b32 t74, t65;\n\t"
+        "xor.b32 t66, %28, %29;\n\t"
+        "and.b32 t66, t66, t65;\n\t"
+        "xor.b32 t66, t66, %28;\n\t"
+        "xor.b32 t67, %29, %30;\n\t"
+        "and.b32 t67, t67, t65;\n\t"
+        "xor.b32 t67, t67, %29;\n\t"
+        "xor.b32 t68, %30, %31;\n\t"
+        "and.b32 t68, t68, t65;\n\t"
+        "xor.b32 t68, t68, %30;\n\t"
+        "xor.b32 t69, %31, %32;\n\t"
+        "and.b32 t69, t69, t65;\n\t"
+        "xor.b32 t69, t69, %31;\n\t"
+        "xor.b32 t70, %32, %33;\n\t"
+        "and.b32 t70, t70, t65;\n\t"
+        "xor.b32 t70, t70, %32;\n\t"
+        "xor.b32 t71, %33, %34;\n\t"
+        "and.b32 t71, t71, t65;\n\t"
+        "xor.b32 t71, t71, %33;\n\t"
+        "xor.b32 t72, %34, %35;\n\t"
+        "and.b32 t72, t72, t65;\n\t"
+        "xor.b32 t72, t72, %34;\n\t"
+        "and.b32 t73, %35, t74;\n\t"
+        "shr.b32 t75, %19, 6;\n\t"
+        "and.b32 t75, t75, 1;\n\t"
+        "sub.u32 t76, 0, t75;\n\t"
+        "not.b32 t85, t76;\n\t"
+        "xor.b32 t77, t66, t68;\n\t"
+        "and.b32 t77, t77, t76;\n\t"
+        "xor.b32 t77, t77, t66;\n\t"
+        "xor.b32 t78, t67, t69;\n\t"
+        "and.b32 t78, t78, t76;\n\t"
+        "xor.b32 t78, t78, t67;\n\t"
+        "xor.b32 t79, t68, t70;\n\t"
+        "and.b32 t79, t79, t76;\n\t"
+        "xor.b32 t79, t79, t68;\n\t"
+        "xor.b32 t80, t69, t71;\n\t"
+        "and.b32 t80, t80, t76;\n\t"
         "xor.b32 t80, t80, t69;\n\t"
-        "xor.b32 t81, t70, t74;\n\t"
-        "and.b32 t81, t81, t79;\n\t"
+        "xor.b32 t81, t70, t72;\n\t"
+        "and.b32 t81, t81, t76;\n\t"
         "xor.b32 t81, t81, t70;\n\t"
-        "xor.b32 t82, t71, t75;\n\t"
-        "and.b32 t82, t82, t79;\n\t"
+        "xor.b32 t82, t71, t73;\n\t"
+        "and.b32 t82, t82, t76;\n\t"
         "xor.b32 t82, t82, t71;\n\t"
-        "xor.b32 t83, t72, t76;\n\t"
-        "and.b32 t83, t83, t79;\n\t"
-        "xor.b32 t83, t83, t72;\n\t"
-        "and.b32 t84, t73, t88;\n\t"
-        "and.b32 t85, t74, t88;\n\t"
-        "and.b32 t86, t75, t88;\n\t"
-        "and.b32 t87, t76, t88;\n\t"
-        "and.b32 t89, %16, 31;\n\t"
-        "shf.r.clamp.b32 %8, t80, t81, t89;\n\t"
-        "shf.r.clamp.b32 %9, t81, t82, t89;\n\t"
-        "shf.r.clamp.b32 %10, t82, t83, t89;\n\t"
-        "shf.r.clamp.b32 %11, t83, t84, t89;\n\t"
-        "shf.r.clamp.b32 %12, t84, t85, t89;\n\t"
-        "shf.r.clamp.b32 %13, t85, t86, t89;\n\t"
-        "shf.r.clamp.b32 %14, t86, t87, t89;\n\t"
-        "shr.b32 %15, t87, t89;\n\t"
+        "and.b32 t83, t72, t85;\n\t"
+        "and.b32 t84, t73, t85;\n\t"
+        "shr.b32 t86, %19, 7;\n\t"
+        "and.b32 t86, t86, 1;\n\t"
+        "sub.u32 t87, 0, t86;\n\t"
+        "not.b32 t96, t87;\n\t"
+        "xor.b32 t88, t77, t81;\n\t"
+        "and.b32 t88, t88, t87;\n\t"
+        "xor.b32 t88, t88, t77;\n\t"
+        "xor.b32 t89, t78, t82;\n\t"
+        "and.b32 t89, t89, t87;\n\t"
+        "xor.b32 t89, t89, t78;\n\t"
+        "xor.b32 t90, t79, t83;\n\t"
+        "and.b32 t90, t90, t87;\n\t"
+        "xor.b32 t90, t90, t79;\n\t"
+        "xor.b32 t91, t80, t84;\n\t"
+        "and.b32 t91, t91, t87;\n\t"
+        "xor.b32 t91, t91, t80;\n\t"
+        "and.b32 t92, t81, t96;\n\t"
+        "and.b32 t93, t82, t96;\n\t"
+        "and.b32 t94, t83, t96;\n\t"
+        "and.b32 t95, t84, t96;\n\t"
+        "and.b32 t97, %19, 31;\n\t"
+        "shf.r.clamp.b32 t98, t88, t89, t97;\n\t"
+        "shf.r.clamp.b32 t99, t89, t90, t97;\n\t"
+        "shf.r.clamp.b32 t100, t90, t91, t97;\n\t"
+        "shf.r.clamp.b32 t101, t91, t92, t97;\n\t"
+        "shf.r.clamp.b32 t102, t92, t93, t97;\n\t"
+        "shf.r.clamp.b32 t103, t93, t94, t97;\n\t"
+        "shf.r.clamp.b32 t104, t94, t95, t97;\n\t"
+        "shr.b32 t105, t95, t97;\n\t"
+        "and.b32 t106, t56, 1;\n\t"
+        "sub.u32 t107, 0, t106;\n\t"
+        "mov.b32 %0, 1;\n\t"
+        "xor.b32 t108, t98, t56;\n\t"
+        "and.b32 t108, t108, t107;\n\t"
+        "xor.b32 %1, t98, t108;\n\t"
+        "xor.b32 t109, t56, t98;\n\t"
+        "and.b32 t109, t109, t107;\n\t"
+        "xor.b32 %10, t56, t109;\n\t"
+        "xor.b32 t110, t99, t57;\n\t"
+        "and.b32 t110, t110, t107;\n\t"
+        "xor.b32 %2, t99, t110;\n\t"
+        "xor.b32 t111, t57, t99;\n\t"
+        "and.b32 t111, t111, t107;\n\t"
+        "xor.b32 %11, t57, t111;\n\t"
+        "xor.b32 t112, t100, t58;\n\t"
+        "and.b32 t112, t112, t107;\n\t"
+        "xor.b32 %3, t100, t112;\n\t"
+        "xor.b32 t113, t58, t100;\n\t"
+        "and.b32 t113, t113, t107;\n\t"
+        "xor.b32 %12, t58, t113;\n\t"
+        "xor.b32 t114, t101, t59;\n\t"
+        "and.b32 t114, t114, t107;\n\t"
+        "xor.b32 %4, t101, t114;\n\t"
+        "xor.b32 t115, t59, t101;\n\t"
+        "and.b32 t115, t115, t107;\n\t"
+        "xor.b32 %13, t59, t115;\n\t"
+        "xor.b32 t116, t102, t60;\n\t"
+        "and.b32 t116, t116, t107;\n\t"
+        "xor.b32 %5, t102, t116;\n\t"
+        "xor.b32 t117, t60, t102;\n\t"
+        "and.b32 t117, t117, t107;\n\t"
+        "xor.b32 %14, t60, t117;\n\t"
+        "xor.b32 t118, t103, t61;\n\t"
+        "and.b32 t118, t118, t107;\n\t"
+        "xor.b32 %6, t103, t118;\n\t"
+        "xor.b32 t119, t61, t103;\n\t"
+        "and.b32 t119, t119, t107;\n\t"
+        "xor.b32 %15, t61, t119;\n\t"
+        "xor.b32 t120, t104, t62;\n\t"
+        "and.b32 t120, t120, t107;\n\t"
+        "xor.b32 %7, t104, t120;\n\t"
+        "xor.b32 t121, t62, t104;\n\t"
+        "and.b32 t121, t121, t107;\n\t"
+        "xor.b32 %16, t62, t121;\n\t"
+        "xor.b32 t122, t105, t63;\n\t"
+        "and.b32 t122, t122, t107;\n\t"
+        "xor.b32 %8, t105, t122;\n\t"
+        "xor.b32 t123, t63, t105;\n\t"
+        "and.b32 t123, t123, t107;\n\t"
+        "xor.b32 %17, t63, t123;\n\t"
+        "mov.b32 %9, 0;\n\t"
+        "mov.b32 %18, 0;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
     );
   }
@@ -10887,7 +10921,7 @@ struct gcd_start {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t t[90];
+    uint32_t t[124];
     t[0] = ptx_or(x[0], x[8]);
     t[1] = ptx_or(x[1], x[9]);
     t[2] = ptx_or(x[2], x[10]);
@@ -10896,51 +10930,51 @@ struct gcd_start {
     t[5] = ptx_or(x[5], x[13]);
     t[6] = ptx_or(x[6], x[14]);
     t[7] = ptx_or(x[7], x[15]);
-    y[16] = ptx_brev(t[7]);
-    y[16] = ptx_clz(y[16]);
+    y[19] = ptx_brev(t[7]);
+    y[19] = ptx_clz(y[19]);
     t[8] = ptx_brev(t[6]);
     t[8] = ptx_clz(t[8]);
     t[9] = ptx_shr(t[8], 5u);
     t[9] = ptx_sub(0u, t[9]);
-    y[16] = ptx_and(y[16], t[9]);
-    y[16] = ptx_add(y[16], t[8]);
+    y[19] = ptx_and(y[19], t[9]);
+    y[19] = ptx_add(y[19], t[8]);
     t[10] = ptx_brev(t[5]);
     t[10] = ptx_clz(t[10]);
     t[11] = ptx_shr(t[10], 5u);
     t[11] = ptx_sub(0u, t[11]);
-    y[16] = ptx_and(y[16], t[11]);
-    y[16] = ptx_add(y[16], t[10]);
+    y[19] = ptx_and(y[19], t[11]);
+    y[19] = ptx_add(y[19], t[10]);
     t[12] = ptx_brev(t[4]);
     t[12] = ptx_clz(t[12]);
     t[13] = ptx_shr(t[12], 5u);
     t[13] = ptx_sub(0u, t[13]);
-    y[16] = ptx_and(y[16], t[13]);
-    y[16] = ptx_add(y[16], t[12]);
+    y[19] = ptx_and(y[19], t[13]);
+    y[19] = ptx_add(y[19], t[12]);
     t[14] = ptx_brev(t[3]);
     t[14] = ptx_clz(t[14]);
     t[15] = ptx_shr(t[14], 5u);
     t[15] = ptx_sub(0u, t[15]);
-    y[16] = ptx_and(y[16], t[15]);
-    y[16] = ptx_add(y[16], t[14]);
+    y[19] = ptx_and(y[19], t[15]);
+    y[19] = ptx_add(y[19], t[14]);
     t[16] = ptx_brev(t[2]);
     t[16] = ptx_clz(t[16]);
     t[17] = ptx_shr(t[16], 5u);
     t[17] = ptx_sub(0u, t[17]);
-    y[16] = ptx_and(y[16], t[17]);
-    y[16] = ptx_add(y[16], t[16]);
+    y[19] = ptx_and(y[19], t[17]);
+    y[19] = ptx_add(y[19], t[16]);
     t[18] = ptx_brev(t[1]);
     t[18] = ptx_clz(t[18]);
     t[19] = ptx_shr(t[18], 5u);
     t[19] = ptx_sub(0u, t[19]);
-    y[16] = ptx_and(y[16], t[19]);
-    y[16] = ptx_add(y[16], t[18]);
+    y[19] = ptx_and(y[19], t[19]);
+    y[19] = ptx_add(y[19], t[18]);
     t[20] = ptx_brev(t[0]);
     t[20] = ptx_clz(t[20]);
     t[21] = ptx_shr(t[20], 5u);
     t[21] = ptx_sub(0u, t[21]);
-    y[16] = ptx_and(y[16], t[21]);
-    y[16] = ptx_add(y[16], t[20]);
-    t[22] = ptx_shr(y[16], 5u);
+    y[19] = ptx_and(y[19], t[21]);
+    y[19] = ptx_add(y[19], t[20]);
+    t[22] = ptx_shr(y[19], 5u);
     t[22] = ptx_and(t[22], 1u);
     t[23] = ptx_sub(0u, t[22]);
     t[32] = ptx_not(t[23]);
@@ -10966,7 +11000,7 @@ struct gcd_start {
     t[30] = ptx_and(t[30], t[23]);
     t[30] = ptx_xor(t[30], x[6]);
     t[31] = ptx_and(x[7], t[32]);
-    t[33] = ptx_shr(y[16], 6u);
+    t[33] = ptx_shr(y[19], 6u);
     t[33] = ptx_and(t[33], 1u);
     t[34] = ptx_sub(0u, t[33]);
     t[43] = ptx_not(t[34]);
@@ -10990,7 +11024,7 @@ struct gcd_start {
     t[40] = ptx_xor(t[40], t[29]);
     t[41] = ptx_and(t[30], t[43]);
     t[42] = ptx_and(t[31], t[43]);
-    t[44] = ptx_shr(y[16], 7u);
+    t[44] = ptx_shr(y[19], 7u);
     t[44] = ptx_and(t[44], 1u);
     t[45] = ptx_sub(0u, t[44]);
     t[54] = ptx_not(t[45]);
@@ -11010,238 +11044,1253 @@ struct gcd_start {
     t[51] = ptx_and(t[40], t[54]);
     t[52] = ptx_and(t[41], t[54]);
     t[53] = ptx_and(t[42], t[54]);
-    t[55] = ptx_and(y[16], 31u);
-    y[0] = ptx_shf_r_clamp(t[46], t[47], t[55]);
-    y[1] = ptx_shf_r_clamp(t[47], t[48], t[55]);
-    y[2] = ptx_shf_r_clamp(t[48], t[49], t[55]);
-    y[3] = ptx_shf_r_clamp(t[49], t[50], t[55]);
-    y[4] = ptx_shf_r_clamp(t[50], t[51], t[55]);
-    y[5] = ptx_shf_r_clamp(t[51], t[52], t[55]);
-    y[6] = ptx_shf_r_clamp(t[52], t[53], t[55]);
-    y[7] = ptx_shr(t[53], t[55]);
-    t[56] = ptx_shr(y[16], 5u);
-    t[56] = ptx_and(t[56], 1u);
-    t[57] = ptx_sub(0u, t[56]);
-    t[66] = ptx_not(t[57]);
-    t[58] = ptx_xor(x[8], x[9]);
-    t[58] = ptx_and(t[58], t[57]);
-    t[58] = ptx_xor(t[58], x[8]);
-    t[59] = ptx_xor(x[9], x[10]);
-    t[59] = ptx_and(t[59], t[57]);
-    t[59] = ptx_xor(t[59], x[9]);
-    t[60] = ptx_xor(x[10], x[11]);
-    t[60] = ptx_and(t[60], t[57]);
-    t[60] = ptx_xor(t[60], x[10]);
-    t[61] = ptx_xor(x[11], x[12]);
-    t[61] = ptx_and(t[61], t[57]);
-    t[61] = ptx_xor(t[61], x[11]);
-    t[62] = ptx_xor(x[12], x[13]);
-    t[62] = ptx_and(t[62], t[57]);
-    t[62] = ptx_xor(t[62], x[12]);
-    t[63] = ptx_xor(x[13], x[14]);
-    t[63] = ptx_and(t[63], t[57]);
-    t[63] = ptx_xor(t[63], x[13]);
-    t[64] = ptx_xor(x[14], x[15]);
-    t[64] = ptx_and(t[64], t[57]);
-    t[64] = ptx_xor(t[64], x[14]);
-    t[65] = ptx_and(x[15], t[66]);
-    t[67] = ptx_shr(y[16], 6u);
-    t[67] = ptx_and(t[67], 1u);
-    t[68] = ptx_sub(0u, t[67]);
-    t[77] = ptx_not(t[68]);
-    t[69] = ptx_xor(t[58], t[60]);
-    t[69] = ptx_and(t[69], t[68]);
-    t[69] = ptx_xor(t[69], t[58]);
-    t[70] = ptx_xor(t[59], t[61]);
-    t[70] = ptx_and(t[70], t[68]);
-    t[70] = ptx_xor(t[70], t[59]);
-    t[71] = ptx_xor(t[60], t[62]);
-    t[71] = ptx_and(t[71], t[68]);
-    t[71] = ptx_xor(t[71], t[60]);
-    t[72] = ptx_xor(t[61], t[63]);
-    t[72] = ptx_and(t[72], t[68]);
-    t[72] = ptx_xor(t[72], t[61]);
-    t[73] = ptx_xor(t[62], t[64]);
-    t[73] = ptx_and(t[73], t[68]);
-    t[73] = ptx_xor(t[73], t[62]);
-    t[74] = ptx_xor(t[63], t[65]);
-    t[74] = ptx_and(t[74], t[68]);
-    t[74] = ptx_xor(t[74], t[63]);
-    t[75] = ptx_and(t[64], t[77]);
-    t[76] = ptx_and(t[65], t[77]);
-    t[78] = ptx_shr(y[16], 7u);
-    t[78] = ptx_and(t[78], 1u);
-    t[79] = ptx_sub(0u, t[78]);
-    t[88] = ptx_not(t[79]);
-    t[80] = ptx_xor(t[69], t[73]);
-    t[80] = ptx_and(t[80], t[79]);
+    t[55] = ptx_and(y[19], 31u);
+    t[56] = ptx_shf_r_clamp(t[46], t[47], t[55]);
+    t[57] = ptx_shf_r_clamp(t[47], t[48], t[55]);
+    t[58] = ptx_shf_r_clamp(t[48], t[49], t[55]);
+    t[59] = ptx_shf_r_clamp(t[49], t[50], t[55]);
+    t[60] = ptx_shf_r_clamp(t[50], t[51], t[55]);
+    t[61] = ptx_shf_r_clamp(t[51], t[52], t[55]);
+    t[62] = ptx_shf_r_clamp(t[52], t[53], t[55]);
+    t[63] = ptx_shr(t[53], t[55]);
+    t[64] = ptx_shr(y[19], 5u);
+    t[64] = ptx_and(t[64], 1u);
+    t[65] = ptx_sub(0u, t[64]);
+    t[74] = ptx_not(t[65]);
+    t[66] = ptx_xor(x[8], x[9]);
+    t[66] = ptx_and(t[66], t[65]);
+    t[66] = ptx_xor(t[66], x[8]);
+    t[67] = ptx_xor(x[9], x[10]);
+    t[67] = ptx_and(t[67], t[65]);
+    t[67] = ptx_xor(t[67], x[9]);
+    t[68] = ptx_xor(x[10], x[11]);
+    t[68] = ptx_and(t[68], t[65]);
+    t[68] = ptx_xor(t[68], x[10]);
+    t[69] = ptx_xor(x[11], x[12]);
+    t[69] = ptx_and(t[69], t[65]);
+    t[69] = ptx_xor(t[69], x[11]);
+    t[70] = ptx_xor(x[12], x[13]);
+    t[70] = ptx_and(t[70], t[65]);
+    t[70] = ptx_xor(t[70], x[12]);
+    t[71] = ptx_xor(x[13], x[14]);
+    t[71] = ptx_and(t[71], t[65]);
+    t[71] = ptx_xor(t[71], x[13]);
+    t[72] = ptx_xor(x[14], x[15]);
+    t[72] = ptx_and(t[72], t[65]);
+    t[72] = ptx_xor(t[72], x[14]);
+    t[73] = ptx_and(x[15], t[74]);
+    t[75] = ptx_shr(y[19], 6u);
+    t[75] = ptx_and(t[75], 1u);
+    t[76] = ptx_sub(0u, t[75]);
+    t[85] = ptx_not(t[76]);
+    t[77] = ptx_xor(t[66], t[68]);
+    t[77] = ptx_and(t[77], t[76]);
+    t[77] = ptx_xor(t[77], t[66]);
+    t[78] = ptx_xor(t[67], t[69]);
+    t[78] = ptx_and(t[78], t[76]);
+    t[78] = ptx_xor(t[78], t[67]);
+    t[79] = ptx_xor(t[68], t[70]);
+    t[79] = ptx_and(t[79], t[76]);
+    t[79] = ptx_xor(t[79], t[68]);
+    t[80] = ptx_xor(t[69], t[71]);
+    t[80] = ptx_and(t[80], t[76]);
     t[80] = ptx_xor(t[80], t[69]);
-    t[81] = ptx_xor(t[70], t[74]);
-    t[81] = ptx_and(t[81], t[79]);
+    t[81] = ptx_xor(t[70], t[72]);
+    t[81] = ptx_and(t[81], t[76]);
     t[81] = ptx_xor(t[81], t[70]);
-    t[82] = ptx_xor(t[71], t[75]);
-    t[82] = ptx_and(t[82], t[79]);
+    t[82] = ptx_xor(t[71], t[73]);
+    t[82] = ptx_and(t[82], t[76]);
     t[82] = ptx_xor(t[82], t[71]);
-    t[83] = ptx_xor(t[72], t[76]);
-    t[83] = ptx_and(t[83], t[79]);
-    t[83] = ptx_xor(t[83], t[72]);
-    t[84] = ptx_and(t[73], t[88]);
-    t[85] = ptx_and(t[74], t[88]);
-    t[86] = ptx_and(t[75], t[88]);
-    t[87] = ptx_and(t[76], t[88]);
-    t[89] = ptx_and(y[16], 31u);
-    y[8] = ptx_shf_r_clamp(t[80], t[81], t[89]);
-    y[9] = ptx_shf_r_clamp(t[81], t[82], t[89]);
-    y[10] = ptx_shf_r_clamp(t[82], t[83], t[89]);
-    y[11] = ptx_shf_r_clamp(t[83], t[84], t[89]);
-    y[12] = ptx_shf_r_clamp(t[84], t[85], t[89]);
-    y[13] = ptx_shf_r_clamp(t[85], t[86], t[89]);
-    y[14] = ptx_shf_r_clamp(t[86], t[87], t[89]);
-    y[15] = ptx_shr(t[87], t[89]);
+    t[83] = ptx_and(t[72], t[85]);
+    t[84] = ptx_and(t[73], t[85]);
+    t[86] = ptx_shr(y[19], 7u);
+    t[86] = ptx_and(t[86], 1u);
+    t[87] = ptx_sub(0u, t[86]);
+    t[96] = ptx_not(t[87]);
+    t[88] = ptx_xor(t[77], t[81]);
+    t[88] = ptx_and(t[88], t[87]);
+    t[88] = ptx_xor(t[88], t[77]);
+    t[89] = ptx_xor(t[78], t[82]);
+    t[89] = ptx_and(t[89], t[87]);
+    t[89] = ptx_xor(t[89], t[78]);
+    t[90] = ptx_xor(t[79], t[83]);
+    t[90] = ptx_and(t[90], t[87]);
+    t[90] = ptx_xor(t[90], t[79]);
+    t[91] = ptx_xor(t[80], t[84]);
+    t[91] = ptx_and(t[91], t[87]);
+    t[91] = ptx_xor(t[91], t[80]);
+    t[92] = ptx_and(t[81], t[96]);
+    t[93] = ptx_and(t[82], t[96]);
+    t[94] = ptx_and(t[83], t[96]);
+    t[95] = ptx_and(t[84], t[96]);
+    t[97] = ptx_and(y[19], 31u);
+    t[98] = ptx_shf_r_clamp(t[88], t[89], t[97]);
+    t[99] = ptx_shf_r_clamp(t[89], t[90], t[97]);
+    t[100] = ptx_shf_r_clamp(t[90], t[91], t[97]);
+    t[101] = ptx_shf_r_clamp(t[91], t[92], t[97]);
+    t[102] = ptx_shf_r_clamp(t[92], t[93], t[97]);
+    t[103] = ptx_shf_r_clamp(t[93], t[94], t[97]);
+    t[104] = ptx_shf_r_clamp(t[94], t[95], t[97]);
+    t[105] = ptx_shr(t[95], t[97]);
+    t[106] = ptx_and(t[56], 1u);
+    t[107] = ptx_sub(0u, t[106]);
+    y[0] = ptx_mov(1u);
+    t[108] = ptx_xor(t[98], t[56]);
+    t[108] = ptx_and(t[108], t[107]);
+    y[1] = ptx_xor(t[98], t[108]);
+    t[109] = ptx_xor(t[56], t[98]);
+    t[109] = ptx_and(t[109], t[107]);
+    y[10] = ptx_xor(t[56], t[109]);
+    t[110] = ptx_xor(t[99], t[57]);
+    t[110] = ptx_and(t[110], t[107]);
+    y[2] = ptx_xor(t[99], t[110]);
+    t[111] = ptx_xor(t[57], t[99]);
+    t[111] = ptx_and(t[111], t[107]);
+    y[11] = ptx_xor(t[57], t[111]);
+    t[112] = ptx_xor(t[100], t[58]);
+    t[112] = ptx_and(t[112], t[107]);
+    y[3] = ptx_xor(t[100], t[112]);
+    t[113] = ptx_xor(t[58], t[100]);
+    t[113] = ptx_and(t[113], t[107]);
+    y[12] = ptx_xor(t[58], t[113]);
+    t[114] = ptx_xor(t[101], t[59]);
+    t[114] = ptx_and(t[114], t[107]);
+    y[4] = ptx_xor(t[101], t[114]);
+    t[115] = ptx_xor(t[59], t[101]);
+    t[115] = ptx_and(t[115], t[107]);
+    y[13] = ptx_xor(t[59], t[115]);
+    t[116] = ptx_xor(t[102], t[60]);
+    t[116] = ptx_and(t[116], t[107]);
+    y[5] = ptx_xor(t[102], t[116]);
+    t[117] = ptx_xor(t[60], t[102]);
+    t[117] = ptx_and(t[117], t[107]);
+    y[14] = ptx_xor(t[60], t[117]);
+    t[118] = ptx_xor(t[103], t[61]);
+    t[118] = ptx_and(t[118], t[107]);
+    y[6] = ptx_xor(t[103], t[118]);
+    t[119] = ptx_xor(t[61], t[103]);
+    t[119] = ptx_and(t[119], t[107]);
+    y[15] = ptx_xor(t[61], t[119]);
+    t[120] = ptx_xor(t[104], t[62]);
+    t[120] = ptx_and(t[120], t[107]);
+    y[7] = ptx_xor(t[104], t[120]);
+    t[121] = ptx_xor(t[62], t[104]);
+    t[121] = ptx_and(t[121], t[107]);
+    y[16] = ptx_xor(t[62], t[121]);
+    t[122] = ptx_xor(t[105], t[63]);
+    t[122] = ptx_and(t[122], t[107]);
+    y[8] = ptx_xor(t[105], t[122]);
+    t[123] = ptx_xor(t[63], t[105]);
+    t[123] = ptx_and(t[123], t[107]);
+    y[17] = ptx_xor(t[63], t[123]);
+    y[9] = ptx_mov(0u);
+    y[18] = ptx_mov(0u);
   }
 #endif
 };
 
-// gcd_step: a step that the loops below call; 128 instructions.
-struct gcd_step {
-  static constexpr unsigned in_words = 16;
-  static constexpr unsigned out_words = 16;
+// gcd_round: a step that the loops below call; 1090 instructions.
+struct gcd_round {
+  static constexpr unsigned in_words = 19;
+  static constexpr unsigned out_words = 19;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<87>;\n\t"
-        "and.b32 t0, %16, %24;\n\t"
-        "and.b32 t0, t0, 1;\n\t"
-        "sub.u32 t1, 0, t0;\n\t"
-        "sub.cc.u32 t2, %16, %24;\n\t"
-        "subc.cc.u32 t3, %17, %25;\n\t"
-        "subc.cc.u32 t4, %18, %26;\n\t"
-        "subc.cc.u32 t5, %19, %27;\n\t"
-        "subc.cc.u32 t6, %20, %28;\n\t"
-        "subc.cc.u32 t7, %21, %29;\n\t"
-        "subc.cc.u32 t8, %22, %30;\n\t"
-        "subc.cc.u32 t9, %23, %31;\n\t"
-        "subc.u32 t10, 0, 0;\n\t"
-        "and.b32 t11, t1, t10;\n\t"
-        "xor.b32 t12, t1, t11;\n\t"
-        "and.b32 t13, %24, t12;\n\t"
-        "and.b32 t14, %25, t12;\n\t"
-        "and.b32 t15, %26, t12;\n\t"
-        "and.b32 t16, %27, t12;\n\t"
-        "and.b32 t17, %28, t12;\n\t"
-        "and.b32 t18, %29, t12;\n\t"
-        "and.b32 t19, %30, t12;\n\t"
-        "and.b32 t20, %31, t12;\n\t"
-        "sub.cc.u32 t21, %16, t13;\n\t"
-        "subc.cc.u32 t22, %17, t14;\n\t"
-        "subc.cc.u32 t23, %18, t15;\n\t"
-        "subc.cc.u32 t24, %19, t16;\n\t"
-        "subc.cc.u32 t25, %20, t17;\n\t"
-        "subc.cc.u32 t26, %21, t18;\n\t"
-        "subc.cc.u32 t27, %22, t19;\n\t"
-        "subc.u32 t28, %23, t20;\n\t"
-        "and.b32 t29, %16, t11;\n\t"
-        "and.b32 t30, %17, t11;\n\t"
-        "and.b32 t31, %18, t11;\n\t"
-        "and.b32 t32, %19, t11;\n\t"
-        "and.b32 t33, %20, t11;\n\t"
-        "and.b32 t34, %21, t11;\n\t"
-        "and.b32 t35, %22, t11;\n\t"
-        "and.b32 t36, %23, t11;\n\t"
-        "sub.cc.u32 t37, %24, t29;\n\t"
-        "subc.cc.u32 t38, %25, t30;\n\t"
-        "subc.cc.u32 t39, %26, t31;\n\t"
-        "subc.cc.u32 t40, %27, t32;\n\t"
-        "subc.cc.u32 t41, %28, t33;\n\t"
-        "subc.cc.u32 t42, %29, t34;\n\t"
-        "subc.cc.u32 t43, %30, t35;\n\t"
-        "subc.u32 t44, %31, t36;\n\t"
-        "and.b32 t45, t21, 1;\n\t"
-        "sub.u32 t46, 0, t45;\n\t"
-        "xor.b32 t55, t21, t37;\n\t"
-        "and.b32 t55, t55, t46;\n\t"
-        "xor.b32 t47, t21, t55;\n\t"
-        "xor.b32 t56, t22, t38;\n\t"
-        "and.b32 t56, t56, t46;\n\t"
-        "xor.b32 t48, t22, t56;\n\t"
-        "xor.b32 t57, t23, t39;\n\t"
-        "and.b32 t57, t57, t46;\n\t"
-        "xor.b32 t49, t23, t57;\n\t"
-        "xor.b32 t58, t24, t40;\n\t"
-        "and.b32 t58, t58, t46;\n\t"
-        "xor.b32 t50, t24, t58;\n\t"
-        "xor.b32 t59, t25, t41;\n\t"
-        "and.b32 t59, t59, t46;\n\t"
-        "xor.b32 t51, t25, t59;\n\t"
-        "xor.b32 t60, t26, t42;\n\t"
-        "and.b32 t60, t60, t46;\n\t"
-        "xor.b32 t52, t26, t60;\n\t"
-        "xor.b32 t61, t27, t43;\n\t"
-        "and.b32 t61, t61, t46;\n\t"
-        "xor.b32 t53, t27, t61;\n\t"
-        "xor.b32 t62, t28, t44;\n\t"
-        "and.b32 t62, t62, t46;\n\t"
-        "xor.b32 t54, t28, t62;\n\t"
-        "shf.r.clamp.b32 t63, t47, t48, 1;\n\t"
-        "shf.r.clamp.b32 t64, t48, t49, 1;\n\t"
-        "shf.r.clamp.b32 t65, t49, t50, 1;\n\t"
-        "shf.r.clamp.b32 t66, t50, t51, 1;\n\t"
-        "shf.r.clamp.b32 t67, t51, t52, 1;\n\t"
-        "shf.r.clamp.b32 t68, t52, t53, 1;\n\t"
-        "shf.r.clamp.b32 t69, t53, t54, 1;\n\t"
-        "shr.b32 t70, t54, 1;\n\t"
-        "xor.b32 t71, t63, t21;\n\t"
-        "and.b32 t71, t71, t46;\n\t"
-        "xor.b32 %0, t63, t71;\n\t"
-        "xor.b32 t72, t37, t63;\n\t"
-        "and.b32 t72, t72, t46;\n\t"
-        "xor.b32 %8, t37, t72;\n\t"
-        "xor.b32 t73, t64, t22;\n\t"
-        "and.b32 t73, t73, t46;\n\t"
-        "xor.b32 %1, t64, t73;\n\t"
-        "xor.b32 t74, t38, t64;\n\t"
-        "and.b32 t74, t74, t46;\n\t"
-        "xor.b32 %9, t38, t74;\n\t"
-        "xor.b32 t75, t65, t23;\n\t"
-        "and.b32 t75, t75, t46;\n\t"
-        "xor.b32 %2, t65, t75;\n\t"
-        "xor.b32 t76, t39, t65;\n\t"
-        "and.b32 t76, t76, t46;\n\t"
-        "xor.b32 %10, t39, t76;\n\t"
-        "xor.b32 t77, t66, t24;\n\t"
-        "and.b32 t77, t77, t46;\n\t"
-        "xor.b32 %3, t66, t77;\n\t"
-        "xor.b32 t78, t40, t66;\n\t"
-        "and.b32 t78, t78, t46;\n\t"
-        "xor.b32 %11, t40, t78;\n\t"
-        "xor.b32 t79, t67, t25;\n\t"
-        "and.b32 t79, t79, t46;\n\t"
-        "xor.b32 %4, t67, t79;\n\t"
-        "xor.b32 t80, t41, t67;\n\t"
-        "and.b32 t80, t80, t46;\n\t"
-        "xor.b32 %12, t41, t80;\n\t"
-        "xor.b32 t81, t68, t26;\n\t"
-        "and.b32 t81, t81, t46;\n\t"
-        "xor.b32 %5, t68, t81;\n\t"
-        "xor.b32 t82, t42, t68;\n\t"
-        "and.b32 t82, t82, t46;\n\t"
-        "xor.b32 %13, t42, t82;\n\t"
-        "xor.b32 t83, t69, t27;\n\t"
-        "and.b32 t83, t83, t46;\n\t"
-        "xor.b32 %6, t69, t83;\n\t"
-        "xor.b32 t84, t43, t69;\n\t"
-        "and.b32 t84, t84, t46;\n\t"
-        "xor.b32 %14, t43, t84;\n\t"
-        "xor.b32 t85, t70, t28;\n\t"
-        "and.b32 t85, t85, t46;\n\t"
-        "xor.b32 %7, t70, t85;\n\t"
-        "xor.b32 t86, t44, t70;\n\t"
-        "and.b32 t86, t86, t46;\n\t"
-        "xor.b32 %15, t44, t86;\n\t"
+        ".reg .u32 t<439>;\n\t"
+        "mov.b32 t0, %19;\n\t"
+        "mov.b32 t1, %20;\n\t"
+        "mov.b32 t2, %29;\n\t"
+        "mov.b32 t3, 1;\n\t"
+        "mov.b32 t4, 0;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "mov.b32 t6, 1;\n\t"
+        "sub.u32 t7, 0, t0;\n\t"
+        "shr.b32 t8, t7, 31;\n\t"
+        "sub.u32 t9, 0, t8;\n\t"
+        "and.b32 t10, t2, 1;\n\t"
+        "sub.u32 t11, 0, t10;\n\t"
+        "xor.b32 t12, t1, t9;\n\t"
+        "sub.u32 t12, t12, t9;\n\t"
+        "and.b32 t12, t12, t11;\n\t"
+        "add.u32 t2, t2, t12;\n\t"
+        "xor.b32 t13, t3, t9;\n\t"
+        "sub.u32 t13, t13, t9;\n\t"
+        "and.b32 t13, t13, t11;\n\t"
+        "add.u32 t5, t5, t13;\n\t"
+        "xor.b32 t14, t4, t9;\n\t"
+        "sub.u32 t14, t14, t9;\n\t"
+        "and.b32 t14, t14, t11;\n\t"
+        "add.u32 t6, t6, t14;\n\t"
+        "and.b32 t15, t9, t11;\n\t"
+        "xor.b32 t0, t0, t15;\n\t"
+        "sub.u32 t0, t0, t15;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t16, t2, t15;\n\t"
+        "add.u32 t1, t1, t16;\n\t"
+        "and.b32 t17, t5, t15;\n\t"
+        "add.u32 t3, t3, t17;\n\t"
+        "and.b32 t18, t6, t15;\n\t"
+        "add.u32 t4, t4, t18;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t19, 0, t0;\n\t"
+        "shr.b32 t20, t19, 31;\n\t"
+        "sub.u32 t21, 0, t20;\n\t"
+        "and.b32 t22, t2, 1;\n\t"
+        "sub.u32 t23, 0, t22;\n\t"
+        "xor.b32 t24, t1, t21;\n\t"
+        "sub.u32 t24, t24, t21;\n\t"
+        "and.b32 t24, t24, t23;\n\t"
+        "add.u32 t2, t2, t24;\n\t"
+        "xor.b32 t25, t3, t21;\n\t"
+        "sub.u32 t25, t25, t21;\n\t"
+        "and.b32 t25, t25, t23;\n\t"
+        "add.u32 t5, t5, t25;\n\t"
+        "xor.b32 t26, t4, t21;\n\t"
+        "sub.u32 t26, t26, t21;\n\t"
+        "and.b32 t26, t26, t23;\n\t"
+        "add.u32 t6, t6, t26;\n\t"
+        "and.b32 t27, t21, t23;\n\t"
+        "xor.b32 t0, t0, t27;\n\t"
+        "sub.u32 t0, t0, t27;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t28, t2, t27;\n\t"
+        "add.u32 t1, t1, t28;\n\t"
+        "and.b32 t29, t5, t27;\n\t"
+        "add.u32 t3, t3, t29;\n\t"
+        "and.b32 t30, t6, t27;\n\t"
+        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t31, 0, t0;\n\t"
+        "shr.b32 t32, t31, 31;\n\t"
+        "sub.u32 t33, 0, t32;\n\t"
+        "and.b32 t34, t2, 1;\n\t"
+        "sub.u32 t35, 0, t34;\n\t"
+        "xor.b32 t36, t1, t33;\n\t"
+        "sub.u32 t36, t36, t33;\n\t"
+        "and.b32 t36, t36, t35;\n\t"
+        "add.u32 t2, t2, t36;\n\t"
+        "xor.b32 t37, t3, t33;\n\t"
+        "sub.u32 t37, t37, t33;\n\t"
+        "and.b32 t37, t37, t35;\n\t"
+        "add.u32 t5, t5, t37;\n\t"
+        "xor.b32 t38, t4, t33;\n\t"
+        "sub.u32 t38, t38, t33;\n\t"
+        "and.b32 t38, t38, t35;\n\t"
+        "add.u32 t6, t6, t38;\n\t"
+        "and.b32 t39, t33, t35;\n\t"
+        "xor.b32 t0, t0, t39;\n\t"
+        "sub.u32 t0, t0, t39;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t40, t2, t39;\n\t"
+        "add.u32 t1, t1, t40;\n\t"
+        "and.b32 t41, t5, t39;\n\t"
+        "add.u32 t3, t3, t41;\n\t"
+        "and.b32 t42, t6, t39;\n\t"
+        "add.u32 t4, t4, t42;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t43, 0, t0;\n\t"
+        "shr.b32 t44, t43, 31;\n\t"
+        "sub.u32 t45, 0, t44;\n\t"
+        "and.b32 t46, t2, 1;\n\t"
+        "sub.u32 t47, 0, t46;\n\t"
+        "xor.b32 t48, t1, t45;\n\t"
+        "sub.u32 t48, t48, t45;\n\t"
+        "and.b32 t48, t48, t47;\n\t"
+        "add.u32 t2, t2, t48;\n\t"
+        "xor.b32 t49, t3, t45;\n\t"
+        "sub.u32 t49, t49, t45;\n\t"
+        "and.b32 t49, t49, t47;\n\t"
+        "add.u32 t5, t5, t49;\n\t"
+        "xor.b32 t50, t4, t45;\n\t"
+        "sub.u32 t50, t50, t45;\n\t"
+        "and.b32 t50, t50, t47;\n\t"
+        "add.u32 t6, t6, t50;\n\t"
+        "and.b32 t51, t45, t47;\n\t"
+        "xor.b32 t0, t0, t51;\n\t"
+        "sub.u32 t0, t0, t51;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t52, t2, t51;\n\t"
+        "add.u32 t1, t1, t52;\n\t"
+        "and.b32 t53, t5, t51;\n\t"
+        "add.u32 t3, t3, t53;\n\t"
+        "and.b32 t54, t6, t51;\n\t"
+        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t55, 0, t0;\n\t"
+        "shr.b32 t56, t55, 31;\n\t"
+        "sub.u32 t57, 0, t56;\n\t"
+        "and.b32 t58, t2, 1;\n\t"
+        "sub.u32 t59, 0, t58;\n\t"
+        "xor.b32 t60, t1, t57;\n\t"
+        "sub.u32 t60, t60, t57;\n\t"
+        "and.b32 t60, t60, t59;\n\t"
+        "add.u32 t2, t2, t60;\n\t"
+        "xor.b32 t61, t3, t57;\n\t"
+        "sub.u32 t61, t61, t57;\n\t"
+        "and.b32 t61, t61, t59;\n\t"
+        "add.u32 t5, t5, t61;\n\t"
+        "xor.b32 t62, t4, t57;\n\t"
+        "sub.u32 t62, t62, t57;\n\t"
+        "and.b32 t62, t62, t59;\n\t"
+        "add.u32 t6, t6, t62;\n\t"
+        "and.b32 t63, t57, t59;\n\t"
+        "xor.b32 t0, t0, t63;\n\t"
+        "sub.u32 t0, t0, t63;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t64, t2, t63;\n\t"
+        "add.u32 t1, t1, t64;\n\t"
+        "and.b32 t65, t5, t63;\n\t"
+        "add.u32 t3, t3, t65;\n\t"
+        "and.b32 t66, t6, t63;\n\t"
+        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t67, 0, t0;\n\t"
+        "shr.b32 t68, t67, 31;\n\t"
+        "sub.u32 t69, 0, t68;\n\t"
+        "and.b32 t70, t2, 1;\n\t"
+        "sub.u32 t71, 0, t70;\n\t"
+        "xor.b32 t72, t1, t69;\n\t"
+        "sub.u32 t72, t72, t69;\n\t"
+        "and.b32 t72, t72, t71;\n\t"
+        "add.u32 t2, t2, t72;\n\t"
+        "xor.b32 t73, t3, t69;\n\t"
+        "sub.u32 t73, t73, t69;\n\t"
+        "and.b32 t73, t73, t71;\n\t"
+        "add.u32 t5, t5, t73;\n\t"
+        "xor.b32 t74, t4, t69;\n\t"
+        "sub.u32 t74, t74, t69;\n\t"
+        "and.b32 t74, t74, t71;\n\t"
+        "add.u32 t6, t6, t74;\n\t"
+        "and.b32 t75, t69, t71;\n\t"
+        "xor.b32 t0, t0, t75;\n\t"
+        "sub.u32 t0, t0, t75;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t76, t2, t75;\n\t"
+        "add.u32 t1, t1, t76;\n\t"
+        "and.b32 t77, t5, t75;\n\t"
+        "add.u32 t3, t3, t77;\n\t"
+        "and.b32 t78, t6, t75;\n\t"
+        "add.u32 t4, t4, t78;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t79, 0, t0;\n\t"
+        "shr.b32 t80, t79, 31;\n\t"
+        "sub.u32 t81, 0, t80;\n\t"
+        "and.b32 t82, t2, 1;\n\t"
+        "sub.u32 t83, 0, t82;\n\t"
+        "xor.b32 t84, t1, t81;\n\t"
+        "sub.u32 t84, t84, t81;\n\t"
+        "and.b32 t84, t84, t83;\n\t"
+        "add.u32 t2, t2, t84;\n\t"
+        "xor.b32 t85, t3, t81;\n\t"
+        "sub.u32 t85, t85, t81;\n\t"
+        "and.b32 t85, t85, t83;\n\t"
+        "add.u32 t5, t5, t85;\n\t"
+        "xor.b32 t86, t4, t81;\n\t"
+        "sub.u32 t86, t86, t81;\n\t"
+        "and.b32 t86, t86, t83;\n\t"
+        "add.u32 t6, t6, t86;\n\t"
+        "and.b32 t87, t81, t83;\n\t"
+        "xor.b32 t0, t0, t87;\n\t"
+        "sub.u32 t0, t0, t87;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t88, t2, t87;\n\t"
+        "add.u32 t1, t1, t88;\n\t"
+        "and.b32 t89, t5, t87;\n\t"
+        "add.u32 t3, t3, t89;\n\t"
+        "and.b32 t90, t6, t87;\n\t"
+        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t91, 0, t0;\n\t"
+        "shr.b32 t92, t91, 31;\n\t"
+        "sub.u32 t93, 0, t92;\n\t"
+        "and.b32 t94, t2, 1;\n\t"
+        "sub.u32 t95, 0, t94;\n\t"
+        "xor.b32 t96, t1, t93;\n\t"
+        "sub.u32 t96, t96, t93;\n\t"
+        "and.b32 t96, t96, t95;\n\t"
+        "add.u32 t2, t2, t96;\n\t"
+        "xor.b32 t97, t3, t93;\n\t"
+        "sub.u32 t97, t97, t93;\n\t"
+        "and.b32 t97, t97, t95;\n\t"
+        "add.u32 t5, t5, t97;\n\t"
+        "xor.b32 t98, t4, t93;\n\t"
+        "sub.u32 t98, t98, t93;\n\t"
+        "and.b32 t98, t98, t95;\n\t"
+        "add.u32 t6, t6, t98;\n\t"
+        "and.b32 t99, t93, t95;\n\t"
+        "xor.b32 t0, t0, t99;\n\t"
+        "sub.u32 t0, t0, t99;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t100, t2, t99;\n\t"
+        "add.u32 t1, t1, t100;\n\t"
+        "and.b32 t101, t5, t99;\n\t"
+        "add.u32 t3, t3, t101;\n\t"
+        "and.b32 t102, t6, t99;\n\t"
+        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t103, 0, t0;\n\t"
+        "shr.b32 t104, t103, 31;\n\t"
+        "sub.u32 t105, 0, t104;\n\t"
+        "and.b32 t106, t2, 1;\n\t"
+        "sub.u32 t107, 0, t106;\n\t"
+        "xor.b32 t108, t1, t105;\n\t"
+        "sub.u32 t108, t108, t105;\n\t"
+        "and.b32 t108, t108, t107;\n\t"
+        "add.u32 t2, t2, t108;\n\t"
+        "xor.b32 t109, t3, t105;\n\t"
+        "sub.u32 t109, t109, t105;\n\t"
+        "and.b32 t109, t109, t107;\n\t"
+        "add.u32 t5, t5, t109;\n\t"
+        "xor.b32 t110, t4, t105;\n\t"
+        "sub.u32 t110, t110, t105;\n\t"
+        "and.b32 t110, t110, t107;\n\t"
+        "add.u32 t6, t6, t110;\n\t"
+        "and.b32 t111, t105, t107;\n\t"
+        "xor.b32 t0, t0, t111;\n\t"
+        "sub.u32 t0, t0, t111;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t112, t2, t111;\n\t"
+        "add.u32 t1, t1, t112;\n\t"
+        "and.b32 t113, t5, t111;\n\t"
+        "add.u32 t3, t3, t113;\n\t"
+        "and.b32 t114, t6, t111;\n\t"
+        "add.u32 t4, t4, t114;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t115, 0, t0;\n\t"
+        "shr.b32 t116, t115, 31;\n\t"
+        "sub.u32 t117, 0, t116;\n\t"
+        "and.b32 t118, t2, 1;\n\t"
+        "sub.u32 t119, 0, t118;\n\t"
+        "xor.b32 t120, t1, t117;\n\t"
+        "sub.u32 t120, t120, t117;\n\t"
+        "and.b32 t120, t120, t119;\n\t"
+        "add.u32 t2, t2, t120;\n\t"
+        "xor.b32 t121, t3, t117;\n\t"
+        "sub.u32 t121, t121, t117;\n\t"
+        "and.b32 t121, t121, t119;\n\t"
+        "add.u32 t5, t5, t121;\n\t"
+        "xor.b32 t122, t4, t117;\n\t"
+        "sub.u32 t122, t122, t117;\n\t"
+        "and.b32 t122, t122, t119;\n\t"
+        "add.u32 t6, t6, t122;\n\t"
+        "and.b32 t123, t117, t119;\n\t"
+        "xor.b32 t0, t0, t123;\n\t"
+        "sub.u32 t0, t0, t123;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t124, t2, t123;\n\t"
+        "add.u32 t1, t1, t124;\n\t"
+        "and.b32 t125, t5, t123;\n\t"
+        "add.u32 t3, t3, t125;\n\t"
+        "and.b32 t126, t6, t123;\n\t"
+        "add.u32 t4, t4, t126;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t127, 0, t0;\n\t"
+        "shr.b32 t128, t127, 31;\n\t"
+        "sub.u32 t129, 0, t128;\n\t"
+        "and.b32 t130, t2, 1;\n\t"
+        "sub.u32 t131, 0, t130;\n\t"
+        "xor.b32 t132, t1, t129;\n\t"
+        "sub.u32 t132, t132, t129;\n\t"
+        "and.b32 t132, t132, t131;\n\t"
+        "add.u32 t2, t2, t132;\n\t"
+        "xor.b32 t133, t3, t129;\n\t"
+        "sub.u32 t133, t133, t129;\n\t"
+        "and.b32 t133, t133, t131;\n\t"
+        "add.u32 t5, t5, t133;\n\t"
+        "xor.b32 t134, t4, t129;\n\t"
+        "sub.u32 t134, t134, t129;\n\t"
+        "and.b32 t134, t134, t131;\n\t"
+        "add.u32 t6, t6, t134;\n\t"
+        "and.b32 t135, t129, t131;\n\t"
+        "xor.b32 t0, t0, t135;\n\t"
+        "sub.u32 t0, t0, t135;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t136, t2, t135;\n\t"
+        "add.u32 t1, t1, t136;\n\t"
+        "and.b32 t137, t5, t135;\n\t"
+        "add.u32 t3, t3, t137;\n\t"
+        "and.b32 t138, t6, t135;\n\t"
+        "add.u32 t4, t4, t138;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t139, 0, t0;\n\t"
+        "shr.b32 t140, t139, 31;\n\t"
+        "sub.u32 t141, 0, t140;\n\t"
+        "and.b32 t142, t2, 1;\n\t"
+        "sub.u32 t143, 0, t142;\n\t"
+        "xor.b32 t144, t1, t141;\n\t"
+        "sub.u32 t144, t144, t141;\n\t"
+        "and.b32 t144, t144, t143;\n\t"
+        "add.u32 t2, t2, t144;\n\t"
+        "xor.b32 t145, t3, t141;\n\t"
+        "sub.u32 t145, t145, t141;\n\t"
+        "and.b32 t145, t145, t143;\n\t"
+        "add.u32 t5, t5, t145;\n\t"
+        "xor.b32 t146, t4, t141;\n\t"
+        "sub.u32 t146, t146, t141;\n\t"
+        "and.b32 t146, t146, t143;\n\t"
+        "add.u32 t6, t6, t146;\n\t"
+        "and.b32 t147, t141, t143;\n\t"
+        "xor.b32 t0, t0, t147;\n\t"
+        "sub.u32 t0, t0, t147;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t148, t2, t147;\n\t"
+        "add.u32 t1, t1, t148;\n\t"
+        "and.b32 t149, t5, t147;\n\t"
+        "add.u32 t3, t3, t149;\n\t"
+        "and.b32 t150, t6, t147;\n\t"
+        "add.u32 t4, t4, t150;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t151, 0, t0;\n\t"
+        "shr.b32 t152, t151, 31;\n\t"
+        "sub.u32 t153, 0, t152;\n\t"
+        "and.b32 t154, t2, 1;\n\t"
+        "sub.u32 t155, 0, t154;\n\t"
+        "xor.b32 t156, t1, t153;\n\t"
+        "sub.u32 t156, t156, t153;\n\t"
+        "and.b32 t156, t156, t155;\n\t"
+        "add.u32 t2, t2, t156;\n\t"
+        "xor.b32 t157, t3, t153;\n\t"
+        "sub.u32 t157, t157, t153;\n\t"
+        "and.b32 t157, t157, t155;\n\t"
+        "add.u32 t5, t5, t157;\n\t"
+        "xor.b32 t158, t4, t153;\n\t"
+        "sub.u32 t158, t158, t153;\n\t"
+        "and.b32 t158, t158, t155;\n\t"
+        "add.u32 t6, t6, t158;\n\t"
+        "and.b32 t159, t153, t155;\n\t"
+        "xor.b32 t0, t0, t159;\n\t"
+        "sub.u32 t0, t0, t159;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t160, t2, t159;\n\t"
+        "add.u32 t1, t1, t160;\n\t"
+        "and.b32 t161, t5, t159;\n\t"
+        "add.u32 t3, t3, t161;\n\t"
+        "and.b32 t162, t6, t159;\n\t"
+        "add.u32 t4, t4, t162;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t163, 0, t0;\n\t"
+        "shr.b32 t164, t163, 31;\n\t"
+        "sub.u32 t165, 0, t164;\n\t"
+        "and.b32 t166, t2, 1;\n\t"
+        "sub.u32 t167, 0, t166;\n\t"
+        "xor.b32 t168, t1, t165;\n\t"
+        "sub.u32 t168, t168, t165;\n\t"
+        "and.b32 t168, t168, t167;\n\t"
+        "add.u32 t2, t2, t168;\n\t"
+        "xor.b32 t169, t3, t165;\n\t"
+        "sub.u32 t169, t169, t165;\n\t"
+        "and.b32 t169, t169, t167;\n\t"
+        "add.u32 t5, t5, t169;\n\t"
+        "xor.b32 t170, t4, t165;\n\t"
+        "sub.u32 t170, t170, t165;\n\t"
+        "and.b32 t170, t170, t167;\n\t"
+        "add.u32 t6, t6, t170;\n\t"
+        "and.b32 t171, t165, t167;\n\t"
+        "xor.b32 t0, t0, t171;\n\t"
+        "sub.u32 t0, t0, t171;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t172, t2, t171;\n\t"
+        "add.u32 t1, t1, t172;\n\t"
+        "and.b32 t173, t5, t171;\n\t"
+        "add.u32 t3, t3, t173;\n\t"
+        "and.b32 t174, t6, t171;\n\t"
+        "add.u32 t4, t4, t174;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t175, 0, t0;\n\t"
+        "shr.b32 t176, t175, 31;\n\t"
+        "sub.u32 t177, 0, t176;\n\t"
+        "and.b32 t178, t2, 1;\n\t"
+        "sub.u32 t179, 0, t178;\n\t"
+        "xor.b32 t180, t1, t177;\n\t"
+        "sub.u32 t180, t180, t177;\n\t"
+        "and.b32 t180, t180, t179;\n\t"
+        "add.u32 t2, t2, t180;\n\t"
+        "xor.b32 t181, t3, t177;\n\t"
+        "sub.u32 t181, t181, t177;\n\t"
+        "and.b32 t181, t181, t179;\n\t"
+        "add.u32 t5, t5, t181;\n\t"
+        "xor.b32 t182, t4, t177;\n\t"
+        "sub.u32 t182, t182, t177;\n\t"
+        "and.b32 t182, t182, t179;\n\t"
+        "add.u32 t6, t6, t182;\n\t"
+        "and.b32 t183, t177, t179;\n\t"
+        "xor.b32 t0, t0, t183;\n\t"
+        "sub.u32 t0, t0, t183;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t184, t2, t183;\n\t"
+        "add.u32 t1, t1, t184;\n\t"
+        "and.b32 t185, t5, t183;\n\t"
+        "add.u32 t3, t3, t185;\n\t"
+        "and.b32 t186, t6, t183;\n\t"
+        "add.u32 t4, t4, t186;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t187, 0, t0;\n\t"
+        "shr.b32 t188, t187, 31;\n\t"
+        "sub.u32 t189, 0, t188;\n\t"
+        "and.b32 t190, t2, 1;\n\t"
+        "sub.u32 t191, 0, t190;\n\t"
+        "xor.b32 t192, t1, t189;\n\t"
+        "sub.u32 t192, t192, t189;\n\t"
+        "and.b32 t192, t192, t191;\n\t"
+        "add.u32 t2, t2, t192;\n\t"
+        "xor.b32 t193, t3, t189;\n\t"
+        "sub.u32 t193, t193, t189;\n\t"
+        "and.b32 t193, t193, t191;\n\t"
+        "add.u32 t5, t5, t193;\n\t"
+        "xor.b32 t194, t4, t189;\n\t"
+        "sub.u32 t194, t194, t189;\n\t"
+        "and.b32 t194, t194, t191;\n\t"
+        "add.u32 t6, t6, t194;\n\t"
+        "and.b32 t195, t189, t191;\n\t"
+        "xor.b32 t0, t0, t195;\n\t"
+        "sub.u32 t0, t0, t195;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t196, t2, t195;\n\t"
+        "add.u32 t1, t1, t196;\n\t"
+        "and.b32 t197, t5, t195;\n\t"
+        "add.u32 t3, t3, t197;\n\t"
+        "and.b32 t198, t6, t195;\n\t"
+        "add.u32 t4, t4, t198;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t199, 0, t0;\n\t"
+        "shr.b32 t200, t199, 31;\n\t"
+        "sub.u32 t201, 0, t200;\n\t"
+        "and.b32 t202, t2, 1;\n\t"
+        "sub.u32 t203, 0, t202;\n\t"
+        "xor.b32 t204, t1, t201;\n\t"
+        "sub.u32 t204, t204, t201;\n\t"
+        "and.b32 t204, t204, t203;\n\t"
+        "add.u32 t2, t2, t204;\n\t"
+        "xor.b32 t205, t3, t201;\n\t"
+        "sub.u32 t205, t205, t201;\n\t"
+        "and.b32 t205, t205, t203;\n\t"
+        "add.u32 t5, t5, t205;\n\t"
+        "xor.b32 t206, t4, t201;\n\t"
+        "sub.u32 t206, t206, t201;\n\t"
+        "and.b32 t206, t206, t203;\n\t"
+        "add.u32 t6, t6, t206;\n\t"
+        "and.b32 t207, t201, t203;\n\t"
+        "xor.b32 t0, t0, t207;\n\t"
+        "sub.u32 t0, t0, t207;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t208, t2, t207;\n\t"
+        "add.u32 t1, t1, t208;\n\t"
+        "and.b32 t209, t5, t207;\n\t"
+        "add.u32 t3, t3, t209;\n\t"
+        "and.b32 t210, t6, t207;\n\t"
+        "add.u32 t4, t4, t210;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t211, 0, t0;\n\t"
+        "shr.b32 t212, t211, 31;\n\t"
+        "sub.u32 t213, 0, t212;\n\t"
+        "and.b32 t214, t2, 1;\n\t"
+        "sub.u32 t215, 0, t214;\n\t"
+        "xor.b32 t216, t1, t213;\n\t"
+        "sub.u32 t216, t216, t213;\n\t"
+        "and.b32 t216, t216, t215;\n\t"
+        "add.u32 t2, t2, t216;\n\t"
+        "xor.b32 t217, t3, t213;\n\t"
+        "sub.u32 t217, t217, t213;\n\t"
+        "and.b32 t217, t217, t215;\n\t"
+        "add.u32 t5, t5, t217;\n\t"
+        "xor.b32 t218, t4, t213;\n\t"
+        "sub.u32 t218, t218, t213;\n\t"
+        "and.b32 t218, t218, t215;\n\t"
+        "add.u32 t6, t6, t218;\n\t"
+        "and.b32 t219, t213, t215;\n\t"
+        "xor.b32 t0, t0, t219;\n\t"
+        "sub.u32 t0, t0, t219;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t220, t2, t219;\n\t"
+        "add.u32 t1, t1, t220;\n\t"
+        "and.b32 t221, t5, t219;\n\t"
+        "add.u32 t3, t3, t221;\n\t"
+        "and.b32 t222, t6, t219;\n\t"
+        "add.u32 t4, t4, t222;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t223, 0, t0;\n\t"
+        "shr.b32 t224, t223, 31;\n\t"
+        "sub.u32 t225, 0, t224;\n\t"
+        "and.b32 t226, t2, 1;\n\t"
+        "sub.u32 t227, 0, t226;\n\t"
+        "xor.b32 t228, t1, t225;\n\t"
+        "sub.u32 t228, t228, t225;\n\t"
+        "and.b32 t228, t228, t227;\n\t"
+        "add.u32 t2, t2, t228;\n\t"
+        "xor.b32 t229, t3, t225;\n\t"
+        "sub.u32 t229, t229, t225;\n\t"
+        "and.b32 t229, t229, t227;\n\t"
+        "add.u32 t5, t5, t229;\n\t"
+        "xor.b32 t230, t4, t225;\n\t"
+        "sub.u32 t230, t230, t225;\n\t"
+        "and.b32 t230, t230, t227;\n\t"
+        "add.u32 t6, t6, t230;\n\t"
+        "and.b32 t231, t225, t227;\n\t"
+        "xor.b32 t0, t0, t231;\n\t"
+        "sub.u32 t0, t0, t231;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t232, t2, t231;\n\t"
+        "add.u32 t1, t1, t232;\n\t"
+        "and.b32 t233, t5, t231;\n\t"
+        "add.u32 t3, t3, t233;\n\t"
+        "and.b32 t234, t6, t231;\n\t"
+        "add.u32 t4, t4, t234;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t235, 0, t0;\n\t"
+        "shr.b32 t236, t235, 31;\n\t"
+        "sub.u32 t237, 0, t236;\n\t"
+        "and.b32 t238, t2, 1;\n\t"
+        "sub.u32 t239, 0, t238;\n\t"
+        "xor.b32 t240, t1, t237;\n\t"
+        "sub.u32 t240, t240, t237;\n\t"
+        "and.b32 t240, t240, t239;\n\t"
+        "add.u32 t2, t2, t240;\n\t"
+        "xor.b32 t241, t3, t237;\n\t"
+        "sub.u32 t241, t241, t237;\n\t"
+        "and.b32 t241, t241, t239;\n\t"
+        "add.u32 t5, t5, t241;\n\t"
+        "xor.b32 t242, t4, t237;\n\t"
+        "sub.u32 t242, t242, t237;\n\t"
+        "and.b32 t242, t242, t239;\n\t"
+        "add.u32 t6, t6, t242;\n\t"
+        "and.b32 t243, t237, t239;\n\t"
+        "xor.b32 t0, t0, t243;\n\t"
+        "sub.u32 t0, t0, t243;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t244, t2, t243;\n\t"
+        "add.u32 t1, t1, t244;\n\t"
+        "and.b32 t245, t5, t243;\n\t"
+        "add.u32 t3, t3, t245;\n\t"
+        "and.b32 t246, t6, t243;\n\t"
+        "add.u32 t4, t4, t246;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t247, 0, t0;\n\t"
+        "shr.b32 t248, t247, 31;\n\t"
+        "sub.u32 t249, 0, t248;\n\t"
+        "and.b32 t250, t2, 1;\n\t"
+        "sub.u32 t251, 0, t250;\n\t"
+        "xor.b32 t252, t1, t249;\n\t"
+        "sub.u32 t252, t252, t249;\n\t"
+        "and.b32 t252, t252, t251;\n\t"
+        "add.u32 t2, t2, t252;\n\t"
+        "xor.b32 t253, t3, t249;\n\t"
+        "sub.u32 t253, t253, t249;\n\t"
+        "and.b32 t253, t253, t251;\n\t"
+        "add.u32 t5, t5, t253;\n\t"
+        "xor.b32 t254, t4, t249;\n\t"
+        "sub.u32 t254, t254, t249;\n\t"
+        "and.b32 t254, t254, t251;\n\t"
+        "add.u32 t6, t6, t254;\n\t"
+        "and.b32 t255, t249, t251;\n\t"
+        "xor.b32 t0, t0, t255;\n\t"
+        "sub.u32 t0, t0, t255;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t256, t2, t255;\n\t"
+        "add.u32 t1, t1, t256;\n\t"
+        "and.b32 t257, t5, t255;\n\t"
+        "add.u32 t3, t3, t257;\n\t"
+        "and.b32 t258, t6, t255;\n\t"
+        "add.u32 t4, t4, t258;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t259, 0, t0;\n\t"
+        "shr.b32 t260, t259, 31;\n\t"
+        "sub.u32 t261, 0, t260;\n\t"
+        "and.b32 t262, t2, 1;\n\t"
+        "sub.u32 t263, 0, t262;\n\t"
+        "xor.b32 t264, t1, t261;\n\t"
+        "sub.u32 t264, t264, t261;\n\t"
+        "and.b32 t264, t264, t263;\n\t"
+        "add.u32 t2, t2, t264;\n\t"
+        "xor.b32 t265, t3, t261;\n\t"
+        "sub.u32 t265, t265, t261;\n\t"
+        "and.b32 t265, t265, t263;\n\t"
+        "add.u32 t5, t5, t265;\n\t"
+        "xor.b32 t266, t4, t261;\n\t"
+        "sub.u32 t266, t266, t261;\n\t"
+        "and.b32 t266, t266, t263;\n\t"
+        "add.u32 t6, t6, t266;\n\t"
+        "and.b32 t267, t261, t263;\n\t"
+        "xor.b32 t0, t0, t267;\n\t"
+        "sub.u32 t0, t0, t267;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t268, t2, t267;\n\t"
+        "add.u32 t1, t1, t268;\n\t"
+        "and.b32 t269, t5, t267;\n\t"
+        "add.u32 t3, t3, t269;\n\t"
+        "and.b32 t270, t6, t267;\n\t"
+        "add.u32 t4, t4, t270;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t271, 0, t0;\n\t"
+        "shr.b32 t272, t271, 31;\n\t"
+        "sub.u32 t273, 0, t272;\n\t"
+        "and.b32 t274, t2, 1;\n\t"
+        "sub.u32 t275, 0, t274;\n\t"
+        "xor.b32 t276, t1, t273;\n\t"
+        "sub.u32 t276, t276, t273;\n\t"
+        "and.b32 t276, t276, t275;\n\t"
+        "add.u32 t2, t2, t276;\n\t"
+        "xor.b32 t277, t3, t273;\n\t"
+        "sub.u32 t277, t277, t273;\n\t"
+        "and.b32 t277, t277, t275;\n\t"
+        "add.u32 t5, t5, t277;\n\t"
+        "xor.b32 t278, t4, t273;\n\t"
+        "sub.u32 t278, t278, t273;\n\t"
+        "and.b32 t278, t278, t275;\n\t"
+        "add.u32 t6, t6, t278;\n\t"
+        "and.b32 t279, t273, t275;\n\t"
+        "xor.b32 t0, t0, t279;\n\t"
+        "sub.u32 t0, t0, t279;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t280, t2, t279;\n\t"
+        "add.u32 t1, t1, t280;\n\t"
+        "and.b32 t281, t5, t279;\n\t"
+        "add.u32 t3, t3, t281;\n\t"
+        "and.b32 t282, t6, t279;\n\t"
+        "add.u32 t4, t4, t282;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t283, 0, t0;\n\t"
+        "shr.b32 t284, t283, 31;\n\t"
+        "sub.u32 t285, 0, t284;\n\t"
+        "and.b32 t286, t2, 1;\n\t"
+        "sub.u32 t287, 0, t286;\n\t"
+        "xor.b32 t288, t1, t285;\n\t"
+        "sub.u32 t288, t288, t285;\n\t"
+        "and.b32 t288, t288, t287;\n\t"
+        "add.u32 t2, t2, t288;\n\t"
+        "xor.b32 t289, t3, t285;\n\t"
+        "sub.u32 t289, t289, t285;\n\t"
+        "and.b32 t289, t289, t287;\n\t"
+        "add.u32 t5, t5, t289;\n\t"
+        "xor.b32 t290, t4, t285;\n\t"
+        "sub.u32 t290, t290, t285;\n\t"
+        "and.b32 t290, t290, t287;\n\t"
+        "add.u32 t6, t6, t290;\n\t"
+        "and.b32 t291, t285, t287;\n\t"
+        "xor.b32 t0, t0, t291;\n\t"
+        "sub.u32 t0, t0, t291;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t292, t2, t291;\n\t"
+        "add.u32 t1, t1, t292;\n\t"
+        "and.b32 t293, t5, t291;\n\t"
+        "add.u32 t3, t3, t293;\n\t"
+        "and.b32 t294, t6, t291;\n\t"
+        "add.u32 t4, t4, t294;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t295, 0, t0;\n\t"
+        "shr.b32 t296, t295, 31;\n\t"
+        "sub.u32 t297, 0, t296;\n\t"
+        "and.b32 t298, t2, 1;\n\t"
+        "sub.u32 t299, 0, t298;\n\t"
+        "xor.b32 t300, t1, t297;\n\t"
+        "sub.u32 t300, t300, t297;\n\t"
+        "and.b32 t300, t300, t299;\n\t"
+        "add.u32 t2, t2, t300;\n\t"
+        "xor.b32 t301, t3, t297;\n\t"
+        "sub.u32 t301, t301, t297;\n\t"
+        "and.b32 t301, t301, t299;\n\t"
+        "add.u32 t5, t5, t301;\n\t"
+        "xor.b32 t302, t4, t297;\n\t"
+        "sub.u32 t302, t302, t297;\n\t"
+        "and.b32 t302, t302, t299;\n\t"
+        "add.u32 t6, t6, t302;\n\t"
+        "and.b32 t303, t297, t299;\n\t"
+        "xor.b32 t0, t0, t303;\n\t"
+        "sub.u32 t0, t0, t303;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t304, t2, t303;\n\t"
+        "add.u32 t1, t1, t304;\n\t"
+        "and.b32 t305, t5, t303;\n\t"
+        "add.u32 t3, t3, t305;\n\t"
+        "and.b32 t306, t6, t303;\n\t"
+        "add.u32 t4, t4, t306;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t307, 0, t0;\n\t"
+        "shr.b32 t308, t307, 31;\n\t"
+        "sub.u32 t309, 0, t308;\n\t"
+        "and.b32 t310, t2, 1;\n\t"
+        "sub.u32 t311, 0, t310;\n\t"
+        "xor.b32 t312, t1, t309;\n\t"
+        "sub.u32 t312, t312, t309;\n\t"
+        "and.b32 t312, t312, t311;\n\t"
+        "add.u32 t2, t2, t312;\n\t"
+        "xor.b32 t313, t3, t309;\n\t"
+        "sub.u32 t313, t313, t309;\n\t"
+        "and.b32 t313, t313, t311;\n\t"
+        "add.u32 t5, t5, t313;\n\t"
+        "xor.b32 t314, t4, t309;\n\t"
+        "sub.u32 t314, t314, t309;\n\t"
+        "and.b32 t314, t314, t311;\n\t"
+        "add.u32 t6, t6, t314;\n\t"
+        "and.b32 t315, t309, t311;\n\t"
+        "xor.b32 t0, t0, t315;\n\t"
+        "sub.u32 t0, t0, t315;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t316, t2, t315;\n\t"
+        "add.u32 t1, t1, t316;\n\t"
+        "and.b32 t317, t5, t315;\n\t"
+        "add.u32 t3, t3, t317;\n\t"
+        "and.b32 t318, t6, t315;\n\t"
+        "add.u32 t4, t4, t318;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t319, 0, t0;\n\t"
+        "shr.b32 t320, t319, 31;\n\t"
+        "sub.u32 t321, 0, t320;\n\t"
+        "and.b32 t322, t2, 1;\n\t"
+        "sub.u32 t323, 0, t322;\n\t"
+        "xor.b32 t324, t1, t321;\n\t"
+        "sub.u32 t324, t324, t321;\n\t"
+        "and.b32 t324, t324, t323;\n\t"
+        "add.u32 t2, t2, t324;\n\t"
+        "xor.b32 t325, t3, t321;\n\t"
+        "sub.u32 t325, t325, t321;\n\t"
+        "and.b32 t325, t325, t323;\n\t"
+        "add.u32 t5, t5, t325;\n\t"
+        "xor.b32 t326, t4, t321;\n\t"
+        "sub.u32 t326, t326, t321;\n\t"
+        "and.b32 t326, t326, t323;\n\t"
+        "add.u32 t6, t6, t326;\n\t"
+        "and.b32 t327, t321, t323;\n\t"
+        "xor.b32 t0, t0, t327;\n\t"
+        "sub.u32 t0, t0, t327;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t328, t2, t327;\n\t"
+        "add.u32 t1, t1, t328;\n\t"
+        "and.b32 t329, t5, t327;\n\t"
+        "add.u32 t3, t3, t329;\n\t"
+        "and.b32 t330, t6, t327;\n\t"
+        "add.u32 t4, t4, t330;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t331, 0, t0;\n\t"
+        "shr.b32 t332, t331, 31;\n\t"
+        "sub.u32 t333, 0, t332;\n\t"
+        "and.b32 t334, t2, 1;\n\t"
+        "sub.u32 t335, 0, t334;\n\t"
+        "xor.b32 t336, t1, t333;\n\t"
+        "sub.u32 t336, t336, t333;\n\t"
+        "and.b32 t336, t336, t335;\n\t"
+        "add.u32 t2, t2, t336;\n\t"
+        "xor.b32 t337, t3, t333;\n\t"
+        "sub.u32 t337, t337, t333;\n\t"
+        "and.b32 t337, t337, t335;\n\t"
+        "add.u32 t5, t5, t337;\n\t"
+        "xor.b32 t338, t4, t333;\n\t"
+        "sub.u32 t338, t338, t333;\n\t"
+        "and.b32 t338, t338, t335;\n\t"
+        "add.u32 t6, t6, t338;\n\t"
+        "and.b32 t339, t333, t335;\n\t"
+        "xor.b32 t0, t0, t339;\n\t"
+        "sub.u32 t0, t0, t339;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t340, t2, t339;\n\t"
+        "add.u32 t1, t1, t340;\n\t"
+        "and.b32 t341, t5, t339;\n\t"
+        "add.u32 t3, t3, t341;\n\t"
+        "and.b32 t342, t6, t339;\n\t"
+        "add.u32 t4, t4, t342;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t343, 0, t0;\n\t"
+        "shr.b32 t344, t343, 31;\n\t"
+        "sub.u32 t345, 0, t344;\n\t"
+        "and.b32 t346, t2, 1;\n\t"
+        "sub.u32 t347, 0, t346;\n\t"
+        "xor.b32 t348, t1, t345;\n\t"
+        "sub.u32 t348, t348, t345;\n\t"
+        "and.b32 t348, t348, t347;\n\t"
+        "add.u32 t2, t2, t348;\n\t"
+        "xor.b32 t349, t3, t345;\n\t"
+        "sub.u32 t349, t349, t345;\n\t"
+        "and.b32 t349, t349, t347;\n\t"
+        "add.u32 t5, t5, t349;\n\t"
+        "xor.b32 t350, t4, t345;\n\t"
+        "sub.u32 t350, t350, t345;\n\t"
+        "and.b32 t350, t350, t347;\n\t"
+        "add.u32 t6, t6, t350;\n\t"
+        "and.b32 t351, t345, t347;\n\t"
+        "xor.b32 t0, t0, t351;\n\t"
+        "sub.u32 t0, t0, t351;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t352, t2, t351;\n\t"
+        "add.u32 t1, t1, t352;\n\t"
+        "and.b32 t353, t5, t351;\n\t"
+        "add.u32 t3, t3, t353;\n\t"
+        "and.b32 t354, t6, t351;\n\t"
+        "add.u32 t4, t4, t354;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t355, 0, t0;\n\t"
+        "shr.b32 t356, t355, 31;\n\t"
+        "sub.u32 t357, 0, t356;\n\t"
+        "and.b32 t358, t2, 1;\n\t"
+        "sub.u32 t359, 0, t358;\n\t"
+        "xor.b32 t360, t1, t357;\n\t"
+        "sub.u32 t360, t360, t357;\n\t"
+        "and.b32 t360, t360, t359;\n\t"
+        "add.u32 t2, t2, t360;\n\t"
+        "xor.b32 t361, t3, t357;\n\t"
+        "sub.u32 t361, t361, t357;\n\t"
+        "and.b32 t361, t361, t359;\n\t"
+        "add.u32 t5, t5, t361;\n\t"
+        "xor.b32 t362, t4, t357;\n\t"
+        "sub.u32 t362, t362, t357;\n\t"
+        "and.b32 t362, t362, t359;\n\t"
+        "add.u32 t6, t6, t362;\n\t"
+        "and.b32 t363, t357, t359;\n\t"
+        "xor.b32 t0, t0, t363;\n\t"
+        "sub.u32 t0, t0, t363;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t364, t2, t363;\n\t"
+        "add.u32 t1, t1, t364;\n\t"
+        "and.b32 t365, t5, t363;\n\t"
+        "add.u32 t3, t3, t365;\n\t"
+        "and.b32 t366, t6, t363;\n\t"
+        "add.u32 t4, t4, t366;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "mov.b32 %0, t0;\n\t"
+        "shr.b32 t377, %28, 31;\n\t"
+        "sub.u32 t378, 0, t377;\n\t"
+        "mul.lo.u32 t367, t3, %20;\n\t"
+        "mul.lo.u32 t368, t3, %21;\n\t"
+        "mul.lo.u32 t369, t3, %22;\n\t"
+        "mul.lo.u32 t370, t3, %23;\n\t"
+        "mul.lo.u32 t371, t3, %24;\n\t"
+        "mul.lo.u32 t372, t3, %25;\n\t"
+        "mul.lo.u32 t373, t3, %26;\n\t"
+        "mul.lo.u32 t374, t3, %27;\n\t"
+        "mul.lo.u32 t375, t3, %28;\n\t"
+        "mul.lo.u32 t376, t3, t378;\n\t"
+        "mad.hi.cc.u32 t368, t3, %20, t368;\n\t"
+        "madc.hi.cc.u32 t369, t3, %21, t369;\n\t"
+        "madc.hi.cc.u32 t370, t3, %22, t370;\n\t"
+        "madc.hi.cc.u32 t371, t3, %23, t371;\n\t"
+        "madc.hi.cc.u32 t372, t3, %24, t372;\n\t"
+        "madc.hi.cc.u32 t373, t3, %25, t373;\n\t"
+        "madc.hi.cc.u32 t374, t3, %26, t374;\n\t"
+        "madc.hi.cc.u32 t375, t3, %27, t375;\n\t"
+        "madc.hi.u32 t376, t3, %28, t376;\n\t"
+        "shr.b32 t379, t3, 31;\n\t"
+        "sub.u32 t380, 0, t379;\n\t"
+        "and.b32 t381, %20, t380;\n\t"
+        "and.b32 t382, %21, t380;\n\t"
+        "and.b32 t383, %22, t380;\n\t"
+        "and.b32 t384, %23, t380;\n\t"
+        "and.b32 t385, %24, t380;\n\t"
+        "and.b32 t386, %25, t380;\n\t"
+        "and.b32 t387, %26, t380;\n\t"
+        "and.b32 t388, %27, t380;\n\t"
+        "and.b32 t389, %28, t380;\n\t"
+        "sub.cc.u32 t368, t368, t381;\n\t"
+        "subc.cc.u32 t369, t369, t382;\n\t"
+        "subc.cc.u32 t370, t370, t383;\n\t"
+        "subc.cc.u32 t371, t371, t384;\n\t"
+        "subc.cc.u32 t372, t372, t385;\n\t"
+        "subc.cc.u32 t373, t373, t386;\n\t"
+        "subc.cc.u32 t374, t374, t387;\n\t"
+        "subc.cc.u32 t375, t375, t388;\n\t"
+        "subc.u32 t376, t376, t389;\n\t"
+        "shr.b32 t390, %37, 31;\n\t"
+        "sub.u32 t391, 0, t390;\n\t"
+        "mad.lo.cc.u32 t367, t4, %29, t367;\n\t"
+        "madc.lo.cc.u32 t368, t4, %30, t368;\n\t"
+        "madc.lo.cc.u32 t369, t4, %31, t369;\n\t"
+        "madc.lo.cc.u32 t370, t4, %32, t370;\n\t"
+        "madc.lo.cc.u32 t371, t4, %33, t371;\n\t"
+        "madc.lo.cc.u32 t372, t4, %34, t372;\n\t"
+        "madc.lo.cc.u32 t373, t4, %35, t373;\n\t"
+        "madc.lo.cc.u32 t374, t4, %36, t374;\n\t"
+        "madc.lo.cc.u32 t375, t4, %37, t375;\n\t"
+        "madc.lo.u32 t376, t4, t391, t376;\n\t"
+        "mad.hi.cc.u32 t368, t4, %29, t368;\n\t"
+        "madc.hi.cc.u32 t369, t4, %30, t369;\n\t"
+        "madc.hi.cc.u32 t370, t4, %31, t370;\n\t"
+        "madc.hi.cc.u32 t371, t4, %32, t371;\n\t"
+        "madc.hi.cc.u32 t372, t4, %33, t372;\n\t"
+        "madc.hi.cc.u32 t373, t4, %34, t373;\n\t"
+        "madc.hi.cc.u32 t374, t4, %35, t374;\n\t"
+        "madc.hi.cc.u32 t375, t4, %36, t375;\n\t"
+        "madc.hi.u32 t376, t4, %37, t376;\n\t"
+        "shr.b32 t392, t4, 31;\n\t"
+        "sub.u32 t393, 0, t392;\n\t"
+        "and.b32 t394, %29, t393;\n\t"
+        "and.b32 t395, %30, t393;\n\t"
+        "and.b32 t396, %31, t393;\n\t"
+        "and.b32 t397, %32, t393;\n\t"
+        "and.b32 t398, %33, t393;\n\t"
+        "and.b32 t399, %34, t393;\n\t"
+        "and.b32 t400, %35, t393;\n\t"
+        "and.b32 t401, %36, t393;\n\t"
+        "and.b32 t402, %37, t393;\n\t"
+        "sub.cc.u32 t368, t368, t394;\n\t"
+        "subc.cc.u32 t369, t369, t395;\n\t"
+        "subc.cc.u32 t370, t370, t396;\n\t"
+        "subc.cc.u32 t371, t371, t397;\n\t"
+        "subc.cc.u32 t372, t372, t398;\n\t"
+        "subc.cc.u32 t373, t373, t399;\n\t"
+        "subc.cc.u32 t374, t374, t400;\n\t"
+        "subc.cc.u32 t375, t375, t401;\n\t"
+        "subc.u32 t376, t376, t402;\n\t"
+        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
+        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
+        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
+        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
+        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
+        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
+        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
+        "shf.r.clamp.b32 %8, t374, t375, 30;\n\t"
+        "shf.r.clamp.b32 %9, t375, t376, 30;\n\t"
+        "shr.b32 t413, %28, 31;\n\t"
+        "sub.u32 t414, 0, t413;\n\t"
+        "mul.lo.u32 t403, t5, %20;\n\t"
+        "mul.lo.u32 t404, t5, %21;\n\t"
+        "mul.lo.u32 t405, t5, %22;\n\t"
+        "mul.lo.u32 t406, t5, %23;\n\t"
+        "mul.lo.u32 t407, t5, %24;\n\t"
+        "mul.lo.u32 t408, t5, %25;\n\t"
+        "mul.lo.u32 t409, t5, %26;\n\t"
+        "mul.lo.u32 t410, t5, %27;\n\t"
+        "mul.lo.u32 t411, t5, %28;\n\t"
+        "mul.lo.u32 t412, t5, t414;\n\t"
+        "mad.hi.cc.u32 t404, t5, %20, t404;\n\t"
+        "madc.hi.cc.u32 t405, t5, %21, t405;\n\t"
+        "madc.hi.cc.u32 t406, t5, %22, t406;\n\t"
+        "madc.hi.cc.u32 t407, t5, %23, t407;\n\t"
+        "madc.hi.cc.u32 t408, t5, %24, t408;\n\t"
+        "madc.hi.cc.u32 t409, t5, %25, t409;\n\t"
+        "madc.hi.cc.u32 t410, t5, %26, t410;\n\t"
+        "madc.hi.cc.u32 t411, t5, %27, t411;\n\t"
+        "madc.hi.u32 t412, t5, %28, t412;\n\t"
+        "shr.b32 t415, t5, 31;\n\t"
+        "sub.u32 t416, 0, t415;\n\t"
+        "and.b32 t417, %20, t416;\n\t"
+        "and.b32 t418, %21, t416;\n\t"
+        "and.b32 t419, %22, t416;\n\t"
+        "and.b32 t420, %23, t416;\n\t"
+        "and.b32 t421, %24, t416;\n\t"
+        "and.b32 t422, %25, t416;\n\t"
+        "and.b32 t423, %26, t416;\n\t"
+        "and.b32 t424, %27, t416;\n\t"
+        "and.b32 t425, %28, t416;\n\t"
+        "sub.cc.u32 t404, t404, t417;\n\t"
+        "subc.cc.u32 t405, t405, t418;\n\t"
+        "subc.cc.u32 t406, t406, t419;\n\t"
+        "subc.cc.u32 t407, t407, t420;\n\t"
+        "subc.cc.u32 t408, t408, t421;\n\t"
+        "subc.cc.u32 t409, t409, t422;\n\t"
+        "subc.cc.u32 t410, t410, t423;\n\t"
+        "subc.cc.u32 t411, t411, t424;\n\t"
+        "subc.u32 t412, t412, t425;\n\t"
+        "shr.b32 t426, %37, 31;\n\t"
+        "sub.u32 t427, 0, t426;\n\t"
+        "mad.lo.cc.u32 t403, t6, %29, t403;\n\t"
+        "madc.lo.cc.u32 t404, t6, %30, t404;\n\t"
+        "madc.lo.cc.u32 t405, t6, %31, t405;\n\t"
+        "madc.lo.cc.u32 t406, t6, %32, t406;\n\t"
+        "madc.lo.cc.u32 t407, t6, %33, t407;\n\t"
+        "madc.lo.cc.u32 t408, t6, %34, t408;\n\t"
+        "madc.lo.cc.u32 t409, t6, %35, t409;\n\t"
+        "madc.lo.cc.u32 t410, t6, %36, t410;\n\t"
+        "madc.lo.cc.u32 t411, t6, %37, t411;\n\t"
+        "madc.lo.u32 t412, t6, t427, t412;\n\t"
+        "mad.hi.cc.u32 t404, t6, %29, t404;\n\t"
+        "madc.hi.cc.u32 t405, t6, %30, t405;\n\t"
+        "madc.hi.cc.u32 t406, t6, %31, t406;\n\t"
+        "madc.hi.cc.u32 t407, t6, %32, t407;\n\t"
+        "madc.hi.cc.u32 t408, t6, %33, t408;\n\t"
+        "madc.hi.cc.u32 t409, t6, %34, t409;\n\t"
+        "madc.hi.cc.u32 t410, t6, %35, t410;\n\t"
+        "madc.hi.cc.u32 t411, t6, %36, t411;\n\t"
+        "madc.hi.u32 t412, t6, %37, t412;\n\t"
+        "shr.b32 t428, t6, 31;\n\t"
+        "sub.u32 t429, 0, t428;\n\t"
+        "and.b32 t430, %29, t429;\n\t"
+        "and.b32 t431, %30, t429;\n\t"
+        "and.b32 t432, %31, t429;\n\t"
+        "and.b32 t433, %32, t429;\n\t"
+        "and.b32 t434, %33, t429;\n\t"
+        "and.b32 t435, %34, t429;\n\t"
+        "and.b32 t436, %35, t429;\n\t"
+        "and.b32 t437, %36, t429;\n\t"
+        "and.b32 t438, %37, t429;\n\t"
+        "sub.cc.u32 t404, t404, t430;\n\t"
+        "subc.cc.u32 t405, t405, t431;\n\t"
+        "subc.cc.u32 t406, t406, t432;\n\t"
+        "subc.cc.u32 t407, t407, t433;\n\t"
+        "subc.cc.u32 t408, t408, t434;\n\t"
+        "subc.cc.u32 t409, t409, t435;\n\t"
+        "subc.cc.u32 t410, t410, t436;\n\t"
+        "subc.cc.u32 t411, t411, t437;\n\t"
+        "subc.u32 t412, t412, t438;\n\t"
+        "shf.r.clamp.b32 %10, t403, t404, 30;\n\t"
+        "shf.r.clamp.b32 %11, t404, t405, 30;\n\t"
+        "shf.r.clamp.b32 %12, t405, t406, 30;\n\t"
+        "shf.r.clamp.b32 %13, t406, t407, 30;\n\t"
+        "shf.r.clamp.b32 %14, t407, t408, 30;\n\t"
+        "shf.r.clamp.b32 %15, t408, t409, 30;\n\t"
+        "shf.r.clamp.b32 %16, t409, t410, 30;\n\t"
+        "shf.r.clamp.b32 %17, t410, t411, 30;\n\t"
+        "shf.r.clamp.b32 %18, t411, t412, 30;\n\t"
         "}"
-        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18])
     );
   }
 #endif
@@ -11250,238 +12299,1212 @@ struct gcd_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[87];
-    t[0] = ptx_and(x[0], x[8]);
-    t[0] = ptx_and(t[0], 1u);
-    t[1] = ptx_sub(0u, t[0]);
-    ptx_sub_cc(cf, x[0], x[8]);
-    ptx_subc_cc(cf, x[1], x[9]);
-    ptx_subc_cc(cf, x[2], x[10]);
-    ptx_subc_cc(cf, x[3], x[11]);
-    ptx_subc_cc(cf, x[4], x[12]);
-    ptx_subc_cc(cf, x[5], x[13]);
-    ptx_subc_cc(cf, x[6], x[14]);
-    ptx_subc_cc(cf, x[7], x[15]);
-    t[10] = ptx_subc(cf, 0u, 0u);
-    t[11] = ptx_and(t[1], t[10]);
-    t[12] = ptx_xor(t[1], t[11]);
-    t[13] = ptx_and(x[8], t[12]);
-    t[14] = ptx_and(x[9], t[12]);
-    t[15] = ptx_and(x[10], t[12]);
-    t[16] = ptx_and(x[11], t[12]);
-    t[17] = ptx_and(x[12], t[12]);
-    t[18] = ptx_and(x[13], t[12]);
-    t[19] = ptx_and(x[14], t[12]);
-    t[20] = ptx_and(x[15], t[12]);
-    t[21] = ptx_sub_cc(cf, x[0], t[13]);
-    t[22] = ptx_subc_cc(cf, x[1], t[14]);
-    t[23] = ptx_subc_cc(cf, x[2], t[15]);
-    t[24] = ptx_subc_cc(cf, x[3], t[16]);
-    t[25] = ptx_subc_cc(cf, x[4], t[17]);
-    t[26] = ptx_subc_cc(cf, x[5], t[18]);
-    t[27] = ptx_subc_cc(cf, x[6], t[19]);
-    t[28] = ptx_subc(cf, x[7], t[20]);
-    t[29] = ptx_and(x[0], t[11]);
-    t[30] = ptx_and(x[1], t[11]);
-    t[31] = ptx_and(x[2], t[11]);
-    t[32] = ptx_and(x[3], t[11]);
-    t[33] = ptx_and(x[4], t[11]);
-    t[34] = ptx_and(x[5], t[11]);
-    t[35] = ptx_and(x[6], t[11]);
-    t[36] = ptx_and(x[7], t[11]);
-    t[37] = ptx_sub_cc(cf, x[8], t[29]);
-    t[38] = ptx_subc_cc(cf, x[9], t[30]);
-    t[39] = ptx_subc_cc(cf, x[10], t[31]);
-    t[40] = ptx_subc_cc(cf, x[11], t[32]);
-    t[41] = ptx_subc_cc(cf, x[12], t[33]);
-    t[42] = ptx_subc_cc(cf, x[13], t[34]);
-    t[43] = ptx_subc_cc(cf, x[14], t[35]);
-    t[44] = ptx_subc(cf, x[15], t[36]);
-    t[45] = ptx_and(t[21], 1u);
-    t[46] = ptx_sub(0u, t[45]);
-    t[55] = ptx_xor(t[21], t[37]);
-    t[55] = ptx_and(t[55], t[46]);
-    t[47] = ptx_xor(t[21], t[55]);
-    t[56] = ptx_xor(t[22], t[38]);
-    t[56] = ptx_and(t[56], t[46]);
-    t[48] = ptx_xor(t[22], t[56]);
-    t[57] = ptx_xor(t[23], t[39]);
-    t[57] = ptx_and(t[57], t[46]);
-    t[49] = ptx_xor(t[23], t[57]);
-    t[58] = ptx_xor(t[24], t[40]);
-    t[58] = ptx_and(t[58], t[46]);
-    t[50] = ptx_xor(t[24], t[58]);
-    t[59] = ptx_xor(t[25], t[41]);
-    t[59] = ptx_and(t[59], t[46]);
-    t[51] = ptx_xor(t[25], t[59]);
-    t[60] = ptx_xor(t[26], t[42]);
-    t[60] = ptx_and(t[60], t[46]);
-    t[52] = ptx_xor(t[26], t[60]);
-    t[61] = ptx_xor(t[27], t[43]);
-    t[61] = ptx_and(t[61], t[46]);
-    t[53] = ptx_xor(t[27], t[61]);
-    t[62] = ptx_xor(t[28], t[44]);
-    t[62] = ptx_and(t[62], t[46]);
-    t[54] = ptx_xor(t[28], t[62]);
-    t[63] = ptx_shf_r_clamp(t[47], t[48], 1u);
-    t[64] = ptx_shf_r_clamp(t[48], t[49], 1u);
-    t[65] = ptx_shf_r_clamp(t[49], t[50], 1u);
-    t[66] = ptx_shf_r_clamp(t[50], t[51], 1u);
-    t[67] = ptx_shf_r_clamp(t[51], t[52], 1u);
-    t[68] = ptx_shf_r_clamp(t[52], t[53], 1u);
-    t[69] = ptx_shf_r_clamp(t[53], t[54], 1u);
-    t[70] = ptx_shr(t[54], 1u);
-    t[71] = ptx_xor(t[63], t[21]);
-    t[71] = ptx_and(t[71], t[46]);
-    y[0] = ptx_xor(t[63], t[71]);
-    t[72] = ptx_xor(t[37], t[63]);
-    t[72] = ptx_and(t[72], t[46]);
-    y[8] = ptx_xor(t[37], t[72]);
-    t[73] = ptx_xor(t[64], t[22]);
-    t[73] = ptx_and(t[73], t[46]);
-    y[1] = ptx_xor(t[64], t[73]);
-    t[74] = ptx_xor(t[38], t[64]);
-    t[74] = ptx_and(t[74], t[46]);
-    y[9] = ptx_xor(t[38], t[74]);
-    t[75] = ptx_xor(t[65], t[23]);
-    t[75] = ptx_and(t[75], t[46]);
-    y[2] = ptx_xor(t[65], t[75]);
-    t[76] = ptx_xor(t[39], t[65]);
-    t[76] = ptx_and(t[76], t[46]);
-    y[10] = ptx_xor(t[39], t[76]);
-    t[77] = ptx_xor(t[66], t[24]);
-    t[77] = ptx_and(t[77], t[46]);
-    y[3] = ptx_xor(t[66], t[77]);
-    t[78] = ptx_xor(t[40], t[66]);
-    t[78] = ptx_and(t[78], t[46]);
-    y[11] = ptx_xor(t[40], t[78]);
-    t[79] = ptx_xor(t[67], t[25]);
-    t[79] = ptx_and(t[79], t[46]);
-    y[4] = ptx_xor(t[67], t[79]);
-    t[80] = ptx_xor(t[41], t[67]);
-    t[80] = ptx_and(t[80], t[46]);
-    y[12] = ptx_xor(t[41], t[80]);
-    t[81] = ptx_xor(t[68], t[26]);
-    t[81] = ptx_and(t[81], t[46]);
-    y[5] = ptx_xor(t[68], t[81]);
-    t[82] = ptx_xor(t[42], t[68]);
-    t[82] = ptx_and(t[82], t[46]);
-    y[13] = ptx_xor(t[42], t[82]);
-    t[83] = ptx_xor(t[69], t[27]);
-    t[83] = ptx_and(t[83], t[46]);
-    y[6] = ptx_xor(t[69], t[83]);
-    t[84] = ptx_xor(t[43], t[69]);
-    t[84] = ptx_and(t[84], t[46]);
-    y[14] = ptx_xor(t[43], t[84]);
-    t[85] = ptx_xor(t[70], t[28]);
-    t[85] = ptx_and(t[85], t[46]);
-    y[7] = ptx_xor(t[70], t[85]);
-    t[86] = ptx_xor(t[44], t[70]);
-    t[86] = ptx_and(t[86], t[46]);
-    y[15] = ptx_xor(t[44], t[86]);
+    uint32_t t[439];
+    t[0] = ptx_mov(x[0]);
+    t[1] = ptx_mov(x[1]);
+    t[2] = ptx_mov(x[10]);
+    t[3] = ptx_mov(1u);
+    t[4] = ptx_mov(0u);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_mov(1u);
+    t[7] = ptx_sub(0u, t[0]);
+    t[8] = ptx_shr(t[7], 31u);
+    t[9] = ptx_sub(0u, t[8]);
+    t[10] = ptx_and(t[2], 1u);
+    t[11] = ptx_sub(0u, t[10]);
+    t[12] = ptx_xor(t[1], t[9]);
+    t[12] = ptx_sub(t[12], t[9]);
+    t[12] = ptx_and(t[12], t[11]);
+    t[2] = ptx_add(t[2], t[12]);
+    t[13] = ptx_xor(t[3], t[9]);
+    t[13] = ptx_sub(t[13], t[9]);
+    t[13] = ptx_and(t[13], t[11]);
+    t[5] = ptx_add(t[5], t[13]);
+    t[14] = ptx_xor(t[4], t[9]);
+    t[14] = ptx_sub(t[14], t[9]);
+    t[14] = ptx_and(t[14], t[11]);
+    t[6] = ptx_add(t[6], t[14]);
+    t[15] = ptx_and(t[9], t[11]);
+    t[0] = ptx_xor(t[0], t[15]);
+    t[0] = ptx_sub(t[0], t[15]);
+    t[0] = ptx_add(t[0], 1u);
+    t[16] = ptx_and(t[2], t[15]);
+    t[1] = ptx_add(t[1], t[16]);
+    t[17] = ptx_and(t[5], t[15]);
+    t[3] = ptx_add(t[3], t[17]);
+    t[18] = ptx_and(t[6], t[15]);
+    t[4] = ptx_add(t[4], t[18]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[19] = ptx_sub(0u, t[0]);
+    t[20] = ptx_shr(t[19], 31u);
+    t[21] = ptx_sub(0u, t[20]);
+    t[22] = ptx_and(t[2], 1u);
+    t[23] = ptx_sub(0u, t[22]);
+    t[24] = ptx_xor(t[1], t[21]);
+    t[24] = ptx_sub(t[24], t[21]);
+    t[24] = ptx_and(t[24], t[23]);
+    t[2] = ptx_add(t[2], t[24]);
+    t[25] = ptx_xor(t[3], t[21]);
+    t[25] = ptx_sub(t[25], t[21]);
+    t[25] = ptx_and(t[25], t[23]);
+    t[5] = ptx_add(t[5], t[25]);
+    t[26] = ptx_xor(t[4], t[21]);
+    t[26] = ptx_sub(t[26], t[21]);
+    t[26] = ptx_and(t[26], t[23]);
+    t[6] = ptx_add(t[6], t[26]);
+    t[27] = ptx_and(t[21], t[23]);
+    t[0] = ptx_xor(t[0], t[27]);
+    t[0] = ptx_sub(t[0], t[27]);
+    t[0] = ptx_add(t[0], 1u);
+    t[28] = ptx_and(t[2], t[27]);
+    t[1] = ptx_add(t[1], t[28]);
+    t[29] = ptx_and(t[5], t[27]);
+    t[3] = ptx_add(t[3], t[29]);
+    t[30] = ptx_and(t[6], t[27]);
+    t[4] = ptx_add(t[4], t[30]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[31] = ptx_sub(0u, t[0]);
+    t[32] = ptx_shr(t[31], 31u);
+    t[33] = ptx_sub(0u, t[32]);
+    t[34] = ptx_and(t[2], 1u);
+    t[35] = ptx_sub(0u, t[34]);
+    t[36] = ptx_xor(t[1], t[33]);
+    t[36] = ptx_sub(t[36], t[33]);
+    t[36] = ptx_and(t[36], t[35]);
+    t[2] = ptx_add(t[2], t[36]);
+    t[37] = ptx_xor(t[3], t[33]);
+    t[37] = ptx_sub(t[37], t[33]);
+    t[37] = ptx_and(t[37], t[35]);
+    t[5] = ptx_add(t[5], t[37]);
+    t[38] = ptx_xor(t[4], t[33]);
+    t[38] = ptx_sub(t[38], t[33]);
+    t[38] = ptx_and(t[38], t[35]);
+    t[6] = ptx_add(t[6], t[38]);
+    t[39] = ptx_and(t[33], t[35]);
+    t[0] = ptx_xor(t[0], t[39]);
+    t[0] = ptx_sub(t[0], t[39]);
+    t[0] = ptx_add(t[0], 1u);
+    t[40] = ptx_and(t[2], t[39]);
+    t[1] = ptx_add(t[1], t[40]);
+    t[41] = ptx_and(t[5], t[39]);
+    t[3] = ptx_add(t[3], t[41]);
+    t[42] = ptx_and(t[6], t[39]);
+    t[4] = ptx_add(t[4], t[42]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[43] = ptx_sub(0u, t[0]);
+    t[44] = ptx_shr(t[43], 31u);
+    t[45] = ptx_sub(0u, t[44]);
+    t[46] = ptx_and(t[2], 1u);
+    t[47] = ptx_sub(0u, t[46]);
+    t[48] = ptx_xor(t[1], t[45]);
+    t[48] = ptx_sub(t[48], t[45]);
+    t[48] = ptx_and(t[48], t[47]);
+    t[2] = ptx_add(t[2], t[48]);
+    t[49] = ptx_xor(t[3], t[45]);
+    t[49] = ptx_sub(t[49], t[45]);
+    t[49] = ptx_and(t[49], t[47]);
+    t[5] = ptx_add(t[5], t[49]);
+    t[50] = ptx_xor(t[4], t[45]);
+    t[50] = ptx_sub(t[50], t[45]);
+    t[50] = ptx_and(t[50], t[47]);
+    t[6] = ptx_add(t[6], t[50]);
+    t[51] = ptx_and(t[45], t[47]);
+    t[0] = ptx_xor(t[0], t[51]);
+    t[0] = ptx_sub(t[0], t[51]);
+    t[0] = ptx_add(t[0], 1u);
+    t[52] = ptx_and(t[2], t[51]);
+    t[1] = ptx_add(t[1], t[52]);
+    t[53] = ptx_and(t[5], t[51]);
+    t[3] = ptx_add(t[3], t[53]);
+    t[54] = ptx_and(t[6], t[51]);
+    t[4] = ptx_add(t[4], t[54]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[55] = ptx_sub(0u, t[0]);
+    t[56] = ptx_shr(t[55], 31u);
+    t[57] = ptx_sub(0u, t[56]);
+    t[58] = ptx_and(t[2], 1u);
+    t[59] = ptx_sub(0u, t[58]);
+    t[60] = ptx_xor(t[1], t[57]);
+    t[60] = ptx_sub(t[60], t[57]);
+    t[60] = ptx_and(t[60], t[59]);
+    t[2] = ptx_add(t[2], t[60]);
+    t[61] = ptx_xor(t[3], t[57]);
+    t[61] = ptx_sub(t[61], t[57]);
+    t[61] = ptx_and(t[61], t[59]);
+    t[5] = ptx_add(t[5], t[61]);
+    t[62] = ptx_xor(t[4], t[57]);
+    t[62] = ptx_sub(t[62], t[57]);
+    t[62] = ptx_and(t[62], t[59]);
+    t[6] = ptx_add(t[6], t[62]);
+    t[63] = ptx_and(t[57], t[59]);
+    t[0] = ptx_xor(t[0], t[63]);
+    t[0] = ptx_sub(t[0], t[63]);
+    t[0] = ptx_add(t[0], 1u);
+    t[64] = ptx_and(t[2], t[63]);
+    t[1] = ptx_add(t[1], t[64]);
+    t[65] = ptx_and(t[5], t[63]);
+    t[3] = ptx_add(t[3], t[65]);
+    t[66] = ptx_and(t[6], t[63]);
+    t[4] = ptx_add(t[4], t[66]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[67] = ptx_sub(0u, t[0]);
+    t[68] = ptx_shr(t[67], 31u);
+    t[69] = ptx_sub(0u, t[68]);
+    t[70] = ptx_and(t[2], 1u);
+    t[71] = ptx_sub(0u, t[70]);
+    t[72] = ptx_xor(t[1], t[69]);
+    t[72] = ptx_sub(t[72], t[69]);
+    t[72] = ptx_and(t[72], t[71]);
+    t[2] = ptx_add(t[2], t[72]);
+    t[73] = ptx_xor(t[3], t[69]);
+    t[73] = ptx_sub(t[73], t[69]);
+    t[73] = ptx_and(t[73], t[71]);
+    t[5] = ptx_add(t[5], t[73]);
+    t[74] = ptx_xor(t[4], t[69]);
+    t[74] = ptx_sub(t[74], t[69]);
+    t[74] = ptx_and(t[74], t[71]);
+    t[6] = ptx_add(t[6], t[74]);
+    t[75] = ptx_and(t[69], t[71]);
+    t[0] = ptx_xor(t[0], t[75]);
+    t[0] = ptx_sub(t[0], t[75]);
+    t[0] = ptx_add(t[0], 1u);
+    t[76] = ptx_and(t[2], t[75]);
+    t[1] = ptx_add(t[1], t[76]);
+    t[77] = ptx_and(t[5], t[75]);
+    t[3] = ptx_add(t[3], t[77]);
+    t[78] = ptx_and(t[6], t[75]);
+    t[4] = ptx_add(t[4], t[78]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[79] = ptx_sub(0u, t[0]);
+    t[80] = ptx_shr(t[79], 31u);
+    t[81] = ptx_sub(0u, t[80]);
+    t[82] = ptx_and(t[2], 1u);
+    t[83] = ptx_sub(0u, t[82]);
+    t[84] = ptx_xor(t[1], t[81]);
+    t[84] = ptx_sub(t[84], t[81]);
+    t[84] = ptx_and(t[84], t[83]);
+    t[2] = ptx_add(t[2], t[84]);
+    t[85] = ptx_xor(t[3], t[81]);
+    t[85] = ptx_sub(t[85], t[81]);
+    t[85] = ptx_and(t[85], t[83]);
+    t[5] = ptx_add(t[5], t[85]);
+    t[86] = ptx_xor(t[4], t[81]);
+    t[86] = ptx_sub(t[86], t[81]);
+    t[86] = ptx_and(t[86], t[83]);
+    t[6] = ptx_add(t[6], t[86]);
+    t[87] = ptx_and(t[81], t[83]);
+    t[0] = ptx_xor(t[0], t[87]);
+    t[0] = ptx_sub(t[0], t[87]);
+    t[0] = ptx_add(t[0], 1u);
+    t[88] = ptx_and(t[2], t[87]);
+    t[1] = ptx_add(t[1], t[88]);
+    t[89] = ptx_and(t[5], t[87]);
+    t[3] = ptx_add(t[3], t[89]);
+    t[90] = ptx_and(t[6], t[87]);
+    t[4] = ptx_add(t[4], t[90]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[91] = ptx_sub(0u, t[0]);
+    t[92] = ptx_shr(t[91], 31u);
+    t[93] = ptx_sub(0u, t[92]);
+    t[94] = ptx_and(t[2], 1u);
+    t[95] = ptx_sub(0u, t[94]);
+    t[96] = ptx_xor(t[1], t[93]);
+    t[96] = ptx_sub(t[96], t[93]);
+    t[96] = ptx_and(t[96], t[95]);
+    t[2] = ptx_add(t[2], t[96]);
+    t[97] = ptx_xor(t[3], t[93]);
+    t[97] = ptx_sub(t[97], t[93]);
+    t[97] = ptx_and(t[97], t[95]);
+    t[5] = ptx_add(t[5], t[97]);
+    t[98] = ptx_xor(t[4], t[93]);
+    t[98] = ptx_sub(t[98], t[93]);
+    t[98] = ptx_and(t[98], t[95]);
+    t[6] = ptx_add(t[6], t[98]);
+    t[99] = ptx_and(t[93], t[95]);
+    t[0] = ptx_xor(t[0], t[99]);
+    t[0] = ptx_sub(t[0], t[99]);
+    t[0] = ptx_add(t[0], 1u);
+    t[100] = ptx_and(t[2], t[99]);
+    t[1] = ptx_add(t[1], t[100]);
+    t[101] = ptx_and(t[5], t[99]);
+    t[3] = ptx_add(t[3], t[101]);
+    t[102] = ptx_and(t[6], t[99]);
+    t[4] = ptx_add(t[4], t[102]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[103] = ptx_sub(0u, t[0]);
+    t[104] = ptx_shr(t[103], 31u);
+    t[105] = ptx_sub(0u, t[104]);
+    t[106] = ptx_and(t[2], 1u);
+    t[107] = ptx_sub(0u, t[106]);
+    t[108] = ptx_xor(t[1], t[105]);
+    t[108] = ptx_sub(t[108], t[105]);
+    t[108] = ptx_and(t[108], t[107]);
+    t[2] = ptx_add(t[2], t[108]);
+    t[109] = ptx_xor(t[3], t[105]);
+    t[109] = ptx_sub(t[109], t[105]);
+    t[109] = ptx_and(t[109], t[107]);
+    t[5] = ptx_add(t[5], t[109]);
+    t[110] = ptx_xor(t[4], t[105]);
+    t[110] = ptx_sub(t[110], t[105]);
+    t[110] = ptx_and(t[110], t[107]);
+    t[6] = ptx_add(t[6], t[110]);
+    t[111] = ptx_and(t[105], t[107]);
+    t[0] = ptx_xor(t[0], t[111]);
+    t[0] = ptx_sub(t[0], t[111]);
+    t[0] = ptx_add(t[0], 1u);
+    t[112] = ptx_and(t[2], t[111]);
+    t[1] = ptx_add(t[1], t[112]);
+    t[113] = ptx_and(t[5], t[111]);
+    t[3] = ptx_add(t[3], t[113]);
+    t[114] = ptx_and(t[6], t[111]);
+    t[4] = ptx_add(t[4], t[114]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[115] = ptx_sub(0u, t[0]);
+    t[116] = ptx_shr(t[115], 31u);
+    t[117] = ptx_sub(0u, t[116]);
+    t[118] = ptx_and(t[2], 1u);
+    t[119] = ptx_sub(0u, t[118]);
+    t[120] = ptx_xor(t[1], t[117]);
+    t[120] = ptx_sub(t[120], t[117]);
+    t[120] = ptx_and(t[120], t[119]);
+    t[2] = ptx_add(t[2], t[120]);
+    t[121] = ptx_xor(t[3], t[117]);
+    t[121] = ptx_sub(t[121], t[117]);
+    t[121] = ptx_and(t[121], t[119]);
+    t[5] = ptx_add(t[5], t[121]);
+    t[122] = ptx_xor(t[4], t[117]);
+    t[122] = ptx_sub(t[122], t[117]);
+    t[122] = ptx_and(t[122], t[119]);
+    t[6] = ptx_add(t[6], t[122]);
+    t[123] = ptx_and(t[117], t[119]);
+    t[0] = ptx_xor(t[0], t[123]);
+    t[0] = ptx_sub(t[0], t[123]);
+    t[0] = ptx_add(t[0], 1u);
+    t[124] = ptx_and(t[2], t[123]);
+    t[1] = ptx_add(t[1], t[124]);
+    t[125] = ptx_and(t[5], t[123]);
+    t[3] = ptx_add(t[3], t[125]);
+    t[126] = ptx_and(t[6], t[123]);
+    t[4] = ptx_add(t[4], t[126]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[127] = ptx_sub(0u, t[0]);
+    t[128] = ptx_shr(t[127], 31u);
+    t[129] = ptx_sub(0u, t[128]);
+    t[130] = ptx_and(t[2], 1u);
+    t[131] = ptx_sub(0u, t[130]);
+    t[132] = ptx_xor(t[1], t[129]);
+    t[132] = ptx_sub(t[132], t[129]);
+    t[132] = ptx_and(t[132], t[131]);
+    t[2] = ptx_add(t[2], t[132]);
+    t[133] = ptx_xor(t[3], t[129]);
+    t[133] = ptx_sub(t[133], t[129]);
+    t[133] = ptx_and(t[133], t[131]);
+    t[5] = ptx_add(t[5], t[133]);
+    t[134] = ptx_xor(t[4], t[129]);
+    t[134] = ptx_sub(t[134], t[129]);
+    t[134] = ptx_and(t[134], t[131]);
+    t[6] = ptx_add(t[6], t[134]);
+    t[135] = ptx_and(t[129], t[131]);
+    t[0] = ptx_xor(t[0], t[135]);
+    t[0] = ptx_sub(t[0], t[135]);
+    t[0] = ptx_add(t[0], 1u);
+    t[136] = ptx_and(t[2], t[135]);
+    t[1] = ptx_add(t[1], t[136]);
+    t[137] = ptx_and(t[5], t[135]);
+    t[3] = ptx_add(t[3], t[137]);
+    t[138] = ptx_and(t[6], t[135]);
+    t[4] = ptx_add(t[4], t[138]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[139] = ptx_sub(0u, t[0]);
+    t[140] = ptx_shr(t[139], 31u);
+    t[141] = ptx_sub(0u, t[140]);
+    t[142] = ptx_and(t[2], 1u);
+    t[143] = ptx_sub(0u, t[142]);
+    t[144] = ptx_xor(t[1], t[141]);
+    t[144] = ptx_sub(t[144], t[141]);
+    t[144] = ptx_and(t[144], t[143]);
+    t[2] = ptx_add(t[2], t[144]);
+    t[145] = ptx_xor(t[3], t[141]);
+    t[145] = ptx_sub(t[145], t[141]);
+    t[145] = ptx_and(t[145], t[143]);
+    t[5] = ptx_add(t[5], t[145]);
+    t[146] = ptx_xor(t[4], t[141]);
+    t[146] = ptx_sub(t[146], t[141]);
+    t[146] = ptx_and(t[146], t[143]);
+    t[6] = ptx_add(t[6], t[146]);
+    t[147] = ptx_and(t[141], t[143]);
+    t[0] = ptx_xor(t[0], t[147]);
+    t[0] = ptx_sub(t[0], t[147]);
+    t[0] = ptx_add(t[0], 1u);
+    t[148] = ptx_and(t[2], t[147]);
+    t[1] = ptx_add(t[1], t[148]);
+    t[149] = ptx_and(t[5], t[147]);
+    t[3] = ptx_add(t[3], t[149]);
+    t[150] = ptx_and(t[6], t[147]);
+    t[4] = ptx_add(t[4], t[150]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[151] = ptx_sub(0u, t[0]);
+    t[152] = ptx_shr(t[151], 31u);
+    t[153] = ptx_sub(0u, t[152]);
+    t[154] = ptx_and(t[2], 1u);
+    t[155] = ptx_sub(0u, t[154]);
+    t[156] = ptx_xor(t[1], t[153]);
+    t[156] = ptx_sub(t[156], t[153]);
+    t[156] = ptx_and(t[156], t[155]);
+    t[2] = ptx_add(t[2], t[156]);
+    t[157] = ptx_xor(t[3], t[153]);
+    t[157] = ptx_sub(t[157], t[153]);
+    t[157] = ptx_and(t[157], t[155]);
+    t[5] = ptx_add(t[5], t[157]);
+    t[158] = ptx_xor(t[4], t[153]);
+    t[158] = ptx_sub(t[158], t[153]);
+    t[158] = ptx_and(t[158], t[155]);
+    t[6] = ptx_add(t[6], t[158]);
+    t[159] = ptx_and(t[153], t[155]);
+    t[0] = ptx_xor(t[0], t[159]);
+    t[0] = ptx_sub(t[0], t[159]);
+    t[0] = ptx_add(t[0], 1u);
+    t[160] = ptx_and(t[2], t[159]);
+    t[1] = ptx_add(t[1], t[160]);
+    t[161] = ptx_and(t[5], t[159]);
+    t[3] = ptx_add(t[3], t[161]);
+    t[162] = ptx_and(t[6], t[159]);
+    t[4] = ptx_add(t[4], t[162]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[163] = ptx_sub(0u, t[0]);
+    t[164] = ptx_shr(t[163], 31u);
+    t[165] = ptx_sub(0u, t[164]);
+    t[166] = ptx_and(t[2], 1u);
+    t[167] = ptx_sub(0u, t[166]);
+    t[168] = ptx_xor(t[1], t[165]);
+    t[168] = ptx_sub(t[168], t[165]);
+    t[168] = ptx_and(t[168], t[167]);
+    t[2] = ptx_add(t[2], t[168]);
+    t[169] = ptx_xor(t[3], t[165]);
+    t[169] = ptx_sub(t[169], t[165]);
+    t[169] = ptx_and(t[169], t[167]);
+    t[5] = ptx_add(t[5], t[169]);
+    t[170] = ptx_xor(t[4], t[165]);
+    t[170] = ptx_sub(t[170], t[165]);
+    t[170] = ptx_and(t[170], t[167]);
+    t[6] = ptx_add(t[6], t[170]);
+    t[171] = ptx_and(t[165], t[167]);
+    t[0] = ptx_xor(t[0], t[171]);
+    t[0] = ptx_sub(t[0], t[171]);
+    t[0] = ptx_add(t[0], 1u);
+    t[172] = ptx_and(t[2], t[171]);
+    t[1] = ptx_add(t[1], t[172]);
+    t[173] = ptx_and(t[5], t[171]);
+    t[3] = ptx_add(t[3], t[173]);
+    t[174] = ptx_and(t[6], t[171]);
+    t[4] = ptx_add(t[4], t[174]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[175] = ptx_sub(0u, t[0]);
+    t[176] = ptx_shr(t[175], 31u);
+    t[177] = ptx_sub(0u, t[176]);
+    t[178] = ptx_and(t[2], 1u);
+    t[179] = ptx_sub(0u, t[178]);
+    t[180] = ptx_xor(t[1], t[177]);
+    t[180] = ptx_sub(t[180], t[177]);
+    t[180] = ptx_and(t[180], t[179]);
+    t[2] = ptx_add(t[2], t[180]);
+    t[181] = ptx_xor(t[3], t[177]);
+    t[181] = ptx_sub(t[181], t[177]);
+    t[181] = ptx_and(t[181], t[179]);
+    t[5] = ptx_add(t[5], t[181]);
+    t[182] = ptx_xor(t[4], t[177]);
+    t[182] = ptx_sub(t[182], t[177]);
+    t[182] = ptx_and(t[182], t[179]);
+    t[6] = ptx_add(t[6], t[182]);
+    t[183] = ptx_and(t[177], t[179]);
+    t[0] = ptx_xor(t[0], t[183]);
+    t[0] = ptx_sub(t[0], t[183]);
+    t[0] = ptx_add(t[0], 1u);
+    t[184] = ptx_and(t[2], t[183]);
+    t[1] = ptx_add(t[1], t[184]);
+    t[185] = ptx_and(t[5], t[183]);
+    t[3] = ptx_add(t[3], t[185]);
+    t[186] = ptx_and(t[6], t[183]);
+    t[4] = ptx_add(t[4], t[186]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[187] = ptx_sub(0u, t[0]);
+    t[188] = ptx_shr(t[187], 31u);
+    t[189] = ptx_sub(0u, t[188]);
+    t[190] = ptx_and(t[2], 1u);
+    t[191] = ptx_sub(0u, t[190]);
+    t[192] = ptx_xor(t[1], t[189]);
+    t[192] = ptx_sub(t[192], t[189]);
+    t[192] = ptx_and(t[192], t[191]);
+    t[2] = ptx_add(t[2], t[192]);
+    t[193] = ptx_xor(t[3], t[189]);
+    t[193] = ptx_sub(t[193], t[189]);
+    t[193] = ptx_and(t[193], t[191]);
+    t[5] = ptx_add(t[5], t[193]);
+    t[194] = ptx_xor(t[4], t[189]);
+    t[194] = ptx_sub(t[194], t[189]);
+    t[194] = ptx_and(t[194], t[191]);
+    t[6] = ptx_add(t[6], t[194]);
+    t[195] = ptx_and(t[189], t[191]);
+    t[0] = ptx_xor(t[0], t[195]);
+    t[0] = ptx_sub(t[0], t[195]);
+    t[0] = ptx_add(t[0], 1u);
+    t[196] = ptx_and(t[2], t[195]);
+    t[1] = ptx_add(t[1], t[196]);
+    t[197] = ptx_and(t[5], t[195]);
+    t[3] = ptx_add(t[3], t[197]);
+    t[198] = ptx_and(t[6], t[195]);
+    t[4] = ptx_add(t[4], t[198]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[199] = ptx_sub(0u, t[0]);
+    t[200] = ptx_shr(t[199], 31u);
+    t[201] = ptx_sub(0u, t[200]);
+    t[202] = ptx_and(t[2], 1u);
+    t[203] = ptx_sub(0u, t[202]);
+    t[204] = ptx_xor(t[1], t[201]);
+    t[204] = ptx_sub(t[204], t[201]);
+    t[204] = ptx_and(t[204], t[203]);
+    t[2] = ptx_add(t[2], t[204]);
+    t[205] = ptx_xor(t[3], t[201]);
+    t[205] = ptx_sub(t[205], t[201]);
+    t[205] = ptx_and(t[205], t[203]);
+    t[5] = ptx_add(t[5], t[205]);
+    t[206] = ptx_xor(t[4], t[201]);
+    t[206] = ptx_sub(t[206], t[201]);
+    t[206] = ptx_and(t[206], t[203]);
+    t[6] = ptx_add(t[6], t[206]);
+    t[207] = ptx_and(t[201], t[203]);
+    t[0] = ptx_xor(t[0], t[207]);
+    t[0] = ptx_sub(t[0], t[207]);
+    t[0] = ptx_add(t[0], 1u);
+    t[208] = ptx_and(t[2], t[207]);
+    t[1] = ptx_add(t[1], t[208]);
+    t[209] = ptx_and(t[5], t[207]);
+    t[3] = ptx_add(t[3], t[209]);
+    t[210] = ptx_and(t[6], t[207]);
+    t[4] = ptx_add(t[4], t[210]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[211] = ptx_sub(0u, t[0]);
+    t[212] = ptx_shr(t[211], 31u);
+    t[213] = ptx_sub(0u, t[212]);
+    t[214] = ptx_and(t[2], 1u);
+    t[215] = ptx_sub(0u, t[214]);
+    t[216] = ptx_xor(t[1], t[213]);
+    t[216] = ptx_sub(t[216], t[213]);
+    t[216] = ptx_and(t[216], t[215]);
+    t[2] = ptx_add(t[2], t[216]);
+    t[217] = ptx_xor(t[3], t[213]);
+    t[217] = ptx_sub(t[217], t[213]);
+    t[217] = ptx_and(t[217], t[215]);
+    t[5] = ptx_add(t[5], t[217]);
+    t[218] = ptx_xor(t[4], t[213]);
+    t[218] = ptx_sub(t[218], t[213]);
+    t[218] = ptx_and(t[218], t[215]);
+    t[6] = ptx_add(t[6], t[218]);
+    t[219] = ptx_and(t[213], t[215]);
+    t[0] = ptx_xor(t[0], t[219]);
+    t[0] = ptx_sub(t[0], t[219]);
+    t[0] = ptx_add(t[0], 1u);
+    t[220] = ptx_and(t[2], t[219]);
+    t[1] = ptx_add(t[1], t[220]);
+    t[221] = ptx_and(t[5], t[219]);
+    t[3] = ptx_add(t[3], t[221]);
+    t[222] = ptx_and(t[6], t[219]);
+    t[4] = ptx_add(t[4], t[222]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[223] = ptx_sub(0u, t[0]);
+    t[224] = ptx_shr(t[223], 31u);
+    t[225] = ptx_sub(0u, t[224]);
+    t[226] = ptx_and(t[2], 1u);
+    t[227] = ptx_sub(0u, t[226]);
+    t[228] = ptx_xor(t[1], t[225]);
+    t[228] = ptx_sub(t[228], t[225]);
+    t[228] = ptx_and(t[228], t[227]);
+    t[2] = ptx_add(t[2], t[228]);
+    t[229] = ptx_xor(t[3], t[225]);
+    t[229] = ptx_sub(t[229], t[225]);
+    t[229] = ptx_and(t[229], t[227]);
+    t[5] = ptx_add(t[5], t[229]);
+    t[230] = ptx_xor(t[4], t[225]);
+    t[230] = ptx_sub(t[230], t[225]);
+    t[230] = ptx_and(t[230], t[227]);
+    t[6] = ptx_add(t[6], t[230]);
+    t[231] = ptx_and(t[225], t[227]);
+    t[0] = ptx_xor(t[0], t[231]);
+    t[0] = ptx_sub(t[0], t[231]);
+    t[0] = ptx_add(t[0], 1u);
+    t[232] = ptx_and(t[2], t[231]);
+    t[1] = ptx_add(t[1], t[232]);
+    t[233] = ptx_and(t[5], t[231]);
+    t[3] = ptx_add(t[3], t[233]);
+    t[234] = ptx_and(t[6], t[231]);
+    t[4] = ptx_add(t[4], t[234]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[235] = ptx_sub(0u, t[0]);
+    t[236] = ptx_shr(t[235], 31u);
+    t[237] = ptx_sub(0u, t[236]);
+    t[238] = ptx_and(t[2], 1u);
+    t[239] = ptx_sub(0u, t[238]);
+    t[240] = ptx_xor(t[1], t[237]);
+    t[240] = ptx_sub(t[240], t[237]);
+    t[240] = ptx_and(t[240], t[239]);
+    t[2] = ptx_add(t[2], t[240]);
+    t[241] = ptx_xor(t[3], t[237]);
+    t[241] = ptx_sub(t[241], t[237]);
+    t[241] = ptx_and(t[241], t[239]);
+    t[5] = ptx_add(t[5], t[241]);
+    t[242] = ptx_xor(t[4], t[237]);
+    t[242] = ptx_sub(t[242], t[237]);
+    t[242] = ptx_and(t[242], t[239]);
+    t[6] = ptx_add(t[6], t[242]);
+    t[243] = ptx_and(t[237], t[239]);
+    t[0] = ptx_xor(t[0], t[243]);
+    t[0] = ptx_sub(t[0], t[243]);
+    t[0] = ptx_add(t[0], 1u);
+    t[244] = ptx_and(t[2], t[243]);
+    t[1] = ptx_add(t[1], t[244]);
+    t[245] = ptx_and(t[5], t[243]);
+    t[3] = ptx_add(t[3], t[245]);
+    t[246] = ptx_and(t[6], t[243]);
+    t[4] = ptx_add(t[4], t[246]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[247] = ptx_sub(0u, t[0]);
+    t[248] = ptx_shr(t[247], 31u);
+    t[249] = ptx_sub(0u, t[248]);
+    t[250] = ptx_and(t[2], 1u);
+    t[251] = ptx_sub(0u, t[250]);
+    t[252] = ptx_xor(t[1], t[249]);
+    t[252] = ptx_sub(t[252], t[249]);
+    t[252] = ptx_and(t[252], t[251]);
+    t[2] = ptx_add(t[2], t[252]);
+    t[253] = ptx_xor(t[3], t[249]);
+    t[253] = ptx_sub(t[253], t[249]);
+    t[253] = ptx_and(t[253], t[251]);
+    t[5] = ptx_add(t[5], t[253]);
+    t[254] = ptx_xor(t[4], t[249]);
+    t[254] = ptx_sub(t[254], t[249]);
+    t[254] = ptx_and(t[254], t[251]);
+    t[6] = ptx_add(t[6], t[254]);
+    t[255] = ptx_and(t[249], t[251]);
+    t[0] = ptx_xor(t[0], t[255]);
+    t[0] = ptx_sub(t[0], t[255]);
+    t[0] = ptx_add(t[0], 1u);
+    t[256] = ptx_and(t[2], t[255]);
+    t[1] = ptx_add(t[1], t[256]);
+    t[257] = ptx_and(t[5], t[255]);
+    t[3] = ptx_add(t[3], t[257]);
+    t[258] = ptx_and(t[6], t[255]);
+    t[4] = ptx_add(t[4], t[258]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[259] = ptx_sub(0u, t[0]);
+    t[260] = ptx_shr(t[259], 31u);
+    t[261] = ptx_sub(0u, t[260]);
+    t[262] = ptx_and(t[2], 1u);
+    t[263] = ptx_sub(0u, t[262]);
+    t[264] = ptx_xor(t[1], t[261]);
+    t[264] = ptx_sub(t[264], t[261]);
+    t[264] = ptx_and(t[264], t[263]);
+    t[2] = ptx_add(t[2], t[264]);
+    t[265] = ptx_xor(t[3], t[261]);
+    t[265] = ptx_sub(t[265], t[261]);
+    t[265] = ptx_and(t[265], t[263]);
+    t[5] = ptx_add(t[5], t[265]);
+    t[266] = ptx_xor(t[4], t[261]);
+    t[266] = ptx_sub(t[266], t[261]);
+    t[266] = ptx_and(t[266], t[263]);
+    t[6] = ptx_add(t[6], t[266]);
+    t[267] = ptx_and(t[261], t[263]);
+    t[0] = ptx_xor(t[0], t[267]);
+    t[0] = ptx_sub(t[0], t[267]);
+    t[0] = ptx_add(t[0], 1u);
+    t[268] = ptx_and(t[2], t[267]);
+    t[1] = ptx_add(t[1], t[268]);
+    t[269] = ptx_and(t[5], t[267]);
+    t[3] = ptx_add(t[3], t[269]);
+    t[270] = ptx_and(t[6], t[267]);
+    t[4] = ptx_add(t[4], t[270]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[271] = ptx_sub(0u, t[0]);
+    t[272] = ptx_shr(t[271], 31u);
+    t[273] = ptx_sub(0u, t[272]);
+    t[274] = ptx_and(t[2], 1u);
+    t[275] = ptx_sub(0u, t[274]);
+    t[276] = ptx_xor(t[1], t[273]);
+    t[276] = ptx_sub(t[276], t[273]);
+    t[276] = ptx_and(t[276], t[275]);
+    t[2] = ptx_add(t[2], t[276]);
+    t[277] = ptx_xor(t[3], t[273]);
+    t[277] = ptx_sub(t[277], t[273]);
+    t[277] = ptx_and(t[277], t[275]);
+    t[5] = ptx_add(t[5], t[277]);
+    t[278] = ptx_xor(t[4], t[273]);
+    t[278] = ptx_sub(t[278], t[273]);
+    t[278] = ptx_and(t[278], t[275]);
+    t[6] = ptx_add(t[6], t[278]);
+    t[279] = ptx_and(t[273], t[275]);
+    t[0] = ptx_xor(t[0], t[279]);
+    t[0] = ptx_sub(t[0], t[279]);
+    t[0] = ptx_add(t[0], 1u);
+    t[280] = ptx_and(t[2], t[279]);
+    t[1] = ptx_add(t[1], t[280]);
+    t[281] = ptx_and(t[5], t[279]);
+    t[3] = ptx_add(t[3], t[281]);
+    t[282] = ptx_and(t[6], t[279]);
+    t[4] = ptx_add(t[4], t[282]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[283] = ptx_sub(0u, t[0]);
+    t[284] = ptx_shr(t[283], 31u);
+    t[285] = ptx_sub(0u, t[284]);
+    t[286] = ptx_and(t[2], 1u);
+    t[287] = ptx_sub(0u, t[286]);
+    t[288] = ptx_xor(t[1], t[285]);
+    t[288] = ptx_sub(t[288], t[285]);
+    t[288] = ptx_and(t[288], t[287]);
+    t[2] = ptx_add(t[2], t[288]);
+    t[289] = ptx_xor(t[3], t[285]);
+    t[289] = ptx_sub(t[289], t[285]);
+    t[289] = ptx_and(t[289], t[287]);
+    t[5] = ptx_add(t[5], t[289]);
+    t[290] = ptx_xor(t[4], t[285]);
+    t[290] = ptx_sub(t[290], t[285]);
+    t[290] = ptx_and(t[290], t[287]);
+    t[6] = ptx_add(t[6], t[290]);
+    t[291] = ptx_and(t[285], t[287]);
+    t[0] = ptx_xor(t[0], t[291]);
+    t[0] = ptx_sub(t[0], t[291]);
+    t[0] = ptx_add(t[0], 1u);
+    t[292] = ptx_and(t[2], t[291]);
+    t[1] = ptx_add(t[1], t[292]);
+    t[293] = ptx_and(t[5], t[291]);
+    t[3] = ptx_add(t[3], t[293]);
+    t[294] = ptx_and(t[6], t[291]);
+    t[4] = ptx_add(t[4], t[294]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[295] = ptx_sub(0u, t[0]);
+    t[296] = ptx_shr(t[295], 31u);
+    t[297] = ptx_sub(0u, t[296]);
+    t[298] = ptx_and(t[2], 1u);
+    t[299] = ptx_sub(0u, t[298]);
+    t[300] = ptx_xor(t[1], t[297]);
+    t[300] = ptx_sub(t[300], t[297]);
+    t[300] = ptx_and(t[300], t[299]);
+    t[2] = ptx_add(t[2], t[300]);
+    t[301] = ptx_xor(t[3], t[297]);
+    t[301] = ptx_sub(t[301], t[297]);
+    t[301] = ptx_and(t[301], t[299]);
+    t[5] = ptx_add(t[5], t[301]);
+    t[302] = ptx_xor(t[4], t[297]);
+    t[302] = ptx_sub(t[302], t[297]);
+    t[302] = ptx_and(t[302], t[299]);
+    t[6] = ptx_add(t[6], t[302]);
+    t[303] = ptx_and(t[297], t[299]);
+    t[0] = ptx_xor(t[0], t[303]);
+    t[0] = ptx_sub(t[0], t[303]);
+    t[0] = ptx_add(t[0], 1u);
+    t[304] = ptx_and(t[2], t[303]);
+    t[1] = ptx_add(t[1], t[304]);
+    t[305] = ptx_and(t[5], t[303]);
+    t[3] = ptx_add(t[3], t[305]);
+    t[306] = ptx_and(t[6], t[303]);
+    t[4] = ptx_add(t[4], t[306]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[307] = ptx_sub(0u, t[0]);
+    t[308] = ptx_shr(t[307], 31u);
+    t[309] = ptx_sub(0u, t[308]);
+    t[310] = ptx_and(t[2], 1u);
+    t[311] = ptx_sub(0u, t[310]);
+    t[312] = ptx_xor(t[1], t[309]);
+    t[312] = ptx_sub(t[312], t[309]);
+    t[312] = ptx_and(t[312], t[311]);
+    t[2] = ptx_add(t[2], t[312]);
+    t[313] = ptx_xor(t[3], t[309]);
+    t[313] = ptx_sub(t[313], t[309]);
+    t[313] = ptx_and(t[313], t[311]);
+    t[5] = ptx_add(t[5], t[313]);
+    t[314] = ptx_xor(t[4], t[309]);
+    t[314] = ptx_sub(t[314], t[309]);
+    t[314] = ptx_and(t[314], t[311]);
+    t[6] = ptx_add(t[6], t[314]);
+    t[315] = ptx_and(t[309], t[311]);
+    t[0] = ptx_xor(t[0], t[315]);
+    t[0] = ptx_sub(t[0], t[315]);
+    t[0] = ptx_add(t[0], 1u);
+    t[316] = ptx_and(t[2], t[315]);
+    t[1] = ptx_add(t[1], t[316]);
+    t[317] = ptx_and(t[5], t[315]);
+    t[3] = ptx_add(t[3], t[317]);
+    t[318] = ptx_and(t[6], t[315]);
+    t[4] = ptx_add(t[4], t[318]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[319] = ptx_sub(0u, t[0]);
+    t[320] = ptx_shr(t[319], 31u);
+    t[321] = ptx_sub(0u, t[320]);
+    t[322] = ptx_and(t[2], 1u);
+    t[323] = ptx_sub(0u, t[322]);
+    t[324] = ptx_xor(t[1], t[321]);
+    t[324] = ptx_sub(t[324], t[321]);
+    t[324] = ptx_and(t[324], t[323]);
+    t[2] = ptx_add(t[2], t[324]);
+    t[325] = ptx_xor(t[3], t[321]);
+    t[325] = ptx_sub(t[325], t[321]);
+    t[325] = ptx_and(t[325], t[323]);
+    t[5] = ptx_add(t[5], t[325]);
+    t[326] = ptx_xor(t[4], t[321]);
+    t[326] = ptx_sub(t[326], t[321]);
+    t[326] = ptx_and(t[326], t[323]);
+    t[6] = ptx_add(t[6], t[326]);
+    t[327] = ptx_and(t[321], t[323]);
+    t[0] = ptx_xor(t[0], t[327]);
+    t[0] = ptx_sub(t[0], t[327]);
+    t[0] = ptx_add(t[0], 1u);
+    t[328] = ptx_and(t[2], t[327]);
+    t[1] = ptx_add(t[1], t[328]);
+    t[329] = ptx_and(t[5], t[327]);
+    t[3] = ptx_add(t[3], t[329]);
+    t[330] = ptx_and(t[6], t[327]);
+    t[4] = ptx_add(t[4], t[330]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[331] = ptx_sub(0u, t[0]);
+    t[332] = ptx_shr(t[331], 31u);
+    t[333] = ptx_sub(0u, t[332]);
+    t[334] = ptx_and(t[2], 1u);
+    t[335] = ptx_sub(0u, t[334]);
+    t[336] = ptx_xor(t[1], t[333]);
+    t[336] = ptx_sub(t[336], t[333]);
+    t[336] = ptx_and(t[336], t[335]);
+    t[2] = ptx_add(t[2], t[336]);
+    t[337] = ptx_xor(t[3], t[333]);
+    t[337] = ptx_sub(t[337], t[333]);
+    t[337] = ptx_and(t[337], t[335]);
+    t[5] = ptx_add(t[5], t[337]);
+    t[338] = ptx_xor(t[4], t[333]);
+    t[338] = ptx_sub(t[338], t[333]);
+    t[338] = ptx_and(t[338], t[335]);
+    t[6] = ptx_add(t[6], t[338]);
+    t[339] = ptx_and(t[333], t[335]);
+    t[0] = ptx_xor(t[0], t[339]);
+    t[0] = ptx_sub(t[0], t[339]);
+    t[0] = ptx_add(t[0], 1u);
+    t[340] = ptx_and(t[2], t[339]);
+    t[1] = ptx_add(t[1], t[340]);
+    t[341] = ptx_and(t[5], t[339]);
+    t[3] = ptx_add(t[3], t[341]);
+    t[342] = ptx_and(t[6], t[339]);
+    t[4] = ptx_add(t[4], t[342]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[343] = ptx_sub(0u, t[0]);
+    t[344] = ptx_shr(t[343], 31u);
+    t[345] = ptx_sub(0u, t[344]);
+    t[346] = ptx_and(t[2], 1u);
+    t[347] = ptx_sub(0u, t[346]);
+    t[348] = ptx_xor(t[1], t[345]);
+    t[348] = ptx_sub(t[348], t[345]);
+    t[348] = ptx_and(t[348], t[347]);
+    t[2] = ptx_add(t[2], t[348]);
+    t[349] = ptx_xor(t[3], t[345]);
+    t[349] = ptx_sub(t[349], t[345]);
+    t[349] = ptx_and(t[349], t[347]);
+    t[5] = ptx_add(t[5], t[349]);
+    t[350] = ptx_xor(t[4], t[345]);
+    t[350] = ptx_sub(t[350], t[345]);
+    t[350] = ptx_and(t[350], t[347]);
+    t[6] = ptx_add(t[6], t[350]);
+    t[351] = ptx_and(t[345], t[347]);
+    t[0] = ptx_xor(t[0], t[351]);
+    t[0] = ptx_sub(t[0], t[351]);
+    t[0] = ptx_add(t[0], 1u);
+    t[352] = ptx_and(t[2], t[351]);
+    t[1] = ptx_add(t[1], t[352]);
+    t[353] = ptx_and(t[5], t[351]);
+    t[3] = ptx_add(t[3], t[353]);
+    t[354] = ptx_and(t[6], t[351]);
+    t[4] = ptx_add(t[4], t[354]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[355] = ptx_sub(0u, t[0]);
+    t[356] = ptx_shr(t[355], 31u);
+    t[357] = ptx_sub(0u, t[356]);
+    t[358] = ptx_and(t[2], 1u);
+    t[359] = ptx_sub(0u, t[358]);
+    t[360] = ptx_xor(t[1], t[357]);
+    t[360] = ptx_sub(t[360], t[357]);
+    t[360] = ptx_and(t[360], t[359]);
+    t[2] = ptx_add(t[2], t[360]);
+    t[361] = ptx_xor(t[3], t[357]);
+    t[361] = ptx_sub(t[361], t[357]);
+    t[361] = ptx_and(t[361], t[359]);
+    t[5] = ptx_add(t[5], t[361]);
+    t[362] = ptx_xor(t[4], t[357]);
+    t[362] = ptx_sub(t[362], t[357]);
+    t[362] = ptx_and(t[362], t[359]);
+    t[6] = ptx_add(t[6], t[362]);
+    t[363] = ptx_and(t[357], t[359]);
+    t[0] = ptx_xor(t[0], t[363]);
+    t[0] = ptx_sub(t[0], t[363]);
+    t[0] = ptx_add(t[0], 1u);
+    t[364] = ptx_and(t[2], t[363]);
+    t[1] = ptx_add(t[1], t[364]);
+    t[365] = ptx_and(t[5], t[363]);
+    t[3] = ptx_add(t[3], t[365]);
+    t[366] = ptx_and(t[6], t[363]);
+    t[4] = ptx_add(t[4], t[366]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    y[0] = ptx_mov(t[0]);
+    t[377] = ptx_shr(x[9], 31u);
+    t[378] = ptx_sub(0u, t[377]);
+    t[367] = ptx_mul_lo(t[3], x[1]);
+    t[368] = ptx_mul_lo(t[3], x[2]);
+    t[369] = ptx_mul_lo(t[3], x[3]);
+    t[370] = ptx_mul_lo(t[3], x[4]);
+    t[371] = ptx_mul_lo(t[3], x[5]);
+    t[372] = ptx_mul_lo(t[3], x[6]);
+    t[373] = ptx_mul_lo(t[3], x[7]);
+    t[374] = ptx_mul_lo(t[3], x[8]);
+    t[375] = ptx_mul_lo(t[3], x[9]);
+    t[376] = ptx_mul_lo(t[3], t[378]);
+    t[368] = ptx_mad_hi_cc(cf, t[3], x[1], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[3], x[2], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[3], x[3], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[3], x[4], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[3], x[5], t[372]);
+    t[373] = ptx_madc_hi_cc(cf, t[3], x[6], t[373]);
+    t[374] = ptx_madc_hi_cc(cf, t[3], x[7], t[374]);
+    t[375] = ptx_madc_hi_cc(cf, t[3], x[8], t[375]);
+    t[376] = ptx_madc_hi(cf, t[3], x[9], t[376]);
+    t[379] = ptx_shr(t[3], 31u);
+    t[380] = ptx_sub(0u, t[379]);
+    t[381] = ptx_and(x[1], t[380]);
+    t[382] = ptx_and(x[2], t[380]);
+    t[383] = ptx_and(x[3], t[380]);
+    t[384] = ptx_and(x[4], t[380]);
+    t[385] = ptx_and(x[5], t[380]);
+    t[386] = ptx_and(x[6], t[380]);
+    t[387] = ptx_and(x[7], t[380]);
+    t[388] = ptx_and(x[8], t[380]);
+    t[389] = ptx_and(x[9], t[380]);
+    t[368] = ptx_sub_cc(cf, t[368], t[381]);
+    t[369] = ptx_subc_cc(cf, t[369], t[382]);
+    t[370] = ptx_subc_cc(cf, t[370], t[383]);
+    t[371] = ptx_subc_cc(cf, t[371], t[384]);
+    t[372] = ptx_subc_cc(cf, t[372], t[385]);
+    t[373] = ptx_subc_cc(cf, t[373], t[386]);
+    t[374] = ptx_subc_cc(cf, t[374], t[387]);
+    t[375] = ptx_subc_cc(cf, t[375], t[388]);
+    t[376] = ptx_subc(cf, t[376], t[389]);
+    t[390] = ptx_shr(x[18], 31u);
+    t[391] = ptx_sub(0u, t[390]);
+    t[367] = ptx_mad_lo_cc(cf, t[4], x[10], t[367]);
+    t[368] = ptx_madc_lo_cc(cf, t[4], x[11], t[368]);
+    t[369] = ptx_madc_lo_cc(cf, t[4], x[12], t[369]);
+    t[370] = ptx_madc_lo_cc(cf, t[4], x[13], t[370]);
+    t[371] = ptx_madc_lo_cc(cf, t[4], x[14], t[371]);
+    t[372] = ptx_madc_lo_cc(cf, t[4], x[15], t[372]);
+    t[373] = ptx_madc_lo_cc(cf, t[4], x[16], t[373]);
+    t[374] = ptx_madc_lo_cc(cf, t[4], x[17], t[374]);
+    t[375] = ptx_madc_lo_cc(cf, t[4], x[18], t[375]);
+    t[376] = ptx_madc_lo(cf, t[4], t[391], t[376]);
+    t[368] = ptx_mad_hi_cc(cf, t[4], x[10], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[4], x[11], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[4], x[12], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[4], x[13], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[4], x[14], t[372]);
+    t[373] = ptx_madc_hi_cc(cf, t[4], x[15], t[373]);
+    t[374] = ptx_madc_hi_cc(cf, t[4], x[16], t[374]);
+    t[375] = ptx_madc_hi_cc(cf, t[4], x[17], t[375]);
+    t[376] = ptx_madc_hi(cf, t[4], x[18], t[376]);
+    t[392] = ptx_shr(t[4], 31u);
+    t[393] = ptx_sub(0u, t[392]);
+    t[394] = ptx_and(x[10], t[393]);
+    t[395] = ptx_and(x[11], t[393]);
+    t[396] = ptx_and(x[12], t[393]);
+    t[397] = ptx_and(x[13], t[393]);
+    t[398] = ptx_and(x[14], t[393]);
+    t[399] = ptx_and(x[15], t[393]);
+    t[400] = ptx_and(x[16], t[393]);
+    t[401] = ptx_and(x[17], t[393]);
+    t[402] = ptx_and(x[18], t[393]);
+    t[368] = ptx_sub_cc(cf, t[368], t[394]);
+    t[369] = ptx_subc_cc(cf, t[369], t[395]);
+    t[370] = ptx_subc_cc(cf, t[370], t[396]);
+    t[371] = ptx_subc_cc(cf, t[371], t[397]);
+    t[372] = ptx_subc_cc(cf, t[372], t[398]);
+    t[373] = ptx_subc_cc(cf, t[373], t[399]);
+    t[374] = ptx_subc_cc(cf, t[374], t[400]);
+    t[375] = ptx_subc_cc(cf, t[375], t[401]);
+    t[376] = ptx_subc(cf, t[376], t[402]);
+    y[1] = ptx_shf_r_clamp(t[367], t[368], 30u);
+    y[2] = ptx_shf_r_clamp(t[368], t[369], 30u);
+    y[3] = ptx_shf_r_clamp(t[369], t[370], 30u);
+    y[4] = ptx_shf_r_clamp(t[370], t[371], 30u);
+    y[5] = ptx_shf_r_clamp(t[371], t[372], 30u);
+    y[6] = ptx_shf_r_clamp(t[372], t[373], 30u);
+    y[7] = ptx_shf_r_clamp(t[373], t[374], 30u);
+    y[8] = ptx_shf_r_clamp(t[374], t[375], 30u);
+    y[9] = ptx_shf_r_clamp(t[375], t[376], 30u);
+    t[413] = ptx_shr(x[9], 31u);
+    t[414] = ptx_sub(0u, t[413]);
+    t[403] = ptx_mul_lo(t[5], x[1]);
+    t[404] = ptx_mul_lo(t[5], x[2]);
+    t[405] = ptx_mul_lo(t[5], x[3]);
+    t[406] = ptx_mul_lo(t[5], x[4]);
+    t[407] = ptx_mul_lo(t[5], x[5]);
+    t[408] = ptx_mul_lo(t[5], x[6]);
+    t[409] = ptx_mul_lo(t[5], x[7]);
+    t[410] = ptx_mul_lo(t[5], x[8]);
+    t[411] = ptx_mul_lo(t[5], x[9]);
+    t[412] = ptx_mul_lo(t[5], t[414]);
+    t[404] = ptx_mad_hi_cc(cf, t[5], x[1], t[404]);
+    t[405] = ptx_madc_hi_cc(cf, t[5], x[2], t[405]);
+    t[406] = ptx_madc_hi_cc(cf, t[5], x[3], t[406]);
+    t[407] = ptx_madc_hi_cc(cf, t[5], x[4], t[407]);
+    t[408] = ptx_madc_hi_cc(cf, t[5], x[5], t[408]);
+    t[409] = ptx_madc_hi_cc(cf, t[5], x[6], t[409]);
+    t[410] = ptx_madc_hi_cc(cf, t[5], x[7], t[410]);
+    t[411] = ptx_madc_hi_cc(cf, t[5], x[8], t[411]);
+    t[412] = ptx_madc_hi(cf, t[5], x[9], t[412]);
+    t[415] = ptx_shr(t[5], 31u);
+    t[416] = ptx_sub(0u, t[415]);
+    t[417] = ptx_and(x[1], t[416]);
+    t[418] = ptx_and(x[2], t[416]);
+    t[419] = ptx_and(x[3], t[416]);
+    t[420] = ptx_and(x[4], t[416]);
+    t[421] = ptx_and(x[5], t[416]);
+    t[422] = ptx_and(x[6], t[416]);
+    t[423] = ptx_and(x[7], t[416]);
+    t[424] = ptx_and(x[8], t[416]);
+    t[425] = ptx_and(x[9], t[416]);
+    t[404] = ptx_sub_cc(cf, t[404], t[417]);
+    t[405] = ptx_subc_cc(cf, t[405], t[418]);
+    t[406] = ptx_subc_cc(cf, t[406], t[419]);
+    t[407] = ptx_subc_cc(cf, t[407], t[420]);
+    t[408] = ptx_subc_cc(cf, t[408], t[421]);
+    t[409] = ptx_subc_cc(cf, t[409], t[422]);
+    t[410] = ptx_subc_cc(cf, t[410], t[423]);
+    t[411] = ptx_subc_cc(cf, t[411], t[424]);
+    t[412] = ptx_subc(cf, t[412], t[425]);
+    t[426] = ptx_shr(x[18], 31u);
+    t[427] = ptx_sub(0u, t[426]);
+    t[403] = ptx_mad_lo_cc(cf, t[6], x[10], t[403]);
+    t[404] = ptx_madc_lo_cc(cf, t[6], x[11], t[404]);
+    t[405] = ptx_madc_lo_cc(cf, t[6], x[12], t[405]);
+    t[406] = ptx_madc_lo_cc(cf, t[6], x[13], t[406]);
+    t[407] = ptx_madc_lo_cc(cf, t[6], x[14], t[407]);
+    t[408] = ptx_madc_lo_cc(cf, t[6], x[15], t[408]);
+    t[409] = ptx_madc_lo_cc(cf, t[6], x[16], t[409]);
+    t[410] = ptx_madc_lo_cc(cf, t[6], x[17], t[410]);
+    t[411] = ptx_madc_lo_cc(cf, t[6], x[18], t[411]);
+    t[412] = ptx_madc_lo(cf, t[6], t[427], t[412]);
+    t[404] = ptx_mad_hi_cc(cf, t[6], x[10], t[404]);
+    t[405] = ptx_madc_hi_cc(cf, t[6], x[11], t[405]);
+    t[406] = ptx_madc_hi_cc(cf, t[6], x[12], t[406]);
+    t[407] = ptx_madc_hi_cc(cf, t[6], x[13], t[407]);
+    t[408] = ptx_madc_hi_cc(cf, t[6], x[14], t[408]);
+    t[409] = ptx_madc_hi_cc(cf, t[6], x[15], t[409]);
+    t[410] = ptx_madc_hi_cc(cf, t[6], x[16], t[410]);
+    t[411] = ptx_madc_hi_cc(cf, t[6], x[17], t[411]);
+    t[412] = ptx_madc_hi(cf, t[6], x[18], t[412]);
+    t[428] = ptx_shr(t[6], 31u);
+    t[429] = ptx_sub(0u, t[428]);
+    t[430] = ptx_and(x[10], t[429]);
+    t[431] = ptx_and(x[11], t[429]);
+    t[432] = ptx_and(x[12], t[429]);
+    t[433] = ptx_and(x[13], t[429]);
+    t[434] = ptx_and(x[14], t[429]);
+    t[435] = ptx_and(x[15], t[429]);
+    t[436] = ptx_and(x[16], t[429]);
+    t[437] = ptx_and(x[17], t[429]);
+    t[438] = ptx_and(x[18], t[429]);
+    t[404] = ptx_sub_cc(cf, t[404], t[430]);
+    t[405] = ptx_subc_cc(cf, t[405], t[431]);
+    t[406] = ptx_subc_cc(cf, t[406], t[432]);
+    t[407] = ptx_subc_cc(cf, t[407], t[433]);
+    t[408] = ptx_subc_cc(cf, t[408], t[434]);
+    t[409] = ptx_subc_cc(cf, t[409], t[435]);
+    t[410] = ptx_subc_cc(cf, t[410], t[436]);
+    t[411] = ptx_subc_cc(cf, t[411], t[437]);
+    t[412] = ptx_subc(cf, t[412], t[438]);
+    y[10] = ptx_shf_r_clamp(t[403], t[404], 30u);
+    y[11] = ptx_shf_r_clamp(t[404], t[405], 30u);
+    y[12] = ptx_shf_r_clamp(t[405], t[406], 30u);
+    y[13] = ptx_shf_r_clamp(t[406], t[407], 30u);
+    y[14] = ptx_shf_r_clamp(t[407], t[408], 30u);
+    y[15] = ptx_shf_r_clamp(t[408], t[409], 30u);
+    y[16] = ptx_shf_r_clamp(t[409], t[410], 30u);
+    y[17] = ptx_shf_r_clamp(t[410], t[411], 30u);
+    y[18] = ptx_shf_r_clamp(t[411], t[412], 30u);
   }
 #endif
 };
 
-// gcd_finish: a step that the loops below call; 87 instructions.
+// gcd_finish: a step that the loops below call; 99 instructions.
 struct gcd_finish {
-  static constexpr unsigned in_words = 17;
+  static constexpr unsigned in_words = 20;
   static constexpr unsigned out_words = 8;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<42>;\n\t"
-        "or.b32 t0, %8, %16;\n\t"
-        "or.b32 t1, %9, %17;\n\t"
-        "or.b32 t2, %10, %18;\n\t"
-        "or.b32 t3, %11, %19;\n\t"
-        "or.b32 t4, %12, %20;\n\t"
-        "or.b32 t5, %13, %21;\n\t"
-        "or.b32 t6, %14, %22;\n\t"
-        "or.b32 t7, %15, %23;\n\t"
-        "shr.b32 t8, %24, 5;\n\t"
-        "and.b32 t8, t8, 1;\n\t"
-        "sub.u32 t9, 0, t8;\n\t"
-        "not.b32 t18, t9;\n\t"
-        "and.b32 t10, t0, t18;\n\t"
-        "xor.b32 t11, t1, t0;\n\t"
-        "and.b32 t11, t11, t9;\n\t"
-        "xor.b32 t11, t11, t1;\n\t"
-        "xor.b32 t12, t2, t1;\n\t"
-        "and.b32 t12, t12, t9;\n\t"
-        "xor.b32 t12, t12, t2;\n\t"
-        "xor.b32 t13, t3, t2;\n\t"
-        "and.b32 t13, t13, t9;\n\t"
-        "xor.b32 t13, t13, t3;\n\t"
-        "xor.b32 t14, t4, t3;\n\t"
-        "and.b32 t14, t14, t9;\n\t"
-        "xor.b32 t14, t14, t4;\n\t"
-        "xor.b32 t15, t5, t4;\n\t"
-        "and.b32 t15, t15, t9;\n\t"
-        "xor.b32 t15, t15, t5;\n\t"
-        "xor.b32 t16, t6, t5;\n\t"
-        "and.b32 t16, t16, t9;\n\t"
-        "xor.b32 t16, t16, t6;\n\t"
-        "xor.b32 t17, t7, t6;\n\t"
-        "and.b32 t17, t17, t9;\n\t"
-        "xor.b32 t17, t17, t7;\n\t"
-        "shr.b32 t19, %24, 6;\n\t"
-        "and.b32 t19, t19, 1;\n\t"
-        "sub.u32 t20, 0, t19;\n\t"
-        "not.b32 t29, t20;\n\t"
-        "and.b32 t21, t10, t29;\n\t"
-        "and.b32 t22, t11, t29;\n\t"
-        "xor.b32 t23, t12, t10;\n\t"
-        "and.b32 t23, t23, t20;\n\t"
+        ".reg .u32 t<54>;\n\t"
+        "shr.b32 t0, %17, 31;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "xor.b32 t2, %9, t1;\n\t"
+        "xor.b32 t3, %10, t1;\n\t"
+        "xor.b32 t4, %11, t1;\n\t"
+        "xor.b32 t5, %12, t1;\n\t"
+        "xor.b32 t6, %13, t1;\n\t"
+        "xor.b32 t7, %14, t1;\n\t"
+        "xor.b32 t8, %15, t1;\n\t"
+        "xor.b32 t9, %16, t1;\n\t"
+        "xor.b32 t10, %17, t1;\n\t"
+        "sub.cc.u32 t11, t2, t1;\n\t"
+        "subc.cc.u32 t12, t3, t1;\n\t"
+        "subc.cc.u32 t13, t4, t1;\n\t"
+        "subc.cc.u32 t14, t5, t1;\n\t"
+        "subc.cc.u32 t15, t6, t1;\n\t"
+        "subc.cc.u32 t16, t7, t1;\n\t"
+        "subc.cc.u32 t17, t8, t1;\n\t"
+        "subc.cc.u32 t18, t9, t1;\n\t"
+        "subc.u32 t19, t10, t1;\n\t"
+        "shr.b32 t20, %27, 5;\n\t"
+        "and.b32 t20, t20, 1;\n\t"
+        "sub.u32 t21, 0, t20;\n\t"
+        "not.b32 t30, t21;\n\t"
+        "and.b32 t22, t11, t30;\n\t"
+        "xor.b32 t23, t12, t11;\n\t"
+        "and.b32 t23, t23, t21;\n\t"
         "xor.b32 t23, t23, t12;\n\t"
-        "xor.b32 t24, t13, t11;\n\t"
-        "and.b32 t24, t24, t20;\n\t"
+        "xor.b32 t24, t13, t12;\n\t"
+        "and.b32 t24, t24, t21;\n\t"
         "xor.b32 t24, t24, t13;\n\t"
-        "xor.b32 t25, t14, t12;\n\t"
-        "and.b32 t25, t25, t20;\n\t"
+        "xor.b32 t25, t14, t13;\n\t"
+        "and.b32 t25, t25, t21;\n\t"
         "xor.b32 t25, t25, t14;\n\t"
-        "xor.b32 t26, t15, t13;\n\t"
-        "and.b32 t26, t26, t20;\n\t"
+        "xor.b32 t26, t15, t14;\n\t"
+        "and.b32 t26, t26, t21;\n\t"
         "xor.b32 t26, t26, t15;\n\t"
-        "xor.b32 t27, t16, t14;\n\t"
-        "and.b32 t27, t27, t20;\n\t"
+        "xor.b32 t27, t16, t15;\n\t"
+        "and.b32 t27, t27, t21;\n\t"
         "xor.b32 t27, t27, t16;\n\t"
-        "xor.b32 t28, t17, t15;\n\t"
-        "and.b32 t28, t28, t20;\n\t"
+        "xor.b32 t28, t17, t16;\n\t"
+        "and.b32 t28, t28, t21;\n\t"
         "xor.b32 t28, t28, t17;\n\t"
-        "shr.b32 t30, %24, 7;\n\t"
-        "and.b32 t30, t30, 1;\n\t"
-        "sub.u32 t31, 0, t30;\n\t"
-        "not.b32 t40, t31;\n\t"
-        "and.b32 t32, t21, t40;\n\t"
-        "and.b32 t33, t22, t40;\n\t"
-        "and.b32 t34, t23, t40;\n\t"
-        "and.b32 t35, t24, t40;\n\t"
-        "xor.b32 t36, t25, t21;\n\t"
-        "and.b32 t36, t36, t31;\n\t"
+        "xor.b32 t29, t18, t17;\n\t"
+        "and.b32 t29, t29, t21;\n\t"
+        "xor.b32 t29, t29, t18;\n\t"
+        "shr.b32 t31, %27, 6;\n\t"
+        "and.b32 t31, t31, 1;\n\t"
+        "sub.u32 t32, 0, t31;\n\t"
+        "not.b32 t41, t32;\n\t"
+        "and.b32 t33, t22, t41;\n\t"
+        "and.b32 t34, t23, t41;\n\t"
+        "xor.b32 t35, t24, t22;\n\t"
+        "and.b32 t35, t35, t32;\n\t"
+        "xor.b32 t35, t35, t24;\n\t"
+        "xor.b32 t36, t25, t23;\n\t"
+        "and.b32 t36, t36, t32;\n\t"
         "xor.b32 t36, t36, t25;\n\t"
-        "xor.b32 t37, t26, t22;\n\t"
-        "and.b32 t37, t37, t31;\n\t"
+        "xor.b32 t37, t26, t24;\n\t"
+        "and.b32 t37, t37, t32;\n\t"
         "xor.b32 t37, t37, t26;\n\t"
-        "xor.b32 t38, t27, t23;\n\t"
-        "and.b32 t38, t38, t31;\n\t"
+        "xor.b32 t38, t27, t25;\n\t"
+        "and.b32 t38, t38, t32;\n\t"
         "xor.b32 t38, t38, t27;\n\t"
-        "xor.b32 t39, t28, t24;\n\t"
-        "and.b32 t39, t39, t31;\n\t"
+        "xor.b32 t39, t28, t26;\n\t"
+        "and.b32 t39, t39, t32;\n\t"
         "xor.b32 t39, t39, t28;\n\t"
-        "and.b32 t41, %24, 31;\n\t"
-        "shl.b32 %0, t32, t41;\n\t"
-        "shf.l.clamp.b32 %1, t32, t33, t41;\n\t"
-        "shf.l.clamp.b32 %2, t33, t34, t41;\n\t"
-        "shf.l.clamp.b32 %3, t34, t35, t41;\n\t"
-        "shf.l.clamp.b32 %4, t35, t36, t41;\n\t"
-        "shf.l.clamp.b32 %5, t36, t37, t41;\n\t"
-        "shf.l.clamp.b32 %6, t37, t38, t41;\n\t"
-        "shf.l.clamp.b32 %7, t38, t39, t41;\n\t"
+        "xor.b32 t40, t29, t27;\n\t"
+        "and.b32 t40, t40, t32;\n\t"
+        "xor.b32 t40, t40, t29;\n\t"
+        "shr.b32 t42, %27, 7;\n\t"
+        "and.b32 t42, t42, 1;\n\t"
+        "sub.u32 t43, 0, t42;\n\t"
+        "not.b32 t52, t43;\n\t"
+        "and.b32 t44, t33, t52;\n\t"
+        "and.b32 t45, t34, t52;\n\t"
+        "and.b32 t46, t35, t52;\n\t"
+        "and.b32 t47, t36, t52;\n\t"
+        "xor.b32 t48, t37, t33;\n\t"
+        "and.b32 t48, t48, t43;\n\t"
+        "xor.b32 t48, t48, t37;\n\t"
+        "xor.b32 t49, t38, t34;\n\t"
+        "and.b32 t49, t49, t43;\n\t"
+        "xor.b32 t49, t49, t38;\n\t"
+        "xor.b32 t50, t39, t35;\n\t"
+        "and.b32 t50, t50, t43;\n\t"
+        "xor.b32 t50, t50, t39;\n\t"
+        "xor.b32 t51, t40, t36;\n\t"
+        "and.b32 t51, t51, t43;\n\t"
+        "xor.b32 t51, t51, t40;\n\t"
+        "and.b32 t53, %27, 31;\n\t"
+        "shl.b32 %0, t44, t53;\n\t"
+        "shf.l.clamp.b32 %1, t44, t45, t53;\n\t"
+        "shf.l.clamp.b32 %2, t45, t46, t53;\n\t"
+        "shf.l.clamp.b32 %3, t46, t47, t53;\n\t"
+        "shf.l.clamp.b32 %4, t47, t48, t53;\n\t"
+        "shf.l.clamp.b32 %5, t48, t49, t53;\n\t"
+        "shf.l.clamp.b32 %6, t49, t50, t53;\n\t"
+        "shf.l.clamp.b32 %7, t50, t51, t53;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19])
     );
   }
 #endif
@@ -11489,94 +13512,107 @@ struct gcd_finish {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t t[42];
-    t[0] = ptx_or(x[0], x[8]);
-    t[1] = ptx_or(x[1], x[9]);
-    t[2] = ptx_or(x[2], x[10]);
-    t[3] = ptx_or(x[3], x[11]);
-    t[4] = ptx_or(x[4], x[12]);
-    t[5] = ptx_or(x[5], x[13]);
-    t[6] = ptx_or(x[6], x[14]);
-    t[7] = ptx_or(x[7], x[15]);
-    t[8] = ptx_shr(x[16], 5u);
-    t[8] = ptx_and(t[8], 1u);
-    t[9] = ptx_sub(0u, t[8]);
-    t[18] = ptx_not(t[9]);
-    t[10] = ptx_and(t[0], t[18]);
-    t[11] = ptx_xor(t[1], t[0]);
-    t[11] = ptx_and(t[11], t[9]);
-    t[11] = ptx_xor(t[11], t[1]);
-    t[12] = ptx_xor(t[2], t[1]);
-    t[12] = ptx_and(t[12], t[9]);
-    t[12] = ptx_xor(t[12], t[2]);
-    t[13] = ptx_xor(t[3], t[2]);
-    t[13] = ptx_and(t[13], t[9]);
-    t[13] = ptx_xor(t[13], t[3]);
-    t[14] = ptx_xor(t[4], t[3]);
-    t[14] = ptx_and(t[14], t[9]);
-    t[14] = ptx_xor(t[14], t[4]);
-    t[15] = ptx_xor(t[5], t[4]);
-    t[15] = ptx_and(t[15], t[9]);
-    t[15] = ptx_xor(t[15], t[5]);
-    t[16] = ptx_xor(t[6], t[5]);
-    t[16] = ptx_and(t[16], t[9]);
-    t[16] = ptx_xor(t[16], t[6]);
-    t[17] = ptx_xor(t[7], t[6]);
-    t[17] = ptx_and(t[17], t[9]);
-    t[17] = ptx_xor(t[17], t[7]);
-    t[19] = ptx_shr(x[16], 6u);
-    t[19] = ptx_and(t[19], 1u);
-    t[20] = ptx_sub(0u, t[19]);
-    t[29] = ptx_not(t[20]);
-    t[21] = ptx_and(t[10], t[29]);
-    t[22] = ptx_and(t[11], t[29]);
-    t[23] = ptx_xor(t[12], t[10]);
-    t[23] = ptx_and(t[23], t[20]);
+    uint32_t cf = 0;
+    uint32_t t[54];
+    t[0] = ptx_shr(x[9], 31u);
+    t[1] = ptx_sub(0u, t[0]);
+    t[2] = ptx_xor(x[1], t[1]);
+    t[3] = ptx_xor(x[2], t[1]);
+    t[4] = ptx_xor(x[3], t[1]);
+    t[5] = ptx_xor(x[4], t[1]);
+    t[6] = ptx_xor(x[5], t[1]);
+    t[7] = ptx_xor(x[6], t[1]);
+    t[8] = ptx_xor(x[7], t[1]);
+    t[9] = ptx_xor(x[8], t[1]);
+    t[10] = ptx_xor(x[9], t[1]);
+    t[11] = ptx_sub_cc(cf, t[2], t[1]);
+    t[12] = ptx_subc_cc(cf, t[3], t[1]);
+    t[13] = ptx_subc_cc(cf, t[4], t[1]);
+    t[14] = ptx_subc_cc(cf, t[5], t[1]);
+    t[15] = ptx_subc_cc(cf, t[6], t[1]);
+    t[16] = ptx_subc_cc(cf, t[7], t[1]);
+    t[17] = ptx_subc_cc(cf, t[8], t[1]);
+    t[18] = ptx_subc_cc(cf, t[9], t[1]);
+    ptx_subc(cf, t[10], t[1]);
+    t[20] = ptx_shr(x[19], 5u);
+    t[20] = ptx_and(t[20], 1u);
+    t[21] = ptx_sub(0u, t[20]);
+    t[30] = ptx_not(t[21]);
+    t[22] = ptx_and(t[11], t[30]);
+    t[23] = ptx_xor(t[12], t[11]);
+    t[23] = ptx_and(t[23], t[21]);
     t[23] = ptx_xor(t[23], t[12]);
-    t[24] = ptx_xor(t[13], t[11]);
-    t[24] = ptx_and(t[24], t[20]);
+    t[24] = ptx_xor(t[13], t[12]);
+    t[24] = ptx_and(t[24], t[21]);
     t[24] = ptx_xor(t[24], t[13]);
-    t[25] = ptx_xor(t[14], t[12]);
-    t[25] = ptx_and(t[25], t[20]);
+    t[25] = ptx_xor(t[14], t[13]);
+    t[25] = ptx_and(t[25], t[21]);
     t[25] = ptx_xor(t[25], t[14]);
-    t[26] = ptx_xor(t[15], t[13]);
-    t[26] = ptx_and(t[26], t[20]);
+    t[26] = ptx_xor(t[15], t[14]);
+    t[26] = ptx_and(t[26], t[21]);
     t[26] = ptx_xor(t[26], t[15]);
-    t[27] = ptx_xor(t[16], t[14]);
-    t[27] = ptx_and(t[27], t[20]);
+    t[27] = ptx_xor(t[16], t[15]);
+    t[27] = ptx_and(t[27], t[21]);
     t[27] = ptx_xor(t[27], t[16]);
-    t[28] = ptx_xor(t[17], t[15]);
-    t[28] = ptx_and(t[28], t[20]);
+    t[28] = ptx_xor(t[17], t[16]);
+    t[28] = ptx_and(t[28], t[21]);
     t[28] = ptx_xor(t[28], t[17]);
-    t[30] = ptx_shr(x[16], 7u);
-    t[30] = ptx_and(t[30], 1u);
-    t[31] = ptx_sub(0u, t[30]);
-    t[40] = ptx_not(t[31]);
-    t[32] = ptx_and(t[21], t[40]);
-    t[33] = ptx_and(t[22], t[40]);
-    t[34] = ptx_and(t[23], t[40]);
-    t[35] = ptx_and(t[24], t[40]);
-    t[36] = ptx_xor(t[25], t[21]);
-    t[36] = ptx_and(t[36], t[31]);
+    t[29] = ptx_xor(t[18], t[17]);
+    t[29] = ptx_and(t[29], t[21]);
+    t[29] = ptx_xor(t[29], t[18]);
+    t[31] = ptx_shr(x[19], 6u);
+    t[31] = ptx_and(t[31], 1u);
+    t[32] = ptx_sub(0u, t[31]);
+    t[41] = ptx_not(t[32]);
+    t[33] = ptx_and(t[22], t[41]);
+    t[34] = ptx_and(t[23], t[41]);
+    t[35] = ptx_xor(t[24], t[22]);
+    t[35] = ptx_and(t[35], t[32]);
+    t[35] = ptx_xor(t[35], t[24]);
+    t[36] = ptx_xor(t[25], t[23]);
+    t[36] = ptx_and(t[36], t[32]);
     t[36] = ptx_xor(t[36], t[25]);
-    t[37] = ptx_xor(t[26], t[22]);
-    t[37] = ptx_and(t[37], t[31]);
+    t[37] = ptx_xor(t[26], t[24]);
+    t[37] = ptx_and(t[37], t[32]);
     t[37] = ptx_xor(t[37], t[26]);
-    t[38] = ptx_xor(t[27], t[23]);
-    t[38] = ptx_and(t[38], t[31]);
+    t[38] = ptx_xor(t[27], t[25]);
+    t[38] = ptx_and(t[38], t[32]);
     t[38] = ptx_xor(t[38], t[27]);
-    t[39] = ptx_xor(t[28], t[24]);
-    t[39] = ptx_and(t[39], t[31]);
+    t[39] = ptx_xor(t[28], t[26]);
+    t[39] = ptx_and(t[39], t[32]);
     t[39] = ptx_xor(t[39], t[28]);
-    t[41] = ptx_and(x[16], 31u);
-    y[0] = ptx_shl(t[32], t[41]);
-    y[1] = ptx_shf_l_clamp(t[32], t[33], t[41]);
-    y[2] = ptx_shf_l_clamp(t[33], t[34], t[41]);
-    y[3] = ptx_shf_l_clamp(t[34], t[35], t[41]);
-    y[4] = ptx_shf_l_clamp(t[35], t[36], t[41]);
-    y[5] = ptx_shf_l_clamp(t[36], t[37], t[41]);
-    y[6] = ptx_shf_l_clamp(t[37], t[38], t[41]);
-    y[7] = ptx_shf_l_clamp(t[38], t[39], t[41]);
+    t[40] = ptx_xor(t[29], t[27]);
+    t[40] = ptx_and(t[40], t[32]);
+    t[40] = ptx_xor(t[40], t[29]);
+    t[42] = ptx_shr(x[19], 7u);
+    t[42] = ptx_and(t[42], 1u);
+    t[43] = ptx_sub(0u, t[42]);
+    t[52] = ptx_not(t[43]);
+    t[44] = ptx_and(t[33], t[52]);
+    t[45] = ptx_and(t[34], t[52]);
+    t[46] = ptx_and(t[35], t[52]);
+    t[47] = ptx_and(t[36], t[52]);
+    t[48] = ptx_xor(t[37], t[33]);
+    t[48] = ptx_and(t[48], t[43]);
+    t[48] = ptx_xor(t[48], t[37]);
+    t[49] = ptx_xor(t[38], t[34]);
+    t[49] = ptx_and(t[49], t[43]);
+    t[49] = ptx_xor(t[49], t[38]);
+    t[50] = ptx_xor(t[39], t[35]);
+    t[50] = ptx_and(t[50], t[43]);
+    t[50] = ptx_xor(t[50], t[39]);
+    t[51] = ptx_xor(t[40], t[36]);
+    t[51] = ptx_and(t[51], t[43]);
+    t[51] = ptx_xor(t[51], t[40]);
+    t[53] = ptx_and(x[19], 31u);
+    y[0] = ptx_shl(t[44], t[53]);
+    y[1] = ptx_shf_l_clamp(t[44], t[45], t[53]);
+    y[2] = ptx_shf_l_clamp(t[45], t[46], t[53]);
+    y[3] = ptx_shf_l_clamp(t[46], t[47], t[53]);
+    y[4] = ptx_shf_l_clamp(t[47], t[48], t[53]);
+    y[5] = ptx_shf_l_clamp(t[48], t[49], t[53]);
+    y[6] = ptx_shf_l_clamp(t[49], t[50], t[53]);
+    y[7] = ptx_shf_l_clamp(t[50], t[51], t[53]);
   }
 #endif
 };
@@ -11686,311 +13722,1570 @@ struct sqrt_step {
 #endif
 };
 
-// modinv_step: a step that the loops below call; 293 instructions.
-struct modinv_step {
-  static constexpr unsigned in_words = 40;
-  static constexpr unsigned out_words = 32;
+// modinv_start: a step that the loops below call; 57 instructions.
+struct modinv_start {
+  static constexpr unsigned in_words = 16;
+  static constexpr unsigned out_words = 44;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<212>;\n\t"
-        "and.b32 t0, %32, %40;\n\t"
-        "and.b32 t0, t0, 1;\n\t"
-        "sub.u32 t1, 0, t0;\n\t"
-        "sub.cc.u32 t2, %32, %40;\n\t"
-        "subc.cc.u32 t3, %33, %41;\n\t"
-        "subc.cc.u32 t4, %34, %42;\n\t"
-        "subc.cc.u32 t5, %35, %43;\n\t"
-        "subc.cc.u32 t6, %36, %44;\n\t"
-        "subc.cc.u32 t7, %37, %45;\n\t"
-        "subc.cc.u32 t8, %38, %46;\n\t"
-        "subc.cc.u32 t9, %39, %47;\n\t"
-        "subc.u32 t10, 0, 0;\n\t"
-        "and.b32 t11, t1, t10;\n\t"
-        "xor.b32 t12, t1, t11;\n\t"
-        "and.b32 t13, %40, t12;\n\t"
-        "and.b32 t14, %41, t12;\n\t"
-        "and.b32 t15, %42, t12;\n\t"
-        "and.b32 t16, %43, t12;\n\t"
-        "and.b32 t17, %44, t12;\n\t"
-        "and.b32 t18, %45, t12;\n\t"
-        "and.b32 t19, %46, t12;\n\t"
-        "and.b32 t20, %47, t12;\n\t"
-        "sub.cc.u32 t21, %32, t13;\n\t"
-        "subc.cc.u32 t22, %33, t14;\n\t"
-        "subc.cc.u32 t23, %34, t15;\n\t"
-        "subc.cc.u32 t24, %35, t16;\n\t"
-        "subc.cc.u32 t25, %36, t17;\n\t"
-        "subc.cc.u32 t26, %37, t18;\n\t"
-        "subc.cc.u32 t27, %38, t19;\n\t"
-        "subc.u32 t28, %39, t20;\n\t"
-        "and.b32 t29, %32, t11;\n\t"
-        "and.b32 t30, %33, t11;\n\t"
-        "and.b32 t31, %34, t11;\n\t"
-        "and.b32 t32, %35, t11;\n\t"
-        "and.b32 t33, %36, t11;\n\t"
-        "and.b32 t34, %37, t11;\n\t"
-        "and.b32 t35, %38, t11;\n\t"
-        "and.b32 t36, %39, t11;\n\t"
-        "sub.cc.u32 t37, %40, t29;\n\t"
-        "subc.cc.u32 t38, %41, t30;\n\t"
-        "subc.cc.u32 t39, %42, t31;\n\t"
-        "subc.cc.u32 t40, %43, t32;\n\t"
-        "subc.cc.u32 t41, %44, t33;\n\t"
-        "subc.cc.u32 t42, %45, t34;\n\t"
-        "subc.cc.u32 t43, %46, t35;\n\t"
-        "subc.u32 t44, %47, t36;\n\t"
-        "and.b32 t45, t21, 1;\n\t"
-        "sub.u32 t46, 0, t45;\n\t"
-        "xor.b32 t55, t21, t37;\n\t"
-        "and.b32 t55, t55, t46;\n\t"
-        "xor.b32 t47, t21, t55;\n\t"
-        "xor.b32 t56, t22, t38;\n\t"
-        "and.b32 t56, t56, t46;\n\t"
-        "xor.b32 t48, t22, t56;\n\t"
-        "xor.b32 t57, t23, t39;\n\t"
-        "and.b32 t57, t57, t46;\n\t"
-        "xor.b32 t49, t23, t57;\n\t"
-        "xor.b32 t58, t24, t40;\n\t"
-        "and.b32 t58, t58, t46;\n\t"
-        "xor.b32 t50, t24, t58;\n\t"
-        "xor.b32 t59, t25, t41;\n\t"
-        "and.b32 t59, t59, t46;\n\t"
-        "xor.b32 t51, t25, t59;\n\t"
-        "xor.b32 t60, t26, t42;\n\t"
-        "and.b32 t60, t60, t46;\n\t"
-        "xor.b32 t52, t26, t60;\n\t"
-        "xor.b32 t61, t27, t43;\n\t"
-        "and.b32 t61, t61, t46;\n\t"
-        "xor.b32 t53, t27, t61;\n\t"
-        "xor.b32 t62, t28, t44;\n\t"
-        "and.b32 t62, t62, t46;\n\t"
-        "xor.b32 t54, t28, t62;\n\t"
-        "shf.r.clamp.b32 t63, t47, t48, 1;\n\t"
-        "shf.r.clamp.b32 t64, t48, t49, 1;\n\t"
-        "shf.r.clamp.b32 t65, t49, t50, 1;\n\t"
-        "shf.r.clamp.b32 t66, t50, t51, 1;\n\t"
-        "shf.r.clamp.b32 t67, t51, t52, 1;\n\t"
-        "shf.r.clamp.b32 t68, t52, t53, 1;\n\t"
-        "shf.r.clamp.b32 t69, t53, t54, 1;\n\t"
-        "shr.b32 t70, t54, 1;\n\t"
-        "xor.b32 t71, t63, t21;\n\t"
-        "and.b32 t71, t71, t46;\n\t"
-        "xor.b32 %0, t63, t71;\n\t"
-        "xor.b32 t72, t37, t63;\n\t"
-        "and.b32 t72, t72, t46;\n\t"
-        "xor.b32 %8, t37, t72;\n\t"
-        "xor.b32 t73, t64, t22;\n\t"
-        "and.b32 t73, t73, t46;\n\t"
-        "xor.b32 %1, t64, t73;\n\t"
-        "xor.b32 t74, t38, t64;\n\t"
-        "and.b32 t74, t74, t46;\n\t"
-        "xor.b32 %9, t38, t74;\n\t"
-        "xor.b32 t75, t65, t23;\n\t"
-        "and.b32 t75, t75, t46;\n\t"
-        "xor.b32 %2, t65, t75;\n\t"
-        "xor.b32 t76, t39, t65;\n\t"
-        "and.b32 t76, t76, t46;\n\t"
-        "xor.b32 %10, t39, t76;\n\t"
-        "xor.b32 t77, t66, t24;\n\t"
-        "and.b32 t77, t77, t46;\n\t"
-        "xor.b32 %3, t66, t77;\n\t"
-        "xor.b32 t78, t40, t66;\n\t"
-        "and.b32 t78, t78, t46;\n\t"
-        "xor.b32 %11, t40, t78;\n\t"
-        "xor.b32 t79, t67, t25;\n\t"
-        "and.b32 t79, t79, t46;\n\t"
-        "xor.b32 %4, t67, t79;\n\t"
-        "xor.b32 t80, t41, t67;\n\t"
-        "and.b32 t80, t80, t46;\n\t"
-        "xor.b32 %12, t41, t80;\n\t"
-        "xor.b32 t81, t68, t26;\n\t"
-        "and.b32 t81, t81, t46;\n\t"
-        "xor.b32 %5, t68, t81;\n\t"
-        "xor.b32 t82, t42, t68;\n\t"
-        "and.b32 t82, t82, t46;\n\t"
-        "xor.b32 %13, t42, t82;\n\t"
-        "xor.b32 t83, t69, t27;\n\t"
-        "and.b32 t83, t83, t46;\n\t"
-        "xor.b32 %6, t69, t83;\n\t"
-        "xor.b32 t84, t43, t69;\n\t"
-        "and.b32 t84, t84, t46;\n\t"
-        "xor.b32 %14, t43, t84;\n\t"
-        "xor.b32 t85, t70, t28;\n\t"
-        "and.b32 t85, t85, t46;\n\t"
-        "xor.b32 %7, t70, t85;\n\t"
-        "xor.b32 t86, t44, t70;\n\t"
-        "and.b32 t86, t86, t46;\n\t"
-        "xor.b32 %15, t44, t86;\n\t"
-        "and.b32 t87, %56, t12;\n\t"
-        "and.b32 t88, %57, t12;\n\t"
-        "and.b32 t89, %58, t12;\n\t"
-        "and.b32 t90, %59, t12;\n\t"
-        "and.b32 t91, %60, t12;\n\t"
-        "and.b32 t92, %61, t12;\n\t"
-        "and.b32 t93, %62, t12;\n\t"
-        "and.b32 t94, %63, t12;\n\t"
-        "sub.cc.u32 t103, %48, t87;\n\t"
-        "subc.cc.u32 t104, %49, t88;\n\t"
-        "subc.cc.u32 t105, %50, t89;\n\t"
-        "subc.cc.u32 t106, %51, t90;\n\t"
-        "subc.cc.u32 t107, %52, t91;\n\t"
-        "subc.cc.u32 t108, %53, t92;\n\t"
-        "subc.cc.u32 t109, %54, t93;\n\t"
-        "subc.cc.u32 t110, %55, t94;\n\t"
-        "subc.u32 t111, 0, 0;\n\t"
-        "and.b32 t112, t111, %64;\n\t"
-        "and.b32 t113, t111, %65;\n\t"
-        "and.b32 t114, t111, %66;\n\t"
-        "and.b32 t115, t111, %67;\n\t"
-        "and.b32 t116, t111, %68;\n\t"
-        "and.b32 t117, t111, %69;\n\t"
-        "and.b32 t118, t111, %70;\n\t"
-        "and.b32 t119, t111, %71;\n\t"
-        "add.cc.u32 t95, t103, t112;\n\t"
-        "addc.cc.u32 t96, t104, t113;\n\t"
-        "addc.cc.u32 t97, t105, t114;\n\t"
-        "addc.cc.u32 t98, t106, t115;\n\t"
-        "addc.cc.u32 t99, t107, t116;\n\t"
-        "addc.cc.u32 t100, t108, t117;\n\t"
-        "addc.cc.u32 t101, t109, t118;\n\t"
-        "addc.u32 t102, t110, t119;\n\t"
-        "and.b32 t120, %48, t11;\n\t"
-        "and.b32 t121, %49, t11;\n\t"
-        "and.b32 t122, %50, t11;\n\t"
-        "and.b32 t123, %51, t11;\n\t"
-        "and.b32 t124, %52, t11;\n\t"
-        "and.b32 t125, %53, t11;\n\t"
-        "and.b32 t126, %54, t11;\n\t"
-        "and.b32 t127, %55, t11;\n\t"
-        "sub.cc.u32 t136, %56, t120;\n\t"
-        "subc.cc.u32 t137, %57, t121;\n\t"
-        "subc.cc.u32 t138, %58, t122;\n\t"
-        "subc.cc.u32 t139, %59, t123;\n\t"
-        "subc.cc.u32 t140, %60, t124;\n\t"
-        "subc.cc.u32 t141, %61, t125;\n\t"
-        "subc.cc.u32 t142, %62, t126;\n\t"
-        "subc.cc.u32 t143, %63, t127;\n\t"
-        "subc.u32 t144, 0, 0;\n\t"
-        "and.b32 t145, t144, %64;\n\t"
-        "and.b32 t146, t144, %65;\n\t"
-        "and.b32 t147, t144, %66;\n\t"
-        "and.b32 t148, t144, %67;\n\t"
-        "and.b32 t149, t144, %68;\n\t"
-        "and.b32 t150, t144, %69;\n\t"
-        "and.b32 t151, t144, %70;\n\t"
-        "and.b32 t152, t144, %71;\n\t"
-        "add.cc.u32 t128, t136, t145;\n\t"
-        "addc.cc.u32 t129, t137, t146;\n\t"
-        "addc.cc.u32 t130, t138, t147;\n\t"
-        "addc.cc.u32 t131, t139, t148;\n\t"
-        "addc.cc.u32 t132, t140, t149;\n\t"
-        "addc.cc.u32 t133, t141, t150;\n\t"
-        "addc.cc.u32 t134, t142, t151;\n\t"
-        "addc.u32 t135, t143, t152;\n\t"
-        "xor.b32 t161, t95, t128;\n\t"
-        "and.b32 t161, t161, t46;\n\t"
-        "xor.b32 t153, t95, t161;\n\t"
-        "xor.b32 t162, t96, t129;\n\t"
-        "and.b32 t162, t162, t46;\n\t"
-        "xor.b32 t154, t96, t162;\n\t"
-        "xor.b32 t163, t97, t130;\n\t"
-        "and.b32 t163, t163, t46;\n\t"
-        "xor.b32 t155, t97, t163;\n\t"
-        "xor.b32 t164, t98, t131;\n\t"
-        "and.b32 t164, t164, t46;\n\t"
-        "xor.b32 t156, t98, t164;\n\t"
-        "xor.b32 t165, t99, t132;\n\t"
-        "and.b32 t165, t165, t46;\n\t"
-        "xor.b32 t157, t99, t165;\n\t"
-        "xor.b32 t166, t100, t133;\n\t"
-        "and.b32 t166, t166, t46;\n\t"
-        "xor.b32 t158, t100, t166;\n\t"
-        "xor.b32 t167, t101, t134;\n\t"
-        "and.b32 t167, t167, t46;\n\t"
-        "xor.b32 t159, t101, t167;\n\t"
-        "xor.b32 t168, t102, t135;\n\t"
-        "and.b32 t168, t168, t46;\n\t"
-        "xor.b32 t160, t102, t168;\n\t"
-        "and.b32 t169, t153, 1;\n\t"
-        "sub.u32 t170, 0, t169;\n\t"
-        "and.b32 t171, t170, %64;\n\t"
-        "and.b32 t172, t170, %65;\n\t"
-        "and.b32 t173, t170, %66;\n\t"
-        "and.b32 t174, t170, %67;\n\t"
-        "and.b32 t175, t170, %68;\n\t"
-        "and.b32 t176, t170, %69;\n\t"
-        "and.b32 t177, t170, %70;\n\t"
-        "and.b32 t178, t170, %71;\n\t"
-        "add.cc.u32 t179, t153, t171;\n\t"
-        "addc.cc.u32 t180, t154, t172;\n\t"
-        "addc.cc.u32 t181, t155, t173;\n\t"
-        "addc.cc.u32 t182, t156, t174;\n\t"
-        "addc.cc.u32 t183, t157, t175;\n\t"
-        "addc.cc.u32 t184, t158, t176;\n\t"
-        "addc.cc.u32 t185, t159, t177;\n\t"
-        "addc.cc.u32 t186, t160, t178;\n\t"
-        "addc.u32 t187, 0, 0;\n\t"
-        "shf.r.clamp.b32 t188, t179, t180, 1;\n\t"
-        "shf.r.clamp.b32 t189, t180, t181, 1;\n\t"
-        "shf.r.clamp.b32 t190, t181, t182, 1;\n\t"
-        "shf.r.clamp.b32 t191, t182, t183, 1;\n\t"
-        "shf.r.clamp.b32 t192, t183, t184, 1;\n\t"
-        "shf.r.clamp.b32 t193, t184, t185, 1;\n\t"
-        "shf.r.clamp.b32 t194, t185, t186, 1;\n\t"
-        "shf.r.clamp.b32 t195, t186, t187, 1;\n\t"
-        "xor.b32 t196, t188, t95;\n\t"
-        "and.b32 t196, t196, t46;\n\t"
-        "xor.b32 %16, t188, t196;\n\t"
-        "xor.b32 t197, t128, t188;\n\t"
-        "and.b32 t197, t197, t46;\n\t"
-        "xor.b32 %24, t128, t197;\n\t"
-        "xor.b32 t198, t189, t96;\n\t"
-        "and.b32 t198, t198, t46;\n\t"
-        "xor.b32 %17, t189, t198;\n\t"
-        "xor.b32 t199, t129, t189;\n\t"
-        "and.b32 t199, t199, t46;\n\t"
-        "xor.b32 %25, t129, t199;\n\t"
-        "xor.b32 t200, t190, t97;\n\t"
-        "and.b32 t200, t200, t46;\n\t"
-        "xor.b32 %18, t190, t200;\n\t"
-        "xor.b32 t201, t130, t190;\n\t"
-        "and.b32 t201, t201, t46;\n\t"
-        "xor.b32 %26, t130, t201;\n\t"
-        "xor.b32 t202, t191, t98;\n\t"
-        "and.b32 t202, t202, t46;\n\t"
-        "xor.b32 %19, t191, t202;\n\t"
-        "xor.b32 t203, t131, t191;\n\t"
-        "and.b32 t203, t203, t46;\n\t"
-        "xor.b32 %27, t131, t203;\n\t"
-        "xor.b32 t204, t192, t99;\n\t"
-        "and.b32 t204, t204, t46;\n\t"
-        "xor.b32 %20, t192, t204;\n\t"
-        "xor.b32 t205, t132, t192;\n\t"
-        "and.b32 t205, t205, t46;\n\t"
-        "xor.b32 %28, t132, t205;\n\t"
-        "xor.b32 t206, t193, t100;\n\t"
-        "and.b32 t206, t206, t46;\n\t"
-        "xor.b32 %21, t193, t206;\n\t"
-        "xor.b32 t207, t133, t193;\n\t"
-        "and.b32 t207, t207, t46;\n\t"
-        "xor.b32 %29, t133, t207;\n\t"
-        "xor.b32 t208, t194, t101;\n\t"
-        "and.b32 t208, t208, t46;\n\t"
-        "xor.b32 %22, t194, t208;\n\t"
-        "xor.b32 t209, t134, t194;\n\t"
-        "and.b32 t209, t209, t46;\n\t"
-        "xor.b32 %30, t134, t209;\n\t"
-        "xor.b32 t210, t195, t102;\n\t"
-        "and.b32 t210, t210, t46;\n\t"
-        "xor.b32 %23, t195, t210;\n\t"
-        "xor.b32 t211, t135, t195;\n\t"
-        "and.b32 t211, t211, t46;\n\t"
-        "xor.b32 %31, t135, t211;\n\t"
+        ".reg .u32 t<5>;\n\t"
+        "mov.b32 %0, 1;\n\t"
+        "mov.b32 %1, %52;\n\t"
+        "mov.b32 %2, %53;\n\t"
+        "mov.b32 %3, %54;\n\t"
+        "mov.b32 %4, %55;\n\t"
+        "mov.b32 %5, %56;\n\t"
+        "mov.b32 %6, %57;\n\t"
+        "mov.b32 %7, %58;\n\t"
+        "mov.b32 %8, %59;\n\t"
+        "mov.b32 %9, 0;\n\t"
+        "mov.b32 %10, %44;\n\t"
+        "mov.b32 %11, %45;\n\t"
+        "mov.b32 %12, %46;\n\t"
+        "mov.b32 %13, %47;\n\t"
+        "mov.b32 %14, %48;\n\t"
+        "mov.b32 %15, %49;\n\t"
+        "mov.b32 %16, %50;\n\t"
+        "mov.b32 %17, %51;\n\t"
+        "mov.b32 %18, 0;\n\t"
+        "mov.b32 %19, 0;\n\t"
+        "mov.b32 %20, 0;\n\t"
+        "mov.b32 %21, 0;\n\t"
+        "mov.b32 %22, 0;\n\t"
+        "mov.b32 %23, 0;\n\t"
+        "mov.b32 %24, 0;\n\t"
+        "mov.b32 %25, 0;\n\t"
+        "mov.b32 %26, 0;\n\t"
+        "mov.b32 %27, 1;\n\t"
+        "mov.b32 %28, 0;\n\t"
+        "mov.b32 %29, 0;\n\t"
+        "mov.b32 %30, 0;\n\t"
+        "mov.b32 %31, 0;\n\t"
+        "mov.b32 %32, 0;\n\t"
+        "mov.b32 %33, 0;\n\t"
+        "mov.b32 %34, 0;\n\t"
+        "mov.b32 %35, %52;\n\t"
+        "mov.b32 %36, %53;\n\t"
+        "mov.b32 %37, %54;\n\t"
+        "mov.b32 %38, %55;\n\t"
+        "mov.b32 %39, %56;\n\t"
+        "mov.b32 %40, %57;\n\t"
+        "mov.b32 %41, %58;\n\t"
+        "mov.b32 %42, %59;\n\t"
+        "mov.b32 t0, %52;\n\t"
+        "mul.lo.u32 t1, %52, t0;\n\t"
+        "sub.u32 t1, 2, t1;\n\t"
+        "mul.lo.u32 t0, t0, t1;\n\t"
+        "mul.lo.u32 t2, %52, t0;\n\t"
+        "sub.u32 t2, 2, t2;\n\t"
+        "mul.lo.u32 t0, t0, t2;\n\t"
+        "mul.lo.u32 t3, %52, t0;\n\t"
+        "sub.u32 t3, 2, t3;\n\t"
+        "mul.lo.u32 t0, t0, t3;\n\t"
+        "mul.lo.u32 t4, %52, t0;\n\t"
+        "sub.u32 t4, 2, t4;\n\t"
+        "mul.lo.u32 t0, t0, t4;\n\t"
+        "sub.u32 %43, 0, t0;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[5];
+    y[0] = ptx_mov(1u);
+    y[1] = ptx_mov(x[8]);
+    y[2] = ptx_mov(x[9]);
+    y[3] = ptx_mov(x[10]);
+    y[4] = ptx_mov(x[11]);
+    y[5] = ptx_mov(x[12]);
+    y[6] = ptx_mov(x[13]);
+    y[7] = ptx_mov(x[14]);
+    y[8] = ptx_mov(x[15]);
+    y[9] = ptx_mov(0u);
+    y[10] = ptx_mov(x[0]);
+    y[11] = ptx_mov(x[1]);
+    y[12] = ptx_mov(x[2]);
+    y[13] = ptx_mov(x[3]);
+    y[14] = ptx_mov(x[4]);
+    y[15] = ptx_mov(x[5]);
+    y[16] = ptx_mov(x[6]);
+    y[17] = ptx_mov(x[7]);
+    y[18] = ptx_mov(0u);
+    y[19] = ptx_mov(0u);
+    y[20] = ptx_mov(0u);
+    y[21] = ptx_mov(0u);
+    y[22] = ptx_mov(0u);
+    y[23] = ptx_mov(0u);
+    y[24] = ptx_mov(0u);
+    y[25] = ptx_mov(0u);
+    y[26] = ptx_mov(0u);
+    y[27] = ptx_mov(1u);
+    y[28] = ptx_mov(0u);
+    y[29] = ptx_mov(0u);
+    y[30] = ptx_mov(0u);
+    y[31] = ptx_mov(0u);
+    y[32] = ptx_mov(0u);
+    y[33] = ptx_mov(0u);
+    y[34] = ptx_mov(0u);
+    y[35] = ptx_mov(x[8]);
+    y[36] = ptx_mov(x[9]);
+    y[37] = ptx_mov(x[10]);
+    y[38] = ptx_mov(x[11]);
+    y[39] = ptx_mov(x[12]);
+    y[40] = ptx_mov(x[13]);
+    y[41] = ptx_mov(x[14]);
+    y[42] = ptx_mov(x[15]);
+    t[0] = ptx_mov(x[8]);
+    t[1] = ptx_mul_lo(x[8], t[0]);
+    t[1] = ptx_sub(2u, t[1]);
+    t[0] = ptx_mul_lo(t[0], t[1]);
+    t[2] = ptx_mul_lo(x[8], t[0]);
+    t[2] = ptx_sub(2u, t[2]);
+    t[0] = ptx_mul_lo(t[0], t[2]);
+    t[3] = ptx_mul_lo(x[8], t[0]);
+    t[3] = ptx_sub(2u, t[3]);
+    t[0] = ptx_mul_lo(t[0], t[3]);
+    t[4] = ptx_mul_lo(x[8], t[0]);
+    t[4] = ptx_sub(2u, t[4]);
+    t[0] = ptx_mul_lo(t[0], t[4]);
+    y[43] = ptx_sub(0u, t[0]);
+  }
+#endif
+};
+
+// modinv_round: a step that the loops below call; 1414 instructions.
+struct modinv_round {
+  static constexpr unsigned in_words = 44;
+  static constexpr unsigned out_words = 35;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<599>;\n\t"
+        "mov.b32 t0, %35;\n\t"
+        "mov.b32 t1, %36;\n\t"
+        "mov.b32 t2, %45;\n\t"
+        "mov.b32 t3, 1;\n\t"
+        "mov.b32 t4, 0;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "mov.b32 t6, 1;\n\t"
+        "sub.u32 t7, 0, t0;\n\t"
+        "shr.b32 t8, t7, 31;\n\t"
+        "sub.u32 t9, 0, t8;\n\t"
+        "and.b32 t10, t2, 1;\n\t"
+        "sub.u32 t11, 0, t10;\n\t"
+        "xor.b32 t12, t1, t9;\n\t"
+        "sub.u32 t12, t12, t9;\n\t"
+        "and.b32 t12, t12, t11;\n\t"
+        "add.u32 t2, t2, t12;\n\t"
+        "xor.b32 t13, t3, t9;\n\t"
+        "sub.u32 t13, t13, t9;\n\t"
+        "and.b32 t13, t13, t11;\n\t"
+        "add.u32 t5, t5, t13;\n\t"
+        "xor.b32 t14, t4, t9;\n\t"
+        "sub.u32 t14, t14, t9;\n\t"
+        "and.b32 t14, t14, t11;\n\t"
+        "add.u32 t6, t6, t14;\n\t"
+        "and.b32 t15, t9, t11;\n\t"
+        "xor.b32 t0, t0, t15;\n\t"
+        "sub.u32 t0, t0, t15;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t16, t2, t15;\n\t"
+        "add.u32 t1, t1, t16;\n\t"
+        "and.b32 t17, t5, t15;\n\t"
+        "add.u32 t3, t3, t17;\n\t"
+        "and.b32 t18, t6, t15;\n\t"
+        "add.u32 t4, t4, t18;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t19, 0, t0;\n\t"
+        "shr.b32 t20, t19, 31;\n\t"
+        "sub.u32 t21, 0, t20;\n\t"
+        "and.b32 t22, t2, 1;\n\t"
+        "sub.u32 t23, 0, t22;\n\t"
+        "xor.b32 t24, t1, t21;\n\t"
+        "sub.u32 t24, t24, t21;\n\t"
+        "and.b32 t24, t24, t23;\n\t"
+        "add.u32 t2, t2, t24;\n\t"
+        "xor.b32 t25, t3, t21;\n\t"
+        "sub.u32 t25, t25, t21;\n\t"
+        "and.b32 t25, t25, t23;\n\t"
+        "add.u32 t5, t5, t25;\n\t"
+        "xor.b32 t26, t4, t21;\n\t"
+        "sub.u32 t26, t26, t21;\n\t"
+        "and.b32 t26, t26, t23;\n\t"
+        "add.u32 t6, t6, t26;\n\t"
+        "and.b32 t27, t21, t23;\n\t"
+        "xor.b32 t0, t0, t27;\n\t"
+        "sub.u32 t0, t0, t27;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t28, t2, t27;\n\t"
+        "add.u32 t1, t1, t28;\n\t"
+        "and.b32 t29, t5, t27;\n\t"
+        "add.u32 t3, t3, t29;\n\t"
+        "and.b32 t30, t6, t27;\n\t"
+        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t31, 0, t0;\n\t"
+        "shr.b32 t32, t31, 31;\n\t"
+        "sub.u32 t33, 0, t32;\n\t"
+        "and.b32 t34, t2, 1;\n\t"
+        "sub.u32 t35, 0, t34;\n\t"
+        "xor.b32 t36, t1, t33;\n\t"
+        "sub.u32 t36, t36, t33;\n\t"
+        "and.b32 t36, t36, t35;\n\t"
+        "add.u32 t2, t2, t36;\n\t"
+        "xor.b32 t37, t3, t33;\n\t"
+        "sub.u32 t37, t37, t33;\n\t"
+        "and.b32 t37, t37, t35;\n\t"
+        "add.u32 t5, t5, t37;\n\t"
+        "xor.b32 t38, t4, t33;\n\t"
+        "sub.u32 t38, t38, t33;\n\t"
+        "and.b32 t38, t38, t35;\n\t"
+        "add.u32 t6, t6, t38;\n\t"
+        "and.b32 t39, t33, t35;\n\t"
+        "xor.b32 t0, t0, t39;\n\t"
+        "sub.u32 t0, t0, t39;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t40, t2, t39;\n\t"
+        "add.u32 t1, t1, t40;\n\t"
+        "and.b32 t41, t5, t39;\n\t"
+        "add.u32 t3, t3, t41;\n\t"
+        "and.b32 t42, t6, t39;\n\t"
+        "add.u32 t4, t4, t42;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t43, 0, t0;\n\t"
+        "shr.b32 t44, t43, 31;\n\t"
+        "sub.u32 t45, 0, t44;\n\t"
+        "and.b32 t46, t2, 1;\n\t"
+        "sub.u32 t47, 0, t46;\n\t"
+        "xor.b32 t48, t1, t45;\n\t"
+        "sub.u32 t48, t48, t45;\n\t"
+        "and.b32 t48, t48, t47;\n\t"
+        "add.u32 t2, t2, t48;\n\t"
+        "xor.b32 t49, t3, t45;\n\t"
+        "sub.u32 t49, t49, t45;\n\t"
+        "and.b32 t49, t49, t47;\n\t"
+        "add.u32 t5, t5, t49;\n\t"
+        "xor.b32 t50, t4, t45;\n\t"
+        "sub.u32 t50, t50, t45;\n\t"
+        "and.b32 t50, t50, t47;\n\t"
+        "add.u32 t6, t6, t50;\n\t"
+        "and.b32 t51, t45, t47;\n\t"
+        "xor.b32 t0, t0, t51;\n\t"
+        "sub.u32 t0, t0, t51;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t52, t2, t51;\n\t"
+        "add.u32 t1, t1, t52;\n\t"
+        "and.b32 t53, t5, t51;\n\t"
+        "add.u32 t3, t3, t53;\n\t"
+        "and.b32 t54, t6, t51;\n\t"
+        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t55, 0, t0;\n\t"
+        "shr.b32 t56, t55, 31;\n\t"
+        "sub.u32 t57, 0, t56;\n\t"
+        "and.b32 t58, t2, 1;\n\t"
+        "sub.u32 t59, 0, t58;\n\t"
+        "xor.b32 t60, t1, t57;\n\t"
+        "sub.u32 t60, t60, t57;\n\t"
+        "and.b32 t60, t60, t59;\n\t"
+        "add.u32 t2, t2, t60;\n\t"
+        "xor.b32 t61, t3, t57;\n\t"
+        "sub.u32 t61, t61, t57;\n\t"
+        "and.b32 t61, t61, t59;\n\t"
+        "add.u32 t5, t5, t61;\n\t"
+        "xor.b32 t62, t4, t57;\n\t"
+        "sub.u32 t62, t62, t57;\n\t"
+        "and.b32 t62, t62, t59;\n\t"
+        "add.u32 t6, t6, t62;\n\t"
+        "and.b32 t63, t57, t59;\n\t"
+        "xor.b32 t0, t0, t63;\n\t"
+        "sub.u32 t0, t0, t63;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t64, t2, t63;\n\t"
+        "add.u32 t1, t1, t64;\n\t"
+        "and.b32 t65, t5, t63;\n\t"
+        "add.u32 t3, t3, t65;\n\t"
+        "and.b32 t66, t6, t63;\n\t"
+        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t67, 0, t0;\n\t"
+        "shr.b32 t68, t67, 31;\n\t"
+        "sub.u32 t69, 0, t68;\n\t"
+        "and.b32 t70, t2, 1;\n\t"
+        "sub.u32 t71, 0, t70;\n\t"
+        "xor.b32 t72, t1, t69;\n\t"
+        "sub.u32 t72, t72, t69;\n\t"
+        "and.b32 t72, t72, t71;\n\t"
+        "add.u32 t2, t2, t72;\n\t"
+        "xor.b32 t73, t3, t69;\n\t"
+        "sub.u32 t73, t73, t69;\n\t"
+        "and.b32 t73, t73, t71;\n\t"
+        "add.u32 t5, t5, t73;\n\t"
+        "xor.b32 t74, t4, t69;\n\t"
+        "sub.u32 t74, t74, t69;\n\t"
+        "and.b32 t74, t74, t71;\n\t"
+        "add.u32 t6, t6, t74;\n\t"
+        "and.b32 t75, t69, t71;\n\t"
+        "xor.b32 t0, t0, t75;\n\t"
+        "sub.u32 t0, t0, t75;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t76, t2, t75;\n\t"
+        "add.u32 t1, t1, t76;\n\t"
+        "and.b32 t77, t5, t75;\n\t"
+        "add.u32 t3, t3, t77;\n\t"
+        "and.b32 t78, t6, t75;\n\t"
+        "add.u32 t4, t4, t78;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t79, 0, t0;\n\t"
+        "shr.b32 t80, t79, 31;\n\t"
+        "sub.u32 t81, 0, t80;\n\t"
+        "and.b32 t82, t2, 1;\n\t"
+        "sub.u32 t83, 0, t82;\n\t"
+        "xor.b32 t84, t1, t81;\n\t"
+        "sub.u32 t84, t84, t81;\n\t"
+        "and.b32 t84, t84, t83;\n\t"
+        "add.u32 t2, t2, t84;\n\t"
+        "xor.b32 t85, t3, t81;\n\t"
+        "sub.u32 t85, t85, t81;\n\t"
+        "and.b32 t85, t85, t83;\n\t"
+        "add.u32 t5, t5, t85;\n\t"
+        "xor.b32 t86, t4, t81;\n\t"
+        "sub.u32 t86, t86, t81;\n\t"
+        "and.b32 t86, t86, t83;\n\t"
+        "add.u32 t6, t6, t86;\n\t"
+        "and.b32 t87, t81, t83;\n\t"
+        "xor.b32 t0, t0, t87;\n\t"
+        "sub.u32 t0, t0, t87;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t88, t2, t87;\n\t"
+        "add.u32 t1, t1, t88;\n\t"
+        "and.b32 t89, t5, t87;\n\t"
+        "add.u32 t3, t3, t89;\n\t"
+        "and.b32 t90, t6, t87;\n\t"
+        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t91, 0, t0;\n\t"
+        "shr.b32 t92, t91, 31;\n\t"
+        "sub.u32 t93, 0, t92;\n\t"
+        "and.b32 t94, t2, 1;\n\t"
+        "sub.u32 t95, 0, t94;\n\t"
+        "xor.b32 t96, t1, t93;\n\t"
+        "sub.u32 t96, t96, t93;\n\t"
+        "and.b32 t96, t96, t95;\n\t"
+        "add.u32 t2, t2, t96;\n\t"
+        "xor.b32 t97, t3, t93;\n\t"
+        "sub.u32 t97, t97, t93;\n\t"
+        "and.b32 t97, t97, t95;\n\t"
+        "add.u32 t5, t5, t97;\n\t"
+        "xor.b32 t98, t4, t93;\n\t"
+        "sub.u32 t98, t98, t93;\n\t"
+        "and.b32 t98, t98, t95;\n\t"
+        "add.u32 t6, t6, t98;\n\t"
+        "and.b32 t99, t93, t95;\n\t"
+        "xor.b32 t0, t0, t99;\n\t"
+        "sub.u32 t0, t0, t99;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t100, t2, t99;\n\t"
+        "add.u32 t1, t1, t100;\n\t"
+        "and.b32 t101, t5, t99;\n\t"
+        "add.u32 t3, t3, t101;\n\t"
+        "and.b32 t102, t6, t99;\n\t"
+        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t103, 0, t0;\n\t"
+        "shr.b32 t104, t103, 31;\n\t"
+        "sub.u32 t105, 0, t104;\n\t"
+        "and.b32 t106, t2, 1;\n\t"
+        "sub.u32 t107, 0, t106;\n\t"
+        "xor.b32 t108, t1, t105;\n\t"
+        "sub.u32 t108, t108, t105;\n\t"
+        "and.b32 t108, t108, t107;\n\t"
+        "add.u32 t2, t2, t108;\n\t"
+        "xor.b32 t109, t3, t105;\n\t"
+        "sub.u32 t109, t109, t105;\n\t"
+        "and.b32 t109, t109, t107;\n\t"
+        "add.u32 t5, t5, t109;\n\t"
+        "xor.b32 t110, t4, t105;\n\t"
+        "sub.u32 t110, t110, t105;\n\t"
+        "and.b32 t110, t110, t107;\n\t"
+        "add.u32 t6, t6, t110;\n\t"
+        "and.b32 t111, t105, t107;\n\t"
+        "xor.b32 t0, t0, t111;\n\t"
+        "sub.u32 t0, t0, t111;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t112, t2, t111;\n\t"
+        "add.u32 t1, t1, t112;\n\t"
+        "and.b32 t113, t5, t111;\n\t"
+        "add.u32 t3, t3, t113;\n\t"
+        "and.b32 t114, t6, t111;\n\t"
+        "add.u32 t4, t4, t114;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t115, 0, t0;\n\t"
+        "shr.b32 t116, t115, 31;\n\t"
+        "sub.u32 t117, 0, t116;\n\t"
+        "and.b32 t118, t2, 1;\n\t"
+        "sub.u32 t119, 0, t118;\n\t"
+        "xor.b32 t120, t1, t117;\n\t"
+        "sub.u32 t120, t120, t117;\n\t"
+        "and.b32 t120, t120, t119;\n\t"
+        "add.u32 t2, t2, t120;\n\t"
+        "xor.b32 t121, t3, t117;\n\t"
+        "sub.u32 t121, t121, t117;\n\t"
+        "and.b32 t121, t121, t119;\n\t"
+        "add.u32 t5, t5, t121;\n\t"
+        "xor.b32 t122, t4, t117;\n\t"
+        "sub.u32 t122, t122, t117;\n\t"
+        "and.b32 t122, t122, t119;\n\t"
+        "add.u32 t6, t6, t122;\n\t"
+        "and.b32 t123, t117, t119;\n\t"
+        "xor.b32 t0, t0, t123;\n\t"
+        "sub.u32 t0, t0, t123;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t124, t2, t123;\n\t"
+        "add.u32 t1, t1, t124;\n\t"
+        "and.b32 t125, t5, t123;\n\t"
+        "add.u32 t3, t3, t125;\n\t"
+        "and.b32 t126, t6, t123;\n\t"
+        "add.u32 t4, t4, t126;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t127, 0, t0;\n\t"
+        "shr.b32 t128, t127, 31;\n\t"
+        "sub.u32 t129, 0, t128;\n\t"
+        "and.b32 t130, t2, 1;\n\t"
+        "sub.u32 t131, 0, t130;\n\t"
+        "xor.b32 t132, t1, t129;\n\t"
+        "sub.u32 t132, t132, t129;\n\t"
+        "and.b32 t132, t132, t131;\n\t"
+        "add.u32 t2, t2, t132;\n\t"
+        "xor.b32 t133, t3, t129;\n\t"
+        "sub.u32 t133, t133, t129;\n\t"
+        "and.b32 t133, t133, t131;\n\t"
+        "add.u32 t5, t5, t133;\n\t"
+        "xor.b32 t134, t4, t129;\n\t"
+        "sub.u32 t134, t134, t129;\n\t"
+        "and.b32 t134, t134, t131;\n\t"
+        "add.u32 t6, t6, t134;\n\t"
+        "and.b32 t135, t129, t131;\n\t"
+        "xor.b32 t0, t0, t135;\n\t"
+        "sub.u32 t0, t0, t135;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t136, t2, t135;\n\t"
+        "add.u32 t1, t1, t136;\n\t"
+        "and.b32 t137, t5, t135;\n\t"
+        "add.u32 t3, t3, t137;\n\t"
+        "and.b32 t138, t6, t135;\n\t"
+        "add.u32 t4, t4, t138;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t139, 0, t0;\n\t"
+        "shr.b32 t140, t139, 31;\n\t"
+        "sub.u32 t141, 0, t140;\n\t"
+        "and.b32 t142, t2, 1;\n\t"
+        "sub.u32 t143, 0, t142;\n\t"
+        "xor.b32 t144, t1, t141;\n\t"
+        "sub.u32 t144, t144, t141;\n\t"
+        "and.b32 t144, t144, t143;\n\t"
+        "add.u32 t2, t2, t144;\n\t"
+        "xor.b32 t145, t3, t141;\n\t"
+        "sub.u32 t145, t145, t141;\n\t"
+        "and.b32 t145, t145, t143;\n\t"
+        "add.u32 t5, t5, t145;\n\t"
+        "xor.b32 t146, t4, t141;\n\t"
+        "sub.u32 t146, t146, t141;\n\t"
+        "and.b32 t146, t146, t143;\n\t"
+        "add.u32 t6, t6, t146;\n\t"
+        "and.b32 t147, t141, t143;\n\t"
+        "xor.b32 t0, t0, t147;\n\t"
+        "sub.u32 t0, t0, t147;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t148, t2, t147;\n\t"
+        "add.u32 t1, t1, t148;\n\t"
+        "and.b32 t149, t5, t147;\n\t"
+        "add.u32 t3, t3, t149;\n\t"
+        "and.b32 t150, t6, t147;\n\t"
+        "add.u32 t4, t4, t150;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t151, 0, t0;\n\t"
+        "shr.b32 t152, t151, 31;\n\t"
+        "sub.u32 t153, 0, t152;\n\t"
+        "and.b32 t154, t2, 1;\n\t"
+        "sub.u32 t155, 0, t154;\n\t"
+        "xor.b32 t156, t1, t153;\n\t"
+        "sub.u32 t156, t156, t153;\n\t"
+        "and.b32 t156, t156, t155;\n\t"
+        "add.u32 t2, t2, t156;\n\t"
+        "xor.b32 t157, t3, t153;\n\t"
+        "sub.u32 t157, t157, t153;\n\t"
+        "and.b32 t157, t157, t155;\n\t"
+        "add.u32 t5, t5, t157;\n\t"
+        "xor.b32 t158, t4, t153;\n\t"
+        "sub.u32 t158, t158, t153;\n\t"
+        "and.b32 t158, t158, t155;\n\t"
+        "add.u32 t6, t6, t158;\n\t"
+        "and.b32 t159, t153, t155;\n\t"
+        "xor.b32 t0, t0, t159;\n\t"
+        "sub.u32 t0, t0, t159;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t160, t2, t159;\n\t"
+        "add.u32 t1, t1, t160;\n\t"
+        "and.b32 t161, t5, t159;\n\t"
+        "add.u32 t3, t3, t161;\n\t"
+        "and.b32 t162, t6, t159;\n\t"
+        "add.u32 t4, t4, t162;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t163, 0, t0;\n\t"
+        "shr.b32 t164, t163, 31;\n\t"
+        "sub.u32 t165, 0, t164;\n\t"
+        "and.b32 t166, t2, 1;\n\t"
+        "sub.u32 t167, 0, t166;\n\t"
+        "xor.b32 t168, t1, t165;\n\t"
+        "sub.u32 t168, t168, t165;\n\t"
+        "and.b32 t168, t168, t167;\n\t"
+        "add.u32 t2, t2, t168;\n\t"
+        "xor.b32 t169, t3, t165;\n\t"
+        "sub.u32 t169, t169, t165;\n\t"
+        "and.b32 t169, t169, t167;\n\t"
+        "add.u32 t5, t5, t169;\n\t"
+        "xor.b32 t170, t4, t165;\n\t"
+        "sub.u32 t170, t170, t165;\n\t"
+        "and.b32 t170, t170, t167;\n\t"
+        "add.u32 t6, t6, t170;\n\t"
+        "and.b32 t171, t165, t167;\n\t"
+        "xor.b32 t0, t0, t171;\n\t"
+        "sub.u32 t0, t0, t171;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t172, t2, t171;\n\t"
+        "add.u32 t1, t1, t172;\n\t"
+        "and.b32 t173, t5, t171;\n\t"
+        "add.u32 t3, t3, t173;\n\t"
+        "and.b32 t174, t6, t171;\n\t"
+        "add.u32 t4, t4, t174;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t175, 0, t0;\n\t"
+        "shr.b32 t176, t175, 31;\n\t"
+        "sub.u32 t177, 0, t176;\n\t"
+        "and.b32 t178, t2, 1;\n\t"
+        "sub.u32 t179, 0, t178;\n\t"
+        "xor.b32 t180, t1, t177;\n\t"
+        "sub.u32 t180, t180, t177;\n\t"
+        "and.b32 t180, t180, t179;\n\t"
+        "add.u32 t2, t2, t180;\n\t"
+        "xor.b32 t181, t3, t177;\n\t"
+        "sub.u32 t181, t181, t177;\n\t"
+        "and.b32 t181, t181, t179;\n\t"
+        "add.u32 t5, t5, t181;\n\t"
+        "xor.b32 t182, t4, t177;\n\t"
+        "sub.u32 t182, t182, t177;\n\t"
+        "and.b32 t182, t182, t179;\n\t"
+        "add.u32 t6, t6, t182;\n\t"
+        "and.b32 t183, t177, t179;\n\t"
+        "xor.b32 t0, t0, t183;\n\t"
+        "sub.u32 t0, t0, t183;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t184, t2, t183;\n\t"
+        "add.u32 t1, t1, t184;\n\t"
+        "and.b32 t185, t5, t183;\n\t"
+        "add.u32 t3, t3, t185;\n\t"
+        "and.b32 t186, t6, t183;\n\t"
+        "add.u32 t4, t4, t186;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t187, 0, t0;\n\t"
+        "shr.b32 t188, t187, 31;\n\t"
+        "sub.u32 t189, 0, t188;\n\t"
+        "and.b32 t190, t2, 1;\n\t"
+        "sub.u32 t191, 0, t190;\n\t"
+        "xor.b32 t192, t1, t189;\n\t"
+        "sub.u32 t192, t192, t189;\n\t"
+        "and.b32 t192, t192, t191;\n\t"
+        "add.u32 t2, t2, t192;\n\t"
+        "xor.b32 t193, t3, t189;\n\t"
+        "sub.u32 t193, t193, t189;\n\t"
+        "and.b32 t193, t193, t191;\n\t"
+        "add.u32 t5, t5, t193;\n\t"
+        "xor.b32 t194, t4, t189;\n\t"
+        "sub.u32 t194, t194, t189;\n\t"
+        "and.b32 t194, t194, t191;\n\t"
+        "add.u32 t6, t6, t194;\n\t"
+        "and.b32 t195, t189, t191;\n\t"
+        "xor.b32 t0, t0, t195;\n\t"
+        "sub.u32 t0, t0, t195;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t196, t2, t195;\n\t"
+        "add.u32 t1, t1, t196;\n\t"
+        "and.b32 t197, t5, t195;\n\t"
+        "add.u32 t3, t3, t197;\n\t"
+        "and.b32 t198, t6, t195;\n\t"
+        "add.u32 t4, t4, t198;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t199, 0, t0;\n\t"
+        "shr.b32 t200, t199, 31;\n\t"
+        "sub.u32 t201, 0, t200;\n\t"
+        "and.b32 t202, t2, 1;\n\t"
+        "sub.u32 t203, 0, t202;\n\t"
+        "xor.b32 t204, t1, t201;\n\t"
+        "sub.u32 t204, t204, t201;\n\t"
+        "and.b32 t204, t204, t203;\n\t"
+        "add.u32 t2, t2, t204;\n\t"
+        "xor.b32 t205, t3, t201;\n\t"
+        "sub.u32 t205, t205, t201;\n\t"
+        "and.b32 t205, t205, t203;\n\t"
+        "add.u32 t5, t5, t205;\n\t"
+        "xor.b32 t206, t4, t201;\n\t"
+        "sub.u32 t206, t206, t201;\n\t"
+        "and.b32 t206, t206, t203;\n\t"
+        "add.u32 t6, t6, t206;\n\t"
+        "and.b32 t207, t201, t203;\n\t"
+        "xor.b32 t0, t0, t207;\n\t"
+        "sub.u32 t0, t0, t207;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t208, t2, t207;\n\t"
+        "add.u32 t1, t1, t208;\n\t"
+        "and.b32 t209, t5, t207;\n\t"
+        "add.u32 t3, t3, t209;\n\t"
+        "and.b32 t210, t6, t207;\n\t"
+        "add.u32 t4, t4, t210;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t211, 0, t0;\n\t"
+        "shr.b32 t212, t211, 31;\n\t"
+        "sub.u32 t213, 0, t212;\n\t"
+        "and.b32 t214, t2, 1;\n\t"
+        "sub.u32 t215, 0, t214;\n\t"
+        "xor.b32 t216, t1, t213;\n\t"
+        "sub.u32 t216, t216, t213;\n\t"
+        "and.b32 t216, t216, t215;\n\t"
+        "add.u32 t2, t2, t216;\n\t"
+        "xor.b32 t217, t3, t213;\n\t"
+        "sub.u32 t217, t217, t213;\n\t"
+        "and.b32 t217, t217, t215;\n\t"
+        "add.u32 t5, t5, t217;\n\t"
+        "xor.b32 t218, t4, t213;\n\t"
+        "sub.u32 t218, t218, t213;\n\t"
+        "and.b32 t218, t218, t215;\n\t"
+        "add.u32 t6, t6, t218;\n\t"
+        "and.b32 t219, t213, t215;\n\t"
+        "xor.b32 t0, t0, t219;\n\t"
+        "sub.u32 t0, t0, t219;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t220, t2, t219;\n\t"
+        "add.u32 t1, t1, t220;\n\t"
+        "and.b32 t221, t5, t219;\n\t"
+        "add.u32 t3, t3, t221;\n\t"
+        "and.b32 t222, t6, t219;\n\t"
+        "add.u32 t4, t4, t222;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t223, 0, t0;\n\t"
+        "shr.b32 t224, t223, 31;\n\t"
+        "sub.u32 t225, 0, t224;\n\t"
+        "and.b32 t226, t2, 1;\n\t"
+        "sub.u32 t227, 0, t226;\n\t"
+        "xor.b32 t228, t1, t225;\n\t"
+        "sub.u32 t228, t228, t225;\n\t"
+        "and.b32 t228, t228, t227;\n\t"
+        "add.u32 t2, t2, t228;\n\t"
+        "xor.b32 t229, t3, t225;\n\t"
+        "sub.u32 t229, t229, t225;\n\t"
+        "and.b32 t229, t229, t227;\n\t"
+        "add.u32 t5, t5, t229;\n\t"
+        "xor.b32 t230, t4, t225;\n\t"
+        "sub.u32 t230, t230, t225;\n\t"
+        "and.b32 t230, t230, t227;\n\t"
+        "add.u32 t6, t6, t230;\n\t"
+        "and.b32 t231, t225, t227;\n\t"
+        "xor.b32 t0, t0, t231;\n\t"
+        "sub.u32 t0, t0, t231;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t232, t2, t231;\n\t"
+        "add.u32 t1, t1, t232;\n\t"
+        "and.b32 t233, t5, t231;\n\t"
+        "add.u32 t3, t3, t233;\n\t"
+        "and.b32 t234, t6, t231;\n\t"
+        "add.u32 t4, t4, t234;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t235, 0, t0;\n\t"
+        "shr.b32 t236, t235, 31;\n\t"
+        "sub.u32 t237, 0, t236;\n\t"
+        "and.b32 t238, t2, 1;\n\t"
+        "sub.u32 t239, 0, t238;\n\t"
+        "xor.b32 t240, t1, t237;\n\t"
+        "sub.u32 t240, t240, t237;\n\t"
+        "and.b32 t240, t240, t239;\n\t"
+        "add.u32 t2, t2, t240;\n\t"
+        "xor.b32 t241, t3, t237;\n\t"
+        "sub.u32 t241, t241, t237;\n\t"
+        "and.b32 t241, t241, t239;\n\t"
+        "add.u32 t5, t5, t241;\n\t"
+        "xor.b32 t242, t4, t237;\n\t"
+        "sub.u32 t242, t242, t237;\n\t"
+        "and.b32 t242, t242, t239;\n\t"
+        "add.u32 t6, t6, t242;\n\t"
+        "and.b32 t243, t237, t239;\n\t"
+        "xor.b32 t0, t0, t243;\n\t"
+        "sub.u32 t0, t0, t243;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t244, t2, t243;\n\t"
+        "add.u32 t1, t1, t244;\n\t"
+        "and.b32 t245, t5, t243;\n\t"
+        "add.u32 t3, t3, t245;\n\t"
+        "and.b32 t246, t6, t243;\n\t"
+        "add.u32 t4, t4, t246;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t247, 0, t0;\n\t"
+        "shr.b32 t248, t247, 31;\n\t"
+        "sub.u32 t249, 0, t248;\n\t"
+        "and.b32 t250, t2, 1;\n\t"
+        "sub.u32 t251, 0, t250;\n\t"
+        "xor.b32 t252, t1, t249;\n\t"
+        "sub.u32 t252, t252, t249;\n\t"
+        "and.b32 t252, t252, t251;\n\t"
+        "add.u32 t2, t2, t252;\n\t"
+        "xor.b32 t253, t3, t249;\n\t"
+        "sub.u32 t253, t253, t249;\n\t"
+        "and.b32 t253, t253, t251;\n\t"
+        "add.u32 t5, t5, t253;\n\t"
+        "xor.b32 t254, t4, t249;\n\t"
+        "sub.u32 t254, t254, t249;\n\t"
+        "and.b32 t254, t254, t251;\n\t"
+        "add.u32 t6, t6, t254;\n\t"
+        "and.b32 t255, t249, t251;\n\t"
+        "xor.b32 t0, t0, t255;\n\t"
+        "sub.u32 t0, t0, t255;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t256, t2, t255;\n\t"
+        "add.u32 t1, t1, t256;\n\t"
+        "and.b32 t257, t5, t255;\n\t"
+        "add.u32 t3, t3, t257;\n\t"
+        "and.b32 t258, t6, t255;\n\t"
+        "add.u32 t4, t4, t258;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t259, 0, t0;\n\t"
+        "shr.b32 t260, t259, 31;\n\t"
+        "sub.u32 t261, 0, t260;\n\t"
+        "and.b32 t262, t2, 1;\n\t"
+        "sub.u32 t263, 0, t262;\n\t"
+        "xor.b32 t264, t1, t261;\n\t"
+        "sub.u32 t264, t264, t261;\n\t"
+        "and.b32 t264, t264, t263;\n\t"
+        "add.u32 t2, t2, t264;\n\t"
+        "xor.b32 t265, t3, t261;\n\t"
+        "sub.u32 t265, t265, t261;\n\t"
+        "and.b32 t265, t265, t263;\n\t"
+        "add.u32 t5, t5, t265;\n\t"
+        "xor.b32 t266, t4, t261;\n\t"
+        "sub.u32 t266, t266, t261;\n\t"
+        "and.b32 t266, t266, t263;\n\t"
+        "add.u32 t6, t6, t266;\n\t"
+        "and.b32 t267, t261, t263;\n\t"
+        "xor.b32 t0, t0, t267;\n\t"
+        "sub.u32 t0, t0, t267;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t268, t2, t267;\n\t"
+        "add.u32 t1, t1, t268;\n\t"
+        "and.b32 t269, t5, t267;\n\t"
+        "add.u32 t3, t3, t269;\n\t"
+        "and.b32 t270, t6, t267;\n\t"
+        "add.u32 t4, t4, t270;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t271, 0, t0;\n\t"
+        "shr.b32 t272, t271, 31;\n\t"
+        "sub.u32 t273, 0, t272;\n\t"
+        "and.b32 t274, t2, 1;\n\t"
+        "sub.u32 t275, 0, t274;\n\t"
+        "xor.b32 t276, t1, t273;\n\t"
+        "sub.u32 t276, t276, t273;\n\t"
+        "and.b32 t276, t276, t275;\n\t"
+        "add.u32 t2, t2, t276;\n\t"
+        "xor.b32 t277, t3, t273;\n\t"
+        "sub.u32 t277, t277, t273;\n\t"
+        "and.b32 t277, t277, t275;\n\t"
+        "add.u32 t5, t5, t277;\n\t"
+        "xor.b32 t278, t4, t273;\n\t"
+        "sub.u32 t278, t278, t273;\n\t"
+        "and.b32 t278, t278, t275;\n\t"
+        "add.u32 t6, t6, t278;\n\t"
+        "and.b32 t279, t273, t275;\n\t"
+        "xor.b32 t0, t0, t279;\n\t"
+        "sub.u32 t0, t0, t279;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t280, t2, t279;\n\t"
+        "add.u32 t1, t1, t280;\n\t"
+        "and.b32 t281, t5, t279;\n\t"
+        "add.u32 t3, t3, t281;\n\t"
+        "and.b32 t282, t6, t279;\n\t"
+        "add.u32 t4, t4, t282;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t283, 0, t0;\n\t"
+        "shr.b32 t284, t283, 31;\n\t"
+        "sub.u32 t285, 0, t284;\n\t"
+        "and.b32 t286, t2, 1;\n\t"
+        "sub.u32 t287, 0, t286;\n\t"
+        "xor.b32 t288, t1, t285;\n\t"
+        "sub.u32 t288, t288, t285;\n\t"
+        "and.b32 t288, t288, t287;\n\t"
+        "add.u32 t2, t2, t288;\n\t"
+        "xor.b32 t289, t3, t285;\n\t"
+        "sub.u32 t289, t289, t285;\n\t"
+        "and.b32 t289, t289, t287;\n\t"
+        "add.u32 t5, t5, t289;\n\t"
+        "xor.b32 t290, t4, t285;\n\t"
+        "sub.u32 t290, t290, t285;\n\t"
+        "and.b32 t290, t290, t287;\n\t"
+        "add.u32 t6, t6, t290;\n\t"
+        "and.b32 t291, t285, t287;\n\t"
+        "xor.b32 t0, t0, t291;\n\t"
+        "sub.u32 t0, t0, t291;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t292, t2, t291;\n\t"
+        "add.u32 t1, t1, t292;\n\t"
+        "and.b32 t293, t5, t291;\n\t"
+        "add.u32 t3, t3, t293;\n\t"
+        "and.b32 t294, t6, t291;\n\t"
+        "add.u32 t4, t4, t294;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t295, 0, t0;\n\t"
+        "shr.b32 t296, t295, 31;\n\t"
+        "sub.u32 t297, 0, t296;\n\t"
+        "and.b32 t298, t2, 1;\n\t"
+        "sub.u32 t299, 0, t298;\n\t"
+        "xor.b32 t300, t1, t297;\n\t"
+        "sub.u32 t300, t300, t297;\n\t"
+        "and.b32 t300, t300, t299;\n\t"
+        "add.u32 t2, t2, t300;\n\t"
+        "xor.b32 t301, t3, t297;\n\t"
+        "sub.u32 t301, t301, t297;\n\t"
+        "and.b32 t301, t301, t299;\n\t"
+        "add.u32 t5, t5, t301;\n\t"
+        "xor.b32 t302, t4, t297;\n\t"
+        "sub.u32 t302, t302, t297;\n\t"
+        "and.b32 t302, t302, t299;\n\t"
+        "add.u32 t6, t6, t302;\n\t"
+        "and.b32 t303, t297, t299;\n\t"
+        "xor.b32 t0, t0, t303;\n\t"
+        "sub.u32 t0, t0, t303;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t304, t2, t303;\n\t"
+        "add.u32 t1, t1, t304;\n\t"
+        "and.b32 t305, t5, t303;\n\t"
+        "add.u32 t3, t3, t305;\n\t"
+        "and.b32 t306, t6, t303;\n\t"
+        "add.u32 t4, t4, t306;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t307, 0, t0;\n\t"
+        "shr.b32 t308, t307, 31;\n\t"
+        "sub.u32 t309, 0, t308;\n\t"
+        "and.b32 t310, t2, 1;\n\t"
+        "sub.u32 t311, 0, t310;\n\t"
+        "xor.b32 t312, t1, t309;\n\t"
+        "sub.u32 t312, t312, t309;\n\t"
+        "and.b32 t312, t312, t311;\n\t"
+        "add.u32 t2, t2, t312;\n\t"
+        "xor.b32 t313, t3, t309;\n\t"
+        "sub.u32 t313, t313, t309;\n\t"
+        "and.b32 t313, t313, t311;\n\t"
+        "add.u32 t5, t5, t313;\n\t"
+        "xor.b32 t314, t4, t309;\n\t"
+        "sub.u32 t314, t314, t309;\n\t"
+        "and.b32 t314, t314, t311;\n\t"
+        "add.u32 t6, t6, t314;\n\t"
+        "and.b32 t315, t309, t311;\n\t"
+        "xor.b32 t0, t0, t315;\n\t"
+        "sub.u32 t0, t0, t315;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t316, t2, t315;\n\t"
+        "add.u32 t1, t1, t316;\n\t"
+        "and.b32 t317, t5, t315;\n\t"
+        "add.u32 t3, t3, t317;\n\t"
+        "and.b32 t318, t6, t315;\n\t"
+        "add.u32 t4, t4, t318;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t319, 0, t0;\n\t"
+        "shr.b32 t320, t319, 31;\n\t"
+        "sub.u32 t321, 0, t320;\n\t"
+        "and.b32 t322, t2, 1;\n\t"
+        "sub.u32 t323, 0, t322;\n\t"
+        "xor.b32 t324, t1, t321;\n\t"
+        "sub.u32 t324, t324, t321;\n\t"
+        "and.b32 t324, t324, t323;\n\t"
+        "add.u32 t2, t2, t324;\n\t"
+        "xor.b32 t325, t3, t321;\n\t"
+        "sub.u32 t325, t325, t321;\n\t"
+        "and.b32 t325, t325, t323;\n\t"
+        "add.u32 t5, t5, t325;\n\t"
+        "xor.b32 t326, t4, t321;\n\t"
+        "sub.u32 t326, t326, t321;\n\t"
+        "and.b32 t326, t326, t323;\n\t"
+        "add.u32 t6, t6, t326;\n\t"
+        "and.b32 t327, t321, t323;\n\t"
+        "xor.b32 t0, t0, t327;\n\t"
+        "sub.u32 t0, t0, t327;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t328, t2, t327;\n\t"
+        "add.u32 t1, t1, t328;\n\t"
+        "and.b32 t329, t5, t327;\n\t"
+        "add.u32 t3, t3, t329;\n\t"
+        "and.b32 t330, t6, t327;\n\t"
+        "add.u32 t4, t4, t330;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t331, 0, t0;\n\t"
+        "shr.b32 t332, t331, 31;\n\t"
+        "sub.u32 t333, 0, t332;\n\t"
+        "and.b32 t334, t2, 1;\n\t"
+        "sub.u32 t335, 0, t334;\n\t"
+        "xor.b32 t336, t1, t333;\n\t"
+        "sub.u32 t336, t336, t333;\n\t"
+        "and.b32 t336, t336, t335;\n\t"
+        "add.u32 t2, t2, t336;\n\t"
+        "xor.b32 t337, t3, t333;\n\t"
+        "sub.u32 t337, t337, t333;\n\t"
+        "and.b32 t337, t337, t335;\n\t"
+        "add.u32 t5, t5, t337;\n\t"
+        "xor.b32 t338, t4, t333;\n\t"
+        "sub.u32 t338, t338, t333;\n\t"
+        "and.b32 t338, t338, t335;\n\t"
+        "add.u32 t6, t6, t338;\n\t"
+        "and.b32 t339, t333, t335;\n\t"
+        "xor.b32 t0, t0, t339;\n\t"
+        "sub.u32 t0, t0, t339;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t340, t2, t339;\n\t"
+        "add.u32 t1, t1, t340;\n\t"
+        "and.b32 t341, t5, t339;\n\t"
+        "add.u32 t3, t3, t341;\n\t"
+        "and.b32 t342, t6, t339;\n\t"
+        "add.u32 t4, t4, t342;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t343, 0, t0;\n\t"
+        "shr.b32 t344, t343, 31;\n\t"
+        "sub.u32 t345, 0, t344;\n\t"
+        "and.b32 t346, t2, 1;\n\t"
+        "sub.u32 t347, 0, t346;\n\t"
+        "xor.b32 t348, t1, t345;\n\t"
+        "sub.u32 t348, t348, t345;\n\t"
+        "and.b32 t348, t348, t347;\n\t"
+        "add.u32 t2, t2, t348;\n\t"
+        "xor.b32 t349, t3, t345;\n\t"
+        "sub.u32 t349, t349, t345;\n\t"
+        "and.b32 t349, t349, t347;\n\t"
+        "add.u32 t5, t5, t349;\n\t"
+        "xor.b32 t350, t4, t345;\n\t"
+        "sub.u32 t350, t350, t345;\n\t"
+        "and.b32 t350, t350, t347;\n\t"
+        "add.u32 t6, t6, t350;\n\t"
+        "and.b32 t351, t345, t347;\n\t"
+        "xor.b32 t0, t0, t351;\n\t"
+        "sub.u32 t0, t0, t351;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t352, t2, t351;\n\t"
+        "add.u32 t1, t1, t352;\n\t"
+        "and.b32 t353, t5, t351;\n\t"
+        "add.u32 t3, t3, t353;\n\t"
+        "and.b32 t354, t6, t351;\n\t"
+        "add.u32 t4, t4, t354;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t355, 0, t0;\n\t"
+        "shr.b32 t356, t355, 31;\n\t"
+        "sub.u32 t357, 0, t356;\n\t"
+        "and.b32 t358, t2, 1;\n\t"
+        "sub.u32 t359, 0, t358;\n\t"
+        "xor.b32 t360, t1, t357;\n\t"
+        "sub.u32 t360, t360, t357;\n\t"
+        "and.b32 t360, t360, t359;\n\t"
+        "add.u32 t2, t2, t360;\n\t"
+        "xor.b32 t361, t3, t357;\n\t"
+        "sub.u32 t361, t361, t357;\n\t"
+        "and.b32 t361, t361, t359;\n\t"
+        "add.u32 t5, t5, t361;\n\t"
+        "xor.b32 t362, t4, t357;\n\t"
+        "sub.u32 t362, t362, t357;\n\t"
+        "and.b32 t362, t362, t359;\n\t"
+        "add.u32 t6, t6, t362;\n\t"
+        "and.b32 t363, t357, t359;\n\t"
+        "xor.b32 t0, t0, t363;\n\t"
+        "sub.u32 t0, t0, t363;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t364, t2, t363;\n\t"
+        "add.u32 t1, t1, t364;\n\t"
+        "and.b32 t365, t5, t363;\n\t"
+        "add.u32 t3, t3, t365;\n\t"
+        "and.b32 t366, t6, t363;\n\t"
+        "add.u32 t4, t4, t366;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "mov.b32 %0, t0;\n\t"
+        "shr.b32 t377, %44, 31;\n\t"
+        "sub.u32 t378, 0, t377;\n\t"
+        "mul.lo.u32 t367, t3, %36;\n\t"
+        "mul.lo.u32 t368, t3, %37;\n\t"
+        "mul.lo.u32 t369, t3, %38;\n\t"
+        "mul.lo.u32 t370, t3, %39;\n\t"
+        "mul.lo.u32 t371, t3, %40;\n\t"
+        "mul.lo.u32 t372, t3, %41;\n\t"
+        "mul.lo.u32 t373, t3, %42;\n\t"
+        "mul.lo.u32 t374, t3, %43;\n\t"
+        "mul.lo.u32 t375, t3, %44;\n\t"
+        "mul.lo.u32 t376, t3, t378;\n\t"
+        "mad.hi.cc.u32 t368, t3, %36, t368;\n\t"
+        "madc.hi.cc.u32 t369, t3, %37, t369;\n\t"
+        "madc.hi.cc.u32 t370, t3, %38, t370;\n\t"
+        "madc.hi.cc.u32 t371, t3, %39, t371;\n\t"
+        "madc.hi.cc.u32 t372, t3, %40, t372;\n\t"
+        "madc.hi.cc.u32 t373, t3, %41, t373;\n\t"
+        "madc.hi.cc.u32 t374, t3, %42, t374;\n\t"
+        "madc.hi.cc.u32 t375, t3, %43, t375;\n\t"
+        "madc.hi.u32 t376, t3, %44, t376;\n\t"
+        "shr.b32 t379, t3, 31;\n\t"
+        "sub.u32 t380, 0, t379;\n\t"
+        "and.b32 t381, %36, t380;\n\t"
+        "and.b32 t382, %37, t380;\n\t"
+        "and.b32 t383, %38, t380;\n\t"
+        "and.b32 t384, %39, t380;\n\t"
+        "and.b32 t385, %40, t380;\n\t"
+        "and.b32 t386, %41, t380;\n\t"
+        "and.b32 t387, %42, t380;\n\t"
+        "and.b32 t388, %43, t380;\n\t"
+        "and.b32 t389, %44, t380;\n\t"
+        "sub.cc.u32 t368, t368, t381;\n\t"
+        "subc.cc.u32 t369, t369, t382;\n\t"
+        "subc.cc.u32 t370, t370, t383;\n\t"
+        "subc.cc.u32 t371, t371, t384;\n\t"
+        "subc.cc.u32 t372, t372, t385;\n\t"
+        "subc.cc.u32 t373, t373, t386;\n\t"
+        "subc.cc.u32 t374, t374, t387;\n\t"
+        "subc.cc.u32 t375, t375, t388;\n\t"
+        "subc.u32 t376, t376, t389;\n\t"
+        "shr.b32 t390, %53, 31;\n\t"
+        "sub.u32 t391, 0, t390;\n\t"
+        "mad.lo.cc.u32 t367, t4, %45, t367;\n\t"
+        "madc.lo.cc.u32 t368, t4, %46, t368;\n\t"
+        "madc.lo.cc.u32 t369, t4, %47, t369;\n\t"
+        "madc.lo.cc.u32 t370, t4, %48, t370;\n\t"
+        "madc.lo.cc.u32 t371, t4, %49, t371;\n\t"
+        "madc.lo.cc.u32 t372, t4, %50, t372;\n\t"
+        "madc.lo.cc.u32 t373, t4, %51, t373;\n\t"
+        "madc.lo.cc.u32 t374, t4, %52, t374;\n\t"
+        "madc.lo.cc.u32 t375, t4, %53, t375;\n\t"
+        "madc.lo.u32 t376, t4, t391, t376;\n\t"
+        "mad.hi.cc.u32 t368, t4, %45, t368;\n\t"
+        "madc.hi.cc.u32 t369, t4, %46, t369;\n\t"
+        "madc.hi.cc.u32 t370, t4, %47, t370;\n\t"
+        "madc.hi.cc.u32 t371, t4, %48, t371;\n\t"
+        "madc.hi.cc.u32 t372, t4, %49, t372;\n\t"
+        "madc.hi.cc.u32 t373, t4, %50, t373;\n\t"
+        "madc.hi.cc.u32 t374, t4, %51, t374;\n\t"
+        "madc.hi.cc.u32 t375, t4, %52, t375;\n\t"
+        "madc.hi.u32 t376, t4, %53, t376;\n\t"
+        "shr.b32 t392, t4, 31;\n\t"
+        "sub.u32 t393, 0, t392;\n\t"
+        "and.b32 t394, %45, t393;\n\t"
+        "and.b32 t395, %46, t393;\n\t"
+        "and.b32 t396, %47, t393;\n\t"
+        "and.b32 t397, %48, t393;\n\t"
+        "and.b32 t398, %49, t393;\n\t"
+        "and.b32 t399, %50, t393;\n\t"
+        "and.b32 t400, %51, t393;\n\t"
+        "and.b32 t401, %52, t393;\n\t"
+        "and.b32 t402, %53, t393;\n\t"
+        "sub.cc.u32 t368, t368, t394;\n\t"
+        "subc.cc.u32 t369, t369, t395;\n\t"
+        "subc.cc.u32 t370, t370, t396;\n\t"
+        "subc.cc.u32 t371, t371, t397;\n\t"
+        "subc.cc.u32 t372, t372, t398;\n\t"
+        "subc.cc.u32 t373, t373, t399;\n\t"
+        "subc.cc.u32 t374, t374, t400;\n\t"
+        "subc.cc.u32 t375, t375, t401;\n\t"
+        "subc.u32 t376, t376, t402;\n\t"
+        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
+        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
+        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
+        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
+        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
+        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
+        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
+        "shf.r.clamp.b32 %8, t374, t375, 30;\n\t"
+        "shf.r.clamp.b32 %9, t375, t376, 30;\n\t"
+        "shr.b32 t413, %44, 31;\n\t"
+        "sub.u32 t414, 0, t413;\n\t"
+        "mul.lo.u32 t403, t5, %36;\n\t"
+        "mul.lo.u32 t404, t5, %37;\n\t"
+        "mul.lo.u32 t405, t5, %38;\n\t"
+        "mul.lo.u32 t406, t5, %39;\n\t"
+        "mul.lo.u32 t407, t5, %40;\n\t"
+        "mul.lo.u32 t408, t5, %41;\n\t"
+        "mul.lo.u32 t409, t5, %42;\n\t"
+        "mul.lo.u32 t410, t5, %43;\n\t"
+        "mul.lo.u32 t411, t5, %44;\n\t"
+        "mul.lo.u32 t412, t5, t414;\n\t"
+        "mad.hi.cc.u32 t404, t5, %36, t404;\n\t"
+        "madc.hi.cc.u32 t405, t5, %37, t405;\n\t"
+        "madc.hi.cc.u32 t406, t5, %38, t406;\n\t"
+        "madc.hi.cc.u32 t407, t5, %39, t407;\n\t"
+        "madc.hi.cc.u32 t408, t5, %40, t408;\n\t"
+        "madc.hi.cc.u32 t409, t5, %41, t409;\n\t"
+        "madc.hi.cc.u32 t410, t5, %42, t410;\n\t"
+        "madc.hi.cc.u32 t411, t5, %43, t411;\n\t"
+        "madc.hi.u32 t412, t5, %44, t412;\n\t"
+        "shr.b32 t415, t5, 31;\n\t"
+        "sub.u32 t416, 0, t415;\n\t"
+        "and.b32 t417, %36, t416;\n\t"
+        "and.b32 t418, %37, t416;\n\t"
+        "and.b32 t419, %38, t416;\n\t"
+        "and.b32 t420, %39, t416;\n\t"
+        "and.b32 t421, %40, t416;\n\t"
+        "and.b32 t422, %41, t416;\n\t"
+        "and.b32 t423, %42, t416;\n\t"
+        "and.b32 t424, %43, t416;\n\t"
+        "and.b32 t425, %44, t416;\n\t"
+        "sub.cc.u32 t404, t404, t417;\n\t"
+        "subc.cc.u32 t405, t405, t418;\n\t"
+        "subc.cc.u32 t406, t406, t419;\n\t"
+        "subc.cc.u32 t407, t407, t420;\n\t"
+        "subc.cc.u32 t408, t408, t421;\n\t"
+        "subc.cc.u32 t409, t409, t422;\n\t"
+        "subc.cc.u32 t410, t410, t423;\n\t"
+        "subc.cc.u32 t411, t411, t424;\n\t"
+        "subc.u32 t412, t412, t425;\n\t"
+        "shr.b32 t426, %53, 31;\n\t"
+        "sub.u32 t427, 0, t426;\n\t"
+        "mad.lo.cc.u32 t403, t6, %45, t403;\n\t"
+        "madc.lo.cc.u32 t404, t6, %46, t404;\n\t"
+        "madc.lo.cc.u32 t405, t6, %47, t405;\n\t"
+        "madc.lo.cc.u32 t406, t6, %48, t406;\n\t"
+        "madc.lo.cc.u32 t407, t6, %49, t407;\n\t"
+        "madc.lo.cc.u32 t408, t6, %50, t408;\n\t"
+        "madc.lo.cc.u32 t409, t6, %51, t409;\n\t"
+        "madc.lo.cc.u32 t410, t6, %52, t410;\n\t"
+        "madc.lo.cc.u32 t411, t6, %53, t411;\n\t"
+        "madc.lo.u32 t412, t6, t427, t412;\n\t"
+        "mad.hi.cc.u32 t404, t6, %45, t404;\n\t"
+        "madc.hi.cc.u32 t405, t6, %46, t405;\n\t"
+        "madc.hi.cc.u32 t406, t6, %47, t406;\n\t"
+        "madc.hi.cc.u32 t407, t6, %48, t407;\n\t"
+        "madc.hi.cc.u32 t408, t6, %49, t408;\n\t"
+        "madc.hi.cc.u32 t409, t6, %50, t409;\n\t"
+        "madc.hi.cc.u32 t410, t6, %51, t410;\n\t"
+        "madc.hi.cc.u32 t411, t6, %52, t411;\n\t"
+        "madc.hi.u32 t412, t6, %53, t412;\n\t"
+        "shr.b32 t428, t6, 31;\n\t"
+        "sub.u32 t429, 0, t428;\n\t"
+        "and.b32 t430, %45, t429;\n\t"
+        "and.b32 t431, %46, t429;\n\t"
+        "and.b32 t432, %47, t429;\n\t"
+        "and.b32 t433, %48, t429;\n\t"
+        "and.b32 t434, %49, t429;\n\t"
+        "and.b32 t435, %50, t429;\n\t"
+        "and.b32 t436, %51, t429;\n\t"
+        "and.b32 t437, %52, t429;\n\t"
+        "and.b32 t438, %53, t429;\n\t"
+        "sub.cc.u32 t404, t404, t430;\n\t"
+        "subc.cc.u32 t405, t405, t431;\n\t"
+        "subc.cc.u32 t406, t406, t432;\n\t"
+        "subc.cc.u32 t407, t407, t433;\n\t"
+        "subc.cc.u32 t408, t408, t434;\n\t"
+        "subc.cc.u32 t409, t409, t435;\n\t"
+        "subc.cc.u32 t410, t410, t436;\n\t"
+        "subc.cc.u32 t411, t411, t437;\n\t"
+        "subc.u32 t412, t412, t438;\n\t"
+        "shf.r.clamp.b32 %10, t403, t404, 30;\n\t"
+        "shf.r.clamp.b32 %11, t404, t405, 30;\n\t"
+        "shf.r.clamp.b32 %12, t405, t406, 30;\n\t"
+        "shf.r.clamp.b32 %13, t406, t407, 30;\n\t"
+        "shf.r.clamp.b32 %14, t407, t408, 30;\n\t"
+        "shf.r.clamp.b32 %15, t408, t409, 30;\n\t"
+        "shf.r.clamp.b32 %16, t409, t410, 30;\n\t"
+        "shf.r.clamp.b32 %17, t410, t411, 30;\n\t"
+        "shf.r.clamp.b32 %18, t411, t412, 30;\n\t"
+        "mul.lo.u32 t439, t3, %54;\n\t"
+        "mul.lo.u32 t440, t3, %55;\n\t"
+        "mul.lo.u32 t441, t3, %56;\n\t"
+        "mul.lo.u32 t442, t3, %57;\n\t"
+        "mul.lo.u32 t443, t3, %58;\n\t"
+        "mul.lo.u32 t444, t3, %59;\n\t"
+        "mul.lo.u32 t445, t3, %60;\n\t"
+        "mul.lo.u32 t446, t3, %61;\n\t"
+        "mul.lo.u32 t447, t3, 0;\n\t"
+        "mul.lo.u32 t448, t3, 0;\n\t"
+        "mad.hi.cc.u32 t440, t3, %54, t440;\n\t"
+        "madc.hi.cc.u32 t441, t3, %55, t441;\n\t"
+        "madc.hi.cc.u32 t442, t3, %56, t442;\n\t"
+        "madc.hi.cc.u32 t443, t3, %57, t443;\n\t"
+        "madc.hi.cc.u32 t444, t3, %58, t444;\n\t"
+        "madc.hi.cc.u32 t445, t3, %59, t445;\n\t"
+        "madc.hi.cc.u32 t446, t3, %60, t446;\n\t"
+        "madc.hi.cc.u32 t447, t3, %61, t447;\n\t"
+        "madc.hi.u32 t448, t3, 0, t448;\n\t"
+        "shr.b32 t449, t3, 31;\n\t"
+        "sub.u32 t450, 0, t449;\n\t"
+        "and.b32 t451, %54, t450;\n\t"
+        "and.b32 t452, %55, t450;\n\t"
+        "and.b32 t453, %56, t450;\n\t"
+        "and.b32 t454, %57, t450;\n\t"
+        "and.b32 t455, %58, t450;\n\t"
+        "and.b32 t456, %59, t450;\n\t"
+        "and.b32 t457, %60, t450;\n\t"
+        "and.b32 t458, %61, t450;\n\t"
+        "and.b32 t459, 0, t450;\n\t"
+        "sub.cc.u32 t440, t440, t451;\n\t"
+        "subc.cc.u32 t441, t441, t452;\n\t"
+        "subc.cc.u32 t442, t442, t453;\n\t"
+        "subc.cc.u32 t443, t443, t454;\n\t"
+        "subc.cc.u32 t444, t444, t455;\n\t"
+        "subc.cc.u32 t445, t445, t456;\n\t"
+        "subc.cc.u32 t446, t446, t457;\n\t"
+        "subc.cc.u32 t447, t447, t458;\n\t"
+        "subc.u32 t448, t448, t459;\n\t"
+        "mad.lo.cc.u32 t439, t4, %62, t439;\n\t"
+        "madc.lo.cc.u32 t440, t4, %63, t440;\n\t"
+        "madc.lo.cc.u32 t441, t4, %64, t441;\n\t"
+        "madc.lo.cc.u32 t442, t4, %65, t442;\n\t"
+        "madc.lo.cc.u32 t443, t4, %66, t443;\n\t"
+        "madc.lo.cc.u32 t444, t4, %67, t444;\n\t"
+        "madc.lo.cc.u32 t445, t4, %68, t445;\n\t"
+        "madc.lo.cc.u32 t446, t4, %69, t446;\n\t"
+        "madc.lo.cc.u32 t447, t4, 0, t447;\n\t"
+        "madc.lo.u32 t448, t4, 0, t448;\n\t"
+        "mad.hi.cc.u32 t440, t4, %62, t440;\n\t"
+        "madc.hi.cc.u32 t441, t4, %63, t441;\n\t"
+        "madc.hi.cc.u32 t442, t4, %64, t442;\n\t"
+        "madc.hi.cc.u32 t443, t4, %65, t443;\n\t"
+        "madc.hi.cc.u32 t444, t4, %66, t444;\n\t"
+        "madc.hi.cc.u32 t445, t4, %67, t445;\n\t"
+        "madc.hi.cc.u32 t446, t4, %68, t446;\n\t"
+        "madc.hi.cc.u32 t447, t4, %69, t447;\n\t"
+        "madc.hi.u32 t448, t4, 0, t448;\n\t"
+        "shr.b32 t460, t4, 31;\n\t"
+        "sub.u32 t461, 0, t460;\n\t"
+        "and.b32 t462, %62, t461;\n\t"
+        "and.b32 t463, %63, t461;\n\t"
+        "and.b32 t464, %64, t461;\n\t"
+        "and.b32 t465, %65, t461;\n\t"
+        "and.b32 t466, %66, t461;\n\t"
+        "and.b32 t467, %67, t461;\n\t"
+        "and.b32 t468, %68, t461;\n\t"
+        "and.b32 t469, %69, t461;\n\t"
+        "and.b32 t470, 0, t461;\n\t"
+        "sub.cc.u32 t440, t440, t462;\n\t"
+        "subc.cc.u32 t441, t441, t463;\n\t"
+        "subc.cc.u32 t442, t442, t464;\n\t"
+        "subc.cc.u32 t443, t443, t465;\n\t"
+        "subc.cc.u32 t444, t444, t466;\n\t"
+        "subc.cc.u32 t445, t445, t467;\n\t"
+        "subc.cc.u32 t446, t446, t468;\n\t"
+        "subc.cc.u32 t447, t447, t469;\n\t"
+        "subc.u32 t448, t448, t470;\n\t"
+        "mul.lo.u32 t471, t439, %78;\n\t"
+        "and.b32 t471, t471, 1073741823;\n\t"
+        "mad.lo.cc.u32 t439, t471, %70, t439;\n\t"
+        "madc.lo.cc.u32 t440, t471, %71, t440;\n\t"
+        "madc.lo.cc.u32 t441, t471, %72, t441;\n\t"
+        "madc.lo.cc.u32 t442, t471, %73, t442;\n\t"
+        "madc.lo.cc.u32 t443, t471, %74, t443;\n\t"
+        "madc.lo.cc.u32 t444, t471, %75, t444;\n\t"
+        "madc.lo.cc.u32 t445, t471, %76, t445;\n\t"
+        "madc.lo.cc.u32 t446, t471, %77, t446;\n\t"
+        "addc.cc.u32 t447, t447, 0;\n\t"
+        "addc.u32 t448, t448, 0;\n\t"
+        "mad.hi.cc.u32 t440, t471, %70, t440;\n\t"
+        "madc.hi.cc.u32 t441, t471, %71, t441;\n\t"
+        "madc.hi.cc.u32 t442, t471, %72, t442;\n\t"
+        "madc.hi.cc.u32 t443, t471, %73, t443;\n\t"
+        "madc.hi.cc.u32 t444, t471, %74, t444;\n\t"
+        "madc.hi.cc.u32 t445, t471, %75, t445;\n\t"
+        "madc.hi.cc.u32 t446, t471, %76, t446;\n\t"
+        "madc.hi.cc.u32 t447, t471, %77, t447;\n\t"
+        "addc.u32 t448, t448, 0;\n\t"
+        "shf.r.clamp.b32 t472, t439, t440, 30;\n\t"
+        "shf.r.clamp.b32 t473, t440, t441, 30;\n\t"
+        "shf.r.clamp.b32 t474, t441, t442, 30;\n\t"
+        "shf.r.clamp.b32 t475, t442, t443, 30;\n\t"
+        "shf.r.clamp.b32 t476, t443, t444, 30;\n\t"
+        "shf.r.clamp.b32 t477, t444, t445, 30;\n\t"
+        "shf.r.clamp.b32 t478, t445, t446, 30;\n\t"
+        "shf.r.clamp.b32 t479, t446, t447, 30;\n\t"
+        "shf.r.clamp.b32 t480, t447, t448, 30;\n\t"
+        "shr.b32 t481, t480, 31;\n\t"
+        "sub.u32 t482, 0, t481;\n\t"
+        "and.b32 t483, %70, t482;\n\t"
+        "and.b32 t484, %71, t482;\n\t"
+        "and.b32 t485, %72, t482;\n\t"
+        "and.b32 t486, %73, t482;\n\t"
+        "and.b32 t487, %74, t482;\n\t"
+        "and.b32 t488, %75, t482;\n\t"
+        "and.b32 t489, %76, t482;\n\t"
+        "and.b32 t490, %77, t482;\n\t"
+        "add.cc.u32 t491, t472, t483;\n\t"
+        "addc.cc.u32 t492, t473, t484;\n\t"
+        "addc.cc.u32 t493, t474, t485;\n\t"
+        "addc.cc.u32 t494, t475, t486;\n\t"
+        "addc.cc.u32 t495, t476, t487;\n\t"
+        "addc.cc.u32 t496, t477, t488;\n\t"
+        "addc.cc.u32 t497, t478, t489;\n\t"
+        "addc.cc.u32 t498, t479, t490;\n\t"
+        "addc.u32 t499, t480, t482;\n\t"
+        "sub.cc.u32 t500, t491, %70;\n\t"
+        "subc.cc.u32 t501, t492, %71;\n\t"
+        "subc.cc.u32 t502, t493, %72;\n\t"
+        "subc.cc.u32 t503, t494, %73;\n\t"
+        "subc.cc.u32 t504, t495, %74;\n\t"
+        "subc.cc.u32 t505, t496, %75;\n\t"
+        "subc.cc.u32 t506, t497, %76;\n\t"
+        "subc.cc.u32 t507, t498, %77;\n\t"
+        "subc.u32 t508, t499, 0;\n\t"
+        "shr.b32 t509, t508, 31;\n\t"
+        "sub.u32 t510, 0, t509;\n\t"
+        "xor.b32 t511, t500, t491;\n\t"
+        "and.b32 t511, t511, t510;\n\t"
+        "xor.b32 %19, t500, t511;\n\t"
+        "xor.b32 t512, t501, t492;\n\t"
+        "and.b32 t512, t512, t510;\n\t"
+        "xor.b32 %20, t501, t512;\n\t"
+        "xor.b32 t513, t502, t493;\n\t"
+        "and.b32 t513, t513, t510;\n\t"
+        "xor.b32 %21, t502, t513;\n\t"
+        "xor.b32 t514, t503, t494;\n\t"
+        "and.b32 t514, t514, t510;\n\t"
+        "xor.b32 %22, t503, t514;\n\t"
+        "xor.b32 t515, t504, t495;\n\t"
+        "and.b32 t515, t515, t510;\n\t"
+        "xor.b32 %23, t504, t515;\n\t"
+        "xor.b32 t516, t505, t496;\n\t"
+        "and.b32 t516, t516, t510;\n\t"
+        "xor.b32 %24, t505, t516;\n\t"
+        "xor.b32 t517, t506, t497;\n\t"
+        "and.b32 t517, t517, t510;\n\t"
+        "xor.b32 %25, t506, t517;\n\t"
+        "xor.b32 t518, t507, t498;\n\t"
+        "and.b32 t518, t518, t510;\n\t"
+        "xor.b32 %26, t507, t518;\n\t"
+        "mul.lo.u32 t519, t5, %54;\n\t"
+        "mul.lo.u32 t520, t5, %55;\n\t"
+        "mul.lo.u32 t521, t5, %56;\n\t"
+        "mul.lo.u32 t522, t5, %57;\n\t"
+        "mul.lo.u32 t523, t5, %58;\n\t"
+        "mul.lo.u32 t524, t5, %59;\n\t"
+        "mul.lo.u32 t525, t5, %60;\n\t"
+        "mul.lo.u32 t526, t5, %61;\n\t"
+        "mul.lo.u32 t527, t5, 0;\n\t"
+        "mul.lo.u32 t528, t5, 0;\n\t"
+        "mad.hi.cc.u32 t520, t5, %54, t520;\n\t"
+        "madc.hi.cc.u32 t521, t5, %55, t521;\n\t"
+        "madc.hi.cc.u32 t522, t5, %56, t522;\n\t"
+        "madc.hi.cc.u32 t523, t5, %57, t523;\n\t"
+        "madc.hi.cc.u32 t524, t5, %58, t524;\n\t"
+        "madc.hi.cc.u32 t525, t5, %59, t525;\n\t"
+        "madc.hi.cc.u32 t526, t5, %60, t526;\n\t"
+        "madc.hi.cc.u32 t527, t5, %61, t527;\n\t"
+        "madc.hi.u32 t528, t5, 0, t528;\n\t"
+        "shr.b32 t529, t5, 31;\n\t"
+        "sub.u32 t530, 0, t529;\n\t"
+        "and.b32 t531, %54, t530;\n\t"
+        "and.b32 t532, %55, t530;\n\t"
+        "and.b32 t533, %56, t530;\n\t"
+        "and.b32 t534, %57, t530;\n\t"
+        "and.b32 t535, %58, t530;\n\t"
+        "and.b32 t536, %59, t530;\n\t"
+        "and.b32 t537, %60, t530;\n\t"
+        "and.b32 t538, %61, t530;\n\t"
+        "and.b32 t539, 0, t530;\n\t"
+        "sub.cc.u32 t520, t520, t531;\n\t"
+        "subc.cc.u32 t521, t521, t532;\n\t"
+        "subc.cc.u32 t522, t522, t533;\n\t"
+        "subc.cc.u32 t523, t523, t534;\n\t"
+        "subc.cc.u32 t524, t524, t535;\n\t"
+        "subc.cc.u32 t525, t525, t536;\n\t"
+        "subc.cc.u32 t526, t526, t537;\n\t"
+        "subc.cc.u32 t527, t527, t538;\n\t"
+        "subc.u32 t528, t528, t539;\n\t"
+        "mad.lo.cc.u32 t519, t6, %62, t519;\n\t"
+        "madc.lo.cc.u32 t520, t6, %63, t520;\n\t"
+        "madc.lo.cc.u32 t521, t6, %64, t521;\n\t"
+        "madc.lo.cc.u32 t522, t6, %65, t522;\n\t"
+        "madc.lo.cc.u32 t523, t6, %66, t523;\n\t"
+        "madc.lo.cc.u32 t524, t6, %67, t524;\n\t"
+        "madc.lo.cc.u32 t525, t6, %68, t525;\n\t"
+        "madc.lo.cc.u32 t526, t6, %69, t526;\n\t"
+        "madc.lo.cc.u32 t527, t6, 0, t527;\n\t"
+        "madc.lo.u32 t528, t6, 0, t528;\n\t"
+        "mad.hi.cc.u32 t520, t6, %62, t520;\n\t"
+        "madc.hi.cc.u32 t521, t6, %63, t521;\n\t"
+        "madc.hi.cc.u32 t522, t6, %64, t522;\n\t"
+        "madc.hi.cc.u32 t523, t6, %65, t523;\n\t"
+        "madc.hi.cc.u32 t524, t6, %66, t524;\n\t"
+        "madc.hi.cc.u32 t525, t6, %67, t525;\n\t"
+        "madc.hi.cc.u32 t526, t6, %68, t526;\n\t"
+        "madc.hi.cc.u32 t527, t6, %69, t527;\n\t"
+        "madc.hi.u32 t528, t6, 0, t528;\n\t"
+        "shr.b32 t540, t6, 31;\n\t"
+        "sub.u32 t541, 0, t540;\n\t"
+        "and.b32 t542, %62, t541;\n\t"
+        "and.b32 t543, %63, t541;\n\t"
+        "and.b32 t544, %64, t541;\n\t"
+        "and.b32 t545, %65, t541;\n\t"
+        "and.b32 t546, %66, t541;\n\t"
+        "and.b32 t547, %67, t541;\n\t"
+        "and.b32 t548, %68, t541;\n\t"
+        "and.b32 t549, %69, t541;\n\t"
+        "and.b32 t550, 0, t541;\n\t"
+        "sub.cc.u32 t520, t520, t542;\n\t"
+        "subc.cc.u32 t521, t521, t543;\n\t"
+        "subc.cc.u32 t522, t522, t544;\n\t"
+        "subc.cc.u32 t523, t523, t545;\n\t"
+        "subc.cc.u32 t524, t524, t546;\n\t"
+        "subc.cc.u32 t525, t525, t547;\n\t"
+        "subc.cc.u32 t526, t526, t548;\n\t"
+        "subc.cc.u32 t527, t527, t549;\n\t"
+        "subc.u32 t528, t528, t550;\n\t"
+        "mul.lo.u32 t551, t519, %78;\n\t"
+        "and.b32 t551, t551, 1073741823;\n\t"
+        "mad.lo.cc.u32 t519, t551, %70, t519;\n\t"
+        "madc.lo.cc.u32 t520, t551, %71, t520;\n\t"
+        "madc.lo.cc.u32 t521, t551, %72, t521;\n\t"
+        "madc.lo.cc.u32 t522, t551, %73, t522;\n\t"
+        "madc.lo.cc.u32 t523, t551, %74, t523;\n\t"
+        "madc.lo.cc.u32 t524, t551, %75, t524;\n\t"
+        "madc.lo.cc.u32 t525, t551, %76, t525;\n\t"
+        "madc.lo.cc.u32 t526, t551, %77, t526;\n\t"
+        "addc.cc.u32 t527, t527, 0;\n\t"
+        "addc.u32 t528, t528, 0;\n\t"
+        "mad.hi.cc.u32 t520, t551, %70, t520;\n\t"
+        "madc.hi.cc.u32 t521, t551, %71, t521;\n\t"
+        "madc.hi.cc.u32 t522, t551, %72, t522;\n\t"
+        "madc.hi.cc.u32 t523, t551, %73, t523;\n\t"
+        "madc.hi.cc.u32 t524, t551, %74, t524;\n\t"
+        "madc.hi.cc.u32 t525, t551, %75, t525;\n\t"
+        "madc.hi.cc.u32 t526, t551, %76, t526;\n\t"
+        "madc.hi.cc.u32 t527, t551, %77, t527;\n\t"
+        "addc.u32 t528, t528, 0;\n\t"
+        "shf.r.clamp.b32 t552, t519, t520, 30;\n\t"
+        "shf.r.clamp.b32 t553, t520, t521, 30;\n\t"
+        "shf.r.clamp.b32 t554, t521, t522, 30;\n\t"
+        "shf.r.clamp.b32 t555, t522, t523, 30;\n\t"
+        "shf.r.clamp.b32 t556, t523, t524, 30;\n\t"
+        "shf.r.clamp.b32 t557, t524, t525, 30;\n\t"
+        "shf.r.clamp.b32 t558, t525, t526, 30;\n\t"
+        "shf.r.clamp.b32 t559, t526, t527, 30;\n\t"
+        "shf.r.clamp.b32 t560, t527, t528, 30;\n\t"
+        "shr.b32 t561, t560, 31;\n\t"
+        "sub.u32 t562, 0, t561;\n\t"
+        "and.b32 t563, %70, t562;\n\t"
+        "and.b32 t564, %71, t562;\n\t"
+        "and.b32 t565, %72, t562;\n\t"
+        "and.b32 t566, %73, t562;\n\t"
+        "and.b32 t567, %74, t562;\n\t"
+        "and.b32 t568, %75, t562;\n\t"
+        "and.b32 t569, %76, t562;\n\t"
+        "and.b32 t570, %77, t562;\n\t"
+        "add.cc.u32 t571, t552, t563;\n\t"
+        "addc.cc.u32 t572, t553, t564;\n\t"
+        "addc.cc.u32 t573, t554, t565;\n\t"
+        "addc.cc.u32 t574, t555, t566;\n\t"
+        "addc.cc.u32 t575, t556, t567;\n\t"
+        "addc.cc.u32 t576, t557, t568;\n\t"
+        "addc.cc.u32 t577, t558, t569;\n\t"
+        "addc.cc.u32 t578, t559, t570;\n\t"
+        "addc.u32 t579, t560, t562;\n\t"
+        "sub.cc.u32 t580, t571, %70;\n\t"
+        "subc.cc.u32 t581, t572, %71;\n\t"
+        "subc.cc.u32 t582, t573, %72;\n\t"
+        "subc.cc.u32 t583, t574, %73;\n\t"
+        "subc.cc.u32 t584, t575, %74;\n\t"
+        "subc.cc.u32 t585, t576, %75;\n\t"
+        "subc.cc.u32 t586, t577, %76;\n\t"
+        "subc.cc.u32 t587, t578, %77;\n\t"
+        "subc.u32 t588, t579, 0;\n\t"
+        "shr.b32 t589, t588, 31;\n\t"
+        "sub.u32 t590, 0, t589;\n\t"
+        "xor.b32 t591, t580, t571;\n\t"
+        "and.b32 t591, t591, t590;\n\t"
+        "xor.b32 %27, t580, t591;\n\t"
+        "xor.b32 t592, t581, t572;\n\t"
+        "and.b32 t592, t592, t590;\n\t"
+        "xor.b32 %28, t581, t592;\n\t"
+        "xor.b32 t593, t582, t573;\n\t"
+        "and.b32 t593, t593, t590;\n\t"
+        "xor.b32 %29, t582, t593;\n\t"
+        "xor.b32 t594, t583, t574;\n\t"
+        "and.b32 t594, t594, t590;\n\t"
+        "xor.b32 %30, t583, t594;\n\t"
+        "xor.b32 t595, t584, t575;\n\t"
+        "and.b32 t595, t595, t590;\n\t"
+        "xor.b32 %31, t584, t595;\n\t"
+        "xor.b32 t596, t585, t576;\n\t"
+        "and.b32 t596, t596, t590;\n\t"
+        "xor.b32 %32, t585, t596;\n\t"
+        "xor.b32 t597, t586, t577;\n\t"
+        "and.b32 t597, t597, t590;\n\t"
+        "xor.b32 %33, t586, t597;\n\t"
+        "xor.b32 t598, t587, t578;\n\t"
+        "and.b32 t598, t598, t590;\n\t"
+        "xor.b32 %34, t587, t598;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43])
     );
   }
 #endif
@@ -11999,300 +15294,1602 @@ struct modinv_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[212];
-    t[0] = ptx_and(x[0], x[8]);
-    t[0] = ptx_and(t[0], 1u);
-    t[1] = ptx_sub(0u, t[0]);
-    ptx_sub_cc(cf, x[0], x[8]);
-    ptx_subc_cc(cf, x[1], x[9]);
-    ptx_subc_cc(cf, x[2], x[10]);
-    ptx_subc_cc(cf, x[3], x[11]);
-    ptx_subc_cc(cf, x[4], x[12]);
-    ptx_subc_cc(cf, x[5], x[13]);
-    ptx_subc_cc(cf, x[6], x[14]);
-    ptx_subc_cc(cf, x[7], x[15]);
-    t[10] = ptx_subc(cf, 0u, 0u);
-    t[11] = ptx_and(t[1], t[10]);
-    t[12] = ptx_xor(t[1], t[11]);
-    t[13] = ptx_and(x[8], t[12]);
-    t[14] = ptx_and(x[9], t[12]);
-    t[15] = ptx_and(x[10], t[12]);
-    t[16] = ptx_and(x[11], t[12]);
-    t[17] = ptx_and(x[12], t[12]);
-    t[18] = ptx_and(x[13], t[12]);
-    t[19] = ptx_and(x[14], t[12]);
-    t[20] = ptx_and(x[15], t[12]);
-    t[21] = ptx_sub_cc(cf, x[0], t[13]);
-    t[22] = ptx_subc_cc(cf, x[1], t[14]);
-    t[23] = ptx_subc_cc(cf, x[2], t[15]);
-    t[24] = ptx_subc_cc(cf, x[3], t[16]);
-    t[25] = ptx_subc_cc(cf, x[4], t[17]);
-    t[26] = ptx_subc_cc(cf, x[5], t[18]);
-    t[27] = ptx_subc_cc(cf, x[6], t[19]);
-    t[28] = ptx_subc(cf, x[7], t[20]);
-    t[29] = ptx_and(x[0], t[11]);
-    t[30] = ptx_and(x[1], t[11]);
-    t[31] = ptx_and(x[2], t[11]);
-    t[32] = ptx_and(x[3], t[11]);
-    t[33] = ptx_and(x[4], t[11]);
-    t[34] = ptx_and(x[5], t[11]);
-    t[35] = ptx_and(x[6], t[11]);
-    t[36] = ptx_and(x[7], t[11]);
-    t[37] = ptx_sub_cc(cf, x[8], t[29]);
-    t[38] = ptx_subc_cc(cf, x[9], t[30]);
-    t[39] = ptx_subc_cc(cf, x[10], t[31]);
-    t[40] = ptx_subc_cc(cf, x[11], t[32]);
-    t[41] = ptx_subc_cc(cf, x[12], t[33]);
-    t[42] = ptx_subc_cc(cf, x[13], t[34]);
-    t[43] = ptx_subc_cc(cf, x[14], t[35]);
-    t[44] = ptx_subc(cf, x[15], t[36]);
-    t[45] = ptx_and(t[21], 1u);
-    t[46] = ptx_sub(0u, t[45]);
-    t[55] = ptx_xor(t[21], t[37]);
-    t[55] = ptx_and(t[55], t[46]);
-    t[47] = ptx_xor(t[21], t[55]);
-    t[56] = ptx_xor(t[22], t[38]);
-    t[56] = ptx_and(t[56], t[46]);
-    t[48] = ptx_xor(t[22], t[56]);
-    t[57] = ptx_xor(t[23], t[39]);
-    t[57] = ptx_and(t[57], t[46]);
-    t[49] = ptx_xor(t[23], t[57]);
-    t[58] = ptx_xor(t[24], t[40]);
-    t[58] = ptx_and(t[58], t[46]);
-    t[50] = ptx_xor(t[24], t[58]);
-    t[59] = ptx_xor(t[25], t[41]);
-    t[59] = ptx_and(t[59], t[46]);
-    t[51] = ptx_xor(t[25], t[59]);
-    t[60] = ptx_xor(t[26], t[42]);
-    t[60] = ptx_and(t[60], t[46]);
-    t[52] = ptx_xor(t[26], t[60]);
-    t[61] = ptx_xor(t[27], t[43]);
-    t[61] = ptx_and(t[61], t[46]);
-    t[53] = ptx_xor(t[27], t[61]);
-    t[62] = ptx_xor(t[28], t[44]);
-    t[62] = ptx_and(t[62], t[46]);
-    t[54] = ptx_xor(t[28], t[62]);
-    t[63] = ptx_shf_r_clamp(t[47], t[48], 1u);
-    t[64] = ptx_shf_r_clamp(t[48], t[49], 1u);
-    t[65] = ptx_shf_r_clamp(t[49], t[50], 1u);
-    t[66] = ptx_shf_r_clamp(t[50], t[51], 1u);
-    t[67] = ptx_shf_r_clamp(t[51], t[52], 1u);
-    t[68] = ptx_shf_r_clamp(t[52], t[53], 1u);
-    t[69] = ptx_shf_r_clamp(t[53], t[54], 1u);
-    t[70] = ptx_shr(t[54], 1u);
-    t[71] = ptx_xor(t[63], t[21]);
-    t[71] = ptx_and(t[71], t[46]);
-    y[0] = ptx_xor(t[63], t[71]);
-    t[72] = ptx_xor(t[37], t[63]);
-    t[72] = ptx_and(t[72], t[46]);
-    y[8] = ptx_xor(t[37], t[72]);
-    t[73] = ptx_xor(t[64], t[22]);
-    t[73] = ptx_and(t[73], t[46]);
-    y[1] = ptx_xor(t[64], t[73]);
-    t[74] = ptx_xor(t[38], t[64]);
-    t[74] = ptx_and(t[74], t[46]);
-    y[9] = ptx_xor(t[38], t[74]);
-    t[75] = ptx_xor(t[65], t[23]);
-    t[75] = ptx_and(t[75], t[46]);
-    y[2] = ptx_xor(t[65], t[75]);
-    t[76] = ptx_xor(t[39], t[65]);
-    t[76] = ptx_and(t[76], t[46]);
-    y[10] = ptx_xor(t[39], t[76]);
-    t[77] = ptx_xor(t[66], t[24]);
-    t[77] = ptx_and(t[77], t[46]);
-    y[3] = ptx_xor(t[66], t[77]);
-    t[78] = ptx_xor(t[40], t[66]);
-    t[78] = ptx_and(t[78], t[46]);
-    y[11] = ptx_xor(t[40], t[78]);
-    t[79] = ptx_xor(t[67], t[25]);
-    t[79] = ptx_and(t[79], t[46]);
-    y[4] = ptx_xor(t[67], t[79]);
-    t[80] = ptx_xor(t[41], t[67]);
-    t[80] = ptx_and(t[80], t[46]);
-    y[12] = ptx_xor(t[41], t[80]);
-    t[81] = ptx_xor(t[68], t[26]);
-    t[81] = ptx_and(t[81], t[46]);
-    y[5] = ptx_xor(t[68], t[81]);
-    t[82] = ptx_xor(t[42], t[68]);
-    t[82] = ptx_and(t[82], t[46]);
-    y[13] = ptx_xor(t[42], t[82]);
-    t[83] = ptx_xor(t[69], t[27]);
-    t[83] = ptx_and(t[83], t[46]);
-    y[6] = ptx_xor(t[69], t[83]);
-    t[84] = ptx_xor(t[43], t[69]);
-    t[84] = ptx_and(t[84], t[46]);
-    y[14] = ptx_xor(t[43], t[84]);
-    t[85] = ptx_xor(t[70], t[28]);
-    t[85] = ptx_and(t[85], t[46]);
-    y[7] = ptx_xor(t[70], t[85]);
-    t[86] = ptx_xor(t[44], t[70]);
-    t[86] = ptx_and(t[86], t[46]);
-    y[15] = ptx_xor(t[44], t[86]);
-    t[87] = ptx_and(x[24], t[12]);
-    t[88] = ptx_and(x[25], t[12]);
-    t[89] = ptx_and(x[26], t[12]);
-    t[90] = ptx_and(x[27], t[12]);
-    t[91] = ptx_and(x[28], t[12]);
-    t[92] = ptx_and(x[29], t[12]);
-    t[93] = ptx_and(x[30], t[12]);
-    t[94] = ptx_and(x[31], t[12]);
-    t[103] = ptx_sub_cc(cf, x[16], t[87]);
-    t[104] = ptx_subc_cc(cf, x[17], t[88]);
-    t[105] = ptx_subc_cc(cf, x[18], t[89]);
-    t[106] = ptx_subc_cc(cf, x[19], t[90]);
-    t[107] = ptx_subc_cc(cf, x[20], t[91]);
-    t[108] = ptx_subc_cc(cf, x[21], t[92]);
-    t[109] = ptx_subc_cc(cf, x[22], t[93]);
-    t[110] = ptx_subc_cc(cf, x[23], t[94]);
-    t[111] = ptx_subc(cf, 0u, 0u);
-    t[112] = ptx_and(t[111], x[32]);
-    t[113] = ptx_and(t[111], x[33]);
-    t[114] = ptx_and(t[111], x[34]);
-    t[115] = ptx_and(t[111], x[35]);
-    t[116] = ptx_and(t[111], x[36]);
-    t[117] = ptx_and(t[111], x[37]);
-    t[118] = ptx_and(t[111], x[38]);
-    t[119] = ptx_and(t[111], x[39]);
-    t[95] = ptx_add_cc(cf, t[103], t[112]);
-    t[96] = ptx_addc_cc(cf, t[104], t[113]);
-    t[97] = ptx_addc_cc(cf, t[105], t[114]);
-    t[98] = ptx_addc_cc(cf, t[106], t[115]);
-    t[99] = ptx_addc_cc(cf, t[107], t[116]);
-    t[100] = ptx_addc_cc(cf, t[108], t[117]);
-    t[101] = ptx_addc_cc(cf, t[109], t[118]);
-    t[102] = ptx_addc(cf, t[110], t[119]);
-    t[120] = ptx_and(x[16], t[11]);
-    t[121] = ptx_and(x[17], t[11]);
-    t[122] = ptx_and(x[18], t[11]);
-    t[123] = ptx_and(x[19], t[11]);
-    t[124] = ptx_and(x[20], t[11]);
-    t[125] = ptx_and(x[21], t[11]);
-    t[126] = ptx_and(x[22], t[11]);
-    t[127] = ptx_and(x[23], t[11]);
-    t[136] = ptx_sub_cc(cf, x[24], t[120]);
-    t[137] = ptx_subc_cc(cf, x[25], t[121]);
-    t[138] = ptx_subc_cc(cf, x[26], t[122]);
-    t[139] = ptx_subc_cc(cf, x[27], t[123]);
-    t[140] = ptx_subc_cc(cf, x[28], t[124]);
-    t[141] = ptx_subc_cc(cf, x[29], t[125]);
-    t[142] = ptx_subc_cc(cf, x[30], t[126]);
-    t[143] = ptx_subc_cc(cf, x[31], t[127]);
-    t[144] = ptx_subc(cf, 0u, 0u);
-    t[145] = ptx_and(t[144], x[32]);
-    t[146] = ptx_and(t[144], x[33]);
-    t[147] = ptx_and(t[144], x[34]);
-    t[148] = ptx_and(t[144], x[35]);
-    t[149] = ptx_and(t[144], x[36]);
-    t[150] = ptx_and(t[144], x[37]);
-    t[151] = ptx_and(t[144], x[38]);
-    t[152] = ptx_and(t[144], x[39]);
-    t[128] = ptx_add_cc(cf, t[136], t[145]);
-    t[129] = ptx_addc_cc(cf, t[137], t[146]);
-    t[130] = ptx_addc_cc(cf, t[138], t[147]);
-    t[131] = ptx_addc_cc(cf, t[139], t[148]);
-    t[132] = ptx_addc_cc(cf, t[140], t[149]);
-    t[133] = ptx_addc_cc(cf, t[141], t[150]);
-    t[134] = ptx_addc_cc(cf, t[142], t[151]);
-    t[135] = ptx_addc(cf, t[143], t[152]);
-    t[161] = ptx_xor(t[95], t[128]);
-    t[161] = ptx_and(t[161], t[46]);
-    t[153] = ptx_xor(t[95], t[161]);
-    t[162] = ptx_xor(t[96], t[129]);
-    t[162] = ptx_and(t[162], t[46]);
-    t[154] = ptx_xor(t[96], t[162]);
-    t[163] = ptx_xor(t[97], t[130]);
-    t[163] = ptx_and(t[163], t[46]);
-    t[155] = ptx_xor(t[97], t[163]);
-    t[164] = ptx_xor(t[98], t[131]);
-    t[164] = ptx_and(t[164], t[46]);
-    t[156] = ptx_xor(t[98], t[164]);
-    t[165] = ptx_xor(t[99], t[132]);
-    t[165] = ptx_and(t[165], t[46]);
-    t[157] = ptx_xor(t[99], t[165]);
-    t[166] = ptx_xor(t[100], t[133]);
-    t[166] = ptx_and(t[166], t[46]);
-    t[158] = ptx_xor(t[100], t[166]);
-    t[167] = ptx_xor(t[101], t[134]);
-    t[167] = ptx_and(t[167], t[46]);
-    t[159] = ptx_xor(t[101], t[167]);
-    t[168] = ptx_xor(t[102], t[135]);
-    t[168] = ptx_and(t[168], t[46]);
-    t[160] = ptx_xor(t[102], t[168]);
-    t[169] = ptx_and(t[153], 1u);
-    t[170] = ptx_sub(0u, t[169]);
-    t[171] = ptx_and(t[170], x[32]);
-    t[172] = ptx_and(t[170], x[33]);
-    t[173] = ptx_and(t[170], x[34]);
-    t[174] = ptx_and(t[170], x[35]);
-    t[175] = ptx_and(t[170], x[36]);
-    t[176] = ptx_and(t[170], x[37]);
-    t[177] = ptx_and(t[170], x[38]);
-    t[178] = ptx_and(t[170], x[39]);
-    t[179] = ptx_add_cc(cf, t[153], t[171]);
-    t[180] = ptx_addc_cc(cf, t[154], t[172]);
-    t[181] = ptx_addc_cc(cf, t[155], t[173]);
-    t[182] = ptx_addc_cc(cf, t[156], t[174]);
-    t[183] = ptx_addc_cc(cf, t[157], t[175]);
-    t[184] = ptx_addc_cc(cf, t[158], t[176]);
-    t[185] = ptx_addc_cc(cf, t[159], t[177]);
-    t[186] = ptx_addc_cc(cf, t[160], t[178]);
-    t[187] = ptx_addc(cf, 0u, 0u);
-    t[188] = ptx_shf_r_clamp(t[179], t[180], 1u);
-    t[189] = ptx_shf_r_clamp(t[180], t[181], 1u);
-    t[190] = ptx_shf_r_clamp(t[181], t[182], 1u);
-    t[191] = ptx_shf_r_clamp(t[182], t[183], 1u);
-    t[192] = ptx_shf_r_clamp(t[183], t[184], 1u);
-    t[193] = ptx_shf_r_clamp(t[184], t[185], 1u);
-    t[194] = ptx_shf_r_clamp(t[185], t[186], 1u);
-    t[195] = ptx_shf_r_clamp(t[186], t[187], 1u);
-    t[196] = ptx_xor(t[188], t[95]);
-    t[196] = ptx_and(t[196], t[46]);
-    y[16] = ptx_xor(t[188], t[196]);
-    t[197] = ptx_xor(t[128], t[188]);
-    t[197] = ptx_and(t[197], t[46]);
-    y[24] = ptx_xor(t[128], t[197]);
-    t[198] = ptx_xor(t[189], t[96]);
-    t[198] = ptx_and(t[198], t[46]);
-    y[17] = ptx_xor(t[189], t[198]);
-    t[199] = ptx_xor(t[129], t[189]);
-    t[199] = ptx_and(t[199], t[46]);
-    y[25] = ptx_xor(t[129], t[199]);
-    t[200] = ptx_xor(t[190], t[97]);
-    t[200] = ptx_and(t[200], t[46]);
-    y[18] = ptx_xor(t[190], t[200]);
-    t[201] = ptx_xor(t[130], t[190]);
-    t[201] = ptx_and(t[201], t[46]);
-    y[26] = ptx_xor(t[130], t[201]);
-    t[202] = ptx_xor(t[191], t[98]);
-    t[202] = ptx_and(t[202], t[46]);
-    y[19] = ptx_xor(t[191], t[202]);
-    t[203] = ptx_xor(t[131], t[191]);
-    t[203] = ptx_and(t[203], t[46]);
-    y[27] = ptx_xor(t[131], t[203]);
-    t[204] = ptx_xor(t[192], t[99]);
-    t[204] = ptx_and(t[204], t[46]);
-    y[20] = ptx_xor(t[192], t[204]);
-    t[205] = ptx_xor(t[132], t[192]);
-    t[205] = ptx_and(t[205], t[46]);
-    y[28] = ptx_xor(t[132], t[205]);
-    t[206] = ptx_xor(t[193], t[100]);
-    t[206] = ptx_and(t[206], t[46]);
-    y[21] = ptx_xor(t[193], t[206]);
-    t[207] = ptx_xor(t[133], t[193]);
-    t[207] = ptx_and(t[207], t[46]);
-    y[29] = ptx_xor(t[133], t[207]);
-    t[208] = ptx_xor(t[194], t[101]);
-    t[208] = ptx_and(t[208], t[46]);
-    y[22] = ptx_xor(t[194], t[208]);
-    t[209] = ptx_xor(t[134], t[194]);
-    t[209] = ptx_and(t[209], t[46]);
-    y[30] = ptx_xor(t[134], t[209]);
-    t[210] = ptx_xor(t[195], t[102]);
-    t[210] = ptx_and(t[210], t[46]);
-    y[23] = ptx_xor(t[195], t[210]);
-    t[211] = ptx_xor(t[135], t[195]);
-    t[211] = ptx_and(t[211], t[46]);
-    y[31] = ptx_xor(t[135], t[211]);
+    uint32_t t[599];
+    t[0] = ptx_mov(x[0]);
+    t[1] = ptx_mov(x[1]);
+    t[2] = ptx_mov(x[10]);
+    t[3] = ptx_mov(1u);
+    t[4] = ptx_mov(0u);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_mov(1u);
+    t[7] = ptx_sub(0u, t[0]);
+    t[8] = ptx_shr(t[7], 31u);
+    t[9] = ptx_sub(0u, t[8]);
+    t[10] = ptx_and(t[2], 1u);
+    t[11] = ptx_sub(0u, t[10]);
+    t[12] = ptx_xor(t[1], t[9]);
+    t[12] = ptx_sub(t[12], t[9]);
+    t[12] = ptx_and(t[12], t[11]);
+    t[2] = ptx_add(t[2], t[12]);
+    t[13] = ptx_xor(t[3], t[9]);
+    t[13] = ptx_sub(t[13], t[9]);
+    t[13] = ptx_and(t[13], t[11]);
+    t[5] = ptx_add(t[5], t[13]);
+    t[14] = ptx_xor(t[4], t[9]);
+    t[14] = ptx_sub(t[14], t[9]);
+    t[14] = ptx_and(t[14], t[11]);
+    t[6] = ptx_add(t[6], t[14]);
+    t[15] = ptx_and(t[9], t[11]);
+    t[0] = ptx_xor(t[0], t[15]);
+    t[0] = ptx_sub(t[0], t[15]);
+    t[0] = ptx_add(t[0], 1u);
+    t[16] = ptx_and(t[2], t[15]);
+    t[1] = ptx_add(t[1], t[16]);
+    t[17] = ptx_and(t[5], t[15]);
+    t[3] = ptx_add(t[3], t[17]);
+    t[18] = ptx_and(t[6], t[15]);
+    t[4] = ptx_add(t[4], t[18]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[19] = ptx_sub(0u, t[0]);
+    t[20] = ptx_shr(t[19], 31u);
+    t[21] = ptx_sub(0u, t[20]);
+    t[22] = ptx_and(t[2], 1u);
+    t[23] = ptx_sub(0u, t[22]);
+    t[24] = ptx_xor(t[1], t[21]);
+    t[24] = ptx_sub(t[24], t[21]);
+    t[24] = ptx_and(t[24], t[23]);
+    t[2] = ptx_add(t[2], t[24]);
+    t[25] = ptx_xor(t[3], t[21]);
+    t[25] = ptx_sub(t[25], t[21]);
+    t[25] = ptx_and(t[25], t[23]);
+    t[5] = ptx_add(t[5], t[25]);
+    t[26] = ptx_xor(t[4], t[21]);
+    t[26] = ptx_sub(t[26], t[21]);
+    t[26] = ptx_and(t[26], t[23]);
+    t[6] = ptx_add(t[6], t[26]);
+    t[27] = ptx_and(t[21], t[23]);
+    t[0] = ptx_xor(t[0], t[27]);
+    t[0] = ptx_sub(t[0], t[27]);
+    t[0] = ptx_add(t[0], 1u);
+    t[28] = ptx_and(t[2], t[27]);
+    t[1] = ptx_add(t[1], t[28]);
+    t[29] = ptx_and(t[5], t[27]);
+    t[3] = ptx_add(t[3], t[29]);
+    t[30] = ptx_and(t[6], t[27]);
+    t[4] = ptx_add(t[4], t[30]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[31] = ptx_sub(0u, t[0]);
+    t[32] = ptx_shr(t[31], 31u);
+    t[33] = ptx_sub(0u, t[32]);
+    t[34] = ptx_and(t[2], 1u);
+    t[35] = ptx_sub(0u, t[34]);
+    t[36] = ptx_xor(t[1], t[33]);
+    t[36] = ptx_sub(t[36], t[33]);
+    t[36] = ptx_and(t[36], t[35]);
+    t[2] = ptx_add(t[2], t[36]);
+    t[37] = ptx_xor(t[3], t[33]);
+    t[37] = ptx_sub(t[37], t[33]);
+    t[37] = ptx_and(t[37], t[35]);
+    t[5] = ptx_add(t[5], t[37]);
+    t[38] = ptx_xor(t[4], t[33]);
+    t[38] = ptx_sub(t[38], t[33]);
+    t[38] = ptx_and(t[38], t[35]);
+    t[6] = ptx_add(t[6], t[38]);
+    t[39] = ptx_and(t[33], t[35]);
+    t[0] = ptx_xor(t[0], t[39]);
+    t[0] = ptx_sub(t[0], t[39]);
+    t[0] = ptx_add(t[0], 1u);
+    t[40] = ptx_and(t[2], t[39]);
+    t[1] = ptx_add(t[1], t[40]);
+    t[41] = ptx_and(t[5], t[39]);
+    t[3] = ptx_add(t[3], t[41]);
+    t[42] = ptx_and(t[6], t[39]);
+    t[4] = ptx_add(t[4], t[42]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[43] = ptx_sub(0u, t[0]);
+    t[44] = ptx_shr(t[43], 31u);
+    t[45] = ptx_sub(0u, t[44]);
+    t[46] = ptx_and(t[2], 1u);
+    t[47] = ptx_sub(0u, t[46]);
+    t[48] = ptx_xor(t[1], t[45]);
+    t[48] = ptx_sub(t[48], t[45]);
+    t[48] = ptx_and(t[48], t[47]);
+    t[2] = ptx_add(t[2], t[48]);
+    t[49] = ptx_xor(t[3], t[45]);
+    t[49] = ptx_sub(t[49], t[45]);
+    t[49] = ptx_and(t[49], t[47]);
+    t[5] = ptx_add(t[5], t[49]);
+    t[50] = ptx_xor(t[4], t[45]);
+    t[50] = ptx_sub(t[50], t[45]);
+    t[50] = ptx_and(t[50], t[47]);
+    t[6] = ptx_add(t[6], t[50]);
+    t[51] = ptx_and(t[45], t[47]);
+    t[0] = ptx_xor(t[0], t[51]);
+    t[0] = ptx_sub(t[0], t[51]);
+    t[0] = ptx_add(t[0], 1u);
+    t[52] = ptx_and(t[2], t[51]);
+    t[1] = ptx_add(t[1], t[52]);
+    t[53] = ptx_and(t[5], t[51]);
+    t[3] = ptx_add(t[3], t[53]);
+    t[54] = ptx_and(t[6], t[51]);
+    t[4] = ptx_add(t[4], t[54]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[55] = ptx_sub(0u, t[0]);
+    t[56] = ptx_shr(t[55], 31u);
+    t[57] = ptx_sub(0u, t[56]);
+    t[58] = ptx_and(t[2], 1u);
+    t[59] = ptx_sub(0u, t[58]);
+    t[60] = ptx_xor(t[1], t[57]);
+    t[60] = ptx_sub(t[60], t[57]);
+    t[60] = ptx_and(t[60], t[59]);
+    t[2] = ptx_add(t[2], t[60]);
+    t[61] = ptx_xor(t[3], t[57]);
+    t[61] = ptx_sub(t[61], t[57]);
+    t[61] = ptx_and(t[61], t[59]);
+    t[5] = ptx_add(t[5], t[61]);
+    t[62] = ptx_xor(t[4], t[57]);
+    t[62] = ptx_sub(t[62], t[57]);
+    t[62] = ptx_and(t[62], t[59]);
+    t[6] = ptx_add(t[6], t[62]);
+    t[63] = ptx_and(t[57], t[59]);
+    t[0] = ptx_xor(t[0], t[63]);
+    t[0] = ptx_sub(t[0], t[63]);
+    t[0] = ptx_add(t[0], 1u);
+    t[64] = ptx_and(t[2], t[63]);
+    t[1] = ptx_add(t[1], t[64]);
+    t[65] = ptx_and(t[5], t[63]);
+    t[3] = ptx_add(t[3], t[65]);
+    t[66] = ptx_and(t[6], t[63]);
+    t[4] = ptx_add(t[4], t[66]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[67] = ptx_sub(0u, t[0]);
+    t[68] = ptx_shr(t[67], 31u);
+    t[69] = ptx_sub(0u, t[68]);
+    t[70] = ptx_and(t[2], 1u);
+    t[71] = ptx_sub(0u, t[70]);
+    t[72] = ptx_xor(t[1], t[69]);
+    t[72] = ptx_sub(t[72], t[69]);
+    t[72] = ptx_and(t[72], t[71]);
+    t[2] = ptx_add(t[2], t[72]);
+    t[73] = ptx_xor(t[3], t[69]);
+    t[73] = ptx_sub(t[73], t[69]);
+    t[73] = ptx_and(t[73], t[71]);
+    t[5] = ptx_add(t[5], t[73]);
+    t[74] = ptx_xor(t[4], t[69]);
+    t[74] = ptx_sub(t[74], t[69]);
+    t[74] = ptx_and(t[74], t[71]);
+    t[6] = ptx_add(t[6], t[74]);
+    t[75] = ptx_and(t[69], t[71]);
+    t[0] = ptx_xor(t[0], t[75]);
+    t[0] = ptx_sub(t[0], t[75]);
+    t[0] = ptx_add(t[0], 1u);
+    t[76] = ptx_and(t[2], t[75]);
+    t[1] = ptx_add(t[1], t[76]);
+    t[77] = ptx_and(t[5], t[75]);
+    t[3] = ptx_add(t[3], t[77]);
+    t[78] = ptx_and(t[6], t[75]);
+    t[4] = ptx_add(t[4], t[78]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[79] = ptx_sub(0u, t[0]);
+    t[80] = ptx_shr(t[79], 31u);
+    t[81] = ptx_sub(0u, t[80]);
+    t[82] = ptx_and(t[2], 1u);
+    t[83] = ptx_sub(0u, t[82]);
+    t[84] = ptx_xor(t[1], t[81]);
+    t[84] = ptx_sub(t[84], t[81]);
+    t[84] = ptx_and(t[84], t[83]);
+    t[2] = ptx_add(t[2], t[84]);
+    t[85] = ptx_xor(t[3], t[81]);
+    t[85] = ptx_sub(t[85], t[81]);
+    t[85] = ptx_and(t[85], t[83]);
+    t[5] = ptx_add(t[5], t[85]);
+    t[86] = ptx_xor(t[4], t[81]);
+    t[86] = ptx_sub(t[86], t[81]);
+    t[86] = ptx_and(t[86], t[83]);
+    t[6] = ptx_add(t[6], t[86]);
+    t[87] = ptx_and(t[81], t[83]);
+    t[0] = ptx_xor(t[0], t[87]);
+    t[0] = ptx_sub(t[0], t[87]);
+    t[0] = ptx_add(t[0], 1u);
+    t[88] = ptx_and(t[2], t[87]);
+    t[1] = ptx_add(t[1], t[88]);
+    t[89] = ptx_and(t[5], t[87]);
+    t[3] = ptx_add(t[3], t[89]);
+    t[90] = ptx_and(t[6], t[87]);
+    t[4] = ptx_add(t[4], t[90]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[91] = ptx_sub(0u, t[0]);
+    t[92] = ptx_shr(t[91], 31u);
+    t[93] = ptx_sub(0u, t[92]);
+    t[94] = ptx_and(t[2], 1u);
+    t[95] = ptx_sub(0u, t[94]);
+    t[96] = ptx_xor(t[1], t[93]);
+    t[96] = ptx_sub(t[96], t[93]);
+    t[96] = ptx_and(t[96], t[95]);
+    t[2] = ptx_add(t[2], t[96]);
+    t[97] = ptx_xor(t[3], t[93]);
+    t[97] = ptx_sub(t[97], t[93]);
+    t[97] = ptx_and(t[97], t[95]);
+    t[5] = ptx_add(t[5], t[97]);
+    t[98] = ptx_xor(t[4], t[93]);
+    t[98] = ptx_sub(t[98], t[93]);
+    t[98] = ptx_and(t[98], t[95]);
+    t[6] = ptx_add(t[6], t[98]);
+    t[99] = ptx_and(t[93], t[95]);
+    t[0] = ptx_xor(t[0], t[99]);
+    t[0] = ptx_sub(t[0], t[99]);
+    t[0] = ptx_add(t[0], 1u);
+    t[100] = ptx_and(t[2], t[99]);
+    t[1] = ptx_add(t[1], t[100]);
+    t[101] = ptx_and(t[5], t[99]);
+    t[3] = ptx_add(t[3], t[101]);
+    t[102] = ptx_and(t[6], t[99]);
+    t[4] = ptx_add(t[4], t[102]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[103] = ptx_sub(0u, t[0]);
+    t[104] = ptx_shr(t[103], 31u);
+    t[105] = ptx_sub(0u, t[104]);
+    t[106] = ptx_and(t[2], 1u);
+    t[107] = ptx_sub(0u, t[106]);
+    t[108] = ptx_xor(t[1], t[105]);
+    t[108] = ptx_sub(t[108], t[105]);
+    t[108] = ptx_and(t[108], t[107]);
+    t[2] = ptx_add(t[2], t[108]);
+    t[109] = ptx_xor(t[3], t[105]);
+    t[109] = ptx_sub(t[109], t[105]);
+    t[109] = ptx_and(t[109], t[107]);
+    t[5] = ptx_add(t[5], t[109]);
+    t[110] = ptx_xor(t[4], t[105]);
+    t[110] = ptx_sub(t[110], t[105]);
+    t[110] = ptx_and(t[110], t[107]);
+    t[6] = ptx_add(t[6], t[110]);
+    t[111] = ptx_and(t[105], t[107]);
+    t[0] = ptx_xor(t[0], t[111]);
+    t[0] = ptx_sub(t[0], t[111]);
+    t[0] = ptx_add(t[0], 1u);
+    t[112] = ptx_and(t[2], t[111]);
+    t[1] = ptx_add(t[1], t[112]);
+    t[113] = ptx_and(t[5], t[111]);
+    t[3] = ptx_add(t[3], t[113]);
+    t[114] = ptx_and(t[6], t[111]);
+    t[4] = ptx_add(t[4], t[114]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[115] = ptx_sub(0u, t[0]);
+    t[116] = ptx_shr(t[115], 31u);
+    t[117] = ptx_sub(0u, t[116]);
+    t[118] = ptx_and(t[2], 1u);
+    t[119] = ptx_sub(0u, t[118]);
+    t[120] = ptx_xor(t[1], t[117]);
+    t[120] = ptx_sub(t[120], t[117]);
+    t[120] = ptx_and(t[120], t[119]);
+    t[2] = ptx_add(t[2], t[120]);
+    t[121] = ptx_xor(t[3], t[117]);
+    t[121] = ptx_sub(t[121], t[117]);
+    t[121] = ptx_and(t[121], t[119]);
+    t[5] = ptx_add(t[5], t[121]);
+    t[122] = ptx_xor(t[4], t[117]);
+    t[122] = ptx_sub(t[122], t[117]);
+    t[122] = ptx_and(t[122], t[119]);
+    t[6] = ptx_add(t[6], t[122]);
+    t[123] = ptx_and(t[117], t[119]);
+    t[0] = ptx_xor(t[0], t[123]);
+    t[0] = ptx_sub(t[0], t[123]);
+    t[0] = ptx_add(t[0], 1u);
+    t[124] = ptx_and(t[2], t[123]);
+    t[1] = ptx_add(t[1], t[124]);
+    t[125] = ptx_and(t[5], t[123]);
+    t[3] = ptx_add(t[3], t[125]);
+    t[126] = ptx_and(t[6], t[123]);
+    t[4] = ptx_add(t[4], t[126]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[127] = ptx_sub(0u, t[0]);
+    t[128] = ptx_shr(t[127], 31u);
+    t[129] = ptx_sub(0u, t[128]);
+    t[130] = ptx_and(t[2], 1u);
+    t[131] = ptx_sub(0u, t[130]);
+    t[132] = ptx_xor(t[1], t[129]);
+    t[132] = ptx_sub(t[132], t[129]);
+    t[132] = ptx_and(t[132], t[131]);
+    t[2] = ptx_add(t[2], t[132]);
+    t[133] = ptx_xor(t[3], t[129]);
+    t[133] = ptx_sub(t[133], t[129]);
+    t[133] = ptx_and(t[133], t[131]);
+    t[5] = ptx_add(t[5], t[133]);
+    t[134] = ptx_xor(t[4], t[129]);
+    t[134] = ptx_sub(t[134], t[129]);
+    t[134] = ptx_and(t[134], t[131]);
+    t[6] = ptx_add(t[6], t[134]);
+    t[135] = ptx_and(t[129], t[131]);
+    t[0] = ptx_xor(t[0], t[135]);
+    t[0] = ptx_sub(t[0], t[135]);
+    t[0] = ptx_add(t[0], 1u);
+    t[136] = ptx_and(t[2], t[135]);
+    t[1] = ptx_add(t[1], t[136]);
+    t[137] = ptx_and(t[5], t[135]);
+    t[3] = ptx_add(t[3], t[137]);
+    t[138] = ptx_and(t[6], t[135]);
+    t[4] = ptx_add(t[4], t[138]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[139] = ptx_sub(0u, t[0]);
+    t[140] = ptx_shr(t[139], 31u);
+    t[141] = ptx_sub(0u, t[140]);
+    t[142] = ptx_and(t[2], 1u);
+    t[143] = ptx_sub(0u, t[142]);
+    t[144] = ptx_xor(t[1], t[141]);
+    t[144] = ptx_sub(t[144], t[141]);
+    t[144] = ptx_and(t[144], t[143]);
+    t[2] = ptx_add(t[2], t[144]);
+    t[145] = ptx_xor(t[3], t[141]);
+    t[145] = ptx_sub(t[145], t[141]);
+    t[145] = ptx_and(t[145], t[143]);
+    t[5] = ptx_add(t[5], t[145]);
+    t[146] = ptx_xor(t[4], t[141]);
+    t[146] = ptx_sub(t[146], t[141]);
+    t[146] = ptx_and(t[146], t[143]);
+    t[6] = ptx_add(t[6], t[146]);
+    t[147] = ptx_and(t[141], t[143]);
+    t[0] = ptx_xor(t[0], t[147]);
+    t[0] = ptx_sub(t[0], t[147]);
+    t[0] = ptx_add(t[0], 1u);
+    t[148] = ptx_and(t[2], t[147]);
+    t[1] = ptx_add(t[1], t[148]);
+    t[149] = ptx_and(t[5], t[147]);
+    t[3] = ptx_add(t[3], t[149]);
+    t[150] = ptx_and(t[6], t[147]);
+    t[4] = ptx_add(t[4], t[150]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[151] = ptx_sub(0u, t[0]);
+    t[152] = ptx_shr(t[151], 31u);
+    t[153] = ptx_sub(0u, t[152]);
+    t[154] = ptx_and(t[2], 1u);
+    t[155] = ptx_sub(0u, t[154]);
+    t[156] = ptx_xor(t[1], t[153]);
+    t[156] = ptx_sub(t[156], t[153]);
+    t[156] = ptx_and(t[156], t[155]);
+    t[2] = ptx_add(t[2], t[156]);
+    t[157] = ptx_xor(t[3], t[153]);
+    t[157] = ptx_sub(t[157], t[153]);
+    t[157] = ptx_and(t[157], t[155]);
+    t[5] = ptx_add(t[5], t[157]);
+    t[158] = ptx_xor(t[4], t[153]);
+    t[158] = ptx_sub(t[158], t[153]);
+    t[158] = ptx_and(t[158], t[155]);
+    t[6] = ptx_add(t[6], t[158]);
+    t[159] = ptx_and(t[153], t[155]);
+    t[0] = ptx_xor(t[0], t[159]);
+    t[0] = ptx_sub(t[0], t[159]);
+    t[0] = ptx_add(t[0], 1u);
+    t[160] = ptx_and(t[2], t[159]);
+    t[1] = ptx_add(t[1], t[160]);
+    t[161] = ptx_and(t[5], t[159]);
+    t[3] = ptx_add(t[3], t[161]);
+    t[162] = ptx_and(t[6], t[159]);
+    t[4] = ptx_add(t[4], t[162]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[163] = ptx_sub(0u, t[0]);
+    t[164] = ptx_shr(t[163], 31u);
+    t[165] = ptx_sub(0u, t[164]);
+    t[166] = ptx_and(t[2], 1u);
+    t[167] = ptx_sub(0u, t[166]);
+    t[168] = ptx_xor(t[1], t[165]);
+    t[168] = ptx_sub(t[168], t[165]);
+    t[168] = ptx_and(t[168], t[167]);
+    t[2] = ptx_add(t[2], t[168]);
+    t[169] = ptx_xor(t[3], t[165]);
+    t[169] = ptx_sub(t[169], t[165]);
+    t[169] = ptx_and(t[169], t[167]);
+    t[5] = ptx_add(t[5], t[169]);
+    t[170] = ptx_xor(t[4], t[165]);
+    t[170] = ptx_sub(t[170], t[165]);
+    t[170] = ptx_and(t[170], t[167]);
+    t[6] = ptx_add(t[6], t[170]);
+    t[171] = ptx_and(t[165], t[167]);
+    t[0] = ptx_xor(t[0], t[171]);
+    t[0] = ptx_sub(t[0], t[171]);
+    t[0] = ptx_add(t[0], 1u);
+    t[172] = ptx_and(t[2], t[171]);
+    t[1] = ptx_add(t[1], t[172]);
+    t[173] = ptx_and(t[5], t[171]);
+    t[3] = ptx_add(t[3], t[173]);
+    t[174] = ptx_and(t[6], t[171]);
+    t[4] = ptx_add(t[4], t[174]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[175] = ptx_sub(0u, t[0]);
+    t[176] = ptx_shr(t[175], 31u);
+    t[177] = ptx_sub(0u, t[176]);
+    t[178] = ptx_and(t[2], 1u);
+    t[179] = ptx_sub(0u, t[178]);
+    t[180] = ptx_xor(t[1], t[177]);
+    t[180] = ptx_sub(t[180], t[177]);
+    t[180] = ptx_and(t[180], t[179]);
+    t[2] = ptx_add(t[2], t[180]);
+    t[181] = ptx_xor(t[3], t[177]);
+    t[181] = ptx_sub(t[181], t[177]);
+    t[181] = ptx_and(t[181], t[179]);
+    t[5] = ptx_add(t[5], t[181]);
+    t[182] = ptx_xor(t[4], t[177]);
+    t[182] = ptx_sub(t[182], t[177]);
+    t[182] = ptx_and(t[182], t[179]);
+    t[6] = ptx_add(t[6], t[182]);
+    t[183] = ptx_and(t[177], t[179]);
+    t[0] = ptx_xor(t[0], t[183]);
+    t[0] = ptx_sub(t[0], t[183]);
+    t[0] = ptx_add(t[0], 1u);
+    t[184] = ptx_and(t[2], t[183]);
+    t[1] = ptx_add(t[1], t[184]);
+    t[185] = ptx_and(t[5], t[183]);
+    t[3] = ptx_add(t[3], t[185]);
+    t[186] = ptx_and(t[6], t[183]);
+    t[4] = ptx_add(t[4], t[186]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[187] = ptx_sub(0u, t[0]);
+    t[188] = ptx_shr(t[187], 31u);
+    t[189] = ptx_sub(0u, t[188]);
+    t[190] = ptx_and(t[2], 1u);
+    t[191] = ptx_sub(0u, t[190]);
+    t[192] = ptx_xor(t[1], t[189]);
+    t[192] = ptx_sub(t[192], t[189]);
+    t[192] = ptx_and(t[192], t[191]);
+    t[2] = ptx_add(t[2], t[192]);
+    t[193] = ptx_xor(t[3], t[189]);
+    t[193] = ptx_sub(t[193], t[189]);
+    t[193] = ptx_and(t[193], t[191]);
+    t[5] = ptx_add(t[5], t[193]);
+    t[194] = ptx_xor(t[4], t[189]);
+    t[194] = ptx_sub(t[194], t[189]);
+    t[194] = ptx_and(t[194], t[191]);
+    t[6] = ptx_add(t[6], t[194]);
+    t[195] = ptx_and(t[189], t[191]);
+    t[0] = ptx_xor(t[0], t[195]);
+    t[0] = ptx_sub(t[0], t[195]);
+    t[0] = ptx_add(t[0], 1u);
+    t[196] = ptx_and(t[2], t[195]);
+    t[1] = ptx_add(t[1], t[196]);
+    t[197] = ptx_and(t[5], t[195]);
+    t[3] = ptx_add(t[3], t[197]);
+    t[198] = ptx_and(t[6], t[195]);
+    t[4] = ptx_add(t[4], t[198]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[199] = ptx_sub(0u, t[0]);
+    t[200] = ptx_shr(t[199], 31u);
+    t[201] = ptx_sub(0u, t[200]);
+    t[202] = ptx_and(t[2], 1u);
+    t[203] = ptx_sub(0u, t[202]);
+    t[204] = ptx_xor(t[1], t[201]);
+    t[204] = ptx_sub(t[204], t[201]);
+    t[204] = ptx_and(t[204], t[203]);
+    t[2] = ptx_add(t[2], t[204]);
+    t[205] = ptx_xor(t[3], t[201]);
+    t[205] = ptx_sub(t[205], t[201]);
+    t[205] = ptx_and(t[205], t[203]);
+    t[5] = ptx_add(t[5], t[205]);
+    t[206] = ptx_xor(t[4], t[201]);
+    t[206] = ptx_sub(t[206], t[201]);
+    t[206] = ptx_and(t[206], t[203]);
+    t[6] = ptx_add(t[6], t[206]);
+    t[207] = ptx_and(t[201], t[203]);
+    t[0] = ptx_xor(t[0], t[207]);
+    t[0] = ptx_sub(t[0], t[207]);
+    t[0] = ptx_add(t[0], 1u);
+    t[208] = ptx_and(t[2], t[207]);
+    t[1] = ptx_add(t[1], t[208]);
+    t[209] = ptx_and(t[5], t[207]);
+    t[3] = ptx_add(t[3], t[209]);
+    t[210] = ptx_and(t[6], t[207]);
+    t[4] = ptx_add(t[4], t[210]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[211] = ptx_sub(0u, t[0]);
+    t[212] = ptx_shr(t[211], 31u);
+    t[213] = ptx_sub(0u, t[212]);
+    t[214] = ptx_and(t[2], 1u);
+    t[215] = ptx_sub(0u, t[214]);
+    t[216] = ptx_xor(t[1], t[213]);
+    t[216] = ptx_sub(t[216], t[213]);
+    t[216] = ptx_and(t[216], t[215]);
+    t[2] = ptx_add(t[2], t[216]);
+    t[217] = ptx_xor(t[3], t[213]);
+    t[217] = ptx_sub(t[217], t[213]);
+    t[217] = ptx_and(t[217], t[215]);
+    t[5] = ptx_add(t[5], t[217]);
+    t[218] = ptx_xor(t[4], t[213]);
+    t[218] = ptx_sub(t[218], t[213]);
+    t[218] = ptx_and(t[218], t[215]);
+    t[6] = ptx_add(t[6], t[218]);
+    t[219] = ptx_and(t[213], t[215]);
+    t[0] = ptx_xor(t[0], t[219]);
+    t[0] = ptx_sub(t[0], t[219]);
+    t[0] = ptx_add(t[0], 1u);
+    t[220] = ptx_and(t[2], t[219]);
+    t[1] = ptx_add(t[1], t[220]);
+    t[221] = ptx_and(t[5], t[219]);
+    t[3] = ptx_add(t[3], t[221]);
+    t[222] = ptx_and(t[6], t[219]);
+    t[4] = ptx_add(t[4], t[222]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[223] = ptx_sub(0u, t[0]);
+    t[224] = ptx_shr(t[223], 31u);
+    t[225] = ptx_sub(0u, t[224]);
+    t[226] = ptx_and(t[2], 1u);
+    t[227] = ptx_sub(0u, t[226]);
+    t[228] = ptx_xor(t[1], t[225]);
+    t[228] = ptx_sub(t[228], t[225]);
+    t[228] = ptx_and(t[228], t[227]);
+    t[2] = ptx_add(t[2], t[228]);
+    t[229] = ptx_xor(t[3], t[225]);
+    t[229] = ptx_sub(t[229], t[225]);
+    t[229] = ptx_and(t[229], t[227]);
+    t[5] = ptx_add(t[5], t[229]);
+    t[230] = ptx_xor(t[4], t[225]);
+    t[230] = ptx_sub(t[230], t[225]);
+    t[230] = ptx_and(t[230], t[227]);
+    t[6] = ptx_add(t[6], t[230]);
+    t[231] = ptx_and(t[225], t[227]);
+    t[0] = ptx_xor(t[0], t[231]);
+    t[0] = ptx_sub(t[0], t[231]);
+    t[0] = ptx_add(t[0], 1u);
+    t[232] = ptx_and(t[2], t[231]);
+    t[1] = ptx_add(t[1], t[232]);
+    t[233] = ptx_and(t[5], t[231]);
+    t[3] = ptx_add(t[3], t[233]);
+    t[234] = ptx_and(t[6], t[231]);
+    t[4] = ptx_add(t[4], t[234]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[235] = ptx_sub(0u, t[0]);
+    t[236] = ptx_shr(t[235], 31u);
+    t[237] = ptx_sub(0u, t[236]);
+    t[238] = ptx_and(t[2], 1u);
+    t[239] = ptx_sub(0u, t[238]);
+    t[240] = ptx_xor(t[1], t[237]);
+    t[240] = ptx_sub(t[240], t[237]);
+    t[240] = ptx_and(t[240], t[239]);
+    t[2] = ptx_add(t[2], t[240]);
+    t[241] = ptx_xor(t[3], t[237]);
+    t[241] = ptx_sub(t[241], t[237]);
+    t[241] = ptx_and(t[241], t[239]);
+    t[5] = ptx_add(t[5], t[241]);
+    t[242] = ptx_xor(t[4], t[237]);
+    t[242] = ptx_sub(t[242], t[237]);
+    t[242] = ptx_and(t[242], t[239]);
+    t[6] = ptx_add(t[6], t[242]);
+    t[243] = ptx_and(t[237], t[239]);
+    t[0] = ptx_xor(t[0], t[243]);
+    t[0] = ptx_sub(t[0], t[243]);
+    t[0] = ptx_add(t[0], 1u);
+    t[244] = ptx_and(t[2], t[243]);
+    t[1] = ptx_add(t[1], t[244]);
+    t[245] = ptx_and(t[5], t[243]);
+    t[3] = ptx_add(t[3], t[245]);
+    t[246] = ptx_and(t[6], t[243]);
+    t[4] = ptx_add(t[4], t[246]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[247] = ptx_sub(0u, t[0]);
+    t[248] = ptx_shr(t[247], 31u);
+    t[249] = ptx_sub(0u, t[248]);
+    t[250] = ptx_and(t[2], 1u);
+    t[251] = ptx_sub(0u, t[250]);
+    t[252] = ptx_xor(t[1], t[249]);
+    t[252] = ptx_sub(t[252], t[249]);
+    t[252] = ptx_and(t[252], t[251]);
+    t[2] = ptx_add(t[2], t[252]);
+    t[253] = ptx_xor(t[3], t[249]);
+    t[253] = ptx_sub(t[253], t[249]);
+    t[253] = ptx_and(t[253], t[251]);
+    t[5] = ptx_add(t[5], t[253]);
+    t[254] = ptx_xor(t[4], t[249]);
+    t[254] = ptx_sub(t[254], t[249]);
+    t[254] = ptx_and(t[254], t[251]);
+    t[6] = ptx_add(t[6], t[254]);
+    t[255] = ptx_and(t[249], t[251]);
+    t[0] = ptx_xor(t[0], t[255]);
+    t[0] = ptx_sub(t[0], t[255]);
+    t[0] = ptx_add(t[0], 1u);
+    t[256] = ptx_and(t[2], t[255]);
+    t[1] = ptx_add(t[1], t[256]);
+    t[257] = ptx_and(t[5], t[255]);
+    t[3] = ptx_add(t[3], t[257]);
+    t[258] = ptx_and(t[6], t[255]);
+    t[4] = ptx_add(t[4], t[258]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[259] = ptx_sub(0u, t[0]);
+    t[260] = ptx_shr(t[259], 31u);
+    t[261] = ptx_sub(0u, t[260]);
+    t[262] = ptx_and(t[2], 1u);
+    t[263] = ptx_sub(0u, t[262]);
+    t[264] = ptx_xor(t[1], t[261]);
+    t[264] = ptx_sub(t[264], t[261]);
+    t[264] = ptx_and(t[264], t[263]);
+    t[2] = ptx_add(t[2], t[264]);
+    t[265] = ptx_xor(t[3], t[261]);
+    t[265] = ptx_sub(t[265], t[261]);
+    t[265] = ptx_and(t[265], t[263]);
+    t[5] = ptx_add(t[5], t[265]);
+    t[266] = ptx_xor(t[4], t[261]);
+    t[266] = ptx_sub(t[266], t[261]);
+    t[266] = ptx_and(t[266], t[263]);
+    t[6] = ptx_add(t[6], t[266]);
+    t[267] = ptx_and(t[261], t[263]);
+    t[0] = ptx_xor(t[0], t[267]);
+    t[0] = ptx_sub(t[0], t[267]);
+    t[0] = ptx_add(t[0], 1u);
+    t[268] = ptx_and(t[2], t[267]);
+    t[1] = ptx_add(t[1], t[268]);
+    t[269] = ptx_and(t[5], t[267]);
+    t[3] = ptx_add(t[3], t[269]);
+    t[270] = ptx_and(t[6], t[267]);
+    t[4] = ptx_add(t[4], t[270]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[271] = ptx_sub(0u, t[0]);
+    t[272] = ptx_shr(t[271], 31u);
+    t[273] = ptx_sub(0u, t[272]);
+    t[274] = ptx_and(t[2], 1u);
+    t[275] = ptx_sub(0u, t[274]);
+    t[276] = ptx_xor(t[1], t[273]);
+    t[276] = ptx_sub(t[276], t[273]);
+    t[276] = ptx_and(t[276], t[275]);
+    t[2] = ptx_add(t[2], t[276]);
+    t[277] = ptx_xor(t[3], t[273]);
+    t[277] = ptx_sub(t[277], t[273]);
+    t[277] = ptx_and(t[277], t[275]);
+    t[5] = ptx_add(t[5], t[277]);
+    t[278] = ptx_xor(t[4], t[273]);
+    t[278] = ptx_sub(t[278], t[273]);
+    t[278] = ptx_and(t[278], t[275]);
+    t[6] = ptx_add(t[6], t[278]);
+    t[279] = ptx_and(t[273], t[275]);
+    t[0] = ptx_xor(t[0], t[279]);
+    t[0] = ptx_sub(t[0], t[279]);
+    t[0] = ptx_add(t[0], 1u);
+    t[280] = ptx_and(t[2], t[279]);
+    t[1] = ptx_add(t[1], t[280]);
+    t[281] = ptx_and(t[5], t[279]);
+    t[3] = ptx_add(t[3], t[281]);
+    t[282] = ptx_and(t[6], t[279]);
+    t[4] = ptx_add(t[4], t[282]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[283] = ptx_sub(0u, t[0]);
+    t[284] = ptx_shr(t[283], 31u);
+    t[285] = ptx_sub(0u, t[284]);
+    t[286] = ptx_and(t[2], 1u);
+    t[287] = ptx_sub(0u, t[286]);
+    t[288] = ptx_xor(t[1], t[285]);
+    t[288] = ptx_sub(t[288], t[285]);
+    t[288] = ptx_and(t[288], t[287]);
+    t[2] = ptx_add(t[2], t[288]);
+    t[289] = ptx_xor(t[3], t[285]);
+    t[289] = ptx_sub(t[289], t[285]);
+    t[289] = ptx_and(t[289], t[287]);
+    t[5] = ptx_add(t[5], t[289]);
+    t[290] = ptx_xor(t[4], t[285]);
+    t[290] = ptx_sub(t[290], t[285]);
+    t[290] = ptx_and(t[290], t[287]);
+    t[6] = ptx_add(t[6], t[290]);
+    t[291] = ptx_and(t[285], t[287]);
+    t[0] = ptx_xor(t[0], t[291]);
+    t[0] = ptx_sub(t[0], t[291]);
+    t[0] = ptx_add(t[0], 1u);
+    t[292] = ptx_and(t[2], t[291]);
+    t[1] = ptx_add(t[1], t[292]);
+    t[293] = ptx_and(t[5], t[291]);
+    t[3] = ptx_add(t[3], t[293]);
+    t[294] = ptx_and(t[6], t[291]);
+    t[4] = ptx_add(t[4], t[294]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[295] = ptx_sub(0u, t[0]);
+    t[296] = ptx_shr(t[295], 31u);
+    t[297] = ptx_sub(0u, t[296]);
+    t[298] = ptx_and(t[2], 1u);
+    t[299] = ptx_sub(0u, t[298]);
+    t[300] = ptx_xor(t[1], t[297]);
+    t[300] = ptx_sub(t[300], t[297]);
+    t[300] = ptx_and(t[300], t[299]);
+    t[2] = ptx_add(t[2], t[300]);
+    t[301] = ptx_xor(t[3], t[297]);
+    t[301] = ptx_sub(t[301], t[297]);
+    t[301] = ptx_and(t[301], t[299]);
+    t[5] = ptx_add(t[5], t[301]);
+    t[302] = ptx_xor(t[4], t[297]);
+    t[302] = ptx_sub(t[302], t[297]);
+    t[302] = ptx_and(t[302], t[299]);
+    t[6] = ptx_add(t[6], t[302]);
+    t[303] = ptx_and(t[297], t[299]);
+    t[0] = ptx_xor(t[0], t[303]);
+    t[0] = ptx_sub(t[0], t[303]);
+    t[0] = ptx_add(t[0], 1u);
+    t[304] = ptx_and(t[2], t[303]);
+    t[1] = ptx_add(t[1], t[304]);
+    t[305] = ptx_and(t[5], t[303]);
+    t[3] = ptx_add(t[3], t[305]);
+    t[306] = ptx_and(t[6], t[303]);
+    t[4] = ptx_add(t[4], t[306]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[307] = ptx_sub(0u, t[0]);
+    t[308] = ptx_shr(t[307], 31u);
+    t[309] = ptx_sub(0u, t[308]);
+    t[310] = ptx_and(t[2], 1u);
+    t[311] = ptx_sub(0u, t[310]);
+    t[312] = ptx_xor(t[1], t[309]);
+    t[312] = ptx_sub(t[312], t[309]);
+    t[312] = ptx_and(t[312], t[311]);
+    t[2] = ptx_add(t[2], t[312]);
+    t[313] = ptx_xor(t[3], t[309]);
+    t[313] = ptx_sub(t[313], t[309]);
+    t[313] = ptx_and(t[313], t[311]);
+    t[5] = ptx_add(t[5], t[313]);
+    t[314] = ptx_xor(t[4], t[309]);
+    t[314] = ptx_sub(t[314], t[309]);
+    t[314] = ptx_and(t[314], t[311]);
+    t[6] = ptx_add(t[6], t[314]);
+    t[315] = ptx_and(t[309], t[311]);
+    t[0] = ptx_xor(t[0], t[315]);
+    t[0] = ptx_sub(t[0], t[315]);
+    t[0] = ptx_add(t[0], 1u);
+    t[316] = ptx_and(t[2], t[315]);
+    t[1] = ptx_add(t[1], t[316]);
+    t[317] = ptx_and(t[5], t[315]);
+    t[3] = ptx_add(t[3], t[317]);
+    t[318] = ptx_and(t[6], t[315]);
+    t[4] = ptx_add(t[4], t[318]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[319] = ptx_sub(0u, t[0]);
+    t[320] = ptx_shr(t[319], 31u);
+    t[321] = ptx_sub(0u, t[320]);
+    t[322] = ptx_and(t[2], 1u);
+    t[323] = ptx_sub(0u, t[322]);
+    t[324] = ptx_xor(t[1], t[321]);
+    t[324] = ptx_sub(t[324], t[321]);
+    t[324] = ptx_and(t[324], t[323]);
+    t[2] = ptx_add(t[2], t[324]);
+    t[325] = ptx_xor(t[3], t[321]);
+    t[325] = ptx_sub(t[325], t[321]);
+    t[325] = ptx_and(t[325], t[323]);
+    t[5] = ptx_add(t[5], t[325]);
+    t[326] = ptx_xor(t[4], t[321]);
+    t[326] = ptx_sub(t[326], t[321]);
+    t[326] = ptx_and(t[326], t[323]);
+    t[6] = ptx_add(t[6], t[326]);
+    t[327] = ptx_and(t[321], t[323]);
+    t[0] = ptx_xor(t[0], t[327]);
+    t[0] = ptx_sub(t[0], t[327]);
+    t[0] = ptx_add(t[0], 1u);
+    t[328] = ptx_and(t[2], t[327]);
+    t[1] = ptx_add(t[1], t[328]);
+    t[329] = ptx_and(t[5], t[327]);
+    t[3] = ptx_add(t[3], t[329]);
+    t[330] = ptx_and(t[6], t[327]);
+    t[4] = ptx_add(t[4], t[330]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[331] = ptx_sub(0u, t[0]);
+    t[332] = ptx_shr(t[331], 31u);
+    t[333] = ptx_sub(0u, t[332]);
+    t[334] = ptx_and(t[2], 1u);
+    t[335] = ptx_sub(0u, t[334]);
+    t[336] = ptx_xor(t[1], t[333]);
+    t[336] = ptx_sub(t[336], t[333]);
+    t[336] = ptx_and(t[336], t[335]);
+    t[2] = ptx_add(t[2], t[336]);
+    t[337] = ptx_xor(t[3], t[333]);
+    t[337] = ptx_sub(t[337], t[333]);
+    t[337] = ptx_and(t[337], t[335]);
+    t[5] = ptx_add(t[5], t[337]);
+    t[338] = ptx_xor(t[4], t[333]);
+    t[338] = ptx_sub(t[338], t[333]);
+    t[338] = ptx_and(t[338], t[335]);
+    t[6] = ptx_add(t[6], t[338]);
+    t[339] = ptx_and(t[333], t[335]);
+    t[0] = ptx_xor(t[0], t[339]);
+    t[0] = ptx_sub(t[0], t[339]);
+    t[0] = ptx_add(t[0], 1u);
+    t[340] = ptx_and(t[2], t[339]);
+    t[1] = ptx_add(t[1], t[340]);
+    t[341] = ptx_and(t[5], t[339]);
+    t[3] = ptx_add(t[3], t[341]);
+    t[342] = ptx_and(t[6], t[339]);
+    t[4] = ptx_add(t[4], t[342]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[343] = ptx_sub(0u, t[0]);
+    t[344] = ptx_shr(t[343], 31u);
+    t[345] = ptx_sub(0u, t[344]);
+    t[346] = ptx_and(t[2], 1u);
+    t[347] = ptx_sub(0u, t[346]);
+    t[348] = ptx_xor(t[1], t[345]);
+    t[348] = ptx_sub(t[348], t[345]);
+    t[348] = ptx_and(t[348], t[347]);
+    t[2] = ptx_add(t[2], t[348]);
+    t[349] = ptx_xor(t[3], t[345]);
+    t[349] = ptx_sub(t[349], t[345]);
+    t[349] = ptx_and(t[349], t[347]);
+    t[5] = ptx_add(t[5], t[349]);
+    t[350] = ptx_xor(t[4], t[345]);
+    t[350] = ptx_sub(t[350], t[345]);
+    t[350] = ptx_and(t[350], t[347]);
+    t[6] = ptx_add(t[6], t[350]);
+    t[351] = ptx_and(t[345], t[347]);
+    t[0] = ptx_xor(t[0], t[351]);
+    t[0] = ptx_sub(t[0], t[351]);
+    t[0] = ptx_add(t[0], 1u);
+    t[352] = ptx_and(t[2], t[351]);
+    t[1] = ptx_add(t[1], t[352]);
+    t[353] = ptx_and(t[5], t[351]);
+    t[3] = ptx_add(t[3], t[353]);
+    t[354] = ptx_and(t[6], t[351]);
+    t[4] = ptx_add(t[4], t[354]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[355] = ptx_sub(0u, t[0]);
+    t[356] = ptx_shr(t[355], 31u);
+    t[357] = ptx_sub(0u, t[356]);
+    t[358] = ptx_and(t[2], 1u);
+    t[359] = ptx_sub(0u, t[358]);
+    t[360] = ptx_xor(t[1], t[357]);
+    t[360] = ptx_sub(t[360], t[357]);
+    t[360] = ptx_and(t[360], t[359]);
+    t[2] = ptx_add(t[2], t[360]);
+    t[361] = ptx_xor(t[3], t[357]);
+    t[361] = ptx_sub(t[361], t[357]);
+    t[361] = ptx_and(t[361], t[359]);
+    t[5] = ptx_add(t[5], t[361]);
+    t[362] = ptx_xor(t[4], t[357]);
+    t[362] = ptx_sub(t[362], t[357]);
+    t[362] = ptx_and(t[362], t[359]);
+    t[6] = ptx_add(t[6], t[362]);
+    t[363] = ptx_and(t[357], t[359]);
+    t[0] = ptx_xor(t[0], t[363]);
+    t[0] = ptx_sub(t[0], t[363]);
+    t[0] = ptx_add(t[0], 1u);
+    t[364] = ptx_and(t[2], t[363]);
+    t[1] = ptx_add(t[1], t[364]);
+    t[365] = ptx_and(t[5], t[363]);
+    t[3] = ptx_add(t[3], t[365]);
+    t[366] = ptx_and(t[6], t[363]);
+    t[4] = ptx_add(t[4], t[366]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    y[0] = ptx_mov(t[0]);
+    t[377] = ptx_shr(x[9], 31u);
+    t[378] = ptx_sub(0u, t[377]);
+    t[367] = ptx_mul_lo(t[3], x[1]);
+    t[368] = ptx_mul_lo(t[3], x[2]);
+    t[369] = ptx_mul_lo(t[3], x[3]);
+    t[370] = ptx_mul_lo(t[3], x[4]);
+    t[371] = ptx_mul_lo(t[3], x[5]);
+    t[372] = ptx_mul_lo(t[3], x[6]);
+    t[373] = ptx_mul_lo(t[3], x[7]);
+    t[374] = ptx_mul_lo(t[3], x[8]);
+    t[375] = ptx_mul_lo(t[3], x[9]);
+    t[376] = ptx_mul_lo(t[3], t[378]);
+    t[368] = ptx_mad_hi_cc(cf, t[3], x[1], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[3], x[2], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[3], x[3], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[3], x[4], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[3], x[5], t[372]);
+    t[373] = ptx_madc_hi_cc(cf, t[3], x[6], t[373]);
+    t[374] = ptx_madc_hi_cc(cf, t[3], x[7], t[374]);
+    t[375] = ptx_madc_hi_cc(cf, t[3], x[8], t[375]);
+    t[376] = ptx_madc_hi(cf, t[3], x[9], t[376]);
+    t[379] = ptx_shr(t[3], 31u);
+    t[380] = ptx_sub(0u, t[379]);
+    t[381] = ptx_and(x[1], t[380]);
+    t[382] = ptx_and(x[2], t[380]);
+    t[383] = ptx_and(x[3], t[380]);
+    t[384] = ptx_and(x[4], t[380]);
+    t[385] = ptx_and(x[5], t[380]);
+    t[386] = ptx_and(x[6], t[380]);
+    t[387] = ptx_and(x[7], t[380]);
+    t[388] = ptx_and(x[8], t[380]);
+    t[389] = ptx_and(x[9], t[380]);
+    t[368] = ptx_sub_cc(cf, t[368], t[381]);
+    t[369] = ptx_subc_cc(cf, t[369], t[382]);
+    t[370] = ptx_subc_cc(cf, t[370], t[383]);
+    t[371] = ptx_subc_cc(cf, t[371], t[384]);
+    t[372] = ptx_subc_cc(cf, t[372], t[385]);
+    t[373] = ptx_subc_cc(cf, t[373], t[386]);
+    t[374] = ptx_subc_cc(cf, t[374], t[387]);
+    t[375] = ptx_subc_cc(cf, t[375], t[388]);
+    t[376] = ptx_subc(cf, t[376], t[389]);
+    t[390] = ptx_shr(x[18], 31u);
+    t[391] = ptx_sub(0u, t[390]);
+    t[367] = ptx_mad_lo_cc(cf, t[4], x[10], t[367]);
+    t[368] = ptx_madc_lo_cc(cf, t[4], x[11], t[368]);
+    t[369] = ptx_madc_lo_cc(cf, t[4], x[12], t[369]);
+    t[370] = ptx_madc_lo_cc(cf, t[4], x[13], t[370]);
+    t[371] = ptx_madc_lo_cc(cf, t[4], x[14], t[371]);
+    t[372] = ptx_madc_lo_cc(cf, t[4], x[15], t[372]);
+    t[373] = ptx_madc_lo_cc(cf, t[4], x[16], t[373]);
+    t[374] = ptx_madc_lo_cc(cf, t[4], x[17], t[374]);
+    t[375] = ptx_madc_lo_cc(cf, t[4], x[18], t[375]);
+    t[376] = ptx_madc_lo(cf, t[4], t[391], t[376]);
+    t[368] = ptx_mad_hi_cc(cf, t[4], x[10], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[4], x[11], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[4], x[12], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[4], x[13], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[4], x[14], t[372]);
+    t[373] = ptx_madc_hi_cc(cf, t[4], x[15], t[373]);
+    t[374] = ptx_madc_hi_cc(cf, t[4], x[16], t[374]);
+    t[375] = ptx_madc_hi_cc(cf, t[4], x[17], t[375]);
+    t[376] = ptx_madc_hi(cf, t[4], x[18], t[376]);
+    t[392] = ptx_shr(t[4], 31u);
+    t[393] = ptx_sub(0u, t[392]);
+    t[394] = ptx_and(x[10], t[393]);
+    t[395] = ptx_and(x[11], t[393]);
+    t[396] = ptx_and(x[12], t[393]);
+    t[397] = ptx_and(x[13], t[393]);
+    t[398] = ptx_and(x[14], t[393]);
+    t[399] = ptx_and(x[15], t[393]);
+    t[400] = ptx_and(x[16], t[393]);
+    t[401] = ptx_and(x[17], t[393]);
+    t[402] = ptx_and(x[18], t[393]);
+    t[368] = ptx_sub_cc(cf, t[368], t[394]);
+    t[369] = ptx_subc_cc(cf, t[369], t[395]);
+    t[370] = ptx_subc_cc(cf, t[370], t[396]);
+    t[371] = ptx_subc_cc(cf, t[371], t[397]);
+    t[372] = ptx_subc_cc(cf, t[372], t[398]);
+    t[373] = ptx_subc_cc(cf, t[373], t[399]);
+    t[374] = ptx_subc_cc(cf, t[374], t[400]);
+    t[375] = ptx_subc_cc(cf, t[375], t[401]);
+    t[376] = ptx_subc(cf, t[376], t[402]);
+    y[1] = ptx_shf_r_clamp(t[367], t[368], 30u);
+    y[2] = ptx_shf_r_clamp(t[368], t[369], 30u);
+    y[3] = ptx_shf_r_clamp(t[369], t[370], 30u);
+    y[4] = ptx_shf_r_clamp(t[370], t[371], 30u);
+    y[5] = ptx_shf_r_clamp(t[371], t[372], 30u);
+    y[6] = ptx_shf_r_clamp(t[372], t[373], 30u);
+    y[7] = ptx_shf_r_clamp(t[373], t[374], 30u);
+    y[8] = ptx_shf_r_clamp(t[374], t[375], 30u);
+    y[9] = ptx_shf_r_clamp(t[375], t[376], 30u);
+    t[413] = ptx_shr(x[9], 31u);
+    t[414] = ptx_sub(0u, t[413]);
+    t[403] = ptx_mul_lo(t[5], x[1]);
+    t[404] = ptx_mul_lo(t[5], x[2]);
+    t[405] = ptx_mul_lo(t[5], x[3]);
+    t[406] = ptx_mul_lo(t[5], x[4]);
+    t[407] = ptx_mul_lo(t[5], x[5]);
+    t[408] = ptx_mul_lo(t[5], x[6]);
+    t[409] = ptx_mul_lo(t[5], x[7]);
+    t[410] = ptx_mul_lo(t[5], x[8]);
+    t[411] = ptx_mul_lo(t[5], x[9]);
+    t[412] = ptx_mul_lo(t[5], t[414]);
+    t[404] = ptx_mad_hi_cc(cf, t[5], x[1], t[404]);
+    t[405] = ptx_madc_hi_cc(cf, t[5], x[2], t[405]);
+    t[406] = ptx_madc_hi_cc(cf, t[5], x[3], t[406]);
+    t[407] = ptx_madc_hi_cc(cf, t[5], x[4], t[407]);
+    t[408] = ptx_madc_hi_cc(cf, t[5], x[5], t[408]);
+    t[409] = ptx_madc_hi_cc(cf, t[5], x[6], t[409]);
+    t[410] = ptx_madc_hi_cc(cf, t[5], x[7], t[410]);
+    t[411] = ptx_madc_hi_cc(cf, t[5], x[8], t[411]);
+    t[412] = ptx_madc_hi(cf, t[5], x[9], t[412]);
+    t[415] = ptx_shr(t[5], 31u);
+    t[416] = ptx_sub(0u, t[415]);
+    t[417] = ptx_and(x[1], t[416]);
+    t[418] = ptx_and(x[2], t[416]);
+    t[419] = ptx_and(x[3], t[416]);
+    t[420] = ptx_and(x[4], t[416]);
+    t[421] = ptx_and(x[5], t[416]);
+    t[422] = ptx_and(x[6], t[416]);
+    t[423] = ptx_and(x[7], t[416]);
+    t[424] = ptx_and(x[8], t[416]);
+    t[425] = ptx_and(x[9], t[416]);
+    t[404] = ptx_sub_cc(cf, t[404], t[417]);
+    t[405] = ptx_subc_cc(cf, t[405], t[418]);
+    t[406] = ptx_subc_cc(cf, t[406], t[419]);
+    t[407] = ptx_subc_cc(cf, t[407], t[420]);
+    t[408] = ptx_subc_cc(cf, t[408], t[421]);
+    t[409] = ptx_subc_cc(cf, t[409], t[422]);
+    t[410] = ptx_subc_cc(cf, t[410], t[423]);
+    t[411] = ptx_subc_cc(cf, t[411], t[424]);
+    t[412] = ptx_subc(cf, t[412], t[425]);
+    t[426] = ptx_shr(x[18], 31u);
+    t[427] = ptx_sub(0u, t[426]);
+    t[403] = ptx_mad_lo_cc(cf, t[6], x[10], t[403]);
+    t[404] = ptx_madc_lo_cc(cf, t[6], x[11], t[404]);
+    t[405] = ptx_madc_lo_cc(cf, t[6], x[12], t[405]);
+    t[406] = ptx_madc_lo_cc(cf, t[6], x[13], t[406]);
+    t[407] = ptx_madc_lo_cc(cf, t[6], x[14], t[407]);
+    t[408] = ptx_madc_lo_cc(cf, t[6], x[15], t[408]);
+    t[409] = ptx_madc_lo_cc(cf, t[6], x[16], t[409]);
+    t[410] = ptx_madc_lo_cc(cf, t[6], x[17], t[410]);
+    t[411] = ptx_madc_lo_cc(cf, t[6], x[18], t[411]);
+    t[412] = ptx_madc_lo(cf, t[6], t[427], t[412]);
+    t[404] = ptx_mad_hi_cc(cf, t[6], x[10], t[404]);
+    t[405] = ptx_madc_hi_cc(cf, t[6], x[11], t[405]);
+    t[406] = ptx_madc_hi_cc(cf, t[6], x[12], t[406]);
+    t[407] = ptx_madc_hi_cc(cf, t[6], x[13], t[407]);
+    t[408] = ptx_madc_hi_cc(cf, t[6], x[14], t[408]);
+    t[409] = ptx_madc_hi_cc(cf, t[6], x[15], t[409]);
+    t[410] = ptx_madc_hi_cc(cf, t[6], x[16], t[410]);
+    t[411] = ptx_madc_hi_cc(cf, t[6], x[17], t[411]);
+    t[412] = ptx_madc_hi(cf, t[6], x[18], t[412]);
+    t[428] = ptx_shr(t[6], 31u);
+    t[429] = ptx_sub(0u, t[428]);
+    t[430] = ptx_and(x[10], t[429]);
+    t[431] = ptx_and(x[11], t[429]);
+    t[432] = ptx_and(x[12], t[429]);
+    t[433] = ptx_and(x[13], t[429]);
+    t[434] = ptx_and(x[14], t[429]);
+    t[435] = ptx_and(x[15], t[429]);
+    t[436] = ptx_and(x[16], t[429]);
+    t[437] = ptx_and(x[17], t[429]);
+    t[438] = ptx_and(x[18], t[429]);
+    t[404] = ptx_sub_cc(cf, t[404], t[430]);
+    t[405] = ptx_subc_cc(cf, t[405], t[431]);
+    t[406] = ptx_subc_cc(cf, t[406], t[432]);
+    t[407] = ptx_subc_cc(cf, t[407], t[433]);
+    t[408] = ptx_subc_cc(cf, t[408], t[434]);
+    t[409] = ptx_subc_cc(cf, t[409], t[435]);
+    t[410] = ptx_subc_cc(cf, t[410], t[436]);
+    t[411] = ptx_subc_cc(cf, t[411], t[437]);
+    t[412] = ptx_subc(cf, t[412], t[438]);
+    y[10] = ptx_shf_r_clamp(t[403], t[404], 30u);
+    y[11] = ptx_shf_r_clamp(t[404], t[405], 30u);
+    y[12] = ptx_shf_r_clamp(t[405], t[406], 30u);
+    y[13] = ptx_shf_r_clamp(t[406], t[407], 30u);
+    y[14] = ptx_shf_r_clamp(t[407], t[408], 30u);
+    y[15] = ptx_shf_r_clamp(t[408], t[409], 30u);
+    y[16] = ptx_shf_r_clamp(t[409], t[410], 30u);
+    y[17] = ptx_shf_r_clamp(t[410], t[411], 30u);
+    y[18] = ptx_shf_r_clamp(t[411], t[412], 30u);
+    t[439] = ptx_mul_lo(t[3], x[19]);
+    t[440] = ptx_mul_lo(t[3], x[20]);
+    t[441] = ptx_mul_lo(t[3], x[21]);
+    t[442] = ptx_mul_lo(t[3], x[22]);
+    t[443] = ptx_mul_lo(t[3], x[23]);
+    t[444] = ptx_mul_lo(t[3], x[24]);
+    t[445] = ptx_mul_lo(t[3], x[25]);
+    t[446] = ptx_mul_lo(t[3], x[26]);
+    t[447] = ptx_mul_lo(t[3], 0u);
+    t[448] = ptx_mul_lo(t[3], 0u);
+    t[440] = ptx_mad_hi_cc(cf, t[3], x[19], t[440]);
+    t[441] = ptx_madc_hi_cc(cf, t[3], x[20], t[441]);
+    t[442] = ptx_madc_hi_cc(cf, t[3], x[21], t[442]);
+    t[443] = ptx_madc_hi_cc(cf, t[3], x[22], t[443]);
+    t[444] = ptx_madc_hi_cc(cf, t[3], x[23], t[444]);
+    t[445] = ptx_madc_hi_cc(cf, t[3], x[24], t[445]);
+    t[446] = ptx_madc_hi_cc(cf, t[3], x[25], t[446]);
+    t[447] = ptx_madc_hi_cc(cf, t[3], x[26], t[447]);
+    t[448] = ptx_madc_hi(cf, t[3], 0u, t[448]);
+    t[449] = ptx_shr(t[3], 31u);
+    t[450] = ptx_sub(0u, t[449]);
+    t[451] = ptx_and(x[19], t[450]);
+    t[452] = ptx_and(x[20], t[450]);
+    t[453] = ptx_and(x[21], t[450]);
+    t[454] = ptx_and(x[22], t[450]);
+    t[455] = ptx_and(x[23], t[450]);
+    t[456] = ptx_and(x[24], t[450]);
+    t[457] = ptx_and(x[25], t[450]);
+    t[458] = ptx_and(x[26], t[450]);
+    t[459] = ptx_and(0u, t[450]);
+    t[440] = ptx_sub_cc(cf, t[440], t[451]);
+    t[441] = ptx_subc_cc(cf, t[441], t[452]);
+    t[442] = ptx_subc_cc(cf, t[442], t[453]);
+    t[443] = ptx_subc_cc(cf, t[443], t[454]);
+    t[444] = ptx_subc_cc(cf, t[444], t[455]);
+    t[445] = ptx_subc_cc(cf, t[445], t[456]);
+    t[446] = ptx_subc_cc(cf, t[446], t[457]);
+    t[447] = ptx_subc_cc(cf, t[447], t[458]);
+    t[448] = ptx_subc(cf, t[448], t[459]);
+    t[439] = ptx_mad_lo_cc(cf, t[4], x[27], t[439]);
+    t[440] = ptx_madc_lo_cc(cf, t[4], x[28], t[440]);
+    t[441] = ptx_madc_lo_cc(cf, t[4], x[29], t[441]);
+    t[442] = ptx_madc_lo_cc(cf, t[4], x[30], t[442]);
+    t[443] = ptx_madc_lo_cc(cf, t[4], x[31], t[443]);
+    t[444] = ptx_madc_lo_cc(cf, t[4], x[32], t[444]);
+    t[445] = ptx_madc_lo_cc(cf, t[4], x[33], t[445]);
+    t[446] = ptx_madc_lo_cc(cf, t[4], x[34], t[446]);
+    t[447] = ptx_madc_lo_cc(cf, t[4], 0u, t[447]);
+    t[448] = ptx_madc_lo(cf, t[4], 0u, t[448]);
+    t[440] = ptx_mad_hi_cc(cf, t[4], x[27], t[440]);
+    t[441] = ptx_madc_hi_cc(cf, t[4], x[28], t[441]);
+    t[442] = ptx_madc_hi_cc(cf, t[4], x[29], t[442]);
+    t[443] = ptx_madc_hi_cc(cf, t[4], x[30], t[443]);
+    t[444] = ptx_madc_hi_cc(cf, t[4], x[31], t[444]);
+    t[445] = ptx_madc_hi_cc(cf, t[4], x[32], t[445]);
+    t[446] = ptx_madc_hi_cc(cf, t[4], x[33], t[446]);
+    t[447] = ptx_madc_hi_cc(cf, t[4], x[34], t[447]);
+    t[448] = ptx_madc_hi(cf, t[4], 0u, t[448]);
+    t[460] = ptx_shr(t[4], 31u);
+    t[461] = ptx_sub(0u, t[460]);
+    t[462] = ptx_and(x[27], t[461]);
+    t[463] = ptx_and(x[28], t[461]);
+    t[464] = ptx_and(x[29], t[461]);
+    t[465] = ptx_and(x[30], t[461]);
+    t[466] = ptx_and(x[31], t[461]);
+    t[467] = ptx_and(x[32], t[461]);
+    t[468] = ptx_and(x[33], t[461]);
+    t[469] = ptx_and(x[34], t[461]);
+    t[470] = ptx_and(0u, t[461]);
+    t[440] = ptx_sub_cc(cf, t[440], t[462]);
+    t[441] = ptx_subc_cc(cf, t[441], t[463]);
+    t[442] = ptx_subc_cc(cf, t[442], t[464]);
+    t[443] = ptx_subc_cc(cf, t[443], t[465]);
+    t[444] = ptx_subc_cc(cf, t[444], t[466]);
+    t[445] = ptx_subc_cc(cf, t[445], t[467]);
+    t[446] = ptx_subc_cc(cf, t[446], t[468]);
+    t[447] = ptx_subc_cc(cf, t[447], t[469]);
+    t[448] = ptx_subc(cf, t[448], t[470]);
+    t[471] = ptx_mul_lo(t[439], x[43]);
+    t[471] = ptx_and(t[471], 1073741823u);
+    t[439] = ptx_mad_lo_cc(cf, t[471], x[35], t[439]);
+    t[440] = ptx_madc_lo_cc(cf, t[471], x[36], t[440]);
+    t[441] = ptx_madc_lo_cc(cf, t[471], x[37], t[441]);
+    t[442] = ptx_madc_lo_cc(cf, t[471], x[38], t[442]);
+    t[443] = ptx_madc_lo_cc(cf, t[471], x[39], t[443]);
+    t[444] = ptx_madc_lo_cc(cf, t[471], x[40], t[444]);
+    t[445] = ptx_madc_lo_cc(cf, t[471], x[41], t[445]);
+    t[446] = ptx_madc_lo_cc(cf, t[471], x[42], t[446]);
+    t[447] = ptx_addc_cc(cf, t[447], 0u);
+    t[448] = ptx_addc(cf, t[448], 0u);
+    t[440] = ptx_mad_hi_cc(cf, t[471], x[35], t[440]);
+    t[441] = ptx_madc_hi_cc(cf, t[471], x[36], t[441]);
+    t[442] = ptx_madc_hi_cc(cf, t[471], x[37], t[442]);
+    t[443] = ptx_madc_hi_cc(cf, t[471], x[38], t[443]);
+    t[444] = ptx_madc_hi_cc(cf, t[471], x[39], t[444]);
+    t[445] = ptx_madc_hi_cc(cf, t[471], x[40], t[445]);
+    t[446] = ptx_madc_hi_cc(cf, t[471], x[41], t[446]);
+    t[447] = ptx_madc_hi_cc(cf, t[471], x[42], t[447]);
+    t[448] = ptx_addc(cf, t[448], 0u);
+    t[472] = ptx_shf_r_clamp(t[439], t[440], 30u);
+    t[473] = ptx_shf_r_clamp(t[440], t[441], 30u);
+    t[474] = ptx_shf_r_clamp(t[441], t[442], 30u);
+    t[475] = ptx_shf_r_clamp(t[442], t[443], 30u);
+    t[476] = ptx_shf_r_clamp(t[443], t[444], 30u);
+    t[477] = ptx_shf_r_clamp(t[444], t[445], 30u);
+    t[478] = ptx_shf_r_clamp(t[445], t[446], 30u);
+    t[479] = ptx_shf_r_clamp(t[446], t[447], 30u);
+    t[480] = ptx_shf_r_clamp(t[447], t[448], 30u);
+    t[481] = ptx_shr(t[480], 31u);
+    t[482] = ptx_sub(0u, t[481]);
+    t[483] = ptx_and(x[35], t[482]);
+    t[484] = ptx_and(x[36], t[482]);
+    t[485] = ptx_and(x[37], t[482]);
+    t[486] = ptx_and(x[38], t[482]);
+    t[487] = ptx_and(x[39], t[482]);
+    t[488] = ptx_and(x[40], t[482]);
+    t[489] = ptx_and(x[41], t[482]);
+    t[490] = ptx_and(x[42], t[482]);
+    t[491] = ptx_add_cc(cf, t[472], t[483]);
+    t[492] = ptx_addc_cc(cf, t[473], t[484]);
+    t[493] = ptx_addc_cc(cf, t[474], t[485]);
+    t[494] = ptx_addc_cc(cf, t[475], t[486]);
+    t[495] = ptx_addc_cc(cf, t[476], t[487]);
+    t[496] = ptx_addc_cc(cf, t[477], t[488]);
+    t[497] = ptx_addc_cc(cf, t[478], t[489]);
+    t[498] = ptx_addc_cc(cf, t[479], t[490]);
+    t[499] = ptx_addc(cf, t[480], t[482]);
+    t[500] = ptx_sub_cc(cf, t[491], x[35]);
+    t[501] = ptx_subc_cc(cf, t[492], x[36]);
+    t[502] = ptx_subc_cc(cf, t[493], x[37]);
+    t[503] = ptx_subc_cc(cf, t[494], x[38]);
+    t[504] = ptx_subc_cc(cf, t[495], x[39]);
+    t[505] = ptx_subc_cc(cf, t[496], x[40]);
+    t[506] = ptx_subc_cc(cf, t[497], x[41]);
+    t[507] = ptx_subc_cc(cf, t[498], x[42]);
+    t[508] = ptx_subc(cf, t[499], 0u);
+    t[509] = ptx_shr(t[508], 31u);
+    t[510] = ptx_sub(0u, t[509]);
+    t[511] = ptx_xor(t[500], t[491]);
+    t[511] = ptx_and(t[511], t[510]);
+    y[19] = ptx_xor(t[500], t[511]);
+    t[512] = ptx_xor(t[501], t[492]);
+    t[512] = ptx_and(t[512], t[510]);
+    y[20] = ptx_xor(t[501], t[512]);
+    t[513] = ptx_xor(t[502], t[493]);
+    t[513] = ptx_and(t[513], t[510]);
+    y[21] = ptx_xor(t[502], t[513]);
+    t[514] = ptx_xor(t[503], t[494]);
+    t[514] = ptx_and(t[514], t[510]);
+    y[22] = ptx_xor(t[503], t[514]);
+    t[515] = ptx_xor(t[504], t[495]);
+    t[515] = ptx_and(t[515], t[510]);
+    y[23] = ptx_xor(t[504], t[515]);
+    t[516] = ptx_xor(t[505], t[496]);
+    t[516] = ptx_and(t[516], t[510]);
+    y[24] = ptx_xor(t[505], t[516]);
+    t[517] = ptx_xor(t[506], t[497]);
+    t[517] = ptx_and(t[517], t[510]);
+    y[25] = ptx_xor(t[506], t[517]);
+    t[518] = ptx_xor(t[507], t[498]);
+    t[518] = ptx_and(t[518], t[510]);
+    y[26] = ptx_xor(t[507], t[518]);
+    t[519] = ptx_mul_lo(t[5], x[19]);
+    t[520] = ptx_mul_lo(t[5], x[20]);
+    t[521] = ptx_mul_lo(t[5], x[21]);
+    t[522] = ptx_mul_lo(t[5], x[22]);
+    t[523] = ptx_mul_lo(t[5], x[23]);
+    t[524] = ptx_mul_lo(t[5], x[24]);
+    t[525] = ptx_mul_lo(t[5], x[25]);
+    t[526] = ptx_mul_lo(t[5], x[26]);
+    t[527] = ptx_mul_lo(t[5], 0u);
+    t[528] = ptx_mul_lo(t[5], 0u);
+    t[520] = ptx_mad_hi_cc(cf, t[5], x[19], t[520]);
+    t[521] = ptx_madc_hi_cc(cf, t[5], x[20], t[521]);
+    t[522] = ptx_madc_hi_cc(cf, t[5], x[21], t[522]);
+    t[523] = ptx_madc_hi_cc(cf, t[5], x[22], t[523]);
+    t[524] = ptx_madc_hi_cc(cf, t[5], x[23], t[524]);
+    t[525] = ptx_madc_hi_cc(cf, t[5], x[24], t[525]);
+    t[526] = ptx_madc_hi_cc(cf, t[5], x[25], t[526]);
+    t[527] = ptx_madc_hi_cc(cf, t[5], x[26], t[527]);
+    t[528] = ptx_madc_hi(cf, t[5], 0u, t[528]);
+    t[529] = ptx_shr(t[5], 31u);
+    t[530] = ptx_sub(0u, t[529]);
+    t[531] = ptx_and(x[19], t[530]);
+    t[532] = ptx_and(x[20], t[530]);
+    t[533] = ptx_and(x[21], t[530]);
+    t[534] = ptx_and(x[22], t[530]);
+    t[535] = ptx_and(x[23], t[530]);
+    t[536] = ptx_and(x[24], t[530]);
+    t[537] = ptx_and(x[25], t[530]);
+    t[538] = ptx_and(x[26], t[530]);
+    t[539] = ptx_and(0u, t[530]);
+    t[520] = ptx_sub_cc(cf, t[520], t[531]);
+    t[521] = ptx_subc_cc(cf, t[521], t[532]);
+    t[522] = ptx_subc_cc(cf, t[522], t[533]);
+    t[523] = ptx_subc_cc(cf, t[523], t[534]);
+    t[524] = ptx_subc_cc(cf, t[524], t[535]);
+    t[525] = ptx_subc_cc(cf, t[525], t[536]);
+    t[526] = ptx_subc_cc(cf, t[526], t[537]);
+    t[527] = ptx_subc_cc(cf, t[527], t[538]);
+    t[528] = ptx_subc(cf, t[528], t[539]);
+    t[519] = ptx_mad_lo_cc(cf, t[6], x[27], t[519]);
+    t[520] = ptx_madc_lo_cc(cf, t[6], x[28], t[520]);
+    t[521] = ptx_madc_lo_cc(cf, t[6], x[29], t[521]);
+    t[522] = ptx_madc_lo_cc(cf, t[6], x[30], t[522]);
+    t[523] = ptx_madc_lo_cc(cf, t[6], x[31], t[523]);
+    t[524] = ptx_madc_lo_cc(cf, t[6], x[32], t[524]);
+    t[525] = ptx_madc_lo_cc(cf, t[6], x[33], t[525]);
+    t[526] = ptx_madc_lo_cc(cf, t[6], x[34], t[526]);
+    t[527] = ptx_madc_lo_cc(cf, t[6], 0u, t[527]);
+    t[528] = ptx_madc_lo(cf, t[6], 0u, t[528]);
+    t[520] = ptx_mad_hi_cc(cf, t[6], x[27], t[520]);
+    t[521] = ptx_madc_hi_cc(cf, t[6], x[28], t[521]);
+    t[522] = ptx_madc_hi_cc(cf, t[6], x[29], t[522]);
+    t[523] = ptx_madc_hi_cc(cf, t[6], x[30], t[523]);
+    t[524] = ptx_madc_hi_cc(cf, t[6], x[31], t[524]);
+    t[525] = ptx_madc_hi_cc(cf, t[6], x[32], t[525]);
+    t[526] = ptx_madc_hi_cc(cf, t[6], x[33], t[526]);
+    t[527] = ptx_madc_hi_cc(cf, t[6], x[34], t[527]);
+    t[528] = ptx_madc_hi(cf, t[6], 0u, t[528]);
+    t[540] = ptx_shr(t[6], 31u);
+    t[541] = ptx_sub(0u, t[540]);
+    t[542] = ptx_and(x[27], t[541]);
+    t[543] = ptx_and(x[28], t[541]);
+    t[544] = ptx_and(x[29], t[541]);
+    t[545] = ptx_and(x[30], t[541]);
+    t[546] = ptx_and(x[31], t[541]);
+    t[547] = ptx_and(x[32], t[541]);
+    t[548] = ptx_and(x[33], t[541]);
+    t[549] = ptx_and(x[34], t[541]);
+    t[550] = ptx_and(0u, t[541]);
+    t[520] = ptx_sub_cc(cf, t[520], t[542]);
+    t[521] = ptx_subc_cc(cf, t[521], t[543]);
+    t[522] = ptx_subc_cc(cf, t[522], t[544]);
+    t[523] = ptx_subc_cc(cf, t[523], t[545]);
+    t[524] = ptx_subc_cc(cf, t[524], t[546]);
+    t[525] = ptx_subc_cc(cf, t[525], t[547]);
+    t[526] = ptx_subc_cc(cf, t[526], t[548]);
+    t[527] = ptx_subc_cc(cf, t[527], t[549]);
+    t[528] = ptx_subc(cf, t[528], t[550]);
+    t[551] = ptx_mul_lo(t[519], x[43]);
+    t[551] = ptx_and(t[551], 1073741823u);
+    t[519] = ptx_mad_lo_cc(cf, t[551], x[35], t[519]);
+    t[520] = ptx_madc_lo_cc(cf, t[551], x[36], t[520]);
+    t[521] = ptx_madc_lo_cc(cf, t[551], x[37], t[521]);
+    t[522] = ptx_madc_lo_cc(cf, t[551], x[38], t[522]);
+    t[523] = ptx_madc_lo_cc(cf, t[551], x[39], t[523]);
+    t[524] = ptx_madc_lo_cc(cf, t[551], x[40], t[524]);
+    t[525] = ptx_madc_lo_cc(cf, t[551], x[41], t[525]);
+    t[526] = ptx_madc_lo_cc(cf, t[551], x[42], t[526]);
+    t[527] = ptx_addc_cc(cf, t[527], 0u);
+    t[528] = ptx_addc(cf, t[528], 0u);
+    t[520] = ptx_mad_hi_cc(cf, t[551], x[35], t[520]);
+    t[521] = ptx_madc_hi_cc(cf, t[551], x[36], t[521]);
+    t[522] = ptx_madc_hi_cc(cf, t[551], x[37], t[522]);
+    t[523] = ptx_madc_hi_cc(cf, t[551], x[38], t[523]);
+    t[524] = ptx_madc_hi_cc(cf, t[551], x[39], t[524]);
+    t[525] = ptx_madc_hi_cc(cf, t[551], x[40], t[525]);
+    t[526] = ptx_madc_hi_cc(cf, t[551], x[41], t[526]);
+    t[527] = ptx_madc_hi_cc(cf, t[551], x[42], t[527]);
+    t[528] = ptx_addc(cf, t[528], 0u);
+    t[552] = ptx_shf_r_clamp(t[519], t[520], 30u);
+    t[553] = ptx_shf_r_clamp(t[520], t[521], 30u);
+    t[554] = ptx_shf_r_clamp(t[521], t[522], 30u);
+    t[555] = ptx_shf_r_clamp(t[522], t[523], 30u);
+    t[556] = ptx_shf_r_clamp(t[523], t[524], 30u);
+    t[557] = ptx_shf_r_clamp(t[524], t[525], 30u);
+    t[558] = ptx_shf_r_clamp(t[525], t[526], 30u);
+    t[559] = ptx_shf_r_clamp(t[526], t[527], 30u);
+    t[560] = ptx_shf_r_clamp(t[527], t[528], 30u);
+    t[561] = ptx_shr(t[560], 31u);
+    t[562] = ptx_sub(0u, t[561]);
+    t[563] = ptx_and(x[35], t[562]);
+    t[564] = ptx_and(x[36], t[562]);
+    t[565] = ptx_and(x[37], t[562]);
+    t[566] = ptx_and(x[38], t[562]);
+    t[567] = ptx_and(x[39], t[562]);
+    t[568] = ptx_and(x[40], t[562]);
+    t[569] = ptx_and(x[41], t[562]);
+    t[570] = ptx_and(x[42], t[562]);
+    t[571] = ptx_add_cc(cf, t[552], t[563]);
+    t[572] = ptx_addc_cc(cf, t[553], t[564]);
+    t[573] = ptx_addc_cc(cf, t[554], t[565]);
+    t[574] = ptx_addc_cc(cf, t[555], t[566]);
+    t[575] = ptx_addc_cc(cf, t[556], t[567]);
+    t[576] = ptx_addc_cc(cf, t[557], t[568]);
+    t[577] = ptx_addc_cc(cf, t[558], t[569]);
+    t[578] = ptx_addc_cc(cf, t[559], t[570]);
+    t[579] = ptx_addc(cf, t[560], t[562]);
+    t[580] = ptx_sub_cc(cf, t[571], x[35]);
+    t[581] = ptx_subc_cc(cf, t[572], x[36]);
+    t[582] = ptx_subc_cc(cf, t[573], x[37]);
+    t[583] = ptx_subc_cc(cf, t[574], x[38]);
+    t[584] = ptx_subc_cc(cf, t[575], x[39]);
+    t[585] = ptx_subc_cc(cf, t[576], x[40]);
+    t[586] = ptx_subc_cc(cf, t[577], x[41]);
+    t[587] = ptx_subc_cc(cf, t[578], x[42]);
+    t[588] = ptx_subc(cf, t[579], 0u);
+    t[589] = ptx_shr(t[588], 31u);
+    t[590] = ptx_sub(0u, t[589]);
+    t[591] = ptx_xor(t[580], t[571]);
+    t[591] = ptx_and(t[591], t[590]);
+    y[27] = ptx_xor(t[580], t[591]);
+    t[592] = ptx_xor(t[581], t[572]);
+    t[592] = ptx_and(t[592], t[590]);
+    y[28] = ptx_xor(t[581], t[592]);
+    t[593] = ptx_xor(t[582], t[573]);
+    t[593] = ptx_and(t[593], t[590]);
+    y[29] = ptx_xor(t[582], t[593]);
+    t[594] = ptx_xor(t[583], t[574]);
+    t[594] = ptx_and(t[594], t[590]);
+    y[30] = ptx_xor(t[583], t[594]);
+    t[595] = ptx_xor(t[584], t[575]);
+    t[595] = ptx_and(t[595], t[590]);
+    y[31] = ptx_xor(t[584], t[595]);
+    t[596] = ptx_xor(t[585], t[576]);
+    t[596] = ptx_and(t[596], t[590]);
+    y[32] = ptx_xor(t[585], t[596]);
+    t[597] = ptx_xor(t[586], t[577]);
+    t[597] = ptx_and(t[597], t[590]);
+    y[33] = ptx_xor(t[586], t[597]);
+    t[598] = ptx_xor(t[587], t[578]);
+    t[598] = ptx_and(t[598], t[590]);
+    y[34] = ptx_xor(t[587], t[598]);
+  }
+#endif
+};
+
+// modinv_finish: a step that the loops below call; 78 instructions.
+struct modinv_finish {
+  static constexpr unsigned in_words = 44;
+  static constexpr unsigned out_words = 9;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<59>;\n\t"
+        "xor.b32 t0, %10, 1;\n\t"
+        "not.b32 t1, %10;\n\t"
+        "not.b32 t4, %11;\n\t"
+        "not.b32 t5, %12;\n\t"
+        "not.b32 t6, %13;\n\t"
+        "not.b32 t7, %14;\n\t"
+        "not.b32 t8, %15;\n\t"
+        "not.b32 t9, %16;\n\t"
+        "not.b32 t10, %17;\n\t"
+        "not.b32 t11, %18;\n\t"
+        "or.b32 t12, t0, %11;\n\t"
+        "or.b32 t13, t12, %12;\n\t"
+        "or.b32 t14, t13, %13;\n\t"
+        "or.b32 t15, t14, %14;\n\t"
+        "or.b32 t16, t15, %15;\n\t"
+        "or.b32 t17, t16, %16;\n\t"
+        "or.b32 t18, t17, %17;\n\t"
+        "or.b32 t19, t18, %18;\n\t"
+        "sub.cc.u32 t20, 0, t19;\n\t"
+        "subc.u32 t21, 0, 0;\n\t"
+        "add.u32 t2, t21, 1;\n\t"
+        "or.b32 t22, t1, t4;\n\t"
+        "or.b32 t23, t22, t5;\n\t"
+        "or.b32 t24, t23, t6;\n\t"
+        "or.b32 t25, t24, t7;\n\t"
+        "or.b32 t26, t25, t8;\n\t"
+        "or.b32 t27, t26, t9;\n\t"
+        "or.b32 t28, t27, t10;\n\t"
+        "or.b32 t29, t28, t11;\n\t"
+        "sub.cc.u32 t30, 0, t29;\n\t"
+        "subc.u32 t31, 0, 0;\n\t"
+        "add.u32 t3, t31, 1;\n\t"
+        "or.b32 t32, t2, t3;\n\t"
+        "and.b32 t32, t32, %44;\n\t"
+        "and.b32 t32, t32, 1;\n\t"
+        "sub.u32 t33, 0, t32;\n\t"
+        "sub.u32 t34, 0, t3;\n\t"
+        "sub.cc.u32 t35, %44, %28;\n\t"
+        "subc.cc.u32 t36, %45, %29;\n\t"
+        "subc.cc.u32 t37, %46, %30;\n\t"
+        "subc.cc.u32 t38, %47, %31;\n\t"
+        "subc.cc.u32 t39, %48, %32;\n\t"
+        "subc.cc.u32 t40, %49, %33;\n\t"
+        "subc.cc.u32 t41, %50, %34;\n\t"
+        "subc.u32 t42, %51, %35;\n\t"
+        "xor.b32 t44, %28, t35;\n\t"
+        "and.b32 t44, t44, t34;\n\t"
+        "xor.b32 t43, %28, t44;\n\t"
+        "and.b32 %0, t43, t33;\n\t"
+        "xor.b32 t46, %29, t36;\n\t"
+        "and.b32 t46, t46, t34;\n\t"
+        "xor.b32 t45, %29, t46;\n\t"
+        "and.b32 %1, t45, t33;\n\t"
+        "xor.b32 t48, %30, t37;\n\t"
+        "and.b32 t48, t48, t34;\n\t"
+        "xor.b32 t47, %30, t48;\n\t"
+        "and.b32 %2, t47, t33;\n\t"
+        "xor.b32 t50, %31, t38;\n\t"
+        "and.b32 t50, t50, t34;\n\t"
+        "xor.b32 t49, %31, t50;\n\t"
+        "and.b32 %3, t49, t33;\n\t"
+        "xor.b32 t52, %32, t39;\n\t"
+        "and.b32 t52, t52, t34;\n\t"
+        "xor.b32 t51, %32, t52;\n\t"
+        "and.b32 %4, t51, t33;\n\t"
+        "xor.b32 t54, %33, t40;\n\t"
+        "and.b32 t54, t54, t34;\n\t"
+        "xor.b32 t53, %33, t54;\n\t"
+        "and.b32 %5, t53, t33;\n\t"
+        "xor.b32 t56, %34, t41;\n\t"
+        "and.b32 t56, t56, t34;\n\t"
+        "xor.b32 t55, %34, t56;\n\t"
+        "and.b32 %6, t55, t33;\n\t"
+        "xor.b32 t58, %35, t42;\n\t"
+        "and.b32 t58, t58, t34;\n\t"
+        "xor.b32 t57, %35, t58;\n\t"
+        "and.b32 %7, t57, t33;\n\t"
+        "xor.b32 %8, t32, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[59];
+    t[0] = ptx_xor(x[1], 1u);
+    t[1] = ptx_not(x[1]);
+    t[4] = ptx_not(x[2]);
+    t[5] = ptx_not(x[3]);
+    t[6] = ptx_not(x[4]);
+    t[7] = ptx_not(x[5]);
+    t[8] = ptx_not(x[6]);
+    t[9] = ptx_not(x[7]);
+    t[10] = ptx_not(x[8]);
+    t[11] = ptx_not(x[9]);
+    t[12] = ptx_or(t[0], x[2]);
+    t[13] = ptx_or(t[12], x[3]);
+    t[14] = ptx_or(t[13], x[4]);
+    t[15] = ptx_or(t[14], x[5]);
+    t[16] = ptx_or(t[15], x[6]);
+    t[17] = ptx_or(t[16], x[7]);
+    t[18] = ptx_or(t[17], x[8]);
+    t[19] = ptx_or(t[18], x[9]);
+    ptx_sub_cc(cf, 0u, t[19]);
+    t[21] = ptx_subc(cf, 0u, 0u);
+    t[2] = ptx_add(t[21], 1u);
+    t[22] = ptx_or(t[1], t[4]);
+    t[23] = ptx_or(t[22], t[5]);
+    t[24] = ptx_or(t[23], t[6]);
+    t[25] = ptx_or(t[24], t[7]);
+    t[26] = ptx_or(t[25], t[8]);
+    t[27] = ptx_or(t[26], t[9]);
+    t[28] = ptx_or(t[27], t[10]);
+    t[29] = ptx_or(t[28], t[11]);
+    ptx_sub_cc(cf, 0u, t[29]);
+    t[31] = ptx_subc(cf, 0u, 0u);
+    t[3] = ptx_add(t[31], 1u);
+    t[32] = ptx_or(t[2], t[3]);
+    t[32] = ptx_and(t[32], x[35]);
+    t[32] = ptx_and(t[32], 1u);
+    t[33] = ptx_sub(0u, t[32]);
+    t[34] = ptx_sub(0u, t[3]);
+    t[35] = ptx_sub_cc(cf, x[35], x[19]);
+    t[36] = ptx_subc_cc(cf, x[36], x[20]);
+    t[37] = ptx_subc_cc(cf, x[37], x[21]);
+    t[38] = ptx_subc_cc(cf, x[38], x[22]);
+    t[39] = ptx_subc_cc(cf, x[39], x[23]);
+    t[40] = ptx_subc_cc(cf, x[40], x[24]);
+    t[41] = ptx_subc_cc(cf, x[41], x[25]);
+    t[42] = ptx_subc(cf, x[42], x[26]);
+    t[44] = ptx_xor(x[19], t[35]);
+    t[44] = ptx_and(t[44], t[34]);
+    t[43] = ptx_xor(x[19], t[44]);
+    y[0] = ptx_and(t[43], t[33]);
+    t[46] = ptx_xor(x[20], t[36]);
+    t[46] = ptx_and(t[46], t[34]);
+    t[45] = ptx_xor(x[20], t[46]);
+    y[1] = ptx_and(t[45], t[33]);
+    t[48] = ptx_xor(x[21], t[37]);
+    t[48] = ptx_and(t[48], t[34]);
+    t[47] = ptx_xor(x[21], t[48]);
+    y[2] = ptx_and(t[47], t[33]);
+    t[50] = ptx_xor(x[22], t[38]);
+    t[50] = ptx_and(t[50], t[34]);
+    t[49] = ptx_xor(x[22], t[50]);
+    y[3] = ptx_and(t[49], t[33]);
+    t[52] = ptx_xor(x[23], t[39]);
+    t[52] = ptx_and(t[52], t[34]);
+    t[51] = ptx_xor(x[23], t[52]);
+    y[4] = ptx_and(t[51], t[33]);
+    t[54] = ptx_xor(x[24], t[40]);
+    t[54] = ptx_and(t[54], t[34]);
+    t[53] = ptx_xor(x[24], t[54]);
+    y[5] = ptx_and(t[53], t[33]);
+    t[56] = ptx_xor(x[25], t[41]);
+    t[56] = ptx_and(t[56], t[34]);
+    t[55] = ptx_xor(x[25], t[56]);
+    y[6] = ptx_and(t[55], t[33]);
+    t[58] = ptx_xor(x[26], t[42]);
+    t[58] = ptx_and(t[58], t[34]);
+    t[57] = ptx_xor(x[26], t[58]);
+    y[7] = ptx_and(t[57], t[33]);
+    y[8] = ptx_xor(t[32], 1u);
   }
 #endif
 };
@@ -12409,7 +17006,7 @@ struct div_qr_wide {
 #endif
 };
 
-// gcd: the greatest common divisor of a and b (gcd(a, 0) = a; gcd(0, 0) = 0): Stein's binary gcd, 2 bits steps whatever the values; a loop around gcd_start, gcd_step, gcd_finish.
+// gcd: the greatest common divisor of a and b (gcd(a, 0) = a; gcd(0, 0) = 0), the same steps whatever the values (one integer a thread: Bernstein and Yang's divsteps; the group tier: the binary gcd); a loop around gcd_start, gcd_round, gcd_finish.
 struct gcd {
   static constexpr const char* name = "gcd";
   static constexpr unsigned bits = 256;
@@ -12430,10 +17027,10 @@ struct gcd {
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 25>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 25>(y, x); }
 #endif
 };
 
@@ -12549,7 +17146,7 @@ struct modmul {
 #endif
 };
 
-// modinv: a^-1 mod p for a < p, p odd given at run time: the binary extended gcd of the fields' modinv_gcd, 2 bits steps whatever p's width (constant time); flag 1 and result 0 where gcd(a, p) > 1 or p is even; a loop around modinv_step.
+// modinv: a^-1 mod p for a < p, p odd given at run time, the same steps whatever the values (one integer a thread: Bernstein and Yang's divsteps; the group tier: the binary extended gcd); flag 1 and result 0 where gcd(a, p) > 1 or p is even; a loop around modinv_start, modinv_round, modinv_finish.
 struct modinv {
   static constexpr const char* name = "modinv";
   static constexpr unsigned bits = 256;
@@ -12570,10 +17167,10 @@ struct modinv {
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 25>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 25>(y, x); }
 #endif
 };
 

@@ -383,7 +383,8 @@ inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, cons
 
 // The loops of modexp, modexp_ladder, modinv, modinv_gcd and modsqrt, written once for
 // host and device around a field's generated operations (its loop_domain: the products,
-// the conversions and the constants), and division's around its generated steps. They branch on loop counters only: the products
+// the conversions and the constants), and division's, gcd's and sqrt's around their
+// generated steps. They branch on loop counters only: the products
 // and selections inside are masks, and the trip counts depend on the modulus alone.
 #ifdef __CUDACC__
 #define MPGEN_HOST_DEVICE __host__ __device__ __forceinline__
@@ -770,38 +771,18 @@ MPGEN_HOST_DEVICE void runtime_modmul(uint32_t* y, const uint32_t* x) {
   divide<Normalize, Step, Finish, N, true, false, true>(y, in);
 }
 
-// y = a^-1 mod p and the flag word for x = a, p (N limbs each, a < p, p odd given at run
-// time): gcd_inverse's binary extended gcd with p among the step's operands, 2 Bits steps
-// (Bits the width: p's own is not known when the code is made). Flag 1 and result 0 where
-// gcd(a, p) > 1 or p is even.
-template <class Step, unsigned N, unsigned Bits>
-MPGEN_HOST_DEVICE void runtime_inverse(uint32_t* y, const uint32_t* x) {
-  uint32_t s[5 * N], t[5 * N];  // u, v, A, C with A a = u, C a = v (mod p); then p
-  copy<N>(s, x);
-  copy<N>(s + N, x + N);
-  MPGEN_UNROLL for (unsigned k = 2 * N; k < 4 * N; ++k) s[k] = k == 2 * N;
-  copy<N>(s + 4 * N, x + N);
-  copy<N>(t + 4 * N, x + N);
-  MPGEN_ROLLED for (unsigned i = 0; i < Bits; ++i) {
-    apply<Step>(t, s);
-    apply<Step>(s, t);
-  }
-  uint32_t one[N];
-  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) one[k] = k == 0;
-  const uint32_t inverse = equal_mask<N>(s + N, one) & (0u - (x[N] & 1u));
-  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] = s[3 * N + k] & inverse;
-  y[N] = ~inverse & 1u;
-}
-
-// y = gcd(a, b) for x = a, b (N limbs each): Start's common power of two taken out, 2 Bits
-// steps of the binary gcd, Finish's shift back (ops/gcd.py).
-template <class Start, class Step, class Finish, unsigned N, unsigned Bits>
-MPGEN_HOST_DEVICE void binary_gcd(uint32_t* y, const uint32_t* x) {
-  uint32_t s[2 * N + 1], t[2 * N];  // u, v, k
+// Bernstein and Yang's divsteps (ops/gcd.py: the integers' gcd, and modinv with p at run
+// time): Start's state, Rounds rounds of Round (30 divsteps on the low words, then the
+// state's update by their matrix) whatever the values, then Finish. Round reads the state
+// and the words after it that stay (gcd's power of two; modinv's p and -p^-1 mod 2^32),
+// and writes the next state; Finish reads them all.
+template <class Start, class Round, class Finish, unsigned Rounds>
+MPGEN_HOST_DEVICE void divsteps(uint32_t* y, const uint32_t* x) {
+  uint32_t s[Start::out_words], t[Round::out_words];
   apply<Start>(s, x);
-  MPGEN_ROLLED for (unsigned i = 0; i < Bits; ++i) {
-    apply<Step>(t, s);
-    apply<Step>(s, t);
+  MPGEN_ROLLED for (unsigned i = 0; i < Rounds; ++i) {
+    apply<Round>(t, s);
+    copy<Round::out_words>(s, t);
   }
   apply<Finish>(y, s);
 }
@@ -13279,6 +13260,9 @@ struct mont_minus_inverse {
         "{\n\t"
         ".reg .u32 t<7>;\n\t"
         "mov.b32 t0, %2;\n\t"
+        "mul.lo.u32 t1, %2, t0;\n\t"
+        "sub.u32 t1, 2, t1;\n\t"
+        "mul.lo.u32 t0, t0, t1;\n\t"
         "mul.lo.u32 t2, %2, t0;\n\t"
         "sub.u32 t2, 2, t2;\n\t"
         "mul.lo.u32 t0, t0, t2;\n\t"
@@ -13288,14 +13272,11 @@ struct mont_minus_inverse {
         "mul.lo.u32 t4, %2, t0;\n\t"
         "sub.u32 t4, 2, t4;\n\t"
         "mul.lo.u32 t0, t0, t4;\n\t"
-        "mul.lo.u32 t5, %2, t0;\n\t"
-        "sub.u32 t5, 2, t5;\n\t"
-        "mul.lo.u32 t0, t0, t5;\n\t"
-        "and.b32 t1, %2, 1;\n\t"
+        "and.b32 t5, %2, 1;\n\t"
         "sub.u32 t0, 0, t0;\n\t"
-        "sub.u32 t6, 0, t1;\n\t"
+        "sub.u32 t6, 0, t5;\n\t"
         "and.b32 %0, t0, t6;\n\t"
-        "xor.b32 %1, t1, 1;\n\t"
+        "xor.b32 %1, t5, 1;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
@@ -13308,6 +13289,9 @@ struct mont_minus_inverse {
     using namespace ::mpgen::ptx_host;
     uint32_t t[7];
     t[0] = ptx_mov(x[0]);
+    t[1] = ptx_mul_lo(x[0], t[0]);
+    t[1] = ptx_sub(2u, t[1]);
+    t[0] = ptx_mul_lo(t[0], t[1]);
     t[2] = ptx_mul_lo(x[0], t[0]);
     t[2] = ptx_sub(2u, t[2]);
     t[0] = ptx_mul_lo(t[0], t[2]);
@@ -13317,14 +13301,11 @@ struct mont_minus_inverse {
     t[4] = ptx_mul_lo(x[0], t[0]);
     t[4] = ptx_sub(2u, t[4]);
     t[0] = ptx_mul_lo(t[0], t[4]);
-    t[5] = ptx_mul_lo(x[0], t[0]);
-    t[5] = ptx_sub(2u, t[5]);
-    t[0] = ptx_mul_lo(t[0], t[5]);
-    t[1] = ptx_and(x[0], 1u);
+    t[5] = ptx_and(x[0], 1u);
     t[0] = ptx_sub(0u, t[0]);
-    t[6] = ptx_sub(0u, t[1]);
+    t[6] = ptx_sub(0u, t[5]);
     y[0] = ptx_and(t[0], t[6]);
-    y[1] = ptx_xor(t[1], 1u);
+    y[1] = ptx_xor(t[5], 1u);
   }
 #endif
 };
@@ -16426,134 +16407,134 @@ struct division_finish {
 #endif
 };
 
-// gcd_start: a step that the loops below call; 366 instructions.
+// gcd_start: a step that the loops below call; 443 instructions.
 struct gcd_start {
   static constexpr unsigned in_words = 24;
-  static constexpr unsigned out_words = 25;
+  static constexpr unsigned out_words = 28;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<156>;\n\t"
-        "or.b32 t0, %25, %37;\n\t"
-        "or.b32 t1, %26, %38;\n\t"
-        "or.b32 t2, %27, %39;\n\t"
-        "or.b32 t3, %28, %40;\n\t"
-        "or.b32 t4, %29, %41;\n\t"
-        "or.b32 t5, %30, %42;\n\t"
-        "or.b32 t6, %31, %43;\n\t"
-        "or.b32 t7, %32, %44;\n\t"
-        "or.b32 t8, %33, %45;\n\t"
-        "or.b32 t9, %34, %46;\n\t"
-        "or.b32 t10, %35, %47;\n\t"
-        "or.b32 t11, %36, %48;\n\t"
-        "brev.b32 %24, t11;\n\t"
-        "clz.b32 %24, %24;\n\t"
+        ".reg .u32 t<206>;\n\t"
+        "or.b32 t0, %28, %40;\n\t"
+        "or.b32 t1, %29, %41;\n\t"
+        "or.b32 t2, %30, %42;\n\t"
+        "or.b32 t3, %31, %43;\n\t"
+        "or.b32 t4, %32, %44;\n\t"
+        "or.b32 t5, %33, %45;\n\t"
+        "or.b32 t6, %34, %46;\n\t"
+        "or.b32 t7, %35, %47;\n\t"
+        "or.b32 t8, %36, %48;\n\t"
+        "or.b32 t9, %37, %49;\n\t"
+        "or.b32 t10, %38, %50;\n\t"
+        "or.b32 t11, %39, %51;\n\t"
+        "brev.b32 %27, t11;\n\t"
+        "clz.b32 %27, %27;\n\t"
         "brev.b32 t12, t10;\n\t"
         "clz.b32 t12, t12;\n\t"
         "shr.b32 t13, t12, 5;\n\t"
         "sub.u32 t13, 0, t13;\n\t"
-        "and.b32 %24, %24, t13;\n\t"
-        "add.u32 %24, %24, t12;\n\t"
+        "and.b32 %27, %27, t13;\n\t"
+        "add.u32 %27, %27, t12;\n\t"
         "brev.b32 t14, t9;\n\t"
         "clz.b32 t14, t14;\n\t"
         "shr.b32 t15, t14, 5;\n\t"
         "sub.u32 t15, 0, t15;\n\t"
-        "and.b32 %24, %24, t15;\n\t"
-        "add.u32 %24, %24, t14;\n\t"
+        "and.b32 %27, %27, t15;\n\t"
+        "add.u32 %27, %27, t14;\n\t"
         "brev.b32 t16, t8;\n\t"
         "clz.b32 t16, t16;\n\t"
         "shr.b32 t17, t16, 5;\n\t"
         "sub.u32 t17, 0, t17;\n\t"
-        "and.b32 %24, %24, t17;\n\t"
-        "add.u32 %24, %24, t16;\n\t"
+        "and.b32 %27, %27, t17;\n\t"
+        "add.u32 %27, %27, t16;\n\t"
         "brev.b32 t18, t7;\n\t"
         "clz.b32 t18, t18;\n\t"
         "shr.b32 t19, t18, 5;\n\t"
         "sub.u32 t19, 0, t19;\n\t"
-        "and.b32 %24, %24, t19;\n\t"
-        "add.u32 %24, %24, t18;\n\t"
+        "and.b32 %27, %27, t19;\n\t"
+        "add.u32 %27, %27, t18;\n\t"
         "brev.b32 t20, t6;\n\t"
         "clz.b32 t20, t20;\n\t"
         "shr.b32 t21, t20, 5;\n\t"
         "sub.u32 t21, 0, t21;\n\t"
-        "and.b32 %24, %24, t21;\n\t"
-        "add.u32 %24, %24, t20;\n\t"
+        "and.b32 %27, %27, t21;\n\t"
+        "add.u32 %27, %27, t20;\n\t"
         "brev.b32 t22, t5;\n\t"
         "clz.b32 t22, t22;\n\t"
         "shr.b32 t23, t22, 5;\n\t"
         "sub.u32 t23, 0, t23;\n\t"
-        "and.b32 %24, %24, t23;\n\t"
-        "add.u32 %24, %24, t22;\n\t"
+        "and.b32 %27, %27, t23;\n\t"
+        "add.u32 %27, %27, t22;\n\t"
         "brev.b32 t24, t4;\n\t"
         "clz.b32 t24, t24;\n\t"
         "shr.b32 t25, t24, 5;\n\t"
         "sub.u32 t25, 0, t25;\n\t"
-        "and.b32 %24, %24, t25;\n\t"
-        "add.u32 %24, %24, t24;\n\t"
+        "and.b32 %27, %27, t25;\n\t"
+        "add.u32 %27, %27, t24;\n\t"
         "brev.b32 t26, t3;\n\t"
         "clz.b32 t26, t26;\n\t"
         "shr.b32 t27, t26, 5;\n\t"
         "sub.u32 t27, 0, t27;\n\t"
-        "and.b32 %24, %24, t27;\n\t"
-        "add.u32 %24, %24, t26;\n\t"
+        "and.b32 %27, %27, t27;\n\t"
+        "add.u32 %27, %27, t26;\n\t"
         "brev.b32 t28, t2;\n\t"
         "clz.b32 t28, t28;\n\t"
         "shr.b32 t29, t28, 5;\n\t"
         "sub.u32 t29, 0, t29;\n\t"
-        "and.b32 %24, %24, t29;\n\t"
-        "add.u32 %24, %24, t28;\n\t"
+        "and.b32 %27, %27, t29;\n\t"
+        "add.u32 %27, %27, t28;\n\t"
         "brev.b32 t30, t1;\n\t"
         "clz.b32 t30, t30;\n\t"
         "shr.b32 t31, t30, 5;\n\t"
         "sub.u32 t31, 0, t31;\n\t"
-        "and.b32 %24, %24, t31;\n\t"
-        "add.u32 %24, %24, t30;\n\t"
+        "and.b32 %27, %27, t31;\n\t"
+        "add.u32 %27, %27, t30;\n\t"
         "brev.b32 t32, t0;\n\t"
         "clz.b32 t32, t32;\n\t"
         "shr.b32 t33, t32, 5;\n\t"
         "sub.u32 t33, 0, t33;\n\t"
-        "and.b32 %24, %24, t33;\n\t"
-        "add.u32 %24, %24, t32;\n\t"
-        "shr.b32 t34, %24, 5;\n\t"
+        "and.b32 %27, %27, t33;\n\t"
+        "add.u32 %27, %27, t32;\n\t"
+        "shr.b32 t34, %27, 5;\n\t"
         "and.b32 t34, t34, 1;\n\t"
         "sub.u32 t35, 0, t34;\n\t"
         "not.b32 t48, t35;\n\t"
-        "xor.b32 t36, %25, %26;\n\t"
+        "xor.b32 t36, %28, %29;\n\t"
         "and.b32 t36, t36, t35;\n\t"
-        "xor.b32 t36, t36, %25;\n\t"
-        "xor.b32 t37, %26, %27;\n\t"
+        "xor.b32 t36, t36, %28;\n\t"
+        "xor.b32 t37, %29, %30;\n\t"
         "and.b32 t37, t37, t35;\n\t"
-        "xor.b32 t37, t37, %26;\n\t"
-        "xor.b32 t38, %27, %28;\n\t"
+        "xor.b32 t37, t37, %29;\n\t"
+        "xor.b32 t38, %30, %31;\n\t"
         "and.b32 t38, t38, t35;\n\t"
-        "xor.b32 t38, t38, %27;\n\t"
-        "xor.b32 t39, %28, %29;\n\t"
+        "xor.b32 t38, t38, %30;\n\t"
+        "xor.b32 t39, %31, %32;\n\t"
         "and.b32 t39, t39, t35;\n\t"
-        "xor.b32 t39, t39, %28;\n\t"
-        "xor.b32 t40, %29, %30;\n\t"
+        "xor.b32 t39, t39, %31;\n\t"
+        "xor.b32 t40, %32, %33;\n\t"
         "and.b32 t40, t40, t35;\n\t"
-        "xor.b32 t40, t40, %29;\n\t"
-        "xor.b32 t41, %30, %31;\n\t"
+        "xor.b32 t40, t40, %32;\n\t"
+        "xor.b32 t41, %33, %34;\n\t"
         "and.b32 t41, t41, t35;\n\t"
-        "xor.b32 t41, t41, %30;\n\t"
-        "xor.b32 t42, %31, %32;\n\t"
+        "xor.b32 t41, t41, %33;\n\t"
+        "xor.b32 t42, %34, %35;\n\t"
         "and.b32 t42, t42, t35;\n\t"
-        "xor.b32 t42, t42, %31;\n\t"
-        "xor.b32 t43, %32, %33;\n\t"
+        "xor.b32 t42, t42, %34;\n\t"
+        "xor.b32 t43, %35, %36;\n\t"
         "and.b32 t43, t43, t35;\n\t"
-        "xor.b32 t43, t43, %32;\n\t"
-        "xor.b32 t44, %33, %34;\n\t"
+        "xor.b32 t43, t43, %35;\n\t"
+        "xor.b32 t44, %36, %37;\n\t"
         "and.b32 t44, t44, t35;\n\t"
-        "xor.b32 t44, t44, %33;\n\t"
-        "xor.b32 t45, %34, %35;\n\t"
+        "xor.b32 t44, t44, %36;\n\t"
+        "xor.b32 t45, %37, %38;\n\t"
         "and.b32 t45, t45, t35;\n\t"
-        "xor.b32 t45, t45, %34;\n\t"
-        "xor.b32 t46, %35, %36;\n\t"
+        "xor.b32 t45, t45, %37;\n\t"
+        "xor.b32 t46, %38, %39;\n\t"
         "and.b32 t46, t46, t35;\n\t"
-        "xor.b32 t46, t46, %35;\n\t"
-        "and.b32 t47, %36, t48;\n\t"
-        "shr.b32 t49, %24, 6;\n\t"
+        "xor.b32 t46, t46, %38;\n\t"
+        "and.b32 t47, %39, t48;\n\t"
+        "shr.b32 t49, %27, 6;\n\t"
         "and.b32 t49, t49, 1;\n\t"
         "sub.u32 t50, 0, t49;\n\t"
         "not.b32 t63, t50;\n\t"
@@ -16589,7 +16570,7 @@ struct gcd_start {
         "xor.b32 t60, t60, t45;\n\t"
         "and.b32 t61, t46, t63;\n\t"
         "and.b32 t62, t47, t63;\n\t"
-        "shr.b32 t64, %24, 7;\n\t"
+        "shr.b32 t64, %27, 7;\n\t"
         "and.b32 t64, t64, 1;\n\t"
         "sub.u32 t65, 0, t64;\n\t"
         "not.b32 t78, t65;\n\t"
@@ -16621,7 +16602,7 @@ struct gcd_start {
         "and.b32 t75, t60, t78;\n\t"
         "and.b32 t76, t61, t78;\n\t"
         "and.b32 t77, t62, t78;\n\t"
-        "shr.b32 t79, %24, 8;\n\t"
+        "shr.b32 t79, %27, 8;\n\t"
         "and.b32 t79, t79, 1;\n\t"
         "sub.u32 t80, 0, t79;\n\t"
         "not.b32 t93, t80;\n\t"
@@ -16645,164 +16626,241 @@ struct gcd_start {
         "and.b32 t90, t75, t93;\n\t"
         "and.b32 t91, t76, t93;\n\t"
         "and.b32 t92, t77, t93;\n\t"
-        "and.b32 t94, %24, 31;\n\t"
-        "shf.r.clamp.b32 %0, t81, t82, t94;\n\t"
-        "shf.r.clamp.b32 %1, t82, t83, t94;\n\t"
-        "shf.r.clamp.b32 %2, t83, t84, t94;\n\t"
-        "shf.r.clamp.b32 %3, t84, t85, t94;\n\t"
-        "shf.r.clamp.b32 %4, t85, t86, t94;\n\t"
-        "shf.r.clamp.b32 %5, t86, t87, t94;\n\t"
-        "shf.r.clamp.b32 %6, t87, t88, t94;\n\t"
-        "shf.r.clamp.b32 %7, t88, t89, t94;\n\t"
-        "shf.r.clamp.b32 %8, t89, t90, t94;\n\t"
-        "shf.r.clamp.b32 %9, t90, t91, t94;\n\t"
-        "shf.r.clamp.b32 %10, t91, t92, t94;\n\t"
-        "shr.b32 %11, t92, t94;\n\t"
-        "shr.b32 t95, %24, 5;\n\t"
-        "and.b32 t95, t95, 1;\n\t"
-        "sub.u32 t96, 0, t95;\n\t"
-        "not.b32 t109, t96;\n\t"
-        "xor.b32 t97, %37, %38;\n\t"
-        "and.b32 t97, t97, t96;\n\t"
-        "xor.b32 t97, t97, %37;\n\t"
-        "xor.b32 t98, %38, %39;\n\t"
-        "and.b32 t98, t98, t96;\n\t"
-        "xor.b32 t98, t98, %38;\n\t"
-        "xor.b32 t99, %39, %40;\n\t"
-        "and.b32 t99, t99, t96;\n\t"
-        "xor.b32 t99, t99, %39;\n\t"
-        "xor.b32 t100, %40, %41;\n\t"
-        "and.b32 t100, t100, t96;\n\t"
-        "xor.b32 t100, t100, %40;\n\t"
-        "xor.b32 t101, %41, %42;\n\t"
-        "and.b32 t101, t101, t96;\n\t"
-        "xor.b32 t101, t101, %41;\n\t"
-        "xor.b32 t102, %42, %43;\n\t"
-        "and.b32 t102, t102, t96;\n\t"
-        "xor.b32 t102, t102, %42;\n\t"
-        "xor.b32 t103, %43, %44;\n\t"
-        "and.b32 t103, t103, t96;\n\t"
-        "xor.b32 t103, t103, %43;\n\t"
-        "xor.b32 t104, %44, %45;\n\t"
-        "and.b32 t104, t104, t96;\n\t"
-        "xor.b32 t104, t104, %44;\n\t"
-        "xor.b32 t105, %45, %46;\n\t"
-        "and.b32 t105, t105, t96;\n\t"
-        "xor.b32 t105, t105, %45;\n\t"
-        "xor.b32 t106, %46, %47;\n\t"
-        "and.b32 t106, t106, t96;\n\t"
-        "xor.b32 t106, t106, %46;\n\t"
-        "xor.b32 t107, %47, %48;\n\t"
-        "and.b32 t107, t107, t96;\n\t"
-        "xor.b32 t107, t107, %47;\n\t"
-        "and.b32 t108, %48, t109;\n\t"
-        "shr.b32 t110, %24, 6;\n\t"
-        "and.b32 t110, t110, 1;\n\t"
-        "sub.u32 t111, 0, t110;\n\t"
-        "not.b32 t124, t111;\n\t"
-        "xor.b32 t112, t97, t99;\n\t"
-        "and.b32 t112, t112, t111;\n\t"
-        "xor.b32 t112, t112, t97;\n\t"
-        "xor.b32 t113, t98, t100;\n\t"
-        "and.b32 t113, t113, t111;\n\t"
-        "xor.b32 t113, t113, t98;\n\t"
-        "xor.b32 t114, t99, t101;\n\t"
-        "and.b32 t114, t114, t111;\n\t"
-        "xor.b32 t114, t114, t99;\n\t"
-        "xor.b32 t115, t100, t102;\n\t"
-        "and.b32 t115, t115, t111;\n\t"
-        "xor.b32 t115, t115, t100;\n\t"
-        "xor.b32 t116, t101, t103;\n\t"
-        "and.b32 t116, t116, t111;\n\t"
-        "xor.b32 t116, t116, t101;\n\t"
-        "xor.b32 t117, t102, t104;\n\t"
-        "and.b32 t117, t117, t111;\n\t"
-        "xor.b32 t117, t117, t102;\n\t"
-        "xor.b32 t118, t103, t105;\n\t"
-        "and.b32 t118, t118, t111;\n\t"
-        "xor.b32 t118, t118, t103;\n\t"
-        "xor.b32 t119, t104, t106;\n\t"
-        "and.b32 t119, t119, t111;\n\t"
-        "xor.b32 t119, t119, t104;\n\t"
-        "xor.b32 t120, t105, t107;\n\t"
-        "and.b32 t120, t120, t111;\n\t"
-        "xor.b32 t120, t120, t105;\n\t"
-        "xor.b32 t121, t106, t108;\n\t"
-        "and.b32 t121, t121, t111;\n\t"
-        "xor.b32 t121, t121, t106;\n\t"
-        "and.b32 t122, t107, t124;\n\t"
-        "and.b32 t123, t108, t124;\n\t"
-        "shr.b32 t125, %24, 7;\n\t"
-        "and.b32 t125, t125, 1;\n\t"
-        "sub.u32 t126, 0, t125;\n\t"
-        "not.b32 t139, t126;\n\t"
-        "xor.b32 t127, t112, t116;\n\t"
-        "and.b32 t127, t127, t126;\n\t"
+        "and.b32 t94, %27, 31;\n\t"
+        "shf.r.clamp.b32 t95, t81, t82, t94;\n\t"
+        "shf.r.clamp.b32 t96, t82, t83, t94;\n\t"
+        "shf.r.clamp.b32 t97, t83, t84, t94;\n\t"
+        "shf.r.clamp.b32 t98, t84, t85, t94;\n\t"
+        "shf.r.clamp.b32 t99, t85, t86, t94;\n\t"
+        "shf.r.clamp.b32 t100, t86, t87, t94;\n\t"
+        "shf.r.clamp.b32 t101, t87, t88, t94;\n\t"
+        "shf.r.clamp.b32 t102, t88, t89, t94;\n\t"
+        "shf.r.clamp.b32 t103, t89, t90, t94;\n\t"
+        "shf.r.clamp.b32 t104, t90, t91, t94;\n\t"
+        "shf.r.clamp.b32 t105, t91, t92, t94;\n\t"
+        "shr.b32 t106, t92, t94;\n\t"
+        "shr.b32 t107, %27, 5;\n\t"
+        "and.b32 t107, t107, 1;\n\t"
+        "sub.u32 t108, 0, t107;\n\t"
+        "not.b32 t121, t108;\n\t"
+        "xor.b32 t109, %40, %41;\n\t"
+        "and.b32 t109, t109, t108;\n\t"
+        "xor.b32 t109, t109, %40;\n\t"
+        "xor.b32 t110, %41, %42;\n\t"
+        "and.b32 t110, t110, t108;\n\t"
+        "xor.b32 t110, t110, %41;\n\t"
+        "xor.b32 t111, %42, %43;\n\t"
+        "and.b32 t111, t111, t108;\n\t"
+        "xor.b32 t111, t111, %42;\n\t"
+        "xor.b32 t112, %43, %44;\n\t"
+        "and.b32 t112, t112, t108;\n\t"
+        "xor.b32 t112, t112, %43;\n\t"
+        "xor.b32 t113, %44, %45;\n\t"
+        "and.b32 t113, t113, t108;\n\t"
+        "xor.b32 t113, t113, %44;\n\t"
+        "xor.b32 t114, %45, %46;\n\t"
+        "and.b32 t114, t114, t108;\n\t"
+        "xor.b32 t114, t114, %45;\n\t"
+        "xor.b32 t115, %46, %47;\n\t"
+        "and.b32 t115, t115, t108;\n\t"
+        "xor.b32 t115, t115, %46;\n\t"
+        "xor.b32 t116, %47, %48;\n\t"
+        "and.b32 t116, t116, t108;\n\t"
+        "xor.b32 t116, t116, %47;\n\t"
+        "xor.b32 t117, %48, %49;\n\t"
+        "and.b32 t117, t117, t108;\n\t"
+        "xor.b32 t117, t117, %48;\n\t"
+        "xor.b32 t118, %49, %50;\n\t"
+        "and.b32 t118, t118, t108;\n\t"
+        "xor.b32 t118, t118, %49;\n\t"
+        "xor.b32 t119, %50, %51;\n\t"
+        "and.b32 t119, t119, t108;\n\t"
+        "xor.b32 t119, t119, %50;\n\t"
+        "and.b32 t120, %51, t121;\n\t"
+        "shr.b32 t122, %27, 6;\n\t"
+        "and.b32 t122, t122, 1;\n\t"
+        "sub.u32 t123, 0, t122;\n\t"
+        "not.b32 t136, t123;\n\t"
+        "xor.b32 t124, t109, t111;\n\t"
+        "and.b32 t124, t124, t123;\n\t"
+        "xor.b32 t124, t124, t109;\n\t"
+        "xor.b32 t125, t110, t112;\n\t"
+        "and.b32 t125, t125, t123;\n\t"
+        "xor.b32 t125, t125, t110;\n\t"
+        "xor.b32 t126, t111, t113;\n\t"
+        "and.b32 t126, t126, t123;\n\t"
+        "xor.b32 t126, t126, t111;\n\t"
+        "xor.b32 t127, t112, t114;\n\t"
+        "and.b32 t127, t127, t123;\n\t"
         "xor.b32 t127, t127, t112;\n\t"
-        "xor.b32 t128, t113, t117;\n\t"
-        "and.b32 t128, t128, t126;\n\t"
+        "xor.b32 t128, t113, t115;\n\t"
+        "and.b32 t128, t128, t123;\n\t"
         "xor.b32 t128, t128, t113;\n\t"
-        "xor.b32 t129, t114, t118;\n\t"
-        "and.b32 t129, t129, t126;\n\t"
+        "xor.b32 t129, t114, t116;\n\t"
+        "and.b32 t129, t129, t123;\n\t"
         "xor.b32 t129, t129, t114;\n\t"
-        "xor.b32 t130, t115, t119;\n\t"
-        "and.b32 t130, t130, t126;\n\t"
+        "xor.b32 t130, t115, t117;\n\t"
+        "and.b32 t130, t130, t123;\n\t"
         "xor.b32 t130, t130, t115;\n\t"
-        "xor.b32 t131, t116, t120;\n\t"
-        "and.b32 t131, t131, t126;\n\t"
+        "xor.b32 t131, t116, t118;\n\t"
+        "and.b32 t131, t131, t123;\n\t"
         "xor.b32 t131, t131, t116;\n\t"
-        "xor.b32 t132, t117, t121;\n\t"
-        "and.b32 t132, t132, t126;\n\t"
+        "xor.b32 t132, t117, t119;\n\t"
+        "and.b32 t132, t132, t123;\n\t"
         "xor.b32 t132, t132, t117;\n\t"
-        "xor.b32 t133, t118, t122;\n\t"
-        "and.b32 t133, t133, t126;\n\t"
+        "xor.b32 t133, t118, t120;\n\t"
+        "and.b32 t133, t133, t123;\n\t"
         "xor.b32 t133, t133, t118;\n\t"
-        "xor.b32 t134, t119, t123;\n\t"
-        "and.b32 t134, t134, t126;\n\t"
-        "xor.b32 t134, t134, t119;\n\t"
-        "and.b32 t135, t120, t139;\n\t"
-        "and.b32 t136, t121, t139;\n\t"
-        "and.b32 t137, t122, t139;\n\t"
-        "and.b32 t138, t123, t139;\n\t"
-        "shr.b32 t140, %24, 8;\n\t"
-        "and.b32 t140, t140, 1;\n\t"
-        "sub.u32 t141, 0, t140;\n\t"
-        "not.b32 t154, t141;\n\t"
-        "xor.b32 t142, t127, t135;\n\t"
-        "and.b32 t142, t142, t141;\n\t"
+        "and.b32 t134, t119, t136;\n\t"
+        "and.b32 t135, t120, t136;\n\t"
+        "shr.b32 t137, %27, 7;\n\t"
+        "and.b32 t137, t137, 1;\n\t"
+        "sub.u32 t138, 0, t137;\n\t"
+        "not.b32 t151, t138;\n\t"
+        "xor.b32 t139, t124, t128;\n\t"
+        "and.b32 t139, t139, t138;\n\t"
+        "xor.b32 t139, t139, t124;\n\t"
+        "xor.b32 t140, t125, t129;\n\t"
+        "and.b32 t140, t140, t138;\n\t"
+        "xor.b32 t140, t140, t125;\n\t"
+        "xor.b32 t141, t126, t130;\n\t"
+        "and.b32 t141, t141, t138;\n\t"
+        "xor.b32 t141, t141, t126;\n\t"
+        "xor.b32 t142, t127, t131;\n\t"
+        "and.b32 t142, t142, t138;\n\t"
         "xor.b32 t142, t142, t127;\n\t"
-        "xor.b32 t143, t128, t136;\n\t"
-        "and.b32 t143, t143, t141;\n\t"
+        "xor.b32 t143, t128, t132;\n\t"
+        "and.b32 t143, t143, t138;\n\t"
         "xor.b32 t143, t143, t128;\n\t"
-        "xor.b32 t144, t129, t137;\n\t"
-        "and.b32 t144, t144, t141;\n\t"
+        "xor.b32 t144, t129, t133;\n\t"
+        "and.b32 t144, t144, t138;\n\t"
         "xor.b32 t144, t144, t129;\n\t"
-        "xor.b32 t145, t130, t138;\n\t"
-        "and.b32 t145, t145, t141;\n\t"
+        "xor.b32 t145, t130, t134;\n\t"
+        "and.b32 t145, t145, t138;\n\t"
         "xor.b32 t145, t145, t130;\n\t"
-        "and.b32 t146, t131, t154;\n\t"
-        "and.b32 t147, t132, t154;\n\t"
-        "and.b32 t148, t133, t154;\n\t"
-        "and.b32 t149, t134, t154;\n\t"
-        "and.b32 t150, t135, t154;\n\t"
-        "and.b32 t151, t136, t154;\n\t"
-        "and.b32 t152, t137, t154;\n\t"
-        "and.b32 t153, t138, t154;\n\t"
-        "and.b32 t155, %24, 31;\n\t"
-        "shf.r.clamp.b32 %12, t142, t143, t155;\n\t"
-        "shf.r.clamp.b32 %13, t143, t144, t155;\n\t"
-        "shf.r.clamp.b32 %14, t144, t145, t155;\n\t"
-        "shf.r.clamp.b32 %15, t145, t146, t155;\n\t"
-        "shf.r.clamp.b32 %16, t146, t147, t155;\n\t"
-        "shf.r.clamp.b32 %17, t147, t148, t155;\n\t"
-        "shf.r.clamp.b32 %18, t148, t149, t155;\n\t"
-        "shf.r.clamp.b32 %19, t149, t150, t155;\n\t"
-        "shf.r.clamp.b32 %20, t150, t151, t155;\n\t"
-        "shf.r.clamp.b32 %21, t151, t152, t155;\n\t"
-        "shf.r.clamp.b32 %22, t152, t153, t155;\n\t"
-        "shr.b32 %23, t153, t155;\n\t"
+        "xor.b32 t146, t131, t135;\n\t"
+        "and.b32 t146, t146, t138;\n\t"
+        "xor.b32 t146, t146, t131;\n\t"
+        "and.b32 t147, t132, t151;\n\t"
+        "and.b32 t148, t133, t151;\n\t"
+        "and.b32 t149, t134, t151;\n\t"
+        "and.b32 t150, t135, t151;\n\t"
+        "shr.b32 t152, %27, 8;\n\t"
+        "and.b32 t152, t152, 1;\n\t"
+        "sub.u32 t153, 0, t152;\n\t"
+        "not.b32 t166, t153;\n\t"
+        "xor.b32 t154, t139, t147;\n\t"
+        "and.b32 t154, t154, t153;\n\t"
+        "xor.b32 t154, t154, t139;\n\t"
+        "xor.b32 t155, t140, t148;\n\t"
+        "and.b32 t155, t155, t153;\n\t"
+        "xor.b32 t155, t155, t140;\n\t"
+        "xor.b32 t156, t141, t149;\n\t"
+        "and.b32 t156, t156, t153;\n\t"
+        "xor.b32 t156, t156, t141;\n\t"
+        "xor.b32 t157, t142, t150;\n\t"
+        "and.b32 t157, t157, t153;\n\t"
+        "xor.b32 t157, t157, t142;\n\t"
+        "and.b32 t158, t143, t166;\n\t"
+        "and.b32 t159, t144, t166;\n\t"
+        "and.b32 t160, t145, t166;\n\t"
+        "and.b32 t161, t146, t166;\n\t"
+        "and.b32 t162, t147, t166;\n\t"
+        "and.b32 t163, t148, t166;\n\t"
+        "and.b32 t164, t149, t166;\n\t"
+        "and.b32 t165, t150, t166;\n\t"
+        "and.b32 t167, %27, 31;\n\t"
+        "shf.r.clamp.b32 t168, t154, t155, t167;\n\t"
+        "shf.r.clamp.b32 t169, t155, t156, t167;\n\t"
+        "shf.r.clamp.b32 t170, t156, t157, t167;\n\t"
+        "shf.r.clamp.b32 t171, t157, t158, t167;\n\t"
+        "shf.r.clamp.b32 t172, t158, t159, t167;\n\t"
+        "shf.r.clamp.b32 t173, t159, t160, t167;\n\t"
+        "shf.r.clamp.b32 t174, t160, t161, t167;\n\t"
+        "shf.r.clamp.b32 t175, t161, t162, t167;\n\t"
+        "shf.r.clamp.b32 t176, t162, t163, t167;\n\t"
+        "shf.r.clamp.b32 t177, t163, t164, t167;\n\t"
+        "shf.r.clamp.b32 t178, t164, t165, t167;\n\t"
+        "shr.b32 t179, t165, t167;\n\t"
+        "and.b32 t180, t95, 1;\n\t"
+        "sub.u32 t181, 0, t180;\n\t"
+        "mov.b32 %0, 1;\n\t"
+        "xor.b32 t182, t168, t95;\n\t"
+        "and.b32 t182, t182, t181;\n\t"
+        "xor.b32 %1, t168, t182;\n\t"
+        "xor.b32 t183, t95, t168;\n\t"
+        "and.b32 t183, t183, t181;\n\t"
+        "xor.b32 %14, t95, t183;\n\t"
+        "xor.b32 t184, t169, t96;\n\t"
+        "and.b32 t184, t184, t181;\n\t"
+        "xor.b32 %2, t169, t184;\n\t"
+        "xor.b32 t185, t96, t169;\n\t"
+        "and.b32 t185, t185, t181;\n\t"
+        "xor.b32 %15, t96, t185;\n\t"
+        "xor.b32 t186, t170, t97;\n\t"
+        "and.b32 t186, t186, t181;\n\t"
+        "xor.b32 %3, t170, t186;\n\t"
+        "xor.b32 t187, t97, t170;\n\t"
+        "and.b32 t187, t187, t181;\n\t"
+        "xor.b32 %16, t97, t187;\n\t"
+        "xor.b32 t188, t171, t98;\n\t"
+        "and.b32 t188, t188, t181;\n\t"
+        "xor.b32 %4, t171, t188;\n\t"
+        "xor.b32 t189, t98, t171;\n\t"
+        "and.b32 t189, t189, t181;\n\t"
+        "xor.b32 %17, t98, t189;\n\t"
+        "xor.b32 t190, t172, t99;\n\t"
+        "and.b32 t190, t190, t181;\n\t"
+        "xor.b32 %5, t172, t190;\n\t"
+        "xor.b32 t191, t99, t172;\n\t"
+        "and.b32 t191, t191, t181;\n\t"
+        "xor.b32 %18, t99, t191;\n\t"
+        "xor.b32 t192, t173, t100;\n\t"
+        "and.b32 t192, t192, t181;\n\t"
+        "xor.b32 %6, t173, t192;\n\t"
+        "xor.b32 t193, t100, t173;\n\t"
+        "and.b32 t193, t193, t181;\n\t"
+        "xor.b32 %19, t100, t193;\n\t"
+        "xor.b32 t194, t174, t101;\n\t"
+        "and.b32 t194, t194, t181;\n\t"
+        "xor.b32 %7, t174, t194;\n\t"
+        "xor.b32 t195, t101, t174;\n\t"
+        "and.b32 t195, t195, t181;\n\t"
+        "xor.b32 %20, t101, t195;\n\t"
+        "xor.b32 t196, t175, t102;\n\t"
+        "and.b32 t196, t196, t181;\n\t"
+        "xor.b32 %8, t175, t196;\n\t"
+        "xor.b32 t197, t102, t175;\n\t"
+        "and.b32 t197, t197, t181;\n\t"
+        "xor.b32 %21, t102, t197;\n\t"
+        "xor.b32 t198, t176, t103;\n\t"
+        "and.b32 t198, t198, t181;\n\t"
+        "xor.b32 %9, t176, t198;\n\t"
+        "xor.b32 t199, t103, t176;\n\t"
+        "and.b32 t199, t199, t181;\n\t"
+        "xor.b32 %22, t103, t199;\n\t"
+        "xor.b32 t200, t177, t104;\n\t"
+        "and.b32 t200, t200, t181;\n\t"
+        "xor.b32 %10, t177, t200;\n\t"
+        "xor.b32 t201, t104, t177;\n\t"
+        "and.b32 t201, t201, t181;\n\t"
+        "xor.b32 %23, t104, t201;\n\t"
+        "xor.b32 t202, t178, t105;\n\t"
+        "and.b32 t202, t202, t181;\n\t"
+        "xor.b32 %11, t178, t202;\n\t"
+        "xor.b32 t203, t105, t178;\n\t"
+        "and.b32 t203, t203, t181;\n\t"
+        "xor.b32 %24, t105, t203;\n\t"
+        "xor.b32 t204, t179, t106;\n\t"
+        "and.b32 t204, t204, t181;\n\t"
+        "xor.b32 %12, t179, t204;\n\t"
+        "xor.b32 t205, t106, t179;\n\t"
+        "and.b32 t205, t205, t181;\n\t"
+        "xor.b32 %25, t106, t205;\n\t"
+        "mov.b32 %13, 0;\n\t"
+        "mov.b32 %26, 0;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
     );
   }
@@ -16811,7 +16869,7 @@ struct gcd_start {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t t[156];
+    uint32_t t[206];
     t[0] = ptx_or(x[0], x[12]);
     t[1] = ptx_or(x[1], x[13]);
     t[2] = ptx_or(x[2], x[14]);
@@ -16824,75 +16882,75 @@ struct gcd_start {
     t[9] = ptx_or(x[9], x[21]);
     t[10] = ptx_or(x[10], x[22]);
     t[11] = ptx_or(x[11], x[23]);
-    y[24] = ptx_brev(t[11]);
-    y[24] = ptx_clz(y[24]);
+    y[27] = ptx_brev(t[11]);
+    y[27] = ptx_clz(y[27]);
     t[12] = ptx_brev(t[10]);
     t[12] = ptx_clz(t[12]);
     t[13] = ptx_shr(t[12], 5u);
     t[13] = ptx_sub(0u, t[13]);
-    y[24] = ptx_and(y[24], t[13]);
-    y[24] = ptx_add(y[24], t[12]);
+    y[27] = ptx_and(y[27], t[13]);
+    y[27] = ptx_add(y[27], t[12]);
     t[14] = ptx_brev(t[9]);
     t[14] = ptx_clz(t[14]);
     t[15] = ptx_shr(t[14], 5u);
     t[15] = ptx_sub(0u, t[15]);
-    y[24] = ptx_and(y[24], t[15]);
-    y[24] = ptx_add(y[24], t[14]);
+    y[27] = ptx_and(y[27], t[15]);
+    y[27] = ptx_add(y[27], t[14]);
     t[16] = ptx_brev(t[8]);
     t[16] = ptx_clz(t[16]);
     t[17] = ptx_shr(t[16], 5u);
     t[17] = ptx_sub(0u, t[17]);
-    y[24] = ptx_and(y[24], t[17]);
-    y[24] = ptx_add(y[24], t[16]);
+    y[27] = ptx_and(y[27], t[17]);
+    y[27] = ptx_add(y[27], t[16]);
     t[18] = ptx_brev(t[7]);
     t[18] = ptx_clz(t[18]);
     t[19] = ptx_shr(t[18], 5u);
     t[19] = ptx_sub(0u, t[19]);
-    y[24] = ptx_and(y[24], t[19]);
-    y[24] = ptx_add(y[24], t[18]);
+    y[27] = ptx_and(y[27], t[19]);
+    y[27] = ptx_add(y[27], t[18]);
     t[20] = ptx_brev(t[6]);
     t[20] = ptx_clz(t[20]);
     t[21] = ptx_shr(t[20], 5u);
     t[21] = ptx_sub(0u, t[21]);
-    y[24] = ptx_and(y[24], t[21]);
-    y[24] = ptx_add(y[24], t[20]);
+    y[27] = ptx_and(y[27], t[21]);
+    y[27] = ptx_add(y[27], t[20]);
     t[22] = ptx_brev(t[5]);
     t[22] = ptx_clz(t[22]);
     t[23] = ptx_shr(t[22], 5u);
     t[23] = ptx_sub(0u, t[23]);
-    y[24] = ptx_and(y[24], t[23]);
-    y[24] = ptx_add(y[24], t[22]);
+    y[27] = ptx_and(y[27], t[23]);
+    y[27] = ptx_add(y[27], t[22]);
     t[24] = ptx_brev(t[4]);
     t[24] = ptx_clz(t[24]);
     t[25] = ptx_shr(t[24], 5u);
     t[25] = ptx_sub(0u, t[25]);
-    y[24] = ptx_and(y[24], t[25]);
-    y[24] = ptx_add(y[24], t[24]);
+    y[27] = ptx_and(y[27], t[25]);
+    y[27] = ptx_add(y[27], t[24]);
     t[26] = ptx_brev(t[3]);
     t[26] = ptx_clz(t[26]);
     t[27] = ptx_shr(t[26], 5u);
     t[27] = ptx_sub(0u, t[27]);
-    y[24] = ptx_and(y[24], t[27]);
-    y[24] = ptx_add(y[24], t[26]);
+    y[27] = ptx_and(y[27], t[27]);
+    y[27] = ptx_add(y[27], t[26]);
     t[28] = ptx_brev(t[2]);
     t[28] = ptx_clz(t[28]);
     t[29] = ptx_shr(t[28], 5u);
     t[29] = ptx_sub(0u, t[29]);
-    y[24] = ptx_and(y[24], t[29]);
-    y[24] = ptx_add(y[24], t[28]);
+    y[27] = ptx_and(y[27], t[29]);
+    y[27] = ptx_add(y[27], t[28]);
     t[30] = ptx_brev(t[1]);
     t[30] = ptx_clz(t[30]);
     t[31] = ptx_shr(t[30], 5u);
     t[31] = ptx_sub(0u, t[31]);
-    y[24] = ptx_and(y[24], t[31]);
-    y[24] = ptx_add(y[24], t[30]);
+    y[27] = ptx_and(y[27], t[31]);
+    y[27] = ptx_add(y[27], t[30]);
     t[32] = ptx_brev(t[0]);
     t[32] = ptx_clz(t[32]);
     t[33] = ptx_shr(t[32], 5u);
     t[33] = ptx_sub(0u, t[33]);
-    y[24] = ptx_and(y[24], t[33]);
-    y[24] = ptx_add(y[24], t[32]);
-    t[34] = ptx_shr(y[24], 5u);
+    y[27] = ptx_and(y[27], t[33]);
+    y[27] = ptx_add(y[27], t[32]);
+    t[34] = ptx_shr(y[27], 5u);
     t[34] = ptx_and(t[34], 1u);
     t[35] = ptx_sub(0u, t[34]);
     t[48] = ptx_not(t[35]);
@@ -16930,7 +16988,7 @@ struct gcd_start {
     t[46] = ptx_and(t[46], t[35]);
     t[46] = ptx_xor(t[46], x[10]);
     t[47] = ptx_and(x[11], t[48]);
-    t[49] = ptx_shr(y[24], 6u);
+    t[49] = ptx_shr(y[27], 6u);
     t[49] = ptx_and(t[49], 1u);
     t[50] = ptx_sub(0u, t[49]);
     t[63] = ptx_not(t[50]);
@@ -16966,7 +17024,7 @@ struct gcd_start {
     t[60] = ptx_xor(t[60], t[45]);
     t[61] = ptx_and(t[46], t[63]);
     t[62] = ptx_and(t[47], t[63]);
-    t[64] = ptx_shr(y[24], 7u);
+    t[64] = ptx_shr(y[27], 7u);
     t[64] = ptx_and(t[64], 1u);
     t[65] = ptx_sub(0u, t[64]);
     t[78] = ptx_not(t[65]);
@@ -16998,7 +17056,7 @@ struct gcd_start {
     t[75] = ptx_and(t[60], t[78]);
     t[76] = ptx_and(t[61], t[78]);
     t[77] = ptx_and(t[62], t[78]);
-    t[79] = ptx_shr(y[24], 8u);
+    t[79] = ptx_shr(y[27], 8u);
     t[79] = ptx_and(t[79], 1u);
     t[80] = ptx_sub(0u, t[79]);
     t[93] = ptx_not(t[80]);
@@ -17022,366 +17080,1417 @@ struct gcd_start {
     t[90] = ptx_and(t[75], t[93]);
     t[91] = ptx_and(t[76], t[93]);
     t[92] = ptx_and(t[77], t[93]);
-    t[94] = ptx_and(y[24], 31u);
-    y[0] = ptx_shf_r_clamp(t[81], t[82], t[94]);
-    y[1] = ptx_shf_r_clamp(t[82], t[83], t[94]);
-    y[2] = ptx_shf_r_clamp(t[83], t[84], t[94]);
-    y[3] = ptx_shf_r_clamp(t[84], t[85], t[94]);
-    y[4] = ptx_shf_r_clamp(t[85], t[86], t[94]);
-    y[5] = ptx_shf_r_clamp(t[86], t[87], t[94]);
-    y[6] = ptx_shf_r_clamp(t[87], t[88], t[94]);
-    y[7] = ptx_shf_r_clamp(t[88], t[89], t[94]);
-    y[8] = ptx_shf_r_clamp(t[89], t[90], t[94]);
-    y[9] = ptx_shf_r_clamp(t[90], t[91], t[94]);
-    y[10] = ptx_shf_r_clamp(t[91], t[92], t[94]);
-    y[11] = ptx_shr(t[92], t[94]);
-    t[95] = ptx_shr(y[24], 5u);
-    t[95] = ptx_and(t[95], 1u);
-    t[96] = ptx_sub(0u, t[95]);
-    t[109] = ptx_not(t[96]);
-    t[97] = ptx_xor(x[12], x[13]);
-    t[97] = ptx_and(t[97], t[96]);
-    t[97] = ptx_xor(t[97], x[12]);
-    t[98] = ptx_xor(x[13], x[14]);
-    t[98] = ptx_and(t[98], t[96]);
-    t[98] = ptx_xor(t[98], x[13]);
-    t[99] = ptx_xor(x[14], x[15]);
-    t[99] = ptx_and(t[99], t[96]);
-    t[99] = ptx_xor(t[99], x[14]);
-    t[100] = ptx_xor(x[15], x[16]);
-    t[100] = ptx_and(t[100], t[96]);
-    t[100] = ptx_xor(t[100], x[15]);
-    t[101] = ptx_xor(x[16], x[17]);
-    t[101] = ptx_and(t[101], t[96]);
-    t[101] = ptx_xor(t[101], x[16]);
-    t[102] = ptx_xor(x[17], x[18]);
-    t[102] = ptx_and(t[102], t[96]);
-    t[102] = ptx_xor(t[102], x[17]);
-    t[103] = ptx_xor(x[18], x[19]);
-    t[103] = ptx_and(t[103], t[96]);
-    t[103] = ptx_xor(t[103], x[18]);
-    t[104] = ptx_xor(x[19], x[20]);
-    t[104] = ptx_and(t[104], t[96]);
-    t[104] = ptx_xor(t[104], x[19]);
-    t[105] = ptx_xor(x[20], x[21]);
-    t[105] = ptx_and(t[105], t[96]);
-    t[105] = ptx_xor(t[105], x[20]);
-    t[106] = ptx_xor(x[21], x[22]);
-    t[106] = ptx_and(t[106], t[96]);
-    t[106] = ptx_xor(t[106], x[21]);
-    t[107] = ptx_xor(x[22], x[23]);
-    t[107] = ptx_and(t[107], t[96]);
-    t[107] = ptx_xor(t[107], x[22]);
-    t[108] = ptx_and(x[23], t[109]);
-    t[110] = ptx_shr(y[24], 6u);
-    t[110] = ptx_and(t[110], 1u);
-    t[111] = ptx_sub(0u, t[110]);
-    t[124] = ptx_not(t[111]);
-    t[112] = ptx_xor(t[97], t[99]);
-    t[112] = ptx_and(t[112], t[111]);
-    t[112] = ptx_xor(t[112], t[97]);
-    t[113] = ptx_xor(t[98], t[100]);
-    t[113] = ptx_and(t[113], t[111]);
-    t[113] = ptx_xor(t[113], t[98]);
-    t[114] = ptx_xor(t[99], t[101]);
-    t[114] = ptx_and(t[114], t[111]);
-    t[114] = ptx_xor(t[114], t[99]);
-    t[115] = ptx_xor(t[100], t[102]);
-    t[115] = ptx_and(t[115], t[111]);
-    t[115] = ptx_xor(t[115], t[100]);
-    t[116] = ptx_xor(t[101], t[103]);
-    t[116] = ptx_and(t[116], t[111]);
-    t[116] = ptx_xor(t[116], t[101]);
-    t[117] = ptx_xor(t[102], t[104]);
-    t[117] = ptx_and(t[117], t[111]);
-    t[117] = ptx_xor(t[117], t[102]);
-    t[118] = ptx_xor(t[103], t[105]);
-    t[118] = ptx_and(t[118], t[111]);
-    t[118] = ptx_xor(t[118], t[103]);
-    t[119] = ptx_xor(t[104], t[106]);
-    t[119] = ptx_and(t[119], t[111]);
-    t[119] = ptx_xor(t[119], t[104]);
-    t[120] = ptx_xor(t[105], t[107]);
-    t[120] = ptx_and(t[120], t[111]);
-    t[120] = ptx_xor(t[120], t[105]);
-    t[121] = ptx_xor(t[106], t[108]);
-    t[121] = ptx_and(t[121], t[111]);
-    t[121] = ptx_xor(t[121], t[106]);
-    t[122] = ptx_and(t[107], t[124]);
-    t[123] = ptx_and(t[108], t[124]);
-    t[125] = ptx_shr(y[24], 7u);
-    t[125] = ptx_and(t[125], 1u);
-    t[126] = ptx_sub(0u, t[125]);
-    t[139] = ptx_not(t[126]);
-    t[127] = ptx_xor(t[112], t[116]);
-    t[127] = ptx_and(t[127], t[126]);
+    t[94] = ptx_and(y[27], 31u);
+    t[95] = ptx_shf_r_clamp(t[81], t[82], t[94]);
+    t[96] = ptx_shf_r_clamp(t[82], t[83], t[94]);
+    t[97] = ptx_shf_r_clamp(t[83], t[84], t[94]);
+    t[98] = ptx_shf_r_clamp(t[84], t[85], t[94]);
+    t[99] = ptx_shf_r_clamp(t[85], t[86], t[94]);
+    t[100] = ptx_shf_r_clamp(t[86], t[87], t[94]);
+    t[101] = ptx_shf_r_clamp(t[87], t[88], t[94]);
+    t[102] = ptx_shf_r_clamp(t[88], t[89], t[94]);
+    t[103] = ptx_shf_r_clamp(t[89], t[90], t[94]);
+    t[104] = ptx_shf_r_clamp(t[90], t[91], t[94]);
+    t[105] = ptx_shf_r_clamp(t[91], t[92], t[94]);
+    t[106] = ptx_shr(t[92], t[94]);
+    t[107] = ptx_shr(y[27], 5u);
+    t[107] = ptx_and(t[107], 1u);
+    t[108] = ptx_sub(0u, t[107]);
+    t[121] = ptx_not(t[108]);
+    t[109] = ptx_xor(x[12], x[13]);
+    t[109] = ptx_and(t[109], t[108]);
+    t[109] = ptx_xor(t[109], x[12]);
+    t[110] = ptx_xor(x[13], x[14]);
+    t[110] = ptx_and(t[110], t[108]);
+    t[110] = ptx_xor(t[110], x[13]);
+    t[111] = ptx_xor(x[14], x[15]);
+    t[111] = ptx_and(t[111], t[108]);
+    t[111] = ptx_xor(t[111], x[14]);
+    t[112] = ptx_xor(x[15], x[16]);
+    t[112] = ptx_and(t[112], t[108]);
+    t[112] = ptx_xor(t[112], x[15]);
+    t[113] = ptx_xor(x[16], x[17]);
+    t[113] = ptx_and(t[113], t[108]);
+    t[113] = ptx_xor(t[113], x[16]);
+    t[114] = ptx_xor(x[17], x[18]);
+    t[114] = ptx_and(t[114], t[108]);
+    t[114] = ptx_xor(t[114], x[17]);
+    t[115] = ptx_xor(x[18], x[19]);
+    t[115] = ptx_and(t[115], t[108]);
+    t[115] = ptx_xor(t[115], x[18]);
+    t[116] = ptx_xor(x[19], x[20]);
+    t[116] = ptx_and(t[116], t[108]);
+    t[116] = ptx_xor(t[116], x[19]);
+    t[117] = ptx_xor(x[20], x[21]);
+    t[117] = ptx_and(t[117], t[108]);
+    t[117] = ptx_xor(t[117], x[20]);
+    t[118] = ptx_xor(x[21], x[22]);
+    t[118] = ptx_and(t[118], t[108]);
+    t[118] = ptx_xor(t[118], x[21]);
+    t[119] = ptx_xor(x[22], x[23]);
+    t[119] = ptx_and(t[119], t[108]);
+    t[119] = ptx_xor(t[119], x[22]);
+    t[120] = ptx_and(x[23], t[121]);
+    t[122] = ptx_shr(y[27], 6u);
+    t[122] = ptx_and(t[122], 1u);
+    t[123] = ptx_sub(0u, t[122]);
+    t[136] = ptx_not(t[123]);
+    t[124] = ptx_xor(t[109], t[111]);
+    t[124] = ptx_and(t[124], t[123]);
+    t[124] = ptx_xor(t[124], t[109]);
+    t[125] = ptx_xor(t[110], t[112]);
+    t[125] = ptx_and(t[125], t[123]);
+    t[125] = ptx_xor(t[125], t[110]);
+    t[126] = ptx_xor(t[111], t[113]);
+    t[126] = ptx_and(t[126], t[123]);
+    t[126] = ptx_xor(t[126], t[111]);
+    t[127] = ptx_xor(t[112], t[114]);
+    t[127] = ptx_and(t[127], t[123]);
     t[127] = ptx_xor(t[127], t[112]);
-    t[128] = ptx_xor(t[113], t[117]);
-    t[128] = ptx_and(t[128], t[126]);
+    t[128] = ptx_xor(t[113], t[115]);
+    t[128] = ptx_and(t[128], t[123]);
     t[128] = ptx_xor(t[128], t[113]);
-    t[129] = ptx_xor(t[114], t[118]);
-    t[129] = ptx_and(t[129], t[126]);
+    t[129] = ptx_xor(t[114], t[116]);
+    t[129] = ptx_and(t[129], t[123]);
     t[129] = ptx_xor(t[129], t[114]);
-    t[130] = ptx_xor(t[115], t[119]);
-    t[130] = ptx_and(t[130], t[126]);
+    t[130] = ptx_xor(t[115], t[117]);
+    t[130] = ptx_and(t[130], t[123]);
     t[130] = ptx_xor(t[130], t[115]);
-    t[131] = ptx_xor(t[116], t[120]);
-    t[131] = ptx_and(t[131], t[126]);
+    t[131] = ptx_xor(t[116], t[118]);
+    t[131] = ptx_and(t[131], t[123]);
     t[131] = ptx_xor(t[131], t[116]);
-    t[132] = ptx_xor(t[117], t[121]);
-    t[132] = ptx_and(t[132], t[126]);
+    t[132] = ptx_xor(t[117], t[119]);
+    t[132] = ptx_and(t[132], t[123]);
     t[132] = ptx_xor(t[132], t[117]);
-    t[133] = ptx_xor(t[118], t[122]);
-    t[133] = ptx_and(t[133], t[126]);
+    t[133] = ptx_xor(t[118], t[120]);
+    t[133] = ptx_and(t[133], t[123]);
     t[133] = ptx_xor(t[133], t[118]);
-    t[134] = ptx_xor(t[119], t[123]);
-    t[134] = ptx_and(t[134], t[126]);
-    t[134] = ptx_xor(t[134], t[119]);
-    t[135] = ptx_and(t[120], t[139]);
-    t[136] = ptx_and(t[121], t[139]);
-    t[137] = ptx_and(t[122], t[139]);
-    t[138] = ptx_and(t[123], t[139]);
-    t[140] = ptx_shr(y[24], 8u);
-    t[140] = ptx_and(t[140], 1u);
-    t[141] = ptx_sub(0u, t[140]);
-    t[154] = ptx_not(t[141]);
-    t[142] = ptx_xor(t[127], t[135]);
-    t[142] = ptx_and(t[142], t[141]);
+    t[134] = ptx_and(t[119], t[136]);
+    t[135] = ptx_and(t[120], t[136]);
+    t[137] = ptx_shr(y[27], 7u);
+    t[137] = ptx_and(t[137], 1u);
+    t[138] = ptx_sub(0u, t[137]);
+    t[151] = ptx_not(t[138]);
+    t[139] = ptx_xor(t[124], t[128]);
+    t[139] = ptx_and(t[139], t[138]);
+    t[139] = ptx_xor(t[139], t[124]);
+    t[140] = ptx_xor(t[125], t[129]);
+    t[140] = ptx_and(t[140], t[138]);
+    t[140] = ptx_xor(t[140], t[125]);
+    t[141] = ptx_xor(t[126], t[130]);
+    t[141] = ptx_and(t[141], t[138]);
+    t[141] = ptx_xor(t[141], t[126]);
+    t[142] = ptx_xor(t[127], t[131]);
+    t[142] = ptx_and(t[142], t[138]);
     t[142] = ptx_xor(t[142], t[127]);
-    t[143] = ptx_xor(t[128], t[136]);
-    t[143] = ptx_and(t[143], t[141]);
+    t[143] = ptx_xor(t[128], t[132]);
+    t[143] = ptx_and(t[143], t[138]);
     t[143] = ptx_xor(t[143], t[128]);
-    t[144] = ptx_xor(t[129], t[137]);
-    t[144] = ptx_and(t[144], t[141]);
+    t[144] = ptx_xor(t[129], t[133]);
+    t[144] = ptx_and(t[144], t[138]);
     t[144] = ptx_xor(t[144], t[129]);
-    t[145] = ptx_xor(t[130], t[138]);
-    t[145] = ptx_and(t[145], t[141]);
+    t[145] = ptx_xor(t[130], t[134]);
+    t[145] = ptx_and(t[145], t[138]);
     t[145] = ptx_xor(t[145], t[130]);
-    t[146] = ptx_and(t[131], t[154]);
-    t[147] = ptx_and(t[132], t[154]);
-    t[148] = ptx_and(t[133], t[154]);
-    t[149] = ptx_and(t[134], t[154]);
-    t[150] = ptx_and(t[135], t[154]);
-    t[151] = ptx_and(t[136], t[154]);
-    t[152] = ptx_and(t[137], t[154]);
-    t[153] = ptx_and(t[138], t[154]);
-    t[155] = ptx_and(y[24], 31u);
-    y[12] = ptx_shf_r_clamp(t[142], t[143], t[155]);
-    y[13] = ptx_shf_r_clamp(t[143], t[144], t[155]);
-    y[14] = ptx_shf_r_clamp(t[144], t[145], t[155]);
-    y[15] = ptx_shf_r_clamp(t[145], t[146], t[155]);
-    y[16] = ptx_shf_r_clamp(t[146], t[147], t[155]);
-    y[17] = ptx_shf_r_clamp(t[147], t[148], t[155]);
-    y[18] = ptx_shf_r_clamp(t[148], t[149], t[155]);
-    y[19] = ptx_shf_r_clamp(t[149], t[150], t[155]);
-    y[20] = ptx_shf_r_clamp(t[150], t[151], t[155]);
-    y[21] = ptx_shf_r_clamp(t[151], t[152], t[155]);
-    y[22] = ptx_shf_r_clamp(t[152], t[153], t[155]);
-    y[23] = ptx_shr(t[153], t[155]);
+    t[146] = ptx_xor(t[131], t[135]);
+    t[146] = ptx_and(t[146], t[138]);
+    t[146] = ptx_xor(t[146], t[131]);
+    t[147] = ptx_and(t[132], t[151]);
+    t[148] = ptx_and(t[133], t[151]);
+    t[149] = ptx_and(t[134], t[151]);
+    t[150] = ptx_and(t[135], t[151]);
+    t[152] = ptx_shr(y[27], 8u);
+    t[152] = ptx_and(t[152], 1u);
+    t[153] = ptx_sub(0u, t[152]);
+    t[166] = ptx_not(t[153]);
+    t[154] = ptx_xor(t[139], t[147]);
+    t[154] = ptx_and(t[154], t[153]);
+    t[154] = ptx_xor(t[154], t[139]);
+    t[155] = ptx_xor(t[140], t[148]);
+    t[155] = ptx_and(t[155], t[153]);
+    t[155] = ptx_xor(t[155], t[140]);
+    t[156] = ptx_xor(t[141], t[149]);
+    t[156] = ptx_and(t[156], t[153]);
+    t[156] = ptx_xor(t[156], t[141]);
+    t[157] = ptx_xor(t[142], t[150]);
+    t[157] = ptx_and(t[157], t[153]);
+    t[157] = ptx_xor(t[157], t[142]);
+    t[158] = ptx_and(t[143], t[166]);
+    t[159] = ptx_and(t[144], t[166]);
+    t[160] = ptx_and(t[145], t[166]);
+    t[161] = ptx_and(t[146], t[166]);
+    t[162] = ptx_and(t[147], t[166]);
+    t[163] = ptx_and(t[148], t[166]);
+    t[164] = ptx_and(t[149], t[166]);
+    t[165] = ptx_and(t[150], t[166]);
+    t[167] = ptx_and(y[27], 31u);
+    t[168] = ptx_shf_r_clamp(t[154], t[155], t[167]);
+    t[169] = ptx_shf_r_clamp(t[155], t[156], t[167]);
+    t[170] = ptx_shf_r_clamp(t[156], t[157], t[167]);
+    t[171] = ptx_shf_r_clamp(t[157], t[158], t[167]);
+    t[172] = ptx_shf_r_clamp(t[158], t[159], t[167]);
+    t[173] = ptx_shf_r_clamp(t[159], t[160], t[167]);
+    t[174] = ptx_shf_r_clamp(t[160], t[161], t[167]);
+    t[175] = ptx_shf_r_clamp(t[161], t[162], t[167]);
+    t[176] = ptx_shf_r_clamp(t[162], t[163], t[167]);
+    t[177] = ptx_shf_r_clamp(t[163], t[164], t[167]);
+    t[178] = ptx_shf_r_clamp(t[164], t[165], t[167]);
+    t[179] = ptx_shr(t[165], t[167]);
+    t[180] = ptx_and(t[95], 1u);
+    t[181] = ptx_sub(0u, t[180]);
+    y[0] = ptx_mov(1u);
+    t[182] = ptx_xor(t[168], t[95]);
+    t[182] = ptx_and(t[182], t[181]);
+    y[1] = ptx_xor(t[168], t[182]);
+    t[183] = ptx_xor(t[95], t[168]);
+    t[183] = ptx_and(t[183], t[181]);
+    y[14] = ptx_xor(t[95], t[183]);
+    t[184] = ptx_xor(t[169], t[96]);
+    t[184] = ptx_and(t[184], t[181]);
+    y[2] = ptx_xor(t[169], t[184]);
+    t[185] = ptx_xor(t[96], t[169]);
+    t[185] = ptx_and(t[185], t[181]);
+    y[15] = ptx_xor(t[96], t[185]);
+    t[186] = ptx_xor(t[170], t[97]);
+    t[186] = ptx_and(t[186], t[181]);
+    y[3] = ptx_xor(t[170], t[186]);
+    t[187] = ptx_xor(t[97], t[170]);
+    t[187] = ptx_and(t[187], t[181]);
+    y[16] = ptx_xor(t[97], t[187]);
+    t[188] = ptx_xor(t[171], t[98]);
+    t[188] = ptx_and(t[188], t[181]);
+    y[4] = ptx_xor(t[171], t[188]);
+    t[189] = ptx_xor(t[98], t[171]);
+    t[189] = ptx_and(t[189], t[181]);
+    y[17] = ptx_xor(t[98], t[189]);
+    t[190] = ptx_xor(t[172], t[99]);
+    t[190] = ptx_and(t[190], t[181]);
+    y[5] = ptx_xor(t[172], t[190]);
+    t[191] = ptx_xor(t[99], t[172]);
+    t[191] = ptx_and(t[191], t[181]);
+    y[18] = ptx_xor(t[99], t[191]);
+    t[192] = ptx_xor(t[173], t[100]);
+    t[192] = ptx_and(t[192], t[181]);
+    y[6] = ptx_xor(t[173], t[192]);
+    t[193] = ptx_xor(t[100], t[173]);
+    t[193] = ptx_and(t[193], t[181]);
+    y[19] = ptx_xor(t[100], t[193]);
+    t[194] = ptx_xor(t[174], t[101]);
+    t[194] = ptx_and(t[194], t[181]);
+    y[7] = ptx_xor(t[174], t[194]);
+    t[195] = ptx_xor(t[101], t[174]);
+    t[195] = ptx_and(t[195], t[181]);
+    y[20] = ptx_xor(t[101], t[195]);
+    t[196] = ptx_xor(t[175], t[102]);
+    t[196] = ptx_and(t[196], t[181]);
+    y[8] = ptx_xor(t[175], t[196]);
+    t[197] = ptx_xor(t[102], t[175]);
+    t[197] = ptx_and(t[197], t[181]);
+    y[21] = ptx_xor(t[102], t[197]);
+    t[198] = ptx_xor(t[176], t[103]);
+    t[198] = ptx_and(t[198], t[181]);
+    y[9] = ptx_xor(t[176], t[198]);
+    t[199] = ptx_xor(t[103], t[176]);
+    t[199] = ptx_and(t[199], t[181]);
+    y[22] = ptx_xor(t[103], t[199]);
+    t[200] = ptx_xor(t[177], t[104]);
+    t[200] = ptx_and(t[200], t[181]);
+    y[10] = ptx_xor(t[177], t[200]);
+    t[201] = ptx_xor(t[104], t[177]);
+    t[201] = ptx_and(t[201], t[181]);
+    y[23] = ptx_xor(t[104], t[201]);
+    t[202] = ptx_xor(t[178], t[105]);
+    t[202] = ptx_and(t[202], t[181]);
+    y[11] = ptx_xor(t[178], t[202]);
+    t[203] = ptx_xor(t[105], t[178]);
+    t[203] = ptx_and(t[203], t[181]);
+    y[24] = ptx_xor(t[105], t[203]);
+    t[204] = ptx_xor(t[179], t[106]);
+    t[204] = ptx_and(t[204], t[181]);
+    y[12] = ptx_xor(t[179], t[204]);
+    t[205] = ptx_xor(t[106], t[179]);
+    t[205] = ptx_and(t[205], t[181]);
+    y[25] = ptx_xor(t[106], t[205]);
+    y[13] = ptx_mov(0u);
+    y[26] = ptx_mov(0u);
   }
 #endif
 };
 
-// gcd_step: a step that the loops below call; 188 instructions.
-struct gcd_step {
-  static constexpr unsigned in_words = 24;
-  static constexpr unsigned out_words = 24;
+// gcd_round: a step that the loops below call; 1162 instructions.
+struct gcd_round {
+  static constexpr unsigned in_words = 27;
+  static constexpr unsigned out_words = 27;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<127>;\n\t"
-        "and.b32 t0, %24, %36;\n\t"
-        "and.b32 t0, t0, 1;\n\t"
-        "sub.u32 t1, 0, t0;\n\t"
-        "sub.cc.u32 t2, %24, %36;\n\t"
-        "subc.cc.u32 t3, %25, %37;\n\t"
-        "subc.cc.u32 t4, %26, %38;\n\t"
-        "subc.cc.u32 t5, %27, %39;\n\t"
-        "subc.cc.u32 t6, %28, %40;\n\t"
-        "subc.cc.u32 t7, %29, %41;\n\t"
-        "subc.cc.u32 t8, %30, %42;\n\t"
-        "subc.cc.u32 t9, %31, %43;\n\t"
-        "subc.cc.u32 t10, %32, %44;\n\t"
-        "subc.cc.u32 t11, %33, %45;\n\t"
-        "subc.cc.u32 t12, %34, %46;\n\t"
-        "subc.cc.u32 t13, %35, %47;\n\t"
-        "subc.u32 t14, 0, 0;\n\t"
-        "and.b32 t15, t1, t14;\n\t"
-        "xor.b32 t16, t1, t15;\n\t"
-        "and.b32 t17, %36, t16;\n\t"
-        "and.b32 t18, %37, t16;\n\t"
-        "and.b32 t19, %38, t16;\n\t"
-        "and.b32 t20, %39, t16;\n\t"
-        "and.b32 t21, %40, t16;\n\t"
-        "and.b32 t22, %41, t16;\n\t"
-        "and.b32 t23, %42, t16;\n\t"
-        "and.b32 t24, %43, t16;\n\t"
-        "and.b32 t25, %44, t16;\n\t"
-        "and.b32 t26, %45, t16;\n\t"
-        "and.b32 t27, %46, t16;\n\t"
-        "and.b32 t28, %47, t16;\n\t"
-        "sub.cc.u32 t29, %24, t17;\n\t"
-        "subc.cc.u32 t30, %25, t18;\n\t"
-        "subc.cc.u32 t31, %26, t19;\n\t"
-        "subc.cc.u32 t32, %27, t20;\n\t"
-        "subc.cc.u32 t33, %28, t21;\n\t"
-        "subc.cc.u32 t34, %29, t22;\n\t"
-        "subc.cc.u32 t35, %30, t23;\n\t"
-        "subc.cc.u32 t36, %31, t24;\n\t"
-        "subc.cc.u32 t37, %32, t25;\n\t"
-        "subc.cc.u32 t38, %33, t26;\n\t"
-        "subc.cc.u32 t39, %34, t27;\n\t"
-        "subc.u32 t40, %35, t28;\n\t"
-        "and.b32 t41, %24, t15;\n\t"
-        "and.b32 t42, %25, t15;\n\t"
-        "and.b32 t43, %26, t15;\n\t"
-        "and.b32 t44, %27, t15;\n\t"
-        "and.b32 t45, %28, t15;\n\t"
-        "and.b32 t46, %29, t15;\n\t"
-        "and.b32 t47, %30, t15;\n\t"
-        "and.b32 t48, %31, t15;\n\t"
-        "and.b32 t49, %32, t15;\n\t"
-        "and.b32 t50, %33, t15;\n\t"
-        "and.b32 t51, %34, t15;\n\t"
-        "and.b32 t52, %35, t15;\n\t"
-        "sub.cc.u32 t53, %36, t41;\n\t"
-        "subc.cc.u32 t54, %37, t42;\n\t"
-        "subc.cc.u32 t55, %38, t43;\n\t"
-        "subc.cc.u32 t56, %39, t44;\n\t"
-        "subc.cc.u32 t57, %40, t45;\n\t"
-        "subc.cc.u32 t58, %41, t46;\n\t"
-        "subc.cc.u32 t59, %42, t47;\n\t"
-        "subc.cc.u32 t60, %43, t48;\n\t"
-        "subc.cc.u32 t61, %44, t49;\n\t"
-        "subc.cc.u32 t62, %45, t50;\n\t"
-        "subc.cc.u32 t63, %46, t51;\n\t"
-        "subc.u32 t64, %47, t52;\n\t"
-        "and.b32 t65, t29, 1;\n\t"
-        "sub.u32 t66, 0, t65;\n\t"
-        "xor.b32 t79, t29, t53;\n\t"
-        "and.b32 t79, t79, t66;\n\t"
-        "xor.b32 t67, t29, t79;\n\t"
-        "xor.b32 t80, t30, t54;\n\t"
-        "and.b32 t80, t80, t66;\n\t"
-        "xor.b32 t68, t30, t80;\n\t"
-        "xor.b32 t81, t31, t55;\n\t"
-        "and.b32 t81, t81, t66;\n\t"
-        "xor.b32 t69, t31, t81;\n\t"
-        "xor.b32 t82, t32, t56;\n\t"
-        "and.b32 t82, t82, t66;\n\t"
-        "xor.b32 t70, t32, t82;\n\t"
-        "xor.b32 t83, t33, t57;\n\t"
-        "and.b32 t83, t83, t66;\n\t"
-        "xor.b32 t71, t33, t83;\n\t"
-        "xor.b32 t84, t34, t58;\n\t"
-        "and.b32 t84, t84, t66;\n\t"
-        "xor.b32 t72, t34, t84;\n\t"
-        "xor.b32 t85, t35, t59;\n\t"
-        "and.b32 t85, t85, t66;\n\t"
-        "xor.b32 t73, t35, t85;\n\t"
-        "xor.b32 t86, t36, t60;\n\t"
-        "and.b32 t86, t86, t66;\n\t"
-        "xor.b32 t74, t36, t86;\n\t"
-        "xor.b32 t87, t37, t61;\n\t"
-        "and.b32 t87, t87, t66;\n\t"
-        "xor.b32 t75, t37, t87;\n\t"
-        "xor.b32 t88, t38, t62;\n\t"
-        "and.b32 t88, t88, t66;\n\t"
-        "xor.b32 t76, t38, t88;\n\t"
-        "xor.b32 t89, t39, t63;\n\t"
-        "and.b32 t89, t89, t66;\n\t"
-        "xor.b32 t77, t39, t89;\n\t"
-        "xor.b32 t90, t40, t64;\n\t"
-        "and.b32 t90, t90, t66;\n\t"
-        "xor.b32 t78, t40, t90;\n\t"
-        "shf.r.clamp.b32 t91, t67, t68, 1;\n\t"
-        "shf.r.clamp.b32 t92, t68, t69, 1;\n\t"
-        "shf.r.clamp.b32 t93, t69, t70, 1;\n\t"
-        "shf.r.clamp.b32 t94, t70, t71, 1;\n\t"
-        "shf.r.clamp.b32 t95, t71, t72, 1;\n\t"
-        "shf.r.clamp.b32 t96, t72, t73, 1;\n\t"
-        "shf.r.clamp.b32 t97, t73, t74, 1;\n\t"
-        "shf.r.clamp.b32 t98, t74, t75, 1;\n\t"
-        "shf.r.clamp.b32 t99, t75, t76, 1;\n\t"
-        "shf.r.clamp.b32 t100, t76, t77, 1;\n\t"
-        "shf.r.clamp.b32 t101, t77, t78, 1;\n\t"
-        "shr.b32 t102, t78, 1;\n\t"
-        "xor.b32 t103, t91, t29;\n\t"
-        "and.b32 t103, t103, t66;\n\t"
-        "xor.b32 %0, t91, t103;\n\t"
-        "xor.b32 t104, t53, t91;\n\t"
-        "and.b32 t104, t104, t66;\n\t"
-        "xor.b32 %12, t53, t104;\n\t"
-        "xor.b32 t105, t92, t30;\n\t"
-        "and.b32 t105, t105, t66;\n\t"
-        "xor.b32 %1, t92, t105;\n\t"
-        "xor.b32 t106, t54, t92;\n\t"
-        "and.b32 t106, t106, t66;\n\t"
-        "xor.b32 %13, t54, t106;\n\t"
-        "xor.b32 t107, t93, t31;\n\t"
-        "and.b32 t107, t107, t66;\n\t"
-        "xor.b32 %2, t93, t107;\n\t"
-        "xor.b32 t108, t55, t93;\n\t"
-        "and.b32 t108, t108, t66;\n\t"
-        "xor.b32 %14, t55, t108;\n\t"
-        "xor.b32 t109, t94, t32;\n\t"
-        "and.b32 t109, t109, t66;\n\t"
-        "xor.b32 %3, t94, t109;\n\t"
-        "xor.b32 t110, t56, t94;\n\t"
-        "and.b32 t110, t110, t66;\n\t"
-        "xor.b32 %15, t56, t110;\n\t"
-        "xor.b32 t111, t95, t33;\n\t"
-        "and.b32 t111, t111, t66;\n\t"
-        "xor.b32 %4, t95, t111;\n\t"
-        "xor.b32 t112, t57, t95;\n\t"
-        "and.b32 t112, t112, t66;\n\t"
-        "xor.b32 %16, t57, t112;\n\t"
-        "xor.b32 t113, t96, t34;\n\t"
-        "and.b32 t113, t113, t66;\n\t"
-        "xor.b32 %5, t96, t113;\n\t"
-        "xor.b32 t114, t58, t96;\n\t"
-        "and.b32 t114, t114, t66;\n\t"
-        "xor.b32 %17, t58, t114;\n\t"
-        "xor.b32 t115, t97, t35;\n\t"
-        "and.b32 t115, t115, t66;\n\t"
-        "xor.b32 %6, t97, t115;\n\t"
-        "xor.b32 t116, t59, t97;\n\t"
-        "and.b32 t116, t116, t66;\n\t"
-        "xor.b32 %18, t59, t116;\n\t"
-        "xor.b32 t117, t98, t36;\n\t"
-        "and.b32 t117, t117, t66;\n\t"
-        "xor.b32 %7, t98, t117;\n\t"
-        "xor.b32 t118, t60, t98;\n\t"
-        "and.b32 t118, t118, t66;\n\t"
-        "xor.b32 %19, t60, t118;\n\t"
-        "xor.b32 t119, t99, t37;\n\t"
-        "and.b32 t119, t119, t66;\n\t"
-        "xor.b32 %8, t99, t119;\n\t"
-        "xor.b32 t120, t61, t99;\n\t"
-        "and.b32 t120, t120, t66;\n\t"
-        "xor.b32 %20, t61, t120;\n\t"
-        "xor.b32 t121, t100, t38;\n\t"
-        "and.b32 t121, t121, t66;\n\t"
-        "xor.b32 %9, t100, t121;\n\t"
-        "xor.b32 t122, t62, t100;\n\t"
-        "and.b32 t122, t122, t66;\n\t"
-        "xor.b32 %21, t62, t122;\n\t"
-        "xor.b32 t123, t101, t39;\n\t"
-        "and.b32 t123, t123, t66;\n\t"
-        "xor.b32 %10, t101, t123;\n\t"
-        "xor.b32 t124, t63, t101;\n\t"
-        "and.b32 t124, t124, t66;\n\t"
-        "xor.b32 %22, t63, t124;\n\t"
-        "xor.b32 t125, t102, t40;\n\t"
-        "and.b32 t125, t125, t66;\n\t"
-        "xor.b32 %11, t102, t125;\n\t"
-        "xor.b32 t126, t64, t102;\n\t"
-        "and.b32 t126, t126, t66;\n\t"
-        "xor.b32 %23, t64, t126;\n\t"
+        ".reg .u32 t<463>;\n\t"
+        "mov.b32 t0, %27;\n\t"
+        "mov.b32 t1, %28;\n\t"
+        "mov.b32 t2, %41;\n\t"
+        "mov.b32 t3, 1;\n\t"
+        "mov.b32 t4, 0;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "mov.b32 t6, 1;\n\t"
+        "sub.u32 t7, 0, t0;\n\t"
+        "shr.b32 t8, t7, 31;\n\t"
+        "sub.u32 t9, 0, t8;\n\t"
+        "and.b32 t10, t2, 1;\n\t"
+        "sub.u32 t11, 0, t10;\n\t"
+        "xor.b32 t12, t1, t9;\n\t"
+        "sub.u32 t12, t12, t9;\n\t"
+        "and.b32 t12, t12, t11;\n\t"
+        "add.u32 t2, t2, t12;\n\t"
+        "xor.b32 t13, t3, t9;\n\t"
+        "sub.u32 t13, t13, t9;\n\t"
+        "and.b32 t13, t13, t11;\n\t"
+        "add.u32 t5, t5, t13;\n\t"
+        "xor.b32 t14, t4, t9;\n\t"
+        "sub.u32 t14, t14, t9;\n\t"
+        "and.b32 t14, t14, t11;\n\t"
+        "add.u32 t6, t6, t14;\n\t"
+        "and.b32 t15, t9, t11;\n\t"
+        "xor.b32 t0, t0, t15;\n\t"
+        "sub.u32 t0, t0, t15;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t16, t2, t15;\n\t"
+        "add.u32 t1, t1, t16;\n\t"
+        "and.b32 t17, t5, t15;\n\t"
+        "add.u32 t3, t3, t17;\n\t"
+        "and.b32 t18, t6, t15;\n\t"
+        "add.u32 t4, t4, t18;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t19, 0, t0;\n\t"
+        "shr.b32 t20, t19, 31;\n\t"
+        "sub.u32 t21, 0, t20;\n\t"
+        "and.b32 t22, t2, 1;\n\t"
+        "sub.u32 t23, 0, t22;\n\t"
+        "xor.b32 t24, t1, t21;\n\t"
+        "sub.u32 t24, t24, t21;\n\t"
+        "and.b32 t24, t24, t23;\n\t"
+        "add.u32 t2, t2, t24;\n\t"
+        "xor.b32 t25, t3, t21;\n\t"
+        "sub.u32 t25, t25, t21;\n\t"
+        "and.b32 t25, t25, t23;\n\t"
+        "add.u32 t5, t5, t25;\n\t"
+        "xor.b32 t26, t4, t21;\n\t"
+        "sub.u32 t26, t26, t21;\n\t"
+        "and.b32 t26, t26, t23;\n\t"
+        "add.u32 t6, t6, t26;\n\t"
+        "and.b32 t27, t21, t23;\n\t"
+        "xor.b32 t0, t0, t27;\n\t"
+        "sub.u32 t0, t0, t27;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t28, t2, t27;\n\t"
+        "add.u32 t1, t1, t28;\n\t"
+        "and.b32 t29, t5, t27;\n\t"
+        "add.u32 t3, t3, t29;\n\t"
+        "and.b32 t30, t6, t27;\n\t"
+        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t31, 0, t0;\n\t"
+        "shr.b32 t32, t31, 31;\n\t"
+        "sub.u32 t33, 0, t32;\n\t"
+        "and.b32 t34, t2, 1;\n\t"
+        "sub.u32 t35, 0, t34;\n\t"
+        "xor.b32 t36, t1, t33;\n\t"
+        "sub.u32 t36, t36, t33;\n\t"
+        "and.b32 t36, t36, t35;\n\t"
+        "add.u32 t2, t2, t36;\n\t"
+        "xor.b32 t37, t3, t33;\n\t"
+        "sub.u32 t37, t37, t33;\n\t"
+        "and.b32 t37, t37, t35;\n\t"
+        "add.u32 t5, t5, t37;\n\t"
+        "xor.b32 t38, t4, t33;\n\t"
+        "sub.u32 t38, t38, t33;\n\t"
+        "and.b32 t38, t38, t35;\n\t"
+        "add.u32 t6, t6, t38;\n\t"
+        "and.b32 t39, t33, t35;\n\t"
+        "xor.b32 t0, t0, t39;\n\t"
+        "sub.u32 t0, t0, t39;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t40, t2, t39;\n\t"
+        "add.u32 t1, t1, t40;\n\t"
+        "and.b32 t41, t5, t39;\n\t"
+        "add.u32 t3, t3, t41;\n\t"
+        "and.b32 t42, t6, t39;\n\t"
+        "add.u32 t4, t4, t42;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t43, 0, t0;\n\t"
+        "shr.b32 t44, t43, 31;\n\t"
+        "sub.u32 t45, 0, t44;\n\t"
+        "and.b32 t46, t2, 1;\n\t"
+        "sub.u32 t47, 0, t46;\n\t"
+        "xor.b32 t48, t1, t45;\n\t"
+        "sub.u32 t48, t48, t45;\n\t"
+        "and.b32 t48, t48, t47;\n\t"
+        "add.u32 t2, t2, t48;\n\t"
+        "xor.b32 t49, t3, t45;\n\t"
+        "sub.u32 t49, t49, t45;\n\t"
+        "and.b32 t49, t49, t47;\n\t"
+        "add.u32 t5, t5, t49;\n\t"
+        "xor.b32 t50, t4, t45;\n\t"
+        "sub.u32 t50, t50, t45;\n\t"
+        "and.b32 t50, t50, t47;\n\t"
+        "add.u32 t6, t6, t50;\n\t"
+        "and.b32 t51, t45, t47;\n\t"
+        "xor.b32 t0, t0, t51;\n\t"
+        "sub.u32 t0, t0, t51;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t52, t2, t51;\n\t"
+        "add.u32 t1, t1, t52;\n\t"
+        "and.b32 t53, t5, t51;\n\t"
+        "add.u32 t3, t3, t53;\n\t"
+        "and.b32 t54, t6, t51;\n\t"
+        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t55, 0, t0;\n\t"
+        "shr.b32 t56, t55, 31;\n\t"
+        "sub.u32 t57, 0, t56;\n\t"
+        "and.b32 t58, t2, 1;\n\t"
+        "sub.u32 t59, 0, t58;\n\t"
+        "xor.b32 t60, t1, t57;\n\t"
+        "sub.u32 t60, t60, t57;\n\t"
+        "and.b32 t60, t60, t59;\n\t"
+        "add.u32 t2, t2, t60;\n\t"
+        "xor.b32 t61, t3, t57;\n\t"
+        "sub.u32 t61, t61, t57;\n\t"
+        "and.b32 t61, t61, t59;\n\t"
+        "add.u32 t5, t5, t61;\n\t"
+        "xor.b32 t62, t4, t57;\n\t"
+        "sub.u32 t62, t62, t57;\n\t"
+        "and.b32 t62, t62, t59;\n\t"
+        "add.u32 t6, t6, t62;\n\t"
+        "and.b32 t63, t57, t59;\n\t"
+        "xor.b32 t0, t0, t63;\n\t"
+        "sub.u32 t0, t0, t63;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t64, t2, t63;\n\t"
+        "add.u32 t1, t1, t64;\n\t"
+        "and.b32 t65, t5, t63;\n\t"
+        "add.u32 t3, t3, t65;\n\t"
+        "and.b32 t66, t6, t63;\n\t"
+        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t67, 0, t0;\n\t"
+        "shr.b32 t68, t67, 31;\n\t"
+        "sub.u32 t69, 0, t68;\n\t"
+        "and.b32 t70, t2, 1;\n\t"
+        "sub.u32 t71, 0, t70;\n\t"
+        "xor.b32 t72, t1, t69;\n\t"
+        "sub.u32 t72, t72, t69;\n\t"
+        "and.b32 t72, t72, t71;\n\t"
+        "add.u32 t2, t2, t72;\n\t"
+        "xor.b32 t73, t3, t69;\n\t"
+        "sub.u32 t73, t73, t69;\n\t"
+        "and.b32 t73, t73, t71;\n\t"
+        "add.u32 t5, t5, t73;\n\t"
+        "xor.b32 t74, t4, t69;\n\t"
+        "sub.u32 t74, t74, t69;\n\t"
+        "and.b32 t74, t74, t71;\n\t"
+        "add.u32 t6, t6, t74;\n\t"
+        "and.b32 t75, t69, t71;\n\t"
+        "xor.b32 t0, t0, t75;\n\t"
+        "sub.u32 t0, t0, t75;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t76, t2, t75;\n\t"
+        "add.u32 t1, t1, t76;\n\t"
+        "and.b32 t77, t5, t75;\n\t"
+        "add.u32 t3, t3, t77;\n\t"
+        "and.b32 t78, t6, t75;\n\t"
+        "add.u32 t4, t4, t78;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t79, 0, t0;\n\t"
+        "shr.b32 t80, t79, 31;\n\t"
+        "sub.u32 t81, 0, t80;\n\t"
+        "and.b32 t82, t2, 1;\n\t"
+        "sub.u32 t83, 0, t82;\n\t"
+        "xor.b32 t84, t1, t81;\n\t"
+        "sub.u32 t84, t84, t81;\n\t"
+        "and.b32 t84, t84, t83;\n\t"
+        "add.u32 t2, t2, t84;\n\t"
+        "xor.b32 t85, t3, t81;\n\t"
+        "sub.u32 t85, t85, t81;\n\t"
+        "and.b32 t85, t85, t83;\n\t"
+        "add.u32 t5, t5, t85;\n\t"
+        "xor.b32 t86, t4, t81;\n\t"
+        "sub.u32 t86, t86, t81;\n\t"
+        "and.b32 t86, t86, t83;\n\t"
+        "add.u32 t6, t6, t86;\n\t"
+        "and.b32 t87, t81, t83;\n\t"
+        "xor.b32 t0, t0, t87;\n\t"
+        "sub.u32 t0, t0, t87;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t88, t2, t87;\n\t"
+        "add.u32 t1, t1, t88;\n\t"
+        "and.b32 t89, t5, t87;\n\t"
+        "add.u32 t3, t3, t89;\n\t"
+        "and.b32 t90, t6, t87;\n\t"
+        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t91, 0, t0;\n\t"
+        "shr.b32 t92, t91, 31;\n\t"
+        "sub.u32 t93, 0, t92;\n\t"
+        "and.b32 t94, t2, 1;\n\t"
+        "sub.u32 t95, 0, t94;\n\t"
+        "xor.b32 t96, t1, t93;\n\t"
+        "sub.u32 t96, t96, t93;\n\t"
+        "and.b32 t96, t96, t95;\n\t"
+        "add.u32 t2, t2, t96;\n\t"
+        "xor.b32 t97, t3, t93;\n\t"
+        "sub.u32 t97, t97, t93;\n\t"
+        "and.b32 t97, t97, t95;\n\t"
+        "add.u32 t5, t5, t97;\n\t"
+        "xor.b32 t98, t4, t93;\n\t"
+        "sub.u32 t98, t98, t93;\n\t"
+        "and.b32 t98, t98, t95;\n\t"
+        "add.u32 t6, t6, t98;\n\t"
+        "and.b32 t99, t93, t95;\n\t"
+        "xor.b32 t0, t0, t99;\n\t"
+        "sub.u32 t0, t0, t99;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t100, t2, t99;\n\t"
+        "add.u32 t1, t1, t100;\n\t"
+        "and.b32 t101, t5, t99;\n\t"
+        "add.u32 t3, t3, t101;\n\t"
+        "and.b32 t102, t6, t99;\n\t"
+        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t103, 0, t0;\n\t"
+        "shr.b32 t104, t103, 31;\n\t"
+        "sub.u32 t105, 0, t104;\n\t"
+        "and.b32 t106, t2, 1;\n\t"
+        "sub.u32 t107, 0, t106;\n\t"
+        "xor.b32 t108, t1, t105;\n\t"
+        "sub.u32 t108, t108, t105;\n\t"
+        "and.b32 t108, t108, t107;\n\t"
+        "add.u32 t2, t2, t108;\n\t"
+        "xor.b32 t109, t3, t105;\n\t"
+        "sub.u32 t109, t109, t105;\n\t"
+        "and.b32 t109, t109, t107;\n\t"
+        "add.u32 t5, t5, t109;\n\t"
+        "xor.b32 t110, t4, t105;\n\t"
+        "sub.u32 t110, t110, t105;\n\t"
+        "and.b32 t110, t110, t107;\n\t"
+        "add.u32 t6, t6, t110;\n\t"
+        "and.b32 t111, t105, t107;\n\t"
+        "xor.b32 t0, t0, t111;\n\t"
+        "sub.u32 t0, t0, t111;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t112, t2, t111;\n\t"
+        "add.u32 t1, t1, t112;\n\t"
+        "and.b32 t113, t5, t111;\n\t"
+        "add.u32 t3, t3, t113;\n\t"
+        "and.b32 t114, t6, t111;\n\t"
+        "add.u32 t4, t4, t114;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t115, 0, t0;\n\t"
+        "shr.b32 t116, t115, 31;\n\t"
+        "sub.u32 t117, 0, t116;\n\t"
+        "and.b32 t118, t2, 1;\n\t"
+        "sub.u32 t119, 0, t118;\n\t"
+        "xor.b32 t120, t1, t117;\n\t"
+        "sub.u32 t120, t120, t117;\n\t"
+        "and.b32 t120, t120, t119;\n\t"
+        "add.u32 t2, t2, t120;\n\t"
+        "xor.b32 t121, t3, t117;\n\t"
+        "sub.u32 t121, t121, t117;\n\t"
+        "and.b32 t121, t121, t119;\n\t"
+        "add.u32 t5, t5, t121;\n\t"
+        "xor.b32 t122, t4, t117;\n\t"
+        "sub.u32 t122, t122, t117;\n\t"
+        "and.b32 t122, t122, t119;\n\t"
+        "add.u32 t6, t6, t122;\n\t"
+        "and.b32 t123, t117, t119;\n\t"
+        "xor.b32 t0, t0, t123;\n\t"
+        "sub.u32 t0, t0, t123;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t124, t2, t123;\n\t"
+        "add.u32 t1, t1, t124;\n\t"
+        "and.b32 t125, t5, t123;\n\t"
+        "add.u32 t3, t3, t125;\n\t"
+        "and.b32 t126, t6, t123;\n\t"
+        "add.u32 t4, t4, t126;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t127, 0, t0;\n\t"
+        "shr.b32 t128, t127, 31;\n\t"
+        "sub.u32 t129, 0, t128;\n\t"
+        "and.b32 t130, t2, 1;\n\t"
+        "sub.u32 t131, 0, t130;\n\t"
+        "xor.b32 t132, t1, t129;\n\t"
+        "sub.u32 t132, t132, t129;\n\t"
+        "and.b32 t132, t132, t131;\n\t"
+        "add.u32 t2, t2, t132;\n\t"
+        "xor.b32 t133, t3, t129;\n\t"
+        "sub.u32 t133, t133, t129;\n\t"
+        "and.b32 t133, t133, t131;\n\t"
+        "add.u32 t5, t5, t133;\n\t"
+        "xor.b32 t134, t4, t129;\n\t"
+        "sub.u32 t134, t134, t129;\n\t"
+        "and.b32 t134, t134, t131;\n\t"
+        "add.u32 t6, t6, t134;\n\t"
+        "and.b32 t135, t129, t131;\n\t"
+        "xor.b32 t0, t0, t135;\n\t"
+        "sub.u32 t0, t0, t135;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t136, t2, t135;\n\t"
+        "add.u32 t1, t1, t136;\n\t"
+        "and.b32 t137, t5, t135;\n\t"
+        "add.u32 t3, t3, t137;\n\t"
+        "and.b32 t138, t6, t135;\n\t"
+        "add.u32 t4, t4, t138;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t139, 0, t0;\n\t"
+        "shr.b32 t140, t139, 31;\n\t"
+        "sub.u32 t141, 0, t140;\n\t"
+        "and.b32 t142, t2, 1;\n\t"
+        "sub.u32 t143, 0, t142;\n\t"
+        "xor.b32 t144, t1, t141;\n\t"
+        "sub.u32 t144, t144, t141;\n\t"
+        "and.b32 t144, t144, t143;\n\t"
+        "add.u32 t2, t2, t144;\n\t"
+        "xor.b32 t145, t3, t141;\n\t"
+        "sub.u32 t145, t145, t141;\n\t"
+        "and.b32 t145, t145, t143;\n\t"
+        "add.u32 t5, t5, t145;\n\t"
+        "xor.b32 t146, t4, t141;\n\t"
+        "sub.u32 t146, t146, t141;\n\t"
+        "and.b32 t146, t146, t143;\n\t"
+        "add.u32 t6, t6, t146;\n\t"
+        "and.b32 t147, t141, t143;\n\t"
+        "xor.b32 t0, t0, t147;\n\t"
+        "sub.u32 t0, t0, t147;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t148, t2, t147;\n\t"
+        "add.u32 t1, t1, t148;\n\t"
+        "and.b32 t149, t5, t147;\n\t"
+        "add.u32 t3, t3, t149;\n\t"
+        "and.b32 t150, t6, t147;\n\t"
+        "add.u32 t4, t4, t150;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t151, 0, t0;\n\t"
+        "shr.b32 t152, t151, 31;\n\t"
+        "sub.u32 t153, 0, t152;\n\t"
+        "and.b32 t154, t2, 1;\n\t"
+        "sub.u32 t155, 0, t154;\n\t"
+        "xor.b32 t156, t1, t153;\n\t"
+        "sub.u32 t156, t156, t153;\n\t"
+        "and.b32 t156, t156, t155;\n\t"
+        "add.u32 t2, t2, t156;\n\t"
+        "xor.b32 t157, t3, t153;\n\t"
+        "sub.u32 t157, t157, t153;\n\t"
+        "and.b32 t157, t157, t155;\n\t"
+        "add.u32 t5, t5, t157;\n\t"
+        "xor.b32 t158, t4, t153;\n\t"
+        "sub.u32 t158, t158, t153;\n\t"
+        "and.b32 t158, t158, t155;\n\t"
+        "add.u32 t6, t6, t158;\n\t"
+        "and.b32 t159, t153, t155;\n\t"
+        "xor.b32 t0, t0, t159;\n\t"
+        "sub.u32 t0, t0, t159;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t160, t2, t159;\n\t"
+        "add.u32 t1, t1, t160;\n\t"
+        "and.b32 t161, t5, t159;\n\t"
+        "add.u32 t3, t3, t161;\n\t"
+        "and.b32 t162, t6, t159;\n\t"
+        "add.u32 t4, t4, t162;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t163, 0, t0;\n\t"
+        "shr.b32 t164, t163, 31;\n\t"
+        "sub.u32 t165, 0, t164;\n\t"
+        "and.b32 t166, t2, 1;\n\t"
+        "sub.u32 t167, 0, t166;\n\t"
+        "xor.b32 t168, t1, t165;\n\t"
+        "sub.u32 t168, t168, t165;\n\t"
+        "and.b32 t168, t168, t167;\n\t"
+        "add.u32 t2, t2, t168;\n\t"
+        "xor.b32 t169, t3, t165;\n\t"
+        "sub.u32 t169, t169, t165;\n\t"
+        "and.b32 t169, t169, t167;\n\t"
+        "add.u32 t5, t5, t169;\n\t"
+        "xor.b32 t170, t4, t165;\n\t"
+        "sub.u32 t170, t170, t165;\n\t"
+        "and.b32 t170, t170, t167;\n\t"
+        "add.u32 t6, t6, t170;\n\t"
+        "and.b32 t171, t165, t167;\n\t"
+        "xor.b32 t0, t0, t171;\n\t"
+        "sub.u32 t0, t0, t171;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t172, t2, t171;\n\t"
+        "add.u32 t1, t1, t172;\n\t"
+        "and.b32 t173, t5, t171;\n\t"
+        "add.u32 t3, t3, t173;\n\t"
+        "and.b32 t174, t6, t171;\n\t"
+        "add.u32 t4, t4, t174;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t175, 0, t0;\n\t"
+        "shr.b32 t176, t175, 31;\n\t"
+        "sub.u32 t177, 0, t176;\n\t"
+        "and.b32 t178, t2, 1;\n\t"
+        "sub.u32 t179, 0, t178;\n\t"
+        "xor.b32 t180, t1, t177;\n\t"
+        "sub.u32 t180, t180, t177;\n\t"
+        "and.b32 t180, t180, t179;\n\t"
+        "add.u32 t2, t2, t180;\n\t"
+        "xor.b32 t181, t3, t177;\n\t"
+        "sub.u32 t181, t181, t177;\n\t"
+        "and.b32 t181, t181, t179;\n\t"
+        "add.u32 t5, t5, t181;\n\t"
+        "xor.b32 t182, t4, t177;\n\t"
+        "sub.u32 t182, t182, t177;\n\t"
+        "and.b32 t182, t182, t179;\n\t"
+        "add.u32 t6, t6, t182;\n\t"
+        "and.b32 t183, t177, t179;\n\t"
+        "xor.b32 t0, t0, t183;\n\t"
+        "sub.u32 t0, t0, t183;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t184, t2, t183;\n\t"
+        "add.u32 t1, t1, t184;\n\t"
+        "and.b32 t185, t5, t183;\n\t"
+        "add.u32 t3, t3, t185;\n\t"
+        "and.b32 t186, t6, t183;\n\t"
+        "add.u32 t4, t4, t186;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t187, 0, t0;\n\t"
+        "shr.b32 t188, t187, 31;\n\t"
+        "sub.u32 t189, 0, t188;\n\t"
+        "and.b32 t190, t2, 1;\n\t"
+        "sub.u32 t191, 0, t190;\n\t"
+        "xor.b32 t192, t1, t189;\n\t"
+        "sub.u32 t192, t192, t189;\n\t"
+        "and.b32 t192, t192, t191;\n\t"
+        "add.u32 t2, t2, t192;\n\t"
+        "xor.b32 t193, t3, t189;\n\t"
+        "sub.u32 t193, t193, t189;\n\t"
+        "and.b32 t193, t193, t191;\n\t"
+        "add.u32 t5, t5, t193;\n\t"
+        "xor.b32 t194, t4, t189;\n\t"
+        "sub.u32 t194, t194, t189;\n\t"
+        "and.b32 t194, t194, t191;\n\t"
+        "add.u32 t6, t6, t194;\n\t"
+        "and.b32 t195, t189, t191;\n\t"
+        "xor.b32 t0, t0, t195;\n\t"
+        "sub.u32 t0, t0, t195;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t196, t2, t195;\n\t"
+        "add.u32 t1, t1, t196;\n\t"
+        "and.b32 t197, t5, t195;\n\t"
+        "add.u32 t3, t3, t197;\n\t"
+        "and.b32 t198, t6, t195;\n\t"
+        "add.u32 t4, t4, t198;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t199, 0, t0;\n\t"
+        "shr.b32 t200, t199, 31;\n\t"
+        "sub.u32 t201, 0, t200;\n\t"
+        "and.b32 t202, t2, 1;\n\t"
+        "sub.u32 t203, 0, t202;\n\t"
+        "xor.b32 t204, t1, t201;\n\t"
+        "sub.u32 t204, t204, t201;\n\t"
+        "and.b32 t204, t204, t203;\n\t"
+        "add.u32 t2, t2, t204;\n\t"
+        "xor.b32 t205, t3, t201;\n\t"
+        "sub.u32 t205, t205, t201;\n\t"
+        "and.b32 t205, t205, t203;\n\t"
+        "add.u32 t5, t5, t205;\n\t"
+        "xor.b32 t206, t4, t201;\n\t"
+        "sub.u32 t206, t206, t201;\n\t"
+        "and.b32 t206, t206, t203;\n\t"
+        "add.u32 t6, t6, t206;\n\t"
+        "and.b32 t207, t201, t203;\n\t"
+        "xor.b32 t0, t0, t207;\n\t"
+        "sub.u32 t0, t0, t207;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t208, t2, t207;\n\t"
+        "add.u32 t1, t1, t208;\n\t"
+        "and.b32 t209, t5, t207;\n\t"
+        "add.u32 t3, t3, t209;\n\t"
+        "and.b32 t210, t6, t207;\n\t"
+        "add.u32 t4, t4, t210;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t211, 0, t0;\n\t"
+        "shr.b32 t212, t211, 31;\n\t"
+        "sub.u32 t213, 0, t212;\n\t"
+        "and.b32 t214, t2, 1;\n\t"
+        "sub.u32 t215, 0, t214;\n\t"
+        "xor.b32 t216, t1, t213;\n\t"
+        "sub.u32 t216, t216, t213;\n\t"
+        "and.b32 t216, t216, t215;\n\t"
+        "add.u32 t2, t2, t216;\n\t"
+        "xor.b32 t217, t3, t213;\n\t"
+        "sub.u32 t217, t217, t213;\n\t"
+        "and.b32 t217, t217, t215;\n\t"
+        "add.u32 t5, t5, t217;\n\t"
+        "xor.b32 t218, t4, t213;\n\t"
+        "sub.u32 t218, t218, t213;\n\t"
+        "and.b32 t218, t218, t215;\n\t"
+        "add.u32 t6, t6, t218;\n\t"
+        "and.b32 t219, t213, t215;\n\t"
+        "xor.b32 t0, t0, t219;\n\t"
+        "sub.u32 t0, t0, t219;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t220, t2, t219;\n\t"
+        "add.u32 t1, t1, t220;\n\t"
+        "and.b32 t221, t5, t219;\n\t"
+        "add.u32 t3, t3, t221;\n\t"
+        "and.b32 t222, t6, t219;\n\t"
+        "add.u32 t4, t4, t222;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t223, 0, t0;\n\t"
+        "shr.b32 t224, t223, 31;\n\t"
+        "sub.u32 t225, 0, t224;\n\t"
+        "and.b32 t226, t2, 1;\n\t"
+        "sub.u32 t227, 0, t226;\n\t"
+        "xor.b32 t228, t1, t225;\n\t"
+        "sub.u32 t228, t228, t225;\n\t"
+        "and.b32 t228, t228, t227;\n\t"
+        "add.u32 t2, t2, t228;\n\t"
+        "xor.b32 t229, t3, t225;\n\t"
+        "sub.u32 t229, t229, t225;\n\t"
+        "and.b32 t229, t229, t227;\n\t"
+        "add.u32 t5, t5, t229;\n\t"
+        "xor.b32 t230, t4, t225;\n\t"
+        "sub.u32 t230, t230, t225;\n\t"
+        "and.b32 t230, t230, t227;\n\t"
+        "add.u32 t6, t6, t230;\n\t"
+        "and.b32 t231, t225, t227;\n\t"
+        "xor.b32 t0, t0, t231;\n\t"
+        "sub.u32 t0, t0, t231;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t232, t2, t231;\n\t"
+        "add.u32 t1, t1, t232;\n\t"
+        "and.b32 t233, t5, t231;\n\t"
+        "add.u32 t3, t3, t233;\n\t"
+        "and.b32 t234, t6, t231;\n\t"
+        "add.u32 t4, t4, t234;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t235, 0, t0;\n\t"
+        "shr.b32 t236, t235, 31;\n\t"
+        "sub.u32 t237, 0, t236;\n\t"
+        "and.b32 t238, t2, 1;\n\t"
+        "sub.u32 t239, 0, t238;\n\t"
+        "xor.b32 t240, t1, t237;\n\t"
+        "sub.u32 t240, t240, t237;\n\t"
+        "and.b32 t240, t240, t239;\n\t"
+        "add.u32 t2, t2, t240;\n\t"
+        "xor.b32 t241, t3, t237;\n\t"
+        "sub.u32 t241, t241, t237;\n\t"
+        "and.b32 t241, t241, t239;\n\t"
+        "add.u32 t5, t5, t241;\n\t"
+        "xor.b32 t242, t4, t237;\n\t"
+        "sub.u32 t242, t242, t237;\n\t"
+        "and.b32 t242, t242, t239;\n\t"
+        "add.u32 t6, t6, t242;\n\t"
+        "and.b32 t243, t237, t239;\n\t"
+        "xor.b32 t0, t0, t243;\n\t"
+        "sub.u32 t0, t0, t243;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t244, t2, t243;\n\t"
+        "add.u32 t1, t1, t244;\n\t"
+        "and.b32 t245, t5, t243;\n\t"
+        "add.u32 t3, t3, t245;\n\t"
+        "and.b32 t246, t6, t243;\n\t"
+        "add.u32 t4, t4, t246;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t247, 0, t0;\n\t"
+        "shr.b32 t248, t247, 31;\n\t"
+        "sub.u32 t249, 0, t248;\n\t"
+        "and.b32 t250, t2, 1;\n\t"
+        "sub.u32 t251, 0, t250;\n\t"
+        "xor.b32 t252, t1, t249;\n\t"
+        "sub.u32 t252, t252, t249;\n\t"
+        "and.b32 t252, t252, t251;\n\t"
+        "add.u32 t2, t2, t252;\n\t"
+        "xor.b32 t253, t3, t249;\n\t"
+        "sub.u32 t253, t253, t249;\n\t"
+        "and.b32 t253, t253, t251;\n\t"
+        "add.u32 t5, t5, t253;\n\t"
+        "xor.b32 t254, t4, t249;\n\t"
+        "sub.u32 t254, t254, t249;\n\t"
+        "and.b32 t254, t254, t251;\n\t"
+        "add.u32 t6, t6, t254;\n\t"
+        "and.b32 t255, t249, t251;\n\t"
+        "xor.b32 t0, t0, t255;\n\t"
+        "sub.u32 t0, t0, t255;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t256, t2, t255;\n\t"
+        "add.u32 t1, t1, t256;\n\t"
+        "and.b32 t257, t5, t255;\n\t"
+        "add.u32 t3, t3, t257;\n\t"
+        "and.b32 t258, t6, t255;\n\t"
+        "add.u32 t4, t4, t258;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t259, 0, t0;\n\t"
+        "shr.b32 t260, t259, 31;\n\t"
+        "sub.u32 t261, 0, t260;\n\t"
+        "and.b32 t262, t2, 1;\n\t"
+        "sub.u32 t263, 0, t262;\n\t"
+        "xor.b32 t264, t1, t261;\n\t"
+        "sub.u32 t264, t264, t261;\n\t"
+        "and.b32 t264, t264, t263;\n\t"
+        "add.u32 t2, t2, t264;\n\t"
+        "xor.b32 t265, t3, t261;\n\t"
+        "sub.u32 t265, t265, t261;\n\t"
+        "and.b32 t265, t265, t263;\n\t"
+        "add.u32 t5, t5, t265;\n\t"
+        "xor.b32 t266, t4, t261;\n\t"
+        "sub.u32 t266, t266, t261;\n\t"
+        "and.b32 t266, t266, t263;\n\t"
+        "add.u32 t6, t6, t266;\n\t"
+        "and.b32 t267, t261, t263;\n\t"
+        "xor.b32 t0, t0, t267;\n\t"
+        "sub.u32 t0, t0, t267;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t268, t2, t267;\n\t"
+        "add.u32 t1, t1, t268;\n\t"
+        "and.b32 t269, t5, t267;\n\t"
+        "add.u32 t3, t3, t269;\n\t"
+        "and.b32 t270, t6, t267;\n\t"
+        "add.u32 t4, t4, t270;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t271, 0, t0;\n\t"
+        "shr.b32 t272, t271, 31;\n\t"
+        "sub.u32 t273, 0, t272;\n\t"
+        "and.b32 t274, t2, 1;\n\t"
+        "sub.u32 t275, 0, t274;\n\t"
+        "xor.b32 t276, t1, t273;\n\t"
+        "sub.u32 t276, t276, t273;\n\t"
+        "and.b32 t276, t276, t275;\n\t"
+        "add.u32 t2, t2, t276;\n\t"
+        "xor.b32 t277, t3, t273;\n\t"
+        "sub.u32 t277, t277, t273;\n\t"
+        "and.b32 t277, t277, t275;\n\t"
+        "add.u32 t5, t5, t277;\n\t"
+        "xor.b32 t278, t4, t273;\n\t"
+        "sub.u32 t278, t278, t273;\n\t"
+        "and.b32 t278, t278, t275;\n\t"
+        "add.u32 t6, t6, t278;\n\t"
+        "and.b32 t279, t273, t275;\n\t"
+        "xor.b32 t0, t0, t279;\n\t"
+        "sub.u32 t0, t0, t279;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t280, t2, t279;\n\t"
+        "add.u32 t1, t1, t280;\n\t"
+        "and.b32 t281, t5, t279;\n\t"
+        "add.u32 t3, t3, t281;\n\t"
+        "and.b32 t282, t6, t279;\n\t"
+        "add.u32 t4, t4, t282;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t283, 0, t0;\n\t"
+        "shr.b32 t284, t283, 31;\n\t"
+        "sub.u32 t285, 0, t284;\n\t"
+        "and.b32 t286, t2, 1;\n\t"
+        "sub.u32 t287, 0, t286;\n\t"
+        "xor.b32 t288, t1, t285;\n\t"
+        "sub.u32 t288, t288, t285;\n\t"
+        "and.b32 t288, t288, t287;\n\t"
+        "add.u32 t2, t2, t288;\n\t"
+        "xor.b32 t289, t3, t285;\n\t"
+        "sub.u32 t289, t289, t285;\n\t"
+        "and.b32 t289, t289, t287;\n\t"
+        "add.u32 t5, t5, t289;\n\t"
+        "xor.b32 t290, t4, t285;\n\t"
+        "sub.u32 t290, t290, t285;\n\t"
+        "and.b32 t290, t290, t287;\n\t"
+        "add.u32 t6, t6, t290;\n\t"
+        "and.b32 t291, t285, t287;\n\t"
+        "xor.b32 t0, t0, t291;\n\t"
+        "sub.u32 t0, t0, t291;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t292, t2, t291;\n\t"
+        "add.u32 t1, t1, t292;\n\t"
+        "and.b32 t293, t5, t291;\n\t"
+        "add.u32 t3, t3, t293;\n\t"
+        "and.b32 t294, t6, t291;\n\t"
+        "add.u32 t4, t4, t294;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t295, 0, t0;\n\t"
+        "shr.b32 t296, t295, 31;\n\t"
+        "sub.u32 t297, 0, t296;\n\t"
+        "and.b32 t298, t2, 1;\n\t"
+        "sub.u32 t299, 0, t298;\n\t"
+        "xor.b32 t300, t1, t297;\n\t"
+        "sub.u32 t300, t300, t297;\n\t"
+        "and.b32 t300, t300, t299;\n\t"
+        "add.u32 t2, t2, t300;\n\t"
+        "xor.b32 t301, t3, t297;\n\t"
+        "sub.u32 t301, t301, t297;\n\t"
+        "and.b32 t301, t301, t299;\n\t"
+        "add.u32 t5, t5, t301;\n\t"
+        "xor.b32 t302, t4, t297;\n\t"
+        "sub.u32 t302, t302, t297;\n\t"
+        "and.b32 t302, t302, t299;\n\t"
+        "add.u32 t6, t6, t302;\n\t"
+        "and.b32 t303, t297, t299;\n\t"
+        "xor.b32 t0, t0, t303;\n\t"
+        "sub.u32 t0, t0, t303;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t304, t2, t303;\n\t"
+        "add.u32 t1, t1, t304;\n\t"
+        "and.b32 t305, t5, t303;\n\t"
+        "add.u32 t3, t3, t305;\n\t"
+        "and.b32 t306, t6, t303;\n\t"
+        "add.u32 t4, t4, t306;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t307, 0, t0;\n\t"
+        "shr.b32 t308, t307, 31;\n\t"
+        "sub.u32 t309, 0, t308;\n\t"
+        "and.b32 t310, t2, 1;\n\t"
+        "sub.u32 t311, 0, t310;\n\t"
+        "xor.b32 t312, t1, t309;\n\t"
+        "sub.u32 t312, t312, t309;\n\t"
+        "and.b32 t312, t312, t311;\n\t"
+        "add.u32 t2, t2, t312;\n\t"
+        "xor.b32 t313, t3, t309;\n\t"
+        "sub.u32 t313, t313, t309;\n\t"
+        "and.b32 t313, t313, t311;\n\t"
+        "add.u32 t5, t5, t313;\n\t"
+        "xor.b32 t314, t4, t309;\n\t"
+        "sub.u32 t314, t314, t309;\n\t"
+        "and.b32 t314, t314, t311;\n\t"
+        "add.u32 t6, t6, t314;\n\t"
+        "and.b32 t315, t309, t311;\n\t"
+        "xor.b32 t0, t0, t315;\n\t"
+        "sub.u32 t0, t0, t315;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t316, t2, t315;\n\t"
+        "add.u32 t1, t1, t316;\n\t"
+        "and.b32 t317, t5, t315;\n\t"
+        "add.u32 t3, t3, t317;\n\t"
+        "and.b32 t318, t6, t315;\n\t"
+        "add.u32 t4, t4, t318;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t319, 0, t0;\n\t"
+        "shr.b32 t320, t319, 31;\n\t"
+        "sub.u32 t321, 0, t320;\n\t"
+        "and.b32 t322, t2, 1;\n\t"
+        "sub.u32 t323, 0, t322;\n\t"
+        "xor.b32 t324, t1, t321;\n\t"
+        "sub.u32 t324, t324, t321;\n\t"
+        "and.b32 t324, t324, t323;\n\t"
+        "add.u32 t2, t2, t324;\n\t"
+        "xor.b32 t325, t3, t321;\n\t"
+        "sub.u32 t325, t325, t321;\n\t"
+        "and.b32 t325, t325, t323;\n\t"
+        "add.u32 t5, t5, t325;\n\t"
+        "xor.b32 t326, t4, t321;\n\t"
+        "sub.u32 t326, t326, t321;\n\t"
+        "and.b32 t326, t326, t323;\n\t"
+        "add.u32 t6, t6, t326;\n\t"
+        "and.b32 t327, t321, t323;\n\t"
+        "xor.b32 t0, t0, t327;\n\t"
+        "sub.u32 t0, t0, t327;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t328, t2, t327;\n\t"
+        "add.u32 t1, t1, t328;\n\t"
+        "and.b32 t329, t5, t327;\n\t"
+        "add.u32 t3, t3, t329;\n\t"
+        "and.b32 t330, t6, t327;\n\t"
+        "add.u32 t4, t4, t330;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t331, 0, t0;\n\t"
+        "shr.b32 t332, t331, 31;\n\t"
+        "sub.u32 t333, 0, t332;\n\t"
+        "and.b32 t334, t2, 1;\n\t"
+        "sub.u32 t335, 0, t334;\n\t"
+        "xor.b32 t336, t1, t333;\n\t"
+        "sub.u32 t336, t336, t333;\n\t"
+        "and.b32 t336, t336, t335;\n\t"
+        "add.u32 t2, t2, t336;\n\t"
+        "xor.b32 t337, t3, t333;\n\t"
+        "sub.u32 t337, t337, t333;\n\t"
+        "and.b32 t337, t337, t335;\n\t"
+        "add.u32 t5, t5, t337;\n\t"
+        "xor.b32 t338, t4, t333;\n\t"
+        "sub.u32 t338, t338, t333;\n\t"
+        "and.b32 t338, t338, t335;\n\t"
+        "add.u32 t6, t6, t338;\n\t"
+        "and.b32 t339, t333, t335;\n\t"
+        "xor.b32 t0, t0, t339;\n\t"
+        "sub.u32 t0, t0, t339;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t340, t2, t339;\n\t"
+        "add.u32 t1, t1, t340;\n\t"
+        "and.b32 t341, t5, t339;\n\t"
+        "add.u32 t3, t3, t341;\n\t"
+        "and.b32 t342, t6, t339;\n\t"
+        "add.u32 t4, t4, t342;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t343, 0, t0;\n\t"
+        "shr.b32 t344, t343, 31;\n\t"
+        "sub.u32 t345, 0, t344;\n\t"
+        "and.b32 t346, t2, 1;\n\t"
+        "sub.u32 t347, 0, t346;\n\t"
+        "xor.b32 t348, t1, t345;\n\t"
+        "sub.u32 t348, t348, t345;\n\t"
+        "and.b32 t348, t348, t347;\n\t"
+        "add.u32 t2, t2, t348;\n\t"
+        "xor.b32 t349, t3, t345;\n\t"
+        "sub.u32 t349, t349, t345;\n\t"
+        "and.b32 t349, t349, t347;\n\t"
+        "add.u32 t5, t5, t349;\n\t"
+        "xor.b32 t350, t4, t345;\n\t"
+        "sub.u32 t350, t350, t345;\n\t"
+        "and.b32 t350, t350, t347;\n\t"
+        "add.u32 t6, t6, t350;\n\t"
+        "and.b32 t351, t345, t347;\n\t"
+        "xor.b32 t0, t0, t351;\n\t"
+        "sub.u32 t0, t0, t351;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t352, t2, t351;\n\t"
+        "add.u32 t1, t1, t352;\n\t"
+        "and.b32 t353, t5, t351;\n\t"
+        "add.u32 t3, t3, t353;\n\t"
+        "and.b32 t354, t6, t351;\n\t"
+        "add.u32 t4, t4, t354;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t355, 0, t0;\n\t"
+        "shr.b32 t356, t355, 31;\n\t"
+        "sub.u32 t357, 0, t356;\n\t"
+        "and.b32 t358, t2, 1;\n\t"
+        "sub.u32 t359, 0, t358;\n\t"
+        "xor.b32 t360, t1, t357;\n\t"
+        "sub.u32 t360, t360, t357;\n\t"
+        "and.b32 t360, t360, t359;\n\t"
+        "add.u32 t2, t2, t360;\n\t"
+        "xor.b32 t361, t3, t357;\n\t"
+        "sub.u32 t361, t361, t357;\n\t"
+        "and.b32 t361, t361, t359;\n\t"
+        "add.u32 t5, t5, t361;\n\t"
+        "xor.b32 t362, t4, t357;\n\t"
+        "sub.u32 t362, t362, t357;\n\t"
+        "and.b32 t362, t362, t359;\n\t"
+        "add.u32 t6, t6, t362;\n\t"
+        "and.b32 t363, t357, t359;\n\t"
+        "xor.b32 t0, t0, t363;\n\t"
+        "sub.u32 t0, t0, t363;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t364, t2, t363;\n\t"
+        "add.u32 t1, t1, t364;\n\t"
+        "and.b32 t365, t5, t363;\n\t"
+        "add.u32 t3, t3, t365;\n\t"
+        "and.b32 t366, t6, t363;\n\t"
+        "add.u32 t4, t4, t366;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "mov.b32 %0, t0;\n\t"
+        "shr.b32 t381, %40, 31;\n\t"
+        "sub.u32 t382, 0, t381;\n\t"
+        "mul.lo.u32 t367, t3, %28;\n\t"
+        "mul.lo.u32 t368, t3, %29;\n\t"
+        "mul.lo.u32 t369, t3, %30;\n\t"
+        "mul.lo.u32 t370, t3, %31;\n\t"
+        "mul.lo.u32 t371, t3, %32;\n\t"
+        "mul.lo.u32 t372, t3, %33;\n\t"
+        "mul.lo.u32 t373, t3, %34;\n\t"
+        "mul.lo.u32 t374, t3, %35;\n\t"
+        "mul.lo.u32 t375, t3, %36;\n\t"
+        "mul.lo.u32 t376, t3, %37;\n\t"
+        "mul.lo.u32 t377, t3, %38;\n\t"
+        "mul.lo.u32 t378, t3, %39;\n\t"
+        "mul.lo.u32 t379, t3, %40;\n\t"
+        "mul.lo.u32 t380, t3, t382;\n\t"
+        "mad.hi.cc.u32 t368, t3, %28, t368;\n\t"
+        "madc.hi.cc.u32 t369, t3, %29, t369;\n\t"
+        "madc.hi.cc.u32 t370, t3, %30, t370;\n\t"
+        "madc.hi.cc.u32 t371, t3, %31, t371;\n\t"
+        "madc.hi.cc.u32 t372, t3, %32, t372;\n\t"
+        "madc.hi.cc.u32 t373, t3, %33, t373;\n\t"
+        "madc.hi.cc.u32 t374, t3, %34, t374;\n\t"
+        "madc.hi.cc.u32 t375, t3, %35, t375;\n\t"
+        "madc.hi.cc.u32 t376, t3, %36, t376;\n\t"
+        "madc.hi.cc.u32 t377, t3, %37, t377;\n\t"
+        "madc.hi.cc.u32 t378, t3, %38, t378;\n\t"
+        "madc.hi.cc.u32 t379, t3, %39, t379;\n\t"
+        "madc.hi.u32 t380, t3, %40, t380;\n\t"
+        "shr.b32 t383, t3, 31;\n\t"
+        "sub.u32 t384, 0, t383;\n\t"
+        "and.b32 t385, %28, t384;\n\t"
+        "and.b32 t386, %29, t384;\n\t"
+        "and.b32 t387, %30, t384;\n\t"
+        "and.b32 t388, %31, t384;\n\t"
+        "and.b32 t389, %32, t384;\n\t"
+        "and.b32 t390, %33, t384;\n\t"
+        "and.b32 t391, %34, t384;\n\t"
+        "and.b32 t392, %35, t384;\n\t"
+        "and.b32 t393, %36, t384;\n\t"
+        "and.b32 t394, %37, t384;\n\t"
+        "and.b32 t395, %38, t384;\n\t"
+        "and.b32 t396, %39, t384;\n\t"
+        "and.b32 t397, %40, t384;\n\t"
+        "sub.cc.u32 t368, t368, t385;\n\t"
+        "subc.cc.u32 t369, t369, t386;\n\t"
+        "subc.cc.u32 t370, t370, t387;\n\t"
+        "subc.cc.u32 t371, t371, t388;\n\t"
+        "subc.cc.u32 t372, t372, t389;\n\t"
+        "subc.cc.u32 t373, t373, t390;\n\t"
+        "subc.cc.u32 t374, t374, t391;\n\t"
+        "subc.cc.u32 t375, t375, t392;\n\t"
+        "subc.cc.u32 t376, t376, t393;\n\t"
+        "subc.cc.u32 t377, t377, t394;\n\t"
+        "subc.cc.u32 t378, t378, t395;\n\t"
+        "subc.cc.u32 t379, t379, t396;\n\t"
+        "subc.u32 t380, t380, t397;\n\t"
+        "shr.b32 t398, %53, 31;\n\t"
+        "sub.u32 t399, 0, t398;\n\t"
+        "mad.lo.cc.u32 t367, t4, %41, t367;\n\t"
+        "madc.lo.cc.u32 t368, t4, %42, t368;\n\t"
+        "madc.lo.cc.u32 t369, t4, %43, t369;\n\t"
+        "madc.lo.cc.u32 t370, t4, %44, t370;\n\t"
+        "madc.lo.cc.u32 t371, t4, %45, t371;\n\t"
+        "madc.lo.cc.u32 t372, t4, %46, t372;\n\t"
+        "madc.lo.cc.u32 t373, t4, %47, t373;\n\t"
+        "madc.lo.cc.u32 t374, t4, %48, t374;\n\t"
+        "madc.lo.cc.u32 t375, t4, %49, t375;\n\t"
+        "madc.lo.cc.u32 t376, t4, %50, t376;\n\t"
+        "madc.lo.cc.u32 t377, t4, %51, t377;\n\t"
+        "madc.lo.cc.u32 t378, t4, %52, t378;\n\t"
+        "madc.lo.cc.u32 t379, t4, %53, t379;\n\t"
+        "madc.lo.u32 t380, t4, t399, t380;\n\t"
+        "mad.hi.cc.u32 t368, t4, %41, t368;\n\t"
+        "madc.hi.cc.u32 t369, t4, %42, t369;\n\t"
+        "madc.hi.cc.u32 t370, t4, %43, t370;\n\t"
+        "madc.hi.cc.u32 t371, t4, %44, t371;\n\t"
+        "madc.hi.cc.u32 t372, t4, %45, t372;\n\t"
+        "madc.hi.cc.u32 t373, t4, %46, t373;\n\t"
+        "madc.hi.cc.u32 t374, t4, %47, t374;\n\t"
+        "madc.hi.cc.u32 t375, t4, %48, t375;\n\t"
+        "madc.hi.cc.u32 t376, t4, %49, t376;\n\t"
+        "madc.hi.cc.u32 t377, t4, %50, t377;\n\t"
+        "madc.hi.cc.u32 t378, t4, %51, t378;\n\t"
+        "madc.hi.cc.u32 t379, t4, %52, t379;\n\t"
+        "madc.hi.u32 t380, t4, %53, t380;\n\t"
+        "shr.b32 t400, t4, 31;\n\t"
+        "sub.u32 t401, 0, t400;\n\t"
+        "and.b32 t402, %41, t401;\n\t"
+        "and.b32 t403, %42, t401;\n\t"
+        "and.b32 t404, %43, t401;\n\t"
+        "and.b32 t405, %44, t401;\n\t"
+        "and.b32 t406, %45, t401;\n\t"
+        "and.b32 t407, %46, t401;\n\t"
+        "and.b32 t408, %47, t401;\n\t"
+        "and.b32 t409, %48, t401;\n\t"
+        "and.b32 t410, %49, t401;\n\t"
+        "and.b32 t411, %50, t401;\n\t"
+        "and.b32 t412, %51, t401;\n\t"
+        "and.b32 t413, %52, t401;\n\t"
+        "and.b32 t414, %53, t401;\n\t"
+        "sub.cc.u32 t368, t368, t402;\n\t"
+        "subc.cc.u32 t369, t369, t403;\n\t"
+        "subc.cc.u32 t370, t370, t404;\n\t"
+        "subc.cc.u32 t371, t371, t405;\n\t"
+        "subc.cc.u32 t372, t372, t406;\n\t"
+        "subc.cc.u32 t373, t373, t407;\n\t"
+        "subc.cc.u32 t374, t374, t408;\n\t"
+        "subc.cc.u32 t375, t375, t409;\n\t"
+        "subc.cc.u32 t376, t376, t410;\n\t"
+        "subc.cc.u32 t377, t377, t411;\n\t"
+        "subc.cc.u32 t378, t378, t412;\n\t"
+        "subc.cc.u32 t379, t379, t413;\n\t"
+        "subc.u32 t380, t380, t414;\n\t"
+        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
+        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
+        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
+        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
+        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
+        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
+        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
+        "shf.r.clamp.b32 %8, t374, t375, 30;\n\t"
+        "shf.r.clamp.b32 %9, t375, t376, 30;\n\t"
+        "shf.r.clamp.b32 %10, t376, t377, 30;\n\t"
+        "shf.r.clamp.b32 %11, t377, t378, 30;\n\t"
+        "shf.r.clamp.b32 %12, t378, t379, 30;\n\t"
+        "shf.r.clamp.b32 %13, t379, t380, 30;\n\t"
+        "shr.b32 t429, %40, 31;\n\t"
+        "sub.u32 t430, 0, t429;\n\t"
+        "mul.lo.u32 t415, t5, %28;\n\t"
+        "mul.lo.u32 t416, t5, %29;\n\t"
+        "mul.lo.u32 t417, t5, %30;\n\t"
+        "mul.lo.u32 t418, t5, %31;\n\t"
+        "mul.lo.u32 t419, t5, %32;\n\t"
+        "mul.lo.u32 t420, t5, %33;\n\t"
+        "mul.lo.u32 t421, t5, %34;\n\t"
+        "mul.lo.u32 t422, t5, %35;\n\t"
+        "mul.lo.u32 t423, t5, %36;\n\t"
+        "mul.lo.u32 t424, t5, %37;\n\t"
+        "mul.lo.u32 t425, t5, %38;\n\t"
+        "mul.lo.u32 t426, t5, %39;\n\t"
+        "mul.lo.u32 t427, t5, %40;\n\t"
+        "mul.lo.u32 t428, t5, t430;\n\t"
+        "mad.hi.cc.u32 t416, t5, %28, t416;\n\t"
+        "madc.hi.cc.u32 t417, t5, %29, t417;\n\t"
+        "madc.hi.cc.u32 t418, t5, %30, t418;\n\t"
+        "madc.hi.cc.u32 t419, t5, %31, t419;\n\t"
+        "madc.hi.cc.u32 t420, t5, %32, t420;\n\t"
+        "madc.hi.cc.u32 t421, t5, %33, t421;\n\t"
+        "madc.hi.cc.u32 t422, t5, %34, t422;\n\t"
+        "madc.hi.cc.u32 t423, t5, %35, t423;\n\t"
+        "madc.hi.cc.u32 t424, t5, %36, t424;\n\t"
+        "madc.hi.cc.u32 t425, t5, %37, t425;\n\t"
+        "madc.hi.cc.u32 t426, t5, %38, t426;\n\t"
+        "madc.hi.cc.u32 t427, t5, %39, t427;\n\t"
+        "madc.hi.u32 t428, t5, %40, t428;\n\t"
+        "shr.b32 t431, t5, 31;\n\t"
+        "sub.u32 t432, 0, t431;\n\t"
+        "and.b32 t433, %28, t432;\n\t"
+        "and.b32 t434, %29, t432;\n\t"
+        "and.b32 t435, %30, t432;\n\t"
+        "and.b32 t436, %31, t432;\n\t"
+        "and.b32 t437, %32, t432;\n\t"
+        "and.b32 t438, %33, t432;\n\t"
+        "and.b32 t439, %34, t432;\n\t"
+        "and.b32 t440, %35, t432;\n\t"
+        "and.b32 t441, %36, t432;\n\t"
+        "and.b32 t442, %37, t432;\n\t"
+        "and.b32 t443, %38, t432;\n\t"
+        "and.b32 t444, %39, t432;\n\t"
+        "and.b32 t445, %40, t432;\n\t"
+        "sub.cc.u32 t416, t416, t433;\n\t"
+        "subc.cc.u32 t417, t417, t434;\n\t"
+        "subc.cc.u32 t418, t418, t435;\n\t"
+        "subc.cc.u32 t419, t419, t436;\n\t"
+        "subc.cc.u32 t420, t420, t437;\n\t"
+        "subc.cc.u32 t421, t421, t438;\n\t"
+        "subc.cc.u32 t422, t422, t439;\n\t"
+        "subc.cc.u32 t423, t423, t440;\n\t"
+        "subc.cc.u32 t424, t424, t441;\n\t"
+        "subc.cc.u32 t425, t425, t442;\n\t"
+        "subc.cc.u32 t426, t426, t443;\n\t"
+        "subc.cc.u32 t427, t427, t444;\n\t"
+        "subc.u32 t428, t428, t445;\n\t"
+        "shr.b32 t446, %53, 31;\n\t"
+        "sub.u32 t447, 0, t446;\n\t"
+        "mad.lo.cc.u32 t415, t6, %41, t415;\n\t"
+        "madc.lo.cc.u32 t416, t6, %42, t416;\n\t"
+        "madc.lo.cc.u32 t417, t6, %43, t417;\n\t"
+        "madc.lo.cc.u32 t418, t6, %44, t418;\n\t"
+        "madc.lo.cc.u32 t419, t6, %45, t419;\n\t"
+        "madc.lo.cc.u32 t420, t6, %46, t420;\n\t"
+        "madc.lo.cc.u32 t421, t6, %47, t421;\n\t"
+        "madc.lo.cc.u32 t422, t6, %48, t422;\n\t"
+        "madc.lo.cc.u32 t423, t6, %49, t423;\n\t"
+        "madc.lo.cc.u32 t424, t6, %50, t424;\n\t"
+        "madc.lo.cc.u32 t425, t6, %51, t425;\n\t"
+        "madc.lo.cc.u32 t426, t6, %52, t426;\n\t"
+        "madc.lo.cc.u32 t427, t6, %53, t427;\n\t"
+        "madc.lo.u32 t428, t6, t447, t428;\n\t"
+        "mad.hi.cc.u32 t416, t6, %41, t416;\n\t"
+        "madc.hi.cc.u32 t417, t6, %42, t417;\n\t"
+        "madc.hi.cc.u32 t418, t6, %43, t418;\n\t"
+        "madc.hi.cc.u32 t419, t6, %44, t419;\n\t"
+        "madc.hi.cc.u32 t420, t6, %45, t420;\n\t"
+        "madc.hi.cc.u32 t421, t6, %46, t421;\n\t"
+        "madc.hi.cc.u32 t422, t6, %47, t422;\n\t"
+        "madc.hi.cc.u32 t423, t6, %48, t423;\n\t"
+        "madc.hi.cc.u32 t424, t6, %49, t424;\n\t"
+        "madc.hi.cc.u32 t425, t6, %50, t425;\n\t"
+        "madc.hi.cc.u32 t426, t6, %51, t426;\n\t"
+        "madc.hi.cc.u32 t427, t6, %52, t427;\n\t"
+        "madc.hi.u32 t428, t6, %53, t428;\n\t"
+        "shr.b32 t448, t6, 31;\n\t"
+        "sub.u32 t449, 0, t448;\n\t"
+        "and.b32 t450, %41, t449;\n\t"
+        "and.b32 t451, %42, t449;\n\t"
+        "and.b32 t452, %43, t449;\n\t"
+        "and.b32 t453, %44, t449;\n\t"
+        "and.b32 t454, %45, t449;\n\t"
+        "and.b32 t455, %46, t449;\n\t"
+        "and.b32 t456, %47, t449;\n\t"
+        "and.b32 t457, %48, t449;\n\t"
+        "and.b32 t458, %49, t449;\n\t"
+        "and.b32 t459, %50, t449;\n\t"
+        "and.b32 t460, %51, t449;\n\t"
+        "and.b32 t461, %52, t449;\n\t"
+        "and.b32 t462, %53, t449;\n\t"
+        "sub.cc.u32 t416, t416, t450;\n\t"
+        "subc.cc.u32 t417, t417, t451;\n\t"
+        "subc.cc.u32 t418, t418, t452;\n\t"
+        "subc.cc.u32 t419, t419, t453;\n\t"
+        "subc.cc.u32 t420, t420, t454;\n\t"
+        "subc.cc.u32 t421, t421, t455;\n\t"
+        "subc.cc.u32 t422, t422, t456;\n\t"
+        "subc.cc.u32 t423, t423, t457;\n\t"
+        "subc.cc.u32 t424, t424, t458;\n\t"
+        "subc.cc.u32 t425, t425, t459;\n\t"
+        "subc.cc.u32 t426, t426, t460;\n\t"
+        "subc.cc.u32 t427, t427, t461;\n\t"
+        "subc.u32 t428, t428, t462;\n\t"
+        "shf.r.clamp.b32 %14, t415, t416, 30;\n\t"
+        "shf.r.clamp.b32 %15, t416, t417, 30;\n\t"
+        "shf.r.clamp.b32 %16, t417, t418, 30;\n\t"
+        "shf.r.clamp.b32 %17, t418, t419, 30;\n\t"
+        "shf.r.clamp.b32 %18, t419, t420, 30;\n\t"
+        "shf.r.clamp.b32 %19, t420, t421, 30;\n\t"
+        "shf.r.clamp.b32 %20, t421, t422, 30;\n\t"
+        "shf.r.clamp.b32 %21, t422, t423, 30;\n\t"
+        "shf.r.clamp.b32 %22, t423, t424, 30;\n\t"
+        "shf.r.clamp.b32 %23, t424, t425, 30;\n\t"
+        "shf.r.clamp.b32 %24, t425, t426, 30;\n\t"
+        "shf.r.clamp.b32 %25, t426, t427, 30;\n\t"
+        "shf.r.clamp.b32 %26, t427, t428, 30;\n\t"
         "}"
-        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26])
     );
   }
 #endif
@@ -17390,366 +18499,1356 @@ struct gcd_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[127];
-    t[0] = ptx_and(x[0], x[12]);
-    t[0] = ptx_and(t[0], 1u);
-    t[1] = ptx_sub(0u, t[0]);
-    ptx_sub_cc(cf, x[0], x[12]);
-    ptx_subc_cc(cf, x[1], x[13]);
-    ptx_subc_cc(cf, x[2], x[14]);
-    ptx_subc_cc(cf, x[3], x[15]);
-    ptx_subc_cc(cf, x[4], x[16]);
-    ptx_subc_cc(cf, x[5], x[17]);
-    ptx_subc_cc(cf, x[6], x[18]);
-    ptx_subc_cc(cf, x[7], x[19]);
-    ptx_subc_cc(cf, x[8], x[20]);
-    ptx_subc_cc(cf, x[9], x[21]);
-    ptx_subc_cc(cf, x[10], x[22]);
-    ptx_subc_cc(cf, x[11], x[23]);
-    t[14] = ptx_subc(cf, 0u, 0u);
-    t[15] = ptx_and(t[1], t[14]);
-    t[16] = ptx_xor(t[1], t[15]);
-    t[17] = ptx_and(x[12], t[16]);
-    t[18] = ptx_and(x[13], t[16]);
-    t[19] = ptx_and(x[14], t[16]);
-    t[20] = ptx_and(x[15], t[16]);
-    t[21] = ptx_and(x[16], t[16]);
-    t[22] = ptx_and(x[17], t[16]);
-    t[23] = ptx_and(x[18], t[16]);
-    t[24] = ptx_and(x[19], t[16]);
-    t[25] = ptx_and(x[20], t[16]);
-    t[26] = ptx_and(x[21], t[16]);
-    t[27] = ptx_and(x[22], t[16]);
-    t[28] = ptx_and(x[23], t[16]);
-    t[29] = ptx_sub_cc(cf, x[0], t[17]);
-    t[30] = ptx_subc_cc(cf, x[1], t[18]);
-    t[31] = ptx_subc_cc(cf, x[2], t[19]);
-    t[32] = ptx_subc_cc(cf, x[3], t[20]);
-    t[33] = ptx_subc_cc(cf, x[4], t[21]);
-    t[34] = ptx_subc_cc(cf, x[5], t[22]);
-    t[35] = ptx_subc_cc(cf, x[6], t[23]);
-    t[36] = ptx_subc_cc(cf, x[7], t[24]);
-    t[37] = ptx_subc_cc(cf, x[8], t[25]);
-    t[38] = ptx_subc_cc(cf, x[9], t[26]);
-    t[39] = ptx_subc_cc(cf, x[10], t[27]);
-    t[40] = ptx_subc(cf, x[11], t[28]);
-    t[41] = ptx_and(x[0], t[15]);
-    t[42] = ptx_and(x[1], t[15]);
-    t[43] = ptx_and(x[2], t[15]);
-    t[44] = ptx_and(x[3], t[15]);
-    t[45] = ptx_and(x[4], t[15]);
-    t[46] = ptx_and(x[5], t[15]);
-    t[47] = ptx_and(x[6], t[15]);
-    t[48] = ptx_and(x[7], t[15]);
-    t[49] = ptx_and(x[8], t[15]);
-    t[50] = ptx_and(x[9], t[15]);
-    t[51] = ptx_and(x[10], t[15]);
-    t[52] = ptx_and(x[11], t[15]);
-    t[53] = ptx_sub_cc(cf, x[12], t[41]);
-    t[54] = ptx_subc_cc(cf, x[13], t[42]);
-    t[55] = ptx_subc_cc(cf, x[14], t[43]);
-    t[56] = ptx_subc_cc(cf, x[15], t[44]);
-    t[57] = ptx_subc_cc(cf, x[16], t[45]);
-    t[58] = ptx_subc_cc(cf, x[17], t[46]);
-    t[59] = ptx_subc_cc(cf, x[18], t[47]);
-    t[60] = ptx_subc_cc(cf, x[19], t[48]);
-    t[61] = ptx_subc_cc(cf, x[20], t[49]);
-    t[62] = ptx_subc_cc(cf, x[21], t[50]);
-    t[63] = ptx_subc_cc(cf, x[22], t[51]);
-    t[64] = ptx_subc(cf, x[23], t[52]);
-    t[65] = ptx_and(t[29], 1u);
-    t[66] = ptx_sub(0u, t[65]);
-    t[79] = ptx_xor(t[29], t[53]);
-    t[79] = ptx_and(t[79], t[66]);
-    t[67] = ptx_xor(t[29], t[79]);
-    t[80] = ptx_xor(t[30], t[54]);
-    t[80] = ptx_and(t[80], t[66]);
-    t[68] = ptx_xor(t[30], t[80]);
-    t[81] = ptx_xor(t[31], t[55]);
-    t[81] = ptx_and(t[81], t[66]);
-    t[69] = ptx_xor(t[31], t[81]);
-    t[82] = ptx_xor(t[32], t[56]);
-    t[82] = ptx_and(t[82], t[66]);
-    t[70] = ptx_xor(t[32], t[82]);
-    t[83] = ptx_xor(t[33], t[57]);
-    t[83] = ptx_and(t[83], t[66]);
-    t[71] = ptx_xor(t[33], t[83]);
-    t[84] = ptx_xor(t[34], t[58]);
-    t[84] = ptx_and(t[84], t[66]);
-    t[72] = ptx_xor(t[34], t[84]);
-    t[85] = ptx_xor(t[35], t[59]);
-    t[85] = ptx_and(t[85], t[66]);
-    t[73] = ptx_xor(t[35], t[85]);
-    t[86] = ptx_xor(t[36], t[60]);
-    t[86] = ptx_and(t[86], t[66]);
-    t[74] = ptx_xor(t[36], t[86]);
-    t[87] = ptx_xor(t[37], t[61]);
-    t[87] = ptx_and(t[87], t[66]);
-    t[75] = ptx_xor(t[37], t[87]);
-    t[88] = ptx_xor(t[38], t[62]);
-    t[88] = ptx_and(t[88], t[66]);
-    t[76] = ptx_xor(t[38], t[88]);
-    t[89] = ptx_xor(t[39], t[63]);
-    t[89] = ptx_and(t[89], t[66]);
-    t[77] = ptx_xor(t[39], t[89]);
-    t[90] = ptx_xor(t[40], t[64]);
-    t[90] = ptx_and(t[90], t[66]);
-    t[78] = ptx_xor(t[40], t[90]);
-    t[91] = ptx_shf_r_clamp(t[67], t[68], 1u);
-    t[92] = ptx_shf_r_clamp(t[68], t[69], 1u);
-    t[93] = ptx_shf_r_clamp(t[69], t[70], 1u);
-    t[94] = ptx_shf_r_clamp(t[70], t[71], 1u);
-    t[95] = ptx_shf_r_clamp(t[71], t[72], 1u);
-    t[96] = ptx_shf_r_clamp(t[72], t[73], 1u);
-    t[97] = ptx_shf_r_clamp(t[73], t[74], 1u);
-    t[98] = ptx_shf_r_clamp(t[74], t[75], 1u);
-    t[99] = ptx_shf_r_clamp(t[75], t[76], 1u);
-    t[100] = ptx_shf_r_clamp(t[76], t[77], 1u);
-    t[101] = ptx_shf_r_clamp(t[77], t[78], 1u);
-    t[102] = ptx_shr(t[78], 1u);
-    t[103] = ptx_xor(t[91], t[29]);
-    t[103] = ptx_and(t[103], t[66]);
-    y[0] = ptx_xor(t[91], t[103]);
-    t[104] = ptx_xor(t[53], t[91]);
-    t[104] = ptx_and(t[104], t[66]);
-    y[12] = ptx_xor(t[53], t[104]);
-    t[105] = ptx_xor(t[92], t[30]);
-    t[105] = ptx_and(t[105], t[66]);
-    y[1] = ptx_xor(t[92], t[105]);
-    t[106] = ptx_xor(t[54], t[92]);
-    t[106] = ptx_and(t[106], t[66]);
-    y[13] = ptx_xor(t[54], t[106]);
-    t[107] = ptx_xor(t[93], t[31]);
-    t[107] = ptx_and(t[107], t[66]);
-    y[2] = ptx_xor(t[93], t[107]);
-    t[108] = ptx_xor(t[55], t[93]);
-    t[108] = ptx_and(t[108], t[66]);
-    y[14] = ptx_xor(t[55], t[108]);
-    t[109] = ptx_xor(t[94], t[32]);
-    t[109] = ptx_and(t[109], t[66]);
-    y[3] = ptx_xor(t[94], t[109]);
-    t[110] = ptx_xor(t[56], t[94]);
-    t[110] = ptx_and(t[110], t[66]);
-    y[15] = ptx_xor(t[56], t[110]);
-    t[111] = ptx_xor(t[95], t[33]);
-    t[111] = ptx_and(t[111], t[66]);
-    y[4] = ptx_xor(t[95], t[111]);
-    t[112] = ptx_xor(t[57], t[95]);
-    t[112] = ptx_and(t[112], t[66]);
-    y[16] = ptx_xor(t[57], t[112]);
-    t[113] = ptx_xor(t[96], t[34]);
-    t[113] = ptx_and(t[113], t[66]);
-    y[5] = ptx_xor(t[96], t[113]);
-    t[114] = ptx_xor(t[58], t[96]);
-    t[114] = ptx_and(t[114], t[66]);
-    y[17] = ptx_xor(t[58], t[114]);
-    t[115] = ptx_xor(t[97], t[35]);
-    t[115] = ptx_and(t[115], t[66]);
-    y[6] = ptx_xor(t[97], t[115]);
-    t[116] = ptx_xor(t[59], t[97]);
-    t[116] = ptx_and(t[116], t[66]);
-    y[18] = ptx_xor(t[59], t[116]);
-    t[117] = ptx_xor(t[98], t[36]);
-    t[117] = ptx_and(t[117], t[66]);
-    y[7] = ptx_xor(t[98], t[117]);
-    t[118] = ptx_xor(t[60], t[98]);
-    t[118] = ptx_and(t[118], t[66]);
-    y[19] = ptx_xor(t[60], t[118]);
-    t[119] = ptx_xor(t[99], t[37]);
-    t[119] = ptx_and(t[119], t[66]);
-    y[8] = ptx_xor(t[99], t[119]);
-    t[120] = ptx_xor(t[61], t[99]);
-    t[120] = ptx_and(t[120], t[66]);
-    y[20] = ptx_xor(t[61], t[120]);
-    t[121] = ptx_xor(t[100], t[38]);
-    t[121] = ptx_and(t[121], t[66]);
-    y[9] = ptx_xor(t[100], t[121]);
-    t[122] = ptx_xor(t[62], t[100]);
-    t[122] = ptx_and(t[122], t[66]);
-    y[21] = ptx_xor(t[62], t[122]);
-    t[123] = ptx_xor(t[101], t[39]);
-    t[123] = ptx_and(t[123], t[66]);
-    y[10] = ptx_xor(t[101], t[123]);
-    t[124] = ptx_xor(t[63], t[101]);
-    t[124] = ptx_and(t[124], t[66]);
-    y[22] = ptx_xor(t[63], t[124]);
-    t[125] = ptx_xor(t[102], t[40]);
-    t[125] = ptx_and(t[125], t[66]);
-    y[11] = ptx_xor(t[102], t[125]);
-    t[126] = ptx_xor(t[64], t[102]);
-    t[126] = ptx_and(t[126], t[66]);
-    y[23] = ptx_xor(t[64], t[126]);
+    uint32_t t[463];
+    t[0] = ptx_mov(x[0]);
+    t[1] = ptx_mov(x[1]);
+    t[2] = ptx_mov(x[14]);
+    t[3] = ptx_mov(1u);
+    t[4] = ptx_mov(0u);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_mov(1u);
+    t[7] = ptx_sub(0u, t[0]);
+    t[8] = ptx_shr(t[7], 31u);
+    t[9] = ptx_sub(0u, t[8]);
+    t[10] = ptx_and(t[2], 1u);
+    t[11] = ptx_sub(0u, t[10]);
+    t[12] = ptx_xor(t[1], t[9]);
+    t[12] = ptx_sub(t[12], t[9]);
+    t[12] = ptx_and(t[12], t[11]);
+    t[2] = ptx_add(t[2], t[12]);
+    t[13] = ptx_xor(t[3], t[9]);
+    t[13] = ptx_sub(t[13], t[9]);
+    t[13] = ptx_and(t[13], t[11]);
+    t[5] = ptx_add(t[5], t[13]);
+    t[14] = ptx_xor(t[4], t[9]);
+    t[14] = ptx_sub(t[14], t[9]);
+    t[14] = ptx_and(t[14], t[11]);
+    t[6] = ptx_add(t[6], t[14]);
+    t[15] = ptx_and(t[9], t[11]);
+    t[0] = ptx_xor(t[0], t[15]);
+    t[0] = ptx_sub(t[0], t[15]);
+    t[0] = ptx_add(t[0], 1u);
+    t[16] = ptx_and(t[2], t[15]);
+    t[1] = ptx_add(t[1], t[16]);
+    t[17] = ptx_and(t[5], t[15]);
+    t[3] = ptx_add(t[3], t[17]);
+    t[18] = ptx_and(t[6], t[15]);
+    t[4] = ptx_add(t[4], t[18]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[19] = ptx_sub(0u, t[0]);
+    t[20] = ptx_shr(t[19], 31u);
+    t[21] = ptx_sub(0u, t[20]);
+    t[22] = ptx_and(t[2], 1u);
+    t[23] = ptx_sub(0u, t[22]);
+    t[24] = ptx_xor(t[1], t[21]);
+    t[24] = ptx_sub(t[24], t[21]);
+    t[24] = ptx_and(t[24], t[23]);
+    t[2] = ptx_add(t[2], t[24]);
+    t[25] = ptx_xor(t[3], t[21]);
+    t[25] = ptx_sub(t[25], t[21]);
+    t[25] = ptx_and(t[25], t[23]);
+    t[5] = ptx_add(t[5], t[25]);
+    t[26] = ptx_xor(t[4], t[21]);
+    t[26] = ptx_sub(t[26], t[21]);
+    t[26] = ptx_and(t[26], t[23]);
+    t[6] = ptx_add(t[6], t[26]);
+    t[27] = ptx_and(t[21], t[23]);
+    t[0] = ptx_xor(t[0], t[27]);
+    t[0] = ptx_sub(t[0], t[27]);
+    t[0] = ptx_add(t[0], 1u);
+    t[28] = ptx_and(t[2], t[27]);
+    t[1] = ptx_add(t[1], t[28]);
+    t[29] = ptx_and(t[5], t[27]);
+    t[3] = ptx_add(t[3], t[29]);
+    t[30] = ptx_and(t[6], t[27]);
+    t[4] = ptx_add(t[4], t[30]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[31] = ptx_sub(0u, t[0]);
+    t[32] = ptx_shr(t[31], 31u);
+    t[33] = ptx_sub(0u, t[32]);
+    t[34] = ptx_and(t[2], 1u);
+    t[35] = ptx_sub(0u, t[34]);
+    t[36] = ptx_xor(t[1], t[33]);
+    t[36] = ptx_sub(t[36], t[33]);
+    t[36] = ptx_and(t[36], t[35]);
+    t[2] = ptx_add(t[2], t[36]);
+    t[37] = ptx_xor(t[3], t[33]);
+    t[37] = ptx_sub(t[37], t[33]);
+    t[37] = ptx_and(t[37], t[35]);
+    t[5] = ptx_add(t[5], t[37]);
+    t[38] = ptx_xor(t[4], t[33]);
+    t[38] = ptx_sub(t[38], t[33]);
+    t[38] = ptx_and(t[38], t[35]);
+    t[6] = ptx_add(t[6], t[38]);
+    t[39] = ptx_and(t[33], t[35]);
+    t[0] = ptx_xor(t[0], t[39]);
+    t[0] = ptx_sub(t[0], t[39]);
+    t[0] = ptx_add(t[0], 1u);
+    t[40] = ptx_and(t[2], t[39]);
+    t[1] = ptx_add(t[1], t[40]);
+    t[41] = ptx_and(t[5], t[39]);
+    t[3] = ptx_add(t[3], t[41]);
+    t[42] = ptx_and(t[6], t[39]);
+    t[4] = ptx_add(t[4], t[42]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[43] = ptx_sub(0u, t[0]);
+    t[44] = ptx_shr(t[43], 31u);
+    t[45] = ptx_sub(0u, t[44]);
+    t[46] = ptx_and(t[2], 1u);
+    t[47] = ptx_sub(0u, t[46]);
+    t[48] = ptx_xor(t[1], t[45]);
+    t[48] = ptx_sub(t[48], t[45]);
+    t[48] = ptx_and(t[48], t[47]);
+    t[2] = ptx_add(t[2], t[48]);
+    t[49] = ptx_xor(t[3], t[45]);
+    t[49] = ptx_sub(t[49], t[45]);
+    t[49] = ptx_and(t[49], t[47]);
+    t[5] = ptx_add(t[5], t[49]);
+    t[50] = ptx_xor(t[4], t[45]);
+    t[50] = ptx_sub(t[50], t[45]);
+    t[50] = ptx_and(t[50], t[47]);
+    t[6] = ptx_add(t[6], t[50]);
+    t[51] = ptx_and(t[45], t[47]);
+    t[0] = ptx_xor(t[0], t[51]);
+    t[0] = ptx_sub(t[0], t[51]);
+    t[0] = ptx_add(t[0], 1u);
+    t[52] = ptx_and(t[2], t[51]);
+    t[1] = ptx_add(t[1], t[52]);
+    t[53] = ptx_and(t[5], t[51]);
+    t[3] = ptx_add(t[3], t[53]);
+    t[54] = ptx_and(t[6], t[51]);
+    t[4] = ptx_add(t[4], t[54]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[55] = ptx_sub(0u, t[0]);
+    t[56] = ptx_shr(t[55], 31u);
+    t[57] = ptx_sub(0u, t[56]);
+    t[58] = ptx_and(t[2], 1u);
+    t[59] = ptx_sub(0u, t[58]);
+    t[60] = ptx_xor(t[1], t[57]);
+    t[60] = ptx_sub(t[60], t[57]);
+    t[60] = ptx_and(t[60], t[59]);
+    t[2] = ptx_add(t[2], t[60]);
+    t[61] = ptx_xor(t[3], t[57]);
+    t[61] = ptx_sub(t[61], t[57]);
+    t[61] = ptx_and(t[61], t[59]);
+    t[5] = ptx_add(t[5], t[61]);
+    t[62] = ptx_xor(t[4], t[57]);
+    t[62] = ptx_sub(t[62], t[57]);
+    t[62] = ptx_and(t[62], t[59]);
+    t[6] = ptx_add(t[6], t[62]);
+    t[63] = ptx_and(t[57], t[59]);
+    t[0] = ptx_xor(t[0], t[63]);
+    t[0] = ptx_sub(t[0], t[63]);
+    t[0] = ptx_add(t[0], 1u);
+    t[64] = ptx_and(t[2], t[63]);
+    t[1] = ptx_add(t[1], t[64]);
+    t[65] = ptx_and(t[5], t[63]);
+    t[3] = ptx_add(t[3], t[65]);
+    t[66] = ptx_and(t[6], t[63]);
+    t[4] = ptx_add(t[4], t[66]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[67] = ptx_sub(0u, t[0]);
+    t[68] = ptx_shr(t[67], 31u);
+    t[69] = ptx_sub(0u, t[68]);
+    t[70] = ptx_and(t[2], 1u);
+    t[71] = ptx_sub(0u, t[70]);
+    t[72] = ptx_xor(t[1], t[69]);
+    t[72] = ptx_sub(t[72], t[69]);
+    t[72] = ptx_and(t[72], t[71]);
+    t[2] = ptx_add(t[2], t[72]);
+    t[73] = ptx_xor(t[3], t[69]);
+    t[73] = ptx_sub(t[73], t[69]);
+    t[73] = ptx_and(t[73], t[71]);
+    t[5] = ptx_add(t[5], t[73]);
+    t[74] = ptx_xor(t[4], t[69]);
+    t[74] = ptx_sub(t[74], t[69]);
+    t[74] = ptx_and(t[74], t[71]);
+    t[6] = ptx_add(t[6], t[74]);
+    t[75] = ptx_and(t[69], t[71]);
+    t[0] = ptx_xor(t[0], t[75]);
+    t[0] = ptx_sub(t[0], t[75]);
+    t[0] = ptx_add(t[0], 1u);
+    t[76] = ptx_and(t[2], t[75]);
+    t[1] = ptx_add(t[1], t[76]);
+    t[77] = ptx_and(t[5], t[75]);
+    t[3] = ptx_add(t[3], t[77]);
+    t[78] = ptx_and(t[6], t[75]);
+    t[4] = ptx_add(t[4], t[78]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[79] = ptx_sub(0u, t[0]);
+    t[80] = ptx_shr(t[79], 31u);
+    t[81] = ptx_sub(0u, t[80]);
+    t[82] = ptx_and(t[2], 1u);
+    t[83] = ptx_sub(0u, t[82]);
+    t[84] = ptx_xor(t[1], t[81]);
+    t[84] = ptx_sub(t[84], t[81]);
+    t[84] = ptx_and(t[84], t[83]);
+    t[2] = ptx_add(t[2], t[84]);
+    t[85] = ptx_xor(t[3], t[81]);
+    t[85] = ptx_sub(t[85], t[81]);
+    t[85] = ptx_and(t[85], t[83]);
+    t[5] = ptx_add(t[5], t[85]);
+    t[86] = ptx_xor(t[4], t[81]);
+    t[86] = ptx_sub(t[86], t[81]);
+    t[86] = ptx_and(t[86], t[83]);
+    t[6] = ptx_add(t[6], t[86]);
+    t[87] = ptx_and(t[81], t[83]);
+    t[0] = ptx_xor(t[0], t[87]);
+    t[0] = ptx_sub(t[0], t[87]);
+    t[0] = ptx_add(t[0], 1u);
+    t[88] = ptx_and(t[2], t[87]);
+    t[1] = ptx_add(t[1], t[88]);
+    t[89] = ptx_and(t[5], t[87]);
+    t[3] = ptx_add(t[3], t[89]);
+    t[90] = ptx_and(t[6], t[87]);
+    t[4] = ptx_add(t[4], t[90]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[91] = ptx_sub(0u, t[0]);
+    t[92] = ptx_shr(t[91], 31u);
+    t[93] = ptx_sub(0u, t[92]);
+    t[94] = ptx_and(t[2], 1u);
+    t[95] = ptx_sub(0u, t[94]);
+    t[96] = ptx_xor(t[1], t[93]);
+    t[96] = ptx_sub(t[96], t[93]);
+    t[96] = ptx_and(t[96], t[95]);
+    t[2] = ptx_add(t[2], t[96]);
+    t[97] = ptx_xor(t[3], t[93]);
+    t[97] = ptx_sub(t[97], t[93]);
+    t[97] = ptx_and(t[97], t[95]);
+    t[5] = ptx_add(t[5], t[97]);
+    t[98] = ptx_xor(t[4], t[93]);
+    t[98] = ptx_sub(t[98], t[93]);
+    t[98] = ptx_and(t[98], t[95]);
+    t[6] = ptx_add(t[6], t[98]);
+    t[99] = ptx_and(t[93], t[95]);
+    t[0] = ptx_xor(t[0], t[99]);
+    t[0] = ptx_sub(t[0], t[99]);
+    t[0] = ptx_add(t[0], 1u);
+    t[100] = ptx_and(t[2], t[99]);
+    t[1] = ptx_add(t[1], t[100]);
+    t[101] = ptx_and(t[5], t[99]);
+    t[3] = ptx_add(t[3], t[101]);
+    t[102] = ptx_and(t[6], t[99]);
+    t[4] = ptx_add(t[4], t[102]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[103] = ptx_sub(0u, t[0]);
+    t[104] = ptx_shr(t[103], 31u);
+    t[105] = ptx_sub(0u, t[104]);
+    t[106] = ptx_and(t[2], 1u);
+    t[107] = ptx_sub(0u, t[106]);
+    t[108] = ptx_xor(t[1], t[105]);
+    t[108] = ptx_sub(t[108], t[105]);
+    t[108] = ptx_and(t[108], t[107]);
+    t[2] = ptx_add(t[2], t[108]);
+    t[109] = ptx_xor(t[3], t[105]);
+    t[109] = ptx_sub(t[109], t[105]);
+    t[109] = ptx_and(t[109], t[107]);
+    t[5] = ptx_add(t[5], t[109]);
+    t[110] = ptx_xor(t[4], t[105]);
+    t[110] = ptx_sub(t[110], t[105]);
+    t[110] = ptx_and(t[110], t[107]);
+    t[6] = ptx_add(t[6], t[110]);
+    t[111] = ptx_and(t[105], t[107]);
+    t[0] = ptx_xor(t[0], t[111]);
+    t[0] = ptx_sub(t[0], t[111]);
+    t[0] = ptx_add(t[0], 1u);
+    t[112] = ptx_and(t[2], t[111]);
+    t[1] = ptx_add(t[1], t[112]);
+    t[113] = ptx_and(t[5], t[111]);
+    t[3] = ptx_add(t[3], t[113]);
+    t[114] = ptx_and(t[6], t[111]);
+    t[4] = ptx_add(t[4], t[114]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[115] = ptx_sub(0u, t[0]);
+    t[116] = ptx_shr(t[115], 31u);
+    t[117] = ptx_sub(0u, t[116]);
+    t[118] = ptx_and(t[2], 1u);
+    t[119] = ptx_sub(0u, t[118]);
+    t[120] = ptx_xor(t[1], t[117]);
+    t[120] = ptx_sub(t[120], t[117]);
+    t[120] = ptx_and(t[120], t[119]);
+    t[2] = ptx_add(t[2], t[120]);
+    t[121] = ptx_xor(t[3], t[117]);
+    t[121] = ptx_sub(t[121], t[117]);
+    t[121] = ptx_and(t[121], t[119]);
+    t[5] = ptx_add(t[5], t[121]);
+    t[122] = ptx_xor(t[4], t[117]);
+    t[122] = ptx_sub(t[122], t[117]);
+    t[122] = ptx_and(t[122], t[119]);
+    t[6] = ptx_add(t[6], t[122]);
+    t[123] = ptx_and(t[117], t[119]);
+    t[0] = ptx_xor(t[0], t[123]);
+    t[0] = ptx_sub(t[0], t[123]);
+    t[0] = ptx_add(t[0], 1u);
+    t[124] = ptx_and(t[2], t[123]);
+    t[1] = ptx_add(t[1], t[124]);
+    t[125] = ptx_and(t[5], t[123]);
+    t[3] = ptx_add(t[3], t[125]);
+    t[126] = ptx_and(t[6], t[123]);
+    t[4] = ptx_add(t[4], t[126]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[127] = ptx_sub(0u, t[0]);
+    t[128] = ptx_shr(t[127], 31u);
+    t[129] = ptx_sub(0u, t[128]);
+    t[130] = ptx_and(t[2], 1u);
+    t[131] = ptx_sub(0u, t[130]);
+    t[132] = ptx_xor(t[1], t[129]);
+    t[132] = ptx_sub(t[132], t[129]);
+    t[132] = ptx_and(t[132], t[131]);
+    t[2] = ptx_add(t[2], t[132]);
+    t[133] = ptx_xor(t[3], t[129]);
+    t[133] = ptx_sub(t[133], t[129]);
+    t[133] = ptx_and(t[133], t[131]);
+    t[5] = ptx_add(t[5], t[133]);
+    t[134] = ptx_xor(t[4], t[129]);
+    t[134] = ptx_sub(t[134], t[129]);
+    t[134] = ptx_and(t[134], t[131]);
+    t[6] = ptx_add(t[6], t[134]);
+    t[135] = ptx_and(t[129], t[131]);
+    t[0] = ptx_xor(t[0], t[135]);
+    t[0] = ptx_sub(t[0], t[135]);
+    t[0] = ptx_add(t[0], 1u);
+    t[136] = ptx_and(t[2], t[135]);
+    t[1] = ptx_add(t[1], t[136]);
+    t[137] = ptx_and(t[5], t[135]);
+    t[3] = ptx_add(t[3], t[137]);
+    t[138] = ptx_and(t[6], t[135]);
+    t[4] = ptx_add(t[4], t[138]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[139] = ptx_sub(0u, t[0]);
+    t[140] = ptx_shr(t[139], 31u);
+    t[141] = ptx_sub(0u, t[140]);
+    t[142] = ptx_and(t[2], 1u);
+    t[143] = ptx_sub(0u, t[142]);
+    t[144] = ptx_xor(t[1], t[141]);
+    t[144] = ptx_sub(t[144], t[141]);
+    t[144] = ptx_and(t[144], t[143]);
+    t[2] = ptx_add(t[2], t[144]);
+    t[145] = ptx_xor(t[3], t[141]);
+    t[145] = ptx_sub(t[145], t[141]);
+    t[145] = ptx_and(t[145], t[143]);
+    t[5] = ptx_add(t[5], t[145]);
+    t[146] = ptx_xor(t[4], t[141]);
+    t[146] = ptx_sub(t[146], t[141]);
+    t[146] = ptx_and(t[146], t[143]);
+    t[6] = ptx_add(t[6], t[146]);
+    t[147] = ptx_and(t[141], t[143]);
+    t[0] = ptx_xor(t[0], t[147]);
+    t[0] = ptx_sub(t[0], t[147]);
+    t[0] = ptx_add(t[0], 1u);
+    t[148] = ptx_and(t[2], t[147]);
+    t[1] = ptx_add(t[1], t[148]);
+    t[149] = ptx_and(t[5], t[147]);
+    t[3] = ptx_add(t[3], t[149]);
+    t[150] = ptx_and(t[6], t[147]);
+    t[4] = ptx_add(t[4], t[150]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[151] = ptx_sub(0u, t[0]);
+    t[152] = ptx_shr(t[151], 31u);
+    t[153] = ptx_sub(0u, t[152]);
+    t[154] = ptx_and(t[2], 1u);
+    t[155] = ptx_sub(0u, t[154]);
+    t[156] = ptx_xor(t[1], t[153]);
+    t[156] = ptx_sub(t[156], t[153]);
+    t[156] = ptx_and(t[156], t[155]);
+    t[2] = ptx_add(t[2], t[156]);
+    t[157] = ptx_xor(t[3], t[153]);
+    t[157] = ptx_sub(t[157], t[153]);
+    t[157] = ptx_and(t[157], t[155]);
+    t[5] = ptx_add(t[5], t[157]);
+    t[158] = ptx_xor(t[4], t[153]);
+    t[158] = ptx_sub(t[158], t[153]);
+    t[158] = ptx_and(t[158], t[155]);
+    t[6] = ptx_add(t[6], t[158]);
+    t[159] = ptx_and(t[153], t[155]);
+    t[0] = ptx_xor(t[0], t[159]);
+    t[0] = ptx_sub(t[0], t[159]);
+    t[0] = ptx_add(t[0], 1u);
+    t[160] = ptx_and(t[2], t[159]);
+    t[1] = ptx_add(t[1], t[160]);
+    t[161] = ptx_and(t[5], t[159]);
+    t[3] = ptx_add(t[3], t[161]);
+    t[162] = ptx_and(t[6], t[159]);
+    t[4] = ptx_add(t[4], t[162]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[163] = ptx_sub(0u, t[0]);
+    t[164] = ptx_shr(t[163], 31u);
+    t[165] = ptx_sub(0u, t[164]);
+    t[166] = ptx_and(t[2], 1u);
+    t[167] = ptx_sub(0u, t[166]);
+    t[168] = ptx_xor(t[1], t[165]);
+    t[168] = ptx_sub(t[168], t[165]);
+    t[168] = ptx_and(t[168], t[167]);
+    t[2] = ptx_add(t[2], t[168]);
+    t[169] = ptx_xor(t[3], t[165]);
+    t[169] = ptx_sub(t[169], t[165]);
+    t[169] = ptx_and(t[169], t[167]);
+    t[5] = ptx_add(t[5], t[169]);
+    t[170] = ptx_xor(t[4], t[165]);
+    t[170] = ptx_sub(t[170], t[165]);
+    t[170] = ptx_and(t[170], t[167]);
+    t[6] = ptx_add(t[6], t[170]);
+    t[171] = ptx_and(t[165], t[167]);
+    t[0] = ptx_xor(t[0], t[171]);
+    t[0] = ptx_sub(t[0], t[171]);
+    t[0] = ptx_add(t[0], 1u);
+    t[172] = ptx_and(t[2], t[171]);
+    t[1] = ptx_add(t[1], t[172]);
+    t[173] = ptx_and(t[5], t[171]);
+    t[3] = ptx_add(t[3], t[173]);
+    t[174] = ptx_and(t[6], t[171]);
+    t[4] = ptx_add(t[4], t[174]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[175] = ptx_sub(0u, t[0]);
+    t[176] = ptx_shr(t[175], 31u);
+    t[177] = ptx_sub(0u, t[176]);
+    t[178] = ptx_and(t[2], 1u);
+    t[179] = ptx_sub(0u, t[178]);
+    t[180] = ptx_xor(t[1], t[177]);
+    t[180] = ptx_sub(t[180], t[177]);
+    t[180] = ptx_and(t[180], t[179]);
+    t[2] = ptx_add(t[2], t[180]);
+    t[181] = ptx_xor(t[3], t[177]);
+    t[181] = ptx_sub(t[181], t[177]);
+    t[181] = ptx_and(t[181], t[179]);
+    t[5] = ptx_add(t[5], t[181]);
+    t[182] = ptx_xor(t[4], t[177]);
+    t[182] = ptx_sub(t[182], t[177]);
+    t[182] = ptx_and(t[182], t[179]);
+    t[6] = ptx_add(t[6], t[182]);
+    t[183] = ptx_and(t[177], t[179]);
+    t[0] = ptx_xor(t[0], t[183]);
+    t[0] = ptx_sub(t[0], t[183]);
+    t[0] = ptx_add(t[0], 1u);
+    t[184] = ptx_and(t[2], t[183]);
+    t[1] = ptx_add(t[1], t[184]);
+    t[185] = ptx_and(t[5], t[183]);
+    t[3] = ptx_add(t[3], t[185]);
+    t[186] = ptx_and(t[6], t[183]);
+    t[4] = ptx_add(t[4], t[186]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[187] = ptx_sub(0u, t[0]);
+    t[188] = ptx_shr(t[187], 31u);
+    t[189] = ptx_sub(0u, t[188]);
+    t[190] = ptx_and(t[2], 1u);
+    t[191] = ptx_sub(0u, t[190]);
+    t[192] = ptx_xor(t[1], t[189]);
+    t[192] = ptx_sub(t[192], t[189]);
+    t[192] = ptx_and(t[192], t[191]);
+    t[2] = ptx_add(t[2], t[192]);
+    t[193] = ptx_xor(t[3], t[189]);
+    t[193] = ptx_sub(t[193], t[189]);
+    t[193] = ptx_and(t[193], t[191]);
+    t[5] = ptx_add(t[5], t[193]);
+    t[194] = ptx_xor(t[4], t[189]);
+    t[194] = ptx_sub(t[194], t[189]);
+    t[194] = ptx_and(t[194], t[191]);
+    t[6] = ptx_add(t[6], t[194]);
+    t[195] = ptx_and(t[189], t[191]);
+    t[0] = ptx_xor(t[0], t[195]);
+    t[0] = ptx_sub(t[0], t[195]);
+    t[0] = ptx_add(t[0], 1u);
+    t[196] = ptx_and(t[2], t[195]);
+    t[1] = ptx_add(t[1], t[196]);
+    t[197] = ptx_and(t[5], t[195]);
+    t[3] = ptx_add(t[3], t[197]);
+    t[198] = ptx_and(t[6], t[195]);
+    t[4] = ptx_add(t[4], t[198]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[199] = ptx_sub(0u, t[0]);
+    t[200] = ptx_shr(t[199], 31u);
+    t[201] = ptx_sub(0u, t[200]);
+    t[202] = ptx_and(t[2], 1u);
+    t[203] = ptx_sub(0u, t[202]);
+    t[204] = ptx_xor(t[1], t[201]);
+    t[204] = ptx_sub(t[204], t[201]);
+    t[204] = ptx_and(t[204], t[203]);
+    t[2] = ptx_add(t[2], t[204]);
+    t[205] = ptx_xor(t[3], t[201]);
+    t[205] = ptx_sub(t[205], t[201]);
+    t[205] = ptx_and(t[205], t[203]);
+    t[5] = ptx_add(t[5], t[205]);
+    t[206] = ptx_xor(t[4], t[201]);
+    t[206] = ptx_sub(t[206], t[201]);
+    t[206] = ptx_and(t[206], t[203]);
+    t[6] = ptx_add(t[6], t[206]);
+    t[207] = ptx_and(t[201], t[203]);
+    t[0] = ptx_xor(t[0], t[207]);
+    t[0] = ptx_sub(t[0], t[207]);
+    t[0] = ptx_add(t[0], 1u);
+    t[208] = ptx_and(t[2], t[207]);
+    t[1] = ptx_add(t[1], t[208]);
+    t[209] = ptx_and(t[5], t[207]);
+    t[3] = ptx_add(t[3], t[209]);
+    t[210] = ptx_and(t[6], t[207]);
+    t[4] = ptx_add(t[4], t[210]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[211] = ptx_sub(0u, t[0]);
+    t[212] = ptx_shr(t[211], 31u);
+    t[213] = ptx_sub(0u, t[212]);
+    t[214] = ptx_and(t[2], 1u);
+    t[215] = ptx_sub(0u, t[214]);
+    t[216] = ptx_xor(t[1], t[213]);
+    t[216] = ptx_sub(t[216], t[213]);
+    t[216] = ptx_and(t[216], t[215]);
+    t[2] = ptx_add(t[2], t[216]);
+    t[217] = ptx_xor(t[3], t[213]);
+    t[217] = ptx_sub(t[217], t[213]);
+    t[217] = ptx_and(t[217], t[215]);
+    t[5] = ptx_add(t[5], t[217]);
+    t[218] = ptx_xor(t[4], t[213]);
+    t[218] = ptx_sub(t[218], t[213]);
+    t[218] = ptx_and(t[218], t[215]);
+    t[6] = ptx_add(t[6], t[218]);
+    t[219] = ptx_and(t[213], t[215]);
+    t[0] = ptx_xor(t[0], t[219]);
+    t[0] = ptx_sub(t[0], t[219]);
+    t[0] = ptx_add(t[0], 1u);
+    t[220] = ptx_and(t[2], t[219]);
+    t[1] = ptx_add(t[1], t[220]);
+    t[221] = ptx_and(t[5], t[219]);
+    t[3] = ptx_add(t[3], t[221]);
+    t[222] = ptx_and(t[6], t[219]);
+    t[4] = ptx_add(t[4], t[222]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[223] = ptx_sub(0u, t[0]);
+    t[224] = ptx_shr(t[223], 31u);
+    t[225] = ptx_sub(0u, t[224]);
+    t[226] = ptx_and(t[2], 1u);
+    t[227] = ptx_sub(0u, t[226]);
+    t[228] = ptx_xor(t[1], t[225]);
+    t[228] = ptx_sub(t[228], t[225]);
+    t[228] = ptx_and(t[228], t[227]);
+    t[2] = ptx_add(t[2], t[228]);
+    t[229] = ptx_xor(t[3], t[225]);
+    t[229] = ptx_sub(t[229], t[225]);
+    t[229] = ptx_and(t[229], t[227]);
+    t[5] = ptx_add(t[5], t[229]);
+    t[230] = ptx_xor(t[4], t[225]);
+    t[230] = ptx_sub(t[230], t[225]);
+    t[230] = ptx_and(t[230], t[227]);
+    t[6] = ptx_add(t[6], t[230]);
+    t[231] = ptx_and(t[225], t[227]);
+    t[0] = ptx_xor(t[0], t[231]);
+    t[0] = ptx_sub(t[0], t[231]);
+    t[0] = ptx_add(t[0], 1u);
+    t[232] = ptx_and(t[2], t[231]);
+    t[1] = ptx_add(t[1], t[232]);
+    t[233] = ptx_and(t[5], t[231]);
+    t[3] = ptx_add(t[3], t[233]);
+    t[234] = ptx_and(t[6], t[231]);
+    t[4] = ptx_add(t[4], t[234]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[235] = ptx_sub(0u, t[0]);
+    t[236] = ptx_shr(t[235], 31u);
+    t[237] = ptx_sub(0u, t[236]);
+    t[238] = ptx_and(t[2], 1u);
+    t[239] = ptx_sub(0u, t[238]);
+    t[240] = ptx_xor(t[1], t[237]);
+    t[240] = ptx_sub(t[240], t[237]);
+    t[240] = ptx_and(t[240], t[239]);
+    t[2] = ptx_add(t[2], t[240]);
+    t[241] = ptx_xor(t[3], t[237]);
+    t[241] = ptx_sub(t[241], t[237]);
+    t[241] = ptx_and(t[241], t[239]);
+    t[5] = ptx_add(t[5], t[241]);
+    t[242] = ptx_xor(t[4], t[237]);
+    t[242] = ptx_sub(t[242], t[237]);
+    t[242] = ptx_and(t[242], t[239]);
+    t[6] = ptx_add(t[6], t[242]);
+    t[243] = ptx_and(t[237], t[239]);
+    t[0] = ptx_xor(t[0], t[243]);
+    t[0] = ptx_sub(t[0], t[243]);
+    t[0] = ptx_add(t[0], 1u);
+    t[244] = ptx_and(t[2], t[243]);
+    t[1] = ptx_add(t[1], t[244]);
+    t[245] = ptx_and(t[5], t[243]);
+    t[3] = ptx_add(t[3], t[245]);
+    t[246] = ptx_and(t[6], t[243]);
+    t[4] = ptx_add(t[4], t[246]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[247] = ptx_sub(0u, t[0]);
+    t[248] = ptx_shr(t[247], 31u);
+    t[249] = ptx_sub(0u, t[248]);
+    t[250] = ptx_and(t[2], 1u);
+    t[251] = ptx_sub(0u, t[250]);
+    t[252] = ptx_xor(t[1], t[249]);
+    t[252] = ptx_sub(t[252], t[249]);
+    t[252] = ptx_and(t[252], t[251]);
+    t[2] = ptx_add(t[2], t[252]);
+    t[253] = ptx_xor(t[3], t[249]);
+    t[253] = ptx_sub(t[253], t[249]);
+    t[253] = ptx_and(t[253], t[251]);
+    t[5] = ptx_add(t[5], t[253]);
+    t[254] = ptx_xor(t[4], t[249]);
+    t[254] = ptx_sub(t[254], t[249]);
+    t[254] = ptx_and(t[254], t[251]);
+    t[6] = ptx_add(t[6], t[254]);
+    t[255] = ptx_and(t[249], t[251]);
+    t[0] = ptx_xor(t[0], t[255]);
+    t[0] = ptx_sub(t[0], t[255]);
+    t[0] = ptx_add(t[0], 1u);
+    t[256] = ptx_and(t[2], t[255]);
+    t[1] = ptx_add(t[1], t[256]);
+    t[257] = ptx_and(t[5], t[255]);
+    t[3] = ptx_add(t[3], t[257]);
+    t[258] = ptx_and(t[6], t[255]);
+    t[4] = ptx_add(t[4], t[258]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[259] = ptx_sub(0u, t[0]);
+    t[260] = ptx_shr(t[259], 31u);
+    t[261] = ptx_sub(0u, t[260]);
+    t[262] = ptx_and(t[2], 1u);
+    t[263] = ptx_sub(0u, t[262]);
+    t[264] = ptx_xor(t[1], t[261]);
+    t[264] = ptx_sub(t[264], t[261]);
+    t[264] = ptx_and(t[264], t[263]);
+    t[2] = ptx_add(t[2], t[264]);
+    t[265] = ptx_xor(t[3], t[261]);
+    t[265] = ptx_sub(t[265], t[261]);
+    t[265] = ptx_and(t[265], t[263]);
+    t[5] = ptx_add(t[5], t[265]);
+    t[266] = ptx_xor(t[4], t[261]);
+    t[266] = ptx_sub(t[266], t[261]);
+    t[266] = ptx_and(t[266], t[263]);
+    t[6] = ptx_add(t[6], t[266]);
+    t[267] = ptx_and(t[261], t[263]);
+    t[0] = ptx_xor(t[0], t[267]);
+    t[0] = ptx_sub(t[0], t[267]);
+    t[0] = ptx_add(t[0], 1u);
+    t[268] = ptx_and(t[2], t[267]);
+    t[1] = ptx_add(t[1], t[268]);
+    t[269] = ptx_and(t[5], t[267]);
+    t[3] = ptx_add(t[3], t[269]);
+    t[270] = ptx_and(t[6], t[267]);
+    t[4] = ptx_add(t[4], t[270]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[271] = ptx_sub(0u, t[0]);
+    t[272] = ptx_shr(t[271], 31u);
+    t[273] = ptx_sub(0u, t[272]);
+    t[274] = ptx_and(t[2], 1u);
+    t[275] = ptx_sub(0u, t[274]);
+    t[276] = ptx_xor(t[1], t[273]);
+    t[276] = ptx_sub(t[276], t[273]);
+    t[276] = ptx_and(t[276], t[275]);
+    t[2] = ptx_add(t[2], t[276]);
+    t[277] = ptx_xor(t[3], t[273]);
+    t[277] = ptx_sub(t[277], t[273]);
+    t[277] = ptx_and(t[277], t[275]);
+    t[5] = ptx_add(t[5], t[277]);
+    t[278] = ptx_xor(t[4], t[273]);
+    t[278] = ptx_sub(t[278], t[273]);
+    t[278] = ptx_and(t[278], t[275]);
+    t[6] = ptx_add(t[6], t[278]);
+    t[279] = ptx_and(t[273], t[275]);
+    t[0] = ptx_xor(t[0], t[279]);
+    t[0] = ptx_sub(t[0], t[279]);
+    t[0] = ptx_add(t[0], 1u);
+    t[280] = ptx_and(t[2], t[279]);
+    t[1] = ptx_add(t[1], t[280]);
+    t[281] = ptx_and(t[5], t[279]);
+    t[3] = ptx_add(t[3], t[281]);
+    t[282] = ptx_and(t[6], t[279]);
+    t[4] = ptx_add(t[4], t[282]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[283] = ptx_sub(0u, t[0]);
+    t[284] = ptx_shr(t[283], 31u);
+    t[285] = ptx_sub(0u, t[284]);
+    t[286] = ptx_and(t[2], 1u);
+    t[287] = ptx_sub(0u, t[286]);
+    t[288] = ptx_xor(t[1], t[285]);
+    t[288] = ptx_sub(t[288], t[285]);
+    t[288] = ptx_and(t[288], t[287]);
+    t[2] = ptx_add(t[2], t[288]);
+    t[289] = ptx_xor(t[3], t[285]);
+    t[289] = ptx_sub(t[289], t[285]);
+    t[289] = ptx_and(t[289], t[287]);
+    t[5] = ptx_add(t[5], t[289]);
+    t[290] = ptx_xor(t[4], t[285]);
+    t[290] = ptx_sub(t[290], t[285]);
+    t[290] = ptx_and(t[290], t[287]);
+    t[6] = ptx_add(t[6], t[290]);
+    t[291] = ptx_and(t[285], t[287]);
+    t[0] = ptx_xor(t[0], t[291]);
+    t[0] = ptx_sub(t[0], t[291]);
+    t[0] = ptx_add(t[0], 1u);
+    t[292] = ptx_and(t[2], t[291]);
+    t[1] = ptx_add(t[1], t[292]);
+    t[293] = ptx_and(t[5], t[291]);
+    t[3] = ptx_add(t[3], t[293]);
+    t[294] = ptx_and(t[6], t[291]);
+    t[4] = ptx_add(t[4], t[294]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[295] = ptx_sub(0u, t[0]);
+    t[296] = ptx_shr(t[295], 31u);
+    t[297] = ptx_sub(0u, t[296]);
+    t[298] = ptx_and(t[2], 1u);
+    t[299] = ptx_sub(0u, t[298]);
+    t[300] = ptx_xor(t[1], t[297]);
+    t[300] = ptx_sub(t[300], t[297]);
+    t[300] = ptx_and(t[300], t[299]);
+    t[2] = ptx_add(t[2], t[300]);
+    t[301] = ptx_xor(t[3], t[297]);
+    t[301] = ptx_sub(t[301], t[297]);
+    t[301] = ptx_and(t[301], t[299]);
+    t[5] = ptx_add(t[5], t[301]);
+    t[302] = ptx_xor(t[4], t[297]);
+    t[302] = ptx_sub(t[302], t[297]);
+    t[302] = ptx_and(t[302], t[299]);
+    t[6] = ptx_add(t[6], t[302]);
+    t[303] = ptx_and(t[297], t[299]);
+    t[0] = ptx_xor(t[0], t[303]);
+    t[0] = ptx_sub(t[0], t[303]);
+    t[0] = ptx_add(t[0], 1u);
+    t[304] = ptx_and(t[2], t[303]);
+    t[1] = ptx_add(t[1], t[304]);
+    t[305] = ptx_and(t[5], t[303]);
+    t[3] = ptx_add(t[3], t[305]);
+    t[306] = ptx_and(t[6], t[303]);
+    t[4] = ptx_add(t[4], t[306]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[307] = ptx_sub(0u, t[0]);
+    t[308] = ptx_shr(t[307], 31u);
+    t[309] = ptx_sub(0u, t[308]);
+    t[310] = ptx_and(t[2], 1u);
+    t[311] = ptx_sub(0u, t[310]);
+    t[312] = ptx_xor(t[1], t[309]);
+    t[312] = ptx_sub(t[312], t[309]);
+    t[312] = ptx_and(t[312], t[311]);
+    t[2] = ptx_add(t[2], t[312]);
+    t[313] = ptx_xor(t[3], t[309]);
+    t[313] = ptx_sub(t[313], t[309]);
+    t[313] = ptx_and(t[313], t[311]);
+    t[5] = ptx_add(t[5], t[313]);
+    t[314] = ptx_xor(t[4], t[309]);
+    t[314] = ptx_sub(t[314], t[309]);
+    t[314] = ptx_and(t[314], t[311]);
+    t[6] = ptx_add(t[6], t[314]);
+    t[315] = ptx_and(t[309], t[311]);
+    t[0] = ptx_xor(t[0], t[315]);
+    t[0] = ptx_sub(t[0], t[315]);
+    t[0] = ptx_add(t[0], 1u);
+    t[316] = ptx_and(t[2], t[315]);
+    t[1] = ptx_add(t[1], t[316]);
+    t[317] = ptx_and(t[5], t[315]);
+    t[3] = ptx_add(t[3], t[317]);
+    t[318] = ptx_and(t[6], t[315]);
+    t[4] = ptx_add(t[4], t[318]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[319] = ptx_sub(0u, t[0]);
+    t[320] = ptx_shr(t[319], 31u);
+    t[321] = ptx_sub(0u, t[320]);
+    t[322] = ptx_and(t[2], 1u);
+    t[323] = ptx_sub(0u, t[322]);
+    t[324] = ptx_xor(t[1], t[321]);
+    t[324] = ptx_sub(t[324], t[321]);
+    t[324] = ptx_and(t[324], t[323]);
+    t[2] = ptx_add(t[2], t[324]);
+    t[325] = ptx_xor(t[3], t[321]);
+    t[325] = ptx_sub(t[325], t[321]);
+    t[325] = ptx_and(t[325], t[323]);
+    t[5] = ptx_add(t[5], t[325]);
+    t[326] = ptx_xor(t[4], t[321]);
+    t[326] = ptx_sub(t[326], t[321]);
+    t[326] = ptx_and(t[326], t[323]);
+    t[6] = ptx_add(t[6], t[326]);
+    t[327] = ptx_and(t[321], t[323]);
+    t[0] = ptx_xor(t[0], t[327]);
+    t[0] = ptx_sub(t[0], t[327]);
+    t[0] = ptx_add(t[0], 1u);
+    t[328] = ptx_and(t[2], t[327]);
+    t[1] = ptx_add(t[1], t[328]);
+    t[329] = ptx_and(t[5], t[327]);
+    t[3] = ptx_add(t[3], t[329]);
+    t[330] = ptx_and(t[6], t[327]);
+    t[4] = ptx_add(t[4], t[330]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[331] = ptx_sub(0u, t[0]);
+    t[332] = ptx_shr(t[331], 31u);
+    t[333] = ptx_sub(0u, t[332]);
+    t[334] = ptx_and(t[2], 1u);
+    t[335] = ptx_sub(0u, t[334]);
+    t[336] = ptx_xor(t[1], t[333]);
+    t[336] = ptx_sub(t[336], t[333]);
+    t[336] = ptx_and(t[336], t[335]);
+    t[2] = ptx_add(t[2], t[336]);
+    t[337] = ptx_xor(t[3], t[333]);
+    t[337] = ptx_sub(t[337], t[333]);
+    t[337] = ptx_and(t[337], t[335]);
+    t[5] = ptx_add(t[5], t[337]);
+    t[338] = ptx_xor(t[4], t[333]);
+    t[338] = ptx_sub(t[338], t[333]);
+    t[338] = ptx_and(t[338], t[335]);
+    t[6] = ptx_add(t[6], t[338]);
+    t[339] = ptx_and(t[333], t[335]);
+    t[0] = ptx_xor(t[0], t[339]);
+    t[0] = ptx_sub(t[0], t[339]);
+    t[0] = ptx_add(t[0], 1u);
+    t[340] = ptx_and(t[2], t[339]);
+    t[1] = ptx_add(t[1], t[340]);
+    t[341] = ptx_and(t[5], t[339]);
+    t[3] = ptx_add(t[3], t[341]);
+    t[342] = ptx_and(t[6], t[339]);
+    t[4] = ptx_add(t[4], t[342]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[343] = ptx_sub(0u, t[0]);
+    t[344] = ptx_shr(t[343], 31u);
+    t[345] = ptx_sub(0u, t[344]);
+    t[346] = ptx_and(t[2], 1u);
+    t[347] = ptx_sub(0u, t[346]);
+    t[348] = ptx_xor(t[1], t[345]);
+    t[348] = ptx_sub(t[348], t[345]);
+    t[348] = ptx_and(t[348], t[347]);
+    t[2] = ptx_add(t[2], t[348]);
+    t[349] = ptx_xor(t[3], t[345]);
+    t[349] = ptx_sub(t[349], t[345]);
+    t[349] = ptx_and(t[349], t[347]);
+    t[5] = ptx_add(t[5], t[349]);
+    t[350] = ptx_xor(t[4], t[345]);
+    t[350] = ptx_sub(t[350], t[345]);
+    t[350] = ptx_and(t[350], t[347]);
+    t[6] = ptx_add(t[6], t[350]);
+    t[351] = ptx_and(t[345], t[347]);
+    t[0] = ptx_xor(t[0], t[351]);
+    t[0] = ptx_sub(t[0], t[351]);
+    t[0] = ptx_add(t[0], 1u);
+    t[352] = ptx_and(t[2], t[351]);
+    t[1] = ptx_add(t[1], t[352]);
+    t[353] = ptx_and(t[5], t[351]);
+    t[3] = ptx_add(t[3], t[353]);
+    t[354] = ptx_and(t[6], t[351]);
+    t[4] = ptx_add(t[4], t[354]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[355] = ptx_sub(0u, t[0]);
+    t[356] = ptx_shr(t[355], 31u);
+    t[357] = ptx_sub(0u, t[356]);
+    t[358] = ptx_and(t[2], 1u);
+    t[359] = ptx_sub(0u, t[358]);
+    t[360] = ptx_xor(t[1], t[357]);
+    t[360] = ptx_sub(t[360], t[357]);
+    t[360] = ptx_and(t[360], t[359]);
+    t[2] = ptx_add(t[2], t[360]);
+    t[361] = ptx_xor(t[3], t[357]);
+    t[361] = ptx_sub(t[361], t[357]);
+    t[361] = ptx_and(t[361], t[359]);
+    t[5] = ptx_add(t[5], t[361]);
+    t[362] = ptx_xor(t[4], t[357]);
+    t[362] = ptx_sub(t[362], t[357]);
+    t[362] = ptx_and(t[362], t[359]);
+    t[6] = ptx_add(t[6], t[362]);
+    t[363] = ptx_and(t[357], t[359]);
+    t[0] = ptx_xor(t[0], t[363]);
+    t[0] = ptx_sub(t[0], t[363]);
+    t[0] = ptx_add(t[0], 1u);
+    t[364] = ptx_and(t[2], t[363]);
+    t[1] = ptx_add(t[1], t[364]);
+    t[365] = ptx_and(t[5], t[363]);
+    t[3] = ptx_add(t[3], t[365]);
+    t[366] = ptx_and(t[6], t[363]);
+    t[4] = ptx_add(t[4], t[366]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    y[0] = ptx_mov(t[0]);
+    t[381] = ptx_shr(x[13], 31u);
+    t[382] = ptx_sub(0u, t[381]);
+    t[367] = ptx_mul_lo(t[3], x[1]);
+    t[368] = ptx_mul_lo(t[3], x[2]);
+    t[369] = ptx_mul_lo(t[3], x[3]);
+    t[370] = ptx_mul_lo(t[3], x[4]);
+    t[371] = ptx_mul_lo(t[3], x[5]);
+    t[372] = ptx_mul_lo(t[3], x[6]);
+    t[373] = ptx_mul_lo(t[3], x[7]);
+    t[374] = ptx_mul_lo(t[3], x[8]);
+    t[375] = ptx_mul_lo(t[3], x[9]);
+    t[376] = ptx_mul_lo(t[3], x[10]);
+    t[377] = ptx_mul_lo(t[3], x[11]);
+    t[378] = ptx_mul_lo(t[3], x[12]);
+    t[379] = ptx_mul_lo(t[3], x[13]);
+    t[380] = ptx_mul_lo(t[3], t[382]);
+    t[368] = ptx_mad_hi_cc(cf, t[3], x[1], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[3], x[2], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[3], x[3], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[3], x[4], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[3], x[5], t[372]);
+    t[373] = ptx_madc_hi_cc(cf, t[3], x[6], t[373]);
+    t[374] = ptx_madc_hi_cc(cf, t[3], x[7], t[374]);
+    t[375] = ptx_madc_hi_cc(cf, t[3], x[8], t[375]);
+    t[376] = ptx_madc_hi_cc(cf, t[3], x[9], t[376]);
+    t[377] = ptx_madc_hi_cc(cf, t[3], x[10], t[377]);
+    t[378] = ptx_madc_hi_cc(cf, t[3], x[11], t[378]);
+    t[379] = ptx_madc_hi_cc(cf, t[3], x[12], t[379]);
+    t[380] = ptx_madc_hi(cf, t[3], x[13], t[380]);
+    t[383] = ptx_shr(t[3], 31u);
+    t[384] = ptx_sub(0u, t[383]);
+    t[385] = ptx_and(x[1], t[384]);
+    t[386] = ptx_and(x[2], t[384]);
+    t[387] = ptx_and(x[3], t[384]);
+    t[388] = ptx_and(x[4], t[384]);
+    t[389] = ptx_and(x[5], t[384]);
+    t[390] = ptx_and(x[6], t[384]);
+    t[391] = ptx_and(x[7], t[384]);
+    t[392] = ptx_and(x[8], t[384]);
+    t[393] = ptx_and(x[9], t[384]);
+    t[394] = ptx_and(x[10], t[384]);
+    t[395] = ptx_and(x[11], t[384]);
+    t[396] = ptx_and(x[12], t[384]);
+    t[397] = ptx_and(x[13], t[384]);
+    t[368] = ptx_sub_cc(cf, t[368], t[385]);
+    t[369] = ptx_subc_cc(cf, t[369], t[386]);
+    t[370] = ptx_subc_cc(cf, t[370], t[387]);
+    t[371] = ptx_subc_cc(cf, t[371], t[388]);
+    t[372] = ptx_subc_cc(cf, t[372], t[389]);
+    t[373] = ptx_subc_cc(cf, t[373], t[390]);
+    t[374] = ptx_subc_cc(cf, t[374], t[391]);
+    t[375] = ptx_subc_cc(cf, t[375], t[392]);
+    t[376] = ptx_subc_cc(cf, t[376], t[393]);
+    t[377] = ptx_subc_cc(cf, t[377], t[394]);
+    t[378] = ptx_subc_cc(cf, t[378], t[395]);
+    t[379] = ptx_subc_cc(cf, t[379], t[396]);
+    t[380] = ptx_subc(cf, t[380], t[397]);
+    t[398] = ptx_shr(x[26], 31u);
+    t[399] = ptx_sub(0u, t[398]);
+    t[367] = ptx_mad_lo_cc(cf, t[4], x[14], t[367]);
+    t[368] = ptx_madc_lo_cc(cf, t[4], x[15], t[368]);
+    t[369] = ptx_madc_lo_cc(cf, t[4], x[16], t[369]);
+    t[370] = ptx_madc_lo_cc(cf, t[4], x[17], t[370]);
+    t[371] = ptx_madc_lo_cc(cf, t[4], x[18], t[371]);
+    t[372] = ptx_madc_lo_cc(cf, t[4], x[19], t[372]);
+    t[373] = ptx_madc_lo_cc(cf, t[4], x[20], t[373]);
+    t[374] = ptx_madc_lo_cc(cf, t[4], x[21], t[374]);
+    t[375] = ptx_madc_lo_cc(cf, t[4], x[22], t[375]);
+    t[376] = ptx_madc_lo_cc(cf, t[4], x[23], t[376]);
+    t[377] = ptx_madc_lo_cc(cf, t[4], x[24], t[377]);
+    t[378] = ptx_madc_lo_cc(cf, t[4], x[25], t[378]);
+    t[379] = ptx_madc_lo_cc(cf, t[4], x[26], t[379]);
+    t[380] = ptx_madc_lo(cf, t[4], t[399], t[380]);
+    t[368] = ptx_mad_hi_cc(cf, t[4], x[14], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[4], x[15], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[4], x[16], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[4], x[17], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[4], x[18], t[372]);
+    t[373] = ptx_madc_hi_cc(cf, t[4], x[19], t[373]);
+    t[374] = ptx_madc_hi_cc(cf, t[4], x[20], t[374]);
+    t[375] = ptx_madc_hi_cc(cf, t[4], x[21], t[375]);
+    t[376] = ptx_madc_hi_cc(cf, t[4], x[22], t[376]);
+    t[377] = ptx_madc_hi_cc(cf, t[4], x[23], t[377]);
+    t[378] = ptx_madc_hi_cc(cf, t[4], x[24], t[378]);
+    t[379] = ptx_madc_hi_cc(cf, t[4], x[25], t[379]);
+    t[380] = ptx_madc_hi(cf, t[4], x[26], t[380]);
+    t[400] = ptx_shr(t[4], 31u);
+    t[401] = ptx_sub(0u, t[400]);
+    t[402] = ptx_and(x[14], t[401]);
+    t[403] = ptx_and(x[15], t[401]);
+    t[404] = ptx_and(x[16], t[401]);
+    t[405] = ptx_and(x[17], t[401]);
+    t[406] = ptx_and(x[18], t[401]);
+    t[407] = ptx_and(x[19], t[401]);
+    t[408] = ptx_and(x[20], t[401]);
+    t[409] = ptx_and(x[21], t[401]);
+    t[410] = ptx_and(x[22], t[401]);
+    t[411] = ptx_and(x[23], t[401]);
+    t[412] = ptx_and(x[24], t[401]);
+    t[413] = ptx_and(x[25], t[401]);
+    t[414] = ptx_and(x[26], t[401]);
+    t[368] = ptx_sub_cc(cf, t[368], t[402]);
+    t[369] = ptx_subc_cc(cf, t[369], t[403]);
+    t[370] = ptx_subc_cc(cf, t[370], t[404]);
+    t[371] = ptx_subc_cc(cf, t[371], t[405]);
+    t[372] = ptx_subc_cc(cf, t[372], t[406]);
+    t[373] = ptx_subc_cc(cf, t[373], t[407]);
+    t[374] = ptx_subc_cc(cf, t[374], t[408]);
+    t[375] = ptx_subc_cc(cf, t[375], t[409]);
+    t[376] = ptx_subc_cc(cf, t[376], t[410]);
+    t[377] = ptx_subc_cc(cf, t[377], t[411]);
+    t[378] = ptx_subc_cc(cf, t[378], t[412]);
+    t[379] = ptx_subc_cc(cf, t[379], t[413]);
+    t[380] = ptx_subc(cf, t[380], t[414]);
+    y[1] = ptx_shf_r_clamp(t[367], t[368], 30u);
+    y[2] = ptx_shf_r_clamp(t[368], t[369], 30u);
+    y[3] = ptx_shf_r_clamp(t[369], t[370], 30u);
+    y[4] = ptx_shf_r_clamp(t[370], t[371], 30u);
+    y[5] = ptx_shf_r_clamp(t[371], t[372], 30u);
+    y[6] = ptx_shf_r_clamp(t[372], t[373], 30u);
+    y[7] = ptx_shf_r_clamp(t[373], t[374], 30u);
+    y[8] = ptx_shf_r_clamp(t[374], t[375], 30u);
+    y[9] = ptx_shf_r_clamp(t[375], t[376], 30u);
+    y[10] = ptx_shf_r_clamp(t[376], t[377], 30u);
+    y[11] = ptx_shf_r_clamp(t[377], t[378], 30u);
+    y[12] = ptx_shf_r_clamp(t[378], t[379], 30u);
+    y[13] = ptx_shf_r_clamp(t[379], t[380], 30u);
+    t[429] = ptx_shr(x[13], 31u);
+    t[430] = ptx_sub(0u, t[429]);
+    t[415] = ptx_mul_lo(t[5], x[1]);
+    t[416] = ptx_mul_lo(t[5], x[2]);
+    t[417] = ptx_mul_lo(t[5], x[3]);
+    t[418] = ptx_mul_lo(t[5], x[4]);
+    t[419] = ptx_mul_lo(t[5], x[5]);
+    t[420] = ptx_mul_lo(t[5], x[6]);
+    t[421] = ptx_mul_lo(t[5], x[7]);
+    t[422] = ptx_mul_lo(t[5], x[8]);
+    t[423] = ptx_mul_lo(t[5], x[9]);
+    t[424] = ptx_mul_lo(t[5], x[10]);
+    t[425] = ptx_mul_lo(t[5], x[11]);
+    t[426] = ptx_mul_lo(t[5], x[12]);
+    t[427] = ptx_mul_lo(t[5], x[13]);
+    t[428] = ptx_mul_lo(t[5], t[430]);
+    t[416] = ptx_mad_hi_cc(cf, t[5], x[1], t[416]);
+    t[417] = ptx_madc_hi_cc(cf, t[5], x[2], t[417]);
+    t[418] = ptx_madc_hi_cc(cf, t[5], x[3], t[418]);
+    t[419] = ptx_madc_hi_cc(cf, t[5], x[4], t[419]);
+    t[420] = ptx_madc_hi_cc(cf, t[5], x[5], t[420]);
+    t[421] = ptx_madc_hi_cc(cf, t[5], x[6], t[421]);
+    t[422] = ptx_madc_hi_cc(cf, t[5], x[7], t[422]);
+    t[423] = ptx_madc_hi_cc(cf, t[5], x[8], t[423]);
+    t[424] = ptx_madc_hi_cc(cf, t[5], x[9], t[424]);
+    t[425] = ptx_madc_hi_cc(cf, t[5], x[10], t[425]);
+    t[426] = ptx_madc_hi_cc(cf, t[5], x[11], t[426]);
+    t[427] = ptx_madc_hi_cc(cf, t[5], x[12], t[427]);
+    t[428] = ptx_madc_hi(cf, t[5], x[13], t[428]);
+    t[431] = ptx_shr(t[5], 31u);
+    t[432] = ptx_sub(0u, t[431]);
+    t[433] = ptx_and(x[1], t[432]);
+    t[434] = ptx_and(x[2], t[432]);
+    t[435] = ptx_and(x[3], t[432]);
+    t[436] = ptx_and(x[4], t[432]);
+    t[437] = ptx_and(x[5], t[432]);
+    t[438] = ptx_and(x[6], t[432]);
+    t[439] = ptx_and(x[7], t[432]);
+    t[440] = ptx_and(x[8], t[432]);
+    t[441] = ptx_and(x[9], t[432]);
+    t[442] = ptx_and(x[10], t[432]);
+    t[443] = ptx_and(x[11], t[432]);
+    t[444] = ptx_and(x[12], t[432]);
+    t[445] = ptx_and(x[13], t[432]);
+    t[416] = ptx_sub_cc(cf, t[416], t[433]);
+    t[417] = ptx_subc_cc(cf, t[417], t[434]);
+    t[418] = ptx_subc_cc(cf, t[418], t[435]);
+    t[419] = ptx_subc_cc(cf, t[419], t[436]);
+    t[420] = ptx_subc_cc(cf, t[420], t[437]);
+    t[421] = ptx_subc_cc(cf, t[421], t[438]);
+    t[422] = ptx_subc_cc(cf, t[422], t[439]);
+    t[423] = ptx_subc_cc(cf, t[423], t[440]);
+    t[424] = ptx_subc_cc(cf, t[424], t[441]);
+    t[425] = ptx_subc_cc(cf, t[425], t[442]);
+    t[426] = ptx_subc_cc(cf, t[426], t[443]);
+    t[427] = ptx_subc_cc(cf, t[427], t[444]);
+    t[428] = ptx_subc(cf, t[428], t[445]);
+    t[446] = ptx_shr(x[26], 31u);
+    t[447] = ptx_sub(0u, t[446]);
+    t[415] = ptx_mad_lo_cc(cf, t[6], x[14], t[415]);
+    t[416] = ptx_madc_lo_cc(cf, t[6], x[15], t[416]);
+    t[417] = ptx_madc_lo_cc(cf, t[6], x[16], t[417]);
+    t[418] = ptx_madc_lo_cc(cf, t[6], x[17], t[418]);
+    t[419] = ptx_madc_lo_cc(cf, t[6], x[18], t[419]);
+    t[420] = ptx_madc_lo_cc(cf, t[6], x[19], t[420]);
+    t[421] = ptx_madc_lo_cc(cf, t[6], x[20], t[421]);
+    t[422] = ptx_madc_lo_cc(cf, t[6], x[21], t[422]);
+    t[423] = ptx_madc_lo_cc(cf, t[6], x[22], t[423]);
+    t[424] = ptx_madc_lo_cc(cf, t[6], x[23], t[424]);
+    t[425] = ptx_madc_lo_cc(cf, t[6], x[24], t[425]);
+    t[426] = ptx_madc_lo_cc(cf, t[6], x[25], t[426]);
+    t[427] = ptx_madc_lo_cc(cf, t[6], x[26], t[427]);
+    t[428] = ptx_madc_lo(cf, t[6], t[447], t[428]);
+    t[416] = ptx_mad_hi_cc(cf, t[6], x[14], t[416]);
+    t[417] = ptx_madc_hi_cc(cf, t[6], x[15], t[417]);
+    t[418] = ptx_madc_hi_cc(cf, t[6], x[16], t[418]);
+    t[419] = ptx_madc_hi_cc(cf, t[6], x[17], t[419]);
+    t[420] = ptx_madc_hi_cc(cf, t[6], x[18], t[420]);
+    t[421] = ptx_madc_hi_cc(cf, t[6], x[19], t[421]);
+    t[422] = ptx_madc_hi_cc(cf, t[6], x[20], t[422]);
+    t[423] = ptx_madc_hi_cc(cf, t[6], x[21], t[423]);
+    t[424] = ptx_madc_hi_cc(cf, t[6], x[22], t[424]);
+    t[425] = ptx_madc_hi_cc(cf, t[6], x[23], t[425]);
+    t[426] = ptx_madc_hi_cc(cf, t[6], x[24], t[426]);
+    t[427] = ptx_madc_hi_cc(cf, t[6], x[25], t[427]);
+    t[428] = ptx_madc_hi(cf, t[6], x[26], t[428]);
+    t[448] = ptx_shr(t[6], 31u);
+    t[449] = ptx_sub(0u, t[448]);
+    t[450] = ptx_and(x[14], t[449]);
+    t[451] = ptx_and(x[15], t[449]);
+    t[452] = ptx_and(x[16], t[449]);
+    t[453] = ptx_and(x[17], t[449]);
+    t[454] = ptx_and(x[18], t[449]);
+    t[455] = ptx_and(x[19], t[449]);
+    t[456] = ptx_and(x[20], t[449]);
+    t[457] = ptx_and(x[21], t[449]);
+    t[458] = ptx_and(x[22], t[449]);
+    t[459] = ptx_and(x[23], t[449]);
+    t[460] = ptx_and(x[24], t[449]);
+    t[461] = ptx_and(x[25], t[449]);
+    t[462] = ptx_and(x[26], t[449]);
+    t[416] = ptx_sub_cc(cf, t[416], t[450]);
+    t[417] = ptx_subc_cc(cf, t[417], t[451]);
+    t[418] = ptx_subc_cc(cf, t[418], t[452]);
+    t[419] = ptx_subc_cc(cf, t[419], t[453]);
+    t[420] = ptx_subc_cc(cf, t[420], t[454]);
+    t[421] = ptx_subc_cc(cf, t[421], t[455]);
+    t[422] = ptx_subc_cc(cf, t[422], t[456]);
+    t[423] = ptx_subc_cc(cf, t[423], t[457]);
+    t[424] = ptx_subc_cc(cf, t[424], t[458]);
+    t[425] = ptx_subc_cc(cf, t[425], t[459]);
+    t[426] = ptx_subc_cc(cf, t[426], t[460]);
+    t[427] = ptx_subc_cc(cf, t[427], t[461]);
+    t[428] = ptx_subc(cf, t[428], t[462]);
+    y[14] = ptx_shf_r_clamp(t[415], t[416], 30u);
+    y[15] = ptx_shf_r_clamp(t[416], t[417], 30u);
+    y[16] = ptx_shf_r_clamp(t[417], t[418], 30u);
+    y[17] = ptx_shf_r_clamp(t[418], t[419], 30u);
+    y[18] = ptx_shf_r_clamp(t[419], t[420], 30u);
+    y[19] = ptx_shf_r_clamp(t[420], t[421], 30u);
+    y[20] = ptx_shf_r_clamp(t[421], t[422], 30u);
+    y[21] = ptx_shf_r_clamp(t[422], t[423], 30u);
+    y[22] = ptx_shf_r_clamp(t[423], t[424], 30u);
+    y[23] = ptx_shf_r_clamp(t[424], t[425], 30u);
+    y[24] = ptx_shf_r_clamp(t[425], t[426], 30u);
+    y[25] = ptx_shf_r_clamp(t[426], t[427], 30u);
+    y[26] = ptx_shf_r_clamp(t[427], t[428], 30u);
   }
 #endif
 };
 
-// gcd_finish: a step that the loops below call; 155 instructions.
+// gcd_finish: a step that the loops below call; 171 instructions.
 struct gcd_finish {
-  static constexpr unsigned in_words = 25;
+  static constexpr unsigned in_words = 28;
   static constexpr unsigned out_words = 12;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<73>;\n\t"
-        "or.b32 t0, %12, %24;\n\t"
-        "or.b32 t1, %13, %25;\n\t"
-        "or.b32 t2, %14, %26;\n\t"
-        "or.b32 t3, %15, %27;\n\t"
-        "or.b32 t4, %16, %28;\n\t"
-        "or.b32 t5, %17, %29;\n\t"
-        "or.b32 t6, %18, %30;\n\t"
-        "or.b32 t7, %19, %31;\n\t"
-        "or.b32 t8, %20, %32;\n\t"
-        "or.b32 t9, %21, %33;\n\t"
-        "or.b32 t10, %22, %34;\n\t"
-        "or.b32 t11, %23, %35;\n\t"
-        "shr.b32 t12, %36, 5;\n\t"
-        "and.b32 t12, t12, 1;\n\t"
-        "sub.u32 t13, 0, t12;\n\t"
-        "not.b32 t26, t13;\n\t"
-        "and.b32 t14, t0, t26;\n\t"
-        "xor.b32 t15, t1, t0;\n\t"
-        "and.b32 t15, t15, t13;\n\t"
-        "xor.b32 t15, t15, t1;\n\t"
-        "xor.b32 t16, t2, t1;\n\t"
-        "and.b32 t16, t16, t13;\n\t"
-        "xor.b32 t16, t16, t2;\n\t"
-        "xor.b32 t17, t3, t2;\n\t"
-        "and.b32 t17, t17, t13;\n\t"
-        "xor.b32 t17, t17, t3;\n\t"
-        "xor.b32 t18, t4, t3;\n\t"
-        "and.b32 t18, t18, t13;\n\t"
-        "xor.b32 t18, t18, t4;\n\t"
-        "xor.b32 t19, t5, t4;\n\t"
-        "and.b32 t19, t19, t13;\n\t"
-        "xor.b32 t19, t19, t5;\n\t"
-        "xor.b32 t20, t6, t5;\n\t"
-        "and.b32 t20, t20, t13;\n\t"
-        "xor.b32 t20, t20, t6;\n\t"
-        "xor.b32 t21, t7, t6;\n\t"
-        "and.b32 t21, t21, t13;\n\t"
-        "xor.b32 t21, t21, t7;\n\t"
-        "xor.b32 t22, t8, t7;\n\t"
-        "and.b32 t22, t22, t13;\n\t"
-        "xor.b32 t22, t22, t8;\n\t"
-        "xor.b32 t23, t9, t8;\n\t"
-        "and.b32 t23, t23, t13;\n\t"
-        "xor.b32 t23, t23, t9;\n\t"
-        "xor.b32 t24, t10, t9;\n\t"
-        "and.b32 t24, t24, t13;\n\t"
-        "xor.b32 t24, t24, t10;\n\t"
-        "xor.b32 t25, t11, t10;\n\t"
-        "and.b32 t25, t25, t13;\n\t"
-        "xor.b32 t25, t25, t11;\n\t"
-        "shr.b32 t27, %36, 6;\n\t"
-        "and.b32 t27, t27, 1;\n\t"
-        "sub.u32 t28, 0, t27;\n\t"
-        "not.b32 t41, t28;\n\t"
-        "and.b32 t29, t14, t41;\n\t"
-        "and.b32 t30, t15, t41;\n\t"
-        "xor.b32 t31, t16, t14;\n\t"
-        "and.b32 t31, t31, t28;\n\t"
+        ".reg .u32 t<89>;\n\t"
+        "shr.b32 t0, %25, 31;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "xor.b32 t2, %13, t1;\n\t"
+        "xor.b32 t3, %14, t1;\n\t"
+        "xor.b32 t4, %15, t1;\n\t"
+        "xor.b32 t5, %16, t1;\n\t"
+        "xor.b32 t6, %17, t1;\n\t"
+        "xor.b32 t7, %18, t1;\n\t"
+        "xor.b32 t8, %19, t1;\n\t"
+        "xor.b32 t9, %20, t1;\n\t"
+        "xor.b32 t10, %21, t1;\n\t"
+        "xor.b32 t11, %22, t1;\n\t"
+        "xor.b32 t12, %23, t1;\n\t"
+        "xor.b32 t13, %24, t1;\n\t"
+        "xor.b32 t14, %25, t1;\n\t"
+        "sub.cc.u32 t15, t2, t1;\n\t"
+        "subc.cc.u32 t16, t3, t1;\n\t"
+        "subc.cc.u32 t17, t4, t1;\n\t"
+        "subc.cc.u32 t18, t5, t1;\n\t"
+        "subc.cc.u32 t19, t6, t1;\n\t"
+        "subc.cc.u32 t20, t7, t1;\n\t"
+        "subc.cc.u32 t21, t8, t1;\n\t"
+        "subc.cc.u32 t22, t9, t1;\n\t"
+        "subc.cc.u32 t23, t10, t1;\n\t"
+        "subc.cc.u32 t24, t11, t1;\n\t"
+        "subc.cc.u32 t25, t12, t1;\n\t"
+        "subc.cc.u32 t26, t13, t1;\n\t"
+        "subc.u32 t27, t14, t1;\n\t"
+        "shr.b32 t28, %39, 5;\n\t"
+        "and.b32 t28, t28, 1;\n\t"
+        "sub.u32 t29, 0, t28;\n\t"
+        "not.b32 t42, t29;\n\t"
+        "and.b32 t30, t15, t42;\n\t"
+        "xor.b32 t31, t16, t15;\n\t"
+        "and.b32 t31, t31, t29;\n\t"
         "xor.b32 t31, t31, t16;\n\t"
-        "xor.b32 t32, t17, t15;\n\t"
-        "and.b32 t32, t32, t28;\n\t"
+        "xor.b32 t32, t17, t16;\n\t"
+        "and.b32 t32, t32, t29;\n\t"
         "xor.b32 t32, t32, t17;\n\t"
-        "xor.b32 t33, t18, t16;\n\t"
-        "and.b32 t33, t33, t28;\n\t"
+        "xor.b32 t33, t18, t17;\n\t"
+        "and.b32 t33, t33, t29;\n\t"
         "xor.b32 t33, t33, t18;\n\t"
-        "xor.b32 t34, t19, t17;\n\t"
-        "and.b32 t34, t34, t28;\n\t"
+        "xor.b32 t34, t19, t18;\n\t"
+        "and.b32 t34, t34, t29;\n\t"
         "xor.b32 t34, t34, t19;\n\t"
-        "xor.b32 t35, t20, t18;\n\t"
-        "and.b32 t35, t35, t28;\n\t"
+        "xor.b32 t35, t20, t19;\n\t"
+        "and.b32 t35, t35, t29;\n\t"
         "xor.b32 t35, t35, t20;\n\t"
-        "xor.b32 t36, t21, t19;\n\t"
-        "and.b32 t36, t36, t28;\n\t"
+        "xor.b32 t36, t21, t20;\n\t"
+        "and.b32 t36, t36, t29;\n\t"
         "xor.b32 t36, t36, t21;\n\t"
-        "xor.b32 t37, t22, t20;\n\t"
-        "and.b32 t37, t37, t28;\n\t"
+        "xor.b32 t37, t22, t21;\n\t"
+        "and.b32 t37, t37, t29;\n\t"
         "xor.b32 t37, t37, t22;\n\t"
-        "xor.b32 t38, t23, t21;\n\t"
-        "and.b32 t38, t38, t28;\n\t"
+        "xor.b32 t38, t23, t22;\n\t"
+        "and.b32 t38, t38, t29;\n\t"
         "xor.b32 t38, t38, t23;\n\t"
-        "xor.b32 t39, t24, t22;\n\t"
-        "and.b32 t39, t39, t28;\n\t"
+        "xor.b32 t39, t24, t23;\n\t"
+        "and.b32 t39, t39, t29;\n\t"
         "xor.b32 t39, t39, t24;\n\t"
-        "xor.b32 t40, t25, t23;\n\t"
-        "and.b32 t40, t40, t28;\n\t"
+        "xor.b32 t40, t25, t24;\n\t"
+        "and.b32 t40, t40, t29;\n\t"
         "xor.b32 t40, t40, t25;\n\t"
-        "shr.b32 t42, %36, 7;\n\t"
-        "and.b32 t42, t42, 1;\n\t"
-        "sub.u32 t43, 0, t42;\n\t"
-        "not.b32 t56, t43;\n\t"
-        "and.b32 t44, t29, t56;\n\t"
-        "and.b32 t45, t30, t56;\n\t"
-        "and.b32 t46, t31, t56;\n\t"
-        "and.b32 t47, t32, t56;\n\t"
-        "xor.b32 t48, t33, t29;\n\t"
-        "and.b32 t48, t48, t43;\n\t"
+        "xor.b32 t41, t26, t25;\n\t"
+        "and.b32 t41, t41, t29;\n\t"
+        "xor.b32 t41, t41, t26;\n\t"
+        "shr.b32 t43, %39, 6;\n\t"
+        "and.b32 t43, t43, 1;\n\t"
+        "sub.u32 t44, 0, t43;\n\t"
+        "not.b32 t57, t44;\n\t"
+        "and.b32 t45, t30, t57;\n\t"
+        "and.b32 t46, t31, t57;\n\t"
+        "xor.b32 t47, t32, t30;\n\t"
+        "and.b32 t47, t47, t44;\n\t"
+        "xor.b32 t47, t47, t32;\n\t"
+        "xor.b32 t48, t33, t31;\n\t"
+        "and.b32 t48, t48, t44;\n\t"
         "xor.b32 t48, t48, t33;\n\t"
-        "xor.b32 t49, t34, t30;\n\t"
-        "and.b32 t49, t49, t43;\n\t"
+        "xor.b32 t49, t34, t32;\n\t"
+        "and.b32 t49, t49, t44;\n\t"
         "xor.b32 t49, t49, t34;\n\t"
-        "xor.b32 t50, t35, t31;\n\t"
-        "and.b32 t50, t50, t43;\n\t"
+        "xor.b32 t50, t35, t33;\n\t"
+        "and.b32 t50, t50, t44;\n\t"
         "xor.b32 t50, t50, t35;\n\t"
-        "xor.b32 t51, t36, t32;\n\t"
-        "and.b32 t51, t51, t43;\n\t"
+        "xor.b32 t51, t36, t34;\n\t"
+        "and.b32 t51, t51, t44;\n\t"
         "xor.b32 t51, t51, t36;\n\t"
-        "xor.b32 t52, t37, t33;\n\t"
-        "and.b32 t52, t52, t43;\n\t"
+        "xor.b32 t52, t37, t35;\n\t"
+        "and.b32 t52, t52, t44;\n\t"
         "xor.b32 t52, t52, t37;\n\t"
-        "xor.b32 t53, t38, t34;\n\t"
-        "and.b32 t53, t53, t43;\n\t"
+        "xor.b32 t53, t38, t36;\n\t"
+        "and.b32 t53, t53, t44;\n\t"
         "xor.b32 t53, t53, t38;\n\t"
-        "xor.b32 t54, t39, t35;\n\t"
-        "and.b32 t54, t54, t43;\n\t"
+        "xor.b32 t54, t39, t37;\n\t"
+        "and.b32 t54, t54, t44;\n\t"
         "xor.b32 t54, t54, t39;\n\t"
-        "xor.b32 t55, t40, t36;\n\t"
-        "and.b32 t55, t55, t43;\n\t"
+        "xor.b32 t55, t40, t38;\n\t"
+        "and.b32 t55, t55, t44;\n\t"
         "xor.b32 t55, t55, t40;\n\t"
-        "shr.b32 t57, %36, 8;\n\t"
-        "and.b32 t57, t57, 1;\n\t"
-        "sub.u32 t58, 0, t57;\n\t"
-        "not.b32 t71, t58;\n\t"
-        "and.b32 t59, t44, t71;\n\t"
-        "and.b32 t60, t45, t71;\n\t"
-        "and.b32 t61, t46, t71;\n\t"
-        "and.b32 t62, t47, t71;\n\t"
-        "and.b32 t63, t48, t71;\n\t"
-        "and.b32 t64, t49, t71;\n\t"
-        "and.b32 t65, t50, t71;\n\t"
-        "and.b32 t66, t51, t71;\n\t"
-        "xor.b32 t67, t52, t44;\n\t"
-        "and.b32 t67, t67, t58;\n\t"
+        "xor.b32 t56, t41, t39;\n\t"
+        "and.b32 t56, t56, t44;\n\t"
+        "xor.b32 t56, t56, t41;\n\t"
+        "shr.b32 t58, %39, 7;\n\t"
+        "and.b32 t58, t58, 1;\n\t"
+        "sub.u32 t59, 0, t58;\n\t"
+        "not.b32 t72, t59;\n\t"
+        "and.b32 t60, t45, t72;\n\t"
+        "and.b32 t61, t46, t72;\n\t"
+        "and.b32 t62, t47, t72;\n\t"
+        "and.b32 t63, t48, t72;\n\t"
+        "xor.b32 t64, t49, t45;\n\t"
+        "and.b32 t64, t64, t59;\n\t"
+        "xor.b32 t64, t64, t49;\n\t"
+        "xor.b32 t65, t50, t46;\n\t"
+        "and.b32 t65, t65, t59;\n\t"
+        "xor.b32 t65, t65, t50;\n\t"
+        "xor.b32 t66, t51, t47;\n\t"
+        "and.b32 t66, t66, t59;\n\t"
+        "xor.b32 t66, t66, t51;\n\t"
+        "xor.b32 t67, t52, t48;\n\t"
+        "and.b32 t67, t67, t59;\n\t"
         "xor.b32 t67, t67, t52;\n\t"
-        "xor.b32 t68, t53, t45;\n\t"
-        "and.b32 t68, t68, t58;\n\t"
+        "xor.b32 t68, t53, t49;\n\t"
+        "and.b32 t68, t68, t59;\n\t"
         "xor.b32 t68, t68, t53;\n\t"
-        "xor.b32 t69, t54, t46;\n\t"
-        "and.b32 t69, t69, t58;\n\t"
+        "xor.b32 t69, t54, t50;\n\t"
+        "and.b32 t69, t69, t59;\n\t"
         "xor.b32 t69, t69, t54;\n\t"
-        "xor.b32 t70, t55, t47;\n\t"
-        "and.b32 t70, t70, t58;\n\t"
+        "xor.b32 t70, t55, t51;\n\t"
+        "and.b32 t70, t70, t59;\n\t"
         "xor.b32 t70, t70, t55;\n\t"
-        "and.b32 t72, %36, 31;\n\t"
-        "shl.b32 %0, t59, t72;\n\t"
-        "shf.l.clamp.b32 %1, t59, t60, t72;\n\t"
-        "shf.l.clamp.b32 %2, t60, t61, t72;\n\t"
-        "shf.l.clamp.b32 %3, t61, t62, t72;\n\t"
-        "shf.l.clamp.b32 %4, t62, t63, t72;\n\t"
-        "shf.l.clamp.b32 %5, t63, t64, t72;\n\t"
-        "shf.l.clamp.b32 %6, t64, t65, t72;\n\t"
-        "shf.l.clamp.b32 %7, t65, t66, t72;\n\t"
-        "shf.l.clamp.b32 %8, t66, t67, t72;\n\t"
-        "shf.l.clamp.b32 %9, t67, t68, t72;\n\t"
-        "shf.l.clamp.b32 %10, t68, t69, t72;\n\t"
-        "shf.l.clamp.b32 %11, t69, t70, t72;\n\t"
+        "xor.b32 t71, t56, t52;\n\t"
+        "and.b32 t71, t71, t59;\n\t"
+        "xor.b32 t71, t71, t56;\n\t"
+        "shr.b32 t73, %39, 8;\n\t"
+        "and.b32 t73, t73, 1;\n\t"
+        "sub.u32 t74, 0, t73;\n\t"
+        "not.b32 t87, t74;\n\t"
+        "and.b32 t75, t60, t87;\n\t"
+        "and.b32 t76, t61, t87;\n\t"
+        "and.b32 t77, t62, t87;\n\t"
+        "and.b32 t78, t63, t87;\n\t"
+        "and.b32 t79, t64, t87;\n\t"
+        "and.b32 t80, t65, t87;\n\t"
+        "and.b32 t81, t66, t87;\n\t"
+        "and.b32 t82, t67, t87;\n\t"
+        "xor.b32 t83, t68, t60;\n\t"
+        "and.b32 t83, t83, t74;\n\t"
+        "xor.b32 t83, t83, t68;\n\t"
+        "xor.b32 t84, t69, t61;\n\t"
+        "and.b32 t84, t84, t74;\n\t"
+        "xor.b32 t84, t84, t69;\n\t"
+        "xor.b32 t85, t70, t62;\n\t"
+        "and.b32 t85, t85, t74;\n\t"
+        "xor.b32 t85, t85, t70;\n\t"
+        "xor.b32 t86, t71, t63;\n\t"
+        "and.b32 t86, t86, t74;\n\t"
+        "xor.b32 t86, t86, t71;\n\t"
+        "and.b32 t88, %39, 31;\n\t"
+        "shl.b32 %0, t75, t88;\n\t"
+        "shf.l.clamp.b32 %1, t75, t76, t88;\n\t"
+        "shf.l.clamp.b32 %2, t76, t77, t88;\n\t"
+        "shf.l.clamp.b32 %3, t77, t78, t88;\n\t"
+        "shf.l.clamp.b32 %4, t78, t79, t88;\n\t"
+        "shf.l.clamp.b32 %5, t79, t80, t88;\n\t"
+        "shf.l.clamp.b32 %6, t80, t81, t88;\n\t"
+        "shf.l.clamp.b32 %7, t81, t82, t88;\n\t"
+        "shf.l.clamp.b32 %8, t82, t83, t88;\n\t"
+        "shf.l.clamp.b32 %9, t83, t84, t88;\n\t"
+        "shf.l.clamp.b32 %10, t84, t85, t88;\n\t"
+        "shf.l.clamp.b32 %11, t85, t86, t88;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27])
     );
   }
 #endif
@@ -17757,162 +19856,179 @@ struct gcd_finish {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t t[73];
-    t[0] = ptx_or(x[0], x[12]);
-    t[1] = ptx_or(x[1], x[13]);
-    t[2] = ptx_or(x[2], x[14]);
-    t[3] = ptx_or(x[3], x[15]);
-    t[4] = ptx_or(x[4], x[16]);
-    t[5] = ptx_or(x[5], x[17]);
-    t[6] = ptx_or(x[6], x[18]);
-    t[7] = ptx_or(x[7], x[19]);
-    t[8] = ptx_or(x[8], x[20]);
-    t[9] = ptx_or(x[9], x[21]);
-    t[10] = ptx_or(x[10], x[22]);
-    t[11] = ptx_or(x[11], x[23]);
-    t[12] = ptx_shr(x[24], 5u);
-    t[12] = ptx_and(t[12], 1u);
-    t[13] = ptx_sub(0u, t[12]);
-    t[26] = ptx_not(t[13]);
-    t[14] = ptx_and(t[0], t[26]);
-    t[15] = ptx_xor(t[1], t[0]);
-    t[15] = ptx_and(t[15], t[13]);
-    t[15] = ptx_xor(t[15], t[1]);
-    t[16] = ptx_xor(t[2], t[1]);
-    t[16] = ptx_and(t[16], t[13]);
-    t[16] = ptx_xor(t[16], t[2]);
-    t[17] = ptx_xor(t[3], t[2]);
-    t[17] = ptx_and(t[17], t[13]);
-    t[17] = ptx_xor(t[17], t[3]);
-    t[18] = ptx_xor(t[4], t[3]);
-    t[18] = ptx_and(t[18], t[13]);
-    t[18] = ptx_xor(t[18], t[4]);
-    t[19] = ptx_xor(t[5], t[4]);
-    t[19] = ptx_and(t[19], t[13]);
-    t[19] = ptx_xor(t[19], t[5]);
-    t[20] = ptx_xor(t[6], t[5]);
-    t[20] = ptx_and(t[20], t[13]);
-    t[20] = ptx_xor(t[20], t[6]);
-    t[21] = ptx_xor(t[7], t[6]);
-    t[21] = ptx_and(t[21], t[13]);
-    t[21] = ptx_xor(t[21], t[7]);
-    t[22] = ptx_xor(t[8], t[7]);
-    t[22] = ptx_and(t[22], t[13]);
-    t[22] = ptx_xor(t[22], t[8]);
-    t[23] = ptx_xor(t[9], t[8]);
-    t[23] = ptx_and(t[23], t[13]);
-    t[23] = ptx_xor(t[23], t[9]);
-    t[24] = ptx_xor(t[10], t[9]);
-    t[24] = ptx_and(t[24], t[13]);
-    t[24] = ptx_xor(t[24], t[10]);
-    t[25] = ptx_xor(t[11], t[10]);
-    t[25] = ptx_and(t[25], t[13]);
-    t[25] = ptx_xor(t[25], t[11]);
-    t[27] = ptx_shr(x[24], 6u);
-    t[27] = ptx_and(t[27], 1u);
-    t[28] = ptx_sub(0u, t[27]);
-    t[41] = ptx_not(t[28]);
-    t[29] = ptx_and(t[14], t[41]);
-    t[30] = ptx_and(t[15], t[41]);
-    t[31] = ptx_xor(t[16], t[14]);
-    t[31] = ptx_and(t[31], t[28]);
+    uint32_t cf = 0;
+    uint32_t t[89];
+    t[0] = ptx_shr(x[13], 31u);
+    t[1] = ptx_sub(0u, t[0]);
+    t[2] = ptx_xor(x[1], t[1]);
+    t[3] = ptx_xor(x[2], t[1]);
+    t[4] = ptx_xor(x[3], t[1]);
+    t[5] = ptx_xor(x[4], t[1]);
+    t[6] = ptx_xor(x[5], t[1]);
+    t[7] = ptx_xor(x[6], t[1]);
+    t[8] = ptx_xor(x[7], t[1]);
+    t[9] = ptx_xor(x[8], t[1]);
+    t[10] = ptx_xor(x[9], t[1]);
+    t[11] = ptx_xor(x[10], t[1]);
+    t[12] = ptx_xor(x[11], t[1]);
+    t[13] = ptx_xor(x[12], t[1]);
+    t[14] = ptx_xor(x[13], t[1]);
+    t[15] = ptx_sub_cc(cf, t[2], t[1]);
+    t[16] = ptx_subc_cc(cf, t[3], t[1]);
+    t[17] = ptx_subc_cc(cf, t[4], t[1]);
+    t[18] = ptx_subc_cc(cf, t[5], t[1]);
+    t[19] = ptx_subc_cc(cf, t[6], t[1]);
+    t[20] = ptx_subc_cc(cf, t[7], t[1]);
+    t[21] = ptx_subc_cc(cf, t[8], t[1]);
+    t[22] = ptx_subc_cc(cf, t[9], t[1]);
+    t[23] = ptx_subc_cc(cf, t[10], t[1]);
+    t[24] = ptx_subc_cc(cf, t[11], t[1]);
+    t[25] = ptx_subc_cc(cf, t[12], t[1]);
+    t[26] = ptx_subc_cc(cf, t[13], t[1]);
+    ptx_subc(cf, t[14], t[1]);
+    t[28] = ptx_shr(x[27], 5u);
+    t[28] = ptx_and(t[28], 1u);
+    t[29] = ptx_sub(0u, t[28]);
+    t[42] = ptx_not(t[29]);
+    t[30] = ptx_and(t[15], t[42]);
+    t[31] = ptx_xor(t[16], t[15]);
+    t[31] = ptx_and(t[31], t[29]);
     t[31] = ptx_xor(t[31], t[16]);
-    t[32] = ptx_xor(t[17], t[15]);
-    t[32] = ptx_and(t[32], t[28]);
+    t[32] = ptx_xor(t[17], t[16]);
+    t[32] = ptx_and(t[32], t[29]);
     t[32] = ptx_xor(t[32], t[17]);
-    t[33] = ptx_xor(t[18], t[16]);
-    t[33] = ptx_and(t[33], t[28]);
+    t[33] = ptx_xor(t[18], t[17]);
+    t[33] = ptx_and(t[33], t[29]);
     t[33] = ptx_xor(t[33], t[18]);
-    t[34] = ptx_xor(t[19], t[17]);
-    t[34] = ptx_and(t[34], t[28]);
+    t[34] = ptx_xor(t[19], t[18]);
+    t[34] = ptx_and(t[34], t[29]);
     t[34] = ptx_xor(t[34], t[19]);
-    t[35] = ptx_xor(t[20], t[18]);
-    t[35] = ptx_and(t[35], t[28]);
+    t[35] = ptx_xor(t[20], t[19]);
+    t[35] = ptx_and(t[35], t[29]);
     t[35] = ptx_xor(t[35], t[20]);
-    t[36] = ptx_xor(t[21], t[19]);
-    t[36] = ptx_and(t[36], t[28]);
+    t[36] = ptx_xor(t[21], t[20]);
+    t[36] = ptx_and(t[36], t[29]);
     t[36] = ptx_xor(t[36], t[21]);
-    t[37] = ptx_xor(t[22], t[20]);
-    t[37] = ptx_and(t[37], t[28]);
+    t[37] = ptx_xor(t[22], t[21]);
+    t[37] = ptx_and(t[37], t[29]);
     t[37] = ptx_xor(t[37], t[22]);
-    t[38] = ptx_xor(t[23], t[21]);
-    t[38] = ptx_and(t[38], t[28]);
+    t[38] = ptx_xor(t[23], t[22]);
+    t[38] = ptx_and(t[38], t[29]);
     t[38] = ptx_xor(t[38], t[23]);
-    t[39] = ptx_xor(t[24], t[22]);
-    t[39] = ptx_and(t[39], t[28]);
+    t[39] = ptx_xor(t[24], t[23]);
+    t[39] = ptx_and(t[39], t[29]);
     t[39] = ptx_xor(t[39], t[24]);
-    t[40] = ptx_xor(t[25], t[23]);
-    t[40] = ptx_and(t[40], t[28]);
+    t[40] = ptx_xor(t[25], t[24]);
+    t[40] = ptx_and(t[40], t[29]);
     t[40] = ptx_xor(t[40], t[25]);
-    t[42] = ptx_shr(x[24], 7u);
-    t[42] = ptx_and(t[42], 1u);
-    t[43] = ptx_sub(0u, t[42]);
-    t[56] = ptx_not(t[43]);
-    t[44] = ptx_and(t[29], t[56]);
-    t[45] = ptx_and(t[30], t[56]);
-    t[46] = ptx_and(t[31], t[56]);
-    t[47] = ptx_and(t[32], t[56]);
-    t[48] = ptx_xor(t[33], t[29]);
-    t[48] = ptx_and(t[48], t[43]);
+    t[41] = ptx_xor(t[26], t[25]);
+    t[41] = ptx_and(t[41], t[29]);
+    t[41] = ptx_xor(t[41], t[26]);
+    t[43] = ptx_shr(x[27], 6u);
+    t[43] = ptx_and(t[43], 1u);
+    t[44] = ptx_sub(0u, t[43]);
+    t[57] = ptx_not(t[44]);
+    t[45] = ptx_and(t[30], t[57]);
+    t[46] = ptx_and(t[31], t[57]);
+    t[47] = ptx_xor(t[32], t[30]);
+    t[47] = ptx_and(t[47], t[44]);
+    t[47] = ptx_xor(t[47], t[32]);
+    t[48] = ptx_xor(t[33], t[31]);
+    t[48] = ptx_and(t[48], t[44]);
     t[48] = ptx_xor(t[48], t[33]);
-    t[49] = ptx_xor(t[34], t[30]);
-    t[49] = ptx_and(t[49], t[43]);
+    t[49] = ptx_xor(t[34], t[32]);
+    t[49] = ptx_and(t[49], t[44]);
     t[49] = ptx_xor(t[49], t[34]);
-    t[50] = ptx_xor(t[35], t[31]);
-    t[50] = ptx_and(t[50], t[43]);
+    t[50] = ptx_xor(t[35], t[33]);
+    t[50] = ptx_and(t[50], t[44]);
     t[50] = ptx_xor(t[50], t[35]);
-    t[51] = ptx_xor(t[36], t[32]);
-    t[51] = ptx_and(t[51], t[43]);
+    t[51] = ptx_xor(t[36], t[34]);
+    t[51] = ptx_and(t[51], t[44]);
     t[51] = ptx_xor(t[51], t[36]);
-    t[52] = ptx_xor(t[37], t[33]);
-    t[52] = ptx_and(t[52], t[43]);
+    t[52] = ptx_xor(t[37], t[35]);
+    t[52] = ptx_and(t[52], t[44]);
     t[52] = ptx_xor(t[52], t[37]);
-    t[53] = ptx_xor(t[38], t[34]);
-    t[53] = ptx_and(t[53], t[43]);
+    t[53] = ptx_xor(t[38], t[36]);
+    t[53] = ptx_and(t[53], t[44]);
     t[53] = ptx_xor(t[53], t[38]);
-    t[54] = ptx_xor(t[39], t[35]);
-    t[54] = ptx_and(t[54], t[43]);
+    t[54] = ptx_xor(t[39], t[37]);
+    t[54] = ptx_and(t[54], t[44]);
     t[54] = ptx_xor(t[54], t[39]);
-    t[55] = ptx_xor(t[40], t[36]);
-    t[55] = ptx_and(t[55], t[43]);
+    t[55] = ptx_xor(t[40], t[38]);
+    t[55] = ptx_and(t[55], t[44]);
     t[55] = ptx_xor(t[55], t[40]);
-    t[57] = ptx_shr(x[24], 8u);
-    t[57] = ptx_and(t[57], 1u);
-    t[58] = ptx_sub(0u, t[57]);
-    t[71] = ptx_not(t[58]);
-    t[59] = ptx_and(t[44], t[71]);
-    t[60] = ptx_and(t[45], t[71]);
-    t[61] = ptx_and(t[46], t[71]);
-    t[62] = ptx_and(t[47], t[71]);
-    t[63] = ptx_and(t[48], t[71]);
-    t[64] = ptx_and(t[49], t[71]);
-    t[65] = ptx_and(t[50], t[71]);
-    t[66] = ptx_and(t[51], t[71]);
-    t[67] = ptx_xor(t[52], t[44]);
-    t[67] = ptx_and(t[67], t[58]);
+    t[56] = ptx_xor(t[41], t[39]);
+    t[56] = ptx_and(t[56], t[44]);
+    t[56] = ptx_xor(t[56], t[41]);
+    t[58] = ptx_shr(x[27], 7u);
+    t[58] = ptx_and(t[58], 1u);
+    t[59] = ptx_sub(0u, t[58]);
+    t[72] = ptx_not(t[59]);
+    t[60] = ptx_and(t[45], t[72]);
+    t[61] = ptx_and(t[46], t[72]);
+    t[62] = ptx_and(t[47], t[72]);
+    t[63] = ptx_and(t[48], t[72]);
+    t[64] = ptx_xor(t[49], t[45]);
+    t[64] = ptx_and(t[64], t[59]);
+    t[64] = ptx_xor(t[64], t[49]);
+    t[65] = ptx_xor(t[50], t[46]);
+    t[65] = ptx_and(t[65], t[59]);
+    t[65] = ptx_xor(t[65], t[50]);
+    t[66] = ptx_xor(t[51], t[47]);
+    t[66] = ptx_and(t[66], t[59]);
+    t[66] = ptx_xor(t[66], t[51]);
+    t[67] = ptx_xor(t[52], t[48]);
+    t[67] = ptx_and(t[67], t[59]);
     t[67] = ptx_xor(t[67], t[52]);
-    t[68] = ptx_xor(t[53], t[45]);
-    t[68] = ptx_and(t[68], t[58]);
+    t[68] = ptx_xor(t[53], t[49]);
+    t[68] = ptx_and(t[68], t[59]);
     t[68] = ptx_xor(t[68], t[53]);
-    t[69] = ptx_xor(t[54], t[46]);
-    t[69] = ptx_and(t[69], t[58]);
+    t[69] = ptx_xor(t[54], t[50]);
+    t[69] = ptx_and(t[69], t[59]);
     t[69] = ptx_xor(t[69], t[54]);
-    t[70] = ptx_xor(t[55], t[47]);
-    t[70] = ptx_and(t[70], t[58]);
+    t[70] = ptx_xor(t[55], t[51]);
+    t[70] = ptx_and(t[70], t[59]);
     t[70] = ptx_xor(t[70], t[55]);
-    t[72] = ptx_and(x[24], 31u);
-    y[0] = ptx_shl(t[59], t[72]);
-    y[1] = ptx_shf_l_clamp(t[59], t[60], t[72]);
-    y[2] = ptx_shf_l_clamp(t[60], t[61], t[72]);
-    y[3] = ptx_shf_l_clamp(t[61], t[62], t[72]);
-    y[4] = ptx_shf_l_clamp(t[62], t[63], t[72]);
-    y[5] = ptx_shf_l_clamp(t[63], t[64], t[72]);
-    y[6] = ptx_shf_l_clamp(t[64], t[65], t[72]);
-    y[7] = ptx_shf_l_clamp(t[65], t[66], t[72]);
-    y[8] = ptx_shf_l_clamp(t[66], t[67], t[72]);
-    y[9] = ptx_shf_l_clamp(t[67], t[68], t[72]);
-    y[10] = ptx_shf_l_clamp(t[68], t[69], t[72]);
-    y[11] = ptx_shf_l_clamp(t[69], t[70], t[72]);
+    t[71] = ptx_xor(t[56], t[52]);
+    t[71] = ptx_and(t[71], t[59]);
+    t[71] = ptx_xor(t[71], t[56]);
+    t[73] = ptx_shr(x[27], 8u);
+    t[73] = ptx_and(t[73], 1u);
+    t[74] = ptx_sub(0u, t[73]);
+    t[87] = ptx_not(t[74]);
+    t[75] = ptx_and(t[60], t[87]);
+    t[76] = ptx_and(t[61], t[87]);
+    t[77] = ptx_and(t[62], t[87]);
+    t[78] = ptx_and(t[63], t[87]);
+    t[79] = ptx_and(t[64], t[87]);
+    t[80] = ptx_and(t[65], t[87]);
+    t[81] = ptx_and(t[66], t[87]);
+    t[82] = ptx_and(t[67], t[87]);
+    t[83] = ptx_xor(t[68], t[60]);
+    t[83] = ptx_and(t[83], t[74]);
+    t[83] = ptx_xor(t[83], t[68]);
+    t[84] = ptx_xor(t[69], t[61]);
+    t[84] = ptx_and(t[84], t[74]);
+    t[84] = ptx_xor(t[84], t[69]);
+    t[85] = ptx_xor(t[70], t[62]);
+    t[85] = ptx_and(t[85], t[74]);
+    t[85] = ptx_xor(t[85], t[70]);
+    t[86] = ptx_xor(t[71], t[63]);
+    t[86] = ptx_and(t[86], t[74]);
+    t[86] = ptx_xor(t[86], t[71]);
+    t[88] = ptx_and(x[27], 31u);
+    y[0] = ptx_shl(t[75], t[88]);
+    y[1] = ptx_shf_l_clamp(t[75], t[76], t[88]);
+    y[2] = ptx_shf_l_clamp(t[76], t[77], t[88]);
+    y[3] = ptx_shf_l_clamp(t[77], t[78], t[88]);
+    y[4] = ptx_shf_l_clamp(t[78], t[79], t[88]);
+    y[5] = ptx_shf_l_clamp(t[79], t[80], t[88]);
+    y[6] = ptx_shf_l_clamp(t[80], t[81], t[88]);
+    y[7] = ptx_shf_l_clamp(t[81], t[82], t[88]);
+    y[8] = ptx_shf_l_clamp(t[82], t[83], t[88]);
+    y[9] = ptx_shf_l_clamp(t[83], t[84], t[88]);
+    y[10] = ptx_shf_l_clamp(t[84], t[85], t[88]);
+    y[11] = ptx_shf_l_clamp(t[85], t[86], t[88]);
   }
 #endif
 };
@@ -18050,451 +20166,3577 @@ struct sqrt_step {
 #endif
 };
 
-// modinv_step: a step that the loops below call; 433 instructions.
-struct modinv_step {
-  static constexpr unsigned in_words = 60;
-  static constexpr unsigned out_words = 48;
+// modinv_start: a step that the loops below call; 77 instructions.
+struct modinv_start {
+  static constexpr unsigned in_words = 24;
+  static constexpr unsigned out_words = 64;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<312>;\n\t"
-        "and.b32 t0, %48, %60;\n\t"
-        "and.b32 t0, t0, 1;\n\t"
-        "sub.u32 t1, 0, t0;\n\t"
-        "sub.cc.u32 t2, %48, %60;\n\t"
-        "subc.cc.u32 t3, %49, %61;\n\t"
-        "subc.cc.u32 t4, %50, %62;\n\t"
-        "subc.cc.u32 t5, %51, %63;\n\t"
-        "subc.cc.u32 t6, %52, %64;\n\t"
-        "subc.cc.u32 t7, %53, %65;\n\t"
-        "subc.cc.u32 t8, %54, %66;\n\t"
-        "subc.cc.u32 t9, %55, %67;\n\t"
-        "subc.cc.u32 t10, %56, %68;\n\t"
-        "subc.cc.u32 t11, %57, %69;\n\t"
-        "subc.cc.u32 t12, %58, %70;\n\t"
-        "subc.cc.u32 t13, %59, %71;\n\t"
-        "subc.u32 t14, 0, 0;\n\t"
-        "and.b32 t15, t1, t14;\n\t"
-        "xor.b32 t16, t1, t15;\n\t"
-        "and.b32 t17, %60, t16;\n\t"
-        "and.b32 t18, %61, t16;\n\t"
-        "and.b32 t19, %62, t16;\n\t"
-        "and.b32 t20, %63, t16;\n\t"
-        "and.b32 t21, %64, t16;\n\t"
-        "and.b32 t22, %65, t16;\n\t"
-        "and.b32 t23, %66, t16;\n\t"
-        "and.b32 t24, %67, t16;\n\t"
-        "and.b32 t25, %68, t16;\n\t"
-        "and.b32 t26, %69, t16;\n\t"
-        "and.b32 t27, %70, t16;\n\t"
-        "and.b32 t28, %71, t16;\n\t"
-        "sub.cc.u32 t29, %48, t17;\n\t"
-        "subc.cc.u32 t30, %49, t18;\n\t"
-        "subc.cc.u32 t31, %50, t19;\n\t"
-        "subc.cc.u32 t32, %51, t20;\n\t"
-        "subc.cc.u32 t33, %52, t21;\n\t"
-        "subc.cc.u32 t34, %53, t22;\n\t"
-        "subc.cc.u32 t35, %54, t23;\n\t"
-        "subc.cc.u32 t36, %55, t24;\n\t"
-        "subc.cc.u32 t37, %56, t25;\n\t"
-        "subc.cc.u32 t38, %57, t26;\n\t"
-        "subc.cc.u32 t39, %58, t27;\n\t"
-        "subc.u32 t40, %59, t28;\n\t"
-        "and.b32 t41, %48, t15;\n\t"
-        "and.b32 t42, %49, t15;\n\t"
-        "and.b32 t43, %50, t15;\n\t"
-        "and.b32 t44, %51, t15;\n\t"
-        "and.b32 t45, %52, t15;\n\t"
-        "and.b32 t46, %53, t15;\n\t"
-        "and.b32 t47, %54, t15;\n\t"
-        "and.b32 t48, %55, t15;\n\t"
-        "and.b32 t49, %56, t15;\n\t"
-        "and.b32 t50, %57, t15;\n\t"
-        "and.b32 t51, %58, t15;\n\t"
-        "and.b32 t52, %59, t15;\n\t"
-        "sub.cc.u32 t53, %60, t41;\n\t"
-        "subc.cc.u32 t54, %61, t42;\n\t"
-        "subc.cc.u32 t55, %62, t43;\n\t"
-        "subc.cc.u32 t56, %63, t44;\n\t"
-        "subc.cc.u32 t57, %64, t45;\n\t"
-        "subc.cc.u32 t58, %65, t46;\n\t"
-        "subc.cc.u32 t59, %66, t47;\n\t"
-        "subc.cc.u32 t60, %67, t48;\n\t"
-        "subc.cc.u32 t61, %68, t49;\n\t"
-        "subc.cc.u32 t62, %69, t50;\n\t"
-        "subc.cc.u32 t63, %70, t51;\n\t"
-        "subc.u32 t64, %71, t52;\n\t"
-        "and.b32 t65, t29, 1;\n\t"
-        "sub.u32 t66, 0, t65;\n\t"
-        "xor.b32 t79, t29, t53;\n\t"
-        "and.b32 t79, t79, t66;\n\t"
-        "xor.b32 t67, t29, t79;\n\t"
-        "xor.b32 t80, t30, t54;\n\t"
-        "and.b32 t80, t80, t66;\n\t"
-        "xor.b32 t68, t30, t80;\n\t"
-        "xor.b32 t81, t31, t55;\n\t"
-        "and.b32 t81, t81, t66;\n\t"
-        "xor.b32 t69, t31, t81;\n\t"
-        "xor.b32 t82, t32, t56;\n\t"
-        "and.b32 t82, t82, t66;\n\t"
-        "xor.b32 t70, t32, t82;\n\t"
-        "xor.b32 t83, t33, t57;\n\t"
-        "and.b32 t83, t83, t66;\n\t"
-        "xor.b32 t71, t33, t83;\n\t"
-        "xor.b32 t84, t34, t58;\n\t"
-        "and.b32 t84, t84, t66;\n\t"
-        "xor.b32 t72, t34, t84;\n\t"
-        "xor.b32 t85, t35, t59;\n\t"
-        "and.b32 t85, t85, t66;\n\t"
-        "xor.b32 t73, t35, t85;\n\t"
-        "xor.b32 t86, t36, t60;\n\t"
-        "and.b32 t86, t86, t66;\n\t"
-        "xor.b32 t74, t36, t86;\n\t"
-        "xor.b32 t87, t37, t61;\n\t"
-        "and.b32 t87, t87, t66;\n\t"
-        "xor.b32 t75, t37, t87;\n\t"
-        "xor.b32 t88, t38, t62;\n\t"
-        "and.b32 t88, t88, t66;\n\t"
-        "xor.b32 t76, t38, t88;\n\t"
-        "xor.b32 t89, t39, t63;\n\t"
-        "and.b32 t89, t89, t66;\n\t"
-        "xor.b32 t77, t39, t89;\n\t"
-        "xor.b32 t90, t40, t64;\n\t"
-        "and.b32 t90, t90, t66;\n\t"
-        "xor.b32 t78, t40, t90;\n\t"
-        "shf.r.clamp.b32 t91, t67, t68, 1;\n\t"
-        "shf.r.clamp.b32 t92, t68, t69, 1;\n\t"
-        "shf.r.clamp.b32 t93, t69, t70, 1;\n\t"
-        "shf.r.clamp.b32 t94, t70, t71, 1;\n\t"
-        "shf.r.clamp.b32 t95, t71, t72, 1;\n\t"
-        "shf.r.clamp.b32 t96, t72, t73, 1;\n\t"
-        "shf.r.clamp.b32 t97, t73, t74, 1;\n\t"
-        "shf.r.clamp.b32 t98, t74, t75, 1;\n\t"
-        "shf.r.clamp.b32 t99, t75, t76, 1;\n\t"
-        "shf.r.clamp.b32 t100, t76, t77, 1;\n\t"
-        "shf.r.clamp.b32 t101, t77, t78, 1;\n\t"
-        "shr.b32 t102, t78, 1;\n\t"
-        "xor.b32 t103, t91, t29;\n\t"
-        "and.b32 t103, t103, t66;\n\t"
-        "xor.b32 %0, t91, t103;\n\t"
-        "xor.b32 t104, t53, t91;\n\t"
-        "and.b32 t104, t104, t66;\n\t"
-        "xor.b32 %12, t53, t104;\n\t"
-        "xor.b32 t105, t92, t30;\n\t"
-        "and.b32 t105, t105, t66;\n\t"
-        "xor.b32 %1, t92, t105;\n\t"
-        "xor.b32 t106, t54, t92;\n\t"
-        "and.b32 t106, t106, t66;\n\t"
-        "xor.b32 %13, t54, t106;\n\t"
-        "xor.b32 t107, t93, t31;\n\t"
-        "and.b32 t107, t107, t66;\n\t"
-        "xor.b32 %2, t93, t107;\n\t"
-        "xor.b32 t108, t55, t93;\n\t"
-        "and.b32 t108, t108, t66;\n\t"
-        "xor.b32 %14, t55, t108;\n\t"
-        "xor.b32 t109, t94, t32;\n\t"
-        "and.b32 t109, t109, t66;\n\t"
-        "xor.b32 %3, t94, t109;\n\t"
-        "xor.b32 t110, t56, t94;\n\t"
-        "and.b32 t110, t110, t66;\n\t"
-        "xor.b32 %15, t56, t110;\n\t"
-        "xor.b32 t111, t95, t33;\n\t"
-        "and.b32 t111, t111, t66;\n\t"
-        "xor.b32 %4, t95, t111;\n\t"
-        "xor.b32 t112, t57, t95;\n\t"
-        "and.b32 t112, t112, t66;\n\t"
-        "xor.b32 %16, t57, t112;\n\t"
-        "xor.b32 t113, t96, t34;\n\t"
-        "and.b32 t113, t113, t66;\n\t"
-        "xor.b32 %5, t96, t113;\n\t"
-        "xor.b32 t114, t58, t96;\n\t"
-        "and.b32 t114, t114, t66;\n\t"
-        "xor.b32 %17, t58, t114;\n\t"
-        "xor.b32 t115, t97, t35;\n\t"
-        "and.b32 t115, t115, t66;\n\t"
-        "xor.b32 %6, t97, t115;\n\t"
-        "xor.b32 t116, t59, t97;\n\t"
-        "and.b32 t116, t116, t66;\n\t"
-        "xor.b32 %18, t59, t116;\n\t"
-        "xor.b32 t117, t98, t36;\n\t"
-        "and.b32 t117, t117, t66;\n\t"
-        "xor.b32 %7, t98, t117;\n\t"
-        "xor.b32 t118, t60, t98;\n\t"
-        "and.b32 t118, t118, t66;\n\t"
-        "xor.b32 %19, t60, t118;\n\t"
-        "xor.b32 t119, t99, t37;\n\t"
-        "and.b32 t119, t119, t66;\n\t"
-        "xor.b32 %8, t99, t119;\n\t"
-        "xor.b32 t120, t61, t99;\n\t"
-        "and.b32 t120, t120, t66;\n\t"
-        "xor.b32 %20, t61, t120;\n\t"
-        "xor.b32 t121, t100, t38;\n\t"
-        "and.b32 t121, t121, t66;\n\t"
-        "xor.b32 %9, t100, t121;\n\t"
-        "xor.b32 t122, t62, t100;\n\t"
-        "and.b32 t122, t122, t66;\n\t"
-        "xor.b32 %21, t62, t122;\n\t"
-        "xor.b32 t123, t101, t39;\n\t"
-        "and.b32 t123, t123, t66;\n\t"
-        "xor.b32 %10, t101, t123;\n\t"
-        "xor.b32 t124, t63, t101;\n\t"
-        "and.b32 t124, t124, t66;\n\t"
-        "xor.b32 %22, t63, t124;\n\t"
-        "xor.b32 t125, t102, t40;\n\t"
-        "and.b32 t125, t125, t66;\n\t"
-        "xor.b32 %11, t102, t125;\n\t"
-        "xor.b32 t126, t64, t102;\n\t"
-        "and.b32 t126, t126, t66;\n\t"
-        "xor.b32 %23, t64, t126;\n\t"
-        "and.b32 t127, %84, t16;\n\t"
-        "and.b32 t128, %85, t16;\n\t"
-        "and.b32 t129, %86, t16;\n\t"
-        "and.b32 t130, %87, t16;\n\t"
-        "and.b32 t131, %88, t16;\n\t"
-        "and.b32 t132, %89, t16;\n\t"
-        "and.b32 t133, %90, t16;\n\t"
-        "and.b32 t134, %91, t16;\n\t"
-        "and.b32 t135, %92, t16;\n\t"
-        "and.b32 t136, %93, t16;\n\t"
-        "and.b32 t137, %94, t16;\n\t"
-        "and.b32 t138, %95, t16;\n\t"
-        "sub.cc.u32 t151, %72, t127;\n\t"
-        "subc.cc.u32 t152, %73, t128;\n\t"
-        "subc.cc.u32 t153, %74, t129;\n\t"
-        "subc.cc.u32 t154, %75, t130;\n\t"
-        "subc.cc.u32 t155, %76, t131;\n\t"
-        "subc.cc.u32 t156, %77, t132;\n\t"
-        "subc.cc.u32 t157, %78, t133;\n\t"
-        "subc.cc.u32 t158, %79, t134;\n\t"
-        "subc.cc.u32 t159, %80, t135;\n\t"
-        "subc.cc.u32 t160, %81, t136;\n\t"
-        "subc.cc.u32 t161, %82, t137;\n\t"
-        "subc.cc.u32 t162, %83, t138;\n\t"
-        "subc.u32 t163, 0, 0;\n\t"
-        "and.b32 t164, t163, %96;\n\t"
-        "and.b32 t165, t163, %97;\n\t"
-        "and.b32 t166, t163, %98;\n\t"
-        "and.b32 t167, t163, %99;\n\t"
-        "and.b32 t168, t163, %100;\n\t"
-        "and.b32 t169, t163, %101;\n\t"
-        "and.b32 t170, t163, %102;\n\t"
-        "and.b32 t171, t163, %103;\n\t"
-        "and.b32 t172, t163, %104;\n\t"
-        "and.b32 t173, t163, %105;\n\t"
-        "and.b32 t174, t163, %106;\n\t"
-        "and.b32 t175, t163, %107;\n\t"
-        "add.cc.u32 t139, t151, t164;\n\t"
-        "addc.cc.u32 t140, t152, t165;\n\t"
-        "addc.cc.u32 t141, t153, t166;\n\t"
-        "addc.cc.u32 t142, t154, t167;\n\t"
-        "addc.cc.u32 t143, t155, t168;\n\t"
-        "addc.cc.u32 t144, t156, t169;\n\t"
-        "addc.cc.u32 t145, t157, t170;\n\t"
-        "addc.cc.u32 t146, t158, t171;\n\t"
-        "addc.cc.u32 t147, t159, t172;\n\t"
-        "addc.cc.u32 t148, t160, t173;\n\t"
-        "addc.cc.u32 t149, t161, t174;\n\t"
-        "addc.u32 t150, t162, t175;\n\t"
-        "and.b32 t176, %72, t15;\n\t"
-        "and.b32 t177, %73, t15;\n\t"
-        "and.b32 t178, %74, t15;\n\t"
-        "and.b32 t179, %75, t15;\n\t"
-        "and.b32 t180, %76, t15;\n\t"
-        "and.b32 t181, %77, t15;\n\t"
-        "and.b32 t182, %78, t15;\n\t"
-        "and.b32 t183, %79, t15;\n\t"
-        "and.b32 t184, %80, t15;\n\t"
-        "and.b32 t185, %81, t15;\n\t"
-        "and.b32 t186, %82, t15;\n\t"
-        "and.b32 t187, %83, t15;\n\t"
-        "sub.cc.u32 t200, %84, t176;\n\t"
-        "subc.cc.u32 t201, %85, t177;\n\t"
-        "subc.cc.u32 t202, %86, t178;\n\t"
-        "subc.cc.u32 t203, %87, t179;\n\t"
-        "subc.cc.u32 t204, %88, t180;\n\t"
-        "subc.cc.u32 t205, %89, t181;\n\t"
-        "subc.cc.u32 t206, %90, t182;\n\t"
-        "subc.cc.u32 t207, %91, t183;\n\t"
-        "subc.cc.u32 t208, %92, t184;\n\t"
-        "subc.cc.u32 t209, %93, t185;\n\t"
-        "subc.cc.u32 t210, %94, t186;\n\t"
-        "subc.cc.u32 t211, %95, t187;\n\t"
-        "subc.u32 t212, 0, 0;\n\t"
-        "and.b32 t213, t212, %96;\n\t"
-        "and.b32 t214, t212, %97;\n\t"
-        "and.b32 t215, t212, %98;\n\t"
-        "and.b32 t216, t212, %99;\n\t"
-        "and.b32 t217, t212, %100;\n\t"
-        "and.b32 t218, t212, %101;\n\t"
-        "and.b32 t219, t212, %102;\n\t"
-        "and.b32 t220, t212, %103;\n\t"
-        "and.b32 t221, t212, %104;\n\t"
-        "and.b32 t222, t212, %105;\n\t"
-        "and.b32 t223, t212, %106;\n\t"
-        "and.b32 t224, t212, %107;\n\t"
-        "add.cc.u32 t188, t200, t213;\n\t"
-        "addc.cc.u32 t189, t201, t214;\n\t"
-        "addc.cc.u32 t190, t202, t215;\n\t"
-        "addc.cc.u32 t191, t203, t216;\n\t"
-        "addc.cc.u32 t192, t204, t217;\n\t"
-        "addc.cc.u32 t193, t205, t218;\n\t"
-        "addc.cc.u32 t194, t206, t219;\n\t"
-        "addc.cc.u32 t195, t207, t220;\n\t"
-        "addc.cc.u32 t196, t208, t221;\n\t"
-        "addc.cc.u32 t197, t209, t222;\n\t"
-        "addc.cc.u32 t198, t210, t223;\n\t"
-        "addc.u32 t199, t211, t224;\n\t"
-        "xor.b32 t237, t139, t188;\n\t"
-        "and.b32 t237, t237, t66;\n\t"
-        "xor.b32 t225, t139, t237;\n\t"
-        "xor.b32 t238, t140, t189;\n\t"
-        "and.b32 t238, t238, t66;\n\t"
-        "xor.b32 t226, t140, t238;\n\t"
-        "xor.b32 t239, t141, t190;\n\t"
-        "and.b32 t239, t239, t66;\n\t"
-        "xor.b32 t227, t141, t239;\n\t"
-        "xor.b32 t240, t142, t191;\n\t"
-        "and.b32 t240, t240, t66;\n\t"
-        "xor.b32 t228, t142, t240;\n\t"
-        "xor.b32 t241, t143, t192;\n\t"
-        "and.b32 t241, t241, t66;\n\t"
-        "xor.b32 t229, t143, t241;\n\t"
-        "xor.b32 t242, t144, t193;\n\t"
-        "and.b32 t242, t242, t66;\n\t"
-        "xor.b32 t230, t144, t242;\n\t"
-        "xor.b32 t243, t145, t194;\n\t"
-        "and.b32 t243, t243, t66;\n\t"
-        "xor.b32 t231, t145, t243;\n\t"
-        "xor.b32 t244, t146, t195;\n\t"
-        "and.b32 t244, t244, t66;\n\t"
-        "xor.b32 t232, t146, t244;\n\t"
-        "xor.b32 t245, t147, t196;\n\t"
-        "and.b32 t245, t245, t66;\n\t"
-        "xor.b32 t233, t147, t245;\n\t"
-        "xor.b32 t246, t148, t197;\n\t"
-        "and.b32 t246, t246, t66;\n\t"
-        "xor.b32 t234, t148, t246;\n\t"
-        "xor.b32 t247, t149, t198;\n\t"
-        "and.b32 t247, t247, t66;\n\t"
-        "xor.b32 t235, t149, t247;\n\t"
-        "xor.b32 t248, t150, t199;\n\t"
-        "and.b32 t248, t248, t66;\n\t"
-        "xor.b32 t236, t150, t248;\n\t"
-        "and.b32 t249, t225, 1;\n\t"
-        "sub.u32 t250, 0, t249;\n\t"
-        "and.b32 t251, t250, %96;\n\t"
-        "and.b32 t252, t250, %97;\n\t"
-        "and.b32 t253, t250, %98;\n\t"
-        "and.b32 t254, t250, %99;\n\t"
-        "and.b32 t255, t250, %100;\n\t"
-        "and.b32 t256, t250, %101;\n\t"
-        "and.b32 t257, t250, %102;\n\t"
-        "and.b32 t258, t250, %103;\n\t"
-        "and.b32 t259, t250, %104;\n\t"
-        "and.b32 t260, t250, %105;\n\t"
-        "and.b32 t261, t250, %106;\n\t"
-        "and.b32 t262, t250, %107;\n\t"
-        "add.cc.u32 t263, t225, t251;\n\t"
-        "addc.cc.u32 t264, t226, t252;\n\t"
-        "addc.cc.u32 t265, t227, t253;\n\t"
-        "addc.cc.u32 t266, t228, t254;\n\t"
-        "addc.cc.u32 t267, t229, t255;\n\t"
-        "addc.cc.u32 t268, t230, t256;\n\t"
-        "addc.cc.u32 t269, t231, t257;\n\t"
-        "addc.cc.u32 t270, t232, t258;\n\t"
-        "addc.cc.u32 t271, t233, t259;\n\t"
-        "addc.cc.u32 t272, t234, t260;\n\t"
-        "addc.cc.u32 t273, t235, t261;\n\t"
-        "addc.cc.u32 t274, t236, t262;\n\t"
-        "addc.u32 t275, 0, 0;\n\t"
-        "shf.r.clamp.b32 t276, t263, t264, 1;\n\t"
-        "shf.r.clamp.b32 t277, t264, t265, 1;\n\t"
-        "shf.r.clamp.b32 t278, t265, t266, 1;\n\t"
-        "shf.r.clamp.b32 t279, t266, t267, 1;\n\t"
-        "shf.r.clamp.b32 t280, t267, t268, 1;\n\t"
-        "shf.r.clamp.b32 t281, t268, t269, 1;\n\t"
-        "shf.r.clamp.b32 t282, t269, t270, 1;\n\t"
-        "shf.r.clamp.b32 t283, t270, t271, 1;\n\t"
-        "shf.r.clamp.b32 t284, t271, t272, 1;\n\t"
-        "shf.r.clamp.b32 t285, t272, t273, 1;\n\t"
-        "shf.r.clamp.b32 t286, t273, t274, 1;\n\t"
-        "shf.r.clamp.b32 t287, t274, t275, 1;\n\t"
-        "xor.b32 t288, t276, t139;\n\t"
-        "and.b32 t288, t288, t66;\n\t"
-        "xor.b32 %24, t276, t288;\n\t"
-        "xor.b32 t289, t188, t276;\n\t"
-        "and.b32 t289, t289, t66;\n\t"
-        "xor.b32 %36, t188, t289;\n\t"
-        "xor.b32 t290, t277, t140;\n\t"
-        "and.b32 t290, t290, t66;\n\t"
-        "xor.b32 %25, t277, t290;\n\t"
-        "xor.b32 t291, t189, t277;\n\t"
-        "and.b32 t291, t291, t66;\n\t"
-        "xor.b32 %37, t189, t291;\n\t"
-        "xor.b32 t292, t278, t141;\n\t"
-        "and.b32 t292, t292, t66;\n\t"
-        "xor.b32 %26, t278, t292;\n\t"
-        "xor.b32 t293, t190, t278;\n\t"
-        "and.b32 t293, t293, t66;\n\t"
-        "xor.b32 %38, t190, t293;\n\t"
-        "xor.b32 t294, t279, t142;\n\t"
-        "and.b32 t294, t294, t66;\n\t"
-        "xor.b32 %27, t279, t294;\n\t"
-        "xor.b32 t295, t191, t279;\n\t"
-        "and.b32 t295, t295, t66;\n\t"
-        "xor.b32 %39, t191, t295;\n\t"
-        "xor.b32 t296, t280, t143;\n\t"
-        "and.b32 t296, t296, t66;\n\t"
-        "xor.b32 %28, t280, t296;\n\t"
-        "xor.b32 t297, t192, t280;\n\t"
-        "and.b32 t297, t297, t66;\n\t"
-        "xor.b32 %40, t192, t297;\n\t"
-        "xor.b32 t298, t281, t144;\n\t"
-        "and.b32 t298, t298, t66;\n\t"
-        "xor.b32 %29, t281, t298;\n\t"
-        "xor.b32 t299, t193, t281;\n\t"
-        "and.b32 t299, t299, t66;\n\t"
-        "xor.b32 %41, t193, t299;\n\t"
-        "xor.b32 t300, t282, t145;\n\t"
-        "and.b32 t300, t300, t66;\n\t"
-        "xor.b32 %30, t282, t300;\n\t"
-        "xor.b32 t301, t194, t282;\n\t"
-        "and.b32 t301, t301, t66;\n\t"
-        "xor.b32 %42, t194, t301;\n\t"
-        "xor.b32 t302, t283, t146;\n\t"
-        "and.b32 t302, t302, t66;\n\t"
-        "xor.b32 %31, t283, t302;\n\t"
-        "xor.b32 t303, t195, t283;\n\t"
-        "and.b32 t303, t303, t66;\n\t"
-        "xor.b32 %43, t195, t303;\n\t"
-        "xor.b32 t304, t284, t147;\n\t"
-        "and.b32 t304, t304, t66;\n\t"
-        "xor.b32 %32, t284, t304;\n\t"
-        "xor.b32 t305, t196, t284;\n\t"
-        "and.b32 t305, t305, t66;\n\t"
-        "xor.b32 %44, t196, t305;\n\t"
-        "xor.b32 t306, t285, t148;\n\t"
-        "and.b32 t306, t306, t66;\n\t"
-        "xor.b32 %33, t285, t306;\n\t"
-        "xor.b32 t307, t197, t285;\n\t"
-        "and.b32 t307, t307, t66;\n\t"
-        "xor.b32 %45, t197, t307;\n\t"
-        "xor.b32 t308, t286, t149;\n\t"
-        "and.b32 t308, t308, t66;\n\t"
-        "xor.b32 %34, t286, t308;\n\t"
-        "xor.b32 t309, t198, t286;\n\t"
-        "and.b32 t309, t309, t66;\n\t"
-        "xor.b32 %46, t198, t309;\n\t"
-        "xor.b32 t310, t287, t150;\n\t"
-        "and.b32 t310, t310, t66;\n\t"
-        "xor.b32 %35, t287, t310;\n\t"
-        "xor.b32 t311, t199, t287;\n\t"
-        "and.b32 t311, t311, t66;\n\t"
-        "xor.b32 %47, t199, t311;\n\t"
+        ".reg .u32 t<5>;\n\t"
+        "mov.b32 %0, 1;\n\t"
+        "mov.b32 %1, %76;\n\t"
+        "mov.b32 %2, %77;\n\t"
+        "mov.b32 %3, %78;\n\t"
+        "mov.b32 %4, %79;\n\t"
+        "mov.b32 %5, %80;\n\t"
+        "mov.b32 %6, %81;\n\t"
+        "mov.b32 %7, %82;\n\t"
+        "mov.b32 %8, %83;\n\t"
+        "mov.b32 %9, %84;\n\t"
+        "mov.b32 %10, %85;\n\t"
+        "mov.b32 %11, %86;\n\t"
+        "mov.b32 %12, %87;\n\t"
+        "mov.b32 %13, 0;\n\t"
+        "mov.b32 %14, %64;\n\t"
+        "mov.b32 %15, %65;\n\t"
+        "mov.b32 %16, %66;\n\t"
+        "mov.b32 %17, %67;\n\t"
+        "mov.b32 %18, %68;\n\t"
+        "mov.b32 %19, %69;\n\t"
+        "mov.b32 %20, %70;\n\t"
+        "mov.b32 %21, %71;\n\t"
+        "mov.b32 %22, %72;\n\t"
+        "mov.b32 %23, %73;\n\t"
+        "mov.b32 %24, %74;\n\t"
+        "mov.b32 %25, %75;\n\t"
+        "mov.b32 %26, 0;\n\t"
+        "mov.b32 %27, 0;\n\t"
+        "mov.b32 %28, 0;\n\t"
+        "mov.b32 %29, 0;\n\t"
+        "mov.b32 %30, 0;\n\t"
+        "mov.b32 %31, 0;\n\t"
+        "mov.b32 %32, 0;\n\t"
+        "mov.b32 %33, 0;\n\t"
+        "mov.b32 %34, 0;\n\t"
+        "mov.b32 %35, 0;\n\t"
+        "mov.b32 %36, 0;\n\t"
+        "mov.b32 %37, 0;\n\t"
+        "mov.b32 %38, 0;\n\t"
+        "mov.b32 %39, 1;\n\t"
+        "mov.b32 %40, 0;\n\t"
+        "mov.b32 %41, 0;\n\t"
+        "mov.b32 %42, 0;\n\t"
+        "mov.b32 %43, 0;\n\t"
+        "mov.b32 %44, 0;\n\t"
+        "mov.b32 %45, 0;\n\t"
+        "mov.b32 %46, 0;\n\t"
+        "mov.b32 %47, 0;\n\t"
+        "mov.b32 %48, 0;\n\t"
+        "mov.b32 %49, 0;\n\t"
+        "mov.b32 %50, 0;\n\t"
+        "mov.b32 %51, %76;\n\t"
+        "mov.b32 %52, %77;\n\t"
+        "mov.b32 %53, %78;\n\t"
+        "mov.b32 %54, %79;\n\t"
+        "mov.b32 %55, %80;\n\t"
+        "mov.b32 %56, %81;\n\t"
+        "mov.b32 %57, %82;\n\t"
+        "mov.b32 %58, %83;\n\t"
+        "mov.b32 %59, %84;\n\t"
+        "mov.b32 %60, %85;\n\t"
+        "mov.b32 %61, %86;\n\t"
+        "mov.b32 %62, %87;\n\t"
+        "mov.b32 t0, %76;\n\t"
+        "mul.lo.u32 t1, %76, t0;\n\t"
+        "sub.u32 t1, 2, t1;\n\t"
+        "mul.lo.u32 t0, t0, t1;\n\t"
+        "mul.lo.u32 t2, %76, t0;\n\t"
+        "sub.u32 t2, 2, t2;\n\t"
+        "mul.lo.u32 t0, t0, t2;\n\t"
+        "mul.lo.u32 t3, %76, t0;\n\t"
+        "sub.u32 t3, 2, t3;\n\t"
+        "mul.lo.u32 t0, t0, t3;\n\t"
+        "mul.lo.u32 t4, %76, t0;\n\t"
+        "sub.u32 t4, 2, t4;\n\t"
+        "mul.lo.u32 t0, t0, t4;\n\t"
+        "sub.u32 %63, 0, t0;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47]), "=&r"(y[48]), "=&r"(y[49]), "=&r"(y[50]), "=&r"(y[51]), "=&r"(y[52]), "=&r"(y[53]), "=&r"(y[54]), "=&r"(y[55]), "=&r"(y[56]), "=&r"(y[57]), "=&r"(y[58]), "=&r"(y[59]), "=&r"(y[60]), "=&r"(y[61]), "=&r"(y[62]), "=&r"(y[63])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[5];
+    y[0] = ptx_mov(1u);
+    y[1] = ptx_mov(x[12]);
+    y[2] = ptx_mov(x[13]);
+    y[3] = ptx_mov(x[14]);
+    y[4] = ptx_mov(x[15]);
+    y[5] = ptx_mov(x[16]);
+    y[6] = ptx_mov(x[17]);
+    y[7] = ptx_mov(x[18]);
+    y[8] = ptx_mov(x[19]);
+    y[9] = ptx_mov(x[20]);
+    y[10] = ptx_mov(x[21]);
+    y[11] = ptx_mov(x[22]);
+    y[12] = ptx_mov(x[23]);
+    y[13] = ptx_mov(0u);
+    y[14] = ptx_mov(x[0]);
+    y[15] = ptx_mov(x[1]);
+    y[16] = ptx_mov(x[2]);
+    y[17] = ptx_mov(x[3]);
+    y[18] = ptx_mov(x[4]);
+    y[19] = ptx_mov(x[5]);
+    y[20] = ptx_mov(x[6]);
+    y[21] = ptx_mov(x[7]);
+    y[22] = ptx_mov(x[8]);
+    y[23] = ptx_mov(x[9]);
+    y[24] = ptx_mov(x[10]);
+    y[25] = ptx_mov(x[11]);
+    y[26] = ptx_mov(0u);
+    y[27] = ptx_mov(0u);
+    y[28] = ptx_mov(0u);
+    y[29] = ptx_mov(0u);
+    y[30] = ptx_mov(0u);
+    y[31] = ptx_mov(0u);
+    y[32] = ptx_mov(0u);
+    y[33] = ptx_mov(0u);
+    y[34] = ptx_mov(0u);
+    y[35] = ptx_mov(0u);
+    y[36] = ptx_mov(0u);
+    y[37] = ptx_mov(0u);
+    y[38] = ptx_mov(0u);
+    y[39] = ptx_mov(1u);
+    y[40] = ptx_mov(0u);
+    y[41] = ptx_mov(0u);
+    y[42] = ptx_mov(0u);
+    y[43] = ptx_mov(0u);
+    y[44] = ptx_mov(0u);
+    y[45] = ptx_mov(0u);
+    y[46] = ptx_mov(0u);
+    y[47] = ptx_mov(0u);
+    y[48] = ptx_mov(0u);
+    y[49] = ptx_mov(0u);
+    y[50] = ptx_mov(0u);
+    y[51] = ptx_mov(x[12]);
+    y[52] = ptx_mov(x[13]);
+    y[53] = ptx_mov(x[14]);
+    y[54] = ptx_mov(x[15]);
+    y[55] = ptx_mov(x[16]);
+    y[56] = ptx_mov(x[17]);
+    y[57] = ptx_mov(x[18]);
+    y[58] = ptx_mov(x[19]);
+    y[59] = ptx_mov(x[20]);
+    y[60] = ptx_mov(x[21]);
+    y[61] = ptx_mov(x[22]);
+    y[62] = ptx_mov(x[23]);
+    t[0] = ptx_mov(x[12]);
+    t[1] = ptx_mul_lo(x[12], t[0]);
+    t[1] = ptx_sub(2u, t[1]);
+    t[0] = ptx_mul_lo(t[0], t[1]);
+    t[2] = ptx_mul_lo(x[12], t[0]);
+    t[2] = ptx_sub(2u, t[2]);
+    t[0] = ptx_mul_lo(t[0], t[2]);
+    t[3] = ptx_mul_lo(x[12], t[0]);
+    t[3] = ptx_sub(2u, t[3]);
+    t[0] = ptx_mul_lo(t[0], t[3]);
+    t[4] = ptx_mul_lo(x[12], t[0]);
+    t[4] = ptx_sub(2u, t[4]);
+    t[0] = ptx_mul_lo(t[0], t[4]);
+    y[63] = ptx_sub(0u, t[0]);
+  }
+#endif
+};
+
+// modinv_round: a step that the loops below call; 1622 instructions.
+struct modinv_round {
+  static constexpr unsigned in_words = 64;
+  static constexpr unsigned out_words = 51;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<687>;\n\t"
+        "mov.b32 t0, %51;\n\t"
+        "mov.b32 t1, %52;\n\t"
+        "mov.b32 t2, %65;\n\t"
+        "mov.b32 t3, 1;\n\t"
+        "mov.b32 t4, 0;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "mov.b32 t6, 1;\n\t"
+        "sub.u32 t7, 0, t0;\n\t"
+        "shr.b32 t8, t7, 31;\n\t"
+        "sub.u32 t9, 0, t8;\n\t"
+        "and.b32 t10, t2, 1;\n\t"
+        "sub.u32 t11, 0, t10;\n\t"
+        "xor.b32 t12, t1, t9;\n\t"
+        "sub.u32 t12, t12, t9;\n\t"
+        "and.b32 t12, t12, t11;\n\t"
+        "add.u32 t2, t2, t12;\n\t"
+        "xor.b32 t13, t3, t9;\n\t"
+        "sub.u32 t13, t13, t9;\n\t"
+        "and.b32 t13, t13, t11;\n\t"
+        "add.u32 t5, t5, t13;\n\t"
+        "xor.b32 t14, t4, t9;\n\t"
+        "sub.u32 t14, t14, t9;\n\t"
+        "and.b32 t14, t14, t11;\n\t"
+        "add.u32 t6, t6, t14;\n\t"
+        "and.b32 t15, t9, t11;\n\t"
+        "xor.b32 t0, t0, t15;\n\t"
+        "sub.u32 t0, t0, t15;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t16, t2, t15;\n\t"
+        "add.u32 t1, t1, t16;\n\t"
+        "and.b32 t17, t5, t15;\n\t"
+        "add.u32 t3, t3, t17;\n\t"
+        "and.b32 t18, t6, t15;\n\t"
+        "add.u32 t4, t4, t18;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t19, 0, t0;\n\t"
+        "shr.b32 t20, t19, 31;\n\t"
+        "sub.u32 t21, 0, t20;\n\t"
+        "and.b32 t22, t2, 1;\n\t"
+        "sub.u32 t23, 0, t22;\n\t"
+        "xor.b32 t24, t1, t21;\n\t"
+        "sub.u32 t24, t24, t21;\n\t"
+        "and.b32 t24, t24, t23;\n\t"
+        "add.u32 t2, t2, t24;\n\t"
+        "xor.b32 t25, t3, t21;\n\t"
+        "sub.u32 t25, t25, t21;\n\t"
+        "and.b32 t25, t25, t23;\n\t"
+        "add.u32 t5, t5, t25;\n\t"
+        "xor.b32 t26, t4, t21;\n\t"
+        "sub.u32 t26, t26, t21;\n\t"
+        "and.b32 t26, t26, t23;\n\t"
+        "add.u32 t6, t6, t26;\n\t"
+        "and.b32 t27, t21, t23;\n\t"
+        "xor.b32 t0, t0, t27;\n\t"
+        "sub.u32 t0, t0, t27;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t28, t2, t27;\n\t"
+        "add.u32 t1, t1, t28;\n\t"
+        "and.b32 t29, t5, t27;\n\t"
+        "add.u32 t3, t3, t29;\n\t"
+        "and.b32 t30, t6, t27;\n\t"
+        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t31, 0, t0;\n\t"
+        "shr.b32 t32, t31, 31;\n\t"
+        "sub.u32 t33, 0, t32;\n\t"
+        "and.b32 t34, t2, 1;\n\t"
+        "sub.u32 t35, 0, t34;\n\t"
+        "xor.b32 t36, t1, t33;\n\t"
+        "sub.u32 t36, t36, t33;\n\t"
+        "and.b32 t36, t36, t35;\n\t"
+        "add.u32 t2, t2, t36;\n\t"
+        "xor.b32 t37, t3, t33;\n\t"
+        "sub.u32 t37, t37, t33;\n\t"
+        "and.b32 t37, t37, t35;\n\t"
+        "add.u32 t5, t5, t37;\n\t"
+        "xor.b32 t38, t4, t33;\n\t"
+        "sub.u32 t38, t38, t33;\n\t"
+        "and.b32 t38, t38, t35;\n\t"
+        "add.u32 t6, t6, t38;\n\t"
+        "and.b32 t39, t33, t35;\n\t"
+        "xor.b32 t0, t0, t39;\n\t"
+        "sub.u32 t0, t0, t39;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t40, t2, t39;\n\t"
+        "add.u32 t1, t1, t40;\n\t"
+        "and.b32 t41, t5, t39;\n\t"
+        "add.u32 t3, t3, t41;\n\t"
+        "and.b32 t42, t6, t39;\n\t"
+        "add.u32 t4, t4, t42;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t43, 0, t0;\n\t"
+        "shr.b32 t44, t43, 31;\n\t"
+        "sub.u32 t45, 0, t44;\n\t"
+        "and.b32 t46, t2, 1;\n\t"
+        "sub.u32 t47, 0, t46;\n\t"
+        "xor.b32 t48, t1, t45;\n\t"
+        "sub.u32 t48, t48, t45;\n\t"
+        "and.b32 t48, t48, t47;\n\t"
+        "add.u32 t2, t2, t48;\n\t"
+        "xor.b32 t49, t3, t45;\n\t"
+        "sub.u32 t49, t49, t45;\n\t"
+        "and.b32 t49, t49, t47;\n\t"
+        "add.u32 t5, t5, t49;\n\t"
+        "xor.b32 t50, t4, t45;\n\t"
+        "sub.u32 t50, t50, t45;\n\t"
+        "and.b32 t50, t50, t47;\n\t"
+        "add.u32 t6, t6, t50;\n\t"
+        "and.b32 t51, t45, t47;\n\t"
+        "xor.b32 t0, t0, t51;\n\t"
+        "sub.u32 t0, t0, t51;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t52, t2, t51;\n\t"
+        "add.u32 t1, t1, t52;\n\t"
+        "and.b32 t53, t5, t51;\n\t"
+        "add.u32 t3, t3, t53;\n\t"
+        "and.b32 t54, t6, t51;\n\t"
+        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t55, 0, t0;\n\t"
+        "shr.b32 t56, t55, 31;\n\t"
+        "sub.u32 t57, 0, t56;\n\t"
+        "and.b32 t58, t2, 1;\n\t"
+        "sub.u32 t59, 0, t58;\n\t"
+        "xor.b32 t60, t1, t57;\n\t"
+        "sub.u32 t60, t60, t57;\n\t"
+        "and.b32 t60, t60, t59;\n\t"
+        "add.u32 t2, t2, t60;\n\t"
+        "xor.b32 t61, t3, t57;\n\t"
+        "sub.u32 t61, t61, t57;\n\t"
+        "and.b32 t61, t61, t59;\n\t"
+        "add.u32 t5, t5, t61;\n\t"
+        "xor.b32 t62, t4, t57;\n\t"
+        "sub.u32 t62, t62, t57;\n\t"
+        "and.b32 t62, t62, t59;\n\t"
+        "add.u32 t6, t6, t62;\n\t"
+        "and.b32 t63, t57, t59;\n\t"
+        "xor.b32 t0, t0, t63;\n\t"
+        "sub.u32 t0, t0, t63;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t64, t2, t63;\n\t"
+        "add.u32 t1, t1, t64;\n\t"
+        "and.b32 t65, t5, t63;\n\t"
+        "add.u32 t3, t3, t65;\n\t"
+        "and.b32 t66, t6, t63;\n\t"
+        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t67, 0, t0;\n\t"
+        "shr.b32 t68, t67, 31;\n\t"
+        "sub.u32 t69, 0, t68;\n\t"
+        "and.b32 t70, t2, 1;\n\t"
+        "sub.u32 t71, 0, t70;\n\t"
+        "xor.b32 t72, t1, t69;\n\t"
+        "sub.u32 t72, t72, t69;\n\t"
+        "and.b32 t72, t72, t71;\n\t"
+        "add.u32 t2, t2, t72;\n\t"
+        "xor.b32 t73, t3, t69;\n\t"
+        "sub.u32 t73, t73, t69;\n\t"
+        "and.b32 t73, t73, t71;\n\t"
+        "add.u32 t5, t5, t73;\n\t"
+        "xor.b32 t74, t4, t69;\n\t"
+        "sub.u32 t74, t74, t69;\n\t"
+        "and.b32 t74, t74, t71;\n\t"
+        "add.u32 t6, t6, t74;\n\t"
+        "and.b32 t75, t69, t71;\n\t"
+        "xor.b32 t0, t0, t75;\n\t"
+        "sub.u32 t0, t0, t75;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t76, t2, t75;\n\t"
+        "add.u32 t1, t1, t76;\n\t"
+        "and.b32 t77, t5, t75;\n\t"
+        "add.u32 t3, t3, t77;\n\t"
+        "and.b32 t78, t6, t75;\n\t"
+        "add.u32 t4, t4, t78;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t79, 0, t0;\n\t"
+        "shr.b32 t80, t79, 31;\n\t"
+        "sub.u32 t81, 0, t80;\n\t"
+        "and.b32 t82, t2, 1;\n\t"
+        "sub.u32 t83, 0, t82;\n\t"
+        "xor.b32 t84, t1, t81;\n\t"
+        "sub.u32 t84, t84, t81;\n\t"
+        "and.b32 t84, t84, t83;\n\t"
+        "add.u32 t2, t2, t84;\n\t"
+        "xor.b32 t85, t3, t81;\n\t"
+        "sub.u32 t85, t85, t81;\n\t"
+        "and.b32 t85, t85, t83;\n\t"
+        "add.u32 t5, t5, t85;\n\t"
+        "xor.b32 t86, t4, t81;\n\t"
+        "sub.u32 t86, t86, t81;\n\t"
+        "and.b32 t86, t86, t83;\n\t"
+        "add.u32 t6, t6, t86;\n\t"
+        "and.b32 t87, t81, t83;\n\t"
+        "xor.b32 t0, t0, t87;\n\t"
+        "sub.u32 t0, t0, t87;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t88, t2, t87;\n\t"
+        "add.u32 t1, t1, t88;\n\t"
+        "and.b32 t89, t5, t87;\n\t"
+        "add.u32 t3, t3, t89;\n\t"
+        "and.b32 t90, t6, t87;\n\t"
+        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t91, 0, t0;\n\t"
+        "shr.b32 t92, t91, 31;\n\t"
+        "sub.u32 t93, 0, t92;\n\t"
+        "and.b32 t94, t2, 1;\n\t"
+        "sub.u32 t95, 0, t94;\n\t"
+        "xor.b32 t96, t1, t93;\n\t"
+        "sub.u32 t96, t96, t93;\n\t"
+        "and.b32 t96, t96, t95;\n\t"
+        "add.u32 t2, t2, t96;\n\t"
+        "xor.b32 t97, t3, t93;\n\t"
+        "sub.u32 t97, t97, t93;\n\t"
+        "and.b32 t97, t97, t95;\n\t"
+        "add.u32 t5, t5, t97;\n\t"
+        "xor.b32 t98, t4, t93;\n\t"
+        "sub.u32 t98, t98, t93;\n\t"
+        "and.b32 t98, t98, t95;\n\t"
+        "add.u32 t6, t6, t98;\n\t"
+        "and.b32 t99, t93, t95;\n\t"
+        "xor.b32 t0, t0, t99;\n\t"
+        "sub.u32 t0, t0, t99;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t100, t2, t99;\n\t"
+        "add.u32 t1, t1, t100;\n\t"
+        "and.b32 t101, t5, t99;\n\t"
+        "add.u32 t3, t3, t101;\n\t"
+        "and.b32 t102, t6, t99;\n\t"
+        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t103, 0, t0;\n\t"
+        "shr.b32 t104, t103, 31;\n\t"
+        "sub.u32 t105, 0, t104;\n\t"
+        "and.b32 t106, t2, 1;\n\t"
+        "sub.u32 t107, 0, t106;\n\t"
+        "xor.b32 t108, t1, t105;\n\t"
+        "sub.u32 t108, t108, t105;\n\t"
+        "and.b32 t108, t108, t107;\n\t"
+        "add.u32 t2, t2, t108;\n\t"
+        "xor.b32 t109, t3, t105;\n\t"
+        "sub.u32 t109, t109, t105;\n\t"
+        "and.b32 t109, t109, t107;\n\t"
+        "add.u32 t5, t5, t109;\n\t"
+        "xor.b32 t110, t4, t105;\n\t"
+        "sub.u32 t110, t110, t105;\n\t"
+        "and.b32 t110, t110, t107;\n\t"
+        "add.u32 t6, t6, t110;\n\t"
+        "and.b32 t111, t105, t107;\n\t"
+        "xor.b32 t0, t0, t111;\n\t"
+        "sub.u32 t0, t0, t111;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t112, t2, t111;\n\t"
+        "add.u32 t1, t1, t112;\n\t"
+        "and.b32 t113, t5, t111;\n\t"
+        "add.u32 t3, t3, t113;\n\t"
+        "and.b32 t114, t6, t111;\n\t"
+        "add.u32 t4, t4, t114;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t115, 0, t0;\n\t"
+        "shr.b32 t116, t115, 31;\n\t"
+        "sub.u32 t117, 0, t116;\n\t"
+        "and.b32 t118, t2, 1;\n\t"
+        "sub.u32 t119, 0, t118;\n\t"
+        "xor.b32 t120, t1, t117;\n\t"
+        "sub.u32 t120, t120, t117;\n\t"
+        "and.b32 t120, t120, t119;\n\t"
+        "add.u32 t2, t2, t120;\n\t"
+        "xor.b32 t121, t3, t117;\n\t"
+        "sub.u32 t121, t121, t117;\n\t"
+        "and.b32 t121, t121, t119;\n\t"
+        "add.u32 t5, t5, t121;\n\t"
+        "xor.b32 t122, t4, t117;\n\t"
+        "sub.u32 t122, t122, t117;\n\t"
+        "and.b32 t122, t122, t119;\n\t"
+        "add.u32 t6, t6, t122;\n\t"
+        "and.b32 t123, t117, t119;\n\t"
+        "xor.b32 t0, t0, t123;\n\t"
+        "sub.u32 t0, t0, t123;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t124, t2, t123;\n\t"
+        "add.u32 t1, t1, t124;\n\t"
+        "and.b32 t125, t5, t123;\n\t"
+        "add.u32 t3, t3, t125;\n\t"
+        "and.b32 t126, t6, t123;\n\t"
+        "add.u32 t4, t4, t126;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t127, 0, t0;\n\t"
+        "shr.b32 t128, t127, 31;\n\t"
+        "sub.u32 t129, 0, t128;\n\t"
+        "and.b32 t130, t2, 1;\n\t"
+        "sub.u32 t131, 0, t130;\n\t"
+        "xor.b32 t132, t1, t129;\n\t"
+        "sub.u32 t132, t132, t129;\n\t"
+        "and.b32 t132, t132, t131;\n\t"
+        "add.u32 t2, t2, t132;\n\t"
+        "xor.b32 t133, t3, t129;\n\t"
+        "sub.u32 t133, t133, t129;\n\t"
+        "and.b32 t133, t133, t131;\n\t"
+        "add.u32 t5, t5, t133;\n\t"
+        "xor.b32 t134, t4, t129;\n\t"
+        "sub.u32 t134, t134, t129;\n\t"
+        "and.b32 t134, t134, t131;\n\t"
+        "add.u32 t6, t6, t134;\n\t"
+        "and.b32 t135, t129, t131;\n\t"
+        "xor.b32 t0, t0, t135;\n\t"
+        "sub.u32 t0, t0, t135;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t136, t2, t135;\n\t"
+        "add.u32 t1, t1, t136;\n\t"
+        "and.b32 t137, t5, t135;\n\t"
+        "add.u32 t3, t3, t137;\n\t"
+        "and.b32 t138, t6, t135;\n\t"
+        "add.u32 t4, t4, t138;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t139, 0, t0;\n\t"
+        "shr.b32 t140, t139, 31;\n\t"
+        "sub.u32 t141, 0, t140;\n\t"
+        "and.b32 t142, t2, 1;\n\t"
+        "sub.u32 t143, 0, t142;\n\t"
+        "xor.b32 t144, t1, t141;\n\t"
+        "sub.u32 t144, t144, t141;\n\t"
+        "and.b32 t144, t144, t143;\n\t"
+        "add.u32 t2, t2, t144;\n\t"
+        "xor.b32 t145, t3, t141;\n\t"
+        "sub.u32 t145, t145, t141;\n\t"
+        "and.b32 t145, t145, t143;\n\t"
+        "add.u32 t5, t5, t145;\n\t"
+        "xor.b32 t146, t4, t141;\n\t"
+        "sub.u32 t146, t146, t141;\n\t"
+        "and.b32 t146, t146, t143;\n\t"
+        "add.u32 t6, t6, t146;\n\t"
+        "and.b32 t147, t141, t143;\n\t"
+        "xor.b32 t0, t0, t147;\n\t"
+        "sub.u32 t0, t0, t147;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t148, t2, t147;\n\t"
+        "add.u32 t1, t1, t148;\n\t"
+        "and.b32 t149, t5, t147;\n\t"
+        "add.u32 t3, t3, t149;\n\t"
+        "and.b32 t150, t6, t147;\n\t"
+        "add.u32 t4, t4, t150;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t151, 0, t0;\n\t"
+        "shr.b32 t152, t151, 31;\n\t"
+        "sub.u32 t153, 0, t152;\n\t"
+        "and.b32 t154, t2, 1;\n\t"
+        "sub.u32 t155, 0, t154;\n\t"
+        "xor.b32 t156, t1, t153;\n\t"
+        "sub.u32 t156, t156, t153;\n\t"
+        "and.b32 t156, t156, t155;\n\t"
+        "add.u32 t2, t2, t156;\n\t"
+        "xor.b32 t157, t3, t153;\n\t"
+        "sub.u32 t157, t157, t153;\n\t"
+        "and.b32 t157, t157, t155;\n\t"
+        "add.u32 t5, t5, t157;\n\t"
+        "xor.b32 t158, t4, t153;\n\t"
+        "sub.u32 t158, t158, t153;\n\t"
+        "and.b32 t158, t158, t155;\n\t"
+        "add.u32 t6, t6, t158;\n\t"
+        "and.b32 t159, t153, t155;\n\t"
+        "xor.b32 t0, t0, t159;\n\t"
+        "sub.u32 t0, t0, t159;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t160, t2, t159;\n\t"
+        "add.u32 t1, t1, t160;\n\t"
+        "and.b32 t161, t5, t159;\n\t"
+        "add.u32 t3, t3, t161;\n\t"
+        "and.b32 t162, t6, t159;\n\t"
+        "add.u32 t4, t4, t162;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t163, 0, t0;\n\t"
+        "shr.b32 t164, t163, 31;\n\t"
+        "sub.u32 t165, 0, t164;\n\t"
+        "and.b32 t166, t2, 1;\n\t"
+        "sub.u32 t167, 0, t166;\n\t"
+        "xor.b32 t168, t1, t165;\n\t"
+        "sub.u32 t168, t168, t165;\n\t"
+        "and.b32 t168, t168, t167;\n\t"
+        "add.u32 t2, t2, t168;\n\t"
+        "xor.b32 t169, t3, t165;\n\t"
+        "sub.u32 t169, t169, t165;\n\t"
+        "and.b32 t169, t169, t167;\n\t"
+        "add.u32 t5, t5, t169;\n\t"
+        "xor.b32 t170, t4, t165;\n\t"
+        "sub.u32 t170, t170, t165;\n\t"
+        "and.b32 t170, t170, t167;\n\t"
+        "add.u32 t6, t6, t170;\n\t"
+        "and.b32 t171, t165, t167;\n\t"
+        "xor.b32 t0, t0, t171;\n\t"
+        "sub.u32 t0, t0, t171;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t172, t2, t171;\n\t"
+        "add.u32 t1, t1, t172;\n\t"
+        "and.b32 t173, t5, t171;\n\t"
+        "add.u32 t3, t3, t173;\n\t"
+        "and.b32 t174, t6, t171;\n\t"
+        "add.u32 t4, t4, t174;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t175, 0, t0;\n\t"
+        "shr.b32 t176, t175, 31;\n\t"
+        "sub.u32 t177, 0, t176;\n\t"
+        "and.b32 t178, t2, 1;\n\t"
+        "sub.u32 t179, 0, t178;\n\t"
+        "xor.b32 t180, t1, t177;\n\t"
+        "sub.u32 t180, t180, t177;\n\t"
+        "and.b32 t180, t180, t179;\n\t"
+        "add.u32 t2, t2, t180;\n\t"
+        "xor.b32 t181, t3, t177;\n\t"
+        "sub.u32 t181, t181, t177;\n\t"
+        "and.b32 t181, t181, t179;\n\t"
+        "add.u32 t5, t5, t181;\n\t"
+        "xor.b32 t182, t4, t177;\n\t"
+        "sub.u32 t182, t182, t177;\n\t"
+        "and.b32 t182, t182, t179;\n\t"
+        "add.u32 t6, t6, t182;\n\t"
+        "and.b32 t183, t177, t179;\n\t"
+        "xor.b32 t0, t0, t183;\n\t"
+        "sub.u32 t0, t0, t183;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t184, t2, t183;\n\t"
+        "add.u32 t1, t1, t184;\n\t"
+        "and.b32 t185, t5, t183;\n\t"
+        "add.u32 t3, t3, t185;\n\t"
+        "and.b32 t186, t6, t183;\n\t"
+        "add.u32 t4, t4, t186;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t187, 0, t0;\n\t"
+        "shr.b32 t188, t187, 31;\n\t"
+        "sub.u32 t189, 0, t188;\n\t"
+        "and.b32 t190, t2, 1;\n\t"
+        "sub.u32 t191, 0, t190;\n\t"
+        "xor.b32 t192, t1, t189;\n\t"
+        "sub.u32 t192, t192, t189;\n\t"
+        "and.b32 t192, t192, t191;\n\t"
+        "add.u32 t2, t2, t192;\n\t"
+        "xor.b32 t193, t3, t189;\n\t"
+        "sub.u32 t193, t193, t189;\n\t"
+        "and.b32 t193, t193, t191;\n\t"
+        "add.u32 t5, t5, t193;\n\t"
+        "xor.b32 t194, t4, t189;\n\t"
+        "sub.u32 t194, t194, t189;\n\t"
+        "and.b32 t194, t194, t191;\n\t"
+        "add.u32 t6, t6, t194;\n\t"
+        "and.b32 t195, t189, t191;\n\t"
+        "xor.b32 t0, t0, t195;\n\t"
+        "sub.u32 t0, t0, t195;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t196, t2, t195;\n\t"
+        "add.u32 t1, t1, t196;\n\t"
+        "and.b32 t197, t5, t195;\n\t"
+        "add.u32 t3, t3, t197;\n\t"
+        "and.b32 t198, t6, t195;\n\t"
+        "add.u32 t4, t4, t198;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t199, 0, t0;\n\t"
+        "shr.b32 t200, t199, 31;\n\t"
+        "sub.u32 t201, 0, t200;\n\t"
+        "and.b32 t202, t2, 1;\n\t"
+        "sub.u32 t203, 0, t202;\n\t"
+        "xor.b32 t204, t1, t201;\n\t"
+        "sub.u32 t204, t204, t201;\n\t"
+        "and.b32 t204, t204, t203;\n\t"
+        "add.u32 t2, t2, t204;\n\t"
+        "xor.b32 t205, t3, t201;\n\t"
+        "sub.u32 t205, t205, t201;\n\t"
+        "and.b32 t205, t205, t203;\n\t"
+        "add.u32 t5, t5, t205;\n\t"
+        "xor.b32 t206, t4, t201;\n\t"
+        "sub.u32 t206, t206, t201;\n\t"
+        "and.b32 t206, t206, t203;\n\t"
+        "add.u32 t6, t6, t206;\n\t"
+        "and.b32 t207, t201, t203;\n\t"
+        "xor.b32 t0, t0, t207;\n\t"
+        "sub.u32 t0, t0, t207;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t208, t2, t207;\n\t"
+        "add.u32 t1, t1, t208;\n\t"
+        "and.b32 t209, t5, t207;\n\t"
+        "add.u32 t3, t3, t209;\n\t"
+        "and.b32 t210, t6, t207;\n\t"
+        "add.u32 t4, t4, t210;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t211, 0, t0;\n\t"
+        "shr.b32 t212, t211, 31;\n\t"
+        "sub.u32 t213, 0, t212;\n\t"
+        "and.b32 t214, t2, 1;\n\t"
+        "sub.u32 t215, 0, t214;\n\t"
+        "xor.b32 t216, t1, t213;\n\t"
+        "sub.u32 t216, t216, t213;\n\t"
+        "and.b32 t216, t216, t215;\n\t"
+        "add.u32 t2, t2, t216;\n\t"
+        "xor.b32 t217, t3, t213;\n\t"
+        "sub.u32 t217, t217, t213;\n\t"
+        "and.b32 t217, t217, t215;\n\t"
+        "add.u32 t5, t5, t217;\n\t"
+        "xor.b32 t218, t4, t213;\n\t"
+        "sub.u32 t218, t218, t213;\n\t"
+        "and.b32 t218, t218, t215;\n\t"
+        "add.u32 t6, t6, t218;\n\t"
+        "and.b32 t219, t213, t215;\n\t"
+        "xor.b32 t0, t0, t219;\n\t"
+        "sub.u32 t0, t0, t219;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t220, t2, t219;\n\t"
+        "add.u32 t1, t1, t220;\n\t"
+        "and.b32 t221, t5, t219;\n\t"
+        "add.u32 t3, t3, t221;\n\t"
+        "and.b32 t222, t6, t219;\n\t"
+        "add.u32 t4, t4, t222;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t223, 0, t0;\n\t"
+        "shr.b32 t224, t223, 31;\n\t"
+        "sub.u32 t225, 0, t224;\n\t"
+        "and.b32 t226, t2, 1;\n\t"
+        "sub.u32 t227, 0, t226;\n\t"
+        "xor.b32 t228, t1, t225;\n\t"
+        "sub.u32 t228, t228, t225;\n\t"
+        "and.b32 t228, t228, t227;\n\t"
+        "add.u32 t2, t2, t228;\n\t"
+        "xor.b32 t229, t3, t225;\n\t"
+        "sub.u32 t229, t229, t225;\n\t"
+        "and.b32 t229, t229, t227;\n\t"
+        "add.u32 t5, t5, t229;\n\t"
+        "xor.b32 t230, t4, t225;\n\t"
+        "sub.u32 t230, t230, t225;\n\t"
+        "and.b32 t230, t230, t227;\n\t"
+        "add.u32 t6, t6, t230;\n\t"
+        "and.b32 t231, t225, t227;\n\t"
+        "xor.b32 t0, t0, t231;\n\t"
+        "sub.u32 t0, t0, t231;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t232, t2, t231;\n\t"
+        "add.u32 t1, t1, t232;\n\t"
+        "and.b32 t233, t5, t231;\n\t"
+        "add.u32 t3, t3, t233;\n\t"
+        "and.b32 t234, t6, t231;\n\t"
+        "add.u32 t4, t4, t234;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t235, 0, t0;\n\t"
+        "shr.b32 t236, t235, 31;\n\t"
+        "sub.u32 t237, 0, t236;\n\t"
+        "and.b32 t238, t2, 1;\n\t"
+        "sub.u32 t239, 0, t238;\n\t"
+        "xor.b32 t240, t1, t237;\n\t"
+        "sub.u32 t240, t240, t237;\n\t"
+        "and.b32 t240, t240, t239;\n\t"
+        "add.u32 t2, t2, t240;\n\t"
+        "xor.b32 t241, t3, t237;\n\t"
+        "sub.u32 t241, t241, t237;\n\t"
+        "and.b32 t241, t241, t239;\n\t"
+        "add.u32 t5, t5, t241;\n\t"
+        "xor.b32 t242, t4, t237;\n\t"
+        "sub.u32 t242, t242, t237;\n\t"
+        "and.b32 t242, t242, t239;\n\t"
+        "add.u32 t6, t6, t242;\n\t"
+        "and.b32 t243, t237, t239;\n\t"
+        "xor.b32 t0, t0, t243;\n\t"
+        "sub.u32 t0, t0, t243;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t244, t2, t243;\n\t"
+        "add.u32 t1, t1, t244;\n\t"
+        "and.b32 t245, t5, t243;\n\t"
+        "add.u32 t3, t3, t245;\n\t"
+        "and.b32 t246, t6, t243;\n\t"
+        "add.u32 t4, t4, t246;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t247, 0, t0;\n\t"
+        "shr.b32 t248, t247, 31;\n\t"
+        "sub.u32 t249, 0, t248;\n\t"
+        "and.b32 t250, t2, 1;\n\t"
+        "sub.u32 t251, 0, t250;\n\t"
+        "xor.b32 t252, t1, t249;\n\t"
+        "sub.u32 t252, t252, t249;\n\t"
+        "and.b32 t252, t252, t251;\n\t"
+        "add.u32 t2, t2, t252;\n\t"
+        "xor.b32 t253, t3, t249;\n\t"
+        "sub.u32 t253, t253, t249;\n\t"
+        "and.b32 t253, t253, t251;\n\t"
+        "add.u32 t5, t5, t253;\n\t"
+        "xor.b32 t254, t4, t249;\n\t"
+        "sub.u32 t254, t254, t249;\n\t"
+        "and.b32 t254, t254, t251;\n\t"
+        "add.u32 t6, t6, t254;\n\t"
+        "and.b32 t255, t249, t251;\n\t"
+        "xor.b32 t0, t0, t255;\n\t"
+        "sub.u32 t0, t0, t255;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t256, t2, t255;\n\t"
+        "add.u32 t1, t1, t256;\n\t"
+        "and.b32 t257, t5, t255;\n\t"
+        "add.u32 t3, t3, t257;\n\t"
+        "and.b32 t258, t6, t255;\n\t"
+        "add.u32 t4, t4, t258;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t259, 0, t0;\n\t"
+        "shr.b32 t260, t259, 31;\n\t"
+        "sub.u32 t261, 0, t260;\n\t"
+        "and.b32 t262, t2, 1;\n\t"
+        "sub.u32 t263, 0, t262;\n\t"
+        "xor.b32 t264, t1, t261;\n\t"
+        "sub.u32 t264, t264, t261;\n\t"
+        "and.b32 t264, t264, t263;\n\t"
+        "add.u32 t2, t2, t264;\n\t"
+        "xor.b32 t265, t3, t261;\n\t"
+        "sub.u32 t265, t265, t261;\n\t"
+        "and.b32 t265, t265, t263;\n\t"
+        "add.u32 t5, t5, t265;\n\t"
+        "xor.b32 t266, t4, t261;\n\t"
+        "sub.u32 t266, t266, t261;\n\t"
+        "and.b32 t266, t266, t263;\n\t"
+        "add.u32 t6, t6, t266;\n\t"
+        "and.b32 t267, t261, t263;\n\t"
+        "xor.b32 t0, t0, t267;\n\t"
+        "sub.u32 t0, t0, t267;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t268, t2, t267;\n\t"
+        "add.u32 t1, t1, t268;\n\t"
+        "and.b32 t269, t5, t267;\n\t"
+        "add.u32 t3, t3, t269;\n\t"
+        "and.b32 t270, t6, t267;\n\t"
+        "add.u32 t4, t4, t270;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t271, 0, t0;\n\t"
+        "shr.b32 t272, t271, 31;\n\t"
+        "sub.u32 t273, 0, t272;\n\t"
+        "and.b32 t274, t2, 1;\n\t"
+        "sub.u32 t275, 0, t274;\n\t"
+        "xor.b32 t276, t1, t273;\n\t"
+        "sub.u32 t276, t276, t273;\n\t"
+        "and.b32 t276, t276, t275;\n\t"
+        "add.u32 t2, t2, t276;\n\t"
+        "xor.b32 t277, t3, t273;\n\t"
+        "sub.u32 t277, t277, t273;\n\t"
+        "and.b32 t277, t277, t275;\n\t"
+        "add.u32 t5, t5, t277;\n\t"
+        "xor.b32 t278, t4, t273;\n\t"
+        "sub.u32 t278, t278, t273;\n\t"
+        "and.b32 t278, t278, t275;\n\t"
+        "add.u32 t6, t6, t278;\n\t"
+        "and.b32 t279, t273, t275;\n\t"
+        "xor.b32 t0, t0, t279;\n\t"
+        "sub.u32 t0, t0, t279;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t280, t2, t279;\n\t"
+        "add.u32 t1, t1, t280;\n\t"
+        "and.b32 t281, t5, t279;\n\t"
+        "add.u32 t3, t3, t281;\n\t"
+        "and.b32 t282, t6, t279;\n\t"
+        "add.u32 t4, t4, t282;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t283, 0, t0;\n\t"
+        "shr.b32 t284, t283, 31;\n\t"
+        "sub.u32 t285, 0, t284;\n\t"
+        "and.b32 t286, t2, 1;\n\t"
+        "sub.u32 t287, 0, t286;\n\t"
+        "xor.b32 t288, t1, t285;\n\t"
+        "sub.u32 t288, t288, t285;\n\t"
+        "and.b32 t288, t288, t287;\n\t"
+        "add.u32 t2, t2, t288;\n\t"
+        "xor.b32 t289, t3, t285;\n\t"
+        "sub.u32 t289, t289, t285;\n\t"
+        "and.b32 t289, t289, t287;\n\t"
+        "add.u32 t5, t5, t289;\n\t"
+        "xor.b32 t290, t4, t285;\n\t"
+        "sub.u32 t290, t290, t285;\n\t"
+        "and.b32 t290, t290, t287;\n\t"
+        "add.u32 t6, t6, t290;\n\t"
+        "and.b32 t291, t285, t287;\n\t"
+        "xor.b32 t0, t0, t291;\n\t"
+        "sub.u32 t0, t0, t291;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t292, t2, t291;\n\t"
+        "add.u32 t1, t1, t292;\n\t"
+        "and.b32 t293, t5, t291;\n\t"
+        "add.u32 t3, t3, t293;\n\t"
+        "and.b32 t294, t6, t291;\n\t"
+        "add.u32 t4, t4, t294;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t295, 0, t0;\n\t"
+        "shr.b32 t296, t295, 31;\n\t"
+        "sub.u32 t297, 0, t296;\n\t"
+        "and.b32 t298, t2, 1;\n\t"
+        "sub.u32 t299, 0, t298;\n\t"
+        "xor.b32 t300, t1, t297;\n\t"
+        "sub.u32 t300, t300, t297;\n\t"
+        "and.b32 t300, t300, t299;\n\t"
+        "add.u32 t2, t2, t300;\n\t"
+        "xor.b32 t301, t3, t297;\n\t"
+        "sub.u32 t301, t301, t297;\n\t"
+        "and.b32 t301, t301, t299;\n\t"
+        "add.u32 t5, t5, t301;\n\t"
+        "xor.b32 t302, t4, t297;\n\t"
+        "sub.u32 t302, t302, t297;\n\t"
+        "and.b32 t302, t302, t299;\n\t"
+        "add.u32 t6, t6, t302;\n\t"
+        "and.b32 t303, t297, t299;\n\t"
+        "xor.b32 t0, t0, t303;\n\t"
+        "sub.u32 t0, t0, t303;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t304, t2, t303;\n\t"
+        "add.u32 t1, t1, t304;\n\t"
+        "and.b32 t305, t5, t303;\n\t"
+        "add.u32 t3, t3, t305;\n\t"
+        "and.b32 t306, t6, t303;\n\t"
+        "add.u32 t4, t4, t306;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t307, 0, t0;\n\t"
+        "shr.b32 t308, t307, 31;\n\t"
+        "sub.u32 t309, 0, t308;\n\t"
+        "and.b32 t310, t2, 1;\n\t"
+        "sub.u32 t311, 0, t310;\n\t"
+        "xor.b32 t312, t1, t309;\n\t"
+        "sub.u32 t312, t312, t309;\n\t"
+        "and.b32 t312, t312, t311;\n\t"
+        "add.u32 t2, t2, t312;\n\t"
+        "xor.b32 t313, t3, t309;\n\t"
+        "sub.u32 t313, t313, t309;\n\t"
+        "and.b32 t313, t313, t311;\n\t"
+        "add.u32 t5, t5, t313;\n\t"
+        "xor.b32 t314, t4, t309;\n\t"
+        "sub.u32 t314, t314, t309;\n\t"
+        "and.b32 t314, t314, t311;\n\t"
+        "add.u32 t6, t6, t314;\n\t"
+        "and.b32 t315, t309, t311;\n\t"
+        "xor.b32 t0, t0, t315;\n\t"
+        "sub.u32 t0, t0, t315;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t316, t2, t315;\n\t"
+        "add.u32 t1, t1, t316;\n\t"
+        "and.b32 t317, t5, t315;\n\t"
+        "add.u32 t3, t3, t317;\n\t"
+        "and.b32 t318, t6, t315;\n\t"
+        "add.u32 t4, t4, t318;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t319, 0, t0;\n\t"
+        "shr.b32 t320, t319, 31;\n\t"
+        "sub.u32 t321, 0, t320;\n\t"
+        "and.b32 t322, t2, 1;\n\t"
+        "sub.u32 t323, 0, t322;\n\t"
+        "xor.b32 t324, t1, t321;\n\t"
+        "sub.u32 t324, t324, t321;\n\t"
+        "and.b32 t324, t324, t323;\n\t"
+        "add.u32 t2, t2, t324;\n\t"
+        "xor.b32 t325, t3, t321;\n\t"
+        "sub.u32 t325, t325, t321;\n\t"
+        "and.b32 t325, t325, t323;\n\t"
+        "add.u32 t5, t5, t325;\n\t"
+        "xor.b32 t326, t4, t321;\n\t"
+        "sub.u32 t326, t326, t321;\n\t"
+        "and.b32 t326, t326, t323;\n\t"
+        "add.u32 t6, t6, t326;\n\t"
+        "and.b32 t327, t321, t323;\n\t"
+        "xor.b32 t0, t0, t327;\n\t"
+        "sub.u32 t0, t0, t327;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t328, t2, t327;\n\t"
+        "add.u32 t1, t1, t328;\n\t"
+        "and.b32 t329, t5, t327;\n\t"
+        "add.u32 t3, t3, t329;\n\t"
+        "and.b32 t330, t6, t327;\n\t"
+        "add.u32 t4, t4, t330;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t331, 0, t0;\n\t"
+        "shr.b32 t332, t331, 31;\n\t"
+        "sub.u32 t333, 0, t332;\n\t"
+        "and.b32 t334, t2, 1;\n\t"
+        "sub.u32 t335, 0, t334;\n\t"
+        "xor.b32 t336, t1, t333;\n\t"
+        "sub.u32 t336, t336, t333;\n\t"
+        "and.b32 t336, t336, t335;\n\t"
+        "add.u32 t2, t2, t336;\n\t"
+        "xor.b32 t337, t3, t333;\n\t"
+        "sub.u32 t337, t337, t333;\n\t"
+        "and.b32 t337, t337, t335;\n\t"
+        "add.u32 t5, t5, t337;\n\t"
+        "xor.b32 t338, t4, t333;\n\t"
+        "sub.u32 t338, t338, t333;\n\t"
+        "and.b32 t338, t338, t335;\n\t"
+        "add.u32 t6, t6, t338;\n\t"
+        "and.b32 t339, t333, t335;\n\t"
+        "xor.b32 t0, t0, t339;\n\t"
+        "sub.u32 t0, t0, t339;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t340, t2, t339;\n\t"
+        "add.u32 t1, t1, t340;\n\t"
+        "and.b32 t341, t5, t339;\n\t"
+        "add.u32 t3, t3, t341;\n\t"
+        "and.b32 t342, t6, t339;\n\t"
+        "add.u32 t4, t4, t342;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t343, 0, t0;\n\t"
+        "shr.b32 t344, t343, 31;\n\t"
+        "sub.u32 t345, 0, t344;\n\t"
+        "and.b32 t346, t2, 1;\n\t"
+        "sub.u32 t347, 0, t346;\n\t"
+        "xor.b32 t348, t1, t345;\n\t"
+        "sub.u32 t348, t348, t345;\n\t"
+        "and.b32 t348, t348, t347;\n\t"
+        "add.u32 t2, t2, t348;\n\t"
+        "xor.b32 t349, t3, t345;\n\t"
+        "sub.u32 t349, t349, t345;\n\t"
+        "and.b32 t349, t349, t347;\n\t"
+        "add.u32 t5, t5, t349;\n\t"
+        "xor.b32 t350, t4, t345;\n\t"
+        "sub.u32 t350, t350, t345;\n\t"
+        "and.b32 t350, t350, t347;\n\t"
+        "add.u32 t6, t6, t350;\n\t"
+        "and.b32 t351, t345, t347;\n\t"
+        "xor.b32 t0, t0, t351;\n\t"
+        "sub.u32 t0, t0, t351;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t352, t2, t351;\n\t"
+        "add.u32 t1, t1, t352;\n\t"
+        "and.b32 t353, t5, t351;\n\t"
+        "add.u32 t3, t3, t353;\n\t"
+        "and.b32 t354, t6, t351;\n\t"
+        "add.u32 t4, t4, t354;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t355, 0, t0;\n\t"
+        "shr.b32 t356, t355, 31;\n\t"
+        "sub.u32 t357, 0, t356;\n\t"
+        "and.b32 t358, t2, 1;\n\t"
+        "sub.u32 t359, 0, t358;\n\t"
+        "xor.b32 t360, t1, t357;\n\t"
+        "sub.u32 t360, t360, t357;\n\t"
+        "and.b32 t360, t360, t359;\n\t"
+        "add.u32 t2, t2, t360;\n\t"
+        "xor.b32 t361, t3, t357;\n\t"
+        "sub.u32 t361, t361, t357;\n\t"
+        "and.b32 t361, t361, t359;\n\t"
+        "add.u32 t5, t5, t361;\n\t"
+        "xor.b32 t362, t4, t357;\n\t"
+        "sub.u32 t362, t362, t357;\n\t"
+        "and.b32 t362, t362, t359;\n\t"
+        "add.u32 t6, t6, t362;\n\t"
+        "and.b32 t363, t357, t359;\n\t"
+        "xor.b32 t0, t0, t363;\n\t"
+        "sub.u32 t0, t0, t363;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t364, t2, t363;\n\t"
+        "add.u32 t1, t1, t364;\n\t"
+        "and.b32 t365, t5, t363;\n\t"
+        "add.u32 t3, t3, t365;\n\t"
+        "and.b32 t366, t6, t363;\n\t"
+        "add.u32 t4, t4, t366;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "mov.b32 %0, t0;\n\t"
+        "shr.b32 t381, %64, 31;\n\t"
+        "sub.u32 t382, 0, t381;\n\t"
+        "mul.lo.u32 t367, t3, %52;\n\t"
+        "mul.lo.u32 t368, t3, %53;\n\t"
+        "mul.lo.u32 t369, t3, %54;\n\t"
+        "mul.lo.u32 t370, t3, %55;\n\t"
+        "mul.lo.u32 t371, t3, %56;\n\t"
+        "mul.lo.u32 t372, t3, %57;\n\t"
+        "mul.lo.u32 t373, t3, %58;\n\t"
+        "mul.lo.u32 t374, t3, %59;\n\t"
+        "mul.lo.u32 t375, t3, %60;\n\t"
+        "mul.lo.u32 t376, t3, %61;\n\t"
+        "mul.lo.u32 t377, t3, %62;\n\t"
+        "mul.lo.u32 t378, t3, %63;\n\t"
+        "mul.lo.u32 t379, t3, %64;\n\t"
+        "mul.lo.u32 t380, t3, t382;\n\t"
+        "mad.hi.cc.u32 t368, t3, %52, t368;\n\t"
+        "madc.hi.cc.u32 t369, t3, %53, t369;\n\t"
+        "madc.hi.cc.u32 t370, t3, %54, t370;\n\t"
+        "madc.hi.cc.u32 t371, t3, %55, t371;\n\t"
+        "madc.hi.cc.u32 t372, t3, %56, t372;\n\t"
+        "madc.hi.cc.u32 t373, t3, %57, t373;\n\t"
+        "madc.hi.cc.u32 t374, t3, %58, t374;\n\t"
+        "madc.hi.cc.u32 t375, t3, %59, t375;\n\t"
+        "madc.hi.cc.u32 t376, t3, %60, t376;\n\t"
+        "madc.hi.cc.u32 t377, t3, %61, t377;\n\t"
+        "madc.hi.cc.u32 t378, t3, %62, t378;\n\t"
+        "madc.hi.cc.u32 t379, t3, %63, t379;\n\t"
+        "madc.hi.u32 t380, t3, %64, t380;\n\t"
+        "shr.b32 t383, t3, 31;\n\t"
+        "sub.u32 t384, 0, t383;\n\t"
+        "and.b32 t385, %52, t384;\n\t"
+        "and.b32 t386, %53, t384;\n\t"
+        "and.b32 t387, %54, t384;\n\t"
+        "and.b32 t388, %55, t384;\n\t"
+        "and.b32 t389, %56, t384;\n\t"
+        "and.b32 t390, %57, t384;\n\t"
+        "and.b32 t391, %58, t384;\n\t"
+        "and.b32 t392, %59, t384;\n\t"
+        "and.b32 t393, %60, t384;\n\t"
+        "and.b32 t394, %61, t384;\n\t"
+        "and.b32 t395, %62, t384;\n\t"
+        "and.b32 t396, %63, t384;\n\t"
+        "and.b32 t397, %64, t384;\n\t"
+        "sub.cc.u32 t368, t368, t385;\n\t"
+        "subc.cc.u32 t369, t369, t386;\n\t"
+        "subc.cc.u32 t370, t370, t387;\n\t"
+        "subc.cc.u32 t371, t371, t388;\n\t"
+        "subc.cc.u32 t372, t372, t389;\n\t"
+        "subc.cc.u32 t373, t373, t390;\n\t"
+        "subc.cc.u32 t374, t374, t391;\n\t"
+        "subc.cc.u32 t375, t375, t392;\n\t"
+        "subc.cc.u32 t376, t376, t393;\n\t"
+        "subc.cc.u32 t377, t377, t394;\n\t"
+        "subc.cc.u32 t378, t378, t395;\n\t"
+        "subc.cc.u32 t379, t379, t396;\n\t"
+        "subc.u32 t380, t380, t397;\n\t"
+        "shr.b32 t398, %77, 31;\n\t"
+        "sub.u32 t399, 0, t398;\n\t"
+        "mad.lo.cc.u32 t367, t4, %65, t367;\n\t"
+        "madc.lo.cc.u32 t368, t4, %66, t368;\n\t"
+        "madc.lo.cc.u32 t369, t4, %67, t369;\n\t"
+        "madc.lo.cc.u32 t370, t4, %68, t370;\n\t"
+        "madc.lo.cc.u32 t371, t4, %69, t371;\n\t"
+        "madc.lo.cc.u32 t372, t4, %70, t372;\n\t"
+        "madc.lo.cc.u32 t373, t4, %71, t373;\n\t"
+        "madc.lo.cc.u32 t374, t4, %72, t374;\n\t"
+        "madc.lo.cc.u32 t375, t4, %73, t375;\n\t"
+        "madc.lo.cc.u32 t376, t4, %74, t376;\n\t"
+        "madc.lo.cc.u32 t377, t4, %75, t377;\n\t"
+        "madc.lo.cc.u32 t378, t4, %76, t378;\n\t"
+        "madc.lo.cc.u32 t379, t4, %77, t379;\n\t"
+        "madc.lo.u32 t380, t4, t399, t380;\n\t"
+        "mad.hi.cc.u32 t368, t4, %65, t368;\n\t"
+        "madc.hi.cc.u32 t369, t4, %66, t369;\n\t"
+        "madc.hi.cc.u32 t370, t4, %67, t370;\n\t"
+        "madc.hi.cc.u32 t371, t4, %68, t371;\n\t"
+        "madc.hi.cc.u32 t372, t4, %69, t372;\n\t"
+        "madc.hi.cc.u32 t373, t4, %70, t373;\n\t"
+        "madc.hi.cc.u32 t374, t4, %71, t374;\n\t"
+        "madc.hi.cc.u32 t375, t4, %72, t375;\n\t"
+        "madc.hi.cc.u32 t376, t4, %73, t376;\n\t"
+        "madc.hi.cc.u32 t377, t4, %74, t377;\n\t"
+        "madc.hi.cc.u32 t378, t4, %75, t378;\n\t"
+        "madc.hi.cc.u32 t379, t4, %76, t379;\n\t"
+        "madc.hi.u32 t380, t4, %77, t380;\n\t"
+        "shr.b32 t400, t4, 31;\n\t"
+        "sub.u32 t401, 0, t400;\n\t"
+        "and.b32 t402, %65, t401;\n\t"
+        "and.b32 t403, %66, t401;\n\t"
+        "and.b32 t404, %67, t401;\n\t"
+        "and.b32 t405, %68, t401;\n\t"
+        "and.b32 t406, %69, t401;\n\t"
+        "and.b32 t407, %70, t401;\n\t"
+        "and.b32 t408, %71, t401;\n\t"
+        "and.b32 t409, %72, t401;\n\t"
+        "and.b32 t410, %73, t401;\n\t"
+        "and.b32 t411, %74, t401;\n\t"
+        "and.b32 t412, %75, t401;\n\t"
+        "and.b32 t413, %76, t401;\n\t"
+        "and.b32 t414, %77, t401;\n\t"
+        "sub.cc.u32 t368, t368, t402;\n\t"
+        "subc.cc.u32 t369, t369, t403;\n\t"
+        "subc.cc.u32 t370, t370, t404;\n\t"
+        "subc.cc.u32 t371, t371, t405;\n\t"
+        "subc.cc.u32 t372, t372, t406;\n\t"
+        "subc.cc.u32 t373, t373, t407;\n\t"
+        "subc.cc.u32 t374, t374, t408;\n\t"
+        "subc.cc.u32 t375, t375, t409;\n\t"
+        "subc.cc.u32 t376, t376, t410;\n\t"
+        "subc.cc.u32 t377, t377, t411;\n\t"
+        "subc.cc.u32 t378, t378, t412;\n\t"
+        "subc.cc.u32 t379, t379, t413;\n\t"
+        "subc.u32 t380, t380, t414;\n\t"
+        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
+        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
+        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
+        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
+        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
+        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
+        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
+        "shf.r.clamp.b32 %8, t374, t375, 30;\n\t"
+        "shf.r.clamp.b32 %9, t375, t376, 30;\n\t"
+        "shf.r.clamp.b32 %10, t376, t377, 30;\n\t"
+        "shf.r.clamp.b32 %11, t377, t378, 30;\n\t"
+        "shf.r.clamp.b32 %12, t378, t379, 30;\n\t"
+        "shf.r.clamp.b32 %13, t379, t380, 30;\n\t"
+        "shr.b32 t429, %64, 31;\n\t"
+        "sub.u32 t430, 0, t429;\n\t"
+        "mul.lo.u32 t415, t5, %52;\n\t"
+        "mul.lo.u32 t416, t5, %53;\n\t"
+        "mul.lo.u32 t417, t5, %54;\n\t"
+        "mul.lo.u32 t418, t5, %55;\n\t"
+        "mul.lo.u32 t419, t5, %56;\n\t"
+        "mul.lo.u32 t420, t5, %57;\n\t"
+        "mul.lo.u32 t421, t5, %58;\n\t"
+        "mul.lo.u32 t422, t5, %59;\n\t"
+        "mul.lo.u32 t423, t5, %60;\n\t"
+        "mul.lo.u32 t424, t5, %61;\n\t"
+        "mul.lo.u32 t425, t5, %62;\n\t"
+        "mul.lo.u32 t426, t5, %63;\n\t"
+        "mul.lo.u32 t427, t5, %64;\n\t"
+        "mul.lo.u32 t428, t5, t430;\n\t"
+        "mad.hi.cc.u32 t416, t5, %52, t416;\n\t"
+        "madc.hi.cc.u32 t417, t5, %53, t417;\n\t"
+        "madc.hi.cc.u32 t418, t5, %54, t418;\n\t"
+        "madc.hi.cc.u32 t419, t5, %55, t419;\n\t"
+        "madc.hi.cc.u32 t420, t5, %56, t420;\n\t"
+        "madc.hi.cc.u32 t421, t5, %57, t421;\n\t"
+        "madc.hi.cc.u32 t422, t5, %58, t422;\n\t"
+        "madc.hi.cc.u32 t423, t5, %59, t423;\n\t"
+        "madc.hi.cc.u32 t424, t5, %60, t424;\n\t"
+        "madc.hi.cc.u32 t425, t5, %61, t425;\n\t"
+        "madc.hi.cc.u32 t426, t5, %62, t426;\n\t"
+        "madc.hi.cc.u32 t427, t5, %63, t427;\n\t"
+        "madc.hi.u32 t428, t5, %64, t428;\n\t"
+        "shr.b32 t431, t5, 31;\n\t"
+        "sub.u32 t432, 0, t431;\n\t"
+        "and.b32 t433, %52, t432;\n\t"
+        "and.b32 t434, %53, t432;\n\t"
+        "and.b32 t435, %54, t432;\n\t"
+        "and.b32 t436, %55, t432;\n\t"
+        "and.b32 t437, %56, t432;\n\t"
+        "and.b32 t438, %57, t432;\n\t"
+        "and.b32 t439, %58, t432;\n\t"
+        "and.b32 t440, %59, t432;\n\t"
+        "and.b32 t441, %60, t432;\n\t"
+        "and.b32 t442, %61, t432;\n\t"
+        "and.b32 t443, %62, t432;\n\t"
+        "and.b32 t444, %63, t432;\n\t"
+        "and.b32 t445, %64, t432;\n\t"
+        "sub.cc.u32 t416, t416, t433;\n\t"
+        "subc.cc.u32 t417, t417, t434;\n\t"
+        "subc.cc.u32 t418, t418, t435;\n\t"
+        "subc.cc.u32 t419, t419, t436;\n\t"
+        "subc.cc.u32 t420, t420, t437;\n\t"
+        "subc.cc.u32 t421, t421, t438;\n\t"
+        "subc.cc.u32 t422, t422, t439;\n\t"
+        "subc.cc.u32 t423, t423, t440;\n\t"
+        "subc.cc.u32 t424, t424, t441;\n\t"
+        "subc.cc.u32 t425, t425, t442;\n\t"
+        "subc.cc.u32 t426, t426, t443;\n\t"
+        "subc.cc.u32 t427, t427, t444;\n\t"
+        "subc.u32 t428, t428, t445;\n\t"
+        "shr.b32 t446, %77, 31;\n\t"
+        "sub.u32 t447, 0, t446;\n\t"
+        "mad.lo.cc.u32 t415, t6, %65, t415;\n\t"
+        "madc.lo.cc.u32 t416, t6, %66, t416;\n\t"
+        "madc.lo.cc.u32 t417, t6, %67, t417;\n\t"
+        "madc.lo.cc.u32 t418, t6, %68, t418;\n\t"
+        "madc.lo.cc.u32 t419, t6, %69, t419;\n\t"
+        "madc.lo.cc.u32 t420, t6, %70, t420;\n\t"
+        "madc.lo.cc.u32 t421, t6, %71, t421;\n\t"
+        "madc.lo.cc.u32 t422, t6, %72, t422;\n\t"
+        "madc.lo.cc.u32 t423, t6, %73, t423;\n\t"
+        "madc.lo.cc.u32 t424, t6, %74, t424;\n\t"
+        "madc.lo.cc.u32 t425, t6, %75, t425;\n\t"
+        "madc.lo.cc.u32 t426, t6, %76, t426;\n\t"
+        "madc.lo.cc.u32 t427, t6, %77, t427;\n\t"
+        "madc.lo.u32 t428, t6, t447, t428;\n\t"
+        "mad.hi.cc.u32 t416, t6, %65, t416;\n\t"
+        "madc.hi.cc.u32 t417, t6, %66, t417;\n\t"
+        "madc.hi.cc.u32 t418, t6, %67, t418;\n\t"
+        "madc.hi.cc.u32 t419, t6, %68, t419;\n\t"
+        "madc.hi.cc.u32 t420, t6, %69, t420;\n\t"
+        "madc.hi.cc.u32 t421, t6, %70, t421;\n\t"
+        "madc.hi.cc.u32 t422, t6, %71, t422;\n\t"
+        "madc.hi.cc.u32 t423, t6, %72, t423;\n\t"
+        "madc.hi.cc.u32 t424, t6, %73, t424;\n\t"
+        "madc.hi.cc.u32 t425, t6, %74, t425;\n\t"
+        "madc.hi.cc.u32 t426, t6, %75, t426;\n\t"
+        "madc.hi.cc.u32 t427, t6, %76, t427;\n\t"
+        "madc.hi.u32 t428, t6, %77, t428;\n\t"
+        "shr.b32 t448, t6, 31;\n\t"
+        "sub.u32 t449, 0, t448;\n\t"
+        "and.b32 t450, %65, t449;\n\t"
+        "and.b32 t451, %66, t449;\n\t"
+        "and.b32 t452, %67, t449;\n\t"
+        "and.b32 t453, %68, t449;\n\t"
+        "and.b32 t454, %69, t449;\n\t"
+        "and.b32 t455, %70, t449;\n\t"
+        "and.b32 t456, %71, t449;\n\t"
+        "and.b32 t457, %72, t449;\n\t"
+        "and.b32 t458, %73, t449;\n\t"
+        "and.b32 t459, %74, t449;\n\t"
+        "and.b32 t460, %75, t449;\n\t"
+        "and.b32 t461, %76, t449;\n\t"
+        "and.b32 t462, %77, t449;\n\t"
+        "sub.cc.u32 t416, t416, t450;\n\t"
+        "subc.cc.u32 t417, t417, t451;\n\t"
+        "subc.cc.u32 t418, t418, t452;\n\t"
+        "subc.cc.u32 t419, t419, t453;\n\t"
+        "subc.cc.u32 t420, t420, t454;\n\t"
+        "subc.cc.u32 t421, t421, t455;\n\t"
+        "subc.cc.u32 t422, t422, t456;\n\t"
+        "subc.cc.u32 t423, t423, t457;\n\t"
+        "subc.cc.u32 t424, t424, t458;\n\t"
+        "subc.cc.u32 t425, t425, t459;\n\t"
+        "subc.cc.u32 t426, t426, t460;\n\t"
+        "subc.cc.u32 t427, t427, t461;\n\t"
+        "subc.u32 t428, t428, t462;\n\t"
+        "shf.r.clamp.b32 %14, t415, t416, 30;\n\t"
+        "shf.r.clamp.b32 %15, t416, t417, 30;\n\t"
+        "shf.r.clamp.b32 %16, t417, t418, 30;\n\t"
+        "shf.r.clamp.b32 %17, t418, t419, 30;\n\t"
+        "shf.r.clamp.b32 %18, t419, t420, 30;\n\t"
+        "shf.r.clamp.b32 %19, t420, t421, 30;\n\t"
+        "shf.r.clamp.b32 %20, t421, t422, 30;\n\t"
+        "shf.r.clamp.b32 %21, t422, t423, 30;\n\t"
+        "shf.r.clamp.b32 %22, t423, t424, 30;\n\t"
+        "shf.r.clamp.b32 %23, t424, t425, 30;\n\t"
+        "shf.r.clamp.b32 %24, t425, t426, 30;\n\t"
+        "shf.r.clamp.b32 %25, t426, t427, 30;\n\t"
+        "shf.r.clamp.b32 %26, t427, t428, 30;\n\t"
+        "mul.lo.u32 t463, t3, %78;\n\t"
+        "mul.lo.u32 t464, t3, %79;\n\t"
+        "mul.lo.u32 t465, t3, %80;\n\t"
+        "mul.lo.u32 t466, t3, %81;\n\t"
+        "mul.lo.u32 t467, t3, %82;\n\t"
+        "mul.lo.u32 t468, t3, %83;\n\t"
+        "mul.lo.u32 t469, t3, %84;\n\t"
+        "mul.lo.u32 t470, t3, %85;\n\t"
+        "mul.lo.u32 t471, t3, %86;\n\t"
+        "mul.lo.u32 t472, t3, %87;\n\t"
+        "mul.lo.u32 t473, t3, %88;\n\t"
+        "mul.lo.u32 t474, t3, %89;\n\t"
+        "mul.lo.u32 t475, t3, 0;\n\t"
+        "mul.lo.u32 t476, t3, 0;\n\t"
+        "mad.hi.cc.u32 t464, t3, %78, t464;\n\t"
+        "madc.hi.cc.u32 t465, t3, %79, t465;\n\t"
+        "madc.hi.cc.u32 t466, t3, %80, t466;\n\t"
+        "madc.hi.cc.u32 t467, t3, %81, t467;\n\t"
+        "madc.hi.cc.u32 t468, t3, %82, t468;\n\t"
+        "madc.hi.cc.u32 t469, t3, %83, t469;\n\t"
+        "madc.hi.cc.u32 t470, t3, %84, t470;\n\t"
+        "madc.hi.cc.u32 t471, t3, %85, t471;\n\t"
+        "madc.hi.cc.u32 t472, t3, %86, t472;\n\t"
+        "madc.hi.cc.u32 t473, t3, %87, t473;\n\t"
+        "madc.hi.cc.u32 t474, t3, %88, t474;\n\t"
+        "madc.hi.cc.u32 t475, t3, %89, t475;\n\t"
+        "madc.hi.u32 t476, t3, 0, t476;\n\t"
+        "shr.b32 t477, t3, 31;\n\t"
+        "sub.u32 t478, 0, t477;\n\t"
+        "and.b32 t479, %78, t478;\n\t"
+        "and.b32 t480, %79, t478;\n\t"
+        "and.b32 t481, %80, t478;\n\t"
+        "and.b32 t482, %81, t478;\n\t"
+        "and.b32 t483, %82, t478;\n\t"
+        "and.b32 t484, %83, t478;\n\t"
+        "and.b32 t485, %84, t478;\n\t"
+        "and.b32 t486, %85, t478;\n\t"
+        "and.b32 t487, %86, t478;\n\t"
+        "and.b32 t488, %87, t478;\n\t"
+        "and.b32 t489, %88, t478;\n\t"
+        "and.b32 t490, %89, t478;\n\t"
+        "and.b32 t491, 0, t478;\n\t"
+        "sub.cc.u32 t464, t464, t479;\n\t"
+        "subc.cc.u32 t465, t465, t480;\n\t"
+        "subc.cc.u32 t466, t466, t481;\n\t"
+        "subc.cc.u32 t467, t467, t482;\n\t"
+        "subc.cc.u32 t468, t468, t483;\n\t"
+        "subc.cc.u32 t469, t469, t484;\n\t"
+        "subc.cc.u32 t470, t470, t485;\n\t"
+        "subc.cc.u32 t471, t471, t486;\n\t"
+        "subc.cc.u32 t472, t472, t487;\n\t"
+        "subc.cc.u32 t473, t473, t488;\n\t"
+        "subc.cc.u32 t474, t474, t489;\n\t"
+        "subc.cc.u32 t475, t475, t490;\n\t"
+        "subc.u32 t476, t476, t491;\n\t"
+        "mad.lo.cc.u32 t463, t4, %90, t463;\n\t"
+        "madc.lo.cc.u32 t464, t4, %91, t464;\n\t"
+        "madc.lo.cc.u32 t465, t4, %92, t465;\n\t"
+        "madc.lo.cc.u32 t466, t4, %93, t466;\n\t"
+        "madc.lo.cc.u32 t467, t4, %94, t467;\n\t"
+        "madc.lo.cc.u32 t468, t4, %95, t468;\n\t"
+        "madc.lo.cc.u32 t469, t4, %96, t469;\n\t"
+        "madc.lo.cc.u32 t470, t4, %97, t470;\n\t"
+        "madc.lo.cc.u32 t471, t4, %98, t471;\n\t"
+        "madc.lo.cc.u32 t472, t4, %99, t472;\n\t"
+        "madc.lo.cc.u32 t473, t4, %100, t473;\n\t"
+        "madc.lo.cc.u32 t474, t4, %101, t474;\n\t"
+        "madc.lo.cc.u32 t475, t4, 0, t475;\n\t"
+        "madc.lo.u32 t476, t4, 0, t476;\n\t"
+        "mad.hi.cc.u32 t464, t4, %90, t464;\n\t"
+        "madc.hi.cc.u32 t465, t4, %91, t465;\n\t"
+        "madc.hi.cc.u32 t466, t4, %92, t466;\n\t"
+        "madc.hi.cc.u32 t467, t4, %93, t467;\n\t"
+        "madc.hi.cc.u32 t468, t4, %94, t468;\n\t"
+        "madc.hi.cc.u32 t469, t4, %95, t469;\n\t"
+        "madc.hi.cc.u32 t470, t4, %96, t470;\n\t"
+        "madc.hi.cc.u32 t471, t4, %97, t471;\n\t"
+        "madc.hi.cc.u32 t472, t4, %98, t472;\n\t"
+        "madc.hi.cc.u32 t473, t4, %99, t473;\n\t"
+        "madc.hi.cc.u32 t474, t4, %100, t474;\n\t"
+        "madc.hi.cc.u32 t475, t4, %101, t475;\n\t"
+        "madc.hi.u32 t476, t4, 0, t476;\n\t"
+        "shr.b32 t492, t4, 31;\n\t"
+        "sub.u32 t493, 0, t492;\n\t"
+        "and.b32 t494, %90, t493;\n\t"
+        "and.b32 t495, %91, t493;\n\t"
+        "and.b32 t496, %92, t493;\n\t"
+        "and.b32 t497, %93, t493;\n\t"
+        "and.b32 t498, %94, t493;\n\t"
+        "and.b32 t499, %95, t493;\n\t"
+        "and.b32 t500, %96, t493;\n\t"
+        "and.b32 t501, %97, t493;\n\t"
+        "and.b32 t502, %98, t493;\n\t"
+        "and.b32 t503, %99, t493;\n\t"
+        "and.b32 t504, %100, t493;\n\t"
+        "and.b32 t505, %101, t493;\n\t"
+        "and.b32 t506, 0, t493;\n\t"
+        "sub.cc.u32 t464, t464, t494;\n\t"
+        "subc.cc.u32 t465, t465, t495;\n\t"
+        "subc.cc.u32 t466, t466, t496;\n\t"
+        "subc.cc.u32 t467, t467, t497;\n\t"
+        "subc.cc.u32 t468, t468, t498;\n\t"
+        "subc.cc.u32 t469, t469, t499;\n\t"
+        "subc.cc.u32 t470, t470, t500;\n\t"
+        "subc.cc.u32 t471, t471, t501;\n\t"
+        "subc.cc.u32 t472, t472, t502;\n\t"
+        "subc.cc.u32 t473, t473, t503;\n\t"
+        "subc.cc.u32 t474, t474, t504;\n\t"
+        "subc.cc.u32 t475, t475, t505;\n\t"
+        "subc.u32 t476, t476, t506;\n\t"
+        "mul.lo.u32 t507, t463, %114;\n\t"
+        "and.b32 t507, t507, 1073741823;\n\t"
+        "mad.lo.cc.u32 t463, t507, %102, t463;\n\t"
+        "madc.lo.cc.u32 t464, t507, %103, t464;\n\t"
+        "madc.lo.cc.u32 t465, t507, %104, t465;\n\t"
+        "madc.lo.cc.u32 t466, t507, %105, t466;\n\t"
+        "madc.lo.cc.u32 t467, t507, %106, t467;\n\t"
+        "madc.lo.cc.u32 t468, t507, %107, t468;\n\t"
+        "madc.lo.cc.u32 t469, t507, %108, t469;\n\t"
+        "madc.lo.cc.u32 t470, t507, %109, t470;\n\t"
+        "madc.lo.cc.u32 t471, t507, %110, t471;\n\t"
+        "madc.lo.cc.u32 t472, t507, %111, t472;\n\t"
+        "madc.lo.cc.u32 t473, t507, %112, t473;\n\t"
+        "madc.lo.cc.u32 t474, t507, %113, t474;\n\t"
+        "addc.cc.u32 t475, t475, 0;\n\t"
+        "addc.u32 t476, t476, 0;\n\t"
+        "mad.hi.cc.u32 t464, t507, %102, t464;\n\t"
+        "madc.hi.cc.u32 t465, t507, %103, t465;\n\t"
+        "madc.hi.cc.u32 t466, t507, %104, t466;\n\t"
+        "madc.hi.cc.u32 t467, t507, %105, t467;\n\t"
+        "madc.hi.cc.u32 t468, t507, %106, t468;\n\t"
+        "madc.hi.cc.u32 t469, t507, %107, t469;\n\t"
+        "madc.hi.cc.u32 t470, t507, %108, t470;\n\t"
+        "madc.hi.cc.u32 t471, t507, %109, t471;\n\t"
+        "madc.hi.cc.u32 t472, t507, %110, t472;\n\t"
+        "madc.hi.cc.u32 t473, t507, %111, t473;\n\t"
+        "madc.hi.cc.u32 t474, t507, %112, t474;\n\t"
+        "madc.hi.cc.u32 t475, t507, %113, t475;\n\t"
+        "addc.u32 t476, t476, 0;\n\t"
+        "shf.r.clamp.b32 t508, t463, t464, 30;\n\t"
+        "shf.r.clamp.b32 t509, t464, t465, 30;\n\t"
+        "shf.r.clamp.b32 t510, t465, t466, 30;\n\t"
+        "shf.r.clamp.b32 t511, t466, t467, 30;\n\t"
+        "shf.r.clamp.b32 t512, t467, t468, 30;\n\t"
+        "shf.r.clamp.b32 t513, t468, t469, 30;\n\t"
+        "shf.r.clamp.b32 t514, t469, t470, 30;\n\t"
+        "shf.r.clamp.b32 t515, t470, t471, 30;\n\t"
+        "shf.r.clamp.b32 t516, t471, t472, 30;\n\t"
+        "shf.r.clamp.b32 t517, t472, t473, 30;\n\t"
+        "shf.r.clamp.b32 t518, t473, t474, 30;\n\t"
+        "shf.r.clamp.b32 t519, t474, t475, 30;\n\t"
+        "shf.r.clamp.b32 t520, t475, t476, 30;\n\t"
+        "shr.b32 t521, t520, 31;\n\t"
+        "sub.u32 t522, 0, t521;\n\t"
+        "and.b32 t523, %102, t522;\n\t"
+        "and.b32 t524, %103, t522;\n\t"
+        "and.b32 t525, %104, t522;\n\t"
+        "and.b32 t526, %105, t522;\n\t"
+        "and.b32 t527, %106, t522;\n\t"
+        "and.b32 t528, %107, t522;\n\t"
+        "and.b32 t529, %108, t522;\n\t"
+        "and.b32 t530, %109, t522;\n\t"
+        "and.b32 t531, %110, t522;\n\t"
+        "and.b32 t532, %111, t522;\n\t"
+        "and.b32 t533, %112, t522;\n\t"
+        "and.b32 t534, %113, t522;\n\t"
+        "add.cc.u32 t535, t508, t523;\n\t"
+        "addc.cc.u32 t536, t509, t524;\n\t"
+        "addc.cc.u32 t537, t510, t525;\n\t"
+        "addc.cc.u32 t538, t511, t526;\n\t"
+        "addc.cc.u32 t539, t512, t527;\n\t"
+        "addc.cc.u32 t540, t513, t528;\n\t"
+        "addc.cc.u32 t541, t514, t529;\n\t"
+        "addc.cc.u32 t542, t515, t530;\n\t"
+        "addc.cc.u32 t543, t516, t531;\n\t"
+        "addc.cc.u32 t544, t517, t532;\n\t"
+        "addc.cc.u32 t545, t518, t533;\n\t"
+        "addc.cc.u32 t546, t519, t534;\n\t"
+        "addc.u32 t547, t520, t522;\n\t"
+        "sub.cc.u32 t548, t535, %102;\n\t"
+        "subc.cc.u32 t549, t536, %103;\n\t"
+        "subc.cc.u32 t550, t537, %104;\n\t"
+        "subc.cc.u32 t551, t538, %105;\n\t"
+        "subc.cc.u32 t552, t539, %106;\n\t"
+        "subc.cc.u32 t553, t540, %107;\n\t"
+        "subc.cc.u32 t554, t541, %108;\n\t"
+        "subc.cc.u32 t555, t542, %109;\n\t"
+        "subc.cc.u32 t556, t543, %110;\n\t"
+        "subc.cc.u32 t557, t544, %111;\n\t"
+        "subc.cc.u32 t558, t545, %112;\n\t"
+        "subc.cc.u32 t559, t546, %113;\n\t"
+        "subc.u32 t560, t547, 0;\n\t"
+        "shr.b32 t561, t560, 31;\n\t"
+        "sub.u32 t562, 0, t561;\n\t"
+        "xor.b32 t563, t548, t535;\n\t"
+        "and.b32 t563, t563, t562;\n\t"
+        "xor.b32 %27, t548, t563;\n\t"
+        "xor.b32 t564, t549, t536;\n\t"
+        "and.b32 t564, t564, t562;\n\t"
+        "xor.b32 %28, t549, t564;\n\t"
+        "xor.b32 t565, t550, t537;\n\t"
+        "and.b32 t565, t565, t562;\n\t"
+        "xor.b32 %29, t550, t565;\n\t"
+        "xor.b32 t566, t551, t538;\n\t"
+        "and.b32 t566, t566, t562;\n\t"
+        "xor.b32 %30, t551, t566;\n\t"
+        "xor.b32 t567, t552, t539;\n\t"
+        "and.b32 t567, t567, t562;\n\t"
+        "xor.b32 %31, t552, t567;\n\t"
+        "xor.b32 t568, t553, t540;\n\t"
+        "and.b32 t568, t568, t562;\n\t"
+        "xor.b32 %32, t553, t568;\n\t"
+        "xor.b32 t569, t554, t541;\n\t"
+        "and.b32 t569, t569, t562;\n\t"
+        "xor.b32 %33, t554, t569;\n\t"
+        "xor.b32 t570, t555, t542;\n\t"
+        "and.b32 t570, t570, t562;\n\t"
+        "xor.b32 %34, t555, t570;\n\t"
+        "xor.b32 t571, t556, t543;\n\t"
+        "and.b32 t571, t571, t562;\n\t"
+        "xor.b32 %35, t556, t571;\n\t"
+        "xor.b32 t572, t557, t544;\n\t"
+        "and.b32 t572, t572, t562;\n\t"
+        "xor.b32 %36, t557, t572;\n\t"
+        "xor.b32 t573, t558, t545;\n\t"
+        "and.b32 t573, t573, t562;\n\t"
+        "xor.b32 %37, t558, t573;\n\t"
+        "xor.b32 t574, t559, t546;\n\t"
+        "and.b32 t574, t574, t562;\n\t"
+        "xor.b32 %38, t559, t574;\n\t"
+        "mul.lo.u32 t575, t5, %78;\n\t"
+        "mul.lo.u32 t576, t5, %79;\n\t"
+        "mul.lo.u32 t577, t5, %80;\n\t"
+        "mul.lo.u32 t578, t5, %81;\n\t"
+        "mul.lo.u32 t579, t5, %82;\n\t"
+        "mul.lo.u32 t580, t5, %83;\n\t"
+        "mul.lo.u32 t581, t5, %84;\n\t"
+        "mul.lo.u32 t582, t5, %85;\n\t"
+        "mul.lo.u32 t583, t5, %86;\n\t"
+        "mul.lo.u32 t584, t5, %87;\n\t"
+        "mul.lo.u32 t585, t5, %88;\n\t"
+        "mul.lo.u32 t586, t5, %89;\n\t"
+        "mul.lo.u32 t587, t5, 0;\n\t"
+        "mul.lo.u32 t588, t5, 0;\n\t"
+        "mad.hi.cc.u32 t576, t5, %78, t576;\n\t"
+        "madc.hi.cc.u32 t577, t5, %79, t577;\n\t"
+        "madc.hi.cc.u32 t578, t5, %80, t578;\n\t"
+        "madc.hi.cc.u32 t579, t5, %81, t579;\n\t"
+        "madc.hi.cc.u32 t580, t5, %82, t580;\n\t"
+        "madc.hi.cc.u32 t581, t5, %83, t581;\n\t"
+        "madc.hi.cc.u32 t582, t5, %84, t582;\n\t"
+        "madc.hi.cc.u32 t583, t5, %85, t583;\n\t"
+        "madc.hi.cc.u32 t584, t5, %86, t584;\n\t"
+        "madc.hi.cc.u32 t585, t5, %87, t585;\n\t"
+        "madc.hi.cc.u32 t586, t5, %88, t586;\n\t"
+        "madc.hi.cc.u32 t587, t5, %89, t587;\n\t"
+        "madc.hi.u32 t588, t5, 0, t588;\n\t"
+        "shr.b32 t589, t5, 31;\n\t"
+        "sub.u32 t590, 0, t589;\n\t"
+        "and.b32 t591, %78, t590;\n\t"
+        "and.b32 t592, %79, t590;\n\t"
+        "and.b32 t593, %80, t590;\n\t"
+        "and.b32 t594, %81, t590;\n\t"
+        "and.b32 t595, %82, t590;\n\t"
+        "and.b32 t596, %83, t590;\n\t"
+        "and.b32 t597, %84, t590;\n\t"
+        "and.b32 t598, %85, t590;\n\t"
+        "and.b32 t599, %86, t590;\n\t"
+        "and.b32 t600, %87, t590;\n\t"
+        "and.b32 t601, %88, t590;\n\t"
+        "and.b32 t602, %89, t590;\n\t"
+        "and.b32 t603, 0, t590;\n\t"
+        "sub.cc.u32 t576, t576, t591;\n\t"
+        "subc.cc.u32 t577, t577, t592;\n\t"
+        "subc.cc.u32 t578, t578, t593;\n\t"
+        "subc.cc.u32 t579, t579, t594;\n\t"
+        "subc.cc.u32 t580, t580, t595;\n\t"
+        "subc.cc.u32 t581, t581, t596;\n\t"
+        "subc.cc.u32 t582, t582, t597;\n\t"
+        "subc.cc.u32 t583, t583, t598;\n\t"
+        "subc.cc.u32 t584, t584, t599;\n\t"
+        "subc.cc.u32 t585, t585, t600;\n\t"
+        "subc.cc.u32 t586, t586, t601;\n\t"
+        "subc.cc.u32 t587, t587, t602;\n\t"
+        "subc.u32 t588, t588, t603;\n\t"
+        "mad.lo.cc.u32 t575, t6, %90, t575;\n\t"
+        "madc.lo.cc.u32 t576, t6, %91, t576;\n\t"
+        "madc.lo.cc.u32 t577, t6, %92, t577;\n\t"
+        "madc.lo.cc.u32 t578, t6, %93, t578;\n\t"
+        "madc.lo.cc.u32 t579, t6, %94, t579;\n\t"
+        "madc.lo.cc.u32 t580, t6, %95, t580;\n\t"
+        "madc.lo.cc.u32 t581, t6, %96, t581;\n\t"
+        "madc.lo.cc.u32 t582, t6, %97, t582;\n\t"
+        "madc.lo.cc.u32 t583, t6, %98, t583;\n\t"
+        "madc.lo.cc.u32 t584, t6, %99, t584;\n\t"
+        "madc.lo.cc.u32 t585, t6, %100, t585;\n\t"
+        "madc.lo.cc.u32 t586, t6, %101, t586;\n\t"
+        "madc.lo.cc.u32 t587, t6, 0, t587;\n\t"
+        "madc.lo.u32 t588, t6, 0, t588;\n\t"
+        "mad.hi.cc.u32 t576, t6, %90, t576;\n\t"
+        "madc.hi.cc.u32 t577, t6, %91, t577;\n\t"
+        "madc.hi.cc.u32 t578, t6, %92, t578;\n\t"
+        "madc.hi.cc.u32 t579, t6, %93, t579;\n\t"
+        "madc.hi.cc.u32 t580, t6, %94, t580;\n\t"
+        "madc.hi.cc.u32 t581, t6, %95, t581;\n\t"
+        "madc.hi.cc.u32 t582, t6, %96, t582;\n\t"
+        "madc.hi.cc.u32 t583, t6, %97, t583;\n\t"
+        "madc.hi.cc.u32 t584, t6, %98, t584;\n\t"
+        "madc.hi.cc.u32 t585, t6, %99, t585;\n\t"
+        "madc.hi.cc.u32 t586, t6, %100, t586;\n\t"
+        "madc.hi.cc.u32 t587, t6, %101, t587;\n\t"
+        "madc.hi.u32 t588, t6, 0, t588;\n\t"
+        "shr.b32 t604, t6, 31;\n\t"
+        "sub.u32 t605, 0, t604;\n\t"
+        "and.b32 t606, %90, t605;\n\t"
+        "and.b32 t607, %91, t605;\n\t"
+        "and.b32 t608, %92, t605;\n\t"
+        "and.b32 t609, %93, t605;\n\t"
+        "and.b32 t610, %94, t605;\n\t"
+        "and.b32 t611, %95, t605;\n\t"
+        "and.b32 t612, %96, t605;\n\t"
+        "and.b32 t613, %97, t605;\n\t"
+        "and.b32 t614, %98, t605;\n\t"
+        "and.b32 t615, %99, t605;\n\t"
+        "and.b32 t616, %100, t605;\n\t"
+        "and.b32 t617, %101, t605;\n\t"
+        "and.b32 t618, 0, t605;\n\t"
+        "sub.cc.u32 t576, t576, t606;\n\t"
+        "subc.cc.u32 t577, t577, t607;\n\t"
+        "subc.cc.u32 t578, t578, t608;\n\t"
+        "subc.cc.u32 t579, t579, t609;\n\t"
+        "subc.cc.u32 t580, t580, t610;\n\t"
+        "subc.cc.u32 t581, t581, t611;\n\t"
+        "subc.cc.u32 t582, t582, t612;\n\t"
+        "subc.cc.u32 t583, t583, t613;\n\t"
+        "subc.cc.u32 t584, t584, t614;\n\t"
+        "subc.cc.u32 t585, t585, t615;\n\t"
+        "subc.cc.u32 t586, t586, t616;\n\t"
+        "subc.cc.u32 t587, t587, t617;\n\t"
+        "subc.u32 t588, t588, t618;\n\t"
+        "mul.lo.u32 t619, t575, %114;\n\t"
+        "and.b32 t619, t619, 1073741823;\n\t"
+        "mad.lo.cc.u32 t575, t619, %102, t575;\n\t"
+        "madc.lo.cc.u32 t576, t619, %103, t576;\n\t"
+        "madc.lo.cc.u32 t577, t619, %104, t577;\n\t"
+        "madc.lo.cc.u32 t578, t619, %105, t578;\n\t"
+        "madc.lo.cc.u32 t579, t619, %106, t579;\n\t"
+        "madc.lo.cc.u32 t580, t619, %107, t580;\n\t"
+        "madc.lo.cc.u32 t581, t619, %108, t581;\n\t"
+        "madc.lo.cc.u32 t582, t619, %109, t582;\n\t"
+        "madc.lo.cc.u32 t583, t619, %110, t583;\n\t"
+        "madc.lo.cc.u32 t584, t619, %111, t584;\n\t"
+        "madc.lo.cc.u32 t585, t619, %112, t585;\n\t"
+        "madc.lo.cc.u32 t586, t619, %113, t586;\n\t"
+        "addc.cc.u32 t587, t587, 0;\n\t"
+        "addc.u32 t588, t588, 0;\n\t"
+        "mad.hi.cc.u32 t576, t619, %102, t576;\n\t"
+        "madc.hi.cc.u32 t577, t619, %103, t577;\n\t"
+        "madc.hi.cc.u32 t578, t619, %104, t578;\n\t"
+        "madc.hi.cc.u32 t579, t619, %105, t579;\n\t"
+        "madc.hi.cc.u32 t580, t619, %106, t580;\n\t"
+        "madc.hi.cc.u32 t581, t619, %107, t581;\n\t"
+        "madc.hi.cc.u32 t582, t619, %108, t582;\n\t"
+        "madc.hi.cc.u32 t583, t619, %109, t583;\n\t"
+        "madc.hi.cc.u32 t584, t619, %110, t584;\n\t"
+        "madc.hi.cc.u32 t585, t619, %111, t585;\n\t"
+        "madc.hi.cc.u32 t586, t619, %112, t586;\n\t"
+        "madc.hi.cc.u32 t587, t619, %113, t587;\n\t"
+        "addc.u32 t588, t588, 0;\n\t"
+        "shf.r.clamp.b32 t620, t575, t576, 30;\n\t"
+        "shf.r.clamp.b32 t621, t576, t577, 30;\n\t"
+        "shf.r.clamp.b32 t622, t577, t578, 30;\n\t"
+        "shf.r.clamp.b32 t623, t578, t579, 30;\n\t"
+        "shf.r.clamp.b32 t624, t579, t580, 30;\n\t"
+        "shf.r.clamp.b32 t625, t580, t581, 30;\n\t"
+        "shf.r.clamp.b32 t626, t581, t582, 30;\n\t"
+        "shf.r.clamp.b32 t627, t582, t583, 30;\n\t"
+        "shf.r.clamp.b32 t628, t583, t584, 30;\n\t"
+        "shf.r.clamp.b32 t629, t584, t585, 30;\n\t"
+        "shf.r.clamp.b32 t630, t585, t586, 30;\n\t"
+        "shf.r.clamp.b32 t631, t586, t587, 30;\n\t"
+        "shf.r.clamp.b32 t632, t587, t588, 30;\n\t"
+        "shr.b32 t633, t632, 31;\n\t"
+        "sub.u32 t634, 0, t633;\n\t"
+        "and.b32 t635, %102, t634;\n\t"
+        "and.b32 t636, %103, t634;\n\t"
+        "and.b32 t637, %104, t634;\n\t"
+        "and.b32 t638, %105, t634;\n\t"
+        "and.b32 t639, %106, t634;\n\t"
+        "and.b32 t640, %107, t634;\n\t"
+        "and.b32 t641, %108, t634;\n\t"
+        "and.b32 t642, %109, t634;\n\t"
+        "and.b32 t643, %110, t634;\n\t"
+        "and.b32 t644, %111, t634;\n\t"
+        "and.b32 t645, %112, t634;\n\t"
+        "and.b32 t646, %113, t634;\n\t"
+        "add.cc.u32 t647, t620, t635;\n\t"
+        "addc.cc.u32 t648, t621, t636;\n\t"
+        "addc.cc.u32 t649, t622, t637;\n\t"
+        "addc.cc.u32 t650, t623, t638;\n\t"
+        "addc.cc.u32 t651, t624, t639;\n\t"
+        "addc.cc.u32 t652, t625, t640;\n\t"
+        "addc.cc.u32 t653, t626, t641;\n\t"
+        "addc.cc.u32 t654, t627, t642;\n\t"
+        "addc.cc.u32 t655, t628, t643;\n\t"
+        "addc.cc.u32 t656, t629, t644;\n\t"
+        "addc.cc.u32 t657, t630, t645;\n\t"
+        "addc.cc.u32 t658, t631, t646;\n\t"
+        "addc.u32 t659, t632, t634;\n\t"
+        "sub.cc.u32 t660, t647, %102;\n\t"
+        "subc.cc.u32 t661, t648, %103;\n\t"
+        "subc.cc.u32 t662, t649, %104;\n\t"
+        "subc.cc.u32 t663, t650, %105;\n\t"
+        "subc.cc.u32 t664, t651, %106;\n\t"
+        "subc.cc.u32 t665, t652, %107;\n\t"
+        "subc.cc.u32 t666, t653, %108;\n\t"
+        "subc.cc.u32 t667, t654, %109;\n\t"
+        "subc.cc.u32 t668, t655, %110;\n\t"
+        "subc.cc.u32 t669, t656, %111;\n\t"
+        "subc.cc.u32 t670, t657, %112;\n\t"
+        "subc.cc.u32 t671, t658, %113;\n\t"
+        "subc.u32 t672, t659, 0;\n\t"
+        "shr.b32 t673, t672, 31;\n\t"
+        "sub.u32 t674, 0, t673;\n\t"
+        "xor.b32 t675, t660, t647;\n\t"
+        "and.b32 t675, t675, t674;\n\t"
+        "xor.b32 %39, t660, t675;\n\t"
+        "xor.b32 t676, t661, t648;\n\t"
+        "and.b32 t676, t676, t674;\n\t"
+        "xor.b32 %40, t661, t676;\n\t"
+        "xor.b32 t677, t662, t649;\n\t"
+        "and.b32 t677, t677, t674;\n\t"
+        "xor.b32 %41, t662, t677;\n\t"
+        "xor.b32 t678, t663, t650;\n\t"
+        "and.b32 t678, t678, t674;\n\t"
+        "xor.b32 %42, t663, t678;\n\t"
+        "xor.b32 t679, t664, t651;\n\t"
+        "and.b32 t679, t679, t674;\n\t"
+        "xor.b32 %43, t664, t679;\n\t"
+        "xor.b32 t680, t665, t652;\n\t"
+        "and.b32 t680, t680, t674;\n\t"
+        "xor.b32 %44, t665, t680;\n\t"
+        "xor.b32 t681, t666, t653;\n\t"
+        "and.b32 t681, t681, t674;\n\t"
+        "xor.b32 %45, t666, t681;\n\t"
+        "xor.b32 t682, t667, t654;\n\t"
+        "and.b32 t682, t682, t674;\n\t"
+        "xor.b32 %46, t667, t682;\n\t"
+        "xor.b32 t683, t668, t655;\n\t"
+        "and.b32 t683, t683, t674;\n\t"
+        "xor.b32 %47, t668, t683;\n\t"
+        "xor.b32 t684, t669, t656;\n\t"
+        "and.b32 t684, t684, t674;\n\t"
+        "xor.b32 %48, t669, t684;\n\t"
+        "xor.b32 t685, t670, t657;\n\t"
+        "and.b32 t685, t685, t674;\n\t"
+        "xor.b32 %49, t670, t685;\n\t"
+        "xor.b32 t686, t671, t658;\n\t"
+        "and.b32 t686, t686, t674;\n\t"
+        "xor.b32 %50, t671, t686;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47]), "=&r"(y[48]), "=&r"(y[49]), "=&r"(y[50])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[687];
+    static const uint32_t code[] = {
+      61952,0,0,0,0,
+      61952,1,1,0,0,
+      61952,2,14,0,0,
+      65024,3,1,0,0,
+      65024,4,0,0,0,
+      65024,5,0,0,0,
+      65024,6,1,0,0,
+      60943,7,0,0,0,
+      64006,8,7,31,0,
+      60943,9,0,8,0,
+      64002,10,2,1,0,
+      60943,11,0,10,0,
+      59908,12,1,9,0,
+      59919,12,12,9,0,
+      59906,12,12,11,0,
+      59918,2,2,12,0,
+      59908,13,3,9,0,
+      59919,13,13,9,0,
+      59906,13,13,11,0,
+      59918,5,5,13,0,
+      59908,14,4,9,0,
+      59919,14,14,9,0,
+      59906,14,14,11,0,
+      59918,6,6,14,0,
+      59906,15,9,11,0,
+      59908,0,0,15,0,
+      59919,0,0,15,0,
+      64014,0,0,1,0,
+      59906,16,2,15,0,
+      59918,1,1,16,0,
+      59906,17,5,15,0,
+      59918,3,3,17,0,
+      59906,18,6,15,0,
+      59918,4,4,18,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,19,0,0,0,
+      64006,20,19,31,0,
+      60943,21,0,20,0,
+      64002,22,2,1,0,
+      60943,23,0,22,0,
+      59908,24,1,21,0,
+      59919,24,24,21,0,
+      59906,24,24,23,0,
+      59918,2,2,24,0,
+      59908,25,3,21,0,
+      59919,25,25,21,0,
+      59906,25,25,23,0,
+      59918,5,5,25,0,
+      59908,26,4,21,0,
+      59919,26,26,21,0,
+      59906,26,26,23,0,
+      59918,6,6,26,0,
+      59906,27,21,23,0,
+      59908,0,0,27,0,
+      59919,0,0,27,0,
+      64014,0,0,1,0,
+      59906,28,2,27,0,
+      59918,1,1,28,0,
+      59906,29,5,27,0,
+      59918,3,3,29,0,
+      59906,30,6,27,0,
+      59918,4,4,30,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,31,0,0,0,
+      64006,32,31,31,0,
+      60943,33,0,32,0,
+      64002,34,2,1,0,
+      60943,35,0,34,0,
+      59908,36,1,33,0,
+      59919,36,36,33,0,
+      59906,36,36,35,0,
+      59918,2,2,36,0,
+      59908,37,3,33,0,
+      59919,37,37,33,0,
+      59906,37,37,35,0,
+      59918,5,5,37,0,
+      59908,38,4,33,0,
+      59919,38,38,33,0,
+      59906,38,38,35,0,
+      59918,6,6,38,0,
+      59906,39,33,35,0,
+      59908,0,0,39,0,
+      59919,0,0,39,0,
+      64014,0,0,1,0,
+      59906,40,2,39,0,
+      59918,1,1,40,0,
+      59906,41,5,39,0,
+      59918,3,3,41,0,
+      59906,42,6,39,0,
+      59918,4,4,42,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,43,0,0,0,
+      64006,44,43,31,0,
+      60943,45,0,44,0,
+      64002,46,2,1,0,
+      60943,47,0,46,0,
+      59908,48,1,45,0,
+      59919,48,48,45,0,
+      59906,48,48,47,0,
+      59918,2,2,48,0,
+      59908,49,3,45,0,
+      59919,49,49,45,0,
+      59906,49,49,47,0,
+      59918,5,5,49,0,
+      59908,50,4,45,0,
+      59919,50,50,45,0,
+      59906,50,50,47,0,
+      59918,6,6,50,0,
+      59906,51,45,47,0,
+      59908,0,0,51,0,
+      59919,0,0,51,0,
+      64014,0,0,1,0,
+      59906,52,2,51,0,
+      59918,1,1,52,0,
+      59906,53,5,51,0,
+      59918,3,3,53,0,
+      59906,54,6,51,0,
+      59918,4,4,54,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,55,0,0,0,
+      64006,56,55,31,0,
+      60943,57,0,56,0,
+      64002,58,2,1,0,
+      60943,59,0,58,0,
+      59908,60,1,57,0,
+      59919,60,60,57,0,
+      59906,60,60,59,0,
+      59918,2,2,60,0,
+      59908,61,3,57,0,
+      59919,61,61,57,0,
+      59906,61,61,59,0,
+      59918,5,5,61,0,
+      59908,62,4,57,0,
+      59919,62,62,57,0,
+      59906,62,62,59,0,
+      59918,6,6,62,0,
+      59906,63,57,59,0,
+      59908,0,0,63,0,
+      59919,0,0,63,0,
+      64014,0,0,1,0,
+      59906,64,2,63,0,
+      59918,1,1,64,0,
+      59906,65,5,63,0,
+      59918,3,3,65,0,
+      59906,66,6,63,0,
+      59918,4,4,66,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,67,0,0,0,
+      64006,68,67,31,0,
+      60943,69,0,68,0,
+      64002,70,2,1,0,
+      60943,71,0,70,0,
+      59908,72,1,69,0,
+      59919,72,72,69,0,
+      59906,72,72,71,0,
+      59918,2,2,72,0,
+      59908,73,3,69,0,
+      59919,73,73,69,0,
+      59906,73,73,71,0,
+      59918,5,5,73,0,
+      59908,74,4,69,0,
+      59919,74,74,69,0,
+      59906,74,74,71,0,
+      59918,6,6,74,0,
+      59906,75,69,71,0,
+      59908,0,0,75,0,
+      59919,0,0,75,0,
+      64014,0,0,1,0,
+      59906,76,2,75,0,
+      59918,1,1,76,0,
+      59906,77,5,75,0,
+      59918,3,3,77,0,
+      59906,78,6,75,0,
+      59918,4,4,78,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,79,0,0,0,
+      64006,80,79,31,0,
+      60943,81,0,80,0,
+      64002,82,2,1,0,
+      60943,83,0,82,0,
+      59908,84,1,81,0,
+      59919,84,84,81,0,
+      59906,84,84,83,0,
+      59918,2,2,84,0,
+      59908,85,3,81,0,
+      59919,85,85,81,0,
+      59906,85,85,83,0,
+      59918,5,5,85,0,
+      59908,86,4,81,0,
+      59919,86,86,81,0,
+      59906,86,86,83,0,
+      59918,6,6,86,0,
+      59906,87,81,83,0,
+      59908,0,0,87,0,
+      59919,0,0,87,0,
+      64014,0,0,1,0,
+      59906,88,2,87,0,
+      59918,1,1,88,0,
+      59906,89,5,87,0,
+      59918,3,3,89,0,
+      59906,90,6,87,0,
+      59918,4,4,90,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,91,0,0,0,
+      64006,92,91,31,0,
+      60943,93,0,92,0,
+      64002,94,2,1,0,
+      60943,95,0,94,0,
+      59908,96,1,93,0,
+      59919,96,96,93,0,
+      59906,96,96,95,0,
+      59918,2,2,96,0,
+      59908,97,3,93,0,
+      59919,97,97,93,0,
+      59906,97,97,95,0,
+      59918,5,5,97,0,
+      59908,98,4,93,0,
+      59919,98,98,93,0,
+      59906,98,98,95,0,
+      59918,6,6,98,0,
+      59906,99,93,95,0,
+      59908,0,0,99,0,
+      59919,0,0,99,0,
+      64014,0,0,1,0,
+      59906,100,2,99,0,
+      59918,1,1,100,0,
+      59906,101,5,99,0,
+      59918,3,3,101,0,
+      59906,102,6,99,0,
+      59918,4,4,102,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,103,0,0,0,
+      64006,104,103,31,0,
+      60943,105,0,104,0,
+      64002,106,2,1,0,
+      60943,107,0,106,0,
+      59908,108,1,105,0,
+      59919,108,108,105,0,
+      59906,108,108,107,0,
+      59918,2,2,108,0,
+      59908,109,3,105,0,
+      59919,109,109,105,0,
+      59906,109,109,107,0,
+      59918,5,5,109,0,
+      59908,110,4,105,0,
+      59919,110,110,105,0,
+      59906,110,110,107,0,
+      59918,6,6,110,0,
+      59906,111,105,107,0,
+      59908,0,0,111,0,
+      59919,0,0,111,0,
+      64014,0,0,1,0,
+      59906,112,2,111,0,
+      59918,1,1,112,0,
+      59906,113,5,111,0,
+      59918,3,3,113,0,
+      59906,114,6,111,0,
+      59918,4,4,114,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,115,0,0,0,
+      64006,116,115,31,0,
+      60943,117,0,116,0,
+      64002,118,2,1,0,
+      60943,119,0,118,0,
+      59908,120,1,117,0,
+      59919,120,120,117,0,
+      59906,120,120,119,0,
+      59918,2,2,120,0,
+      59908,121,3,117,0,
+      59919,121,121,117,0,
+      59906,121,121,119,0,
+      59918,5,5,121,0,
+      59908,122,4,117,0,
+      59919,122,122,117,0,
+      59906,122,122,119,0,
+      59918,6,6,122,0,
+      59906,123,117,119,0,
+      59908,0,0,123,0,
+      59919,0,0,123,0,
+      64014,0,0,1,0,
+      59906,124,2,123,0,
+      59918,1,1,124,0,
+      59906,125,5,123,0,
+      59918,3,3,125,0,
+      59906,126,6,123,0,
+      59918,4,4,126,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,127,0,0,0,
+      64006,128,127,31,0,
+      60943,129,0,128,0,
+      64002,130,2,1,0,
+      60943,131,0,130,0,
+      59908,132,1,129,0,
+      59919,132,132,129,0,
+      59906,132,132,131,0,
+      59918,2,2,132,0,
+      59908,133,3,129,0,
+      59919,133,133,129,0,
+      59906,133,133,131,0,
+      59918,5,5,133,0,
+      59908,134,4,129,0,
+      59919,134,134,129,0,
+      59906,134,134,131,0,
+      59918,6,6,134,0,
+      59906,135,129,131,0,
+      59908,0,0,135,0,
+      59919,0,0,135,0,
+      64014,0,0,1,0,
+      59906,136,2,135,0,
+      59918,1,1,136,0,
+      59906,137,5,135,0,
+      59918,3,3,137,0,
+      59906,138,6,135,0,
+      59918,4,4,138,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,139,0,0,0,
+      64006,140,139,31,0,
+      60943,141,0,140,0,
+      64002,142,2,1,0,
+      60943,143,0,142,0,
+      59908,144,1,141,0,
+      59919,144,144,141,0,
+      59906,144,144,143,0,
+      59918,2,2,144,0,
+      59908,145,3,141,0,
+      59919,145,145,141,0,
+      59906,145,145,143,0,
+      59918,5,5,145,0,
+      59908,146,4,141,0,
+      59919,146,146,141,0,
+      59906,146,146,143,0,
+      59918,6,6,146,0,
+      59906,147,141,143,0,
+      59908,0,0,147,0,
+      59919,0,0,147,0,
+      64014,0,0,1,0,
+      59906,148,2,147,0,
+      59918,1,1,148,0,
+      59906,149,5,147,0,
+      59918,3,3,149,0,
+      59906,150,6,147,0,
+      59918,4,4,150,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,151,0,0,0,
+      64006,152,151,31,0,
+      60943,153,0,152,0,
+      64002,154,2,1,0,
+      60943,155,0,154,0,
+      59908,156,1,153,0,
+      59919,156,156,153,0,
+      59906,156,156,155,0,
+      59918,2,2,156,0,
+      59908,157,3,153,0,
+      59919,157,157,153,0,
+      59906,157,157,155,0,
+      59918,5,5,157,0,
+      59908,158,4,153,0,
+      59919,158,158,153,0,
+      59906,158,158,155,0,
+      59918,6,6,158,0,
+      59906,159,153,155,0,
+      59908,0,0,159,0,
+      59919,0,0,159,0,
+      64014,0,0,1,0,
+      59906,160,2,159,0,
+      59918,1,1,160,0,
+      59906,161,5,159,0,
+      59918,3,3,161,0,
+      59906,162,6,159,0,
+      59918,4,4,162,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,163,0,0,0,
+      64006,164,163,31,0,
+      60943,165,0,164,0,
+      64002,166,2,1,0,
+      60943,167,0,166,0,
+      59908,168,1,165,0,
+      59919,168,168,165,0,
+      59906,168,168,167,0,
+      59918,2,2,168,0,
+      59908,169,3,165,0,
+      59919,169,169,165,0,
+      59906,169,169,167,0,
+      59918,5,5,169,0,
+      59908,170,4,165,0,
+      59919,170,170,165,0,
+      59906,170,170,167,0,
+      59918,6,6,170,0,
+      59906,171,165,167,0,
+      59908,0,0,171,0,
+      59919,0,0,171,0,
+      64014,0,0,1,0,
+      59906,172,2,171,0,
+      59918,1,1,172,0,
+      59906,173,5,171,0,
+      59918,3,3,173,0,
+      59906,174,6,171,0,
+      59918,4,4,174,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,175,0,0,0,
+      64006,176,175,31,0,
+      60943,177,0,176,0,
+      64002,178,2,1,0,
+      60943,179,0,178,0,
+      59908,180,1,177,0,
+      59919,180,180,177,0,
+      59906,180,180,179,0,
+      59918,2,2,180,0,
+      59908,181,3,177,0,
+      59919,181,181,177,0,
+      59906,181,181,179,0,
+      59918,5,5,181,0,
+      59908,182,4,177,0,
+      59919,182,182,177,0,
+      59906,182,182,179,0,
+      59918,6,6,182,0,
+      59906,183,177,179,0,
+      59908,0,0,183,0,
+      59919,0,0,183,0,
+      64014,0,0,1,0,
+      59906,184,2,183,0,
+      59918,1,1,184,0,
+      59906,185,5,183,0,
+      59918,3,3,185,0,
+      59906,186,6,183,0,
+      59918,4,4,186,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,187,0,0,0,
+      64006,188,187,31,0,
+      60943,189,0,188,0,
+      64002,190,2,1,0,
+      60943,191,0,190,0,
+      59908,192,1,189,0,
+      59919,192,192,189,0,
+      59906,192,192,191,0,
+      59918,2,2,192,0,
+      59908,193,3,189,0,
+      59919,193,193,189,0,
+      59906,193,193,191,0,
+      59918,5,5,193,0,
+      59908,194,4,189,0,
+      59919,194,194,189,0,
+      59906,194,194,191,0,
+      59918,6,6,194,0,
+      59906,195,189,191,0,
+      59908,0,0,195,0,
+      59919,0,0,195,0,
+      64014,0,0,1,0,
+      59906,196,2,195,0,
+      59918,1,1,196,0,
+      59906,197,5,195,0,
+      59918,3,3,197,0,
+      59906,198,6,195,0,
+      59918,4,4,198,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,199,0,0,0,
+      64006,200,199,31,0,
+      60943,201,0,200,0,
+      64002,202,2,1,0,
+      60943,203,0,202,0,
+      59908,204,1,201,0,
+      59919,204,204,201,0,
+      59906,204,204,203,0,
+      59918,2,2,204,0,
+      59908,205,3,201,0,
+      59919,205,205,201,0,
+      59906,205,205,203,0,
+      59918,5,5,205,0,
+      59908,206,4,201,0,
+      59919,206,206,201,0,
+      59906,206,206,203,0,
+      59918,6,6,206,0,
+      59906,207,201,203,0,
+      59908,0,0,207,0,
+      59919,0,0,207,0,
+      64014,0,0,1,0,
+      59906,208,2,207,0,
+      59918,1,1,208,0,
+      59906,209,5,207,0,
+      59918,3,3,209,0,
+      59906,210,6,207,0,
+      59918,4,4,210,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,211,0,0,0,
+      64006,212,211,31,0,
+      60943,213,0,212,0,
+      64002,214,2,1,0,
+      60943,215,0,214,0,
+      59908,216,1,213,0,
+      59919,216,216,213,0,
+      59906,216,216,215,0,
+      59918,2,2,216,0,
+      59908,217,3,213,0,
+      59919,217,217,213,0,
+      59906,217,217,215,0,
+      59918,5,5,217,0,
+      59908,218,4,213,0,
+      59919,218,218,213,0,
+      59906,218,218,215,0,
+      59918,6,6,218,0,
+      59906,219,213,215,0,
+      59908,0,0,219,0,
+      59919,0,0,219,0,
+      64014,0,0,1,0,
+      59906,220,2,219,0,
+      59918,1,1,220,0,
+      59906,221,5,219,0,
+      59918,3,3,221,0,
+      59906,222,6,219,0,
+      59918,4,4,222,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,223,0,0,0,
+      64006,224,223,31,0,
+      60943,225,0,224,0,
+      64002,226,2,1,0,
+      60943,227,0,226,0,
+      59908,228,1,225,0,
+      59919,228,228,225,0,
+      59906,228,228,227,0,
+      59918,2,2,228,0,
+      59908,229,3,225,0,
+      59919,229,229,225,0,
+      59906,229,229,227,0,
+      59918,5,5,229,0,
+      59908,230,4,225,0,
+      59919,230,230,225,0,
+      59906,230,230,227,0,
+      59918,6,6,230,0,
+      59906,231,225,227,0,
+      59908,0,0,231,0,
+      59919,0,0,231,0,
+      64014,0,0,1,0,
+      59906,232,2,231,0,
+      59918,1,1,232,0,
+      59906,233,5,231,0,
+      59918,3,3,233,0,
+      59906,234,6,231,0,
+      59918,4,4,234,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,235,0,0,0,
+      64006,236,235,31,0,
+      60943,237,0,236,0,
+      64002,238,2,1,0,
+      60943,239,0,238,0,
+      59908,240,1,237,0,
+      59919,240,240,237,0,
+      59906,240,240,239,0,
+      59918,2,2,240,0,
+      59908,241,3,237,0,
+      59919,241,241,237,0,
+      59906,241,241,239,0,
+      59918,5,5,241,0,
+      59908,242,4,237,0,
+      59919,242,242,237,0,
+      59906,242,242,239,0,
+      59918,6,6,242,0,
+      59906,243,237,239,0,
+      59908,0,0,243,0,
+      59919,0,0,243,0,
+      64014,0,0,1,0,
+      59906,244,2,243,0,
+      59918,1,1,244,0,
+      59906,245,5,243,0,
+      59918,3,3,245,0,
+      59906,246,6,243,0,
+      59918,4,4,246,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,247,0,0,0,
+      64006,248,247,31,0,
+      60943,249,0,248,0,
+      64002,250,2,1,0,
+      60943,251,0,250,0,
+      59908,252,1,249,0,
+      59919,252,252,249,0,
+      59906,252,252,251,0,
+      59918,2,2,252,0,
+      59908,253,3,249,0,
+      59919,253,253,249,0,
+      59906,253,253,251,0,
+      59918,5,5,253,0,
+      59908,254,4,249,0,
+      59919,254,254,249,0,
+      59906,254,254,251,0,
+      59918,6,6,254,0,
+      59906,255,249,251,0,
+      59908,0,0,255,0,
+      59919,0,0,255,0,
+      64014,0,0,1,0,
+      59906,256,2,255,0,
+      59918,1,1,256,0,
+      59906,257,5,255,0,
+      59918,3,3,257,0,
+      59906,258,6,255,0,
+      59918,4,4,258,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,259,0,0,0,
+      64006,260,259,31,0,
+      60943,261,0,260,0,
+      64002,262,2,1,0,
+      60943,263,0,262,0,
+      59908,264,1,261,0,
+      59919,264,264,261,0,
+      59906,264,264,263,0,
+      59918,2,2,264,0,
+      59908,265,3,261,0,
+      59919,265,265,261,0,
+      59906,265,265,263,0,
+      59918,5,5,265,0,
+      59908,266,4,261,0,
+      59919,266,266,261,0,
+      59906,266,266,263,0,
+      59918,6,6,266,0,
+      59906,267,261,263,0,
+      59908,0,0,267,0,
+      59919,0,0,267,0,
+      64014,0,0,1,0,
+      59906,268,2,267,0,
+      59918,1,1,268,0,
+      59906,269,5,267,0,
+      59918,3,3,269,0,
+      59906,270,6,267,0,
+      59918,4,4,270,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,271,0,0,0,
+      64006,272,271,31,0,
+      60943,273,0,272,0,
+      64002,274,2,1,0,
+      60943,275,0,274,0,
+      59908,276,1,273,0,
+      59919,276,276,273,0,
+      59906,276,276,275,0,
+      59918,2,2,276,0,
+      59908,277,3,273,0,
+      59919,277,277,273,0,
+      59906,277,277,275,0,
+      59918,5,5,277,0,
+      59908,278,4,273,0,
+      59919,278,278,273,0,
+      59906,278,278,275,0,
+      59918,6,6,278,0,
+      59906,279,273,275,0,
+      59908,0,0,279,0,
+      59919,0,0,279,0,
+      64014,0,0,1,0,
+      59906,280,2,279,0,
+      59918,1,1,280,0,
+      59906,281,5,279,0,
+      59918,3,3,281,0,
+      59906,282,6,279,0,
+      59918,4,4,282,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,283,0,0,0,
+      64006,284,283,31,0,
+      60943,285,0,284,0,
+      64002,286,2,1,0,
+      60943,287,0,286,0,
+      59908,288,1,285,0,
+      59919,288,288,285,0,
+      59906,288,288,287,0,
+      59918,2,2,288,0,
+      59908,289,3,285,0,
+      59919,289,289,285,0,
+      59906,289,289,287,0,
+      59918,5,5,289,0,
+      59908,290,4,285,0,
+      59919,290,290,285,0,
+      59906,290,290,287,0,
+      59918,6,6,290,0,
+      59906,291,285,287,0,
+      59908,0,0,291,0,
+      59919,0,0,291,0,
+      64014,0,0,1,0,
+      59906,292,2,291,0,
+      59918,1,1,292,0,
+      59906,293,5,291,0,
+      59918,3,3,293,0,
+      59906,294,6,291,0,
+      59918,4,4,294,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,295,0,0,0,
+      64006,296,295,31,0,
+      60943,297,0,296,0,
+      64002,298,2,1,0,
+      60943,299,0,298,0,
+      59908,300,1,297,0,
+      59919,300,300,297,0,
+      59906,300,300,299,0,
+      59918,2,2,300,0,
+      59908,301,3,297,0,
+      59919,301,301,297,0,
+      59906,301,301,299,0,
+      59918,5,5,301,0,
+      59908,302,4,297,0,
+      59919,302,302,297,0,
+      59906,302,302,299,0,
+      59918,6,6,302,0,
+      59906,303,297,299,0,
+      59908,0,0,303,0,
+      59919,0,0,303,0,
+      64014,0,0,1,0,
+      59906,304,2,303,0,
+      59918,1,1,304,0,
+      59906,305,5,303,0,
+      59918,3,3,305,0,
+      59906,306,6,303,0,
+      59918,4,4,306,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,307,0,0,0,
+      64006,308,307,31,0,
+      60943,309,0,308,0,
+      64002,310,2,1,0,
+      60943,311,0,310,0,
+      59908,312,1,309,0,
+      59919,312,312,309,0,
+      59906,312,312,311,0,
+      59918,2,2,312,0,
+      59908,313,3,309,0,
+      59919,313,313,309,0,
+      59906,313,313,311,0,
+      59918,5,5,313,0,
+      59908,314,4,309,0,
+      59919,314,314,309,0,
+      59906,314,314,311,0,
+      59918,6,6,314,0,
+      59906,315,309,311,0,
+      59908,0,0,315,0,
+      59919,0,0,315,0,
+      64014,0,0,1,0,
+      59906,316,2,315,0,
+      59918,1,1,316,0,
+      59906,317,5,315,0,
+      59918,3,3,317,0,
+      59906,318,6,315,0,
+      59918,4,4,318,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,319,0,0,0,
+      64006,320,319,31,0,
+      60943,321,0,320,0,
+      64002,322,2,1,0,
+      60943,323,0,322,0,
+      59908,324,1,321,0,
+      59919,324,324,321,0,
+      59906,324,324,323,0,
+      59918,2,2,324,0,
+      59908,325,3,321,0,
+      59919,325,325,321,0,
+      59906,325,325,323,0,
+      59918,5,5,325,0,
+      59908,326,4,321,0,
+      59919,326,326,321,0,
+      59906,326,326,323,0,
+      59918,6,6,326,0,
+      59906,327,321,323,0,
+      59908,0,0,327,0,
+      59919,0,0,327,0,
+      64014,0,0,1,0,
+      59906,328,2,327,0,
+      59918,1,1,328,0,
+      59906,329,5,327,0,
+      59918,3,3,329,0,
+      59906,330,6,327,0,
+      59918,4,4,330,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,331,0,0,0,
+      64006,332,331,31,0,
+      60943,333,0,332,0,
+      64002,334,2,1,0,
+      60943,335,0,334,0,
+      59908,336,1,333,0,
+      59919,336,336,333,0,
+      59906,336,336,335,0,
+      59918,2,2,336,0,
+      59908,337,3,333,0,
+      59919,337,337,333,0,
+      59906,337,337,335,0,
+      59918,5,5,337,0,
+      59908,338,4,333,0,
+      59919,338,338,333,0,
+      59906,338,338,335,0,
+      59918,6,6,338,0,
+      59906,339,333,335,0,
+      59908,0,0,339,0,
+      59919,0,0,339,0,
+      64014,0,0,1,0,
+      59906,340,2,339,0,
+      59918,1,1,340,0,
+      59906,341,5,339,0,
+      59918,3,3,341,0,
+      59906,342,6,339,0,
+      59918,4,4,342,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,343,0,0,0,
+      64006,344,343,31,0,
+      60943,345,0,344,0,
+      64002,346,2,1,0,
+      60943,347,0,346,0,
+      59908,348,1,345,0,
+      59919,348,348,345,0,
+      59906,348,348,347,0,
+      59918,2,2,348,0,
+      59908,349,3,345,0,
+      59919,349,349,345,0,
+      59906,349,349,347,0,
+      59918,5,5,349,0,
+      59908,350,4,345,0,
+      59919,350,350,345,0,
+      59906,350,350,347,0,
+      59918,6,6,350,0,
+      59906,351,345,347,0,
+      59908,0,0,351,0,
+      59919,0,0,351,0,
+      64014,0,0,1,0,
+      59906,352,2,351,0,
+      59918,1,1,352,0,
+      59906,353,5,351,0,
+      59918,3,3,353,0,
+      59906,354,6,351,0,
+      59918,4,4,354,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,355,0,0,0,
+      64006,356,355,31,0,
+      60943,357,0,356,0,
+      64002,358,2,1,0,
+      60943,359,0,358,0,
+      59908,360,1,357,0,
+      59919,360,360,357,0,
+      59906,360,360,359,0,
+      59918,2,2,360,0,
+      59908,361,3,357,0,
+      59919,361,361,357,0,
+      59906,361,361,359,0,
+      59918,5,5,361,0,
+      59908,362,4,357,0,
+      59919,362,362,357,0,
+      59906,362,362,359,0,
+      59918,6,6,362,0,
+      59906,363,357,359,0,
+      59908,0,0,363,0,
+      59919,0,0,363,0,
+      64014,0,0,1,0,
+      59906,364,2,363,0,
+      59918,1,1,364,0,
+      59906,365,5,363,0,
+      59918,3,3,365,0,
+      59906,366,6,363,0,
+      59918,4,4,366,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      63744,0,0,0,0,
+      61958,381,13,31,0,
+      60943,382,0,381,0,
+      51724,367,3,1,0,
+      51724,368,3,2,0,
+      51724,369,3,3,0,
+      51724,370,3,4,0,
+      51724,371,3,5,0,
+      51724,372,3,6,0,
+      51724,373,3,7,0,
+      51724,374,3,8,0,
+      51724,375,3,9,0,
+      51724,376,3,10,0,
+      51724,377,3,11,0,
+      51724,378,3,12,0,
+      51724,379,3,13,0,
+      59916,380,3,382,0,
+      35349,368,3,1,368,
+      35357,369,3,2,369,
+      35357,370,3,3,370,
+      35357,371,3,4,371,
+      35357,372,3,5,372,
+      35357,373,3,6,373,
+      35357,374,3,7,374,
+      35357,375,3,8,375,
+      35357,376,3,9,376,
+      35357,377,3,10,377,
+      35357,378,3,11,378,
+      35357,379,3,12,379,
+      35353,380,3,13,380,
+      64006,383,3,31,0,
+      60943,384,0,383,0,
+      57858,385,1,384,0,
+      57858,386,2,384,0,
+      57858,387,3,384,0,
+      57858,388,4,384,0,
+      57858,389,5,384,0,
+      57858,390,6,384,0,
+      57858,391,7,384,0,
+      57858,392,8,384,0,
+      57858,393,9,384,0,
+      57858,394,10,384,0,
+      57858,395,11,384,0,
+      57858,396,12,384,0,
+      57858,397,13,384,0,
+      59923,368,368,385,0,
+      59931,369,369,386,0,
+      59931,370,370,387,0,
+      59931,371,371,388,0,
+      59931,372,372,389,0,
+      59931,373,373,390,0,
+      59931,374,374,391,0,
+      59931,375,375,392,0,
+      59931,376,376,393,0,
+      59931,377,377,394,0,
+      59931,378,378,395,0,
+      59931,379,379,396,0,
+      59927,380,380,397,0,
+      61958,398,26,31,0,
+      60943,399,0,398,0,
+      35348,367,4,14,367,
+      35356,368,4,15,368,
+      35356,369,4,16,369,
+      35356,370,4,17,370,
+      35356,371,4,18,371,
+      35356,372,4,19,372,
+      35356,373,4,20,373,
+      35356,374,4,21,374,
+      35356,375,4,22,375,
+      35356,376,4,23,376,
+      35356,377,4,24,377,
+      35356,378,4,25,378,
+      35356,379,4,26,379,
+      43544,380,4,399,380,
+      35349,368,4,14,368,
+      35357,369,4,15,369,
+      35357,370,4,16,370,
+      35357,371,4,17,371,
+      35357,372,4,18,372,
+      35357,373,4,19,373,
+      35357,374,4,20,374,
+      35357,375,4,21,375,
+      35357,376,4,22,376,
+      35357,377,4,23,377,
+      35357,378,4,24,378,
+      35357,379,4,25,379,
+      35353,380,4,26,380,
+      64006,400,4,31,0,
+      60943,401,0,400,0,
+      57858,402,14,401,0,
+      57858,403,15,401,0,
+      57858,404,16,401,0,
+      57858,405,17,401,0,
+      57858,406,18,401,0,
+      57858,407,19,401,0,
+      57858,408,20,401,0,
+      57858,409,21,401,0,
+      57858,410,22,401,0,
+      57858,411,23,401,0,
+      57858,412,24,401,0,
+      57858,413,25,401,0,
+      57858,414,26,401,0,
+      59923,368,368,402,0,
+      59931,369,369,403,0,
+      59931,370,370,404,0,
+      59931,371,371,405,0,
+      59931,372,372,406,0,
+      59931,373,373,407,0,
+      59931,374,374,408,0,
+      59931,375,375,409,0,
+      59931,376,376,410,0,
+      59931,377,377,411,0,
+      59931,378,378,412,0,
+      59931,379,379,413,0,
+      59927,380,380,414,0,
+      59656,1,367,368,30,
+      59656,2,368,369,30,
+      59656,3,369,370,30,
+      59656,4,370,371,30,
+      59656,5,371,372,30,
+      59656,6,372,373,30,
+      59656,7,373,374,30,
+      59656,8,374,375,30,
+      59656,9,375,376,30,
+      59656,10,376,377,30,
+      59656,11,377,378,30,
+      59656,12,378,379,30,
+      59656,13,379,380,30,
+      61958,429,13,31,0,
+      60943,430,0,429,0,
+      51724,415,5,1,0,
+      51724,416,5,2,0,
+      51724,417,5,3,0,
+      51724,418,5,4,0,
+      51724,419,5,5,0,
+      51724,420,5,6,0,
+      51724,421,5,7,0,
+      51724,422,5,8,0,
+      51724,423,5,9,0,
+      51724,424,5,10,0,
+      51724,425,5,11,0,
+      51724,426,5,12,0,
+      51724,427,5,13,0,
+      59916,428,5,430,0,
+      35349,416,5,1,416,
+      35357,417,5,2,417,
+      35357,418,5,3,418,
+      35357,419,5,4,419,
+      35357,420,5,5,420,
+      35357,421,5,6,421,
+      35357,422,5,7,422,
+      35357,423,5,8,423,
+      35357,424,5,9,424,
+      35357,425,5,10,425,
+      35357,426,5,11,426,
+      35357,427,5,12,427,
+      35353,428,5,13,428,
+      64006,431,5,31,0,
+      60943,432,0,431,0,
+      57858,433,1,432,0,
+      57858,434,2,432,0,
+      57858,435,3,432,0,
+      57858,436,4,432,0,
+      57858,437,5,432,0,
+      57858,438,6,432,0,
+      57858,439,7,432,0,
+      57858,440,8,432,0,
+      57858,441,9,432,0,
+      57858,442,10,432,0,
+      57858,443,11,432,0,
+      57858,444,12,432,0,
+      57858,445,13,432,0,
+      59923,416,416,433,0,
+      59931,417,417,434,0,
+      59931,418,418,435,0,
+      59931,419,419,436,0,
+      59931,420,420,437,0,
+      59931,421,421,438,0,
+      59931,422,422,439,0,
+      59931,423,423,440,0,
+      59931,424,424,441,0,
+      59931,425,425,442,0,
+      59931,426,426,443,0,
+      59931,427,427,444,0,
+      59927,428,428,445,0,
+      61958,446,26,31,0,
+      60943,447,0,446,0,
+      35348,415,6,14,415,
+      35356,416,6,15,416,
+      35356,417,6,16,417,
+      35356,418,6,17,418,
+      35356,419,6,18,419,
+      35356,420,6,19,420,
+      35356,421,6,20,421,
+      35356,422,6,21,422,
+      35356,423,6,22,423,
+      35356,424,6,23,424,
+      35356,425,6,24,425,
+      35356,426,6,25,426,
+      35356,427,6,26,427,
+      43544,428,6,447,428,
+      35349,416,6,14,416,
+      35357,417,6,15,417,
+      35357,418,6,16,418,
+      35357,419,6,17,419,
+      35357,420,6,18,420,
+      35357,421,6,19,421,
+      35357,422,6,20,422,
+      35357,423,6,21,423,
+      35357,424,6,22,424,
+      35357,425,6,23,425,
+      35357,426,6,24,426,
+      35357,427,6,25,427,
+      35353,428,6,26,428,
+      64006,448,6,31,0,
+      60943,449,0,448,0,
+      57858,450,14,449,0,
+      57858,451,15,449,0,
+      57858,452,16,449,0,
+      57858,453,17,449,0,
+      57858,454,18,449,0,
+      57858,455,19,449,0,
+      57858,456,20,449,0,
+      57858,457,21,449,0,
+      57858,458,22,449,0,
+      57858,459,23,449,0,
+      57858,460,24,449,0,
+      57858,461,25,449,0,
+      57858,462,26,449,0,
+      59923,416,416,450,0,
+      59931,417,417,451,0,
+      59931,418,418,452,0,
+      59931,419,419,453,0,
+      59931,420,420,454,0,
+      59931,421,421,455,0,
+      59931,422,422,456,0,
+      59931,423,423,457,0,
+      59931,424,424,458,0,
+      59931,425,425,459,0,
+      59931,426,426,460,0,
+      59931,427,427,461,0,
+      59927,428,428,462,0,
+      59656,14,415,416,30,
+      59656,15,416,417,30,
+      59656,16,417,418,30,
+      59656,17,418,419,30,
+      59656,18,419,420,30,
+      59656,19,420,421,30,
+      59656,20,421,422,30,
+      59656,21,422,423,30,
+      59656,22,423,424,30,
+      59656,23,424,425,30,
+      59656,24,425,426,30,
+      59656,25,426,427,30,
+      59656,26,427,428,30,
+      51724,463,3,27,0,
+      51724,464,3,28,0,
+      51724,465,3,29,0,
+      51724,466,3,30,0,
+      51724,467,3,31,0,
+      51724,468,3,32,0,
+      51724,469,3,33,0,
+      51724,470,3,34,0,
+      51724,471,3,35,0,
+      51724,472,3,36,0,
+      51724,473,3,37,0,
+      51724,474,3,38,0,
+      64012,475,3,0,0,
+      64012,476,3,0,0,
+      35349,464,3,27,464,
+      35357,465,3,28,465,
+      35357,466,3,29,466,
+      35357,467,3,30,467,
+      35357,468,3,31,468,
+      35357,469,3,32,469,
+      35357,470,3,33,470,
+      35357,471,3,34,471,
+      35357,472,3,35,472,
+      35357,473,3,36,473,
+      35357,474,3,37,474,
+      35357,475,3,38,475,
+      47641,476,3,0,476,
+      64006,477,3,31,0,
+      60943,478,0,477,0,
+      57858,479,27,478,0,
+      57858,480,28,478,0,
+      57858,481,29,478,0,
+      57858,482,30,478,0,
+      57858,483,31,478,0,
+      57858,484,32,478,0,
+      57858,485,33,478,0,
+      57858,486,34,478,0,
+      57858,487,35,478,0,
+      57858,488,36,478,0,
+      57858,489,37,478,0,
+      57858,490,38,478,0,
+      60930,491,0,478,0,
+      59923,464,464,479,0,
+      59931,465,465,480,0,
+      59931,466,466,481,0,
+      59931,467,467,482,0,
+      59931,468,468,483,0,
+      59931,469,469,484,0,
+      59931,470,470,485,0,
+      59931,471,471,486,0,
+      59931,472,472,487,0,
+      59931,473,473,488,0,
+      59931,474,474,489,0,
+      59931,475,475,490,0,
+      59927,476,476,491,0,
+      35348,463,4,39,463,
+      35356,464,4,40,464,
+      35356,465,4,41,465,
+      35356,466,4,42,466,
+      35356,467,4,43,467,
+      35356,468,4,44,468,
+      35356,469,4,45,469,
+      35356,470,4,46,470,
+      35356,471,4,47,471,
+      35356,472,4,48,472,
+      35356,473,4,49,473,
+      35356,474,4,50,474,
+      47644,475,4,0,475,
+      47640,476,4,0,476,
+      35349,464,4,39,464,
+      35357,465,4,40,465,
+      35357,466,4,41,466,
+      35357,467,4,42,467,
+      35357,468,4,43,468,
+      35357,469,4,44,469,
+      35357,470,4,45,470,
+      35357,471,4,46,471,
+      35357,472,4,47,472,
+      35357,473,4,48,473,
+      35357,474,4,49,474,
+      35357,475,4,50,475,
+      47641,476,4,0,476,
+      64006,492,4,31,0,
+      60943,493,0,492,0,
+      57858,494,39,493,0,
+      57858,495,40,493,0,
+      57858,496,41,493,0,
+      57858,497,42,493,0,
+      57858,498,43,493,0,
+      57858,499,44,493,0,
+      57858,500,45,493,0,
+      57858,501,46,493,0,
+      57858,502,47,493,0,
+      57858,503,48,493,0,
+      57858,504,49,493,0,
+      57858,505,50,493,0,
+      60930,506,0,493,0,
+      59923,464,464,494,0,
+      59931,465,465,495,0,
+      59931,466,466,496,0,
+      59931,467,467,497,0,
+      59931,468,468,498,0,
+      59931,469,469,499,0,
+      59931,470,470,500,0,
+      59931,471,471,501,0,
+      59931,472,472,502,0,
+      59931,473,473,503,0,
+      59931,474,474,504,0,
+      59931,475,475,505,0,
+      59927,476,476,506,0,
+      51724,507,463,63,0,
+      64002,507,507,1073741823,0,
+      35348,463,507,51,463,
+      35356,464,507,52,464,
+      35356,465,507,53,465,
+      35356,466,507,54,466,
+      35356,467,507,55,467,
+      35356,468,507,56,468,
+      35356,469,507,57,469,
+      35356,470,507,58,470,
+      35356,471,507,59,471,
+      35356,472,507,60,472,
+      35356,473,507,61,473,
+      35356,474,507,62,474,
+      64026,475,475,0,0,
+      64022,476,476,0,0,
+      35349,464,507,51,464,
+      35357,465,507,52,465,
+      35357,466,507,53,466,
+      35357,467,507,54,467,
+      35357,468,507,55,468,
+      35357,469,507,56,469,
+      35357,470,507,57,470,
+      35357,471,507,58,471,
+      35357,472,507,59,472,
+      35357,473,507,60,473,
+      35357,474,507,61,474,
+      35357,475,507,62,475,
+      64022,476,476,0,0,
+      59912,508,463,464,30,
+      59912,509,464,465,30,
+      59912,510,465,466,30,
+      59912,511,466,467,30,
+      59912,512,467,468,30,
+      59912,513,468,469,30,
+      59912,514,469,470,30,
+      59912,515,470,471,30,
+      59912,516,471,472,30,
+      59912,517,472,473,30,
+      59912,518,473,474,30,
+      59912,519,474,475,30,
+      59912,520,475,476,30,
+      64006,521,520,31,0,
+      60943,522,0,521,0,
+      57858,523,51,522,0,
+      57858,524,52,522,0,
+      57858,525,53,522,0,
+      57858,526,54,522,0,
+      57858,527,55,522,0,
+      57858,528,56,522,0,
+      57858,529,57,522,0,
+      57858,530,58,522,0,
+      57858,531,59,522,0,
+      57858,532,60,522,0,
+      57858,533,61,522,0,
+      57858,534,62,522,0,
+      59922,535,508,523,0,
+      59930,536,509,524,0,
+      59930,537,510,525,0,
+      59930,538,511,526,0,
+      59930,539,512,527,0,
+      59930,540,513,528,0,
+      59930,541,514,529,0,
+      59930,542,515,530,0,
+      59930,543,516,531,0,
+      59930,544,517,532,0,
+      59930,545,518,533,0,
+      59930,546,519,534,0,
+      59926,547,520,522,0,
+      51731,548,535,51,0,
+      51739,549,536,52,0,
+      51739,550,537,53,0,
+      51739,551,538,54,0,
+      51739,552,539,55,0,
+      51739,553,540,56,0,
+      51739,554,541,57,0,
+      51739,555,542,58,0,
+      51739,556,543,59,0,
+      51739,557,544,60,0,
+      51739,558,545,61,0,
+      51739,559,546,62,0,
+      64023,560,547,0,0,
+      64006,561,560,31,0,
+      60943,562,0,561,0,
+      59908,563,548,535,0,
+      59906,563,563,562,0,
+      59652,27,548,563,0,
+      59908,564,549,536,0,
+      59906,564,564,562,0,
+      59652,28,549,564,0,
+      59908,565,550,537,0,
+      59906,565,565,562,0,
+      59652,29,550,565,0,
+      59908,566,551,538,0,
+      59906,566,566,562,0,
+      59652,30,551,566,0,
+      59908,567,552,539,0,
+      59906,567,567,562,0,
+      59652,31,552,567,0,
+      59908,568,553,540,0,
+      59906,568,568,562,0,
+      59652,32,553,568,0,
+      59908,569,554,541,0,
+      59906,569,569,562,0,
+      59652,33,554,569,0,
+      59908,570,555,542,0,
+      59906,570,570,562,0,
+      59652,34,555,570,0,
+      59908,571,556,543,0,
+      59906,571,571,562,0,
+      59652,35,556,571,0,
+      59908,572,557,544,0,
+      59906,572,572,562,0,
+      59652,36,557,572,0,
+      59908,573,558,545,0,
+      59906,573,573,562,0,
+      59652,37,558,573,0,
+      59908,574,559,546,0,
+      59906,574,574,562,0,
+      59652,38,559,574,0,
+      51724,575,5,27,0,
+      51724,576,5,28,0,
+      51724,577,5,29,0,
+      51724,578,5,30,0,
+      51724,579,5,31,0,
+      51724,580,5,32,0,
+      51724,581,5,33,0,
+      51724,582,5,34,0,
+      51724,583,5,35,0,
+      51724,584,5,36,0,
+      51724,585,5,37,0,
+      51724,586,5,38,0,
+      64012,587,5,0,0,
+      64012,588,5,0,0,
+      35349,576,5,27,576,
+      35357,577,5,28,577,
+      35357,578,5,29,578,
+      35357,579,5,30,579,
+      35357,580,5,31,580,
+      35357,581,5,32,581,
+      35357,582,5,33,582,
+      35357,583,5,34,583,
+      35357,584,5,35,584,
+      35357,585,5,36,585,
+      35357,586,5,37,586,
+      35357,587,5,38,587,
+      47641,588,5,0,588,
+      64006,589,5,31,0,
+      60943,590,0,589,0,
+      57858,591,27,590,0,
+      57858,592,28,590,0,
+      57858,593,29,590,0,
+      57858,594,30,590,0,
+      57858,595,31,590,0,
+      57858,596,32,590,0,
+      57858,597,33,590,0,
+      57858,598,34,590,0,
+      57858,599,35,590,0,
+      57858,600,36,590,0,
+      57858,601,37,590,0,
+      57858,602,38,590,0,
+      60930,603,0,590,0,
+      59923,576,576,591,0,
+      59931,577,577,592,0,
+      59931,578,578,593,0,
+      59931,579,579,594,0,
+      59931,580,580,595,0,
+      59931,581,581,596,0,
+      59931,582,582,597,0,
+      59931,583,583,598,0,
+      59931,584,584,599,0,
+      59931,585,585,600,0,
+      59931,586,586,601,0,
+      59931,587,587,602,0,
+      59927,588,588,603,0,
+      35348,575,6,39,575,
+      35356,576,6,40,576,
+      35356,577,6,41,577,
+      35356,578,6,42,578,
+      35356,579,6,43,579,
+      35356,580,6,44,580,
+      35356,581,6,45,581,
+      35356,582,6,46,582,
+      35356,583,6,47,583,
+      35356,584,6,48,584,
+      35356,585,6,49,585,
+      35356,586,6,50,586,
+      47644,587,6,0,587,
+      47640,588,6,0,588,
+      35349,576,6,39,576,
+      35357,577,6,40,577,
+      35357,578,6,41,578,
+      35357,579,6,42,579,
+      35357,580,6,43,580,
+      35357,581,6,44,581,
+      35357,582,6,45,582,
+      35357,583,6,46,583,
+      35357,584,6,47,584,
+      35357,585,6,48,585,
+      35357,586,6,49,586,
+      35357,587,6,50,587,
+      47641,588,6,0,588,
+      64006,604,6,31,0,
+      60943,605,0,604,0,
+      57858,606,39,605,0,
+      57858,607,40,605,0,
+      57858,608,41,605,0,
+      57858,609,42,605,0,
+      57858,610,43,605,0,
+      57858,611,44,605,0,
+      57858,612,45,605,0,
+      57858,613,46,605,0,
+      57858,614,47,605,0,
+      57858,615,48,605,0,
+      57858,616,49,605,0,
+      57858,617,50,605,0,
+      60930,618,0,605,0,
+      59923,576,576,606,0,
+      59931,577,577,607,0,
+      59931,578,578,608,0,
+      59931,579,579,609,0,
+      59931,580,580,610,0,
+      59931,581,581,611,0,
+      59931,582,582,612,0,
+      59931,583,583,613,0,
+      59931,584,584,614,0,
+      59931,585,585,615,0,
+      59931,586,586,616,0,
+      59931,587,587,617,0,
+      59927,588,588,618,0,
+      51724,619,575,63,0,
+      64002,619,619,1073741823,0,
+      35348,575,619,51,575,
+      35356,576,619,52,576,
+      35356,577,619,53,577,
+      35356,578,619,54,578,
+      35356,579,619,55,579,
+      35356,580,619,56,580,
+      35356,581,619,57,581,
+      35356,582,619,58,582,
+      35356,583,619,59,583,
+      35356,584,619,60,584,
+      35356,585,619,61,585,
+      35356,586,619,62,586,
+      64026,587,587,0,0,
+      64022,588,588,0,0,
+      35349,576,619,51,576,
+      35357,577,619,52,577,
+      35357,578,619,53,578,
+      35357,579,619,54,579,
+      35357,580,619,55,580,
+      35357,581,619,56,581,
+      35357,582,619,57,582,
+      35357,583,619,58,583,
+      35357,584,619,59,584,
+      35357,585,619,60,585,
+      35357,586,619,61,586,
+      35357,587,619,62,587,
+      64022,588,588,0,0,
+      59912,620,575,576,30,
+      59912,621,576,577,30,
+      59912,622,577,578,30,
+      59912,623,578,579,30,
+      59912,624,579,580,30,
+      59912,625,580,581,30,
+      59912,626,581,582,30,
+      59912,627,582,583,30,
+      59912,628,583,584,30,
+      59912,629,584,585,30,
+      59912,630,585,586,30,
+      59912,631,586,587,30,
+      59912,632,587,588,30,
+      64006,633,632,31,0,
+      60943,634,0,633,0,
+      57858,635,51,634,0,
+      57858,636,52,634,0,
+      57858,637,53,634,0,
+      57858,638,54,634,0,
+      57858,639,55,634,0,
+      57858,640,56,634,0,
+      57858,641,57,634,0,
+      57858,642,58,634,0,
+      57858,643,59,634,0,
+      57858,644,60,634,0,
+      57858,645,61,634,0,
+      57858,646,62,634,0,
+      59922,647,620,635,0,
+      59930,648,621,636,0,
+      59930,649,622,637,0,
+      59930,650,623,638,0,
+      59930,651,624,639,0,
+      59930,652,625,640,0,
+      59930,653,626,641,0,
+      59930,654,627,642,0,
+      59930,655,628,643,0,
+      59930,656,629,644,0,
+      59930,657,630,645,0,
+      59930,658,631,646,0,
+      59926,659,632,634,0,
+      51731,660,647,51,0,
+      51739,661,648,52,0,
+      51739,662,649,53,0,
+      51739,663,650,54,0,
+      51739,664,651,55,0,
+      51739,665,652,56,0,
+      51739,666,653,57,0,
+      51739,667,654,58,0,
+      51739,668,655,59,0,
+      51739,669,656,60,0,
+      51739,670,657,61,0,
+      51739,671,658,62,0,
+      64023,672,659,0,0,
+      64006,673,672,31,0,
+      60943,674,0,673,0,
+      59908,675,660,647,0,
+      59906,675,675,674,0,
+      59652,39,660,675,0,
+      59908,676,661,648,0,
+      59906,676,676,674,0,
+      59652,40,661,676,0,
+      59908,677,662,649,0,
+      59906,677,677,674,0,
+      59652,41,662,677,0,
+      59908,678,663,650,0,
+      59906,678,678,674,0,
+      59652,42,663,678,0,
+      59908,679,664,651,0,
+      59906,679,679,674,0,
+      59652,43,664,679,0,
+      59908,680,665,652,0,
+      59906,680,680,674,0,
+      59652,44,665,680,0,
+      59908,681,666,653,0,
+      59906,681,681,674,0,
+      59652,45,666,681,0,
+      59908,682,667,654,0,
+      59906,682,682,674,0,
+      59652,46,667,682,0,
+      59908,683,668,655,0,
+      59906,683,683,674,0,
+      59652,47,668,683,0,
+      59908,684,669,656,0,
+      59906,684,684,674,0,
+      59652,48,669,684,0,
+      59908,685,670,657,0,
+      59906,685,685,674,0,
+      59652,49,670,685,0,
+      59908,686,671,658,0,
+      59906,686,686,674,0,
+      59652,50,671,686,0,
+    };
+    interpret(code, 1622, y, x, t);
+  }
+#endif
+};
+
+// modinv_finish: a step that the loops below call; 110 instructions.
+struct modinv_finish {
+  static constexpr unsigned in_words = 64;
+  static constexpr unsigned out_words = 13;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<83>;\n\t"
+        "xor.b32 t0, %14, 1;\n\t"
+        "not.b32 t1, %14;\n\t"
+        "not.b32 t4, %15;\n\t"
+        "not.b32 t5, %16;\n\t"
+        "not.b32 t6, %17;\n\t"
+        "not.b32 t7, %18;\n\t"
+        "not.b32 t8, %19;\n\t"
+        "not.b32 t9, %20;\n\t"
+        "not.b32 t10, %21;\n\t"
+        "not.b32 t11, %22;\n\t"
+        "not.b32 t12, %23;\n\t"
+        "not.b32 t13, %24;\n\t"
+        "not.b32 t14, %25;\n\t"
+        "not.b32 t15, %26;\n\t"
+        "or.b32 t16, t0, %15;\n\t"
+        "or.b32 t17, t16, %16;\n\t"
+        "or.b32 t18, t17, %17;\n\t"
+        "or.b32 t19, t18, %18;\n\t"
+        "or.b32 t20, t19, %19;\n\t"
+        "or.b32 t21, t20, %20;\n\t"
+        "or.b32 t22, t21, %21;\n\t"
+        "or.b32 t23, t22, %22;\n\t"
+        "or.b32 t24, t23, %23;\n\t"
+        "or.b32 t25, t24, %24;\n\t"
+        "or.b32 t26, t25, %25;\n\t"
+        "or.b32 t27, t26, %26;\n\t"
+        "sub.cc.u32 t28, 0, t27;\n\t"
+        "subc.u32 t29, 0, 0;\n\t"
+        "add.u32 t2, t29, 1;\n\t"
+        "or.b32 t30, t1, t4;\n\t"
+        "or.b32 t31, t30, t5;\n\t"
+        "or.b32 t32, t31, t6;\n\t"
+        "or.b32 t33, t32, t7;\n\t"
+        "or.b32 t34, t33, t8;\n\t"
+        "or.b32 t35, t34, t9;\n\t"
+        "or.b32 t36, t35, t10;\n\t"
+        "or.b32 t37, t36, t11;\n\t"
+        "or.b32 t38, t37, t12;\n\t"
+        "or.b32 t39, t38, t13;\n\t"
+        "or.b32 t40, t39, t14;\n\t"
+        "or.b32 t41, t40, t15;\n\t"
+        "sub.cc.u32 t42, 0, t41;\n\t"
+        "subc.u32 t43, 0, 0;\n\t"
+        "add.u32 t3, t43, 1;\n\t"
+        "or.b32 t44, t2, t3;\n\t"
+        "and.b32 t44, t44, %64;\n\t"
+        "and.b32 t44, t44, 1;\n\t"
+        "sub.u32 t45, 0, t44;\n\t"
+        "sub.u32 t46, 0, t3;\n\t"
+        "sub.cc.u32 t47, %64, %40;\n\t"
+        "subc.cc.u32 t48, %65, %41;\n\t"
+        "subc.cc.u32 t49, %66, %42;\n\t"
+        "subc.cc.u32 t50, %67, %43;\n\t"
+        "subc.cc.u32 t51, %68, %44;\n\t"
+        "subc.cc.u32 t52, %69, %45;\n\t"
+        "subc.cc.u32 t53, %70, %46;\n\t"
+        "subc.cc.u32 t54, %71, %47;\n\t"
+        "subc.cc.u32 t55, %72, %48;\n\t"
+        "subc.cc.u32 t56, %73, %49;\n\t"
+        "subc.cc.u32 t57, %74, %50;\n\t"
+        "subc.u32 t58, %75, %51;\n\t"
+        "xor.b32 t60, %40, t47;\n\t"
+        "and.b32 t60, t60, t46;\n\t"
+        "xor.b32 t59, %40, t60;\n\t"
+        "and.b32 %0, t59, t45;\n\t"
+        "xor.b32 t62, %41, t48;\n\t"
+        "and.b32 t62, t62, t46;\n\t"
+        "xor.b32 t61, %41, t62;\n\t"
+        "and.b32 %1, t61, t45;\n\t"
+        "xor.b32 t64, %42, t49;\n\t"
+        "and.b32 t64, t64, t46;\n\t"
+        "xor.b32 t63, %42, t64;\n\t"
+        "and.b32 %2, t63, t45;\n\t"
+        "xor.b32 t66, %43, t50;\n\t"
+        "and.b32 t66, t66, t46;\n\t"
+        "xor.b32 t65, %43, t66;\n\t"
+        "and.b32 %3, t65, t45;\n\t"
+        "xor.b32 t68, %44, t51;\n\t"
+        "and.b32 t68, t68, t46;\n\t"
+        "xor.b32 t67, %44, t68;\n\t"
+        "and.b32 %4, t67, t45;\n\t"
+        "xor.b32 t70, %45, t52;\n\t"
+        "and.b32 t70, t70, t46;\n\t"
+        "xor.b32 t69, %45, t70;\n\t"
+        "and.b32 %5, t69, t45;\n\t"
+        "xor.b32 t72, %46, t53;\n\t"
+        "and.b32 t72, t72, t46;\n\t"
+        "xor.b32 t71, %46, t72;\n\t"
+        "and.b32 %6, t71, t45;\n\t"
+        "xor.b32 t74, %47, t54;\n\t"
+        "and.b32 t74, t74, t46;\n\t"
+        "xor.b32 t73, %47, t74;\n\t"
+        "and.b32 %7, t73, t45;\n\t"
+        "xor.b32 t76, %48, t55;\n\t"
+        "and.b32 t76, t76, t46;\n\t"
+        "xor.b32 t75, %48, t76;\n\t"
+        "and.b32 %8, t75, t45;\n\t"
+        "xor.b32 t78, %49, t56;\n\t"
+        "and.b32 t78, t78, t46;\n\t"
+        "xor.b32 t77, %49, t78;\n\t"
+        "and.b32 %9, t77, t45;\n\t"
+        "xor.b32 t80, %50, t57;\n\t"
+        "and.b32 t80, t80, t46;\n\t"
+        "xor.b32 t79, %50, t80;\n\t"
+        "and.b32 %10, t79, t45;\n\t"
+        "xor.b32 t82, %51, t58;\n\t"
+        "and.b32 t82, t82, t46;\n\t"
+        "xor.b32 t81, %51, t82;\n\t"
+        "and.b32 %11, t81, t45;\n\t"
+        "xor.b32 %12, t44, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63])
     );
   }
 #endif
@@ -18503,440 +23745,117 @@ struct modinv_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[312];
-    t[0] = ptx_and(x[0], x[12]);
-    t[0] = ptx_and(t[0], 1u);
-    t[1] = ptx_sub(0u, t[0]);
-    ptx_sub_cc(cf, x[0], x[12]);
-    ptx_subc_cc(cf, x[1], x[13]);
-    ptx_subc_cc(cf, x[2], x[14]);
-    ptx_subc_cc(cf, x[3], x[15]);
-    ptx_subc_cc(cf, x[4], x[16]);
-    ptx_subc_cc(cf, x[5], x[17]);
-    ptx_subc_cc(cf, x[6], x[18]);
-    ptx_subc_cc(cf, x[7], x[19]);
-    ptx_subc_cc(cf, x[8], x[20]);
-    ptx_subc_cc(cf, x[9], x[21]);
-    ptx_subc_cc(cf, x[10], x[22]);
-    ptx_subc_cc(cf, x[11], x[23]);
-    t[14] = ptx_subc(cf, 0u, 0u);
-    t[15] = ptx_and(t[1], t[14]);
-    t[16] = ptx_xor(t[1], t[15]);
-    t[17] = ptx_and(x[12], t[16]);
-    t[18] = ptx_and(x[13], t[16]);
-    t[19] = ptx_and(x[14], t[16]);
-    t[20] = ptx_and(x[15], t[16]);
-    t[21] = ptx_and(x[16], t[16]);
-    t[22] = ptx_and(x[17], t[16]);
-    t[23] = ptx_and(x[18], t[16]);
-    t[24] = ptx_and(x[19], t[16]);
-    t[25] = ptx_and(x[20], t[16]);
-    t[26] = ptx_and(x[21], t[16]);
-    t[27] = ptx_and(x[22], t[16]);
-    t[28] = ptx_and(x[23], t[16]);
-    t[29] = ptx_sub_cc(cf, x[0], t[17]);
-    t[30] = ptx_subc_cc(cf, x[1], t[18]);
-    t[31] = ptx_subc_cc(cf, x[2], t[19]);
-    t[32] = ptx_subc_cc(cf, x[3], t[20]);
-    t[33] = ptx_subc_cc(cf, x[4], t[21]);
-    t[34] = ptx_subc_cc(cf, x[5], t[22]);
-    t[35] = ptx_subc_cc(cf, x[6], t[23]);
-    t[36] = ptx_subc_cc(cf, x[7], t[24]);
-    t[37] = ptx_subc_cc(cf, x[8], t[25]);
-    t[38] = ptx_subc_cc(cf, x[9], t[26]);
-    t[39] = ptx_subc_cc(cf, x[10], t[27]);
-    t[40] = ptx_subc(cf, x[11], t[28]);
-    t[41] = ptx_and(x[0], t[15]);
-    t[42] = ptx_and(x[1], t[15]);
-    t[43] = ptx_and(x[2], t[15]);
-    t[44] = ptx_and(x[3], t[15]);
-    t[45] = ptx_and(x[4], t[15]);
-    t[46] = ptx_and(x[5], t[15]);
-    t[47] = ptx_and(x[6], t[15]);
-    t[48] = ptx_and(x[7], t[15]);
-    t[49] = ptx_and(x[8], t[15]);
-    t[50] = ptx_and(x[9], t[15]);
-    t[51] = ptx_and(x[10], t[15]);
-    t[52] = ptx_and(x[11], t[15]);
-    t[53] = ptx_sub_cc(cf, x[12], t[41]);
-    t[54] = ptx_subc_cc(cf, x[13], t[42]);
-    t[55] = ptx_subc_cc(cf, x[14], t[43]);
-    t[56] = ptx_subc_cc(cf, x[15], t[44]);
-    t[57] = ptx_subc_cc(cf, x[16], t[45]);
-    t[58] = ptx_subc_cc(cf, x[17], t[46]);
-    t[59] = ptx_subc_cc(cf, x[18], t[47]);
-    t[60] = ptx_subc_cc(cf, x[19], t[48]);
-    t[61] = ptx_subc_cc(cf, x[20], t[49]);
-    t[62] = ptx_subc_cc(cf, x[21], t[50]);
-    t[63] = ptx_subc_cc(cf, x[22], t[51]);
-    t[64] = ptx_subc(cf, x[23], t[52]);
-    t[65] = ptx_and(t[29], 1u);
-    t[66] = ptx_sub(0u, t[65]);
-    t[79] = ptx_xor(t[29], t[53]);
-    t[79] = ptx_and(t[79], t[66]);
-    t[67] = ptx_xor(t[29], t[79]);
-    t[80] = ptx_xor(t[30], t[54]);
-    t[80] = ptx_and(t[80], t[66]);
-    t[68] = ptx_xor(t[30], t[80]);
-    t[81] = ptx_xor(t[31], t[55]);
-    t[81] = ptx_and(t[81], t[66]);
-    t[69] = ptx_xor(t[31], t[81]);
-    t[82] = ptx_xor(t[32], t[56]);
-    t[82] = ptx_and(t[82], t[66]);
-    t[70] = ptx_xor(t[32], t[82]);
-    t[83] = ptx_xor(t[33], t[57]);
-    t[83] = ptx_and(t[83], t[66]);
-    t[71] = ptx_xor(t[33], t[83]);
-    t[84] = ptx_xor(t[34], t[58]);
-    t[84] = ptx_and(t[84], t[66]);
-    t[72] = ptx_xor(t[34], t[84]);
-    t[85] = ptx_xor(t[35], t[59]);
-    t[85] = ptx_and(t[85], t[66]);
-    t[73] = ptx_xor(t[35], t[85]);
-    t[86] = ptx_xor(t[36], t[60]);
-    t[86] = ptx_and(t[86], t[66]);
-    t[74] = ptx_xor(t[36], t[86]);
-    t[87] = ptx_xor(t[37], t[61]);
-    t[87] = ptx_and(t[87], t[66]);
-    t[75] = ptx_xor(t[37], t[87]);
-    t[88] = ptx_xor(t[38], t[62]);
-    t[88] = ptx_and(t[88], t[66]);
-    t[76] = ptx_xor(t[38], t[88]);
-    t[89] = ptx_xor(t[39], t[63]);
-    t[89] = ptx_and(t[89], t[66]);
-    t[77] = ptx_xor(t[39], t[89]);
-    t[90] = ptx_xor(t[40], t[64]);
-    t[90] = ptx_and(t[90], t[66]);
-    t[78] = ptx_xor(t[40], t[90]);
-    t[91] = ptx_shf_r_clamp(t[67], t[68], 1u);
-    t[92] = ptx_shf_r_clamp(t[68], t[69], 1u);
-    t[93] = ptx_shf_r_clamp(t[69], t[70], 1u);
-    t[94] = ptx_shf_r_clamp(t[70], t[71], 1u);
-    t[95] = ptx_shf_r_clamp(t[71], t[72], 1u);
-    t[96] = ptx_shf_r_clamp(t[72], t[73], 1u);
-    t[97] = ptx_shf_r_clamp(t[73], t[74], 1u);
-    t[98] = ptx_shf_r_clamp(t[74], t[75], 1u);
-    t[99] = ptx_shf_r_clamp(t[75], t[76], 1u);
-    t[100] = ptx_shf_r_clamp(t[76], t[77], 1u);
-    t[101] = ptx_shf_r_clamp(t[77], t[78], 1u);
-    t[102] = ptx_shr(t[78], 1u);
-    t[103] = ptx_xor(t[91], t[29]);
-    t[103] = ptx_and(t[103], t[66]);
-    y[0] = ptx_xor(t[91], t[103]);
-    t[104] = ptx_xor(t[53], t[91]);
-    t[104] = ptx_and(t[104], t[66]);
-    y[12] = ptx_xor(t[53], t[104]);
-    t[105] = ptx_xor(t[92], t[30]);
-    t[105] = ptx_and(t[105], t[66]);
-    y[1] = ptx_xor(t[92], t[105]);
-    t[106] = ptx_xor(t[54], t[92]);
-    t[106] = ptx_and(t[106], t[66]);
-    y[13] = ptx_xor(t[54], t[106]);
-    t[107] = ptx_xor(t[93], t[31]);
-    t[107] = ptx_and(t[107], t[66]);
-    y[2] = ptx_xor(t[93], t[107]);
-    t[108] = ptx_xor(t[55], t[93]);
-    t[108] = ptx_and(t[108], t[66]);
-    y[14] = ptx_xor(t[55], t[108]);
-    t[109] = ptx_xor(t[94], t[32]);
-    t[109] = ptx_and(t[109], t[66]);
-    y[3] = ptx_xor(t[94], t[109]);
-    t[110] = ptx_xor(t[56], t[94]);
-    t[110] = ptx_and(t[110], t[66]);
-    y[15] = ptx_xor(t[56], t[110]);
-    t[111] = ptx_xor(t[95], t[33]);
-    t[111] = ptx_and(t[111], t[66]);
-    y[4] = ptx_xor(t[95], t[111]);
-    t[112] = ptx_xor(t[57], t[95]);
-    t[112] = ptx_and(t[112], t[66]);
-    y[16] = ptx_xor(t[57], t[112]);
-    t[113] = ptx_xor(t[96], t[34]);
-    t[113] = ptx_and(t[113], t[66]);
-    y[5] = ptx_xor(t[96], t[113]);
-    t[114] = ptx_xor(t[58], t[96]);
-    t[114] = ptx_and(t[114], t[66]);
-    y[17] = ptx_xor(t[58], t[114]);
-    t[115] = ptx_xor(t[97], t[35]);
-    t[115] = ptx_and(t[115], t[66]);
-    y[6] = ptx_xor(t[97], t[115]);
-    t[116] = ptx_xor(t[59], t[97]);
-    t[116] = ptx_and(t[116], t[66]);
-    y[18] = ptx_xor(t[59], t[116]);
-    t[117] = ptx_xor(t[98], t[36]);
-    t[117] = ptx_and(t[117], t[66]);
-    y[7] = ptx_xor(t[98], t[117]);
-    t[118] = ptx_xor(t[60], t[98]);
-    t[118] = ptx_and(t[118], t[66]);
-    y[19] = ptx_xor(t[60], t[118]);
-    t[119] = ptx_xor(t[99], t[37]);
-    t[119] = ptx_and(t[119], t[66]);
-    y[8] = ptx_xor(t[99], t[119]);
-    t[120] = ptx_xor(t[61], t[99]);
-    t[120] = ptx_and(t[120], t[66]);
-    y[20] = ptx_xor(t[61], t[120]);
-    t[121] = ptx_xor(t[100], t[38]);
-    t[121] = ptx_and(t[121], t[66]);
-    y[9] = ptx_xor(t[100], t[121]);
-    t[122] = ptx_xor(t[62], t[100]);
-    t[122] = ptx_and(t[122], t[66]);
-    y[21] = ptx_xor(t[62], t[122]);
-    t[123] = ptx_xor(t[101], t[39]);
-    t[123] = ptx_and(t[123], t[66]);
-    y[10] = ptx_xor(t[101], t[123]);
-    t[124] = ptx_xor(t[63], t[101]);
-    t[124] = ptx_and(t[124], t[66]);
-    y[22] = ptx_xor(t[63], t[124]);
-    t[125] = ptx_xor(t[102], t[40]);
-    t[125] = ptx_and(t[125], t[66]);
-    y[11] = ptx_xor(t[102], t[125]);
-    t[126] = ptx_xor(t[64], t[102]);
-    t[126] = ptx_and(t[126], t[66]);
-    y[23] = ptx_xor(t[64], t[126]);
-    t[127] = ptx_and(x[36], t[16]);
-    t[128] = ptx_and(x[37], t[16]);
-    t[129] = ptx_and(x[38], t[16]);
-    t[130] = ptx_and(x[39], t[16]);
-    t[131] = ptx_and(x[40], t[16]);
-    t[132] = ptx_and(x[41], t[16]);
-    t[133] = ptx_and(x[42], t[16]);
-    t[134] = ptx_and(x[43], t[16]);
-    t[135] = ptx_and(x[44], t[16]);
-    t[136] = ptx_and(x[45], t[16]);
-    t[137] = ptx_and(x[46], t[16]);
-    t[138] = ptx_and(x[47], t[16]);
-    t[151] = ptx_sub_cc(cf, x[24], t[127]);
-    t[152] = ptx_subc_cc(cf, x[25], t[128]);
-    t[153] = ptx_subc_cc(cf, x[26], t[129]);
-    t[154] = ptx_subc_cc(cf, x[27], t[130]);
-    t[155] = ptx_subc_cc(cf, x[28], t[131]);
-    t[156] = ptx_subc_cc(cf, x[29], t[132]);
-    t[157] = ptx_subc_cc(cf, x[30], t[133]);
-    t[158] = ptx_subc_cc(cf, x[31], t[134]);
-    t[159] = ptx_subc_cc(cf, x[32], t[135]);
-    t[160] = ptx_subc_cc(cf, x[33], t[136]);
-    t[161] = ptx_subc_cc(cf, x[34], t[137]);
-    t[162] = ptx_subc_cc(cf, x[35], t[138]);
-    t[163] = ptx_subc(cf, 0u, 0u);
-    t[164] = ptx_and(t[163], x[48]);
-    t[165] = ptx_and(t[163], x[49]);
-    t[166] = ptx_and(t[163], x[50]);
-    t[167] = ptx_and(t[163], x[51]);
-    t[168] = ptx_and(t[163], x[52]);
-    t[169] = ptx_and(t[163], x[53]);
-    t[170] = ptx_and(t[163], x[54]);
-    t[171] = ptx_and(t[163], x[55]);
-    t[172] = ptx_and(t[163], x[56]);
-    t[173] = ptx_and(t[163], x[57]);
-    t[174] = ptx_and(t[163], x[58]);
-    t[175] = ptx_and(t[163], x[59]);
-    t[139] = ptx_add_cc(cf, t[151], t[164]);
-    t[140] = ptx_addc_cc(cf, t[152], t[165]);
-    t[141] = ptx_addc_cc(cf, t[153], t[166]);
-    t[142] = ptx_addc_cc(cf, t[154], t[167]);
-    t[143] = ptx_addc_cc(cf, t[155], t[168]);
-    t[144] = ptx_addc_cc(cf, t[156], t[169]);
-    t[145] = ptx_addc_cc(cf, t[157], t[170]);
-    t[146] = ptx_addc_cc(cf, t[158], t[171]);
-    t[147] = ptx_addc_cc(cf, t[159], t[172]);
-    t[148] = ptx_addc_cc(cf, t[160], t[173]);
-    t[149] = ptx_addc_cc(cf, t[161], t[174]);
-    t[150] = ptx_addc(cf, t[162], t[175]);
-    t[176] = ptx_and(x[24], t[15]);
-    t[177] = ptx_and(x[25], t[15]);
-    t[178] = ptx_and(x[26], t[15]);
-    t[179] = ptx_and(x[27], t[15]);
-    t[180] = ptx_and(x[28], t[15]);
-    t[181] = ptx_and(x[29], t[15]);
-    t[182] = ptx_and(x[30], t[15]);
-    t[183] = ptx_and(x[31], t[15]);
-    t[184] = ptx_and(x[32], t[15]);
-    t[185] = ptx_and(x[33], t[15]);
-    t[186] = ptx_and(x[34], t[15]);
-    t[187] = ptx_and(x[35], t[15]);
-    t[200] = ptx_sub_cc(cf, x[36], t[176]);
-    t[201] = ptx_subc_cc(cf, x[37], t[177]);
-    t[202] = ptx_subc_cc(cf, x[38], t[178]);
-    t[203] = ptx_subc_cc(cf, x[39], t[179]);
-    t[204] = ptx_subc_cc(cf, x[40], t[180]);
-    t[205] = ptx_subc_cc(cf, x[41], t[181]);
-    t[206] = ptx_subc_cc(cf, x[42], t[182]);
-    t[207] = ptx_subc_cc(cf, x[43], t[183]);
-    t[208] = ptx_subc_cc(cf, x[44], t[184]);
-    t[209] = ptx_subc_cc(cf, x[45], t[185]);
-    t[210] = ptx_subc_cc(cf, x[46], t[186]);
-    t[211] = ptx_subc_cc(cf, x[47], t[187]);
-    t[212] = ptx_subc(cf, 0u, 0u);
-    t[213] = ptx_and(t[212], x[48]);
-    t[214] = ptx_and(t[212], x[49]);
-    t[215] = ptx_and(t[212], x[50]);
-    t[216] = ptx_and(t[212], x[51]);
-    t[217] = ptx_and(t[212], x[52]);
-    t[218] = ptx_and(t[212], x[53]);
-    t[219] = ptx_and(t[212], x[54]);
-    t[220] = ptx_and(t[212], x[55]);
-    t[221] = ptx_and(t[212], x[56]);
-    t[222] = ptx_and(t[212], x[57]);
-    t[223] = ptx_and(t[212], x[58]);
-    t[224] = ptx_and(t[212], x[59]);
-    t[188] = ptx_add_cc(cf, t[200], t[213]);
-    t[189] = ptx_addc_cc(cf, t[201], t[214]);
-    t[190] = ptx_addc_cc(cf, t[202], t[215]);
-    t[191] = ptx_addc_cc(cf, t[203], t[216]);
-    t[192] = ptx_addc_cc(cf, t[204], t[217]);
-    t[193] = ptx_addc_cc(cf, t[205], t[218]);
-    t[194] = ptx_addc_cc(cf, t[206], t[219]);
-    t[195] = ptx_addc_cc(cf, t[207], t[220]);
-    t[196] = ptx_addc_cc(cf, t[208], t[221]);
-    t[197] = ptx_addc_cc(cf, t[209], t[222]);
-    t[198] = ptx_addc_cc(cf, t[210], t[223]);
-    t[199] = ptx_addc(cf, t[211], t[224]);
-    t[237] = ptx_xor(t[139], t[188]);
-    t[237] = ptx_and(t[237], t[66]);
-    t[225] = ptx_xor(t[139], t[237]);
-    t[238] = ptx_xor(t[140], t[189]);
-    t[238] = ptx_and(t[238], t[66]);
-    t[226] = ptx_xor(t[140], t[238]);
-    t[239] = ptx_xor(t[141], t[190]);
-    t[239] = ptx_and(t[239], t[66]);
-    t[227] = ptx_xor(t[141], t[239]);
-    t[240] = ptx_xor(t[142], t[191]);
-    t[240] = ptx_and(t[240], t[66]);
-    t[228] = ptx_xor(t[142], t[240]);
-    t[241] = ptx_xor(t[143], t[192]);
-    t[241] = ptx_and(t[241], t[66]);
-    t[229] = ptx_xor(t[143], t[241]);
-    t[242] = ptx_xor(t[144], t[193]);
-    t[242] = ptx_and(t[242], t[66]);
-    t[230] = ptx_xor(t[144], t[242]);
-    t[243] = ptx_xor(t[145], t[194]);
-    t[243] = ptx_and(t[243], t[66]);
-    t[231] = ptx_xor(t[145], t[243]);
-    t[244] = ptx_xor(t[146], t[195]);
-    t[244] = ptx_and(t[244], t[66]);
-    t[232] = ptx_xor(t[146], t[244]);
-    t[245] = ptx_xor(t[147], t[196]);
-    t[245] = ptx_and(t[245], t[66]);
-    t[233] = ptx_xor(t[147], t[245]);
-    t[246] = ptx_xor(t[148], t[197]);
-    t[246] = ptx_and(t[246], t[66]);
-    t[234] = ptx_xor(t[148], t[246]);
-    t[247] = ptx_xor(t[149], t[198]);
-    t[247] = ptx_and(t[247], t[66]);
-    t[235] = ptx_xor(t[149], t[247]);
-    t[248] = ptx_xor(t[150], t[199]);
-    t[248] = ptx_and(t[248], t[66]);
-    t[236] = ptx_xor(t[150], t[248]);
-    t[249] = ptx_and(t[225], 1u);
-    t[250] = ptx_sub(0u, t[249]);
-    t[251] = ptx_and(t[250], x[48]);
-    t[252] = ptx_and(t[250], x[49]);
-    t[253] = ptx_and(t[250], x[50]);
-    t[254] = ptx_and(t[250], x[51]);
-    t[255] = ptx_and(t[250], x[52]);
-    t[256] = ptx_and(t[250], x[53]);
-    t[257] = ptx_and(t[250], x[54]);
-    t[258] = ptx_and(t[250], x[55]);
-    t[259] = ptx_and(t[250], x[56]);
-    t[260] = ptx_and(t[250], x[57]);
-    t[261] = ptx_and(t[250], x[58]);
-    t[262] = ptx_and(t[250], x[59]);
-    t[263] = ptx_add_cc(cf, t[225], t[251]);
-    t[264] = ptx_addc_cc(cf, t[226], t[252]);
-    t[265] = ptx_addc_cc(cf, t[227], t[253]);
-    t[266] = ptx_addc_cc(cf, t[228], t[254]);
-    t[267] = ptx_addc_cc(cf, t[229], t[255]);
-    t[268] = ptx_addc_cc(cf, t[230], t[256]);
-    t[269] = ptx_addc_cc(cf, t[231], t[257]);
-    t[270] = ptx_addc_cc(cf, t[232], t[258]);
-    t[271] = ptx_addc_cc(cf, t[233], t[259]);
-    t[272] = ptx_addc_cc(cf, t[234], t[260]);
-    t[273] = ptx_addc_cc(cf, t[235], t[261]);
-    t[274] = ptx_addc_cc(cf, t[236], t[262]);
-    t[275] = ptx_addc(cf, 0u, 0u);
-    t[276] = ptx_shf_r_clamp(t[263], t[264], 1u);
-    t[277] = ptx_shf_r_clamp(t[264], t[265], 1u);
-    t[278] = ptx_shf_r_clamp(t[265], t[266], 1u);
-    t[279] = ptx_shf_r_clamp(t[266], t[267], 1u);
-    t[280] = ptx_shf_r_clamp(t[267], t[268], 1u);
-    t[281] = ptx_shf_r_clamp(t[268], t[269], 1u);
-    t[282] = ptx_shf_r_clamp(t[269], t[270], 1u);
-    t[283] = ptx_shf_r_clamp(t[270], t[271], 1u);
-    t[284] = ptx_shf_r_clamp(t[271], t[272], 1u);
-    t[285] = ptx_shf_r_clamp(t[272], t[273], 1u);
-    t[286] = ptx_shf_r_clamp(t[273], t[274], 1u);
-    t[287] = ptx_shf_r_clamp(t[274], t[275], 1u);
-    t[288] = ptx_xor(t[276], t[139]);
-    t[288] = ptx_and(t[288], t[66]);
-    y[24] = ptx_xor(t[276], t[288]);
-    t[289] = ptx_xor(t[188], t[276]);
-    t[289] = ptx_and(t[289], t[66]);
-    y[36] = ptx_xor(t[188], t[289]);
-    t[290] = ptx_xor(t[277], t[140]);
-    t[290] = ptx_and(t[290], t[66]);
-    y[25] = ptx_xor(t[277], t[290]);
-    t[291] = ptx_xor(t[189], t[277]);
-    t[291] = ptx_and(t[291], t[66]);
-    y[37] = ptx_xor(t[189], t[291]);
-    t[292] = ptx_xor(t[278], t[141]);
-    t[292] = ptx_and(t[292], t[66]);
-    y[26] = ptx_xor(t[278], t[292]);
-    t[293] = ptx_xor(t[190], t[278]);
-    t[293] = ptx_and(t[293], t[66]);
-    y[38] = ptx_xor(t[190], t[293]);
-    t[294] = ptx_xor(t[279], t[142]);
-    t[294] = ptx_and(t[294], t[66]);
-    y[27] = ptx_xor(t[279], t[294]);
-    t[295] = ptx_xor(t[191], t[279]);
-    t[295] = ptx_and(t[295], t[66]);
-    y[39] = ptx_xor(t[191], t[295]);
-    t[296] = ptx_xor(t[280], t[143]);
-    t[296] = ptx_and(t[296], t[66]);
-    y[28] = ptx_xor(t[280], t[296]);
-    t[297] = ptx_xor(t[192], t[280]);
-    t[297] = ptx_and(t[297], t[66]);
-    y[40] = ptx_xor(t[192], t[297]);
-    t[298] = ptx_xor(t[281], t[144]);
-    t[298] = ptx_and(t[298], t[66]);
-    y[29] = ptx_xor(t[281], t[298]);
-    t[299] = ptx_xor(t[193], t[281]);
-    t[299] = ptx_and(t[299], t[66]);
-    y[41] = ptx_xor(t[193], t[299]);
-    t[300] = ptx_xor(t[282], t[145]);
-    t[300] = ptx_and(t[300], t[66]);
-    y[30] = ptx_xor(t[282], t[300]);
-    t[301] = ptx_xor(t[194], t[282]);
-    t[301] = ptx_and(t[301], t[66]);
-    y[42] = ptx_xor(t[194], t[301]);
-    t[302] = ptx_xor(t[283], t[146]);
-    t[302] = ptx_and(t[302], t[66]);
-    y[31] = ptx_xor(t[283], t[302]);
-    t[303] = ptx_xor(t[195], t[283]);
-    t[303] = ptx_and(t[303], t[66]);
-    y[43] = ptx_xor(t[195], t[303]);
-    t[304] = ptx_xor(t[284], t[147]);
-    t[304] = ptx_and(t[304], t[66]);
-    y[32] = ptx_xor(t[284], t[304]);
-    t[305] = ptx_xor(t[196], t[284]);
-    t[305] = ptx_and(t[305], t[66]);
-    y[44] = ptx_xor(t[196], t[305]);
-    t[306] = ptx_xor(t[285], t[148]);
-    t[306] = ptx_and(t[306], t[66]);
-    y[33] = ptx_xor(t[285], t[306]);
-    t[307] = ptx_xor(t[197], t[285]);
-    t[307] = ptx_and(t[307], t[66]);
-    y[45] = ptx_xor(t[197], t[307]);
-    t[308] = ptx_xor(t[286], t[149]);
-    t[308] = ptx_and(t[308], t[66]);
-    y[34] = ptx_xor(t[286], t[308]);
-    t[309] = ptx_xor(t[198], t[286]);
-    t[309] = ptx_and(t[309], t[66]);
-    y[46] = ptx_xor(t[198], t[309]);
-    t[310] = ptx_xor(t[287], t[150]);
-    t[310] = ptx_and(t[310], t[66]);
-    y[35] = ptx_xor(t[287], t[310]);
-    t[311] = ptx_xor(t[199], t[287]);
-    t[311] = ptx_and(t[311], t[66]);
-    y[47] = ptx_xor(t[199], t[311]);
+    uint32_t t[83];
+    t[0] = ptx_xor(x[1], 1u);
+    t[1] = ptx_not(x[1]);
+    t[4] = ptx_not(x[2]);
+    t[5] = ptx_not(x[3]);
+    t[6] = ptx_not(x[4]);
+    t[7] = ptx_not(x[5]);
+    t[8] = ptx_not(x[6]);
+    t[9] = ptx_not(x[7]);
+    t[10] = ptx_not(x[8]);
+    t[11] = ptx_not(x[9]);
+    t[12] = ptx_not(x[10]);
+    t[13] = ptx_not(x[11]);
+    t[14] = ptx_not(x[12]);
+    t[15] = ptx_not(x[13]);
+    t[16] = ptx_or(t[0], x[2]);
+    t[17] = ptx_or(t[16], x[3]);
+    t[18] = ptx_or(t[17], x[4]);
+    t[19] = ptx_or(t[18], x[5]);
+    t[20] = ptx_or(t[19], x[6]);
+    t[21] = ptx_or(t[20], x[7]);
+    t[22] = ptx_or(t[21], x[8]);
+    t[23] = ptx_or(t[22], x[9]);
+    t[24] = ptx_or(t[23], x[10]);
+    t[25] = ptx_or(t[24], x[11]);
+    t[26] = ptx_or(t[25], x[12]);
+    t[27] = ptx_or(t[26], x[13]);
+    ptx_sub_cc(cf, 0u, t[27]);
+    t[29] = ptx_subc(cf, 0u, 0u);
+    t[2] = ptx_add(t[29], 1u);
+    t[30] = ptx_or(t[1], t[4]);
+    t[31] = ptx_or(t[30], t[5]);
+    t[32] = ptx_or(t[31], t[6]);
+    t[33] = ptx_or(t[32], t[7]);
+    t[34] = ptx_or(t[33], t[8]);
+    t[35] = ptx_or(t[34], t[9]);
+    t[36] = ptx_or(t[35], t[10]);
+    t[37] = ptx_or(t[36], t[11]);
+    t[38] = ptx_or(t[37], t[12]);
+    t[39] = ptx_or(t[38], t[13]);
+    t[40] = ptx_or(t[39], t[14]);
+    t[41] = ptx_or(t[40], t[15]);
+    ptx_sub_cc(cf, 0u, t[41]);
+    t[43] = ptx_subc(cf, 0u, 0u);
+    t[3] = ptx_add(t[43], 1u);
+    t[44] = ptx_or(t[2], t[3]);
+    t[44] = ptx_and(t[44], x[51]);
+    t[44] = ptx_and(t[44], 1u);
+    t[45] = ptx_sub(0u, t[44]);
+    t[46] = ptx_sub(0u, t[3]);
+    t[47] = ptx_sub_cc(cf, x[51], x[27]);
+    t[48] = ptx_subc_cc(cf, x[52], x[28]);
+    t[49] = ptx_subc_cc(cf, x[53], x[29]);
+    t[50] = ptx_subc_cc(cf, x[54], x[30]);
+    t[51] = ptx_subc_cc(cf, x[55], x[31]);
+    t[52] = ptx_subc_cc(cf, x[56], x[32]);
+    t[53] = ptx_subc_cc(cf, x[57], x[33]);
+    t[54] = ptx_subc_cc(cf, x[58], x[34]);
+    t[55] = ptx_subc_cc(cf, x[59], x[35]);
+    t[56] = ptx_subc_cc(cf, x[60], x[36]);
+    t[57] = ptx_subc_cc(cf, x[61], x[37]);
+    t[58] = ptx_subc(cf, x[62], x[38]);
+    t[60] = ptx_xor(x[27], t[47]);
+    t[60] = ptx_and(t[60], t[46]);
+    t[59] = ptx_xor(x[27], t[60]);
+    y[0] = ptx_and(t[59], t[45]);
+    t[62] = ptx_xor(x[28], t[48]);
+    t[62] = ptx_and(t[62], t[46]);
+    t[61] = ptx_xor(x[28], t[62]);
+    y[1] = ptx_and(t[61], t[45]);
+    t[64] = ptx_xor(x[29], t[49]);
+    t[64] = ptx_and(t[64], t[46]);
+    t[63] = ptx_xor(x[29], t[64]);
+    y[2] = ptx_and(t[63], t[45]);
+    t[66] = ptx_xor(x[30], t[50]);
+    t[66] = ptx_and(t[66], t[46]);
+    t[65] = ptx_xor(x[30], t[66]);
+    y[3] = ptx_and(t[65], t[45]);
+    t[68] = ptx_xor(x[31], t[51]);
+    t[68] = ptx_and(t[68], t[46]);
+    t[67] = ptx_xor(x[31], t[68]);
+    y[4] = ptx_and(t[67], t[45]);
+    t[70] = ptx_xor(x[32], t[52]);
+    t[70] = ptx_and(t[70], t[46]);
+    t[69] = ptx_xor(x[32], t[70]);
+    y[5] = ptx_and(t[69], t[45]);
+    t[72] = ptx_xor(x[33], t[53]);
+    t[72] = ptx_and(t[72], t[46]);
+    t[71] = ptx_xor(x[33], t[72]);
+    y[6] = ptx_and(t[71], t[45]);
+    t[74] = ptx_xor(x[34], t[54]);
+    t[74] = ptx_and(t[74], t[46]);
+    t[73] = ptx_xor(x[34], t[74]);
+    y[7] = ptx_and(t[73], t[45]);
+    t[76] = ptx_xor(x[35], t[55]);
+    t[76] = ptx_and(t[76], t[46]);
+    t[75] = ptx_xor(x[35], t[76]);
+    y[8] = ptx_and(t[75], t[45]);
+    t[78] = ptx_xor(x[36], t[56]);
+    t[78] = ptx_and(t[78], t[46]);
+    t[77] = ptx_xor(x[36], t[78]);
+    y[9] = ptx_and(t[77], t[45]);
+    t[80] = ptx_xor(x[37], t[57]);
+    t[80] = ptx_and(t[80], t[46]);
+    t[79] = ptx_xor(x[37], t[80]);
+    y[10] = ptx_and(t[79], t[45]);
+    t[82] = ptx_xor(x[38], t[58]);
+    t[82] = ptx_and(t[82], t[46]);
+    t[81] = ptx_xor(x[38], t[82]);
+    y[11] = ptx_and(t[81], t[45]);
+    y[12] = ptx_xor(t[44], 1u);
   }
 #endif
 };
@@ -19053,7 +23972,7 @@ struct div_qr_wide {
 #endif
 };
 
-// gcd: the greatest common divisor of a and b (gcd(a, 0) = a; gcd(0, 0) = 0): Stein's binary gcd, 2 bits steps whatever the values; a loop around gcd_start, gcd_step, gcd_finish.
+// gcd: the greatest common divisor of a and b (gcd(a, 0) = a; gcd(0, 0) = 0), the same steps whatever the values (one integer a thread: Bernstein and Yang's divsteps; the group tier: the binary gcd); a loop around gcd_start, gcd_round, gcd_finish.
 struct gcd {
   static constexpr const char* name = "gcd";
   static constexpr unsigned bits = 381;
@@ -19074,10 +23993,10 @@ struct gcd {
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 37>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 37>(y, x); }
 #endif
 };
 
@@ -19193,7 +24112,7 @@ struct modmul {
 #endif
 };
 
-// modinv: a^-1 mod p for a < p, p odd given at run time: the binary extended gcd of the fields' modinv_gcd, 2 bits steps whatever p's width (constant time); flag 1 and result 0 where gcd(a, p) > 1 or p is even; a loop around modinv_step.
+// modinv: a^-1 mod p for a < p, p odd given at run time, the same steps whatever the values (one integer a thread: Bernstein and Yang's divsteps; the group tier: the binary extended gcd); flag 1 and result 0 where gcd(a, p) > 1 or p is even; a loop around modinv_start, modinv_round, modinv_finish.
 struct modinv {
   static constexpr const char* name = "modinv";
   static constexpr unsigned bits = 381;
@@ -19214,10 +24133,10 @@ struct modinv {
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 37>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 37>(y, x); }
 #endif
 };
 

@@ -383,7 +383,8 @@ inline void interpret(const uint32_t* code, std::size_t steps, uint32_t* y, cons
 
 // The loops of modexp, modexp_ladder, modinv, modinv_gcd and modsqrt, written once for
 // host and device around a field's generated operations (its loop_domain: the products,
-// the conversions and the constants), and division's around its generated steps. They branch on loop counters only: the products
+// the conversions and the constants), and division's, gcd's and sqrt's around their
+// generated steps. They branch on loop counters only: the products
 // and selections inside are masks, and the trip counts depend on the modulus alone.
 #ifdef __CUDACC__
 #define MPGEN_HOST_DEVICE __host__ __device__ __forceinline__
@@ -770,38 +771,18 @@ MPGEN_HOST_DEVICE void runtime_modmul(uint32_t* y, const uint32_t* x) {
   divide<Normalize, Step, Finish, N, true, false, true>(y, in);
 }
 
-// y = a^-1 mod p and the flag word for x = a, p (N limbs each, a < p, p odd given at run
-// time): gcd_inverse's binary extended gcd with p among the step's operands, 2 Bits steps
-// (Bits the width: p's own is not known when the code is made). Flag 1 and result 0 where
-// gcd(a, p) > 1 or p is even.
-template <class Step, unsigned N, unsigned Bits>
-MPGEN_HOST_DEVICE void runtime_inverse(uint32_t* y, const uint32_t* x) {
-  uint32_t s[5 * N], t[5 * N];  // u, v, A, C with A a = u, C a = v (mod p); then p
-  copy<N>(s, x);
-  copy<N>(s + N, x + N);
-  MPGEN_UNROLL for (unsigned k = 2 * N; k < 4 * N; ++k) s[k] = k == 2 * N;
-  copy<N>(s + 4 * N, x + N);
-  copy<N>(t + 4 * N, x + N);
-  MPGEN_ROLLED for (unsigned i = 0; i < Bits; ++i) {
-    apply<Step>(t, s);
-    apply<Step>(s, t);
-  }
-  uint32_t one[N];
-  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) one[k] = k == 0;
-  const uint32_t inverse = equal_mask<N>(s + N, one) & (0u - (x[N] & 1u));
-  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) y[k] = s[3 * N + k] & inverse;
-  y[N] = ~inverse & 1u;
-}
-
-// y = gcd(a, b) for x = a, b (N limbs each): Start's common power of two taken out, 2 Bits
-// steps of the binary gcd, Finish's shift back (ops/gcd.py).
-template <class Start, class Step, class Finish, unsigned N, unsigned Bits>
-MPGEN_HOST_DEVICE void binary_gcd(uint32_t* y, const uint32_t* x) {
-  uint32_t s[2 * N + 1], t[2 * N];  // u, v, k
+// Bernstein and Yang's divsteps (ops/gcd.py: the integers' gcd, and modinv with p at run
+// time): Start's state, Rounds rounds of Round (30 divsteps on the low words, then the
+// state's update by their matrix) whatever the values, then Finish. Round reads the state
+// and the words after it that stay (gcd's power of two; modinv's p and -p^-1 mod 2^32),
+// and writes the next state; Finish reads them all.
+template <class Start, class Round, class Finish, unsigned Rounds>
+MPGEN_HOST_DEVICE void divsteps(uint32_t* y, const uint32_t* x) {
+  uint32_t s[Start::out_words], t[Round::out_words];
   apply<Start>(s, x);
-  MPGEN_ROLLED for (unsigned i = 0; i < Bits; ++i) {
-    apply<Step>(t, s);
-    apply<Step>(s, t);
+  MPGEN_ROLLED for (unsigned i = 0; i < Rounds; ++i) {
+    apply<Round>(t, s);
+    copy<Round::out_words>(s, t);
   }
   apply<Finish>(y, s);
 }
@@ -21673,6 +21654,9 @@ struct mont_minus_inverse {
         "{\n\t"
         ".reg .u32 t<7>;\n\t"
         "mov.b32 t0, %2;\n\t"
+        "mul.lo.u32 t1, %2, t0;\n\t"
+        "sub.u32 t1, 2, t1;\n\t"
+        "mul.lo.u32 t0, t0, t1;\n\t"
         "mul.lo.u32 t2, %2, t0;\n\t"
         "sub.u32 t2, 2, t2;\n\t"
         "mul.lo.u32 t0, t0, t2;\n\t"
@@ -21682,14 +21666,11 @@ struct mont_minus_inverse {
         "mul.lo.u32 t4, %2, t0;\n\t"
         "sub.u32 t4, 2, t4;\n\t"
         "mul.lo.u32 t0, t0, t4;\n\t"
-        "mul.lo.u32 t5, %2, t0;\n\t"
-        "sub.u32 t5, 2, t5;\n\t"
-        "mul.lo.u32 t0, t0, t5;\n\t"
-        "and.b32 t1, %2, 1;\n\t"
+        "and.b32 t5, %2, 1;\n\t"
         "sub.u32 t0, 0, t0;\n\t"
-        "sub.u32 t6, 0, t1;\n\t"
+        "sub.u32 t6, 0, t5;\n\t"
         "and.b32 %0, t0, t6;\n\t"
-        "xor.b32 %1, t1, 1;\n\t"
+        "xor.b32 %1, t5, 1;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
@@ -21702,6 +21683,9 @@ struct mont_minus_inverse {
     using namespace ::mpgen::ptx_host;
     uint32_t t[7];
     t[0] = ptx_mov(x[0]);
+    t[1] = ptx_mul_lo(x[0], t[0]);
+    t[1] = ptx_sub(2u, t[1]);
+    t[0] = ptx_mul_lo(t[0], t[1]);
     t[2] = ptx_mul_lo(x[0], t[0]);
     t[2] = ptx_sub(2u, t[2]);
     t[0] = ptx_mul_lo(t[0], t[2]);
@@ -21711,14 +21695,11 @@ struct mont_minus_inverse {
     t[4] = ptx_mul_lo(x[0], t[0]);
     t[4] = ptx_sub(2u, t[4]);
     t[0] = ptx_mul_lo(t[0], t[4]);
-    t[5] = ptx_mul_lo(x[0], t[0]);
-    t[5] = ptx_sub(2u, t[5]);
-    t[0] = ptx_mul_lo(t[0], t[5]);
-    t[1] = ptx_and(x[0], 1u);
+    t[5] = ptx_and(x[0], 1u);
     t[0] = ptx_sub(0u, t[0]);
-    t[6] = ptx_sub(0u, t[1]);
+    t[6] = ptx_sub(0u, t[5]);
     y[0] = ptx_and(t[0], t[6]);
-    y[1] = ptx_xor(t[1], 1u);
+    y[1] = ptx_xor(t[5], 1u);
   }
 #endif
 };
@@ -25860,184 +25841,184 @@ struct division_finish {
 #endif
 };
 
-// gcd_start: a step that the loops below call; 577 instructions.
+// gcd_start: a step that the loops below call; 684 instructions.
 struct gcd_start {
   static constexpr unsigned in_words = 34;
-  static constexpr unsigned out_words = 35;
+  static constexpr unsigned out_words = 38;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<251>;\n\t"
-        "or.b32 t0, %35, %52;\n\t"
-        "or.b32 t1, %36, %53;\n\t"
-        "or.b32 t2, %37, %54;\n\t"
-        "or.b32 t3, %38, %55;\n\t"
-        "or.b32 t4, %39, %56;\n\t"
-        "or.b32 t5, %40, %57;\n\t"
-        "or.b32 t6, %41, %58;\n\t"
-        "or.b32 t7, %42, %59;\n\t"
-        "or.b32 t8, %43, %60;\n\t"
-        "or.b32 t9, %44, %61;\n\t"
-        "or.b32 t10, %45, %62;\n\t"
-        "or.b32 t11, %46, %63;\n\t"
-        "or.b32 t12, %47, %64;\n\t"
-        "or.b32 t13, %48, %65;\n\t"
-        "or.b32 t14, %49, %66;\n\t"
-        "or.b32 t15, %50, %67;\n\t"
-        "or.b32 t16, %51, %68;\n\t"
-        "brev.b32 %34, t16;\n\t"
-        "clz.b32 %34, %34;\n\t"
+        ".reg .u32 t<321>;\n\t"
+        "or.b32 t0, %38, %55;\n\t"
+        "or.b32 t1, %39, %56;\n\t"
+        "or.b32 t2, %40, %57;\n\t"
+        "or.b32 t3, %41, %58;\n\t"
+        "or.b32 t4, %42, %59;\n\t"
+        "or.b32 t5, %43, %60;\n\t"
+        "or.b32 t6, %44, %61;\n\t"
+        "or.b32 t7, %45, %62;\n\t"
+        "or.b32 t8, %46, %63;\n\t"
+        "or.b32 t9, %47, %64;\n\t"
+        "or.b32 t10, %48, %65;\n\t"
+        "or.b32 t11, %49, %66;\n\t"
+        "or.b32 t12, %50, %67;\n\t"
+        "or.b32 t13, %51, %68;\n\t"
+        "or.b32 t14, %52, %69;\n\t"
+        "or.b32 t15, %53, %70;\n\t"
+        "or.b32 t16, %54, %71;\n\t"
+        "brev.b32 %37, t16;\n\t"
+        "clz.b32 %37, %37;\n\t"
         "brev.b32 t17, t15;\n\t"
         "clz.b32 t17, t17;\n\t"
         "shr.b32 t18, t17, 5;\n\t"
         "sub.u32 t18, 0, t18;\n\t"
-        "and.b32 %34, %34, t18;\n\t"
-        "add.u32 %34, %34, t17;\n\t"
+        "and.b32 %37, %37, t18;\n\t"
+        "add.u32 %37, %37, t17;\n\t"
         "brev.b32 t19, t14;\n\t"
         "clz.b32 t19, t19;\n\t"
         "shr.b32 t20, t19, 5;\n\t"
         "sub.u32 t20, 0, t20;\n\t"
-        "and.b32 %34, %34, t20;\n\t"
-        "add.u32 %34, %34, t19;\n\t"
+        "and.b32 %37, %37, t20;\n\t"
+        "add.u32 %37, %37, t19;\n\t"
         "brev.b32 t21, t13;\n\t"
         "clz.b32 t21, t21;\n\t"
         "shr.b32 t22, t21, 5;\n\t"
         "sub.u32 t22, 0, t22;\n\t"
-        "and.b32 %34, %34, t22;\n\t"
-        "add.u32 %34, %34, t21;\n\t"
+        "and.b32 %37, %37, t22;\n\t"
+        "add.u32 %37, %37, t21;\n\t"
         "brev.b32 t23, t12;\n\t"
         "clz.b32 t23, t23;\n\t"
         "shr.b32 t24, t23, 5;\n\t"
         "sub.u32 t24, 0, t24;\n\t"
-        "and.b32 %34, %34, t24;\n\t"
-        "add.u32 %34, %34, t23;\n\t"
+        "and.b32 %37, %37, t24;\n\t"
+        "add.u32 %37, %37, t23;\n\t"
         "brev.b32 t25, t11;\n\t"
         "clz.b32 t25, t25;\n\t"
         "shr.b32 t26, t25, 5;\n\t"
         "sub.u32 t26, 0, t26;\n\t"
-        "and.b32 %34, %34, t26;\n\t"
-        "add.u32 %34, %34, t25;\n\t"
+        "and.b32 %37, %37, t26;\n\t"
+        "add.u32 %37, %37, t25;\n\t"
         "brev.b32 t27, t10;\n\t"
         "clz.b32 t27, t27;\n\t"
         "shr.b32 t28, t27, 5;\n\t"
         "sub.u32 t28, 0, t28;\n\t"
-        "and.b32 %34, %34, t28;\n\t"
-        "add.u32 %34, %34, t27;\n\t"
+        "and.b32 %37, %37, t28;\n\t"
+        "add.u32 %37, %37, t27;\n\t"
         "brev.b32 t29, t9;\n\t"
         "clz.b32 t29, t29;\n\t"
         "shr.b32 t30, t29, 5;\n\t"
         "sub.u32 t30, 0, t30;\n\t"
-        "and.b32 %34, %34, t30;\n\t"
-        "add.u32 %34, %34, t29;\n\t"
+        "and.b32 %37, %37, t30;\n\t"
+        "add.u32 %37, %37, t29;\n\t"
         "brev.b32 t31, t8;\n\t"
         "clz.b32 t31, t31;\n\t"
         "shr.b32 t32, t31, 5;\n\t"
         "sub.u32 t32, 0, t32;\n\t"
-        "and.b32 %34, %34, t32;\n\t"
-        "add.u32 %34, %34, t31;\n\t"
+        "and.b32 %37, %37, t32;\n\t"
+        "add.u32 %37, %37, t31;\n\t"
         "brev.b32 t33, t7;\n\t"
         "clz.b32 t33, t33;\n\t"
         "shr.b32 t34, t33, 5;\n\t"
         "sub.u32 t34, 0, t34;\n\t"
-        "and.b32 %34, %34, t34;\n\t"
-        "add.u32 %34, %34, t33;\n\t"
+        "and.b32 %37, %37, t34;\n\t"
+        "add.u32 %37, %37, t33;\n\t"
         "brev.b32 t35, t6;\n\t"
         "clz.b32 t35, t35;\n\t"
         "shr.b32 t36, t35, 5;\n\t"
         "sub.u32 t36, 0, t36;\n\t"
-        "and.b32 %34, %34, t36;\n\t"
-        "add.u32 %34, %34, t35;\n\t"
+        "and.b32 %37, %37, t36;\n\t"
+        "add.u32 %37, %37, t35;\n\t"
         "brev.b32 t37, t5;\n\t"
         "clz.b32 t37, t37;\n\t"
         "shr.b32 t38, t37, 5;\n\t"
         "sub.u32 t38, 0, t38;\n\t"
-        "and.b32 %34, %34, t38;\n\t"
-        "add.u32 %34, %34, t37;\n\t"
+        "and.b32 %37, %37, t38;\n\t"
+        "add.u32 %37, %37, t37;\n\t"
         "brev.b32 t39, t4;\n\t"
         "clz.b32 t39, t39;\n\t"
         "shr.b32 t40, t39, 5;\n\t"
         "sub.u32 t40, 0, t40;\n\t"
-        "and.b32 %34, %34, t40;\n\t"
-        "add.u32 %34, %34, t39;\n\t"
+        "and.b32 %37, %37, t40;\n\t"
+        "add.u32 %37, %37, t39;\n\t"
         "brev.b32 t41, t3;\n\t"
         "clz.b32 t41, t41;\n\t"
         "shr.b32 t42, t41, 5;\n\t"
         "sub.u32 t42, 0, t42;\n\t"
-        "and.b32 %34, %34, t42;\n\t"
-        "add.u32 %34, %34, t41;\n\t"
+        "and.b32 %37, %37, t42;\n\t"
+        "add.u32 %37, %37, t41;\n\t"
         "brev.b32 t43, t2;\n\t"
         "clz.b32 t43, t43;\n\t"
         "shr.b32 t44, t43, 5;\n\t"
         "sub.u32 t44, 0, t44;\n\t"
-        "and.b32 %34, %34, t44;\n\t"
-        "add.u32 %34, %34, t43;\n\t"
+        "and.b32 %37, %37, t44;\n\t"
+        "add.u32 %37, %37, t43;\n\t"
         "brev.b32 t45, t1;\n\t"
         "clz.b32 t45, t45;\n\t"
         "shr.b32 t46, t45, 5;\n\t"
         "sub.u32 t46, 0, t46;\n\t"
-        "and.b32 %34, %34, t46;\n\t"
-        "add.u32 %34, %34, t45;\n\t"
+        "and.b32 %37, %37, t46;\n\t"
+        "add.u32 %37, %37, t45;\n\t"
         "brev.b32 t47, t0;\n\t"
         "clz.b32 t47, t47;\n\t"
         "shr.b32 t48, t47, 5;\n\t"
         "sub.u32 t48, 0, t48;\n\t"
-        "and.b32 %34, %34, t48;\n\t"
-        "add.u32 %34, %34, t47;\n\t"
-        "shr.b32 t49, %34, 5;\n\t"
+        "and.b32 %37, %37, t48;\n\t"
+        "add.u32 %37, %37, t47;\n\t"
+        "shr.b32 t49, %37, 5;\n\t"
         "and.b32 t49, t49, 1;\n\t"
         "sub.u32 t50, 0, t49;\n\t"
         "not.b32 t68, t50;\n\t"
-        "xor.b32 t51, %35, %36;\n\t"
+        "xor.b32 t51, %38, %39;\n\t"
         "and.b32 t51, t51, t50;\n\t"
-        "xor.b32 t51, t51, %35;\n\t"
-        "xor.b32 t52, %36, %37;\n\t"
+        "xor.b32 t51, t51, %38;\n\t"
+        "xor.b32 t52, %39, %40;\n\t"
         "and.b32 t52, t52, t50;\n\t"
-        "xor.b32 t52, t52, %36;\n\t"
-        "xor.b32 t53, %37, %38;\n\t"
+        "xor.b32 t52, t52, %39;\n\t"
+        "xor.b32 t53, %40, %41;\n\t"
         "and.b32 t53, t53, t50;\n\t"
-        "xor.b32 t53, t53, %37;\n\t"
-        "xor.b32 t54, %38, %39;\n\t"
+        "xor.b32 t53, t53, %40;\n\t"
+        "xor.b32 t54, %41, %42;\n\t"
         "and.b32 t54, t54, t50;\n\t"
-        "xor.b32 t54, t54, %38;\n\t"
-        "xor.b32 t55, %39, %40;\n\t"
+        "xor.b32 t54, t54, %41;\n\t"
+        "xor.b32 t55, %42, %43;\n\t"
         "and.b32 t55, t55, t50;\n\t"
-        "xor.b32 t55, t55, %39;\n\t"
-        "xor.b32 t56, %40, %41;\n\t"
+        "xor.b32 t55, t55, %42;\n\t"
+        "xor.b32 t56, %43, %44;\n\t"
         "and.b32 t56, t56, t50;\n\t"
-        "xor.b32 t56, t56, %40;\n\t"
-        "xor.b32 t57, %41, %42;\n\t"
+        "xor.b32 t56, t56, %43;\n\t"
+        "xor.b32 t57, %44, %45;\n\t"
         "and.b32 t57, t57, t50;\n\t"
-        "xor.b32 t57, t57, %41;\n\t"
-        "xor.b32 t58, %42, %43;\n\t"
+        "xor.b32 t57, t57, %44;\n\t"
+        "xor.b32 t58, %45, %46;\n\t"
         "and.b32 t58, t58, t50;\n\t"
-        "xor.b32 t58, t58, %42;\n\t"
-        "xor.b32 t59, %43, %44;\n\t"
+        "xor.b32 t58, t58, %45;\n\t"
+        "xor.b32 t59, %46, %47;\n\t"
         "and.b32 t59, t59, t50;\n\t"
-        "xor.b32 t59, t59, %43;\n\t"
-        "xor.b32 t60, %44, %45;\n\t"
+        "xor.b32 t59, t59, %46;\n\t"
+        "xor.b32 t60, %47, %48;\n\t"
         "and.b32 t60, t60, t50;\n\t"
-        "xor.b32 t60, t60, %44;\n\t"
-        "xor.b32 t61, %45, %46;\n\t"
+        "xor.b32 t60, t60, %47;\n\t"
+        "xor.b32 t61, %48, %49;\n\t"
         "and.b32 t61, t61, t50;\n\t"
-        "xor.b32 t61, t61, %45;\n\t"
-        "xor.b32 t62, %46, %47;\n\t"
+        "xor.b32 t61, t61, %48;\n\t"
+        "xor.b32 t62, %49, %50;\n\t"
         "and.b32 t62, t62, t50;\n\t"
-        "xor.b32 t62, t62, %46;\n\t"
-        "xor.b32 t63, %47, %48;\n\t"
+        "xor.b32 t62, t62, %49;\n\t"
+        "xor.b32 t63, %50, %51;\n\t"
         "and.b32 t63, t63, t50;\n\t"
-        "xor.b32 t63, t63, %47;\n\t"
-        "xor.b32 t64, %48, %49;\n\t"
+        "xor.b32 t63, t63, %50;\n\t"
+        "xor.b32 t64, %51, %52;\n\t"
         "and.b32 t64, t64, t50;\n\t"
-        "xor.b32 t64, t64, %48;\n\t"
-        "xor.b32 t65, %49, %50;\n\t"
+        "xor.b32 t64, t64, %51;\n\t"
+        "xor.b32 t65, %52, %53;\n\t"
         "and.b32 t65, t65, t50;\n\t"
-        "xor.b32 t65, t65, %49;\n\t"
-        "xor.b32 t66, %50, %51;\n\t"
+        "xor.b32 t65, t65, %52;\n\t"
+        "xor.b32 t66, %53, %54;\n\t"
         "and.b32 t66, t66, t50;\n\t"
-        "xor.b32 t66, t66, %50;\n\t"
-        "and.b32 t67, %51, t68;\n\t"
-        "shr.b32 t69, %34, 6;\n\t"
+        "xor.b32 t66, t66, %53;\n\t"
+        "and.b32 t67, %54, t68;\n\t"
+        "shr.b32 t69, %37, 6;\n\t"
         "and.b32 t69, t69, 1;\n\t"
         "sub.u32 t70, 0, t69;\n\t"
         "not.b32 t88, t70;\n\t"
@@ -26088,7 +26069,7 @@ struct gcd_start {
         "xor.b32 t85, t85, t65;\n\t"
         "and.b32 t86, t66, t88;\n\t"
         "and.b32 t87, t67, t88;\n\t"
-        "shr.b32 t89, %34, 7;\n\t"
+        "shr.b32 t89, %37, 7;\n\t"
         "and.b32 t89, t89, 1;\n\t"
         "sub.u32 t90, 0, t89;\n\t"
         "not.b32 t108, t90;\n\t"
@@ -26135,7 +26116,7 @@ struct gcd_start {
         "and.b32 t105, t85, t108;\n\t"
         "and.b32 t106, t86, t108;\n\t"
         "and.b32 t107, t87, t108;\n\t"
-        "shr.b32 t109, %34, 8;\n\t"
+        "shr.b32 t109, %37, 8;\n\t"
         "and.b32 t109, t109, 1;\n\t"
         "sub.u32 t110, 0, t109;\n\t"
         "not.b32 t128, t110;\n\t"
@@ -26174,7 +26155,7 @@ struct gcd_start {
         "and.b32 t125, t105, t128;\n\t"
         "and.b32 t126, t106, t128;\n\t"
         "and.b32 t127, t107, t128;\n\t"
-        "shr.b32 t129, %34, 9;\n\t"
+        "shr.b32 t129, %37, 9;\n\t"
         "and.b32 t129, t129, 1;\n\t"
         "sub.u32 t130, 0, t129;\n\t"
         "not.b32 t148, t130;\n\t"
@@ -26197,257 +26178,364 @@ struct gcd_start {
         "and.b32 t145, t125, t148;\n\t"
         "and.b32 t146, t126, t148;\n\t"
         "and.b32 t147, t127, t148;\n\t"
-        "and.b32 t149, %34, 31;\n\t"
-        "shf.r.clamp.b32 %0, t131, t132, t149;\n\t"
-        "shf.r.clamp.b32 %1, t132, t133, t149;\n\t"
-        "shf.r.clamp.b32 %2, t133, t134, t149;\n\t"
-        "shf.r.clamp.b32 %3, t134, t135, t149;\n\t"
-        "shf.r.clamp.b32 %4, t135, t136, t149;\n\t"
-        "shf.r.clamp.b32 %5, t136, t137, t149;\n\t"
-        "shf.r.clamp.b32 %6, t137, t138, t149;\n\t"
-        "shf.r.clamp.b32 %7, t138, t139, t149;\n\t"
-        "shf.r.clamp.b32 %8, t139, t140, t149;\n\t"
-        "shf.r.clamp.b32 %9, t140, t141, t149;\n\t"
-        "shf.r.clamp.b32 %10, t141, t142, t149;\n\t"
-        "shf.r.clamp.b32 %11, t142, t143, t149;\n\t"
-        "shf.r.clamp.b32 %12, t143, t144, t149;\n\t"
-        "shf.r.clamp.b32 %13, t144, t145, t149;\n\t"
-        "shf.r.clamp.b32 %14, t145, t146, t149;\n\t"
-        "shf.r.clamp.b32 %15, t146, t147, t149;\n\t"
-        "shr.b32 %16, t147, t149;\n\t"
-        "shr.b32 t150, %34, 5;\n\t"
-        "and.b32 t150, t150, 1;\n\t"
-        "sub.u32 t151, 0, t150;\n\t"
-        "not.b32 t169, t151;\n\t"
-        "xor.b32 t152, %52, %53;\n\t"
-        "and.b32 t152, t152, t151;\n\t"
-        "xor.b32 t152, t152, %52;\n\t"
-        "xor.b32 t153, %53, %54;\n\t"
-        "and.b32 t153, t153, t151;\n\t"
-        "xor.b32 t153, t153, %53;\n\t"
-        "xor.b32 t154, %54, %55;\n\t"
-        "and.b32 t154, t154, t151;\n\t"
-        "xor.b32 t154, t154, %54;\n\t"
-        "xor.b32 t155, %55, %56;\n\t"
-        "and.b32 t155, t155, t151;\n\t"
-        "xor.b32 t155, t155, %55;\n\t"
-        "xor.b32 t156, %56, %57;\n\t"
-        "and.b32 t156, t156, t151;\n\t"
-        "xor.b32 t156, t156, %56;\n\t"
-        "xor.b32 t157, %57, %58;\n\t"
-        "and.b32 t157, t157, t151;\n\t"
-        "xor.b32 t157, t157, %57;\n\t"
-        "xor.b32 t158, %58, %59;\n\t"
-        "and.b32 t158, t158, t151;\n\t"
-        "xor.b32 t158, t158, %58;\n\t"
-        "xor.b32 t159, %59, %60;\n\t"
-        "and.b32 t159, t159, t151;\n\t"
-        "xor.b32 t159, t159, %59;\n\t"
-        "xor.b32 t160, %60, %61;\n\t"
-        "and.b32 t160, t160, t151;\n\t"
-        "xor.b32 t160, t160, %60;\n\t"
-        "xor.b32 t161, %61, %62;\n\t"
-        "and.b32 t161, t161, t151;\n\t"
-        "xor.b32 t161, t161, %61;\n\t"
-        "xor.b32 t162, %62, %63;\n\t"
-        "and.b32 t162, t162, t151;\n\t"
-        "xor.b32 t162, t162, %62;\n\t"
-        "xor.b32 t163, %63, %64;\n\t"
-        "and.b32 t163, t163, t151;\n\t"
-        "xor.b32 t163, t163, %63;\n\t"
-        "xor.b32 t164, %64, %65;\n\t"
-        "and.b32 t164, t164, t151;\n\t"
-        "xor.b32 t164, t164, %64;\n\t"
-        "xor.b32 t165, %65, %66;\n\t"
-        "and.b32 t165, t165, t151;\n\t"
-        "xor.b32 t165, t165, %65;\n\t"
-        "xor.b32 t166, %66, %67;\n\t"
-        "and.b32 t166, t166, t151;\n\t"
-        "xor.b32 t166, t166, %66;\n\t"
-        "xor.b32 t167, %67, %68;\n\t"
-        "and.b32 t167, t167, t151;\n\t"
-        "xor.b32 t167, t167, %67;\n\t"
-        "and.b32 t168, %68, t169;\n\t"
-        "shr.b32 t170, %34, 6;\n\t"
-        "and.b32 t170, t170, 1;\n\t"
-        "sub.u32 t171, 0, t170;\n\t"
-        "not.b32 t189, t171;\n\t"
-        "xor.b32 t172, t152, t154;\n\t"
-        "and.b32 t172, t172, t171;\n\t"
-        "xor.b32 t172, t172, t152;\n\t"
-        "xor.b32 t173, t153, t155;\n\t"
-        "and.b32 t173, t173, t171;\n\t"
-        "xor.b32 t173, t173, t153;\n\t"
-        "xor.b32 t174, t154, t156;\n\t"
-        "and.b32 t174, t174, t171;\n\t"
-        "xor.b32 t174, t174, t154;\n\t"
-        "xor.b32 t175, t155, t157;\n\t"
-        "and.b32 t175, t175, t171;\n\t"
-        "xor.b32 t175, t175, t155;\n\t"
-        "xor.b32 t176, t156, t158;\n\t"
-        "and.b32 t176, t176, t171;\n\t"
-        "xor.b32 t176, t176, t156;\n\t"
-        "xor.b32 t177, t157, t159;\n\t"
-        "and.b32 t177, t177, t171;\n\t"
-        "xor.b32 t177, t177, t157;\n\t"
-        "xor.b32 t178, t158, t160;\n\t"
-        "and.b32 t178, t178, t171;\n\t"
-        "xor.b32 t178, t178, t158;\n\t"
-        "xor.b32 t179, t159, t161;\n\t"
-        "and.b32 t179, t179, t171;\n\t"
-        "xor.b32 t179, t179, t159;\n\t"
-        "xor.b32 t180, t160, t162;\n\t"
-        "and.b32 t180, t180, t171;\n\t"
-        "xor.b32 t180, t180, t160;\n\t"
-        "xor.b32 t181, t161, t163;\n\t"
-        "and.b32 t181, t181, t171;\n\t"
-        "xor.b32 t181, t181, t161;\n\t"
-        "xor.b32 t182, t162, t164;\n\t"
-        "and.b32 t182, t182, t171;\n\t"
-        "xor.b32 t182, t182, t162;\n\t"
-        "xor.b32 t183, t163, t165;\n\t"
-        "and.b32 t183, t183, t171;\n\t"
-        "xor.b32 t183, t183, t163;\n\t"
-        "xor.b32 t184, t164, t166;\n\t"
-        "and.b32 t184, t184, t171;\n\t"
-        "xor.b32 t184, t184, t164;\n\t"
-        "xor.b32 t185, t165, t167;\n\t"
-        "and.b32 t185, t185, t171;\n\t"
-        "xor.b32 t185, t185, t165;\n\t"
-        "xor.b32 t186, t166, t168;\n\t"
-        "and.b32 t186, t186, t171;\n\t"
-        "xor.b32 t186, t186, t166;\n\t"
-        "and.b32 t187, t167, t189;\n\t"
-        "and.b32 t188, t168, t189;\n\t"
-        "shr.b32 t190, %34, 7;\n\t"
-        "and.b32 t190, t190, 1;\n\t"
-        "sub.u32 t191, 0, t190;\n\t"
-        "not.b32 t209, t191;\n\t"
-        "xor.b32 t192, t172, t176;\n\t"
-        "and.b32 t192, t192, t191;\n\t"
+        "and.b32 t149, %37, 31;\n\t"
+        "shf.r.clamp.b32 t150, t131, t132, t149;\n\t"
+        "shf.r.clamp.b32 t151, t132, t133, t149;\n\t"
+        "shf.r.clamp.b32 t152, t133, t134, t149;\n\t"
+        "shf.r.clamp.b32 t153, t134, t135, t149;\n\t"
+        "shf.r.clamp.b32 t154, t135, t136, t149;\n\t"
+        "shf.r.clamp.b32 t155, t136, t137, t149;\n\t"
+        "shf.r.clamp.b32 t156, t137, t138, t149;\n\t"
+        "shf.r.clamp.b32 t157, t138, t139, t149;\n\t"
+        "shf.r.clamp.b32 t158, t139, t140, t149;\n\t"
+        "shf.r.clamp.b32 t159, t140, t141, t149;\n\t"
+        "shf.r.clamp.b32 t160, t141, t142, t149;\n\t"
+        "shf.r.clamp.b32 t161, t142, t143, t149;\n\t"
+        "shf.r.clamp.b32 t162, t143, t144, t149;\n\t"
+        "shf.r.clamp.b32 t163, t144, t145, t149;\n\t"
+        "shf.r.clamp.b32 t164, t145, t146, t149;\n\t"
+        "shf.r.clamp.b32 t165, t146, t147, t149;\n\t"
+        "shr.b32 t166, t147, t149;\n\t"
+        "shr.b32 t167, %37, 5;\n\t"
+        "and.b32 t167, t167, 1;\n\t"
+        "sub.u32 t168, 0, t167;\n\t"
+        "not.b32 t186, t168;\n\t"
+        "xor.b32 t169, %55, %56;\n\t"
+        "and.b32 t169, t169, t168;\n\t"
+        "xor.b32 t169, t169, %55;\n\t"
+        "xor.b32 t170, %56, %57;\n\t"
+        "and.b32 t170, t170, t168;\n\t"
+        "xor.b32 t170, t170, %56;\n\t"
+        "xor.b32 t171, %57, %58;\n\t"
+        "and.b32 t171, t171, t168;\n\t"
+        "xor.b32 t171, t171, %57;\n\t"
+        "xor.b32 t172, %58, %59;\n\t"
+        "and.b32 t172, t172, t168;\n\t"
+        "xor.b32 t172, t172, %58;\n\t"
+        "xor.b32 t173, %59, %60;\n\t"
+        "and.b32 t173, t173, t168;\n\t"
+        "xor.b32 t173, t173, %59;\n\t"
+        "xor.b32 t174, %60, %61;\n\t"
+        "and.b32 t174, t174, t168;\n\t"
+        "xor.b32 t174, t174, %60;\n\t"
+        "xor.b32 t175, %61, %62;\n\t"
+        "and.b32 t175, t175, t168;\n\t"
+        "xor.b32 t175, t175, %61;\n\t"
+        "xor.b32 t176, %62, %63;\n\t"
+        "and.b32 t176, t176, t168;\n\t"
+        "xor.b32 t176, t176, %62;\n\t"
+        "xor.b32 t177, %63, %64;\n\t"
+        "and.b32 t177, t177, t168;\n\t"
+        "xor.b32 t177, t177, %63;\n\t"
+        "xor.b32 t178, %64, %65;\n\t"
+        "and.b32 t178, t178, t168;\n\t"
+        "xor.b32 t178, t178, %64;\n\t"
+        "xor.b32 t179, %65, %66;\n\t"
+        "and.b32 t179, t179, t168;\n\t"
+        "xor.b32 t179, t179, %65;\n\t"
+        "xor.b32 t180, %66, %67;\n\t"
+        "and.b32 t180, t180, t168;\n\t"
+        "xor.b32 t180, t180, %66;\n\t"
+        "xor.b32 t181, %67, %68;\n\t"
+        "and.b32 t181, t181, t168;\n\t"
+        "xor.b32 t181, t181, %67;\n\t"
+        "xor.b32 t182, %68, %69;\n\t"
+        "and.b32 t182, t182, t168;\n\t"
+        "xor.b32 t182, t182, %68;\n\t"
+        "xor.b32 t183, %69, %70;\n\t"
+        "and.b32 t183, t183, t168;\n\t"
+        "xor.b32 t183, t183, %69;\n\t"
+        "xor.b32 t184, %70, %71;\n\t"
+        "and.b32 t184, t184, t168;\n\t"
+        "xor.b32 t184, t184, %70;\n\t"
+        "and.b32 t185, %71, t186;\n\t"
+        "shr.b32 t187, %37, 6;\n\t"
+        "and.b32 t187, t187, 1;\n\t"
+        "sub.u32 t188, 0, t187;\n\t"
+        "not.b32 t206, t188;\n\t"
+        "xor.b32 t189, t169, t171;\n\t"
+        "and.b32 t189, t189, t188;\n\t"
+        "xor.b32 t189, t189, t169;\n\t"
+        "xor.b32 t190, t170, t172;\n\t"
+        "and.b32 t190, t190, t188;\n\t"
+        "xor.b32 t190, t190, t170;\n\t"
+        "xor.b32 t191, t171, t173;\n\t"
+        "and.b32 t191, t191, t188;\n\t"
+        "xor.b32 t191, t191, t171;\n\t"
+        "xor.b32 t192, t172, t174;\n\t"
+        "and.b32 t192, t192, t188;\n\t"
         "xor.b32 t192, t192, t172;\n\t"
-        "xor.b32 t193, t173, t177;\n\t"
-        "and.b32 t193, t193, t191;\n\t"
+        "xor.b32 t193, t173, t175;\n\t"
+        "and.b32 t193, t193, t188;\n\t"
         "xor.b32 t193, t193, t173;\n\t"
-        "xor.b32 t194, t174, t178;\n\t"
-        "and.b32 t194, t194, t191;\n\t"
+        "xor.b32 t194, t174, t176;\n\t"
+        "and.b32 t194, t194, t188;\n\t"
         "xor.b32 t194, t194, t174;\n\t"
-        "xor.b32 t195, t175, t179;\n\t"
-        "and.b32 t195, t195, t191;\n\t"
+        "xor.b32 t195, t175, t177;\n\t"
+        "and.b32 t195, t195, t188;\n\t"
         "xor.b32 t195, t195, t175;\n\t"
-        "xor.b32 t196, t176, t180;\n\t"
-        "and.b32 t196, t196, t191;\n\t"
+        "xor.b32 t196, t176, t178;\n\t"
+        "and.b32 t196, t196, t188;\n\t"
         "xor.b32 t196, t196, t176;\n\t"
-        "xor.b32 t197, t177, t181;\n\t"
-        "and.b32 t197, t197, t191;\n\t"
+        "xor.b32 t197, t177, t179;\n\t"
+        "and.b32 t197, t197, t188;\n\t"
         "xor.b32 t197, t197, t177;\n\t"
-        "xor.b32 t198, t178, t182;\n\t"
-        "and.b32 t198, t198, t191;\n\t"
+        "xor.b32 t198, t178, t180;\n\t"
+        "and.b32 t198, t198, t188;\n\t"
         "xor.b32 t198, t198, t178;\n\t"
-        "xor.b32 t199, t179, t183;\n\t"
-        "and.b32 t199, t199, t191;\n\t"
+        "xor.b32 t199, t179, t181;\n\t"
+        "and.b32 t199, t199, t188;\n\t"
         "xor.b32 t199, t199, t179;\n\t"
-        "xor.b32 t200, t180, t184;\n\t"
-        "and.b32 t200, t200, t191;\n\t"
+        "xor.b32 t200, t180, t182;\n\t"
+        "and.b32 t200, t200, t188;\n\t"
         "xor.b32 t200, t200, t180;\n\t"
-        "xor.b32 t201, t181, t185;\n\t"
-        "and.b32 t201, t201, t191;\n\t"
+        "xor.b32 t201, t181, t183;\n\t"
+        "and.b32 t201, t201, t188;\n\t"
         "xor.b32 t201, t201, t181;\n\t"
-        "xor.b32 t202, t182, t186;\n\t"
-        "and.b32 t202, t202, t191;\n\t"
+        "xor.b32 t202, t182, t184;\n\t"
+        "and.b32 t202, t202, t188;\n\t"
         "xor.b32 t202, t202, t182;\n\t"
-        "xor.b32 t203, t183, t187;\n\t"
-        "and.b32 t203, t203, t191;\n\t"
+        "xor.b32 t203, t183, t185;\n\t"
+        "and.b32 t203, t203, t188;\n\t"
         "xor.b32 t203, t203, t183;\n\t"
-        "xor.b32 t204, t184, t188;\n\t"
-        "and.b32 t204, t204, t191;\n\t"
-        "xor.b32 t204, t204, t184;\n\t"
-        "and.b32 t205, t185, t209;\n\t"
-        "and.b32 t206, t186, t209;\n\t"
-        "and.b32 t207, t187, t209;\n\t"
-        "and.b32 t208, t188, t209;\n\t"
-        "shr.b32 t210, %34, 8;\n\t"
-        "and.b32 t210, t210, 1;\n\t"
-        "sub.u32 t211, 0, t210;\n\t"
-        "not.b32 t229, t211;\n\t"
-        "xor.b32 t212, t192, t200;\n\t"
-        "and.b32 t212, t212, t211;\n\t"
+        "and.b32 t204, t184, t206;\n\t"
+        "and.b32 t205, t185, t206;\n\t"
+        "shr.b32 t207, %37, 7;\n\t"
+        "and.b32 t207, t207, 1;\n\t"
+        "sub.u32 t208, 0, t207;\n\t"
+        "not.b32 t226, t208;\n\t"
+        "xor.b32 t209, t189, t193;\n\t"
+        "and.b32 t209, t209, t208;\n\t"
+        "xor.b32 t209, t209, t189;\n\t"
+        "xor.b32 t210, t190, t194;\n\t"
+        "and.b32 t210, t210, t208;\n\t"
+        "xor.b32 t210, t210, t190;\n\t"
+        "xor.b32 t211, t191, t195;\n\t"
+        "and.b32 t211, t211, t208;\n\t"
+        "xor.b32 t211, t211, t191;\n\t"
+        "xor.b32 t212, t192, t196;\n\t"
+        "and.b32 t212, t212, t208;\n\t"
         "xor.b32 t212, t212, t192;\n\t"
-        "xor.b32 t213, t193, t201;\n\t"
-        "and.b32 t213, t213, t211;\n\t"
+        "xor.b32 t213, t193, t197;\n\t"
+        "and.b32 t213, t213, t208;\n\t"
         "xor.b32 t213, t213, t193;\n\t"
-        "xor.b32 t214, t194, t202;\n\t"
-        "and.b32 t214, t214, t211;\n\t"
+        "xor.b32 t214, t194, t198;\n\t"
+        "and.b32 t214, t214, t208;\n\t"
         "xor.b32 t214, t214, t194;\n\t"
-        "xor.b32 t215, t195, t203;\n\t"
-        "and.b32 t215, t215, t211;\n\t"
+        "xor.b32 t215, t195, t199;\n\t"
+        "and.b32 t215, t215, t208;\n\t"
         "xor.b32 t215, t215, t195;\n\t"
-        "xor.b32 t216, t196, t204;\n\t"
-        "and.b32 t216, t216, t211;\n\t"
+        "xor.b32 t216, t196, t200;\n\t"
+        "and.b32 t216, t216, t208;\n\t"
         "xor.b32 t216, t216, t196;\n\t"
-        "xor.b32 t217, t197, t205;\n\t"
-        "and.b32 t217, t217, t211;\n\t"
+        "xor.b32 t217, t197, t201;\n\t"
+        "and.b32 t217, t217, t208;\n\t"
         "xor.b32 t217, t217, t197;\n\t"
-        "xor.b32 t218, t198, t206;\n\t"
-        "and.b32 t218, t218, t211;\n\t"
+        "xor.b32 t218, t198, t202;\n\t"
+        "and.b32 t218, t218, t208;\n\t"
         "xor.b32 t218, t218, t198;\n\t"
-        "xor.b32 t219, t199, t207;\n\t"
-        "and.b32 t219, t219, t211;\n\t"
+        "xor.b32 t219, t199, t203;\n\t"
+        "and.b32 t219, t219, t208;\n\t"
         "xor.b32 t219, t219, t199;\n\t"
-        "xor.b32 t220, t200, t208;\n\t"
-        "and.b32 t220, t220, t211;\n\t"
+        "xor.b32 t220, t200, t204;\n\t"
+        "and.b32 t220, t220, t208;\n\t"
         "xor.b32 t220, t220, t200;\n\t"
-        "and.b32 t221, t201, t229;\n\t"
-        "and.b32 t222, t202, t229;\n\t"
-        "and.b32 t223, t203, t229;\n\t"
-        "and.b32 t224, t204, t229;\n\t"
-        "and.b32 t225, t205, t229;\n\t"
-        "and.b32 t226, t206, t229;\n\t"
-        "and.b32 t227, t207, t229;\n\t"
-        "and.b32 t228, t208, t229;\n\t"
-        "shr.b32 t230, %34, 9;\n\t"
-        "and.b32 t230, t230, 1;\n\t"
-        "sub.u32 t231, 0, t230;\n\t"
-        "not.b32 t249, t231;\n\t"
-        "xor.b32 t232, t212, t228;\n\t"
-        "and.b32 t232, t232, t231;\n\t"
+        "xor.b32 t221, t201, t205;\n\t"
+        "and.b32 t221, t221, t208;\n\t"
+        "xor.b32 t221, t221, t201;\n\t"
+        "and.b32 t222, t202, t226;\n\t"
+        "and.b32 t223, t203, t226;\n\t"
+        "and.b32 t224, t204, t226;\n\t"
+        "and.b32 t225, t205, t226;\n\t"
+        "shr.b32 t227, %37, 8;\n\t"
+        "and.b32 t227, t227, 1;\n\t"
+        "sub.u32 t228, 0, t227;\n\t"
+        "not.b32 t246, t228;\n\t"
+        "xor.b32 t229, t209, t217;\n\t"
+        "and.b32 t229, t229, t228;\n\t"
+        "xor.b32 t229, t229, t209;\n\t"
+        "xor.b32 t230, t210, t218;\n\t"
+        "and.b32 t230, t230, t228;\n\t"
+        "xor.b32 t230, t230, t210;\n\t"
+        "xor.b32 t231, t211, t219;\n\t"
+        "and.b32 t231, t231, t228;\n\t"
+        "xor.b32 t231, t231, t211;\n\t"
+        "xor.b32 t232, t212, t220;\n\t"
+        "and.b32 t232, t232, t228;\n\t"
         "xor.b32 t232, t232, t212;\n\t"
-        "and.b32 t233, t213, t249;\n\t"
-        "and.b32 t234, t214, t249;\n\t"
-        "and.b32 t235, t215, t249;\n\t"
-        "and.b32 t236, t216, t249;\n\t"
-        "and.b32 t237, t217, t249;\n\t"
-        "and.b32 t238, t218, t249;\n\t"
-        "and.b32 t239, t219, t249;\n\t"
-        "and.b32 t240, t220, t249;\n\t"
-        "and.b32 t241, t221, t249;\n\t"
-        "and.b32 t242, t222, t249;\n\t"
-        "and.b32 t243, t223, t249;\n\t"
-        "and.b32 t244, t224, t249;\n\t"
-        "and.b32 t245, t225, t249;\n\t"
-        "and.b32 t246, t226, t249;\n\t"
-        "and.b32 t247, t227, t249;\n\t"
-        "and.b32 t248, t228, t249;\n\t"
-        "and.b32 t250, %34, 31;\n\t"
-        "shf.r.clamp.b32 %17, t232, t233, t250;\n\t"
-        "shf.r.clamp.b32 %18, t233, t234, t250;\n\t"
-        "shf.r.clamp.b32 %19, t234, t235, t250;\n\t"
-        "shf.r.clamp.b32 %20, t235, t236, t250;\n\t"
-        "shf.r.clamp.b32 %21, t236, t237, t250;\n\t"
-        "shf.r.clamp.b32 %22, t237, t238, t250;\n\t"
-        "shf.r.clamp.b32 %23, t238, t239, t250;\n\t"
-        "shf.r.clamp.b32 %24, t239, t240, t250;\n\t"
-        "shf.r.clamp.b32 %25, t240, t241, t250;\n\t"
-        "shf.r.clamp.b32 %26, t241, t242, t250;\n\t"
-        "shf.r.clamp.b32 %27, t242, t243, t250;\n\t"
-        "shf.r.clamp.b32 %28, t243, t244, t250;\n\t"
-        "shf.r.clamp.b32 %29, t244, t245, t250;\n\t"
-        "shf.r.clamp.b32 %30, t245, t246, t250;\n\t"
-        "shf.r.clamp.b32 %31, t246, t247, t250;\n\t"
-        "shf.r.clamp.b32 %32, t247, t248, t250;\n\t"
-        "shr.b32 %33, t248, t250;\n\t"
+        "xor.b32 t233, t213, t221;\n\t"
+        "and.b32 t233, t233, t228;\n\t"
+        "xor.b32 t233, t233, t213;\n\t"
+        "xor.b32 t234, t214, t222;\n\t"
+        "and.b32 t234, t234, t228;\n\t"
+        "xor.b32 t234, t234, t214;\n\t"
+        "xor.b32 t235, t215, t223;\n\t"
+        "and.b32 t235, t235, t228;\n\t"
+        "xor.b32 t235, t235, t215;\n\t"
+        "xor.b32 t236, t216, t224;\n\t"
+        "and.b32 t236, t236, t228;\n\t"
+        "xor.b32 t236, t236, t216;\n\t"
+        "xor.b32 t237, t217, t225;\n\t"
+        "and.b32 t237, t237, t228;\n\t"
+        "xor.b32 t237, t237, t217;\n\t"
+        "and.b32 t238, t218, t246;\n\t"
+        "and.b32 t239, t219, t246;\n\t"
+        "and.b32 t240, t220, t246;\n\t"
+        "and.b32 t241, t221, t246;\n\t"
+        "and.b32 t242, t222, t246;\n\t"
+        "and.b32 t243, t223, t246;\n\t"
+        "and.b32 t244, t224, t246;\n\t"
+        "and.b32 t245, t225, t246;\n\t"
+        "shr.b32 t247, %37, 9;\n\t"
+        "and.b32 t247, t247, 1;\n\t"
+        "sub.u32 t248, 0, t247;\n\t"
+        "not.b32 t266, t248;\n\t"
+        "xor.b32 t249, t229, t245;\n\t"
+        "and.b32 t249, t249, t248;\n\t"
+        "xor.b32 t249, t249, t229;\n\t"
+        "and.b32 t250, t230, t266;\n\t"
+        "and.b32 t251, t231, t266;\n\t"
+        "and.b32 t252, t232, t266;\n\t"
+        "and.b32 t253, t233, t266;\n\t"
+        "and.b32 t254, t234, t266;\n\t"
+        "and.b32 t255, t235, t266;\n\t"
+        "and.b32 t256, t236, t266;\n\t"
+        "and.b32 t257, t237, t266;\n\t"
+        "and.b32 t258, t238, t266;\n\t"
+        "and.b32 t259, t239, t266;\n\t"
+        "and.b32 t260, t240, t266;\n\t"
+        "and.b32 t261, t241, t266;\n\t"
+        "and.b32 t262, t242, t266;\n\t"
+        "and.b32 t263, t243, t266;\n\t"
+        "and.b32 t264, t244, t266;\n\t"
+        "and.b32 t265, t245, t266;\n\t"
+        "and.b32 t267, %37, 31;\n\t"
+        "shf.r.clamp.b32 t268, t249, t250, t267;\n\t"
+        "shf.r.clamp.b32 t269, t250, t251, t267;\n\t"
+        "shf.r.clamp.b32 t270, t251, t252, t267;\n\t"
+        "shf.r.clamp.b32 t271, t252, t253, t267;\n\t"
+        "shf.r.clamp.b32 t272, t253, t254, t267;\n\t"
+        "shf.r.clamp.b32 t273, t254, t255, t267;\n\t"
+        "shf.r.clamp.b32 t274, t255, t256, t267;\n\t"
+        "shf.r.clamp.b32 t275, t256, t257, t267;\n\t"
+        "shf.r.clamp.b32 t276, t257, t258, t267;\n\t"
+        "shf.r.clamp.b32 t277, t258, t259, t267;\n\t"
+        "shf.r.clamp.b32 t278, t259, t260, t267;\n\t"
+        "shf.r.clamp.b32 t279, t260, t261, t267;\n\t"
+        "shf.r.clamp.b32 t280, t261, t262, t267;\n\t"
+        "shf.r.clamp.b32 t281, t262, t263, t267;\n\t"
+        "shf.r.clamp.b32 t282, t263, t264, t267;\n\t"
+        "shf.r.clamp.b32 t283, t264, t265, t267;\n\t"
+        "shr.b32 t284, t265, t267;\n\t"
+        "and.b32 t285, t150, 1;\n\t"
+        "sub.u32 t286, 0, t285;\n\t"
+        "mov.b32 %0, 1;\n\t"
+        "xor.b32 t287, t268, t150;\n\t"
+        "and.b32 t287, t287, t286;\n\t"
+        "xor.b32 %1, t268, t287;\n\t"
+        "xor.b32 t288, t150, t268;\n\t"
+        "and.b32 t288, t288, t286;\n\t"
+        "xor.b32 %19, t150, t288;\n\t"
+        "xor.b32 t289, t269, t151;\n\t"
+        "and.b32 t289, t289, t286;\n\t"
+        "xor.b32 %2, t269, t289;\n\t"
+        "xor.b32 t290, t151, t269;\n\t"
+        "and.b32 t290, t290, t286;\n\t"
+        "xor.b32 %20, t151, t290;\n\t"
+        "xor.b32 t291, t270, t152;\n\t"
+        "and.b32 t291, t291, t286;\n\t"
+        "xor.b32 %3, t270, t291;\n\t"
+        "xor.b32 t292, t152, t270;\n\t"
+        "and.b32 t292, t292, t286;\n\t"
+        "xor.b32 %21, t152, t292;\n\t"
+        "xor.b32 t293, t271, t153;\n\t"
+        "and.b32 t293, t293, t286;\n\t"
+        "xor.b32 %4, t271, t293;\n\t"
+        "xor.b32 t294, t153, t271;\n\t"
+        "and.b32 t294, t294, t286;\n\t"
+        "xor.b32 %22, t153, t294;\n\t"
+        "xor.b32 t295, t272, t154;\n\t"
+        "and.b32 t295, t295, t286;\n\t"
+        "xor.b32 %5, t272, t295;\n\t"
+        "xor.b32 t296, t154, t272;\n\t"
+        "and.b32 t296, t296, t286;\n\t"
+        "xor.b32 %23, t154, t296;\n\t"
+        "xor.b32 t297, t273, t155;\n\t"
+        "and.b32 t297, t297, t286;\n\t"
+        "xor.b32 %6, t273, t297;\n\t"
+        "xor.b32 t298, t155, t273;\n\t"
+        "and.b32 t298, t298, t286;\n\t"
+        "xor.b32 %24, t155, t298;\n\t"
+        "xor.b32 t299, t274, t156;\n\t"
+        "and.b32 t299, t299, t286;\n\t"
+        "xor.b32 %7, t274, t299;\n\t"
+        "xor.b32 t300, t156, t274;\n\t"
+        "and.b32 t300, t300, t286;\n\t"
+        "xor.b32 %25, t156, t300;\n\t"
+        "xor.b32 t301, t275, t157;\n\t"
+        "and.b32 t301, t301, t286;\n\t"
+        "xor.b32 %8, t275, t301;\n\t"
+        "xor.b32 t302, t157, t275;\n\t"
+        "and.b32 t302, t302, t286;\n\t"
+        "xor.b32 %26, t157, t302;\n\t"
+        "xor.b32 t303, t276, t158;\n\t"
+        "and.b32 t303, t303, t286;\n\t"
+        "xor.b32 %9, t276, t303;\n\t"
+        "xor.b32 t304, t158, t276;\n\t"
+        "and.b32 t304, t304, t286;\n\t"
+        "xor.b32 %27, t158, t304;\n\t"
+        "xor.b32 t305, t277, t159;\n\t"
+        "and.b32 t305, t305, t286;\n\t"
+        "xor.b32 %10, t277, t305;\n\t"
+        "xor.b32 t306, t159, t277;\n\t"
+        "and.b32 t306, t306, t286;\n\t"
+        "xor.b32 %28, t159, t306;\n\t"
+        "xor.b32 t307, t278, t160;\n\t"
+        "and.b32 t307, t307, t286;\n\t"
+        "xor.b32 %11, t278, t307;\n\t"
+        "xor.b32 t308, t160, t278;\n\t"
+        "and.b32 t308, t308, t286;\n\t"
+        "xor.b32 %29, t160, t308;\n\t"
+        "xor.b32 t309, t279, t161;\n\t"
+        "and.b32 t309, t309, t286;\n\t"
+        "xor.b32 %12, t279, t309;\n\t"
+        "xor.b32 t310, t161, t279;\n\t"
+        "and.b32 t310, t310, t286;\n\t"
+        "xor.b32 %30, t161, t310;\n\t"
+        "xor.b32 t311, t280, t162;\n\t"
+        "and.b32 t311, t311, t286;\n\t"
+        "xor.b32 %13, t280, t311;\n\t"
+        "xor.b32 t312, t162, t280;\n\t"
+        "and.b32 t312, t312, t286;\n\t"
+        "xor.b32 %31, t162, t312;\n\t"
+        "xor.b32 t313, t281, t163;\n\t"
+        "and.b32 t313, t313, t286;\n\t"
+        "xor.b32 %14, t281, t313;\n\t"
+        "xor.b32 t314, t163, t281;\n\t"
+        "and.b32 t314, t314, t286;\n\t"
+        "xor.b32 %32, t163, t314;\n\t"
+        "xor.b32 t315, t282, t164;\n\t"
+        "and.b32 t315, t315, t286;\n\t"
+        "xor.b32 %15, t282, t315;\n\t"
+        "xor.b32 t316, t164, t282;\n\t"
+        "and.b32 t316, t316, t286;\n\t"
+        "xor.b32 %33, t164, t316;\n\t"
+        "xor.b32 t317, t283, t165;\n\t"
+        "and.b32 t317, t317, t286;\n\t"
+        "xor.b32 %16, t283, t317;\n\t"
+        "xor.b32 t318, t165, t283;\n\t"
+        "and.b32 t318, t318, t286;\n\t"
+        "xor.b32 %34, t165, t318;\n\t"
+        "xor.b32 t319, t284, t166;\n\t"
+        "and.b32 t319, t319, t286;\n\t"
+        "xor.b32 %17, t284, t319;\n\t"
+        "xor.b32 t320, t166, t284;\n\t"
+        "and.b32 t320, t320, t286;\n\t"
+        "xor.b32 %35, t166, t320;\n\t"
+        "mov.b32 %18, 0;\n\t"
+        "mov.b32 %36, 0;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
     );
   }
@@ -26456,7 +26544,7 @@ struct gcd_start {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t t[251];
+    uint32_t t[321];
     t[0] = ptx_or(x[0], x[17]);
     t[1] = ptx_or(x[1], x[18]);
     t[2] = ptx_or(x[2], x[19]);
@@ -26474,105 +26562,105 @@ struct gcd_start {
     t[14] = ptx_or(x[14], x[31]);
     t[15] = ptx_or(x[15], x[32]);
     t[16] = ptx_or(x[16], x[33]);
-    y[34] = ptx_brev(t[16]);
-    y[34] = ptx_clz(y[34]);
+    y[37] = ptx_brev(t[16]);
+    y[37] = ptx_clz(y[37]);
     t[17] = ptx_brev(t[15]);
     t[17] = ptx_clz(t[17]);
     t[18] = ptx_shr(t[17], 5u);
     t[18] = ptx_sub(0u, t[18]);
-    y[34] = ptx_and(y[34], t[18]);
-    y[34] = ptx_add(y[34], t[17]);
+    y[37] = ptx_and(y[37], t[18]);
+    y[37] = ptx_add(y[37], t[17]);
     t[19] = ptx_brev(t[14]);
     t[19] = ptx_clz(t[19]);
     t[20] = ptx_shr(t[19], 5u);
     t[20] = ptx_sub(0u, t[20]);
-    y[34] = ptx_and(y[34], t[20]);
-    y[34] = ptx_add(y[34], t[19]);
+    y[37] = ptx_and(y[37], t[20]);
+    y[37] = ptx_add(y[37], t[19]);
     t[21] = ptx_brev(t[13]);
     t[21] = ptx_clz(t[21]);
     t[22] = ptx_shr(t[21], 5u);
     t[22] = ptx_sub(0u, t[22]);
-    y[34] = ptx_and(y[34], t[22]);
-    y[34] = ptx_add(y[34], t[21]);
+    y[37] = ptx_and(y[37], t[22]);
+    y[37] = ptx_add(y[37], t[21]);
     t[23] = ptx_brev(t[12]);
     t[23] = ptx_clz(t[23]);
     t[24] = ptx_shr(t[23], 5u);
     t[24] = ptx_sub(0u, t[24]);
-    y[34] = ptx_and(y[34], t[24]);
-    y[34] = ptx_add(y[34], t[23]);
+    y[37] = ptx_and(y[37], t[24]);
+    y[37] = ptx_add(y[37], t[23]);
     t[25] = ptx_brev(t[11]);
     t[25] = ptx_clz(t[25]);
     t[26] = ptx_shr(t[25], 5u);
     t[26] = ptx_sub(0u, t[26]);
-    y[34] = ptx_and(y[34], t[26]);
-    y[34] = ptx_add(y[34], t[25]);
+    y[37] = ptx_and(y[37], t[26]);
+    y[37] = ptx_add(y[37], t[25]);
     t[27] = ptx_brev(t[10]);
     t[27] = ptx_clz(t[27]);
     t[28] = ptx_shr(t[27], 5u);
     t[28] = ptx_sub(0u, t[28]);
-    y[34] = ptx_and(y[34], t[28]);
-    y[34] = ptx_add(y[34], t[27]);
+    y[37] = ptx_and(y[37], t[28]);
+    y[37] = ptx_add(y[37], t[27]);
     t[29] = ptx_brev(t[9]);
     t[29] = ptx_clz(t[29]);
     t[30] = ptx_shr(t[29], 5u);
     t[30] = ptx_sub(0u, t[30]);
-    y[34] = ptx_and(y[34], t[30]);
-    y[34] = ptx_add(y[34], t[29]);
+    y[37] = ptx_and(y[37], t[30]);
+    y[37] = ptx_add(y[37], t[29]);
     t[31] = ptx_brev(t[8]);
     t[31] = ptx_clz(t[31]);
     t[32] = ptx_shr(t[31], 5u);
     t[32] = ptx_sub(0u, t[32]);
-    y[34] = ptx_and(y[34], t[32]);
-    y[34] = ptx_add(y[34], t[31]);
+    y[37] = ptx_and(y[37], t[32]);
+    y[37] = ptx_add(y[37], t[31]);
     t[33] = ptx_brev(t[7]);
     t[33] = ptx_clz(t[33]);
     t[34] = ptx_shr(t[33], 5u);
     t[34] = ptx_sub(0u, t[34]);
-    y[34] = ptx_and(y[34], t[34]);
-    y[34] = ptx_add(y[34], t[33]);
+    y[37] = ptx_and(y[37], t[34]);
+    y[37] = ptx_add(y[37], t[33]);
     t[35] = ptx_brev(t[6]);
     t[35] = ptx_clz(t[35]);
     t[36] = ptx_shr(t[35], 5u);
     t[36] = ptx_sub(0u, t[36]);
-    y[34] = ptx_and(y[34], t[36]);
-    y[34] = ptx_add(y[34], t[35]);
+    y[37] = ptx_and(y[37], t[36]);
+    y[37] = ptx_add(y[37], t[35]);
     t[37] = ptx_brev(t[5]);
     t[37] = ptx_clz(t[37]);
     t[38] = ptx_shr(t[37], 5u);
     t[38] = ptx_sub(0u, t[38]);
-    y[34] = ptx_and(y[34], t[38]);
-    y[34] = ptx_add(y[34], t[37]);
+    y[37] = ptx_and(y[37], t[38]);
+    y[37] = ptx_add(y[37], t[37]);
     t[39] = ptx_brev(t[4]);
     t[39] = ptx_clz(t[39]);
     t[40] = ptx_shr(t[39], 5u);
     t[40] = ptx_sub(0u, t[40]);
-    y[34] = ptx_and(y[34], t[40]);
-    y[34] = ptx_add(y[34], t[39]);
+    y[37] = ptx_and(y[37], t[40]);
+    y[37] = ptx_add(y[37], t[39]);
     t[41] = ptx_brev(t[3]);
     t[41] = ptx_clz(t[41]);
     t[42] = ptx_shr(t[41], 5u);
     t[42] = ptx_sub(0u, t[42]);
-    y[34] = ptx_and(y[34], t[42]);
-    y[34] = ptx_add(y[34], t[41]);
+    y[37] = ptx_and(y[37], t[42]);
+    y[37] = ptx_add(y[37], t[41]);
     t[43] = ptx_brev(t[2]);
     t[43] = ptx_clz(t[43]);
     t[44] = ptx_shr(t[43], 5u);
     t[44] = ptx_sub(0u, t[44]);
-    y[34] = ptx_and(y[34], t[44]);
-    y[34] = ptx_add(y[34], t[43]);
+    y[37] = ptx_and(y[37], t[44]);
+    y[37] = ptx_add(y[37], t[43]);
     t[45] = ptx_brev(t[1]);
     t[45] = ptx_clz(t[45]);
     t[46] = ptx_shr(t[45], 5u);
     t[46] = ptx_sub(0u, t[46]);
-    y[34] = ptx_and(y[34], t[46]);
-    y[34] = ptx_add(y[34], t[45]);
+    y[37] = ptx_and(y[37], t[46]);
+    y[37] = ptx_add(y[37], t[45]);
     t[47] = ptx_brev(t[0]);
     t[47] = ptx_clz(t[47]);
     t[48] = ptx_shr(t[47], 5u);
     t[48] = ptx_sub(0u, t[48]);
-    y[34] = ptx_and(y[34], t[48]);
-    y[34] = ptx_add(y[34], t[47]);
-    t[49] = ptx_shr(y[34], 5u);
+    y[37] = ptx_and(y[37], t[48]);
+    y[37] = ptx_add(y[37], t[47]);
+    t[49] = ptx_shr(y[37], 5u);
     t[49] = ptx_and(t[49], 1u);
     t[50] = ptx_sub(0u, t[49]);
     t[68] = ptx_not(t[50]);
@@ -26625,7 +26713,7 @@ struct gcd_start {
     t[66] = ptx_and(t[66], t[50]);
     t[66] = ptx_xor(t[66], x[15]);
     t[67] = ptx_and(x[16], t[68]);
-    t[69] = ptx_shr(y[34], 6u);
+    t[69] = ptx_shr(y[37], 6u);
     t[69] = ptx_and(t[69], 1u);
     t[70] = ptx_sub(0u, t[69]);
     t[88] = ptx_not(t[70]);
@@ -26676,7 +26764,7 @@ struct gcd_start {
     t[85] = ptx_xor(t[85], t[65]);
     t[86] = ptx_and(t[66], t[88]);
     t[87] = ptx_and(t[67], t[88]);
-    t[89] = ptx_shr(y[34], 7u);
+    t[89] = ptx_shr(y[37], 7u);
     t[89] = ptx_and(t[89], 1u);
     t[90] = ptx_sub(0u, t[89]);
     t[108] = ptx_not(t[90]);
@@ -26723,7 +26811,7 @@ struct gcd_start {
     t[105] = ptx_and(t[85], t[108]);
     t[106] = ptx_and(t[86], t[108]);
     t[107] = ptx_and(t[87], t[108]);
-    t[109] = ptx_shr(y[34], 8u);
+    t[109] = ptx_shr(y[37], 8u);
     t[109] = ptx_and(t[109], 1u);
     t[110] = ptx_sub(0u, t[109]);
     t[128] = ptx_not(t[110]);
@@ -26762,7 +26850,7 @@ struct gcd_start {
     t[125] = ptx_and(t[105], t[128]);
     t[126] = ptx_and(t[106], t[128]);
     t[127] = ptx_and(t[107], t[128]);
-    t[129] = ptx_shr(y[34], 9u);
+    t[129] = ptx_shr(y[37], 9u);
     t[129] = ptx_and(t[129], 1u);
     t[130] = ptx_sub(0u, t[129]);
     t[148] = ptx_not(t[130]);
@@ -26785,534 +26873,1630 @@ struct gcd_start {
     t[145] = ptx_and(t[125], t[148]);
     t[146] = ptx_and(t[126], t[148]);
     t[147] = ptx_and(t[127], t[148]);
-    t[149] = ptx_and(y[34], 31u);
-    y[0] = ptx_shf_r_clamp(t[131], t[132], t[149]);
-    y[1] = ptx_shf_r_clamp(t[132], t[133], t[149]);
-    y[2] = ptx_shf_r_clamp(t[133], t[134], t[149]);
-    y[3] = ptx_shf_r_clamp(t[134], t[135], t[149]);
-    y[4] = ptx_shf_r_clamp(t[135], t[136], t[149]);
-    y[5] = ptx_shf_r_clamp(t[136], t[137], t[149]);
-    y[6] = ptx_shf_r_clamp(t[137], t[138], t[149]);
-    y[7] = ptx_shf_r_clamp(t[138], t[139], t[149]);
-    y[8] = ptx_shf_r_clamp(t[139], t[140], t[149]);
-    y[9] = ptx_shf_r_clamp(t[140], t[141], t[149]);
-    y[10] = ptx_shf_r_clamp(t[141], t[142], t[149]);
-    y[11] = ptx_shf_r_clamp(t[142], t[143], t[149]);
-    y[12] = ptx_shf_r_clamp(t[143], t[144], t[149]);
-    y[13] = ptx_shf_r_clamp(t[144], t[145], t[149]);
-    y[14] = ptx_shf_r_clamp(t[145], t[146], t[149]);
-    y[15] = ptx_shf_r_clamp(t[146], t[147], t[149]);
-    y[16] = ptx_shr(t[147], t[149]);
-    t[150] = ptx_shr(y[34], 5u);
-    t[150] = ptx_and(t[150], 1u);
-    t[151] = ptx_sub(0u, t[150]);
-    t[169] = ptx_not(t[151]);
-    t[152] = ptx_xor(x[17], x[18]);
-    t[152] = ptx_and(t[152], t[151]);
-    t[152] = ptx_xor(t[152], x[17]);
-    t[153] = ptx_xor(x[18], x[19]);
-    t[153] = ptx_and(t[153], t[151]);
-    t[153] = ptx_xor(t[153], x[18]);
-    t[154] = ptx_xor(x[19], x[20]);
-    t[154] = ptx_and(t[154], t[151]);
-    t[154] = ptx_xor(t[154], x[19]);
-    t[155] = ptx_xor(x[20], x[21]);
-    t[155] = ptx_and(t[155], t[151]);
-    t[155] = ptx_xor(t[155], x[20]);
-    t[156] = ptx_xor(x[21], x[22]);
-    t[156] = ptx_and(t[156], t[151]);
-    t[156] = ptx_xor(t[156], x[21]);
-    t[157] = ptx_xor(x[22], x[23]);
-    t[157] = ptx_and(t[157], t[151]);
-    t[157] = ptx_xor(t[157], x[22]);
-    t[158] = ptx_xor(x[23], x[24]);
-    t[158] = ptx_and(t[158], t[151]);
-    t[158] = ptx_xor(t[158], x[23]);
-    t[159] = ptx_xor(x[24], x[25]);
-    t[159] = ptx_and(t[159], t[151]);
-    t[159] = ptx_xor(t[159], x[24]);
-    t[160] = ptx_xor(x[25], x[26]);
-    t[160] = ptx_and(t[160], t[151]);
-    t[160] = ptx_xor(t[160], x[25]);
-    t[161] = ptx_xor(x[26], x[27]);
-    t[161] = ptx_and(t[161], t[151]);
-    t[161] = ptx_xor(t[161], x[26]);
-    t[162] = ptx_xor(x[27], x[28]);
-    t[162] = ptx_and(t[162], t[151]);
-    t[162] = ptx_xor(t[162], x[27]);
-    t[163] = ptx_xor(x[28], x[29]);
-    t[163] = ptx_and(t[163], t[151]);
-    t[163] = ptx_xor(t[163], x[28]);
-    t[164] = ptx_xor(x[29], x[30]);
-    t[164] = ptx_and(t[164], t[151]);
-    t[164] = ptx_xor(t[164], x[29]);
-    t[165] = ptx_xor(x[30], x[31]);
-    t[165] = ptx_and(t[165], t[151]);
-    t[165] = ptx_xor(t[165], x[30]);
-    t[166] = ptx_xor(x[31], x[32]);
-    t[166] = ptx_and(t[166], t[151]);
-    t[166] = ptx_xor(t[166], x[31]);
-    t[167] = ptx_xor(x[32], x[33]);
-    t[167] = ptx_and(t[167], t[151]);
-    t[167] = ptx_xor(t[167], x[32]);
-    t[168] = ptx_and(x[33], t[169]);
-    t[170] = ptx_shr(y[34], 6u);
-    t[170] = ptx_and(t[170], 1u);
-    t[171] = ptx_sub(0u, t[170]);
-    t[189] = ptx_not(t[171]);
-    t[172] = ptx_xor(t[152], t[154]);
-    t[172] = ptx_and(t[172], t[171]);
-    t[172] = ptx_xor(t[172], t[152]);
-    t[173] = ptx_xor(t[153], t[155]);
-    t[173] = ptx_and(t[173], t[171]);
-    t[173] = ptx_xor(t[173], t[153]);
-    t[174] = ptx_xor(t[154], t[156]);
-    t[174] = ptx_and(t[174], t[171]);
-    t[174] = ptx_xor(t[174], t[154]);
-    t[175] = ptx_xor(t[155], t[157]);
-    t[175] = ptx_and(t[175], t[171]);
-    t[175] = ptx_xor(t[175], t[155]);
-    t[176] = ptx_xor(t[156], t[158]);
-    t[176] = ptx_and(t[176], t[171]);
-    t[176] = ptx_xor(t[176], t[156]);
-    t[177] = ptx_xor(t[157], t[159]);
-    t[177] = ptx_and(t[177], t[171]);
-    t[177] = ptx_xor(t[177], t[157]);
-    t[178] = ptx_xor(t[158], t[160]);
-    t[178] = ptx_and(t[178], t[171]);
-    t[178] = ptx_xor(t[178], t[158]);
-    t[179] = ptx_xor(t[159], t[161]);
-    t[179] = ptx_and(t[179], t[171]);
-    t[179] = ptx_xor(t[179], t[159]);
-    t[180] = ptx_xor(t[160], t[162]);
-    t[180] = ptx_and(t[180], t[171]);
-    t[180] = ptx_xor(t[180], t[160]);
-    t[181] = ptx_xor(t[161], t[163]);
-    t[181] = ptx_and(t[181], t[171]);
-    t[181] = ptx_xor(t[181], t[161]);
-    t[182] = ptx_xor(t[162], t[164]);
-    t[182] = ptx_and(t[182], t[171]);
-    t[182] = ptx_xor(t[182], t[162]);
-    t[183] = ptx_xor(t[163], t[165]);
-    t[183] = ptx_and(t[183], t[171]);
-    t[183] = ptx_xor(t[183], t[163]);
-    t[184] = ptx_xor(t[164], t[166]);
-    t[184] = ptx_and(t[184], t[171]);
-    t[184] = ptx_xor(t[184], t[164]);
-    t[185] = ptx_xor(t[165], t[167]);
-    t[185] = ptx_and(t[185], t[171]);
-    t[185] = ptx_xor(t[185], t[165]);
-    t[186] = ptx_xor(t[166], t[168]);
-    t[186] = ptx_and(t[186], t[171]);
-    t[186] = ptx_xor(t[186], t[166]);
-    t[187] = ptx_and(t[167], t[189]);
-    t[188] = ptx_and(t[168], t[189]);
-    t[190] = ptx_shr(y[34], 7u);
-    t[190] = ptx_and(t[190], 1u);
-    t[191] = ptx_sub(0u, t[190]);
-    t[209] = ptx_not(t[191]);
-    t[192] = ptx_xor(t[172], t[176]);
-    t[192] = ptx_and(t[192], t[191]);
+    t[149] = ptx_and(y[37], 31u);
+    t[150] = ptx_shf_r_clamp(t[131], t[132], t[149]);
+    t[151] = ptx_shf_r_clamp(t[132], t[133], t[149]);
+    t[152] = ptx_shf_r_clamp(t[133], t[134], t[149]);
+    t[153] = ptx_shf_r_clamp(t[134], t[135], t[149]);
+    t[154] = ptx_shf_r_clamp(t[135], t[136], t[149]);
+    t[155] = ptx_shf_r_clamp(t[136], t[137], t[149]);
+    t[156] = ptx_shf_r_clamp(t[137], t[138], t[149]);
+    t[157] = ptx_shf_r_clamp(t[138], t[139], t[149]);
+    t[158] = ptx_shf_r_clamp(t[139], t[140], t[149]);
+    t[159] = ptx_shf_r_clamp(t[140], t[141], t[149]);
+    t[160] = ptx_shf_r_clamp(t[141], t[142], t[149]);
+    t[161] = ptx_shf_r_clamp(t[142], t[143], t[149]);
+    t[162] = ptx_shf_r_clamp(t[143], t[144], t[149]);
+    t[163] = ptx_shf_r_clamp(t[144], t[145], t[149]);
+    t[164] = ptx_shf_r_clamp(t[145], t[146], t[149]);
+    t[165] = ptx_shf_r_clamp(t[146], t[147], t[149]);
+    t[166] = ptx_shr(t[147], t[149]);
+    t[167] = ptx_shr(y[37], 5u);
+    t[167] = ptx_and(t[167], 1u);
+    t[168] = ptx_sub(0u, t[167]);
+    t[186] = ptx_not(t[168]);
+    t[169] = ptx_xor(x[17], x[18]);
+    t[169] = ptx_and(t[169], t[168]);
+    t[169] = ptx_xor(t[169], x[17]);
+    t[170] = ptx_xor(x[18], x[19]);
+    t[170] = ptx_and(t[170], t[168]);
+    t[170] = ptx_xor(t[170], x[18]);
+    t[171] = ptx_xor(x[19], x[20]);
+    t[171] = ptx_and(t[171], t[168]);
+    t[171] = ptx_xor(t[171], x[19]);
+    t[172] = ptx_xor(x[20], x[21]);
+    t[172] = ptx_and(t[172], t[168]);
+    t[172] = ptx_xor(t[172], x[20]);
+    t[173] = ptx_xor(x[21], x[22]);
+    t[173] = ptx_and(t[173], t[168]);
+    t[173] = ptx_xor(t[173], x[21]);
+    t[174] = ptx_xor(x[22], x[23]);
+    t[174] = ptx_and(t[174], t[168]);
+    t[174] = ptx_xor(t[174], x[22]);
+    t[175] = ptx_xor(x[23], x[24]);
+    t[175] = ptx_and(t[175], t[168]);
+    t[175] = ptx_xor(t[175], x[23]);
+    t[176] = ptx_xor(x[24], x[25]);
+    t[176] = ptx_and(t[176], t[168]);
+    t[176] = ptx_xor(t[176], x[24]);
+    t[177] = ptx_xor(x[25], x[26]);
+    t[177] = ptx_and(t[177], t[168]);
+    t[177] = ptx_xor(t[177], x[25]);
+    t[178] = ptx_xor(x[26], x[27]);
+    t[178] = ptx_and(t[178], t[168]);
+    t[178] = ptx_xor(t[178], x[26]);
+    t[179] = ptx_xor(x[27], x[28]);
+    t[179] = ptx_and(t[179], t[168]);
+    t[179] = ptx_xor(t[179], x[27]);
+    t[180] = ptx_xor(x[28], x[29]);
+    t[180] = ptx_and(t[180], t[168]);
+    t[180] = ptx_xor(t[180], x[28]);
+    t[181] = ptx_xor(x[29], x[30]);
+    t[181] = ptx_and(t[181], t[168]);
+    t[181] = ptx_xor(t[181], x[29]);
+    t[182] = ptx_xor(x[30], x[31]);
+    t[182] = ptx_and(t[182], t[168]);
+    t[182] = ptx_xor(t[182], x[30]);
+    t[183] = ptx_xor(x[31], x[32]);
+    t[183] = ptx_and(t[183], t[168]);
+    t[183] = ptx_xor(t[183], x[31]);
+    t[184] = ptx_xor(x[32], x[33]);
+    t[184] = ptx_and(t[184], t[168]);
+    t[184] = ptx_xor(t[184], x[32]);
+    t[185] = ptx_and(x[33], t[186]);
+    t[187] = ptx_shr(y[37], 6u);
+    t[187] = ptx_and(t[187], 1u);
+    t[188] = ptx_sub(0u, t[187]);
+    t[206] = ptx_not(t[188]);
+    t[189] = ptx_xor(t[169], t[171]);
+    t[189] = ptx_and(t[189], t[188]);
+    t[189] = ptx_xor(t[189], t[169]);
+    t[190] = ptx_xor(t[170], t[172]);
+    t[190] = ptx_and(t[190], t[188]);
+    t[190] = ptx_xor(t[190], t[170]);
+    t[191] = ptx_xor(t[171], t[173]);
+    t[191] = ptx_and(t[191], t[188]);
+    t[191] = ptx_xor(t[191], t[171]);
+    t[192] = ptx_xor(t[172], t[174]);
+    t[192] = ptx_and(t[192], t[188]);
     t[192] = ptx_xor(t[192], t[172]);
-    t[193] = ptx_xor(t[173], t[177]);
-    t[193] = ptx_and(t[193], t[191]);
+    t[193] = ptx_xor(t[173], t[175]);
+    t[193] = ptx_and(t[193], t[188]);
     t[193] = ptx_xor(t[193], t[173]);
-    t[194] = ptx_xor(t[174], t[178]);
-    t[194] = ptx_and(t[194], t[191]);
+    t[194] = ptx_xor(t[174], t[176]);
+    t[194] = ptx_and(t[194], t[188]);
     t[194] = ptx_xor(t[194], t[174]);
-    t[195] = ptx_xor(t[175], t[179]);
-    t[195] = ptx_and(t[195], t[191]);
+    t[195] = ptx_xor(t[175], t[177]);
+    t[195] = ptx_and(t[195], t[188]);
     t[195] = ptx_xor(t[195], t[175]);
-    t[196] = ptx_xor(t[176], t[180]);
-    t[196] = ptx_and(t[196], t[191]);
+    t[196] = ptx_xor(t[176], t[178]);
+    t[196] = ptx_and(t[196], t[188]);
     t[196] = ptx_xor(t[196], t[176]);
-    t[197] = ptx_xor(t[177], t[181]);
-    t[197] = ptx_and(t[197], t[191]);
+    t[197] = ptx_xor(t[177], t[179]);
+    t[197] = ptx_and(t[197], t[188]);
     t[197] = ptx_xor(t[197], t[177]);
-    t[198] = ptx_xor(t[178], t[182]);
-    t[198] = ptx_and(t[198], t[191]);
+    t[198] = ptx_xor(t[178], t[180]);
+    t[198] = ptx_and(t[198], t[188]);
     t[198] = ptx_xor(t[198], t[178]);
-    t[199] = ptx_xor(t[179], t[183]);
-    t[199] = ptx_and(t[199], t[191]);
+    t[199] = ptx_xor(t[179], t[181]);
+    t[199] = ptx_and(t[199], t[188]);
     t[199] = ptx_xor(t[199], t[179]);
-    t[200] = ptx_xor(t[180], t[184]);
-    t[200] = ptx_and(t[200], t[191]);
+    t[200] = ptx_xor(t[180], t[182]);
+    t[200] = ptx_and(t[200], t[188]);
     t[200] = ptx_xor(t[200], t[180]);
-    t[201] = ptx_xor(t[181], t[185]);
-    t[201] = ptx_and(t[201], t[191]);
+    t[201] = ptx_xor(t[181], t[183]);
+    t[201] = ptx_and(t[201], t[188]);
     t[201] = ptx_xor(t[201], t[181]);
-    t[202] = ptx_xor(t[182], t[186]);
-    t[202] = ptx_and(t[202], t[191]);
+    t[202] = ptx_xor(t[182], t[184]);
+    t[202] = ptx_and(t[202], t[188]);
     t[202] = ptx_xor(t[202], t[182]);
-    t[203] = ptx_xor(t[183], t[187]);
-    t[203] = ptx_and(t[203], t[191]);
+    t[203] = ptx_xor(t[183], t[185]);
+    t[203] = ptx_and(t[203], t[188]);
     t[203] = ptx_xor(t[203], t[183]);
-    t[204] = ptx_xor(t[184], t[188]);
-    t[204] = ptx_and(t[204], t[191]);
-    t[204] = ptx_xor(t[204], t[184]);
-    t[205] = ptx_and(t[185], t[209]);
-    t[206] = ptx_and(t[186], t[209]);
-    t[207] = ptx_and(t[187], t[209]);
-    t[208] = ptx_and(t[188], t[209]);
-    t[210] = ptx_shr(y[34], 8u);
-    t[210] = ptx_and(t[210], 1u);
-    t[211] = ptx_sub(0u, t[210]);
-    t[229] = ptx_not(t[211]);
-    t[212] = ptx_xor(t[192], t[200]);
-    t[212] = ptx_and(t[212], t[211]);
+    t[204] = ptx_and(t[184], t[206]);
+    t[205] = ptx_and(t[185], t[206]);
+    t[207] = ptx_shr(y[37], 7u);
+    t[207] = ptx_and(t[207], 1u);
+    t[208] = ptx_sub(0u, t[207]);
+    t[226] = ptx_not(t[208]);
+    t[209] = ptx_xor(t[189], t[193]);
+    t[209] = ptx_and(t[209], t[208]);
+    t[209] = ptx_xor(t[209], t[189]);
+    t[210] = ptx_xor(t[190], t[194]);
+    t[210] = ptx_and(t[210], t[208]);
+    t[210] = ptx_xor(t[210], t[190]);
+    t[211] = ptx_xor(t[191], t[195]);
+    t[211] = ptx_and(t[211], t[208]);
+    t[211] = ptx_xor(t[211], t[191]);
+    t[212] = ptx_xor(t[192], t[196]);
+    t[212] = ptx_and(t[212], t[208]);
     t[212] = ptx_xor(t[212], t[192]);
-    t[213] = ptx_xor(t[193], t[201]);
-    t[213] = ptx_and(t[213], t[211]);
+    t[213] = ptx_xor(t[193], t[197]);
+    t[213] = ptx_and(t[213], t[208]);
     t[213] = ptx_xor(t[213], t[193]);
-    t[214] = ptx_xor(t[194], t[202]);
-    t[214] = ptx_and(t[214], t[211]);
+    t[214] = ptx_xor(t[194], t[198]);
+    t[214] = ptx_and(t[214], t[208]);
     t[214] = ptx_xor(t[214], t[194]);
-    t[215] = ptx_xor(t[195], t[203]);
-    t[215] = ptx_and(t[215], t[211]);
+    t[215] = ptx_xor(t[195], t[199]);
+    t[215] = ptx_and(t[215], t[208]);
     t[215] = ptx_xor(t[215], t[195]);
-    t[216] = ptx_xor(t[196], t[204]);
-    t[216] = ptx_and(t[216], t[211]);
+    t[216] = ptx_xor(t[196], t[200]);
+    t[216] = ptx_and(t[216], t[208]);
     t[216] = ptx_xor(t[216], t[196]);
-    t[217] = ptx_xor(t[197], t[205]);
-    t[217] = ptx_and(t[217], t[211]);
+    t[217] = ptx_xor(t[197], t[201]);
+    t[217] = ptx_and(t[217], t[208]);
     t[217] = ptx_xor(t[217], t[197]);
-    t[218] = ptx_xor(t[198], t[206]);
-    t[218] = ptx_and(t[218], t[211]);
+    t[218] = ptx_xor(t[198], t[202]);
+    t[218] = ptx_and(t[218], t[208]);
     t[218] = ptx_xor(t[218], t[198]);
-    t[219] = ptx_xor(t[199], t[207]);
-    t[219] = ptx_and(t[219], t[211]);
+    t[219] = ptx_xor(t[199], t[203]);
+    t[219] = ptx_and(t[219], t[208]);
     t[219] = ptx_xor(t[219], t[199]);
-    t[220] = ptx_xor(t[200], t[208]);
-    t[220] = ptx_and(t[220], t[211]);
+    t[220] = ptx_xor(t[200], t[204]);
+    t[220] = ptx_and(t[220], t[208]);
     t[220] = ptx_xor(t[220], t[200]);
-    t[221] = ptx_and(t[201], t[229]);
-    t[222] = ptx_and(t[202], t[229]);
-    t[223] = ptx_and(t[203], t[229]);
-    t[224] = ptx_and(t[204], t[229]);
-    t[225] = ptx_and(t[205], t[229]);
-    t[226] = ptx_and(t[206], t[229]);
-    t[227] = ptx_and(t[207], t[229]);
-    t[228] = ptx_and(t[208], t[229]);
-    t[230] = ptx_shr(y[34], 9u);
-    t[230] = ptx_and(t[230], 1u);
-    t[231] = ptx_sub(0u, t[230]);
-    t[249] = ptx_not(t[231]);
-    t[232] = ptx_xor(t[212], t[228]);
-    t[232] = ptx_and(t[232], t[231]);
+    t[221] = ptx_xor(t[201], t[205]);
+    t[221] = ptx_and(t[221], t[208]);
+    t[221] = ptx_xor(t[221], t[201]);
+    t[222] = ptx_and(t[202], t[226]);
+    t[223] = ptx_and(t[203], t[226]);
+    t[224] = ptx_and(t[204], t[226]);
+    t[225] = ptx_and(t[205], t[226]);
+    t[227] = ptx_shr(y[37], 8u);
+    t[227] = ptx_and(t[227], 1u);
+    t[228] = ptx_sub(0u, t[227]);
+    t[246] = ptx_not(t[228]);
+    t[229] = ptx_xor(t[209], t[217]);
+    t[229] = ptx_and(t[229], t[228]);
+    t[229] = ptx_xor(t[229], t[209]);
+    t[230] = ptx_xor(t[210], t[218]);
+    t[230] = ptx_and(t[230], t[228]);
+    t[230] = ptx_xor(t[230], t[210]);
+    t[231] = ptx_xor(t[211], t[219]);
+    t[231] = ptx_and(t[231], t[228]);
+    t[231] = ptx_xor(t[231], t[211]);
+    t[232] = ptx_xor(t[212], t[220]);
+    t[232] = ptx_and(t[232], t[228]);
     t[232] = ptx_xor(t[232], t[212]);
-    t[233] = ptx_and(t[213], t[249]);
-    t[234] = ptx_and(t[214], t[249]);
-    t[235] = ptx_and(t[215], t[249]);
-    t[236] = ptx_and(t[216], t[249]);
-    t[237] = ptx_and(t[217], t[249]);
-    t[238] = ptx_and(t[218], t[249]);
-    t[239] = ptx_and(t[219], t[249]);
-    t[240] = ptx_and(t[220], t[249]);
-    t[241] = ptx_and(t[221], t[249]);
-    t[242] = ptx_and(t[222], t[249]);
-    t[243] = ptx_and(t[223], t[249]);
-    t[244] = ptx_and(t[224], t[249]);
-    t[245] = ptx_and(t[225], t[249]);
-    t[246] = ptx_and(t[226], t[249]);
-    t[247] = ptx_and(t[227], t[249]);
-    t[248] = ptx_and(t[228], t[249]);
-    t[250] = ptx_and(y[34], 31u);
-    y[17] = ptx_shf_r_clamp(t[232], t[233], t[250]);
-    y[18] = ptx_shf_r_clamp(t[233], t[234], t[250]);
-    y[19] = ptx_shf_r_clamp(t[234], t[235], t[250]);
-    y[20] = ptx_shf_r_clamp(t[235], t[236], t[250]);
-    y[21] = ptx_shf_r_clamp(t[236], t[237], t[250]);
-    y[22] = ptx_shf_r_clamp(t[237], t[238], t[250]);
-    y[23] = ptx_shf_r_clamp(t[238], t[239], t[250]);
-    y[24] = ptx_shf_r_clamp(t[239], t[240], t[250]);
-    y[25] = ptx_shf_r_clamp(t[240], t[241], t[250]);
-    y[26] = ptx_shf_r_clamp(t[241], t[242], t[250]);
-    y[27] = ptx_shf_r_clamp(t[242], t[243], t[250]);
-    y[28] = ptx_shf_r_clamp(t[243], t[244], t[250]);
-    y[29] = ptx_shf_r_clamp(t[244], t[245], t[250]);
-    y[30] = ptx_shf_r_clamp(t[245], t[246], t[250]);
-    y[31] = ptx_shf_r_clamp(t[246], t[247], t[250]);
-    y[32] = ptx_shf_r_clamp(t[247], t[248], t[250]);
-    y[33] = ptx_shr(t[248], t[250]);
+    t[233] = ptx_xor(t[213], t[221]);
+    t[233] = ptx_and(t[233], t[228]);
+    t[233] = ptx_xor(t[233], t[213]);
+    t[234] = ptx_xor(t[214], t[222]);
+    t[234] = ptx_and(t[234], t[228]);
+    t[234] = ptx_xor(t[234], t[214]);
+    t[235] = ptx_xor(t[215], t[223]);
+    t[235] = ptx_and(t[235], t[228]);
+    t[235] = ptx_xor(t[235], t[215]);
+    t[236] = ptx_xor(t[216], t[224]);
+    t[236] = ptx_and(t[236], t[228]);
+    t[236] = ptx_xor(t[236], t[216]);
+    t[237] = ptx_xor(t[217], t[225]);
+    t[237] = ptx_and(t[237], t[228]);
+    t[237] = ptx_xor(t[237], t[217]);
+    t[238] = ptx_and(t[218], t[246]);
+    t[239] = ptx_and(t[219], t[246]);
+    t[240] = ptx_and(t[220], t[246]);
+    t[241] = ptx_and(t[221], t[246]);
+    t[242] = ptx_and(t[222], t[246]);
+    t[243] = ptx_and(t[223], t[246]);
+    t[244] = ptx_and(t[224], t[246]);
+    t[245] = ptx_and(t[225], t[246]);
+    t[247] = ptx_shr(y[37], 9u);
+    t[247] = ptx_and(t[247], 1u);
+    t[248] = ptx_sub(0u, t[247]);
+    t[266] = ptx_not(t[248]);
+    t[249] = ptx_xor(t[229], t[245]);
+    t[249] = ptx_and(t[249], t[248]);
+    t[249] = ptx_xor(t[249], t[229]);
+    t[250] = ptx_and(t[230], t[266]);
+    t[251] = ptx_and(t[231], t[266]);
+    t[252] = ptx_and(t[232], t[266]);
+    t[253] = ptx_and(t[233], t[266]);
+    t[254] = ptx_and(t[234], t[266]);
+    t[255] = ptx_and(t[235], t[266]);
+    t[256] = ptx_and(t[236], t[266]);
+    t[257] = ptx_and(t[237], t[266]);
+    t[258] = ptx_and(t[238], t[266]);
+    t[259] = ptx_and(t[239], t[266]);
+    t[260] = ptx_and(t[240], t[266]);
+    t[261] = ptx_and(t[241], t[266]);
+    t[262] = ptx_and(t[242], t[266]);
+    t[263] = ptx_and(t[243], t[266]);
+    t[264] = ptx_and(t[244], t[266]);
+    t[265] = ptx_and(t[245], t[266]);
+    t[267] = ptx_and(y[37], 31u);
+    t[268] = ptx_shf_r_clamp(t[249], t[250], t[267]);
+    t[269] = ptx_shf_r_clamp(t[250], t[251], t[267]);
+    t[270] = ptx_shf_r_clamp(t[251], t[252], t[267]);
+    t[271] = ptx_shf_r_clamp(t[252], t[253], t[267]);
+    t[272] = ptx_shf_r_clamp(t[253], t[254], t[267]);
+    t[273] = ptx_shf_r_clamp(t[254], t[255], t[267]);
+    t[274] = ptx_shf_r_clamp(t[255], t[256], t[267]);
+    t[275] = ptx_shf_r_clamp(t[256], t[257], t[267]);
+    t[276] = ptx_shf_r_clamp(t[257], t[258], t[267]);
+    t[277] = ptx_shf_r_clamp(t[258], t[259], t[267]);
+    t[278] = ptx_shf_r_clamp(t[259], t[260], t[267]);
+    t[279] = ptx_shf_r_clamp(t[260], t[261], t[267]);
+    t[280] = ptx_shf_r_clamp(t[261], t[262], t[267]);
+    t[281] = ptx_shf_r_clamp(t[262], t[263], t[267]);
+    t[282] = ptx_shf_r_clamp(t[263], t[264], t[267]);
+    t[283] = ptx_shf_r_clamp(t[264], t[265], t[267]);
+    t[284] = ptx_shr(t[265], t[267]);
+    t[285] = ptx_and(t[150], 1u);
+    t[286] = ptx_sub(0u, t[285]);
+    y[0] = ptx_mov(1u);
+    t[287] = ptx_xor(t[268], t[150]);
+    t[287] = ptx_and(t[287], t[286]);
+    y[1] = ptx_xor(t[268], t[287]);
+    t[288] = ptx_xor(t[150], t[268]);
+    t[288] = ptx_and(t[288], t[286]);
+    y[19] = ptx_xor(t[150], t[288]);
+    t[289] = ptx_xor(t[269], t[151]);
+    t[289] = ptx_and(t[289], t[286]);
+    y[2] = ptx_xor(t[269], t[289]);
+    t[290] = ptx_xor(t[151], t[269]);
+    t[290] = ptx_and(t[290], t[286]);
+    y[20] = ptx_xor(t[151], t[290]);
+    t[291] = ptx_xor(t[270], t[152]);
+    t[291] = ptx_and(t[291], t[286]);
+    y[3] = ptx_xor(t[270], t[291]);
+    t[292] = ptx_xor(t[152], t[270]);
+    t[292] = ptx_and(t[292], t[286]);
+    y[21] = ptx_xor(t[152], t[292]);
+    t[293] = ptx_xor(t[271], t[153]);
+    t[293] = ptx_and(t[293], t[286]);
+    y[4] = ptx_xor(t[271], t[293]);
+    t[294] = ptx_xor(t[153], t[271]);
+    t[294] = ptx_and(t[294], t[286]);
+    y[22] = ptx_xor(t[153], t[294]);
+    t[295] = ptx_xor(t[272], t[154]);
+    t[295] = ptx_and(t[295], t[286]);
+    y[5] = ptx_xor(t[272], t[295]);
+    t[296] = ptx_xor(t[154], t[272]);
+    t[296] = ptx_and(t[296], t[286]);
+    y[23] = ptx_xor(t[154], t[296]);
+    t[297] = ptx_xor(t[273], t[155]);
+    t[297] = ptx_and(t[297], t[286]);
+    y[6] = ptx_xor(t[273], t[297]);
+    t[298] = ptx_xor(t[155], t[273]);
+    t[298] = ptx_and(t[298], t[286]);
+    y[24] = ptx_xor(t[155], t[298]);
+    t[299] = ptx_xor(t[274], t[156]);
+    t[299] = ptx_and(t[299], t[286]);
+    y[7] = ptx_xor(t[274], t[299]);
+    t[300] = ptx_xor(t[156], t[274]);
+    t[300] = ptx_and(t[300], t[286]);
+    y[25] = ptx_xor(t[156], t[300]);
+    t[301] = ptx_xor(t[275], t[157]);
+    t[301] = ptx_and(t[301], t[286]);
+    y[8] = ptx_xor(t[275], t[301]);
+    t[302] = ptx_xor(t[157], t[275]);
+    t[302] = ptx_and(t[302], t[286]);
+    y[26] = ptx_xor(t[157], t[302]);
+    t[303] = ptx_xor(t[276], t[158]);
+    t[303] = ptx_and(t[303], t[286]);
+    y[9] = ptx_xor(t[276], t[303]);
+    t[304] = ptx_xor(t[158], t[276]);
+    t[304] = ptx_and(t[304], t[286]);
+    y[27] = ptx_xor(t[158], t[304]);
+    t[305] = ptx_xor(t[277], t[159]);
+    t[305] = ptx_and(t[305], t[286]);
+    y[10] = ptx_xor(t[277], t[305]);
+    t[306] = ptx_xor(t[159], t[277]);
+    t[306] = ptx_and(t[306], t[286]);
+    y[28] = ptx_xor(t[159], t[306]);
+    t[307] = ptx_xor(t[278], t[160]);
+    t[307] = ptx_and(t[307], t[286]);
+    y[11] = ptx_xor(t[278], t[307]);
+    t[308] = ptx_xor(t[160], t[278]);
+    t[308] = ptx_and(t[308], t[286]);
+    y[29] = ptx_xor(t[160], t[308]);
+    t[309] = ptx_xor(t[279], t[161]);
+    t[309] = ptx_and(t[309], t[286]);
+    y[12] = ptx_xor(t[279], t[309]);
+    t[310] = ptx_xor(t[161], t[279]);
+    t[310] = ptx_and(t[310], t[286]);
+    y[30] = ptx_xor(t[161], t[310]);
+    t[311] = ptx_xor(t[280], t[162]);
+    t[311] = ptx_and(t[311], t[286]);
+    y[13] = ptx_xor(t[280], t[311]);
+    t[312] = ptx_xor(t[162], t[280]);
+    t[312] = ptx_and(t[312], t[286]);
+    y[31] = ptx_xor(t[162], t[312]);
+    t[313] = ptx_xor(t[281], t[163]);
+    t[313] = ptx_and(t[313], t[286]);
+    y[14] = ptx_xor(t[281], t[313]);
+    t[314] = ptx_xor(t[163], t[281]);
+    t[314] = ptx_and(t[314], t[286]);
+    y[32] = ptx_xor(t[163], t[314]);
+    t[315] = ptx_xor(t[282], t[164]);
+    t[315] = ptx_and(t[315], t[286]);
+    y[15] = ptx_xor(t[282], t[315]);
+    t[316] = ptx_xor(t[164], t[282]);
+    t[316] = ptx_and(t[316], t[286]);
+    y[33] = ptx_xor(t[164], t[316]);
+    t[317] = ptx_xor(t[283], t[165]);
+    t[317] = ptx_and(t[317], t[286]);
+    y[16] = ptx_xor(t[283], t[317]);
+    t[318] = ptx_xor(t[165], t[283]);
+    t[318] = ptx_and(t[318], t[286]);
+    y[34] = ptx_xor(t[165], t[318]);
+    t[319] = ptx_xor(t[284], t[166]);
+    t[319] = ptx_and(t[319], t[286]);
+    y[17] = ptx_xor(t[284], t[319]);
+    t[320] = ptx_xor(t[166], t[284]);
+    t[320] = ptx_and(t[320], t[286]);
+    y[35] = ptx_xor(t[166], t[320]);
+    y[18] = ptx_mov(0u);
+    y[36] = ptx_mov(0u);
   }
 #endif
 };
 
-// gcd_step: a step that the loops below call; 263 instructions.
-struct gcd_step {
-  static constexpr unsigned in_words = 34;
-  static constexpr unsigned out_words = 34;
+// gcd_round: a step that the loops below call; 1252 instructions.
+struct gcd_round {
+  static constexpr unsigned in_words = 37;
+  static constexpr unsigned out_words = 37;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<177>;\n\t"
-        "and.b32 t0, %34, %51;\n\t"
-        "and.b32 t0, t0, 1;\n\t"
-        "sub.u32 t1, 0, t0;\n\t"
-        "sub.cc.u32 t2, %34, %51;\n\t"
-        "subc.cc.u32 t3, %35, %52;\n\t"
-        "subc.cc.u32 t4, %36, %53;\n\t"
-        "subc.cc.u32 t5, %37, %54;\n\t"
-        "subc.cc.u32 t6, %38, %55;\n\t"
-        "subc.cc.u32 t7, %39, %56;\n\t"
-        "subc.cc.u32 t8, %40, %57;\n\t"
-        "subc.cc.u32 t9, %41, %58;\n\t"
-        "subc.cc.u32 t10, %42, %59;\n\t"
-        "subc.cc.u32 t11, %43, %60;\n\t"
-        "subc.cc.u32 t12, %44, %61;\n\t"
-        "subc.cc.u32 t13, %45, %62;\n\t"
-        "subc.cc.u32 t14, %46, %63;\n\t"
-        "subc.cc.u32 t15, %47, %64;\n\t"
-        "subc.cc.u32 t16, %48, %65;\n\t"
-        "subc.cc.u32 t17, %49, %66;\n\t"
-        "subc.cc.u32 t18, %50, %67;\n\t"
-        "subc.u32 t19, 0, 0;\n\t"
-        "and.b32 t20, t1, t19;\n\t"
-        "xor.b32 t21, t1, t20;\n\t"
-        "and.b32 t22, %51, t21;\n\t"
-        "and.b32 t23, %52, t21;\n\t"
-        "and.b32 t24, %53, t21;\n\t"
-        "and.b32 t25, %54, t21;\n\t"
-        "and.b32 t26, %55, t21;\n\t"
-        "and.b32 t27, %56, t21;\n\t"
-        "and.b32 t28, %57, t21;\n\t"
-        "and.b32 t29, %58, t21;\n\t"
-        "and.b32 t30, %59, t21;\n\t"
-        "and.b32 t31, %60, t21;\n\t"
-        "and.b32 t32, %61, t21;\n\t"
-        "and.b32 t33, %62, t21;\n\t"
-        "and.b32 t34, %63, t21;\n\t"
-        "and.b32 t35, %64, t21;\n\t"
-        "and.b32 t36, %65, t21;\n\t"
-        "and.b32 t37, %66, t21;\n\t"
-        "and.b32 t38, %67, t21;\n\t"
-        "sub.cc.u32 t39, %34, t22;\n\t"
-        "subc.cc.u32 t40, %35, t23;\n\t"
-        "subc.cc.u32 t41, %36, t24;\n\t"
-        "subc.cc.u32 t42, %37, t25;\n\t"
-        "subc.cc.u32 t43, %38, t26;\n\t"
-        "subc.cc.u32 t44, %39, t27;\n\t"
-        "subc.cc.u32 t45, %40, t28;\n\t"
-        "subc.cc.u32 t46, %41, t29;\n\t"
-        "subc.cc.u32 t47, %42, t30;\n\t"
-        "subc.cc.u32 t48, %43, t31;\n\t"
-        "subc.cc.u32 t49, %44, t32;\n\t"
-        "subc.cc.u32 t50, %45, t33;\n\t"
-        "subc.cc.u32 t51, %46, t34;\n\t"
-        "subc.cc.u32 t52, %47, t35;\n\t"
-        "subc.cc.u32 t53, %48, t36;\n\t"
-        "subc.cc.u32 t54, %49, t37;\n\t"
-        "subc.u32 t55, %50, t38;\n\t"
-        "and.b32 t56, %34, t20;\n\t"
-        "and.b32 t57, %35, t20;\n\t"
-        "and.b32 t58, %36, t20;\n\t"
-        "and.b32 t59, %37, t20;\n\t"
-        "and.b32 t60, %38, t20;\n\t"
-        "and.b32 t61, %39, t20;\n\t"
-        "and.b32 t62, %40, t20;\n\t"
-        "and.b32 t63, %41, t20;\n\t"
-        "and.b32 t64, %42, t20;\n\t"
-        "and.b32 t65, %43, t20;\n\t"
-        "and.b32 t66, %44, t20;\n\t"
-        "and.b32 t67, %45, t20;\n\t"
-        "and.b32 t68, %46, t20;\n\t"
-        "and.b32 t69, %47, t20;\n\t"
-        "and.b32 t70, %48, t20;\n\t"
-        "and.b32 t71, %49, t20;\n\t"
-        "and.b32 t72, %50, t20;\n\t"
-        "sub.cc.u32 t73, %51, t56;\n\t"
-        "subc.cc.u32 t74, %52, t57;\n\t"
-        "subc.cc.u32 t75, %53, t58;\n\t"
-        "subc.cc.u32 t76, %54, t59;\n\t"
-        "subc.cc.u32 t77, %55, t60;\n\t"
-        "subc.cc.u32 t78, %56, t61;\n\t"
-        "subc.cc.u32 t79, %57, t62;\n\t"
-        "subc.cc.u32 t80, %58, t63;\n\t"
-        "subc.cc.u32 t81, %59, t64;\n\t"
-        "subc.cc.u32 t82, %60, t65;\n\t"
-        "subc.cc.u32 t83, %61, t66;\n\t"
-        "subc.cc.u32 t84, %62, t67;\n\t"
-        "subc.cc.u32 t85, %63, t68;\n\t"
-        "subc.cc.u32 t86, %64, t69;\n\t"
-        "subc.cc.u32 t87, %65, t70;\n\t"
-        "subc.cc.u32 t88, %66, t71;\n\t"
-        "subc.u32 t89, %67, t72;\n\t"
-        "and.b32 t90, t39, 1;\n\t"
-        "sub.u32 t91, 0, t90;\n\t"
-        "xor.b32 t109, t39, t73;\n\t"
-        "and.b32 t109, t109, t91;\n\t"
-        "xor.b32 t92, t39, t109;\n\t"
-        "xor.b32 t110, t40, t74;\n\t"
-        "and.b32 t110, t110, t91;\n\t"
-        "xor.b32 t93, t40, t110;\n\t"
-        "xor.b32 t111, t41, t75;\n\t"
-        "and.b32 t111, t111, t91;\n\t"
-        "xor.b32 t94, t41, t111;\n\t"
-        "xor.b32 t112, t42, t76;\n\t"
-        "and.b32 t112, t112, t91;\n\t"
-        "xor.b32 t95, t42, t112;\n\t"
-        "xor.b32 t113, t43, t77;\n\t"
-        "and.b32 t113, t113, t91;\n\t"
-        "xor.b32 t96, t43, t113;\n\t"
-        "xor.b32 t114, t44, t78;\n\t"
-        "and.b32 t114, t114, t91;\n\t"
-        "xor.b32 t97, t44, t114;\n\t"
-        "xor.b32 t115, t45, t79;\n\t"
-        "and.b32 t115, t115, t91;\n\t"
-        "xor.b32 t98, t45, t115;\n\t"
-        "xor.b32 t116, t46, t80;\n\t"
-        "and.b32 t116, t116, t91;\n\t"
-        "xor.b32 t99, t46, t116;\n\t"
-        "xor.b32 t117, t47, t81;\n\t"
-        "and.b32 t117, t117, t91;\n\t"
-        "xor.b32 t100, t47, t117;\n\t"
-        "xor.b32 t118, t48, t82;\n\t"
-        "and.b32 t118, t118, t91;\n\t"
-        "xor.b32 t101, t48, t118;\n\t"
-        "xor.b32 t119, t49, t83;\n\t"
-        "and.b32 t119, t119, t91;\n\t"
-        "xor.b32 t102, t49, t119;\n\t"
-        "xor.b32 t120, t50, t84;\n\t"
-        "and.b32 t120, t120, t91;\n\t"
-        "xor.b32 t103, t50, t120;\n\t"
-        "xor.b32 t121, t51, t85;\n\t"
-        "and.b32 t121, t121, t91;\n\t"
-        "xor.b32 t104, t51, t121;\n\t"
-        "xor.b32 t122, t52, t86;\n\t"
-        "and.b32 t122, t122, t91;\n\t"
-        "xor.b32 t105, t52, t122;\n\t"
-        "xor.b32 t123, t53, t87;\n\t"
-        "and.b32 t123, t123, t91;\n\t"
-        "xor.b32 t106, t53, t123;\n\t"
-        "xor.b32 t124, t54, t88;\n\t"
-        "and.b32 t124, t124, t91;\n\t"
-        "xor.b32 t107, t54, t124;\n\t"
-        "xor.b32 t125, t55, t89;\n\t"
-        "and.b32 t125, t125, t91;\n\t"
-        "xor.b32 t108, t55, t125;\n\t"
-        "shf.r.clamp.b32 t126, t92, t93, 1;\n\t"
-        "shf.r.clamp.b32 t127, t93, t94, 1;\n\t"
-        "shf.r.clamp.b32 t128, t94, t95, 1;\n\t"
-        "shf.r.clamp.b32 t129, t95, t96, 1;\n\t"
-        "shf.r.clamp.b32 t130, t96, t97, 1;\n\t"
-        "shf.r.clamp.b32 t131, t97, t98, 1;\n\t"
-        "shf.r.clamp.b32 t132, t98, t99, 1;\n\t"
-        "shf.r.clamp.b32 t133, t99, t100, 1;\n\t"
-        "shf.r.clamp.b32 t134, t100, t101, 1;\n\t"
-        "shf.r.clamp.b32 t135, t101, t102, 1;\n\t"
-        "shf.r.clamp.b32 t136, t102, t103, 1;\n\t"
-        "shf.r.clamp.b32 t137, t103, t104, 1;\n\t"
-        "shf.r.clamp.b32 t138, t104, t105, 1;\n\t"
-        "shf.r.clamp.b32 t139, t105, t106, 1;\n\t"
-        "shf.r.clamp.b32 t140, t106, t107, 1;\n\t"
-        "shf.r.clamp.b32 t141, t107, t108, 1;\n\t"
-        "shr.b32 t142, t108, 1;\n\t"
-        "xor.b32 t143, t126, t39;\n\t"
-        "and.b32 t143, t143, t91;\n\t"
-        "xor.b32 %0, t126, t143;\n\t"
-        "xor.b32 t144, t73, t126;\n\t"
-        "and.b32 t144, t144, t91;\n\t"
-        "xor.b32 %17, t73, t144;\n\t"
-        "xor.b32 t145, t127, t40;\n\t"
-        "and.b32 t145, t145, t91;\n\t"
-        "xor.b32 %1, t127, t145;\n\t"
-        "xor.b32 t146, t74, t127;\n\t"
-        "and.b32 t146, t146, t91;\n\t"
-        "xor.b32 %18, t74, t146;\n\t"
-        "xor.b32 t147, t128, t41;\n\t"
-        "and.b32 t147, t147, t91;\n\t"
-        "xor.b32 %2, t128, t147;\n\t"
-        "xor.b32 t148, t75, t128;\n\t"
-        "and.b32 t148, t148, t91;\n\t"
-        "xor.b32 %19, t75, t148;\n\t"
-        "xor.b32 t149, t129, t42;\n\t"
-        "and.b32 t149, t149, t91;\n\t"
-        "xor.b32 %3, t129, t149;\n\t"
-        "xor.b32 t150, t76, t129;\n\t"
-        "and.b32 t150, t150, t91;\n\t"
-        "xor.b32 %20, t76, t150;\n\t"
-        "xor.b32 t151, t130, t43;\n\t"
-        "and.b32 t151, t151, t91;\n\t"
-        "xor.b32 %4, t130, t151;\n\t"
-        "xor.b32 t152, t77, t130;\n\t"
-        "and.b32 t152, t152, t91;\n\t"
-        "xor.b32 %21, t77, t152;\n\t"
-        "xor.b32 t153, t131, t44;\n\t"
-        "and.b32 t153, t153, t91;\n\t"
-        "xor.b32 %5, t131, t153;\n\t"
-        "xor.b32 t154, t78, t131;\n\t"
-        "and.b32 t154, t154, t91;\n\t"
-        "xor.b32 %22, t78, t154;\n\t"
-        "xor.b32 t155, t132, t45;\n\t"
-        "and.b32 t155, t155, t91;\n\t"
-        "xor.b32 %6, t132, t155;\n\t"
-        "xor.b32 t156, t79, t132;\n\t"
-        "and.b32 t156, t156, t91;\n\t"
-        "xor.b32 %23, t79, t156;\n\t"
-        "xor.b32 t157, t133, t46;\n\t"
-        "and.b32 t157, t157, t91;\n\t"
-        "xor.b32 %7, t133, t157;\n\t"
-        "xor.b32 t158, t80, t133;\n\t"
-        "and.b32 t158, t158, t91;\n\t"
-        "xor.b32 %24, t80, t158;\n\t"
-        "xor.b32 t159, t134, t47;\n\t"
-        "and.b32 t159, t159, t91;\n\t"
-        "xor.b32 %8, t134, t159;\n\t"
-        "xor.b32 t160, t81, t134;\n\t"
-        "and.b32 t160, t160, t91;\n\t"
-        "xor.b32 %25, t81, t160;\n\t"
-        "xor.b32 t161, t135, t48;\n\t"
-        "and.b32 t161, t161, t91;\n\t"
-        "xor.b32 %9, t135, t161;\n\t"
-        "xor.b32 t162, t82, t135;\n\t"
-        "and.b32 t162, t162, t91;\n\t"
-        "xor.b32 %26, t82, t162;\n\t"
-        "xor.b32 t163, t136, t49;\n\t"
-        "and.b32 t163, t163, t91;\n\t"
-        "xor.b32 %10, t136, t163;\n\t"
-        "xor.b32 t164, t83, t136;\n\t"
-        "and.b32 t164, t164, t91;\n\t"
-        "xor.b32 %27, t83, t164;\n\t"
-        "xor.b32 t165, t137, t50;\n\t"
-        "and.b32 t165, t165, t91;\n\t"
-        "xor.b32 %11, t137, t165;\n\t"
-        "xor.b32 t166, t84, t137;\n\t"
-        "and.b32 t166, t166, t91;\n\t"
-        "xor.b32 %28, t84, t166;\n\t"
-        "xor.b32 t167, t138, t51;\n\t"
-        "and.b32 t167, t167, t91;\n\t"
-        "xor.b32 %12, t138, t167;\n\t"
-        "xor.b32 t168, t85, t138;\n\t"
-        "and.b32 t168, t168, t91;\n\t"
-        "xor.b32 %29, t85, t168;\n\t"
-        "xor.b32 t169, t139, t52;\n\t"
-        "and.b32 t169, t169, t91;\n\t"
-        "xor.b32 %13, t139, t169;\n\t"
-        "xor.b32 t170, t86, t139;\n\t"
-        "and.b32 t170, t170, t91;\n\t"
-        "xor.b32 %30, t86, t170;\n\t"
-        "xor.b32 t171, t140, t53;\n\t"
-        "and.b32 t171, t171, t91;\n\t"
-        "xor.b32 %14, t140, t171;\n\t"
-        "xor.b32 t172, t87, t140;\n\t"
-        "and.b32 t172, t172, t91;\n\t"
-        "xor.b32 %31, t87, t172;\n\t"
-        "xor.b32 t173, t141, t54;\n\t"
-        "and.b32 t173, t173, t91;\n\t"
-        "xor.b32 %15, t141, t173;\n\t"
-        "xor.b32 t174, t88, t141;\n\t"
-        "and.b32 t174, t174, t91;\n\t"
-        "xor.b32 %32, t88, t174;\n\t"
-        "xor.b32 t175, t142, t55;\n\t"
-        "and.b32 t175, t175, t91;\n\t"
-        "xor.b32 %16, t142, t175;\n\t"
-        "xor.b32 t176, t89, t142;\n\t"
-        "and.b32 t176, t176, t91;\n\t"
-        "xor.b32 %33, t89, t176;\n\t"
+        ".reg .u32 t<493>;\n\t"
+        "mov.b32 t0, %37;\n\t"
+        "mov.b32 t1, %38;\n\t"
+        "mov.b32 t2, %56;\n\t"
+        "mov.b32 t3, 1;\n\t"
+        "mov.b32 t4, 0;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "mov.b32 t6, 1;\n\t"
+        "sub.u32 t7, 0, t0;\n\t"
+        "shr.b32 t8, t7, 31;\n\t"
+        "sub.u32 t9, 0, t8;\n\t"
+        "and.b32 t10, t2, 1;\n\t"
+        "sub.u32 t11, 0, t10;\n\t"
+        "xor.b32 t12, t1, t9;\n\t"
+        "sub.u32 t12, t12, t9;\n\t"
+        "and.b32 t12, t12, t11;\n\t"
+        "add.u32 t2, t2, t12;\n\t"
+        "xor.b32 t13, t3, t9;\n\t"
+        "sub.u32 t13, t13, t9;\n\t"
+        "and.b32 t13, t13, t11;\n\t"
+        "add.u32 t5, t5, t13;\n\t"
+        "xor.b32 t14, t4, t9;\n\t"
+        "sub.u32 t14, t14, t9;\n\t"
+        "and.b32 t14, t14, t11;\n\t"
+        "add.u32 t6, t6, t14;\n\t"
+        "and.b32 t15, t9, t11;\n\t"
+        "xor.b32 t0, t0, t15;\n\t"
+        "sub.u32 t0, t0, t15;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t16, t2, t15;\n\t"
+        "add.u32 t1, t1, t16;\n\t"
+        "and.b32 t17, t5, t15;\n\t"
+        "add.u32 t3, t3, t17;\n\t"
+        "and.b32 t18, t6, t15;\n\t"
+        "add.u32 t4, t4, t18;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t19, 0, t0;\n\t"
+        "shr.b32 t20, t19, 31;\n\t"
+        "sub.u32 t21, 0, t20;\n\t"
+        "and.b32 t22, t2, 1;\n\t"
+        "sub.u32 t23, 0, t22;\n\t"
+        "xor.b32 t24, t1, t21;\n\t"
+        "sub.u32 t24, t24, t21;\n\t"
+        "and.b32 t24, t24, t23;\n\t"
+        "add.u32 t2, t2, t24;\n\t"
+        "xor.b32 t25, t3, t21;\n\t"
+        "sub.u32 t25, t25, t21;\n\t"
+        "and.b32 t25, t25, t23;\n\t"
+        "add.u32 t5, t5, t25;\n\t"
+        "xor.b32 t26, t4, t21;\n\t"
+        "sub.u32 t26, t26, t21;\n\t"
+        "and.b32 t26, t26, t23;\n\t"
+        "add.u32 t6, t6, t26;\n\t"
+        "and.b32 t27, t21, t23;\n\t"
+        "xor.b32 t0, t0, t27;\n\t"
+        "sub.u32 t0, t0, t27;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t28, t2, t27;\n\t"
+        "add.u32 t1, t1, t28;\n\t"
+        "and.b32 t29, t5, t27;\n\t"
+        "add.u32 t3, t3, t29;\n\t"
+        "and.b32 t30, t6, t27;\n\t"
+        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t31, 0, t0;\n\t"
+        "shr.b32 t32, t31, 31;\n\t"
+        "sub.u32 t33, 0, t32;\n\t"
+        "and.b32 t34, t2, 1;\n\t"
+        "sub.u32 t35, 0, t34;\n\t"
+        "xor.b32 t36, t1, t33;\n\t"
+        "sub.u32 t36, t36, t33;\n\t"
+        "and.b32 t36, t36, t35;\n\t"
+        "add.u32 t2, t2, t36;\n\t"
+        "xor.b32 t37, t3, t33;\n\t"
+        "sub.u32 t37, t37, t33;\n\t"
+        "and.b32 t37, t37, t35;\n\t"
+        "add.u32 t5, t5, t37;\n\t"
+        "xor.b32 t38, t4, t33;\n\t"
+        "sub.u32 t38, t38, t33;\n\t"
+        "and.b32 t38, t38, t35;\n\t"
+        "add.u32 t6, t6, t38;\n\t"
+        "and.b32 t39, t33, t35;\n\t"
+        "xor.b32 t0, t0, t39;\n\t"
+        "sub.u32 t0, t0, t39;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t40, t2, t39;\n\t"
+        "add.u32 t1, t1, t40;\n\t"
+        "and.b32 t41, t5, t39;\n\t"
+        "add.u32 t3, t3, t41;\n\t"
+        "and.b32 t42, t6, t39;\n\t"
+        "add.u32 t4, t4, t42;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t43, 0, t0;\n\t"
+        "shr.b32 t44, t43, 31;\n\t"
+        "sub.u32 t45, 0, t44;\n\t"
+        "and.b32 t46, t2, 1;\n\t"
+        "sub.u32 t47, 0, t46;\n\t"
+        "xor.b32 t48, t1, t45;\n\t"
+        "sub.u32 t48, t48, t45;\n\t"
+        "and.b32 t48, t48, t47;\n\t"
+        "add.u32 t2, t2, t48;\n\t"
+        "xor.b32 t49, t3, t45;\n\t"
+        "sub.u32 t49, t49, t45;\n\t"
+        "and.b32 t49, t49, t47;\n\t"
+        "add.u32 t5, t5, t49;\n\t"
+        "xor.b32 t50, t4, t45;\n\t"
+        "sub.u32 t50, t50, t45;\n\t"
+        "and.b32 t50, t50, t47;\n\t"
+        "add.u32 t6, t6, t50;\n\t"
+        "and.b32 t51, t45, t47;\n\t"
+        "xor.b32 t0, t0, t51;\n\t"
+        "sub.u32 t0, t0, t51;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t52, t2, t51;\n\t"
+        "add.u32 t1, t1, t52;\n\t"
+        "and.b32 t53, t5, t51;\n\t"
+        "add.u32 t3, t3, t53;\n\t"
+        "and.b32 t54, t6, t51;\n\t"
+        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t55, 0, t0;\n\t"
+        "shr.b32 t56, t55, 31;\n\t"
+        "sub.u32 t57, 0, t56;\n\t"
+        "and.b32 t58, t2, 1;\n\t"
+        "sub.u32 t59, 0, t58;\n\t"
+        "xor.b32 t60, t1, t57;\n\t"
+        "sub.u32 t60, t60, t57;\n\t"
+        "and.b32 t60, t60, t59;\n\t"
+        "add.u32 t2, t2, t60;\n\t"
+        "xor.b32 t61, t3, t57;\n\t"
+        "sub.u32 t61, t61, t57;\n\t"
+        "and.b32 t61, t61, t59;\n\t"
+        "add.u32 t5, t5, t61;\n\t"
+        "xor.b32 t62, t4, t57;\n\t"
+        "sub.u32 t62, t62, t57;\n\t"
+        "and.b32 t62, t62, t59;\n\t"
+        "add.u32 t6, t6, t62;\n\t"
+        "and.b32 t63, t57, t59;\n\t"
+        "xor.b32 t0, t0, t63;\n\t"
+        "sub.u32 t0, t0, t63;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t64, t2, t63;\n\t"
+        "add.u32 t1, t1, t64;\n\t"
+        "and.b32 t65, t5, t63;\n\t"
+        "add.u32 t3, t3, t65;\n\t"
+        "and.b32 t66, t6, t63;\n\t"
+        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t67, 0, t0;\n\t"
+        "shr.b32 t68, t67, 31;\n\t"
+        "sub.u32 t69, 0, t68;\n\t"
+        "and.b32 t70, t2, 1;\n\t"
+        "sub.u32 t71, 0, t70;\n\t"
+        "xor.b32 t72, t1, t69;\n\t"
+        "sub.u32 t72, t72, t69;\n\t"
+        "and.b32 t72, t72, t71;\n\t"
+        "add.u32 t2, t2, t72;\n\t"
+        "xor.b32 t73, t3, t69;\n\t"
+        "sub.u32 t73, t73, t69;\n\t"
+        "and.b32 t73, t73, t71;\n\t"
+        "add.u32 t5, t5, t73;\n\t"
+        "xor.b32 t74, t4, t69;\n\t"
+        "sub.u32 t74, t74, t69;\n\t"
+        "and.b32 t74, t74, t71;\n\t"
+        "add.u32 t6, t6, t74;\n\t"
+        "and.b32 t75, t69, t71;\n\t"
+        "xor.b32 t0, t0, t75;\n\t"
+        "sub.u32 t0, t0, t75;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t76, t2, t75;\n\t"
+        "add.u32 t1, t1, t76;\n\t"
+        "and.b32 t77, t5, t75;\n\t"
+        "add.u32 t3, t3, t77;\n\t"
+        "and.b32 t78, t6, t75;\n\t"
+        "add.u32 t4, t4, t78;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t79, 0, t0;\n\t"
+        "shr.b32 t80, t79, 31;\n\t"
+        "sub.u32 t81, 0, t80;\n\t"
+        "and.b32 t82, t2, 1;\n\t"
+        "sub.u32 t83, 0, t82;\n\t"
+        "xor.b32 t84, t1, t81;\n\t"
+        "sub.u32 t84, t84, t81;\n\t"
+        "and.b32 t84, t84, t83;\n\t"
+        "add.u32 t2, t2, t84;\n\t"
+        "xor.b32 t85, t3, t81;\n\t"
+        "sub.u32 t85, t85, t81;\n\t"
+        "and.b32 t85, t85, t83;\n\t"
+        "add.u32 t5, t5, t85;\n\t"
+        "xor.b32 t86, t4, t81;\n\t"
+        "sub.u32 t86, t86, t81;\n\t"
+        "and.b32 t86, t86, t83;\n\t"
+        "add.u32 t6, t6, t86;\n\t"
+        "and.b32 t87, t81, t83;\n\t"
+        "xor.b32 t0, t0, t87;\n\t"
+        "sub.u32 t0, t0, t87;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t88, t2, t87;\n\t"
+        "add.u32 t1, t1, t88;\n\t"
+        "and.b32 t89, t5, t87;\n\t"
+        "add.u32 t3, t3, t89;\n\t"
+        "and.b32 t90, t6, t87;\n\t"
+        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t91, 0, t0;\n\t"
+        "shr.b32 t92, t91, 31;\n\t"
+        "sub.u32 t93, 0, t92;\n\t"
+        "and.b32 t94, t2, 1;\n\t"
+        "sub.u32 t95, 0, t94;\n\t"
+        "xor.b32 t96, t1, t93;\n\t"
+        "sub.u32 t96, t96, t93;\n\t"
+        "and.b32 t96, t96, t95;\n\t"
+        "add.u32 t2, t2, t96;\n\t"
+        "xor.b32 t97, t3, t93;\n\t"
+        "sub.u32 t97, t97, t93;\n\t"
+        "and.b32 t97, t97, t95;\n\t"
+        "add.u32 t5, t5, t97;\n\t"
+        "xor.b32 t98, t4, t93;\n\t"
+        "sub.u32 t98, t98, t93;\n\t"
+        "and.b32 t98, t98, t95;\n\t"
+        "add.u32 t6, t6, t98;\n\t"
+        "and.b32 t99, t93, t95;\n\t"
+        "xor.b32 t0, t0, t99;\n\t"
+        "sub.u32 t0, t0, t99;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t100, t2, t99;\n\t"
+        "add.u32 t1, t1, t100;\n\t"
+        "and.b32 t101, t5, t99;\n\t"
+        "add.u32 t3, t3, t101;\n\t"
+        "and.b32 t102, t6, t99;\n\t"
+        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t103, 0, t0;\n\t"
+        "shr.b32 t104, t103, 31;\n\t"
+        "sub.u32 t105, 0, t104;\n\t"
+        "and.b32 t106, t2, 1;\n\t"
+        "sub.u32 t107, 0, t106;\n\t"
+        "xor.b32 t108, t1, t105;\n\t"
+        "sub.u32 t108, t108, t105;\n\t"
+        "and.b32 t108, t108, t107;\n\t"
+        "add.u32 t2, t2, t108;\n\t"
+        "xor.b32 t109, t3, t105;\n\t"
+        "sub.u32 t109, t109, t105;\n\t"
+        "and.b32 t109, t109, t107;\n\t"
+        "add.u32 t5, t5, t109;\n\t"
+        "xor.b32 t110, t4, t105;\n\t"
+        "sub.u32 t110, t110, t105;\n\t"
+        "and.b32 t110, t110, t107;\n\t"
+        "add.u32 t6, t6, t110;\n\t"
+        "and.b32 t111, t105, t107;\n\t"
+        "xor.b32 t0, t0, t111;\n\t"
+        "sub.u32 t0, t0, t111;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t112, t2, t111;\n\t"
+        "add.u32 t1, t1, t112;\n\t"
+        "and.b32 t113, t5, t111;\n\t"
+        "add.u32 t3, t3, t113;\n\t"
+        "and.b32 t114, t6, t111;\n\t"
+        "add.u32 t4, t4, t114;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t115, 0, t0;\n\t"
+        "shr.b32 t116, t115, 31;\n\t"
+        "sub.u32 t117, 0, t116;\n\t"
+        "and.b32 t118, t2, 1;\n\t"
+        "sub.u32 t119, 0, t118;\n\t"
+        "xor.b32 t120, t1, t117;\n\t"
+        "sub.u32 t120, t120, t117;\n\t"
+        "and.b32 t120, t120, t119;\n\t"
+        "add.u32 t2, t2, t120;\n\t"
+        "xor.b32 t121, t3, t117;\n\t"
+        "sub.u32 t121, t121, t117;\n\t"
+        "and.b32 t121, t121, t119;\n\t"
+        "add.u32 t5, t5, t121;\n\t"
+        "xor.b32 t122, t4, t117;\n\t"
+        "sub.u32 t122, t122, t117;\n\t"
+        "and.b32 t122, t122, t119;\n\t"
+        "add.u32 t6, t6, t122;\n\t"
+        "and.b32 t123, t117, t119;\n\t"
+        "xor.b32 t0, t0, t123;\n\t"
+        "sub.u32 t0, t0, t123;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t124, t2, t123;\n\t"
+        "add.u32 t1, t1, t124;\n\t"
+        "and.b32 t125, t5, t123;\n\t"
+        "add.u32 t3, t3, t125;\n\t"
+        "and.b32 t126, t6, t123;\n\t"
+        "add.u32 t4, t4, t126;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t127, 0, t0;\n\t"
+        "shr.b32 t128, t127, 31;\n\t"
+        "sub.u32 t129, 0, t128;\n\t"
+        "and.b32 t130, t2, 1;\n\t"
+        "sub.u32 t131, 0, t130;\n\t"
+        "xor.b32 t132, t1, t129;\n\t"
+        "sub.u32 t132, t132, t129;\n\t"
+        "and.b32 t132, t132, t131;\n\t"
+        "add.u32 t2, t2, t132;\n\t"
+        "xor.b32 t133, t3, t129;\n\t"
+        "sub.u32 t133, t133, t129;\n\t"
+        "and.b32 t133, t133, t131;\n\t"
+        "add.u32 t5, t5, t133;\n\t"
+        "xor.b32 t134, t4, t129;\n\t"
+        "sub.u32 t134, t134, t129;\n\t"
+        "and.b32 t134, t134, t131;\n\t"
+        "add.u32 t6, t6, t134;\n\t"
+        "and.b32 t135, t129, t131;\n\t"
+        "xor.b32 t0, t0, t135;\n\t"
+        "sub.u32 t0, t0, t135;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t136, t2, t135;\n\t"
+        "add.u32 t1, t1, t136;\n\t"
+        "and.b32 t137, t5, t135;\n\t"
+        "add.u32 t3, t3, t137;\n\t"
+        "and.b32 t138, t6, t135;\n\t"
+        "add.u32 t4, t4, t138;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t139, 0, t0;\n\t"
+        "shr.b32 t140, t139, 31;\n\t"
+        "sub.u32 t141, 0, t140;\n\t"
+        "and.b32 t142, t2, 1;\n\t"
+        "sub.u32 t143, 0, t142;\n\t"
+        "xor.b32 t144, t1, t141;\n\t"
+        "sub.u32 t144, t144, t141;\n\t"
+        "and.b32 t144, t144, t143;\n\t"
+        "add.u32 t2, t2, t144;\n\t"
+        "xor.b32 t145, t3, t141;\n\t"
+        "sub.u32 t145, t145, t141;\n\t"
+        "and.b32 t145, t145, t143;\n\t"
+        "add.u32 t5, t5, t145;\n\t"
+        "xor.b32 t146, t4, t141;\n\t"
+        "sub.u32 t146, t146, t141;\n\t"
+        "and.b32 t146, t146, t143;\n\t"
+        "add.u32 t6, t6, t146;\n\t"
+        "and.b32 t147, t141, t143;\n\t"
+        "xor.b32 t0, t0, t147;\n\t"
+        "sub.u32 t0, t0, t147;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t148, t2, t147;\n\t"
+        "add.u32 t1, t1, t148;\n\t"
+        "and.b32 t149, t5, t147;\n\t"
+        "add.u32 t3, t3, t149;\n\t"
+        "and.b32 t150, t6, t147;\n\t"
+        "add.u32 t4, t4, t150;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t151, 0, t0;\n\t"
+        "shr.b32 t152, t151, 31;\n\t"
+        "sub.u32 t153, 0, t152;\n\t"
+        "and.b32 t154, t2, 1;\n\t"
+        "sub.u32 t155, 0, t154;\n\t"
+        "xor.b32 t156, t1, t153;\n\t"
+        "sub.u32 t156, t156, t153;\n\t"
+        "and.b32 t156, t156, t155;\n\t"
+        "add.u32 t2, t2, t156;\n\t"
+        "xor.b32 t157, t3, t153;\n\t"
+        "sub.u32 t157, t157, t153;\n\t"
+        "and.b32 t157, t157, t155;\n\t"
+        "add.u32 t5, t5, t157;\n\t"
+        "xor.b32 t158, t4, t153;\n\t"
+        "sub.u32 t158, t158, t153;\n\t"
+        "and.b32 t158, t158, t155;\n\t"
+        "add.u32 t6, t6, t158;\n\t"
+        "and.b32 t159, t153, t155;\n\t"
+        "xor.b32 t0, t0, t159;\n\t"
+        "sub.u32 t0, t0, t159;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t160, t2, t159;\n\t"
+        "add.u32 t1, t1, t160;\n\t"
+        "and.b32 t161, t5, t159;\n\t"
+        "add.u32 t3, t3, t161;\n\t"
+        "and.b32 t162, t6, t159;\n\t"
+        "add.u32 t4, t4, t162;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t163, 0, t0;\n\t"
+        "shr.b32 t164, t163, 31;\n\t"
+        "sub.u32 t165, 0, t164;\n\t"
+        "and.b32 t166, t2, 1;\n\t"
+        "sub.u32 t167, 0, t166;\n\t"
+        "xor.b32 t168, t1, t165;\n\t"
+        "sub.u32 t168, t168, t165;\n\t"
+        "and.b32 t168, t168, t167;\n\t"
+        "add.u32 t2, t2, t168;\n\t"
+        "xor.b32 t169, t3, t165;\n\t"
+        "sub.u32 t169, t169, t165;\n\t"
+        "and.b32 t169, t169, t167;\n\t"
+        "add.u32 t5, t5, t169;\n\t"
+        "xor.b32 t170, t4, t165;\n\t"
+        "sub.u32 t170, t170, t165;\n\t"
+        "and.b32 t170, t170, t167;\n\t"
+        "add.u32 t6, t6, t170;\n\t"
+        "and.b32 t171, t165, t167;\n\t"
+        "xor.b32 t0, t0, t171;\n\t"
+        "sub.u32 t0, t0, t171;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t172, t2, t171;\n\t"
+        "add.u32 t1, t1, t172;\n\t"
+        "and.b32 t173, t5, t171;\n\t"
+        "add.u32 t3, t3, t173;\n\t"
+        "and.b32 t174, t6, t171;\n\t"
+        "add.u32 t4, t4, t174;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t175, 0, t0;\n\t"
+        "shr.b32 t176, t175, 31;\n\t"
+        "sub.u32 t177, 0, t176;\n\t"
+        "and.b32 t178, t2, 1;\n\t"
+        "sub.u32 t179, 0, t178;\n\t"
+        "xor.b32 t180, t1, t177;\n\t"
+        "sub.u32 t180, t180, t177;\n\t"
+        "and.b32 t180, t180, t179;\n\t"
+        "add.u32 t2, t2, t180;\n\t"
+        "xor.b32 t181, t3, t177;\n\t"
+        "sub.u32 t181, t181, t177;\n\t"
+        "and.b32 t181, t181, t179;\n\t"
+        "add.u32 t5, t5, t181;\n\t"
+        "xor.b32 t182, t4, t177;\n\t"
+        "sub.u32 t182, t182, t177;\n\t"
+        "and.b32 t182, t182, t179;\n\t"
+        "add.u32 t6, t6, t182;\n\t"
+        "and.b32 t183, t177, t179;\n\t"
+        "xor.b32 t0, t0, t183;\n\t"
+        "sub.u32 t0, t0, t183;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t184, t2, t183;\n\t"
+        "add.u32 t1, t1, t184;\n\t"
+        "and.b32 t185, t5, t183;\n\t"
+        "add.u32 t3, t3, t185;\n\t"
+        "and.b32 t186, t6, t183;\n\t"
+        "add.u32 t4, t4, t186;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t187, 0, t0;\n\t"
+        "shr.b32 t188, t187, 31;\n\t"
+        "sub.u32 t189, 0, t188;\n\t"
+        "and.b32 t190, t2, 1;\n\t"
+        "sub.u32 t191, 0, t190;\n\t"
+        "xor.b32 t192, t1, t189;\n\t"
+        "sub.u32 t192, t192, t189;\n\t"
+        "and.b32 t192, t192, t191;\n\t"
+        "add.u32 t2, t2, t192;\n\t"
+        "xor.b32 t193, t3, t189;\n\t"
+        "sub.u32 t193, t193, t189;\n\t"
+        "and.b32 t193, t193, t191;\n\t"
+        "add.u32 t5, t5, t193;\n\t"
+        "xor.b32 t194, t4, t189;\n\t"
+        "sub.u32 t194, t194, t189;\n\t"
+        "and.b32 t194, t194, t191;\n\t"
+        "add.u32 t6, t6, t194;\n\t"
+        "and.b32 t195, t189, t191;\n\t"
+        "xor.b32 t0, t0, t195;\n\t"
+        "sub.u32 t0, t0, t195;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t196, t2, t195;\n\t"
+        "add.u32 t1, t1, t196;\n\t"
+        "and.b32 t197, t5, t195;\n\t"
+        "add.u32 t3, t3, t197;\n\t"
+        "and.b32 t198, t6, t195;\n\t"
+        "add.u32 t4, t4, t198;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t199, 0, t0;\n\t"
+        "shr.b32 t200, t199, 31;\n\t"
+        "sub.u32 t201, 0, t200;\n\t"
+        "and.b32 t202, t2, 1;\n\t"
+        "sub.u32 t203, 0, t202;\n\t"
+        "xor.b32 t204, t1, t201;\n\t"
+        "sub.u32 t204, t204, t201;\n\t"
+        "and.b32 t204, t204, t203;\n\t"
+        "add.u32 t2, t2, t204;\n\t"
+        "xor.b32 t205, t3, t201;\n\t"
+        "sub.u32 t205, t205, t201;\n\t"
+        "and.b32 t205, t205, t203;\n\t"
+        "add.u32 t5, t5, t205;\n\t"
+        "xor.b32 t206, t4, t201;\n\t"
+        "sub.u32 t206, t206, t201;\n\t"
+        "and.b32 t206, t206, t203;\n\t"
+        "add.u32 t6, t6, t206;\n\t"
+        "and.b32 t207, t201, t203;\n\t"
+        "xor.b32 t0, t0, t207;\n\t"
+        "sub.u32 t0, t0, t207;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t208, t2, t207;\n\t"
+        "add.u32 t1, t1, t208;\n\t"
+        "and.b32 t209, t5, t207;\n\t"
+        "add.u32 t3, t3, t209;\n\t"
+        "and.b32 t210, t6, t207;\n\t"
+        "add.u32 t4, t4, t210;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t211, 0, t0;\n\t"
+        "shr.b32 t212, t211, 31;\n\t"
+        "sub.u32 t213, 0, t212;\n\t"
+        "and.b32 t214, t2, 1;\n\t"
+        "sub.u32 t215, 0, t214;\n\t"
+        "xor.b32 t216, t1, t213;\n\t"
+        "sub.u32 t216, t216, t213;\n\t"
+        "and.b32 t216, t216, t215;\n\t"
+        "add.u32 t2, t2, t216;\n\t"
+        "xor.b32 t217, t3, t213;\n\t"
+        "sub.u32 t217, t217, t213;\n\t"
+        "and.b32 t217, t217, t215;\n\t"
+        "add.u32 t5, t5, t217;\n\t"
+        "xor.b32 t218, t4, t213;\n\t"
+        "sub.u32 t218, t218, t213;\n\t"
+        "and.b32 t218, t218, t215;\n\t"
+        "add.u32 t6, t6, t218;\n\t"
+        "and.b32 t219, t213, t215;\n\t"
+        "xor.b32 t0, t0, t219;\n\t"
+        "sub.u32 t0, t0, t219;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t220, t2, t219;\n\t"
+        "add.u32 t1, t1, t220;\n\t"
+        "and.b32 t221, t5, t219;\n\t"
+        "add.u32 t3, t3, t221;\n\t"
+        "and.b32 t222, t6, t219;\n\t"
+        "add.u32 t4, t4, t222;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t223, 0, t0;\n\t"
+        "shr.b32 t224, t223, 31;\n\t"
+        "sub.u32 t225, 0, t224;\n\t"
+        "and.b32 t226, t2, 1;\n\t"
+        "sub.u32 t227, 0, t226;\n\t"
+        "xor.b32 t228, t1, t225;\n\t"
+        "sub.u32 t228, t228, t225;\n\t"
+        "and.b32 t228, t228, t227;\n\t"
+        "add.u32 t2, t2, t228;\n\t"
+        "xor.b32 t229, t3, t225;\n\t"
+        "sub.u32 t229, t229, t225;\n\t"
+        "and.b32 t229, t229, t227;\n\t"
+        "add.u32 t5, t5, t229;\n\t"
+        "xor.b32 t230, t4, t225;\n\t"
+        "sub.u32 t230, t230, t225;\n\t"
+        "and.b32 t230, t230, t227;\n\t"
+        "add.u32 t6, t6, t230;\n\t"
+        "and.b32 t231, t225, t227;\n\t"
+        "xor.b32 t0, t0, t231;\n\t"
+        "sub.u32 t0, t0, t231;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t232, t2, t231;\n\t"
+        "add.u32 t1, t1, t232;\n\t"
+        "and.b32 t233, t5, t231;\n\t"
+        "add.u32 t3, t3, t233;\n\t"
+        "and.b32 t234, t6, t231;\n\t"
+        "add.u32 t4, t4, t234;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t235, 0, t0;\n\t"
+        "shr.b32 t236, t235, 31;\n\t"
+        "sub.u32 t237, 0, t236;\n\t"
+        "and.b32 t238, t2, 1;\n\t"
+        "sub.u32 t239, 0, t238;\n\t"
+        "xor.b32 t240, t1, t237;\n\t"
+        "sub.u32 t240, t240, t237;\n\t"
+        "and.b32 t240, t240, t239;\n\t"
+        "add.u32 t2, t2, t240;\n\t"
+        "xor.b32 t241, t3, t237;\n\t"
+        "sub.u32 t241, t241, t237;\n\t"
+        "and.b32 t241, t241, t239;\n\t"
+        "add.u32 t5, t5, t241;\n\t"
+        "xor.b32 t242, t4, t237;\n\t"
+        "sub.u32 t242, t242, t237;\n\t"
+        "and.b32 t242, t242, t239;\n\t"
+        "add.u32 t6, t6, t242;\n\t"
+        "and.b32 t243, t237, t239;\n\t"
+        "xor.b32 t0, t0, t243;\n\t"
+        "sub.u32 t0, t0, t243;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t244, t2, t243;\n\t"
+        "add.u32 t1, t1, t244;\n\t"
+        "and.b32 t245, t5, t243;\n\t"
+        "add.u32 t3, t3, t245;\n\t"
+        "and.b32 t246, t6, t243;\n\t"
+        "add.u32 t4, t4, t246;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t247, 0, t0;\n\t"
+        "shr.b32 t248, t247, 31;\n\t"
+        "sub.u32 t249, 0, t248;\n\t"
+        "and.b32 t250, t2, 1;\n\t"
+        "sub.u32 t251, 0, t250;\n\t"
+        "xor.b32 t252, t1, t249;\n\t"
+        "sub.u32 t252, t252, t249;\n\t"
+        "and.b32 t252, t252, t251;\n\t"
+        "add.u32 t2, t2, t252;\n\t"
+        "xor.b32 t253, t3, t249;\n\t"
+        "sub.u32 t253, t253, t249;\n\t"
+        "and.b32 t253, t253, t251;\n\t"
+        "add.u32 t5, t5, t253;\n\t"
+        "xor.b32 t254, t4, t249;\n\t"
+        "sub.u32 t254, t254, t249;\n\t"
+        "and.b32 t254, t254, t251;\n\t"
+        "add.u32 t6, t6, t254;\n\t"
+        "and.b32 t255, t249, t251;\n\t"
+        "xor.b32 t0, t0, t255;\n\t"
+        "sub.u32 t0, t0, t255;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t256, t2, t255;\n\t"
+        "add.u32 t1, t1, t256;\n\t"
+        "and.b32 t257, t5, t255;\n\t"
+        "add.u32 t3, t3, t257;\n\t"
+        "and.b32 t258, t6, t255;\n\t"
+        "add.u32 t4, t4, t258;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t259, 0, t0;\n\t"
+        "shr.b32 t260, t259, 31;\n\t"
+        "sub.u32 t261, 0, t260;\n\t"
+        "and.b32 t262, t2, 1;\n\t"
+        "sub.u32 t263, 0, t262;\n\t"
+        "xor.b32 t264, t1, t261;\n\t"
+        "sub.u32 t264, t264, t261;\n\t"
+        "and.b32 t264, t264, t263;\n\t"
+        "add.u32 t2, t2, t264;\n\t"
+        "xor.b32 t265, t3, t261;\n\t"
+        "sub.u32 t265, t265, t261;\n\t"
+        "and.b32 t265, t265, t263;\n\t"
+        "add.u32 t5, t5, t265;\n\t"
+        "xor.b32 t266, t4, t261;\n\t"
+        "sub.u32 t266, t266, t261;\n\t"
+        "and.b32 t266, t266, t263;\n\t"
+        "add.u32 t6, t6, t266;\n\t"
+        "and.b32 t267, t261, t263;\n\t"
+        "xor.b32 t0, t0, t267;\n\t"
+        "sub.u32 t0, t0, t267;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t268, t2, t267;\n\t"
+        "add.u32 t1, t1, t268;\n\t"
+        "and.b32 t269, t5, t267;\n\t"
+        "add.u32 t3, t3, t269;\n\t"
+        "and.b32 t270, t6, t267;\n\t"
+        "add.u32 t4, t4, t270;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t271, 0, t0;\n\t"
+        "shr.b32 t272, t271, 31;\n\t"
+        "sub.u32 t273, 0, t272;\n\t"
+        "and.b32 t274, t2, 1;\n\t"
+        "sub.u32 t275, 0, t274;\n\t"
+        "xor.b32 t276, t1, t273;\n\t"
+        "sub.u32 t276, t276, t273;\n\t"
+        "and.b32 t276, t276, t275;\n\t"
+        "add.u32 t2, t2, t276;\n\t"
+        "xor.b32 t277, t3, t273;\n\t"
+        "sub.u32 t277, t277, t273;\n\t"
+        "and.b32 t277, t277, t275;\n\t"
+        "add.u32 t5, t5, t277;\n\t"
+        "xor.b32 t278, t4, t273;\n\t"
+        "sub.u32 t278, t278, t273;\n\t"
+        "and.b32 t278, t278, t275;\n\t"
+        "add.u32 t6, t6, t278;\n\t"
+        "and.b32 t279, t273, t275;\n\t"
+        "xor.b32 t0, t0, t279;\n\t"
+        "sub.u32 t0, t0, t279;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t280, t2, t279;\n\t"
+        "add.u32 t1, t1, t280;\n\t"
+        "and.b32 t281, t5, t279;\n\t"
+        "add.u32 t3, t3, t281;\n\t"
+        "and.b32 t282, t6, t279;\n\t"
+        "add.u32 t4, t4, t282;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t283, 0, t0;\n\t"
+        "shr.b32 t284, t283, 31;\n\t"
+        "sub.u32 t285, 0, t284;\n\t"
+        "and.b32 t286, t2, 1;\n\t"
+        "sub.u32 t287, 0, t286;\n\t"
+        "xor.b32 t288, t1, t285;\n\t"
+        "sub.u32 t288, t288, t285;\n\t"
+        "and.b32 t288, t288, t287;\n\t"
+        "add.u32 t2, t2, t288;\n\t"
+        "xor.b32 t289, t3, t285;\n\t"
+        "sub.u32 t289, t289, t285;\n\t"
+        "and.b32 t289, t289, t287;\n\t"
+        "add.u32 t5, t5, t289;\n\t"
+        "xor.b32 t290, t4, t285;\n\t"
+        "sub.u32 t290, t290, t285;\n\t"
+        "and.b32 t290, t290, t287;\n\t"
+        "add.u32 t6, t6, t290;\n\t"
+        "and.b32 t291, t285, t287;\n\t"
+        "xor.b32 t0, t0, t291;\n\t"
+        "sub.u32 t0, t0, t291;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t292, t2, t291;\n\t"
+        "add.u32 t1, t1, t292;\n\t"
+        "and.b32 t293, t5, t291;\n\t"
+        "add.u32 t3, t3, t293;\n\t"
+        "and.b32 t294, t6, t291;\n\t"
+        "add.u32 t4, t4, t294;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t295, 0, t0;\n\t"
+        "shr.b32 t296, t295, 31;\n\t"
+        "sub.u32 t297, 0, t296;\n\t"
+        "and.b32 t298, t2, 1;\n\t"
+        "sub.u32 t299, 0, t298;\n\t"
+        "xor.b32 t300, t1, t297;\n\t"
+        "sub.u32 t300, t300, t297;\n\t"
+        "and.b32 t300, t300, t299;\n\t"
+        "add.u32 t2, t2, t300;\n\t"
+        "xor.b32 t301, t3, t297;\n\t"
+        "sub.u32 t301, t301, t297;\n\t"
+        "and.b32 t301, t301, t299;\n\t"
+        "add.u32 t5, t5, t301;\n\t"
+        "xor.b32 t302, t4, t297;\n\t"
+        "sub.u32 t302, t302, t297;\n\t"
+        "and.b32 t302, t302, t299;\n\t"
+        "add.u32 t6, t6, t302;\n\t"
+        "and.b32 t303, t297, t299;\n\t"
+        "xor.b32 t0, t0, t303;\n\t"
+        "sub.u32 t0, t0, t303;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t304, t2, t303;\n\t"
+        "add.u32 t1, t1, t304;\n\t"
+        "and.b32 t305, t5, t303;\n\t"
+        "add.u32 t3, t3, t305;\n\t"
+        "and.b32 t306, t6, t303;\n\t"
+        "add.u32 t4, t4, t306;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t307, 0, t0;\n\t"
+        "shr.b32 t308, t307, 31;\n\t"
+        "sub.u32 t309, 0, t308;\n\t"
+        "and.b32 t310, t2, 1;\n\t"
+        "sub.u32 t311, 0, t310;\n\t"
+        "xor.b32 t312, t1, t309;\n\t"
+        "sub.u32 t312, t312, t309;\n\t"
+        "and.b32 t312, t312, t311;\n\t"
+        "add.u32 t2, t2, t312;\n\t"
+        "xor.b32 t313, t3, t309;\n\t"
+        "sub.u32 t313, t313, t309;\n\t"
+        "and.b32 t313, t313, t311;\n\t"
+        "add.u32 t5, t5, t313;\n\t"
+        "xor.b32 t314, t4, t309;\n\t"
+        "sub.u32 t314, t314, t309;\n\t"
+        "and.b32 t314, t314, t311;\n\t"
+        "add.u32 t6, t6, t314;\n\t"
+        "and.b32 t315, t309, t311;\n\t"
+        "xor.b32 t0, t0, t315;\n\t"
+        "sub.u32 t0, t0, t315;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t316, t2, t315;\n\t"
+        "add.u32 t1, t1, t316;\n\t"
+        "and.b32 t317, t5, t315;\n\t"
+        "add.u32 t3, t3, t317;\n\t"
+        "and.b32 t318, t6, t315;\n\t"
+        "add.u32 t4, t4, t318;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t319, 0, t0;\n\t"
+        "shr.b32 t320, t319, 31;\n\t"
+        "sub.u32 t321, 0, t320;\n\t"
+        "and.b32 t322, t2, 1;\n\t"
+        "sub.u32 t323, 0, t322;\n\t"
+        "xor.b32 t324, t1, t321;\n\t"
+        "sub.u32 t324, t324, t321;\n\t"
+        "and.b32 t324, t324, t323;\n\t"
+        "add.u32 t2, t2, t324;\n\t"
+        "xor.b32 t325, t3, t321;\n\t"
+        "sub.u32 t325, t325, t321;\n\t"
+        "and.b32 t325, t325, t323;\n\t"
+        "add.u32 t5, t5, t325;\n\t"
+        "xor.b32 t326, t4, t321;\n\t"
+        "sub.u32 t326, t326, t321;\n\t"
+        "and.b32 t326, t326, t323;\n\t"
+        "add.u32 t6, t6, t326;\n\t"
+        "and.b32 t327, t321, t323;\n\t"
+        "xor.b32 t0, t0, t327;\n\t"
+        "sub.u32 t0, t0, t327;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t328, t2, t327;\n\t"
+        "add.u32 t1, t1, t328;\n\t"
+        "and.b32 t329, t5, t327;\n\t"
+        "add.u32 t3, t3, t329;\n\t"
+        "and.b32 t330, t6, t327;\n\t"
+        "add.u32 t4, t4, t330;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t331, 0, t0;\n\t"
+        "shr.b32 t332, t331, 31;\n\t"
+        "sub.u32 t333, 0, t332;\n\t"
+        "and.b32 t334, t2, 1;\n\t"
+        "sub.u32 t335, 0, t334;\n\t"
+        "xor.b32 t336, t1, t333;\n\t"
+        "sub.u32 t336, t336, t333;\n\t"
+        "and.b32 t336, t336, t335;\n\t"
+        "add.u32 t2, t2, t336;\n\t"
+        "xor.b32 t337, t3, t333;\n\t"
+        "sub.u32 t337, t337, t333;\n\t"
+        "and.b32 t337, t337, t335;\n\t"
+        "add.u32 t5, t5, t337;\n\t"
+        "xor.b32 t338, t4, t333;\n\t"
+        "sub.u32 t338, t338, t333;\n\t"
+        "and.b32 t338, t338, t335;\n\t"
+        "add.u32 t6, t6, t338;\n\t"
+        "and.b32 t339, t333, t335;\n\t"
+        "xor.b32 t0, t0, t339;\n\t"
+        "sub.u32 t0, t0, t339;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t340, t2, t339;\n\t"
+        "add.u32 t1, t1, t340;\n\t"
+        "and.b32 t341, t5, t339;\n\t"
+        "add.u32 t3, t3, t341;\n\t"
+        "and.b32 t342, t6, t339;\n\t"
+        "add.u32 t4, t4, t342;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t343, 0, t0;\n\t"
+        "shr.b32 t344, t343, 31;\n\t"
+        "sub.u32 t345, 0, t344;\n\t"
+        "and.b32 t346, t2, 1;\n\t"
+        "sub.u32 t347, 0, t346;\n\t"
+        "xor.b32 t348, t1, t345;\n\t"
+        "sub.u32 t348, t348, t345;\n\t"
+        "and.b32 t348, t348, t347;\n\t"
+        "add.u32 t2, t2, t348;\n\t"
+        "xor.b32 t349, t3, t345;\n\t"
+        "sub.u32 t349, t349, t345;\n\t"
+        "and.b32 t349, t349, t347;\n\t"
+        "add.u32 t5, t5, t349;\n\t"
+        "xor.b32 t350, t4, t345;\n\t"
+        "sub.u32 t350, t350, t345;\n\t"
+        "and.b32 t350, t350, t347;\n\t"
+        "add.u32 t6, t6, t350;\n\t"
+        "and.b32 t351, t345, t347;\n\t"
+        "xor.b32 t0, t0, t351;\n\t"
+        "sub.u32 t0, t0, t351;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t352, t2, t351;\n\t"
+        "add.u32 t1, t1, t352;\n\t"
+        "and.b32 t353, t5, t351;\n\t"
+        "add.u32 t3, t3, t353;\n\t"
+        "and.b32 t354, t6, t351;\n\t"
+        "add.u32 t4, t4, t354;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t355, 0, t0;\n\t"
+        "shr.b32 t356, t355, 31;\n\t"
+        "sub.u32 t357, 0, t356;\n\t"
+        "and.b32 t358, t2, 1;\n\t"
+        "sub.u32 t359, 0, t358;\n\t"
+        "xor.b32 t360, t1, t357;\n\t"
+        "sub.u32 t360, t360, t357;\n\t"
+        "and.b32 t360, t360, t359;\n\t"
+        "add.u32 t2, t2, t360;\n\t"
+        "xor.b32 t361, t3, t357;\n\t"
+        "sub.u32 t361, t361, t357;\n\t"
+        "and.b32 t361, t361, t359;\n\t"
+        "add.u32 t5, t5, t361;\n\t"
+        "xor.b32 t362, t4, t357;\n\t"
+        "sub.u32 t362, t362, t357;\n\t"
+        "and.b32 t362, t362, t359;\n\t"
+        "add.u32 t6, t6, t362;\n\t"
+        "and.b32 t363, t357, t359;\n\t"
+        "xor.b32 t0, t0, t363;\n\t"
+        "sub.u32 t0, t0, t363;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t364, t2, t363;\n\t"
+        "add.u32 t1, t1, t364;\n\t"
+        "and.b32 t365, t5, t363;\n\t"
+        "add.u32 t3, t3, t365;\n\t"
+        "and.b32 t366, t6, t363;\n\t"
+        "add.u32 t4, t4, t366;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "mov.b32 %0, t0;\n\t"
+        "shr.b32 t386, %55, 31;\n\t"
+        "sub.u32 t387, 0, t386;\n\t"
+        "mul.lo.u32 t367, t3, %38;\n\t"
+        "mul.lo.u32 t368, t3, %39;\n\t"
+        "mul.lo.u32 t369, t3, %40;\n\t"
+        "mul.lo.u32 t370, t3, %41;\n\t"
+        "mul.lo.u32 t371, t3, %42;\n\t"
+        "mul.lo.u32 t372, t3, %43;\n\t"
+        "mul.lo.u32 t373, t3, %44;\n\t"
+        "mul.lo.u32 t374, t3, %45;\n\t"
+        "mul.lo.u32 t375, t3, %46;\n\t"
+        "mul.lo.u32 t376, t3, %47;\n\t"
+        "mul.lo.u32 t377, t3, %48;\n\t"
+        "mul.lo.u32 t378, t3, %49;\n\t"
+        "mul.lo.u32 t379, t3, %50;\n\t"
+        "mul.lo.u32 t380, t3, %51;\n\t"
+        "mul.lo.u32 t381, t3, %52;\n\t"
+        "mul.lo.u32 t382, t3, %53;\n\t"
+        "mul.lo.u32 t383, t3, %54;\n\t"
+        "mul.lo.u32 t384, t3, %55;\n\t"
+        "mul.lo.u32 t385, t3, t387;\n\t"
+        "mad.hi.cc.u32 t368, t3, %38, t368;\n\t"
+        "madc.hi.cc.u32 t369, t3, %39, t369;\n\t"
+        "madc.hi.cc.u32 t370, t3, %40, t370;\n\t"
+        "madc.hi.cc.u32 t371, t3, %41, t371;\n\t"
+        "madc.hi.cc.u32 t372, t3, %42, t372;\n\t"
+        "madc.hi.cc.u32 t373, t3, %43, t373;\n\t"
+        "madc.hi.cc.u32 t374, t3, %44, t374;\n\t"
+        "madc.hi.cc.u32 t375, t3, %45, t375;\n\t"
+        "madc.hi.cc.u32 t376, t3, %46, t376;\n\t"
+        "madc.hi.cc.u32 t377, t3, %47, t377;\n\t"
+        "madc.hi.cc.u32 t378, t3, %48, t378;\n\t"
+        "madc.hi.cc.u32 t379, t3, %49, t379;\n\t"
+        "madc.hi.cc.u32 t380, t3, %50, t380;\n\t"
+        "madc.hi.cc.u32 t381, t3, %51, t381;\n\t"
+        "madc.hi.cc.u32 t382, t3, %52, t382;\n\t"
+        "madc.hi.cc.u32 t383, t3, %53, t383;\n\t"
+        "madc.hi.cc.u32 t384, t3, %54, t384;\n\t"
+        "madc.hi.u32 t385, t3, %55, t385;\n\t"
+        "shr.b32 t388, t3, 31;\n\t"
+        "sub.u32 t389, 0, t388;\n\t"
+        "and.b32 t390, %38, t389;\n\t"
+        "and.b32 t391, %39, t389;\n\t"
+        "and.b32 t392, %40, t389;\n\t"
+        "and.b32 t393, %41, t389;\n\t"
+        "and.b32 t394, %42, t389;\n\t"
+        "and.b32 t395, %43, t389;\n\t"
+        "and.b32 t396, %44, t389;\n\t"
+        "and.b32 t397, %45, t389;\n\t"
+        "and.b32 t398, %46, t389;\n\t"
+        "and.b32 t399, %47, t389;\n\t"
+        "and.b32 t400, %48, t389;\n\t"
+        "and.b32 t401, %49, t389;\n\t"
+        "and.b32 t402, %50, t389;\n\t"
+        "and.b32 t403, %51, t389;\n\t"
+        "and.b32 t404, %52, t389;\n\t"
+        "and.b32 t405, %53, t389;\n\t"
+        "and.b32 t406, %54, t389;\n\t"
+        "and.b32 t407, %55, t389;\n\t"
+        "sub.cc.u32 t368, t368, t390;\n\t"
+        "subc.cc.u32 t369, t369, t391;\n\t"
+        "subc.cc.u32 t370, t370, t392;\n\t"
+        "subc.cc.u32 t371, t371, t393;\n\t"
+        "subc.cc.u32 t372, t372, t394;\n\t"
+        "subc.cc.u32 t373, t373, t395;\n\t"
+        "subc.cc.u32 t374, t374, t396;\n\t"
+        "subc.cc.u32 t375, t375, t397;\n\t"
+        "subc.cc.u32 t376, t376, t398;\n\t"
+        "subc.cc.u32 t377, t377, t399;\n\t"
+        "subc.cc.u32 t378, t378, t400;\n\t"
+        "subc.cc.u32 t379, t379, t401;\n\t"
+        "subc.cc.u32 t380, t380, t402;\n\t"
+        "subc.cc.u32 t381, t381, t403;\n\t"
+        "subc.cc.u32 t382, t382, t404;\n\t"
+        "subc.cc.u32 t383, t383, t405;\n\t"
+        "subc.cc.u32 t384, t384, t406;\n\t"
+        "subc.u32 t385, t385, t407;\n\t"
+        "shr.b32 t408, %73, 31;\n\t"
+        "sub.u32 t409, 0, t408;\n\t"
+        "mad.lo.cc.u32 t367, t4, %56, t367;\n\t"
+        "madc.lo.cc.u32 t368, t4, %57, t368;\n\t"
+        "madc.lo.cc.u32 t369, t4, %58, t369;\n\t"
+        "madc.lo.cc.u32 t370, t4, %59, t370;\n\t"
+        "madc.lo.cc.u32 t371, t4, %60, t371;\n\t"
+        "madc.lo.cc.u32 t372, t4, %61, t372;\n\t"
+        "madc.lo.cc.u32 t373, t4, %62, t373;\n\t"
+        "madc.lo.cc.u32 t374, t4, %63, t374;\n\t"
+        "madc.lo.cc.u32 t375, t4, %64, t375;\n\t"
+        "madc.lo.cc.u32 t376, t4, %65, t376;\n\t"
+        "madc.lo.cc.u32 t377, t4, %66, t377;\n\t"
+        "madc.lo.cc.u32 t378, t4, %67, t378;\n\t"
+        "madc.lo.cc.u32 t379, t4, %68, t379;\n\t"
+        "madc.lo.cc.u32 t380, t4, %69, t380;\n\t"
+        "madc.lo.cc.u32 t381, t4, %70, t381;\n\t"
+        "madc.lo.cc.u32 t382, t4, %71, t382;\n\t"
+        "madc.lo.cc.u32 t383, t4, %72, t383;\n\t"
+        "madc.lo.cc.u32 t384, t4, %73, t384;\n\t"
+        "madc.lo.u32 t385, t4, t409, t385;\n\t"
+        "mad.hi.cc.u32 t368, t4, %56, t368;\n\t"
+        "madc.hi.cc.u32 t369, t4, %57, t369;\n\t"
+        "madc.hi.cc.u32 t370, t4, %58, t370;\n\t"
+        "madc.hi.cc.u32 t371, t4, %59, t371;\n\t"
+        "madc.hi.cc.u32 t372, t4, %60, t372;\n\t"
+        "madc.hi.cc.u32 t373, t4, %61, t373;\n\t"
+        "madc.hi.cc.u32 t374, t4, %62, t374;\n\t"
+        "madc.hi.cc.u32 t375, t4, %63, t375;\n\t"
+        "madc.hi.cc.u32 t376, t4, %64, t376;\n\t"
+        "madc.hi.cc.u32 t377, t4, %65, t377;\n\t"
+        "madc.hi.cc.u32 t378, t4, %66, t378;\n\t"
+        "madc.hi.cc.u32 t379, t4, %67, t379;\n\t"
+        "madc.hi.cc.u32 t380, t4, %68, t380;\n\t"
+        "madc.hi.cc.u32 t381, t4, %69, t381;\n\t"
+        "madc.hi.cc.u32 t382, t4, %70, t382;\n\t"
+        "madc.hi.cc.u32 t383, t4, %71, t383;\n\t"
+        "madc.hi.cc.u32 t384, t4, %72, t384;\n\t"
+        "madc.hi.u32 t385, t4, %73, t385;\n\t"
+        "shr.b32 t410, t4, 31;\n\t"
+        "sub.u32 t411, 0, t410;\n\t"
+        "and.b32 t412, %56, t411;\n\t"
+        "and.b32 t413, %57, t411;\n\t"
+        "and.b32 t414, %58, t411;\n\t"
+        "and.b32 t415, %59, t411;\n\t"
+        "and.b32 t416, %60, t411;\n\t"
+        "and.b32 t417, %61, t411;\n\t"
+        "and.b32 t418, %62, t411;\n\t"
+        "and.b32 t419, %63, t411;\n\t"
+        "and.b32 t420, %64, t411;\n\t"
+        "and.b32 t421, %65, t411;\n\t"
+        "and.b32 t422, %66, t411;\n\t"
+        "and.b32 t423, %67, t411;\n\t"
+        "and.b32 t424, %68, t411;\n\t"
+        "and.b32 t425, %69, t411;\n\t"
+        "and.b32 t426, %70, t411;\n\t"
+        "and.b32 t427, %71, t411;\n\t"
+        "and.b32 t428, %72, t411;\n\t"
+        "and.b32 t429, %73, t411;\n\t"
+        "sub.cc.u32 t368, t368, t412;\n\t"
+        "subc.cc.u32 t369, t369, t413;\n\t"
+        "subc.cc.u32 t370, t370, t414;\n\t"
+        "subc.cc.u32 t371, t371, t415;\n\t"
+        "subc.cc.u32 t372, t372, t416;\n\t"
+        "subc.cc.u32 t373, t373, t417;\n\t"
+        "subc.cc.u32 t374, t374, t418;\n\t"
+        "subc.cc.u32 t375, t375, t419;\n\t"
+        "subc.cc.u32 t376, t376, t420;\n\t"
+        "subc.cc.u32 t377, t377, t421;\n\t"
+        "subc.cc.u32 t378, t378, t422;\n\t"
+        "subc.cc.u32 t379, t379, t423;\n\t"
+        "subc.cc.u32 t380, t380, t424;\n\t"
+        "subc.cc.u32 t381, t381, t425;\n\t"
+        "subc.cc.u32 t382, t382, t426;\n\t"
+        "subc.cc.u32 t383, t383, t427;\n\t"
+        "subc.cc.u32 t384, t384, t428;\n\t"
+        "subc.u32 t385, t385, t429;\n\t"
+        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
+        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
+        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
+        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
+        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
+        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
+        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
+        "shf.r.clamp.b32 %8, t374, t375, 30;\n\t"
+        "shf.r.clamp.b32 %9, t375, t376, 30;\n\t"
+        "shf.r.clamp.b32 %10, t376, t377, 30;\n\t"
+        "shf.r.clamp.b32 %11, t377, t378, 30;\n\t"
+        "shf.r.clamp.b32 %12, t378, t379, 30;\n\t"
+        "shf.r.clamp.b32 %13, t379, t380, 30;\n\t"
+        "shf.r.clamp.b32 %14, t380, t381, 30;\n\t"
+        "shf.r.clamp.b32 %15, t381, t382, 30;\n\t"
+        "shf.r.clamp.b32 %16, t382, t383, 30;\n\t"
+        "shf.r.clamp.b32 %17, t383, t384, 30;\n\t"
+        "shf.r.clamp.b32 %18, t384, t385, 30;\n\t"
+        "shr.b32 t449, %55, 31;\n\t"
+        "sub.u32 t450, 0, t449;\n\t"
+        "mul.lo.u32 t430, t5, %38;\n\t"
+        "mul.lo.u32 t431, t5, %39;\n\t"
+        "mul.lo.u32 t432, t5, %40;\n\t"
+        "mul.lo.u32 t433, t5, %41;\n\t"
+        "mul.lo.u32 t434, t5, %42;\n\t"
+        "mul.lo.u32 t435, t5, %43;\n\t"
+        "mul.lo.u32 t436, t5, %44;\n\t"
+        "mul.lo.u32 t437, t5, %45;\n\t"
+        "mul.lo.u32 t438, t5, %46;\n\t"
+        "mul.lo.u32 t439, t5, %47;\n\t"
+        "mul.lo.u32 t440, t5, %48;\n\t"
+        "mul.lo.u32 t441, t5, %49;\n\t"
+        "mul.lo.u32 t442, t5, %50;\n\t"
+        "mul.lo.u32 t443, t5, %51;\n\t"
+        "mul.lo.u32 t444, t5, %52;\n\t"
+        "mul.lo.u32 t445, t5, %53;\n\t"
+        "mul.lo.u32 t446, t5, %54;\n\t"
+        "mul.lo.u32 t447, t5, %55;\n\t"
+        "mul.lo.u32 t448, t5, t450;\n\t"
+        "mad.hi.cc.u32 t431, t5, %38, t431;\n\t"
+        "madc.hi.cc.u32 t432, t5, %39, t432;\n\t"
+        "madc.hi.cc.u32 t433, t5, %40, t433;\n\t"
+        "madc.hi.cc.u32 t434, t5, %41, t434;\n\t"
+        "madc.hi.cc.u32 t435, t5, %42, t435;\n\t"
+        "madc.hi.cc.u32 t436, t5, %43, t436;\n\t"
+        "madc.hi.cc.u32 t437, t5, %44, t437;\n\t"
+        "madc.hi.cc.u32 t438, t5, %45, t438;\n\t"
+        "madc.hi.cc.u32 t439, t5, %46, t439;\n\t"
+        "madc.hi.cc.u32 t440, t5, %47, t440;\n\t"
+        "madc.hi.cc.u32 t441, t5, %48, t441;\n\t"
+        "madc.hi.cc.u32 t442, t5, %49, t442;\n\t"
+        "madc.hi.cc.u32 t443, t5, %50, t443;\n\t"
+        "madc.hi.cc.u32 t444, t5, %51, t444;\n\t"
+        "madc.hi.cc.u32 t445, t5, %52, t445;\n\t"
+        "madc.hi.cc.u32 t446, t5, %53, t446;\n\t"
+        "madc.hi.cc.u32 t447, t5, %54, t447;\n\t"
+        "madc.hi.u32 t448, t5, %55, t448;\n\t"
+        "shr.b32 t451, t5, 31;\n\t"
+        "sub.u32 t452, 0, t451;\n\t"
+        "and.b32 t453, %38, t452;\n\t"
+        "and.b32 t454, %39, t452;\n\t"
+        "and.b32 t455, %40, t452;\n\t"
+        "and.b32 t456, %41, t452;\n\t"
+        "and.b32 t457, %42, t452;\n\t"
+        "and.b32 t458, %43, t452;\n\t"
+        "and.b32 t459, %44, t452;\n\t"
+        "and.b32 t460, %45, t452;\n\t"
+        "and.b32 t461, %46, t452;\n\t"
+        "and.b32 t462, %47, t452;\n\t"
+        "and.b32 t463, %48, t452;\n\t"
+        "and.b32 t464, %49, t452;\n\t"
+        "and.b32 t465, %50, t452;\n\t"
+        "and.b32 t466, %51, t452;\n\t"
+        "and.b32 t467, %52, t452;\n\t"
+        "and.b32 t468, %53, t452;\n\t"
+        "and.b32 t469, %54, t452;\n\t"
+        "and.b32 t470, %55, t452;\n\t"
+        "sub.cc.u32 t431, t431, t453;\n\t"
+        "subc.cc.u32 t432, t432, t454;\n\t"
+        "subc.cc.u32 t433, t433, t455;\n\t"
+        "subc.cc.u32 t434, t434, t456;\n\t"
+        "subc.cc.u32 t435, t435, t457;\n\t"
+        "subc.cc.u32 t436, t436, t458;\n\t"
+        "subc.cc.u32 t437, t437, t459;\n\t"
+        "subc.cc.u32 t438, t438, t460;\n\t"
+        "subc.cc.u32 t439, t439, t461;\n\t"
+        "subc.cc.u32 t440, t440, t462;\n\t"
+        "subc.cc.u32 t441, t441, t463;\n\t"
+        "subc.cc.u32 t442, t442, t464;\n\t"
+        "subc.cc.u32 t443, t443, t465;\n\t"
+        "subc.cc.u32 t444, t444, t466;\n\t"
+        "subc.cc.u32 t445, t445, t467;\n\t"
+        "subc.cc.u32 t446, t446, t468;\n\t"
+        "subc.cc.u32 t447, t447, t469;\n\t"
+        "subc.u32 t448, t448, t470;\n\t"
+        "shr.b32 t471, %73, 31;\n\t"
+        "sub.u32 t472, 0, t471;\n\t"
+        "mad.lo.cc.u32 t430, t6, %56, t430;\n\t"
+        "madc.lo.cc.u32 t431, t6, %57, t431;\n\t"
+        "madc.lo.cc.u32 t432, t6, %58, t432;\n\t"
+        "madc.lo.cc.u32 t433, t6, %59, t433;\n\t"
+        "madc.lo.cc.u32 t434, t6, %60, t434;\n\t"
+        "madc.lo.cc.u32 t435, t6, %61, t435;\n\t"
+        "madc.lo.cc.u32 t436, t6, %62, t436;\n\t"
+        "madc.lo.cc.u32 t437, t6, %63, t437;\n\t"
+        "madc.lo.cc.u32 t438, t6, %64, t438;\n\t"
+        "madc.lo.cc.u32 t439, t6, %65, t439;\n\t"
+        "madc.lo.cc.u32 t440, t6, %66, t440;\n\t"
+        "madc.lo.cc.u32 t441, t6, %67, t441;\n\t"
+        "madc.lo.cc.u32 t442, t6, %68, t442;\n\t"
+        "madc.lo.cc.u32 t443, t6, %69, t443;\n\t"
+        "madc.lo.cc.u32 t444, t6, %70, t444;\n\t"
+        "madc.lo.cc.u32 t445, t6, %71, t445;\n\t"
+        "madc.lo.cc.u32 t446, t6, %72, t446;\n\t"
+        "madc.lo.cc.u32 t447, t6, %73, t447;\n\t"
+        "madc.lo.u32 t448, t6, t472, t448;\n\t"
+        "mad.hi.cc.u32 t431, t6, %56, t431;\n\t"
+        "madc.hi.cc.u32 t432, t6, %57, t432;\n\t"
+        "madc.hi.cc.u32 t433, t6, %58, t433;\n\t"
+        "madc.hi.cc.u32 t434, t6, %59, t434;\n\t"
+        "madc.hi.cc.u32 t435, t6, %60, t435;\n\t"
+        "madc.hi.cc.u32 t436, t6, %61, t436;\n\t"
+        "madc.hi.cc.u32 t437, t6, %62, t437;\n\t"
+        "madc.hi.cc.u32 t438, t6, %63, t438;\n\t"
+        "madc.hi.cc.u32 t439, t6, %64, t439;\n\t"
+        "madc.hi.cc.u32 t440, t6, %65, t440;\n\t"
+        "madc.hi.cc.u32 t441, t6, %66, t441;\n\t"
+        "madc.hi.cc.u32 t442, t6, %67, t442;\n\t"
+        "madc.hi.cc.u32 t443, t6, %68, t443;\n\t"
+        "madc.hi.cc.u32 t444, t6, %69, t444;\n\t"
+        "madc.hi.cc.u32 t445, t6, %70, t445;\n\t"
+        "madc.hi.cc.u32 t446, t6, %71, t446;\n\t"
+        "madc.hi.cc.u32 t447, t6, %72, t447;\n\t"
+        "madc.hi.u32 t448, t6, %73, t448;\n\t"
+        "shr.b32 t473, t6, 31;\n\t"
+        "sub.u32 t474, 0, t473;\n\t"
+        "and.b32 t475, %56, t474;\n\t"
+        "and.b32 t476, %57, t474;\n\t"
+        "and.b32 t477, %58, t474;\n\t"
+        "and.b32 t478, %59, t474;\n\t"
+        "and.b32 t479, %60, t474;\n\t"
+        "and.b32 t480, %61, t474;\n\t"
+        "and.b32 t481, %62, t474;\n\t"
+        "and.b32 t482, %63, t474;\n\t"
+        "and.b32 t483, %64, t474;\n\t"
+        "and.b32 t484, %65, t474;\n\t"
+        "and.b32 t485, %66, t474;\n\t"
+        "and.b32 t486, %67, t474;\n\t"
+        "and.b32 t487, %68, t474;\n\t"
+        "and.b32 t488, %69, t474;\n\t"
+        "and.b32 t489, %70, t474;\n\t"
+        "and.b32 t490, %71, t474;\n\t"
+        "and.b32 t491, %72, t474;\n\t"
+        "and.b32 t492, %73, t474;\n\t"
+        "sub.cc.u32 t431, t431, t475;\n\t"
+        "subc.cc.u32 t432, t432, t476;\n\t"
+        "subc.cc.u32 t433, t433, t477;\n\t"
+        "subc.cc.u32 t434, t434, t478;\n\t"
+        "subc.cc.u32 t435, t435, t479;\n\t"
+        "subc.cc.u32 t436, t436, t480;\n\t"
+        "subc.cc.u32 t437, t437, t481;\n\t"
+        "subc.cc.u32 t438, t438, t482;\n\t"
+        "subc.cc.u32 t439, t439, t483;\n\t"
+        "subc.cc.u32 t440, t440, t484;\n\t"
+        "subc.cc.u32 t441, t441, t485;\n\t"
+        "subc.cc.u32 t442, t442, t486;\n\t"
+        "subc.cc.u32 t443, t443, t487;\n\t"
+        "subc.cc.u32 t444, t444, t488;\n\t"
+        "subc.cc.u32 t445, t445, t489;\n\t"
+        "subc.cc.u32 t446, t446, t490;\n\t"
+        "subc.cc.u32 t447, t447, t491;\n\t"
+        "subc.u32 t448, t448, t492;\n\t"
+        "shf.r.clamp.b32 %19, t430, t431, 30;\n\t"
+        "shf.r.clamp.b32 %20, t431, t432, 30;\n\t"
+        "shf.r.clamp.b32 %21, t432, t433, 30;\n\t"
+        "shf.r.clamp.b32 %22, t433, t434, 30;\n\t"
+        "shf.r.clamp.b32 %23, t434, t435, 30;\n\t"
+        "shf.r.clamp.b32 %24, t435, t436, 30;\n\t"
+        "shf.r.clamp.b32 %25, t436, t437, 30;\n\t"
+        "shf.r.clamp.b32 %26, t437, t438, 30;\n\t"
+        "shf.r.clamp.b32 %27, t438, t439, 30;\n\t"
+        "shf.r.clamp.b32 %28, t439, t440, 30;\n\t"
+        "shf.r.clamp.b32 %29, t440, t441, 30;\n\t"
+        "shf.r.clamp.b32 %30, t441, t442, 30;\n\t"
+        "shf.r.clamp.b32 %31, t442, t443, 30;\n\t"
+        "shf.r.clamp.b32 %32, t443, t444, 30;\n\t"
+        "shf.r.clamp.b32 %33, t444, t445, 30;\n\t"
+        "shf.r.clamp.b32 %34, t445, t446, 30;\n\t"
+        "shf.r.clamp.b32 %35, t446, t447, 30;\n\t"
+        "shf.r.clamp.b32 %36, t447, t448, 30;\n\t"
         "}"
-        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32]), "=r"(y[33])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36])
     );
   }
 #endif
@@ -27321,534 +28505,1544 @@ struct gcd_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[177];
-    t[0] = ptx_and(x[0], x[17]);
-    t[0] = ptx_and(t[0], 1u);
-    t[1] = ptx_sub(0u, t[0]);
-    ptx_sub_cc(cf, x[0], x[17]);
-    ptx_subc_cc(cf, x[1], x[18]);
-    ptx_subc_cc(cf, x[2], x[19]);
-    ptx_subc_cc(cf, x[3], x[20]);
-    ptx_subc_cc(cf, x[4], x[21]);
-    ptx_subc_cc(cf, x[5], x[22]);
-    ptx_subc_cc(cf, x[6], x[23]);
-    ptx_subc_cc(cf, x[7], x[24]);
-    ptx_subc_cc(cf, x[8], x[25]);
-    ptx_subc_cc(cf, x[9], x[26]);
-    ptx_subc_cc(cf, x[10], x[27]);
-    ptx_subc_cc(cf, x[11], x[28]);
-    ptx_subc_cc(cf, x[12], x[29]);
-    ptx_subc_cc(cf, x[13], x[30]);
-    ptx_subc_cc(cf, x[14], x[31]);
-    ptx_subc_cc(cf, x[15], x[32]);
-    ptx_subc_cc(cf, x[16], x[33]);
-    t[19] = ptx_subc(cf, 0u, 0u);
-    t[20] = ptx_and(t[1], t[19]);
-    t[21] = ptx_xor(t[1], t[20]);
-    t[22] = ptx_and(x[17], t[21]);
-    t[23] = ptx_and(x[18], t[21]);
-    t[24] = ptx_and(x[19], t[21]);
-    t[25] = ptx_and(x[20], t[21]);
-    t[26] = ptx_and(x[21], t[21]);
-    t[27] = ptx_and(x[22], t[21]);
-    t[28] = ptx_and(x[23], t[21]);
-    t[29] = ptx_and(x[24], t[21]);
-    t[30] = ptx_and(x[25], t[21]);
-    t[31] = ptx_and(x[26], t[21]);
-    t[32] = ptx_and(x[27], t[21]);
-    t[33] = ptx_and(x[28], t[21]);
-    t[34] = ptx_and(x[29], t[21]);
-    t[35] = ptx_and(x[30], t[21]);
-    t[36] = ptx_and(x[31], t[21]);
-    t[37] = ptx_and(x[32], t[21]);
-    t[38] = ptx_and(x[33], t[21]);
-    t[39] = ptx_sub_cc(cf, x[0], t[22]);
-    t[40] = ptx_subc_cc(cf, x[1], t[23]);
-    t[41] = ptx_subc_cc(cf, x[2], t[24]);
-    t[42] = ptx_subc_cc(cf, x[3], t[25]);
-    t[43] = ptx_subc_cc(cf, x[4], t[26]);
-    t[44] = ptx_subc_cc(cf, x[5], t[27]);
-    t[45] = ptx_subc_cc(cf, x[6], t[28]);
-    t[46] = ptx_subc_cc(cf, x[7], t[29]);
-    t[47] = ptx_subc_cc(cf, x[8], t[30]);
-    t[48] = ptx_subc_cc(cf, x[9], t[31]);
-    t[49] = ptx_subc_cc(cf, x[10], t[32]);
-    t[50] = ptx_subc_cc(cf, x[11], t[33]);
-    t[51] = ptx_subc_cc(cf, x[12], t[34]);
-    t[52] = ptx_subc_cc(cf, x[13], t[35]);
-    t[53] = ptx_subc_cc(cf, x[14], t[36]);
-    t[54] = ptx_subc_cc(cf, x[15], t[37]);
-    t[55] = ptx_subc(cf, x[16], t[38]);
-    t[56] = ptx_and(x[0], t[20]);
-    t[57] = ptx_and(x[1], t[20]);
-    t[58] = ptx_and(x[2], t[20]);
-    t[59] = ptx_and(x[3], t[20]);
-    t[60] = ptx_and(x[4], t[20]);
-    t[61] = ptx_and(x[5], t[20]);
-    t[62] = ptx_and(x[6], t[20]);
-    t[63] = ptx_and(x[7], t[20]);
-    t[64] = ptx_and(x[8], t[20]);
-    t[65] = ptx_and(x[9], t[20]);
-    t[66] = ptx_and(x[10], t[20]);
-    t[67] = ptx_and(x[11], t[20]);
-    t[68] = ptx_and(x[12], t[20]);
-    t[69] = ptx_and(x[13], t[20]);
-    t[70] = ptx_and(x[14], t[20]);
-    t[71] = ptx_and(x[15], t[20]);
-    t[72] = ptx_and(x[16], t[20]);
-    t[73] = ptx_sub_cc(cf, x[17], t[56]);
-    t[74] = ptx_subc_cc(cf, x[18], t[57]);
-    t[75] = ptx_subc_cc(cf, x[19], t[58]);
-    t[76] = ptx_subc_cc(cf, x[20], t[59]);
-    t[77] = ptx_subc_cc(cf, x[21], t[60]);
-    t[78] = ptx_subc_cc(cf, x[22], t[61]);
-    t[79] = ptx_subc_cc(cf, x[23], t[62]);
-    t[80] = ptx_subc_cc(cf, x[24], t[63]);
-    t[81] = ptx_subc_cc(cf, x[25], t[64]);
-    t[82] = ptx_subc_cc(cf, x[26], t[65]);
-    t[83] = ptx_subc_cc(cf, x[27], t[66]);
-    t[84] = ptx_subc_cc(cf, x[28], t[67]);
-    t[85] = ptx_subc_cc(cf, x[29], t[68]);
-    t[86] = ptx_subc_cc(cf, x[30], t[69]);
-    t[87] = ptx_subc_cc(cf, x[31], t[70]);
-    t[88] = ptx_subc_cc(cf, x[32], t[71]);
-    t[89] = ptx_subc(cf, x[33], t[72]);
-    t[90] = ptx_and(t[39], 1u);
-    t[91] = ptx_sub(0u, t[90]);
-    t[109] = ptx_xor(t[39], t[73]);
-    t[109] = ptx_and(t[109], t[91]);
-    t[92] = ptx_xor(t[39], t[109]);
-    t[110] = ptx_xor(t[40], t[74]);
-    t[110] = ptx_and(t[110], t[91]);
-    t[93] = ptx_xor(t[40], t[110]);
-    t[111] = ptx_xor(t[41], t[75]);
-    t[111] = ptx_and(t[111], t[91]);
-    t[94] = ptx_xor(t[41], t[111]);
-    t[112] = ptx_xor(t[42], t[76]);
-    t[112] = ptx_and(t[112], t[91]);
-    t[95] = ptx_xor(t[42], t[112]);
-    t[113] = ptx_xor(t[43], t[77]);
-    t[113] = ptx_and(t[113], t[91]);
-    t[96] = ptx_xor(t[43], t[113]);
-    t[114] = ptx_xor(t[44], t[78]);
-    t[114] = ptx_and(t[114], t[91]);
-    t[97] = ptx_xor(t[44], t[114]);
-    t[115] = ptx_xor(t[45], t[79]);
-    t[115] = ptx_and(t[115], t[91]);
-    t[98] = ptx_xor(t[45], t[115]);
-    t[116] = ptx_xor(t[46], t[80]);
-    t[116] = ptx_and(t[116], t[91]);
-    t[99] = ptx_xor(t[46], t[116]);
-    t[117] = ptx_xor(t[47], t[81]);
-    t[117] = ptx_and(t[117], t[91]);
-    t[100] = ptx_xor(t[47], t[117]);
-    t[118] = ptx_xor(t[48], t[82]);
-    t[118] = ptx_and(t[118], t[91]);
-    t[101] = ptx_xor(t[48], t[118]);
-    t[119] = ptx_xor(t[49], t[83]);
-    t[119] = ptx_and(t[119], t[91]);
-    t[102] = ptx_xor(t[49], t[119]);
-    t[120] = ptx_xor(t[50], t[84]);
-    t[120] = ptx_and(t[120], t[91]);
-    t[103] = ptx_xor(t[50], t[120]);
-    t[121] = ptx_xor(t[51], t[85]);
-    t[121] = ptx_and(t[121], t[91]);
-    t[104] = ptx_xor(t[51], t[121]);
-    t[122] = ptx_xor(t[52], t[86]);
-    t[122] = ptx_and(t[122], t[91]);
-    t[105] = ptx_xor(t[52], t[122]);
-    t[123] = ptx_xor(t[53], t[87]);
-    t[123] = ptx_and(t[123], t[91]);
-    t[106] = ptx_xor(t[53], t[123]);
-    t[124] = ptx_xor(t[54], t[88]);
-    t[124] = ptx_and(t[124], t[91]);
-    t[107] = ptx_xor(t[54], t[124]);
-    t[125] = ptx_xor(t[55], t[89]);
-    t[125] = ptx_and(t[125], t[91]);
-    t[108] = ptx_xor(t[55], t[125]);
-    t[126] = ptx_shf_r_clamp(t[92], t[93], 1u);
-    t[127] = ptx_shf_r_clamp(t[93], t[94], 1u);
-    t[128] = ptx_shf_r_clamp(t[94], t[95], 1u);
-    t[129] = ptx_shf_r_clamp(t[95], t[96], 1u);
-    t[130] = ptx_shf_r_clamp(t[96], t[97], 1u);
-    t[131] = ptx_shf_r_clamp(t[97], t[98], 1u);
-    t[132] = ptx_shf_r_clamp(t[98], t[99], 1u);
-    t[133] = ptx_shf_r_clamp(t[99], t[100], 1u);
-    t[134] = ptx_shf_r_clamp(t[100], t[101], 1u);
-    t[135] = ptx_shf_r_clamp(t[101], t[102], 1u);
-    t[136] = ptx_shf_r_clamp(t[102], t[103], 1u);
-    t[137] = ptx_shf_r_clamp(t[103], t[104], 1u);
-    t[138] = ptx_shf_r_clamp(t[104], t[105], 1u);
-    t[139] = ptx_shf_r_clamp(t[105], t[106], 1u);
-    t[140] = ptx_shf_r_clamp(t[106], t[107], 1u);
-    t[141] = ptx_shf_r_clamp(t[107], t[108], 1u);
-    t[142] = ptx_shr(t[108], 1u);
-    t[143] = ptx_xor(t[126], t[39]);
-    t[143] = ptx_and(t[143], t[91]);
-    y[0] = ptx_xor(t[126], t[143]);
-    t[144] = ptx_xor(t[73], t[126]);
-    t[144] = ptx_and(t[144], t[91]);
-    y[17] = ptx_xor(t[73], t[144]);
-    t[145] = ptx_xor(t[127], t[40]);
-    t[145] = ptx_and(t[145], t[91]);
-    y[1] = ptx_xor(t[127], t[145]);
-    t[146] = ptx_xor(t[74], t[127]);
-    t[146] = ptx_and(t[146], t[91]);
-    y[18] = ptx_xor(t[74], t[146]);
-    t[147] = ptx_xor(t[128], t[41]);
-    t[147] = ptx_and(t[147], t[91]);
-    y[2] = ptx_xor(t[128], t[147]);
-    t[148] = ptx_xor(t[75], t[128]);
-    t[148] = ptx_and(t[148], t[91]);
-    y[19] = ptx_xor(t[75], t[148]);
-    t[149] = ptx_xor(t[129], t[42]);
-    t[149] = ptx_and(t[149], t[91]);
-    y[3] = ptx_xor(t[129], t[149]);
-    t[150] = ptx_xor(t[76], t[129]);
-    t[150] = ptx_and(t[150], t[91]);
-    y[20] = ptx_xor(t[76], t[150]);
-    t[151] = ptx_xor(t[130], t[43]);
-    t[151] = ptx_and(t[151], t[91]);
-    y[4] = ptx_xor(t[130], t[151]);
-    t[152] = ptx_xor(t[77], t[130]);
-    t[152] = ptx_and(t[152], t[91]);
-    y[21] = ptx_xor(t[77], t[152]);
-    t[153] = ptx_xor(t[131], t[44]);
-    t[153] = ptx_and(t[153], t[91]);
-    y[5] = ptx_xor(t[131], t[153]);
-    t[154] = ptx_xor(t[78], t[131]);
-    t[154] = ptx_and(t[154], t[91]);
-    y[22] = ptx_xor(t[78], t[154]);
-    t[155] = ptx_xor(t[132], t[45]);
-    t[155] = ptx_and(t[155], t[91]);
-    y[6] = ptx_xor(t[132], t[155]);
-    t[156] = ptx_xor(t[79], t[132]);
-    t[156] = ptx_and(t[156], t[91]);
-    y[23] = ptx_xor(t[79], t[156]);
-    t[157] = ptx_xor(t[133], t[46]);
-    t[157] = ptx_and(t[157], t[91]);
-    y[7] = ptx_xor(t[133], t[157]);
-    t[158] = ptx_xor(t[80], t[133]);
-    t[158] = ptx_and(t[158], t[91]);
-    y[24] = ptx_xor(t[80], t[158]);
-    t[159] = ptx_xor(t[134], t[47]);
-    t[159] = ptx_and(t[159], t[91]);
-    y[8] = ptx_xor(t[134], t[159]);
-    t[160] = ptx_xor(t[81], t[134]);
-    t[160] = ptx_and(t[160], t[91]);
-    y[25] = ptx_xor(t[81], t[160]);
-    t[161] = ptx_xor(t[135], t[48]);
-    t[161] = ptx_and(t[161], t[91]);
-    y[9] = ptx_xor(t[135], t[161]);
-    t[162] = ptx_xor(t[82], t[135]);
-    t[162] = ptx_and(t[162], t[91]);
-    y[26] = ptx_xor(t[82], t[162]);
-    t[163] = ptx_xor(t[136], t[49]);
-    t[163] = ptx_and(t[163], t[91]);
-    y[10] = ptx_xor(t[136], t[163]);
-    t[164] = ptx_xor(t[83], t[136]);
-    t[164] = ptx_and(t[164], t[91]);
-    y[27] = ptx_xor(t[83], t[164]);
-    t[165] = ptx_xor(t[137], t[50]);
-    t[165] = ptx_and(t[165], t[91]);
-    y[11] = ptx_xor(t[137], t[165]);
-    t[166] = ptx_xor(t[84], t[137]);
-    t[166] = ptx_and(t[166], t[91]);
-    y[28] = ptx_xor(t[84], t[166]);
-    t[167] = ptx_xor(t[138], t[51]);
-    t[167] = ptx_and(t[167], t[91]);
-    y[12] = ptx_xor(t[138], t[167]);
-    t[168] = ptx_xor(t[85], t[138]);
-    t[168] = ptx_and(t[168], t[91]);
-    y[29] = ptx_xor(t[85], t[168]);
-    t[169] = ptx_xor(t[139], t[52]);
-    t[169] = ptx_and(t[169], t[91]);
-    y[13] = ptx_xor(t[139], t[169]);
-    t[170] = ptx_xor(t[86], t[139]);
-    t[170] = ptx_and(t[170], t[91]);
-    y[30] = ptx_xor(t[86], t[170]);
-    t[171] = ptx_xor(t[140], t[53]);
-    t[171] = ptx_and(t[171], t[91]);
-    y[14] = ptx_xor(t[140], t[171]);
-    t[172] = ptx_xor(t[87], t[140]);
-    t[172] = ptx_and(t[172], t[91]);
-    y[31] = ptx_xor(t[87], t[172]);
-    t[173] = ptx_xor(t[141], t[54]);
-    t[173] = ptx_and(t[173], t[91]);
-    y[15] = ptx_xor(t[141], t[173]);
-    t[174] = ptx_xor(t[88], t[141]);
-    t[174] = ptx_and(t[174], t[91]);
-    y[32] = ptx_xor(t[88], t[174]);
-    t[175] = ptx_xor(t[142], t[55]);
-    t[175] = ptx_and(t[175], t[91]);
-    y[16] = ptx_xor(t[142], t[175]);
-    t[176] = ptx_xor(t[89], t[142]);
-    t[176] = ptx_and(t[176], t[91]);
-    y[33] = ptx_xor(t[89], t[176]);
+    uint32_t t[493];
+    t[0] = ptx_mov(x[0]);
+    t[1] = ptx_mov(x[1]);
+    t[2] = ptx_mov(x[19]);
+    t[3] = ptx_mov(1u);
+    t[4] = ptx_mov(0u);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_mov(1u);
+    t[7] = ptx_sub(0u, t[0]);
+    t[8] = ptx_shr(t[7], 31u);
+    t[9] = ptx_sub(0u, t[8]);
+    t[10] = ptx_and(t[2], 1u);
+    t[11] = ptx_sub(0u, t[10]);
+    t[12] = ptx_xor(t[1], t[9]);
+    t[12] = ptx_sub(t[12], t[9]);
+    t[12] = ptx_and(t[12], t[11]);
+    t[2] = ptx_add(t[2], t[12]);
+    t[13] = ptx_xor(t[3], t[9]);
+    t[13] = ptx_sub(t[13], t[9]);
+    t[13] = ptx_and(t[13], t[11]);
+    t[5] = ptx_add(t[5], t[13]);
+    t[14] = ptx_xor(t[4], t[9]);
+    t[14] = ptx_sub(t[14], t[9]);
+    t[14] = ptx_and(t[14], t[11]);
+    t[6] = ptx_add(t[6], t[14]);
+    t[15] = ptx_and(t[9], t[11]);
+    t[0] = ptx_xor(t[0], t[15]);
+    t[0] = ptx_sub(t[0], t[15]);
+    t[0] = ptx_add(t[0], 1u);
+    t[16] = ptx_and(t[2], t[15]);
+    t[1] = ptx_add(t[1], t[16]);
+    t[17] = ptx_and(t[5], t[15]);
+    t[3] = ptx_add(t[3], t[17]);
+    t[18] = ptx_and(t[6], t[15]);
+    t[4] = ptx_add(t[4], t[18]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[19] = ptx_sub(0u, t[0]);
+    t[20] = ptx_shr(t[19], 31u);
+    t[21] = ptx_sub(0u, t[20]);
+    t[22] = ptx_and(t[2], 1u);
+    t[23] = ptx_sub(0u, t[22]);
+    t[24] = ptx_xor(t[1], t[21]);
+    t[24] = ptx_sub(t[24], t[21]);
+    t[24] = ptx_and(t[24], t[23]);
+    t[2] = ptx_add(t[2], t[24]);
+    t[25] = ptx_xor(t[3], t[21]);
+    t[25] = ptx_sub(t[25], t[21]);
+    t[25] = ptx_and(t[25], t[23]);
+    t[5] = ptx_add(t[5], t[25]);
+    t[26] = ptx_xor(t[4], t[21]);
+    t[26] = ptx_sub(t[26], t[21]);
+    t[26] = ptx_and(t[26], t[23]);
+    t[6] = ptx_add(t[6], t[26]);
+    t[27] = ptx_and(t[21], t[23]);
+    t[0] = ptx_xor(t[0], t[27]);
+    t[0] = ptx_sub(t[0], t[27]);
+    t[0] = ptx_add(t[0], 1u);
+    t[28] = ptx_and(t[2], t[27]);
+    t[1] = ptx_add(t[1], t[28]);
+    t[29] = ptx_and(t[5], t[27]);
+    t[3] = ptx_add(t[3], t[29]);
+    t[30] = ptx_and(t[6], t[27]);
+    t[4] = ptx_add(t[4], t[30]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[31] = ptx_sub(0u, t[0]);
+    t[32] = ptx_shr(t[31], 31u);
+    t[33] = ptx_sub(0u, t[32]);
+    t[34] = ptx_and(t[2], 1u);
+    t[35] = ptx_sub(0u, t[34]);
+    t[36] = ptx_xor(t[1], t[33]);
+    t[36] = ptx_sub(t[36], t[33]);
+    t[36] = ptx_and(t[36], t[35]);
+    t[2] = ptx_add(t[2], t[36]);
+    t[37] = ptx_xor(t[3], t[33]);
+    t[37] = ptx_sub(t[37], t[33]);
+    t[37] = ptx_and(t[37], t[35]);
+    t[5] = ptx_add(t[5], t[37]);
+    t[38] = ptx_xor(t[4], t[33]);
+    t[38] = ptx_sub(t[38], t[33]);
+    t[38] = ptx_and(t[38], t[35]);
+    t[6] = ptx_add(t[6], t[38]);
+    t[39] = ptx_and(t[33], t[35]);
+    t[0] = ptx_xor(t[0], t[39]);
+    t[0] = ptx_sub(t[0], t[39]);
+    t[0] = ptx_add(t[0], 1u);
+    t[40] = ptx_and(t[2], t[39]);
+    t[1] = ptx_add(t[1], t[40]);
+    t[41] = ptx_and(t[5], t[39]);
+    t[3] = ptx_add(t[3], t[41]);
+    t[42] = ptx_and(t[6], t[39]);
+    t[4] = ptx_add(t[4], t[42]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[43] = ptx_sub(0u, t[0]);
+    t[44] = ptx_shr(t[43], 31u);
+    t[45] = ptx_sub(0u, t[44]);
+    t[46] = ptx_and(t[2], 1u);
+    t[47] = ptx_sub(0u, t[46]);
+    t[48] = ptx_xor(t[1], t[45]);
+    t[48] = ptx_sub(t[48], t[45]);
+    t[48] = ptx_and(t[48], t[47]);
+    t[2] = ptx_add(t[2], t[48]);
+    t[49] = ptx_xor(t[3], t[45]);
+    t[49] = ptx_sub(t[49], t[45]);
+    t[49] = ptx_and(t[49], t[47]);
+    t[5] = ptx_add(t[5], t[49]);
+    t[50] = ptx_xor(t[4], t[45]);
+    t[50] = ptx_sub(t[50], t[45]);
+    t[50] = ptx_and(t[50], t[47]);
+    t[6] = ptx_add(t[6], t[50]);
+    t[51] = ptx_and(t[45], t[47]);
+    t[0] = ptx_xor(t[0], t[51]);
+    t[0] = ptx_sub(t[0], t[51]);
+    t[0] = ptx_add(t[0], 1u);
+    t[52] = ptx_and(t[2], t[51]);
+    t[1] = ptx_add(t[1], t[52]);
+    t[53] = ptx_and(t[5], t[51]);
+    t[3] = ptx_add(t[3], t[53]);
+    t[54] = ptx_and(t[6], t[51]);
+    t[4] = ptx_add(t[4], t[54]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[55] = ptx_sub(0u, t[0]);
+    t[56] = ptx_shr(t[55], 31u);
+    t[57] = ptx_sub(0u, t[56]);
+    t[58] = ptx_and(t[2], 1u);
+    t[59] = ptx_sub(0u, t[58]);
+    t[60] = ptx_xor(t[1], t[57]);
+    t[60] = ptx_sub(t[60], t[57]);
+    t[60] = ptx_and(t[60], t[59]);
+    t[2] = ptx_add(t[2], t[60]);
+    t[61] = ptx_xor(t[3], t[57]);
+    t[61] = ptx_sub(t[61], t[57]);
+    t[61] = ptx_and(t[61], t[59]);
+    t[5] = ptx_add(t[5], t[61]);
+    t[62] = ptx_xor(t[4], t[57]);
+    t[62] = ptx_sub(t[62], t[57]);
+    t[62] = ptx_and(t[62], t[59]);
+    t[6] = ptx_add(t[6], t[62]);
+    t[63] = ptx_and(t[57], t[59]);
+    t[0] = ptx_xor(t[0], t[63]);
+    t[0] = ptx_sub(t[0], t[63]);
+    t[0] = ptx_add(t[0], 1u);
+    t[64] = ptx_and(t[2], t[63]);
+    t[1] = ptx_add(t[1], t[64]);
+    t[65] = ptx_and(t[5], t[63]);
+    t[3] = ptx_add(t[3], t[65]);
+    t[66] = ptx_and(t[6], t[63]);
+    t[4] = ptx_add(t[4], t[66]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[67] = ptx_sub(0u, t[0]);
+    t[68] = ptx_shr(t[67], 31u);
+    t[69] = ptx_sub(0u, t[68]);
+    t[70] = ptx_and(t[2], 1u);
+    t[71] = ptx_sub(0u, t[70]);
+    t[72] = ptx_xor(t[1], t[69]);
+    t[72] = ptx_sub(t[72], t[69]);
+    t[72] = ptx_and(t[72], t[71]);
+    t[2] = ptx_add(t[2], t[72]);
+    t[73] = ptx_xor(t[3], t[69]);
+    t[73] = ptx_sub(t[73], t[69]);
+    t[73] = ptx_and(t[73], t[71]);
+    t[5] = ptx_add(t[5], t[73]);
+    t[74] = ptx_xor(t[4], t[69]);
+    t[74] = ptx_sub(t[74], t[69]);
+    t[74] = ptx_and(t[74], t[71]);
+    t[6] = ptx_add(t[6], t[74]);
+    t[75] = ptx_and(t[69], t[71]);
+    t[0] = ptx_xor(t[0], t[75]);
+    t[0] = ptx_sub(t[0], t[75]);
+    t[0] = ptx_add(t[0], 1u);
+    t[76] = ptx_and(t[2], t[75]);
+    t[1] = ptx_add(t[1], t[76]);
+    t[77] = ptx_and(t[5], t[75]);
+    t[3] = ptx_add(t[3], t[77]);
+    t[78] = ptx_and(t[6], t[75]);
+    t[4] = ptx_add(t[4], t[78]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[79] = ptx_sub(0u, t[0]);
+    t[80] = ptx_shr(t[79], 31u);
+    t[81] = ptx_sub(0u, t[80]);
+    t[82] = ptx_and(t[2], 1u);
+    t[83] = ptx_sub(0u, t[82]);
+    t[84] = ptx_xor(t[1], t[81]);
+    t[84] = ptx_sub(t[84], t[81]);
+    t[84] = ptx_and(t[84], t[83]);
+    t[2] = ptx_add(t[2], t[84]);
+    t[85] = ptx_xor(t[3], t[81]);
+    t[85] = ptx_sub(t[85], t[81]);
+    t[85] = ptx_and(t[85], t[83]);
+    t[5] = ptx_add(t[5], t[85]);
+    t[86] = ptx_xor(t[4], t[81]);
+    t[86] = ptx_sub(t[86], t[81]);
+    t[86] = ptx_and(t[86], t[83]);
+    t[6] = ptx_add(t[6], t[86]);
+    t[87] = ptx_and(t[81], t[83]);
+    t[0] = ptx_xor(t[0], t[87]);
+    t[0] = ptx_sub(t[0], t[87]);
+    t[0] = ptx_add(t[0], 1u);
+    t[88] = ptx_and(t[2], t[87]);
+    t[1] = ptx_add(t[1], t[88]);
+    t[89] = ptx_and(t[5], t[87]);
+    t[3] = ptx_add(t[3], t[89]);
+    t[90] = ptx_and(t[6], t[87]);
+    t[4] = ptx_add(t[4], t[90]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[91] = ptx_sub(0u, t[0]);
+    t[92] = ptx_shr(t[91], 31u);
+    t[93] = ptx_sub(0u, t[92]);
+    t[94] = ptx_and(t[2], 1u);
+    t[95] = ptx_sub(0u, t[94]);
+    t[96] = ptx_xor(t[1], t[93]);
+    t[96] = ptx_sub(t[96], t[93]);
+    t[96] = ptx_and(t[96], t[95]);
+    t[2] = ptx_add(t[2], t[96]);
+    t[97] = ptx_xor(t[3], t[93]);
+    t[97] = ptx_sub(t[97], t[93]);
+    t[97] = ptx_and(t[97], t[95]);
+    t[5] = ptx_add(t[5], t[97]);
+    t[98] = ptx_xor(t[4], t[93]);
+    t[98] = ptx_sub(t[98], t[93]);
+    t[98] = ptx_and(t[98], t[95]);
+    t[6] = ptx_add(t[6], t[98]);
+    t[99] = ptx_and(t[93], t[95]);
+    t[0] = ptx_xor(t[0], t[99]);
+    t[0] = ptx_sub(t[0], t[99]);
+    t[0] = ptx_add(t[0], 1u);
+    t[100] = ptx_and(t[2], t[99]);
+    t[1] = ptx_add(t[1], t[100]);
+    t[101] = ptx_and(t[5], t[99]);
+    t[3] = ptx_add(t[3], t[101]);
+    t[102] = ptx_and(t[6], t[99]);
+    t[4] = ptx_add(t[4], t[102]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[103] = ptx_sub(0u, t[0]);
+    t[104] = ptx_shr(t[103], 31u);
+    t[105] = ptx_sub(0u, t[104]);
+    t[106] = ptx_and(t[2], 1u);
+    t[107] = ptx_sub(0u, t[106]);
+    t[108] = ptx_xor(t[1], t[105]);
+    t[108] = ptx_sub(t[108], t[105]);
+    t[108] = ptx_and(t[108], t[107]);
+    t[2] = ptx_add(t[2], t[108]);
+    t[109] = ptx_xor(t[3], t[105]);
+    t[109] = ptx_sub(t[109], t[105]);
+    t[109] = ptx_and(t[109], t[107]);
+    t[5] = ptx_add(t[5], t[109]);
+    t[110] = ptx_xor(t[4], t[105]);
+    t[110] = ptx_sub(t[110], t[105]);
+    t[110] = ptx_and(t[110], t[107]);
+    t[6] = ptx_add(t[6], t[110]);
+    t[111] = ptx_and(t[105], t[107]);
+    t[0] = ptx_xor(t[0], t[111]);
+    t[0] = ptx_sub(t[0], t[111]);
+    t[0] = ptx_add(t[0], 1u);
+    t[112] = ptx_and(t[2], t[111]);
+    t[1] = ptx_add(t[1], t[112]);
+    t[113] = ptx_and(t[5], t[111]);
+    t[3] = ptx_add(t[3], t[113]);
+    t[114] = ptx_and(t[6], t[111]);
+    t[4] = ptx_add(t[4], t[114]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[115] = ptx_sub(0u, t[0]);
+    t[116] = ptx_shr(t[115], 31u);
+    t[117] = ptx_sub(0u, t[116]);
+    t[118] = ptx_and(t[2], 1u);
+    t[119] = ptx_sub(0u, t[118]);
+    t[120] = ptx_xor(t[1], t[117]);
+    t[120] = ptx_sub(t[120], t[117]);
+    t[120] = ptx_and(t[120], t[119]);
+    t[2] = ptx_add(t[2], t[120]);
+    t[121] = ptx_xor(t[3], t[117]);
+    t[121] = ptx_sub(t[121], t[117]);
+    t[121] = ptx_and(t[121], t[119]);
+    t[5] = ptx_add(t[5], t[121]);
+    t[122] = ptx_xor(t[4], t[117]);
+    t[122] = ptx_sub(t[122], t[117]);
+    t[122] = ptx_and(t[122], t[119]);
+    t[6] = ptx_add(t[6], t[122]);
+    t[123] = ptx_and(t[117], t[119]);
+    t[0] = ptx_xor(t[0], t[123]);
+    t[0] = ptx_sub(t[0], t[123]);
+    t[0] = ptx_add(t[0], 1u);
+    t[124] = ptx_and(t[2], t[123]);
+    t[1] = ptx_add(t[1], t[124]);
+    t[125] = ptx_and(t[5], t[123]);
+    t[3] = ptx_add(t[3], t[125]);
+    t[126] = ptx_and(t[6], t[123]);
+    t[4] = ptx_add(t[4], t[126]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[127] = ptx_sub(0u, t[0]);
+    t[128] = ptx_shr(t[127], 31u);
+    t[129] = ptx_sub(0u, t[128]);
+    t[130] = ptx_and(t[2], 1u);
+    t[131] = ptx_sub(0u, t[130]);
+    t[132] = ptx_xor(t[1], t[129]);
+    t[132] = ptx_sub(t[132], t[129]);
+    t[132] = ptx_and(t[132], t[131]);
+    t[2] = ptx_add(t[2], t[132]);
+    t[133] = ptx_xor(t[3], t[129]);
+    t[133] = ptx_sub(t[133], t[129]);
+    t[133] = ptx_and(t[133], t[131]);
+    t[5] = ptx_add(t[5], t[133]);
+    t[134] = ptx_xor(t[4], t[129]);
+    t[134] = ptx_sub(t[134], t[129]);
+    t[134] = ptx_and(t[134], t[131]);
+    t[6] = ptx_add(t[6], t[134]);
+    t[135] = ptx_and(t[129], t[131]);
+    t[0] = ptx_xor(t[0], t[135]);
+    t[0] = ptx_sub(t[0], t[135]);
+    t[0] = ptx_add(t[0], 1u);
+    t[136] = ptx_and(t[2], t[135]);
+    t[1] = ptx_add(t[1], t[136]);
+    t[137] = ptx_and(t[5], t[135]);
+    t[3] = ptx_add(t[3], t[137]);
+    t[138] = ptx_and(t[6], t[135]);
+    t[4] = ptx_add(t[4], t[138]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[139] = ptx_sub(0u, t[0]);
+    t[140] = ptx_shr(t[139], 31u);
+    t[141] = ptx_sub(0u, t[140]);
+    t[142] = ptx_and(t[2], 1u);
+    t[143] = ptx_sub(0u, t[142]);
+    t[144] = ptx_xor(t[1], t[141]);
+    t[144] = ptx_sub(t[144], t[141]);
+    t[144] = ptx_and(t[144], t[143]);
+    t[2] = ptx_add(t[2], t[144]);
+    t[145] = ptx_xor(t[3], t[141]);
+    t[145] = ptx_sub(t[145], t[141]);
+    t[145] = ptx_and(t[145], t[143]);
+    t[5] = ptx_add(t[5], t[145]);
+    t[146] = ptx_xor(t[4], t[141]);
+    t[146] = ptx_sub(t[146], t[141]);
+    t[146] = ptx_and(t[146], t[143]);
+    t[6] = ptx_add(t[6], t[146]);
+    t[147] = ptx_and(t[141], t[143]);
+    t[0] = ptx_xor(t[0], t[147]);
+    t[0] = ptx_sub(t[0], t[147]);
+    t[0] = ptx_add(t[0], 1u);
+    t[148] = ptx_and(t[2], t[147]);
+    t[1] = ptx_add(t[1], t[148]);
+    t[149] = ptx_and(t[5], t[147]);
+    t[3] = ptx_add(t[3], t[149]);
+    t[150] = ptx_and(t[6], t[147]);
+    t[4] = ptx_add(t[4], t[150]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[151] = ptx_sub(0u, t[0]);
+    t[152] = ptx_shr(t[151], 31u);
+    t[153] = ptx_sub(0u, t[152]);
+    t[154] = ptx_and(t[2], 1u);
+    t[155] = ptx_sub(0u, t[154]);
+    t[156] = ptx_xor(t[1], t[153]);
+    t[156] = ptx_sub(t[156], t[153]);
+    t[156] = ptx_and(t[156], t[155]);
+    t[2] = ptx_add(t[2], t[156]);
+    t[157] = ptx_xor(t[3], t[153]);
+    t[157] = ptx_sub(t[157], t[153]);
+    t[157] = ptx_and(t[157], t[155]);
+    t[5] = ptx_add(t[5], t[157]);
+    t[158] = ptx_xor(t[4], t[153]);
+    t[158] = ptx_sub(t[158], t[153]);
+    t[158] = ptx_and(t[158], t[155]);
+    t[6] = ptx_add(t[6], t[158]);
+    t[159] = ptx_and(t[153], t[155]);
+    t[0] = ptx_xor(t[0], t[159]);
+    t[0] = ptx_sub(t[0], t[159]);
+    t[0] = ptx_add(t[0], 1u);
+    t[160] = ptx_and(t[2], t[159]);
+    t[1] = ptx_add(t[1], t[160]);
+    t[161] = ptx_and(t[5], t[159]);
+    t[3] = ptx_add(t[3], t[161]);
+    t[162] = ptx_and(t[6], t[159]);
+    t[4] = ptx_add(t[4], t[162]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[163] = ptx_sub(0u, t[0]);
+    t[164] = ptx_shr(t[163], 31u);
+    t[165] = ptx_sub(0u, t[164]);
+    t[166] = ptx_and(t[2], 1u);
+    t[167] = ptx_sub(0u, t[166]);
+    t[168] = ptx_xor(t[1], t[165]);
+    t[168] = ptx_sub(t[168], t[165]);
+    t[168] = ptx_and(t[168], t[167]);
+    t[2] = ptx_add(t[2], t[168]);
+    t[169] = ptx_xor(t[3], t[165]);
+    t[169] = ptx_sub(t[169], t[165]);
+    t[169] = ptx_and(t[169], t[167]);
+    t[5] = ptx_add(t[5], t[169]);
+    t[170] = ptx_xor(t[4], t[165]);
+    t[170] = ptx_sub(t[170], t[165]);
+    t[170] = ptx_and(t[170], t[167]);
+    t[6] = ptx_add(t[6], t[170]);
+    t[171] = ptx_and(t[165], t[167]);
+    t[0] = ptx_xor(t[0], t[171]);
+    t[0] = ptx_sub(t[0], t[171]);
+    t[0] = ptx_add(t[0], 1u);
+    t[172] = ptx_and(t[2], t[171]);
+    t[1] = ptx_add(t[1], t[172]);
+    t[173] = ptx_and(t[5], t[171]);
+    t[3] = ptx_add(t[3], t[173]);
+    t[174] = ptx_and(t[6], t[171]);
+    t[4] = ptx_add(t[4], t[174]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[175] = ptx_sub(0u, t[0]);
+    t[176] = ptx_shr(t[175], 31u);
+    t[177] = ptx_sub(0u, t[176]);
+    t[178] = ptx_and(t[2], 1u);
+    t[179] = ptx_sub(0u, t[178]);
+    t[180] = ptx_xor(t[1], t[177]);
+    t[180] = ptx_sub(t[180], t[177]);
+    t[180] = ptx_and(t[180], t[179]);
+    t[2] = ptx_add(t[2], t[180]);
+    t[181] = ptx_xor(t[3], t[177]);
+    t[181] = ptx_sub(t[181], t[177]);
+    t[181] = ptx_and(t[181], t[179]);
+    t[5] = ptx_add(t[5], t[181]);
+    t[182] = ptx_xor(t[4], t[177]);
+    t[182] = ptx_sub(t[182], t[177]);
+    t[182] = ptx_and(t[182], t[179]);
+    t[6] = ptx_add(t[6], t[182]);
+    t[183] = ptx_and(t[177], t[179]);
+    t[0] = ptx_xor(t[0], t[183]);
+    t[0] = ptx_sub(t[0], t[183]);
+    t[0] = ptx_add(t[0], 1u);
+    t[184] = ptx_and(t[2], t[183]);
+    t[1] = ptx_add(t[1], t[184]);
+    t[185] = ptx_and(t[5], t[183]);
+    t[3] = ptx_add(t[3], t[185]);
+    t[186] = ptx_and(t[6], t[183]);
+    t[4] = ptx_add(t[4], t[186]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[187] = ptx_sub(0u, t[0]);
+    t[188] = ptx_shr(t[187], 31u);
+    t[189] = ptx_sub(0u, t[188]);
+    t[190] = ptx_and(t[2], 1u);
+    t[191] = ptx_sub(0u, t[190]);
+    t[192] = ptx_xor(t[1], t[189]);
+    t[192] = ptx_sub(t[192], t[189]);
+    t[192] = ptx_and(t[192], t[191]);
+    t[2] = ptx_add(t[2], t[192]);
+    t[193] = ptx_xor(t[3], t[189]);
+    t[193] = ptx_sub(t[193], t[189]);
+    t[193] = ptx_and(t[193], t[191]);
+    t[5] = ptx_add(t[5], t[193]);
+    t[194] = ptx_xor(t[4], t[189]);
+    t[194] = ptx_sub(t[194], t[189]);
+    t[194] = ptx_and(t[194], t[191]);
+    t[6] = ptx_add(t[6], t[194]);
+    t[195] = ptx_and(t[189], t[191]);
+    t[0] = ptx_xor(t[0], t[195]);
+    t[0] = ptx_sub(t[0], t[195]);
+    t[0] = ptx_add(t[0], 1u);
+    t[196] = ptx_and(t[2], t[195]);
+    t[1] = ptx_add(t[1], t[196]);
+    t[197] = ptx_and(t[5], t[195]);
+    t[3] = ptx_add(t[3], t[197]);
+    t[198] = ptx_and(t[6], t[195]);
+    t[4] = ptx_add(t[4], t[198]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[199] = ptx_sub(0u, t[0]);
+    t[200] = ptx_shr(t[199], 31u);
+    t[201] = ptx_sub(0u, t[200]);
+    t[202] = ptx_and(t[2], 1u);
+    t[203] = ptx_sub(0u, t[202]);
+    t[204] = ptx_xor(t[1], t[201]);
+    t[204] = ptx_sub(t[204], t[201]);
+    t[204] = ptx_and(t[204], t[203]);
+    t[2] = ptx_add(t[2], t[204]);
+    t[205] = ptx_xor(t[3], t[201]);
+    t[205] = ptx_sub(t[205], t[201]);
+    t[205] = ptx_and(t[205], t[203]);
+    t[5] = ptx_add(t[5], t[205]);
+    t[206] = ptx_xor(t[4], t[201]);
+    t[206] = ptx_sub(t[206], t[201]);
+    t[206] = ptx_and(t[206], t[203]);
+    t[6] = ptx_add(t[6], t[206]);
+    t[207] = ptx_and(t[201], t[203]);
+    t[0] = ptx_xor(t[0], t[207]);
+    t[0] = ptx_sub(t[0], t[207]);
+    t[0] = ptx_add(t[0], 1u);
+    t[208] = ptx_and(t[2], t[207]);
+    t[1] = ptx_add(t[1], t[208]);
+    t[209] = ptx_and(t[5], t[207]);
+    t[3] = ptx_add(t[3], t[209]);
+    t[210] = ptx_and(t[6], t[207]);
+    t[4] = ptx_add(t[4], t[210]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[211] = ptx_sub(0u, t[0]);
+    t[212] = ptx_shr(t[211], 31u);
+    t[213] = ptx_sub(0u, t[212]);
+    t[214] = ptx_and(t[2], 1u);
+    t[215] = ptx_sub(0u, t[214]);
+    t[216] = ptx_xor(t[1], t[213]);
+    t[216] = ptx_sub(t[216], t[213]);
+    t[216] = ptx_and(t[216], t[215]);
+    t[2] = ptx_add(t[2], t[216]);
+    t[217] = ptx_xor(t[3], t[213]);
+    t[217] = ptx_sub(t[217], t[213]);
+    t[217] = ptx_and(t[217], t[215]);
+    t[5] = ptx_add(t[5], t[217]);
+    t[218] = ptx_xor(t[4], t[213]);
+    t[218] = ptx_sub(t[218], t[213]);
+    t[218] = ptx_and(t[218], t[215]);
+    t[6] = ptx_add(t[6], t[218]);
+    t[219] = ptx_and(t[213], t[215]);
+    t[0] = ptx_xor(t[0], t[219]);
+    t[0] = ptx_sub(t[0], t[219]);
+    t[0] = ptx_add(t[0], 1u);
+    t[220] = ptx_and(t[2], t[219]);
+    t[1] = ptx_add(t[1], t[220]);
+    t[221] = ptx_and(t[5], t[219]);
+    t[3] = ptx_add(t[3], t[221]);
+    t[222] = ptx_and(t[6], t[219]);
+    t[4] = ptx_add(t[4], t[222]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[223] = ptx_sub(0u, t[0]);
+    t[224] = ptx_shr(t[223], 31u);
+    t[225] = ptx_sub(0u, t[224]);
+    t[226] = ptx_and(t[2], 1u);
+    t[227] = ptx_sub(0u, t[226]);
+    t[228] = ptx_xor(t[1], t[225]);
+    t[228] = ptx_sub(t[228], t[225]);
+    t[228] = ptx_and(t[228], t[227]);
+    t[2] = ptx_add(t[2], t[228]);
+    t[229] = ptx_xor(t[3], t[225]);
+    t[229] = ptx_sub(t[229], t[225]);
+    t[229] = ptx_and(t[229], t[227]);
+    t[5] = ptx_add(t[5], t[229]);
+    t[230] = ptx_xor(t[4], t[225]);
+    t[230] = ptx_sub(t[230], t[225]);
+    t[230] = ptx_and(t[230], t[227]);
+    t[6] = ptx_add(t[6], t[230]);
+    t[231] = ptx_and(t[225], t[227]);
+    t[0] = ptx_xor(t[0], t[231]);
+    t[0] = ptx_sub(t[0], t[231]);
+    t[0] = ptx_add(t[0], 1u);
+    t[232] = ptx_and(t[2], t[231]);
+    t[1] = ptx_add(t[1], t[232]);
+    t[233] = ptx_and(t[5], t[231]);
+    t[3] = ptx_add(t[3], t[233]);
+    t[234] = ptx_and(t[6], t[231]);
+    t[4] = ptx_add(t[4], t[234]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[235] = ptx_sub(0u, t[0]);
+    t[236] = ptx_shr(t[235], 31u);
+    t[237] = ptx_sub(0u, t[236]);
+    t[238] = ptx_and(t[2], 1u);
+    t[239] = ptx_sub(0u, t[238]);
+    t[240] = ptx_xor(t[1], t[237]);
+    t[240] = ptx_sub(t[240], t[237]);
+    t[240] = ptx_and(t[240], t[239]);
+    t[2] = ptx_add(t[2], t[240]);
+    t[241] = ptx_xor(t[3], t[237]);
+    t[241] = ptx_sub(t[241], t[237]);
+    t[241] = ptx_and(t[241], t[239]);
+    t[5] = ptx_add(t[5], t[241]);
+    t[242] = ptx_xor(t[4], t[237]);
+    t[242] = ptx_sub(t[242], t[237]);
+    t[242] = ptx_and(t[242], t[239]);
+    t[6] = ptx_add(t[6], t[242]);
+    t[243] = ptx_and(t[237], t[239]);
+    t[0] = ptx_xor(t[0], t[243]);
+    t[0] = ptx_sub(t[0], t[243]);
+    t[0] = ptx_add(t[0], 1u);
+    t[244] = ptx_and(t[2], t[243]);
+    t[1] = ptx_add(t[1], t[244]);
+    t[245] = ptx_and(t[5], t[243]);
+    t[3] = ptx_add(t[3], t[245]);
+    t[246] = ptx_and(t[6], t[243]);
+    t[4] = ptx_add(t[4], t[246]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[247] = ptx_sub(0u, t[0]);
+    t[248] = ptx_shr(t[247], 31u);
+    t[249] = ptx_sub(0u, t[248]);
+    t[250] = ptx_and(t[2], 1u);
+    t[251] = ptx_sub(0u, t[250]);
+    t[252] = ptx_xor(t[1], t[249]);
+    t[252] = ptx_sub(t[252], t[249]);
+    t[252] = ptx_and(t[252], t[251]);
+    t[2] = ptx_add(t[2], t[252]);
+    t[253] = ptx_xor(t[3], t[249]);
+    t[253] = ptx_sub(t[253], t[249]);
+    t[253] = ptx_and(t[253], t[251]);
+    t[5] = ptx_add(t[5], t[253]);
+    t[254] = ptx_xor(t[4], t[249]);
+    t[254] = ptx_sub(t[254], t[249]);
+    t[254] = ptx_and(t[254], t[251]);
+    t[6] = ptx_add(t[6], t[254]);
+    t[255] = ptx_and(t[249], t[251]);
+    t[0] = ptx_xor(t[0], t[255]);
+    t[0] = ptx_sub(t[0], t[255]);
+    t[0] = ptx_add(t[0], 1u);
+    t[256] = ptx_and(t[2], t[255]);
+    t[1] = ptx_add(t[1], t[256]);
+    t[257] = ptx_and(t[5], t[255]);
+    t[3] = ptx_add(t[3], t[257]);
+    t[258] = ptx_and(t[6], t[255]);
+    t[4] = ptx_add(t[4], t[258]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[259] = ptx_sub(0u, t[0]);
+    t[260] = ptx_shr(t[259], 31u);
+    t[261] = ptx_sub(0u, t[260]);
+    t[262] = ptx_and(t[2], 1u);
+    t[263] = ptx_sub(0u, t[262]);
+    t[264] = ptx_xor(t[1], t[261]);
+    t[264] = ptx_sub(t[264], t[261]);
+    t[264] = ptx_and(t[264], t[263]);
+    t[2] = ptx_add(t[2], t[264]);
+    t[265] = ptx_xor(t[3], t[261]);
+    t[265] = ptx_sub(t[265], t[261]);
+    t[265] = ptx_and(t[265], t[263]);
+    t[5] = ptx_add(t[5], t[265]);
+    t[266] = ptx_xor(t[4], t[261]);
+    t[266] = ptx_sub(t[266], t[261]);
+    t[266] = ptx_and(t[266], t[263]);
+    t[6] = ptx_add(t[6], t[266]);
+    t[267] = ptx_and(t[261], t[263]);
+    t[0] = ptx_xor(t[0], t[267]);
+    t[0] = ptx_sub(t[0], t[267]);
+    t[0] = ptx_add(t[0], 1u);
+    t[268] = ptx_and(t[2], t[267]);
+    t[1] = ptx_add(t[1], t[268]);
+    t[269] = ptx_and(t[5], t[267]);
+    t[3] = ptx_add(t[3], t[269]);
+    t[270] = ptx_and(t[6], t[267]);
+    t[4] = ptx_add(t[4], t[270]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[271] = ptx_sub(0u, t[0]);
+    t[272] = ptx_shr(t[271], 31u);
+    t[273] = ptx_sub(0u, t[272]);
+    t[274] = ptx_and(t[2], 1u);
+    t[275] = ptx_sub(0u, t[274]);
+    t[276] = ptx_xor(t[1], t[273]);
+    t[276] = ptx_sub(t[276], t[273]);
+    t[276] = ptx_and(t[276], t[275]);
+    t[2] = ptx_add(t[2], t[276]);
+    t[277] = ptx_xor(t[3], t[273]);
+    t[277] = ptx_sub(t[277], t[273]);
+    t[277] = ptx_and(t[277], t[275]);
+    t[5] = ptx_add(t[5], t[277]);
+    t[278] = ptx_xor(t[4], t[273]);
+    t[278] = ptx_sub(t[278], t[273]);
+    t[278] = ptx_and(t[278], t[275]);
+    t[6] = ptx_add(t[6], t[278]);
+    t[279] = ptx_and(t[273], t[275]);
+    t[0] = ptx_xor(t[0], t[279]);
+    t[0] = ptx_sub(t[0], t[279]);
+    t[0] = ptx_add(t[0], 1u);
+    t[280] = ptx_and(t[2], t[279]);
+    t[1] = ptx_add(t[1], t[280]);
+    t[281] = ptx_and(t[5], t[279]);
+    t[3] = ptx_add(t[3], t[281]);
+    t[282] = ptx_and(t[6], t[279]);
+    t[4] = ptx_add(t[4], t[282]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[283] = ptx_sub(0u, t[0]);
+    t[284] = ptx_shr(t[283], 31u);
+    t[285] = ptx_sub(0u, t[284]);
+    t[286] = ptx_and(t[2], 1u);
+    t[287] = ptx_sub(0u, t[286]);
+    t[288] = ptx_xor(t[1], t[285]);
+    t[288] = ptx_sub(t[288], t[285]);
+    t[288] = ptx_and(t[288], t[287]);
+    t[2] = ptx_add(t[2], t[288]);
+    t[289] = ptx_xor(t[3], t[285]);
+    t[289] = ptx_sub(t[289], t[285]);
+    t[289] = ptx_and(t[289], t[287]);
+    t[5] = ptx_add(t[5], t[289]);
+    t[290] = ptx_xor(t[4], t[285]);
+    t[290] = ptx_sub(t[290], t[285]);
+    t[290] = ptx_and(t[290], t[287]);
+    t[6] = ptx_add(t[6], t[290]);
+    t[291] = ptx_and(t[285], t[287]);
+    t[0] = ptx_xor(t[0], t[291]);
+    t[0] = ptx_sub(t[0], t[291]);
+    t[0] = ptx_add(t[0], 1u);
+    t[292] = ptx_and(t[2], t[291]);
+    t[1] = ptx_add(t[1], t[292]);
+    t[293] = ptx_and(t[5], t[291]);
+    t[3] = ptx_add(t[3], t[293]);
+    t[294] = ptx_and(t[6], t[291]);
+    t[4] = ptx_add(t[4], t[294]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[295] = ptx_sub(0u, t[0]);
+    t[296] = ptx_shr(t[295], 31u);
+    t[297] = ptx_sub(0u, t[296]);
+    t[298] = ptx_and(t[2], 1u);
+    t[299] = ptx_sub(0u, t[298]);
+    t[300] = ptx_xor(t[1], t[297]);
+    t[300] = ptx_sub(t[300], t[297]);
+    t[300] = ptx_and(t[300], t[299]);
+    t[2] = ptx_add(t[2], t[300]);
+    t[301] = ptx_xor(t[3], t[297]);
+    t[301] = ptx_sub(t[301], t[297]);
+    t[301] = ptx_and(t[301], t[299]);
+    t[5] = ptx_add(t[5], t[301]);
+    t[302] = ptx_xor(t[4], t[297]);
+    t[302] = ptx_sub(t[302], t[297]);
+    t[302] = ptx_and(t[302], t[299]);
+    t[6] = ptx_add(t[6], t[302]);
+    t[303] = ptx_and(t[297], t[299]);
+    t[0] = ptx_xor(t[0], t[303]);
+    t[0] = ptx_sub(t[0], t[303]);
+    t[0] = ptx_add(t[0], 1u);
+    t[304] = ptx_and(t[2], t[303]);
+    t[1] = ptx_add(t[1], t[304]);
+    t[305] = ptx_and(t[5], t[303]);
+    t[3] = ptx_add(t[3], t[305]);
+    t[306] = ptx_and(t[6], t[303]);
+    t[4] = ptx_add(t[4], t[306]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[307] = ptx_sub(0u, t[0]);
+    t[308] = ptx_shr(t[307], 31u);
+    t[309] = ptx_sub(0u, t[308]);
+    t[310] = ptx_and(t[2], 1u);
+    t[311] = ptx_sub(0u, t[310]);
+    t[312] = ptx_xor(t[1], t[309]);
+    t[312] = ptx_sub(t[312], t[309]);
+    t[312] = ptx_and(t[312], t[311]);
+    t[2] = ptx_add(t[2], t[312]);
+    t[313] = ptx_xor(t[3], t[309]);
+    t[313] = ptx_sub(t[313], t[309]);
+    t[313] = ptx_and(t[313], t[311]);
+    t[5] = ptx_add(t[5], t[313]);
+    t[314] = ptx_xor(t[4], t[309]);
+    t[314] = ptx_sub(t[314], t[309]);
+    t[314] = ptx_and(t[314], t[311]);
+    t[6] = ptx_add(t[6], t[314]);
+    t[315] = ptx_and(t[309], t[311]);
+    t[0] = ptx_xor(t[0], t[315]);
+    t[0] = ptx_sub(t[0], t[315]);
+    t[0] = ptx_add(t[0], 1u);
+    t[316] = ptx_and(t[2], t[315]);
+    t[1] = ptx_add(t[1], t[316]);
+    t[317] = ptx_and(t[5], t[315]);
+    t[3] = ptx_add(t[3], t[317]);
+    t[318] = ptx_and(t[6], t[315]);
+    t[4] = ptx_add(t[4], t[318]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[319] = ptx_sub(0u, t[0]);
+    t[320] = ptx_shr(t[319], 31u);
+    t[321] = ptx_sub(0u, t[320]);
+    t[322] = ptx_and(t[2], 1u);
+    t[323] = ptx_sub(0u, t[322]);
+    t[324] = ptx_xor(t[1], t[321]);
+    t[324] = ptx_sub(t[324], t[321]);
+    t[324] = ptx_and(t[324], t[323]);
+    t[2] = ptx_add(t[2], t[324]);
+    t[325] = ptx_xor(t[3], t[321]);
+    t[325] = ptx_sub(t[325], t[321]);
+    t[325] = ptx_and(t[325], t[323]);
+    t[5] = ptx_add(t[5], t[325]);
+    t[326] = ptx_xor(t[4], t[321]);
+    t[326] = ptx_sub(t[326], t[321]);
+    t[326] = ptx_and(t[326], t[323]);
+    t[6] = ptx_add(t[6], t[326]);
+    t[327] = ptx_and(t[321], t[323]);
+    t[0] = ptx_xor(t[0], t[327]);
+    t[0] = ptx_sub(t[0], t[327]);
+    t[0] = ptx_add(t[0], 1u);
+    t[328] = ptx_and(t[2], t[327]);
+    t[1] = ptx_add(t[1], t[328]);
+    t[329] = ptx_and(t[5], t[327]);
+    t[3] = ptx_add(t[3], t[329]);
+    t[330] = ptx_and(t[6], t[327]);
+    t[4] = ptx_add(t[4], t[330]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[331] = ptx_sub(0u, t[0]);
+    t[332] = ptx_shr(t[331], 31u);
+    t[333] = ptx_sub(0u, t[332]);
+    t[334] = ptx_and(t[2], 1u);
+    t[335] = ptx_sub(0u, t[334]);
+    t[336] = ptx_xor(t[1], t[333]);
+    t[336] = ptx_sub(t[336], t[333]);
+    t[336] = ptx_and(t[336], t[335]);
+    t[2] = ptx_add(t[2], t[336]);
+    t[337] = ptx_xor(t[3], t[333]);
+    t[337] = ptx_sub(t[337], t[333]);
+    t[337] = ptx_and(t[337], t[335]);
+    t[5] = ptx_add(t[5], t[337]);
+    t[338] = ptx_xor(t[4], t[333]);
+    t[338] = ptx_sub(t[338], t[333]);
+    t[338] = ptx_and(t[338], t[335]);
+    t[6] = ptx_add(t[6], t[338]);
+    t[339] = ptx_and(t[333], t[335]);
+    t[0] = ptx_xor(t[0], t[339]);
+    t[0] = ptx_sub(t[0], t[339]);
+    t[0] = ptx_add(t[0], 1u);
+    t[340] = ptx_and(t[2], t[339]);
+    t[1] = ptx_add(t[1], t[340]);
+    t[341] = ptx_and(t[5], t[339]);
+    t[3] = ptx_add(t[3], t[341]);
+    t[342] = ptx_and(t[6], t[339]);
+    t[4] = ptx_add(t[4], t[342]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[343] = ptx_sub(0u, t[0]);
+    t[344] = ptx_shr(t[343], 31u);
+    t[345] = ptx_sub(0u, t[344]);
+    t[346] = ptx_and(t[2], 1u);
+    t[347] = ptx_sub(0u, t[346]);
+    t[348] = ptx_xor(t[1], t[345]);
+    t[348] = ptx_sub(t[348], t[345]);
+    t[348] = ptx_and(t[348], t[347]);
+    t[2] = ptx_add(t[2], t[348]);
+    t[349] = ptx_xor(t[3], t[345]);
+    t[349] = ptx_sub(t[349], t[345]);
+    t[349] = ptx_and(t[349], t[347]);
+    t[5] = ptx_add(t[5], t[349]);
+    t[350] = ptx_xor(t[4], t[345]);
+    t[350] = ptx_sub(t[350], t[345]);
+    t[350] = ptx_and(t[350], t[347]);
+    t[6] = ptx_add(t[6], t[350]);
+    t[351] = ptx_and(t[345], t[347]);
+    t[0] = ptx_xor(t[0], t[351]);
+    t[0] = ptx_sub(t[0], t[351]);
+    t[0] = ptx_add(t[0], 1u);
+    t[352] = ptx_and(t[2], t[351]);
+    t[1] = ptx_add(t[1], t[352]);
+    t[353] = ptx_and(t[5], t[351]);
+    t[3] = ptx_add(t[3], t[353]);
+    t[354] = ptx_and(t[6], t[351]);
+    t[4] = ptx_add(t[4], t[354]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    t[355] = ptx_sub(0u, t[0]);
+    t[356] = ptx_shr(t[355], 31u);
+    t[357] = ptx_sub(0u, t[356]);
+    t[358] = ptx_and(t[2], 1u);
+    t[359] = ptx_sub(0u, t[358]);
+    t[360] = ptx_xor(t[1], t[357]);
+    t[360] = ptx_sub(t[360], t[357]);
+    t[360] = ptx_and(t[360], t[359]);
+    t[2] = ptx_add(t[2], t[360]);
+    t[361] = ptx_xor(t[3], t[357]);
+    t[361] = ptx_sub(t[361], t[357]);
+    t[361] = ptx_and(t[361], t[359]);
+    t[5] = ptx_add(t[5], t[361]);
+    t[362] = ptx_xor(t[4], t[357]);
+    t[362] = ptx_sub(t[362], t[357]);
+    t[362] = ptx_and(t[362], t[359]);
+    t[6] = ptx_add(t[6], t[362]);
+    t[363] = ptx_and(t[357], t[359]);
+    t[0] = ptx_xor(t[0], t[363]);
+    t[0] = ptx_sub(t[0], t[363]);
+    t[0] = ptx_add(t[0], 1u);
+    t[364] = ptx_and(t[2], t[363]);
+    t[1] = ptx_add(t[1], t[364]);
+    t[365] = ptx_and(t[5], t[363]);
+    t[3] = ptx_add(t[3], t[365]);
+    t[366] = ptx_and(t[6], t[363]);
+    t[4] = ptx_add(t[4], t[366]);
+    t[2] = ptx_shr(t[2], 1u);
+    t[3] = ptx_shl(t[3], 1u);
+    t[4] = ptx_shl(t[4], 1u);
+    y[0] = ptx_mov(t[0]);
+    t[386] = ptx_shr(x[18], 31u);
+    t[387] = ptx_sub(0u, t[386]);
+    t[367] = ptx_mul_lo(t[3], x[1]);
+    t[368] = ptx_mul_lo(t[3], x[2]);
+    t[369] = ptx_mul_lo(t[3], x[3]);
+    t[370] = ptx_mul_lo(t[3], x[4]);
+    t[371] = ptx_mul_lo(t[3], x[5]);
+    t[372] = ptx_mul_lo(t[3], x[6]);
+    t[373] = ptx_mul_lo(t[3], x[7]);
+    t[374] = ptx_mul_lo(t[3], x[8]);
+    t[375] = ptx_mul_lo(t[3], x[9]);
+    t[376] = ptx_mul_lo(t[3], x[10]);
+    t[377] = ptx_mul_lo(t[3], x[11]);
+    t[378] = ptx_mul_lo(t[3], x[12]);
+    t[379] = ptx_mul_lo(t[3], x[13]);
+    t[380] = ptx_mul_lo(t[3], x[14]);
+    t[381] = ptx_mul_lo(t[3], x[15]);
+    t[382] = ptx_mul_lo(t[3], x[16]);
+    t[383] = ptx_mul_lo(t[3], x[17]);
+    t[384] = ptx_mul_lo(t[3], x[18]);
+    t[385] = ptx_mul_lo(t[3], t[387]);
+    t[368] = ptx_mad_hi_cc(cf, t[3], x[1], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[3], x[2], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[3], x[3], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[3], x[4], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[3], x[5], t[372]);
+    t[373] = ptx_madc_hi_cc(cf, t[3], x[6], t[373]);
+    t[374] = ptx_madc_hi_cc(cf, t[3], x[7], t[374]);
+    t[375] = ptx_madc_hi_cc(cf, t[3], x[8], t[375]);
+    t[376] = ptx_madc_hi_cc(cf, t[3], x[9], t[376]);
+    t[377] = ptx_madc_hi_cc(cf, t[3], x[10], t[377]);
+    t[378] = ptx_madc_hi_cc(cf, t[3], x[11], t[378]);
+    t[379] = ptx_madc_hi_cc(cf, t[3], x[12], t[379]);
+    t[380] = ptx_madc_hi_cc(cf, t[3], x[13], t[380]);
+    t[381] = ptx_madc_hi_cc(cf, t[3], x[14], t[381]);
+    t[382] = ptx_madc_hi_cc(cf, t[3], x[15], t[382]);
+    t[383] = ptx_madc_hi_cc(cf, t[3], x[16], t[383]);
+    t[384] = ptx_madc_hi_cc(cf, t[3], x[17], t[384]);
+    t[385] = ptx_madc_hi(cf, t[3], x[18], t[385]);
+    t[388] = ptx_shr(t[3], 31u);
+    t[389] = ptx_sub(0u, t[388]);
+    t[390] = ptx_and(x[1], t[389]);
+    t[391] = ptx_and(x[2], t[389]);
+    t[392] = ptx_and(x[3], t[389]);
+    t[393] = ptx_and(x[4], t[389]);
+    t[394] = ptx_and(x[5], t[389]);
+    t[395] = ptx_and(x[6], t[389]);
+    t[396] = ptx_and(x[7], t[389]);
+    t[397] = ptx_and(x[8], t[389]);
+    t[398] = ptx_and(x[9], t[389]);
+    t[399] = ptx_and(x[10], t[389]);
+    t[400] = ptx_and(x[11], t[389]);
+    t[401] = ptx_and(x[12], t[389]);
+    t[402] = ptx_and(x[13], t[389]);
+    t[403] = ptx_and(x[14], t[389]);
+    t[404] = ptx_and(x[15], t[389]);
+    t[405] = ptx_and(x[16], t[389]);
+    t[406] = ptx_and(x[17], t[389]);
+    t[407] = ptx_and(x[18], t[389]);
+    t[368] = ptx_sub_cc(cf, t[368], t[390]);
+    t[369] = ptx_subc_cc(cf, t[369], t[391]);
+    t[370] = ptx_subc_cc(cf, t[370], t[392]);
+    t[371] = ptx_subc_cc(cf, t[371], t[393]);
+    t[372] = ptx_subc_cc(cf, t[372], t[394]);
+    t[373] = ptx_subc_cc(cf, t[373], t[395]);
+    t[374] = ptx_subc_cc(cf, t[374], t[396]);
+    t[375] = ptx_subc_cc(cf, t[375], t[397]);
+    t[376] = ptx_subc_cc(cf, t[376], t[398]);
+    t[377] = ptx_subc_cc(cf, t[377], t[399]);
+    t[378] = ptx_subc_cc(cf, t[378], t[400]);
+    t[379] = ptx_subc_cc(cf, t[379], t[401]);
+    t[380] = ptx_subc_cc(cf, t[380], t[402]);
+    t[381] = ptx_subc_cc(cf, t[381], t[403]);
+    t[382] = ptx_subc_cc(cf, t[382], t[404]);
+    t[383] = ptx_subc_cc(cf, t[383], t[405]);
+    t[384] = ptx_subc_cc(cf, t[384], t[406]);
+    t[385] = ptx_subc(cf, t[385], t[407]);
+    t[408] = ptx_shr(x[36], 31u);
+    t[409] = ptx_sub(0u, t[408]);
+    t[367] = ptx_mad_lo_cc(cf, t[4], x[19], t[367]);
+    t[368] = ptx_madc_lo_cc(cf, t[4], x[20], t[368]);
+    t[369] = ptx_madc_lo_cc(cf, t[4], x[21], t[369]);
+    t[370] = ptx_madc_lo_cc(cf, t[4], x[22], t[370]);
+    t[371] = ptx_madc_lo_cc(cf, t[4], x[23], t[371]);
+    t[372] = ptx_madc_lo_cc(cf, t[4], x[24], t[372]);
+    t[373] = ptx_madc_lo_cc(cf, t[4], x[25], t[373]);
+    t[374] = ptx_madc_lo_cc(cf, t[4], x[26], t[374]);
+    t[375] = ptx_madc_lo_cc(cf, t[4], x[27], t[375]);
+    t[376] = ptx_madc_lo_cc(cf, t[4], x[28], t[376]);
+    t[377] = ptx_madc_lo_cc(cf, t[4], x[29], t[377]);
+    t[378] = ptx_madc_lo_cc(cf, t[4], x[30], t[378]);
+    t[379] = ptx_madc_lo_cc(cf, t[4], x[31], t[379]);
+    t[380] = ptx_madc_lo_cc(cf, t[4], x[32], t[380]);
+    t[381] = ptx_madc_lo_cc(cf, t[4], x[33], t[381]);
+    t[382] = ptx_madc_lo_cc(cf, t[4], x[34], t[382]);
+    t[383] = ptx_madc_lo_cc(cf, t[4], x[35], t[383]);
+    t[384] = ptx_madc_lo_cc(cf, t[4], x[36], t[384]);
+    t[385] = ptx_madc_lo(cf, t[4], t[409], t[385]);
+    t[368] = ptx_mad_hi_cc(cf, t[4], x[19], t[368]);
+    t[369] = ptx_madc_hi_cc(cf, t[4], x[20], t[369]);
+    t[370] = ptx_madc_hi_cc(cf, t[4], x[21], t[370]);
+    t[371] = ptx_madc_hi_cc(cf, t[4], x[22], t[371]);
+    t[372] = ptx_madc_hi_cc(cf, t[4], x[23], t[372]);
+    t[373] = ptx_madc_hi_cc(cf, t[4], x[24], t[373]);
+    t[374] = ptx_madc_hi_cc(cf, t[4], x[25], t[374]);
+    t[375] = ptx_madc_hi_cc(cf, t[4], x[26], t[375]);
+    t[376] = ptx_madc_hi_cc(cf, t[4], x[27], t[376]);
+    t[377] = ptx_madc_hi_cc(cf, t[4], x[28], t[377]);
+    t[378] = ptx_madc_hi_cc(cf, t[4], x[29], t[378]);
+    t[379] = ptx_madc_hi_cc(cf, t[4], x[30], t[379]);
+    t[380] = ptx_madc_hi_cc(cf, t[4], x[31], t[380]);
+    t[381] = ptx_madc_hi_cc(cf, t[4], x[32], t[381]);
+    t[382] = ptx_madc_hi_cc(cf, t[4], x[33], t[382]);
+    t[383] = ptx_madc_hi_cc(cf, t[4], x[34], t[383]);
+    t[384] = ptx_madc_hi_cc(cf, t[4], x[35], t[384]);
+    t[385] = ptx_madc_hi(cf, t[4], x[36], t[385]);
+    t[410] = ptx_shr(t[4], 31u);
+    t[411] = ptx_sub(0u, t[410]);
+    t[412] = ptx_and(x[19], t[411]);
+    t[413] = ptx_and(x[20], t[411]);
+    t[414] = ptx_and(x[21], t[411]);
+    t[415] = ptx_and(x[22], t[411]);
+    t[416] = ptx_and(x[23], t[411]);
+    t[417] = ptx_and(x[24], t[411]);
+    t[418] = ptx_and(x[25], t[411]);
+    t[419] = ptx_and(x[26], t[411]);
+    t[420] = ptx_and(x[27], t[411]);
+    t[421] = ptx_and(x[28], t[411]);
+    t[422] = ptx_and(x[29], t[411]);
+    t[423] = ptx_and(x[30], t[411]);
+    t[424] = ptx_and(x[31], t[411]);
+    t[425] = ptx_and(x[32], t[411]);
+    t[426] = ptx_and(x[33], t[411]);
+    t[427] = ptx_and(x[34], t[411]);
+    t[428] = ptx_and(x[35], t[411]);
+    t[429] = ptx_and(x[36], t[411]);
+    t[368] = ptx_sub_cc(cf, t[368], t[412]);
+    t[369] = ptx_subc_cc(cf, t[369], t[413]);
+    t[370] = ptx_subc_cc(cf, t[370], t[414]);
+    t[371] = ptx_subc_cc(cf, t[371], t[415]);
+    t[372] = ptx_subc_cc(cf, t[372], t[416]);
+    t[373] = ptx_subc_cc(cf, t[373], t[417]);
+    t[374] = ptx_subc_cc(cf, t[374], t[418]);
+    t[375] = ptx_subc_cc(cf, t[375], t[419]);
+    t[376] = ptx_subc_cc(cf, t[376], t[420]);
+    t[377] = ptx_subc_cc(cf, t[377], t[421]);
+    t[378] = ptx_subc_cc(cf, t[378], t[422]);
+    t[379] = ptx_subc_cc(cf, t[379], t[423]);
+    t[380] = ptx_subc_cc(cf, t[380], t[424]);
+    t[381] = ptx_subc_cc(cf, t[381], t[425]);
+    t[382] = ptx_subc_cc(cf, t[382], t[426]);
+    t[383] = ptx_subc_cc(cf, t[383], t[427]);
+    t[384] = ptx_subc_cc(cf, t[384], t[428]);
+    t[385] = ptx_subc(cf, t[385], t[429]);
+    y[1] = ptx_shf_r_clamp(t[367], t[368], 30u);
+    y[2] = ptx_shf_r_clamp(t[368], t[369], 30u);
+    y[3] = ptx_shf_r_clamp(t[369], t[370], 30u);
+    y[4] = ptx_shf_r_clamp(t[370], t[371], 30u);
+    y[5] = ptx_shf_r_clamp(t[371], t[372], 30u);
+    y[6] = ptx_shf_r_clamp(t[372], t[373], 30u);
+    y[7] = ptx_shf_r_clamp(t[373], t[374], 30u);
+    y[8] = ptx_shf_r_clamp(t[374], t[375], 30u);
+    y[9] = ptx_shf_r_clamp(t[375], t[376], 30u);
+    y[10] = ptx_shf_r_clamp(t[376], t[377], 30u);
+    y[11] = ptx_shf_r_clamp(t[377], t[378], 30u);
+    y[12] = ptx_shf_r_clamp(t[378], t[379], 30u);
+    y[13] = ptx_shf_r_clamp(t[379], t[380], 30u);
+    y[14] = ptx_shf_r_clamp(t[380], t[381], 30u);
+    y[15] = ptx_shf_r_clamp(t[381], t[382], 30u);
+    y[16] = ptx_shf_r_clamp(t[382], t[383], 30u);
+    y[17] = ptx_shf_r_clamp(t[383], t[384], 30u);
+    y[18] = ptx_shf_r_clamp(t[384], t[385], 30u);
+    t[449] = ptx_shr(x[18], 31u);
+    t[450] = ptx_sub(0u, t[449]);
+    t[430] = ptx_mul_lo(t[5], x[1]);
+    t[431] = ptx_mul_lo(t[5], x[2]);
+    t[432] = ptx_mul_lo(t[5], x[3]);
+    t[433] = ptx_mul_lo(t[5], x[4]);
+    t[434] = ptx_mul_lo(t[5], x[5]);
+    t[435] = ptx_mul_lo(t[5], x[6]);
+    t[436] = ptx_mul_lo(t[5], x[7]);
+    t[437] = ptx_mul_lo(t[5], x[8]);
+    t[438] = ptx_mul_lo(t[5], x[9]);
+    t[439] = ptx_mul_lo(t[5], x[10]);
+    t[440] = ptx_mul_lo(t[5], x[11]);
+    t[441] = ptx_mul_lo(t[5], x[12]);
+    t[442] = ptx_mul_lo(t[5], x[13]);
+    t[443] = ptx_mul_lo(t[5], x[14]);
+    t[444] = ptx_mul_lo(t[5], x[15]);
+    t[445] = ptx_mul_lo(t[5], x[16]);
+    t[446] = ptx_mul_lo(t[5], x[17]);
+    t[447] = ptx_mul_lo(t[5], x[18]);
+    t[448] = ptx_mul_lo(t[5], t[450]);
+    t[431] = ptx_mad_hi_cc(cf, t[5], x[1], t[431]);
+    t[432] = ptx_madc_hi_cc(cf, t[5], x[2], t[432]);
+    t[433] = ptx_madc_hi_cc(cf, t[5], x[3], t[433]);
+    t[434] = ptx_madc_hi_cc(cf, t[5], x[4], t[434]);
+    t[435] = ptx_madc_hi_cc(cf, t[5], x[5], t[435]);
+    t[436] = ptx_madc_hi_cc(cf, t[5], x[6], t[436]);
+    t[437] = ptx_madc_hi_cc(cf, t[5], x[7], t[437]);
+    t[438] = ptx_madc_hi_cc(cf, t[5], x[8], t[438]);
+    t[439] = ptx_madc_hi_cc(cf, t[5], x[9], t[439]);
+    t[440] = ptx_madc_hi_cc(cf, t[5], x[10], t[440]);
+    t[441] = ptx_madc_hi_cc(cf, t[5], x[11], t[441]);
+    t[442] = ptx_madc_hi_cc(cf, t[5], x[12], t[442]);
+    t[443] = ptx_madc_hi_cc(cf, t[5], x[13], t[443]);
+    t[444] = ptx_madc_hi_cc(cf, t[5], x[14], t[444]);
+    t[445] = ptx_madc_hi_cc(cf, t[5], x[15], t[445]);
+    t[446] = ptx_madc_hi_cc(cf, t[5], x[16], t[446]);
+    t[447] = ptx_madc_hi_cc(cf, t[5], x[17], t[447]);
+    t[448] = ptx_madc_hi(cf, t[5], x[18], t[448]);
+    t[451] = ptx_shr(t[5], 31u);
+    t[452] = ptx_sub(0u, t[451]);
+    t[453] = ptx_and(x[1], t[452]);
+    t[454] = ptx_and(x[2], t[452]);
+    t[455] = ptx_and(x[3], t[452]);
+    t[456] = ptx_and(x[4], t[452]);
+    t[457] = ptx_and(x[5], t[452]);
+    t[458] = ptx_and(x[6], t[452]);
+    t[459] = ptx_and(x[7], t[452]);
+    t[460] = ptx_and(x[8], t[452]);
+    t[461] = ptx_and(x[9], t[452]);
+    t[462] = ptx_and(x[10], t[452]);
+    t[463] = ptx_and(x[11], t[452]);
+    t[464] = ptx_and(x[12], t[452]);
+    t[465] = ptx_and(x[13], t[452]);
+    t[466] = ptx_and(x[14], t[452]);
+    t[467] = ptx_and(x[15], t[452]);
+    t[468] = ptx_and(x[16], t[452]);
+    t[469] = ptx_and(x[17], t[452]);
+    t[470] = ptx_and(x[18], t[452]);
+    t[431] = ptx_sub_cc(cf, t[431], t[453]);
+    t[432] = ptx_subc_cc(cf, t[432], t[454]);
+    t[433] = ptx_subc_cc(cf, t[433], t[455]);
+    t[434] = ptx_subc_cc(cf, t[434], t[456]);
+    t[435] = ptx_subc_cc(cf, t[435], t[457]);
+    t[436] = ptx_subc_cc(cf, t[436], t[458]);
+    t[437] = ptx_subc_cc(cf, t[437], t[459]);
+    t[438] = ptx_subc_cc(cf, t[438], t[460]);
+    t[439] = ptx_subc_cc(cf, t[439], t[461]);
+    t[440] = ptx_subc_cc(cf, t[440], t[462]);
+    t[441] = ptx_subc_cc(cf, t[441], t[463]);
+    t[442] = ptx_subc_cc(cf, t[442], t[464]);
+    t[443] = ptx_subc_cc(cf, t[443], t[465]);
+    t[444] = ptx_subc_cc(cf, t[444], t[466]);
+    t[445] = ptx_subc_cc(cf, t[445], t[467]);
+    t[446] = ptx_subc_cc(cf, t[446], t[468]);
+    t[447] = ptx_subc_cc(cf, t[447], t[469]);
+    t[448] = ptx_subc(cf, t[448], t[470]);
+    t[471] = ptx_shr(x[36], 31u);
+    t[472] = ptx_sub(0u, t[471]);
+    t[430] = ptx_mad_lo_cc(cf, t[6], x[19], t[430]);
+    t[431] = ptx_madc_lo_cc(cf, t[6], x[20], t[431]);
+    t[432] = ptx_madc_lo_cc(cf, t[6], x[21], t[432]);
+    t[433] = ptx_madc_lo_cc(cf, t[6], x[22], t[433]);
+    t[434] = ptx_madc_lo_cc(cf, t[6], x[23], t[434]);
+    t[435] = ptx_madc_lo_cc(cf, t[6], x[24], t[435]);
+    t[436] = ptx_madc_lo_cc(cf, t[6], x[25], t[436]);
+    t[437] = ptx_madc_lo_cc(cf, t[6], x[26], t[437]);
+    t[438] = ptx_madc_lo_cc(cf, t[6], x[27], t[438]);
+    t[439] = ptx_madc_lo_cc(cf, t[6], x[28], t[439]);
+    t[440] = ptx_madc_lo_cc(cf, t[6], x[29], t[440]);
+    t[441] = ptx_madc_lo_cc(cf, t[6], x[30], t[441]);
+    t[442] = ptx_madc_lo_cc(cf, t[6], x[31], t[442]);
+    t[443] = ptx_madc_lo_cc(cf, t[6], x[32], t[443]);
+    t[444] = ptx_madc_lo_cc(cf, t[6], x[33], t[444]);
+    t[445] = ptx_madc_lo_cc(cf, t[6], x[34], t[445]);
+    t[446] = ptx_madc_lo_cc(cf, t[6], x[35], t[446]);
+    t[447] = ptx_madc_lo_cc(cf, t[6], x[36], t[447]);
+    t[448] = ptx_madc_lo(cf, t[6], t[472], t[448]);
+    t[431] = ptx_mad_hi_cc(cf, t[6], x[19], t[431]);
+    t[432] = ptx_madc_hi_cc(cf, t[6], x[20], t[432]);
+    t[433] = ptx_madc_hi_cc(cf, t[6], x[21], t[433]);
+    t[434] = ptx_madc_hi_cc(cf, t[6], x[22], t[434]);
+    t[435] = ptx_madc_hi_cc(cf, t[6], x[23], t[435]);
+    t[436] = ptx_madc_hi_cc(cf, t[6], x[24], t[436]);
+    t[437] = ptx_madc_hi_cc(cf, t[6], x[25], t[437]);
+    t[438] = ptx_madc_hi_cc(cf, t[6], x[26], t[438]);
+    t[439] = ptx_madc_hi_cc(cf, t[6], x[27], t[439]);
+    t[440] = ptx_madc_hi_cc(cf, t[6], x[28], t[440]);
+    t[441] = ptx_madc_hi_cc(cf, t[6], x[29], t[441]);
+    t[442] = ptx_madc_hi_cc(cf, t[6], x[30], t[442]);
+    t[443] = ptx_madc_hi_cc(cf, t[6], x[31], t[443]);
+    t[444] = ptx_madc_hi_cc(cf, t[6], x[32], t[444]);
+    t[445] = ptx_madc_hi_cc(cf, t[6], x[33], t[445]);
+    t[446] = ptx_madc_hi_cc(cf, t[6], x[34], t[446]);
+    t[447] = ptx_madc_hi_cc(cf, t[6], x[35], t[447]);
+    t[448] = ptx_madc_hi(cf, t[6], x[36], t[448]);
+    t[473] = ptx_shr(t[6], 31u);
+    t[474] = ptx_sub(0u, t[473]);
+    t[475] = ptx_and(x[19], t[474]);
+    t[476] = ptx_and(x[20], t[474]);
+    t[477] = ptx_and(x[21], t[474]);
+    t[478] = ptx_and(x[22], t[474]);
+    t[479] = ptx_and(x[23], t[474]);
+    t[480] = ptx_and(x[24], t[474]);
+    t[481] = ptx_and(x[25], t[474]);
+    t[482] = ptx_and(x[26], t[474]);
+    t[483] = ptx_and(x[27], t[474]);
+    t[484] = ptx_and(x[28], t[474]);
+    t[485] = ptx_and(x[29], t[474]);
+    t[486] = ptx_and(x[30], t[474]);
+    t[487] = ptx_and(x[31], t[474]);
+    t[488] = ptx_and(x[32], t[474]);
+    t[489] = ptx_and(x[33], t[474]);
+    t[490] = ptx_and(x[34], t[474]);
+    t[491] = ptx_and(x[35], t[474]);
+    t[492] = ptx_and(x[36], t[474]);
+    t[431] = ptx_sub_cc(cf, t[431], t[475]);
+    t[432] = ptx_subc_cc(cf, t[432], t[476]);
+    t[433] = ptx_subc_cc(cf, t[433], t[477]);
+    t[434] = ptx_subc_cc(cf, t[434], t[478]);
+    t[435] = ptx_subc_cc(cf, t[435], t[479]);
+    t[436] = ptx_subc_cc(cf, t[436], t[480]);
+    t[437] = ptx_subc_cc(cf, t[437], t[481]);
+    t[438] = ptx_subc_cc(cf, t[438], t[482]);
+    t[439] = ptx_subc_cc(cf, t[439], t[483]);
+    t[440] = ptx_subc_cc(cf, t[440], t[484]);
+    t[441] = ptx_subc_cc(cf, t[441], t[485]);
+    t[442] = ptx_subc_cc(cf, t[442], t[486]);
+    t[443] = ptx_subc_cc(cf, t[443], t[487]);
+    t[444] = ptx_subc_cc(cf, t[444], t[488]);
+    t[445] = ptx_subc_cc(cf, t[445], t[489]);
+    t[446] = ptx_subc_cc(cf, t[446], t[490]);
+    t[447] = ptx_subc_cc(cf, t[447], t[491]);
+    t[448] = ptx_subc(cf, t[448], t[492]);
+    y[19] = ptx_shf_r_clamp(t[430], t[431], 30u);
+    y[20] = ptx_shf_r_clamp(t[431], t[432], 30u);
+    y[21] = ptx_shf_r_clamp(t[432], t[433], 30u);
+    y[22] = ptx_shf_r_clamp(t[433], t[434], 30u);
+    y[23] = ptx_shf_r_clamp(t[434], t[435], 30u);
+    y[24] = ptx_shf_r_clamp(t[435], t[436], 30u);
+    y[25] = ptx_shf_r_clamp(t[436], t[437], 30u);
+    y[26] = ptx_shf_r_clamp(t[437], t[438], 30u);
+    y[27] = ptx_shf_r_clamp(t[438], t[439], 30u);
+    y[28] = ptx_shf_r_clamp(t[439], t[440], 30u);
+    y[29] = ptx_shf_r_clamp(t[440], t[441], 30u);
+    y[30] = ptx_shf_r_clamp(t[441], t[442], 30u);
+    y[31] = ptx_shf_r_clamp(t[442], t[443], 30u);
+    y[32] = ptx_shf_r_clamp(t[443], t[444], 30u);
+    y[33] = ptx_shf_r_clamp(t[444], t[445], 30u);
+    y[34] = ptx_shf_r_clamp(t[445], t[446], 30u);
+    y[35] = ptx_shf_r_clamp(t[446], t[447], 30u);
+    y[36] = ptx_shf_r_clamp(t[447], t[448], 30u);
   }
 #endif
 };
 
-// gcd_finish: a step that the loops below call; 248 instructions.
+// gcd_finish: a step that the loops below call; 269 instructions.
 struct gcd_finish {
-  static constexpr unsigned in_words = 35;
+  static constexpr unsigned in_words = 38;
   static constexpr unsigned out_words = 17;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<118>;\n\t"
-        "or.b32 t0, %17, %34;\n\t"
-        "or.b32 t1, %18, %35;\n\t"
-        "or.b32 t2, %19, %36;\n\t"
-        "or.b32 t3, %20, %37;\n\t"
-        "or.b32 t4, %21, %38;\n\t"
-        "or.b32 t5, %22, %39;\n\t"
-        "or.b32 t6, %23, %40;\n\t"
-        "or.b32 t7, %24, %41;\n\t"
-        "or.b32 t8, %25, %42;\n\t"
-        "or.b32 t9, %26, %43;\n\t"
-        "or.b32 t10, %27, %44;\n\t"
-        "or.b32 t11, %28, %45;\n\t"
-        "or.b32 t12, %29, %46;\n\t"
-        "or.b32 t13, %30, %47;\n\t"
-        "or.b32 t14, %31, %48;\n\t"
-        "or.b32 t15, %32, %49;\n\t"
-        "or.b32 t16, %33, %50;\n\t"
-        "shr.b32 t17, %51, 5;\n\t"
-        "and.b32 t17, t17, 1;\n\t"
-        "sub.u32 t18, 0, t17;\n\t"
-        "not.b32 t36, t18;\n\t"
-        "and.b32 t19, t0, t36;\n\t"
-        "xor.b32 t20, t1, t0;\n\t"
-        "and.b32 t20, t20, t18;\n\t"
-        "xor.b32 t20, t20, t1;\n\t"
-        "xor.b32 t21, t2, t1;\n\t"
-        "and.b32 t21, t21, t18;\n\t"
-        "xor.b32 t21, t21, t2;\n\t"
-        "xor.b32 t22, t3, t2;\n\t"
-        "and.b32 t22, t22, t18;\n\t"
-        "xor.b32 t22, t22, t3;\n\t"
-        "xor.b32 t23, t4, t3;\n\t"
-        "and.b32 t23, t23, t18;\n\t"
-        "xor.b32 t23, t23, t4;\n\t"
-        "xor.b32 t24, t5, t4;\n\t"
-        "and.b32 t24, t24, t18;\n\t"
-        "xor.b32 t24, t24, t5;\n\t"
-        "xor.b32 t25, t6, t5;\n\t"
-        "and.b32 t25, t25, t18;\n\t"
-        "xor.b32 t25, t25, t6;\n\t"
-        "xor.b32 t26, t7, t6;\n\t"
-        "and.b32 t26, t26, t18;\n\t"
-        "xor.b32 t26, t26, t7;\n\t"
-        "xor.b32 t27, t8, t7;\n\t"
-        "and.b32 t27, t27, t18;\n\t"
-        "xor.b32 t27, t27, t8;\n\t"
-        "xor.b32 t28, t9, t8;\n\t"
-        "and.b32 t28, t28, t18;\n\t"
-        "xor.b32 t28, t28, t9;\n\t"
-        "xor.b32 t29, t10, t9;\n\t"
-        "and.b32 t29, t29, t18;\n\t"
-        "xor.b32 t29, t29, t10;\n\t"
-        "xor.b32 t30, t11, t10;\n\t"
-        "and.b32 t30, t30, t18;\n\t"
-        "xor.b32 t30, t30, t11;\n\t"
-        "xor.b32 t31, t12, t11;\n\t"
-        "and.b32 t31, t31, t18;\n\t"
-        "xor.b32 t31, t31, t12;\n\t"
-        "xor.b32 t32, t13, t12;\n\t"
-        "and.b32 t32, t32, t18;\n\t"
-        "xor.b32 t32, t32, t13;\n\t"
-        "xor.b32 t33, t14, t13;\n\t"
-        "and.b32 t33, t33, t18;\n\t"
-        "xor.b32 t33, t33, t14;\n\t"
-        "xor.b32 t34, t15, t14;\n\t"
-        "and.b32 t34, t34, t18;\n\t"
-        "xor.b32 t34, t34, t15;\n\t"
-        "xor.b32 t35, t16, t15;\n\t"
-        "and.b32 t35, t35, t18;\n\t"
-        "xor.b32 t35, t35, t16;\n\t"
-        "shr.b32 t37, %51, 6;\n\t"
-        "and.b32 t37, t37, 1;\n\t"
-        "sub.u32 t38, 0, t37;\n\t"
-        "not.b32 t56, t38;\n\t"
-        "and.b32 t39, t19, t56;\n\t"
-        "and.b32 t40, t20, t56;\n\t"
-        "xor.b32 t41, t21, t19;\n\t"
-        "and.b32 t41, t41, t38;\n\t"
+        ".reg .u32 t<139>;\n\t"
+        "shr.b32 t0, %35, 31;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "xor.b32 t2, %18, t1;\n\t"
+        "xor.b32 t3, %19, t1;\n\t"
+        "xor.b32 t4, %20, t1;\n\t"
+        "xor.b32 t5, %21, t1;\n\t"
+        "xor.b32 t6, %22, t1;\n\t"
+        "xor.b32 t7, %23, t1;\n\t"
+        "xor.b32 t8, %24, t1;\n\t"
+        "xor.b32 t9, %25, t1;\n\t"
+        "xor.b32 t10, %26, t1;\n\t"
+        "xor.b32 t11, %27, t1;\n\t"
+        "xor.b32 t12, %28, t1;\n\t"
+        "xor.b32 t13, %29, t1;\n\t"
+        "xor.b32 t14, %30, t1;\n\t"
+        "xor.b32 t15, %31, t1;\n\t"
+        "xor.b32 t16, %32, t1;\n\t"
+        "xor.b32 t17, %33, t1;\n\t"
+        "xor.b32 t18, %34, t1;\n\t"
+        "xor.b32 t19, %35, t1;\n\t"
+        "sub.cc.u32 t20, t2, t1;\n\t"
+        "subc.cc.u32 t21, t3, t1;\n\t"
+        "subc.cc.u32 t22, t4, t1;\n\t"
+        "subc.cc.u32 t23, t5, t1;\n\t"
+        "subc.cc.u32 t24, t6, t1;\n\t"
+        "subc.cc.u32 t25, t7, t1;\n\t"
+        "subc.cc.u32 t26, t8, t1;\n\t"
+        "subc.cc.u32 t27, t9, t1;\n\t"
+        "subc.cc.u32 t28, t10, t1;\n\t"
+        "subc.cc.u32 t29, t11, t1;\n\t"
+        "subc.cc.u32 t30, t12, t1;\n\t"
+        "subc.cc.u32 t31, t13, t1;\n\t"
+        "subc.cc.u32 t32, t14, t1;\n\t"
+        "subc.cc.u32 t33, t15, t1;\n\t"
+        "subc.cc.u32 t34, t16, t1;\n\t"
+        "subc.cc.u32 t35, t17, t1;\n\t"
+        "subc.cc.u32 t36, t18, t1;\n\t"
+        "subc.u32 t37, t19, t1;\n\t"
+        "shr.b32 t38, %54, 5;\n\t"
+        "and.b32 t38, t38, 1;\n\t"
+        "sub.u32 t39, 0, t38;\n\t"
+        "not.b32 t57, t39;\n\t"
+        "and.b32 t40, t20, t57;\n\t"
+        "xor.b32 t41, t21, t20;\n\t"
+        "and.b32 t41, t41, t39;\n\t"
         "xor.b32 t41, t41, t21;\n\t"
-        "xor.b32 t42, t22, t20;\n\t"
-        "and.b32 t42, t42, t38;\n\t"
+        "xor.b32 t42, t22, t21;\n\t"
+        "and.b32 t42, t42, t39;\n\t"
         "xor.b32 t42, t42, t22;\n\t"
-        "xor.b32 t43, t23, t21;\n\t"
-        "and.b32 t43, t43, t38;\n\t"
+        "xor.b32 t43, t23, t22;\n\t"
+        "and.b32 t43, t43, t39;\n\t"
         "xor.b32 t43, t43, t23;\n\t"
-        "xor.b32 t44, t24, t22;\n\t"
-        "and.b32 t44, t44, t38;\n\t"
+        "xor.b32 t44, t24, t23;\n\t"
+        "and.b32 t44, t44, t39;\n\t"
         "xor.b32 t44, t44, t24;\n\t"
-        "xor.b32 t45, t25, t23;\n\t"
-        "and.b32 t45, t45, t38;\n\t"
+        "xor.b32 t45, t25, t24;\n\t"
+        "and.b32 t45, t45, t39;\n\t"
         "xor.b32 t45, t45, t25;\n\t"
-        "xor.b32 t46, t26, t24;\n\t"
-        "and.b32 t46, t46, t38;\n\t"
+        "xor.b32 t46, t26, t25;\n\t"
+        "and.b32 t46, t46, t39;\n\t"
         "xor.b32 t46, t46, t26;\n\t"
-        "xor.b32 t47, t27, t25;\n\t"
-        "and.b32 t47, t47, t38;\n\t"
+        "xor.b32 t47, t27, t26;\n\t"
+        "and.b32 t47, t47, t39;\n\t"
         "xor.b32 t47, t47, t27;\n\t"
-        "xor.b32 t48, t28, t26;\n\t"
-        "and.b32 t48, t48, t38;\n\t"
+        "xor.b32 t48, t28, t27;\n\t"
+        "and.b32 t48, t48, t39;\n\t"
         "xor.b32 t48, t48, t28;\n\t"
-        "xor.b32 t49, t29, t27;\n\t"
-        "and.b32 t49, t49, t38;\n\t"
+        "xor.b32 t49, t29, t28;\n\t"
+        "and.b32 t49, t49, t39;\n\t"
         "xor.b32 t49, t49, t29;\n\t"
-        "xor.b32 t50, t30, t28;\n\t"
-        "and.b32 t50, t50, t38;\n\t"
+        "xor.b32 t50, t30, t29;\n\t"
+        "and.b32 t50, t50, t39;\n\t"
         "xor.b32 t50, t50, t30;\n\t"
-        "xor.b32 t51, t31, t29;\n\t"
-        "and.b32 t51, t51, t38;\n\t"
+        "xor.b32 t51, t31, t30;\n\t"
+        "and.b32 t51, t51, t39;\n\t"
         "xor.b32 t51, t51, t31;\n\t"
-        "xor.b32 t52, t32, t30;\n\t"
-        "and.b32 t52, t52, t38;\n\t"
+        "xor.b32 t52, t32, t31;\n\t"
+        "and.b32 t52, t52, t39;\n\t"
         "xor.b32 t52, t52, t32;\n\t"
-        "xor.b32 t53, t33, t31;\n\t"
-        "and.b32 t53, t53, t38;\n\t"
+        "xor.b32 t53, t33, t32;\n\t"
+        "and.b32 t53, t53, t39;\n\t"
         "xor.b32 t53, t53, t33;\n\t"
-        "xor.b32 t54, t34, t32;\n\t"
-        "and.b32 t54, t54, t38;\n\t"
+        "xor.b32 t54, t34, t33;\n\t"
+        "and.b32 t54, t54, t39;\n\t"
         "xor.b32 t54, t54, t34;\n\t"
-        "xor.b32 t55, t35, t33;\n\t"
-        "and.b32 t55, t55, t38;\n\t"
+        "xor.b32 t55, t35, t34;\n\t"
+        "and.b32 t55, t55, t39;\n\t"
         "xor.b32 t55, t55, t35;\n\t"
-        "shr.b32 t57, %51, 7;\n\t"
-        "and.b32 t57, t57, 1;\n\t"
-        "sub.u32 t58, 0, t57;\n\t"
-        "not.b32 t76, t58;\n\t"
-        "and.b32 t59, t39, t76;\n\t"
-        "and.b32 t60, t40, t76;\n\t"
-        "and.b32 t61, t41, t76;\n\t"
-        "and.b32 t62, t42, t76;\n\t"
-        "xor.b32 t63, t43, t39;\n\t"
-        "and.b32 t63, t63, t58;\n\t"
+        "xor.b32 t56, t36, t35;\n\t"
+        "and.b32 t56, t56, t39;\n\t"
+        "xor.b32 t56, t56, t36;\n\t"
+        "shr.b32 t58, %54, 6;\n\t"
+        "and.b32 t58, t58, 1;\n\t"
+        "sub.u32 t59, 0, t58;\n\t"
+        "not.b32 t77, t59;\n\t"
+        "and.b32 t60, t40, t77;\n\t"
+        "and.b32 t61, t41, t77;\n\t"
+        "xor.b32 t62, t42, t40;\n\t"
+        "and.b32 t62, t62, t59;\n\t"
+        "xor.b32 t62, t62, t42;\n\t"
+        "xor.b32 t63, t43, t41;\n\t"
+        "and.b32 t63, t63, t59;\n\t"
         "xor.b32 t63, t63, t43;\n\t"
-        "xor.b32 t64, t44, t40;\n\t"
-        "and.b32 t64, t64, t58;\n\t"
+        "xor.b32 t64, t44, t42;\n\t"
+        "and.b32 t64, t64, t59;\n\t"
         "xor.b32 t64, t64, t44;\n\t"
-        "xor.b32 t65, t45, t41;\n\t"
-        "and.b32 t65, t65, t58;\n\t"
+        "xor.b32 t65, t45, t43;\n\t"
+        "and.b32 t65, t65, t59;\n\t"
         "xor.b32 t65, t65, t45;\n\t"
-        "xor.b32 t66, t46, t42;\n\t"
-        "and.b32 t66, t66, t58;\n\t"
+        "xor.b32 t66, t46, t44;\n\t"
+        "and.b32 t66, t66, t59;\n\t"
         "xor.b32 t66, t66, t46;\n\t"
-        "xor.b32 t67, t47, t43;\n\t"
-        "and.b32 t67, t67, t58;\n\t"
+        "xor.b32 t67, t47, t45;\n\t"
+        "and.b32 t67, t67, t59;\n\t"
         "xor.b32 t67, t67, t47;\n\t"
-        "xor.b32 t68, t48, t44;\n\t"
-        "and.b32 t68, t68, t58;\n\t"
+        "xor.b32 t68, t48, t46;\n\t"
+        "and.b32 t68, t68, t59;\n\t"
         "xor.b32 t68, t68, t48;\n\t"
-        "xor.b32 t69, t49, t45;\n\t"
-        "and.b32 t69, t69, t58;\n\t"
+        "xor.b32 t69, t49, t47;\n\t"
+        "and.b32 t69, t69, t59;\n\t"
         "xor.b32 t69, t69, t49;\n\t"
-        "xor.b32 t70, t50, t46;\n\t"
-        "and.b32 t70, t70, t58;\n\t"
+        "xor.b32 t70, t50, t48;\n\t"
+        "and.b32 t70, t70, t59;\n\t"
         "xor.b32 t70, t70, t50;\n\t"
-        "xor.b32 t71, t51, t47;\n\t"
-        "and.b32 t71, t71, t58;\n\t"
+        "xor.b32 t71, t51, t49;\n\t"
+        "and.b32 t71, t71, t59;\n\t"
         "xor.b32 t71, t71, t51;\n\t"
-        "xor.b32 t72, t52, t48;\n\t"
-        "and.b32 t72, t72, t58;\n\t"
+        "xor.b32 t72, t52, t50;\n\t"
+        "and.b32 t72, t72, t59;\n\t"
         "xor.b32 t72, t72, t52;\n\t"
-        "xor.b32 t73, t53, t49;\n\t"
-        "and.b32 t73, t73, t58;\n\t"
+        "xor.b32 t73, t53, t51;\n\t"
+        "and.b32 t73, t73, t59;\n\t"
         "xor.b32 t73, t73, t53;\n\t"
-        "xor.b32 t74, t54, t50;\n\t"
-        "and.b32 t74, t74, t58;\n\t"
+        "xor.b32 t74, t54, t52;\n\t"
+        "and.b32 t74, t74, t59;\n\t"
         "xor.b32 t74, t74, t54;\n\t"
-        "xor.b32 t75, t55, t51;\n\t"
-        "and.b32 t75, t75, t58;\n\t"
+        "xor.b32 t75, t55, t53;\n\t"
+        "and.b32 t75, t75, t59;\n\t"
         "xor.b32 t75, t75, t55;\n\t"
-        "shr.b32 t77, %51, 8;\n\t"
-        "and.b32 t77, t77, 1;\n\t"
-        "sub.u32 t78, 0, t77;\n\t"
-        "not.b32 t96, t78;\n\t"
-        "and.b32 t79, t59, t96;\n\t"
-        "and.b32 t80, t60, t96;\n\t"
-        "and.b32 t81, t61, t96;\n\t"
-        "and.b32 t82, t62, t96;\n\t"
-        "and.b32 t83, t63, t96;\n\t"
-        "and.b32 t84, t64, t96;\n\t"
-        "and.b32 t85, t65, t96;\n\t"
-        "and.b32 t86, t66, t96;\n\t"
-        "xor.b32 t87, t67, t59;\n\t"
-        "and.b32 t87, t87, t78;\n\t"
+        "xor.b32 t76, t56, t54;\n\t"
+        "and.b32 t76, t76, t59;\n\t"
+        "xor.b32 t76, t76, t56;\n\t"
+        "shr.b32 t78, %54, 7;\n\t"
+        "and.b32 t78, t78, 1;\n\t"
+        "sub.u32 t79, 0, t78;\n\t"
+        "not.b32 t97, t79;\n\t"
+        "and.b32 t80, t60, t97;\n\t"
+        "and.b32 t81, t61, t97;\n\t"
+        "and.b32 t82, t62, t97;\n\t"
+        "and.b32 t83, t63, t97;\n\t"
+        "xor.b32 t84, t64, t60;\n\t"
+        "and.b32 t84, t84, t79;\n\t"
+        "xor.b32 t84, t84, t64;\n\t"
+        "xor.b32 t85, t65, t61;\n\t"
+        "and.b32 t85, t85, t79;\n\t"
+        "xor.b32 t85, t85, t65;\n\t"
+        "xor.b32 t86, t66, t62;\n\t"
+        "and.b32 t86, t86, t79;\n\t"
+        "xor.b32 t86, t86, t66;\n\t"
+        "xor.b32 t87, t67, t63;\n\t"
+        "and.b32 t87, t87, t79;\n\t"
         "xor.b32 t87, t87, t67;\n\t"
-        "xor.b32 t88, t68, t60;\n\t"
-        "and.b32 t88, t88, t78;\n\t"
+        "xor.b32 t88, t68, t64;\n\t"
+        "and.b32 t88, t88, t79;\n\t"
         "xor.b32 t88, t88, t68;\n\t"
-        "xor.b32 t89, t69, t61;\n\t"
-        "and.b32 t89, t89, t78;\n\t"
+        "xor.b32 t89, t69, t65;\n\t"
+        "and.b32 t89, t89, t79;\n\t"
         "xor.b32 t89, t89, t69;\n\t"
-        "xor.b32 t90, t70, t62;\n\t"
-        "and.b32 t90, t90, t78;\n\t"
+        "xor.b32 t90, t70, t66;\n\t"
+        "and.b32 t90, t90, t79;\n\t"
         "xor.b32 t90, t90, t70;\n\t"
-        "xor.b32 t91, t71, t63;\n\t"
-        "and.b32 t91, t91, t78;\n\t"
+        "xor.b32 t91, t71, t67;\n\t"
+        "and.b32 t91, t91, t79;\n\t"
         "xor.b32 t91, t91, t71;\n\t"
-        "xor.b32 t92, t72, t64;\n\t"
-        "and.b32 t92, t92, t78;\n\t"
+        "xor.b32 t92, t72, t68;\n\t"
+        "and.b32 t92, t92, t79;\n\t"
         "xor.b32 t92, t92, t72;\n\t"
-        "xor.b32 t93, t73, t65;\n\t"
-        "and.b32 t93, t93, t78;\n\t"
+        "xor.b32 t93, t73, t69;\n\t"
+        "and.b32 t93, t93, t79;\n\t"
         "xor.b32 t93, t93, t73;\n\t"
-        "xor.b32 t94, t74, t66;\n\t"
-        "and.b32 t94, t94, t78;\n\t"
+        "xor.b32 t94, t74, t70;\n\t"
+        "and.b32 t94, t94, t79;\n\t"
         "xor.b32 t94, t94, t74;\n\t"
-        "xor.b32 t95, t75, t67;\n\t"
-        "and.b32 t95, t95, t78;\n\t"
+        "xor.b32 t95, t75, t71;\n\t"
+        "and.b32 t95, t95, t79;\n\t"
         "xor.b32 t95, t95, t75;\n\t"
-        "shr.b32 t97, %51, 9;\n\t"
-        "and.b32 t97, t97, 1;\n\t"
-        "sub.u32 t98, 0, t97;\n\t"
-        "not.b32 t116, t98;\n\t"
-        "and.b32 t99, t79, t116;\n\t"
-        "and.b32 t100, t80, t116;\n\t"
-        "and.b32 t101, t81, t116;\n\t"
-        "and.b32 t102, t82, t116;\n\t"
-        "and.b32 t103, t83, t116;\n\t"
-        "and.b32 t104, t84, t116;\n\t"
-        "and.b32 t105, t85, t116;\n\t"
-        "and.b32 t106, t86, t116;\n\t"
-        "and.b32 t107, t87, t116;\n\t"
-        "and.b32 t108, t88, t116;\n\t"
-        "and.b32 t109, t89, t116;\n\t"
-        "and.b32 t110, t90, t116;\n\t"
-        "and.b32 t111, t91, t116;\n\t"
-        "and.b32 t112, t92, t116;\n\t"
-        "and.b32 t113, t93, t116;\n\t"
-        "and.b32 t114, t94, t116;\n\t"
-        "xor.b32 t115, t95, t79;\n\t"
-        "and.b32 t115, t115, t98;\n\t"
+        "xor.b32 t96, t76, t72;\n\t"
+        "and.b32 t96, t96, t79;\n\t"
+        "xor.b32 t96, t96, t76;\n\t"
+        "shr.b32 t98, %54, 8;\n\t"
+        "and.b32 t98, t98, 1;\n\t"
+        "sub.u32 t99, 0, t98;\n\t"
+        "not.b32 t117, t99;\n\t"
+        "and.b32 t100, t80, t117;\n\t"
+        "and.b32 t101, t81, t117;\n\t"
+        "and.b32 t102, t82, t117;\n\t"
+        "and.b32 t103, t83, t117;\n\t"
+        "and.b32 t104, t84, t117;\n\t"
+        "and.b32 t105, t85, t117;\n\t"
+        "and.b32 t106, t86, t117;\n\t"
+        "and.b32 t107, t87, t117;\n\t"
+        "xor.b32 t108, t88, t80;\n\t"
+        "and.b32 t108, t108, t99;\n\t"
+        "xor.b32 t108, t108, t88;\n\t"
+        "xor.b32 t109, t89, t81;\n\t"
+        "and.b32 t109, t109, t99;\n\t"
+        "xor.b32 t109, t109, t89;\n\t"
+        "xor.b32 t110, t90, t82;\n\t"
+        "and.b32 t110, t110, t99;\n\t"
+        "xor.b32 t110, t110, t90;\n\t"
+        "xor.b32 t111, t91, t83;\n\t"
+        "and.b32 t111, t111, t99;\n\t"
+        "xor.b32 t111, t111, t91;\n\t"
+        "xor.b32 t112, t92, t84;\n\t"
+        "and.b32 t112, t112, t99;\n\t"
+        "xor.b32 t112, t112, t92;\n\t"
+        "xor.b32 t113, t93, t85;\n\t"
+        "and.b32 t113, t113, t99;\n\t"
+        "xor.b32 t113, t113, t93;\n\t"
+        "xor.b32 t114, t94, t86;\n\t"
+        "and.b32 t114, t114, t99;\n\t"
+        "xor.b32 t114, t114, t94;\n\t"
+        "xor.b32 t115, t95, t87;\n\t"
+        "and.b32 t115, t115, t99;\n\t"
         "xor.b32 t115, t115, t95;\n\t"
-        "and.b32 t117, %51, 31;\n\t"
-        "shl.b32 %0, t99, t117;\n\t"
-        "shf.l.clamp.b32 %1, t99, t100, t117;\n\t"
-        "shf.l.clamp.b32 %2, t100, t101, t117;\n\t"
-        "shf.l.clamp.b32 %3, t101, t102, t117;\n\t"
-        "shf.l.clamp.b32 %4, t102, t103, t117;\n\t"
-        "shf.l.clamp.b32 %5, t103, t104, t117;\n\t"
-        "shf.l.clamp.b32 %6, t104, t105, t117;\n\t"
-        "shf.l.clamp.b32 %7, t105, t106, t117;\n\t"
-        "shf.l.clamp.b32 %8, t106, t107, t117;\n\t"
-        "shf.l.clamp.b32 %9, t107, t108, t117;\n\t"
-        "shf.l.clamp.b32 %10, t108, t109, t117;\n\t"
-        "shf.l.clamp.b32 %11, t109, t110, t117;\n\t"
-        "shf.l.clamp.b32 %12, t110, t111, t117;\n\t"
-        "shf.l.clamp.b32 %13, t111, t112, t117;\n\t"
-        "shf.l.clamp.b32 %14, t112, t113, t117;\n\t"
-        "shf.l.clamp.b32 %15, t113, t114, t117;\n\t"
-        "shf.l.clamp.b32 %16, t114, t115, t117;\n\t"
+        "xor.b32 t116, t96, t88;\n\t"
+        "and.b32 t116, t116, t99;\n\t"
+        "xor.b32 t116, t116, t96;\n\t"
+        "shr.b32 t118, %54, 9;\n\t"
+        "and.b32 t118, t118, 1;\n\t"
+        "sub.u32 t119, 0, t118;\n\t"
+        "not.b32 t137, t119;\n\t"
+        "and.b32 t120, t100, t137;\n\t"
+        "and.b32 t121, t101, t137;\n\t"
+        "and.b32 t122, t102, t137;\n\t"
+        "and.b32 t123, t103, t137;\n\t"
+        "and.b32 t124, t104, t137;\n\t"
+        "and.b32 t125, t105, t137;\n\t"
+        "and.b32 t126, t106, t137;\n\t"
+        "and.b32 t127, t107, t137;\n\t"
+        "and.b32 t128, t108, t137;\n\t"
+        "and.b32 t129, t109, t137;\n\t"
+        "and.b32 t130, t110, t137;\n\t"
+        "and.b32 t131, t111, t137;\n\t"
+        "and.b32 t132, t112, t137;\n\t"
+        "and.b32 t133, t113, t137;\n\t"
+        "and.b32 t134, t114, t137;\n\t"
+        "and.b32 t135, t115, t137;\n\t"
+        "xor.b32 t136, t116, t100;\n\t"
+        "and.b32 t136, t136, t119;\n\t"
+        "xor.b32 t136, t136, t116;\n\t"
+        "and.b32 t138, %54, 31;\n\t"
+        "shl.b32 %0, t120, t138;\n\t"
+        "shf.l.clamp.b32 %1, t120, t121, t138;\n\t"
+        "shf.l.clamp.b32 %2, t121, t122, t138;\n\t"
+        "shf.l.clamp.b32 %3, t122, t123, t138;\n\t"
+        "shf.l.clamp.b32 %4, t123, t124, t138;\n\t"
+        "shf.l.clamp.b32 %5, t124, t125, t138;\n\t"
+        "shf.l.clamp.b32 %6, t125, t126, t138;\n\t"
+        "shf.l.clamp.b32 %7, t126, t127, t138;\n\t"
+        "shf.l.clamp.b32 %8, t127, t128, t138;\n\t"
+        "shf.l.clamp.b32 %9, t128, t129, t138;\n\t"
+        "shf.l.clamp.b32 %10, t129, t130, t138;\n\t"
+        "shf.l.clamp.b32 %11, t130, t131, t138;\n\t"
+        "shf.l.clamp.b32 %12, t131, t132, t138;\n\t"
+        "shf.l.clamp.b32 %13, t132, t133, t138;\n\t"
+        "shf.l.clamp.b32 %14, t133, t134, t138;\n\t"
+        "shf.l.clamp.b32 %15, t134, t135, t138;\n\t"
+        "shf.l.clamp.b32 %16, t135, t136, t138;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37])
     );
   }
 #endif
@@ -27856,255 +30050,277 @@ struct gcd_finish {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t t[118];
-    t[0] = ptx_or(x[0], x[17]);
-    t[1] = ptx_or(x[1], x[18]);
-    t[2] = ptx_or(x[2], x[19]);
-    t[3] = ptx_or(x[3], x[20]);
-    t[4] = ptx_or(x[4], x[21]);
-    t[5] = ptx_or(x[5], x[22]);
-    t[6] = ptx_or(x[6], x[23]);
-    t[7] = ptx_or(x[7], x[24]);
-    t[8] = ptx_or(x[8], x[25]);
-    t[9] = ptx_or(x[9], x[26]);
-    t[10] = ptx_or(x[10], x[27]);
-    t[11] = ptx_or(x[11], x[28]);
-    t[12] = ptx_or(x[12], x[29]);
-    t[13] = ptx_or(x[13], x[30]);
-    t[14] = ptx_or(x[14], x[31]);
-    t[15] = ptx_or(x[15], x[32]);
-    t[16] = ptx_or(x[16], x[33]);
-    t[17] = ptx_shr(x[34], 5u);
-    t[17] = ptx_and(t[17], 1u);
-    t[18] = ptx_sub(0u, t[17]);
-    t[36] = ptx_not(t[18]);
-    t[19] = ptx_and(t[0], t[36]);
-    t[20] = ptx_xor(t[1], t[0]);
-    t[20] = ptx_and(t[20], t[18]);
-    t[20] = ptx_xor(t[20], t[1]);
-    t[21] = ptx_xor(t[2], t[1]);
-    t[21] = ptx_and(t[21], t[18]);
-    t[21] = ptx_xor(t[21], t[2]);
-    t[22] = ptx_xor(t[3], t[2]);
-    t[22] = ptx_and(t[22], t[18]);
-    t[22] = ptx_xor(t[22], t[3]);
-    t[23] = ptx_xor(t[4], t[3]);
-    t[23] = ptx_and(t[23], t[18]);
-    t[23] = ptx_xor(t[23], t[4]);
-    t[24] = ptx_xor(t[5], t[4]);
-    t[24] = ptx_and(t[24], t[18]);
-    t[24] = ptx_xor(t[24], t[5]);
-    t[25] = ptx_xor(t[6], t[5]);
-    t[25] = ptx_and(t[25], t[18]);
-    t[25] = ptx_xor(t[25], t[6]);
-    t[26] = ptx_xor(t[7], t[6]);
-    t[26] = ptx_and(t[26], t[18]);
-    t[26] = ptx_xor(t[26], t[7]);
-    t[27] = ptx_xor(t[8], t[7]);
-    t[27] = ptx_and(t[27], t[18]);
-    t[27] = ptx_xor(t[27], t[8]);
-    t[28] = ptx_xor(t[9], t[8]);
-    t[28] = ptx_and(t[28], t[18]);
-    t[28] = ptx_xor(t[28], t[9]);
-    t[29] = ptx_xor(t[10], t[9]);
-    t[29] = ptx_and(t[29], t[18]);
-    t[29] = ptx_xor(t[29], t[10]);
-    t[30] = ptx_xor(t[11], t[10]);
-    t[30] = ptx_and(t[30], t[18]);
-    t[30] = ptx_xor(t[30], t[11]);
-    t[31] = ptx_xor(t[12], t[11]);
-    t[31] = ptx_and(t[31], t[18]);
-    t[31] = ptx_xor(t[31], t[12]);
-    t[32] = ptx_xor(t[13], t[12]);
-    t[32] = ptx_and(t[32], t[18]);
-    t[32] = ptx_xor(t[32], t[13]);
-    t[33] = ptx_xor(t[14], t[13]);
-    t[33] = ptx_and(t[33], t[18]);
-    t[33] = ptx_xor(t[33], t[14]);
-    t[34] = ptx_xor(t[15], t[14]);
-    t[34] = ptx_and(t[34], t[18]);
-    t[34] = ptx_xor(t[34], t[15]);
-    t[35] = ptx_xor(t[16], t[15]);
-    t[35] = ptx_and(t[35], t[18]);
-    t[35] = ptx_xor(t[35], t[16]);
-    t[37] = ptx_shr(x[34], 6u);
-    t[37] = ptx_and(t[37], 1u);
-    t[38] = ptx_sub(0u, t[37]);
-    t[56] = ptx_not(t[38]);
-    t[39] = ptx_and(t[19], t[56]);
-    t[40] = ptx_and(t[20], t[56]);
-    t[41] = ptx_xor(t[21], t[19]);
-    t[41] = ptx_and(t[41], t[38]);
+    uint32_t cf = 0;
+    uint32_t t[139];
+    t[0] = ptx_shr(x[18], 31u);
+    t[1] = ptx_sub(0u, t[0]);
+    t[2] = ptx_xor(x[1], t[1]);
+    t[3] = ptx_xor(x[2], t[1]);
+    t[4] = ptx_xor(x[3], t[1]);
+    t[5] = ptx_xor(x[4], t[1]);
+    t[6] = ptx_xor(x[5], t[1]);
+    t[7] = ptx_xor(x[6], t[1]);
+    t[8] = ptx_xor(x[7], t[1]);
+    t[9] = ptx_xor(x[8], t[1]);
+    t[10] = ptx_xor(x[9], t[1]);
+    t[11] = ptx_xor(x[10], t[1]);
+    t[12] = ptx_xor(x[11], t[1]);
+    t[13] = ptx_xor(x[12], t[1]);
+    t[14] = ptx_xor(x[13], t[1]);
+    t[15] = ptx_xor(x[14], t[1]);
+    t[16] = ptx_xor(x[15], t[1]);
+    t[17] = ptx_xor(x[16], t[1]);
+    t[18] = ptx_xor(x[17], t[1]);
+    t[19] = ptx_xor(x[18], t[1]);
+    t[20] = ptx_sub_cc(cf, t[2], t[1]);
+    t[21] = ptx_subc_cc(cf, t[3], t[1]);
+    t[22] = ptx_subc_cc(cf, t[4], t[1]);
+    t[23] = ptx_subc_cc(cf, t[5], t[1]);
+    t[24] = ptx_subc_cc(cf, t[6], t[1]);
+    t[25] = ptx_subc_cc(cf, t[7], t[1]);
+    t[26] = ptx_subc_cc(cf, t[8], t[1]);
+    t[27] = ptx_subc_cc(cf, t[9], t[1]);
+    t[28] = ptx_subc_cc(cf, t[10], t[1]);
+    t[29] = ptx_subc_cc(cf, t[11], t[1]);
+    t[30] = ptx_subc_cc(cf, t[12], t[1]);
+    t[31] = ptx_subc_cc(cf, t[13], t[1]);
+    t[32] = ptx_subc_cc(cf, t[14], t[1]);
+    t[33] = ptx_subc_cc(cf, t[15], t[1]);
+    t[34] = ptx_subc_cc(cf, t[16], t[1]);
+    t[35] = ptx_subc_cc(cf, t[17], t[1]);
+    t[36] = ptx_subc_cc(cf, t[18], t[1]);
+    ptx_subc(cf, t[19], t[1]);
+    t[38] = ptx_shr(x[37], 5u);
+    t[38] = ptx_and(t[38], 1u);
+    t[39] = ptx_sub(0u, t[38]);
+    t[57] = ptx_not(t[39]);
+    t[40] = ptx_and(t[20], t[57]);
+    t[41] = ptx_xor(t[21], t[20]);
+    t[41] = ptx_and(t[41], t[39]);
     t[41] = ptx_xor(t[41], t[21]);
-    t[42] = ptx_xor(t[22], t[20]);
-    t[42] = ptx_and(t[42], t[38]);
+    t[42] = ptx_xor(t[22], t[21]);
+    t[42] = ptx_and(t[42], t[39]);
     t[42] = ptx_xor(t[42], t[22]);
-    t[43] = ptx_xor(t[23], t[21]);
-    t[43] = ptx_and(t[43], t[38]);
+    t[43] = ptx_xor(t[23], t[22]);
+    t[43] = ptx_and(t[43], t[39]);
     t[43] = ptx_xor(t[43], t[23]);
-    t[44] = ptx_xor(t[24], t[22]);
-    t[44] = ptx_and(t[44], t[38]);
+    t[44] = ptx_xor(t[24], t[23]);
+    t[44] = ptx_and(t[44], t[39]);
     t[44] = ptx_xor(t[44], t[24]);
-    t[45] = ptx_xor(t[25], t[23]);
-    t[45] = ptx_and(t[45], t[38]);
+    t[45] = ptx_xor(t[25], t[24]);
+    t[45] = ptx_and(t[45], t[39]);
     t[45] = ptx_xor(t[45], t[25]);
-    t[46] = ptx_xor(t[26], t[24]);
-    t[46] = ptx_and(t[46], t[38]);
+    t[46] = ptx_xor(t[26], t[25]);
+    t[46] = ptx_and(t[46], t[39]);
     t[46] = ptx_xor(t[46], t[26]);
-    t[47] = ptx_xor(t[27], t[25]);
-    t[47] = ptx_and(t[47], t[38]);
+    t[47] = ptx_xor(t[27], t[26]);
+    t[47] = ptx_and(t[47], t[39]);
     t[47] = ptx_xor(t[47], t[27]);
-    t[48] = ptx_xor(t[28], t[26]);
-    t[48] = ptx_and(t[48], t[38]);
+    t[48] = ptx_xor(t[28], t[27]);
+    t[48] = ptx_and(t[48], t[39]);
     t[48] = ptx_xor(t[48], t[28]);
-    t[49] = ptx_xor(t[29], t[27]);
-    t[49] = ptx_and(t[49], t[38]);
+    t[49] = ptx_xor(t[29], t[28]);
+    t[49] = ptx_and(t[49], t[39]);
     t[49] = ptx_xor(t[49], t[29]);
-    t[50] = ptx_xor(t[30], t[28]);
-    t[50] = ptx_and(t[50], t[38]);
+    t[50] = ptx_xor(t[30], t[29]);
+    t[50] = ptx_and(t[50], t[39]);
     t[50] = ptx_xor(t[50], t[30]);
-    t[51] = ptx_xor(t[31], t[29]);
-    t[51] = ptx_and(t[51], t[38]);
+    t[51] = ptx_xor(t[31], t[30]);
+    t[51] = ptx_and(t[51], t[39]);
     t[51] = ptx_xor(t[51], t[31]);
-    t[52] = ptx_xor(t[32], t[30]);
-    t[52] = ptx_and(t[52], t[38]);
+    t[52] = ptx_xor(t[32], t[31]);
+    t[52] = ptx_and(t[52], t[39]);
     t[52] = ptx_xor(t[52], t[32]);
-    t[53] = ptx_xor(t[33], t[31]);
-    t[53] = ptx_and(t[53], t[38]);
+    t[53] = ptx_xor(t[33], t[32]);
+    t[53] = ptx_and(t[53], t[39]);
     t[53] = ptx_xor(t[53], t[33]);
-    t[54] = ptx_xor(t[34], t[32]);
-    t[54] = ptx_and(t[54], t[38]);
+    t[54] = ptx_xor(t[34], t[33]);
+    t[54] = ptx_and(t[54], t[39]);
     t[54] = ptx_xor(t[54], t[34]);
-    t[55] = ptx_xor(t[35], t[33]);
-    t[55] = ptx_and(t[55], t[38]);
+    t[55] = ptx_xor(t[35], t[34]);
+    t[55] = ptx_and(t[55], t[39]);
     t[55] = ptx_xor(t[55], t[35]);
-    t[57] = ptx_shr(x[34], 7u);
-    t[57] = ptx_and(t[57], 1u);
-    t[58] = ptx_sub(0u, t[57]);
-    t[76] = ptx_not(t[58]);
-    t[59] = ptx_and(t[39], t[76]);
-    t[60] = ptx_and(t[40], t[76]);
-    t[61] = ptx_and(t[41], t[76]);
-    t[62] = ptx_and(t[42], t[76]);
-    t[63] = ptx_xor(t[43], t[39]);
-    t[63] = ptx_and(t[63], t[58]);
+    t[56] = ptx_xor(t[36], t[35]);
+    t[56] = ptx_and(t[56], t[39]);
+    t[56] = ptx_xor(t[56], t[36]);
+    t[58] = ptx_shr(x[37], 6u);
+    t[58] = ptx_and(t[58], 1u);
+    t[59] = ptx_sub(0u, t[58]);
+    t[77] = ptx_not(t[59]);
+    t[60] = ptx_and(t[40], t[77]);
+    t[61] = ptx_and(t[41], t[77]);
+    t[62] = ptx_xor(t[42], t[40]);
+    t[62] = ptx_and(t[62], t[59]);
+    t[62] = ptx_xor(t[62], t[42]);
+    t[63] = ptx_xor(t[43], t[41]);
+    t[63] = ptx_and(t[63], t[59]);
     t[63] = ptx_xor(t[63], t[43]);
-    t[64] = ptx_xor(t[44], t[40]);
-    t[64] = ptx_and(t[64], t[58]);
+    t[64] = ptx_xor(t[44], t[42]);
+    t[64] = ptx_and(t[64], t[59]);
     t[64] = ptx_xor(t[64], t[44]);
-    t[65] = ptx_xor(t[45], t[41]);
-    t[65] = ptx_and(t[65], t[58]);
+    t[65] = ptx_xor(t[45], t[43]);
+    t[65] = ptx_and(t[65], t[59]);
     t[65] = ptx_xor(t[65], t[45]);
-    t[66] = ptx_xor(t[46], t[42]);
-    t[66] = ptx_and(t[66], t[58]);
+    t[66] = ptx_xor(t[46], t[44]);
+    t[66] = ptx_and(t[66], t[59]);
     t[66] = ptx_xor(t[66], t[46]);
-    t[67] = ptx_xor(t[47], t[43]);
-    t[67] = ptx_and(t[67], t[58]);
+    t[67] = ptx_xor(t[47], t[45]);
+    t[67] = ptx_and(t[67], t[59]);
     t[67] = ptx_xor(t[67], t[47]);
-    t[68] = ptx_xor(t[48], t[44]);
-    t[68] = ptx_and(t[68], t[58]);
+    t[68] = ptx_xor(t[48], t[46]);
+    t[68] = ptx_and(t[68], t[59]);
     t[68] = ptx_xor(t[68], t[48]);
-    t[69] = ptx_xor(t[49], t[45]);
-    t[69] = ptx_and(t[69], t[58]);
+    t[69] = ptx_xor(t[49], t[47]);
+    t[69] = ptx_and(t[69], t[59]);
     t[69] = ptx_xor(t[69], t[49]);
-    t[70] = ptx_xor(t[50], t[46]);
-    t[70] = ptx_and(t[70], t[58]);
+    t[70] = ptx_xor(t[50], t[48]);
+    t[70] = ptx_and(t[70], t[59]);
     t[70] = ptx_xor(t[70], t[50]);
-    t[71] = ptx_xor(t[51], t[47]);
-    t[71] = ptx_and(t[71], t[58]);
+    t[71] = ptx_xor(t[51], t[49]);
+    t[71] = ptx_and(t[71], t[59]);
     t[71] = ptx_xor(t[71], t[51]);
-    t[72] = ptx_xor(t[52], t[48]);
-    t[72] = ptx_and(t[72], t[58]);
+    t[72] = ptx_xor(t[52], t[50]);
+    t[72] = ptx_and(t[72], t[59]);
     t[72] = ptx_xor(t[72], t[52]);
-    t[73] = ptx_xor(t[53], t[49]);
-    t[73] = ptx_and(t[73], t[58]);
+    t[73] = ptx_xor(t[53], t[51]);
+    t[73] = ptx_and(t[73], t[59]);
     t[73] = ptx_xor(t[73], t[53]);
-    t[74] = ptx_xor(t[54], t[50]);
-    t[74] = ptx_and(t[74], t[58]);
+    t[74] = ptx_xor(t[54], t[52]);
+    t[74] = ptx_and(t[74], t[59]);
     t[74] = ptx_xor(t[74], t[54]);
-    t[75] = ptx_xor(t[55], t[51]);
-    t[75] = ptx_and(t[75], t[58]);
+    t[75] = ptx_xor(t[55], t[53]);
+    t[75] = ptx_and(t[75], t[59]);
     t[75] = ptx_xor(t[75], t[55]);
-    t[77] = ptx_shr(x[34], 8u);
-    t[77] = ptx_and(t[77], 1u);
-    t[78] = ptx_sub(0u, t[77]);
-    t[96] = ptx_not(t[78]);
-    t[79] = ptx_and(t[59], t[96]);
-    t[80] = ptx_and(t[60], t[96]);
-    t[81] = ptx_and(t[61], t[96]);
-    t[82] = ptx_and(t[62], t[96]);
-    t[83] = ptx_and(t[63], t[96]);
-    t[84] = ptx_and(t[64], t[96]);
-    t[85] = ptx_and(t[65], t[96]);
-    t[86] = ptx_and(t[66], t[96]);
-    t[87] = ptx_xor(t[67], t[59]);
-    t[87] = ptx_and(t[87], t[78]);
+    t[76] = ptx_xor(t[56], t[54]);
+    t[76] = ptx_and(t[76], t[59]);
+    t[76] = ptx_xor(t[76], t[56]);
+    t[78] = ptx_shr(x[37], 7u);
+    t[78] = ptx_and(t[78], 1u);
+    t[79] = ptx_sub(0u, t[78]);
+    t[97] = ptx_not(t[79]);
+    t[80] = ptx_and(t[60], t[97]);
+    t[81] = ptx_and(t[61], t[97]);
+    t[82] = ptx_and(t[62], t[97]);
+    t[83] = ptx_and(t[63], t[97]);
+    t[84] = ptx_xor(t[64], t[60]);
+    t[84] = ptx_and(t[84], t[79]);
+    t[84] = ptx_xor(t[84], t[64]);
+    t[85] = ptx_xor(t[65], t[61]);
+    t[85] = ptx_and(t[85], t[79]);
+    t[85] = ptx_xor(t[85], t[65]);
+    t[86] = ptx_xor(t[66], t[62]);
+    t[86] = ptx_and(t[86], t[79]);
+    t[86] = ptx_xor(t[86], t[66]);
+    t[87] = ptx_xor(t[67], t[63]);
+    t[87] = ptx_and(t[87], t[79]);
     t[87] = ptx_xor(t[87], t[67]);
-    t[88] = ptx_xor(t[68], t[60]);
-    t[88] = ptx_and(t[88], t[78]);
+    t[88] = ptx_xor(t[68], t[64]);
+    t[88] = ptx_and(t[88], t[79]);
     t[88] = ptx_xor(t[88], t[68]);
-    t[89] = ptx_xor(t[69], t[61]);
-    t[89] = ptx_and(t[89], t[78]);
+    t[89] = ptx_xor(t[69], t[65]);
+    t[89] = ptx_and(t[89], t[79]);
     t[89] = ptx_xor(t[89], t[69]);
-    t[90] = ptx_xor(t[70], t[62]);
-    t[90] = ptx_and(t[90], t[78]);
+    t[90] = ptx_xor(t[70], t[66]);
+    t[90] = ptx_and(t[90], t[79]);
     t[90] = ptx_xor(t[90], t[70]);
-    t[91] = ptx_xor(t[71], t[63]);
-    t[91] = ptx_and(t[91], t[78]);
+    t[91] = ptx_xor(t[71], t[67]);
+    t[91] = ptx_and(t[91], t[79]);
     t[91] = ptx_xor(t[91], t[71]);
-    t[92] = ptx_xor(t[72], t[64]);
-    t[92] = ptx_and(t[92], t[78]);
+    t[92] = ptx_xor(t[72], t[68]);
+    t[92] = ptx_and(t[92], t[79]);
     t[92] = ptx_xor(t[92], t[72]);
-    t[93] = ptx_xor(t[73], t[65]);
-    t[93] = ptx_and(t[93], t[78]);
+    t[93] = ptx_xor(t[73], t[69]);
+    t[93] = ptx_and(t[93], t[79]);
     t[93] = ptx_xor(t[93], t[73]);
-    t[94] = ptx_xor(t[74], t[66]);
-    t[94] = ptx_and(t[94], t[78]);
+    t[94] = ptx_xor(t[74], t[70]);
+    t[94] = ptx_and(t[94], t[79]);
     t[94] = ptx_xor(t[94], t[74]);
-    t[95] = ptx_xor(t[75], t[67]);
-    t[95] = ptx_and(t[95], t[78]);
+    t[95] = ptx_xor(t[75], t[71]);
+    t[95] = ptx_and(t[95], t[79]);
     t[95] = ptx_xor(t[95], t[75]);
-    t[97] = ptx_shr(x[34], 9u);
-    t[97] = ptx_and(t[97], 1u);
-    t[98] = ptx_sub(0u, t[97]);
-    t[116] = ptx_not(t[98]);
-    t[99] = ptx_and(t[79], t[116]);
-    t[100] = ptx_and(t[80], t[116]);
-    t[101] = ptx_and(t[81], t[116]);
-    t[102] = ptx_and(t[82], t[116]);
-    t[103] = ptx_and(t[83], t[116]);
-    t[104] = ptx_and(t[84], t[116]);
-    t[105] = ptx_and(t[85], t[116]);
-    t[106] = ptx_and(t[86], t[116]);
-    t[107] = ptx_and(t[87], t[116]);
-    t[108] = ptx_and(t[88], t[116]);
-    t[109] = ptx_and(t[89], t[116]);
-    t[110] = ptx_and(t[90], t[116]);
-    t[111] = ptx_and(t[91], t[116]);
-    t[112] = ptx_and(t[92], t[116]);
-    t[113] = ptx_and(t[93], t[116]);
-    t[114] = ptx_and(t[94], t[116]);
-    t[115] = ptx_xor(t[95], t[79]);
-    t[115] = ptx_and(t[115], t[98]);
+    t[96] = ptx_xor(t[76], t[72]);
+    t[96] = ptx_and(t[96], t[79]);
+    t[96] = ptx_xor(t[96], t[76]);
+    t[98] = ptx_shr(x[37], 8u);
+    t[98] = ptx_and(t[98], 1u);
+    t[99] = ptx_sub(0u, t[98]);
+    t[117] = ptx_not(t[99]);
+    t[100] = ptx_and(t[80], t[117]);
+    t[101] = ptx_and(t[81], t[117]);
+    t[102] = ptx_and(t[82], t[117]);
+    t[103] = ptx_and(t[83], t[117]);
+    t[104] = ptx_and(t[84], t[117]);
+    t[105] = ptx_and(t[85], t[117]);
+    t[106] = ptx_and(t[86], t[117]);
+    t[107] = ptx_and(t[87], t[117]);
+    t[108] = ptx_xor(t[88], t[80]);
+    t[108] = ptx_and(t[108], t[99]);
+    t[108] = ptx_xor(t[108], t[88]);
+    t[109] = ptx_xor(t[89], t[81]);
+    t[109] = ptx_and(t[109], t[99]);
+    t[109] = ptx_xor(t[109], t[89]);
+    t[110] = ptx_xor(t[90], t[82]);
+    t[110] = ptx_and(t[110], t[99]);
+    t[110] = ptx_xor(t[110], t[90]);
+    t[111] = ptx_xor(t[91], t[83]);
+    t[111] = ptx_and(t[111], t[99]);
+    t[111] = ptx_xor(t[111], t[91]);
+    t[112] = ptx_xor(t[92], t[84]);
+    t[112] = ptx_and(t[112], t[99]);
+    t[112] = ptx_xor(t[112], t[92]);
+    t[113] = ptx_xor(t[93], t[85]);
+    t[113] = ptx_and(t[113], t[99]);
+    t[113] = ptx_xor(t[113], t[93]);
+    t[114] = ptx_xor(t[94], t[86]);
+    t[114] = ptx_and(t[114], t[99]);
+    t[114] = ptx_xor(t[114], t[94]);
+    t[115] = ptx_xor(t[95], t[87]);
+    t[115] = ptx_and(t[115], t[99]);
     t[115] = ptx_xor(t[115], t[95]);
-    t[117] = ptx_and(x[34], 31u);
-    y[0] = ptx_shl(t[99], t[117]);
-    y[1] = ptx_shf_l_clamp(t[99], t[100], t[117]);
-    y[2] = ptx_shf_l_clamp(t[100], t[101], t[117]);
-    y[3] = ptx_shf_l_clamp(t[101], t[102], t[117]);
-    y[4] = ptx_shf_l_clamp(t[102], t[103], t[117]);
-    y[5] = ptx_shf_l_clamp(t[103], t[104], t[117]);
-    y[6] = ptx_shf_l_clamp(t[104], t[105], t[117]);
-    y[7] = ptx_shf_l_clamp(t[105], t[106], t[117]);
-    y[8] = ptx_shf_l_clamp(t[106], t[107], t[117]);
-    y[9] = ptx_shf_l_clamp(t[107], t[108], t[117]);
-    y[10] = ptx_shf_l_clamp(t[108], t[109], t[117]);
-    y[11] = ptx_shf_l_clamp(t[109], t[110], t[117]);
-    y[12] = ptx_shf_l_clamp(t[110], t[111], t[117]);
-    y[13] = ptx_shf_l_clamp(t[111], t[112], t[117]);
-    y[14] = ptx_shf_l_clamp(t[112], t[113], t[117]);
-    y[15] = ptx_shf_l_clamp(t[113], t[114], t[117]);
-    y[16] = ptx_shf_l_clamp(t[114], t[115], t[117]);
+    t[116] = ptx_xor(t[96], t[88]);
+    t[116] = ptx_and(t[116], t[99]);
+    t[116] = ptx_xor(t[116], t[96]);
+    t[118] = ptx_shr(x[37], 9u);
+    t[118] = ptx_and(t[118], 1u);
+    t[119] = ptx_sub(0u, t[118]);
+    t[137] = ptx_not(t[119]);
+    t[120] = ptx_and(t[100], t[137]);
+    t[121] = ptx_and(t[101], t[137]);
+    t[122] = ptx_and(t[102], t[137]);
+    t[123] = ptx_and(t[103], t[137]);
+    t[124] = ptx_and(t[104], t[137]);
+    t[125] = ptx_and(t[105], t[137]);
+    t[126] = ptx_and(t[106], t[137]);
+    t[127] = ptx_and(t[107], t[137]);
+    t[128] = ptx_and(t[108], t[137]);
+    t[129] = ptx_and(t[109], t[137]);
+    t[130] = ptx_and(t[110], t[137]);
+    t[131] = ptx_and(t[111], t[137]);
+    t[132] = ptx_and(t[112], t[137]);
+    t[133] = ptx_and(t[113], t[137]);
+    t[134] = ptx_and(t[114], t[137]);
+    t[135] = ptx_and(t[115], t[137]);
+    t[136] = ptx_xor(t[116], t[100]);
+    t[136] = ptx_and(t[136], t[119]);
+    t[136] = ptx_xor(t[136], t[116]);
+    t[138] = ptx_and(x[37], 31u);
+    y[0] = ptx_shl(t[120], t[138]);
+    y[1] = ptx_shf_l_clamp(t[120], t[121], t[138]);
+    y[2] = ptx_shf_l_clamp(t[121], t[122], t[138]);
+    y[3] = ptx_shf_l_clamp(t[122], t[123], t[138]);
+    y[4] = ptx_shf_l_clamp(t[123], t[124], t[138]);
+    y[5] = ptx_shf_l_clamp(t[124], t[125], t[138]);
+    y[6] = ptx_shf_l_clamp(t[125], t[126], t[138]);
+    y[7] = ptx_shf_l_clamp(t[126], t[127], t[138]);
+    y[8] = ptx_shf_l_clamp(t[127], t[128], t[138]);
+    y[9] = ptx_shf_l_clamp(t[128], t[129], t[138]);
+    y[10] = ptx_shf_l_clamp(t[129], t[130], t[138]);
+    y[11] = ptx_shf_l_clamp(t[130], t[131], t[138]);
+    y[12] = ptx_shf_l_clamp(t[131], t[132], t[138]);
+    y[13] = ptx_shf_l_clamp(t[132], t[133], t[138]);
+    y[14] = ptx_shf_l_clamp(t[133], t[134], t[138]);
+    y[15] = ptx_shf_l_clamp(t[134], t[135], t[138]);
+    y[16] = ptx_shf_l_clamp(t[135], t[136], t[138]);
   }
 #endif
 };
@@ -28270,626 +30486,4187 @@ struct sqrt_step {
 #endif
 };
 
-// modinv_step: a step that the loops below call; 608 instructions.
-struct modinv_step {
-  static constexpr unsigned in_words = 85;
-  static constexpr unsigned out_words = 68;
+// modinv_start: a step that the loops below call; 102 instructions.
+struct modinv_start {
+  static constexpr unsigned in_words = 34;
+  static constexpr unsigned out_words = 89;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<437>;\n\t"
-        "and.b32 t0, %68, %85;\n\t"
-        "and.b32 t0, t0, 1;\n\t"
-        "sub.u32 t1, 0, t0;\n\t"
-        "sub.cc.u32 t2, %68, %85;\n\t"
-        "subc.cc.u32 t3, %69, %86;\n\t"
-        "subc.cc.u32 t4, %70, %87;\n\t"
-        "subc.cc.u32 t5, %71, %88;\n\t"
-        "subc.cc.u32 t6, %72, %89;\n\t"
-        "subc.cc.u32 t7, %73, %90;\n\t"
-        "subc.cc.u32 t8, %74, %91;\n\t"
-        "subc.cc.u32 t9, %75, %92;\n\t"
-        "subc.cc.u32 t10, %76, %93;\n\t"
-        "subc.cc.u32 t11, %77, %94;\n\t"
-        "subc.cc.u32 t12, %78, %95;\n\t"
-        "subc.cc.u32 t13, %79, %96;\n\t"
-        "subc.cc.u32 t14, %80, %97;\n\t"
-        "subc.cc.u32 t15, %81, %98;\n\t"
-        "subc.cc.u32 t16, %82, %99;\n\t"
-        "subc.cc.u32 t17, %83, %100;\n\t"
-        "subc.cc.u32 t18, %84, %101;\n\t"
-        "subc.u32 t19, 0, 0;\n\t"
-        "and.b32 t20, t1, t19;\n\t"
-        "xor.b32 t21, t1, t20;\n\t"
-        "and.b32 t22, %85, t21;\n\t"
-        "and.b32 t23, %86, t21;\n\t"
-        "and.b32 t24, %87, t21;\n\t"
-        "and.b32 t25, %88, t21;\n\t"
-        "and.b32 t26, %89, t21;\n\t"
-        "and.b32 t27, %90, t21;\n\t"
-        "and.b32 t28, %91, t21;\n\t"
-        "and.b32 t29, %92, t21;\n\t"
-        "and.b32 t30, %93, t21;\n\t"
-        "and.b32 t31, %94, t21;\n\t"
-        "and.b32 t32, %95, t21;\n\t"
-        "and.b32 t33, %96, t21;\n\t"
-        "and.b32 t34, %97, t21;\n\t"
-        "and.b32 t35, %98, t21;\n\t"
-        "and.b32 t36, %99, t21;\n\t"
-        "and.b32 t37, %100, t21;\n\t"
-        "and.b32 t38, %101, t21;\n\t"
-        "sub.cc.u32 t39, %68, t22;\n\t"
-        "subc.cc.u32 t40, %69, t23;\n\t"
-        "subc.cc.u32 t41, %70, t24;\n\t"
-        "subc.cc.u32 t42, %71, t25;\n\t"
-        "subc.cc.u32 t43, %72, t26;\n\t"
-        "subc.cc.u32 t44, %73, t27;\n\t"
-        "subc.cc.u32 t45, %74, t28;\n\t"
-        "subc.cc.u32 t46, %75, t29;\n\t"
-        "subc.cc.u32 t47, %76, t30;\n\t"
-        "subc.cc.u32 t48, %77, t31;\n\t"
-        "subc.cc.u32 t49, %78, t32;\n\t"
-        "subc.cc.u32 t50, %79, t33;\n\t"
-        "subc.cc.u32 t51, %80, t34;\n\t"
-        "subc.cc.u32 t52, %81, t35;\n\t"
-        "subc.cc.u32 t53, %82, t36;\n\t"
-        "subc.cc.u32 t54, %83, t37;\n\t"
-        "subc.u32 t55, %84, t38;\n\t"
-        "and.b32 t56, %68, t20;\n\t"
-        "and.b32 t57, %69, t20;\n\t"
-        "and.b32 t58, %70, t20;\n\t"
-        "and.b32 t59, %71, t20;\n\t"
-        "and.b32 t60, %72, t20;\n\t"
-        "and.b32 t61, %73, t20;\n\t"
-        "and.b32 t62, %74, t20;\n\t"
-        "and.b32 t63, %75, t20;\n\t"
-        "and.b32 t64, %76, t20;\n\t"
-        "and.b32 t65, %77, t20;\n\t"
-        "and.b32 t66, %78, t20;\n\t"
-        "and.b32 t67, %79, t20;\n\t"
-        "and.b32 t68, %80, t20;\n\t"
-        "and.b32 t69, %81, t20;\n\t"
-        "and.b32 t70, %82, t20;\n\t"
-        "and.b32 t71, %83, t20;\n\t"
-        "and.b32 t72, %84, t20;\n\t"
-        "sub.cc.u32 t73, %85, t56;\n\t"
-        "subc.cc.u32 t74, %86, t57;\n\t"
-        "subc.cc.u32 t75, %87, t58;\n\t"
-        "subc.cc.u32 t76, %88, t59;\n\t"
-        "subc.cc.u32 t77, %89, t60;\n\t"
-        "subc.cc.u32 t78, %90, t61;\n\t"
-        "subc.cc.u32 t79, %91, t62;\n\t"
-        "subc.cc.u32 t80, %92, t63;\n\t"
-        "subc.cc.u32 t81, %93, t64;\n\t"
-        "subc.cc.u32 t82, %94, t65;\n\t"
-        "subc.cc.u32 t83, %95, t66;\n\t"
-        "subc.cc.u32 t84, %96, t67;\n\t"
-        "subc.cc.u32 t85, %97, t68;\n\t"
-        "subc.cc.u32 t86, %98, t69;\n\t"
-        "subc.cc.u32 t87, %99, t70;\n\t"
-        "subc.cc.u32 t88, %100, t71;\n\t"
-        "subc.u32 t89, %101, t72;\n\t"
-        "and.b32 t90, t39, 1;\n\t"
-        "sub.u32 t91, 0, t90;\n\t"
-        "xor.b32 t109, t39, t73;\n\t"
-        "and.b32 t109, t109, t91;\n\t"
-        "xor.b32 t92, t39, t109;\n\t"
-        "xor.b32 t110, t40, t74;\n\t"
-        "and.b32 t110, t110, t91;\n\t"
-        "xor.b32 t93, t40, t110;\n\t"
-        "xor.b32 t111, t41, t75;\n\t"
-        "and.b32 t111, t111, t91;\n\t"
-        "xor.b32 t94, t41, t111;\n\t"
-        "xor.b32 t112, t42, t76;\n\t"
-        "and.b32 t112, t112, t91;\n\t"
-        "xor.b32 t95, t42, t112;\n\t"
-        "xor.b32 t113, t43, t77;\n\t"
-        "and.b32 t113, t113, t91;\n\t"
-        "xor.b32 t96, t43, t113;\n\t"
-        "xor.b32 t114, t44, t78;\n\t"
-        "and.b32 t114, t114, t91;\n\t"
-        "xor.b32 t97, t44, t114;\n\t"
-        "xor.b32 t115, t45, t79;\n\t"
-        "and.b32 t115, t115, t91;\n\t"
-        "xor.b32 t98, t45, t115;\n\t"
-        "xor.b32 t116, t46, t80;\n\t"
-        "and.b32 t116, t116, t91;\n\t"
-        "xor.b32 t99, t46, t116;\n\t"
-        "xor.b32 t117, t47, t81;\n\t"
-        "and.b32 t117, t117, t91;\n\t"
-        "xor.b32 t100, t47, t117;\n\t"
-        "xor.b32 t118, t48, t82;\n\t"
-        "and.b32 t118, t118, t91;\n\t"
-        "xor.b32 t101, t48, t118;\n\t"
-        "xor.b32 t119, t49, t83;\n\t"
-        "and.b32 t119, t119, t91;\n\t"
-        "xor.b32 t102, t49, t119;\n\t"
-        "xor.b32 t120, t50, t84;\n\t"
-        "and.b32 t120, t120, t91;\n\t"
-        "xor.b32 t103, t50, t120;\n\t"
-        "xor.b32 t121, t51, t85;\n\t"
-        "and.b32 t121, t121, t91;\n\t"
-        "xor.b32 t104, t51, t121;\n\t"
-        "xor.b32 t122, t52, t86;\n\t"
-        "and.b32 t122, t122, t91;\n\t"
-        "xor.b32 t105, t52, t122;\n\t"
-        "xor.b32 t123, t53, t87;\n\t"
-        "and.b32 t123, t123, t91;\n\t"
-        "xor.b32 t106, t53, t123;\n\t"
-        "xor.b32 t124, t54, t88;\n\t"
-        "and.b32 t124, t124, t91;\n\t"
-        "xor.b32 t107, t54, t124;\n\t"
-        "xor.b32 t125, t55, t89;\n\t"
-        "and.b32 t125, t125, t91;\n\t"
-        "xor.b32 t108, t55, t125;\n\t"
-        "shf.r.clamp.b32 t126, t92, t93, 1;\n\t"
-        "shf.r.clamp.b32 t127, t93, t94, 1;\n\t"
-        "shf.r.clamp.b32 t128, t94, t95, 1;\n\t"
-        "shf.r.clamp.b32 t129, t95, t96, 1;\n\t"
-        "shf.r.clamp.b32 t130, t96, t97, 1;\n\t"
-        "shf.r.clamp.b32 t131, t97, t98, 1;\n\t"
-        "shf.r.clamp.b32 t132, t98, t99, 1;\n\t"
-        "shf.r.clamp.b32 t133, t99, t100, 1;\n\t"
-        "shf.r.clamp.b32 t134, t100, t101, 1;\n\t"
-        "shf.r.clamp.b32 t135, t101, t102, 1;\n\t"
-        "shf.r.clamp.b32 t136, t102, t103, 1;\n\t"
-        "shf.r.clamp.b32 t137, t103, t104, 1;\n\t"
-        "shf.r.clamp.b32 t138, t104, t105, 1;\n\t"
-        "shf.r.clamp.b32 t139, t105, t106, 1;\n\t"
-        "shf.r.clamp.b32 t140, t106, t107, 1;\n\t"
-        "shf.r.clamp.b32 t141, t107, t108, 1;\n\t"
-        "shr.b32 t142, t108, 1;\n\t"
-        "xor.b32 t143, t126, t39;\n\t"
-        "and.b32 t143, t143, t91;\n\t"
-        "xor.b32 %0, t126, t143;\n\t"
-        "xor.b32 t144, t73, t126;\n\t"
-        "and.b32 t144, t144, t91;\n\t"
-        "xor.b32 %17, t73, t144;\n\t"
-        "xor.b32 t145, t127, t40;\n\t"
-        "and.b32 t145, t145, t91;\n\t"
-        "xor.b32 %1, t127, t145;\n\t"
-        "xor.b32 t146, t74, t127;\n\t"
-        "and.b32 t146, t146, t91;\n\t"
-        "xor.b32 %18, t74, t146;\n\t"
-        "xor.b32 t147, t128, t41;\n\t"
-        "and.b32 t147, t147, t91;\n\t"
-        "xor.b32 %2, t128, t147;\n\t"
-        "xor.b32 t148, t75, t128;\n\t"
-        "and.b32 t148, t148, t91;\n\t"
-        "xor.b32 %19, t75, t148;\n\t"
-        "xor.b32 t149, t129, t42;\n\t"
-        "and.b32 t149, t149, t91;\n\t"
-        "xor.b32 %3, t129, t149;\n\t"
-        "xor.b32 t150, t76, t129;\n\t"
-        "and.b32 t150, t150, t91;\n\t"
-        "xor.b32 %20, t76, t150;\n\t"
-        "xor.b32 t151, t130, t43;\n\t"
-        "and.b32 t151, t151, t91;\n\t"
-        "xor.b32 %4, t130, t151;\n\t"
-        "xor.b32 t152, t77, t130;\n\t"
-        "and.b32 t152, t152, t91;\n\t"
-        "xor.b32 %21, t77, t152;\n\t"
-        "xor.b32 t153, t131, t44;\n\t"
-        "and.b32 t153, t153, t91;\n\t"
-        "xor.b32 %5, t131, t153;\n\t"
-        "xor.b32 t154, t78, t131;\n\t"
-        "and.b32 t154, t154, t91;\n\t"
-        "xor.b32 %22, t78, t154;\n\t"
-        "xor.b32 t155, t132, t45;\n\t"
-        "and.b32 t155, t155, t91;\n\t"
-        "xor.b32 %6, t132, t155;\n\t"
-        "xor.b32 t156, t79, t132;\n\t"
-        "and.b32 t156, t156, t91;\n\t"
-        "xor.b32 %23, t79, t156;\n\t"
-        "xor.b32 t157, t133, t46;\n\t"
-        "and.b32 t157, t157, t91;\n\t"
-        "xor.b32 %7, t133, t157;\n\t"
-        "xor.b32 t158, t80, t133;\n\t"
-        "and.b32 t158, t158, t91;\n\t"
-        "xor.b32 %24, t80, t158;\n\t"
-        "xor.b32 t159, t134, t47;\n\t"
-        "and.b32 t159, t159, t91;\n\t"
-        "xor.b32 %8, t134, t159;\n\t"
-        "xor.b32 t160, t81, t134;\n\t"
-        "and.b32 t160, t160, t91;\n\t"
-        "xor.b32 %25, t81, t160;\n\t"
-        "xor.b32 t161, t135, t48;\n\t"
-        "and.b32 t161, t161, t91;\n\t"
-        "xor.b32 %9, t135, t161;\n\t"
-        "xor.b32 t162, t82, t135;\n\t"
-        "and.b32 t162, t162, t91;\n\t"
-        "xor.b32 %26, t82, t162;\n\t"
-        "xor.b32 t163, t136, t49;\n\t"
-        "and.b32 t163, t163, t91;\n\t"
-        "xor.b32 %10, t136, t163;\n\t"
-        "xor.b32 t164, t83, t136;\n\t"
-        "and.b32 t164, t164, t91;\n\t"
-        "xor.b32 %27, t83, t164;\n\t"
-        "xor.b32 t165, t137, t50;\n\t"
-        "and.b32 t165, t165, t91;\n\t"
-        "xor.b32 %11, t137, t165;\n\t"
-        "xor.b32 t166, t84, t137;\n\t"
-        "and.b32 t166, t166, t91;\n\t"
-        "xor.b32 %28, t84, t166;\n\t"
-        "xor.b32 t167, t138, t51;\n\t"
-        "and.b32 t167, t167, t91;\n\t"
-        "xor.b32 %12, t138, t167;\n\t"
-        "xor.b32 t168, t85, t138;\n\t"
-        "and.b32 t168, t168, t91;\n\t"
-        "xor.b32 %29, t85, t168;\n\t"
-        "xor.b32 t169, t139, t52;\n\t"
-        "and.b32 t169, t169, t91;\n\t"
-        "xor.b32 %13, t139, t169;\n\t"
-        "xor.b32 t170, t86, t139;\n\t"
-        "and.b32 t170, t170, t91;\n\t"
-        "xor.b32 %30, t86, t170;\n\t"
-        "xor.b32 t171, t140, t53;\n\t"
-        "and.b32 t171, t171, t91;\n\t"
-        "xor.b32 %14, t140, t171;\n\t"
-        "xor.b32 t172, t87, t140;\n\t"
-        "and.b32 t172, t172, t91;\n\t"
-        "xor.b32 %31, t87, t172;\n\t"
-        "xor.b32 t173, t141, t54;\n\t"
-        "and.b32 t173, t173, t91;\n\t"
-        "xor.b32 %15, t141, t173;\n\t"
-        "xor.b32 t174, t88, t141;\n\t"
-        "and.b32 t174, t174, t91;\n\t"
-        "xor.b32 %32, t88, t174;\n\t"
-        "xor.b32 t175, t142, t55;\n\t"
-        "and.b32 t175, t175, t91;\n\t"
-        "xor.b32 %16, t142, t175;\n\t"
-        "xor.b32 t176, t89, t142;\n\t"
-        "and.b32 t176, t176, t91;\n\t"
-        "xor.b32 %33, t89, t176;\n\t"
-        "and.b32 t177, %119, t21;\n\t"
-        "and.b32 t178, %120, t21;\n\t"
-        "and.b32 t179, %121, t21;\n\t"
-        "and.b32 t180, %122, t21;\n\t"
-        "and.b32 t181, %123, t21;\n\t"
-        "and.b32 t182, %124, t21;\n\t"
-        "and.b32 t183, %125, t21;\n\t"
-        "and.b32 t184, %126, t21;\n\t"
-        "and.b32 t185, %127, t21;\n\t"
-        "and.b32 t186, %128, t21;\n\t"
-        "and.b32 t187, %129, t21;\n\t"
-        "and.b32 t188, %130, t21;\n\t"
-        "and.b32 t189, %131, t21;\n\t"
-        "and.b32 t190, %132, t21;\n\t"
-        "and.b32 t191, %133, t21;\n\t"
-        "and.b32 t192, %134, t21;\n\t"
-        "and.b32 t193, %135, t21;\n\t"
-        "sub.cc.u32 t211, %102, t177;\n\t"
-        "subc.cc.u32 t212, %103, t178;\n\t"
-        "subc.cc.u32 t213, %104, t179;\n\t"
-        "subc.cc.u32 t214, %105, t180;\n\t"
-        "subc.cc.u32 t215, %106, t181;\n\t"
-        "subc.cc.u32 t216, %107, t182;\n\t"
-        "subc.cc.u32 t217, %108, t183;\n\t"
-        "subc.cc.u32 t218, %109, t184;\n\t"
-        "subc.cc.u32 t219, %110, t185;\n\t"
-        "subc.cc.u32 t220, %111, t186;\n\t"
-        "subc.cc.u32 t221, %112, t187;\n\t"
-        "subc.cc.u32 t222, %113, t188;\n\t"
-        "subc.cc.u32 t223, %114, t189;\n\t"
-        "subc.cc.u32 t224, %115, t190;\n\t"
-        "subc.cc.u32 t225, %116, t191;\n\t"
-        "subc.cc.u32 t226, %117, t192;\n\t"
-        "subc.cc.u32 t227, %118, t193;\n\t"
-        "subc.u32 t228, 0, 0;\n\t"
-        "and.b32 t229, t228, %136;\n\t"
-        "and.b32 t230, t228, %137;\n\t"
-        "and.b32 t231, t228, %138;\n\t"
-        "and.b32 t232, t228, %139;\n\t"
-        "and.b32 t233, t228, %140;\n\t"
-        "and.b32 t234, t228, %141;\n\t"
-        "and.b32 t235, t228, %142;\n\t"
-        "and.b32 t236, t228, %143;\n\t"
-        "and.b32 t237, t228, %144;\n\t"
-        "and.b32 t238, t228, %145;\n\t"
-        "and.b32 t239, t228, %146;\n\t"
-        "and.b32 t240, t228, %147;\n\t"
-        "and.b32 t241, t228, %148;\n\t"
-        "and.b32 t242, t228, %149;\n\t"
-        "and.b32 t243, t228, %150;\n\t"
-        "and.b32 t244, t228, %151;\n\t"
-        "and.b32 t245, t228, %152;\n\t"
-        "add.cc.u32 t194, t211, t229;\n\t"
-        "addc.cc.u32 t195, t212, t230;\n\t"
-        "addc.cc.u32 t196, t213, t231;\n\t"
-        "addc.cc.u32 t197, t214, t232;\n\t"
-        "addc.cc.u32 t198, t215, t233;\n\t"
-        "addc.cc.u32 t199, t216, t234;\n\t"
-        "addc.cc.u32 t200, t217, t235;\n\t"
-        "addc.cc.u32 t201, t218, t236;\n\t"
-        "addc.cc.u32 t202, t219, t237;\n\t"
-        "addc.cc.u32 t203, t220, t238;\n\t"
-        "addc.cc.u32 t204, t221, t239;\n\t"
-        "addc.cc.u32 t205, t222, t240;\n\t"
-        "addc.cc.u32 t206, t223, t241;\n\t"
-        "addc.cc.u32 t207, t224, t242;\n\t"
-        "addc.cc.u32 t208, t225, t243;\n\t"
-        "addc.cc.u32 t209, t226, t244;\n\t"
-        "addc.u32 t210, t227, t245;\n\t"
-        "and.b32 t246, %102, t20;\n\t"
-        "and.b32 t247, %103, t20;\n\t"
-        "and.b32 t248, %104, t20;\n\t"
-        "and.b32 t249, %105, t20;\n\t"
-        "and.b32 t250, %106, t20;\n\t"
-        "and.b32 t251, %107, t20;\n\t"
-        "and.b32 t252, %108, t20;\n\t"
-        "and.b32 t253, %109, t20;\n\t"
-        "and.b32 t254, %110, t20;\n\t"
-        "and.b32 t255, %111, t20;\n\t"
-        "and.b32 t256, %112, t20;\n\t"
-        "and.b32 t257, %113, t20;\n\t"
-        "and.b32 t258, %114, t20;\n\t"
-        "and.b32 t259, %115, t20;\n\t"
-        "and.b32 t260, %116, t20;\n\t"
-        "and.b32 t261, %117, t20;\n\t"
-        "and.b32 t262, %118, t20;\n\t"
-        "sub.cc.u32 t280, %119, t246;\n\t"
-        "subc.cc.u32 t281, %120, t247;\n\t"
-        "subc.cc.u32 t282, %121, t248;\n\t"
-        "subc.cc.u32 t283, %122, t249;\n\t"
-        "subc.cc.u32 t284, %123, t250;\n\t"
-        "subc.cc.u32 t285, %124, t251;\n\t"
-        "subc.cc.u32 t286, %125, t252;\n\t"
-        "subc.cc.u32 t287, %126, t253;\n\t"
-        "subc.cc.u32 t288, %127, t254;\n\t"
-        "subc.cc.u32 t289, %128, t255;\n\t"
-        "subc.cc.u32 t290, %129, t256;\n\t"
-        "subc.cc.u32 t291, %130, t257;\n\t"
-        "subc.cc.u32 t292, %131, t258;\n\t"
-        "subc.cc.u32 t293, %132, t259;\n\t"
-        "subc.cc.u32 t294, %133, t260;\n\t"
-        "subc.cc.u32 t295, %134, t261;\n\t"
-        "subc.cc.u32 t296, %135, t262;\n\t"
-        "subc.u32 t297, 0, 0;\n\t"
-        "and.b32 t298, t297, %136;\n\t"
-        "and.b32 t299, t297, %137;\n\t"
-        "and.b32 t300, t297, %138;\n\t"
-        "and.b32 t301, t297, %139;\n\t"
-        "and.b32 t302, t297, %140;\n\t"
-        "and.b32 t303, t297, %141;\n\t"
-        "and.b32 t304, t297, %142;\n\t"
-        "and.b32 t305, t297, %143;\n\t"
-        "and.b32 t306, t297, %144;\n\t"
-        "and.b32 t307, t297, %145;\n\t"
-        "and.b32 t308, t297, %146;\n\t"
-        "and.b32 t309, t297, %147;\n\t"
-        "and.b32 t310, t297, %148;\n\t"
-        "and.b32 t311, t297, %149;\n\t"
-        "and.b32 t312, t297, %150;\n\t"
-        "and.b32 t313, t297, %151;\n\t"
-        "and.b32 t314, t297, %152;\n\t"
-        "add.cc.u32 t263, t280, t298;\n\t"
-        "addc.cc.u32 t264, t281, t299;\n\t"
-        "addc.cc.u32 t265, t282, t300;\n\t"
-        "addc.cc.u32 t266, t283, t301;\n\t"
-        "addc.cc.u32 t267, t284, t302;\n\t"
-        "addc.cc.u32 t268, t285, t303;\n\t"
-        "addc.cc.u32 t269, t286, t304;\n\t"
-        "addc.cc.u32 t270, t287, t305;\n\t"
-        "addc.cc.u32 t271, t288, t306;\n\t"
-        "addc.cc.u32 t272, t289, t307;\n\t"
-        "addc.cc.u32 t273, t290, t308;\n\t"
-        "addc.cc.u32 t274, t291, t309;\n\t"
-        "addc.cc.u32 t275, t292, t310;\n\t"
-        "addc.cc.u32 t276, t293, t311;\n\t"
-        "addc.cc.u32 t277, t294, t312;\n\t"
-        "addc.cc.u32 t278, t295, t313;\n\t"
-        "addc.u32 t279, t296, t314;\n\t"
-        "xor.b32 t332, t194, t263;\n\t"
-        "and.b32 t332, t332, t91;\n\t"
-        "xor.b32 t315, t194, t332;\n\t"
-        "xor.b32 t333, t195, t264;\n\t"
-        "and.b32 t333, t333, t91;\n\t"
-        "xor.b32 t316, t195, t333;\n\t"
-        "xor.b32 t334, t196, t265;\n\t"
-        "and.b32 t334, t334, t91;\n\t"
-        "xor.b32 t317, t196, t334;\n\t"
-        "xor.b32 t335, t197, t266;\n\t"
-        "and.b32 t335, t335, t91;\n\t"
-        "xor.b32 t318, t197, t335;\n\t"
-        "xor.b32 t336, t198, t267;\n\t"
-        "and.b32 t336, t336, t91;\n\t"
-        "xor.b32 t319, t198, t336;\n\t"
-        "xor.b32 t337, t199, t268;\n\t"
-        "and.b32 t337, t337, t91;\n\t"
-        "xor.b32 t320, t199, t337;\n\t"
-        "xor.b32 t338, t200, t269;\n\t"
-        "and.b32 t338, t338, t91;\n\t"
-        "xor.b32 t321, t200, t338;\n\t"
-        "xor.b32 t339, t201, t270;\n\t"
-        "and.b32 t339, t339, t91;\n\t"
-        "xor.b32 t322, t201, t339;\n\t"
-        "xor.b32 t340, t202, t271;\n\t"
-        "and.b32 t340, t340, t91;\n\t"
-        "xor.b32 t323, t202, t340;\n\t"
-        "xor.b32 t341, t203, t272;\n\t"
-        "and.b32 t341, t341, t91;\n\t"
-        "xor.b32 t324, t203, t341;\n\t"
-        "xor.b32 t342, t204, t273;\n\t"
-        "and.b32 t342, t342, t91;\n\t"
-        "xor.b32 t325, t204, t342;\n\t"
-        "xor.b32 t343, t205, t274;\n\t"
-        "and.b32 t343, t343, t91;\n\t"
-        "xor.b32 t326, t205, t343;\n\t"
-        "xor.b32 t344, t206, t275;\n\t"
-        "and.b32 t344, t344, t91;\n\t"
-        "xor.b32 t327, t206, t344;\n\t"
-        "xor.b32 t345, t207, t276;\n\t"
-        "and.b32 t345, t345, t91;\n\t"
-        "xor.b32 t328, t207, t345;\n\t"
-        "xor.b32 t346, t208, t277;\n\t"
-        "and.b32 t346, t346, t91;\n\t"
-        "xor.b32 t329, t208, t346;\n\t"
-        "xor.b32 t347, t209, t278;\n\t"
-        "and.b32 t347, t347, t91;\n\t"
-        "xor.b32 t330, t209, t347;\n\t"
-        "xor.b32 t348, t210, t279;\n\t"
-        "and.b32 t348, t348, t91;\n\t"
-        "xor.b32 t331, t210, t348;\n\t"
-        "and.b32 t349, t315, 1;\n\t"
-        "sub.u32 t350, 0, t349;\n\t"
-        "and.b32 t351, t350, %136;\n\t"
-        "and.b32 t352, t350, %137;\n\t"
-        "and.b32 t353, t350, %138;\n\t"
-        "and.b32 t354, t350, %139;\n\t"
-        "and.b32 t355, t350, %140;\n\t"
-        "and.b32 t356, t350, %141;\n\t"
-        "and.b32 t357, t350, %142;\n\t"
-        "and.b32 t358, t350, %143;\n\t"
-        "and.b32 t359, t350, %144;\n\t"
-        "and.b32 t360, t350, %145;\n\t"
-        "and.b32 t361, t350, %146;\n\t"
-        "and.b32 t362, t350, %147;\n\t"
-        "and.b32 t363, t350, %148;\n\t"
-        "and.b32 t364, t350, %149;\n\t"
-        "and.b32 t365, t350, %150;\n\t"
-        "and.b32 t366, t350, %151;\n\t"
-        "and.b32 t367, t350, %152;\n\t"
-        "add.cc.u32 t368, t315, t351;\n\t"
-        "addc.cc.u32 t369, t316, t352;\n\t"
-        "addc.cc.u32 t370, t317, t353;\n\t"
-        "addc.cc.u32 t371, t318, t354;\n\t"
-        "addc.cc.u32 t372, t319, t355;\n\t"
-        "addc.cc.u32 t373, t320, t356;\n\t"
-        "addc.cc.u32 t374, t321, t357;\n\t"
-        "addc.cc.u32 t375, t322, t358;\n\t"
-        "addc.cc.u32 t376, t323, t359;\n\t"
-        "addc.cc.u32 t377, t324, t360;\n\t"
-        "addc.cc.u32 t378, t325, t361;\n\t"
-        "addc.cc.u32 t379, t326, t362;\n\t"
-        "addc.cc.u32 t380, t327, t363;\n\t"
-        "addc.cc.u32 t381, t328, t364;\n\t"
-        "addc.cc.u32 t382, t329, t365;\n\t"
-        "addc.cc.u32 t383, t330, t366;\n\t"
-        "addc.cc.u32 t384, t331, t367;\n\t"
-        "addc.u32 t385, 0, 0;\n\t"
-        "shf.r.clamp.b32 t386, t368, t369, 1;\n\t"
-        "shf.r.clamp.b32 t387, t369, t370, 1;\n\t"
-        "shf.r.clamp.b32 t388, t370, t371, 1;\n\t"
-        "shf.r.clamp.b32 t389, t371, t372, 1;\n\t"
-        "shf.r.clamp.b32 t390, t372, t373, 1;\n\t"
-        "shf.r.clamp.b32 t391, t373, t374, 1;\n\t"
-        "shf.r.clamp.b32 t392, t374, t375, 1;\n\t"
-        "shf.r.clamp.b32 t393, t375, t376, 1;\n\t"
-        "shf.r.clamp.b32 t394, t376, t377, 1;\n\t"
-        "shf.r.clamp.b32 t395, t377, t378, 1;\n\t"
-        "shf.r.clamp.b32 t396, t378, t379, 1;\n\t"
-        "shf.r.clamp.b32 t397, t379, t380, 1;\n\t"
-        "shf.r.clamp.b32 t398, t380, t381, 1;\n\t"
-        "shf.r.clamp.b32 t399, t381, t382, 1;\n\t"
-        "shf.r.clamp.b32 t400, t382, t383, 1;\n\t"
-        "shf.r.clamp.b32 t401, t383, t384, 1;\n\t"
-        "shf.r.clamp.b32 t402, t384, t385, 1;\n\t"
-        "xor.b32 t403, t386, t194;\n\t"
-        "and.b32 t403, t403, t91;\n\t"
-        "xor.b32 %34, t386, t403;\n\t"
-        "xor.b32 t404, t263, t386;\n\t"
-        "and.b32 t404, t404, t91;\n\t"
-        "xor.b32 %51, t263, t404;\n\t"
-        "xor.b32 t405, t387, t195;\n\t"
-        "and.b32 t405, t405, t91;\n\t"
-        "xor.b32 %35, t387, t405;\n\t"
-        "xor.b32 t406, t264, t387;\n\t"
-        "and.b32 t406, t406, t91;\n\t"
-        "xor.b32 %52, t264, t406;\n\t"
-        "xor.b32 t407, t388, t196;\n\t"
-        "and.b32 t407, t407, t91;\n\t"
-        "xor.b32 %36, t388, t407;\n\t"
-        "xor.b32 t408, t265, t388;\n\t"
-        "and.b32 t408, t408, t91;\n\t"
-        "xor.b32 %53, t265, t408;\n\t"
-        "xor.b32 t409, t389, t197;\n\t"
-        "and.b32 t409, t409, t91;\n\t"
-        "xor.b32 %37, t389, t409;\n\t"
-        "xor.b32 t410, t266, t389;\n\t"
-        "and.b32 t410, t410, t91;\n\t"
-        "xor.b32 %54, t266, t410;\n\t"
-        "xor.b32 t411, t390, t198;\n\t"
-        "and.b32 t411, t411, t91;\n\t"
-        "xor.b32 %38, t390, t411;\n\t"
-        "xor.b32 t412, t267, t390;\n\t"
-        "and.b32 t412, t412, t91;\n\t"
-        "xor.b32 %55, t267, t412;\n\t"
-        "xor.b32 t413, t391, t199;\n\t"
-        "and.b32 t413, t413, t91;\n\t"
-        "xor.b32 %39, t391, t413;\n\t"
-        "xor.b32 t414, t268, t391;\n\t"
-        "and.b32 t414, t414, t91;\n\t"
-        "xor.b32 %56, t268, t414;\n\t"
-        "xor.b32 t415, t392, t200;\n\t"
-        "and.b32 t415, t415, t91;\n\t"
-        "xor.b32 %40, t392, t415;\n\t"
-        "xor.b32 t416, t269, t392;\n\t"
-        "and.b32 t416, t416, t91;\n\t"
-        "xor.b32 %57, t269, t416;\n\t"
-        "xor.b32 t417, t393, t201;\n\t"
-        "and.b32 t417, t417, t91;\n\t"
-        "xor.b32 %41, t393, t417;\n\t"
-        "xor.b32 t418, t270, t393;\n\t"
-        "and.b32 t418, t418, t91;\n\t"
-        "xor.b32 %58, t270, t418;\n\t"
-        "xor.b32 t419, t394, t202;\n\t"
-        "and.b32 t419, t419, t91;\n\t"
-        "xor.b32 %42, t394, t419;\n\t"
-        "xor.b32 t420, t271, t394;\n\t"
-        "and.b32 t420, t420, t91;\n\t"
-        "xor.b32 %59, t271, t420;\n\t"
-        "xor.b32 t421, t395, t203;\n\t"
-        "and.b32 t421, t421, t91;\n\t"
-        "xor.b32 %43, t395, t421;\n\t"
-        "xor.b32 t422, t272, t395;\n\t"
-        "and.b32 t422, t422, t91;\n\t"
-        "xor.b32 %60, t272, t422;\n\t"
-        "xor.b32 t423, t396, t204;\n\t"
-        "and.b32 t423, t423, t91;\n\t"
-        "xor.b32 %44, t396, t423;\n\t"
-        "xor.b32 t424, t273, t396;\n\t"
-        "and.b32 t424, t424, t91;\n\t"
-        "xor.b32 %61, t273, t424;\n\t"
-        "xor.b32 t425, t397, t205;\n\t"
-        "and.b32 t425, t425, t91;\n\t"
-        "xor.b32 %45, t397, t425;\n\t"
-        "xor.b32 t426, t274, t397;\n\t"
-        "and.b32 t426, t426, t91;\n\t"
-        "xor.b32 %62, t274, t426;\n\t"
-        "xor.b32 t427, t398, t206;\n\t"
-        "and.b32 t427, t427, t91;\n\t"
-        "xor.b32 %46, t398, t427;\n\t"
-        "xor.b32 t428, t275, t398;\n\t"
-        "and.b32 t428, t428, t91;\n\t"
-        "xor.b32 %63, t275, t428;\n\t"
-        "xor.b32 t429, t399, t207;\n\t"
-        "and.b32 t429, t429, t91;\n\t"
-        "xor.b32 %47, t399, t429;\n\t"
-        "xor.b32 t430, t276, t399;\n\t"
-        "and.b32 t430, t430, t91;\n\t"
-        "xor.b32 %64, t276, t430;\n\t"
-        "xor.b32 t431, t400, t208;\n\t"
-        "and.b32 t431, t431, t91;\n\t"
-        "xor.b32 %48, t400, t431;\n\t"
-        "xor.b32 t432, t277, t400;\n\t"
-        "and.b32 t432, t432, t91;\n\t"
-        "xor.b32 %65, t277, t432;\n\t"
-        "xor.b32 t433, t401, t209;\n\t"
-        "and.b32 t433, t433, t91;\n\t"
-        "xor.b32 %49, t401, t433;\n\t"
-        "xor.b32 t434, t278, t401;\n\t"
-        "and.b32 t434, t434, t91;\n\t"
-        "xor.b32 %66, t278, t434;\n\t"
-        "xor.b32 t435, t402, t210;\n\t"
-        "and.b32 t435, t435, t91;\n\t"
-        "xor.b32 %50, t402, t435;\n\t"
-        "xor.b32 t436, t279, t402;\n\t"
-        "and.b32 t436, t436, t91;\n\t"
-        "xor.b32 %67, t279, t436;\n\t"
+        ".reg .u32 t<5>;\n\t"
+        "mov.b32 %0, 1;\n\t"
+        "mov.b32 %1, %106;\n\t"
+        "mov.b32 %2, %107;\n\t"
+        "mov.b32 %3, %108;\n\t"
+        "mov.b32 %4, %109;\n\t"
+        "mov.b32 %5, %110;\n\t"
+        "mov.b32 %6, %111;\n\t"
+        "mov.b32 %7, %112;\n\t"
+        "mov.b32 %8, %113;\n\t"
+        "mov.b32 %9, %114;\n\t"
+        "mov.b32 %10, %115;\n\t"
+        "mov.b32 %11, %116;\n\t"
+        "mov.b32 %12, %117;\n\t"
+        "mov.b32 %13, %118;\n\t"
+        "mov.b32 %14, %119;\n\t"
+        "mov.b32 %15, %120;\n\t"
+        "mov.b32 %16, %121;\n\t"
+        "mov.b32 %17, %122;\n\t"
+        "mov.b32 %18, 0;\n\t"
+        "mov.b32 %19, %89;\n\t"
+        "mov.b32 %20, %90;\n\t"
+        "mov.b32 %21, %91;\n\t"
+        "mov.b32 %22, %92;\n\t"
+        "mov.b32 %23, %93;\n\t"
+        "mov.b32 %24, %94;\n\t"
+        "mov.b32 %25, %95;\n\t"
+        "mov.b32 %26, %96;\n\t"
+        "mov.b32 %27, %97;\n\t"
+        "mov.b32 %28, %98;\n\t"
+        "mov.b32 %29, %99;\n\t"
+        "mov.b32 %30, %100;\n\t"
+        "mov.b32 %31, %101;\n\t"
+        "mov.b32 %32, %102;\n\t"
+        "mov.b32 %33, %103;\n\t"
+        "mov.b32 %34, %104;\n\t"
+        "mov.b32 %35, %105;\n\t"
+        "mov.b32 %36, 0;\n\t"
+        "mov.b32 %37, 0;\n\t"
+        "mov.b32 %38, 0;\n\t"
+        "mov.b32 %39, 0;\n\t"
+        "mov.b32 %40, 0;\n\t"
+        "mov.b32 %41, 0;\n\t"
+        "mov.b32 %42, 0;\n\t"
+        "mov.b32 %43, 0;\n\t"
+        "mov.b32 %44, 0;\n\t"
+        "mov.b32 %45, 0;\n\t"
+        "mov.b32 %46, 0;\n\t"
+        "mov.b32 %47, 0;\n\t"
+        "mov.b32 %48, 0;\n\t"
+        "mov.b32 %49, 0;\n\t"
+        "mov.b32 %50, 0;\n\t"
+        "mov.b32 %51, 0;\n\t"
+        "mov.b32 %52, 0;\n\t"
+        "mov.b32 %53, 0;\n\t"
+        "mov.b32 %54, 1;\n\t"
+        "mov.b32 %55, 0;\n\t"
+        "mov.b32 %56, 0;\n\t"
+        "mov.b32 %57, 0;\n\t"
+        "mov.b32 %58, 0;\n\t"
+        "mov.b32 %59, 0;\n\t"
+        "mov.b32 %60, 0;\n\t"
+        "mov.b32 %61, 0;\n\t"
+        "mov.b32 %62, 0;\n\t"
+        "mov.b32 %63, 0;\n\t"
+        "mov.b32 %64, 0;\n\t"
+        "mov.b32 %65, 0;\n\t"
+        "mov.b32 %66, 0;\n\t"
+        "mov.b32 %67, 0;\n\t"
+        "mov.b32 %68, 0;\n\t"
+        "mov.b32 %69, 0;\n\t"
+        "mov.b32 %70, 0;\n\t"
+        "mov.b32 %71, %106;\n\t"
+        "mov.b32 %72, %107;\n\t"
+        "mov.b32 %73, %108;\n\t"
+        "mov.b32 %74, %109;\n\t"
+        "mov.b32 %75, %110;\n\t"
+        "mov.b32 %76, %111;\n\t"
+        "mov.b32 %77, %112;\n\t"
+        "mov.b32 %78, %113;\n\t"
+        "mov.b32 %79, %114;\n\t"
+        "mov.b32 %80, %115;\n\t"
+        "mov.b32 %81, %116;\n\t"
+        "mov.b32 %82, %117;\n\t"
+        "mov.b32 %83, %118;\n\t"
+        "mov.b32 %84, %119;\n\t"
+        "mov.b32 %85, %120;\n\t"
+        "mov.b32 %86, %121;\n\t"
+        "mov.b32 %87, %122;\n\t"
+        "mov.b32 t0, %106;\n\t"
+        "mul.lo.u32 t1, %106, t0;\n\t"
+        "sub.u32 t1, 2, t1;\n\t"
+        "mul.lo.u32 t0, t0, t1;\n\t"
+        "mul.lo.u32 t2, %106, t0;\n\t"
+        "sub.u32 t2, 2, t2;\n\t"
+        "mul.lo.u32 t0, t0, t2;\n\t"
+        "mul.lo.u32 t3, %106, t0;\n\t"
+        "sub.u32 t3, 2, t3;\n\t"
+        "mul.lo.u32 t0, t0, t3;\n\t"
+        "mul.lo.u32 t4, %106, t0;\n\t"
+        "sub.u32 t4, 2, t4;\n\t"
+        "mul.lo.u32 t0, t0, t4;\n\t"
+        "sub.u32 %88, 0, t0;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47]), "=&r"(y[48]), "=&r"(y[49]), "=&r"(y[50]), "=&r"(y[51]), "=&r"(y[52]), "=&r"(y[53]), "=&r"(y[54]), "=&r"(y[55]), "=&r"(y[56]), "=&r"(y[57]), "=&r"(y[58]), "=&r"(y[59]), "=&r"(y[60]), "=&r"(y[61]), "=&r"(y[62]), "=&r"(y[63]), "=&r"(y[64]), "=&r"(y[65]), "=&r"(y[66]), "=&r"(y[67])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67]), "r"(x[68]), "r"(x[69]), "r"(x[70]), "r"(x[71]), "r"(x[72]), "r"(x[73]), "r"(x[74]), "r"(x[75]), "r"(x[76]), "r"(x[77]), "r"(x[78]), "r"(x[79]), "r"(x[80]), "r"(x[81]), "r"(x[82]), "r"(x[83]), "r"(x[84])
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47]), "=&r"(y[48]), "=&r"(y[49]), "=&r"(y[50]), "=&r"(y[51]), "=&r"(y[52]), "=&r"(y[53]), "=&r"(y[54]), "=&r"(y[55]), "=&r"(y[56]), "=&r"(y[57]), "=&r"(y[58]), "=&r"(y[59]), "=&r"(y[60]), "=&r"(y[61]), "=&r"(y[62]), "=&r"(y[63]), "=&r"(y[64]), "=&r"(y[65]), "=&r"(y[66]), "=&r"(y[67]), "=&r"(y[68]), "=&r"(y[69]), "=&r"(y[70]), "=&r"(y[71]), "=&r"(y[72]), "=&r"(y[73]), "=&r"(y[74]), "=&r"(y[75]), "=&r"(y[76]), "=&r"(y[77]), "=&r"(y[78]), "=&r"(y[79]), "=&r"(y[80]), "=&r"(y[81]), "=&r"(y[82]), "=&r"(y[83]), "=&r"(y[84]), "=&r"(y[85]), "=&r"(y[86]), "=&r"(y[87]), "=&r"(y[88])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[5];
+    y[0] = ptx_mov(1u);
+    y[1] = ptx_mov(x[17]);
+    y[2] = ptx_mov(x[18]);
+    y[3] = ptx_mov(x[19]);
+    y[4] = ptx_mov(x[20]);
+    y[5] = ptx_mov(x[21]);
+    y[6] = ptx_mov(x[22]);
+    y[7] = ptx_mov(x[23]);
+    y[8] = ptx_mov(x[24]);
+    y[9] = ptx_mov(x[25]);
+    y[10] = ptx_mov(x[26]);
+    y[11] = ptx_mov(x[27]);
+    y[12] = ptx_mov(x[28]);
+    y[13] = ptx_mov(x[29]);
+    y[14] = ptx_mov(x[30]);
+    y[15] = ptx_mov(x[31]);
+    y[16] = ptx_mov(x[32]);
+    y[17] = ptx_mov(x[33]);
+    y[18] = ptx_mov(0u);
+    y[19] = ptx_mov(x[0]);
+    y[20] = ptx_mov(x[1]);
+    y[21] = ptx_mov(x[2]);
+    y[22] = ptx_mov(x[3]);
+    y[23] = ptx_mov(x[4]);
+    y[24] = ptx_mov(x[5]);
+    y[25] = ptx_mov(x[6]);
+    y[26] = ptx_mov(x[7]);
+    y[27] = ptx_mov(x[8]);
+    y[28] = ptx_mov(x[9]);
+    y[29] = ptx_mov(x[10]);
+    y[30] = ptx_mov(x[11]);
+    y[31] = ptx_mov(x[12]);
+    y[32] = ptx_mov(x[13]);
+    y[33] = ptx_mov(x[14]);
+    y[34] = ptx_mov(x[15]);
+    y[35] = ptx_mov(x[16]);
+    y[36] = ptx_mov(0u);
+    y[37] = ptx_mov(0u);
+    y[38] = ptx_mov(0u);
+    y[39] = ptx_mov(0u);
+    y[40] = ptx_mov(0u);
+    y[41] = ptx_mov(0u);
+    y[42] = ptx_mov(0u);
+    y[43] = ptx_mov(0u);
+    y[44] = ptx_mov(0u);
+    y[45] = ptx_mov(0u);
+    y[46] = ptx_mov(0u);
+    y[47] = ptx_mov(0u);
+    y[48] = ptx_mov(0u);
+    y[49] = ptx_mov(0u);
+    y[50] = ptx_mov(0u);
+    y[51] = ptx_mov(0u);
+    y[52] = ptx_mov(0u);
+    y[53] = ptx_mov(0u);
+    y[54] = ptx_mov(1u);
+    y[55] = ptx_mov(0u);
+    y[56] = ptx_mov(0u);
+    y[57] = ptx_mov(0u);
+    y[58] = ptx_mov(0u);
+    y[59] = ptx_mov(0u);
+    y[60] = ptx_mov(0u);
+    y[61] = ptx_mov(0u);
+    y[62] = ptx_mov(0u);
+    y[63] = ptx_mov(0u);
+    y[64] = ptx_mov(0u);
+    y[65] = ptx_mov(0u);
+    y[66] = ptx_mov(0u);
+    y[67] = ptx_mov(0u);
+    y[68] = ptx_mov(0u);
+    y[69] = ptx_mov(0u);
+    y[70] = ptx_mov(0u);
+    y[71] = ptx_mov(x[17]);
+    y[72] = ptx_mov(x[18]);
+    y[73] = ptx_mov(x[19]);
+    y[74] = ptx_mov(x[20]);
+    y[75] = ptx_mov(x[21]);
+    y[76] = ptx_mov(x[22]);
+    y[77] = ptx_mov(x[23]);
+    y[78] = ptx_mov(x[24]);
+    y[79] = ptx_mov(x[25]);
+    y[80] = ptx_mov(x[26]);
+    y[81] = ptx_mov(x[27]);
+    y[82] = ptx_mov(x[28]);
+    y[83] = ptx_mov(x[29]);
+    y[84] = ptx_mov(x[30]);
+    y[85] = ptx_mov(x[31]);
+    y[86] = ptx_mov(x[32]);
+    y[87] = ptx_mov(x[33]);
+    t[0] = ptx_mov(x[17]);
+    t[1] = ptx_mul_lo(x[17], t[0]);
+    t[1] = ptx_sub(2u, t[1]);
+    t[0] = ptx_mul_lo(t[0], t[1]);
+    t[2] = ptx_mul_lo(x[17], t[0]);
+    t[2] = ptx_sub(2u, t[2]);
+    t[0] = ptx_mul_lo(t[0], t[2]);
+    t[3] = ptx_mul_lo(x[17], t[0]);
+    t[3] = ptx_sub(2u, t[3]);
+    t[0] = ptx_mul_lo(t[0], t[3]);
+    t[4] = ptx_mul_lo(x[17], t[0]);
+    t[4] = ptx_sub(2u, t[4]);
+    t[0] = ptx_mul_lo(t[0], t[4]);
+    y[88] = ptx_sub(0u, t[0]);
+  }
+#endif
+};
+
+// modinv_round: a step that the loops below call; 1882 instructions.
+struct modinv_round {
+  static constexpr unsigned in_words = 89;
+  static constexpr unsigned out_words = 71;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<797>;\n\t"
+        "mov.b32 t0, %71;\n\t"
+        "mov.b32 t1, %72;\n\t"
+        "mov.b32 t2, %90;\n\t"
+        "mov.b32 t3, 1;\n\t"
+        "mov.b32 t4, 0;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "mov.b32 t6, 1;\n\t"
+        "sub.u32 t7, 0, t0;\n\t"
+        "shr.b32 t8, t7, 31;\n\t"
+        "sub.u32 t9, 0, t8;\n\t"
+        "and.b32 t10, t2, 1;\n\t"
+        "sub.u32 t11, 0, t10;\n\t"
+        "xor.b32 t12, t1, t9;\n\t"
+        "sub.u32 t12, t12, t9;\n\t"
+        "and.b32 t12, t12, t11;\n\t"
+        "add.u32 t2, t2, t12;\n\t"
+        "xor.b32 t13, t3, t9;\n\t"
+        "sub.u32 t13, t13, t9;\n\t"
+        "and.b32 t13, t13, t11;\n\t"
+        "add.u32 t5, t5, t13;\n\t"
+        "xor.b32 t14, t4, t9;\n\t"
+        "sub.u32 t14, t14, t9;\n\t"
+        "and.b32 t14, t14, t11;\n\t"
+        "add.u32 t6, t6, t14;\n\t"
+        "and.b32 t15, t9, t11;\n\t"
+        "xor.b32 t0, t0, t15;\n\t"
+        "sub.u32 t0, t0, t15;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t16, t2, t15;\n\t"
+        "add.u32 t1, t1, t16;\n\t"
+        "and.b32 t17, t5, t15;\n\t"
+        "add.u32 t3, t3, t17;\n\t"
+        "and.b32 t18, t6, t15;\n\t"
+        "add.u32 t4, t4, t18;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t19, 0, t0;\n\t"
+        "shr.b32 t20, t19, 31;\n\t"
+        "sub.u32 t21, 0, t20;\n\t"
+        "and.b32 t22, t2, 1;\n\t"
+        "sub.u32 t23, 0, t22;\n\t"
+        "xor.b32 t24, t1, t21;\n\t"
+        "sub.u32 t24, t24, t21;\n\t"
+        "and.b32 t24, t24, t23;\n\t"
+        "add.u32 t2, t2, t24;\n\t"
+        "xor.b32 t25, t3, t21;\n\t"
+        "sub.u32 t25, t25, t21;\n\t"
+        "and.b32 t25, t25, t23;\n\t"
+        "add.u32 t5, t5, t25;\n\t"
+        "xor.b32 t26, t4, t21;\n\t"
+        "sub.u32 t26, t26, t21;\n\t"
+        "and.b32 t26, t26, t23;\n\t"
+        "add.u32 t6, t6, t26;\n\t"
+        "and.b32 t27, t21, t23;\n\t"
+        "xor.b32 t0, t0, t27;\n\t"
+        "sub.u32 t0, t0, t27;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t28, t2, t27;\n\t"
+        "add.u32 t1, t1, t28;\n\t"
+        "and.b32 t29, t5, t27;\n\t"
+        "add.u32 t3, t3, t29;\n\t"
+        "and.b32 t30, t6, t27;\n\t"
+        "add.u32 t4, t4, t30;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t31, 0, t0;\n\t"
+        "shr.b32 t32, t31, 31;\n\t"
+        "sub.u32 t33, 0, t32;\n\t"
+        "and.b32 t34, t2, 1;\n\t"
+        "sub.u32 t35, 0, t34;\n\t"
+        "xor.b32 t36, t1, t33;\n\t"
+        "sub.u32 t36, t36, t33;\n\t"
+        "and.b32 t36, t36, t35;\n\t"
+        "add.u32 t2, t2, t36;\n\t"
+        "xor.b32 t37, t3, t33;\n\t"
+        "sub.u32 t37, t37, t33;\n\t"
+        "and.b32 t37, t37, t35;\n\t"
+        "add.u32 t5, t5, t37;\n\t"
+        "xor.b32 t38, t4, t33;\n\t"
+        "sub.u32 t38, t38, t33;\n\t"
+        "and.b32 t38, t38, t35;\n\t"
+        "add.u32 t6, t6, t38;\n\t"
+        "and.b32 t39, t33, t35;\n\t"
+        "xor.b32 t0, t0, t39;\n\t"
+        "sub.u32 t0, t0, t39;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t40, t2, t39;\n\t"
+        "add.u32 t1, t1, t40;\n\t"
+        "and.b32 t41, t5, t39;\n\t"
+        "add.u32 t3, t3, t41;\n\t"
+        "and.b32 t42, t6, t39;\n\t"
+        "add.u32 t4, t4, t42;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t43, 0, t0;\n\t"
+        "shr.b32 t44, t43, 31;\n\t"
+        "sub.u32 t45, 0, t44;\n\t"
+        "and.b32 t46, t2, 1;\n\t"
+        "sub.u32 t47, 0, t46;\n\t"
+        "xor.b32 t48, t1, t45;\n\t"
+        "sub.u32 t48, t48, t45;\n\t"
+        "and.b32 t48, t48, t47;\n\t"
+        "add.u32 t2, t2, t48;\n\t"
+        "xor.b32 t49, t3, t45;\n\t"
+        "sub.u32 t49, t49, t45;\n\t"
+        "and.b32 t49, t49, t47;\n\t"
+        "add.u32 t5, t5, t49;\n\t"
+        "xor.b32 t50, t4, t45;\n\t"
+        "sub.u32 t50, t50, t45;\n\t"
+        "and.b32 t50, t50, t47;\n\t"
+        "add.u32 t6, t6, t50;\n\t"
+        "and.b32 t51, t45, t47;\n\t"
+        "xor.b32 t0, t0, t51;\n\t"
+        "sub.u32 t0, t0, t51;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t52, t2, t51;\n\t"
+        "add.u32 t1, t1, t52;\n\t"
+        "and.b32 t53, t5, t51;\n\t"
+        "add.u32 t3, t3, t53;\n\t"
+        "and.b32 t54, t6, t51;\n\t"
+        "add.u32 t4, t4, t54;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t55, 0, t0;\n\t"
+        "shr.b32 t56, t55, 31;\n\t"
+        "sub.u32 t57, 0, t56;\n\t"
+        "and.b32 t58, t2, 1;\n\t"
+        "sub.u32 t59, 0, t58;\n\t"
+        "xor.b32 t60, t1, t57;\n\t"
+        "sub.u32 t60, t60, t57;\n\t"
+        "and.b32 t60, t60, t59;\n\t"
+        "add.u32 t2, t2, t60;\n\t"
+        "xor.b32 t61, t3, t57;\n\t"
+        "sub.u32 t61, t61, t57;\n\t"
+        "and.b32 t61, t61, t59;\n\t"
+        "add.u32 t5, t5, t61;\n\t"
+        "xor.b32 t62, t4, t57;\n\t"
+        "sub.u32 t62, t62, t57;\n\t"
+        "and.b32 t62, t62, t59;\n\t"
+        "add.u32 t6, t6, t62;\n\t"
+        "and.b32 t63, t57, t59;\n\t"
+        "xor.b32 t0, t0, t63;\n\t"
+        "sub.u32 t0, t0, t63;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t64, t2, t63;\n\t"
+        "add.u32 t1, t1, t64;\n\t"
+        "and.b32 t65, t5, t63;\n\t"
+        "add.u32 t3, t3, t65;\n\t"
+        "and.b32 t66, t6, t63;\n\t"
+        "add.u32 t4, t4, t66;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t67, 0, t0;\n\t"
+        "shr.b32 t68, t67, 31;\n\t"
+        "sub.u32 t69, 0, t68;\n\t"
+        "and.b32 t70, t2, 1;\n\t"
+        "sub.u32 t71, 0, t70;\n\t"
+        "xor.b32 t72, t1, t69;\n\t"
+        "sub.u32 t72, t72, t69;\n\t"
+        "and.b32 t72, t72, t71;\n\t"
+        "add.u32 t2, t2, t72;\n\t"
+        "xor.b32 t73, t3, t69;\n\t"
+        "sub.u32 t73, t73, t69;\n\t"
+        "and.b32 t73, t73, t71;\n\t"
+        "add.u32 t5, t5, t73;\n\t"
+        "xor.b32 t74, t4, t69;\n\t"
+        "sub.u32 t74, t74, t69;\n\t"
+        "and.b32 t74, t74, t71;\n\t"
+        "add.u32 t6, t6, t74;\n\t"
+        "and.b32 t75, t69, t71;\n\t"
+        "xor.b32 t0, t0, t75;\n\t"
+        "sub.u32 t0, t0, t75;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t76, t2, t75;\n\t"
+        "add.u32 t1, t1, t76;\n\t"
+        "and.b32 t77, t5, t75;\n\t"
+        "add.u32 t3, t3, t77;\n\t"
+        "and.b32 t78, t6, t75;\n\t"
+        "add.u32 t4, t4, t78;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t79, 0, t0;\n\t"
+        "shr.b32 t80, t79, 31;\n\t"
+        "sub.u32 t81, 0, t80;\n\t"
+        "and.b32 t82, t2, 1;\n\t"
+        "sub.u32 t83, 0, t82;\n\t"
+        "xor.b32 t84, t1, t81;\n\t"
+        "sub.u32 t84, t84, t81;\n\t"
+        "and.b32 t84, t84, t83;\n\t"
+        "add.u32 t2, t2, t84;\n\t"
+        "xor.b32 t85, t3, t81;\n\t"
+        "sub.u32 t85, t85, t81;\n\t"
+        "and.b32 t85, t85, t83;\n\t"
+        "add.u32 t5, t5, t85;\n\t"
+        "xor.b32 t86, t4, t81;\n\t"
+        "sub.u32 t86, t86, t81;\n\t"
+        "and.b32 t86, t86, t83;\n\t"
+        "add.u32 t6, t6, t86;\n\t"
+        "and.b32 t87, t81, t83;\n\t"
+        "xor.b32 t0, t0, t87;\n\t"
+        "sub.u32 t0, t0, t87;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t88, t2, t87;\n\t"
+        "add.u32 t1, t1, t88;\n\t"
+        "and.b32 t89, t5, t87;\n\t"
+        "add.u32 t3, t3, t89;\n\t"
+        "and.b32 t90, t6, t87;\n\t"
+        "add.u32 t4, t4, t90;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t91, 0, t0;\n\t"
+        "shr.b32 t92, t91, 31;\n\t"
+        "sub.u32 t93, 0, t92;\n\t"
+        "and.b32 t94, t2, 1;\n\t"
+        "sub.u32 t95, 0, t94;\n\t"
+        "xor.b32 t96, t1, t93;\n\t"
+        "sub.u32 t96, t96, t93;\n\t"
+        "and.b32 t96, t96, t95;\n\t"
+        "add.u32 t2, t2, t96;\n\t"
+        "xor.b32 t97, t3, t93;\n\t"
+        "sub.u32 t97, t97, t93;\n\t"
+        "and.b32 t97, t97, t95;\n\t"
+        "add.u32 t5, t5, t97;\n\t"
+        "xor.b32 t98, t4, t93;\n\t"
+        "sub.u32 t98, t98, t93;\n\t"
+        "and.b32 t98, t98, t95;\n\t"
+        "add.u32 t6, t6, t98;\n\t"
+        "and.b32 t99, t93, t95;\n\t"
+        "xor.b32 t0, t0, t99;\n\t"
+        "sub.u32 t0, t0, t99;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t100, t2, t99;\n\t"
+        "add.u32 t1, t1, t100;\n\t"
+        "and.b32 t101, t5, t99;\n\t"
+        "add.u32 t3, t3, t101;\n\t"
+        "and.b32 t102, t6, t99;\n\t"
+        "add.u32 t4, t4, t102;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t103, 0, t0;\n\t"
+        "shr.b32 t104, t103, 31;\n\t"
+        "sub.u32 t105, 0, t104;\n\t"
+        "and.b32 t106, t2, 1;\n\t"
+        "sub.u32 t107, 0, t106;\n\t"
+        "xor.b32 t108, t1, t105;\n\t"
+        "sub.u32 t108, t108, t105;\n\t"
+        "and.b32 t108, t108, t107;\n\t"
+        "add.u32 t2, t2, t108;\n\t"
+        "xor.b32 t109, t3, t105;\n\t"
+        "sub.u32 t109, t109, t105;\n\t"
+        "and.b32 t109, t109, t107;\n\t"
+        "add.u32 t5, t5, t109;\n\t"
+        "xor.b32 t110, t4, t105;\n\t"
+        "sub.u32 t110, t110, t105;\n\t"
+        "and.b32 t110, t110, t107;\n\t"
+        "add.u32 t6, t6, t110;\n\t"
+        "and.b32 t111, t105, t107;\n\t"
+        "xor.b32 t0, t0, t111;\n\t"
+        "sub.u32 t0, t0, t111;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t112, t2, t111;\n\t"
+        "add.u32 t1, t1, t112;\n\t"
+        "and.b32 t113, t5, t111;\n\t"
+        "add.u32 t3, t3, t113;\n\t"
+        "and.b32 t114, t6, t111;\n\t"
+        "add.u32 t4, t4, t114;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t115, 0, t0;\n\t"
+        "shr.b32 t116, t115, 31;\n\t"
+        "sub.u32 t117, 0, t116;\n\t"
+        "and.b32 t118, t2, 1;\n\t"
+        "sub.u32 t119, 0, t118;\n\t"
+        "xor.b32 t120, t1, t117;\n\t"
+        "sub.u32 t120, t120, t117;\n\t"
+        "and.b32 t120, t120, t119;\n\t"
+        "add.u32 t2, t2, t120;\n\t"
+        "xor.b32 t121, t3, t117;\n\t"
+        "sub.u32 t121, t121, t117;\n\t"
+        "and.b32 t121, t121, t119;\n\t"
+        "add.u32 t5, t5, t121;\n\t"
+        "xor.b32 t122, t4, t117;\n\t"
+        "sub.u32 t122, t122, t117;\n\t"
+        "and.b32 t122, t122, t119;\n\t"
+        "add.u32 t6, t6, t122;\n\t"
+        "and.b32 t123, t117, t119;\n\t"
+        "xor.b32 t0, t0, t123;\n\t"
+        "sub.u32 t0, t0, t123;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t124, t2, t123;\n\t"
+        "add.u32 t1, t1, t124;\n\t"
+        "and.b32 t125, t5, t123;\n\t"
+        "add.u32 t3, t3, t125;\n\t"
+        "and.b32 t126, t6, t123;\n\t"
+        "add.u32 t4, t4, t126;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t127, 0, t0;\n\t"
+        "shr.b32 t128, t127, 31;\n\t"
+        "sub.u32 t129, 0, t128;\n\t"
+        "and.b32 t130, t2, 1;\n\t"
+        "sub.u32 t131, 0, t130;\n\t"
+        "xor.b32 t132, t1, t129;\n\t"
+        "sub.u32 t132, t132, t129;\n\t"
+        "and.b32 t132, t132, t131;\n\t"
+        "add.u32 t2, t2, t132;\n\t"
+        "xor.b32 t133, t3, t129;\n\t"
+        "sub.u32 t133, t133, t129;\n\t"
+        "and.b32 t133, t133, t131;\n\t"
+        "add.u32 t5, t5, t133;\n\t"
+        "xor.b32 t134, t4, t129;\n\t"
+        "sub.u32 t134, t134, t129;\n\t"
+        "and.b32 t134, t134, t131;\n\t"
+        "add.u32 t6, t6, t134;\n\t"
+        "and.b32 t135, t129, t131;\n\t"
+        "xor.b32 t0, t0, t135;\n\t"
+        "sub.u32 t0, t0, t135;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t136, t2, t135;\n\t"
+        "add.u32 t1, t1, t136;\n\t"
+        "and.b32 t137, t5, t135;\n\t"
+        "add.u32 t3, t3, t137;\n\t"
+        "and.b32 t138, t6, t135;\n\t"
+        "add.u32 t4, t4, t138;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t139, 0, t0;\n\t"
+        "shr.b32 t140, t139, 31;\n\t"
+        "sub.u32 t141, 0, t140;\n\t"
+        "and.b32 t142, t2, 1;\n\t"
+        "sub.u32 t143, 0, t142;\n\t"
+        "xor.b32 t144, t1, t141;\n\t"
+        "sub.u32 t144, t144, t141;\n\t"
+        "and.b32 t144, t144, t143;\n\t"
+        "add.u32 t2, t2, t144;\n\t"
+        "xor.b32 t145, t3, t141;\n\t"
+        "sub.u32 t145, t145, t141;\n\t"
+        "and.b32 t145, t145, t143;\n\t"
+        "add.u32 t5, t5, t145;\n\t"
+        "xor.b32 t146, t4, t141;\n\t"
+        "sub.u32 t146, t146, t141;\n\t"
+        "and.b32 t146, t146, t143;\n\t"
+        "add.u32 t6, t6, t146;\n\t"
+        "and.b32 t147, t141, t143;\n\t"
+        "xor.b32 t0, t0, t147;\n\t"
+        "sub.u32 t0, t0, t147;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t148, t2, t147;\n\t"
+        "add.u32 t1, t1, t148;\n\t"
+        "and.b32 t149, t5, t147;\n\t"
+        "add.u32 t3, t3, t149;\n\t"
+        "and.b32 t150, t6, t147;\n\t"
+        "add.u32 t4, t4, t150;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t151, 0, t0;\n\t"
+        "shr.b32 t152, t151, 31;\n\t"
+        "sub.u32 t153, 0, t152;\n\t"
+        "and.b32 t154, t2, 1;\n\t"
+        "sub.u32 t155, 0, t154;\n\t"
+        "xor.b32 t156, t1, t153;\n\t"
+        "sub.u32 t156, t156, t153;\n\t"
+        "and.b32 t156, t156, t155;\n\t"
+        "add.u32 t2, t2, t156;\n\t"
+        "xor.b32 t157, t3, t153;\n\t"
+        "sub.u32 t157, t157, t153;\n\t"
+        "and.b32 t157, t157, t155;\n\t"
+        "add.u32 t5, t5, t157;\n\t"
+        "xor.b32 t158, t4, t153;\n\t"
+        "sub.u32 t158, t158, t153;\n\t"
+        "and.b32 t158, t158, t155;\n\t"
+        "add.u32 t6, t6, t158;\n\t"
+        "and.b32 t159, t153, t155;\n\t"
+        "xor.b32 t0, t0, t159;\n\t"
+        "sub.u32 t0, t0, t159;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t160, t2, t159;\n\t"
+        "add.u32 t1, t1, t160;\n\t"
+        "and.b32 t161, t5, t159;\n\t"
+        "add.u32 t3, t3, t161;\n\t"
+        "and.b32 t162, t6, t159;\n\t"
+        "add.u32 t4, t4, t162;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t163, 0, t0;\n\t"
+        "shr.b32 t164, t163, 31;\n\t"
+        "sub.u32 t165, 0, t164;\n\t"
+        "and.b32 t166, t2, 1;\n\t"
+        "sub.u32 t167, 0, t166;\n\t"
+        "xor.b32 t168, t1, t165;\n\t"
+        "sub.u32 t168, t168, t165;\n\t"
+        "and.b32 t168, t168, t167;\n\t"
+        "add.u32 t2, t2, t168;\n\t"
+        "xor.b32 t169, t3, t165;\n\t"
+        "sub.u32 t169, t169, t165;\n\t"
+        "and.b32 t169, t169, t167;\n\t"
+        "add.u32 t5, t5, t169;\n\t"
+        "xor.b32 t170, t4, t165;\n\t"
+        "sub.u32 t170, t170, t165;\n\t"
+        "and.b32 t170, t170, t167;\n\t"
+        "add.u32 t6, t6, t170;\n\t"
+        "and.b32 t171, t165, t167;\n\t"
+        "xor.b32 t0, t0, t171;\n\t"
+        "sub.u32 t0, t0, t171;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t172, t2, t171;\n\t"
+        "add.u32 t1, t1, t172;\n\t"
+        "and.b32 t173, t5, t171;\n\t"
+        "add.u32 t3, t3, t173;\n\t"
+        "and.b32 t174, t6, t171;\n\t"
+        "add.u32 t4, t4, t174;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t175, 0, t0;\n\t"
+        "shr.b32 t176, t175, 31;\n\t"
+        "sub.u32 t177, 0, t176;\n\t"
+        "and.b32 t178, t2, 1;\n\t"
+        "sub.u32 t179, 0, t178;\n\t"
+        "xor.b32 t180, t1, t177;\n\t"
+        "sub.u32 t180, t180, t177;\n\t"
+        "and.b32 t180, t180, t179;\n\t"
+        "add.u32 t2, t2, t180;\n\t"
+        "xor.b32 t181, t3, t177;\n\t"
+        "sub.u32 t181, t181, t177;\n\t"
+        "and.b32 t181, t181, t179;\n\t"
+        "add.u32 t5, t5, t181;\n\t"
+        "xor.b32 t182, t4, t177;\n\t"
+        "sub.u32 t182, t182, t177;\n\t"
+        "and.b32 t182, t182, t179;\n\t"
+        "add.u32 t6, t6, t182;\n\t"
+        "and.b32 t183, t177, t179;\n\t"
+        "xor.b32 t0, t0, t183;\n\t"
+        "sub.u32 t0, t0, t183;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t184, t2, t183;\n\t"
+        "add.u32 t1, t1, t184;\n\t"
+        "and.b32 t185, t5, t183;\n\t"
+        "add.u32 t3, t3, t185;\n\t"
+        "and.b32 t186, t6, t183;\n\t"
+        "add.u32 t4, t4, t186;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t187, 0, t0;\n\t"
+        "shr.b32 t188, t187, 31;\n\t"
+        "sub.u32 t189, 0, t188;\n\t"
+        "and.b32 t190, t2, 1;\n\t"
+        "sub.u32 t191, 0, t190;\n\t"
+        "xor.b32 t192, t1, t189;\n\t"
+        "sub.u32 t192, t192, t189;\n\t"
+        "and.b32 t192, t192, t191;\n\t"
+        "add.u32 t2, t2, t192;\n\t"
+        "xor.b32 t193, t3, t189;\n\t"
+        "sub.u32 t193, t193, t189;\n\t"
+        "and.b32 t193, t193, t191;\n\t"
+        "add.u32 t5, t5, t193;\n\t"
+        "xor.b32 t194, t4, t189;\n\t"
+        "sub.u32 t194, t194, t189;\n\t"
+        "and.b32 t194, t194, t191;\n\t"
+        "add.u32 t6, t6, t194;\n\t"
+        "and.b32 t195, t189, t191;\n\t"
+        "xor.b32 t0, t0, t195;\n\t"
+        "sub.u32 t0, t0, t195;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t196, t2, t195;\n\t"
+        "add.u32 t1, t1, t196;\n\t"
+        "and.b32 t197, t5, t195;\n\t"
+        "add.u32 t3, t3, t197;\n\t"
+        "and.b32 t198, t6, t195;\n\t"
+        "add.u32 t4, t4, t198;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t199, 0, t0;\n\t"
+        "shr.b32 t200, t199, 31;\n\t"
+        "sub.u32 t201, 0, t200;\n\t"
+        "and.b32 t202, t2, 1;\n\t"
+        "sub.u32 t203, 0, t202;\n\t"
+        "xor.b32 t204, t1, t201;\n\t"
+        "sub.u32 t204, t204, t201;\n\t"
+        "and.b32 t204, t204, t203;\n\t"
+        "add.u32 t2, t2, t204;\n\t"
+        "xor.b32 t205, t3, t201;\n\t"
+        "sub.u32 t205, t205, t201;\n\t"
+        "and.b32 t205, t205, t203;\n\t"
+        "add.u32 t5, t5, t205;\n\t"
+        "xor.b32 t206, t4, t201;\n\t"
+        "sub.u32 t206, t206, t201;\n\t"
+        "and.b32 t206, t206, t203;\n\t"
+        "add.u32 t6, t6, t206;\n\t"
+        "and.b32 t207, t201, t203;\n\t"
+        "xor.b32 t0, t0, t207;\n\t"
+        "sub.u32 t0, t0, t207;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t208, t2, t207;\n\t"
+        "add.u32 t1, t1, t208;\n\t"
+        "and.b32 t209, t5, t207;\n\t"
+        "add.u32 t3, t3, t209;\n\t"
+        "and.b32 t210, t6, t207;\n\t"
+        "add.u32 t4, t4, t210;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t211, 0, t0;\n\t"
+        "shr.b32 t212, t211, 31;\n\t"
+        "sub.u32 t213, 0, t212;\n\t"
+        "and.b32 t214, t2, 1;\n\t"
+        "sub.u32 t215, 0, t214;\n\t"
+        "xor.b32 t216, t1, t213;\n\t"
+        "sub.u32 t216, t216, t213;\n\t"
+        "and.b32 t216, t216, t215;\n\t"
+        "add.u32 t2, t2, t216;\n\t"
+        "xor.b32 t217, t3, t213;\n\t"
+        "sub.u32 t217, t217, t213;\n\t"
+        "and.b32 t217, t217, t215;\n\t"
+        "add.u32 t5, t5, t217;\n\t"
+        "xor.b32 t218, t4, t213;\n\t"
+        "sub.u32 t218, t218, t213;\n\t"
+        "and.b32 t218, t218, t215;\n\t"
+        "add.u32 t6, t6, t218;\n\t"
+        "and.b32 t219, t213, t215;\n\t"
+        "xor.b32 t0, t0, t219;\n\t"
+        "sub.u32 t0, t0, t219;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t220, t2, t219;\n\t"
+        "add.u32 t1, t1, t220;\n\t"
+        "and.b32 t221, t5, t219;\n\t"
+        "add.u32 t3, t3, t221;\n\t"
+        "and.b32 t222, t6, t219;\n\t"
+        "add.u32 t4, t4, t222;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t223, 0, t0;\n\t"
+        "shr.b32 t224, t223, 31;\n\t"
+        "sub.u32 t225, 0, t224;\n\t"
+        "and.b32 t226, t2, 1;\n\t"
+        "sub.u32 t227, 0, t226;\n\t"
+        "xor.b32 t228, t1, t225;\n\t"
+        "sub.u32 t228, t228, t225;\n\t"
+        "and.b32 t228, t228, t227;\n\t"
+        "add.u32 t2, t2, t228;\n\t"
+        "xor.b32 t229, t3, t225;\n\t"
+        "sub.u32 t229, t229, t225;\n\t"
+        "and.b32 t229, t229, t227;\n\t"
+        "add.u32 t5, t5, t229;\n\t"
+        "xor.b32 t230, t4, t225;\n\t"
+        "sub.u32 t230, t230, t225;\n\t"
+        "and.b32 t230, t230, t227;\n\t"
+        "add.u32 t6, t6, t230;\n\t"
+        "and.b32 t231, t225, t227;\n\t"
+        "xor.b32 t0, t0, t231;\n\t"
+        "sub.u32 t0, t0, t231;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t232, t2, t231;\n\t"
+        "add.u32 t1, t1, t232;\n\t"
+        "and.b32 t233, t5, t231;\n\t"
+        "add.u32 t3, t3, t233;\n\t"
+        "and.b32 t234, t6, t231;\n\t"
+        "add.u32 t4, t4, t234;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t235, 0, t0;\n\t"
+        "shr.b32 t236, t235, 31;\n\t"
+        "sub.u32 t237, 0, t236;\n\t"
+        "and.b32 t238, t2, 1;\n\t"
+        "sub.u32 t239, 0, t238;\n\t"
+        "xor.b32 t240, t1, t237;\n\t"
+        "sub.u32 t240, t240, t237;\n\t"
+        "and.b32 t240, t240, t239;\n\t"
+        "add.u32 t2, t2, t240;\n\t"
+        "xor.b32 t241, t3, t237;\n\t"
+        "sub.u32 t241, t241, t237;\n\t"
+        "and.b32 t241, t241, t239;\n\t"
+        "add.u32 t5, t5, t241;\n\t"
+        "xor.b32 t242, t4, t237;\n\t"
+        "sub.u32 t242, t242, t237;\n\t"
+        "and.b32 t242, t242, t239;\n\t"
+        "add.u32 t6, t6, t242;\n\t"
+        "and.b32 t243, t237, t239;\n\t"
+        "xor.b32 t0, t0, t243;\n\t"
+        "sub.u32 t0, t0, t243;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t244, t2, t243;\n\t"
+        "add.u32 t1, t1, t244;\n\t"
+        "and.b32 t245, t5, t243;\n\t"
+        "add.u32 t3, t3, t245;\n\t"
+        "and.b32 t246, t6, t243;\n\t"
+        "add.u32 t4, t4, t246;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t247, 0, t0;\n\t"
+        "shr.b32 t248, t247, 31;\n\t"
+        "sub.u32 t249, 0, t248;\n\t"
+        "and.b32 t250, t2, 1;\n\t"
+        "sub.u32 t251, 0, t250;\n\t"
+        "xor.b32 t252, t1, t249;\n\t"
+        "sub.u32 t252, t252, t249;\n\t"
+        "and.b32 t252, t252, t251;\n\t"
+        "add.u32 t2, t2, t252;\n\t"
+        "xor.b32 t253, t3, t249;\n\t"
+        "sub.u32 t253, t253, t249;\n\t"
+        "and.b32 t253, t253, t251;\n\t"
+        "add.u32 t5, t5, t253;\n\t"
+        "xor.b32 t254, t4, t249;\n\t"
+        "sub.u32 t254, t254, t249;\n\t"
+        "and.b32 t254, t254, t251;\n\t"
+        "add.u32 t6, t6, t254;\n\t"
+        "and.b32 t255, t249, t251;\n\t"
+        "xor.b32 t0, t0, t255;\n\t"
+        "sub.u32 t0, t0, t255;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t256, t2, t255;\n\t"
+        "add.u32 t1, t1, t256;\n\t"
+        "and.b32 t257, t5, t255;\n\t"
+        "add.u32 t3, t3, t257;\n\t"
+        "and.b32 t258, t6, t255;\n\t"
+        "add.u32 t4, t4, t258;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t259, 0, t0;\n\t"
+        "shr.b32 t260, t259, 31;\n\t"
+        "sub.u32 t261, 0, t260;\n\t"
+        "and.b32 t262, t2, 1;\n\t"
+        "sub.u32 t263, 0, t262;\n\t"
+        "xor.b32 t264, t1, t261;\n\t"
+        "sub.u32 t264, t264, t261;\n\t"
+        "and.b32 t264, t264, t263;\n\t"
+        "add.u32 t2, t2, t264;\n\t"
+        "xor.b32 t265, t3, t261;\n\t"
+        "sub.u32 t265, t265, t261;\n\t"
+        "and.b32 t265, t265, t263;\n\t"
+        "add.u32 t5, t5, t265;\n\t"
+        "xor.b32 t266, t4, t261;\n\t"
+        "sub.u32 t266, t266, t261;\n\t"
+        "and.b32 t266, t266, t263;\n\t"
+        "add.u32 t6, t6, t266;\n\t"
+        "and.b32 t267, t261, t263;\n\t"
+        "xor.b32 t0, t0, t267;\n\t"
+        "sub.u32 t0, t0, t267;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t268, t2, t267;\n\t"
+        "add.u32 t1, t1, t268;\n\t"
+        "and.b32 t269, t5, t267;\n\t"
+        "add.u32 t3, t3, t269;\n\t"
+        "and.b32 t270, t6, t267;\n\t"
+        "add.u32 t4, t4, t270;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t271, 0, t0;\n\t"
+        "shr.b32 t272, t271, 31;\n\t"
+        "sub.u32 t273, 0, t272;\n\t"
+        "and.b32 t274, t2, 1;\n\t"
+        "sub.u32 t275, 0, t274;\n\t"
+        "xor.b32 t276, t1, t273;\n\t"
+        "sub.u32 t276, t276, t273;\n\t"
+        "and.b32 t276, t276, t275;\n\t"
+        "add.u32 t2, t2, t276;\n\t"
+        "xor.b32 t277, t3, t273;\n\t"
+        "sub.u32 t277, t277, t273;\n\t"
+        "and.b32 t277, t277, t275;\n\t"
+        "add.u32 t5, t5, t277;\n\t"
+        "xor.b32 t278, t4, t273;\n\t"
+        "sub.u32 t278, t278, t273;\n\t"
+        "and.b32 t278, t278, t275;\n\t"
+        "add.u32 t6, t6, t278;\n\t"
+        "and.b32 t279, t273, t275;\n\t"
+        "xor.b32 t0, t0, t279;\n\t"
+        "sub.u32 t0, t0, t279;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t280, t2, t279;\n\t"
+        "add.u32 t1, t1, t280;\n\t"
+        "and.b32 t281, t5, t279;\n\t"
+        "add.u32 t3, t3, t281;\n\t"
+        "and.b32 t282, t6, t279;\n\t"
+        "add.u32 t4, t4, t282;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t283, 0, t0;\n\t"
+        "shr.b32 t284, t283, 31;\n\t"
+        "sub.u32 t285, 0, t284;\n\t"
+        "and.b32 t286, t2, 1;\n\t"
+        "sub.u32 t287, 0, t286;\n\t"
+        "xor.b32 t288, t1, t285;\n\t"
+        "sub.u32 t288, t288, t285;\n\t"
+        "and.b32 t288, t288, t287;\n\t"
+        "add.u32 t2, t2, t288;\n\t"
+        "xor.b32 t289, t3, t285;\n\t"
+        "sub.u32 t289, t289, t285;\n\t"
+        "and.b32 t289, t289, t287;\n\t"
+        "add.u32 t5, t5, t289;\n\t"
+        "xor.b32 t290, t4, t285;\n\t"
+        "sub.u32 t290, t290, t285;\n\t"
+        "and.b32 t290, t290, t287;\n\t"
+        "add.u32 t6, t6, t290;\n\t"
+        "and.b32 t291, t285, t287;\n\t"
+        "xor.b32 t0, t0, t291;\n\t"
+        "sub.u32 t0, t0, t291;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t292, t2, t291;\n\t"
+        "add.u32 t1, t1, t292;\n\t"
+        "and.b32 t293, t5, t291;\n\t"
+        "add.u32 t3, t3, t293;\n\t"
+        "and.b32 t294, t6, t291;\n\t"
+        "add.u32 t4, t4, t294;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t295, 0, t0;\n\t"
+        "shr.b32 t296, t295, 31;\n\t"
+        "sub.u32 t297, 0, t296;\n\t"
+        "and.b32 t298, t2, 1;\n\t"
+        "sub.u32 t299, 0, t298;\n\t"
+        "xor.b32 t300, t1, t297;\n\t"
+        "sub.u32 t300, t300, t297;\n\t"
+        "and.b32 t300, t300, t299;\n\t"
+        "add.u32 t2, t2, t300;\n\t"
+        "xor.b32 t301, t3, t297;\n\t"
+        "sub.u32 t301, t301, t297;\n\t"
+        "and.b32 t301, t301, t299;\n\t"
+        "add.u32 t5, t5, t301;\n\t"
+        "xor.b32 t302, t4, t297;\n\t"
+        "sub.u32 t302, t302, t297;\n\t"
+        "and.b32 t302, t302, t299;\n\t"
+        "add.u32 t6, t6, t302;\n\t"
+        "and.b32 t303, t297, t299;\n\t"
+        "xor.b32 t0, t0, t303;\n\t"
+        "sub.u32 t0, t0, t303;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t304, t2, t303;\n\t"
+        "add.u32 t1, t1, t304;\n\t"
+        "and.b32 t305, t5, t303;\n\t"
+        "add.u32 t3, t3, t305;\n\t"
+        "and.b32 t306, t6, t303;\n\t"
+        "add.u32 t4, t4, t306;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t307, 0, t0;\n\t"
+        "shr.b32 t308, t307, 31;\n\t"
+        "sub.u32 t309, 0, t308;\n\t"
+        "and.b32 t310, t2, 1;\n\t"
+        "sub.u32 t311, 0, t310;\n\t"
+        "xor.b32 t312, t1, t309;\n\t"
+        "sub.u32 t312, t312, t309;\n\t"
+        "and.b32 t312, t312, t311;\n\t"
+        "add.u32 t2, t2, t312;\n\t"
+        "xor.b32 t313, t3, t309;\n\t"
+        "sub.u32 t313, t313, t309;\n\t"
+        "and.b32 t313, t313, t311;\n\t"
+        "add.u32 t5, t5, t313;\n\t"
+        "xor.b32 t314, t4, t309;\n\t"
+        "sub.u32 t314, t314, t309;\n\t"
+        "and.b32 t314, t314, t311;\n\t"
+        "add.u32 t6, t6, t314;\n\t"
+        "and.b32 t315, t309, t311;\n\t"
+        "xor.b32 t0, t0, t315;\n\t"
+        "sub.u32 t0, t0, t315;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t316, t2, t315;\n\t"
+        "add.u32 t1, t1, t316;\n\t"
+        "and.b32 t317, t5, t315;\n\t"
+        "add.u32 t3, t3, t317;\n\t"
+        "and.b32 t318, t6, t315;\n\t"
+        "add.u32 t4, t4, t318;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t319, 0, t0;\n\t"
+        "shr.b32 t320, t319, 31;\n\t"
+        "sub.u32 t321, 0, t320;\n\t"
+        "and.b32 t322, t2, 1;\n\t"
+        "sub.u32 t323, 0, t322;\n\t"
+        "xor.b32 t324, t1, t321;\n\t"
+        "sub.u32 t324, t324, t321;\n\t"
+        "and.b32 t324, t324, t323;\n\t"
+        "add.u32 t2, t2, t324;\n\t"
+        "xor.b32 t325, t3, t321;\n\t"
+        "sub.u32 t325, t325, t321;\n\t"
+        "and.b32 t325, t325, t323;\n\t"
+        "add.u32 t5, t5, t325;\n\t"
+        "xor.b32 t326, t4, t321;\n\t"
+        "sub.u32 t326, t326, t321;\n\t"
+        "and.b32 t326, t326, t323;\n\t"
+        "add.u32 t6, t6, t326;\n\t"
+        "and.b32 t327, t321, t323;\n\t"
+        "xor.b32 t0, t0, t327;\n\t"
+        "sub.u32 t0, t0, t327;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t328, t2, t327;\n\t"
+        "add.u32 t1, t1, t328;\n\t"
+        "and.b32 t329, t5, t327;\n\t"
+        "add.u32 t3, t3, t329;\n\t"
+        "and.b32 t330, t6, t327;\n\t"
+        "add.u32 t4, t4, t330;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t331, 0, t0;\n\t"
+        "shr.b32 t332, t331, 31;\n\t"
+        "sub.u32 t333, 0, t332;\n\t"
+        "and.b32 t334, t2, 1;\n\t"
+        "sub.u32 t335, 0, t334;\n\t"
+        "xor.b32 t336, t1, t333;\n\t"
+        "sub.u32 t336, t336, t333;\n\t"
+        "and.b32 t336, t336, t335;\n\t"
+        "add.u32 t2, t2, t336;\n\t"
+        "xor.b32 t337, t3, t333;\n\t"
+        "sub.u32 t337, t337, t333;\n\t"
+        "and.b32 t337, t337, t335;\n\t"
+        "add.u32 t5, t5, t337;\n\t"
+        "xor.b32 t338, t4, t333;\n\t"
+        "sub.u32 t338, t338, t333;\n\t"
+        "and.b32 t338, t338, t335;\n\t"
+        "add.u32 t6, t6, t338;\n\t"
+        "and.b32 t339, t333, t335;\n\t"
+        "xor.b32 t0, t0, t339;\n\t"
+        "sub.u32 t0, t0, t339;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t340, t2, t339;\n\t"
+        "add.u32 t1, t1, t340;\n\t"
+        "and.b32 t341, t5, t339;\n\t"
+        "add.u32 t3, t3, t341;\n\t"
+        "and.b32 t342, t6, t339;\n\t"
+        "add.u32 t4, t4, t342;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t343, 0, t0;\n\t"
+        "shr.b32 t344, t343, 31;\n\t"
+        "sub.u32 t345, 0, t344;\n\t"
+        "and.b32 t346, t2, 1;\n\t"
+        "sub.u32 t347, 0, t346;\n\t"
+        "xor.b32 t348, t1, t345;\n\t"
+        "sub.u32 t348, t348, t345;\n\t"
+        "and.b32 t348, t348, t347;\n\t"
+        "add.u32 t2, t2, t348;\n\t"
+        "xor.b32 t349, t3, t345;\n\t"
+        "sub.u32 t349, t349, t345;\n\t"
+        "and.b32 t349, t349, t347;\n\t"
+        "add.u32 t5, t5, t349;\n\t"
+        "xor.b32 t350, t4, t345;\n\t"
+        "sub.u32 t350, t350, t345;\n\t"
+        "and.b32 t350, t350, t347;\n\t"
+        "add.u32 t6, t6, t350;\n\t"
+        "and.b32 t351, t345, t347;\n\t"
+        "xor.b32 t0, t0, t351;\n\t"
+        "sub.u32 t0, t0, t351;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t352, t2, t351;\n\t"
+        "add.u32 t1, t1, t352;\n\t"
+        "and.b32 t353, t5, t351;\n\t"
+        "add.u32 t3, t3, t353;\n\t"
+        "and.b32 t354, t6, t351;\n\t"
+        "add.u32 t4, t4, t354;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "sub.u32 t355, 0, t0;\n\t"
+        "shr.b32 t356, t355, 31;\n\t"
+        "sub.u32 t357, 0, t356;\n\t"
+        "and.b32 t358, t2, 1;\n\t"
+        "sub.u32 t359, 0, t358;\n\t"
+        "xor.b32 t360, t1, t357;\n\t"
+        "sub.u32 t360, t360, t357;\n\t"
+        "and.b32 t360, t360, t359;\n\t"
+        "add.u32 t2, t2, t360;\n\t"
+        "xor.b32 t361, t3, t357;\n\t"
+        "sub.u32 t361, t361, t357;\n\t"
+        "and.b32 t361, t361, t359;\n\t"
+        "add.u32 t5, t5, t361;\n\t"
+        "xor.b32 t362, t4, t357;\n\t"
+        "sub.u32 t362, t362, t357;\n\t"
+        "and.b32 t362, t362, t359;\n\t"
+        "add.u32 t6, t6, t362;\n\t"
+        "and.b32 t363, t357, t359;\n\t"
+        "xor.b32 t0, t0, t363;\n\t"
+        "sub.u32 t0, t0, t363;\n\t"
+        "add.u32 t0, t0, 1;\n\t"
+        "and.b32 t364, t2, t363;\n\t"
+        "add.u32 t1, t1, t364;\n\t"
+        "and.b32 t365, t5, t363;\n\t"
+        "add.u32 t3, t3, t365;\n\t"
+        "and.b32 t366, t6, t363;\n\t"
+        "add.u32 t4, t4, t366;\n\t"
+        "shr.b32 t2, t2, 1;\n\t"
+        "shl.b32 t3, t3, 1;\n\t"
+        "shl.b32 t4, t4, 1;\n\t"
+        "mov.b32 %0, t0;\n\t"
+        "shr.b32 t386, %89, 31;\n\t"
+        "sub.u32 t387, 0, t386;\n\t"
+        "mul.lo.u32 t367, t3, %72;\n\t"
+        "mul.lo.u32 t368, t3, %73;\n\t"
+        "mul.lo.u32 t369, t3, %74;\n\t"
+        "mul.lo.u32 t370, t3, %75;\n\t"
+        "mul.lo.u32 t371, t3, %76;\n\t"
+        "mul.lo.u32 t372, t3, %77;\n\t"
+        "mul.lo.u32 t373, t3, %78;\n\t"
+        "mul.lo.u32 t374, t3, %79;\n\t"
+        "mul.lo.u32 t375, t3, %80;\n\t"
+        "mul.lo.u32 t376, t3, %81;\n\t"
+        "mul.lo.u32 t377, t3, %82;\n\t"
+        "mul.lo.u32 t378, t3, %83;\n\t"
+        "mul.lo.u32 t379, t3, %84;\n\t"
+        "mul.lo.u32 t380, t3, %85;\n\t"
+        "mul.lo.u32 t381, t3, %86;\n\t"
+        "mul.lo.u32 t382, t3, %87;\n\t"
+        "mul.lo.u32 t383, t3, %88;\n\t"
+        "mul.lo.u32 t384, t3, %89;\n\t"
+        "mul.lo.u32 t385, t3, t387;\n\t"
+        "mad.hi.cc.u32 t368, t3, %72, t368;\n\t"
+        "madc.hi.cc.u32 t369, t3, %73, t369;\n\t"
+        "madc.hi.cc.u32 t370, t3, %74, t370;\n\t"
+        "madc.hi.cc.u32 t371, t3, %75, t371;\n\t"
+        "madc.hi.cc.u32 t372, t3, %76, t372;\n\t"
+        "madc.hi.cc.u32 t373, t3, %77, t373;\n\t"
+        "madc.hi.cc.u32 t374, t3, %78, t374;\n\t"
+        "madc.hi.cc.u32 t375, t3, %79, t375;\n\t"
+        "madc.hi.cc.u32 t376, t3, %80, t376;\n\t"
+        "madc.hi.cc.u32 t377, t3, %81, t377;\n\t"
+        "madc.hi.cc.u32 t378, t3, %82, t378;\n\t"
+        "madc.hi.cc.u32 t379, t3, %83, t379;\n\t"
+        "madc.hi.cc.u32 t380, t3, %84, t380;\n\t"
+        "madc.hi.cc.u32 t381, t3, %85, t381;\n\t"
+        "madc.hi.cc.u32 t382, t3, %86, t382;\n\t"
+        "madc.hi.cc.u32 t383, t3, %87, t383;\n\t"
+        "madc.hi.cc.u32 t384, t3, %88, t384;\n\t"
+        "madc.hi.u32 t385, t3, %89, t385;\n\t"
+        "shr.b32 t388, t3, 31;\n\t"
+        "sub.u32 t389, 0, t388;\n\t"
+        "and.b32 t390, %72, t389;\n\t"
+        "and.b32 t391, %73, t389;\n\t"
+        "and.b32 t392, %74, t389;\n\t"
+        "and.b32 t393, %75, t389;\n\t"
+        "and.b32 t394, %76, t389;\n\t"
+        "and.b32 t395, %77, t389;\n\t"
+        "and.b32 t396, %78, t389;\n\t"
+        "and.b32 t397, %79, t389;\n\t"
+        "and.b32 t398, %80, t389;\n\t"
+        "and.b32 t399, %81, t389;\n\t"
+        "and.b32 t400, %82, t389;\n\t"
+        "and.b32 t401, %83, t389;\n\t"
+        "and.b32 t402, %84, t389;\n\t"
+        "and.b32 t403, %85, t389;\n\t"
+        "and.b32 t404, %86, t389;\n\t"
+        "and.b32 t405, %87, t389;\n\t"
+        "and.b32 t406, %88, t389;\n\t"
+        "and.b32 t407, %89, t389;\n\t"
+        "sub.cc.u32 t368, t368, t390;\n\t"
+        "subc.cc.u32 t369, t369, t391;\n\t"
+        "subc.cc.u32 t370, t370, t392;\n\t"
+        "subc.cc.u32 t371, t371, t393;\n\t"
+        "subc.cc.u32 t372, t372, t394;\n\t"
+        "subc.cc.u32 t373, t373, t395;\n\t"
+        "subc.cc.u32 t374, t374, t396;\n\t"
+        "subc.cc.u32 t375, t375, t397;\n\t"
+        "subc.cc.u32 t376, t376, t398;\n\t"
+        "subc.cc.u32 t377, t377, t399;\n\t"
+        "subc.cc.u32 t378, t378, t400;\n\t"
+        "subc.cc.u32 t379, t379, t401;\n\t"
+        "subc.cc.u32 t380, t380, t402;\n\t"
+        "subc.cc.u32 t381, t381, t403;\n\t"
+        "subc.cc.u32 t382, t382, t404;\n\t"
+        "subc.cc.u32 t383, t383, t405;\n\t"
+        "subc.cc.u32 t384, t384, t406;\n\t"
+        "subc.u32 t385, t385, t407;\n\t"
+        "shr.b32 t408, %107, 31;\n\t"
+        "sub.u32 t409, 0, t408;\n\t"
+        "mad.lo.cc.u32 t367, t4, %90, t367;\n\t"
+        "madc.lo.cc.u32 t368, t4, %91, t368;\n\t"
+        "madc.lo.cc.u32 t369, t4, %92, t369;\n\t"
+        "madc.lo.cc.u32 t370, t4, %93, t370;\n\t"
+        "madc.lo.cc.u32 t371, t4, %94, t371;\n\t"
+        "madc.lo.cc.u32 t372, t4, %95, t372;\n\t"
+        "madc.lo.cc.u32 t373, t4, %96, t373;\n\t"
+        "madc.lo.cc.u32 t374, t4, %97, t374;\n\t"
+        "madc.lo.cc.u32 t375, t4, %98, t375;\n\t"
+        "madc.lo.cc.u32 t376, t4, %99, t376;\n\t"
+        "madc.lo.cc.u32 t377, t4, %100, t377;\n\t"
+        "madc.lo.cc.u32 t378, t4, %101, t378;\n\t"
+        "madc.lo.cc.u32 t379, t4, %102, t379;\n\t"
+        "madc.lo.cc.u32 t380, t4, %103, t380;\n\t"
+        "madc.lo.cc.u32 t381, t4, %104, t381;\n\t"
+        "madc.lo.cc.u32 t382, t4, %105, t382;\n\t"
+        "madc.lo.cc.u32 t383, t4, %106, t383;\n\t"
+        "madc.lo.cc.u32 t384, t4, %107, t384;\n\t"
+        "madc.lo.u32 t385, t4, t409, t385;\n\t"
+        "mad.hi.cc.u32 t368, t4, %90, t368;\n\t"
+        "madc.hi.cc.u32 t369, t4, %91, t369;\n\t"
+        "madc.hi.cc.u32 t370, t4, %92, t370;\n\t"
+        "madc.hi.cc.u32 t371, t4, %93, t371;\n\t"
+        "madc.hi.cc.u32 t372, t4, %94, t372;\n\t"
+        "madc.hi.cc.u32 t373, t4, %95, t373;\n\t"
+        "madc.hi.cc.u32 t374, t4, %96, t374;\n\t"
+        "madc.hi.cc.u32 t375, t4, %97, t375;\n\t"
+        "madc.hi.cc.u32 t376, t4, %98, t376;\n\t"
+        "madc.hi.cc.u32 t377, t4, %99, t377;\n\t"
+        "madc.hi.cc.u32 t378, t4, %100, t378;\n\t"
+        "madc.hi.cc.u32 t379, t4, %101, t379;\n\t"
+        "madc.hi.cc.u32 t380, t4, %102, t380;\n\t"
+        "madc.hi.cc.u32 t381, t4, %103, t381;\n\t"
+        "madc.hi.cc.u32 t382, t4, %104, t382;\n\t"
+        "madc.hi.cc.u32 t383, t4, %105, t383;\n\t"
+        "madc.hi.cc.u32 t384, t4, %106, t384;\n\t"
+        "madc.hi.u32 t385, t4, %107, t385;\n\t"
+        "shr.b32 t410, t4, 31;\n\t"
+        "sub.u32 t411, 0, t410;\n\t"
+        "and.b32 t412, %90, t411;\n\t"
+        "and.b32 t413, %91, t411;\n\t"
+        "and.b32 t414, %92, t411;\n\t"
+        "and.b32 t415, %93, t411;\n\t"
+        "and.b32 t416, %94, t411;\n\t"
+        "and.b32 t417, %95, t411;\n\t"
+        "and.b32 t418, %96, t411;\n\t"
+        "and.b32 t419, %97, t411;\n\t"
+        "and.b32 t420, %98, t411;\n\t"
+        "and.b32 t421, %99, t411;\n\t"
+        "and.b32 t422, %100, t411;\n\t"
+        "and.b32 t423, %101, t411;\n\t"
+        "and.b32 t424, %102, t411;\n\t"
+        "and.b32 t425, %103, t411;\n\t"
+        "and.b32 t426, %104, t411;\n\t"
+        "and.b32 t427, %105, t411;\n\t"
+        "and.b32 t428, %106, t411;\n\t"
+        "and.b32 t429, %107, t411;\n\t"
+        "sub.cc.u32 t368, t368, t412;\n\t"
+        "subc.cc.u32 t369, t369, t413;\n\t"
+        "subc.cc.u32 t370, t370, t414;\n\t"
+        "subc.cc.u32 t371, t371, t415;\n\t"
+        "subc.cc.u32 t372, t372, t416;\n\t"
+        "subc.cc.u32 t373, t373, t417;\n\t"
+        "subc.cc.u32 t374, t374, t418;\n\t"
+        "subc.cc.u32 t375, t375, t419;\n\t"
+        "subc.cc.u32 t376, t376, t420;\n\t"
+        "subc.cc.u32 t377, t377, t421;\n\t"
+        "subc.cc.u32 t378, t378, t422;\n\t"
+        "subc.cc.u32 t379, t379, t423;\n\t"
+        "subc.cc.u32 t380, t380, t424;\n\t"
+        "subc.cc.u32 t381, t381, t425;\n\t"
+        "subc.cc.u32 t382, t382, t426;\n\t"
+        "subc.cc.u32 t383, t383, t427;\n\t"
+        "subc.cc.u32 t384, t384, t428;\n\t"
+        "subc.u32 t385, t385, t429;\n\t"
+        "shf.r.clamp.b32 %1, t367, t368, 30;\n\t"
+        "shf.r.clamp.b32 %2, t368, t369, 30;\n\t"
+        "shf.r.clamp.b32 %3, t369, t370, 30;\n\t"
+        "shf.r.clamp.b32 %4, t370, t371, 30;\n\t"
+        "shf.r.clamp.b32 %5, t371, t372, 30;\n\t"
+        "shf.r.clamp.b32 %6, t372, t373, 30;\n\t"
+        "shf.r.clamp.b32 %7, t373, t374, 30;\n\t"
+        "shf.r.clamp.b32 %8, t374, t375, 30;\n\t"
+        "shf.r.clamp.b32 %9, t375, t376, 30;\n\t"
+        "shf.r.clamp.b32 %10, t376, t377, 30;\n\t"
+        "shf.r.clamp.b32 %11, t377, t378, 30;\n\t"
+        "shf.r.clamp.b32 %12, t378, t379, 30;\n\t"
+        "shf.r.clamp.b32 %13, t379, t380, 30;\n\t"
+        "shf.r.clamp.b32 %14, t380, t381, 30;\n\t"
+        "shf.r.clamp.b32 %15, t381, t382, 30;\n\t"
+        "shf.r.clamp.b32 %16, t382, t383, 30;\n\t"
+        "shf.r.clamp.b32 %17, t383, t384, 30;\n\t"
+        "shf.r.clamp.b32 %18, t384, t385, 30;\n\t"
+        "shr.b32 t449, %89, 31;\n\t"
+        "sub.u32 t450, 0, t449;\n\t"
+        "mul.lo.u32 t430, t5, %72;\n\t"
+        "mul.lo.u32 t431, t5, %73;\n\t"
+        "mul.lo.u32 t432, t5, %74;\n\t"
+        "mul.lo.u32 t433, t5, %75;\n\t"
+        "mul.lo.u32 t434, t5, %76;\n\t"
+        "mul.lo.u32 t435, t5, %77;\n\t"
+        "mul.lo.u32 t436, t5, %78;\n\t"
+        "mul.lo.u32 t437, t5, %79;\n\t"
+        "mul.lo.u32 t438, t5, %80;\n\t"
+        "mul.lo.u32 t439, t5, %81;\n\t"
+        "mul.lo.u32 t440, t5, %82;\n\t"
+        "mul.lo.u32 t441, t5, %83;\n\t"
+        "mul.lo.u32 t442, t5, %84;\n\t"
+        "mul.lo.u32 t443, t5, %85;\n\t"
+        "mul.lo.u32 t444, t5, %86;\n\t"
+        "mul.lo.u32 t445, t5, %87;\n\t"
+        "mul.lo.u32 t446, t5, %88;\n\t"
+        "mul.lo.u32 t447, t5, %89;\n\t"
+        "mul.lo.u32 t448, t5, t450;\n\t"
+        "mad.hi.cc.u32 t431, t5, %72, t431;\n\t"
+        "madc.hi.cc.u32 t432, t5, %73, t432;\n\t"
+        "madc.hi.cc.u32 t433, t5, %74, t433;\n\t"
+        "madc.hi.cc.u32 t434, t5, %75, t434;\n\t"
+        "madc.hi.cc.u32 t435, t5, %76, t435;\n\t"
+        "madc.hi.cc.u32 t436, t5, %77, t436;\n\t"
+        "madc.hi.cc.u32 t437, t5, %78, t437;\n\t"
+        "madc.hi.cc.u32 t438, t5, %79, t438;\n\t"
+        "madc.hi.cc.u32 t439, t5, %80, t439;\n\t"
+        "madc.hi.cc.u32 t440, t5, %81, t440;\n\t"
+        "madc.hi.cc.u32 t441, t5, %82, t441;\n\t"
+        "madc.hi.cc.u32 t442, t5, %83, t442;\n\t"
+        "madc.hi.cc.u32 t443, t5, %84, t443;\n\t"
+        "madc.hi.cc.u32 t444, t5, %85, t444;\n\t"
+        "madc.hi.cc.u32 t445, t5, %86, t445;\n\t"
+        "madc.hi.cc.u32 t446, t5, %87, t446;\n\t"
+        "madc.hi.cc.u32 t447, t5, %88, t447;\n\t"
+        "madc.hi.u32 t448, t5, %89, t448;\n\t"
+        "shr.b32 t451, t5, 31;\n\t"
+        "sub.u32 t452, 0, t451;\n\t"
+        "and.b32 t453, %72, t452;\n\t"
+        "and.b32 t454, %73, t452;\n\t"
+        "and.b32 t455, %74, t452;\n\t"
+        "and.b32 t456, %75, t452;\n\t"
+        "and.b32 t457, %76, t452;\n\t"
+        "and.b32 t458, %77, t452;\n\t"
+        "and.b32 t459, %78, t452;\n\t"
+        "and.b32 t460, %79, t452;\n\t"
+        "and.b32 t461, %80, t452;\n\t"
+        "and.b32 t462, %81, t452;\n\t"
+        "and.b32 t463, %82, t452;\n\t"
+        "and.b32 t464, %83, t452;\n\t"
+        "and.b32 t465, %84, t452;\n\t"
+        "and.b32 t466, %85, t452;\n\t"
+        "and.b32 t467, %86, t452;\n\t"
+        "and.b32 t468, %87, t452;\n\t"
+        "and.b32 t469, %88, t452;\n\t"
+        "and.b32 t470, %89, t452;\n\t"
+        "sub.cc.u32 t431, t431, t453;\n\t"
+        "subc.cc.u32 t432, t432, t454;\n\t"
+        "subc.cc.u32 t433, t433, t455;\n\t"
+        "subc.cc.u32 t434, t434, t456;\n\t"
+        "subc.cc.u32 t435, t435, t457;\n\t"
+        "subc.cc.u32 t436, t436, t458;\n\t"
+        "subc.cc.u32 t437, t437, t459;\n\t"
+        "subc.cc.u32 t438, t438, t460;\n\t"
+        "subc.cc.u32 t439, t439, t461;\n\t"
+        "subc.cc.u32 t440, t440, t462;\n\t"
+        "subc.cc.u32 t441, t441, t463;\n\t"
+        "subc.cc.u32 t442, t442, t464;\n\t"
+        "subc.cc.u32 t443, t443, t465;\n\t"
+        "subc.cc.u32 t444, t444, t466;\n\t"
+        "subc.cc.u32 t445, t445, t467;\n\t"
+        "subc.cc.u32 t446, t446, t468;\n\t"
+        "subc.cc.u32 t447, t447, t469;\n\t"
+        "subc.u32 t448, t448, t470;\n\t"
+        "shr.b32 t471, %107, 31;\n\t"
+        "sub.u32 t472, 0, t471;\n\t"
+        "mad.lo.cc.u32 t430, t6, %90, t430;\n\t"
+        "madc.lo.cc.u32 t431, t6, %91, t431;\n\t"
+        "madc.lo.cc.u32 t432, t6, %92, t432;\n\t"
+        "madc.lo.cc.u32 t433, t6, %93, t433;\n\t"
+        "madc.lo.cc.u32 t434, t6, %94, t434;\n\t"
+        "madc.lo.cc.u32 t435, t6, %95, t435;\n\t"
+        "madc.lo.cc.u32 t436, t6, %96, t436;\n\t"
+        "madc.lo.cc.u32 t437, t6, %97, t437;\n\t"
+        "madc.lo.cc.u32 t438, t6, %98, t438;\n\t"
+        "madc.lo.cc.u32 t439, t6, %99, t439;\n\t"
+        "madc.lo.cc.u32 t440, t6, %100, t440;\n\t"
+        "madc.lo.cc.u32 t441, t6, %101, t441;\n\t"
+        "madc.lo.cc.u32 t442, t6, %102, t442;\n\t"
+        "madc.lo.cc.u32 t443, t6, %103, t443;\n\t"
+        "madc.lo.cc.u32 t444, t6, %104, t444;\n\t"
+        "madc.lo.cc.u32 t445, t6, %105, t445;\n\t"
+        "madc.lo.cc.u32 t446, t6, %106, t446;\n\t"
+        "madc.lo.cc.u32 t447, t6, %107, t447;\n\t"
+        "madc.lo.u32 t448, t6, t472, t448;\n\t"
+        "mad.hi.cc.u32 t431, t6, %90, t431;\n\t"
+        "madc.hi.cc.u32 t432, t6, %91, t432;\n\t"
+        "madc.hi.cc.u32 t433, t6, %92, t433;\n\t"
+        "madc.hi.cc.u32 t434, t6, %93, t434;\n\t"
+        "madc.hi.cc.u32 t435, t6, %94, t435;\n\t"
+        "madc.hi.cc.u32 t436, t6, %95, t436;\n\t"
+        "madc.hi.cc.u32 t437, t6, %96, t437;\n\t"
+        "madc.hi.cc.u32 t438, t6, %97, t438;\n\t"
+        "madc.hi.cc.u32 t439, t6, %98, t439;\n\t"
+        "madc.hi.cc.u32 t440, t6, %99, t440;\n\t"
+        "madc.hi.cc.u32 t441, t6, %100, t441;\n\t"
+        "madc.hi.cc.u32 t442, t6, %101, t442;\n\t"
+        "madc.hi.cc.u32 t443, t6, %102, t443;\n\t"
+        "madc.hi.cc.u32 t444, t6, %103, t444;\n\t"
+        "madc.hi.cc.u32 t445, t6, %104, t445;\n\t"
+        "madc.hi.cc.u32 t446, t6, %105, t446;\n\t"
+        "madc.hi.cc.u32 t447, t6, %106, t447;\n\t"
+        "madc.hi.u32 t448, t6, %107, t448;\n\t"
+        "shr.b32 t473, t6, 31;\n\t"
+        "sub.u32 t474, 0, t473;\n\t"
+        "and.b32 t475, %90, t474;\n\t"
+        "and.b32 t476, %91, t474;\n\t"
+        "and.b32 t477, %92, t474;\n\t"
+        "and.b32 t478, %93, t474;\n\t"
+        "and.b32 t479, %94, t474;\n\t"
+        "and.b32 t480, %95, t474;\n\t"
+        "and.b32 t481, %96, t474;\n\t"
+        "and.b32 t482, %97, t474;\n\t"
+        "and.b32 t483, %98, t474;\n\t"
+        "and.b32 t484, %99, t474;\n\t"
+        "and.b32 t485, %100, t474;\n\t"
+        "and.b32 t486, %101, t474;\n\t"
+        "and.b32 t487, %102, t474;\n\t"
+        "and.b32 t488, %103, t474;\n\t"
+        "and.b32 t489, %104, t474;\n\t"
+        "and.b32 t490, %105, t474;\n\t"
+        "and.b32 t491, %106, t474;\n\t"
+        "and.b32 t492, %107, t474;\n\t"
+        "sub.cc.u32 t431, t431, t475;\n\t"
+        "subc.cc.u32 t432, t432, t476;\n\t"
+        "subc.cc.u32 t433, t433, t477;\n\t"
+        "subc.cc.u32 t434, t434, t478;\n\t"
+        "subc.cc.u32 t435, t435, t479;\n\t"
+        "subc.cc.u32 t436, t436, t480;\n\t"
+        "subc.cc.u32 t437, t437, t481;\n\t"
+        "subc.cc.u32 t438, t438, t482;\n\t"
+        "subc.cc.u32 t439, t439, t483;\n\t"
+        "subc.cc.u32 t440, t440, t484;\n\t"
+        "subc.cc.u32 t441, t441, t485;\n\t"
+        "subc.cc.u32 t442, t442, t486;\n\t"
+        "subc.cc.u32 t443, t443, t487;\n\t"
+        "subc.cc.u32 t444, t444, t488;\n\t"
+        "subc.cc.u32 t445, t445, t489;\n\t"
+        "subc.cc.u32 t446, t446, t490;\n\t"
+        "subc.cc.u32 t447, t447, t491;\n\t"
+        "subc.u32 t448, t448, t492;\n\t"
+        "shf.r.clamp.b32 %19, t430, t431, 30;\n\t"
+        "shf.r.clamp.b32 %20, t431, t432, 30;\n\t"
+        "shf.r.clamp.b32 %21, t432, t433, 30;\n\t"
+        "shf.r.clamp.b32 %22, t433, t434, 30;\n\t"
+        "shf.r.clamp.b32 %23, t434, t435, 30;\n\t"
+        "shf.r.clamp.b32 %24, t435, t436, 30;\n\t"
+        "shf.r.clamp.b32 %25, t436, t437, 30;\n\t"
+        "shf.r.clamp.b32 %26, t437, t438, 30;\n\t"
+        "shf.r.clamp.b32 %27, t438, t439, 30;\n\t"
+        "shf.r.clamp.b32 %28, t439, t440, 30;\n\t"
+        "shf.r.clamp.b32 %29, t440, t441, 30;\n\t"
+        "shf.r.clamp.b32 %30, t441, t442, 30;\n\t"
+        "shf.r.clamp.b32 %31, t442, t443, 30;\n\t"
+        "shf.r.clamp.b32 %32, t443, t444, 30;\n\t"
+        "shf.r.clamp.b32 %33, t444, t445, 30;\n\t"
+        "shf.r.clamp.b32 %34, t445, t446, 30;\n\t"
+        "shf.r.clamp.b32 %35, t446, t447, 30;\n\t"
+        "shf.r.clamp.b32 %36, t447, t448, 30;\n\t"
+        "mul.lo.u32 t493, t3, %108;\n\t"
+        "mul.lo.u32 t494, t3, %109;\n\t"
+        "mul.lo.u32 t495, t3, %110;\n\t"
+        "mul.lo.u32 t496, t3, %111;\n\t"
+        "mul.lo.u32 t497, t3, %112;\n\t"
+        "mul.lo.u32 t498, t3, %113;\n\t"
+        "mul.lo.u32 t499, t3, %114;\n\t"
+        "mul.lo.u32 t500, t3, %115;\n\t"
+        "mul.lo.u32 t501, t3, %116;\n\t"
+        "mul.lo.u32 t502, t3, %117;\n\t"
+        "mul.lo.u32 t503, t3, %118;\n\t"
+        "mul.lo.u32 t504, t3, %119;\n\t"
+        "mul.lo.u32 t505, t3, %120;\n\t"
+        "mul.lo.u32 t506, t3, %121;\n\t"
+        "mul.lo.u32 t507, t3, %122;\n\t"
+        "mul.lo.u32 t508, t3, %123;\n\t"
+        "mul.lo.u32 t509, t3, %124;\n\t"
+        "mul.lo.u32 t510, t3, 0;\n\t"
+        "mul.lo.u32 t511, t3, 0;\n\t"
+        "mad.hi.cc.u32 t494, t3, %108, t494;\n\t"
+        "madc.hi.cc.u32 t495, t3, %109, t495;\n\t"
+        "madc.hi.cc.u32 t496, t3, %110, t496;\n\t"
+        "madc.hi.cc.u32 t497, t3, %111, t497;\n\t"
+        "madc.hi.cc.u32 t498, t3, %112, t498;\n\t"
+        "madc.hi.cc.u32 t499, t3, %113, t499;\n\t"
+        "madc.hi.cc.u32 t500, t3, %114, t500;\n\t"
+        "madc.hi.cc.u32 t501, t3, %115, t501;\n\t"
+        "madc.hi.cc.u32 t502, t3, %116, t502;\n\t"
+        "madc.hi.cc.u32 t503, t3, %117, t503;\n\t"
+        "madc.hi.cc.u32 t504, t3, %118, t504;\n\t"
+        "madc.hi.cc.u32 t505, t3, %119, t505;\n\t"
+        "madc.hi.cc.u32 t506, t3, %120, t506;\n\t"
+        "madc.hi.cc.u32 t507, t3, %121, t507;\n\t"
+        "madc.hi.cc.u32 t508, t3, %122, t508;\n\t"
+        "madc.hi.cc.u32 t509, t3, %123, t509;\n\t"
+        "madc.hi.cc.u32 t510, t3, %124, t510;\n\t"
+        "madc.hi.u32 t511, t3, 0, t511;\n\t"
+        "shr.b32 t512, t3, 31;\n\t"
+        "sub.u32 t513, 0, t512;\n\t"
+        "and.b32 t514, %108, t513;\n\t"
+        "and.b32 t515, %109, t513;\n\t"
+        "and.b32 t516, %110, t513;\n\t"
+        "and.b32 t517, %111, t513;\n\t"
+        "and.b32 t518, %112, t513;\n\t"
+        "and.b32 t519, %113, t513;\n\t"
+        "and.b32 t520, %114, t513;\n\t"
+        "and.b32 t521, %115, t513;\n\t"
+        "and.b32 t522, %116, t513;\n\t"
+        "and.b32 t523, %117, t513;\n\t"
+        "and.b32 t524, %118, t513;\n\t"
+        "and.b32 t525, %119, t513;\n\t"
+        "and.b32 t526, %120, t513;\n\t"
+        "and.b32 t527, %121, t513;\n\t"
+        "and.b32 t528, %122, t513;\n\t"
+        "and.b32 t529, %123, t513;\n\t"
+        "and.b32 t530, %124, t513;\n\t"
+        "and.b32 t531, 0, t513;\n\t"
+        "sub.cc.u32 t494, t494, t514;\n\t"
+        "subc.cc.u32 t495, t495, t515;\n\t"
+        "subc.cc.u32 t496, t496, t516;\n\t"
+        "subc.cc.u32 t497, t497, t517;\n\t"
+        "subc.cc.u32 t498, t498, t518;\n\t"
+        "subc.cc.u32 t499, t499, t519;\n\t"
+        "subc.cc.u32 t500, t500, t520;\n\t"
+        "subc.cc.u32 t501, t501, t521;\n\t"
+        "subc.cc.u32 t502, t502, t522;\n\t"
+        "subc.cc.u32 t503, t503, t523;\n\t"
+        "subc.cc.u32 t504, t504, t524;\n\t"
+        "subc.cc.u32 t505, t505, t525;\n\t"
+        "subc.cc.u32 t506, t506, t526;\n\t"
+        "subc.cc.u32 t507, t507, t527;\n\t"
+        "subc.cc.u32 t508, t508, t528;\n\t"
+        "subc.cc.u32 t509, t509, t529;\n\t"
+        "subc.cc.u32 t510, t510, t530;\n\t"
+        "subc.u32 t511, t511, t531;\n\t"
+        "mad.lo.cc.u32 t493, t4, %125, t493;\n\t"
+        "madc.lo.cc.u32 t494, t4, %126, t494;\n\t"
+        "madc.lo.cc.u32 t495, t4, %127, t495;\n\t"
+        "madc.lo.cc.u32 t496, t4, %128, t496;\n\t"
+        "madc.lo.cc.u32 t497, t4, %129, t497;\n\t"
+        "madc.lo.cc.u32 t498, t4, %130, t498;\n\t"
+        "madc.lo.cc.u32 t499, t4, %131, t499;\n\t"
+        "madc.lo.cc.u32 t500, t4, %132, t500;\n\t"
+        "madc.lo.cc.u32 t501, t4, %133, t501;\n\t"
+        "madc.lo.cc.u32 t502, t4, %134, t502;\n\t"
+        "madc.lo.cc.u32 t503, t4, %135, t503;\n\t"
+        "madc.lo.cc.u32 t504, t4, %136, t504;\n\t"
+        "madc.lo.cc.u32 t505, t4, %137, t505;\n\t"
+        "madc.lo.cc.u32 t506, t4, %138, t506;\n\t"
+        "madc.lo.cc.u32 t507, t4, %139, t507;\n\t"
+        "madc.lo.cc.u32 t508, t4, %140, t508;\n\t"
+        "madc.lo.cc.u32 t509, t4, %141, t509;\n\t"
+        "madc.lo.cc.u32 t510, t4, 0, t510;\n\t"
+        "madc.lo.u32 t511, t4, 0, t511;\n\t"
+        "mad.hi.cc.u32 t494, t4, %125, t494;\n\t"
+        "madc.hi.cc.u32 t495, t4, %126, t495;\n\t"
+        "madc.hi.cc.u32 t496, t4, %127, t496;\n\t"
+        "madc.hi.cc.u32 t497, t4, %128, t497;\n\t"
+        "madc.hi.cc.u32 t498, t4, %129, t498;\n\t"
+        "madc.hi.cc.u32 t499, t4, %130, t499;\n\t"
+        "madc.hi.cc.u32 t500, t4, %131, t500;\n\t"
+        "madc.hi.cc.u32 t501, t4, %132, t501;\n\t"
+        "madc.hi.cc.u32 t502, t4, %133, t502;\n\t"
+        "madc.hi.cc.u32 t503, t4, %134, t503;\n\t"
+        "madc.hi.cc.u32 t504, t4, %135, t504;\n\t"
+        "madc.hi.cc.u32 t505, t4, %136, t505;\n\t"
+        "madc.hi.cc.u32 t506, t4, %137, t506;\n\t"
+        "madc.hi.cc.u32 t507, t4, %138, t507;\n\t"
+        "madc.hi.cc.u32 t508, t4, %139, t508;\n\t"
+        "madc.hi.cc.u32 t509, t4, %140, t509;\n\t"
+        "madc.hi.cc.u32 t510, t4, %141, t510;\n\t"
+        "madc.hi.u32 t511, t4, 0, t511;\n\t"
+        "shr.b32 t532, t4, 31;\n\t"
+        "sub.u32 t533, 0, t532;\n\t"
+        "and.b32 t534, %125, t533;\n\t"
+        "and.b32 t535, %126, t533;\n\t"
+        "and.b32 t536, %127, t533;\n\t"
+        "and.b32 t537, %128, t533;\n\t"
+        "and.b32 t538, %129, t533;\n\t"
+        "and.b32 t539, %130, t533;\n\t"
+        "and.b32 t540, %131, t533;\n\t"
+        "and.b32 t541, %132, t533;\n\t"
+        "and.b32 t542, %133, t533;\n\t"
+        "and.b32 t543, %134, t533;\n\t"
+        "and.b32 t544, %135, t533;\n\t"
+        "and.b32 t545, %136, t533;\n\t"
+        "and.b32 t546, %137, t533;\n\t"
+        "and.b32 t547, %138, t533;\n\t"
+        "and.b32 t548, %139, t533;\n\t"
+        "and.b32 t549, %140, t533;\n\t"
+        "and.b32 t550, %141, t533;\n\t"
+        "and.b32 t551, 0, t533;\n\t"
+        "sub.cc.u32 t494, t494, t534;\n\t"
+        "subc.cc.u32 t495, t495, t535;\n\t"
+        "subc.cc.u32 t496, t496, t536;\n\t"
+        "subc.cc.u32 t497, t497, t537;\n\t"
+        "subc.cc.u32 t498, t498, t538;\n\t"
+        "subc.cc.u32 t499, t499, t539;\n\t"
+        "subc.cc.u32 t500, t500, t540;\n\t"
+        "subc.cc.u32 t501, t501, t541;\n\t"
+        "subc.cc.u32 t502, t502, t542;\n\t"
+        "subc.cc.u32 t503, t503, t543;\n\t"
+        "subc.cc.u32 t504, t504, t544;\n\t"
+        "subc.cc.u32 t505, t505, t545;\n\t"
+        "subc.cc.u32 t506, t506, t546;\n\t"
+        "subc.cc.u32 t507, t507, t547;\n\t"
+        "subc.cc.u32 t508, t508, t548;\n\t"
+        "subc.cc.u32 t509, t509, t549;\n\t"
+        "subc.cc.u32 t510, t510, t550;\n\t"
+        "subc.u32 t511, t511, t551;\n\t"
+        "mul.lo.u32 t552, t493, %159;\n\t"
+        "and.b32 t552, t552, 1073741823;\n\t"
+        "mad.lo.cc.u32 t493, t552, %142, t493;\n\t"
+        "madc.lo.cc.u32 t494, t552, %143, t494;\n\t"
+        "madc.lo.cc.u32 t495, t552, %144, t495;\n\t"
+        "madc.lo.cc.u32 t496, t552, %145, t496;\n\t"
+        "madc.lo.cc.u32 t497, t552, %146, t497;\n\t"
+        "madc.lo.cc.u32 t498, t552, %147, t498;\n\t"
+        "madc.lo.cc.u32 t499, t552, %148, t499;\n\t"
+        "madc.lo.cc.u32 t500, t552, %149, t500;\n\t"
+        "madc.lo.cc.u32 t501, t552, %150, t501;\n\t"
+        "madc.lo.cc.u32 t502, t552, %151, t502;\n\t"
+        "madc.lo.cc.u32 t503, t552, %152, t503;\n\t"
+        "madc.lo.cc.u32 t504, t552, %153, t504;\n\t"
+        "madc.lo.cc.u32 t505, t552, %154, t505;\n\t"
+        "madc.lo.cc.u32 t506, t552, %155, t506;\n\t"
+        "madc.lo.cc.u32 t507, t552, %156, t507;\n\t"
+        "madc.lo.cc.u32 t508, t552, %157, t508;\n\t"
+        "madc.lo.cc.u32 t509, t552, %158, t509;\n\t"
+        "addc.cc.u32 t510, t510, 0;\n\t"
+        "addc.u32 t511, t511, 0;\n\t"
+        "mad.hi.cc.u32 t494, t552, %142, t494;\n\t"
+        "madc.hi.cc.u32 t495, t552, %143, t495;\n\t"
+        "madc.hi.cc.u32 t496, t552, %144, t496;\n\t"
+        "madc.hi.cc.u32 t497, t552, %145, t497;\n\t"
+        "madc.hi.cc.u32 t498, t552, %146, t498;\n\t"
+        "madc.hi.cc.u32 t499, t552, %147, t499;\n\t"
+        "madc.hi.cc.u32 t500, t552, %148, t500;\n\t"
+        "madc.hi.cc.u32 t501, t552, %149, t501;\n\t"
+        "madc.hi.cc.u32 t502, t552, %150, t502;\n\t"
+        "madc.hi.cc.u32 t503, t552, %151, t503;\n\t"
+        "madc.hi.cc.u32 t504, t552, %152, t504;\n\t"
+        "madc.hi.cc.u32 t505, t552, %153, t505;\n\t"
+        "madc.hi.cc.u32 t506, t552, %154, t506;\n\t"
+        "madc.hi.cc.u32 t507, t552, %155, t507;\n\t"
+        "madc.hi.cc.u32 t508, t552, %156, t508;\n\t"
+        "madc.hi.cc.u32 t509, t552, %157, t509;\n\t"
+        "madc.hi.cc.u32 t510, t552, %158, t510;\n\t"
+        "addc.u32 t511, t511, 0;\n\t"
+        "shf.r.clamp.b32 t553, t493, t494, 30;\n\t"
+        "shf.r.clamp.b32 t554, t494, t495, 30;\n\t"
+        "shf.r.clamp.b32 t555, t495, t496, 30;\n\t"
+        "shf.r.clamp.b32 t556, t496, t497, 30;\n\t"
+        "shf.r.clamp.b32 t557, t497, t498, 30;\n\t"
+        "shf.r.clamp.b32 t558, t498, t499, 30;\n\t"
+        "shf.r.clamp.b32 t559, t499, t500, 30;\n\t"
+        "shf.r.clamp.b32 t560, t500, t501, 30;\n\t"
+        "shf.r.clamp.b32 t561, t501, t502, 30;\n\t"
+        "shf.r.clamp.b32 t562, t502, t503, 30;\n\t"
+        "shf.r.clamp.b32 t563, t503, t504, 30;\n\t"
+        "shf.r.clamp.b32 t564, t504, t505, 30;\n\t"
+        "shf.r.clamp.b32 t565, t505, t506, 30;\n\t"
+        "shf.r.clamp.b32 t566, t506, t507, 30;\n\t"
+        "shf.r.clamp.b32 t567, t507, t508, 30;\n\t"
+        "shf.r.clamp.b32 t568, t508, t509, 30;\n\t"
+        "shf.r.clamp.b32 t569, t509, t510, 30;\n\t"
+        "shf.r.clamp.b32 t570, t510, t511, 30;\n\t"
+        "shr.b32 t571, t570, 31;\n\t"
+        "sub.u32 t572, 0, t571;\n\t"
+        "and.b32 t573, %142, t572;\n\t"
+        "and.b32 t574, %143, t572;\n\t"
+        "and.b32 t575, %144, t572;\n\t"
+        "and.b32 t576, %145, t572;\n\t"
+        "and.b32 t577, %146, t572;\n\t"
+        "and.b32 t578, %147, t572;\n\t"
+        "and.b32 t579, %148, t572;\n\t"
+        "and.b32 t580, %149, t572;\n\t"
+        "and.b32 t581, %150, t572;\n\t"
+        "and.b32 t582, %151, t572;\n\t"
+        "and.b32 t583, %152, t572;\n\t"
+        "and.b32 t584, %153, t572;\n\t"
+        "and.b32 t585, %154, t572;\n\t"
+        "and.b32 t586, %155, t572;\n\t"
+        "and.b32 t587, %156, t572;\n\t"
+        "and.b32 t588, %157, t572;\n\t"
+        "and.b32 t589, %158, t572;\n\t"
+        "add.cc.u32 t590, t553, t573;\n\t"
+        "addc.cc.u32 t591, t554, t574;\n\t"
+        "addc.cc.u32 t592, t555, t575;\n\t"
+        "addc.cc.u32 t593, t556, t576;\n\t"
+        "addc.cc.u32 t594, t557, t577;\n\t"
+        "addc.cc.u32 t595, t558, t578;\n\t"
+        "addc.cc.u32 t596, t559, t579;\n\t"
+        "addc.cc.u32 t597, t560, t580;\n\t"
+        "addc.cc.u32 t598, t561, t581;\n\t"
+        "addc.cc.u32 t599, t562, t582;\n\t"
+        "addc.cc.u32 t600, t563, t583;\n\t"
+        "addc.cc.u32 t601, t564, t584;\n\t"
+        "addc.cc.u32 t602, t565, t585;\n\t"
+        "addc.cc.u32 t603, t566, t586;\n\t"
+        "addc.cc.u32 t604, t567, t587;\n\t"
+        "addc.cc.u32 t605, t568, t588;\n\t"
+        "addc.cc.u32 t606, t569, t589;\n\t"
+        "addc.u32 t607, t570, t572;\n\t"
+        "sub.cc.u32 t608, t590, %142;\n\t"
+        "subc.cc.u32 t609, t591, %143;\n\t"
+        "subc.cc.u32 t610, t592, %144;\n\t"
+        "subc.cc.u32 t611, t593, %145;\n\t"
+        "subc.cc.u32 t612, t594, %146;\n\t"
+        "subc.cc.u32 t613, t595, %147;\n\t"
+        "subc.cc.u32 t614, t596, %148;\n\t"
+        "subc.cc.u32 t615, t597, %149;\n\t"
+        "subc.cc.u32 t616, t598, %150;\n\t"
+        "subc.cc.u32 t617, t599, %151;\n\t"
+        "subc.cc.u32 t618, t600, %152;\n\t"
+        "subc.cc.u32 t619, t601, %153;\n\t"
+        "subc.cc.u32 t620, t602, %154;\n\t"
+        "subc.cc.u32 t621, t603, %155;\n\t"
+        "subc.cc.u32 t622, t604, %156;\n\t"
+        "subc.cc.u32 t623, t605, %157;\n\t"
+        "subc.cc.u32 t624, t606, %158;\n\t"
+        "subc.u32 t625, t607, 0;\n\t"
+        "shr.b32 t626, t625, 31;\n\t"
+        "sub.u32 t627, 0, t626;\n\t"
+        "xor.b32 t628, t608, t590;\n\t"
+        "and.b32 t628, t628, t627;\n\t"
+        "xor.b32 %37, t608, t628;\n\t"
+        "xor.b32 t629, t609, t591;\n\t"
+        "and.b32 t629, t629, t627;\n\t"
+        "xor.b32 %38, t609, t629;\n\t"
+        "xor.b32 t630, t610, t592;\n\t"
+        "and.b32 t630, t630, t627;\n\t"
+        "xor.b32 %39, t610, t630;\n\t"
+        "xor.b32 t631, t611, t593;\n\t"
+        "and.b32 t631, t631, t627;\n\t"
+        "xor.b32 %40, t611, t631;\n\t"
+        "xor.b32 t632, t612, t594;\n\t"
+        "and.b32 t632, t632, t627;\n\t"
+        "xor.b32 %41, t612, t632;\n\t"
+        "xor.b32 t633, t613, t595;\n\t"
+        "and.b32 t633, t633, t627;\n\t"
+        "xor.b32 %42, t613, t633;\n\t"
+        "xor.b32 t634, t614, t596;\n\t"
+        "and.b32 t634, t634, t627;\n\t"
+        "xor.b32 %43, t614, t634;\n\t"
+        "xor.b32 t635, t615, t597;\n\t"
+        "and.b32 t635, t635, t627;\n\t"
+        "xor.b32 %44, t615, t635;\n\t"
+        "xor.b32 t636, t616, t598;\n\t"
+        "and.b32 t636, t636, t627;\n\t"
+        "xor.b32 %45, t616, t636;\n\t"
+        "xor.b32 t637, t617, t599;\n\t"
+        "and.b32 t637, t637, t627;\n\t"
+        "xor.b32 %46, t617, t637;\n\t"
+        "xor.b32 t638, t618, t600;\n\t"
+        "and.b32 t638, t638, t627;\n\t"
+        "xor.b32 %47, t618, t638;\n\t"
+        "xor.b32 t639, t619, t601;\n\t"
+        "and.b32 t639, t639, t627;\n\t"
+        "xor.b32 %48, t619, t639;\n\t"
+        "xor.b32 t640, t620, t602;\n\t"
+        "and.b32 t640, t640, t627;\n\t"
+        "xor.b32 %49, t620, t640;\n\t"
+        "xor.b32 t641, t621, t603;\n\t"
+        "and.b32 t641, t641, t627;\n\t"
+        "xor.b32 %50, t621, t641;\n\t"
+        "xor.b32 t642, t622, t604;\n\t"
+        "and.b32 t642, t642, t627;\n\t"
+        "xor.b32 %51, t622, t642;\n\t"
+        "xor.b32 t643, t623, t605;\n\t"
+        "and.b32 t643, t643, t627;\n\t"
+        "xor.b32 %52, t623, t643;\n\t"
+        "xor.b32 t644, t624, t606;\n\t"
+        "and.b32 t644, t644, t627;\n\t"
+        "xor.b32 %53, t624, t644;\n\t"
+        "mul.lo.u32 t645, t5, %108;\n\t"
+        "mul.lo.u32 t646, t5, %109;\n\t"
+        "mul.lo.u32 t647, t5, %110;\n\t"
+        "mul.lo.u32 t648, t5, %111;\n\t"
+        "mul.lo.u32 t649, t5, %112;\n\t"
+        "mul.lo.u32 t650, t5, %113;\n\t"
+        "mul.lo.u32 t651, t5, %114;\n\t"
+        "mul.lo.u32 t652, t5, %115;\n\t"
+        "mul.lo.u32 t653, t5, %116;\n\t"
+        "mul.lo.u32 t654, t5, %117;\n\t"
+        "mul.lo.u32 t655, t5, %118;\n\t"
+        "mul.lo.u32 t656, t5, %119;\n\t"
+        "mul.lo.u32 t657, t5, %120;\n\t"
+        "mul.lo.u32 t658, t5, %121;\n\t"
+        "mul.lo.u32 t659, t5, %122;\n\t"
+        "mul.lo.u32 t660, t5, %123;\n\t"
+        "mul.lo.u32 t661, t5, %124;\n\t"
+        "mul.lo.u32 t662, t5, 0;\n\t"
+        "mul.lo.u32 t663, t5, 0;\n\t"
+        "mad.hi.cc.u32 t646, t5, %108, t646;\n\t"
+        "madc.hi.cc.u32 t647, t5, %109, t647;\n\t"
+        "madc.hi.cc.u32 t648, t5, %110, t648;\n\t"
+        "madc.hi.cc.u32 t649, t5, %111, t649;\n\t"
+        "madc.hi.cc.u32 t650, t5, %112, t650;\n\t"
+        "madc.hi.cc.u32 t651, t5, %113, t651;\n\t"
+        "madc.hi.cc.u32 t652, t5, %114, t652;\n\t"
+        "madc.hi.cc.u32 t653, t5, %115, t653;\n\t"
+        "madc.hi.cc.u32 t654, t5, %116, t654;\n\t"
+        "madc.hi.cc.u32 t655, t5, %117, t655;\n\t"
+        "madc.hi.cc.u32 t656, t5, %118, t656;\n\t"
+        "madc.hi.cc.u32 t657, t5, %119, t657;\n\t"
+        "madc.hi.cc.u32 t658, t5, %120, t658;\n\t"
+        "madc.hi.cc.u32 t659, t5, %121, t659;\n\t"
+        "madc.hi.cc.u32 t660, t5, %122, t660;\n\t"
+        "madc.hi.cc.u32 t661, t5, %123, t661;\n\t"
+        "madc.hi.cc.u32 t662, t5, %124, t662;\n\t"
+        "madc.hi.u32 t663, t5, 0, t663;\n\t"
+        "shr.b32 t664, t5, 31;\n\t"
+        "sub.u32 t665, 0, t664;\n\t"
+        "and.b32 t666, %108, t665;\n\t"
+        "and.b32 t667, %109, t665;\n\t"
+        "and.b32 t668, %110, t665;\n\t"
+        "and.b32 t669, %111, t665;\n\t"
+        "and.b32 t670, %112, t665;\n\t"
+        "and.b32 t671, %113, t665;\n\t"
+        "and.b32 t672, %114, t665;\n\t"
+        "and.b32 t673, %115, t665;\n\t"
+        "and.b32 t674, %116, t665;\n\t"
+        "and.b32 t675, %117, t665;\n\t"
+        "and.b32 t676, %118, t665;\n\t"
+        "and.b32 t677, %119, t665;\n\t"
+        "and.b32 t678, %120, t665;\n\t"
+        "and.b32 t679, %121, t665;\n\t"
+        "and.b32 t680, %122, t665;\n\t"
+        "and.b32 t681, %123, t665;\n\t"
+        "and.b32 t682, %124, t665;\n\t"
+        "and.b32 t683, 0, t665;\n\t"
+        "sub.cc.u32 t646, t646, t666;\n\t"
+        "subc.cc.u32 t647, t647, t667;\n\t"
+        "subc.cc.u32 t648, t648, t668;\n\t"
+        "subc.cc.u32 t649, t649, t669;\n\t"
+        "subc.cc.u32 t650, t650, t670;\n\t"
+        "subc.cc.u32 t651, t651, t671;\n\t"
+        "subc.cc.u32 t652, t652, t672;\n\t"
+        "subc.cc.u32 t653, t653, t673;\n\t"
+        "subc.cc.u32 t654, t654, t674;\n\t"
+        "subc.cc.u32 t655, t655, t675;\n\t"
+        "subc.cc.u32 t656, t656, t676;\n\t"
+        "subc.cc.u32 t657, t657, t677;\n\t"
+        "subc.cc.u32 t658, t658, t678;\n\t"
+        "subc.cc.u32 t659, t659, t679;\n\t"
+        "subc.cc.u32 t660, t660, t680;\n\t"
+        "subc.cc.u32 t661, t661, t681;\n\t"
+        "subc.cc.u32 t662, t662, t682;\n\t"
+        "subc.u32 t663, t663, t683;\n\t"
+        "mad.lo.cc.u32 t645, t6, %125, t645;\n\t"
+        "madc.lo.cc.u32 t646, t6, %126, t646;\n\t"
+        "madc.lo.cc.u32 t647, t6, %127, t647;\n\t"
+        "madc.lo.cc.u32 t648, t6, %128, t648;\n\t"
+        "madc.lo.cc.u32 t649, t6, %129, t649;\n\t"
+        "madc.lo.cc.u32 t650, t6, %130, t650;\n\t"
+        "madc.lo.cc.u32 t651, t6, %131, t651;\n\t"
+        "madc.lo.cc.u32 t652, t6, %132, t652;\n\t"
+        "madc.lo.cc.u32 t653, t6, %133, t653;\n\t"
+        "madc.lo.cc.u32 t654, t6, %134, t654;\n\t"
+        "madc.lo.cc.u32 t655, t6, %135, t655;\n\t"
+        "madc.lo.cc.u32 t656, t6, %136, t656;\n\t"
+        "madc.lo.cc.u32 t657, t6, %137, t657;\n\t"
+        "madc.lo.cc.u32 t658, t6, %138, t658;\n\t"
+        "madc.lo.cc.u32 t659, t6, %139, t659;\n\t"
+        "madc.lo.cc.u32 t660, t6, %140, t660;\n\t"
+        "madc.lo.cc.u32 t661, t6, %141, t661;\n\t"
+        "madc.lo.cc.u32 t662, t6, 0, t662;\n\t"
+        "madc.lo.u32 t663, t6, 0, t663;\n\t"
+        "mad.hi.cc.u32 t646, t6, %125, t646;\n\t"
+        "madc.hi.cc.u32 t647, t6, %126, t647;\n\t"
+        "madc.hi.cc.u32 t648, t6, %127, t648;\n\t"
+        "madc.hi.cc.u32 t649, t6, %128, t649;\n\t"
+        "madc.hi.cc.u32 t650, t6, %129, t650;\n\t"
+        "madc.hi.cc.u32 t651, t6, %130, t651;\n\t"
+        "madc.hi.cc.u32 t652, t6, %131, t652;\n\t"
+        "madc.hi.cc.u32 t653, t6, %132, t653;\n\t"
+        "madc.hi.cc.u32 t654, t6, %133, t654;\n\t"
+        "madc.hi.cc.u32 t655, t6, %134, t655;\n\t"
+        "madc.hi.cc.u32 t656, t6, %135, t656;\n\t"
+        "madc.hi.cc.u32 t657, t6, %136, t657;\n\t"
+        "madc.hi.cc.u32 t658, t6, %137, t658;\n\t"
+        "madc.hi.cc.u32 t659, t6, %138, t659;\n\t"
+        "madc.hi.cc.u32 t660, t6, %139, t660;\n\t"
+        "madc.hi.cc.u32 t661, t6, %140, t661;\n\t"
+        "madc.hi.cc.u32 t662, t6, %141, t662;\n\t"
+        "madc.hi.u32 t663, t6, 0, t663;\n\t"
+        "shr.b32 t684, t6, 31;\n\t"
+        "sub.u32 t685, 0, t684;\n\t"
+        "and.b32 t686, %125, t685;\n\t"
+        "and.b32 t687, %126, t685;\n\t"
+        "and.b32 t688, %127, t685;\n\t"
+        "and.b32 t689, %128, t685;\n\t"
+        "and.b32 t690, %129, t685;\n\t"
+        "and.b32 t691, %130, t685;\n\t"
+        "and.b32 t692, %131, t685;\n\t"
+        "and.b32 t693, %132, t685;\n\t"
+        "and.b32 t694, %133, t685;\n\t"
+        "and.b32 t695, %134, t685;\n\t"
+        "and.b32 t696, %135, t685;\n\t"
+        "and.b32 t697, %136, t685;\n\t"
+        "and.b32 t698, %137, t685;\n\t"
+        "and.b32 t699, %138, t685;\n\t"
+        "and.b32 t700, %139, t685;\n\t"
+        "and.b32 t701, %140, t685;\n\t"
+        "and.b32 t702, %141, t685;\n\t"
+        "and.b32 t703, 0, t685;\n\t"
+        "sub.cc.u32 t646, t646, t686;\n\t"
+        "subc.cc.u32 t647, t647, t687;\n\t"
+        "subc.cc.u32 t648, t648, t688;\n\t"
+        "subc.cc.u32 t649, t649, t689;\n\t"
+        "subc.cc.u32 t650, t650, t690;\n\t"
+        "subc.cc.u32 t651, t651, t691;\n\t"
+        "subc.cc.u32 t652, t652, t692;\n\t"
+        "subc.cc.u32 t653, t653, t693;\n\t"
+        "subc.cc.u32 t654, t654, t694;\n\t"
+        "subc.cc.u32 t655, t655, t695;\n\t"
+        "subc.cc.u32 t656, t656, t696;\n\t"
+        "subc.cc.u32 t657, t657, t697;\n\t"
+        "subc.cc.u32 t658, t658, t698;\n\t"
+        "subc.cc.u32 t659, t659, t699;\n\t"
+        "subc.cc.u32 t660, t660, t700;\n\t"
+        "subc.cc.u32 t661, t661, t701;\n\t"
+        "subc.cc.u32 t662, t662, t702;\n\t"
+        "subc.u32 t663, t663, t703;\n\t"
+        "mul.lo.u32 t704, t645, %159;\n\t"
+        "and.b32 t704, t704, 1073741823;\n\t"
+        "mad.lo.cc.u32 t645, t704, %142, t645;\n\t"
+        "madc.lo.cc.u32 t646, t704, %143, t646;\n\t"
+        "madc.lo.cc.u32 t647, t704, %144, t647;\n\t"
+        "madc.lo.cc.u32 t648, t704, %145, t648;\n\t"
+        "madc.lo.cc.u32 t649, t704, %146, t649;\n\t"
+        "madc.lo.cc.u32 t650, t704, %147, t650;\n\t"
+        "madc.lo.cc.u32 t651, t704, %148, t651;\n\t"
+        "madc.lo.cc.u32 t652, t704, %149, t652;\n\t"
+        "madc.lo.cc.u32 t653, t704, %150, t653;\n\t"
+        "madc.lo.cc.u32 t654, t704, %151, t654;\n\t"
+        "madc.lo.cc.u32 t655, t704, %152, t655;\n\t"
+        "madc.lo.cc.u32 t656, t704, %153, t656;\n\t"
+        "madc.lo.cc.u32 t657, t704, %154, t657;\n\t"
+        "madc.lo.cc.u32 t658, t704, %155, t658;\n\t"
+        "madc.lo.cc.u32 t659, t704, %156, t659;\n\t"
+        "madc.lo.cc.u32 t660, t704, %157, t660;\n\t"
+        "madc.lo.cc.u32 t661, t704, %158, t661;\n\t"
+        "addc.cc.u32 t662, t662, 0;\n\t"
+        "addc.u32 t663, t663, 0;\n\t"
+        "mad.hi.cc.u32 t646, t704, %142, t646;\n\t"
+        "madc.hi.cc.u32 t647, t704, %143, t647;\n\t"
+        "madc.hi.cc.u32 t648, t704, %144, t648;\n\t"
+        "madc.hi.cc.u32 t649, t704, %145, t649;\n\t"
+        "madc.hi.cc.u32 t650, t704, %146, t650;\n\t"
+        "madc.hi.cc.u32 t651, t704, %147, t651;\n\t"
+        "madc.hi.cc.u32 t652, t704, %148, t652;\n\t"
+        "madc.hi.cc.u32 t653, t704, %149, t653;\n\t"
+        "madc.hi.cc.u32 t654, t704, %150, t654;\n\t"
+        "madc.hi.cc.u32 t655, t704, %151, t655;\n\t"
+        "madc.hi.cc.u32 t656, t704, %152, t656;\n\t"
+        "madc.hi.cc.u32 t657, t704, %153, t657;\n\t"
+        "madc.hi.cc.u32 t658, t704, %154, t658;\n\t"
+        "madc.hi.cc.u32 t659, t704, %155, t659;\n\t"
+        "madc.hi.cc.u32 t660, t704, %156, t660;\n\t"
+        "madc.hi.cc.u32 t661, t704, %157, t661;\n\t"
+        "madc.hi.cc.u32 t662, t704, %158, t662;\n\t"
+        "addc.u32 t663, t663, 0;\n\t"
+        "shf.r.clamp.b32 t705, t645, t646, 30;\n\t"
+        "shf.r.clamp.b32 t706, t646, t647, 30;\n\t"
+        "shf.r.clamp.b32 t707, t647, t648, 30;\n\t"
+        "shf.r.clamp.b32 t708, t648, t649, 30;\n\t"
+        "shf.r.clamp.b32 t709, t649, t650, 30;\n\t"
+        "shf.r.clamp.b32 t710, t650, t651, 30;\n\t"
+        "shf.r.clamp.b32 t711, t651, t652, 30;\n\t"
+        "shf.r.clamp.b32 t712, t652, t653, 30;\n\t"
+        "shf.r.clamp.b32 t713, t653, t654, 30;\n\t"
+        "shf.r.clamp.b32 t714, t654, t655, 30;\n\t"
+        "shf.r.clamp.b32 t715, t655, t656, 30;\n\t"
+        "shf.r.clamp.b32 t716, t656, t657, 30;\n\t"
+        "shf.r.clamp.b32 t717, t657, t658, 30;\n\t"
+        "shf.r.clamp.b32 t718, t658, t659, 30;\n\t"
+        "shf.r.clamp.b32 t719, t659, t660, 30;\n\t"
+        "shf.r.clamp.b32 t720, t660, t661, 30;\n\t"
+        "shf.r.clamp.b32 t721, t661, t662, 30;\n\t"
+        "shf.r.clamp.b32 t722, t662, t663, 30;\n\t"
+        "shr.b32 t723, t722, 31;\n\t"
+        "sub.u32 t724, 0, t723;\n\t"
+        "and.b32 t725, %142, t724;\n\t"
+        "and.b32 t726, %143, t724;\n\t"
+        "and.b32 t727, %144, t724;\n\t"
+        "and.b32 t728, %145, t724;\n\t"
+        "and.b32 t729, %146, t724;\n\t"
+        "and.b32 t730, %147, t724;\n\t"
+        "and.b32 t731, %148, t724;\n\t"
+        "and.b32 t732, %149, t724;\n\t"
+        "and.b32 t733, %150, t724;\n\t"
+        "and.b32 t734, %151, t724;\n\t"
+        "and.b32 t735, %152, t724;\n\t"
+        "and.b32 t736, %153, t724;\n\t"
+        "and.b32 t737, %154, t724;\n\t"
+        "and.b32 t738, %155, t724;\n\t"
+        "and.b32 t739, %156, t724;\n\t"
+        "and.b32 t740, %157, t724;\n\t"
+        "and.b32 t741, %158, t724;\n\t"
+        "add.cc.u32 t742, t705, t725;\n\t"
+        "addc.cc.u32 t743, t706, t726;\n\t"
+        "addc.cc.u32 t744, t707, t727;\n\t"
+        "addc.cc.u32 t745, t708, t728;\n\t"
+        "addc.cc.u32 t746, t709, t729;\n\t"
+        "addc.cc.u32 t747, t710, t730;\n\t"
+        "addc.cc.u32 t748, t711, t731;\n\t"
+        "addc.cc.u32 t749, t712, t732;\n\t"
+        "addc.cc.u32 t750, t713, t733;\n\t"
+        "addc.cc.u32 t751, t714, t734;\n\t"
+        "addc.cc.u32 t752, t715, t735;\n\t"
+        "addc.cc.u32 t753, t716, t736;\n\t"
+        "addc.cc.u32 t754, t717, t737;\n\t"
+        "addc.cc.u32 t755, t718, t738;\n\t"
+        "addc.cc.u32 t756, t719, t739;\n\t"
+        "addc.cc.u32 t757, t720, t740;\n\t"
+        "addc.cc.u32 t758, t721, t741;\n\t"
+        "addc.u32 t759, t722, t724;\n\t"
+        "sub.cc.u32 t760, t742, %142;\n\t"
+        "subc.cc.u32 t761, t743, %143;\n\t"
+        "subc.cc.u32 t762, t744, %144;\n\t"
+        "subc.cc.u32 t763, t745, %145;\n\t"
+        "subc.cc.u32 t764, t746, %146;\n\t"
+        "subc.cc.u32 t765, t747, %147;\n\t"
+        "subc.cc.u32 t766, t748, %148;\n\t"
+        "subc.cc.u32 t767, t749, %149;\n\t"
+        "subc.cc.u32 t768, t750, %150;\n\t"
+        "subc.cc.u32 t769, t751, %151;\n\t"
+        "subc.cc.u32 t770, t752, %152;\n\t"
+        "subc.cc.u32 t771, t753, %153;\n\t"
+        "subc.cc.u32 t772, t754, %154;\n\t"
+        "subc.cc.u32 t773, t755, %155;\n\t"
+        "subc.cc.u32 t774, t756, %156;\n\t"
+        "subc.cc.u32 t775, t757, %157;\n\t"
+        "subc.cc.u32 t776, t758, %158;\n\t"
+        "subc.u32 t777, t759, 0;\n\t"
+        "shr.b32 t778, t777, 31;\n\t"
+        "sub.u32 t779, 0, t778;\n\t"
+        "xor.b32 t780, t760, t742;\n\t"
+        "and.b32 t780, t780, t779;\n\t"
+        "xor.b32 %54, t760, t780;\n\t"
+        "xor.b32 t781, t761, t743;\n\t"
+        "and.b32 t781, t781, t779;\n\t"
+        "xor.b32 %55, t761, t781;\n\t"
+        "xor.b32 t782, t762, t744;\n\t"
+        "and.b32 t782, t782, t779;\n\t"
+        "xor.b32 %56, t762, t782;\n\t"
+        "xor.b32 t783, t763, t745;\n\t"
+        "and.b32 t783, t783, t779;\n\t"
+        "xor.b32 %57, t763, t783;\n\t"
+        "xor.b32 t784, t764, t746;\n\t"
+        "and.b32 t784, t784, t779;\n\t"
+        "xor.b32 %58, t764, t784;\n\t"
+        "xor.b32 t785, t765, t747;\n\t"
+        "and.b32 t785, t785, t779;\n\t"
+        "xor.b32 %59, t765, t785;\n\t"
+        "xor.b32 t786, t766, t748;\n\t"
+        "and.b32 t786, t786, t779;\n\t"
+        "xor.b32 %60, t766, t786;\n\t"
+        "xor.b32 t787, t767, t749;\n\t"
+        "and.b32 t787, t787, t779;\n\t"
+        "xor.b32 %61, t767, t787;\n\t"
+        "xor.b32 t788, t768, t750;\n\t"
+        "and.b32 t788, t788, t779;\n\t"
+        "xor.b32 %62, t768, t788;\n\t"
+        "xor.b32 t789, t769, t751;\n\t"
+        "and.b32 t789, t789, t779;\n\t"
+        "xor.b32 %63, t769, t789;\n\t"
+        "xor.b32 t790, t770, t752;\n\t"
+        "and.b32 t790, t790, t779;\n\t"
+        "xor.b32 %64, t770, t790;\n\t"
+        "xor.b32 t791, t771, t753;\n\t"
+        "and.b32 t791, t791, t779;\n\t"
+        "xor.b32 %65, t771, t791;\n\t"
+        "xor.b32 t792, t772, t754;\n\t"
+        "and.b32 t792, t792, t779;\n\t"
+        "xor.b32 %66, t772, t792;\n\t"
+        "xor.b32 t793, t773, t755;\n\t"
+        "and.b32 t793, t793, t779;\n\t"
+        "xor.b32 %67, t773, t793;\n\t"
+        "xor.b32 t794, t774, t756;\n\t"
+        "and.b32 t794, t794, t779;\n\t"
+        "xor.b32 %68, t774, t794;\n\t"
+        "xor.b32 t795, t775, t757;\n\t"
+        "and.b32 t795, t795, t779;\n\t"
+        "xor.b32 %69, t775, t795;\n\t"
+        "xor.b32 t796, t776, t758;\n\t"
+        "and.b32 t796, t796, t779;\n\t"
+        "xor.b32 %70, t776, t796;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47]), "=&r"(y[48]), "=&r"(y[49]), "=&r"(y[50]), "=&r"(y[51]), "=&r"(y[52]), "=&r"(y[53]), "=&r"(y[54]), "=&r"(y[55]), "=&r"(y[56]), "=&r"(y[57]), "=&r"(y[58]), "=&r"(y[59]), "=&r"(y[60]), "=&r"(y[61]), "=&r"(y[62]), "=&r"(y[63]), "=&r"(y[64]), "=&r"(y[65]), "=&r"(y[66]), "=&r"(y[67]), "=&r"(y[68]), "=&r"(y[69]), "=&r"(y[70])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67]), "r"(x[68]), "r"(x[69]), "r"(x[70]), "r"(x[71]), "r"(x[72]), "r"(x[73]), "r"(x[74]), "r"(x[75]), "r"(x[76]), "r"(x[77]), "r"(x[78]), "r"(x[79]), "r"(x[80]), "r"(x[81]), "r"(x[82]), "r"(x[83]), "r"(x[84]), "r"(x[85]), "r"(x[86]), "r"(x[87]), "r"(x[88])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[797];
+    static const uint32_t code[] = {
+      61952,0,0,0,0,
+      61952,1,1,0,0,
+      61952,2,19,0,0,
+      65024,3,1,0,0,
+      65024,4,0,0,0,
+      65024,5,0,0,0,
+      65024,6,1,0,0,
+      60943,7,0,0,0,
+      64006,8,7,31,0,
+      60943,9,0,8,0,
+      64002,10,2,1,0,
+      60943,11,0,10,0,
+      59908,12,1,9,0,
+      59919,12,12,9,0,
+      59906,12,12,11,0,
+      59918,2,2,12,0,
+      59908,13,3,9,0,
+      59919,13,13,9,0,
+      59906,13,13,11,0,
+      59918,5,5,13,0,
+      59908,14,4,9,0,
+      59919,14,14,9,0,
+      59906,14,14,11,0,
+      59918,6,6,14,0,
+      59906,15,9,11,0,
+      59908,0,0,15,0,
+      59919,0,0,15,0,
+      64014,0,0,1,0,
+      59906,16,2,15,0,
+      59918,1,1,16,0,
+      59906,17,5,15,0,
+      59918,3,3,17,0,
+      59906,18,6,15,0,
+      59918,4,4,18,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,19,0,0,0,
+      64006,20,19,31,0,
+      60943,21,0,20,0,
+      64002,22,2,1,0,
+      60943,23,0,22,0,
+      59908,24,1,21,0,
+      59919,24,24,21,0,
+      59906,24,24,23,0,
+      59918,2,2,24,0,
+      59908,25,3,21,0,
+      59919,25,25,21,0,
+      59906,25,25,23,0,
+      59918,5,5,25,0,
+      59908,26,4,21,0,
+      59919,26,26,21,0,
+      59906,26,26,23,0,
+      59918,6,6,26,0,
+      59906,27,21,23,0,
+      59908,0,0,27,0,
+      59919,0,0,27,0,
+      64014,0,0,1,0,
+      59906,28,2,27,0,
+      59918,1,1,28,0,
+      59906,29,5,27,0,
+      59918,3,3,29,0,
+      59906,30,6,27,0,
+      59918,4,4,30,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,31,0,0,0,
+      64006,32,31,31,0,
+      60943,33,0,32,0,
+      64002,34,2,1,0,
+      60943,35,0,34,0,
+      59908,36,1,33,0,
+      59919,36,36,33,0,
+      59906,36,36,35,0,
+      59918,2,2,36,0,
+      59908,37,3,33,0,
+      59919,37,37,33,0,
+      59906,37,37,35,0,
+      59918,5,5,37,0,
+      59908,38,4,33,0,
+      59919,38,38,33,0,
+      59906,38,38,35,0,
+      59918,6,6,38,0,
+      59906,39,33,35,0,
+      59908,0,0,39,0,
+      59919,0,0,39,0,
+      64014,0,0,1,0,
+      59906,40,2,39,0,
+      59918,1,1,40,0,
+      59906,41,5,39,0,
+      59918,3,3,41,0,
+      59906,42,6,39,0,
+      59918,4,4,42,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,43,0,0,0,
+      64006,44,43,31,0,
+      60943,45,0,44,0,
+      64002,46,2,1,0,
+      60943,47,0,46,0,
+      59908,48,1,45,0,
+      59919,48,48,45,0,
+      59906,48,48,47,0,
+      59918,2,2,48,0,
+      59908,49,3,45,0,
+      59919,49,49,45,0,
+      59906,49,49,47,0,
+      59918,5,5,49,0,
+      59908,50,4,45,0,
+      59919,50,50,45,0,
+      59906,50,50,47,0,
+      59918,6,6,50,0,
+      59906,51,45,47,0,
+      59908,0,0,51,0,
+      59919,0,0,51,0,
+      64014,0,0,1,0,
+      59906,52,2,51,0,
+      59918,1,1,52,0,
+      59906,53,5,51,0,
+      59918,3,3,53,0,
+      59906,54,6,51,0,
+      59918,4,4,54,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,55,0,0,0,
+      64006,56,55,31,0,
+      60943,57,0,56,0,
+      64002,58,2,1,0,
+      60943,59,0,58,0,
+      59908,60,1,57,0,
+      59919,60,60,57,0,
+      59906,60,60,59,0,
+      59918,2,2,60,0,
+      59908,61,3,57,0,
+      59919,61,61,57,0,
+      59906,61,61,59,0,
+      59918,5,5,61,0,
+      59908,62,4,57,0,
+      59919,62,62,57,0,
+      59906,62,62,59,0,
+      59918,6,6,62,0,
+      59906,63,57,59,0,
+      59908,0,0,63,0,
+      59919,0,0,63,0,
+      64014,0,0,1,0,
+      59906,64,2,63,0,
+      59918,1,1,64,0,
+      59906,65,5,63,0,
+      59918,3,3,65,0,
+      59906,66,6,63,0,
+      59918,4,4,66,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,67,0,0,0,
+      64006,68,67,31,0,
+      60943,69,0,68,0,
+      64002,70,2,1,0,
+      60943,71,0,70,0,
+      59908,72,1,69,0,
+      59919,72,72,69,0,
+      59906,72,72,71,0,
+      59918,2,2,72,0,
+      59908,73,3,69,0,
+      59919,73,73,69,0,
+      59906,73,73,71,0,
+      59918,5,5,73,0,
+      59908,74,4,69,0,
+      59919,74,74,69,0,
+      59906,74,74,71,0,
+      59918,6,6,74,0,
+      59906,75,69,71,0,
+      59908,0,0,75,0,
+      59919,0,0,75,0,
+      64014,0,0,1,0,
+      59906,76,2,75,0,
+      59918,1,1,76,0,
+      59906,77,5,75,0,
+      59918,3,3,77,0,
+      59906,78,6,75,0,
+      59918,4,4,78,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,79,0,0,0,
+      64006,80,79,31,0,
+      60943,81,0,80,0,
+      64002,82,2,1,0,
+      60943,83,0,82,0,
+      59908,84,1,81,0,
+      59919,84,84,81,0,
+      59906,84,84,83,0,
+      59918,2,2,84,0,
+      59908,85,3,81,0,
+      59919,85,85,81,0,
+      59906,85,85,83,0,
+      59918,5,5,85,0,
+      59908,86,4,81,0,
+      59919,86,86,81,0,
+      59906,86,86,83,0,
+      59918,6,6,86,0,
+      59906,87,81,83,0,
+      59908,0,0,87,0,
+      59919,0,0,87,0,
+      64014,0,0,1,0,
+      59906,88,2,87,0,
+      59918,1,1,88,0,
+      59906,89,5,87,0,
+      59918,3,3,89,0,
+      59906,90,6,87,0,
+      59918,4,4,90,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,91,0,0,0,
+      64006,92,91,31,0,
+      60943,93,0,92,0,
+      64002,94,2,1,0,
+      60943,95,0,94,0,
+      59908,96,1,93,0,
+      59919,96,96,93,0,
+      59906,96,96,95,0,
+      59918,2,2,96,0,
+      59908,97,3,93,0,
+      59919,97,97,93,0,
+      59906,97,97,95,0,
+      59918,5,5,97,0,
+      59908,98,4,93,0,
+      59919,98,98,93,0,
+      59906,98,98,95,0,
+      59918,6,6,98,0,
+      59906,99,93,95,0,
+      59908,0,0,99,0,
+      59919,0,0,99,0,
+      64014,0,0,1,0,
+      59906,100,2,99,0,
+      59918,1,1,100,0,
+      59906,101,5,99,0,
+      59918,3,3,101,0,
+      59906,102,6,99,0,
+      59918,4,4,102,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,103,0,0,0,
+      64006,104,103,31,0,
+      60943,105,0,104,0,
+      64002,106,2,1,0,
+      60943,107,0,106,0,
+      59908,108,1,105,0,
+      59919,108,108,105,0,
+      59906,108,108,107,0,
+      59918,2,2,108,0,
+      59908,109,3,105,0,
+      59919,109,109,105,0,
+      59906,109,109,107,0,
+      59918,5,5,109,0,
+      59908,110,4,105,0,
+      59919,110,110,105,0,
+      59906,110,110,107,0,
+      59918,6,6,110,0,
+      59906,111,105,107,0,
+      59908,0,0,111,0,
+      59919,0,0,111,0,
+      64014,0,0,1,0,
+      59906,112,2,111,0,
+      59918,1,1,112,0,
+      59906,113,5,111,0,
+      59918,3,3,113,0,
+      59906,114,6,111,0,
+      59918,4,4,114,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,115,0,0,0,
+      64006,116,115,31,0,
+      60943,117,0,116,0,
+      64002,118,2,1,0,
+      60943,119,0,118,0,
+      59908,120,1,117,0,
+      59919,120,120,117,0,
+      59906,120,120,119,0,
+      59918,2,2,120,0,
+      59908,121,3,117,0,
+      59919,121,121,117,0,
+      59906,121,121,119,0,
+      59918,5,5,121,0,
+      59908,122,4,117,0,
+      59919,122,122,117,0,
+      59906,122,122,119,0,
+      59918,6,6,122,0,
+      59906,123,117,119,0,
+      59908,0,0,123,0,
+      59919,0,0,123,0,
+      64014,0,0,1,0,
+      59906,124,2,123,0,
+      59918,1,1,124,0,
+      59906,125,5,123,0,
+      59918,3,3,125,0,
+      59906,126,6,123,0,
+      59918,4,4,126,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,127,0,0,0,
+      64006,128,127,31,0,
+      60943,129,0,128,0,
+      64002,130,2,1,0,
+      60943,131,0,130,0,
+      59908,132,1,129,0,
+      59919,132,132,129,0,
+      59906,132,132,131,0,
+      59918,2,2,132,0,
+      59908,133,3,129,0,
+      59919,133,133,129,0,
+      59906,133,133,131,0,
+      59918,5,5,133,0,
+      59908,134,4,129,0,
+      59919,134,134,129,0,
+      59906,134,134,131,0,
+      59918,6,6,134,0,
+      59906,135,129,131,0,
+      59908,0,0,135,0,
+      59919,0,0,135,0,
+      64014,0,0,1,0,
+      59906,136,2,135,0,
+      59918,1,1,136,0,
+      59906,137,5,135,0,
+      59918,3,3,137,0,
+      59906,138,6,135,0,
+      59918,4,4,138,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,139,0,0,0,
+      64006,140,139,31,0,
+      60943,141,0,140,0,
+      64002,142,2,1,0,
+      60943,143,0,142,0,
+      59908,144,1,141,0,
+      59919,144,144,141,0,
+      59906,144,144,143,0,
+      59918,2,2,144,0,
+      59908,145,3,141,0,
+      59919,145,145,141,0,
+      59906,145,145,143,0,
+      59918,5,5,145,0,
+      59908,146,4,141,0,
+      59919,146,146,141,0,
+      59906,146,146,143,0,
+      59918,6,6,146,0,
+      59906,147,141,143,0,
+      59908,0,0,147,0,
+      59919,0,0,147,0,
+      64014,0,0,1,0,
+      59906,148,2,147,0,
+      59918,1,1,148,0,
+      59906,149,5,147,0,
+      59918,3,3,149,0,
+      59906,150,6,147,0,
+      59918,4,4,150,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,151,0,0,0,
+      64006,152,151,31,0,
+      60943,153,0,152,0,
+      64002,154,2,1,0,
+      60943,155,0,154,0,
+      59908,156,1,153,0,
+      59919,156,156,153,0,
+      59906,156,156,155,0,
+      59918,2,2,156,0,
+      59908,157,3,153,0,
+      59919,157,157,153,0,
+      59906,157,157,155,0,
+      59918,5,5,157,0,
+      59908,158,4,153,0,
+      59919,158,158,153,0,
+      59906,158,158,155,0,
+      59918,6,6,158,0,
+      59906,159,153,155,0,
+      59908,0,0,159,0,
+      59919,0,0,159,0,
+      64014,0,0,1,0,
+      59906,160,2,159,0,
+      59918,1,1,160,0,
+      59906,161,5,159,0,
+      59918,3,3,161,0,
+      59906,162,6,159,0,
+      59918,4,4,162,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,163,0,0,0,
+      64006,164,163,31,0,
+      60943,165,0,164,0,
+      64002,166,2,1,0,
+      60943,167,0,166,0,
+      59908,168,1,165,0,
+      59919,168,168,165,0,
+      59906,168,168,167,0,
+      59918,2,2,168,0,
+      59908,169,3,165,0,
+      59919,169,169,165,0,
+      59906,169,169,167,0,
+      59918,5,5,169,0,
+      59908,170,4,165,0,
+      59919,170,170,165,0,
+      59906,170,170,167,0,
+      59918,6,6,170,0,
+      59906,171,165,167,0,
+      59908,0,0,171,0,
+      59919,0,0,171,0,
+      64014,0,0,1,0,
+      59906,172,2,171,0,
+      59918,1,1,172,0,
+      59906,173,5,171,0,
+      59918,3,3,173,0,
+      59906,174,6,171,0,
+      59918,4,4,174,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,175,0,0,0,
+      64006,176,175,31,0,
+      60943,177,0,176,0,
+      64002,178,2,1,0,
+      60943,179,0,178,0,
+      59908,180,1,177,0,
+      59919,180,180,177,0,
+      59906,180,180,179,0,
+      59918,2,2,180,0,
+      59908,181,3,177,0,
+      59919,181,181,177,0,
+      59906,181,181,179,0,
+      59918,5,5,181,0,
+      59908,182,4,177,0,
+      59919,182,182,177,0,
+      59906,182,182,179,0,
+      59918,6,6,182,0,
+      59906,183,177,179,0,
+      59908,0,0,183,0,
+      59919,0,0,183,0,
+      64014,0,0,1,0,
+      59906,184,2,183,0,
+      59918,1,1,184,0,
+      59906,185,5,183,0,
+      59918,3,3,185,0,
+      59906,186,6,183,0,
+      59918,4,4,186,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,187,0,0,0,
+      64006,188,187,31,0,
+      60943,189,0,188,0,
+      64002,190,2,1,0,
+      60943,191,0,190,0,
+      59908,192,1,189,0,
+      59919,192,192,189,0,
+      59906,192,192,191,0,
+      59918,2,2,192,0,
+      59908,193,3,189,0,
+      59919,193,193,189,0,
+      59906,193,193,191,0,
+      59918,5,5,193,0,
+      59908,194,4,189,0,
+      59919,194,194,189,0,
+      59906,194,194,191,0,
+      59918,6,6,194,0,
+      59906,195,189,191,0,
+      59908,0,0,195,0,
+      59919,0,0,195,0,
+      64014,0,0,1,0,
+      59906,196,2,195,0,
+      59918,1,1,196,0,
+      59906,197,5,195,0,
+      59918,3,3,197,0,
+      59906,198,6,195,0,
+      59918,4,4,198,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,199,0,0,0,
+      64006,200,199,31,0,
+      60943,201,0,200,0,
+      64002,202,2,1,0,
+      60943,203,0,202,0,
+      59908,204,1,201,0,
+      59919,204,204,201,0,
+      59906,204,204,203,0,
+      59918,2,2,204,0,
+      59908,205,3,201,0,
+      59919,205,205,201,0,
+      59906,205,205,203,0,
+      59918,5,5,205,0,
+      59908,206,4,201,0,
+      59919,206,206,201,0,
+      59906,206,206,203,0,
+      59918,6,6,206,0,
+      59906,207,201,203,0,
+      59908,0,0,207,0,
+      59919,0,0,207,0,
+      64014,0,0,1,0,
+      59906,208,2,207,0,
+      59918,1,1,208,0,
+      59906,209,5,207,0,
+      59918,3,3,209,0,
+      59906,210,6,207,0,
+      59918,4,4,210,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,211,0,0,0,
+      64006,212,211,31,0,
+      60943,213,0,212,0,
+      64002,214,2,1,0,
+      60943,215,0,214,0,
+      59908,216,1,213,0,
+      59919,216,216,213,0,
+      59906,216,216,215,0,
+      59918,2,2,216,0,
+      59908,217,3,213,0,
+      59919,217,217,213,0,
+      59906,217,217,215,0,
+      59918,5,5,217,0,
+      59908,218,4,213,0,
+      59919,218,218,213,0,
+      59906,218,218,215,0,
+      59918,6,6,218,0,
+      59906,219,213,215,0,
+      59908,0,0,219,0,
+      59919,0,0,219,0,
+      64014,0,0,1,0,
+      59906,220,2,219,0,
+      59918,1,1,220,0,
+      59906,221,5,219,0,
+      59918,3,3,221,0,
+      59906,222,6,219,0,
+      59918,4,4,222,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,223,0,0,0,
+      64006,224,223,31,0,
+      60943,225,0,224,0,
+      64002,226,2,1,0,
+      60943,227,0,226,0,
+      59908,228,1,225,0,
+      59919,228,228,225,0,
+      59906,228,228,227,0,
+      59918,2,2,228,0,
+      59908,229,3,225,0,
+      59919,229,229,225,0,
+      59906,229,229,227,0,
+      59918,5,5,229,0,
+      59908,230,4,225,0,
+      59919,230,230,225,0,
+      59906,230,230,227,0,
+      59918,6,6,230,0,
+      59906,231,225,227,0,
+      59908,0,0,231,0,
+      59919,0,0,231,0,
+      64014,0,0,1,0,
+      59906,232,2,231,0,
+      59918,1,1,232,0,
+      59906,233,5,231,0,
+      59918,3,3,233,0,
+      59906,234,6,231,0,
+      59918,4,4,234,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,235,0,0,0,
+      64006,236,235,31,0,
+      60943,237,0,236,0,
+      64002,238,2,1,0,
+      60943,239,0,238,0,
+      59908,240,1,237,0,
+      59919,240,240,237,0,
+      59906,240,240,239,0,
+      59918,2,2,240,0,
+      59908,241,3,237,0,
+      59919,241,241,237,0,
+      59906,241,241,239,0,
+      59918,5,5,241,0,
+      59908,242,4,237,0,
+      59919,242,242,237,0,
+      59906,242,242,239,0,
+      59918,6,6,242,0,
+      59906,243,237,239,0,
+      59908,0,0,243,0,
+      59919,0,0,243,0,
+      64014,0,0,1,0,
+      59906,244,2,243,0,
+      59918,1,1,244,0,
+      59906,245,5,243,0,
+      59918,3,3,245,0,
+      59906,246,6,243,0,
+      59918,4,4,246,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,247,0,0,0,
+      64006,248,247,31,0,
+      60943,249,0,248,0,
+      64002,250,2,1,0,
+      60943,251,0,250,0,
+      59908,252,1,249,0,
+      59919,252,252,249,0,
+      59906,252,252,251,0,
+      59918,2,2,252,0,
+      59908,253,3,249,0,
+      59919,253,253,249,0,
+      59906,253,253,251,0,
+      59918,5,5,253,0,
+      59908,254,4,249,0,
+      59919,254,254,249,0,
+      59906,254,254,251,0,
+      59918,6,6,254,0,
+      59906,255,249,251,0,
+      59908,0,0,255,0,
+      59919,0,0,255,0,
+      64014,0,0,1,0,
+      59906,256,2,255,0,
+      59918,1,1,256,0,
+      59906,257,5,255,0,
+      59918,3,3,257,0,
+      59906,258,6,255,0,
+      59918,4,4,258,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,259,0,0,0,
+      64006,260,259,31,0,
+      60943,261,0,260,0,
+      64002,262,2,1,0,
+      60943,263,0,262,0,
+      59908,264,1,261,0,
+      59919,264,264,261,0,
+      59906,264,264,263,0,
+      59918,2,2,264,0,
+      59908,265,3,261,0,
+      59919,265,265,261,0,
+      59906,265,265,263,0,
+      59918,5,5,265,0,
+      59908,266,4,261,0,
+      59919,266,266,261,0,
+      59906,266,266,263,0,
+      59918,6,6,266,0,
+      59906,267,261,263,0,
+      59908,0,0,267,0,
+      59919,0,0,267,0,
+      64014,0,0,1,0,
+      59906,268,2,267,0,
+      59918,1,1,268,0,
+      59906,269,5,267,0,
+      59918,3,3,269,0,
+      59906,270,6,267,0,
+      59918,4,4,270,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,271,0,0,0,
+      64006,272,271,31,0,
+      60943,273,0,272,0,
+      64002,274,2,1,0,
+      60943,275,0,274,0,
+      59908,276,1,273,0,
+      59919,276,276,273,0,
+      59906,276,276,275,0,
+      59918,2,2,276,0,
+      59908,277,3,273,0,
+      59919,277,277,273,0,
+      59906,277,277,275,0,
+      59918,5,5,277,0,
+      59908,278,4,273,0,
+      59919,278,278,273,0,
+      59906,278,278,275,0,
+      59918,6,6,278,0,
+      59906,279,273,275,0,
+      59908,0,0,279,0,
+      59919,0,0,279,0,
+      64014,0,0,1,0,
+      59906,280,2,279,0,
+      59918,1,1,280,0,
+      59906,281,5,279,0,
+      59918,3,3,281,0,
+      59906,282,6,279,0,
+      59918,4,4,282,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,283,0,0,0,
+      64006,284,283,31,0,
+      60943,285,0,284,0,
+      64002,286,2,1,0,
+      60943,287,0,286,0,
+      59908,288,1,285,0,
+      59919,288,288,285,0,
+      59906,288,288,287,0,
+      59918,2,2,288,0,
+      59908,289,3,285,0,
+      59919,289,289,285,0,
+      59906,289,289,287,0,
+      59918,5,5,289,0,
+      59908,290,4,285,0,
+      59919,290,290,285,0,
+      59906,290,290,287,0,
+      59918,6,6,290,0,
+      59906,291,285,287,0,
+      59908,0,0,291,0,
+      59919,0,0,291,0,
+      64014,0,0,1,0,
+      59906,292,2,291,0,
+      59918,1,1,292,0,
+      59906,293,5,291,0,
+      59918,3,3,293,0,
+      59906,294,6,291,0,
+      59918,4,4,294,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,295,0,0,0,
+      64006,296,295,31,0,
+      60943,297,0,296,0,
+      64002,298,2,1,0,
+      60943,299,0,298,0,
+      59908,300,1,297,0,
+      59919,300,300,297,0,
+      59906,300,300,299,0,
+      59918,2,2,300,0,
+      59908,301,3,297,0,
+      59919,301,301,297,0,
+      59906,301,301,299,0,
+      59918,5,5,301,0,
+      59908,302,4,297,0,
+      59919,302,302,297,0,
+      59906,302,302,299,0,
+      59918,6,6,302,0,
+      59906,303,297,299,0,
+      59908,0,0,303,0,
+      59919,0,0,303,0,
+      64014,0,0,1,0,
+      59906,304,2,303,0,
+      59918,1,1,304,0,
+      59906,305,5,303,0,
+      59918,3,3,305,0,
+      59906,306,6,303,0,
+      59918,4,4,306,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,307,0,0,0,
+      64006,308,307,31,0,
+      60943,309,0,308,0,
+      64002,310,2,1,0,
+      60943,311,0,310,0,
+      59908,312,1,309,0,
+      59919,312,312,309,0,
+      59906,312,312,311,0,
+      59918,2,2,312,0,
+      59908,313,3,309,0,
+      59919,313,313,309,0,
+      59906,313,313,311,0,
+      59918,5,5,313,0,
+      59908,314,4,309,0,
+      59919,314,314,309,0,
+      59906,314,314,311,0,
+      59918,6,6,314,0,
+      59906,315,309,311,0,
+      59908,0,0,315,0,
+      59919,0,0,315,0,
+      64014,0,0,1,0,
+      59906,316,2,315,0,
+      59918,1,1,316,0,
+      59906,317,5,315,0,
+      59918,3,3,317,0,
+      59906,318,6,315,0,
+      59918,4,4,318,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,319,0,0,0,
+      64006,320,319,31,0,
+      60943,321,0,320,0,
+      64002,322,2,1,0,
+      60943,323,0,322,0,
+      59908,324,1,321,0,
+      59919,324,324,321,0,
+      59906,324,324,323,0,
+      59918,2,2,324,0,
+      59908,325,3,321,0,
+      59919,325,325,321,0,
+      59906,325,325,323,0,
+      59918,5,5,325,0,
+      59908,326,4,321,0,
+      59919,326,326,321,0,
+      59906,326,326,323,0,
+      59918,6,6,326,0,
+      59906,327,321,323,0,
+      59908,0,0,327,0,
+      59919,0,0,327,0,
+      64014,0,0,1,0,
+      59906,328,2,327,0,
+      59918,1,1,328,0,
+      59906,329,5,327,0,
+      59918,3,3,329,0,
+      59906,330,6,327,0,
+      59918,4,4,330,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,331,0,0,0,
+      64006,332,331,31,0,
+      60943,333,0,332,0,
+      64002,334,2,1,0,
+      60943,335,0,334,0,
+      59908,336,1,333,0,
+      59919,336,336,333,0,
+      59906,336,336,335,0,
+      59918,2,2,336,0,
+      59908,337,3,333,0,
+      59919,337,337,333,0,
+      59906,337,337,335,0,
+      59918,5,5,337,0,
+      59908,338,4,333,0,
+      59919,338,338,333,0,
+      59906,338,338,335,0,
+      59918,6,6,338,0,
+      59906,339,333,335,0,
+      59908,0,0,339,0,
+      59919,0,0,339,0,
+      64014,0,0,1,0,
+      59906,340,2,339,0,
+      59918,1,1,340,0,
+      59906,341,5,339,0,
+      59918,3,3,341,0,
+      59906,342,6,339,0,
+      59918,4,4,342,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,343,0,0,0,
+      64006,344,343,31,0,
+      60943,345,0,344,0,
+      64002,346,2,1,0,
+      60943,347,0,346,0,
+      59908,348,1,345,0,
+      59919,348,348,345,0,
+      59906,348,348,347,0,
+      59918,2,2,348,0,
+      59908,349,3,345,0,
+      59919,349,349,345,0,
+      59906,349,349,347,0,
+      59918,5,5,349,0,
+      59908,350,4,345,0,
+      59919,350,350,345,0,
+      59906,350,350,347,0,
+      59918,6,6,350,0,
+      59906,351,345,347,0,
+      59908,0,0,351,0,
+      59919,0,0,351,0,
+      64014,0,0,1,0,
+      59906,352,2,351,0,
+      59918,1,1,352,0,
+      59906,353,5,351,0,
+      59918,3,3,353,0,
+      59906,354,6,351,0,
+      59918,4,4,354,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      60943,355,0,0,0,
+      64006,356,355,31,0,
+      60943,357,0,356,0,
+      64002,358,2,1,0,
+      60943,359,0,358,0,
+      59908,360,1,357,0,
+      59919,360,360,357,0,
+      59906,360,360,359,0,
+      59918,2,2,360,0,
+      59908,361,3,357,0,
+      59919,361,361,357,0,
+      59906,361,361,359,0,
+      59918,5,5,361,0,
+      59908,362,4,357,0,
+      59919,362,362,357,0,
+      59906,362,362,359,0,
+      59918,6,6,362,0,
+      59906,363,357,359,0,
+      59908,0,0,363,0,
+      59919,0,0,363,0,
+      64014,0,0,1,0,
+      59906,364,2,363,0,
+      59918,1,1,364,0,
+      59906,365,5,363,0,
+      59918,3,3,365,0,
+      59906,366,6,363,0,
+      59918,4,4,366,0,
+      64006,2,2,1,0,
+      64005,3,3,1,0,
+      64005,4,4,1,0,
+      63744,0,0,0,0,
+      61958,386,18,31,0,
+      60943,387,0,386,0,
+      51724,367,3,1,0,
+      51724,368,3,2,0,
+      51724,369,3,3,0,
+      51724,370,3,4,0,
+      51724,371,3,5,0,
+      51724,372,3,6,0,
+      51724,373,3,7,0,
+      51724,374,3,8,0,
+      51724,375,3,9,0,
+      51724,376,3,10,0,
+      51724,377,3,11,0,
+      51724,378,3,12,0,
+      51724,379,3,13,0,
+      51724,380,3,14,0,
+      51724,381,3,15,0,
+      51724,382,3,16,0,
+      51724,383,3,17,0,
+      51724,384,3,18,0,
+      59916,385,3,387,0,
+      35349,368,3,1,368,
+      35357,369,3,2,369,
+      35357,370,3,3,370,
+      35357,371,3,4,371,
+      35357,372,3,5,372,
+      35357,373,3,6,373,
+      35357,374,3,7,374,
+      35357,375,3,8,375,
+      35357,376,3,9,376,
+      35357,377,3,10,377,
+      35357,378,3,11,378,
+      35357,379,3,12,379,
+      35357,380,3,13,380,
+      35357,381,3,14,381,
+      35357,382,3,15,382,
+      35357,383,3,16,383,
+      35357,384,3,17,384,
+      35353,385,3,18,385,
+      64006,388,3,31,0,
+      60943,389,0,388,0,
+      57858,390,1,389,0,
+      57858,391,2,389,0,
+      57858,392,3,389,0,
+      57858,393,4,389,0,
+      57858,394,5,389,0,
+      57858,395,6,389,0,
+      57858,396,7,389,0,
+      57858,397,8,389,0,
+      57858,398,9,389,0,
+      57858,399,10,389,0,
+      57858,400,11,389,0,
+      57858,401,12,389,0,
+      57858,402,13,389,0,
+      57858,403,14,389,0,
+      57858,404,15,389,0,
+      57858,405,16,389,0,
+      57858,406,17,389,0,
+      57858,407,18,389,0,
+      59923,368,368,390,0,
+      59931,369,369,391,0,
+      59931,370,370,392,0,
+      59931,371,371,393,0,
+      59931,372,372,394,0,
+      59931,373,373,395,0,
+      59931,374,374,396,0,
+      59931,375,375,397,0,
+      59931,376,376,398,0,
+      59931,377,377,399,0,
+      59931,378,378,400,0,
+      59931,379,379,401,0,
+      59931,380,380,402,0,
+      59931,381,381,403,0,
+      59931,382,382,404,0,
+      59931,383,383,405,0,
+      59931,384,384,406,0,
+      59927,385,385,407,0,
+      61958,408,36,31,0,
+      60943,409,0,408,0,
+      35348,367,4,19,367,
+      35356,368,4,20,368,
+      35356,369,4,21,369,
+      35356,370,4,22,370,
+      35356,371,4,23,371,
+      35356,372,4,24,372,
+      35356,373,4,25,373,
+      35356,374,4,26,374,
+      35356,375,4,27,375,
+      35356,376,4,28,376,
+      35356,377,4,29,377,
+      35356,378,4,30,378,
+      35356,379,4,31,379,
+      35356,380,4,32,380,
+      35356,381,4,33,381,
+      35356,382,4,34,382,
+      35356,383,4,35,383,
+      35356,384,4,36,384,
+      43544,385,4,409,385,
+      35349,368,4,19,368,
+      35357,369,4,20,369,
+      35357,370,4,21,370,
+      35357,371,4,22,371,
+      35357,372,4,23,372,
+      35357,373,4,24,373,
+      35357,374,4,25,374,
+      35357,375,4,26,375,
+      35357,376,4,27,376,
+      35357,377,4,28,377,
+      35357,378,4,29,378,
+      35357,379,4,30,379,
+      35357,380,4,31,380,
+      35357,381,4,32,381,
+      35357,382,4,33,382,
+      35357,383,4,34,383,
+      35357,384,4,35,384,
+      35353,385,4,36,385,
+      64006,410,4,31,0,
+      60943,411,0,410,0,
+      57858,412,19,411,0,
+      57858,413,20,411,0,
+      57858,414,21,411,0,
+      57858,415,22,411,0,
+      57858,416,23,411,0,
+      57858,417,24,411,0,
+      57858,418,25,411,0,
+      57858,419,26,411,0,
+      57858,420,27,411,0,
+      57858,421,28,411,0,
+      57858,422,29,411,0,
+      57858,423,30,411,0,
+      57858,424,31,411,0,
+      57858,425,32,411,0,
+      57858,426,33,411,0,
+      57858,427,34,411,0,
+      57858,428,35,411,0,
+      57858,429,36,411,0,
+      59923,368,368,412,0,
+      59931,369,369,413,0,
+      59931,370,370,414,0,
+      59931,371,371,415,0,
+      59931,372,372,416,0,
+      59931,373,373,417,0,
+      59931,374,374,418,0,
+      59931,375,375,419,0,
+      59931,376,376,420,0,
+      59931,377,377,421,0,
+      59931,378,378,422,0,
+      59931,379,379,423,0,
+      59931,380,380,424,0,
+      59931,381,381,425,0,
+      59931,382,382,426,0,
+      59931,383,383,427,0,
+      59931,384,384,428,0,
+      59927,385,385,429,0,
+      59656,1,367,368,30,
+      59656,2,368,369,30,
+      59656,3,369,370,30,
+      59656,4,370,371,30,
+      59656,5,371,372,30,
+      59656,6,372,373,30,
+      59656,7,373,374,30,
+      59656,8,374,375,30,
+      59656,9,375,376,30,
+      59656,10,376,377,30,
+      59656,11,377,378,30,
+      59656,12,378,379,30,
+      59656,13,379,380,30,
+      59656,14,380,381,30,
+      59656,15,381,382,30,
+      59656,16,382,383,30,
+      59656,17,383,384,30,
+      59656,18,384,385,30,
+      61958,449,18,31,0,
+      60943,450,0,449,0,
+      51724,430,5,1,0,
+      51724,431,5,2,0,
+      51724,432,5,3,0,
+      51724,433,5,4,0,
+      51724,434,5,5,0,
+      51724,435,5,6,0,
+      51724,436,5,7,0,
+      51724,437,5,8,0,
+      51724,438,5,9,0,
+      51724,439,5,10,0,
+      51724,440,5,11,0,
+      51724,441,5,12,0,
+      51724,442,5,13,0,
+      51724,443,5,14,0,
+      51724,444,5,15,0,
+      51724,445,5,16,0,
+      51724,446,5,17,0,
+      51724,447,5,18,0,
+      59916,448,5,450,0,
+      35349,431,5,1,431,
+      35357,432,5,2,432,
+      35357,433,5,3,433,
+      35357,434,5,4,434,
+      35357,435,5,5,435,
+      35357,436,5,6,436,
+      35357,437,5,7,437,
+      35357,438,5,8,438,
+      35357,439,5,9,439,
+      35357,440,5,10,440,
+      35357,441,5,11,441,
+      35357,442,5,12,442,
+      35357,443,5,13,443,
+      35357,444,5,14,444,
+      35357,445,5,15,445,
+      35357,446,5,16,446,
+      35357,447,5,17,447,
+      35353,448,5,18,448,
+      64006,451,5,31,0,
+      60943,452,0,451,0,
+      57858,453,1,452,0,
+      57858,454,2,452,0,
+      57858,455,3,452,0,
+      57858,456,4,452,0,
+      57858,457,5,452,0,
+      57858,458,6,452,0,
+      57858,459,7,452,0,
+      57858,460,8,452,0,
+      57858,461,9,452,0,
+      57858,462,10,452,0,
+      57858,463,11,452,0,
+      57858,464,12,452,0,
+      57858,465,13,452,0,
+      57858,466,14,452,0,
+      57858,467,15,452,0,
+      57858,468,16,452,0,
+      57858,469,17,452,0,
+      57858,470,18,452,0,
+      59923,431,431,453,0,
+      59931,432,432,454,0,
+      59931,433,433,455,0,
+      59931,434,434,456,0,
+      59931,435,435,457,0,
+      59931,436,436,458,0,
+      59931,437,437,459,0,
+      59931,438,438,460,0,
+      59931,439,439,461,0,
+      59931,440,440,462,0,
+      59931,441,441,463,0,
+      59931,442,442,464,0,
+      59931,443,443,465,0,
+      59931,444,444,466,0,
+      59931,445,445,467,0,
+      59931,446,446,468,0,
+      59931,447,447,469,0,
+      59927,448,448,470,0,
+      61958,471,36,31,0,
+      60943,472,0,471,0,
+      35348,430,6,19,430,
+      35356,431,6,20,431,
+      35356,432,6,21,432,
+      35356,433,6,22,433,
+      35356,434,6,23,434,
+      35356,435,6,24,435,
+      35356,436,6,25,436,
+      35356,437,6,26,437,
+      35356,438,6,27,438,
+      35356,439,6,28,439,
+      35356,440,6,29,440,
+      35356,441,6,30,441,
+      35356,442,6,31,442,
+      35356,443,6,32,443,
+      35356,444,6,33,444,
+      35356,445,6,34,445,
+      35356,446,6,35,446,
+      35356,447,6,36,447,
+      43544,448,6,472,448,
+      35349,431,6,19,431,
+      35357,432,6,20,432,
+      35357,433,6,21,433,
+      35357,434,6,22,434,
+      35357,435,6,23,435,
+      35357,436,6,24,436,
+      35357,437,6,25,437,
+      35357,438,6,26,438,
+      35357,439,6,27,439,
+      35357,440,6,28,440,
+      35357,441,6,29,441,
+      35357,442,6,30,442,
+      35357,443,6,31,443,
+      35357,444,6,32,444,
+      35357,445,6,33,445,
+      35357,446,6,34,446,
+      35357,447,6,35,447,
+      35353,448,6,36,448,
+      64006,473,6,31,0,
+      60943,474,0,473,0,
+      57858,475,19,474,0,
+      57858,476,20,474,0,
+      57858,477,21,474,0,
+      57858,478,22,474,0,
+      57858,479,23,474,0,
+      57858,480,24,474,0,
+      57858,481,25,474,0,
+      57858,482,26,474,0,
+      57858,483,27,474,0,
+      57858,484,28,474,0,
+      57858,485,29,474,0,
+      57858,486,30,474,0,
+      57858,487,31,474,0,
+      57858,488,32,474,0,
+      57858,489,33,474,0,
+      57858,490,34,474,0,
+      57858,491,35,474,0,
+      57858,492,36,474,0,
+      59923,431,431,475,0,
+      59931,432,432,476,0,
+      59931,433,433,477,0,
+      59931,434,434,478,0,
+      59931,435,435,479,0,
+      59931,436,436,480,0,
+      59931,437,437,481,0,
+      59931,438,438,482,0,
+      59931,439,439,483,0,
+      59931,440,440,484,0,
+      59931,441,441,485,0,
+      59931,442,442,486,0,
+      59931,443,443,487,0,
+      59931,444,444,488,0,
+      59931,445,445,489,0,
+      59931,446,446,490,0,
+      59931,447,447,491,0,
+      59927,448,448,492,0,
+      59656,19,430,431,30,
+      59656,20,431,432,30,
+      59656,21,432,433,30,
+      59656,22,433,434,30,
+      59656,23,434,435,30,
+      59656,24,435,436,30,
+      59656,25,436,437,30,
+      59656,26,437,438,30,
+      59656,27,438,439,30,
+      59656,28,439,440,30,
+      59656,29,440,441,30,
+      59656,30,441,442,30,
+      59656,31,442,443,30,
+      59656,32,443,444,30,
+      59656,33,444,445,30,
+      59656,34,445,446,30,
+      59656,35,446,447,30,
+      59656,36,447,448,30,
+      51724,493,3,37,0,
+      51724,494,3,38,0,
+      51724,495,3,39,0,
+      51724,496,3,40,0,
+      51724,497,3,41,0,
+      51724,498,3,42,0,
+      51724,499,3,43,0,
+      51724,500,3,44,0,
+      51724,501,3,45,0,
+      51724,502,3,46,0,
+      51724,503,3,47,0,
+      51724,504,3,48,0,
+      51724,505,3,49,0,
+      51724,506,3,50,0,
+      51724,507,3,51,0,
+      51724,508,3,52,0,
+      51724,509,3,53,0,
+      64012,510,3,0,0,
+      64012,511,3,0,0,
+      35349,494,3,37,494,
+      35357,495,3,38,495,
+      35357,496,3,39,496,
+      35357,497,3,40,497,
+      35357,498,3,41,498,
+      35357,499,3,42,499,
+      35357,500,3,43,500,
+      35357,501,3,44,501,
+      35357,502,3,45,502,
+      35357,503,3,46,503,
+      35357,504,3,47,504,
+      35357,505,3,48,505,
+      35357,506,3,49,506,
+      35357,507,3,50,507,
+      35357,508,3,51,508,
+      35357,509,3,52,509,
+      35357,510,3,53,510,
+      47641,511,3,0,511,
+      64006,512,3,31,0,
+      60943,513,0,512,0,
+      57858,514,37,513,0,
+      57858,515,38,513,0,
+      57858,516,39,513,0,
+      57858,517,40,513,0,
+      57858,518,41,513,0,
+      57858,519,42,513,0,
+      57858,520,43,513,0,
+      57858,521,44,513,0,
+      57858,522,45,513,0,
+      57858,523,46,513,0,
+      57858,524,47,513,0,
+      57858,525,48,513,0,
+      57858,526,49,513,0,
+      57858,527,50,513,0,
+      57858,528,51,513,0,
+      57858,529,52,513,0,
+      57858,530,53,513,0,
+      60930,531,0,513,0,
+      59923,494,494,514,0,
+      59931,495,495,515,0,
+      59931,496,496,516,0,
+      59931,497,497,517,0,
+      59931,498,498,518,0,
+      59931,499,499,519,0,
+      59931,500,500,520,0,
+      59931,501,501,521,0,
+      59931,502,502,522,0,
+      59931,503,503,523,0,
+      59931,504,504,524,0,
+      59931,505,505,525,0,
+      59931,506,506,526,0,
+      59931,507,507,527,0,
+      59931,508,508,528,0,
+      59931,509,509,529,0,
+      59931,510,510,530,0,
+      59927,511,511,531,0,
+      35348,493,4,54,493,
+      35356,494,4,55,494,
+      35356,495,4,56,495,
+      35356,496,4,57,496,
+      35356,497,4,58,497,
+      35356,498,4,59,498,
+      35356,499,4,60,499,
+      35356,500,4,61,500,
+      35356,501,4,62,501,
+      35356,502,4,63,502,
+      35356,503,4,64,503,
+      35356,504,4,65,504,
+      35356,505,4,66,505,
+      35356,506,4,67,506,
+      35356,507,4,68,507,
+      35356,508,4,69,508,
+      35356,509,4,70,509,
+      47644,510,4,0,510,
+      47640,511,4,0,511,
+      35349,494,4,54,494,
+      35357,495,4,55,495,
+      35357,496,4,56,496,
+      35357,497,4,57,497,
+      35357,498,4,58,498,
+      35357,499,4,59,499,
+      35357,500,4,60,500,
+      35357,501,4,61,501,
+      35357,502,4,62,502,
+      35357,503,4,63,503,
+      35357,504,4,64,504,
+      35357,505,4,65,505,
+      35357,506,4,66,506,
+      35357,507,4,67,507,
+      35357,508,4,68,508,
+      35357,509,4,69,509,
+      35357,510,4,70,510,
+      47641,511,4,0,511,
+      64006,532,4,31,0,
+      60943,533,0,532,0,
+      57858,534,54,533,0,
+      57858,535,55,533,0,
+      57858,536,56,533,0,
+      57858,537,57,533,0,
+      57858,538,58,533,0,
+      57858,539,59,533,0,
+      57858,540,60,533,0,
+      57858,541,61,533,0,
+      57858,542,62,533,0,
+      57858,543,63,533,0,
+      57858,544,64,533,0,
+      57858,545,65,533,0,
+      57858,546,66,533,0,
+      57858,547,67,533,0,
+      57858,548,68,533,0,
+      57858,549,69,533,0,
+      57858,550,70,533,0,
+      60930,551,0,533,0,
+      59923,494,494,534,0,
+      59931,495,495,535,0,
+      59931,496,496,536,0,
+      59931,497,497,537,0,
+      59931,498,498,538,0,
+      59931,499,499,539,0,
+      59931,500,500,540,0,
+      59931,501,501,541,0,
+      59931,502,502,542,0,
+      59931,503,503,543,0,
+      59931,504,504,544,0,
+      59931,505,505,545,0,
+      59931,506,506,546,0,
+      59931,507,507,547,0,
+      59931,508,508,548,0,
+      59931,509,509,549,0,
+      59931,510,510,550,0,
+      59927,511,511,551,0,
+      51724,552,493,88,0,
+      64002,552,552,1073741823,0,
+      35348,493,552,71,493,
+      35356,494,552,72,494,
+      35356,495,552,73,495,
+      35356,496,552,74,496,
+      35356,497,552,75,497,
+      35356,498,552,76,498,
+      35356,499,552,77,499,
+      35356,500,552,78,500,
+      35356,501,552,79,501,
+      35356,502,552,80,502,
+      35356,503,552,81,503,
+      35356,504,552,82,504,
+      35356,505,552,83,505,
+      35356,506,552,84,506,
+      35356,507,552,85,507,
+      35356,508,552,86,508,
+      35356,509,552,87,509,
+      64026,510,510,0,0,
+      64022,511,511,0,0,
+      35349,494,552,71,494,
+      35357,495,552,72,495,
+      35357,496,552,73,496,
+      35357,497,552,74,497,
+      35357,498,552,75,498,
+      35357,499,552,76,499,
+      35357,500,552,77,500,
+      35357,501,552,78,501,
+      35357,502,552,79,502,
+      35357,503,552,80,503,
+      35357,504,552,81,504,
+      35357,505,552,82,505,
+      35357,506,552,83,506,
+      35357,507,552,84,507,
+      35357,508,552,85,508,
+      35357,509,552,86,509,
+      35357,510,552,87,510,
+      64022,511,511,0,0,
+      59912,553,493,494,30,
+      59912,554,494,495,30,
+      59912,555,495,496,30,
+      59912,556,496,497,30,
+      59912,557,497,498,30,
+      59912,558,498,499,30,
+      59912,559,499,500,30,
+      59912,560,500,501,30,
+      59912,561,501,502,30,
+      59912,562,502,503,30,
+      59912,563,503,504,30,
+      59912,564,504,505,30,
+      59912,565,505,506,30,
+      59912,566,506,507,30,
+      59912,567,507,508,30,
+      59912,568,508,509,30,
+      59912,569,509,510,30,
+      59912,570,510,511,30,
+      64006,571,570,31,0,
+      60943,572,0,571,0,
+      57858,573,71,572,0,
+      57858,574,72,572,0,
+      57858,575,73,572,0,
+      57858,576,74,572,0,
+      57858,577,75,572,0,
+      57858,578,76,572,0,
+      57858,579,77,572,0,
+      57858,580,78,572,0,
+      57858,581,79,572,0,
+      57858,582,80,572,0,
+      57858,583,81,572,0,
+      57858,584,82,572,0,
+      57858,585,83,572,0,
+      57858,586,84,572,0,
+      57858,587,85,572,0,
+      57858,588,86,572,0,
+      57858,589,87,572,0,
+      59922,590,553,573,0,
+      59930,591,554,574,0,
+      59930,592,555,575,0,
+      59930,593,556,576,0,
+      59930,594,557,577,0,
+      59930,595,558,578,0,
+      59930,596,559,579,0,
+      59930,597,560,580,0,
+      59930,598,561,581,0,
+      59930,599,562,582,0,
+      59930,600,563,583,0,
+      59930,601,564,584,0,
+      59930,602,565,585,0,
+      59930,603,566,586,0,
+      59930,604,567,587,0,
+      59930,605,568,588,0,
+      59930,606,569,589,0,
+      59926,607,570,572,0,
+      51731,608,590,71,0,
+      51739,609,591,72,0,
+      51739,610,592,73,0,
+      51739,611,593,74,0,
+      51739,612,594,75,0,
+      51739,613,595,76,0,
+      51739,614,596,77,0,
+      51739,615,597,78,0,
+      51739,616,598,79,0,
+      51739,617,599,80,0,
+      51739,618,600,81,0,
+      51739,619,601,82,0,
+      51739,620,602,83,0,
+      51739,621,603,84,0,
+      51739,622,604,85,0,
+      51739,623,605,86,0,
+      51739,624,606,87,0,
+      64023,625,607,0,0,
+      64006,626,625,31,0,
+      60943,627,0,626,0,
+      59908,628,608,590,0,
+      59906,628,628,627,0,
+      59652,37,608,628,0,
+      59908,629,609,591,0,
+      59906,629,629,627,0,
+      59652,38,609,629,0,
+      59908,630,610,592,0,
+      59906,630,630,627,0,
+      59652,39,610,630,0,
+      59908,631,611,593,0,
+      59906,631,631,627,0,
+      59652,40,611,631,0,
+      59908,632,612,594,0,
+      59906,632,632,627,0,
+      59652,41,612,632,0,
+      59908,633,613,595,0,
+      59906,633,633,627,0,
+      59652,42,613,633,0,
+      59908,634,614,596,0,
+      59906,634,634,627,0,
+      59652,43,614,634,0,
+      59908,635,615,597,0,
+      59906,635,635,627,0,
+      59652,44,615,635,0,
+      59908,636,616,598,0,
+      59906,636,636,627,0,
+      59652,45,616,636,0,
+      59908,637,617,599,0,
+      59906,637,637,627,0,
+      59652,46,617,637,0,
+      59908,638,618,600,0,
+      59906,638,638,627,0,
+      59652,47,618,638,0,
+      59908,639,619,601,0,
+      59906,639,639,627,0,
+      59652,48,619,639,0,
+      59908,640,620,602,0,
+      59906,640,640,627,0,
+      59652,49,620,640,0,
+      59908,641,621,603,0,
+      59906,641,641,627,0,
+      59652,50,621,641,0,
+      59908,642,622,604,0,
+      59906,642,642,627,0,
+      59652,51,622,642,0,
+      59908,643,623,605,0,
+      59906,643,643,627,0,
+      59652,52,623,643,0,
+      59908,644,624,606,0,
+      59906,644,644,627,0,
+      59652,53,624,644,0,
+      51724,645,5,37,0,
+      51724,646,5,38,0,
+      51724,647,5,39,0,
+      51724,648,5,40,0,
+      51724,649,5,41,0,
+      51724,650,5,42,0,
+      51724,651,5,43,0,
+      51724,652,5,44,0,
+      51724,653,5,45,0,
+      51724,654,5,46,0,
+      51724,655,5,47,0,
+      51724,656,5,48,0,
+      51724,657,5,49,0,
+      51724,658,5,50,0,
+      51724,659,5,51,0,
+      51724,660,5,52,0,
+      51724,661,5,53,0,
+      64012,662,5,0,0,
+      64012,663,5,0,0,
+      35349,646,5,37,646,
+      35357,647,5,38,647,
+      35357,648,5,39,648,
+      35357,649,5,40,649,
+      35357,650,5,41,650,
+      35357,651,5,42,651,
+      35357,652,5,43,652,
+      35357,653,5,44,653,
+      35357,654,5,45,654,
+      35357,655,5,46,655,
+      35357,656,5,47,656,
+      35357,657,5,48,657,
+      35357,658,5,49,658,
+      35357,659,5,50,659,
+      35357,660,5,51,660,
+      35357,661,5,52,661,
+      35357,662,5,53,662,
+      47641,663,5,0,663,
+      64006,664,5,31,0,
+      60943,665,0,664,0,
+      57858,666,37,665,0,
+      57858,667,38,665,0,
+      57858,668,39,665,0,
+      57858,669,40,665,0,
+      57858,670,41,665,0,
+      57858,671,42,665,0,
+      57858,672,43,665,0,
+      57858,673,44,665,0,
+      57858,674,45,665,0,
+      57858,675,46,665,0,
+      57858,676,47,665,0,
+      57858,677,48,665,0,
+      57858,678,49,665,0,
+      57858,679,50,665,0,
+      57858,680,51,665,0,
+      57858,681,52,665,0,
+      57858,682,53,665,0,
+      60930,683,0,665,0,
+      59923,646,646,666,0,
+      59931,647,647,667,0,
+      59931,648,648,668,0,
+      59931,649,649,669,0,
+      59931,650,650,670,0,
+      59931,651,651,671,0,
+      59931,652,652,672,0,
+      59931,653,653,673,0,
+      59931,654,654,674,0,
+      59931,655,655,675,0,
+      59931,656,656,676,0,
+      59931,657,657,677,0,
+      59931,658,658,678,0,
+      59931,659,659,679,0,
+      59931,660,660,680,0,
+      59931,661,661,681,0,
+      59931,662,662,682,0,
+      59927,663,663,683,0,
+      35348,645,6,54,645,
+      35356,646,6,55,646,
+      35356,647,6,56,647,
+      35356,648,6,57,648,
+      35356,649,6,58,649,
+      35356,650,6,59,650,
+      35356,651,6,60,651,
+      35356,652,6,61,652,
+      35356,653,6,62,653,
+      35356,654,6,63,654,
+      35356,655,6,64,655,
+      35356,656,6,65,656,
+      35356,657,6,66,657,
+      35356,658,6,67,658,
+      35356,659,6,68,659,
+      35356,660,6,69,660,
+      35356,661,6,70,661,
+      47644,662,6,0,662,
+      47640,663,6,0,663,
+      35349,646,6,54,646,
+      35357,647,6,55,647,
+      35357,648,6,56,648,
+      35357,649,6,57,649,
+      35357,650,6,58,650,
+      35357,651,6,59,651,
+      35357,652,6,60,652,
+      35357,653,6,61,653,
+      35357,654,6,62,654,
+      35357,655,6,63,655,
+      35357,656,6,64,656,
+      35357,657,6,65,657,
+      35357,658,6,66,658,
+      35357,659,6,67,659,
+      35357,660,6,68,660,
+      35357,661,6,69,661,
+      35357,662,6,70,662,
+      47641,663,6,0,663,
+      64006,684,6,31,0,
+      60943,685,0,684,0,
+      57858,686,54,685,0,
+      57858,687,55,685,0,
+      57858,688,56,685,0,
+      57858,689,57,685,0,
+      57858,690,58,685,0,
+      57858,691,59,685,0,
+      57858,692,60,685,0,
+      57858,693,61,685,0,
+      57858,694,62,685,0,
+      57858,695,63,685,0,
+      57858,696,64,685,0,
+      57858,697,65,685,0,
+      57858,698,66,685,0,
+      57858,699,67,685,0,
+      57858,700,68,685,0,
+      57858,701,69,685,0,
+      57858,702,70,685,0,
+      60930,703,0,685,0,
+      59923,646,646,686,0,
+      59931,647,647,687,0,
+      59931,648,648,688,0,
+      59931,649,649,689,0,
+      59931,650,650,690,0,
+      59931,651,651,691,0,
+      59931,652,652,692,0,
+      59931,653,653,693,0,
+      59931,654,654,694,0,
+      59931,655,655,695,0,
+      59931,656,656,696,0,
+      59931,657,657,697,0,
+      59931,658,658,698,0,
+      59931,659,659,699,0,
+      59931,660,660,700,0,
+      59931,661,661,701,0,
+      59931,662,662,702,0,
+      59927,663,663,703,0,
+      51724,704,645,88,0,
+      64002,704,704,1073741823,0,
+      35348,645,704,71,645,
+      35356,646,704,72,646,
+      35356,647,704,73,647,
+      35356,648,704,74,648,
+      35356,649,704,75,649,
+      35356,650,704,76,650,
+      35356,651,704,77,651,
+      35356,652,704,78,652,
+      35356,653,704,79,653,
+      35356,654,704,80,654,
+      35356,655,704,81,655,
+      35356,656,704,82,656,
+      35356,657,704,83,657,
+      35356,658,704,84,658,
+      35356,659,704,85,659,
+      35356,660,704,86,660,
+      35356,661,704,87,661,
+      64026,662,662,0,0,
+      64022,663,663,0,0,
+      35349,646,704,71,646,
+      35357,647,704,72,647,
+      35357,648,704,73,648,
+      35357,649,704,74,649,
+      35357,650,704,75,650,
+      35357,651,704,76,651,
+      35357,652,704,77,652,
+      35357,653,704,78,653,
+      35357,654,704,79,654,
+      35357,655,704,80,655,
+      35357,656,704,81,656,
+      35357,657,704,82,657,
+      35357,658,704,83,658,
+      35357,659,704,84,659,
+      35357,660,704,85,660,
+      35357,661,704,86,661,
+      35357,662,704,87,662,
+      64022,663,663,0,0,
+      59912,705,645,646,30,
+      59912,706,646,647,30,
+      59912,707,647,648,30,
+      59912,708,648,649,30,
+      59912,709,649,650,30,
+      59912,710,650,651,30,
+      59912,711,651,652,30,
+      59912,712,652,653,30,
+      59912,713,653,654,30,
+      59912,714,654,655,30,
+      59912,715,655,656,30,
+      59912,716,656,657,30,
+      59912,717,657,658,30,
+      59912,718,658,659,30,
+      59912,719,659,660,30,
+      59912,720,660,661,30,
+      59912,721,661,662,30,
+      59912,722,662,663,30,
+      64006,723,722,31,0,
+      60943,724,0,723,0,
+      57858,725,71,724,0,
+      57858,726,72,724,0,
+      57858,727,73,724,0,
+      57858,728,74,724,0,
+      57858,729,75,724,0,
+      57858,730,76,724,0,
+      57858,731,77,724,0,
+      57858,732,78,724,0,
+      57858,733,79,724,0,
+      57858,734,80,724,0,
+      57858,735,81,724,0,
+      57858,736,82,724,0,
+      57858,737,83,724,0,
+      57858,738,84,724,0,
+      57858,739,85,724,0,
+      57858,740,86,724,0,
+      57858,741,87,724,0,
+      59922,742,705,725,0,
+      59930,743,706,726,0,
+      59930,744,707,727,0,
+      59930,745,708,728,0,
+      59930,746,709,729,0,
+      59930,747,710,730,0,
+      59930,748,711,731,0,
+      59930,749,712,732,0,
+      59930,750,713,733,0,
+      59930,751,714,734,0,
+      59930,752,715,735,0,
+      59930,753,716,736,0,
+      59930,754,717,737,0,
+      59930,755,718,738,0,
+      59930,756,719,739,0,
+      59930,757,720,740,0,
+      59930,758,721,741,0,
+      59926,759,722,724,0,
+      51731,760,742,71,0,
+      51739,761,743,72,0,
+      51739,762,744,73,0,
+      51739,763,745,74,0,
+      51739,764,746,75,0,
+      51739,765,747,76,0,
+      51739,766,748,77,0,
+      51739,767,749,78,0,
+      51739,768,750,79,0,
+      51739,769,751,80,0,
+      51739,770,752,81,0,
+      51739,771,753,82,0,
+      51739,772,754,83,0,
+      51739,773,755,84,0,
+      51739,774,756,85,0,
+      51739,775,757,86,0,
+      51739,776,758,87,0,
+      64023,777,759,0,0,
+      64006,778,777,31,0,
+      60943,779,0,778,0,
+      59908,780,760,742,0,
+      59906,780,780,779,0,
+      59652,54,760,780,0,
+      59908,781,761,743,0,
+      59906,781,781,779,0,
+      59652,55,761,781,0,
+      59908,782,762,744,0,
+      59906,782,782,779,0,
+      59652,56,762,782,0,
+      59908,783,763,745,0,
+      59906,783,783,779,0,
+      59652,57,763,783,0,
+      59908,784,764,746,0,
+      59906,784,784,779,0,
+      59652,58,764,784,0,
+      59908,785,765,747,0,
+      59906,785,785,779,0,
+      59652,59,765,785,0,
+      59908,786,766,748,0,
+      59906,786,786,779,0,
+      59652,60,766,786,0,
+      59908,787,767,749,0,
+      59906,787,787,779,0,
+      59652,61,767,787,0,
+      59908,788,768,750,0,
+      59906,788,788,779,0,
+      59652,62,768,788,0,
+      59908,789,769,751,0,
+      59906,789,789,779,0,
+      59652,63,769,789,0,
+      59908,790,770,752,0,
+      59906,790,790,779,0,
+      59652,64,770,790,0,
+      59908,791,771,753,0,
+      59906,791,791,779,0,
+      59652,65,771,791,0,
+      59908,792,772,754,0,
+      59906,792,792,779,0,
+      59652,66,772,792,0,
+      59908,793,773,755,0,
+      59906,793,793,779,0,
+      59652,67,773,793,0,
+      59908,794,774,756,0,
+      59906,794,794,779,0,
+      59652,68,774,794,0,
+      59908,795,775,757,0,
+      59906,795,795,779,0,
+      59652,69,775,795,0,
+      59908,796,776,758,0,
+      59906,796,796,779,0,
+      59652,70,776,796,0,
+    };
+    interpret(code, 1882, y, x, t);
+  }
+#endif
+};
+
+// modinv_finish: a step that the loops below call; 150 instructions.
+struct modinv_finish {
+  static constexpr unsigned in_words = 89;
+  static constexpr unsigned out_words = 18;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<113>;\n\t"
+        "xor.b32 t0, %19, 1;\n\t"
+        "not.b32 t1, %19;\n\t"
+        "not.b32 t4, %20;\n\t"
+        "not.b32 t5, %21;\n\t"
+        "not.b32 t6, %22;\n\t"
+        "not.b32 t7, %23;\n\t"
+        "not.b32 t8, %24;\n\t"
+        "not.b32 t9, %25;\n\t"
+        "not.b32 t10, %26;\n\t"
+        "not.b32 t11, %27;\n\t"
+        "not.b32 t12, %28;\n\t"
+        "not.b32 t13, %29;\n\t"
+        "not.b32 t14, %30;\n\t"
+        "not.b32 t15, %31;\n\t"
+        "not.b32 t16, %32;\n\t"
+        "not.b32 t17, %33;\n\t"
+        "not.b32 t18, %34;\n\t"
+        "not.b32 t19, %35;\n\t"
+        "not.b32 t20, %36;\n\t"
+        "or.b32 t21, t0, %20;\n\t"
+        "or.b32 t22, t21, %21;\n\t"
+        "or.b32 t23, t22, %22;\n\t"
+        "or.b32 t24, t23, %23;\n\t"
+        "or.b32 t25, t24, %24;\n\t"
+        "or.b32 t26, t25, %25;\n\t"
+        "or.b32 t27, t26, %26;\n\t"
+        "or.b32 t28, t27, %27;\n\t"
+        "or.b32 t29, t28, %28;\n\t"
+        "or.b32 t30, t29, %29;\n\t"
+        "or.b32 t31, t30, %30;\n\t"
+        "or.b32 t32, t31, %31;\n\t"
+        "or.b32 t33, t32, %32;\n\t"
+        "or.b32 t34, t33, %33;\n\t"
+        "or.b32 t35, t34, %34;\n\t"
+        "or.b32 t36, t35, %35;\n\t"
+        "or.b32 t37, t36, %36;\n\t"
+        "sub.cc.u32 t38, 0, t37;\n\t"
+        "subc.u32 t39, 0, 0;\n\t"
+        "add.u32 t2, t39, 1;\n\t"
+        "or.b32 t40, t1, t4;\n\t"
+        "or.b32 t41, t40, t5;\n\t"
+        "or.b32 t42, t41, t6;\n\t"
+        "or.b32 t43, t42, t7;\n\t"
+        "or.b32 t44, t43, t8;\n\t"
+        "or.b32 t45, t44, t9;\n\t"
+        "or.b32 t46, t45, t10;\n\t"
+        "or.b32 t47, t46, t11;\n\t"
+        "or.b32 t48, t47, t12;\n\t"
+        "or.b32 t49, t48, t13;\n\t"
+        "or.b32 t50, t49, t14;\n\t"
+        "or.b32 t51, t50, t15;\n\t"
+        "or.b32 t52, t51, t16;\n\t"
+        "or.b32 t53, t52, t17;\n\t"
+        "or.b32 t54, t53, t18;\n\t"
+        "or.b32 t55, t54, t19;\n\t"
+        "or.b32 t56, t55, t20;\n\t"
+        "sub.cc.u32 t57, 0, t56;\n\t"
+        "subc.u32 t58, 0, 0;\n\t"
+        "add.u32 t3, t58, 1;\n\t"
+        "or.b32 t59, t2, t3;\n\t"
+        "and.b32 t59, t59, %89;\n\t"
+        "and.b32 t59, t59, 1;\n\t"
+        "sub.u32 t60, 0, t59;\n\t"
+        "sub.u32 t61, 0, t3;\n\t"
+        "sub.cc.u32 t62, %89, %55;\n\t"
+        "subc.cc.u32 t63, %90, %56;\n\t"
+        "subc.cc.u32 t64, %91, %57;\n\t"
+        "subc.cc.u32 t65, %92, %58;\n\t"
+        "subc.cc.u32 t66, %93, %59;\n\t"
+        "subc.cc.u32 t67, %94, %60;\n\t"
+        "subc.cc.u32 t68, %95, %61;\n\t"
+        "subc.cc.u32 t69, %96, %62;\n\t"
+        "subc.cc.u32 t70, %97, %63;\n\t"
+        "subc.cc.u32 t71, %98, %64;\n\t"
+        "subc.cc.u32 t72, %99, %65;\n\t"
+        "subc.cc.u32 t73, %100, %66;\n\t"
+        "subc.cc.u32 t74, %101, %67;\n\t"
+        "subc.cc.u32 t75, %102, %68;\n\t"
+        "subc.cc.u32 t76, %103, %69;\n\t"
+        "subc.cc.u32 t77, %104, %70;\n\t"
+        "subc.u32 t78, %105, %71;\n\t"
+        "xor.b32 t80, %55, t62;\n\t"
+        "and.b32 t80, t80, t61;\n\t"
+        "xor.b32 t79, %55, t80;\n\t"
+        "and.b32 %0, t79, t60;\n\t"
+        "xor.b32 t82, %56, t63;\n\t"
+        "and.b32 t82, t82, t61;\n\t"
+        "xor.b32 t81, %56, t82;\n\t"
+        "and.b32 %1, t81, t60;\n\t"
+        "xor.b32 t84, %57, t64;\n\t"
+        "and.b32 t84, t84, t61;\n\t"
+        "xor.b32 t83, %57, t84;\n\t"
+        "and.b32 %2, t83, t60;\n\t"
+        "xor.b32 t86, %58, t65;\n\t"
+        "and.b32 t86, t86, t61;\n\t"
+        "xor.b32 t85, %58, t86;\n\t"
+        "and.b32 %3, t85, t60;\n\t"
+        "xor.b32 t88, %59, t66;\n\t"
+        "and.b32 t88, t88, t61;\n\t"
+        "xor.b32 t87, %59, t88;\n\t"
+        "and.b32 %4, t87, t60;\n\t"
+        "xor.b32 t90, %60, t67;\n\t"
+        "and.b32 t90, t90, t61;\n\t"
+        "xor.b32 t89, %60, t90;\n\t"
+        "and.b32 %5, t89, t60;\n\t"
+        "xor.b32 t92, %61, t68;\n\t"
+        "and.b32 t92, t92, t61;\n\t"
+        "xor.b32 t91, %61, t92;\n\t"
+        "and.b32 %6, t91, t60;\n\t"
+        "xor.b32 t94, %62, t69;\n\t"
+        "and.b32 t94, t94, t61;\n\t"
+        "xor.b32 t93, %62, t94;\n\t"
+        "and.b32 %7, t93, t60;\n\t"
+        "xor.b32 t96, %63, t70;\n\t"
+        "and.b32 t96, t96, t61;\n\t"
+        "xor.b32 t95, %63, t96;\n\t"
+        "and.b32 %8, t95, t60;\n\t"
+        "xor.b32 t98, %64, t71;\n\t"
+        "and.b32 t98, t98, t61;\n\t"
+        "xor.b32 t97, %64, t98;\n\t"
+        "and.b32 %9, t97, t60;\n\t"
+        "xor.b32 t100, %65, t72;\n\t"
+        "and.b32 t100, t100, t61;\n\t"
+        "xor.b32 t99, %65, t100;\n\t"
+        "and.b32 %10, t99, t60;\n\t"
+        "xor.b32 t102, %66, t73;\n\t"
+        "and.b32 t102, t102, t61;\n\t"
+        "xor.b32 t101, %66, t102;\n\t"
+        "and.b32 %11, t101, t60;\n\t"
+        "xor.b32 t104, %67, t74;\n\t"
+        "and.b32 t104, t104, t61;\n\t"
+        "xor.b32 t103, %67, t104;\n\t"
+        "and.b32 %12, t103, t60;\n\t"
+        "xor.b32 t106, %68, t75;\n\t"
+        "and.b32 t106, t106, t61;\n\t"
+        "xor.b32 t105, %68, t106;\n\t"
+        "and.b32 %13, t105, t60;\n\t"
+        "xor.b32 t108, %69, t76;\n\t"
+        "and.b32 t108, t108, t61;\n\t"
+        "xor.b32 t107, %69, t108;\n\t"
+        "and.b32 %14, t107, t60;\n\t"
+        "xor.b32 t110, %70, t77;\n\t"
+        "and.b32 t110, t110, t61;\n\t"
+        "xor.b32 t109, %70, t110;\n\t"
+        "and.b32 %15, t109, t60;\n\t"
+        "xor.b32 t112, %71, t78;\n\t"
+        "and.b32 t112, t112, t61;\n\t"
+        "xor.b32 t111, %71, t112;\n\t"
+        "and.b32 %16, t111, t60;\n\t"
+        "xor.b32 %17, t59, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67]), "r"(x[68]), "r"(x[69]), "r"(x[70]), "r"(x[71]), "r"(x[72]), "r"(x[73]), "r"(x[74]), "r"(x[75]), "r"(x[76]), "r"(x[77]), "r"(x[78]), "r"(x[79]), "r"(x[80]), "r"(x[81]), "r"(x[82]), "r"(x[83]), "r"(x[84]), "r"(x[85]), "r"(x[86]), "r"(x[87]), "r"(x[88])
     );
   }
 #endif
@@ -28898,615 +34675,157 @@ struct modinv_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[437];
-    t[0] = ptx_and(x[0], x[17]);
-    t[0] = ptx_and(t[0], 1u);
-    t[1] = ptx_sub(0u, t[0]);
-    ptx_sub_cc(cf, x[0], x[17]);
-    ptx_subc_cc(cf, x[1], x[18]);
-    ptx_subc_cc(cf, x[2], x[19]);
-    ptx_subc_cc(cf, x[3], x[20]);
-    ptx_subc_cc(cf, x[4], x[21]);
-    ptx_subc_cc(cf, x[5], x[22]);
-    ptx_subc_cc(cf, x[6], x[23]);
-    ptx_subc_cc(cf, x[7], x[24]);
-    ptx_subc_cc(cf, x[8], x[25]);
-    ptx_subc_cc(cf, x[9], x[26]);
-    ptx_subc_cc(cf, x[10], x[27]);
-    ptx_subc_cc(cf, x[11], x[28]);
-    ptx_subc_cc(cf, x[12], x[29]);
-    ptx_subc_cc(cf, x[13], x[30]);
-    ptx_subc_cc(cf, x[14], x[31]);
-    ptx_subc_cc(cf, x[15], x[32]);
-    ptx_subc_cc(cf, x[16], x[33]);
-    t[19] = ptx_subc(cf, 0u, 0u);
-    t[20] = ptx_and(t[1], t[19]);
-    t[21] = ptx_xor(t[1], t[20]);
-    t[22] = ptx_and(x[17], t[21]);
-    t[23] = ptx_and(x[18], t[21]);
-    t[24] = ptx_and(x[19], t[21]);
-    t[25] = ptx_and(x[20], t[21]);
-    t[26] = ptx_and(x[21], t[21]);
-    t[27] = ptx_and(x[22], t[21]);
-    t[28] = ptx_and(x[23], t[21]);
-    t[29] = ptx_and(x[24], t[21]);
-    t[30] = ptx_and(x[25], t[21]);
-    t[31] = ptx_and(x[26], t[21]);
-    t[32] = ptx_and(x[27], t[21]);
-    t[33] = ptx_and(x[28], t[21]);
-    t[34] = ptx_and(x[29], t[21]);
-    t[35] = ptx_and(x[30], t[21]);
-    t[36] = ptx_and(x[31], t[21]);
-    t[37] = ptx_and(x[32], t[21]);
-    t[38] = ptx_and(x[33], t[21]);
-    t[39] = ptx_sub_cc(cf, x[0], t[22]);
-    t[40] = ptx_subc_cc(cf, x[1], t[23]);
-    t[41] = ptx_subc_cc(cf, x[2], t[24]);
-    t[42] = ptx_subc_cc(cf, x[3], t[25]);
-    t[43] = ptx_subc_cc(cf, x[4], t[26]);
-    t[44] = ptx_subc_cc(cf, x[5], t[27]);
-    t[45] = ptx_subc_cc(cf, x[6], t[28]);
-    t[46] = ptx_subc_cc(cf, x[7], t[29]);
-    t[47] = ptx_subc_cc(cf, x[8], t[30]);
-    t[48] = ptx_subc_cc(cf, x[9], t[31]);
-    t[49] = ptx_subc_cc(cf, x[10], t[32]);
-    t[50] = ptx_subc_cc(cf, x[11], t[33]);
-    t[51] = ptx_subc_cc(cf, x[12], t[34]);
-    t[52] = ptx_subc_cc(cf, x[13], t[35]);
-    t[53] = ptx_subc_cc(cf, x[14], t[36]);
-    t[54] = ptx_subc_cc(cf, x[15], t[37]);
-    t[55] = ptx_subc(cf, x[16], t[38]);
-    t[56] = ptx_and(x[0], t[20]);
-    t[57] = ptx_and(x[1], t[20]);
-    t[58] = ptx_and(x[2], t[20]);
-    t[59] = ptx_and(x[3], t[20]);
-    t[60] = ptx_and(x[4], t[20]);
-    t[61] = ptx_and(x[5], t[20]);
-    t[62] = ptx_and(x[6], t[20]);
-    t[63] = ptx_and(x[7], t[20]);
-    t[64] = ptx_and(x[8], t[20]);
-    t[65] = ptx_and(x[9], t[20]);
-    t[66] = ptx_and(x[10], t[20]);
-    t[67] = ptx_and(x[11], t[20]);
-    t[68] = ptx_and(x[12], t[20]);
-    t[69] = ptx_and(x[13], t[20]);
-    t[70] = ptx_and(x[14], t[20]);
-    t[71] = ptx_and(x[15], t[20]);
-    t[72] = ptx_and(x[16], t[20]);
-    t[73] = ptx_sub_cc(cf, x[17], t[56]);
-    t[74] = ptx_subc_cc(cf, x[18], t[57]);
-    t[75] = ptx_subc_cc(cf, x[19], t[58]);
-    t[76] = ptx_subc_cc(cf, x[20], t[59]);
-    t[77] = ptx_subc_cc(cf, x[21], t[60]);
-    t[78] = ptx_subc_cc(cf, x[22], t[61]);
-    t[79] = ptx_subc_cc(cf, x[23], t[62]);
-    t[80] = ptx_subc_cc(cf, x[24], t[63]);
-    t[81] = ptx_subc_cc(cf, x[25], t[64]);
-    t[82] = ptx_subc_cc(cf, x[26], t[65]);
-    t[83] = ptx_subc_cc(cf, x[27], t[66]);
-    t[84] = ptx_subc_cc(cf, x[28], t[67]);
-    t[85] = ptx_subc_cc(cf, x[29], t[68]);
-    t[86] = ptx_subc_cc(cf, x[30], t[69]);
-    t[87] = ptx_subc_cc(cf, x[31], t[70]);
-    t[88] = ptx_subc_cc(cf, x[32], t[71]);
-    t[89] = ptx_subc(cf, x[33], t[72]);
-    t[90] = ptx_and(t[39], 1u);
-    t[91] = ptx_sub(0u, t[90]);
-    t[109] = ptx_xor(t[39], t[73]);
-    t[109] = ptx_and(t[109], t[91]);
-    t[92] = ptx_xor(t[39], t[109]);
-    t[110] = ptx_xor(t[40], t[74]);
-    t[110] = ptx_and(t[110], t[91]);
-    t[93] = ptx_xor(t[40], t[110]);
-    t[111] = ptx_xor(t[41], t[75]);
-    t[111] = ptx_and(t[111], t[91]);
-    t[94] = ptx_xor(t[41], t[111]);
-    t[112] = ptx_xor(t[42], t[76]);
-    t[112] = ptx_and(t[112], t[91]);
-    t[95] = ptx_xor(t[42], t[112]);
-    t[113] = ptx_xor(t[43], t[77]);
-    t[113] = ptx_and(t[113], t[91]);
-    t[96] = ptx_xor(t[43], t[113]);
-    t[114] = ptx_xor(t[44], t[78]);
-    t[114] = ptx_and(t[114], t[91]);
-    t[97] = ptx_xor(t[44], t[114]);
-    t[115] = ptx_xor(t[45], t[79]);
-    t[115] = ptx_and(t[115], t[91]);
-    t[98] = ptx_xor(t[45], t[115]);
-    t[116] = ptx_xor(t[46], t[80]);
-    t[116] = ptx_and(t[116], t[91]);
-    t[99] = ptx_xor(t[46], t[116]);
-    t[117] = ptx_xor(t[47], t[81]);
-    t[117] = ptx_and(t[117], t[91]);
-    t[100] = ptx_xor(t[47], t[117]);
-    t[118] = ptx_xor(t[48], t[82]);
-    t[118] = ptx_and(t[118], t[91]);
-    t[101] = ptx_xor(t[48], t[118]);
-    t[119] = ptx_xor(t[49], t[83]);
-    t[119] = ptx_and(t[119], t[91]);
-    t[102] = ptx_xor(t[49], t[119]);
-    t[120] = ptx_xor(t[50], t[84]);
-    t[120] = ptx_and(t[120], t[91]);
-    t[103] = ptx_xor(t[50], t[120]);
-    t[121] = ptx_xor(t[51], t[85]);
-    t[121] = ptx_and(t[121], t[91]);
-    t[104] = ptx_xor(t[51], t[121]);
-    t[122] = ptx_xor(t[52], t[86]);
-    t[122] = ptx_and(t[122], t[91]);
-    t[105] = ptx_xor(t[52], t[122]);
-    t[123] = ptx_xor(t[53], t[87]);
-    t[123] = ptx_and(t[123], t[91]);
-    t[106] = ptx_xor(t[53], t[123]);
-    t[124] = ptx_xor(t[54], t[88]);
-    t[124] = ptx_and(t[124], t[91]);
-    t[107] = ptx_xor(t[54], t[124]);
-    t[125] = ptx_xor(t[55], t[89]);
-    t[125] = ptx_and(t[125], t[91]);
-    t[108] = ptx_xor(t[55], t[125]);
-    t[126] = ptx_shf_r_clamp(t[92], t[93], 1u);
-    t[127] = ptx_shf_r_clamp(t[93], t[94], 1u);
-    t[128] = ptx_shf_r_clamp(t[94], t[95], 1u);
-    t[129] = ptx_shf_r_clamp(t[95], t[96], 1u);
-    t[130] = ptx_shf_r_clamp(t[96], t[97], 1u);
-    t[131] = ptx_shf_r_clamp(t[97], t[98], 1u);
-    t[132] = ptx_shf_r_clamp(t[98], t[99], 1u);
-    t[133] = ptx_shf_r_clamp(t[99], t[100], 1u);
-    t[134] = ptx_shf_r_clamp(t[100], t[101], 1u);
-    t[135] = ptx_shf_r_clamp(t[101], t[102], 1u);
-    t[136] = ptx_shf_r_clamp(t[102], t[103], 1u);
-    t[137] = ptx_shf_r_clamp(t[103], t[104], 1u);
-    t[138] = ptx_shf_r_clamp(t[104], t[105], 1u);
-    t[139] = ptx_shf_r_clamp(t[105], t[106], 1u);
-    t[140] = ptx_shf_r_clamp(t[106], t[107], 1u);
-    t[141] = ptx_shf_r_clamp(t[107], t[108], 1u);
-    t[142] = ptx_shr(t[108], 1u);
-    t[143] = ptx_xor(t[126], t[39]);
-    t[143] = ptx_and(t[143], t[91]);
-    y[0] = ptx_xor(t[126], t[143]);
-    t[144] = ptx_xor(t[73], t[126]);
-    t[144] = ptx_and(t[144], t[91]);
-    y[17] = ptx_xor(t[73], t[144]);
-    t[145] = ptx_xor(t[127], t[40]);
-    t[145] = ptx_and(t[145], t[91]);
-    y[1] = ptx_xor(t[127], t[145]);
-    t[146] = ptx_xor(t[74], t[127]);
-    t[146] = ptx_and(t[146], t[91]);
-    y[18] = ptx_xor(t[74], t[146]);
-    t[147] = ptx_xor(t[128], t[41]);
-    t[147] = ptx_and(t[147], t[91]);
-    y[2] = ptx_xor(t[128], t[147]);
-    t[148] = ptx_xor(t[75], t[128]);
-    t[148] = ptx_and(t[148], t[91]);
-    y[19] = ptx_xor(t[75], t[148]);
-    t[149] = ptx_xor(t[129], t[42]);
-    t[149] = ptx_and(t[149], t[91]);
-    y[3] = ptx_xor(t[129], t[149]);
-    t[150] = ptx_xor(t[76], t[129]);
-    t[150] = ptx_and(t[150], t[91]);
-    y[20] = ptx_xor(t[76], t[150]);
-    t[151] = ptx_xor(t[130], t[43]);
-    t[151] = ptx_and(t[151], t[91]);
-    y[4] = ptx_xor(t[130], t[151]);
-    t[152] = ptx_xor(t[77], t[130]);
-    t[152] = ptx_and(t[152], t[91]);
-    y[21] = ptx_xor(t[77], t[152]);
-    t[153] = ptx_xor(t[131], t[44]);
-    t[153] = ptx_and(t[153], t[91]);
-    y[5] = ptx_xor(t[131], t[153]);
-    t[154] = ptx_xor(t[78], t[131]);
-    t[154] = ptx_and(t[154], t[91]);
-    y[22] = ptx_xor(t[78], t[154]);
-    t[155] = ptx_xor(t[132], t[45]);
-    t[155] = ptx_and(t[155], t[91]);
-    y[6] = ptx_xor(t[132], t[155]);
-    t[156] = ptx_xor(t[79], t[132]);
-    t[156] = ptx_and(t[156], t[91]);
-    y[23] = ptx_xor(t[79], t[156]);
-    t[157] = ptx_xor(t[133], t[46]);
-    t[157] = ptx_and(t[157], t[91]);
-    y[7] = ptx_xor(t[133], t[157]);
-    t[158] = ptx_xor(t[80], t[133]);
-    t[158] = ptx_and(t[158], t[91]);
-    y[24] = ptx_xor(t[80], t[158]);
-    t[159] = ptx_xor(t[134], t[47]);
-    t[159] = ptx_and(t[159], t[91]);
-    y[8] = ptx_xor(t[134], t[159]);
-    t[160] = ptx_xor(t[81], t[134]);
-    t[160] = ptx_and(t[160], t[91]);
-    y[25] = ptx_xor(t[81], t[160]);
-    t[161] = ptx_xor(t[135], t[48]);
-    t[161] = ptx_and(t[161], t[91]);
-    y[9] = ptx_xor(t[135], t[161]);
-    t[162] = ptx_xor(t[82], t[135]);
-    t[162] = ptx_and(t[162], t[91]);
-    y[26] = ptx_xor(t[82], t[162]);
-    t[163] = ptx_xor(t[136], t[49]);
-    t[163] = ptx_and(t[163], t[91]);
-    y[10] = ptx_xor(t[136], t[163]);
-    t[164] = ptx_xor(t[83], t[136]);
-    t[164] = ptx_and(t[164], t[91]);
-    y[27] = ptx_xor(t[83], t[164]);
-    t[165] = ptx_xor(t[137], t[50]);
-    t[165] = ptx_and(t[165], t[91]);
-    y[11] = ptx_xor(t[137], t[165]);
-    t[166] = ptx_xor(t[84], t[137]);
-    t[166] = ptx_and(t[166], t[91]);
-    y[28] = ptx_xor(t[84], t[166]);
-    t[167] = ptx_xor(t[138], t[51]);
-    t[167] = ptx_and(t[167], t[91]);
-    y[12] = ptx_xor(t[138], t[167]);
-    t[168] = ptx_xor(t[85], t[138]);
-    t[168] = ptx_and(t[168], t[91]);
-    y[29] = ptx_xor(t[85], t[168]);
-    t[169] = ptx_xor(t[139], t[52]);
-    t[169] = ptx_and(t[169], t[91]);
-    y[13] = ptx_xor(t[139], t[169]);
-    t[170] = ptx_xor(t[86], t[139]);
-    t[170] = ptx_and(t[170], t[91]);
-    y[30] = ptx_xor(t[86], t[170]);
-    t[171] = ptx_xor(t[140], t[53]);
-    t[171] = ptx_and(t[171], t[91]);
-    y[14] = ptx_xor(t[140], t[171]);
-    t[172] = ptx_xor(t[87], t[140]);
-    t[172] = ptx_and(t[172], t[91]);
-    y[31] = ptx_xor(t[87], t[172]);
-    t[173] = ptx_xor(t[141], t[54]);
-    t[173] = ptx_and(t[173], t[91]);
-    y[15] = ptx_xor(t[141], t[173]);
-    t[174] = ptx_xor(t[88], t[141]);
-    t[174] = ptx_and(t[174], t[91]);
-    y[32] = ptx_xor(t[88], t[174]);
-    t[175] = ptx_xor(t[142], t[55]);
-    t[175] = ptx_and(t[175], t[91]);
-    y[16] = ptx_xor(t[142], t[175]);
-    t[176] = ptx_xor(t[89], t[142]);
-    t[176] = ptx_and(t[176], t[91]);
-    y[33] = ptx_xor(t[89], t[176]);
-    t[177] = ptx_and(x[51], t[21]);
-    t[178] = ptx_and(x[52], t[21]);
-    t[179] = ptx_and(x[53], t[21]);
-    t[180] = ptx_and(x[54], t[21]);
-    t[181] = ptx_and(x[55], t[21]);
-    t[182] = ptx_and(x[56], t[21]);
-    t[183] = ptx_and(x[57], t[21]);
-    t[184] = ptx_and(x[58], t[21]);
-    t[185] = ptx_and(x[59], t[21]);
-    t[186] = ptx_and(x[60], t[21]);
-    t[187] = ptx_and(x[61], t[21]);
-    t[188] = ptx_and(x[62], t[21]);
-    t[189] = ptx_and(x[63], t[21]);
-    t[190] = ptx_and(x[64], t[21]);
-    t[191] = ptx_and(x[65], t[21]);
-    t[192] = ptx_and(x[66], t[21]);
-    t[193] = ptx_and(x[67], t[21]);
-    t[211] = ptx_sub_cc(cf, x[34], t[177]);
-    t[212] = ptx_subc_cc(cf, x[35], t[178]);
-    t[213] = ptx_subc_cc(cf, x[36], t[179]);
-    t[214] = ptx_subc_cc(cf, x[37], t[180]);
-    t[215] = ptx_subc_cc(cf, x[38], t[181]);
-    t[216] = ptx_subc_cc(cf, x[39], t[182]);
-    t[217] = ptx_subc_cc(cf, x[40], t[183]);
-    t[218] = ptx_subc_cc(cf, x[41], t[184]);
-    t[219] = ptx_subc_cc(cf, x[42], t[185]);
-    t[220] = ptx_subc_cc(cf, x[43], t[186]);
-    t[221] = ptx_subc_cc(cf, x[44], t[187]);
-    t[222] = ptx_subc_cc(cf, x[45], t[188]);
-    t[223] = ptx_subc_cc(cf, x[46], t[189]);
-    t[224] = ptx_subc_cc(cf, x[47], t[190]);
-    t[225] = ptx_subc_cc(cf, x[48], t[191]);
-    t[226] = ptx_subc_cc(cf, x[49], t[192]);
-    t[227] = ptx_subc_cc(cf, x[50], t[193]);
-    t[228] = ptx_subc(cf, 0u, 0u);
-    t[229] = ptx_and(t[228], x[68]);
-    t[230] = ptx_and(t[228], x[69]);
-    t[231] = ptx_and(t[228], x[70]);
-    t[232] = ptx_and(t[228], x[71]);
-    t[233] = ptx_and(t[228], x[72]);
-    t[234] = ptx_and(t[228], x[73]);
-    t[235] = ptx_and(t[228], x[74]);
-    t[236] = ptx_and(t[228], x[75]);
-    t[237] = ptx_and(t[228], x[76]);
-    t[238] = ptx_and(t[228], x[77]);
-    t[239] = ptx_and(t[228], x[78]);
-    t[240] = ptx_and(t[228], x[79]);
-    t[241] = ptx_and(t[228], x[80]);
-    t[242] = ptx_and(t[228], x[81]);
-    t[243] = ptx_and(t[228], x[82]);
-    t[244] = ptx_and(t[228], x[83]);
-    t[245] = ptx_and(t[228], x[84]);
-    t[194] = ptx_add_cc(cf, t[211], t[229]);
-    t[195] = ptx_addc_cc(cf, t[212], t[230]);
-    t[196] = ptx_addc_cc(cf, t[213], t[231]);
-    t[197] = ptx_addc_cc(cf, t[214], t[232]);
-    t[198] = ptx_addc_cc(cf, t[215], t[233]);
-    t[199] = ptx_addc_cc(cf, t[216], t[234]);
-    t[200] = ptx_addc_cc(cf, t[217], t[235]);
-    t[201] = ptx_addc_cc(cf, t[218], t[236]);
-    t[202] = ptx_addc_cc(cf, t[219], t[237]);
-    t[203] = ptx_addc_cc(cf, t[220], t[238]);
-    t[204] = ptx_addc_cc(cf, t[221], t[239]);
-    t[205] = ptx_addc_cc(cf, t[222], t[240]);
-    t[206] = ptx_addc_cc(cf, t[223], t[241]);
-    t[207] = ptx_addc_cc(cf, t[224], t[242]);
-    t[208] = ptx_addc_cc(cf, t[225], t[243]);
-    t[209] = ptx_addc_cc(cf, t[226], t[244]);
-    t[210] = ptx_addc(cf, t[227], t[245]);
-    t[246] = ptx_and(x[34], t[20]);
-    t[247] = ptx_and(x[35], t[20]);
-    t[248] = ptx_and(x[36], t[20]);
-    t[249] = ptx_and(x[37], t[20]);
-    t[250] = ptx_and(x[38], t[20]);
-    t[251] = ptx_and(x[39], t[20]);
-    t[252] = ptx_and(x[40], t[20]);
-    t[253] = ptx_and(x[41], t[20]);
-    t[254] = ptx_and(x[42], t[20]);
-    t[255] = ptx_and(x[43], t[20]);
-    t[256] = ptx_and(x[44], t[20]);
-    t[257] = ptx_and(x[45], t[20]);
-    t[258] = ptx_and(x[46], t[20]);
-    t[259] = ptx_and(x[47], t[20]);
-    t[260] = ptx_and(x[48], t[20]);
-    t[261] = ptx_and(x[49], t[20]);
-    t[262] = ptx_and(x[50], t[20]);
-    t[280] = ptx_sub_cc(cf, x[51], t[246]);
-    t[281] = ptx_subc_cc(cf, x[52], t[247]);
-    t[282] = ptx_subc_cc(cf, x[53], t[248]);
-    t[283] = ptx_subc_cc(cf, x[54], t[249]);
-    t[284] = ptx_subc_cc(cf, x[55], t[250]);
-    t[285] = ptx_subc_cc(cf, x[56], t[251]);
-    t[286] = ptx_subc_cc(cf, x[57], t[252]);
-    t[287] = ptx_subc_cc(cf, x[58], t[253]);
-    t[288] = ptx_subc_cc(cf, x[59], t[254]);
-    t[289] = ptx_subc_cc(cf, x[60], t[255]);
-    t[290] = ptx_subc_cc(cf, x[61], t[256]);
-    t[291] = ptx_subc_cc(cf, x[62], t[257]);
-    t[292] = ptx_subc_cc(cf, x[63], t[258]);
-    t[293] = ptx_subc_cc(cf, x[64], t[259]);
-    t[294] = ptx_subc_cc(cf, x[65], t[260]);
-    t[295] = ptx_subc_cc(cf, x[66], t[261]);
-    t[296] = ptx_subc_cc(cf, x[67], t[262]);
-    t[297] = ptx_subc(cf, 0u, 0u);
-    t[298] = ptx_and(t[297], x[68]);
-    t[299] = ptx_and(t[297], x[69]);
-    t[300] = ptx_and(t[297], x[70]);
-    t[301] = ptx_and(t[297], x[71]);
-    t[302] = ptx_and(t[297], x[72]);
-    t[303] = ptx_and(t[297], x[73]);
-    t[304] = ptx_and(t[297], x[74]);
-    t[305] = ptx_and(t[297], x[75]);
-    t[306] = ptx_and(t[297], x[76]);
-    t[307] = ptx_and(t[297], x[77]);
-    t[308] = ptx_and(t[297], x[78]);
-    t[309] = ptx_and(t[297], x[79]);
-    t[310] = ptx_and(t[297], x[80]);
-    t[311] = ptx_and(t[297], x[81]);
-    t[312] = ptx_and(t[297], x[82]);
-    t[313] = ptx_and(t[297], x[83]);
-    t[314] = ptx_and(t[297], x[84]);
-    t[263] = ptx_add_cc(cf, t[280], t[298]);
-    t[264] = ptx_addc_cc(cf, t[281], t[299]);
-    t[265] = ptx_addc_cc(cf, t[282], t[300]);
-    t[266] = ptx_addc_cc(cf, t[283], t[301]);
-    t[267] = ptx_addc_cc(cf, t[284], t[302]);
-    t[268] = ptx_addc_cc(cf, t[285], t[303]);
-    t[269] = ptx_addc_cc(cf, t[286], t[304]);
-    t[270] = ptx_addc_cc(cf, t[287], t[305]);
-    t[271] = ptx_addc_cc(cf, t[288], t[306]);
-    t[272] = ptx_addc_cc(cf, t[289], t[307]);
-    t[273] = ptx_addc_cc(cf, t[290], t[308]);
-    t[274] = ptx_addc_cc(cf, t[291], t[309]);
-    t[275] = ptx_addc_cc(cf, t[292], t[310]);
-    t[276] = ptx_addc_cc(cf, t[293], t[311]);
-    t[277] = ptx_addc_cc(cf, t[294], t[312]);
-    t[278] = ptx_addc_cc(cf, t[295], t[313]);
-    t[279] = ptx_addc(cf, t[296], t[314]);
-    t[332] = ptx_xor(t[194], t[263]);
-    t[332] = ptx_and(t[332], t[91]);
-    t[315] = ptx_xor(t[194], t[332]);
-    t[333] = ptx_xor(t[195], t[264]);
-    t[333] = ptx_and(t[333], t[91]);
-    t[316] = ptx_xor(t[195], t[333]);
-    t[334] = ptx_xor(t[196], t[265]);
-    t[334] = ptx_and(t[334], t[91]);
-    t[317] = ptx_xor(t[196], t[334]);
-    t[335] = ptx_xor(t[197], t[266]);
-    t[335] = ptx_and(t[335], t[91]);
-    t[318] = ptx_xor(t[197], t[335]);
-    t[336] = ptx_xor(t[198], t[267]);
-    t[336] = ptx_and(t[336], t[91]);
-    t[319] = ptx_xor(t[198], t[336]);
-    t[337] = ptx_xor(t[199], t[268]);
-    t[337] = ptx_and(t[337], t[91]);
-    t[320] = ptx_xor(t[199], t[337]);
-    t[338] = ptx_xor(t[200], t[269]);
-    t[338] = ptx_and(t[338], t[91]);
-    t[321] = ptx_xor(t[200], t[338]);
-    t[339] = ptx_xor(t[201], t[270]);
-    t[339] = ptx_and(t[339], t[91]);
-    t[322] = ptx_xor(t[201], t[339]);
-    t[340] = ptx_xor(t[202], t[271]);
-    t[340] = ptx_and(t[340], t[91]);
-    t[323] = ptx_xor(t[202], t[340]);
-    t[341] = ptx_xor(t[203], t[272]);
-    t[341] = ptx_and(t[341], t[91]);
-    t[324] = ptx_xor(t[203], t[341]);
-    t[342] = ptx_xor(t[204], t[273]);
-    t[342] = ptx_and(t[342], t[91]);
-    t[325] = ptx_xor(t[204], t[342]);
-    t[343] = ptx_xor(t[205], t[274]);
-    t[343] = ptx_and(t[343], t[91]);
-    t[326] = ptx_xor(t[205], t[343]);
-    t[344] = ptx_xor(t[206], t[275]);
-    t[344] = ptx_and(t[344], t[91]);
-    t[327] = ptx_xor(t[206], t[344]);
-    t[345] = ptx_xor(t[207], t[276]);
-    t[345] = ptx_and(t[345], t[91]);
-    t[328] = ptx_xor(t[207], t[345]);
-    t[346] = ptx_xor(t[208], t[277]);
-    t[346] = ptx_and(t[346], t[91]);
-    t[329] = ptx_xor(t[208], t[346]);
-    t[347] = ptx_xor(t[209], t[278]);
-    t[347] = ptx_and(t[347], t[91]);
-    t[330] = ptx_xor(t[209], t[347]);
-    t[348] = ptx_xor(t[210], t[279]);
-    t[348] = ptx_and(t[348], t[91]);
-    t[331] = ptx_xor(t[210], t[348]);
-    t[349] = ptx_and(t[315], 1u);
-    t[350] = ptx_sub(0u, t[349]);
-    t[351] = ptx_and(t[350], x[68]);
-    t[352] = ptx_and(t[350], x[69]);
-    t[353] = ptx_and(t[350], x[70]);
-    t[354] = ptx_and(t[350], x[71]);
-    t[355] = ptx_and(t[350], x[72]);
-    t[356] = ptx_and(t[350], x[73]);
-    t[357] = ptx_and(t[350], x[74]);
-    t[358] = ptx_and(t[350], x[75]);
-    t[359] = ptx_and(t[350], x[76]);
-    t[360] = ptx_and(t[350], x[77]);
-    t[361] = ptx_and(t[350], x[78]);
-    t[362] = ptx_and(t[350], x[79]);
-    t[363] = ptx_and(t[350], x[80]);
-    t[364] = ptx_and(t[350], x[81]);
-    t[365] = ptx_and(t[350], x[82]);
-    t[366] = ptx_and(t[350], x[83]);
-    t[367] = ptx_and(t[350], x[84]);
-    t[368] = ptx_add_cc(cf, t[315], t[351]);
-    t[369] = ptx_addc_cc(cf, t[316], t[352]);
-    t[370] = ptx_addc_cc(cf, t[317], t[353]);
-    t[371] = ptx_addc_cc(cf, t[318], t[354]);
-    t[372] = ptx_addc_cc(cf, t[319], t[355]);
-    t[373] = ptx_addc_cc(cf, t[320], t[356]);
-    t[374] = ptx_addc_cc(cf, t[321], t[357]);
-    t[375] = ptx_addc_cc(cf, t[322], t[358]);
-    t[376] = ptx_addc_cc(cf, t[323], t[359]);
-    t[377] = ptx_addc_cc(cf, t[324], t[360]);
-    t[378] = ptx_addc_cc(cf, t[325], t[361]);
-    t[379] = ptx_addc_cc(cf, t[326], t[362]);
-    t[380] = ptx_addc_cc(cf, t[327], t[363]);
-    t[381] = ptx_addc_cc(cf, t[328], t[364]);
-    t[382] = ptx_addc_cc(cf, t[329], t[365]);
-    t[383] = ptx_addc_cc(cf, t[330], t[366]);
-    t[384] = ptx_addc_cc(cf, t[331], t[367]);
-    t[385] = ptx_addc(cf, 0u, 0u);
-    t[386] = ptx_shf_r_clamp(t[368], t[369], 1u);
-    t[387] = ptx_shf_r_clamp(t[369], t[370], 1u);
-    t[388] = ptx_shf_r_clamp(t[370], t[371], 1u);
-    t[389] = ptx_shf_r_clamp(t[371], t[372], 1u);
-    t[390] = ptx_shf_r_clamp(t[372], t[373], 1u);
-    t[391] = ptx_shf_r_clamp(t[373], t[374], 1u);
-    t[392] = ptx_shf_r_clamp(t[374], t[375], 1u);
-    t[393] = ptx_shf_r_clamp(t[375], t[376], 1u);
-    t[394] = ptx_shf_r_clamp(t[376], t[377], 1u);
-    t[395] = ptx_shf_r_clamp(t[377], t[378], 1u);
-    t[396] = ptx_shf_r_clamp(t[378], t[379], 1u);
-    t[397] = ptx_shf_r_clamp(t[379], t[380], 1u);
-    t[398] = ptx_shf_r_clamp(t[380], t[381], 1u);
-    t[399] = ptx_shf_r_clamp(t[381], t[382], 1u);
-    t[400] = ptx_shf_r_clamp(t[382], t[383], 1u);
-    t[401] = ptx_shf_r_clamp(t[383], t[384], 1u);
-    t[402] = ptx_shf_r_clamp(t[384], t[385], 1u);
-    t[403] = ptx_xor(t[386], t[194]);
-    t[403] = ptx_and(t[403], t[91]);
-    y[34] = ptx_xor(t[386], t[403]);
-    t[404] = ptx_xor(t[263], t[386]);
-    t[404] = ptx_and(t[404], t[91]);
-    y[51] = ptx_xor(t[263], t[404]);
-    t[405] = ptx_xor(t[387], t[195]);
-    t[405] = ptx_and(t[405], t[91]);
-    y[35] = ptx_xor(t[387], t[405]);
-    t[406] = ptx_xor(t[264], t[387]);
-    t[406] = ptx_and(t[406], t[91]);
-    y[52] = ptx_xor(t[264], t[406]);
-    t[407] = ptx_xor(t[388], t[196]);
-    t[407] = ptx_and(t[407], t[91]);
-    y[36] = ptx_xor(t[388], t[407]);
-    t[408] = ptx_xor(t[265], t[388]);
-    t[408] = ptx_and(t[408], t[91]);
-    y[53] = ptx_xor(t[265], t[408]);
-    t[409] = ptx_xor(t[389], t[197]);
-    t[409] = ptx_and(t[409], t[91]);
-    y[37] = ptx_xor(t[389], t[409]);
-    t[410] = ptx_xor(t[266], t[389]);
-    t[410] = ptx_and(t[410], t[91]);
-    y[54] = ptx_xor(t[266], t[410]);
-    t[411] = ptx_xor(t[390], t[198]);
-    t[411] = ptx_and(t[411], t[91]);
-    y[38] = ptx_xor(t[390], t[411]);
-    t[412] = ptx_xor(t[267], t[390]);
-    t[412] = ptx_and(t[412], t[91]);
-    y[55] = ptx_xor(t[267], t[412]);
-    t[413] = ptx_xor(t[391], t[199]);
-    t[413] = ptx_and(t[413], t[91]);
-    y[39] = ptx_xor(t[391], t[413]);
-    t[414] = ptx_xor(t[268], t[391]);
-    t[414] = ptx_and(t[414], t[91]);
-    y[56] = ptx_xor(t[268], t[414]);
-    t[415] = ptx_xor(t[392], t[200]);
-    t[415] = ptx_and(t[415], t[91]);
-    y[40] = ptx_xor(t[392], t[415]);
-    t[416] = ptx_xor(t[269], t[392]);
-    t[416] = ptx_and(t[416], t[91]);
-    y[57] = ptx_xor(t[269], t[416]);
-    t[417] = ptx_xor(t[393], t[201]);
-    t[417] = ptx_and(t[417], t[91]);
-    y[41] = ptx_xor(t[393], t[417]);
-    t[418] = ptx_xor(t[270], t[393]);
-    t[418] = ptx_and(t[418], t[91]);
-    y[58] = ptx_xor(t[270], t[418]);
-    t[419] = ptx_xor(t[394], t[202]);
-    t[419] = ptx_and(t[419], t[91]);
-    y[42] = ptx_xor(t[394], t[419]);
-    t[420] = ptx_xor(t[271], t[394]);
-    t[420] = ptx_and(t[420], t[91]);
-    y[59] = ptx_xor(t[271], t[420]);
-    t[421] = ptx_xor(t[395], t[203]);
-    t[421] = ptx_and(t[421], t[91]);
-    y[43] = ptx_xor(t[395], t[421]);
-    t[422] = ptx_xor(t[272], t[395]);
-    t[422] = ptx_and(t[422], t[91]);
-    y[60] = ptx_xor(t[272], t[422]);
-    t[423] = ptx_xor(t[396], t[204]);
-    t[423] = ptx_and(t[423], t[91]);
-    y[44] = ptx_xor(t[396], t[423]);
-    t[424] = ptx_xor(t[273], t[396]);
-    t[424] = ptx_and(t[424], t[91]);
-    y[61] = ptx_xor(t[273], t[424]);
-    t[425] = ptx_xor(t[397], t[205]);
-    t[425] = ptx_and(t[425], t[91]);
-    y[45] = ptx_xor(t[397], t[425]);
-    t[426] = ptx_xor(t[274], t[397]);
-    t[426] = ptx_and(t[426], t[91]);
-    y[62] = ptx_xor(t[274], t[426]);
-    t[427] = ptx_xor(t[398], t[206]);
-    t[427] = ptx_and(t[427], t[91]);
-    y[46] = ptx_xor(t[398], t[427]);
-    t[428] = ptx_xor(t[275], t[398]);
-    t[428] = ptx_and(t[428], t[91]);
-    y[63] = ptx_xor(t[275], t[428]);
-    t[429] = ptx_xor(t[399], t[207]);
-    t[429] = ptx_and(t[429], t[91]);
-    y[47] = ptx_xor(t[399], t[429]);
-    t[430] = ptx_xor(t[276], t[399]);
-    t[430] = ptx_and(t[430], t[91]);
-    y[64] = ptx_xor(t[276], t[430]);
-    t[431] = ptx_xor(t[400], t[208]);
-    t[431] = ptx_and(t[431], t[91]);
-    y[48] = ptx_xor(t[400], t[431]);
-    t[432] = ptx_xor(t[277], t[400]);
-    t[432] = ptx_and(t[432], t[91]);
-    y[65] = ptx_xor(t[277], t[432]);
-    t[433] = ptx_xor(t[401], t[209]);
-    t[433] = ptx_and(t[433], t[91]);
-    y[49] = ptx_xor(t[401], t[433]);
-    t[434] = ptx_xor(t[278], t[401]);
-    t[434] = ptx_and(t[434], t[91]);
-    y[66] = ptx_xor(t[278], t[434]);
-    t[435] = ptx_xor(t[402], t[210]);
-    t[435] = ptx_and(t[435], t[91]);
-    y[50] = ptx_xor(t[402], t[435]);
-    t[436] = ptx_xor(t[279], t[402]);
-    t[436] = ptx_and(t[436], t[91]);
-    y[67] = ptx_xor(t[279], t[436]);
+    uint32_t t[113];
+    t[0] = ptx_xor(x[1], 1u);
+    t[1] = ptx_not(x[1]);
+    t[4] = ptx_not(x[2]);
+    t[5] = ptx_not(x[3]);
+    t[6] = ptx_not(x[4]);
+    t[7] = ptx_not(x[5]);
+    t[8] = ptx_not(x[6]);
+    t[9] = ptx_not(x[7]);
+    t[10] = ptx_not(x[8]);
+    t[11] = ptx_not(x[9]);
+    t[12] = ptx_not(x[10]);
+    t[13] = ptx_not(x[11]);
+    t[14] = ptx_not(x[12]);
+    t[15] = ptx_not(x[13]);
+    t[16] = ptx_not(x[14]);
+    t[17] = ptx_not(x[15]);
+    t[18] = ptx_not(x[16]);
+    t[19] = ptx_not(x[17]);
+    t[20] = ptx_not(x[18]);
+    t[21] = ptx_or(t[0], x[2]);
+    t[22] = ptx_or(t[21], x[3]);
+    t[23] = ptx_or(t[22], x[4]);
+    t[24] = ptx_or(t[23], x[5]);
+    t[25] = ptx_or(t[24], x[6]);
+    t[26] = ptx_or(t[25], x[7]);
+    t[27] = ptx_or(t[26], x[8]);
+    t[28] = ptx_or(t[27], x[9]);
+    t[29] = ptx_or(t[28], x[10]);
+    t[30] = ptx_or(t[29], x[11]);
+    t[31] = ptx_or(t[30], x[12]);
+    t[32] = ptx_or(t[31], x[13]);
+    t[33] = ptx_or(t[32], x[14]);
+    t[34] = ptx_or(t[33], x[15]);
+    t[35] = ptx_or(t[34], x[16]);
+    t[36] = ptx_or(t[35], x[17]);
+    t[37] = ptx_or(t[36], x[18]);
+    ptx_sub_cc(cf, 0u, t[37]);
+    t[39] = ptx_subc(cf, 0u, 0u);
+    t[2] = ptx_add(t[39], 1u);
+    t[40] = ptx_or(t[1], t[4]);
+    t[41] = ptx_or(t[40], t[5]);
+    t[42] = ptx_or(t[41], t[6]);
+    t[43] = ptx_or(t[42], t[7]);
+    t[44] = ptx_or(t[43], t[8]);
+    t[45] = ptx_or(t[44], t[9]);
+    t[46] = ptx_or(t[45], t[10]);
+    t[47] = ptx_or(t[46], t[11]);
+    t[48] = ptx_or(t[47], t[12]);
+    t[49] = ptx_or(t[48], t[13]);
+    t[50] = ptx_or(t[49], t[14]);
+    t[51] = ptx_or(t[50], t[15]);
+    t[52] = ptx_or(t[51], t[16]);
+    t[53] = ptx_or(t[52], t[17]);
+    t[54] = ptx_or(t[53], t[18]);
+    t[55] = ptx_or(t[54], t[19]);
+    t[56] = ptx_or(t[55], t[20]);
+    ptx_sub_cc(cf, 0u, t[56]);
+    t[58] = ptx_subc(cf, 0u, 0u);
+    t[3] = ptx_add(t[58], 1u);
+    t[59] = ptx_or(t[2], t[3]);
+    t[59] = ptx_and(t[59], x[71]);
+    t[59] = ptx_and(t[59], 1u);
+    t[60] = ptx_sub(0u, t[59]);
+    t[61] = ptx_sub(0u, t[3]);
+    t[62] = ptx_sub_cc(cf, x[71], x[37]);
+    t[63] = ptx_subc_cc(cf, x[72], x[38]);
+    t[64] = ptx_subc_cc(cf, x[73], x[39]);
+    t[65] = ptx_subc_cc(cf, x[74], x[40]);
+    t[66] = ptx_subc_cc(cf, x[75], x[41]);
+    t[67] = ptx_subc_cc(cf, x[76], x[42]);
+    t[68] = ptx_subc_cc(cf, x[77], x[43]);
+    t[69] = ptx_subc_cc(cf, x[78], x[44]);
+    t[70] = ptx_subc_cc(cf, x[79], x[45]);
+    t[71] = ptx_subc_cc(cf, x[80], x[46]);
+    t[72] = ptx_subc_cc(cf, x[81], x[47]);
+    t[73] = ptx_subc_cc(cf, x[82], x[48]);
+    t[74] = ptx_subc_cc(cf, x[83], x[49]);
+    t[75] = ptx_subc_cc(cf, x[84], x[50]);
+    t[76] = ptx_subc_cc(cf, x[85], x[51]);
+    t[77] = ptx_subc_cc(cf, x[86], x[52]);
+    t[78] = ptx_subc(cf, x[87], x[53]);
+    t[80] = ptx_xor(x[37], t[62]);
+    t[80] = ptx_and(t[80], t[61]);
+    t[79] = ptx_xor(x[37], t[80]);
+    y[0] = ptx_and(t[79], t[60]);
+    t[82] = ptx_xor(x[38], t[63]);
+    t[82] = ptx_and(t[82], t[61]);
+    t[81] = ptx_xor(x[38], t[82]);
+    y[1] = ptx_and(t[81], t[60]);
+    t[84] = ptx_xor(x[39], t[64]);
+    t[84] = ptx_and(t[84], t[61]);
+    t[83] = ptx_xor(x[39], t[84]);
+    y[2] = ptx_and(t[83], t[60]);
+    t[86] = ptx_xor(x[40], t[65]);
+    t[86] = ptx_and(t[86], t[61]);
+    t[85] = ptx_xor(x[40], t[86]);
+    y[3] = ptx_and(t[85], t[60]);
+    t[88] = ptx_xor(x[41], t[66]);
+    t[88] = ptx_and(t[88], t[61]);
+    t[87] = ptx_xor(x[41], t[88]);
+    y[4] = ptx_and(t[87], t[60]);
+    t[90] = ptx_xor(x[42], t[67]);
+    t[90] = ptx_and(t[90], t[61]);
+    t[89] = ptx_xor(x[42], t[90]);
+    y[5] = ptx_and(t[89], t[60]);
+    t[92] = ptx_xor(x[43], t[68]);
+    t[92] = ptx_and(t[92], t[61]);
+    t[91] = ptx_xor(x[43], t[92]);
+    y[6] = ptx_and(t[91], t[60]);
+    t[94] = ptx_xor(x[44], t[69]);
+    t[94] = ptx_and(t[94], t[61]);
+    t[93] = ptx_xor(x[44], t[94]);
+    y[7] = ptx_and(t[93], t[60]);
+    t[96] = ptx_xor(x[45], t[70]);
+    t[96] = ptx_and(t[96], t[61]);
+    t[95] = ptx_xor(x[45], t[96]);
+    y[8] = ptx_and(t[95], t[60]);
+    t[98] = ptx_xor(x[46], t[71]);
+    t[98] = ptx_and(t[98], t[61]);
+    t[97] = ptx_xor(x[46], t[98]);
+    y[9] = ptx_and(t[97], t[60]);
+    t[100] = ptx_xor(x[47], t[72]);
+    t[100] = ptx_and(t[100], t[61]);
+    t[99] = ptx_xor(x[47], t[100]);
+    y[10] = ptx_and(t[99], t[60]);
+    t[102] = ptx_xor(x[48], t[73]);
+    t[102] = ptx_and(t[102], t[61]);
+    t[101] = ptx_xor(x[48], t[102]);
+    y[11] = ptx_and(t[101], t[60]);
+    t[104] = ptx_xor(x[49], t[74]);
+    t[104] = ptx_and(t[104], t[61]);
+    t[103] = ptx_xor(x[49], t[104]);
+    y[12] = ptx_and(t[103], t[60]);
+    t[106] = ptx_xor(x[50], t[75]);
+    t[106] = ptx_and(t[106], t[61]);
+    t[105] = ptx_xor(x[50], t[106]);
+    y[13] = ptx_and(t[105], t[60]);
+    t[108] = ptx_xor(x[51], t[76]);
+    t[108] = ptx_and(t[108], t[61]);
+    t[107] = ptx_xor(x[51], t[108]);
+    y[14] = ptx_and(t[107], t[60]);
+    t[110] = ptx_xor(x[52], t[77]);
+    t[110] = ptx_and(t[110], t[61]);
+    t[109] = ptx_xor(x[52], t[110]);
+    y[15] = ptx_and(t[109], t[60]);
+    t[112] = ptx_xor(x[53], t[78]);
+    t[112] = ptx_and(t[112], t[61]);
+    t[111] = ptx_xor(x[53], t[112]);
+    y[16] = ptx_and(t[111], t[60]);
+    y[17] = ptx_xor(t[59], 1u);
   }
 #endif
 };
@@ -29623,7 +34942,7 @@ struct div_qr_wide {
 #endif
 };
 
-// gcd: the greatest common divisor of a and b (gcd(a, 0) = a; gcd(0, 0) = 0): Stein's binary gcd, 2 bits steps whatever the values; a loop around gcd_start, gcd_step, gcd_finish.
+// gcd: the greatest common divisor of a and b (gcd(a, 0) = a; gcd(0, 0) = 0), the same steps whatever the values (one integer a thread: Bernstein and Yang's divsteps; the group tier: the binary gcd); a loop around gcd_start, gcd_round, gcd_finish.
 struct gcd {
   static constexpr const char* name = "gcd";
   static constexpr unsigned bits = 521;
@@ -29644,10 +34963,10 @@ struct gcd {
   static constexpr unsigned contiguous_shared_bytes = 17920;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 51>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::binary_gcd<gcd_start, gcd_step, gcd_finish, limbs, bits>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 51>(y, x); }
 #endif
 };
 
@@ -29763,7 +35082,7 @@ struct modmul {
 #endif
 };
 
-// modinv: a^-1 mod p for a < p, p odd given at run time: the binary extended gcd of the fields' modinv_gcd, 2 bits steps whatever p's width (constant time); flag 1 and result 0 where gcd(a, p) > 1 or p is even; a loop around modinv_step.
+// modinv: a^-1 mod p for a < p, p odd given at run time, the same steps whatever the values (one integer a thread: Bernstein and Yang's divsteps; the group tier: the binary extended gcd); flag 1 and result 0 where gcd(a, p) > 1 or p is even; a loop around modinv_start, modinv_round, modinv_finish.
 struct modinv {
   static constexpr const char* name = "modinv";
   static constexpr unsigned bits = 521;
@@ -29784,10 +35103,10 @@ struct modinv {
   static constexpr unsigned contiguous_shared_bytes = 17920;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 51>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 51>(y, x); }
 #endif
 };
 

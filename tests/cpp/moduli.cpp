@@ -124,11 +124,10 @@ std::vector<Limbs> instance(const mpgen::OpInfo& op, const std::vector<Limbs>& v
 // width (its limbs often 0 or all ones), the values random below it. Operands that need not
 // be below p (montredc's low half, modexp's exponent) take the width's edge and random
 // values unreduced; modexp takes each core value (0, 1, p - 1 only past 768 bits) with the
-// first six edge exponents (0, all ones, the alternating patterns, 1, 2), modinv each
-// core value alone.
+// first six edge exponents (0, all ones, the alternating patterns, 1, 2).
 std::vector<std::vector<Limbs>> modulus_cases(const mpgen::OpInfo& op, std::size_t random_count, uint64_t seed) {
   const unsigned bits = op.bits, at = unsigned(op.modulus_operand);
-  const bool loop = op.name == "modexp" || op.name == "modinv";  // modmul: a product and a division
+  const bool loop = op.name == "modexp";  // modinv's rounds and modmul's division take the edge values too
   const auto value = [&](const Limbs& x, unsigned k, const Mpz& p) {
     return op.below_modulus >> k & 1 ? reduce(x, p, bits) : x;
   };
@@ -199,15 +198,19 @@ TEST_CASE("operations with the modulus as an operand agree with GMP at every siz
     for (const std::string& name : mpgen::operations(bits)) {
       const mpgen::OpInfo& op = mpgen::find(bits, name);
       if (op.modulus_operand < 0) continue;
-      // modexp and modinv loop bits times: 10,000 random cases up to 256 bits, 1,000 to 768, then
-      // 20. The group tier's modexp (2 bits Montgomery products of the group) and modinv (2 bits
-      // steps) on the CPU 14 of their cases at 4096 bits and 3 at 8192 (7 s each), its modmul
-      // (a product and a division's 20) 40, spread over the edge moduli and two random ones;
-      // on the GPU all the edge cases and a tenth of the random ones
-      const bool loop = name == "modexp" || name == "modinv";
-      const bool group_slow = op.tier == "group" && (loop || name == "modmul");
-      const std::size_t count = group_slow ? 2 : !loop ? random_cases() : bits <= 256 ? random_cases()
-                                : bits <= 768 ? random_cases() / 10 : 20;
+      // modexp loops bits times: 10,000 random cases up to 256 bits, 1,000 to 768, then 20;
+      // modinv's divsteps (bits / 10 rounds of O(limbs), in the host's interpreter past 768
+      // bits) 200 from there, and every edge case. The group tier's modexp (2 bits Montgomery
+      // products of the group) and modinv (2 bits steps) on the CPU 14 of their cases at 4096
+      // bits and 3 at 8192 (7 s each), its modmul (a product and a division's 20) 40, spread
+      // over the edge moduli and two random ones; on the GPU all the edge cases and a tenth of
+      // the random ones
+      const bool group_slow = op.tier == "group" && (name == "modexp" || name == "modinv" || name == "modmul");
+      const std::size_t count = group_slow                        ? 2
+                                : name == "modinv"                ? (bits <= 768 ? random_cases() : random_cases() / 50)
+                                : name != "modexp" || bits <= 256 ? random_cases()
+                                : bits <= 768                     ? random_cases() / 10
+                                                                  : 20;
       const std::vector<std::vector<Limbs>> cases = modulus_cases(op, count, test_seed());
       if (group_slow) {
         check_against_gmp(op, montgomery_reference(op), spread(cases, name == "modmul" ? 40 : bits <= 4096 ? 14 : 3),

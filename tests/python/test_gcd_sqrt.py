@@ -15,19 +15,26 @@ def value(words: list[int]) -> int:
     return sum(w << 32 * i for i, w in enumerate(words))
 
 
-@pytest.mark.parametrize("bits", [32, 64, 131])
+@pytest.mark.parametrize("bits", [32, 64, 131, 256])
 def test_gcd_agrees_with_python(bits):
+    # gcd_start, rounds(bits) gcd_rounds, gcd_finish, as cuda/loops.cuh's divsteps runs them
     size, rng = Size(bits), random.Random(bits)
     n, top = size.limbs, (1 << bits) - 1
-    start, step, finish = gcd.start(size), gcd.step(size), gcd.finish(size)
+    start, round_, finish = gcd.gcd_start(size), gcd.gcd_round(size), gcd.gcd_finish(size)
     for _ in range(40):
         a = rng.choice([0, 1, top, rng.getrandbits(bits), rng.getrandbits(bits) << rng.randrange(bits) & top])
-        b = rng.choice([0, 1, a, rng.getrandbits(bits), rng.getrandbits(bits // 2) * a & top])
+        b = rng.choice([0, 1, a, top, rng.getrandbits(bits), rng.getrandbits(bits // 2) * a & top])
         state = execute(start, to_words(a, n) + to_words(b, n))
-        pair, shift = state[:2 * n], state[2 * n]
-        for _ in range(2 * bits):
-            pair = execute(step, pair)
-        assert value(execute(finish, pair + [shift])) == math.gcd(a, b), (hex(a), hex(b))
+        for _ in range(gcd.rounds(bits)):
+            state = execute(round_, state[:round_.in_words]) + state[round_.in_words:]
+        assert value(execute(finish, state)) == math.gcd(a, b), (hex(a), hex(b))
+
+
+def test_the_rounds_cover_the_worst_case_bound():
+    # Bernstein and Yang's theorem 11.2: floor((49 d + 80) / 17) divsteps below d = 46 bits,
+    # floor((49 d + 57) / 17) from there, 30 a round
+    for bits, divsteps in ((32, 96), (45, 134), (46, 135), (256, 741), (2048, 5906)):
+        assert gcd.rounds(bits) == -(-divsteps // 30), bits
 
 
 @pytest.mark.parametrize("bits", [32, 33, 64, 131, 256])

@@ -7,7 +7,7 @@ import pytest
 
 from mpgen.field import PRESETS, to_words
 from mpgen.ir import execute
-from mpgen.ops import MODULAR_OPERATIONS, runtime_modulus
+from mpgen.ops import MODULAR_OPERATIONS, gcd, runtime_modulus
 from mpgen.ops.powers import LoopOperation
 from mpgen.request import check_modulus
 from mpgen.size import Size
@@ -77,21 +77,23 @@ def test_the_constants_of_a_modulus(bits):
             assert divide(size, once, 0, p)[1] == radix * radix % p, hex(p)
 
 
-@pytest.mark.parametrize("bits", [32, 64, 131])
+@pytest.mark.parametrize("bits", [32, 64, 131, 256])
 def test_modinv_with_the_modulus_as_an_operand(bits):
-    # the step's list run 2 bits times as runtime_inverse runs it (cuda/loops.cuh)
+    # modinv_start, rounds(bits) modinv_rounds, modinv_finish, as cuda/loops.cuh's divsteps
+    # runs them; p even or sharing a factor with a: result 0 and the flag
     size, rng = Size(bits), random.Random(bits)
     n = size.limbs
-    step = next(op for op in runtime_modulus.OPERATIONS if op.name == "modinv").steps(size)[0]
-    for p in moduli(bits, rng)[:10]:
-        for a in (0, 1, p - 1, rng.randrange(p), rng.randrange(p)):
-            state = to_words(a, n) + to_words(p, n) + to_words(1, n) + to_words(0, n)
-            for _ in range(2 * bits):
-                state = execute(step, state + to_words(p, n))
-            has = value(state[n:2 * n]) == 1
-            assert has == (math.gcd(a, p) == 1), (hex(p), hex(a))
-            if has and p > 1:
-                assert value(state[3 * n:]) == pow(a, -1, p), (hex(p), hex(a))
+    start, round_, finish = next(op for op in runtime_modulus.OPERATIONS if op.name == "modinv").steps(size)
+    for p in moduli(bits, rng)[:10] + [1, 2, 3 * 5 * 7, (1 << bits) - 2]:
+        for a in (0, 1, 2, 3, p - 1, rng.randrange(p), rng.randrange(p)):
+            a %= p
+            state = execute(start, to_words(a, n) + to_words(p, n))
+            for _ in range(gcd.rounds(bits)):
+                state = execute(round_, state) + state[round_.out_words:]
+            y = execute(finish, state)
+            has = p % 2 == 1 and math.gcd(a, p) == 1
+            want = pow(a, -1, p) if has else 0
+            assert (value(y[:n]), y[n]) == (want, int(not has)), (hex(p), hex(a))
 
 
 @pytest.mark.parametrize("name", [n for n in PRESETS if int(PRESETS[n]["modulus"], 0) % 2])

@@ -100,3 +100,16 @@ def all_ones_if_set(fn: Function, bit: Operand) -> Reg:
     mask = fn.temp()
     fn.emit("sub", mask, 0, bit)
     return mask
+
+
+def inverse_word(fn: Function, odd: Operand) -> Reg:
+    """odd^-1 mod 2^32 by Newton's steps i = i (2 - odd i), each doubling the good low bits
+    (odd odd = 1 mod 8 for any odd word: 3, 6, 12, 24, 48); meaningless for an even word."""
+    inverse = fn.temp()
+    fn.emit("mov", inverse, odd)
+    for _ in range(4):
+        t = fn.temp()
+        fn.emit("mul.lo", t, odd, inverse)
+        fn.emit("sub", t, 2, t)
+        fn.emit("mul.lo", inverse, inverse, t)
+    return inverse

@@ -1,12 +1,11 @@
-"""One step of the binary (extended) gcd, branch-free: modinv_gcd runs it 2 k times (k the
-modulus' width) from the loops in cuda/loops.cuh, as do the integers' modinv (p given at
-run time) and gcd (without coefficients).
+"""One step of the binary extended gcd, branch-free: the fields' modinv_gcd runs it 2 k
+times (k the modulus' width) from the loops in cuda/loops.cuh. (The integers' gcd and
+modinv with p at run time take Bernstein and Yang's divsteps: gcd.py.)
 
 The state is (u, v, A, C) with A a = u and C a = v (mod p), from (a, p, 1, 0). A step
 subtracts the smaller of u, v from the larger where both are odd, then halves the even
 one (and its coefficient, modulo p). Each step shortens u or v by a bit until u = 0; then
-v = gcd(a, p), and C is a's inverse where v = 1. Without coefficients (field None) the
-state is (u, v), one of them odd.
+v = gcd(a, p), and C is a's inverse where v = 1.
 """
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ from .common import Operation, all_ones_if_borrow, all_ones_if_set, select
 from .reduction import masked_modulus, shift_right, subtract_mod
 
 
-def _masked_subtract(fn: Function, field: Field | None, a: list[Reg], b: list[Reg], mask: Reg,
+def _masked_subtract(fn: Function, field: Field, a: list[Reg], b: list[Reg], mask: Reg,
                      modular: bool) -> list[Reg]:
     """a - (b & mask), modulo p if modular."""
     n = len(a)
@@ -41,9 +40,9 @@ def _half(fn: Function, field: Field, c: list[Reg]) -> list[Reg]:
     return shift_right(fn, s + [carry], 1, n)
 
 
-def binary_gcd_step(fn: Function, field: Field | None, x: list[list[Reg]], y: list[Reg]) -> None:
+def binary_gcd_step(fn: Function, field: Field, x: list[list[Reg]], y: list[Reg]) -> None:
     u, v = x[:2]
-    n, extended = len(u), field is not None
+    n = len(u)
     both_odd = fn.temp()
     fn.emit("and", both_odd, u[0], v[0])
     fn.emit("and", both_odd, both_odd, 1)
@@ -62,12 +61,10 @@ def binary_gcd_step(fn: Function, field: Field | None, x: list[list[Reg]], y: li
     for k in range(n):
         select(fn, value[k], halve_v, v1[k], u1[k])
     value = shift_right(fn, value, 1, n)
-    out = [y[i * n:(i + 1) * n] for i in range(4 if extended else 2)]
+    out = [y[i * n:(i + 1) * n] for i in range(4)]
     for k in range(n):
         select(fn, out[0][k], halve_v, u1[k], value[k])
         select(fn, out[1][k], halve_v, value[k], v1[k])
-    if not extended:
-        return
     a, c = x[2:]
     a1 = _masked_subtract(fn, field, a, c, from_u, modular=True)
     c1 = _masked_subtract(fn, field, c, a, from_v, modular=True)

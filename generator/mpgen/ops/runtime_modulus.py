@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from ..ir import Function, Reg
 from ..size import LIMB_BITS, Size, limbs_for
-from .common import Operation, all_ones_if_set, same_limbs, unary
+from .common import Operation, all_ones_if_set, inverse_word, same_limbs, unary
 from .division import steps as division_steps
-from .inverse import binary_gcd_step
+from .gcd import loop_call, modinv_finish, modinv_round, modinv_start
 from .powers import LoopOperation, scans_table, window_bits
 from .reduction import montgomery, montgomery_reduce, montgomery_square
 
@@ -59,29 +59,10 @@ def _montmul(fn, m, x, y):
     montgomery(fn, m, x[0], x[1], y)
 
 
-def _inverse_step(size: Size) -> Function:
-    """One step of modinv_gcd's binary extended gcd (inverse.py) with p an operand: x = u,
-    v, A, C, p; y = the next u, v, A, C."""
-    n = size.limbs
-    fn = Function("modinv_step", 5 * n, 4 * n)
-    x = [[Reg("x", k * n + i) for i in range(n)] for k in range(5)]
-    modulus = RuntimeModulus(n, x[4], None, size.top_bits < 32)
-    binary_gcd_step(fn, modulus, x[:4], [Reg("y", i) for i in range(4 * n)])
-    fn.check()
-    return fn
-
-
 def _minus_inverse(fn: Function, size: Size, x: list[list[Reg]], y: list[Reg]) -> None:
-    """-p^-1 mod 2^32 by Newton's steps i = i (2 - p i), each doubling the good low bits
-    (p i = 1 mod 8 for any odd p: 3, 6, 12, 24, 48); 0 and the flag where p is even."""
+    """-p^-1 mod 2^32 (common.inverse_word); 0 and the flag where p is even."""
     low = x[0][0]
-    inverse, odd = fn.temp(), fn.temp()
-    fn.emit("mov", inverse, low)
-    for _ in range(4):
-        t = fn.temp()
-        fn.emit("mul.lo", t, low, inverse)
-        fn.emit("sub", t, 2, t)
-        fn.emit("mul.lo", inverse, inverse, t)
+    inverse, odd = inverse_word(fn, low), fn.temp()
     fn.emit("and", odd, low, 1)
     fn.emit("sub", inverse, 0, inverse)
     fn.emit("and", y[0], inverse, all_ones_if_set(fn, odd))
@@ -123,11 +104,11 @@ OPERATIONS = [
                   lambda s: (s.bits,) * 3, "::mpgen::loops::runtime_modmul<mul, division_normalize, division_step, "
                   "division_finish, limbs>(y, x);", lambda s: ["mul"], flag=True, modulus_operand=2,
                   odd_modulus=False, steps=division_steps),
-    LoopOperation("modinv", "a^-1 mod p for a < p, p odd given at run time: the binary extended gcd of "
-                  "the fields' modinv_gcd, 2 bits steps whatever p's width (constant time); flag 1 and result "
-                  "0 where gcd(a, p) > 1 or p is even", lambda s: (s.bits, s.bits),
-                  "::mpgen::loops::runtime_inverse<modinv_step, limbs, bits>(y, x);", lambda s: [], flag=True,
-                  modulus_operand=1, steps=lambda s: [_inverse_step(s)]),
+    LoopOperation("modinv", "a^-1 mod p for a < p, p odd given at run time, the same steps whatever the "
+                  "values (one integer a thread: Bernstein and Yang's divsteps; the group tier: the binary "
+                  "extended gcd); flag 1 and result 0 where gcd(a, p) > 1 or p is even", lambda s: (s.bits, s.bits),
+                  lambda s: loop_call("modinv_start", "modinv_round", "modinv_finish", s), lambda s: [], flag=True,
+                  modulus_operand=1, steps=lambda s: [modinv_start(s), modinv_round(s), modinv_finish(s)]),
 ]
 
 # Which value operands must be below p (bit k for operand k), where not all of them.
