@@ -109,7 +109,7 @@ __global__ void divide_chain(std::size_t n, unsigned iterations, const uint32_t*
 }
 
 template <class Div>
-Row divide_row(const Ceilings& c, std::size_t n, unsigned iterations) {
+Row divide_row(std::size_t n, unsigned iterations) {
   constexpr unsigned N = Div::operand_limbs[1];
   const auto host = random_words(2 * N * n, 17);
   const double s = timed_on_device(host, N * n, [&](const uint32_t* in, uint32_t* out) {
@@ -164,7 +164,7 @@ void runtime_modulus_rows(const Setting& s, std::vector<Row>& rows) {
                                     mpgen::u##b::division_finish>(c, s.powm_n(b)));                                 \
     rows.push_back(                                                                                               \
         runtime_redc_row<mpgen::u##b::montredc, mpgen::u##b::mont_minus_inverse>(s.chain_n(), 100 * 8192 / b));   \
-    rows.push_back(divide_row<mpgen::u##b::div_qr_wide>(c, s.powm_n(b), 8));                                        \
+    rows.push_back(divide_row<mpgen::u##b::div_qr_wide>(s.powm_n(b), 8));                                           \
     rows.push_back(pair_row<mpgen::u##b::gcd, false>("gcd chain (CGBN gcd)", s.powm_n(b) / 4, 2));                  \
     rows.push_back(pair_row<mpgen::u##b::modinv, true>("modinv chain, modulus at run time (CGBN modinv)",         \
                                                        s.powm_n(b) / 4, 2));                                        \

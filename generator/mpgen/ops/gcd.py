@@ -230,10 +230,19 @@ def gcd_finish(size: Size) -> Function:
     return fn
 
 
+def _modinv_state(size: Size) -> tuple[int, list[slice]]:
+    """modinv's state, in words: delta, f, g (W words each), d, e, p, -p^-1 mod 2^32 (the
+    round writes all but the last two): its length, and each part's slice."""
+    n, w = size.limbs, size.limbs + 1
+    lengths = [1, w, w, n, n, n, 1]
+    ends = [sum(lengths[:k + 1]) for k in range(len(lengths))]
+    return ends[-1], [slice(end - length, end) for end, length in zip(ends, lengths)]
+
+
 def modinv_start(size: Size) -> Function:
     """x = a, p; y = delta = 1, f = p, g = a (W words each), d = 0, e = 1, p, -p^-1 mod 2^32."""
-    n, w = size.limbs, size.limbs + 1
-    fn = Function("modinv_start", 2 * n, 2 + 2 * w + 3 * n)
+    n = size.limbs
+    fn = Function("modinv_start", 2 * n, _modinv_state(size)[0])
     a, p = [Reg("x", i) for i in range(n)], [Reg("x", n + i) for i in range(n)]
     out = iter(Reg("y", i) for i in range(fn.out_words))
     for source in [1] + p + [0] + a + [0] + [0] * n + [1] + [0] * (n - 1) + p:
@@ -245,18 +254,17 @@ def modinv_start(size: Size) -> Function:
 
 def modinv_round(size: Size) -> Function:
     """x = delta, f, g (W words each), d, e, p, -p^-1 mod 2^32; y = the next delta, f, g, d, e."""
-    n, w = size.limbs, size.limbs + 1
-    fn = Function("modinv_round", 2 + 2 * w + 3 * n, 1 + 2 * w + 2 * n)
+    words, parts = _modinv_state(size)
+    fn = Function("modinv_round", words, parts[4].stop)
     x = [Reg("x", i) for i in range(fn.in_words)]
     y = [Reg("y", i) for i in range(fn.out_words)]
-    f, g, d, e, p = x[1:1 + w], x[1 + w:1 + 2 * w], x[1 + 2 * w:1 + 2 * w + n], x[1 + 2 * w + n:1 + 2 * w + 2 * n], \
-        x[1 + 2 * w + 2 * n:1 + 2 * w + 3 * n]
-    delta, matrix = _matrix(fn, x[0], f[0], g[0])
+    (delta_in,), f, g, d, e, p, (minus_inverse,) = (x[part] for part in parts)
+    delta, matrix = _matrix(fn, delta_in, f[0], g[0])
     fn.emit("mov", y[0], delta)
-    _update_fg(fn, f, g, matrix, y[1:1 + w], y[1 + w:1 + 2 * w])
+    _update_fg(fn, f, g, matrix, y[parts[1]], y[parts[2]])
     u, v, q, r = matrix
-    _update_residue(fn, d, e, u, v, p, x[-1], y[1 + 2 * w:1 + 2 * w + n])
-    _update_residue(fn, d, e, q, r, p, x[-1], y[1 + 2 * w + n:])
+    _update_residue(fn, d, e, u, v, p, minus_inverse, y[parts[3]])
+    _update_residue(fn, d, e, q, r, p, minus_inverse, y[parts[4]])
     fn.check()
     return fn
 
@@ -265,9 +273,10 @@ def modinv_finish(size: Size) -> Function:
     """x = the state (f = +-1 where a is invertible), p, -p^-1 mod 2^32; y = a^-1 mod p (d, or p - d
     where f = -1) and the flag: 1, and the result 0, where f is not +-1 or p is even."""
     n, w = size.limbs, size.limbs + 1
-    fn = Function("modinv_finish", 2 + 2 * w + 3 * n, n + 1)
+    words, parts = _modinv_state(size)
+    fn = Function("modinv_finish", words, n + 1)
     x = [Reg("x", i) for i in range(fn.in_words)]
-    f, d, p = x[1:1 + w], x[1 + 2 * w:1 + 2 * w + n], x[1 + 2 * w + 2 * n:1 + 2 * w + 3 * n]
+    f, d, p = x[parts[1]], x[parts[3]], x[parts[5]]
     low_one, low_minus, plus_one, minus_one = fn.temps_list(4)
     fn.emit("xor", low_one, f[0], 1)
     fn.emit("not", low_minus, f[0])
