@@ -4,6 +4,7 @@
 // points' refusals.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
 
 #include "against_gmp.hpp"
@@ -153,11 +154,13 @@ std::vector<std::vector<Limbs>> modulus_cases(const mpgen::OpInfo& op, std::size
       mpz_fdiv_q_2exp(v.v, v.v, 1);
       if (mpz_cmp(v.v, pm.v) < 0) core.push_back(mpgen::from_mpz(v.v, bits));
     }
-    if (loop) {  // a^e: a among the core values (0, 1, p - 1 past 24 limbs), e among the width's first edges
+    if (loop) {  // a^e: a among the core values (0, 1, p - 1 past 24 limbs), e among the width's
+      // first edges (0, all ones, the alternating patterns, 1, 2; past 32 limbs not the patterns)
       const std::vector<Limbs> exponents = edge_values(bits);
       for (std::size_t i = 0; i < core.size(); ++i)
         if (bits <= 768 || i == 0 || i == 1 || i == 3)
-          for (std::size_t k = 0; k < (at > 1 ? 6 : 1); ++k) add({core[i], exponents[k]}, p);
+          for (std::size_t k = 0; k < (at > 1 ? 6 : 1); ++k)
+            if (bits <= 1024 || k < 2 || k > 3) add({core[i], exponents[k]}, p);
       continue;
     }
     for (const Limbs& a : core)
@@ -201,10 +204,11 @@ TEST_CASE("operations with the modulus as an operand agree with GMP at every siz
       // modexp loops bits times: 10,000 random cases up to 256 bits, 1,000 to 768, then 20;
       // modinv's divsteps (bits / 10 rounds of O(limbs), in the host's interpreter past 768
       // bits) 200 from there, and every edge case. The group tier's modexp (2 bits Montgomery
-      // products of the group) and modinv (2 bits steps) on the CPU 14 of their cases at 4096
-      // bits and 3 at 8192 (7 s each), its modmul (a product and a division's 20) 40, spread
+      // products of the group) and modinv (2 bits steps) on the CPU 8 of their cases at 4096
+      // bits and 2 at 8192 (8 s each), its modmul (a product and a division's 20) 40, spread
       // over the edge moduli and two random ones; on the GPU all the edge cases and a tenth of
-      // the random ones
+      // the random ones. Its other operations (a few group products each) on the CPU the edge
+      // cases and a tenth of the random ones (at 8192 bits 300 of them, spread), all on the GPU
       const bool group_slow = op.tier == "group" && (name == "modexp" || name == "modinv" || name == "modmul");
       const std::size_t count = group_slow                        ? 2
                                 : name == "modinv"                ? (bits <= 768 ? random_cases() : random_cases() / 50)
@@ -213,10 +217,14 @@ TEST_CASE("operations with the modulus as an operand agree with GMP at every siz
                                                                   : 20;
       const std::vector<std::vector<Limbs>> cases = modulus_cases(op, count, test_seed());
       if (group_slow) {
-        check_against_gmp(op, montgomery_reference(op), spread(cases, name == "modmul" ? 40 : bits <= 4096 ? 14 : 3),
+        check_against_gmp(op, montgomery_reference(op), spread(cases, name == "modmul" ? 40 : bits <= 4096 ? 8 : 2),
                           true, false);
         if (gpu) check_against_gmp(op, montgomery_reference(op), modulus_cases(op, random_cases() / 10, test_seed()),
                                    false, true);
+      } else if (op.tier == "group") {
+        check_against_gmp(op, montgomery_reference(op),
+                          spread(modulus_cases(op, count / 10, test_seed()), bits > 4096 ? 300 : SIZE_MAX), true, false);
+        if (gpu) check_against_gmp(op, montgomery_reference(op), cases, false, true);
       } else {
         check_against_gmp(op, montgomery_reference(op), cases, true, gpu);
       }

@@ -120,7 +120,8 @@ def test_comparisons_against_python_integers(bits, threads, q):
             assert execute(programs["cmp"], [a, b], []) == (((a > b) - (a < b)) % (1 << 32), None)
 
 
-@pytest.mark.parametrize("bits, threads, q", SHAPES[:4] + [(2080, 32, 3), (2048, 8, 8), (2048, 32, 2)])
+# (8192 bits on 32 x 8 is the C++ tests' against GMP: here Q = 8 on 2048 bits)
+@pytest.mark.parametrize("bits, threads, q", SHAPES[:3] + [(2080, 32, 3), (2048, 8, 8), (2048, 32, 2)])
 def test_the_full_product_against_python_integers(bits, threads, q):
     # all-ones operands make the largest column sums; single bits and boundary runs the
     # longest carries through the handoff and both scans

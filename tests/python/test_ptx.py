@@ -73,7 +73,7 @@ def test_every_operation_is_straight_line(tmp_path, bits, mul):
         assert branches_on_data(kernels[name]) == [], f"{name} at {bits} bits"
 
 
-@pytest.mark.parametrize("bits, threads", [(4096, 32), (8192, 64)])  # a warp; two warps
+@pytest.mark.parametrize("bits, threads", [(2048, 32), (4096, 64)])  # a warp; two warps
 def test_the_group_tier_never_branches_or_addresses_memory_by_data(tmp_path, bits, threads):
     # its steps between threads (ballots, shuffles, shared memory) and the product's loop
     # depend on the thread and the iteration only
