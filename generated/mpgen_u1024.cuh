@@ -807,6 +807,50 @@ MPGEN_HOST_DEVICE void square_root_floor(uint32_t* y, const uint32_t* x) {
   y[N] = equal_mask<M>(s + M, zero) & 1u;
 }
 
+// One level of square_root_newton: s, the top Below limbs of the root's H, is
+// floor(sqrt(T')) for T' the top 2 Below limbs of a'; extended by all-ones limbs to Limbs
+// limbs it is above floor(sqrt(T)), T the top 2 Limbs limbs, by less than 2^(32 (Limbs -
+// Below)); one round (divide: T by s, s's top bit set; Update: the smaller of s and (s +
+// q) / 2) leaves the root or one more, and Check decides by s^2 against T (its word after
+// the limbs: whether T is a square).
+template <class Normalize, class Step, class Finish, class Update, class Check, unsigned Below, unsigned Limbs>
+struct root_level {
+  template <unsigned H>
+  MPGEN_HOST_DEVICE static void run(const uint32_t* a, uint32_t* s, uint32_t* exact) {
+    uint32_t* root = s + H - Limbs;
+    const uint32_t* top = a + 2 * (H - Limbs);
+    MPGEN_UNROLL for (unsigned k = 0; k < Limbs - Below; ++k) root[k] = ~0u;
+    uint32_t in[3 * Limbs], quotient[Limbs + 1], pair[2 * Limbs + 1], checked[Limbs + 1];
+    copy<2 * Limbs>(in, top);  // T, then s: divide's x
+    copy<Limbs>(in + 2 * Limbs, root);
+    divide<Normalize, Step, Finish, Limbs, true, true, false>(quotient, in);
+    copy<Limbs>(pair, root);
+    copy<Limbs + 1>(pair + Limbs, quotient);
+    apply<Update>(in, pair);  // the next s, then T: Check's x
+    copy<2 * Limbs>(in + Limbs, top);
+    apply<Check>(checked, in);
+    copy<Limbs>(root, checked);
+    *exact = checked[Limbs];
+  }
+};
+
+// y = floor(sqrt(a)) and the flag word (1 where a is an exact square) for x = a (N limbs)
+// by Newton's iteration at doubling precision on the root's H limbs (ops/sqrt.py): Start
+// gives a' = a 4^k (2H limbs, one of its top two bits set), the root of its top two limbs
+// in the top limb of s, k and a's nonzero mask; each of Levels (root_level, from 2 limbs
+// to H) makes s the root of more of a''s top limbs; Root shifts s back by k.
+template <class Start, class Root, unsigned N, unsigned H, class... Levels>
+MPGEN_HOST_DEVICE void square_root_newton(uint32_t* y, const uint32_t* x) {
+  uint32_t start[Start::out_words], last[H + 3];  // a' (2H), s (H), k, the mask; then s, k, the mask, exact
+  apply<Start>(start, x);
+  uint32_t exact = 0;
+  const int in_order[] = {(Levels::template run<H>(start, start + 2 * H, &exact), 0)...};
+  (void)in_order;
+  copy<H + 2>(last, start + 2 * H);
+  last[H + 2] = exact;
+  apply<Root>(y, last);
+}
+
 }  // namespace loops
 }  // namespace mpgen
 
@@ -75109,142 +75153,1374 @@ struct gcd_finish {
 #endif
 };
 
-// sqrt_step: a step that the loops below call; 124 instructions.
-struct sqrt_step {
-  static constexpr unsigned in_words = 35;
-  static constexpr unsigned out_words = 34;
+// sqrt_newton_start: a step that the loops below call; 1356 instructions.
+struct sqrt_newton_start {
+  static constexpr unsigned in_words = 32;
+  static constexpr unsigned out_words = 50;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<70>;\n\t"
-        "shl.b32 t0, %51, 2;\n\t"
-        "or.b32 t0, t0, %68;\n\t"
-        "shl.b32 t17, %34, 2;\n\t"
-        "or.b32 t17, t17, 1;\n\t"
-        "shf.l.clamp.b32 t1, %51, %52, 2;\n\t"
-        "shf.l.clamp.b32 t18, %34, %35, 2;\n\t"
-        "shf.l.clamp.b32 t2, %52, %53, 2;\n\t"
-        "shf.l.clamp.b32 t19, %35, %36, 2;\n\t"
-        "shf.l.clamp.b32 t3, %53, %54, 2;\n\t"
-        "shf.l.clamp.b32 t20, %36, %37, 2;\n\t"
-        "shf.l.clamp.b32 t4, %54, %55, 2;\n\t"
-        "shf.l.clamp.b32 t21, %37, %38, 2;\n\t"
-        "shf.l.clamp.b32 t5, %55, %56, 2;\n\t"
-        "shf.l.clamp.b32 t22, %38, %39, 2;\n\t"
-        "shf.l.clamp.b32 t6, %56, %57, 2;\n\t"
-        "shf.l.clamp.b32 t23, %39, %40, 2;\n\t"
-        "shf.l.clamp.b32 t7, %57, %58, 2;\n\t"
-        "shf.l.clamp.b32 t24, %40, %41, 2;\n\t"
-        "shf.l.clamp.b32 t8, %58, %59, 2;\n\t"
-        "shf.l.clamp.b32 t25, %41, %42, 2;\n\t"
-        "shf.l.clamp.b32 t9, %59, %60, 2;\n\t"
-        "shf.l.clamp.b32 t26, %42, %43, 2;\n\t"
-        "shf.l.clamp.b32 t10, %60, %61, 2;\n\t"
-        "shf.l.clamp.b32 t27, %43, %44, 2;\n\t"
-        "shf.l.clamp.b32 t11, %61, %62, 2;\n\t"
-        "shf.l.clamp.b32 t28, %44, %45, 2;\n\t"
-        "shf.l.clamp.b32 t12, %62, %63, 2;\n\t"
-        "shf.l.clamp.b32 t29, %45, %46, 2;\n\t"
-        "shf.l.clamp.b32 t13, %63, %64, 2;\n\t"
-        "shf.l.clamp.b32 t30, %46, %47, 2;\n\t"
-        "shf.l.clamp.b32 t14, %64, %65, 2;\n\t"
-        "shf.l.clamp.b32 t31, %47, %48, 2;\n\t"
-        "shf.l.clamp.b32 t15, %65, %66, 2;\n\t"
-        "shf.l.clamp.b32 t32, %48, %49, 2;\n\t"
-        "shf.l.clamp.b32 t16, %66, %67, 2;\n\t"
-        "shf.l.clamp.b32 t33, %49, %50, 2;\n\t"
-        "sub.cc.u32 t34, t0, t17;\n\t"
-        "subc.cc.u32 t35, t1, t18;\n\t"
-        "subc.cc.u32 t36, t2, t19;\n\t"
-        "subc.cc.u32 t37, t3, t20;\n\t"
-        "subc.cc.u32 t38, t4, t21;\n\t"
-        "subc.cc.u32 t39, t5, t22;\n\t"
-        "subc.cc.u32 t40, t6, t23;\n\t"
-        "subc.cc.u32 t41, t7, t24;\n\t"
-        "subc.cc.u32 t42, t8, t25;\n\t"
-        "subc.cc.u32 t43, t9, t26;\n\t"
-        "subc.cc.u32 t44, t10, t27;\n\t"
-        "subc.cc.u32 t45, t11, t28;\n\t"
-        "subc.cc.u32 t46, t12, t29;\n\t"
-        "subc.cc.u32 t47, t13, t30;\n\t"
-        "subc.cc.u32 t48, t14, t31;\n\t"
-        "subc.cc.u32 t49, t15, t32;\n\t"
-        "subc.cc.u32 t50, t16, t33;\n\t"
-        "subc.u32 t51, 0, 0;\n\t"
-        "add.u32 t52, t51, 1;\n\t"
-        "shl.b32 %0, %34, 1;\n\t"
-        "or.b32 %0, %0, t52;\n\t"
-        "xor.b32 t53, t34, t0;\n\t"
-        "and.b32 t53, t53, t51;\n\t"
-        "xor.b32 %17, t34, t53;\n\t"
-        "shf.l.clamp.b32 %1, %34, %35, 1;\n\t"
-        "xor.b32 t54, t35, t1;\n\t"
-        "and.b32 t54, t54, t51;\n\t"
-        "xor.b32 %18, t35, t54;\n\t"
-        "shf.l.clamp.b32 %2, %35, %36, 1;\n\t"
-        "xor.b32 t55, t36, t2;\n\t"
-        "and.b32 t55, t55, t51;\n\t"
-        "xor.b32 %19, t36, t55;\n\t"
-        "shf.l.clamp.b32 %3, %36, %37, 1;\n\t"
-        "xor.b32 t56, t37, t3;\n\t"
-        "and.b32 t56, t56, t51;\n\t"
-        "xor.b32 %20, t37, t56;\n\t"
-        "shf.l.clamp.b32 %4, %37, %38, 1;\n\t"
-        "xor.b32 t57, t38, t4;\n\t"
-        "and.b32 t57, t57, t51;\n\t"
-        "xor.b32 %21, t38, t57;\n\t"
-        "shf.l.clamp.b32 %5, %38, %39, 1;\n\t"
-        "xor.b32 t58, t39, t5;\n\t"
-        "and.b32 t58, t58, t51;\n\t"
-        "xor.b32 %22, t39, t58;\n\t"
-        "shf.l.clamp.b32 %6, %39, %40, 1;\n\t"
-        "xor.b32 t59, t40, t6;\n\t"
-        "and.b32 t59, t59, t51;\n\t"
-        "xor.b32 %23, t40, t59;\n\t"
-        "shf.l.clamp.b32 %7, %40, %41, 1;\n\t"
-        "xor.b32 t60, t41, t7;\n\t"
-        "and.b32 t60, t60, t51;\n\t"
-        "xor.b32 %24, t41, t60;\n\t"
-        "shf.l.clamp.b32 %8, %41, %42, 1;\n\t"
-        "xor.b32 t61, t42, t8;\n\t"
-        "and.b32 t61, t61, t51;\n\t"
-        "xor.b32 %25, t42, t61;\n\t"
-        "shf.l.clamp.b32 %9, %42, %43, 1;\n\t"
-        "xor.b32 t62, t43, t9;\n\t"
-        "and.b32 t62, t62, t51;\n\t"
-        "xor.b32 %26, t43, t62;\n\t"
-        "shf.l.clamp.b32 %10, %43, %44, 1;\n\t"
-        "xor.b32 t63, t44, t10;\n\t"
-        "and.b32 t63, t63, t51;\n\t"
-        "xor.b32 %27, t44, t63;\n\t"
-        "shf.l.clamp.b32 %11, %44, %45, 1;\n\t"
-        "xor.b32 t64, t45, t11;\n\t"
-        "and.b32 t64, t64, t51;\n\t"
-        "xor.b32 %28, t45, t64;\n\t"
-        "shf.l.clamp.b32 %12, %45, %46, 1;\n\t"
-        "xor.b32 t65, t46, t12;\n\t"
-        "and.b32 t65, t65, t51;\n\t"
-        "xor.b32 %29, t46, t65;\n\t"
-        "shf.l.clamp.b32 %13, %46, %47, 1;\n\t"
-        "xor.b32 t66, t47, t13;\n\t"
-        "and.b32 t66, t66, t51;\n\t"
-        "xor.b32 %30, t47, t66;\n\t"
-        "shf.l.clamp.b32 %14, %47, %48, 1;\n\t"
-        "xor.b32 t67, t48, t14;\n\t"
-        "and.b32 t67, t67, t51;\n\t"
-        "xor.b32 %31, t48, t67;\n\t"
-        "shf.l.clamp.b32 %15, %48, %49, 1;\n\t"
-        "xor.b32 t68, t49, t15;\n\t"
-        "and.b32 t68, t68, t51;\n\t"
-        "xor.b32 %32, t49, t68;\n\t"
-        "shf.l.clamp.b32 %16, %49, %50, 1;\n\t"
-        "xor.b32 t69, t50, t16;\n\t"
-        "and.b32 t69, t69, t51;\n\t"
-        "xor.b32 %33, t50, t69;\n\t"
+        ".reg .u32 t<727>;\n\t"
+        "clz.b32 t0, %50;\n\t"
+        "clz.b32 t3, %51;\n\t"
+        "shr.b32 t4, t3, 5;\n\t"
+        "sub.u32 t4, 0, t4;\n\t"
+        "and.b32 t0, t0, t4;\n\t"
+        "add.u32 t0, t0, t3;\n\t"
+        "clz.b32 t5, %52;\n\t"
+        "shr.b32 t6, t5, 5;\n\t"
+        "sub.u32 t6, 0, t6;\n\t"
+        "and.b32 t0, t0, t6;\n\t"
+        "add.u32 t0, t0, t5;\n\t"
+        "clz.b32 t7, %53;\n\t"
+        "shr.b32 t8, t7, 5;\n\t"
+        "sub.u32 t8, 0, t8;\n\t"
+        "and.b32 t0, t0, t8;\n\t"
+        "add.u32 t0, t0, t7;\n\t"
+        "clz.b32 t9, %54;\n\t"
+        "shr.b32 t10, t9, 5;\n\t"
+        "sub.u32 t10, 0, t10;\n\t"
+        "and.b32 t0, t0, t10;\n\t"
+        "add.u32 t0, t0, t9;\n\t"
+        "clz.b32 t11, %55;\n\t"
+        "shr.b32 t12, t11, 5;\n\t"
+        "sub.u32 t12, 0, t12;\n\t"
+        "and.b32 t0, t0, t12;\n\t"
+        "add.u32 t0, t0, t11;\n\t"
+        "clz.b32 t13, %56;\n\t"
+        "shr.b32 t14, t13, 5;\n\t"
+        "sub.u32 t14, 0, t14;\n\t"
+        "and.b32 t0, t0, t14;\n\t"
+        "add.u32 t0, t0, t13;\n\t"
+        "clz.b32 t15, %57;\n\t"
+        "shr.b32 t16, t15, 5;\n\t"
+        "sub.u32 t16, 0, t16;\n\t"
+        "and.b32 t0, t0, t16;\n\t"
+        "add.u32 t0, t0, t15;\n\t"
+        "clz.b32 t17, %58;\n\t"
+        "shr.b32 t18, t17, 5;\n\t"
+        "sub.u32 t18, 0, t18;\n\t"
+        "and.b32 t0, t0, t18;\n\t"
+        "add.u32 t0, t0, t17;\n\t"
+        "clz.b32 t19, %59;\n\t"
+        "shr.b32 t20, t19, 5;\n\t"
+        "sub.u32 t20, 0, t20;\n\t"
+        "and.b32 t0, t0, t20;\n\t"
+        "add.u32 t0, t0, t19;\n\t"
+        "clz.b32 t21, %60;\n\t"
+        "shr.b32 t22, t21, 5;\n\t"
+        "sub.u32 t22, 0, t22;\n\t"
+        "and.b32 t0, t0, t22;\n\t"
+        "add.u32 t0, t0, t21;\n\t"
+        "clz.b32 t23, %61;\n\t"
+        "shr.b32 t24, t23, 5;\n\t"
+        "sub.u32 t24, 0, t24;\n\t"
+        "and.b32 t0, t0, t24;\n\t"
+        "add.u32 t0, t0, t23;\n\t"
+        "clz.b32 t25, %62;\n\t"
+        "shr.b32 t26, t25, 5;\n\t"
+        "sub.u32 t26, 0, t26;\n\t"
+        "and.b32 t0, t0, t26;\n\t"
+        "add.u32 t0, t0, t25;\n\t"
+        "clz.b32 t27, %63;\n\t"
+        "shr.b32 t28, t27, 5;\n\t"
+        "sub.u32 t28, 0, t28;\n\t"
+        "and.b32 t0, t0, t28;\n\t"
+        "add.u32 t0, t0, t27;\n\t"
+        "clz.b32 t29, %64;\n\t"
+        "shr.b32 t30, t29, 5;\n\t"
+        "sub.u32 t30, 0, t30;\n\t"
+        "and.b32 t0, t0, t30;\n\t"
+        "add.u32 t0, t0, t29;\n\t"
+        "clz.b32 t31, %65;\n\t"
+        "shr.b32 t32, t31, 5;\n\t"
+        "sub.u32 t32, 0, t32;\n\t"
+        "and.b32 t0, t0, t32;\n\t"
+        "add.u32 t0, t0, t31;\n\t"
+        "clz.b32 t33, %66;\n\t"
+        "shr.b32 t34, t33, 5;\n\t"
+        "sub.u32 t34, 0, t34;\n\t"
+        "and.b32 t0, t0, t34;\n\t"
+        "add.u32 t0, t0, t33;\n\t"
+        "clz.b32 t35, %67;\n\t"
+        "shr.b32 t36, t35, 5;\n\t"
+        "sub.u32 t36, 0, t36;\n\t"
+        "and.b32 t0, t0, t36;\n\t"
+        "add.u32 t0, t0, t35;\n\t"
+        "clz.b32 t37, %68;\n\t"
+        "shr.b32 t38, t37, 5;\n\t"
+        "sub.u32 t38, 0, t38;\n\t"
+        "and.b32 t0, t0, t38;\n\t"
+        "add.u32 t0, t0, t37;\n\t"
+        "clz.b32 t39, %69;\n\t"
+        "shr.b32 t40, t39, 5;\n\t"
+        "sub.u32 t40, 0, t40;\n\t"
+        "and.b32 t0, t0, t40;\n\t"
+        "add.u32 t0, t0, t39;\n\t"
+        "clz.b32 t41, %70;\n\t"
+        "shr.b32 t42, t41, 5;\n\t"
+        "sub.u32 t42, 0, t42;\n\t"
+        "and.b32 t0, t0, t42;\n\t"
+        "add.u32 t0, t0, t41;\n\t"
+        "clz.b32 t43, %71;\n\t"
+        "shr.b32 t44, t43, 5;\n\t"
+        "sub.u32 t44, 0, t44;\n\t"
+        "and.b32 t0, t0, t44;\n\t"
+        "add.u32 t0, t0, t43;\n\t"
+        "clz.b32 t45, %72;\n\t"
+        "shr.b32 t46, t45, 5;\n\t"
+        "sub.u32 t46, 0, t46;\n\t"
+        "and.b32 t0, t0, t46;\n\t"
+        "add.u32 t0, t0, t45;\n\t"
+        "clz.b32 t47, %73;\n\t"
+        "shr.b32 t48, t47, 5;\n\t"
+        "sub.u32 t48, 0, t48;\n\t"
+        "and.b32 t0, t0, t48;\n\t"
+        "add.u32 t0, t0, t47;\n\t"
+        "clz.b32 t49, %74;\n\t"
+        "shr.b32 t50, t49, 5;\n\t"
+        "sub.u32 t50, 0, t50;\n\t"
+        "and.b32 t0, t0, t50;\n\t"
+        "add.u32 t0, t0, t49;\n\t"
+        "clz.b32 t51, %75;\n\t"
+        "shr.b32 t52, t51, 5;\n\t"
+        "sub.u32 t52, 0, t52;\n\t"
+        "and.b32 t0, t0, t52;\n\t"
+        "add.u32 t0, t0, t51;\n\t"
+        "clz.b32 t53, %76;\n\t"
+        "shr.b32 t54, t53, 5;\n\t"
+        "sub.u32 t54, 0, t54;\n\t"
+        "and.b32 t0, t0, t54;\n\t"
+        "add.u32 t0, t0, t53;\n\t"
+        "clz.b32 t55, %77;\n\t"
+        "shr.b32 t56, t55, 5;\n\t"
+        "sub.u32 t56, 0, t56;\n\t"
+        "and.b32 t0, t0, t56;\n\t"
+        "add.u32 t0, t0, t55;\n\t"
+        "clz.b32 t57, %78;\n\t"
+        "shr.b32 t58, t57, 5;\n\t"
+        "sub.u32 t58, 0, t58;\n\t"
+        "and.b32 t0, t0, t58;\n\t"
+        "add.u32 t0, t0, t57;\n\t"
+        "clz.b32 t59, %79;\n\t"
+        "shr.b32 t60, t59, 5;\n\t"
+        "sub.u32 t60, 0, t60;\n\t"
+        "and.b32 t0, t0, t60;\n\t"
+        "add.u32 t0, t0, t59;\n\t"
+        "clz.b32 t61, %80;\n\t"
+        "shr.b32 t62, t61, 5;\n\t"
+        "sub.u32 t62, 0, t62;\n\t"
+        "and.b32 t0, t0, t62;\n\t"
+        "add.u32 t0, t0, t61;\n\t"
+        "clz.b32 t63, %81;\n\t"
+        "shr.b32 t64, t63, 5;\n\t"
+        "sub.u32 t64, 0, t64;\n\t"
+        "and.b32 t0, t0, t64;\n\t"
+        "add.u32 t0, t0, t63;\n\t"
+        "and.b32 t1, t0, 4294967294;\n\t"
+        "shr.b32 t2, t1, 1;\n\t"
+        "shr.b32 t65, t1, 5;\n\t"
+        "and.b32 t65, t65, 1;\n\t"
+        "sub.u32 t66, 0, t65;\n\t"
+        "not.b32 t99, t66;\n\t"
+        "and.b32 t67, %50, t99;\n\t"
+        "xor.b32 t68, %51, %50;\n\t"
+        "and.b32 t68, t68, t66;\n\t"
+        "xor.b32 t68, t68, %51;\n\t"
+        "xor.b32 t69, %52, %51;\n\t"
+        "and.b32 t69, t69, t66;\n\t"
+        "xor.b32 t69, t69, %52;\n\t"
+        "xor.b32 t70, %53, %52;\n\t"
+        "and.b32 t70, t70, t66;\n\t"
+        "xor.b32 t70, t70, %53;\n\t"
+        "xor.b32 t71, %54, %53;\n\t"
+        "and.b32 t71, t71, t66;\n\t"
+        "xor.b32 t71, t71, %54;\n\t"
+        "xor.b32 t72, %55, %54;\n\t"
+        "and.b32 t72, t72, t66;\n\t"
+        "xor.b32 t72, t72, %55;\n\t"
+        "xor.b32 t73, %56, %55;\n\t"
+        "and.b32 t73, t73, t66;\n\t"
+        "xor.b32 t73, t73, %56;\n\t"
+        "xor.b32 t74, %57, %56;\n\t"
+        "and.b32 t74, t74, t66;\n\t"
+        "xor.b32 t74, t74, %57;\n\t"
+        "xor.b32 t75, %58, %57;\n\t"
+        "and.b32 t75, t75, t66;\n\t"
+        "xor.b32 t75, t75, %58;\n\t"
+        "xor.b32 t76, %59, %58;\n\t"
+        "and.b32 t76, t76, t66;\n\t"
+        "xor.b32 t76, t76, %59;\n\t"
+        "xor.b32 t77, %60, %59;\n\t"
+        "and.b32 t77, t77, t66;\n\t"
+        "xor.b32 t77, t77, %60;\n\t"
+        "xor.b32 t78, %61, %60;\n\t"
+        "and.b32 t78, t78, t66;\n\t"
+        "xor.b32 t78, t78, %61;\n\t"
+        "xor.b32 t79, %62, %61;\n\t"
+        "and.b32 t79, t79, t66;\n\t"
+        "xor.b32 t79, t79, %62;\n\t"
+        "xor.b32 t80, %63, %62;\n\t"
+        "and.b32 t80, t80, t66;\n\t"
+        "xor.b32 t80, t80, %63;\n\t"
+        "xor.b32 t81, %64, %63;\n\t"
+        "and.b32 t81, t81, t66;\n\t"
+        "xor.b32 t81, t81, %64;\n\t"
+        "xor.b32 t82, %65, %64;\n\t"
+        "and.b32 t82, t82, t66;\n\t"
+        "xor.b32 t82, t82, %65;\n\t"
+        "xor.b32 t83, %66, %65;\n\t"
+        "and.b32 t83, t83, t66;\n\t"
+        "xor.b32 t83, t83, %66;\n\t"
+        "xor.b32 t84, %67, %66;\n\t"
+        "and.b32 t84, t84, t66;\n\t"
+        "xor.b32 t84, t84, %67;\n\t"
+        "xor.b32 t85, %68, %67;\n\t"
+        "and.b32 t85, t85, t66;\n\t"
+        "xor.b32 t85, t85, %68;\n\t"
+        "xor.b32 t86, %69, %68;\n\t"
+        "and.b32 t86, t86, t66;\n\t"
+        "xor.b32 t86, t86, %69;\n\t"
+        "xor.b32 t87, %70, %69;\n\t"
+        "and.b32 t87, t87, t66;\n\t"
+        "xor.b32 t87, t87, %70;\n\t"
+        "xor.b32 t88, %71, %70;\n\t"
+        "and.b32 t88, t88, t66;\n\t"
+        "xor.b32 t88, t88, %71;\n\t"
+        "xor.b32 t89, %72, %71;\n\t"
+        "and.b32 t89, t89, t66;\n\t"
+        "xor.b32 t89, t89, %72;\n\t"
+        "xor.b32 t90, %73, %72;\n\t"
+        "and.b32 t90, t90, t66;\n\t"
+        "xor.b32 t90, t90, %73;\n\t"
+        "xor.b32 t91, %74, %73;\n\t"
+        "and.b32 t91, t91, t66;\n\t"
+        "xor.b32 t91, t91, %74;\n\t"
+        "xor.b32 t92, %75, %74;\n\t"
+        "and.b32 t92, t92, t66;\n\t"
+        "xor.b32 t92, t92, %75;\n\t"
+        "xor.b32 t93, %76, %75;\n\t"
+        "and.b32 t93, t93, t66;\n\t"
+        "xor.b32 t93, t93, %76;\n\t"
+        "xor.b32 t94, %77, %76;\n\t"
+        "and.b32 t94, t94, t66;\n\t"
+        "xor.b32 t94, t94, %77;\n\t"
+        "xor.b32 t95, %78, %77;\n\t"
+        "and.b32 t95, t95, t66;\n\t"
+        "xor.b32 t95, t95, %78;\n\t"
+        "xor.b32 t96, %79, %78;\n\t"
+        "and.b32 t96, t96, t66;\n\t"
+        "xor.b32 t96, t96, %79;\n\t"
+        "xor.b32 t97, %80, %79;\n\t"
+        "and.b32 t97, t97, t66;\n\t"
+        "xor.b32 t97, t97, %80;\n\t"
+        "xor.b32 t98, %81, %80;\n\t"
+        "and.b32 t98, t98, t66;\n\t"
+        "xor.b32 t98, t98, %81;\n\t"
+        "shr.b32 t100, t1, 6;\n\t"
+        "and.b32 t100, t100, 1;\n\t"
+        "sub.u32 t101, 0, t100;\n\t"
+        "not.b32 t134, t101;\n\t"
+        "and.b32 t102, t67, t134;\n\t"
+        "and.b32 t103, t68, t134;\n\t"
+        "xor.b32 t104, t69, t67;\n\t"
+        "and.b32 t104, t104, t101;\n\t"
+        "xor.b32 t104, t104, t69;\n\t"
+        "xor.b32 t105, t70, t68;\n\t"
+        "and.b32 t105, t105, t101;\n\t"
+        "xor.b32 t105, t105, t70;\n\t"
+        "xor.b32 t106, t71, t69;\n\t"
+        "and.b32 t106, t106, t101;\n\t"
+        "xor.b32 t106, t106, t71;\n\t"
+        "xor.b32 t107, t72, t70;\n\t"
+        "and.b32 t107, t107, t101;\n\t"
+        "xor.b32 t107, t107, t72;\n\t"
+        "xor.b32 t108, t73, t71;\n\t"
+        "and.b32 t108, t108, t101;\n\t"
+        "xor.b32 t108, t108, t73;\n\t"
+        "xor.b32 t109, t74, t72;\n\t"
+        "and.b32 t109, t109, t101;\n\t"
+        "xor.b32 t109, t109, t74;\n\t"
+        "xor.b32 t110, t75, t73;\n\t"
+        "and.b32 t110, t110, t101;\n\t"
+        "xor.b32 t110, t110, t75;\n\t"
+        "xor.b32 t111, t76, t74;\n\t"
+        "and.b32 t111, t111, t101;\n\t"
+        "xor.b32 t111, t111, t76;\n\t"
+        "xor.b32 t112, t77, t75;\n\t"
+        "and.b32 t112, t112, t101;\n\t"
+        "xor.b32 t112, t112, t77;\n\t"
+        "xor.b32 t113, t78, t76;\n\t"
+        "and.b32 t113, t113, t101;\n\t"
+        "xor.b32 t113, t113, t78;\n\t"
+        "xor.b32 t114, t79, t77;\n\t"
+        "and.b32 t114, t114, t101;\n\t"
+        "xor.b32 t114, t114, t79;\n\t"
+        "xor.b32 t115, t80, t78;\n\t"
+        "and.b32 t115, t115, t101;\n\t"
+        "xor.b32 t115, t115, t80;\n\t"
+        "xor.b32 t116, t81, t79;\n\t"
+        "and.b32 t116, t116, t101;\n\t"
+        "xor.b32 t116, t116, t81;\n\t"
+        "xor.b32 t117, t82, t80;\n\t"
+        "and.b32 t117, t117, t101;\n\t"
+        "xor.b32 t117, t117, t82;\n\t"
+        "xor.b32 t118, t83, t81;\n\t"
+        "and.b32 t118, t118, t101;\n\t"
+        "xor.b32 t118, t118, t83;\n\t"
+        "xor.b32 t119, t84, t82;\n\t"
+        "and.b32 t119, t119, t101;\n\t"
+        "xor.b32 t119, t119, t84;\n\t"
+        "xor.b32 t120, t85, t83;\n\t"
+        "and.b32 t120, t120, t101;\n\t"
+        "xor.b32 t120, t120, t85;\n\t"
+        "xor.b32 t121, t86, t84;\n\t"
+        "and.b32 t121, t121, t101;\n\t"
+        "xor.b32 t121, t121, t86;\n\t"
+        "xor.b32 t122, t87, t85;\n\t"
+        "and.b32 t122, t122, t101;\n\t"
+        "xor.b32 t122, t122, t87;\n\t"
+        "xor.b32 t123, t88, t86;\n\t"
+        "and.b32 t123, t123, t101;\n\t"
+        "xor.b32 t123, t123, t88;\n\t"
+        "xor.b32 t124, t89, t87;\n\t"
+        "and.b32 t124, t124, t101;\n\t"
+        "xor.b32 t124, t124, t89;\n\t"
+        "xor.b32 t125, t90, t88;\n\t"
+        "and.b32 t125, t125, t101;\n\t"
+        "xor.b32 t125, t125, t90;\n\t"
+        "xor.b32 t126, t91, t89;\n\t"
+        "and.b32 t126, t126, t101;\n\t"
+        "xor.b32 t126, t126, t91;\n\t"
+        "xor.b32 t127, t92, t90;\n\t"
+        "and.b32 t127, t127, t101;\n\t"
+        "xor.b32 t127, t127, t92;\n\t"
+        "xor.b32 t128, t93, t91;\n\t"
+        "and.b32 t128, t128, t101;\n\t"
+        "xor.b32 t128, t128, t93;\n\t"
+        "xor.b32 t129, t94, t92;\n\t"
+        "and.b32 t129, t129, t101;\n\t"
+        "xor.b32 t129, t129, t94;\n\t"
+        "xor.b32 t130, t95, t93;\n\t"
+        "and.b32 t130, t130, t101;\n\t"
+        "xor.b32 t130, t130, t95;\n\t"
+        "xor.b32 t131, t96, t94;\n\t"
+        "and.b32 t131, t131, t101;\n\t"
+        "xor.b32 t131, t131, t96;\n\t"
+        "xor.b32 t132, t97, t95;\n\t"
+        "and.b32 t132, t132, t101;\n\t"
+        "xor.b32 t132, t132, t97;\n\t"
+        "xor.b32 t133, t98, t96;\n\t"
+        "and.b32 t133, t133, t101;\n\t"
+        "xor.b32 t133, t133, t98;\n\t"
+        "shr.b32 t135, t1, 7;\n\t"
+        "and.b32 t135, t135, 1;\n\t"
+        "sub.u32 t136, 0, t135;\n\t"
+        "not.b32 t169, t136;\n\t"
+        "and.b32 t137, t102, t169;\n\t"
+        "and.b32 t138, t103, t169;\n\t"
+        "and.b32 t139, t104, t169;\n\t"
+        "and.b32 t140, t105, t169;\n\t"
+        "xor.b32 t141, t106, t102;\n\t"
+        "and.b32 t141, t141, t136;\n\t"
+        "xor.b32 t141, t141, t106;\n\t"
+        "xor.b32 t142, t107, t103;\n\t"
+        "and.b32 t142, t142, t136;\n\t"
+        "xor.b32 t142, t142, t107;\n\t"
+        "xor.b32 t143, t108, t104;\n\t"
+        "and.b32 t143, t143, t136;\n\t"
+        "xor.b32 t143, t143, t108;\n\t"
+        "xor.b32 t144, t109, t105;\n\t"
+        "and.b32 t144, t144, t136;\n\t"
+        "xor.b32 t144, t144, t109;\n\t"
+        "xor.b32 t145, t110, t106;\n\t"
+        "and.b32 t145, t145, t136;\n\t"
+        "xor.b32 t145, t145, t110;\n\t"
+        "xor.b32 t146, t111, t107;\n\t"
+        "and.b32 t146, t146, t136;\n\t"
+        "xor.b32 t146, t146, t111;\n\t"
+        "xor.b32 t147, t112, t108;\n\t"
+        "and.b32 t147, t147, t136;\n\t"
+        "xor.b32 t147, t147, t112;\n\t"
+        "xor.b32 t148, t113, t109;\n\t"
+        "and.b32 t148, t148, t136;\n\t"
+        "xor.b32 t148, t148, t113;\n\t"
+        "xor.b32 t149, t114, t110;\n\t"
+        "and.b32 t149, t149, t136;\n\t"
+        "xor.b32 t149, t149, t114;\n\t"
+        "xor.b32 t150, t115, t111;\n\t"
+        "and.b32 t150, t150, t136;\n\t"
+        "xor.b32 t150, t150, t115;\n\t"
+        "xor.b32 t151, t116, t112;\n\t"
+        "and.b32 t151, t151, t136;\n\t"
+        "xor.b32 t151, t151, t116;\n\t"
+        "xor.b32 t152, t117, t113;\n\t"
+        "and.b32 t152, t152, t136;\n\t"
+        "xor.b32 t152, t152, t117;\n\t"
+        "xor.b32 t153, t118, t114;\n\t"
+        "and.b32 t153, t153, t136;\n\t"
+        "xor.b32 t153, t153, t118;\n\t"
+        "xor.b32 t154, t119, t115;\n\t"
+        "and.b32 t154, t154, t136;\n\t"
+        "xor.b32 t154, t154, t119;\n\t"
+        "xor.b32 t155, t120, t116;\n\t"
+        "and.b32 t155, t155, t136;\n\t"
+        "xor.b32 t155, t155, t120;\n\t"
+        "xor.b32 t156, t121, t117;\n\t"
+        "and.b32 t156, t156, t136;\n\t"
+        "xor.b32 t156, t156, t121;\n\t"
+        "xor.b32 t157, t122, t118;\n\t"
+        "and.b32 t157, t157, t136;\n\t"
+        "xor.b32 t157, t157, t122;\n\t"
+        "xor.b32 t158, t123, t119;\n\t"
+        "and.b32 t158, t158, t136;\n\t"
+        "xor.b32 t158, t158, t123;\n\t"
+        "xor.b32 t159, t124, t120;\n\t"
+        "and.b32 t159, t159, t136;\n\t"
+        "xor.b32 t159, t159, t124;\n\t"
+        "xor.b32 t160, t125, t121;\n\t"
+        "and.b32 t160, t160, t136;\n\t"
+        "xor.b32 t160, t160, t125;\n\t"
+        "xor.b32 t161, t126, t122;\n\t"
+        "and.b32 t161, t161, t136;\n\t"
+        "xor.b32 t161, t161, t126;\n\t"
+        "xor.b32 t162, t127, t123;\n\t"
+        "and.b32 t162, t162, t136;\n\t"
+        "xor.b32 t162, t162, t127;\n\t"
+        "xor.b32 t163, t128, t124;\n\t"
+        "and.b32 t163, t163, t136;\n\t"
+        "xor.b32 t163, t163, t128;\n\t"
+        "xor.b32 t164, t129, t125;\n\t"
+        "and.b32 t164, t164, t136;\n\t"
+        "xor.b32 t164, t164, t129;\n\t"
+        "xor.b32 t165, t130, t126;\n\t"
+        "and.b32 t165, t165, t136;\n\t"
+        "xor.b32 t165, t165, t130;\n\t"
+        "xor.b32 t166, t131, t127;\n\t"
+        "and.b32 t166, t166, t136;\n\t"
+        "xor.b32 t166, t166, t131;\n\t"
+        "xor.b32 t167, t132, t128;\n\t"
+        "and.b32 t167, t167, t136;\n\t"
+        "xor.b32 t167, t167, t132;\n\t"
+        "xor.b32 t168, t133, t129;\n\t"
+        "and.b32 t168, t168, t136;\n\t"
+        "xor.b32 t168, t168, t133;\n\t"
+        "shr.b32 t170, t1, 8;\n\t"
+        "and.b32 t170, t170, 1;\n\t"
+        "sub.u32 t171, 0, t170;\n\t"
+        "not.b32 t204, t171;\n\t"
+        "and.b32 t172, t137, t204;\n\t"
+        "and.b32 t173, t138, t204;\n\t"
+        "and.b32 t174, t139, t204;\n\t"
+        "and.b32 t175, t140, t204;\n\t"
+        "and.b32 t176, t141, t204;\n\t"
+        "and.b32 t177, t142, t204;\n\t"
+        "and.b32 t178, t143, t204;\n\t"
+        "and.b32 t179, t144, t204;\n\t"
+        "xor.b32 t180, t145, t137;\n\t"
+        "and.b32 t180, t180, t171;\n\t"
+        "xor.b32 t180, t180, t145;\n\t"
+        "xor.b32 t181, t146, t138;\n\t"
+        "and.b32 t181, t181, t171;\n\t"
+        "xor.b32 t181, t181, t146;\n\t"
+        "xor.b32 t182, t147, t139;\n\t"
+        "and.b32 t182, t182, t171;\n\t"
+        "xor.b32 t182, t182, t147;\n\t"
+        "xor.b32 t183, t148, t140;\n\t"
+        "and.b32 t183, t183, t171;\n\t"
+        "xor.b32 t183, t183, t148;\n\t"
+        "xor.b32 t184, t149, t141;\n\t"
+        "and.b32 t184, t184, t171;\n\t"
+        "xor.b32 t184, t184, t149;\n\t"
+        "xor.b32 t185, t150, t142;\n\t"
+        "and.b32 t185, t185, t171;\n\t"
+        "xor.b32 t185, t185, t150;\n\t"
+        "xor.b32 t186, t151, t143;\n\t"
+        "and.b32 t186, t186, t171;\n\t"
+        "xor.b32 t186, t186, t151;\n\t"
+        "xor.b32 t187, t152, t144;\n\t"
+        "and.b32 t187, t187, t171;\n\t"
+        "xor.b32 t187, t187, t152;\n\t"
+        "xor.b32 t188, t153, t145;\n\t"
+        "and.b32 t188, t188, t171;\n\t"
+        "xor.b32 t188, t188, t153;\n\t"
+        "xor.b32 t189, t154, t146;\n\t"
+        "and.b32 t189, t189, t171;\n\t"
+        "xor.b32 t189, t189, t154;\n\t"
+        "xor.b32 t190, t155, t147;\n\t"
+        "and.b32 t190, t190, t171;\n\t"
+        "xor.b32 t190, t190, t155;\n\t"
+        "xor.b32 t191, t156, t148;\n\t"
+        "and.b32 t191, t191, t171;\n\t"
+        "xor.b32 t191, t191, t156;\n\t"
+        "xor.b32 t192, t157, t149;\n\t"
+        "and.b32 t192, t192, t171;\n\t"
+        "xor.b32 t192, t192, t157;\n\t"
+        "xor.b32 t193, t158, t150;\n\t"
+        "and.b32 t193, t193, t171;\n\t"
+        "xor.b32 t193, t193, t158;\n\t"
+        "xor.b32 t194, t159, t151;\n\t"
+        "and.b32 t194, t194, t171;\n\t"
+        "xor.b32 t194, t194, t159;\n\t"
+        "xor.b32 t195, t160, t152;\n\t"
+        "and.b32 t195, t195, t171;\n\t"
+        "xor.b32 t195, t195, t160;\n\t"
+        "xor.b32 t196, t161, t153;\n\t"
+        "and.b32 t196, t196, t171;\n\t"
+        "xor.b32 t196, t196, t161;\n\t"
+        "xor.b32 t197, t162, t154;\n\t"
+        "and.b32 t197, t197, t171;\n\t"
+        "xor.b32 t197, t197, t162;\n\t"
+        "xor.b32 t198, t163, t155;\n\t"
+        "and.b32 t198, t198, t171;\n\t"
+        "xor.b32 t198, t198, t163;\n\t"
+        "xor.b32 t199, t164, t156;\n\t"
+        "and.b32 t199, t199, t171;\n\t"
+        "xor.b32 t199, t199, t164;\n\t"
+        "xor.b32 t200, t165, t157;\n\t"
+        "and.b32 t200, t200, t171;\n\t"
+        "xor.b32 t200, t200, t165;\n\t"
+        "xor.b32 t201, t166, t158;\n\t"
+        "and.b32 t201, t201, t171;\n\t"
+        "xor.b32 t201, t201, t166;\n\t"
+        "xor.b32 t202, t167, t159;\n\t"
+        "and.b32 t202, t202, t171;\n\t"
+        "xor.b32 t202, t202, t167;\n\t"
+        "xor.b32 t203, t168, t160;\n\t"
+        "and.b32 t203, t203, t171;\n\t"
+        "xor.b32 t203, t203, t168;\n\t"
+        "shr.b32 t205, t1, 9;\n\t"
+        "and.b32 t205, t205, 1;\n\t"
+        "sub.u32 t206, 0, t205;\n\t"
+        "not.b32 t239, t206;\n\t"
+        "and.b32 t207, t172, t239;\n\t"
+        "and.b32 t208, t173, t239;\n\t"
+        "and.b32 t209, t174, t239;\n\t"
+        "and.b32 t210, t175, t239;\n\t"
+        "and.b32 t211, t176, t239;\n\t"
+        "and.b32 t212, t177, t239;\n\t"
+        "and.b32 t213, t178, t239;\n\t"
+        "and.b32 t214, t179, t239;\n\t"
+        "and.b32 t215, t180, t239;\n\t"
+        "and.b32 t216, t181, t239;\n\t"
+        "and.b32 t217, t182, t239;\n\t"
+        "and.b32 t218, t183, t239;\n\t"
+        "and.b32 t219, t184, t239;\n\t"
+        "and.b32 t220, t185, t239;\n\t"
+        "and.b32 t221, t186, t239;\n\t"
+        "and.b32 t222, t187, t239;\n\t"
+        "xor.b32 t223, t188, t172;\n\t"
+        "and.b32 t223, t223, t206;\n\t"
+        "xor.b32 t223, t223, t188;\n\t"
+        "xor.b32 t224, t189, t173;\n\t"
+        "and.b32 t224, t224, t206;\n\t"
+        "xor.b32 t224, t224, t189;\n\t"
+        "xor.b32 t225, t190, t174;\n\t"
+        "and.b32 t225, t225, t206;\n\t"
+        "xor.b32 t225, t225, t190;\n\t"
+        "xor.b32 t226, t191, t175;\n\t"
+        "and.b32 t226, t226, t206;\n\t"
+        "xor.b32 t226, t226, t191;\n\t"
+        "xor.b32 t227, t192, t176;\n\t"
+        "and.b32 t227, t227, t206;\n\t"
+        "xor.b32 t227, t227, t192;\n\t"
+        "xor.b32 t228, t193, t177;\n\t"
+        "and.b32 t228, t228, t206;\n\t"
+        "xor.b32 t228, t228, t193;\n\t"
+        "xor.b32 t229, t194, t178;\n\t"
+        "and.b32 t229, t229, t206;\n\t"
+        "xor.b32 t229, t229, t194;\n\t"
+        "xor.b32 t230, t195, t179;\n\t"
+        "and.b32 t230, t230, t206;\n\t"
+        "xor.b32 t230, t230, t195;\n\t"
+        "xor.b32 t231, t196, t180;\n\t"
+        "and.b32 t231, t231, t206;\n\t"
+        "xor.b32 t231, t231, t196;\n\t"
+        "xor.b32 t232, t197, t181;\n\t"
+        "and.b32 t232, t232, t206;\n\t"
+        "xor.b32 t232, t232, t197;\n\t"
+        "xor.b32 t233, t198, t182;\n\t"
+        "and.b32 t233, t233, t206;\n\t"
+        "xor.b32 t233, t233, t198;\n\t"
+        "xor.b32 t234, t199, t183;\n\t"
+        "and.b32 t234, t234, t206;\n\t"
+        "xor.b32 t234, t234, t199;\n\t"
+        "xor.b32 t235, t200, t184;\n\t"
+        "and.b32 t235, t235, t206;\n\t"
+        "xor.b32 t235, t235, t200;\n\t"
+        "xor.b32 t236, t201, t185;\n\t"
+        "and.b32 t236, t236, t206;\n\t"
+        "xor.b32 t236, t236, t201;\n\t"
+        "xor.b32 t237, t202, t186;\n\t"
+        "and.b32 t237, t237, t206;\n\t"
+        "xor.b32 t237, t237, t202;\n\t"
+        "xor.b32 t238, t203, t187;\n\t"
+        "and.b32 t238, t238, t206;\n\t"
+        "xor.b32 t238, t238, t203;\n\t"
+        "and.b32 t240, t1, 31;\n\t"
+        "shl.b32 t241, t207, t240;\n\t"
+        "shf.l.clamp.b32 t242, t207, t208, t240;\n\t"
+        "shf.l.clamp.b32 t243, t208, t209, t240;\n\t"
+        "shf.l.clamp.b32 t244, t209, t210, t240;\n\t"
+        "shf.l.clamp.b32 t245, t210, t211, t240;\n\t"
+        "shf.l.clamp.b32 t246, t211, t212, t240;\n\t"
+        "shf.l.clamp.b32 t247, t212, t213, t240;\n\t"
+        "shf.l.clamp.b32 t248, t213, t214, t240;\n\t"
+        "shf.l.clamp.b32 t249, t214, t215, t240;\n\t"
+        "shf.l.clamp.b32 t250, t215, t216, t240;\n\t"
+        "shf.l.clamp.b32 t251, t216, t217, t240;\n\t"
+        "shf.l.clamp.b32 t252, t217, t218, t240;\n\t"
+        "shf.l.clamp.b32 t253, t218, t219, t240;\n\t"
+        "shf.l.clamp.b32 t254, t219, t220, t240;\n\t"
+        "shf.l.clamp.b32 t255, t220, t221, t240;\n\t"
+        "shf.l.clamp.b32 t256, t221, t222, t240;\n\t"
+        "shf.l.clamp.b32 t257, t222, t223, t240;\n\t"
+        "shf.l.clamp.b32 t258, t223, t224, t240;\n\t"
+        "shf.l.clamp.b32 t259, t224, t225, t240;\n\t"
+        "shf.l.clamp.b32 t260, t225, t226, t240;\n\t"
+        "shf.l.clamp.b32 t261, t226, t227, t240;\n\t"
+        "shf.l.clamp.b32 t262, t227, t228, t240;\n\t"
+        "shf.l.clamp.b32 t263, t228, t229, t240;\n\t"
+        "shf.l.clamp.b32 t264, t229, t230, t240;\n\t"
+        "shf.l.clamp.b32 t265, t230, t231, t240;\n\t"
+        "shf.l.clamp.b32 t266, t231, t232, t240;\n\t"
+        "shf.l.clamp.b32 t267, t232, t233, t240;\n\t"
+        "shf.l.clamp.b32 t268, t233, t234, t240;\n\t"
+        "shf.l.clamp.b32 t269, t234, t235, t240;\n\t"
+        "shf.l.clamp.b32 t270, t235, t236, t240;\n\t"
+        "shf.l.clamp.b32 t271, t236, t237, t240;\n\t"
+        "shf.l.clamp.b32 t272, t237, t238, t240;\n\t"
+        "mov.b32 t273, 0;\n\t"
+        "mov.b32 t274, 0;\n\t"
+        "mov.b32 t275, 0;\n\t"
+        "shr.b32 t276, t272, 30;\n\t"
+        "and.b32 t276, t276, 3;\n\t"
+        "shf.l.clamp.b32 t278, t274, t275, 2;\n\t"
+        "shl.b32 t277, t274, 2;\n\t"
+        "or.b32 t277, t277, t276;\n\t"
+        "shl.b32 t279, t273, 2;\n\t"
+        "or.b32 t279, t279, 1;\n\t"
+        "shr.b32 t280, t273, 30;\n\t"
+        "sub.cc.u32 t281, t277, t279;\n\t"
+        "subc.cc.u32 t282, t278, t280;\n\t"
+        "subc.u32 t283, 0, 0;\n\t"
+        "xor.b32 t288, t281, t277;\n\t"
+        "and.b32 t288, t288, t283;\n\t"
+        "xor.b32 t284, t281, t288;\n\t"
+        "xor.b32 t289, t282, t278;\n\t"
+        "and.b32 t289, t289, t283;\n\t"
+        "xor.b32 t285, t282, t289;\n\t"
+        "add.u32 t286, t283, 1;\n\t"
+        "shl.b32 t287, t273, 1;\n\t"
+        "or.b32 t287, t287, t286;\n\t"
+        "shr.b32 t290, t272, 28;\n\t"
+        "and.b32 t290, t290, 3;\n\t"
+        "shf.l.clamp.b32 t292, t284, t285, 2;\n\t"
+        "shl.b32 t291, t284, 2;\n\t"
+        "or.b32 t291, t291, t290;\n\t"
+        "shl.b32 t293, t287, 2;\n\t"
+        "or.b32 t293, t293, 1;\n\t"
+        "shr.b32 t294, t287, 30;\n\t"
+        "sub.cc.u32 t295, t291, t293;\n\t"
+        "subc.cc.u32 t296, t292, t294;\n\t"
+        "subc.u32 t297, 0, 0;\n\t"
+        "xor.b32 t302, t295, t291;\n\t"
+        "and.b32 t302, t302, t297;\n\t"
+        "xor.b32 t298, t295, t302;\n\t"
+        "xor.b32 t303, t296, t292;\n\t"
+        "and.b32 t303, t303, t297;\n\t"
+        "xor.b32 t299, t296, t303;\n\t"
+        "add.u32 t300, t297, 1;\n\t"
+        "shl.b32 t301, t287, 1;\n\t"
+        "or.b32 t301, t301, t300;\n\t"
+        "shr.b32 t304, t272, 26;\n\t"
+        "and.b32 t304, t304, 3;\n\t"
+        "shf.l.clamp.b32 t306, t298, t299, 2;\n\t"
+        "shl.b32 t305, t298, 2;\n\t"
+        "or.b32 t305, t305, t304;\n\t"
+        "shl.b32 t307, t301, 2;\n\t"
+        "or.b32 t307, t307, 1;\n\t"
+        "shr.b32 t308, t301, 30;\n\t"
+        "sub.cc.u32 t309, t305, t307;\n\t"
+        "subc.cc.u32 t310, t306, t308;\n\t"
+        "subc.u32 t311, 0, 0;\n\t"
+        "xor.b32 t316, t309, t305;\n\t"
+        "and.b32 t316, t316, t311;\n\t"
+        "xor.b32 t312, t309, t316;\n\t"
+        "xor.b32 t317, t310, t306;\n\t"
+        "and.b32 t317, t317, t311;\n\t"
+        "xor.b32 t313, t310, t317;\n\t"
+        "add.u32 t314, t311, 1;\n\t"
+        "shl.b32 t315, t301, 1;\n\t"
+        "or.b32 t315, t315, t314;\n\t"
+        "shr.b32 t318, t272, 24;\n\t"
+        "and.b32 t318, t318, 3;\n\t"
+        "shf.l.clamp.b32 t320, t312, t313, 2;\n\t"
+        "shl.b32 t319, t312, 2;\n\t"
+        "or.b32 t319, t319, t318;\n\t"
+        "shl.b32 t321, t315, 2;\n\t"
+        "or.b32 t321, t321, 1;\n\t"
+        "shr.b32 t322, t315, 30;\n\t"
+        "sub.cc.u32 t323, t319, t321;\n\t"
+        "subc.cc.u32 t324, t320, t322;\n\t"
+        "subc.u32 t325, 0, 0;\n\t"
+        "xor.b32 t330, t323, t319;\n\t"
+        "and.b32 t330, t330, t325;\n\t"
+        "xor.b32 t326, t323, t330;\n\t"
+        "xor.b32 t331, t324, t320;\n\t"
+        "and.b32 t331, t331, t325;\n\t"
+        "xor.b32 t327, t324, t331;\n\t"
+        "add.u32 t328, t325, 1;\n\t"
+        "shl.b32 t329, t315, 1;\n\t"
+        "or.b32 t329, t329, t328;\n\t"
+        "shr.b32 t332, t272, 22;\n\t"
+        "and.b32 t332, t332, 3;\n\t"
+        "shf.l.clamp.b32 t334, t326, t327, 2;\n\t"
+        "shl.b32 t333, t326, 2;\n\t"
+        "or.b32 t333, t333, t332;\n\t"
+        "shl.b32 t335, t329, 2;\n\t"
+        "or.b32 t335, t335, 1;\n\t"
+        "shr.b32 t336, t329, 30;\n\t"
+        "sub.cc.u32 t337, t333, t335;\n\t"
+        "subc.cc.u32 t338, t334, t336;\n\t"
+        "subc.u32 t339, 0, 0;\n\t"
+        "xor.b32 t344, t337, t333;\n\t"
+        "and.b32 t344, t344, t339;\n\t"
+        "xor.b32 t340, t337, t344;\n\t"
+        "xor.b32 t345, t338, t334;\n\t"
+        "and.b32 t345, t345, t339;\n\t"
+        "xor.b32 t341, t338, t345;\n\t"
+        "add.u32 t342, t339, 1;\n\t"
+        "shl.b32 t343, t329, 1;\n\t"
+        "or.b32 t343, t343, t342;\n\t"
+        "shr.b32 t346, t272, 20;\n\t"
+        "and.b32 t346, t346, 3;\n\t"
+        "shf.l.clamp.b32 t348, t340, t341, 2;\n\t"
+        "shl.b32 t347, t340, 2;\n\t"
+        "or.b32 t347, t347, t346;\n\t"
+        "shl.b32 t349, t343, 2;\n\t"
+        "or.b32 t349, t349, 1;\n\t"
+        "shr.b32 t350, t343, 30;\n\t"
+        "sub.cc.u32 t351, t347, t349;\n\t"
+        "subc.cc.u32 t352, t348, t350;\n\t"
+        "subc.u32 t353, 0, 0;\n\t"
+        "xor.b32 t358, t351, t347;\n\t"
+        "and.b32 t358, t358, t353;\n\t"
+        "xor.b32 t354, t351, t358;\n\t"
+        "xor.b32 t359, t352, t348;\n\t"
+        "and.b32 t359, t359, t353;\n\t"
+        "xor.b32 t355, t352, t359;\n\t"
+        "add.u32 t356, t353, 1;\n\t"
+        "shl.b32 t357, t343, 1;\n\t"
+        "or.b32 t357, t357, t356;\n\t"
+        "shr.b32 t360, t272, 18;\n\t"
+        "and.b32 t360, t360, 3;\n\t"
+        "shf.l.clamp.b32 t362, t354, t355, 2;\n\t"
+        "shl.b32 t361, t354, 2;\n\t"
+        "or.b32 t361, t361, t360;\n\t"
+        "shl.b32 t363, t357, 2;\n\t"
+        "or.b32 t363, t363, 1;\n\t"
+        "shr.b32 t364, t357, 30;\n\t"
+        "sub.cc.u32 t365, t361, t363;\n\t"
+        "subc.cc.u32 t366, t362, t364;\n\t"
+        "subc.u32 t367, 0, 0;\n\t"
+        "xor.b32 t372, t365, t361;\n\t"
+        "and.b32 t372, t372, t367;\n\t"
+        "xor.b32 t368, t365, t372;\n\t"
+        "xor.b32 t373, t366, t362;\n\t"
+        "and.b32 t373, t373, t367;\n\t"
+        "xor.b32 t369, t366, t373;\n\t"
+        "add.u32 t370, t367, 1;\n\t"
+        "shl.b32 t371, t357, 1;\n\t"
+        "or.b32 t371, t371, t370;\n\t"
+        "shr.b32 t374, t272, 16;\n\t"
+        "and.b32 t374, t374, 3;\n\t"
+        "shf.l.clamp.b32 t376, t368, t369, 2;\n\t"
+        "shl.b32 t375, t368, 2;\n\t"
+        "or.b32 t375, t375, t374;\n\t"
+        "shl.b32 t377, t371, 2;\n\t"
+        "or.b32 t377, t377, 1;\n\t"
+        "shr.b32 t378, t371, 30;\n\t"
+        "sub.cc.u32 t379, t375, t377;\n\t"
+        "subc.cc.u32 t380, t376, t378;\n\t"
+        "subc.u32 t381, 0, 0;\n\t"
+        "xor.b32 t386, t379, t375;\n\t"
+        "and.b32 t386, t386, t381;\n\t"
+        "xor.b32 t382, t379, t386;\n\t"
+        "xor.b32 t387, t380, t376;\n\t"
+        "and.b32 t387, t387, t381;\n\t"
+        "xor.b32 t383, t380, t387;\n\t"
+        "add.u32 t384, t381, 1;\n\t"
+        "shl.b32 t385, t371, 1;\n\t"
+        "or.b32 t385, t385, t384;\n\t"
+        "shr.b32 t388, t272, 14;\n\t"
+        "and.b32 t388, t388, 3;\n\t"
+        "shf.l.clamp.b32 t390, t382, t383, 2;\n\t"
+        "shl.b32 t389, t382, 2;\n\t"
+        "or.b32 t389, t389, t388;\n\t"
+        "shl.b32 t391, t385, 2;\n\t"
+        "or.b32 t391, t391, 1;\n\t"
+        "shr.b32 t392, t385, 30;\n\t"
+        "sub.cc.u32 t393, t389, t391;\n\t"
+        "subc.cc.u32 t394, t390, t392;\n\t"
+        "subc.u32 t395, 0, 0;\n\t"
+        "xor.b32 t400, t393, t389;\n\t"
+        "and.b32 t400, t400, t395;\n\t"
+        "xor.b32 t396, t393, t400;\n\t"
+        "xor.b32 t401, t394, t390;\n\t"
+        "and.b32 t401, t401, t395;\n\t"
+        "xor.b32 t397, t394, t401;\n\t"
+        "add.u32 t398, t395, 1;\n\t"
+        "shl.b32 t399, t385, 1;\n\t"
+        "or.b32 t399, t399, t398;\n\t"
+        "shr.b32 t402, t272, 12;\n\t"
+        "and.b32 t402, t402, 3;\n\t"
+        "shf.l.clamp.b32 t404, t396, t397, 2;\n\t"
+        "shl.b32 t403, t396, 2;\n\t"
+        "or.b32 t403, t403, t402;\n\t"
+        "shl.b32 t405, t399, 2;\n\t"
+        "or.b32 t405, t405, 1;\n\t"
+        "shr.b32 t406, t399, 30;\n\t"
+        "sub.cc.u32 t407, t403, t405;\n\t"
+        "subc.cc.u32 t408, t404, t406;\n\t"
+        "subc.u32 t409, 0, 0;\n\t"
+        "xor.b32 t414, t407, t403;\n\t"
+        "and.b32 t414, t414, t409;\n\t"
+        "xor.b32 t410, t407, t414;\n\t"
+        "xor.b32 t415, t408, t404;\n\t"
+        "and.b32 t415, t415, t409;\n\t"
+        "xor.b32 t411, t408, t415;\n\t"
+        "add.u32 t412, t409, 1;\n\t"
+        "shl.b32 t413, t399, 1;\n\t"
+        "or.b32 t413, t413, t412;\n\t"
+        "shr.b32 t416, t272, 10;\n\t"
+        "and.b32 t416, t416, 3;\n\t"
+        "shf.l.clamp.b32 t418, t410, t411, 2;\n\t"
+        "shl.b32 t417, t410, 2;\n\t"
+        "or.b32 t417, t417, t416;\n\t"
+        "shl.b32 t419, t413, 2;\n\t"
+        "or.b32 t419, t419, 1;\n\t"
+        "shr.b32 t420, t413, 30;\n\t"
+        "sub.cc.u32 t421, t417, t419;\n\t"
+        "subc.cc.u32 t422, t418, t420;\n\t"
+        "subc.u32 t423, 0, 0;\n\t"
+        "xor.b32 t428, t421, t417;\n\t"
+        "and.b32 t428, t428, t423;\n\t"
+        "xor.b32 t424, t421, t428;\n\t"
+        "xor.b32 t429, t422, t418;\n\t"
+        "and.b32 t429, t429, t423;\n\t"
+        "xor.b32 t425, t422, t429;\n\t"
+        "add.u32 t426, t423, 1;\n\t"
+        "shl.b32 t427, t413, 1;\n\t"
+        "or.b32 t427, t427, t426;\n\t"
+        "shr.b32 t430, t272, 8;\n\t"
+        "and.b32 t430, t430, 3;\n\t"
+        "shf.l.clamp.b32 t432, t424, t425, 2;\n\t"
+        "shl.b32 t431, t424, 2;\n\t"
+        "or.b32 t431, t431, t430;\n\t"
+        "shl.b32 t433, t427, 2;\n\t"
+        "or.b32 t433, t433, 1;\n\t"
+        "shr.b32 t434, t427, 30;\n\t"
+        "sub.cc.u32 t435, t431, t433;\n\t"
+        "subc.cc.u32 t436, t432, t434;\n\t"
+        "subc.u32 t437, 0, 0;\n\t"
+        "xor.b32 t442, t435, t431;\n\t"
+        "and.b32 t442, t442, t437;\n\t"
+        "xor.b32 t438, t435, t442;\n\t"
+        "xor.b32 t443, t436, t432;\n\t"
+        "and.b32 t443, t443, t437;\n\t"
+        "xor.b32 t439, t436, t443;\n\t"
+        "add.u32 t440, t437, 1;\n\t"
+        "shl.b32 t441, t427, 1;\n\t"
+        "or.b32 t441, t441, t440;\n\t"
+        "shr.b32 t444, t272, 6;\n\t"
+        "and.b32 t444, t444, 3;\n\t"
+        "shf.l.clamp.b32 t446, t438, t439, 2;\n\t"
+        "shl.b32 t445, t438, 2;\n\t"
+        "or.b32 t445, t445, t444;\n\t"
+        "shl.b32 t447, t441, 2;\n\t"
+        "or.b32 t447, t447, 1;\n\t"
+        "shr.b32 t448, t441, 30;\n\t"
+        "sub.cc.u32 t449, t445, t447;\n\t"
+        "subc.cc.u32 t450, t446, t448;\n\t"
+        "subc.u32 t451, 0, 0;\n\t"
+        "xor.b32 t456, t449, t445;\n\t"
+        "and.b32 t456, t456, t451;\n\t"
+        "xor.b32 t452, t449, t456;\n\t"
+        "xor.b32 t457, t450, t446;\n\t"
+        "and.b32 t457, t457, t451;\n\t"
+        "xor.b32 t453, t450, t457;\n\t"
+        "add.u32 t454, t451, 1;\n\t"
+        "shl.b32 t455, t441, 1;\n\t"
+        "or.b32 t455, t455, t454;\n\t"
+        "shr.b32 t458, t272, 4;\n\t"
+        "and.b32 t458, t458, 3;\n\t"
+        "shf.l.clamp.b32 t460, t452, t453, 2;\n\t"
+        "shl.b32 t459, t452, 2;\n\t"
+        "or.b32 t459, t459, t458;\n\t"
+        "shl.b32 t461, t455, 2;\n\t"
+        "or.b32 t461, t461, 1;\n\t"
+        "shr.b32 t462, t455, 30;\n\t"
+        "sub.cc.u32 t463, t459, t461;\n\t"
+        "subc.cc.u32 t464, t460, t462;\n\t"
+        "subc.u32 t465, 0, 0;\n\t"
+        "xor.b32 t470, t463, t459;\n\t"
+        "and.b32 t470, t470, t465;\n\t"
+        "xor.b32 t466, t463, t470;\n\t"
+        "xor.b32 t471, t464, t460;\n\t"
+        "and.b32 t471, t471, t465;\n\t"
+        "xor.b32 t467, t464, t471;\n\t"
+        "add.u32 t468, t465, 1;\n\t"
+        "shl.b32 t469, t455, 1;\n\t"
+        "or.b32 t469, t469, t468;\n\t"
+        "shr.b32 t472, t272, 2;\n\t"
+        "and.b32 t472, t472, 3;\n\t"
+        "shf.l.clamp.b32 t474, t466, t467, 2;\n\t"
+        "shl.b32 t473, t466, 2;\n\t"
+        "or.b32 t473, t473, t472;\n\t"
+        "shl.b32 t475, t469, 2;\n\t"
+        "or.b32 t475, t475, 1;\n\t"
+        "shr.b32 t476, t469, 30;\n\t"
+        "sub.cc.u32 t477, t473, t475;\n\t"
+        "subc.cc.u32 t478, t474, t476;\n\t"
+        "subc.u32 t479, 0, 0;\n\t"
+        "xor.b32 t484, t477, t473;\n\t"
+        "and.b32 t484, t484, t479;\n\t"
+        "xor.b32 t480, t477, t484;\n\t"
+        "xor.b32 t485, t478, t474;\n\t"
+        "and.b32 t485, t485, t479;\n\t"
+        "xor.b32 t481, t478, t485;\n\t"
+        "add.u32 t482, t479, 1;\n\t"
+        "shl.b32 t483, t469, 1;\n\t"
+        "or.b32 t483, t483, t482;\n\t"
+        "shr.b32 t486, t272, 0;\n\t"
+        "and.b32 t486, t486, 3;\n\t"
+        "shf.l.clamp.b32 t488, t480, t481, 2;\n\t"
+        "shl.b32 t487, t480, 2;\n\t"
+        "or.b32 t487, t487, t486;\n\t"
+        "shl.b32 t489, t483, 2;\n\t"
+        "or.b32 t489, t489, 1;\n\t"
+        "shr.b32 t490, t483, 30;\n\t"
+        "sub.cc.u32 t491, t487, t489;\n\t"
+        "subc.cc.u32 t492, t488, t490;\n\t"
+        "subc.u32 t493, 0, 0;\n\t"
+        "xor.b32 t498, t491, t487;\n\t"
+        "and.b32 t498, t498, t493;\n\t"
+        "xor.b32 t494, t491, t498;\n\t"
+        "xor.b32 t499, t492, t488;\n\t"
+        "and.b32 t499, t499, t493;\n\t"
+        "xor.b32 t495, t492, t499;\n\t"
+        "add.u32 t496, t493, 1;\n\t"
+        "shl.b32 t497, t483, 1;\n\t"
+        "or.b32 t497, t497, t496;\n\t"
+        "shr.b32 t500, t271, 30;\n\t"
+        "and.b32 t500, t500, 3;\n\t"
+        "shf.l.clamp.b32 t502, t494, t495, 2;\n\t"
+        "shl.b32 t501, t494, 2;\n\t"
+        "or.b32 t501, t501, t500;\n\t"
+        "shl.b32 t503, t497, 2;\n\t"
+        "or.b32 t503, t503, 1;\n\t"
+        "shr.b32 t504, t497, 30;\n\t"
+        "sub.cc.u32 t505, t501, t503;\n\t"
+        "subc.cc.u32 t506, t502, t504;\n\t"
+        "subc.u32 t507, 0, 0;\n\t"
+        "xor.b32 t512, t505, t501;\n\t"
+        "and.b32 t512, t512, t507;\n\t"
+        "xor.b32 t508, t505, t512;\n\t"
+        "xor.b32 t513, t506, t502;\n\t"
+        "and.b32 t513, t513, t507;\n\t"
+        "xor.b32 t509, t506, t513;\n\t"
+        "add.u32 t510, t507, 1;\n\t"
+        "shl.b32 t511, t497, 1;\n\t"
+        "or.b32 t511, t511, t510;\n\t"
+        "shr.b32 t514, t271, 28;\n\t"
+        "and.b32 t514, t514, 3;\n\t"
+        "shf.l.clamp.b32 t516, t508, t509, 2;\n\t"
+        "shl.b32 t515, t508, 2;\n\t"
+        "or.b32 t515, t515, t514;\n\t"
+        "shl.b32 t517, t511, 2;\n\t"
+        "or.b32 t517, t517, 1;\n\t"
+        "shr.b32 t518, t511, 30;\n\t"
+        "sub.cc.u32 t519, t515, t517;\n\t"
+        "subc.cc.u32 t520, t516, t518;\n\t"
+        "subc.u32 t521, 0, 0;\n\t"
+        "xor.b32 t526, t519, t515;\n\t"
+        "and.b32 t526, t526, t521;\n\t"
+        "xor.b32 t522, t519, t526;\n\t"
+        "xor.b32 t527, t520, t516;\n\t"
+        "and.b32 t527, t527, t521;\n\t"
+        "xor.b32 t523, t520, t527;\n\t"
+        "add.u32 t524, t521, 1;\n\t"
+        "shl.b32 t525, t511, 1;\n\t"
+        "or.b32 t525, t525, t524;\n\t"
+        "shr.b32 t528, t271, 26;\n\t"
+        "and.b32 t528, t528, 3;\n\t"
+        "shf.l.clamp.b32 t530, t522, t523, 2;\n\t"
+        "shl.b32 t529, t522, 2;\n\t"
+        "or.b32 t529, t529, t528;\n\t"
+        "shl.b32 t531, t525, 2;\n\t"
+        "or.b32 t531, t531, 1;\n\t"
+        "shr.b32 t532, t525, 30;\n\t"
+        "sub.cc.u32 t533, t529, t531;\n\t"
+        "subc.cc.u32 t534, t530, t532;\n\t"
+        "subc.u32 t535, 0, 0;\n\t"
+        "xor.b32 t540, t533, t529;\n\t"
+        "and.b32 t540, t540, t535;\n\t"
+        "xor.b32 t536, t533, t540;\n\t"
+        "xor.b32 t541, t534, t530;\n\t"
+        "and.b32 t541, t541, t535;\n\t"
+        "xor.b32 t537, t534, t541;\n\t"
+        "add.u32 t538, t535, 1;\n\t"
+        "shl.b32 t539, t525, 1;\n\t"
+        "or.b32 t539, t539, t538;\n\t"
+        "shr.b32 t542, t271, 24;\n\t"
+        "and.b32 t542, t542, 3;\n\t"
+        "shf.l.clamp.b32 t544, t536, t537, 2;\n\t"
+        "shl.b32 t543, t536, 2;\n\t"
+        "or.b32 t543, t543, t542;\n\t"
+        "shl.b32 t545, t539, 2;\n\t"
+        "or.b32 t545, t545, 1;\n\t"
+        "shr.b32 t546, t539, 30;\n\t"
+        "sub.cc.u32 t547, t543, t545;\n\t"
+        "subc.cc.u32 t548, t544, t546;\n\t"
+        "subc.u32 t549, 0, 0;\n\t"
+        "xor.b32 t554, t547, t543;\n\t"
+        "and.b32 t554, t554, t549;\n\t"
+        "xor.b32 t550, t547, t554;\n\t"
+        "xor.b32 t555, t548, t544;\n\t"
+        "and.b32 t555, t555, t549;\n\t"
+        "xor.b32 t551, t548, t555;\n\t"
+        "add.u32 t552, t549, 1;\n\t"
+        "shl.b32 t553, t539, 1;\n\t"
+        "or.b32 t553, t553, t552;\n\t"
+        "shr.b32 t556, t271, 22;\n\t"
+        "and.b32 t556, t556, 3;\n\t"
+        "shf.l.clamp.b32 t558, t550, t551, 2;\n\t"
+        "shl.b32 t557, t550, 2;\n\t"
+        "or.b32 t557, t557, t556;\n\t"
+        "shl.b32 t559, t553, 2;\n\t"
+        "or.b32 t559, t559, 1;\n\t"
+        "shr.b32 t560, t553, 30;\n\t"
+        "sub.cc.u32 t561, t557, t559;\n\t"
+        "subc.cc.u32 t562, t558, t560;\n\t"
+        "subc.u32 t563, 0, 0;\n\t"
+        "xor.b32 t568, t561, t557;\n\t"
+        "and.b32 t568, t568, t563;\n\t"
+        "xor.b32 t564, t561, t568;\n\t"
+        "xor.b32 t569, t562, t558;\n\t"
+        "and.b32 t569, t569, t563;\n\t"
+        "xor.b32 t565, t562, t569;\n\t"
+        "add.u32 t566, t563, 1;\n\t"
+        "shl.b32 t567, t553, 1;\n\t"
+        "or.b32 t567, t567, t566;\n\t"
+        "shr.b32 t570, t271, 20;\n\t"
+        "and.b32 t570, t570, 3;\n\t"
+        "shf.l.clamp.b32 t572, t564, t565, 2;\n\t"
+        "shl.b32 t571, t564, 2;\n\t"
+        "or.b32 t571, t571, t570;\n\t"
+        "shl.b32 t573, t567, 2;\n\t"
+        "or.b32 t573, t573, 1;\n\t"
+        "shr.b32 t574, t567, 30;\n\t"
+        "sub.cc.u32 t575, t571, t573;\n\t"
+        "subc.cc.u32 t576, t572, t574;\n\t"
+        "subc.u32 t577, 0, 0;\n\t"
+        "xor.b32 t582, t575, t571;\n\t"
+        "and.b32 t582, t582, t577;\n\t"
+        "xor.b32 t578, t575, t582;\n\t"
+        "xor.b32 t583, t576, t572;\n\t"
+        "and.b32 t583, t583, t577;\n\t"
+        "xor.b32 t579, t576, t583;\n\t"
+        "add.u32 t580, t577, 1;\n\t"
+        "shl.b32 t581, t567, 1;\n\t"
+        "or.b32 t581, t581, t580;\n\t"
+        "shr.b32 t584, t271, 18;\n\t"
+        "and.b32 t584, t584, 3;\n\t"
+        "shf.l.clamp.b32 t586, t578, t579, 2;\n\t"
+        "shl.b32 t585, t578, 2;\n\t"
+        "or.b32 t585, t585, t584;\n\t"
+        "shl.b32 t587, t581, 2;\n\t"
+        "or.b32 t587, t587, 1;\n\t"
+        "shr.b32 t588, t581, 30;\n\t"
+        "sub.cc.u32 t589, t585, t587;\n\t"
+        "subc.cc.u32 t590, t586, t588;\n\t"
+        "subc.u32 t591, 0, 0;\n\t"
+        "xor.b32 t596, t589, t585;\n\t"
+        "and.b32 t596, t596, t591;\n\t"
+        "xor.b32 t592, t589, t596;\n\t"
+        "xor.b32 t597, t590, t586;\n\t"
+        "and.b32 t597, t597, t591;\n\t"
+        "xor.b32 t593, t590, t597;\n\t"
+        "add.u32 t594, t591, 1;\n\t"
+        "shl.b32 t595, t581, 1;\n\t"
+        "or.b32 t595, t595, t594;\n\t"
+        "shr.b32 t598, t271, 16;\n\t"
+        "and.b32 t598, t598, 3;\n\t"
+        "shf.l.clamp.b32 t600, t592, t593, 2;\n\t"
+        "shl.b32 t599, t592, 2;\n\t"
+        "or.b32 t599, t599, t598;\n\t"
+        "shl.b32 t601, t595, 2;\n\t"
+        "or.b32 t601, t601, 1;\n\t"
+        "shr.b32 t602, t595, 30;\n\t"
+        "sub.cc.u32 t603, t599, t601;\n\t"
+        "subc.cc.u32 t604, t600, t602;\n\t"
+        "subc.u32 t605, 0, 0;\n\t"
+        "xor.b32 t610, t603, t599;\n\t"
+        "and.b32 t610, t610, t605;\n\t"
+        "xor.b32 t606, t603, t610;\n\t"
+        "xor.b32 t611, t604, t600;\n\t"
+        "and.b32 t611, t611, t605;\n\t"
+        "xor.b32 t607, t604, t611;\n\t"
+        "add.u32 t608, t605, 1;\n\t"
+        "shl.b32 t609, t595, 1;\n\t"
+        "or.b32 t609, t609, t608;\n\t"
+        "shr.b32 t612, t271, 14;\n\t"
+        "and.b32 t612, t612, 3;\n\t"
+        "shf.l.clamp.b32 t614, t606, t607, 2;\n\t"
+        "shl.b32 t613, t606, 2;\n\t"
+        "or.b32 t613, t613, t612;\n\t"
+        "shl.b32 t615, t609, 2;\n\t"
+        "or.b32 t615, t615, 1;\n\t"
+        "shr.b32 t616, t609, 30;\n\t"
+        "sub.cc.u32 t617, t613, t615;\n\t"
+        "subc.cc.u32 t618, t614, t616;\n\t"
+        "subc.u32 t619, 0, 0;\n\t"
+        "xor.b32 t624, t617, t613;\n\t"
+        "and.b32 t624, t624, t619;\n\t"
+        "xor.b32 t620, t617, t624;\n\t"
+        "xor.b32 t625, t618, t614;\n\t"
+        "and.b32 t625, t625, t619;\n\t"
+        "xor.b32 t621, t618, t625;\n\t"
+        "add.u32 t622, t619, 1;\n\t"
+        "shl.b32 t623, t609, 1;\n\t"
+        "or.b32 t623, t623, t622;\n\t"
+        "shr.b32 t626, t271, 12;\n\t"
+        "and.b32 t626, t626, 3;\n\t"
+        "shf.l.clamp.b32 t628, t620, t621, 2;\n\t"
+        "shl.b32 t627, t620, 2;\n\t"
+        "or.b32 t627, t627, t626;\n\t"
+        "shl.b32 t629, t623, 2;\n\t"
+        "or.b32 t629, t629, 1;\n\t"
+        "shr.b32 t630, t623, 30;\n\t"
+        "sub.cc.u32 t631, t627, t629;\n\t"
+        "subc.cc.u32 t632, t628, t630;\n\t"
+        "subc.u32 t633, 0, 0;\n\t"
+        "xor.b32 t638, t631, t627;\n\t"
+        "and.b32 t638, t638, t633;\n\t"
+        "xor.b32 t634, t631, t638;\n\t"
+        "xor.b32 t639, t632, t628;\n\t"
+        "and.b32 t639, t639, t633;\n\t"
+        "xor.b32 t635, t632, t639;\n\t"
+        "add.u32 t636, t633, 1;\n\t"
+        "shl.b32 t637, t623, 1;\n\t"
+        "or.b32 t637, t637, t636;\n\t"
+        "shr.b32 t640, t271, 10;\n\t"
+        "and.b32 t640, t640, 3;\n\t"
+        "shf.l.clamp.b32 t642, t634, t635, 2;\n\t"
+        "shl.b32 t641, t634, 2;\n\t"
+        "or.b32 t641, t641, t640;\n\t"
+        "shl.b32 t643, t637, 2;\n\t"
+        "or.b32 t643, t643, 1;\n\t"
+        "shr.b32 t644, t637, 30;\n\t"
+        "sub.cc.u32 t645, t641, t643;\n\t"
+        "subc.cc.u32 t646, t642, t644;\n\t"
+        "subc.u32 t647, 0, 0;\n\t"
+        "xor.b32 t652, t645, t641;\n\t"
+        "and.b32 t652, t652, t647;\n\t"
+        "xor.b32 t648, t645, t652;\n\t"
+        "xor.b32 t653, t646, t642;\n\t"
+        "and.b32 t653, t653, t647;\n\t"
+        "xor.b32 t649, t646, t653;\n\t"
+        "add.u32 t650, t647, 1;\n\t"
+        "shl.b32 t651, t637, 1;\n\t"
+        "or.b32 t651, t651, t650;\n\t"
+        "shr.b32 t654, t271, 8;\n\t"
+        "and.b32 t654, t654, 3;\n\t"
+        "shf.l.clamp.b32 t656, t648, t649, 2;\n\t"
+        "shl.b32 t655, t648, 2;\n\t"
+        "or.b32 t655, t655, t654;\n\t"
+        "shl.b32 t657, t651, 2;\n\t"
+        "or.b32 t657, t657, 1;\n\t"
+        "shr.b32 t658, t651, 30;\n\t"
+        "sub.cc.u32 t659, t655, t657;\n\t"
+        "subc.cc.u32 t660, t656, t658;\n\t"
+        "subc.u32 t661, 0, 0;\n\t"
+        "xor.b32 t666, t659, t655;\n\t"
+        "and.b32 t666, t666, t661;\n\t"
+        "xor.b32 t662, t659, t666;\n\t"
+        "xor.b32 t667, t660, t656;\n\t"
+        "and.b32 t667, t667, t661;\n\t"
+        "xor.b32 t663, t660, t667;\n\t"
+        "add.u32 t664, t661, 1;\n\t"
+        "shl.b32 t665, t651, 1;\n\t"
+        "or.b32 t665, t665, t664;\n\t"
+        "shr.b32 t668, t271, 6;\n\t"
+        "and.b32 t668, t668, 3;\n\t"
+        "shf.l.clamp.b32 t670, t662, t663, 2;\n\t"
+        "shl.b32 t669, t662, 2;\n\t"
+        "or.b32 t669, t669, t668;\n\t"
+        "shl.b32 t671, t665, 2;\n\t"
+        "or.b32 t671, t671, 1;\n\t"
+        "shr.b32 t672, t665, 30;\n\t"
+        "sub.cc.u32 t673, t669, t671;\n\t"
+        "subc.cc.u32 t674, t670, t672;\n\t"
+        "subc.u32 t675, 0, 0;\n\t"
+        "xor.b32 t680, t673, t669;\n\t"
+        "and.b32 t680, t680, t675;\n\t"
+        "xor.b32 t676, t673, t680;\n\t"
+        "xor.b32 t681, t674, t670;\n\t"
+        "and.b32 t681, t681, t675;\n\t"
+        "xor.b32 t677, t674, t681;\n\t"
+        "add.u32 t678, t675, 1;\n\t"
+        "shl.b32 t679, t665, 1;\n\t"
+        "or.b32 t679, t679, t678;\n\t"
+        "shr.b32 t682, t271, 4;\n\t"
+        "and.b32 t682, t682, 3;\n\t"
+        "shf.l.clamp.b32 t684, t676, t677, 2;\n\t"
+        "shl.b32 t683, t676, 2;\n\t"
+        "or.b32 t683, t683, t682;\n\t"
+        "shl.b32 t685, t679, 2;\n\t"
+        "or.b32 t685, t685, 1;\n\t"
+        "shr.b32 t686, t679, 30;\n\t"
+        "sub.cc.u32 t687, t683, t685;\n\t"
+        "subc.cc.u32 t688, t684, t686;\n\t"
+        "subc.u32 t689, 0, 0;\n\t"
+        "xor.b32 t694, t687, t683;\n\t"
+        "and.b32 t694, t694, t689;\n\t"
+        "xor.b32 t690, t687, t694;\n\t"
+        "xor.b32 t695, t688, t684;\n\t"
+        "and.b32 t695, t695, t689;\n\t"
+        "xor.b32 t691, t688, t695;\n\t"
+        "add.u32 t692, t689, 1;\n\t"
+        "shl.b32 t693, t679, 1;\n\t"
+        "or.b32 t693, t693, t692;\n\t"
+        "shr.b32 t696, t271, 2;\n\t"
+        "and.b32 t696, t696, 3;\n\t"
+        "shf.l.clamp.b32 t698, t690, t691, 2;\n\t"
+        "shl.b32 t697, t690, 2;\n\t"
+        "or.b32 t697, t697, t696;\n\t"
+        "shl.b32 t699, t693, 2;\n\t"
+        "or.b32 t699, t699, 1;\n\t"
+        "shr.b32 t700, t693, 30;\n\t"
+        "sub.cc.u32 t701, t697, t699;\n\t"
+        "subc.cc.u32 t702, t698, t700;\n\t"
+        "subc.u32 t703, 0, 0;\n\t"
+        "xor.b32 t708, t701, t697;\n\t"
+        "and.b32 t708, t708, t703;\n\t"
+        "xor.b32 t704, t701, t708;\n\t"
+        "xor.b32 t709, t702, t698;\n\t"
+        "and.b32 t709, t709, t703;\n\t"
+        "xor.b32 t705, t702, t709;\n\t"
+        "add.u32 t706, t703, 1;\n\t"
+        "shl.b32 t707, t693, 1;\n\t"
+        "or.b32 t707, t707, t706;\n\t"
+        "shr.b32 t710, t271, 0;\n\t"
+        "and.b32 t710, t710, 3;\n\t"
+        "shf.l.clamp.b32 t712, t704, t705, 2;\n\t"
+        "shl.b32 t711, t704, 2;\n\t"
+        "or.b32 t711, t711, t710;\n\t"
+        "shl.b32 t713, t707, 2;\n\t"
+        "or.b32 t713, t713, 1;\n\t"
+        "shr.b32 t714, t707, 30;\n\t"
+        "sub.cc.u32 t715, t711, t713;\n\t"
+        "subc.cc.u32 t716, t712, t714;\n\t"
+        "subc.u32 t717, 0, 0;\n\t"
+        "xor.b32 t722, t715, t711;\n\t"
+        "and.b32 t722, t722, t717;\n\t"
+        "xor.b32 t718, t715, t722;\n\t"
+        "xor.b32 t723, t716, t712;\n\t"
+        "and.b32 t723, t723, t717;\n\t"
+        "xor.b32 t719, t716, t723;\n\t"
+        "add.u32 t720, t717, 1;\n\t"
+        "shl.b32 t721, t707, 1;\n\t"
+        "or.b32 t721, t721, t720;\n\t"
+        "mov.b32 t724, %50;\n\t"
+        "or.b32 t724, t724, %51;\n\t"
+        "or.b32 t724, t724, %52;\n\t"
+        "or.b32 t724, t724, %53;\n\t"
+        "or.b32 t724, t724, %54;\n\t"
+        "or.b32 t724, t724, %55;\n\t"
+        "or.b32 t724, t724, %56;\n\t"
+        "or.b32 t724, t724, %57;\n\t"
+        "or.b32 t724, t724, %58;\n\t"
+        "or.b32 t724, t724, %59;\n\t"
+        "or.b32 t724, t724, %60;\n\t"
+        "or.b32 t724, t724, %61;\n\t"
+        "or.b32 t724, t724, %62;\n\t"
+        "or.b32 t724, t724, %63;\n\t"
+        "or.b32 t724, t724, %64;\n\t"
+        "or.b32 t724, t724, %65;\n\t"
+        "or.b32 t724, t724, %66;\n\t"
+        "or.b32 t724, t724, %67;\n\t"
+        "or.b32 t724, t724, %68;\n\t"
+        "or.b32 t724, t724, %69;\n\t"
+        "or.b32 t724, t724, %70;\n\t"
+        "or.b32 t724, t724, %71;\n\t"
+        "or.b32 t724, t724, %72;\n\t"
+        "or.b32 t724, t724, %73;\n\t"
+        "or.b32 t724, t724, %74;\n\t"
+        "or.b32 t724, t724, %75;\n\t"
+        "or.b32 t724, t724, %76;\n\t"
+        "or.b32 t724, t724, %77;\n\t"
+        "or.b32 t724, t724, %78;\n\t"
+        "or.b32 t724, t724, %79;\n\t"
+        "or.b32 t724, t724, %80;\n\t"
+        "or.b32 t724, t724, %81;\n\t"
+        "sub.cc.u32 t725, 0, t724;\n\t"
+        "subc.u32 t726, 0, 0;\n\t"
+        "mov.b32 %0, t241;\n\t"
+        "mov.b32 %1, t242;\n\t"
+        "mov.b32 %2, t243;\n\t"
+        "mov.b32 %3, t244;\n\t"
+        "mov.b32 %4, t245;\n\t"
+        "mov.b32 %5, t246;\n\t"
+        "mov.b32 %6, t247;\n\t"
+        "mov.b32 %7, t248;\n\t"
+        "mov.b32 %8, t249;\n\t"
+        "mov.b32 %9, t250;\n\t"
+        "mov.b32 %10, t251;\n\t"
+        "mov.b32 %11, t252;\n\t"
+        "mov.b32 %12, t253;\n\t"
+        "mov.b32 %13, t254;\n\t"
+        "mov.b32 %14, t255;\n\t"
+        "mov.b32 %15, t256;\n\t"
+        "mov.b32 %16, t257;\n\t"
+        "mov.b32 %17, t258;\n\t"
+        "mov.b32 %18, t259;\n\t"
+        "mov.b32 %19, t260;\n\t"
+        "mov.b32 %20, t261;\n\t"
+        "mov.b32 %21, t262;\n\t"
+        "mov.b32 %22, t263;\n\t"
+        "mov.b32 %23, t264;\n\t"
+        "mov.b32 %24, t265;\n\t"
+        "mov.b32 %25, t266;\n\t"
+        "mov.b32 %26, t267;\n\t"
+        "mov.b32 %27, t268;\n\t"
+        "mov.b32 %28, t269;\n\t"
+        "mov.b32 %29, t270;\n\t"
+        "mov.b32 %30, t271;\n\t"
+        "mov.b32 %31, t272;\n\t"
+        "mov.b32 %32, 0;\n\t"
+        "mov.b32 %33, 0;\n\t"
+        "mov.b32 %34, 0;\n\t"
+        "mov.b32 %35, 0;\n\t"
+        "mov.b32 %36, 0;\n\t"
+        "mov.b32 %37, 0;\n\t"
+        "mov.b32 %38, 0;\n\t"
+        "mov.b32 %39, 0;\n\t"
+        "mov.b32 %40, 0;\n\t"
+        "mov.b32 %41, 0;\n\t"
+        "mov.b32 %42, 0;\n\t"
+        "mov.b32 %43, 0;\n\t"
+        "mov.b32 %44, 0;\n\t"
+        "mov.b32 %45, 0;\n\t"
+        "mov.b32 %46, 0;\n\t"
+        "mov.b32 %47, t721;\n\t"
+        "mov.b32 %48, t2;\n\t"
+        "mov.b32 %49, t726;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34])
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28]), "=r"(y[29]), "=r"(y[30]), "=r"(y[31]), "=r"(y[32]), "=r"(y[33]), "=r"(y[34]), "=r"(y[35]), "=r"(y[36]), "=r"(y[37]), "=r"(y[38]), "=r"(y[39]), "=r"(y[40]), "=r"(y[41]), "=r"(y[42]), "=r"(y[43]), "=r"(y[44]), "=r"(y[45]), "=r"(y[46]), "=r"(y[47]), "=r"(y[48]), "=r"(y[49])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31])
     );
   }
 #endif
@@ -75253,131 +76529,9449 @@ struct sqrt_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[70];
-    t[0] = ptx_shl(x[17], 2u);
-    t[0] = ptx_or(t[0], x[34]);
-    t[17] = ptx_shl(x[0], 2u);
-    t[17] = ptx_or(t[17], 1u);
-    t[1] = ptx_shf_l_clamp(x[17], x[18], 2u);
-    t[18] = ptx_shf_l_clamp(x[0], x[1], 2u);
-    t[2] = ptx_shf_l_clamp(x[18], x[19], 2u);
-    t[19] = ptx_shf_l_clamp(x[1], x[2], 2u);
-    t[3] = ptx_shf_l_clamp(x[19], x[20], 2u);
-    t[20] = ptx_shf_l_clamp(x[2], x[3], 2u);
-    t[4] = ptx_shf_l_clamp(x[20], x[21], 2u);
-    t[21] = ptx_shf_l_clamp(x[3], x[4], 2u);
-    t[5] = ptx_shf_l_clamp(x[21], x[22], 2u);
-    t[22] = ptx_shf_l_clamp(x[4], x[5], 2u);
-    t[6] = ptx_shf_l_clamp(x[22], x[23], 2u);
-    t[23] = ptx_shf_l_clamp(x[5], x[6], 2u);
-    t[7] = ptx_shf_l_clamp(x[23], x[24], 2u);
-    t[24] = ptx_shf_l_clamp(x[6], x[7], 2u);
-    t[8] = ptx_shf_l_clamp(x[24], x[25], 2u);
-    t[25] = ptx_shf_l_clamp(x[7], x[8], 2u);
-    t[9] = ptx_shf_l_clamp(x[25], x[26], 2u);
-    t[26] = ptx_shf_l_clamp(x[8], x[9], 2u);
-    t[10] = ptx_shf_l_clamp(x[26], x[27], 2u);
-    t[27] = ptx_shf_l_clamp(x[9], x[10], 2u);
-    t[11] = ptx_shf_l_clamp(x[27], x[28], 2u);
-    t[28] = ptx_shf_l_clamp(x[10], x[11], 2u);
-    t[12] = ptx_shf_l_clamp(x[28], x[29], 2u);
-    t[29] = ptx_shf_l_clamp(x[11], x[12], 2u);
-    t[13] = ptx_shf_l_clamp(x[29], x[30], 2u);
-    t[30] = ptx_shf_l_clamp(x[12], x[13], 2u);
-    t[14] = ptx_shf_l_clamp(x[30], x[31], 2u);
-    t[31] = ptx_shf_l_clamp(x[13], x[14], 2u);
-    t[15] = ptx_shf_l_clamp(x[31], x[32], 2u);
-    t[32] = ptx_shf_l_clamp(x[14], x[15], 2u);
-    t[16] = ptx_shf_l_clamp(x[32], x[33], 2u);
-    t[33] = ptx_shf_l_clamp(x[15], x[16], 2u);
-    t[34] = ptx_sub_cc(cf, t[0], t[17]);
-    t[35] = ptx_subc_cc(cf, t[1], t[18]);
-    t[36] = ptx_subc_cc(cf, t[2], t[19]);
-    t[37] = ptx_subc_cc(cf, t[3], t[20]);
-    t[38] = ptx_subc_cc(cf, t[4], t[21]);
-    t[39] = ptx_subc_cc(cf, t[5], t[22]);
-    t[40] = ptx_subc_cc(cf, t[6], t[23]);
-    t[41] = ptx_subc_cc(cf, t[7], t[24]);
-    t[42] = ptx_subc_cc(cf, t[8], t[25]);
-    t[43] = ptx_subc_cc(cf, t[9], t[26]);
-    t[44] = ptx_subc_cc(cf, t[10], t[27]);
-    t[45] = ptx_subc_cc(cf, t[11], t[28]);
-    t[46] = ptx_subc_cc(cf, t[12], t[29]);
-    t[47] = ptx_subc_cc(cf, t[13], t[30]);
-    t[48] = ptx_subc_cc(cf, t[14], t[31]);
-    t[49] = ptx_subc_cc(cf, t[15], t[32]);
-    t[50] = ptx_subc_cc(cf, t[16], t[33]);
-    t[51] = ptx_subc(cf, 0u, 0u);
-    t[52] = ptx_add(t[51], 1u);
-    y[0] = ptx_shl(x[0], 1u);
-    y[0] = ptx_or(y[0], t[52]);
-    t[53] = ptx_xor(t[34], t[0]);
+    uint32_t t[727];
+    t[0] = ptx_clz(x[0]);
+    t[3] = ptx_clz(x[1]);
+    t[4] = ptx_shr(t[3], 5u);
+    t[4] = ptx_sub(0u, t[4]);
+    t[0] = ptx_and(t[0], t[4]);
+    t[0] = ptx_add(t[0], t[3]);
+    t[5] = ptx_clz(x[2]);
+    t[6] = ptx_shr(t[5], 5u);
+    t[6] = ptx_sub(0u, t[6]);
+    t[0] = ptx_and(t[0], t[6]);
+    t[0] = ptx_add(t[0], t[5]);
+    t[7] = ptx_clz(x[3]);
+    t[8] = ptx_shr(t[7], 5u);
+    t[8] = ptx_sub(0u, t[8]);
+    t[0] = ptx_and(t[0], t[8]);
+    t[0] = ptx_add(t[0], t[7]);
+    t[9] = ptx_clz(x[4]);
+    t[10] = ptx_shr(t[9], 5u);
+    t[10] = ptx_sub(0u, t[10]);
+    t[0] = ptx_and(t[0], t[10]);
+    t[0] = ptx_add(t[0], t[9]);
+    t[11] = ptx_clz(x[5]);
+    t[12] = ptx_shr(t[11], 5u);
+    t[12] = ptx_sub(0u, t[12]);
+    t[0] = ptx_and(t[0], t[12]);
+    t[0] = ptx_add(t[0], t[11]);
+    t[13] = ptx_clz(x[6]);
+    t[14] = ptx_shr(t[13], 5u);
+    t[14] = ptx_sub(0u, t[14]);
+    t[0] = ptx_and(t[0], t[14]);
+    t[0] = ptx_add(t[0], t[13]);
+    t[15] = ptx_clz(x[7]);
+    t[16] = ptx_shr(t[15], 5u);
+    t[16] = ptx_sub(0u, t[16]);
+    t[0] = ptx_and(t[0], t[16]);
+    t[0] = ptx_add(t[0], t[15]);
+    t[17] = ptx_clz(x[8]);
+    t[18] = ptx_shr(t[17], 5u);
+    t[18] = ptx_sub(0u, t[18]);
+    t[0] = ptx_and(t[0], t[18]);
+    t[0] = ptx_add(t[0], t[17]);
+    t[19] = ptx_clz(x[9]);
+    t[20] = ptx_shr(t[19], 5u);
+    t[20] = ptx_sub(0u, t[20]);
+    t[0] = ptx_and(t[0], t[20]);
+    t[0] = ptx_add(t[0], t[19]);
+    t[21] = ptx_clz(x[10]);
+    t[22] = ptx_shr(t[21], 5u);
+    t[22] = ptx_sub(0u, t[22]);
+    t[0] = ptx_and(t[0], t[22]);
+    t[0] = ptx_add(t[0], t[21]);
+    t[23] = ptx_clz(x[11]);
+    t[24] = ptx_shr(t[23], 5u);
+    t[24] = ptx_sub(0u, t[24]);
+    t[0] = ptx_and(t[0], t[24]);
+    t[0] = ptx_add(t[0], t[23]);
+    t[25] = ptx_clz(x[12]);
+    t[26] = ptx_shr(t[25], 5u);
+    t[26] = ptx_sub(0u, t[26]);
+    t[0] = ptx_and(t[0], t[26]);
+    t[0] = ptx_add(t[0], t[25]);
+    t[27] = ptx_clz(x[13]);
+    t[28] = ptx_shr(t[27], 5u);
+    t[28] = ptx_sub(0u, t[28]);
+    t[0] = ptx_and(t[0], t[28]);
+    t[0] = ptx_add(t[0], t[27]);
+    t[29] = ptx_clz(x[14]);
+    t[30] = ptx_shr(t[29], 5u);
+    t[30] = ptx_sub(0u, t[30]);
+    t[0] = ptx_and(t[0], t[30]);
+    t[0] = ptx_add(t[0], t[29]);
+    t[31] = ptx_clz(x[15]);
+    t[32] = ptx_shr(t[31], 5u);
+    t[32] = ptx_sub(0u, t[32]);
+    t[0] = ptx_and(t[0], t[32]);
+    t[0] = ptx_add(t[0], t[31]);
+    t[33] = ptx_clz(x[16]);
+    t[34] = ptx_shr(t[33], 5u);
+    t[34] = ptx_sub(0u, t[34]);
+    t[0] = ptx_and(t[0], t[34]);
+    t[0] = ptx_add(t[0], t[33]);
+    t[35] = ptx_clz(x[17]);
+    t[36] = ptx_shr(t[35], 5u);
+    t[36] = ptx_sub(0u, t[36]);
+    t[0] = ptx_and(t[0], t[36]);
+    t[0] = ptx_add(t[0], t[35]);
+    t[37] = ptx_clz(x[18]);
+    t[38] = ptx_shr(t[37], 5u);
+    t[38] = ptx_sub(0u, t[38]);
+    t[0] = ptx_and(t[0], t[38]);
+    t[0] = ptx_add(t[0], t[37]);
+    t[39] = ptx_clz(x[19]);
+    t[40] = ptx_shr(t[39], 5u);
+    t[40] = ptx_sub(0u, t[40]);
+    t[0] = ptx_and(t[0], t[40]);
+    t[0] = ptx_add(t[0], t[39]);
+    t[41] = ptx_clz(x[20]);
+    t[42] = ptx_shr(t[41], 5u);
+    t[42] = ptx_sub(0u, t[42]);
+    t[0] = ptx_and(t[0], t[42]);
+    t[0] = ptx_add(t[0], t[41]);
+    t[43] = ptx_clz(x[21]);
+    t[44] = ptx_shr(t[43], 5u);
+    t[44] = ptx_sub(0u, t[44]);
+    t[0] = ptx_and(t[0], t[44]);
+    t[0] = ptx_add(t[0], t[43]);
+    t[45] = ptx_clz(x[22]);
+    t[46] = ptx_shr(t[45], 5u);
+    t[46] = ptx_sub(0u, t[46]);
+    t[0] = ptx_and(t[0], t[46]);
+    t[0] = ptx_add(t[0], t[45]);
+    t[47] = ptx_clz(x[23]);
+    t[48] = ptx_shr(t[47], 5u);
+    t[48] = ptx_sub(0u, t[48]);
+    t[0] = ptx_and(t[0], t[48]);
+    t[0] = ptx_add(t[0], t[47]);
+    t[49] = ptx_clz(x[24]);
+    t[50] = ptx_shr(t[49], 5u);
+    t[50] = ptx_sub(0u, t[50]);
+    t[0] = ptx_and(t[0], t[50]);
+    t[0] = ptx_add(t[0], t[49]);
+    t[51] = ptx_clz(x[25]);
+    t[52] = ptx_shr(t[51], 5u);
+    t[52] = ptx_sub(0u, t[52]);
+    t[0] = ptx_and(t[0], t[52]);
+    t[0] = ptx_add(t[0], t[51]);
+    t[53] = ptx_clz(x[26]);
+    t[54] = ptx_shr(t[53], 5u);
+    t[54] = ptx_sub(0u, t[54]);
+    t[0] = ptx_and(t[0], t[54]);
+    t[0] = ptx_add(t[0], t[53]);
+    t[55] = ptx_clz(x[27]);
+    t[56] = ptx_shr(t[55], 5u);
+    t[56] = ptx_sub(0u, t[56]);
+    t[0] = ptx_and(t[0], t[56]);
+    t[0] = ptx_add(t[0], t[55]);
+    t[57] = ptx_clz(x[28]);
+    t[58] = ptx_shr(t[57], 5u);
+    t[58] = ptx_sub(0u, t[58]);
+    t[0] = ptx_and(t[0], t[58]);
+    t[0] = ptx_add(t[0], t[57]);
+    t[59] = ptx_clz(x[29]);
+    t[60] = ptx_shr(t[59], 5u);
+    t[60] = ptx_sub(0u, t[60]);
+    t[0] = ptx_and(t[0], t[60]);
+    t[0] = ptx_add(t[0], t[59]);
+    t[61] = ptx_clz(x[30]);
+    t[62] = ptx_shr(t[61], 5u);
+    t[62] = ptx_sub(0u, t[62]);
+    t[0] = ptx_and(t[0], t[62]);
+    t[0] = ptx_add(t[0], t[61]);
+    t[63] = ptx_clz(x[31]);
+    t[64] = ptx_shr(t[63], 5u);
+    t[64] = ptx_sub(0u, t[64]);
+    t[0] = ptx_and(t[0], t[64]);
+    t[0] = ptx_add(t[0], t[63]);
+    t[1] = ptx_and(t[0], 4294967294u);
+    t[2] = ptx_shr(t[1], 1u);
+    t[65] = ptx_shr(t[1], 5u);
+    t[65] = ptx_and(t[65], 1u);
+    t[66] = ptx_sub(0u, t[65]);
+    t[99] = ptx_not(t[66]);
+    t[67] = ptx_and(x[0], t[99]);
+    t[68] = ptx_xor(x[1], x[0]);
+    t[68] = ptx_and(t[68], t[66]);
+    t[68] = ptx_xor(t[68], x[1]);
+    t[69] = ptx_xor(x[2], x[1]);
+    t[69] = ptx_and(t[69], t[66]);
+    t[69] = ptx_xor(t[69], x[2]);
+    t[70] = ptx_xor(x[3], x[2]);
+    t[70] = ptx_and(t[70], t[66]);
+    t[70] = ptx_xor(t[70], x[3]);
+    t[71] = ptx_xor(x[4], x[3]);
+    t[71] = ptx_and(t[71], t[66]);
+    t[71] = ptx_xor(t[71], x[4]);
+    t[72] = ptx_xor(x[5], x[4]);
+    t[72] = ptx_and(t[72], t[66]);
+    t[72] = ptx_xor(t[72], x[5]);
+    t[73] = ptx_xor(x[6], x[5]);
+    t[73] = ptx_and(t[73], t[66]);
+    t[73] = ptx_xor(t[73], x[6]);
+    t[74] = ptx_xor(x[7], x[6]);
+    t[74] = ptx_and(t[74], t[66]);
+    t[74] = ptx_xor(t[74], x[7]);
+    t[75] = ptx_xor(x[8], x[7]);
+    t[75] = ptx_and(t[75], t[66]);
+    t[75] = ptx_xor(t[75], x[8]);
+    t[76] = ptx_xor(x[9], x[8]);
+    t[76] = ptx_and(t[76], t[66]);
+    t[76] = ptx_xor(t[76], x[9]);
+    t[77] = ptx_xor(x[10], x[9]);
+    t[77] = ptx_and(t[77], t[66]);
+    t[77] = ptx_xor(t[77], x[10]);
+    t[78] = ptx_xor(x[11], x[10]);
+    t[78] = ptx_and(t[78], t[66]);
+    t[78] = ptx_xor(t[78], x[11]);
+    t[79] = ptx_xor(x[12], x[11]);
+    t[79] = ptx_and(t[79], t[66]);
+    t[79] = ptx_xor(t[79], x[12]);
+    t[80] = ptx_xor(x[13], x[12]);
+    t[80] = ptx_and(t[80], t[66]);
+    t[80] = ptx_xor(t[80], x[13]);
+    t[81] = ptx_xor(x[14], x[13]);
+    t[81] = ptx_and(t[81], t[66]);
+    t[81] = ptx_xor(t[81], x[14]);
+    t[82] = ptx_xor(x[15], x[14]);
+    t[82] = ptx_and(t[82], t[66]);
+    t[82] = ptx_xor(t[82], x[15]);
+    t[83] = ptx_xor(x[16], x[15]);
+    t[83] = ptx_and(t[83], t[66]);
+    t[83] = ptx_xor(t[83], x[16]);
+    t[84] = ptx_xor(x[17], x[16]);
+    t[84] = ptx_and(t[84], t[66]);
+    t[84] = ptx_xor(t[84], x[17]);
+    t[85] = ptx_xor(x[18], x[17]);
+    t[85] = ptx_and(t[85], t[66]);
+    t[85] = ptx_xor(t[85], x[18]);
+    t[86] = ptx_xor(x[19], x[18]);
+    t[86] = ptx_and(t[86], t[66]);
+    t[86] = ptx_xor(t[86], x[19]);
+    t[87] = ptx_xor(x[20], x[19]);
+    t[87] = ptx_and(t[87], t[66]);
+    t[87] = ptx_xor(t[87], x[20]);
+    t[88] = ptx_xor(x[21], x[20]);
+    t[88] = ptx_and(t[88], t[66]);
+    t[88] = ptx_xor(t[88], x[21]);
+    t[89] = ptx_xor(x[22], x[21]);
+    t[89] = ptx_and(t[89], t[66]);
+    t[89] = ptx_xor(t[89], x[22]);
+    t[90] = ptx_xor(x[23], x[22]);
+    t[90] = ptx_and(t[90], t[66]);
+    t[90] = ptx_xor(t[90], x[23]);
+    t[91] = ptx_xor(x[24], x[23]);
+    t[91] = ptx_and(t[91], t[66]);
+    t[91] = ptx_xor(t[91], x[24]);
+    t[92] = ptx_xor(x[25], x[24]);
+    t[92] = ptx_and(t[92], t[66]);
+    t[92] = ptx_xor(t[92], x[25]);
+    t[93] = ptx_xor(x[26], x[25]);
+    t[93] = ptx_and(t[93], t[66]);
+    t[93] = ptx_xor(t[93], x[26]);
+    t[94] = ptx_xor(x[27], x[26]);
+    t[94] = ptx_and(t[94], t[66]);
+    t[94] = ptx_xor(t[94], x[27]);
+    t[95] = ptx_xor(x[28], x[27]);
+    t[95] = ptx_and(t[95], t[66]);
+    t[95] = ptx_xor(t[95], x[28]);
+    t[96] = ptx_xor(x[29], x[28]);
+    t[96] = ptx_and(t[96], t[66]);
+    t[96] = ptx_xor(t[96], x[29]);
+    t[97] = ptx_xor(x[30], x[29]);
+    t[97] = ptx_and(t[97], t[66]);
+    t[97] = ptx_xor(t[97], x[30]);
+    t[98] = ptx_xor(x[31], x[30]);
+    t[98] = ptx_and(t[98], t[66]);
+    t[98] = ptx_xor(t[98], x[31]);
+    t[100] = ptx_shr(t[1], 6u);
+    t[100] = ptx_and(t[100], 1u);
+    t[101] = ptx_sub(0u, t[100]);
+    t[134] = ptx_not(t[101]);
+    t[102] = ptx_and(t[67], t[134]);
+    t[103] = ptx_and(t[68], t[134]);
+    t[104] = ptx_xor(t[69], t[67]);
+    t[104] = ptx_and(t[104], t[101]);
+    t[104] = ptx_xor(t[104], t[69]);
+    t[105] = ptx_xor(t[70], t[68]);
+    t[105] = ptx_and(t[105], t[101]);
+    t[105] = ptx_xor(t[105], t[70]);
+    t[106] = ptx_xor(t[71], t[69]);
+    t[106] = ptx_and(t[106], t[101]);
+    t[106] = ptx_xor(t[106], t[71]);
+    t[107] = ptx_xor(t[72], t[70]);
+    t[107] = ptx_and(t[107], t[101]);
+    t[107] = ptx_xor(t[107], t[72]);
+    t[108] = ptx_xor(t[73], t[71]);
+    t[108] = ptx_and(t[108], t[101]);
+    t[108] = ptx_xor(t[108], t[73]);
+    t[109] = ptx_xor(t[74], t[72]);
+    t[109] = ptx_and(t[109], t[101]);
+    t[109] = ptx_xor(t[109], t[74]);
+    t[110] = ptx_xor(t[75], t[73]);
+    t[110] = ptx_and(t[110], t[101]);
+    t[110] = ptx_xor(t[110], t[75]);
+    t[111] = ptx_xor(t[76], t[74]);
+    t[111] = ptx_and(t[111], t[101]);
+    t[111] = ptx_xor(t[111], t[76]);
+    t[112] = ptx_xor(t[77], t[75]);
+    t[112] = ptx_and(t[112], t[101]);
+    t[112] = ptx_xor(t[112], t[77]);
+    t[113] = ptx_xor(t[78], t[76]);
+    t[113] = ptx_and(t[113], t[101]);
+    t[113] = ptx_xor(t[113], t[78]);
+    t[114] = ptx_xor(t[79], t[77]);
+    t[114] = ptx_and(t[114], t[101]);
+    t[114] = ptx_xor(t[114], t[79]);
+    t[115] = ptx_xor(t[80], t[78]);
+    t[115] = ptx_and(t[115], t[101]);
+    t[115] = ptx_xor(t[115], t[80]);
+    t[116] = ptx_xor(t[81], t[79]);
+    t[116] = ptx_and(t[116], t[101]);
+    t[116] = ptx_xor(t[116], t[81]);
+    t[117] = ptx_xor(t[82], t[80]);
+    t[117] = ptx_and(t[117], t[101]);
+    t[117] = ptx_xor(t[117], t[82]);
+    t[118] = ptx_xor(t[83], t[81]);
+    t[118] = ptx_and(t[118], t[101]);
+    t[118] = ptx_xor(t[118], t[83]);
+    t[119] = ptx_xor(t[84], t[82]);
+    t[119] = ptx_and(t[119], t[101]);
+    t[119] = ptx_xor(t[119], t[84]);
+    t[120] = ptx_xor(t[85], t[83]);
+    t[120] = ptx_and(t[120], t[101]);
+    t[120] = ptx_xor(t[120], t[85]);
+    t[121] = ptx_xor(t[86], t[84]);
+    t[121] = ptx_and(t[121], t[101]);
+    t[121] = ptx_xor(t[121], t[86]);
+    t[122] = ptx_xor(t[87], t[85]);
+    t[122] = ptx_and(t[122], t[101]);
+    t[122] = ptx_xor(t[122], t[87]);
+    t[123] = ptx_xor(t[88], t[86]);
+    t[123] = ptx_and(t[123], t[101]);
+    t[123] = ptx_xor(t[123], t[88]);
+    t[124] = ptx_xor(t[89], t[87]);
+    t[124] = ptx_and(t[124], t[101]);
+    t[124] = ptx_xor(t[124], t[89]);
+    t[125] = ptx_xor(t[90], t[88]);
+    t[125] = ptx_and(t[125], t[101]);
+    t[125] = ptx_xor(t[125], t[90]);
+    t[126] = ptx_xor(t[91], t[89]);
+    t[126] = ptx_and(t[126], t[101]);
+    t[126] = ptx_xor(t[126], t[91]);
+    t[127] = ptx_xor(t[92], t[90]);
+    t[127] = ptx_and(t[127], t[101]);
+    t[127] = ptx_xor(t[127], t[92]);
+    t[128] = ptx_xor(t[93], t[91]);
+    t[128] = ptx_and(t[128], t[101]);
+    t[128] = ptx_xor(t[128], t[93]);
+    t[129] = ptx_xor(t[94], t[92]);
+    t[129] = ptx_and(t[129], t[101]);
+    t[129] = ptx_xor(t[129], t[94]);
+    t[130] = ptx_xor(t[95], t[93]);
+    t[130] = ptx_and(t[130], t[101]);
+    t[130] = ptx_xor(t[130], t[95]);
+    t[131] = ptx_xor(t[96], t[94]);
+    t[131] = ptx_and(t[131], t[101]);
+    t[131] = ptx_xor(t[131], t[96]);
+    t[132] = ptx_xor(t[97], t[95]);
+    t[132] = ptx_and(t[132], t[101]);
+    t[132] = ptx_xor(t[132], t[97]);
+    t[133] = ptx_xor(t[98], t[96]);
+    t[133] = ptx_and(t[133], t[101]);
+    t[133] = ptx_xor(t[133], t[98]);
+    t[135] = ptx_shr(t[1], 7u);
+    t[135] = ptx_and(t[135], 1u);
+    t[136] = ptx_sub(0u, t[135]);
+    t[169] = ptx_not(t[136]);
+    t[137] = ptx_and(t[102], t[169]);
+    t[138] = ptx_and(t[103], t[169]);
+    t[139] = ptx_and(t[104], t[169]);
+    t[140] = ptx_and(t[105], t[169]);
+    t[141] = ptx_xor(t[106], t[102]);
+    t[141] = ptx_and(t[141], t[136]);
+    t[141] = ptx_xor(t[141], t[106]);
+    t[142] = ptx_xor(t[107], t[103]);
+    t[142] = ptx_and(t[142], t[136]);
+    t[142] = ptx_xor(t[142], t[107]);
+    t[143] = ptx_xor(t[108], t[104]);
+    t[143] = ptx_and(t[143], t[136]);
+    t[143] = ptx_xor(t[143], t[108]);
+    t[144] = ptx_xor(t[109], t[105]);
+    t[144] = ptx_and(t[144], t[136]);
+    t[144] = ptx_xor(t[144], t[109]);
+    t[145] = ptx_xor(t[110], t[106]);
+    t[145] = ptx_and(t[145], t[136]);
+    t[145] = ptx_xor(t[145], t[110]);
+    t[146] = ptx_xor(t[111], t[107]);
+    t[146] = ptx_and(t[146], t[136]);
+    t[146] = ptx_xor(t[146], t[111]);
+    t[147] = ptx_xor(t[112], t[108]);
+    t[147] = ptx_and(t[147], t[136]);
+    t[147] = ptx_xor(t[147], t[112]);
+    t[148] = ptx_xor(t[113], t[109]);
+    t[148] = ptx_and(t[148], t[136]);
+    t[148] = ptx_xor(t[148], t[113]);
+    t[149] = ptx_xor(t[114], t[110]);
+    t[149] = ptx_and(t[149], t[136]);
+    t[149] = ptx_xor(t[149], t[114]);
+    t[150] = ptx_xor(t[115], t[111]);
+    t[150] = ptx_and(t[150], t[136]);
+    t[150] = ptx_xor(t[150], t[115]);
+    t[151] = ptx_xor(t[116], t[112]);
+    t[151] = ptx_and(t[151], t[136]);
+    t[151] = ptx_xor(t[151], t[116]);
+    t[152] = ptx_xor(t[117], t[113]);
+    t[152] = ptx_and(t[152], t[136]);
+    t[152] = ptx_xor(t[152], t[117]);
+    t[153] = ptx_xor(t[118], t[114]);
+    t[153] = ptx_and(t[153], t[136]);
+    t[153] = ptx_xor(t[153], t[118]);
+    t[154] = ptx_xor(t[119], t[115]);
+    t[154] = ptx_and(t[154], t[136]);
+    t[154] = ptx_xor(t[154], t[119]);
+    t[155] = ptx_xor(t[120], t[116]);
+    t[155] = ptx_and(t[155], t[136]);
+    t[155] = ptx_xor(t[155], t[120]);
+    t[156] = ptx_xor(t[121], t[117]);
+    t[156] = ptx_and(t[156], t[136]);
+    t[156] = ptx_xor(t[156], t[121]);
+    t[157] = ptx_xor(t[122], t[118]);
+    t[157] = ptx_and(t[157], t[136]);
+    t[157] = ptx_xor(t[157], t[122]);
+    t[158] = ptx_xor(t[123], t[119]);
+    t[158] = ptx_and(t[158], t[136]);
+    t[158] = ptx_xor(t[158], t[123]);
+    t[159] = ptx_xor(t[124], t[120]);
+    t[159] = ptx_and(t[159], t[136]);
+    t[159] = ptx_xor(t[159], t[124]);
+    t[160] = ptx_xor(t[125], t[121]);
+    t[160] = ptx_and(t[160], t[136]);
+    t[160] = ptx_xor(t[160], t[125]);
+    t[161] = ptx_xor(t[126], t[122]);
+    t[161] = ptx_and(t[161], t[136]);
+    t[161] = ptx_xor(t[161], t[126]);
+    t[162] = ptx_xor(t[127], t[123]);
+    t[162] = ptx_and(t[162], t[136]);
+    t[162] = ptx_xor(t[162], t[127]);
+    t[163] = ptx_xor(t[128], t[124]);
+    t[163] = ptx_and(t[163], t[136]);
+    t[163] = ptx_xor(t[163], t[128]);
+    t[164] = ptx_xor(t[129], t[125]);
+    t[164] = ptx_and(t[164], t[136]);
+    t[164] = ptx_xor(t[164], t[129]);
+    t[165] = ptx_xor(t[130], t[126]);
+    t[165] = ptx_and(t[165], t[136]);
+    t[165] = ptx_xor(t[165], t[130]);
+    t[166] = ptx_xor(t[131], t[127]);
+    t[166] = ptx_and(t[166], t[136]);
+    t[166] = ptx_xor(t[166], t[131]);
+    t[167] = ptx_xor(t[132], t[128]);
+    t[167] = ptx_and(t[167], t[136]);
+    t[167] = ptx_xor(t[167], t[132]);
+    t[168] = ptx_xor(t[133], t[129]);
+    t[168] = ptx_and(t[168], t[136]);
+    t[168] = ptx_xor(t[168], t[133]);
+    t[170] = ptx_shr(t[1], 8u);
+    t[170] = ptx_and(t[170], 1u);
+    t[171] = ptx_sub(0u, t[170]);
+    t[204] = ptx_not(t[171]);
+    t[172] = ptx_and(t[137], t[204]);
+    t[173] = ptx_and(t[138], t[204]);
+    t[174] = ptx_and(t[139], t[204]);
+    t[175] = ptx_and(t[140], t[204]);
+    t[176] = ptx_and(t[141], t[204]);
+    t[177] = ptx_and(t[142], t[204]);
+    t[178] = ptx_and(t[143], t[204]);
+    t[179] = ptx_and(t[144], t[204]);
+    t[180] = ptx_xor(t[145], t[137]);
+    t[180] = ptx_and(t[180], t[171]);
+    t[180] = ptx_xor(t[180], t[145]);
+    t[181] = ptx_xor(t[146], t[138]);
+    t[181] = ptx_and(t[181], t[171]);
+    t[181] = ptx_xor(t[181], t[146]);
+    t[182] = ptx_xor(t[147], t[139]);
+    t[182] = ptx_and(t[182], t[171]);
+    t[182] = ptx_xor(t[182], t[147]);
+    t[183] = ptx_xor(t[148], t[140]);
+    t[183] = ptx_and(t[183], t[171]);
+    t[183] = ptx_xor(t[183], t[148]);
+    t[184] = ptx_xor(t[149], t[141]);
+    t[184] = ptx_and(t[184], t[171]);
+    t[184] = ptx_xor(t[184], t[149]);
+    t[185] = ptx_xor(t[150], t[142]);
+    t[185] = ptx_and(t[185], t[171]);
+    t[185] = ptx_xor(t[185], t[150]);
+    t[186] = ptx_xor(t[151], t[143]);
+    t[186] = ptx_and(t[186], t[171]);
+    t[186] = ptx_xor(t[186], t[151]);
+    t[187] = ptx_xor(t[152], t[144]);
+    t[187] = ptx_and(t[187], t[171]);
+    t[187] = ptx_xor(t[187], t[152]);
+    t[188] = ptx_xor(t[153], t[145]);
+    t[188] = ptx_and(t[188], t[171]);
+    t[188] = ptx_xor(t[188], t[153]);
+    t[189] = ptx_xor(t[154], t[146]);
+    t[189] = ptx_and(t[189], t[171]);
+    t[189] = ptx_xor(t[189], t[154]);
+    t[190] = ptx_xor(t[155], t[147]);
+    t[190] = ptx_and(t[190], t[171]);
+    t[190] = ptx_xor(t[190], t[155]);
+    t[191] = ptx_xor(t[156], t[148]);
+    t[191] = ptx_and(t[191], t[171]);
+    t[191] = ptx_xor(t[191], t[156]);
+    t[192] = ptx_xor(t[157], t[149]);
+    t[192] = ptx_and(t[192], t[171]);
+    t[192] = ptx_xor(t[192], t[157]);
+    t[193] = ptx_xor(t[158], t[150]);
+    t[193] = ptx_and(t[193], t[171]);
+    t[193] = ptx_xor(t[193], t[158]);
+    t[194] = ptx_xor(t[159], t[151]);
+    t[194] = ptx_and(t[194], t[171]);
+    t[194] = ptx_xor(t[194], t[159]);
+    t[195] = ptx_xor(t[160], t[152]);
+    t[195] = ptx_and(t[195], t[171]);
+    t[195] = ptx_xor(t[195], t[160]);
+    t[196] = ptx_xor(t[161], t[153]);
+    t[196] = ptx_and(t[196], t[171]);
+    t[196] = ptx_xor(t[196], t[161]);
+    t[197] = ptx_xor(t[162], t[154]);
+    t[197] = ptx_and(t[197], t[171]);
+    t[197] = ptx_xor(t[197], t[162]);
+    t[198] = ptx_xor(t[163], t[155]);
+    t[198] = ptx_and(t[198], t[171]);
+    t[198] = ptx_xor(t[198], t[163]);
+    t[199] = ptx_xor(t[164], t[156]);
+    t[199] = ptx_and(t[199], t[171]);
+    t[199] = ptx_xor(t[199], t[164]);
+    t[200] = ptx_xor(t[165], t[157]);
+    t[200] = ptx_and(t[200], t[171]);
+    t[200] = ptx_xor(t[200], t[165]);
+    t[201] = ptx_xor(t[166], t[158]);
+    t[201] = ptx_and(t[201], t[171]);
+    t[201] = ptx_xor(t[201], t[166]);
+    t[202] = ptx_xor(t[167], t[159]);
+    t[202] = ptx_and(t[202], t[171]);
+    t[202] = ptx_xor(t[202], t[167]);
+    t[203] = ptx_xor(t[168], t[160]);
+    t[203] = ptx_and(t[203], t[171]);
+    t[203] = ptx_xor(t[203], t[168]);
+    t[205] = ptx_shr(t[1], 9u);
+    t[205] = ptx_and(t[205], 1u);
+    t[206] = ptx_sub(0u, t[205]);
+    t[239] = ptx_not(t[206]);
+    t[207] = ptx_and(t[172], t[239]);
+    t[208] = ptx_and(t[173], t[239]);
+    t[209] = ptx_and(t[174], t[239]);
+    t[210] = ptx_and(t[175], t[239]);
+    t[211] = ptx_and(t[176], t[239]);
+    t[212] = ptx_and(t[177], t[239]);
+    t[213] = ptx_and(t[178], t[239]);
+    t[214] = ptx_and(t[179], t[239]);
+    t[215] = ptx_and(t[180], t[239]);
+    t[216] = ptx_and(t[181], t[239]);
+    t[217] = ptx_and(t[182], t[239]);
+    t[218] = ptx_and(t[183], t[239]);
+    t[219] = ptx_and(t[184], t[239]);
+    t[220] = ptx_and(t[185], t[239]);
+    t[221] = ptx_and(t[186], t[239]);
+    t[222] = ptx_and(t[187], t[239]);
+    t[223] = ptx_xor(t[188], t[172]);
+    t[223] = ptx_and(t[223], t[206]);
+    t[223] = ptx_xor(t[223], t[188]);
+    t[224] = ptx_xor(t[189], t[173]);
+    t[224] = ptx_and(t[224], t[206]);
+    t[224] = ptx_xor(t[224], t[189]);
+    t[225] = ptx_xor(t[190], t[174]);
+    t[225] = ptx_and(t[225], t[206]);
+    t[225] = ptx_xor(t[225], t[190]);
+    t[226] = ptx_xor(t[191], t[175]);
+    t[226] = ptx_and(t[226], t[206]);
+    t[226] = ptx_xor(t[226], t[191]);
+    t[227] = ptx_xor(t[192], t[176]);
+    t[227] = ptx_and(t[227], t[206]);
+    t[227] = ptx_xor(t[227], t[192]);
+    t[228] = ptx_xor(t[193], t[177]);
+    t[228] = ptx_and(t[228], t[206]);
+    t[228] = ptx_xor(t[228], t[193]);
+    t[229] = ptx_xor(t[194], t[178]);
+    t[229] = ptx_and(t[229], t[206]);
+    t[229] = ptx_xor(t[229], t[194]);
+    t[230] = ptx_xor(t[195], t[179]);
+    t[230] = ptx_and(t[230], t[206]);
+    t[230] = ptx_xor(t[230], t[195]);
+    t[231] = ptx_xor(t[196], t[180]);
+    t[231] = ptx_and(t[231], t[206]);
+    t[231] = ptx_xor(t[231], t[196]);
+    t[232] = ptx_xor(t[197], t[181]);
+    t[232] = ptx_and(t[232], t[206]);
+    t[232] = ptx_xor(t[232], t[197]);
+    t[233] = ptx_xor(t[198], t[182]);
+    t[233] = ptx_and(t[233], t[206]);
+    t[233] = ptx_xor(t[233], t[198]);
+    t[234] = ptx_xor(t[199], t[183]);
+    t[234] = ptx_and(t[234], t[206]);
+    t[234] = ptx_xor(t[234], t[199]);
+    t[235] = ptx_xor(t[200], t[184]);
+    t[235] = ptx_and(t[235], t[206]);
+    t[235] = ptx_xor(t[235], t[200]);
+    t[236] = ptx_xor(t[201], t[185]);
+    t[236] = ptx_and(t[236], t[206]);
+    t[236] = ptx_xor(t[236], t[201]);
+    t[237] = ptx_xor(t[202], t[186]);
+    t[237] = ptx_and(t[237], t[206]);
+    t[237] = ptx_xor(t[237], t[202]);
+    t[238] = ptx_xor(t[203], t[187]);
+    t[238] = ptx_and(t[238], t[206]);
+    t[238] = ptx_xor(t[238], t[203]);
+    t[240] = ptx_and(t[1], 31u);
+    t[241] = ptx_shl(t[207], t[240]);
+    t[242] = ptx_shf_l_clamp(t[207], t[208], t[240]);
+    t[243] = ptx_shf_l_clamp(t[208], t[209], t[240]);
+    t[244] = ptx_shf_l_clamp(t[209], t[210], t[240]);
+    t[245] = ptx_shf_l_clamp(t[210], t[211], t[240]);
+    t[246] = ptx_shf_l_clamp(t[211], t[212], t[240]);
+    t[247] = ptx_shf_l_clamp(t[212], t[213], t[240]);
+    t[248] = ptx_shf_l_clamp(t[213], t[214], t[240]);
+    t[249] = ptx_shf_l_clamp(t[214], t[215], t[240]);
+    t[250] = ptx_shf_l_clamp(t[215], t[216], t[240]);
+    t[251] = ptx_shf_l_clamp(t[216], t[217], t[240]);
+    t[252] = ptx_shf_l_clamp(t[217], t[218], t[240]);
+    t[253] = ptx_shf_l_clamp(t[218], t[219], t[240]);
+    t[254] = ptx_shf_l_clamp(t[219], t[220], t[240]);
+    t[255] = ptx_shf_l_clamp(t[220], t[221], t[240]);
+    t[256] = ptx_shf_l_clamp(t[221], t[222], t[240]);
+    t[257] = ptx_shf_l_clamp(t[222], t[223], t[240]);
+    t[258] = ptx_shf_l_clamp(t[223], t[224], t[240]);
+    t[259] = ptx_shf_l_clamp(t[224], t[225], t[240]);
+    t[260] = ptx_shf_l_clamp(t[225], t[226], t[240]);
+    t[261] = ptx_shf_l_clamp(t[226], t[227], t[240]);
+    t[262] = ptx_shf_l_clamp(t[227], t[228], t[240]);
+    t[263] = ptx_shf_l_clamp(t[228], t[229], t[240]);
+    t[264] = ptx_shf_l_clamp(t[229], t[230], t[240]);
+    t[265] = ptx_shf_l_clamp(t[230], t[231], t[240]);
+    t[266] = ptx_shf_l_clamp(t[231], t[232], t[240]);
+    t[267] = ptx_shf_l_clamp(t[232], t[233], t[240]);
+    t[268] = ptx_shf_l_clamp(t[233], t[234], t[240]);
+    t[269] = ptx_shf_l_clamp(t[234], t[235], t[240]);
+    t[270] = ptx_shf_l_clamp(t[235], t[236], t[240]);
+    t[271] = ptx_shf_l_clamp(t[236], t[237], t[240]);
+    t[272] = ptx_shf_l_clamp(t[237], t[238], t[240]);
+    t[273] = ptx_mov(0u);
+    t[274] = ptx_mov(0u);
+    t[275] = ptx_mov(0u);
+    t[276] = ptx_shr(t[272], 30u);
+    t[276] = ptx_and(t[276], 3u);
+    t[278] = ptx_shf_l_clamp(t[274], t[275], 2u);
+    t[277] = ptx_shl(t[274], 2u);
+    t[277] = ptx_or(t[277], t[276]);
+    t[279] = ptx_shl(t[273], 2u);
+    t[279] = ptx_or(t[279], 1u);
+    t[280] = ptx_shr(t[273], 30u);
+    t[281] = ptx_sub_cc(cf, t[277], t[279]);
+    t[282] = ptx_subc_cc(cf, t[278], t[280]);
+    t[283] = ptx_subc(cf, 0u, 0u);
+    t[288] = ptx_xor(t[281], t[277]);
+    t[288] = ptx_and(t[288], t[283]);
+    t[284] = ptx_xor(t[281], t[288]);
+    t[289] = ptx_xor(t[282], t[278]);
+    t[289] = ptx_and(t[289], t[283]);
+    t[285] = ptx_xor(t[282], t[289]);
+    t[286] = ptx_add(t[283], 1u);
+    t[287] = ptx_shl(t[273], 1u);
+    t[287] = ptx_or(t[287], t[286]);
+    t[290] = ptx_shr(t[272], 28u);
+    t[290] = ptx_and(t[290], 3u);
+    t[292] = ptx_shf_l_clamp(t[284], t[285], 2u);
+    t[291] = ptx_shl(t[284], 2u);
+    t[291] = ptx_or(t[291], t[290]);
+    t[293] = ptx_shl(t[287], 2u);
+    t[293] = ptx_or(t[293], 1u);
+    t[294] = ptx_shr(t[287], 30u);
+    t[295] = ptx_sub_cc(cf, t[291], t[293]);
+    t[296] = ptx_subc_cc(cf, t[292], t[294]);
+    t[297] = ptx_subc(cf, 0u, 0u);
+    t[302] = ptx_xor(t[295], t[291]);
+    t[302] = ptx_and(t[302], t[297]);
+    t[298] = ptx_xor(t[295], t[302]);
+    t[303] = ptx_xor(t[296], t[292]);
+    t[303] = ptx_and(t[303], t[297]);
+    t[299] = ptx_xor(t[296], t[303]);
+    t[300] = ptx_add(t[297], 1u);
+    t[301] = ptx_shl(t[287], 1u);
+    t[301] = ptx_or(t[301], t[300]);
+    t[304] = ptx_shr(t[272], 26u);
+    t[304] = ptx_and(t[304], 3u);
+    t[306] = ptx_shf_l_clamp(t[298], t[299], 2u);
+    t[305] = ptx_shl(t[298], 2u);
+    t[305] = ptx_or(t[305], t[304]);
+    t[307] = ptx_shl(t[301], 2u);
+    t[307] = ptx_or(t[307], 1u);
+    t[308] = ptx_shr(t[301], 30u);
+    t[309] = ptx_sub_cc(cf, t[305], t[307]);
+    t[310] = ptx_subc_cc(cf, t[306], t[308]);
+    t[311] = ptx_subc(cf, 0u, 0u);
+    t[316] = ptx_xor(t[309], t[305]);
+    t[316] = ptx_and(t[316], t[311]);
+    t[312] = ptx_xor(t[309], t[316]);
+    t[317] = ptx_xor(t[310], t[306]);
+    t[317] = ptx_and(t[317], t[311]);
+    t[313] = ptx_xor(t[310], t[317]);
+    t[314] = ptx_add(t[311], 1u);
+    t[315] = ptx_shl(t[301], 1u);
+    t[315] = ptx_or(t[315], t[314]);
+    t[318] = ptx_shr(t[272], 24u);
+    t[318] = ptx_and(t[318], 3u);
+    t[320] = ptx_shf_l_clamp(t[312], t[313], 2u);
+    t[319] = ptx_shl(t[312], 2u);
+    t[319] = ptx_or(t[319], t[318]);
+    t[321] = ptx_shl(t[315], 2u);
+    t[321] = ptx_or(t[321], 1u);
+    t[322] = ptx_shr(t[315], 30u);
+    t[323] = ptx_sub_cc(cf, t[319], t[321]);
+    t[324] = ptx_subc_cc(cf, t[320], t[322]);
+    t[325] = ptx_subc(cf, 0u, 0u);
+    t[330] = ptx_xor(t[323], t[319]);
+    t[330] = ptx_and(t[330], t[325]);
+    t[326] = ptx_xor(t[323], t[330]);
+    t[331] = ptx_xor(t[324], t[320]);
+    t[331] = ptx_and(t[331], t[325]);
+    t[327] = ptx_xor(t[324], t[331]);
+    t[328] = ptx_add(t[325], 1u);
+    t[329] = ptx_shl(t[315], 1u);
+    t[329] = ptx_or(t[329], t[328]);
+    t[332] = ptx_shr(t[272], 22u);
+    t[332] = ptx_and(t[332], 3u);
+    t[334] = ptx_shf_l_clamp(t[326], t[327], 2u);
+    t[333] = ptx_shl(t[326], 2u);
+    t[333] = ptx_or(t[333], t[332]);
+    t[335] = ptx_shl(t[329], 2u);
+    t[335] = ptx_or(t[335], 1u);
+    t[336] = ptx_shr(t[329], 30u);
+    t[337] = ptx_sub_cc(cf, t[333], t[335]);
+    t[338] = ptx_subc_cc(cf, t[334], t[336]);
+    t[339] = ptx_subc(cf, 0u, 0u);
+    t[344] = ptx_xor(t[337], t[333]);
+    t[344] = ptx_and(t[344], t[339]);
+    t[340] = ptx_xor(t[337], t[344]);
+    t[345] = ptx_xor(t[338], t[334]);
+    t[345] = ptx_and(t[345], t[339]);
+    t[341] = ptx_xor(t[338], t[345]);
+    t[342] = ptx_add(t[339], 1u);
+    t[343] = ptx_shl(t[329], 1u);
+    t[343] = ptx_or(t[343], t[342]);
+    t[346] = ptx_shr(t[272], 20u);
+    t[346] = ptx_and(t[346], 3u);
+    t[348] = ptx_shf_l_clamp(t[340], t[341], 2u);
+    t[347] = ptx_shl(t[340], 2u);
+    t[347] = ptx_or(t[347], t[346]);
+    t[349] = ptx_shl(t[343], 2u);
+    t[349] = ptx_or(t[349], 1u);
+    t[350] = ptx_shr(t[343], 30u);
+    t[351] = ptx_sub_cc(cf, t[347], t[349]);
+    t[352] = ptx_subc_cc(cf, t[348], t[350]);
+    t[353] = ptx_subc(cf, 0u, 0u);
+    t[358] = ptx_xor(t[351], t[347]);
+    t[358] = ptx_and(t[358], t[353]);
+    t[354] = ptx_xor(t[351], t[358]);
+    t[359] = ptx_xor(t[352], t[348]);
+    t[359] = ptx_and(t[359], t[353]);
+    t[355] = ptx_xor(t[352], t[359]);
+    t[356] = ptx_add(t[353], 1u);
+    t[357] = ptx_shl(t[343], 1u);
+    t[357] = ptx_or(t[357], t[356]);
+    t[360] = ptx_shr(t[272], 18u);
+    t[360] = ptx_and(t[360], 3u);
+    t[362] = ptx_shf_l_clamp(t[354], t[355], 2u);
+    t[361] = ptx_shl(t[354], 2u);
+    t[361] = ptx_or(t[361], t[360]);
+    t[363] = ptx_shl(t[357], 2u);
+    t[363] = ptx_or(t[363], 1u);
+    t[364] = ptx_shr(t[357], 30u);
+    t[365] = ptx_sub_cc(cf, t[361], t[363]);
+    t[366] = ptx_subc_cc(cf, t[362], t[364]);
+    t[367] = ptx_subc(cf, 0u, 0u);
+    t[372] = ptx_xor(t[365], t[361]);
+    t[372] = ptx_and(t[372], t[367]);
+    t[368] = ptx_xor(t[365], t[372]);
+    t[373] = ptx_xor(t[366], t[362]);
+    t[373] = ptx_and(t[373], t[367]);
+    t[369] = ptx_xor(t[366], t[373]);
+    t[370] = ptx_add(t[367], 1u);
+    t[371] = ptx_shl(t[357], 1u);
+    t[371] = ptx_or(t[371], t[370]);
+    t[374] = ptx_shr(t[272], 16u);
+    t[374] = ptx_and(t[374], 3u);
+    t[376] = ptx_shf_l_clamp(t[368], t[369], 2u);
+    t[375] = ptx_shl(t[368], 2u);
+    t[375] = ptx_or(t[375], t[374]);
+    t[377] = ptx_shl(t[371], 2u);
+    t[377] = ptx_or(t[377], 1u);
+    t[378] = ptx_shr(t[371], 30u);
+    t[379] = ptx_sub_cc(cf, t[375], t[377]);
+    t[380] = ptx_subc_cc(cf, t[376], t[378]);
+    t[381] = ptx_subc(cf, 0u, 0u);
+    t[386] = ptx_xor(t[379], t[375]);
+    t[386] = ptx_and(t[386], t[381]);
+    t[382] = ptx_xor(t[379], t[386]);
+    t[387] = ptx_xor(t[380], t[376]);
+    t[387] = ptx_and(t[387], t[381]);
+    t[383] = ptx_xor(t[380], t[387]);
+    t[384] = ptx_add(t[381], 1u);
+    t[385] = ptx_shl(t[371], 1u);
+    t[385] = ptx_or(t[385], t[384]);
+    t[388] = ptx_shr(t[272], 14u);
+    t[388] = ptx_and(t[388], 3u);
+    t[390] = ptx_shf_l_clamp(t[382], t[383], 2u);
+    t[389] = ptx_shl(t[382], 2u);
+    t[389] = ptx_or(t[389], t[388]);
+    t[391] = ptx_shl(t[385], 2u);
+    t[391] = ptx_or(t[391], 1u);
+    t[392] = ptx_shr(t[385], 30u);
+    t[393] = ptx_sub_cc(cf, t[389], t[391]);
+    t[394] = ptx_subc_cc(cf, t[390], t[392]);
+    t[395] = ptx_subc(cf, 0u, 0u);
+    t[400] = ptx_xor(t[393], t[389]);
+    t[400] = ptx_and(t[400], t[395]);
+    t[396] = ptx_xor(t[393], t[400]);
+    t[401] = ptx_xor(t[394], t[390]);
+    t[401] = ptx_and(t[401], t[395]);
+    t[397] = ptx_xor(t[394], t[401]);
+    t[398] = ptx_add(t[395], 1u);
+    t[399] = ptx_shl(t[385], 1u);
+    t[399] = ptx_or(t[399], t[398]);
+    t[402] = ptx_shr(t[272], 12u);
+    t[402] = ptx_and(t[402], 3u);
+    t[404] = ptx_shf_l_clamp(t[396], t[397], 2u);
+    t[403] = ptx_shl(t[396], 2u);
+    t[403] = ptx_or(t[403], t[402]);
+    t[405] = ptx_shl(t[399], 2u);
+    t[405] = ptx_or(t[405], 1u);
+    t[406] = ptx_shr(t[399], 30u);
+    t[407] = ptx_sub_cc(cf, t[403], t[405]);
+    t[408] = ptx_subc_cc(cf, t[404], t[406]);
+    t[409] = ptx_subc(cf, 0u, 0u);
+    t[414] = ptx_xor(t[407], t[403]);
+    t[414] = ptx_and(t[414], t[409]);
+    t[410] = ptx_xor(t[407], t[414]);
+    t[415] = ptx_xor(t[408], t[404]);
+    t[415] = ptx_and(t[415], t[409]);
+    t[411] = ptx_xor(t[408], t[415]);
+    t[412] = ptx_add(t[409], 1u);
+    t[413] = ptx_shl(t[399], 1u);
+    t[413] = ptx_or(t[413], t[412]);
+    t[416] = ptx_shr(t[272], 10u);
+    t[416] = ptx_and(t[416], 3u);
+    t[418] = ptx_shf_l_clamp(t[410], t[411], 2u);
+    t[417] = ptx_shl(t[410], 2u);
+    t[417] = ptx_or(t[417], t[416]);
+    t[419] = ptx_shl(t[413], 2u);
+    t[419] = ptx_or(t[419], 1u);
+    t[420] = ptx_shr(t[413], 30u);
+    t[421] = ptx_sub_cc(cf, t[417], t[419]);
+    t[422] = ptx_subc_cc(cf, t[418], t[420]);
+    t[423] = ptx_subc(cf, 0u, 0u);
+    t[428] = ptx_xor(t[421], t[417]);
+    t[428] = ptx_and(t[428], t[423]);
+    t[424] = ptx_xor(t[421], t[428]);
+    t[429] = ptx_xor(t[422], t[418]);
+    t[429] = ptx_and(t[429], t[423]);
+    t[425] = ptx_xor(t[422], t[429]);
+    t[426] = ptx_add(t[423], 1u);
+    t[427] = ptx_shl(t[413], 1u);
+    t[427] = ptx_or(t[427], t[426]);
+    t[430] = ptx_shr(t[272], 8u);
+    t[430] = ptx_and(t[430], 3u);
+    t[432] = ptx_shf_l_clamp(t[424], t[425], 2u);
+    t[431] = ptx_shl(t[424], 2u);
+    t[431] = ptx_or(t[431], t[430]);
+    t[433] = ptx_shl(t[427], 2u);
+    t[433] = ptx_or(t[433], 1u);
+    t[434] = ptx_shr(t[427], 30u);
+    t[435] = ptx_sub_cc(cf, t[431], t[433]);
+    t[436] = ptx_subc_cc(cf, t[432], t[434]);
+    t[437] = ptx_subc(cf, 0u, 0u);
+    t[442] = ptx_xor(t[435], t[431]);
+    t[442] = ptx_and(t[442], t[437]);
+    t[438] = ptx_xor(t[435], t[442]);
+    t[443] = ptx_xor(t[436], t[432]);
+    t[443] = ptx_and(t[443], t[437]);
+    t[439] = ptx_xor(t[436], t[443]);
+    t[440] = ptx_add(t[437], 1u);
+    t[441] = ptx_shl(t[427], 1u);
+    t[441] = ptx_or(t[441], t[440]);
+    t[444] = ptx_shr(t[272], 6u);
+    t[444] = ptx_and(t[444], 3u);
+    t[446] = ptx_shf_l_clamp(t[438], t[439], 2u);
+    t[445] = ptx_shl(t[438], 2u);
+    t[445] = ptx_or(t[445], t[444]);
+    t[447] = ptx_shl(t[441], 2u);
+    t[447] = ptx_or(t[447], 1u);
+    t[448] = ptx_shr(t[441], 30u);
+    t[449] = ptx_sub_cc(cf, t[445], t[447]);
+    t[450] = ptx_subc_cc(cf, t[446], t[448]);
+    t[451] = ptx_subc(cf, 0u, 0u);
+    t[456] = ptx_xor(t[449], t[445]);
+    t[456] = ptx_and(t[456], t[451]);
+    t[452] = ptx_xor(t[449], t[456]);
+    t[457] = ptx_xor(t[450], t[446]);
+    t[457] = ptx_and(t[457], t[451]);
+    t[453] = ptx_xor(t[450], t[457]);
+    t[454] = ptx_add(t[451], 1u);
+    t[455] = ptx_shl(t[441], 1u);
+    t[455] = ptx_or(t[455], t[454]);
+    t[458] = ptx_shr(t[272], 4u);
+    t[458] = ptx_and(t[458], 3u);
+    t[460] = ptx_shf_l_clamp(t[452], t[453], 2u);
+    t[459] = ptx_shl(t[452], 2u);
+    t[459] = ptx_or(t[459], t[458]);
+    t[461] = ptx_shl(t[455], 2u);
+    t[461] = ptx_or(t[461], 1u);
+    t[462] = ptx_shr(t[455], 30u);
+    t[463] = ptx_sub_cc(cf, t[459], t[461]);
+    t[464] = ptx_subc_cc(cf, t[460], t[462]);
+    t[465] = ptx_subc(cf, 0u, 0u);
+    t[470] = ptx_xor(t[463], t[459]);
+    t[470] = ptx_and(t[470], t[465]);
+    t[466] = ptx_xor(t[463], t[470]);
+    t[471] = ptx_xor(t[464], t[460]);
+    t[471] = ptx_and(t[471], t[465]);
+    t[467] = ptx_xor(t[464], t[471]);
+    t[468] = ptx_add(t[465], 1u);
+    t[469] = ptx_shl(t[455], 1u);
+    t[469] = ptx_or(t[469], t[468]);
+    t[472] = ptx_shr(t[272], 2u);
+    t[472] = ptx_and(t[472], 3u);
+    t[474] = ptx_shf_l_clamp(t[466], t[467], 2u);
+    t[473] = ptx_shl(t[466], 2u);
+    t[473] = ptx_or(t[473], t[472]);
+    t[475] = ptx_shl(t[469], 2u);
+    t[475] = ptx_or(t[475], 1u);
+    t[476] = ptx_shr(t[469], 30u);
+    t[477] = ptx_sub_cc(cf, t[473], t[475]);
+    t[478] = ptx_subc_cc(cf, t[474], t[476]);
+    t[479] = ptx_subc(cf, 0u, 0u);
+    t[484] = ptx_xor(t[477], t[473]);
+    t[484] = ptx_and(t[484], t[479]);
+    t[480] = ptx_xor(t[477], t[484]);
+    t[485] = ptx_xor(t[478], t[474]);
+    t[485] = ptx_and(t[485], t[479]);
+    t[481] = ptx_xor(t[478], t[485]);
+    t[482] = ptx_add(t[479], 1u);
+    t[483] = ptx_shl(t[469], 1u);
+    t[483] = ptx_or(t[483], t[482]);
+    t[486] = ptx_shr(t[272], 0u);
+    t[486] = ptx_and(t[486], 3u);
+    t[488] = ptx_shf_l_clamp(t[480], t[481], 2u);
+    t[487] = ptx_shl(t[480], 2u);
+    t[487] = ptx_or(t[487], t[486]);
+    t[489] = ptx_shl(t[483], 2u);
+    t[489] = ptx_or(t[489], 1u);
+    t[490] = ptx_shr(t[483], 30u);
+    t[491] = ptx_sub_cc(cf, t[487], t[489]);
+    t[492] = ptx_subc_cc(cf, t[488], t[490]);
+    t[493] = ptx_subc(cf, 0u, 0u);
+    t[498] = ptx_xor(t[491], t[487]);
+    t[498] = ptx_and(t[498], t[493]);
+    t[494] = ptx_xor(t[491], t[498]);
+    t[499] = ptx_xor(t[492], t[488]);
+    t[499] = ptx_and(t[499], t[493]);
+    t[495] = ptx_xor(t[492], t[499]);
+    t[496] = ptx_add(t[493], 1u);
+    t[497] = ptx_shl(t[483], 1u);
+    t[497] = ptx_or(t[497], t[496]);
+    t[500] = ptx_shr(t[271], 30u);
+    t[500] = ptx_and(t[500], 3u);
+    t[502] = ptx_shf_l_clamp(t[494], t[495], 2u);
+    t[501] = ptx_shl(t[494], 2u);
+    t[501] = ptx_or(t[501], t[500]);
+    t[503] = ptx_shl(t[497], 2u);
+    t[503] = ptx_or(t[503], 1u);
+    t[504] = ptx_shr(t[497], 30u);
+    t[505] = ptx_sub_cc(cf, t[501], t[503]);
+    t[506] = ptx_subc_cc(cf, t[502], t[504]);
+    t[507] = ptx_subc(cf, 0u, 0u);
+    t[512] = ptx_xor(t[505], t[501]);
+    t[512] = ptx_and(t[512], t[507]);
+    t[508] = ptx_xor(t[505], t[512]);
+    t[513] = ptx_xor(t[506], t[502]);
+    t[513] = ptx_and(t[513], t[507]);
+    t[509] = ptx_xor(t[506], t[513]);
+    t[510] = ptx_add(t[507], 1u);
+    t[511] = ptx_shl(t[497], 1u);
+    t[511] = ptx_or(t[511], t[510]);
+    t[514] = ptx_shr(t[271], 28u);
+    t[514] = ptx_and(t[514], 3u);
+    t[516] = ptx_shf_l_clamp(t[508], t[509], 2u);
+    t[515] = ptx_shl(t[508], 2u);
+    t[515] = ptx_or(t[515], t[514]);
+    t[517] = ptx_shl(t[511], 2u);
+    t[517] = ptx_or(t[517], 1u);
+    t[518] = ptx_shr(t[511], 30u);
+    t[519] = ptx_sub_cc(cf, t[515], t[517]);
+    t[520] = ptx_subc_cc(cf, t[516], t[518]);
+    t[521] = ptx_subc(cf, 0u, 0u);
+    t[526] = ptx_xor(t[519], t[515]);
+    t[526] = ptx_and(t[526], t[521]);
+    t[522] = ptx_xor(t[519], t[526]);
+    t[527] = ptx_xor(t[520], t[516]);
+    t[527] = ptx_and(t[527], t[521]);
+    t[523] = ptx_xor(t[520], t[527]);
+    t[524] = ptx_add(t[521], 1u);
+    t[525] = ptx_shl(t[511], 1u);
+    t[525] = ptx_or(t[525], t[524]);
+    t[528] = ptx_shr(t[271], 26u);
+    t[528] = ptx_and(t[528], 3u);
+    t[530] = ptx_shf_l_clamp(t[522], t[523], 2u);
+    t[529] = ptx_shl(t[522], 2u);
+    t[529] = ptx_or(t[529], t[528]);
+    t[531] = ptx_shl(t[525], 2u);
+    t[531] = ptx_or(t[531], 1u);
+    t[532] = ptx_shr(t[525], 30u);
+    t[533] = ptx_sub_cc(cf, t[529], t[531]);
+    t[534] = ptx_subc_cc(cf, t[530], t[532]);
+    t[535] = ptx_subc(cf, 0u, 0u);
+    t[540] = ptx_xor(t[533], t[529]);
+    t[540] = ptx_and(t[540], t[535]);
+    t[536] = ptx_xor(t[533], t[540]);
+    t[541] = ptx_xor(t[534], t[530]);
+    t[541] = ptx_and(t[541], t[535]);
+    t[537] = ptx_xor(t[534], t[541]);
+    t[538] = ptx_add(t[535], 1u);
+    t[539] = ptx_shl(t[525], 1u);
+    t[539] = ptx_or(t[539], t[538]);
+    t[542] = ptx_shr(t[271], 24u);
+    t[542] = ptx_and(t[542], 3u);
+    t[544] = ptx_shf_l_clamp(t[536], t[537], 2u);
+    t[543] = ptx_shl(t[536], 2u);
+    t[543] = ptx_or(t[543], t[542]);
+    t[545] = ptx_shl(t[539], 2u);
+    t[545] = ptx_or(t[545], 1u);
+    t[546] = ptx_shr(t[539], 30u);
+    t[547] = ptx_sub_cc(cf, t[543], t[545]);
+    t[548] = ptx_subc_cc(cf, t[544], t[546]);
+    t[549] = ptx_subc(cf, 0u, 0u);
+    t[554] = ptx_xor(t[547], t[543]);
+    t[554] = ptx_and(t[554], t[549]);
+    t[550] = ptx_xor(t[547], t[554]);
+    t[555] = ptx_xor(t[548], t[544]);
+    t[555] = ptx_and(t[555], t[549]);
+    t[551] = ptx_xor(t[548], t[555]);
+    t[552] = ptx_add(t[549], 1u);
+    t[553] = ptx_shl(t[539], 1u);
+    t[553] = ptx_or(t[553], t[552]);
+    t[556] = ptx_shr(t[271], 22u);
+    t[556] = ptx_and(t[556], 3u);
+    t[558] = ptx_shf_l_clamp(t[550], t[551], 2u);
+    t[557] = ptx_shl(t[550], 2u);
+    t[557] = ptx_or(t[557], t[556]);
+    t[559] = ptx_shl(t[553], 2u);
+    t[559] = ptx_or(t[559], 1u);
+    t[560] = ptx_shr(t[553], 30u);
+    t[561] = ptx_sub_cc(cf, t[557], t[559]);
+    t[562] = ptx_subc_cc(cf, t[558], t[560]);
+    t[563] = ptx_subc(cf, 0u, 0u);
+    t[568] = ptx_xor(t[561], t[557]);
+    t[568] = ptx_and(t[568], t[563]);
+    t[564] = ptx_xor(t[561], t[568]);
+    t[569] = ptx_xor(t[562], t[558]);
+    t[569] = ptx_and(t[569], t[563]);
+    t[565] = ptx_xor(t[562], t[569]);
+    t[566] = ptx_add(t[563], 1u);
+    t[567] = ptx_shl(t[553], 1u);
+    t[567] = ptx_or(t[567], t[566]);
+    t[570] = ptx_shr(t[271], 20u);
+    t[570] = ptx_and(t[570], 3u);
+    t[572] = ptx_shf_l_clamp(t[564], t[565], 2u);
+    t[571] = ptx_shl(t[564], 2u);
+    t[571] = ptx_or(t[571], t[570]);
+    t[573] = ptx_shl(t[567], 2u);
+    t[573] = ptx_or(t[573], 1u);
+    t[574] = ptx_shr(t[567], 30u);
+    t[575] = ptx_sub_cc(cf, t[571], t[573]);
+    t[576] = ptx_subc_cc(cf, t[572], t[574]);
+    t[577] = ptx_subc(cf, 0u, 0u);
+    t[582] = ptx_xor(t[575], t[571]);
+    t[582] = ptx_and(t[582], t[577]);
+    t[578] = ptx_xor(t[575], t[582]);
+    t[583] = ptx_xor(t[576], t[572]);
+    t[583] = ptx_and(t[583], t[577]);
+    t[579] = ptx_xor(t[576], t[583]);
+    t[580] = ptx_add(t[577], 1u);
+    t[581] = ptx_shl(t[567], 1u);
+    t[581] = ptx_or(t[581], t[580]);
+    t[584] = ptx_shr(t[271], 18u);
+    t[584] = ptx_and(t[584], 3u);
+    t[586] = ptx_shf_l_clamp(t[578], t[579], 2u);
+    t[585] = ptx_shl(t[578], 2u);
+    t[585] = ptx_or(t[585], t[584]);
+    t[587] = ptx_shl(t[581], 2u);
+    t[587] = ptx_or(t[587], 1u);
+    t[588] = ptx_shr(t[581], 30u);
+    t[589] = ptx_sub_cc(cf, t[585], t[587]);
+    t[590] = ptx_subc_cc(cf, t[586], t[588]);
+    t[591] = ptx_subc(cf, 0u, 0u);
+    t[596] = ptx_xor(t[589], t[585]);
+    t[596] = ptx_and(t[596], t[591]);
+    t[592] = ptx_xor(t[589], t[596]);
+    t[597] = ptx_xor(t[590], t[586]);
+    t[597] = ptx_and(t[597], t[591]);
+    t[593] = ptx_xor(t[590], t[597]);
+    t[594] = ptx_add(t[591], 1u);
+    t[595] = ptx_shl(t[581], 1u);
+    t[595] = ptx_or(t[595], t[594]);
+    t[598] = ptx_shr(t[271], 16u);
+    t[598] = ptx_and(t[598], 3u);
+    t[600] = ptx_shf_l_clamp(t[592], t[593], 2u);
+    t[599] = ptx_shl(t[592], 2u);
+    t[599] = ptx_or(t[599], t[598]);
+    t[601] = ptx_shl(t[595], 2u);
+    t[601] = ptx_or(t[601], 1u);
+    t[602] = ptx_shr(t[595], 30u);
+    t[603] = ptx_sub_cc(cf, t[599], t[601]);
+    t[604] = ptx_subc_cc(cf, t[600], t[602]);
+    t[605] = ptx_subc(cf, 0u, 0u);
+    t[610] = ptx_xor(t[603], t[599]);
+    t[610] = ptx_and(t[610], t[605]);
+    t[606] = ptx_xor(t[603], t[610]);
+    t[611] = ptx_xor(t[604], t[600]);
+    t[611] = ptx_and(t[611], t[605]);
+    t[607] = ptx_xor(t[604], t[611]);
+    t[608] = ptx_add(t[605], 1u);
+    t[609] = ptx_shl(t[595], 1u);
+    t[609] = ptx_or(t[609], t[608]);
+    t[612] = ptx_shr(t[271], 14u);
+    t[612] = ptx_and(t[612], 3u);
+    t[614] = ptx_shf_l_clamp(t[606], t[607], 2u);
+    t[613] = ptx_shl(t[606], 2u);
+    t[613] = ptx_or(t[613], t[612]);
+    t[615] = ptx_shl(t[609], 2u);
+    t[615] = ptx_or(t[615], 1u);
+    t[616] = ptx_shr(t[609], 30u);
+    t[617] = ptx_sub_cc(cf, t[613], t[615]);
+    t[618] = ptx_subc_cc(cf, t[614], t[616]);
+    t[619] = ptx_subc(cf, 0u, 0u);
+    t[624] = ptx_xor(t[617], t[613]);
+    t[624] = ptx_and(t[624], t[619]);
+    t[620] = ptx_xor(t[617], t[624]);
+    t[625] = ptx_xor(t[618], t[614]);
+    t[625] = ptx_and(t[625], t[619]);
+    t[621] = ptx_xor(t[618], t[625]);
+    t[622] = ptx_add(t[619], 1u);
+    t[623] = ptx_shl(t[609], 1u);
+    t[623] = ptx_or(t[623], t[622]);
+    t[626] = ptx_shr(t[271], 12u);
+    t[626] = ptx_and(t[626], 3u);
+    t[628] = ptx_shf_l_clamp(t[620], t[621], 2u);
+    t[627] = ptx_shl(t[620], 2u);
+    t[627] = ptx_or(t[627], t[626]);
+    t[629] = ptx_shl(t[623], 2u);
+    t[629] = ptx_or(t[629], 1u);
+    t[630] = ptx_shr(t[623], 30u);
+    t[631] = ptx_sub_cc(cf, t[627], t[629]);
+    t[632] = ptx_subc_cc(cf, t[628], t[630]);
+    t[633] = ptx_subc(cf, 0u, 0u);
+    t[638] = ptx_xor(t[631], t[627]);
+    t[638] = ptx_and(t[638], t[633]);
+    t[634] = ptx_xor(t[631], t[638]);
+    t[639] = ptx_xor(t[632], t[628]);
+    t[639] = ptx_and(t[639], t[633]);
+    t[635] = ptx_xor(t[632], t[639]);
+    t[636] = ptx_add(t[633], 1u);
+    t[637] = ptx_shl(t[623], 1u);
+    t[637] = ptx_or(t[637], t[636]);
+    t[640] = ptx_shr(t[271], 10u);
+    t[640] = ptx_and(t[640], 3u);
+    t[642] = ptx_shf_l_clamp(t[634], t[635], 2u);
+    t[641] = ptx_shl(t[634], 2u);
+    t[641] = ptx_or(t[641], t[640]);
+    t[643] = ptx_shl(t[637], 2u);
+    t[643] = ptx_or(t[643], 1u);
+    t[644] = ptx_shr(t[637], 30u);
+    t[645] = ptx_sub_cc(cf, t[641], t[643]);
+    t[646] = ptx_subc_cc(cf, t[642], t[644]);
+    t[647] = ptx_subc(cf, 0u, 0u);
+    t[652] = ptx_xor(t[645], t[641]);
+    t[652] = ptx_and(t[652], t[647]);
+    t[648] = ptx_xor(t[645], t[652]);
+    t[653] = ptx_xor(t[646], t[642]);
+    t[653] = ptx_and(t[653], t[647]);
+    t[649] = ptx_xor(t[646], t[653]);
+    t[650] = ptx_add(t[647], 1u);
+    t[651] = ptx_shl(t[637], 1u);
+    t[651] = ptx_or(t[651], t[650]);
+    t[654] = ptx_shr(t[271], 8u);
+    t[654] = ptx_and(t[654], 3u);
+    t[656] = ptx_shf_l_clamp(t[648], t[649], 2u);
+    t[655] = ptx_shl(t[648], 2u);
+    t[655] = ptx_or(t[655], t[654]);
+    t[657] = ptx_shl(t[651], 2u);
+    t[657] = ptx_or(t[657], 1u);
+    t[658] = ptx_shr(t[651], 30u);
+    t[659] = ptx_sub_cc(cf, t[655], t[657]);
+    t[660] = ptx_subc_cc(cf, t[656], t[658]);
+    t[661] = ptx_subc(cf, 0u, 0u);
+    t[666] = ptx_xor(t[659], t[655]);
+    t[666] = ptx_and(t[666], t[661]);
+    t[662] = ptx_xor(t[659], t[666]);
+    t[667] = ptx_xor(t[660], t[656]);
+    t[667] = ptx_and(t[667], t[661]);
+    t[663] = ptx_xor(t[660], t[667]);
+    t[664] = ptx_add(t[661], 1u);
+    t[665] = ptx_shl(t[651], 1u);
+    t[665] = ptx_or(t[665], t[664]);
+    t[668] = ptx_shr(t[271], 6u);
+    t[668] = ptx_and(t[668], 3u);
+    t[670] = ptx_shf_l_clamp(t[662], t[663], 2u);
+    t[669] = ptx_shl(t[662], 2u);
+    t[669] = ptx_or(t[669], t[668]);
+    t[671] = ptx_shl(t[665], 2u);
+    t[671] = ptx_or(t[671], 1u);
+    t[672] = ptx_shr(t[665], 30u);
+    t[673] = ptx_sub_cc(cf, t[669], t[671]);
+    t[674] = ptx_subc_cc(cf, t[670], t[672]);
+    t[675] = ptx_subc(cf, 0u, 0u);
+    t[680] = ptx_xor(t[673], t[669]);
+    t[680] = ptx_and(t[680], t[675]);
+    t[676] = ptx_xor(t[673], t[680]);
+    t[681] = ptx_xor(t[674], t[670]);
+    t[681] = ptx_and(t[681], t[675]);
+    t[677] = ptx_xor(t[674], t[681]);
+    t[678] = ptx_add(t[675], 1u);
+    t[679] = ptx_shl(t[665], 1u);
+    t[679] = ptx_or(t[679], t[678]);
+    t[682] = ptx_shr(t[271], 4u);
+    t[682] = ptx_and(t[682], 3u);
+    t[684] = ptx_shf_l_clamp(t[676], t[677], 2u);
+    t[683] = ptx_shl(t[676], 2u);
+    t[683] = ptx_or(t[683], t[682]);
+    t[685] = ptx_shl(t[679], 2u);
+    t[685] = ptx_or(t[685], 1u);
+    t[686] = ptx_shr(t[679], 30u);
+    t[687] = ptx_sub_cc(cf, t[683], t[685]);
+    t[688] = ptx_subc_cc(cf, t[684], t[686]);
+    t[689] = ptx_subc(cf, 0u, 0u);
+    t[694] = ptx_xor(t[687], t[683]);
+    t[694] = ptx_and(t[694], t[689]);
+    t[690] = ptx_xor(t[687], t[694]);
+    t[695] = ptx_xor(t[688], t[684]);
+    t[695] = ptx_and(t[695], t[689]);
+    t[691] = ptx_xor(t[688], t[695]);
+    t[692] = ptx_add(t[689], 1u);
+    t[693] = ptx_shl(t[679], 1u);
+    t[693] = ptx_or(t[693], t[692]);
+    t[696] = ptx_shr(t[271], 2u);
+    t[696] = ptx_and(t[696], 3u);
+    t[698] = ptx_shf_l_clamp(t[690], t[691], 2u);
+    t[697] = ptx_shl(t[690], 2u);
+    t[697] = ptx_or(t[697], t[696]);
+    t[699] = ptx_shl(t[693], 2u);
+    t[699] = ptx_or(t[699], 1u);
+    t[700] = ptx_shr(t[693], 30u);
+    t[701] = ptx_sub_cc(cf, t[697], t[699]);
+    t[702] = ptx_subc_cc(cf, t[698], t[700]);
+    t[703] = ptx_subc(cf, 0u, 0u);
+    t[708] = ptx_xor(t[701], t[697]);
+    t[708] = ptx_and(t[708], t[703]);
+    t[704] = ptx_xor(t[701], t[708]);
+    t[709] = ptx_xor(t[702], t[698]);
+    t[709] = ptx_and(t[709], t[703]);
+    t[705] = ptx_xor(t[702], t[709]);
+    t[706] = ptx_add(t[703], 1u);
+    t[707] = ptx_shl(t[693], 1u);
+    t[707] = ptx_or(t[707], t[706]);
+    t[710] = ptx_shr(t[271], 0u);
+    t[710] = ptx_and(t[710], 3u);
+    t[712] = ptx_shf_l_clamp(t[704], t[705], 2u);
+    t[711] = ptx_shl(t[704], 2u);
+    t[711] = ptx_or(t[711], t[710]);
+    t[713] = ptx_shl(t[707], 2u);
+    t[713] = ptx_or(t[713], 1u);
+    t[714] = ptx_shr(t[707], 30u);
+    t[715] = ptx_sub_cc(cf, t[711], t[713]);
+    t[716] = ptx_subc_cc(cf, t[712], t[714]);
+    t[717] = ptx_subc(cf, 0u, 0u);
+    t[722] = ptx_xor(t[715], t[711]);
+    t[722] = ptx_and(t[722], t[717]);
+    ptx_xor(t[715], t[722]);
+    t[723] = ptx_xor(t[716], t[712]);
+    t[723] = ptx_and(t[723], t[717]);
+    ptx_xor(t[716], t[723]);
+    t[720] = ptx_add(t[717], 1u);
+    t[721] = ptx_shl(t[707], 1u);
+    t[721] = ptx_or(t[721], t[720]);
+    t[724] = ptx_mov(x[0]);
+    t[724] = ptx_or(t[724], x[1]);
+    t[724] = ptx_or(t[724], x[2]);
+    t[724] = ptx_or(t[724], x[3]);
+    t[724] = ptx_or(t[724], x[4]);
+    t[724] = ptx_or(t[724], x[5]);
+    t[724] = ptx_or(t[724], x[6]);
+    t[724] = ptx_or(t[724], x[7]);
+    t[724] = ptx_or(t[724], x[8]);
+    t[724] = ptx_or(t[724], x[9]);
+    t[724] = ptx_or(t[724], x[10]);
+    t[724] = ptx_or(t[724], x[11]);
+    t[724] = ptx_or(t[724], x[12]);
+    t[724] = ptx_or(t[724], x[13]);
+    t[724] = ptx_or(t[724], x[14]);
+    t[724] = ptx_or(t[724], x[15]);
+    t[724] = ptx_or(t[724], x[16]);
+    t[724] = ptx_or(t[724], x[17]);
+    t[724] = ptx_or(t[724], x[18]);
+    t[724] = ptx_or(t[724], x[19]);
+    t[724] = ptx_or(t[724], x[20]);
+    t[724] = ptx_or(t[724], x[21]);
+    t[724] = ptx_or(t[724], x[22]);
+    t[724] = ptx_or(t[724], x[23]);
+    t[724] = ptx_or(t[724], x[24]);
+    t[724] = ptx_or(t[724], x[25]);
+    t[724] = ptx_or(t[724], x[26]);
+    t[724] = ptx_or(t[724], x[27]);
+    t[724] = ptx_or(t[724], x[28]);
+    t[724] = ptx_or(t[724], x[29]);
+    t[724] = ptx_or(t[724], x[30]);
+    t[724] = ptx_or(t[724], x[31]);
+    ptx_sub_cc(cf, 0u, t[724]);
+    t[726] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_mov(t[241]);
+    y[1] = ptx_mov(t[242]);
+    y[2] = ptx_mov(t[243]);
+    y[3] = ptx_mov(t[244]);
+    y[4] = ptx_mov(t[245]);
+    y[5] = ptx_mov(t[246]);
+    y[6] = ptx_mov(t[247]);
+    y[7] = ptx_mov(t[248]);
+    y[8] = ptx_mov(t[249]);
+    y[9] = ptx_mov(t[250]);
+    y[10] = ptx_mov(t[251]);
+    y[11] = ptx_mov(t[252]);
+    y[12] = ptx_mov(t[253]);
+    y[13] = ptx_mov(t[254]);
+    y[14] = ptx_mov(t[255]);
+    y[15] = ptx_mov(t[256]);
+    y[16] = ptx_mov(t[257]);
+    y[17] = ptx_mov(t[258]);
+    y[18] = ptx_mov(t[259]);
+    y[19] = ptx_mov(t[260]);
+    y[20] = ptx_mov(t[261]);
+    y[21] = ptx_mov(t[262]);
+    y[22] = ptx_mov(t[263]);
+    y[23] = ptx_mov(t[264]);
+    y[24] = ptx_mov(t[265]);
+    y[25] = ptx_mov(t[266]);
+    y[26] = ptx_mov(t[267]);
+    y[27] = ptx_mov(t[268]);
+    y[28] = ptx_mov(t[269]);
+    y[29] = ptx_mov(t[270]);
+    y[30] = ptx_mov(t[271]);
+    y[31] = ptx_mov(t[272]);
+    y[32] = ptx_mov(0u);
+    y[33] = ptx_mov(0u);
+    y[34] = ptx_mov(0u);
+    y[35] = ptx_mov(0u);
+    y[36] = ptx_mov(0u);
+    y[37] = ptx_mov(0u);
+    y[38] = ptx_mov(0u);
+    y[39] = ptx_mov(0u);
+    y[40] = ptx_mov(0u);
+    y[41] = ptx_mov(0u);
+    y[42] = ptx_mov(0u);
+    y[43] = ptx_mov(0u);
+    y[44] = ptx_mov(0u);
+    y[45] = ptx_mov(0u);
+    y[46] = ptx_mov(0u);
+    y[47] = ptx_mov(t[721]);
+    y[48] = ptx_mov(t[2]);
+    y[49] = ptx_mov(t[726]);
+  }
+#endif
+};
+
+// sqrt_newton_root: a step that the loops below call; 230 instructions.
+struct sqrt_newton_root {
+  static constexpr unsigned in_words = 19;
+  static constexpr unsigned out_words = 33;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<94>;\n\t"
+        "shr.b32 t0, %49, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t18, t1;\n\t"
+        "xor.b32 t2, %33, %34;\n\t"
+        "and.b32 t2, t2, t1;\n\t"
+        "xor.b32 t2, t2, %33;\n\t"
+        "xor.b32 t3, %34, %35;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %34;\n\t"
+        "xor.b32 t4, %35, %36;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %35;\n\t"
+        "xor.b32 t5, %36, %37;\n\t"
+        "and.b32 t5, t5, t1;\n\t"
+        "xor.b32 t5, t5, %36;\n\t"
+        "xor.b32 t6, %37, %38;\n\t"
+        "and.b32 t6, t6, t1;\n\t"
+        "xor.b32 t6, t6, %37;\n\t"
+        "xor.b32 t7, %38, %39;\n\t"
+        "and.b32 t7, t7, t1;\n\t"
+        "xor.b32 t7, t7, %38;\n\t"
+        "xor.b32 t8, %39, %40;\n\t"
+        "and.b32 t8, t8, t1;\n\t"
+        "xor.b32 t8, t8, %39;\n\t"
+        "xor.b32 t9, %40, %41;\n\t"
+        "and.b32 t9, t9, t1;\n\t"
+        "xor.b32 t9, t9, %40;\n\t"
+        "xor.b32 t10, %41, %42;\n\t"
+        "and.b32 t10, t10, t1;\n\t"
+        "xor.b32 t10, t10, %41;\n\t"
+        "xor.b32 t11, %42, %43;\n\t"
+        "and.b32 t11, t11, t1;\n\t"
+        "xor.b32 t11, t11, %42;\n\t"
+        "xor.b32 t12, %43, %44;\n\t"
+        "and.b32 t12, t12, t1;\n\t"
+        "xor.b32 t12, t12, %43;\n\t"
+        "xor.b32 t13, %44, %45;\n\t"
+        "and.b32 t13, t13, t1;\n\t"
+        "xor.b32 t13, t13, %44;\n\t"
+        "xor.b32 t14, %45, %46;\n\t"
+        "and.b32 t14, t14, t1;\n\t"
+        "xor.b32 t14, t14, %45;\n\t"
+        "xor.b32 t15, %46, %47;\n\t"
+        "and.b32 t15, t15, t1;\n\t"
+        "xor.b32 t15, t15, %46;\n\t"
+        "xor.b32 t16, %47, %48;\n\t"
+        "and.b32 t16, t16, t1;\n\t"
+        "xor.b32 t16, t16, %47;\n\t"
+        "and.b32 t17, %48, t18;\n\t"
+        "shr.b32 t19, %49, 6;\n\t"
+        "and.b32 t19, t19, 1;\n\t"
+        "sub.u32 t20, 0, t19;\n\t"
+        "not.b32 t37, t20;\n\t"
+        "xor.b32 t21, t2, t4;\n\t"
+        "and.b32 t21, t21, t20;\n\t"
+        "xor.b32 t21, t21, t2;\n\t"
+        "xor.b32 t22, t3, t5;\n\t"
+        "and.b32 t22, t22, t20;\n\t"
+        "xor.b32 t22, t22, t3;\n\t"
+        "xor.b32 t23, t4, t6;\n\t"
+        "and.b32 t23, t23, t20;\n\t"
+        "xor.b32 t23, t23, t4;\n\t"
+        "xor.b32 t24, t5, t7;\n\t"
+        "and.b32 t24, t24, t20;\n\t"
+        "xor.b32 t24, t24, t5;\n\t"
+        "xor.b32 t25, t6, t8;\n\t"
+        "and.b32 t25, t25, t20;\n\t"
+        "xor.b32 t25, t25, t6;\n\t"
+        "xor.b32 t26, t7, t9;\n\t"
+        "and.b32 t26, t26, t20;\n\t"
+        "xor.b32 t26, t26, t7;\n\t"
+        "xor.b32 t27, t8, t10;\n\t"
+        "and.b32 t27, t27, t20;\n\t"
+        "xor.b32 t27, t27, t8;\n\t"
+        "xor.b32 t28, t9, t11;\n\t"
+        "and.b32 t28, t28, t20;\n\t"
+        "xor.b32 t28, t28, t9;\n\t"
+        "xor.b32 t29, t10, t12;\n\t"
+        "and.b32 t29, t29, t20;\n\t"
+        "xor.b32 t29, t29, t10;\n\t"
+        "xor.b32 t30, t11, t13;\n\t"
+        "and.b32 t30, t30, t20;\n\t"
+        "xor.b32 t30, t30, t11;\n\t"
+        "xor.b32 t31, t12, t14;\n\t"
+        "and.b32 t31, t31, t20;\n\t"
+        "xor.b32 t31, t31, t12;\n\t"
+        "xor.b32 t32, t13, t15;\n\t"
+        "and.b32 t32, t32, t20;\n\t"
+        "xor.b32 t32, t32, t13;\n\t"
+        "xor.b32 t33, t14, t16;\n\t"
+        "and.b32 t33, t33, t20;\n\t"
+        "xor.b32 t33, t33, t14;\n\t"
+        "xor.b32 t34, t15, t17;\n\t"
+        "and.b32 t34, t34, t20;\n\t"
+        "xor.b32 t34, t34, t15;\n\t"
+        "and.b32 t35, t16, t37;\n\t"
+        "and.b32 t36, t17, t37;\n\t"
+        "shr.b32 t38, %49, 7;\n\t"
+        "and.b32 t38, t38, 1;\n\t"
+        "sub.u32 t39, 0, t38;\n\t"
+        "not.b32 t56, t39;\n\t"
+        "xor.b32 t40, t21, t25;\n\t"
+        "and.b32 t40, t40, t39;\n\t"
+        "xor.b32 t40, t40, t21;\n\t"
+        "xor.b32 t41, t22, t26;\n\t"
+        "and.b32 t41, t41, t39;\n\t"
+        "xor.b32 t41, t41, t22;\n\t"
+        "xor.b32 t42, t23, t27;\n\t"
+        "and.b32 t42, t42, t39;\n\t"
+        "xor.b32 t42, t42, t23;\n\t"
+        "xor.b32 t43, t24, t28;\n\t"
+        "and.b32 t43, t43, t39;\n\t"
+        "xor.b32 t43, t43, t24;\n\t"
+        "xor.b32 t44, t25, t29;\n\t"
+        "and.b32 t44, t44, t39;\n\t"
+        "xor.b32 t44, t44, t25;\n\t"
+        "xor.b32 t45, t26, t30;\n\t"
+        "and.b32 t45, t45, t39;\n\t"
+        "xor.b32 t45, t45, t26;\n\t"
+        "xor.b32 t46, t27, t31;\n\t"
+        "and.b32 t46, t46, t39;\n\t"
+        "xor.b32 t46, t46, t27;\n\t"
+        "xor.b32 t47, t28, t32;\n\t"
+        "and.b32 t47, t47, t39;\n\t"
+        "xor.b32 t47, t47, t28;\n\t"
+        "xor.b32 t48, t29, t33;\n\t"
+        "and.b32 t48, t48, t39;\n\t"
+        "xor.b32 t48, t48, t29;\n\t"
+        "xor.b32 t49, t30, t34;\n\t"
+        "and.b32 t49, t49, t39;\n\t"
+        "xor.b32 t49, t49, t30;\n\t"
+        "xor.b32 t50, t31, t35;\n\t"
+        "and.b32 t50, t50, t39;\n\t"
+        "xor.b32 t50, t50, t31;\n\t"
+        "xor.b32 t51, t32, t36;\n\t"
+        "and.b32 t51, t51, t39;\n\t"
+        "xor.b32 t51, t51, t32;\n\t"
+        "and.b32 t52, t33, t56;\n\t"
+        "and.b32 t53, t34, t56;\n\t"
+        "and.b32 t54, t35, t56;\n\t"
+        "and.b32 t55, t36, t56;\n\t"
+        "shr.b32 t57, %49, 8;\n\t"
+        "and.b32 t57, t57, 1;\n\t"
+        "sub.u32 t58, 0, t57;\n\t"
+        "not.b32 t75, t58;\n\t"
+        "xor.b32 t59, t40, t48;\n\t"
+        "and.b32 t59, t59, t58;\n\t"
+        "xor.b32 t59, t59, t40;\n\t"
+        "xor.b32 t60, t41, t49;\n\t"
+        "and.b32 t60, t60, t58;\n\t"
+        "xor.b32 t60, t60, t41;\n\t"
+        "xor.b32 t61, t42, t50;\n\t"
+        "and.b32 t61, t61, t58;\n\t"
+        "xor.b32 t61, t61, t42;\n\t"
+        "xor.b32 t62, t43, t51;\n\t"
+        "and.b32 t62, t62, t58;\n\t"
+        "xor.b32 t62, t62, t43;\n\t"
+        "xor.b32 t63, t44, t52;\n\t"
+        "and.b32 t63, t63, t58;\n\t"
+        "xor.b32 t63, t63, t44;\n\t"
+        "xor.b32 t64, t45, t53;\n\t"
+        "and.b32 t64, t64, t58;\n\t"
+        "xor.b32 t64, t64, t45;\n\t"
+        "xor.b32 t65, t46, t54;\n\t"
+        "and.b32 t65, t65, t58;\n\t"
+        "xor.b32 t65, t65, t46;\n\t"
+        "xor.b32 t66, t47, t55;\n\t"
+        "and.b32 t66, t66, t58;\n\t"
+        "xor.b32 t66, t66, t47;\n\t"
+        "and.b32 t67, t48, t75;\n\t"
+        "and.b32 t68, t49, t75;\n\t"
+        "and.b32 t69, t50, t75;\n\t"
+        "and.b32 t70, t51, t75;\n\t"
+        "and.b32 t71, t52, t75;\n\t"
+        "and.b32 t72, t53, t75;\n\t"
+        "and.b32 t73, t54, t75;\n\t"
+        "and.b32 t74, t55, t75;\n\t"
+        "and.b32 t76, %49, 31;\n\t"
+        "shf.r.clamp.b32 t77, t59, t60, t76;\n\t"
+        "shf.r.clamp.b32 t78, t60, t61, t76;\n\t"
+        "shf.r.clamp.b32 t79, t61, t62, t76;\n\t"
+        "shf.r.clamp.b32 t80, t62, t63, t76;\n\t"
+        "shf.r.clamp.b32 t81, t63, t64, t76;\n\t"
+        "shf.r.clamp.b32 t82, t64, t65, t76;\n\t"
+        "shf.r.clamp.b32 t83, t65, t66, t76;\n\t"
+        "shf.r.clamp.b32 t84, t66, t67, t76;\n\t"
+        "shf.r.clamp.b32 t85, t67, t68, t76;\n\t"
+        "shf.r.clamp.b32 t86, t68, t69, t76;\n\t"
+        "shf.r.clamp.b32 t87, t69, t70, t76;\n\t"
+        "shf.r.clamp.b32 t88, t70, t71, t76;\n\t"
+        "shf.r.clamp.b32 t89, t71, t72, t76;\n\t"
+        "shf.r.clamp.b32 t90, t72, t73, t76;\n\t"
+        "shf.r.clamp.b32 t91, t73, t74, t76;\n\t"
+        "shr.b32 t92, t74, t76;\n\t"
+        "and.b32 %0, t77, %50;\n\t"
+        "and.b32 %1, t78, %50;\n\t"
+        "and.b32 %2, t79, %50;\n\t"
+        "and.b32 %3, t80, %50;\n\t"
+        "and.b32 %4, t81, %50;\n\t"
+        "and.b32 %5, t82, %50;\n\t"
+        "and.b32 %6, t83, %50;\n\t"
+        "and.b32 %7, t84, %50;\n\t"
+        "and.b32 %8, t85, %50;\n\t"
+        "and.b32 %9, t86, %50;\n\t"
+        "and.b32 %10, t87, %50;\n\t"
+        "and.b32 %11, t88, %50;\n\t"
+        "and.b32 %12, t89, %50;\n\t"
+        "and.b32 %13, t90, %50;\n\t"
+        "and.b32 %14, t91, %50;\n\t"
+        "and.b32 %15, t92, %50;\n\t"
+        "mov.b32 %16, 0;\n\t"
+        "mov.b32 %17, 0;\n\t"
+        "mov.b32 %18, 0;\n\t"
+        "mov.b32 %19, 0;\n\t"
+        "mov.b32 %20, 0;\n\t"
+        "mov.b32 %21, 0;\n\t"
+        "mov.b32 %22, 0;\n\t"
+        "mov.b32 %23, 0;\n\t"
+        "mov.b32 %24, 0;\n\t"
+        "mov.b32 %25, 0;\n\t"
+        "mov.b32 %26, 0;\n\t"
+        "mov.b32 %27, 0;\n\t"
+        "mov.b32 %28, 0;\n\t"
+        "mov.b32 %29, 0;\n\t"
+        "mov.b32 %30, 0;\n\t"
+        "mov.b32 %31, 0;\n\t"
+        "not.b32 t93, %50;\n\t"
+        "or.b32 %32, %51, t93;\n\t"
+        "and.b32 %32, %32, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[94];
+    t[0] = ptx_shr(x[16], 5u);
+    t[0] = ptx_and(t[0], 1u);
+    t[1] = ptx_sub(0u, t[0]);
+    t[18] = ptx_not(t[1]);
+    t[2] = ptx_xor(x[0], x[1]);
+    t[2] = ptx_and(t[2], t[1]);
+    t[2] = ptx_xor(t[2], x[0]);
+    t[3] = ptx_xor(x[1], x[2]);
+    t[3] = ptx_and(t[3], t[1]);
+    t[3] = ptx_xor(t[3], x[1]);
+    t[4] = ptx_xor(x[2], x[3]);
+    t[4] = ptx_and(t[4], t[1]);
+    t[4] = ptx_xor(t[4], x[2]);
+    t[5] = ptx_xor(x[3], x[4]);
+    t[5] = ptx_and(t[5], t[1]);
+    t[5] = ptx_xor(t[5], x[3]);
+    t[6] = ptx_xor(x[4], x[5]);
+    t[6] = ptx_and(t[6], t[1]);
+    t[6] = ptx_xor(t[6], x[4]);
+    t[7] = ptx_xor(x[5], x[6]);
+    t[7] = ptx_and(t[7], t[1]);
+    t[7] = ptx_xor(t[7], x[5]);
+    t[8] = ptx_xor(x[6], x[7]);
+    t[8] = ptx_and(t[8], t[1]);
+    t[8] = ptx_xor(t[8], x[6]);
+    t[9] = ptx_xor(x[7], x[8]);
+    t[9] = ptx_and(t[9], t[1]);
+    t[9] = ptx_xor(t[9], x[7]);
+    t[10] = ptx_xor(x[8], x[9]);
+    t[10] = ptx_and(t[10], t[1]);
+    t[10] = ptx_xor(t[10], x[8]);
+    t[11] = ptx_xor(x[9], x[10]);
+    t[11] = ptx_and(t[11], t[1]);
+    t[11] = ptx_xor(t[11], x[9]);
+    t[12] = ptx_xor(x[10], x[11]);
+    t[12] = ptx_and(t[12], t[1]);
+    t[12] = ptx_xor(t[12], x[10]);
+    t[13] = ptx_xor(x[11], x[12]);
+    t[13] = ptx_and(t[13], t[1]);
+    t[13] = ptx_xor(t[13], x[11]);
+    t[14] = ptx_xor(x[12], x[13]);
+    t[14] = ptx_and(t[14], t[1]);
+    t[14] = ptx_xor(t[14], x[12]);
+    t[15] = ptx_xor(x[13], x[14]);
+    t[15] = ptx_and(t[15], t[1]);
+    t[15] = ptx_xor(t[15], x[13]);
+    t[16] = ptx_xor(x[14], x[15]);
+    t[16] = ptx_and(t[16], t[1]);
+    t[16] = ptx_xor(t[16], x[14]);
+    t[17] = ptx_and(x[15], t[18]);
+    t[19] = ptx_shr(x[16], 6u);
+    t[19] = ptx_and(t[19], 1u);
+    t[20] = ptx_sub(0u, t[19]);
+    t[37] = ptx_not(t[20]);
+    t[21] = ptx_xor(t[2], t[4]);
+    t[21] = ptx_and(t[21], t[20]);
+    t[21] = ptx_xor(t[21], t[2]);
+    t[22] = ptx_xor(t[3], t[5]);
+    t[22] = ptx_and(t[22], t[20]);
+    t[22] = ptx_xor(t[22], t[3]);
+    t[23] = ptx_xor(t[4], t[6]);
+    t[23] = ptx_and(t[23], t[20]);
+    t[23] = ptx_xor(t[23], t[4]);
+    t[24] = ptx_xor(t[5], t[7]);
+    t[24] = ptx_and(t[24], t[20]);
+    t[24] = ptx_xor(t[24], t[5]);
+    t[25] = ptx_xor(t[6], t[8]);
+    t[25] = ptx_and(t[25], t[20]);
+    t[25] = ptx_xor(t[25], t[6]);
+    t[26] = ptx_xor(t[7], t[9]);
+    t[26] = ptx_and(t[26], t[20]);
+    t[26] = ptx_xor(t[26], t[7]);
+    t[27] = ptx_xor(t[8], t[10]);
+    t[27] = ptx_and(t[27], t[20]);
+    t[27] = ptx_xor(t[27], t[8]);
+    t[28] = ptx_xor(t[9], t[11]);
+    t[28] = ptx_and(t[28], t[20]);
+    t[28] = ptx_xor(t[28], t[9]);
+    t[29] = ptx_xor(t[10], t[12]);
+    t[29] = ptx_and(t[29], t[20]);
+    t[29] = ptx_xor(t[29], t[10]);
+    t[30] = ptx_xor(t[11], t[13]);
+    t[30] = ptx_and(t[30], t[20]);
+    t[30] = ptx_xor(t[30], t[11]);
+    t[31] = ptx_xor(t[12], t[14]);
+    t[31] = ptx_and(t[31], t[20]);
+    t[31] = ptx_xor(t[31], t[12]);
+    t[32] = ptx_xor(t[13], t[15]);
+    t[32] = ptx_and(t[32], t[20]);
+    t[32] = ptx_xor(t[32], t[13]);
+    t[33] = ptx_xor(t[14], t[16]);
+    t[33] = ptx_and(t[33], t[20]);
+    t[33] = ptx_xor(t[33], t[14]);
+    t[34] = ptx_xor(t[15], t[17]);
+    t[34] = ptx_and(t[34], t[20]);
+    t[34] = ptx_xor(t[34], t[15]);
+    t[35] = ptx_and(t[16], t[37]);
+    t[36] = ptx_and(t[17], t[37]);
+    t[38] = ptx_shr(x[16], 7u);
+    t[38] = ptx_and(t[38], 1u);
+    t[39] = ptx_sub(0u, t[38]);
+    t[56] = ptx_not(t[39]);
+    t[40] = ptx_xor(t[21], t[25]);
+    t[40] = ptx_and(t[40], t[39]);
+    t[40] = ptx_xor(t[40], t[21]);
+    t[41] = ptx_xor(t[22], t[26]);
+    t[41] = ptx_and(t[41], t[39]);
+    t[41] = ptx_xor(t[41], t[22]);
+    t[42] = ptx_xor(t[23], t[27]);
+    t[42] = ptx_and(t[42], t[39]);
+    t[42] = ptx_xor(t[42], t[23]);
+    t[43] = ptx_xor(t[24], t[28]);
+    t[43] = ptx_and(t[43], t[39]);
+    t[43] = ptx_xor(t[43], t[24]);
+    t[44] = ptx_xor(t[25], t[29]);
+    t[44] = ptx_and(t[44], t[39]);
+    t[44] = ptx_xor(t[44], t[25]);
+    t[45] = ptx_xor(t[26], t[30]);
+    t[45] = ptx_and(t[45], t[39]);
+    t[45] = ptx_xor(t[45], t[26]);
+    t[46] = ptx_xor(t[27], t[31]);
+    t[46] = ptx_and(t[46], t[39]);
+    t[46] = ptx_xor(t[46], t[27]);
+    t[47] = ptx_xor(t[28], t[32]);
+    t[47] = ptx_and(t[47], t[39]);
+    t[47] = ptx_xor(t[47], t[28]);
+    t[48] = ptx_xor(t[29], t[33]);
+    t[48] = ptx_and(t[48], t[39]);
+    t[48] = ptx_xor(t[48], t[29]);
+    t[49] = ptx_xor(t[30], t[34]);
+    t[49] = ptx_and(t[49], t[39]);
+    t[49] = ptx_xor(t[49], t[30]);
+    t[50] = ptx_xor(t[31], t[35]);
+    t[50] = ptx_and(t[50], t[39]);
+    t[50] = ptx_xor(t[50], t[31]);
+    t[51] = ptx_xor(t[32], t[36]);
+    t[51] = ptx_and(t[51], t[39]);
+    t[51] = ptx_xor(t[51], t[32]);
+    t[52] = ptx_and(t[33], t[56]);
+    t[53] = ptx_and(t[34], t[56]);
+    t[54] = ptx_and(t[35], t[56]);
+    t[55] = ptx_and(t[36], t[56]);
+    t[57] = ptx_shr(x[16], 8u);
+    t[57] = ptx_and(t[57], 1u);
+    t[58] = ptx_sub(0u, t[57]);
+    t[75] = ptx_not(t[58]);
+    t[59] = ptx_xor(t[40], t[48]);
+    t[59] = ptx_and(t[59], t[58]);
+    t[59] = ptx_xor(t[59], t[40]);
+    t[60] = ptx_xor(t[41], t[49]);
+    t[60] = ptx_and(t[60], t[58]);
+    t[60] = ptx_xor(t[60], t[41]);
+    t[61] = ptx_xor(t[42], t[50]);
+    t[61] = ptx_and(t[61], t[58]);
+    t[61] = ptx_xor(t[61], t[42]);
+    t[62] = ptx_xor(t[43], t[51]);
+    t[62] = ptx_and(t[62], t[58]);
+    t[62] = ptx_xor(t[62], t[43]);
+    t[63] = ptx_xor(t[44], t[52]);
+    t[63] = ptx_and(t[63], t[58]);
+    t[63] = ptx_xor(t[63], t[44]);
+    t[64] = ptx_xor(t[45], t[53]);
+    t[64] = ptx_and(t[64], t[58]);
+    t[64] = ptx_xor(t[64], t[45]);
+    t[65] = ptx_xor(t[46], t[54]);
+    t[65] = ptx_and(t[65], t[58]);
+    t[65] = ptx_xor(t[65], t[46]);
+    t[66] = ptx_xor(t[47], t[55]);
+    t[66] = ptx_and(t[66], t[58]);
+    t[66] = ptx_xor(t[66], t[47]);
+    t[67] = ptx_and(t[48], t[75]);
+    t[68] = ptx_and(t[49], t[75]);
+    t[69] = ptx_and(t[50], t[75]);
+    t[70] = ptx_and(t[51], t[75]);
+    t[71] = ptx_and(t[52], t[75]);
+    t[72] = ptx_and(t[53], t[75]);
+    t[73] = ptx_and(t[54], t[75]);
+    t[74] = ptx_and(t[55], t[75]);
+    t[76] = ptx_and(x[16], 31u);
+    t[77] = ptx_shf_r_clamp(t[59], t[60], t[76]);
+    t[78] = ptx_shf_r_clamp(t[60], t[61], t[76]);
+    t[79] = ptx_shf_r_clamp(t[61], t[62], t[76]);
+    t[80] = ptx_shf_r_clamp(t[62], t[63], t[76]);
+    t[81] = ptx_shf_r_clamp(t[63], t[64], t[76]);
+    t[82] = ptx_shf_r_clamp(t[64], t[65], t[76]);
+    t[83] = ptx_shf_r_clamp(t[65], t[66], t[76]);
+    t[84] = ptx_shf_r_clamp(t[66], t[67], t[76]);
+    t[85] = ptx_shf_r_clamp(t[67], t[68], t[76]);
+    t[86] = ptx_shf_r_clamp(t[68], t[69], t[76]);
+    t[87] = ptx_shf_r_clamp(t[69], t[70], t[76]);
+    t[88] = ptx_shf_r_clamp(t[70], t[71], t[76]);
+    t[89] = ptx_shf_r_clamp(t[71], t[72], t[76]);
+    t[90] = ptx_shf_r_clamp(t[72], t[73], t[76]);
+    t[91] = ptx_shf_r_clamp(t[73], t[74], t[76]);
+    t[92] = ptx_shr(t[74], t[76]);
+    y[0] = ptx_and(t[77], x[17]);
+    y[1] = ptx_and(t[78], x[17]);
+    y[2] = ptx_and(t[79], x[17]);
+    y[3] = ptx_and(t[80], x[17]);
+    y[4] = ptx_and(t[81], x[17]);
+    y[5] = ptx_and(t[82], x[17]);
+    y[6] = ptx_and(t[83], x[17]);
+    y[7] = ptx_and(t[84], x[17]);
+    y[8] = ptx_and(t[85], x[17]);
+    y[9] = ptx_and(t[86], x[17]);
+    y[10] = ptx_and(t[87], x[17]);
+    y[11] = ptx_and(t[88], x[17]);
+    y[12] = ptx_and(t[89], x[17]);
+    y[13] = ptx_and(t[90], x[17]);
+    y[14] = ptx_and(t[91], x[17]);
+    y[15] = ptx_and(t[92], x[17]);
+    y[16] = ptx_mov(0u);
+    y[17] = ptx_mov(0u);
+    y[18] = ptx_mov(0u);
+    y[19] = ptx_mov(0u);
+    y[20] = ptx_mov(0u);
+    y[21] = ptx_mov(0u);
+    y[22] = ptx_mov(0u);
+    y[23] = ptx_mov(0u);
+    y[24] = ptx_mov(0u);
+    y[25] = ptx_mov(0u);
+    y[26] = ptx_mov(0u);
+    y[27] = ptx_mov(0u);
+    y[28] = ptx_mov(0u);
+    y[29] = ptx_mov(0u);
+    y[30] = ptx_mov(0u);
+    y[31] = ptx_mov(0u);
+    t[93] = ptx_not(x[17]);
+    y[32] = ptx_or(x[18], t[93]);
+    y[32] = ptx_and(y[32], 1u);
+  }
+#endif
+};
+
+// sqrt_division_normalize_2: a step that the loops below call; 399 instructions.
+struct sqrt_division_normalize_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 9;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<262>;\n\t"
+        "sub.cc.u32 t0, %9, %13;\n\t"
+        "subc.cc.u32 t1, %10, %14;\n\t"
+        "subc.u32 t2, 0, 0;\n\t"
+        "mov.b32 t3, 0;\n\t"
+        "not.b32 t4, %14;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "add.cc.u32 t6, t4, t4;\n\t"
+        "addc.u32 t7, 0, 0;\n\t"
+        "or.b32 t6, t6, 1;\n\t"
+        "sub.cc.u32 t9, t6, %14;\n\t"
+        "subc.cc.u32 t11, t7, 0;\n\t"
+        "subc.u32 t8, 0, 0;\n\t"
+        "xor.b32 t13, t9, t6;\n\t"
+        "and.b32 t13, t13, t8;\n\t"
+        "xor.b32 t12, t9, t13;\n\t"
+        "add.u32 t10, t8, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t10;\n\t"
+        "add.cc.u32 t14, t12, t12;\n\t"
+        "addc.u32 t15, 0, 0;\n\t"
+        "or.b32 t14, t14, 1;\n\t"
+        "sub.cc.u32 t17, t14, %14;\n\t"
+        "subc.cc.u32 t19, t15, 0;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "xor.b32 t21, t17, t14;\n\t"
+        "and.b32 t21, t21, t16;\n\t"
+        "xor.b32 t20, t17, t21;\n\t"
+        "add.u32 t18, t16, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t18;\n\t"
+        "add.cc.u32 t22, t20, t20;\n\t"
+        "addc.u32 t23, 0, 0;\n\t"
+        "or.b32 t22, t22, 1;\n\t"
+        "sub.cc.u32 t25, t22, %14;\n\t"
+        "subc.cc.u32 t27, t23, 0;\n\t"
+        "subc.u32 t24, 0, 0;\n\t"
+        "xor.b32 t29, t25, t22;\n\t"
+        "and.b32 t29, t29, t24;\n\t"
+        "xor.b32 t28, t25, t29;\n\t"
+        "add.u32 t26, t24, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t26;\n\t"
+        "add.cc.u32 t30, t28, t28;\n\t"
+        "addc.u32 t31, 0, 0;\n\t"
+        "or.b32 t30, t30, 1;\n\t"
+        "sub.cc.u32 t33, t30, %14;\n\t"
+        "subc.cc.u32 t35, t31, 0;\n\t"
+        "subc.u32 t32, 0, 0;\n\t"
+        "xor.b32 t37, t33, t30;\n\t"
+        "and.b32 t37, t37, t32;\n\t"
+        "xor.b32 t36, t33, t37;\n\t"
+        "add.u32 t34, t32, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t34;\n\t"
+        "add.cc.u32 t38, t36, t36;\n\t"
+        "addc.u32 t39, 0, 0;\n\t"
+        "or.b32 t38, t38, 1;\n\t"
+        "sub.cc.u32 t41, t38, %14;\n\t"
+        "subc.cc.u32 t43, t39, 0;\n\t"
+        "subc.u32 t40, 0, 0;\n\t"
+        "xor.b32 t45, t41, t38;\n\t"
+        "and.b32 t45, t45, t40;\n\t"
+        "xor.b32 t44, t41, t45;\n\t"
+        "add.u32 t42, t40, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t42;\n\t"
+        "add.cc.u32 t46, t44, t44;\n\t"
+        "addc.u32 t47, 0, 0;\n\t"
+        "or.b32 t46, t46, 1;\n\t"
+        "sub.cc.u32 t49, t46, %14;\n\t"
+        "subc.cc.u32 t51, t47, 0;\n\t"
+        "subc.u32 t48, 0, 0;\n\t"
+        "xor.b32 t53, t49, t46;\n\t"
+        "and.b32 t53, t53, t48;\n\t"
+        "xor.b32 t52, t49, t53;\n\t"
+        "add.u32 t50, t48, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t50;\n\t"
+        "add.cc.u32 t54, t52, t52;\n\t"
+        "addc.u32 t55, 0, 0;\n\t"
+        "or.b32 t54, t54, 1;\n\t"
+        "sub.cc.u32 t57, t54, %14;\n\t"
+        "subc.cc.u32 t59, t55, 0;\n\t"
+        "subc.u32 t56, 0, 0;\n\t"
+        "xor.b32 t61, t57, t54;\n\t"
+        "and.b32 t61, t61, t56;\n\t"
+        "xor.b32 t60, t57, t61;\n\t"
+        "add.u32 t58, t56, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t58;\n\t"
+        "add.cc.u32 t62, t60, t60;\n\t"
+        "addc.u32 t63, 0, 0;\n\t"
+        "or.b32 t62, t62, 1;\n\t"
+        "sub.cc.u32 t65, t62, %14;\n\t"
+        "subc.cc.u32 t67, t63, 0;\n\t"
+        "subc.u32 t64, 0, 0;\n\t"
+        "xor.b32 t69, t65, t62;\n\t"
+        "and.b32 t69, t69, t64;\n\t"
+        "xor.b32 t68, t65, t69;\n\t"
+        "add.u32 t66, t64, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t66;\n\t"
+        "add.cc.u32 t70, t68, t68;\n\t"
+        "addc.u32 t71, 0, 0;\n\t"
+        "or.b32 t70, t70, 1;\n\t"
+        "sub.cc.u32 t73, t70, %14;\n\t"
+        "subc.cc.u32 t75, t71, 0;\n\t"
+        "subc.u32 t72, 0, 0;\n\t"
+        "xor.b32 t77, t73, t70;\n\t"
+        "and.b32 t77, t77, t72;\n\t"
+        "xor.b32 t76, t73, t77;\n\t"
+        "add.u32 t74, t72, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t74;\n\t"
+        "add.cc.u32 t78, t76, t76;\n\t"
+        "addc.u32 t79, 0, 0;\n\t"
+        "or.b32 t78, t78, 1;\n\t"
+        "sub.cc.u32 t81, t78, %14;\n\t"
+        "subc.cc.u32 t83, t79, 0;\n\t"
+        "subc.u32 t80, 0, 0;\n\t"
+        "xor.b32 t85, t81, t78;\n\t"
+        "and.b32 t85, t85, t80;\n\t"
+        "xor.b32 t84, t81, t85;\n\t"
+        "add.u32 t82, t80, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t82;\n\t"
+        "add.cc.u32 t86, t84, t84;\n\t"
+        "addc.u32 t87, 0, 0;\n\t"
+        "or.b32 t86, t86, 1;\n\t"
+        "sub.cc.u32 t89, t86, %14;\n\t"
+        "subc.cc.u32 t91, t87, 0;\n\t"
+        "subc.u32 t88, 0, 0;\n\t"
+        "xor.b32 t93, t89, t86;\n\t"
+        "and.b32 t93, t93, t88;\n\t"
+        "xor.b32 t92, t89, t93;\n\t"
+        "add.u32 t90, t88, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t90;\n\t"
+        "add.cc.u32 t94, t92, t92;\n\t"
+        "addc.u32 t95, 0, 0;\n\t"
+        "or.b32 t94, t94, 1;\n\t"
+        "sub.cc.u32 t97, t94, %14;\n\t"
+        "subc.cc.u32 t99, t95, 0;\n\t"
+        "subc.u32 t96, 0, 0;\n\t"
+        "xor.b32 t101, t97, t94;\n\t"
+        "and.b32 t101, t101, t96;\n\t"
+        "xor.b32 t100, t97, t101;\n\t"
+        "add.u32 t98, t96, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t98;\n\t"
+        "add.cc.u32 t102, t100, t100;\n\t"
+        "addc.u32 t103, 0, 0;\n\t"
+        "or.b32 t102, t102, 1;\n\t"
+        "sub.cc.u32 t105, t102, %14;\n\t"
+        "subc.cc.u32 t107, t103, 0;\n\t"
+        "subc.u32 t104, 0, 0;\n\t"
+        "xor.b32 t109, t105, t102;\n\t"
+        "and.b32 t109, t109, t104;\n\t"
+        "xor.b32 t108, t105, t109;\n\t"
+        "add.u32 t106, t104, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t106;\n\t"
+        "add.cc.u32 t110, t108, t108;\n\t"
+        "addc.u32 t111, 0, 0;\n\t"
+        "or.b32 t110, t110, 1;\n\t"
+        "sub.cc.u32 t113, t110, %14;\n\t"
+        "subc.cc.u32 t115, t111, 0;\n\t"
+        "subc.u32 t112, 0, 0;\n\t"
+        "xor.b32 t117, t113, t110;\n\t"
+        "and.b32 t117, t117, t112;\n\t"
+        "xor.b32 t116, t113, t117;\n\t"
+        "add.u32 t114, t112, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t114;\n\t"
+        "add.cc.u32 t118, t116, t116;\n\t"
+        "addc.u32 t119, 0, 0;\n\t"
+        "or.b32 t118, t118, 1;\n\t"
+        "sub.cc.u32 t121, t118, %14;\n\t"
+        "subc.cc.u32 t123, t119, 0;\n\t"
+        "subc.u32 t120, 0, 0;\n\t"
+        "xor.b32 t125, t121, t118;\n\t"
+        "and.b32 t125, t125, t120;\n\t"
+        "xor.b32 t124, t121, t125;\n\t"
+        "add.u32 t122, t120, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t122;\n\t"
+        "add.cc.u32 t126, t124, t124;\n\t"
+        "addc.u32 t127, 0, 0;\n\t"
+        "or.b32 t126, t126, 1;\n\t"
+        "sub.cc.u32 t129, t126, %14;\n\t"
+        "subc.cc.u32 t131, t127, 0;\n\t"
+        "subc.u32 t128, 0, 0;\n\t"
+        "xor.b32 t133, t129, t126;\n\t"
+        "and.b32 t133, t133, t128;\n\t"
+        "xor.b32 t132, t129, t133;\n\t"
+        "add.u32 t130, t128, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t130;\n\t"
+        "add.cc.u32 t134, t132, t132;\n\t"
+        "addc.u32 t135, 0, 0;\n\t"
+        "or.b32 t134, t134, 1;\n\t"
+        "sub.cc.u32 t137, t134, %14;\n\t"
+        "subc.cc.u32 t139, t135, 0;\n\t"
+        "subc.u32 t136, 0, 0;\n\t"
+        "xor.b32 t141, t137, t134;\n\t"
+        "and.b32 t141, t141, t136;\n\t"
+        "xor.b32 t140, t137, t141;\n\t"
+        "add.u32 t138, t136, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t138;\n\t"
+        "add.cc.u32 t142, t140, t140;\n\t"
+        "addc.u32 t143, 0, 0;\n\t"
+        "or.b32 t142, t142, 1;\n\t"
+        "sub.cc.u32 t145, t142, %14;\n\t"
+        "subc.cc.u32 t147, t143, 0;\n\t"
+        "subc.u32 t144, 0, 0;\n\t"
+        "xor.b32 t149, t145, t142;\n\t"
+        "and.b32 t149, t149, t144;\n\t"
+        "xor.b32 t148, t145, t149;\n\t"
+        "add.u32 t146, t144, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t146;\n\t"
+        "add.cc.u32 t150, t148, t148;\n\t"
+        "addc.u32 t151, 0, 0;\n\t"
+        "or.b32 t150, t150, 1;\n\t"
+        "sub.cc.u32 t153, t150, %14;\n\t"
+        "subc.cc.u32 t155, t151, 0;\n\t"
+        "subc.u32 t152, 0, 0;\n\t"
+        "xor.b32 t157, t153, t150;\n\t"
+        "and.b32 t157, t157, t152;\n\t"
+        "xor.b32 t156, t153, t157;\n\t"
+        "add.u32 t154, t152, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t154;\n\t"
+        "add.cc.u32 t158, t156, t156;\n\t"
+        "addc.u32 t159, 0, 0;\n\t"
+        "or.b32 t158, t158, 1;\n\t"
+        "sub.cc.u32 t161, t158, %14;\n\t"
+        "subc.cc.u32 t163, t159, 0;\n\t"
+        "subc.u32 t160, 0, 0;\n\t"
+        "xor.b32 t165, t161, t158;\n\t"
+        "and.b32 t165, t165, t160;\n\t"
+        "xor.b32 t164, t161, t165;\n\t"
+        "add.u32 t162, t160, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t162;\n\t"
+        "add.cc.u32 t166, t164, t164;\n\t"
+        "addc.u32 t167, 0, 0;\n\t"
+        "or.b32 t166, t166, 1;\n\t"
+        "sub.cc.u32 t169, t166, %14;\n\t"
+        "subc.cc.u32 t171, t167, 0;\n\t"
+        "subc.u32 t168, 0, 0;\n\t"
+        "xor.b32 t173, t169, t166;\n\t"
+        "and.b32 t173, t173, t168;\n\t"
+        "xor.b32 t172, t169, t173;\n\t"
+        "add.u32 t170, t168, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t170;\n\t"
+        "add.cc.u32 t174, t172, t172;\n\t"
+        "addc.u32 t175, 0, 0;\n\t"
+        "or.b32 t174, t174, 1;\n\t"
+        "sub.cc.u32 t177, t174, %14;\n\t"
+        "subc.cc.u32 t179, t175, 0;\n\t"
+        "subc.u32 t176, 0, 0;\n\t"
+        "xor.b32 t181, t177, t174;\n\t"
+        "and.b32 t181, t181, t176;\n\t"
+        "xor.b32 t180, t177, t181;\n\t"
+        "add.u32 t178, t176, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t178;\n\t"
+        "add.cc.u32 t182, t180, t180;\n\t"
+        "addc.u32 t183, 0, 0;\n\t"
+        "or.b32 t182, t182, 1;\n\t"
+        "sub.cc.u32 t185, t182, %14;\n\t"
+        "subc.cc.u32 t187, t183, 0;\n\t"
+        "subc.u32 t184, 0, 0;\n\t"
+        "xor.b32 t189, t185, t182;\n\t"
+        "and.b32 t189, t189, t184;\n\t"
+        "xor.b32 t188, t185, t189;\n\t"
+        "add.u32 t186, t184, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t186;\n\t"
+        "add.cc.u32 t190, t188, t188;\n\t"
+        "addc.u32 t191, 0, 0;\n\t"
+        "or.b32 t190, t190, 1;\n\t"
+        "sub.cc.u32 t193, t190, %14;\n\t"
+        "subc.cc.u32 t195, t191, 0;\n\t"
+        "subc.u32 t192, 0, 0;\n\t"
+        "xor.b32 t197, t193, t190;\n\t"
+        "and.b32 t197, t197, t192;\n\t"
+        "xor.b32 t196, t193, t197;\n\t"
+        "add.u32 t194, t192, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t194;\n\t"
+        "add.cc.u32 t198, t196, t196;\n\t"
+        "addc.u32 t199, 0, 0;\n\t"
+        "or.b32 t198, t198, 1;\n\t"
+        "sub.cc.u32 t201, t198, %14;\n\t"
+        "subc.cc.u32 t203, t199, 0;\n\t"
+        "subc.u32 t200, 0, 0;\n\t"
+        "xor.b32 t205, t201, t198;\n\t"
+        "and.b32 t205, t205, t200;\n\t"
+        "xor.b32 t204, t201, t205;\n\t"
+        "add.u32 t202, t200, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t202;\n\t"
+        "add.cc.u32 t206, t204, t204;\n\t"
+        "addc.u32 t207, 0, 0;\n\t"
+        "or.b32 t206, t206, 1;\n\t"
+        "sub.cc.u32 t209, t206, %14;\n\t"
+        "subc.cc.u32 t211, t207, 0;\n\t"
+        "subc.u32 t208, 0, 0;\n\t"
+        "xor.b32 t213, t209, t206;\n\t"
+        "and.b32 t213, t213, t208;\n\t"
+        "xor.b32 t212, t209, t213;\n\t"
+        "add.u32 t210, t208, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t210;\n\t"
+        "add.cc.u32 t214, t212, t212;\n\t"
+        "addc.u32 t215, 0, 0;\n\t"
+        "or.b32 t214, t214, 1;\n\t"
+        "sub.cc.u32 t217, t214, %14;\n\t"
+        "subc.cc.u32 t219, t215, 0;\n\t"
+        "subc.u32 t216, 0, 0;\n\t"
+        "xor.b32 t221, t217, t214;\n\t"
+        "and.b32 t221, t221, t216;\n\t"
+        "xor.b32 t220, t217, t221;\n\t"
+        "add.u32 t218, t216, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t218;\n\t"
+        "add.cc.u32 t222, t220, t220;\n\t"
+        "addc.u32 t223, 0, 0;\n\t"
+        "or.b32 t222, t222, 1;\n\t"
+        "sub.cc.u32 t225, t222, %14;\n\t"
+        "subc.cc.u32 t227, t223, 0;\n\t"
+        "subc.u32 t224, 0, 0;\n\t"
+        "xor.b32 t229, t225, t222;\n\t"
+        "and.b32 t229, t229, t224;\n\t"
+        "xor.b32 t228, t225, t229;\n\t"
+        "add.u32 t226, t224, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t226;\n\t"
+        "add.cc.u32 t230, t228, t228;\n\t"
+        "addc.u32 t231, 0, 0;\n\t"
+        "or.b32 t230, t230, 1;\n\t"
+        "sub.cc.u32 t233, t230, %14;\n\t"
+        "subc.cc.u32 t235, t231, 0;\n\t"
+        "subc.u32 t232, 0, 0;\n\t"
+        "xor.b32 t237, t233, t230;\n\t"
+        "and.b32 t237, t237, t232;\n\t"
+        "xor.b32 t236, t233, t237;\n\t"
+        "add.u32 t234, t232, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t234;\n\t"
+        "add.cc.u32 t238, t236, t236;\n\t"
+        "addc.u32 t239, 0, 0;\n\t"
+        "or.b32 t238, t238, 1;\n\t"
+        "sub.cc.u32 t241, t238, %14;\n\t"
+        "subc.cc.u32 t243, t239, 0;\n\t"
+        "subc.u32 t240, 0, 0;\n\t"
+        "xor.b32 t245, t241, t238;\n\t"
+        "and.b32 t245, t245, t240;\n\t"
+        "xor.b32 t244, t241, t245;\n\t"
+        "add.u32 t242, t240, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t242;\n\t"
+        "add.cc.u32 t246, t244, t244;\n\t"
+        "addc.u32 t247, 0, 0;\n\t"
+        "or.b32 t246, t246, 1;\n\t"
+        "sub.cc.u32 t249, t246, %14;\n\t"
+        "subc.cc.u32 t251, t247, 0;\n\t"
+        "subc.u32 t248, 0, 0;\n\t"
+        "xor.b32 t253, t249, t246;\n\t"
+        "and.b32 t253, t253, t248;\n\t"
+        "xor.b32 t252, t249, t253;\n\t"
+        "add.u32 t250, t248, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t250;\n\t"
+        "add.cc.u32 t254, t252, t252;\n\t"
+        "addc.u32 t255, 0, 0;\n\t"
+        "or.b32 t254, t254, 1;\n\t"
+        "sub.cc.u32 t257, t254, %14;\n\t"
+        "subc.cc.u32 t259, t255, 0;\n\t"
+        "subc.u32 t256, 0, 0;\n\t"
+        "xor.b32 t261, t257, t254;\n\t"
+        "and.b32 t261, t261, t256;\n\t"
+        "xor.b32 t260, t257, t261;\n\t"
+        "add.u32 t258, t256, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t258;\n\t"
+        "mov.b32 %0, %13;\n\t"
+        "mov.b32 %1, %14;\n\t"
+        "mov.b32 %2, %11;\n\t"
+        "mov.b32 %3, %12;\n\t"
+        "mov.b32 %4, %9;\n\t"
+        "mov.b32 %5, %10;\n\t"
+        "mov.b32 %6, t3;\n\t"
+        "mov.b32 %7, t5;\n\t"
+        "not.b32 %8, t2;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[262];
+    ptx_sub_cc(cf, x[0], x[4]);
+    ptx_subc_cc(cf, x[1], x[5]);
+    t[2] = ptx_subc(cf, 0u, 0u);
+    t[3] = ptx_mov(0u);
+    t[4] = ptx_not(x[5]);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_add_cc(cf, t[4], t[4]);
+    t[7] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_or(t[6], 1u);
+    t[9] = ptx_sub_cc(cf, t[6], x[5]);
+    ptx_subc_cc(cf, t[7], 0u);
+    t[8] = ptx_subc(cf, 0u, 0u);
+    t[13] = ptx_xor(t[9], t[6]);
+    t[13] = ptx_and(t[13], t[8]);
+    t[12] = ptx_xor(t[9], t[13]);
+    t[10] = ptx_add(t[8], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[10]);
+    t[14] = ptx_add_cc(cf, t[12], t[12]);
+    t[15] = ptx_addc(cf, 0u, 0u);
+    t[14] = ptx_or(t[14], 1u);
+    t[17] = ptx_sub_cc(cf, t[14], x[5]);
+    ptx_subc_cc(cf, t[15], 0u);
+    t[16] = ptx_subc(cf, 0u, 0u);
+    t[21] = ptx_xor(t[17], t[14]);
+    t[21] = ptx_and(t[21], t[16]);
+    t[20] = ptx_xor(t[17], t[21]);
+    t[18] = ptx_add(t[16], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[18]);
+    t[22] = ptx_add_cc(cf, t[20], t[20]);
+    t[23] = ptx_addc(cf, 0u, 0u);
+    t[22] = ptx_or(t[22], 1u);
+    t[25] = ptx_sub_cc(cf, t[22], x[5]);
+    ptx_subc_cc(cf, t[23], 0u);
+    t[24] = ptx_subc(cf, 0u, 0u);
+    t[29] = ptx_xor(t[25], t[22]);
+    t[29] = ptx_and(t[29], t[24]);
+    t[28] = ptx_xor(t[25], t[29]);
+    t[26] = ptx_add(t[24], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[26]);
+    t[30] = ptx_add_cc(cf, t[28], t[28]);
+    t[31] = ptx_addc(cf, 0u, 0u);
+    t[30] = ptx_or(t[30], 1u);
+    t[33] = ptx_sub_cc(cf, t[30], x[5]);
+    ptx_subc_cc(cf, t[31], 0u);
+    t[32] = ptx_subc(cf, 0u, 0u);
+    t[37] = ptx_xor(t[33], t[30]);
+    t[37] = ptx_and(t[37], t[32]);
+    t[36] = ptx_xor(t[33], t[37]);
+    t[34] = ptx_add(t[32], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[34]);
+    t[38] = ptx_add_cc(cf, t[36], t[36]);
+    t[39] = ptx_addc(cf, 0u, 0u);
+    t[38] = ptx_or(t[38], 1u);
+    t[41] = ptx_sub_cc(cf, t[38], x[5]);
+    ptx_subc_cc(cf, t[39], 0u);
+    t[40] = ptx_subc(cf, 0u, 0u);
+    t[45] = ptx_xor(t[41], t[38]);
+    t[45] = ptx_and(t[45], t[40]);
+    t[44] = ptx_xor(t[41], t[45]);
+    t[42] = ptx_add(t[40], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[42]);
+    t[46] = ptx_add_cc(cf, t[44], t[44]);
+    t[47] = ptx_addc(cf, 0u, 0u);
+    t[46] = ptx_or(t[46], 1u);
+    t[49] = ptx_sub_cc(cf, t[46], x[5]);
+    ptx_subc_cc(cf, t[47], 0u);
+    t[48] = ptx_subc(cf, 0u, 0u);
+    t[53] = ptx_xor(t[49], t[46]);
+    t[53] = ptx_and(t[53], t[48]);
+    t[52] = ptx_xor(t[49], t[53]);
+    t[50] = ptx_add(t[48], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[50]);
+    t[54] = ptx_add_cc(cf, t[52], t[52]);
+    t[55] = ptx_addc(cf, 0u, 0u);
+    t[54] = ptx_or(t[54], 1u);
+    t[57] = ptx_sub_cc(cf, t[54], x[5]);
+    ptx_subc_cc(cf, t[55], 0u);
+    t[56] = ptx_subc(cf, 0u, 0u);
+    t[61] = ptx_xor(t[57], t[54]);
+    t[61] = ptx_and(t[61], t[56]);
+    t[60] = ptx_xor(t[57], t[61]);
+    t[58] = ptx_add(t[56], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[58]);
+    t[62] = ptx_add_cc(cf, t[60], t[60]);
+    t[63] = ptx_addc(cf, 0u, 0u);
+    t[62] = ptx_or(t[62], 1u);
+    t[65] = ptx_sub_cc(cf, t[62], x[5]);
+    ptx_subc_cc(cf, t[63], 0u);
+    t[64] = ptx_subc(cf, 0u, 0u);
+    t[69] = ptx_xor(t[65], t[62]);
+    t[69] = ptx_and(t[69], t[64]);
+    t[68] = ptx_xor(t[65], t[69]);
+    t[66] = ptx_add(t[64], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[66]);
+    t[70] = ptx_add_cc(cf, t[68], t[68]);
+    t[71] = ptx_addc(cf, 0u, 0u);
+    t[70] = ptx_or(t[70], 1u);
+    t[73] = ptx_sub_cc(cf, t[70], x[5]);
+    ptx_subc_cc(cf, t[71], 0u);
+    t[72] = ptx_subc(cf, 0u, 0u);
+    t[77] = ptx_xor(t[73], t[70]);
+    t[77] = ptx_and(t[77], t[72]);
+    t[76] = ptx_xor(t[73], t[77]);
+    t[74] = ptx_add(t[72], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[74]);
+    t[78] = ptx_add_cc(cf, t[76], t[76]);
+    t[79] = ptx_addc(cf, 0u, 0u);
+    t[78] = ptx_or(t[78], 1u);
+    t[81] = ptx_sub_cc(cf, t[78], x[5]);
+    ptx_subc_cc(cf, t[79], 0u);
+    t[80] = ptx_subc(cf, 0u, 0u);
+    t[85] = ptx_xor(t[81], t[78]);
+    t[85] = ptx_and(t[85], t[80]);
+    t[84] = ptx_xor(t[81], t[85]);
+    t[82] = ptx_add(t[80], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[82]);
+    t[86] = ptx_add_cc(cf, t[84], t[84]);
+    t[87] = ptx_addc(cf, 0u, 0u);
+    t[86] = ptx_or(t[86], 1u);
+    t[89] = ptx_sub_cc(cf, t[86], x[5]);
+    ptx_subc_cc(cf, t[87], 0u);
+    t[88] = ptx_subc(cf, 0u, 0u);
+    t[93] = ptx_xor(t[89], t[86]);
+    t[93] = ptx_and(t[93], t[88]);
+    t[92] = ptx_xor(t[89], t[93]);
+    t[90] = ptx_add(t[88], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[90]);
+    t[94] = ptx_add_cc(cf, t[92], t[92]);
+    t[95] = ptx_addc(cf, 0u, 0u);
+    t[94] = ptx_or(t[94], 1u);
+    t[97] = ptx_sub_cc(cf, t[94], x[5]);
+    ptx_subc_cc(cf, t[95], 0u);
+    t[96] = ptx_subc(cf, 0u, 0u);
+    t[101] = ptx_xor(t[97], t[94]);
+    t[101] = ptx_and(t[101], t[96]);
+    t[100] = ptx_xor(t[97], t[101]);
+    t[98] = ptx_add(t[96], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[98]);
+    t[102] = ptx_add_cc(cf, t[100], t[100]);
+    t[103] = ptx_addc(cf, 0u, 0u);
+    t[102] = ptx_or(t[102], 1u);
+    t[105] = ptx_sub_cc(cf, t[102], x[5]);
+    ptx_subc_cc(cf, t[103], 0u);
+    t[104] = ptx_subc(cf, 0u, 0u);
+    t[109] = ptx_xor(t[105], t[102]);
+    t[109] = ptx_and(t[109], t[104]);
+    t[108] = ptx_xor(t[105], t[109]);
+    t[106] = ptx_add(t[104], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[106]);
+    t[110] = ptx_add_cc(cf, t[108], t[108]);
+    t[111] = ptx_addc(cf, 0u, 0u);
+    t[110] = ptx_or(t[110], 1u);
+    t[113] = ptx_sub_cc(cf, t[110], x[5]);
+    ptx_subc_cc(cf, t[111], 0u);
+    t[112] = ptx_subc(cf, 0u, 0u);
+    t[117] = ptx_xor(t[113], t[110]);
+    t[117] = ptx_and(t[117], t[112]);
+    t[116] = ptx_xor(t[113], t[117]);
+    t[114] = ptx_add(t[112], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[114]);
+    t[118] = ptx_add_cc(cf, t[116], t[116]);
+    t[119] = ptx_addc(cf, 0u, 0u);
+    t[118] = ptx_or(t[118], 1u);
+    t[121] = ptx_sub_cc(cf, t[118], x[5]);
+    ptx_subc_cc(cf, t[119], 0u);
+    t[120] = ptx_subc(cf, 0u, 0u);
+    t[125] = ptx_xor(t[121], t[118]);
+    t[125] = ptx_and(t[125], t[120]);
+    t[124] = ptx_xor(t[121], t[125]);
+    t[122] = ptx_add(t[120], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[122]);
+    t[126] = ptx_add_cc(cf, t[124], t[124]);
+    t[127] = ptx_addc(cf, 0u, 0u);
+    t[126] = ptx_or(t[126], 1u);
+    t[129] = ptx_sub_cc(cf, t[126], x[5]);
+    ptx_subc_cc(cf, t[127], 0u);
+    t[128] = ptx_subc(cf, 0u, 0u);
+    t[133] = ptx_xor(t[129], t[126]);
+    t[133] = ptx_and(t[133], t[128]);
+    t[132] = ptx_xor(t[129], t[133]);
+    t[130] = ptx_add(t[128], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[130]);
+    t[134] = ptx_add_cc(cf, t[132], t[132]);
+    t[135] = ptx_addc(cf, 0u, 0u);
+    t[134] = ptx_or(t[134], 1u);
+    t[137] = ptx_sub_cc(cf, t[134], x[5]);
+    ptx_subc_cc(cf, t[135], 0u);
+    t[136] = ptx_subc(cf, 0u, 0u);
+    t[141] = ptx_xor(t[137], t[134]);
+    t[141] = ptx_and(t[141], t[136]);
+    t[140] = ptx_xor(t[137], t[141]);
+    t[138] = ptx_add(t[136], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[138]);
+    t[142] = ptx_add_cc(cf, t[140], t[140]);
+    t[143] = ptx_addc(cf, 0u, 0u);
+    t[142] = ptx_or(t[142], 1u);
+    t[145] = ptx_sub_cc(cf, t[142], x[5]);
+    ptx_subc_cc(cf, t[143], 0u);
+    t[144] = ptx_subc(cf, 0u, 0u);
+    t[149] = ptx_xor(t[145], t[142]);
+    t[149] = ptx_and(t[149], t[144]);
+    t[148] = ptx_xor(t[145], t[149]);
+    t[146] = ptx_add(t[144], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[146]);
+    t[150] = ptx_add_cc(cf, t[148], t[148]);
+    t[151] = ptx_addc(cf, 0u, 0u);
+    t[150] = ptx_or(t[150], 1u);
+    t[153] = ptx_sub_cc(cf, t[150], x[5]);
+    ptx_subc_cc(cf, t[151], 0u);
+    t[152] = ptx_subc(cf, 0u, 0u);
+    t[157] = ptx_xor(t[153], t[150]);
+    t[157] = ptx_and(t[157], t[152]);
+    t[156] = ptx_xor(t[153], t[157]);
+    t[154] = ptx_add(t[152], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[154]);
+    t[158] = ptx_add_cc(cf, t[156], t[156]);
+    t[159] = ptx_addc(cf, 0u, 0u);
+    t[158] = ptx_or(t[158], 1u);
+    t[161] = ptx_sub_cc(cf, t[158], x[5]);
+    ptx_subc_cc(cf, t[159], 0u);
+    t[160] = ptx_subc(cf, 0u, 0u);
+    t[165] = ptx_xor(t[161], t[158]);
+    t[165] = ptx_and(t[165], t[160]);
+    t[164] = ptx_xor(t[161], t[165]);
+    t[162] = ptx_add(t[160], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[162]);
+    t[166] = ptx_add_cc(cf, t[164], t[164]);
+    t[167] = ptx_addc(cf, 0u, 0u);
+    t[166] = ptx_or(t[166], 1u);
+    t[169] = ptx_sub_cc(cf, t[166], x[5]);
+    ptx_subc_cc(cf, t[167], 0u);
+    t[168] = ptx_subc(cf, 0u, 0u);
+    t[173] = ptx_xor(t[169], t[166]);
+    t[173] = ptx_and(t[173], t[168]);
+    t[172] = ptx_xor(t[169], t[173]);
+    t[170] = ptx_add(t[168], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[170]);
+    t[174] = ptx_add_cc(cf, t[172], t[172]);
+    t[175] = ptx_addc(cf, 0u, 0u);
+    t[174] = ptx_or(t[174], 1u);
+    t[177] = ptx_sub_cc(cf, t[174], x[5]);
+    ptx_subc_cc(cf, t[175], 0u);
+    t[176] = ptx_subc(cf, 0u, 0u);
+    t[181] = ptx_xor(t[177], t[174]);
+    t[181] = ptx_and(t[181], t[176]);
+    t[180] = ptx_xor(t[177], t[181]);
+    t[178] = ptx_add(t[176], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[178]);
+    t[182] = ptx_add_cc(cf, t[180], t[180]);
+    t[183] = ptx_addc(cf, 0u, 0u);
+    t[182] = ptx_or(t[182], 1u);
+    t[185] = ptx_sub_cc(cf, t[182], x[5]);
+    ptx_subc_cc(cf, t[183], 0u);
+    t[184] = ptx_subc(cf, 0u, 0u);
+    t[189] = ptx_xor(t[185], t[182]);
+    t[189] = ptx_and(t[189], t[184]);
+    t[188] = ptx_xor(t[185], t[189]);
+    t[186] = ptx_add(t[184], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[186]);
+    t[190] = ptx_add_cc(cf, t[188], t[188]);
+    t[191] = ptx_addc(cf, 0u, 0u);
+    t[190] = ptx_or(t[190], 1u);
+    t[193] = ptx_sub_cc(cf, t[190], x[5]);
+    ptx_subc_cc(cf, t[191], 0u);
+    t[192] = ptx_subc(cf, 0u, 0u);
+    t[197] = ptx_xor(t[193], t[190]);
+    t[197] = ptx_and(t[197], t[192]);
+    t[196] = ptx_xor(t[193], t[197]);
+    t[194] = ptx_add(t[192], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[194]);
+    t[198] = ptx_add_cc(cf, t[196], t[196]);
+    t[199] = ptx_addc(cf, 0u, 0u);
+    t[198] = ptx_or(t[198], 1u);
+    t[201] = ptx_sub_cc(cf, t[198], x[5]);
+    ptx_subc_cc(cf, t[199], 0u);
+    t[200] = ptx_subc(cf, 0u, 0u);
+    t[205] = ptx_xor(t[201], t[198]);
+    t[205] = ptx_and(t[205], t[200]);
+    t[204] = ptx_xor(t[201], t[205]);
+    t[202] = ptx_add(t[200], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[202]);
+    t[206] = ptx_add_cc(cf, t[204], t[204]);
+    t[207] = ptx_addc(cf, 0u, 0u);
+    t[206] = ptx_or(t[206], 1u);
+    t[209] = ptx_sub_cc(cf, t[206], x[5]);
+    ptx_subc_cc(cf, t[207], 0u);
+    t[208] = ptx_subc(cf, 0u, 0u);
+    t[213] = ptx_xor(t[209], t[206]);
+    t[213] = ptx_and(t[213], t[208]);
+    t[212] = ptx_xor(t[209], t[213]);
+    t[210] = ptx_add(t[208], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[210]);
+    t[214] = ptx_add_cc(cf, t[212], t[212]);
+    t[215] = ptx_addc(cf, 0u, 0u);
+    t[214] = ptx_or(t[214], 1u);
+    t[217] = ptx_sub_cc(cf, t[214], x[5]);
+    ptx_subc_cc(cf, t[215], 0u);
+    t[216] = ptx_subc(cf, 0u, 0u);
+    t[221] = ptx_xor(t[217], t[214]);
+    t[221] = ptx_and(t[221], t[216]);
+    t[220] = ptx_xor(t[217], t[221]);
+    t[218] = ptx_add(t[216], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[218]);
+    t[222] = ptx_add_cc(cf, t[220], t[220]);
+    t[223] = ptx_addc(cf, 0u, 0u);
+    t[222] = ptx_or(t[222], 1u);
+    t[225] = ptx_sub_cc(cf, t[222], x[5]);
+    ptx_subc_cc(cf, t[223], 0u);
+    t[224] = ptx_subc(cf, 0u, 0u);
+    t[229] = ptx_xor(t[225], t[222]);
+    t[229] = ptx_and(t[229], t[224]);
+    t[228] = ptx_xor(t[225], t[229]);
+    t[226] = ptx_add(t[224], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[226]);
+    t[230] = ptx_add_cc(cf, t[228], t[228]);
+    t[231] = ptx_addc(cf, 0u, 0u);
+    t[230] = ptx_or(t[230], 1u);
+    t[233] = ptx_sub_cc(cf, t[230], x[5]);
+    ptx_subc_cc(cf, t[231], 0u);
+    t[232] = ptx_subc(cf, 0u, 0u);
+    t[237] = ptx_xor(t[233], t[230]);
+    t[237] = ptx_and(t[237], t[232]);
+    t[236] = ptx_xor(t[233], t[237]);
+    t[234] = ptx_add(t[232], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[234]);
+    t[238] = ptx_add_cc(cf, t[236], t[236]);
+    t[239] = ptx_addc(cf, 0u, 0u);
+    t[238] = ptx_or(t[238], 1u);
+    t[241] = ptx_sub_cc(cf, t[238], x[5]);
+    ptx_subc_cc(cf, t[239], 0u);
+    t[240] = ptx_subc(cf, 0u, 0u);
+    t[245] = ptx_xor(t[241], t[238]);
+    t[245] = ptx_and(t[245], t[240]);
+    t[244] = ptx_xor(t[241], t[245]);
+    t[242] = ptx_add(t[240], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[242]);
+    t[246] = ptx_add_cc(cf, t[244], t[244]);
+    t[247] = ptx_addc(cf, 0u, 0u);
+    t[246] = ptx_or(t[246], 1u);
+    t[249] = ptx_sub_cc(cf, t[246], x[5]);
+    ptx_subc_cc(cf, t[247], 0u);
+    t[248] = ptx_subc(cf, 0u, 0u);
+    t[253] = ptx_xor(t[249], t[246]);
+    t[253] = ptx_and(t[253], t[248]);
+    t[252] = ptx_xor(t[249], t[253]);
+    t[250] = ptx_add(t[248], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[250]);
+    t[254] = ptx_add_cc(cf, t[252], t[252]);
+    t[255] = ptx_addc(cf, 0u, 0u);
+    t[254] = ptx_or(t[254], 1u);
+    t[257] = ptx_sub_cc(cf, t[254], x[5]);
+    ptx_subc_cc(cf, t[255], 0u);
+    t[256] = ptx_subc(cf, 0u, 0u);
+    t[261] = ptx_xor(t[257], t[254]);
+    t[261] = ptx_and(t[261], t[256]);
+    ptx_xor(t[257], t[261]);
+    t[258] = ptx_add(t[256], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[258]);
+    y[0] = ptx_mov(x[4]);
+    y[1] = ptx_mov(x[5]);
+    y[2] = ptx_mov(x[2]);
+    y[3] = ptx_mov(x[3]);
+    y[4] = ptx_mov(x[0]);
+    y[5] = ptx_mov(x[1]);
+    y[6] = ptx_mov(t[3]);
+    y[7] = ptx_mov(t[5]);
+    y[8] = ptx_not(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_step_2: a step that the loops below call; 50 instructions.
+struct sqrt_division_step_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<38>;\n\t"
+        "xor.b32 t0, %4, %7;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %4, t4;\n\t"
+        "mul.lo.u32 t6, %8, t5;\n\t"
+        "mul.hi.u32 t7, %8, t5;\n\t"
+        "add.cc.u32 t6, t6, %3;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %7;\n\t"
+        "sub.u32 t9, %3, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %7, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %7;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %6, t2;\n\t"
+        "mul.hi.u32 t16, %6, t2;\n\t"
+        "mul.lo.u32 t17, %7, t2;\n\t"
+        "mul.hi.u32 t18, %7, t2;\n\t"
+        "mov.b32 t19, t15;\n\t"
+        "add.cc.u32 t20, t16, t17;\n\t"
+        "addc.u32 t21, 0, t18;\n\t"
+        "sub.cc.u32 t22, %5, t19;\n\t"
+        "subc.cc.u32 t23, %3, t20;\n\t"
+        "subc.cc.u32 t24, %4, t21;\n\t"
+        "subc.u32 t25, 0, 0;\n\t"
+        "and.b32 t26, %6, t25;\n\t"
+        "and.b32 t27, %7, t25;\n\t"
+        "add.u32 t2, t2, t25;\n\t"
+        "add.cc.u32 t28, t22, t26;\n\t"
+        "addc.cc.u32 t29, t23, t27;\n\t"
+        "addc.cc.u32 t30, t24, 0;\n\t"
+        "addc.u32 t31, t25, 0;\n\t"
+        "and.b32 t32, %6, t31;\n\t"
+        "and.b32 t33, %7, t31;\n\t"
+        "add.u32 t2, t2, t31;\n\t"
+        "add.cc.u32 t34, t28, t32;\n\t"
+        "addc.cc.u32 t35, t29, t33;\n\t"
+        "addc.cc.u32 t36, t30, 0;\n\t"
+        "addc.u32 t37, t31, 0;\n\t"
+        "mov.b32 %0, t34;\n\t"
+        "mov.b32 %1, t35;\n\t"
+        "mov.b32 %2, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[38];
+    t[0] = ptx_xor(x[1], x[4]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[1], t[4]);
+    t[6] = ptx_mul_lo(x[5], t[5]);
+    t[7] = ptx_mul_hi(x[5], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[0]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[4]);
+    t[9] = ptx_sub(x[0], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[4], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[4]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[3], t[2]);
+    t[16] = ptx_mul_hi(x[3], t[2]);
+    t[17] = ptx_mul_lo(x[4], t[2]);
+    t[18] = ptx_mul_hi(x[4], t[2]);
+    t[19] = ptx_mov(t[15]);
+    t[20] = ptx_add_cc(cf, t[16], t[17]);
+    t[21] = ptx_addc(cf, 0u, t[18]);
+    t[22] = ptx_sub_cc(cf, x[2], t[19]);
+    t[23] = ptx_subc_cc(cf, x[0], t[20]);
+    t[24] = ptx_subc_cc(cf, x[1], t[21]);
+    t[25] = ptx_subc(cf, 0u, 0u);
+    t[26] = ptx_and(x[3], t[25]);
+    t[27] = ptx_and(x[4], t[25]);
+    t[2] = ptx_add(t[2], t[25]);
+    t[28] = ptx_add_cc(cf, t[22], t[26]);
+    t[29] = ptx_addc_cc(cf, t[23], t[27]);
+    t[30] = ptx_addc_cc(cf, t[24], 0u);
+    t[31] = ptx_addc(cf, t[25], 0u);
+    t[32] = ptx_and(x[3], t[31]);
+    t[33] = ptx_and(x[4], t[31]);
+    t[2] = ptx_add(t[2], t[31]);
+    t[34] = ptx_add_cc(cf, t[28], t[32]);
+    t[35] = ptx_addc_cc(cf, t[29], t[33]);
+    ptx_addc_cc(cf, t[30], 0u);
+    ptx_addc(cf, t[31], 0u);
+    y[0] = ptx_mov(t[34]);
+    y[1] = ptx_mov(t[35]);
+    y[2] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_2: a step that the loops below call; 17 instructions.
+struct sqrt_division_finish_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 5;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<9>;\n\t"
+        "not.b32 t0, %10;\n\t"
+        "shr.b32 t1, %7, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t5, t2;\n\t"
+        "xor.b32 t3, %5, %6;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %5;\n\t"
+        "and.b32 t4, %6, t5;\n\t"
+        "and.b32 t6, %7, 31;\n\t"
+        "shf.r.clamp.b32 t7, t3, t4, t6;\n\t"
+        "shr.b32 t8, t4, t6;\n\t"
+        "and.b32 %0, %8, t0;\n\t"
+        "and.b32 %1, %9, t0;\n\t"
+        "and.b32 %2, t7, t0;\n\t"
+        "and.b32 %3, t8, t0;\n\t"
+        "and.b32 %4, %10, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[9];
+    t[0] = ptx_not(x[5]);
+    t[1] = ptx_shr(x[2], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[5] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_and(x[1], t[5]);
+    t[6] = ptx_and(x[2], 31u);
+    t[7] = ptx_shf_r_clamp(t[3], t[4], t[6]);
+    t[8] = ptx_shr(t[4], t[6]);
+    y[0] = ptx_and(x[3], t[0]);
+    y[1] = ptx_and(x[4], t[0]);
+    y[2] = ptx_and(t[7], t[0]);
+    y[3] = ptx_and(t[8], t[0]);
+    y[4] = ptx_and(x[5], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_2: a step that the loops below call; 16 instructions.
+struct sqrt_newton_update_2 {
+  static constexpr unsigned in_words = 5;
+  static constexpr unsigned out_words = 2;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<12>;\n\t"
+        "add.cc.u32 t0, %2, %4;\n\t"
+        "addc.cc.u32 t1, %3, %5;\n\t"
+        "addc.u32 t2, 0, 0;\n\t"
+        "shf.r.clamp.b32 t3, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t4, t1, t2, 1;\n\t"
+        "sub.cc.u32 t5, t3, %2;\n\t"
+        "subc.cc.u32 t6, t4, %3;\n\t"
+        "subc.u32 t7, 0, 0;\n\t"
+        "sub.u32 t8, %6, 1;\n\t"
+        "and.b32 t9, t7, t8;\n\t"
+        "xor.b32 t10, %2, t3;\n\t"
+        "and.b32 t10, t10, t9;\n\t"
+        "xor.b32 %0, %2, t10;\n\t"
+        "xor.b32 t11, %3, t4;\n\t"
+        "and.b32 t11, t11, t9;\n\t"
+        "xor.b32 %1, %3, t11;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[12];
+    t[0] = ptx_add_cc(cf, x[0], x[2]);
+    t[1] = ptx_addc_cc(cf, x[1], x[3]);
+    t[2] = ptx_addc(cf, 0u, 0u);
+    t[3] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[4] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    ptx_sub_cc(cf, t[3], x[0]);
+    ptx_subc_cc(cf, t[4], x[1]);
+    t[7] = ptx_subc(cf, 0u, 0u);
+    t[8] = ptx_sub(x[4], 1u);
+    t[9] = ptx_and(t[7], t[8]);
+    t[10] = ptx_xor(x[0], t[3]);
+    t[10] = ptx_and(t[10], t[9]);
+    y[0] = ptx_xor(x[0], t[10]);
+    t[11] = ptx_xor(x[1], t[4]);
+    t[11] = ptx_and(t[11], t[9]);
+    y[1] = ptx_xor(x[1], t[11]);
+  }
+#endif
+};
+
+// sqrt_newton_check_2: a step that the loops below call; 49 instructions.
+struct sqrt_newton_check_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<25>;\n\t"
+        "mul.lo.u32 t4, %4, %3;\n\t"
+        "mul.hi.u32 t5, %4, %3;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t4;\n\t"
+        "mov.b32 t2, t5;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.u32 t3, 0, 0;\n\t"
+        "mul.lo.u32 t0, %3, %3;\n\t"
+        "mad.hi.cc.u32 t1, %3, %3, t1;\n\t"
+        "madc.lo.cc.u32 t2, %4, %4, t2;\n\t"
+        "madc.hi.u32 t3, %4, %4, t3;\n\t"
+        "sub.cc.u32 t6, t0, %5;\n\t"
+        "subc.cc.u32 t7, t1, %6;\n\t"
+        "subc.cc.u32 t8, t2, %7;\n\t"
+        "subc.cc.u32 t9, t3, %8;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "shl.b32 t11, %3, 1;\n\t"
+        "shf.l.clamp.b32 t12, %3, %4, 1;\n\t"
+        "shr.b32 t13, %4, 31;\n\t"
+        "sub.cc.u32 t11, t11, 1;\n\t"
+        "subc.cc.u32 t12, t12, 0;\n\t"
+        "subc.u32 t13, t13, 0;\n\t"
+        "mov.b32 t14, 0;\n\t"
+        "mov.b32 t15, 0;\n\t"
+        "or.b32 t14, t14, t6;\n\t"
+        "xor.b32 t16, t6, t11;\n\t"
+        "or.b32 t15, t15, t16;\n\t"
+        "or.b32 t14, t14, t7;\n\t"
+        "xor.b32 t17, t7, t12;\n\t"
+        "or.b32 t15, t15, t17;\n\t"
+        "or.b32 t14, t14, t8;\n\t"
+        "xor.b32 t18, t8, t13;\n\t"
+        "or.b32 t15, t15, t18;\n\t"
+        "or.b32 t14, t14, t9;\n\t"
+        "xor.b32 t19, t9, 0;\n\t"
+        "or.b32 t15, t15, t19;\n\t"
+        "sub.cc.u32 t23, 0, t14;\n\t"
+        "subc.u32 t20, 0, 0;\n\t"
+        "not.b32 t21, t20;\n\t"
+        "not.b32 t10, t10;\n\t"
+        "and.b32 t20, t20, t10;\n\t"
+        "add.cc.u32 %0, %3, t20;\n\t"
+        "addc.u32 %1, %4, t20;\n\t"
+        "sub.cc.u32 t24, 0, t15;\n\t"
+        "subc.u32 t22, 0, 0;\n\t"
+        "add.u32 t22, t22, 1;\n\t"
+        "and.b32 %2, t21, 1;\n\t"
+        "or.b32 %2, %2, t22;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[25];
+    t[4] = ptx_mul_lo(x[1], x[0]);
+    t[5] = ptx_mul_hi(x[1], x[0]);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[4]);
+    t[2] = ptx_mov(t[5]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi(cf, x[1], x[1], t[3]);
+    t[6] = ptx_sub_cc(cf, t[0], x[2]);
+    t[7] = ptx_subc_cc(cf, t[1], x[3]);
+    t[8] = ptx_subc_cc(cf, t[2], x[4]);
+    t[9] = ptx_subc_cc(cf, t[3], x[5]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[11] = ptx_shl(x[0], 1u);
+    t[12] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[13] = ptx_shr(x[1], 31u);
+    t[11] = ptx_sub_cc(cf, t[11], 1u);
+    t[12] = ptx_subc_cc(cf, t[12], 0u);
+    t[13] = ptx_subc(cf, t[13], 0u);
+    t[14] = ptx_mov(0u);
+    t[15] = ptx_mov(0u);
+    t[14] = ptx_or(t[14], t[6]);
+    t[16] = ptx_xor(t[6], t[11]);
+    t[15] = ptx_or(t[15], t[16]);
+    t[14] = ptx_or(t[14], t[7]);
+    t[17] = ptx_xor(t[7], t[12]);
+    t[15] = ptx_or(t[15], t[17]);
+    t[14] = ptx_or(t[14], t[8]);
+    t[18] = ptx_xor(t[8], t[13]);
+    t[15] = ptx_or(t[15], t[18]);
+    t[14] = ptx_or(t[14], t[9]);
+    t[19] = ptx_xor(t[9], 0u);
+    t[15] = ptx_or(t[15], t[19]);
+    ptx_sub_cc(cf, 0u, t[14]);
+    t[20] = ptx_subc(cf, 0u, 0u);
+    t[21] = ptx_not(t[20]);
+    t[10] = ptx_not(t[10]);
+    t[20] = ptx_and(t[20], t[10]);
+    y[0] = ptx_add_cc(cf, x[0], t[20]);
+    y[1] = ptx_addc(cf, x[1], t[20]);
+    ptx_sub_cc(cf, 0u, t[15]);
+    t[22] = ptx_subc(cf, 0u, 0u);
+    t[22] = ptx_add(t[22], 1u);
+    y[2] = ptx_and(t[21], 1u);
+    y[2] = ptx_or(y[2], t[22]);
+  }
+#endif
+};
+
+// sqrt_division_normalize_4: a step that the loops below call; 407 instructions.
+struct sqrt_division_normalize_4 {
+  static constexpr unsigned in_words = 12;
+  static constexpr unsigned out_words = 15;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<264>;\n\t"
+        "sub.cc.u32 t0, %15, %23;\n\t"
+        "subc.cc.u32 t1, %16, %24;\n\t"
+        "subc.cc.u32 t2, %17, %25;\n\t"
+        "subc.cc.u32 t3, %18, %26;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "not.b32 t6, %26;\n\t"
+        "mov.b32 t7, 0;\n\t"
+        "add.cc.u32 t8, t6, t6;\n\t"
+        "addc.u32 t9, 0, 0;\n\t"
+        "or.b32 t8, t8, 1;\n\t"
+        "sub.cc.u32 t11, t8, %26;\n\t"
+        "subc.cc.u32 t13, t9, 0;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "xor.b32 t15, t11, t8;\n\t"
+        "and.b32 t15, t15, t10;\n\t"
+        "xor.b32 t14, t11, t15;\n\t"
+        "add.u32 t12, t10, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t12;\n\t"
+        "add.cc.u32 t16, t14, t14;\n\t"
+        "addc.u32 t17, 0, 0;\n\t"
+        "or.b32 t16, t16, 1;\n\t"
+        "sub.cc.u32 t19, t16, %26;\n\t"
+        "subc.cc.u32 t21, t17, 0;\n\t"
+        "subc.u32 t18, 0, 0;\n\t"
+        "xor.b32 t23, t19, t16;\n\t"
+        "and.b32 t23, t23, t18;\n\t"
+        "xor.b32 t22, t19, t23;\n\t"
+        "add.u32 t20, t18, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t20;\n\t"
+        "add.cc.u32 t24, t22, t22;\n\t"
+        "addc.u32 t25, 0, 0;\n\t"
+        "or.b32 t24, t24, 1;\n\t"
+        "sub.cc.u32 t27, t24, %26;\n\t"
+        "subc.cc.u32 t29, t25, 0;\n\t"
+        "subc.u32 t26, 0, 0;\n\t"
+        "xor.b32 t31, t27, t24;\n\t"
+        "and.b32 t31, t31, t26;\n\t"
+        "xor.b32 t30, t27, t31;\n\t"
+        "add.u32 t28, t26, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t28;\n\t"
+        "add.cc.u32 t32, t30, t30;\n\t"
+        "addc.u32 t33, 0, 0;\n\t"
+        "or.b32 t32, t32, 1;\n\t"
+        "sub.cc.u32 t35, t32, %26;\n\t"
+        "subc.cc.u32 t37, t33, 0;\n\t"
+        "subc.u32 t34, 0, 0;\n\t"
+        "xor.b32 t39, t35, t32;\n\t"
+        "and.b32 t39, t39, t34;\n\t"
+        "xor.b32 t38, t35, t39;\n\t"
+        "add.u32 t36, t34, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t36;\n\t"
+        "add.cc.u32 t40, t38, t38;\n\t"
+        "addc.u32 t41, 0, 0;\n\t"
+        "or.b32 t40, t40, 1;\n\t"
+        "sub.cc.u32 t43, t40, %26;\n\t"
+        "subc.cc.u32 t45, t41, 0;\n\t"
+        "subc.u32 t42, 0, 0;\n\t"
+        "xor.b32 t47, t43, t40;\n\t"
+        "and.b32 t47, t47, t42;\n\t"
+        "xor.b32 t46, t43, t47;\n\t"
+        "add.u32 t44, t42, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t44;\n\t"
+        "add.cc.u32 t48, t46, t46;\n\t"
+        "addc.u32 t49, 0, 0;\n\t"
+        "or.b32 t48, t48, 1;\n\t"
+        "sub.cc.u32 t51, t48, %26;\n\t"
+        "subc.cc.u32 t53, t49, 0;\n\t"
+        "subc.u32 t50, 0, 0;\n\t"
+        "xor.b32 t55, t51, t48;\n\t"
+        "and.b32 t55, t55, t50;\n\t"
+        "xor.b32 t54, t51, t55;\n\t"
+        "add.u32 t52, t50, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t52;\n\t"
+        "add.cc.u32 t56, t54, t54;\n\t"
+        "addc.u32 t57, 0, 0;\n\t"
+        "or.b32 t56, t56, 1;\n\t"
+        "sub.cc.u32 t59, t56, %26;\n\t"
+        "subc.cc.u32 t61, t57, 0;\n\t"
+        "subc.u32 t58, 0, 0;\n\t"
+        "xor.b32 t63, t59, t56;\n\t"
+        "and.b32 t63, t63, t58;\n\t"
+        "xor.b32 t62, t59, t63;\n\t"
+        "add.u32 t60, t58, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t60;\n\t"
+        "add.cc.u32 t64, t62, t62;\n\t"
+        "addc.u32 t65, 0, 0;\n\t"
+        "or.b32 t64, t64, 1;\n\t"
+        "sub.cc.u32 t67, t64, %26;\n\t"
+        "subc.cc.u32 t69, t65, 0;\n\t"
+        "subc.u32 t66, 0, 0;\n\t"
+        "xor.b32 t71, t67, t64;\n\t"
+        "and.b32 t71, t71, t66;\n\t"
+        "xor.b32 t70, t67, t71;\n\t"
+        "add.u32 t68, t66, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t68;\n\t"
+        "add.cc.u32 t72, t70, t70;\n\t"
+        "addc.u32 t73, 0, 0;\n\t"
+        "or.b32 t72, t72, 1;\n\t"
+        "sub.cc.u32 t75, t72, %26;\n\t"
+        "subc.cc.u32 t77, t73, 0;\n\t"
+        "subc.u32 t74, 0, 0;\n\t"
+        "xor.b32 t79, t75, t72;\n\t"
+        "and.b32 t79, t79, t74;\n\t"
+        "xor.b32 t78, t75, t79;\n\t"
+        "add.u32 t76, t74, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t76;\n\t"
+        "add.cc.u32 t80, t78, t78;\n\t"
+        "addc.u32 t81, 0, 0;\n\t"
+        "or.b32 t80, t80, 1;\n\t"
+        "sub.cc.u32 t83, t80, %26;\n\t"
+        "subc.cc.u32 t85, t81, 0;\n\t"
+        "subc.u32 t82, 0, 0;\n\t"
+        "xor.b32 t87, t83, t80;\n\t"
+        "and.b32 t87, t87, t82;\n\t"
+        "xor.b32 t86, t83, t87;\n\t"
+        "add.u32 t84, t82, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t84;\n\t"
+        "add.cc.u32 t88, t86, t86;\n\t"
+        "addc.u32 t89, 0, 0;\n\t"
+        "or.b32 t88, t88, 1;\n\t"
+        "sub.cc.u32 t91, t88, %26;\n\t"
+        "subc.cc.u32 t93, t89, 0;\n\t"
+        "subc.u32 t90, 0, 0;\n\t"
+        "xor.b32 t95, t91, t88;\n\t"
+        "and.b32 t95, t95, t90;\n\t"
+        "xor.b32 t94, t91, t95;\n\t"
+        "add.u32 t92, t90, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t92;\n\t"
+        "add.cc.u32 t96, t94, t94;\n\t"
+        "addc.u32 t97, 0, 0;\n\t"
+        "or.b32 t96, t96, 1;\n\t"
+        "sub.cc.u32 t99, t96, %26;\n\t"
+        "subc.cc.u32 t101, t97, 0;\n\t"
+        "subc.u32 t98, 0, 0;\n\t"
+        "xor.b32 t103, t99, t96;\n\t"
+        "and.b32 t103, t103, t98;\n\t"
+        "xor.b32 t102, t99, t103;\n\t"
+        "add.u32 t100, t98, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t100;\n\t"
+        "add.cc.u32 t104, t102, t102;\n\t"
+        "addc.u32 t105, 0, 0;\n\t"
+        "or.b32 t104, t104, 1;\n\t"
+        "sub.cc.u32 t107, t104, %26;\n\t"
+        "subc.cc.u32 t109, t105, 0;\n\t"
+        "subc.u32 t106, 0, 0;\n\t"
+        "xor.b32 t111, t107, t104;\n\t"
+        "and.b32 t111, t111, t106;\n\t"
+        "xor.b32 t110, t107, t111;\n\t"
+        "add.u32 t108, t106, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t108;\n\t"
+        "add.cc.u32 t112, t110, t110;\n\t"
+        "addc.u32 t113, 0, 0;\n\t"
+        "or.b32 t112, t112, 1;\n\t"
+        "sub.cc.u32 t115, t112, %26;\n\t"
+        "subc.cc.u32 t117, t113, 0;\n\t"
+        "subc.u32 t114, 0, 0;\n\t"
+        "xor.b32 t119, t115, t112;\n\t"
+        "and.b32 t119, t119, t114;\n\t"
+        "xor.b32 t118, t115, t119;\n\t"
+        "add.u32 t116, t114, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t116;\n\t"
+        "add.cc.u32 t120, t118, t118;\n\t"
+        "addc.u32 t121, 0, 0;\n\t"
+        "or.b32 t120, t120, 1;\n\t"
+        "sub.cc.u32 t123, t120, %26;\n\t"
+        "subc.cc.u32 t125, t121, 0;\n\t"
+        "subc.u32 t122, 0, 0;\n\t"
+        "xor.b32 t127, t123, t120;\n\t"
+        "and.b32 t127, t127, t122;\n\t"
+        "xor.b32 t126, t123, t127;\n\t"
+        "add.u32 t124, t122, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t124;\n\t"
+        "add.cc.u32 t128, t126, t126;\n\t"
+        "addc.u32 t129, 0, 0;\n\t"
+        "or.b32 t128, t128, 1;\n\t"
+        "sub.cc.u32 t131, t128, %26;\n\t"
+        "subc.cc.u32 t133, t129, 0;\n\t"
+        "subc.u32 t130, 0, 0;\n\t"
+        "xor.b32 t135, t131, t128;\n\t"
+        "and.b32 t135, t135, t130;\n\t"
+        "xor.b32 t134, t131, t135;\n\t"
+        "add.u32 t132, t130, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t132;\n\t"
+        "add.cc.u32 t136, t134, t134;\n\t"
+        "addc.u32 t137, 0, 0;\n\t"
+        "or.b32 t136, t136, 1;\n\t"
+        "sub.cc.u32 t139, t136, %26;\n\t"
+        "subc.cc.u32 t141, t137, 0;\n\t"
+        "subc.u32 t138, 0, 0;\n\t"
+        "xor.b32 t143, t139, t136;\n\t"
+        "and.b32 t143, t143, t138;\n\t"
+        "xor.b32 t142, t139, t143;\n\t"
+        "add.u32 t140, t138, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t140;\n\t"
+        "add.cc.u32 t144, t142, t142;\n\t"
+        "addc.u32 t145, 0, 0;\n\t"
+        "or.b32 t144, t144, 1;\n\t"
+        "sub.cc.u32 t147, t144, %26;\n\t"
+        "subc.cc.u32 t149, t145, 0;\n\t"
+        "subc.u32 t146, 0, 0;\n\t"
+        "xor.b32 t151, t147, t144;\n\t"
+        "and.b32 t151, t151, t146;\n\t"
+        "xor.b32 t150, t147, t151;\n\t"
+        "add.u32 t148, t146, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t148;\n\t"
+        "add.cc.u32 t152, t150, t150;\n\t"
+        "addc.u32 t153, 0, 0;\n\t"
+        "or.b32 t152, t152, 1;\n\t"
+        "sub.cc.u32 t155, t152, %26;\n\t"
+        "subc.cc.u32 t157, t153, 0;\n\t"
+        "subc.u32 t154, 0, 0;\n\t"
+        "xor.b32 t159, t155, t152;\n\t"
+        "and.b32 t159, t159, t154;\n\t"
+        "xor.b32 t158, t155, t159;\n\t"
+        "add.u32 t156, t154, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t156;\n\t"
+        "add.cc.u32 t160, t158, t158;\n\t"
+        "addc.u32 t161, 0, 0;\n\t"
+        "or.b32 t160, t160, 1;\n\t"
+        "sub.cc.u32 t163, t160, %26;\n\t"
+        "subc.cc.u32 t165, t161, 0;\n\t"
+        "subc.u32 t162, 0, 0;\n\t"
+        "xor.b32 t167, t163, t160;\n\t"
+        "and.b32 t167, t167, t162;\n\t"
+        "xor.b32 t166, t163, t167;\n\t"
+        "add.u32 t164, t162, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t164;\n\t"
+        "add.cc.u32 t168, t166, t166;\n\t"
+        "addc.u32 t169, 0, 0;\n\t"
+        "or.b32 t168, t168, 1;\n\t"
+        "sub.cc.u32 t171, t168, %26;\n\t"
+        "subc.cc.u32 t173, t169, 0;\n\t"
+        "subc.u32 t170, 0, 0;\n\t"
+        "xor.b32 t175, t171, t168;\n\t"
+        "and.b32 t175, t175, t170;\n\t"
+        "xor.b32 t174, t171, t175;\n\t"
+        "add.u32 t172, t170, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t172;\n\t"
+        "add.cc.u32 t176, t174, t174;\n\t"
+        "addc.u32 t177, 0, 0;\n\t"
+        "or.b32 t176, t176, 1;\n\t"
+        "sub.cc.u32 t179, t176, %26;\n\t"
+        "subc.cc.u32 t181, t177, 0;\n\t"
+        "subc.u32 t178, 0, 0;\n\t"
+        "xor.b32 t183, t179, t176;\n\t"
+        "and.b32 t183, t183, t178;\n\t"
+        "xor.b32 t182, t179, t183;\n\t"
+        "add.u32 t180, t178, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t180;\n\t"
+        "add.cc.u32 t184, t182, t182;\n\t"
+        "addc.u32 t185, 0, 0;\n\t"
+        "or.b32 t184, t184, 1;\n\t"
+        "sub.cc.u32 t187, t184, %26;\n\t"
+        "subc.cc.u32 t189, t185, 0;\n\t"
+        "subc.u32 t186, 0, 0;\n\t"
+        "xor.b32 t191, t187, t184;\n\t"
+        "and.b32 t191, t191, t186;\n\t"
+        "xor.b32 t190, t187, t191;\n\t"
+        "add.u32 t188, t186, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t188;\n\t"
+        "add.cc.u32 t192, t190, t190;\n\t"
+        "addc.u32 t193, 0, 0;\n\t"
+        "or.b32 t192, t192, 1;\n\t"
+        "sub.cc.u32 t195, t192, %26;\n\t"
+        "subc.cc.u32 t197, t193, 0;\n\t"
+        "subc.u32 t194, 0, 0;\n\t"
+        "xor.b32 t199, t195, t192;\n\t"
+        "and.b32 t199, t199, t194;\n\t"
+        "xor.b32 t198, t195, t199;\n\t"
+        "add.u32 t196, t194, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t196;\n\t"
+        "add.cc.u32 t200, t198, t198;\n\t"
+        "addc.u32 t201, 0, 0;\n\t"
+        "or.b32 t200, t200, 1;\n\t"
+        "sub.cc.u32 t203, t200, %26;\n\t"
+        "subc.cc.u32 t205, t201, 0;\n\t"
+        "subc.u32 t202, 0, 0;\n\t"
+        "xor.b32 t207, t203, t200;\n\t"
+        "and.b32 t207, t207, t202;\n\t"
+        "xor.b32 t206, t203, t207;\n\t"
+        "add.u32 t204, t202, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t204;\n\t"
+        "add.cc.u32 t208, t206, t206;\n\t"
+        "addc.u32 t209, 0, 0;\n\t"
+        "or.b32 t208, t208, 1;\n\t"
+        "sub.cc.u32 t211, t208, %26;\n\t"
+        "subc.cc.u32 t213, t209, 0;\n\t"
+        "subc.u32 t210, 0, 0;\n\t"
+        "xor.b32 t215, t211, t208;\n\t"
+        "and.b32 t215, t215, t210;\n\t"
+        "xor.b32 t214, t211, t215;\n\t"
+        "add.u32 t212, t210, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t212;\n\t"
+        "add.cc.u32 t216, t214, t214;\n\t"
+        "addc.u32 t217, 0, 0;\n\t"
+        "or.b32 t216, t216, 1;\n\t"
+        "sub.cc.u32 t219, t216, %26;\n\t"
+        "subc.cc.u32 t221, t217, 0;\n\t"
+        "subc.u32 t218, 0, 0;\n\t"
+        "xor.b32 t223, t219, t216;\n\t"
+        "and.b32 t223, t223, t218;\n\t"
+        "xor.b32 t222, t219, t223;\n\t"
+        "add.u32 t220, t218, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t220;\n\t"
+        "add.cc.u32 t224, t222, t222;\n\t"
+        "addc.u32 t225, 0, 0;\n\t"
+        "or.b32 t224, t224, 1;\n\t"
+        "sub.cc.u32 t227, t224, %26;\n\t"
+        "subc.cc.u32 t229, t225, 0;\n\t"
+        "subc.u32 t226, 0, 0;\n\t"
+        "xor.b32 t231, t227, t224;\n\t"
+        "and.b32 t231, t231, t226;\n\t"
+        "xor.b32 t230, t227, t231;\n\t"
+        "add.u32 t228, t226, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t228;\n\t"
+        "add.cc.u32 t232, t230, t230;\n\t"
+        "addc.u32 t233, 0, 0;\n\t"
+        "or.b32 t232, t232, 1;\n\t"
+        "sub.cc.u32 t235, t232, %26;\n\t"
+        "subc.cc.u32 t237, t233, 0;\n\t"
+        "subc.u32 t234, 0, 0;\n\t"
+        "xor.b32 t239, t235, t232;\n\t"
+        "and.b32 t239, t239, t234;\n\t"
+        "xor.b32 t238, t235, t239;\n\t"
+        "add.u32 t236, t234, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t236;\n\t"
+        "add.cc.u32 t240, t238, t238;\n\t"
+        "addc.u32 t241, 0, 0;\n\t"
+        "or.b32 t240, t240, 1;\n\t"
+        "sub.cc.u32 t243, t240, %26;\n\t"
+        "subc.cc.u32 t245, t241, 0;\n\t"
+        "subc.u32 t242, 0, 0;\n\t"
+        "xor.b32 t247, t243, t240;\n\t"
+        "and.b32 t247, t247, t242;\n\t"
+        "xor.b32 t246, t243, t247;\n\t"
+        "add.u32 t244, t242, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t244;\n\t"
+        "add.cc.u32 t248, t246, t246;\n\t"
+        "addc.u32 t249, 0, 0;\n\t"
+        "or.b32 t248, t248, 1;\n\t"
+        "sub.cc.u32 t251, t248, %26;\n\t"
+        "subc.cc.u32 t253, t249, 0;\n\t"
+        "subc.u32 t250, 0, 0;\n\t"
+        "xor.b32 t255, t251, t248;\n\t"
+        "and.b32 t255, t255, t250;\n\t"
+        "xor.b32 t254, t251, t255;\n\t"
+        "add.u32 t252, t250, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t252;\n\t"
+        "add.cc.u32 t256, t254, t254;\n\t"
+        "addc.u32 t257, 0, 0;\n\t"
+        "or.b32 t256, t256, 1;\n\t"
+        "sub.cc.u32 t259, t256, %26;\n\t"
+        "subc.cc.u32 t261, t257, 0;\n\t"
+        "subc.u32 t258, 0, 0;\n\t"
+        "xor.b32 t263, t259, t256;\n\t"
+        "and.b32 t263, t263, t258;\n\t"
+        "xor.b32 t262, t259, t263;\n\t"
+        "add.u32 t260, t258, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t260;\n\t"
+        "mov.b32 %0, %23;\n\t"
+        "mov.b32 %1, %24;\n\t"
+        "mov.b32 %2, %25;\n\t"
+        "mov.b32 %3, %26;\n\t"
+        "mov.b32 %4, %19;\n\t"
+        "mov.b32 %5, %20;\n\t"
+        "mov.b32 %6, %21;\n\t"
+        "mov.b32 %7, %22;\n\t"
+        "mov.b32 %8, %15;\n\t"
+        "mov.b32 %9, %16;\n\t"
+        "mov.b32 %10, %17;\n\t"
+        "mov.b32 %11, %18;\n\t"
+        "mov.b32 %12, t5;\n\t"
+        "mov.b32 %13, t7;\n\t"
+        "not.b32 %14, t4;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[264];
+    ptx_sub_cc(cf, x[0], x[8]);
+    ptx_subc_cc(cf, x[1], x[9]);
+    ptx_subc_cc(cf, x[2], x[10]);
+    ptx_subc_cc(cf, x[3], x[11]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_not(x[11]);
+    t[7] = ptx_mov(0u);
+    t[8] = ptx_add_cc(cf, t[6], t[6]);
+    t[9] = ptx_addc(cf, 0u, 0u);
+    t[8] = ptx_or(t[8], 1u);
+    t[11] = ptx_sub_cc(cf, t[8], x[11]);
+    ptx_subc_cc(cf, t[9], 0u);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[15] = ptx_xor(t[11], t[8]);
+    t[15] = ptx_and(t[15], t[10]);
+    t[14] = ptx_xor(t[11], t[15]);
+    t[12] = ptx_add(t[10], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[12]);
+    t[16] = ptx_add_cc(cf, t[14], t[14]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[16] = ptx_or(t[16], 1u);
+    t[19] = ptx_sub_cc(cf, t[16], x[11]);
+    ptx_subc_cc(cf, t[17], 0u);
+    t[18] = ptx_subc(cf, 0u, 0u);
+    t[23] = ptx_xor(t[19], t[16]);
+    t[23] = ptx_and(t[23], t[18]);
+    t[22] = ptx_xor(t[19], t[23]);
+    t[20] = ptx_add(t[18], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[20]);
+    t[24] = ptx_add_cc(cf, t[22], t[22]);
+    t[25] = ptx_addc(cf, 0u, 0u);
+    t[24] = ptx_or(t[24], 1u);
+    t[27] = ptx_sub_cc(cf, t[24], x[11]);
+    ptx_subc_cc(cf, t[25], 0u);
+    t[26] = ptx_subc(cf, 0u, 0u);
+    t[31] = ptx_xor(t[27], t[24]);
+    t[31] = ptx_and(t[31], t[26]);
+    t[30] = ptx_xor(t[27], t[31]);
+    t[28] = ptx_add(t[26], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[28]);
+    t[32] = ptx_add_cc(cf, t[30], t[30]);
+    t[33] = ptx_addc(cf, 0u, 0u);
+    t[32] = ptx_or(t[32], 1u);
+    t[35] = ptx_sub_cc(cf, t[32], x[11]);
+    ptx_subc_cc(cf, t[33], 0u);
+    t[34] = ptx_subc(cf, 0u, 0u);
+    t[39] = ptx_xor(t[35], t[32]);
+    t[39] = ptx_and(t[39], t[34]);
+    t[38] = ptx_xor(t[35], t[39]);
+    t[36] = ptx_add(t[34], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[36]);
+    t[40] = ptx_add_cc(cf, t[38], t[38]);
+    t[41] = ptx_addc(cf, 0u, 0u);
+    t[40] = ptx_or(t[40], 1u);
+    t[43] = ptx_sub_cc(cf, t[40], x[11]);
+    ptx_subc_cc(cf, t[41], 0u);
+    t[42] = ptx_subc(cf, 0u, 0u);
+    t[47] = ptx_xor(t[43], t[40]);
+    t[47] = ptx_and(t[47], t[42]);
+    t[46] = ptx_xor(t[43], t[47]);
+    t[44] = ptx_add(t[42], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[44]);
+    t[48] = ptx_add_cc(cf, t[46], t[46]);
+    t[49] = ptx_addc(cf, 0u, 0u);
+    t[48] = ptx_or(t[48], 1u);
+    t[51] = ptx_sub_cc(cf, t[48], x[11]);
+    ptx_subc_cc(cf, t[49], 0u);
+    t[50] = ptx_subc(cf, 0u, 0u);
+    t[55] = ptx_xor(t[51], t[48]);
+    t[55] = ptx_and(t[55], t[50]);
+    t[54] = ptx_xor(t[51], t[55]);
+    t[52] = ptx_add(t[50], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[52]);
+    t[56] = ptx_add_cc(cf, t[54], t[54]);
+    t[57] = ptx_addc(cf, 0u, 0u);
+    t[56] = ptx_or(t[56], 1u);
+    t[59] = ptx_sub_cc(cf, t[56], x[11]);
+    ptx_subc_cc(cf, t[57], 0u);
+    t[58] = ptx_subc(cf, 0u, 0u);
+    t[63] = ptx_xor(t[59], t[56]);
+    t[63] = ptx_and(t[63], t[58]);
+    t[62] = ptx_xor(t[59], t[63]);
+    t[60] = ptx_add(t[58], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[60]);
+    t[64] = ptx_add_cc(cf, t[62], t[62]);
+    t[65] = ptx_addc(cf, 0u, 0u);
+    t[64] = ptx_or(t[64], 1u);
+    t[67] = ptx_sub_cc(cf, t[64], x[11]);
+    ptx_subc_cc(cf, t[65], 0u);
+    t[66] = ptx_subc(cf, 0u, 0u);
+    t[71] = ptx_xor(t[67], t[64]);
+    t[71] = ptx_and(t[71], t[66]);
+    t[70] = ptx_xor(t[67], t[71]);
+    t[68] = ptx_add(t[66], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[68]);
+    t[72] = ptx_add_cc(cf, t[70], t[70]);
+    t[73] = ptx_addc(cf, 0u, 0u);
+    t[72] = ptx_or(t[72], 1u);
+    t[75] = ptx_sub_cc(cf, t[72], x[11]);
+    ptx_subc_cc(cf, t[73], 0u);
+    t[74] = ptx_subc(cf, 0u, 0u);
+    t[79] = ptx_xor(t[75], t[72]);
+    t[79] = ptx_and(t[79], t[74]);
+    t[78] = ptx_xor(t[75], t[79]);
+    t[76] = ptx_add(t[74], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[76]);
+    t[80] = ptx_add_cc(cf, t[78], t[78]);
+    t[81] = ptx_addc(cf, 0u, 0u);
+    t[80] = ptx_or(t[80], 1u);
+    t[83] = ptx_sub_cc(cf, t[80], x[11]);
+    ptx_subc_cc(cf, t[81], 0u);
+    t[82] = ptx_subc(cf, 0u, 0u);
+    t[87] = ptx_xor(t[83], t[80]);
+    t[87] = ptx_and(t[87], t[82]);
+    t[86] = ptx_xor(t[83], t[87]);
+    t[84] = ptx_add(t[82], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[84]);
+    t[88] = ptx_add_cc(cf, t[86], t[86]);
+    t[89] = ptx_addc(cf, 0u, 0u);
+    t[88] = ptx_or(t[88], 1u);
+    t[91] = ptx_sub_cc(cf, t[88], x[11]);
+    ptx_subc_cc(cf, t[89], 0u);
+    t[90] = ptx_subc(cf, 0u, 0u);
+    t[95] = ptx_xor(t[91], t[88]);
+    t[95] = ptx_and(t[95], t[90]);
+    t[94] = ptx_xor(t[91], t[95]);
+    t[92] = ptx_add(t[90], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[92]);
+    t[96] = ptx_add_cc(cf, t[94], t[94]);
+    t[97] = ptx_addc(cf, 0u, 0u);
+    t[96] = ptx_or(t[96], 1u);
+    t[99] = ptx_sub_cc(cf, t[96], x[11]);
+    ptx_subc_cc(cf, t[97], 0u);
+    t[98] = ptx_subc(cf, 0u, 0u);
+    t[103] = ptx_xor(t[99], t[96]);
+    t[103] = ptx_and(t[103], t[98]);
+    t[102] = ptx_xor(t[99], t[103]);
+    t[100] = ptx_add(t[98], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[100]);
+    t[104] = ptx_add_cc(cf, t[102], t[102]);
+    t[105] = ptx_addc(cf, 0u, 0u);
+    t[104] = ptx_or(t[104], 1u);
+    t[107] = ptx_sub_cc(cf, t[104], x[11]);
+    ptx_subc_cc(cf, t[105], 0u);
+    t[106] = ptx_subc(cf, 0u, 0u);
+    t[111] = ptx_xor(t[107], t[104]);
+    t[111] = ptx_and(t[111], t[106]);
+    t[110] = ptx_xor(t[107], t[111]);
+    t[108] = ptx_add(t[106], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[108]);
+    t[112] = ptx_add_cc(cf, t[110], t[110]);
+    t[113] = ptx_addc(cf, 0u, 0u);
+    t[112] = ptx_or(t[112], 1u);
+    t[115] = ptx_sub_cc(cf, t[112], x[11]);
+    ptx_subc_cc(cf, t[113], 0u);
+    t[114] = ptx_subc(cf, 0u, 0u);
+    t[119] = ptx_xor(t[115], t[112]);
+    t[119] = ptx_and(t[119], t[114]);
+    t[118] = ptx_xor(t[115], t[119]);
+    t[116] = ptx_add(t[114], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[116]);
+    t[120] = ptx_add_cc(cf, t[118], t[118]);
+    t[121] = ptx_addc(cf, 0u, 0u);
+    t[120] = ptx_or(t[120], 1u);
+    t[123] = ptx_sub_cc(cf, t[120], x[11]);
+    ptx_subc_cc(cf, t[121], 0u);
+    t[122] = ptx_subc(cf, 0u, 0u);
+    t[127] = ptx_xor(t[123], t[120]);
+    t[127] = ptx_and(t[127], t[122]);
+    t[126] = ptx_xor(t[123], t[127]);
+    t[124] = ptx_add(t[122], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[124]);
+    t[128] = ptx_add_cc(cf, t[126], t[126]);
+    t[129] = ptx_addc(cf, 0u, 0u);
+    t[128] = ptx_or(t[128], 1u);
+    t[131] = ptx_sub_cc(cf, t[128], x[11]);
+    ptx_subc_cc(cf, t[129], 0u);
+    t[130] = ptx_subc(cf, 0u, 0u);
+    t[135] = ptx_xor(t[131], t[128]);
+    t[135] = ptx_and(t[135], t[130]);
+    t[134] = ptx_xor(t[131], t[135]);
+    t[132] = ptx_add(t[130], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[132]);
+    t[136] = ptx_add_cc(cf, t[134], t[134]);
+    t[137] = ptx_addc(cf, 0u, 0u);
+    t[136] = ptx_or(t[136], 1u);
+    t[139] = ptx_sub_cc(cf, t[136], x[11]);
+    ptx_subc_cc(cf, t[137], 0u);
+    t[138] = ptx_subc(cf, 0u, 0u);
+    t[143] = ptx_xor(t[139], t[136]);
+    t[143] = ptx_and(t[143], t[138]);
+    t[142] = ptx_xor(t[139], t[143]);
+    t[140] = ptx_add(t[138], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[140]);
+    t[144] = ptx_add_cc(cf, t[142], t[142]);
+    t[145] = ptx_addc(cf, 0u, 0u);
+    t[144] = ptx_or(t[144], 1u);
+    t[147] = ptx_sub_cc(cf, t[144], x[11]);
+    ptx_subc_cc(cf, t[145], 0u);
+    t[146] = ptx_subc(cf, 0u, 0u);
+    t[151] = ptx_xor(t[147], t[144]);
+    t[151] = ptx_and(t[151], t[146]);
+    t[150] = ptx_xor(t[147], t[151]);
+    t[148] = ptx_add(t[146], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[148]);
+    t[152] = ptx_add_cc(cf, t[150], t[150]);
+    t[153] = ptx_addc(cf, 0u, 0u);
+    t[152] = ptx_or(t[152], 1u);
+    t[155] = ptx_sub_cc(cf, t[152], x[11]);
+    ptx_subc_cc(cf, t[153], 0u);
+    t[154] = ptx_subc(cf, 0u, 0u);
+    t[159] = ptx_xor(t[155], t[152]);
+    t[159] = ptx_and(t[159], t[154]);
+    t[158] = ptx_xor(t[155], t[159]);
+    t[156] = ptx_add(t[154], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[156]);
+    t[160] = ptx_add_cc(cf, t[158], t[158]);
+    t[161] = ptx_addc(cf, 0u, 0u);
+    t[160] = ptx_or(t[160], 1u);
+    t[163] = ptx_sub_cc(cf, t[160], x[11]);
+    ptx_subc_cc(cf, t[161], 0u);
+    t[162] = ptx_subc(cf, 0u, 0u);
+    t[167] = ptx_xor(t[163], t[160]);
+    t[167] = ptx_and(t[167], t[162]);
+    t[166] = ptx_xor(t[163], t[167]);
+    t[164] = ptx_add(t[162], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[164]);
+    t[168] = ptx_add_cc(cf, t[166], t[166]);
+    t[169] = ptx_addc(cf, 0u, 0u);
+    t[168] = ptx_or(t[168], 1u);
+    t[171] = ptx_sub_cc(cf, t[168], x[11]);
+    ptx_subc_cc(cf, t[169], 0u);
+    t[170] = ptx_subc(cf, 0u, 0u);
+    t[175] = ptx_xor(t[171], t[168]);
+    t[175] = ptx_and(t[175], t[170]);
+    t[174] = ptx_xor(t[171], t[175]);
+    t[172] = ptx_add(t[170], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[172]);
+    t[176] = ptx_add_cc(cf, t[174], t[174]);
+    t[177] = ptx_addc(cf, 0u, 0u);
+    t[176] = ptx_or(t[176], 1u);
+    t[179] = ptx_sub_cc(cf, t[176], x[11]);
+    ptx_subc_cc(cf, t[177], 0u);
+    t[178] = ptx_subc(cf, 0u, 0u);
+    t[183] = ptx_xor(t[179], t[176]);
+    t[183] = ptx_and(t[183], t[178]);
+    t[182] = ptx_xor(t[179], t[183]);
+    t[180] = ptx_add(t[178], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[180]);
+    t[184] = ptx_add_cc(cf, t[182], t[182]);
+    t[185] = ptx_addc(cf, 0u, 0u);
+    t[184] = ptx_or(t[184], 1u);
+    t[187] = ptx_sub_cc(cf, t[184], x[11]);
+    ptx_subc_cc(cf, t[185], 0u);
+    t[186] = ptx_subc(cf, 0u, 0u);
+    t[191] = ptx_xor(t[187], t[184]);
+    t[191] = ptx_and(t[191], t[186]);
+    t[190] = ptx_xor(t[187], t[191]);
+    t[188] = ptx_add(t[186], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[188]);
+    t[192] = ptx_add_cc(cf, t[190], t[190]);
+    t[193] = ptx_addc(cf, 0u, 0u);
+    t[192] = ptx_or(t[192], 1u);
+    t[195] = ptx_sub_cc(cf, t[192], x[11]);
+    ptx_subc_cc(cf, t[193], 0u);
+    t[194] = ptx_subc(cf, 0u, 0u);
+    t[199] = ptx_xor(t[195], t[192]);
+    t[199] = ptx_and(t[199], t[194]);
+    t[198] = ptx_xor(t[195], t[199]);
+    t[196] = ptx_add(t[194], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[196]);
+    t[200] = ptx_add_cc(cf, t[198], t[198]);
+    t[201] = ptx_addc(cf, 0u, 0u);
+    t[200] = ptx_or(t[200], 1u);
+    t[203] = ptx_sub_cc(cf, t[200], x[11]);
+    ptx_subc_cc(cf, t[201], 0u);
+    t[202] = ptx_subc(cf, 0u, 0u);
+    t[207] = ptx_xor(t[203], t[200]);
+    t[207] = ptx_and(t[207], t[202]);
+    t[206] = ptx_xor(t[203], t[207]);
+    t[204] = ptx_add(t[202], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[204]);
+    t[208] = ptx_add_cc(cf, t[206], t[206]);
+    t[209] = ptx_addc(cf, 0u, 0u);
+    t[208] = ptx_or(t[208], 1u);
+    t[211] = ptx_sub_cc(cf, t[208], x[11]);
+    ptx_subc_cc(cf, t[209], 0u);
+    t[210] = ptx_subc(cf, 0u, 0u);
+    t[215] = ptx_xor(t[211], t[208]);
+    t[215] = ptx_and(t[215], t[210]);
+    t[214] = ptx_xor(t[211], t[215]);
+    t[212] = ptx_add(t[210], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[212]);
+    t[216] = ptx_add_cc(cf, t[214], t[214]);
+    t[217] = ptx_addc(cf, 0u, 0u);
+    t[216] = ptx_or(t[216], 1u);
+    t[219] = ptx_sub_cc(cf, t[216], x[11]);
+    ptx_subc_cc(cf, t[217], 0u);
+    t[218] = ptx_subc(cf, 0u, 0u);
+    t[223] = ptx_xor(t[219], t[216]);
+    t[223] = ptx_and(t[223], t[218]);
+    t[222] = ptx_xor(t[219], t[223]);
+    t[220] = ptx_add(t[218], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[220]);
+    t[224] = ptx_add_cc(cf, t[222], t[222]);
+    t[225] = ptx_addc(cf, 0u, 0u);
+    t[224] = ptx_or(t[224], 1u);
+    t[227] = ptx_sub_cc(cf, t[224], x[11]);
+    ptx_subc_cc(cf, t[225], 0u);
+    t[226] = ptx_subc(cf, 0u, 0u);
+    t[231] = ptx_xor(t[227], t[224]);
+    t[231] = ptx_and(t[231], t[226]);
+    t[230] = ptx_xor(t[227], t[231]);
+    t[228] = ptx_add(t[226], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[228]);
+    t[232] = ptx_add_cc(cf, t[230], t[230]);
+    t[233] = ptx_addc(cf, 0u, 0u);
+    t[232] = ptx_or(t[232], 1u);
+    t[235] = ptx_sub_cc(cf, t[232], x[11]);
+    ptx_subc_cc(cf, t[233], 0u);
+    t[234] = ptx_subc(cf, 0u, 0u);
+    t[239] = ptx_xor(t[235], t[232]);
+    t[239] = ptx_and(t[239], t[234]);
+    t[238] = ptx_xor(t[235], t[239]);
+    t[236] = ptx_add(t[234], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[236]);
+    t[240] = ptx_add_cc(cf, t[238], t[238]);
+    t[241] = ptx_addc(cf, 0u, 0u);
+    t[240] = ptx_or(t[240], 1u);
+    t[243] = ptx_sub_cc(cf, t[240], x[11]);
+    ptx_subc_cc(cf, t[241], 0u);
+    t[242] = ptx_subc(cf, 0u, 0u);
+    t[247] = ptx_xor(t[243], t[240]);
+    t[247] = ptx_and(t[247], t[242]);
+    t[246] = ptx_xor(t[243], t[247]);
+    t[244] = ptx_add(t[242], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[244]);
+    t[248] = ptx_add_cc(cf, t[246], t[246]);
+    t[249] = ptx_addc(cf, 0u, 0u);
+    t[248] = ptx_or(t[248], 1u);
+    t[251] = ptx_sub_cc(cf, t[248], x[11]);
+    ptx_subc_cc(cf, t[249], 0u);
+    t[250] = ptx_subc(cf, 0u, 0u);
+    t[255] = ptx_xor(t[251], t[248]);
+    t[255] = ptx_and(t[255], t[250]);
+    t[254] = ptx_xor(t[251], t[255]);
+    t[252] = ptx_add(t[250], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[252]);
+    t[256] = ptx_add_cc(cf, t[254], t[254]);
+    t[257] = ptx_addc(cf, 0u, 0u);
+    t[256] = ptx_or(t[256], 1u);
+    t[259] = ptx_sub_cc(cf, t[256], x[11]);
+    ptx_subc_cc(cf, t[257], 0u);
+    t[258] = ptx_subc(cf, 0u, 0u);
+    t[263] = ptx_xor(t[259], t[256]);
+    t[263] = ptx_and(t[263], t[258]);
+    ptx_xor(t[259], t[263]);
+    t[260] = ptx_add(t[258], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[260]);
+    y[0] = ptx_mov(x[8]);
+    y[1] = ptx_mov(x[9]);
+    y[2] = ptx_mov(x[10]);
+    y[3] = ptx_mov(x[11]);
+    y[4] = ptx_mov(x[4]);
+    y[5] = ptx_mov(x[5]);
+    y[6] = ptx_mov(x[6]);
+    y[7] = ptx_mov(x[7]);
+    y[8] = ptx_mov(x[0]);
+    y[9] = ptx_mov(x[1]);
+    y[10] = ptx_mov(x[2]);
+    y[11] = ptx_mov(x[3]);
+    y[12] = ptx_mov(t[5]);
+    y[13] = ptx_mov(t[7]);
+    y[14] = ptx_not(t[4]);
+  }
+#endif
+};
+
+// sqrt_division_step_4: a step that the loops below call; 68 instructions.
+struct sqrt_division_step_4 {
+  static constexpr unsigned in_words = 10;
+  static constexpr unsigned out_words = 5;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<54>;\n\t"
+        "xor.b32 t0, %8, %13;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %8, t4;\n\t"
+        "mul.lo.u32 t6, %14, t5;\n\t"
+        "mul.hi.u32 t7, %14, t5;\n\t"
+        "add.cc.u32 t6, t6, %7;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %13;\n\t"
+        "sub.u32 t9, %7, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %13, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %13;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %10, t2;\n\t"
+        "mul.hi.u32 t16, %10, t2;\n\t"
+        "mul.lo.u32 t17, %12, t2;\n\t"
+        "mul.hi.u32 t18, %12, t2;\n\t"
+        "mul.lo.u32 t19, %11, t2;\n\t"
+        "mul.hi.u32 t20, %11, t2;\n\t"
+        "mul.lo.u32 t21, %13, t2;\n\t"
+        "mul.hi.u32 t22, %13, t2;\n\t"
+        "mov.b32 t23, t15;\n\t"
+        "add.cc.u32 t24, t16, t19;\n\t"
+        "addc.cc.u32 t25, t17, t20;\n\t"
+        "addc.cc.u32 t26, t18, t21;\n\t"
+        "addc.u32 t27, 0, t22;\n\t"
+        "sub.cc.u32 t28, %9, t23;\n\t"
+        "subc.cc.u32 t29, %5, t24;\n\t"
+        "subc.cc.u32 t30, %6, t25;\n\t"
+        "subc.cc.u32 t31, %7, t26;\n\t"
+        "subc.cc.u32 t32, %8, t27;\n\t"
+        "subc.u32 t33, 0, 0;\n\t"
+        "and.b32 t34, %10, t33;\n\t"
+        "and.b32 t35, %11, t33;\n\t"
+        "and.b32 t36, %12, t33;\n\t"
+        "and.b32 t37, %13, t33;\n\t"
+        "add.u32 t2, t2, t33;\n\t"
+        "add.cc.u32 t38, t28, t34;\n\t"
+        "addc.cc.u32 t39, t29, t35;\n\t"
+        "addc.cc.u32 t40, t30, t36;\n\t"
+        "addc.cc.u32 t41, t31, t37;\n\t"
+        "addc.cc.u32 t42, t32, 0;\n\t"
+        "addc.u32 t43, t33, 0;\n\t"
+        "and.b32 t44, %10, t43;\n\t"
+        "and.b32 t45, %11, t43;\n\t"
+        "and.b32 t46, %12, t43;\n\t"
+        "and.b32 t47, %13, t43;\n\t"
+        "add.u32 t2, t2, t43;\n\t"
+        "add.cc.u32 t48, t38, t44;\n\t"
+        "addc.cc.u32 t49, t39, t45;\n\t"
+        "addc.cc.u32 t50, t40, t46;\n\t"
+        "addc.cc.u32 t51, t41, t47;\n\t"
+        "addc.cc.u32 t52, t42, 0;\n\t"
+        "addc.u32 t53, t43, 0;\n\t"
+        "mov.b32 %0, t48;\n\t"
+        "mov.b32 %1, t49;\n\t"
+        "mov.b32 %2, t50;\n\t"
+        "mov.b32 %3, t51;\n\t"
+        "mov.b32 %4, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[54];
+    t[0] = ptx_xor(x[3], x[8]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[3], t[4]);
+    t[6] = ptx_mul_lo(x[9], t[5]);
+    t[7] = ptx_mul_hi(x[9], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[2]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[8]);
+    t[9] = ptx_sub(x[2], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[8], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[8]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[5], t[2]);
+    t[16] = ptx_mul_hi(x[5], t[2]);
+    t[17] = ptx_mul_lo(x[7], t[2]);
+    t[18] = ptx_mul_hi(x[7], t[2]);
+    t[19] = ptx_mul_lo(x[6], t[2]);
+    t[20] = ptx_mul_hi(x[6], t[2]);
+    t[21] = ptx_mul_lo(x[8], t[2]);
+    t[22] = ptx_mul_hi(x[8], t[2]);
+    t[23] = ptx_mov(t[15]);
+    t[24] = ptx_add_cc(cf, t[16], t[19]);
+    t[25] = ptx_addc_cc(cf, t[17], t[20]);
+    t[26] = ptx_addc_cc(cf, t[18], t[21]);
+    t[27] = ptx_addc(cf, 0u, t[22]);
+    t[28] = ptx_sub_cc(cf, x[4], t[23]);
+    t[29] = ptx_subc_cc(cf, x[0], t[24]);
+    t[30] = ptx_subc_cc(cf, x[1], t[25]);
+    t[31] = ptx_subc_cc(cf, x[2], t[26]);
+    t[32] = ptx_subc_cc(cf, x[3], t[27]);
+    t[33] = ptx_subc(cf, 0u, 0u);
+    t[34] = ptx_and(x[5], t[33]);
+    t[35] = ptx_and(x[6], t[33]);
+    t[36] = ptx_and(x[7], t[33]);
+    t[37] = ptx_and(x[8], t[33]);
+    t[2] = ptx_add(t[2], t[33]);
+    t[38] = ptx_add_cc(cf, t[28], t[34]);
+    t[39] = ptx_addc_cc(cf, t[29], t[35]);
+    t[40] = ptx_addc_cc(cf, t[30], t[36]);
+    t[41] = ptx_addc_cc(cf, t[31], t[37]);
+    t[42] = ptx_addc_cc(cf, t[32], 0u);
+    t[43] = ptx_addc(cf, t[33], 0u);
+    t[44] = ptx_and(x[5], t[43]);
+    t[45] = ptx_and(x[6], t[43]);
+    t[46] = ptx_and(x[7], t[43]);
+    t[47] = ptx_and(x[8], t[43]);
+    t[2] = ptx_add(t[2], t[43]);
+    t[48] = ptx_add_cc(cf, t[38], t[44]);
+    t[49] = ptx_addc_cc(cf, t[39], t[45]);
+    t[50] = ptx_addc_cc(cf, t[40], t[46]);
+    t[51] = ptx_addc_cc(cf, t[41], t[47]);
+    ptx_addc_cc(cf, t[42], 0u);
+    ptx_addc(cf, t[43], 0u);
+    y[0] = ptx_mov(t[48]);
+    y[1] = ptx_mov(t[49]);
+    y[2] = ptx_mov(t[50]);
+    y[3] = ptx_mov(t[51]);
+    y[4] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_4: a step that the loops below call; 41 instructions.
+struct sqrt_division_finish_4 {
+  static constexpr unsigned in_words = 10;
+  static constexpr unsigned out_words = 9;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<20>;\n\t"
+        "not.b32 t0, %18;\n\t"
+        "shr.b32 t1, %13, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t7, t2;\n\t"
+        "xor.b32 t3, %9, %10;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %9;\n\t"
+        "xor.b32 t4, %10, %11;\n\t"
+        "and.b32 t4, t4, t2;\n\t"
+        "xor.b32 t4, t4, %10;\n\t"
+        "xor.b32 t5, %11, %12;\n\t"
+        "and.b32 t5, t5, t2;\n\t"
+        "xor.b32 t5, t5, %11;\n\t"
+        "and.b32 t6, %12, t7;\n\t"
+        "shr.b32 t8, %13, 6;\n\t"
+        "and.b32 t8, t8, 1;\n\t"
+        "sub.u32 t9, 0, t8;\n\t"
+        "not.b32 t14, t9;\n\t"
+        "xor.b32 t10, t3, t5;\n\t"
+        "and.b32 t10, t10, t9;\n\t"
+        "xor.b32 t10, t10, t3;\n\t"
+        "xor.b32 t11, t4, t6;\n\t"
+        "and.b32 t11, t11, t9;\n\t"
+        "xor.b32 t11, t11, t4;\n\t"
+        "and.b32 t12, t5, t14;\n\t"
+        "and.b32 t13, t6, t14;\n\t"
+        "and.b32 t15, %13, 31;\n\t"
+        "shf.r.clamp.b32 t16, t10, t11, t15;\n\t"
+        "shf.r.clamp.b32 t17, t11, t12, t15;\n\t"
+        "shf.r.clamp.b32 t18, t12, t13, t15;\n\t"
+        "shr.b32 t19, t13, t15;\n\t"
+        "and.b32 %0, %14, t0;\n\t"
+        "and.b32 %1, %15, t0;\n\t"
+        "and.b32 %2, %16, t0;\n\t"
+        "and.b32 %3, %17, t0;\n\t"
+        "and.b32 %4, t16, t0;\n\t"
+        "and.b32 %5, t17, t0;\n\t"
+        "and.b32 %6, t18, t0;\n\t"
+        "and.b32 %7, t19, t0;\n\t"
+        "and.b32 %8, %18, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[20];
+    t[0] = ptx_not(x[9]);
+    t[1] = ptx_shr(x[4], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[7] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_xor(x[1], x[2]);
+    t[4] = ptx_and(t[4], t[2]);
+    t[4] = ptx_xor(t[4], x[1]);
+    t[5] = ptx_xor(x[2], x[3]);
+    t[5] = ptx_and(t[5], t[2]);
+    t[5] = ptx_xor(t[5], x[2]);
+    t[6] = ptx_and(x[3], t[7]);
+    t[8] = ptx_shr(x[4], 6u);
+    t[8] = ptx_and(t[8], 1u);
+    t[9] = ptx_sub(0u, t[8]);
+    t[14] = ptx_not(t[9]);
+    t[10] = ptx_xor(t[3], t[5]);
+    t[10] = ptx_and(t[10], t[9]);
+    t[10] = ptx_xor(t[10], t[3]);
+    t[11] = ptx_xor(t[4], t[6]);
+    t[11] = ptx_and(t[11], t[9]);
+    t[11] = ptx_xor(t[11], t[4]);
+    t[12] = ptx_and(t[5], t[14]);
+    t[13] = ptx_and(t[6], t[14]);
+    t[15] = ptx_and(x[4], 31u);
+    t[16] = ptx_shf_r_clamp(t[10], t[11], t[15]);
+    t[17] = ptx_shf_r_clamp(t[11], t[12], t[15]);
+    t[18] = ptx_shf_r_clamp(t[12], t[13], t[15]);
+    t[19] = ptx_shr(t[13], t[15]);
+    y[0] = ptx_and(x[5], t[0]);
+    y[1] = ptx_and(x[6], t[0]);
+    y[2] = ptx_and(x[7], t[0]);
+    y[3] = ptx_and(x[8], t[0]);
+    y[4] = ptx_and(t[16], t[0]);
+    y[5] = ptx_and(t[17], t[0]);
+    y[6] = ptx_and(t[18], t[0]);
+    y[7] = ptx_and(t[19], t[0]);
+    y[8] = ptx_and(x[9], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_4: a step that the loops below call; 28 instructions.
+struct sqrt_newton_update_4 {
+  static constexpr unsigned in_words = 9;
+  static constexpr unsigned out_words = 4;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<20>;\n\t"
+        "add.cc.u32 t0, %4, %8;\n\t"
+        "addc.cc.u32 t1, %5, %9;\n\t"
+        "addc.cc.u32 t2, %6, %10;\n\t"
+        "addc.cc.u32 t3, %7, %11;\n\t"
+        "addc.u32 t4, 0, 0;\n\t"
+        "shf.r.clamp.b32 t5, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t6, t1, t2, 1;\n\t"
+        "shf.r.clamp.b32 t7, t2, t3, 1;\n\t"
+        "shf.r.clamp.b32 t8, t3, t4, 1;\n\t"
+        "sub.cc.u32 t9, t5, %4;\n\t"
+        "subc.cc.u32 t10, t6, %5;\n\t"
+        "subc.cc.u32 t11, t7, %6;\n\t"
+        "subc.cc.u32 t12, t8, %7;\n\t"
+        "subc.u32 t13, 0, 0;\n\t"
+        "sub.u32 t14, %12, 1;\n\t"
+        "and.b32 t15, t13, t14;\n\t"
+        "xor.b32 t16, %4, t5;\n\t"
+        "and.b32 t16, t16, t15;\n\t"
+        "xor.b32 %0, %4, t16;\n\t"
+        "xor.b32 t17, %5, t6;\n\t"
+        "and.b32 t17, t17, t15;\n\t"
+        "xor.b32 %1, %5, t17;\n\t"
+        "xor.b32 t18, %6, t7;\n\t"
+        "and.b32 t18, t18, t15;\n\t"
+        "xor.b32 %2, %6, t18;\n\t"
+        "xor.b32 t19, %7, t8;\n\t"
+        "and.b32 t19, t19, t15;\n\t"
+        "xor.b32 %3, %7, t19;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[20];
+    t[0] = ptx_add_cc(cf, x[0], x[4]);
+    t[1] = ptx_addc_cc(cf, x[1], x[5]);
+    t[2] = ptx_addc_cc(cf, x[2], x[6]);
+    t[3] = ptx_addc_cc(cf, x[3], x[7]);
+    t[4] = ptx_addc(cf, 0u, 0u);
+    t[5] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[6] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    t[7] = ptx_shf_r_clamp(t[2], t[3], 1u);
+    t[8] = ptx_shf_r_clamp(t[3], t[4], 1u);
+    ptx_sub_cc(cf, t[5], x[0]);
+    ptx_subc_cc(cf, t[6], x[1]);
+    ptx_subc_cc(cf, t[7], x[2]);
+    ptx_subc_cc(cf, t[8], x[3]);
+    t[13] = ptx_subc(cf, 0u, 0u);
+    t[14] = ptx_sub(x[8], 1u);
+    t[15] = ptx_and(t[13], t[14]);
+    t[16] = ptx_xor(x[0], t[5]);
+    t[16] = ptx_and(t[16], t[15]);
+    y[0] = ptx_xor(x[0], t[16]);
+    t[17] = ptx_xor(x[1], t[6]);
+    t[17] = ptx_and(t[17], t[15]);
+    y[1] = ptx_xor(x[1], t[17]);
+    t[18] = ptx_xor(x[2], t[7]);
+    t[18] = ptx_and(t[18], t[15]);
+    y[2] = ptx_xor(x[2], t[18]);
+    t[19] = ptx_xor(x[3], t[8]);
+    t[19] = ptx_and(t[19], t[15]);
+    y[3] = ptx_xor(x[3], t[19]);
+  }
+#endif
+};
+
+// sqrt_newton_check_4: a step that the loops below call; 94 instructions.
+struct sqrt_newton_check_4 {
+  static constexpr unsigned in_words = 12;
+  static constexpr unsigned out_words = 5;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<43>;\n\t"
+        "mul.lo.u32 t2, %7, %5;\n\t"
+        "mul.hi.u32 t3, %7, %5;\n\t"
+        "mul.lo.u32 t8, %6, %5;\n\t"
+        "mul.hi.u32 t9, %6, %5;\n\t"
+        "mul.lo.u32 t10, %8, %5;\n\t"
+        "mul.hi.u32 t11, %8, %5;\n\t"
+        "mul.lo.u32 t4, %8, %6;\n\t"
+        "mul.hi.u32 t5, %8, %6;\n\t"
+        "mad.lo.cc.u32 t10, %7, %6, t10;\n\t"
+        "madc.hi.cc.u32 t11, %7, %6, t11;\n\t"
+        "addc.u32 t12, 0, 0;\n\t"
+        "mad.lo.cc.u32 t12, %8, %7, t12;\n\t"
+        "madc.hi.u32 t13, %8, %7, 0;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t8;\n\t"
+        "add.cc.u32 t2, t2, t9;\n\t"
+        "addc.cc.u32 t3, t3, t10;\n\t"
+        "addc.cc.u32 t4, t4, t11;\n\t"
+        "addc.cc.u32 t5, t5, t12;\n\t"
+        "addc.u32 t6, 0, t13;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.cc.u32 t3, t3, t3;\n\t"
+        "addc.cc.u32 t4, t4, t4;\n\t"
+        "addc.cc.u32 t5, t5, t5;\n\t"
+        "addc.cc.u32 t6, t6, t6;\n\t"
+        "addc.u32 t7, 0, 0;\n\t"
+        "mul.lo.u32 t0, %5, %5;\n\t"
+        "mad.hi.cc.u32 t1, %5, %5, t1;\n\t"
+        "madc.lo.cc.u32 t2, %6, %6, t2;\n\t"
+        "madc.hi.cc.u32 t3, %6, %6, t3;\n\t"
+        "madc.lo.cc.u32 t4, %7, %7, t4;\n\t"
+        "madc.hi.cc.u32 t5, %7, %7, t5;\n\t"
+        "madc.lo.cc.u32 t6, %8, %8, t6;\n\t"
+        "madc.hi.u32 t7, %8, %8, t7;\n\t"
+        "sub.cc.u32 t14, t0, %9;\n\t"
+        "subc.cc.u32 t15, t1, %10;\n\t"
+        "subc.cc.u32 t16, t2, %11;\n\t"
+        "subc.cc.u32 t17, t3, %12;\n\t"
+        "subc.cc.u32 t18, t4, %13;\n\t"
+        "subc.cc.u32 t19, t5, %14;\n\t"
+        "subc.cc.u32 t20, t6, %15;\n\t"
+        "subc.cc.u32 t21, t7, %16;\n\t"
+        "subc.u32 t22, 0, 0;\n\t"
+        "shl.b32 t23, %5, 1;\n\t"
+        "shf.l.clamp.b32 t24, %5, %6, 1;\n\t"
+        "shf.l.clamp.b32 t25, %6, %7, 1;\n\t"
+        "shf.l.clamp.b32 t26, %7, %8, 1;\n\t"
+        "shr.b32 t27, %8, 31;\n\t"
+        "sub.cc.u32 t23, t23, 1;\n\t"
+        "subc.cc.u32 t24, t24, 0;\n\t"
+        "subc.cc.u32 t25, t25, 0;\n\t"
+        "subc.cc.u32 t26, t26, 0;\n\t"
+        "subc.u32 t27, t27, 0;\n\t"
+        "mov.b32 t28, 0;\n\t"
+        "mov.b32 t29, 0;\n\t"
+        "or.b32 t28, t28, t14;\n\t"
+        "xor.b32 t30, t14, t23;\n\t"
+        "or.b32 t29, t29, t30;\n\t"
+        "or.b32 t28, t28, t15;\n\t"
+        "xor.b32 t31, t15, t24;\n\t"
+        "or.b32 t29, t29, t31;\n\t"
+        "or.b32 t28, t28, t16;\n\t"
+        "xor.b32 t32, t16, t25;\n\t"
+        "or.b32 t29, t29, t32;\n\t"
+        "or.b32 t28, t28, t17;\n\t"
+        "xor.b32 t33, t17, t26;\n\t"
+        "or.b32 t29, t29, t33;\n\t"
+        "or.b32 t28, t28, t18;\n\t"
+        "xor.b32 t34, t18, t27;\n\t"
+        "or.b32 t29, t29, t34;\n\t"
+        "or.b32 t28, t28, t19;\n\t"
+        "xor.b32 t35, t19, 0;\n\t"
+        "or.b32 t29, t29, t35;\n\t"
+        "or.b32 t28, t28, t20;\n\t"
+        "xor.b32 t36, t20, 0;\n\t"
+        "or.b32 t29, t29, t36;\n\t"
+        "or.b32 t28, t28, t21;\n\t"
+        "xor.b32 t37, t21, 0;\n\t"
+        "or.b32 t29, t29, t37;\n\t"
+        "sub.cc.u32 t41, 0, t28;\n\t"
+        "subc.u32 t38, 0, 0;\n\t"
+        "not.b32 t39, t38;\n\t"
+        "not.b32 t22, t22;\n\t"
+        "and.b32 t38, t38, t22;\n\t"
+        "add.cc.u32 %0, %5, t38;\n\t"
+        "addc.cc.u32 %1, %6, t38;\n\t"
+        "addc.cc.u32 %2, %7, t38;\n\t"
+        "addc.u32 %3, %8, t38;\n\t"
+        "sub.cc.u32 t42, 0, t29;\n\t"
+        "subc.u32 t40, 0, 0;\n\t"
+        "add.u32 t40, t40, 1;\n\t"
+        "and.b32 %4, t39, 1;\n\t"
+        "or.b32 %4, %4, t40;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[43];
+    t[2] = ptx_mul_lo(x[2], x[0]);
+    t[3] = ptx_mul_hi(x[2], x[0]);
+    t[8] = ptx_mul_lo(x[1], x[0]);
+    t[9] = ptx_mul_hi(x[1], x[0]);
+    t[10] = ptx_mul_lo(x[3], x[0]);
+    t[11] = ptx_mul_hi(x[3], x[0]);
+    t[4] = ptx_mul_lo(x[3], x[1]);
+    t[5] = ptx_mul_hi(x[3], x[1]);
+    t[10] = ptx_mad_lo_cc(cf, x[2], x[1], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[2], x[1], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[3], x[2], t[12]);
+    t[13] = ptx_madc_hi(cf, x[3], x[2], 0u);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[8]);
+    t[2] = ptx_add_cc(cf, t[2], t[9]);
+    t[3] = ptx_addc_cc(cf, t[3], t[10]);
+    t[4] = ptx_addc_cc(cf, t[4], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[6] = ptx_addc(cf, 0u, t[13]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc_cc(cf, t[3], t[3]);
+    t[4] = ptx_addc_cc(cf, t[4], t[4]);
+    t[5] = ptx_addc_cc(cf, t[5], t[5]);
+    t[6] = ptx_addc_cc(cf, t[6], t[6]);
+    t[7] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[2], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[2], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[3], t[6]);
+    t[7] = ptx_madc_hi(cf, x[3], x[3], t[7]);
+    t[14] = ptx_sub_cc(cf, t[0], x[4]);
+    t[15] = ptx_subc_cc(cf, t[1], x[5]);
+    t[16] = ptx_subc_cc(cf, t[2], x[6]);
+    t[17] = ptx_subc_cc(cf, t[3], x[7]);
+    t[18] = ptx_subc_cc(cf, t[4], x[8]);
+    t[19] = ptx_subc_cc(cf, t[5], x[9]);
+    t[20] = ptx_subc_cc(cf, t[6], x[10]);
+    t[21] = ptx_subc_cc(cf, t[7], x[11]);
+    t[22] = ptx_subc(cf, 0u, 0u);
+    t[23] = ptx_shl(x[0], 1u);
+    t[24] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[25] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    t[26] = ptx_shf_l_clamp(x[2], x[3], 1u);
+    t[27] = ptx_shr(x[3], 31u);
+    t[23] = ptx_sub_cc(cf, t[23], 1u);
+    t[24] = ptx_subc_cc(cf, t[24], 0u);
+    t[25] = ptx_subc_cc(cf, t[25], 0u);
+    t[26] = ptx_subc_cc(cf, t[26], 0u);
+    t[27] = ptx_subc(cf, t[27], 0u);
+    t[28] = ptx_mov(0u);
+    t[29] = ptx_mov(0u);
+    t[28] = ptx_or(t[28], t[14]);
+    t[30] = ptx_xor(t[14], t[23]);
+    t[29] = ptx_or(t[29], t[30]);
+    t[28] = ptx_or(t[28], t[15]);
+    t[31] = ptx_xor(t[15], t[24]);
+    t[29] = ptx_or(t[29], t[31]);
+    t[28] = ptx_or(t[28], t[16]);
+    t[32] = ptx_xor(t[16], t[25]);
+    t[29] = ptx_or(t[29], t[32]);
+    t[28] = ptx_or(t[28], t[17]);
+    t[33] = ptx_xor(t[17], t[26]);
+    t[29] = ptx_or(t[29], t[33]);
+    t[28] = ptx_or(t[28], t[18]);
+    t[34] = ptx_xor(t[18], t[27]);
+    t[29] = ptx_or(t[29], t[34]);
+    t[28] = ptx_or(t[28], t[19]);
+    t[35] = ptx_xor(t[19], 0u);
+    t[29] = ptx_or(t[29], t[35]);
+    t[28] = ptx_or(t[28], t[20]);
+    t[36] = ptx_xor(t[20], 0u);
+    t[29] = ptx_or(t[29], t[36]);
+    t[28] = ptx_or(t[28], t[21]);
+    t[37] = ptx_xor(t[21], 0u);
+    t[29] = ptx_or(t[29], t[37]);
+    ptx_sub_cc(cf, 0u, t[28]);
+    t[38] = ptx_subc(cf, 0u, 0u);
+    t[39] = ptx_not(t[38]);
+    t[22] = ptx_not(t[22]);
+    t[38] = ptx_and(t[38], t[22]);
+    y[0] = ptx_add_cc(cf, x[0], t[38]);
+    y[1] = ptx_addc_cc(cf, x[1], t[38]);
+    y[2] = ptx_addc_cc(cf, x[2], t[38]);
+    y[3] = ptx_addc(cf, x[3], t[38]);
+    ptx_sub_cc(cf, 0u, t[29]);
+    t[40] = ptx_subc(cf, 0u, 0u);
+    t[40] = ptx_add(t[40], 1u);
+    y[4] = ptx_and(t[39], 1u);
+    y[4] = ptx_or(y[4], t[40]);
+  }
+#endif
+};
+
+// sqrt_division_normalize_8: a step that the loops below call; 423 instructions.
+struct sqrt_division_normalize_8 {
+  static constexpr unsigned in_words = 24;
+  static constexpr unsigned out_words = 27;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<268>;\n\t"
+        "sub.cc.u32 t0, %27, %43;\n\t"
+        "subc.cc.u32 t1, %28, %44;\n\t"
+        "subc.cc.u32 t2, %29, %45;\n\t"
+        "subc.cc.u32 t3, %30, %46;\n\t"
+        "subc.cc.u32 t4, %31, %47;\n\t"
+        "subc.cc.u32 t5, %32, %48;\n\t"
+        "subc.cc.u32 t6, %33, %49;\n\t"
+        "subc.cc.u32 t7, %34, %50;\n\t"
+        "subc.u32 t8, 0, 0;\n\t"
+        "mov.b32 t9, 0;\n\t"
+        "not.b32 t10, %50;\n\t"
+        "mov.b32 t11, 0;\n\t"
+        "add.cc.u32 t12, t10, t10;\n\t"
+        "addc.u32 t13, 0, 0;\n\t"
+        "or.b32 t12, t12, 1;\n\t"
+        "sub.cc.u32 t15, t12, %50;\n\t"
+        "subc.cc.u32 t17, t13, 0;\n\t"
+        "subc.u32 t14, 0, 0;\n\t"
+        "xor.b32 t19, t15, t12;\n\t"
+        "and.b32 t19, t19, t14;\n\t"
+        "xor.b32 t18, t15, t19;\n\t"
+        "add.u32 t16, t14, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t16;\n\t"
+        "add.cc.u32 t20, t18, t18;\n\t"
+        "addc.u32 t21, 0, 0;\n\t"
+        "or.b32 t20, t20, 1;\n\t"
+        "sub.cc.u32 t23, t20, %50;\n\t"
+        "subc.cc.u32 t25, t21, 0;\n\t"
+        "subc.u32 t22, 0, 0;\n\t"
+        "xor.b32 t27, t23, t20;\n\t"
+        "and.b32 t27, t27, t22;\n\t"
+        "xor.b32 t26, t23, t27;\n\t"
+        "add.u32 t24, t22, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t24;\n\t"
+        "add.cc.u32 t28, t26, t26;\n\t"
+        "addc.u32 t29, 0, 0;\n\t"
+        "or.b32 t28, t28, 1;\n\t"
+        "sub.cc.u32 t31, t28, %50;\n\t"
+        "subc.cc.u32 t33, t29, 0;\n\t"
+        "subc.u32 t30, 0, 0;\n\t"
+        "xor.b32 t35, t31, t28;\n\t"
+        "and.b32 t35, t35, t30;\n\t"
+        "xor.b32 t34, t31, t35;\n\t"
+        "add.u32 t32, t30, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t32;\n\t"
+        "add.cc.u32 t36, t34, t34;\n\t"
+        "addc.u32 t37, 0, 0;\n\t"
+        "or.b32 t36, t36, 1;\n\t"
+        "sub.cc.u32 t39, t36, %50;\n\t"
+        "subc.cc.u32 t41, t37, 0;\n\t"
+        "subc.u32 t38, 0, 0;\n\t"
+        "xor.b32 t43, t39, t36;\n\t"
+        "and.b32 t43, t43, t38;\n\t"
+        "xor.b32 t42, t39, t43;\n\t"
+        "add.u32 t40, t38, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t40;\n\t"
+        "add.cc.u32 t44, t42, t42;\n\t"
+        "addc.u32 t45, 0, 0;\n\t"
+        "or.b32 t44, t44, 1;\n\t"
+        "sub.cc.u32 t47, t44, %50;\n\t"
+        "subc.cc.u32 t49, t45, 0;\n\t"
+        "subc.u32 t46, 0, 0;\n\t"
+        "xor.b32 t51, t47, t44;\n\t"
+        "and.b32 t51, t51, t46;\n\t"
+        "xor.b32 t50, t47, t51;\n\t"
+        "add.u32 t48, t46, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t48;\n\t"
+        "add.cc.u32 t52, t50, t50;\n\t"
+        "addc.u32 t53, 0, 0;\n\t"
+        "or.b32 t52, t52, 1;\n\t"
+        "sub.cc.u32 t55, t52, %50;\n\t"
+        "subc.cc.u32 t57, t53, 0;\n\t"
+        "subc.u32 t54, 0, 0;\n\t"
+        "xor.b32 t59, t55, t52;\n\t"
+        "and.b32 t59, t59, t54;\n\t"
+        "xor.b32 t58, t55, t59;\n\t"
+        "add.u32 t56, t54, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t56;\n\t"
+        "add.cc.u32 t60, t58, t58;\n\t"
+        "addc.u32 t61, 0, 0;\n\t"
+        "or.b32 t60, t60, 1;\n\t"
+        "sub.cc.u32 t63, t60, %50;\n\t"
+        "subc.cc.u32 t65, t61, 0;\n\t"
+        "subc.u32 t62, 0, 0;\n\t"
+        "xor.b32 t67, t63, t60;\n\t"
+        "and.b32 t67, t67, t62;\n\t"
+        "xor.b32 t66, t63, t67;\n\t"
+        "add.u32 t64, t62, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t64;\n\t"
+        "add.cc.u32 t68, t66, t66;\n\t"
+        "addc.u32 t69, 0, 0;\n\t"
+        "or.b32 t68, t68, 1;\n\t"
+        "sub.cc.u32 t71, t68, %50;\n\t"
+        "subc.cc.u32 t73, t69, 0;\n\t"
+        "subc.u32 t70, 0, 0;\n\t"
+        "xor.b32 t75, t71, t68;\n\t"
+        "and.b32 t75, t75, t70;\n\t"
+        "xor.b32 t74, t71, t75;\n\t"
+        "add.u32 t72, t70, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t72;\n\t"
+        "add.cc.u32 t76, t74, t74;\n\t"
+        "addc.u32 t77, 0, 0;\n\t"
+        "or.b32 t76, t76, 1;\n\t"
+        "sub.cc.u32 t79, t76, %50;\n\t"
+        "subc.cc.u32 t81, t77, 0;\n\t"
+        "subc.u32 t78, 0, 0;\n\t"
+        "xor.b32 t83, t79, t76;\n\t"
+        "and.b32 t83, t83, t78;\n\t"
+        "xor.b32 t82, t79, t83;\n\t"
+        "add.u32 t80, t78, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t80;\n\t"
+        "add.cc.u32 t84, t82, t82;\n\t"
+        "addc.u32 t85, 0, 0;\n\t"
+        "or.b32 t84, t84, 1;\n\t"
+        "sub.cc.u32 t87, t84, %50;\n\t"
+        "subc.cc.u32 t89, t85, 0;\n\t"
+        "subc.u32 t86, 0, 0;\n\t"
+        "xor.b32 t91, t87, t84;\n\t"
+        "and.b32 t91, t91, t86;\n\t"
+        "xor.b32 t90, t87, t91;\n\t"
+        "add.u32 t88, t86, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t88;\n\t"
+        "add.cc.u32 t92, t90, t90;\n\t"
+        "addc.u32 t93, 0, 0;\n\t"
+        "or.b32 t92, t92, 1;\n\t"
+        "sub.cc.u32 t95, t92, %50;\n\t"
+        "subc.cc.u32 t97, t93, 0;\n\t"
+        "subc.u32 t94, 0, 0;\n\t"
+        "xor.b32 t99, t95, t92;\n\t"
+        "and.b32 t99, t99, t94;\n\t"
+        "xor.b32 t98, t95, t99;\n\t"
+        "add.u32 t96, t94, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t96;\n\t"
+        "add.cc.u32 t100, t98, t98;\n\t"
+        "addc.u32 t101, 0, 0;\n\t"
+        "or.b32 t100, t100, 1;\n\t"
+        "sub.cc.u32 t103, t100, %50;\n\t"
+        "subc.cc.u32 t105, t101, 0;\n\t"
+        "subc.u32 t102, 0, 0;\n\t"
+        "xor.b32 t107, t103, t100;\n\t"
+        "and.b32 t107, t107, t102;\n\t"
+        "xor.b32 t106, t103, t107;\n\t"
+        "add.u32 t104, t102, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t104;\n\t"
+        "add.cc.u32 t108, t106, t106;\n\t"
+        "addc.u32 t109, 0, 0;\n\t"
+        "or.b32 t108, t108, 1;\n\t"
+        "sub.cc.u32 t111, t108, %50;\n\t"
+        "subc.cc.u32 t113, t109, 0;\n\t"
+        "subc.u32 t110, 0, 0;\n\t"
+        "xor.b32 t115, t111, t108;\n\t"
+        "and.b32 t115, t115, t110;\n\t"
+        "xor.b32 t114, t111, t115;\n\t"
+        "add.u32 t112, t110, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t112;\n\t"
+        "add.cc.u32 t116, t114, t114;\n\t"
+        "addc.u32 t117, 0, 0;\n\t"
+        "or.b32 t116, t116, 1;\n\t"
+        "sub.cc.u32 t119, t116, %50;\n\t"
+        "subc.cc.u32 t121, t117, 0;\n\t"
+        "subc.u32 t118, 0, 0;\n\t"
+        "xor.b32 t123, t119, t116;\n\t"
+        "and.b32 t123, t123, t118;\n\t"
+        "xor.b32 t122, t119, t123;\n\t"
+        "add.u32 t120, t118, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t120;\n\t"
+        "add.cc.u32 t124, t122, t122;\n\t"
+        "addc.u32 t125, 0, 0;\n\t"
+        "or.b32 t124, t124, 1;\n\t"
+        "sub.cc.u32 t127, t124, %50;\n\t"
+        "subc.cc.u32 t129, t125, 0;\n\t"
+        "subc.u32 t126, 0, 0;\n\t"
+        "xor.b32 t131, t127, t124;\n\t"
+        "and.b32 t131, t131, t126;\n\t"
+        "xor.b32 t130, t127, t131;\n\t"
+        "add.u32 t128, t126, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t128;\n\t"
+        "add.cc.u32 t132, t130, t130;\n\t"
+        "addc.u32 t133, 0, 0;\n\t"
+        "or.b32 t132, t132, 1;\n\t"
+        "sub.cc.u32 t135, t132, %50;\n\t"
+        "subc.cc.u32 t137, t133, 0;\n\t"
+        "subc.u32 t134, 0, 0;\n\t"
+        "xor.b32 t139, t135, t132;\n\t"
+        "and.b32 t139, t139, t134;\n\t"
+        "xor.b32 t138, t135, t139;\n\t"
+        "add.u32 t136, t134, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t136;\n\t"
+        "add.cc.u32 t140, t138, t138;\n\t"
+        "addc.u32 t141, 0, 0;\n\t"
+        "or.b32 t140, t140, 1;\n\t"
+        "sub.cc.u32 t143, t140, %50;\n\t"
+        "subc.cc.u32 t145, t141, 0;\n\t"
+        "subc.u32 t142, 0, 0;\n\t"
+        "xor.b32 t147, t143, t140;\n\t"
+        "and.b32 t147, t147, t142;\n\t"
+        "xor.b32 t146, t143, t147;\n\t"
+        "add.u32 t144, t142, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t144;\n\t"
+        "add.cc.u32 t148, t146, t146;\n\t"
+        "addc.u32 t149, 0, 0;\n\t"
+        "or.b32 t148, t148, 1;\n\t"
+        "sub.cc.u32 t151, t148, %50;\n\t"
+        "subc.cc.u32 t153, t149, 0;\n\t"
+        "subc.u32 t150, 0, 0;\n\t"
+        "xor.b32 t155, t151, t148;\n\t"
+        "and.b32 t155, t155, t150;\n\t"
+        "xor.b32 t154, t151, t155;\n\t"
+        "add.u32 t152, t150, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t152;\n\t"
+        "add.cc.u32 t156, t154, t154;\n\t"
+        "addc.u32 t157, 0, 0;\n\t"
+        "or.b32 t156, t156, 1;\n\t"
+        "sub.cc.u32 t159, t156, %50;\n\t"
+        "subc.cc.u32 t161, t157, 0;\n\t"
+        "subc.u32 t158, 0, 0;\n\t"
+        "xor.b32 t163, t159, t156;\n\t"
+        "and.b32 t163, t163, t158;\n\t"
+        "xor.b32 t162, t159, t163;\n\t"
+        "add.u32 t160, t158, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t160;\n\t"
+        "add.cc.u32 t164, t162, t162;\n\t"
+        "addc.u32 t165, 0, 0;\n\t"
+        "or.b32 t164, t164, 1;\n\t"
+        "sub.cc.u32 t167, t164, %50;\n\t"
+        "subc.cc.u32 t169, t165, 0;\n\t"
+        "subc.u32 t166, 0, 0;\n\t"
+        "xor.b32 t171, t167, t164;\n\t"
+        "and.b32 t171, t171, t166;\n\t"
+        "xor.b32 t170, t167, t171;\n\t"
+        "add.u32 t168, t166, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t168;\n\t"
+        "add.cc.u32 t172, t170, t170;\n\t"
+        "addc.u32 t173, 0, 0;\n\t"
+        "or.b32 t172, t172, 1;\n\t"
+        "sub.cc.u32 t175, t172, %50;\n\t"
+        "subc.cc.u32 t177, t173, 0;\n\t"
+        "subc.u32 t174, 0, 0;\n\t"
+        "xor.b32 t179, t175, t172;\n\t"
+        "and.b32 t179, t179, t174;\n\t"
+        "xor.b32 t178, t175, t179;\n\t"
+        "add.u32 t176, t174, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t176;\n\t"
+        "add.cc.u32 t180, t178, t178;\n\t"
+        "addc.u32 t181, 0, 0;\n\t"
+        "or.b32 t180, t180, 1;\n\t"
+        "sub.cc.u32 t183, t180, %50;\n\t"
+        "subc.cc.u32 t185, t181, 0;\n\t"
+        "subc.u32 t182, 0, 0;\n\t"
+        "xor.b32 t187, t183, t180;\n\t"
+        "and.b32 t187, t187, t182;\n\t"
+        "xor.b32 t186, t183, t187;\n\t"
+        "add.u32 t184, t182, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t184;\n\t"
+        "add.cc.u32 t188, t186, t186;\n\t"
+        "addc.u32 t189, 0, 0;\n\t"
+        "or.b32 t188, t188, 1;\n\t"
+        "sub.cc.u32 t191, t188, %50;\n\t"
+        "subc.cc.u32 t193, t189, 0;\n\t"
+        "subc.u32 t190, 0, 0;\n\t"
+        "xor.b32 t195, t191, t188;\n\t"
+        "and.b32 t195, t195, t190;\n\t"
+        "xor.b32 t194, t191, t195;\n\t"
+        "add.u32 t192, t190, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t192;\n\t"
+        "add.cc.u32 t196, t194, t194;\n\t"
+        "addc.u32 t197, 0, 0;\n\t"
+        "or.b32 t196, t196, 1;\n\t"
+        "sub.cc.u32 t199, t196, %50;\n\t"
+        "subc.cc.u32 t201, t197, 0;\n\t"
+        "subc.u32 t198, 0, 0;\n\t"
+        "xor.b32 t203, t199, t196;\n\t"
+        "and.b32 t203, t203, t198;\n\t"
+        "xor.b32 t202, t199, t203;\n\t"
+        "add.u32 t200, t198, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t200;\n\t"
+        "add.cc.u32 t204, t202, t202;\n\t"
+        "addc.u32 t205, 0, 0;\n\t"
+        "or.b32 t204, t204, 1;\n\t"
+        "sub.cc.u32 t207, t204, %50;\n\t"
+        "subc.cc.u32 t209, t205, 0;\n\t"
+        "subc.u32 t206, 0, 0;\n\t"
+        "xor.b32 t211, t207, t204;\n\t"
+        "and.b32 t211, t211, t206;\n\t"
+        "xor.b32 t210, t207, t211;\n\t"
+        "add.u32 t208, t206, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t208;\n\t"
+        "add.cc.u32 t212, t210, t210;\n\t"
+        "addc.u32 t213, 0, 0;\n\t"
+        "or.b32 t212, t212, 1;\n\t"
+        "sub.cc.u32 t215, t212, %50;\n\t"
+        "subc.cc.u32 t217, t213, 0;\n\t"
+        "subc.u32 t214, 0, 0;\n\t"
+        "xor.b32 t219, t215, t212;\n\t"
+        "and.b32 t219, t219, t214;\n\t"
+        "xor.b32 t218, t215, t219;\n\t"
+        "add.u32 t216, t214, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t216;\n\t"
+        "add.cc.u32 t220, t218, t218;\n\t"
+        "addc.u32 t221, 0, 0;\n\t"
+        "or.b32 t220, t220, 1;\n\t"
+        "sub.cc.u32 t223, t220, %50;\n\t"
+        "subc.cc.u32 t225, t221, 0;\n\t"
+        "subc.u32 t222, 0, 0;\n\t"
+        "xor.b32 t227, t223, t220;\n\t"
+        "and.b32 t227, t227, t222;\n\t"
+        "xor.b32 t226, t223, t227;\n\t"
+        "add.u32 t224, t222, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t224;\n\t"
+        "add.cc.u32 t228, t226, t226;\n\t"
+        "addc.u32 t229, 0, 0;\n\t"
+        "or.b32 t228, t228, 1;\n\t"
+        "sub.cc.u32 t231, t228, %50;\n\t"
+        "subc.cc.u32 t233, t229, 0;\n\t"
+        "subc.u32 t230, 0, 0;\n\t"
+        "xor.b32 t235, t231, t228;\n\t"
+        "and.b32 t235, t235, t230;\n\t"
+        "xor.b32 t234, t231, t235;\n\t"
+        "add.u32 t232, t230, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t232;\n\t"
+        "add.cc.u32 t236, t234, t234;\n\t"
+        "addc.u32 t237, 0, 0;\n\t"
+        "or.b32 t236, t236, 1;\n\t"
+        "sub.cc.u32 t239, t236, %50;\n\t"
+        "subc.cc.u32 t241, t237, 0;\n\t"
+        "subc.u32 t238, 0, 0;\n\t"
+        "xor.b32 t243, t239, t236;\n\t"
+        "and.b32 t243, t243, t238;\n\t"
+        "xor.b32 t242, t239, t243;\n\t"
+        "add.u32 t240, t238, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t240;\n\t"
+        "add.cc.u32 t244, t242, t242;\n\t"
+        "addc.u32 t245, 0, 0;\n\t"
+        "or.b32 t244, t244, 1;\n\t"
+        "sub.cc.u32 t247, t244, %50;\n\t"
+        "subc.cc.u32 t249, t245, 0;\n\t"
+        "subc.u32 t246, 0, 0;\n\t"
+        "xor.b32 t251, t247, t244;\n\t"
+        "and.b32 t251, t251, t246;\n\t"
+        "xor.b32 t250, t247, t251;\n\t"
+        "add.u32 t248, t246, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t248;\n\t"
+        "add.cc.u32 t252, t250, t250;\n\t"
+        "addc.u32 t253, 0, 0;\n\t"
+        "or.b32 t252, t252, 1;\n\t"
+        "sub.cc.u32 t255, t252, %50;\n\t"
+        "subc.cc.u32 t257, t253, 0;\n\t"
+        "subc.u32 t254, 0, 0;\n\t"
+        "xor.b32 t259, t255, t252;\n\t"
+        "and.b32 t259, t259, t254;\n\t"
+        "xor.b32 t258, t255, t259;\n\t"
+        "add.u32 t256, t254, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t256;\n\t"
+        "add.cc.u32 t260, t258, t258;\n\t"
+        "addc.u32 t261, 0, 0;\n\t"
+        "or.b32 t260, t260, 1;\n\t"
+        "sub.cc.u32 t263, t260, %50;\n\t"
+        "subc.cc.u32 t265, t261, 0;\n\t"
+        "subc.u32 t262, 0, 0;\n\t"
+        "xor.b32 t267, t263, t260;\n\t"
+        "and.b32 t267, t267, t262;\n\t"
+        "xor.b32 t266, t263, t267;\n\t"
+        "add.u32 t264, t262, 1;\n\t"
+        "add.u32 t11, t11, t11;\n\t"
+        "or.b32 t11, t11, t264;\n\t"
+        "mov.b32 %0, %43;\n\t"
+        "mov.b32 %1, %44;\n\t"
+        "mov.b32 %2, %45;\n\t"
+        "mov.b32 %3, %46;\n\t"
+        "mov.b32 %4, %47;\n\t"
+        "mov.b32 %5, %48;\n\t"
+        "mov.b32 %6, %49;\n\t"
+        "mov.b32 %7, %50;\n\t"
+        "mov.b32 %8, %35;\n\t"
+        "mov.b32 %9, %36;\n\t"
+        "mov.b32 %10, %37;\n\t"
+        "mov.b32 %11, %38;\n\t"
+        "mov.b32 %12, %39;\n\t"
+        "mov.b32 %13, %40;\n\t"
+        "mov.b32 %14, %41;\n\t"
+        "mov.b32 %15, %42;\n\t"
+        "mov.b32 %16, %27;\n\t"
+        "mov.b32 %17, %28;\n\t"
+        "mov.b32 %18, %29;\n\t"
+        "mov.b32 %19, %30;\n\t"
+        "mov.b32 %20, %31;\n\t"
+        "mov.b32 %21, %32;\n\t"
+        "mov.b32 %22, %33;\n\t"
+        "mov.b32 %23, %34;\n\t"
+        "mov.b32 %24, t9;\n\t"
+        "mov.b32 %25, t11;\n\t"
+        "not.b32 %26, t8;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[268];
+    ptx_sub_cc(cf, x[0], x[16]);
+    ptx_subc_cc(cf, x[1], x[17]);
+    ptx_subc_cc(cf, x[2], x[18]);
+    ptx_subc_cc(cf, x[3], x[19]);
+    ptx_subc_cc(cf, x[4], x[20]);
+    ptx_subc_cc(cf, x[5], x[21]);
+    ptx_subc_cc(cf, x[6], x[22]);
+    ptx_subc_cc(cf, x[7], x[23]);
+    t[8] = ptx_subc(cf, 0u, 0u);
+    t[9] = ptx_mov(0u);
+    t[10] = ptx_not(x[23]);
+    t[11] = ptx_mov(0u);
+    t[12] = ptx_add_cc(cf, t[10], t[10]);
+    t[13] = ptx_addc(cf, 0u, 0u);
+    t[12] = ptx_or(t[12], 1u);
+    t[15] = ptx_sub_cc(cf, t[12], x[23]);
+    ptx_subc_cc(cf, t[13], 0u);
+    t[14] = ptx_subc(cf, 0u, 0u);
+    t[19] = ptx_xor(t[15], t[12]);
+    t[19] = ptx_and(t[19], t[14]);
+    t[18] = ptx_xor(t[15], t[19]);
+    t[16] = ptx_add(t[14], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[16]);
+    t[20] = ptx_add_cc(cf, t[18], t[18]);
+    t[21] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_or(t[20], 1u);
+    t[23] = ptx_sub_cc(cf, t[20], x[23]);
+    ptx_subc_cc(cf, t[21], 0u);
+    t[22] = ptx_subc(cf, 0u, 0u);
+    t[27] = ptx_xor(t[23], t[20]);
+    t[27] = ptx_and(t[27], t[22]);
+    t[26] = ptx_xor(t[23], t[27]);
+    t[24] = ptx_add(t[22], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[24]);
+    t[28] = ptx_add_cc(cf, t[26], t[26]);
+    t[29] = ptx_addc(cf, 0u, 0u);
+    t[28] = ptx_or(t[28], 1u);
+    t[31] = ptx_sub_cc(cf, t[28], x[23]);
+    ptx_subc_cc(cf, t[29], 0u);
+    t[30] = ptx_subc(cf, 0u, 0u);
+    t[35] = ptx_xor(t[31], t[28]);
+    t[35] = ptx_and(t[35], t[30]);
+    t[34] = ptx_xor(t[31], t[35]);
+    t[32] = ptx_add(t[30], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[32]);
+    t[36] = ptx_add_cc(cf, t[34], t[34]);
+    t[37] = ptx_addc(cf, 0u, 0u);
+    t[36] = ptx_or(t[36], 1u);
+    t[39] = ptx_sub_cc(cf, t[36], x[23]);
+    ptx_subc_cc(cf, t[37], 0u);
+    t[38] = ptx_subc(cf, 0u, 0u);
+    t[43] = ptx_xor(t[39], t[36]);
+    t[43] = ptx_and(t[43], t[38]);
+    t[42] = ptx_xor(t[39], t[43]);
+    t[40] = ptx_add(t[38], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[40]);
+    t[44] = ptx_add_cc(cf, t[42], t[42]);
+    t[45] = ptx_addc(cf, 0u, 0u);
+    t[44] = ptx_or(t[44], 1u);
+    t[47] = ptx_sub_cc(cf, t[44], x[23]);
+    ptx_subc_cc(cf, t[45], 0u);
+    t[46] = ptx_subc(cf, 0u, 0u);
+    t[51] = ptx_xor(t[47], t[44]);
+    t[51] = ptx_and(t[51], t[46]);
+    t[50] = ptx_xor(t[47], t[51]);
+    t[48] = ptx_add(t[46], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[48]);
+    t[52] = ptx_add_cc(cf, t[50], t[50]);
+    t[53] = ptx_addc(cf, 0u, 0u);
+    t[52] = ptx_or(t[52], 1u);
+    t[55] = ptx_sub_cc(cf, t[52], x[23]);
+    ptx_subc_cc(cf, t[53], 0u);
+    t[54] = ptx_subc(cf, 0u, 0u);
+    t[59] = ptx_xor(t[55], t[52]);
+    t[59] = ptx_and(t[59], t[54]);
+    t[58] = ptx_xor(t[55], t[59]);
+    t[56] = ptx_add(t[54], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[56]);
+    t[60] = ptx_add_cc(cf, t[58], t[58]);
+    t[61] = ptx_addc(cf, 0u, 0u);
+    t[60] = ptx_or(t[60], 1u);
+    t[63] = ptx_sub_cc(cf, t[60], x[23]);
+    ptx_subc_cc(cf, t[61], 0u);
+    t[62] = ptx_subc(cf, 0u, 0u);
+    t[67] = ptx_xor(t[63], t[60]);
+    t[67] = ptx_and(t[67], t[62]);
+    t[66] = ptx_xor(t[63], t[67]);
+    t[64] = ptx_add(t[62], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[64]);
+    t[68] = ptx_add_cc(cf, t[66], t[66]);
+    t[69] = ptx_addc(cf, 0u, 0u);
+    t[68] = ptx_or(t[68], 1u);
+    t[71] = ptx_sub_cc(cf, t[68], x[23]);
+    ptx_subc_cc(cf, t[69], 0u);
+    t[70] = ptx_subc(cf, 0u, 0u);
+    t[75] = ptx_xor(t[71], t[68]);
+    t[75] = ptx_and(t[75], t[70]);
+    t[74] = ptx_xor(t[71], t[75]);
+    t[72] = ptx_add(t[70], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[72]);
+    t[76] = ptx_add_cc(cf, t[74], t[74]);
+    t[77] = ptx_addc(cf, 0u, 0u);
+    t[76] = ptx_or(t[76], 1u);
+    t[79] = ptx_sub_cc(cf, t[76], x[23]);
+    ptx_subc_cc(cf, t[77], 0u);
+    t[78] = ptx_subc(cf, 0u, 0u);
+    t[83] = ptx_xor(t[79], t[76]);
+    t[83] = ptx_and(t[83], t[78]);
+    t[82] = ptx_xor(t[79], t[83]);
+    t[80] = ptx_add(t[78], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[80]);
+    t[84] = ptx_add_cc(cf, t[82], t[82]);
+    t[85] = ptx_addc(cf, 0u, 0u);
+    t[84] = ptx_or(t[84], 1u);
+    t[87] = ptx_sub_cc(cf, t[84], x[23]);
+    ptx_subc_cc(cf, t[85], 0u);
+    t[86] = ptx_subc(cf, 0u, 0u);
+    t[91] = ptx_xor(t[87], t[84]);
+    t[91] = ptx_and(t[91], t[86]);
+    t[90] = ptx_xor(t[87], t[91]);
+    t[88] = ptx_add(t[86], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[88]);
+    t[92] = ptx_add_cc(cf, t[90], t[90]);
+    t[93] = ptx_addc(cf, 0u, 0u);
+    t[92] = ptx_or(t[92], 1u);
+    t[95] = ptx_sub_cc(cf, t[92], x[23]);
+    ptx_subc_cc(cf, t[93], 0u);
+    t[94] = ptx_subc(cf, 0u, 0u);
+    t[99] = ptx_xor(t[95], t[92]);
+    t[99] = ptx_and(t[99], t[94]);
+    t[98] = ptx_xor(t[95], t[99]);
+    t[96] = ptx_add(t[94], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[96]);
+    t[100] = ptx_add_cc(cf, t[98], t[98]);
+    t[101] = ptx_addc(cf, 0u, 0u);
+    t[100] = ptx_or(t[100], 1u);
+    t[103] = ptx_sub_cc(cf, t[100], x[23]);
+    ptx_subc_cc(cf, t[101], 0u);
+    t[102] = ptx_subc(cf, 0u, 0u);
+    t[107] = ptx_xor(t[103], t[100]);
+    t[107] = ptx_and(t[107], t[102]);
+    t[106] = ptx_xor(t[103], t[107]);
+    t[104] = ptx_add(t[102], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[104]);
+    t[108] = ptx_add_cc(cf, t[106], t[106]);
+    t[109] = ptx_addc(cf, 0u, 0u);
+    t[108] = ptx_or(t[108], 1u);
+    t[111] = ptx_sub_cc(cf, t[108], x[23]);
+    ptx_subc_cc(cf, t[109], 0u);
+    t[110] = ptx_subc(cf, 0u, 0u);
+    t[115] = ptx_xor(t[111], t[108]);
+    t[115] = ptx_and(t[115], t[110]);
+    t[114] = ptx_xor(t[111], t[115]);
+    t[112] = ptx_add(t[110], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[112]);
+    t[116] = ptx_add_cc(cf, t[114], t[114]);
+    t[117] = ptx_addc(cf, 0u, 0u);
+    t[116] = ptx_or(t[116], 1u);
+    t[119] = ptx_sub_cc(cf, t[116], x[23]);
+    ptx_subc_cc(cf, t[117], 0u);
+    t[118] = ptx_subc(cf, 0u, 0u);
+    t[123] = ptx_xor(t[119], t[116]);
+    t[123] = ptx_and(t[123], t[118]);
+    t[122] = ptx_xor(t[119], t[123]);
+    t[120] = ptx_add(t[118], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[120]);
+    t[124] = ptx_add_cc(cf, t[122], t[122]);
+    t[125] = ptx_addc(cf, 0u, 0u);
+    t[124] = ptx_or(t[124], 1u);
+    t[127] = ptx_sub_cc(cf, t[124], x[23]);
+    ptx_subc_cc(cf, t[125], 0u);
+    t[126] = ptx_subc(cf, 0u, 0u);
+    t[131] = ptx_xor(t[127], t[124]);
+    t[131] = ptx_and(t[131], t[126]);
+    t[130] = ptx_xor(t[127], t[131]);
+    t[128] = ptx_add(t[126], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[128]);
+    t[132] = ptx_add_cc(cf, t[130], t[130]);
+    t[133] = ptx_addc(cf, 0u, 0u);
+    t[132] = ptx_or(t[132], 1u);
+    t[135] = ptx_sub_cc(cf, t[132], x[23]);
+    ptx_subc_cc(cf, t[133], 0u);
+    t[134] = ptx_subc(cf, 0u, 0u);
+    t[139] = ptx_xor(t[135], t[132]);
+    t[139] = ptx_and(t[139], t[134]);
+    t[138] = ptx_xor(t[135], t[139]);
+    t[136] = ptx_add(t[134], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[136]);
+    t[140] = ptx_add_cc(cf, t[138], t[138]);
+    t[141] = ptx_addc(cf, 0u, 0u);
+    t[140] = ptx_or(t[140], 1u);
+    t[143] = ptx_sub_cc(cf, t[140], x[23]);
+    ptx_subc_cc(cf, t[141], 0u);
+    t[142] = ptx_subc(cf, 0u, 0u);
+    t[147] = ptx_xor(t[143], t[140]);
+    t[147] = ptx_and(t[147], t[142]);
+    t[146] = ptx_xor(t[143], t[147]);
+    t[144] = ptx_add(t[142], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[144]);
+    t[148] = ptx_add_cc(cf, t[146], t[146]);
+    t[149] = ptx_addc(cf, 0u, 0u);
+    t[148] = ptx_or(t[148], 1u);
+    t[151] = ptx_sub_cc(cf, t[148], x[23]);
+    ptx_subc_cc(cf, t[149], 0u);
+    t[150] = ptx_subc(cf, 0u, 0u);
+    t[155] = ptx_xor(t[151], t[148]);
+    t[155] = ptx_and(t[155], t[150]);
+    t[154] = ptx_xor(t[151], t[155]);
+    t[152] = ptx_add(t[150], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[152]);
+    t[156] = ptx_add_cc(cf, t[154], t[154]);
+    t[157] = ptx_addc(cf, 0u, 0u);
+    t[156] = ptx_or(t[156], 1u);
+    t[159] = ptx_sub_cc(cf, t[156], x[23]);
+    ptx_subc_cc(cf, t[157], 0u);
+    t[158] = ptx_subc(cf, 0u, 0u);
+    t[163] = ptx_xor(t[159], t[156]);
+    t[163] = ptx_and(t[163], t[158]);
+    t[162] = ptx_xor(t[159], t[163]);
+    t[160] = ptx_add(t[158], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[160]);
+    t[164] = ptx_add_cc(cf, t[162], t[162]);
+    t[165] = ptx_addc(cf, 0u, 0u);
+    t[164] = ptx_or(t[164], 1u);
+    t[167] = ptx_sub_cc(cf, t[164], x[23]);
+    ptx_subc_cc(cf, t[165], 0u);
+    t[166] = ptx_subc(cf, 0u, 0u);
+    t[171] = ptx_xor(t[167], t[164]);
+    t[171] = ptx_and(t[171], t[166]);
+    t[170] = ptx_xor(t[167], t[171]);
+    t[168] = ptx_add(t[166], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[168]);
+    t[172] = ptx_add_cc(cf, t[170], t[170]);
+    t[173] = ptx_addc(cf, 0u, 0u);
+    t[172] = ptx_or(t[172], 1u);
+    t[175] = ptx_sub_cc(cf, t[172], x[23]);
+    ptx_subc_cc(cf, t[173], 0u);
+    t[174] = ptx_subc(cf, 0u, 0u);
+    t[179] = ptx_xor(t[175], t[172]);
+    t[179] = ptx_and(t[179], t[174]);
+    t[178] = ptx_xor(t[175], t[179]);
+    t[176] = ptx_add(t[174], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[176]);
+    t[180] = ptx_add_cc(cf, t[178], t[178]);
+    t[181] = ptx_addc(cf, 0u, 0u);
+    t[180] = ptx_or(t[180], 1u);
+    t[183] = ptx_sub_cc(cf, t[180], x[23]);
+    ptx_subc_cc(cf, t[181], 0u);
+    t[182] = ptx_subc(cf, 0u, 0u);
+    t[187] = ptx_xor(t[183], t[180]);
+    t[187] = ptx_and(t[187], t[182]);
+    t[186] = ptx_xor(t[183], t[187]);
+    t[184] = ptx_add(t[182], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[184]);
+    t[188] = ptx_add_cc(cf, t[186], t[186]);
+    t[189] = ptx_addc(cf, 0u, 0u);
+    t[188] = ptx_or(t[188], 1u);
+    t[191] = ptx_sub_cc(cf, t[188], x[23]);
+    ptx_subc_cc(cf, t[189], 0u);
+    t[190] = ptx_subc(cf, 0u, 0u);
+    t[195] = ptx_xor(t[191], t[188]);
+    t[195] = ptx_and(t[195], t[190]);
+    t[194] = ptx_xor(t[191], t[195]);
+    t[192] = ptx_add(t[190], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[192]);
+    t[196] = ptx_add_cc(cf, t[194], t[194]);
+    t[197] = ptx_addc(cf, 0u, 0u);
+    t[196] = ptx_or(t[196], 1u);
+    t[199] = ptx_sub_cc(cf, t[196], x[23]);
+    ptx_subc_cc(cf, t[197], 0u);
+    t[198] = ptx_subc(cf, 0u, 0u);
+    t[203] = ptx_xor(t[199], t[196]);
+    t[203] = ptx_and(t[203], t[198]);
+    t[202] = ptx_xor(t[199], t[203]);
+    t[200] = ptx_add(t[198], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[200]);
+    t[204] = ptx_add_cc(cf, t[202], t[202]);
+    t[205] = ptx_addc(cf, 0u, 0u);
+    t[204] = ptx_or(t[204], 1u);
+    t[207] = ptx_sub_cc(cf, t[204], x[23]);
+    ptx_subc_cc(cf, t[205], 0u);
+    t[206] = ptx_subc(cf, 0u, 0u);
+    t[211] = ptx_xor(t[207], t[204]);
+    t[211] = ptx_and(t[211], t[206]);
+    t[210] = ptx_xor(t[207], t[211]);
+    t[208] = ptx_add(t[206], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[208]);
+    t[212] = ptx_add_cc(cf, t[210], t[210]);
+    t[213] = ptx_addc(cf, 0u, 0u);
+    t[212] = ptx_or(t[212], 1u);
+    t[215] = ptx_sub_cc(cf, t[212], x[23]);
+    ptx_subc_cc(cf, t[213], 0u);
+    t[214] = ptx_subc(cf, 0u, 0u);
+    t[219] = ptx_xor(t[215], t[212]);
+    t[219] = ptx_and(t[219], t[214]);
+    t[218] = ptx_xor(t[215], t[219]);
+    t[216] = ptx_add(t[214], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[216]);
+    t[220] = ptx_add_cc(cf, t[218], t[218]);
+    t[221] = ptx_addc(cf, 0u, 0u);
+    t[220] = ptx_or(t[220], 1u);
+    t[223] = ptx_sub_cc(cf, t[220], x[23]);
+    ptx_subc_cc(cf, t[221], 0u);
+    t[222] = ptx_subc(cf, 0u, 0u);
+    t[227] = ptx_xor(t[223], t[220]);
+    t[227] = ptx_and(t[227], t[222]);
+    t[226] = ptx_xor(t[223], t[227]);
+    t[224] = ptx_add(t[222], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[224]);
+    t[228] = ptx_add_cc(cf, t[226], t[226]);
+    t[229] = ptx_addc(cf, 0u, 0u);
+    t[228] = ptx_or(t[228], 1u);
+    t[231] = ptx_sub_cc(cf, t[228], x[23]);
+    ptx_subc_cc(cf, t[229], 0u);
+    t[230] = ptx_subc(cf, 0u, 0u);
+    t[235] = ptx_xor(t[231], t[228]);
+    t[235] = ptx_and(t[235], t[230]);
+    t[234] = ptx_xor(t[231], t[235]);
+    t[232] = ptx_add(t[230], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[232]);
+    t[236] = ptx_add_cc(cf, t[234], t[234]);
+    t[237] = ptx_addc(cf, 0u, 0u);
+    t[236] = ptx_or(t[236], 1u);
+    t[239] = ptx_sub_cc(cf, t[236], x[23]);
+    ptx_subc_cc(cf, t[237], 0u);
+    t[238] = ptx_subc(cf, 0u, 0u);
+    t[243] = ptx_xor(t[239], t[236]);
+    t[243] = ptx_and(t[243], t[238]);
+    t[242] = ptx_xor(t[239], t[243]);
+    t[240] = ptx_add(t[238], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[240]);
+    t[244] = ptx_add_cc(cf, t[242], t[242]);
+    t[245] = ptx_addc(cf, 0u, 0u);
+    t[244] = ptx_or(t[244], 1u);
+    t[247] = ptx_sub_cc(cf, t[244], x[23]);
+    ptx_subc_cc(cf, t[245], 0u);
+    t[246] = ptx_subc(cf, 0u, 0u);
+    t[251] = ptx_xor(t[247], t[244]);
+    t[251] = ptx_and(t[251], t[246]);
+    t[250] = ptx_xor(t[247], t[251]);
+    t[248] = ptx_add(t[246], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[248]);
+    t[252] = ptx_add_cc(cf, t[250], t[250]);
+    t[253] = ptx_addc(cf, 0u, 0u);
+    t[252] = ptx_or(t[252], 1u);
+    t[255] = ptx_sub_cc(cf, t[252], x[23]);
+    ptx_subc_cc(cf, t[253], 0u);
+    t[254] = ptx_subc(cf, 0u, 0u);
+    t[259] = ptx_xor(t[255], t[252]);
+    t[259] = ptx_and(t[259], t[254]);
+    t[258] = ptx_xor(t[255], t[259]);
+    t[256] = ptx_add(t[254], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[256]);
+    t[260] = ptx_add_cc(cf, t[258], t[258]);
+    t[261] = ptx_addc(cf, 0u, 0u);
+    t[260] = ptx_or(t[260], 1u);
+    t[263] = ptx_sub_cc(cf, t[260], x[23]);
+    ptx_subc_cc(cf, t[261], 0u);
+    t[262] = ptx_subc(cf, 0u, 0u);
+    t[267] = ptx_xor(t[263], t[260]);
+    t[267] = ptx_and(t[267], t[262]);
+    ptx_xor(t[263], t[267]);
+    t[264] = ptx_add(t[262], 1u);
+    t[11] = ptx_add(t[11], t[11]);
+    t[11] = ptx_or(t[11], t[264]);
+    y[0] = ptx_mov(x[16]);
+    y[1] = ptx_mov(x[17]);
+    y[2] = ptx_mov(x[18]);
+    y[3] = ptx_mov(x[19]);
+    y[4] = ptx_mov(x[20]);
+    y[5] = ptx_mov(x[21]);
+    y[6] = ptx_mov(x[22]);
+    y[7] = ptx_mov(x[23]);
+    y[8] = ptx_mov(x[8]);
+    y[9] = ptx_mov(x[9]);
+    y[10] = ptx_mov(x[10]);
+    y[11] = ptx_mov(x[11]);
+    y[12] = ptx_mov(x[12]);
+    y[13] = ptx_mov(x[13]);
+    y[14] = ptx_mov(x[14]);
+    y[15] = ptx_mov(x[15]);
+    y[16] = ptx_mov(x[0]);
+    y[17] = ptx_mov(x[1]);
+    y[18] = ptx_mov(x[2]);
+    y[19] = ptx_mov(x[3]);
+    y[20] = ptx_mov(x[4]);
+    y[21] = ptx_mov(x[5]);
+    y[22] = ptx_mov(x[6]);
+    y[23] = ptx_mov(x[7]);
+    y[24] = ptx_mov(t[9]);
+    y[25] = ptx_mov(t[11]);
+    y[26] = ptx_not(t[8]);
+  }
+#endif
+};
+
+// sqrt_division_step_8: a step that the loops below call; 104 instructions.
+struct sqrt_division_step_8 {
+  static constexpr unsigned in_words = 18;
+  static constexpr unsigned out_words = 9;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<86>;\n\t"
+        "xor.b32 t0, %16, %25;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %16, t4;\n\t"
+        "mul.lo.u32 t6, %26, t5;\n\t"
+        "mul.hi.u32 t7, %26, t5;\n\t"
+        "add.cc.u32 t6, t6, %15;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %25;\n\t"
+        "sub.u32 t9, %15, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %25, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %25;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %18, t2;\n\t"
+        "mul.hi.u32 t16, %18, t2;\n\t"
+        "mul.lo.u32 t17, %20, t2;\n\t"
+        "mul.hi.u32 t18, %20, t2;\n\t"
+        "mul.lo.u32 t19, %22, t2;\n\t"
+        "mul.hi.u32 t20, %22, t2;\n\t"
+        "mul.lo.u32 t21, %24, t2;\n\t"
+        "mul.hi.u32 t22, %24, t2;\n\t"
+        "mul.lo.u32 t23, %19, t2;\n\t"
+        "mul.hi.u32 t24, %19, t2;\n\t"
+        "mul.lo.u32 t25, %21, t2;\n\t"
+        "mul.hi.u32 t26, %21, t2;\n\t"
+        "mul.lo.u32 t27, %23, t2;\n\t"
+        "mul.hi.u32 t28, %23, t2;\n\t"
+        "mul.lo.u32 t29, %25, t2;\n\t"
+        "mul.hi.u32 t30, %25, t2;\n\t"
+        "mov.b32 t31, t15;\n\t"
+        "add.cc.u32 t32, t16, t23;\n\t"
+        "addc.cc.u32 t33, t17, t24;\n\t"
+        "addc.cc.u32 t34, t18, t25;\n\t"
+        "addc.cc.u32 t35, t19, t26;\n\t"
+        "addc.cc.u32 t36, t20, t27;\n\t"
+        "addc.cc.u32 t37, t21, t28;\n\t"
+        "addc.cc.u32 t38, t22, t29;\n\t"
+        "addc.u32 t39, 0, t30;\n\t"
+        "sub.cc.u32 t40, %17, t31;\n\t"
+        "subc.cc.u32 t41, %9, t32;\n\t"
+        "subc.cc.u32 t42, %10, t33;\n\t"
+        "subc.cc.u32 t43, %11, t34;\n\t"
+        "subc.cc.u32 t44, %12, t35;\n\t"
+        "subc.cc.u32 t45, %13, t36;\n\t"
+        "subc.cc.u32 t46, %14, t37;\n\t"
+        "subc.cc.u32 t47, %15, t38;\n\t"
+        "subc.cc.u32 t48, %16, t39;\n\t"
+        "subc.u32 t49, 0, 0;\n\t"
+        "and.b32 t50, %18, t49;\n\t"
+        "and.b32 t51, %19, t49;\n\t"
+        "and.b32 t52, %20, t49;\n\t"
+        "and.b32 t53, %21, t49;\n\t"
+        "and.b32 t54, %22, t49;\n\t"
+        "and.b32 t55, %23, t49;\n\t"
+        "and.b32 t56, %24, t49;\n\t"
+        "and.b32 t57, %25, t49;\n\t"
+        "add.u32 t2, t2, t49;\n\t"
+        "add.cc.u32 t58, t40, t50;\n\t"
+        "addc.cc.u32 t59, t41, t51;\n\t"
+        "addc.cc.u32 t60, t42, t52;\n\t"
+        "addc.cc.u32 t61, t43, t53;\n\t"
+        "addc.cc.u32 t62, t44, t54;\n\t"
+        "addc.cc.u32 t63, t45, t55;\n\t"
+        "addc.cc.u32 t64, t46, t56;\n\t"
+        "addc.cc.u32 t65, t47, t57;\n\t"
+        "addc.cc.u32 t66, t48, 0;\n\t"
+        "addc.u32 t67, t49, 0;\n\t"
+        "and.b32 t68, %18, t67;\n\t"
+        "and.b32 t69, %19, t67;\n\t"
+        "and.b32 t70, %20, t67;\n\t"
+        "and.b32 t71, %21, t67;\n\t"
+        "and.b32 t72, %22, t67;\n\t"
+        "and.b32 t73, %23, t67;\n\t"
+        "and.b32 t74, %24, t67;\n\t"
+        "and.b32 t75, %25, t67;\n\t"
+        "add.u32 t2, t2, t67;\n\t"
+        "add.cc.u32 t76, t58, t68;\n\t"
+        "addc.cc.u32 t77, t59, t69;\n\t"
+        "addc.cc.u32 t78, t60, t70;\n\t"
+        "addc.cc.u32 t79, t61, t71;\n\t"
+        "addc.cc.u32 t80, t62, t72;\n\t"
+        "addc.cc.u32 t81, t63, t73;\n\t"
+        "addc.cc.u32 t82, t64, t74;\n\t"
+        "addc.cc.u32 t83, t65, t75;\n\t"
+        "addc.cc.u32 t84, t66, 0;\n\t"
+        "addc.u32 t85, t67, 0;\n\t"
+        "mov.b32 %0, t76;\n\t"
+        "mov.b32 %1, t77;\n\t"
+        "mov.b32 %2, t78;\n\t"
+        "mov.b32 %3, t79;\n\t"
+        "mov.b32 %4, t80;\n\t"
+        "mov.b32 %5, t81;\n\t"
+        "mov.b32 %6, t82;\n\t"
+        "mov.b32 %7, t83;\n\t"
+        "mov.b32 %8, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[86];
+    t[0] = ptx_xor(x[7], x[16]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[7], t[4]);
+    t[6] = ptx_mul_lo(x[17], t[5]);
+    t[7] = ptx_mul_hi(x[17], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[6]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[16]);
+    t[9] = ptx_sub(x[6], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[16], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[16]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[9], t[2]);
+    t[16] = ptx_mul_hi(x[9], t[2]);
+    t[17] = ptx_mul_lo(x[11], t[2]);
+    t[18] = ptx_mul_hi(x[11], t[2]);
+    t[19] = ptx_mul_lo(x[13], t[2]);
+    t[20] = ptx_mul_hi(x[13], t[2]);
+    t[21] = ptx_mul_lo(x[15], t[2]);
+    t[22] = ptx_mul_hi(x[15], t[2]);
+    t[23] = ptx_mul_lo(x[10], t[2]);
+    t[24] = ptx_mul_hi(x[10], t[2]);
+    t[25] = ptx_mul_lo(x[12], t[2]);
+    t[26] = ptx_mul_hi(x[12], t[2]);
+    t[27] = ptx_mul_lo(x[14], t[2]);
+    t[28] = ptx_mul_hi(x[14], t[2]);
+    t[29] = ptx_mul_lo(x[16], t[2]);
+    t[30] = ptx_mul_hi(x[16], t[2]);
+    t[31] = ptx_mov(t[15]);
+    t[32] = ptx_add_cc(cf, t[16], t[23]);
+    t[33] = ptx_addc_cc(cf, t[17], t[24]);
+    t[34] = ptx_addc_cc(cf, t[18], t[25]);
+    t[35] = ptx_addc_cc(cf, t[19], t[26]);
+    t[36] = ptx_addc_cc(cf, t[20], t[27]);
+    t[37] = ptx_addc_cc(cf, t[21], t[28]);
+    t[38] = ptx_addc_cc(cf, t[22], t[29]);
+    t[39] = ptx_addc(cf, 0u, t[30]);
+    t[40] = ptx_sub_cc(cf, x[8], t[31]);
+    t[41] = ptx_subc_cc(cf, x[0], t[32]);
+    t[42] = ptx_subc_cc(cf, x[1], t[33]);
+    t[43] = ptx_subc_cc(cf, x[2], t[34]);
+    t[44] = ptx_subc_cc(cf, x[3], t[35]);
+    t[45] = ptx_subc_cc(cf, x[4], t[36]);
+    t[46] = ptx_subc_cc(cf, x[5], t[37]);
+    t[47] = ptx_subc_cc(cf, x[6], t[38]);
+    t[48] = ptx_subc_cc(cf, x[7], t[39]);
+    t[49] = ptx_subc(cf, 0u, 0u);
+    t[50] = ptx_and(x[9], t[49]);
+    t[51] = ptx_and(x[10], t[49]);
+    t[52] = ptx_and(x[11], t[49]);
+    t[53] = ptx_and(x[12], t[49]);
+    t[54] = ptx_and(x[13], t[49]);
+    t[55] = ptx_and(x[14], t[49]);
+    t[56] = ptx_and(x[15], t[49]);
+    t[57] = ptx_and(x[16], t[49]);
+    t[2] = ptx_add(t[2], t[49]);
+    t[58] = ptx_add_cc(cf, t[40], t[50]);
+    t[59] = ptx_addc_cc(cf, t[41], t[51]);
+    t[60] = ptx_addc_cc(cf, t[42], t[52]);
+    t[61] = ptx_addc_cc(cf, t[43], t[53]);
+    t[62] = ptx_addc_cc(cf, t[44], t[54]);
+    t[63] = ptx_addc_cc(cf, t[45], t[55]);
+    t[64] = ptx_addc_cc(cf, t[46], t[56]);
+    t[65] = ptx_addc_cc(cf, t[47], t[57]);
+    t[66] = ptx_addc_cc(cf, t[48], 0u);
+    t[67] = ptx_addc(cf, t[49], 0u);
+    t[68] = ptx_and(x[9], t[67]);
+    t[69] = ptx_and(x[10], t[67]);
+    t[70] = ptx_and(x[11], t[67]);
+    t[71] = ptx_and(x[12], t[67]);
+    t[72] = ptx_and(x[13], t[67]);
+    t[73] = ptx_and(x[14], t[67]);
+    t[74] = ptx_and(x[15], t[67]);
+    t[75] = ptx_and(x[16], t[67]);
+    t[2] = ptx_add(t[2], t[67]);
+    t[76] = ptx_add_cc(cf, t[58], t[68]);
+    t[77] = ptx_addc_cc(cf, t[59], t[69]);
+    t[78] = ptx_addc_cc(cf, t[60], t[70]);
+    t[79] = ptx_addc_cc(cf, t[61], t[71]);
+    t[80] = ptx_addc_cc(cf, t[62], t[72]);
+    t[81] = ptx_addc_cc(cf, t[63], t[73]);
+    t[82] = ptx_addc_cc(cf, t[64], t[74]);
+    t[83] = ptx_addc_cc(cf, t[65], t[75]);
+    ptx_addc_cc(cf, t[66], 0u);
+    ptx_addc(cf, t[67], 0u);
+    y[0] = ptx_mov(t[76]);
+    y[1] = ptx_mov(t[77]);
+    y[2] = ptx_mov(t[78]);
+    y[3] = ptx_mov(t[79]);
+    y[4] = ptx_mov(t[80]);
+    y[5] = ptx_mov(t[81]);
+    y[6] = ptx_mov(t[82]);
+    y[7] = ptx_mov(t[83]);
+    y[8] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_8: a step that the loops below call; 97 instructions.
+struct sqrt_division_finish_8 {
+  static constexpr unsigned in_words = 18;
+  static constexpr unsigned out_words = 17;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<43>;\n\t"
+        "not.b32 t0, %34;\n\t"
+        "shr.b32 t1, %25, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t11, t2;\n\t"
+        "xor.b32 t3, %17, %18;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %17;\n\t"
+        "xor.b32 t4, %18, %19;\n\t"
+        "and.b32 t4, t4, t2;\n\t"
+        "xor.b32 t4, t4, %18;\n\t"
+        "xor.b32 t5, %19, %20;\n\t"
+        "and.b32 t5, t5, t2;\n\t"
+        "xor.b32 t5, t5, %19;\n\t"
+        "xor.b32 t6, %20, %21;\n\t"
+        "and.b32 t6, t6, t2;\n\t"
+        "xor.b32 t6, t6, %20;\n\t"
+        "xor.b32 t7, %21, %22;\n\t"
+        "and.b32 t7, t7, t2;\n\t"
+        "xor.b32 t7, t7, %21;\n\t"
+        "xor.b32 t8, %22, %23;\n\t"
+        "and.b32 t8, t8, t2;\n\t"
+        "xor.b32 t8, t8, %22;\n\t"
+        "xor.b32 t9, %23, %24;\n\t"
+        "and.b32 t9, t9, t2;\n\t"
+        "xor.b32 t9, t9, %23;\n\t"
+        "and.b32 t10, %24, t11;\n\t"
+        "shr.b32 t12, %25, 6;\n\t"
+        "and.b32 t12, t12, 1;\n\t"
+        "sub.u32 t13, 0, t12;\n\t"
+        "not.b32 t22, t13;\n\t"
+        "xor.b32 t14, t3, t5;\n\t"
+        "and.b32 t14, t14, t13;\n\t"
+        "xor.b32 t14, t14, t3;\n\t"
+        "xor.b32 t15, t4, t6;\n\t"
+        "and.b32 t15, t15, t13;\n\t"
+        "xor.b32 t15, t15, t4;\n\t"
+        "xor.b32 t16, t5, t7;\n\t"
+        "and.b32 t16, t16, t13;\n\t"
+        "xor.b32 t16, t16, t5;\n\t"
+        "xor.b32 t17, t6, t8;\n\t"
+        "and.b32 t17, t17, t13;\n\t"
+        "xor.b32 t17, t17, t6;\n\t"
+        "xor.b32 t18, t7, t9;\n\t"
+        "and.b32 t18, t18, t13;\n\t"
+        "xor.b32 t18, t18, t7;\n\t"
+        "xor.b32 t19, t8, t10;\n\t"
+        "and.b32 t19, t19, t13;\n\t"
+        "xor.b32 t19, t19, t8;\n\t"
+        "and.b32 t20, t9, t22;\n\t"
+        "and.b32 t21, t10, t22;\n\t"
+        "shr.b32 t23, %25, 7;\n\t"
+        "and.b32 t23, t23, 1;\n\t"
+        "sub.u32 t24, 0, t23;\n\t"
+        "not.b32 t33, t24;\n\t"
+        "xor.b32 t25, t14, t18;\n\t"
+        "and.b32 t25, t25, t24;\n\t"
+        "xor.b32 t25, t25, t14;\n\t"
+        "xor.b32 t26, t15, t19;\n\t"
+        "and.b32 t26, t26, t24;\n\t"
+        "xor.b32 t26, t26, t15;\n\t"
+        "xor.b32 t27, t16, t20;\n\t"
+        "and.b32 t27, t27, t24;\n\t"
+        "xor.b32 t27, t27, t16;\n\t"
+        "xor.b32 t28, t17, t21;\n\t"
+        "and.b32 t28, t28, t24;\n\t"
+        "xor.b32 t28, t28, t17;\n\t"
+        "and.b32 t29, t18, t33;\n\t"
+        "and.b32 t30, t19, t33;\n\t"
+        "and.b32 t31, t20, t33;\n\t"
+        "and.b32 t32, t21, t33;\n\t"
+        "and.b32 t34, %25, 31;\n\t"
+        "shf.r.clamp.b32 t35, t25, t26, t34;\n\t"
+        "shf.r.clamp.b32 t36, t26, t27, t34;\n\t"
+        "shf.r.clamp.b32 t37, t27, t28, t34;\n\t"
+        "shf.r.clamp.b32 t38, t28, t29, t34;\n\t"
+        "shf.r.clamp.b32 t39, t29, t30, t34;\n\t"
+        "shf.r.clamp.b32 t40, t30, t31, t34;\n\t"
+        "shf.r.clamp.b32 t41, t31, t32, t34;\n\t"
+        "shr.b32 t42, t32, t34;\n\t"
+        "and.b32 %0, %26, t0;\n\t"
+        "and.b32 %1, %27, t0;\n\t"
+        "and.b32 %2, %28, t0;\n\t"
+        "and.b32 %3, %29, t0;\n\t"
+        "and.b32 %4, %30, t0;\n\t"
+        "and.b32 %5, %31, t0;\n\t"
+        "and.b32 %6, %32, t0;\n\t"
+        "and.b32 %7, %33, t0;\n\t"
+        "and.b32 %8, t35, t0;\n\t"
+        "and.b32 %9, t36, t0;\n\t"
+        "and.b32 %10, t37, t0;\n\t"
+        "and.b32 %11, t38, t0;\n\t"
+        "and.b32 %12, t39, t0;\n\t"
+        "and.b32 %13, t40, t0;\n\t"
+        "and.b32 %14, t41, t0;\n\t"
+        "and.b32 %15, t42, t0;\n\t"
+        "and.b32 %16, %34, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[43];
+    t[0] = ptx_not(x[17]);
+    t[1] = ptx_shr(x[8], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[11] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_xor(x[1], x[2]);
+    t[4] = ptx_and(t[4], t[2]);
+    t[4] = ptx_xor(t[4], x[1]);
+    t[5] = ptx_xor(x[2], x[3]);
+    t[5] = ptx_and(t[5], t[2]);
+    t[5] = ptx_xor(t[5], x[2]);
+    t[6] = ptx_xor(x[3], x[4]);
+    t[6] = ptx_and(t[6], t[2]);
+    t[6] = ptx_xor(t[6], x[3]);
+    t[7] = ptx_xor(x[4], x[5]);
+    t[7] = ptx_and(t[7], t[2]);
+    t[7] = ptx_xor(t[7], x[4]);
+    t[8] = ptx_xor(x[5], x[6]);
+    t[8] = ptx_and(t[8], t[2]);
+    t[8] = ptx_xor(t[8], x[5]);
+    t[9] = ptx_xor(x[6], x[7]);
+    t[9] = ptx_and(t[9], t[2]);
+    t[9] = ptx_xor(t[9], x[6]);
+    t[10] = ptx_and(x[7], t[11]);
+    t[12] = ptx_shr(x[8], 6u);
+    t[12] = ptx_and(t[12], 1u);
+    t[13] = ptx_sub(0u, t[12]);
+    t[22] = ptx_not(t[13]);
+    t[14] = ptx_xor(t[3], t[5]);
+    t[14] = ptx_and(t[14], t[13]);
+    t[14] = ptx_xor(t[14], t[3]);
+    t[15] = ptx_xor(t[4], t[6]);
+    t[15] = ptx_and(t[15], t[13]);
+    t[15] = ptx_xor(t[15], t[4]);
+    t[16] = ptx_xor(t[5], t[7]);
+    t[16] = ptx_and(t[16], t[13]);
+    t[16] = ptx_xor(t[16], t[5]);
+    t[17] = ptx_xor(t[6], t[8]);
+    t[17] = ptx_and(t[17], t[13]);
+    t[17] = ptx_xor(t[17], t[6]);
+    t[18] = ptx_xor(t[7], t[9]);
+    t[18] = ptx_and(t[18], t[13]);
+    t[18] = ptx_xor(t[18], t[7]);
+    t[19] = ptx_xor(t[8], t[10]);
+    t[19] = ptx_and(t[19], t[13]);
+    t[19] = ptx_xor(t[19], t[8]);
+    t[20] = ptx_and(t[9], t[22]);
+    t[21] = ptx_and(t[10], t[22]);
+    t[23] = ptx_shr(x[8], 7u);
+    t[23] = ptx_and(t[23], 1u);
+    t[24] = ptx_sub(0u, t[23]);
+    t[33] = ptx_not(t[24]);
+    t[25] = ptx_xor(t[14], t[18]);
+    t[25] = ptx_and(t[25], t[24]);
+    t[25] = ptx_xor(t[25], t[14]);
+    t[26] = ptx_xor(t[15], t[19]);
+    t[26] = ptx_and(t[26], t[24]);
+    t[26] = ptx_xor(t[26], t[15]);
+    t[27] = ptx_xor(t[16], t[20]);
+    t[27] = ptx_and(t[27], t[24]);
+    t[27] = ptx_xor(t[27], t[16]);
+    t[28] = ptx_xor(t[17], t[21]);
+    t[28] = ptx_and(t[28], t[24]);
+    t[28] = ptx_xor(t[28], t[17]);
+    t[29] = ptx_and(t[18], t[33]);
+    t[30] = ptx_and(t[19], t[33]);
+    t[31] = ptx_and(t[20], t[33]);
+    t[32] = ptx_and(t[21], t[33]);
+    t[34] = ptx_and(x[8], 31u);
+    t[35] = ptx_shf_r_clamp(t[25], t[26], t[34]);
+    t[36] = ptx_shf_r_clamp(t[26], t[27], t[34]);
+    t[37] = ptx_shf_r_clamp(t[27], t[28], t[34]);
+    t[38] = ptx_shf_r_clamp(t[28], t[29], t[34]);
+    t[39] = ptx_shf_r_clamp(t[29], t[30], t[34]);
+    t[40] = ptx_shf_r_clamp(t[30], t[31], t[34]);
+    t[41] = ptx_shf_r_clamp(t[31], t[32], t[34]);
+    t[42] = ptx_shr(t[32], t[34]);
+    y[0] = ptx_and(x[9], t[0]);
+    y[1] = ptx_and(x[10], t[0]);
+    y[2] = ptx_and(x[11], t[0]);
+    y[3] = ptx_and(x[12], t[0]);
+    y[4] = ptx_and(x[13], t[0]);
+    y[5] = ptx_and(x[14], t[0]);
+    y[6] = ptx_and(x[15], t[0]);
+    y[7] = ptx_and(x[16], t[0]);
+    y[8] = ptx_and(t[35], t[0]);
+    y[9] = ptx_and(t[36], t[0]);
+    y[10] = ptx_and(t[37], t[0]);
+    y[11] = ptx_and(t[38], t[0]);
+    y[12] = ptx_and(t[39], t[0]);
+    y[13] = ptx_and(t[40], t[0]);
+    y[14] = ptx_and(t[41], t[0]);
+    y[15] = ptx_and(t[42], t[0]);
+    y[16] = ptx_and(x[17], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_8: a step that the loops below call; 52 instructions.
+struct sqrt_newton_update_8 {
+  static constexpr unsigned in_words = 17;
+  static constexpr unsigned out_words = 8;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<36>;\n\t"
+        "add.cc.u32 t0, %8, %16;\n\t"
+        "addc.cc.u32 t1, %9, %17;\n\t"
+        "addc.cc.u32 t2, %10, %18;\n\t"
+        "addc.cc.u32 t3, %11, %19;\n\t"
+        "addc.cc.u32 t4, %12, %20;\n\t"
+        "addc.cc.u32 t5, %13, %21;\n\t"
+        "addc.cc.u32 t6, %14, %22;\n\t"
+        "addc.cc.u32 t7, %15, %23;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
+        "shf.r.clamp.b32 t9, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t10, t1, t2, 1;\n\t"
+        "shf.r.clamp.b32 t11, t2, t3, 1;\n\t"
+        "shf.r.clamp.b32 t12, t3, t4, 1;\n\t"
+        "shf.r.clamp.b32 t13, t4, t5, 1;\n\t"
+        "shf.r.clamp.b32 t14, t5, t6, 1;\n\t"
+        "shf.r.clamp.b32 t15, t6, t7, 1;\n\t"
+        "shf.r.clamp.b32 t16, t7, t8, 1;\n\t"
+        "sub.cc.u32 t17, t9, %8;\n\t"
+        "subc.cc.u32 t18, t10, %9;\n\t"
+        "subc.cc.u32 t19, t11, %10;\n\t"
+        "subc.cc.u32 t20, t12, %11;\n\t"
+        "subc.cc.u32 t21, t13, %12;\n\t"
+        "subc.cc.u32 t22, t14, %13;\n\t"
+        "subc.cc.u32 t23, t15, %14;\n\t"
+        "subc.cc.u32 t24, t16, %15;\n\t"
+        "subc.u32 t25, 0, 0;\n\t"
+        "sub.u32 t26, %24, 1;\n\t"
+        "and.b32 t27, t25, t26;\n\t"
+        "xor.b32 t28, %8, t9;\n\t"
+        "and.b32 t28, t28, t27;\n\t"
+        "xor.b32 %0, %8, t28;\n\t"
+        "xor.b32 t29, %9, t10;\n\t"
+        "and.b32 t29, t29, t27;\n\t"
+        "xor.b32 %1, %9, t29;\n\t"
+        "xor.b32 t30, %10, t11;\n\t"
+        "and.b32 t30, t30, t27;\n\t"
+        "xor.b32 %2, %10, t30;\n\t"
+        "xor.b32 t31, %11, t12;\n\t"
+        "and.b32 t31, t31, t27;\n\t"
+        "xor.b32 %3, %11, t31;\n\t"
+        "xor.b32 t32, %12, t13;\n\t"
+        "and.b32 t32, t32, t27;\n\t"
+        "xor.b32 %4, %12, t32;\n\t"
+        "xor.b32 t33, %13, t14;\n\t"
+        "and.b32 t33, t33, t27;\n\t"
+        "xor.b32 %5, %13, t33;\n\t"
+        "xor.b32 t34, %14, t15;\n\t"
+        "and.b32 t34, t34, t27;\n\t"
+        "xor.b32 %6, %14, t34;\n\t"
+        "xor.b32 t35, %15, t16;\n\t"
+        "and.b32 t35, t35, t27;\n\t"
+        "xor.b32 %7, %15, t35;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[36];
+    t[0] = ptx_add_cc(cf, x[0], x[8]);
+    t[1] = ptx_addc_cc(cf, x[1], x[9]);
+    t[2] = ptx_addc_cc(cf, x[2], x[10]);
+    t[3] = ptx_addc_cc(cf, x[3], x[11]);
+    t[4] = ptx_addc_cc(cf, x[4], x[12]);
+    t[5] = ptx_addc_cc(cf, x[5], x[13]);
+    t[6] = ptx_addc_cc(cf, x[6], x[14]);
+    t[7] = ptx_addc_cc(cf, x[7], x[15]);
+    t[8] = ptx_addc(cf, 0u, 0u);
+    t[9] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[10] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    t[11] = ptx_shf_r_clamp(t[2], t[3], 1u);
+    t[12] = ptx_shf_r_clamp(t[3], t[4], 1u);
+    t[13] = ptx_shf_r_clamp(t[4], t[5], 1u);
+    t[14] = ptx_shf_r_clamp(t[5], t[6], 1u);
+    t[15] = ptx_shf_r_clamp(t[6], t[7], 1u);
+    t[16] = ptx_shf_r_clamp(t[7], t[8], 1u);
+    ptx_sub_cc(cf, t[9], x[0]);
+    ptx_subc_cc(cf, t[10], x[1]);
+    ptx_subc_cc(cf, t[11], x[2]);
+    ptx_subc_cc(cf, t[12], x[3]);
+    ptx_subc_cc(cf, t[13], x[4]);
+    ptx_subc_cc(cf, t[14], x[5]);
+    ptx_subc_cc(cf, t[15], x[6]);
+    ptx_subc_cc(cf, t[16], x[7]);
+    t[25] = ptx_subc(cf, 0u, 0u);
+    t[26] = ptx_sub(x[16], 1u);
+    t[27] = ptx_and(t[25], t[26]);
+    t[28] = ptx_xor(x[0], t[9]);
+    t[28] = ptx_and(t[28], t[27]);
+    y[0] = ptx_xor(x[0], t[28]);
+    t[29] = ptx_xor(x[1], t[10]);
+    t[29] = ptx_and(t[29], t[27]);
+    y[1] = ptx_xor(x[1], t[29]);
+    t[30] = ptx_xor(x[2], t[11]);
+    t[30] = ptx_and(t[30], t[27]);
+    y[2] = ptx_xor(x[2], t[30]);
+    t[31] = ptx_xor(x[3], t[12]);
+    t[31] = ptx_and(t[31], t[27]);
+    y[3] = ptx_xor(x[3], t[31]);
+    t[32] = ptx_xor(x[4], t[13]);
+    t[32] = ptx_and(t[32], t[27]);
+    y[4] = ptx_xor(x[4], t[32]);
+    t[33] = ptx_xor(x[5], t[14]);
+    t[33] = ptx_and(t[33], t[27]);
+    y[5] = ptx_xor(x[5], t[33]);
+    t[34] = ptx_xor(x[6], t[15]);
+    t[34] = ptx_and(t[34], t[27]);
+    y[6] = ptx_xor(x[6], t[34]);
+    t[35] = ptx_xor(x[7], t[16]);
+    t[35] = ptx_and(t[35], t[27]);
+    y[7] = ptx_xor(x[7], t[35]);
+  }
+#endif
+};
+
+// sqrt_newton_check_8: a step that the loops below call; 210 instructions.
+struct sqrt_newton_check_8 {
+  static constexpr unsigned in_words = 24;
+  static constexpr unsigned out_words = 9;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<79>;\n\t"
+        "mul.lo.u32 t2, %11, %9;\n\t"
+        "mul.hi.u32 t3, %11, %9;\n\t"
+        "mul.lo.u32 t4, %13, %9;\n\t"
+        "mul.hi.u32 t5, %13, %9;\n\t"
+        "mul.lo.u32 t6, %15, %9;\n\t"
+        "mul.hi.u32 t7, %15, %9;\n\t"
+        "mul.lo.u32 t16, %10, %9;\n\t"
+        "mul.hi.u32 t17, %10, %9;\n\t"
+        "mul.lo.u32 t18, %12, %9;\n\t"
+        "mul.hi.u32 t19, %12, %9;\n\t"
+        "mul.lo.u32 t20, %14, %9;\n\t"
+        "mul.hi.u32 t21, %14, %9;\n\t"
+        "mul.lo.u32 t22, %16, %9;\n\t"
+        "mul.hi.u32 t23, %16, %9;\n\t"
+        "mad.lo.cc.u32 t4, %12, %10, t4;\n\t"
+        "madc.hi.cc.u32 t5, %12, %10, t5;\n\t"
+        "madc.lo.cc.u32 t6, %14, %10, t6;\n\t"
+        "madc.hi.cc.u32 t7, %14, %10, t7;\n\t"
+        "madc.lo.cc.u32 t8, %16, %10, 0;\n\t"
+        "madc.hi.u32 t9, %16, %10, 0;\n\t"
+        "mad.lo.cc.u32 t18, %11, %10, t18;\n\t"
+        "madc.hi.cc.u32 t19, %11, %10, t19;\n\t"
+        "madc.lo.cc.u32 t20, %13, %10, t20;\n\t"
+        "madc.hi.cc.u32 t21, %13, %10, t21;\n\t"
+        "madc.lo.cc.u32 t22, %15, %10, t22;\n\t"
+        "madc.hi.cc.u32 t23, %15, %10, t23;\n\t"
+        "addc.u32 t24, 0, 0;\n\t"
+        "mad.lo.cc.u32 t6, %13, %11, t6;\n\t"
+        "madc.hi.cc.u32 t7, %13, %11, t7;\n\t"
+        "madc.lo.cc.u32 t8, %15, %11, t8;\n\t"
+        "madc.hi.cc.u32 t9, %15, %11, t9;\n\t"
+        "addc.u32 t10, 0, 0;\n\t"
+        "mad.lo.cc.u32 t20, %12, %11, t20;\n\t"
+        "madc.hi.cc.u32 t21, %12, %11, t21;\n\t"
+        "madc.lo.cc.u32 t22, %14, %11, t22;\n\t"
+        "madc.hi.cc.u32 t23, %14, %11, t23;\n\t"
+        "madc.lo.cc.u32 t24, %16, %11, t24;\n\t"
+        "madc.hi.u32 t25, %16, %11, 0;\n\t"
+        "mad.lo.cc.u32 t8, %14, %12, t8;\n\t"
+        "madc.hi.cc.u32 t9, %14, %12, t9;\n\t"
+        "madc.lo.cc.u32 t10, %16, %12, t10;\n\t"
+        "madc.hi.u32 t11, %16, %12, 0;\n\t"
+        "mad.lo.cc.u32 t22, %13, %12, t22;\n\t"
+        "madc.hi.cc.u32 t23, %13, %12, t23;\n\t"
+        "madc.lo.cc.u32 t24, %15, %12, t24;\n\t"
+        "madc.hi.cc.u32 t25, %15, %12, t25;\n\t"
+        "addc.u32 t26, 0, 0;\n\t"
+        "mad.lo.cc.u32 t10, %15, %13, t10;\n\t"
+        "madc.hi.cc.u32 t11, %15, %13, t11;\n\t"
+        "addc.u32 t12, 0, 0;\n\t"
+        "mad.lo.cc.u32 t24, %14, %13, t24;\n\t"
+        "madc.hi.cc.u32 t25, %14, %13, t25;\n\t"
+        "madc.lo.cc.u32 t26, %16, %13, t26;\n\t"
+        "madc.hi.u32 t27, %16, %13, 0;\n\t"
+        "mad.lo.cc.u32 t12, %16, %14, t12;\n\t"
+        "madc.hi.u32 t13, %16, %14, 0;\n\t"
+        "mad.lo.cc.u32 t26, %15, %14, t26;\n\t"
+        "madc.hi.cc.u32 t27, %15, %14, t27;\n\t"
+        "addc.u32 t28, 0, 0;\n\t"
+        "mad.lo.cc.u32 t28, %16, %15, t28;\n\t"
+        "madc.hi.u32 t29, %16, %15, 0;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t16;\n\t"
+        "add.cc.u32 t2, t2, t17;\n\t"
+        "addc.cc.u32 t3, t3, t18;\n\t"
+        "addc.cc.u32 t4, t4, t19;\n\t"
+        "addc.cc.u32 t5, t5, t20;\n\t"
+        "addc.cc.u32 t6, t6, t21;\n\t"
+        "addc.cc.u32 t7, t7, t22;\n\t"
+        "addc.cc.u32 t8, t8, t23;\n\t"
+        "addc.cc.u32 t9, t9, t24;\n\t"
+        "addc.cc.u32 t10, t10, t25;\n\t"
+        "addc.cc.u32 t11, t11, t26;\n\t"
+        "addc.cc.u32 t12, t12, t27;\n\t"
+        "addc.cc.u32 t13, t13, t28;\n\t"
+        "addc.u32 t14, 0, t29;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.cc.u32 t3, t3, t3;\n\t"
+        "addc.cc.u32 t4, t4, t4;\n\t"
+        "addc.cc.u32 t5, t5, t5;\n\t"
+        "addc.cc.u32 t6, t6, t6;\n\t"
+        "addc.cc.u32 t7, t7, t7;\n\t"
+        "addc.cc.u32 t8, t8, t8;\n\t"
+        "addc.cc.u32 t9, t9, t9;\n\t"
+        "addc.cc.u32 t10, t10, t10;\n\t"
+        "addc.cc.u32 t11, t11, t11;\n\t"
+        "addc.cc.u32 t12, t12, t12;\n\t"
+        "addc.cc.u32 t13, t13, t13;\n\t"
+        "addc.cc.u32 t14, t14, t14;\n\t"
+        "addc.u32 t15, 0, 0;\n\t"
+        "mul.lo.u32 t0, %9, %9;\n\t"
+        "mad.hi.cc.u32 t1, %9, %9, t1;\n\t"
+        "madc.lo.cc.u32 t2, %10, %10, t2;\n\t"
+        "madc.hi.cc.u32 t3, %10, %10, t3;\n\t"
+        "madc.lo.cc.u32 t4, %11, %11, t4;\n\t"
+        "madc.hi.cc.u32 t5, %11, %11, t5;\n\t"
+        "madc.lo.cc.u32 t6, %12, %12, t6;\n\t"
+        "madc.hi.cc.u32 t7, %12, %12, t7;\n\t"
+        "madc.lo.cc.u32 t8, %13, %13, t8;\n\t"
+        "madc.hi.cc.u32 t9, %13, %13, t9;\n\t"
+        "madc.lo.cc.u32 t10, %14, %14, t10;\n\t"
+        "madc.hi.cc.u32 t11, %14, %14, t11;\n\t"
+        "madc.lo.cc.u32 t12, %15, %15, t12;\n\t"
+        "madc.hi.cc.u32 t13, %15, %15, t13;\n\t"
+        "madc.lo.cc.u32 t14, %16, %16, t14;\n\t"
+        "madc.hi.u32 t15, %16, %16, t15;\n\t"
+        "sub.cc.u32 t30, t0, %17;\n\t"
+        "subc.cc.u32 t31, t1, %18;\n\t"
+        "subc.cc.u32 t32, t2, %19;\n\t"
+        "subc.cc.u32 t33, t3, %20;\n\t"
+        "subc.cc.u32 t34, t4, %21;\n\t"
+        "subc.cc.u32 t35, t5, %22;\n\t"
+        "subc.cc.u32 t36, t6, %23;\n\t"
+        "subc.cc.u32 t37, t7, %24;\n\t"
+        "subc.cc.u32 t38, t8, %25;\n\t"
+        "subc.cc.u32 t39, t9, %26;\n\t"
+        "subc.cc.u32 t40, t10, %27;\n\t"
+        "subc.cc.u32 t41, t11, %28;\n\t"
+        "subc.cc.u32 t42, t12, %29;\n\t"
+        "subc.cc.u32 t43, t13, %30;\n\t"
+        "subc.cc.u32 t44, t14, %31;\n\t"
+        "subc.cc.u32 t45, t15, %32;\n\t"
+        "subc.u32 t46, 0, 0;\n\t"
+        "shl.b32 t47, %9, 1;\n\t"
+        "shf.l.clamp.b32 t48, %9, %10, 1;\n\t"
+        "shf.l.clamp.b32 t49, %10, %11, 1;\n\t"
+        "shf.l.clamp.b32 t50, %11, %12, 1;\n\t"
+        "shf.l.clamp.b32 t51, %12, %13, 1;\n\t"
+        "shf.l.clamp.b32 t52, %13, %14, 1;\n\t"
+        "shf.l.clamp.b32 t53, %14, %15, 1;\n\t"
+        "shf.l.clamp.b32 t54, %15, %16, 1;\n\t"
+        "shr.b32 t55, %16, 31;\n\t"
+        "sub.cc.u32 t47, t47, 1;\n\t"
+        "subc.cc.u32 t48, t48, 0;\n\t"
+        "subc.cc.u32 t49, t49, 0;\n\t"
+        "subc.cc.u32 t50, t50, 0;\n\t"
+        "subc.cc.u32 t51, t51, 0;\n\t"
+        "subc.cc.u32 t52, t52, 0;\n\t"
+        "subc.cc.u32 t53, t53, 0;\n\t"
+        "subc.cc.u32 t54, t54, 0;\n\t"
+        "subc.u32 t55, t55, 0;\n\t"
+        "mov.b32 t56, 0;\n\t"
+        "mov.b32 t57, 0;\n\t"
+        "or.b32 t56, t56, t30;\n\t"
+        "xor.b32 t58, t30, t47;\n\t"
+        "or.b32 t57, t57, t58;\n\t"
+        "or.b32 t56, t56, t31;\n\t"
+        "xor.b32 t59, t31, t48;\n\t"
+        "or.b32 t57, t57, t59;\n\t"
+        "or.b32 t56, t56, t32;\n\t"
+        "xor.b32 t60, t32, t49;\n\t"
+        "or.b32 t57, t57, t60;\n\t"
+        "or.b32 t56, t56, t33;\n\t"
+        "xor.b32 t61, t33, t50;\n\t"
+        "or.b32 t57, t57, t61;\n\t"
+        "or.b32 t56, t56, t34;\n\t"
+        "xor.b32 t62, t34, t51;\n\t"
+        "or.b32 t57, t57, t62;\n\t"
+        "or.b32 t56, t56, t35;\n\t"
+        "xor.b32 t63, t35, t52;\n\t"
+        "or.b32 t57, t57, t63;\n\t"
+        "or.b32 t56, t56, t36;\n\t"
+        "xor.b32 t64, t36, t53;\n\t"
+        "or.b32 t57, t57, t64;\n\t"
+        "or.b32 t56, t56, t37;\n\t"
+        "xor.b32 t65, t37, t54;\n\t"
+        "or.b32 t57, t57, t65;\n\t"
+        "or.b32 t56, t56, t38;\n\t"
+        "xor.b32 t66, t38, t55;\n\t"
+        "or.b32 t57, t57, t66;\n\t"
+        "or.b32 t56, t56, t39;\n\t"
+        "xor.b32 t67, t39, 0;\n\t"
+        "or.b32 t57, t57, t67;\n\t"
+        "or.b32 t56, t56, t40;\n\t"
+        "xor.b32 t68, t40, 0;\n\t"
+        "or.b32 t57, t57, t68;\n\t"
+        "or.b32 t56, t56, t41;\n\t"
+        "xor.b32 t69, t41, 0;\n\t"
+        "or.b32 t57, t57, t69;\n\t"
+        "or.b32 t56, t56, t42;\n\t"
+        "xor.b32 t70, t42, 0;\n\t"
+        "or.b32 t57, t57, t70;\n\t"
+        "or.b32 t56, t56, t43;\n\t"
+        "xor.b32 t71, t43, 0;\n\t"
+        "or.b32 t57, t57, t71;\n\t"
+        "or.b32 t56, t56, t44;\n\t"
+        "xor.b32 t72, t44, 0;\n\t"
+        "or.b32 t57, t57, t72;\n\t"
+        "or.b32 t56, t56, t45;\n\t"
+        "xor.b32 t73, t45, 0;\n\t"
+        "or.b32 t57, t57, t73;\n\t"
+        "sub.cc.u32 t77, 0, t56;\n\t"
+        "subc.u32 t74, 0, 0;\n\t"
+        "not.b32 t75, t74;\n\t"
+        "not.b32 t46, t46;\n\t"
+        "and.b32 t74, t74, t46;\n\t"
+        "add.cc.u32 %0, %9, t74;\n\t"
+        "addc.cc.u32 %1, %10, t74;\n\t"
+        "addc.cc.u32 %2, %11, t74;\n\t"
+        "addc.cc.u32 %3, %12, t74;\n\t"
+        "addc.cc.u32 %4, %13, t74;\n\t"
+        "addc.cc.u32 %5, %14, t74;\n\t"
+        "addc.cc.u32 %6, %15, t74;\n\t"
+        "addc.u32 %7, %16, t74;\n\t"
+        "sub.cc.u32 t78, 0, t57;\n\t"
+        "subc.u32 t76, 0, 0;\n\t"
+        "add.u32 t76, t76, 1;\n\t"
+        "and.b32 %8, t75, 1;\n\t"
+        "or.b32 %8, %8, t76;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[79];
+    t[2] = ptx_mul_lo(x[2], x[0]);
+    t[3] = ptx_mul_hi(x[2], x[0]);
+    t[4] = ptx_mul_lo(x[4], x[0]);
+    t[5] = ptx_mul_hi(x[4], x[0]);
+    t[6] = ptx_mul_lo(x[6], x[0]);
+    t[7] = ptx_mul_hi(x[6], x[0]);
+    t[16] = ptx_mul_lo(x[1], x[0]);
+    t[17] = ptx_mul_hi(x[1], x[0]);
+    t[18] = ptx_mul_lo(x[3], x[0]);
+    t[19] = ptx_mul_hi(x[3], x[0]);
+    t[20] = ptx_mul_lo(x[5], x[0]);
+    t[21] = ptx_mul_hi(x[5], x[0]);
+    t[22] = ptx_mul_lo(x[7], x[0]);
+    t[23] = ptx_mul_hi(x[7], x[0]);
+    t[4] = ptx_mad_lo_cc(cf, x[3], x[1], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[1], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[1], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[1], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[1], 0u);
+    t[9] = ptx_madc_hi(cf, x[7], x[1], 0u);
+    t[18] = ptx_mad_lo_cc(cf, x[2], x[1], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[2], x[1], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[4], x[1], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[4], x[1], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[6], x[1], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[6], x[1], t[23]);
+    t[24] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[4], x[2], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[2], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[2], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[2], t[9]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mad_lo_cc(cf, x[3], x[2], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[3], x[2], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[5], x[2], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[5], x[2], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[7], x[2], t[24]);
+    t[25] = ptx_madc_hi(cf, x[7], x[2], 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[5], x[3], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[3], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[3], t[10]);
+    t[11] = ptx_madc_hi(cf, x[7], x[3], 0u);
+    t[22] = ptx_mad_lo_cc(cf, x[4], x[3], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[4], x[3], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[6], x[3], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[6], x[3], t[25]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[6], x[4], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[4], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
+    t[24] = ptx_mad_lo_cc(cf, x[5], x[4], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[5], x[4], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[7], x[4], t[26]);
+    t[27] = ptx_madc_hi(cf, x[7], x[4], 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[7], x[5], t[12]);
+    t[13] = ptx_madc_hi(cf, x[7], x[5], 0u);
+    t[26] = ptx_mad_lo_cc(cf, x[6], x[5], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[6], x[5], t[27]);
+    t[28] = ptx_addc(cf, 0u, 0u);
+    t[28] = ptx_mad_lo_cc(cf, x[7], x[6], t[28]);
+    t[29] = ptx_madc_hi(cf, x[7], x[6], 0u);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[16]);
+    t[2] = ptx_add_cc(cf, t[2], t[17]);
+    t[3] = ptx_addc_cc(cf, t[3], t[18]);
+    t[4] = ptx_addc_cc(cf, t[4], t[19]);
+    t[5] = ptx_addc_cc(cf, t[5], t[20]);
+    t[6] = ptx_addc_cc(cf, t[6], t[21]);
+    t[7] = ptx_addc_cc(cf, t[7], t[22]);
+    t[8] = ptx_addc_cc(cf, t[8], t[23]);
+    t[9] = ptx_addc_cc(cf, t[9], t[24]);
+    t[10] = ptx_addc_cc(cf, t[10], t[25]);
+    t[11] = ptx_addc_cc(cf, t[11], t[26]);
+    t[12] = ptx_addc_cc(cf, t[12], t[27]);
+    t[13] = ptx_addc_cc(cf, t[13], t[28]);
+    t[14] = ptx_addc(cf, 0u, t[29]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc_cc(cf, t[3], t[3]);
+    t[4] = ptx_addc_cc(cf, t[4], t[4]);
+    t[5] = ptx_addc_cc(cf, t[5], t[5]);
+    t[6] = ptx_addc_cc(cf, t[6], t[6]);
+    t[7] = ptx_addc_cc(cf, t[7], t[7]);
+    t[8] = ptx_addc_cc(cf, t[8], t[8]);
+    t[9] = ptx_addc_cc(cf, t[9], t[9]);
+    t[10] = ptx_addc_cc(cf, t[10], t[10]);
+    t[11] = ptx_addc_cc(cf, t[11], t[11]);
+    t[12] = ptx_addc_cc(cf, t[12], t[12]);
+    t[13] = ptx_addc_cc(cf, t[13], t[13]);
+    t[14] = ptx_addc_cc(cf, t[14], t[14]);
+    t[15] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[2], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[2], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[3], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[3], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[4], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[4], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[5], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[5], x[5], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[6], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[6], x[6], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[7], x[7], t[14]);
+    t[15] = ptx_madc_hi(cf, x[7], x[7], t[15]);
+    t[30] = ptx_sub_cc(cf, t[0], x[8]);
+    t[31] = ptx_subc_cc(cf, t[1], x[9]);
+    t[32] = ptx_subc_cc(cf, t[2], x[10]);
+    t[33] = ptx_subc_cc(cf, t[3], x[11]);
+    t[34] = ptx_subc_cc(cf, t[4], x[12]);
+    t[35] = ptx_subc_cc(cf, t[5], x[13]);
+    t[36] = ptx_subc_cc(cf, t[6], x[14]);
+    t[37] = ptx_subc_cc(cf, t[7], x[15]);
+    t[38] = ptx_subc_cc(cf, t[8], x[16]);
+    t[39] = ptx_subc_cc(cf, t[9], x[17]);
+    t[40] = ptx_subc_cc(cf, t[10], x[18]);
+    t[41] = ptx_subc_cc(cf, t[11], x[19]);
+    t[42] = ptx_subc_cc(cf, t[12], x[20]);
+    t[43] = ptx_subc_cc(cf, t[13], x[21]);
+    t[44] = ptx_subc_cc(cf, t[14], x[22]);
+    t[45] = ptx_subc_cc(cf, t[15], x[23]);
+    t[46] = ptx_subc(cf, 0u, 0u);
+    t[47] = ptx_shl(x[0], 1u);
+    t[48] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[49] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    t[50] = ptx_shf_l_clamp(x[2], x[3], 1u);
+    t[51] = ptx_shf_l_clamp(x[3], x[4], 1u);
+    t[52] = ptx_shf_l_clamp(x[4], x[5], 1u);
+    t[53] = ptx_shf_l_clamp(x[5], x[6], 1u);
+    t[54] = ptx_shf_l_clamp(x[6], x[7], 1u);
+    t[55] = ptx_shr(x[7], 31u);
+    t[47] = ptx_sub_cc(cf, t[47], 1u);
+    t[48] = ptx_subc_cc(cf, t[48], 0u);
+    t[49] = ptx_subc_cc(cf, t[49], 0u);
+    t[50] = ptx_subc_cc(cf, t[50], 0u);
+    t[51] = ptx_subc_cc(cf, t[51], 0u);
+    t[52] = ptx_subc_cc(cf, t[52], 0u);
+    t[53] = ptx_subc_cc(cf, t[53], 0u);
+    t[54] = ptx_subc_cc(cf, t[54], 0u);
+    t[55] = ptx_subc(cf, t[55], 0u);
+    t[56] = ptx_mov(0u);
+    t[57] = ptx_mov(0u);
+    t[56] = ptx_or(t[56], t[30]);
+    t[58] = ptx_xor(t[30], t[47]);
+    t[57] = ptx_or(t[57], t[58]);
+    t[56] = ptx_or(t[56], t[31]);
+    t[59] = ptx_xor(t[31], t[48]);
+    t[57] = ptx_or(t[57], t[59]);
+    t[56] = ptx_or(t[56], t[32]);
+    t[60] = ptx_xor(t[32], t[49]);
+    t[57] = ptx_or(t[57], t[60]);
+    t[56] = ptx_or(t[56], t[33]);
+    t[61] = ptx_xor(t[33], t[50]);
+    t[57] = ptx_or(t[57], t[61]);
+    t[56] = ptx_or(t[56], t[34]);
+    t[62] = ptx_xor(t[34], t[51]);
+    t[57] = ptx_or(t[57], t[62]);
+    t[56] = ptx_or(t[56], t[35]);
+    t[63] = ptx_xor(t[35], t[52]);
+    t[57] = ptx_or(t[57], t[63]);
+    t[56] = ptx_or(t[56], t[36]);
+    t[64] = ptx_xor(t[36], t[53]);
+    t[57] = ptx_or(t[57], t[64]);
+    t[56] = ptx_or(t[56], t[37]);
+    t[65] = ptx_xor(t[37], t[54]);
+    t[57] = ptx_or(t[57], t[65]);
+    t[56] = ptx_or(t[56], t[38]);
+    t[66] = ptx_xor(t[38], t[55]);
+    t[57] = ptx_or(t[57], t[66]);
+    t[56] = ptx_or(t[56], t[39]);
+    t[67] = ptx_xor(t[39], 0u);
+    t[57] = ptx_or(t[57], t[67]);
+    t[56] = ptx_or(t[56], t[40]);
+    t[68] = ptx_xor(t[40], 0u);
+    t[57] = ptx_or(t[57], t[68]);
+    t[56] = ptx_or(t[56], t[41]);
+    t[69] = ptx_xor(t[41], 0u);
+    t[57] = ptx_or(t[57], t[69]);
+    t[56] = ptx_or(t[56], t[42]);
+    t[70] = ptx_xor(t[42], 0u);
+    t[57] = ptx_or(t[57], t[70]);
+    t[56] = ptx_or(t[56], t[43]);
+    t[71] = ptx_xor(t[43], 0u);
+    t[57] = ptx_or(t[57], t[71]);
+    t[56] = ptx_or(t[56], t[44]);
+    t[72] = ptx_xor(t[44], 0u);
+    t[57] = ptx_or(t[57], t[72]);
+    t[56] = ptx_or(t[56], t[45]);
+    t[73] = ptx_xor(t[45], 0u);
+    t[57] = ptx_or(t[57], t[73]);
+    ptx_sub_cc(cf, 0u, t[56]);
+    t[74] = ptx_subc(cf, 0u, 0u);
+    t[75] = ptx_not(t[74]);
+    t[46] = ptx_not(t[46]);
+    t[74] = ptx_and(t[74], t[46]);
+    y[0] = ptx_add_cc(cf, x[0], t[74]);
+    y[1] = ptx_addc_cc(cf, x[1], t[74]);
+    y[2] = ptx_addc_cc(cf, x[2], t[74]);
+    y[3] = ptx_addc_cc(cf, x[3], t[74]);
+    y[4] = ptx_addc_cc(cf, x[4], t[74]);
+    y[5] = ptx_addc_cc(cf, x[5], t[74]);
+    y[6] = ptx_addc_cc(cf, x[6], t[74]);
+    y[7] = ptx_addc(cf, x[7], t[74]);
+    ptx_sub_cc(cf, 0u, t[57]);
+    t[76] = ptx_subc(cf, 0u, 0u);
+    t[76] = ptx_add(t[76], 1u);
+    y[8] = ptx_and(t[75], 1u);
+    y[8] = ptx_or(y[8], t[76]);
+  }
+#endif
+};
+
+// sqrt_division_normalize_16: a step that the loops below call; 455 instructions.
+struct sqrt_division_normalize_16 {
+  static constexpr unsigned in_words = 48;
+  static constexpr unsigned out_words = 51;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<276>;\n\t"
+        "sub.cc.u32 t0, %51, %83;\n\t"
+        "subc.cc.u32 t1, %52, %84;\n\t"
+        "subc.cc.u32 t2, %53, %85;\n\t"
+        "subc.cc.u32 t3, %54, %86;\n\t"
+        "subc.cc.u32 t4, %55, %87;\n\t"
+        "subc.cc.u32 t5, %56, %88;\n\t"
+        "subc.cc.u32 t6, %57, %89;\n\t"
+        "subc.cc.u32 t7, %58, %90;\n\t"
+        "subc.cc.u32 t8, %59, %91;\n\t"
+        "subc.cc.u32 t9, %60, %92;\n\t"
+        "subc.cc.u32 t10, %61, %93;\n\t"
+        "subc.cc.u32 t11, %62, %94;\n\t"
+        "subc.cc.u32 t12, %63, %95;\n\t"
+        "subc.cc.u32 t13, %64, %96;\n\t"
+        "subc.cc.u32 t14, %65, %97;\n\t"
+        "subc.cc.u32 t15, %66, %98;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "mov.b32 t17, 0;\n\t"
+        "not.b32 t18, %98;\n\t"
+        "mov.b32 t19, 0;\n\t"
+        "add.cc.u32 t20, t18, t18;\n\t"
+        "addc.u32 t21, 0, 0;\n\t"
+        "or.b32 t20, t20, 1;\n\t"
+        "sub.cc.u32 t23, t20, %98;\n\t"
+        "subc.cc.u32 t25, t21, 0;\n\t"
+        "subc.u32 t22, 0, 0;\n\t"
+        "xor.b32 t27, t23, t20;\n\t"
+        "and.b32 t27, t27, t22;\n\t"
+        "xor.b32 t26, t23, t27;\n\t"
+        "add.u32 t24, t22, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t24;\n\t"
+        "add.cc.u32 t28, t26, t26;\n\t"
+        "addc.u32 t29, 0, 0;\n\t"
+        "or.b32 t28, t28, 1;\n\t"
+        "sub.cc.u32 t31, t28, %98;\n\t"
+        "subc.cc.u32 t33, t29, 0;\n\t"
+        "subc.u32 t30, 0, 0;\n\t"
+        "xor.b32 t35, t31, t28;\n\t"
+        "and.b32 t35, t35, t30;\n\t"
+        "xor.b32 t34, t31, t35;\n\t"
+        "add.u32 t32, t30, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t32;\n\t"
+        "add.cc.u32 t36, t34, t34;\n\t"
+        "addc.u32 t37, 0, 0;\n\t"
+        "or.b32 t36, t36, 1;\n\t"
+        "sub.cc.u32 t39, t36, %98;\n\t"
+        "subc.cc.u32 t41, t37, 0;\n\t"
+        "subc.u32 t38, 0, 0;\n\t"
+        "xor.b32 t43, t39, t36;\n\t"
+        "and.b32 t43, t43, t38;\n\t"
+        "xor.b32 t42, t39, t43;\n\t"
+        "add.u32 t40, t38, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t40;\n\t"
+        "add.cc.u32 t44, t42, t42;\n\t"
+        "addc.u32 t45, 0, 0;\n\t"
+        "or.b32 t44, t44, 1;\n\t"
+        "sub.cc.u32 t47, t44, %98;\n\t"
+        "subc.cc.u32 t49, t45, 0;\n\t"
+        "subc.u32 t46, 0, 0;\n\t"
+        "xor.b32 t51, t47, t44;\n\t"
+        "and.b32 t51, t51, t46;\n\t"
+        "xor.b32 t50, t47, t51;\n\t"
+        "add.u32 t48, t46, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t48;\n\t"
+        "add.cc.u32 t52, t50, t50;\n\t"
+        "addc.u32 t53, 0, 0;\n\t"
+        "or.b32 t52, t52, 1;\n\t"
+        "sub.cc.u32 t55, t52, %98;\n\t"
+        "subc.cc.u32 t57, t53, 0;\n\t"
+        "subc.u32 t54, 0, 0;\n\t"
+        "xor.b32 t59, t55, t52;\n\t"
+        "and.b32 t59, t59, t54;\n\t"
+        "xor.b32 t58, t55, t59;\n\t"
+        "add.u32 t56, t54, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t56;\n\t"
+        "add.cc.u32 t60, t58, t58;\n\t"
+        "addc.u32 t61, 0, 0;\n\t"
+        "or.b32 t60, t60, 1;\n\t"
+        "sub.cc.u32 t63, t60, %98;\n\t"
+        "subc.cc.u32 t65, t61, 0;\n\t"
+        "subc.u32 t62, 0, 0;\n\t"
+        "xor.b32 t67, t63, t60;\n\t"
+        "and.b32 t67, t67, t62;\n\t"
+        "xor.b32 t66, t63, t67;\n\t"
+        "add.u32 t64, t62, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t64;\n\t"
+        "add.cc.u32 t68, t66, t66;\n\t"
+        "addc.u32 t69, 0, 0;\n\t"
+        "or.b32 t68, t68, 1;\n\t"
+        "sub.cc.u32 t71, t68, %98;\n\t"
+        "subc.cc.u32 t73, t69, 0;\n\t"
+        "subc.u32 t70, 0, 0;\n\t"
+        "xor.b32 t75, t71, t68;\n\t"
+        "and.b32 t75, t75, t70;\n\t"
+        "xor.b32 t74, t71, t75;\n\t"
+        "add.u32 t72, t70, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t72;\n\t"
+        "add.cc.u32 t76, t74, t74;\n\t"
+        "addc.u32 t77, 0, 0;\n\t"
+        "or.b32 t76, t76, 1;\n\t"
+        "sub.cc.u32 t79, t76, %98;\n\t"
+        "subc.cc.u32 t81, t77, 0;\n\t"
+        "subc.u32 t78, 0, 0;\n\t"
+        "xor.b32 t83, t79, t76;\n\t"
+        "and.b32 t83, t83, t78;\n\t"
+        "xor.b32 t82, t79, t83;\n\t"
+        "add.u32 t80, t78, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t80;\n\t"
+        "add.cc.u32 t84, t82, t82;\n\t"
+        "addc.u32 t85, 0, 0;\n\t"
+        "or.b32 t84, t84, 1;\n\t"
+        "sub.cc.u32 t87, t84, %98;\n\t"
+        "subc.cc.u32 t89, t85, 0;\n\t"
+        "subc.u32 t86, 0, 0;\n\t"
+        "xor.b32 t91, t87, t84;\n\t"
+        "and.b32 t91, t91, t86;\n\t"
+        "xor.b32 t90, t87, t91;\n\t"
+        "add.u32 t88, t86, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t88;\n\t"
+        "add.cc.u32 t92, t90, t90;\n\t"
+        "addc.u32 t93, 0, 0;\n\t"
+        "or.b32 t92, t92, 1;\n\t"
+        "sub.cc.u32 t95, t92, %98;\n\t"
+        "subc.cc.u32 t97, t93, 0;\n\t"
+        "subc.u32 t94, 0, 0;\n\t"
+        "xor.b32 t99, t95, t92;\n\t"
+        "and.b32 t99, t99, t94;\n\t"
+        "xor.b32 t98, t95, t99;\n\t"
+        "add.u32 t96, t94, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t96;\n\t"
+        "add.cc.u32 t100, t98, t98;\n\t"
+        "addc.u32 t101, 0, 0;\n\t"
+        "or.b32 t100, t100, 1;\n\t"
+        "sub.cc.u32 t103, t100, %98;\n\t"
+        "subc.cc.u32 t105, t101, 0;\n\t"
+        "subc.u32 t102, 0, 0;\n\t"
+        "xor.b32 t107, t103, t100;\n\t"
+        "and.b32 t107, t107, t102;\n\t"
+        "xor.b32 t106, t103, t107;\n\t"
+        "add.u32 t104, t102, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t104;\n\t"
+        "add.cc.u32 t108, t106, t106;\n\t"
+        "addc.u32 t109, 0, 0;\n\t"
+        "or.b32 t108, t108, 1;\n\t"
+        "sub.cc.u32 t111, t108, %98;\n\t"
+        "subc.cc.u32 t113, t109, 0;\n\t"
+        "subc.u32 t110, 0, 0;\n\t"
+        "xor.b32 t115, t111, t108;\n\t"
+        "and.b32 t115, t115, t110;\n\t"
+        "xor.b32 t114, t111, t115;\n\t"
+        "add.u32 t112, t110, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t112;\n\t"
+        "add.cc.u32 t116, t114, t114;\n\t"
+        "addc.u32 t117, 0, 0;\n\t"
+        "or.b32 t116, t116, 1;\n\t"
+        "sub.cc.u32 t119, t116, %98;\n\t"
+        "subc.cc.u32 t121, t117, 0;\n\t"
+        "subc.u32 t118, 0, 0;\n\t"
+        "xor.b32 t123, t119, t116;\n\t"
+        "and.b32 t123, t123, t118;\n\t"
+        "xor.b32 t122, t119, t123;\n\t"
+        "add.u32 t120, t118, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t120;\n\t"
+        "add.cc.u32 t124, t122, t122;\n\t"
+        "addc.u32 t125, 0, 0;\n\t"
+        "or.b32 t124, t124, 1;\n\t"
+        "sub.cc.u32 t127, t124, %98;\n\t"
+        "subc.cc.u32 t129, t125, 0;\n\t"
+        "subc.u32 t126, 0, 0;\n\t"
+        "xor.b32 t131, t127, t124;\n\t"
+        "and.b32 t131, t131, t126;\n\t"
+        "xor.b32 t130, t127, t131;\n\t"
+        "add.u32 t128, t126, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t128;\n\t"
+        "add.cc.u32 t132, t130, t130;\n\t"
+        "addc.u32 t133, 0, 0;\n\t"
+        "or.b32 t132, t132, 1;\n\t"
+        "sub.cc.u32 t135, t132, %98;\n\t"
+        "subc.cc.u32 t137, t133, 0;\n\t"
+        "subc.u32 t134, 0, 0;\n\t"
+        "xor.b32 t139, t135, t132;\n\t"
+        "and.b32 t139, t139, t134;\n\t"
+        "xor.b32 t138, t135, t139;\n\t"
+        "add.u32 t136, t134, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t136;\n\t"
+        "add.cc.u32 t140, t138, t138;\n\t"
+        "addc.u32 t141, 0, 0;\n\t"
+        "or.b32 t140, t140, 1;\n\t"
+        "sub.cc.u32 t143, t140, %98;\n\t"
+        "subc.cc.u32 t145, t141, 0;\n\t"
+        "subc.u32 t142, 0, 0;\n\t"
+        "xor.b32 t147, t143, t140;\n\t"
+        "and.b32 t147, t147, t142;\n\t"
+        "xor.b32 t146, t143, t147;\n\t"
+        "add.u32 t144, t142, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t144;\n\t"
+        "add.cc.u32 t148, t146, t146;\n\t"
+        "addc.u32 t149, 0, 0;\n\t"
+        "or.b32 t148, t148, 1;\n\t"
+        "sub.cc.u32 t151, t148, %98;\n\t"
+        "subc.cc.u32 t153, t149, 0;\n\t"
+        "subc.u32 t150, 0, 0;\n\t"
+        "xor.b32 t155, t151, t148;\n\t"
+        "and.b32 t155, t155, t150;\n\t"
+        "xor.b32 t154, t151, t155;\n\t"
+        "add.u32 t152, t150, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t152;\n\t"
+        "add.cc.u32 t156, t154, t154;\n\t"
+        "addc.u32 t157, 0, 0;\n\t"
+        "or.b32 t156, t156, 1;\n\t"
+        "sub.cc.u32 t159, t156, %98;\n\t"
+        "subc.cc.u32 t161, t157, 0;\n\t"
+        "subc.u32 t158, 0, 0;\n\t"
+        "xor.b32 t163, t159, t156;\n\t"
+        "and.b32 t163, t163, t158;\n\t"
+        "xor.b32 t162, t159, t163;\n\t"
+        "add.u32 t160, t158, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t160;\n\t"
+        "add.cc.u32 t164, t162, t162;\n\t"
+        "addc.u32 t165, 0, 0;\n\t"
+        "or.b32 t164, t164, 1;\n\t"
+        "sub.cc.u32 t167, t164, %98;\n\t"
+        "subc.cc.u32 t169, t165, 0;\n\t"
+        "subc.u32 t166, 0, 0;\n\t"
+        "xor.b32 t171, t167, t164;\n\t"
+        "and.b32 t171, t171, t166;\n\t"
+        "xor.b32 t170, t167, t171;\n\t"
+        "add.u32 t168, t166, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t168;\n\t"
+        "add.cc.u32 t172, t170, t170;\n\t"
+        "addc.u32 t173, 0, 0;\n\t"
+        "or.b32 t172, t172, 1;\n\t"
+        "sub.cc.u32 t175, t172, %98;\n\t"
+        "subc.cc.u32 t177, t173, 0;\n\t"
+        "subc.u32 t174, 0, 0;\n\t"
+        "xor.b32 t179, t175, t172;\n\t"
+        "and.b32 t179, t179, t174;\n\t"
+        "xor.b32 t178, t175, t179;\n\t"
+        "add.u32 t176, t174, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t176;\n\t"
+        "add.cc.u32 t180, t178, t178;\n\t"
+        "addc.u32 t181, 0, 0;\n\t"
+        "or.b32 t180, t180, 1;\n\t"
+        "sub.cc.u32 t183, t180, %98;\n\t"
+        "subc.cc.u32 t185, t181, 0;\n\t"
+        "subc.u32 t182, 0, 0;\n\t"
+        "xor.b32 t187, t183, t180;\n\t"
+        "and.b32 t187, t187, t182;\n\t"
+        "xor.b32 t186, t183, t187;\n\t"
+        "add.u32 t184, t182, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t184;\n\t"
+        "add.cc.u32 t188, t186, t186;\n\t"
+        "addc.u32 t189, 0, 0;\n\t"
+        "or.b32 t188, t188, 1;\n\t"
+        "sub.cc.u32 t191, t188, %98;\n\t"
+        "subc.cc.u32 t193, t189, 0;\n\t"
+        "subc.u32 t190, 0, 0;\n\t"
+        "xor.b32 t195, t191, t188;\n\t"
+        "and.b32 t195, t195, t190;\n\t"
+        "xor.b32 t194, t191, t195;\n\t"
+        "add.u32 t192, t190, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t192;\n\t"
+        "add.cc.u32 t196, t194, t194;\n\t"
+        "addc.u32 t197, 0, 0;\n\t"
+        "or.b32 t196, t196, 1;\n\t"
+        "sub.cc.u32 t199, t196, %98;\n\t"
+        "subc.cc.u32 t201, t197, 0;\n\t"
+        "subc.u32 t198, 0, 0;\n\t"
+        "xor.b32 t203, t199, t196;\n\t"
+        "and.b32 t203, t203, t198;\n\t"
+        "xor.b32 t202, t199, t203;\n\t"
+        "add.u32 t200, t198, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t200;\n\t"
+        "add.cc.u32 t204, t202, t202;\n\t"
+        "addc.u32 t205, 0, 0;\n\t"
+        "or.b32 t204, t204, 1;\n\t"
+        "sub.cc.u32 t207, t204, %98;\n\t"
+        "subc.cc.u32 t209, t205, 0;\n\t"
+        "subc.u32 t206, 0, 0;\n\t"
+        "xor.b32 t211, t207, t204;\n\t"
+        "and.b32 t211, t211, t206;\n\t"
+        "xor.b32 t210, t207, t211;\n\t"
+        "add.u32 t208, t206, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t208;\n\t"
+        "add.cc.u32 t212, t210, t210;\n\t"
+        "addc.u32 t213, 0, 0;\n\t"
+        "or.b32 t212, t212, 1;\n\t"
+        "sub.cc.u32 t215, t212, %98;\n\t"
+        "subc.cc.u32 t217, t213, 0;\n\t"
+        "subc.u32 t214, 0, 0;\n\t"
+        "xor.b32 t219, t215, t212;\n\t"
+        "and.b32 t219, t219, t214;\n\t"
+        "xor.b32 t218, t215, t219;\n\t"
+        "add.u32 t216, t214, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t216;\n\t"
+        "add.cc.u32 t220, t218, t218;\n\t"
+        "addc.u32 t221, 0, 0;\n\t"
+        "or.b32 t220, t220, 1;\n\t"
+        "sub.cc.u32 t223, t220, %98;\n\t"
+        "subc.cc.u32 t225, t221, 0;\n\t"
+        "subc.u32 t222, 0, 0;\n\t"
+        "xor.b32 t227, t223, t220;\n\t"
+        "and.b32 t227, t227, t222;\n\t"
+        "xor.b32 t226, t223, t227;\n\t"
+        "add.u32 t224, t222, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t224;\n\t"
+        "add.cc.u32 t228, t226, t226;\n\t"
+        "addc.u32 t229, 0, 0;\n\t"
+        "or.b32 t228, t228, 1;\n\t"
+        "sub.cc.u32 t231, t228, %98;\n\t"
+        "subc.cc.u32 t233, t229, 0;\n\t"
+        "subc.u32 t230, 0, 0;\n\t"
+        "xor.b32 t235, t231, t228;\n\t"
+        "and.b32 t235, t235, t230;\n\t"
+        "xor.b32 t234, t231, t235;\n\t"
+        "add.u32 t232, t230, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t232;\n\t"
+        "add.cc.u32 t236, t234, t234;\n\t"
+        "addc.u32 t237, 0, 0;\n\t"
+        "or.b32 t236, t236, 1;\n\t"
+        "sub.cc.u32 t239, t236, %98;\n\t"
+        "subc.cc.u32 t241, t237, 0;\n\t"
+        "subc.u32 t238, 0, 0;\n\t"
+        "xor.b32 t243, t239, t236;\n\t"
+        "and.b32 t243, t243, t238;\n\t"
+        "xor.b32 t242, t239, t243;\n\t"
+        "add.u32 t240, t238, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t240;\n\t"
+        "add.cc.u32 t244, t242, t242;\n\t"
+        "addc.u32 t245, 0, 0;\n\t"
+        "or.b32 t244, t244, 1;\n\t"
+        "sub.cc.u32 t247, t244, %98;\n\t"
+        "subc.cc.u32 t249, t245, 0;\n\t"
+        "subc.u32 t246, 0, 0;\n\t"
+        "xor.b32 t251, t247, t244;\n\t"
+        "and.b32 t251, t251, t246;\n\t"
+        "xor.b32 t250, t247, t251;\n\t"
+        "add.u32 t248, t246, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t248;\n\t"
+        "add.cc.u32 t252, t250, t250;\n\t"
+        "addc.u32 t253, 0, 0;\n\t"
+        "or.b32 t252, t252, 1;\n\t"
+        "sub.cc.u32 t255, t252, %98;\n\t"
+        "subc.cc.u32 t257, t253, 0;\n\t"
+        "subc.u32 t254, 0, 0;\n\t"
+        "xor.b32 t259, t255, t252;\n\t"
+        "and.b32 t259, t259, t254;\n\t"
+        "xor.b32 t258, t255, t259;\n\t"
+        "add.u32 t256, t254, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t256;\n\t"
+        "add.cc.u32 t260, t258, t258;\n\t"
+        "addc.u32 t261, 0, 0;\n\t"
+        "or.b32 t260, t260, 1;\n\t"
+        "sub.cc.u32 t263, t260, %98;\n\t"
+        "subc.cc.u32 t265, t261, 0;\n\t"
+        "subc.u32 t262, 0, 0;\n\t"
+        "xor.b32 t267, t263, t260;\n\t"
+        "and.b32 t267, t267, t262;\n\t"
+        "xor.b32 t266, t263, t267;\n\t"
+        "add.u32 t264, t262, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t264;\n\t"
+        "add.cc.u32 t268, t266, t266;\n\t"
+        "addc.u32 t269, 0, 0;\n\t"
+        "or.b32 t268, t268, 1;\n\t"
+        "sub.cc.u32 t271, t268, %98;\n\t"
+        "subc.cc.u32 t273, t269, 0;\n\t"
+        "subc.u32 t270, 0, 0;\n\t"
+        "xor.b32 t275, t271, t268;\n\t"
+        "and.b32 t275, t275, t270;\n\t"
+        "xor.b32 t274, t271, t275;\n\t"
+        "add.u32 t272, t270, 1;\n\t"
+        "add.u32 t19, t19, t19;\n\t"
+        "or.b32 t19, t19, t272;\n\t"
+        "mov.b32 %0, %83;\n\t"
+        "mov.b32 %1, %84;\n\t"
+        "mov.b32 %2, %85;\n\t"
+        "mov.b32 %3, %86;\n\t"
+        "mov.b32 %4, %87;\n\t"
+        "mov.b32 %5, %88;\n\t"
+        "mov.b32 %6, %89;\n\t"
+        "mov.b32 %7, %90;\n\t"
+        "mov.b32 %8, %91;\n\t"
+        "mov.b32 %9, %92;\n\t"
+        "mov.b32 %10, %93;\n\t"
+        "mov.b32 %11, %94;\n\t"
+        "mov.b32 %12, %95;\n\t"
+        "mov.b32 %13, %96;\n\t"
+        "mov.b32 %14, %97;\n\t"
+        "mov.b32 %15, %98;\n\t"
+        "mov.b32 %16, %67;\n\t"
+        "mov.b32 %17, %68;\n\t"
+        "mov.b32 %18, %69;\n\t"
+        "mov.b32 %19, %70;\n\t"
+        "mov.b32 %20, %71;\n\t"
+        "mov.b32 %21, %72;\n\t"
+        "mov.b32 %22, %73;\n\t"
+        "mov.b32 %23, %74;\n\t"
+        "mov.b32 %24, %75;\n\t"
+        "mov.b32 %25, %76;\n\t"
+        "mov.b32 %26, %77;\n\t"
+        "mov.b32 %27, %78;\n\t"
+        "mov.b32 %28, %79;\n\t"
+        "mov.b32 %29, %80;\n\t"
+        "mov.b32 %30, %81;\n\t"
+        "mov.b32 %31, %82;\n\t"
+        "mov.b32 %32, %51;\n\t"
+        "mov.b32 %33, %52;\n\t"
+        "mov.b32 %34, %53;\n\t"
+        "mov.b32 %35, %54;\n\t"
+        "mov.b32 %36, %55;\n\t"
+        "mov.b32 %37, %56;\n\t"
+        "mov.b32 %38, %57;\n\t"
+        "mov.b32 %39, %58;\n\t"
+        "mov.b32 %40, %59;\n\t"
+        "mov.b32 %41, %60;\n\t"
+        "mov.b32 %42, %61;\n\t"
+        "mov.b32 %43, %62;\n\t"
+        "mov.b32 %44, %63;\n\t"
+        "mov.b32 %45, %64;\n\t"
+        "mov.b32 %46, %65;\n\t"
+        "mov.b32 %47, %66;\n\t"
+        "mov.b32 %48, t17;\n\t"
+        "mov.b32 %49, t19;\n\t"
+        "not.b32 %50, t16;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32]), "=&r"(y[33]), "=&r"(y[34]), "=&r"(y[35]), "=&r"(y[36]), "=&r"(y[37]), "=&r"(y[38]), "=&r"(y[39]), "=&r"(y[40]), "=&r"(y[41]), "=&r"(y[42]), "=&r"(y[43]), "=&r"(y[44]), "=&r"(y[45]), "=&r"(y[46]), "=&r"(y[47]), "=&r"(y[48]), "=&r"(y[49]), "=&r"(y[50])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[276];
+    ptx_sub_cc(cf, x[0], x[32]);
+    ptx_subc_cc(cf, x[1], x[33]);
+    ptx_subc_cc(cf, x[2], x[34]);
+    ptx_subc_cc(cf, x[3], x[35]);
+    ptx_subc_cc(cf, x[4], x[36]);
+    ptx_subc_cc(cf, x[5], x[37]);
+    ptx_subc_cc(cf, x[6], x[38]);
+    ptx_subc_cc(cf, x[7], x[39]);
+    ptx_subc_cc(cf, x[8], x[40]);
+    ptx_subc_cc(cf, x[9], x[41]);
+    ptx_subc_cc(cf, x[10], x[42]);
+    ptx_subc_cc(cf, x[11], x[43]);
+    ptx_subc_cc(cf, x[12], x[44]);
+    ptx_subc_cc(cf, x[13], x[45]);
+    ptx_subc_cc(cf, x[14], x[46]);
+    ptx_subc_cc(cf, x[15], x[47]);
+    t[16] = ptx_subc(cf, 0u, 0u);
+    t[17] = ptx_mov(0u);
+    t[18] = ptx_not(x[47]);
+    t[19] = ptx_mov(0u);
+    t[20] = ptx_add_cc(cf, t[18], t[18]);
+    t[21] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_or(t[20], 1u);
+    t[23] = ptx_sub_cc(cf, t[20], x[47]);
+    ptx_subc_cc(cf, t[21], 0u);
+    t[22] = ptx_subc(cf, 0u, 0u);
+    t[27] = ptx_xor(t[23], t[20]);
+    t[27] = ptx_and(t[27], t[22]);
+    t[26] = ptx_xor(t[23], t[27]);
+    t[24] = ptx_add(t[22], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[24]);
+    t[28] = ptx_add_cc(cf, t[26], t[26]);
+    t[29] = ptx_addc(cf, 0u, 0u);
+    t[28] = ptx_or(t[28], 1u);
+    t[31] = ptx_sub_cc(cf, t[28], x[47]);
+    ptx_subc_cc(cf, t[29], 0u);
+    t[30] = ptx_subc(cf, 0u, 0u);
+    t[35] = ptx_xor(t[31], t[28]);
+    t[35] = ptx_and(t[35], t[30]);
+    t[34] = ptx_xor(t[31], t[35]);
+    t[32] = ptx_add(t[30], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[32]);
+    t[36] = ptx_add_cc(cf, t[34], t[34]);
+    t[37] = ptx_addc(cf, 0u, 0u);
+    t[36] = ptx_or(t[36], 1u);
+    t[39] = ptx_sub_cc(cf, t[36], x[47]);
+    ptx_subc_cc(cf, t[37], 0u);
+    t[38] = ptx_subc(cf, 0u, 0u);
+    t[43] = ptx_xor(t[39], t[36]);
+    t[43] = ptx_and(t[43], t[38]);
+    t[42] = ptx_xor(t[39], t[43]);
+    t[40] = ptx_add(t[38], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[40]);
+    t[44] = ptx_add_cc(cf, t[42], t[42]);
+    t[45] = ptx_addc(cf, 0u, 0u);
+    t[44] = ptx_or(t[44], 1u);
+    t[47] = ptx_sub_cc(cf, t[44], x[47]);
+    ptx_subc_cc(cf, t[45], 0u);
+    t[46] = ptx_subc(cf, 0u, 0u);
+    t[51] = ptx_xor(t[47], t[44]);
+    t[51] = ptx_and(t[51], t[46]);
+    t[50] = ptx_xor(t[47], t[51]);
+    t[48] = ptx_add(t[46], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[48]);
+    t[52] = ptx_add_cc(cf, t[50], t[50]);
+    t[53] = ptx_addc(cf, 0u, 0u);
+    t[52] = ptx_or(t[52], 1u);
+    t[55] = ptx_sub_cc(cf, t[52], x[47]);
+    ptx_subc_cc(cf, t[53], 0u);
+    t[54] = ptx_subc(cf, 0u, 0u);
+    t[59] = ptx_xor(t[55], t[52]);
+    t[59] = ptx_and(t[59], t[54]);
+    t[58] = ptx_xor(t[55], t[59]);
+    t[56] = ptx_add(t[54], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[56]);
+    t[60] = ptx_add_cc(cf, t[58], t[58]);
+    t[61] = ptx_addc(cf, 0u, 0u);
+    t[60] = ptx_or(t[60], 1u);
+    t[63] = ptx_sub_cc(cf, t[60], x[47]);
+    ptx_subc_cc(cf, t[61], 0u);
+    t[62] = ptx_subc(cf, 0u, 0u);
+    t[67] = ptx_xor(t[63], t[60]);
+    t[67] = ptx_and(t[67], t[62]);
+    t[66] = ptx_xor(t[63], t[67]);
+    t[64] = ptx_add(t[62], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[64]);
+    t[68] = ptx_add_cc(cf, t[66], t[66]);
+    t[69] = ptx_addc(cf, 0u, 0u);
+    t[68] = ptx_or(t[68], 1u);
+    t[71] = ptx_sub_cc(cf, t[68], x[47]);
+    ptx_subc_cc(cf, t[69], 0u);
+    t[70] = ptx_subc(cf, 0u, 0u);
+    t[75] = ptx_xor(t[71], t[68]);
+    t[75] = ptx_and(t[75], t[70]);
+    t[74] = ptx_xor(t[71], t[75]);
+    t[72] = ptx_add(t[70], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[72]);
+    t[76] = ptx_add_cc(cf, t[74], t[74]);
+    t[77] = ptx_addc(cf, 0u, 0u);
+    t[76] = ptx_or(t[76], 1u);
+    t[79] = ptx_sub_cc(cf, t[76], x[47]);
+    ptx_subc_cc(cf, t[77], 0u);
+    t[78] = ptx_subc(cf, 0u, 0u);
+    t[83] = ptx_xor(t[79], t[76]);
+    t[83] = ptx_and(t[83], t[78]);
+    t[82] = ptx_xor(t[79], t[83]);
+    t[80] = ptx_add(t[78], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[80]);
+    t[84] = ptx_add_cc(cf, t[82], t[82]);
+    t[85] = ptx_addc(cf, 0u, 0u);
+    t[84] = ptx_or(t[84], 1u);
+    t[87] = ptx_sub_cc(cf, t[84], x[47]);
+    ptx_subc_cc(cf, t[85], 0u);
+    t[86] = ptx_subc(cf, 0u, 0u);
+    t[91] = ptx_xor(t[87], t[84]);
+    t[91] = ptx_and(t[91], t[86]);
+    t[90] = ptx_xor(t[87], t[91]);
+    t[88] = ptx_add(t[86], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[88]);
+    t[92] = ptx_add_cc(cf, t[90], t[90]);
+    t[93] = ptx_addc(cf, 0u, 0u);
+    t[92] = ptx_or(t[92], 1u);
+    t[95] = ptx_sub_cc(cf, t[92], x[47]);
+    ptx_subc_cc(cf, t[93], 0u);
+    t[94] = ptx_subc(cf, 0u, 0u);
+    t[99] = ptx_xor(t[95], t[92]);
+    t[99] = ptx_and(t[99], t[94]);
+    t[98] = ptx_xor(t[95], t[99]);
+    t[96] = ptx_add(t[94], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[96]);
+    t[100] = ptx_add_cc(cf, t[98], t[98]);
+    t[101] = ptx_addc(cf, 0u, 0u);
+    t[100] = ptx_or(t[100], 1u);
+    t[103] = ptx_sub_cc(cf, t[100], x[47]);
+    ptx_subc_cc(cf, t[101], 0u);
+    t[102] = ptx_subc(cf, 0u, 0u);
+    t[107] = ptx_xor(t[103], t[100]);
+    t[107] = ptx_and(t[107], t[102]);
+    t[106] = ptx_xor(t[103], t[107]);
+    t[104] = ptx_add(t[102], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[104]);
+    t[108] = ptx_add_cc(cf, t[106], t[106]);
+    t[109] = ptx_addc(cf, 0u, 0u);
+    t[108] = ptx_or(t[108], 1u);
+    t[111] = ptx_sub_cc(cf, t[108], x[47]);
+    ptx_subc_cc(cf, t[109], 0u);
+    t[110] = ptx_subc(cf, 0u, 0u);
+    t[115] = ptx_xor(t[111], t[108]);
+    t[115] = ptx_and(t[115], t[110]);
+    t[114] = ptx_xor(t[111], t[115]);
+    t[112] = ptx_add(t[110], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[112]);
+    t[116] = ptx_add_cc(cf, t[114], t[114]);
+    t[117] = ptx_addc(cf, 0u, 0u);
+    t[116] = ptx_or(t[116], 1u);
+    t[119] = ptx_sub_cc(cf, t[116], x[47]);
+    ptx_subc_cc(cf, t[117], 0u);
+    t[118] = ptx_subc(cf, 0u, 0u);
+    t[123] = ptx_xor(t[119], t[116]);
+    t[123] = ptx_and(t[123], t[118]);
+    t[122] = ptx_xor(t[119], t[123]);
+    t[120] = ptx_add(t[118], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[120]);
+    t[124] = ptx_add_cc(cf, t[122], t[122]);
+    t[125] = ptx_addc(cf, 0u, 0u);
+    t[124] = ptx_or(t[124], 1u);
+    t[127] = ptx_sub_cc(cf, t[124], x[47]);
+    ptx_subc_cc(cf, t[125], 0u);
+    t[126] = ptx_subc(cf, 0u, 0u);
+    t[131] = ptx_xor(t[127], t[124]);
+    t[131] = ptx_and(t[131], t[126]);
+    t[130] = ptx_xor(t[127], t[131]);
+    t[128] = ptx_add(t[126], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[128]);
+    t[132] = ptx_add_cc(cf, t[130], t[130]);
+    t[133] = ptx_addc(cf, 0u, 0u);
+    t[132] = ptx_or(t[132], 1u);
+    t[135] = ptx_sub_cc(cf, t[132], x[47]);
+    ptx_subc_cc(cf, t[133], 0u);
+    t[134] = ptx_subc(cf, 0u, 0u);
+    t[139] = ptx_xor(t[135], t[132]);
+    t[139] = ptx_and(t[139], t[134]);
+    t[138] = ptx_xor(t[135], t[139]);
+    t[136] = ptx_add(t[134], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[136]);
+    t[140] = ptx_add_cc(cf, t[138], t[138]);
+    t[141] = ptx_addc(cf, 0u, 0u);
+    t[140] = ptx_or(t[140], 1u);
+    t[143] = ptx_sub_cc(cf, t[140], x[47]);
+    ptx_subc_cc(cf, t[141], 0u);
+    t[142] = ptx_subc(cf, 0u, 0u);
+    t[147] = ptx_xor(t[143], t[140]);
+    t[147] = ptx_and(t[147], t[142]);
+    t[146] = ptx_xor(t[143], t[147]);
+    t[144] = ptx_add(t[142], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[144]);
+    t[148] = ptx_add_cc(cf, t[146], t[146]);
+    t[149] = ptx_addc(cf, 0u, 0u);
+    t[148] = ptx_or(t[148], 1u);
+    t[151] = ptx_sub_cc(cf, t[148], x[47]);
+    ptx_subc_cc(cf, t[149], 0u);
+    t[150] = ptx_subc(cf, 0u, 0u);
+    t[155] = ptx_xor(t[151], t[148]);
+    t[155] = ptx_and(t[155], t[150]);
+    t[154] = ptx_xor(t[151], t[155]);
+    t[152] = ptx_add(t[150], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[152]);
+    t[156] = ptx_add_cc(cf, t[154], t[154]);
+    t[157] = ptx_addc(cf, 0u, 0u);
+    t[156] = ptx_or(t[156], 1u);
+    t[159] = ptx_sub_cc(cf, t[156], x[47]);
+    ptx_subc_cc(cf, t[157], 0u);
+    t[158] = ptx_subc(cf, 0u, 0u);
+    t[163] = ptx_xor(t[159], t[156]);
+    t[163] = ptx_and(t[163], t[158]);
+    t[162] = ptx_xor(t[159], t[163]);
+    t[160] = ptx_add(t[158], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[160]);
+    t[164] = ptx_add_cc(cf, t[162], t[162]);
+    t[165] = ptx_addc(cf, 0u, 0u);
+    t[164] = ptx_or(t[164], 1u);
+    t[167] = ptx_sub_cc(cf, t[164], x[47]);
+    ptx_subc_cc(cf, t[165], 0u);
+    t[166] = ptx_subc(cf, 0u, 0u);
+    t[171] = ptx_xor(t[167], t[164]);
+    t[171] = ptx_and(t[171], t[166]);
+    t[170] = ptx_xor(t[167], t[171]);
+    t[168] = ptx_add(t[166], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[168]);
+    t[172] = ptx_add_cc(cf, t[170], t[170]);
+    t[173] = ptx_addc(cf, 0u, 0u);
+    t[172] = ptx_or(t[172], 1u);
+    t[175] = ptx_sub_cc(cf, t[172], x[47]);
+    ptx_subc_cc(cf, t[173], 0u);
+    t[174] = ptx_subc(cf, 0u, 0u);
+    t[179] = ptx_xor(t[175], t[172]);
+    t[179] = ptx_and(t[179], t[174]);
+    t[178] = ptx_xor(t[175], t[179]);
+    t[176] = ptx_add(t[174], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[176]);
+    t[180] = ptx_add_cc(cf, t[178], t[178]);
+    t[181] = ptx_addc(cf, 0u, 0u);
+    t[180] = ptx_or(t[180], 1u);
+    t[183] = ptx_sub_cc(cf, t[180], x[47]);
+    ptx_subc_cc(cf, t[181], 0u);
+    t[182] = ptx_subc(cf, 0u, 0u);
+    t[187] = ptx_xor(t[183], t[180]);
+    t[187] = ptx_and(t[187], t[182]);
+    t[186] = ptx_xor(t[183], t[187]);
+    t[184] = ptx_add(t[182], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[184]);
+    t[188] = ptx_add_cc(cf, t[186], t[186]);
+    t[189] = ptx_addc(cf, 0u, 0u);
+    t[188] = ptx_or(t[188], 1u);
+    t[191] = ptx_sub_cc(cf, t[188], x[47]);
+    ptx_subc_cc(cf, t[189], 0u);
+    t[190] = ptx_subc(cf, 0u, 0u);
+    t[195] = ptx_xor(t[191], t[188]);
+    t[195] = ptx_and(t[195], t[190]);
+    t[194] = ptx_xor(t[191], t[195]);
+    t[192] = ptx_add(t[190], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[192]);
+    t[196] = ptx_add_cc(cf, t[194], t[194]);
+    t[197] = ptx_addc(cf, 0u, 0u);
+    t[196] = ptx_or(t[196], 1u);
+    t[199] = ptx_sub_cc(cf, t[196], x[47]);
+    ptx_subc_cc(cf, t[197], 0u);
+    t[198] = ptx_subc(cf, 0u, 0u);
+    t[203] = ptx_xor(t[199], t[196]);
+    t[203] = ptx_and(t[203], t[198]);
+    t[202] = ptx_xor(t[199], t[203]);
+    t[200] = ptx_add(t[198], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[200]);
+    t[204] = ptx_add_cc(cf, t[202], t[202]);
+    t[205] = ptx_addc(cf, 0u, 0u);
+    t[204] = ptx_or(t[204], 1u);
+    t[207] = ptx_sub_cc(cf, t[204], x[47]);
+    ptx_subc_cc(cf, t[205], 0u);
+    t[206] = ptx_subc(cf, 0u, 0u);
+    t[211] = ptx_xor(t[207], t[204]);
+    t[211] = ptx_and(t[211], t[206]);
+    t[210] = ptx_xor(t[207], t[211]);
+    t[208] = ptx_add(t[206], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[208]);
+    t[212] = ptx_add_cc(cf, t[210], t[210]);
+    t[213] = ptx_addc(cf, 0u, 0u);
+    t[212] = ptx_or(t[212], 1u);
+    t[215] = ptx_sub_cc(cf, t[212], x[47]);
+    ptx_subc_cc(cf, t[213], 0u);
+    t[214] = ptx_subc(cf, 0u, 0u);
+    t[219] = ptx_xor(t[215], t[212]);
+    t[219] = ptx_and(t[219], t[214]);
+    t[218] = ptx_xor(t[215], t[219]);
+    t[216] = ptx_add(t[214], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[216]);
+    t[220] = ptx_add_cc(cf, t[218], t[218]);
+    t[221] = ptx_addc(cf, 0u, 0u);
+    t[220] = ptx_or(t[220], 1u);
+    t[223] = ptx_sub_cc(cf, t[220], x[47]);
+    ptx_subc_cc(cf, t[221], 0u);
+    t[222] = ptx_subc(cf, 0u, 0u);
+    t[227] = ptx_xor(t[223], t[220]);
+    t[227] = ptx_and(t[227], t[222]);
+    t[226] = ptx_xor(t[223], t[227]);
+    t[224] = ptx_add(t[222], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[224]);
+    t[228] = ptx_add_cc(cf, t[226], t[226]);
+    t[229] = ptx_addc(cf, 0u, 0u);
+    t[228] = ptx_or(t[228], 1u);
+    t[231] = ptx_sub_cc(cf, t[228], x[47]);
+    ptx_subc_cc(cf, t[229], 0u);
+    t[230] = ptx_subc(cf, 0u, 0u);
+    t[235] = ptx_xor(t[231], t[228]);
+    t[235] = ptx_and(t[235], t[230]);
+    t[234] = ptx_xor(t[231], t[235]);
+    t[232] = ptx_add(t[230], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[232]);
+    t[236] = ptx_add_cc(cf, t[234], t[234]);
+    t[237] = ptx_addc(cf, 0u, 0u);
+    t[236] = ptx_or(t[236], 1u);
+    t[239] = ptx_sub_cc(cf, t[236], x[47]);
+    ptx_subc_cc(cf, t[237], 0u);
+    t[238] = ptx_subc(cf, 0u, 0u);
+    t[243] = ptx_xor(t[239], t[236]);
+    t[243] = ptx_and(t[243], t[238]);
+    t[242] = ptx_xor(t[239], t[243]);
+    t[240] = ptx_add(t[238], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[240]);
+    t[244] = ptx_add_cc(cf, t[242], t[242]);
+    t[245] = ptx_addc(cf, 0u, 0u);
+    t[244] = ptx_or(t[244], 1u);
+    t[247] = ptx_sub_cc(cf, t[244], x[47]);
+    ptx_subc_cc(cf, t[245], 0u);
+    t[246] = ptx_subc(cf, 0u, 0u);
+    t[251] = ptx_xor(t[247], t[244]);
+    t[251] = ptx_and(t[251], t[246]);
+    t[250] = ptx_xor(t[247], t[251]);
+    t[248] = ptx_add(t[246], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[248]);
+    t[252] = ptx_add_cc(cf, t[250], t[250]);
+    t[253] = ptx_addc(cf, 0u, 0u);
+    t[252] = ptx_or(t[252], 1u);
+    t[255] = ptx_sub_cc(cf, t[252], x[47]);
+    ptx_subc_cc(cf, t[253], 0u);
+    t[254] = ptx_subc(cf, 0u, 0u);
+    t[259] = ptx_xor(t[255], t[252]);
+    t[259] = ptx_and(t[259], t[254]);
+    t[258] = ptx_xor(t[255], t[259]);
+    t[256] = ptx_add(t[254], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[256]);
+    t[260] = ptx_add_cc(cf, t[258], t[258]);
+    t[261] = ptx_addc(cf, 0u, 0u);
+    t[260] = ptx_or(t[260], 1u);
+    t[263] = ptx_sub_cc(cf, t[260], x[47]);
+    ptx_subc_cc(cf, t[261], 0u);
+    t[262] = ptx_subc(cf, 0u, 0u);
+    t[267] = ptx_xor(t[263], t[260]);
+    t[267] = ptx_and(t[267], t[262]);
+    t[266] = ptx_xor(t[263], t[267]);
+    t[264] = ptx_add(t[262], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[264]);
+    t[268] = ptx_add_cc(cf, t[266], t[266]);
+    t[269] = ptx_addc(cf, 0u, 0u);
+    t[268] = ptx_or(t[268], 1u);
+    t[271] = ptx_sub_cc(cf, t[268], x[47]);
+    ptx_subc_cc(cf, t[269], 0u);
+    t[270] = ptx_subc(cf, 0u, 0u);
+    t[275] = ptx_xor(t[271], t[268]);
+    t[275] = ptx_and(t[275], t[270]);
+    ptx_xor(t[271], t[275]);
+    t[272] = ptx_add(t[270], 1u);
+    t[19] = ptx_add(t[19], t[19]);
+    t[19] = ptx_or(t[19], t[272]);
+    y[0] = ptx_mov(x[32]);
+    y[1] = ptx_mov(x[33]);
+    y[2] = ptx_mov(x[34]);
+    y[3] = ptx_mov(x[35]);
+    y[4] = ptx_mov(x[36]);
+    y[5] = ptx_mov(x[37]);
+    y[6] = ptx_mov(x[38]);
+    y[7] = ptx_mov(x[39]);
+    y[8] = ptx_mov(x[40]);
+    y[9] = ptx_mov(x[41]);
+    y[10] = ptx_mov(x[42]);
+    y[11] = ptx_mov(x[43]);
+    y[12] = ptx_mov(x[44]);
+    y[13] = ptx_mov(x[45]);
+    y[14] = ptx_mov(x[46]);
+    y[15] = ptx_mov(x[47]);
+    y[16] = ptx_mov(x[16]);
+    y[17] = ptx_mov(x[17]);
+    y[18] = ptx_mov(x[18]);
+    y[19] = ptx_mov(x[19]);
+    y[20] = ptx_mov(x[20]);
+    y[21] = ptx_mov(x[21]);
+    y[22] = ptx_mov(x[22]);
+    y[23] = ptx_mov(x[23]);
+    y[24] = ptx_mov(x[24]);
+    y[25] = ptx_mov(x[25]);
+    y[26] = ptx_mov(x[26]);
+    y[27] = ptx_mov(x[27]);
+    y[28] = ptx_mov(x[28]);
+    y[29] = ptx_mov(x[29]);
+    y[30] = ptx_mov(x[30]);
+    y[31] = ptx_mov(x[31]);
+    y[32] = ptx_mov(x[0]);
+    y[33] = ptx_mov(x[1]);
+    y[34] = ptx_mov(x[2]);
+    y[35] = ptx_mov(x[3]);
+    y[36] = ptx_mov(x[4]);
+    y[37] = ptx_mov(x[5]);
+    y[38] = ptx_mov(x[6]);
+    y[39] = ptx_mov(x[7]);
+    y[40] = ptx_mov(x[8]);
+    y[41] = ptx_mov(x[9]);
+    y[42] = ptx_mov(x[10]);
+    y[43] = ptx_mov(x[11]);
+    y[44] = ptx_mov(x[12]);
+    y[45] = ptx_mov(x[13]);
+    y[46] = ptx_mov(x[14]);
+    y[47] = ptx_mov(x[15]);
+    y[48] = ptx_mov(t[17]);
+    y[49] = ptx_mov(t[19]);
+    y[50] = ptx_not(t[16]);
+  }
+#endif
+};
+
+// sqrt_division_step_16: a step that the loops below call; 176 instructions.
+struct sqrt_division_step_16 {
+  static constexpr unsigned in_words = 34;
+  static constexpr unsigned out_words = 17;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<150>;\n\t"
+        "xor.b32 t0, %32, %49;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %32, t4;\n\t"
+        "mul.lo.u32 t6, %50, t5;\n\t"
+        "mul.hi.u32 t7, %50, t5;\n\t"
+        "add.cc.u32 t6, t6, %31;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %49;\n\t"
+        "sub.u32 t9, %31, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %49, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %49;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %34, t2;\n\t"
+        "mul.hi.u32 t16, %34, t2;\n\t"
+        "mul.lo.u32 t17, %36, t2;\n\t"
+        "mul.hi.u32 t18, %36, t2;\n\t"
+        "mul.lo.u32 t19, %38, t2;\n\t"
+        "mul.hi.u32 t20, %38, t2;\n\t"
+        "mul.lo.u32 t21, %40, t2;\n\t"
+        "mul.hi.u32 t22, %40, t2;\n\t"
+        "mul.lo.u32 t23, %42, t2;\n\t"
+        "mul.hi.u32 t24, %42, t2;\n\t"
+        "mul.lo.u32 t25, %44, t2;\n\t"
+        "mul.hi.u32 t26, %44, t2;\n\t"
+        "mul.lo.u32 t27, %46, t2;\n\t"
+        "mul.hi.u32 t28, %46, t2;\n\t"
+        "mul.lo.u32 t29, %48, t2;\n\t"
+        "mul.hi.u32 t30, %48, t2;\n\t"
+        "mul.lo.u32 t31, %35, t2;\n\t"
+        "mul.hi.u32 t32, %35, t2;\n\t"
+        "mul.lo.u32 t33, %37, t2;\n\t"
+        "mul.hi.u32 t34, %37, t2;\n\t"
+        "mul.lo.u32 t35, %39, t2;\n\t"
+        "mul.hi.u32 t36, %39, t2;\n\t"
+        "mul.lo.u32 t37, %41, t2;\n\t"
+        "mul.hi.u32 t38, %41, t2;\n\t"
+        "mul.lo.u32 t39, %43, t2;\n\t"
+        "mul.hi.u32 t40, %43, t2;\n\t"
+        "mul.lo.u32 t41, %45, t2;\n\t"
+        "mul.hi.u32 t42, %45, t2;\n\t"
+        "mul.lo.u32 t43, %47, t2;\n\t"
+        "mul.hi.u32 t44, %47, t2;\n\t"
+        "mul.lo.u32 t45, %49, t2;\n\t"
+        "mul.hi.u32 t46, %49, t2;\n\t"
+        "mov.b32 t47, t15;\n\t"
+        "add.cc.u32 t48, t16, t31;\n\t"
+        "addc.cc.u32 t49, t17, t32;\n\t"
+        "addc.cc.u32 t50, t18, t33;\n\t"
+        "addc.cc.u32 t51, t19, t34;\n\t"
+        "addc.cc.u32 t52, t20, t35;\n\t"
+        "addc.cc.u32 t53, t21, t36;\n\t"
+        "addc.cc.u32 t54, t22, t37;\n\t"
+        "addc.cc.u32 t55, t23, t38;\n\t"
+        "addc.cc.u32 t56, t24, t39;\n\t"
+        "addc.cc.u32 t57, t25, t40;\n\t"
+        "addc.cc.u32 t58, t26, t41;\n\t"
+        "addc.cc.u32 t59, t27, t42;\n\t"
+        "addc.cc.u32 t60, t28, t43;\n\t"
+        "addc.cc.u32 t61, t29, t44;\n\t"
+        "addc.cc.u32 t62, t30, t45;\n\t"
+        "addc.u32 t63, 0, t46;\n\t"
+        "sub.cc.u32 t64, %33, t47;\n\t"
+        "subc.cc.u32 t65, %17, t48;\n\t"
+        "subc.cc.u32 t66, %18, t49;\n\t"
+        "subc.cc.u32 t67, %19, t50;\n\t"
+        "subc.cc.u32 t68, %20, t51;\n\t"
+        "subc.cc.u32 t69, %21, t52;\n\t"
+        "subc.cc.u32 t70, %22, t53;\n\t"
+        "subc.cc.u32 t71, %23, t54;\n\t"
+        "subc.cc.u32 t72, %24, t55;\n\t"
+        "subc.cc.u32 t73, %25, t56;\n\t"
+        "subc.cc.u32 t74, %26, t57;\n\t"
+        "subc.cc.u32 t75, %27, t58;\n\t"
+        "subc.cc.u32 t76, %28, t59;\n\t"
+        "subc.cc.u32 t77, %29, t60;\n\t"
+        "subc.cc.u32 t78, %30, t61;\n\t"
+        "subc.cc.u32 t79, %31, t62;\n\t"
+        "subc.cc.u32 t80, %32, t63;\n\t"
+        "subc.u32 t81, 0, 0;\n\t"
+        "and.b32 t82, %34, t81;\n\t"
+        "and.b32 t83, %35, t81;\n\t"
+        "and.b32 t84, %36, t81;\n\t"
+        "and.b32 t85, %37, t81;\n\t"
+        "and.b32 t86, %38, t81;\n\t"
+        "and.b32 t87, %39, t81;\n\t"
+        "and.b32 t88, %40, t81;\n\t"
+        "and.b32 t89, %41, t81;\n\t"
+        "and.b32 t90, %42, t81;\n\t"
+        "and.b32 t91, %43, t81;\n\t"
+        "and.b32 t92, %44, t81;\n\t"
+        "and.b32 t93, %45, t81;\n\t"
+        "and.b32 t94, %46, t81;\n\t"
+        "and.b32 t95, %47, t81;\n\t"
+        "and.b32 t96, %48, t81;\n\t"
+        "and.b32 t97, %49, t81;\n\t"
+        "add.u32 t2, t2, t81;\n\t"
+        "add.cc.u32 t98, t64, t82;\n\t"
+        "addc.cc.u32 t99, t65, t83;\n\t"
+        "addc.cc.u32 t100, t66, t84;\n\t"
+        "addc.cc.u32 t101, t67, t85;\n\t"
+        "addc.cc.u32 t102, t68, t86;\n\t"
+        "addc.cc.u32 t103, t69, t87;\n\t"
+        "addc.cc.u32 t104, t70, t88;\n\t"
+        "addc.cc.u32 t105, t71, t89;\n\t"
+        "addc.cc.u32 t106, t72, t90;\n\t"
+        "addc.cc.u32 t107, t73, t91;\n\t"
+        "addc.cc.u32 t108, t74, t92;\n\t"
+        "addc.cc.u32 t109, t75, t93;\n\t"
+        "addc.cc.u32 t110, t76, t94;\n\t"
+        "addc.cc.u32 t111, t77, t95;\n\t"
+        "addc.cc.u32 t112, t78, t96;\n\t"
+        "addc.cc.u32 t113, t79, t97;\n\t"
+        "addc.cc.u32 t114, t80, 0;\n\t"
+        "addc.u32 t115, t81, 0;\n\t"
+        "and.b32 t116, %34, t115;\n\t"
+        "and.b32 t117, %35, t115;\n\t"
+        "and.b32 t118, %36, t115;\n\t"
+        "and.b32 t119, %37, t115;\n\t"
+        "and.b32 t120, %38, t115;\n\t"
+        "and.b32 t121, %39, t115;\n\t"
+        "and.b32 t122, %40, t115;\n\t"
+        "and.b32 t123, %41, t115;\n\t"
+        "and.b32 t124, %42, t115;\n\t"
+        "and.b32 t125, %43, t115;\n\t"
+        "and.b32 t126, %44, t115;\n\t"
+        "and.b32 t127, %45, t115;\n\t"
+        "and.b32 t128, %46, t115;\n\t"
+        "and.b32 t129, %47, t115;\n\t"
+        "and.b32 t130, %48, t115;\n\t"
+        "and.b32 t131, %49, t115;\n\t"
+        "add.u32 t2, t2, t115;\n\t"
+        "add.cc.u32 t132, t98, t116;\n\t"
+        "addc.cc.u32 t133, t99, t117;\n\t"
+        "addc.cc.u32 t134, t100, t118;\n\t"
+        "addc.cc.u32 t135, t101, t119;\n\t"
+        "addc.cc.u32 t136, t102, t120;\n\t"
+        "addc.cc.u32 t137, t103, t121;\n\t"
+        "addc.cc.u32 t138, t104, t122;\n\t"
+        "addc.cc.u32 t139, t105, t123;\n\t"
+        "addc.cc.u32 t140, t106, t124;\n\t"
+        "addc.cc.u32 t141, t107, t125;\n\t"
+        "addc.cc.u32 t142, t108, t126;\n\t"
+        "addc.cc.u32 t143, t109, t127;\n\t"
+        "addc.cc.u32 t144, t110, t128;\n\t"
+        "addc.cc.u32 t145, t111, t129;\n\t"
+        "addc.cc.u32 t146, t112, t130;\n\t"
+        "addc.cc.u32 t147, t113, t131;\n\t"
+        "addc.cc.u32 t148, t114, 0;\n\t"
+        "addc.u32 t149, t115, 0;\n\t"
+        "mov.b32 %0, t132;\n\t"
+        "mov.b32 %1, t133;\n\t"
+        "mov.b32 %2, t134;\n\t"
+        "mov.b32 %3, t135;\n\t"
+        "mov.b32 %4, t136;\n\t"
+        "mov.b32 %5, t137;\n\t"
+        "mov.b32 %6, t138;\n\t"
+        "mov.b32 %7, t139;\n\t"
+        "mov.b32 %8, t140;\n\t"
+        "mov.b32 %9, t141;\n\t"
+        "mov.b32 %10, t142;\n\t"
+        "mov.b32 %11, t143;\n\t"
+        "mov.b32 %12, t144;\n\t"
+        "mov.b32 %13, t145;\n\t"
+        "mov.b32 %14, t146;\n\t"
+        "mov.b32 %15, t147;\n\t"
+        "mov.b32 %16, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[150];
+    t[0] = ptx_xor(x[15], x[32]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[15], t[4]);
+    t[6] = ptx_mul_lo(x[33], t[5]);
+    t[7] = ptx_mul_hi(x[33], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[14]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[32]);
+    t[9] = ptx_sub(x[14], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[32], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[32]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[17], t[2]);
+    t[16] = ptx_mul_hi(x[17], t[2]);
+    t[17] = ptx_mul_lo(x[19], t[2]);
+    t[18] = ptx_mul_hi(x[19], t[2]);
+    t[19] = ptx_mul_lo(x[21], t[2]);
+    t[20] = ptx_mul_hi(x[21], t[2]);
+    t[21] = ptx_mul_lo(x[23], t[2]);
+    t[22] = ptx_mul_hi(x[23], t[2]);
+    t[23] = ptx_mul_lo(x[25], t[2]);
+    t[24] = ptx_mul_hi(x[25], t[2]);
+    t[25] = ptx_mul_lo(x[27], t[2]);
+    t[26] = ptx_mul_hi(x[27], t[2]);
+    t[27] = ptx_mul_lo(x[29], t[2]);
+    t[28] = ptx_mul_hi(x[29], t[2]);
+    t[29] = ptx_mul_lo(x[31], t[2]);
+    t[30] = ptx_mul_hi(x[31], t[2]);
+    t[31] = ptx_mul_lo(x[18], t[2]);
+    t[32] = ptx_mul_hi(x[18], t[2]);
+    t[33] = ptx_mul_lo(x[20], t[2]);
+    t[34] = ptx_mul_hi(x[20], t[2]);
+    t[35] = ptx_mul_lo(x[22], t[2]);
+    t[36] = ptx_mul_hi(x[22], t[2]);
+    t[37] = ptx_mul_lo(x[24], t[2]);
+    t[38] = ptx_mul_hi(x[24], t[2]);
+    t[39] = ptx_mul_lo(x[26], t[2]);
+    t[40] = ptx_mul_hi(x[26], t[2]);
+    t[41] = ptx_mul_lo(x[28], t[2]);
+    t[42] = ptx_mul_hi(x[28], t[2]);
+    t[43] = ptx_mul_lo(x[30], t[2]);
+    t[44] = ptx_mul_hi(x[30], t[2]);
+    t[45] = ptx_mul_lo(x[32], t[2]);
+    t[46] = ptx_mul_hi(x[32], t[2]);
+    t[47] = ptx_mov(t[15]);
+    t[48] = ptx_add_cc(cf, t[16], t[31]);
+    t[49] = ptx_addc_cc(cf, t[17], t[32]);
+    t[50] = ptx_addc_cc(cf, t[18], t[33]);
+    t[51] = ptx_addc_cc(cf, t[19], t[34]);
+    t[52] = ptx_addc_cc(cf, t[20], t[35]);
+    t[53] = ptx_addc_cc(cf, t[21], t[36]);
+    t[54] = ptx_addc_cc(cf, t[22], t[37]);
+    t[55] = ptx_addc_cc(cf, t[23], t[38]);
+    t[56] = ptx_addc_cc(cf, t[24], t[39]);
+    t[57] = ptx_addc_cc(cf, t[25], t[40]);
+    t[58] = ptx_addc_cc(cf, t[26], t[41]);
+    t[59] = ptx_addc_cc(cf, t[27], t[42]);
+    t[60] = ptx_addc_cc(cf, t[28], t[43]);
+    t[61] = ptx_addc_cc(cf, t[29], t[44]);
+    t[62] = ptx_addc_cc(cf, t[30], t[45]);
+    t[63] = ptx_addc(cf, 0u, t[46]);
+    t[64] = ptx_sub_cc(cf, x[16], t[47]);
+    t[65] = ptx_subc_cc(cf, x[0], t[48]);
+    t[66] = ptx_subc_cc(cf, x[1], t[49]);
+    t[67] = ptx_subc_cc(cf, x[2], t[50]);
+    t[68] = ptx_subc_cc(cf, x[3], t[51]);
+    t[69] = ptx_subc_cc(cf, x[4], t[52]);
+    t[70] = ptx_subc_cc(cf, x[5], t[53]);
+    t[71] = ptx_subc_cc(cf, x[6], t[54]);
+    t[72] = ptx_subc_cc(cf, x[7], t[55]);
+    t[73] = ptx_subc_cc(cf, x[8], t[56]);
+    t[74] = ptx_subc_cc(cf, x[9], t[57]);
+    t[75] = ptx_subc_cc(cf, x[10], t[58]);
+    t[76] = ptx_subc_cc(cf, x[11], t[59]);
+    t[77] = ptx_subc_cc(cf, x[12], t[60]);
+    t[78] = ptx_subc_cc(cf, x[13], t[61]);
+    t[79] = ptx_subc_cc(cf, x[14], t[62]);
+    t[80] = ptx_subc_cc(cf, x[15], t[63]);
+    t[81] = ptx_subc(cf, 0u, 0u);
+    t[82] = ptx_and(x[17], t[81]);
+    t[83] = ptx_and(x[18], t[81]);
+    t[84] = ptx_and(x[19], t[81]);
+    t[85] = ptx_and(x[20], t[81]);
+    t[86] = ptx_and(x[21], t[81]);
+    t[87] = ptx_and(x[22], t[81]);
+    t[88] = ptx_and(x[23], t[81]);
+    t[89] = ptx_and(x[24], t[81]);
+    t[90] = ptx_and(x[25], t[81]);
+    t[91] = ptx_and(x[26], t[81]);
+    t[92] = ptx_and(x[27], t[81]);
+    t[93] = ptx_and(x[28], t[81]);
+    t[94] = ptx_and(x[29], t[81]);
+    t[95] = ptx_and(x[30], t[81]);
+    t[96] = ptx_and(x[31], t[81]);
+    t[97] = ptx_and(x[32], t[81]);
+    t[2] = ptx_add(t[2], t[81]);
+    t[98] = ptx_add_cc(cf, t[64], t[82]);
+    t[99] = ptx_addc_cc(cf, t[65], t[83]);
+    t[100] = ptx_addc_cc(cf, t[66], t[84]);
+    t[101] = ptx_addc_cc(cf, t[67], t[85]);
+    t[102] = ptx_addc_cc(cf, t[68], t[86]);
+    t[103] = ptx_addc_cc(cf, t[69], t[87]);
+    t[104] = ptx_addc_cc(cf, t[70], t[88]);
+    t[105] = ptx_addc_cc(cf, t[71], t[89]);
+    t[106] = ptx_addc_cc(cf, t[72], t[90]);
+    t[107] = ptx_addc_cc(cf, t[73], t[91]);
+    t[108] = ptx_addc_cc(cf, t[74], t[92]);
+    t[109] = ptx_addc_cc(cf, t[75], t[93]);
+    t[110] = ptx_addc_cc(cf, t[76], t[94]);
+    t[111] = ptx_addc_cc(cf, t[77], t[95]);
+    t[112] = ptx_addc_cc(cf, t[78], t[96]);
+    t[113] = ptx_addc_cc(cf, t[79], t[97]);
+    t[114] = ptx_addc_cc(cf, t[80], 0u);
+    t[115] = ptx_addc(cf, t[81], 0u);
+    t[116] = ptx_and(x[17], t[115]);
+    t[117] = ptx_and(x[18], t[115]);
+    t[118] = ptx_and(x[19], t[115]);
+    t[119] = ptx_and(x[20], t[115]);
+    t[120] = ptx_and(x[21], t[115]);
+    t[121] = ptx_and(x[22], t[115]);
+    t[122] = ptx_and(x[23], t[115]);
+    t[123] = ptx_and(x[24], t[115]);
+    t[124] = ptx_and(x[25], t[115]);
+    t[125] = ptx_and(x[26], t[115]);
+    t[126] = ptx_and(x[27], t[115]);
+    t[127] = ptx_and(x[28], t[115]);
+    t[128] = ptx_and(x[29], t[115]);
+    t[129] = ptx_and(x[30], t[115]);
+    t[130] = ptx_and(x[31], t[115]);
+    t[131] = ptx_and(x[32], t[115]);
+    t[2] = ptx_add(t[2], t[115]);
+    t[132] = ptx_add_cc(cf, t[98], t[116]);
+    t[133] = ptx_addc_cc(cf, t[99], t[117]);
+    t[134] = ptx_addc_cc(cf, t[100], t[118]);
+    t[135] = ptx_addc_cc(cf, t[101], t[119]);
+    t[136] = ptx_addc_cc(cf, t[102], t[120]);
+    t[137] = ptx_addc_cc(cf, t[103], t[121]);
+    t[138] = ptx_addc_cc(cf, t[104], t[122]);
+    t[139] = ptx_addc_cc(cf, t[105], t[123]);
+    t[140] = ptx_addc_cc(cf, t[106], t[124]);
+    t[141] = ptx_addc_cc(cf, t[107], t[125]);
+    t[142] = ptx_addc_cc(cf, t[108], t[126]);
+    t[143] = ptx_addc_cc(cf, t[109], t[127]);
+    t[144] = ptx_addc_cc(cf, t[110], t[128]);
+    t[145] = ptx_addc_cc(cf, t[111], t[129]);
+    t[146] = ptx_addc_cc(cf, t[112], t[130]);
+    t[147] = ptx_addc_cc(cf, t[113], t[131]);
+    ptx_addc_cc(cf, t[114], 0u);
+    ptx_addc(cf, t[115], 0u);
+    y[0] = ptx_mov(t[132]);
+    y[1] = ptx_mov(t[133]);
+    y[2] = ptx_mov(t[134]);
+    y[3] = ptx_mov(t[135]);
+    y[4] = ptx_mov(t[136]);
+    y[5] = ptx_mov(t[137]);
+    y[6] = ptx_mov(t[138]);
+    y[7] = ptx_mov(t[139]);
+    y[8] = ptx_mov(t[140]);
+    y[9] = ptx_mov(t[141]);
+    y[10] = ptx_mov(t[142]);
+    y[11] = ptx_mov(t[143]);
+    y[12] = ptx_mov(t[144]);
+    y[13] = ptx_mov(t[145]);
+    y[14] = ptx_mov(t[146]);
+    y[15] = ptx_mov(t[147]);
+    y[16] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_16: a step that the loops below call; 229 instructions.
+struct sqrt_division_finish_16 {
+  static constexpr unsigned in_words = 34;
+  static constexpr unsigned out_words = 33;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<94>;\n\t"
+        "not.b32 t0, %66;\n\t"
+        "shr.b32 t1, %49, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t19, t2;\n\t"
+        "xor.b32 t3, %33, %34;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %33;\n\t"
+        "xor.b32 t4, %34, %35;\n\t"
+        "and.b32 t4, t4, t2;\n\t"
+        "xor.b32 t4, t4, %34;\n\t"
+        "xor.b32 t5, %35, %36;\n\t"
+        "and.b32 t5, t5, t2;\n\t"
+        "xor.b32 t5, t5, %35;\n\t"
+        "xor.b32 t6, %36, %37;\n\t"
+        "and.b32 t6, t6, t2;\n\t"
+        "xor.b32 t6, t6, %36;\n\t"
+        "xor.b32 t7, %37, %38;\n\t"
+        "and.b32 t7, t7, t2;\n\t"
+        "xor.b32 t7, t7, %37;\n\t"
+        "xor.b32 t8, %38, %39;\n\t"
+        "and.b32 t8, t8, t2;\n\t"
+        "xor.b32 t8, t8, %38;\n\t"
+        "xor.b32 t9, %39, %40;\n\t"
+        "and.b32 t9, t9, t2;\n\t"
+        "xor.b32 t9, t9, %39;\n\t"
+        "xor.b32 t10, %40, %41;\n\t"
+        "and.b32 t10, t10, t2;\n\t"
+        "xor.b32 t10, t10, %40;\n\t"
+        "xor.b32 t11, %41, %42;\n\t"
+        "and.b32 t11, t11, t2;\n\t"
+        "xor.b32 t11, t11, %41;\n\t"
+        "xor.b32 t12, %42, %43;\n\t"
+        "and.b32 t12, t12, t2;\n\t"
+        "xor.b32 t12, t12, %42;\n\t"
+        "xor.b32 t13, %43, %44;\n\t"
+        "and.b32 t13, t13, t2;\n\t"
+        "xor.b32 t13, t13, %43;\n\t"
+        "xor.b32 t14, %44, %45;\n\t"
+        "and.b32 t14, t14, t2;\n\t"
+        "xor.b32 t14, t14, %44;\n\t"
+        "xor.b32 t15, %45, %46;\n\t"
+        "and.b32 t15, t15, t2;\n\t"
+        "xor.b32 t15, t15, %45;\n\t"
+        "xor.b32 t16, %46, %47;\n\t"
+        "and.b32 t16, t16, t2;\n\t"
+        "xor.b32 t16, t16, %46;\n\t"
+        "xor.b32 t17, %47, %48;\n\t"
+        "and.b32 t17, t17, t2;\n\t"
+        "xor.b32 t17, t17, %47;\n\t"
+        "and.b32 t18, %48, t19;\n\t"
+        "shr.b32 t20, %49, 6;\n\t"
+        "and.b32 t20, t20, 1;\n\t"
+        "sub.u32 t21, 0, t20;\n\t"
+        "not.b32 t38, t21;\n\t"
+        "xor.b32 t22, t3, t5;\n\t"
+        "and.b32 t22, t22, t21;\n\t"
+        "xor.b32 t22, t22, t3;\n\t"
+        "xor.b32 t23, t4, t6;\n\t"
+        "and.b32 t23, t23, t21;\n\t"
+        "xor.b32 t23, t23, t4;\n\t"
+        "xor.b32 t24, t5, t7;\n\t"
+        "and.b32 t24, t24, t21;\n\t"
+        "xor.b32 t24, t24, t5;\n\t"
+        "xor.b32 t25, t6, t8;\n\t"
+        "and.b32 t25, t25, t21;\n\t"
+        "xor.b32 t25, t25, t6;\n\t"
+        "xor.b32 t26, t7, t9;\n\t"
+        "and.b32 t26, t26, t21;\n\t"
+        "xor.b32 t26, t26, t7;\n\t"
+        "xor.b32 t27, t8, t10;\n\t"
+        "and.b32 t27, t27, t21;\n\t"
+        "xor.b32 t27, t27, t8;\n\t"
+        "xor.b32 t28, t9, t11;\n\t"
+        "and.b32 t28, t28, t21;\n\t"
+        "xor.b32 t28, t28, t9;\n\t"
+        "xor.b32 t29, t10, t12;\n\t"
+        "and.b32 t29, t29, t21;\n\t"
+        "xor.b32 t29, t29, t10;\n\t"
+        "xor.b32 t30, t11, t13;\n\t"
+        "and.b32 t30, t30, t21;\n\t"
+        "xor.b32 t30, t30, t11;\n\t"
+        "xor.b32 t31, t12, t14;\n\t"
+        "and.b32 t31, t31, t21;\n\t"
+        "xor.b32 t31, t31, t12;\n\t"
+        "xor.b32 t32, t13, t15;\n\t"
+        "and.b32 t32, t32, t21;\n\t"
+        "xor.b32 t32, t32, t13;\n\t"
+        "xor.b32 t33, t14, t16;\n\t"
+        "and.b32 t33, t33, t21;\n\t"
+        "xor.b32 t33, t33, t14;\n\t"
+        "xor.b32 t34, t15, t17;\n\t"
+        "and.b32 t34, t34, t21;\n\t"
+        "xor.b32 t34, t34, t15;\n\t"
+        "xor.b32 t35, t16, t18;\n\t"
+        "and.b32 t35, t35, t21;\n\t"
+        "xor.b32 t35, t35, t16;\n\t"
+        "and.b32 t36, t17, t38;\n\t"
+        "and.b32 t37, t18, t38;\n\t"
+        "shr.b32 t39, %49, 7;\n\t"
+        "and.b32 t39, t39, 1;\n\t"
+        "sub.u32 t40, 0, t39;\n\t"
+        "not.b32 t57, t40;\n\t"
+        "xor.b32 t41, t22, t26;\n\t"
+        "and.b32 t41, t41, t40;\n\t"
+        "xor.b32 t41, t41, t22;\n\t"
+        "xor.b32 t42, t23, t27;\n\t"
+        "and.b32 t42, t42, t40;\n\t"
+        "xor.b32 t42, t42, t23;\n\t"
+        "xor.b32 t43, t24, t28;\n\t"
+        "and.b32 t43, t43, t40;\n\t"
+        "xor.b32 t43, t43, t24;\n\t"
+        "xor.b32 t44, t25, t29;\n\t"
+        "and.b32 t44, t44, t40;\n\t"
+        "xor.b32 t44, t44, t25;\n\t"
+        "xor.b32 t45, t26, t30;\n\t"
+        "and.b32 t45, t45, t40;\n\t"
+        "xor.b32 t45, t45, t26;\n\t"
+        "xor.b32 t46, t27, t31;\n\t"
+        "and.b32 t46, t46, t40;\n\t"
+        "xor.b32 t46, t46, t27;\n\t"
+        "xor.b32 t47, t28, t32;\n\t"
+        "and.b32 t47, t47, t40;\n\t"
+        "xor.b32 t47, t47, t28;\n\t"
+        "xor.b32 t48, t29, t33;\n\t"
+        "and.b32 t48, t48, t40;\n\t"
+        "xor.b32 t48, t48, t29;\n\t"
+        "xor.b32 t49, t30, t34;\n\t"
+        "and.b32 t49, t49, t40;\n\t"
+        "xor.b32 t49, t49, t30;\n\t"
+        "xor.b32 t50, t31, t35;\n\t"
+        "and.b32 t50, t50, t40;\n\t"
+        "xor.b32 t50, t50, t31;\n\t"
+        "xor.b32 t51, t32, t36;\n\t"
+        "and.b32 t51, t51, t40;\n\t"
+        "xor.b32 t51, t51, t32;\n\t"
+        "xor.b32 t52, t33, t37;\n\t"
+        "and.b32 t52, t52, t40;\n\t"
+        "xor.b32 t52, t52, t33;\n\t"
+        "and.b32 t53, t34, t57;\n\t"
+        "and.b32 t54, t35, t57;\n\t"
+        "and.b32 t55, t36, t57;\n\t"
+        "and.b32 t56, t37, t57;\n\t"
+        "shr.b32 t58, %49, 8;\n\t"
+        "and.b32 t58, t58, 1;\n\t"
+        "sub.u32 t59, 0, t58;\n\t"
+        "not.b32 t76, t59;\n\t"
+        "xor.b32 t60, t41, t49;\n\t"
+        "and.b32 t60, t60, t59;\n\t"
+        "xor.b32 t60, t60, t41;\n\t"
+        "xor.b32 t61, t42, t50;\n\t"
+        "and.b32 t61, t61, t59;\n\t"
+        "xor.b32 t61, t61, t42;\n\t"
+        "xor.b32 t62, t43, t51;\n\t"
+        "and.b32 t62, t62, t59;\n\t"
+        "xor.b32 t62, t62, t43;\n\t"
+        "xor.b32 t63, t44, t52;\n\t"
+        "and.b32 t63, t63, t59;\n\t"
+        "xor.b32 t63, t63, t44;\n\t"
+        "xor.b32 t64, t45, t53;\n\t"
+        "and.b32 t64, t64, t59;\n\t"
+        "xor.b32 t64, t64, t45;\n\t"
+        "xor.b32 t65, t46, t54;\n\t"
+        "and.b32 t65, t65, t59;\n\t"
+        "xor.b32 t65, t65, t46;\n\t"
+        "xor.b32 t66, t47, t55;\n\t"
+        "and.b32 t66, t66, t59;\n\t"
+        "xor.b32 t66, t66, t47;\n\t"
+        "xor.b32 t67, t48, t56;\n\t"
+        "and.b32 t67, t67, t59;\n\t"
+        "xor.b32 t67, t67, t48;\n\t"
+        "and.b32 t68, t49, t76;\n\t"
+        "and.b32 t69, t50, t76;\n\t"
+        "and.b32 t70, t51, t76;\n\t"
+        "and.b32 t71, t52, t76;\n\t"
+        "and.b32 t72, t53, t76;\n\t"
+        "and.b32 t73, t54, t76;\n\t"
+        "and.b32 t74, t55, t76;\n\t"
+        "and.b32 t75, t56, t76;\n\t"
+        "and.b32 t77, %49, 31;\n\t"
+        "shf.r.clamp.b32 t78, t60, t61, t77;\n\t"
+        "shf.r.clamp.b32 t79, t61, t62, t77;\n\t"
+        "shf.r.clamp.b32 t80, t62, t63, t77;\n\t"
+        "shf.r.clamp.b32 t81, t63, t64, t77;\n\t"
+        "shf.r.clamp.b32 t82, t64, t65, t77;\n\t"
+        "shf.r.clamp.b32 t83, t65, t66, t77;\n\t"
+        "shf.r.clamp.b32 t84, t66, t67, t77;\n\t"
+        "shf.r.clamp.b32 t85, t67, t68, t77;\n\t"
+        "shf.r.clamp.b32 t86, t68, t69, t77;\n\t"
+        "shf.r.clamp.b32 t87, t69, t70, t77;\n\t"
+        "shf.r.clamp.b32 t88, t70, t71, t77;\n\t"
+        "shf.r.clamp.b32 t89, t71, t72, t77;\n\t"
+        "shf.r.clamp.b32 t90, t72, t73, t77;\n\t"
+        "shf.r.clamp.b32 t91, t73, t74, t77;\n\t"
+        "shf.r.clamp.b32 t92, t74, t75, t77;\n\t"
+        "shr.b32 t93, t75, t77;\n\t"
+        "and.b32 %0, %50, t0;\n\t"
+        "and.b32 %1, %51, t0;\n\t"
+        "and.b32 %2, %52, t0;\n\t"
+        "and.b32 %3, %53, t0;\n\t"
+        "and.b32 %4, %54, t0;\n\t"
+        "and.b32 %5, %55, t0;\n\t"
+        "and.b32 %6, %56, t0;\n\t"
+        "and.b32 %7, %57, t0;\n\t"
+        "and.b32 %8, %58, t0;\n\t"
+        "and.b32 %9, %59, t0;\n\t"
+        "and.b32 %10, %60, t0;\n\t"
+        "and.b32 %11, %61, t0;\n\t"
+        "and.b32 %12, %62, t0;\n\t"
+        "and.b32 %13, %63, t0;\n\t"
+        "and.b32 %14, %64, t0;\n\t"
+        "and.b32 %15, %65, t0;\n\t"
+        "and.b32 %16, t78, t0;\n\t"
+        "and.b32 %17, t79, t0;\n\t"
+        "and.b32 %18, t80, t0;\n\t"
+        "and.b32 %19, t81, t0;\n\t"
+        "and.b32 %20, t82, t0;\n\t"
+        "and.b32 %21, t83, t0;\n\t"
+        "and.b32 %22, t84, t0;\n\t"
+        "and.b32 %23, t85, t0;\n\t"
+        "and.b32 %24, t86, t0;\n\t"
+        "and.b32 %25, t87, t0;\n\t"
+        "and.b32 %26, t88, t0;\n\t"
+        "and.b32 %27, t89, t0;\n\t"
+        "and.b32 %28, t90, t0;\n\t"
+        "and.b32 %29, t91, t0;\n\t"
+        "and.b32 %30, t92, t0;\n\t"
+        "and.b32 %31, t93, t0;\n\t"
+        "and.b32 %32, %66, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29]), "=&r"(y[30]), "=&r"(y[31]), "=&r"(y[32])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[94];
+    t[0] = ptx_not(x[33]);
+    t[1] = ptx_shr(x[16], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[19] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_xor(x[1], x[2]);
+    t[4] = ptx_and(t[4], t[2]);
+    t[4] = ptx_xor(t[4], x[1]);
+    t[5] = ptx_xor(x[2], x[3]);
+    t[5] = ptx_and(t[5], t[2]);
+    t[5] = ptx_xor(t[5], x[2]);
+    t[6] = ptx_xor(x[3], x[4]);
+    t[6] = ptx_and(t[6], t[2]);
+    t[6] = ptx_xor(t[6], x[3]);
+    t[7] = ptx_xor(x[4], x[5]);
+    t[7] = ptx_and(t[7], t[2]);
+    t[7] = ptx_xor(t[7], x[4]);
+    t[8] = ptx_xor(x[5], x[6]);
+    t[8] = ptx_and(t[8], t[2]);
+    t[8] = ptx_xor(t[8], x[5]);
+    t[9] = ptx_xor(x[6], x[7]);
+    t[9] = ptx_and(t[9], t[2]);
+    t[9] = ptx_xor(t[9], x[6]);
+    t[10] = ptx_xor(x[7], x[8]);
+    t[10] = ptx_and(t[10], t[2]);
+    t[10] = ptx_xor(t[10], x[7]);
+    t[11] = ptx_xor(x[8], x[9]);
+    t[11] = ptx_and(t[11], t[2]);
+    t[11] = ptx_xor(t[11], x[8]);
+    t[12] = ptx_xor(x[9], x[10]);
+    t[12] = ptx_and(t[12], t[2]);
+    t[12] = ptx_xor(t[12], x[9]);
+    t[13] = ptx_xor(x[10], x[11]);
+    t[13] = ptx_and(t[13], t[2]);
+    t[13] = ptx_xor(t[13], x[10]);
+    t[14] = ptx_xor(x[11], x[12]);
+    t[14] = ptx_and(t[14], t[2]);
+    t[14] = ptx_xor(t[14], x[11]);
+    t[15] = ptx_xor(x[12], x[13]);
+    t[15] = ptx_and(t[15], t[2]);
+    t[15] = ptx_xor(t[15], x[12]);
+    t[16] = ptx_xor(x[13], x[14]);
+    t[16] = ptx_and(t[16], t[2]);
+    t[16] = ptx_xor(t[16], x[13]);
+    t[17] = ptx_xor(x[14], x[15]);
+    t[17] = ptx_and(t[17], t[2]);
+    t[17] = ptx_xor(t[17], x[14]);
+    t[18] = ptx_and(x[15], t[19]);
+    t[20] = ptx_shr(x[16], 6u);
+    t[20] = ptx_and(t[20], 1u);
+    t[21] = ptx_sub(0u, t[20]);
+    t[38] = ptx_not(t[21]);
+    t[22] = ptx_xor(t[3], t[5]);
+    t[22] = ptx_and(t[22], t[21]);
+    t[22] = ptx_xor(t[22], t[3]);
+    t[23] = ptx_xor(t[4], t[6]);
+    t[23] = ptx_and(t[23], t[21]);
+    t[23] = ptx_xor(t[23], t[4]);
+    t[24] = ptx_xor(t[5], t[7]);
+    t[24] = ptx_and(t[24], t[21]);
+    t[24] = ptx_xor(t[24], t[5]);
+    t[25] = ptx_xor(t[6], t[8]);
+    t[25] = ptx_and(t[25], t[21]);
+    t[25] = ptx_xor(t[25], t[6]);
+    t[26] = ptx_xor(t[7], t[9]);
+    t[26] = ptx_and(t[26], t[21]);
+    t[26] = ptx_xor(t[26], t[7]);
+    t[27] = ptx_xor(t[8], t[10]);
+    t[27] = ptx_and(t[27], t[21]);
+    t[27] = ptx_xor(t[27], t[8]);
+    t[28] = ptx_xor(t[9], t[11]);
+    t[28] = ptx_and(t[28], t[21]);
+    t[28] = ptx_xor(t[28], t[9]);
+    t[29] = ptx_xor(t[10], t[12]);
+    t[29] = ptx_and(t[29], t[21]);
+    t[29] = ptx_xor(t[29], t[10]);
+    t[30] = ptx_xor(t[11], t[13]);
+    t[30] = ptx_and(t[30], t[21]);
+    t[30] = ptx_xor(t[30], t[11]);
+    t[31] = ptx_xor(t[12], t[14]);
+    t[31] = ptx_and(t[31], t[21]);
+    t[31] = ptx_xor(t[31], t[12]);
+    t[32] = ptx_xor(t[13], t[15]);
+    t[32] = ptx_and(t[32], t[21]);
+    t[32] = ptx_xor(t[32], t[13]);
+    t[33] = ptx_xor(t[14], t[16]);
+    t[33] = ptx_and(t[33], t[21]);
+    t[33] = ptx_xor(t[33], t[14]);
+    t[34] = ptx_xor(t[15], t[17]);
+    t[34] = ptx_and(t[34], t[21]);
+    t[34] = ptx_xor(t[34], t[15]);
+    t[35] = ptx_xor(t[16], t[18]);
+    t[35] = ptx_and(t[35], t[21]);
+    t[35] = ptx_xor(t[35], t[16]);
+    t[36] = ptx_and(t[17], t[38]);
+    t[37] = ptx_and(t[18], t[38]);
+    t[39] = ptx_shr(x[16], 7u);
+    t[39] = ptx_and(t[39], 1u);
+    t[40] = ptx_sub(0u, t[39]);
+    t[57] = ptx_not(t[40]);
+    t[41] = ptx_xor(t[22], t[26]);
+    t[41] = ptx_and(t[41], t[40]);
+    t[41] = ptx_xor(t[41], t[22]);
+    t[42] = ptx_xor(t[23], t[27]);
+    t[42] = ptx_and(t[42], t[40]);
+    t[42] = ptx_xor(t[42], t[23]);
+    t[43] = ptx_xor(t[24], t[28]);
+    t[43] = ptx_and(t[43], t[40]);
+    t[43] = ptx_xor(t[43], t[24]);
+    t[44] = ptx_xor(t[25], t[29]);
+    t[44] = ptx_and(t[44], t[40]);
+    t[44] = ptx_xor(t[44], t[25]);
+    t[45] = ptx_xor(t[26], t[30]);
+    t[45] = ptx_and(t[45], t[40]);
+    t[45] = ptx_xor(t[45], t[26]);
+    t[46] = ptx_xor(t[27], t[31]);
+    t[46] = ptx_and(t[46], t[40]);
+    t[46] = ptx_xor(t[46], t[27]);
+    t[47] = ptx_xor(t[28], t[32]);
+    t[47] = ptx_and(t[47], t[40]);
+    t[47] = ptx_xor(t[47], t[28]);
+    t[48] = ptx_xor(t[29], t[33]);
+    t[48] = ptx_and(t[48], t[40]);
+    t[48] = ptx_xor(t[48], t[29]);
+    t[49] = ptx_xor(t[30], t[34]);
+    t[49] = ptx_and(t[49], t[40]);
+    t[49] = ptx_xor(t[49], t[30]);
+    t[50] = ptx_xor(t[31], t[35]);
+    t[50] = ptx_and(t[50], t[40]);
+    t[50] = ptx_xor(t[50], t[31]);
+    t[51] = ptx_xor(t[32], t[36]);
+    t[51] = ptx_and(t[51], t[40]);
+    t[51] = ptx_xor(t[51], t[32]);
+    t[52] = ptx_xor(t[33], t[37]);
+    t[52] = ptx_and(t[52], t[40]);
+    t[52] = ptx_xor(t[52], t[33]);
+    t[53] = ptx_and(t[34], t[57]);
+    t[54] = ptx_and(t[35], t[57]);
+    t[55] = ptx_and(t[36], t[57]);
+    t[56] = ptx_and(t[37], t[57]);
+    t[58] = ptx_shr(x[16], 8u);
+    t[58] = ptx_and(t[58], 1u);
+    t[59] = ptx_sub(0u, t[58]);
+    t[76] = ptx_not(t[59]);
+    t[60] = ptx_xor(t[41], t[49]);
+    t[60] = ptx_and(t[60], t[59]);
+    t[60] = ptx_xor(t[60], t[41]);
+    t[61] = ptx_xor(t[42], t[50]);
+    t[61] = ptx_and(t[61], t[59]);
+    t[61] = ptx_xor(t[61], t[42]);
+    t[62] = ptx_xor(t[43], t[51]);
+    t[62] = ptx_and(t[62], t[59]);
+    t[62] = ptx_xor(t[62], t[43]);
+    t[63] = ptx_xor(t[44], t[52]);
+    t[63] = ptx_and(t[63], t[59]);
+    t[63] = ptx_xor(t[63], t[44]);
+    t[64] = ptx_xor(t[45], t[53]);
+    t[64] = ptx_and(t[64], t[59]);
+    t[64] = ptx_xor(t[64], t[45]);
+    t[65] = ptx_xor(t[46], t[54]);
+    t[65] = ptx_and(t[65], t[59]);
+    t[65] = ptx_xor(t[65], t[46]);
+    t[66] = ptx_xor(t[47], t[55]);
+    t[66] = ptx_and(t[66], t[59]);
+    t[66] = ptx_xor(t[66], t[47]);
+    t[67] = ptx_xor(t[48], t[56]);
+    t[67] = ptx_and(t[67], t[59]);
+    t[67] = ptx_xor(t[67], t[48]);
+    t[68] = ptx_and(t[49], t[76]);
+    t[69] = ptx_and(t[50], t[76]);
+    t[70] = ptx_and(t[51], t[76]);
+    t[71] = ptx_and(t[52], t[76]);
+    t[72] = ptx_and(t[53], t[76]);
+    t[73] = ptx_and(t[54], t[76]);
+    t[74] = ptx_and(t[55], t[76]);
+    t[75] = ptx_and(t[56], t[76]);
+    t[77] = ptx_and(x[16], 31u);
+    t[78] = ptx_shf_r_clamp(t[60], t[61], t[77]);
+    t[79] = ptx_shf_r_clamp(t[61], t[62], t[77]);
+    t[80] = ptx_shf_r_clamp(t[62], t[63], t[77]);
+    t[81] = ptx_shf_r_clamp(t[63], t[64], t[77]);
+    t[82] = ptx_shf_r_clamp(t[64], t[65], t[77]);
+    t[83] = ptx_shf_r_clamp(t[65], t[66], t[77]);
+    t[84] = ptx_shf_r_clamp(t[66], t[67], t[77]);
+    t[85] = ptx_shf_r_clamp(t[67], t[68], t[77]);
+    t[86] = ptx_shf_r_clamp(t[68], t[69], t[77]);
+    t[87] = ptx_shf_r_clamp(t[69], t[70], t[77]);
+    t[88] = ptx_shf_r_clamp(t[70], t[71], t[77]);
+    t[89] = ptx_shf_r_clamp(t[71], t[72], t[77]);
+    t[90] = ptx_shf_r_clamp(t[72], t[73], t[77]);
+    t[91] = ptx_shf_r_clamp(t[73], t[74], t[77]);
+    t[92] = ptx_shf_r_clamp(t[74], t[75], t[77]);
+    t[93] = ptx_shr(t[75], t[77]);
+    y[0] = ptx_and(x[17], t[0]);
+    y[1] = ptx_and(x[18], t[0]);
+    y[2] = ptx_and(x[19], t[0]);
+    y[3] = ptx_and(x[20], t[0]);
+    y[4] = ptx_and(x[21], t[0]);
+    y[5] = ptx_and(x[22], t[0]);
+    y[6] = ptx_and(x[23], t[0]);
+    y[7] = ptx_and(x[24], t[0]);
+    y[8] = ptx_and(x[25], t[0]);
+    y[9] = ptx_and(x[26], t[0]);
+    y[10] = ptx_and(x[27], t[0]);
+    y[11] = ptx_and(x[28], t[0]);
+    y[12] = ptx_and(x[29], t[0]);
+    y[13] = ptx_and(x[30], t[0]);
+    y[14] = ptx_and(x[31], t[0]);
+    y[15] = ptx_and(x[32], t[0]);
+    y[16] = ptx_and(t[78], t[0]);
+    y[17] = ptx_and(t[79], t[0]);
+    y[18] = ptx_and(t[80], t[0]);
+    y[19] = ptx_and(t[81], t[0]);
+    y[20] = ptx_and(t[82], t[0]);
+    y[21] = ptx_and(t[83], t[0]);
+    y[22] = ptx_and(t[84], t[0]);
+    y[23] = ptx_and(t[85], t[0]);
+    y[24] = ptx_and(t[86], t[0]);
+    y[25] = ptx_and(t[87], t[0]);
+    y[26] = ptx_and(t[88], t[0]);
+    y[27] = ptx_and(t[89], t[0]);
+    y[28] = ptx_and(t[90], t[0]);
+    y[29] = ptx_and(t[91], t[0]);
+    y[30] = ptx_and(t[92], t[0]);
+    y[31] = ptx_and(t[93], t[0]);
+    y[32] = ptx_and(x[33], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_16: a step that the loops below call; 100 instructions.
+struct sqrt_newton_update_16 {
+  static constexpr unsigned in_words = 33;
+  static constexpr unsigned out_words = 16;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<68>;\n\t"
+        "add.cc.u32 t0, %16, %32;\n\t"
+        "addc.cc.u32 t1, %17, %33;\n\t"
+        "addc.cc.u32 t2, %18, %34;\n\t"
+        "addc.cc.u32 t3, %19, %35;\n\t"
+        "addc.cc.u32 t4, %20, %36;\n\t"
+        "addc.cc.u32 t5, %21, %37;\n\t"
+        "addc.cc.u32 t6, %22, %38;\n\t"
+        "addc.cc.u32 t7, %23, %39;\n\t"
+        "addc.cc.u32 t8, %24, %40;\n\t"
+        "addc.cc.u32 t9, %25, %41;\n\t"
+        "addc.cc.u32 t10, %26, %42;\n\t"
+        "addc.cc.u32 t11, %27, %43;\n\t"
+        "addc.cc.u32 t12, %28, %44;\n\t"
+        "addc.cc.u32 t13, %29, %45;\n\t"
+        "addc.cc.u32 t14, %30, %46;\n\t"
+        "addc.cc.u32 t15, %31, %47;\n\t"
+        "addc.u32 t16, 0, 0;\n\t"
+        "shf.r.clamp.b32 t17, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t18, t1, t2, 1;\n\t"
+        "shf.r.clamp.b32 t19, t2, t3, 1;\n\t"
+        "shf.r.clamp.b32 t20, t3, t4, 1;\n\t"
+        "shf.r.clamp.b32 t21, t4, t5, 1;\n\t"
+        "shf.r.clamp.b32 t22, t5, t6, 1;\n\t"
+        "shf.r.clamp.b32 t23, t6, t7, 1;\n\t"
+        "shf.r.clamp.b32 t24, t7, t8, 1;\n\t"
+        "shf.r.clamp.b32 t25, t8, t9, 1;\n\t"
+        "shf.r.clamp.b32 t26, t9, t10, 1;\n\t"
+        "shf.r.clamp.b32 t27, t10, t11, 1;\n\t"
+        "shf.r.clamp.b32 t28, t11, t12, 1;\n\t"
+        "shf.r.clamp.b32 t29, t12, t13, 1;\n\t"
+        "shf.r.clamp.b32 t30, t13, t14, 1;\n\t"
+        "shf.r.clamp.b32 t31, t14, t15, 1;\n\t"
+        "shf.r.clamp.b32 t32, t15, t16, 1;\n\t"
+        "sub.cc.u32 t33, t17, %16;\n\t"
+        "subc.cc.u32 t34, t18, %17;\n\t"
+        "subc.cc.u32 t35, t19, %18;\n\t"
+        "subc.cc.u32 t36, t20, %19;\n\t"
+        "subc.cc.u32 t37, t21, %20;\n\t"
+        "subc.cc.u32 t38, t22, %21;\n\t"
+        "subc.cc.u32 t39, t23, %22;\n\t"
+        "subc.cc.u32 t40, t24, %23;\n\t"
+        "subc.cc.u32 t41, t25, %24;\n\t"
+        "subc.cc.u32 t42, t26, %25;\n\t"
+        "subc.cc.u32 t43, t27, %26;\n\t"
+        "subc.cc.u32 t44, t28, %27;\n\t"
+        "subc.cc.u32 t45, t29, %28;\n\t"
+        "subc.cc.u32 t46, t30, %29;\n\t"
+        "subc.cc.u32 t47, t31, %30;\n\t"
+        "subc.cc.u32 t48, t32, %31;\n\t"
+        "subc.u32 t49, 0, 0;\n\t"
+        "sub.u32 t50, %48, 1;\n\t"
+        "and.b32 t51, t49, t50;\n\t"
+        "xor.b32 t52, %16, t17;\n\t"
+        "and.b32 t52, t52, t51;\n\t"
+        "xor.b32 %0, %16, t52;\n\t"
+        "xor.b32 t53, %17, t18;\n\t"
+        "and.b32 t53, t53, t51;\n\t"
+        "xor.b32 %1, %17, t53;\n\t"
+        "xor.b32 t54, %18, t19;\n\t"
+        "and.b32 t54, t54, t51;\n\t"
+        "xor.b32 %2, %18, t54;\n\t"
+        "xor.b32 t55, %19, t20;\n\t"
+        "and.b32 t55, t55, t51;\n\t"
+        "xor.b32 %3, %19, t55;\n\t"
+        "xor.b32 t56, %20, t21;\n\t"
+        "and.b32 t56, t56, t51;\n\t"
+        "xor.b32 %4, %20, t56;\n\t"
+        "xor.b32 t57, %21, t22;\n\t"
+        "and.b32 t57, t57, t51;\n\t"
+        "xor.b32 %5, %21, t57;\n\t"
+        "xor.b32 t58, %22, t23;\n\t"
+        "and.b32 t58, t58, t51;\n\t"
+        "xor.b32 %6, %22, t58;\n\t"
+        "xor.b32 t59, %23, t24;\n\t"
+        "and.b32 t59, t59, t51;\n\t"
+        "xor.b32 %7, %23, t59;\n\t"
+        "xor.b32 t60, %24, t25;\n\t"
+        "and.b32 t60, t60, t51;\n\t"
+        "xor.b32 %8, %24, t60;\n\t"
+        "xor.b32 t61, %25, t26;\n\t"
+        "and.b32 t61, t61, t51;\n\t"
+        "xor.b32 %9, %25, t61;\n\t"
+        "xor.b32 t62, %26, t27;\n\t"
+        "and.b32 t62, t62, t51;\n\t"
+        "xor.b32 %10, %26, t62;\n\t"
+        "xor.b32 t63, %27, t28;\n\t"
+        "and.b32 t63, t63, t51;\n\t"
+        "xor.b32 %11, %27, t63;\n\t"
+        "xor.b32 t64, %28, t29;\n\t"
+        "and.b32 t64, t64, t51;\n\t"
+        "xor.b32 %12, %28, t64;\n\t"
+        "xor.b32 t65, %29, t30;\n\t"
+        "and.b32 t65, t65, t51;\n\t"
+        "xor.b32 %13, %29, t65;\n\t"
+        "xor.b32 t66, %30, t31;\n\t"
+        "and.b32 t66, t66, t51;\n\t"
+        "xor.b32 %14, %30, t66;\n\t"
+        "xor.b32 t67, %31, t32;\n\t"
+        "and.b32 t67, t67, t51;\n\t"
+        "xor.b32 %15, %31, t67;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[68];
+    t[0] = ptx_add_cc(cf, x[0], x[16]);
+    t[1] = ptx_addc_cc(cf, x[1], x[17]);
+    t[2] = ptx_addc_cc(cf, x[2], x[18]);
+    t[3] = ptx_addc_cc(cf, x[3], x[19]);
+    t[4] = ptx_addc_cc(cf, x[4], x[20]);
+    t[5] = ptx_addc_cc(cf, x[5], x[21]);
+    t[6] = ptx_addc_cc(cf, x[6], x[22]);
+    t[7] = ptx_addc_cc(cf, x[7], x[23]);
+    t[8] = ptx_addc_cc(cf, x[8], x[24]);
+    t[9] = ptx_addc_cc(cf, x[9], x[25]);
+    t[10] = ptx_addc_cc(cf, x[10], x[26]);
+    t[11] = ptx_addc_cc(cf, x[11], x[27]);
+    t[12] = ptx_addc_cc(cf, x[12], x[28]);
+    t[13] = ptx_addc_cc(cf, x[13], x[29]);
+    t[14] = ptx_addc_cc(cf, x[14], x[30]);
+    t[15] = ptx_addc_cc(cf, x[15], x[31]);
+    t[16] = ptx_addc(cf, 0u, 0u);
+    t[17] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[18] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    t[19] = ptx_shf_r_clamp(t[2], t[3], 1u);
+    t[20] = ptx_shf_r_clamp(t[3], t[4], 1u);
+    t[21] = ptx_shf_r_clamp(t[4], t[5], 1u);
+    t[22] = ptx_shf_r_clamp(t[5], t[6], 1u);
+    t[23] = ptx_shf_r_clamp(t[6], t[7], 1u);
+    t[24] = ptx_shf_r_clamp(t[7], t[8], 1u);
+    t[25] = ptx_shf_r_clamp(t[8], t[9], 1u);
+    t[26] = ptx_shf_r_clamp(t[9], t[10], 1u);
+    t[27] = ptx_shf_r_clamp(t[10], t[11], 1u);
+    t[28] = ptx_shf_r_clamp(t[11], t[12], 1u);
+    t[29] = ptx_shf_r_clamp(t[12], t[13], 1u);
+    t[30] = ptx_shf_r_clamp(t[13], t[14], 1u);
+    t[31] = ptx_shf_r_clamp(t[14], t[15], 1u);
+    t[32] = ptx_shf_r_clamp(t[15], t[16], 1u);
+    ptx_sub_cc(cf, t[17], x[0]);
+    ptx_subc_cc(cf, t[18], x[1]);
+    ptx_subc_cc(cf, t[19], x[2]);
+    ptx_subc_cc(cf, t[20], x[3]);
+    ptx_subc_cc(cf, t[21], x[4]);
+    ptx_subc_cc(cf, t[22], x[5]);
+    ptx_subc_cc(cf, t[23], x[6]);
+    ptx_subc_cc(cf, t[24], x[7]);
+    ptx_subc_cc(cf, t[25], x[8]);
+    ptx_subc_cc(cf, t[26], x[9]);
+    ptx_subc_cc(cf, t[27], x[10]);
+    ptx_subc_cc(cf, t[28], x[11]);
+    ptx_subc_cc(cf, t[29], x[12]);
+    ptx_subc_cc(cf, t[30], x[13]);
+    ptx_subc_cc(cf, t[31], x[14]);
+    ptx_subc_cc(cf, t[32], x[15]);
+    t[49] = ptx_subc(cf, 0u, 0u);
+    t[50] = ptx_sub(x[32], 1u);
+    t[51] = ptx_and(t[49], t[50]);
+    t[52] = ptx_xor(x[0], t[17]);
+    t[52] = ptx_and(t[52], t[51]);
+    y[0] = ptx_xor(x[0], t[52]);
+    t[53] = ptx_xor(x[1], t[18]);
     t[53] = ptx_and(t[53], t[51]);
-    y[17] = ptx_xor(t[34], t[53]);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    t[54] = ptx_xor(t[35], t[1]);
+    y[1] = ptx_xor(x[1], t[53]);
+    t[54] = ptx_xor(x[2], t[19]);
     t[54] = ptx_and(t[54], t[51]);
-    y[18] = ptx_xor(t[35], t[54]);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    t[55] = ptx_xor(t[36], t[2]);
+    y[2] = ptx_xor(x[2], t[54]);
+    t[55] = ptx_xor(x[3], t[20]);
     t[55] = ptx_and(t[55], t[51]);
-    y[19] = ptx_xor(t[36], t[55]);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    t[56] = ptx_xor(t[37], t[3]);
+    y[3] = ptx_xor(x[3], t[55]);
+    t[56] = ptx_xor(x[4], t[21]);
     t[56] = ptx_and(t[56], t[51]);
-    y[20] = ptx_xor(t[37], t[56]);
-    y[4] = ptx_shf_l_clamp(x[3], x[4], 1u);
-    t[57] = ptx_xor(t[38], t[4]);
+    y[4] = ptx_xor(x[4], t[56]);
+    t[57] = ptx_xor(x[5], t[22]);
     t[57] = ptx_and(t[57], t[51]);
-    y[21] = ptx_xor(t[38], t[57]);
-    y[5] = ptx_shf_l_clamp(x[4], x[5], 1u);
-    t[58] = ptx_xor(t[39], t[5]);
+    y[5] = ptx_xor(x[5], t[57]);
+    t[58] = ptx_xor(x[6], t[23]);
     t[58] = ptx_and(t[58], t[51]);
-    y[22] = ptx_xor(t[39], t[58]);
-    y[6] = ptx_shf_l_clamp(x[5], x[6], 1u);
-    t[59] = ptx_xor(t[40], t[6]);
+    y[6] = ptx_xor(x[6], t[58]);
+    t[59] = ptx_xor(x[7], t[24]);
     t[59] = ptx_and(t[59], t[51]);
-    y[23] = ptx_xor(t[40], t[59]);
-    y[7] = ptx_shf_l_clamp(x[6], x[7], 1u);
-    t[60] = ptx_xor(t[41], t[7]);
+    y[7] = ptx_xor(x[7], t[59]);
+    t[60] = ptx_xor(x[8], t[25]);
     t[60] = ptx_and(t[60], t[51]);
-    y[24] = ptx_xor(t[41], t[60]);
-    y[8] = ptx_shf_l_clamp(x[7], x[8], 1u);
-    t[61] = ptx_xor(t[42], t[8]);
+    y[8] = ptx_xor(x[8], t[60]);
+    t[61] = ptx_xor(x[9], t[26]);
     t[61] = ptx_and(t[61], t[51]);
-    y[25] = ptx_xor(t[42], t[61]);
-    y[9] = ptx_shf_l_clamp(x[8], x[9], 1u);
-    t[62] = ptx_xor(t[43], t[9]);
+    y[9] = ptx_xor(x[9], t[61]);
+    t[62] = ptx_xor(x[10], t[27]);
     t[62] = ptx_and(t[62], t[51]);
-    y[26] = ptx_xor(t[43], t[62]);
-    y[10] = ptx_shf_l_clamp(x[9], x[10], 1u);
-    t[63] = ptx_xor(t[44], t[10]);
+    y[10] = ptx_xor(x[10], t[62]);
+    t[63] = ptx_xor(x[11], t[28]);
     t[63] = ptx_and(t[63], t[51]);
-    y[27] = ptx_xor(t[44], t[63]);
-    y[11] = ptx_shf_l_clamp(x[10], x[11], 1u);
-    t[64] = ptx_xor(t[45], t[11]);
+    y[11] = ptx_xor(x[11], t[63]);
+    t[64] = ptx_xor(x[12], t[29]);
     t[64] = ptx_and(t[64], t[51]);
-    y[28] = ptx_xor(t[45], t[64]);
-    y[12] = ptx_shf_l_clamp(x[11], x[12], 1u);
-    t[65] = ptx_xor(t[46], t[12]);
+    y[12] = ptx_xor(x[12], t[64]);
+    t[65] = ptx_xor(x[13], t[30]);
     t[65] = ptx_and(t[65], t[51]);
-    y[29] = ptx_xor(t[46], t[65]);
-    y[13] = ptx_shf_l_clamp(x[12], x[13], 1u);
-    t[66] = ptx_xor(t[47], t[13]);
+    y[13] = ptx_xor(x[13], t[65]);
+    t[66] = ptx_xor(x[14], t[31]);
     t[66] = ptx_and(t[66], t[51]);
-    y[30] = ptx_xor(t[47], t[66]);
-    y[14] = ptx_shf_l_clamp(x[13], x[14], 1u);
-    t[67] = ptx_xor(t[48], t[14]);
+    y[14] = ptx_xor(x[14], t[66]);
+    t[67] = ptx_xor(x[15], t[32]);
     t[67] = ptx_and(t[67], t[51]);
-    y[31] = ptx_xor(t[48], t[67]);
-    y[15] = ptx_shf_l_clamp(x[14], x[15], 1u);
-    t[68] = ptx_xor(t[49], t[15]);
-    t[68] = ptx_and(t[68], t[51]);
-    y[32] = ptx_xor(t[49], t[68]);
-    y[16] = ptx_shf_l_clamp(x[15], x[16], 1u);
-    t[69] = ptx_xor(t[50], t[16]);
-    t[69] = ptx_and(t[69], t[51]);
-    y[33] = ptx_xor(t[50], t[69]);
+    y[15] = ptx_xor(x[15], t[67]);
+  }
+#endif
+};
+
+// sqrt_newton_check_16: a step that the loops below call; 538 instructions.
+struct sqrt_newton_check_16 {
+  static constexpr unsigned in_words = 48;
+  static constexpr unsigned out_words = 17;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<151>;\n\t"
+        "mul.lo.u32 t2, %19, %17;\n\t"
+        "mul.hi.u32 t3, %19, %17;\n\t"
+        "mul.lo.u32 t4, %21, %17;\n\t"
+        "mul.hi.u32 t5, %21, %17;\n\t"
+        "mul.lo.u32 t6, %23, %17;\n\t"
+        "mul.hi.u32 t7, %23, %17;\n\t"
+        "mul.lo.u32 t8, %25, %17;\n\t"
+        "mul.hi.u32 t9, %25, %17;\n\t"
+        "mul.lo.u32 t10, %27, %17;\n\t"
+        "mul.hi.u32 t11, %27, %17;\n\t"
+        "mul.lo.u32 t12, %29, %17;\n\t"
+        "mul.hi.u32 t13, %29, %17;\n\t"
+        "mul.lo.u32 t14, %31, %17;\n\t"
+        "mul.hi.u32 t15, %31, %17;\n\t"
+        "mul.lo.u32 t32, %18, %17;\n\t"
+        "mul.hi.u32 t33, %18, %17;\n\t"
+        "mul.lo.u32 t34, %20, %17;\n\t"
+        "mul.hi.u32 t35, %20, %17;\n\t"
+        "mul.lo.u32 t36, %22, %17;\n\t"
+        "mul.hi.u32 t37, %22, %17;\n\t"
+        "mul.lo.u32 t38, %24, %17;\n\t"
+        "mul.hi.u32 t39, %24, %17;\n\t"
+        "mul.lo.u32 t40, %26, %17;\n\t"
+        "mul.hi.u32 t41, %26, %17;\n\t"
+        "mul.lo.u32 t42, %28, %17;\n\t"
+        "mul.hi.u32 t43, %28, %17;\n\t"
+        "mul.lo.u32 t44, %30, %17;\n\t"
+        "mul.hi.u32 t45, %30, %17;\n\t"
+        "mul.lo.u32 t46, %32, %17;\n\t"
+        "mul.hi.u32 t47, %32, %17;\n\t"
+        "mad.lo.cc.u32 t4, %20, %18, t4;\n\t"
+        "madc.hi.cc.u32 t5, %20, %18, t5;\n\t"
+        "madc.lo.cc.u32 t6, %22, %18, t6;\n\t"
+        "madc.hi.cc.u32 t7, %22, %18, t7;\n\t"
+        "madc.lo.cc.u32 t8, %24, %18, t8;\n\t"
+        "madc.hi.cc.u32 t9, %24, %18, t9;\n\t"
+        "madc.lo.cc.u32 t10, %26, %18, t10;\n\t"
+        "madc.hi.cc.u32 t11, %26, %18, t11;\n\t"
+        "madc.lo.cc.u32 t12, %28, %18, t12;\n\t"
+        "madc.hi.cc.u32 t13, %28, %18, t13;\n\t"
+        "madc.lo.cc.u32 t14, %30, %18, t14;\n\t"
+        "madc.hi.cc.u32 t15, %30, %18, t15;\n\t"
+        "madc.lo.cc.u32 t16, %32, %18, 0;\n\t"
+        "madc.hi.u32 t17, %32, %18, 0;\n\t"
+        "mad.lo.cc.u32 t34, %19, %18, t34;\n\t"
+        "madc.hi.cc.u32 t35, %19, %18, t35;\n\t"
+        "madc.lo.cc.u32 t36, %21, %18, t36;\n\t"
+        "madc.hi.cc.u32 t37, %21, %18, t37;\n\t"
+        "madc.lo.cc.u32 t38, %23, %18, t38;\n\t"
+        "madc.hi.cc.u32 t39, %23, %18, t39;\n\t"
+        "madc.lo.cc.u32 t40, %25, %18, t40;\n\t"
+        "madc.hi.cc.u32 t41, %25, %18, t41;\n\t"
+        "madc.lo.cc.u32 t42, %27, %18, t42;\n\t"
+        "madc.hi.cc.u32 t43, %27, %18, t43;\n\t"
+        "madc.lo.cc.u32 t44, %29, %18, t44;\n\t"
+        "madc.hi.cc.u32 t45, %29, %18, t45;\n\t"
+        "madc.lo.cc.u32 t46, %31, %18, t46;\n\t"
+        "madc.hi.cc.u32 t47, %31, %18, t47;\n\t"
+        "addc.u32 t48, 0, 0;\n\t"
+        "mad.lo.cc.u32 t6, %21, %19, t6;\n\t"
+        "madc.hi.cc.u32 t7, %21, %19, t7;\n\t"
+        "madc.lo.cc.u32 t8, %23, %19, t8;\n\t"
+        "madc.hi.cc.u32 t9, %23, %19, t9;\n\t"
+        "madc.lo.cc.u32 t10, %25, %19, t10;\n\t"
+        "madc.hi.cc.u32 t11, %25, %19, t11;\n\t"
+        "madc.lo.cc.u32 t12, %27, %19, t12;\n\t"
+        "madc.hi.cc.u32 t13, %27, %19, t13;\n\t"
+        "madc.lo.cc.u32 t14, %29, %19, t14;\n\t"
+        "madc.hi.cc.u32 t15, %29, %19, t15;\n\t"
+        "madc.lo.cc.u32 t16, %31, %19, t16;\n\t"
+        "madc.hi.cc.u32 t17, %31, %19, t17;\n\t"
+        "addc.u32 t18, 0, 0;\n\t"
+        "mad.lo.cc.u32 t36, %20, %19, t36;\n\t"
+        "madc.hi.cc.u32 t37, %20, %19, t37;\n\t"
+        "madc.lo.cc.u32 t38, %22, %19, t38;\n\t"
+        "madc.hi.cc.u32 t39, %22, %19, t39;\n\t"
+        "madc.lo.cc.u32 t40, %24, %19, t40;\n\t"
+        "madc.hi.cc.u32 t41, %24, %19, t41;\n\t"
+        "madc.lo.cc.u32 t42, %26, %19, t42;\n\t"
+        "madc.hi.cc.u32 t43, %26, %19, t43;\n\t"
+        "madc.lo.cc.u32 t44, %28, %19, t44;\n\t"
+        "madc.hi.cc.u32 t45, %28, %19, t45;\n\t"
+        "madc.lo.cc.u32 t46, %30, %19, t46;\n\t"
+        "madc.hi.cc.u32 t47, %30, %19, t47;\n\t"
+        "madc.lo.cc.u32 t48, %32, %19, t48;\n\t"
+        "madc.hi.u32 t49, %32, %19, 0;\n\t"
+        "mad.lo.cc.u32 t8, %22, %20, t8;\n\t"
+        "madc.hi.cc.u32 t9, %22, %20, t9;\n\t"
+        "madc.lo.cc.u32 t10, %24, %20, t10;\n\t"
+        "madc.hi.cc.u32 t11, %24, %20, t11;\n\t"
+        "madc.lo.cc.u32 t12, %26, %20, t12;\n\t"
+        "madc.hi.cc.u32 t13, %26, %20, t13;\n\t"
+        "madc.lo.cc.u32 t14, %28, %20, t14;\n\t"
+        "madc.hi.cc.u32 t15, %28, %20, t15;\n\t"
+        "madc.lo.cc.u32 t16, %30, %20, t16;\n\t"
+        "madc.hi.cc.u32 t17, %30, %20, t17;\n\t"
+        "madc.lo.cc.u32 t18, %32, %20, t18;\n\t"
+        "madc.hi.u32 t19, %32, %20, 0;\n\t"
+        "mad.lo.cc.u32 t38, %21, %20, t38;\n\t"
+        "madc.hi.cc.u32 t39, %21, %20, t39;\n\t"
+        "madc.lo.cc.u32 t40, %23, %20, t40;\n\t"
+        "madc.hi.cc.u32 t41, %23, %20, t41;\n\t"
+        "madc.lo.cc.u32 t42, %25, %20, t42;\n\t"
+        "madc.hi.cc.u32 t43, %25, %20, t43;\n\t"
+        "madc.lo.cc.u32 t44, %27, %20, t44;\n\t"
+        "madc.hi.cc.u32 t45, %27, %20, t45;\n\t"
+        "madc.lo.cc.u32 t46, %29, %20, t46;\n\t"
+        "madc.hi.cc.u32 t47, %29, %20, t47;\n\t"
+        "madc.lo.cc.u32 t48, %31, %20, t48;\n\t"
+        "madc.hi.cc.u32 t49, %31, %20, t49;\n\t"
+        "addc.u32 t50, 0, 0;\n\t"
+        "mad.lo.cc.u32 t10, %23, %21, t10;\n\t"
+        "madc.hi.cc.u32 t11, %23, %21, t11;\n\t"
+        "madc.lo.cc.u32 t12, %25, %21, t12;\n\t"
+        "madc.hi.cc.u32 t13, %25, %21, t13;\n\t"
+        "madc.lo.cc.u32 t14, %27, %21, t14;\n\t"
+        "madc.hi.cc.u32 t15, %27, %21, t15;\n\t"
+        "madc.lo.cc.u32 t16, %29, %21, t16;\n\t"
+        "madc.hi.cc.u32 t17, %29, %21, t17;\n\t"
+        "madc.lo.cc.u32 t18, %31, %21, t18;\n\t"
+        "madc.hi.cc.u32 t19, %31, %21, t19;\n\t"
+        "addc.u32 t20, 0, 0;\n\t"
+        "mad.lo.cc.u32 t40, %22, %21, t40;\n\t"
+        "madc.hi.cc.u32 t41, %22, %21, t41;\n\t"
+        "madc.lo.cc.u32 t42, %24, %21, t42;\n\t"
+        "madc.hi.cc.u32 t43, %24, %21, t43;\n\t"
+        "madc.lo.cc.u32 t44, %26, %21, t44;\n\t"
+        "madc.hi.cc.u32 t45, %26, %21, t45;\n\t"
+        "madc.lo.cc.u32 t46, %28, %21, t46;\n\t"
+        "madc.hi.cc.u32 t47, %28, %21, t47;\n\t"
+        "madc.lo.cc.u32 t48, %30, %21, t48;\n\t"
+        "madc.hi.cc.u32 t49, %30, %21, t49;\n\t"
+        "madc.lo.cc.u32 t50, %32, %21, t50;\n\t"
+        "madc.hi.u32 t51, %32, %21, 0;\n\t"
+        "mad.lo.cc.u32 t12, %24, %22, t12;\n\t"
+        "madc.hi.cc.u32 t13, %24, %22, t13;\n\t"
+        "madc.lo.cc.u32 t14, %26, %22, t14;\n\t"
+        "madc.hi.cc.u32 t15, %26, %22, t15;\n\t"
+        "madc.lo.cc.u32 t16, %28, %22, t16;\n\t"
+        "madc.hi.cc.u32 t17, %28, %22, t17;\n\t"
+        "madc.lo.cc.u32 t18, %30, %22, t18;\n\t"
+        "madc.hi.cc.u32 t19, %30, %22, t19;\n\t"
+        "madc.lo.cc.u32 t20, %32, %22, t20;\n\t"
+        "madc.hi.u32 t21, %32, %22, 0;\n\t"
+        "mad.lo.cc.u32 t42, %23, %22, t42;\n\t"
+        "madc.hi.cc.u32 t43, %23, %22, t43;\n\t"
+        "madc.lo.cc.u32 t44, %25, %22, t44;\n\t"
+        "madc.hi.cc.u32 t45, %25, %22, t45;\n\t"
+        "madc.lo.cc.u32 t46, %27, %22, t46;\n\t"
+        "madc.hi.cc.u32 t47, %27, %22, t47;\n\t"
+        "madc.lo.cc.u32 t48, %29, %22, t48;\n\t"
+        "madc.hi.cc.u32 t49, %29, %22, t49;\n\t"
+        "madc.lo.cc.u32 t50, %31, %22, t50;\n\t"
+        "madc.hi.cc.u32 t51, %31, %22, t51;\n\t"
+        "addc.u32 t52, 0, 0;\n\t"
+        "mad.lo.cc.u32 t14, %25, %23, t14;\n\t"
+        "madc.hi.cc.u32 t15, %25, %23, t15;\n\t"
+        "madc.lo.cc.u32 t16, %27, %23, t16;\n\t"
+        "madc.hi.cc.u32 t17, %27, %23, t17;\n\t"
+        "madc.lo.cc.u32 t18, %29, %23, t18;\n\t"
+        "madc.hi.cc.u32 t19, %29, %23, t19;\n\t"
+        "madc.lo.cc.u32 t20, %31, %23, t20;\n\t"
+        "madc.hi.cc.u32 t21, %31, %23, t21;\n\t"
+        "addc.u32 t22, 0, 0;\n\t"
+        "mad.lo.cc.u32 t44, %24, %23, t44;\n\t"
+        "madc.hi.cc.u32 t45, %24, %23, t45;\n\t"
+        "madc.lo.cc.u32 t46, %26, %23, t46;\n\t"
+        "madc.hi.cc.u32 t47, %26, %23, t47;\n\t"
+        "madc.lo.cc.u32 t48, %28, %23, t48;\n\t"
+        "madc.hi.cc.u32 t49, %28, %23, t49;\n\t"
+        "madc.lo.cc.u32 t50, %30, %23, t50;\n\t"
+        "madc.hi.cc.u32 t51, %30, %23, t51;\n\t"
+        "madc.lo.cc.u32 t52, %32, %23, t52;\n\t"
+        "madc.hi.u32 t53, %32, %23, 0;\n\t"
+        "mad.lo.cc.u32 t16, %26, %24, t16;\n\t"
+        "madc.hi.cc.u32 t17, %26, %24, t17;\n\t"
+        "madc.lo.cc.u32 t18, %28, %24, t18;\n\t"
+        "madc.hi.cc.u32 t19, %28, %24, t19;\n\t"
+        "madc.lo.cc.u32 t20, %30, %24, t20;\n\t"
+        "madc.hi.cc.u32 t21, %30, %24, t21;\n\t"
+        "madc.lo.cc.u32 t22, %32, %24, t22;\n\t"
+        "madc.hi.u32 t23, %32, %24, 0;\n\t"
+        "mad.lo.cc.u32 t46, %25, %24, t46;\n\t"
+        "madc.hi.cc.u32 t47, %25, %24, t47;\n\t"
+        "madc.lo.cc.u32 t48, %27, %24, t48;\n\t"
+        "madc.hi.cc.u32 t49, %27, %24, t49;\n\t"
+        "madc.lo.cc.u32 t50, %29, %24, t50;\n\t"
+        "madc.hi.cc.u32 t51, %29, %24, t51;\n\t"
+        "madc.lo.cc.u32 t52, %31, %24, t52;\n\t"
+        "madc.hi.cc.u32 t53, %31, %24, t53;\n\t"
+        "addc.u32 t54, 0, 0;\n\t"
+        "mad.lo.cc.u32 t18, %27, %25, t18;\n\t"
+        "madc.hi.cc.u32 t19, %27, %25, t19;\n\t"
+        "madc.lo.cc.u32 t20, %29, %25, t20;\n\t"
+        "madc.hi.cc.u32 t21, %29, %25, t21;\n\t"
+        "madc.lo.cc.u32 t22, %31, %25, t22;\n\t"
+        "madc.hi.cc.u32 t23, %31, %25, t23;\n\t"
+        "addc.u32 t24, 0, 0;\n\t"
+        "mad.lo.cc.u32 t48, %26, %25, t48;\n\t"
+        "madc.hi.cc.u32 t49, %26, %25, t49;\n\t"
+        "madc.lo.cc.u32 t50, %28, %25, t50;\n\t"
+        "madc.hi.cc.u32 t51, %28, %25, t51;\n\t"
+        "madc.lo.cc.u32 t52, %30, %25, t52;\n\t"
+        "madc.hi.cc.u32 t53, %30, %25, t53;\n\t"
+        "madc.lo.cc.u32 t54, %32, %25, t54;\n\t"
+        "madc.hi.u32 t55, %32, %25, 0;\n\t"
+        "mad.lo.cc.u32 t20, %28, %26, t20;\n\t"
+        "madc.hi.cc.u32 t21, %28, %26, t21;\n\t"
+        "madc.lo.cc.u32 t22, %30, %26, t22;\n\t"
+        "madc.hi.cc.u32 t23, %30, %26, t23;\n\t"
+        "madc.lo.cc.u32 t24, %32, %26, t24;\n\t"
+        "madc.hi.u32 t25, %32, %26, 0;\n\t"
+        "mad.lo.cc.u32 t50, %27, %26, t50;\n\t"
+        "madc.hi.cc.u32 t51, %27, %26, t51;\n\t"
+        "madc.lo.cc.u32 t52, %29, %26, t52;\n\t"
+        "madc.hi.cc.u32 t53, %29, %26, t53;\n\t"
+        "madc.lo.cc.u32 t54, %31, %26, t54;\n\t"
+        "madc.hi.cc.u32 t55, %31, %26, t55;\n\t"
+        "addc.u32 t56, 0, 0;\n\t"
+        "mad.lo.cc.u32 t22, %29, %27, t22;\n\t"
+        "madc.hi.cc.u32 t23, %29, %27, t23;\n\t"
+        "madc.lo.cc.u32 t24, %31, %27, t24;\n\t"
+        "madc.hi.cc.u32 t25, %31, %27, t25;\n\t"
+        "addc.u32 t26, 0, 0;\n\t"
+        "mad.lo.cc.u32 t52, %28, %27, t52;\n\t"
+        "madc.hi.cc.u32 t53, %28, %27, t53;\n\t"
+        "madc.lo.cc.u32 t54, %30, %27, t54;\n\t"
+        "madc.hi.cc.u32 t55, %30, %27, t55;\n\t"
+        "madc.lo.cc.u32 t56, %32, %27, t56;\n\t"
+        "madc.hi.u32 t57, %32, %27, 0;\n\t"
+        "mad.lo.cc.u32 t24, %30, %28, t24;\n\t"
+        "madc.hi.cc.u32 t25, %30, %28, t25;\n\t"
+        "madc.lo.cc.u32 t26, %32, %28, t26;\n\t"
+        "madc.hi.u32 t27, %32, %28, 0;\n\t"
+        "mad.lo.cc.u32 t54, %29, %28, t54;\n\t"
+        "madc.hi.cc.u32 t55, %29, %28, t55;\n\t"
+        "madc.lo.cc.u32 t56, %31, %28, t56;\n\t"
+        "madc.hi.cc.u32 t57, %31, %28, t57;\n\t"
+        "addc.u32 t58, 0, 0;\n\t"
+        "mad.lo.cc.u32 t26, %31, %29, t26;\n\t"
+        "madc.hi.cc.u32 t27, %31, %29, t27;\n\t"
+        "addc.u32 t28, 0, 0;\n\t"
+        "mad.lo.cc.u32 t56, %30, %29, t56;\n\t"
+        "madc.hi.cc.u32 t57, %30, %29, t57;\n\t"
+        "madc.lo.cc.u32 t58, %32, %29, t58;\n\t"
+        "madc.hi.u32 t59, %32, %29, 0;\n\t"
+        "mad.lo.cc.u32 t28, %32, %30, t28;\n\t"
+        "madc.hi.u32 t29, %32, %30, 0;\n\t"
+        "mad.lo.cc.u32 t58, %31, %30, t58;\n\t"
+        "madc.hi.cc.u32 t59, %31, %30, t59;\n\t"
+        "addc.u32 t60, 0, 0;\n\t"
+        "mad.lo.cc.u32 t60, %32, %31, t60;\n\t"
+        "madc.hi.u32 t61, %32, %31, 0;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t32;\n\t"
+        "add.cc.u32 t2, t2, t33;\n\t"
+        "addc.cc.u32 t3, t3, t34;\n\t"
+        "addc.cc.u32 t4, t4, t35;\n\t"
+        "addc.cc.u32 t5, t5, t36;\n\t"
+        "addc.cc.u32 t6, t6, t37;\n\t"
+        "addc.cc.u32 t7, t7, t38;\n\t"
+        "addc.cc.u32 t8, t8, t39;\n\t"
+        "addc.cc.u32 t9, t9, t40;\n\t"
+        "addc.cc.u32 t10, t10, t41;\n\t"
+        "addc.cc.u32 t11, t11, t42;\n\t"
+        "addc.cc.u32 t12, t12, t43;\n\t"
+        "addc.cc.u32 t13, t13, t44;\n\t"
+        "addc.cc.u32 t14, t14, t45;\n\t"
+        "addc.cc.u32 t15, t15, t46;\n\t"
+        "addc.cc.u32 t16, t16, t47;\n\t"
+        "addc.cc.u32 t17, t17, t48;\n\t"
+        "addc.cc.u32 t18, t18, t49;\n\t"
+        "addc.cc.u32 t19, t19, t50;\n\t"
+        "addc.cc.u32 t20, t20, t51;\n\t"
+        "addc.cc.u32 t21, t21, t52;\n\t"
+        "addc.cc.u32 t22, t22, t53;\n\t"
+        "addc.cc.u32 t23, t23, t54;\n\t"
+        "addc.cc.u32 t24, t24, t55;\n\t"
+        "addc.cc.u32 t25, t25, t56;\n\t"
+        "addc.cc.u32 t26, t26, t57;\n\t"
+        "addc.cc.u32 t27, t27, t58;\n\t"
+        "addc.cc.u32 t28, t28, t59;\n\t"
+        "addc.cc.u32 t29, t29, t60;\n\t"
+        "addc.u32 t30, 0, t61;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.cc.u32 t3, t3, t3;\n\t"
+        "addc.cc.u32 t4, t4, t4;\n\t"
+        "addc.cc.u32 t5, t5, t5;\n\t"
+        "addc.cc.u32 t6, t6, t6;\n\t"
+        "addc.cc.u32 t7, t7, t7;\n\t"
+        "addc.cc.u32 t8, t8, t8;\n\t"
+        "addc.cc.u32 t9, t9, t9;\n\t"
+        "addc.cc.u32 t10, t10, t10;\n\t"
+        "addc.cc.u32 t11, t11, t11;\n\t"
+        "addc.cc.u32 t12, t12, t12;\n\t"
+        "addc.cc.u32 t13, t13, t13;\n\t"
+        "addc.cc.u32 t14, t14, t14;\n\t"
+        "addc.cc.u32 t15, t15, t15;\n\t"
+        "addc.cc.u32 t16, t16, t16;\n\t"
+        "addc.cc.u32 t17, t17, t17;\n\t"
+        "addc.cc.u32 t18, t18, t18;\n\t"
+        "addc.cc.u32 t19, t19, t19;\n\t"
+        "addc.cc.u32 t20, t20, t20;\n\t"
+        "addc.cc.u32 t21, t21, t21;\n\t"
+        "addc.cc.u32 t22, t22, t22;\n\t"
+        "addc.cc.u32 t23, t23, t23;\n\t"
+        "addc.cc.u32 t24, t24, t24;\n\t"
+        "addc.cc.u32 t25, t25, t25;\n\t"
+        "addc.cc.u32 t26, t26, t26;\n\t"
+        "addc.cc.u32 t27, t27, t27;\n\t"
+        "addc.cc.u32 t28, t28, t28;\n\t"
+        "addc.cc.u32 t29, t29, t29;\n\t"
+        "addc.cc.u32 t30, t30, t30;\n\t"
+        "addc.u32 t31, 0, 0;\n\t"
+        "mul.lo.u32 t0, %17, %17;\n\t"
+        "mad.hi.cc.u32 t1, %17, %17, t1;\n\t"
+        "madc.lo.cc.u32 t2, %18, %18, t2;\n\t"
+        "madc.hi.cc.u32 t3, %18, %18, t3;\n\t"
+        "madc.lo.cc.u32 t4, %19, %19, t4;\n\t"
+        "madc.hi.cc.u32 t5, %19, %19, t5;\n\t"
+        "madc.lo.cc.u32 t6, %20, %20, t6;\n\t"
+        "madc.hi.cc.u32 t7, %20, %20, t7;\n\t"
+        "madc.lo.cc.u32 t8, %21, %21, t8;\n\t"
+        "madc.hi.cc.u32 t9, %21, %21, t9;\n\t"
+        "madc.lo.cc.u32 t10, %22, %22, t10;\n\t"
+        "madc.hi.cc.u32 t11, %22, %22, t11;\n\t"
+        "madc.lo.cc.u32 t12, %23, %23, t12;\n\t"
+        "madc.hi.cc.u32 t13, %23, %23, t13;\n\t"
+        "madc.lo.cc.u32 t14, %24, %24, t14;\n\t"
+        "madc.hi.cc.u32 t15, %24, %24, t15;\n\t"
+        "madc.lo.cc.u32 t16, %25, %25, t16;\n\t"
+        "madc.hi.cc.u32 t17, %25, %25, t17;\n\t"
+        "madc.lo.cc.u32 t18, %26, %26, t18;\n\t"
+        "madc.hi.cc.u32 t19, %26, %26, t19;\n\t"
+        "madc.lo.cc.u32 t20, %27, %27, t20;\n\t"
+        "madc.hi.cc.u32 t21, %27, %27, t21;\n\t"
+        "madc.lo.cc.u32 t22, %28, %28, t22;\n\t"
+        "madc.hi.cc.u32 t23, %28, %28, t23;\n\t"
+        "madc.lo.cc.u32 t24, %29, %29, t24;\n\t"
+        "madc.hi.cc.u32 t25, %29, %29, t25;\n\t"
+        "madc.lo.cc.u32 t26, %30, %30, t26;\n\t"
+        "madc.hi.cc.u32 t27, %30, %30, t27;\n\t"
+        "madc.lo.cc.u32 t28, %31, %31, t28;\n\t"
+        "madc.hi.cc.u32 t29, %31, %31, t29;\n\t"
+        "madc.lo.cc.u32 t30, %32, %32, t30;\n\t"
+        "madc.hi.u32 t31, %32, %32, t31;\n\t"
+        "sub.cc.u32 t62, t0, %33;\n\t"
+        "subc.cc.u32 t63, t1, %34;\n\t"
+        "subc.cc.u32 t64, t2, %35;\n\t"
+        "subc.cc.u32 t65, t3, %36;\n\t"
+        "subc.cc.u32 t66, t4, %37;\n\t"
+        "subc.cc.u32 t67, t5, %38;\n\t"
+        "subc.cc.u32 t68, t6, %39;\n\t"
+        "subc.cc.u32 t69, t7, %40;\n\t"
+        "subc.cc.u32 t70, t8, %41;\n\t"
+        "subc.cc.u32 t71, t9, %42;\n\t"
+        "subc.cc.u32 t72, t10, %43;\n\t"
+        "subc.cc.u32 t73, t11, %44;\n\t"
+        "subc.cc.u32 t74, t12, %45;\n\t"
+        "subc.cc.u32 t75, t13, %46;\n\t"
+        "subc.cc.u32 t76, t14, %47;\n\t"
+        "subc.cc.u32 t77, t15, %48;\n\t"
+        "subc.cc.u32 t78, t16, %49;\n\t"
+        "subc.cc.u32 t79, t17, %50;\n\t"
+        "subc.cc.u32 t80, t18, %51;\n\t"
+        "subc.cc.u32 t81, t19, %52;\n\t"
+        "subc.cc.u32 t82, t20, %53;\n\t"
+        "subc.cc.u32 t83, t21, %54;\n\t"
+        "subc.cc.u32 t84, t22, %55;\n\t"
+        "subc.cc.u32 t85, t23, %56;\n\t"
+        "subc.cc.u32 t86, t24, %57;\n\t"
+        "subc.cc.u32 t87, t25, %58;\n\t"
+        "subc.cc.u32 t88, t26, %59;\n\t"
+        "subc.cc.u32 t89, t27, %60;\n\t"
+        "subc.cc.u32 t90, t28, %61;\n\t"
+        "subc.cc.u32 t91, t29, %62;\n\t"
+        "subc.cc.u32 t92, t30, %63;\n\t"
+        "subc.cc.u32 t93, t31, %64;\n\t"
+        "subc.u32 t94, 0, 0;\n\t"
+        "shl.b32 t95, %17, 1;\n\t"
+        "shf.l.clamp.b32 t96, %17, %18, 1;\n\t"
+        "shf.l.clamp.b32 t97, %18, %19, 1;\n\t"
+        "shf.l.clamp.b32 t98, %19, %20, 1;\n\t"
+        "shf.l.clamp.b32 t99, %20, %21, 1;\n\t"
+        "shf.l.clamp.b32 t100, %21, %22, 1;\n\t"
+        "shf.l.clamp.b32 t101, %22, %23, 1;\n\t"
+        "shf.l.clamp.b32 t102, %23, %24, 1;\n\t"
+        "shf.l.clamp.b32 t103, %24, %25, 1;\n\t"
+        "shf.l.clamp.b32 t104, %25, %26, 1;\n\t"
+        "shf.l.clamp.b32 t105, %26, %27, 1;\n\t"
+        "shf.l.clamp.b32 t106, %27, %28, 1;\n\t"
+        "shf.l.clamp.b32 t107, %28, %29, 1;\n\t"
+        "shf.l.clamp.b32 t108, %29, %30, 1;\n\t"
+        "shf.l.clamp.b32 t109, %30, %31, 1;\n\t"
+        "shf.l.clamp.b32 t110, %31, %32, 1;\n\t"
+        "shr.b32 t111, %32, 31;\n\t"
+        "sub.cc.u32 t95, t95, 1;\n\t"
+        "subc.cc.u32 t96, t96, 0;\n\t"
+        "subc.cc.u32 t97, t97, 0;\n\t"
+        "subc.cc.u32 t98, t98, 0;\n\t"
+        "subc.cc.u32 t99, t99, 0;\n\t"
+        "subc.cc.u32 t100, t100, 0;\n\t"
+        "subc.cc.u32 t101, t101, 0;\n\t"
+        "subc.cc.u32 t102, t102, 0;\n\t"
+        "subc.cc.u32 t103, t103, 0;\n\t"
+        "subc.cc.u32 t104, t104, 0;\n\t"
+        "subc.cc.u32 t105, t105, 0;\n\t"
+        "subc.cc.u32 t106, t106, 0;\n\t"
+        "subc.cc.u32 t107, t107, 0;\n\t"
+        "subc.cc.u32 t108, t108, 0;\n\t"
+        "subc.cc.u32 t109, t109, 0;\n\t"
+        "subc.cc.u32 t110, t110, 0;\n\t"
+        "subc.u32 t111, t111, 0;\n\t"
+        "mov.b32 t112, 0;\n\t"
+        "mov.b32 t113, 0;\n\t"
+        "or.b32 t112, t112, t62;\n\t"
+        "xor.b32 t114, t62, t95;\n\t"
+        "or.b32 t113, t113, t114;\n\t"
+        "or.b32 t112, t112, t63;\n\t"
+        "xor.b32 t115, t63, t96;\n\t"
+        "or.b32 t113, t113, t115;\n\t"
+        "or.b32 t112, t112, t64;\n\t"
+        "xor.b32 t116, t64, t97;\n\t"
+        "or.b32 t113, t113, t116;\n\t"
+        "or.b32 t112, t112, t65;\n\t"
+        "xor.b32 t117, t65, t98;\n\t"
+        "or.b32 t113, t113, t117;\n\t"
+        "or.b32 t112, t112, t66;\n\t"
+        "xor.b32 t118, t66, t99;\n\t"
+        "or.b32 t113, t113, t118;\n\t"
+        "or.b32 t112, t112, t67;\n\t"
+        "xor.b32 t119, t67, t100;\n\t"
+        "or.b32 t113, t113, t119;\n\t"
+        "or.b32 t112, t112, t68;\n\t"
+        "xor.b32 t120, t68, t101;\n\t"
+        "or.b32 t113, t113, t120;\n\t"
+        "or.b32 t112, t112, t69;\n\t"
+        "xor.b32 t121, t69, t102;\n\t"
+        "or.b32 t113, t113, t121;\n\t"
+        "or.b32 t112, t112, t70;\n\t"
+        "xor.b32 t122, t70, t103;\n\t"
+        "or.b32 t113, t113, t122;\n\t"
+        "or.b32 t112, t112, t71;\n\t"
+        "xor.b32 t123, t71, t104;\n\t"
+        "or.b32 t113, t113, t123;\n\t"
+        "or.b32 t112, t112, t72;\n\t"
+        "xor.b32 t124, t72, t105;\n\t"
+        "or.b32 t113, t113, t124;\n\t"
+        "or.b32 t112, t112, t73;\n\t"
+        "xor.b32 t125, t73, t106;\n\t"
+        "or.b32 t113, t113, t125;\n\t"
+        "or.b32 t112, t112, t74;\n\t"
+        "xor.b32 t126, t74, t107;\n\t"
+        "or.b32 t113, t113, t126;\n\t"
+        "or.b32 t112, t112, t75;\n\t"
+        "xor.b32 t127, t75, t108;\n\t"
+        "or.b32 t113, t113, t127;\n\t"
+        "or.b32 t112, t112, t76;\n\t"
+        "xor.b32 t128, t76, t109;\n\t"
+        "or.b32 t113, t113, t128;\n\t"
+        "or.b32 t112, t112, t77;\n\t"
+        "xor.b32 t129, t77, t110;\n\t"
+        "or.b32 t113, t113, t129;\n\t"
+        "or.b32 t112, t112, t78;\n\t"
+        "xor.b32 t130, t78, t111;\n\t"
+        "or.b32 t113, t113, t130;\n\t"
+        "or.b32 t112, t112, t79;\n\t"
+        "xor.b32 t131, t79, 0;\n\t"
+        "or.b32 t113, t113, t131;\n\t"
+        "or.b32 t112, t112, t80;\n\t"
+        "xor.b32 t132, t80, 0;\n\t"
+        "or.b32 t113, t113, t132;\n\t"
+        "or.b32 t112, t112, t81;\n\t"
+        "xor.b32 t133, t81, 0;\n\t"
+        "or.b32 t113, t113, t133;\n\t"
+        "or.b32 t112, t112, t82;\n\t"
+        "xor.b32 t134, t82, 0;\n\t"
+        "or.b32 t113, t113, t134;\n\t"
+        "or.b32 t112, t112, t83;\n\t"
+        "xor.b32 t135, t83, 0;\n\t"
+        "or.b32 t113, t113, t135;\n\t"
+        "or.b32 t112, t112, t84;\n\t"
+        "xor.b32 t136, t84, 0;\n\t"
+        "or.b32 t113, t113, t136;\n\t"
+        "or.b32 t112, t112, t85;\n\t"
+        "xor.b32 t137, t85, 0;\n\t"
+        "or.b32 t113, t113, t137;\n\t"
+        "or.b32 t112, t112, t86;\n\t"
+        "xor.b32 t138, t86, 0;\n\t"
+        "or.b32 t113, t113, t138;\n\t"
+        "or.b32 t112, t112, t87;\n\t"
+        "xor.b32 t139, t87, 0;\n\t"
+        "or.b32 t113, t113, t139;\n\t"
+        "or.b32 t112, t112, t88;\n\t"
+        "xor.b32 t140, t88, 0;\n\t"
+        "or.b32 t113, t113, t140;\n\t"
+        "or.b32 t112, t112, t89;\n\t"
+        "xor.b32 t141, t89, 0;\n\t"
+        "or.b32 t113, t113, t141;\n\t"
+        "or.b32 t112, t112, t90;\n\t"
+        "xor.b32 t142, t90, 0;\n\t"
+        "or.b32 t113, t113, t142;\n\t"
+        "or.b32 t112, t112, t91;\n\t"
+        "xor.b32 t143, t91, 0;\n\t"
+        "or.b32 t113, t113, t143;\n\t"
+        "or.b32 t112, t112, t92;\n\t"
+        "xor.b32 t144, t92, 0;\n\t"
+        "or.b32 t113, t113, t144;\n\t"
+        "or.b32 t112, t112, t93;\n\t"
+        "xor.b32 t145, t93, 0;\n\t"
+        "or.b32 t113, t113, t145;\n\t"
+        "sub.cc.u32 t149, 0, t112;\n\t"
+        "subc.u32 t146, 0, 0;\n\t"
+        "not.b32 t147, t146;\n\t"
+        "not.b32 t94, t94;\n\t"
+        "and.b32 t146, t146, t94;\n\t"
+        "add.cc.u32 %0, %17, t146;\n\t"
+        "addc.cc.u32 %1, %18, t146;\n\t"
+        "addc.cc.u32 %2, %19, t146;\n\t"
+        "addc.cc.u32 %3, %20, t146;\n\t"
+        "addc.cc.u32 %4, %21, t146;\n\t"
+        "addc.cc.u32 %5, %22, t146;\n\t"
+        "addc.cc.u32 %6, %23, t146;\n\t"
+        "addc.cc.u32 %7, %24, t146;\n\t"
+        "addc.cc.u32 %8, %25, t146;\n\t"
+        "addc.cc.u32 %9, %26, t146;\n\t"
+        "addc.cc.u32 %10, %27, t146;\n\t"
+        "addc.cc.u32 %11, %28, t146;\n\t"
+        "addc.cc.u32 %12, %29, t146;\n\t"
+        "addc.cc.u32 %13, %30, t146;\n\t"
+        "addc.cc.u32 %14, %31, t146;\n\t"
+        "addc.u32 %15, %32, t146;\n\t"
+        "sub.cc.u32 t150, 0, t113;\n\t"
+        "subc.u32 t148, 0, 0;\n\t"
+        "add.u32 t148, t148, 1;\n\t"
+        "and.b32 %16, t147, 1;\n\t"
+        "or.b32 %16, %16, t148;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[151];
+    t[2] = ptx_mul_lo(x[2], x[0]);
+    t[3] = ptx_mul_hi(x[2], x[0]);
+    t[4] = ptx_mul_lo(x[4], x[0]);
+    t[5] = ptx_mul_hi(x[4], x[0]);
+    t[6] = ptx_mul_lo(x[6], x[0]);
+    t[7] = ptx_mul_hi(x[6], x[0]);
+    t[8] = ptx_mul_lo(x[8], x[0]);
+    t[9] = ptx_mul_hi(x[8], x[0]);
+    t[10] = ptx_mul_lo(x[10], x[0]);
+    t[11] = ptx_mul_hi(x[10], x[0]);
+    t[12] = ptx_mul_lo(x[12], x[0]);
+    t[13] = ptx_mul_hi(x[12], x[0]);
+    t[14] = ptx_mul_lo(x[14], x[0]);
+    t[15] = ptx_mul_hi(x[14], x[0]);
+    t[32] = ptx_mul_lo(x[1], x[0]);
+    t[33] = ptx_mul_hi(x[1], x[0]);
+    t[34] = ptx_mul_lo(x[3], x[0]);
+    t[35] = ptx_mul_hi(x[3], x[0]);
+    t[36] = ptx_mul_lo(x[5], x[0]);
+    t[37] = ptx_mul_hi(x[5], x[0]);
+    t[38] = ptx_mul_lo(x[7], x[0]);
+    t[39] = ptx_mul_hi(x[7], x[0]);
+    t[40] = ptx_mul_lo(x[9], x[0]);
+    t[41] = ptx_mul_hi(x[9], x[0]);
+    t[42] = ptx_mul_lo(x[11], x[0]);
+    t[43] = ptx_mul_hi(x[11], x[0]);
+    t[44] = ptx_mul_lo(x[13], x[0]);
+    t[45] = ptx_mul_hi(x[13], x[0]);
+    t[46] = ptx_mul_lo(x[15], x[0]);
+    t[47] = ptx_mul_hi(x[15], x[0]);
+    t[4] = ptx_mad_lo_cc(cf, x[3], x[1], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[1], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[1], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[1], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[1], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[7], x[1], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[9], x[1], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[9], x[1], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[11], x[1], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[11], x[1], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[13], x[1], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[13], x[1], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[15], x[1], 0u);
+    t[17] = ptx_madc_hi(cf, x[15], x[1], 0u);
+    t[34] = ptx_mad_lo_cc(cf, x[2], x[1], t[34]);
+    t[35] = ptx_madc_hi_cc(cf, x[2], x[1], t[35]);
+    t[36] = ptx_madc_lo_cc(cf, x[4], x[1], t[36]);
+    t[37] = ptx_madc_hi_cc(cf, x[4], x[1], t[37]);
+    t[38] = ptx_madc_lo_cc(cf, x[6], x[1], t[38]);
+    t[39] = ptx_madc_hi_cc(cf, x[6], x[1], t[39]);
+    t[40] = ptx_madc_lo_cc(cf, x[8], x[1], t[40]);
+    t[41] = ptx_madc_hi_cc(cf, x[8], x[1], t[41]);
+    t[42] = ptx_madc_lo_cc(cf, x[10], x[1], t[42]);
+    t[43] = ptx_madc_hi_cc(cf, x[10], x[1], t[43]);
+    t[44] = ptx_madc_lo_cc(cf, x[12], x[1], t[44]);
+    t[45] = ptx_madc_hi_cc(cf, x[12], x[1], t[45]);
+    t[46] = ptx_madc_lo_cc(cf, x[14], x[1], t[46]);
+    t[47] = ptx_madc_hi_cc(cf, x[14], x[1], t[47]);
+    t[48] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[4], x[2], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[2], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[2], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[2], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[2], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[8], x[2], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[10], x[2], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[10], x[2], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[12], x[2], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[12], x[2], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[14], x[2], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[14], x[2], t[17]);
+    t[18] = ptx_addc(cf, 0u, 0u);
+    t[36] = ptx_mad_lo_cc(cf, x[3], x[2], t[36]);
+    t[37] = ptx_madc_hi_cc(cf, x[3], x[2], t[37]);
+    t[38] = ptx_madc_lo_cc(cf, x[5], x[2], t[38]);
+    t[39] = ptx_madc_hi_cc(cf, x[5], x[2], t[39]);
+    t[40] = ptx_madc_lo_cc(cf, x[7], x[2], t[40]);
+    t[41] = ptx_madc_hi_cc(cf, x[7], x[2], t[41]);
+    t[42] = ptx_madc_lo_cc(cf, x[9], x[2], t[42]);
+    t[43] = ptx_madc_hi_cc(cf, x[9], x[2], t[43]);
+    t[44] = ptx_madc_lo_cc(cf, x[11], x[2], t[44]);
+    t[45] = ptx_madc_hi_cc(cf, x[11], x[2], t[45]);
+    t[46] = ptx_madc_lo_cc(cf, x[13], x[2], t[46]);
+    t[47] = ptx_madc_hi_cc(cf, x[13], x[2], t[47]);
+    t[48] = ptx_madc_lo_cc(cf, x[15], x[2], t[48]);
+    t[49] = ptx_madc_hi(cf, x[15], x[2], 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[5], x[3], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[3], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[3], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[7], x[3], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[9], x[3], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[9], x[3], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[11], x[3], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[11], x[3], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[13], x[3], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[13], x[3], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[15], x[3], t[18]);
+    t[19] = ptx_madc_hi(cf, x[15], x[3], 0u);
+    t[38] = ptx_mad_lo_cc(cf, x[4], x[3], t[38]);
+    t[39] = ptx_madc_hi_cc(cf, x[4], x[3], t[39]);
+    t[40] = ptx_madc_lo_cc(cf, x[6], x[3], t[40]);
+    t[41] = ptx_madc_hi_cc(cf, x[6], x[3], t[41]);
+    t[42] = ptx_madc_lo_cc(cf, x[8], x[3], t[42]);
+    t[43] = ptx_madc_hi_cc(cf, x[8], x[3], t[43]);
+    t[44] = ptx_madc_lo_cc(cf, x[10], x[3], t[44]);
+    t[45] = ptx_madc_hi_cc(cf, x[10], x[3], t[45]);
+    t[46] = ptx_madc_lo_cc(cf, x[12], x[3], t[46]);
+    t[47] = ptx_madc_hi_cc(cf, x[12], x[3], t[47]);
+    t[48] = ptx_madc_lo_cc(cf, x[14], x[3], t[48]);
+    t[49] = ptx_madc_hi_cc(cf, x[14], x[3], t[49]);
+    t[50] = ptx_addc(cf, 0u, 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[6], x[4], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[4], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[4], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[8], x[4], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[10], x[4], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[10], x[4], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[12], x[4], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[12], x[4], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[14], x[4], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[14], x[4], t[19]);
+    t[20] = ptx_addc(cf, 0u, 0u);
+    t[40] = ptx_mad_lo_cc(cf, x[5], x[4], t[40]);
+    t[41] = ptx_madc_hi_cc(cf, x[5], x[4], t[41]);
+    t[42] = ptx_madc_lo_cc(cf, x[7], x[4], t[42]);
+    t[43] = ptx_madc_hi_cc(cf, x[7], x[4], t[43]);
+    t[44] = ptx_madc_lo_cc(cf, x[9], x[4], t[44]);
+    t[45] = ptx_madc_hi_cc(cf, x[9], x[4], t[45]);
+    t[46] = ptx_madc_lo_cc(cf, x[11], x[4], t[46]);
+    t[47] = ptx_madc_hi_cc(cf, x[11], x[4], t[47]);
+    t[48] = ptx_madc_lo_cc(cf, x[13], x[4], t[48]);
+    t[49] = ptx_madc_hi_cc(cf, x[13], x[4], t[49]);
+    t[50] = ptx_madc_lo_cc(cf, x[15], x[4], t[50]);
+    t[51] = ptx_madc_hi(cf, x[15], x[4], 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[7], x[5], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[7], x[5], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[9], x[5], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[9], x[5], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[11], x[5], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[11], x[5], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[13], x[5], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[13], x[5], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[15], x[5], t[20]);
+    t[21] = ptx_madc_hi(cf, x[15], x[5], 0u);
+    t[42] = ptx_mad_lo_cc(cf, x[6], x[5], t[42]);
+    t[43] = ptx_madc_hi_cc(cf, x[6], x[5], t[43]);
+    t[44] = ptx_madc_lo_cc(cf, x[8], x[5], t[44]);
+    t[45] = ptx_madc_hi_cc(cf, x[8], x[5], t[45]);
+    t[46] = ptx_madc_lo_cc(cf, x[10], x[5], t[46]);
+    t[47] = ptx_madc_hi_cc(cf, x[10], x[5], t[47]);
+    t[48] = ptx_madc_lo_cc(cf, x[12], x[5], t[48]);
+    t[49] = ptx_madc_hi_cc(cf, x[12], x[5], t[49]);
+    t[50] = ptx_madc_lo_cc(cf, x[14], x[5], t[50]);
+    t[51] = ptx_madc_hi_cc(cf, x[14], x[5], t[51]);
+    t[52] = ptx_addc(cf, 0u, 0u);
+    t[14] = ptx_mad_lo_cc(cf, x[8], x[6], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[8], x[6], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[10], x[6], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[10], x[6], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[12], x[6], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[12], x[6], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[14], x[6], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[14], x[6], t[21]);
+    t[22] = ptx_addc(cf, 0u, 0u);
+    t[44] = ptx_mad_lo_cc(cf, x[7], x[6], t[44]);
+    t[45] = ptx_madc_hi_cc(cf, x[7], x[6], t[45]);
+    t[46] = ptx_madc_lo_cc(cf, x[9], x[6], t[46]);
+    t[47] = ptx_madc_hi_cc(cf, x[9], x[6], t[47]);
+    t[48] = ptx_madc_lo_cc(cf, x[11], x[6], t[48]);
+    t[49] = ptx_madc_hi_cc(cf, x[11], x[6], t[49]);
+    t[50] = ptx_madc_lo_cc(cf, x[13], x[6], t[50]);
+    t[51] = ptx_madc_hi_cc(cf, x[13], x[6], t[51]);
+    t[52] = ptx_madc_lo_cc(cf, x[15], x[6], t[52]);
+    t[53] = ptx_madc_hi(cf, x[15], x[6], 0u);
+    t[16] = ptx_mad_lo_cc(cf, x[9], x[7], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[9], x[7], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[11], x[7], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[11], x[7], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[13], x[7], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[13], x[7], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[15], x[7], t[22]);
+    t[23] = ptx_madc_hi(cf, x[15], x[7], 0u);
+    t[46] = ptx_mad_lo_cc(cf, x[8], x[7], t[46]);
+    t[47] = ptx_madc_hi_cc(cf, x[8], x[7], t[47]);
+    t[48] = ptx_madc_lo_cc(cf, x[10], x[7], t[48]);
+    t[49] = ptx_madc_hi_cc(cf, x[10], x[7], t[49]);
+    t[50] = ptx_madc_lo_cc(cf, x[12], x[7], t[50]);
+    t[51] = ptx_madc_hi_cc(cf, x[12], x[7], t[51]);
+    t[52] = ptx_madc_lo_cc(cf, x[14], x[7], t[52]);
+    t[53] = ptx_madc_hi_cc(cf, x[14], x[7], t[53]);
+    t[54] = ptx_addc(cf, 0u, 0u);
+    t[18] = ptx_mad_lo_cc(cf, x[10], x[8], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[10], x[8], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[12], x[8], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[12], x[8], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[14], x[8], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[14], x[8], t[23]);
+    t[24] = ptx_addc(cf, 0u, 0u);
+    t[48] = ptx_mad_lo_cc(cf, x[9], x[8], t[48]);
+    t[49] = ptx_madc_hi_cc(cf, x[9], x[8], t[49]);
+    t[50] = ptx_madc_lo_cc(cf, x[11], x[8], t[50]);
+    t[51] = ptx_madc_hi_cc(cf, x[11], x[8], t[51]);
+    t[52] = ptx_madc_lo_cc(cf, x[13], x[8], t[52]);
+    t[53] = ptx_madc_hi_cc(cf, x[13], x[8], t[53]);
+    t[54] = ptx_madc_lo_cc(cf, x[15], x[8], t[54]);
+    t[55] = ptx_madc_hi(cf, x[15], x[8], 0u);
+    t[20] = ptx_mad_lo_cc(cf, x[11], x[9], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[11], x[9], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[13], x[9], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[13], x[9], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[15], x[9], t[24]);
+    t[25] = ptx_madc_hi(cf, x[15], x[9], 0u);
+    t[50] = ptx_mad_lo_cc(cf, x[10], x[9], t[50]);
+    t[51] = ptx_madc_hi_cc(cf, x[10], x[9], t[51]);
+    t[52] = ptx_madc_lo_cc(cf, x[12], x[9], t[52]);
+    t[53] = ptx_madc_hi_cc(cf, x[12], x[9], t[53]);
+    t[54] = ptx_madc_lo_cc(cf, x[14], x[9], t[54]);
+    t[55] = ptx_madc_hi_cc(cf, x[14], x[9], t[55]);
+    t[56] = ptx_addc(cf, 0u, 0u);
+    t[22] = ptx_mad_lo_cc(cf, x[12], x[10], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[12], x[10], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[14], x[10], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[14], x[10], t[25]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[52] = ptx_mad_lo_cc(cf, x[11], x[10], t[52]);
+    t[53] = ptx_madc_hi_cc(cf, x[11], x[10], t[53]);
+    t[54] = ptx_madc_lo_cc(cf, x[13], x[10], t[54]);
+    t[55] = ptx_madc_hi_cc(cf, x[13], x[10], t[55]);
+    t[56] = ptx_madc_lo_cc(cf, x[15], x[10], t[56]);
+    t[57] = ptx_madc_hi(cf, x[15], x[10], 0u);
+    t[24] = ptx_mad_lo_cc(cf, x[13], x[11], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[13], x[11], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[15], x[11], t[26]);
+    t[27] = ptx_madc_hi(cf, x[15], x[11], 0u);
+    t[54] = ptx_mad_lo_cc(cf, x[12], x[11], t[54]);
+    t[55] = ptx_madc_hi_cc(cf, x[12], x[11], t[55]);
+    t[56] = ptx_madc_lo_cc(cf, x[14], x[11], t[56]);
+    t[57] = ptx_madc_hi_cc(cf, x[14], x[11], t[57]);
+    t[58] = ptx_addc(cf, 0u, 0u);
+    t[26] = ptx_mad_lo_cc(cf, x[14], x[12], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[14], x[12], t[27]);
+    t[28] = ptx_addc(cf, 0u, 0u);
+    t[56] = ptx_mad_lo_cc(cf, x[13], x[12], t[56]);
+    t[57] = ptx_madc_hi_cc(cf, x[13], x[12], t[57]);
+    t[58] = ptx_madc_lo_cc(cf, x[15], x[12], t[58]);
+    t[59] = ptx_madc_hi(cf, x[15], x[12], 0u);
+    t[28] = ptx_mad_lo_cc(cf, x[15], x[13], t[28]);
+    t[29] = ptx_madc_hi(cf, x[15], x[13], 0u);
+    t[58] = ptx_mad_lo_cc(cf, x[14], x[13], t[58]);
+    t[59] = ptx_madc_hi_cc(cf, x[14], x[13], t[59]);
+    t[60] = ptx_addc(cf, 0u, 0u);
+    t[60] = ptx_mad_lo_cc(cf, x[15], x[14], t[60]);
+    t[61] = ptx_madc_hi(cf, x[15], x[14], 0u);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[32]);
+    t[2] = ptx_add_cc(cf, t[2], t[33]);
+    t[3] = ptx_addc_cc(cf, t[3], t[34]);
+    t[4] = ptx_addc_cc(cf, t[4], t[35]);
+    t[5] = ptx_addc_cc(cf, t[5], t[36]);
+    t[6] = ptx_addc_cc(cf, t[6], t[37]);
+    t[7] = ptx_addc_cc(cf, t[7], t[38]);
+    t[8] = ptx_addc_cc(cf, t[8], t[39]);
+    t[9] = ptx_addc_cc(cf, t[9], t[40]);
+    t[10] = ptx_addc_cc(cf, t[10], t[41]);
+    t[11] = ptx_addc_cc(cf, t[11], t[42]);
+    t[12] = ptx_addc_cc(cf, t[12], t[43]);
+    t[13] = ptx_addc_cc(cf, t[13], t[44]);
+    t[14] = ptx_addc_cc(cf, t[14], t[45]);
+    t[15] = ptx_addc_cc(cf, t[15], t[46]);
+    t[16] = ptx_addc_cc(cf, t[16], t[47]);
+    t[17] = ptx_addc_cc(cf, t[17], t[48]);
+    t[18] = ptx_addc_cc(cf, t[18], t[49]);
+    t[19] = ptx_addc_cc(cf, t[19], t[50]);
+    t[20] = ptx_addc_cc(cf, t[20], t[51]);
+    t[21] = ptx_addc_cc(cf, t[21], t[52]);
+    t[22] = ptx_addc_cc(cf, t[22], t[53]);
+    t[23] = ptx_addc_cc(cf, t[23], t[54]);
+    t[24] = ptx_addc_cc(cf, t[24], t[55]);
+    t[25] = ptx_addc_cc(cf, t[25], t[56]);
+    t[26] = ptx_addc_cc(cf, t[26], t[57]);
+    t[27] = ptx_addc_cc(cf, t[27], t[58]);
+    t[28] = ptx_addc_cc(cf, t[28], t[59]);
+    t[29] = ptx_addc_cc(cf, t[29], t[60]);
+    t[30] = ptx_addc(cf, 0u, t[61]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc_cc(cf, t[3], t[3]);
+    t[4] = ptx_addc_cc(cf, t[4], t[4]);
+    t[5] = ptx_addc_cc(cf, t[5], t[5]);
+    t[6] = ptx_addc_cc(cf, t[6], t[6]);
+    t[7] = ptx_addc_cc(cf, t[7], t[7]);
+    t[8] = ptx_addc_cc(cf, t[8], t[8]);
+    t[9] = ptx_addc_cc(cf, t[9], t[9]);
+    t[10] = ptx_addc_cc(cf, t[10], t[10]);
+    t[11] = ptx_addc_cc(cf, t[11], t[11]);
+    t[12] = ptx_addc_cc(cf, t[12], t[12]);
+    t[13] = ptx_addc_cc(cf, t[13], t[13]);
+    t[14] = ptx_addc_cc(cf, t[14], t[14]);
+    t[15] = ptx_addc_cc(cf, t[15], t[15]);
+    t[16] = ptx_addc_cc(cf, t[16], t[16]);
+    t[17] = ptx_addc_cc(cf, t[17], t[17]);
+    t[18] = ptx_addc_cc(cf, t[18], t[18]);
+    t[19] = ptx_addc_cc(cf, t[19], t[19]);
+    t[20] = ptx_addc_cc(cf, t[20], t[20]);
+    t[21] = ptx_addc_cc(cf, t[21], t[21]);
+    t[22] = ptx_addc_cc(cf, t[22], t[22]);
+    t[23] = ptx_addc_cc(cf, t[23], t[23]);
+    t[24] = ptx_addc_cc(cf, t[24], t[24]);
+    t[25] = ptx_addc_cc(cf, t[25], t[25]);
+    t[26] = ptx_addc_cc(cf, t[26], t[26]);
+    t[27] = ptx_addc_cc(cf, t[27], t[27]);
+    t[28] = ptx_addc_cc(cf, t[28], t[28]);
+    t[29] = ptx_addc_cc(cf, t[29], t[29]);
+    t[30] = ptx_addc_cc(cf, t[30], t[30]);
+    t[31] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[2], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[2], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[3], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[3], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[4], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[4], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[5], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[5], x[5], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[6], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[6], x[6], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[7], x[7], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[7], x[7], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[8], x[8], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[8], x[8], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[9], x[9], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[9], x[9], t[19]);
+    t[20] = ptx_madc_lo_cc(cf, x[10], x[10], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[10], x[10], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[11], x[11], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[11], x[11], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[12], x[12], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[12], x[12], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[13], x[13], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[13], x[13], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[14], x[14], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[14], x[14], t[29]);
+    t[30] = ptx_madc_lo_cc(cf, x[15], x[15], t[30]);
+    t[31] = ptx_madc_hi(cf, x[15], x[15], t[31]);
+    t[62] = ptx_sub_cc(cf, t[0], x[16]);
+    t[63] = ptx_subc_cc(cf, t[1], x[17]);
+    t[64] = ptx_subc_cc(cf, t[2], x[18]);
+    t[65] = ptx_subc_cc(cf, t[3], x[19]);
+    t[66] = ptx_subc_cc(cf, t[4], x[20]);
+    t[67] = ptx_subc_cc(cf, t[5], x[21]);
+    t[68] = ptx_subc_cc(cf, t[6], x[22]);
+    t[69] = ptx_subc_cc(cf, t[7], x[23]);
+    t[70] = ptx_subc_cc(cf, t[8], x[24]);
+    t[71] = ptx_subc_cc(cf, t[9], x[25]);
+    t[72] = ptx_subc_cc(cf, t[10], x[26]);
+    t[73] = ptx_subc_cc(cf, t[11], x[27]);
+    t[74] = ptx_subc_cc(cf, t[12], x[28]);
+    t[75] = ptx_subc_cc(cf, t[13], x[29]);
+    t[76] = ptx_subc_cc(cf, t[14], x[30]);
+    t[77] = ptx_subc_cc(cf, t[15], x[31]);
+    t[78] = ptx_subc_cc(cf, t[16], x[32]);
+    t[79] = ptx_subc_cc(cf, t[17], x[33]);
+    t[80] = ptx_subc_cc(cf, t[18], x[34]);
+    t[81] = ptx_subc_cc(cf, t[19], x[35]);
+    t[82] = ptx_subc_cc(cf, t[20], x[36]);
+    t[83] = ptx_subc_cc(cf, t[21], x[37]);
+    t[84] = ptx_subc_cc(cf, t[22], x[38]);
+    t[85] = ptx_subc_cc(cf, t[23], x[39]);
+    t[86] = ptx_subc_cc(cf, t[24], x[40]);
+    t[87] = ptx_subc_cc(cf, t[25], x[41]);
+    t[88] = ptx_subc_cc(cf, t[26], x[42]);
+    t[89] = ptx_subc_cc(cf, t[27], x[43]);
+    t[90] = ptx_subc_cc(cf, t[28], x[44]);
+    t[91] = ptx_subc_cc(cf, t[29], x[45]);
+    t[92] = ptx_subc_cc(cf, t[30], x[46]);
+    t[93] = ptx_subc_cc(cf, t[31], x[47]);
+    t[94] = ptx_subc(cf, 0u, 0u);
+    t[95] = ptx_shl(x[0], 1u);
+    t[96] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[97] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    t[98] = ptx_shf_l_clamp(x[2], x[3], 1u);
+    t[99] = ptx_shf_l_clamp(x[3], x[4], 1u);
+    t[100] = ptx_shf_l_clamp(x[4], x[5], 1u);
+    t[101] = ptx_shf_l_clamp(x[5], x[6], 1u);
+    t[102] = ptx_shf_l_clamp(x[6], x[7], 1u);
+    t[103] = ptx_shf_l_clamp(x[7], x[8], 1u);
+    t[104] = ptx_shf_l_clamp(x[8], x[9], 1u);
+    t[105] = ptx_shf_l_clamp(x[9], x[10], 1u);
+    t[106] = ptx_shf_l_clamp(x[10], x[11], 1u);
+    t[107] = ptx_shf_l_clamp(x[11], x[12], 1u);
+    t[108] = ptx_shf_l_clamp(x[12], x[13], 1u);
+    t[109] = ptx_shf_l_clamp(x[13], x[14], 1u);
+    t[110] = ptx_shf_l_clamp(x[14], x[15], 1u);
+    t[111] = ptx_shr(x[15], 31u);
+    t[95] = ptx_sub_cc(cf, t[95], 1u);
+    t[96] = ptx_subc_cc(cf, t[96], 0u);
+    t[97] = ptx_subc_cc(cf, t[97], 0u);
+    t[98] = ptx_subc_cc(cf, t[98], 0u);
+    t[99] = ptx_subc_cc(cf, t[99], 0u);
+    t[100] = ptx_subc_cc(cf, t[100], 0u);
+    t[101] = ptx_subc_cc(cf, t[101], 0u);
+    t[102] = ptx_subc_cc(cf, t[102], 0u);
+    t[103] = ptx_subc_cc(cf, t[103], 0u);
+    t[104] = ptx_subc_cc(cf, t[104], 0u);
+    t[105] = ptx_subc_cc(cf, t[105], 0u);
+    t[106] = ptx_subc_cc(cf, t[106], 0u);
+    t[107] = ptx_subc_cc(cf, t[107], 0u);
+    t[108] = ptx_subc_cc(cf, t[108], 0u);
+    t[109] = ptx_subc_cc(cf, t[109], 0u);
+    t[110] = ptx_subc_cc(cf, t[110], 0u);
+    t[111] = ptx_subc(cf, t[111], 0u);
+    t[112] = ptx_mov(0u);
+    t[113] = ptx_mov(0u);
+    t[112] = ptx_or(t[112], t[62]);
+    t[114] = ptx_xor(t[62], t[95]);
+    t[113] = ptx_or(t[113], t[114]);
+    t[112] = ptx_or(t[112], t[63]);
+    t[115] = ptx_xor(t[63], t[96]);
+    t[113] = ptx_or(t[113], t[115]);
+    t[112] = ptx_or(t[112], t[64]);
+    t[116] = ptx_xor(t[64], t[97]);
+    t[113] = ptx_or(t[113], t[116]);
+    t[112] = ptx_or(t[112], t[65]);
+    t[117] = ptx_xor(t[65], t[98]);
+    t[113] = ptx_or(t[113], t[117]);
+    t[112] = ptx_or(t[112], t[66]);
+    t[118] = ptx_xor(t[66], t[99]);
+    t[113] = ptx_or(t[113], t[118]);
+    t[112] = ptx_or(t[112], t[67]);
+    t[119] = ptx_xor(t[67], t[100]);
+    t[113] = ptx_or(t[113], t[119]);
+    t[112] = ptx_or(t[112], t[68]);
+    t[120] = ptx_xor(t[68], t[101]);
+    t[113] = ptx_or(t[113], t[120]);
+    t[112] = ptx_or(t[112], t[69]);
+    t[121] = ptx_xor(t[69], t[102]);
+    t[113] = ptx_or(t[113], t[121]);
+    t[112] = ptx_or(t[112], t[70]);
+    t[122] = ptx_xor(t[70], t[103]);
+    t[113] = ptx_or(t[113], t[122]);
+    t[112] = ptx_or(t[112], t[71]);
+    t[123] = ptx_xor(t[71], t[104]);
+    t[113] = ptx_or(t[113], t[123]);
+    t[112] = ptx_or(t[112], t[72]);
+    t[124] = ptx_xor(t[72], t[105]);
+    t[113] = ptx_or(t[113], t[124]);
+    t[112] = ptx_or(t[112], t[73]);
+    t[125] = ptx_xor(t[73], t[106]);
+    t[113] = ptx_or(t[113], t[125]);
+    t[112] = ptx_or(t[112], t[74]);
+    t[126] = ptx_xor(t[74], t[107]);
+    t[113] = ptx_or(t[113], t[126]);
+    t[112] = ptx_or(t[112], t[75]);
+    t[127] = ptx_xor(t[75], t[108]);
+    t[113] = ptx_or(t[113], t[127]);
+    t[112] = ptx_or(t[112], t[76]);
+    t[128] = ptx_xor(t[76], t[109]);
+    t[113] = ptx_or(t[113], t[128]);
+    t[112] = ptx_or(t[112], t[77]);
+    t[129] = ptx_xor(t[77], t[110]);
+    t[113] = ptx_or(t[113], t[129]);
+    t[112] = ptx_or(t[112], t[78]);
+    t[130] = ptx_xor(t[78], t[111]);
+    t[113] = ptx_or(t[113], t[130]);
+    t[112] = ptx_or(t[112], t[79]);
+    t[131] = ptx_xor(t[79], 0u);
+    t[113] = ptx_or(t[113], t[131]);
+    t[112] = ptx_or(t[112], t[80]);
+    t[132] = ptx_xor(t[80], 0u);
+    t[113] = ptx_or(t[113], t[132]);
+    t[112] = ptx_or(t[112], t[81]);
+    t[133] = ptx_xor(t[81], 0u);
+    t[113] = ptx_or(t[113], t[133]);
+    t[112] = ptx_or(t[112], t[82]);
+    t[134] = ptx_xor(t[82], 0u);
+    t[113] = ptx_or(t[113], t[134]);
+    t[112] = ptx_or(t[112], t[83]);
+    t[135] = ptx_xor(t[83], 0u);
+    t[113] = ptx_or(t[113], t[135]);
+    t[112] = ptx_or(t[112], t[84]);
+    t[136] = ptx_xor(t[84], 0u);
+    t[113] = ptx_or(t[113], t[136]);
+    t[112] = ptx_or(t[112], t[85]);
+    t[137] = ptx_xor(t[85], 0u);
+    t[113] = ptx_or(t[113], t[137]);
+    t[112] = ptx_or(t[112], t[86]);
+    t[138] = ptx_xor(t[86], 0u);
+    t[113] = ptx_or(t[113], t[138]);
+    t[112] = ptx_or(t[112], t[87]);
+    t[139] = ptx_xor(t[87], 0u);
+    t[113] = ptx_or(t[113], t[139]);
+    t[112] = ptx_or(t[112], t[88]);
+    t[140] = ptx_xor(t[88], 0u);
+    t[113] = ptx_or(t[113], t[140]);
+    t[112] = ptx_or(t[112], t[89]);
+    t[141] = ptx_xor(t[89], 0u);
+    t[113] = ptx_or(t[113], t[141]);
+    t[112] = ptx_or(t[112], t[90]);
+    t[142] = ptx_xor(t[90], 0u);
+    t[113] = ptx_or(t[113], t[142]);
+    t[112] = ptx_or(t[112], t[91]);
+    t[143] = ptx_xor(t[91], 0u);
+    t[113] = ptx_or(t[113], t[143]);
+    t[112] = ptx_or(t[112], t[92]);
+    t[144] = ptx_xor(t[92], 0u);
+    t[113] = ptx_or(t[113], t[144]);
+    t[112] = ptx_or(t[112], t[93]);
+    t[145] = ptx_xor(t[93], 0u);
+    t[113] = ptx_or(t[113], t[145]);
+    ptx_sub_cc(cf, 0u, t[112]);
+    t[146] = ptx_subc(cf, 0u, 0u);
+    t[147] = ptx_not(t[146]);
+    t[94] = ptx_not(t[94]);
+    t[146] = ptx_and(t[146], t[94]);
+    y[0] = ptx_add_cc(cf, x[0], t[146]);
+    y[1] = ptx_addc_cc(cf, x[1], t[146]);
+    y[2] = ptx_addc_cc(cf, x[2], t[146]);
+    y[3] = ptx_addc_cc(cf, x[3], t[146]);
+    y[4] = ptx_addc_cc(cf, x[4], t[146]);
+    y[5] = ptx_addc_cc(cf, x[5], t[146]);
+    y[6] = ptx_addc_cc(cf, x[6], t[146]);
+    y[7] = ptx_addc_cc(cf, x[7], t[146]);
+    y[8] = ptx_addc_cc(cf, x[8], t[146]);
+    y[9] = ptx_addc_cc(cf, x[9], t[146]);
+    y[10] = ptx_addc_cc(cf, x[10], t[146]);
+    y[11] = ptx_addc_cc(cf, x[11], t[146]);
+    y[12] = ptx_addc_cc(cf, x[12], t[146]);
+    y[13] = ptx_addc_cc(cf, x[13], t[146]);
+    y[14] = ptx_addc_cc(cf, x[14], t[146]);
+    y[15] = ptx_addc(cf, x[15], t[146]);
+    ptx_sub_cc(cf, 0u, t[113]);
+    t[148] = ptx_subc(cf, 0u, 0u);
+    t[148] = ptx_add(t[148], 1u);
+    y[16] = ptx_and(t[147], 1u);
+    y[16] = ptx_or(y[16], t[148]);
   }
 #endif
 };
@@ -81816,7 +92410,7 @@ struct gcd {
 #endif
 };
 
-// sqrt: floor(sqrt(a)); flag 1 where a is an exact square: the digit-by-digit square root, a step per bit of the root whatever a is; a loop around sqrt_step.
+// sqrt: floor(sqrt(a)); flag 1 where a is an exact square: digit by digit (a step per bit of the root) below 128 bits, from there Newton's iteration at doubling precision (a division and a square a level), the same steps whatever a is; a loop around sqrt_newton_start, sqrt_newton_root, sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, sqrt_division_normalize_4, sqrt_division_step_4, sqrt_division_finish_4, sqrt_newton_update_4, sqrt_newton_check_4, sqrt_division_normalize_8, sqrt_division_step_8, sqrt_division_finish_8, sqrt_newton_update_8, sqrt_newton_check_8, sqrt_division_normalize_16, sqrt_division_step_16, sqrt_division_finish_16, sqrt_newton_update_16, sqrt_newton_check_16.
 struct sqrt {
   static constexpr const char* name = "sqrt";
   static constexpr unsigned bits = 1024;
@@ -81837,10 +92431,10 @@ struct sqrt {
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 17>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 16, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_4, sqrt_division_step_4, sqrt_division_finish_4, sqrt_newton_update_4, sqrt_newton_check_4, 2, 4>, ::mpgen::loops::root_level<sqrt_division_normalize_8, sqrt_division_step_8, sqrt_division_finish_8, sqrt_newton_update_8, sqrt_newton_check_8, 4, 8>, ::mpgen::loops::root_level<sqrt_division_normalize_16, sqrt_division_step_16, sqrt_division_finish_16, sqrt_newton_update_16, sqrt_newton_check_16, 8, 16>>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 17>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 16, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_4, sqrt_division_step_4, sqrt_division_finish_4, sqrt_newton_update_4, sqrt_newton_check_4, 2, 4>, ::mpgen::loops::root_level<sqrt_division_normalize_8, sqrt_division_step_8, sqrt_division_finish_8, sqrt_newton_update_8, sqrt_newton_check_8, 4, 8>, ::mpgen::loops::root_level<sqrt_division_normalize_16, sqrt_division_step_16, sqrt_division_finish_16, sqrt_newton_update_16, sqrt_newton_check_16, 8, 16>>(y, x); }
 #endif
 };
 

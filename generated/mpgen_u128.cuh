@@ -807,6 +807,50 @@ MPGEN_HOST_DEVICE void square_root_floor(uint32_t* y, const uint32_t* x) {
   y[N] = equal_mask<M>(s + M, zero) & 1u;
 }
 
+// One level of square_root_newton: s, the top Below limbs of the root's H, is
+// floor(sqrt(T')) for T' the top 2 Below limbs of a'; extended by all-ones limbs to Limbs
+// limbs it is above floor(sqrt(T)), T the top 2 Limbs limbs, by less than 2^(32 (Limbs -
+// Below)); one round (divide: T by s, s's top bit set; Update: the smaller of s and (s +
+// q) / 2) leaves the root or one more, and Check decides by s^2 against T (its word after
+// the limbs: whether T is a square).
+template <class Normalize, class Step, class Finish, class Update, class Check, unsigned Below, unsigned Limbs>
+struct root_level {
+  template <unsigned H>
+  MPGEN_HOST_DEVICE static void run(const uint32_t* a, uint32_t* s, uint32_t* exact) {
+    uint32_t* root = s + H - Limbs;
+    const uint32_t* top = a + 2 * (H - Limbs);
+    MPGEN_UNROLL for (unsigned k = 0; k < Limbs - Below; ++k) root[k] = ~0u;
+    uint32_t in[3 * Limbs], quotient[Limbs + 1], pair[2 * Limbs + 1], checked[Limbs + 1];
+    copy<2 * Limbs>(in, top);  // T, then s: divide's x
+    copy<Limbs>(in + 2 * Limbs, root);
+    divide<Normalize, Step, Finish, Limbs, true, true, false>(quotient, in);
+    copy<Limbs>(pair, root);
+    copy<Limbs + 1>(pair + Limbs, quotient);
+    apply<Update>(in, pair);  // the next s, then T: Check's x
+    copy<2 * Limbs>(in + Limbs, top);
+    apply<Check>(checked, in);
+    copy<Limbs>(root, checked);
+    *exact = checked[Limbs];
+  }
+};
+
+// y = floor(sqrt(a)) and the flag word (1 where a is an exact square) for x = a (N limbs)
+// by Newton's iteration at doubling precision on the root's H limbs (ops/sqrt.py): Start
+// gives a' = a 4^k (2H limbs, one of its top two bits set), the root of its top two limbs
+// in the top limb of s, k and a's nonzero mask; each of Levels (root_level, from 2 limbs
+// to H) makes s the root of more of a''s top limbs; Root shifts s back by k.
+template <class Start, class Root, unsigned N, unsigned H, class... Levels>
+MPGEN_HOST_DEVICE void square_root_newton(uint32_t* y, const uint32_t* x) {
+  uint32_t start[Start::out_words], last[H + 3];  // a' (2H), s (H), k, the mask; then s, k, the mask, exact
+  apply<Start>(start, x);
+  uint32_t exact = 0;
+  const int in_order[] = {(Levels::template run<H>(start, start + 2 * H, &exact), 0)...};
+  (void)in_order;
+  copy<H + 2>(last, start + 2 * H);
+  last[H + 2] = exact;
+  apply<Root>(y, last);
+}
+
 }  // namespace loops
 }  // namespace mpgen
 
@@ -9065,44 +9109,724 @@ struct gcd_finish {
 #endif
 };
 
-// sqrt_step: a step that the loops below call; 26 instructions.
-struct sqrt_step {
-  static constexpr unsigned in_words = 7;
-  static constexpr unsigned out_words = 6;
+// sqrt_newton_start: a step that the loops below call; 706 instructions.
+struct sqrt_newton_start {
+  static constexpr unsigned in_words = 4;
+  static constexpr unsigned out_words = 8;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<14>;\n\t"
-        "shl.b32 t0, %9, 2;\n\t"
-        "or.b32 t0, t0, %12;\n\t"
-        "shl.b32 t3, %6, 2;\n\t"
-        "or.b32 t3, t3, 1;\n\t"
-        "shf.l.clamp.b32 t1, %9, %10, 2;\n\t"
-        "shf.l.clamp.b32 t4, %6, %7, 2;\n\t"
-        "shf.l.clamp.b32 t2, %10, %11, 2;\n\t"
-        "shf.l.clamp.b32 t5, %7, %8, 2;\n\t"
-        "sub.cc.u32 t6, t0, t3;\n\t"
-        "subc.cc.u32 t7, t1, t4;\n\t"
-        "subc.cc.u32 t8, t2, t5;\n\t"
-        "subc.u32 t9, 0, 0;\n\t"
-        "add.u32 t10, t9, 1;\n\t"
-        "shl.b32 %0, %6, 1;\n\t"
-        "or.b32 %0, %0, t10;\n\t"
-        "xor.b32 t11, t6, t0;\n\t"
-        "and.b32 t11, t11, t9;\n\t"
-        "xor.b32 %3, t6, t11;\n\t"
-        "shf.l.clamp.b32 %1, %6, %7, 1;\n\t"
-        "xor.b32 t12, t7, t1;\n\t"
-        "and.b32 t12, t12, t9;\n\t"
-        "xor.b32 %4, t7, t12;\n\t"
-        "shf.l.clamp.b32 %2, %7, %8, 1;\n\t"
-        "xor.b32 t13, t8, t2;\n\t"
-        "and.b32 t13, t13, t9;\n\t"
-        "xor.b32 %5, t8, t13;\n\t"
+        ".reg .u32 t<482>;\n\t"
+        "clz.b32 t0, %8;\n\t"
+        "clz.b32 t3, %9;\n\t"
+        "shr.b32 t4, t3, 5;\n\t"
+        "sub.u32 t4, 0, t4;\n\t"
+        "and.b32 t0, t0, t4;\n\t"
+        "add.u32 t0, t0, t3;\n\t"
+        "clz.b32 t5, %10;\n\t"
+        "shr.b32 t6, t5, 5;\n\t"
+        "sub.u32 t6, 0, t6;\n\t"
+        "and.b32 t0, t0, t6;\n\t"
+        "add.u32 t0, t0, t5;\n\t"
+        "clz.b32 t7, %11;\n\t"
+        "shr.b32 t8, t7, 5;\n\t"
+        "sub.u32 t8, 0, t8;\n\t"
+        "and.b32 t0, t0, t8;\n\t"
+        "add.u32 t0, t0, t7;\n\t"
+        "and.b32 t1, t0, 4294967294;\n\t"
+        "shr.b32 t2, t1, 1;\n\t"
+        "shr.b32 t9, t1, 5;\n\t"
+        "and.b32 t9, t9, 1;\n\t"
+        "sub.u32 t10, 0, t9;\n\t"
+        "not.b32 t15, t10;\n\t"
+        "and.b32 t11, %8, t15;\n\t"
+        "xor.b32 t12, %9, %8;\n\t"
+        "and.b32 t12, t12, t10;\n\t"
+        "xor.b32 t12, t12, %9;\n\t"
+        "xor.b32 t13, %10, %9;\n\t"
+        "and.b32 t13, t13, t10;\n\t"
+        "xor.b32 t13, t13, %10;\n\t"
+        "xor.b32 t14, %11, %10;\n\t"
+        "and.b32 t14, t14, t10;\n\t"
+        "xor.b32 t14, t14, %11;\n\t"
+        "shr.b32 t16, t1, 6;\n\t"
+        "and.b32 t16, t16, 1;\n\t"
+        "sub.u32 t17, 0, t16;\n\t"
+        "not.b32 t22, t17;\n\t"
+        "and.b32 t18, t11, t22;\n\t"
+        "and.b32 t19, t12, t22;\n\t"
+        "xor.b32 t20, t13, t11;\n\t"
+        "and.b32 t20, t20, t17;\n\t"
+        "xor.b32 t20, t20, t13;\n\t"
+        "xor.b32 t21, t14, t12;\n\t"
+        "and.b32 t21, t21, t17;\n\t"
+        "xor.b32 t21, t21, t14;\n\t"
+        "and.b32 t23, t1, 31;\n\t"
+        "shl.b32 t24, t18, t23;\n\t"
+        "shf.l.clamp.b32 t25, t18, t19, t23;\n\t"
+        "shf.l.clamp.b32 t26, t19, t20, t23;\n\t"
+        "shf.l.clamp.b32 t27, t20, t21, t23;\n\t"
+        "mov.b32 t28, 0;\n\t"
+        "mov.b32 t29, 0;\n\t"
+        "mov.b32 t30, 0;\n\t"
+        "shr.b32 t31, t27, 30;\n\t"
+        "and.b32 t31, t31, 3;\n\t"
+        "shf.l.clamp.b32 t33, t29, t30, 2;\n\t"
+        "shl.b32 t32, t29, 2;\n\t"
+        "or.b32 t32, t32, t31;\n\t"
+        "shl.b32 t34, t28, 2;\n\t"
+        "or.b32 t34, t34, 1;\n\t"
+        "shr.b32 t35, t28, 30;\n\t"
+        "sub.cc.u32 t36, t32, t34;\n\t"
+        "subc.cc.u32 t37, t33, t35;\n\t"
+        "subc.u32 t38, 0, 0;\n\t"
+        "xor.b32 t43, t36, t32;\n\t"
+        "and.b32 t43, t43, t38;\n\t"
+        "xor.b32 t39, t36, t43;\n\t"
+        "xor.b32 t44, t37, t33;\n\t"
+        "and.b32 t44, t44, t38;\n\t"
+        "xor.b32 t40, t37, t44;\n\t"
+        "add.u32 t41, t38, 1;\n\t"
+        "shl.b32 t42, t28, 1;\n\t"
+        "or.b32 t42, t42, t41;\n\t"
+        "shr.b32 t45, t27, 28;\n\t"
+        "and.b32 t45, t45, 3;\n\t"
+        "shf.l.clamp.b32 t47, t39, t40, 2;\n\t"
+        "shl.b32 t46, t39, 2;\n\t"
+        "or.b32 t46, t46, t45;\n\t"
+        "shl.b32 t48, t42, 2;\n\t"
+        "or.b32 t48, t48, 1;\n\t"
+        "shr.b32 t49, t42, 30;\n\t"
+        "sub.cc.u32 t50, t46, t48;\n\t"
+        "subc.cc.u32 t51, t47, t49;\n\t"
+        "subc.u32 t52, 0, 0;\n\t"
+        "xor.b32 t57, t50, t46;\n\t"
+        "and.b32 t57, t57, t52;\n\t"
+        "xor.b32 t53, t50, t57;\n\t"
+        "xor.b32 t58, t51, t47;\n\t"
+        "and.b32 t58, t58, t52;\n\t"
+        "xor.b32 t54, t51, t58;\n\t"
+        "add.u32 t55, t52, 1;\n\t"
+        "shl.b32 t56, t42, 1;\n\t"
+        "or.b32 t56, t56, t55;\n\t"
+        "shr.b32 t59, t27, 26;\n\t"
+        "and.b32 t59, t59, 3;\n\t"
+        "shf.l.clamp.b32 t61, t53, t54, 2;\n\t"
+        "shl.b32 t60, t53, 2;\n\t"
+        "or.b32 t60, t60, t59;\n\t"
+        "shl.b32 t62, t56, 2;\n\t"
+        "or.b32 t62, t62, 1;\n\t"
+        "shr.b32 t63, t56, 30;\n\t"
+        "sub.cc.u32 t64, t60, t62;\n\t"
+        "subc.cc.u32 t65, t61, t63;\n\t"
+        "subc.u32 t66, 0, 0;\n\t"
+        "xor.b32 t71, t64, t60;\n\t"
+        "and.b32 t71, t71, t66;\n\t"
+        "xor.b32 t67, t64, t71;\n\t"
+        "xor.b32 t72, t65, t61;\n\t"
+        "and.b32 t72, t72, t66;\n\t"
+        "xor.b32 t68, t65, t72;\n\t"
+        "add.u32 t69, t66, 1;\n\t"
+        "shl.b32 t70, t56, 1;\n\t"
+        "or.b32 t70, t70, t69;\n\t"
+        "shr.b32 t73, t27, 24;\n\t"
+        "and.b32 t73, t73, 3;\n\t"
+        "shf.l.clamp.b32 t75, t67, t68, 2;\n\t"
+        "shl.b32 t74, t67, 2;\n\t"
+        "or.b32 t74, t74, t73;\n\t"
+        "shl.b32 t76, t70, 2;\n\t"
+        "or.b32 t76, t76, 1;\n\t"
+        "shr.b32 t77, t70, 30;\n\t"
+        "sub.cc.u32 t78, t74, t76;\n\t"
+        "subc.cc.u32 t79, t75, t77;\n\t"
+        "subc.u32 t80, 0, 0;\n\t"
+        "xor.b32 t85, t78, t74;\n\t"
+        "and.b32 t85, t85, t80;\n\t"
+        "xor.b32 t81, t78, t85;\n\t"
+        "xor.b32 t86, t79, t75;\n\t"
+        "and.b32 t86, t86, t80;\n\t"
+        "xor.b32 t82, t79, t86;\n\t"
+        "add.u32 t83, t80, 1;\n\t"
+        "shl.b32 t84, t70, 1;\n\t"
+        "or.b32 t84, t84, t83;\n\t"
+        "shr.b32 t87, t27, 22;\n\t"
+        "and.b32 t87, t87, 3;\n\t"
+        "shf.l.clamp.b32 t89, t81, t82, 2;\n\t"
+        "shl.b32 t88, t81, 2;\n\t"
+        "or.b32 t88, t88, t87;\n\t"
+        "shl.b32 t90, t84, 2;\n\t"
+        "or.b32 t90, t90, 1;\n\t"
+        "shr.b32 t91, t84, 30;\n\t"
+        "sub.cc.u32 t92, t88, t90;\n\t"
+        "subc.cc.u32 t93, t89, t91;\n\t"
+        "subc.u32 t94, 0, 0;\n\t"
+        "xor.b32 t99, t92, t88;\n\t"
+        "and.b32 t99, t99, t94;\n\t"
+        "xor.b32 t95, t92, t99;\n\t"
+        "xor.b32 t100, t93, t89;\n\t"
+        "and.b32 t100, t100, t94;\n\t"
+        "xor.b32 t96, t93, t100;\n\t"
+        "add.u32 t97, t94, 1;\n\t"
+        "shl.b32 t98, t84, 1;\n\t"
+        "or.b32 t98, t98, t97;\n\t"
+        "shr.b32 t101, t27, 20;\n\t"
+        "and.b32 t101, t101, 3;\n\t"
+        "shf.l.clamp.b32 t103, t95, t96, 2;\n\t"
+        "shl.b32 t102, t95, 2;\n\t"
+        "or.b32 t102, t102, t101;\n\t"
+        "shl.b32 t104, t98, 2;\n\t"
+        "or.b32 t104, t104, 1;\n\t"
+        "shr.b32 t105, t98, 30;\n\t"
+        "sub.cc.u32 t106, t102, t104;\n\t"
+        "subc.cc.u32 t107, t103, t105;\n\t"
+        "subc.u32 t108, 0, 0;\n\t"
+        "xor.b32 t113, t106, t102;\n\t"
+        "and.b32 t113, t113, t108;\n\t"
+        "xor.b32 t109, t106, t113;\n\t"
+        "xor.b32 t114, t107, t103;\n\t"
+        "and.b32 t114, t114, t108;\n\t"
+        "xor.b32 t110, t107, t114;\n\t"
+        "add.u32 t111, t108, 1;\n\t"
+        "shl.b32 t112, t98, 1;\n\t"
+        "or.b32 t112, t112, t111;\n\t"
+        "shr.b32 t115, t27, 18;\n\t"
+        "and.b32 t115, t115, 3;\n\t"
+        "shf.l.clamp.b32 t117, t109, t110, 2;\n\t"
+        "shl.b32 t116, t109, 2;\n\t"
+        "or.b32 t116, t116, t115;\n\t"
+        "shl.b32 t118, t112, 2;\n\t"
+        "or.b32 t118, t118, 1;\n\t"
+        "shr.b32 t119, t112, 30;\n\t"
+        "sub.cc.u32 t120, t116, t118;\n\t"
+        "subc.cc.u32 t121, t117, t119;\n\t"
+        "subc.u32 t122, 0, 0;\n\t"
+        "xor.b32 t127, t120, t116;\n\t"
+        "and.b32 t127, t127, t122;\n\t"
+        "xor.b32 t123, t120, t127;\n\t"
+        "xor.b32 t128, t121, t117;\n\t"
+        "and.b32 t128, t128, t122;\n\t"
+        "xor.b32 t124, t121, t128;\n\t"
+        "add.u32 t125, t122, 1;\n\t"
+        "shl.b32 t126, t112, 1;\n\t"
+        "or.b32 t126, t126, t125;\n\t"
+        "shr.b32 t129, t27, 16;\n\t"
+        "and.b32 t129, t129, 3;\n\t"
+        "shf.l.clamp.b32 t131, t123, t124, 2;\n\t"
+        "shl.b32 t130, t123, 2;\n\t"
+        "or.b32 t130, t130, t129;\n\t"
+        "shl.b32 t132, t126, 2;\n\t"
+        "or.b32 t132, t132, 1;\n\t"
+        "shr.b32 t133, t126, 30;\n\t"
+        "sub.cc.u32 t134, t130, t132;\n\t"
+        "subc.cc.u32 t135, t131, t133;\n\t"
+        "subc.u32 t136, 0, 0;\n\t"
+        "xor.b32 t141, t134, t130;\n\t"
+        "and.b32 t141, t141, t136;\n\t"
+        "xor.b32 t137, t134, t141;\n\t"
+        "xor.b32 t142, t135, t131;\n\t"
+        "and.b32 t142, t142, t136;\n\t"
+        "xor.b32 t138, t135, t142;\n\t"
+        "add.u32 t139, t136, 1;\n\t"
+        "shl.b32 t140, t126, 1;\n\t"
+        "or.b32 t140, t140, t139;\n\t"
+        "shr.b32 t143, t27, 14;\n\t"
+        "and.b32 t143, t143, 3;\n\t"
+        "shf.l.clamp.b32 t145, t137, t138, 2;\n\t"
+        "shl.b32 t144, t137, 2;\n\t"
+        "or.b32 t144, t144, t143;\n\t"
+        "shl.b32 t146, t140, 2;\n\t"
+        "or.b32 t146, t146, 1;\n\t"
+        "shr.b32 t147, t140, 30;\n\t"
+        "sub.cc.u32 t148, t144, t146;\n\t"
+        "subc.cc.u32 t149, t145, t147;\n\t"
+        "subc.u32 t150, 0, 0;\n\t"
+        "xor.b32 t155, t148, t144;\n\t"
+        "and.b32 t155, t155, t150;\n\t"
+        "xor.b32 t151, t148, t155;\n\t"
+        "xor.b32 t156, t149, t145;\n\t"
+        "and.b32 t156, t156, t150;\n\t"
+        "xor.b32 t152, t149, t156;\n\t"
+        "add.u32 t153, t150, 1;\n\t"
+        "shl.b32 t154, t140, 1;\n\t"
+        "or.b32 t154, t154, t153;\n\t"
+        "shr.b32 t157, t27, 12;\n\t"
+        "and.b32 t157, t157, 3;\n\t"
+        "shf.l.clamp.b32 t159, t151, t152, 2;\n\t"
+        "shl.b32 t158, t151, 2;\n\t"
+        "or.b32 t158, t158, t157;\n\t"
+        "shl.b32 t160, t154, 2;\n\t"
+        "or.b32 t160, t160, 1;\n\t"
+        "shr.b32 t161, t154, 30;\n\t"
+        "sub.cc.u32 t162, t158, t160;\n\t"
+        "subc.cc.u32 t163, t159, t161;\n\t"
+        "subc.u32 t164, 0, 0;\n\t"
+        "xor.b32 t169, t162, t158;\n\t"
+        "and.b32 t169, t169, t164;\n\t"
+        "xor.b32 t165, t162, t169;\n\t"
+        "xor.b32 t170, t163, t159;\n\t"
+        "and.b32 t170, t170, t164;\n\t"
+        "xor.b32 t166, t163, t170;\n\t"
+        "add.u32 t167, t164, 1;\n\t"
+        "shl.b32 t168, t154, 1;\n\t"
+        "or.b32 t168, t168, t167;\n\t"
+        "shr.b32 t171, t27, 10;\n\t"
+        "and.b32 t171, t171, 3;\n\t"
+        "shf.l.clamp.b32 t173, t165, t166, 2;\n\t"
+        "shl.b32 t172, t165, 2;\n\t"
+        "or.b32 t172, t172, t171;\n\t"
+        "shl.b32 t174, t168, 2;\n\t"
+        "or.b32 t174, t174, 1;\n\t"
+        "shr.b32 t175, t168, 30;\n\t"
+        "sub.cc.u32 t176, t172, t174;\n\t"
+        "subc.cc.u32 t177, t173, t175;\n\t"
+        "subc.u32 t178, 0, 0;\n\t"
+        "xor.b32 t183, t176, t172;\n\t"
+        "and.b32 t183, t183, t178;\n\t"
+        "xor.b32 t179, t176, t183;\n\t"
+        "xor.b32 t184, t177, t173;\n\t"
+        "and.b32 t184, t184, t178;\n\t"
+        "xor.b32 t180, t177, t184;\n\t"
+        "add.u32 t181, t178, 1;\n\t"
+        "shl.b32 t182, t168, 1;\n\t"
+        "or.b32 t182, t182, t181;\n\t"
+        "shr.b32 t185, t27, 8;\n\t"
+        "and.b32 t185, t185, 3;\n\t"
+        "shf.l.clamp.b32 t187, t179, t180, 2;\n\t"
+        "shl.b32 t186, t179, 2;\n\t"
+        "or.b32 t186, t186, t185;\n\t"
+        "shl.b32 t188, t182, 2;\n\t"
+        "or.b32 t188, t188, 1;\n\t"
+        "shr.b32 t189, t182, 30;\n\t"
+        "sub.cc.u32 t190, t186, t188;\n\t"
+        "subc.cc.u32 t191, t187, t189;\n\t"
+        "subc.u32 t192, 0, 0;\n\t"
+        "xor.b32 t197, t190, t186;\n\t"
+        "and.b32 t197, t197, t192;\n\t"
+        "xor.b32 t193, t190, t197;\n\t"
+        "xor.b32 t198, t191, t187;\n\t"
+        "and.b32 t198, t198, t192;\n\t"
+        "xor.b32 t194, t191, t198;\n\t"
+        "add.u32 t195, t192, 1;\n\t"
+        "shl.b32 t196, t182, 1;\n\t"
+        "or.b32 t196, t196, t195;\n\t"
+        "shr.b32 t199, t27, 6;\n\t"
+        "and.b32 t199, t199, 3;\n\t"
+        "shf.l.clamp.b32 t201, t193, t194, 2;\n\t"
+        "shl.b32 t200, t193, 2;\n\t"
+        "or.b32 t200, t200, t199;\n\t"
+        "shl.b32 t202, t196, 2;\n\t"
+        "or.b32 t202, t202, 1;\n\t"
+        "shr.b32 t203, t196, 30;\n\t"
+        "sub.cc.u32 t204, t200, t202;\n\t"
+        "subc.cc.u32 t205, t201, t203;\n\t"
+        "subc.u32 t206, 0, 0;\n\t"
+        "xor.b32 t211, t204, t200;\n\t"
+        "and.b32 t211, t211, t206;\n\t"
+        "xor.b32 t207, t204, t211;\n\t"
+        "xor.b32 t212, t205, t201;\n\t"
+        "and.b32 t212, t212, t206;\n\t"
+        "xor.b32 t208, t205, t212;\n\t"
+        "add.u32 t209, t206, 1;\n\t"
+        "shl.b32 t210, t196, 1;\n\t"
+        "or.b32 t210, t210, t209;\n\t"
+        "shr.b32 t213, t27, 4;\n\t"
+        "and.b32 t213, t213, 3;\n\t"
+        "shf.l.clamp.b32 t215, t207, t208, 2;\n\t"
+        "shl.b32 t214, t207, 2;\n\t"
+        "or.b32 t214, t214, t213;\n\t"
+        "shl.b32 t216, t210, 2;\n\t"
+        "or.b32 t216, t216, 1;\n\t"
+        "shr.b32 t217, t210, 30;\n\t"
+        "sub.cc.u32 t218, t214, t216;\n\t"
+        "subc.cc.u32 t219, t215, t217;\n\t"
+        "subc.u32 t220, 0, 0;\n\t"
+        "xor.b32 t225, t218, t214;\n\t"
+        "and.b32 t225, t225, t220;\n\t"
+        "xor.b32 t221, t218, t225;\n\t"
+        "xor.b32 t226, t219, t215;\n\t"
+        "and.b32 t226, t226, t220;\n\t"
+        "xor.b32 t222, t219, t226;\n\t"
+        "add.u32 t223, t220, 1;\n\t"
+        "shl.b32 t224, t210, 1;\n\t"
+        "or.b32 t224, t224, t223;\n\t"
+        "shr.b32 t227, t27, 2;\n\t"
+        "and.b32 t227, t227, 3;\n\t"
+        "shf.l.clamp.b32 t229, t221, t222, 2;\n\t"
+        "shl.b32 t228, t221, 2;\n\t"
+        "or.b32 t228, t228, t227;\n\t"
+        "shl.b32 t230, t224, 2;\n\t"
+        "or.b32 t230, t230, 1;\n\t"
+        "shr.b32 t231, t224, 30;\n\t"
+        "sub.cc.u32 t232, t228, t230;\n\t"
+        "subc.cc.u32 t233, t229, t231;\n\t"
+        "subc.u32 t234, 0, 0;\n\t"
+        "xor.b32 t239, t232, t228;\n\t"
+        "and.b32 t239, t239, t234;\n\t"
+        "xor.b32 t235, t232, t239;\n\t"
+        "xor.b32 t240, t233, t229;\n\t"
+        "and.b32 t240, t240, t234;\n\t"
+        "xor.b32 t236, t233, t240;\n\t"
+        "add.u32 t237, t234, 1;\n\t"
+        "shl.b32 t238, t224, 1;\n\t"
+        "or.b32 t238, t238, t237;\n\t"
+        "shr.b32 t241, t27, 0;\n\t"
+        "and.b32 t241, t241, 3;\n\t"
+        "shf.l.clamp.b32 t243, t235, t236, 2;\n\t"
+        "shl.b32 t242, t235, 2;\n\t"
+        "or.b32 t242, t242, t241;\n\t"
+        "shl.b32 t244, t238, 2;\n\t"
+        "or.b32 t244, t244, 1;\n\t"
+        "shr.b32 t245, t238, 30;\n\t"
+        "sub.cc.u32 t246, t242, t244;\n\t"
+        "subc.cc.u32 t247, t243, t245;\n\t"
+        "subc.u32 t248, 0, 0;\n\t"
+        "xor.b32 t253, t246, t242;\n\t"
+        "and.b32 t253, t253, t248;\n\t"
+        "xor.b32 t249, t246, t253;\n\t"
+        "xor.b32 t254, t247, t243;\n\t"
+        "and.b32 t254, t254, t248;\n\t"
+        "xor.b32 t250, t247, t254;\n\t"
+        "add.u32 t251, t248, 1;\n\t"
+        "shl.b32 t252, t238, 1;\n\t"
+        "or.b32 t252, t252, t251;\n\t"
+        "shr.b32 t255, t26, 30;\n\t"
+        "and.b32 t255, t255, 3;\n\t"
+        "shf.l.clamp.b32 t257, t249, t250, 2;\n\t"
+        "shl.b32 t256, t249, 2;\n\t"
+        "or.b32 t256, t256, t255;\n\t"
+        "shl.b32 t258, t252, 2;\n\t"
+        "or.b32 t258, t258, 1;\n\t"
+        "shr.b32 t259, t252, 30;\n\t"
+        "sub.cc.u32 t260, t256, t258;\n\t"
+        "subc.cc.u32 t261, t257, t259;\n\t"
+        "subc.u32 t262, 0, 0;\n\t"
+        "xor.b32 t267, t260, t256;\n\t"
+        "and.b32 t267, t267, t262;\n\t"
+        "xor.b32 t263, t260, t267;\n\t"
+        "xor.b32 t268, t261, t257;\n\t"
+        "and.b32 t268, t268, t262;\n\t"
+        "xor.b32 t264, t261, t268;\n\t"
+        "add.u32 t265, t262, 1;\n\t"
+        "shl.b32 t266, t252, 1;\n\t"
+        "or.b32 t266, t266, t265;\n\t"
+        "shr.b32 t269, t26, 28;\n\t"
+        "and.b32 t269, t269, 3;\n\t"
+        "shf.l.clamp.b32 t271, t263, t264, 2;\n\t"
+        "shl.b32 t270, t263, 2;\n\t"
+        "or.b32 t270, t270, t269;\n\t"
+        "shl.b32 t272, t266, 2;\n\t"
+        "or.b32 t272, t272, 1;\n\t"
+        "shr.b32 t273, t266, 30;\n\t"
+        "sub.cc.u32 t274, t270, t272;\n\t"
+        "subc.cc.u32 t275, t271, t273;\n\t"
+        "subc.u32 t276, 0, 0;\n\t"
+        "xor.b32 t281, t274, t270;\n\t"
+        "and.b32 t281, t281, t276;\n\t"
+        "xor.b32 t277, t274, t281;\n\t"
+        "xor.b32 t282, t275, t271;\n\t"
+        "and.b32 t282, t282, t276;\n\t"
+        "xor.b32 t278, t275, t282;\n\t"
+        "add.u32 t279, t276, 1;\n\t"
+        "shl.b32 t280, t266, 1;\n\t"
+        "or.b32 t280, t280, t279;\n\t"
+        "shr.b32 t283, t26, 26;\n\t"
+        "and.b32 t283, t283, 3;\n\t"
+        "shf.l.clamp.b32 t285, t277, t278, 2;\n\t"
+        "shl.b32 t284, t277, 2;\n\t"
+        "or.b32 t284, t284, t283;\n\t"
+        "shl.b32 t286, t280, 2;\n\t"
+        "or.b32 t286, t286, 1;\n\t"
+        "shr.b32 t287, t280, 30;\n\t"
+        "sub.cc.u32 t288, t284, t286;\n\t"
+        "subc.cc.u32 t289, t285, t287;\n\t"
+        "subc.u32 t290, 0, 0;\n\t"
+        "xor.b32 t295, t288, t284;\n\t"
+        "and.b32 t295, t295, t290;\n\t"
+        "xor.b32 t291, t288, t295;\n\t"
+        "xor.b32 t296, t289, t285;\n\t"
+        "and.b32 t296, t296, t290;\n\t"
+        "xor.b32 t292, t289, t296;\n\t"
+        "add.u32 t293, t290, 1;\n\t"
+        "shl.b32 t294, t280, 1;\n\t"
+        "or.b32 t294, t294, t293;\n\t"
+        "shr.b32 t297, t26, 24;\n\t"
+        "and.b32 t297, t297, 3;\n\t"
+        "shf.l.clamp.b32 t299, t291, t292, 2;\n\t"
+        "shl.b32 t298, t291, 2;\n\t"
+        "or.b32 t298, t298, t297;\n\t"
+        "shl.b32 t300, t294, 2;\n\t"
+        "or.b32 t300, t300, 1;\n\t"
+        "shr.b32 t301, t294, 30;\n\t"
+        "sub.cc.u32 t302, t298, t300;\n\t"
+        "subc.cc.u32 t303, t299, t301;\n\t"
+        "subc.u32 t304, 0, 0;\n\t"
+        "xor.b32 t309, t302, t298;\n\t"
+        "and.b32 t309, t309, t304;\n\t"
+        "xor.b32 t305, t302, t309;\n\t"
+        "xor.b32 t310, t303, t299;\n\t"
+        "and.b32 t310, t310, t304;\n\t"
+        "xor.b32 t306, t303, t310;\n\t"
+        "add.u32 t307, t304, 1;\n\t"
+        "shl.b32 t308, t294, 1;\n\t"
+        "or.b32 t308, t308, t307;\n\t"
+        "shr.b32 t311, t26, 22;\n\t"
+        "and.b32 t311, t311, 3;\n\t"
+        "shf.l.clamp.b32 t313, t305, t306, 2;\n\t"
+        "shl.b32 t312, t305, 2;\n\t"
+        "or.b32 t312, t312, t311;\n\t"
+        "shl.b32 t314, t308, 2;\n\t"
+        "or.b32 t314, t314, 1;\n\t"
+        "shr.b32 t315, t308, 30;\n\t"
+        "sub.cc.u32 t316, t312, t314;\n\t"
+        "subc.cc.u32 t317, t313, t315;\n\t"
+        "subc.u32 t318, 0, 0;\n\t"
+        "xor.b32 t323, t316, t312;\n\t"
+        "and.b32 t323, t323, t318;\n\t"
+        "xor.b32 t319, t316, t323;\n\t"
+        "xor.b32 t324, t317, t313;\n\t"
+        "and.b32 t324, t324, t318;\n\t"
+        "xor.b32 t320, t317, t324;\n\t"
+        "add.u32 t321, t318, 1;\n\t"
+        "shl.b32 t322, t308, 1;\n\t"
+        "or.b32 t322, t322, t321;\n\t"
+        "shr.b32 t325, t26, 20;\n\t"
+        "and.b32 t325, t325, 3;\n\t"
+        "shf.l.clamp.b32 t327, t319, t320, 2;\n\t"
+        "shl.b32 t326, t319, 2;\n\t"
+        "or.b32 t326, t326, t325;\n\t"
+        "shl.b32 t328, t322, 2;\n\t"
+        "or.b32 t328, t328, 1;\n\t"
+        "shr.b32 t329, t322, 30;\n\t"
+        "sub.cc.u32 t330, t326, t328;\n\t"
+        "subc.cc.u32 t331, t327, t329;\n\t"
+        "subc.u32 t332, 0, 0;\n\t"
+        "xor.b32 t337, t330, t326;\n\t"
+        "and.b32 t337, t337, t332;\n\t"
+        "xor.b32 t333, t330, t337;\n\t"
+        "xor.b32 t338, t331, t327;\n\t"
+        "and.b32 t338, t338, t332;\n\t"
+        "xor.b32 t334, t331, t338;\n\t"
+        "add.u32 t335, t332, 1;\n\t"
+        "shl.b32 t336, t322, 1;\n\t"
+        "or.b32 t336, t336, t335;\n\t"
+        "shr.b32 t339, t26, 18;\n\t"
+        "and.b32 t339, t339, 3;\n\t"
+        "shf.l.clamp.b32 t341, t333, t334, 2;\n\t"
+        "shl.b32 t340, t333, 2;\n\t"
+        "or.b32 t340, t340, t339;\n\t"
+        "shl.b32 t342, t336, 2;\n\t"
+        "or.b32 t342, t342, 1;\n\t"
+        "shr.b32 t343, t336, 30;\n\t"
+        "sub.cc.u32 t344, t340, t342;\n\t"
+        "subc.cc.u32 t345, t341, t343;\n\t"
+        "subc.u32 t346, 0, 0;\n\t"
+        "xor.b32 t351, t344, t340;\n\t"
+        "and.b32 t351, t351, t346;\n\t"
+        "xor.b32 t347, t344, t351;\n\t"
+        "xor.b32 t352, t345, t341;\n\t"
+        "and.b32 t352, t352, t346;\n\t"
+        "xor.b32 t348, t345, t352;\n\t"
+        "add.u32 t349, t346, 1;\n\t"
+        "shl.b32 t350, t336, 1;\n\t"
+        "or.b32 t350, t350, t349;\n\t"
+        "shr.b32 t353, t26, 16;\n\t"
+        "and.b32 t353, t353, 3;\n\t"
+        "shf.l.clamp.b32 t355, t347, t348, 2;\n\t"
+        "shl.b32 t354, t347, 2;\n\t"
+        "or.b32 t354, t354, t353;\n\t"
+        "shl.b32 t356, t350, 2;\n\t"
+        "or.b32 t356, t356, 1;\n\t"
+        "shr.b32 t357, t350, 30;\n\t"
+        "sub.cc.u32 t358, t354, t356;\n\t"
+        "subc.cc.u32 t359, t355, t357;\n\t"
+        "subc.u32 t360, 0, 0;\n\t"
+        "xor.b32 t365, t358, t354;\n\t"
+        "and.b32 t365, t365, t360;\n\t"
+        "xor.b32 t361, t358, t365;\n\t"
+        "xor.b32 t366, t359, t355;\n\t"
+        "and.b32 t366, t366, t360;\n\t"
+        "xor.b32 t362, t359, t366;\n\t"
+        "add.u32 t363, t360, 1;\n\t"
+        "shl.b32 t364, t350, 1;\n\t"
+        "or.b32 t364, t364, t363;\n\t"
+        "shr.b32 t367, t26, 14;\n\t"
+        "and.b32 t367, t367, 3;\n\t"
+        "shf.l.clamp.b32 t369, t361, t362, 2;\n\t"
+        "shl.b32 t368, t361, 2;\n\t"
+        "or.b32 t368, t368, t367;\n\t"
+        "shl.b32 t370, t364, 2;\n\t"
+        "or.b32 t370, t370, 1;\n\t"
+        "shr.b32 t371, t364, 30;\n\t"
+        "sub.cc.u32 t372, t368, t370;\n\t"
+        "subc.cc.u32 t373, t369, t371;\n\t"
+        "subc.u32 t374, 0, 0;\n\t"
+        "xor.b32 t379, t372, t368;\n\t"
+        "and.b32 t379, t379, t374;\n\t"
+        "xor.b32 t375, t372, t379;\n\t"
+        "xor.b32 t380, t373, t369;\n\t"
+        "and.b32 t380, t380, t374;\n\t"
+        "xor.b32 t376, t373, t380;\n\t"
+        "add.u32 t377, t374, 1;\n\t"
+        "shl.b32 t378, t364, 1;\n\t"
+        "or.b32 t378, t378, t377;\n\t"
+        "shr.b32 t381, t26, 12;\n\t"
+        "and.b32 t381, t381, 3;\n\t"
+        "shf.l.clamp.b32 t383, t375, t376, 2;\n\t"
+        "shl.b32 t382, t375, 2;\n\t"
+        "or.b32 t382, t382, t381;\n\t"
+        "shl.b32 t384, t378, 2;\n\t"
+        "or.b32 t384, t384, 1;\n\t"
+        "shr.b32 t385, t378, 30;\n\t"
+        "sub.cc.u32 t386, t382, t384;\n\t"
+        "subc.cc.u32 t387, t383, t385;\n\t"
+        "subc.u32 t388, 0, 0;\n\t"
+        "xor.b32 t393, t386, t382;\n\t"
+        "and.b32 t393, t393, t388;\n\t"
+        "xor.b32 t389, t386, t393;\n\t"
+        "xor.b32 t394, t387, t383;\n\t"
+        "and.b32 t394, t394, t388;\n\t"
+        "xor.b32 t390, t387, t394;\n\t"
+        "add.u32 t391, t388, 1;\n\t"
+        "shl.b32 t392, t378, 1;\n\t"
+        "or.b32 t392, t392, t391;\n\t"
+        "shr.b32 t395, t26, 10;\n\t"
+        "and.b32 t395, t395, 3;\n\t"
+        "shf.l.clamp.b32 t397, t389, t390, 2;\n\t"
+        "shl.b32 t396, t389, 2;\n\t"
+        "or.b32 t396, t396, t395;\n\t"
+        "shl.b32 t398, t392, 2;\n\t"
+        "or.b32 t398, t398, 1;\n\t"
+        "shr.b32 t399, t392, 30;\n\t"
+        "sub.cc.u32 t400, t396, t398;\n\t"
+        "subc.cc.u32 t401, t397, t399;\n\t"
+        "subc.u32 t402, 0, 0;\n\t"
+        "xor.b32 t407, t400, t396;\n\t"
+        "and.b32 t407, t407, t402;\n\t"
+        "xor.b32 t403, t400, t407;\n\t"
+        "xor.b32 t408, t401, t397;\n\t"
+        "and.b32 t408, t408, t402;\n\t"
+        "xor.b32 t404, t401, t408;\n\t"
+        "add.u32 t405, t402, 1;\n\t"
+        "shl.b32 t406, t392, 1;\n\t"
+        "or.b32 t406, t406, t405;\n\t"
+        "shr.b32 t409, t26, 8;\n\t"
+        "and.b32 t409, t409, 3;\n\t"
+        "shf.l.clamp.b32 t411, t403, t404, 2;\n\t"
+        "shl.b32 t410, t403, 2;\n\t"
+        "or.b32 t410, t410, t409;\n\t"
+        "shl.b32 t412, t406, 2;\n\t"
+        "or.b32 t412, t412, 1;\n\t"
+        "shr.b32 t413, t406, 30;\n\t"
+        "sub.cc.u32 t414, t410, t412;\n\t"
+        "subc.cc.u32 t415, t411, t413;\n\t"
+        "subc.u32 t416, 0, 0;\n\t"
+        "xor.b32 t421, t414, t410;\n\t"
+        "and.b32 t421, t421, t416;\n\t"
+        "xor.b32 t417, t414, t421;\n\t"
+        "xor.b32 t422, t415, t411;\n\t"
+        "and.b32 t422, t422, t416;\n\t"
+        "xor.b32 t418, t415, t422;\n\t"
+        "add.u32 t419, t416, 1;\n\t"
+        "shl.b32 t420, t406, 1;\n\t"
+        "or.b32 t420, t420, t419;\n\t"
+        "shr.b32 t423, t26, 6;\n\t"
+        "and.b32 t423, t423, 3;\n\t"
+        "shf.l.clamp.b32 t425, t417, t418, 2;\n\t"
+        "shl.b32 t424, t417, 2;\n\t"
+        "or.b32 t424, t424, t423;\n\t"
+        "shl.b32 t426, t420, 2;\n\t"
+        "or.b32 t426, t426, 1;\n\t"
+        "shr.b32 t427, t420, 30;\n\t"
+        "sub.cc.u32 t428, t424, t426;\n\t"
+        "subc.cc.u32 t429, t425, t427;\n\t"
+        "subc.u32 t430, 0, 0;\n\t"
+        "xor.b32 t435, t428, t424;\n\t"
+        "and.b32 t435, t435, t430;\n\t"
+        "xor.b32 t431, t428, t435;\n\t"
+        "xor.b32 t436, t429, t425;\n\t"
+        "and.b32 t436, t436, t430;\n\t"
+        "xor.b32 t432, t429, t436;\n\t"
+        "add.u32 t433, t430, 1;\n\t"
+        "shl.b32 t434, t420, 1;\n\t"
+        "or.b32 t434, t434, t433;\n\t"
+        "shr.b32 t437, t26, 4;\n\t"
+        "and.b32 t437, t437, 3;\n\t"
+        "shf.l.clamp.b32 t439, t431, t432, 2;\n\t"
+        "shl.b32 t438, t431, 2;\n\t"
+        "or.b32 t438, t438, t437;\n\t"
+        "shl.b32 t440, t434, 2;\n\t"
+        "or.b32 t440, t440, 1;\n\t"
+        "shr.b32 t441, t434, 30;\n\t"
+        "sub.cc.u32 t442, t438, t440;\n\t"
+        "subc.cc.u32 t443, t439, t441;\n\t"
+        "subc.u32 t444, 0, 0;\n\t"
+        "xor.b32 t449, t442, t438;\n\t"
+        "and.b32 t449, t449, t444;\n\t"
+        "xor.b32 t445, t442, t449;\n\t"
+        "xor.b32 t450, t443, t439;\n\t"
+        "and.b32 t450, t450, t444;\n\t"
+        "xor.b32 t446, t443, t450;\n\t"
+        "add.u32 t447, t444, 1;\n\t"
+        "shl.b32 t448, t434, 1;\n\t"
+        "or.b32 t448, t448, t447;\n\t"
+        "shr.b32 t451, t26, 2;\n\t"
+        "and.b32 t451, t451, 3;\n\t"
+        "shf.l.clamp.b32 t453, t445, t446, 2;\n\t"
+        "shl.b32 t452, t445, 2;\n\t"
+        "or.b32 t452, t452, t451;\n\t"
+        "shl.b32 t454, t448, 2;\n\t"
+        "or.b32 t454, t454, 1;\n\t"
+        "shr.b32 t455, t448, 30;\n\t"
+        "sub.cc.u32 t456, t452, t454;\n\t"
+        "subc.cc.u32 t457, t453, t455;\n\t"
+        "subc.u32 t458, 0, 0;\n\t"
+        "xor.b32 t463, t456, t452;\n\t"
+        "and.b32 t463, t463, t458;\n\t"
+        "xor.b32 t459, t456, t463;\n\t"
+        "xor.b32 t464, t457, t453;\n\t"
+        "and.b32 t464, t464, t458;\n\t"
+        "xor.b32 t460, t457, t464;\n\t"
+        "add.u32 t461, t458, 1;\n\t"
+        "shl.b32 t462, t448, 1;\n\t"
+        "or.b32 t462, t462, t461;\n\t"
+        "shr.b32 t465, t26, 0;\n\t"
+        "and.b32 t465, t465, 3;\n\t"
+        "shf.l.clamp.b32 t467, t459, t460, 2;\n\t"
+        "shl.b32 t466, t459, 2;\n\t"
+        "or.b32 t466, t466, t465;\n\t"
+        "shl.b32 t468, t462, 2;\n\t"
+        "or.b32 t468, t468, 1;\n\t"
+        "shr.b32 t469, t462, 30;\n\t"
+        "sub.cc.u32 t470, t466, t468;\n\t"
+        "subc.cc.u32 t471, t467, t469;\n\t"
+        "subc.u32 t472, 0, 0;\n\t"
+        "xor.b32 t477, t470, t466;\n\t"
+        "and.b32 t477, t477, t472;\n\t"
+        "xor.b32 t473, t470, t477;\n\t"
+        "xor.b32 t478, t471, t467;\n\t"
+        "and.b32 t478, t478, t472;\n\t"
+        "xor.b32 t474, t471, t478;\n\t"
+        "add.u32 t475, t472, 1;\n\t"
+        "shl.b32 t476, t462, 1;\n\t"
+        "or.b32 t476, t476, t475;\n\t"
+        "mov.b32 t479, %8;\n\t"
+        "or.b32 t479, t479, %9;\n\t"
+        "or.b32 t479, t479, %10;\n\t"
+        "or.b32 t479, t479, %11;\n\t"
+        "sub.cc.u32 t480, 0, t479;\n\t"
+        "subc.u32 t481, 0, 0;\n\t"
+        "mov.b32 %0, t24;\n\t"
+        "mov.b32 %1, t25;\n\t"
+        "mov.b32 %2, t26;\n\t"
+        "mov.b32 %3, t27;\n\t"
+        "mov.b32 %4, 0;\n\t"
+        "mov.b32 %5, t476;\n\t"
+        "mov.b32 %6, t2;\n\t"
+        "mov.b32 %7, t481;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6])
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
     );
   }
 #endif
@@ -9111,33 +9835,1959 @@ struct sqrt_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[14];
-    t[0] = ptx_shl(x[3], 2u);
-    t[0] = ptx_or(t[0], x[6]);
-    t[3] = ptx_shl(x[0], 2u);
-    t[3] = ptx_or(t[3], 1u);
-    t[1] = ptx_shf_l_clamp(x[3], x[4], 2u);
-    t[4] = ptx_shf_l_clamp(x[0], x[1], 2u);
-    t[2] = ptx_shf_l_clamp(x[4], x[5], 2u);
-    t[5] = ptx_shf_l_clamp(x[1], x[2], 2u);
-    t[6] = ptx_sub_cc(cf, t[0], t[3]);
-    t[7] = ptx_subc_cc(cf, t[1], t[4]);
-    t[8] = ptx_subc_cc(cf, t[2], t[5]);
-    t[9] = ptx_subc(cf, 0u, 0u);
-    t[10] = ptx_add(t[9], 1u);
-    y[0] = ptx_shl(x[0], 1u);
-    y[0] = ptx_or(y[0], t[10]);
-    t[11] = ptx_xor(t[6], t[0]);
+    uint32_t t[482];
+    t[0] = ptx_clz(x[0]);
+    t[3] = ptx_clz(x[1]);
+    t[4] = ptx_shr(t[3], 5u);
+    t[4] = ptx_sub(0u, t[4]);
+    t[0] = ptx_and(t[0], t[4]);
+    t[0] = ptx_add(t[0], t[3]);
+    t[5] = ptx_clz(x[2]);
+    t[6] = ptx_shr(t[5], 5u);
+    t[6] = ptx_sub(0u, t[6]);
+    t[0] = ptx_and(t[0], t[6]);
+    t[0] = ptx_add(t[0], t[5]);
+    t[7] = ptx_clz(x[3]);
+    t[8] = ptx_shr(t[7], 5u);
+    t[8] = ptx_sub(0u, t[8]);
+    t[0] = ptx_and(t[0], t[8]);
+    t[0] = ptx_add(t[0], t[7]);
+    t[1] = ptx_and(t[0], 4294967294u);
+    t[2] = ptx_shr(t[1], 1u);
+    t[9] = ptx_shr(t[1], 5u);
+    t[9] = ptx_and(t[9], 1u);
+    t[10] = ptx_sub(0u, t[9]);
+    t[15] = ptx_not(t[10]);
+    t[11] = ptx_and(x[0], t[15]);
+    t[12] = ptx_xor(x[1], x[0]);
+    t[12] = ptx_and(t[12], t[10]);
+    t[12] = ptx_xor(t[12], x[1]);
+    t[13] = ptx_xor(x[2], x[1]);
+    t[13] = ptx_and(t[13], t[10]);
+    t[13] = ptx_xor(t[13], x[2]);
+    t[14] = ptx_xor(x[3], x[2]);
+    t[14] = ptx_and(t[14], t[10]);
+    t[14] = ptx_xor(t[14], x[3]);
+    t[16] = ptx_shr(t[1], 6u);
+    t[16] = ptx_and(t[16], 1u);
+    t[17] = ptx_sub(0u, t[16]);
+    t[22] = ptx_not(t[17]);
+    t[18] = ptx_and(t[11], t[22]);
+    t[19] = ptx_and(t[12], t[22]);
+    t[20] = ptx_xor(t[13], t[11]);
+    t[20] = ptx_and(t[20], t[17]);
+    t[20] = ptx_xor(t[20], t[13]);
+    t[21] = ptx_xor(t[14], t[12]);
+    t[21] = ptx_and(t[21], t[17]);
+    t[21] = ptx_xor(t[21], t[14]);
+    t[23] = ptx_and(t[1], 31u);
+    t[24] = ptx_shl(t[18], t[23]);
+    t[25] = ptx_shf_l_clamp(t[18], t[19], t[23]);
+    t[26] = ptx_shf_l_clamp(t[19], t[20], t[23]);
+    t[27] = ptx_shf_l_clamp(t[20], t[21], t[23]);
+    t[28] = ptx_mov(0u);
+    t[29] = ptx_mov(0u);
+    t[30] = ptx_mov(0u);
+    t[31] = ptx_shr(t[27], 30u);
+    t[31] = ptx_and(t[31], 3u);
+    t[33] = ptx_shf_l_clamp(t[29], t[30], 2u);
+    t[32] = ptx_shl(t[29], 2u);
+    t[32] = ptx_or(t[32], t[31]);
+    t[34] = ptx_shl(t[28], 2u);
+    t[34] = ptx_or(t[34], 1u);
+    t[35] = ptx_shr(t[28], 30u);
+    t[36] = ptx_sub_cc(cf, t[32], t[34]);
+    t[37] = ptx_subc_cc(cf, t[33], t[35]);
+    t[38] = ptx_subc(cf, 0u, 0u);
+    t[43] = ptx_xor(t[36], t[32]);
+    t[43] = ptx_and(t[43], t[38]);
+    t[39] = ptx_xor(t[36], t[43]);
+    t[44] = ptx_xor(t[37], t[33]);
+    t[44] = ptx_and(t[44], t[38]);
+    t[40] = ptx_xor(t[37], t[44]);
+    t[41] = ptx_add(t[38], 1u);
+    t[42] = ptx_shl(t[28], 1u);
+    t[42] = ptx_or(t[42], t[41]);
+    t[45] = ptx_shr(t[27], 28u);
+    t[45] = ptx_and(t[45], 3u);
+    t[47] = ptx_shf_l_clamp(t[39], t[40], 2u);
+    t[46] = ptx_shl(t[39], 2u);
+    t[46] = ptx_or(t[46], t[45]);
+    t[48] = ptx_shl(t[42], 2u);
+    t[48] = ptx_or(t[48], 1u);
+    t[49] = ptx_shr(t[42], 30u);
+    t[50] = ptx_sub_cc(cf, t[46], t[48]);
+    t[51] = ptx_subc_cc(cf, t[47], t[49]);
+    t[52] = ptx_subc(cf, 0u, 0u);
+    t[57] = ptx_xor(t[50], t[46]);
+    t[57] = ptx_and(t[57], t[52]);
+    t[53] = ptx_xor(t[50], t[57]);
+    t[58] = ptx_xor(t[51], t[47]);
+    t[58] = ptx_and(t[58], t[52]);
+    t[54] = ptx_xor(t[51], t[58]);
+    t[55] = ptx_add(t[52], 1u);
+    t[56] = ptx_shl(t[42], 1u);
+    t[56] = ptx_or(t[56], t[55]);
+    t[59] = ptx_shr(t[27], 26u);
+    t[59] = ptx_and(t[59], 3u);
+    t[61] = ptx_shf_l_clamp(t[53], t[54], 2u);
+    t[60] = ptx_shl(t[53], 2u);
+    t[60] = ptx_or(t[60], t[59]);
+    t[62] = ptx_shl(t[56], 2u);
+    t[62] = ptx_or(t[62], 1u);
+    t[63] = ptx_shr(t[56], 30u);
+    t[64] = ptx_sub_cc(cf, t[60], t[62]);
+    t[65] = ptx_subc_cc(cf, t[61], t[63]);
+    t[66] = ptx_subc(cf, 0u, 0u);
+    t[71] = ptx_xor(t[64], t[60]);
+    t[71] = ptx_and(t[71], t[66]);
+    t[67] = ptx_xor(t[64], t[71]);
+    t[72] = ptx_xor(t[65], t[61]);
+    t[72] = ptx_and(t[72], t[66]);
+    t[68] = ptx_xor(t[65], t[72]);
+    t[69] = ptx_add(t[66], 1u);
+    t[70] = ptx_shl(t[56], 1u);
+    t[70] = ptx_or(t[70], t[69]);
+    t[73] = ptx_shr(t[27], 24u);
+    t[73] = ptx_and(t[73], 3u);
+    t[75] = ptx_shf_l_clamp(t[67], t[68], 2u);
+    t[74] = ptx_shl(t[67], 2u);
+    t[74] = ptx_or(t[74], t[73]);
+    t[76] = ptx_shl(t[70], 2u);
+    t[76] = ptx_or(t[76], 1u);
+    t[77] = ptx_shr(t[70], 30u);
+    t[78] = ptx_sub_cc(cf, t[74], t[76]);
+    t[79] = ptx_subc_cc(cf, t[75], t[77]);
+    t[80] = ptx_subc(cf, 0u, 0u);
+    t[85] = ptx_xor(t[78], t[74]);
+    t[85] = ptx_and(t[85], t[80]);
+    t[81] = ptx_xor(t[78], t[85]);
+    t[86] = ptx_xor(t[79], t[75]);
+    t[86] = ptx_and(t[86], t[80]);
+    t[82] = ptx_xor(t[79], t[86]);
+    t[83] = ptx_add(t[80], 1u);
+    t[84] = ptx_shl(t[70], 1u);
+    t[84] = ptx_or(t[84], t[83]);
+    t[87] = ptx_shr(t[27], 22u);
+    t[87] = ptx_and(t[87], 3u);
+    t[89] = ptx_shf_l_clamp(t[81], t[82], 2u);
+    t[88] = ptx_shl(t[81], 2u);
+    t[88] = ptx_or(t[88], t[87]);
+    t[90] = ptx_shl(t[84], 2u);
+    t[90] = ptx_or(t[90], 1u);
+    t[91] = ptx_shr(t[84], 30u);
+    t[92] = ptx_sub_cc(cf, t[88], t[90]);
+    t[93] = ptx_subc_cc(cf, t[89], t[91]);
+    t[94] = ptx_subc(cf, 0u, 0u);
+    t[99] = ptx_xor(t[92], t[88]);
+    t[99] = ptx_and(t[99], t[94]);
+    t[95] = ptx_xor(t[92], t[99]);
+    t[100] = ptx_xor(t[93], t[89]);
+    t[100] = ptx_and(t[100], t[94]);
+    t[96] = ptx_xor(t[93], t[100]);
+    t[97] = ptx_add(t[94], 1u);
+    t[98] = ptx_shl(t[84], 1u);
+    t[98] = ptx_or(t[98], t[97]);
+    t[101] = ptx_shr(t[27], 20u);
+    t[101] = ptx_and(t[101], 3u);
+    t[103] = ptx_shf_l_clamp(t[95], t[96], 2u);
+    t[102] = ptx_shl(t[95], 2u);
+    t[102] = ptx_or(t[102], t[101]);
+    t[104] = ptx_shl(t[98], 2u);
+    t[104] = ptx_or(t[104], 1u);
+    t[105] = ptx_shr(t[98], 30u);
+    t[106] = ptx_sub_cc(cf, t[102], t[104]);
+    t[107] = ptx_subc_cc(cf, t[103], t[105]);
+    t[108] = ptx_subc(cf, 0u, 0u);
+    t[113] = ptx_xor(t[106], t[102]);
+    t[113] = ptx_and(t[113], t[108]);
+    t[109] = ptx_xor(t[106], t[113]);
+    t[114] = ptx_xor(t[107], t[103]);
+    t[114] = ptx_and(t[114], t[108]);
+    t[110] = ptx_xor(t[107], t[114]);
+    t[111] = ptx_add(t[108], 1u);
+    t[112] = ptx_shl(t[98], 1u);
+    t[112] = ptx_or(t[112], t[111]);
+    t[115] = ptx_shr(t[27], 18u);
+    t[115] = ptx_and(t[115], 3u);
+    t[117] = ptx_shf_l_clamp(t[109], t[110], 2u);
+    t[116] = ptx_shl(t[109], 2u);
+    t[116] = ptx_or(t[116], t[115]);
+    t[118] = ptx_shl(t[112], 2u);
+    t[118] = ptx_or(t[118], 1u);
+    t[119] = ptx_shr(t[112], 30u);
+    t[120] = ptx_sub_cc(cf, t[116], t[118]);
+    t[121] = ptx_subc_cc(cf, t[117], t[119]);
+    t[122] = ptx_subc(cf, 0u, 0u);
+    t[127] = ptx_xor(t[120], t[116]);
+    t[127] = ptx_and(t[127], t[122]);
+    t[123] = ptx_xor(t[120], t[127]);
+    t[128] = ptx_xor(t[121], t[117]);
+    t[128] = ptx_and(t[128], t[122]);
+    t[124] = ptx_xor(t[121], t[128]);
+    t[125] = ptx_add(t[122], 1u);
+    t[126] = ptx_shl(t[112], 1u);
+    t[126] = ptx_or(t[126], t[125]);
+    t[129] = ptx_shr(t[27], 16u);
+    t[129] = ptx_and(t[129], 3u);
+    t[131] = ptx_shf_l_clamp(t[123], t[124], 2u);
+    t[130] = ptx_shl(t[123], 2u);
+    t[130] = ptx_or(t[130], t[129]);
+    t[132] = ptx_shl(t[126], 2u);
+    t[132] = ptx_or(t[132], 1u);
+    t[133] = ptx_shr(t[126], 30u);
+    t[134] = ptx_sub_cc(cf, t[130], t[132]);
+    t[135] = ptx_subc_cc(cf, t[131], t[133]);
+    t[136] = ptx_subc(cf, 0u, 0u);
+    t[141] = ptx_xor(t[134], t[130]);
+    t[141] = ptx_and(t[141], t[136]);
+    t[137] = ptx_xor(t[134], t[141]);
+    t[142] = ptx_xor(t[135], t[131]);
+    t[142] = ptx_and(t[142], t[136]);
+    t[138] = ptx_xor(t[135], t[142]);
+    t[139] = ptx_add(t[136], 1u);
+    t[140] = ptx_shl(t[126], 1u);
+    t[140] = ptx_or(t[140], t[139]);
+    t[143] = ptx_shr(t[27], 14u);
+    t[143] = ptx_and(t[143], 3u);
+    t[145] = ptx_shf_l_clamp(t[137], t[138], 2u);
+    t[144] = ptx_shl(t[137], 2u);
+    t[144] = ptx_or(t[144], t[143]);
+    t[146] = ptx_shl(t[140], 2u);
+    t[146] = ptx_or(t[146], 1u);
+    t[147] = ptx_shr(t[140], 30u);
+    t[148] = ptx_sub_cc(cf, t[144], t[146]);
+    t[149] = ptx_subc_cc(cf, t[145], t[147]);
+    t[150] = ptx_subc(cf, 0u, 0u);
+    t[155] = ptx_xor(t[148], t[144]);
+    t[155] = ptx_and(t[155], t[150]);
+    t[151] = ptx_xor(t[148], t[155]);
+    t[156] = ptx_xor(t[149], t[145]);
+    t[156] = ptx_and(t[156], t[150]);
+    t[152] = ptx_xor(t[149], t[156]);
+    t[153] = ptx_add(t[150], 1u);
+    t[154] = ptx_shl(t[140], 1u);
+    t[154] = ptx_or(t[154], t[153]);
+    t[157] = ptx_shr(t[27], 12u);
+    t[157] = ptx_and(t[157], 3u);
+    t[159] = ptx_shf_l_clamp(t[151], t[152], 2u);
+    t[158] = ptx_shl(t[151], 2u);
+    t[158] = ptx_or(t[158], t[157]);
+    t[160] = ptx_shl(t[154], 2u);
+    t[160] = ptx_or(t[160], 1u);
+    t[161] = ptx_shr(t[154], 30u);
+    t[162] = ptx_sub_cc(cf, t[158], t[160]);
+    t[163] = ptx_subc_cc(cf, t[159], t[161]);
+    t[164] = ptx_subc(cf, 0u, 0u);
+    t[169] = ptx_xor(t[162], t[158]);
+    t[169] = ptx_and(t[169], t[164]);
+    t[165] = ptx_xor(t[162], t[169]);
+    t[170] = ptx_xor(t[163], t[159]);
+    t[170] = ptx_and(t[170], t[164]);
+    t[166] = ptx_xor(t[163], t[170]);
+    t[167] = ptx_add(t[164], 1u);
+    t[168] = ptx_shl(t[154], 1u);
+    t[168] = ptx_or(t[168], t[167]);
+    t[171] = ptx_shr(t[27], 10u);
+    t[171] = ptx_and(t[171], 3u);
+    t[173] = ptx_shf_l_clamp(t[165], t[166], 2u);
+    t[172] = ptx_shl(t[165], 2u);
+    t[172] = ptx_or(t[172], t[171]);
+    t[174] = ptx_shl(t[168], 2u);
+    t[174] = ptx_or(t[174], 1u);
+    t[175] = ptx_shr(t[168], 30u);
+    t[176] = ptx_sub_cc(cf, t[172], t[174]);
+    t[177] = ptx_subc_cc(cf, t[173], t[175]);
+    t[178] = ptx_subc(cf, 0u, 0u);
+    t[183] = ptx_xor(t[176], t[172]);
+    t[183] = ptx_and(t[183], t[178]);
+    t[179] = ptx_xor(t[176], t[183]);
+    t[184] = ptx_xor(t[177], t[173]);
+    t[184] = ptx_and(t[184], t[178]);
+    t[180] = ptx_xor(t[177], t[184]);
+    t[181] = ptx_add(t[178], 1u);
+    t[182] = ptx_shl(t[168], 1u);
+    t[182] = ptx_or(t[182], t[181]);
+    t[185] = ptx_shr(t[27], 8u);
+    t[185] = ptx_and(t[185], 3u);
+    t[187] = ptx_shf_l_clamp(t[179], t[180], 2u);
+    t[186] = ptx_shl(t[179], 2u);
+    t[186] = ptx_or(t[186], t[185]);
+    t[188] = ptx_shl(t[182], 2u);
+    t[188] = ptx_or(t[188], 1u);
+    t[189] = ptx_shr(t[182], 30u);
+    t[190] = ptx_sub_cc(cf, t[186], t[188]);
+    t[191] = ptx_subc_cc(cf, t[187], t[189]);
+    t[192] = ptx_subc(cf, 0u, 0u);
+    t[197] = ptx_xor(t[190], t[186]);
+    t[197] = ptx_and(t[197], t[192]);
+    t[193] = ptx_xor(t[190], t[197]);
+    t[198] = ptx_xor(t[191], t[187]);
+    t[198] = ptx_and(t[198], t[192]);
+    t[194] = ptx_xor(t[191], t[198]);
+    t[195] = ptx_add(t[192], 1u);
+    t[196] = ptx_shl(t[182], 1u);
+    t[196] = ptx_or(t[196], t[195]);
+    t[199] = ptx_shr(t[27], 6u);
+    t[199] = ptx_and(t[199], 3u);
+    t[201] = ptx_shf_l_clamp(t[193], t[194], 2u);
+    t[200] = ptx_shl(t[193], 2u);
+    t[200] = ptx_or(t[200], t[199]);
+    t[202] = ptx_shl(t[196], 2u);
+    t[202] = ptx_or(t[202], 1u);
+    t[203] = ptx_shr(t[196], 30u);
+    t[204] = ptx_sub_cc(cf, t[200], t[202]);
+    t[205] = ptx_subc_cc(cf, t[201], t[203]);
+    t[206] = ptx_subc(cf, 0u, 0u);
+    t[211] = ptx_xor(t[204], t[200]);
+    t[211] = ptx_and(t[211], t[206]);
+    t[207] = ptx_xor(t[204], t[211]);
+    t[212] = ptx_xor(t[205], t[201]);
+    t[212] = ptx_and(t[212], t[206]);
+    t[208] = ptx_xor(t[205], t[212]);
+    t[209] = ptx_add(t[206], 1u);
+    t[210] = ptx_shl(t[196], 1u);
+    t[210] = ptx_or(t[210], t[209]);
+    t[213] = ptx_shr(t[27], 4u);
+    t[213] = ptx_and(t[213], 3u);
+    t[215] = ptx_shf_l_clamp(t[207], t[208], 2u);
+    t[214] = ptx_shl(t[207], 2u);
+    t[214] = ptx_or(t[214], t[213]);
+    t[216] = ptx_shl(t[210], 2u);
+    t[216] = ptx_or(t[216], 1u);
+    t[217] = ptx_shr(t[210], 30u);
+    t[218] = ptx_sub_cc(cf, t[214], t[216]);
+    t[219] = ptx_subc_cc(cf, t[215], t[217]);
+    t[220] = ptx_subc(cf, 0u, 0u);
+    t[225] = ptx_xor(t[218], t[214]);
+    t[225] = ptx_and(t[225], t[220]);
+    t[221] = ptx_xor(t[218], t[225]);
+    t[226] = ptx_xor(t[219], t[215]);
+    t[226] = ptx_and(t[226], t[220]);
+    t[222] = ptx_xor(t[219], t[226]);
+    t[223] = ptx_add(t[220], 1u);
+    t[224] = ptx_shl(t[210], 1u);
+    t[224] = ptx_or(t[224], t[223]);
+    t[227] = ptx_shr(t[27], 2u);
+    t[227] = ptx_and(t[227], 3u);
+    t[229] = ptx_shf_l_clamp(t[221], t[222], 2u);
+    t[228] = ptx_shl(t[221], 2u);
+    t[228] = ptx_or(t[228], t[227]);
+    t[230] = ptx_shl(t[224], 2u);
+    t[230] = ptx_or(t[230], 1u);
+    t[231] = ptx_shr(t[224], 30u);
+    t[232] = ptx_sub_cc(cf, t[228], t[230]);
+    t[233] = ptx_subc_cc(cf, t[229], t[231]);
+    t[234] = ptx_subc(cf, 0u, 0u);
+    t[239] = ptx_xor(t[232], t[228]);
+    t[239] = ptx_and(t[239], t[234]);
+    t[235] = ptx_xor(t[232], t[239]);
+    t[240] = ptx_xor(t[233], t[229]);
+    t[240] = ptx_and(t[240], t[234]);
+    t[236] = ptx_xor(t[233], t[240]);
+    t[237] = ptx_add(t[234], 1u);
+    t[238] = ptx_shl(t[224], 1u);
+    t[238] = ptx_or(t[238], t[237]);
+    t[241] = ptx_shr(t[27], 0u);
+    t[241] = ptx_and(t[241], 3u);
+    t[243] = ptx_shf_l_clamp(t[235], t[236], 2u);
+    t[242] = ptx_shl(t[235], 2u);
+    t[242] = ptx_or(t[242], t[241]);
+    t[244] = ptx_shl(t[238], 2u);
+    t[244] = ptx_or(t[244], 1u);
+    t[245] = ptx_shr(t[238], 30u);
+    t[246] = ptx_sub_cc(cf, t[242], t[244]);
+    t[247] = ptx_subc_cc(cf, t[243], t[245]);
+    t[248] = ptx_subc(cf, 0u, 0u);
+    t[253] = ptx_xor(t[246], t[242]);
+    t[253] = ptx_and(t[253], t[248]);
+    t[249] = ptx_xor(t[246], t[253]);
+    t[254] = ptx_xor(t[247], t[243]);
+    t[254] = ptx_and(t[254], t[248]);
+    t[250] = ptx_xor(t[247], t[254]);
+    t[251] = ptx_add(t[248], 1u);
+    t[252] = ptx_shl(t[238], 1u);
+    t[252] = ptx_or(t[252], t[251]);
+    t[255] = ptx_shr(t[26], 30u);
+    t[255] = ptx_and(t[255], 3u);
+    t[257] = ptx_shf_l_clamp(t[249], t[250], 2u);
+    t[256] = ptx_shl(t[249], 2u);
+    t[256] = ptx_or(t[256], t[255]);
+    t[258] = ptx_shl(t[252], 2u);
+    t[258] = ptx_or(t[258], 1u);
+    t[259] = ptx_shr(t[252], 30u);
+    t[260] = ptx_sub_cc(cf, t[256], t[258]);
+    t[261] = ptx_subc_cc(cf, t[257], t[259]);
+    t[262] = ptx_subc(cf, 0u, 0u);
+    t[267] = ptx_xor(t[260], t[256]);
+    t[267] = ptx_and(t[267], t[262]);
+    t[263] = ptx_xor(t[260], t[267]);
+    t[268] = ptx_xor(t[261], t[257]);
+    t[268] = ptx_and(t[268], t[262]);
+    t[264] = ptx_xor(t[261], t[268]);
+    t[265] = ptx_add(t[262], 1u);
+    t[266] = ptx_shl(t[252], 1u);
+    t[266] = ptx_or(t[266], t[265]);
+    t[269] = ptx_shr(t[26], 28u);
+    t[269] = ptx_and(t[269], 3u);
+    t[271] = ptx_shf_l_clamp(t[263], t[264], 2u);
+    t[270] = ptx_shl(t[263], 2u);
+    t[270] = ptx_or(t[270], t[269]);
+    t[272] = ptx_shl(t[266], 2u);
+    t[272] = ptx_or(t[272], 1u);
+    t[273] = ptx_shr(t[266], 30u);
+    t[274] = ptx_sub_cc(cf, t[270], t[272]);
+    t[275] = ptx_subc_cc(cf, t[271], t[273]);
+    t[276] = ptx_subc(cf, 0u, 0u);
+    t[281] = ptx_xor(t[274], t[270]);
+    t[281] = ptx_and(t[281], t[276]);
+    t[277] = ptx_xor(t[274], t[281]);
+    t[282] = ptx_xor(t[275], t[271]);
+    t[282] = ptx_and(t[282], t[276]);
+    t[278] = ptx_xor(t[275], t[282]);
+    t[279] = ptx_add(t[276], 1u);
+    t[280] = ptx_shl(t[266], 1u);
+    t[280] = ptx_or(t[280], t[279]);
+    t[283] = ptx_shr(t[26], 26u);
+    t[283] = ptx_and(t[283], 3u);
+    t[285] = ptx_shf_l_clamp(t[277], t[278], 2u);
+    t[284] = ptx_shl(t[277], 2u);
+    t[284] = ptx_or(t[284], t[283]);
+    t[286] = ptx_shl(t[280], 2u);
+    t[286] = ptx_or(t[286], 1u);
+    t[287] = ptx_shr(t[280], 30u);
+    t[288] = ptx_sub_cc(cf, t[284], t[286]);
+    t[289] = ptx_subc_cc(cf, t[285], t[287]);
+    t[290] = ptx_subc(cf, 0u, 0u);
+    t[295] = ptx_xor(t[288], t[284]);
+    t[295] = ptx_and(t[295], t[290]);
+    t[291] = ptx_xor(t[288], t[295]);
+    t[296] = ptx_xor(t[289], t[285]);
+    t[296] = ptx_and(t[296], t[290]);
+    t[292] = ptx_xor(t[289], t[296]);
+    t[293] = ptx_add(t[290], 1u);
+    t[294] = ptx_shl(t[280], 1u);
+    t[294] = ptx_or(t[294], t[293]);
+    t[297] = ptx_shr(t[26], 24u);
+    t[297] = ptx_and(t[297], 3u);
+    t[299] = ptx_shf_l_clamp(t[291], t[292], 2u);
+    t[298] = ptx_shl(t[291], 2u);
+    t[298] = ptx_or(t[298], t[297]);
+    t[300] = ptx_shl(t[294], 2u);
+    t[300] = ptx_or(t[300], 1u);
+    t[301] = ptx_shr(t[294], 30u);
+    t[302] = ptx_sub_cc(cf, t[298], t[300]);
+    t[303] = ptx_subc_cc(cf, t[299], t[301]);
+    t[304] = ptx_subc(cf, 0u, 0u);
+    t[309] = ptx_xor(t[302], t[298]);
+    t[309] = ptx_and(t[309], t[304]);
+    t[305] = ptx_xor(t[302], t[309]);
+    t[310] = ptx_xor(t[303], t[299]);
+    t[310] = ptx_and(t[310], t[304]);
+    t[306] = ptx_xor(t[303], t[310]);
+    t[307] = ptx_add(t[304], 1u);
+    t[308] = ptx_shl(t[294], 1u);
+    t[308] = ptx_or(t[308], t[307]);
+    t[311] = ptx_shr(t[26], 22u);
+    t[311] = ptx_and(t[311], 3u);
+    t[313] = ptx_shf_l_clamp(t[305], t[306], 2u);
+    t[312] = ptx_shl(t[305], 2u);
+    t[312] = ptx_or(t[312], t[311]);
+    t[314] = ptx_shl(t[308], 2u);
+    t[314] = ptx_or(t[314], 1u);
+    t[315] = ptx_shr(t[308], 30u);
+    t[316] = ptx_sub_cc(cf, t[312], t[314]);
+    t[317] = ptx_subc_cc(cf, t[313], t[315]);
+    t[318] = ptx_subc(cf, 0u, 0u);
+    t[323] = ptx_xor(t[316], t[312]);
+    t[323] = ptx_and(t[323], t[318]);
+    t[319] = ptx_xor(t[316], t[323]);
+    t[324] = ptx_xor(t[317], t[313]);
+    t[324] = ptx_and(t[324], t[318]);
+    t[320] = ptx_xor(t[317], t[324]);
+    t[321] = ptx_add(t[318], 1u);
+    t[322] = ptx_shl(t[308], 1u);
+    t[322] = ptx_or(t[322], t[321]);
+    t[325] = ptx_shr(t[26], 20u);
+    t[325] = ptx_and(t[325], 3u);
+    t[327] = ptx_shf_l_clamp(t[319], t[320], 2u);
+    t[326] = ptx_shl(t[319], 2u);
+    t[326] = ptx_or(t[326], t[325]);
+    t[328] = ptx_shl(t[322], 2u);
+    t[328] = ptx_or(t[328], 1u);
+    t[329] = ptx_shr(t[322], 30u);
+    t[330] = ptx_sub_cc(cf, t[326], t[328]);
+    t[331] = ptx_subc_cc(cf, t[327], t[329]);
+    t[332] = ptx_subc(cf, 0u, 0u);
+    t[337] = ptx_xor(t[330], t[326]);
+    t[337] = ptx_and(t[337], t[332]);
+    t[333] = ptx_xor(t[330], t[337]);
+    t[338] = ptx_xor(t[331], t[327]);
+    t[338] = ptx_and(t[338], t[332]);
+    t[334] = ptx_xor(t[331], t[338]);
+    t[335] = ptx_add(t[332], 1u);
+    t[336] = ptx_shl(t[322], 1u);
+    t[336] = ptx_or(t[336], t[335]);
+    t[339] = ptx_shr(t[26], 18u);
+    t[339] = ptx_and(t[339], 3u);
+    t[341] = ptx_shf_l_clamp(t[333], t[334], 2u);
+    t[340] = ptx_shl(t[333], 2u);
+    t[340] = ptx_or(t[340], t[339]);
+    t[342] = ptx_shl(t[336], 2u);
+    t[342] = ptx_or(t[342], 1u);
+    t[343] = ptx_shr(t[336], 30u);
+    t[344] = ptx_sub_cc(cf, t[340], t[342]);
+    t[345] = ptx_subc_cc(cf, t[341], t[343]);
+    t[346] = ptx_subc(cf, 0u, 0u);
+    t[351] = ptx_xor(t[344], t[340]);
+    t[351] = ptx_and(t[351], t[346]);
+    t[347] = ptx_xor(t[344], t[351]);
+    t[352] = ptx_xor(t[345], t[341]);
+    t[352] = ptx_and(t[352], t[346]);
+    t[348] = ptx_xor(t[345], t[352]);
+    t[349] = ptx_add(t[346], 1u);
+    t[350] = ptx_shl(t[336], 1u);
+    t[350] = ptx_or(t[350], t[349]);
+    t[353] = ptx_shr(t[26], 16u);
+    t[353] = ptx_and(t[353], 3u);
+    t[355] = ptx_shf_l_clamp(t[347], t[348], 2u);
+    t[354] = ptx_shl(t[347], 2u);
+    t[354] = ptx_or(t[354], t[353]);
+    t[356] = ptx_shl(t[350], 2u);
+    t[356] = ptx_or(t[356], 1u);
+    t[357] = ptx_shr(t[350], 30u);
+    t[358] = ptx_sub_cc(cf, t[354], t[356]);
+    t[359] = ptx_subc_cc(cf, t[355], t[357]);
+    t[360] = ptx_subc(cf, 0u, 0u);
+    t[365] = ptx_xor(t[358], t[354]);
+    t[365] = ptx_and(t[365], t[360]);
+    t[361] = ptx_xor(t[358], t[365]);
+    t[366] = ptx_xor(t[359], t[355]);
+    t[366] = ptx_and(t[366], t[360]);
+    t[362] = ptx_xor(t[359], t[366]);
+    t[363] = ptx_add(t[360], 1u);
+    t[364] = ptx_shl(t[350], 1u);
+    t[364] = ptx_or(t[364], t[363]);
+    t[367] = ptx_shr(t[26], 14u);
+    t[367] = ptx_and(t[367], 3u);
+    t[369] = ptx_shf_l_clamp(t[361], t[362], 2u);
+    t[368] = ptx_shl(t[361], 2u);
+    t[368] = ptx_or(t[368], t[367]);
+    t[370] = ptx_shl(t[364], 2u);
+    t[370] = ptx_or(t[370], 1u);
+    t[371] = ptx_shr(t[364], 30u);
+    t[372] = ptx_sub_cc(cf, t[368], t[370]);
+    t[373] = ptx_subc_cc(cf, t[369], t[371]);
+    t[374] = ptx_subc(cf, 0u, 0u);
+    t[379] = ptx_xor(t[372], t[368]);
+    t[379] = ptx_and(t[379], t[374]);
+    t[375] = ptx_xor(t[372], t[379]);
+    t[380] = ptx_xor(t[373], t[369]);
+    t[380] = ptx_and(t[380], t[374]);
+    t[376] = ptx_xor(t[373], t[380]);
+    t[377] = ptx_add(t[374], 1u);
+    t[378] = ptx_shl(t[364], 1u);
+    t[378] = ptx_or(t[378], t[377]);
+    t[381] = ptx_shr(t[26], 12u);
+    t[381] = ptx_and(t[381], 3u);
+    t[383] = ptx_shf_l_clamp(t[375], t[376], 2u);
+    t[382] = ptx_shl(t[375], 2u);
+    t[382] = ptx_or(t[382], t[381]);
+    t[384] = ptx_shl(t[378], 2u);
+    t[384] = ptx_or(t[384], 1u);
+    t[385] = ptx_shr(t[378], 30u);
+    t[386] = ptx_sub_cc(cf, t[382], t[384]);
+    t[387] = ptx_subc_cc(cf, t[383], t[385]);
+    t[388] = ptx_subc(cf, 0u, 0u);
+    t[393] = ptx_xor(t[386], t[382]);
+    t[393] = ptx_and(t[393], t[388]);
+    t[389] = ptx_xor(t[386], t[393]);
+    t[394] = ptx_xor(t[387], t[383]);
+    t[394] = ptx_and(t[394], t[388]);
+    t[390] = ptx_xor(t[387], t[394]);
+    t[391] = ptx_add(t[388], 1u);
+    t[392] = ptx_shl(t[378], 1u);
+    t[392] = ptx_or(t[392], t[391]);
+    t[395] = ptx_shr(t[26], 10u);
+    t[395] = ptx_and(t[395], 3u);
+    t[397] = ptx_shf_l_clamp(t[389], t[390], 2u);
+    t[396] = ptx_shl(t[389], 2u);
+    t[396] = ptx_or(t[396], t[395]);
+    t[398] = ptx_shl(t[392], 2u);
+    t[398] = ptx_or(t[398], 1u);
+    t[399] = ptx_shr(t[392], 30u);
+    t[400] = ptx_sub_cc(cf, t[396], t[398]);
+    t[401] = ptx_subc_cc(cf, t[397], t[399]);
+    t[402] = ptx_subc(cf, 0u, 0u);
+    t[407] = ptx_xor(t[400], t[396]);
+    t[407] = ptx_and(t[407], t[402]);
+    t[403] = ptx_xor(t[400], t[407]);
+    t[408] = ptx_xor(t[401], t[397]);
+    t[408] = ptx_and(t[408], t[402]);
+    t[404] = ptx_xor(t[401], t[408]);
+    t[405] = ptx_add(t[402], 1u);
+    t[406] = ptx_shl(t[392], 1u);
+    t[406] = ptx_or(t[406], t[405]);
+    t[409] = ptx_shr(t[26], 8u);
+    t[409] = ptx_and(t[409], 3u);
+    t[411] = ptx_shf_l_clamp(t[403], t[404], 2u);
+    t[410] = ptx_shl(t[403], 2u);
+    t[410] = ptx_or(t[410], t[409]);
+    t[412] = ptx_shl(t[406], 2u);
+    t[412] = ptx_or(t[412], 1u);
+    t[413] = ptx_shr(t[406], 30u);
+    t[414] = ptx_sub_cc(cf, t[410], t[412]);
+    t[415] = ptx_subc_cc(cf, t[411], t[413]);
+    t[416] = ptx_subc(cf, 0u, 0u);
+    t[421] = ptx_xor(t[414], t[410]);
+    t[421] = ptx_and(t[421], t[416]);
+    t[417] = ptx_xor(t[414], t[421]);
+    t[422] = ptx_xor(t[415], t[411]);
+    t[422] = ptx_and(t[422], t[416]);
+    t[418] = ptx_xor(t[415], t[422]);
+    t[419] = ptx_add(t[416], 1u);
+    t[420] = ptx_shl(t[406], 1u);
+    t[420] = ptx_or(t[420], t[419]);
+    t[423] = ptx_shr(t[26], 6u);
+    t[423] = ptx_and(t[423], 3u);
+    t[425] = ptx_shf_l_clamp(t[417], t[418], 2u);
+    t[424] = ptx_shl(t[417], 2u);
+    t[424] = ptx_or(t[424], t[423]);
+    t[426] = ptx_shl(t[420], 2u);
+    t[426] = ptx_or(t[426], 1u);
+    t[427] = ptx_shr(t[420], 30u);
+    t[428] = ptx_sub_cc(cf, t[424], t[426]);
+    t[429] = ptx_subc_cc(cf, t[425], t[427]);
+    t[430] = ptx_subc(cf, 0u, 0u);
+    t[435] = ptx_xor(t[428], t[424]);
+    t[435] = ptx_and(t[435], t[430]);
+    t[431] = ptx_xor(t[428], t[435]);
+    t[436] = ptx_xor(t[429], t[425]);
+    t[436] = ptx_and(t[436], t[430]);
+    t[432] = ptx_xor(t[429], t[436]);
+    t[433] = ptx_add(t[430], 1u);
+    t[434] = ptx_shl(t[420], 1u);
+    t[434] = ptx_or(t[434], t[433]);
+    t[437] = ptx_shr(t[26], 4u);
+    t[437] = ptx_and(t[437], 3u);
+    t[439] = ptx_shf_l_clamp(t[431], t[432], 2u);
+    t[438] = ptx_shl(t[431], 2u);
+    t[438] = ptx_or(t[438], t[437]);
+    t[440] = ptx_shl(t[434], 2u);
+    t[440] = ptx_or(t[440], 1u);
+    t[441] = ptx_shr(t[434], 30u);
+    t[442] = ptx_sub_cc(cf, t[438], t[440]);
+    t[443] = ptx_subc_cc(cf, t[439], t[441]);
+    t[444] = ptx_subc(cf, 0u, 0u);
+    t[449] = ptx_xor(t[442], t[438]);
+    t[449] = ptx_and(t[449], t[444]);
+    t[445] = ptx_xor(t[442], t[449]);
+    t[450] = ptx_xor(t[443], t[439]);
+    t[450] = ptx_and(t[450], t[444]);
+    t[446] = ptx_xor(t[443], t[450]);
+    t[447] = ptx_add(t[444], 1u);
+    t[448] = ptx_shl(t[434], 1u);
+    t[448] = ptx_or(t[448], t[447]);
+    t[451] = ptx_shr(t[26], 2u);
+    t[451] = ptx_and(t[451], 3u);
+    t[453] = ptx_shf_l_clamp(t[445], t[446], 2u);
+    t[452] = ptx_shl(t[445], 2u);
+    t[452] = ptx_or(t[452], t[451]);
+    t[454] = ptx_shl(t[448], 2u);
+    t[454] = ptx_or(t[454], 1u);
+    t[455] = ptx_shr(t[448], 30u);
+    t[456] = ptx_sub_cc(cf, t[452], t[454]);
+    t[457] = ptx_subc_cc(cf, t[453], t[455]);
+    t[458] = ptx_subc(cf, 0u, 0u);
+    t[463] = ptx_xor(t[456], t[452]);
+    t[463] = ptx_and(t[463], t[458]);
+    t[459] = ptx_xor(t[456], t[463]);
+    t[464] = ptx_xor(t[457], t[453]);
+    t[464] = ptx_and(t[464], t[458]);
+    t[460] = ptx_xor(t[457], t[464]);
+    t[461] = ptx_add(t[458], 1u);
+    t[462] = ptx_shl(t[448], 1u);
+    t[462] = ptx_or(t[462], t[461]);
+    t[465] = ptx_shr(t[26], 0u);
+    t[465] = ptx_and(t[465], 3u);
+    t[467] = ptx_shf_l_clamp(t[459], t[460], 2u);
+    t[466] = ptx_shl(t[459], 2u);
+    t[466] = ptx_or(t[466], t[465]);
+    t[468] = ptx_shl(t[462], 2u);
+    t[468] = ptx_or(t[468], 1u);
+    t[469] = ptx_shr(t[462], 30u);
+    t[470] = ptx_sub_cc(cf, t[466], t[468]);
+    t[471] = ptx_subc_cc(cf, t[467], t[469]);
+    t[472] = ptx_subc(cf, 0u, 0u);
+    t[477] = ptx_xor(t[470], t[466]);
+    t[477] = ptx_and(t[477], t[472]);
+    ptx_xor(t[470], t[477]);
+    t[478] = ptx_xor(t[471], t[467]);
+    t[478] = ptx_and(t[478], t[472]);
+    ptx_xor(t[471], t[478]);
+    t[475] = ptx_add(t[472], 1u);
+    t[476] = ptx_shl(t[462], 1u);
+    t[476] = ptx_or(t[476], t[475]);
+    t[479] = ptx_mov(x[0]);
+    t[479] = ptx_or(t[479], x[1]);
+    t[479] = ptx_or(t[479], x[2]);
+    t[479] = ptx_or(t[479], x[3]);
+    ptx_sub_cc(cf, 0u, t[479]);
+    t[481] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_mov(t[24]);
+    y[1] = ptx_mov(t[25]);
+    y[2] = ptx_mov(t[26]);
+    y[3] = ptx_mov(t[27]);
+    y[4] = ptx_mov(0u);
+    y[5] = ptx_mov(t[476]);
+    y[6] = ptx_mov(t[2]);
+    y[7] = ptx_mov(t[481]);
+  }
+#endif
+};
+
+// sqrt_newton_root: a step that the loops below call; 18 instructions.
+struct sqrt_newton_root {
+  static constexpr unsigned in_words = 5;
+  static constexpr unsigned out_words = 5;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<9>;\n\t"
+        "shr.b32 t0, %7, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t4, t1;\n\t"
+        "xor.b32 t2, %5, %6;\n\t"
+        "and.b32 t2, t2, t1;\n\t"
+        "xor.b32 t2, t2, %5;\n\t"
+        "and.b32 t3, %6, t4;\n\t"
+        "and.b32 t5, %7, 31;\n\t"
+        "shf.r.clamp.b32 t6, t2, t3, t5;\n\t"
+        "shr.b32 t7, t3, t5;\n\t"
+        "and.b32 %0, t6, %8;\n\t"
+        "and.b32 %1, t7, %8;\n\t"
+        "mov.b32 %2, 0;\n\t"
+        "mov.b32 %3, 0;\n\t"
+        "not.b32 t8, %8;\n\t"
+        "or.b32 %4, %9, t8;\n\t"
+        "and.b32 %4, %4, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[9];
+    t[0] = ptx_shr(x[2], 5u);
+    t[0] = ptx_and(t[0], 1u);
+    t[1] = ptx_sub(0u, t[0]);
+    t[4] = ptx_not(t[1]);
+    t[2] = ptx_xor(x[0], x[1]);
+    t[2] = ptx_and(t[2], t[1]);
+    t[2] = ptx_xor(t[2], x[0]);
+    t[3] = ptx_and(x[1], t[4]);
+    t[5] = ptx_and(x[2], 31u);
+    t[6] = ptx_shf_r_clamp(t[2], t[3], t[5]);
+    t[7] = ptx_shr(t[3], t[5]);
+    y[0] = ptx_and(t[6], x[3]);
+    y[1] = ptx_and(t[7], x[3]);
+    y[2] = ptx_mov(0u);
+    y[3] = ptx_mov(0u);
+    t[8] = ptx_not(x[3]);
+    y[4] = ptx_or(x[4], t[8]);
+    y[4] = ptx_and(y[4], 1u);
+  }
+#endif
+};
+
+// sqrt_division_normalize_2: a step that the loops below call; 399 instructions.
+struct sqrt_division_normalize_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 9;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<262>;\n\t"
+        "sub.cc.u32 t0, %9, %13;\n\t"
+        "subc.cc.u32 t1, %10, %14;\n\t"
+        "subc.u32 t2, 0, 0;\n\t"
+        "mov.b32 t3, 0;\n\t"
+        "not.b32 t4, %14;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "add.cc.u32 t6, t4, t4;\n\t"
+        "addc.u32 t7, 0, 0;\n\t"
+        "or.b32 t6, t6, 1;\n\t"
+        "sub.cc.u32 t9, t6, %14;\n\t"
+        "subc.cc.u32 t11, t7, 0;\n\t"
+        "subc.u32 t8, 0, 0;\n\t"
+        "xor.b32 t13, t9, t6;\n\t"
+        "and.b32 t13, t13, t8;\n\t"
+        "xor.b32 t12, t9, t13;\n\t"
+        "add.u32 t10, t8, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t10;\n\t"
+        "add.cc.u32 t14, t12, t12;\n\t"
+        "addc.u32 t15, 0, 0;\n\t"
+        "or.b32 t14, t14, 1;\n\t"
+        "sub.cc.u32 t17, t14, %14;\n\t"
+        "subc.cc.u32 t19, t15, 0;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "xor.b32 t21, t17, t14;\n\t"
+        "and.b32 t21, t21, t16;\n\t"
+        "xor.b32 t20, t17, t21;\n\t"
+        "add.u32 t18, t16, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t18;\n\t"
+        "add.cc.u32 t22, t20, t20;\n\t"
+        "addc.u32 t23, 0, 0;\n\t"
+        "or.b32 t22, t22, 1;\n\t"
+        "sub.cc.u32 t25, t22, %14;\n\t"
+        "subc.cc.u32 t27, t23, 0;\n\t"
+        "subc.u32 t24, 0, 0;\n\t"
+        "xor.b32 t29, t25, t22;\n\t"
+        "and.b32 t29, t29, t24;\n\t"
+        "xor.b32 t28, t25, t29;\n\t"
+        "add.u32 t26, t24, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t26;\n\t"
+        "add.cc.u32 t30, t28, t28;\n\t"
+        "addc.u32 t31, 0, 0;\n\t"
+        "or.b32 t30, t30, 1;\n\t"
+        "sub.cc.u32 t33, t30, %14;\n\t"
+        "subc.cc.u32 t35, t31, 0;\n\t"
+        "subc.u32 t32, 0, 0;\n\t"
+        "xor.b32 t37, t33, t30;\n\t"
+        "and.b32 t37, t37, t32;\n\t"
+        "xor.b32 t36, t33, t37;\n\t"
+        "add.u32 t34, t32, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t34;\n\t"
+        "add.cc.u32 t38, t36, t36;\n\t"
+        "addc.u32 t39, 0, 0;\n\t"
+        "or.b32 t38, t38, 1;\n\t"
+        "sub.cc.u32 t41, t38, %14;\n\t"
+        "subc.cc.u32 t43, t39, 0;\n\t"
+        "subc.u32 t40, 0, 0;\n\t"
+        "xor.b32 t45, t41, t38;\n\t"
+        "and.b32 t45, t45, t40;\n\t"
+        "xor.b32 t44, t41, t45;\n\t"
+        "add.u32 t42, t40, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t42;\n\t"
+        "add.cc.u32 t46, t44, t44;\n\t"
+        "addc.u32 t47, 0, 0;\n\t"
+        "or.b32 t46, t46, 1;\n\t"
+        "sub.cc.u32 t49, t46, %14;\n\t"
+        "subc.cc.u32 t51, t47, 0;\n\t"
+        "subc.u32 t48, 0, 0;\n\t"
+        "xor.b32 t53, t49, t46;\n\t"
+        "and.b32 t53, t53, t48;\n\t"
+        "xor.b32 t52, t49, t53;\n\t"
+        "add.u32 t50, t48, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t50;\n\t"
+        "add.cc.u32 t54, t52, t52;\n\t"
+        "addc.u32 t55, 0, 0;\n\t"
+        "or.b32 t54, t54, 1;\n\t"
+        "sub.cc.u32 t57, t54, %14;\n\t"
+        "subc.cc.u32 t59, t55, 0;\n\t"
+        "subc.u32 t56, 0, 0;\n\t"
+        "xor.b32 t61, t57, t54;\n\t"
+        "and.b32 t61, t61, t56;\n\t"
+        "xor.b32 t60, t57, t61;\n\t"
+        "add.u32 t58, t56, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t58;\n\t"
+        "add.cc.u32 t62, t60, t60;\n\t"
+        "addc.u32 t63, 0, 0;\n\t"
+        "or.b32 t62, t62, 1;\n\t"
+        "sub.cc.u32 t65, t62, %14;\n\t"
+        "subc.cc.u32 t67, t63, 0;\n\t"
+        "subc.u32 t64, 0, 0;\n\t"
+        "xor.b32 t69, t65, t62;\n\t"
+        "and.b32 t69, t69, t64;\n\t"
+        "xor.b32 t68, t65, t69;\n\t"
+        "add.u32 t66, t64, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t66;\n\t"
+        "add.cc.u32 t70, t68, t68;\n\t"
+        "addc.u32 t71, 0, 0;\n\t"
+        "or.b32 t70, t70, 1;\n\t"
+        "sub.cc.u32 t73, t70, %14;\n\t"
+        "subc.cc.u32 t75, t71, 0;\n\t"
+        "subc.u32 t72, 0, 0;\n\t"
+        "xor.b32 t77, t73, t70;\n\t"
+        "and.b32 t77, t77, t72;\n\t"
+        "xor.b32 t76, t73, t77;\n\t"
+        "add.u32 t74, t72, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t74;\n\t"
+        "add.cc.u32 t78, t76, t76;\n\t"
+        "addc.u32 t79, 0, 0;\n\t"
+        "or.b32 t78, t78, 1;\n\t"
+        "sub.cc.u32 t81, t78, %14;\n\t"
+        "subc.cc.u32 t83, t79, 0;\n\t"
+        "subc.u32 t80, 0, 0;\n\t"
+        "xor.b32 t85, t81, t78;\n\t"
+        "and.b32 t85, t85, t80;\n\t"
+        "xor.b32 t84, t81, t85;\n\t"
+        "add.u32 t82, t80, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t82;\n\t"
+        "add.cc.u32 t86, t84, t84;\n\t"
+        "addc.u32 t87, 0, 0;\n\t"
+        "or.b32 t86, t86, 1;\n\t"
+        "sub.cc.u32 t89, t86, %14;\n\t"
+        "subc.cc.u32 t91, t87, 0;\n\t"
+        "subc.u32 t88, 0, 0;\n\t"
+        "xor.b32 t93, t89, t86;\n\t"
+        "and.b32 t93, t93, t88;\n\t"
+        "xor.b32 t92, t89, t93;\n\t"
+        "add.u32 t90, t88, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t90;\n\t"
+        "add.cc.u32 t94, t92, t92;\n\t"
+        "addc.u32 t95, 0, 0;\n\t"
+        "or.b32 t94, t94, 1;\n\t"
+        "sub.cc.u32 t97, t94, %14;\n\t"
+        "subc.cc.u32 t99, t95, 0;\n\t"
+        "subc.u32 t96, 0, 0;\n\t"
+        "xor.b32 t101, t97, t94;\n\t"
+        "and.b32 t101, t101, t96;\n\t"
+        "xor.b32 t100, t97, t101;\n\t"
+        "add.u32 t98, t96, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t98;\n\t"
+        "add.cc.u32 t102, t100, t100;\n\t"
+        "addc.u32 t103, 0, 0;\n\t"
+        "or.b32 t102, t102, 1;\n\t"
+        "sub.cc.u32 t105, t102, %14;\n\t"
+        "subc.cc.u32 t107, t103, 0;\n\t"
+        "subc.u32 t104, 0, 0;\n\t"
+        "xor.b32 t109, t105, t102;\n\t"
+        "and.b32 t109, t109, t104;\n\t"
+        "xor.b32 t108, t105, t109;\n\t"
+        "add.u32 t106, t104, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t106;\n\t"
+        "add.cc.u32 t110, t108, t108;\n\t"
+        "addc.u32 t111, 0, 0;\n\t"
+        "or.b32 t110, t110, 1;\n\t"
+        "sub.cc.u32 t113, t110, %14;\n\t"
+        "subc.cc.u32 t115, t111, 0;\n\t"
+        "subc.u32 t112, 0, 0;\n\t"
+        "xor.b32 t117, t113, t110;\n\t"
+        "and.b32 t117, t117, t112;\n\t"
+        "xor.b32 t116, t113, t117;\n\t"
+        "add.u32 t114, t112, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t114;\n\t"
+        "add.cc.u32 t118, t116, t116;\n\t"
+        "addc.u32 t119, 0, 0;\n\t"
+        "or.b32 t118, t118, 1;\n\t"
+        "sub.cc.u32 t121, t118, %14;\n\t"
+        "subc.cc.u32 t123, t119, 0;\n\t"
+        "subc.u32 t120, 0, 0;\n\t"
+        "xor.b32 t125, t121, t118;\n\t"
+        "and.b32 t125, t125, t120;\n\t"
+        "xor.b32 t124, t121, t125;\n\t"
+        "add.u32 t122, t120, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t122;\n\t"
+        "add.cc.u32 t126, t124, t124;\n\t"
+        "addc.u32 t127, 0, 0;\n\t"
+        "or.b32 t126, t126, 1;\n\t"
+        "sub.cc.u32 t129, t126, %14;\n\t"
+        "subc.cc.u32 t131, t127, 0;\n\t"
+        "subc.u32 t128, 0, 0;\n\t"
+        "xor.b32 t133, t129, t126;\n\t"
+        "and.b32 t133, t133, t128;\n\t"
+        "xor.b32 t132, t129, t133;\n\t"
+        "add.u32 t130, t128, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t130;\n\t"
+        "add.cc.u32 t134, t132, t132;\n\t"
+        "addc.u32 t135, 0, 0;\n\t"
+        "or.b32 t134, t134, 1;\n\t"
+        "sub.cc.u32 t137, t134, %14;\n\t"
+        "subc.cc.u32 t139, t135, 0;\n\t"
+        "subc.u32 t136, 0, 0;\n\t"
+        "xor.b32 t141, t137, t134;\n\t"
+        "and.b32 t141, t141, t136;\n\t"
+        "xor.b32 t140, t137, t141;\n\t"
+        "add.u32 t138, t136, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t138;\n\t"
+        "add.cc.u32 t142, t140, t140;\n\t"
+        "addc.u32 t143, 0, 0;\n\t"
+        "or.b32 t142, t142, 1;\n\t"
+        "sub.cc.u32 t145, t142, %14;\n\t"
+        "subc.cc.u32 t147, t143, 0;\n\t"
+        "subc.u32 t144, 0, 0;\n\t"
+        "xor.b32 t149, t145, t142;\n\t"
+        "and.b32 t149, t149, t144;\n\t"
+        "xor.b32 t148, t145, t149;\n\t"
+        "add.u32 t146, t144, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t146;\n\t"
+        "add.cc.u32 t150, t148, t148;\n\t"
+        "addc.u32 t151, 0, 0;\n\t"
+        "or.b32 t150, t150, 1;\n\t"
+        "sub.cc.u32 t153, t150, %14;\n\t"
+        "subc.cc.u32 t155, t151, 0;\n\t"
+        "subc.u32 t152, 0, 0;\n\t"
+        "xor.b32 t157, t153, t150;\n\t"
+        "and.b32 t157, t157, t152;\n\t"
+        "xor.b32 t156, t153, t157;\n\t"
+        "add.u32 t154, t152, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t154;\n\t"
+        "add.cc.u32 t158, t156, t156;\n\t"
+        "addc.u32 t159, 0, 0;\n\t"
+        "or.b32 t158, t158, 1;\n\t"
+        "sub.cc.u32 t161, t158, %14;\n\t"
+        "subc.cc.u32 t163, t159, 0;\n\t"
+        "subc.u32 t160, 0, 0;\n\t"
+        "xor.b32 t165, t161, t158;\n\t"
+        "and.b32 t165, t165, t160;\n\t"
+        "xor.b32 t164, t161, t165;\n\t"
+        "add.u32 t162, t160, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t162;\n\t"
+        "add.cc.u32 t166, t164, t164;\n\t"
+        "addc.u32 t167, 0, 0;\n\t"
+        "or.b32 t166, t166, 1;\n\t"
+        "sub.cc.u32 t169, t166, %14;\n\t"
+        "subc.cc.u32 t171, t167, 0;\n\t"
+        "subc.u32 t168, 0, 0;\n\t"
+        "xor.b32 t173, t169, t166;\n\t"
+        "and.b32 t173, t173, t168;\n\t"
+        "xor.b32 t172, t169, t173;\n\t"
+        "add.u32 t170, t168, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t170;\n\t"
+        "add.cc.u32 t174, t172, t172;\n\t"
+        "addc.u32 t175, 0, 0;\n\t"
+        "or.b32 t174, t174, 1;\n\t"
+        "sub.cc.u32 t177, t174, %14;\n\t"
+        "subc.cc.u32 t179, t175, 0;\n\t"
+        "subc.u32 t176, 0, 0;\n\t"
+        "xor.b32 t181, t177, t174;\n\t"
+        "and.b32 t181, t181, t176;\n\t"
+        "xor.b32 t180, t177, t181;\n\t"
+        "add.u32 t178, t176, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t178;\n\t"
+        "add.cc.u32 t182, t180, t180;\n\t"
+        "addc.u32 t183, 0, 0;\n\t"
+        "or.b32 t182, t182, 1;\n\t"
+        "sub.cc.u32 t185, t182, %14;\n\t"
+        "subc.cc.u32 t187, t183, 0;\n\t"
+        "subc.u32 t184, 0, 0;\n\t"
+        "xor.b32 t189, t185, t182;\n\t"
+        "and.b32 t189, t189, t184;\n\t"
+        "xor.b32 t188, t185, t189;\n\t"
+        "add.u32 t186, t184, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t186;\n\t"
+        "add.cc.u32 t190, t188, t188;\n\t"
+        "addc.u32 t191, 0, 0;\n\t"
+        "or.b32 t190, t190, 1;\n\t"
+        "sub.cc.u32 t193, t190, %14;\n\t"
+        "subc.cc.u32 t195, t191, 0;\n\t"
+        "subc.u32 t192, 0, 0;\n\t"
+        "xor.b32 t197, t193, t190;\n\t"
+        "and.b32 t197, t197, t192;\n\t"
+        "xor.b32 t196, t193, t197;\n\t"
+        "add.u32 t194, t192, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t194;\n\t"
+        "add.cc.u32 t198, t196, t196;\n\t"
+        "addc.u32 t199, 0, 0;\n\t"
+        "or.b32 t198, t198, 1;\n\t"
+        "sub.cc.u32 t201, t198, %14;\n\t"
+        "subc.cc.u32 t203, t199, 0;\n\t"
+        "subc.u32 t200, 0, 0;\n\t"
+        "xor.b32 t205, t201, t198;\n\t"
+        "and.b32 t205, t205, t200;\n\t"
+        "xor.b32 t204, t201, t205;\n\t"
+        "add.u32 t202, t200, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t202;\n\t"
+        "add.cc.u32 t206, t204, t204;\n\t"
+        "addc.u32 t207, 0, 0;\n\t"
+        "or.b32 t206, t206, 1;\n\t"
+        "sub.cc.u32 t209, t206, %14;\n\t"
+        "subc.cc.u32 t211, t207, 0;\n\t"
+        "subc.u32 t208, 0, 0;\n\t"
+        "xor.b32 t213, t209, t206;\n\t"
+        "and.b32 t213, t213, t208;\n\t"
+        "xor.b32 t212, t209, t213;\n\t"
+        "add.u32 t210, t208, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t210;\n\t"
+        "add.cc.u32 t214, t212, t212;\n\t"
+        "addc.u32 t215, 0, 0;\n\t"
+        "or.b32 t214, t214, 1;\n\t"
+        "sub.cc.u32 t217, t214, %14;\n\t"
+        "subc.cc.u32 t219, t215, 0;\n\t"
+        "subc.u32 t216, 0, 0;\n\t"
+        "xor.b32 t221, t217, t214;\n\t"
+        "and.b32 t221, t221, t216;\n\t"
+        "xor.b32 t220, t217, t221;\n\t"
+        "add.u32 t218, t216, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t218;\n\t"
+        "add.cc.u32 t222, t220, t220;\n\t"
+        "addc.u32 t223, 0, 0;\n\t"
+        "or.b32 t222, t222, 1;\n\t"
+        "sub.cc.u32 t225, t222, %14;\n\t"
+        "subc.cc.u32 t227, t223, 0;\n\t"
+        "subc.u32 t224, 0, 0;\n\t"
+        "xor.b32 t229, t225, t222;\n\t"
+        "and.b32 t229, t229, t224;\n\t"
+        "xor.b32 t228, t225, t229;\n\t"
+        "add.u32 t226, t224, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t226;\n\t"
+        "add.cc.u32 t230, t228, t228;\n\t"
+        "addc.u32 t231, 0, 0;\n\t"
+        "or.b32 t230, t230, 1;\n\t"
+        "sub.cc.u32 t233, t230, %14;\n\t"
+        "subc.cc.u32 t235, t231, 0;\n\t"
+        "subc.u32 t232, 0, 0;\n\t"
+        "xor.b32 t237, t233, t230;\n\t"
+        "and.b32 t237, t237, t232;\n\t"
+        "xor.b32 t236, t233, t237;\n\t"
+        "add.u32 t234, t232, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t234;\n\t"
+        "add.cc.u32 t238, t236, t236;\n\t"
+        "addc.u32 t239, 0, 0;\n\t"
+        "or.b32 t238, t238, 1;\n\t"
+        "sub.cc.u32 t241, t238, %14;\n\t"
+        "subc.cc.u32 t243, t239, 0;\n\t"
+        "subc.u32 t240, 0, 0;\n\t"
+        "xor.b32 t245, t241, t238;\n\t"
+        "and.b32 t245, t245, t240;\n\t"
+        "xor.b32 t244, t241, t245;\n\t"
+        "add.u32 t242, t240, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t242;\n\t"
+        "add.cc.u32 t246, t244, t244;\n\t"
+        "addc.u32 t247, 0, 0;\n\t"
+        "or.b32 t246, t246, 1;\n\t"
+        "sub.cc.u32 t249, t246, %14;\n\t"
+        "subc.cc.u32 t251, t247, 0;\n\t"
+        "subc.u32 t248, 0, 0;\n\t"
+        "xor.b32 t253, t249, t246;\n\t"
+        "and.b32 t253, t253, t248;\n\t"
+        "xor.b32 t252, t249, t253;\n\t"
+        "add.u32 t250, t248, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t250;\n\t"
+        "add.cc.u32 t254, t252, t252;\n\t"
+        "addc.u32 t255, 0, 0;\n\t"
+        "or.b32 t254, t254, 1;\n\t"
+        "sub.cc.u32 t257, t254, %14;\n\t"
+        "subc.cc.u32 t259, t255, 0;\n\t"
+        "subc.u32 t256, 0, 0;\n\t"
+        "xor.b32 t261, t257, t254;\n\t"
+        "and.b32 t261, t261, t256;\n\t"
+        "xor.b32 t260, t257, t261;\n\t"
+        "add.u32 t258, t256, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t258;\n\t"
+        "mov.b32 %0, %13;\n\t"
+        "mov.b32 %1, %14;\n\t"
+        "mov.b32 %2, %11;\n\t"
+        "mov.b32 %3, %12;\n\t"
+        "mov.b32 %4, %9;\n\t"
+        "mov.b32 %5, %10;\n\t"
+        "mov.b32 %6, t3;\n\t"
+        "mov.b32 %7, t5;\n\t"
+        "not.b32 %8, t2;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[262];
+    ptx_sub_cc(cf, x[0], x[4]);
+    ptx_subc_cc(cf, x[1], x[5]);
+    t[2] = ptx_subc(cf, 0u, 0u);
+    t[3] = ptx_mov(0u);
+    t[4] = ptx_not(x[5]);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_add_cc(cf, t[4], t[4]);
+    t[7] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_or(t[6], 1u);
+    t[9] = ptx_sub_cc(cf, t[6], x[5]);
+    ptx_subc_cc(cf, t[7], 0u);
+    t[8] = ptx_subc(cf, 0u, 0u);
+    t[13] = ptx_xor(t[9], t[6]);
+    t[13] = ptx_and(t[13], t[8]);
+    t[12] = ptx_xor(t[9], t[13]);
+    t[10] = ptx_add(t[8], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[10]);
+    t[14] = ptx_add_cc(cf, t[12], t[12]);
+    t[15] = ptx_addc(cf, 0u, 0u);
+    t[14] = ptx_or(t[14], 1u);
+    t[17] = ptx_sub_cc(cf, t[14], x[5]);
+    ptx_subc_cc(cf, t[15], 0u);
+    t[16] = ptx_subc(cf, 0u, 0u);
+    t[21] = ptx_xor(t[17], t[14]);
+    t[21] = ptx_and(t[21], t[16]);
+    t[20] = ptx_xor(t[17], t[21]);
+    t[18] = ptx_add(t[16], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[18]);
+    t[22] = ptx_add_cc(cf, t[20], t[20]);
+    t[23] = ptx_addc(cf, 0u, 0u);
+    t[22] = ptx_or(t[22], 1u);
+    t[25] = ptx_sub_cc(cf, t[22], x[5]);
+    ptx_subc_cc(cf, t[23], 0u);
+    t[24] = ptx_subc(cf, 0u, 0u);
+    t[29] = ptx_xor(t[25], t[22]);
+    t[29] = ptx_and(t[29], t[24]);
+    t[28] = ptx_xor(t[25], t[29]);
+    t[26] = ptx_add(t[24], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[26]);
+    t[30] = ptx_add_cc(cf, t[28], t[28]);
+    t[31] = ptx_addc(cf, 0u, 0u);
+    t[30] = ptx_or(t[30], 1u);
+    t[33] = ptx_sub_cc(cf, t[30], x[5]);
+    ptx_subc_cc(cf, t[31], 0u);
+    t[32] = ptx_subc(cf, 0u, 0u);
+    t[37] = ptx_xor(t[33], t[30]);
+    t[37] = ptx_and(t[37], t[32]);
+    t[36] = ptx_xor(t[33], t[37]);
+    t[34] = ptx_add(t[32], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[34]);
+    t[38] = ptx_add_cc(cf, t[36], t[36]);
+    t[39] = ptx_addc(cf, 0u, 0u);
+    t[38] = ptx_or(t[38], 1u);
+    t[41] = ptx_sub_cc(cf, t[38], x[5]);
+    ptx_subc_cc(cf, t[39], 0u);
+    t[40] = ptx_subc(cf, 0u, 0u);
+    t[45] = ptx_xor(t[41], t[38]);
+    t[45] = ptx_and(t[45], t[40]);
+    t[44] = ptx_xor(t[41], t[45]);
+    t[42] = ptx_add(t[40], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[42]);
+    t[46] = ptx_add_cc(cf, t[44], t[44]);
+    t[47] = ptx_addc(cf, 0u, 0u);
+    t[46] = ptx_or(t[46], 1u);
+    t[49] = ptx_sub_cc(cf, t[46], x[5]);
+    ptx_subc_cc(cf, t[47], 0u);
+    t[48] = ptx_subc(cf, 0u, 0u);
+    t[53] = ptx_xor(t[49], t[46]);
+    t[53] = ptx_and(t[53], t[48]);
+    t[52] = ptx_xor(t[49], t[53]);
+    t[50] = ptx_add(t[48], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[50]);
+    t[54] = ptx_add_cc(cf, t[52], t[52]);
+    t[55] = ptx_addc(cf, 0u, 0u);
+    t[54] = ptx_or(t[54], 1u);
+    t[57] = ptx_sub_cc(cf, t[54], x[5]);
+    ptx_subc_cc(cf, t[55], 0u);
+    t[56] = ptx_subc(cf, 0u, 0u);
+    t[61] = ptx_xor(t[57], t[54]);
+    t[61] = ptx_and(t[61], t[56]);
+    t[60] = ptx_xor(t[57], t[61]);
+    t[58] = ptx_add(t[56], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[58]);
+    t[62] = ptx_add_cc(cf, t[60], t[60]);
+    t[63] = ptx_addc(cf, 0u, 0u);
+    t[62] = ptx_or(t[62], 1u);
+    t[65] = ptx_sub_cc(cf, t[62], x[5]);
+    ptx_subc_cc(cf, t[63], 0u);
+    t[64] = ptx_subc(cf, 0u, 0u);
+    t[69] = ptx_xor(t[65], t[62]);
+    t[69] = ptx_and(t[69], t[64]);
+    t[68] = ptx_xor(t[65], t[69]);
+    t[66] = ptx_add(t[64], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[66]);
+    t[70] = ptx_add_cc(cf, t[68], t[68]);
+    t[71] = ptx_addc(cf, 0u, 0u);
+    t[70] = ptx_or(t[70], 1u);
+    t[73] = ptx_sub_cc(cf, t[70], x[5]);
+    ptx_subc_cc(cf, t[71], 0u);
+    t[72] = ptx_subc(cf, 0u, 0u);
+    t[77] = ptx_xor(t[73], t[70]);
+    t[77] = ptx_and(t[77], t[72]);
+    t[76] = ptx_xor(t[73], t[77]);
+    t[74] = ptx_add(t[72], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[74]);
+    t[78] = ptx_add_cc(cf, t[76], t[76]);
+    t[79] = ptx_addc(cf, 0u, 0u);
+    t[78] = ptx_or(t[78], 1u);
+    t[81] = ptx_sub_cc(cf, t[78], x[5]);
+    ptx_subc_cc(cf, t[79], 0u);
+    t[80] = ptx_subc(cf, 0u, 0u);
+    t[85] = ptx_xor(t[81], t[78]);
+    t[85] = ptx_and(t[85], t[80]);
+    t[84] = ptx_xor(t[81], t[85]);
+    t[82] = ptx_add(t[80], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[82]);
+    t[86] = ptx_add_cc(cf, t[84], t[84]);
+    t[87] = ptx_addc(cf, 0u, 0u);
+    t[86] = ptx_or(t[86], 1u);
+    t[89] = ptx_sub_cc(cf, t[86], x[5]);
+    ptx_subc_cc(cf, t[87], 0u);
+    t[88] = ptx_subc(cf, 0u, 0u);
+    t[93] = ptx_xor(t[89], t[86]);
+    t[93] = ptx_and(t[93], t[88]);
+    t[92] = ptx_xor(t[89], t[93]);
+    t[90] = ptx_add(t[88], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[90]);
+    t[94] = ptx_add_cc(cf, t[92], t[92]);
+    t[95] = ptx_addc(cf, 0u, 0u);
+    t[94] = ptx_or(t[94], 1u);
+    t[97] = ptx_sub_cc(cf, t[94], x[5]);
+    ptx_subc_cc(cf, t[95], 0u);
+    t[96] = ptx_subc(cf, 0u, 0u);
+    t[101] = ptx_xor(t[97], t[94]);
+    t[101] = ptx_and(t[101], t[96]);
+    t[100] = ptx_xor(t[97], t[101]);
+    t[98] = ptx_add(t[96], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[98]);
+    t[102] = ptx_add_cc(cf, t[100], t[100]);
+    t[103] = ptx_addc(cf, 0u, 0u);
+    t[102] = ptx_or(t[102], 1u);
+    t[105] = ptx_sub_cc(cf, t[102], x[5]);
+    ptx_subc_cc(cf, t[103], 0u);
+    t[104] = ptx_subc(cf, 0u, 0u);
+    t[109] = ptx_xor(t[105], t[102]);
+    t[109] = ptx_and(t[109], t[104]);
+    t[108] = ptx_xor(t[105], t[109]);
+    t[106] = ptx_add(t[104], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[106]);
+    t[110] = ptx_add_cc(cf, t[108], t[108]);
+    t[111] = ptx_addc(cf, 0u, 0u);
+    t[110] = ptx_or(t[110], 1u);
+    t[113] = ptx_sub_cc(cf, t[110], x[5]);
+    ptx_subc_cc(cf, t[111], 0u);
+    t[112] = ptx_subc(cf, 0u, 0u);
+    t[117] = ptx_xor(t[113], t[110]);
+    t[117] = ptx_and(t[117], t[112]);
+    t[116] = ptx_xor(t[113], t[117]);
+    t[114] = ptx_add(t[112], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[114]);
+    t[118] = ptx_add_cc(cf, t[116], t[116]);
+    t[119] = ptx_addc(cf, 0u, 0u);
+    t[118] = ptx_or(t[118], 1u);
+    t[121] = ptx_sub_cc(cf, t[118], x[5]);
+    ptx_subc_cc(cf, t[119], 0u);
+    t[120] = ptx_subc(cf, 0u, 0u);
+    t[125] = ptx_xor(t[121], t[118]);
+    t[125] = ptx_and(t[125], t[120]);
+    t[124] = ptx_xor(t[121], t[125]);
+    t[122] = ptx_add(t[120], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[122]);
+    t[126] = ptx_add_cc(cf, t[124], t[124]);
+    t[127] = ptx_addc(cf, 0u, 0u);
+    t[126] = ptx_or(t[126], 1u);
+    t[129] = ptx_sub_cc(cf, t[126], x[5]);
+    ptx_subc_cc(cf, t[127], 0u);
+    t[128] = ptx_subc(cf, 0u, 0u);
+    t[133] = ptx_xor(t[129], t[126]);
+    t[133] = ptx_and(t[133], t[128]);
+    t[132] = ptx_xor(t[129], t[133]);
+    t[130] = ptx_add(t[128], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[130]);
+    t[134] = ptx_add_cc(cf, t[132], t[132]);
+    t[135] = ptx_addc(cf, 0u, 0u);
+    t[134] = ptx_or(t[134], 1u);
+    t[137] = ptx_sub_cc(cf, t[134], x[5]);
+    ptx_subc_cc(cf, t[135], 0u);
+    t[136] = ptx_subc(cf, 0u, 0u);
+    t[141] = ptx_xor(t[137], t[134]);
+    t[141] = ptx_and(t[141], t[136]);
+    t[140] = ptx_xor(t[137], t[141]);
+    t[138] = ptx_add(t[136], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[138]);
+    t[142] = ptx_add_cc(cf, t[140], t[140]);
+    t[143] = ptx_addc(cf, 0u, 0u);
+    t[142] = ptx_or(t[142], 1u);
+    t[145] = ptx_sub_cc(cf, t[142], x[5]);
+    ptx_subc_cc(cf, t[143], 0u);
+    t[144] = ptx_subc(cf, 0u, 0u);
+    t[149] = ptx_xor(t[145], t[142]);
+    t[149] = ptx_and(t[149], t[144]);
+    t[148] = ptx_xor(t[145], t[149]);
+    t[146] = ptx_add(t[144], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[146]);
+    t[150] = ptx_add_cc(cf, t[148], t[148]);
+    t[151] = ptx_addc(cf, 0u, 0u);
+    t[150] = ptx_or(t[150], 1u);
+    t[153] = ptx_sub_cc(cf, t[150], x[5]);
+    ptx_subc_cc(cf, t[151], 0u);
+    t[152] = ptx_subc(cf, 0u, 0u);
+    t[157] = ptx_xor(t[153], t[150]);
+    t[157] = ptx_and(t[157], t[152]);
+    t[156] = ptx_xor(t[153], t[157]);
+    t[154] = ptx_add(t[152], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[154]);
+    t[158] = ptx_add_cc(cf, t[156], t[156]);
+    t[159] = ptx_addc(cf, 0u, 0u);
+    t[158] = ptx_or(t[158], 1u);
+    t[161] = ptx_sub_cc(cf, t[158], x[5]);
+    ptx_subc_cc(cf, t[159], 0u);
+    t[160] = ptx_subc(cf, 0u, 0u);
+    t[165] = ptx_xor(t[161], t[158]);
+    t[165] = ptx_and(t[165], t[160]);
+    t[164] = ptx_xor(t[161], t[165]);
+    t[162] = ptx_add(t[160], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[162]);
+    t[166] = ptx_add_cc(cf, t[164], t[164]);
+    t[167] = ptx_addc(cf, 0u, 0u);
+    t[166] = ptx_or(t[166], 1u);
+    t[169] = ptx_sub_cc(cf, t[166], x[5]);
+    ptx_subc_cc(cf, t[167], 0u);
+    t[168] = ptx_subc(cf, 0u, 0u);
+    t[173] = ptx_xor(t[169], t[166]);
+    t[173] = ptx_and(t[173], t[168]);
+    t[172] = ptx_xor(t[169], t[173]);
+    t[170] = ptx_add(t[168], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[170]);
+    t[174] = ptx_add_cc(cf, t[172], t[172]);
+    t[175] = ptx_addc(cf, 0u, 0u);
+    t[174] = ptx_or(t[174], 1u);
+    t[177] = ptx_sub_cc(cf, t[174], x[5]);
+    ptx_subc_cc(cf, t[175], 0u);
+    t[176] = ptx_subc(cf, 0u, 0u);
+    t[181] = ptx_xor(t[177], t[174]);
+    t[181] = ptx_and(t[181], t[176]);
+    t[180] = ptx_xor(t[177], t[181]);
+    t[178] = ptx_add(t[176], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[178]);
+    t[182] = ptx_add_cc(cf, t[180], t[180]);
+    t[183] = ptx_addc(cf, 0u, 0u);
+    t[182] = ptx_or(t[182], 1u);
+    t[185] = ptx_sub_cc(cf, t[182], x[5]);
+    ptx_subc_cc(cf, t[183], 0u);
+    t[184] = ptx_subc(cf, 0u, 0u);
+    t[189] = ptx_xor(t[185], t[182]);
+    t[189] = ptx_and(t[189], t[184]);
+    t[188] = ptx_xor(t[185], t[189]);
+    t[186] = ptx_add(t[184], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[186]);
+    t[190] = ptx_add_cc(cf, t[188], t[188]);
+    t[191] = ptx_addc(cf, 0u, 0u);
+    t[190] = ptx_or(t[190], 1u);
+    t[193] = ptx_sub_cc(cf, t[190], x[5]);
+    ptx_subc_cc(cf, t[191], 0u);
+    t[192] = ptx_subc(cf, 0u, 0u);
+    t[197] = ptx_xor(t[193], t[190]);
+    t[197] = ptx_and(t[197], t[192]);
+    t[196] = ptx_xor(t[193], t[197]);
+    t[194] = ptx_add(t[192], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[194]);
+    t[198] = ptx_add_cc(cf, t[196], t[196]);
+    t[199] = ptx_addc(cf, 0u, 0u);
+    t[198] = ptx_or(t[198], 1u);
+    t[201] = ptx_sub_cc(cf, t[198], x[5]);
+    ptx_subc_cc(cf, t[199], 0u);
+    t[200] = ptx_subc(cf, 0u, 0u);
+    t[205] = ptx_xor(t[201], t[198]);
+    t[205] = ptx_and(t[205], t[200]);
+    t[204] = ptx_xor(t[201], t[205]);
+    t[202] = ptx_add(t[200], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[202]);
+    t[206] = ptx_add_cc(cf, t[204], t[204]);
+    t[207] = ptx_addc(cf, 0u, 0u);
+    t[206] = ptx_or(t[206], 1u);
+    t[209] = ptx_sub_cc(cf, t[206], x[5]);
+    ptx_subc_cc(cf, t[207], 0u);
+    t[208] = ptx_subc(cf, 0u, 0u);
+    t[213] = ptx_xor(t[209], t[206]);
+    t[213] = ptx_and(t[213], t[208]);
+    t[212] = ptx_xor(t[209], t[213]);
+    t[210] = ptx_add(t[208], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[210]);
+    t[214] = ptx_add_cc(cf, t[212], t[212]);
+    t[215] = ptx_addc(cf, 0u, 0u);
+    t[214] = ptx_or(t[214], 1u);
+    t[217] = ptx_sub_cc(cf, t[214], x[5]);
+    ptx_subc_cc(cf, t[215], 0u);
+    t[216] = ptx_subc(cf, 0u, 0u);
+    t[221] = ptx_xor(t[217], t[214]);
+    t[221] = ptx_and(t[221], t[216]);
+    t[220] = ptx_xor(t[217], t[221]);
+    t[218] = ptx_add(t[216], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[218]);
+    t[222] = ptx_add_cc(cf, t[220], t[220]);
+    t[223] = ptx_addc(cf, 0u, 0u);
+    t[222] = ptx_or(t[222], 1u);
+    t[225] = ptx_sub_cc(cf, t[222], x[5]);
+    ptx_subc_cc(cf, t[223], 0u);
+    t[224] = ptx_subc(cf, 0u, 0u);
+    t[229] = ptx_xor(t[225], t[222]);
+    t[229] = ptx_and(t[229], t[224]);
+    t[228] = ptx_xor(t[225], t[229]);
+    t[226] = ptx_add(t[224], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[226]);
+    t[230] = ptx_add_cc(cf, t[228], t[228]);
+    t[231] = ptx_addc(cf, 0u, 0u);
+    t[230] = ptx_or(t[230], 1u);
+    t[233] = ptx_sub_cc(cf, t[230], x[5]);
+    ptx_subc_cc(cf, t[231], 0u);
+    t[232] = ptx_subc(cf, 0u, 0u);
+    t[237] = ptx_xor(t[233], t[230]);
+    t[237] = ptx_and(t[237], t[232]);
+    t[236] = ptx_xor(t[233], t[237]);
+    t[234] = ptx_add(t[232], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[234]);
+    t[238] = ptx_add_cc(cf, t[236], t[236]);
+    t[239] = ptx_addc(cf, 0u, 0u);
+    t[238] = ptx_or(t[238], 1u);
+    t[241] = ptx_sub_cc(cf, t[238], x[5]);
+    ptx_subc_cc(cf, t[239], 0u);
+    t[240] = ptx_subc(cf, 0u, 0u);
+    t[245] = ptx_xor(t[241], t[238]);
+    t[245] = ptx_and(t[245], t[240]);
+    t[244] = ptx_xor(t[241], t[245]);
+    t[242] = ptx_add(t[240], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[242]);
+    t[246] = ptx_add_cc(cf, t[244], t[244]);
+    t[247] = ptx_addc(cf, 0u, 0u);
+    t[246] = ptx_or(t[246], 1u);
+    t[249] = ptx_sub_cc(cf, t[246], x[5]);
+    ptx_subc_cc(cf, t[247], 0u);
+    t[248] = ptx_subc(cf, 0u, 0u);
+    t[253] = ptx_xor(t[249], t[246]);
+    t[253] = ptx_and(t[253], t[248]);
+    t[252] = ptx_xor(t[249], t[253]);
+    t[250] = ptx_add(t[248], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[250]);
+    t[254] = ptx_add_cc(cf, t[252], t[252]);
+    t[255] = ptx_addc(cf, 0u, 0u);
+    t[254] = ptx_or(t[254], 1u);
+    t[257] = ptx_sub_cc(cf, t[254], x[5]);
+    ptx_subc_cc(cf, t[255], 0u);
+    t[256] = ptx_subc(cf, 0u, 0u);
+    t[261] = ptx_xor(t[257], t[254]);
+    t[261] = ptx_and(t[261], t[256]);
+    ptx_xor(t[257], t[261]);
+    t[258] = ptx_add(t[256], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[258]);
+    y[0] = ptx_mov(x[4]);
+    y[1] = ptx_mov(x[5]);
+    y[2] = ptx_mov(x[2]);
+    y[3] = ptx_mov(x[3]);
+    y[4] = ptx_mov(x[0]);
+    y[5] = ptx_mov(x[1]);
+    y[6] = ptx_mov(t[3]);
+    y[7] = ptx_mov(t[5]);
+    y[8] = ptx_not(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_step_2: a step that the loops below call; 50 instructions.
+struct sqrt_division_step_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<38>;\n\t"
+        "xor.b32 t0, %4, %7;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %4, t4;\n\t"
+        "mul.lo.u32 t6, %8, t5;\n\t"
+        "mul.hi.u32 t7, %8, t5;\n\t"
+        "add.cc.u32 t6, t6, %3;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %7;\n\t"
+        "sub.u32 t9, %3, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %7, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %7;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %6, t2;\n\t"
+        "mul.hi.u32 t16, %6, t2;\n\t"
+        "mul.lo.u32 t17, %7, t2;\n\t"
+        "mul.hi.u32 t18, %7, t2;\n\t"
+        "mov.b32 t19, t15;\n\t"
+        "add.cc.u32 t20, t16, t17;\n\t"
+        "addc.u32 t21, 0, t18;\n\t"
+        "sub.cc.u32 t22, %5, t19;\n\t"
+        "subc.cc.u32 t23, %3, t20;\n\t"
+        "subc.cc.u32 t24, %4, t21;\n\t"
+        "subc.u32 t25, 0, 0;\n\t"
+        "and.b32 t26, %6, t25;\n\t"
+        "and.b32 t27, %7, t25;\n\t"
+        "add.u32 t2, t2, t25;\n\t"
+        "add.cc.u32 t28, t22, t26;\n\t"
+        "addc.cc.u32 t29, t23, t27;\n\t"
+        "addc.cc.u32 t30, t24, 0;\n\t"
+        "addc.u32 t31, t25, 0;\n\t"
+        "and.b32 t32, %6, t31;\n\t"
+        "and.b32 t33, %7, t31;\n\t"
+        "add.u32 t2, t2, t31;\n\t"
+        "add.cc.u32 t34, t28, t32;\n\t"
+        "addc.cc.u32 t35, t29, t33;\n\t"
+        "addc.cc.u32 t36, t30, 0;\n\t"
+        "addc.u32 t37, t31, 0;\n\t"
+        "mov.b32 %0, t34;\n\t"
+        "mov.b32 %1, t35;\n\t"
+        "mov.b32 %2, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[38];
+    t[0] = ptx_xor(x[1], x[4]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[1], t[4]);
+    t[6] = ptx_mul_lo(x[5], t[5]);
+    t[7] = ptx_mul_hi(x[5], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[0]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[4]);
+    t[9] = ptx_sub(x[0], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[4], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[4]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[3], t[2]);
+    t[16] = ptx_mul_hi(x[3], t[2]);
+    t[17] = ptx_mul_lo(x[4], t[2]);
+    t[18] = ptx_mul_hi(x[4], t[2]);
+    t[19] = ptx_mov(t[15]);
+    t[20] = ptx_add_cc(cf, t[16], t[17]);
+    t[21] = ptx_addc(cf, 0u, t[18]);
+    t[22] = ptx_sub_cc(cf, x[2], t[19]);
+    t[23] = ptx_subc_cc(cf, x[0], t[20]);
+    t[24] = ptx_subc_cc(cf, x[1], t[21]);
+    t[25] = ptx_subc(cf, 0u, 0u);
+    t[26] = ptx_and(x[3], t[25]);
+    t[27] = ptx_and(x[4], t[25]);
+    t[2] = ptx_add(t[2], t[25]);
+    t[28] = ptx_add_cc(cf, t[22], t[26]);
+    t[29] = ptx_addc_cc(cf, t[23], t[27]);
+    t[30] = ptx_addc_cc(cf, t[24], 0u);
+    t[31] = ptx_addc(cf, t[25], 0u);
+    t[32] = ptx_and(x[3], t[31]);
+    t[33] = ptx_and(x[4], t[31]);
+    t[2] = ptx_add(t[2], t[31]);
+    t[34] = ptx_add_cc(cf, t[28], t[32]);
+    t[35] = ptx_addc_cc(cf, t[29], t[33]);
+    ptx_addc_cc(cf, t[30], 0u);
+    ptx_addc(cf, t[31], 0u);
+    y[0] = ptx_mov(t[34]);
+    y[1] = ptx_mov(t[35]);
+    y[2] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_2: a step that the loops below call; 17 instructions.
+struct sqrt_division_finish_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 5;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<9>;\n\t"
+        "not.b32 t0, %10;\n\t"
+        "shr.b32 t1, %7, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t5, t2;\n\t"
+        "xor.b32 t3, %5, %6;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %5;\n\t"
+        "and.b32 t4, %6, t5;\n\t"
+        "and.b32 t6, %7, 31;\n\t"
+        "shf.r.clamp.b32 t7, t3, t4, t6;\n\t"
+        "shr.b32 t8, t4, t6;\n\t"
+        "and.b32 %0, %8, t0;\n\t"
+        "and.b32 %1, %9, t0;\n\t"
+        "and.b32 %2, t7, t0;\n\t"
+        "and.b32 %3, t8, t0;\n\t"
+        "and.b32 %4, %10, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[9];
+    t[0] = ptx_not(x[5]);
+    t[1] = ptx_shr(x[2], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[5] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_and(x[1], t[5]);
+    t[6] = ptx_and(x[2], 31u);
+    t[7] = ptx_shf_r_clamp(t[3], t[4], t[6]);
+    t[8] = ptx_shr(t[4], t[6]);
+    y[0] = ptx_and(x[3], t[0]);
+    y[1] = ptx_and(x[4], t[0]);
+    y[2] = ptx_and(t[7], t[0]);
+    y[3] = ptx_and(t[8], t[0]);
+    y[4] = ptx_and(x[5], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_2: a step that the loops below call; 16 instructions.
+struct sqrt_newton_update_2 {
+  static constexpr unsigned in_words = 5;
+  static constexpr unsigned out_words = 2;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<12>;\n\t"
+        "add.cc.u32 t0, %2, %4;\n\t"
+        "addc.cc.u32 t1, %3, %5;\n\t"
+        "addc.u32 t2, 0, 0;\n\t"
+        "shf.r.clamp.b32 t3, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t4, t1, t2, 1;\n\t"
+        "sub.cc.u32 t5, t3, %2;\n\t"
+        "subc.cc.u32 t6, t4, %3;\n\t"
+        "subc.u32 t7, 0, 0;\n\t"
+        "sub.u32 t8, %6, 1;\n\t"
+        "and.b32 t9, t7, t8;\n\t"
+        "xor.b32 t10, %2, t3;\n\t"
+        "and.b32 t10, t10, t9;\n\t"
+        "xor.b32 %0, %2, t10;\n\t"
+        "xor.b32 t11, %3, t4;\n\t"
+        "and.b32 t11, t11, t9;\n\t"
+        "xor.b32 %1, %3, t11;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[12];
+    t[0] = ptx_add_cc(cf, x[0], x[2]);
+    t[1] = ptx_addc_cc(cf, x[1], x[3]);
+    t[2] = ptx_addc(cf, 0u, 0u);
+    t[3] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[4] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    ptx_sub_cc(cf, t[3], x[0]);
+    ptx_subc_cc(cf, t[4], x[1]);
+    t[7] = ptx_subc(cf, 0u, 0u);
+    t[8] = ptx_sub(x[4], 1u);
+    t[9] = ptx_and(t[7], t[8]);
+    t[10] = ptx_xor(x[0], t[3]);
+    t[10] = ptx_and(t[10], t[9]);
+    y[0] = ptx_xor(x[0], t[10]);
+    t[11] = ptx_xor(x[1], t[4]);
     t[11] = ptx_and(t[11], t[9]);
-    y[3] = ptx_xor(t[6], t[11]);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    t[12] = ptx_xor(t[7], t[1]);
-    t[12] = ptx_and(t[12], t[9]);
-    y[4] = ptx_xor(t[7], t[12]);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    t[13] = ptx_xor(t[8], t[2]);
-    t[13] = ptx_and(t[13], t[9]);
-    y[5] = ptx_xor(t[8], t[13]);
+    y[1] = ptx_xor(x[1], t[11]);
+  }
+#endif
+};
+
+// sqrt_newton_check_2: a step that the loops below call; 49 instructions.
+struct sqrt_newton_check_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<25>;\n\t"
+        "mul.lo.u32 t4, %4, %3;\n\t"
+        "mul.hi.u32 t5, %4, %3;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t4;\n\t"
+        "mov.b32 t2, t5;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.u32 t3, 0, 0;\n\t"
+        "mul.lo.u32 t0, %3, %3;\n\t"
+        "mad.hi.cc.u32 t1, %3, %3, t1;\n\t"
+        "madc.lo.cc.u32 t2, %4, %4, t2;\n\t"
+        "madc.hi.u32 t3, %4, %4, t3;\n\t"
+        "sub.cc.u32 t6, t0, %5;\n\t"
+        "subc.cc.u32 t7, t1, %6;\n\t"
+        "subc.cc.u32 t8, t2, %7;\n\t"
+        "subc.cc.u32 t9, t3, %8;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "shl.b32 t11, %3, 1;\n\t"
+        "shf.l.clamp.b32 t12, %3, %4, 1;\n\t"
+        "shr.b32 t13, %4, 31;\n\t"
+        "sub.cc.u32 t11, t11, 1;\n\t"
+        "subc.cc.u32 t12, t12, 0;\n\t"
+        "subc.u32 t13, t13, 0;\n\t"
+        "mov.b32 t14, 0;\n\t"
+        "mov.b32 t15, 0;\n\t"
+        "or.b32 t14, t14, t6;\n\t"
+        "xor.b32 t16, t6, t11;\n\t"
+        "or.b32 t15, t15, t16;\n\t"
+        "or.b32 t14, t14, t7;\n\t"
+        "xor.b32 t17, t7, t12;\n\t"
+        "or.b32 t15, t15, t17;\n\t"
+        "or.b32 t14, t14, t8;\n\t"
+        "xor.b32 t18, t8, t13;\n\t"
+        "or.b32 t15, t15, t18;\n\t"
+        "or.b32 t14, t14, t9;\n\t"
+        "xor.b32 t19, t9, 0;\n\t"
+        "or.b32 t15, t15, t19;\n\t"
+        "sub.cc.u32 t23, 0, t14;\n\t"
+        "subc.u32 t20, 0, 0;\n\t"
+        "not.b32 t21, t20;\n\t"
+        "not.b32 t10, t10;\n\t"
+        "and.b32 t20, t20, t10;\n\t"
+        "add.cc.u32 %0, %3, t20;\n\t"
+        "addc.u32 %1, %4, t20;\n\t"
+        "sub.cc.u32 t24, 0, t15;\n\t"
+        "subc.u32 t22, 0, 0;\n\t"
+        "add.u32 t22, t22, 1;\n\t"
+        "and.b32 %2, t21, 1;\n\t"
+        "or.b32 %2, %2, t22;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[25];
+    t[4] = ptx_mul_lo(x[1], x[0]);
+    t[5] = ptx_mul_hi(x[1], x[0]);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[4]);
+    t[2] = ptx_mov(t[5]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi(cf, x[1], x[1], t[3]);
+    t[6] = ptx_sub_cc(cf, t[0], x[2]);
+    t[7] = ptx_subc_cc(cf, t[1], x[3]);
+    t[8] = ptx_subc_cc(cf, t[2], x[4]);
+    t[9] = ptx_subc_cc(cf, t[3], x[5]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[11] = ptx_shl(x[0], 1u);
+    t[12] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[13] = ptx_shr(x[1], 31u);
+    t[11] = ptx_sub_cc(cf, t[11], 1u);
+    t[12] = ptx_subc_cc(cf, t[12], 0u);
+    t[13] = ptx_subc(cf, t[13], 0u);
+    t[14] = ptx_mov(0u);
+    t[15] = ptx_mov(0u);
+    t[14] = ptx_or(t[14], t[6]);
+    t[16] = ptx_xor(t[6], t[11]);
+    t[15] = ptx_or(t[15], t[16]);
+    t[14] = ptx_or(t[14], t[7]);
+    t[17] = ptx_xor(t[7], t[12]);
+    t[15] = ptx_or(t[15], t[17]);
+    t[14] = ptx_or(t[14], t[8]);
+    t[18] = ptx_xor(t[8], t[13]);
+    t[15] = ptx_or(t[15], t[18]);
+    t[14] = ptx_or(t[14], t[9]);
+    t[19] = ptx_xor(t[9], 0u);
+    t[15] = ptx_or(t[15], t[19]);
+    ptx_sub_cc(cf, 0u, t[14]);
+    t[20] = ptx_subc(cf, 0u, 0u);
+    t[21] = ptx_not(t[20]);
+    t[10] = ptx_not(t[10]);
+    t[20] = ptx_and(t[20], t[10]);
+    y[0] = ptx_add_cc(cf, x[0], t[20]);
+    y[1] = ptx_addc(cf, x[1], t[20]);
+    ptx_sub_cc(cf, 0u, t[15]);
+    t[22] = ptx_subc(cf, 0u, 0u);
+    t[22] = ptx_add(t[22], 1u);
+    y[2] = ptx_and(t[21], 1u);
+    y[2] = ptx_or(y[2], t[22]);
   }
 #endif
 };
@@ -11934,7 +14584,7 @@ struct gcd {
 #endif
 };
 
-// sqrt: floor(sqrt(a)); flag 1 where a is an exact square: the digit-by-digit square root, a step per bit of the root whatever a is; a loop around sqrt_step.
+// sqrt: floor(sqrt(a)); flag 1 where a is an exact square: digit by digit (a step per bit of the root) below 128 bits, from there Newton's iteration at doubling precision (a division and a square a level), the same steps whatever a is; a loop around sqrt_newton_start, sqrt_newton_root, sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2.
 struct sqrt {
   static constexpr const char* name = "sqrt";
   static constexpr unsigned bits = 128;
@@ -11955,10 +14605,10 @@ struct sqrt {
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 3>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 2, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 3>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 2, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>>(y, x); }
 #endif
 };
 

@@ -807,6 +807,50 @@ MPGEN_HOST_DEVICE void square_root_floor(uint32_t* y, const uint32_t* x) {
   y[N] = equal_mask<M>(s + M, zero) & 1u;
 }
 
+// One level of square_root_newton: s, the top Below limbs of the root's H, is
+// floor(sqrt(T')) for T' the top 2 Below limbs of a'; extended by all-ones limbs to Limbs
+// limbs it is above floor(sqrt(T)), T the top 2 Limbs limbs, by less than 2^(32 (Limbs -
+// Below)); one round (divide: T by s, s's top bit set; Update: the smaller of s and (s +
+// q) / 2) leaves the root or one more, and Check decides by s^2 against T (its word after
+// the limbs: whether T is a square).
+template <class Normalize, class Step, class Finish, class Update, class Check, unsigned Below, unsigned Limbs>
+struct root_level {
+  template <unsigned H>
+  MPGEN_HOST_DEVICE static void run(const uint32_t* a, uint32_t* s, uint32_t* exact) {
+    uint32_t* root = s + H - Limbs;
+    const uint32_t* top = a + 2 * (H - Limbs);
+    MPGEN_UNROLL for (unsigned k = 0; k < Limbs - Below; ++k) root[k] = ~0u;
+    uint32_t in[3 * Limbs], quotient[Limbs + 1], pair[2 * Limbs + 1], checked[Limbs + 1];
+    copy<2 * Limbs>(in, top);  // T, then s: divide's x
+    copy<Limbs>(in + 2 * Limbs, root);
+    divide<Normalize, Step, Finish, Limbs, true, true, false>(quotient, in);
+    copy<Limbs>(pair, root);
+    copy<Limbs + 1>(pair + Limbs, quotient);
+    apply<Update>(in, pair);  // the next s, then T: Check's x
+    copy<2 * Limbs>(in + Limbs, top);
+    apply<Check>(checked, in);
+    copy<Limbs>(root, checked);
+    *exact = checked[Limbs];
+  }
+};
+
+// y = floor(sqrt(a)) and the flag word (1 where a is an exact square) for x = a (N limbs)
+// by Newton's iteration at doubling precision on the root's H limbs (ops/sqrt.py): Start
+// gives a' = a 4^k (2H limbs, one of its top two bits set), the root of its top two limbs
+// in the top limb of s, k and a's nonzero mask; each of Levels (root_level, from 2 limbs
+// to H) makes s the root of more of a''s top limbs; Root shifts s back by k.
+template <class Start, class Root, unsigned N, unsigned H, class... Levels>
+MPGEN_HOST_DEVICE void square_root_newton(uint32_t* y, const uint32_t* x) {
+  uint32_t start[Start::out_words], last[H + 3];  // a' (2H), s (H), k, the mask; then s, k, the mask, exact
+  apply<Start>(start, x);
+  uint32_t exact = 0;
+  const int in_order[] = {(Levels::template run<H>(start, start + 2 * H, &exact), 0)...};
+  (void)in_order;
+  copy<H + 2>(last, start + 2 * H);
+  last[H + 2] = exact;
+  apply<Root>(y, last);
+}
+
 }  // namespace loops
 }  // namespace mpgen
 
@@ -10169,43 +10213,3900 @@ struct gcd_finish {
 #endif
 };
 
-// sqrt_step: a step that the loops below call; 26 instructions.
-struct sqrt_step {
-  static constexpr unsigned in_words = 7;
+// sqrt_newton_start: a step that the loops below call; 750 instructions.
+struct sqrt_newton_start {
+  static constexpr unsigned in_words = 5;
+  static constexpr unsigned out_words = 11;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<502>;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "clz.b32 t1, %11;\n\t"
+        "clz.b32 t4, %12;\n\t"
+        "shr.b32 t5, t4, 5;\n\t"
+        "sub.u32 t5, 0, t5;\n\t"
+        "and.b32 t1, t1, t5;\n\t"
+        "add.u32 t1, t1, t4;\n\t"
+        "clz.b32 t6, %13;\n\t"
+        "shr.b32 t7, t6, 5;\n\t"
+        "sub.u32 t7, 0, t7;\n\t"
+        "and.b32 t1, t1, t7;\n\t"
+        "add.u32 t1, t1, t6;\n\t"
+        "clz.b32 t8, %14;\n\t"
+        "shr.b32 t9, t8, 5;\n\t"
+        "sub.u32 t9, 0, t9;\n\t"
+        "and.b32 t1, t1, t9;\n\t"
+        "add.u32 t1, t1, t8;\n\t"
+        "clz.b32 t10, %15;\n\t"
+        "shr.b32 t11, t10, 5;\n\t"
+        "sub.u32 t11, 0, t11;\n\t"
+        "and.b32 t1, t1, t11;\n\t"
+        "add.u32 t1, t1, t10;\n\t"
+        "clz.b32 t12, t0;\n\t"
+        "shr.b32 t13, t12, 5;\n\t"
+        "sub.u32 t13, 0, t13;\n\t"
+        "and.b32 t1, t1, t13;\n\t"
+        "add.u32 t1, t1, t12;\n\t"
+        "and.b32 t2, t1, 4294967294;\n\t"
+        "shr.b32 t3, t2, 1;\n\t"
+        "shr.b32 t14, t2, 5;\n\t"
+        "and.b32 t14, t14, 1;\n\t"
+        "sub.u32 t15, 0, t14;\n\t"
+        "not.b32 t22, t15;\n\t"
+        "and.b32 t16, %11, t22;\n\t"
+        "xor.b32 t17, %12, %11;\n\t"
+        "and.b32 t17, t17, t15;\n\t"
+        "xor.b32 t17, t17, %12;\n\t"
+        "xor.b32 t18, %13, %12;\n\t"
+        "and.b32 t18, t18, t15;\n\t"
+        "xor.b32 t18, t18, %13;\n\t"
+        "xor.b32 t19, %14, %13;\n\t"
+        "and.b32 t19, t19, t15;\n\t"
+        "xor.b32 t19, t19, %14;\n\t"
+        "xor.b32 t20, %15, %14;\n\t"
+        "and.b32 t20, t20, t15;\n\t"
+        "xor.b32 t20, t20, %15;\n\t"
+        "xor.b32 t21, t0, %15;\n\t"
+        "and.b32 t21, t21, t15;\n\t"
+        "xor.b32 t21, t21, t0;\n\t"
+        "shr.b32 t23, t2, 6;\n\t"
+        "and.b32 t23, t23, 1;\n\t"
+        "sub.u32 t24, 0, t23;\n\t"
+        "not.b32 t31, t24;\n\t"
+        "and.b32 t25, t16, t31;\n\t"
+        "and.b32 t26, t17, t31;\n\t"
+        "xor.b32 t27, t18, t16;\n\t"
+        "and.b32 t27, t27, t24;\n\t"
+        "xor.b32 t27, t27, t18;\n\t"
+        "xor.b32 t28, t19, t17;\n\t"
+        "and.b32 t28, t28, t24;\n\t"
+        "xor.b32 t28, t28, t19;\n\t"
+        "xor.b32 t29, t20, t18;\n\t"
+        "and.b32 t29, t29, t24;\n\t"
+        "xor.b32 t29, t29, t20;\n\t"
+        "xor.b32 t30, t21, t19;\n\t"
+        "and.b32 t30, t30, t24;\n\t"
+        "xor.b32 t30, t30, t21;\n\t"
+        "shr.b32 t32, t2, 7;\n\t"
+        "and.b32 t32, t32, 1;\n\t"
+        "sub.u32 t33, 0, t32;\n\t"
+        "not.b32 t40, t33;\n\t"
+        "and.b32 t34, t25, t40;\n\t"
+        "and.b32 t35, t26, t40;\n\t"
+        "and.b32 t36, t27, t40;\n\t"
+        "and.b32 t37, t28, t40;\n\t"
+        "xor.b32 t38, t29, t25;\n\t"
+        "and.b32 t38, t38, t33;\n\t"
+        "xor.b32 t38, t38, t29;\n\t"
+        "xor.b32 t39, t30, t26;\n\t"
+        "and.b32 t39, t39, t33;\n\t"
+        "xor.b32 t39, t39, t30;\n\t"
+        "and.b32 t41, t2, 31;\n\t"
+        "shl.b32 t42, t34, t41;\n\t"
+        "shf.l.clamp.b32 t43, t34, t35, t41;\n\t"
+        "shf.l.clamp.b32 t44, t35, t36, t41;\n\t"
+        "shf.l.clamp.b32 t45, t36, t37, t41;\n\t"
+        "shf.l.clamp.b32 t46, t37, t38, t41;\n\t"
+        "shf.l.clamp.b32 t47, t38, t39, t41;\n\t"
+        "mov.b32 t48, 0;\n\t"
+        "mov.b32 t49, 0;\n\t"
+        "mov.b32 t50, 0;\n\t"
+        "shr.b32 t51, t47, 30;\n\t"
+        "and.b32 t51, t51, 3;\n\t"
+        "shf.l.clamp.b32 t53, t49, t50, 2;\n\t"
+        "shl.b32 t52, t49, 2;\n\t"
+        "or.b32 t52, t52, t51;\n\t"
+        "shl.b32 t54, t48, 2;\n\t"
+        "or.b32 t54, t54, 1;\n\t"
+        "shr.b32 t55, t48, 30;\n\t"
+        "sub.cc.u32 t56, t52, t54;\n\t"
+        "subc.cc.u32 t57, t53, t55;\n\t"
+        "subc.u32 t58, 0, 0;\n\t"
+        "xor.b32 t63, t56, t52;\n\t"
+        "and.b32 t63, t63, t58;\n\t"
+        "xor.b32 t59, t56, t63;\n\t"
+        "xor.b32 t64, t57, t53;\n\t"
+        "and.b32 t64, t64, t58;\n\t"
+        "xor.b32 t60, t57, t64;\n\t"
+        "add.u32 t61, t58, 1;\n\t"
+        "shl.b32 t62, t48, 1;\n\t"
+        "or.b32 t62, t62, t61;\n\t"
+        "shr.b32 t65, t47, 28;\n\t"
+        "and.b32 t65, t65, 3;\n\t"
+        "shf.l.clamp.b32 t67, t59, t60, 2;\n\t"
+        "shl.b32 t66, t59, 2;\n\t"
+        "or.b32 t66, t66, t65;\n\t"
+        "shl.b32 t68, t62, 2;\n\t"
+        "or.b32 t68, t68, 1;\n\t"
+        "shr.b32 t69, t62, 30;\n\t"
+        "sub.cc.u32 t70, t66, t68;\n\t"
+        "subc.cc.u32 t71, t67, t69;\n\t"
+        "subc.u32 t72, 0, 0;\n\t"
+        "xor.b32 t77, t70, t66;\n\t"
+        "and.b32 t77, t77, t72;\n\t"
+        "xor.b32 t73, t70, t77;\n\t"
+        "xor.b32 t78, t71, t67;\n\t"
+        "and.b32 t78, t78, t72;\n\t"
+        "xor.b32 t74, t71, t78;\n\t"
+        "add.u32 t75, t72, 1;\n\t"
+        "shl.b32 t76, t62, 1;\n\t"
+        "or.b32 t76, t76, t75;\n\t"
+        "shr.b32 t79, t47, 26;\n\t"
+        "and.b32 t79, t79, 3;\n\t"
+        "shf.l.clamp.b32 t81, t73, t74, 2;\n\t"
+        "shl.b32 t80, t73, 2;\n\t"
+        "or.b32 t80, t80, t79;\n\t"
+        "shl.b32 t82, t76, 2;\n\t"
+        "or.b32 t82, t82, 1;\n\t"
+        "shr.b32 t83, t76, 30;\n\t"
+        "sub.cc.u32 t84, t80, t82;\n\t"
+        "subc.cc.u32 t85, t81, t83;\n\t"
+        "subc.u32 t86, 0, 0;\n\t"
+        "xor.b32 t91, t84, t80;\n\t"
+        "and.b32 t91, t91, t86;\n\t"
+        "xor.b32 t87, t84, t91;\n\t"
+        "xor.b32 t92, t85, t81;\n\t"
+        "and.b32 t92, t92, t86;\n\t"
+        "xor.b32 t88, t85, t92;\n\t"
+        "add.u32 t89, t86, 1;\n\t"
+        "shl.b32 t90, t76, 1;\n\t"
+        "or.b32 t90, t90, t89;\n\t"
+        "shr.b32 t93, t47, 24;\n\t"
+        "and.b32 t93, t93, 3;\n\t"
+        "shf.l.clamp.b32 t95, t87, t88, 2;\n\t"
+        "shl.b32 t94, t87, 2;\n\t"
+        "or.b32 t94, t94, t93;\n\t"
+        "shl.b32 t96, t90, 2;\n\t"
+        "or.b32 t96, t96, 1;\n\t"
+        "shr.b32 t97, t90, 30;\n\t"
+        "sub.cc.u32 t98, t94, t96;\n\t"
+        "subc.cc.u32 t99, t95, t97;\n\t"
+        "subc.u32 t100, 0, 0;\n\t"
+        "xor.b32 t105, t98, t94;\n\t"
+        "and.b32 t105, t105, t100;\n\t"
+        "xor.b32 t101, t98, t105;\n\t"
+        "xor.b32 t106, t99, t95;\n\t"
+        "and.b32 t106, t106, t100;\n\t"
+        "xor.b32 t102, t99, t106;\n\t"
+        "add.u32 t103, t100, 1;\n\t"
+        "shl.b32 t104, t90, 1;\n\t"
+        "or.b32 t104, t104, t103;\n\t"
+        "shr.b32 t107, t47, 22;\n\t"
+        "and.b32 t107, t107, 3;\n\t"
+        "shf.l.clamp.b32 t109, t101, t102, 2;\n\t"
+        "shl.b32 t108, t101, 2;\n\t"
+        "or.b32 t108, t108, t107;\n\t"
+        "shl.b32 t110, t104, 2;\n\t"
+        "or.b32 t110, t110, 1;\n\t"
+        "shr.b32 t111, t104, 30;\n\t"
+        "sub.cc.u32 t112, t108, t110;\n\t"
+        "subc.cc.u32 t113, t109, t111;\n\t"
+        "subc.u32 t114, 0, 0;\n\t"
+        "xor.b32 t119, t112, t108;\n\t"
+        "and.b32 t119, t119, t114;\n\t"
+        "xor.b32 t115, t112, t119;\n\t"
+        "xor.b32 t120, t113, t109;\n\t"
+        "and.b32 t120, t120, t114;\n\t"
+        "xor.b32 t116, t113, t120;\n\t"
+        "add.u32 t117, t114, 1;\n\t"
+        "shl.b32 t118, t104, 1;\n\t"
+        "or.b32 t118, t118, t117;\n\t"
+        "shr.b32 t121, t47, 20;\n\t"
+        "and.b32 t121, t121, 3;\n\t"
+        "shf.l.clamp.b32 t123, t115, t116, 2;\n\t"
+        "shl.b32 t122, t115, 2;\n\t"
+        "or.b32 t122, t122, t121;\n\t"
+        "shl.b32 t124, t118, 2;\n\t"
+        "or.b32 t124, t124, 1;\n\t"
+        "shr.b32 t125, t118, 30;\n\t"
+        "sub.cc.u32 t126, t122, t124;\n\t"
+        "subc.cc.u32 t127, t123, t125;\n\t"
+        "subc.u32 t128, 0, 0;\n\t"
+        "xor.b32 t133, t126, t122;\n\t"
+        "and.b32 t133, t133, t128;\n\t"
+        "xor.b32 t129, t126, t133;\n\t"
+        "xor.b32 t134, t127, t123;\n\t"
+        "and.b32 t134, t134, t128;\n\t"
+        "xor.b32 t130, t127, t134;\n\t"
+        "add.u32 t131, t128, 1;\n\t"
+        "shl.b32 t132, t118, 1;\n\t"
+        "or.b32 t132, t132, t131;\n\t"
+        "shr.b32 t135, t47, 18;\n\t"
+        "and.b32 t135, t135, 3;\n\t"
+        "shf.l.clamp.b32 t137, t129, t130, 2;\n\t"
+        "shl.b32 t136, t129, 2;\n\t"
+        "or.b32 t136, t136, t135;\n\t"
+        "shl.b32 t138, t132, 2;\n\t"
+        "or.b32 t138, t138, 1;\n\t"
+        "shr.b32 t139, t132, 30;\n\t"
+        "sub.cc.u32 t140, t136, t138;\n\t"
+        "subc.cc.u32 t141, t137, t139;\n\t"
+        "subc.u32 t142, 0, 0;\n\t"
+        "xor.b32 t147, t140, t136;\n\t"
+        "and.b32 t147, t147, t142;\n\t"
+        "xor.b32 t143, t140, t147;\n\t"
+        "xor.b32 t148, t141, t137;\n\t"
+        "and.b32 t148, t148, t142;\n\t"
+        "xor.b32 t144, t141, t148;\n\t"
+        "add.u32 t145, t142, 1;\n\t"
+        "shl.b32 t146, t132, 1;\n\t"
+        "or.b32 t146, t146, t145;\n\t"
+        "shr.b32 t149, t47, 16;\n\t"
+        "and.b32 t149, t149, 3;\n\t"
+        "shf.l.clamp.b32 t151, t143, t144, 2;\n\t"
+        "shl.b32 t150, t143, 2;\n\t"
+        "or.b32 t150, t150, t149;\n\t"
+        "shl.b32 t152, t146, 2;\n\t"
+        "or.b32 t152, t152, 1;\n\t"
+        "shr.b32 t153, t146, 30;\n\t"
+        "sub.cc.u32 t154, t150, t152;\n\t"
+        "subc.cc.u32 t155, t151, t153;\n\t"
+        "subc.u32 t156, 0, 0;\n\t"
+        "xor.b32 t161, t154, t150;\n\t"
+        "and.b32 t161, t161, t156;\n\t"
+        "xor.b32 t157, t154, t161;\n\t"
+        "xor.b32 t162, t155, t151;\n\t"
+        "and.b32 t162, t162, t156;\n\t"
+        "xor.b32 t158, t155, t162;\n\t"
+        "add.u32 t159, t156, 1;\n\t"
+        "shl.b32 t160, t146, 1;\n\t"
+        "or.b32 t160, t160, t159;\n\t"
+        "shr.b32 t163, t47, 14;\n\t"
+        "and.b32 t163, t163, 3;\n\t"
+        "shf.l.clamp.b32 t165, t157, t158, 2;\n\t"
+        "shl.b32 t164, t157, 2;\n\t"
+        "or.b32 t164, t164, t163;\n\t"
+        "shl.b32 t166, t160, 2;\n\t"
+        "or.b32 t166, t166, 1;\n\t"
+        "shr.b32 t167, t160, 30;\n\t"
+        "sub.cc.u32 t168, t164, t166;\n\t"
+        "subc.cc.u32 t169, t165, t167;\n\t"
+        "subc.u32 t170, 0, 0;\n\t"
+        "xor.b32 t175, t168, t164;\n\t"
+        "and.b32 t175, t175, t170;\n\t"
+        "xor.b32 t171, t168, t175;\n\t"
+        "xor.b32 t176, t169, t165;\n\t"
+        "and.b32 t176, t176, t170;\n\t"
+        "xor.b32 t172, t169, t176;\n\t"
+        "add.u32 t173, t170, 1;\n\t"
+        "shl.b32 t174, t160, 1;\n\t"
+        "or.b32 t174, t174, t173;\n\t"
+        "shr.b32 t177, t47, 12;\n\t"
+        "and.b32 t177, t177, 3;\n\t"
+        "shf.l.clamp.b32 t179, t171, t172, 2;\n\t"
+        "shl.b32 t178, t171, 2;\n\t"
+        "or.b32 t178, t178, t177;\n\t"
+        "shl.b32 t180, t174, 2;\n\t"
+        "or.b32 t180, t180, 1;\n\t"
+        "shr.b32 t181, t174, 30;\n\t"
+        "sub.cc.u32 t182, t178, t180;\n\t"
+        "subc.cc.u32 t183, t179, t181;\n\t"
+        "subc.u32 t184, 0, 0;\n\t"
+        "xor.b32 t189, t182, t178;\n\t"
+        "and.b32 t189, t189, t184;\n\t"
+        "xor.b32 t185, t182, t189;\n\t"
+        "xor.b32 t190, t183, t179;\n\t"
+        "and.b32 t190, t190, t184;\n\t"
+        "xor.b32 t186, t183, t190;\n\t"
+        "add.u32 t187, t184, 1;\n\t"
+        "shl.b32 t188, t174, 1;\n\t"
+        "or.b32 t188, t188, t187;\n\t"
+        "shr.b32 t191, t47, 10;\n\t"
+        "and.b32 t191, t191, 3;\n\t"
+        "shf.l.clamp.b32 t193, t185, t186, 2;\n\t"
+        "shl.b32 t192, t185, 2;\n\t"
+        "or.b32 t192, t192, t191;\n\t"
+        "shl.b32 t194, t188, 2;\n\t"
+        "or.b32 t194, t194, 1;\n\t"
+        "shr.b32 t195, t188, 30;\n\t"
+        "sub.cc.u32 t196, t192, t194;\n\t"
+        "subc.cc.u32 t197, t193, t195;\n\t"
+        "subc.u32 t198, 0, 0;\n\t"
+        "xor.b32 t203, t196, t192;\n\t"
+        "and.b32 t203, t203, t198;\n\t"
+        "xor.b32 t199, t196, t203;\n\t"
+        "xor.b32 t204, t197, t193;\n\t"
+        "and.b32 t204, t204, t198;\n\t"
+        "xor.b32 t200, t197, t204;\n\t"
+        "add.u32 t201, t198, 1;\n\t"
+        "shl.b32 t202, t188, 1;\n\t"
+        "or.b32 t202, t202, t201;\n\t"
+        "shr.b32 t205, t47, 8;\n\t"
+        "and.b32 t205, t205, 3;\n\t"
+        "shf.l.clamp.b32 t207, t199, t200, 2;\n\t"
+        "shl.b32 t206, t199, 2;\n\t"
+        "or.b32 t206, t206, t205;\n\t"
+        "shl.b32 t208, t202, 2;\n\t"
+        "or.b32 t208, t208, 1;\n\t"
+        "shr.b32 t209, t202, 30;\n\t"
+        "sub.cc.u32 t210, t206, t208;\n\t"
+        "subc.cc.u32 t211, t207, t209;\n\t"
+        "subc.u32 t212, 0, 0;\n\t"
+        "xor.b32 t217, t210, t206;\n\t"
+        "and.b32 t217, t217, t212;\n\t"
+        "xor.b32 t213, t210, t217;\n\t"
+        "xor.b32 t218, t211, t207;\n\t"
+        "and.b32 t218, t218, t212;\n\t"
+        "xor.b32 t214, t211, t218;\n\t"
+        "add.u32 t215, t212, 1;\n\t"
+        "shl.b32 t216, t202, 1;\n\t"
+        "or.b32 t216, t216, t215;\n\t"
+        "shr.b32 t219, t47, 6;\n\t"
+        "and.b32 t219, t219, 3;\n\t"
+        "shf.l.clamp.b32 t221, t213, t214, 2;\n\t"
+        "shl.b32 t220, t213, 2;\n\t"
+        "or.b32 t220, t220, t219;\n\t"
+        "shl.b32 t222, t216, 2;\n\t"
+        "or.b32 t222, t222, 1;\n\t"
+        "shr.b32 t223, t216, 30;\n\t"
+        "sub.cc.u32 t224, t220, t222;\n\t"
+        "subc.cc.u32 t225, t221, t223;\n\t"
+        "subc.u32 t226, 0, 0;\n\t"
+        "xor.b32 t231, t224, t220;\n\t"
+        "and.b32 t231, t231, t226;\n\t"
+        "xor.b32 t227, t224, t231;\n\t"
+        "xor.b32 t232, t225, t221;\n\t"
+        "and.b32 t232, t232, t226;\n\t"
+        "xor.b32 t228, t225, t232;\n\t"
+        "add.u32 t229, t226, 1;\n\t"
+        "shl.b32 t230, t216, 1;\n\t"
+        "or.b32 t230, t230, t229;\n\t"
+        "shr.b32 t233, t47, 4;\n\t"
+        "and.b32 t233, t233, 3;\n\t"
+        "shf.l.clamp.b32 t235, t227, t228, 2;\n\t"
+        "shl.b32 t234, t227, 2;\n\t"
+        "or.b32 t234, t234, t233;\n\t"
+        "shl.b32 t236, t230, 2;\n\t"
+        "or.b32 t236, t236, 1;\n\t"
+        "shr.b32 t237, t230, 30;\n\t"
+        "sub.cc.u32 t238, t234, t236;\n\t"
+        "subc.cc.u32 t239, t235, t237;\n\t"
+        "subc.u32 t240, 0, 0;\n\t"
+        "xor.b32 t245, t238, t234;\n\t"
+        "and.b32 t245, t245, t240;\n\t"
+        "xor.b32 t241, t238, t245;\n\t"
+        "xor.b32 t246, t239, t235;\n\t"
+        "and.b32 t246, t246, t240;\n\t"
+        "xor.b32 t242, t239, t246;\n\t"
+        "add.u32 t243, t240, 1;\n\t"
+        "shl.b32 t244, t230, 1;\n\t"
+        "or.b32 t244, t244, t243;\n\t"
+        "shr.b32 t247, t47, 2;\n\t"
+        "and.b32 t247, t247, 3;\n\t"
+        "shf.l.clamp.b32 t249, t241, t242, 2;\n\t"
+        "shl.b32 t248, t241, 2;\n\t"
+        "or.b32 t248, t248, t247;\n\t"
+        "shl.b32 t250, t244, 2;\n\t"
+        "or.b32 t250, t250, 1;\n\t"
+        "shr.b32 t251, t244, 30;\n\t"
+        "sub.cc.u32 t252, t248, t250;\n\t"
+        "subc.cc.u32 t253, t249, t251;\n\t"
+        "subc.u32 t254, 0, 0;\n\t"
+        "xor.b32 t259, t252, t248;\n\t"
+        "and.b32 t259, t259, t254;\n\t"
+        "xor.b32 t255, t252, t259;\n\t"
+        "xor.b32 t260, t253, t249;\n\t"
+        "and.b32 t260, t260, t254;\n\t"
+        "xor.b32 t256, t253, t260;\n\t"
+        "add.u32 t257, t254, 1;\n\t"
+        "shl.b32 t258, t244, 1;\n\t"
+        "or.b32 t258, t258, t257;\n\t"
+        "shr.b32 t261, t47, 0;\n\t"
+        "and.b32 t261, t261, 3;\n\t"
+        "shf.l.clamp.b32 t263, t255, t256, 2;\n\t"
+        "shl.b32 t262, t255, 2;\n\t"
+        "or.b32 t262, t262, t261;\n\t"
+        "shl.b32 t264, t258, 2;\n\t"
+        "or.b32 t264, t264, 1;\n\t"
+        "shr.b32 t265, t258, 30;\n\t"
+        "sub.cc.u32 t266, t262, t264;\n\t"
+        "subc.cc.u32 t267, t263, t265;\n\t"
+        "subc.u32 t268, 0, 0;\n\t"
+        "xor.b32 t273, t266, t262;\n\t"
+        "and.b32 t273, t273, t268;\n\t"
+        "xor.b32 t269, t266, t273;\n\t"
+        "xor.b32 t274, t267, t263;\n\t"
+        "and.b32 t274, t274, t268;\n\t"
+        "xor.b32 t270, t267, t274;\n\t"
+        "add.u32 t271, t268, 1;\n\t"
+        "shl.b32 t272, t258, 1;\n\t"
+        "or.b32 t272, t272, t271;\n\t"
+        "shr.b32 t275, t46, 30;\n\t"
+        "and.b32 t275, t275, 3;\n\t"
+        "shf.l.clamp.b32 t277, t269, t270, 2;\n\t"
+        "shl.b32 t276, t269, 2;\n\t"
+        "or.b32 t276, t276, t275;\n\t"
+        "shl.b32 t278, t272, 2;\n\t"
+        "or.b32 t278, t278, 1;\n\t"
+        "shr.b32 t279, t272, 30;\n\t"
+        "sub.cc.u32 t280, t276, t278;\n\t"
+        "subc.cc.u32 t281, t277, t279;\n\t"
+        "subc.u32 t282, 0, 0;\n\t"
+        "xor.b32 t287, t280, t276;\n\t"
+        "and.b32 t287, t287, t282;\n\t"
+        "xor.b32 t283, t280, t287;\n\t"
+        "xor.b32 t288, t281, t277;\n\t"
+        "and.b32 t288, t288, t282;\n\t"
+        "xor.b32 t284, t281, t288;\n\t"
+        "add.u32 t285, t282, 1;\n\t"
+        "shl.b32 t286, t272, 1;\n\t"
+        "or.b32 t286, t286, t285;\n\t"
+        "shr.b32 t289, t46, 28;\n\t"
+        "and.b32 t289, t289, 3;\n\t"
+        "shf.l.clamp.b32 t291, t283, t284, 2;\n\t"
+        "shl.b32 t290, t283, 2;\n\t"
+        "or.b32 t290, t290, t289;\n\t"
+        "shl.b32 t292, t286, 2;\n\t"
+        "or.b32 t292, t292, 1;\n\t"
+        "shr.b32 t293, t286, 30;\n\t"
+        "sub.cc.u32 t294, t290, t292;\n\t"
+        "subc.cc.u32 t295, t291, t293;\n\t"
+        "subc.u32 t296, 0, 0;\n\t"
+        "xor.b32 t301, t294, t290;\n\t"
+        "and.b32 t301, t301, t296;\n\t"
+        "xor.b32 t297, t294, t301;\n\t"
+        "xor.b32 t302, t295, t291;\n\t"
+        "and.b32 t302, t302, t296;\n\t"
+        "xor.b32 t298, t295, t302;\n\t"
+        "add.u32 t299, t296, 1;\n\t"
+        "shl.b32 t300, t286, 1;\n\t"
+        "or.b32 t300, t300, t299;\n\t"
+        "shr.b32 t303, t46, 26;\n\t"
+        "and.b32 t303, t303, 3;\n\t"
+        "shf.l.clamp.b32 t305, t297, t298, 2;\n\t"
+        "shl.b32 t304, t297, 2;\n\t"
+        "or.b32 t304, t304, t303;\n\t"
+        "shl.b32 t306, t300, 2;\n\t"
+        "or.b32 t306, t306, 1;\n\t"
+        "shr.b32 t307, t300, 30;\n\t"
+        "sub.cc.u32 t308, t304, t306;\n\t"
+        "subc.cc.u32 t309, t305, t307;\n\t"
+        "subc.u32 t310, 0, 0;\n\t"
+        "xor.b32 t315, t308, t304;\n\t"
+        "and.b32 t315, t315, t310;\n\t"
+        "xor.b32 t311, t308, t315;\n\t"
+        "xor.b32 t316, t309, t305;\n\t"
+        "and.b32 t316, t316, t310;\n\t"
+        "xor.b32 t312, t309, t316;\n\t"
+        "add.u32 t313, t310, 1;\n\t"
+        "shl.b32 t314, t300, 1;\n\t"
+        "or.b32 t314, t314, t313;\n\t"
+        "shr.b32 t317, t46, 24;\n\t"
+        "and.b32 t317, t317, 3;\n\t"
+        "shf.l.clamp.b32 t319, t311, t312, 2;\n\t"
+        "shl.b32 t318, t311, 2;\n\t"
+        "or.b32 t318, t318, t317;\n\t"
+        "shl.b32 t320, t314, 2;\n\t"
+        "or.b32 t320, t320, 1;\n\t"
+        "shr.b32 t321, t314, 30;\n\t"
+        "sub.cc.u32 t322, t318, t320;\n\t"
+        "subc.cc.u32 t323, t319, t321;\n\t"
+        "subc.u32 t324, 0, 0;\n\t"
+        "xor.b32 t329, t322, t318;\n\t"
+        "and.b32 t329, t329, t324;\n\t"
+        "xor.b32 t325, t322, t329;\n\t"
+        "xor.b32 t330, t323, t319;\n\t"
+        "and.b32 t330, t330, t324;\n\t"
+        "xor.b32 t326, t323, t330;\n\t"
+        "add.u32 t327, t324, 1;\n\t"
+        "shl.b32 t328, t314, 1;\n\t"
+        "or.b32 t328, t328, t327;\n\t"
+        "shr.b32 t331, t46, 22;\n\t"
+        "and.b32 t331, t331, 3;\n\t"
+        "shf.l.clamp.b32 t333, t325, t326, 2;\n\t"
+        "shl.b32 t332, t325, 2;\n\t"
+        "or.b32 t332, t332, t331;\n\t"
+        "shl.b32 t334, t328, 2;\n\t"
+        "or.b32 t334, t334, 1;\n\t"
+        "shr.b32 t335, t328, 30;\n\t"
+        "sub.cc.u32 t336, t332, t334;\n\t"
+        "subc.cc.u32 t337, t333, t335;\n\t"
+        "subc.u32 t338, 0, 0;\n\t"
+        "xor.b32 t343, t336, t332;\n\t"
+        "and.b32 t343, t343, t338;\n\t"
+        "xor.b32 t339, t336, t343;\n\t"
+        "xor.b32 t344, t337, t333;\n\t"
+        "and.b32 t344, t344, t338;\n\t"
+        "xor.b32 t340, t337, t344;\n\t"
+        "add.u32 t341, t338, 1;\n\t"
+        "shl.b32 t342, t328, 1;\n\t"
+        "or.b32 t342, t342, t341;\n\t"
+        "shr.b32 t345, t46, 20;\n\t"
+        "and.b32 t345, t345, 3;\n\t"
+        "shf.l.clamp.b32 t347, t339, t340, 2;\n\t"
+        "shl.b32 t346, t339, 2;\n\t"
+        "or.b32 t346, t346, t345;\n\t"
+        "shl.b32 t348, t342, 2;\n\t"
+        "or.b32 t348, t348, 1;\n\t"
+        "shr.b32 t349, t342, 30;\n\t"
+        "sub.cc.u32 t350, t346, t348;\n\t"
+        "subc.cc.u32 t351, t347, t349;\n\t"
+        "subc.u32 t352, 0, 0;\n\t"
+        "xor.b32 t357, t350, t346;\n\t"
+        "and.b32 t357, t357, t352;\n\t"
+        "xor.b32 t353, t350, t357;\n\t"
+        "xor.b32 t358, t351, t347;\n\t"
+        "and.b32 t358, t358, t352;\n\t"
+        "xor.b32 t354, t351, t358;\n\t"
+        "add.u32 t355, t352, 1;\n\t"
+        "shl.b32 t356, t342, 1;\n\t"
+        "or.b32 t356, t356, t355;\n\t"
+        "shr.b32 t359, t46, 18;\n\t"
+        "and.b32 t359, t359, 3;\n\t"
+        "shf.l.clamp.b32 t361, t353, t354, 2;\n\t"
+        "shl.b32 t360, t353, 2;\n\t"
+        "or.b32 t360, t360, t359;\n\t"
+        "shl.b32 t362, t356, 2;\n\t"
+        "or.b32 t362, t362, 1;\n\t"
+        "shr.b32 t363, t356, 30;\n\t"
+        "sub.cc.u32 t364, t360, t362;\n\t"
+        "subc.cc.u32 t365, t361, t363;\n\t"
+        "subc.u32 t366, 0, 0;\n\t"
+        "xor.b32 t371, t364, t360;\n\t"
+        "and.b32 t371, t371, t366;\n\t"
+        "xor.b32 t367, t364, t371;\n\t"
+        "xor.b32 t372, t365, t361;\n\t"
+        "and.b32 t372, t372, t366;\n\t"
+        "xor.b32 t368, t365, t372;\n\t"
+        "add.u32 t369, t366, 1;\n\t"
+        "shl.b32 t370, t356, 1;\n\t"
+        "or.b32 t370, t370, t369;\n\t"
+        "shr.b32 t373, t46, 16;\n\t"
+        "and.b32 t373, t373, 3;\n\t"
+        "shf.l.clamp.b32 t375, t367, t368, 2;\n\t"
+        "shl.b32 t374, t367, 2;\n\t"
+        "or.b32 t374, t374, t373;\n\t"
+        "shl.b32 t376, t370, 2;\n\t"
+        "or.b32 t376, t376, 1;\n\t"
+        "shr.b32 t377, t370, 30;\n\t"
+        "sub.cc.u32 t378, t374, t376;\n\t"
+        "subc.cc.u32 t379, t375, t377;\n\t"
+        "subc.u32 t380, 0, 0;\n\t"
+        "xor.b32 t385, t378, t374;\n\t"
+        "and.b32 t385, t385, t380;\n\t"
+        "xor.b32 t381, t378, t385;\n\t"
+        "xor.b32 t386, t379, t375;\n\t"
+        "and.b32 t386, t386, t380;\n\t"
+        "xor.b32 t382, t379, t386;\n\t"
+        "add.u32 t383, t380, 1;\n\t"
+        "shl.b32 t384, t370, 1;\n\t"
+        "or.b32 t384, t384, t383;\n\t"
+        "shr.b32 t387, t46, 14;\n\t"
+        "and.b32 t387, t387, 3;\n\t"
+        "shf.l.clamp.b32 t389, t381, t382, 2;\n\t"
+        "shl.b32 t388, t381, 2;\n\t"
+        "or.b32 t388, t388, t387;\n\t"
+        "shl.b32 t390, t384, 2;\n\t"
+        "or.b32 t390, t390, 1;\n\t"
+        "shr.b32 t391, t384, 30;\n\t"
+        "sub.cc.u32 t392, t388, t390;\n\t"
+        "subc.cc.u32 t393, t389, t391;\n\t"
+        "subc.u32 t394, 0, 0;\n\t"
+        "xor.b32 t399, t392, t388;\n\t"
+        "and.b32 t399, t399, t394;\n\t"
+        "xor.b32 t395, t392, t399;\n\t"
+        "xor.b32 t400, t393, t389;\n\t"
+        "and.b32 t400, t400, t394;\n\t"
+        "xor.b32 t396, t393, t400;\n\t"
+        "add.u32 t397, t394, 1;\n\t"
+        "shl.b32 t398, t384, 1;\n\t"
+        "or.b32 t398, t398, t397;\n\t"
+        "shr.b32 t401, t46, 12;\n\t"
+        "and.b32 t401, t401, 3;\n\t"
+        "shf.l.clamp.b32 t403, t395, t396, 2;\n\t"
+        "shl.b32 t402, t395, 2;\n\t"
+        "or.b32 t402, t402, t401;\n\t"
+        "shl.b32 t404, t398, 2;\n\t"
+        "or.b32 t404, t404, 1;\n\t"
+        "shr.b32 t405, t398, 30;\n\t"
+        "sub.cc.u32 t406, t402, t404;\n\t"
+        "subc.cc.u32 t407, t403, t405;\n\t"
+        "subc.u32 t408, 0, 0;\n\t"
+        "xor.b32 t413, t406, t402;\n\t"
+        "and.b32 t413, t413, t408;\n\t"
+        "xor.b32 t409, t406, t413;\n\t"
+        "xor.b32 t414, t407, t403;\n\t"
+        "and.b32 t414, t414, t408;\n\t"
+        "xor.b32 t410, t407, t414;\n\t"
+        "add.u32 t411, t408, 1;\n\t"
+        "shl.b32 t412, t398, 1;\n\t"
+        "or.b32 t412, t412, t411;\n\t"
+        "shr.b32 t415, t46, 10;\n\t"
+        "and.b32 t415, t415, 3;\n\t"
+        "shf.l.clamp.b32 t417, t409, t410, 2;\n\t"
+        "shl.b32 t416, t409, 2;\n\t"
+        "or.b32 t416, t416, t415;\n\t"
+        "shl.b32 t418, t412, 2;\n\t"
+        "or.b32 t418, t418, 1;\n\t"
+        "shr.b32 t419, t412, 30;\n\t"
+        "sub.cc.u32 t420, t416, t418;\n\t"
+        "subc.cc.u32 t421, t417, t419;\n\t"
+        "subc.u32 t422, 0, 0;\n\t"
+        "xor.b32 t427, t420, t416;\n\t"
+        "and.b32 t427, t427, t422;\n\t"
+        "xor.b32 t423, t420, t427;\n\t"
+        "xor.b32 t428, t421, t417;\n\t"
+        "and.b32 t428, t428, t422;\n\t"
+        "xor.b32 t424, t421, t428;\n\t"
+        "add.u32 t425, t422, 1;\n\t"
+        "shl.b32 t426, t412, 1;\n\t"
+        "or.b32 t426, t426, t425;\n\t"
+        "shr.b32 t429, t46, 8;\n\t"
+        "and.b32 t429, t429, 3;\n\t"
+        "shf.l.clamp.b32 t431, t423, t424, 2;\n\t"
+        "shl.b32 t430, t423, 2;\n\t"
+        "or.b32 t430, t430, t429;\n\t"
+        "shl.b32 t432, t426, 2;\n\t"
+        "or.b32 t432, t432, 1;\n\t"
+        "shr.b32 t433, t426, 30;\n\t"
+        "sub.cc.u32 t434, t430, t432;\n\t"
+        "subc.cc.u32 t435, t431, t433;\n\t"
+        "subc.u32 t436, 0, 0;\n\t"
+        "xor.b32 t441, t434, t430;\n\t"
+        "and.b32 t441, t441, t436;\n\t"
+        "xor.b32 t437, t434, t441;\n\t"
+        "xor.b32 t442, t435, t431;\n\t"
+        "and.b32 t442, t442, t436;\n\t"
+        "xor.b32 t438, t435, t442;\n\t"
+        "add.u32 t439, t436, 1;\n\t"
+        "shl.b32 t440, t426, 1;\n\t"
+        "or.b32 t440, t440, t439;\n\t"
+        "shr.b32 t443, t46, 6;\n\t"
+        "and.b32 t443, t443, 3;\n\t"
+        "shf.l.clamp.b32 t445, t437, t438, 2;\n\t"
+        "shl.b32 t444, t437, 2;\n\t"
+        "or.b32 t444, t444, t443;\n\t"
+        "shl.b32 t446, t440, 2;\n\t"
+        "or.b32 t446, t446, 1;\n\t"
+        "shr.b32 t447, t440, 30;\n\t"
+        "sub.cc.u32 t448, t444, t446;\n\t"
+        "subc.cc.u32 t449, t445, t447;\n\t"
+        "subc.u32 t450, 0, 0;\n\t"
+        "xor.b32 t455, t448, t444;\n\t"
+        "and.b32 t455, t455, t450;\n\t"
+        "xor.b32 t451, t448, t455;\n\t"
+        "xor.b32 t456, t449, t445;\n\t"
+        "and.b32 t456, t456, t450;\n\t"
+        "xor.b32 t452, t449, t456;\n\t"
+        "add.u32 t453, t450, 1;\n\t"
+        "shl.b32 t454, t440, 1;\n\t"
+        "or.b32 t454, t454, t453;\n\t"
+        "shr.b32 t457, t46, 4;\n\t"
+        "and.b32 t457, t457, 3;\n\t"
+        "shf.l.clamp.b32 t459, t451, t452, 2;\n\t"
+        "shl.b32 t458, t451, 2;\n\t"
+        "or.b32 t458, t458, t457;\n\t"
+        "shl.b32 t460, t454, 2;\n\t"
+        "or.b32 t460, t460, 1;\n\t"
+        "shr.b32 t461, t454, 30;\n\t"
+        "sub.cc.u32 t462, t458, t460;\n\t"
+        "subc.cc.u32 t463, t459, t461;\n\t"
+        "subc.u32 t464, 0, 0;\n\t"
+        "xor.b32 t469, t462, t458;\n\t"
+        "and.b32 t469, t469, t464;\n\t"
+        "xor.b32 t465, t462, t469;\n\t"
+        "xor.b32 t470, t463, t459;\n\t"
+        "and.b32 t470, t470, t464;\n\t"
+        "xor.b32 t466, t463, t470;\n\t"
+        "add.u32 t467, t464, 1;\n\t"
+        "shl.b32 t468, t454, 1;\n\t"
+        "or.b32 t468, t468, t467;\n\t"
+        "shr.b32 t471, t46, 2;\n\t"
+        "and.b32 t471, t471, 3;\n\t"
+        "shf.l.clamp.b32 t473, t465, t466, 2;\n\t"
+        "shl.b32 t472, t465, 2;\n\t"
+        "or.b32 t472, t472, t471;\n\t"
+        "shl.b32 t474, t468, 2;\n\t"
+        "or.b32 t474, t474, 1;\n\t"
+        "shr.b32 t475, t468, 30;\n\t"
+        "sub.cc.u32 t476, t472, t474;\n\t"
+        "subc.cc.u32 t477, t473, t475;\n\t"
+        "subc.u32 t478, 0, 0;\n\t"
+        "xor.b32 t483, t476, t472;\n\t"
+        "and.b32 t483, t483, t478;\n\t"
+        "xor.b32 t479, t476, t483;\n\t"
+        "xor.b32 t484, t477, t473;\n\t"
+        "and.b32 t484, t484, t478;\n\t"
+        "xor.b32 t480, t477, t484;\n\t"
+        "add.u32 t481, t478, 1;\n\t"
+        "shl.b32 t482, t468, 1;\n\t"
+        "or.b32 t482, t482, t481;\n\t"
+        "shr.b32 t485, t46, 0;\n\t"
+        "and.b32 t485, t485, 3;\n\t"
+        "shf.l.clamp.b32 t487, t479, t480, 2;\n\t"
+        "shl.b32 t486, t479, 2;\n\t"
+        "or.b32 t486, t486, t485;\n\t"
+        "shl.b32 t488, t482, 2;\n\t"
+        "or.b32 t488, t488, 1;\n\t"
+        "shr.b32 t489, t482, 30;\n\t"
+        "sub.cc.u32 t490, t486, t488;\n\t"
+        "subc.cc.u32 t491, t487, t489;\n\t"
+        "subc.u32 t492, 0, 0;\n\t"
+        "xor.b32 t497, t490, t486;\n\t"
+        "and.b32 t497, t497, t492;\n\t"
+        "xor.b32 t493, t490, t497;\n\t"
+        "xor.b32 t498, t491, t487;\n\t"
+        "and.b32 t498, t498, t492;\n\t"
+        "xor.b32 t494, t491, t498;\n\t"
+        "add.u32 t495, t492, 1;\n\t"
+        "shl.b32 t496, t482, 1;\n\t"
+        "or.b32 t496, t496, t495;\n\t"
+        "mov.b32 t499, %11;\n\t"
+        "or.b32 t499, t499, %12;\n\t"
+        "or.b32 t499, t499, %13;\n\t"
+        "or.b32 t499, t499, %14;\n\t"
+        "or.b32 t499, t499, %15;\n\t"
+        "or.b32 t499, t499, t0;\n\t"
+        "sub.cc.u32 t500, 0, t499;\n\t"
+        "subc.u32 t501, 0, 0;\n\t"
+        "mov.b32 %0, t42;\n\t"
+        "mov.b32 %1, t43;\n\t"
+        "mov.b32 %2, t44;\n\t"
+        "mov.b32 %3, t45;\n\t"
+        "mov.b32 %4, t46;\n\t"
+        "mov.b32 %5, t47;\n\t"
+        "mov.b32 %6, 0;\n\t"
+        "mov.b32 %7, 0;\n\t"
+        "mov.b32 %8, t496;\n\t"
+        "mov.b32 %9, t3;\n\t"
+        "mov.b32 %10, t501;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[502];
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_clz(x[0]);
+    t[4] = ptx_clz(x[1]);
+    t[5] = ptx_shr(t[4], 5u);
+    t[5] = ptx_sub(0u, t[5]);
+    t[1] = ptx_and(t[1], t[5]);
+    t[1] = ptx_add(t[1], t[4]);
+    t[6] = ptx_clz(x[2]);
+    t[7] = ptx_shr(t[6], 5u);
+    t[7] = ptx_sub(0u, t[7]);
+    t[1] = ptx_and(t[1], t[7]);
+    t[1] = ptx_add(t[1], t[6]);
+    t[8] = ptx_clz(x[3]);
+    t[9] = ptx_shr(t[8], 5u);
+    t[9] = ptx_sub(0u, t[9]);
+    t[1] = ptx_and(t[1], t[9]);
+    t[1] = ptx_add(t[1], t[8]);
+    t[10] = ptx_clz(x[4]);
+    t[11] = ptx_shr(t[10], 5u);
+    t[11] = ptx_sub(0u, t[11]);
+    t[1] = ptx_and(t[1], t[11]);
+    t[1] = ptx_add(t[1], t[10]);
+    t[12] = ptx_clz(t[0]);
+    t[13] = ptx_shr(t[12], 5u);
+    t[13] = ptx_sub(0u, t[13]);
+    t[1] = ptx_and(t[1], t[13]);
+    t[1] = ptx_add(t[1], t[12]);
+    t[2] = ptx_and(t[1], 4294967294u);
+    t[3] = ptx_shr(t[2], 1u);
+    t[14] = ptx_shr(t[2], 5u);
+    t[14] = ptx_and(t[14], 1u);
+    t[15] = ptx_sub(0u, t[14]);
+    t[22] = ptx_not(t[15]);
+    t[16] = ptx_and(x[0], t[22]);
+    t[17] = ptx_xor(x[1], x[0]);
+    t[17] = ptx_and(t[17], t[15]);
+    t[17] = ptx_xor(t[17], x[1]);
+    t[18] = ptx_xor(x[2], x[1]);
+    t[18] = ptx_and(t[18], t[15]);
+    t[18] = ptx_xor(t[18], x[2]);
+    t[19] = ptx_xor(x[3], x[2]);
+    t[19] = ptx_and(t[19], t[15]);
+    t[19] = ptx_xor(t[19], x[3]);
+    t[20] = ptx_xor(x[4], x[3]);
+    t[20] = ptx_and(t[20], t[15]);
+    t[20] = ptx_xor(t[20], x[4]);
+    t[21] = ptx_xor(t[0], x[4]);
+    t[21] = ptx_and(t[21], t[15]);
+    t[21] = ptx_xor(t[21], t[0]);
+    t[23] = ptx_shr(t[2], 6u);
+    t[23] = ptx_and(t[23], 1u);
+    t[24] = ptx_sub(0u, t[23]);
+    t[31] = ptx_not(t[24]);
+    t[25] = ptx_and(t[16], t[31]);
+    t[26] = ptx_and(t[17], t[31]);
+    t[27] = ptx_xor(t[18], t[16]);
+    t[27] = ptx_and(t[27], t[24]);
+    t[27] = ptx_xor(t[27], t[18]);
+    t[28] = ptx_xor(t[19], t[17]);
+    t[28] = ptx_and(t[28], t[24]);
+    t[28] = ptx_xor(t[28], t[19]);
+    t[29] = ptx_xor(t[20], t[18]);
+    t[29] = ptx_and(t[29], t[24]);
+    t[29] = ptx_xor(t[29], t[20]);
+    t[30] = ptx_xor(t[21], t[19]);
+    t[30] = ptx_and(t[30], t[24]);
+    t[30] = ptx_xor(t[30], t[21]);
+    t[32] = ptx_shr(t[2], 7u);
+    t[32] = ptx_and(t[32], 1u);
+    t[33] = ptx_sub(0u, t[32]);
+    t[40] = ptx_not(t[33]);
+    t[34] = ptx_and(t[25], t[40]);
+    t[35] = ptx_and(t[26], t[40]);
+    t[36] = ptx_and(t[27], t[40]);
+    t[37] = ptx_and(t[28], t[40]);
+    t[38] = ptx_xor(t[29], t[25]);
+    t[38] = ptx_and(t[38], t[33]);
+    t[38] = ptx_xor(t[38], t[29]);
+    t[39] = ptx_xor(t[30], t[26]);
+    t[39] = ptx_and(t[39], t[33]);
+    t[39] = ptx_xor(t[39], t[30]);
+    t[41] = ptx_and(t[2], 31u);
+    t[42] = ptx_shl(t[34], t[41]);
+    t[43] = ptx_shf_l_clamp(t[34], t[35], t[41]);
+    t[44] = ptx_shf_l_clamp(t[35], t[36], t[41]);
+    t[45] = ptx_shf_l_clamp(t[36], t[37], t[41]);
+    t[46] = ptx_shf_l_clamp(t[37], t[38], t[41]);
+    t[47] = ptx_shf_l_clamp(t[38], t[39], t[41]);
+    t[48] = ptx_mov(0u);
+    t[49] = ptx_mov(0u);
+    t[50] = ptx_mov(0u);
+    t[51] = ptx_shr(t[47], 30u);
+    t[51] = ptx_and(t[51], 3u);
+    t[53] = ptx_shf_l_clamp(t[49], t[50], 2u);
+    t[52] = ptx_shl(t[49], 2u);
+    t[52] = ptx_or(t[52], t[51]);
+    t[54] = ptx_shl(t[48], 2u);
+    t[54] = ptx_or(t[54], 1u);
+    t[55] = ptx_shr(t[48], 30u);
+    t[56] = ptx_sub_cc(cf, t[52], t[54]);
+    t[57] = ptx_subc_cc(cf, t[53], t[55]);
+    t[58] = ptx_subc(cf, 0u, 0u);
+    t[63] = ptx_xor(t[56], t[52]);
+    t[63] = ptx_and(t[63], t[58]);
+    t[59] = ptx_xor(t[56], t[63]);
+    t[64] = ptx_xor(t[57], t[53]);
+    t[64] = ptx_and(t[64], t[58]);
+    t[60] = ptx_xor(t[57], t[64]);
+    t[61] = ptx_add(t[58], 1u);
+    t[62] = ptx_shl(t[48], 1u);
+    t[62] = ptx_or(t[62], t[61]);
+    t[65] = ptx_shr(t[47], 28u);
+    t[65] = ptx_and(t[65], 3u);
+    t[67] = ptx_shf_l_clamp(t[59], t[60], 2u);
+    t[66] = ptx_shl(t[59], 2u);
+    t[66] = ptx_or(t[66], t[65]);
+    t[68] = ptx_shl(t[62], 2u);
+    t[68] = ptx_or(t[68], 1u);
+    t[69] = ptx_shr(t[62], 30u);
+    t[70] = ptx_sub_cc(cf, t[66], t[68]);
+    t[71] = ptx_subc_cc(cf, t[67], t[69]);
+    t[72] = ptx_subc(cf, 0u, 0u);
+    t[77] = ptx_xor(t[70], t[66]);
+    t[77] = ptx_and(t[77], t[72]);
+    t[73] = ptx_xor(t[70], t[77]);
+    t[78] = ptx_xor(t[71], t[67]);
+    t[78] = ptx_and(t[78], t[72]);
+    t[74] = ptx_xor(t[71], t[78]);
+    t[75] = ptx_add(t[72], 1u);
+    t[76] = ptx_shl(t[62], 1u);
+    t[76] = ptx_or(t[76], t[75]);
+    t[79] = ptx_shr(t[47], 26u);
+    t[79] = ptx_and(t[79], 3u);
+    t[81] = ptx_shf_l_clamp(t[73], t[74], 2u);
+    t[80] = ptx_shl(t[73], 2u);
+    t[80] = ptx_or(t[80], t[79]);
+    t[82] = ptx_shl(t[76], 2u);
+    t[82] = ptx_or(t[82], 1u);
+    t[83] = ptx_shr(t[76], 30u);
+    t[84] = ptx_sub_cc(cf, t[80], t[82]);
+    t[85] = ptx_subc_cc(cf, t[81], t[83]);
+    t[86] = ptx_subc(cf, 0u, 0u);
+    t[91] = ptx_xor(t[84], t[80]);
+    t[91] = ptx_and(t[91], t[86]);
+    t[87] = ptx_xor(t[84], t[91]);
+    t[92] = ptx_xor(t[85], t[81]);
+    t[92] = ptx_and(t[92], t[86]);
+    t[88] = ptx_xor(t[85], t[92]);
+    t[89] = ptx_add(t[86], 1u);
+    t[90] = ptx_shl(t[76], 1u);
+    t[90] = ptx_or(t[90], t[89]);
+    t[93] = ptx_shr(t[47], 24u);
+    t[93] = ptx_and(t[93], 3u);
+    t[95] = ptx_shf_l_clamp(t[87], t[88], 2u);
+    t[94] = ptx_shl(t[87], 2u);
+    t[94] = ptx_or(t[94], t[93]);
+    t[96] = ptx_shl(t[90], 2u);
+    t[96] = ptx_or(t[96], 1u);
+    t[97] = ptx_shr(t[90], 30u);
+    t[98] = ptx_sub_cc(cf, t[94], t[96]);
+    t[99] = ptx_subc_cc(cf, t[95], t[97]);
+    t[100] = ptx_subc(cf, 0u, 0u);
+    t[105] = ptx_xor(t[98], t[94]);
+    t[105] = ptx_and(t[105], t[100]);
+    t[101] = ptx_xor(t[98], t[105]);
+    t[106] = ptx_xor(t[99], t[95]);
+    t[106] = ptx_and(t[106], t[100]);
+    t[102] = ptx_xor(t[99], t[106]);
+    t[103] = ptx_add(t[100], 1u);
+    t[104] = ptx_shl(t[90], 1u);
+    t[104] = ptx_or(t[104], t[103]);
+    t[107] = ptx_shr(t[47], 22u);
+    t[107] = ptx_and(t[107], 3u);
+    t[109] = ptx_shf_l_clamp(t[101], t[102], 2u);
+    t[108] = ptx_shl(t[101], 2u);
+    t[108] = ptx_or(t[108], t[107]);
+    t[110] = ptx_shl(t[104], 2u);
+    t[110] = ptx_or(t[110], 1u);
+    t[111] = ptx_shr(t[104], 30u);
+    t[112] = ptx_sub_cc(cf, t[108], t[110]);
+    t[113] = ptx_subc_cc(cf, t[109], t[111]);
+    t[114] = ptx_subc(cf, 0u, 0u);
+    t[119] = ptx_xor(t[112], t[108]);
+    t[119] = ptx_and(t[119], t[114]);
+    t[115] = ptx_xor(t[112], t[119]);
+    t[120] = ptx_xor(t[113], t[109]);
+    t[120] = ptx_and(t[120], t[114]);
+    t[116] = ptx_xor(t[113], t[120]);
+    t[117] = ptx_add(t[114], 1u);
+    t[118] = ptx_shl(t[104], 1u);
+    t[118] = ptx_or(t[118], t[117]);
+    t[121] = ptx_shr(t[47], 20u);
+    t[121] = ptx_and(t[121], 3u);
+    t[123] = ptx_shf_l_clamp(t[115], t[116], 2u);
+    t[122] = ptx_shl(t[115], 2u);
+    t[122] = ptx_or(t[122], t[121]);
+    t[124] = ptx_shl(t[118], 2u);
+    t[124] = ptx_or(t[124], 1u);
+    t[125] = ptx_shr(t[118], 30u);
+    t[126] = ptx_sub_cc(cf, t[122], t[124]);
+    t[127] = ptx_subc_cc(cf, t[123], t[125]);
+    t[128] = ptx_subc(cf, 0u, 0u);
+    t[133] = ptx_xor(t[126], t[122]);
+    t[133] = ptx_and(t[133], t[128]);
+    t[129] = ptx_xor(t[126], t[133]);
+    t[134] = ptx_xor(t[127], t[123]);
+    t[134] = ptx_and(t[134], t[128]);
+    t[130] = ptx_xor(t[127], t[134]);
+    t[131] = ptx_add(t[128], 1u);
+    t[132] = ptx_shl(t[118], 1u);
+    t[132] = ptx_or(t[132], t[131]);
+    t[135] = ptx_shr(t[47], 18u);
+    t[135] = ptx_and(t[135], 3u);
+    t[137] = ptx_shf_l_clamp(t[129], t[130], 2u);
+    t[136] = ptx_shl(t[129], 2u);
+    t[136] = ptx_or(t[136], t[135]);
+    t[138] = ptx_shl(t[132], 2u);
+    t[138] = ptx_or(t[138], 1u);
+    t[139] = ptx_shr(t[132], 30u);
+    t[140] = ptx_sub_cc(cf, t[136], t[138]);
+    t[141] = ptx_subc_cc(cf, t[137], t[139]);
+    t[142] = ptx_subc(cf, 0u, 0u);
+    t[147] = ptx_xor(t[140], t[136]);
+    t[147] = ptx_and(t[147], t[142]);
+    t[143] = ptx_xor(t[140], t[147]);
+    t[148] = ptx_xor(t[141], t[137]);
+    t[148] = ptx_and(t[148], t[142]);
+    t[144] = ptx_xor(t[141], t[148]);
+    t[145] = ptx_add(t[142], 1u);
+    t[146] = ptx_shl(t[132], 1u);
+    t[146] = ptx_or(t[146], t[145]);
+    t[149] = ptx_shr(t[47], 16u);
+    t[149] = ptx_and(t[149], 3u);
+    t[151] = ptx_shf_l_clamp(t[143], t[144], 2u);
+    t[150] = ptx_shl(t[143], 2u);
+    t[150] = ptx_or(t[150], t[149]);
+    t[152] = ptx_shl(t[146], 2u);
+    t[152] = ptx_or(t[152], 1u);
+    t[153] = ptx_shr(t[146], 30u);
+    t[154] = ptx_sub_cc(cf, t[150], t[152]);
+    t[155] = ptx_subc_cc(cf, t[151], t[153]);
+    t[156] = ptx_subc(cf, 0u, 0u);
+    t[161] = ptx_xor(t[154], t[150]);
+    t[161] = ptx_and(t[161], t[156]);
+    t[157] = ptx_xor(t[154], t[161]);
+    t[162] = ptx_xor(t[155], t[151]);
+    t[162] = ptx_and(t[162], t[156]);
+    t[158] = ptx_xor(t[155], t[162]);
+    t[159] = ptx_add(t[156], 1u);
+    t[160] = ptx_shl(t[146], 1u);
+    t[160] = ptx_or(t[160], t[159]);
+    t[163] = ptx_shr(t[47], 14u);
+    t[163] = ptx_and(t[163], 3u);
+    t[165] = ptx_shf_l_clamp(t[157], t[158], 2u);
+    t[164] = ptx_shl(t[157], 2u);
+    t[164] = ptx_or(t[164], t[163]);
+    t[166] = ptx_shl(t[160], 2u);
+    t[166] = ptx_or(t[166], 1u);
+    t[167] = ptx_shr(t[160], 30u);
+    t[168] = ptx_sub_cc(cf, t[164], t[166]);
+    t[169] = ptx_subc_cc(cf, t[165], t[167]);
+    t[170] = ptx_subc(cf, 0u, 0u);
+    t[175] = ptx_xor(t[168], t[164]);
+    t[175] = ptx_and(t[175], t[170]);
+    t[171] = ptx_xor(t[168], t[175]);
+    t[176] = ptx_xor(t[169], t[165]);
+    t[176] = ptx_and(t[176], t[170]);
+    t[172] = ptx_xor(t[169], t[176]);
+    t[173] = ptx_add(t[170], 1u);
+    t[174] = ptx_shl(t[160], 1u);
+    t[174] = ptx_or(t[174], t[173]);
+    t[177] = ptx_shr(t[47], 12u);
+    t[177] = ptx_and(t[177], 3u);
+    t[179] = ptx_shf_l_clamp(t[171], t[172], 2u);
+    t[178] = ptx_shl(t[171], 2u);
+    t[178] = ptx_or(t[178], t[177]);
+    t[180] = ptx_shl(t[174], 2u);
+    t[180] = ptx_or(t[180], 1u);
+    t[181] = ptx_shr(t[174], 30u);
+    t[182] = ptx_sub_cc(cf, t[178], t[180]);
+    t[183] = ptx_subc_cc(cf, t[179], t[181]);
+    t[184] = ptx_subc(cf, 0u, 0u);
+    t[189] = ptx_xor(t[182], t[178]);
+    t[189] = ptx_and(t[189], t[184]);
+    t[185] = ptx_xor(t[182], t[189]);
+    t[190] = ptx_xor(t[183], t[179]);
+    t[190] = ptx_and(t[190], t[184]);
+    t[186] = ptx_xor(t[183], t[190]);
+    t[187] = ptx_add(t[184], 1u);
+    t[188] = ptx_shl(t[174], 1u);
+    t[188] = ptx_or(t[188], t[187]);
+    t[191] = ptx_shr(t[47], 10u);
+    t[191] = ptx_and(t[191], 3u);
+    t[193] = ptx_shf_l_clamp(t[185], t[186], 2u);
+    t[192] = ptx_shl(t[185], 2u);
+    t[192] = ptx_or(t[192], t[191]);
+    t[194] = ptx_shl(t[188], 2u);
+    t[194] = ptx_or(t[194], 1u);
+    t[195] = ptx_shr(t[188], 30u);
+    t[196] = ptx_sub_cc(cf, t[192], t[194]);
+    t[197] = ptx_subc_cc(cf, t[193], t[195]);
+    t[198] = ptx_subc(cf, 0u, 0u);
+    t[203] = ptx_xor(t[196], t[192]);
+    t[203] = ptx_and(t[203], t[198]);
+    t[199] = ptx_xor(t[196], t[203]);
+    t[204] = ptx_xor(t[197], t[193]);
+    t[204] = ptx_and(t[204], t[198]);
+    t[200] = ptx_xor(t[197], t[204]);
+    t[201] = ptx_add(t[198], 1u);
+    t[202] = ptx_shl(t[188], 1u);
+    t[202] = ptx_or(t[202], t[201]);
+    t[205] = ptx_shr(t[47], 8u);
+    t[205] = ptx_and(t[205], 3u);
+    t[207] = ptx_shf_l_clamp(t[199], t[200], 2u);
+    t[206] = ptx_shl(t[199], 2u);
+    t[206] = ptx_or(t[206], t[205]);
+    t[208] = ptx_shl(t[202], 2u);
+    t[208] = ptx_or(t[208], 1u);
+    t[209] = ptx_shr(t[202], 30u);
+    t[210] = ptx_sub_cc(cf, t[206], t[208]);
+    t[211] = ptx_subc_cc(cf, t[207], t[209]);
+    t[212] = ptx_subc(cf, 0u, 0u);
+    t[217] = ptx_xor(t[210], t[206]);
+    t[217] = ptx_and(t[217], t[212]);
+    t[213] = ptx_xor(t[210], t[217]);
+    t[218] = ptx_xor(t[211], t[207]);
+    t[218] = ptx_and(t[218], t[212]);
+    t[214] = ptx_xor(t[211], t[218]);
+    t[215] = ptx_add(t[212], 1u);
+    t[216] = ptx_shl(t[202], 1u);
+    t[216] = ptx_or(t[216], t[215]);
+    t[219] = ptx_shr(t[47], 6u);
+    t[219] = ptx_and(t[219], 3u);
+    t[221] = ptx_shf_l_clamp(t[213], t[214], 2u);
+    t[220] = ptx_shl(t[213], 2u);
+    t[220] = ptx_or(t[220], t[219]);
+    t[222] = ptx_shl(t[216], 2u);
+    t[222] = ptx_or(t[222], 1u);
+    t[223] = ptx_shr(t[216], 30u);
+    t[224] = ptx_sub_cc(cf, t[220], t[222]);
+    t[225] = ptx_subc_cc(cf, t[221], t[223]);
+    t[226] = ptx_subc(cf, 0u, 0u);
+    t[231] = ptx_xor(t[224], t[220]);
+    t[231] = ptx_and(t[231], t[226]);
+    t[227] = ptx_xor(t[224], t[231]);
+    t[232] = ptx_xor(t[225], t[221]);
+    t[232] = ptx_and(t[232], t[226]);
+    t[228] = ptx_xor(t[225], t[232]);
+    t[229] = ptx_add(t[226], 1u);
+    t[230] = ptx_shl(t[216], 1u);
+    t[230] = ptx_or(t[230], t[229]);
+    t[233] = ptx_shr(t[47], 4u);
+    t[233] = ptx_and(t[233], 3u);
+    t[235] = ptx_shf_l_clamp(t[227], t[228], 2u);
+    t[234] = ptx_shl(t[227], 2u);
+    t[234] = ptx_or(t[234], t[233]);
+    t[236] = ptx_shl(t[230], 2u);
+    t[236] = ptx_or(t[236], 1u);
+    t[237] = ptx_shr(t[230], 30u);
+    t[238] = ptx_sub_cc(cf, t[234], t[236]);
+    t[239] = ptx_subc_cc(cf, t[235], t[237]);
+    t[240] = ptx_subc(cf, 0u, 0u);
+    t[245] = ptx_xor(t[238], t[234]);
+    t[245] = ptx_and(t[245], t[240]);
+    t[241] = ptx_xor(t[238], t[245]);
+    t[246] = ptx_xor(t[239], t[235]);
+    t[246] = ptx_and(t[246], t[240]);
+    t[242] = ptx_xor(t[239], t[246]);
+    t[243] = ptx_add(t[240], 1u);
+    t[244] = ptx_shl(t[230], 1u);
+    t[244] = ptx_or(t[244], t[243]);
+    t[247] = ptx_shr(t[47], 2u);
+    t[247] = ptx_and(t[247], 3u);
+    t[249] = ptx_shf_l_clamp(t[241], t[242], 2u);
+    t[248] = ptx_shl(t[241], 2u);
+    t[248] = ptx_or(t[248], t[247]);
+    t[250] = ptx_shl(t[244], 2u);
+    t[250] = ptx_or(t[250], 1u);
+    t[251] = ptx_shr(t[244], 30u);
+    t[252] = ptx_sub_cc(cf, t[248], t[250]);
+    t[253] = ptx_subc_cc(cf, t[249], t[251]);
+    t[254] = ptx_subc(cf, 0u, 0u);
+    t[259] = ptx_xor(t[252], t[248]);
+    t[259] = ptx_and(t[259], t[254]);
+    t[255] = ptx_xor(t[252], t[259]);
+    t[260] = ptx_xor(t[253], t[249]);
+    t[260] = ptx_and(t[260], t[254]);
+    t[256] = ptx_xor(t[253], t[260]);
+    t[257] = ptx_add(t[254], 1u);
+    t[258] = ptx_shl(t[244], 1u);
+    t[258] = ptx_or(t[258], t[257]);
+    t[261] = ptx_shr(t[47], 0u);
+    t[261] = ptx_and(t[261], 3u);
+    t[263] = ptx_shf_l_clamp(t[255], t[256], 2u);
+    t[262] = ptx_shl(t[255], 2u);
+    t[262] = ptx_or(t[262], t[261]);
+    t[264] = ptx_shl(t[258], 2u);
+    t[264] = ptx_or(t[264], 1u);
+    t[265] = ptx_shr(t[258], 30u);
+    t[266] = ptx_sub_cc(cf, t[262], t[264]);
+    t[267] = ptx_subc_cc(cf, t[263], t[265]);
+    t[268] = ptx_subc(cf, 0u, 0u);
+    t[273] = ptx_xor(t[266], t[262]);
+    t[273] = ptx_and(t[273], t[268]);
+    t[269] = ptx_xor(t[266], t[273]);
+    t[274] = ptx_xor(t[267], t[263]);
+    t[274] = ptx_and(t[274], t[268]);
+    t[270] = ptx_xor(t[267], t[274]);
+    t[271] = ptx_add(t[268], 1u);
+    t[272] = ptx_shl(t[258], 1u);
+    t[272] = ptx_or(t[272], t[271]);
+    t[275] = ptx_shr(t[46], 30u);
+    t[275] = ptx_and(t[275], 3u);
+    t[277] = ptx_shf_l_clamp(t[269], t[270], 2u);
+    t[276] = ptx_shl(t[269], 2u);
+    t[276] = ptx_or(t[276], t[275]);
+    t[278] = ptx_shl(t[272], 2u);
+    t[278] = ptx_or(t[278], 1u);
+    t[279] = ptx_shr(t[272], 30u);
+    t[280] = ptx_sub_cc(cf, t[276], t[278]);
+    t[281] = ptx_subc_cc(cf, t[277], t[279]);
+    t[282] = ptx_subc(cf, 0u, 0u);
+    t[287] = ptx_xor(t[280], t[276]);
+    t[287] = ptx_and(t[287], t[282]);
+    t[283] = ptx_xor(t[280], t[287]);
+    t[288] = ptx_xor(t[281], t[277]);
+    t[288] = ptx_and(t[288], t[282]);
+    t[284] = ptx_xor(t[281], t[288]);
+    t[285] = ptx_add(t[282], 1u);
+    t[286] = ptx_shl(t[272], 1u);
+    t[286] = ptx_or(t[286], t[285]);
+    t[289] = ptx_shr(t[46], 28u);
+    t[289] = ptx_and(t[289], 3u);
+    t[291] = ptx_shf_l_clamp(t[283], t[284], 2u);
+    t[290] = ptx_shl(t[283], 2u);
+    t[290] = ptx_or(t[290], t[289]);
+    t[292] = ptx_shl(t[286], 2u);
+    t[292] = ptx_or(t[292], 1u);
+    t[293] = ptx_shr(t[286], 30u);
+    t[294] = ptx_sub_cc(cf, t[290], t[292]);
+    t[295] = ptx_subc_cc(cf, t[291], t[293]);
+    t[296] = ptx_subc(cf, 0u, 0u);
+    t[301] = ptx_xor(t[294], t[290]);
+    t[301] = ptx_and(t[301], t[296]);
+    t[297] = ptx_xor(t[294], t[301]);
+    t[302] = ptx_xor(t[295], t[291]);
+    t[302] = ptx_and(t[302], t[296]);
+    t[298] = ptx_xor(t[295], t[302]);
+    t[299] = ptx_add(t[296], 1u);
+    t[300] = ptx_shl(t[286], 1u);
+    t[300] = ptx_or(t[300], t[299]);
+    t[303] = ptx_shr(t[46], 26u);
+    t[303] = ptx_and(t[303], 3u);
+    t[305] = ptx_shf_l_clamp(t[297], t[298], 2u);
+    t[304] = ptx_shl(t[297], 2u);
+    t[304] = ptx_or(t[304], t[303]);
+    t[306] = ptx_shl(t[300], 2u);
+    t[306] = ptx_or(t[306], 1u);
+    t[307] = ptx_shr(t[300], 30u);
+    t[308] = ptx_sub_cc(cf, t[304], t[306]);
+    t[309] = ptx_subc_cc(cf, t[305], t[307]);
+    t[310] = ptx_subc(cf, 0u, 0u);
+    t[315] = ptx_xor(t[308], t[304]);
+    t[315] = ptx_and(t[315], t[310]);
+    t[311] = ptx_xor(t[308], t[315]);
+    t[316] = ptx_xor(t[309], t[305]);
+    t[316] = ptx_and(t[316], t[310]);
+    t[312] = ptx_xor(t[309], t[316]);
+    t[313] = ptx_add(t[310], 1u);
+    t[314] = ptx_shl(t[300], 1u);
+    t[314] = ptx_or(t[314], t[313]);
+    t[317] = ptx_shr(t[46], 24u);
+    t[317] = ptx_and(t[317], 3u);
+    t[319] = ptx_shf_l_clamp(t[311], t[312], 2u);
+    t[318] = ptx_shl(t[311], 2u);
+    t[318] = ptx_or(t[318], t[317]);
+    t[320] = ptx_shl(t[314], 2u);
+    t[320] = ptx_or(t[320], 1u);
+    t[321] = ptx_shr(t[314], 30u);
+    t[322] = ptx_sub_cc(cf, t[318], t[320]);
+    t[323] = ptx_subc_cc(cf, t[319], t[321]);
+    t[324] = ptx_subc(cf, 0u, 0u);
+    t[329] = ptx_xor(t[322], t[318]);
+    t[329] = ptx_and(t[329], t[324]);
+    t[325] = ptx_xor(t[322], t[329]);
+    t[330] = ptx_xor(t[323], t[319]);
+    t[330] = ptx_and(t[330], t[324]);
+    t[326] = ptx_xor(t[323], t[330]);
+    t[327] = ptx_add(t[324], 1u);
+    t[328] = ptx_shl(t[314], 1u);
+    t[328] = ptx_or(t[328], t[327]);
+    t[331] = ptx_shr(t[46], 22u);
+    t[331] = ptx_and(t[331], 3u);
+    t[333] = ptx_shf_l_clamp(t[325], t[326], 2u);
+    t[332] = ptx_shl(t[325], 2u);
+    t[332] = ptx_or(t[332], t[331]);
+    t[334] = ptx_shl(t[328], 2u);
+    t[334] = ptx_or(t[334], 1u);
+    t[335] = ptx_shr(t[328], 30u);
+    t[336] = ptx_sub_cc(cf, t[332], t[334]);
+    t[337] = ptx_subc_cc(cf, t[333], t[335]);
+    t[338] = ptx_subc(cf, 0u, 0u);
+    t[343] = ptx_xor(t[336], t[332]);
+    t[343] = ptx_and(t[343], t[338]);
+    t[339] = ptx_xor(t[336], t[343]);
+    t[344] = ptx_xor(t[337], t[333]);
+    t[344] = ptx_and(t[344], t[338]);
+    t[340] = ptx_xor(t[337], t[344]);
+    t[341] = ptx_add(t[338], 1u);
+    t[342] = ptx_shl(t[328], 1u);
+    t[342] = ptx_or(t[342], t[341]);
+    t[345] = ptx_shr(t[46], 20u);
+    t[345] = ptx_and(t[345], 3u);
+    t[347] = ptx_shf_l_clamp(t[339], t[340], 2u);
+    t[346] = ptx_shl(t[339], 2u);
+    t[346] = ptx_or(t[346], t[345]);
+    t[348] = ptx_shl(t[342], 2u);
+    t[348] = ptx_or(t[348], 1u);
+    t[349] = ptx_shr(t[342], 30u);
+    t[350] = ptx_sub_cc(cf, t[346], t[348]);
+    t[351] = ptx_subc_cc(cf, t[347], t[349]);
+    t[352] = ptx_subc(cf, 0u, 0u);
+    t[357] = ptx_xor(t[350], t[346]);
+    t[357] = ptx_and(t[357], t[352]);
+    t[353] = ptx_xor(t[350], t[357]);
+    t[358] = ptx_xor(t[351], t[347]);
+    t[358] = ptx_and(t[358], t[352]);
+    t[354] = ptx_xor(t[351], t[358]);
+    t[355] = ptx_add(t[352], 1u);
+    t[356] = ptx_shl(t[342], 1u);
+    t[356] = ptx_or(t[356], t[355]);
+    t[359] = ptx_shr(t[46], 18u);
+    t[359] = ptx_and(t[359], 3u);
+    t[361] = ptx_shf_l_clamp(t[353], t[354], 2u);
+    t[360] = ptx_shl(t[353], 2u);
+    t[360] = ptx_or(t[360], t[359]);
+    t[362] = ptx_shl(t[356], 2u);
+    t[362] = ptx_or(t[362], 1u);
+    t[363] = ptx_shr(t[356], 30u);
+    t[364] = ptx_sub_cc(cf, t[360], t[362]);
+    t[365] = ptx_subc_cc(cf, t[361], t[363]);
+    t[366] = ptx_subc(cf, 0u, 0u);
+    t[371] = ptx_xor(t[364], t[360]);
+    t[371] = ptx_and(t[371], t[366]);
+    t[367] = ptx_xor(t[364], t[371]);
+    t[372] = ptx_xor(t[365], t[361]);
+    t[372] = ptx_and(t[372], t[366]);
+    t[368] = ptx_xor(t[365], t[372]);
+    t[369] = ptx_add(t[366], 1u);
+    t[370] = ptx_shl(t[356], 1u);
+    t[370] = ptx_or(t[370], t[369]);
+    t[373] = ptx_shr(t[46], 16u);
+    t[373] = ptx_and(t[373], 3u);
+    t[375] = ptx_shf_l_clamp(t[367], t[368], 2u);
+    t[374] = ptx_shl(t[367], 2u);
+    t[374] = ptx_or(t[374], t[373]);
+    t[376] = ptx_shl(t[370], 2u);
+    t[376] = ptx_or(t[376], 1u);
+    t[377] = ptx_shr(t[370], 30u);
+    t[378] = ptx_sub_cc(cf, t[374], t[376]);
+    t[379] = ptx_subc_cc(cf, t[375], t[377]);
+    t[380] = ptx_subc(cf, 0u, 0u);
+    t[385] = ptx_xor(t[378], t[374]);
+    t[385] = ptx_and(t[385], t[380]);
+    t[381] = ptx_xor(t[378], t[385]);
+    t[386] = ptx_xor(t[379], t[375]);
+    t[386] = ptx_and(t[386], t[380]);
+    t[382] = ptx_xor(t[379], t[386]);
+    t[383] = ptx_add(t[380], 1u);
+    t[384] = ptx_shl(t[370], 1u);
+    t[384] = ptx_or(t[384], t[383]);
+    t[387] = ptx_shr(t[46], 14u);
+    t[387] = ptx_and(t[387], 3u);
+    t[389] = ptx_shf_l_clamp(t[381], t[382], 2u);
+    t[388] = ptx_shl(t[381], 2u);
+    t[388] = ptx_or(t[388], t[387]);
+    t[390] = ptx_shl(t[384], 2u);
+    t[390] = ptx_or(t[390], 1u);
+    t[391] = ptx_shr(t[384], 30u);
+    t[392] = ptx_sub_cc(cf, t[388], t[390]);
+    t[393] = ptx_subc_cc(cf, t[389], t[391]);
+    t[394] = ptx_subc(cf, 0u, 0u);
+    t[399] = ptx_xor(t[392], t[388]);
+    t[399] = ptx_and(t[399], t[394]);
+    t[395] = ptx_xor(t[392], t[399]);
+    t[400] = ptx_xor(t[393], t[389]);
+    t[400] = ptx_and(t[400], t[394]);
+    t[396] = ptx_xor(t[393], t[400]);
+    t[397] = ptx_add(t[394], 1u);
+    t[398] = ptx_shl(t[384], 1u);
+    t[398] = ptx_or(t[398], t[397]);
+    t[401] = ptx_shr(t[46], 12u);
+    t[401] = ptx_and(t[401], 3u);
+    t[403] = ptx_shf_l_clamp(t[395], t[396], 2u);
+    t[402] = ptx_shl(t[395], 2u);
+    t[402] = ptx_or(t[402], t[401]);
+    t[404] = ptx_shl(t[398], 2u);
+    t[404] = ptx_or(t[404], 1u);
+    t[405] = ptx_shr(t[398], 30u);
+    t[406] = ptx_sub_cc(cf, t[402], t[404]);
+    t[407] = ptx_subc_cc(cf, t[403], t[405]);
+    t[408] = ptx_subc(cf, 0u, 0u);
+    t[413] = ptx_xor(t[406], t[402]);
+    t[413] = ptx_and(t[413], t[408]);
+    t[409] = ptx_xor(t[406], t[413]);
+    t[414] = ptx_xor(t[407], t[403]);
+    t[414] = ptx_and(t[414], t[408]);
+    t[410] = ptx_xor(t[407], t[414]);
+    t[411] = ptx_add(t[408], 1u);
+    t[412] = ptx_shl(t[398], 1u);
+    t[412] = ptx_or(t[412], t[411]);
+    t[415] = ptx_shr(t[46], 10u);
+    t[415] = ptx_and(t[415], 3u);
+    t[417] = ptx_shf_l_clamp(t[409], t[410], 2u);
+    t[416] = ptx_shl(t[409], 2u);
+    t[416] = ptx_or(t[416], t[415]);
+    t[418] = ptx_shl(t[412], 2u);
+    t[418] = ptx_or(t[418], 1u);
+    t[419] = ptx_shr(t[412], 30u);
+    t[420] = ptx_sub_cc(cf, t[416], t[418]);
+    t[421] = ptx_subc_cc(cf, t[417], t[419]);
+    t[422] = ptx_subc(cf, 0u, 0u);
+    t[427] = ptx_xor(t[420], t[416]);
+    t[427] = ptx_and(t[427], t[422]);
+    t[423] = ptx_xor(t[420], t[427]);
+    t[428] = ptx_xor(t[421], t[417]);
+    t[428] = ptx_and(t[428], t[422]);
+    t[424] = ptx_xor(t[421], t[428]);
+    t[425] = ptx_add(t[422], 1u);
+    t[426] = ptx_shl(t[412], 1u);
+    t[426] = ptx_or(t[426], t[425]);
+    t[429] = ptx_shr(t[46], 8u);
+    t[429] = ptx_and(t[429], 3u);
+    t[431] = ptx_shf_l_clamp(t[423], t[424], 2u);
+    t[430] = ptx_shl(t[423], 2u);
+    t[430] = ptx_or(t[430], t[429]);
+    t[432] = ptx_shl(t[426], 2u);
+    t[432] = ptx_or(t[432], 1u);
+    t[433] = ptx_shr(t[426], 30u);
+    t[434] = ptx_sub_cc(cf, t[430], t[432]);
+    t[435] = ptx_subc_cc(cf, t[431], t[433]);
+    t[436] = ptx_subc(cf, 0u, 0u);
+    t[441] = ptx_xor(t[434], t[430]);
+    t[441] = ptx_and(t[441], t[436]);
+    t[437] = ptx_xor(t[434], t[441]);
+    t[442] = ptx_xor(t[435], t[431]);
+    t[442] = ptx_and(t[442], t[436]);
+    t[438] = ptx_xor(t[435], t[442]);
+    t[439] = ptx_add(t[436], 1u);
+    t[440] = ptx_shl(t[426], 1u);
+    t[440] = ptx_or(t[440], t[439]);
+    t[443] = ptx_shr(t[46], 6u);
+    t[443] = ptx_and(t[443], 3u);
+    t[445] = ptx_shf_l_clamp(t[437], t[438], 2u);
+    t[444] = ptx_shl(t[437], 2u);
+    t[444] = ptx_or(t[444], t[443]);
+    t[446] = ptx_shl(t[440], 2u);
+    t[446] = ptx_or(t[446], 1u);
+    t[447] = ptx_shr(t[440], 30u);
+    t[448] = ptx_sub_cc(cf, t[444], t[446]);
+    t[449] = ptx_subc_cc(cf, t[445], t[447]);
+    t[450] = ptx_subc(cf, 0u, 0u);
+    t[455] = ptx_xor(t[448], t[444]);
+    t[455] = ptx_and(t[455], t[450]);
+    t[451] = ptx_xor(t[448], t[455]);
+    t[456] = ptx_xor(t[449], t[445]);
+    t[456] = ptx_and(t[456], t[450]);
+    t[452] = ptx_xor(t[449], t[456]);
+    t[453] = ptx_add(t[450], 1u);
+    t[454] = ptx_shl(t[440], 1u);
+    t[454] = ptx_or(t[454], t[453]);
+    t[457] = ptx_shr(t[46], 4u);
+    t[457] = ptx_and(t[457], 3u);
+    t[459] = ptx_shf_l_clamp(t[451], t[452], 2u);
+    t[458] = ptx_shl(t[451], 2u);
+    t[458] = ptx_or(t[458], t[457]);
+    t[460] = ptx_shl(t[454], 2u);
+    t[460] = ptx_or(t[460], 1u);
+    t[461] = ptx_shr(t[454], 30u);
+    t[462] = ptx_sub_cc(cf, t[458], t[460]);
+    t[463] = ptx_subc_cc(cf, t[459], t[461]);
+    t[464] = ptx_subc(cf, 0u, 0u);
+    t[469] = ptx_xor(t[462], t[458]);
+    t[469] = ptx_and(t[469], t[464]);
+    t[465] = ptx_xor(t[462], t[469]);
+    t[470] = ptx_xor(t[463], t[459]);
+    t[470] = ptx_and(t[470], t[464]);
+    t[466] = ptx_xor(t[463], t[470]);
+    t[467] = ptx_add(t[464], 1u);
+    t[468] = ptx_shl(t[454], 1u);
+    t[468] = ptx_or(t[468], t[467]);
+    t[471] = ptx_shr(t[46], 2u);
+    t[471] = ptx_and(t[471], 3u);
+    t[473] = ptx_shf_l_clamp(t[465], t[466], 2u);
+    t[472] = ptx_shl(t[465], 2u);
+    t[472] = ptx_or(t[472], t[471]);
+    t[474] = ptx_shl(t[468], 2u);
+    t[474] = ptx_or(t[474], 1u);
+    t[475] = ptx_shr(t[468], 30u);
+    t[476] = ptx_sub_cc(cf, t[472], t[474]);
+    t[477] = ptx_subc_cc(cf, t[473], t[475]);
+    t[478] = ptx_subc(cf, 0u, 0u);
+    t[483] = ptx_xor(t[476], t[472]);
+    t[483] = ptx_and(t[483], t[478]);
+    t[479] = ptx_xor(t[476], t[483]);
+    t[484] = ptx_xor(t[477], t[473]);
+    t[484] = ptx_and(t[484], t[478]);
+    t[480] = ptx_xor(t[477], t[484]);
+    t[481] = ptx_add(t[478], 1u);
+    t[482] = ptx_shl(t[468], 1u);
+    t[482] = ptx_or(t[482], t[481]);
+    t[485] = ptx_shr(t[46], 0u);
+    t[485] = ptx_and(t[485], 3u);
+    t[487] = ptx_shf_l_clamp(t[479], t[480], 2u);
+    t[486] = ptx_shl(t[479], 2u);
+    t[486] = ptx_or(t[486], t[485]);
+    t[488] = ptx_shl(t[482], 2u);
+    t[488] = ptx_or(t[488], 1u);
+    t[489] = ptx_shr(t[482], 30u);
+    t[490] = ptx_sub_cc(cf, t[486], t[488]);
+    t[491] = ptx_subc_cc(cf, t[487], t[489]);
+    t[492] = ptx_subc(cf, 0u, 0u);
+    t[497] = ptx_xor(t[490], t[486]);
+    t[497] = ptx_and(t[497], t[492]);
+    ptx_xor(t[490], t[497]);
+    t[498] = ptx_xor(t[491], t[487]);
+    t[498] = ptx_and(t[498], t[492]);
+    ptx_xor(t[491], t[498]);
+    t[495] = ptx_add(t[492], 1u);
+    t[496] = ptx_shl(t[482], 1u);
+    t[496] = ptx_or(t[496], t[495]);
+    t[499] = ptx_mov(x[0]);
+    t[499] = ptx_or(t[499], x[1]);
+    t[499] = ptx_or(t[499], x[2]);
+    t[499] = ptx_or(t[499], x[3]);
+    t[499] = ptx_or(t[499], x[4]);
+    t[499] = ptx_or(t[499], t[0]);
+    ptx_sub_cc(cf, 0u, t[499]);
+    t[501] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_mov(t[42]);
+    y[1] = ptx_mov(t[43]);
+    y[2] = ptx_mov(t[44]);
+    y[3] = ptx_mov(t[45]);
+    y[4] = ptx_mov(t[46]);
+    y[5] = ptx_mov(t[47]);
+    y[6] = ptx_mov(0u);
+    y[7] = ptx_mov(0u);
+    y[8] = ptx_mov(t[496]);
+    y[9] = ptx_mov(t[3]);
+    y[10] = ptx_mov(t[501]);
+  }
+#endif
+};
+
+// sqrt_newton_root: a step that the loops below call; 32 instructions.
+struct sqrt_newton_root {
+  static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 6;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<14>;\n\t"
-        "shl.b32 t0, %9, 2;\n\t"
-        "or.b32 t0, t0, %12;\n\t"
-        "shl.b32 t3, %6, 2;\n\t"
-        "or.b32 t3, t3, 1;\n\t"
-        "shf.l.clamp.b32 t1, %9, %10, 2;\n\t"
-        "shf.l.clamp.b32 t4, %6, %7, 2;\n\t"
-        "shf.l.clamp.b32 t2, %10, %11, 2;\n\t"
-        "shf.l.clamp.b32 t5, %7, %8, 2;\n\t"
-        "sub.cc.u32 t6, t0, t3;\n\t"
-        "subc.cc.u32 t7, t1, t4;\n\t"
-        "subc.cc.u32 t8, t2, t5;\n\t"
-        "subc.u32 t9, 0, 0;\n\t"
-        "add.u32 t10, t9, 1;\n\t"
-        "shl.b32 %0, %6, 1;\n\t"
-        "or.b32 %0, %0, t10;\n\t"
-        "xor.b32 t11, t6, t0;\n\t"
-        "and.b32 t11, t11, t9;\n\t"
-        "xor.b32 %3, t6, t11;\n\t"
-        "shf.l.clamp.b32 %1, %6, %7, 1;\n\t"
-        "xor.b32 t12, t7, t1;\n\t"
-        "and.b32 t12, t12, t9;\n\t"
-        "xor.b32 %4, t7, t12;\n\t"
-        "shf.l.clamp.b32 %2, %7, %8, 1;\n\t"
-        "xor.b32 t13, t8, t2;\n\t"
-        "and.b32 t13, t13, t9;\n\t"
-        "xor.b32 %5, t8, t13;\n\t"
+        ".reg .u32 t<17>;\n\t"
+        "shr.b32 t0, %9, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t5, t1;\n\t"
+        "xor.b32 t2, %6, %7;\n\t"
+        "and.b32 t2, t2, t1;\n\t"
+        "xor.b32 t2, t2, %6;\n\t"
+        "xor.b32 t3, %7, %8;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %7;\n\t"
+        "and.b32 t4, %8, t5;\n\t"
+        "shr.b32 t6, %9, 6;\n\t"
+        "and.b32 t6, t6, 1;\n\t"
+        "sub.u32 t7, 0, t6;\n\t"
+        "not.b32 t11, t7;\n\t"
+        "xor.b32 t8, t2, t4;\n\t"
+        "and.b32 t8, t8, t7;\n\t"
+        "xor.b32 t8, t8, t2;\n\t"
+        "and.b32 t9, t3, t11;\n\t"
+        "and.b32 t10, t4, t11;\n\t"
+        "and.b32 t12, %9, 31;\n\t"
+        "shf.r.clamp.b32 t13, t8, t9, t12;\n\t"
+        "shf.r.clamp.b32 t14, t9, t10, t12;\n\t"
+        "shr.b32 t15, t10, t12;\n\t"
+        "and.b32 %0, t13, %10;\n\t"
+        "and.b32 %1, t14, %10;\n\t"
+        "and.b32 %2, t15, %10;\n\t"
+        "mov.b32 %3, 0;\n\t"
+        "mov.b32 %4, 0;\n\t"
+        "not.b32 t16, %10;\n\t"
+        "or.b32 %5, %11, t16;\n\t"
+        "and.b32 %5, %5, 1;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[17];
+    t[0] = ptx_shr(x[3], 5u);
+    t[0] = ptx_and(t[0], 1u);
+    t[1] = ptx_sub(0u, t[0]);
+    t[5] = ptx_not(t[1]);
+    t[2] = ptx_xor(x[0], x[1]);
+    t[2] = ptx_and(t[2], t[1]);
+    t[2] = ptx_xor(t[2], x[0]);
+    t[3] = ptx_xor(x[1], x[2]);
+    t[3] = ptx_and(t[3], t[1]);
+    t[3] = ptx_xor(t[3], x[1]);
+    t[4] = ptx_and(x[2], t[5]);
+    t[6] = ptx_shr(x[3], 6u);
+    t[6] = ptx_and(t[6], 1u);
+    t[7] = ptx_sub(0u, t[6]);
+    t[11] = ptx_not(t[7]);
+    t[8] = ptx_xor(t[2], t[4]);
+    t[8] = ptx_and(t[8], t[7]);
+    t[8] = ptx_xor(t[8], t[2]);
+    t[9] = ptx_and(t[3], t[11]);
+    t[10] = ptx_and(t[4], t[11]);
+    t[12] = ptx_and(x[3], 31u);
+    t[13] = ptx_shf_r_clamp(t[8], t[9], t[12]);
+    t[14] = ptx_shf_r_clamp(t[9], t[10], t[12]);
+    t[15] = ptx_shr(t[10], t[12]);
+    y[0] = ptx_and(t[13], x[4]);
+    y[1] = ptx_and(t[14], x[4]);
+    y[2] = ptx_and(t[15], x[4]);
+    y[3] = ptx_mov(0u);
+    y[4] = ptx_mov(0u);
+    t[16] = ptx_not(x[4]);
+    y[5] = ptx_or(x[5], t[16]);
+    y[5] = ptx_and(y[5], 1u);
+  }
+#endif
+};
+
+// sqrt_division_normalize_2: a step that the loops below call; 399 instructions.
+struct sqrt_division_normalize_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 9;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<262>;\n\t"
+        "sub.cc.u32 t0, %9, %13;\n\t"
+        "subc.cc.u32 t1, %10, %14;\n\t"
+        "subc.u32 t2, 0, 0;\n\t"
+        "mov.b32 t3, 0;\n\t"
+        "not.b32 t4, %14;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "add.cc.u32 t6, t4, t4;\n\t"
+        "addc.u32 t7, 0, 0;\n\t"
+        "or.b32 t6, t6, 1;\n\t"
+        "sub.cc.u32 t9, t6, %14;\n\t"
+        "subc.cc.u32 t11, t7, 0;\n\t"
+        "subc.u32 t8, 0, 0;\n\t"
+        "xor.b32 t13, t9, t6;\n\t"
+        "and.b32 t13, t13, t8;\n\t"
+        "xor.b32 t12, t9, t13;\n\t"
+        "add.u32 t10, t8, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t10;\n\t"
+        "add.cc.u32 t14, t12, t12;\n\t"
+        "addc.u32 t15, 0, 0;\n\t"
+        "or.b32 t14, t14, 1;\n\t"
+        "sub.cc.u32 t17, t14, %14;\n\t"
+        "subc.cc.u32 t19, t15, 0;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "xor.b32 t21, t17, t14;\n\t"
+        "and.b32 t21, t21, t16;\n\t"
+        "xor.b32 t20, t17, t21;\n\t"
+        "add.u32 t18, t16, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t18;\n\t"
+        "add.cc.u32 t22, t20, t20;\n\t"
+        "addc.u32 t23, 0, 0;\n\t"
+        "or.b32 t22, t22, 1;\n\t"
+        "sub.cc.u32 t25, t22, %14;\n\t"
+        "subc.cc.u32 t27, t23, 0;\n\t"
+        "subc.u32 t24, 0, 0;\n\t"
+        "xor.b32 t29, t25, t22;\n\t"
+        "and.b32 t29, t29, t24;\n\t"
+        "xor.b32 t28, t25, t29;\n\t"
+        "add.u32 t26, t24, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t26;\n\t"
+        "add.cc.u32 t30, t28, t28;\n\t"
+        "addc.u32 t31, 0, 0;\n\t"
+        "or.b32 t30, t30, 1;\n\t"
+        "sub.cc.u32 t33, t30, %14;\n\t"
+        "subc.cc.u32 t35, t31, 0;\n\t"
+        "subc.u32 t32, 0, 0;\n\t"
+        "xor.b32 t37, t33, t30;\n\t"
+        "and.b32 t37, t37, t32;\n\t"
+        "xor.b32 t36, t33, t37;\n\t"
+        "add.u32 t34, t32, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t34;\n\t"
+        "add.cc.u32 t38, t36, t36;\n\t"
+        "addc.u32 t39, 0, 0;\n\t"
+        "or.b32 t38, t38, 1;\n\t"
+        "sub.cc.u32 t41, t38, %14;\n\t"
+        "subc.cc.u32 t43, t39, 0;\n\t"
+        "subc.u32 t40, 0, 0;\n\t"
+        "xor.b32 t45, t41, t38;\n\t"
+        "and.b32 t45, t45, t40;\n\t"
+        "xor.b32 t44, t41, t45;\n\t"
+        "add.u32 t42, t40, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t42;\n\t"
+        "add.cc.u32 t46, t44, t44;\n\t"
+        "addc.u32 t47, 0, 0;\n\t"
+        "or.b32 t46, t46, 1;\n\t"
+        "sub.cc.u32 t49, t46, %14;\n\t"
+        "subc.cc.u32 t51, t47, 0;\n\t"
+        "subc.u32 t48, 0, 0;\n\t"
+        "xor.b32 t53, t49, t46;\n\t"
+        "and.b32 t53, t53, t48;\n\t"
+        "xor.b32 t52, t49, t53;\n\t"
+        "add.u32 t50, t48, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t50;\n\t"
+        "add.cc.u32 t54, t52, t52;\n\t"
+        "addc.u32 t55, 0, 0;\n\t"
+        "or.b32 t54, t54, 1;\n\t"
+        "sub.cc.u32 t57, t54, %14;\n\t"
+        "subc.cc.u32 t59, t55, 0;\n\t"
+        "subc.u32 t56, 0, 0;\n\t"
+        "xor.b32 t61, t57, t54;\n\t"
+        "and.b32 t61, t61, t56;\n\t"
+        "xor.b32 t60, t57, t61;\n\t"
+        "add.u32 t58, t56, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t58;\n\t"
+        "add.cc.u32 t62, t60, t60;\n\t"
+        "addc.u32 t63, 0, 0;\n\t"
+        "or.b32 t62, t62, 1;\n\t"
+        "sub.cc.u32 t65, t62, %14;\n\t"
+        "subc.cc.u32 t67, t63, 0;\n\t"
+        "subc.u32 t64, 0, 0;\n\t"
+        "xor.b32 t69, t65, t62;\n\t"
+        "and.b32 t69, t69, t64;\n\t"
+        "xor.b32 t68, t65, t69;\n\t"
+        "add.u32 t66, t64, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t66;\n\t"
+        "add.cc.u32 t70, t68, t68;\n\t"
+        "addc.u32 t71, 0, 0;\n\t"
+        "or.b32 t70, t70, 1;\n\t"
+        "sub.cc.u32 t73, t70, %14;\n\t"
+        "subc.cc.u32 t75, t71, 0;\n\t"
+        "subc.u32 t72, 0, 0;\n\t"
+        "xor.b32 t77, t73, t70;\n\t"
+        "and.b32 t77, t77, t72;\n\t"
+        "xor.b32 t76, t73, t77;\n\t"
+        "add.u32 t74, t72, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t74;\n\t"
+        "add.cc.u32 t78, t76, t76;\n\t"
+        "addc.u32 t79, 0, 0;\n\t"
+        "or.b32 t78, t78, 1;\n\t"
+        "sub.cc.u32 t81, t78, %14;\n\t"
+        "subc.cc.u32 t83, t79, 0;\n\t"
+        "subc.u32 t80, 0, 0;\n\t"
+        "xor.b32 t85, t81, t78;\n\t"
+        "and.b32 t85, t85, t80;\n\t"
+        "xor.b32 t84, t81, t85;\n\t"
+        "add.u32 t82, t80, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t82;\n\t"
+        "add.cc.u32 t86, t84, t84;\n\t"
+        "addc.u32 t87, 0, 0;\n\t"
+        "or.b32 t86, t86, 1;\n\t"
+        "sub.cc.u32 t89, t86, %14;\n\t"
+        "subc.cc.u32 t91, t87, 0;\n\t"
+        "subc.u32 t88, 0, 0;\n\t"
+        "xor.b32 t93, t89, t86;\n\t"
+        "and.b32 t93, t93, t88;\n\t"
+        "xor.b32 t92, t89, t93;\n\t"
+        "add.u32 t90, t88, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t90;\n\t"
+        "add.cc.u32 t94, t92, t92;\n\t"
+        "addc.u32 t95, 0, 0;\n\t"
+        "or.b32 t94, t94, 1;\n\t"
+        "sub.cc.u32 t97, t94, %14;\n\t"
+        "subc.cc.u32 t99, t95, 0;\n\t"
+        "subc.u32 t96, 0, 0;\n\t"
+        "xor.b32 t101, t97, t94;\n\t"
+        "and.b32 t101, t101, t96;\n\t"
+        "xor.b32 t100, t97, t101;\n\t"
+        "add.u32 t98, t96, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t98;\n\t"
+        "add.cc.u32 t102, t100, t100;\n\t"
+        "addc.u32 t103, 0, 0;\n\t"
+        "or.b32 t102, t102, 1;\n\t"
+        "sub.cc.u32 t105, t102, %14;\n\t"
+        "subc.cc.u32 t107, t103, 0;\n\t"
+        "subc.u32 t104, 0, 0;\n\t"
+        "xor.b32 t109, t105, t102;\n\t"
+        "and.b32 t109, t109, t104;\n\t"
+        "xor.b32 t108, t105, t109;\n\t"
+        "add.u32 t106, t104, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t106;\n\t"
+        "add.cc.u32 t110, t108, t108;\n\t"
+        "addc.u32 t111, 0, 0;\n\t"
+        "or.b32 t110, t110, 1;\n\t"
+        "sub.cc.u32 t113, t110, %14;\n\t"
+        "subc.cc.u32 t115, t111, 0;\n\t"
+        "subc.u32 t112, 0, 0;\n\t"
+        "xor.b32 t117, t113, t110;\n\t"
+        "and.b32 t117, t117, t112;\n\t"
+        "xor.b32 t116, t113, t117;\n\t"
+        "add.u32 t114, t112, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t114;\n\t"
+        "add.cc.u32 t118, t116, t116;\n\t"
+        "addc.u32 t119, 0, 0;\n\t"
+        "or.b32 t118, t118, 1;\n\t"
+        "sub.cc.u32 t121, t118, %14;\n\t"
+        "subc.cc.u32 t123, t119, 0;\n\t"
+        "subc.u32 t120, 0, 0;\n\t"
+        "xor.b32 t125, t121, t118;\n\t"
+        "and.b32 t125, t125, t120;\n\t"
+        "xor.b32 t124, t121, t125;\n\t"
+        "add.u32 t122, t120, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t122;\n\t"
+        "add.cc.u32 t126, t124, t124;\n\t"
+        "addc.u32 t127, 0, 0;\n\t"
+        "or.b32 t126, t126, 1;\n\t"
+        "sub.cc.u32 t129, t126, %14;\n\t"
+        "subc.cc.u32 t131, t127, 0;\n\t"
+        "subc.u32 t128, 0, 0;\n\t"
+        "xor.b32 t133, t129, t126;\n\t"
+        "and.b32 t133, t133, t128;\n\t"
+        "xor.b32 t132, t129, t133;\n\t"
+        "add.u32 t130, t128, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t130;\n\t"
+        "add.cc.u32 t134, t132, t132;\n\t"
+        "addc.u32 t135, 0, 0;\n\t"
+        "or.b32 t134, t134, 1;\n\t"
+        "sub.cc.u32 t137, t134, %14;\n\t"
+        "subc.cc.u32 t139, t135, 0;\n\t"
+        "subc.u32 t136, 0, 0;\n\t"
+        "xor.b32 t141, t137, t134;\n\t"
+        "and.b32 t141, t141, t136;\n\t"
+        "xor.b32 t140, t137, t141;\n\t"
+        "add.u32 t138, t136, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t138;\n\t"
+        "add.cc.u32 t142, t140, t140;\n\t"
+        "addc.u32 t143, 0, 0;\n\t"
+        "or.b32 t142, t142, 1;\n\t"
+        "sub.cc.u32 t145, t142, %14;\n\t"
+        "subc.cc.u32 t147, t143, 0;\n\t"
+        "subc.u32 t144, 0, 0;\n\t"
+        "xor.b32 t149, t145, t142;\n\t"
+        "and.b32 t149, t149, t144;\n\t"
+        "xor.b32 t148, t145, t149;\n\t"
+        "add.u32 t146, t144, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t146;\n\t"
+        "add.cc.u32 t150, t148, t148;\n\t"
+        "addc.u32 t151, 0, 0;\n\t"
+        "or.b32 t150, t150, 1;\n\t"
+        "sub.cc.u32 t153, t150, %14;\n\t"
+        "subc.cc.u32 t155, t151, 0;\n\t"
+        "subc.u32 t152, 0, 0;\n\t"
+        "xor.b32 t157, t153, t150;\n\t"
+        "and.b32 t157, t157, t152;\n\t"
+        "xor.b32 t156, t153, t157;\n\t"
+        "add.u32 t154, t152, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t154;\n\t"
+        "add.cc.u32 t158, t156, t156;\n\t"
+        "addc.u32 t159, 0, 0;\n\t"
+        "or.b32 t158, t158, 1;\n\t"
+        "sub.cc.u32 t161, t158, %14;\n\t"
+        "subc.cc.u32 t163, t159, 0;\n\t"
+        "subc.u32 t160, 0, 0;\n\t"
+        "xor.b32 t165, t161, t158;\n\t"
+        "and.b32 t165, t165, t160;\n\t"
+        "xor.b32 t164, t161, t165;\n\t"
+        "add.u32 t162, t160, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t162;\n\t"
+        "add.cc.u32 t166, t164, t164;\n\t"
+        "addc.u32 t167, 0, 0;\n\t"
+        "or.b32 t166, t166, 1;\n\t"
+        "sub.cc.u32 t169, t166, %14;\n\t"
+        "subc.cc.u32 t171, t167, 0;\n\t"
+        "subc.u32 t168, 0, 0;\n\t"
+        "xor.b32 t173, t169, t166;\n\t"
+        "and.b32 t173, t173, t168;\n\t"
+        "xor.b32 t172, t169, t173;\n\t"
+        "add.u32 t170, t168, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t170;\n\t"
+        "add.cc.u32 t174, t172, t172;\n\t"
+        "addc.u32 t175, 0, 0;\n\t"
+        "or.b32 t174, t174, 1;\n\t"
+        "sub.cc.u32 t177, t174, %14;\n\t"
+        "subc.cc.u32 t179, t175, 0;\n\t"
+        "subc.u32 t176, 0, 0;\n\t"
+        "xor.b32 t181, t177, t174;\n\t"
+        "and.b32 t181, t181, t176;\n\t"
+        "xor.b32 t180, t177, t181;\n\t"
+        "add.u32 t178, t176, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t178;\n\t"
+        "add.cc.u32 t182, t180, t180;\n\t"
+        "addc.u32 t183, 0, 0;\n\t"
+        "or.b32 t182, t182, 1;\n\t"
+        "sub.cc.u32 t185, t182, %14;\n\t"
+        "subc.cc.u32 t187, t183, 0;\n\t"
+        "subc.u32 t184, 0, 0;\n\t"
+        "xor.b32 t189, t185, t182;\n\t"
+        "and.b32 t189, t189, t184;\n\t"
+        "xor.b32 t188, t185, t189;\n\t"
+        "add.u32 t186, t184, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t186;\n\t"
+        "add.cc.u32 t190, t188, t188;\n\t"
+        "addc.u32 t191, 0, 0;\n\t"
+        "or.b32 t190, t190, 1;\n\t"
+        "sub.cc.u32 t193, t190, %14;\n\t"
+        "subc.cc.u32 t195, t191, 0;\n\t"
+        "subc.u32 t192, 0, 0;\n\t"
+        "xor.b32 t197, t193, t190;\n\t"
+        "and.b32 t197, t197, t192;\n\t"
+        "xor.b32 t196, t193, t197;\n\t"
+        "add.u32 t194, t192, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t194;\n\t"
+        "add.cc.u32 t198, t196, t196;\n\t"
+        "addc.u32 t199, 0, 0;\n\t"
+        "or.b32 t198, t198, 1;\n\t"
+        "sub.cc.u32 t201, t198, %14;\n\t"
+        "subc.cc.u32 t203, t199, 0;\n\t"
+        "subc.u32 t200, 0, 0;\n\t"
+        "xor.b32 t205, t201, t198;\n\t"
+        "and.b32 t205, t205, t200;\n\t"
+        "xor.b32 t204, t201, t205;\n\t"
+        "add.u32 t202, t200, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t202;\n\t"
+        "add.cc.u32 t206, t204, t204;\n\t"
+        "addc.u32 t207, 0, 0;\n\t"
+        "or.b32 t206, t206, 1;\n\t"
+        "sub.cc.u32 t209, t206, %14;\n\t"
+        "subc.cc.u32 t211, t207, 0;\n\t"
+        "subc.u32 t208, 0, 0;\n\t"
+        "xor.b32 t213, t209, t206;\n\t"
+        "and.b32 t213, t213, t208;\n\t"
+        "xor.b32 t212, t209, t213;\n\t"
+        "add.u32 t210, t208, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t210;\n\t"
+        "add.cc.u32 t214, t212, t212;\n\t"
+        "addc.u32 t215, 0, 0;\n\t"
+        "or.b32 t214, t214, 1;\n\t"
+        "sub.cc.u32 t217, t214, %14;\n\t"
+        "subc.cc.u32 t219, t215, 0;\n\t"
+        "subc.u32 t216, 0, 0;\n\t"
+        "xor.b32 t221, t217, t214;\n\t"
+        "and.b32 t221, t221, t216;\n\t"
+        "xor.b32 t220, t217, t221;\n\t"
+        "add.u32 t218, t216, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t218;\n\t"
+        "add.cc.u32 t222, t220, t220;\n\t"
+        "addc.u32 t223, 0, 0;\n\t"
+        "or.b32 t222, t222, 1;\n\t"
+        "sub.cc.u32 t225, t222, %14;\n\t"
+        "subc.cc.u32 t227, t223, 0;\n\t"
+        "subc.u32 t224, 0, 0;\n\t"
+        "xor.b32 t229, t225, t222;\n\t"
+        "and.b32 t229, t229, t224;\n\t"
+        "xor.b32 t228, t225, t229;\n\t"
+        "add.u32 t226, t224, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t226;\n\t"
+        "add.cc.u32 t230, t228, t228;\n\t"
+        "addc.u32 t231, 0, 0;\n\t"
+        "or.b32 t230, t230, 1;\n\t"
+        "sub.cc.u32 t233, t230, %14;\n\t"
+        "subc.cc.u32 t235, t231, 0;\n\t"
+        "subc.u32 t232, 0, 0;\n\t"
+        "xor.b32 t237, t233, t230;\n\t"
+        "and.b32 t237, t237, t232;\n\t"
+        "xor.b32 t236, t233, t237;\n\t"
+        "add.u32 t234, t232, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t234;\n\t"
+        "add.cc.u32 t238, t236, t236;\n\t"
+        "addc.u32 t239, 0, 0;\n\t"
+        "or.b32 t238, t238, 1;\n\t"
+        "sub.cc.u32 t241, t238, %14;\n\t"
+        "subc.cc.u32 t243, t239, 0;\n\t"
+        "subc.u32 t240, 0, 0;\n\t"
+        "xor.b32 t245, t241, t238;\n\t"
+        "and.b32 t245, t245, t240;\n\t"
+        "xor.b32 t244, t241, t245;\n\t"
+        "add.u32 t242, t240, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t242;\n\t"
+        "add.cc.u32 t246, t244, t244;\n\t"
+        "addc.u32 t247, 0, 0;\n\t"
+        "or.b32 t246, t246, 1;\n\t"
+        "sub.cc.u32 t249, t246, %14;\n\t"
+        "subc.cc.u32 t251, t247, 0;\n\t"
+        "subc.u32 t248, 0, 0;\n\t"
+        "xor.b32 t253, t249, t246;\n\t"
+        "and.b32 t253, t253, t248;\n\t"
+        "xor.b32 t252, t249, t253;\n\t"
+        "add.u32 t250, t248, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t250;\n\t"
+        "add.cc.u32 t254, t252, t252;\n\t"
+        "addc.u32 t255, 0, 0;\n\t"
+        "or.b32 t254, t254, 1;\n\t"
+        "sub.cc.u32 t257, t254, %14;\n\t"
+        "subc.cc.u32 t259, t255, 0;\n\t"
+        "subc.u32 t256, 0, 0;\n\t"
+        "xor.b32 t261, t257, t254;\n\t"
+        "and.b32 t261, t261, t256;\n\t"
+        "xor.b32 t260, t257, t261;\n\t"
+        "add.u32 t258, t256, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t258;\n\t"
+        "mov.b32 %0, %13;\n\t"
+        "mov.b32 %1, %14;\n\t"
+        "mov.b32 %2, %11;\n\t"
+        "mov.b32 %3, %12;\n\t"
+        "mov.b32 %4, %9;\n\t"
+        "mov.b32 %5, %10;\n\t"
+        "mov.b32 %6, t3;\n\t"
+        "mov.b32 %7, t5;\n\t"
+        "not.b32 %8, t2;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[262];
+    ptx_sub_cc(cf, x[0], x[4]);
+    ptx_subc_cc(cf, x[1], x[5]);
+    t[2] = ptx_subc(cf, 0u, 0u);
+    t[3] = ptx_mov(0u);
+    t[4] = ptx_not(x[5]);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_add_cc(cf, t[4], t[4]);
+    t[7] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_or(t[6], 1u);
+    t[9] = ptx_sub_cc(cf, t[6], x[5]);
+    ptx_subc_cc(cf, t[7], 0u);
+    t[8] = ptx_subc(cf, 0u, 0u);
+    t[13] = ptx_xor(t[9], t[6]);
+    t[13] = ptx_and(t[13], t[8]);
+    t[12] = ptx_xor(t[9], t[13]);
+    t[10] = ptx_add(t[8], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[10]);
+    t[14] = ptx_add_cc(cf, t[12], t[12]);
+    t[15] = ptx_addc(cf, 0u, 0u);
+    t[14] = ptx_or(t[14], 1u);
+    t[17] = ptx_sub_cc(cf, t[14], x[5]);
+    ptx_subc_cc(cf, t[15], 0u);
+    t[16] = ptx_subc(cf, 0u, 0u);
+    t[21] = ptx_xor(t[17], t[14]);
+    t[21] = ptx_and(t[21], t[16]);
+    t[20] = ptx_xor(t[17], t[21]);
+    t[18] = ptx_add(t[16], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[18]);
+    t[22] = ptx_add_cc(cf, t[20], t[20]);
+    t[23] = ptx_addc(cf, 0u, 0u);
+    t[22] = ptx_or(t[22], 1u);
+    t[25] = ptx_sub_cc(cf, t[22], x[5]);
+    ptx_subc_cc(cf, t[23], 0u);
+    t[24] = ptx_subc(cf, 0u, 0u);
+    t[29] = ptx_xor(t[25], t[22]);
+    t[29] = ptx_and(t[29], t[24]);
+    t[28] = ptx_xor(t[25], t[29]);
+    t[26] = ptx_add(t[24], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[26]);
+    t[30] = ptx_add_cc(cf, t[28], t[28]);
+    t[31] = ptx_addc(cf, 0u, 0u);
+    t[30] = ptx_or(t[30], 1u);
+    t[33] = ptx_sub_cc(cf, t[30], x[5]);
+    ptx_subc_cc(cf, t[31], 0u);
+    t[32] = ptx_subc(cf, 0u, 0u);
+    t[37] = ptx_xor(t[33], t[30]);
+    t[37] = ptx_and(t[37], t[32]);
+    t[36] = ptx_xor(t[33], t[37]);
+    t[34] = ptx_add(t[32], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[34]);
+    t[38] = ptx_add_cc(cf, t[36], t[36]);
+    t[39] = ptx_addc(cf, 0u, 0u);
+    t[38] = ptx_or(t[38], 1u);
+    t[41] = ptx_sub_cc(cf, t[38], x[5]);
+    ptx_subc_cc(cf, t[39], 0u);
+    t[40] = ptx_subc(cf, 0u, 0u);
+    t[45] = ptx_xor(t[41], t[38]);
+    t[45] = ptx_and(t[45], t[40]);
+    t[44] = ptx_xor(t[41], t[45]);
+    t[42] = ptx_add(t[40], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[42]);
+    t[46] = ptx_add_cc(cf, t[44], t[44]);
+    t[47] = ptx_addc(cf, 0u, 0u);
+    t[46] = ptx_or(t[46], 1u);
+    t[49] = ptx_sub_cc(cf, t[46], x[5]);
+    ptx_subc_cc(cf, t[47], 0u);
+    t[48] = ptx_subc(cf, 0u, 0u);
+    t[53] = ptx_xor(t[49], t[46]);
+    t[53] = ptx_and(t[53], t[48]);
+    t[52] = ptx_xor(t[49], t[53]);
+    t[50] = ptx_add(t[48], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[50]);
+    t[54] = ptx_add_cc(cf, t[52], t[52]);
+    t[55] = ptx_addc(cf, 0u, 0u);
+    t[54] = ptx_or(t[54], 1u);
+    t[57] = ptx_sub_cc(cf, t[54], x[5]);
+    ptx_subc_cc(cf, t[55], 0u);
+    t[56] = ptx_subc(cf, 0u, 0u);
+    t[61] = ptx_xor(t[57], t[54]);
+    t[61] = ptx_and(t[61], t[56]);
+    t[60] = ptx_xor(t[57], t[61]);
+    t[58] = ptx_add(t[56], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[58]);
+    t[62] = ptx_add_cc(cf, t[60], t[60]);
+    t[63] = ptx_addc(cf, 0u, 0u);
+    t[62] = ptx_or(t[62], 1u);
+    t[65] = ptx_sub_cc(cf, t[62], x[5]);
+    ptx_subc_cc(cf, t[63], 0u);
+    t[64] = ptx_subc(cf, 0u, 0u);
+    t[69] = ptx_xor(t[65], t[62]);
+    t[69] = ptx_and(t[69], t[64]);
+    t[68] = ptx_xor(t[65], t[69]);
+    t[66] = ptx_add(t[64], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[66]);
+    t[70] = ptx_add_cc(cf, t[68], t[68]);
+    t[71] = ptx_addc(cf, 0u, 0u);
+    t[70] = ptx_or(t[70], 1u);
+    t[73] = ptx_sub_cc(cf, t[70], x[5]);
+    ptx_subc_cc(cf, t[71], 0u);
+    t[72] = ptx_subc(cf, 0u, 0u);
+    t[77] = ptx_xor(t[73], t[70]);
+    t[77] = ptx_and(t[77], t[72]);
+    t[76] = ptx_xor(t[73], t[77]);
+    t[74] = ptx_add(t[72], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[74]);
+    t[78] = ptx_add_cc(cf, t[76], t[76]);
+    t[79] = ptx_addc(cf, 0u, 0u);
+    t[78] = ptx_or(t[78], 1u);
+    t[81] = ptx_sub_cc(cf, t[78], x[5]);
+    ptx_subc_cc(cf, t[79], 0u);
+    t[80] = ptx_subc(cf, 0u, 0u);
+    t[85] = ptx_xor(t[81], t[78]);
+    t[85] = ptx_and(t[85], t[80]);
+    t[84] = ptx_xor(t[81], t[85]);
+    t[82] = ptx_add(t[80], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[82]);
+    t[86] = ptx_add_cc(cf, t[84], t[84]);
+    t[87] = ptx_addc(cf, 0u, 0u);
+    t[86] = ptx_or(t[86], 1u);
+    t[89] = ptx_sub_cc(cf, t[86], x[5]);
+    ptx_subc_cc(cf, t[87], 0u);
+    t[88] = ptx_subc(cf, 0u, 0u);
+    t[93] = ptx_xor(t[89], t[86]);
+    t[93] = ptx_and(t[93], t[88]);
+    t[92] = ptx_xor(t[89], t[93]);
+    t[90] = ptx_add(t[88], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[90]);
+    t[94] = ptx_add_cc(cf, t[92], t[92]);
+    t[95] = ptx_addc(cf, 0u, 0u);
+    t[94] = ptx_or(t[94], 1u);
+    t[97] = ptx_sub_cc(cf, t[94], x[5]);
+    ptx_subc_cc(cf, t[95], 0u);
+    t[96] = ptx_subc(cf, 0u, 0u);
+    t[101] = ptx_xor(t[97], t[94]);
+    t[101] = ptx_and(t[101], t[96]);
+    t[100] = ptx_xor(t[97], t[101]);
+    t[98] = ptx_add(t[96], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[98]);
+    t[102] = ptx_add_cc(cf, t[100], t[100]);
+    t[103] = ptx_addc(cf, 0u, 0u);
+    t[102] = ptx_or(t[102], 1u);
+    t[105] = ptx_sub_cc(cf, t[102], x[5]);
+    ptx_subc_cc(cf, t[103], 0u);
+    t[104] = ptx_subc(cf, 0u, 0u);
+    t[109] = ptx_xor(t[105], t[102]);
+    t[109] = ptx_and(t[109], t[104]);
+    t[108] = ptx_xor(t[105], t[109]);
+    t[106] = ptx_add(t[104], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[106]);
+    t[110] = ptx_add_cc(cf, t[108], t[108]);
+    t[111] = ptx_addc(cf, 0u, 0u);
+    t[110] = ptx_or(t[110], 1u);
+    t[113] = ptx_sub_cc(cf, t[110], x[5]);
+    ptx_subc_cc(cf, t[111], 0u);
+    t[112] = ptx_subc(cf, 0u, 0u);
+    t[117] = ptx_xor(t[113], t[110]);
+    t[117] = ptx_and(t[117], t[112]);
+    t[116] = ptx_xor(t[113], t[117]);
+    t[114] = ptx_add(t[112], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[114]);
+    t[118] = ptx_add_cc(cf, t[116], t[116]);
+    t[119] = ptx_addc(cf, 0u, 0u);
+    t[118] = ptx_or(t[118], 1u);
+    t[121] = ptx_sub_cc(cf, t[118], x[5]);
+    ptx_subc_cc(cf, t[119], 0u);
+    t[120] = ptx_subc(cf, 0u, 0u);
+    t[125] = ptx_xor(t[121], t[118]);
+    t[125] = ptx_and(t[125], t[120]);
+    t[124] = ptx_xor(t[121], t[125]);
+    t[122] = ptx_add(t[120], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[122]);
+    t[126] = ptx_add_cc(cf, t[124], t[124]);
+    t[127] = ptx_addc(cf, 0u, 0u);
+    t[126] = ptx_or(t[126], 1u);
+    t[129] = ptx_sub_cc(cf, t[126], x[5]);
+    ptx_subc_cc(cf, t[127], 0u);
+    t[128] = ptx_subc(cf, 0u, 0u);
+    t[133] = ptx_xor(t[129], t[126]);
+    t[133] = ptx_and(t[133], t[128]);
+    t[132] = ptx_xor(t[129], t[133]);
+    t[130] = ptx_add(t[128], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[130]);
+    t[134] = ptx_add_cc(cf, t[132], t[132]);
+    t[135] = ptx_addc(cf, 0u, 0u);
+    t[134] = ptx_or(t[134], 1u);
+    t[137] = ptx_sub_cc(cf, t[134], x[5]);
+    ptx_subc_cc(cf, t[135], 0u);
+    t[136] = ptx_subc(cf, 0u, 0u);
+    t[141] = ptx_xor(t[137], t[134]);
+    t[141] = ptx_and(t[141], t[136]);
+    t[140] = ptx_xor(t[137], t[141]);
+    t[138] = ptx_add(t[136], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[138]);
+    t[142] = ptx_add_cc(cf, t[140], t[140]);
+    t[143] = ptx_addc(cf, 0u, 0u);
+    t[142] = ptx_or(t[142], 1u);
+    t[145] = ptx_sub_cc(cf, t[142], x[5]);
+    ptx_subc_cc(cf, t[143], 0u);
+    t[144] = ptx_subc(cf, 0u, 0u);
+    t[149] = ptx_xor(t[145], t[142]);
+    t[149] = ptx_and(t[149], t[144]);
+    t[148] = ptx_xor(t[145], t[149]);
+    t[146] = ptx_add(t[144], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[146]);
+    t[150] = ptx_add_cc(cf, t[148], t[148]);
+    t[151] = ptx_addc(cf, 0u, 0u);
+    t[150] = ptx_or(t[150], 1u);
+    t[153] = ptx_sub_cc(cf, t[150], x[5]);
+    ptx_subc_cc(cf, t[151], 0u);
+    t[152] = ptx_subc(cf, 0u, 0u);
+    t[157] = ptx_xor(t[153], t[150]);
+    t[157] = ptx_and(t[157], t[152]);
+    t[156] = ptx_xor(t[153], t[157]);
+    t[154] = ptx_add(t[152], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[154]);
+    t[158] = ptx_add_cc(cf, t[156], t[156]);
+    t[159] = ptx_addc(cf, 0u, 0u);
+    t[158] = ptx_or(t[158], 1u);
+    t[161] = ptx_sub_cc(cf, t[158], x[5]);
+    ptx_subc_cc(cf, t[159], 0u);
+    t[160] = ptx_subc(cf, 0u, 0u);
+    t[165] = ptx_xor(t[161], t[158]);
+    t[165] = ptx_and(t[165], t[160]);
+    t[164] = ptx_xor(t[161], t[165]);
+    t[162] = ptx_add(t[160], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[162]);
+    t[166] = ptx_add_cc(cf, t[164], t[164]);
+    t[167] = ptx_addc(cf, 0u, 0u);
+    t[166] = ptx_or(t[166], 1u);
+    t[169] = ptx_sub_cc(cf, t[166], x[5]);
+    ptx_subc_cc(cf, t[167], 0u);
+    t[168] = ptx_subc(cf, 0u, 0u);
+    t[173] = ptx_xor(t[169], t[166]);
+    t[173] = ptx_and(t[173], t[168]);
+    t[172] = ptx_xor(t[169], t[173]);
+    t[170] = ptx_add(t[168], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[170]);
+    t[174] = ptx_add_cc(cf, t[172], t[172]);
+    t[175] = ptx_addc(cf, 0u, 0u);
+    t[174] = ptx_or(t[174], 1u);
+    t[177] = ptx_sub_cc(cf, t[174], x[5]);
+    ptx_subc_cc(cf, t[175], 0u);
+    t[176] = ptx_subc(cf, 0u, 0u);
+    t[181] = ptx_xor(t[177], t[174]);
+    t[181] = ptx_and(t[181], t[176]);
+    t[180] = ptx_xor(t[177], t[181]);
+    t[178] = ptx_add(t[176], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[178]);
+    t[182] = ptx_add_cc(cf, t[180], t[180]);
+    t[183] = ptx_addc(cf, 0u, 0u);
+    t[182] = ptx_or(t[182], 1u);
+    t[185] = ptx_sub_cc(cf, t[182], x[5]);
+    ptx_subc_cc(cf, t[183], 0u);
+    t[184] = ptx_subc(cf, 0u, 0u);
+    t[189] = ptx_xor(t[185], t[182]);
+    t[189] = ptx_and(t[189], t[184]);
+    t[188] = ptx_xor(t[185], t[189]);
+    t[186] = ptx_add(t[184], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[186]);
+    t[190] = ptx_add_cc(cf, t[188], t[188]);
+    t[191] = ptx_addc(cf, 0u, 0u);
+    t[190] = ptx_or(t[190], 1u);
+    t[193] = ptx_sub_cc(cf, t[190], x[5]);
+    ptx_subc_cc(cf, t[191], 0u);
+    t[192] = ptx_subc(cf, 0u, 0u);
+    t[197] = ptx_xor(t[193], t[190]);
+    t[197] = ptx_and(t[197], t[192]);
+    t[196] = ptx_xor(t[193], t[197]);
+    t[194] = ptx_add(t[192], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[194]);
+    t[198] = ptx_add_cc(cf, t[196], t[196]);
+    t[199] = ptx_addc(cf, 0u, 0u);
+    t[198] = ptx_or(t[198], 1u);
+    t[201] = ptx_sub_cc(cf, t[198], x[5]);
+    ptx_subc_cc(cf, t[199], 0u);
+    t[200] = ptx_subc(cf, 0u, 0u);
+    t[205] = ptx_xor(t[201], t[198]);
+    t[205] = ptx_and(t[205], t[200]);
+    t[204] = ptx_xor(t[201], t[205]);
+    t[202] = ptx_add(t[200], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[202]);
+    t[206] = ptx_add_cc(cf, t[204], t[204]);
+    t[207] = ptx_addc(cf, 0u, 0u);
+    t[206] = ptx_or(t[206], 1u);
+    t[209] = ptx_sub_cc(cf, t[206], x[5]);
+    ptx_subc_cc(cf, t[207], 0u);
+    t[208] = ptx_subc(cf, 0u, 0u);
+    t[213] = ptx_xor(t[209], t[206]);
+    t[213] = ptx_and(t[213], t[208]);
+    t[212] = ptx_xor(t[209], t[213]);
+    t[210] = ptx_add(t[208], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[210]);
+    t[214] = ptx_add_cc(cf, t[212], t[212]);
+    t[215] = ptx_addc(cf, 0u, 0u);
+    t[214] = ptx_or(t[214], 1u);
+    t[217] = ptx_sub_cc(cf, t[214], x[5]);
+    ptx_subc_cc(cf, t[215], 0u);
+    t[216] = ptx_subc(cf, 0u, 0u);
+    t[221] = ptx_xor(t[217], t[214]);
+    t[221] = ptx_and(t[221], t[216]);
+    t[220] = ptx_xor(t[217], t[221]);
+    t[218] = ptx_add(t[216], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[218]);
+    t[222] = ptx_add_cc(cf, t[220], t[220]);
+    t[223] = ptx_addc(cf, 0u, 0u);
+    t[222] = ptx_or(t[222], 1u);
+    t[225] = ptx_sub_cc(cf, t[222], x[5]);
+    ptx_subc_cc(cf, t[223], 0u);
+    t[224] = ptx_subc(cf, 0u, 0u);
+    t[229] = ptx_xor(t[225], t[222]);
+    t[229] = ptx_and(t[229], t[224]);
+    t[228] = ptx_xor(t[225], t[229]);
+    t[226] = ptx_add(t[224], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[226]);
+    t[230] = ptx_add_cc(cf, t[228], t[228]);
+    t[231] = ptx_addc(cf, 0u, 0u);
+    t[230] = ptx_or(t[230], 1u);
+    t[233] = ptx_sub_cc(cf, t[230], x[5]);
+    ptx_subc_cc(cf, t[231], 0u);
+    t[232] = ptx_subc(cf, 0u, 0u);
+    t[237] = ptx_xor(t[233], t[230]);
+    t[237] = ptx_and(t[237], t[232]);
+    t[236] = ptx_xor(t[233], t[237]);
+    t[234] = ptx_add(t[232], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[234]);
+    t[238] = ptx_add_cc(cf, t[236], t[236]);
+    t[239] = ptx_addc(cf, 0u, 0u);
+    t[238] = ptx_or(t[238], 1u);
+    t[241] = ptx_sub_cc(cf, t[238], x[5]);
+    ptx_subc_cc(cf, t[239], 0u);
+    t[240] = ptx_subc(cf, 0u, 0u);
+    t[245] = ptx_xor(t[241], t[238]);
+    t[245] = ptx_and(t[245], t[240]);
+    t[244] = ptx_xor(t[241], t[245]);
+    t[242] = ptx_add(t[240], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[242]);
+    t[246] = ptx_add_cc(cf, t[244], t[244]);
+    t[247] = ptx_addc(cf, 0u, 0u);
+    t[246] = ptx_or(t[246], 1u);
+    t[249] = ptx_sub_cc(cf, t[246], x[5]);
+    ptx_subc_cc(cf, t[247], 0u);
+    t[248] = ptx_subc(cf, 0u, 0u);
+    t[253] = ptx_xor(t[249], t[246]);
+    t[253] = ptx_and(t[253], t[248]);
+    t[252] = ptx_xor(t[249], t[253]);
+    t[250] = ptx_add(t[248], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[250]);
+    t[254] = ptx_add_cc(cf, t[252], t[252]);
+    t[255] = ptx_addc(cf, 0u, 0u);
+    t[254] = ptx_or(t[254], 1u);
+    t[257] = ptx_sub_cc(cf, t[254], x[5]);
+    ptx_subc_cc(cf, t[255], 0u);
+    t[256] = ptx_subc(cf, 0u, 0u);
+    t[261] = ptx_xor(t[257], t[254]);
+    t[261] = ptx_and(t[261], t[256]);
+    ptx_xor(t[257], t[261]);
+    t[258] = ptx_add(t[256], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[258]);
+    y[0] = ptx_mov(x[4]);
+    y[1] = ptx_mov(x[5]);
+    y[2] = ptx_mov(x[2]);
+    y[3] = ptx_mov(x[3]);
+    y[4] = ptx_mov(x[0]);
+    y[5] = ptx_mov(x[1]);
+    y[6] = ptx_mov(t[3]);
+    y[7] = ptx_mov(t[5]);
+    y[8] = ptx_not(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_step_2: a step that the loops below call; 50 instructions.
+struct sqrt_division_step_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<38>;\n\t"
+        "xor.b32 t0, %4, %7;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %4, t4;\n\t"
+        "mul.lo.u32 t6, %8, t5;\n\t"
+        "mul.hi.u32 t7, %8, t5;\n\t"
+        "add.cc.u32 t6, t6, %3;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %7;\n\t"
+        "sub.u32 t9, %3, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %7, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %7;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %6, t2;\n\t"
+        "mul.hi.u32 t16, %6, t2;\n\t"
+        "mul.lo.u32 t17, %7, t2;\n\t"
+        "mul.hi.u32 t18, %7, t2;\n\t"
+        "mov.b32 t19, t15;\n\t"
+        "add.cc.u32 t20, t16, t17;\n\t"
+        "addc.u32 t21, 0, t18;\n\t"
+        "sub.cc.u32 t22, %5, t19;\n\t"
+        "subc.cc.u32 t23, %3, t20;\n\t"
+        "subc.cc.u32 t24, %4, t21;\n\t"
+        "subc.u32 t25, 0, 0;\n\t"
+        "and.b32 t26, %6, t25;\n\t"
+        "and.b32 t27, %7, t25;\n\t"
+        "add.u32 t2, t2, t25;\n\t"
+        "add.cc.u32 t28, t22, t26;\n\t"
+        "addc.cc.u32 t29, t23, t27;\n\t"
+        "addc.cc.u32 t30, t24, 0;\n\t"
+        "addc.u32 t31, t25, 0;\n\t"
+        "and.b32 t32, %6, t31;\n\t"
+        "and.b32 t33, %7, t31;\n\t"
+        "add.u32 t2, t2, t31;\n\t"
+        "add.cc.u32 t34, t28, t32;\n\t"
+        "addc.cc.u32 t35, t29, t33;\n\t"
+        "addc.cc.u32 t36, t30, 0;\n\t"
+        "addc.u32 t37, t31, 0;\n\t"
+        "mov.b32 %0, t34;\n\t"
+        "mov.b32 %1, t35;\n\t"
+        "mov.b32 %2, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[38];
+    t[0] = ptx_xor(x[1], x[4]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[1], t[4]);
+    t[6] = ptx_mul_lo(x[5], t[5]);
+    t[7] = ptx_mul_hi(x[5], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[0]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[4]);
+    t[9] = ptx_sub(x[0], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[4], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[4]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[3], t[2]);
+    t[16] = ptx_mul_hi(x[3], t[2]);
+    t[17] = ptx_mul_lo(x[4], t[2]);
+    t[18] = ptx_mul_hi(x[4], t[2]);
+    t[19] = ptx_mov(t[15]);
+    t[20] = ptx_add_cc(cf, t[16], t[17]);
+    t[21] = ptx_addc(cf, 0u, t[18]);
+    t[22] = ptx_sub_cc(cf, x[2], t[19]);
+    t[23] = ptx_subc_cc(cf, x[0], t[20]);
+    t[24] = ptx_subc_cc(cf, x[1], t[21]);
+    t[25] = ptx_subc(cf, 0u, 0u);
+    t[26] = ptx_and(x[3], t[25]);
+    t[27] = ptx_and(x[4], t[25]);
+    t[2] = ptx_add(t[2], t[25]);
+    t[28] = ptx_add_cc(cf, t[22], t[26]);
+    t[29] = ptx_addc_cc(cf, t[23], t[27]);
+    t[30] = ptx_addc_cc(cf, t[24], 0u);
+    t[31] = ptx_addc(cf, t[25], 0u);
+    t[32] = ptx_and(x[3], t[31]);
+    t[33] = ptx_and(x[4], t[31]);
+    t[2] = ptx_add(t[2], t[31]);
+    t[34] = ptx_add_cc(cf, t[28], t[32]);
+    t[35] = ptx_addc_cc(cf, t[29], t[33]);
+    ptx_addc_cc(cf, t[30], 0u);
+    ptx_addc(cf, t[31], 0u);
+    y[0] = ptx_mov(t[34]);
+    y[1] = ptx_mov(t[35]);
+    y[2] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_2: a step that the loops below call; 17 instructions.
+struct sqrt_division_finish_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 5;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<9>;\n\t"
+        "not.b32 t0, %10;\n\t"
+        "shr.b32 t1, %7, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t5, t2;\n\t"
+        "xor.b32 t3, %5, %6;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %5;\n\t"
+        "and.b32 t4, %6, t5;\n\t"
+        "and.b32 t6, %7, 31;\n\t"
+        "shf.r.clamp.b32 t7, t3, t4, t6;\n\t"
+        "shr.b32 t8, t4, t6;\n\t"
+        "and.b32 %0, %8, t0;\n\t"
+        "and.b32 %1, %9, t0;\n\t"
+        "and.b32 %2, t7, t0;\n\t"
+        "and.b32 %3, t8, t0;\n\t"
+        "and.b32 %4, %10, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[9];
+    t[0] = ptx_not(x[5]);
+    t[1] = ptx_shr(x[2], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[5] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_and(x[1], t[5]);
+    t[6] = ptx_and(x[2], 31u);
+    t[7] = ptx_shf_r_clamp(t[3], t[4], t[6]);
+    t[8] = ptx_shr(t[4], t[6]);
+    y[0] = ptx_and(x[3], t[0]);
+    y[1] = ptx_and(x[4], t[0]);
+    y[2] = ptx_and(t[7], t[0]);
+    y[3] = ptx_and(t[8], t[0]);
+    y[4] = ptx_and(x[5], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_2: a step that the loops below call; 16 instructions.
+struct sqrt_newton_update_2 {
+  static constexpr unsigned in_words = 5;
+  static constexpr unsigned out_words = 2;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<12>;\n\t"
+        "add.cc.u32 t0, %2, %4;\n\t"
+        "addc.cc.u32 t1, %3, %5;\n\t"
+        "addc.u32 t2, 0, 0;\n\t"
+        "shf.r.clamp.b32 t3, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t4, t1, t2, 1;\n\t"
+        "sub.cc.u32 t5, t3, %2;\n\t"
+        "subc.cc.u32 t6, t4, %3;\n\t"
+        "subc.u32 t7, 0, 0;\n\t"
+        "sub.u32 t8, %6, 1;\n\t"
+        "and.b32 t9, t7, t8;\n\t"
+        "xor.b32 t10, %2, t3;\n\t"
+        "and.b32 t10, t10, t9;\n\t"
+        "xor.b32 %0, %2, t10;\n\t"
+        "xor.b32 t11, %3, t4;\n\t"
+        "and.b32 t11, t11, t9;\n\t"
+        "xor.b32 %1, %3, t11;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[12];
+    t[0] = ptx_add_cc(cf, x[0], x[2]);
+    t[1] = ptx_addc_cc(cf, x[1], x[3]);
+    t[2] = ptx_addc(cf, 0u, 0u);
+    t[3] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[4] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    ptx_sub_cc(cf, t[3], x[0]);
+    ptx_subc_cc(cf, t[4], x[1]);
+    t[7] = ptx_subc(cf, 0u, 0u);
+    t[8] = ptx_sub(x[4], 1u);
+    t[9] = ptx_and(t[7], t[8]);
+    t[10] = ptx_xor(x[0], t[3]);
+    t[10] = ptx_and(t[10], t[9]);
+    y[0] = ptx_xor(x[0], t[10]);
+    t[11] = ptx_xor(x[1], t[4]);
+    t[11] = ptx_and(t[11], t[9]);
+    y[1] = ptx_xor(x[1], t[11]);
+  }
+#endif
+};
+
+// sqrt_newton_check_2: a step that the loops below call; 49 instructions.
+struct sqrt_newton_check_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<25>;\n\t"
+        "mul.lo.u32 t4, %4, %3;\n\t"
+        "mul.hi.u32 t5, %4, %3;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t4;\n\t"
+        "mov.b32 t2, t5;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.u32 t3, 0, 0;\n\t"
+        "mul.lo.u32 t0, %3, %3;\n\t"
+        "mad.hi.cc.u32 t1, %3, %3, t1;\n\t"
+        "madc.lo.cc.u32 t2, %4, %4, t2;\n\t"
+        "madc.hi.u32 t3, %4, %4, t3;\n\t"
+        "sub.cc.u32 t6, t0, %5;\n\t"
+        "subc.cc.u32 t7, t1, %6;\n\t"
+        "subc.cc.u32 t8, t2, %7;\n\t"
+        "subc.cc.u32 t9, t3, %8;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "shl.b32 t11, %3, 1;\n\t"
+        "shf.l.clamp.b32 t12, %3, %4, 1;\n\t"
+        "shr.b32 t13, %4, 31;\n\t"
+        "sub.cc.u32 t11, t11, 1;\n\t"
+        "subc.cc.u32 t12, t12, 0;\n\t"
+        "subc.u32 t13, t13, 0;\n\t"
+        "mov.b32 t14, 0;\n\t"
+        "mov.b32 t15, 0;\n\t"
+        "or.b32 t14, t14, t6;\n\t"
+        "xor.b32 t16, t6, t11;\n\t"
+        "or.b32 t15, t15, t16;\n\t"
+        "or.b32 t14, t14, t7;\n\t"
+        "xor.b32 t17, t7, t12;\n\t"
+        "or.b32 t15, t15, t17;\n\t"
+        "or.b32 t14, t14, t8;\n\t"
+        "xor.b32 t18, t8, t13;\n\t"
+        "or.b32 t15, t15, t18;\n\t"
+        "or.b32 t14, t14, t9;\n\t"
+        "xor.b32 t19, t9, 0;\n\t"
+        "or.b32 t15, t15, t19;\n\t"
+        "sub.cc.u32 t23, 0, t14;\n\t"
+        "subc.u32 t20, 0, 0;\n\t"
+        "not.b32 t21, t20;\n\t"
+        "not.b32 t10, t10;\n\t"
+        "and.b32 t20, t20, t10;\n\t"
+        "add.cc.u32 %0, %3, t20;\n\t"
+        "addc.u32 %1, %4, t20;\n\t"
+        "sub.cc.u32 t24, 0, t15;\n\t"
+        "subc.u32 t22, 0, 0;\n\t"
+        "add.u32 t22, t22, 1;\n\t"
+        "and.b32 %2, t21, 1;\n\t"
+        "or.b32 %2, %2, t22;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[25];
+    t[4] = ptx_mul_lo(x[1], x[0]);
+    t[5] = ptx_mul_hi(x[1], x[0]);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[4]);
+    t[2] = ptx_mov(t[5]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi(cf, x[1], x[1], t[3]);
+    t[6] = ptx_sub_cc(cf, t[0], x[2]);
+    t[7] = ptx_subc_cc(cf, t[1], x[3]);
+    t[8] = ptx_subc_cc(cf, t[2], x[4]);
+    t[9] = ptx_subc_cc(cf, t[3], x[5]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[11] = ptx_shl(x[0], 1u);
+    t[12] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[13] = ptx_shr(x[1], 31u);
+    t[11] = ptx_sub_cc(cf, t[11], 1u);
+    t[12] = ptx_subc_cc(cf, t[12], 0u);
+    t[13] = ptx_subc(cf, t[13], 0u);
+    t[14] = ptx_mov(0u);
+    t[15] = ptx_mov(0u);
+    t[14] = ptx_or(t[14], t[6]);
+    t[16] = ptx_xor(t[6], t[11]);
+    t[15] = ptx_or(t[15], t[16]);
+    t[14] = ptx_or(t[14], t[7]);
+    t[17] = ptx_xor(t[7], t[12]);
+    t[15] = ptx_or(t[15], t[17]);
+    t[14] = ptx_or(t[14], t[8]);
+    t[18] = ptx_xor(t[8], t[13]);
+    t[15] = ptx_or(t[15], t[18]);
+    t[14] = ptx_or(t[14], t[9]);
+    t[19] = ptx_xor(t[9], 0u);
+    t[15] = ptx_or(t[15], t[19]);
+    ptx_sub_cc(cf, 0u, t[14]);
+    t[20] = ptx_subc(cf, 0u, 0u);
+    t[21] = ptx_not(t[20]);
+    t[10] = ptx_not(t[10]);
+    t[20] = ptx_and(t[20], t[10]);
+    y[0] = ptx_add_cc(cf, x[0], t[20]);
+    y[1] = ptx_addc(cf, x[1], t[20]);
+    ptx_sub_cc(cf, 0u, t[15]);
+    t[22] = ptx_subc(cf, 0u, 0u);
+    t[22] = ptx_add(t[22], 1u);
+    y[2] = ptx_and(t[21], 1u);
+    y[2] = ptx_or(y[2], t[22]);
+  }
+#endif
+};
+
+// sqrt_division_normalize_3: a step that the loops below call; 403 instructions.
+struct sqrt_division_normalize_3 {
+  static constexpr unsigned in_words = 9;
+  static constexpr unsigned out_words = 12;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<263>;\n\t"
+        "sub.cc.u32 t0, %12, %18;\n\t"
+        "subc.cc.u32 t1, %13, %19;\n\t"
+        "subc.cc.u32 t2, %14, %20;\n\t"
+        "subc.u32 t3, 0, 0;\n\t"
+        "mov.b32 t4, 0;\n\t"
+        "not.b32 t5, %20;\n\t"
+        "mov.b32 t6, 0;\n\t"
+        "add.cc.u32 t7, t5, t5;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
+        "or.b32 t7, t7, 1;\n\t"
+        "sub.cc.u32 t10, t7, %20;\n\t"
+        "subc.cc.u32 t12, t8, 0;\n\t"
+        "subc.u32 t9, 0, 0;\n\t"
+        "xor.b32 t14, t10, t7;\n\t"
+        "and.b32 t14, t14, t9;\n\t"
+        "xor.b32 t13, t10, t14;\n\t"
+        "add.u32 t11, t9, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t11;\n\t"
+        "add.cc.u32 t15, t13, t13;\n\t"
+        "addc.u32 t16, 0, 0;\n\t"
+        "or.b32 t15, t15, 1;\n\t"
+        "sub.cc.u32 t18, t15, %20;\n\t"
+        "subc.cc.u32 t20, t16, 0;\n\t"
+        "subc.u32 t17, 0, 0;\n\t"
+        "xor.b32 t22, t18, t15;\n\t"
+        "and.b32 t22, t22, t17;\n\t"
+        "xor.b32 t21, t18, t22;\n\t"
+        "add.u32 t19, t17, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t19;\n\t"
+        "add.cc.u32 t23, t21, t21;\n\t"
+        "addc.u32 t24, 0, 0;\n\t"
+        "or.b32 t23, t23, 1;\n\t"
+        "sub.cc.u32 t26, t23, %20;\n\t"
+        "subc.cc.u32 t28, t24, 0;\n\t"
+        "subc.u32 t25, 0, 0;\n\t"
+        "xor.b32 t30, t26, t23;\n\t"
+        "and.b32 t30, t30, t25;\n\t"
+        "xor.b32 t29, t26, t30;\n\t"
+        "add.u32 t27, t25, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t27;\n\t"
+        "add.cc.u32 t31, t29, t29;\n\t"
+        "addc.u32 t32, 0, 0;\n\t"
+        "or.b32 t31, t31, 1;\n\t"
+        "sub.cc.u32 t34, t31, %20;\n\t"
+        "subc.cc.u32 t36, t32, 0;\n\t"
+        "subc.u32 t33, 0, 0;\n\t"
+        "xor.b32 t38, t34, t31;\n\t"
+        "and.b32 t38, t38, t33;\n\t"
+        "xor.b32 t37, t34, t38;\n\t"
+        "add.u32 t35, t33, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t35;\n\t"
+        "add.cc.u32 t39, t37, t37;\n\t"
+        "addc.u32 t40, 0, 0;\n\t"
+        "or.b32 t39, t39, 1;\n\t"
+        "sub.cc.u32 t42, t39, %20;\n\t"
+        "subc.cc.u32 t44, t40, 0;\n\t"
+        "subc.u32 t41, 0, 0;\n\t"
+        "xor.b32 t46, t42, t39;\n\t"
+        "and.b32 t46, t46, t41;\n\t"
+        "xor.b32 t45, t42, t46;\n\t"
+        "add.u32 t43, t41, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t43;\n\t"
+        "add.cc.u32 t47, t45, t45;\n\t"
+        "addc.u32 t48, 0, 0;\n\t"
+        "or.b32 t47, t47, 1;\n\t"
+        "sub.cc.u32 t50, t47, %20;\n\t"
+        "subc.cc.u32 t52, t48, 0;\n\t"
+        "subc.u32 t49, 0, 0;\n\t"
+        "xor.b32 t54, t50, t47;\n\t"
+        "and.b32 t54, t54, t49;\n\t"
+        "xor.b32 t53, t50, t54;\n\t"
+        "add.u32 t51, t49, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t51;\n\t"
+        "add.cc.u32 t55, t53, t53;\n\t"
+        "addc.u32 t56, 0, 0;\n\t"
+        "or.b32 t55, t55, 1;\n\t"
+        "sub.cc.u32 t58, t55, %20;\n\t"
+        "subc.cc.u32 t60, t56, 0;\n\t"
+        "subc.u32 t57, 0, 0;\n\t"
+        "xor.b32 t62, t58, t55;\n\t"
+        "and.b32 t62, t62, t57;\n\t"
+        "xor.b32 t61, t58, t62;\n\t"
+        "add.u32 t59, t57, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t59;\n\t"
+        "add.cc.u32 t63, t61, t61;\n\t"
+        "addc.u32 t64, 0, 0;\n\t"
+        "or.b32 t63, t63, 1;\n\t"
+        "sub.cc.u32 t66, t63, %20;\n\t"
+        "subc.cc.u32 t68, t64, 0;\n\t"
+        "subc.u32 t65, 0, 0;\n\t"
+        "xor.b32 t70, t66, t63;\n\t"
+        "and.b32 t70, t70, t65;\n\t"
+        "xor.b32 t69, t66, t70;\n\t"
+        "add.u32 t67, t65, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t67;\n\t"
+        "add.cc.u32 t71, t69, t69;\n\t"
+        "addc.u32 t72, 0, 0;\n\t"
+        "or.b32 t71, t71, 1;\n\t"
+        "sub.cc.u32 t74, t71, %20;\n\t"
+        "subc.cc.u32 t76, t72, 0;\n\t"
+        "subc.u32 t73, 0, 0;\n\t"
+        "xor.b32 t78, t74, t71;\n\t"
+        "and.b32 t78, t78, t73;\n\t"
+        "xor.b32 t77, t74, t78;\n\t"
+        "add.u32 t75, t73, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t75;\n\t"
+        "add.cc.u32 t79, t77, t77;\n\t"
+        "addc.u32 t80, 0, 0;\n\t"
+        "or.b32 t79, t79, 1;\n\t"
+        "sub.cc.u32 t82, t79, %20;\n\t"
+        "subc.cc.u32 t84, t80, 0;\n\t"
+        "subc.u32 t81, 0, 0;\n\t"
+        "xor.b32 t86, t82, t79;\n\t"
+        "and.b32 t86, t86, t81;\n\t"
+        "xor.b32 t85, t82, t86;\n\t"
+        "add.u32 t83, t81, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t83;\n\t"
+        "add.cc.u32 t87, t85, t85;\n\t"
+        "addc.u32 t88, 0, 0;\n\t"
+        "or.b32 t87, t87, 1;\n\t"
+        "sub.cc.u32 t90, t87, %20;\n\t"
+        "subc.cc.u32 t92, t88, 0;\n\t"
+        "subc.u32 t89, 0, 0;\n\t"
+        "xor.b32 t94, t90, t87;\n\t"
+        "and.b32 t94, t94, t89;\n\t"
+        "xor.b32 t93, t90, t94;\n\t"
+        "add.u32 t91, t89, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t91;\n\t"
+        "add.cc.u32 t95, t93, t93;\n\t"
+        "addc.u32 t96, 0, 0;\n\t"
+        "or.b32 t95, t95, 1;\n\t"
+        "sub.cc.u32 t98, t95, %20;\n\t"
+        "subc.cc.u32 t100, t96, 0;\n\t"
+        "subc.u32 t97, 0, 0;\n\t"
+        "xor.b32 t102, t98, t95;\n\t"
+        "and.b32 t102, t102, t97;\n\t"
+        "xor.b32 t101, t98, t102;\n\t"
+        "add.u32 t99, t97, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t99;\n\t"
+        "add.cc.u32 t103, t101, t101;\n\t"
+        "addc.u32 t104, 0, 0;\n\t"
+        "or.b32 t103, t103, 1;\n\t"
+        "sub.cc.u32 t106, t103, %20;\n\t"
+        "subc.cc.u32 t108, t104, 0;\n\t"
+        "subc.u32 t105, 0, 0;\n\t"
+        "xor.b32 t110, t106, t103;\n\t"
+        "and.b32 t110, t110, t105;\n\t"
+        "xor.b32 t109, t106, t110;\n\t"
+        "add.u32 t107, t105, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t107;\n\t"
+        "add.cc.u32 t111, t109, t109;\n\t"
+        "addc.u32 t112, 0, 0;\n\t"
+        "or.b32 t111, t111, 1;\n\t"
+        "sub.cc.u32 t114, t111, %20;\n\t"
+        "subc.cc.u32 t116, t112, 0;\n\t"
+        "subc.u32 t113, 0, 0;\n\t"
+        "xor.b32 t118, t114, t111;\n\t"
+        "and.b32 t118, t118, t113;\n\t"
+        "xor.b32 t117, t114, t118;\n\t"
+        "add.u32 t115, t113, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t115;\n\t"
+        "add.cc.u32 t119, t117, t117;\n\t"
+        "addc.u32 t120, 0, 0;\n\t"
+        "or.b32 t119, t119, 1;\n\t"
+        "sub.cc.u32 t122, t119, %20;\n\t"
+        "subc.cc.u32 t124, t120, 0;\n\t"
+        "subc.u32 t121, 0, 0;\n\t"
+        "xor.b32 t126, t122, t119;\n\t"
+        "and.b32 t126, t126, t121;\n\t"
+        "xor.b32 t125, t122, t126;\n\t"
+        "add.u32 t123, t121, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t123;\n\t"
+        "add.cc.u32 t127, t125, t125;\n\t"
+        "addc.u32 t128, 0, 0;\n\t"
+        "or.b32 t127, t127, 1;\n\t"
+        "sub.cc.u32 t130, t127, %20;\n\t"
+        "subc.cc.u32 t132, t128, 0;\n\t"
+        "subc.u32 t129, 0, 0;\n\t"
+        "xor.b32 t134, t130, t127;\n\t"
+        "and.b32 t134, t134, t129;\n\t"
+        "xor.b32 t133, t130, t134;\n\t"
+        "add.u32 t131, t129, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t131;\n\t"
+        "add.cc.u32 t135, t133, t133;\n\t"
+        "addc.u32 t136, 0, 0;\n\t"
+        "or.b32 t135, t135, 1;\n\t"
+        "sub.cc.u32 t138, t135, %20;\n\t"
+        "subc.cc.u32 t140, t136, 0;\n\t"
+        "subc.u32 t137, 0, 0;\n\t"
+        "xor.b32 t142, t138, t135;\n\t"
+        "and.b32 t142, t142, t137;\n\t"
+        "xor.b32 t141, t138, t142;\n\t"
+        "add.u32 t139, t137, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t139;\n\t"
+        "add.cc.u32 t143, t141, t141;\n\t"
+        "addc.u32 t144, 0, 0;\n\t"
+        "or.b32 t143, t143, 1;\n\t"
+        "sub.cc.u32 t146, t143, %20;\n\t"
+        "subc.cc.u32 t148, t144, 0;\n\t"
+        "subc.u32 t145, 0, 0;\n\t"
+        "xor.b32 t150, t146, t143;\n\t"
+        "and.b32 t150, t150, t145;\n\t"
+        "xor.b32 t149, t146, t150;\n\t"
+        "add.u32 t147, t145, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t147;\n\t"
+        "add.cc.u32 t151, t149, t149;\n\t"
+        "addc.u32 t152, 0, 0;\n\t"
+        "or.b32 t151, t151, 1;\n\t"
+        "sub.cc.u32 t154, t151, %20;\n\t"
+        "subc.cc.u32 t156, t152, 0;\n\t"
+        "subc.u32 t153, 0, 0;\n\t"
+        "xor.b32 t158, t154, t151;\n\t"
+        "and.b32 t158, t158, t153;\n\t"
+        "xor.b32 t157, t154, t158;\n\t"
+        "add.u32 t155, t153, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t155;\n\t"
+        "add.cc.u32 t159, t157, t157;\n\t"
+        "addc.u32 t160, 0, 0;\n\t"
+        "or.b32 t159, t159, 1;\n\t"
+        "sub.cc.u32 t162, t159, %20;\n\t"
+        "subc.cc.u32 t164, t160, 0;\n\t"
+        "subc.u32 t161, 0, 0;\n\t"
+        "xor.b32 t166, t162, t159;\n\t"
+        "and.b32 t166, t166, t161;\n\t"
+        "xor.b32 t165, t162, t166;\n\t"
+        "add.u32 t163, t161, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t163;\n\t"
+        "add.cc.u32 t167, t165, t165;\n\t"
+        "addc.u32 t168, 0, 0;\n\t"
+        "or.b32 t167, t167, 1;\n\t"
+        "sub.cc.u32 t170, t167, %20;\n\t"
+        "subc.cc.u32 t172, t168, 0;\n\t"
+        "subc.u32 t169, 0, 0;\n\t"
+        "xor.b32 t174, t170, t167;\n\t"
+        "and.b32 t174, t174, t169;\n\t"
+        "xor.b32 t173, t170, t174;\n\t"
+        "add.u32 t171, t169, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t171;\n\t"
+        "add.cc.u32 t175, t173, t173;\n\t"
+        "addc.u32 t176, 0, 0;\n\t"
+        "or.b32 t175, t175, 1;\n\t"
+        "sub.cc.u32 t178, t175, %20;\n\t"
+        "subc.cc.u32 t180, t176, 0;\n\t"
+        "subc.u32 t177, 0, 0;\n\t"
+        "xor.b32 t182, t178, t175;\n\t"
+        "and.b32 t182, t182, t177;\n\t"
+        "xor.b32 t181, t178, t182;\n\t"
+        "add.u32 t179, t177, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t179;\n\t"
+        "add.cc.u32 t183, t181, t181;\n\t"
+        "addc.u32 t184, 0, 0;\n\t"
+        "or.b32 t183, t183, 1;\n\t"
+        "sub.cc.u32 t186, t183, %20;\n\t"
+        "subc.cc.u32 t188, t184, 0;\n\t"
+        "subc.u32 t185, 0, 0;\n\t"
+        "xor.b32 t190, t186, t183;\n\t"
+        "and.b32 t190, t190, t185;\n\t"
+        "xor.b32 t189, t186, t190;\n\t"
+        "add.u32 t187, t185, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t187;\n\t"
+        "add.cc.u32 t191, t189, t189;\n\t"
+        "addc.u32 t192, 0, 0;\n\t"
+        "or.b32 t191, t191, 1;\n\t"
+        "sub.cc.u32 t194, t191, %20;\n\t"
+        "subc.cc.u32 t196, t192, 0;\n\t"
+        "subc.u32 t193, 0, 0;\n\t"
+        "xor.b32 t198, t194, t191;\n\t"
+        "and.b32 t198, t198, t193;\n\t"
+        "xor.b32 t197, t194, t198;\n\t"
+        "add.u32 t195, t193, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t195;\n\t"
+        "add.cc.u32 t199, t197, t197;\n\t"
+        "addc.u32 t200, 0, 0;\n\t"
+        "or.b32 t199, t199, 1;\n\t"
+        "sub.cc.u32 t202, t199, %20;\n\t"
+        "subc.cc.u32 t204, t200, 0;\n\t"
+        "subc.u32 t201, 0, 0;\n\t"
+        "xor.b32 t206, t202, t199;\n\t"
+        "and.b32 t206, t206, t201;\n\t"
+        "xor.b32 t205, t202, t206;\n\t"
+        "add.u32 t203, t201, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t203;\n\t"
+        "add.cc.u32 t207, t205, t205;\n\t"
+        "addc.u32 t208, 0, 0;\n\t"
+        "or.b32 t207, t207, 1;\n\t"
+        "sub.cc.u32 t210, t207, %20;\n\t"
+        "subc.cc.u32 t212, t208, 0;\n\t"
+        "subc.u32 t209, 0, 0;\n\t"
+        "xor.b32 t214, t210, t207;\n\t"
+        "and.b32 t214, t214, t209;\n\t"
+        "xor.b32 t213, t210, t214;\n\t"
+        "add.u32 t211, t209, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t211;\n\t"
+        "add.cc.u32 t215, t213, t213;\n\t"
+        "addc.u32 t216, 0, 0;\n\t"
+        "or.b32 t215, t215, 1;\n\t"
+        "sub.cc.u32 t218, t215, %20;\n\t"
+        "subc.cc.u32 t220, t216, 0;\n\t"
+        "subc.u32 t217, 0, 0;\n\t"
+        "xor.b32 t222, t218, t215;\n\t"
+        "and.b32 t222, t222, t217;\n\t"
+        "xor.b32 t221, t218, t222;\n\t"
+        "add.u32 t219, t217, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t219;\n\t"
+        "add.cc.u32 t223, t221, t221;\n\t"
+        "addc.u32 t224, 0, 0;\n\t"
+        "or.b32 t223, t223, 1;\n\t"
+        "sub.cc.u32 t226, t223, %20;\n\t"
+        "subc.cc.u32 t228, t224, 0;\n\t"
+        "subc.u32 t225, 0, 0;\n\t"
+        "xor.b32 t230, t226, t223;\n\t"
+        "and.b32 t230, t230, t225;\n\t"
+        "xor.b32 t229, t226, t230;\n\t"
+        "add.u32 t227, t225, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t227;\n\t"
+        "add.cc.u32 t231, t229, t229;\n\t"
+        "addc.u32 t232, 0, 0;\n\t"
+        "or.b32 t231, t231, 1;\n\t"
+        "sub.cc.u32 t234, t231, %20;\n\t"
+        "subc.cc.u32 t236, t232, 0;\n\t"
+        "subc.u32 t233, 0, 0;\n\t"
+        "xor.b32 t238, t234, t231;\n\t"
+        "and.b32 t238, t238, t233;\n\t"
+        "xor.b32 t237, t234, t238;\n\t"
+        "add.u32 t235, t233, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t235;\n\t"
+        "add.cc.u32 t239, t237, t237;\n\t"
+        "addc.u32 t240, 0, 0;\n\t"
+        "or.b32 t239, t239, 1;\n\t"
+        "sub.cc.u32 t242, t239, %20;\n\t"
+        "subc.cc.u32 t244, t240, 0;\n\t"
+        "subc.u32 t241, 0, 0;\n\t"
+        "xor.b32 t246, t242, t239;\n\t"
+        "and.b32 t246, t246, t241;\n\t"
+        "xor.b32 t245, t242, t246;\n\t"
+        "add.u32 t243, t241, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t243;\n\t"
+        "add.cc.u32 t247, t245, t245;\n\t"
+        "addc.u32 t248, 0, 0;\n\t"
+        "or.b32 t247, t247, 1;\n\t"
+        "sub.cc.u32 t250, t247, %20;\n\t"
+        "subc.cc.u32 t252, t248, 0;\n\t"
+        "subc.u32 t249, 0, 0;\n\t"
+        "xor.b32 t254, t250, t247;\n\t"
+        "and.b32 t254, t254, t249;\n\t"
+        "xor.b32 t253, t250, t254;\n\t"
+        "add.u32 t251, t249, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t251;\n\t"
+        "add.cc.u32 t255, t253, t253;\n\t"
+        "addc.u32 t256, 0, 0;\n\t"
+        "or.b32 t255, t255, 1;\n\t"
+        "sub.cc.u32 t258, t255, %20;\n\t"
+        "subc.cc.u32 t260, t256, 0;\n\t"
+        "subc.u32 t257, 0, 0;\n\t"
+        "xor.b32 t262, t258, t255;\n\t"
+        "and.b32 t262, t262, t257;\n\t"
+        "xor.b32 t261, t258, t262;\n\t"
+        "add.u32 t259, t257, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t259;\n\t"
+        "mov.b32 %0, %18;\n\t"
+        "mov.b32 %1, %19;\n\t"
+        "mov.b32 %2, %20;\n\t"
+        "mov.b32 %3, %15;\n\t"
+        "mov.b32 %4, %16;\n\t"
+        "mov.b32 %5, %17;\n\t"
+        "mov.b32 %6, %12;\n\t"
+        "mov.b32 %7, %13;\n\t"
+        "mov.b32 %8, %14;\n\t"
+        "mov.b32 %9, t4;\n\t"
+        "mov.b32 %10, t6;\n\t"
+        "not.b32 %11, t3;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[263];
+    ptx_sub_cc(cf, x[0], x[6]);
+    ptx_subc_cc(cf, x[1], x[7]);
+    ptx_subc_cc(cf, x[2], x[8]);
+    t[3] = ptx_subc(cf, 0u, 0u);
+    t[4] = ptx_mov(0u);
+    t[5] = ptx_not(x[8]);
+    t[6] = ptx_mov(0u);
+    t[7] = ptx_add_cc(cf, t[5], t[5]);
+    t[8] = ptx_addc(cf, 0u, 0u);
+    t[7] = ptx_or(t[7], 1u);
+    t[10] = ptx_sub_cc(cf, t[7], x[8]);
+    ptx_subc_cc(cf, t[8], 0u);
+    t[9] = ptx_subc(cf, 0u, 0u);
+    t[14] = ptx_xor(t[10], t[7]);
+    t[14] = ptx_and(t[14], t[9]);
+    t[13] = ptx_xor(t[10], t[14]);
+    t[11] = ptx_add(t[9], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[11]);
+    t[15] = ptx_add_cc(cf, t[13], t[13]);
+    t[16] = ptx_addc(cf, 0u, 0u);
+    t[15] = ptx_or(t[15], 1u);
+    t[18] = ptx_sub_cc(cf, t[15], x[8]);
+    ptx_subc_cc(cf, t[16], 0u);
+    t[17] = ptx_subc(cf, 0u, 0u);
+    t[22] = ptx_xor(t[18], t[15]);
+    t[22] = ptx_and(t[22], t[17]);
+    t[21] = ptx_xor(t[18], t[22]);
+    t[19] = ptx_add(t[17], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[19]);
+    t[23] = ptx_add_cc(cf, t[21], t[21]);
+    t[24] = ptx_addc(cf, 0u, 0u);
+    t[23] = ptx_or(t[23], 1u);
+    t[26] = ptx_sub_cc(cf, t[23], x[8]);
+    ptx_subc_cc(cf, t[24], 0u);
+    t[25] = ptx_subc(cf, 0u, 0u);
+    t[30] = ptx_xor(t[26], t[23]);
+    t[30] = ptx_and(t[30], t[25]);
+    t[29] = ptx_xor(t[26], t[30]);
+    t[27] = ptx_add(t[25], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[27]);
+    t[31] = ptx_add_cc(cf, t[29], t[29]);
+    t[32] = ptx_addc(cf, 0u, 0u);
+    t[31] = ptx_or(t[31], 1u);
+    t[34] = ptx_sub_cc(cf, t[31], x[8]);
+    ptx_subc_cc(cf, t[32], 0u);
+    t[33] = ptx_subc(cf, 0u, 0u);
+    t[38] = ptx_xor(t[34], t[31]);
+    t[38] = ptx_and(t[38], t[33]);
+    t[37] = ptx_xor(t[34], t[38]);
+    t[35] = ptx_add(t[33], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[35]);
+    t[39] = ptx_add_cc(cf, t[37], t[37]);
+    t[40] = ptx_addc(cf, 0u, 0u);
+    t[39] = ptx_or(t[39], 1u);
+    t[42] = ptx_sub_cc(cf, t[39], x[8]);
+    ptx_subc_cc(cf, t[40], 0u);
+    t[41] = ptx_subc(cf, 0u, 0u);
+    t[46] = ptx_xor(t[42], t[39]);
+    t[46] = ptx_and(t[46], t[41]);
+    t[45] = ptx_xor(t[42], t[46]);
+    t[43] = ptx_add(t[41], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[43]);
+    t[47] = ptx_add_cc(cf, t[45], t[45]);
+    t[48] = ptx_addc(cf, 0u, 0u);
+    t[47] = ptx_or(t[47], 1u);
+    t[50] = ptx_sub_cc(cf, t[47], x[8]);
+    ptx_subc_cc(cf, t[48], 0u);
+    t[49] = ptx_subc(cf, 0u, 0u);
+    t[54] = ptx_xor(t[50], t[47]);
+    t[54] = ptx_and(t[54], t[49]);
+    t[53] = ptx_xor(t[50], t[54]);
+    t[51] = ptx_add(t[49], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[51]);
+    t[55] = ptx_add_cc(cf, t[53], t[53]);
+    t[56] = ptx_addc(cf, 0u, 0u);
+    t[55] = ptx_or(t[55], 1u);
+    t[58] = ptx_sub_cc(cf, t[55], x[8]);
+    ptx_subc_cc(cf, t[56], 0u);
+    t[57] = ptx_subc(cf, 0u, 0u);
+    t[62] = ptx_xor(t[58], t[55]);
+    t[62] = ptx_and(t[62], t[57]);
+    t[61] = ptx_xor(t[58], t[62]);
+    t[59] = ptx_add(t[57], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[59]);
+    t[63] = ptx_add_cc(cf, t[61], t[61]);
+    t[64] = ptx_addc(cf, 0u, 0u);
+    t[63] = ptx_or(t[63], 1u);
+    t[66] = ptx_sub_cc(cf, t[63], x[8]);
+    ptx_subc_cc(cf, t[64], 0u);
+    t[65] = ptx_subc(cf, 0u, 0u);
+    t[70] = ptx_xor(t[66], t[63]);
+    t[70] = ptx_and(t[70], t[65]);
+    t[69] = ptx_xor(t[66], t[70]);
+    t[67] = ptx_add(t[65], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[67]);
+    t[71] = ptx_add_cc(cf, t[69], t[69]);
+    t[72] = ptx_addc(cf, 0u, 0u);
+    t[71] = ptx_or(t[71], 1u);
+    t[74] = ptx_sub_cc(cf, t[71], x[8]);
+    ptx_subc_cc(cf, t[72], 0u);
+    t[73] = ptx_subc(cf, 0u, 0u);
+    t[78] = ptx_xor(t[74], t[71]);
+    t[78] = ptx_and(t[78], t[73]);
+    t[77] = ptx_xor(t[74], t[78]);
+    t[75] = ptx_add(t[73], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[75]);
+    t[79] = ptx_add_cc(cf, t[77], t[77]);
+    t[80] = ptx_addc(cf, 0u, 0u);
+    t[79] = ptx_or(t[79], 1u);
+    t[82] = ptx_sub_cc(cf, t[79], x[8]);
+    ptx_subc_cc(cf, t[80], 0u);
+    t[81] = ptx_subc(cf, 0u, 0u);
+    t[86] = ptx_xor(t[82], t[79]);
+    t[86] = ptx_and(t[86], t[81]);
+    t[85] = ptx_xor(t[82], t[86]);
+    t[83] = ptx_add(t[81], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[83]);
+    t[87] = ptx_add_cc(cf, t[85], t[85]);
+    t[88] = ptx_addc(cf, 0u, 0u);
+    t[87] = ptx_or(t[87], 1u);
+    t[90] = ptx_sub_cc(cf, t[87], x[8]);
+    ptx_subc_cc(cf, t[88], 0u);
+    t[89] = ptx_subc(cf, 0u, 0u);
+    t[94] = ptx_xor(t[90], t[87]);
+    t[94] = ptx_and(t[94], t[89]);
+    t[93] = ptx_xor(t[90], t[94]);
+    t[91] = ptx_add(t[89], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[91]);
+    t[95] = ptx_add_cc(cf, t[93], t[93]);
+    t[96] = ptx_addc(cf, 0u, 0u);
+    t[95] = ptx_or(t[95], 1u);
+    t[98] = ptx_sub_cc(cf, t[95], x[8]);
+    ptx_subc_cc(cf, t[96], 0u);
+    t[97] = ptx_subc(cf, 0u, 0u);
+    t[102] = ptx_xor(t[98], t[95]);
+    t[102] = ptx_and(t[102], t[97]);
+    t[101] = ptx_xor(t[98], t[102]);
+    t[99] = ptx_add(t[97], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[99]);
+    t[103] = ptx_add_cc(cf, t[101], t[101]);
+    t[104] = ptx_addc(cf, 0u, 0u);
+    t[103] = ptx_or(t[103], 1u);
+    t[106] = ptx_sub_cc(cf, t[103], x[8]);
+    ptx_subc_cc(cf, t[104], 0u);
+    t[105] = ptx_subc(cf, 0u, 0u);
+    t[110] = ptx_xor(t[106], t[103]);
+    t[110] = ptx_and(t[110], t[105]);
+    t[109] = ptx_xor(t[106], t[110]);
+    t[107] = ptx_add(t[105], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[107]);
+    t[111] = ptx_add_cc(cf, t[109], t[109]);
+    t[112] = ptx_addc(cf, 0u, 0u);
+    t[111] = ptx_or(t[111], 1u);
+    t[114] = ptx_sub_cc(cf, t[111], x[8]);
+    ptx_subc_cc(cf, t[112], 0u);
+    t[113] = ptx_subc(cf, 0u, 0u);
+    t[118] = ptx_xor(t[114], t[111]);
+    t[118] = ptx_and(t[118], t[113]);
+    t[117] = ptx_xor(t[114], t[118]);
+    t[115] = ptx_add(t[113], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[115]);
+    t[119] = ptx_add_cc(cf, t[117], t[117]);
+    t[120] = ptx_addc(cf, 0u, 0u);
+    t[119] = ptx_or(t[119], 1u);
+    t[122] = ptx_sub_cc(cf, t[119], x[8]);
+    ptx_subc_cc(cf, t[120], 0u);
+    t[121] = ptx_subc(cf, 0u, 0u);
+    t[126] = ptx_xor(t[122], t[119]);
+    t[126] = ptx_and(t[126], t[121]);
+    t[125] = ptx_xor(t[122], t[126]);
+    t[123] = ptx_add(t[121], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[123]);
+    t[127] = ptx_add_cc(cf, t[125], t[125]);
+    t[128] = ptx_addc(cf, 0u, 0u);
+    t[127] = ptx_or(t[127], 1u);
+    t[130] = ptx_sub_cc(cf, t[127], x[8]);
+    ptx_subc_cc(cf, t[128], 0u);
+    t[129] = ptx_subc(cf, 0u, 0u);
+    t[134] = ptx_xor(t[130], t[127]);
+    t[134] = ptx_and(t[134], t[129]);
+    t[133] = ptx_xor(t[130], t[134]);
+    t[131] = ptx_add(t[129], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[131]);
+    t[135] = ptx_add_cc(cf, t[133], t[133]);
+    t[136] = ptx_addc(cf, 0u, 0u);
+    t[135] = ptx_or(t[135], 1u);
+    t[138] = ptx_sub_cc(cf, t[135], x[8]);
+    ptx_subc_cc(cf, t[136], 0u);
+    t[137] = ptx_subc(cf, 0u, 0u);
+    t[142] = ptx_xor(t[138], t[135]);
+    t[142] = ptx_and(t[142], t[137]);
+    t[141] = ptx_xor(t[138], t[142]);
+    t[139] = ptx_add(t[137], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[139]);
+    t[143] = ptx_add_cc(cf, t[141], t[141]);
+    t[144] = ptx_addc(cf, 0u, 0u);
+    t[143] = ptx_or(t[143], 1u);
+    t[146] = ptx_sub_cc(cf, t[143], x[8]);
+    ptx_subc_cc(cf, t[144], 0u);
+    t[145] = ptx_subc(cf, 0u, 0u);
+    t[150] = ptx_xor(t[146], t[143]);
+    t[150] = ptx_and(t[150], t[145]);
+    t[149] = ptx_xor(t[146], t[150]);
+    t[147] = ptx_add(t[145], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[147]);
+    t[151] = ptx_add_cc(cf, t[149], t[149]);
+    t[152] = ptx_addc(cf, 0u, 0u);
+    t[151] = ptx_or(t[151], 1u);
+    t[154] = ptx_sub_cc(cf, t[151], x[8]);
+    ptx_subc_cc(cf, t[152], 0u);
+    t[153] = ptx_subc(cf, 0u, 0u);
+    t[158] = ptx_xor(t[154], t[151]);
+    t[158] = ptx_and(t[158], t[153]);
+    t[157] = ptx_xor(t[154], t[158]);
+    t[155] = ptx_add(t[153], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[155]);
+    t[159] = ptx_add_cc(cf, t[157], t[157]);
+    t[160] = ptx_addc(cf, 0u, 0u);
+    t[159] = ptx_or(t[159], 1u);
+    t[162] = ptx_sub_cc(cf, t[159], x[8]);
+    ptx_subc_cc(cf, t[160], 0u);
+    t[161] = ptx_subc(cf, 0u, 0u);
+    t[166] = ptx_xor(t[162], t[159]);
+    t[166] = ptx_and(t[166], t[161]);
+    t[165] = ptx_xor(t[162], t[166]);
+    t[163] = ptx_add(t[161], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[163]);
+    t[167] = ptx_add_cc(cf, t[165], t[165]);
+    t[168] = ptx_addc(cf, 0u, 0u);
+    t[167] = ptx_or(t[167], 1u);
+    t[170] = ptx_sub_cc(cf, t[167], x[8]);
+    ptx_subc_cc(cf, t[168], 0u);
+    t[169] = ptx_subc(cf, 0u, 0u);
+    t[174] = ptx_xor(t[170], t[167]);
+    t[174] = ptx_and(t[174], t[169]);
+    t[173] = ptx_xor(t[170], t[174]);
+    t[171] = ptx_add(t[169], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[171]);
+    t[175] = ptx_add_cc(cf, t[173], t[173]);
+    t[176] = ptx_addc(cf, 0u, 0u);
+    t[175] = ptx_or(t[175], 1u);
+    t[178] = ptx_sub_cc(cf, t[175], x[8]);
+    ptx_subc_cc(cf, t[176], 0u);
+    t[177] = ptx_subc(cf, 0u, 0u);
+    t[182] = ptx_xor(t[178], t[175]);
+    t[182] = ptx_and(t[182], t[177]);
+    t[181] = ptx_xor(t[178], t[182]);
+    t[179] = ptx_add(t[177], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[179]);
+    t[183] = ptx_add_cc(cf, t[181], t[181]);
+    t[184] = ptx_addc(cf, 0u, 0u);
+    t[183] = ptx_or(t[183], 1u);
+    t[186] = ptx_sub_cc(cf, t[183], x[8]);
+    ptx_subc_cc(cf, t[184], 0u);
+    t[185] = ptx_subc(cf, 0u, 0u);
+    t[190] = ptx_xor(t[186], t[183]);
+    t[190] = ptx_and(t[190], t[185]);
+    t[189] = ptx_xor(t[186], t[190]);
+    t[187] = ptx_add(t[185], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[187]);
+    t[191] = ptx_add_cc(cf, t[189], t[189]);
+    t[192] = ptx_addc(cf, 0u, 0u);
+    t[191] = ptx_or(t[191], 1u);
+    t[194] = ptx_sub_cc(cf, t[191], x[8]);
+    ptx_subc_cc(cf, t[192], 0u);
+    t[193] = ptx_subc(cf, 0u, 0u);
+    t[198] = ptx_xor(t[194], t[191]);
+    t[198] = ptx_and(t[198], t[193]);
+    t[197] = ptx_xor(t[194], t[198]);
+    t[195] = ptx_add(t[193], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[195]);
+    t[199] = ptx_add_cc(cf, t[197], t[197]);
+    t[200] = ptx_addc(cf, 0u, 0u);
+    t[199] = ptx_or(t[199], 1u);
+    t[202] = ptx_sub_cc(cf, t[199], x[8]);
+    ptx_subc_cc(cf, t[200], 0u);
+    t[201] = ptx_subc(cf, 0u, 0u);
+    t[206] = ptx_xor(t[202], t[199]);
+    t[206] = ptx_and(t[206], t[201]);
+    t[205] = ptx_xor(t[202], t[206]);
+    t[203] = ptx_add(t[201], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[203]);
+    t[207] = ptx_add_cc(cf, t[205], t[205]);
+    t[208] = ptx_addc(cf, 0u, 0u);
+    t[207] = ptx_or(t[207], 1u);
+    t[210] = ptx_sub_cc(cf, t[207], x[8]);
+    ptx_subc_cc(cf, t[208], 0u);
+    t[209] = ptx_subc(cf, 0u, 0u);
+    t[214] = ptx_xor(t[210], t[207]);
+    t[214] = ptx_and(t[214], t[209]);
+    t[213] = ptx_xor(t[210], t[214]);
+    t[211] = ptx_add(t[209], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[211]);
+    t[215] = ptx_add_cc(cf, t[213], t[213]);
+    t[216] = ptx_addc(cf, 0u, 0u);
+    t[215] = ptx_or(t[215], 1u);
+    t[218] = ptx_sub_cc(cf, t[215], x[8]);
+    ptx_subc_cc(cf, t[216], 0u);
+    t[217] = ptx_subc(cf, 0u, 0u);
+    t[222] = ptx_xor(t[218], t[215]);
+    t[222] = ptx_and(t[222], t[217]);
+    t[221] = ptx_xor(t[218], t[222]);
+    t[219] = ptx_add(t[217], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[219]);
+    t[223] = ptx_add_cc(cf, t[221], t[221]);
+    t[224] = ptx_addc(cf, 0u, 0u);
+    t[223] = ptx_or(t[223], 1u);
+    t[226] = ptx_sub_cc(cf, t[223], x[8]);
+    ptx_subc_cc(cf, t[224], 0u);
+    t[225] = ptx_subc(cf, 0u, 0u);
+    t[230] = ptx_xor(t[226], t[223]);
+    t[230] = ptx_and(t[230], t[225]);
+    t[229] = ptx_xor(t[226], t[230]);
+    t[227] = ptx_add(t[225], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[227]);
+    t[231] = ptx_add_cc(cf, t[229], t[229]);
+    t[232] = ptx_addc(cf, 0u, 0u);
+    t[231] = ptx_or(t[231], 1u);
+    t[234] = ptx_sub_cc(cf, t[231], x[8]);
+    ptx_subc_cc(cf, t[232], 0u);
+    t[233] = ptx_subc(cf, 0u, 0u);
+    t[238] = ptx_xor(t[234], t[231]);
+    t[238] = ptx_and(t[238], t[233]);
+    t[237] = ptx_xor(t[234], t[238]);
+    t[235] = ptx_add(t[233], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[235]);
+    t[239] = ptx_add_cc(cf, t[237], t[237]);
+    t[240] = ptx_addc(cf, 0u, 0u);
+    t[239] = ptx_or(t[239], 1u);
+    t[242] = ptx_sub_cc(cf, t[239], x[8]);
+    ptx_subc_cc(cf, t[240], 0u);
+    t[241] = ptx_subc(cf, 0u, 0u);
+    t[246] = ptx_xor(t[242], t[239]);
+    t[246] = ptx_and(t[246], t[241]);
+    t[245] = ptx_xor(t[242], t[246]);
+    t[243] = ptx_add(t[241], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[243]);
+    t[247] = ptx_add_cc(cf, t[245], t[245]);
+    t[248] = ptx_addc(cf, 0u, 0u);
+    t[247] = ptx_or(t[247], 1u);
+    t[250] = ptx_sub_cc(cf, t[247], x[8]);
+    ptx_subc_cc(cf, t[248], 0u);
+    t[249] = ptx_subc(cf, 0u, 0u);
+    t[254] = ptx_xor(t[250], t[247]);
+    t[254] = ptx_and(t[254], t[249]);
+    t[253] = ptx_xor(t[250], t[254]);
+    t[251] = ptx_add(t[249], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[251]);
+    t[255] = ptx_add_cc(cf, t[253], t[253]);
+    t[256] = ptx_addc(cf, 0u, 0u);
+    t[255] = ptx_or(t[255], 1u);
+    t[258] = ptx_sub_cc(cf, t[255], x[8]);
+    ptx_subc_cc(cf, t[256], 0u);
+    t[257] = ptx_subc(cf, 0u, 0u);
+    t[262] = ptx_xor(t[258], t[255]);
+    t[262] = ptx_and(t[262], t[257]);
+    ptx_xor(t[258], t[262]);
+    t[259] = ptx_add(t[257], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[259]);
+    y[0] = ptx_mov(x[6]);
+    y[1] = ptx_mov(x[7]);
+    y[2] = ptx_mov(x[8]);
+    y[3] = ptx_mov(x[3]);
+    y[4] = ptx_mov(x[4]);
+    y[5] = ptx_mov(x[5]);
+    y[6] = ptx_mov(x[0]);
+    y[7] = ptx_mov(x[1]);
+    y[8] = ptx_mov(x[2]);
+    y[9] = ptx_mov(t[4]);
+    y[10] = ptx_mov(t[6]);
+    y[11] = ptx_not(t[3]);
+  }
+#endif
+};
+
+// sqrt_division_step_3: a step that the loops below call; 59 instructions.
+struct sqrt_division_step_3 {
+  static constexpr unsigned in_words = 8;
+  static constexpr unsigned out_words = 4;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<46>;\n\t"
+        "xor.b32 t0, %6, %10;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %6, t4;\n\t"
+        "mul.lo.u32 t6, %11, t5;\n\t"
+        "mul.hi.u32 t7, %11, t5;\n\t"
+        "add.cc.u32 t6, t6, %5;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %10;\n\t"
+        "sub.u32 t9, %5, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %10, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %10;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %8, t2;\n\t"
+        "mul.hi.u32 t16, %8, t2;\n\t"
+        "mul.lo.u32 t17, %10, t2;\n\t"
+        "mul.hi.u32 t18, %10, t2;\n\t"
+        "mul.lo.u32 t19, %9, t2;\n\t"
+        "mul.hi.u32 t20, %9, t2;\n\t"
+        "mov.b32 t21, t15;\n\t"
+        "add.cc.u32 t22, t16, t19;\n\t"
+        "addc.cc.u32 t23, t17, t20;\n\t"
+        "addc.u32 t24, t18, 0;\n\t"
+        "sub.cc.u32 t25, %7, t21;\n\t"
+        "subc.cc.u32 t26, %4, t22;\n\t"
+        "subc.cc.u32 t27, %5, t23;\n\t"
+        "subc.cc.u32 t28, %6, t24;\n\t"
+        "subc.u32 t29, 0, 0;\n\t"
+        "and.b32 t30, %8, t29;\n\t"
+        "and.b32 t31, %9, t29;\n\t"
+        "and.b32 t32, %10, t29;\n\t"
+        "add.u32 t2, t2, t29;\n\t"
+        "add.cc.u32 t33, t25, t30;\n\t"
+        "addc.cc.u32 t34, t26, t31;\n\t"
+        "addc.cc.u32 t35, t27, t32;\n\t"
+        "addc.cc.u32 t36, t28, 0;\n\t"
+        "addc.u32 t37, t29, 0;\n\t"
+        "and.b32 t38, %8, t37;\n\t"
+        "and.b32 t39, %9, t37;\n\t"
+        "and.b32 t40, %10, t37;\n\t"
+        "add.u32 t2, t2, t37;\n\t"
+        "add.cc.u32 t41, t33, t38;\n\t"
+        "addc.cc.u32 t42, t34, t39;\n\t"
+        "addc.cc.u32 t43, t35, t40;\n\t"
+        "addc.cc.u32 t44, t36, 0;\n\t"
+        "addc.u32 t45, t37, 0;\n\t"
+        "mov.b32 %0, t41;\n\t"
+        "mov.b32 %1, t42;\n\t"
+        "mov.b32 %2, t43;\n\t"
+        "mov.b32 %3, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[46];
+    t[0] = ptx_xor(x[2], x[6]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[2], t[4]);
+    t[6] = ptx_mul_lo(x[7], t[5]);
+    t[7] = ptx_mul_hi(x[7], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[1]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[6]);
+    t[9] = ptx_sub(x[1], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[6], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[6]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[4], t[2]);
+    t[16] = ptx_mul_hi(x[4], t[2]);
+    t[17] = ptx_mul_lo(x[6], t[2]);
+    t[18] = ptx_mul_hi(x[6], t[2]);
+    t[19] = ptx_mul_lo(x[5], t[2]);
+    t[20] = ptx_mul_hi(x[5], t[2]);
+    t[21] = ptx_mov(t[15]);
+    t[22] = ptx_add_cc(cf, t[16], t[19]);
+    t[23] = ptx_addc_cc(cf, t[17], t[20]);
+    t[24] = ptx_addc(cf, t[18], 0u);
+    t[25] = ptx_sub_cc(cf, x[3], t[21]);
+    t[26] = ptx_subc_cc(cf, x[0], t[22]);
+    t[27] = ptx_subc_cc(cf, x[1], t[23]);
+    t[28] = ptx_subc_cc(cf, x[2], t[24]);
+    t[29] = ptx_subc(cf, 0u, 0u);
+    t[30] = ptx_and(x[4], t[29]);
+    t[31] = ptx_and(x[5], t[29]);
+    t[32] = ptx_and(x[6], t[29]);
+    t[2] = ptx_add(t[2], t[29]);
+    t[33] = ptx_add_cc(cf, t[25], t[30]);
+    t[34] = ptx_addc_cc(cf, t[26], t[31]);
+    t[35] = ptx_addc_cc(cf, t[27], t[32]);
+    t[36] = ptx_addc_cc(cf, t[28], 0u);
+    t[37] = ptx_addc(cf, t[29], 0u);
+    t[38] = ptx_and(x[4], t[37]);
+    t[39] = ptx_and(x[5], t[37]);
+    t[40] = ptx_and(x[6], t[37]);
+    t[2] = ptx_add(t[2], t[37]);
+    t[41] = ptx_add_cc(cf, t[33], t[38]);
+    t[42] = ptx_addc_cc(cf, t[34], t[39]);
+    t[43] = ptx_addc_cc(cf, t[35], t[40]);
+    ptx_addc_cc(cf, t[36], 0u);
+    ptx_addc(cf, t[37], 0u);
+    y[0] = ptx_mov(t[41]);
+    y[1] = ptx_mov(t[42]);
+    y[2] = ptx_mov(t[43]);
+    y[3] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_3: a step that the loops below call; 32 instructions.
+struct sqrt_division_finish_3 {
+  static constexpr unsigned in_words = 8;
+  static constexpr unsigned out_words = 7;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<17>;\n\t"
+        "not.b32 t0, %14;\n\t"
+        "shr.b32 t1, %10, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t6, t2;\n\t"
+        "xor.b32 t3, %7, %8;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %7;\n\t"
+        "xor.b32 t4, %8, %9;\n\t"
+        "and.b32 t4, t4, t2;\n\t"
+        "xor.b32 t4, t4, %8;\n\t"
+        "and.b32 t5, %9, t6;\n\t"
+        "shr.b32 t7, %10, 6;\n\t"
+        "and.b32 t7, t7, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "not.b32 t12, t8;\n\t"
+        "xor.b32 t9, t3, t5;\n\t"
+        "and.b32 t9, t9, t8;\n\t"
+        "xor.b32 t9, t9, t3;\n\t"
+        "and.b32 t10, t4, t12;\n\t"
+        "and.b32 t11, t5, t12;\n\t"
+        "and.b32 t13, %10, 31;\n\t"
+        "shf.r.clamp.b32 t14, t9, t10, t13;\n\t"
+        "shf.r.clamp.b32 t15, t10, t11, t13;\n\t"
+        "shr.b32 t16, t11, t13;\n\t"
+        "and.b32 %0, %11, t0;\n\t"
+        "and.b32 %1, %12, t0;\n\t"
+        "and.b32 %2, %13, t0;\n\t"
+        "and.b32 %3, t14, t0;\n\t"
+        "and.b32 %4, t15, t0;\n\t"
+        "and.b32 %5, t16, t0;\n\t"
+        "and.b32 %6, %14, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[17];
+    t[0] = ptx_not(x[7]);
+    t[1] = ptx_shr(x[3], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[6] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_xor(x[1], x[2]);
+    t[4] = ptx_and(t[4], t[2]);
+    t[4] = ptx_xor(t[4], x[1]);
+    t[5] = ptx_and(x[2], t[6]);
+    t[7] = ptx_shr(x[3], 6u);
+    t[7] = ptx_and(t[7], 1u);
+    t[8] = ptx_sub(0u, t[7]);
+    t[12] = ptx_not(t[8]);
+    t[9] = ptx_xor(t[3], t[5]);
+    t[9] = ptx_and(t[9], t[8]);
+    t[9] = ptx_xor(t[9], t[3]);
+    t[10] = ptx_and(t[4], t[12]);
+    t[11] = ptx_and(t[5], t[12]);
+    t[13] = ptx_and(x[3], 31u);
+    t[14] = ptx_shf_r_clamp(t[9], t[10], t[13]);
+    t[15] = ptx_shf_r_clamp(t[10], t[11], t[13]);
+    t[16] = ptx_shr(t[11], t[13]);
+    y[0] = ptx_and(x[4], t[0]);
+    y[1] = ptx_and(x[5], t[0]);
+    y[2] = ptx_and(x[6], t[0]);
+    y[3] = ptx_and(t[14], t[0]);
+    y[4] = ptx_and(t[15], t[0]);
+    y[5] = ptx_and(t[16], t[0]);
+    y[6] = ptx_and(x[7], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_3: a step that the loops below call; 22 instructions.
+struct sqrt_newton_update_3 {
+  static constexpr unsigned in_words = 7;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<16>;\n\t"
+        "add.cc.u32 t0, %3, %6;\n\t"
+        "addc.cc.u32 t1, %4, %7;\n\t"
+        "addc.cc.u32 t2, %5, %8;\n\t"
+        "addc.u32 t3, 0, 0;\n\t"
+        "shf.r.clamp.b32 t4, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t5, t1, t2, 1;\n\t"
+        "shf.r.clamp.b32 t6, t2, t3, 1;\n\t"
+        "sub.cc.u32 t7, t4, %3;\n\t"
+        "subc.cc.u32 t8, t5, %4;\n\t"
+        "subc.cc.u32 t9, t6, %5;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "sub.u32 t11, %9, 1;\n\t"
+        "and.b32 t12, t10, t11;\n\t"
+        "xor.b32 t13, %3, t4;\n\t"
+        "and.b32 t13, t13, t12;\n\t"
+        "xor.b32 %0, %3, t13;\n\t"
+        "xor.b32 t14, %4, t5;\n\t"
+        "and.b32 t14, t14, t12;\n\t"
+        "xor.b32 %1, %4, t14;\n\t"
+        "xor.b32 t15, %5, t6;\n\t"
+        "and.b32 t15, t15, t12;\n\t"
+        "xor.b32 %2, %5, t15;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6])
     );
   }
@@ -10215,33 +14116,194 @@ struct sqrt_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[14];
-    t[0] = ptx_shl(x[3], 2u);
-    t[0] = ptx_or(t[0], x[6]);
-    t[3] = ptx_shl(x[0], 2u);
-    t[3] = ptx_or(t[3], 1u);
-    t[1] = ptx_shf_l_clamp(x[3], x[4], 2u);
-    t[4] = ptx_shf_l_clamp(x[0], x[1], 2u);
-    t[2] = ptx_shf_l_clamp(x[4], x[5], 2u);
-    t[5] = ptx_shf_l_clamp(x[1], x[2], 2u);
-    t[6] = ptx_sub_cc(cf, t[0], t[3]);
-    t[7] = ptx_subc_cc(cf, t[1], t[4]);
-    t[8] = ptx_subc_cc(cf, t[2], t[5]);
-    t[9] = ptx_subc(cf, 0u, 0u);
-    t[10] = ptx_add(t[9], 1u);
-    y[0] = ptx_shl(x[0], 1u);
-    y[0] = ptx_or(y[0], t[10]);
-    t[11] = ptx_xor(t[6], t[0]);
-    t[11] = ptx_and(t[11], t[9]);
-    y[3] = ptx_xor(t[6], t[11]);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    t[12] = ptx_xor(t[7], t[1]);
-    t[12] = ptx_and(t[12], t[9]);
-    y[4] = ptx_xor(t[7], t[12]);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    t[13] = ptx_xor(t[8], t[2]);
-    t[13] = ptx_and(t[13], t[9]);
-    y[5] = ptx_xor(t[8], t[13]);
+    uint32_t t[16];
+    t[0] = ptx_add_cc(cf, x[0], x[3]);
+    t[1] = ptx_addc_cc(cf, x[1], x[4]);
+    t[2] = ptx_addc_cc(cf, x[2], x[5]);
+    t[3] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[5] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    t[6] = ptx_shf_r_clamp(t[2], t[3], 1u);
+    ptx_sub_cc(cf, t[4], x[0]);
+    ptx_subc_cc(cf, t[5], x[1]);
+    ptx_subc_cc(cf, t[6], x[2]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[11] = ptx_sub(x[6], 1u);
+    t[12] = ptx_and(t[10], t[11]);
+    t[13] = ptx_xor(x[0], t[4]);
+    t[13] = ptx_and(t[13], t[12]);
+    y[0] = ptx_xor(x[0], t[13]);
+    t[14] = ptx_xor(x[1], t[5]);
+    t[14] = ptx_and(t[14], t[12]);
+    y[1] = ptx_xor(x[1], t[14]);
+    t[15] = ptx_xor(x[2], t[6]);
+    t[15] = ptx_and(t[15], t[12]);
+    y[2] = ptx_xor(x[2], t[15]);
+  }
+#endif
+};
+
+// sqrt_newton_check_3: a step that the loops below call; 70 instructions.
+struct sqrt_newton_check_3 {
+  static constexpr unsigned in_words = 9;
+  static constexpr unsigned out_words = 4;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<34>;\n\t"
+        "mul.lo.u32 t2, %6, %4;\n\t"
+        "mul.hi.u32 t3, %6, %4;\n\t"
+        "mul.lo.u32 t6, %5, %4;\n\t"
+        "mul.hi.u32 t7, %5, %4;\n\t"
+        "mul.lo.u32 t8, %6, %5;\n\t"
+        "mul.hi.u32 t9, %6, %5;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t6;\n\t"
+        "add.cc.u32 t2, t2, t7;\n\t"
+        "addc.cc.u32 t3, t3, t8;\n\t"
+        "addc.u32 t4, 0, t9;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.cc.u32 t3, t3, t3;\n\t"
+        "addc.cc.u32 t4, t4, t4;\n\t"
+        "addc.u32 t5, 0, 0;\n\t"
+        "mul.lo.u32 t0, %4, %4;\n\t"
+        "mad.hi.cc.u32 t1, %4, %4, t1;\n\t"
+        "madc.lo.cc.u32 t2, %5, %5, t2;\n\t"
+        "madc.hi.cc.u32 t3, %5, %5, t3;\n\t"
+        "madc.lo.cc.u32 t4, %6, %6, t4;\n\t"
+        "madc.hi.u32 t5, %6, %6, t5;\n\t"
+        "sub.cc.u32 t10, t0, %7;\n\t"
+        "subc.cc.u32 t11, t1, %8;\n\t"
+        "subc.cc.u32 t12, t2, %9;\n\t"
+        "subc.cc.u32 t13, t3, %10;\n\t"
+        "subc.cc.u32 t14, t4, %11;\n\t"
+        "subc.cc.u32 t15, t5, %12;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "shl.b32 t17, %4, 1;\n\t"
+        "shf.l.clamp.b32 t18, %4, %5, 1;\n\t"
+        "shf.l.clamp.b32 t19, %5, %6, 1;\n\t"
+        "shr.b32 t20, %6, 31;\n\t"
+        "sub.cc.u32 t17, t17, 1;\n\t"
+        "subc.cc.u32 t18, t18, 0;\n\t"
+        "subc.cc.u32 t19, t19, 0;\n\t"
+        "subc.u32 t20, t20, 0;\n\t"
+        "mov.b32 t21, 0;\n\t"
+        "mov.b32 t22, 0;\n\t"
+        "or.b32 t21, t21, t10;\n\t"
+        "xor.b32 t23, t10, t17;\n\t"
+        "or.b32 t22, t22, t23;\n\t"
+        "or.b32 t21, t21, t11;\n\t"
+        "xor.b32 t24, t11, t18;\n\t"
+        "or.b32 t22, t22, t24;\n\t"
+        "or.b32 t21, t21, t12;\n\t"
+        "xor.b32 t25, t12, t19;\n\t"
+        "or.b32 t22, t22, t25;\n\t"
+        "or.b32 t21, t21, t13;\n\t"
+        "xor.b32 t26, t13, t20;\n\t"
+        "or.b32 t22, t22, t26;\n\t"
+        "or.b32 t21, t21, t14;\n\t"
+        "xor.b32 t27, t14, 0;\n\t"
+        "or.b32 t22, t22, t27;\n\t"
+        "or.b32 t21, t21, t15;\n\t"
+        "xor.b32 t28, t15, 0;\n\t"
+        "or.b32 t22, t22, t28;\n\t"
+        "sub.cc.u32 t32, 0, t21;\n\t"
+        "subc.u32 t29, 0, 0;\n\t"
+        "not.b32 t30, t29;\n\t"
+        "not.b32 t16, t16;\n\t"
+        "and.b32 t29, t29, t16;\n\t"
+        "add.cc.u32 %0, %4, t29;\n\t"
+        "addc.cc.u32 %1, %5, t29;\n\t"
+        "addc.u32 %2, %6, t29;\n\t"
+        "sub.cc.u32 t33, 0, t22;\n\t"
+        "subc.u32 t31, 0, 0;\n\t"
+        "add.u32 t31, t31, 1;\n\t"
+        "and.b32 %3, t30, 1;\n\t"
+        "or.b32 %3, %3, t31;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[34];
+    t[2] = ptx_mul_lo(x[2], x[0]);
+    t[3] = ptx_mul_hi(x[2], x[0]);
+    t[6] = ptx_mul_lo(x[1], x[0]);
+    t[7] = ptx_mul_hi(x[1], x[0]);
+    t[8] = ptx_mul_lo(x[2], x[1]);
+    t[9] = ptx_mul_hi(x[2], x[1]);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[6]);
+    t[2] = ptx_add_cc(cf, t[2], t[7]);
+    t[3] = ptx_addc_cc(cf, t[3], t[8]);
+    t[4] = ptx_addc(cf, 0u, t[9]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc_cc(cf, t[3], t[3]);
+    t[4] = ptx_addc_cc(cf, t[4], t[4]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[2], t[4]);
+    t[5] = ptx_madc_hi(cf, x[2], x[2], t[5]);
+    t[10] = ptx_sub_cc(cf, t[0], x[3]);
+    t[11] = ptx_subc_cc(cf, t[1], x[4]);
+    t[12] = ptx_subc_cc(cf, t[2], x[5]);
+    t[13] = ptx_subc_cc(cf, t[3], x[6]);
+    t[14] = ptx_subc_cc(cf, t[4], x[7]);
+    t[15] = ptx_subc_cc(cf, t[5], x[8]);
+    t[16] = ptx_subc(cf, 0u, 0u);
+    t[17] = ptx_shl(x[0], 1u);
+    t[18] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[19] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    t[20] = ptx_shr(x[2], 31u);
+    t[17] = ptx_sub_cc(cf, t[17], 1u);
+    t[18] = ptx_subc_cc(cf, t[18], 0u);
+    t[19] = ptx_subc_cc(cf, t[19], 0u);
+    t[20] = ptx_subc(cf, t[20], 0u);
+    t[21] = ptx_mov(0u);
+    t[22] = ptx_mov(0u);
+    t[21] = ptx_or(t[21], t[10]);
+    t[23] = ptx_xor(t[10], t[17]);
+    t[22] = ptx_or(t[22], t[23]);
+    t[21] = ptx_or(t[21], t[11]);
+    t[24] = ptx_xor(t[11], t[18]);
+    t[22] = ptx_or(t[22], t[24]);
+    t[21] = ptx_or(t[21], t[12]);
+    t[25] = ptx_xor(t[12], t[19]);
+    t[22] = ptx_or(t[22], t[25]);
+    t[21] = ptx_or(t[21], t[13]);
+    t[26] = ptx_xor(t[13], t[20]);
+    t[22] = ptx_or(t[22], t[26]);
+    t[21] = ptx_or(t[21], t[14]);
+    t[27] = ptx_xor(t[14], 0u);
+    t[22] = ptx_or(t[22], t[27]);
+    t[21] = ptx_or(t[21], t[15]);
+    t[28] = ptx_xor(t[15], 0u);
+    t[22] = ptx_or(t[22], t[28]);
+    ptx_sub_cc(cf, 0u, t[21]);
+    t[29] = ptx_subc(cf, 0u, 0u);
+    t[30] = ptx_not(t[29]);
+    t[16] = ptx_not(t[16]);
+    t[29] = ptx_and(t[29], t[16]);
+    y[0] = ptx_add_cc(cf, x[0], t[29]);
+    y[1] = ptx_addc_cc(cf, x[1], t[29]);
+    y[2] = ptx_addc(cf, x[2], t[29]);
+    ptx_sub_cc(cf, 0u, t[22]);
+    t[31] = ptx_subc(cf, 0u, 0u);
+    t[31] = ptx_add(t[31], 1u);
+    y[3] = ptx_and(t[30], 1u);
+    y[3] = ptx_or(y[3], t[31]);
   }
 #endif
 };
@@ -13168,7 +17230,7 @@ struct gcd {
 #endif
 };
 
-// sqrt: floor(sqrt(a)); flag 1 where a is an exact square: the digit-by-digit square root, a step per bit of the root whatever a is; a loop around sqrt_step.
+// sqrt: floor(sqrt(a)); flag 1 where a is an exact square: digit by digit (a step per bit of the root) below 128 bits, from there Newton's iteration at doubling precision (a division and a square a level), the same steps whatever a is; a loop around sqrt_newton_start, sqrt_newton_root, sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, sqrt_division_normalize_3, sqrt_division_step_3, sqrt_division_finish_3, sqrt_newton_update_3, sqrt_newton_check_3.
 struct sqrt {
   static constexpr const char* name = "sqrt";
   static constexpr unsigned bits = 131;
@@ -13189,10 +17251,10 @@ struct sqrt {
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 3>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 3, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_3, sqrt_division_step_3, sqrt_division_finish_3, sqrt_newton_update_3, sqrt_newton_check_3, 2, 3>>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 3>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 3, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_3, sqrt_division_step_3, sqrt_division_finish_3, sqrt_newton_update_3, sqrt_newton_check_3, 2, 3>>(y, x); }
 #endif
 };
 

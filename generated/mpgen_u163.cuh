@@ -807,6 +807,50 @@ MPGEN_HOST_DEVICE void square_root_floor(uint32_t* y, const uint32_t* x) {
   y[N] = equal_mask<M>(s + M, zero) & 1u;
 }
 
+// One level of square_root_newton: s, the top Below limbs of the root's H, is
+// floor(sqrt(T')) for T' the top 2 Below limbs of a'; extended by all-ones limbs to Limbs
+// limbs it is above floor(sqrt(T)), T the top 2 Limbs limbs, by less than 2^(32 (Limbs -
+// Below)); one round (divide: T by s, s's top bit set; Update: the smaller of s and (s +
+// q) / 2) leaves the root or one more, and Check decides by s^2 against T (its word after
+// the limbs: whether T is a square).
+template <class Normalize, class Step, class Finish, class Update, class Check, unsigned Below, unsigned Limbs>
+struct root_level {
+  template <unsigned H>
+  MPGEN_HOST_DEVICE static void run(const uint32_t* a, uint32_t* s, uint32_t* exact) {
+    uint32_t* root = s + H - Limbs;
+    const uint32_t* top = a + 2 * (H - Limbs);
+    MPGEN_UNROLL for (unsigned k = 0; k < Limbs - Below; ++k) root[k] = ~0u;
+    uint32_t in[3 * Limbs], quotient[Limbs + 1], pair[2 * Limbs + 1], checked[Limbs + 1];
+    copy<2 * Limbs>(in, top);  // T, then s: divide's x
+    copy<Limbs>(in + 2 * Limbs, root);
+    divide<Normalize, Step, Finish, Limbs, true, true, false>(quotient, in);
+    copy<Limbs>(pair, root);
+    copy<Limbs + 1>(pair + Limbs, quotient);
+    apply<Update>(in, pair);  // the next s, then T: Check's x
+    copy<2 * Limbs>(in + Limbs, top);
+    apply<Check>(checked, in);
+    copy<Limbs>(root, checked);
+    *exact = checked[Limbs];
+  }
+};
+
+// y = floor(sqrt(a)) and the flag word (1 where a is an exact square) for x = a (N limbs)
+// by Newton's iteration at doubling precision on the root's H limbs (ops/sqrt.py): Start
+// gives a' = a 4^k (2H limbs, one of its top two bits set), the root of its top two limbs
+// in the top limb of s, k and a's nonzero mask; each of Levels (root_level, from 2 limbs
+// to H) makes s the root of more of a''s top limbs; Root shifts s back by k.
+template <class Start, class Root, unsigned N, unsigned H, class... Levels>
+MPGEN_HOST_DEVICE void square_root_newton(uint32_t* y, const uint32_t* x) {
+  uint32_t start[Start::out_words], last[H + 3];  // a' (2H), s (H), k, the mask; then s, k, the mask, exact
+  apply<Start>(start, x);
+  uint32_t exact = 0;
+  const int in_order[] = {(Levels::template run<H>(start, start + 2 * H, &exact), 0)...};
+  (void)in_order;
+  copy<H + 2>(last, start + 2 * H);
+  last[H + 2] = exact;
+  apply<Root>(y, last);
+}
+
 }  // namespace loops
 }  // namespace mpgen
 
@@ -11227,50 +11271,3219 @@ struct gcd_finish {
 #endif
 };
 
-// sqrt_step: a step that the loops below call; 33 instructions.
-struct sqrt_step {
-  static constexpr unsigned in_words = 9;
-  static constexpr unsigned out_words = 8;
+// sqrt_newton_start: a step that the loops below call; 749 instructions.
+struct sqrt_newton_start {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 11;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<18>;\n\t"
-        "shl.b32 t0, %12, 2;\n\t"
-        "or.b32 t0, t0, %16;\n\t"
-        "shl.b32 t4, %8, 2;\n\t"
-        "or.b32 t4, t4, 1;\n\t"
-        "shf.l.clamp.b32 t1, %12, %13, 2;\n\t"
-        "shf.l.clamp.b32 t5, %8, %9, 2;\n\t"
-        "shf.l.clamp.b32 t2, %13, %14, 2;\n\t"
-        "shf.l.clamp.b32 t6, %9, %10, 2;\n\t"
-        "shf.l.clamp.b32 t3, %14, %15, 2;\n\t"
-        "shf.l.clamp.b32 t7, %10, %11, 2;\n\t"
-        "sub.cc.u32 t8, t0, t4;\n\t"
-        "subc.cc.u32 t9, t1, t5;\n\t"
-        "subc.cc.u32 t10, t2, t6;\n\t"
-        "subc.cc.u32 t11, t3, t7;\n\t"
-        "subc.u32 t12, 0, 0;\n\t"
-        "add.u32 t13, t12, 1;\n\t"
-        "shl.b32 %0, %8, 1;\n\t"
-        "or.b32 %0, %0, t13;\n\t"
-        "xor.b32 t14, t8, t0;\n\t"
-        "and.b32 t14, t14, t12;\n\t"
-        "xor.b32 %4, t8, t14;\n\t"
-        "shf.l.clamp.b32 %1, %8, %9, 1;\n\t"
-        "xor.b32 t15, t9, t1;\n\t"
-        "and.b32 t15, t15, t12;\n\t"
-        "xor.b32 %5, t9, t15;\n\t"
-        "shf.l.clamp.b32 %2, %9, %10, 1;\n\t"
-        "xor.b32 t16, t10, t2;\n\t"
-        "and.b32 t16, t16, t12;\n\t"
-        "xor.b32 %6, t10, t16;\n\t"
-        "shf.l.clamp.b32 %3, %10, %11, 1;\n\t"
-        "xor.b32 t17, t11, t3;\n\t"
-        "and.b32 t17, t17, t12;\n\t"
-        "xor.b32 %7, t11, t17;\n\t"
+        ".reg .u32 t<501>;\n\t"
+        "clz.b32 t0, %11;\n\t"
+        "clz.b32 t3, %12;\n\t"
+        "shr.b32 t4, t3, 5;\n\t"
+        "sub.u32 t4, 0, t4;\n\t"
+        "and.b32 t0, t0, t4;\n\t"
+        "add.u32 t0, t0, t3;\n\t"
+        "clz.b32 t5, %13;\n\t"
+        "shr.b32 t6, t5, 5;\n\t"
+        "sub.u32 t6, 0, t6;\n\t"
+        "and.b32 t0, t0, t6;\n\t"
+        "add.u32 t0, t0, t5;\n\t"
+        "clz.b32 t7, %14;\n\t"
+        "shr.b32 t8, t7, 5;\n\t"
+        "sub.u32 t8, 0, t8;\n\t"
+        "and.b32 t0, t0, t8;\n\t"
+        "add.u32 t0, t0, t7;\n\t"
+        "clz.b32 t9, %15;\n\t"
+        "shr.b32 t10, t9, 5;\n\t"
+        "sub.u32 t10, 0, t10;\n\t"
+        "and.b32 t0, t0, t10;\n\t"
+        "add.u32 t0, t0, t9;\n\t"
+        "clz.b32 t11, %16;\n\t"
+        "shr.b32 t12, t11, 5;\n\t"
+        "sub.u32 t12, 0, t12;\n\t"
+        "and.b32 t0, t0, t12;\n\t"
+        "add.u32 t0, t0, t11;\n\t"
+        "and.b32 t1, t0, 4294967294;\n\t"
+        "shr.b32 t2, t1, 1;\n\t"
+        "shr.b32 t13, t1, 5;\n\t"
+        "and.b32 t13, t13, 1;\n\t"
+        "sub.u32 t14, 0, t13;\n\t"
+        "not.b32 t21, t14;\n\t"
+        "and.b32 t15, %11, t21;\n\t"
+        "xor.b32 t16, %12, %11;\n\t"
+        "and.b32 t16, t16, t14;\n\t"
+        "xor.b32 t16, t16, %12;\n\t"
+        "xor.b32 t17, %13, %12;\n\t"
+        "and.b32 t17, t17, t14;\n\t"
+        "xor.b32 t17, t17, %13;\n\t"
+        "xor.b32 t18, %14, %13;\n\t"
+        "and.b32 t18, t18, t14;\n\t"
+        "xor.b32 t18, t18, %14;\n\t"
+        "xor.b32 t19, %15, %14;\n\t"
+        "and.b32 t19, t19, t14;\n\t"
+        "xor.b32 t19, t19, %15;\n\t"
+        "xor.b32 t20, %16, %15;\n\t"
+        "and.b32 t20, t20, t14;\n\t"
+        "xor.b32 t20, t20, %16;\n\t"
+        "shr.b32 t22, t1, 6;\n\t"
+        "and.b32 t22, t22, 1;\n\t"
+        "sub.u32 t23, 0, t22;\n\t"
+        "not.b32 t30, t23;\n\t"
+        "and.b32 t24, t15, t30;\n\t"
+        "and.b32 t25, t16, t30;\n\t"
+        "xor.b32 t26, t17, t15;\n\t"
+        "and.b32 t26, t26, t23;\n\t"
+        "xor.b32 t26, t26, t17;\n\t"
+        "xor.b32 t27, t18, t16;\n\t"
+        "and.b32 t27, t27, t23;\n\t"
+        "xor.b32 t27, t27, t18;\n\t"
+        "xor.b32 t28, t19, t17;\n\t"
+        "and.b32 t28, t28, t23;\n\t"
+        "xor.b32 t28, t28, t19;\n\t"
+        "xor.b32 t29, t20, t18;\n\t"
+        "and.b32 t29, t29, t23;\n\t"
+        "xor.b32 t29, t29, t20;\n\t"
+        "shr.b32 t31, t1, 7;\n\t"
+        "and.b32 t31, t31, 1;\n\t"
+        "sub.u32 t32, 0, t31;\n\t"
+        "not.b32 t39, t32;\n\t"
+        "and.b32 t33, t24, t39;\n\t"
+        "and.b32 t34, t25, t39;\n\t"
+        "and.b32 t35, t26, t39;\n\t"
+        "and.b32 t36, t27, t39;\n\t"
+        "xor.b32 t37, t28, t24;\n\t"
+        "and.b32 t37, t37, t32;\n\t"
+        "xor.b32 t37, t37, t28;\n\t"
+        "xor.b32 t38, t29, t25;\n\t"
+        "and.b32 t38, t38, t32;\n\t"
+        "xor.b32 t38, t38, t29;\n\t"
+        "and.b32 t40, t1, 31;\n\t"
+        "shl.b32 t41, t33, t40;\n\t"
+        "shf.l.clamp.b32 t42, t33, t34, t40;\n\t"
+        "shf.l.clamp.b32 t43, t34, t35, t40;\n\t"
+        "shf.l.clamp.b32 t44, t35, t36, t40;\n\t"
+        "shf.l.clamp.b32 t45, t36, t37, t40;\n\t"
+        "shf.l.clamp.b32 t46, t37, t38, t40;\n\t"
+        "mov.b32 t47, 0;\n\t"
+        "mov.b32 t48, 0;\n\t"
+        "mov.b32 t49, 0;\n\t"
+        "shr.b32 t50, t46, 30;\n\t"
+        "and.b32 t50, t50, 3;\n\t"
+        "shf.l.clamp.b32 t52, t48, t49, 2;\n\t"
+        "shl.b32 t51, t48, 2;\n\t"
+        "or.b32 t51, t51, t50;\n\t"
+        "shl.b32 t53, t47, 2;\n\t"
+        "or.b32 t53, t53, 1;\n\t"
+        "shr.b32 t54, t47, 30;\n\t"
+        "sub.cc.u32 t55, t51, t53;\n\t"
+        "subc.cc.u32 t56, t52, t54;\n\t"
+        "subc.u32 t57, 0, 0;\n\t"
+        "xor.b32 t62, t55, t51;\n\t"
+        "and.b32 t62, t62, t57;\n\t"
+        "xor.b32 t58, t55, t62;\n\t"
+        "xor.b32 t63, t56, t52;\n\t"
+        "and.b32 t63, t63, t57;\n\t"
+        "xor.b32 t59, t56, t63;\n\t"
+        "add.u32 t60, t57, 1;\n\t"
+        "shl.b32 t61, t47, 1;\n\t"
+        "or.b32 t61, t61, t60;\n\t"
+        "shr.b32 t64, t46, 28;\n\t"
+        "and.b32 t64, t64, 3;\n\t"
+        "shf.l.clamp.b32 t66, t58, t59, 2;\n\t"
+        "shl.b32 t65, t58, 2;\n\t"
+        "or.b32 t65, t65, t64;\n\t"
+        "shl.b32 t67, t61, 2;\n\t"
+        "or.b32 t67, t67, 1;\n\t"
+        "shr.b32 t68, t61, 30;\n\t"
+        "sub.cc.u32 t69, t65, t67;\n\t"
+        "subc.cc.u32 t70, t66, t68;\n\t"
+        "subc.u32 t71, 0, 0;\n\t"
+        "xor.b32 t76, t69, t65;\n\t"
+        "and.b32 t76, t76, t71;\n\t"
+        "xor.b32 t72, t69, t76;\n\t"
+        "xor.b32 t77, t70, t66;\n\t"
+        "and.b32 t77, t77, t71;\n\t"
+        "xor.b32 t73, t70, t77;\n\t"
+        "add.u32 t74, t71, 1;\n\t"
+        "shl.b32 t75, t61, 1;\n\t"
+        "or.b32 t75, t75, t74;\n\t"
+        "shr.b32 t78, t46, 26;\n\t"
+        "and.b32 t78, t78, 3;\n\t"
+        "shf.l.clamp.b32 t80, t72, t73, 2;\n\t"
+        "shl.b32 t79, t72, 2;\n\t"
+        "or.b32 t79, t79, t78;\n\t"
+        "shl.b32 t81, t75, 2;\n\t"
+        "or.b32 t81, t81, 1;\n\t"
+        "shr.b32 t82, t75, 30;\n\t"
+        "sub.cc.u32 t83, t79, t81;\n\t"
+        "subc.cc.u32 t84, t80, t82;\n\t"
+        "subc.u32 t85, 0, 0;\n\t"
+        "xor.b32 t90, t83, t79;\n\t"
+        "and.b32 t90, t90, t85;\n\t"
+        "xor.b32 t86, t83, t90;\n\t"
+        "xor.b32 t91, t84, t80;\n\t"
+        "and.b32 t91, t91, t85;\n\t"
+        "xor.b32 t87, t84, t91;\n\t"
+        "add.u32 t88, t85, 1;\n\t"
+        "shl.b32 t89, t75, 1;\n\t"
+        "or.b32 t89, t89, t88;\n\t"
+        "shr.b32 t92, t46, 24;\n\t"
+        "and.b32 t92, t92, 3;\n\t"
+        "shf.l.clamp.b32 t94, t86, t87, 2;\n\t"
+        "shl.b32 t93, t86, 2;\n\t"
+        "or.b32 t93, t93, t92;\n\t"
+        "shl.b32 t95, t89, 2;\n\t"
+        "or.b32 t95, t95, 1;\n\t"
+        "shr.b32 t96, t89, 30;\n\t"
+        "sub.cc.u32 t97, t93, t95;\n\t"
+        "subc.cc.u32 t98, t94, t96;\n\t"
+        "subc.u32 t99, 0, 0;\n\t"
+        "xor.b32 t104, t97, t93;\n\t"
+        "and.b32 t104, t104, t99;\n\t"
+        "xor.b32 t100, t97, t104;\n\t"
+        "xor.b32 t105, t98, t94;\n\t"
+        "and.b32 t105, t105, t99;\n\t"
+        "xor.b32 t101, t98, t105;\n\t"
+        "add.u32 t102, t99, 1;\n\t"
+        "shl.b32 t103, t89, 1;\n\t"
+        "or.b32 t103, t103, t102;\n\t"
+        "shr.b32 t106, t46, 22;\n\t"
+        "and.b32 t106, t106, 3;\n\t"
+        "shf.l.clamp.b32 t108, t100, t101, 2;\n\t"
+        "shl.b32 t107, t100, 2;\n\t"
+        "or.b32 t107, t107, t106;\n\t"
+        "shl.b32 t109, t103, 2;\n\t"
+        "or.b32 t109, t109, 1;\n\t"
+        "shr.b32 t110, t103, 30;\n\t"
+        "sub.cc.u32 t111, t107, t109;\n\t"
+        "subc.cc.u32 t112, t108, t110;\n\t"
+        "subc.u32 t113, 0, 0;\n\t"
+        "xor.b32 t118, t111, t107;\n\t"
+        "and.b32 t118, t118, t113;\n\t"
+        "xor.b32 t114, t111, t118;\n\t"
+        "xor.b32 t119, t112, t108;\n\t"
+        "and.b32 t119, t119, t113;\n\t"
+        "xor.b32 t115, t112, t119;\n\t"
+        "add.u32 t116, t113, 1;\n\t"
+        "shl.b32 t117, t103, 1;\n\t"
+        "or.b32 t117, t117, t116;\n\t"
+        "shr.b32 t120, t46, 20;\n\t"
+        "and.b32 t120, t120, 3;\n\t"
+        "shf.l.clamp.b32 t122, t114, t115, 2;\n\t"
+        "shl.b32 t121, t114, 2;\n\t"
+        "or.b32 t121, t121, t120;\n\t"
+        "shl.b32 t123, t117, 2;\n\t"
+        "or.b32 t123, t123, 1;\n\t"
+        "shr.b32 t124, t117, 30;\n\t"
+        "sub.cc.u32 t125, t121, t123;\n\t"
+        "subc.cc.u32 t126, t122, t124;\n\t"
+        "subc.u32 t127, 0, 0;\n\t"
+        "xor.b32 t132, t125, t121;\n\t"
+        "and.b32 t132, t132, t127;\n\t"
+        "xor.b32 t128, t125, t132;\n\t"
+        "xor.b32 t133, t126, t122;\n\t"
+        "and.b32 t133, t133, t127;\n\t"
+        "xor.b32 t129, t126, t133;\n\t"
+        "add.u32 t130, t127, 1;\n\t"
+        "shl.b32 t131, t117, 1;\n\t"
+        "or.b32 t131, t131, t130;\n\t"
+        "shr.b32 t134, t46, 18;\n\t"
+        "and.b32 t134, t134, 3;\n\t"
+        "shf.l.clamp.b32 t136, t128, t129, 2;\n\t"
+        "shl.b32 t135, t128, 2;\n\t"
+        "or.b32 t135, t135, t134;\n\t"
+        "shl.b32 t137, t131, 2;\n\t"
+        "or.b32 t137, t137, 1;\n\t"
+        "shr.b32 t138, t131, 30;\n\t"
+        "sub.cc.u32 t139, t135, t137;\n\t"
+        "subc.cc.u32 t140, t136, t138;\n\t"
+        "subc.u32 t141, 0, 0;\n\t"
+        "xor.b32 t146, t139, t135;\n\t"
+        "and.b32 t146, t146, t141;\n\t"
+        "xor.b32 t142, t139, t146;\n\t"
+        "xor.b32 t147, t140, t136;\n\t"
+        "and.b32 t147, t147, t141;\n\t"
+        "xor.b32 t143, t140, t147;\n\t"
+        "add.u32 t144, t141, 1;\n\t"
+        "shl.b32 t145, t131, 1;\n\t"
+        "or.b32 t145, t145, t144;\n\t"
+        "shr.b32 t148, t46, 16;\n\t"
+        "and.b32 t148, t148, 3;\n\t"
+        "shf.l.clamp.b32 t150, t142, t143, 2;\n\t"
+        "shl.b32 t149, t142, 2;\n\t"
+        "or.b32 t149, t149, t148;\n\t"
+        "shl.b32 t151, t145, 2;\n\t"
+        "or.b32 t151, t151, 1;\n\t"
+        "shr.b32 t152, t145, 30;\n\t"
+        "sub.cc.u32 t153, t149, t151;\n\t"
+        "subc.cc.u32 t154, t150, t152;\n\t"
+        "subc.u32 t155, 0, 0;\n\t"
+        "xor.b32 t160, t153, t149;\n\t"
+        "and.b32 t160, t160, t155;\n\t"
+        "xor.b32 t156, t153, t160;\n\t"
+        "xor.b32 t161, t154, t150;\n\t"
+        "and.b32 t161, t161, t155;\n\t"
+        "xor.b32 t157, t154, t161;\n\t"
+        "add.u32 t158, t155, 1;\n\t"
+        "shl.b32 t159, t145, 1;\n\t"
+        "or.b32 t159, t159, t158;\n\t"
+        "shr.b32 t162, t46, 14;\n\t"
+        "and.b32 t162, t162, 3;\n\t"
+        "shf.l.clamp.b32 t164, t156, t157, 2;\n\t"
+        "shl.b32 t163, t156, 2;\n\t"
+        "or.b32 t163, t163, t162;\n\t"
+        "shl.b32 t165, t159, 2;\n\t"
+        "or.b32 t165, t165, 1;\n\t"
+        "shr.b32 t166, t159, 30;\n\t"
+        "sub.cc.u32 t167, t163, t165;\n\t"
+        "subc.cc.u32 t168, t164, t166;\n\t"
+        "subc.u32 t169, 0, 0;\n\t"
+        "xor.b32 t174, t167, t163;\n\t"
+        "and.b32 t174, t174, t169;\n\t"
+        "xor.b32 t170, t167, t174;\n\t"
+        "xor.b32 t175, t168, t164;\n\t"
+        "and.b32 t175, t175, t169;\n\t"
+        "xor.b32 t171, t168, t175;\n\t"
+        "add.u32 t172, t169, 1;\n\t"
+        "shl.b32 t173, t159, 1;\n\t"
+        "or.b32 t173, t173, t172;\n\t"
+        "shr.b32 t176, t46, 12;\n\t"
+        "and.b32 t176, t176, 3;\n\t"
+        "shf.l.clamp.b32 t178, t170, t171, 2;\n\t"
+        "shl.b32 t177, t170, 2;\n\t"
+        "or.b32 t177, t177, t176;\n\t"
+        "shl.b32 t179, t173, 2;\n\t"
+        "or.b32 t179, t179, 1;\n\t"
+        "shr.b32 t180, t173, 30;\n\t"
+        "sub.cc.u32 t181, t177, t179;\n\t"
+        "subc.cc.u32 t182, t178, t180;\n\t"
+        "subc.u32 t183, 0, 0;\n\t"
+        "xor.b32 t188, t181, t177;\n\t"
+        "and.b32 t188, t188, t183;\n\t"
+        "xor.b32 t184, t181, t188;\n\t"
+        "xor.b32 t189, t182, t178;\n\t"
+        "and.b32 t189, t189, t183;\n\t"
+        "xor.b32 t185, t182, t189;\n\t"
+        "add.u32 t186, t183, 1;\n\t"
+        "shl.b32 t187, t173, 1;\n\t"
+        "or.b32 t187, t187, t186;\n\t"
+        "shr.b32 t190, t46, 10;\n\t"
+        "and.b32 t190, t190, 3;\n\t"
+        "shf.l.clamp.b32 t192, t184, t185, 2;\n\t"
+        "shl.b32 t191, t184, 2;\n\t"
+        "or.b32 t191, t191, t190;\n\t"
+        "shl.b32 t193, t187, 2;\n\t"
+        "or.b32 t193, t193, 1;\n\t"
+        "shr.b32 t194, t187, 30;\n\t"
+        "sub.cc.u32 t195, t191, t193;\n\t"
+        "subc.cc.u32 t196, t192, t194;\n\t"
+        "subc.u32 t197, 0, 0;\n\t"
+        "xor.b32 t202, t195, t191;\n\t"
+        "and.b32 t202, t202, t197;\n\t"
+        "xor.b32 t198, t195, t202;\n\t"
+        "xor.b32 t203, t196, t192;\n\t"
+        "and.b32 t203, t203, t197;\n\t"
+        "xor.b32 t199, t196, t203;\n\t"
+        "add.u32 t200, t197, 1;\n\t"
+        "shl.b32 t201, t187, 1;\n\t"
+        "or.b32 t201, t201, t200;\n\t"
+        "shr.b32 t204, t46, 8;\n\t"
+        "and.b32 t204, t204, 3;\n\t"
+        "shf.l.clamp.b32 t206, t198, t199, 2;\n\t"
+        "shl.b32 t205, t198, 2;\n\t"
+        "or.b32 t205, t205, t204;\n\t"
+        "shl.b32 t207, t201, 2;\n\t"
+        "or.b32 t207, t207, 1;\n\t"
+        "shr.b32 t208, t201, 30;\n\t"
+        "sub.cc.u32 t209, t205, t207;\n\t"
+        "subc.cc.u32 t210, t206, t208;\n\t"
+        "subc.u32 t211, 0, 0;\n\t"
+        "xor.b32 t216, t209, t205;\n\t"
+        "and.b32 t216, t216, t211;\n\t"
+        "xor.b32 t212, t209, t216;\n\t"
+        "xor.b32 t217, t210, t206;\n\t"
+        "and.b32 t217, t217, t211;\n\t"
+        "xor.b32 t213, t210, t217;\n\t"
+        "add.u32 t214, t211, 1;\n\t"
+        "shl.b32 t215, t201, 1;\n\t"
+        "or.b32 t215, t215, t214;\n\t"
+        "shr.b32 t218, t46, 6;\n\t"
+        "and.b32 t218, t218, 3;\n\t"
+        "shf.l.clamp.b32 t220, t212, t213, 2;\n\t"
+        "shl.b32 t219, t212, 2;\n\t"
+        "or.b32 t219, t219, t218;\n\t"
+        "shl.b32 t221, t215, 2;\n\t"
+        "or.b32 t221, t221, 1;\n\t"
+        "shr.b32 t222, t215, 30;\n\t"
+        "sub.cc.u32 t223, t219, t221;\n\t"
+        "subc.cc.u32 t224, t220, t222;\n\t"
+        "subc.u32 t225, 0, 0;\n\t"
+        "xor.b32 t230, t223, t219;\n\t"
+        "and.b32 t230, t230, t225;\n\t"
+        "xor.b32 t226, t223, t230;\n\t"
+        "xor.b32 t231, t224, t220;\n\t"
+        "and.b32 t231, t231, t225;\n\t"
+        "xor.b32 t227, t224, t231;\n\t"
+        "add.u32 t228, t225, 1;\n\t"
+        "shl.b32 t229, t215, 1;\n\t"
+        "or.b32 t229, t229, t228;\n\t"
+        "shr.b32 t232, t46, 4;\n\t"
+        "and.b32 t232, t232, 3;\n\t"
+        "shf.l.clamp.b32 t234, t226, t227, 2;\n\t"
+        "shl.b32 t233, t226, 2;\n\t"
+        "or.b32 t233, t233, t232;\n\t"
+        "shl.b32 t235, t229, 2;\n\t"
+        "or.b32 t235, t235, 1;\n\t"
+        "shr.b32 t236, t229, 30;\n\t"
+        "sub.cc.u32 t237, t233, t235;\n\t"
+        "subc.cc.u32 t238, t234, t236;\n\t"
+        "subc.u32 t239, 0, 0;\n\t"
+        "xor.b32 t244, t237, t233;\n\t"
+        "and.b32 t244, t244, t239;\n\t"
+        "xor.b32 t240, t237, t244;\n\t"
+        "xor.b32 t245, t238, t234;\n\t"
+        "and.b32 t245, t245, t239;\n\t"
+        "xor.b32 t241, t238, t245;\n\t"
+        "add.u32 t242, t239, 1;\n\t"
+        "shl.b32 t243, t229, 1;\n\t"
+        "or.b32 t243, t243, t242;\n\t"
+        "shr.b32 t246, t46, 2;\n\t"
+        "and.b32 t246, t246, 3;\n\t"
+        "shf.l.clamp.b32 t248, t240, t241, 2;\n\t"
+        "shl.b32 t247, t240, 2;\n\t"
+        "or.b32 t247, t247, t246;\n\t"
+        "shl.b32 t249, t243, 2;\n\t"
+        "or.b32 t249, t249, 1;\n\t"
+        "shr.b32 t250, t243, 30;\n\t"
+        "sub.cc.u32 t251, t247, t249;\n\t"
+        "subc.cc.u32 t252, t248, t250;\n\t"
+        "subc.u32 t253, 0, 0;\n\t"
+        "xor.b32 t258, t251, t247;\n\t"
+        "and.b32 t258, t258, t253;\n\t"
+        "xor.b32 t254, t251, t258;\n\t"
+        "xor.b32 t259, t252, t248;\n\t"
+        "and.b32 t259, t259, t253;\n\t"
+        "xor.b32 t255, t252, t259;\n\t"
+        "add.u32 t256, t253, 1;\n\t"
+        "shl.b32 t257, t243, 1;\n\t"
+        "or.b32 t257, t257, t256;\n\t"
+        "shr.b32 t260, t46, 0;\n\t"
+        "and.b32 t260, t260, 3;\n\t"
+        "shf.l.clamp.b32 t262, t254, t255, 2;\n\t"
+        "shl.b32 t261, t254, 2;\n\t"
+        "or.b32 t261, t261, t260;\n\t"
+        "shl.b32 t263, t257, 2;\n\t"
+        "or.b32 t263, t263, 1;\n\t"
+        "shr.b32 t264, t257, 30;\n\t"
+        "sub.cc.u32 t265, t261, t263;\n\t"
+        "subc.cc.u32 t266, t262, t264;\n\t"
+        "subc.u32 t267, 0, 0;\n\t"
+        "xor.b32 t272, t265, t261;\n\t"
+        "and.b32 t272, t272, t267;\n\t"
+        "xor.b32 t268, t265, t272;\n\t"
+        "xor.b32 t273, t266, t262;\n\t"
+        "and.b32 t273, t273, t267;\n\t"
+        "xor.b32 t269, t266, t273;\n\t"
+        "add.u32 t270, t267, 1;\n\t"
+        "shl.b32 t271, t257, 1;\n\t"
+        "or.b32 t271, t271, t270;\n\t"
+        "shr.b32 t274, t45, 30;\n\t"
+        "and.b32 t274, t274, 3;\n\t"
+        "shf.l.clamp.b32 t276, t268, t269, 2;\n\t"
+        "shl.b32 t275, t268, 2;\n\t"
+        "or.b32 t275, t275, t274;\n\t"
+        "shl.b32 t277, t271, 2;\n\t"
+        "or.b32 t277, t277, 1;\n\t"
+        "shr.b32 t278, t271, 30;\n\t"
+        "sub.cc.u32 t279, t275, t277;\n\t"
+        "subc.cc.u32 t280, t276, t278;\n\t"
+        "subc.u32 t281, 0, 0;\n\t"
+        "xor.b32 t286, t279, t275;\n\t"
+        "and.b32 t286, t286, t281;\n\t"
+        "xor.b32 t282, t279, t286;\n\t"
+        "xor.b32 t287, t280, t276;\n\t"
+        "and.b32 t287, t287, t281;\n\t"
+        "xor.b32 t283, t280, t287;\n\t"
+        "add.u32 t284, t281, 1;\n\t"
+        "shl.b32 t285, t271, 1;\n\t"
+        "or.b32 t285, t285, t284;\n\t"
+        "shr.b32 t288, t45, 28;\n\t"
+        "and.b32 t288, t288, 3;\n\t"
+        "shf.l.clamp.b32 t290, t282, t283, 2;\n\t"
+        "shl.b32 t289, t282, 2;\n\t"
+        "or.b32 t289, t289, t288;\n\t"
+        "shl.b32 t291, t285, 2;\n\t"
+        "or.b32 t291, t291, 1;\n\t"
+        "shr.b32 t292, t285, 30;\n\t"
+        "sub.cc.u32 t293, t289, t291;\n\t"
+        "subc.cc.u32 t294, t290, t292;\n\t"
+        "subc.u32 t295, 0, 0;\n\t"
+        "xor.b32 t300, t293, t289;\n\t"
+        "and.b32 t300, t300, t295;\n\t"
+        "xor.b32 t296, t293, t300;\n\t"
+        "xor.b32 t301, t294, t290;\n\t"
+        "and.b32 t301, t301, t295;\n\t"
+        "xor.b32 t297, t294, t301;\n\t"
+        "add.u32 t298, t295, 1;\n\t"
+        "shl.b32 t299, t285, 1;\n\t"
+        "or.b32 t299, t299, t298;\n\t"
+        "shr.b32 t302, t45, 26;\n\t"
+        "and.b32 t302, t302, 3;\n\t"
+        "shf.l.clamp.b32 t304, t296, t297, 2;\n\t"
+        "shl.b32 t303, t296, 2;\n\t"
+        "or.b32 t303, t303, t302;\n\t"
+        "shl.b32 t305, t299, 2;\n\t"
+        "or.b32 t305, t305, 1;\n\t"
+        "shr.b32 t306, t299, 30;\n\t"
+        "sub.cc.u32 t307, t303, t305;\n\t"
+        "subc.cc.u32 t308, t304, t306;\n\t"
+        "subc.u32 t309, 0, 0;\n\t"
+        "xor.b32 t314, t307, t303;\n\t"
+        "and.b32 t314, t314, t309;\n\t"
+        "xor.b32 t310, t307, t314;\n\t"
+        "xor.b32 t315, t308, t304;\n\t"
+        "and.b32 t315, t315, t309;\n\t"
+        "xor.b32 t311, t308, t315;\n\t"
+        "add.u32 t312, t309, 1;\n\t"
+        "shl.b32 t313, t299, 1;\n\t"
+        "or.b32 t313, t313, t312;\n\t"
+        "shr.b32 t316, t45, 24;\n\t"
+        "and.b32 t316, t316, 3;\n\t"
+        "shf.l.clamp.b32 t318, t310, t311, 2;\n\t"
+        "shl.b32 t317, t310, 2;\n\t"
+        "or.b32 t317, t317, t316;\n\t"
+        "shl.b32 t319, t313, 2;\n\t"
+        "or.b32 t319, t319, 1;\n\t"
+        "shr.b32 t320, t313, 30;\n\t"
+        "sub.cc.u32 t321, t317, t319;\n\t"
+        "subc.cc.u32 t322, t318, t320;\n\t"
+        "subc.u32 t323, 0, 0;\n\t"
+        "xor.b32 t328, t321, t317;\n\t"
+        "and.b32 t328, t328, t323;\n\t"
+        "xor.b32 t324, t321, t328;\n\t"
+        "xor.b32 t329, t322, t318;\n\t"
+        "and.b32 t329, t329, t323;\n\t"
+        "xor.b32 t325, t322, t329;\n\t"
+        "add.u32 t326, t323, 1;\n\t"
+        "shl.b32 t327, t313, 1;\n\t"
+        "or.b32 t327, t327, t326;\n\t"
+        "shr.b32 t330, t45, 22;\n\t"
+        "and.b32 t330, t330, 3;\n\t"
+        "shf.l.clamp.b32 t332, t324, t325, 2;\n\t"
+        "shl.b32 t331, t324, 2;\n\t"
+        "or.b32 t331, t331, t330;\n\t"
+        "shl.b32 t333, t327, 2;\n\t"
+        "or.b32 t333, t333, 1;\n\t"
+        "shr.b32 t334, t327, 30;\n\t"
+        "sub.cc.u32 t335, t331, t333;\n\t"
+        "subc.cc.u32 t336, t332, t334;\n\t"
+        "subc.u32 t337, 0, 0;\n\t"
+        "xor.b32 t342, t335, t331;\n\t"
+        "and.b32 t342, t342, t337;\n\t"
+        "xor.b32 t338, t335, t342;\n\t"
+        "xor.b32 t343, t336, t332;\n\t"
+        "and.b32 t343, t343, t337;\n\t"
+        "xor.b32 t339, t336, t343;\n\t"
+        "add.u32 t340, t337, 1;\n\t"
+        "shl.b32 t341, t327, 1;\n\t"
+        "or.b32 t341, t341, t340;\n\t"
+        "shr.b32 t344, t45, 20;\n\t"
+        "and.b32 t344, t344, 3;\n\t"
+        "shf.l.clamp.b32 t346, t338, t339, 2;\n\t"
+        "shl.b32 t345, t338, 2;\n\t"
+        "or.b32 t345, t345, t344;\n\t"
+        "shl.b32 t347, t341, 2;\n\t"
+        "or.b32 t347, t347, 1;\n\t"
+        "shr.b32 t348, t341, 30;\n\t"
+        "sub.cc.u32 t349, t345, t347;\n\t"
+        "subc.cc.u32 t350, t346, t348;\n\t"
+        "subc.u32 t351, 0, 0;\n\t"
+        "xor.b32 t356, t349, t345;\n\t"
+        "and.b32 t356, t356, t351;\n\t"
+        "xor.b32 t352, t349, t356;\n\t"
+        "xor.b32 t357, t350, t346;\n\t"
+        "and.b32 t357, t357, t351;\n\t"
+        "xor.b32 t353, t350, t357;\n\t"
+        "add.u32 t354, t351, 1;\n\t"
+        "shl.b32 t355, t341, 1;\n\t"
+        "or.b32 t355, t355, t354;\n\t"
+        "shr.b32 t358, t45, 18;\n\t"
+        "and.b32 t358, t358, 3;\n\t"
+        "shf.l.clamp.b32 t360, t352, t353, 2;\n\t"
+        "shl.b32 t359, t352, 2;\n\t"
+        "or.b32 t359, t359, t358;\n\t"
+        "shl.b32 t361, t355, 2;\n\t"
+        "or.b32 t361, t361, 1;\n\t"
+        "shr.b32 t362, t355, 30;\n\t"
+        "sub.cc.u32 t363, t359, t361;\n\t"
+        "subc.cc.u32 t364, t360, t362;\n\t"
+        "subc.u32 t365, 0, 0;\n\t"
+        "xor.b32 t370, t363, t359;\n\t"
+        "and.b32 t370, t370, t365;\n\t"
+        "xor.b32 t366, t363, t370;\n\t"
+        "xor.b32 t371, t364, t360;\n\t"
+        "and.b32 t371, t371, t365;\n\t"
+        "xor.b32 t367, t364, t371;\n\t"
+        "add.u32 t368, t365, 1;\n\t"
+        "shl.b32 t369, t355, 1;\n\t"
+        "or.b32 t369, t369, t368;\n\t"
+        "shr.b32 t372, t45, 16;\n\t"
+        "and.b32 t372, t372, 3;\n\t"
+        "shf.l.clamp.b32 t374, t366, t367, 2;\n\t"
+        "shl.b32 t373, t366, 2;\n\t"
+        "or.b32 t373, t373, t372;\n\t"
+        "shl.b32 t375, t369, 2;\n\t"
+        "or.b32 t375, t375, 1;\n\t"
+        "shr.b32 t376, t369, 30;\n\t"
+        "sub.cc.u32 t377, t373, t375;\n\t"
+        "subc.cc.u32 t378, t374, t376;\n\t"
+        "subc.u32 t379, 0, 0;\n\t"
+        "xor.b32 t384, t377, t373;\n\t"
+        "and.b32 t384, t384, t379;\n\t"
+        "xor.b32 t380, t377, t384;\n\t"
+        "xor.b32 t385, t378, t374;\n\t"
+        "and.b32 t385, t385, t379;\n\t"
+        "xor.b32 t381, t378, t385;\n\t"
+        "add.u32 t382, t379, 1;\n\t"
+        "shl.b32 t383, t369, 1;\n\t"
+        "or.b32 t383, t383, t382;\n\t"
+        "shr.b32 t386, t45, 14;\n\t"
+        "and.b32 t386, t386, 3;\n\t"
+        "shf.l.clamp.b32 t388, t380, t381, 2;\n\t"
+        "shl.b32 t387, t380, 2;\n\t"
+        "or.b32 t387, t387, t386;\n\t"
+        "shl.b32 t389, t383, 2;\n\t"
+        "or.b32 t389, t389, 1;\n\t"
+        "shr.b32 t390, t383, 30;\n\t"
+        "sub.cc.u32 t391, t387, t389;\n\t"
+        "subc.cc.u32 t392, t388, t390;\n\t"
+        "subc.u32 t393, 0, 0;\n\t"
+        "xor.b32 t398, t391, t387;\n\t"
+        "and.b32 t398, t398, t393;\n\t"
+        "xor.b32 t394, t391, t398;\n\t"
+        "xor.b32 t399, t392, t388;\n\t"
+        "and.b32 t399, t399, t393;\n\t"
+        "xor.b32 t395, t392, t399;\n\t"
+        "add.u32 t396, t393, 1;\n\t"
+        "shl.b32 t397, t383, 1;\n\t"
+        "or.b32 t397, t397, t396;\n\t"
+        "shr.b32 t400, t45, 12;\n\t"
+        "and.b32 t400, t400, 3;\n\t"
+        "shf.l.clamp.b32 t402, t394, t395, 2;\n\t"
+        "shl.b32 t401, t394, 2;\n\t"
+        "or.b32 t401, t401, t400;\n\t"
+        "shl.b32 t403, t397, 2;\n\t"
+        "or.b32 t403, t403, 1;\n\t"
+        "shr.b32 t404, t397, 30;\n\t"
+        "sub.cc.u32 t405, t401, t403;\n\t"
+        "subc.cc.u32 t406, t402, t404;\n\t"
+        "subc.u32 t407, 0, 0;\n\t"
+        "xor.b32 t412, t405, t401;\n\t"
+        "and.b32 t412, t412, t407;\n\t"
+        "xor.b32 t408, t405, t412;\n\t"
+        "xor.b32 t413, t406, t402;\n\t"
+        "and.b32 t413, t413, t407;\n\t"
+        "xor.b32 t409, t406, t413;\n\t"
+        "add.u32 t410, t407, 1;\n\t"
+        "shl.b32 t411, t397, 1;\n\t"
+        "or.b32 t411, t411, t410;\n\t"
+        "shr.b32 t414, t45, 10;\n\t"
+        "and.b32 t414, t414, 3;\n\t"
+        "shf.l.clamp.b32 t416, t408, t409, 2;\n\t"
+        "shl.b32 t415, t408, 2;\n\t"
+        "or.b32 t415, t415, t414;\n\t"
+        "shl.b32 t417, t411, 2;\n\t"
+        "or.b32 t417, t417, 1;\n\t"
+        "shr.b32 t418, t411, 30;\n\t"
+        "sub.cc.u32 t419, t415, t417;\n\t"
+        "subc.cc.u32 t420, t416, t418;\n\t"
+        "subc.u32 t421, 0, 0;\n\t"
+        "xor.b32 t426, t419, t415;\n\t"
+        "and.b32 t426, t426, t421;\n\t"
+        "xor.b32 t422, t419, t426;\n\t"
+        "xor.b32 t427, t420, t416;\n\t"
+        "and.b32 t427, t427, t421;\n\t"
+        "xor.b32 t423, t420, t427;\n\t"
+        "add.u32 t424, t421, 1;\n\t"
+        "shl.b32 t425, t411, 1;\n\t"
+        "or.b32 t425, t425, t424;\n\t"
+        "shr.b32 t428, t45, 8;\n\t"
+        "and.b32 t428, t428, 3;\n\t"
+        "shf.l.clamp.b32 t430, t422, t423, 2;\n\t"
+        "shl.b32 t429, t422, 2;\n\t"
+        "or.b32 t429, t429, t428;\n\t"
+        "shl.b32 t431, t425, 2;\n\t"
+        "or.b32 t431, t431, 1;\n\t"
+        "shr.b32 t432, t425, 30;\n\t"
+        "sub.cc.u32 t433, t429, t431;\n\t"
+        "subc.cc.u32 t434, t430, t432;\n\t"
+        "subc.u32 t435, 0, 0;\n\t"
+        "xor.b32 t440, t433, t429;\n\t"
+        "and.b32 t440, t440, t435;\n\t"
+        "xor.b32 t436, t433, t440;\n\t"
+        "xor.b32 t441, t434, t430;\n\t"
+        "and.b32 t441, t441, t435;\n\t"
+        "xor.b32 t437, t434, t441;\n\t"
+        "add.u32 t438, t435, 1;\n\t"
+        "shl.b32 t439, t425, 1;\n\t"
+        "or.b32 t439, t439, t438;\n\t"
+        "shr.b32 t442, t45, 6;\n\t"
+        "and.b32 t442, t442, 3;\n\t"
+        "shf.l.clamp.b32 t444, t436, t437, 2;\n\t"
+        "shl.b32 t443, t436, 2;\n\t"
+        "or.b32 t443, t443, t442;\n\t"
+        "shl.b32 t445, t439, 2;\n\t"
+        "or.b32 t445, t445, 1;\n\t"
+        "shr.b32 t446, t439, 30;\n\t"
+        "sub.cc.u32 t447, t443, t445;\n\t"
+        "subc.cc.u32 t448, t444, t446;\n\t"
+        "subc.u32 t449, 0, 0;\n\t"
+        "xor.b32 t454, t447, t443;\n\t"
+        "and.b32 t454, t454, t449;\n\t"
+        "xor.b32 t450, t447, t454;\n\t"
+        "xor.b32 t455, t448, t444;\n\t"
+        "and.b32 t455, t455, t449;\n\t"
+        "xor.b32 t451, t448, t455;\n\t"
+        "add.u32 t452, t449, 1;\n\t"
+        "shl.b32 t453, t439, 1;\n\t"
+        "or.b32 t453, t453, t452;\n\t"
+        "shr.b32 t456, t45, 4;\n\t"
+        "and.b32 t456, t456, 3;\n\t"
+        "shf.l.clamp.b32 t458, t450, t451, 2;\n\t"
+        "shl.b32 t457, t450, 2;\n\t"
+        "or.b32 t457, t457, t456;\n\t"
+        "shl.b32 t459, t453, 2;\n\t"
+        "or.b32 t459, t459, 1;\n\t"
+        "shr.b32 t460, t453, 30;\n\t"
+        "sub.cc.u32 t461, t457, t459;\n\t"
+        "subc.cc.u32 t462, t458, t460;\n\t"
+        "subc.u32 t463, 0, 0;\n\t"
+        "xor.b32 t468, t461, t457;\n\t"
+        "and.b32 t468, t468, t463;\n\t"
+        "xor.b32 t464, t461, t468;\n\t"
+        "xor.b32 t469, t462, t458;\n\t"
+        "and.b32 t469, t469, t463;\n\t"
+        "xor.b32 t465, t462, t469;\n\t"
+        "add.u32 t466, t463, 1;\n\t"
+        "shl.b32 t467, t453, 1;\n\t"
+        "or.b32 t467, t467, t466;\n\t"
+        "shr.b32 t470, t45, 2;\n\t"
+        "and.b32 t470, t470, 3;\n\t"
+        "shf.l.clamp.b32 t472, t464, t465, 2;\n\t"
+        "shl.b32 t471, t464, 2;\n\t"
+        "or.b32 t471, t471, t470;\n\t"
+        "shl.b32 t473, t467, 2;\n\t"
+        "or.b32 t473, t473, 1;\n\t"
+        "shr.b32 t474, t467, 30;\n\t"
+        "sub.cc.u32 t475, t471, t473;\n\t"
+        "subc.cc.u32 t476, t472, t474;\n\t"
+        "subc.u32 t477, 0, 0;\n\t"
+        "xor.b32 t482, t475, t471;\n\t"
+        "and.b32 t482, t482, t477;\n\t"
+        "xor.b32 t478, t475, t482;\n\t"
+        "xor.b32 t483, t476, t472;\n\t"
+        "and.b32 t483, t483, t477;\n\t"
+        "xor.b32 t479, t476, t483;\n\t"
+        "add.u32 t480, t477, 1;\n\t"
+        "shl.b32 t481, t467, 1;\n\t"
+        "or.b32 t481, t481, t480;\n\t"
+        "shr.b32 t484, t45, 0;\n\t"
+        "and.b32 t484, t484, 3;\n\t"
+        "shf.l.clamp.b32 t486, t478, t479, 2;\n\t"
+        "shl.b32 t485, t478, 2;\n\t"
+        "or.b32 t485, t485, t484;\n\t"
+        "shl.b32 t487, t481, 2;\n\t"
+        "or.b32 t487, t487, 1;\n\t"
+        "shr.b32 t488, t481, 30;\n\t"
+        "sub.cc.u32 t489, t485, t487;\n\t"
+        "subc.cc.u32 t490, t486, t488;\n\t"
+        "subc.u32 t491, 0, 0;\n\t"
+        "xor.b32 t496, t489, t485;\n\t"
+        "and.b32 t496, t496, t491;\n\t"
+        "xor.b32 t492, t489, t496;\n\t"
+        "xor.b32 t497, t490, t486;\n\t"
+        "and.b32 t497, t497, t491;\n\t"
+        "xor.b32 t493, t490, t497;\n\t"
+        "add.u32 t494, t491, 1;\n\t"
+        "shl.b32 t495, t481, 1;\n\t"
+        "or.b32 t495, t495, t494;\n\t"
+        "mov.b32 t498, %11;\n\t"
+        "or.b32 t498, t498, %12;\n\t"
+        "or.b32 t498, t498, %13;\n\t"
+        "or.b32 t498, t498, %14;\n\t"
+        "or.b32 t498, t498, %15;\n\t"
+        "or.b32 t498, t498, %16;\n\t"
+        "sub.cc.u32 t499, 0, t498;\n\t"
+        "subc.u32 t500, 0, 0;\n\t"
+        "mov.b32 %0, t41;\n\t"
+        "mov.b32 %1, t42;\n\t"
+        "mov.b32 %2, t43;\n\t"
+        "mov.b32 %3, t44;\n\t"
+        "mov.b32 %4, t45;\n\t"
+        "mov.b32 %5, t46;\n\t"
+        "mov.b32 %6, 0;\n\t"
+        "mov.b32 %7, 0;\n\t"
+        "mov.b32 %8, t495;\n\t"
+        "mov.b32 %9, t2;\n\t"
+        "mov.b32 %10, t500;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7])
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[501];
+    t[0] = ptx_clz(x[0]);
+    t[3] = ptx_clz(x[1]);
+    t[4] = ptx_shr(t[3], 5u);
+    t[4] = ptx_sub(0u, t[4]);
+    t[0] = ptx_and(t[0], t[4]);
+    t[0] = ptx_add(t[0], t[3]);
+    t[5] = ptx_clz(x[2]);
+    t[6] = ptx_shr(t[5], 5u);
+    t[6] = ptx_sub(0u, t[6]);
+    t[0] = ptx_and(t[0], t[6]);
+    t[0] = ptx_add(t[0], t[5]);
+    t[7] = ptx_clz(x[3]);
+    t[8] = ptx_shr(t[7], 5u);
+    t[8] = ptx_sub(0u, t[8]);
+    t[0] = ptx_and(t[0], t[8]);
+    t[0] = ptx_add(t[0], t[7]);
+    t[9] = ptx_clz(x[4]);
+    t[10] = ptx_shr(t[9], 5u);
+    t[10] = ptx_sub(0u, t[10]);
+    t[0] = ptx_and(t[0], t[10]);
+    t[0] = ptx_add(t[0], t[9]);
+    t[11] = ptx_clz(x[5]);
+    t[12] = ptx_shr(t[11], 5u);
+    t[12] = ptx_sub(0u, t[12]);
+    t[0] = ptx_and(t[0], t[12]);
+    t[0] = ptx_add(t[0], t[11]);
+    t[1] = ptx_and(t[0], 4294967294u);
+    t[2] = ptx_shr(t[1], 1u);
+    t[13] = ptx_shr(t[1], 5u);
+    t[13] = ptx_and(t[13], 1u);
+    t[14] = ptx_sub(0u, t[13]);
+    t[21] = ptx_not(t[14]);
+    t[15] = ptx_and(x[0], t[21]);
+    t[16] = ptx_xor(x[1], x[0]);
+    t[16] = ptx_and(t[16], t[14]);
+    t[16] = ptx_xor(t[16], x[1]);
+    t[17] = ptx_xor(x[2], x[1]);
+    t[17] = ptx_and(t[17], t[14]);
+    t[17] = ptx_xor(t[17], x[2]);
+    t[18] = ptx_xor(x[3], x[2]);
+    t[18] = ptx_and(t[18], t[14]);
+    t[18] = ptx_xor(t[18], x[3]);
+    t[19] = ptx_xor(x[4], x[3]);
+    t[19] = ptx_and(t[19], t[14]);
+    t[19] = ptx_xor(t[19], x[4]);
+    t[20] = ptx_xor(x[5], x[4]);
+    t[20] = ptx_and(t[20], t[14]);
+    t[20] = ptx_xor(t[20], x[5]);
+    t[22] = ptx_shr(t[1], 6u);
+    t[22] = ptx_and(t[22], 1u);
+    t[23] = ptx_sub(0u, t[22]);
+    t[30] = ptx_not(t[23]);
+    t[24] = ptx_and(t[15], t[30]);
+    t[25] = ptx_and(t[16], t[30]);
+    t[26] = ptx_xor(t[17], t[15]);
+    t[26] = ptx_and(t[26], t[23]);
+    t[26] = ptx_xor(t[26], t[17]);
+    t[27] = ptx_xor(t[18], t[16]);
+    t[27] = ptx_and(t[27], t[23]);
+    t[27] = ptx_xor(t[27], t[18]);
+    t[28] = ptx_xor(t[19], t[17]);
+    t[28] = ptx_and(t[28], t[23]);
+    t[28] = ptx_xor(t[28], t[19]);
+    t[29] = ptx_xor(t[20], t[18]);
+    t[29] = ptx_and(t[29], t[23]);
+    t[29] = ptx_xor(t[29], t[20]);
+    t[31] = ptx_shr(t[1], 7u);
+    t[31] = ptx_and(t[31], 1u);
+    t[32] = ptx_sub(0u, t[31]);
+    t[39] = ptx_not(t[32]);
+    t[33] = ptx_and(t[24], t[39]);
+    t[34] = ptx_and(t[25], t[39]);
+    t[35] = ptx_and(t[26], t[39]);
+    t[36] = ptx_and(t[27], t[39]);
+    t[37] = ptx_xor(t[28], t[24]);
+    t[37] = ptx_and(t[37], t[32]);
+    t[37] = ptx_xor(t[37], t[28]);
+    t[38] = ptx_xor(t[29], t[25]);
+    t[38] = ptx_and(t[38], t[32]);
+    t[38] = ptx_xor(t[38], t[29]);
+    t[40] = ptx_and(t[1], 31u);
+    t[41] = ptx_shl(t[33], t[40]);
+    t[42] = ptx_shf_l_clamp(t[33], t[34], t[40]);
+    t[43] = ptx_shf_l_clamp(t[34], t[35], t[40]);
+    t[44] = ptx_shf_l_clamp(t[35], t[36], t[40]);
+    t[45] = ptx_shf_l_clamp(t[36], t[37], t[40]);
+    t[46] = ptx_shf_l_clamp(t[37], t[38], t[40]);
+    t[47] = ptx_mov(0u);
+    t[48] = ptx_mov(0u);
+    t[49] = ptx_mov(0u);
+    t[50] = ptx_shr(t[46], 30u);
+    t[50] = ptx_and(t[50], 3u);
+    t[52] = ptx_shf_l_clamp(t[48], t[49], 2u);
+    t[51] = ptx_shl(t[48], 2u);
+    t[51] = ptx_or(t[51], t[50]);
+    t[53] = ptx_shl(t[47], 2u);
+    t[53] = ptx_or(t[53], 1u);
+    t[54] = ptx_shr(t[47], 30u);
+    t[55] = ptx_sub_cc(cf, t[51], t[53]);
+    t[56] = ptx_subc_cc(cf, t[52], t[54]);
+    t[57] = ptx_subc(cf, 0u, 0u);
+    t[62] = ptx_xor(t[55], t[51]);
+    t[62] = ptx_and(t[62], t[57]);
+    t[58] = ptx_xor(t[55], t[62]);
+    t[63] = ptx_xor(t[56], t[52]);
+    t[63] = ptx_and(t[63], t[57]);
+    t[59] = ptx_xor(t[56], t[63]);
+    t[60] = ptx_add(t[57], 1u);
+    t[61] = ptx_shl(t[47], 1u);
+    t[61] = ptx_or(t[61], t[60]);
+    t[64] = ptx_shr(t[46], 28u);
+    t[64] = ptx_and(t[64], 3u);
+    t[66] = ptx_shf_l_clamp(t[58], t[59], 2u);
+    t[65] = ptx_shl(t[58], 2u);
+    t[65] = ptx_or(t[65], t[64]);
+    t[67] = ptx_shl(t[61], 2u);
+    t[67] = ptx_or(t[67], 1u);
+    t[68] = ptx_shr(t[61], 30u);
+    t[69] = ptx_sub_cc(cf, t[65], t[67]);
+    t[70] = ptx_subc_cc(cf, t[66], t[68]);
+    t[71] = ptx_subc(cf, 0u, 0u);
+    t[76] = ptx_xor(t[69], t[65]);
+    t[76] = ptx_and(t[76], t[71]);
+    t[72] = ptx_xor(t[69], t[76]);
+    t[77] = ptx_xor(t[70], t[66]);
+    t[77] = ptx_and(t[77], t[71]);
+    t[73] = ptx_xor(t[70], t[77]);
+    t[74] = ptx_add(t[71], 1u);
+    t[75] = ptx_shl(t[61], 1u);
+    t[75] = ptx_or(t[75], t[74]);
+    t[78] = ptx_shr(t[46], 26u);
+    t[78] = ptx_and(t[78], 3u);
+    t[80] = ptx_shf_l_clamp(t[72], t[73], 2u);
+    t[79] = ptx_shl(t[72], 2u);
+    t[79] = ptx_or(t[79], t[78]);
+    t[81] = ptx_shl(t[75], 2u);
+    t[81] = ptx_or(t[81], 1u);
+    t[82] = ptx_shr(t[75], 30u);
+    t[83] = ptx_sub_cc(cf, t[79], t[81]);
+    t[84] = ptx_subc_cc(cf, t[80], t[82]);
+    t[85] = ptx_subc(cf, 0u, 0u);
+    t[90] = ptx_xor(t[83], t[79]);
+    t[90] = ptx_and(t[90], t[85]);
+    t[86] = ptx_xor(t[83], t[90]);
+    t[91] = ptx_xor(t[84], t[80]);
+    t[91] = ptx_and(t[91], t[85]);
+    t[87] = ptx_xor(t[84], t[91]);
+    t[88] = ptx_add(t[85], 1u);
+    t[89] = ptx_shl(t[75], 1u);
+    t[89] = ptx_or(t[89], t[88]);
+    t[92] = ptx_shr(t[46], 24u);
+    t[92] = ptx_and(t[92], 3u);
+    t[94] = ptx_shf_l_clamp(t[86], t[87], 2u);
+    t[93] = ptx_shl(t[86], 2u);
+    t[93] = ptx_or(t[93], t[92]);
+    t[95] = ptx_shl(t[89], 2u);
+    t[95] = ptx_or(t[95], 1u);
+    t[96] = ptx_shr(t[89], 30u);
+    t[97] = ptx_sub_cc(cf, t[93], t[95]);
+    t[98] = ptx_subc_cc(cf, t[94], t[96]);
+    t[99] = ptx_subc(cf, 0u, 0u);
+    t[104] = ptx_xor(t[97], t[93]);
+    t[104] = ptx_and(t[104], t[99]);
+    t[100] = ptx_xor(t[97], t[104]);
+    t[105] = ptx_xor(t[98], t[94]);
+    t[105] = ptx_and(t[105], t[99]);
+    t[101] = ptx_xor(t[98], t[105]);
+    t[102] = ptx_add(t[99], 1u);
+    t[103] = ptx_shl(t[89], 1u);
+    t[103] = ptx_or(t[103], t[102]);
+    t[106] = ptx_shr(t[46], 22u);
+    t[106] = ptx_and(t[106], 3u);
+    t[108] = ptx_shf_l_clamp(t[100], t[101], 2u);
+    t[107] = ptx_shl(t[100], 2u);
+    t[107] = ptx_or(t[107], t[106]);
+    t[109] = ptx_shl(t[103], 2u);
+    t[109] = ptx_or(t[109], 1u);
+    t[110] = ptx_shr(t[103], 30u);
+    t[111] = ptx_sub_cc(cf, t[107], t[109]);
+    t[112] = ptx_subc_cc(cf, t[108], t[110]);
+    t[113] = ptx_subc(cf, 0u, 0u);
+    t[118] = ptx_xor(t[111], t[107]);
+    t[118] = ptx_and(t[118], t[113]);
+    t[114] = ptx_xor(t[111], t[118]);
+    t[119] = ptx_xor(t[112], t[108]);
+    t[119] = ptx_and(t[119], t[113]);
+    t[115] = ptx_xor(t[112], t[119]);
+    t[116] = ptx_add(t[113], 1u);
+    t[117] = ptx_shl(t[103], 1u);
+    t[117] = ptx_or(t[117], t[116]);
+    t[120] = ptx_shr(t[46], 20u);
+    t[120] = ptx_and(t[120], 3u);
+    t[122] = ptx_shf_l_clamp(t[114], t[115], 2u);
+    t[121] = ptx_shl(t[114], 2u);
+    t[121] = ptx_or(t[121], t[120]);
+    t[123] = ptx_shl(t[117], 2u);
+    t[123] = ptx_or(t[123], 1u);
+    t[124] = ptx_shr(t[117], 30u);
+    t[125] = ptx_sub_cc(cf, t[121], t[123]);
+    t[126] = ptx_subc_cc(cf, t[122], t[124]);
+    t[127] = ptx_subc(cf, 0u, 0u);
+    t[132] = ptx_xor(t[125], t[121]);
+    t[132] = ptx_and(t[132], t[127]);
+    t[128] = ptx_xor(t[125], t[132]);
+    t[133] = ptx_xor(t[126], t[122]);
+    t[133] = ptx_and(t[133], t[127]);
+    t[129] = ptx_xor(t[126], t[133]);
+    t[130] = ptx_add(t[127], 1u);
+    t[131] = ptx_shl(t[117], 1u);
+    t[131] = ptx_or(t[131], t[130]);
+    t[134] = ptx_shr(t[46], 18u);
+    t[134] = ptx_and(t[134], 3u);
+    t[136] = ptx_shf_l_clamp(t[128], t[129], 2u);
+    t[135] = ptx_shl(t[128], 2u);
+    t[135] = ptx_or(t[135], t[134]);
+    t[137] = ptx_shl(t[131], 2u);
+    t[137] = ptx_or(t[137], 1u);
+    t[138] = ptx_shr(t[131], 30u);
+    t[139] = ptx_sub_cc(cf, t[135], t[137]);
+    t[140] = ptx_subc_cc(cf, t[136], t[138]);
+    t[141] = ptx_subc(cf, 0u, 0u);
+    t[146] = ptx_xor(t[139], t[135]);
+    t[146] = ptx_and(t[146], t[141]);
+    t[142] = ptx_xor(t[139], t[146]);
+    t[147] = ptx_xor(t[140], t[136]);
+    t[147] = ptx_and(t[147], t[141]);
+    t[143] = ptx_xor(t[140], t[147]);
+    t[144] = ptx_add(t[141], 1u);
+    t[145] = ptx_shl(t[131], 1u);
+    t[145] = ptx_or(t[145], t[144]);
+    t[148] = ptx_shr(t[46], 16u);
+    t[148] = ptx_and(t[148], 3u);
+    t[150] = ptx_shf_l_clamp(t[142], t[143], 2u);
+    t[149] = ptx_shl(t[142], 2u);
+    t[149] = ptx_or(t[149], t[148]);
+    t[151] = ptx_shl(t[145], 2u);
+    t[151] = ptx_or(t[151], 1u);
+    t[152] = ptx_shr(t[145], 30u);
+    t[153] = ptx_sub_cc(cf, t[149], t[151]);
+    t[154] = ptx_subc_cc(cf, t[150], t[152]);
+    t[155] = ptx_subc(cf, 0u, 0u);
+    t[160] = ptx_xor(t[153], t[149]);
+    t[160] = ptx_and(t[160], t[155]);
+    t[156] = ptx_xor(t[153], t[160]);
+    t[161] = ptx_xor(t[154], t[150]);
+    t[161] = ptx_and(t[161], t[155]);
+    t[157] = ptx_xor(t[154], t[161]);
+    t[158] = ptx_add(t[155], 1u);
+    t[159] = ptx_shl(t[145], 1u);
+    t[159] = ptx_or(t[159], t[158]);
+    t[162] = ptx_shr(t[46], 14u);
+    t[162] = ptx_and(t[162], 3u);
+    t[164] = ptx_shf_l_clamp(t[156], t[157], 2u);
+    t[163] = ptx_shl(t[156], 2u);
+    t[163] = ptx_or(t[163], t[162]);
+    t[165] = ptx_shl(t[159], 2u);
+    t[165] = ptx_or(t[165], 1u);
+    t[166] = ptx_shr(t[159], 30u);
+    t[167] = ptx_sub_cc(cf, t[163], t[165]);
+    t[168] = ptx_subc_cc(cf, t[164], t[166]);
+    t[169] = ptx_subc(cf, 0u, 0u);
+    t[174] = ptx_xor(t[167], t[163]);
+    t[174] = ptx_and(t[174], t[169]);
+    t[170] = ptx_xor(t[167], t[174]);
+    t[175] = ptx_xor(t[168], t[164]);
+    t[175] = ptx_and(t[175], t[169]);
+    t[171] = ptx_xor(t[168], t[175]);
+    t[172] = ptx_add(t[169], 1u);
+    t[173] = ptx_shl(t[159], 1u);
+    t[173] = ptx_or(t[173], t[172]);
+    t[176] = ptx_shr(t[46], 12u);
+    t[176] = ptx_and(t[176], 3u);
+    t[178] = ptx_shf_l_clamp(t[170], t[171], 2u);
+    t[177] = ptx_shl(t[170], 2u);
+    t[177] = ptx_or(t[177], t[176]);
+    t[179] = ptx_shl(t[173], 2u);
+    t[179] = ptx_or(t[179], 1u);
+    t[180] = ptx_shr(t[173], 30u);
+    t[181] = ptx_sub_cc(cf, t[177], t[179]);
+    t[182] = ptx_subc_cc(cf, t[178], t[180]);
+    t[183] = ptx_subc(cf, 0u, 0u);
+    t[188] = ptx_xor(t[181], t[177]);
+    t[188] = ptx_and(t[188], t[183]);
+    t[184] = ptx_xor(t[181], t[188]);
+    t[189] = ptx_xor(t[182], t[178]);
+    t[189] = ptx_and(t[189], t[183]);
+    t[185] = ptx_xor(t[182], t[189]);
+    t[186] = ptx_add(t[183], 1u);
+    t[187] = ptx_shl(t[173], 1u);
+    t[187] = ptx_or(t[187], t[186]);
+    t[190] = ptx_shr(t[46], 10u);
+    t[190] = ptx_and(t[190], 3u);
+    t[192] = ptx_shf_l_clamp(t[184], t[185], 2u);
+    t[191] = ptx_shl(t[184], 2u);
+    t[191] = ptx_or(t[191], t[190]);
+    t[193] = ptx_shl(t[187], 2u);
+    t[193] = ptx_or(t[193], 1u);
+    t[194] = ptx_shr(t[187], 30u);
+    t[195] = ptx_sub_cc(cf, t[191], t[193]);
+    t[196] = ptx_subc_cc(cf, t[192], t[194]);
+    t[197] = ptx_subc(cf, 0u, 0u);
+    t[202] = ptx_xor(t[195], t[191]);
+    t[202] = ptx_and(t[202], t[197]);
+    t[198] = ptx_xor(t[195], t[202]);
+    t[203] = ptx_xor(t[196], t[192]);
+    t[203] = ptx_and(t[203], t[197]);
+    t[199] = ptx_xor(t[196], t[203]);
+    t[200] = ptx_add(t[197], 1u);
+    t[201] = ptx_shl(t[187], 1u);
+    t[201] = ptx_or(t[201], t[200]);
+    t[204] = ptx_shr(t[46], 8u);
+    t[204] = ptx_and(t[204], 3u);
+    t[206] = ptx_shf_l_clamp(t[198], t[199], 2u);
+    t[205] = ptx_shl(t[198], 2u);
+    t[205] = ptx_or(t[205], t[204]);
+    t[207] = ptx_shl(t[201], 2u);
+    t[207] = ptx_or(t[207], 1u);
+    t[208] = ptx_shr(t[201], 30u);
+    t[209] = ptx_sub_cc(cf, t[205], t[207]);
+    t[210] = ptx_subc_cc(cf, t[206], t[208]);
+    t[211] = ptx_subc(cf, 0u, 0u);
+    t[216] = ptx_xor(t[209], t[205]);
+    t[216] = ptx_and(t[216], t[211]);
+    t[212] = ptx_xor(t[209], t[216]);
+    t[217] = ptx_xor(t[210], t[206]);
+    t[217] = ptx_and(t[217], t[211]);
+    t[213] = ptx_xor(t[210], t[217]);
+    t[214] = ptx_add(t[211], 1u);
+    t[215] = ptx_shl(t[201], 1u);
+    t[215] = ptx_or(t[215], t[214]);
+    t[218] = ptx_shr(t[46], 6u);
+    t[218] = ptx_and(t[218], 3u);
+    t[220] = ptx_shf_l_clamp(t[212], t[213], 2u);
+    t[219] = ptx_shl(t[212], 2u);
+    t[219] = ptx_or(t[219], t[218]);
+    t[221] = ptx_shl(t[215], 2u);
+    t[221] = ptx_or(t[221], 1u);
+    t[222] = ptx_shr(t[215], 30u);
+    t[223] = ptx_sub_cc(cf, t[219], t[221]);
+    t[224] = ptx_subc_cc(cf, t[220], t[222]);
+    t[225] = ptx_subc(cf, 0u, 0u);
+    t[230] = ptx_xor(t[223], t[219]);
+    t[230] = ptx_and(t[230], t[225]);
+    t[226] = ptx_xor(t[223], t[230]);
+    t[231] = ptx_xor(t[224], t[220]);
+    t[231] = ptx_and(t[231], t[225]);
+    t[227] = ptx_xor(t[224], t[231]);
+    t[228] = ptx_add(t[225], 1u);
+    t[229] = ptx_shl(t[215], 1u);
+    t[229] = ptx_or(t[229], t[228]);
+    t[232] = ptx_shr(t[46], 4u);
+    t[232] = ptx_and(t[232], 3u);
+    t[234] = ptx_shf_l_clamp(t[226], t[227], 2u);
+    t[233] = ptx_shl(t[226], 2u);
+    t[233] = ptx_or(t[233], t[232]);
+    t[235] = ptx_shl(t[229], 2u);
+    t[235] = ptx_or(t[235], 1u);
+    t[236] = ptx_shr(t[229], 30u);
+    t[237] = ptx_sub_cc(cf, t[233], t[235]);
+    t[238] = ptx_subc_cc(cf, t[234], t[236]);
+    t[239] = ptx_subc(cf, 0u, 0u);
+    t[244] = ptx_xor(t[237], t[233]);
+    t[244] = ptx_and(t[244], t[239]);
+    t[240] = ptx_xor(t[237], t[244]);
+    t[245] = ptx_xor(t[238], t[234]);
+    t[245] = ptx_and(t[245], t[239]);
+    t[241] = ptx_xor(t[238], t[245]);
+    t[242] = ptx_add(t[239], 1u);
+    t[243] = ptx_shl(t[229], 1u);
+    t[243] = ptx_or(t[243], t[242]);
+    t[246] = ptx_shr(t[46], 2u);
+    t[246] = ptx_and(t[246], 3u);
+    t[248] = ptx_shf_l_clamp(t[240], t[241], 2u);
+    t[247] = ptx_shl(t[240], 2u);
+    t[247] = ptx_or(t[247], t[246]);
+    t[249] = ptx_shl(t[243], 2u);
+    t[249] = ptx_or(t[249], 1u);
+    t[250] = ptx_shr(t[243], 30u);
+    t[251] = ptx_sub_cc(cf, t[247], t[249]);
+    t[252] = ptx_subc_cc(cf, t[248], t[250]);
+    t[253] = ptx_subc(cf, 0u, 0u);
+    t[258] = ptx_xor(t[251], t[247]);
+    t[258] = ptx_and(t[258], t[253]);
+    t[254] = ptx_xor(t[251], t[258]);
+    t[259] = ptx_xor(t[252], t[248]);
+    t[259] = ptx_and(t[259], t[253]);
+    t[255] = ptx_xor(t[252], t[259]);
+    t[256] = ptx_add(t[253], 1u);
+    t[257] = ptx_shl(t[243], 1u);
+    t[257] = ptx_or(t[257], t[256]);
+    t[260] = ptx_shr(t[46], 0u);
+    t[260] = ptx_and(t[260], 3u);
+    t[262] = ptx_shf_l_clamp(t[254], t[255], 2u);
+    t[261] = ptx_shl(t[254], 2u);
+    t[261] = ptx_or(t[261], t[260]);
+    t[263] = ptx_shl(t[257], 2u);
+    t[263] = ptx_or(t[263], 1u);
+    t[264] = ptx_shr(t[257], 30u);
+    t[265] = ptx_sub_cc(cf, t[261], t[263]);
+    t[266] = ptx_subc_cc(cf, t[262], t[264]);
+    t[267] = ptx_subc(cf, 0u, 0u);
+    t[272] = ptx_xor(t[265], t[261]);
+    t[272] = ptx_and(t[272], t[267]);
+    t[268] = ptx_xor(t[265], t[272]);
+    t[273] = ptx_xor(t[266], t[262]);
+    t[273] = ptx_and(t[273], t[267]);
+    t[269] = ptx_xor(t[266], t[273]);
+    t[270] = ptx_add(t[267], 1u);
+    t[271] = ptx_shl(t[257], 1u);
+    t[271] = ptx_or(t[271], t[270]);
+    t[274] = ptx_shr(t[45], 30u);
+    t[274] = ptx_and(t[274], 3u);
+    t[276] = ptx_shf_l_clamp(t[268], t[269], 2u);
+    t[275] = ptx_shl(t[268], 2u);
+    t[275] = ptx_or(t[275], t[274]);
+    t[277] = ptx_shl(t[271], 2u);
+    t[277] = ptx_or(t[277], 1u);
+    t[278] = ptx_shr(t[271], 30u);
+    t[279] = ptx_sub_cc(cf, t[275], t[277]);
+    t[280] = ptx_subc_cc(cf, t[276], t[278]);
+    t[281] = ptx_subc(cf, 0u, 0u);
+    t[286] = ptx_xor(t[279], t[275]);
+    t[286] = ptx_and(t[286], t[281]);
+    t[282] = ptx_xor(t[279], t[286]);
+    t[287] = ptx_xor(t[280], t[276]);
+    t[287] = ptx_and(t[287], t[281]);
+    t[283] = ptx_xor(t[280], t[287]);
+    t[284] = ptx_add(t[281], 1u);
+    t[285] = ptx_shl(t[271], 1u);
+    t[285] = ptx_or(t[285], t[284]);
+    t[288] = ptx_shr(t[45], 28u);
+    t[288] = ptx_and(t[288], 3u);
+    t[290] = ptx_shf_l_clamp(t[282], t[283], 2u);
+    t[289] = ptx_shl(t[282], 2u);
+    t[289] = ptx_or(t[289], t[288]);
+    t[291] = ptx_shl(t[285], 2u);
+    t[291] = ptx_or(t[291], 1u);
+    t[292] = ptx_shr(t[285], 30u);
+    t[293] = ptx_sub_cc(cf, t[289], t[291]);
+    t[294] = ptx_subc_cc(cf, t[290], t[292]);
+    t[295] = ptx_subc(cf, 0u, 0u);
+    t[300] = ptx_xor(t[293], t[289]);
+    t[300] = ptx_and(t[300], t[295]);
+    t[296] = ptx_xor(t[293], t[300]);
+    t[301] = ptx_xor(t[294], t[290]);
+    t[301] = ptx_and(t[301], t[295]);
+    t[297] = ptx_xor(t[294], t[301]);
+    t[298] = ptx_add(t[295], 1u);
+    t[299] = ptx_shl(t[285], 1u);
+    t[299] = ptx_or(t[299], t[298]);
+    t[302] = ptx_shr(t[45], 26u);
+    t[302] = ptx_and(t[302], 3u);
+    t[304] = ptx_shf_l_clamp(t[296], t[297], 2u);
+    t[303] = ptx_shl(t[296], 2u);
+    t[303] = ptx_or(t[303], t[302]);
+    t[305] = ptx_shl(t[299], 2u);
+    t[305] = ptx_or(t[305], 1u);
+    t[306] = ptx_shr(t[299], 30u);
+    t[307] = ptx_sub_cc(cf, t[303], t[305]);
+    t[308] = ptx_subc_cc(cf, t[304], t[306]);
+    t[309] = ptx_subc(cf, 0u, 0u);
+    t[314] = ptx_xor(t[307], t[303]);
+    t[314] = ptx_and(t[314], t[309]);
+    t[310] = ptx_xor(t[307], t[314]);
+    t[315] = ptx_xor(t[308], t[304]);
+    t[315] = ptx_and(t[315], t[309]);
+    t[311] = ptx_xor(t[308], t[315]);
+    t[312] = ptx_add(t[309], 1u);
+    t[313] = ptx_shl(t[299], 1u);
+    t[313] = ptx_or(t[313], t[312]);
+    t[316] = ptx_shr(t[45], 24u);
+    t[316] = ptx_and(t[316], 3u);
+    t[318] = ptx_shf_l_clamp(t[310], t[311], 2u);
+    t[317] = ptx_shl(t[310], 2u);
+    t[317] = ptx_or(t[317], t[316]);
+    t[319] = ptx_shl(t[313], 2u);
+    t[319] = ptx_or(t[319], 1u);
+    t[320] = ptx_shr(t[313], 30u);
+    t[321] = ptx_sub_cc(cf, t[317], t[319]);
+    t[322] = ptx_subc_cc(cf, t[318], t[320]);
+    t[323] = ptx_subc(cf, 0u, 0u);
+    t[328] = ptx_xor(t[321], t[317]);
+    t[328] = ptx_and(t[328], t[323]);
+    t[324] = ptx_xor(t[321], t[328]);
+    t[329] = ptx_xor(t[322], t[318]);
+    t[329] = ptx_and(t[329], t[323]);
+    t[325] = ptx_xor(t[322], t[329]);
+    t[326] = ptx_add(t[323], 1u);
+    t[327] = ptx_shl(t[313], 1u);
+    t[327] = ptx_or(t[327], t[326]);
+    t[330] = ptx_shr(t[45], 22u);
+    t[330] = ptx_and(t[330], 3u);
+    t[332] = ptx_shf_l_clamp(t[324], t[325], 2u);
+    t[331] = ptx_shl(t[324], 2u);
+    t[331] = ptx_or(t[331], t[330]);
+    t[333] = ptx_shl(t[327], 2u);
+    t[333] = ptx_or(t[333], 1u);
+    t[334] = ptx_shr(t[327], 30u);
+    t[335] = ptx_sub_cc(cf, t[331], t[333]);
+    t[336] = ptx_subc_cc(cf, t[332], t[334]);
+    t[337] = ptx_subc(cf, 0u, 0u);
+    t[342] = ptx_xor(t[335], t[331]);
+    t[342] = ptx_and(t[342], t[337]);
+    t[338] = ptx_xor(t[335], t[342]);
+    t[343] = ptx_xor(t[336], t[332]);
+    t[343] = ptx_and(t[343], t[337]);
+    t[339] = ptx_xor(t[336], t[343]);
+    t[340] = ptx_add(t[337], 1u);
+    t[341] = ptx_shl(t[327], 1u);
+    t[341] = ptx_or(t[341], t[340]);
+    t[344] = ptx_shr(t[45], 20u);
+    t[344] = ptx_and(t[344], 3u);
+    t[346] = ptx_shf_l_clamp(t[338], t[339], 2u);
+    t[345] = ptx_shl(t[338], 2u);
+    t[345] = ptx_or(t[345], t[344]);
+    t[347] = ptx_shl(t[341], 2u);
+    t[347] = ptx_or(t[347], 1u);
+    t[348] = ptx_shr(t[341], 30u);
+    t[349] = ptx_sub_cc(cf, t[345], t[347]);
+    t[350] = ptx_subc_cc(cf, t[346], t[348]);
+    t[351] = ptx_subc(cf, 0u, 0u);
+    t[356] = ptx_xor(t[349], t[345]);
+    t[356] = ptx_and(t[356], t[351]);
+    t[352] = ptx_xor(t[349], t[356]);
+    t[357] = ptx_xor(t[350], t[346]);
+    t[357] = ptx_and(t[357], t[351]);
+    t[353] = ptx_xor(t[350], t[357]);
+    t[354] = ptx_add(t[351], 1u);
+    t[355] = ptx_shl(t[341], 1u);
+    t[355] = ptx_or(t[355], t[354]);
+    t[358] = ptx_shr(t[45], 18u);
+    t[358] = ptx_and(t[358], 3u);
+    t[360] = ptx_shf_l_clamp(t[352], t[353], 2u);
+    t[359] = ptx_shl(t[352], 2u);
+    t[359] = ptx_or(t[359], t[358]);
+    t[361] = ptx_shl(t[355], 2u);
+    t[361] = ptx_or(t[361], 1u);
+    t[362] = ptx_shr(t[355], 30u);
+    t[363] = ptx_sub_cc(cf, t[359], t[361]);
+    t[364] = ptx_subc_cc(cf, t[360], t[362]);
+    t[365] = ptx_subc(cf, 0u, 0u);
+    t[370] = ptx_xor(t[363], t[359]);
+    t[370] = ptx_and(t[370], t[365]);
+    t[366] = ptx_xor(t[363], t[370]);
+    t[371] = ptx_xor(t[364], t[360]);
+    t[371] = ptx_and(t[371], t[365]);
+    t[367] = ptx_xor(t[364], t[371]);
+    t[368] = ptx_add(t[365], 1u);
+    t[369] = ptx_shl(t[355], 1u);
+    t[369] = ptx_or(t[369], t[368]);
+    t[372] = ptx_shr(t[45], 16u);
+    t[372] = ptx_and(t[372], 3u);
+    t[374] = ptx_shf_l_clamp(t[366], t[367], 2u);
+    t[373] = ptx_shl(t[366], 2u);
+    t[373] = ptx_or(t[373], t[372]);
+    t[375] = ptx_shl(t[369], 2u);
+    t[375] = ptx_or(t[375], 1u);
+    t[376] = ptx_shr(t[369], 30u);
+    t[377] = ptx_sub_cc(cf, t[373], t[375]);
+    t[378] = ptx_subc_cc(cf, t[374], t[376]);
+    t[379] = ptx_subc(cf, 0u, 0u);
+    t[384] = ptx_xor(t[377], t[373]);
+    t[384] = ptx_and(t[384], t[379]);
+    t[380] = ptx_xor(t[377], t[384]);
+    t[385] = ptx_xor(t[378], t[374]);
+    t[385] = ptx_and(t[385], t[379]);
+    t[381] = ptx_xor(t[378], t[385]);
+    t[382] = ptx_add(t[379], 1u);
+    t[383] = ptx_shl(t[369], 1u);
+    t[383] = ptx_or(t[383], t[382]);
+    t[386] = ptx_shr(t[45], 14u);
+    t[386] = ptx_and(t[386], 3u);
+    t[388] = ptx_shf_l_clamp(t[380], t[381], 2u);
+    t[387] = ptx_shl(t[380], 2u);
+    t[387] = ptx_or(t[387], t[386]);
+    t[389] = ptx_shl(t[383], 2u);
+    t[389] = ptx_or(t[389], 1u);
+    t[390] = ptx_shr(t[383], 30u);
+    t[391] = ptx_sub_cc(cf, t[387], t[389]);
+    t[392] = ptx_subc_cc(cf, t[388], t[390]);
+    t[393] = ptx_subc(cf, 0u, 0u);
+    t[398] = ptx_xor(t[391], t[387]);
+    t[398] = ptx_and(t[398], t[393]);
+    t[394] = ptx_xor(t[391], t[398]);
+    t[399] = ptx_xor(t[392], t[388]);
+    t[399] = ptx_and(t[399], t[393]);
+    t[395] = ptx_xor(t[392], t[399]);
+    t[396] = ptx_add(t[393], 1u);
+    t[397] = ptx_shl(t[383], 1u);
+    t[397] = ptx_or(t[397], t[396]);
+    t[400] = ptx_shr(t[45], 12u);
+    t[400] = ptx_and(t[400], 3u);
+    t[402] = ptx_shf_l_clamp(t[394], t[395], 2u);
+    t[401] = ptx_shl(t[394], 2u);
+    t[401] = ptx_or(t[401], t[400]);
+    t[403] = ptx_shl(t[397], 2u);
+    t[403] = ptx_or(t[403], 1u);
+    t[404] = ptx_shr(t[397], 30u);
+    t[405] = ptx_sub_cc(cf, t[401], t[403]);
+    t[406] = ptx_subc_cc(cf, t[402], t[404]);
+    t[407] = ptx_subc(cf, 0u, 0u);
+    t[412] = ptx_xor(t[405], t[401]);
+    t[412] = ptx_and(t[412], t[407]);
+    t[408] = ptx_xor(t[405], t[412]);
+    t[413] = ptx_xor(t[406], t[402]);
+    t[413] = ptx_and(t[413], t[407]);
+    t[409] = ptx_xor(t[406], t[413]);
+    t[410] = ptx_add(t[407], 1u);
+    t[411] = ptx_shl(t[397], 1u);
+    t[411] = ptx_or(t[411], t[410]);
+    t[414] = ptx_shr(t[45], 10u);
+    t[414] = ptx_and(t[414], 3u);
+    t[416] = ptx_shf_l_clamp(t[408], t[409], 2u);
+    t[415] = ptx_shl(t[408], 2u);
+    t[415] = ptx_or(t[415], t[414]);
+    t[417] = ptx_shl(t[411], 2u);
+    t[417] = ptx_or(t[417], 1u);
+    t[418] = ptx_shr(t[411], 30u);
+    t[419] = ptx_sub_cc(cf, t[415], t[417]);
+    t[420] = ptx_subc_cc(cf, t[416], t[418]);
+    t[421] = ptx_subc(cf, 0u, 0u);
+    t[426] = ptx_xor(t[419], t[415]);
+    t[426] = ptx_and(t[426], t[421]);
+    t[422] = ptx_xor(t[419], t[426]);
+    t[427] = ptx_xor(t[420], t[416]);
+    t[427] = ptx_and(t[427], t[421]);
+    t[423] = ptx_xor(t[420], t[427]);
+    t[424] = ptx_add(t[421], 1u);
+    t[425] = ptx_shl(t[411], 1u);
+    t[425] = ptx_or(t[425], t[424]);
+    t[428] = ptx_shr(t[45], 8u);
+    t[428] = ptx_and(t[428], 3u);
+    t[430] = ptx_shf_l_clamp(t[422], t[423], 2u);
+    t[429] = ptx_shl(t[422], 2u);
+    t[429] = ptx_or(t[429], t[428]);
+    t[431] = ptx_shl(t[425], 2u);
+    t[431] = ptx_or(t[431], 1u);
+    t[432] = ptx_shr(t[425], 30u);
+    t[433] = ptx_sub_cc(cf, t[429], t[431]);
+    t[434] = ptx_subc_cc(cf, t[430], t[432]);
+    t[435] = ptx_subc(cf, 0u, 0u);
+    t[440] = ptx_xor(t[433], t[429]);
+    t[440] = ptx_and(t[440], t[435]);
+    t[436] = ptx_xor(t[433], t[440]);
+    t[441] = ptx_xor(t[434], t[430]);
+    t[441] = ptx_and(t[441], t[435]);
+    t[437] = ptx_xor(t[434], t[441]);
+    t[438] = ptx_add(t[435], 1u);
+    t[439] = ptx_shl(t[425], 1u);
+    t[439] = ptx_or(t[439], t[438]);
+    t[442] = ptx_shr(t[45], 6u);
+    t[442] = ptx_and(t[442], 3u);
+    t[444] = ptx_shf_l_clamp(t[436], t[437], 2u);
+    t[443] = ptx_shl(t[436], 2u);
+    t[443] = ptx_or(t[443], t[442]);
+    t[445] = ptx_shl(t[439], 2u);
+    t[445] = ptx_or(t[445], 1u);
+    t[446] = ptx_shr(t[439], 30u);
+    t[447] = ptx_sub_cc(cf, t[443], t[445]);
+    t[448] = ptx_subc_cc(cf, t[444], t[446]);
+    t[449] = ptx_subc(cf, 0u, 0u);
+    t[454] = ptx_xor(t[447], t[443]);
+    t[454] = ptx_and(t[454], t[449]);
+    t[450] = ptx_xor(t[447], t[454]);
+    t[455] = ptx_xor(t[448], t[444]);
+    t[455] = ptx_and(t[455], t[449]);
+    t[451] = ptx_xor(t[448], t[455]);
+    t[452] = ptx_add(t[449], 1u);
+    t[453] = ptx_shl(t[439], 1u);
+    t[453] = ptx_or(t[453], t[452]);
+    t[456] = ptx_shr(t[45], 4u);
+    t[456] = ptx_and(t[456], 3u);
+    t[458] = ptx_shf_l_clamp(t[450], t[451], 2u);
+    t[457] = ptx_shl(t[450], 2u);
+    t[457] = ptx_or(t[457], t[456]);
+    t[459] = ptx_shl(t[453], 2u);
+    t[459] = ptx_or(t[459], 1u);
+    t[460] = ptx_shr(t[453], 30u);
+    t[461] = ptx_sub_cc(cf, t[457], t[459]);
+    t[462] = ptx_subc_cc(cf, t[458], t[460]);
+    t[463] = ptx_subc(cf, 0u, 0u);
+    t[468] = ptx_xor(t[461], t[457]);
+    t[468] = ptx_and(t[468], t[463]);
+    t[464] = ptx_xor(t[461], t[468]);
+    t[469] = ptx_xor(t[462], t[458]);
+    t[469] = ptx_and(t[469], t[463]);
+    t[465] = ptx_xor(t[462], t[469]);
+    t[466] = ptx_add(t[463], 1u);
+    t[467] = ptx_shl(t[453], 1u);
+    t[467] = ptx_or(t[467], t[466]);
+    t[470] = ptx_shr(t[45], 2u);
+    t[470] = ptx_and(t[470], 3u);
+    t[472] = ptx_shf_l_clamp(t[464], t[465], 2u);
+    t[471] = ptx_shl(t[464], 2u);
+    t[471] = ptx_or(t[471], t[470]);
+    t[473] = ptx_shl(t[467], 2u);
+    t[473] = ptx_or(t[473], 1u);
+    t[474] = ptx_shr(t[467], 30u);
+    t[475] = ptx_sub_cc(cf, t[471], t[473]);
+    t[476] = ptx_subc_cc(cf, t[472], t[474]);
+    t[477] = ptx_subc(cf, 0u, 0u);
+    t[482] = ptx_xor(t[475], t[471]);
+    t[482] = ptx_and(t[482], t[477]);
+    t[478] = ptx_xor(t[475], t[482]);
+    t[483] = ptx_xor(t[476], t[472]);
+    t[483] = ptx_and(t[483], t[477]);
+    t[479] = ptx_xor(t[476], t[483]);
+    t[480] = ptx_add(t[477], 1u);
+    t[481] = ptx_shl(t[467], 1u);
+    t[481] = ptx_or(t[481], t[480]);
+    t[484] = ptx_shr(t[45], 0u);
+    t[484] = ptx_and(t[484], 3u);
+    t[486] = ptx_shf_l_clamp(t[478], t[479], 2u);
+    t[485] = ptx_shl(t[478], 2u);
+    t[485] = ptx_or(t[485], t[484]);
+    t[487] = ptx_shl(t[481], 2u);
+    t[487] = ptx_or(t[487], 1u);
+    t[488] = ptx_shr(t[481], 30u);
+    t[489] = ptx_sub_cc(cf, t[485], t[487]);
+    t[490] = ptx_subc_cc(cf, t[486], t[488]);
+    t[491] = ptx_subc(cf, 0u, 0u);
+    t[496] = ptx_xor(t[489], t[485]);
+    t[496] = ptx_and(t[496], t[491]);
+    ptx_xor(t[489], t[496]);
+    t[497] = ptx_xor(t[490], t[486]);
+    t[497] = ptx_and(t[497], t[491]);
+    ptx_xor(t[490], t[497]);
+    t[494] = ptx_add(t[491], 1u);
+    t[495] = ptx_shl(t[481], 1u);
+    t[495] = ptx_or(t[495], t[494]);
+    t[498] = ptx_mov(x[0]);
+    t[498] = ptx_or(t[498], x[1]);
+    t[498] = ptx_or(t[498], x[2]);
+    t[498] = ptx_or(t[498], x[3]);
+    t[498] = ptx_or(t[498], x[4]);
+    t[498] = ptx_or(t[498], x[5]);
+    ptx_sub_cc(cf, 0u, t[498]);
+    t[500] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_mov(t[41]);
+    y[1] = ptx_mov(t[42]);
+    y[2] = ptx_mov(t[43]);
+    y[3] = ptx_mov(t[44]);
+    y[4] = ptx_mov(t[45]);
+    y[5] = ptx_mov(t[46]);
+    y[6] = ptx_mov(0u);
+    y[7] = ptx_mov(0u);
+    y[8] = ptx_mov(t[495]);
+    y[9] = ptx_mov(t[2]);
+    y[10] = ptx_mov(t[500]);
+  }
+#endif
+};
+
+// sqrt_newton_root: a step that the loops below call; 33 instructions.
+struct sqrt_newton_root {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 7;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<17>;\n\t"
+        "shr.b32 t0, %10, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t5, t1;\n\t"
+        "xor.b32 t2, %7, %8;\n\t"
+        "and.b32 t2, t2, t1;\n\t"
+        "xor.b32 t2, t2, %7;\n\t"
+        "xor.b32 t3, %8, %9;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %8;\n\t"
+        "and.b32 t4, %9, t5;\n\t"
+        "shr.b32 t6, %10, 6;\n\t"
+        "and.b32 t6, t6, 1;\n\t"
+        "sub.u32 t7, 0, t6;\n\t"
+        "not.b32 t11, t7;\n\t"
+        "xor.b32 t8, t2, t4;\n\t"
+        "and.b32 t8, t8, t7;\n\t"
+        "xor.b32 t8, t8, t2;\n\t"
+        "and.b32 t9, t3, t11;\n\t"
+        "and.b32 t10, t4, t11;\n\t"
+        "and.b32 t12, %10, 31;\n\t"
+        "shf.r.clamp.b32 t13, t8, t9, t12;\n\t"
+        "shf.r.clamp.b32 t14, t9, t10, t12;\n\t"
+        "shr.b32 t15, t10, t12;\n\t"
+        "and.b32 %0, t13, %11;\n\t"
+        "and.b32 %1, t14, %11;\n\t"
+        "and.b32 %2, t15, %11;\n\t"
+        "mov.b32 %3, 0;\n\t"
+        "mov.b32 %4, 0;\n\t"
+        "mov.b32 %5, 0;\n\t"
+        "not.b32 t16, %11;\n\t"
+        "or.b32 %6, %12, t16;\n\t"
+        "and.b32 %6, %6, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[17];
+    t[0] = ptx_shr(x[3], 5u);
+    t[0] = ptx_and(t[0], 1u);
+    t[1] = ptx_sub(0u, t[0]);
+    t[5] = ptx_not(t[1]);
+    t[2] = ptx_xor(x[0], x[1]);
+    t[2] = ptx_and(t[2], t[1]);
+    t[2] = ptx_xor(t[2], x[0]);
+    t[3] = ptx_xor(x[1], x[2]);
+    t[3] = ptx_and(t[3], t[1]);
+    t[3] = ptx_xor(t[3], x[1]);
+    t[4] = ptx_and(x[2], t[5]);
+    t[6] = ptx_shr(x[3], 6u);
+    t[6] = ptx_and(t[6], 1u);
+    t[7] = ptx_sub(0u, t[6]);
+    t[11] = ptx_not(t[7]);
+    t[8] = ptx_xor(t[2], t[4]);
+    t[8] = ptx_and(t[8], t[7]);
+    t[8] = ptx_xor(t[8], t[2]);
+    t[9] = ptx_and(t[3], t[11]);
+    t[10] = ptx_and(t[4], t[11]);
+    t[12] = ptx_and(x[3], 31u);
+    t[13] = ptx_shf_r_clamp(t[8], t[9], t[12]);
+    t[14] = ptx_shf_r_clamp(t[9], t[10], t[12]);
+    t[15] = ptx_shr(t[10], t[12]);
+    y[0] = ptx_and(t[13], x[4]);
+    y[1] = ptx_and(t[14], x[4]);
+    y[2] = ptx_and(t[15], x[4]);
+    y[3] = ptx_mov(0u);
+    y[4] = ptx_mov(0u);
+    y[5] = ptx_mov(0u);
+    t[16] = ptx_not(x[4]);
+    y[6] = ptx_or(x[5], t[16]);
+    y[6] = ptx_and(y[6], 1u);
+  }
+#endif
+};
+
+// sqrt_division_normalize_2: a step that the loops below call; 399 instructions.
+struct sqrt_division_normalize_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 9;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<262>;\n\t"
+        "sub.cc.u32 t0, %9, %13;\n\t"
+        "subc.cc.u32 t1, %10, %14;\n\t"
+        "subc.u32 t2, 0, 0;\n\t"
+        "mov.b32 t3, 0;\n\t"
+        "not.b32 t4, %14;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "add.cc.u32 t6, t4, t4;\n\t"
+        "addc.u32 t7, 0, 0;\n\t"
+        "or.b32 t6, t6, 1;\n\t"
+        "sub.cc.u32 t9, t6, %14;\n\t"
+        "subc.cc.u32 t11, t7, 0;\n\t"
+        "subc.u32 t8, 0, 0;\n\t"
+        "xor.b32 t13, t9, t6;\n\t"
+        "and.b32 t13, t13, t8;\n\t"
+        "xor.b32 t12, t9, t13;\n\t"
+        "add.u32 t10, t8, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t10;\n\t"
+        "add.cc.u32 t14, t12, t12;\n\t"
+        "addc.u32 t15, 0, 0;\n\t"
+        "or.b32 t14, t14, 1;\n\t"
+        "sub.cc.u32 t17, t14, %14;\n\t"
+        "subc.cc.u32 t19, t15, 0;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "xor.b32 t21, t17, t14;\n\t"
+        "and.b32 t21, t21, t16;\n\t"
+        "xor.b32 t20, t17, t21;\n\t"
+        "add.u32 t18, t16, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t18;\n\t"
+        "add.cc.u32 t22, t20, t20;\n\t"
+        "addc.u32 t23, 0, 0;\n\t"
+        "or.b32 t22, t22, 1;\n\t"
+        "sub.cc.u32 t25, t22, %14;\n\t"
+        "subc.cc.u32 t27, t23, 0;\n\t"
+        "subc.u32 t24, 0, 0;\n\t"
+        "xor.b32 t29, t25, t22;\n\t"
+        "and.b32 t29, t29, t24;\n\t"
+        "xor.b32 t28, t25, t29;\n\t"
+        "add.u32 t26, t24, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t26;\n\t"
+        "add.cc.u32 t30, t28, t28;\n\t"
+        "addc.u32 t31, 0, 0;\n\t"
+        "or.b32 t30, t30, 1;\n\t"
+        "sub.cc.u32 t33, t30, %14;\n\t"
+        "subc.cc.u32 t35, t31, 0;\n\t"
+        "subc.u32 t32, 0, 0;\n\t"
+        "xor.b32 t37, t33, t30;\n\t"
+        "and.b32 t37, t37, t32;\n\t"
+        "xor.b32 t36, t33, t37;\n\t"
+        "add.u32 t34, t32, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t34;\n\t"
+        "add.cc.u32 t38, t36, t36;\n\t"
+        "addc.u32 t39, 0, 0;\n\t"
+        "or.b32 t38, t38, 1;\n\t"
+        "sub.cc.u32 t41, t38, %14;\n\t"
+        "subc.cc.u32 t43, t39, 0;\n\t"
+        "subc.u32 t40, 0, 0;\n\t"
+        "xor.b32 t45, t41, t38;\n\t"
+        "and.b32 t45, t45, t40;\n\t"
+        "xor.b32 t44, t41, t45;\n\t"
+        "add.u32 t42, t40, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t42;\n\t"
+        "add.cc.u32 t46, t44, t44;\n\t"
+        "addc.u32 t47, 0, 0;\n\t"
+        "or.b32 t46, t46, 1;\n\t"
+        "sub.cc.u32 t49, t46, %14;\n\t"
+        "subc.cc.u32 t51, t47, 0;\n\t"
+        "subc.u32 t48, 0, 0;\n\t"
+        "xor.b32 t53, t49, t46;\n\t"
+        "and.b32 t53, t53, t48;\n\t"
+        "xor.b32 t52, t49, t53;\n\t"
+        "add.u32 t50, t48, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t50;\n\t"
+        "add.cc.u32 t54, t52, t52;\n\t"
+        "addc.u32 t55, 0, 0;\n\t"
+        "or.b32 t54, t54, 1;\n\t"
+        "sub.cc.u32 t57, t54, %14;\n\t"
+        "subc.cc.u32 t59, t55, 0;\n\t"
+        "subc.u32 t56, 0, 0;\n\t"
+        "xor.b32 t61, t57, t54;\n\t"
+        "and.b32 t61, t61, t56;\n\t"
+        "xor.b32 t60, t57, t61;\n\t"
+        "add.u32 t58, t56, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t58;\n\t"
+        "add.cc.u32 t62, t60, t60;\n\t"
+        "addc.u32 t63, 0, 0;\n\t"
+        "or.b32 t62, t62, 1;\n\t"
+        "sub.cc.u32 t65, t62, %14;\n\t"
+        "subc.cc.u32 t67, t63, 0;\n\t"
+        "subc.u32 t64, 0, 0;\n\t"
+        "xor.b32 t69, t65, t62;\n\t"
+        "and.b32 t69, t69, t64;\n\t"
+        "xor.b32 t68, t65, t69;\n\t"
+        "add.u32 t66, t64, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t66;\n\t"
+        "add.cc.u32 t70, t68, t68;\n\t"
+        "addc.u32 t71, 0, 0;\n\t"
+        "or.b32 t70, t70, 1;\n\t"
+        "sub.cc.u32 t73, t70, %14;\n\t"
+        "subc.cc.u32 t75, t71, 0;\n\t"
+        "subc.u32 t72, 0, 0;\n\t"
+        "xor.b32 t77, t73, t70;\n\t"
+        "and.b32 t77, t77, t72;\n\t"
+        "xor.b32 t76, t73, t77;\n\t"
+        "add.u32 t74, t72, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t74;\n\t"
+        "add.cc.u32 t78, t76, t76;\n\t"
+        "addc.u32 t79, 0, 0;\n\t"
+        "or.b32 t78, t78, 1;\n\t"
+        "sub.cc.u32 t81, t78, %14;\n\t"
+        "subc.cc.u32 t83, t79, 0;\n\t"
+        "subc.u32 t80, 0, 0;\n\t"
+        "xor.b32 t85, t81, t78;\n\t"
+        "and.b32 t85, t85, t80;\n\t"
+        "xor.b32 t84, t81, t85;\n\t"
+        "add.u32 t82, t80, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t82;\n\t"
+        "add.cc.u32 t86, t84, t84;\n\t"
+        "addc.u32 t87, 0, 0;\n\t"
+        "or.b32 t86, t86, 1;\n\t"
+        "sub.cc.u32 t89, t86, %14;\n\t"
+        "subc.cc.u32 t91, t87, 0;\n\t"
+        "subc.u32 t88, 0, 0;\n\t"
+        "xor.b32 t93, t89, t86;\n\t"
+        "and.b32 t93, t93, t88;\n\t"
+        "xor.b32 t92, t89, t93;\n\t"
+        "add.u32 t90, t88, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t90;\n\t"
+        "add.cc.u32 t94, t92, t92;\n\t"
+        "addc.u32 t95, 0, 0;\n\t"
+        "or.b32 t94, t94, 1;\n\t"
+        "sub.cc.u32 t97, t94, %14;\n\t"
+        "subc.cc.u32 t99, t95, 0;\n\t"
+        "subc.u32 t96, 0, 0;\n\t"
+        "xor.b32 t101, t97, t94;\n\t"
+        "and.b32 t101, t101, t96;\n\t"
+        "xor.b32 t100, t97, t101;\n\t"
+        "add.u32 t98, t96, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t98;\n\t"
+        "add.cc.u32 t102, t100, t100;\n\t"
+        "addc.u32 t103, 0, 0;\n\t"
+        "or.b32 t102, t102, 1;\n\t"
+        "sub.cc.u32 t105, t102, %14;\n\t"
+        "subc.cc.u32 t107, t103, 0;\n\t"
+        "subc.u32 t104, 0, 0;\n\t"
+        "xor.b32 t109, t105, t102;\n\t"
+        "and.b32 t109, t109, t104;\n\t"
+        "xor.b32 t108, t105, t109;\n\t"
+        "add.u32 t106, t104, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t106;\n\t"
+        "add.cc.u32 t110, t108, t108;\n\t"
+        "addc.u32 t111, 0, 0;\n\t"
+        "or.b32 t110, t110, 1;\n\t"
+        "sub.cc.u32 t113, t110, %14;\n\t"
+        "subc.cc.u32 t115, t111, 0;\n\t"
+        "subc.u32 t112, 0, 0;\n\t"
+        "xor.b32 t117, t113, t110;\n\t"
+        "and.b32 t117, t117, t112;\n\t"
+        "xor.b32 t116, t113, t117;\n\t"
+        "add.u32 t114, t112, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t114;\n\t"
+        "add.cc.u32 t118, t116, t116;\n\t"
+        "addc.u32 t119, 0, 0;\n\t"
+        "or.b32 t118, t118, 1;\n\t"
+        "sub.cc.u32 t121, t118, %14;\n\t"
+        "subc.cc.u32 t123, t119, 0;\n\t"
+        "subc.u32 t120, 0, 0;\n\t"
+        "xor.b32 t125, t121, t118;\n\t"
+        "and.b32 t125, t125, t120;\n\t"
+        "xor.b32 t124, t121, t125;\n\t"
+        "add.u32 t122, t120, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t122;\n\t"
+        "add.cc.u32 t126, t124, t124;\n\t"
+        "addc.u32 t127, 0, 0;\n\t"
+        "or.b32 t126, t126, 1;\n\t"
+        "sub.cc.u32 t129, t126, %14;\n\t"
+        "subc.cc.u32 t131, t127, 0;\n\t"
+        "subc.u32 t128, 0, 0;\n\t"
+        "xor.b32 t133, t129, t126;\n\t"
+        "and.b32 t133, t133, t128;\n\t"
+        "xor.b32 t132, t129, t133;\n\t"
+        "add.u32 t130, t128, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t130;\n\t"
+        "add.cc.u32 t134, t132, t132;\n\t"
+        "addc.u32 t135, 0, 0;\n\t"
+        "or.b32 t134, t134, 1;\n\t"
+        "sub.cc.u32 t137, t134, %14;\n\t"
+        "subc.cc.u32 t139, t135, 0;\n\t"
+        "subc.u32 t136, 0, 0;\n\t"
+        "xor.b32 t141, t137, t134;\n\t"
+        "and.b32 t141, t141, t136;\n\t"
+        "xor.b32 t140, t137, t141;\n\t"
+        "add.u32 t138, t136, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t138;\n\t"
+        "add.cc.u32 t142, t140, t140;\n\t"
+        "addc.u32 t143, 0, 0;\n\t"
+        "or.b32 t142, t142, 1;\n\t"
+        "sub.cc.u32 t145, t142, %14;\n\t"
+        "subc.cc.u32 t147, t143, 0;\n\t"
+        "subc.u32 t144, 0, 0;\n\t"
+        "xor.b32 t149, t145, t142;\n\t"
+        "and.b32 t149, t149, t144;\n\t"
+        "xor.b32 t148, t145, t149;\n\t"
+        "add.u32 t146, t144, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t146;\n\t"
+        "add.cc.u32 t150, t148, t148;\n\t"
+        "addc.u32 t151, 0, 0;\n\t"
+        "or.b32 t150, t150, 1;\n\t"
+        "sub.cc.u32 t153, t150, %14;\n\t"
+        "subc.cc.u32 t155, t151, 0;\n\t"
+        "subc.u32 t152, 0, 0;\n\t"
+        "xor.b32 t157, t153, t150;\n\t"
+        "and.b32 t157, t157, t152;\n\t"
+        "xor.b32 t156, t153, t157;\n\t"
+        "add.u32 t154, t152, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t154;\n\t"
+        "add.cc.u32 t158, t156, t156;\n\t"
+        "addc.u32 t159, 0, 0;\n\t"
+        "or.b32 t158, t158, 1;\n\t"
+        "sub.cc.u32 t161, t158, %14;\n\t"
+        "subc.cc.u32 t163, t159, 0;\n\t"
+        "subc.u32 t160, 0, 0;\n\t"
+        "xor.b32 t165, t161, t158;\n\t"
+        "and.b32 t165, t165, t160;\n\t"
+        "xor.b32 t164, t161, t165;\n\t"
+        "add.u32 t162, t160, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t162;\n\t"
+        "add.cc.u32 t166, t164, t164;\n\t"
+        "addc.u32 t167, 0, 0;\n\t"
+        "or.b32 t166, t166, 1;\n\t"
+        "sub.cc.u32 t169, t166, %14;\n\t"
+        "subc.cc.u32 t171, t167, 0;\n\t"
+        "subc.u32 t168, 0, 0;\n\t"
+        "xor.b32 t173, t169, t166;\n\t"
+        "and.b32 t173, t173, t168;\n\t"
+        "xor.b32 t172, t169, t173;\n\t"
+        "add.u32 t170, t168, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t170;\n\t"
+        "add.cc.u32 t174, t172, t172;\n\t"
+        "addc.u32 t175, 0, 0;\n\t"
+        "or.b32 t174, t174, 1;\n\t"
+        "sub.cc.u32 t177, t174, %14;\n\t"
+        "subc.cc.u32 t179, t175, 0;\n\t"
+        "subc.u32 t176, 0, 0;\n\t"
+        "xor.b32 t181, t177, t174;\n\t"
+        "and.b32 t181, t181, t176;\n\t"
+        "xor.b32 t180, t177, t181;\n\t"
+        "add.u32 t178, t176, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t178;\n\t"
+        "add.cc.u32 t182, t180, t180;\n\t"
+        "addc.u32 t183, 0, 0;\n\t"
+        "or.b32 t182, t182, 1;\n\t"
+        "sub.cc.u32 t185, t182, %14;\n\t"
+        "subc.cc.u32 t187, t183, 0;\n\t"
+        "subc.u32 t184, 0, 0;\n\t"
+        "xor.b32 t189, t185, t182;\n\t"
+        "and.b32 t189, t189, t184;\n\t"
+        "xor.b32 t188, t185, t189;\n\t"
+        "add.u32 t186, t184, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t186;\n\t"
+        "add.cc.u32 t190, t188, t188;\n\t"
+        "addc.u32 t191, 0, 0;\n\t"
+        "or.b32 t190, t190, 1;\n\t"
+        "sub.cc.u32 t193, t190, %14;\n\t"
+        "subc.cc.u32 t195, t191, 0;\n\t"
+        "subc.u32 t192, 0, 0;\n\t"
+        "xor.b32 t197, t193, t190;\n\t"
+        "and.b32 t197, t197, t192;\n\t"
+        "xor.b32 t196, t193, t197;\n\t"
+        "add.u32 t194, t192, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t194;\n\t"
+        "add.cc.u32 t198, t196, t196;\n\t"
+        "addc.u32 t199, 0, 0;\n\t"
+        "or.b32 t198, t198, 1;\n\t"
+        "sub.cc.u32 t201, t198, %14;\n\t"
+        "subc.cc.u32 t203, t199, 0;\n\t"
+        "subc.u32 t200, 0, 0;\n\t"
+        "xor.b32 t205, t201, t198;\n\t"
+        "and.b32 t205, t205, t200;\n\t"
+        "xor.b32 t204, t201, t205;\n\t"
+        "add.u32 t202, t200, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t202;\n\t"
+        "add.cc.u32 t206, t204, t204;\n\t"
+        "addc.u32 t207, 0, 0;\n\t"
+        "or.b32 t206, t206, 1;\n\t"
+        "sub.cc.u32 t209, t206, %14;\n\t"
+        "subc.cc.u32 t211, t207, 0;\n\t"
+        "subc.u32 t208, 0, 0;\n\t"
+        "xor.b32 t213, t209, t206;\n\t"
+        "and.b32 t213, t213, t208;\n\t"
+        "xor.b32 t212, t209, t213;\n\t"
+        "add.u32 t210, t208, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t210;\n\t"
+        "add.cc.u32 t214, t212, t212;\n\t"
+        "addc.u32 t215, 0, 0;\n\t"
+        "or.b32 t214, t214, 1;\n\t"
+        "sub.cc.u32 t217, t214, %14;\n\t"
+        "subc.cc.u32 t219, t215, 0;\n\t"
+        "subc.u32 t216, 0, 0;\n\t"
+        "xor.b32 t221, t217, t214;\n\t"
+        "and.b32 t221, t221, t216;\n\t"
+        "xor.b32 t220, t217, t221;\n\t"
+        "add.u32 t218, t216, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t218;\n\t"
+        "add.cc.u32 t222, t220, t220;\n\t"
+        "addc.u32 t223, 0, 0;\n\t"
+        "or.b32 t222, t222, 1;\n\t"
+        "sub.cc.u32 t225, t222, %14;\n\t"
+        "subc.cc.u32 t227, t223, 0;\n\t"
+        "subc.u32 t224, 0, 0;\n\t"
+        "xor.b32 t229, t225, t222;\n\t"
+        "and.b32 t229, t229, t224;\n\t"
+        "xor.b32 t228, t225, t229;\n\t"
+        "add.u32 t226, t224, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t226;\n\t"
+        "add.cc.u32 t230, t228, t228;\n\t"
+        "addc.u32 t231, 0, 0;\n\t"
+        "or.b32 t230, t230, 1;\n\t"
+        "sub.cc.u32 t233, t230, %14;\n\t"
+        "subc.cc.u32 t235, t231, 0;\n\t"
+        "subc.u32 t232, 0, 0;\n\t"
+        "xor.b32 t237, t233, t230;\n\t"
+        "and.b32 t237, t237, t232;\n\t"
+        "xor.b32 t236, t233, t237;\n\t"
+        "add.u32 t234, t232, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t234;\n\t"
+        "add.cc.u32 t238, t236, t236;\n\t"
+        "addc.u32 t239, 0, 0;\n\t"
+        "or.b32 t238, t238, 1;\n\t"
+        "sub.cc.u32 t241, t238, %14;\n\t"
+        "subc.cc.u32 t243, t239, 0;\n\t"
+        "subc.u32 t240, 0, 0;\n\t"
+        "xor.b32 t245, t241, t238;\n\t"
+        "and.b32 t245, t245, t240;\n\t"
+        "xor.b32 t244, t241, t245;\n\t"
+        "add.u32 t242, t240, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t242;\n\t"
+        "add.cc.u32 t246, t244, t244;\n\t"
+        "addc.u32 t247, 0, 0;\n\t"
+        "or.b32 t246, t246, 1;\n\t"
+        "sub.cc.u32 t249, t246, %14;\n\t"
+        "subc.cc.u32 t251, t247, 0;\n\t"
+        "subc.u32 t248, 0, 0;\n\t"
+        "xor.b32 t253, t249, t246;\n\t"
+        "and.b32 t253, t253, t248;\n\t"
+        "xor.b32 t252, t249, t253;\n\t"
+        "add.u32 t250, t248, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t250;\n\t"
+        "add.cc.u32 t254, t252, t252;\n\t"
+        "addc.u32 t255, 0, 0;\n\t"
+        "or.b32 t254, t254, 1;\n\t"
+        "sub.cc.u32 t257, t254, %14;\n\t"
+        "subc.cc.u32 t259, t255, 0;\n\t"
+        "subc.u32 t256, 0, 0;\n\t"
+        "xor.b32 t261, t257, t254;\n\t"
+        "and.b32 t261, t261, t256;\n\t"
+        "xor.b32 t260, t257, t261;\n\t"
+        "add.u32 t258, t256, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t258;\n\t"
+        "mov.b32 %0, %13;\n\t"
+        "mov.b32 %1, %14;\n\t"
+        "mov.b32 %2, %11;\n\t"
+        "mov.b32 %3, %12;\n\t"
+        "mov.b32 %4, %9;\n\t"
+        "mov.b32 %5, %10;\n\t"
+        "mov.b32 %6, t3;\n\t"
+        "mov.b32 %7, t5;\n\t"
+        "not.b32 %8, t2;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[262];
+    ptx_sub_cc(cf, x[0], x[4]);
+    ptx_subc_cc(cf, x[1], x[5]);
+    t[2] = ptx_subc(cf, 0u, 0u);
+    t[3] = ptx_mov(0u);
+    t[4] = ptx_not(x[5]);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_add_cc(cf, t[4], t[4]);
+    t[7] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_or(t[6], 1u);
+    t[9] = ptx_sub_cc(cf, t[6], x[5]);
+    ptx_subc_cc(cf, t[7], 0u);
+    t[8] = ptx_subc(cf, 0u, 0u);
+    t[13] = ptx_xor(t[9], t[6]);
+    t[13] = ptx_and(t[13], t[8]);
+    t[12] = ptx_xor(t[9], t[13]);
+    t[10] = ptx_add(t[8], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[10]);
+    t[14] = ptx_add_cc(cf, t[12], t[12]);
+    t[15] = ptx_addc(cf, 0u, 0u);
+    t[14] = ptx_or(t[14], 1u);
+    t[17] = ptx_sub_cc(cf, t[14], x[5]);
+    ptx_subc_cc(cf, t[15], 0u);
+    t[16] = ptx_subc(cf, 0u, 0u);
+    t[21] = ptx_xor(t[17], t[14]);
+    t[21] = ptx_and(t[21], t[16]);
+    t[20] = ptx_xor(t[17], t[21]);
+    t[18] = ptx_add(t[16], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[18]);
+    t[22] = ptx_add_cc(cf, t[20], t[20]);
+    t[23] = ptx_addc(cf, 0u, 0u);
+    t[22] = ptx_or(t[22], 1u);
+    t[25] = ptx_sub_cc(cf, t[22], x[5]);
+    ptx_subc_cc(cf, t[23], 0u);
+    t[24] = ptx_subc(cf, 0u, 0u);
+    t[29] = ptx_xor(t[25], t[22]);
+    t[29] = ptx_and(t[29], t[24]);
+    t[28] = ptx_xor(t[25], t[29]);
+    t[26] = ptx_add(t[24], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[26]);
+    t[30] = ptx_add_cc(cf, t[28], t[28]);
+    t[31] = ptx_addc(cf, 0u, 0u);
+    t[30] = ptx_or(t[30], 1u);
+    t[33] = ptx_sub_cc(cf, t[30], x[5]);
+    ptx_subc_cc(cf, t[31], 0u);
+    t[32] = ptx_subc(cf, 0u, 0u);
+    t[37] = ptx_xor(t[33], t[30]);
+    t[37] = ptx_and(t[37], t[32]);
+    t[36] = ptx_xor(t[33], t[37]);
+    t[34] = ptx_add(t[32], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[34]);
+    t[38] = ptx_add_cc(cf, t[36], t[36]);
+    t[39] = ptx_addc(cf, 0u, 0u);
+    t[38] = ptx_or(t[38], 1u);
+    t[41] = ptx_sub_cc(cf, t[38], x[5]);
+    ptx_subc_cc(cf, t[39], 0u);
+    t[40] = ptx_subc(cf, 0u, 0u);
+    t[45] = ptx_xor(t[41], t[38]);
+    t[45] = ptx_and(t[45], t[40]);
+    t[44] = ptx_xor(t[41], t[45]);
+    t[42] = ptx_add(t[40], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[42]);
+    t[46] = ptx_add_cc(cf, t[44], t[44]);
+    t[47] = ptx_addc(cf, 0u, 0u);
+    t[46] = ptx_or(t[46], 1u);
+    t[49] = ptx_sub_cc(cf, t[46], x[5]);
+    ptx_subc_cc(cf, t[47], 0u);
+    t[48] = ptx_subc(cf, 0u, 0u);
+    t[53] = ptx_xor(t[49], t[46]);
+    t[53] = ptx_and(t[53], t[48]);
+    t[52] = ptx_xor(t[49], t[53]);
+    t[50] = ptx_add(t[48], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[50]);
+    t[54] = ptx_add_cc(cf, t[52], t[52]);
+    t[55] = ptx_addc(cf, 0u, 0u);
+    t[54] = ptx_or(t[54], 1u);
+    t[57] = ptx_sub_cc(cf, t[54], x[5]);
+    ptx_subc_cc(cf, t[55], 0u);
+    t[56] = ptx_subc(cf, 0u, 0u);
+    t[61] = ptx_xor(t[57], t[54]);
+    t[61] = ptx_and(t[61], t[56]);
+    t[60] = ptx_xor(t[57], t[61]);
+    t[58] = ptx_add(t[56], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[58]);
+    t[62] = ptx_add_cc(cf, t[60], t[60]);
+    t[63] = ptx_addc(cf, 0u, 0u);
+    t[62] = ptx_or(t[62], 1u);
+    t[65] = ptx_sub_cc(cf, t[62], x[5]);
+    ptx_subc_cc(cf, t[63], 0u);
+    t[64] = ptx_subc(cf, 0u, 0u);
+    t[69] = ptx_xor(t[65], t[62]);
+    t[69] = ptx_and(t[69], t[64]);
+    t[68] = ptx_xor(t[65], t[69]);
+    t[66] = ptx_add(t[64], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[66]);
+    t[70] = ptx_add_cc(cf, t[68], t[68]);
+    t[71] = ptx_addc(cf, 0u, 0u);
+    t[70] = ptx_or(t[70], 1u);
+    t[73] = ptx_sub_cc(cf, t[70], x[5]);
+    ptx_subc_cc(cf, t[71], 0u);
+    t[72] = ptx_subc(cf, 0u, 0u);
+    t[77] = ptx_xor(t[73], t[70]);
+    t[77] = ptx_and(t[77], t[72]);
+    t[76] = ptx_xor(t[73], t[77]);
+    t[74] = ptx_add(t[72], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[74]);
+    t[78] = ptx_add_cc(cf, t[76], t[76]);
+    t[79] = ptx_addc(cf, 0u, 0u);
+    t[78] = ptx_or(t[78], 1u);
+    t[81] = ptx_sub_cc(cf, t[78], x[5]);
+    ptx_subc_cc(cf, t[79], 0u);
+    t[80] = ptx_subc(cf, 0u, 0u);
+    t[85] = ptx_xor(t[81], t[78]);
+    t[85] = ptx_and(t[85], t[80]);
+    t[84] = ptx_xor(t[81], t[85]);
+    t[82] = ptx_add(t[80], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[82]);
+    t[86] = ptx_add_cc(cf, t[84], t[84]);
+    t[87] = ptx_addc(cf, 0u, 0u);
+    t[86] = ptx_or(t[86], 1u);
+    t[89] = ptx_sub_cc(cf, t[86], x[5]);
+    ptx_subc_cc(cf, t[87], 0u);
+    t[88] = ptx_subc(cf, 0u, 0u);
+    t[93] = ptx_xor(t[89], t[86]);
+    t[93] = ptx_and(t[93], t[88]);
+    t[92] = ptx_xor(t[89], t[93]);
+    t[90] = ptx_add(t[88], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[90]);
+    t[94] = ptx_add_cc(cf, t[92], t[92]);
+    t[95] = ptx_addc(cf, 0u, 0u);
+    t[94] = ptx_or(t[94], 1u);
+    t[97] = ptx_sub_cc(cf, t[94], x[5]);
+    ptx_subc_cc(cf, t[95], 0u);
+    t[96] = ptx_subc(cf, 0u, 0u);
+    t[101] = ptx_xor(t[97], t[94]);
+    t[101] = ptx_and(t[101], t[96]);
+    t[100] = ptx_xor(t[97], t[101]);
+    t[98] = ptx_add(t[96], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[98]);
+    t[102] = ptx_add_cc(cf, t[100], t[100]);
+    t[103] = ptx_addc(cf, 0u, 0u);
+    t[102] = ptx_or(t[102], 1u);
+    t[105] = ptx_sub_cc(cf, t[102], x[5]);
+    ptx_subc_cc(cf, t[103], 0u);
+    t[104] = ptx_subc(cf, 0u, 0u);
+    t[109] = ptx_xor(t[105], t[102]);
+    t[109] = ptx_and(t[109], t[104]);
+    t[108] = ptx_xor(t[105], t[109]);
+    t[106] = ptx_add(t[104], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[106]);
+    t[110] = ptx_add_cc(cf, t[108], t[108]);
+    t[111] = ptx_addc(cf, 0u, 0u);
+    t[110] = ptx_or(t[110], 1u);
+    t[113] = ptx_sub_cc(cf, t[110], x[5]);
+    ptx_subc_cc(cf, t[111], 0u);
+    t[112] = ptx_subc(cf, 0u, 0u);
+    t[117] = ptx_xor(t[113], t[110]);
+    t[117] = ptx_and(t[117], t[112]);
+    t[116] = ptx_xor(t[113], t[117]);
+    t[114] = ptx_add(t[112], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[114]);
+    t[118] = ptx_add_cc(cf, t[116], t[116]);
+    t[119] = ptx_addc(cf, 0u, 0u);
+    t[118] = ptx_or(t[118], 1u);
+    t[121] = ptx_sub_cc(cf, t[118], x[5]);
+    ptx_subc_cc(cf, t[119], 0u);
+    t[120] = ptx_subc(cf, 0u, 0u);
+    t[125] = ptx_xor(t[121], t[118]);
+    t[125] = ptx_and(t[125], t[120]);
+    t[124] = ptx_xor(t[121], t[125]);
+    t[122] = ptx_add(t[120], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[122]);
+    t[126] = ptx_add_cc(cf, t[124], t[124]);
+    t[127] = ptx_addc(cf, 0u, 0u);
+    t[126] = ptx_or(t[126], 1u);
+    t[129] = ptx_sub_cc(cf, t[126], x[5]);
+    ptx_subc_cc(cf, t[127], 0u);
+    t[128] = ptx_subc(cf, 0u, 0u);
+    t[133] = ptx_xor(t[129], t[126]);
+    t[133] = ptx_and(t[133], t[128]);
+    t[132] = ptx_xor(t[129], t[133]);
+    t[130] = ptx_add(t[128], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[130]);
+    t[134] = ptx_add_cc(cf, t[132], t[132]);
+    t[135] = ptx_addc(cf, 0u, 0u);
+    t[134] = ptx_or(t[134], 1u);
+    t[137] = ptx_sub_cc(cf, t[134], x[5]);
+    ptx_subc_cc(cf, t[135], 0u);
+    t[136] = ptx_subc(cf, 0u, 0u);
+    t[141] = ptx_xor(t[137], t[134]);
+    t[141] = ptx_and(t[141], t[136]);
+    t[140] = ptx_xor(t[137], t[141]);
+    t[138] = ptx_add(t[136], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[138]);
+    t[142] = ptx_add_cc(cf, t[140], t[140]);
+    t[143] = ptx_addc(cf, 0u, 0u);
+    t[142] = ptx_or(t[142], 1u);
+    t[145] = ptx_sub_cc(cf, t[142], x[5]);
+    ptx_subc_cc(cf, t[143], 0u);
+    t[144] = ptx_subc(cf, 0u, 0u);
+    t[149] = ptx_xor(t[145], t[142]);
+    t[149] = ptx_and(t[149], t[144]);
+    t[148] = ptx_xor(t[145], t[149]);
+    t[146] = ptx_add(t[144], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[146]);
+    t[150] = ptx_add_cc(cf, t[148], t[148]);
+    t[151] = ptx_addc(cf, 0u, 0u);
+    t[150] = ptx_or(t[150], 1u);
+    t[153] = ptx_sub_cc(cf, t[150], x[5]);
+    ptx_subc_cc(cf, t[151], 0u);
+    t[152] = ptx_subc(cf, 0u, 0u);
+    t[157] = ptx_xor(t[153], t[150]);
+    t[157] = ptx_and(t[157], t[152]);
+    t[156] = ptx_xor(t[153], t[157]);
+    t[154] = ptx_add(t[152], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[154]);
+    t[158] = ptx_add_cc(cf, t[156], t[156]);
+    t[159] = ptx_addc(cf, 0u, 0u);
+    t[158] = ptx_or(t[158], 1u);
+    t[161] = ptx_sub_cc(cf, t[158], x[5]);
+    ptx_subc_cc(cf, t[159], 0u);
+    t[160] = ptx_subc(cf, 0u, 0u);
+    t[165] = ptx_xor(t[161], t[158]);
+    t[165] = ptx_and(t[165], t[160]);
+    t[164] = ptx_xor(t[161], t[165]);
+    t[162] = ptx_add(t[160], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[162]);
+    t[166] = ptx_add_cc(cf, t[164], t[164]);
+    t[167] = ptx_addc(cf, 0u, 0u);
+    t[166] = ptx_or(t[166], 1u);
+    t[169] = ptx_sub_cc(cf, t[166], x[5]);
+    ptx_subc_cc(cf, t[167], 0u);
+    t[168] = ptx_subc(cf, 0u, 0u);
+    t[173] = ptx_xor(t[169], t[166]);
+    t[173] = ptx_and(t[173], t[168]);
+    t[172] = ptx_xor(t[169], t[173]);
+    t[170] = ptx_add(t[168], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[170]);
+    t[174] = ptx_add_cc(cf, t[172], t[172]);
+    t[175] = ptx_addc(cf, 0u, 0u);
+    t[174] = ptx_or(t[174], 1u);
+    t[177] = ptx_sub_cc(cf, t[174], x[5]);
+    ptx_subc_cc(cf, t[175], 0u);
+    t[176] = ptx_subc(cf, 0u, 0u);
+    t[181] = ptx_xor(t[177], t[174]);
+    t[181] = ptx_and(t[181], t[176]);
+    t[180] = ptx_xor(t[177], t[181]);
+    t[178] = ptx_add(t[176], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[178]);
+    t[182] = ptx_add_cc(cf, t[180], t[180]);
+    t[183] = ptx_addc(cf, 0u, 0u);
+    t[182] = ptx_or(t[182], 1u);
+    t[185] = ptx_sub_cc(cf, t[182], x[5]);
+    ptx_subc_cc(cf, t[183], 0u);
+    t[184] = ptx_subc(cf, 0u, 0u);
+    t[189] = ptx_xor(t[185], t[182]);
+    t[189] = ptx_and(t[189], t[184]);
+    t[188] = ptx_xor(t[185], t[189]);
+    t[186] = ptx_add(t[184], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[186]);
+    t[190] = ptx_add_cc(cf, t[188], t[188]);
+    t[191] = ptx_addc(cf, 0u, 0u);
+    t[190] = ptx_or(t[190], 1u);
+    t[193] = ptx_sub_cc(cf, t[190], x[5]);
+    ptx_subc_cc(cf, t[191], 0u);
+    t[192] = ptx_subc(cf, 0u, 0u);
+    t[197] = ptx_xor(t[193], t[190]);
+    t[197] = ptx_and(t[197], t[192]);
+    t[196] = ptx_xor(t[193], t[197]);
+    t[194] = ptx_add(t[192], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[194]);
+    t[198] = ptx_add_cc(cf, t[196], t[196]);
+    t[199] = ptx_addc(cf, 0u, 0u);
+    t[198] = ptx_or(t[198], 1u);
+    t[201] = ptx_sub_cc(cf, t[198], x[5]);
+    ptx_subc_cc(cf, t[199], 0u);
+    t[200] = ptx_subc(cf, 0u, 0u);
+    t[205] = ptx_xor(t[201], t[198]);
+    t[205] = ptx_and(t[205], t[200]);
+    t[204] = ptx_xor(t[201], t[205]);
+    t[202] = ptx_add(t[200], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[202]);
+    t[206] = ptx_add_cc(cf, t[204], t[204]);
+    t[207] = ptx_addc(cf, 0u, 0u);
+    t[206] = ptx_or(t[206], 1u);
+    t[209] = ptx_sub_cc(cf, t[206], x[5]);
+    ptx_subc_cc(cf, t[207], 0u);
+    t[208] = ptx_subc(cf, 0u, 0u);
+    t[213] = ptx_xor(t[209], t[206]);
+    t[213] = ptx_and(t[213], t[208]);
+    t[212] = ptx_xor(t[209], t[213]);
+    t[210] = ptx_add(t[208], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[210]);
+    t[214] = ptx_add_cc(cf, t[212], t[212]);
+    t[215] = ptx_addc(cf, 0u, 0u);
+    t[214] = ptx_or(t[214], 1u);
+    t[217] = ptx_sub_cc(cf, t[214], x[5]);
+    ptx_subc_cc(cf, t[215], 0u);
+    t[216] = ptx_subc(cf, 0u, 0u);
+    t[221] = ptx_xor(t[217], t[214]);
+    t[221] = ptx_and(t[221], t[216]);
+    t[220] = ptx_xor(t[217], t[221]);
+    t[218] = ptx_add(t[216], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[218]);
+    t[222] = ptx_add_cc(cf, t[220], t[220]);
+    t[223] = ptx_addc(cf, 0u, 0u);
+    t[222] = ptx_or(t[222], 1u);
+    t[225] = ptx_sub_cc(cf, t[222], x[5]);
+    ptx_subc_cc(cf, t[223], 0u);
+    t[224] = ptx_subc(cf, 0u, 0u);
+    t[229] = ptx_xor(t[225], t[222]);
+    t[229] = ptx_and(t[229], t[224]);
+    t[228] = ptx_xor(t[225], t[229]);
+    t[226] = ptx_add(t[224], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[226]);
+    t[230] = ptx_add_cc(cf, t[228], t[228]);
+    t[231] = ptx_addc(cf, 0u, 0u);
+    t[230] = ptx_or(t[230], 1u);
+    t[233] = ptx_sub_cc(cf, t[230], x[5]);
+    ptx_subc_cc(cf, t[231], 0u);
+    t[232] = ptx_subc(cf, 0u, 0u);
+    t[237] = ptx_xor(t[233], t[230]);
+    t[237] = ptx_and(t[237], t[232]);
+    t[236] = ptx_xor(t[233], t[237]);
+    t[234] = ptx_add(t[232], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[234]);
+    t[238] = ptx_add_cc(cf, t[236], t[236]);
+    t[239] = ptx_addc(cf, 0u, 0u);
+    t[238] = ptx_or(t[238], 1u);
+    t[241] = ptx_sub_cc(cf, t[238], x[5]);
+    ptx_subc_cc(cf, t[239], 0u);
+    t[240] = ptx_subc(cf, 0u, 0u);
+    t[245] = ptx_xor(t[241], t[238]);
+    t[245] = ptx_and(t[245], t[240]);
+    t[244] = ptx_xor(t[241], t[245]);
+    t[242] = ptx_add(t[240], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[242]);
+    t[246] = ptx_add_cc(cf, t[244], t[244]);
+    t[247] = ptx_addc(cf, 0u, 0u);
+    t[246] = ptx_or(t[246], 1u);
+    t[249] = ptx_sub_cc(cf, t[246], x[5]);
+    ptx_subc_cc(cf, t[247], 0u);
+    t[248] = ptx_subc(cf, 0u, 0u);
+    t[253] = ptx_xor(t[249], t[246]);
+    t[253] = ptx_and(t[253], t[248]);
+    t[252] = ptx_xor(t[249], t[253]);
+    t[250] = ptx_add(t[248], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[250]);
+    t[254] = ptx_add_cc(cf, t[252], t[252]);
+    t[255] = ptx_addc(cf, 0u, 0u);
+    t[254] = ptx_or(t[254], 1u);
+    t[257] = ptx_sub_cc(cf, t[254], x[5]);
+    ptx_subc_cc(cf, t[255], 0u);
+    t[256] = ptx_subc(cf, 0u, 0u);
+    t[261] = ptx_xor(t[257], t[254]);
+    t[261] = ptx_and(t[261], t[256]);
+    ptx_xor(t[257], t[261]);
+    t[258] = ptx_add(t[256], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[258]);
+    y[0] = ptx_mov(x[4]);
+    y[1] = ptx_mov(x[5]);
+    y[2] = ptx_mov(x[2]);
+    y[3] = ptx_mov(x[3]);
+    y[4] = ptx_mov(x[0]);
+    y[5] = ptx_mov(x[1]);
+    y[6] = ptx_mov(t[3]);
+    y[7] = ptx_mov(t[5]);
+    y[8] = ptx_not(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_step_2: a step that the loops below call; 50 instructions.
+struct sqrt_division_step_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<38>;\n\t"
+        "xor.b32 t0, %4, %7;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %4, t4;\n\t"
+        "mul.lo.u32 t6, %8, t5;\n\t"
+        "mul.hi.u32 t7, %8, t5;\n\t"
+        "add.cc.u32 t6, t6, %3;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %7;\n\t"
+        "sub.u32 t9, %3, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %7, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %7;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %6, t2;\n\t"
+        "mul.hi.u32 t16, %6, t2;\n\t"
+        "mul.lo.u32 t17, %7, t2;\n\t"
+        "mul.hi.u32 t18, %7, t2;\n\t"
+        "mov.b32 t19, t15;\n\t"
+        "add.cc.u32 t20, t16, t17;\n\t"
+        "addc.u32 t21, 0, t18;\n\t"
+        "sub.cc.u32 t22, %5, t19;\n\t"
+        "subc.cc.u32 t23, %3, t20;\n\t"
+        "subc.cc.u32 t24, %4, t21;\n\t"
+        "subc.u32 t25, 0, 0;\n\t"
+        "and.b32 t26, %6, t25;\n\t"
+        "and.b32 t27, %7, t25;\n\t"
+        "add.u32 t2, t2, t25;\n\t"
+        "add.cc.u32 t28, t22, t26;\n\t"
+        "addc.cc.u32 t29, t23, t27;\n\t"
+        "addc.cc.u32 t30, t24, 0;\n\t"
+        "addc.u32 t31, t25, 0;\n\t"
+        "and.b32 t32, %6, t31;\n\t"
+        "and.b32 t33, %7, t31;\n\t"
+        "add.u32 t2, t2, t31;\n\t"
+        "add.cc.u32 t34, t28, t32;\n\t"
+        "addc.cc.u32 t35, t29, t33;\n\t"
+        "addc.cc.u32 t36, t30, 0;\n\t"
+        "addc.u32 t37, t31, 0;\n\t"
+        "mov.b32 %0, t34;\n\t"
+        "mov.b32 %1, t35;\n\t"
+        "mov.b32 %2, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[38];
+    t[0] = ptx_xor(x[1], x[4]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[1], t[4]);
+    t[6] = ptx_mul_lo(x[5], t[5]);
+    t[7] = ptx_mul_hi(x[5], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[0]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[4]);
+    t[9] = ptx_sub(x[0], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[4], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[4]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[3], t[2]);
+    t[16] = ptx_mul_hi(x[3], t[2]);
+    t[17] = ptx_mul_lo(x[4], t[2]);
+    t[18] = ptx_mul_hi(x[4], t[2]);
+    t[19] = ptx_mov(t[15]);
+    t[20] = ptx_add_cc(cf, t[16], t[17]);
+    t[21] = ptx_addc(cf, 0u, t[18]);
+    t[22] = ptx_sub_cc(cf, x[2], t[19]);
+    t[23] = ptx_subc_cc(cf, x[0], t[20]);
+    t[24] = ptx_subc_cc(cf, x[1], t[21]);
+    t[25] = ptx_subc(cf, 0u, 0u);
+    t[26] = ptx_and(x[3], t[25]);
+    t[27] = ptx_and(x[4], t[25]);
+    t[2] = ptx_add(t[2], t[25]);
+    t[28] = ptx_add_cc(cf, t[22], t[26]);
+    t[29] = ptx_addc_cc(cf, t[23], t[27]);
+    t[30] = ptx_addc_cc(cf, t[24], 0u);
+    t[31] = ptx_addc(cf, t[25], 0u);
+    t[32] = ptx_and(x[3], t[31]);
+    t[33] = ptx_and(x[4], t[31]);
+    t[2] = ptx_add(t[2], t[31]);
+    t[34] = ptx_add_cc(cf, t[28], t[32]);
+    t[35] = ptx_addc_cc(cf, t[29], t[33]);
+    ptx_addc_cc(cf, t[30], 0u);
+    ptx_addc(cf, t[31], 0u);
+    y[0] = ptx_mov(t[34]);
+    y[1] = ptx_mov(t[35]);
+    y[2] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_2: a step that the loops below call; 17 instructions.
+struct sqrt_division_finish_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 5;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<9>;\n\t"
+        "not.b32 t0, %10;\n\t"
+        "shr.b32 t1, %7, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t5, t2;\n\t"
+        "xor.b32 t3, %5, %6;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %5;\n\t"
+        "and.b32 t4, %6, t5;\n\t"
+        "and.b32 t6, %7, 31;\n\t"
+        "shf.r.clamp.b32 t7, t3, t4, t6;\n\t"
+        "shr.b32 t8, t4, t6;\n\t"
+        "and.b32 %0, %8, t0;\n\t"
+        "and.b32 %1, %9, t0;\n\t"
+        "and.b32 %2, t7, t0;\n\t"
+        "and.b32 %3, t8, t0;\n\t"
+        "and.b32 %4, %10, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[9];
+    t[0] = ptx_not(x[5]);
+    t[1] = ptx_shr(x[2], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[5] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_and(x[1], t[5]);
+    t[6] = ptx_and(x[2], 31u);
+    t[7] = ptx_shf_r_clamp(t[3], t[4], t[6]);
+    t[8] = ptx_shr(t[4], t[6]);
+    y[0] = ptx_and(x[3], t[0]);
+    y[1] = ptx_and(x[4], t[0]);
+    y[2] = ptx_and(t[7], t[0]);
+    y[3] = ptx_and(t[8], t[0]);
+    y[4] = ptx_and(x[5], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_2: a step that the loops below call; 16 instructions.
+struct sqrt_newton_update_2 {
+  static constexpr unsigned in_words = 5;
+  static constexpr unsigned out_words = 2;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<12>;\n\t"
+        "add.cc.u32 t0, %2, %4;\n\t"
+        "addc.cc.u32 t1, %3, %5;\n\t"
+        "addc.u32 t2, 0, 0;\n\t"
+        "shf.r.clamp.b32 t3, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t4, t1, t2, 1;\n\t"
+        "sub.cc.u32 t5, t3, %2;\n\t"
+        "subc.cc.u32 t6, t4, %3;\n\t"
+        "subc.u32 t7, 0, 0;\n\t"
+        "sub.u32 t8, %6, 1;\n\t"
+        "and.b32 t9, t7, t8;\n\t"
+        "xor.b32 t10, %2, t3;\n\t"
+        "and.b32 t10, t10, t9;\n\t"
+        "xor.b32 %0, %2, t10;\n\t"
+        "xor.b32 t11, %3, t4;\n\t"
+        "and.b32 t11, t11, t9;\n\t"
+        "xor.b32 %1, %3, t11;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[12];
+    t[0] = ptx_add_cc(cf, x[0], x[2]);
+    t[1] = ptx_addc_cc(cf, x[1], x[3]);
+    t[2] = ptx_addc(cf, 0u, 0u);
+    t[3] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[4] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    ptx_sub_cc(cf, t[3], x[0]);
+    ptx_subc_cc(cf, t[4], x[1]);
+    t[7] = ptx_subc(cf, 0u, 0u);
+    t[8] = ptx_sub(x[4], 1u);
+    t[9] = ptx_and(t[7], t[8]);
+    t[10] = ptx_xor(x[0], t[3]);
+    t[10] = ptx_and(t[10], t[9]);
+    y[0] = ptx_xor(x[0], t[10]);
+    t[11] = ptx_xor(x[1], t[4]);
+    t[11] = ptx_and(t[11], t[9]);
+    y[1] = ptx_xor(x[1], t[11]);
+  }
+#endif
+};
+
+// sqrt_newton_check_2: a step that the loops below call; 49 instructions.
+struct sqrt_newton_check_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<25>;\n\t"
+        "mul.lo.u32 t4, %4, %3;\n\t"
+        "mul.hi.u32 t5, %4, %3;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t4;\n\t"
+        "mov.b32 t2, t5;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.u32 t3, 0, 0;\n\t"
+        "mul.lo.u32 t0, %3, %3;\n\t"
+        "mad.hi.cc.u32 t1, %3, %3, t1;\n\t"
+        "madc.lo.cc.u32 t2, %4, %4, t2;\n\t"
+        "madc.hi.u32 t3, %4, %4, t3;\n\t"
+        "sub.cc.u32 t6, t0, %5;\n\t"
+        "subc.cc.u32 t7, t1, %6;\n\t"
+        "subc.cc.u32 t8, t2, %7;\n\t"
+        "subc.cc.u32 t9, t3, %8;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "shl.b32 t11, %3, 1;\n\t"
+        "shf.l.clamp.b32 t12, %3, %4, 1;\n\t"
+        "shr.b32 t13, %4, 31;\n\t"
+        "sub.cc.u32 t11, t11, 1;\n\t"
+        "subc.cc.u32 t12, t12, 0;\n\t"
+        "subc.u32 t13, t13, 0;\n\t"
+        "mov.b32 t14, 0;\n\t"
+        "mov.b32 t15, 0;\n\t"
+        "or.b32 t14, t14, t6;\n\t"
+        "xor.b32 t16, t6, t11;\n\t"
+        "or.b32 t15, t15, t16;\n\t"
+        "or.b32 t14, t14, t7;\n\t"
+        "xor.b32 t17, t7, t12;\n\t"
+        "or.b32 t15, t15, t17;\n\t"
+        "or.b32 t14, t14, t8;\n\t"
+        "xor.b32 t18, t8, t13;\n\t"
+        "or.b32 t15, t15, t18;\n\t"
+        "or.b32 t14, t14, t9;\n\t"
+        "xor.b32 t19, t9, 0;\n\t"
+        "or.b32 t15, t15, t19;\n\t"
+        "sub.cc.u32 t23, 0, t14;\n\t"
+        "subc.u32 t20, 0, 0;\n\t"
+        "not.b32 t21, t20;\n\t"
+        "not.b32 t10, t10;\n\t"
+        "and.b32 t20, t20, t10;\n\t"
+        "add.cc.u32 %0, %3, t20;\n\t"
+        "addc.u32 %1, %4, t20;\n\t"
+        "sub.cc.u32 t24, 0, t15;\n\t"
+        "subc.u32 t22, 0, 0;\n\t"
+        "add.u32 t22, t22, 1;\n\t"
+        "and.b32 %2, t21, 1;\n\t"
+        "or.b32 %2, %2, t22;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[25];
+    t[4] = ptx_mul_lo(x[1], x[0]);
+    t[5] = ptx_mul_hi(x[1], x[0]);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[4]);
+    t[2] = ptx_mov(t[5]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi(cf, x[1], x[1], t[3]);
+    t[6] = ptx_sub_cc(cf, t[0], x[2]);
+    t[7] = ptx_subc_cc(cf, t[1], x[3]);
+    t[8] = ptx_subc_cc(cf, t[2], x[4]);
+    t[9] = ptx_subc_cc(cf, t[3], x[5]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[11] = ptx_shl(x[0], 1u);
+    t[12] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[13] = ptx_shr(x[1], 31u);
+    t[11] = ptx_sub_cc(cf, t[11], 1u);
+    t[12] = ptx_subc_cc(cf, t[12], 0u);
+    t[13] = ptx_subc(cf, t[13], 0u);
+    t[14] = ptx_mov(0u);
+    t[15] = ptx_mov(0u);
+    t[14] = ptx_or(t[14], t[6]);
+    t[16] = ptx_xor(t[6], t[11]);
+    t[15] = ptx_or(t[15], t[16]);
+    t[14] = ptx_or(t[14], t[7]);
+    t[17] = ptx_xor(t[7], t[12]);
+    t[15] = ptx_or(t[15], t[17]);
+    t[14] = ptx_or(t[14], t[8]);
+    t[18] = ptx_xor(t[8], t[13]);
+    t[15] = ptx_or(t[15], t[18]);
+    t[14] = ptx_or(t[14], t[9]);
+    t[19] = ptx_xor(t[9], 0u);
+    t[15] = ptx_or(t[15], t[19]);
+    ptx_sub_cc(cf, 0u, t[14]);
+    t[20] = ptx_subc(cf, 0u, 0u);
+    t[21] = ptx_not(t[20]);
+    t[10] = ptx_not(t[10]);
+    t[20] = ptx_and(t[20], t[10]);
+    y[0] = ptx_add_cc(cf, x[0], t[20]);
+    y[1] = ptx_addc(cf, x[1], t[20]);
+    ptx_sub_cc(cf, 0u, t[15]);
+    t[22] = ptx_subc(cf, 0u, 0u);
+    t[22] = ptx_add(t[22], 1u);
+    y[2] = ptx_and(t[21], 1u);
+    y[2] = ptx_or(y[2], t[22]);
+  }
+#endif
+};
+
+// sqrt_division_normalize_3: a step that the loops below call; 403 instructions.
+struct sqrt_division_normalize_3 {
+  static constexpr unsigned in_words = 9;
+  static constexpr unsigned out_words = 12;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<263>;\n\t"
+        "sub.cc.u32 t0, %12, %18;\n\t"
+        "subc.cc.u32 t1, %13, %19;\n\t"
+        "subc.cc.u32 t2, %14, %20;\n\t"
+        "subc.u32 t3, 0, 0;\n\t"
+        "mov.b32 t4, 0;\n\t"
+        "not.b32 t5, %20;\n\t"
+        "mov.b32 t6, 0;\n\t"
+        "add.cc.u32 t7, t5, t5;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
+        "or.b32 t7, t7, 1;\n\t"
+        "sub.cc.u32 t10, t7, %20;\n\t"
+        "subc.cc.u32 t12, t8, 0;\n\t"
+        "subc.u32 t9, 0, 0;\n\t"
+        "xor.b32 t14, t10, t7;\n\t"
+        "and.b32 t14, t14, t9;\n\t"
+        "xor.b32 t13, t10, t14;\n\t"
+        "add.u32 t11, t9, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t11;\n\t"
+        "add.cc.u32 t15, t13, t13;\n\t"
+        "addc.u32 t16, 0, 0;\n\t"
+        "or.b32 t15, t15, 1;\n\t"
+        "sub.cc.u32 t18, t15, %20;\n\t"
+        "subc.cc.u32 t20, t16, 0;\n\t"
+        "subc.u32 t17, 0, 0;\n\t"
+        "xor.b32 t22, t18, t15;\n\t"
+        "and.b32 t22, t22, t17;\n\t"
+        "xor.b32 t21, t18, t22;\n\t"
+        "add.u32 t19, t17, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t19;\n\t"
+        "add.cc.u32 t23, t21, t21;\n\t"
+        "addc.u32 t24, 0, 0;\n\t"
+        "or.b32 t23, t23, 1;\n\t"
+        "sub.cc.u32 t26, t23, %20;\n\t"
+        "subc.cc.u32 t28, t24, 0;\n\t"
+        "subc.u32 t25, 0, 0;\n\t"
+        "xor.b32 t30, t26, t23;\n\t"
+        "and.b32 t30, t30, t25;\n\t"
+        "xor.b32 t29, t26, t30;\n\t"
+        "add.u32 t27, t25, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t27;\n\t"
+        "add.cc.u32 t31, t29, t29;\n\t"
+        "addc.u32 t32, 0, 0;\n\t"
+        "or.b32 t31, t31, 1;\n\t"
+        "sub.cc.u32 t34, t31, %20;\n\t"
+        "subc.cc.u32 t36, t32, 0;\n\t"
+        "subc.u32 t33, 0, 0;\n\t"
+        "xor.b32 t38, t34, t31;\n\t"
+        "and.b32 t38, t38, t33;\n\t"
+        "xor.b32 t37, t34, t38;\n\t"
+        "add.u32 t35, t33, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t35;\n\t"
+        "add.cc.u32 t39, t37, t37;\n\t"
+        "addc.u32 t40, 0, 0;\n\t"
+        "or.b32 t39, t39, 1;\n\t"
+        "sub.cc.u32 t42, t39, %20;\n\t"
+        "subc.cc.u32 t44, t40, 0;\n\t"
+        "subc.u32 t41, 0, 0;\n\t"
+        "xor.b32 t46, t42, t39;\n\t"
+        "and.b32 t46, t46, t41;\n\t"
+        "xor.b32 t45, t42, t46;\n\t"
+        "add.u32 t43, t41, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t43;\n\t"
+        "add.cc.u32 t47, t45, t45;\n\t"
+        "addc.u32 t48, 0, 0;\n\t"
+        "or.b32 t47, t47, 1;\n\t"
+        "sub.cc.u32 t50, t47, %20;\n\t"
+        "subc.cc.u32 t52, t48, 0;\n\t"
+        "subc.u32 t49, 0, 0;\n\t"
+        "xor.b32 t54, t50, t47;\n\t"
+        "and.b32 t54, t54, t49;\n\t"
+        "xor.b32 t53, t50, t54;\n\t"
+        "add.u32 t51, t49, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t51;\n\t"
+        "add.cc.u32 t55, t53, t53;\n\t"
+        "addc.u32 t56, 0, 0;\n\t"
+        "or.b32 t55, t55, 1;\n\t"
+        "sub.cc.u32 t58, t55, %20;\n\t"
+        "subc.cc.u32 t60, t56, 0;\n\t"
+        "subc.u32 t57, 0, 0;\n\t"
+        "xor.b32 t62, t58, t55;\n\t"
+        "and.b32 t62, t62, t57;\n\t"
+        "xor.b32 t61, t58, t62;\n\t"
+        "add.u32 t59, t57, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t59;\n\t"
+        "add.cc.u32 t63, t61, t61;\n\t"
+        "addc.u32 t64, 0, 0;\n\t"
+        "or.b32 t63, t63, 1;\n\t"
+        "sub.cc.u32 t66, t63, %20;\n\t"
+        "subc.cc.u32 t68, t64, 0;\n\t"
+        "subc.u32 t65, 0, 0;\n\t"
+        "xor.b32 t70, t66, t63;\n\t"
+        "and.b32 t70, t70, t65;\n\t"
+        "xor.b32 t69, t66, t70;\n\t"
+        "add.u32 t67, t65, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t67;\n\t"
+        "add.cc.u32 t71, t69, t69;\n\t"
+        "addc.u32 t72, 0, 0;\n\t"
+        "or.b32 t71, t71, 1;\n\t"
+        "sub.cc.u32 t74, t71, %20;\n\t"
+        "subc.cc.u32 t76, t72, 0;\n\t"
+        "subc.u32 t73, 0, 0;\n\t"
+        "xor.b32 t78, t74, t71;\n\t"
+        "and.b32 t78, t78, t73;\n\t"
+        "xor.b32 t77, t74, t78;\n\t"
+        "add.u32 t75, t73, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t75;\n\t"
+        "add.cc.u32 t79, t77, t77;\n\t"
+        "addc.u32 t80, 0, 0;\n\t"
+        "or.b32 t79, t79, 1;\n\t"
+        "sub.cc.u32 t82, t79, %20;\n\t"
+        "subc.cc.u32 t84, t80, 0;\n\t"
+        "subc.u32 t81, 0, 0;\n\t"
+        "xor.b32 t86, t82, t79;\n\t"
+        "and.b32 t86, t86, t81;\n\t"
+        "xor.b32 t85, t82, t86;\n\t"
+        "add.u32 t83, t81, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t83;\n\t"
+        "add.cc.u32 t87, t85, t85;\n\t"
+        "addc.u32 t88, 0, 0;\n\t"
+        "or.b32 t87, t87, 1;\n\t"
+        "sub.cc.u32 t90, t87, %20;\n\t"
+        "subc.cc.u32 t92, t88, 0;\n\t"
+        "subc.u32 t89, 0, 0;\n\t"
+        "xor.b32 t94, t90, t87;\n\t"
+        "and.b32 t94, t94, t89;\n\t"
+        "xor.b32 t93, t90, t94;\n\t"
+        "add.u32 t91, t89, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t91;\n\t"
+        "add.cc.u32 t95, t93, t93;\n\t"
+        "addc.u32 t96, 0, 0;\n\t"
+        "or.b32 t95, t95, 1;\n\t"
+        "sub.cc.u32 t98, t95, %20;\n\t"
+        "subc.cc.u32 t100, t96, 0;\n\t"
+        "subc.u32 t97, 0, 0;\n\t"
+        "xor.b32 t102, t98, t95;\n\t"
+        "and.b32 t102, t102, t97;\n\t"
+        "xor.b32 t101, t98, t102;\n\t"
+        "add.u32 t99, t97, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t99;\n\t"
+        "add.cc.u32 t103, t101, t101;\n\t"
+        "addc.u32 t104, 0, 0;\n\t"
+        "or.b32 t103, t103, 1;\n\t"
+        "sub.cc.u32 t106, t103, %20;\n\t"
+        "subc.cc.u32 t108, t104, 0;\n\t"
+        "subc.u32 t105, 0, 0;\n\t"
+        "xor.b32 t110, t106, t103;\n\t"
+        "and.b32 t110, t110, t105;\n\t"
+        "xor.b32 t109, t106, t110;\n\t"
+        "add.u32 t107, t105, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t107;\n\t"
+        "add.cc.u32 t111, t109, t109;\n\t"
+        "addc.u32 t112, 0, 0;\n\t"
+        "or.b32 t111, t111, 1;\n\t"
+        "sub.cc.u32 t114, t111, %20;\n\t"
+        "subc.cc.u32 t116, t112, 0;\n\t"
+        "subc.u32 t113, 0, 0;\n\t"
+        "xor.b32 t118, t114, t111;\n\t"
+        "and.b32 t118, t118, t113;\n\t"
+        "xor.b32 t117, t114, t118;\n\t"
+        "add.u32 t115, t113, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t115;\n\t"
+        "add.cc.u32 t119, t117, t117;\n\t"
+        "addc.u32 t120, 0, 0;\n\t"
+        "or.b32 t119, t119, 1;\n\t"
+        "sub.cc.u32 t122, t119, %20;\n\t"
+        "subc.cc.u32 t124, t120, 0;\n\t"
+        "subc.u32 t121, 0, 0;\n\t"
+        "xor.b32 t126, t122, t119;\n\t"
+        "and.b32 t126, t126, t121;\n\t"
+        "xor.b32 t125, t122, t126;\n\t"
+        "add.u32 t123, t121, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t123;\n\t"
+        "add.cc.u32 t127, t125, t125;\n\t"
+        "addc.u32 t128, 0, 0;\n\t"
+        "or.b32 t127, t127, 1;\n\t"
+        "sub.cc.u32 t130, t127, %20;\n\t"
+        "subc.cc.u32 t132, t128, 0;\n\t"
+        "subc.u32 t129, 0, 0;\n\t"
+        "xor.b32 t134, t130, t127;\n\t"
+        "and.b32 t134, t134, t129;\n\t"
+        "xor.b32 t133, t130, t134;\n\t"
+        "add.u32 t131, t129, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t131;\n\t"
+        "add.cc.u32 t135, t133, t133;\n\t"
+        "addc.u32 t136, 0, 0;\n\t"
+        "or.b32 t135, t135, 1;\n\t"
+        "sub.cc.u32 t138, t135, %20;\n\t"
+        "subc.cc.u32 t140, t136, 0;\n\t"
+        "subc.u32 t137, 0, 0;\n\t"
+        "xor.b32 t142, t138, t135;\n\t"
+        "and.b32 t142, t142, t137;\n\t"
+        "xor.b32 t141, t138, t142;\n\t"
+        "add.u32 t139, t137, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t139;\n\t"
+        "add.cc.u32 t143, t141, t141;\n\t"
+        "addc.u32 t144, 0, 0;\n\t"
+        "or.b32 t143, t143, 1;\n\t"
+        "sub.cc.u32 t146, t143, %20;\n\t"
+        "subc.cc.u32 t148, t144, 0;\n\t"
+        "subc.u32 t145, 0, 0;\n\t"
+        "xor.b32 t150, t146, t143;\n\t"
+        "and.b32 t150, t150, t145;\n\t"
+        "xor.b32 t149, t146, t150;\n\t"
+        "add.u32 t147, t145, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t147;\n\t"
+        "add.cc.u32 t151, t149, t149;\n\t"
+        "addc.u32 t152, 0, 0;\n\t"
+        "or.b32 t151, t151, 1;\n\t"
+        "sub.cc.u32 t154, t151, %20;\n\t"
+        "subc.cc.u32 t156, t152, 0;\n\t"
+        "subc.u32 t153, 0, 0;\n\t"
+        "xor.b32 t158, t154, t151;\n\t"
+        "and.b32 t158, t158, t153;\n\t"
+        "xor.b32 t157, t154, t158;\n\t"
+        "add.u32 t155, t153, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t155;\n\t"
+        "add.cc.u32 t159, t157, t157;\n\t"
+        "addc.u32 t160, 0, 0;\n\t"
+        "or.b32 t159, t159, 1;\n\t"
+        "sub.cc.u32 t162, t159, %20;\n\t"
+        "subc.cc.u32 t164, t160, 0;\n\t"
+        "subc.u32 t161, 0, 0;\n\t"
+        "xor.b32 t166, t162, t159;\n\t"
+        "and.b32 t166, t166, t161;\n\t"
+        "xor.b32 t165, t162, t166;\n\t"
+        "add.u32 t163, t161, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t163;\n\t"
+        "add.cc.u32 t167, t165, t165;\n\t"
+        "addc.u32 t168, 0, 0;\n\t"
+        "or.b32 t167, t167, 1;\n\t"
+        "sub.cc.u32 t170, t167, %20;\n\t"
+        "subc.cc.u32 t172, t168, 0;\n\t"
+        "subc.u32 t169, 0, 0;\n\t"
+        "xor.b32 t174, t170, t167;\n\t"
+        "and.b32 t174, t174, t169;\n\t"
+        "xor.b32 t173, t170, t174;\n\t"
+        "add.u32 t171, t169, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t171;\n\t"
+        "add.cc.u32 t175, t173, t173;\n\t"
+        "addc.u32 t176, 0, 0;\n\t"
+        "or.b32 t175, t175, 1;\n\t"
+        "sub.cc.u32 t178, t175, %20;\n\t"
+        "subc.cc.u32 t180, t176, 0;\n\t"
+        "subc.u32 t177, 0, 0;\n\t"
+        "xor.b32 t182, t178, t175;\n\t"
+        "and.b32 t182, t182, t177;\n\t"
+        "xor.b32 t181, t178, t182;\n\t"
+        "add.u32 t179, t177, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t179;\n\t"
+        "add.cc.u32 t183, t181, t181;\n\t"
+        "addc.u32 t184, 0, 0;\n\t"
+        "or.b32 t183, t183, 1;\n\t"
+        "sub.cc.u32 t186, t183, %20;\n\t"
+        "subc.cc.u32 t188, t184, 0;\n\t"
+        "subc.u32 t185, 0, 0;\n\t"
+        "xor.b32 t190, t186, t183;\n\t"
+        "and.b32 t190, t190, t185;\n\t"
+        "xor.b32 t189, t186, t190;\n\t"
+        "add.u32 t187, t185, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t187;\n\t"
+        "add.cc.u32 t191, t189, t189;\n\t"
+        "addc.u32 t192, 0, 0;\n\t"
+        "or.b32 t191, t191, 1;\n\t"
+        "sub.cc.u32 t194, t191, %20;\n\t"
+        "subc.cc.u32 t196, t192, 0;\n\t"
+        "subc.u32 t193, 0, 0;\n\t"
+        "xor.b32 t198, t194, t191;\n\t"
+        "and.b32 t198, t198, t193;\n\t"
+        "xor.b32 t197, t194, t198;\n\t"
+        "add.u32 t195, t193, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t195;\n\t"
+        "add.cc.u32 t199, t197, t197;\n\t"
+        "addc.u32 t200, 0, 0;\n\t"
+        "or.b32 t199, t199, 1;\n\t"
+        "sub.cc.u32 t202, t199, %20;\n\t"
+        "subc.cc.u32 t204, t200, 0;\n\t"
+        "subc.u32 t201, 0, 0;\n\t"
+        "xor.b32 t206, t202, t199;\n\t"
+        "and.b32 t206, t206, t201;\n\t"
+        "xor.b32 t205, t202, t206;\n\t"
+        "add.u32 t203, t201, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t203;\n\t"
+        "add.cc.u32 t207, t205, t205;\n\t"
+        "addc.u32 t208, 0, 0;\n\t"
+        "or.b32 t207, t207, 1;\n\t"
+        "sub.cc.u32 t210, t207, %20;\n\t"
+        "subc.cc.u32 t212, t208, 0;\n\t"
+        "subc.u32 t209, 0, 0;\n\t"
+        "xor.b32 t214, t210, t207;\n\t"
+        "and.b32 t214, t214, t209;\n\t"
+        "xor.b32 t213, t210, t214;\n\t"
+        "add.u32 t211, t209, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t211;\n\t"
+        "add.cc.u32 t215, t213, t213;\n\t"
+        "addc.u32 t216, 0, 0;\n\t"
+        "or.b32 t215, t215, 1;\n\t"
+        "sub.cc.u32 t218, t215, %20;\n\t"
+        "subc.cc.u32 t220, t216, 0;\n\t"
+        "subc.u32 t217, 0, 0;\n\t"
+        "xor.b32 t222, t218, t215;\n\t"
+        "and.b32 t222, t222, t217;\n\t"
+        "xor.b32 t221, t218, t222;\n\t"
+        "add.u32 t219, t217, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t219;\n\t"
+        "add.cc.u32 t223, t221, t221;\n\t"
+        "addc.u32 t224, 0, 0;\n\t"
+        "or.b32 t223, t223, 1;\n\t"
+        "sub.cc.u32 t226, t223, %20;\n\t"
+        "subc.cc.u32 t228, t224, 0;\n\t"
+        "subc.u32 t225, 0, 0;\n\t"
+        "xor.b32 t230, t226, t223;\n\t"
+        "and.b32 t230, t230, t225;\n\t"
+        "xor.b32 t229, t226, t230;\n\t"
+        "add.u32 t227, t225, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t227;\n\t"
+        "add.cc.u32 t231, t229, t229;\n\t"
+        "addc.u32 t232, 0, 0;\n\t"
+        "or.b32 t231, t231, 1;\n\t"
+        "sub.cc.u32 t234, t231, %20;\n\t"
+        "subc.cc.u32 t236, t232, 0;\n\t"
+        "subc.u32 t233, 0, 0;\n\t"
+        "xor.b32 t238, t234, t231;\n\t"
+        "and.b32 t238, t238, t233;\n\t"
+        "xor.b32 t237, t234, t238;\n\t"
+        "add.u32 t235, t233, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t235;\n\t"
+        "add.cc.u32 t239, t237, t237;\n\t"
+        "addc.u32 t240, 0, 0;\n\t"
+        "or.b32 t239, t239, 1;\n\t"
+        "sub.cc.u32 t242, t239, %20;\n\t"
+        "subc.cc.u32 t244, t240, 0;\n\t"
+        "subc.u32 t241, 0, 0;\n\t"
+        "xor.b32 t246, t242, t239;\n\t"
+        "and.b32 t246, t246, t241;\n\t"
+        "xor.b32 t245, t242, t246;\n\t"
+        "add.u32 t243, t241, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t243;\n\t"
+        "add.cc.u32 t247, t245, t245;\n\t"
+        "addc.u32 t248, 0, 0;\n\t"
+        "or.b32 t247, t247, 1;\n\t"
+        "sub.cc.u32 t250, t247, %20;\n\t"
+        "subc.cc.u32 t252, t248, 0;\n\t"
+        "subc.u32 t249, 0, 0;\n\t"
+        "xor.b32 t254, t250, t247;\n\t"
+        "and.b32 t254, t254, t249;\n\t"
+        "xor.b32 t253, t250, t254;\n\t"
+        "add.u32 t251, t249, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t251;\n\t"
+        "add.cc.u32 t255, t253, t253;\n\t"
+        "addc.u32 t256, 0, 0;\n\t"
+        "or.b32 t255, t255, 1;\n\t"
+        "sub.cc.u32 t258, t255, %20;\n\t"
+        "subc.cc.u32 t260, t256, 0;\n\t"
+        "subc.u32 t257, 0, 0;\n\t"
+        "xor.b32 t262, t258, t255;\n\t"
+        "and.b32 t262, t262, t257;\n\t"
+        "xor.b32 t261, t258, t262;\n\t"
+        "add.u32 t259, t257, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t259;\n\t"
+        "mov.b32 %0, %18;\n\t"
+        "mov.b32 %1, %19;\n\t"
+        "mov.b32 %2, %20;\n\t"
+        "mov.b32 %3, %15;\n\t"
+        "mov.b32 %4, %16;\n\t"
+        "mov.b32 %5, %17;\n\t"
+        "mov.b32 %6, %12;\n\t"
+        "mov.b32 %7, %13;\n\t"
+        "mov.b32 %8, %14;\n\t"
+        "mov.b32 %9, t4;\n\t"
+        "mov.b32 %10, t6;\n\t"
+        "not.b32 %11, t3;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
     );
   }
@@ -11280,40 +14493,875 @@ struct sqrt_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[18];
-    t[0] = ptx_shl(x[4], 2u);
-    t[0] = ptx_or(t[0], x[8]);
-    t[4] = ptx_shl(x[0], 2u);
-    t[4] = ptx_or(t[4], 1u);
-    t[1] = ptx_shf_l_clamp(x[4], x[5], 2u);
-    t[5] = ptx_shf_l_clamp(x[0], x[1], 2u);
-    t[2] = ptx_shf_l_clamp(x[5], x[6], 2u);
-    t[6] = ptx_shf_l_clamp(x[1], x[2], 2u);
-    t[3] = ptx_shf_l_clamp(x[6], x[7], 2u);
-    t[7] = ptx_shf_l_clamp(x[2], x[3], 2u);
-    t[8] = ptx_sub_cc(cf, t[0], t[4]);
-    t[9] = ptx_subc_cc(cf, t[1], t[5]);
-    t[10] = ptx_subc_cc(cf, t[2], t[6]);
-    t[11] = ptx_subc_cc(cf, t[3], t[7]);
-    t[12] = ptx_subc(cf, 0u, 0u);
-    t[13] = ptx_add(t[12], 1u);
-    y[0] = ptx_shl(x[0], 1u);
-    y[0] = ptx_or(y[0], t[13]);
-    t[14] = ptx_xor(t[8], t[0]);
+    uint32_t t[263];
+    ptx_sub_cc(cf, x[0], x[6]);
+    ptx_subc_cc(cf, x[1], x[7]);
+    ptx_subc_cc(cf, x[2], x[8]);
+    t[3] = ptx_subc(cf, 0u, 0u);
+    t[4] = ptx_mov(0u);
+    t[5] = ptx_not(x[8]);
+    t[6] = ptx_mov(0u);
+    t[7] = ptx_add_cc(cf, t[5], t[5]);
+    t[8] = ptx_addc(cf, 0u, 0u);
+    t[7] = ptx_or(t[7], 1u);
+    t[10] = ptx_sub_cc(cf, t[7], x[8]);
+    ptx_subc_cc(cf, t[8], 0u);
+    t[9] = ptx_subc(cf, 0u, 0u);
+    t[14] = ptx_xor(t[10], t[7]);
+    t[14] = ptx_and(t[14], t[9]);
+    t[13] = ptx_xor(t[10], t[14]);
+    t[11] = ptx_add(t[9], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[11]);
+    t[15] = ptx_add_cc(cf, t[13], t[13]);
+    t[16] = ptx_addc(cf, 0u, 0u);
+    t[15] = ptx_or(t[15], 1u);
+    t[18] = ptx_sub_cc(cf, t[15], x[8]);
+    ptx_subc_cc(cf, t[16], 0u);
+    t[17] = ptx_subc(cf, 0u, 0u);
+    t[22] = ptx_xor(t[18], t[15]);
+    t[22] = ptx_and(t[22], t[17]);
+    t[21] = ptx_xor(t[18], t[22]);
+    t[19] = ptx_add(t[17], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[19]);
+    t[23] = ptx_add_cc(cf, t[21], t[21]);
+    t[24] = ptx_addc(cf, 0u, 0u);
+    t[23] = ptx_or(t[23], 1u);
+    t[26] = ptx_sub_cc(cf, t[23], x[8]);
+    ptx_subc_cc(cf, t[24], 0u);
+    t[25] = ptx_subc(cf, 0u, 0u);
+    t[30] = ptx_xor(t[26], t[23]);
+    t[30] = ptx_and(t[30], t[25]);
+    t[29] = ptx_xor(t[26], t[30]);
+    t[27] = ptx_add(t[25], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[27]);
+    t[31] = ptx_add_cc(cf, t[29], t[29]);
+    t[32] = ptx_addc(cf, 0u, 0u);
+    t[31] = ptx_or(t[31], 1u);
+    t[34] = ptx_sub_cc(cf, t[31], x[8]);
+    ptx_subc_cc(cf, t[32], 0u);
+    t[33] = ptx_subc(cf, 0u, 0u);
+    t[38] = ptx_xor(t[34], t[31]);
+    t[38] = ptx_and(t[38], t[33]);
+    t[37] = ptx_xor(t[34], t[38]);
+    t[35] = ptx_add(t[33], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[35]);
+    t[39] = ptx_add_cc(cf, t[37], t[37]);
+    t[40] = ptx_addc(cf, 0u, 0u);
+    t[39] = ptx_or(t[39], 1u);
+    t[42] = ptx_sub_cc(cf, t[39], x[8]);
+    ptx_subc_cc(cf, t[40], 0u);
+    t[41] = ptx_subc(cf, 0u, 0u);
+    t[46] = ptx_xor(t[42], t[39]);
+    t[46] = ptx_and(t[46], t[41]);
+    t[45] = ptx_xor(t[42], t[46]);
+    t[43] = ptx_add(t[41], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[43]);
+    t[47] = ptx_add_cc(cf, t[45], t[45]);
+    t[48] = ptx_addc(cf, 0u, 0u);
+    t[47] = ptx_or(t[47], 1u);
+    t[50] = ptx_sub_cc(cf, t[47], x[8]);
+    ptx_subc_cc(cf, t[48], 0u);
+    t[49] = ptx_subc(cf, 0u, 0u);
+    t[54] = ptx_xor(t[50], t[47]);
+    t[54] = ptx_and(t[54], t[49]);
+    t[53] = ptx_xor(t[50], t[54]);
+    t[51] = ptx_add(t[49], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[51]);
+    t[55] = ptx_add_cc(cf, t[53], t[53]);
+    t[56] = ptx_addc(cf, 0u, 0u);
+    t[55] = ptx_or(t[55], 1u);
+    t[58] = ptx_sub_cc(cf, t[55], x[8]);
+    ptx_subc_cc(cf, t[56], 0u);
+    t[57] = ptx_subc(cf, 0u, 0u);
+    t[62] = ptx_xor(t[58], t[55]);
+    t[62] = ptx_and(t[62], t[57]);
+    t[61] = ptx_xor(t[58], t[62]);
+    t[59] = ptx_add(t[57], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[59]);
+    t[63] = ptx_add_cc(cf, t[61], t[61]);
+    t[64] = ptx_addc(cf, 0u, 0u);
+    t[63] = ptx_or(t[63], 1u);
+    t[66] = ptx_sub_cc(cf, t[63], x[8]);
+    ptx_subc_cc(cf, t[64], 0u);
+    t[65] = ptx_subc(cf, 0u, 0u);
+    t[70] = ptx_xor(t[66], t[63]);
+    t[70] = ptx_and(t[70], t[65]);
+    t[69] = ptx_xor(t[66], t[70]);
+    t[67] = ptx_add(t[65], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[67]);
+    t[71] = ptx_add_cc(cf, t[69], t[69]);
+    t[72] = ptx_addc(cf, 0u, 0u);
+    t[71] = ptx_or(t[71], 1u);
+    t[74] = ptx_sub_cc(cf, t[71], x[8]);
+    ptx_subc_cc(cf, t[72], 0u);
+    t[73] = ptx_subc(cf, 0u, 0u);
+    t[78] = ptx_xor(t[74], t[71]);
+    t[78] = ptx_and(t[78], t[73]);
+    t[77] = ptx_xor(t[74], t[78]);
+    t[75] = ptx_add(t[73], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[75]);
+    t[79] = ptx_add_cc(cf, t[77], t[77]);
+    t[80] = ptx_addc(cf, 0u, 0u);
+    t[79] = ptx_or(t[79], 1u);
+    t[82] = ptx_sub_cc(cf, t[79], x[8]);
+    ptx_subc_cc(cf, t[80], 0u);
+    t[81] = ptx_subc(cf, 0u, 0u);
+    t[86] = ptx_xor(t[82], t[79]);
+    t[86] = ptx_and(t[86], t[81]);
+    t[85] = ptx_xor(t[82], t[86]);
+    t[83] = ptx_add(t[81], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[83]);
+    t[87] = ptx_add_cc(cf, t[85], t[85]);
+    t[88] = ptx_addc(cf, 0u, 0u);
+    t[87] = ptx_or(t[87], 1u);
+    t[90] = ptx_sub_cc(cf, t[87], x[8]);
+    ptx_subc_cc(cf, t[88], 0u);
+    t[89] = ptx_subc(cf, 0u, 0u);
+    t[94] = ptx_xor(t[90], t[87]);
+    t[94] = ptx_and(t[94], t[89]);
+    t[93] = ptx_xor(t[90], t[94]);
+    t[91] = ptx_add(t[89], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[91]);
+    t[95] = ptx_add_cc(cf, t[93], t[93]);
+    t[96] = ptx_addc(cf, 0u, 0u);
+    t[95] = ptx_or(t[95], 1u);
+    t[98] = ptx_sub_cc(cf, t[95], x[8]);
+    ptx_subc_cc(cf, t[96], 0u);
+    t[97] = ptx_subc(cf, 0u, 0u);
+    t[102] = ptx_xor(t[98], t[95]);
+    t[102] = ptx_and(t[102], t[97]);
+    t[101] = ptx_xor(t[98], t[102]);
+    t[99] = ptx_add(t[97], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[99]);
+    t[103] = ptx_add_cc(cf, t[101], t[101]);
+    t[104] = ptx_addc(cf, 0u, 0u);
+    t[103] = ptx_or(t[103], 1u);
+    t[106] = ptx_sub_cc(cf, t[103], x[8]);
+    ptx_subc_cc(cf, t[104], 0u);
+    t[105] = ptx_subc(cf, 0u, 0u);
+    t[110] = ptx_xor(t[106], t[103]);
+    t[110] = ptx_and(t[110], t[105]);
+    t[109] = ptx_xor(t[106], t[110]);
+    t[107] = ptx_add(t[105], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[107]);
+    t[111] = ptx_add_cc(cf, t[109], t[109]);
+    t[112] = ptx_addc(cf, 0u, 0u);
+    t[111] = ptx_or(t[111], 1u);
+    t[114] = ptx_sub_cc(cf, t[111], x[8]);
+    ptx_subc_cc(cf, t[112], 0u);
+    t[113] = ptx_subc(cf, 0u, 0u);
+    t[118] = ptx_xor(t[114], t[111]);
+    t[118] = ptx_and(t[118], t[113]);
+    t[117] = ptx_xor(t[114], t[118]);
+    t[115] = ptx_add(t[113], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[115]);
+    t[119] = ptx_add_cc(cf, t[117], t[117]);
+    t[120] = ptx_addc(cf, 0u, 0u);
+    t[119] = ptx_or(t[119], 1u);
+    t[122] = ptx_sub_cc(cf, t[119], x[8]);
+    ptx_subc_cc(cf, t[120], 0u);
+    t[121] = ptx_subc(cf, 0u, 0u);
+    t[126] = ptx_xor(t[122], t[119]);
+    t[126] = ptx_and(t[126], t[121]);
+    t[125] = ptx_xor(t[122], t[126]);
+    t[123] = ptx_add(t[121], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[123]);
+    t[127] = ptx_add_cc(cf, t[125], t[125]);
+    t[128] = ptx_addc(cf, 0u, 0u);
+    t[127] = ptx_or(t[127], 1u);
+    t[130] = ptx_sub_cc(cf, t[127], x[8]);
+    ptx_subc_cc(cf, t[128], 0u);
+    t[129] = ptx_subc(cf, 0u, 0u);
+    t[134] = ptx_xor(t[130], t[127]);
+    t[134] = ptx_and(t[134], t[129]);
+    t[133] = ptx_xor(t[130], t[134]);
+    t[131] = ptx_add(t[129], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[131]);
+    t[135] = ptx_add_cc(cf, t[133], t[133]);
+    t[136] = ptx_addc(cf, 0u, 0u);
+    t[135] = ptx_or(t[135], 1u);
+    t[138] = ptx_sub_cc(cf, t[135], x[8]);
+    ptx_subc_cc(cf, t[136], 0u);
+    t[137] = ptx_subc(cf, 0u, 0u);
+    t[142] = ptx_xor(t[138], t[135]);
+    t[142] = ptx_and(t[142], t[137]);
+    t[141] = ptx_xor(t[138], t[142]);
+    t[139] = ptx_add(t[137], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[139]);
+    t[143] = ptx_add_cc(cf, t[141], t[141]);
+    t[144] = ptx_addc(cf, 0u, 0u);
+    t[143] = ptx_or(t[143], 1u);
+    t[146] = ptx_sub_cc(cf, t[143], x[8]);
+    ptx_subc_cc(cf, t[144], 0u);
+    t[145] = ptx_subc(cf, 0u, 0u);
+    t[150] = ptx_xor(t[146], t[143]);
+    t[150] = ptx_and(t[150], t[145]);
+    t[149] = ptx_xor(t[146], t[150]);
+    t[147] = ptx_add(t[145], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[147]);
+    t[151] = ptx_add_cc(cf, t[149], t[149]);
+    t[152] = ptx_addc(cf, 0u, 0u);
+    t[151] = ptx_or(t[151], 1u);
+    t[154] = ptx_sub_cc(cf, t[151], x[8]);
+    ptx_subc_cc(cf, t[152], 0u);
+    t[153] = ptx_subc(cf, 0u, 0u);
+    t[158] = ptx_xor(t[154], t[151]);
+    t[158] = ptx_and(t[158], t[153]);
+    t[157] = ptx_xor(t[154], t[158]);
+    t[155] = ptx_add(t[153], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[155]);
+    t[159] = ptx_add_cc(cf, t[157], t[157]);
+    t[160] = ptx_addc(cf, 0u, 0u);
+    t[159] = ptx_or(t[159], 1u);
+    t[162] = ptx_sub_cc(cf, t[159], x[8]);
+    ptx_subc_cc(cf, t[160], 0u);
+    t[161] = ptx_subc(cf, 0u, 0u);
+    t[166] = ptx_xor(t[162], t[159]);
+    t[166] = ptx_and(t[166], t[161]);
+    t[165] = ptx_xor(t[162], t[166]);
+    t[163] = ptx_add(t[161], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[163]);
+    t[167] = ptx_add_cc(cf, t[165], t[165]);
+    t[168] = ptx_addc(cf, 0u, 0u);
+    t[167] = ptx_or(t[167], 1u);
+    t[170] = ptx_sub_cc(cf, t[167], x[8]);
+    ptx_subc_cc(cf, t[168], 0u);
+    t[169] = ptx_subc(cf, 0u, 0u);
+    t[174] = ptx_xor(t[170], t[167]);
+    t[174] = ptx_and(t[174], t[169]);
+    t[173] = ptx_xor(t[170], t[174]);
+    t[171] = ptx_add(t[169], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[171]);
+    t[175] = ptx_add_cc(cf, t[173], t[173]);
+    t[176] = ptx_addc(cf, 0u, 0u);
+    t[175] = ptx_or(t[175], 1u);
+    t[178] = ptx_sub_cc(cf, t[175], x[8]);
+    ptx_subc_cc(cf, t[176], 0u);
+    t[177] = ptx_subc(cf, 0u, 0u);
+    t[182] = ptx_xor(t[178], t[175]);
+    t[182] = ptx_and(t[182], t[177]);
+    t[181] = ptx_xor(t[178], t[182]);
+    t[179] = ptx_add(t[177], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[179]);
+    t[183] = ptx_add_cc(cf, t[181], t[181]);
+    t[184] = ptx_addc(cf, 0u, 0u);
+    t[183] = ptx_or(t[183], 1u);
+    t[186] = ptx_sub_cc(cf, t[183], x[8]);
+    ptx_subc_cc(cf, t[184], 0u);
+    t[185] = ptx_subc(cf, 0u, 0u);
+    t[190] = ptx_xor(t[186], t[183]);
+    t[190] = ptx_and(t[190], t[185]);
+    t[189] = ptx_xor(t[186], t[190]);
+    t[187] = ptx_add(t[185], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[187]);
+    t[191] = ptx_add_cc(cf, t[189], t[189]);
+    t[192] = ptx_addc(cf, 0u, 0u);
+    t[191] = ptx_or(t[191], 1u);
+    t[194] = ptx_sub_cc(cf, t[191], x[8]);
+    ptx_subc_cc(cf, t[192], 0u);
+    t[193] = ptx_subc(cf, 0u, 0u);
+    t[198] = ptx_xor(t[194], t[191]);
+    t[198] = ptx_and(t[198], t[193]);
+    t[197] = ptx_xor(t[194], t[198]);
+    t[195] = ptx_add(t[193], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[195]);
+    t[199] = ptx_add_cc(cf, t[197], t[197]);
+    t[200] = ptx_addc(cf, 0u, 0u);
+    t[199] = ptx_or(t[199], 1u);
+    t[202] = ptx_sub_cc(cf, t[199], x[8]);
+    ptx_subc_cc(cf, t[200], 0u);
+    t[201] = ptx_subc(cf, 0u, 0u);
+    t[206] = ptx_xor(t[202], t[199]);
+    t[206] = ptx_and(t[206], t[201]);
+    t[205] = ptx_xor(t[202], t[206]);
+    t[203] = ptx_add(t[201], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[203]);
+    t[207] = ptx_add_cc(cf, t[205], t[205]);
+    t[208] = ptx_addc(cf, 0u, 0u);
+    t[207] = ptx_or(t[207], 1u);
+    t[210] = ptx_sub_cc(cf, t[207], x[8]);
+    ptx_subc_cc(cf, t[208], 0u);
+    t[209] = ptx_subc(cf, 0u, 0u);
+    t[214] = ptx_xor(t[210], t[207]);
+    t[214] = ptx_and(t[214], t[209]);
+    t[213] = ptx_xor(t[210], t[214]);
+    t[211] = ptx_add(t[209], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[211]);
+    t[215] = ptx_add_cc(cf, t[213], t[213]);
+    t[216] = ptx_addc(cf, 0u, 0u);
+    t[215] = ptx_or(t[215], 1u);
+    t[218] = ptx_sub_cc(cf, t[215], x[8]);
+    ptx_subc_cc(cf, t[216], 0u);
+    t[217] = ptx_subc(cf, 0u, 0u);
+    t[222] = ptx_xor(t[218], t[215]);
+    t[222] = ptx_and(t[222], t[217]);
+    t[221] = ptx_xor(t[218], t[222]);
+    t[219] = ptx_add(t[217], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[219]);
+    t[223] = ptx_add_cc(cf, t[221], t[221]);
+    t[224] = ptx_addc(cf, 0u, 0u);
+    t[223] = ptx_or(t[223], 1u);
+    t[226] = ptx_sub_cc(cf, t[223], x[8]);
+    ptx_subc_cc(cf, t[224], 0u);
+    t[225] = ptx_subc(cf, 0u, 0u);
+    t[230] = ptx_xor(t[226], t[223]);
+    t[230] = ptx_and(t[230], t[225]);
+    t[229] = ptx_xor(t[226], t[230]);
+    t[227] = ptx_add(t[225], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[227]);
+    t[231] = ptx_add_cc(cf, t[229], t[229]);
+    t[232] = ptx_addc(cf, 0u, 0u);
+    t[231] = ptx_or(t[231], 1u);
+    t[234] = ptx_sub_cc(cf, t[231], x[8]);
+    ptx_subc_cc(cf, t[232], 0u);
+    t[233] = ptx_subc(cf, 0u, 0u);
+    t[238] = ptx_xor(t[234], t[231]);
+    t[238] = ptx_and(t[238], t[233]);
+    t[237] = ptx_xor(t[234], t[238]);
+    t[235] = ptx_add(t[233], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[235]);
+    t[239] = ptx_add_cc(cf, t[237], t[237]);
+    t[240] = ptx_addc(cf, 0u, 0u);
+    t[239] = ptx_or(t[239], 1u);
+    t[242] = ptx_sub_cc(cf, t[239], x[8]);
+    ptx_subc_cc(cf, t[240], 0u);
+    t[241] = ptx_subc(cf, 0u, 0u);
+    t[246] = ptx_xor(t[242], t[239]);
+    t[246] = ptx_and(t[246], t[241]);
+    t[245] = ptx_xor(t[242], t[246]);
+    t[243] = ptx_add(t[241], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[243]);
+    t[247] = ptx_add_cc(cf, t[245], t[245]);
+    t[248] = ptx_addc(cf, 0u, 0u);
+    t[247] = ptx_or(t[247], 1u);
+    t[250] = ptx_sub_cc(cf, t[247], x[8]);
+    ptx_subc_cc(cf, t[248], 0u);
+    t[249] = ptx_subc(cf, 0u, 0u);
+    t[254] = ptx_xor(t[250], t[247]);
+    t[254] = ptx_and(t[254], t[249]);
+    t[253] = ptx_xor(t[250], t[254]);
+    t[251] = ptx_add(t[249], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[251]);
+    t[255] = ptx_add_cc(cf, t[253], t[253]);
+    t[256] = ptx_addc(cf, 0u, 0u);
+    t[255] = ptx_or(t[255], 1u);
+    t[258] = ptx_sub_cc(cf, t[255], x[8]);
+    ptx_subc_cc(cf, t[256], 0u);
+    t[257] = ptx_subc(cf, 0u, 0u);
+    t[262] = ptx_xor(t[258], t[255]);
+    t[262] = ptx_and(t[262], t[257]);
+    ptx_xor(t[258], t[262]);
+    t[259] = ptx_add(t[257], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[259]);
+    y[0] = ptx_mov(x[6]);
+    y[1] = ptx_mov(x[7]);
+    y[2] = ptx_mov(x[8]);
+    y[3] = ptx_mov(x[3]);
+    y[4] = ptx_mov(x[4]);
+    y[5] = ptx_mov(x[5]);
+    y[6] = ptx_mov(x[0]);
+    y[7] = ptx_mov(x[1]);
+    y[8] = ptx_mov(x[2]);
+    y[9] = ptx_mov(t[4]);
+    y[10] = ptx_mov(t[6]);
+    y[11] = ptx_not(t[3]);
+  }
+#endif
+};
+
+// sqrt_division_step_3: a step that the loops below call; 59 instructions.
+struct sqrt_division_step_3 {
+  static constexpr unsigned in_words = 8;
+  static constexpr unsigned out_words = 4;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<46>;\n\t"
+        "xor.b32 t0, %6, %10;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %6, t4;\n\t"
+        "mul.lo.u32 t6, %11, t5;\n\t"
+        "mul.hi.u32 t7, %11, t5;\n\t"
+        "add.cc.u32 t6, t6, %5;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %10;\n\t"
+        "sub.u32 t9, %5, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %10, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %10;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %8, t2;\n\t"
+        "mul.hi.u32 t16, %8, t2;\n\t"
+        "mul.lo.u32 t17, %10, t2;\n\t"
+        "mul.hi.u32 t18, %10, t2;\n\t"
+        "mul.lo.u32 t19, %9, t2;\n\t"
+        "mul.hi.u32 t20, %9, t2;\n\t"
+        "mov.b32 t21, t15;\n\t"
+        "add.cc.u32 t22, t16, t19;\n\t"
+        "addc.cc.u32 t23, t17, t20;\n\t"
+        "addc.u32 t24, t18, 0;\n\t"
+        "sub.cc.u32 t25, %7, t21;\n\t"
+        "subc.cc.u32 t26, %4, t22;\n\t"
+        "subc.cc.u32 t27, %5, t23;\n\t"
+        "subc.cc.u32 t28, %6, t24;\n\t"
+        "subc.u32 t29, 0, 0;\n\t"
+        "and.b32 t30, %8, t29;\n\t"
+        "and.b32 t31, %9, t29;\n\t"
+        "and.b32 t32, %10, t29;\n\t"
+        "add.u32 t2, t2, t29;\n\t"
+        "add.cc.u32 t33, t25, t30;\n\t"
+        "addc.cc.u32 t34, t26, t31;\n\t"
+        "addc.cc.u32 t35, t27, t32;\n\t"
+        "addc.cc.u32 t36, t28, 0;\n\t"
+        "addc.u32 t37, t29, 0;\n\t"
+        "and.b32 t38, %8, t37;\n\t"
+        "and.b32 t39, %9, t37;\n\t"
+        "and.b32 t40, %10, t37;\n\t"
+        "add.u32 t2, t2, t37;\n\t"
+        "add.cc.u32 t41, t33, t38;\n\t"
+        "addc.cc.u32 t42, t34, t39;\n\t"
+        "addc.cc.u32 t43, t35, t40;\n\t"
+        "addc.cc.u32 t44, t36, 0;\n\t"
+        "addc.u32 t45, t37, 0;\n\t"
+        "mov.b32 %0, t41;\n\t"
+        "mov.b32 %1, t42;\n\t"
+        "mov.b32 %2, t43;\n\t"
+        "mov.b32 %3, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[46];
+    t[0] = ptx_xor(x[2], x[6]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[2], t[4]);
+    t[6] = ptx_mul_lo(x[7], t[5]);
+    t[7] = ptx_mul_hi(x[7], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[1]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[6]);
+    t[9] = ptx_sub(x[1], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[6], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[6]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[4], t[2]);
+    t[16] = ptx_mul_hi(x[4], t[2]);
+    t[17] = ptx_mul_lo(x[6], t[2]);
+    t[18] = ptx_mul_hi(x[6], t[2]);
+    t[19] = ptx_mul_lo(x[5], t[2]);
+    t[20] = ptx_mul_hi(x[5], t[2]);
+    t[21] = ptx_mov(t[15]);
+    t[22] = ptx_add_cc(cf, t[16], t[19]);
+    t[23] = ptx_addc_cc(cf, t[17], t[20]);
+    t[24] = ptx_addc(cf, t[18], 0u);
+    t[25] = ptx_sub_cc(cf, x[3], t[21]);
+    t[26] = ptx_subc_cc(cf, x[0], t[22]);
+    t[27] = ptx_subc_cc(cf, x[1], t[23]);
+    t[28] = ptx_subc_cc(cf, x[2], t[24]);
+    t[29] = ptx_subc(cf, 0u, 0u);
+    t[30] = ptx_and(x[4], t[29]);
+    t[31] = ptx_and(x[5], t[29]);
+    t[32] = ptx_and(x[6], t[29]);
+    t[2] = ptx_add(t[2], t[29]);
+    t[33] = ptx_add_cc(cf, t[25], t[30]);
+    t[34] = ptx_addc_cc(cf, t[26], t[31]);
+    t[35] = ptx_addc_cc(cf, t[27], t[32]);
+    t[36] = ptx_addc_cc(cf, t[28], 0u);
+    t[37] = ptx_addc(cf, t[29], 0u);
+    t[38] = ptx_and(x[4], t[37]);
+    t[39] = ptx_and(x[5], t[37]);
+    t[40] = ptx_and(x[6], t[37]);
+    t[2] = ptx_add(t[2], t[37]);
+    t[41] = ptx_add_cc(cf, t[33], t[38]);
+    t[42] = ptx_addc_cc(cf, t[34], t[39]);
+    t[43] = ptx_addc_cc(cf, t[35], t[40]);
+    ptx_addc_cc(cf, t[36], 0u);
+    ptx_addc(cf, t[37], 0u);
+    y[0] = ptx_mov(t[41]);
+    y[1] = ptx_mov(t[42]);
+    y[2] = ptx_mov(t[43]);
+    y[3] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_3: a step that the loops below call; 32 instructions.
+struct sqrt_division_finish_3 {
+  static constexpr unsigned in_words = 8;
+  static constexpr unsigned out_words = 7;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<17>;\n\t"
+        "not.b32 t0, %14;\n\t"
+        "shr.b32 t1, %10, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t6, t2;\n\t"
+        "xor.b32 t3, %7, %8;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %7;\n\t"
+        "xor.b32 t4, %8, %9;\n\t"
+        "and.b32 t4, t4, t2;\n\t"
+        "xor.b32 t4, t4, %8;\n\t"
+        "and.b32 t5, %9, t6;\n\t"
+        "shr.b32 t7, %10, 6;\n\t"
+        "and.b32 t7, t7, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "not.b32 t12, t8;\n\t"
+        "xor.b32 t9, t3, t5;\n\t"
+        "and.b32 t9, t9, t8;\n\t"
+        "xor.b32 t9, t9, t3;\n\t"
+        "and.b32 t10, t4, t12;\n\t"
+        "and.b32 t11, t5, t12;\n\t"
+        "and.b32 t13, %10, 31;\n\t"
+        "shf.r.clamp.b32 t14, t9, t10, t13;\n\t"
+        "shf.r.clamp.b32 t15, t10, t11, t13;\n\t"
+        "shr.b32 t16, t11, t13;\n\t"
+        "and.b32 %0, %11, t0;\n\t"
+        "and.b32 %1, %12, t0;\n\t"
+        "and.b32 %2, %13, t0;\n\t"
+        "and.b32 %3, t14, t0;\n\t"
+        "and.b32 %4, t15, t0;\n\t"
+        "and.b32 %5, t16, t0;\n\t"
+        "and.b32 %6, %14, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[17];
+    t[0] = ptx_not(x[7]);
+    t[1] = ptx_shr(x[3], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[6] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_xor(x[1], x[2]);
+    t[4] = ptx_and(t[4], t[2]);
+    t[4] = ptx_xor(t[4], x[1]);
+    t[5] = ptx_and(x[2], t[6]);
+    t[7] = ptx_shr(x[3], 6u);
+    t[7] = ptx_and(t[7], 1u);
+    t[8] = ptx_sub(0u, t[7]);
+    t[12] = ptx_not(t[8]);
+    t[9] = ptx_xor(t[3], t[5]);
+    t[9] = ptx_and(t[9], t[8]);
+    t[9] = ptx_xor(t[9], t[3]);
+    t[10] = ptx_and(t[4], t[12]);
+    t[11] = ptx_and(t[5], t[12]);
+    t[13] = ptx_and(x[3], 31u);
+    t[14] = ptx_shf_r_clamp(t[9], t[10], t[13]);
+    t[15] = ptx_shf_r_clamp(t[10], t[11], t[13]);
+    t[16] = ptx_shr(t[11], t[13]);
+    y[0] = ptx_and(x[4], t[0]);
+    y[1] = ptx_and(x[5], t[0]);
+    y[2] = ptx_and(x[6], t[0]);
+    y[3] = ptx_and(t[14], t[0]);
+    y[4] = ptx_and(t[15], t[0]);
+    y[5] = ptx_and(t[16], t[0]);
+    y[6] = ptx_and(x[7], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_3: a step that the loops below call; 22 instructions.
+struct sqrt_newton_update_3 {
+  static constexpr unsigned in_words = 7;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<16>;\n\t"
+        "add.cc.u32 t0, %3, %6;\n\t"
+        "addc.cc.u32 t1, %4, %7;\n\t"
+        "addc.cc.u32 t2, %5, %8;\n\t"
+        "addc.u32 t3, 0, 0;\n\t"
+        "shf.r.clamp.b32 t4, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t5, t1, t2, 1;\n\t"
+        "shf.r.clamp.b32 t6, t2, t3, 1;\n\t"
+        "sub.cc.u32 t7, t4, %3;\n\t"
+        "subc.cc.u32 t8, t5, %4;\n\t"
+        "subc.cc.u32 t9, t6, %5;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "sub.u32 t11, %9, 1;\n\t"
+        "and.b32 t12, t10, t11;\n\t"
+        "xor.b32 t13, %3, t4;\n\t"
+        "and.b32 t13, t13, t12;\n\t"
+        "xor.b32 %0, %3, t13;\n\t"
+        "xor.b32 t14, %4, t5;\n\t"
+        "and.b32 t14, t14, t12;\n\t"
+        "xor.b32 %1, %4, t14;\n\t"
+        "xor.b32 t15, %5, t6;\n\t"
+        "and.b32 t15, t15, t12;\n\t"
+        "xor.b32 %2, %5, t15;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[16];
+    t[0] = ptx_add_cc(cf, x[0], x[3]);
+    t[1] = ptx_addc_cc(cf, x[1], x[4]);
+    t[2] = ptx_addc_cc(cf, x[2], x[5]);
+    t[3] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[5] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    t[6] = ptx_shf_r_clamp(t[2], t[3], 1u);
+    ptx_sub_cc(cf, t[4], x[0]);
+    ptx_subc_cc(cf, t[5], x[1]);
+    ptx_subc_cc(cf, t[6], x[2]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[11] = ptx_sub(x[6], 1u);
+    t[12] = ptx_and(t[10], t[11]);
+    t[13] = ptx_xor(x[0], t[4]);
+    t[13] = ptx_and(t[13], t[12]);
+    y[0] = ptx_xor(x[0], t[13]);
+    t[14] = ptx_xor(x[1], t[5]);
     t[14] = ptx_and(t[14], t[12]);
-    y[4] = ptx_xor(t[8], t[14]);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    t[15] = ptx_xor(t[9], t[1]);
+    y[1] = ptx_xor(x[1], t[14]);
+    t[15] = ptx_xor(x[2], t[6]);
     t[15] = ptx_and(t[15], t[12]);
-    y[5] = ptx_xor(t[9], t[15]);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    t[16] = ptx_xor(t[10], t[2]);
-    t[16] = ptx_and(t[16], t[12]);
-    y[6] = ptx_xor(t[10], t[16]);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    t[17] = ptx_xor(t[11], t[3]);
-    t[17] = ptx_and(t[17], t[12]);
-    y[7] = ptx_xor(t[11], t[17]);
+    y[2] = ptx_xor(x[2], t[15]);
+  }
+#endif
+};
+
+// sqrt_newton_check_3: a step that the loops below call; 70 instructions.
+struct sqrt_newton_check_3 {
+  static constexpr unsigned in_words = 9;
+  static constexpr unsigned out_words = 4;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<34>;\n\t"
+        "mul.lo.u32 t2, %6, %4;\n\t"
+        "mul.hi.u32 t3, %6, %4;\n\t"
+        "mul.lo.u32 t6, %5, %4;\n\t"
+        "mul.hi.u32 t7, %5, %4;\n\t"
+        "mul.lo.u32 t8, %6, %5;\n\t"
+        "mul.hi.u32 t9, %6, %5;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t6;\n\t"
+        "add.cc.u32 t2, t2, t7;\n\t"
+        "addc.cc.u32 t3, t3, t8;\n\t"
+        "addc.u32 t4, 0, t9;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.cc.u32 t3, t3, t3;\n\t"
+        "addc.cc.u32 t4, t4, t4;\n\t"
+        "addc.u32 t5, 0, 0;\n\t"
+        "mul.lo.u32 t0, %4, %4;\n\t"
+        "mad.hi.cc.u32 t1, %4, %4, t1;\n\t"
+        "madc.lo.cc.u32 t2, %5, %5, t2;\n\t"
+        "madc.hi.cc.u32 t3, %5, %5, t3;\n\t"
+        "madc.lo.cc.u32 t4, %6, %6, t4;\n\t"
+        "madc.hi.u32 t5, %6, %6, t5;\n\t"
+        "sub.cc.u32 t10, t0, %7;\n\t"
+        "subc.cc.u32 t11, t1, %8;\n\t"
+        "subc.cc.u32 t12, t2, %9;\n\t"
+        "subc.cc.u32 t13, t3, %10;\n\t"
+        "subc.cc.u32 t14, t4, %11;\n\t"
+        "subc.cc.u32 t15, t5, %12;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "shl.b32 t17, %4, 1;\n\t"
+        "shf.l.clamp.b32 t18, %4, %5, 1;\n\t"
+        "shf.l.clamp.b32 t19, %5, %6, 1;\n\t"
+        "shr.b32 t20, %6, 31;\n\t"
+        "sub.cc.u32 t17, t17, 1;\n\t"
+        "subc.cc.u32 t18, t18, 0;\n\t"
+        "subc.cc.u32 t19, t19, 0;\n\t"
+        "subc.u32 t20, t20, 0;\n\t"
+        "mov.b32 t21, 0;\n\t"
+        "mov.b32 t22, 0;\n\t"
+        "or.b32 t21, t21, t10;\n\t"
+        "xor.b32 t23, t10, t17;\n\t"
+        "or.b32 t22, t22, t23;\n\t"
+        "or.b32 t21, t21, t11;\n\t"
+        "xor.b32 t24, t11, t18;\n\t"
+        "or.b32 t22, t22, t24;\n\t"
+        "or.b32 t21, t21, t12;\n\t"
+        "xor.b32 t25, t12, t19;\n\t"
+        "or.b32 t22, t22, t25;\n\t"
+        "or.b32 t21, t21, t13;\n\t"
+        "xor.b32 t26, t13, t20;\n\t"
+        "or.b32 t22, t22, t26;\n\t"
+        "or.b32 t21, t21, t14;\n\t"
+        "xor.b32 t27, t14, 0;\n\t"
+        "or.b32 t22, t22, t27;\n\t"
+        "or.b32 t21, t21, t15;\n\t"
+        "xor.b32 t28, t15, 0;\n\t"
+        "or.b32 t22, t22, t28;\n\t"
+        "sub.cc.u32 t32, 0, t21;\n\t"
+        "subc.u32 t29, 0, 0;\n\t"
+        "not.b32 t30, t29;\n\t"
+        "not.b32 t16, t16;\n\t"
+        "and.b32 t29, t29, t16;\n\t"
+        "add.cc.u32 %0, %4, t29;\n\t"
+        "addc.cc.u32 %1, %5, t29;\n\t"
+        "addc.u32 %2, %6, t29;\n\t"
+        "sub.cc.u32 t33, 0, t22;\n\t"
+        "subc.u32 t31, 0, 0;\n\t"
+        "add.u32 t31, t31, 1;\n\t"
+        "and.b32 %3, t30, 1;\n\t"
+        "or.b32 %3, %3, t31;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[34];
+    t[2] = ptx_mul_lo(x[2], x[0]);
+    t[3] = ptx_mul_hi(x[2], x[0]);
+    t[6] = ptx_mul_lo(x[1], x[0]);
+    t[7] = ptx_mul_hi(x[1], x[0]);
+    t[8] = ptx_mul_lo(x[2], x[1]);
+    t[9] = ptx_mul_hi(x[2], x[1]);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[6]);
+    t[2] = ptx_add_cc(cf, t[2], t[7]);
+    t[3] = ptx_addc_cc(cf, t[3], t[8]);
+    t[4] = ptx_addc(cf, 0u, t[9]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc_cc(cf, t[3], t[3]);
+    t[4] = ptx_addc_cc(cf, t[4], t[4]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[2], t[4]);
+    t[5] = ptx_madc_hi(cf, x[2], x[2], t[5]);
+    t[10] = ptx_sub_cc(cf, t[0], x[3]);
+    t[11] = ptx_subc_cc(cf, t[1], x[4]);
+    t[12] = ptx_subc_cc(cf, t[2], x[5]);
+    t[13] = ptx_subc_cc(cf, t[3], x[6]);
+    t[14] = ptx_subc_cc(cf, t[4], x[7]);
+    t[15] = ptx_subc_cc(cf, t[5], x[8]);
+    t[16] = ptx_subc(cf, 0u, 0u);
+    t[17] = ptx_shl(x[0], 1u);
+    t[18] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[19] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    t[20] = ptx_shr(x[2], 31u);
+    t[17] = ptx_sub_cc(cf, t[17], 1u);
+    t[18] = ptx_subc_cc(cf, t[18], 0u);
+    t[19] = ptx_subc_cc(cf, t[19], 0u);
+    t[20] = ptx_subc(cf, t[20], 0u);
+    t[21] = ptx_mov(0u);
+    t[22] = ptx_mov(0u);
+    t[21] = ptx_or(t[21], t[10]);
+    t[23] = ptx_xor(t[10], t[17]);
+    t[22] = ptx_or(t[22], t[23]);
+    t[21] = ptx_or(t[21], t[11]);
+    t[24] = ptx_xor(t[11], t[18]);
+    t[22] = ptx_or(t[22], t[24]);
+    t[21] = ptx_or(t[21], t[12]);
+    t[25] = ptx_xor(t[12], t[19]);
+    t[22] = ptx_or(t[22], t[25]);
+    t[21] = ptx_or(t[21], t[13]);
+    t[26] = ptx_xor(t[13], t[20]);
+    t[22] = ptx_or(t[22], t[26]);
+    t[21] = ptx_or(t[21], t[14]);
+    t[27] = ptx_xor(t[14], 0u);
+    t[22] = ptx_or(t[22], t[27]);
+    t[21] = ptx_or(t[21], t[15]);
+    t[28] = ptx_xor(t[15], 0u);
+    t[22] = ptx_or(t[22], t[28]);
+    ptx_sub_cc(cf, 0u, t[21]);
+    t[29] = ptx_subc(cf, 0u, 0u);
+    t[30] = ptx_not(t[29]);
+    t[16] = ptx_not(t[16]);
+    t[29] = ptx_and(t[29], t[16]);
+    y[0] = ptx_add_cc(cf, x[0], t[29]);
+    y[1] = ptx_addc_cc(cf, x[1], t[29]);
+    y[2] = ptx_addc(cf, x[2], t[29]);
+    ptx_sub_cc(cf, 0u, t[22]);
+    t[31] = ptx_subc(cf, 0u, 0u);
+    t[31] = ptx_add(t[31], 1u);
+    y[3] = ptx_and(t[30], 1u);
+    y[3] = ptx_or(y[3], t[31]);
   }
 #endif
 };
@@ -14370,7 +18418,7 @@ struct gcd {
 #endif
 };
 
-// sqrt: floor(sqrt(a)); flag 1 where a is an exact square: the digit-by-digit square root, a step per bit of the root whatever a is; a loop around sqrt_step.
+// sqrt: floor(sqrt(a)); flag 1 where a is an exact square: digit by digit (a step per bit of the root) below 128 bits, from there Newton's iteration at doubling precision (a division and a square a level), the same steps whatever a is; a loop around sqrt_newton_start, sqrt_newton_root, sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, sqrt_division_normalize_3, sqrt_division_step_3, sqrt_division_finish_3, sqrt_newton_update_3, sqrt_newton_check_3.
 struct sqrt {
   static constexpr const char* name = "sqrt";
   static constexpr unsigned bits = 163;
@@ -14391,10 +18439,10 @@ struct sqrt {
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 4>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 3, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_3, sqrt_division_step_3, sqrt_division_finish_3, sqrt_newton_update_3, sqrt_newton_check_3, 2, 3>>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 4>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 3, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_3, sqrt_division_step_3, sqrt_division_finish_3, sqrt_newton_update_3, sqrt_newton_check_3, 2, 3>>(y, x); }
 #endif
 };
 

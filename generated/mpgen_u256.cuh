@@ -807,6 +807,50 @@ MPGEN_HOST_DEVICE void square_root_floor(uint32_t* y, const uint32_t* x) {
   y[N] = equal_mask<M>(s + M, zero) & 1u;
 }
 
+// One level of square_root_newton: s, the top Below limbs of the root's H, is
+// floor(sqrt(T')) for T' the top 2 Below limbs of a'; extended by all-ones limbs to Limbs
+// limbs it is above floor(sqrt(T)), T the top 2 Limbs limbs, by less than 2^(32 (Limbs -
+// Below)); one round (divide: T by s, s's top bit set; Update: the smaller of s and (s +
+// q) / 2) leaves the root or one more, and Check decides by s^2 against T (its word after
+// the limbs: whether T is a square).
+template <class Normalize, class Step, class Finish, class Update, class Check, unsigned Below, unsigned Limbs>
+struct root_level {
+  template <unsigned H>
+  MPGEN_HOST_DEVICE static void run(const uint32_t* a, uint32_t* s, uint32_t* exact) {
+    uint32_t* root = s + H - Limbs;
+    const uint32_t* top = a + 2 * (H - Limbs);
+    MPGEN_UNROLL for (unsigned k = 0; k < Limbs - Below; ++k) root[k] = ~0u;
+    uint32_t in[3 * Limbs], quotient[Limbs + 1], pair[2 * Limbs + 1], checked[Limbs + 1];
+    copy<2 * Limbs>(in, top);  // T, then s: divide's x
+    copy<Limbs>(in + 2 * Limbs, root);
+    divide<Normalize, Step, Finish, Limbs, true, true, false>(quotient, in);
+    copy<Limbs>(pair, root);
+    copy<Limbs + 1>(pair + Limbs, quotient);
+    apply<Update>(in, pair);  // the next s, then T: Check's x
+    copy<2 * Limbs>(in + Limbs, top);
+    apply<Check>(checked, in);
+    copy<Limbs>(root, checked);
+    *exact = checked[Limbs];
+  }
+};
+
+// y = floor(sqrt(a)) and the flag word (1 where a is an exact square) for x = a (N limbs)
+// by Newton's iteration at doubling precision on the root's H limbs (ops/sqrt.py): Start
+// gives a' = a 4^k (2H limbs, one of its top two bits set), the root of its top two limbs
+// in the top limb of s, k and a's nonzero mask; each of Levels (root_level, from 2 limbs
+// to H) makes s the root of more of a''s top limbs; Root shifts s back by k.
+template <class Start, class Root, unsigned N, unsigned H, class... Levels>
+MPGEN_HOST_DEVICE void square_root_newton(uint32_t* y, const uint32_t* x) {
+  uint32_t start[Start::out_words], last[H + 3];  // a' (2H), s (H), k, the mask; then s, k, the mask, exact
+  apply<Start>(start, x);
+  uint32_t exact = 0;
+  const int in_order[] = {(Levels::template run<H>(start, start + 2 * H, &exact), 0)...};
+  (void)in_order;
+  copy<H + 2>(last, start + 2 * H);
+  last[H + 2] = exact;
+  apply<Root>(y, last);
+}
+
 }  // namespace loops
 }  // namespace mpgen
 
@@ -13617,58 +13661,802 @@ struct gcd_finish {
 #endif
 };
 
-// sqrt_step: a step that the loops below call; 40 instructions.
-struct sqrt_step {
-  static constexpr unsigned in_words = 11;
-  static constexpr unsigned out_words = 10;
+// sqrt_newton_start: a step that the loops below call; 784 instructions.
+struct sqrt_newton_start {
+  static constexpr unsigned in_words = 8;
+  static constexpr unsigned out_words = 14;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<22>;\n\t"
-        "shl.b32 t0, %15, 2;\n\t"
-        "or.b32 t0, t0, %20;\n\t"
-        "shl.b32 t5, %10, 2;\n\t"
-        "or.b32 t5, t5, 1;\n\t"
-        "shf.l.clamp.b32 t1, %15, %16, 2;\n\t"
-        "shf.l.clamp.b32 t6, %10, %11, 2;\n\t"
-        "shf.l.clamp.b32 t2, %16, %17, 2;\n\t"
-        "shf.l.clamp.b32 t7, %11, %12, 2;\n\t"
-        "shf.l.clamp.b32 t3, %17, %18, 2;\n\t"
-        "shf.l.clamp.b32 t8, %12, %13, 2;\n\t"
-        "shf.l.clamp.b32 t4, %18, %19, 2;\n\t"
-        "shf.l.clamp.b32 t9, %13, %14, 2;\n\t"
-        "sub.cc.u32 t10, t0, t5;\n\t"
-        "subc.cc.u32 t11, t1, t6;\n\t"
-        "subc.cc.u32 t12, t2, t7;\n\t"
-        "subc.cc.u32 t13, t3, t8;\n\t"
-        "subc.cc.u32 t14, t4, t9;\n\t"
-        "subc.u32 t15, 0, 0;\n\t"
-        "add.u32 t16, t15, 1;\n\t"
-        "shl.b32 %0, %10, 1;\n\t"
-        "or.b32 %0, %0, t16;\n\t"
-        "xor.b32 t17, t10, t0;\n\t"
-        "and.b32 t17, t17, t15;\n\t"
-        "xor.b32 %5, t10, t17;\n\t"
-        "shf.l.clamp.b32 %1, %10, %11, 1;\n\t"
-        "xor.b32 t18, t11, t1;\n\t"
-        "and.b32 t18, t18, t15;\n\t"
-        "xor.b32 %6, t11, t18;\n\t"
-        "shf.l.clamp.b32 %2, %11, %12, 1;\n\t"
-        "xor.b32 t19, t12, t2;\n\t"
-        "and.b32 t19, t19, t15;\n\t"
-        "xor.b32 %7, t12, t19;\n\t"
-        "shf.l.clamp.b32 %3, %12, %13, 1;\n\t"
-        "xor.b32 t20, t13, t3;\n\t"
-        "and.b32 t20, t20, t15;\n\t"
-        "xor.b32 %8, t13, t20;\n\t"
-        "shf.l.clamp.b32 %4, %13, %14, 1;\n\t"
-        "xor.b32 t21, t14, t4;\n\t"
-        "and.b32 t21, t21, t15;\n\t"
-        "xor.b32 %9, t14, t21;\n\t"
+        ".reg .u32 t<513>;\n\t"
+        "clz.b32 t0, %14;\n\t"
+        "clz.b32 t3, %15;\n\t"
+        "shr.b32 t4, t3, 5;\n\t"
+        "sub.u32 t4, 0, t4;\n\t"
+        "and.b32 t0, t0, t4;\n\t"
+        "add.u32 t0, t0, t3;\n\t"
+        "clz.b32 t5, %16;\n\t"
+        "shr.b32 t6, t5, 5;\n\t"
+        "sub.u32 t6, 0, t6;\n\t"
+        "and.b32 t0, t0, t6;\n\t"
+        "add.u32 t0, t0, t5;\n\t"
+        "clz.b32 t7, %17;\n\t"
+        "shr.b32 t8, t7, 5;\n\t"
+        "sub.u32 t8, 0, t8;\n\t"
+        "and.b32 t0, t0, t8;\n\t"
+        "add.u32 t0, t0, t7;\n\t"
+        "clz.b32 t9, %18;\n\t"
+        "shr.b32 t10, t9, 5;\n\t"
+        "sub.u32 t10, 0, t10;\n\t"
+        "and.b32 t0, t0, t10;\n\t"
+        "add.u32 t0, t0, t9;\n\t"
+        "clz.b32 t11, %19;\n\t"
+        "shr.b32 t12, t11, 5;\n\t"
+        "sub.u32 t12, 0, t12;\n\t"
+        "and.b32 t0, t0, t12;\n\t"
+        "add.u32 t0, t0, t11;\n\t"
+        "clz.b32 t13, %20;\n\t"
+        "shr.b32 t14, t13, 5;\n\t"
+        "sub.u32 t14, 0, t14;\n\t"
+        "and.b32 t0, t0, t14;\n\t"
+        "add.u32 t0, t0, t13;\n\t"
+        "clz.b32 t15, %21;\n\t"
+        "shr.b32 t16, t15, 5;\n\t"
+        "sub.u32 t16, 0, t16;\n\t"
+        "and.b32 t0, t0, t16;\n\t"
+        "add.u32 t0, t0, t15;\n\t"
+        "and.b32 t1, t0, 4294967294;\n\t"
+        "shr.b32 t2, t1, 1;\n\t"
+        "shr.b32 t17, t1, 5;\n\t"
+        "and.b32 t17, t17, 1;\n\t"
+        "sub.u32 t18, 0, t17;\n\t"
+        "not.b32 t27, t18;\n\t"
+        "and.b32 t19, %14, t27;\n\t"
+        "xor.b32 t20, %15, %14;\n\t"
+        "and.b32 t20, t20, t18;\n\t"
+        "xor.b32 t20, t20, %15;\n\t"
+        "xor.b32 t21, %16, %15;\n\t"
+        "and.b32 t21, t21, t18;\n\t"
+        "xor.b32 t21, t21, %16;\n\t"
+        "xor.b32 t22, %17, %16;\n\t"
+        "and.b32 t22, t22, t18;\n\t"
+        "xor.b32 t22, t22, %17;\n\t"
+        "xor.b32 t23, %18, %17;\n\t"
+        "and.b32 t23, t23, t18;\n\t"
+        "xor.b32 t23, t23, %18;\n\t"
+        "xor.b32 t24, %19, %18;\n\t"
+        "and.b32 t24, t24, t18;\n\t"
+        "xor.b32 t24, t24, %19;\n\t"
+        "xor.b32 t25, %20, %19;\n\t"
+        "and.b32 t25, t25, t18;\n\t"
+        "xor.b32 t25, t25, %20;\n\t"
+        "xor.b32 t26, %21, %20;\n\t"
+        "and.b32 t26, t26, t18;\n\t"
+        "xor.b32 t26, t26, %21;\n\t"
+        "shr.b32 t28, t1, 6;\n\t"
+        "and.b32 t28, t28, 1;\n\t"
+        "sub.u32 t29, 0, t28;\n\t"
+        "not.b32 t38, t29;\n\t"
+        "and.b32 t30, t19, t38;\n\t"
+        "and.b32 t31, t20, t38;\n\t"
+        "xor.b32 t32, t21, t19;\n\t"
+        "and.b32 t32, t32, t29;\n\t"
+        "xor.b32 t32, t32, t21;\n\t"
+        "xor.b32 t33, t22, t20;\n\t"
+        "and.b32 t33, t33, t29;\n\t"
+        "xor.b32 t33, t33, t22;\n\t"
+        "xor.b32 t34, t23, t21;\n\t"
+        "and.b32 t34, t34, t29;\n\t"
+        "xor.b32 t34, t34, t23;\n\t"
+        "xor.b32 t35, t24, t22;\n\t"
+        "and.b32 t35, t35, t29;\n\t"
+        "xor.b32 t35, t35, t24;\n\t"
+        "xor.b32 t36, t25, t23;\n\t"
+        "and.b32 t36, t36, t29;\n\t"
+        "xor.b32 t36, t36, t25;\n\t"
+        "xor.b32 t37, t26, t24;\n\t"
+        "and.b32 t37, t37, t29;\n\t"
+        "xor.b32 t37, t37, t26;\n\t"
+        "shr.b32 t39, t1, 7;\n\t"
+        "and.b32 t39, t39, 1;\n\t"
+        "sub.u32 t40, 0, t39;\n\t"
+        "not.b32 t49, t40;\n\t"
+        "and.b32 t41, t30, t49;\n\t"
+        "and.b32 t42, t31, t49;\n\t"
+        "and.b32 t43, t32, t49;\n\t"
+        "and.b32 t44, t33, t49;\n\t"
+        "xor.b32 t45, t34, t30;\n\t"
+        "and.b32 t45, t45, t40;\n\t"
+        "xor.b32 t45, t45, t34;\n\t"
+        "xor.b32 t46, t35, t31;\n\t"
+        "and.b32 t46, t46, t40;\n\t"
+        "xor.b32 t46, t46, t35;\n\t"
+        "xor.b32 t47, t36, t32;\n\t"
+        "and.b32 t47, t47, t40;\n\t"
+        "xor.b32 t47, t47, t36;\n\t"
+        "xor.b32 t48, t37, t33;\n\t"
+        "and.b32 t48, t48, t40;\n\t"
+        "xor.b32 t48, t48, t37;\n\t"
+        "and.b32 t50, t1, 31;\n\t"
+        "shl.b32 t51, t41, t50;\n\t"
+        "shf.l.clamp.b32 t52, t41, t42, t50;\n\t"
+        "shf.l.clamp.b32 t53, t42, t43, t50;\n\t"
+        "shf.l.clamp.b32 t54, t43, t44, t50;\n\t"
+        "shf.l.clamp.b32 t55, t44, t45, t50;\n\t"
+        "shf.l.clamp.b32 t56, t45, t46, t50;\n\t"
+        "shf.l.clamp.b32 t57, t46, t47, t50;\n\t"
+        "shf.l.clamp.b32 t58, t47, t48, t50;\n\t"
+        "mov.b32 t59, 0;\n\t"
+        "mov.b32 t60, 0;\n\t"
+        "mov.b32 t61, 0;\n\t"
+        "shr.b32 t62, t58, 30;\n\t"
+        "and.b32 t62, t62, 3;\n\t"
+        "shf.l.clamp.b32 t64, t60, t61, 2;\n\t"
+        "shl.b32 t63, t60, 2;\n\t"
+        "or.b32 t63, t63, t62;\n\t"
+        "shl.b32 t65, t59, 2;\n\t"
+        "or.b32 t65, t65, 1;\n\t"
+        "shr.b32 t66, t59, 30;\n\t"
+        "sub.cc.u32 t67, t63, t65;\n\t"
+        "subc.cc.u32 t68, t64, t66;\n\t"
+        "subc.u32 t69, 0, 0;\n\t"
+        "xor.b32 t74, t67, t63;\n\t"
+        "and.b32 t74, t74, t69;\n\t"
+        "xor.b32 t70, t67, t74;\n\t"
+        "xor.b32 t75, t68, t64;\n\t"
+        "and.b32 t75, t75, t69;\n\t"
+        "xor.b32 t71, t68, t75;\n\t"
+        "add.u32 t72, t69, 1;\n\t"
+        "shl.b32 t73, t59, 1;\n\t"
+        "or.b32 t73, t73, t72;\n\t"
+        "shr.b32 t76, t58, 28;\n\t"
+        "and.b32 t76, t76, 3;\n\t"
+        "shf.l.clamp.b32 t78, t70, t71, 2;\n\t"
+        "shl.b32 t77, t70, 2;\n\t"
+        "or.b32 t77, t77, t76;\n\t"
+        "shl.b32 t79, t73, 2;\n\t"
+        "or.b32 t79, t79, 1;\n\t"
+        "shr.b32 t80, t73, 30;\n\t"
+        "sub.cc.u32 t81, t77, t79;\n\t"
+        "subc.cc.u32 t82, t78, t80;\n\t"
+        "subc.u32 t83, 0, 0;\n\t"
+        "xor.b32 t88, t81, t77;\n\t"
+        "and.b32 t88, t88, t83;\n\t"
+        "xor.b32 t84, t81, t88;\n\t"
+        "xor.b32 t89, t82, t78;\n\t"
+        "and.b32 t89, t89, t83;\n\t"
+        "xor.b32 t85, t82, t89;\n\t"
+        "add.u32 t86, t83, 1;\n\t"
+        "shl.b32 t87, t73, 1;\n\t"
+        "or.b32 t87, t87, t86;\n\t"
+        "shr.b32 t90, t58, 26;\n\t"
+        "and.b32 t90, t90, 3;\n\t"
+        "shf.l.clamp.b32 t92, t84, t85, 2;\n\t"
+        "shl.b32 t91, t84, 2;\n\t"
+        "or.b32 t91, t91, t90;\n\t"
+        "shl.b32 t93, t87, 2;\n\t"
+        "or.b32 t93, t93, 1;\n\t"
+        "shr.b32 t94, t87, 30;\n\t"
+        "sub.cc.u32 t95, t91, t93;\n\t"
+        "subc.cc.u32 t96, t92, t94;\n\t"
+        "subc.u32 t97, 0, 0;\n\t"
+        "xor.b32 t102, t95, t91;\n\t"
+        "and.b32 t102, t102, t97;\n\t"
+        "xor.b32 t98, t95, t102;\n\t"
+        "xor.b32 t103, t96, t92;\n\t"
+        "and.b32 t103, t103, t97;\n\t"
+        "xor.b32 t99, t96, t103;\n\t"
+        "add.u32 t100, t97, 1;\n\t"
+        "shl.b32 t101, t87, 1;\n\t"
+        "or.b32 t101, t101, t100;\n\t"
+        "shr.b32 t104, t58, 24;\n\t"
+        "and.b32 t104, t104, 3;\n\t"
+        "shf.l.clamp.b32 t106, t98, t99, 2;\n\t"
+        "shl.b32 t105, t98, 2;\n\t"
+        "or.b32 t105, t105, t104;\n\t"
+        "shl.b32 t107, t101, 2;\n\t"
+        "or.b32 t107, t107, 1;\n\t"
+        "shr.b32 t108, t101, 30;\n\t"
+        "sub.cc.u32 t109, t105, t107;\n\t"
+        "subc.cc.u32 t110, t106, t108;\n\t"
+        "subc.u32 t111, 0, 0;\n\t"
+        "xor.b32 t116, t109, t105;\n\t"
+        "and.b32 t116, t116, t111;\n\t"
+        "xor.b32 t112, t109, t116;\n\t"
+        "xor.b32 t117, t110, t106;\n\t"
+        "and.b32 t117, t117, t111;\n\t"
+        "xor.b32 t113, t110, t117;\n\t"
+        "add.u32 t114, t111, 1;\n\t"
+        "shl.b32 t115, t101, 1;\n\t"
+        "or.b32 t115, t115, t114;\n\t"
+        "shr.b32 t118, t58, 22;\n\t"
+        "and.b32 t118, t118, 3;\n\t"
+        "shf.l.clamp.b32 t120, t112, t113, 2;\n\t"
+        "shl.b32 t119, t112, 2;\n\t"
+        "or.b32 t119, t119, t118;\n\t"
+        "shl.b32 t121, t115, 2;\n\t"
+        "or.b32 t121, t121, 1;\n\t"
+        "shr.b32 t122, t115, 30;\n\t"
+        "sub.cc.u32 t123, t119, t121;\n\t"
+        "subc.cc.u32 t124, t120, t122;\n\t"
+        "subc.u32 t125, 0, 0;\n\t"
+        "xor.b32 t130, t123, t119;\n\t"
+        "and.b32 t130, t130, t125;\n\t"
+        "xor.b32 t126, t123, t130;\n\t"
+        "xor.b32 t131, t124, t120;\n\t"
+        "and.b32 t131, t131, t125;\n\t"
+        "xor.b32 t127, t124, t131;\n\t"
+        "add.u32 t128, t125, 1;\n\t"
+        "shl.b32 t129, t115, 1;\n\t"
+        "or.b32 t129, t129, t128;\n\t"
+        "shr.b32 t132, t58, 20;\n\t"
+        "and.b32 t132, t132, 3;\n\t"
+        "shf.l.clamp.b32 t134, t126, t127, 2;\n\t"
+        "shl.b32 t133, t126, 2;\n\t"
+        "or.b32 t133, t133, t132;\n\t"
+        "shl.b32 t135, t129, 2;\n\t"
+        "or.b32 t135, t135, 1;\n\t"
+        "shr.b32 t136, t129, 30;\n\t"
+        "sub.cc.u32 t137, t133, t135;\n\t"
+        "subc.cc.u32 t138, t134, t136;\n\t"
+        "subc.u32 t139, 0, 0;\n\t"
+        "xor.b32 t144, t137, t133;\n\t"
+        "and.b32 t144, t144, t139;\n\t"
+        "xor.b32 t140, t137, t144;\n\t"
+        "xor.b32 t145, t138, t134;\n\t"
+        "and.b32 t145, t145, t139;\n\t"
+        "xor.b32 t141, t138, t145;\n\t"
+        "add.u32 t142, t139, 1;\n\t"
+        "shl.b32 t143, t129, 1;\n\t"
+        "or.b32 t143, t143, t142;\n\t"
+        "shr.b32 t146, t58, 18;\n\t"
+        "and.b32 t146, t146, 3;\n\t"
+        "shf.l.clamp.b32 t148, t140, t141, 2;\n\t"
+        "shl.b32 t147, t140, 2;\n\t"
+        "or.b32 t147, t147, t146;\n\t"
+        "shl.b32 t149, t143, 2;\n\t"
+        "or.b32 t149, t149, 1;\n\t"
+        "shr.b32 t150, t143, 30;\n\t"
+        "sub.cc.u32 t151, t147, t149;\n\t"
+        "subc.cc.u32 t152, t148, t150;\n\t"
+        "subc.u32 t153, 0, 0;\n\t"
+        "xor.b32 t158, t151, t147;\n\t"
+        "and.b32 t158, t158, t153;\n\t"
+        "xor.b32 t154, t151, t158;\n\t"
+        "xor.b32 t159, t152, t148;\n\t"
+        "and.b32 t159, t159, t153;\n\t"
+        "xor.b32 t155, t152, t159;\n\t"
+        "add.u32 t156, t153, 1;\n\t"
+        "shl.b32 t157, t143, 1;\n\t"
+        "or.b32 t157, t157, t156;\n\t"
+        "shr.b32 t160, t58, 16;\n\t"
+        "and.b32 t160, t160, 3;\n\t"
+        "shf.l.clamp.b32 t162, t154, t155, 2;\n\t"
+        "shl.b32 t161, t154, 2;\n\t"
+        "or.b32 t161, t161, t160;\n\t"
+        "shl.b32 t163, t157, 2;\n\t"
+        "or.b32 t163, t163, 1;\n\t"
+        "shr.b32 t164, t157, 30;\n\t"
+        "sub.cc.u32 t165, t161, t163;\n\t"
+        "subc.cc.u32 t166, t162, t164;\n\t"
+        "subc.u32 t167, 0, 0;\n\t"
+        "xor.b32 t172, t165, t161;\n\t"
+        "and.b32 t172, t172, t167;\n\t"
+        "xor.b32 t168, t165, t172;\n\t"
+        "xor.b32 t173, t166, t162;\n\t"
+        "and.b32 t173, t173, t167;\n\t"
+        "xor.b32 t169, t166, t173;\n\t"
+        "add.u32 t170, t167, 1;\n\t"
+        "shl.b32 t171, t157, 1;\n\t"
+        "or.b32 t171, t171, t170;\n\t"
+        "shr.b32 t174, t58, 14;\n\t"
+        "and.b32 t174, t174, 3;\n\t"
+        "shf.l.clamp.b32 t176, t168, t169, 2;\n\t"
+        "shl.b32 t175, t168, 2;\n\t"
+        "or.b32 t175, t175, t174;\n\t"
+        "shl.b32 t177, t171, 2;\n\t"
+        "or.b32 t177, t177, 1;\n\t"
+        "shr.b32 t178, t171, 30;\n\t"
+        "sub.cc.u32 t179, t175, t177;\n\t"
+        "subc.cc.u32 t180, t176, t178;\n\t"
+        "subc.u32 t181, 0, 0;\n\t"
+        "xor.b32 t186, t179, t175;\n\t"
+        "and.b32 t186, t186, t181;\n\t"
+        "xor.b32 t182, t179, t186;\n\t"
+        "xor.b32 t187, t180, t176;\n\t"
+        "and.b32 t187, t187, t181;\n\t"
+        "xor.b32 t183, t180, t187;\n\t"
+        "add.u32 t184, t181, 1;\n\t"
+        "shl.b32 t185, t171, 1;\n\t"
+        "or.b32 t185, t185, t184;\n\t"
+        "shr.b32 t188, t58, 12;\n\t"
+        "and.b32 t188, t188, 3;\n\t"
+        "shf.l.clamp.b32 t190, t182, t183, 2;\n\t"
+        "shl.b32 t189, t182, 2;\n\t"
+        "or.b32 t189, t189, t188;\n\t"
+        "shl.b32 t191, t185, 2;\n\t"
+        "or.b32 t191, t191, 1;\n\t"
+        "shr.b32 t192, t185, 30;\n\t"
+        "sub.cc.u32 t193, t189, t191;\n\t"
+        "subc.cc.u32 t194, t190, t192;\n\t"
+        "subc.u32 t195, 0, 0;\n\t"
+        "xor.b32 t200, t193, t189;\n\t"
+        "and.b32 t200, t200, t195;\n\t"
+        "xor.b32 t196, t193, t200;\n\t"
+        "xor.b32 t201, t194, t190;\n\t"
+        "and.b32 t201, t201, t195;\n\t"
+        "xor.b32 t197, t194, t201;\n\t"
+        "add.u32 t198, t195, 1;\n\t"
+        "shl.b32 t199, t185, 1;\n\t"
+        "or.b32 t199, t199, t198;\n\t"
+        "shr.b32 t202, t58, 10;\n\t"
+        "and.b32 t202, t202, 3;\n\t"
+        "shf.l.clamp.b32 t204, t196, t197, 2;\n\t"
+        "shl.b32 t203, t196, 2;\n\t"
+        "or.b32 t203, t203, t202;\n\t"
+        "shl.b32 t205, t199, 2;\n\t"
+        "or.b32 t205, t205, 1;\n\t"
+        "shr.b32 t206, t199, 30;\n\t"
+        "sub.cc.u32 t207, t203, t205;\n\t"
+        "subc.cc.u32 t208, t204, t206;\n\t"
+        "subc.u32 t209, 0, 0;\n\t"
+        "xor.b32 t214, t207, t203;\n\t"
+        "and.b32 t214, t214, t209;\n\t"
+        "xor.b32 t210, t207, t214;\n\t"
+        "xor.b32 t215, t208, t204;\n\t"
+        "and.b32 t215, t215, t209;\n\t"
+        "xor.b32 t211, t208, t215;\n\t"
+        "add.u32 t212, t209, 1;\n\t"
+        "shl.b32 t213, t199, 1;\n\t"
+        "or.b32 t213, t213, t212;\n\t"
+        "shr.b32 t216, t58, 8;\n\t"
+        "and.b32 t216, t216, 3;\n\t"
+        "shf.l.clamp.b32 t218, t210, t211, 2;\n\t"
+        "shl.b32 t217, t210, 2;\n\t"
+        "or.b32 t217, t217, t216;\n\t"
+        "shl.b32 t219, t213, 2;\n\t"
+        "or.b32 t219, t219, 1;\n\t"
+        "shr.b32 t220, t213, 30;\n\t"
+        "sub.cc.u32 t221, t217, t219;\n\t"
+        "subc.cc.u32 t222, t218, t220;\n\t"
+        "subc.u32 t223, 0, 0;\n\t"
+        "xor.b32 t228, t221, t217;\n\t"
+        "and.b32 t228, t228, t223;\n\t"
+        "xor.b32 t224, t221, t228;\n\t"
+        "xor.b32 t229, t222, t218;\n\t"
+        "and.b32 t229, t229, t223;\n\t"
+        "xor.b32 t225, t222, t229;\n\t"
+        "add.u32 t226, t223, 1;\n\t"
+        "shl.b32 t227, t213, 1;\n\t"
+        "or.b32 t227, t227, t226;\n\t"
+        "shr.b32 t230, t58, 6;\n\t"
+        "and.b32 t230, t230, 3;\n\t"
+        "shf.l.clamp.b32 t232, t224, t225, 2;\n\t"
+        "shl.b32 t231, t224, 2;\n\t"
+        "or.b32 t231, t231, t230;\n\t"
+        "shl.b32 t233, t227, 2;\n\t"
+        "or.b32 t233, t233, 1;\n\t"
+        "shr.b32 t234, t227, 30;\n\t"
+        "sub.cc.u32 t235, t231, t233;\n\t"
+        "subc.cc.u32 t236, t232, t234;\n\t"
+        "subc.u32 t237, 0, 0;\n\t"
+        "xor.b32 t242, t235, t231;\n\t"
+        "and.b32 t242, t242, t237;\n\t"
+        "xor.b32 t238, t235, t242;\n\t"
+        "xor.b32 t243, t236, t232;\n\t"
+        "and.b32 t243, t243, t237;\n\t"
+        "xor.b32 t239, t236, t243;\n\t"
+        "add.u32 t240, t237, 1;\n\t"
+        "shl.b32 t241, t227, 1;\n\t"
+        "or.b32 t241, t241, t240;\n\t"
+        "shr.b32 t244, t58, 4;\n\t"
+        "and.b32 t244, t244, 3;\n\t"
+        "shf.l.clamp.b32 t246, t238, t239, 2;\n\t"
+        "shl.b32 t245, t238, 2;\n\t"
+        "or.b32 t245, t245, t244;\n\t"
+        "shl.b32 t247, t241, 2;\n\t"
+        "or.b32 t247, t247, 1;\n\t"
+        "shr.b32 t248, t241, 30;\n\t"
+        "sub.cc.u32 t249, t245, t247;\n\t"
+        "subc.cc.u32 t250, t246, t248;\n\t"
+        "subc.u32 t251, 0, 0;\n\t"
+        "xor.b32 t256, t249, t245;\n\t"
+        "and.b32 t256, t256, t251;\n\t"
+        "xor.b32 t252, t249, t256;\n\t"
+        "xor.b32 t257, t250, t246;\n\t"
+        "and.b32 t257, t257, t251;\n\t"
+        "xor.b32 t253, t250, t257;\n\t"
+        "add.u32 t254, t251, 1;\n\t"
+        "shl.b32 t255, t241, 1;\n\t"
+        "or.b32 t255, t255, t254;\n\t"
+        "shr.b32 t258, t58, 2;\n\t"
+        "and.b32 t258, t258, 3;\n\t"
+        "shf.l.clamp.b32 t260, t252, t253, 2;\n\t"
+        "shl.b32 t259, t252, 2;\n\t"
+        "or.b32 t259, t259, t258;\n\t"
+        "shl.b32 t261, t255, 2;\n\t"
+        "or.b32 t261, t261, 1;\n\t"
+        "shr.b32 t262, t255, 30;\n\t"
+        "sub.cc.u32 t263, t259, t261;\n\t"
+        "subc.cc.u32 t264, t260, t262;\n\t"
+        "subc.u32 t265, 0, 0;\n\t"
+        "xor.b32 t270, t263, t259;\n\t"
+        "and.b32 t270, t270, t265;\n\t"
+        "xor.b32 t266, t263, t270;\n\t"
+        "xor.b32 t271, t264, t260;\n\t"
+        "and.b32 t271, t271, t265;\n\t"
+        "xor.b32 t267, t264, t271;\n\t"
+        "add.u32 t268, t265, 1;\n\t"
+        "shl.b32 t269, t255, 1;\n\t"
+        "or.b32 t269, t269, t268;\n\t"
+        "shr.b32 t272, t58, 0;\n\t"
+        "and.b32 t272, t272, 3;\n\t"
+        "shf.l.clamp.b32 t274, t266, t267, 2;\n\t"
+        "shl.b32 t273, t266, 2;\n\t"
+        "or.b32 t273, t273, t272;\n\t"
+        "shl.b32 t275, t269, 2;\n\t"
+        "or.b32 t275, t275, 1;\n\t"
+        "shr.b32 t276, t269, 30;\n\t"
+        "sub.cc.u32 t277, t273, t275;\n\t"
+        "subc.cc.u32 t278, t274, t276;\n\t"
+        "subc.u32 t279, 0, 0;\n\t"
+        "xor.b32 t284, t277, t273;\n\t"
+        "and.b32 t284, t284, t279;\n\t"
+        "xor.b32 t280, t277, t284;\n\t"
+        "xor.b32 t285, t278, t274;\n\t"
+        "and.b32 t285, t285, t279;\n\t"
+        "xor.b32 t281, t278, t285;\n\t"
+        "add.u32 t282, t279, 1;\n\t"
+        "shl.b32 t283, t269, 1;\n\t"
+        "or.b32 t283, t283, t282;\n\t"
+        "shr.b32 t286, t57, 30;\n\t"
+        "and.b32 t286, t286, 3;\n\t"
+        "shf.l.clamp.b32 t288, t280, t281, 2;\n\t"
+        "shl.b32 t287, t280, 2;\n\t"
+        "or.b32 t287, t287, t286;\n\t"
+        "shl.b32 t289, t283, 2;\n\t"
+        "or.b32 t289, t289, 1;\n\t"
+        "shr.b32 t290, t283, 30;\n\t"
+        "sub.cc.u32 t291, t287, t289;\n\t"
+        "subc.cc.u32 t292, t288, t290;\n\t"
+        "subc.u32 t293, 0, 0;\n\t"
+        "xor.b32 t298, t291, t287;\n\t"
+        "and.b32 t298, t298, t293;\n\t"
+        "xor.b32 t294, t291, t298;\n\t"
+        "xor.b32 t299, t292, t288;\n\t"
+        "and.b32 t299, t299, t293;\n\t"
+        "xor.b32 t295, t292, t299;\n\t"
+        "add.u32 t296, t293, 1;\n\t"
+        "shl.b32 t297, t283, 1;\n\t"
+        "or.b32 t297, t297, t296;\n\t"
+        "shr.b32 t300, t57, 28;\n\t"
+        "and.b32 t300, t300, 3;\n\t"
+        "shf.l.clamp.b32 t302, t294, t295, 2;\n\t"
+        "shl.b32 t301, t294, 2;\n\t"
+        "or.b32 t301, t301, t300;\n\t"
+        "shl.b32 t303, t297, 2;\n\t"
+        "or.b32 t303, t303, 1;\n\t"
+        "shr.b32 t304, t297, 30;\n\t"
+        "sub.cc.u32 t305, t301, t303;\n\t"
+        "subc.cc.u32 t306, t302, t304;\n\t"
+        "subc.u32 t307, 0, 0;\n\t"
+        "xor.b32 t312, t305, t301;\n\t"
+        "and.b32 t312, t312, t307;\n\t"
+        "xor.b32 t308, t305, t312;\n\t"
+        "xor.b32 t313, t306, t302;\n\t"
+        "and.b32 t313, t313, t307;\n\t"
+        "xor.b32 t309, t306, t313;\n\t"
+        "add.u32 t310, t307, 1;\n\t"
+        "shl.b32 t311, t297, 1;\n\t"
+        "or.b32 t311, t311, t310;\n\t"
+        "shr.b32 t314, t57, 26;\n\t"
+        "and.b32 t314, t314, 3;\n\t"
+        "shf.l.clamp.b32 t316, t308, t309, 2;\n\t"
+        "shl.b32 t315, t308, 2;\n\t"
+        "or.b32 t315, t315, t314;\n\t"
+        "shl.b32 t317, t311, 2;\n\t"
+        "or.b32 t317, t317, 1;\n\t"
+        "shr.b32 t318, t311, 30;\n\t"
+        "sub.cc.u32 t319, t315, t317;\n\t"
+        "subc.cc.u32 t320, t316, t318;\n\t"
+        "subc.u32 t321, 0, 0;\n\t"
+        "xor.b32 t326, t319, t315;\n\t"
+        "and.b32 t326, t326, t321;\n\t"
+        "xor.b32 t322, t319, t326;\n\t"
+        "xor.b32 t327, t320, t316;\n\t"
+        "and.b32 t327, t327, t321;\n\t"
+        "xor.b32 t323, t320, t327;\n\t"
+        "add.u32 t324, t321, 1;\n\t"
+        "shl.b32 t325, t311, 1;\n\t"
+        "or.b32 t325, t325, t324;\n\t"
+        "shr.b32 t328, t57, 24;\n\t"
+        "and.b32 t328, t328, 3;\n\t"
+        "shf.l.clamp.b32 t330, t322, t323, 2;\n\t"
+        "shl.b32 t329, t322, 2;\n\t"
+        "or.b32 t329, t329, t328;\n\t"
+        "shl.b32 t331, t325, 2;\n\t"
+        "or.b32 t331, t331, 1;\n\t"
+        "shr.b32 t332, t325, 30;\n\t"
+        "sub.cc.u32 t333, t329, t331;\n\t"
+        "subc.cc.u32 t334, t330, t332;\n\t"
+        "subc.u32 t335, 0, 0;\n\t"
+        "xor.b32 t340, t333, t329;\n\t"
+        "and.b32 t340, t340, t335;\n\t"
+        "xor.b32 t336, t333, t340;\n\t"
+        "xor.b32 t341, t334, t330;\n\t"
+        "and.b32 t341, t341, t335;\n\t"
+        "xor.b32 t337, t334, t341;\n\t"
+        "add.u32 t338, t335, 1;\n\t"
+        "shl.b32 t339, t325, 1;\n\t"
+        "or.b32 t339, t339, t338;\n\t"
+        "shr.b32 t342, t57, 22;\n\t"
+        "and.b32 t342, t342, 3;\n\t"
+        "shf.l.clamp.b32 t344, t336, t337, 2;\n\t"
+        "shl.b32 t343, t336, 2;\n\t"
+        "or.b32 t343, t343, t342;\n\t"
+        "shl.b32 t345, t339, 2;\n\t"
+        "or.b32 t345, t345, 1;\n\t"
+        "shr.b32 t346, t339, 30;\n\t"
+        "sub.cc.u32 t347, t343, t345;\n\t"
+        "subc.cc.u32 t348, t344, t346;\n\t"
+        "subc.u32 t349, 0, 0;\n\t"
+        "xor.b32 t354, t347, t343;\n\t"
+        "and.b32 t354, t354, t349;\n\t"
+        "xor.b32 t350, t347, t354;\n\t"
+        "xor.b32 t355, t348, t344;\n\t"
+        "and.b32 t355, t355, t349;\n\t"
+        "xor.b32 t351, t348, t355;\n\t"
+        "add.u32 t352, t349, 1;\n\t"
+        "shl.b32 t353, t339, 1;\n\t"
+        "or.b32 t353, t353, t352;\n\t"
+        "shr.b32 t356, t57, 20;\n\t"
+        "and.b32 t356, t356, 3;\n\t"
+        "shf.l.clamp.b32 t358, t350, t351, 2;\n\t"
+        "shl.b32 t357, t350, 2;\n\t"
+        "or.b32 t357, t357, t356;\n\t"
+        "shl.b32 t359, t353, 2;\n\t"
+        "or.b32 t359, t359, 1;\n\t"
+        "shr.b32 t360, t353, 30;\n\t"
+        "sub.cc.u32 t361, t357, t359;\n\t"
+        "subc.cc.u32 t362, t358, t360;\n\t"
+        "subc.u32 t363, 0, 0;\n\t"
+        "xor.b32 t368, t361, t357;\n\t"
+        "and.b32 t368, t368, t363;\n\t"
+        "xor.b32 t364, t361, t368;\n\t"
+        "xor.b32 t369, t362, t358;\n\t"
+        "and.b32 t369, t369, t363;\n\t"
+        "xor.b32 t365, t362, t369;\n\t"
+        "add.u32 t366, t363, 1;\n\t"
+        "shl.b32 t367, t353, 1;\n\t"
+        "or.b32 t367, t367, t366;\n\t"
+        "shr.b32 t370, t57, 18;\n\t"
+        "and.b32 t370, t370, 3;\n\t"
+        "shf.l.clamp.b32 t372, t364, t365, 2;\n\t"
+        "shl.b32 t371, t364, 2;\n\t"
+        "or.b32 t371, t371, t370;\n\t"
+        "shl.b32 t373, t367, 2;\n\t"
+        "or.b32 t373, t373, 1;\n\t"
+        "shr.b32 t374, t367, 30;\n\t"
+        "sub.cc.u32 t375, t371, t373;\n\t"
+        "subc.cc.u32 t376, t372, t374;\n\t"
+        "subc.u32 t377, 0, 0;\n\t"
+        "xor.b32 t382, t375, t371;\n\t"
+        "and.b32 t382, t382, t377;\n\t"
+        "xor.b32 t378, t375, t382;\n\t"
+        "xor.b32 t383, t376, t372;\n\t"
+        "and.b32 t383, t383, t377;\n\t"
+        "xor.b32 t379, t376, t383;\n\t"
+        "add.u32 t380, t377, 1;\n\t"
+        "shl.b32 t381, t367, 1;\n\t"
+        "or.b32 t381, t381, t380;\n\t"
+        "shr.b32 t384, t57, 16;\n\t"
+        "and.b32 t384, t384, 3;\n\t"
+        "shf.l.clamp.b32 t386, t378, t379, 2;\n\t"
+        "shl.b32 t385, t378, 2;\n\t"
+        "or.b32 t385, t385, t384;\n\t"
+        "shl.b32 t387, t381, 2;\n\t"
+        "or.b32 t387, t387, 1;\n\t"
+        "shr.b32 t388, t381, 30;\n\t"
+        "sub.cc.u32 t389, t385, t387;\n\t"
+        "subc.cc.u32 t390, t386, t388;\n\t"
+        "subc.u32 t391, 0, 0;\n\t"
+        "xor.b32 t396, t389, t385;\n\t"
+        "and.b32 t396, t396, t391;\n\t"
+        "xor.b32 t392, t389, t396;\n\t"
+        "xor.b32 t397, t390, t386;\n\t"
+        "and.b32 t397, t397, t391;\n\t"
+        "xor.b32 t393, t390, t397;\n\t"
+        "add.u32 t394, t391, 1;\n\t"
+        "shl.b32 t395, t381, 1;\n\t"
+        "or.b32 t395, t395, t394;\n\t"
+        "shr.b32 t398, t57, 14;\n\t"
+        "and.b32 t398, t398, 3;\n\t"
+        "shf.l.clamp.b32 t400, t392, t393, 2;\n\t"
+        "shl.b32 t399, t392, 2;\n\t"
+        "or.b32 t399, t399, t398;\n\t"
+        "shl.b32 t401, t395, 2;\n\t"
+        "or.b32 t401, t401, 1;\n\t"
+        "shr.b32 t402, t395, 30;\n\t"
+        "sub.cc.u32 t403, t399, t401;\n\t"
+        "subc.cc.u32 t404, t400, t402;\n\t"
+        "subc.u32 t405, 0, 0;\n\t"
+        "xor.b32 t410, t403, t399;\n\t"
+        "and.b32 t410, t410, t405;\n\t"
+        "xor.b32 t406, t403, t410;\n\t"
+        "xor.b32 t411, t404, t400;\n\t"
+        "and.b32 t411, t411, t405;\n\t"
+        "xor.b32 t407, t404, t411;\n\t"
+        "add.u32 t408, t405, 1;\n\t"
+        "shl.b32 t409, t395, 1;\n\t"
+        "or.b32 t409, t409, t408;\n\t"
+        "shr.b32 t412, t57, 12;\n\t"
+        "and.b32 t412, t412, 3;\n\t"
+        "shf.l.clamp.b32 t414, t406, t407, 2;\n\t"
+        "shl.b32 t413, t406, 2;\n\t"
+        "or.b32 t413, t413, t412;\n\t"
+        "shl.b32 t415, t409, 2;\n\t"
+        "or.b32 t415, t415, 1;\n\t"
+        "shr.b32 t416, t409, 30;\n\t"
+        "sub.cc.u32 t417, t413, t415;\n\t"
+        "subc.cc.u32 t418, t414, t416;\n\t"
+        "subc.u32 t419, 0, 0;\n\t"
+        "xor.b32 t424, t417, t413;\n\t"
+        "and.b32 t424, t424, t419;\n\t"
+        "xor.b32 t420, t417, t424;\n\t"
+        "xor.b32 t425, t418, t414;\n\t"
+        "and.b32 t425, t425, t419;\n\t"
+        "xor.b32 t421, t418, t425;\n\t"
+        "add.u32 t422, t419, 1;\n\t"
+        "shl.b32 t423, t409, 1;\n\t"
+        "or.b32 t423, t423, t422;\n\t"
+        "shr.b32 t426, t57, 10;\n\t"
+        "and.b32 t426, t426, 3;\n\t"
+        "shf.l.clamp.b32 t428, t420, t421, 2;\n\t"
+        "shl.b32 t427, t420, 2;\n\t"
+        "or.b32 t427, t427, t426;\n\t"
+        "shl.b32 t429, t423, 2;\n\t"
+        "or.b32 t429, t429, 1;\n\t"
+        "shr.b32 t430, t423, 30;\n\t"
+        "sub.cc.u32 t431, t427, t429;\n\t"
+        "subc.cc.u32 t432, t428, t430;\n\t"
+        "subc.u32 t433, 0, 0;\n\t"
+        "xor.b32 t438, t431, t427;\n\t"
+        "and.b32 t438, t438, t433;\n\t"
+        "xor.b32 t434, t431, t438;\n\t"
+        "xor.b32 t439, t432, t428;\n\t"
+        "and.b32 t439, t439, t433;\n\t"
+        "xor.b32 t435, t432, t439;\n\t"
+        "add.u32 t436, t433, 1;\n\t"
+        "shl.b32 t437, t423, 1;\n\t"
+        "or.b32 t437, t437, t436;\n\t"
+        "shr.b32 t440, t57, 8;\n\t"
+        "and.b32 t440, t440, 3;\n\t"
+        "shf.l.clamp.b32 t442, t434, t435, 2;\n\t"
+        "shl.b32 t441, t434, 2;\n\t"
+        "or.b32 t441, t441, t440;\n\t"
+        "shl.b32 t443, t437, 2;\n\t"
+        "or.b32 t443, t443, 1;\n\t"
+        "shr.b32 t444, t437, 30;\n\t"
+        "sub.cc.u32 t445, t441, t443;\n\t"
+        "subc.cc.u32 t446, t442, t444;\n\t"
+        "subc.u32 t447, 0, 0;\n\t"
+        "xor.b32 t452, t445, t441;\n\t"
+        "and.b32 t452, t452, t447;\n\t"
+        "xor.b32 t448, t445, t452;\n\t"
+        "xor.b32 t453, t446, t442;\n\t"
+        "and.b32 t453, t453, t447;\n\t"
+        "xor.b32 t449, t446, t453;\n\t"
+        "add.u32 t450, t447, 1;\n\t"
+        "shl.b32 t451, t437, 1;\n\t"
+        "or.b32 t451, t451, t450;\n\t"
+        "shr.b32 t454, t57, 6;\n\t"
+        "and.b32 t454, t454, 3;\n\t"
+        "shf.l.clamp.b32 t456, t448, t449, 2;\n\t"
+        "shl.b32 t455, t448, 2;\n\t"
+        "or.b32 t455, t455, t454;\n\t"
+        "shl.b32 t457, t451, 2;\n\t"
+        "or.b32 t457, t457, 1;\n\t"
+        "shr.b32 t458, t451, 30;\n\t"
+        "sub.cc.u32 t459, t455, t457;\n\t"
+        "subc.cc.u32 t460, t456, t458;\n\t"
+        "subc.u32 t461, 0, 0;\n\t"
+        "xor.b32 t466, t459, t455;\n\t"
+        "and.b32 t466, t466, t461;\n\t"
+        "xor.b32 t462, t459, t466;\n\t"
+        "xor.b32 t467, t460, t456;\n\t"
+        "and.b32 t467, t467, t461;\n\t"
+        "xor.b32 t463, t460, t467;\n\t"
+        "add.u32 t464, t461, 1;\n\t"
+        "shl.b32 t465, t451, 1;\n\t"
+        "or.b32 t465, t465, t464;\n\t"
+        "shr.b32 t468, t57, 4;\n\t"
+        "and.b32 t468, t468, 3;\n\t"
+        "shf.l.clamp.b32 t470, t462, t463, 2;\n\t"
+        "shl.b32 t469, t462, 2;\n\t"
+        "or.b32 t469, t469, t468;\n\t"
+        "shl.b32 t471, t465, 2;\n\t"
+        "or.b32 t471, t471, 1;\n\t"
+        "shr.b32 t472, t465, 30;\n\t"
+        "sub.cc.u32 t473, t469, t471;\n\t"
+        "subc.cc.u32 t474, t470, t472;\n\t"
+        "subc.u32 t475, 0, 0;\n\t"
+        "xor.b32 t480, t473, t469;\n\t"
+        "and.b32 t480, t480, t475;\n\t"
+        "xor.b32 t476, t473, t480;\n\t"
+        "xor.b32 t481, t474, t470;\n\t"
+        "and.b32 t481, t481, t475;\n\t"
+        "xor.b32 t477, t474, t481;\n\t"
+        "add.u32 t478, t475, 1;\n\t"
+        "shl.b32 t479, t465, 1;\n\t"
+        "or.b32 t479, t479, t478;\n\t"
+        "shr.b32 t482, t57, 2;\n\t"
+        "and.b32 t482, t482, 3;\n\t"
+        "shf.l.clamp.b32 t484, t476, t477, 2;\n\t"
+        "shl.b32 t483, t476, 2;\n\t"
+        "or.b32 t483, t483, t482;\n\t"
+        "shl.b32 t485, t479, 2;\n\t"
+        "or.b32 t485, t485, 1;\n\t"
+        "shr.b32 t486, t479, 30;\n\t"
+        "sub.cc.u32 t487, t483, t485;\n\t"
+        "subc.cc.u32 t488, t484, t486;\n\t"
+        "subc.u32 t489, 0, 0;\n\t"
+        "xor.b32 t494, t487, t483;\n\t"
+        "and.b32 t494, t494, t489;\n\t"
+        "xor.b32 t490, t487, t494;\n\t"
+        "xor.b32 t495, t488, t484;\n\t"
+        "and.b32 t495, t495, t489;\n\t"
+        "xor.b32 t491, t488, t495;\n\t"
+        "add.u32 t492, t489, 1;\n\t"
+        "shl.b32 t493, t479, 1;\n\t"
+        "or.b32 t493, t493, t492;\n\t"
+        "shr.b32 t496, t57, 0;\n\t"
+        "and.b32 t496, t496, 3;\n\t"
+        "shf.l.clamp.b32 t498, t490, t491, 2;\n\t"
+        "shl.b32 t497, t490, 2;\n\t"
+        "or.b32 t497, t497, t496;\n\t"
+        "shl.b32 t499, t493, 2;\n\t"
+        "or.b32 t499, t499, 1;\n\t"
+        "shr.b32 t500, t493, 30;\n\t"
+        "sub.cc.u32 t501, t497, t499;\n\t"
+        "subc.cc.u32 t502, t498, t500;\n\t"
+        "subc.u32 t503, 0, 0;\n\t"
+        "xor.b32 t508, t501, t497;\n\t"
+        "and.b32 t508, t508, t503;\n\t"
+        "xor.b32 t504, t501, t508;\n\t"
+        "xor.b32 t509, t502, t498;\n\t"
+        "and.b32 t509, t509, t503;\n\t"
+        "xor.b32 t505, t502, t509;\n\t"
+        "add.u32 t506, t503, 1;\n\t"
+        "shl.b32 t507, t493, 1;\n\t"
+        "or.b32 t507, t507, t506;\n\t"
+        "mov.b32 t510, %14;\n\t"
+        "or.b32 t510, t510, %15;\n\t"
+        "or.b32 t510, t510, %16;\n\t"
+        "or.b32 t510, t510, %17;\n\t"
+        "or.b32 t510, t510, %18;\n\t"
+        "or.b32 t510, t510, %19;\n\t"
+        "or.b32 t510, t510, %20;\n\t"
+        "or.b32 t510, t510, %21;\n\t"
+        "sub.cc.u32 t511, 0, t510;\n\t"
+        "subc.u32 t512, 0, 0;\n\t"
+        "mov.b32 %0, t51;\n\t"
+        "mov.b32 %1, t52;\n\t"
+        "mov.b32 %2, t53;\n\t"
+        "mov.b32 %3, t54;\n\t"
+        "mov.b32 %4, t55;\n\t"
+        "mov.b32 %5, t56;\n\t"
+        "mov.b32 %6, t57;\n\t"
+        "mov.b32 %7, t58;\n\t"
+        "mov.b32 %8, 0;\n\t"
+        "mov.b32 %9, 0;\n\t"
+        "mov.b32 %10, 0;\n\t"
+        "mov.b32 %11, t507;\n\t"
+        "mov.b32 %12, t2;\n\t"
+        "mov.b32 %13, t512;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10])
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
     );
   }
 #endif
@@ -13677,47 +14465,3485 @@ struct sqrt_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[22];
-    t[0] = ptx_shl(x[5], 2u);
-    t[0] = ptx_or(t[0], x[10]);
-    t[5] = ptx_shl(x[0], 2u);
-    t[5] = ptx_or(t[5], 1u);
-    t[1] = ptx_shf_l_clamp(x[5], x[6], 2u);
-    t[6] = ptx_shf_l_clamp(x[0], x[1], 2u);
-    t[2] = ptx_shf_l_clamp(x[6], x[7], 2u);
-    t[7] = ptx_shf_l_clamp(x[1], x[2], 2u);
-    t[3] = ptx_shf_l_clamp(x[7], x[8], 2u);
-    t[8] = ptx_shf_l_clamp(x[2], x[3], 2u);
-    t[4] = ptx_shf_l_clamp(x[8], x[9], 2u);
-    t[9] = ptx_shf_l_clamp(x[3], x[4], 2u);
-    t[10] = ptx_sub_cc(cf, t[0], t[5]);
-    t[11] = ptx_subc_cc(cf, t[1], t[6]);
-    t[12] = ptx_subc_cc(cf, t[2], t[7]);
-    t[13] = ptx_subc_cc(cf, t[3], t[8]);
-    t[14] = ptx_subc_cc(cf, t[4], t[9]);
-    t[15] = ptx_subc(cf, 0u, 0u);
-    t[16] = ptx_add(t[15], 1u);
-    y[0] = ptx_shl(x[0], 1u);
-    y[0] = ptx_or(y[0], t[16]);
-    t[17] = ptx_xor(t[10], t[0]);
+    uint32_t t[513];
+    t[0] = ptx_clz(x[0]);
+    t[3] = ptx_clz(x[1]);
+    t[4] = ptx_shr(t[3], 5u);
+    t[4] = ptx_sub(0u, t[4]);
+    t[0] = ptx_and(t[0], t[4]);
+    t[0] = ptx_add(t[0], t[3]);
+    t[5] = ptx_clz(x[2]);
+    t[6] = ptx_shr(t[5], 5u);
+    t[6] = ptx_sub(0u, t[6]);
+    t[0] = ptx_and(t[0], t[6]);
+    t[0] = ptx_add(t[0], t[5]);
+    t[7] = ptx_clz(x[3]);
+    t[8] = ptx_shr(t[7], 5u);
+    t[8] = ptx_sub(0u, t[8]);
+    t[0] = ptx_and(t[0], t[8]);
+    t[0] = ptx_add(t[0], t[7]);
+    t[9] = ptx_clz(x[4]);
+    t[10] = ptx_shr(t[9], 5u);
+    t[10] = ptx_sub(0u, t[10]);
+    t[0] = ptx_and(t[0], t[10]);
+    t[0] = ptx_add(t[0], t[9]);
+    t[11] = ptx_clz(x[5]);
+    t[12] = ptx_shr(t[11], 5u);
+    t[12] = ptx_sub(0u, t[12]);
+    t[0] = ptx_and(t[0], t[12]);
+    t[0] = ptx_add(t[0], t[11]);
+    t[13] = ptx_clz(x[6]);
+    t[14] = ptx_shr(t[13], 5u);
+    t[14] = ptx_sub(0u, t[14]);
+    t[0] = ptx_and(t[0], t[14]);
+    t[0] = ptx_add(t[0], t[13]);
+    t[15] = ptx_clz(x[7]);
+    t[16] = ptx_shr(t[15], 5u);
+    t[16] = ptx_sub(0u, t[16]);
+    t[0] = ptx_and(t[0], t[16]);
+    t[0] = ptx_add(t[0], t[15]);
+    t[1] = ptx_and(t[0], 4294967294u);
+    t[2] = ptx_shr(t[1], 1u);
+    t[17] = ptx_shr(t[1], 5u);
+    t[17] = ptx_and(t[17], 1u);
+    t[18] = ptx_sub(0u, t[17]);
+    t[27] = ptx_not(t[18]);
+    t[19] = ptx_and(x[0], t[27]);
+    t[20] = ptx_xor(x[1], x[0]);
+    t[20] = ptx_and(t[20], t[18]);
+    t[20] = ptx_xor(t[20], x[1]);
+    t[21] = ptx_xor(x[2], x[1]);
+    t[21] = ptx_and(t[21], t[18]);
+    t[21] = ptx_xor(t[21], x[2]);
+    t[22] = ptx_xor(x[3], x[2]);
+    t[22] = ptx_and(t[22], t[18]);
+    t[22] = ptx_xor(t[22], x[3]);
+    t[23] = ptx_xor(x[4], x[3]);
+    t[23] = ptx_and(t[23], t[18]);
+    t[23] = ptx_xor(t[23], x[4]);
+    t[24] = ptx_xor(x[5], x[4]);
+    t[24] = ptx_and(t[24], t[18]);
+    t[24] = ptx_xor(t[24], x[5]);
+    t[25] = ptx_xor(x[6], x[5]);
+    t[25] = ptx_and(t[25], t[18]);
+    t[25] = ptx_xor(t[25], x[6]);
+    t[26] = ptx_xor(x[7], x[6]);
+    t[26] = ptx_and(t[26], t[18]);
+    t[26] = ptx_xor(t[26], x[7]);
+    t[28] = ptx_shr(t[1], 6u);
+    t[28] = ptx_and(t[28], 1u);
+    t[29] = ptx_sub(0u, t[28]);
+    t[38] = ptx_not(t[29]);
+    t[30] = ptx_and(t[19], t[38]);
+    t[31] = ptx_and(t[20], t[38]);
+    t[32] = ptx_xor(t[21], t[19]);
+    t[32] = ptx_and(t[32], t[29]);
+    t[32] = ptx_xor(t[32], t[21]);
+    t[33] = ptx_xor(t[22], t[20]);
+    t[33] = ptx_and(t[33], t[29]);
+    t[33] = ptx_xor(t[33], t[22]);
+    t[34] = ptx_xor(t[23], t[21]);
+    t[34] = ptx_and(t[34], t[29]);
+    t[34] = ptx_xor(t[34], t[23]);
+    t[35] = ptx_xor(t[24], t[22]);
+    t[35] = ptx_and(t[35], t[29]);
+    t[35] = ptx_xor(t[35], t[24]);
+    t[36] = ptx_xor(t[25], t[23]);
+    t[36] = ptx_and(t[36], t[29]);
+    t[36] = ptx_xor(t[36], t[25]);
+    t[37] = ptx_xor(t[26], t[24]);
+    t[37] = ptx_and(t[37], t[29]);
+    t[37] = ptx_xor(t[37], t[26]);
+    t[39] = ptx_shr(t[1], 7u);
+    t[39] = ptx_and(t[39], 1u);
+    t[40] = ptx_sub(0u, t[39]);
+    t[49] = ptx_not(t[40]);
+    t[41] = ptx_and(t[30], t[49]);
+    t[42] = ptx_and(t[31], t[49]);
+    t[43] = ptx_and(t[32], t[49]);
+    t[44] = ptx_and(t[33], t[49]);
+    t[45] = ptx_xor(t[34], t[30]);
+    t[45] = ptx_and(t[45], t[40]);
+    t[45] = ptx_xor(t[45], t[34]);
+    t[46] = ptx_xor(t[35], t[31]);
+    t[46] = ptx_and(t[46], t[40]);
+    t[46] = ptx_xor(t[46], t[35]);
+    t[47] = ptx_xor(t[36], t[32]);
+    t[47] = ptx_and(t[47], t[40]);
+    t[47] = ptx_xor(t[47], t[36]);
+    t[48] = ptx_xor(t[37], t[33]);
+    t[48] = ptx_and(t[48], t[40]);
+    t[48] = ptx_xor(t[48], t[37]);
+    t[50] = ptx_and(t[1], 31u);
+    t[51] = ptx_shl(t[41], t[50]);
+    t[52] = ptx_shf_l_clamp(t[41], t[42], t[50]);
+    t[53] = ptx_shf_l_clamp(t[42], t[43], t[50]);
+    t[54] = ptx_shf_l_clamp(t[43], t[44], t[50]);
+    t[55] = ptx_shf_l_clamp(t[44], t[45], t[50]);
+    t[56] = ptx_shf_l_clamp(t[45], t[46], t[50]);
+    t[57] = ptx_shf_l_clamp(t[46], t[47], t[50]);
+    t[58] = ptx_shf_l_clamp(t[47], t[48], t[50]);
+    t[59] = ptx_mov(0u);
+    t[60] = ptx_mov(0u);
+    t[61] = ptx_mov(0u);
+    t[62] = ptx_shr(t[58], 30u);
+    t[62] = ptx_and(t[62], 3u);
+    t[64] = ptx_shf_l_clamp(t[60], t[61], 2u);
+    t[63] = ptx_shl(t[60], 2u);
+    t[63] = ptx_or(t[63], t[62]);
+    t[65] = ptx_shl(t[59], 2u);
+    t[65] = ptx_or(t[65], 1u);
+    t[66] = ptx_shr(t[59], 30u);
+    t[67] = ptx_sub_cc(cf, t[63], t[65]);
+    t[68] = ptx_subc_cc(cf, t[64], t[66]);
+    t[69] = ptx_subc(cf, 0u, 0u);
+    t[74] = ptx_xor(t[67], t[63]);
+    t[74] = ptx_and(t[74], t[69]);
+    t[70] = ptx_xor(t[67], t[74]);
+    t[75] = ptx_xor(t[68], t[64]);
+    t[75] = ptx_and(t[75], t[69]);
+    t[71] = ptx_xor(t[68], t[75]);
+    t[72] = ptx_add(t[69], 1u);
+    t[73] = ptx_shl(t[59], 1u);
+    t[73] = ptx_or(t[73], t[72]);
+    t[76] = ptx_shr(t[58], 28u);
+    t[76] = ptx_and(t[76], 3u);
+    t[78] = ptx_shf_l_clamp(t[70], t[71], 2u);
+    t[77] = ptx_shl(t[70], 2u);
+    t[77] = ptx_or(t[77], t[76]);
+    t[79] = ptx_shl(t[73], 2u);
+    t[79] = ptx_or(t[79], 1u);
+    t[80] = ptx_shr(t[73], 30u);
+    t[81] = ptx_sub_cc(cf, t[77], t[79]);
+    t[82] = ptx_subc_cc(cf, t[78], t[80]);
+    t[83] = ptx_subc(cf, 0u, 0u);
+    t[88] = ptx_xor(t[81], t[77]);
+    t[88] = ptx_and(t[88], t[83]);
+    t[84] = ptx_xor(t[81], t[88]);
+    t[89] = ptx_xor(t[82], t[78]);
+    t[89] = ptx_and(t[89], t[83]);
+    t[85] = ptx_xor(t[82], t[89]);
+    t[86] = ptx_add(t[83], 1u);
+    t[87] = ptx_shl(t[73], 1u);
+    t[87] = ptx_or(t[87], t[86]);
+    t[90] = ptx_shr(t[58], 26u);
+    t[90] = ptx_and(t[90], 3u);
+    t[92] = ptx_shf_l_clamp(t[84], t[85], 2u);
+    t[91] = ptx_shl(t[84], 2u);
+    t[91] = ptx_or(t[91], t[90]);
+    t[93] = ptx_shl(t[87], 2u);
+    t[93] = ptx_or(t[93], 1u);
+    t[94] = ptx_shr(t[87], 30u);
+    t[95] = ptx_sub_cc(cf, t[91], t[93]);
+    t[96] = ptx_subc_cc(cf, t[92], t[94]);
+    t[97] = ptx_subc(cf, 0u, 0u);
+    t[102] = ptx_xor(t[95], t[91]);
+    t[102] = ptx_and(t[102], t[97]);
+    t[98] = ptx_xor(t[95], t[102]);
+    t[103] = ptx_xor(t[96], t[92]);
+    t[103] = ptx_and(t[103], t[97]);
+    t[99] = ptx_xor(t[96], t[103]);
+    t[100] = ptx_add(t[97], 1u);
+    t[101] = ptx_shl(t[87], 1u);
+    t[101] = ptx_or(t[101], t[100]);
+    t[104] = ptx_shr(t[58], 24u);
+    t[104] = ptx_and(t[104], 3u);
+    t[106] = ptx_shf_l_clamp(t[98], t[99], 2u);
+    t[105] = ptx_shl(t[98], 2u);
+    t[105] = ptx_or(t[105], t[104]);
+    t[107] = ptx_shl(t[101], 2u);
+    t[107] = ptx_or(t[107], 1u);
+    t[108] = ptx_shr(t[101], 30u);
+    t[109] = ptx_sub_cc(cf, t[105], t[107]);
+    t[110] = ptx_subc_cc(cf, t[106], t[108]);
+    t[111] = ptx_subc(cf, 0u, 0u);
+    t[116] = ptx_xor(t[109], t[105]);
+    t[116] = ptx_and(t[116], t[111]);
+    t[112] = ptx_xor(t[109], t[116]);
+    t[117] = ptx_xor(t[110], t[106]);
+    t[117] = ptx_and(t[117], t[111]);
+    t[113] = ptx_xor(t[110], t[117]);
+    t[114] = ptx_add(t[111], 1u);
+    t[115] = ptx_shl(t[101], 1u);
+    t[115] = ptx_or(t[115], t[114]);
+    t[118] = ptx_shr(t[58], 22u);
+    t[118] = ptx_and(t[118], 3u);
+    t[120] = ptx_shf_l_clamp(t[112], t[113], 2u);
+    t[119] = ptx_shl(t[112], 2u);
+    t[119] = ptx_or(t[119], t[118]);
+    t[121] = ptx_shl(t[115], 2u);
+    t[121] = ptx_or(t[121], 1u);
+    t[122] = ptx_shr(t[115], 30u);
+    t[123] = ptx_sub_cc(cf, t[119], t[121]);
+    t[124] = ptx_subc_cc(cf, t[120], t[122]);
+    t[125] = ptx_subc(cf, 0u, 0u);
+    t[130] = ptx_xor(t[123], t[119]);
+    t[130] = ptx_and(t[130], t[125]);
+    t[126] = ptx_xor(t[123], t[130]);
+    t[131] = ptx_xor(t[124], t[120]);
+    t[131] = ptx_and(t[131], t[125]);
+    t[127] = ptx_xor(t[124], t[131]);
+    t[128] = ptx_add(t[125], 1u);
+    t[129] = ptx_shl(t[115], 1u);
+    t[129] = ptx_or(t[129], t[128]);
+    t[132] = ptx_shr(t[58], 20u);
+    t[132] = ptx_and(t[132], 3u);
+    t[134] = ptx_shf_l_clamp(t[126], t[127], 2u);
+    t[133] = ptx_shl(t[126], 2u);
+    t[133] = ptx_or(t[133], t[132]);
+    t[135] = ptx_shl(t[129], 2u);
+    t[135] = ptx_or(t[135], 1u);
+    t[136] = ptx_shr(t[129], 30u);
+    t[137] = ptx_sub_cc(cf, t[133], t[135]);
+    t[138] = ptx_subc_cc(cf, t[134], t[136]);
+    t[139] = ptx_subc(cf, 0u, 0u);
+    t[144] = ptx_xor(t[137], t[133]);
+    t[144] = ptx_and(t[144], t[139]);
+    t[140] = ptx_xor(t[137], t[144]);
+    t[145] = ptx_xor(t[138], t[134]);
+    t[145] = ptx_and(t[145], t[139]);
+    t[141] = ptx_xor(t[138], t[145]);
+    t[142] = ptx_add(t[139], 1u);
+    t[143] = ptx_shl(t[129], 1u);
+    t[143] = ptx_or(t[143], t[142]);
+    t[146] = ptx_shr(t[58], 18u);
+    t[146] = ptx_and(t[146], 3u);
+    t[148] = ptx_shf_l_clamp(t[140], t[141], 2u);
+    t[147] = ptx_shl(t[140], 2u);
+    t[147] = ptx_or(t[147], t[146]);
+    t[149] = ptx_shl(t[143], 2u);
+    t[149] = ptx_or(t[149], 1u);
+    t[150] = ptx_shr(t[143], 30u);
+    t[151] = ptx_sub_cc(cf, t[147], t[149]);
+    t[152] = ptx_subc_cc(cf, t[148], t[150]);
+    t[153] = ptx_subc(cf, 0u, 0u);
+    t[158] = ptx_xor(t[151], t[147]);
+    t[158] = ptx_and(t[158], t[153]);
+    t[154] = ptx_xor(t[151], t[158]);
+    t[159] = ptx_xor(t[152], t[148]);
+    t[159] = ptx_and(t[159], t[153]);
+    t[155] = ptx_xor(t[152], t[159]);
+    t[156] = ptx_add(t[153], 1u);
+    t[157] = ptx_shl(t[143], 1u);
+    t[157] = ptx_or(t[157], t[156]);
+    t[160] = ptx_shr(t[58], 16u);
+    t[160] = ptx_and(t[160], 3u);
+    t[162] = ptx_shf_l_clamp(t[154], t[155], 2u);
+    t[161] = ptx_shl(t[154], 2u);
+    t[161] = ptx_or(t[161], t[160]);
+    t[163] = ptx_shl(t[157], 2u);
+    t[163] = ptx_or(t[163], 1u);
+    t[164] = ptx_shr(t[157], 30u);
+    t[165] = ptx_sub_cc(cf, t[161], t[163]);
+    t[166] = ptx_subc_cc(cf, t[162], t[164]);
+    t[167] = ptx_subc(cf, 0u, 0u);
+    t[172] = ptx_xor(t[165], t[161]);
+    t[172] = ptx_and(t[172], t[167]);
+    t[168] = ptx_xor(t[165], t[172]);
+    t[173] = ptx_xor(t[166], t[162]);
+    t[173] = ptx_and(t[173], t[167]);
+    t[169] = ptx_xor(t[166], t[173]);
+    t[170] = ptx_add(t[167], 1u);
+    t[171] = ptx_shl(t[157], 1u);
+    t[171] = ptx_or(t[171], t[170]);
+    t[174] = ptx_shr(t[58], 14u);
+    t[174] = ptx_and(t[174], 3u);
+    t[176] = ptx_shf_l_clamp(t[168], t[169], 2u);
+    t[175] = ptx_shl(t[168], 2u);
+    t[175] = ptx_or(t[175], t[174]);
+    t[177] = ptx_shl(t[171], 2u);
+    t[177] = ptx_or(t[177], 1u);
+    t[178] = ptx_shr(t[171], 30u);
+    t[179] = ptx_sub_cc(cf, t[175], t[177]);
+    t[180] = ptx_subc_cc(cf, t[176], t[178]);
+    t[181] = ptx_subc(cf, 0u, 0u);
+    t[186] = ptx_xor(t[179], t[175]);
+    t[186] = ptx_and(t[186], t[181]);
+    t[182] = ptx_xor(t[179], t[186]);
+    t[187] = ptx_xor(t[180], t[176]);
+    t[187] = ptx_and(t[187], t[181]);
+    t[183] = ptx_xor(t[180], t[187]);
+    t[184] = ptx_add(t[181], 1u);
+    t[185] = ptx_shl(t[171], 1u);
+    t[185] = ptx_or(t[185], t[184]);
+    t[188] = ptx_shr(t[58], 12u);
+    t[188] = ptx_and(t[188], 3u);
+    t[190] = ptx_shf_l_clamp(t[182], t[183], 2u);
+    t[189] = ptx_shl(t[182], 2u);
+    t[189] = ptx_or(t[189], t[188]);
+    t[191] = ptx_shl(t[185], 2u);
+    t[191] = ptx_or(t[191], 1u);
+    t[192] = ptx_shr(t[185], 30u);
+    t[193] = ptx_sub_cc(cf, t[189], t[191]);
+    t[194] = ptx_subc_cc(cf, t[190], t[192]);
+    t[195] = ptx_subc(cf, 0u, 0u);
+    t[200] = ptx_xor(t[193], t[189]);
+    t[200] = ptx_and(t[200], t[195]);
+    t[196] = ptx_xor(t[193], t[200]);
+    t[201] = ptx_xor(t[194], t[190]);
+    t[201] = ptx_and(t[201], t[195]);
+    t[197] = ptx_xor(t[194], t[201]);
+    t[198] = ptx_add(t[195], 1u);
+    t[199] = ptx_shl(t[185], 1u);
+    t[199] = ptx_or(t[199], t[198]);
+    t[202] = ptx_shr(t[58], 10u);
+    t[202] = ptx_and(t[202], 3u);
+    t[204] = ptx_shf_l_clamp(t[196], t[197], 2u);
+    t[203] = ptx_shl(t[196], 2u);
+    t[203] = ptx_or(t[203], t[202]);
+    t[205] = ptx_shl(t[199], 2u);
+    t[205] = ptx_or(t[205], 1u);
+    t[206] = ptx_shr(t[199], 30u);
+    t[207] = ptx_sub_cc(cf, t[203], t[205]);
+    t[208] = ptx_subc_cc(cf, t[204], t[206]);
+    t[209] = ptx_subc(cf, 0u, 0u);
+    t[214] = ptx_xor(t[207], t[203]);
+    t[214] = ptx_and(t[214], t[209]);
+    t[210] = ptx_xor(t[207], t[214]);
+    t[215] = ptx_xor(t[208], t[204]);
+    t[215] = ptx_and(t[215], t[209]);
+    t[211] = ptx_xor(t[208], t[215]);
+    t[212] = ptx_add(t[209], 1u);
+    t[213] = ptx_shl(t[199], 1u);
+    t[213] = ptx_or(t[213], t[212]);
+    t[216] = ptx_shr(t[58], 8u);
+    t[216] = ptx_and(t[216], 3u);
+    t[218] = ptx_shf_l_clamp(t[210], t[211], 2u);
+    t[217] = ptx_shl(t[210], 2u);
+    t[217] = ptx_or(t[217], t[216]);
+    t[219] = ptx_shl(t[213], 2u);
+    t[219] = ptx_or(t[219], 1u);
+    t[220] = ptx_shr(t[213], 30u);
+    t[221] = ptx_sub_cc(cf, t[217], t[219]);
+    t[222] = ptx_subc_cc(cf, t[218], t[220]);
+    t[223] = ptx_subc(cf, 0u, 0u);
+    t[228] = ptx_xor(t[221], t[217]);
+    t[228] = ptx_and(t[228], t[223]);
+    t[224] = ptx_xor(t[221], t[228]);
+    t[229] = ptx_xor(t[222], t[218]);
+    t[229] = ptx_and(t[229], t[223]);
+    t[225] = ptx_xor(t[222], t[229]);
+    t[226] = ptx_add(t[223], 1u);
+    t[227] = ptx_shl(t[213], 1u);
+    t[227] = ptx_or(t[227], t[226]);
+    t[230] = ptx_shr(t[58], 6u);
+    t[230] = ptx_and(t[230], 3u);
+    t[232] = ptx_shf_l_clamp(t[224], t[225], 2u);
+    t[231] = ptx_shl(t[224], 2u);
+    t[231] = ptx_or(t[231], t[230]);
+    t[233] = ptx_shl(t[227], 2u);
+    t[233] = ptx_or(t[233], 1u);
+    t[234] = ptx_shr(t[227], 30u);
+    t[235] = ptx_sub_cc(cf, t[231], t[233]);
+    t[236] = ptx_subc_cc(cf, t[232], t[234]);
+    t[237] = ptx_subc(cf, 0u, 0u);
+    t[242] = ptx_xor(t[235], t[231]);
+    t[242] = ptx_and(t[242], t[237]);
+    t[238] = ptx_xor(t[235], t[242]);
+    t[243] = ptx_xor(t[236], t[232]);
+    t[243] = ptx_and(t[243], t[237]);
+    t[239] = ptx_xor(t[236], t[243]);
+    t[240] = ptx_add(t[237], 1u);
+    t[241] = ptx_shl(t[227], 1u);
+    t[241] = ptx_or(t[241], t[240]);
+    t[244] = ptx_shr(t[58], 4u);
+    t[244] = ptx_and(t[244], 3u);
+    t[246] = ptx_shf_l_clamp(t[238], t[239], 2u);
+    t[245] = ptx_shl(t[238], 2u);
+    t[245] = ptx_or(t[245], t[244]);
+    t[247] = ptx_shl(t[241], 2u);
+    t[247] = ptx_or(t[247], 1u);
+    t[248] = ptx_shr(t[241], 30u);
+    t[249] = ptx_sub_cc(cf, t[245], t[247]);
+    t[250] = ptx_subc_cc(cf, t[246], t[248]);
+    t[251] = ptx_subc(cf, 0u, 0u);
+    t[256] = ptx_xor(t[249], t[245]);
+    t[256] = ptx_and(t[256], t[251]);
+    t[252] = ptx_xor(t[249], t[256]);
+    t[257] = ptx_xor(t[250], t[246]);
+    t[257] = ptx_and(t[257], t[251]);
+    t[253] = ptx_xor(t[250], t[257]);
+    t[254] = ptx_add(t[251], 1u);
+    t[255] = ptx_shl(t[241], 1u);
+    t[255] = ptx_or(t[255], t[254]);
+    t[258] = ptx_shr(t[58], 2u);
+    t[258] = ptx_and(t[258], 3u);
+    t[260] = ptx_shf_l_clamp(t[252], t[253], 2u);
+    t[259] = ptx_shl(t[252], 2u);
+    t[259] = ptx_or(t[259], t[258]);
+    t[261] = ptx_shl(t[255], 2u);
+    t[261] = ptx_or(t[261], 1u);
+    t[262] = ptx_shr(t[255], 30u);
+    t[263] = ptx_sub_cc(cf, t[259], t[261]);
+    t[264] = ptx_subc_cc(cf, t[260], t[262]);
+    t[265] = ptx_subc(cf, 0u, 0u);
+    t[270] = ptx_xor(t[263], t[259]);
+    t[270] = ptx_and(t[270], t[265]);
+    t[266] = ptx_xor(t[263], t[270]);
+    t[271] = ptx_xor(t[264], t[260]);
+    t[271] = ptx_and(t[271], t[265]);
+    t[267] = ptx_xor(t[264], t[271]);
+    t[268] = ptx_add(t[265], 1u);
+    t[269] = ptx_shl(t[255], 1u);
+    t[269] = ptx_or(t[269], t[268]);
+    t[272] = ptx_shr(t[58], 0u);
+    t[272] = ptx_and(t[272], 3u);
+    t[274] = ptx_shf_l_clamp(t[266], t[267], 2u);
+    t[273] = ptx_shl(t[266], 2u);
+    t[273] = ptx_or(t[273], t[272]);
+    t[275] = ptx_shl(t[269], 2u);
+    t[275] = ptx_or(t[275], 1u);
+    t[276] = ptx_shr(t[269], 30u);
+    t[277] = ptx_sub_cc(cf, t[273], t[275]);
+    t[278] = ptx_subc_cc(cf, t[274], t[276]);
+    t[279] = ptx_subc(cf, 0u, 0u);
+    t[284] = ptx_xor(t[277], t[273]);
+    t[284] = ptx_and(t[284], t[279]);
+    t[280] = ptx_xor(t[277], t[284]);
+    t[285] = ptx_xor(t[278], t[274]);
+    t[285] = ptx_and(t[285], t[279]);
+    t[281] = ptx_xor(t[278], t[285]);
+    t[282] = ptx_add(t[279], 1u);
+    t[283] = ptx_shl(t[269], 1u);
+    t[283] = ptx_or(t[283], t[282]);
+    t[286] = ptx_shr(t[57], 30u);
+    t[286] = ptx_and(t[286], 3u);
+    t[288] = ptx_shf_l_clamp(t[280], t[281], 2u);
+    t[287] = ptx_shl(t[280], 2u);
+    t[287] = ptx_or(t[287], t[286]);
+    t[289] = ptx_shl(t[283], 2u);
+    t[289] = ptx_or(t[289], 1u);
+    t[290] = ptx_shr(t[283], 30u);
+    t[291] = ptx_sub_cc(cf, t[287], t[289]);
+    t[292] = ptx_subc_cc(cf, t[288], t[290]);
+    t[293] = ptx_subc(cf, 0u, 0u);
+    t[298] = ptx_xor(t[291], t[287]);
+    t[298] = ptx_and(t[298], t[293]);
+    t[294] = ptx_xor(t[291], t[298]);
+    t[299] = ptx_xor(t[292], t[288]);
+    t[299] = ptx_and(t[299], t[293]);
+    t[295] = ptx_xor(t[292], t[299]);
+    t[296] = ptx_add(t[293], 1u);
+    t[297] = ptx_shl(t[283], 1u);
+    t[297] = ptx_or(t[297], t[296]);
+    t[300] = ptx_shr(t[57], 28u);
+    t[300] = ptx_and(t[300], 3u);
+    t[302] = ptx_shf_l_clamp(t[294], t[295], 2u);
+    t[301] = ptx_shl(t[294], 2u);
+    t[301] = ptx_or(t[301], t[300]);
+    t[303] = ptx_shl(t[297], 2u);
+    t[303] = ptx_or(t[303], 1u);
+    t[304] = ptx_shr(t[297], 30u);
+    t[305] = ptx_sub_cc(cf, t[301], t[303]);
+    t[306] = ptx_subc_cc(cf, t[302], t[304]);
+    t[307] = ptx_subc(cf, 0u, 0u);
+    t[312] = ptx_xor(t[305], t[301]);
+    t[312] = ptx_and(t[312], t[307]);
+    t[308] = ptx_xor(t[305], t[312]);
+    t[313] = ptx_xor(t[306], t[302]);
+    t[313] = ptx_and(t[313], t[307]);
+    t[309] = ptx_xor(t[306], t[313]);
+    t[310] = ptx_add(t[307], 1u);
+    t[311] = ptx_shl(t[297], 1u);
+    t[311] = ptx_or(t[311], t[310]);
+    t[314] = ptx_shr(t[57], 26u);
+    t[314] = ptx_and(t[314], 3u);
+    t[316] = ptx_shf_l_clamp(t[308], t[309], 2u);
+    t[315] = ptx_shl(t[308], 2u);
+    t[315] = ptx_or(t[315], t[314]);
+    t[317] = ptx_shl(t[311], 2u);
+    t[317] = ptx_or(t[317], 1u);
+    t[318] = ptx_shr(t[311], 30u);
+    t[319] = ptx_sub_cc(cf, t[315], t[317]);
+    t[320] = ptx_subc_cc(cf, t[316], t[318]);
+    t[321] = ptx_subc(cf, 0u, 0u);
+    t[326] = ptx_xor(t[319], t[315]);
+    t[326] = ptx_and(t[326], t[321]);
+    t[322] = ptx_xor(t[319], t[326]);
+    t[327] = ptx_xor(t[320], t[316]);
+    t[327] = ptx_and(t[327], t[321]);
+    t[323] = ptx_xor(t[320], t[327]);
+    t[324] = ptx_add(t[321], 1u);
+    t[325] = ptx_shl(t[311], 1u);
+    t[325] = ptx_or(t[325], t[324]);
+    t[328] = ptx_shr(t[57], 24u);
+    t[328] = ptx_and(t[328], 3u);
+    t[330] = ptx_shf_l_clamp(t[322], t[323], 2u);
+    t[329] = ptx_shl(t[322], 2u);
+    t[329] = ptx_or(t[329], t[328]);
+    t[331] = ptx_shl(t[325], 2u);
+    t[331] = ptx_or(t[331], 1u);
+    t[332] = ptx_shr(t[325], 30u);
+    t[333] = ptx_sub_cc(cf, t[329], t[331]);
+    t[334] = ptx_subc_cc(cf, t[330], t[332]);
+    t[335] = ptx_subc(cf, 0u, 0u);
+    t[340] = ptx_xor(t[333], t[329]);
+    t[340] = ptx_and(t[340], t[335]);
+    t[336] = ptx_xor(t[333], t[340]);
+    t[341] = ptx_xor(t[334], t[330]);
+    t[341] = ptx_and(t[341], t[335]);
+    t[337] = ptx_xor(t[334], t[341]);
+    t[338] = ptx_add(t[335], 1u);
+    t[339] = ptx_shl(t[325], 1u);
+    t[339] = ptx_or(t[339], t[338]);
+    t[342] = ptx_shr(t[57], 22u);
+    t[342] = ptx_and(t[342], 3u);
+    t[344] = ptx_shf_l_clamp(t[336], t[337], 2u);
+    t[343] = ptx_shl(t[336], 2u);
+    t[343] = ptx_or(t[343], t[342]);
+    t[345] = ptx_shl(t[339], 2u);
+    t[345] = ptx_or(t[345], 1u);
+    t[346] = ptx_shr(t[339], 30u);
+    t[347] = ptx_sub_cc(cf, t[343], t[345]);
+    t[348] = ptx_subc_cc(cf, t[344], t[346]);
+    t[349] = ptx_subc(cf, 0u, 0u);
+    t[354] = ptx_xor(t[347], t[343]);
+    t[354] = ptx_and(t[354], t[349]);
+    t[350] = ptx_xor(t[347], t[354]);
+    t[355] = ptx_xor(t[348], t[344]);
+    t[355] = ptx_and(t[355], t[349]);
+    t[351] = ptx_xor(t[348], t[355]);
+    t[352] = ptx_add(t[349], 1u);
+    t[353] = ptx_shl(t[339], 1u);
+    t[353] = ptx_or(t[353], t[352]);
+    t[356] = ptx_shr(t[57], 20u);
+    t[356] = ptx_and(t[356], 3u);
+    t[358] = ptx_shf_l_clamp(t[350], t[351], 2u);
+    t[357] = ptx_shl(t[350], 2u);
+    t[357] = ptx_or(t[357], t[356]);
+    t[359] = ptx_shl(t[353], 2u);
+    t[359] = ptx_or(t[359], 1u);
+    t[360] = ptx_shr(t[353], 30u);
+    t[361] = ptx_sub_cc(cf, t[357], t[359]);
+    t[362] = ptx_subc_cc(cf, t[358], t[360]);
+    t[363] = ptx_subc(cf, 0u, 0u);
+    t[368] = ptx_xor(t[361], t[357]);
+    t[368] = ptx_and(t[368], t[363]);
+    t[364] = ptx_xor(t[361], t[368]);
+    t[369] = ptx_xor(t[362], t[358]);
+    t[369] = ptx_and(t[369], t[363]);
+    t[365] = ptx_xor(t[362], t[369]);
+    t[366] = ptx_add(t[363], 1u);
+    t[367] = ptx_shl(t[353], 1u);
+    t[367] = ptx_or(t[367], t[366]);
+    t[370] = ptx_shr(t[57], 18u);
+    t[370] = ptx_and(t[370], 3u);
+    t[372] = ptx_shf_l_clamp(t[364], t[365], 2u);
+    t[371] = ptx_shl(t[364], 2u);
+    t[371] = ptx_or(t[371], t[370]);
+    t[373] = ptx_shl(t[367], 2u);
+    t[373] = ptx_or(t[373], 1u);
+    t[374] = ptx_shr(t[367], 30u);
+    t[375] = ptx_sub_cc(cf, t[371], t[373]);
+    t[376] = ptx_subc_cc(cf, t[372], t[374]);
+    t[377] = ptx_subc(cf, 0u, 0u);
+    t[382] = ptx_xor(t[375], t[371]);
+    t[382] = ptx_and(t[382], t[377]);
+    t[378] = ptx_xor(t[375], t[382]);
+    t[383] = ptx_xor(t[376], t[372]);
+    t[383] = ptx_and(t[383], t[377]);
+    t[379] = ptx_xor(t[376], t[383]);
+    t[380] = ptx_add(t[377], 1u);
+    t[381] = ptx_shl(t[367], 1u);
+    t[381] = ptx_or(t[381], t[380]);
+    t[384] = ptx_shr(t[57], 16u);
+    t[384] = ptx_and(t[384], 3u);
+    t[386] = ptx_shf_l_clamp(t[378], t[379], 2u);
+    t[385] = ptx_shl(t[378], 2u);
+    t[385] = ptx_or(t[385], t[384]);
+    t[387] = ptx_shl(t[381], 2u);
+    t[387] = ptx_or(t[387], 1u);
+    t[388] = ptx_shr(t[381], 30u);
+    t[389] = ptx_sub_cc(cf, t[385], t[387]);
+    t[390] = ptx_subc_cc(cf, t[386], t[388]);
+    t[391] = ptx_subc(cf, 0u, 0u);
+    t[396] = ptx_xor(t[389], t[385]);
+    t[396] = ptx_and(t[396], t[391]);
+    t[392] = ptx_xor(t[389], t[396]);
+    t[397] = ptx_xor(t[390], t[386]);
+    t[397] = ptx_and(t[397], t[391]);
+    t[393] = ptx_xor(t[390], t[397]);
+    t[394] = ptx_add(t[391], 1u);
+    t[395] = ptx_shl(t[381], 1u);
+    t[395] = ptx_or(t[395], t[394]);
+    t[398] = ptx_shr(t[57], 14u);
+    t[398] = ptx_and(t[398], 3u);
+    t[400] = ptx_shf_l_clamp(t[392], t[393], 2u);
+    t[399] = ptx_shl(t[392], 2u);
+    t[399] = ptx_or(t[399], t[398]);
+    t[401] = ptx_shl(t[395], 2u);
+    t[401] = ptx_or(t[401], 1u);
+    t[402] = ptx_shr(t[395], 30u);
+    t[403] = ptx_sub_cc(cf, t[399], t[401]);
+    t[404] = ptx_subc_cc(cf, t[400], t[402]);
+    t[405] = ptx_subc(cf, 0u, 0u);
+    t[410] = ptx_xor(t[403], t[399]);
+    t[410] = ptx_and(t[410], t[405]);
+    t[406] = ptx_xor(t[403], t[410]);
+    t[411] = ptx_xor(t[404], t[400]);
+    t[411] = ptx_and(t[411], t[405]);
+    t[407] = ptx_xor(t[404], t[411]);
+    t[408] = ptx_add(t[405], 1u);
+    t[409] = ptx_shl(t[395], 1u);
+    t[409] = ptx_or(t[409], t[408]);
+    t[412] = ptx_shr(t[57], 12u);
+    t[412] = ptx_and(t[412], 3u);
+    t[414] = ptx_shf_l_clamp(t[406], t[407], 2u);
+    t[413] = ptx_shl(t[406], 2u);
+    t[413] = ptx_or(t[413], t[412]);
+    t[415] = ptx_shl(t[409], 2u);
+    t[415] = ptx_or(t[415], 1u);
+    t[416] = ptx_shr(t[409], 30u);
+    t[417] = ptx_sub_cc(cf, t[413], t[415]);
+    t[418] = ptx_subc_cc(cf, t[414], t[416]);
+    t[419] = ptx_subc(cf, 0u, 0u);
+    t[424] = ptx_xor(t[417], t[413]);
+    t[424] = ptx_and(t[424], t[419]);
+    t[420] = ptx_xor(t[417], t[424]);
+    t[425] = ptx_xor(t[418], t[414]);
+    t[425] = ptx_and(t[425], t[419]);
+    t[421] = ptx_xor(t[418], t[425]);
+    t[422] = ptx_add(t[419], 1u);
+    t[423] = ptx_shl(t[409], 1u);
+    t[423] = ptx_or(t[423], t[422]);
+    t[426] = ptx_shr(t[57], 10u);
+    t[426] = ptx_and(t[426], 3u);
+    t[428] = ptx_shf_l_clamp(t[420], t[421], 2u);
+    t[427] = ptx_shl(t[420], 2u);
+    t[427] = ptx_or(t[427], t[426]);
+    t[429] = ptx_shl(t[423], 2u);
+    t[429] = ptx_or(t[429], 1u);
+    t[430] = ptx_shr(t[423], 30u);
+    t[431] = ptx_sub_cc(cf, t[427], t[429]);
+    t[432] = ptx_subc_cc(cf, t[428], t[430]);
+    t[433] = ptx_subc(cf, 0u, 0u);
+    t[438] = ptx_xor(t[431], t[427]);
+    t[438] = ptx_and(t[438], t[433]);
+    t[434] = ptx_xor(t[431], t[438]);
+    t[439] = ptx_xor(t[432], t[428]);
+    t[439] = ptx_and(t[439], t[433]);
+    t[435] = ptx_xor(t[432], t[439]);
+    t[436] = ptx_add(t[433], 1u);
+    t[437] = ptx_shl(t[423], 1u);
+    t[437] = ptx_or(t[437], t[436]);
+    t[440] = ptx_shr(t[57], 8u);
+    t[440] = ptx_and(t[440], 3u);
+    t[442] = ptx_shf_l_clamp(t[434], t[435], 2u);
+    t[441] = ptx_shl(t[434], 2u);
+    t[441] = ptx_or(t[441], t[440]);
+    t[443] = ptx_shl(t[437], 2u);
+    t[443] = ptx_or(t[443], 1u);
+    t[444] = ptx_shr(t[437], 30u);
+    t[445] = ptx_sub_cc(cf, t[441], t[443]);
+    t[446] = ptx_subc_cc(cf, t[442], t[444]);
+    t[447] = ptx_subc(cf, 0u, 0u);
+    t[452] = ptx_xor(t[445], t[441]);
+    t[452] = ptx_and(t[452], t[447]);
+    t[448] = ptx_xor(t[445], t[452]);
+    t[453] = ptx_xor(t[446], t[442]);
+    t[453] = ptx_and(t[453], t[447]);
+    t[449] = ptx_xor(t[446], t[453]);
+    t[450] = ptx_add(t[447], 1u);
+    t[451] = ptx_shl(t[437], 1u);
+    t[451] = ptx_or(t[451], t[450]);
+    t[454] = ptx_shr(t[57], 6u);
+    t[454] = ptx_and(t[454], 3u);
+    t[456] = ptx_shf_l_clamp(t[448], t[449], 2u);
+    t[455] = ptx_shl(t[448], 2u);
+    t[455] = ptx_or(t[455], t[454]);
+    t[457] = ptx_shl(t[451], 2u);
+    t[457] = ptx_or(t[457], 1u);
+    t[458] = ptx_shr(t[451], 30u);
+    t[459] = ptx_sub_cc(cf, t[455], t[457]);
+    t[460] = ptx_subc_cc(cf, t[456], t[458]);
+    t[461] = ptx_subc(cf, 0u, 0u);
+    t[466] = ptx_xor(t[459], t[455]);
+    t[466] = ptx_and(t[466], t[461]);
+    t[462] = ptx_xor(t[459], t[466]);
+    t[467] = ptx_xor(t[460], t[456]);
+    t[467] = ptx_and(t[467], t[461]);
+    t[463] = ptx_xor(t[460], t[467]);
+    t[464] = ptx_add(t[461], 1u);
+    t[465] = ptx_shl(t[451], 1u);
+    t[465] = ptx_or(t[465], t[464]);
+    t[468] = ptx_shr(t[57], 4u);
+    t[468] = ptx_and(t[468], 3u);
+    t[470] = ptx_shf_l_clamp(t[462], t[463], 2u);
+    t[469] = ptx_shl(t[462], 2u);
+    t[469] = ptx_or(t[469], t[468]);
+    t[471] = ptx_shl(t[465], 2u);
+    t[471] = ptx_or(t[471], 1u);
+    t[472] = ptx_shr(t[465], 30u);
+    t[473] = ptx_sub_cc(cf, t[469], t[471]);
+    t[474] = ptx_subc_cc(cf, t[470], t[472]);
+    t[475] = ptx_subc(cf, 0u, 0u);
+    t[480] = ptx_xor(t[473], t[469]);
+    t[480] = ptx_and(t[480], t[475]);
+    t[476] = ptx_xor(t[473], t[480]);
+    t[481] = ptx_xor(t[474], t[470]);
+    t[481] = ptx_and(t[481], t[475]);
+    t[477] = ptx_xor(t[474], t[481]);
+    t[478] = ptx_add(t[475], 1u);
+    t[479] = ptx_shl(t[465], 1u);
+    t[479] = ptx_or(t[479], t[478]);
+    t[482] = ptx_shr(t[57], 2u);
+    t[482] = ptx_and(t[482], 3u);
+    t[484] = ptx_shf_l_clamp(t[476], t[477], 2u);
+    t[483] = ptx_shl(t[476], 2u);
+    t[483] = ptx_or(t[483], t[482]);
+    t[485] = ptx_shl(t[479], 2u);
+    t[485] = ptx_or(t[485], 1u);
+    t[486] = ptx_shr(t[479], 30u);
+    t[487] = ptx_sub_cc(cf, t[483], t[485]);
+    t[488] = ptx_subc_cc(cf, t[484], t[486]);
+    t[489] = ptx_subc(cf, 0u, 0u);
+    t[494] = ptx_xor(t[487], t[483]);
+    t[494] = ptx_and(t[494], t[489]);
+    t[490] = ptx_xor(t[487], t[494]);
+    t[495] = ptx_xor(t[488], t[484]);
+    t[495] = ptx_and(t[495], t[489]);
+    t[491] = ptx_xor(t[488], t[495]);
+    t[492] = ptx_add(t[489], 1u);
+    t[493] = ptx_shl(t[479], 1u);
+    t[493] = ptx_or(t[493], t[492]);
+    t[496] = ptx_shr(t[57], 0u);
+    t[496] = ptx_and(t[496], 3u);
+    t[498] = ptx_shf_l_clamp(t[490], t[491], 2u);
+    t[497] = ptx_shl(t[490], 2u);
+    t[497] = ptx_or(t[497], t[496]);
+    t[499] = ptx_shl(t[493], 2u);
+    t[499] = ptx_or(t[499], 1u);
+    t[500] = ptx_shr(t[493], 30u);
+    t[501] = ptx_sub_cc(cf, t[497], t[499]);
+    t[502] = ptx_subc_cc(cf, t[498], t[500]);
+    t[503] = ptx_subc(cf, 0u, 0u);
+    t[508] = ptx_xor(t[501], t[497]);
+    t[508] = ptx_and(t[508], t[503]);
+    ptx_xor(t[501], t[508]);
+    t[509] = ptx_xor(t[502], t[498]);
+    t[509] = ptx_and(t[509], t[503]);
+    ptx_xor(t[502], t[509]);
+    t[506] = ptx_add(t[503], 1u);
+    t[507] = ptx_shl(t[493], 1u);
+    t[507] = ptx_or(t[507], t[506]);
+    t[510] = ptx_mov(x[0]);
+    t[510] = ptx_or(t[510], x[1]);
+    t[510] = ptx_or(t[510], x[2]);
+    t[510] = ptx_or(t[510], x[3]);
+    t[510] = ptx_or(t[510], x[4]);
+    t[510] = ptx_or(t[510], x[5]);
+    t[510] = ptx_or(t[510], x[6]);
+    t[510] = ptx_or(t[510], x[7]);
+    ptx_sub_cc(cf, 0u, t[510]);
+    t[512] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_mov(t[51]);
+    y[1] = ptx_mov(t[52]);
+    y[2] = ptx_mov(t[53]);
+    y[3] = ptx_mov(t[54]);
+    y[4] = ptx_mov(t[55]);
+    y[5] = ptx_mov(t[56]);
+    y[6] = ptx_mov(t[57]);
+    y[7] = ptx_mov(t[58]);
+    y[8] = ptx_mov(0u);
+    y[9] = ptx_mov(0u);
+    y[10] = ptx_mov(0u);
+    y[11] = ptx_mov(t[507]);
+    y[12] = ptx_mov(t[2]);
+    y[13] = ptx_mov(t[512]);
+  }
+#endif
+};
+
+// sqrt_newton_root: a step that the loops below call; 42 instructions.
+struct sqrt_newton_root {
+  static constexpr unsigned in_words = 7;
+  static constexpr unsigned out_words = 9;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<20>;\n\t"
+        "shr.b32 t0, %13, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t6, t1;\n\t"
+        "xor.b32 t2, %9, %10;\n\t"
+        "and.b32 t2, t2, t1;\n\t"
+        "xor.b32 t2, t2, %9;\n\t"
+        "xor.b32 t3, %10, %11;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %10;\n\t"
+        "xor.b32 t4, %11, %12;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %11;\n\t"
+        "and.b32 t5, %12, t6;\n\t"
+        "shr.b32 t7, %13, 6;\n\t"
+        "and.b32 t7, t7, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "not.b32 t13, t8;\n\t"
+        "xor.b32 t9, t2, t4;\n\t"
+        "and.b32 t9, t9, t8;\n\t"
+        "xor.b32 t9, t9, t2;\n\t"
+        "xor.b32 t10, t3, t5;\n\t"
+        "and.b32 t10, t10, t8;\n\t"
+        "xor.b32 t10, t10, t3;\n\t"
+        "and.b32 t11, t4, t13;\n\t"
+        "and.b32 t12, t5, t13;\n\t"
+        "and.b32 t14, %13, 31;\n\t"
+        "shf.r.clamp.b32 t15, t9, t10, t14;\n\t"
+        "shf.r.clamp.b32 t16, t10, t11, t14;\n\t"
+        "shf.r.clamp.b32 t17, t11, t12, t14;\n\t"
+        "shr.b32 t18, t12, t14;\n\t"
+        "and.b32 %0, t15, %14;\n\t"
+        "and.b32 %1, t16, %14;\n\t"
+        "and.b32 %2, t17, %14;\n\t"
+        "and.b32 %3, t18, %14;\n\t"
+        "mov.b32 %4, 0;\n\t"
+        "mov.b32 %5, 0;\n\t"
+        "mov.b32 %6, 0;\n\t"
+        "mov.b32 %7, 0;\n\t"
+        "not.b32 t19, %14;\n\t"
+        "or.b32 %8, %15, t19;\n\t"
+        "and.b32 %8, %8, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[20];
+    t[0] = ptx_shr(x[4], 5u);
+    t[0] = ptx_and(t[0], 1u);
+    t[1] = ptx_sub(0u, t[0]);
+    t[6] = ptx_not(t[1]);
+    t[2] = ptx_xor(x[0], x[1]);
+    t[2] = ptx_and(t[2], t[1]);
+    t[2] = ptx_xor(t[2], x[0]);
+    t[3] = ptx_xor(x[1], x[2]);
+    t[3] = ptx_and(t[3], t[1]);
+    t[3] = ptx_xor(t[3], x[1]);
+    t[4] = ptx_xor(x[2], x[3]);
+    t[4] = ptx_and(t[4], t[1]);
+    t[4] = ptx_xor(t[4], x[2]);
+    t[5] = ptx_and(x[3], t[6]);
+    t[7] = ptx_shr(x[4], 6u);
+    t[7] = ptx_and(t[7], 1u);
+    t[8] = ptx_sub(0u, t[7]);
+    t[13] = ptx_not(t[8]);
+    t[9] = ptx_xor(t[2], t[4]);
+    t[9] = ptx_and(t[9], t[8]);
+    t[9] = ptx_xor(t[9], t[2]);
+    t[10] = ptx_xor(t[3], t[5]);
+    t[10] = ptx_and(t[10], t[8]);
+    t[10] = ptx_xor(t[10], t[3]);
+    t[11] = ptx_and(t[4], t[13]);
+    t[12] = ptx_and(t[5], t[13]);
+    t[14] = ptx_and(x[4], 31u);
+    t[15] = ptx_shf_r_clamp(t[9], t[10], t[14]);
+    t[16] = ptx_shf_r_clamp(t[10], t[11], t[14]);
+    t[17] = ptx_shf_r_clamp(t[11], t[12], t[14]);
+    t[18] = ptx_shr(t[12], t[14]);
+    y[0] = ptx_and(t[15], x[5]);
+    y[1] = ptx_and(t[16], x[5]);
+    y[2] = ptx_and(t[17], x[5]);
+    y[3] = ptx_and(t[18], x[5]);
+    y[4] = ptx_mov(0u);
+    y[5] = ptx_mov(0u);
+    y[6] = ptx_mov(0u);
+    y[7] = ptx_mov(0u);
+    t[19] = ptx_not(x[5]);
+    y[8] = ptx_or(x[6], t[19]);
+    y[8] = ptx_and(y[8], 1u);
+  }
+#endif
+};
+
+// sqrt_division_normalize_2: a step that the loops below call; 399 instructions.
+struct sqrt_division_normalize_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 9;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<262>;\n\t"
+        "sub.cc.u32 t0, %9, %13;\n\t"
+        "subc.cc.u32 t1, %10, %14;\n\t"
+        "subc.u32 t2, 0, 0;\n\t"
+        "mov.b32 t3, 0;\n\t"
+        "not.b32 t4, %14;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "add.cc.u32 t6, t4, t4;\n\t"
+        "addc.u32 t7, 0, 0;\n\t"
+        "or.b32 t6, t6, 1;\n\t"
+        "sub.cc.u32 t9, t6, %14;\n\t"
+        "subc.cc.u32 t11, t7, 0;\n\t"
+        "subc.u32 t8, 0, 0;\n\t"
+        "xor.b32 t13, t9, t6;\n\t"
+        "and.b32 t13, t13, t8;\n\t"
+        "xor.b32 t12, t9, t13;\n\t"
+        "add.u32 t10, t8, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t10;\n\t"
+        "add.cc.u32 t14, t12, t12;\n\t"
+        "addc.u32 t15, 0, 0;\n\t"
+        "or.b32 t14, t14, 1;\n\t"
+        "sub.cc.u32 t17, t14, %14;\n\t"
+        "subc.cc.u32 t19, t15, 0;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "xor.b32 t21, t17, t14;\n\t"
+        "and.b32 t21, t21, t16;\n\t"
+        "xor.b32 t20, t17, t21;\n\t"
+        "add.u32 t18, t16, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t18;\n\t"
+        "add.cc.u32 t22, t20, t20;\n\t"
+        "addc.u32 t23, 0, 0;\n\t"
+        "or.b32 t22, t22, 1;\n\t"
+        "sub.cc.u32 t25, t22, %14;\n\t"
+        "subc.cc.u32 t27, t23, 0;\n\t"
+        "subc.u32 t24, 0, 0;\n\t"
+        "xor.b32 t29, t25, t22;\n\t"
+        "and.b32 t29, t29, t24;\n\t"
+        "xor.b32 t28, t25, t29;\n\t"
+        "add.u32 t26, t24, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t26;\n\t"
+        "add.cc.u32 t30, t28, t28;\n\t"
+        "addc.u32 t31, 0, 0;\n\t"
+        "or.b32 t30, t30, 1;\n\t"
+        "sub.cc.u32 t33, t30, %14;\n\t"
+        "subc.cc.u32 t35, t31, 0;\n\t"
+        "subc.u32 t32, 0, 0;\n\t"
+        "xor.b32 t37, t33, t30;\n\t"
+        "and.b32 t37, t37, t32;\n\t"
+        "xor.b32 t36, t33, t37;\n\t"
+        "add.u32 t34, t32, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t34;\n\t"
+        "add.cc.u32 t38, t36, t36;\n\t"
+        "addc.u32 t39, 0, 0;\n\t"
+        "or.b32 t38, t38, 1;\n\t"
+        "sub.cc.u32 t41, t38, %14;\n\t"
+        "subc.cc.u32 t43, t39, 0;\n\t"
+        "subc.u32 t40, 0, 0;\n\t"
+        "xor.b32 t45, t41, t38;\n\t"
+        "and.b32 t45, t45, t40;\n\t"
+        "xor.b32 t44, t41, t45;\n\t"
+        "add.u32 t42, t40, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t42;\n\t"
+        "add.cc.u32 t46, t44, t44;\n\t"
+        "addc.u32 t47, 0, 0;\n\t"
+        "or.b32 t46, t46, 1;\n\t"
+        "sub.cc.u32 t49, t46, %14;\n\t"
+        "subc.cc.u32 t51, t47, 0;\n\t"
+        "subc.u32 t48, 0, 0;\n\t"
+        "xor.b32 t53, t49, t46;\n\t"
+        "and.b32 t53, t53, t48;\n\t"
+        "xor.b32 t52, t49, t53;\n\t"
+        "add.u32 t50, t48, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t50;\n\t"
+        "add.cc.u32 t54, t52, t52;\n\t"
+        "addc.u32 t55, 0, 0;\n\t"
+        "or.b32 t54, t54, 1;\n\t"
+        "sub.cc.u32 t57, t54, %14;\n\t"
+        "subc.cc.u32 t59, t55, 0;\n\t"
+        "subc.u32 t56, 0, 0;\n\t"
+        "xor.b32 t61, t57, t54;\n\t"
+        "and.b32 t61, t61, t56;\n\t"
+        "xor.b32 t60, t57, t61;\n\t"
+        "add.u32 t58, t56, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t58;\n\t"
+        "add.cc.u32 t62, t60, t60;\n\t"
+        "addc.u32 t63, 0, 0;\n\t"
+        "or.b32 t62, t62, 1;\n\t"
+        "sub.cc.u32 t65, t62, %14;\n\t"
+        "subc.cc.u32 t67, t63, 0;\n\t"
+        "subc.u32 t64, 0, 0;\n\t"
+        "xor.b32 t69, t65, t62;\n\t"
+        "and.b32 t69, t69, t64;\n\t"
+        "xor.b32 t68, t65, t69;\n\t"
+        "add.u32 t66, t64, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t66;\n\t"
+        "add.cc.u32 t70, t68, t68;\n\t"
+        "addc.u32 t71, 0, 0;\n\t"
+        "or.b32 t70, t70, 1;\n\t"
+        "sub.cc.u32 t73, t70, %14;\n\t"
+        "subc.cc.u32 t75, t71, 0;\n\t"
+        "subc.u32 t72, 0, 0;\n\t"
+        "xor.b32 t77, t73, t70;\n\t"
+        "and.b32 t77, t77, t72;\n\t"
+        "xor.b32 t76, t73, t77;\n\t"
+        "add.u32 t74, t72, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t74;\n\t"
+        "add.cc.u32 t78, t76, t76;\n\t"
+        "addc.u32 t79, 0, 0;\n\t"
+        "or.b32 t78, t78, 1;\n\t"
+        "sub.cc.u32 t81, t78, %14;\n\t"
+        "subc.cc.u32 t83, t79, 0;\n\t"
+        "subc.u32 t80, 0, 0;\n\t"
+        "xor.b32 t85, t81, t78;\n\t"
+        "and.b32 t85, t85, t80;\n\t"
+        "xor.b32 t84, t81, t85;\n\t"
+        "add.u32 t82, t80, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t82;\n\t"
+        "add.cc.u32 t86, t84, t84;\n\t"
+        "addc.u32 t87, 0, 0;\n\t"
+        "or.b32 t86, t86, 1;\n\t"
+        "sub.cc.u32 t89, t86, %14;\n\t"
+        "subc.cc.u32 t91, t87, 0;\n\t"
+        "subc.u32 t88, 0, 0;\n\t"
+        "xor.b32 t93, t89, t86;\n\t"
+        "and.b32 t93, t93, t88;\n\t"
+        "xor.b32 t92, t89, t93;\n\t"
+        "add.u32 t90, t88, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t90;\n\t"
+        "add.cc.u32 t94, t92, t92;\n\t"
+        "addc.u32 t95, 0, 0;\n\t"
+        "or.b32 t94, t94, 1;\n\t"
+        "sub.cc.u32 t97, t94, %14;\n\t"
+        "subc.cc.u32 t99, t95, 0;\n\t"
+        "subc.u32 t96, 0, 0;\n\t"
+        "xor.b32 t101, t97, t94;\n\t"
+        "and.b32 t101, t101, t96;\n\t"
+        "xor.b32 t100, t97, t101;\n\t"
+        "add.u32 t98, t96, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t98;\n\t"
+        "add.cc.u32 t102, t100, t100;\n\t"
+        "addc.u32 t103, 0, 0;\n\t"
+        "or.b32 t102, t102, 1;\n\t"
+        "sub.cc.u32 t105, t102, %14;\n\t"
+        "subc.cc.u32 t107, t103, 0;\n\t"
+        "subc.u32 t104, 0, 0;\n\t"
+        "xor.b32 t109, t105, t102;\n\t"
+        "and.b32 t109, t109, t104;\n\t"
+        "xor.b32 t108, t105, t109;\n\t"
+        "add.u32 t106, t104, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t106;\n\t"
+        "add.cc.u32 t110, t108, t108;\n\t"
+        "addc.u32 t111, 0, 0;\n\t"
+        "or.b32 t110, t110, 1;\n\t"
+        "sub.cc.u32 t113, t110, %14;\n\t"
+        "subc.cc.u32 t115, t111, 0;\n\t"
+        "subc.u32 t112, 0, 0;\n\t"
+        "xor.b32 t117, t113, t110;\n\t"
+        "and.b32 t117, t117, t112;\n\t"
+        "xor.b32 t116, t113, t117;\n\t"
+        "add.u32 t114, t112, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t114;\n\t"
+        "add.cc.u32 t118, t116, t116;\n\t"
+        "addc.u32 t119, 0, 0;\n\t"
+        "or.b32 t118, t118, 1;\n\t"
+        "sub.cc.u32 t121, t118, %14;\n\t"
+        "subc.cc.u32 t123, t119, 0;\n\t"
+        "subc.u32 t120, 0, 0;\n\t"
+        "xor.b32 t125, t121, t118;\n\t"
+        "and.b32 t125, t125, t120;\n\t"
+        "xor.b32 t124, t121, t125;\n\t"
+        "add.u32 t122, t120, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t122;\n\t"
+        "add.cc.u32 t126, t124, t124;\n\t"
+        "addc.u32 t127, 0, 0;\n\t"
+        "or.b32 t126, t126, 1;\n\t"
+        "sub.cc.u32 t129, t126, %14;\n\t"
+        "subc.cc.u32 t131, t127, 0;\n\t"
+        "subc.u32 t128, 0, 0;\n\t"
+        "xor.b32 t133, t129, t126;\n\t"
+        "and.b32 t133, t133, t128;\n\t"
+        "xor.b32 t132, t129, t133;\n\t"
+        "add.u32 t130, t128, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t130;\n\t"
+        "add.cc.u32 t134, t132, t132;\n\t"
+        "addc.u32 t135, 0, 0;\n\t"
+        "or.b32 t134, t134, 1;\n\t"
+        "sub.cc.u32 t137, t134, %14;\n\t"
+        "subc.cc.u32 t139, t135, 0;\n\t"
+        "subc.u32 t136, 0, 0;\n\t"
+        "xor.b32 t141, t137, t134;\n\t"
+        "and.b32 t141, t141, t136;\n\t"
+        "xor.b32 t140, t137, t141;\n\t"
+        "add.u32 t138, t136, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t138;\n\t"
+        "add.cc.u32 t142, t140, t140;\n\t"
+        "addc.u32 t143, 0, 0;\n\t"
+        "or.b32 t142, t142, 1;\n\t"
+        "sub.cc.u32 t145, t142, %14;\n\t"
+        "subc.cc.u32 t147, t143, 0;\n\t"
+        "subc.u32 t144, 0, 0;\n\t"
+        "xor.b32 t149, t145, t142;\n\t"
+        "and.b32 t149, t149, t144;\n\t"
+        "xor.b32 t148, t145, t149;\n\t"
+        "add.u32 t146, t144, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t146;\n\t"
+        "add.cc.u32 t150, t148, t148;\n\t"
+        "addc.u32 t151, 0, 0;\n\t"
+        "or.b32 t150, t150, 1;\n\t"
+        "sub.cc.u32 t153, t150, %14;\n\t"
+        "subc.cc.u32 t155, t151, 0;\n\t"
+        "subc.u32 t152, 0, 0;\n\t"
+        "xor.b32 t157, t153, t150;\n\t"
+        "and.b32 t157, t157, t152;\n\t"
+        "xor.b32 t156, t153, t157;\n\t"
+        "add.u32 t154, t152, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t154;\n\t"
+        "add.cc.u32 t158, t156, t156;\n\t"
+        "addc.u32 t159, 0, 0;\n\t"
+        "or.b32 t158, t158, 1;\n\t"
+        "sub.cc.u32 t161, t158, %14;\n\t"
+        "subc.cc.u32 t163, t159, 0;\n\t"
+        "subc.u32 t160, 0, 0;\n\t"
+        "xor.b32 t165, t161, t158;\n\t"
+        "and.b32 t165, t165, t160;\n\t"
+        "xor.b32 t164, t161, t165;\n\t"
+        "add.u32 t162, t160, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t162;\n\t"
+        "add.cc.u32 t166, t164, t164;\n\t"
+        "addc.u32 t167, 0, 0;\n\t"
+        "or.b32 t166, t166, 1;\n\t"
+        "sub.cc.u32 t169, t166, %14;\n\t"
+        "subc.cc.u32 t171, t167, 0;\n\t"
+        "subc.u32 t168, 0, 0;\n\t"
+        "xor.b32 t173, t169, t166;\n\t"
+        "and.b32 t173, t173, t168;\n\t"
+        "xor.b32 t172, t169, t173;\n\t"
+        "add.u32 t170, t168, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t170;\n\t"
+        "add.cc.u32 t174, t172, t172;\n\t"
+        "addc.u32 t175, 0, 0;\n\t"
+        "or.b32 t174, t174, 1;\n\t"
+        "sub.cc.u32 t177, t174, %14;\n\t"
+        "subc.cc.u32 t179, t175, 0;\n\t"
+        "subc.u32 t176, 0, 0;\n\t"
+        "xor.b32 t181, t177, t174;\n\t"
+        "and.b32 t181, t181, t176;\n\t"
+        "xor.b32 t180, t177, t181;\n\t"
+        "add.u32 t178, t176, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t178;\n\t"
+        "add.cc.u32 t182, t180, t180;\n\t"
+        "addc.u32 t183, 0, 0;\n\t"
+        "or.b32 t182, t182, 1;\n\t"
+        "sub.cc.u32 t185, t182, %14;\n\t"
+        "subc.cc.u32 t187, t183, 0;\n\t"
+        "subc.u32 t184, 0, 0;\n\t"
+        "xor.b32 t189, t185, t182;\n\t"
+        "and.b32 t189, t189, t184;\n\t"
+        "xor.b32 t188, t185, t189;\n\t"
+        "add.u32 t186, t184, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t186;\n\t"
+        "add.cc.u32 t190, t188, t188;\n\t"
+        "addc.u32 t191, 0, 0;\n\t"
+        "or.b32 t190, t190, 1;\n\t"
+        "sub.cc.u32 t193, t190, %14;\n\t"
+        "subc.cc.u32 t195, t191, 0;\n\t"
+        "subc.u32 t192, 0, 0;\n\t"
+        "xor.b32 t197, t193, t190;\n\t"
+        "and.b32 t197, t197, t192;\n\t"
+        "xor.b32 t196, t193, t197;\n\t"
+        "add.u32 t194, t192, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t194;\n\t"
+        "add.cc.u32 t198, t196, t196;\n\t"
+        "addc.u32 t199, 0, 0;\n\t"
+        "or.b32 t198, t198, 1;\n\t"
+        "sub.cc.u32 t201, t198, %14;\n\t"
+        "subc.cc.u32 t203, t199, 0;\n\t"
+        "subc.u32 t200, 0, 0;\n\t"
+        "xor.b32 t205, t201, t198;\n\t"
+        "and.b32 t205, t205, t200;\n\t"
+        "xor.b32 t204, t201, t205;\n\t"
+        "add.u32 t202, t200, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t202;\n\t"
+        "add.cc.u32 t206, t204, t204;\n\t"
+        "addc.u32 t207, 0, 0;\n\t"
+        "or.b32 t206, t206, 1;\n\t"
+        "sub.cc.u32 t209, t206, %14;\n\t"
+        "subc.cc.u32 t211, t207, 0;\n\t"
+        "subc.u32 t208, 0, 0;\n\t"
+        "xor.b32 t213, t209, t206;\n\t"
+        "and.b32 t213, t213, t208;\n\t"
+        "xor.b32 t212, t209, t213;\n\t"
+        "add.u32 t210, t208, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t210;\n\t"
+        "add.cc.u32 t214, t212, t212;\n\t"
+        "addc.u32 t215, 0, 0;\n\t"
+        "or.b32 t214, t214, 1;\n\t"
+        "sub.cc.u32 t217, t214, %14;\n\t"
+        "subc.cc.u32 t219, t215, 0;\n\t"
+        "subc.u32 t216, 0, 0;\n\t"
+        "xor.b32 t221, t217, t214;\n\t"
+        "and.b32 t221, t221, t216;\n\t"
+        "xor.b32 t220, t217, t221;\n\t"
+        "add.u32 t218, t216, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t218;\n\t"
+        "add.cc.u32 t222, t220, t220;\n\t"
+        "addc.u32 t223, 0, 0;\n\t"
+        "or.b32 t222, t222, 1;\n\t"
+        "sub.cc.u32 t225, t222, %14;\n\t"
+        "subc.cc.u32 t227, t223, 0;\n\t"
+        "subc.u32 t224, 0, 0;\n\t"
+        "xor.b32 t229, t225, t222;\n\t"
+        "and.b32 t229, t229, t224;\n\t"
+        "xor.b32 t228, t225, t229;\n\t"
+        "add.u32 t226, t224, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t226;\n\t"
+        "add.cc.u32 t230, t228, t228;\n\t"
+        "addc.u32 t231, 0, 0;\n\t"
+        "or.b32 t230, t230, 1;\n\t"
+        "sub.cc.u32 t233, t230, %14;\n\t"
+        "subc.cc.u32 t235, t231, 0;\n\t"
+        "subc.u32 t232, 0, 0;\n\t"
+        "xor.b32 t237, t233, t230;\n\t"
+        "and.b32 t237, t237, t232;\n\t"
+        "xor.b32 t236, t233, t237;\n\t"
+        "add.u32 t234, t232, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t234;\n\t"
+        "add.cc.u32 t238, t236, t236;\n\t"
+        "addc.u32 t239, 0, 0;\n\t"
+        "or.b32 t238, t238, 1;\n\t"
+        "sub.cc.u32 t241, t238, %14;\n\t"
+        "subc.cc.u32 t243, t239, 0;\n\t"
+        "subc.u32 t240, 0, 0;\n\t"
+        "xor.b32 t245, t241, t238;\n\t"
+        "and.b32 t245, t245, t240;\n\t"
+        "xor.b32 t244, t241, t245;\n\t"
+        "add.u32 t242, t240, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t242;\n\t"
+        "add.cc.u32 t246, t244, t244;\n\t"
+        "addc.u32 t247, 0, 0;\n\t"
+        "or.b32 t246, t246, 1;\n\t"
+        "sub.cc.u32 t249, t246, %14;\n\t"
+        "subc.cc.u32 t251, t247, 0;\n\t"
+        "subc.u32 t248, 0, 0;\n\t"
+        "xor.b32 t253, t249, t246;\n\t"
+        "and.b32 t253, t253, t248;\n\t"
+        "xor.b32 t252, t249, t253;\n\t"
+        "add.u32 t250, t248, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t250;\n\t"
+        "add.cc.u32 t254, t252, t252;\n\t"
+        "addc.u32 t255, 0, 0;\n\t"
+        "or.b32 t254, t254, 1;\n\t"
+        "sub.cc.u32 t257, t254, %14;\n\t"
+        "subc.cc.u32 t259, t255, 0;\n\t"
+        "subc.u32 t256, 0, 0;\n\t"
+        "xor.b32 t261, t257, t254;\n\t"
+        "and.b32 t261, t261, t256;\n\t"
+        "xor.b32 t260, t257, t261;\n\t"
+        "add.u32 t258, t256, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t258;\n\t"
+        "mov.b32 %0, %13;\n\t"
+        "mov.b32 %1, %14;\n\t"
+        "mov.b32 %2, %11;\n\t"
+        "mov.b32 %3, %12;\n\t"
+        "mov.b32 %4, %9;\n\t"
+        "mov.b32 %5, %10;\n\t"
+        "mov.b32 %6, t3;\n\t"
+        "mov.b32 %7, t5;\n\t"
+        "not.b32 %8, t2;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[262];
+    ptx_sub_cc(cf, x[0], x[4]);
+    ptx_subc_cc(cf, x[1], x[5]);
+    t[2] = ptx_subc(cf, 0u, 0u);
+    t[3] = ptx_mov(0u);
+    t[4] = ptx_not(x[5]);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_add_cc(cf, t[4], t[4]);
+    t[7] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_or(t[6], 1u);
+    t[9] = ptx_sub_cc(cf, t[6], x[5]);
+    ptx_subc_cc(cf, t[7], 0u);
+    t[8] = ptx_subc(cf, 0u, 0u);
+    t[13] = ptx_xor(t[9], t[6]);
+    t[13] = ptx_and(t[13], t[8]);
+    t[12] = ptx_xor(t[9], t[13]);
+    t[10] = ptx_add(t[8], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[10]);
+    t[14] = ptx_add_cc(cf, t[12], t[12]);
+    t[15] = ptx_addc(cf, 0u, 0u);
+    t[14] = ptx_or(t[14], 1u);
+    t[17] = ptx_sub_cc(cf, t[14], x[5]);
+    ptx_subc_cc(cf, t[15], 0u);
+    t[16] = ptx_subc(cf, 0u, 0u);
+    t[21] = ptx_xor(t[17], t[14]);
+    t[21] = ptx_and(t[21], t[16]);
+    t[20] = ptx_xor(t[17], t[21]);
+    t[18] = ptx_add(t[16], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[18]);
+    t[22] = ptx_add_cc(cf, t[20], t[20]);
+    t[23] = ptx_addc(cf, 0u, 0u);
+    t[22] = ptx_or(t[22], 1u);
+    t[25] = ptx_sub_cc(cf, t[22], x[5]);
+    ptx_subc_cc(cf, t[23], 0u);
+    t[24] = ptx_subc(cf, 0u, 0u);
+    t[29] = ptx_xor(t[25], t[22]);
+    t[29] = ptx_and(t[29], t[24]);
+    t[28] = ptx_xor(t[25], t[29]);
+    t[26] = ptx_add(t[24], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[26]);
+    t[30] = ptx_add_cc(cf, t[28], t[28]);
+    t[31] = ptx_addc(cf, 0u, 0u);
+    t[30] = ptx_or(t[30], 1u);
+    t[33] = ptx_sub_cc(cf, t[30], x[5]);
+    ptx_subc_cc(cf, t[31], 0u);
+    t[32] = ptx_subc(cf, 0u, 0u);
+    t[37] = ptx_xor(t[33], t[30]);
+    t[37] = ptx_and(t[37], t[32]);
+    t[36] = ptx_xor(t[33], t[37]);
+    t[34] = ptx_add(t[32], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[34]);
+    t[38] = ptx_add_cc(cf, t[36], t[36]);
+    t[39] = ptx_addc(cf, 0u, 0u);
+    t[38] = ptx_or(t[38], 1u);
+    t[41] = ptx_sub_cc(cf, t[38], x[5]);
+    ptx_subc_cc(cf, t[39], 0u);
+    t[40] = ptx_subc(cf, 0u, 0u);
+    t[45] = ptx_xor(t[41], t[38]);
+    t[45] = ptx_and(t[45], t[40]);
+    t[44] = ptx_xor(t[41], t[45]);
+    t[42] = ptx_add(t[40], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[42]);
+    t[46] = ptx_add_cc(cf, t[44], t[44]);
+    t[47] = ptx_addc(cf, 0u, 0u);
+    t[46] = ptx_or(t[46], 1u);
+    t[49] = ptx_sub_cc(cf, t[46], x[5]);
+    ptx_subc_cc(cf, t[47], 0u);
+    t[48] = ptx_subc(cf, 0u, 0u);
+    t[53] = ptx_xor(t[49], t[46]);
+    t[53] = ptx_and(t[53], t[48]);
+    t[52] = ptx_xor(t[49], t[53]);
+    t[50] = ptx_add(t[48], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[50]);
+    t[54] = ptx_add_cc(cf, t[52], t[52]);
+    t[55] = ptx_addc(cf, 0u, 0u);
+    t[54] = ptx_or(t[54], 1u);
+    t[57] = ptx_sub_cc(cf, t[54], x[5]);
+    ptx_subc_cc(cf, t[55], 0u);
+    t[56] = ptx_subc(cf, 0u, 0u);
+    t[61] = ptx_xor(t[57], t[54]);
+    t[61] = ptx_and(t[61], t[56]);
+    t[60] = ptx_xor(t[57], t[61]);
+    t[58] = ptx_add(t[56], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[58]);
+    t[62] = ptx_add_cc(cf, t[60], t[60]);
+    t[63] = ptx_addc(cf, 0u, 0u);
+    t[62] = ptx_or(t[62], 1u);
+    t[65] = ptx_sub_cc(cf, t[62], x[5]);
+    ptx_subc_cc(cf, t[63], 0u);
+    t[64] = ptx_subc(cf, 0u, 0u);
+    t[69] = ptx_xor(t[65], t[62]);
+    t[69] = ptx_and(t[69], t[64]);
+    t[68] = ptx_xor(t[65], t[69]);
+    t[66] = ptx_add(t[64], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[66]);
+    t[70] = ptx_add_cc(cf, t[68], t[68]);
+    t[71] = ptx_addc(cf, 0u, 0u);
+    t[70] = ptx_or(t[70], 1u);
+    t[73] = ptx_sub_cc(cf, t[70], x[5]);
+    ptx_subc_cc(cf, t[71], 0u);
+    t[72] = ptx_subc(cf, 0u, 0u);
+    t[77] = ptx_xor(t[73], t[70]);
+    t[77] = ptx_and(t[77], t[72]);
+    t[76] = ptx_xor(t[73], t[77]);
+    t[74] = ptx_add(t[72], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[74]);
+    t[78] = ptx_add_cc(cf, t[76], t[76]);
+    t[79] = ptx_addc(cf, 0u, 0u);
+    t[78] = ptx_or(t[78], 1u);
+    t[81] = ptx_sub_cc(cf, t[78], x[5]);
+    ptx_subc_cc(cf, t[79], 0u);
+    t[80] = ptx_subc(cf, 0u, 0u);
+    t[85] = ptx_xor(t[81], t[78]);
+    t[85] = ptx_and(t[85], t[80]);
+    t[84] = ptx_xor(t[81], t[85]);
+    t[82] = ptx_add(t[80], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[82]);
+    t[86] = ptx_add_cc(cf, t[84], t[84]);
+    t[87] = ptx_addc(cf, 0u, 0u);
+    t[86] = ptx_or(t[86], 1u);
+    t[89] = ptx_sub_cc(cf, t[86], x[5]);
+    ptx_subc_cc(cf, t[87], 0u);
+    t[88] = ptx_subc(cf, 0u, 0u);
+    t[93] = ptx_xor(t[89], t[86]);
+    t[93] = ptx_and(t[93], t[88]);
+    t[92] = ptx_xor(t[89], t[93]);
+    t[90] = ptx_add(t[88], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[90]);
+    t[94] = ptx_add_cc(cf, t[92], t[92]);
+    t[95] = ptx_addc(cf, 0u, 0u);
+    t[94] = ptx_or(t[94], 1u);
+    t[97] = ptx_sub_cc(cf, t[94], x[5]);
+    ptx_subc_cc(cf, t[95], 0u);
+    t[96] = ptx_subc(cf, 0u, 0u);
+    t[101] = ptx_xor(t[97], t[94]);
+    t[101] = ptx_and(t[101], t[96]);
+    t[100] = ptx_xor(t[97], t[101]);
+    t[98] = ptx_add(t[96], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[98]);
+    t[102] = ptx_add_cc(cf, t[100], t[100]);
+    t[103] = ptx_addc(cf, 0u, 0u);
+    t[102] = ptx_or(t[102], 1u);
+    t[105] = ptx_sub_cc(cf, t[102], x[5]);
+    ptx_subc_cc(cf, t[103], 0u);
+    t[104] = ptx_subc(cf, 0u, 0u);
+    t[109] = ptx_xor(t[105], t[102]);
+    t[109] = ptx_and(t[109], t[104]);
+    t[108] = ptx_xor(t[105], t[109]);
+    t[106] = ptx_add(t[104], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[106]);
+    t[110] = ptx_add_cc(cf, t[108], t[108]);
+    t[111] = ptx_addc(cf, 0u, 0u);
+    t[110] = ptx_or(t[110], 1u);
+    t[113] = ptx_sub_cc(cf, t[110], x[5]);
+    ptx_subc_cc(cf, t[111], 0u);
+    t[112] = ptx_subc(cf, 0u, 0u);
+    t[117] = ptx_xor(t[113], t[110]);
+    t[117] = ptx_and(t[117], t[112]);
+    t[116] = ptx_xor(t[113], t[117]);
+    t[114] = ptx_add(t[112], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[114]);
+    t[118] = ptx_add_cc(cf, t[116], t[116]);
+    t[119] = ptx_addc(cf, 0u, 0u);
+    t[118] = ptx_or(t[118], 1u);
+    t[121] = ptx_sub_cc(cf, t[118], x[5]);
+    ptx_subc_cc(cf, t[119], 0u);
+    t[120] = ptx_subc(cf, 0u, 0u);
+    t[125] = ptx_xor(t[121], t[118]);
+    t[125] = ptx_and(t[125], t[120]);
+    t[124] = ptx_xor(t[121], t[125]);
+    t[122] = ptx_add(t[120], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[122]);
+    t[126] = ptx_add_cc(cf, t[124], t[124]);
+    t[127] = ptx_addc(cf, 0u, 0u);
+    t[126] = ptx_or(t[126], 1u);
+    t[129] = ptx_sub_cc(cf, t[126], x[5]);
+    ptx_subc_cc(cf, t[127], 0u);
+    t[128] = ptx_subc(cf, 0u, 0u);
+    t[133] = ptx_xor(t[129], t[126]);
+    t[133] = ptx_and(t[133], t[128]);
+    t[132] = ptx_xor(t[129], t[133]);
+    t[130] = ptx_add(t[128], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[130]);
+    t[134] = ptx_add_cc(cf, t[132], t[132]);
+    t[135] = ptx_addc(cf, 0u, 0u);
+    t[134] = ptx_or(t[134], 1u);
+    t[137] = ptx_sub_cc(cf, t[134], x[5]);
+    ptx_subc_cc(cf, t[135], 0u);
+    t[136] = ptx_subc(cf, 0u, 0u);
+    t[141] = ptx_xor(t[137], t[134]);
+    t[141] = ptx_and(t[141], t[136]);
+    t[140] = ptx_xor(t[137], t[141]);
+    t[138] = ptx_add(t[136], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[138]);
+    t[142] = ptx_add_cc(cf, t[140], t[140]);
+    t[143] = ptx_addc(cf, 0u, 0u);
+    t[142] = ptx_or(t[142], 1u);
+    t[145] = ptx_sub_cc(cf, t[142], x[5]);
+    ptx_subc_cc(cf, t[143], 0u);
+    t[144] = ptx_subc(cf, 0u, 0u);
+    t[149] = ptx_xor(t[145], t[142]);
+    t[149] = ptx_and(t[149], t[144]);
+    t[148] = ptx_xor(t[145], t[149]);
+    t[146] = ptx_add(t[144], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[146]);
+    t[150] = ptx_add_cc(cf, t[148], t[148]);
+    t[151] = ptx_addc(cf, 0u, 0u);
+    t[150] = ptx_or(t[150], 1u);
+    t[153] = ptx_sub_cc(cf, t[150], x[5]);
+    ptx_subc_cc(cf, t[151], 0u);
+    t[152] = ptx_subc(cf, 0u, 0u);
+    t[157] = ptx_xor(t[153], t[150]);
+    t[157] = ptx_and(t[157], t[152]);
+    t[156] = ptx_xor(t[153], t[157]);
+    t[154] = ptx_add(t[152], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[154]);
+    t[158] = ptx_add_cc(cf, t[156], t[156]);
+    t[159] = ptx_addc(cf, 0u, 0u);
+    t[158] = ptx_or(t[158], 1u);
+    t[161] = ptx_sub_cc(cf, t[158], x[5]);
+    ptx_subc_cc(cf, t[159], 0u);
+    t[160] = ptx_subc(cf, 0u, 0u);
+    t[165] = ptx_xor(t[161], t[158]);
+    t[165] = ptx_and(t[165], t[160]);
+    t[164] = ptx_xor(t[161], t[165]);
+    t[162] = ptx_add(t[160], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[162]);
+    t[166] = ptx_add_cc(cf, t[164], t[164]);
+    t[167] = ptx_addc(cf, 0u, 0u);
+    t[166] = ptx_or(t[166], 1u);
+    t[169] = ptx_sub_cc(cf, t[166], x[5]);
+    ptx_subc_cc(cf, t[167], 0u);
+    t[168] = ptx_subc(cf, 0u, 0u);
+    t[173] = ptx_xor(t[169], t[166]);
+    t[173] = ptx_and(t[173], t[168]);
+    t[172] = ptx_xor(t[169], t[173]);
+    t[170] = ptx_add(t[168], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[170]);
+    t[174] = ptx_add_cc(cf, t[172], t[172]);
+    t[175] = ptx_addc(cf, 0u, 0u);
+    t[174] = ptx_or(t[174], 1u);
+    t[177] = ptx_sub_cc(cf, t[174], x[5]);
+    ptx_subc_cc(cf, t[175], 0u);
+    t[176] = ptx_subc(cf, 0u, 0u);
+    t[181] = ptx_xor(t[177], t[174]);
+    t[181] = ptx_and(t[181], t[176]);
+    t[180] = ptx_xor(t[177], t[181]);
+    t[178] = ptx_add(t[176], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[178]);
+    t[182] = ptx_add_cc(cf, t[180], t[180]);
+    t[183] = ptx_addc(cf, 0u, 0u);
+    t[182] = ptx_or(t[182], 1u);
+    t[185] = ptx_sub_cc(cf, t[182], x[5]);
+    ptx_subc_cc(cf, t[183], 0u);
+    t[184] = ptx_subc(cf, 0u, 0u);
+    t[189] = ptx_xor(t[185], t[182]);
+    t[189] = ptx_and(t[189], t[184]);
+    t[188] = ptx_xor(t[185], t[189]);
+    t[186] = ptx_add(t[184], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[186]);
+    t[190] = ptx_add_cc(cf, t[188], t[188]);
+    t[191] = ptx_addc(cf, 0u, 0u);
+    t[190] = ptx_or(t[190], 1u);
+    t[193] = ptx_sub_cc(cf, t[190], x[5]);
+    ptx_subc_cc(cf, t[191], 0u);
+    t[192] = ptx_subc(cf, 0u, 0u);
+    t[197] = ptx_xor(t[193], t[190]);
+    t[197] = ptx_and(t[197], t[192]);
+    t[196] = ptx_xor(t[193], t[197]);
+    t[194] = ptx_add(t[192], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[194]);
+    t[198] = ptx_add_cc(cf, t[196], t[196]);
+    t[199] = ptx_addc(cf, 0u, 0u);
+    t[198] = ptx_or(t[198], 1u);
+    t[201] = ptx_sub_cc(cf, t[198], x[5]);
+    ptx_subc_cc(cf, t[199], 0u);
+    t[200] = ptx_subc(cf, 0u, 0u);
+    t[205] = ptx_xor(t[201], t[198]);
+    t[205] = ptx_and(t[205], t[200]);
+    t[204] = ptx_xor(t[201], t[205]);
+    t[202] = ptx_add(t[200], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[202]);
+    t[206] = ptx_add_cc(cf, t[204], t[204]);
+    t[207] = ptx_addc(cf, 0u, 0u);
+    t[206] = ptx_or(t[206], 1u);
+    t[209] = ptx_sub_cc(cf, t[206], x[5]);
+    ptx_subc_cc(cf, t[207], 0u);
+    t[208] = ptx_subc(cf, 0u, 0u);
+    t[213] = ptx_xor(t[209], t[206]);
+    t[213] = ptx_and(t[213], t[208]);
+    t[212] = ptx_xor(t[209], t[213]);
+    t[210] = ptx_add(t[208], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[210]);
+    t[214] = ptx_add_cc(cf, t[212], t[212]);
+    t[215] = ptx_addc(cf, 0u, 0u);
+    t[214] = ptx_or(t[214], 1u);
+    t[217] = ptx_sub_cc(cf, t[214], x[5]);
+    ptx_subc_cc(cf, t[215], 0u);
+    t[216] = ptx_subc(cf, 0u, 0u);
+    t[221] = ptx_xor(t[217], t[214]);
+    t[221] = ptx_and(t[221], t[216]);
+    t[220] = ptx_xor(t[217], t[221]);
+    t[218] = ptx_add(t[216], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[218]);
+    t[222] = ptx_add_cc(cf, t[220], t[220]);
+    t[223] = ptx_addc(cf, 0u, 0u);
+    t[222] = ptx_or(t[222], 1u);
+    t[225] = ptx_sub_cc(cf, t[222], x[5]);
+    ptx_subc_cc(cf, t[223], 0u);
+    t[224] = ptx_subc(cf, 0u, 0u);
+    t[229] = ptx_xor(t[225], t[222]);
+    t[229] = ptx_and(t[229], t[224]);
+    t[228] = ptx_xor(t[225], t[229]);
+    t[226] = ptx_add(t[224], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[226]);
+    t[230] = ptx_add_cc(cf, t[228], t[228]);
+    t[231] = ptx_addc(cf, 0u, 0u);
+    t[230] = ptx_or(t[230], 1u);
+    t[233] = ptx_sub_cc(cf, t[230], x[5]);
+    ptx_subc_cc(cf, t[231], 0u);
+    t[232] = ptx_subc(cf, 0u, 0u);
+    t[237] = ptx_xor(t[233], t[230]);
+    t[237] = ptx_and(t[237], t[232]);
+    t[236] = ptx_xor(t[233], t[237]);
+    t[234] = ptx_add(t[232], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[234]);
+    t[238] = ptx_add_cc(cf, t[236], t[236]);
+    t[239] = ptx_addc(cf, 0u, 0u);
+    t[238] = ptx_or(t[238], 1u);
+    t[241] = ptx_sub_cc(cf, t[238], x[5]);
+    ptx_subc_cc(cf, t[239], 0u);
+    t[240] = ptx_subc(cf, 0u, 0u);
+    t[245] = ptx_xor(t[241], t[238]);
+    t[245] = ptx_and(t[245], t[240]);
+    t[244] = ptx_xor(t[241], t[245]);
+    t[242] = ptx_add(t[240], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[242]);
+    t[246] = ptx_add_cc(cf, t[244], t[244]);
+    t[247] = ptx_addc(cf, 0u, 0u);
+    t[246] = ptx_or(t[246], 1u);
+    t[249] = ptx_sub_cc(cf, t[246], x[5]);
+    ptx_subc_cc(cf, t[247], 0u);
+    t[248] = ptx_subc(cf, 0u, 0u);
+    t[253] = ptx_xor(t[249], t[246]);
+    t[253] = ptx_and(t[253], t[248]);
+    t[252] = ptx_xor(t[249], t[253]);
+    t[250] = ptx_add(t[248], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[250]);
+    t[254] = ptx_add_cc(cf, t[252], t[252]);
+    t[255] = ptx_addc(cf, 0u, 0u);
+    t[254] = ptx_or(t[254], 1u);
+    t[257] = ptx_sub_cc(cf, t[254], x[5]);
+    ptx_subc_cc(cf, t[255], 0u);
+    t[256] = ptx_subc(cf, 0u, 0u);
+    t[261] = ptx_xor(t[257], t[254]);
+    t[261] = ptx_and(t[261], t[256]);
+    ptx_xor(t[257], t[261]);
+    t[258] = ptx_add(t[256], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[258]);
+    y[0] = ptx_mov(x[4]);
+    y[1] = ptx_mov(x[5]);
+    y[2] = ptx_mov(x[2]);
+    y[3] = ptx_mov(x[3]);
+    y[4] = ptx_mov(x[0]);
+    y[5] = ptx_mov(x[1]);
+    y[6] = ptx_mov(t[3]);
+    y[7] = ptx_mov(t[5]);
+    y[8] = ptx_not(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_step_2: a step that the loops below call; 50 instructions.
+struct sqrt_division_step_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<38>;\n\t"
+        "xor.b32 t0, %4, %7;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %4, t4;\n\t"
+        "mul.lo.u32 t6, %8, t5;\n\t"
+        "mul.hi.u32 t7, %8, t5;\n\t"
+        "add.cc.u32 t6, t6, %3;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %7;\n\t"
+        "sub.u32 t9, %3, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %7, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %7;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %6, t2;\n\t"
+        "mul.hi.u32 t16, %6, t2;\n\t"
+        "mul.lo.u32 t17, %7, t2;\n\t"
+        "mul.hi.u32 t18, %7, t2;\n\t"
+        "mov.b32 t19, t15;\n\t"
+        "add.cc.u32 t20, t16, t17;\n\t"
+        "addc.u32 t21, 0, t18;\n\t"
+        "sub.cc.u32 t22, %5, t19;\n\t"
+        "subc.cc.u32 t23, %3, t20;\n\t"
+        "subc.cc.u32 t24, %4, t21;\n\t"
+        "subc.u32 t25, 0, 0;\n\t"
+        "and.b32 t26, %6, t25;\n\t"
+        "and.b32 t27, %7, t25;\n\t"
+        "add.u32 t2, t2, t25;\n\t"
+        "add.cc.u32 t28, t22, t26;\n\t"
+        "addc.cc.u32 t29, t23, t27;\n\t"
+        "addc.cc.u32 t30, t24, 0;\n\t"
+        "addc.u32 t31, t25, 0;\n\t"
+        "and.b32 t32, %6, t31;\n\t"
+        "and.b32 t33, %7, t31;\n\t"
+        "add.u32 t2, t2, t31;\n\t"
+        "add.cc.u32 t34, t28, t32;\n\t"
+        "addc.cc.u32 t35, t29, t33;\n\t"
+        "addc.cc.u32 t36, t30, 0;\n\t"
+        "addc.u32 t37, t31, 0;\n\t"
+        "mov.b32 %0, t34;\n\t"
+        "mov.b32 %1, t35;\n\t"
+        "mov.b32 %2, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[38];
+    t[0] = ptx_xor(x[1], x[4]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[1], t[4]);
+    t[6] = ptx_mul_lo(x[5], t[5]);
+    t[7] = ptx_mul_hi(x[5], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[0]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[4]);
+    t[9] = ptx_sub(x[0], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[4], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[4]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[3], t[2]);
+    t[16] = ptx_mul_hi(x[3], t[2]);
+    t[17] = ptx_mul_lo(x[4], t[2]);
+    t[18] = ptx_mul_hi(x[4], t[2]);
+    t[19] = ptx_mov(t[15]);
+    t[20] = ptx_add_cc(cf, t[16], t[17]);
+    t[21] = ptx_addc(cf, 0u, t[18]);
+    t[22] = ptx_sub_cc(cf, x[2], t[19]);
+    t[23] = ptx_subc_cc(cf, x[0], t[20]);
+    t[24] = ptx_subc_cc(cf, x[1], t[21]);
+    t[25] = ptx_subc(cf, 0u, 0u);
+    t[26] = ptx_and(x[3], t[25]);
+    t[27] = ptx_and(x[4], t[25]);
+    t[2] = ptx_add(t[2], t[25]);
+    t[28] = ptx_add_cc(cf, t[22], t[26]);
+    t[29] = ptx_addc_cc(cf, t[23], t[27]);
+    t[30] = ptx_addc_cc(cf, t[24], 0u);
+    t[31] = ptx_addc(cf, t[25], 0u);
+    t[32] = ptx_and(x[3], t[31]);
+    t[33] = ptx_and(x[4], t[31]);
+    t[2] = ptx_add(t[2], t[31]);
+    t[34] = ptx_add_cc(cf, t[28], t[32]);
+    t[35] = ptx_addc_cc(cf, t[29], t[33]);
+    ptx_addc_cc(cf, t[30], 0u);
+    ptx_addc(cf, t[31], 0u);
+    y[0] = ptx_mov(t[34]);
+    y[1] = ptx_mov(t[35]);
+    y[2] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_2: a step that the loops below call; 17 instructions.
+struct sqrt_division_finish_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 5;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<9>;\n\t"
+        "not.b32 t0, %10;\n\t"
+        "shr.b32 t1, %7, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t5, t2;\n\t"
+        "xor.b32 t3, %5, %6;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %5;\n\t"
+        "and.b32 t4, %6, t5;\n\t"
+        "and.b32 t6, %7, 31;\n\t"
+        "shf.r.clamp.b32 t7, t3, t4, t6;\n\t"
+        "shr.b32 t8, t4, t6;\n\t"
+        "and.b32 %0, %8, t0;\n\t"
+        "and.b32 %1, %9, t0;\n\t"
+        "and.b32 %2, t7, t0;\n\t"
+        "and.b32 %3, t8, t0;\n\t"
+        "and.b32 %4, %10, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[9];
+    t[0] = ptx_not(x[5]);
+    t[1] = ptx_shr(x[2], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[5] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_and(x[1], t[5]);
+    t[6] = ptx_and(x[2], 31u);
+    t[7] = ptx_shf_r_clamp(t[3], t[4], t[6]);
+    t[8] = ptx_shr(t[4], t[6]);
+    y[0] = ptx_and(x[3], t[0]);
+    y[1] = ptx_and(x[4], t[0]);
+    y[2] = ptx_and(t[7], t[0]);
+    y[3] = ptx_and(t[8], t[0]);
+    y[4] = ptx_and(x[5], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_2: a step that the loops below call; 16 instructions.
+struct sqrt_newton_update_2 {
+  static constexpr unsigned in_words = 5;
+  static constexpr unsigned out_words = 2;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<12>;\n\t"
+        "add.cc.u32 t0, %2, %4;\n\t"
+        "addc.cc.u32 t1, %3, %5;\n\t"
+        "addc.u32 t2, 0, 0;\n\t"
+        "shf.r.clamp.b32 t3, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t4, t1, t2, 1;\n\t"
+        "sub.cc.u32 t5, t3, %2;\n\t"
+        "subc.cc.u32 t6, t4, %3;\n\t"
+        "subc.u32 t7, 0, 0;\n\t"
+        "sub.u32 t8, %6, 1;\n\t"
+        "and.b32 t9, t7, t8;\n\t"
+        "xor.b32 t10, %2, t3;\n\t"
+        "and.b32 t10, t10, t9;\n\t"
+        "xor.b32 %0, %2, t10;\n\t"
+        "xor.b32 t11, %3, t4;\n\t"
+        "and.b32 t11, t11, t9;\n\t"
+        "xor.b32 %1, %3, t11;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[12];
+    t[0] = ptx_add_cc(cf, x[0], x[2]);
+    t[1] = ptx_addc_cc(cf, x[1], x[3]);
+    t[2] = ptx_addc(cf, 0u, 0u);
+    t[3] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[4] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    ptx_sub_cc(cf, t[3], x[0]);
+    ptx_subc_cc(cf, t[4], x[1]);
+    t[7] = ptx_subc(cf, 0u, 0u);
+    t[8] = ptx_sub(x[4], 1u);
+    t[9] = ptx_and(t[7], t[8]);
+    t[10] = ptx_xor(x[0], t[3]);
+    t[10] = ptx_and(t[10], t[9]);
+    y[0] = ptx_xor(x[0], t[10]);
+    t[11] = ptx_xor(x[1], t[4]);
+    t[11] = ptx_and(t[11], t[9]);
+    y[1] = ptx_xor(x[1], t[11]);
+  }
+#endif
+};
+
+// sqrt_newton_check_2: a step that the loops below call; 49 instructions.
+struct sqrt_newton_check_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<25>;\n\t"
+        "mul.lo.u32 t4, %4, %3;\n\t"
+        "mul.hi.u32 t5, %4, %3;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t4;\n\t"
+        "mov.b32 t2, t5;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.u32 t3, 0, 0;\n\t"
+        "mul.lo.u32 t0, %3, %3;\n\t"
+        "mad.hi.cc.u32 t1, %3, %3, t1;\n\t"
+        "madc.lo.cc.u32 t2, %4, %4, t2;\n\t"
+        "madc.hi.u32 t3, %4, %4, t3;\n\t"
+        "sub.cc.u32 t6, t0, %5;\n\t"
+        "subc.cc.u32 t7, t1, %6;\n\t"
+        "subc.cc.u32 t8, t2, %7;\n\t"
+        "subc.cc.u32 t9, t3, %8;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "shl.b32 t11, %3, 1;\n\t"
+        "shf.l.clamp.b32 t12, %3, %4, 1;\n\t"
+        "shr.b32 t13, %4, 31;\n\t"
+        "sub.cc.u32 t11, t11, 1;\n\t"
+        "subc.cc.u32 t12, t12, 0;\n\t"
+        "subc.u32 t13, t13, 0;\n\t"
+        "mov.b32 t14, 0;\n\t"
+        "mov.b32 t15, 0;\n\t"
+        "or.b32 t14, t14, t6;\n\t"
+        "xor.b32 t16, t6, t11;\n\t"
+        "or.b32 t15, t15, t16;\n\t"
+        "or.b32 t14, t14, t7;\n\t"
+        "xor.b32 t17, t7, t12;\n\t"
+        "or.b32 t15, t15, t17;\n\t"
+        "or.b32 t14, t14, t8;\n\t"
+        "xor.b32 t18, t8, t13;\n\t"
+        "or.b32 t15, t15, t18;\n\t"
+        "or.b32 t14, t14, t9;\n\t"
+        "xor.b32 t19, t9, 0;\n\t"
+        "or.b32 t15, t15, t19;\n\t"
+        "sub.cc.u32 t23, 0, t14;\n\t"
+        "subc.u32 t20, 0, 0;\n\t"
+        "not.b32 t21, t20;\n\t"
+        "not.b32 t10, t10;\n\t"
+        "and.b32 t20, t20, t10;\n\t"
+        "add.cc.u32 %0, %3, t20;\n\t"
+        "addc.u32 %1, %4, t20;\n\t"
+        "sub.cc.u32 t24, 0, t15;\n\t"
+        "subc.u32 t22, 0, 0;\n\t"
+        "add.u32 t22, t22, 1;\n\t"
+        "and.b32 %2, t21, 1;\n\t"
+        "or.b32 %2, %2, t22;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[25];
+    t[4] = ptx_mul_lo(x[1], x[0]);
+    t[5] = ptx_mul_hi(x[1], x[0]);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[4]);
+    t[2] = ptx_mov(t[5]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi(cf, x[1], x[1], t[3]);
+    t[6] = ptx_sub_cc(cf, t[0], x[2]);
+    t[7] = ptx_subc_cc(cf, t[1], x[3]);
+    t[8] = ptx_subc_cc(cf, t[2], x[4]);
+    t[9] = ptx_subc_cc(cf, t[3], x[5]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[11] = ptx_shl(x[0], 1u);
+    t[12] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[13] = ptx_shr(x[1], 31u);
+    t[11] = ptx_sub_cc(cf, t[11], 1u);
+    t[12] = ptx_subc_cc(cf, t[12], 0u);
+    t[13] = ptx_subc(cf, t[13], 0u);
+    t[14] = ptx_mov(0u);
+    t[15] = ptx_mov(0u);
+    t[14] = ptx_or(t[14], t[6]);
+    t[16] = ptx_xor(t[6], t[11]);
+    t[15] = ptx_or(t[15], t[16]);
+    t[14] = ptx_or(t[14], t[7]);
+    t[17] = ptx_xor(t[7], t[12]);
+    t[15] = ptx_or(t[15], t[17]);
+    t[14] = ptx_or(t[14], t[8]);
+    t[18] = ptx_xor(t[8], t[13]);
+    t[15] = ptx_or(t[15], t[18]);
+    t[14] = ptx_or(t[14], t[9]);
+    t[19] = ptx_xor(t[9], 0u);
+    t[15] = ptx_or(t[15], t[19]);
+    ptx_sub_cc(cf, 0u, t[14]);
+    t[20] = ptx_subc(cf, 0u, 0u);
+    t[21] = ptx_not(t[20]);
+    t[10] = ptx_not(t[10]);
+    t[20] = ptx_and(t[20], t[10]);
+    y[0] = ptx_add_cc(cf, x[0], t[20]);
+    y[1] = ptx_addc(cf, x[1], t[20]);
+    ptx_sub_cc(cf, 0u, t[15]);
+    t[22] = ptx_subc(cf, 0u, 0u);
+    t[22] = ptx_add(t[22], 1u);
+    y[2] = ptx_and(t[21], 1u);
+    y[2] = ptx_or(y[2], t[22]);
+  }
+#endif
+};
+
+// sqrt_division_normalize_4: a step that the loops below call; 407 instructions.
+struct sqrt_division_normalize_4 {
+  static constexpr unsigned in_words = 12;
+  static constexpr unsigned out_words = 15;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<264>;\n\t"
+        "sub.cc.u32 t0, %15, %23;\n\t"
+        "subc.cc.u32 t1, %16, %24;\n\t"
+        "subc.cc.u32 t2, %17, %25;\n\t"
+        "subc.cc.u32 t3, %18, %26;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "not.b32 t6, %26;\n\t"
+        "mov.b32 t7, 0;\n\t"
+        "add.cc.u32 t8, t6, t6;\n\t"
+        "addc.u32 t9, 0, 0;\n\t"
+        "or.b32 t8, t8, 1;\n\t"
+        "sub.cc.u32 t11, t8, %26;\n\t"
+        "subc.cc.u32 t13, t9, 0;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "xor.b32 t15, t11, t8;\n\t"
+        "and.b32 t15, t15, t10;\n\t"
+        "xor.b32 t14, t11, t15;\n\t"
+        "add.u32 t12, t10, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t12;\n\t"
+        "add.cc.u32 t16, t14, t14;\n\t"
+        "addc.u32 t17, 0, 0;\n\t"
+        "or.b32 t16, t16, 1;\n\t"
+        "sub.cc.u32 t19, t16, %26;\n\t"
+        "subc.cc.u32 t21, t17, 0;\n\t"
+        "subc.u32 t18, 0, 0;\n\t"
+        "xor.b32 t23, t19, t16;\n\t"
+        "and.b32 t23, t23, t18;\n\t"
+        "xor.b32 t22, t19, t23;\n\t"
+        "add.u32 t20, t18, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t20;\n\t"
+        "add.cc.u32 t24, t22, t22;\n\t"
+        "addc.u32 t25, 0, 0;\n\t"
+        "or.b32 t24, t24, 1;\n\t"
+        "sub.cc.u32 t27, t24, %26;\n\t"
+        "subc.cc.u32 t29, t25, 0;\n\t"
+        "subc.u32 t26, 0, 0;\n\t"
+        "xor.b32 t31, t27, t24;\n\t"
+        "and.b32 t31, t31, t26;\n\t"
+        "xor.b32 t30, t27, t31;\n\t"
+        "add.u32 t28, t26, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t28;\n\t"
+        "add.cc.u32 t32, t30, t30;\n\t"
+        "addc.u32 t33, 0, 0;\n\t"
+        "or.b32 t32, t32, 1;\n\t"
+        "sub.cc.u32 t35, t32, %26;\n\t"
+        "subc.cc.u32 t37, t33, 0;\n\t"
+        "subc.u32 t34, 0, 0;\n\t"
+        "xor.b32 t39, t35, t32;\n\t"
+        "and.b32 t39, t39, t34;\n\t"
+        "xor.b32 t38, t35, t39;\n\t"
+        "add.u32 t36, t34, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t36;\n\t"
+        "add.cc.u32 t40, t38, t38;\n\t"
+        "addc.u32 t41, 0, 0;\n\t"
+        "or.b32 t40, t40, 1;\n\t"
+        "sub.cc.u32 t43, t40, %26;\n\t"
+        "subc.cc.u32 t45, t41, 0;\n\t"
+        "subc.u32 t42, 0, 0;\n\t"
+        "xor.b32 t47, t43, t40;\n\t"
+        "and.b32 t47, t47, t42;\n\t"
+        "xor.b32 t46, t43, t47;\n\t"
+        "add.u32 t44, t42, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t44;\n\t"
+        "add.cc.u32 t48, t46, t46;\n\t"
+        "addc.u32 t49, 0, 0;\n\t"
+        "or.b32 t48, t48, 1;\n\t"
+        "sub.cc.u32 t51, t48, %26;\n\t"
+        "subc.cc.u32 t53, t49, 0;\n\t"
+        "subc.u32 t50, 0, 0;\n\t"
+        "xor.b32 t55, t51, t48;\n\t"
+        "and.b32 t55, t55, t50;\n\t"
+        "xor.b32 t54, t51, t55;\n\t"
+        "add.u32 t52, t50, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t52;\n\t"
+        "add.cc.u32 t56, t54, t54;\n\t"
+        "addc.u32 t57, 0, 0;\n\t"
+        "or.b32 t56, t56, 1;\n\t"
+        "sub.cc.u32 t59, t56, %26;\n\t"
+        "subc.cc.u32 t61, t57, 0;\n\t"
+        "subc.u32 t58, 0, 0;\n\t"
+        "xor.b32 t63, t59, t56;\n\t"
+        "and.b32 t63, t63, t58;\n\t"
+        "xor.b32 t62, t59, t63;\n\t"
+        "add.u32 t60, t58, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t60;\n\t"
+        "add.cc.u32 t64, t62, t62;\n\t"
+        "addc.u32 t65, 0, 0;\n\t"
+        "or.b32 t64, t64, 1;\n\t"
+        "sub.cc.u32 t67, t64, %26;\n\t"
+        "subc.cc.u32 t69, t65, 0;\n\t"
+        "subc.u32 t66, 0, 0;\n\t"
+        "xor.b32 t71, t67, t64;\n\t"
+        "and.b32 t71, t71, t66;\n\t"
+        "xor.b32 t70, t67, t71;\n\t"
+        "add.u32 t68, t66, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t68;\n\t"
+        "add.cc.u32 t72, t70, t70;\n\t"
+        "addc.u32 t73, 0, 0;\n\t"
+        "or.b32 t72, t72, 1;\n\t"
+        "sub.cc.u32 t75, t72, %26;\n\t"
+        "subc.cc.u32 t77, t73, 0;\n\t"
+        "subc.u32 t74, 0, 0;\n\t"
+        "xor.b32 t79, t75, t72;\n\t"
+        "and.b32 t79, t79, t74;\n\t"
+        "xor.b32 t78, t75, t79;\n\t"
+        "add.u32 t76, t74, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t76;\n\t"
+        "add.cc.u32 t80, t78, t78;\n\t"
+        "addc.u32 t81, 0, 0;\n\t"
+        "or.b32 t80, t80, 1;\n\t"
+        "sub.cc.u32 t83, t80, %26;\n\t"
+        "subc.cc.u32 t85, t81, 0;\n\t"
+        "subc.u32 t82, 0, 0;\n\t"
+        "xor.b32 t87, t83, t80;\n\t"
+        "and.b32 t87, t87, t82;\n\t"
+        "xor.b32 t86, t83, t87;\n\t"
+        "add.u32 t84, t82, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t84;\n\t"
+        "add.cc.u32 t88, t86, t86;\n\t"
+        "addc.u32 t89, 0, 0;\n\t"
+        "or.b32 t88, t88, 1;\n\t"
+        "sub.cc.u32 t91, t88, %26;\n\t"
+        "subc.cc.u32 t93, t89, 0;\n\t"
+        "subc.u32 t90, 0, 0;\n\t"
+        "xor.b32 t95, t91, t88;\n\t"
+        "and.b32 t95, t95, t90;\n\t"
+        "xor.b32 t94, t91, t95;\n\t"
+        "add.u32 t92, t90, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t92;\n\t"
+        "add.cc.u32 t96, t94, t94;\n\t"
+        "addc.u32 t97, 0, 0;\n\t"
+        "or.b32 t96, t96, 1;\n\t"
+        "sub.cc.u32 t99, t96, %26;\n\t"
+        "subc.cc.u32 t101, t97, 0;\n\t"
+        "subc.u32 t98, 0, 0;\n\t"
+        "xor.b32 t103, t99, t96;\n\t"
+        "and.b32 t103, t103, t98;\n\t"
+        "xor.b32 t102, t99, t103;\n\t"
+        "add.u32 t100, t98, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t100;\n\t"
+        "add.cc.u32 t104, t102, t102;\n\t"
+        "addc.u32 t105, 0, 0;\n\t"
+        "or.b32 t104, t104, 1;\n\t"
+        "sub.cc.u32 t107, t104, %26;\n\t"
+        "subc.cc.u32 t109, t105, 0;\n\t"
+        "subc.u32 t106, 0, 0;\n\t"
+        "xor.b32 t111, t107, t104;\n\t"
+        "and.b32 t111, t111, t106;\n\t"
+        "xor.b32 t110, t107, t111;\n\t"
+        "add.u32 t108, t106, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t108;\n\t"
+        "add.cc.u32 t112, t110, t110;\n\t"
+        "addc.u32 t113, 0, 0;\n\t"
+        "or.b32 t112, t112, 1;\n\t"
+        "sub.cc.u32 t115, t112, %26;\n\t"
+        "subc.cc.u32 t117, t113, 0;\n\t"
+        "subc.u32 t114, 0, 0;\n\t"
+        "xor.b32 t119, t115, t112;\n\t"
+        "and.b32 t119, t119, t114;\n\t"
+        "xor.b32 t118, t115, t119;\n\t"
+        "add.u32 t116, t114, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t116;\n\t"
+        "add.cc.u32 t120, t118, t118;\n\t"
+        "addc.u32 t121, 0, 0;\n\t"
+        "or.b32 t120, t120, 1;\n\t"
+        "sub.cc.u32 t123, t120, %26;\n\t"
+        "subc.cc.u32 t125, t121, 0;\n\t"
+        "subc.u32 t122, 0, 0;\n\t"
+        "xor.b32 t127, t123, t120;\n\t"
+        "and.b32 t127, t127, t122;\n\t"
+        "xor.b32 t126, t123, t127;\n\t"
+        "add.u32 t124, t122, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t124;\n\t"
+        "add.cc.u32 t128, t126, t126;\n\t"
+        "addc.u32 t129, 0, 0;\n\t"
+        "or.b32 t128, t128, 1;\n\t"
+        "sub.cc.u32 t131, t128, %26;\n\t"
+        "subc.cc.u32 t133, t129, 0;\n\t"
+        "subc.u32 t130, 0, 0;\n\t"
+        "xor.b32 t135, t131, t128;\n\t"
+        "and.b32 t135, t135, t130;\n\t"
+        "xor.b32 t134, t131, t135;\n\t"
+        "add.u32 t132, t130, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t132;\n\t"
+        "add.cc.u32 t136, t134, t134;\n\t"
+        "addc.u32 t137, 0, 0;\n\t"
+        "or.b32 t136, t136, 1;\n\t"
+        "sub.cc.u32 t139, t136, %26;\n\t"
+        "subc.cc.u32 t141, t137, 0;\n\t"
+        "subc.u32 t138, 0, 0;\n\t"
+        "xor.b32 t143, t139, t136;\n\t"
+        "and.b32 t143, t143, t138;\n\t"
+        "xor.b32 t142, t139, t143;\n\t"
+        "add.u32 t140, t138, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t140;\n\t"
+        "add.cc.u32 t144, t142, t142;\n\t"
+        "addc.u32 t145, 0, 0;\n\t"
+        "or.b32 t144, t144, 1;\n\t"
+        "sub.cc.u32 t147, t144, %26;\n\t"
+        "subc.cc.u32 t149, t145, 0;\n\t"
+        "subc.u32 t146, 0, 0;\n\t"
+        "xor.b32 t151, t147, t144;\n\t"
+        "and.b32 t151, t151, t146;\n\t"
+        "xor.b32 t150, t147, t151;\n\t"
+        "add.u32 t148, t146, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t148;\n\t"
+        "add.cc.u32 t152, t150, t150;\n\t"
+        "addc.u32 t153, 0, 0;\n\t"
+        "or.b32 t152, t152, 1;\n\t"
+        "sub.cc.u32 t155, t152, %26;\n\t"
+        "subc.cc.u32 t157, t153, 0;\n\t"
+        "subc.u32 t154, 0, 0;\n\t"
+        "xor.b32 t159, t155, t152;\n\t"
+        "and.b32 t159, t159, t154;\n\t"
+        "xor.b32 t158, t155, t159;\n\t"
+        "add.u32 t156, t154, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t156;\n\t"
+        "add.cc.u32 t160, t158, t158;\n\t"
+        "addc.u32 t161, 0, 0;\n\t"
+        "or.b32 t160, t160, 1;\n\t"
+        "sub.cc.u32 t163, t160, %26;\n\t"
+        "subc.cc.u32 t165, t161, 0;\n\t"
+        "subc.u32 t162, 0, 0;\n\t"
+        "xor.b32 t167, t163, t160;\n\t"
+        "and.b32 t167, t167, t162;\n\t"
+        "xor.b32 t166, t163, t167;\n\t"
+        "add.u32 t164, t162, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t164;\n\t"
+        "add.cc.u32 t168, t166, t166;\n\t"
+        "addc.u32 t169, 0, 0;\n\t"
+        "or.b32 t168, t168, 1;\n\t"
+        "sub.cc.u32 t171, t168, %26;\n\t"
+        "subc.cc.u32 t173, t169, 0;\n\t"
+        "subc.u32 t170, 0, 0;\n\t"
+        "xor.b32 t175, t171, t168;\n\t"
+        "and.b32 t175, t175, t170;\n\t"
+        "xor.b32 t174, t171, t175;\n\t"
+        "add.u32 t172, t170, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t172;\n\t"
+        "add.cc.u32 t176, t174, t174;\n\t"
+        "addc.u32 t177, 0, 0;\n\t"
+        "or.b32 t176, t176, 1;\n\t"
+        "sub.cc.u32 t179, t176, %26;\n\t"
+        "subc.cc.u32 t181, t177, 0;\n\t"
+        "subc.u32 t178, 0, 0;\n\t"
+        "xor.b32 t183, t179, t176;\n\t"
+        "and.b32 t183, t183, t178;\n\t"
+        "xor.b32 t182, t179, t183;\n\t"
+        "add.u32 t180, t178, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t180;\n\t"
+        "add.cc.u32 t184, t182, t182;\n\t"
+        "addc.u32 t185, 0, 0;\n\t"
+        "or.b32 t184, t184, 1;\n\t"
+        "sub.cc.u32 t187, t184, %26;\n\t"
+        "subc.cc.u32 t189, t185, 0;\n\t"
+        "subc.u32 t186, 0, 0;\n\t"
+        "xor.b32 t191, t187, t184;\n\t"
+        "and.b32 t191, t191, t186;\n\t"
+        "xor.b32 t190, t187, t191;\n\t"
+        "add.u32 t188, t186, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t188;\n\t"
+        "add.cc.u32 t192, t190, t190;\n\t"
+        "addc.u32 t193, 0, 0;\n\t"
+        "or.b32 t192, t192, 1;\n\t"
+        "sub.cc.u32 t195, t192, %26;\n\t"
+        "subc.cc.u32 t197, t193, 0;\n\t"
+        "subc.u32 t194, 0, 0;\n\t"
+        "xor.b32 t199, t195, t192;\n\t"
+        "and.b32 t199, t199, t194;\n\t"
+        "xor.b32 t198, t195, t199;\n\t"
+        "add.u32 t196, t194, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t196;\n\t"
+        "add.cc.u32 t200, t198, t198;\n\t"
+        "addc.u32 t201, 0, 0;\n\t"
+        "or.b32 t200, t200, 1;\n\t"
+        "sub.cc.u32 t203, t200, %26;\n\t"
+        "subc.cc.u32 t205, t201, 0;\n\t"
+        "subc.u32 t202, 0, 0;\n\t"
+        "xor.b32 t207, t203, t200;\n\t"
+        "and.b32 t207, t207, t202;\n\t"
+        "xor.b32 t206, t203, t207;\n\t"
+        "add.u32 t204, t202, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t204;\n\t"
+        "add.cc.u32 t208, t206, t206;\n\t"
+        "addc.u32 t209, 0, 0;\n\t"
+        "or.b32 t208, t208, 1;\n\t"
+        "sub.cc.u32 t211, t208, %26;\n\t"
+        "subc.cc.u32 t213, t209, 0;\n\t"
+        "subc.u32 t210, 0, 0;\n\t"
+        "xor.b32 t215, t211, t208;\n\t"
+        "and.b32 t215, t215, t210;\n\t"
+        "xor.b32 t214, t211, t215;\n\t"
+        "add.u32 t212, t210, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t212;\n\t"
+        "add.cc.u32 t216, t214, t214;\n\t"
+        "addc.u32 t217, 0, 0;\n\t"
+        "or.b32 t216, t216, 1;\n\t"
+        "sub.cc.u32 t219, t216, %26;\n\t"
+        "subc.cc.u32 t221, t217, 0;\n\t"
+        "subc.u32 t218, 0, 0;\n\t"
+        "xor.b32 t223, t219, t216;\n\t"
+        "and.b32 t223, t223, t218;\n\t"
+        "xor.b32 t222, t219, t223;\n\t"
+        "add.u32 t220, t218, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t220;\n\t"
+        "add.cc.u32 t224, t222, t222;\n\t"
+        "addc.u32 t225, 0, 0;\n\t"
+        "or.b32 t224, t224, 1;\n\t"
+        "sub.cc.u32 t227, t224, %26;\n\t"
+        "subc.cc.u32 t229, t225, 0;\n\t"
+        "subc.u32 t226, 0, 0;\n\t"
+        "xor.b32 t231, t227, t224;\n\t"
+        "and.b32 t231, t231, t226;\n\t"
+        "xor.b32 t230, t227, t231;\n\t"
+        "add.u32 t228, t226, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t228;\n\t"
+        "add.cc.u32 t232, t230, t230;\n\t"
+        "addc.u32 t233, 0, 0;\n\t"
+        "or.b32 t232, t232, 1;\n\t"
+        "sub.cc.u32 t235, t232, %26;\n\t"
+        "subc.cc.u32 t237, t233, 0;\n\t"
+        "subc.u32 t234, 0, 0;\n\t"
+        "xor.b32 t239, t235, t232;\n\t"
+        "and.b32 t239, t239, t234;\n\t"
+        "xor.b32 t238, t235, t239;\n\t"
+        "add.u32 t236, t234, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t236;\n\t"
+        "add.cc.u32 t240, t238, t238;\n\t"
+        "addc.u32 t241, 0, 0;\n\t"
+        "or.b32 t240, t240, 1;\n\t"
+        "sub.cc.u32 t243, t240, %26;\n\t"
+        "subc.cc.u32 t245, t241, 0;\n\t"
+        "subc.u32 t242, 0, 0;\n\t"
+        "xor.b32 t247, t243, t240;\n\t"
+        "and.b32 t247, t247, t242;\n\t"
+        "xor.b32 t246, t243, t247;\n\t"
+        "add.u32 t244, t242, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t244;\n\t"
+        "add.cc.u32 t248, t246, t246;\n\t"
+        "addc.u32 t249, 0, 0;\n\t"
+        "or.b32 t248, t248, 1;\n\t"
+        "sub.cc.u32 t251, t248, %26;\n\t"
+        "subc.cc.u32 t253, t249, 0;\n\t"
+        "subc.u32 t250, 0, 0;\n\t"
+        "xor.b32 t255, t251, t248;\n\t"
+        "and.b32 t255, t255, t250;\n\t"
+        "xor.b32 t254, t251, t255;\n\t"
+        "add.u32 t252, t250, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t252;\n\t"
+        "add.cc.u32 t256, t254, t254;\n\t"
+        "addc.u32 t257, 0, 0;\n\t"
+        "or.b32 t256, t256, 1;\n\t"
+        "sub.cc.u32 t259, t256, %26;\n\t"
+        "subc.cc.u32 t261, t257, 0;\n\t"
+        "subc.u32 t258, 0, 0;\n\t"
+        "xor.b32 t263, t259, t256;\n\t"
+        "and.b32 t263, t263, t258;\n\t"
+        "xor.b32 t262, t259, t263;\n\t"
+        "add.u32 t260, t258, 1;\n\t"
+        "add.u32 t7, t7, t7;\n\t"
+        "or.b32 t7, t7, t260;\n\t"
+        "mov.b32 %0, %23;\n\t"
+        "mov.b32 %1, %24;\n\t"
+        "mov.b32 %2, %25;\n\t"
+        "mov.b32 %3, %26;\n\t"
+        "mov.b32 %4, %19;\n\t"
+        "mov.b32 %5, %20;\n\t"
+        "mov.b32 %6, %21;\n\t"
+        "mov.b32 %7, %22;\n\t"
+        "mov.b32 %8, %15;\n\t"
+        "mov.b32 %9, %16;\n\t"
+        "mov.b32 %10, %17;\n\t"
+        "mov.b32 %11, %18;\n\t"
+        "mov.b32 %12, t5;\n\t"
+        "mov.b32 %13, t7;\n\t"
+        "not.b32 %14, t4;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[264];
+    ptx_sub_cc(cf, x[0], x[8]);
+    ptx_subc_cc(cf, x[1], x[9]);
+    ptx_subc_cc(cf, x[2], x[10]);
+    ptx_subc_cc(cf, x[3], x[11]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_not(x[11]);
+    t[7] = ptx_mov(0u);
+    t[8] = ptx_add_cc(cf, t[6], t[6]);
+    t[9] = ptx_addc(cf, 0u, 0u);
+    t[8] = ptx_or(t[8], 1u);
+    t[11] = ptx_sub_cc(cf, t[8], x[11]);
+    ptx_subc_cc(cf, t[9], 0u);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[15] = ptx_xor(t[11], t[8]);
+    t[15] = ptx_and(t[15], t[10]);
+    t[14] = ptx_xor(t[11], t[15]);
+    t[12] = ptx_add(t[10], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[12]);
+    t[16] = ptx_add_cc(cf, t[14], t[14]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[16] = ptx_or(t[16], 1u);
+    t[19] = ptx_sub_cc(cf, t[16], x[11]);
+    ptx_subc_cc(cf, t[17], 0u);
+    t[18] = ptx_subc(cf, 0u, 0u);
+    t[23] = ptx_xor(t[19], t[16]);
+    t[23] = ptx_and(t[23], t[18]);
+    t[22] = ptx_xor(t[19], t[23]);
+    t[20] = ptx_add(t[18], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[20]);
+    t[24] = ptx_add_cc(cf, t[22], t[22]);
+    t[25] = ptx_addc(cf, 0u, 0u);
+    t[24] = ptx_or(t[24], 1u);
+    t[27] = ptx_sub_cc(cf, t[24], x[11]);
+    ptx_subc_cc(cf, t[25], 0u);
+    t[26] = ptx_subc(cf, 0u, 0u);
+    t[31] = ptx_xor(t[27], t[24]);
+    t[31] = ptx_and(t[31], t[26]);
+    t[30] = ptx_xor(t[27], t[31]);
+    t[28] = ptx_add(t[26], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[28]);
+    t[32] = ptx_add_cc(cf, t[30], t[30]);
+    t[33] = ptx_addc(cf, 0u, 0u);
+    t[32] = ptx_or(t[32], 1u);
+    t[35] = ptx_sub_cc(cf, t[32], x[11]);
+    ptx_subc_cc(cf, t[33], 0u);
+    t[34] = ptx_subc(cf, 0u, 0u);
+    t[39] = ptx_xor(t[35], t[32]);
+    t[39] = ptx_and(t[39], t[34]);
+    t[38] = ptx_xor(t[35], t[39]);
+    t[36] = ptx_add(t[34], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[36]);
+    t[40] = ptx_add_cc(cf, t[38], t[38]);
+    t[41] = ptx_addc(cf, 0u, 0u);
+    t[40] = ptx_or(t[40], 1u);
+    t[43] = ptx_sub_cc(cf, t[40], x[11]);
+    ptx_subc_cc(cf, t[41], 0u);
+    t[42] = ptx_subc(cf, 0u, 0u);
+    t[47] = ptx_xor(t[43], t[40]);
+    t[47] = ptx_and(t[47], t[42]);
+    t[46] = ptx_xor(t[43], t[47]);
+    t[44] = ptx_add(t[42], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[44]);
+    t[48] = ptx_add_cc(cf, t[46], t[46]);
+    t[49] = ptx_addc(cf, 0u, 0u);
+    t[48] = ptx_or(t[48], 1u);
+    t[51] = ptx_sub_cc(cf, t[48], x[11]);
+    ptx_subc_cc(cf, t[49], 0u);
+    t[50] = ptx_subc(cf, 0u, 0u);
+    t[55] = ptx_xor(t[51], t[48]);
+    t[55] = ptx_and(t[55], t[50]);
+    t[54] = ptx_xor(t[51], t[55]);
+    t[52] = ptx_add(t[50], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[52]);
+    t[56] = ptx_add_cc(cf, t[54], t[54]);
+    t[57] = ptx_addc(cf, 0u, 0u);
+    t[56] = ptx_or(t[56], 1u);
+    t[59] = ptx_sub_cc(cf, t[56], x[11]);
+    ptx_subc_cc(cf, t[57], 0u);
+    t[58] = ptx_subc(cf, 0u, 0u);
+    t[63] = ptx_xor(t[59], t[56]);
+    t[63] = ptx_and(t[63], t[58]);
+    t[62] = ptx_xor(t[59], t[63]);
+    t[60] = ptx_add(t[58], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[60]);
+    t[64] = ptx_add_cc(cf, t[62], t[62]);
+    t[65] = ptx_addc(cf, 0u, 0u);
+    t[64] = ptx_or(t[64], 1u);
+    t[67] = ptx_sub_cc(cf, t[64], x[11]);
+    ptx_subc_cc(cf, t[65], 0u);
+    t[66] = ptx_subc(cf, 0u, 0u);
+    t[71] = ptx_xor(t[67], t[64]);
+    t[71] = ptx_and(t[71], t[66]);
+    t[70] = ptx_xor(t[67], t[71]);
+    t[68] = ptx_add(t[66], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[68]);
+    t[72] = ptx_add_cc(cf, t[70], t[70]);
+    t[73] = ptx_addc(cf, 0u, 0u);
+    t[72] = ptx_or(t[72], 1u);
+    t[75] = ptx_sub_cc(cf, t[72], x[11]);
+    ptx_subc_cc(cf, t[73], 0u);
+    t[74] = ptx_subc(cf, 0u, 0u);
+    t[79] = ptx_xor(t[75], t[72]);
+    t[79] = ptx_and(t[79], t[74]);
+    t[78] = ptx_xor(t[75], t[79]);
+    t[76] = ptx_add(t[74], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[76]);
+    t[80] = ptx_add_cc(cf, t[78], t[78]);
+    t[81] = ptx_addc(cf, 0u, 0u);
+    t[80] = ptx_or(t[80], 1u);
+    t[83] = ptx_sub_cc(cf, t[80], x[11]);
+    ptx_subc_cc(cf, t[81], 0u);
+    t[82] = ptx_subc(cf, 0u, 0u);
+    t[87] = ptx_xor(t[83], t[80]);
+    t[87] = ptx_and(t[87], t[82]);
+    t[86] = ptx_xor(t[83], t[87]);
+    t[84] = ptx_add(t[82], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[84]);
+    t[88] = ptx_add_cc(cf, t[86], t[86]);
+    t[89] = ptx_addc(cf, 0u, 0u);
+    t[88] = ptx_or(t[88], 1u);
+    t[91] = ptx_sub_cc(cf, t[88], x[11]);
+    ptx_subc_cc(cf, t[89], 0u);
+    t[90] = ptx_subc(cf, 0u, 0u);
+    t[95] = ptx_xor(t[91], t[88]);
+    t[95] = ptx_and(t[95], t[90]);
+    t[94] = ptx_xor(t[91], t[95]);
+    t[92] = ptx_add(t[90], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[92]);
+    t[96] = ptx_add_cc(cf, t[94], t[94]);
+    t[97] = ptx_addc(cf, 0u, 0u);
+    t[96] = ptx_or(t[96], 1u);
+    t[99] = ptx_sub_cc(cf, t[96], x[11]);
+    ptx_subc_cc(cf, t[97], 0u);
+    t[98] = ptx_subc(cf, 0u, 0u);
+    t[103] = ptx_xor(t[99], t[96]);
+    t[103] = ptx_and(t[103], t[98]);
+    t[102] = ptx_xor(t[99], t[103]);
+    t[100] = ptx_add(t[98], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[100]);
+    t[104] = ptx_add_cc(cf, t[102], t[102]);
+    t[105] = ptx_addc(cf, 0u, 0u);
+    t[104] = ptx_or(t[104], 1u);
+    t[107] = ptx_sub_cc(cf, t[104], x[11]);
+    ptx_subc_cc(cf, t[105], 0u);
+    t[106] = ptx_subc(cf, 0u, 0u);
+    t[111] = ptx_xor(t[107], t[104]);
+    t[111] = ptx_and(t[111], t[106]);
+    t[110] = ptx_xor(t[107], t[111]);
+    t[108] = ptx_add(t[106], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[108]);
+    t[112] = ptx_add_cc(cf, t[110], t[110]);
+    t[113] = ptx_addc(cf, 0u, 0u);
+    t[112] = ptx_or(t[112], 1u);
+    t[115] = ptx_sub_cc(cf, t[112], x[11]);
+    ptx_subc_cc(cf, t[113], 0u);
+    t[114] = ptx_subc(cf, 0u, 0u);
+    t[119] = ptx_xor(t[115], t[112]);
+    t[119] = ptx_and(t[119], t[114]);
+    t[118] = ptx_xor(t[115], t[119]);
+    t[116] = ptx_add(t[114], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[116]);
+    t[120] = ptx_add_cc(cf, t[118], t[118]);
+    t[121] = ptx_addc(cf, 0u, 0u);
+    t[120] = ptx_or(t[120], 1u);
+    t[123] = ptx_sub_cc(cf, t[120], x[11]);
+    ptx_subc_cc(cf, t[121], 0u);
+    t[122] = ptx_subc(cf, 0u, 0u);
+    t[127] = ptx_xor(t[123], t[120]);
+    t[127] = ptx_and(t[127], t[122]);
+    t[126] = ptx_xor(t[123], t[127]);
+    t[124] = ptx_add(t[122], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[124]);
+    t[128] = ptx_add_cc(cf, t[126], t[126]);
+    t[129] = ptx_addc(cf, 0u, 0u);
+    t[128] = ptx_or(t[128], 1u);
+    t[131] = ptx_sub_cc(cf, t[128], x[11]);
+    ptx_subc_cc(cf, t[129], 0u);
+    t[130] = ptx_subc(cf, 0u, 0u);
+    t[135] = ptx_xor(t[131], t[128]);
+    t[135] = ptx_and(t[135], t[130]);
+    t[134] = ptx_xor(t[131], t[135]);
+    t[132] = ptx_add(t[130], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[132]);
+    t[136] = ptx_add_cc(cf, t[134], t[134]);
+    t[137] = ptx_addc(cf, 0u, 0u);
+    t[136] = ptx_or(t[136], 1u);
+    t[139] = ptx_sub_cc(cf, t[136], x[11]);
+    ptx_subc_cc(cf, t[137], 0u);
+    t[138] = ptx_subc(cf, 0u, 0u);
+    t[143] = ptx_xor(t[139], t[136]);
+    t[143] = ptx_and(t[143], t[138]);
+    t[142] = ptx_xor(t[139], t[143]);
+    t[140] = ptx_add(t[138], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[140]);
+    t[144] = ptx_add_cc(cf, t[142], t[142]);
+    t[145] = ptx_addc(cf, 0u, 0u);
+    t[144] = ptx_or(t[144], 1u);
+    t[147] = ptx_sub_cc(cf, t[144], x[11]);
+    ptx_subc_cc(cf, t[145], 0u);
+    t[146] = ptx_subc(cf, 0u, 0u);
+    t[151] = ptx_xor(t[147], t[144]);
+    t[151] = ptx_and(t[151], t[146]);
+    t[150] = ptx_xor(t[147], t[151]);
+    t[148] = ptx_add(t[146], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[148]);
+    t[152] = ptx_add_cc(cf, t[150], t[150]);
+    t[153] = ptx_addc(cf, 0u, 0u);
+    t[152] = ptx_or(t[152], 1u);
+    t[155] = ptx_sub_cc(cf, t[152], x[11]);
+    ptx_subc_cc(cf, t[153], 0u);
+    t[154] = ptx_subc(cf, 0u, 0u);
+    t[159] = ptx_xor(t[155], t[152]);
+    t[159] = ptx_and(t[159], t[154]);
+    t[158] = ptx_xor(t[155], t[159]);
+    t[156] = ptx_add(t[154], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[156]);
+    t[160] = ptx_add_cc(cf, t[158], t[158]);
+    t[161] = ptx_addc(cf, 0u, 0u);
+    t[160] = ptx_or(t[160], 1u);
+    t[163] = ptx_sub_cc(cf, t[160], x[11]);
+    ptx_subc_cc(cf, t[161], 0u);
+    t[162] = ptx_subc(cf, 0u, 0u);
+    t[167] = ptx_xor(t[163], t[160]);
+    t[167] = ptx_and(t[167], t[162]);
+    t[166] = ptx_xor(t[163], t[167]);
+    t[164] = ptx_add(t[162], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[164]);
+    t[168] = ptx_add_cc(cf, t[166], t[166]);
+    t[169] = ptx_addc(cf, 0u, 0u);
+    t[168] = ptx_or(t[168], 1u);
+    t[171] = ptx_sub_cc(cf, t[168], x[11]);
+    ptx_subc_cc(cf, t[169], 0u);
+    t[170] = ptx_subc(cf, 0u, 0u);
+    t[175] = ptx_xor(t[171], t[168]);
+    t[175] = ptx_and(t[175], t[170]);
+    t[174] = ptx_xor(t[171], t[175]);
+    t[172] = ptx_add(t[170], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[172]);
+    t[176] = ptx_add_cc(cf, t[174], t[174]);
+    t[177] = ptx_addc(cf, 0u, 0u);
+    t[176] = ptx_or(t[176], 1u);
+    t[179] = ptx_sub_cc(cf, t[176], x[11]);
+    ptx_subc_cc(cf, t[177], 0u);
+    t[178] = ptx_subc(cf, 0u, 0u);
+    t[183] = ptx_xor(t[179], t[176]);
+    t[183] = ptx_and(t[183], t[178]);
+    t[182] = ptx_xor(t[179], t[183]);
+    t[180] = ptx_add(t[178], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[180]);
+    t[184] = ptx_add_cc(cf, t[182], t[182]);
+    t[185] = ptx_addc(cf, 0u, 0u);
+    t[184] = ptx_or(t[184], 1u);
+    t[187] = ptx_sub_cc(cf, t[184], x[11]);
+    ptx_subc_cc(cf, t[185], 0u);
+    t[186] = ptx_subc(cf, 0u, 0u);
+    t[191] = ptx_xor(t[187], t[184]);
+    t[191] = ptx_and(t[191], t[186]);
+    t[190] = ptx_xor(t[187], t[191]);
+    t[188] = ptx_add(t[186], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[188]);
+    t[192] = ptx_add_cc(cf, t[190], t[190]);
+    t[193] = ptx_addc(cf, 0u, 0u);
+    t[192] = ptx_or(t[192], 1u);
+    t[195] = ptx_sub_cc(cf, t[192], x[11]);
+    ptx_subc_cc(cf, t[193], 0u);
+    t[194] = ptx_subc(cf, 0u, 0u);
+    t[199] = ptx_xor(t[195], t[192]);
+    t[199] = ptx_and(t[199], t[194]);
+    t[198] = ptx_xor(t[195], t[199]);
+    t[196] = ptx_add(t[194], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[196]);
+    t[200] = ptx_add_cc(cf, t[198], t[198]);
+    t[201] = ptx_addc(cf, 0u, 0u);
+    t[200] = ptx_or(t[200], 1u);
+    t[203] = ptx_sub_cc(cf, t[200], x[11]);
+    ptx_subc_cc(cf, t[201], 0u);
+    t[202] = ptx_subc(cf, 0u, 0u);
+    t[207] = ptx_xor(t[203], t[200]);
+    t[207] = ptx_and(t[207], t[202]);
+    t[206] = ptx_xor(t[203], t[207]);
+    t[204] = ptx_add(t[202], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[204]);
+    t[208] = ptx_add_cc(cf, t[206], t[206]);
+    t[209] = ptx_addc(cf, 0u, 0u);
+    t[208] = ptx_or(t[208], 1u);
+    t[211] = ptx_sub_cc(cf, t[208], x[11]);
+    ptx_subc_cc(cf, t[209], 0u);
+    t[210] = ptx_subc(cf, 0u, 0u);
+    t[215] = ptx_xor(t[211], t[208]);
+    t[215] = ptx_and(t[215], t[210]);
+    t[214] = ptx_xor(t[211], t[215]);
+    t[212] = ptx_add(t[210], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[212]);
+    t[216] = ptx_add_cc(cf, t[214], t[214]);
+    t[217] = ptx_addc(cf, 0u, 0u);
+    t[216] = ptx_or(t[216], 1u);
+    t[219] = ptx_sub_cc(cf, t[216], x[11]);
+    ptx_subc_cc(cf, t[217], 0u);
+    t[218] = ptx_subc(cf, 0u, 0u);
+    t[223] = ptx_xor(t[219], t[216]);
+    t[223] = ptx_and(t[223], t[218]);
+    t[222] = ptx_xor(t[219], t[223]);
+    t[220] = ptx_add(t[218], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[220]);
+    t[224] = ptx_add_cc(cf, t[222], t[222]);
+    t[225] = ptx_addc(cf, 0u, 0u);
+    t[224] = ptx_or(t[224], 1u);
+    t[227] = ptx_sub_cc(cf, t[224], x[11]);
+    ptx_subc_cc(cf, t[225], 0u);
+    t[226] = ptx_subc(cf, 0u, 0u);
+    t[231] = ptx_xor(t[227], t[224]);
+    t[231] = ptx_and(t[231], t[226]);
+    t[230] = ptx_xor(t[227], t[231]);
+    t[228] = ptx_add(t[226], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[228]);
+    t[232] = ptx_add_cc(cf, t[230], t[230]);
+    t[233] = ptx_addc(cf, 0u, 0u);
+    t[232] = ptx_or(t[232], 1u);
+    t[235] = ptx_sub_cc(cf, t[232], x[11]);
+    ptx_subc_cc(cf, t[233], 0u);
+    t[234] = ptx_subc(cf, 0u, 0u);
+    t[239] = ptx_xor(t[235], t[232]);
+    t[239] = ptx_and(t[239], t[234]);
+    t[238] = ptx_xor(t[235], t[239]);
+    t[236] = ptx_add(t[234], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[236]);
+    t[240] = ptx_add_cc(cf, t[238], t[238]);
+    t[241] = ptx_addc(cf, 0u, 0u);
+    t[240] = ptx_or(t[240], 1u);
+    t[243] = ptx_sub_cc(cf, t[240], x[11]);
+    ptx_subc_cc(cf, t[241], 0u);
+    t[242] = ptx_subc(cf, 0u, 0u);
+    t[247] = ptx_xor(t[243], t[240]);
+    t[247] = ptx_and(t[247], t[242]);
+    t[246] = ptx_xor(t[243], t[247]);
+    t[244] = ptx_add(t[242], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[244]);
+    t[248] = ptx_add_cc(cf, t[246], t[246]);
+    t[249] = ptx_addc(cf, 0u, 0u);
+    t[248] = ptx_or(t[248], 1u);
+    t[251] = ptx_sub_cc(cf, t[248], x[11]);
+    ptx_subc_cc(cf, t[249], 0u);
+    t[250] = ptx_subc(cf, 0u, 0u);
+    t[255] = ptx_xor(t[251], t[248]);
+    t[255] = ptx_and(t[255], t[250]);
+    t[254] = ptx_xor(t[251], t[255]);
+    t[252] = ptx_add(t[250], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[252]);
+    t[256] = ptx_add_cc(cf, t[254], t[254]);
+    t[257] = ptx_addc(cf, 0u, 0u);
+    t[256] = ptx_or(t[256], 1u);
+    t[259] = ptx_sub_cc(cf, t[256], x[11]);
+    ptx_subc_cc(cf, t[257], 0u);
+    t[258] = ptx_subc(cf, 0u, 0u);
+    t[263] = ptx_xor(t[259], t[256]);
+    t[263] = ptx_and(t[263], t[258]);
+    ptx_xor(t[259], t[263]);
+    t[260] = ptx_add(t[258], 1u);
+    t[7] = ptx_add(t[7], t[7]);
+    t[7] = ptx_or(t[7], t[260]);
+    y[0] = ptx_mov(x[8]);
+    y[1] = ptx_mov(x[9]);
+    y[2] = ptx_mov(x[10]);
+    y[3] = ptx_mov(x[11]);
+    y[4] = ptx_mov(x[4]);
+    y[5] = ptx_mov(x[5]);
+    y[6] = ptx_mov(x[6]);
+    y[7] = ptx_mov(x[7]);
+    y[8] = ptx_mov(x[0]);
+    y[9] = ptx_mov(x[1]);
+    y[10] = ptx_mov(x[2]);
+    y[11] = ptx_mov(x[3]);
+    y[12] = ptx_mov(t[5]);
+    y[13] = ptx_mov(t[7]);
+    y[14] = ptx_not(t[4]);
+  }
+#endif
+};
+
+// sqrt_division_step_4: a step that the loops below call; 68 instructions.
+struct sqrt_division_step_4 {
+  static constexpr unsigned in_words = 10;
+  static constexpr unsigned out_words = 5;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<54>;\n\t"
+        "xor.b32 t0, %8, %13;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %8, t4;\n\t"
+        "mul.lo.u32 t6, %14, t5;\n\t"
+        "mul.hi.u32 t7, %14, t5;\n\t"
+        "add.cc.u32 t6, t6, %7;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %13;\n\t"
+        "sub.u32 t9, %7, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %13, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %13;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %10, t2;\n\t"
+        "mul.hi.u32 t16, %10, t2;\n\t"
+        "mul.lo.u32 t17, %12, t2;\n\t"
+        "mul.hi.u32 t18, %12, t2;\n\t"
+        "mul.lo.u32 t19, %11, t2;\n\t"
+        "mul.hi.u32 t20, %11, t2;\n\t"
+        "mul.lo.u32 t21, %13, t2;\n\t"
+        "mul.hi.u32 t22, %13, t2;\n\t"
+        "mov.b32 t23, t15;\n\t"
+        "add.cc.u32 t24, t16, t19;\n\t"
+        "addc.cc.u32 t25, t17, t20;\n\t"
+        "addc.cc.u32 t26, t18, t21;\n\t"
+        "addc.u32 t27, 0, t22;\n\t"
+        "sub.cc.u32 t28, %9, t23;\n\t"
+        "subc.cc.u32 t29, %5, t24;\n\t"
+        "subc.cc.u32 t30, %6, t25;\n\t"
+        "subc.cc.u32 t31, %7, t26;\n\t"
+        "subc.cc.u32 t32, %8, t27;\n\t"
+        "subc.u32 t33, 0, 0;\n\t"
+        "and.b32 t34, %10, t33;\n\t"
+        "and.b32 t35, %11, t33;\n\t"
+        "and.b32 t36, %12, t33;\n\t"
+        "and.b32 t37, %13, t33;\n\t"
+        "add.u32 t2, t2, t33;\n\t"
+        "add.cc.u32 t38, t28, t34;\n\t"
+        "addc.cc.u32 t39, t29, t35;\n\t"
+        "addc.cc.u32 t40, t30, t36;\n\t"
+        "addc.cc.u32 t41, t31, t37;\n\t"
+        "addc.cc.u32 t42, t32, 0;\n\t"
+        "addc.u32 t43, t33, 0;\n\t"
+        "and.b32 t44, %10, t43;\n\t"
+        "and.b32 t45, %11, t43;\n\t"
+        "and.b32 t46, %12, t43;\n\t"
+        "and.b32 t47, %13, t43;\n\t"
+        "add.u32 t2, t2, t43;\n\t"
+        "add.cc.u32 t48, t38, t44;\n\t"
+        "addc.cc.u32 t49, t39, t45;\n\t"
+        "addc.cc.u32 t50, t40, t46;\n\t"
+        "addc.cc.u32 t51, t41, t47;\n\t"
+        "addc.cc.u32 t52, t42, 0;\n\t"
+        "addc.u32 t53, t43, 0;\n\t"
+        "mov.b32 %0, t48;\n\t"
+        "mov.b32 %1, t49;\n\t"
+        "mov.b32 %2, t50;\n\t"
+        "mov.b32 %3, t51;\n\t"
+        "mov.b32 %4, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[54];
+    t[0] = ptx_xor(x[3], x[8]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[3], t[4]);
+    t[6] = ptx_mul_lo(x[9], t[5]);
+    t[7] = ptx_mul_hi(x[9], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[2]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[8]);
+    t[9] = ptx_sub(x[2], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[8], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[8]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[5], t[2]);
+    t[16] = ptx_mul_hi(x[5], t[2]);
+    t[17] = ptx_mul_lo(x[7], t[2]);
+    t[18] = ptx_mul_hi(x[7], t[2]);
+    t[19] = ptx_mul_lo(x[6], t[2]);
+    t[20] = ptx_mul_hi(x[6], t[2]);
+    t[21] = ptx_mul_lo(x[8], t[2]);
+    t[22] = ptx_mul_hi(x[8], t[2]);
+    t[23] = ptx_mov(t[15]);
+    t[24] = ptx_add_cc(cf, t[16], t[19]);
+    t[25] = ptx_addc_cc(cf, t[17], t[20]);
+    t[26] = ptx_addc_cc(cf, t[18], t[21]);
+    t[27] = ptx_addc(cf, 0u, t[22]);
+    t[28] = ptx_sub_cc(cf, x[4], t[23]);
+    t[29] = ptx_subc_cc(cf, x[0], t[24]);
+    t[30] = ptx_subc_cc(cf, x[1], t[25]);
+    t[31] = ptx_subc_cc(cf, x[2], t[26]);
+    t[32] = ptx_subc_cc(cf, x[3], t[27]);
+    t[33] = ptx_subc(cf, 0u, 0u);
+    t[34] = ptx_and(x[5], t[33]);
+    t[35] = ptx_and(x[6], t[33]);
+    t[36] = ptx_and(x[7], t[33]);
+    t[37] = ptx_and(x[8], t[33]);
+    t[2] = ptx_add(t[2], t[33]);
+    t[38] = ptx_add_cc(cf, t[28], t[34]);
+    t[39] = ptx_addc_cc(cf, t[29], t[35]);
+    t[40] = ptx_addc_cc(cf, t[30], t[36]);
+    t[41] = ptx_addc_cc(cf, t[31], t[37]);
+    t[42] = ptx_addc_cc(cf, t[32], 0u);
+    t[43] = ptx_addc(cf, t[33], 0u);
+    t[44] = ptx_and(x[5], t[43]);
+    t[45] = ptx_and(x[6], t[43]);
+    t[46] = ptx_and(x[7], t[43]);
+    t[47] = ptx_and(x[8], t[43]);
+    t[2] = ptx_add(t[2], t[43]);
+    t[48] = ptx_add_cc(cf, t[38], t[44]);
+    t[49] = ptx_addc_cc(cf, t[39], t[45]);
+    t[50] = ptx_addc_cc(cf, t[40], t[46]);
+    t[51] = ptx_addc_cc(cf, t[41], t[47]);
+    ptx_addc_cc(cf, t[42], 0u);
+    ptx_addc(cf, t[43], 0u);
+    y[0] = ptx_mov(t[48]);
+    y[1] = ptx_mov(t[49]);
+    y[2] = ptx_mov(t[50]);
+    y[3] = ptx_mov(t[51]);
+    y[4] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_4: a step that the loops below call; 41 instructions.
+struct sqrt_division_finish_4 {
+  static constexpr unsigned in_words = 10;
+  static constexpr unsigned out_words = 9;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<20>;\n\t"
+        "not.b32 t0, %18;\n\t"
+        "shr.b32 t1, %13, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t7, t2;\n\t"
+        "xor.b32 t3, %9, %10;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %9;\n\t"
+        "xor.b32 t4, %10, %11;\n\t"
+        "and.b32 t4, t4, t2;\n\t"
+        "xor.b32 t4, t4, %10;\n\t"
+        "xor.b32 t5, %11, %12;\n\t"
+        "and.b32 t5, t5, t2;\n\t"
+        "xor.b32 t5, t5, %11;\n\t"
+        "and.b32 t6, %12, t7;\n\t"
+        "shr.b32 t8, %13, 6;\n\t"
+        "and.b32 t8, t8, 1;\n\t"
+        "sub.u32 t9, 0, t8;\n\t"
+        "not.b32 t14, t9;\n\t"
+        "xor.b32 t10, t3, t5;\n\t"
+        "and.b32 t10, t10, t9;\n\t"
+        "xor.b32 t10, t10, t3;\n\t"
+        "xor.b32 t11, t4, t6;\n\t"
+        "and.b32 t11, t11, t9;\n\t"
+        "xor.b32 t11, t11, t4;\n\t"
+        "and.b32 t12, t5, t14;\n\t"
+        "and.b32 t13, t6, t14;\n\t"
+        "and.b32 t15, %13, 31;\n\t"
+        "shf.r.clamp.b32 t16, t10, t11, t15;\n\t"
+        "shf.r.clamp.b32 t17, t11, t12, t15;\n\t"
+        "shf.r.clamp.b32 t18, t12, t13, t15;\n\t"
+        "shr.b32 t19, t13, t15;\n\t"
+        "and.b32 %0, %14, t0;\n\t"
+        "and.b32 %1, %15, t0;\n\t"
+        "and.b32 %2, %16, t0;\n\t"
+        "and.b32 %3, %17, t0;\n\t"
+        "and.b32 %4, t16, t0;\n\t"
+        "and.b32 %5, t17, t0;\n\t"
+        "and.b32 %6, t18, t0;\n\t"
+        "and.b32 %7, t19, t0;\n\t"
+        "and.b32 %8, %18, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[20];
+    t[0] = ptx_not(x[9]);
+    t[1] = ptx_shr(x[4], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[7] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_xor(x[1], x[2]);
+    t[4] = ptx_and(t[4], t[2]);
+    t[4] = ptx_xor(t[4], x[1]);
+    t[5] = ptx_xor(x[2], x[3]);
+    t[5] = ptx_and(t[5], t[2]);
+    t[5] = ptx_xor(t[5], x[2]);
+    t[6] = ptx_and(x[3], t[7]);
+    t[8] = ptx_shr(x[4], 6u);
+    t[8] = ptx_and(t[8], 1u);
+    t[9] = ptx_sub(0u, t[8]);
+    t[14] = ptx_not(t[9]);
+    t[10] = ptx_xor(t[3], t[5]);
+    t[10] = ptx_and(t[10], t[9]);
+    t[10] = ptx_xor(t[10], t[3]);
+    t[11] = ptx_xor(t[4], t[6]);
+    t[11] = ptx_and(t[11], t[9]);
+    t[11] = ptx_xor(t[11], t[4]);
+    t[12] = ptx_and(t[5], t[14]);
+    t[13] = ptx_and(t[6], t[14]);
+    t[15] = ptx_and(x[4], 31u);
+    t[16] = ptx_shf_r_clamp(t[10], t[11], t[15]);
+    t[17] = ptx_shf_r_clamp(t[11], t[12], t[15]);
+    t[18] = ptx_shf_r_clamp(t[12], t[13], t[15]);
+    t[19] = ptx_shr(t[13], t[15]);
+    y[0] = ptx_and(x[5], t[0]);
+    y[1] = ptx_and(x[6], t[0]);
+    y[2] = ptx_and(x[7], t[0]);
+    y[3] = ptx_and(x[8], t[0]);
+    y[4] = ptx_and(t[16], t[0]);
+    y[5] = ptx_and(t[17], t[0]);
+    y[6] = ptx_and(t[18], t[0]);
+    y[7] = ptx_and(t[19], t[0]);
+    y[8] = ptx_and(x[9], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_4: a step that the loops below call; 28 instructions.
+struct sqrt_newton_update_4 {
+  static constexpr unsigned in_words = 9;
+  static constexpr unsigned out_words = 4;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<20>;\n\t"
+        "add.cc.u32 t0, %4, %8;\n\t"
+        "addc.cc.u32 t1, %5, %9;\n\t"
+        "addc.cc.u32 t2, %6, %10;\n\t"
+        "addc.cc.u32 t3, %7, %11;\n\t"
+        "addc.u32 t4, 0, 0;\n\t"
+        "shf.r.clamp.b32 t5, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t6, t1, t2, 1;\n\t"
+        "shf.r.clamp.b32 t7, t2, t3, 1;\n\t"
+        "shf.r.clamp.b32 t8, t3, t4, 1;\n\t"
+        "sub.cc.u32 t9, t5, %4;\n\t"
+        "subc.cc.u32 t10, t6, %5;\n\t"
+        "subc.cc.u32 t11, t7, %6;\n\t"
+        "subc.cc.u32 t12, t8, %7;\n\t"
+        "subc.u32 t13, 0, 0;\n\t"
+        "sub.u32 t14, %12, 1;\n\t"
+        "and.b32 t15, t13, t14;\n\t"
+        "xor.b32 t16, %4, t5;\n\t"
+        "and.b32 t16, t16, t15;\n\t"
+        "xor.b32 %0, %4, t16;\n\t"
+        "xor.b32 t17, %5, t6;\n\t"
+        "and.b32 t17, t17, t15;\n\t"
+        "xor.b32 %1, %5, t17;\n\t"
+        "xor.b32 t18, %6, t7;\n\t"
+        "and.b32 t18, t18, t15;\n\t"
+        "xor.b32 %2, %6, t18;\n\t"
+        "xor.b32 t19, %7, t8;\n\t"
+        "and.b32 t19, t19, t15;\n\t"
+        "xor.b32 %3, %7, t19;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[20];
+    t[0] = ptx_add_cc(cf, x[0], x[4]);
+    t[1] = ptx_addc_cc(cf, x[1], x[5]);
+    t[2] = ptx_addc_cc(cf, x[2], x[6]);
+    t[3] = ptx_addc_cc(cf, x[3], x[7]);
+    t[4] = ptx_addc(cf, 0u, 0u);
+    t[5] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[6] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    t[7] = ptx_shf_r_clamp(t[2], t[3], 1u);
+    t[8] = ptx_shf_r_clamp(t[3], t[4], 1u);
+    ptx_sub_cc(cf, t[5], x[0]);
+    ptx_subc_cc(cf, t[6], x[1]);
+    ptx_subc_cc(cf, t[7], x[2]);
+    ptx_subc_cc(cf, t[8], x[3]);
+    t[13] = ptx_subc(cf, 0u, 0u);
+    t[14] = ptx_sub(x[8], 1u);
+    t[15] = ptx_and(t[13], t[14]);
+    t[16] = ptx_xor(x[0], t[5]);
+    t[16] = ptx_and(t[16], t[15]);
+    y[0] = ptx_xor(x[0], t[16]);
+    t[17] = ptx_xor(x[1], t[6]);
     t[17] = ptx_and(t[17], t[15]);
-    y[5] = ptx_xor(t[10], t[17]);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    t[18] = ptx_xor(t[11], t[1]);
+    y[1] = ptx_xor(x[1], t[17]);
+    t[18] = ptx_xor(x[2], t[7]);
     t[18] = ptx_and(t[18], t[15]);
-    y[6] = ptx_xor(t[11], t[18]);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    t[19] = ptx_xor(t[12], t[2]);
+    y[2] = ptx_xor(x[2], t[18]);
+    t[19] = ptx_xor(x[3], t[8]);
     t[19] = ptx_and(t[19], t[15]);
-    y[7] = ptx_xor(t[12], t[19]);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    t[20] = ptx_xor(t[13], t[3]);
-    t[20] = ptx_and(t[20], t[15]);
-    y[8] = ptx_xor(t[13], t[20]);
-    y[4] = ptx_shf_l_clamp(x[3], x[4], 1u);
-    t[21] = ptx_xor(t[14], t[4]);
-    t[21] = ptx_and(t[21], t[15]);
-    y[9] = ptx_xor(t[14], t[21]);
+    y[3] = ptx_xor(x[3], t[19]);
+  }
+#endif
+};
+
+// sqrt_newton_check_4: a step that the loops below call; 94 instructions.
+struct sqrt_newton_check_4 {
+  static constexpr unsigned in_words = 12;
+  static constexpr unsigned out_words = 5;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<43>;\n\t"
+        "mul.lo.u32 t2, %7, %5;\n\t"
+        "mul.hi.u32 t3, %7, %5;\n\t"
+        "mul.lo.u32 t8, %6, %5;\n\t"
+        "mul.hi.u32 t9, %6, %5;\n\t"
+        "mul.lo.u32 t10, %8, %5;\n\t"
+        "mul.hi.u32 t11, %8, %5;\n\t"
+        "mul.lo.u32 t4, %8, %6;\n\t"
+        "mul.hi.u32 t5, %8, %6;\n\t"
+        "mad.lo.cc.u32 t10, %7, %6, t10;\n\t"
+        "madc.hi.cc.u32 t11, %7, %6, t11;\n\t"
+        "addc.u32 t12, 0, 0;\n\t"
+        "mad.lo.cc.u32 t12, %8, %7, t12;\n\t"
+        "madc.hi.u32 t13, %8, %7, 0;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t8;\n\t"
+        "add.cc.u32 t2, t2, t9;\n\t"
+        "addc.cc.u32 t3, t3, t10;\n\t"
+        "addc.cc.u32 t4, t4, t11;\n\t"
+        "addc.cc.u32 t5, t5, t12;\n\t"
+        "addc.u32 t6, 0, t13;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.cc.u32 t3, t3, t3;\n\t"
+        "addc.cc.u32 t4, t4, t4;\n\t"
+        "addc.cc.u32 t5, t5, t5;\n\t"
+        "addc.cc.u32 t6, t6, t6;\n\t"
+        "addc.u32 t7, 0, 0;\n\t"
+        "mul.lo.u32 t0, %5, %5;\n\t"
+        "mad.hi.cc.u32 t1, %5, %5, t1;\n\t"
+        "madc.lo.cc.u32 t2, %6, %6, t2;\n\t"
+        "madc.hi.cc.u32 t3, %6, %6, t3;\n\t"
+        "madc.lo.cc.u32 t4, %7, %7, t4;\n\t"
+        "madc.hi.cc.u32 t5, %7, %7, t5;\n\t"
+        "madc.lo.cc.u32 t6, %8, %8, t6;\n\t"
+        "madc.hi.u32 t7, %8, %8, t7;\n\t"
+        "sub.cc.u32 t14, t0, %9;\n\t"
+        "subc.cc.u32 t15, t1, %10;\n\t"
+        "subc.cc.u32 t16, t2, %11;\n\t"
+        "subc.cc.u32 t17, t3, %12;\n\t"
+        "subc.cc.u32 t18, t4, %13;\n\t"
+        "subc.cc.u32 t19, t5, %14;\n\t"
+        "subc.cc.u32 t20, t6, %15;\n\t"
+        "subc.cc.u32 t21, t7, %16;\n\t"
+        "subc.u32 t22, 0, 0;\n\t"
+        "shl.b32 t23, %5, 1;\n\t"
+        "shf.l.clamp.b32 t24, %5, %6, 1;\n\t"
+        "shf.l.clamp.b32 t25, %6, %7, 1;\n\t"
+        "shf.l.clamp.b32 t26, %7, %8, 1;\n\t"
+        "shr.b32 t27, %8, 31;\n\t"
+        "sub.cc.u32 t23, t23, 1;\n\t"
+        "subc.cc.u32 t24, t24, 0;\n\t"
+        "subc.cc.u32 t25, t25, 0;\n\t"
+        "subc.cc.u32 t26, t26, 0;\n\t"
+        "subc.u32 t27, t27, 0;\n\t"
+        "mov.b32 t28, 0;\n\t"
+        "mov.b32 t29, 0;\n\t"
+        "or.b32 t28, t28, t14;\n\t"
+        "xor.b32 t30, t14, t23;\n\t"
+        "or.b32 t29, t29, t30;\n\t"
+        "or.b32 t28, t28, t15;\n\t"
+        "xor.b32 t31, t15, t24;\n\t"
+        "or.b32 t29, t29, t31;\n\t"
+        "or.b32 t28, t28, t16;\n\t"
+        "xor.b32 t32, t16, t25;\n\t"
+        "or.b32 t29, t29, t32;\n\t"
+        "or.b32 t28, t28, t17;\n\t"
+        "xor.b32 t33, t17, t26;\n\t"
+        "or.b32 t29, t29, t33;\n\t"
+        "or.b32 t28, t28, t18;\n\t"
+        "xor.b32 t34, t18, t27;\n\t"
+        "or.b32 t29, t29, t34;\n\t"
+        "or.b32 t28, t28, t19;\n\t"
+        "xor.b32 t35, t19, 0;\n\t"
+        "or.b32 t29, t29, t35;\n\t"
+        "or.b32 t28, t28, t20;\n\t"
+        "xor.b32 t36, t20, 0;\n\t"
+        "or.b32 t29, t29, t36;\n\t"
+        "or.b32 t28, t28, t21;\n\t"
+        "xor.b32 t37, t21, 0;\n\t"
+        "or.b32 t29, t29, t37;\n\t"
+        "sub.cc.u32 t41, 0, t28;\n\t"
+        "subc.u32 t38, 0, 0;\n\t"
+        "not.b32 t39, t38;\n\t"
+        "not.b32 t22, t22;\n\t"
+        "and.b32 t38, t38, t22;\n\t"
+        "add.cc.u32 %0, %5, t38;\n\t"
+        "addc.cc.u32 %1, %6, t38;\n\t"
+        "addc.cc.u32 %2, %7, t38;\n\t"
+        "addc.u32 %3, %8, t38;\n\t"
+        "sub.cc.u32 t42, 0, t29;\n\t"
+        "subc.u32 t40, 0, 0;\n\t"
+        "add.u32 t40, t40, 1;\n\t"
+        "and.b32 %4, t39, 1;\n\t"
+        "or.b32 %4, %4, t40;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[43];
+    t[2] = ptx_mul_lo(x[2], x[0]);
+    t[3] = ptx_mul_hi(x[2], x[0]);
+    t[8] = ptx_mul_lo(x[1], x[0]);
+    t[9] = ptx_mul_hi(x[1], x[0]);
+    t[10] = ptx_mul_lo(x[3], x[0]);
+    t[11] = ptx_mul_hi(x[3], x[0]);
+    t[4] = ptx_mul_lo(x[3], x[1]);
+    t[5] = ptx_mul_hi(x[3], x[1]);
+    t[10] = ptx_mad_lo_cc(cf, x[2], x[1], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[2], x[1], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[3], x[2], t[12]);
+    t[13] = ptx_madc_hi(cf, x[3], x[2], 0u);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[8]);
+    t[2] = ptx_add_cc(cf, t[2], t[9]);
+    t[3] = ptx_addc_cc(cf, t[3], t[10]);
+    t[4] = ptx_addc_cc(cf, t[4], t[11]);
+    t[5] = ptx_addc_cc(cf, t[5], t[12]);
+    t[6] = ptx_addc(cf, 0u, t[13]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc_cc(cf, t[3], t[3]);
+    t[4] = ptx_addc_cc(cf, t[4], t[4]);
+    t[5] = ptx_addc_cc(cf, t[5], t[5]);
+    t[6] = ptx_addc_cc(cf, t[6], t[6]);
+    t[7] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[2], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[2], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[3], t[6]);
+    t[7] = ptx_madc_hi(cf, x[3], x[3], t[7]);
+    t[14] = ptx_sub_cc(cf, t[0], x[4]);
+    t[15] = ptx_subc_cc(cf, t[1], x[5]);
+    t[16] = ptx_subc_cc(cf, t[2], x[6]);
+    t[17] = ptx_subc_cc(cf, t[3], x[7]);
+    t[18] = ptx_subc_cc(cf, t[4], x[8]);
+    t[19] = ptx_subc_cc(cf, t[5], x[9]);
+    t[20] = ptx_subc_cc(cf, t[6], x[10]);
+    t[21] = ptx_subc_cc(cf, t[7], x[11]);
+    t[22] = ptx_subc(cf, 0u, 0u);
+    t[23] = ptx_shl(x[0], 1u);
+    t[24] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[25] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    t[26] = ptx_shf_l_clamp(x[2], x[3], 1u);
+    t[27] = ptx_shr(x[3], 31u);
+    t[23] = ptx_sub_cc(cf, t[23], 1u);
+    t[24] = ptx_subc_cc(cf, t[24], 0u);
+    t[25] = ptx_subc_cc(cf, t[25], 0u);
+    t[26] = ptx_subc_cc(cf, t[26], 0u);
+    t[27] = ptx_subc(cf, t[27], 0u);
+    t[28] = ptx_mov(0u);
+    t[29] = ptx_mov(0u);
+    t[28] = ptx_or(t[28], t[14]);
+    t[30] = ptx_xor(t[14], t[23]);
+    t[29] = ptx_or(t[29], t[30]);
+    t[28] = ptx_or(t[28], t[15]);
+    t[31] = ptx_xor(t[15], t[24]);
+    t[29] = ptx_or(t[29], t[31]);
+    t[28] = ptx_or(t[28], t[16]);
+    t[32] = ptx_xor(t[16], t[25]);
+    t[29] = ptx_or(t[29], t[32]);
+    t[28] = ptx_or(t[28], t[17]);
+    t[33] = ptx_xor(t[17], t[26]);
+    t[29] = ptx_or(t[29], t[33]);
+    t[28] = ptx_or(t[28], t[18]);
+    t[34] = ptx_xor(t[18], t[27]);
+    t[29] = ptx_or(t[29], t[34]);
+    t[28] = ptx_or(t[28], t[19]);
+    t[35] = ptx_xor(t[19], 0u);
+    t[29] = ptx_or(t[29], t[35]);
+    t[28] = ptx_or(t[28], t[20]);
+    t[36] = ptx_xor(t[20], 0u);
+    t[29] = ptx_or(t[29], t[36]);
+    t[28] = ptx_or(t[28], t[21]);
+    t[37] = ptx_xor(t[21], 0u);
+    t[29] = ptx_or(t[29], t[37]);
+    ptx_sub_cc(cf, 0u, t[28]);
+    t[38] = ptx_subc(cf, 0u, 0u);
+    t[39] = ptx_not(t[38]);
+    t[22] = ptx_not(t[22]);
+    t[38] = ptx_and(t[38], t[22]);
+    y[0] = ptx_add_cc(cf, x[0], t[38]);
+    y[1] = ptx_addc_cc(cf, x[1], t[38]);
+    y[2] = ptx_addc_cc(cf, x[2], t[38]);
+    y[3] = ptx_addc(cf, x[3], t[38]);
+    ptx_sub_cc(cf, 0u, t[29]);
+    t[40] = ptx_subc(cf, 0u, 0u);
+    t[40] = ptx_add(t[40], 1u);
+    y[4] = ptx_and(t[39], 1u);
+    y[4] = ptx_or(y[4], t[40]);
   }
 #endif
 };
@@ -17034,7 +21260,7 @@ struct gcd {
 #endif
 };
 
-// sqrt: floor(sqrt(a)); flag 1 where a is an exact square: the digit-by-digit square root, a step per bit of the root whatever a is; a loop around sqrt_step.
+// sqrt: floor(sqrt(a)); flag 1 where a is an exact square: digit by digit (a step per bit of the root) below 128 bits, from there Newton's iteration at doubling precision (a division and a square a level), the same steps whatever a is; a loop around sqrt_newton_start, sqrt_newton_root, sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, sqrt_division_normalize_4, sqrt_division_step_4, sqrt_division_finish_4, sqrt_newton_update_4, sqrt_newton_check_4.
 struct sqrt {
   static constexpr const char* name = "sqrt";
   static constexpr unsigned bits = 256;
@@ -17055,10 +21281,10 @@ struct sqrt {
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 5>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 4, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_4, sqrt_division_step_4, sqrt_division_finish_4, sqrt_newton_update_4, sqrt_newton_check_4, 2, 4>>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 5>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 4, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_4, sqrt_division_step_4, sqrt_division_finish_4, sqrt_newton_update_4, sqrt_newton_check_4, 2, 4>>(y, x); }
 #endif
 };
 

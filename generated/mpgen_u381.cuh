@@ -807,6 +807,50 @@ MPGEN_HOST_DEVICE void square_root_floor(uint32_t* y, const uint32_t* x) {
   y[N] = equal_mask<M>(s + M, zero) & 1u;
 }
 
+// One level of square_root_newton: s, the top Below limbs of the root's H, is
+// floor(sqrt(T')) for T' the top 2 Below limbs of a'; extended by all-ones limbs to Limbs
+// limbs it is above floor(sqrt(T)), T the top 2 Limbs limbs, by less than 2^(32 (Limbs -
+// Below)); one round (divide: T by s, s's top bit set; Update: the smaller of s and (s +
+// q) / 2) leaves the root or one more, and Check decides by s^2 against T (its word after
+// the limbs: whether T is a square).
+template <class Normalize, class Step, class Finish, class Update, class Check, unsigned Below, unsigned Limbs>
+struct root_level {
+  template <unsigned H>
+  MPGEN_HOST_DEVICE static void run(const uint32_t* a, uint32_t* s, uint32_t* exact) {
+    uint32_t* root = s + H - Limbs;
+    const uint32_t* top = a + 2 * (H - Limbs);
+    MPGEN_UNROLL for (unsigned k = 0; k < Limbs - Below; ++k) root[k] = ~0u;
+    uint32_t in[3 * Limbs], quotient[Limbs + 1], pair[2 * Limbs + 1], checked[Limbs + 1];
+    copy<2 * Limbs>(in, top);  // T, then s: divide's x
+    copy<Limbs>(in + 2 * Limbs, root);
+    divide<Normalize, Step, Finish, Limbs, true, true, false>(quotient, in);
+    copy<Limbs>(pair, root);
+    copy<Limbs + 1>(pair + Limbs, quotient);
+    apply<Update>(in, pair);  // the next s, then T: Check's x
+    copy<2 * Limbs>(in + Limbs, top);
+    apply<Check>(checked, in);
+    copy<Limbs>(root, checked);
+    *exact = checked[Limbs];
+  }
+};
+
+// y = floor(sqrt(a)) and the flag word (1 where a is an exact square) for x = a (N limbs)
+// by Newton's iteration at doubling precision on the root's H limbs (ops/sqrt.py): Start
+// gives a' = a 4^k (2H limbs, one of its top two bits set), the root of its top two limbs
+// in the top limb of s, k and a's nonzero mask; each of Levels (root_level, from 2 limbs
+// to H) makes s the root of more of a''s top limbs; Root shifts s back by k.
+template <class Start, class Root, unsigned N, unsigned H, class... Levels>
+MPGEN_HOST_DEVICE void square_root_newton(uint32_t* y, const uint32_t* x) {
+  uint32_t start[Start::out_words], last[H + 3];  // a' (2H), s (H), k, the mask; then s, k, the mask, exact
+  apply<Start>(start, x);
+  uint32_t exact = 0;
+  const int in_order[] = {(Levels::template run<H>(start, start + 2 * H, &exact), 0)...};
+  (void)in_order;
+  copy<H + 2>(last, start + 2 * H);
+  last[H + 2] = exact;
+  apply<Root>(y, last);
+}
+
 }  // namespace loops
 }  // namespace mpgen
 
@@ -20033,72 +20077,896 @@ struct gcd_finish {
 #endif
 };
 
-// sqrt_step: a step that the loops below call; 54 instructions.
-struct sqrt_step {
-  static constexpr unsigned in_words = 15;
-  static constexpr unsigned out_words = 14;
+// sqrt_newton_start: a step that the loops below call; 878 instructions.
+struct sqrt_newton_start {
+  static constexpr unsigned in_words = 12;
+  static constexpr unsigned out_words = 20;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<30>;\n\t"
-        "shl.b32 t0, %21, 2;\n\t"
-        "or.b32 t0, t0, %28;\n\t"
-        "shl.b32 t7, %14, 2;\n\t"
-        "or.b32 t7, t7, 1;\n\t"
-        "shf.l.clamp.b32 t1, %21, %22, 2;\n\t"
-        "shf.l.clamp.b32 t8, %14, %15, 2;\n\t"
-        "shf.l.clamp.b32 t2, %22, %23, 2;\n\t"
-        "shf.l.clamp.b32 t9, %15, %16, 2;\n\t"
-        "shf.l.clamp.b32 t3, %23, %24, 2;\n\t"
-        "shf.l.clamp.b32 t10, %16, %17, 2;\n\t"
-        "shf.l.clamp.b32 t4, %24, %25, 2;\n\t"
-        "shf.l.clamp.b32 t11, %17, %18, 2;\n\t"
-        "shf.l.clamp.b32 t5, %25, %26, 2;\n\t"
-        "shf.l.clamp.b32 t12, %18, %19, 2;\n\t"
-        "shf.l.clamp.b32 t6, %26, %27, 2;\n\t"
-        "shf.l.clamp.b32 t13, %19, %20, 2;\n\t"
-        "sub.cc.u32 t14, t0, t7;\n\t"
-        "subc.cc.u32 t15, t1, t8;\n\t"
-        "subc.cc.u32 t16, t2, t9;\n\t"
-        "subc.cc.u32 t17, t3, t10;\n\t"
-        "subc.cc.u32 t18, t4, t11;\n\t"
-        "subc.cc.u32 t19, t5, t12;\n\t"
-        "subc.cc.u32 t20, t6, t13;\n\t"
-        "subc.u32 t21, 0, 0;\n\t"
-        "add.u32 t22, t21, 1;\n\t"
-        "shl.b32 %0, %14, 1;\n\t"
-        "or.b32 %0, %0, t22;\n\t"
-        "xor.b32 t23, t14, t0;\n\t"
-        "and.b32 t23, t23, t21;\n\t"
-        "xor.b32 %7, t14, t23;\n\t"
-        "shf.l.clamp.b32 %1, %14, %15, 1;\n\t"
-        "xor.b32 t24, t15, t1;\n\t"
-        "and.b32 t24, t24, t21;\n\t"
-        "xor.b32 %8, t15, t24;\n\t"
-        "shf.l.clamp.b32 %2, %15, %16, 1;\n\t"
-        "xor.b32 t25, t16, t2;\n\t"
-        "and.b32 t25, t25, t21;\n\t"
-        "xor.b32 %9, t16, t25;\n\t"
-        "shf.l.clamp.b32 %3, %16, %17, 1;\n\t"
-        "xor.b32 t26, t17, t3;\n\t"
-        "and.b32 t26, t26, t21;\n\t"
-        "xor.b32 %10, t17, t26;\n\t"
-        "shf.l.clamp.b32 %4, %17, %18, 1;\n\t"
-        "xor.b32 t27, t18, t4;\n\t"
-        "and.b32 t27, t27, t21;\n\t"
-        "xor.b32 %11, t18, t27;\n\t"
-        "shf.l.clamp.b32 %5, %18, %19, 1;\n\t"
-        "xor.b32 t28, t19, t5;\n\t"
-        "and.b32 t28, t28, t21;\n\t"
-        "xor.b32 %12, t19, t28;\n\t"
-        "shf.l.clamp.b32 %6, %19, %20, 1;\n\t"
-        "xor.b32 t29, t20, t6;\n\t"
-        "and.b32 t29, t29, t21;\n\t"
-        "xor.b32 %13, t20, t29;\n\t"
+        ".reg .u32 t<552>;\n\t"
+        "clz.b32 t0, %20;\n\t"
+        "clz.b32 t3, %21;\n\t"
+        "shr.b32 t4, t3, 5;\n\t"
+        "sub.u32 t4, 0, t4;\n\t"
+        "and.b32 t0, t0, t4;\n\t"
+        "add.u32 t0, t0, t3;\n\t"
+        "clz.b32 t5, %22;\n\t"
+        "shr.b32 t6, t5, 5;\n\t"
+        "sub.u32 t6, 0, t6;\n\t"
+        "and.b32 t0, t0, t6;\n\t"
+        "add.u32 t0, t0, t5;\n\t"
+        "clz.b32 t7, %23;\n\t"
+        "shr.b32 t8, t7, 5;\n\t"
+        "sub.u32 t8, 0, t8;\n\t"
+        "and.b32 t0, t0, t8;\n\t"
+        "add.u32 t0, t0, t7;\n\t"
+        "clz.b32 t9, %24;\n\t"
+        "shr.b32 t10, t9, 5;\n\t"
+        "sub.u32 t10, 0, t10;\n\t"
+        "and.b32 t0, t0, t10;\n\t"
+        "add.u32 t0, t0, t9;\n\t"
+        "clz.b32 t11, %25;\n\t"
+        "shr.b32 t12, t11, 5;\n\t"
+        "sub.u32 t12, 0, t12;\n\t"
+        "and.b32 t0, t0, t12;\n\t"
+        "add.u32 t0, t0, t11;\n\t"
+        "clz.b32 t13, %26;\n\t"
+        "shr.b32 t14, t13, 5;\n\t"
+        "sub.u32 t14, 0, t14;\n\t"
+        "and.b32 t0, t0, t14;\n\t"
+        "add.u32 t0, t0, t13;\n\t"
+        "clz.b32 t15, %27;\n\t"
+        "shr.b32 t16, t15, 5;\n\t"
+        "sub.u32 t16, 0, t16;\n\t"
+        "and.b32 t0, t0, t16;\n\t"
+        "add.u32 t0, t0, t15;\n\t"
+        "clz.b32 t17, %28;\n\t"
+        "shr.b32 t18, t17, 5;\n\t"
+        "sub.u32 t18, 0, t18;\n\t"
+        "and.b32 t0, t0, t18;\n\t"
+        "add.u32 t0, t0, t17;\n\t"
+        "clz.b32 t19, %29;\n\t"
+        "shr.b32 t20, t19, 5;\n\t"
+        "sub.u32 t20, 0, t20;\n\t"
+        "and.b32 t0, t0, t20;\n\t"
+        "add.u32 t0, t0, t19;\n\t"
+        "clz.b32 t21, %30;\n\t"
+        "shr.b32 t22, t21, 5;\n\t"
+        "sub.u32 t22, 0, t22;\n\t"
+        "and.b32 t0, t0, t22;\n\t"
+        "add.u32 t0, t0, t21;\n\t"
+        "clz.b32 t23, %31;\n\t"
+        "shr.b32 t24, t23, 5;\n\t"
+        "sub.u32 t24, 0, t24;\n\t"
+        "and.b32 t0, t0, t24;\n\t"
+        "add.u32 t0, t0, t23;\n\t"
+        "and.b32 t1, t0, 4294967294;\n\t"
+        "shr.b32 t2, t1, 1;\n\t"
+        "shr.b32 t25, t1, 5;\n\t"
+        "and.b32 t25, t25, 1;\n\t"
+        "sub.u32 t26, 0, t25;\n\t"
+        "not.b32 t39, t26;\n\t"
+        "and.b32 t27, %20, t39;\n\t"
+        "xor.b32 t28, %21, %20;\n\t"
+        "and.b32 t28, t28, t26;\n\t"
+        "xor.b32 t28, t28, %21;\n\t"
+        "xor.b32 t29, %22, %21;\n\t"
+        "and.b32 t29, t29, t26;\n\t"
+        "xor.b32 t29, t29, %22;\n\t"
+        "xor.b32 t30, %23, %22;\n\t"
+        "and.b32 t30, t30, t26;\n\t"
+        "xor.b32 t30, t30, %23;\n\t"
+        "xor.b32 t31, %24, %23;\n\t"
+        "and.b32 t31, t31, t26;\n\t"
+        "xor.b32 t31, t31, %24;\n\t"
+        "xor.b32 t32, %25, %24;\n\t"
+        "and.b32 t32, t32, t26;\n\t"
+        "xor.b32 t32, t32, %25;\n\t"
+        "xor.b32 t33, %26, %25;\n\t"
+        "and.b32 t33, t33, t26;\n\t"
+        "xor.b32 t33, t33, %26;\n\t"
+        "xor.b32 t34, %27, %26;\n\t"
+        "and.b32 t34, t34, t26;\n\t"
+        "xor.b32 t34, t34, %27;\n\t"
+        "xor.b32 t35, %28, %27;\n\t"
+        "and.b32 t35, t35, t26;\n\t"
+        "xor.b32 t35, t35, %28;\n\t"
+        "xor.b32 t36, %29, %28;\n\t"
+        "and.b32 t36, t36, t26;\n\t"
+        "xor.b32 t36, t36, %29;\n\t"
+        "xor.b32 t37, %30, %29;\n\t"
+        "and.b32 t37, t37, t26;\n\t"
+        "xor.b32 t37, t37, %30;\n\t"
+        "xor.b32 t38, %31, %30;\n\t"
+        "and.b32 t38, t38, t26;\n\t"
+        "xor.b32 t38, t38, %31;\n\t"
+        "shr.b32 t40, t1, 6;\n\t"
+        "and.b32 t40, t40, 1;\n\t"
+        "sub.u32 t41, 0, t40;\n\t"
+        "not.b32 t54, t41;\n\t"
+        "and.b32 t42, t27, t54;\n\t"
+        "and.b32 t43, t28, t54;\n\t"
+        "xor.b32 t44, t29, t27;\n\t"
+        "and.b32 t44, t44, t41;\n\t"
+        "xor.b32 t44, t44, t29;\n\t"
+        "xor.b32 t45, t30, t28;\n\t"
+        "and.b32 t45, t45, t41;\n\t"
+        "xor.b32 t45, t45, t30;\n\t"
+        "xor.b32 t46, t31, t29;\n\t"
+        "and.b32 t46, t46, t41;\n\t"
+        "xor.b32 t46, t46, t31;\n\t"
+        "xor.b32 t47, t32, t30;\n\t"
+        "and.b32 t47, t47, t41;\n\t"
+        "xor.b32 t47, t47, t32;\n\t"
+        "xor.b32 t48, t33, t31;\n\t"
+        "and.b32 t48, t48, t41;\n\t"
+        "xor.b32 t48, t48, t33;\n\t"
+        "xor.b32 t49, t34, t32;\n\t"
+        "and.b32 t49, t49, t41;\n\t"
+        "xor.b32 t49, t49, t34;\n\t"
+        "xor.b32 t50, t35, t33;\n\t"
+        "and.b32 t50, t50, t41;\n\t"
+        "xor.b32 t50, t50, t35;\n\t"
+        "xor.b32 t51, t36, t34;\n\t"
+        "and.b32 t51, t51, t41;\n\t"
+        "xor.b32 t51, t51, t36;\n\t"
+        "xor.b32 t52, t37, t35;\n\t"
+        "and.b32 t52, t52, t41;\n\t"
+        "xor.b32 t52, t52, t37;\n\t"
+        "xor.b32 t53, t38, t36;\n\t"
+        "and.b32 t53, t53, t41;\n\t"
+        "xor.b32 t53, t53, t38;\n\t"
+        "shr.b32 t55, t1, 7;\n\t"
+        "and.b32 t55, t55, 1;\n\t"
+        "sub.u32 t56, 0, t55;\n\t"
+        "not.b32 t69, t56;\n\t"
+        "and.b32 t57, t42, t69;\n\t"
+        "and.b32 t58, t43, t69;\n\t"
+        "and.b32 t59, t44, t69;\n\t"
+        "and.b32 t60, t45, t69;\n\t"
+        "xor.b32 t61, t46, t42;\n\t"
+        "and.b32 t61, t61, t56;\n\t"
+        "xor.b32 t61, t61, t46;\n\t"
+        "xor.b32 t62, t47, t43;\n\t"
+        "and.b32 t62, t62, t56;\n\t"
+        "xor.b32 t62, t62, t47;\n\t"
+        "xor.b32 t63, t48, t44;\n\t"
+        "and.b32 t63, t63, t56;\n\t"
+        "xor.b32 t63, t63, t48;\n\t"
+        "xor.b32 t64, t49, t45;\n\t"
+        "and.b32 t64, t64, t56;\n\t"
+        "xor.b32 t64, t64, t49;\n\t"
+        "xor.b32 t65, t50, t46;\n\t"
+        "and.b32 t65, t65, t56;\n\t"
+        "xor.b32 t65, t65, t50;\n\t"
+        "xor.b32 t66, t51, t47;\n\t"
+        "and.b32 t66, t66, t56;\n\t"
+        "xor.b32 t66, t66, t51;\n\t"
+        "xor.b32 t67, t52, t48;\n\t"
+        "and.b32 t67, t67, t56;\n\t"
+        "xor.b32 t67, t67, t52;\n\t"
+        "xor.b32 t68, t53, t49;\n\t"
+        "and.b32 t68, t68, t56;\n\t"
+        "xor.b32 t68, t68, t53;\n\t"
+        "shr.b32 t70, t1, 8;\n\t"
+        "and.b32 t70, t70, 1;\n\t"
+        "sub.u32 t71, 0, t70;\n\t"
+        "not.b32 t84, t71;\n\t"
+        "and.b32 t72, t57, t84;\n\t"
+        "and.b32 t73, t58, t84;\n\t"
+        "and.b32 t74, t59, t84;\n\t"
+        "and.b32 t75, t60, t84;\n\t"
+        "and.b32 t76, t61, t84;\n\t"
+        "and.b32 t77, t62, t84;\n\t"
+        "and.b32 t78, t63, t84;\n\t"
+        "and.b32 t79, t64, t84;\n\t"
+        "xor.b32 t80, t65, t57;\n\t"
+        "and.b32 t80, t80, t71;\n\t"
+        "xor.b32 t80, t80, t65;\n\t"
+        "xor.b32 t81, t66, t58;\n\t"
+        "and.b32 t81, t81, t71;\n\t"
+        "xor.b32 t81, t81, t66;\n\t"
+        "xor.b32 t82, t67, t59;\n\t"
+        "and.b32 t82, t82, t71;\n\t"
+        "xor.b32 t82, t82, t67;\n\t"
+        "xor.b32 t83, t68, t60;\n\t"
+        "and.b32 t83, t83, t71;\n\t"
+        "xor.b32 t83, t83, t68;\n\t"
+        "and.b32 t85, t1, 31;\n\t"
+        "shl.b32 t86, t72, t85;\n\t"
+        "shf.l.clamp.b32 t87, t72, t73, t85;\n\t"
+        "shf.l.clamp.b32 t88, t73, t74, t85;\n\t"
+        "shf.l.clamp.b32 t89, t74, t75, t85;\n\t"
+        "shf.l.clamp.b32 t90, t75, t76, t85;\n\t"
+        "shf.l.clamp.b32 t91, t76, t77, t85;\n\t"
+        "shf.l.clamp.b32 t92, t77, t78, t85;\n\t"
+        "shf.l.clamp.b32 t93, t78, t79, t85;\n\t"
+        "shf.l.clamp.b32 t94, t79, t80, t85;\n\t"
+        "shf.l.clamp.b32 t95, t80, t81, t85;\n\t"
+        "shf.l.clamp.b32 t96, t81, t82, t85;\n\t"
+        "shf.l.clamp.b32 t97, t82, t83, t85;\n\t"
+        "mov.b32 t98, 0;\n\t"
+        "mov.b32 t99, 0;\n\t"
+        "mov.b32 t100, 0;\n\t"
+        "shr.b32 t101, t97, 30;\n\t"
+        "and.b32 t101, t101, 3;\n\t"
+        "shf.l.clamp.b32 t103, t99, t100, 2;\n\t"
+        "shl.b32 t102, t99, 2;\n\t"
+        "or.b32 t102, t102, t101;\n\t"
+        "shl.b32 t104, t98, 2;\n\t"
+        "or.b32 t104, t104, 1;\n\t"
+        "shr.b32 t105, t98, 30;\n\t"
+        "sub.cc.u32 t106, t102, t104;\n\t"
+        "subc.cc.u32 t107, t103, t105;\n\t"
+        "subc.u32 t108, 0, 0;\n\t"
+        "xor.b32 t113, t106, t102;\n\t"
+        "and.b32 t113, t113, t108;\n\t"
+        "xor.b32 t109, t106, t113;\n\t"
+        "xor.b32 t114, t107, t103;\n\t"
+        "and.b32 t114, t114, t108;\n\t"
+        "xor.b32 t110, t107, t114;\n\t"
+        "add.u32 t111, t108, 1;\n\t"
+        "shl.b32 t112, t98, 1;\n\t"
+        "or.b32 t112, t112, t111;\n\t"
+        "shr.b32 t115, t97, 28;\n\t"
+        "and.b32 t115, t115, 3;\n\t"
+        "shf.l.clamp.b32 t117, t109, t110, 2;\n\t"
+        "shl.b32 t116, t109, 2;\n\t"
+        "or.b32 t116, t116, t115;\n\t"
+        "shl.b32 t118, t112, 2;\n\t"
+        "or.b32 t118, t118, 1;\n\t"
+        "shr.b32 t119, t112, 30;\n\t"
+        "sub.cc.u32 t120, t116, t118;\n\t"
+        "subc.cc.u32 t121, t117, t119;\n\t"
+        "subc.u32 t122, 0, 0;\n\t"
+        "xor.b32 t127, t120, t116;\n\t"
+        "and.b32 t127, t127, t122;\n\t"
+        "xor.b32 t123, t120, t127;\n\t"
+        "xor.b32 t128, t121, t117;\n\t"
+        "and.b32 t128, t128, t122;\n\t"
+        "xor.b32 t124, t121, t128;\n\t"
+        "add.u32 t125, t122, 1;\n\t"
+        "shl.b32 t126, t112, 1;\n\t"
+        "or.b32 t126, t126, t125;\n\t"
+        "shr.b32 t129, t97, 26;\n\t"
+        "and.b32 t129, t129, 3;\n\t"
+        "shf.l.clamp.b32 t131, t123, t124, 2;\n\t"
+        "shl.b32 t130, t123, 2;\n\t"
+        "or.b32 t130, t130, t129;\n\t"
+        "shl.b32 t132, t126, 2;\n\t"
+        "or.b32 t132, t132, 1;\n\t"
+        "shr.b32 t133, t126, 30;\n\t"
+        "sub.cc.u32 t134, t130, t132;\n\t"
+        "subc.cc.u32 t135, t131, t133;\n\t"
+        "subc.u32 t136, 0, 0;\n\t"
+        "xor.b32 t141, t134, t130;\n\t"
+        "and.b32 t141, t141, t136;\n\t"
+        "xor.b32 t137, t134, t141;\n\t"
+        "xor.b32 t142, t135, t131;\n\t"
+        "and.b32 t142, t142, t136;\n\t"
+        "xor.b32 t138, t135, t142;\n\t"
+        "add.u32 t139, t136, 1;\n\t"
+        "shl.b32 t140, t126, 1;\n\t"
+        "or.b32 t140, t140, t139;\n\t"
+        "shr.b32 t143, t97, 24;\n\t"
+        "and.b32 t143, t143, 3;\n\t"
+        "shf.l.clamp.b32 t145, t137, t138, 2;\n\t"
+        "shl.b32 t144, t137, 2;\n\t"
+        "or.b32 t144, t144, t143;\n\t"
+        "shl.b32 t146, t140, 2;\n\t"
+        "or.b32 t146, t146, 1;\n\t"
+        "shr.b32 t147, t140, 30;\n\t"
+        "sub.cc.u32 t148, t144, t146;\n\t"
+        "subc.cc.u32 t149, t145, t147;\n\t"
+        "subc.u32 t150, 0, 0;\n\t"
+        "xor.b32 t155, t148, t144;\n\t"
+        "and.b32 t155, t155, t150;\n\t"
+        "xor.b32 t151, t148, t155;\n\t"
+        "xor.b32 t156, t149, t145;\n\t"
+        "and.b32 t156, t156, t150;\n\t"
+        "xor.b32 t152, t149, t156;\n\t"
+        "add.u32 t153, t150, 1;\n\t"
+        "shl.b32 t154, t140, 1;\n\t"
+        "or.b32 t154, t154, t153;\n\t"
+        "shr.b32 t157, t97, 22;\n\t"
+        "and.b32 t157, t157, 3;\n\t"
+        "shf.l.clamp.b32 t159, t151, t152, 2;\n\t"
+        "shl.b32 t158, t151, 2;\n\t"
+        "or.b32 t158, t158, t157;\n\t"
+        "shl.b32 t160, t154, 2;\n\t"
+        "or.b32 t160, t160, 1;\n\t"
+        "shr.b32 t161, t154, 30;\n\t"
+        "sub.cc.u32 t162, t158, t160;\n\t"
+        "subc.cc.u32 t163, t159, t161;\n\t"
+        "subc.u32 t164, 0, 0;\n\t"
+        "xor.b32 t169, t162, t158;\n\t"
+        "and.b32 t169, t169, t164;\n\t"
+        "xor.b32 t165, t162, t169;\n\t"
+        "xor.b32 t170, t163, t159;\n\t"
+        "and.b32 t170, t170, t164;\n\t"
+        "xor.b32 t166, t163, t170;\n\t"
+        "add.u32 t167, t164, 1;\n\t"
+        "shl.b32 t168, t154, 1;\n\t"
+        "or.b32 t168, t168, t167;\n\t"
+        "shr.b32 t171, t97, 20;\n\t"
+        "and.b32 t171, t171, 3;\n\t"
+        "shf.l.clamp.b32 t173, t165, t166, 2;\n\t"
+        "shl.b32 t172, t165, 2;\n\t"
+        "or.b32 t172, t172, t171;\n\t"
+        "shl.b32 t174, t168, 2;\n\t"
+        "or.b32 t174, t174, 1;\n\t"
+        "shr.b32 t175, t168, 30;\n\t"
+        "sub.cc.u32 t176, t172, t174;\n\t"
+        "subc.cc.u32 t177, t173, t175;\n\t"
+        "subc.u32 t178, 0, 0;\n\t"
+        "xor.b32 t183, t176, t172;\n\t"
+        "and.b32 t183, t183, t178;\n\t"
+        "xor.b32 t179, t176, t183;\n\t"
+        "xor.b32 t184, t177, t173;\n\t"
+        "and.b32 t184, t184, t178;\n\t"
+        "xor.b32 t180, t177, t184;\n\t"
+        "add.u32 t181, t178, 1;\n\t"
+        "shl.b32 t182, t168, 1;\n\t"
+        "or.b32 t182, t182, t181;\n\t"
+        "shr.b32 t185, t97, 18;\n\t"
+        "and.b32 t185, t185, 3;\n\t"
+        "shf.l.clamp.b32 t187, t179, t180, 2;\n\t"
+        "shl.b32 t186, t179, 2;\n\t"
+        "or.b32 t186, t186, t185;\n\t"
+        "shl.b32 t188, t182, 2;\n\t"
+        "or.b32 t188, t188, 1;\n\t"
+        "shr.b32 t189, t182, 30;\n\t"
+        "sub.cc.u32 t190, t186, t188;\n\t"
+        "subc.cc.u32 t191, t187, t189;\n\t"
+        "subc.u32 t192, 0, 0;\n\t"
+        "xor.b32 t197, t190, t186;\n\t"
+        "and.b32 t197, t197, t192;\n\t"
+        "xor.b32 t193, t190, t197;\n\t"
+        "xor.b32 t198, t191, t187;\n\t"
+        "and.b32 t198, t198, t192;\n\t"
+        "xor.b32 t194, t191, t198;\n\t"
+        "add.u32 t195, t192, 1;\n\t"
+        "shl.b32 t196, t182, 1;\n\t"
+        "or.b32 t196, t196, t195;\n\t"
+        "shr.b32 t199, t97, 16;\n\t"
+        "and.b32 t199, t199, 3;\n\t"
+        "shf.l.clamp.b32 t201, t193, t194, 2;\n\t"
+        "shl.b32 t200, t193, 2;\n\t"
+        "or.b32 t200, t200, t199;\n\t"
+        "shl.b32 t202, t196, 2;\n\t"
+        "or.b32 t202, t202, 1;\n\t"
+        "shr.b32 t203, t196, 30;\n\t"
+        "sub.cc.u32 t204, t200, t202;\n\t"
+        "subc.cc.u32 t205, t201, t203;\n\t"
+        "subc.u32 t206, 0, 0;\n\t"
+        "xor.b32 t211, t204, t200;\n\t"
+        "and.b32 t211, t211, t206;\n\t"
+        "xor.b32 t207, t204, t211;\n\t"
+        "xor.b32 t212, t205, t201;\n\t"
+        "and.b32 t212, t212, t206;\n\t"
+        "xor.b32 t208, t205, t212;\n\t"
+        "add.u32 t209, t206, 1;\n\t"
+        "shl.b32 t210, t196, 1;\n\t"
+        "or.b32 t210, t210, t209;\n\t"
+        "shr.b32 t213, t97, 14;\n\t"
+        "and.b32 t213, t213, 3;\n\t"
+        "shf.l.clamp.b32 t215, t207, t208, 2;\n\t"
+        "shl.b32 t214, t207, 2;\n\t"
+        "or.b32 t214, t214, t213;\n\t"
+        "shl.b32 t216, t210, 2;\n\t"
+        "or.b32 t216, t216, 1;\n\t"
+        "shr.b32 t217, t210, 30;\n\t"
+        "sub.cc.u32 t218, t214, t216;\n\t"
+        "subc.cc.u32 t219, t215, t217;\n\t"
+        "subc.u32 t220, 0, 0;\n\t"
+        "xor.b32 t225, t218, t214;\n\t"
+        "and.b32 t225, t225, t220;\n\t"
+        "xor.b32 t221, t218, t225;\n\t"
+        "xor.b32 t226, t219, t215;\n\t"
+        "and.b32 t226, t226, t220;\n\t"
+        "xor.b32 t222, t219, t226;\n\t"
+        "add.u32 t223, t220, 1;\n\t"
+        "shl.b32 t224, t210, 1;\n\t"
+        "or.b32 t224, t224, t223;\n\t"
+        "shr.b32 t227, t97, 12;\n\t"
+        "and.b32 t227, t227, 3;\n\t"
+        "shf.l.clamp.b32 t229, t221, t222, 2;\n\t"
+        "shl.b32 t228, t221, 2;\n\t"
+        "or.b32 t228, t228, t227;\n\t"
+        "shl.b32 t230, t224, 2;\n\t"
+        "or.b32 t230, t230, 1;\n\t"
+        "shr.b32 t231, t224, 30;\n\t"
+        "sub.cc.u32 t232, t228, t230;\n\t"
+        "subc.cc.u32 t233, t229, t231;\n\t"
+        "subc.u32 t234, 0, 0;\n\t"
+        "xor.b32 t239, t232, t228;\n\t"
+        "and.b32 t239, t239, t234;\n\t"
+        "xor.b32 t235, t232, t239;\n\t"
+        "xor.b32 t240, t233, t229;\n\t"
+        "and.b32 t240, t240, t234;\n\t"
+        "xor.b32 t236, t233, t240;\n\t"
+        "add.u32 t237, t234, 1;\n\t"
+        "shl.b32 t238, t224, 1;\n\t"
+        "or.b32 t238, t238, t237;\n\t"
+        "shr.b32 t241, t97, 10;\n\t"
+        "and.b32 t241, t241, 3;\n\t"
+        "shf.l.clamp.b32 t243, t235, t236, 2;\n\t"
+        "shl.b32 t242, t235, 2;\n\t"
+        "or.b32 t242, t242, t241;\n\t"
+        "shl.b32 t244, t238, 2;\n\t"
+        "or.b32 t244, t244, 1;\n\t"
+        "shr.b32 t245, t238, 30;\n\t"
+        "sub.cc.u32 t246, t242, t244;\n\t"
+        "subc.cc.u32 t247, t243, t245;\n\t"
+        "subc.u32 t248, 0, 0;\n\t"
+        "xor.b32 t253, t246, t242;\n\t"
+        "and.b32 t253, t253, t248;\n\t"
+        "xor.b32 t249, t246, t253;\n\t"
+        "xor.b32 t254, t247, t243;\n\t"
+        "and.b32 t254, t254, t248;\n\t"
+        "xor.b32 t250, t247, t254;\n\t"
+        "add.u32 t251, t248, 1;\n\t"
+        "shl.b32 t252, t238, 1;\n\t"
+        "or.b32 t252, t252, t251;\n\t"
+        "shr.b32 t255, t97, 8;\n\t"
+        "and.b32 t255, t255, 3;\n\t"
+        "shf.l.clamp.b32 t257, t249, t250, 2;\n\t"
+        "shl.b32 t256, t249, 2;\n\t"
+        "or.b32 t256, t256, t255;\n\t"
+        "shl.b32 t258, t252, 2;\n\t"
+        "or.b32 t258, t258, 1;\n\t"
+        "shr.b32 t259, t252, 30;\n\t"
+        "sub.cc.u32 t260, t256, t258;\n\t"
+        "subc.cc.u32 t261, t257, t259;\n\t"
+        "subc.u32 t262, 0, 0;\n\t"
+        "xor.b32 t267, t260, t256;\n\t"
+        "and.b32 t267, t267, t262;\n\t"
+        "xor.b32 t263, t260, t267;\n\t"
+        "xor.b32 t268, t261, t257;\n\t"
+        "and.b32 t268, t268, t262;\n\t"
+        "xor.b32 t264, t261, t268;\n\t"
+        "add.u32 t265, t262, 1;\n\t"
+        "shl.b32 t266, t252, 1;\n\t"
+        "or.b32 t266, t266, t265;\n\t"
+        "shr.b32 t269, t97, 6;\n\t"
+        "and.b32 t269, t269, 3;\n\t"
+        "shf.l.clamp.b32 t271, t263, t264, 2;\n\t"
+        "shl.b32 t270, t263, 2;\n\t"
+        "or.b32 t270, t270, t269;\n\t"
+        "shl.b32 t272, t266, 2;\n\t"
+        "or.b32 t272, t272, 1;\n\t"
+        "shr.b32 t273, t266, 30;\n\t"
+        "sub.cc.u32 t274, t270, t272;\n\t"
+        "subc.cc.u32 t275, t271, t273;\n\t"
+        "subc.u32 t276, 0, 0;\n\t"
+        "xor.b32 t281, t274, t270;\n\t"
+        "and.b32 t281, t281, t276;\n\t"
+        "xor.b32 t277, t274, t281;\n\t"
+        "xor.b32 t282, t275, t271;\n\t"
+        "and.b32 t282, t282, t276;\n\t"
+        "xor.b32 t278, t275, t282;\n\t"
+        "add.u32 t279, t276, 1;\n\t"
+        "shl.b32 t280, t266, 1;\n\t"
+        "or.b32 t280, t280, t279;\n\t"
+        "shr.b32 t283, t97, 4;\n\t"
+        "and.b32 t283, t283, 3;\n\t"
+        "shf.l.clamp.b32 t285, t277, t278, 2;\n\t"
+        "shl.b32 t284, t277, 2;\n\t"
+        "or.b32 t284, t284, t283;\n\t"
+        "shl.b32 t286, t280, 2;\n\t"
+        "or.b32 t286, t286, 1;\n\t"
+        "shr.b32 t287, t280, 30;\n\t"
+        "sub.cc.u32 t288, t284, t286;\n\t"
+        "subc.cc.u32 t289, t285, t287;\n\t"
+        "subc.u32 t290, 0, 0;\n\t"
+        "xor.b32 t295, t288, t284;\n\t"
+        "and.b32 t295, t295, t290;\n\t"
+        "xor.b32 t291, t288, t295;\n\t"
+        "xor.b32 t296, t289, t285;\n\t"
+        "and.b32 t296, t296, t290;\n\t"
+        "xor.b32 t292, t289, t296;\n\t"
+        "add.u32 t293, t290, 1;\n\t"
+        "shl.b32 t294, t280, 1;\n\t"
+        "or.b32 t294, t294, t293;\n\t"
+        "shr.b32 t297, t97, 2;\n\t"
+        "and.b32 t297, t297, 3;\n\t"
+        "shf.l.clamp.b32 t299, t291, t292, 2;\n\t"
+        "shl.b32 t298, t291, 2;\n\t"
+        "or.b32 t298, t298, t297;\n\t"
+        "shl.b32 t300, t294, 2;\n\t"
+        "or.b32 t300, t300, 1;\n\t"
+        "shr.b32 t301, t294, 30;\n\t"
+        "sub.cc.u32 t302, t298, t300;\n\t"
+        "subc.cc.u32 t303, t299, t301;\n\t"
+        "subc.u32 t304, 0, 0;\n\t"
+        "xor.b32 t309, t302, t298;\n\t"
+        "and.b32 t309, t309, t304;\n\t"
+        "xor.b32 t305, t302, t309;\n\t"
+        "xor.b32 t310, t303, t299;\n\t"
+        "and.b32 t310, t310, t304;\n\t"
+        "xor.b32 t306, t303, t310;\n\t"
+        "add.u32 t307, t304, 1;\n\t"
+        "shl.b32 t308, t294, 1;\n\t"
+        "or.b32 t308, t308, t307;\n\t"
+        "shr.b32 t311, t97, 0;\n\t"
+        "and.b32 t311, t311, 3;\n\t"
+        "shf.l.clamp.b32 t313, t305, t306, 2;\n\t"
+        "shl.b32 t312, t305, 2;\n\t"
+        "or.b32 t312, t312, t311;\n\t"
+        "shl.b32 t314, t308, 2;\n\t"
+        "or.b32 t314, t314, 1;\n\t"
+        "shr.b32 t315, t308, 30;\n\t"
+        "sub.cc.u32 t316, t312, t314;\n\t"
+        "subc.cc.u32 t317, t313, t315;\n\t"
+        "subc.u32 t318, 0, 0;\n\t"
+        "xor.b32 t323, t316, t312;\n\t"
+        "and.b32 t323, t323, t318;\n\t"
+        "xor.b32 t319, t316, t323;\n\t"
+        "xor.b32 t324, t317, t313;\n\t"
+        "and.b32 t324, t324, t318;\n\t"
+        "xor.b32 t320, t317, t324;\n\t"
+        "add.u32 t321, t318, 1;\n\t"
+        "shl.b32 t322, t308, 1;\n\t"
+        "or.b32 t322, t322, t321;\n\t"
+        "shr.b32 t325, t96, 30;\n\t"
+        "and.b32 t325, t325, 3;\n\t"
+        "shf.l.clamp.b32 t327, t319, t320, 2;\n\t"
+        "shl.b32 t326, t319, 2;\n\t"
+        "or.b32 t326, t326, t325;\n\t"
+        "shl.b32 t328, t322, 2;\n\t"
+        "or.b32 t328, t328, 1;\n\t"
+        "shr.b32 t329, t322, 30;\n\t"
+        "sub.cc.u32 t330, t326, t328;\n\t"
+        "subc.cc.u32 t331, t327, t329;\n\t"
+        "subc.u32 t332, 0, 0;\n\t"
+        "xor.b32 t337, t330, t326;\n\t"
+        "and.b32 t337, t337, t332;\n\t"
+        "xor.b32 t333, t330, t337;\n\t"
+        "xor.b32 t338, t331, t327;\n\t"
+        "and.b32 t338, t338, t332;\n\t"
+        "xor.b32 t334, t331, t338;\n\t"
+        "add.u32 t335, t332, 1;\n\t"
+        "shl.b32 t336, t322, 1;\n\t"
+        "or.b32 t336, t336, t335;\n\t"
+        "shr.b32 t339, t96, 28;\n\t"
+        "and.b32 t339, t339, 3;\n\t"
+        "shf.l.clamp.b32 t341, t333, t334, 2;\n\t"
+        "shl.b32 t340, t333, 2;\n\t"
+        "or.b32 t340, t340, t339;\n\t"
+        "shl.b32 t342, t336, 2;\n\t"
+        "or.b32 t342, t342, 1;\n\t"
+        "shr.b32 t343, t336, 30;\n\t"
+        "sub.cc.u32 t344, t340, t342;\n\t"
+        "subc.cc.u32 t345, t341, t343;\n\t"
+        "subc.u32 t346, 0, 0;\n\t"
+        "xor.b32 t351, t344, t340;\n\t"
+        "and.b32 t351, t351, t346;\n\t"
+        "xor.b32 t347, t344, t351;\n\t"
+        "xor.b32 t352, t345, t341;\n\t"
+        "and.b32 t352, t352, t346;\n\t"
+        "xor.b32 t348, t345, t352;\n\t"
+        "add.u32 t349, t346, 1;\n\t"
+        "shl.b32 t350, t336, 1;\n\t"
+        "or.b32 t350, t350, t349;\n\t"
+        "shr.b32 t353, t96, 26;\n\t"
+        "and.b32 t353, t353, 3;\n\t"
+        "shf.l.clamp.b32 t355, t347, t348, 2;\n\t"
+        "shl.b32 t354, t347, 2;\n\t"
+        "or.b32 t354, t354, t353;\n\t"
+        "shl.b32 t356, t350, 2;\n\t"
+        "or.b32 t356, t356, 1;\n\t"
+        "shr.b32 t357, t350, 30;\n\t"
+        "sub.cc.u32 t358, t354, t356;\n\t"
+        "subc.cc.u32 t359, t355, t357;\n\t"
+        "subc.u32 t360, 0, 0;\n\t"
+        "xor.b32 t365, t358, t354;\n\t"
+        "and.b32 t365, t365, t360;\n\t"
+        "xor.b32 t361, t358, t365;\n\t"
+        "xor.b32 t366, t359, t355;\n\t"
+        "and.b32 t366, t366, t360;\n\t"
+        "xor.b32 t362, t359, t366;\n\t"
+        "add.u32 t363, t360, 1;\n\t"
+        "shl.b32 t364, t350, 1;\n\t"
+        "or.b32 t364, t364, t363;\n\t"
+        "shr.b32 t367, t96, 24;\n\t"
+        "and.b32 t367, t367, 3;\n\t"
+        "shf.l.clamp.b32 t369, t361, t362, 2;\n\t"
+        "shl.b32 t368, t361, 2;\n\t"
+        "or.b32 t368, t368, t367;\n\t"
+        "shl.b32 t370, t364, 2;\n\t"
+        "or.b32 t370, t370, 1;\n\t"
+        "shr.b32 t371, t364, 30;\n\t"
+        "sub.cc.u32 t372, t368, t370;\n\t"
+        "subc.cc.u32 t373, t369, t371;\n\t"
+        "subc.u32 t374, 0, 0;\n\t"
+        "xor.b32 t379, t372, t368;\n\t"
+        "and.b32 t379, t379, t374;\n\t"
+        "xor.b32 t375, t372, t379;\n\t"
+        "xor.b32 t380, t373, t369;\n\t"
+        "and.b32 t380, t380, t374;\n\t"
+        "xor.b32 t376, t373, t380;\n\t"
+        "add.u32 t377, t374, 1;\n\t"
+        "shl.b32 t378, t364, 1;\n\t"
+        "or.b32 t378, t378, t377;\n\t"
+        "shr.b32 t381, t96, 22;\n\t"
+        "and.b32 t381, t381, 3;\n\t"
+        "shf.l.clamp.b32 t383, t375, t376, 2;\n\t"
+        "shl.b32 t382, t375, 2;\n\t"
+        "or.b32 t382, t382, t381;\n\t"
+        "shl.b32 t384, t378, 2;\n\t"
+        "or.b32 t384, t384, 1;\n\t"
+        "shr.b32 t385, t378, 30;\n\t"
+        "sub.cc.u32 t386, t382, t384;\n\t"
+        "subc.cc.u32 t387, t383, t385;\n\t"
+        "subc.u32 t388, 0, 0;\n\t"
+        "xor.b32 t393, t386, t382;\n\t"
+        "and.b32 t393, t393, t388;\n\t"
+        "xor.b32 t389, t386, t393;\n\t"
+        "xor.b32 t394, t387, t383;\n\t"
+        "and.b32 t394, t394, t388;\n\t"
+        "xor.b32 t390, t387, t394;\n\t"
+        "add.u32 t391, t388, 1;\n\t"
+        "shl.b32 t392, t378, 1;\n\t"
+        "or.b32 t392, t392, t391;\n\t"
+        "shr.b32 t395, t96, 20;\n\t"
+        "and.b32 t395, t395, 3;\n\t"
+        "shf.l.clamp.b32 t397, t389, t390, 2;\n\t"
+        "shl.b32 t396, t389, 2;\n\t"
+        "or.b32 t396, t396, t395;\n\t"
+        "shl.b32 t398, t392, 2;\n\t"
+        "or.b32 t398, t398, 1;\n\t"
+        "shr.b32 t399, t392, 30;\n\t"
+        "sub.cc.u32 t400, t396, t398;\n\t"
+        "subc.cc.u32 t401, t397, t399;\n\t"
+        "subc.u32 t402, 0, 0;\n\t"
+        "xor.b32 t407, t400, t396;\n\t"
+        "and.b32 t407, t407, t402;\n\t"
+        "xor.b32 t403, t400, t407;\n\t"
+        "xor.b32 t408, t401, t397;\n\t"
+        "and.b32 t408, t408, t402;\n\t"
+        "xor.b32 t404, t401, t408;\n\t"
+        "add.u32 t405, t402, 1;\n\t"
+        "shl.b32 t406, t392, 1;\n\t"
+        "or.b32 t406, t406, t405;\n\t"
+        "shr.b32 t409, t96, 18;\n\t"
+        "and.b32 t409, t409, 3;\n\t"
+        "shf.l.clamp.b32 t411, t403, t404, 2;\n\t"
+        "shl.b32 t410, t403, 2;\n\t"
+        "or.b32 t410, t410, t409;\n\t"
+        "shl.b32 t412, t406, 2;\n\t"
+        "or.b32 t412, t412, 1;\n\t"
+        "shr.b32 t413, t406, 30;\n\t"
+        "sub.cc.u32 t414, t410, t412;\n\t"
+        "subc.cc.u32 t415, t411, t413;\n\t"
+        "subc.u32 t416, 0, 0;\n\t"
+        "xor.b32 t421, t414, t410;\n\t"
+        "and.b32 t421, t421, t416;\n\t"
+        "xor.b32 t417, t414, t421;\n\t"
+        "xor.b32 t422, t415, t411;\n\t"
+        "and.b32 t422, t422, t416;\n\t"
+        "xor.b32 t418, t415, t422;\n\t"
+        "add.u32 t419, t416, 1;\n\t"
+        "shl.b32 t420, t406, 1;\n\t"
+        "or.b32 t420, t420, t419;\n\t"
+        "shr.b32 t423, t96, 16;\n\t"
+        "and.b32 t423, t423, 3;\n\t"
+        "shf.l.clamp.b32 t425, t417, t418, 2;\n\t"
+        "shl.b32 t424, t417, 2;\n\t"
+        "or.b32 t424, t424, t423;\n\t"
+        "shl.b32 t426, t420, 2;\n\t"
+        "or.b32 t426, t426, 1;\n\t"
+        "shr.b32 t427, t420, 30;\n\t"
+        "sub.cc.u32 t428, t424, t426;\n\t"
+        "subc.cc.u32 t429, t425, t427;\n\t"
+        "subc.u32 t430, 0, 0;\n\t"
+        "xor.b32 t435, t428, t424;\n\t"
+        "and.b32 t435, t435, t430;\n\t"
+        "xor.b32 t431, t428, t435;\n\t"
+        "xor.b32 t436, t429, t425;\n\t"
+        "and.b32 t436, t436, t430;\n\t"
+        "xor.b32 t432, t429, t436;\n\t"
+        "add.u32 t433, t430, 1;\n\t"
+        "shl.b32 t434, t420, 1;\n\t"
+        "or.b32 t434, t434, t433;\n\t"
+        "shr.b32 t437, t96, 14;\n\t"
+        "and.b32 t437, t437, 3;\n\t"
+        "shf.l.clamp.b32 t439, t431, t432, 2;\n\t"
+        "shl.b32 t438, t431, 2;\n\t"
+        "or.b32 t438, t438, t437;\n\t"
+        "shl.b32 t440, t434, 2;\n\t"
+        "or.b32 t440, t440, 1;\n\t"
+        "shr.b32 t441, t434, 30;\n\t"
+        "sub.cc.u32 t442, t438, t440;\n\t"
+        "subc.cc.u32 t443, t439, t441;\n\t"
+        "subc.u32 t444, 0, 0;\n\t"
+        "xor.b32 t449, t442, t438;\n\t"
+        "and.b32 t449, t449, t444;\n\t"
+        "xor.b32 t445, t442, t449;\n\t"
+        "xor.b32 t450, t443, t439;\n\t"
+        "and.b32 t450, t450, t444;\n\t"
+        "xor.b32 t446, t443, t450;\n\t"
+        "add.u32 t447, t444, 1;\n\t"
+        "shl.b32 t448, t434, 1;\n\t"
+        "or.b32 t448, t448, t447;\n\t"
+        "shr.b32 t451, t96, 12;\n\t"
+        "and.b32 t451, t451, 3;\n\t"
+        "shf.l.clamp.b32 t453, t445, t446, 2;\n\t"
+        "shl.b32 t452, t445, 2;\n\t"
+        "or.b32 t452, t452, t451;\n\t"
+        "shl.b32 t454, t448, 2;\n\t"
+        "or.b32 t454, t454, 1;\n\t"
+        "shr.b32 t455, t448, 30;\n\t"
+        "sub.cc.u32 t456, t452, t454;\n\t"
+        "subc.cc.u32 t457, t453, t455;\n\t"
+        "subc.u32 t458, 0, 0;\n\t"
+        "xor.b32 t463, t456, t452;\n\t"
+        "and.b32 t463, t463, t458;\n\t"
+        "xor.b32 t459, t456, t463;\n\t"
+        "xor.b32 t464, t457, t453;\n\t"
+        "and.b32 t464, t464, t458;\n\t"
+        "xor.b32 t460, t457, t464;\n\t"
+        "add.u32 t461, t458, 1;\n\t"
+        "shl.b32 t462, t448, 1;\n\t"
+        "or.b32 t462, t462, t461;\n\t"
+        "shr.b32 t465, t96, 10;\n\t"
+        "and.b32 t465, t465, 3;\n\t"
+        "shf.l.clamp.b32 t467, t459, t460, 2;\n\t"
+        "shl.b32 t466, t459, 2;\n\t"
+        "or.b32 t466, t466, t465;\n\t"
+        "shl.b32 t468, t462, 2;\n\t"
+        "or.b32 t468, t468, 1;\n\t"
+        "shr.b32 t469, t462, 30;\n\t"
+        "sub.cc.u32 t470, t466, t468;\n\t"
+        "subc.cc.u32 t471, t467, t469;\n\t"
+        "subc.u32 t472, 0, 0;\n\t"
+        "xor.b32 t477, t470, t466;\n\t"
+        "and.b32 t477, t477, t472;\n\t"
+        "xor.b32 t473, t470, t477;\n\t"
+        "xor.b32 t478, t471, t467;\n\t"
+        "and.b32 t478, t478, t472;\n\t"
+        "xor.b32 t474, t471, t478;\n\t"
+        "add.u32 t475, t472, 1;\n\t"
+        "shl.b32 t476, t462, 1;\n\t"
+        "or.b32 t476, t476, t475;\n\t"
+        "shr.b32 t479, t96, 8;\n\t"
+        "and.b32 t479, t479, 3;\n\t"
+        "shf.l.clamp.b32 t481, t473, t474, 2;\n\t"
+        "shl.b32 t480, t473, 2;\n\t"
+        "or.b32 t480, t480, t479;\n\t"
+        "shl.b32 t482, t476, 2;\n\t"
+        "or.b32 t482, t482, 1;\n\t"
+        "shr.b32 t483, t476, 30;\n\t"
+        "sub.cc.u32 t484, t480, t482;\n\t"
+        "subc.cc.u32 t485, t481, t483;\n\t"
+        "subc.u32 t486, 0, 0;\n\t"
+        "xor.b32 t491, t484, t480;\n\t"
+        "and.b32 t491, t491, t486;\n\t"
+        "xor.b32 t487, t484, t491;\n\t"
+        "xor.b32 t492, t485, t481;\n\t"
+        "and.b32 t492, t492, t486;\n\t"
+        "xor.b32 t488, t485, t492;\n\t"
+        "add.u32 t489, t486, 1;\n\t"
+        "shl.b32 t490, t476, 1;\n\t"
+        "or.b32 t490, t490, t489;\n\t"
+        "shr.b32 t493, t96, 6;\n\t"
+        "and.b32 t493, t493, 3;\n\t"
+        "shf.l.clamp.b32 t495, t487, t488, 2;\n\t"
+        "shl.b32 t494, t487, 2;\n\t"
+        "or.b32 t494, t494, t493;\n\t"
+        "shl.b32 t496, t490, 2;\n\t"
+        "or.b32 t496, t496, 1;\n\t"
+        "shr.b32 t497, t490, 30;\n\t"
+        "sub.cc.u32 t498, t494, t496;\n\t"
+        "subc.cc.u32 t499, t495, t497;\n\t"
+        "subc.u32 t500, 0, 0;\n\t"
+        "xor.b32 t505, t498, t494;\n\t"
+        "and.b32 t505, t505, t500;\n\t"
+        "xor.b32 t501, t498, t505;\n\t"
+        "xor.b32 t506, t499, t495;\n\t"
+        "and.b32 t506, t506, t500;\n\t"
+        "xor.b32 t502, t499, t506;\n\t"
+        "add.u32 t503, t500, 1;\n\t"
+        "shl.b32 t504, t490, 1;\n\t"
+        "or.b32 t504, t504, t503;\n\t"
+        "shr.b32 t507, t96, 4;\n\t"
+        "and.b32 t507, t507, 3;\n\t"
+        "shf.l.clamp.b32 t509, t501, t502, 2;\n\t"
+        "shl.b32 t508, t501, 2;\n\t"
+        "or.b32 t508, t508, t507;\n\t"
+        "shl.b32 t510, t504, 2;\n\t"
+        "or.b32 t510, t510, 1;\n\t"
+        "shr.b32 t511, t504, 30;\n\t"
+        "sub.cc.u32 t512, t508, t510;\n\t"
+        "subc.cc.u32 t513, t509, t511;\n\t"
+        "subc.u32 t514, 0, 0;\n\t"
+        "xor.b32 t519, t512, t508;\n\t"
+        "and.b32 t519, t519, t514;\n\t"
+        "xor.b32 t515, t512, t519;\n\t"
+        "xor.b32 t520, t513, t509;\n\t"
+        "and.b32 t520, t520, t514;\n\t"
+        "xor.b32 t516, t513, t520;\n\t"
+        "add.u32 t517, t514, 1;\n\t"
+        "shl.b32 t518, t504, 1;\n\t"
+        "or.b32 t518, t518, t517;\n\t"
+        "shr.b32 t521, t96, 2;\n\t"
+        "and.b32 t521, t521, 3;\n\t"
+        "shf.l.clamp.b32 t523, t515, t516, 2;\n\t"
+        "shl.b32 t522, t515, 2;\n\t"
+        "or.b32 t522, t522, t521;\n\t"
+        "shl.b32 t524, t518, 2;\n\t"
+        "or.b32 t524, t524, 1;\n\t"
+        "shr.b32 t525, t518, 30;\n\t"
+        "sub.cc.u32 t526, t522, t524;\n\t"
+        "subc.cc.u32 t527, t523, t525;\n\t"
+        "subc.u32 t528, 0, 0;\n\t"
+        "xor.b32 t533, t526, t522;\n\t"
+        "and.b32 t533, t533, t528;\n\t"
+        "xor.b32 t529, t526, t533;\n\t"
+        "xor.b32 t534, t527, t523;\n\t"
+        "and.b32 t534, t534, t528;\n\t"
+        "xor.b32 t530, t527, t534;\n\t"
+        "add.u32 t531, t528, 1;\n\t"
+        "shl.b32 t532, t518, 1;\n\t"
+        "or.b32 t532, t532, t531;\n\t"
+        "shr.b32 t535, t96, 0;\n\t"
+        "and.b32 t535, t535, 3;\n\t"
+        "shf.l.clamp.b32 t537, t529, t530, 2;\n\t"
+        "shl.b32 t536, t529, 2;\n\t"
+        "or.b32 t536, t536, t535;\n\t"
+        "shl.b32 t538, t532, 2;\n\t"
+        "or.b32 t538, t538, 1;\n\t"
+        "shr.b32 t539, t532, 30;\n\t"
+        "sub.cc.u32 t540, t536, t538;\n\t"
+        "subc.cc.u32 t541, t537, t539;\n\t"
+        "subc.u32 t542, 0, 0;\n\t"
+        "xor.b32 t547, t540, t536;\n\t"
+        "and.b32 t547, t547, t542;\n\t"
+        "xor.b32 t543, t540, t547;\n\t"
+        "xor.b32 t548, t541, t537;\n\t"
+        "and.b32 t548, t548, t542;\n\t"
+        "xor.b32 t544, t541, t548;\n\t"
+        "add.u32 t545, t542, 1;\n\t"
+        "shl.b32 t546, t532, 1;\n\t"
+        "or.b32 t546, t546, t545;\n\t"
+        "mov.b32 t549, %20;\n\t"
+        "or.b32 t549, t549, %21;\n\t"
+        "or.b32 t549, t549, %22;\n\t"
+        "or.b32 t549, t549, %23;\n\t"
+        "or.b32 t549, t549, %24;\n\t"
+        "or.b32 t549, t549, %25;\n\t"
+        "or.b32 t549, t549, %26;\n\t"
+        "or.b32 t549, t549, %27;\n\t"
+        "or.b32 t549, t549, %28;\n\t"
+        "or.b32 t549, t549, %29;\n\t"
+        "or.b32 t549, t549, %30;\n\t"
+        "or.b32 t549, t549, %31;\n\t"
+        "sub.cc.u32 t550, 0, t549;\n\t"
+        "subc.u32 t551, 0, 0;\n\t"
+        "mov.b32 %0, t86;\n\t"
+        "mov.b32 %1, t87;\n\t"
+        "mov.b32 %2, t88;\n\t"
+        "mov.b32 %3, t89;\n\t"
+        "mov.b32 %4, t90;\n\t"
+        "mov.b32 %5, t91;\n\t"
+        "mov.b32 %6, t92;\n\t"
+        "mov.b32 %7, t93;\n\t"
+        "mov.b32 %8, t94;\n\t"
+        "mov.b32 %9, t95;\n\t"
+        "mov.b32 %10, t96;\n\t"
+        "mov.b32 %11, t97;\n\t"
+        "mov.b32 %12, 0;\n\t"
+        "mov.b32 %13, 0;\n\t"
+        "mov.b32 %14, 0;\n\t"
+        "mov.b32 %15, 0;\n\t"
+        "mov.b32 %16, 0;\n\t"
+        "mov.b32 %17, t546;\n\t"
+        "mov.b32 %18, t2;\n\t"
+        "mov.b32 %19, t551;\n\t"
         "}"
-        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14])
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
     );
   }
 #endif
@@ -20107,61 +20975,5187 @@ struct sqrt_step {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[30];
-    t[0] = ptx_shl(x[7], 2u);
-    t[0] = ptx_or(t[0], x[14]);
-    t[7] = ptx_shl(x[0], 2u);
+    uint32_t t[552];
+    t[0] = ptx_clz(x[0]);
+    t[3] = ptx_clz(x[1]);
+    t[4] = ptx_shr(t[3], 5u);
+    t[4] = ptx_sub(0u, t[4]);
+    t[0] = ptx_and(t[0], t[4]);
+    t[0] = ptx_add(t[0], t[3]);
+    t[5] = ptx_clz(x[2]);
+    t[6] = ptx_shr(t[5], 5u);
+    t[6] = ptx_sub(0u, t[6]);
+    t[0] = ptx_and(t[0], t[6]);
+    t[0] = ptx_add(t[0], t[5]);
+    t[7] = ptx_clz(x[3]);
+    t[8] = ptx_shr(t[7], 5u);
+    t[8] = ptx_sub(0u, t[8]);
+    t[0] = ptx_and(t[0], t[8]);
+    t[0] = ptx_add(t[0], t[7]);
+    t[9] = ptx_clz(x[4]);
+    t[10] = ptx_shr(t[9], 5u);
+    t[10] = ptx_sub(0u, t[10]);
+    t[0] = ptx_and(t[0], t[10]);
+    t[0] = ptx_add(t[0], t[9]);
+    t[11] = ptx_clz(x[5]);
+    t[12] = ptx_shr(t[11], 5u);
+    t[12] = ptx_sub(0u, t[12]);
+    t[0] = ptx_and(t[0], t[12]);
+    t[0] = ptx_add(t[0], t[11]);
+    t[13] = ptx_clz(x[6]);
+    t[14] = ptx_shr(t[13], 5u);
+    t[14] = ptx_sub(0u, t[14]);
+    t[0] = ptx_and(t[0], t[14]);
+    t[0] = ptx_add(t[0], t[13]);
+    t[15] = ptx_clz(x[7]);
+    t[16] = ptx_shr(t[15], 5u);
+    t[16] = ptx_sub(0u, t[16]);
+    t[0] = ptx_and(t[0], t[16]);
+    t[0] = ptx_add(t[0], t[15]);
+    t[17] = ptx_clz(x[8]);
+    t[18] = ptx_shr(t[17], 5u);
+    t[18] = ptx_sub(0u, t[18]);
+    t[0] = ptx_and(t[0], t[18]);
+    t[0] = ptx_add(t[0], t[17]);
+    t[19] = ptx_clz(x[9]);
+    t[20] = ptx_shr(t[19], 5u);
+    t[20] = ptx_sub(0u, t[20]);
+    t[0] = ptx_and(t[0], t[20]);
+    t[0] = ptx_add(t[0], t[19]);
+    t[21] = ptx_clz(x[10]);
+    t[22] = ptx_shr(t[21], 5u);
+    t[22] = ptx_sub(0u, t[22]);
+    t[0] = ptx_and(t[0], t[22]);
+    t[0] = ptx_add(t[0], t[21]);
+    t[23] = ptx_clz(x[11]);
+    t[24] = ptx_shr(t[23], 5u);
+    t[24] = ptx_sub(0u, t[24]);
+    t[0] = ptx_and(t[0], t[24]);
+    t[0] = ptx_add(t[0], t[23]);
+    t[1] = ptx_and(t[0], 4294967294u);
+    t[2] = ptx_shr(t[1], 1u);
+    t[25] = ptx_shr(t[1], 5u);
+    t[25] = ptx_and(t[25], 1u);
+    t[26] = ptx_sub(0u, t[25]);
+    t[39] = ptx_not(t[26]);
+    t[27] = ptx_and(x[0], t[39]);
+    t[28] = ptx_xor(x[1], x[0]);
+    t[28] = ptx_and(t[28], t[26]);
+    t[28] = ptx_xor(t[28], x[1]);
+    t[29] = ptx_xor(x[2], x[1]);
+    t[29] = ptx_and(t[29], t[26]);
+    t[29] = ptx_xor(t[29], x[2]);
+    t[30] = ptx_xor(x[3], x[2]);
+    t[30] = ptx_and(t[30], t[26]);
+    t[30] = ptx_xor(t[30], x[3]);
+    t[31] = ptx_xor(x[4], x[3]);
+    t[31] = ptx_and(t[31], t[26]);
+    t[31] = ptx_xor(t[31], x[4]);
+    t[32] = ptx_xor(x[5], x[4]);
+    t[32] = ptx_and(t[32], t[26]);
+    t[32] = ptx_xor(t[32], x[5]);
+    t[33] = ptx_xor(x[6], x[5]);
+    t[33] = ptx_and(t[33], t[26]);
+    t[33] = ptx_xor(t[33], x[6]);
+    t[34] = ptx_xor(x[7], x[6]);
+    t[34] = ptx_and(t[34], t[26]);
+    t[34] = ptx_xor(t[34], x[7]);
+    t[35] = ptx_xor(x[8], x[7]);
+    t[35] = ptx_and(t[35], t[26]);
+    t[35] = ptx_xor(t[35], x[8]);
+    t[36] = ptx_xor(x[9], x[8]);
+    t[36] = ptx_and(t[36], t[26]);
+    t[36] = ptx_xor(t[36], x[9]);
+    t[37] = ptx_xor(x[10], x[9]);
+    t[37] = ptx_and(t[37], t[26]);
+    t[37] = ptx_xor(t[37], x[10]);
+    t[38] = ptx_xor(x[11], x[10]);
+    t[38] = ptx_and(t[38], t[26]);
+    t[38] = ptx_xor(t[38], x[11]);
+    t[40] = ptx_shr(t[1], 6u);
+    t[40] = ptx_and(t[40], 1u);
+    t[41] = ptx_sub(0u, t[40]);
+    t[54] = ptx_not(t[41]);
+    t[42] = ptx_and(t[27], t[54]);
+    t[43] = ptx_and(t[28], t[54]);
+    t[44] = ptx_xor(t[29], t[27]);
+    t[44] = ptx_and(t[44], t[41]);
+    t[44] = ptx_xor(t[44], t[29]);
+    t[45] = ptx_xor(t[30], t[28]);
+    t[45] = ptx_and(t[45], t[41]);
+    t[45] = ptx_xor(t[45], t[30]);
+    t[46] = ptx_xor(t[31], t[29]);
+    t[46] = ptx_and(t[46], t[41]);
+    t[46] = ptx_xor(t[46], t[31]);
+    t[47] = ptx_xor(t[32], t[30]);
+    t[47] = ptx_and(t[47], t[41]);
+    t[47] = ptx_xor(t[47], t[32]);
+    t[48] = ptx_xor(t[33], t[31]);
+    t[48] = ptx_and(t[48], t[41]);
+    t[48] = ptx_xor(t[48], t[33]);
+    t[49] = ptx_xor(t[34], t[32]);
+    t[49] = ptx_and(t[49], t[41]);
+    t[49] = ptx_xor(t[49], t[34]);
+    t[50] = ptx_xor(t[35], t[33]);
+    t[50] = ptx_and(t[50], t[41]);
+    t[50] = ptx_xor(t[50], t[35]);
+    t[51] = ptx_xor(t[36], t[34]);
+    t[51] = ptx_and(t[51], t[41]);
+    t[51] = ptx_xor(t[51], t[36]);
+    t[52] = ptx_xor(t[37], t[35]);
+    t[52] = ptx_and(t[52], t[41]);
+    t[52] = ptx_xor(t[52], t[37]);
+    t[53] = ptx_xor(t[38], t[36]);
+    t[53] = ptx_and(t[53], t[41]);
+    t[53] = ptx_xor(t[53], t[38]);
+    t[55] = ptx_shr(t[1], 7u);
+    t[55] = ptx_and(t[55], 1u);
+    t[56] = ptx_sub(0u, t[55]);
+    t[69] = ptx_not(t[56]);
+    t[57] = ptx_and(t[42], t[69]);
+    t[58] = ptx_and(t[43], t[69]);
+    t[59] = ptx_and(t[44], t[69]);
+    t[60] = ptx_and(t[45], t[69]);
+    t[61] = ptx_xor(t[46], t[42]);
+    t[61] = ptx_and(t[61], t[56]);
+    t[61] = ptx_xor(t[61], t[46]);
+    t[62] = ptx_xor(t[47], t[43]);
+    t[62] = ptx_and(t[62], t[56]);
+    t[62] = ptx_xor(t[62], t[47]);
+    t[63] = ptx_xor(t[48], t[44]);
+    t[63] = ptx_and(t[63], t[56]);
+    t[63] = ptx_xor(t[63], t[48]);
+    t[64] = ptx_xor(t[49], t[45]);
+    t[64] = ptx_and(t[64], t[56]);
+    t[64] = ptx_xor(t[64], t[49]);
+    t[65] = ptx_xor(t[50], t[46]);
+    t[65] = ptx_and(t[65], t[56]);
+    t[65] = ptx_xor(t[65], t[50]);
+    t[66] = ptx_xor(t[51], t[47]);
+    t[66] = ptx_and(t[66], t[56]);
+    t[66] = ptx_xor(t[66], t[51]);
+    t[67] = ptx_xor(t[52], t[48]);
+    t[67] = ptx_and(t[67], t[56]);
+    t[67] = ptx_xor(t[67], t[52]);
+    t[68] = ptx_xor(t[53], t[49]);
+    t[68] = ptx_and(t[68], t[56]);
+    t[68] = ptx_xor(t[68], t[53]);
+    t[70] = ptx_shr(t[1], 8u);
+    t[70] = ptx_and(t[70], 1u);
+    t[71] = ptx_sub(0u, t[70]);
+    t[84] = ptx_not(t[71]);
+    t[72] = ptx_and(t[57], t[84]);
+    t[73] = ptx_and(t[58], t[84]);
+    t[74] = ptx_and(t[59], t[84]);
+    t[75] = ptx_and(t[60], t[84]);
+    t[76] = ptx_and(t[61], t[84]);
+    t[77] = ptx_and(t[62], t[84]);
+    t[78] = ptx_and(t[63], t[84]);
+    t[79] = ptx_and(t[64], t[84]);
+    t[80] = ptx_xor(t[65], t[57]);
+    t[80] = ptx_and(t[80], t[71]);
+    t[80] = ptx_xor(t[80], t[65]);
+    t[81] = ptx_xor(t[66], t[58]);
+    t[81] = ptx_and(t[81], t[71]);
+    t[81] = ptx_xor(t[81], t[66]);
+    t[82] = ptx_xor(t[67], t[59]);
+    t[82] = ptx_and(t[82], t[71]);
+    t[82] = ptx_xor(t[82], t[67]);
+    t[83] = ptx_xor(t[68], t[60]);
+    t[83] = ptx_and(t[83], t[71]);
+    t[83] = ptx_xor(t[83], t[68]);
+    t[85] = ptx_and(t[1], 31u);
+    t[86] = ptx_shl(t[72], t[85]);
+    t[87] = ptx_shf_l_clamp(t[72], t[73], t[85]);
+    t[88] = ptx_shf_l_clamp(t[73], t[74], t[85]);
+    t[89] = ptx_shf_l_clamp(t[74], t[75], t[85]);
+    t[90] = ptx_shf_l_clamp(t[75], t[76], t[85]);
+    t[91] = ptx_shf_l_clamp(t[76], t[77], t[85]);
+    t[92] = ptx_shf_l_clamp(t[77], t[78], t[85]);
+    t[93] = ptx_shf_l_clamp(t[78], t[79], t[85]);
+    t[94] = ptx_shf_l_clamp(t[79], t[80], t[85]);
+    t[95] = ptx_shf_l_clamp(t[80], t[81], t[85]);
+    t[96] = ptx_shf_l_clamp(t[81], t[82], t[85]);
+    t[97] = ptx_shf_l_clamp(t[82], t[83], t[85]);
+    t[98] = ptx_mov(0u);
+    t[99] = ptx_mov(0u);
+    t[100] = ptx_mov(0u);
+    t[101] = ptx_shr(t[97], 30u);
+    t[101] = ptx_and(t[101], 3u);
+    t[103] = ptx_shf_l_clamp(t[99], t[100], 2u);
+    t[102] = ptx_shl(t[99], 2u);
+    t[102] = ptx_or(t[102], t[101]);
+    t[104] = ptx_shl(t[98], 2u);
+    t[104] = ptx_or(t[104], 1u);
+    t[105] = ptx_shr(t[98], 30u);
+    t[106] = ptx_sub_cc(cf, t[102], t[104]);
+    t[107] = ptx_subc_cc(cf, t[103], t[105]);
+    t[108] = ptx_subc(cf, 0u, 0u);
+    t[113] = ptx_xor(t[106], t[102]);
+    t[113] = ptx_and(t[113], t[108]);
+    t[109] = ptx_xor(t[106], t[113]);
+    t[114] = ptx_xor(t[107], t[103]);
+    t[114] = ptx_and(t[114], t[108]);
+    t[110] = ptx_xor(t[107], t[114]);
+    t[111] = ptx_add(t[108], 1u);
+    t[112] = ptx_shl(t[98], 1u);
+    t[112] = ptx_or(t[112], t[111]);
+    t[115] = ptx_shr(t[97], 28u);
+    t[115] = ptx_and(t[115], 3u);
+    t[117] = ptx_shf_l_clamp(t[109], t[110], 2u);
+    t[116] = ptx_shl(t[109], 2u);
+    t[116] = ptx_or(t[116], t[115]);
+    t[118] = ptx_shl(t[112], 2u);
+    t[118] = ptx_or(t[118], 1u);
+    t[119] = ptx_shr(t[112], 30u);
+    t[120] = ptx_sub_cc(cf, t[116], t[118]);
+    t[121] = ptx_subc_cc(cf, t[117], t[119]);
+    t[122] = ptx_subc(cf, 0u, 0u);
+    t[127] = ptx_xor(t[120], t[116]);
+    t[127] = ptx_and(t[127], t[122]);
+    t[123] = ptx_xor(t[120], t[127]);
+    t[128] = ptx_xor(t[121], t[117]);
+    t[128] = ptx_and(t[128], t[122]);
+    t[124] = ptx_xor(t[121], t[128]);
+    t[125] = ptx_add(t[122], 1u);
+    t[126] = ptx_shl(t[112], 1u);
+    t[126] = ptx_or(t[126], t[125]);
+    t[129] = ptx_shr(t[97], 26u);
+    t[129] = ptx_and(t[129], 3u);
+    t[131] = ptx_shf_l_clamp(t[123], t[124], 2u);
+    t[130] = ptx_shl(t[123], 2u);
+    t[130] = ptx_or(t[130], t[129]);
+    t[132] = ptx_shl(t[126], 2u);
+    t[132] = ptx_or(t[132], 1u);
+    t[133] = ptx_shr(t[126], 30u);
+    t[134] = ptx_sub_cc(cf, t[130], t[132]);
+    t[135] = ptx_subc_cc(cf, t[131], t[133]);
+    t[136] = ptx_subc(cf, 0u, 0u);
+    t[141] = ptx_xor(t[134], t[130]);
+    t[141] = ptx_and(t[141], t[136]);
+    t[137] = ptx_xor(t[134], t[141]);
+    t[142] = ptx_xor(t[135], t[131]);
+    t[142] = ptx_and(t[142], t[136]);
+    t[138] = ptx_xor(t[135], t[142]);
+    t[139] = ptx_add(t[136], 1u);
+    t[140] = ptx_shl(t[126], 1u);
+    t[140] = ptx_or(t[140], t[139]);
+    t[143] = ptx_shr(t[97], 24u);
+    t[143] = ptx_and(t[143], 3u);
+    t[145] = ptx_shf_l_clamp(t[137], t[138], 2u);
+    t[144] = ptx_shl(t[137], 2u);
+    t[144] = ptx_or(t[144], t[143]);
+    t[146] = ptx_shl(t[140], 2u);
+    t[146] = ptx_or(t[146], 1u);
+    t[147] = ptx_shr(t[140], 30u);
+    t[148] = ptx_sub_cc(cf, t[144], t[146]);
+    t[149] = ptx_subc_cc(cf, t[145], t[147]);
+    t[150] = ptx_subc(cf, 0u, 0u);
+    t[155] = ptx_xor(t[148], t[144]);
+    t[155] = ptx_and(t[155], t[150]);
+    t[151] = ptx_xor(t[148], t[155]);
+    t[156] = ptx_xor(t[149], t[145]);
+    t[156] = ptx_and(t[156], t[150]);
+    t[152] = ptx_xor(t[149], t[156]);
+    t[153] = ptx_add(t[150], 1u);
+    t[154] = ptx_shl(t[140], 1u);
+    t[154] = ptx_or(t[154], t[153]);
+    t[157] = ptx_shr(t[97], 22u);
+    t[157] = ptx_and(t[157], 3u);
+    t[159] = ptx_shf_l_clamp(t[151], t[152], 2u);
+    t[158] = ptx_shl(t[151], 2u);
+    t[158] = ptx_or(t[158], t[157]);
+    t[160] = ptx_shl(t[154], 2u);
+    t[160] = ptx_or(t[160], 1u);
+    t[161] = ptx_shr(t[154], 30u);
+    t[162] = ptx_sub_cc(cf, t[158], t[160]);
+    t[163] = ptx_subc_cc(cf, t[159], t[161]);
+    t[164] = ptx_subc(cf, 0u, 0u);
+    t[169] = ptx_xor(t[162], t[158]);
+    t[169] = ptx_and(t[169], t[164]);
+    t[165] = ptx_xor(t[162], t[169]);
+    t[170] = ptx_xor(t[163], t[159]);
+    t[170] = ptx_and(t[170], t[164]);
+    t[166] = ptx_xor(t[163], t[170]);
+    t[167] = ptx_add(t[164], 1u);
+    t[168] = ptx_shl(t[154], 1u);
+    t[168] = ptx_or(t[168], t[167]);
+    t[171] = ptx_shr(t[97], 20u);
+    t[171] = ptx_and(t[171], 3u);
+    t[173] = ptx_shf_l_clamp(t[165], t[166], 2u);
+    t[172] = ptx_shl(t[165], 2u);
+    t[172] = ptx_or(t[172], t[171]);
+    t[174] = ptx_shl(t[168], 2u);
+    t[174] = ptx_or(t[174], 1u);
+    t[175] = ptx_shr(t[168], 30u);
+    t[176] = ptx_sub_cc(cf, t[172], t[174]);
+    t[177] = ptx_subc_cc(cf, t[173], t[175]);
+    t[178] = ptx_subc(cf, 0u, 0u);
+    t[183] = ptx_xor(t[176], t[172]);
+    t[183] = ptx_and(t[183], t[178]);
+    t[179] = ptx_xor(t[176], t[183]);
+    t[184] = ptx_xor(t[177], t[173]);
+    t[184] = ptx_and(t[184], t[178]);
+    t[180] = ptx_xor(t[177], t[184]);
+    t[181] = ptx_add(t[178], 1u);
+    t[182] = ptx_shl(t[168], 1u);
+    t[182] = ptx_or(t[182], t[181]);
+    t[185] = ptx_shr(t[97], 18u);
+    t[185] = ptx_and(t[185], 3u);
+    t[187] = ptx_shf_l_clamp(t[179], t[180], 2u);
+    t[186] = ptx_shl(t[179], 2u);
+    t[186] = ptx_or(t[186], t[185]);
+    t[188] = ptx_shl(t[182], 2u);
+    t[188] = ptx_or(t[188], 1u);
+    t[189] = ptx_shr(t[182], 30u);
+    t[190] = ptx_sub_cc(cf, t[186], t[188]);
+    t[191] = ptx_subc_cc(cf, t[187], t[189]);
+    t[192] = ptx_subc(cf, 0u, 0u);
+    t[197] = ptx_xor(t[190], t[186]);
+    t[197] = ptx_and(t[197], t[192]);
+    t[193] = ptx_xor(t[190], t[197]);
+    t[198] = ptx_xor(t[191], t[187]);
+    t[198] = ptx_and(t[198], t[192]);
+    t[194] = ptx_xor(t[191], t[198]);
+    t[195] = ptx_add(t[192], 1u);
+    t[196] = ptx_shl(t[182], 1u);
+    t[196] = ptx_or(t[196], t[195]);
+    t[199] = ptx_shr(t[97], 16u);
+    t[199] = ptx_and(t[199], 3u);
+    t[201] = ptx_shf_l_clamp(t[193], t[194], 2u);
+    t[200] = ptx_shl(t[193], 2u);
+    t[200] = ptx_or(t[200], t[199]);
+    t[202] = ptx_shl(t[196], 2u);
+    t[202] = ptx_or(t[202], 1u);
+    t[203] = ptx_shr(t[196], 30u);
+    t[204] = ptx_sub_cc(cf, t[200], t[202]);
+    t[205] = ptx_subc_cc(cf, t[201], t[203]);
+    t[206] = ptx_subc(cf, 0u, 0u);
+    t[211] = ptx_xor(t[204], t[200]);
+    t[211] = ptx_and(t[211], t[206]);
+    t[207] = ptx_xor(t[204], t[211]);
+    t[212] = ptx_xor(t[205], t[201]);
+    t[212] = ptx_and(t[212], t[206]);
+    t[208] = ptx_xor(t[205], t[212]);
+    t[209] = ptx_add(t[206], 1u);
+    t[210] = ptx_shl(t[196], 1u);
+    t[210] = ptx_or(t[210], t[209]);
+    t[213] = ptx_shr(t[97], 14u);
+    t[213] = ptx_and(t[213], 3u);
+    t[215] = ptx_shf_l_clamp(t[207], t[208], 2u);
+    t[214] = ptx_shl(t[207], 2u);
+    t[214] = ptx_or(t[214], t[213]);
+    t[216] = ptx_shl(t[210], 2u);
+    t[216] = ptx_or(t[216], 1u);
+    t[217] = ptx_shr(t[210], 30u);
+    t[218] = ptx_sub_cc(cf, t[214], t[216]);
+    t[219] = ptx_subc_cc(cf, t[215], t[217]);
+    t[220] = ptx_subc(cf, 0u, 0u);
+    t[225] = ptx_xor(t[218], t[214]);
+    t[225] = ptx_and(t[225], t[220]);
+    t[221] = ptx_xor(t[218], t[225]);
+    t[226] = ptx_xor(t[219], t[215]);
+    t[226] = ptx_and(t[226], t[220]);
+    t[222] = ptx_xor(t[219], t[226]);
+    t[223] = ptx_add(t[220], 1u);
+    t[224] = ptx_shl(t[210], 1u);
+    t[224] = ptx_or(t[224], t[223]);
+    t[227] = ptx_shr(t[97], 12u);
+    t[227] = ptx_and(t[227], 3u);
+    t[229] = ptx_shf_l_clamp(t[221], t[222], 2u);
+    t[228] = ptx_shl(t[221], 2u);
+    t[228] = ptx_or(t[228], t[227]);
+    t[230] = ptx_shl(t[224], 2u);
+    t[230] = ptx_or(t[230], 1u);
+    t[231] = ptx_shr(t[224], 30u);
+    t[232] = ptx_sub_cc(cf, t[228], t[230]);
+    t[233] = ptx_subc_cc(cf, t[229], t[231]);
+    t[234] = ptx_subc(cf, 0u, 0u);
+    t[239] = ptx_xor(t[232], t[228]);
+    t[239] = ptx_and(t[239], t[234]);
+    t[235] = ptx_xor(t[232], t[239]);
+    t[240] = ptx_xor(t[233], t[229]);
+    t[240] = ptx_and(t[240], t[234]);
+    t[236] = ptx_xor(t[233], t[240]);
+    t[237] = ptx_add(t[234], 1u);
+    t[238] = ptx_shl(t[224], 1u);
+    t[238] = ptx_or(t[238], t[237]);
+    t[241] = ptx_shr(t[97], 10u);
+    t[241] = ptx_and(t[241], 3u);
+    t[243] = ptx_shf_l_clamp(t[235], t[236], 2u);
+    t[242] = ptx_shl(t[235], 2u);
+    t[242] = ptx_or(t[242], t[241]);
+    t[244] = ptx_shl(t[238], 2u);
+    t[244] = ptx_or(t[244], 1u);
+    t[245] = ptx_shr(t[238], 30u);
+    t[246] = ptx_sub_cc(cf, t[242], t[244]);
+    t[247] = ptx_subc_cc(cf, t[243], t[245]);
+    t[248] = ptx_subc(cf, 0u, 0u);
+    t[253] = ptx_xor(t[246], t[242]);
+    t[253] = ptx_and(t[253], t[248]);
+    t[249] = ptx_xor(t[246], t[253]);
+    t[254] = ptx_xor(t[247], t[243]);
+    t[254] = ptx_and(t[254], t[248]);
+    t[250] = ptx_xor(t[247], t[254]);
+    t[251] = ptx_add(t[248], 1u);
+    t[252] = ptx_shl(t[238], 1u);
+    t[252] = ptx_or(t[252], t[251]);
+    t[255] = ptx_shr(t[97], 8u);
+    t[255] = ptx_and(t[255], 3u);
+    t[257] = ptx_shf_l_clamp(t[249], t[250], 2u);
+    t[256] = ptx_shl(t[249], 2u);
+    t[256] = ptx_or(t[256], t[255]);
+    t[258] = ptx_shl(t[252], 2u);
+    t[258] = ptx_or(t[258], 1u);
+    t[259] = ptx_shr(t[252], 30u);
+    t[260] = ptx_sub_cc(cf, t[256], t[258]);
+    t[261] = ptx_subc_cc(cf, t[257], t[259]);
+    t[262] = ptx_subc(cf, 0u, 0u);
+    t[267] = ptx_xor(t[260], t[256]);
+    t[267] = ptx_and(t[267], t[262]);
+    t[263] = ptx_xor(t[260], t[267]);
+    t[268] = ptx_xor(t[261], t[257]);
+    t[268] = ptx_and(t[268], t[262]);
+    t[264] = ptx_xor(t[261], t[268]);
+    t[265] = ptx_add(t[262], 1u);
+    t[266] = ptx_shl(t[252], 1u);
+    t[266] = ptx_or(t[266], t[265]);
+    t[269] = ptx_shr(t[97], 6u);
+    t[269] = ptx_and(t[269], 3u);
+    t[271] = ptx_shf_l_clamp(t[263], t[264], 2u);
+    t[270] = ptx_shl(t[263], 2u);
+    t[270] = ptx_or(t[270], t[269]);
+    t[272] = ptx_shl(t[266], 2u);
+    t[272] = ptx_or(t[272], 1u);
+    t[273] = ptx_shr(t[266], 30u);
+    t[274] = ptx_sub_cc(cf, t[270], t[272]);
+    t[275] = ptx_subc_cc(cf, t[271], t[273]);
+    t[276] = ptx_subc(cf, 0u, 0u);
+    t[281] = ptx_xor(t[274], t[270]);
+    t[281] = ptx_and(t[281], t[276]);
+    t[277] = ptx_xor(t[274], t[281]);
+    t[282] = ptx_xor(t[275], t[271]);
+    t[282] = ptx_and(t[282], t[276]);
+    t[278] = ptx_xor(t[275], t[282]);
+    t[279] = ptx_add(t[276], 1u);
+    t[280] = ptx_shl(t[266], 1u);
+    t[280] = ptx_or(t[280], t[279]);
+    t[283] = ptx_shr(t[97], 4u);
+    t[283] = ptx_and(t[283], 3u);
+    t[285] = ptx_shf_l_clamp(t[277], t[278], 2u);
+    t[284] = ptx_shl(t[277], 2u);
+    t[284] = ptx_or(t[284], t[283]);
+    t[286] = ptx_shl(t[280], 2u);
+    t[286] = ptx_or(t[286], 1u);
+    t[287] = ptx_shr(t[280], 30u);
+    t[288] = ptx_sub_cc(cf, t[284], t[286]);
+    t[289] = ptx_subc_cc(cf, t[285], t[287]);
+    t[290] = ptx_subc(cf, 0u, 0u);
+    t[295] = ptx_xor(t[288], t[284]);
+    t[295] = ptx_and(t[295], t[290]);
+    t[291] = ptx_xor(t[288], t[295]);
+    t[296] = ptx_xor(t[289], t[285]);
+    t[296] = ptx_and(t[296], t[290]);
+    t[292] = ptx_xor(t[289], t[296]);
+    t[293] = ptx_add(t[290], 1u);
+    t[294] = ptx_shl(t[280], 1u);
+    t[294] = ptx_or(t[294], t[293]);
+    t[297] = ptx_shr(t[97], 2u);
+    t[297] = ptx_and(t[297], 3u);
+    t[299] = ptx_shf_l_clamp(t[291], t[292], 2u);
+    t[298] = ptx_shl(t[291], 2u);
+    t[298] = ptx_or(t[298], t[297]);
+    t[300] = ptx_shl(t[294], 2u);
+    t[300] = ptx_or(t[300], 1u);
+    t[301] = ptx_shr(t[294], 30u);
+    t[302] = ptx_sub_cc(cf, t[298], t[300]);
+    t[303] = ptx_subc_cc(cf, t[299], t[301]);
+    t[304] = ptx_subc(cf, 0u, 0u);
+    t[309] = ptx_xor(t[302], t[298]);
+    t[309] = ptx_and(t[309], t[304]);
+    t[305] = ptx_xor(t[302], t[309]);
+    t[310] = ptx_xor(t[303], t[299]);
+    t[310] = ptx_and(t[310], t[304]);
+    t[306] = ptx_xor(t[303], t[310]);
+    t[307] = ptx_add(t[304], 1u);
+    t[308] = ptx_shl(t[294], 1u);
+    t[308] = ptx_or(t[308], t[307]);
+    t[311] = ptx_shr(t[97], 0u);
+    t[311] = ptx_and(t[311], 3u);
+    t[313] = ptx_shf_l_clamp(t[305], t[306], 2u);
+    t[312] = ptx_shl(t[305], 2u);
+    t[312] = ptx_or(t[312], t[311]);
+    t[314] = ptx_shl(t[308], 2u);
+    t[314] = ptx_or(t[314], 1u);
+    t[315] = ptx_shr(t[308], 30u);
+    t[316] = ptx_sub_cc(cf, t[312], t[314]);
+    t[317] = ptx_subc_cc(cf, t[313], t[315]);
+    t[318] = ptx_subc(cf, 0u, 0u);
+    t[323] = ptx_xor(t[316], t[312]);
+    t[323] = ptx_and(t[323], t[318]);
+    t[319] = ptx_xor(t[316], t[323]);
+    t[324] = ptx_xor(t[317], t[313]);
+    t[324] = ptx_and(t[324], t[318]);
+    t[320] = ptx_xor(t[317], t[324]);
+    t[321] = ptx_add(t[318], 1u);
+    t[322] = ptx_shl(t[308], 1u);
+    t[322] = ptx_or(t[322], t[321]);
+    t[325] = ptx_shr(t[96], 30u);
+    t[325] = ptx_and(t[325], 3u);
+    t[327] = ptx_shf_l_clamp(t[319], t[320], 2u);
+    t[326] = ptx_shl(t[319], 2u);
+    t[326] = ptx_or(t[326], t[325]);
+    t[328] = ptx_shl(t[322], 2u);
+    t[328] = ptx_or(t[328], 1u);
+    t[329] = ptx_shr(t[322], 30u);
+    t[330] = ptx_sub_cc(cf, t[326], t[328]);
+    t[331] = ptx_subc_cc(cf, t[327], t[329]);
+    t[332] = ptx_subc(cf, 0u, 0u);
+    t[337] = ptx_xor(t[330], t[326]);
+    t[337] = ptx_and(t[337], t[332]);
+    t[333] = ptx_xor(t[330], t[337]);
+    t[338] = ptx_xor(t[331], t[327]);
+    t[338] = ptx_and(t[338], t[332]);
+    t[334] = ptx_xor(t[331], t[338]);
+    t[335] = ptx_add(t[332], 1u);
+    t[336] = ptx_shl(t[322], 1u);
+    t[336] = ptx_or(t[336], t[335]);
+    t[339] = ptx_shr(t[96], 28u);
+    t[339] = ptx_and(t[339], 3u);
+    t[341] = ptx_shf_l_clamp(t[333], t[334], 2u);
+    t[340] = ptx_shl(t[333], 2u);
+    t[340] = ptx_or(t[340], t[339]);
+    t[342] = ptx_shl(t[336], 2u);
+    t[342] = ptx_or(t[342], 1u);
+    t[343] = ptx_shr(t[336], 30u);
+    t[344] = ptx_sub_cc(cf, t[340], t[342]);
+    t[345] = ptx_subc_cc(cf, t[341], t[343]);
+    t[346] = ptx_subc(cf, 0u, 0u);
+    t[351] = ptx_xor(t[344], t[340]);
+    t[351] = ptx_and(t[351], t[346]);
+    t[347] = ptx_xor(t[344], t[351]);
+    t[352] = ptx_xor(t[345], t[341]);
+    t[352] = ptx_and(t[352], t[346]);
+    t[348] = ptx_xor(t[345], t[352]);
+    t[349] = ptx_add(t[346], 1u);
+    t[350] = ptx_shl(t[336], 1u);
+    t[350] = ptx_or(t[350], t[349]);
+    t[353] = ptx_shr(t[96], 26u);
+    t[353] = ptx_and(t[353], 3u);
+    t[355] = ptx_shf_l_clamp(t[347], t[348], 2u);
+    t[354] = ptx_shl(t[347], 2u);
+    t[354] = ptx_or(t[354], t[353]);
+    t[356] = ptx_shl(t[350], 2u);
+    t[356] = ptx_or(t[356], 1u);
+    t[357] = ptx_shr(t[350], 30u);
+    t[358] = ptx_sub_cc(cf, t[354], t[356]);
+    t[359] = ptx_subc_cc(cf, t[355], t[357]);
+    t[360] = ptx_subc(cf, 0u, 0u);
+    t[365] = ptx_xor(t[358], t[354]);
+    t[365] = ptx_and(t[365], t[360]);
+    t[361] = ptx_xor(t[358], t[365]);
+    t[366] = ptx_xor(t[359], t[355]);
+    t[366] = ptx_and(t[366], t[360]);
+    t[362] = ptx_xor(t[359], t[366]);
+    t[363] = ptx_add(t[360], 1u);
+    t[364] = ptx_shl(t[350], 1u);
+    t[364] = ptx_or(t[364], t[363]);
+    t[367] = ptx_shr(t[96], 24u);
+    t[367] = ptx_and(t[367], 3u);
+    t[369] = ptx_shf_l_clamp(t[361], t[362], 2u);
+    t[368] = ptx_shl(t[361], 2u);
+    t[368] = ptx_or(t[368], t[367]);
+    t[370] = ptx_shl(t[364], 2u);
+    t[370] = ptx_or(t[370], 1u);
+    t[371] = ptx_shr(t[364], 30u);
+    t[372] = ptx_sub_cc(cf, t[368], t[370]);
+    t[373] = ptx_subc_cc(cf, t[369], t[371]);
+    t[374] = ptx_subc(cf, 0u, 0u);
+    t[379] = ptx_xor(t[372], t[368]);
+    t[379] = ptx_and(t[379], t[374]);
+    t[375] = ptx_xor(t[372], t[379]);
+    t[380] = ptx_xor(t[373], t[369]);
+    t[380] = ptx_and(t[380], t[374]);
+    t[376] = ptx_xor(t[373], t[380]);
+    t[377] = ptx_add(t[374], 1u);
+    t[378] = ptx_shl(t[364], 1u);
+    t[378] = ptx_or(t[378], t[377]);
+    t[381] = ptx_shr(t[96], 22u);
+    t[381] = ptx_and(t[381], 3u);
+    t[383] = ptx_shf_l_clamp(t[375], t[376], 2u);
+    t[382] = ptx_shl(t[375], 2u);
+    t[382] = ptx_or(t[382], t[381]);
+    t[384] = ptx_shl(t[378], 2u);
+    t[384] = ptx_or(t[384], 1u);
+    t[385] = ptx_shr(t[378], 30u);
+    t[386] = ptx_sub_cc(cf, t[382], t[384]);
+    t[387] = ptx_subc_cc(cf, t[383], t[385]);
+    t[388] = ptx_subc(cf, 0u, 0u);
+    t[393] = ptx_xor(t[386], t[382]);
+    t[393] = ptx_and(t[393], t[388]);
+    t[389] = ptx_xor(t[386], t[393]);
+    t[394] = ptx_xor(t[387], t[383]);
+    t[394] = ptx_and(t[394], t[388]);
+    t[390] = ptx_xor(t[387], t[394]);
+    t[391] = ptx_add(t[388], 1u);
+    t[392] = ptx_shl(t[378], 1u);
+    t[392] = ptx_or(t[392], t[391]);
+    t[395] = ptx_shr(t[96], 20u);
+    t[395] = ptx_and(t[395], 3u);
+    t[397] = ptx_shf_l_clamp(t[389], t[390], 2u);
+    t[396] = ptx_shl(t[389], 2u);
+    t[396] = ptx_or(t[396], t[395]);
+    t[398] = ptx_shl(t[392], 2u);
+    t[398] = ptx_or(t[398], 1u);
+    t[399] = ptx_shr(t[392], 30u);
+    t[400] = ptx_sub_cc(cf, t[396], t[398]);
+    t[401] = ptx_subc_cc(cf, t[397], t[399]);
+    t[402] = ptx_subc(cf, 0u, 0u);
+    t[407] = ptx_xor(t[400], t[396]);
+    t[407] = ptx_and(t[407], t[402]);
+    t[403] = ptx_xor(t[400], t[407]);
+    t[408] = ptx_xor(t[401], t[397]);
+    t[408] = ptx_and(t[408], t[402]);
+    t[404] = ptx_xor(t[401], t[408]);
+    t[405] = ptx_add(t[402], 1u);
+    t[406] = ptx_shl(t[392], 1u);
+    t[406] = ptx_or(t[406], t[405]);
+    t[409] = ptx_shr(t[96], 18u);
+    t[409] = ptx_and(t[409], 3u);
+    t[411] = ptx_shf_l_clamp(t[403], t[404], 2u);
+    t[410] = ptx_shl(t[403], 2u);
+    t[410] = ptx_or(t[410], t[409]);
+    t[412] = ptx_shl(t[406], 2u);
+    t[412] = ptx_or(t[412], 1u);
+    t[413] = ptx_shr(t[406], 30u);
+    t[414] = ptx_sub_cc(cf, t[410], t[412]);
+    t[415] = ptx_subc_cc(cf, t[411], t[413]);
+    t[416] = ptx_subc(cf, 0u, 0u);
+    t[421] = ptx_xor(t[414], t[410]);
+    t[421] = ptx_and(t[421], t[416]);
+    t[417] = ptx_xor(t[414], t[421]);
+    t[422] = ptx_xor(t[415], t[411]);
+    t[422] = ptx_and(t[422], t[416]);
+    t[418] = ptx_xor(t[415], t[422]);
+    t[419] = ptx_add(t[416], 1u);
+    t[420] = ptx_shl(t[406], 1u);
+    t[420] = ptx_or(t[420], t[419]);
+    t[423] = ptx_shr(t[96], 16u);
+    t[423] = ptx_and(t[423], 3u);
+    t[425] = ptx_shf_l_clamp(t[417], t[418], 2u);
+    t[424] = ptx_shl(t[417], 2u);
+    t[424] = ptx_or(t[424], t[423]);
+    t[426] = ptx_shl(t[420], 2u);
+    t[426] = ptx_or(t[426], 1u);
+    t[427] = ptx_shr(t[420], 30u);
+    t[428] = ptx_sub_cc(cf, t[424], t[426]);
+    t[429] = ptx_subc_cc(cf, t[425], t[427]);
+    t[430] = ptx_subc(cf, 0u, 0u);
+    t[435] = ptx_xor(t[428], t[424]);
+    t[435] = ptx_and(t[435], t[430]);
+    t[431] = ptx_xor(t[428], t[435]);
+    t[436] = ptx_xor(t[429], t[425]);
+    t[436] = ptx_and(t[436], t[430]);
+    t[432] = ptx_xor(t[429], t[436]);
+    t[433] = ptx_add(t[430], 1u);
+    t[434] = ptx_shl(t[420], 1u);
+    t[434] = ptx_or(t[434], t[433]);
+    t[437] = ptx_shr(t[96], 14u);
+    t[437] = ptx_and(t[437], 3u);
+    t[439] = ptx_shf_l_clamp(t[431], t[432], 2u);
+    t[438] = ptx_shl(t[431], 2u);
+    t[438] = ptx_or(t[438], t[437]);
+    t[440] = ptx_shl(t[434], 2u);
+    t[440] = ptx_or(t[440], 1u);
+    t[441] = ptx_shr(t[434], 30u);
+    t[442] = ptx_sub_cc(cf, t[438], t[440]);
+    t[443] = ptx_subc_cc(cf, t[439], t[441]);
+    t[444] = ptx_subc(cf, 0u, 0u);
+    t[449] = ptx_xor(t[442], t[438]);
+    t[449] = ptx_and(t[449], t[444]);
+    t[445] = ptx_xor(t[442], t[449]);
+    t[450] = ptx_xor(t[443], t[439]);
+    t[450] = ptx_and(t[450], t[444]);
+    t[446] = ptx_xor(t[443], t[450]);
+    t[447] = ptx_add(t[444], 1u);
+    t[448] = ptx_shl(t[434], 1u);
+    t[448] = ptx_or(t[448], t[447]);
+    t[451] = ptx_shr(t[96], 12u);
+    t[451] = ptx_and(t[451], 3u);
+    t[453] = ptx_shf_l_clamp(t[445], t[446], 2u);
+    t[452] = ptx_shl(t[445], 2u);
+    t[452] = ptx_or(t[452], t[451]);
+    t[454] = ptx_shl(t[448], 2u);
+    t[454] = ptx_or(t[454], 1u);
+    t[455] = ptx_shr(t[448], 30u);
+    t[456] = ptx_sub_cc(cf, t[452], t[454]);
+    t[457] = ptx_subc_cc(cf, t[453], t[455]);
+    t[458] = ptx_subc(cf, 0u, 0u);
+    t[463] = ptx_xor(t[456], t[452]);
+    t[463] = ptx_and(t[463], t[458]);
+    t[459] = ptx_xor(t[456], t[463]);
+    t[464] = ptx_xor(t[457], t[453]);
+    t[464] = ptx_and(t[464], t[458]);
+    t[460] = ptx_xor(t[457], t[464]);
+    t[461] = ptx_add(t[458], 1u);
+    t[462] = ptx_shl(t[448], 1u);
+    t[462] = ptx_or(t[462], t[461]);
+    t[465] = ptx_shr(t[96], 10u);
+    t[465] = ptx_and(t[465], 3u);
+    t[467] = ptx_shf_l_clamp(t[459], t[460], 2u);
+    t[466] = ptx_shl(t[459], 2u);
+    t[466] = ptx_or(t[466], t[465]);
+    t[468] = ptx_shl(t[462], 2u);
+    t[468] = ptx_or(t[468], 1u);
+    t[469] = ptx_shr(t[462], 30u);
+    t[470] = ptx_sub_cc(cf, t[466], t[468]);
+    t[471] = ptx_subc_cc(cf, t[467], t[469]);
+    t[472] = ptx_subc(cf, 0u, 0u);
+    t[477] = ptx_xor(t[470], t[466]);
+    t[477] = ptx_and(t[477], t[472]);
+    t[473] = ptx_xor(t[470], t[477]);
+    t[478] = ptx_xor(t[471], t[467]);
+    t[478] = ptx_and(t[478], t[472]);
+    t[474] = ptx_xor(t[471], t[478]);
+    t[475] = ptx_add(t[472], 1u);
+    t[476] = ptx_shl(t[462], 1u);
+    t[476] = ptx_or(t[476], t[475]);
+    t[479] = ptx_shr(t[96], 8u);
+    t[479] = ptx_and(t[479], 3u);
+    t[481] = ptx_shf_l_clamp(t[473], t[474], 2u);
+    t[480] = ptx_shl(t[473], 2u);
+    t[480] = ptx_or(t[480], t[479]);
+    t[482] = ptx_shl(t[476], 2u);
+    t[482] = ptx_or(t[482], 1u);
+    t[483] = ptx_shr(t[476], 30u);
+    t[484] = ptx_sub_cc(cf, t[480], t[482]);
+    t[485] = ptx_subc_cc(cf, t[481], t[483]);
+    t[486] = ptx_subc(cf, 0u, 0u);
+    t[491] = ptx_xor(t[484], t[480]);
+    t[491] = ptx_and(t[491], t[486]);
+    t[487] = ptx_xor(t[484], t[491]);
+    t[492] = ptx_xor(t[485], t[481]);
+    t[492] = ptx_and(t[492], t[486]);
+    t[488] = ptx_xor(t[485], t[492]);
+    t[489] = ptx_add(t[486], 1u);
+    t[490] = ptx_shl(t[476], 1u);
+    t[490] = ptx_or(t[490], t[489]);
+    t[493] = ptx_shr(t[96], 6u);
+    t[493] = ptx_and(t[493], 3u);
+    t[495] = ptx_shf_l_clamp(t[487], t[488], 2u);
+    t[494] = ptx_shl(t[487], 2u);
+    t[494] = ptx_or(t[494], t[493]);
+    t[496] = ptx_shl(t[490], 2u);
+    t[496] = ptx_or(t[496], 1u);
+    t[497] = ptx_shr(t[490], 30u);
+    t[498] = ptx_sub_cc(cf, t[494], t[496]);
+    t[499] = ptx_subc_cc(cf, t[495], t[497]);
+    t[500] = ptx_subc(cf, 0u, 0u);
+    t[505] = ptx_xor(t[498], t[494]);
+    t[505] = ptx_and(t[505], t[500]);
+    t[501] = ptx_xor(t[498], t[505]);
+    t[506] = ptx_xor(t[499], t[495]);
+    t[506] = ptx_and(t[506], t[500]);
+    t[502] = ptx_xor(t[499], t[506]);
+    t[503] = ptx_add(t[500], 1u);
+    t[504] = ptx_shl(t[490], 1u);
+    t[504] = ptx_or(t[504], t[503]);
+    t[507] = ptx_shr(t[96], 4u);
+    t[507] = ptx_and(t[507], 3u);
+    t[509] = ptx_shf_l_clamp(t[501], t[502], 2u);
+    t[508] = ptx_shl(t[501], 2u);
+    t[508] = ptx_or(t[508], t[507]);
+    t[510] = ptx_shl(t[504], 2u);
+    t[510] = ptx_or(t[510], 1u);
+    t[511] = ptx_shr(t[504], 30u);
+    t[512] = ptx_sub_cc(cf, t[508], t[510]);
+    t[513] = ptx_subc_cc(cf, t[509], t[511]);
+    t[514] = ptx_subc(cf, 0u, 0u);
+    t[519] = ptx_xor(t[512], t[508]);
+    t[519] = ptx_and(t[519], t[514]);
+    t[515] = ptx_xor(t[512], t[519]);
+    t[520] = ptx_xor(t[513], t[509]);
+    t[520] = ptx_and(t[520], t[514]);
+    t[516] = ptx_xor(t[513], t[520]);
+    t[517] = ptx_add(t[514], 1u);
+    t[518] = ptx_shl(t[504], 1u);
+    t[518] = ptx_or(t[518], t[517]);
+    t[521] = ptx_shr(t[96], 2u);
+    t[521] = ptx_and(t[521], 3u);
+    t[523] = ptx_shf_l_clamp(t[515], t[516], 2u);
+    t[522] = ptx_shl(t[515], 2u);
+    t[522] = ptx_or(t[522], t[521]);
+    t[524] = ptx_shl(t[518], 2u);
+    t[524] = ptx_or(t[524], 1u);
+    t[525] = ptx_shr(t[518], 30u);
+    t[526] = ptx_sub_cc(cf, t[522], t[524]);
+    t[527] = ptx_subc_cc(cf, t[523], t[525]);
+    t[528] = ptx_subc(cf, 0u, 0u);
+    t[533] = ptx_xor(t[526], t[522]);
+    t[533] = ptx_and(t[533], t[528]);
+    t[529] = ptx_xor(t[526], t[533]);
+    t[534] = ptx_xor(t[527], t[523]);
+    t[534] = ptx_and(t[534], t[528]);
+    t[530] = ptx_xor(t[527], t[534]);
+    t[531] = ptx_add(t[528], 1u);
+    t[532] = ptx_shl(t[518], 1u);
+    t[532] = ptx_or(t[532], t[531]);
+    t[535] = ptx_shr(t[96], 0u);
+    t[535] = ptx_and(t[535], 3u);
+    t[537] = ptx_shf_l_clamp(t[529], t[530], 2u);
+    t[536] = ptx_shl(t[529], 2u);
+    t[536] = ptx_or(t[536], t[535]);
+    t[538] = ptx_shl(t[532], 2u);
+    t[538] = ptx_or(t[538], 1u);
+    t[539] = ptx_shr(t[532], 30u);
+    t[540] = ptx_sub_cc(cf, t[536], t[538]);
+    t[541] = ptx_subc_cc(cf, t[537], t[539]);
+    t[542] = ptx_subc(cf, 0u, 0u);
+    t[547] = ptx_xor(t[540], t[536]);
+    t[547] = ptx_and(t[547], t[542]);
+    ptx_xor(t[540], t[547]);
+    t[548] = ptx_xor(t[541], t[537]);
+    t[548] = ptx_and(t[548], t[542]);
+    ptx_xor(t[541], t[548]);
+    t[545] = ptx_add(t[542], 1u);
+    t[546] = ptx_shl(t[532], 1u);
+    t[546] = ptx_or(t[546], t[545]);
+    t[549] = ptx_mov(x[0]);
+    t[549] = ptx_or(t[549], x[1]);
+    t[549] = ptx_or(t[549], x[2]);
+    t[549] = ptx_or(t[549], x[3]);
+    t[549] = ptx_or(t[549], x[4]);
+    t[549] = ptx_or(t[549], x[5]);
+    t[549] = ptx_or(t[549], x[6]);
+    t[549] = ptx_or(t[549], x[7]);
+    t[549] = ptx_or(t[549], x[8]);
+    t[549] = ptx_or(t[549], x[9]);
+    t[549] = ptx_or(t[549], x[10]);
+    t[549] = ptx_or(t[549], x[11]);
+    ptx_sub_cc(cf, 0u, t[549]);
+    t[551] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_mov(t[86]);
+    y[1] = ptx_mov(t[87]);
+    y[2] = ptx_mov(t[88]);
+    y[3] = ptx_mov(t[89]);
+    y[4] = ptx_mov(t[90]);
+    y[5] = ptx_mov(t[91]);
+    y[6] = ptx_mov(t[92]);
+    y[7] = ptx_mov(t[93]);
+    y[8] = ptx_mov(t[94]);
+    y[9] = ptx_mov(t[95]);
+    y[10] = ptx_mov(t[96]);
+    y[11] = ptx_mov(t[97]);
+    y[12] = ptx_mov(0u);
+    y[13] = ptx_mov(0u);
+    y[14] = ptx_mov(0u);
+    y[15] = ptx_mov(0u);
+    y[16] = ptx_mov(0u);
+    y[17] = ptx_mov(t[546]);
+    y[18] = ptx_mov(t[2]);
+    y[19] = ptx_mov(t[551]);
+  }
+#endif
+};
+
+// sqrt_newton_root: a step that the loops below call; 74 instructions.
+struct sqrt_newton_root {
+  static constexpr unsigned in_words = 9;
+  static constexpr unsigned out_words = 13;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<35>;\n\t"
+        "shr.b32 t0, %19, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t8, t1;\n\t"
+        "xor.b32 t2, %13, %14;\n\t"
+        "and.b32 t2, t2, t1;\n\t"
+        "xor.b32 t2, t2, %13;\n\t"
+        "xor.b32 t3, %14, %15;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %14;\n\t"
+        "xor.b32 t4, %15, %16;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %15;\n\t"
+        "xor.b32 t5, %16, %17;\n\t"
+        "and.b32 t5, t5, t1;\n\t"
+        "xor.b32 t5, t5, %16;\n\t"
+        "xor.b32 t6, %17, %18;\n\t"
+        "and.b32 t6, t6, t1;\n\t"
+        "xor.b32 t6, t6, %17;\n\t"
+        "and.b32 t7, %18, t8;\n\t"
+        "shr.b32 t9, %19, 6;\n\t"
+        "and.b32 t9, t9, 1;\n\t"
+        "sub.u32 t10, 0, t9;\n\t"
+        "not.b32 t17, t10;\n\t"
+        "xor.b32 t11, t2, t4;\n\t"
+        "and.b32 t11, t11, t10;\n\t"
+        "xor.b32 t11, t11, t2;\n\t"
+        "xor.b32 t12, t3, t5;\n\t"
+        "and.b32 t12, t12, t10;\n\t"
+        "xor.b32 t12, t12, t3;\n\t"
+        "xor.b32 t13, t4, t6;\n\t"
+        "and.b32 t13, t13, t10;\n\t"
+        "xor.b32 t13, t13, t4;\n\t"
+        "xor.b32 t14, t5, t7;\n\t"
+        "and.b32 t14, t14, t10;\n\t"
+        "xor.b32 t14, t14, t5;\n\t"
+        "and.b32 t15, t6, t17;\n\t"
+        "and.b32 t16, t7, t17;\n\t"
+        "shr.b32 t18, %19, 7;\n\t"
+        "and.b32 t18, t18, 1;\n\t"
+        "sub.u32 t19, 0, t18;\n\t"
+        "not.b32 t26, t19;\n\t"
+        "xor.b32 t20, t11, t15;\n\t"
+        "and.b32 t20, t20, t19;\n\t"
+        "xor.b32 t20, t20, t11;\n\t"
+        "xor.b32 t21, t12, t16;\n\t"
+        "and.b32 t21, t21, t19;\n\t"
+        "xor.b32 t21, t21, t12;\n\t"
+        "and.b32 t22, t13, t26;\n\t"
+        "and.b32 t23, t14, t26;\n\t"
+        "and.b32 t24, t15, t26;\n\t"
+        "and.b32 t25, t16, t26;\n\t"
+        "and.b32 t27, %19, 31;\n\t"
+        "shf.r.clamp.b32 t28, t20, t21, t27;\n\t"
+        "shf.r.clamp.b32 t29, t21, t22, t27;\n\t"
+        "shf.r.clamp.b32 t30, t22, t23, t27;\n\t"
+        "shf.r.clamp.b32 t31, t23, t24, t27;\n\t"
+        "shf.r.clamp.b32 t32, t24, t25, t27;\n\t"
+        "shr.b32 t33, t25, t27;\n\t"
+        "and.b32 %0, t28, %20;\n\t"
+        "and.b32 %1, t29, %20;\n\t"
+        "and.b32 %2, t30, %20;\n\t"
+        "and.b32 %3, t31, %20;\n\t"
+        "and.b32 %4, t32, %20;\n\t"
+        "and.b32 %5, t33, %20;\n\t"
+        "mov.b32 %6, 0;\n\t"
+        "mov.b32 %7, 0;\n\t"
+        "mov.b32 %8, 0;\n\t"
+        "mov.b32 %9, 0;\n\t"
+        "mov.b32 %10, 0;\n\t"
+        "mov.b32 %11, 0;\n\t"
+        "not.b32 t34, %20;\n\t"
+        "or.b32 %12, %21, t34;\n\t"
+        "and.b32 %12, %12, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[35];
+    t[0] = ptx_shr(x[6], 5u);
+    t[0] = ptx_and(t[0], 1u);
+    t[1] = ptx_sub(0u, t[0]);
+    t[8] = ptx_not(t[1]);
+    t[2] = ptx_xor(x[0], x[1]);
+    t[2] = ptx_and(t[2], t[1]);
+    t[2] = ptx_xor(t[2], x[0]);
+    t[3] = ptx_xor(x[1], x[2]);
+    t[3] = ptx_and(t[3], t[1]);
+    t[3] = ptx_xor(t[3], x[1]);
+    t[4] = ptx_xor(x[2], x[3]);
+    t[4] = ptx_and(t[4], t[1]);
+    t[4] = ptx_xor(t[4], x[2]);
+    t[5] = ptx_xor(x[3], x[4]);
+    t[5] = ptx_and(t[5], t[1]);
+    t[5] = ptx_xor(t[5], x[3]);
+    t[6] = ptx_xor(x[4], x[5]);
+    t[6] = ptx_and(t[6], t[1]);
+    t[6] = ptx_xor(t[6], x[4]);
+    t[7] = ptx_and(x[5], t[8]);
+    t[9] = ptx_shr(x[6], 6u);
+    t[9] = ptx_and(t[9], 1u);
+    t[10] = ptx_sub(0u, t[9]);
+    t[17] = ptx_not(t[10]);
+    t[11] = ptx_xor(t[2], t[4]);
+    t[11] = ptx_and(t[11], t[10]);
+    t[11] = ptx_xor(t[11], t[2]);
+    t[12] = ptx_xor(t[3], t[5]);
+    t[12] = ptx_and(t[12], t[10]);
+    t[12] = ptx_xor(t[12], t[3]);
+    t[13] = ptx_xor(t[4], t[6]);
+    t[13] = ptx_and(t[13], t[10]);
+    t[13] = ptx_xor(t[13], t[4]);
+    t[14] = ptx_xor(t[5], t[7]);
+    t[14] = ptx_and(t[14], t[10]);
+    t[14] = ptx_xor(t[14], t[5]);
+    t[15] = ptx_and(t[6], t[17]);
+    t[16] = ptx_and(t[7], t[17]);
+    t[18] = ptx_shr(x[6], 7u);
+    t[18] = ptx_and(t[18], 1u);
+    t[19] = ptx_sub(0u, t[18]);
+    t[26] = ptx_not(t[19]);
+    t[20] = ptx_xor(t[11], t[15]);
+    t[20] = ptx_and(t[20], t[19]);
+    t[20] = ptx_xor(t[20], t[11]);
+    t[21] = ptx_xor(t[12], t[16]);
+    t[21] = ptx_and(t[21], t[19]);
+    t[21] = ptx_xor(t[21], t[12]);
+    t[22] = ptx_and(t[13], t[26]);
+    t[23] = ptx_and(t[14], t[26]);
+    t[24] = ptx_and(t[15], t[26]);
+    t[25] = ptx_and(t[16], t[26]);
+    t[27] = ptx_and(x[6], 31u);
+    t[28] = ptx_shf_r_clamp(t[20], t[21], t[27]);
+    t[29] = ptx_shf_r_clamp(t[21], t[22], t[27]);
+    t[30] = ptx_shf_r_clamp(t[22], t[23], t[27]);
+    t[31] = ptx_shf_r_clamp(t[23], t[24], t[27]);
+    t[32] = ptx_shf_r_clamp(t[24], t[25], t[27]);
+    t[33] = ptx_shr(t[25], t[27]);
+    y[0] = ptx_and(t[28], x[7]);
+    y[1] = ptx_and(t[29], x[7]);
+    y[2] = ptx_and(t[30], x[7]);
+    y[3] = ptx_and(t[31], x[7]);
+    y[4] = ptx_and(t[32], x[7]);
+    y[5] = ptx_and(t[33], x[7]);
+    y[6] = ptx_mov(0u);
+    y[7] = ptx_mov(0u);
+    y[8] = ptx_mov(0u);
+    y[9] = ptx_mov(0u);
+    y[10] = ptx_mov(0u);
+    y[11] = ptx_mov(0u);
+    t[34] = ptx_not(x[7]);
+    y[12] = ptx_or(x[8], t[34]);
+    y[12] = ptx_and(y[12], 1u);
+  }
+#endif
+};
+
+// sqrt_division_normalize_2: a step that the loops below call; 399 instructions.
+struct sqrt_division_normalize_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 9;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<262>;\n\t"
+        "sub.cc.u32 t0, %9, %13;\n\t"
+        "subc.cc.u32 t1, %10, %14;\n\t"
+        "subc.u32 t2, 0, 0;\n\t"
+        "mov.b32 t3, 0;\n\t"
+        "not.b32 t4, %14;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "add.cc.u32 t6, t4, t4;\n\t"
+        "addc.u32 t7, 0, 0;\n\t"
+        "or.b32 t6, t6, 1;\n\t"
+        "sub.cc.u32 t9, t6, %14;\n\t"
+        "subc.cc.u32 t11, t7, 0;\n\t"
+        "subc.u32 t8, 0, 0;\n\t"
+        "xor.b32 t13, t9, t6;\n\t"
+        "and.b32 t13, t13, t8;\n\t"
+        "xor.b32 t12, t9, t13;\n\t"
+        "add.u32 t10, t8, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t10;\n\t"
+        "add.cc.u32 t14, t12, t12;\n\t"
+        "addc.u32 t15, 0, 0;\n\t"
+        "or.b32 t14, t14, 1;\n\t"
+        "sub.cc.u32 t17, t14, %14;\n\t"
+        "subc.cc.u32 t19, t15, 0;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "xor.b32 t21, t17, t14;\n\t"
+        "and.b32 t21, t21, t16;\n\t"
+        "xor.b32 t20, t17, t21;\n\t"
+        "add.u32 t18, t16, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t18;\n\t"
+        "add.cc.u32 t22, t20, t20;\n\t"
+        "addc.u32 t23, 0, 0;\n\t"
+        "or.b32 t22, t22, 1;\n\t"
+        "sub.cc.u32 t25, t22, %14;\n\t"
+        "subc.cc.u32 t27, t23, 0;\n\t"
+        "subc.u32 t24, 0, 0;\n\t"
+        "xor.b32 t29, t25, t22;\n\t"
+        "and.b32 t29, t29, t24;\n\t"
+        "xor.b32 t28, t25, t29;\n\t"
+        "add.u32 t26, t24, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t26;\n\t"
+        "add.cc.u32 t30, t28, t28;\n\t"
+        "addc.u32 t31, 0, 0;\n\t"
+        "or.b32 t30, t30, 1;\n\t"
+        "sub.cc.u32 t33, t30, %14;\n\t"
+        "subc.cc.u32 t35, t31, 0;\n\t"
+        "subc.u32 t32, 0, 0;\n\t"
+        "xor.b32 t37, t33, t30;\n\t"
+        "and.b32 t37, t37, t32;\n\t"
+        "xor.b32 t36, t33, t37;\n\t"
+        "add.u32 t34, t32, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t34;\n\t"
+        "add.cc.u32 t38, t36, t36;\n\t"
+        "addc.u32 t39, 0, 0;\n\t"
+        "or.b32 t38, t38, 1;\n\t"
+        "sub.cc.u32 t41, t38, %14;\n\t"
+        "subc.cc.u32 t43, t39, 0;\n\t"
+        "subc.u32 t40, 0, 0;\n\t"
+        "xor.b32 t45, t41, t38;\n\t"
+        "and.b32 t45, t45, t40;\n\t"
+        "xor.b32 t44, t41, t45;\n\t"
+        "add.u32 t42, t40, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t42;\n\t"
+        "add.cc.u32 t46, t44, t44;\n\t"
+        "addc.u32 t47, 0, 0;\n\t"
+        "or.b32 t46, t46, 1;\n\t"
+        "sub.cc.u32 t49, t46, %14;\n\t"
+        "subc.cc.u32 t51, t47, 0;\n\t"
+        "subc.u32 t48, 0, 0;\n\t"
+        "xor.b32 t53, t49, t46;\n\t"
+        "and.b32 t53, t53, t48;\n\t"
+        "xor.b32 t52, t49, t53;\n\t"
+        "add.u32 t50, t48, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t50;\n\t"
+        "add.cc.u32 t54, t52, t52;\n\t"
+        "addc.u32 t55, 0, 0;\n\t"
+        "or.b32 t54, t54, 1;\n\t"
+        "sub.cc.u32 t57, t54, %14;\n\t"
+        "subc.cc.u32 t59, t55, 0;\n\t"
+        "subc.u32 t56, 0, 0;\n\t"
+        "xor.b32 t61, t57, t54;\n\t"
+        "and.b32 t61, t61, t56;\n\t"
+        "xor.b32 t60, t57, t61;\n\t"
+        "add.u32 t58, t56, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t58;\n\t"
+        "add.cc.u32 t62, t60, t60;\n\t"
+        "addc.u32 t63, 0, 0;\n\t"
+        "or.b32 t62, t62, 1;\n\t"
+        "sub.cc.u32 t65, t62, %14;\n\t"
+        "subc.cc.u32 t67, t63, 0;\n\t"
+        "subc.u32 t64, 0, 0;\n\t"
+        "xor.b32 t69, t65, t62;\n\t"
+        "and.b32 t69, t69, t64;\n\t"
+        "xor.b32 t68, t65, t69;\n\t"
+        "add.u32 t66, t64, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t66;\n\t"
+        "add.cc.u32 t70, t68, t68;\n\t"
+        "addc.u32 t71, 0, 0;\n\t"
+        "or.b32 t70, t70, 1;\n\t"
+        "sub.cc.u32 t73, t70, %14;\n\t"
+        "subc.cc.u32 t75, t71, 0;\n\t"
+        "subc.u32 t72, 0, 0;\n\t"
+        "xor.b32 t77, t73, t70;\n\t"
+        "and.b32 t77, t77, t72;\n\t"
+        "xor.b32 t76, t73, t77;\n\t"
+        "add.u32 t74, t72, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t74;\n\t"
+        "add.cc.u32 t78, t76, t76;\n\t"
+        "addc.u32 t79, 0, 0;\n\t"
+        "or.b32 t78, t78, 1;\n\t"
+        "sub.cc.u32 t81, t78, %14;\n\t"
+        "subc.cc.u32 t83, t79, 0;\n\t"
+        "subc.u32 t80, 0, 0;\n\t"
+        "xor.b32 t85, t81, t78;\n\t"
+        "and.b32 t85, t85, t80;\n\t"
+        "xor.b32 t84, t81, t85;\n\t"
+        "add.u32 t82, t80, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t82;\n\t"
+        "add.cc.u32 t86, t84, t84;\n\t"
+        "addc.u32 t87, 0, 0;\n\t"
+        "or.b32 t86, t86, 1;\n\t"
+        "sub.cc.u32 t89, t86, %14;\n\t"
+        "subc.cc.u32 t91, t87, 0;\n\t"
+        "subc.u32 t88, 0, 0;\n\t"
+        "xor.b32 t93, t89, t86;\n\t"
+        "and.b32 t93, t93, t88;\n\t"
+        "xor.b32 t92, t89, t93;\n\t"
+        "add.u32 t90, t88, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t90;\n\t"
+        "add.cc.u32 t94, t92, t92;\n\t"
+        "addc.u32 t95, 0, 0;\n\t"
+        "or.b32 t94, t94, 1;\n\t"
+        "sub.cc.u32 t97, t94, %14;\n\t"
+        "subc.cc.u32 t99, t95, 0;\n\t"
+        "subc.u32 t96, 0, 0;\n\t"
+        "xor.b32 t101, t97, t94;\n\t"
+        "and.b32 t101, t101, t96;\n\t"
+        "xor.b32 t100, t97, t101;\n\t"
+        "add.u32 t98, t96, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t98;\n\t"
+        "add.cc.u32 t102, t100, t100;\n\t"
+        "addc.u32 t103, 0, 0;\n\t"
+        "or.b32 t102, t102, 1;\n\t"
+        "sub.cc.u32 t105, t102, %14;\n\t"
+        "subc.cc.u32 t107, t103, 0;\n\t"
+        "subc.u32 t104, 0, 0;\n\t"
+        "xor.b32 t109, t105, t102;\n\t"
+        "and.b32 t109, t109, t104;\n\t"
+        "xor.b32 t108, t105, t109;\n\t"
+        "add.u32 t106, t104, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t106;\n\t"
+        "add.cc.u32 t110, t108, t108;\n\t"
+        "addc.u32 t111, 0, 0;\n\t"
+        "or.b32 t110, t110, 1;\n\t"
+        "sub.cc.u32 t113, t110, %14;\n\t"
+        "subc.cc.u32 t115, t111, 0;\n\t"
+        "subc.u32 t112, 0, 0;\n\t"
+        "xor.b32 t117, t113, t110;\n\t"
+        "and.b32 t117, t117, t112;\n\t"
+        "xor.b32 t116, t113, t117;\n\t"
+        "add.u32 t114, t112, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t114;\n\t"
+        "add.cc.u32 t118, t116, t116;\n\t"
+        "addc.u32 t119, 0, 0;\n\t"
+        "or.b32 t118, t118, 1;\n\t"
+        "sub.cc.u32 t121, t118, %14;\n\t"
+        "subc.cc.u32 t123, t119, 0;\n\t"
+        "subc.u32 t120, 0, 0;\n\t"
+        "xor.b32 t125, t121, t118;\n\t"
+        "and.b32 t125, t125, t120;\n\t"
+        "xor.b32 t124, t121, t125;\n\t"
+        "add.u32 t122, t120, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t122;\n\t"
+        "add.cc.u32 t126, t124, t124;\n\t"
+        "addc.u32 t127, 0, 0;\n\t"
+        "or.b32 t126, t126, 1;\n\t"
+        "sub.cc.u32 t129, t126, %14;\n\t"
+        "subc.cc.u32 t131, t127, 0;\n\t"
+        "subc.u32 t128, 0, 0;\n\t"
+        "xor.b32 t133, t129, t126;\n\t"
+        "and.b32 t133, t133, t128;\n\t"
+        "xor.b32 t132, t129, t133;\n\t"
+        "add.u32 t130, t128, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t130;\n\t"
+        "add.cc.u32 t134, t132, t132;\n\t"
+        "addc.u32 t135, 0, 0;\n\t"
+        "or.b32 t134, t134, 1;\n\t"
+        "sub.cc.u32 t137, t134, %14;\n\t"
+        "subc.cc.u32 t139, t135, 0;\n\t"
+        "subc.u32 t136, 0, 0;\n\t"
+        "xor.b32 t141, t137, t134;\n\t"
+        "and.b32 t141, t141, t136;\n\t"
+        "xor.b32 t140, t137, t141;\n\t"
+        "add.u32 t138, t136, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t138;\n\t"
+        "add.cc.u32 t142, t140, t140;\n\t"
+        "addc.u32 t143, 0, 0;\n\t"
+        "or.b32 t142, t142, 1;\n\t"
+        "sub.cc.u32 t145, t142, %14;\n\t"
+        "subc.cc.u32 t147, t143, 0;\n\t"
+        "subc.u32 t144, 0, 0;\n\t"
+        "xor.b32 t149, t145, t142;\n\t"
+        "and.b32 t149, t149, t144;\n\t"
+        "xor.b32 t148, t145, t149;\n\t"
+        "add.u32 t146, t144, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t146;\n\t"
+        "add.cc.u32 t150, t148, t148;\n\t"
+        "addc.u32 t151, 0, 0;\n\t"
+        "or.b32 t150, t150, 1;\n\t"
+        "sub.cc.u32 t153, t150, %14;\n\t"
+        "subc.cc.u32 t155, t151, 0;\n\t"
+        "subc.u32 t152, 0, 0;\n\t"
+        "xor.b32 t157, t153, t150;\n\t"
+        "and.b32 t157, t157, t152;\n\t"
+        "xor.b32 t156, t153, t157;\n\t"
+        "add.u32 t154, t152, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t154;\n\t"
+        "add.cc.u32 t158, t156, t156;\n\t"
+        "addc.u32 t159, 0, 0;\n\t"
+        "or.b32 t158, t158, 1;\n\t"
+        "sub.cc.u32 t161, t158, %14;\n\t"
+        "subc.cc.u32 t163, t159, 0;\n\t"
+        "subc.u32 t160, 0, 0;\n\t"
+        "xor.b32 t165, t161, t158;\n\t"
+        "and.b32 t165, t165, t160;\n\t"
+        "xor.b32 t164, t161, t165;\n\t"
+        "add.u32 t162, t160, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t162;\n\t"
+        "add.cc.u32 t166, t164, t164;\n\t"
+        "addc.u32 t167, 0, 0;\n\t"
+        "or.b32 t166, t166, 1;\n\t"
+        "sub.cc.u32 t169, t166, %14;\n\t"
+        "subc.cc.u32 t171, t167, 0;\n\t"
+        "subc.u32 t168, 0, 0;\n\t"
+        "xor.b32 t173, t169, t166;\n\t"
+        "and.b32 t173, t173, t168;\n\t"
+        "xor.b32 t172, t169, t173;\n\t"
+        "add.u32 t170, t168, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t170;\n\t"
+        "add.cc.u32 t174, t172, t172;\n\t"
+        "addc.u32 t175, 0, 0;\n\t"
+        "or.b32 t174, t174, 1;\n\t"
+        "sub.cc.u32 t177, t174, %14;\n\t"
+        "subc.cc.u32 t179, t175, 0;\n\t"
+        "subc.u32 t176, 0, 0;\n\t"
+        "xor.b32 t181, t177, t174;\n\t"
+        "and.b32 t181, t181, t176;\n\t"
+        "xor.b32 t180, t177, t181;\n\t"
+        "add.u32 t178, t176, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t178;\n\t"
+        "add.cc.u32 t182, t180, t180;\n\t"
+        "addc.u32 t183, 0, 0;\n\t"
+        "or.b32 t182, t182, 1;\n\t"
+        "sub.cc.u32 t185, t182, %14;\n\t"
+        "subc.cc.u32 t187, t183, 0;\n\t"
+        "subc.u32 t184, 0, 0;\n\t"
+        "xor.b32 t189, t185, t182;\n\t"
+        "and.b32 t189, t189, t184;\n\t"
+        "xor.b32 t188, t185, t189;\n\t"
+        "add.u32 t186, t184, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t186;\n\t"
+        "add.cc.u32 t190, t188, t188;\n\t"
+        "addc.u32 t191, 0, 0;\n\t"
+        "or.b32 t190, t190, 1;\n\t"
+        "sub.cc.u32 t193, t190, %14;\n\t"
+        "subc.cc.u32 t195, t191, 0;\n\t"
+        "subc.u32 t192, 0, 0;\n\t"
+        "xor.b32 t197, t193, t190;\n\t"
+        "and.b32 t197, t197, t192;\n\t"
+        "xor.b32 t196, t193, t197;\n\t"
+        "add.u32 t194, t192, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t194;\n\t"
+        "add.cc.u32 t198, t196, t196;\n\t"
+        "addc.u32 t199, 0, 0;\n\t"
+        "or.b32 t198, t198, 1;\n\t"
+        "sub.cc.u32 t201, t198, %14;\n\t"
+        "subc.cc.u32 t203, t199, 0;\n\t"
+        "subc.u32 t200, 0, 0;\n\t"
+        "xor.b32 t205, t201, t198;\n\t"
+        "and.b32 t205, t205, t200;\n\t"
+        "xor.b32 t204, t201, t205;\n\t"
+        "add.u32 t202, t200, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t202;\n\t"
+        "add.cc.u32 t206, t204, t204;\n\t"
+        "addc.u32 t207, 0, 0;\n\t"
+        "or.b32 t206, t206, 1;\n\t"
+        "sub.cc.u32 t209, t206, %14;\n\t"
+        "subc.cc.u32 t211, t207, 0;\n\t"
+        "subc.u32 t208, 0, 0;\n\t"
+        "xor.b32 t213, t209, t206;\n\t"
+        "and.b32 t213, t213, t208;\n\t"
+        "xor.b32 t212, t209, t213;\n\t"
+        "add.u32 t210, t208, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t210;\n\t"
+        "add.cc.u32 t214, t212, t212;\n\t"
+        "addc.u32 t215, 0, 0;\n\t"
+        "or.b32 t214, t214, 1;\n\t"
+        "sub.cc.u32 t217, t214, %14;\n\t"
+        "subc.cc.u32 t219, t215, 0;\n\t"
+        "subc.u32 t216, 0, 0;\n\t"
+        "xor.b32 t221, t217, t214;\n\t"
+        "and.b32 t221, t221, t216;\n\t"
+        "xor.b32 t220, t217, t221;\n\t"
+        "add.u32 t218, t216, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t218;\n\t"
+        "add.cc.u32 t222, t220, t220;\n\t"
+        "addc.u32 t223, 0, 0;\n\t"
+        "or.b32 t222, t222, 1;\n\t"
+        "sub.cc.u32 t225, t222, %14;\n\t"
+        "subc.cc.u32 t227, t223, 0;\n\t"
+        "subc.u32 t224, 0, 0;\n\t"
+        "xor.b32 t229, t225, t222;\n\t"
+        "and.b32 t229, t229, t224;\n\t"
+        "xor.b32 t228, t225, t229;\n\t"
+        "add.u32 t226, t224, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t226;\n\t"
+        "add.cc.u32 t230, t228, t228;\n\t"
+        "addc.u32 t231, 0, 0;\n\t"
+        "or.b32 t230, t230, 1;\n\t"
+        "sub.cc.u32 t233, t230, %14;\n\t"
+        "subc.cc.u32 t235, t231, 0;\n\t"
+        "subc.u32 t232, 0, 0;\n\t"
+        "xor.b32 t237, t233, t230;\n\t"
+        "and.b32 t237, t237, t232;\n\t"
+        "xor.b32 t236, t233, t237;\n\t"
+        "add.u32 t234, t232, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t234;\n\t"
+        "add.cc.u32 t238, t236, t236;\n\t"
+        "addc.u32 t239, 0, 0;\n\t"
+        "or.b32 t238, t238, 1;\n\t"
+        "sub.cc.u32 t241, t238, %14;\n\t"
+        "subc.cc.u32 t243, t239, 0;\n\t"
+        "subc.u32 t240, 0, 0;\n\t"
+        "xor.b32 t245, t241, t238;\n\t"
+        "and.b32 t245, t245, t240;\n\t"
+        "xor.b32 t244, t241, t245;\n\t"
+        "add.u32 t242, t240, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t242;\n\t"
+        "add.cc.u32 t246, t244, t244;\n\t"
+        "addc.u32 t247, 0, 0;\n\t"
+        "or.b32 t246, t246, 1;\n\t"
+        "sub.cc.u32 t249, t246, %14;\n\t"
+        "subc.cc.u32 t251, t247, 0;\n\t"
+        "subc.u32 t248, 0, 0;\n\t"
+        "xor.b32 t253, t249, t246;\n\t"
+        "and.b32 t253, t253, t248;\n\t"
+        "xor.b32 t252, t249, t253;\n\t"
+        "add.u32 t250, t248, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t250;\n\t"
+        "add.cc.u32 t254, t252, t252;\n\t"
+        "addc.u32 t255, 0, 0;\n\t"
+        "or.b32 t254, t254, 1;\n\t"
+        "sub.cc.u32 t257, t254, %14;\n\t"
+        "subc.cc.u32 t259, t255, 0;\n\t"
+        "subc.u32 t256, 0, 0;\n\t"
+        "xor.b32 t261, t257, t254;\n\t"
+        "and.b32 t261, t261, t256;\n\t"
+        "xor.b32 t260, t257, t261;\n\t"
+        "add.u32 t258, t256, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t258;\n\t"
+        "mov.b32 %0, %13;\n\t"
+        "mov.b32 %1, %14;\n\t"
+        "mov.b32 %2, %11;\n\t"
+        "mov.b32 %3, %12;\n\t"
+        "mov.b32 %4, %9;\n\t"
+        "mov.b32 %5, %10;\n\t"
+        "mov.b32 %6, t3;\n\t"
+        "mov.b32 %7, t5;\n\t"
+        "not.b32 %8, t2;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[262];
+    ptx_sub_cc(cf, x[0], x[4]);
+    ptx_subc_cc(cf, x[1], x[5]);
+    t[2] = ptx_subc(cf, 0u, 0u);
+    t[3] = ptx_mov(0u);
+    t[4] = ptx_not(x[5]);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_add_cc(cf, t[4], t[4]);
+    t[7] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_or(t[6], 1u);
+    t[9] = ptx_sub_cc(cf, t[6], x[5]);
+    ptx_subc_cc(cf, t[7], 0u);
+    t[8] = ptx_subc(cf, 0u, 0u);
+    t[13] = ptx_xor(t[9], t[6]);
+    t[13] = ptx_and(t[13], t[8]);
+    t[12] = ptx_xor(t[9], t[13]);
+    t[10] = ptx_add(t[8], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[10]);
+    t[14] = ptx_add_cc(cf, t[12], t[12]);
+    t[15] = ptx_addc(cf, 0u, 0u);
+    t[14] = ptx_or(t[14], 1u);
+    t[17] = ptx_sub_cc(cf, t[14], x[5]);
+    ptx_subc_cc(cf, t[15], 0u);
+    t[16] = ptx_subc(cf, 0u, 0u);
+    t[21] = ptx_xor(t[17], t[14]);
+    t[21] = ptx_and(t[21], t[16]);
+    t[20] = ptx_xor(t[17], t[21]);
+    t[18] = ptx_add(t[16], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[18]);
+    t[22] = ptx_add_cc(cf, t[20], t[20]);
+    t[23] = ptx_addc(cf, 0u, 0u);
+    t[22] = ptx_or(t[22], 1u);
+    t[25] = ptx_sub_cc(cf, t[22], x[5]);
+    ptx_subc_cc(cf, t[23], 0u);
+    t[24] = ptx_subc(cf, 0u, 0u);
+    t[29] = ptx_xor(t[25], t[22]);
+    t[29] = ptx_and(t[29], t[24]);
+    t[28] = ptx_xor(t[25], t[29]);
+    t[26] = ptx_add(t[24], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[26]);
+    t[30] = ptx_add_cc(cf, t[28], t[28]);
+    t[31] = ptx_addc(cf, 0u, 0u);
+    t[30] = ptx_or(t[30], 1u);
+    t[33] = ptx_sub_cc(cf, t[30], x[5]);
+    ptx_subc_cc(cf, t[31], 0u);
+    t[32] = ptx_subc(cf, 0u, 0u);
+    t[37] = ptx_xor(t[33], t[30]);
+    t[37] = ptx_and(t[37], t[32]);
+    t[36] = ptx_xor(t[33], t[37]);
+    t[34] = ptx_add(t[32], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[34]);
+    t[38] = ptx_add_cc(cf, t[36], t[36]);
+    t[39] = ptx_addc(cf, 0u, 0u);
+    t[38] = ptx_or(t[38], 1u);
+    t[41] = ptx_sub_cc(cf, t[38], x[5]);
+    ptx_subc_cc(cf, t[39], 0u);
+    t[40] = ptx_subc(cf, 0u, 0u);
+    t[45] = ptx_xor(t[41], t[38]);
+    t[45] = ptx_and(t[45], t[40]);
+    t[44] = ptx_xor(t[41], t[45]);
+    t[42] = ptx_add(t[40], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[42]);
+    t[46] = ptx_add_cc(cf, t[44], t[44]);
+    t[47] = ptx_addc(cf, 0u, 0u);
+    t[46] = ptx_or(t[46], 1u);
+    t[49] = ptx_sub_cc(cf, t[46], x[5]);
+    ptx_subc_cc(cf, t[47], 0u);
+    t[48] = ptx_subc(cf, 0u, 0u);
+    t[53] = ptx_xor(t[49], t[46]);
+    t[53] = ptx_and(t[53], t[48]);
+    t[52] = ptx_xor(t[49], t[53]);
+    t[50] = ptx_add(t[48], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[50]);
+    t[54] = ptx_add_cc(cf, t[52], t[52]);
+    t[55] = ptx_addc(cf, 0u, 0u);
+    t[54] = ptx_or(t[54], 1u);
+    t[57] = ptx_sub_cc(cf, t[54], x[5]);
+    ptx_subc_cc(cf, t[55], 0u);
+    t[56] = ptx_subc(cf, 0u, 0u);
+    t[61] = ptx_xor(t[57], t[54]);
+    t[61] = ptx_and(t[61], t[56]);
+    t[60] = ptx_xor(t[57], t[61]);
+    t[58] = ptx_add(t[56], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[58]);
+    t[62] = ptx_add_cc(cf, t[60], t[60]);
+    t[63] = ptx_addc(cf, 0u, 0u);
+    t[62] = ptx_or(t[62], 1u);
+    t[65] = ptx_sub_cc(cf, t[62], x[5]);
+    ptx_subc_cc(cf, t[63], 0u);
+    t[64] = ptx_subc(cf, 0u, 0u);
+    t[69] = ptx_xor(t[65], t[62]);
+    t[69] = ptx_and(t[69], t[64]);
+    t[68] = ptx_xor(t[65], t[69]);
+    t[66] = ptx_add(t[64], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[66]);
+    t[70] = ptx_add_cc(cf, t[68], t[68]);
+    t[71] = ptx_addc(cf, 0u, 0u);
+    t[70] = ptx_or(t[70], 1u);
+    t[73] = ptx_sub_cc(cf, t[70], x[5]);
+    ptx_subc_cc(cf, t[71], 0u);
+    t[72] = ptx_subc(cf, 0u, 0u);
+    t[77] = ptx_xor(t[73], t[70]);
+    t[77] = ptx_and(t[77], t[72]);
+    t[76] = ptx_xor(t[73], t[77]);
+    t[74] = ptx_add(t[72], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[74]);
+    t[78] = ptx_add_cc(cf, t[76], t[76]);
+    t[79] = ptx_addc(cf, 0u, 0u);
+    t[78] = ptx_or(t[78], 1u);
+    t[81] = ptx_sub_cc(cf, t[78], x[5]);
+    ptx_subc_cc(cf, t[79], 0u);
+    t[80] = ptx_subc(cf, 0u, 0u);
+    t[85] = ptx_xor(t[81], t[78]);
+    t[85] = ptx_and(t[85], t[80]);
+    t[84] = ptx_xor(t[81], t[85]);
+    t[82] = ptx_add(t[80], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[82]);
+    t[86] = ptx_add_cc(cf, t[84], t[84]);
+    t[87] = ptx_addc(cf, 0u, 0u);
+    t[86] = ptx_or(t[86], 1u);
+    t[89] = ptx_sub_cc(cf, t[86], x[5]);
+    ptx_subc_cc(cf, t[87], 0u);
+    t[88] = ptx_subc(cf, 0u, 0u);
+    t[93] = ptx_xor(t[89], t[86]);
+    t[93] = ptx_and(t[93], t[88]);
+    t[92] = ptx_xor(t[89], t[93]);
+    t[90] = ptx_add(t[88], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[90]);
+    t[94] = ptx_add_cc(cf, t[92], t[92]);
+    t[95] = ptx_addc(cf, 0u, 0u);
+    t[94] = ptx_or(t[94], 1u);
+    t[97] = ptx_sub_cc(cf, t[94], x[5]);
+    ptx_subc_cc(cf, t[95], 0u);
+    t[96] = ptx_subc(cf, 0u, 0u);
+    t[101] = ptx_xor(t[97], t[94]);
+    t[101] = ptx_and(t[101], t[96]);
+    t[100] = ptx_xor(t[97], t[101]);
+    t[98] = ptx_add(t[96], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[98]);
+    t[102] = ptx_add_cc(cf, t[100], t[100]);
+    t[103] = ptx_addc(cf, 0u, 0u);
+    t[102] = ptx_or(t[102], 1u);
+    t[105] = ptx_sub_cc(cf, t[102], x[5]);
+    ptx_subc_cc(cf, t[103], 0u);
+    t[104] = ptx_subc(cf, 0u, 0u);
+    t[109] = ptx_xor(t[105], t[102]);
+    t[109] = ptx_and(t[109], t[104]);
+    t[108] = ptx_xor(t[105], t[109]);
+    t[106] = ptx_add(t[104], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[106]);
+    t[110] = ptx_add_cc(cf, t[108], t[108]);
+    t[111] = ptx_addc(cf, 0u, 0u);
+    t[110] = ptx_or(t[110], 1u);
+    t[113] = ptx_sub_cc(cf, t[110], x[5]);
+    ptx_subc_cc(cf, t[111], 0u);
+    t[112] = ptx_subc(cf, 0u, 0u);
+    t[117] = ptx_xor(t[113], t[110]);
+    t[117] = ptx_and(t[117], t[112]);
+    t[116] = ptx_xor(t[113], t[117]);
+    t[114] = ptx_add(t[112], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[114]);
+    t[118] = ptx_add_cc(cf, t[116], t[116]);
+    t[119] = ptx_addc(cf, 0u, 0u);
+    t[118] = ptx_or(t[118], 1u);
+    t[121] = ptx_sub_cc(cf, t[118], x[5]);
+    ptx_subc_cc(cf, t[119], 0u);
+    t[120] = ptx_subc(cf, 0u, 0u);
+    t[125] = ptx_xor(t[121], t[118]);
+    t[125] = ptx_and(t[125], t[120]);
+    t[124] = ptx_xor(t[121], t[125]);
+    t[122] = ptx_add(t[120], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[122]);
+    t[126] = ptx_add_cc(cf, t[124], t[124]);
+    t[127] = ptx_addc(cf, 0u, 0u);
+    t[126] = ptx_or(t[126], 1u);
+    t[129] = ptx_sub_cc(cf, t[126], x[5]);
+    ptx_subc_cc(cf, t[127], 0u);
+    t[128] = ptx_subc(cf, 0u, 0u);
+    t[133] = ptx_xor(t[129], t[126]);
+    t[133] = ptx_and(t[133], t[128]);
+    t[132] = ptx_xor(t[129], t[133]);
+    t[130] = ptx_add(t[128], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[130]);
+    t[134] = ptx_add_cc(cf, t[132], t[132]);
+    t[135] = ptx_addc(cf, 0u, 0u);
+    t[134] = ptx_or(t[134], 1u);
+    t[137] = ptx_sub_cc(cf, t[134], x[5]);
+    ptx_subc_cc(cf, t[135], 0u);
+    t[136] = ptx_subc(cf, 0u, 0u);
+    t[141] = ptx_xor(t[137], t[134]);
+    t[141] = ptx_and(t[141], t[136]);
+    t[140] = ptx_xor(t[137], t[141]);
+    t[138] = ptx_add(t[136], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[138]);
+    t[142] = ptx_add_cc(cf, t[140], t[140]);
+    t[143] = ptx_addc(cf, 0u, 0u);
+    t[142] = ptx_or(t[142], 1u);
+    t[145] = ptx_sub_cc(cf, t[142], x[5]);
+    ptx_subc_cc(cf, t[143], 0u);
+    t[144] = ptx_subc(cf, 0u, 0u);
+    t[149] = ptx_xor(t[145], t[142]);
+    t[149] = ptx_and(t[149], t[144]);
+    t[148] = ptx_xor(t[145], t[149]);
+    t[146] = ptx_add(t[144], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[146]);
+    t[150] = ptx_add_cc(cf, t[148], t[148]);
+    t[151] = ptx_addc(cf, 0u, 0u);
+    t[150] = ptx_or(t[150], 1u);
+    t[153] = ptx_sub_cc(cf, t[150], x[5]);
+    ptx_subc_cc(cf, t[151], 0u);
+    t[152] = ptx_subc(cf, 0u, 0u);
+    t[157] = ptx_xor(t[153], t[150]);
+    t[157] = ptx_and(t[157], t[152]);
+    t[156] = ptx_xor(t[153], t[157]);
+    t[154] = ptx_add(t[152], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[154]);
+    t[158] = ptx_add_cc(cf, t[156], t[156]);
+    t[159] = ptx_addc(cf, 0u, 0u);
+    t[158] = ptx_or(t[158], 1u);
+    t[161] = ptx_sub_cc(cf, t[158], x[5]);
+    ptx_subc_cc(cf, t[159], 0u);
+    t[160] = ptx_subc(cf, 0u, 0u);
+    t[165] = ptx_xor(t[161], t[158]);
+    t[165] = ptx_and(t[165], t[160]);
+    t[164] = ptx_xor(t[161], t[165]);
+    t[162] = ptx_add(t[160], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[162]);
+    t[166] = ptx_add_cc(cf, t[164], t[164]);
+    t[167] = ptx_addc(cf, 0u, 0u);
+    t[166] = ptx_or(t[166], 1u);
+    t[169] = ptx_sub_cc(cf, t[166], x[5]);
+    ptx_subc_cc(cf, t[167], 0u);
+    t[168] = ptx_subc(cf, 0u, 0u);
+    t[173] = ptx_xor(t[169], t[166]);
+    t[173] = ptx_and(t[173], t[168]);
+    t[172] = ptx_xor(t[169], t[173]);
+    t[170] = ptx_add(t[168], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[170]);
+    t[174] = ptx_add_cc(cf, t[172], t[172]);
+    t[175] = ptx_addc(cf, 0u, 0u);
+    t[174] = ptx_or(t[174], 1u);
+    t[177] = ptx_sub_cc(cf, t[174], x[5]);
+    ptx_subc_cc(cf, t[175], 0u);
+    t[176] = ptx_subc(cf, 0u, 0u);
+    t[181] = ptx_xor(t[177], t[174]);
+    t[181] = ptx_and(t[181], t[176]);
+    t[180] = ptx_xor(t[177], t[181]);
+    t[178] = ptx_add(t[176], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[178]);
+    t[182] = ptx_add_cc(cf, t[180], t[180]);
+    t[183] = ptx_addc(cf, 0u, 0u);
+    t[182] = ptx_or(t[182], 1u);
+    t[185] = ptx_sub_cc(cf, t[182], x[5]);
+    ptx_subc_cc(cf, t[183], 0u);
+    t[184] = ptx_subc(cf, 0u, 0u);
+    t[189] = ptx_xor(t[185], t[182]);
+    t[189] = ptx_and(t[189], t[184]);
+    t[188] = ptx_xor(t[185], t[189]);
+    t[186] = ptx_add(t[184], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[186]);
+    t[190] = ptx_add_cc(cf, t[188], t[188]);
+    t[191] = ptx_addc(cf, 0u, 0u);
+    t[190] = ptx_or(t[190], 1u);
+    t[193] = ptx_sub_cc(cf, t[190], x[5]);
+    ptx_subc_cc(cf, t[191], 0u);
+    t[192] = ptx_subc(cf, 0u, 0u);
+    t[197] = ptx_xor(t[193], t[190]);
+    t[197] = ptx_and(t[197], t[192]);
+    t[196] = ptx_xor(t[193], t[197]);
+    t[194] = ptx_add(t[192], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[194]);
+    t[198] = ptx_add_cc(cf, t[196], t[196]);
+    t[199] = ptx_addc(cf, 0u, 0u);
+    t[198] = ptx_or(t[198], 1u);
+    t[201] = ptx_sub_cc(cf, t[198], x[5]);
+    ptx_subc_cc(cf, t[199], 0u);
+    t[200] = ptx_subc(cf, 0u, 0u);
+    t[205] = ptx_xor(t[201], t[198]);
+    t[205] = ptx_and(t[205], t[200]);
+    t[204] = ptx_xor(t[201], t[205]);
+    t[202] = ptx_add(t[200], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[202]);
+    t[206] = ptx_add_cc(cf, t[204], t[204]);
+    t[207] = ptx_addc(cf, 0u, 0u);
+    t[206] = ptx_or(t[206], 1u);
+    t[209] = ptx_sub_cc(cf, t[206], x[5]);
+    ptx_subc_cc(cf, t[207], 0u);
+    t[208] = ptx_subc(cf, 0u, 0u);
+    t[213] = ptx_xor(t[209], t[206]);
+    t[213] = ptx_and(t[213], t[208]);
+    t[212] = ptx_xor(t[209], t[213]);
+    t[210] = ptx_add(t[208], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[210]);
+    t[214] = ptx_add_cc(cf, t[212], t[212]);
+    t[215] = ptx_addc(cf, 0u, 0u);
+    t[214] = ptx_or(t[214], 1u);
+    t[217] = ptx_sub_cc(cf, t[214], x[5]);
+    ptx_subc_cc(cf, t[215], 0u);
+    t[216] = ptx_subc(cf, 0u, 0u);
+    t[221] = ptx_xor(t[217], t[214]);
+    t[221] = ptx_and(t[221], t[216]);
+    t[220] = ptx_xor(t[217], t[221]);
+    t[218] = ptx_add(t[216], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[218]);
+    t[222] = ptx_add_cc(cf, t[220], t[220]);
+    t[223] = ptx_addc(cf, 0u, 0u);
+    t[222] = ptx_or(t[222], 1u);
+    t[225] = ptx_sub_cc(cf, t[222], x[5]);
+    ptx_subc_cc(cf, t[223], 0u);
+    t[224] = ptx_subc(cf, 0u, 0u);
+    t[229] = ptx_xor(t[225], t[222]);
+    t[229] = ptx_and(t[229], t[224]);
+    t[228] = ptx_xor(t[225], t[229]);
+    t[226] = ptx_add(t[224], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[226]);
+    t[230] = ptx_add_cc(cf, t[228], t[228]);
+    t[231] = ptx_addc(cf, 0u, 0u);
+    t[230] = ptx_or(t[230], 1u);
+    t[233] = ptx_sub_cc(cf, t[230], x[5]);
+    ptx_subc_cc(cf, t[231], 0u);
+    t[232] = ptx_subc(cf, 0u, 0u);
+    t[237] = ptx_xor(t[233], t[230]);
+    t[237] = ptx_and(t[237], t[232]);
+    t[236] = ptx_xor(t[233], t[237]);
+    t[234] = ptx_add(t[232], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[234]);
+    t[238] = ptx_add_cc(cf, t[236], t[236]);
+    t[239] = ptx_addc(cf, 0u, 0u);
+    t[238] = ptx_or(t[238], 1u);
+    t[241] = ptx_sub_cc(cf, t[238], x[5]);
+    ptx_subc_cc(cf, t[239], 0u);
+    t[240] = ptx_subc(cf, 0u, 0u);
+    t[245] = ptx_xor(t[241], t[238]);
+    t[245] = ptx_and(t[245], t[240]);
+    t[244] = ptx_xor(t[241], t[245]);
+    t[242] = ptx_add(t[240], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[242]);
+    t[246] = ptx_add_cc(cf, t[244], t[244]);
+    t[247] = ptx_addc(cf, 0u, 0u);
+    t[246] = ptx_or(t[246], 1u);
+    t[249] = ptx_sub_cc(cf, t[246], x[5]);
+    ptx_subc_cc(cf, t[247], 0u);
+    t[248] = ptx_subc(cf, 0u, 0u);
+    t[253] = ptx_xor(t[249], t[246]);
+    t[253] = ptx_and(t[253], t[248]);
+    t[252] = ptx_xor(t[249], t[253]);
+    t[250] = ptx_add(t[248], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[250]);
+    t[254] = ptx_add_cc(cf, t[252], t[252]);
+    t[255] = ptx_addc(cf, 0u, 0u);
+    t[254] = ptx_or(t[254], 1u);
+    t[257] = ptx_sub_cc(cf, t[254], x[5]);
+    ptx_subc_cc(cf, t[255], 0u);
+    t[256] = ptx_subc(cf, 0u, 0u);
+    t[261] = ptx_xor(t[257], t[254]);
+    t[261] = ptx_and(t[261], t[256]);
+    ptx_xor(t[257], t[261]);
+    t[258] = ptx_add(t[256], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[258]);
+    y[0] = ptx_mov(x[4]);
+    y[1] = ptx_mov(x[5]);
+    y[2] = ptx_mov(x[2]);
+    y[3] = ptx_mov(x[3]);
+    y[4] = ptx_mov(x[0]);
+    y[5] = ptx_mov(x[1]);
+    y[6] = ptx_mov(t[3]);
+    y[7] = ptx_mov(t[5]);
+    y[8] = ptx_not(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_step_2: a step that the loops below call; 50 instructions.
+struct sqrt_division_step_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<38>;\n\t"
+        "xor.b32 t0, %4, %7;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %4, t4;\n\t"
+        "mul.lo.u32 t6, %8, t5;\n\t"
+        "mul.hi.u32 t7, %8, t5;\n\t"
+        "add.cc.u32 t6, t6, %3;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %7;\n\t"
+        "sub.u32 t9, %3, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %7, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %7;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %6, t2;\n\t"
+        "mul.hi.u32 t16, %6, t2;\n\t"
+        "mul.lo.u32 t17, %7, t2;\n\t"
+        "mul.hi.u32 t18, %7, t2;\n\t"
+        "mov.b32 t19, t15;\n\t"
+        "add.cc.u32 t20, t16, t17;\n\t"
+        "addc.u32 t21, 0, t18;\n\t"
+        "sub.cc.u32 t22, %5, t19;\n\t"
+        "subc.cc.u32 t23, %3, t20;\n\t"
+        "subc.cc.u32 t24, %4, t21;\n\t"
+        "subc.u32 t25, 0, 0;\n\t"
+        "and.b32 t26, %6, t25;\n\t"
+        "and.b32 t27, %7, t25;\n\t"
+        "add.u32 t2, t2, t25;\n\t"
+        "add.cc.u32 t28, t22, t26;\n\t"
+        "addc.cc.u32 t29, t23, t27;\n\t"
+        "addc.cc.u32 t30, t24, 0;\n\t"
+        "addc.u32 t31, t25, 0;\n\t"
+        "and.b32 t32, %6, t31;\n\t"
+        "and.b32 t33, %7, t31;\n\t"
+        "add.u32 t2, t2, t31;\n\t"
+        "add.cc.u32 t34, t28, t32;\n\t"
+        "addc.cc.u32 t35, t29, t33;\n\t"
+        "addc.cc.u32 t36, t30, 0;\n\t"
+        "addc.u32 t37, t31, 0;\n\t"
+        "mov.b32 %0, t34;\n\t"
+        "mov.b32 %1, t35;\n\t"
+        "mov.b32 %2, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[38];
+    t[0] = ptx_xor(x[1], x[4]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[1], t[4]);
+    t[6] = ptx_mul_lo(x[5], t[5]);
+    t[7] = ptx_mul_hi(x[5], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[0]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[4]);
+    t[9] = ptx_sub(x[0], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[4], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[4]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[3], t[2]);
+    t[16] = ptx_mul_hi(x[3], t[2]);
+    t[17] = ptx_mul_lo(x[4], t[2]);
+    t[18] = ptx_mul_hi(x[4], t[2]);
+    t[19] = ptx_mov(t[15]);
+    t[20] = ptx_add_cc(cf, t[16], t[17]);
+    t[21] = ptx_addc(cf, 0u, t[18]);
+    t[22] = ptx_sub_cc(cf, x[2], t[19]);
+    t[23] = ptx_subc_cc(cf, x[0], t[20]);
+    t[24] = ptx_subc_cc(cf, x[1], t[21]);
+    t[25] = ptx_subc(cf, 0u, 0u);
+    t[26] = ptx_and(x[3], t[25]);
+    t[27] = ptx_and(x[4], t[25]);
+    t[2] = ptx_add(t[2], t[25]);
+    t[28] = ptx_add_cc(cf, t[22], t[26]);
+    t[29] = ptx_addc_cc(cf, t[23], t[27]);
+    t[30] = ptx_addc_cc(cf, t[24], 0u);
+    t[31] = ptx_addc(cf, t[25], 0u);
+    t[32] = ptx_and(x[3], t[31]);
+    t[33] = ptx_and(x[4], t[31]);
+    t[2] = ptx_add(t[2], t[31]);
+    t[34] = ptx_add_cc(cf, t[28], t[32]);
+    t[35] = ptx_addc_cc(cf, t[29], t[33]);
+    ptx_addc_cc(cf, t[30], 0u);
+    ptx_addc(cf, t[31], 0u);
+    y[0] = ptx_mov(t[34]);
+    y[1] = ptx_mov(t[35]);
+    y[2] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_2: a step that the loops below call; 17 instructions.
+struct sqrt_division_finish_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 5;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<9>;\n\t"
+        "not.b32 t0, %10;\n\t"
+        "shr.b32 t1, %7, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t5, t2;\n\t"
+        "xor.b32 t3, %5, %6;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %5;\n\t"
+        "and.b32 t4, %6, t5;\n\t"
+        "and.b32 t6, %7, 31;\n\t"
+        "shf.r.clamp.b32 t7, t3, t4, t6;\n\t"
+        "shr.b32 t8, t4, t6;\n\t"
+        "and.b32 %0, %8, t0;\n\t"
+        "and.b32 %1, %9, t0;\n\t"
+        "and.b32 %2, t7, t0;\n\t"
+        "and.b32 %3, t8, t0;\n\t"
+        "and.b32 %4, %10, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[9];
+    t[0] = ptx_not(x[5]);
+    t[1] = ptx_shr(x[2], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[5] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_and(x[1], t[5]);
+    t[6] = ptx_and(x[2], 31u);
+    t[7] = ptx_shf_r_clamp(t[3], t[4], t[6]);
+    t[8] = ptx_shr(t[4], t[6]);
+    y[0] = ptx_and(x[3], t[0]);
+    y[1] = ptx_and(x[4], t[0]);
+    y[2] = ptx_and(t[7], t[0]);
+    y[3] = ptx_and(t[8], t[0]);
+    y[4] = ptx_and(x[5], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_2: a step that the loops below call; 16 instructions.
+struct sqrt_newton_update_2 {
+  static constexpr unsigned in_words = 5;
+  static constexpr unsigned out_words = 2;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<12>;\n\t"
+        "add.cc.u32 t0, %2, %4;\n\t"
+        "addc.cc.u32 t1, %3, %5;\n\t"
+        "addc.u32 t2, 0, 0;\n\t"
+        "shf.r.clamp.b32 t3, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t4, t1, t2, 1;\n\t"
+        "sub.cc.u32 t5, t3, %2;\n\t"
+        "subc.cc.u32 t6, t4, %3;\n\t"
+        "subc.u32 t7, 0, 0;\n\t"
+        "sub.u32 t8, %6, 1;\n\t"
+        "and.b32 t9, t7, t8;\n\t"
+        "xor.b32 t10, %2, t3;\n\t"
+        "and.b32 t10, t10, t9;\n\t"
+        "xor.b32 %0, %2, t10;\n\t"
+        "xor.b32 t11, %3, t4;\n\t"
+        "and.b32 t11, t11, t9;\n\t"
+        "xor.b32 %1, %3, t11;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[12];
+    t[0] = ptx_add_cc(cf, x[0], x[2]);
+    t[1] = ptx_addc_cc(cf, x[1], x[3]);
+    t[2] = ptx_addc(cf, 0u, 0u);
+    t[3] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[4] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    ptx_sub_cc(cf, t[3], x[0]);
+    ptx_subc_cc(cf, t[4], x[1]);
+    t[7] = ptx_subc(cf, 0u, 0u);
+    t[8] = ptx_sub(x[4], 1u);
+    t[9] = ptx_and(t[7], t[8]);
+    t[10] = ptx_xor(x[0], t[3]);
+    t[10] = ptx_and(t[10], t[9]);
+    y[0] = ptx_xor(x[0], t[10]);
+    t[11] = ptx_xor(x[1], t[4]);
+    t[11] = ptx_and(t[11], t[9]);
+    y[1] = ptx_xor(x[1], t[11]);
+  }
+#endif
+};
+
+// sqrt_newton_check_2: a step that the loops below call; 49 instructions.
+struct sqrt_newton_check_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<25>;\n\t"
+        "mul.lo.u32 t4, %4, %3;\n\t"
+        "mul.hi.u32 t5, %4, %3;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t4;\n\t"
+        "mov.b32 t2, t5;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.u32 t3, 0, 0;\n\t"
+        "mul.lo.u32 t0, %3, %3;\n\t"
+        "mad.hi.cc.u32 t1, %3, %3, t1;\n\t"
+        "madc.lo.cc.u32 t2, %4, %4, t2;\n\t"
+        "madc.hi.u32 t3, %4, %4, t3;\n\t"
+        "sub.cc.u32 t6, t0, %5;\n\t"
+        "subc.cc.u32 t7, t1, %6;\n\t"
+        "subc.cc.u32 t8, t2, %7;\n\t"
+        "subc.cc.u32 t9, t3, %8;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "shl.b32 t11, %3, 1;\n\t"
+        "shf.l.clamp.b32 t12, %3, %4, 1;\n\t"
+        "shr.b32 t13, %4, 31;\n\t"
+        "sub.cc.u32 t11, t11, 1;\n\t"
+        "subc.cc.u32 t12, t12, 0;\n\t"
+        "subc.u32 t13, t13, 0;\n\t"
+        "mov.b32 t14, 0;\n\t"
+        "mov.b32 t15, 0;\n\t"
+        "or.b32 t14, t14, t6;\n\t"
+        "xor.b32 t16, t6, t11;\n\t"
+        "or.b32 t15, t15, t16;\n\t"
+        "or.b32 t14, t14, t7;\n\t"
+        "xor.b32 t17, t7, t12;\n\t"
+        "or.b32 t15, t15, t17;\n\t"
+        "or.b32 t14, t14, t8;\n\t"
+        "xor.b32 t18, t8, t13;\n\t"
+        "or.b32 t15, t15, t18;\n\t"
+        "or.b32 t14, t14, t9;\n\t"
+        "xor.b32 t19, t9, 0;\n\t"
+        "or.b32 t15, t15, t19;\n\t"
+        "sub.cc.u32 t23, 0, t14;\n\t"
+        "subc.u32 t20, 0, 0;\n\t"
+        "not.b32 t21, t20;\n\t"
+        "not.b32 t10, t10;\n\t"
+        "and.b32 t20, t20, t10;\n\t"
+        "add.cc.u32 %0, %3, t20;\n\t"
+        "addc.u32 %1, %4, t20;\n\t"
+        "sub.cc.u32 t24, 0, t15;\n\t"
+        "subc.u32 t22, 0, 0;\n\t"
+        "add.u32 t22, t22, 1;\n\t"
+        "and.b32 %2, t21, 1;\n\t"
+        "or.b32 %2, %2, t22;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[25];
+    t[4] = ptx_mul_lo(x[1], x[0]);
+    t[5] = ptx_mul_hi(x[1], x[0]);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[4]);
+    t[2] = ptx_mov(t[5]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi(cf, x[1], x[1], t[3]);
+    t[6] = ptx_sub_cc(cf, t[0], x[2]);
+    t[7] = ptx_subc_cc(cf, t[1], x[3]);
+    t[8] = ptx_subc_cc(cf, t[2], x[4]);
+    t[9] = ptx_subc_cc(cf, t[3], x[5]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[11] = ptx_shl(x[0], 1u);
+    t[12] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[13] = ptx_shr(x[1], 31u);
+    t[11] = ptx_sub_cc(cf, t[11], 1u);
+    t[12] = ptx_subc_cc(cf, t[12], 0u);
+    t[13] = ptx_subc(cf, t[13], 0u);
+    t[14] = ptx_mov(0u);
+    t[15] = ptx_mov(0u);
+    t[14] = ptx_or(t[14], t[6]);
+    t[16] = ptx_xor(t[6], t[11]);
+    t[15] = ptx_or(t[15], t[16]);
+    t[14] = ptx_or(t[14], t[7]);
+    t[17] = ptx_xor(t[7], t[12]);
+    t[15] = ptx_or(t[15], t[17]);
+    t[14] = ptx_or(t[14], t[8]);
+    t[18] = ptx_xor(t[8], t[13]);
+    t[15] = ptx_or(t[15], t[18]);
+    t[14] = ptx_or(t[14], t[9]);
+    t[19] = ptx_xor(t[9], 0u);
+    t[15] = ptx_or(t[15], t[19]);
+    ptx_sub_cc(cf, 0u, t[14]);
+    t[20] = ptx_subc(cf, 0u, 0u);
+    t[21] = ptx_not(t[20]);
+    t[10] = ptx_not(t[10]);
+    t[20] = ptx_and(t[20], t[10]);
+    y[0] = ptx_add_cc(cf, x[0], t[20]);
+    y[1] = ptx_addc(cf, x[1], t[20]);
+    ptx_sub_cc(cf, 0u, t[15]);
+    t[22] = ptx_subc(cf, 0u, 0u);
+    t[22] = ptx_add(t[22], 1u);
+    y[2] = ptx_and(t[21], 1u);
+    y[2] = ptx_or(y[2], t[22]);
+  }
+#endif
+};
+
+// sqrt_division_normalize_3: a step that the loops below call; 403 instructions.
+struct sqrt_division_normalize_3 {
+  static constexpr unsigned in_words = 9;
+  static constexpr unsigned out_words = 12;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<263>;\n\t"
+        "sub.cc.u32 t0, %12, %18;\n\t"
+        "subc.cc.u32 t1, %13, %19;\n\t"
+        "subc.cc.u32 t2, %14, %20;\n\t"
+        "subc.u32 t3, 0, 0;\n\t"
+        "mov.b32 t4, 0;\n\t"
+        "not.b32 t5, %20;\n\t"
+        "mov.b32 t6, 0;\n\t"
+        "add.cc.u32 t7, t5, t5;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
+        "or.b32 t7, t7, 1;\n\t"
+        "sub.cc.u32 t10, t7, %20;\n\t"
+        "subc.cc.u32 t12, t8, 0;\n\t"
+        "subc.u32 t9, 0, 0;\n\t"
+        "xor.b32 t14, t10, t7;\n\t"
+        "and.b32 t14, t14, t9;\n\t"
+        "xor.b32 t13, t10, t14;\n\t"
+        "add.u32 t11, t9, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t11;\n\t"
+        "add.cc.u32 t15, t13, t13;\n\t"
+        "addc.u32 t16, 0, 0;\n\t"
+        "or.b32 t15, t15, 1;\n\t"
+        "sub.cc.u32 t18, t15, %20;\n\t"
+        "subc.cc.u32 t20, t16, 0;\n\t"
+        "subc.u32 t17, 0, 0;\n\t"
+        "xor.b32 t22, t18, t15;\n\t"
+        "and.b32 t22, t22, t17;\n\t"
+        "xor.b32 t21, t18, t22;\n\t"
+        "add.u32 t19, t17, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t19;\n\t"
+        "add.cc.u32 t23, t21, t21;\n\t"
+        "addc.u32 t24, 0, 0;\n\t"
+        "or.b32 t23, t23, 1;\n\t"
+        "sub.cc.u32 t26, t23, %20;\n\t"
+        "subc.cc.u32 t28, t24, 0;\n\t"
+        "subc.u32 t25, 0, 0;\n\t"
+        "xor.b32 t30, t26, t23;\n\t"
+        "and.b32 t30, t30, t25;\n\t"
+        "xor.b32 t29, t26, t30;\n\t"
+        "add.u32 t27, t25, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t27;\n\t"
+        "add.cc.u32 t31, t29, t29;\n\t"
+        "addc.u32 t32, 0, 0;\n\t"
+        "or.b32 t31, t31, 1;\n\t"
+        "sub.cc.u32 t34, t31, %20;\n\t"
+        "subc.cc.u32 t36, t32, 0;\n\t"
+        "subc.u32 t33, 0, 0;\n\t"
+        "xor.b32 t38, t34, t31;\n\t"
+        "and.b32 t38, t38, t33;\n\t"
+        "xor.b32 t37, t34, t38;\n\t"
+        "add.u32 t35, t33, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t35;\n\t"
+        "add.cc.u32 t39, t37, t37;\n\t"
+        "addc.u32 t40, 0, 0;\n\t"
+        "or.b32 t39, t39, 1;\n\t"
+        "sub.cc.u32 t42, t39, %20;\n\t"
+        "subc.cc.u32 t44, t40, 0;\n\t"
+        "subc.u32 t41, 0, 0;\n\t"
+        "xor.b32 t46, t42, t39;\n\t"
+        "and.b32 t46, t46, t41;\n\t"
+        "xor.b32 t45, t42, t46;\n\t"
+        "add.u32 t43, t41, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t43;\n\t"
+        "add.cc.u32 t47, t45, t45;\n\t"
+        "addc.u32 t48, 0, 0;\n\t"
+        "or.b32 t47, t47, 1;\n\t"
+        "sub.cc.u32 t50, t47, %20;\n\t"
+        "subc.cc.u32 t52, t48, 0;\n\t"
+        "subc.u32 t49, 0, 0;\n\t"
+        "xor.b32 t54, t50, t47;\n\t"
+        "and.b32 t54, t54, t49;\n\t"
+        "xor.b32 t53, t50, t54;\n\t"
+        "add.u32 t51, t49, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t51;\n\t"
+        "add.cc.u32 t55, t53, t53;\n\t"
+        "addc.u32 t56, 0, 0;\n\t"
+        "or.b32 t55, t55, 1;\n\t"
+        "sub.cc.u32 t58, t55, %20;\n\t"
+        "subc.cc.u32 t60, t56, 0;\n\t"
+        "subc.u32 t57, 0, 0;\n\t"
+        "xor.b32 t62, t58, t55;\n\t"
+        "and.b32 t62, t62, t57;\n\t"
+        "xor.b32 t61, t58, t62;\n\t"
+        "add.u32 t59, t57, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t59;\n\t"
+        "add.cc.u32 t63, t61, t61;\n\t"
+        "addc.u32 t64, 0, 0;\n\t"
+        "or.b32 t63, t63, 1;\n\t"
+        "sub.cc.u32 t66, t63, %20;\n\t"
+        "subc.cc.u32 t68, t64, 0;\n\t"
+        "subc.u32 t65, 0, 0;\n\t"
+        "xor.b32 t70, t66, t63;\n\t"
+        "and.b32 t70, t70, t65;\n\t"
+        "xor.b32 t69, t66, t70;\n\t"
+        "add.u32 t67, t65, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t67;\n\t"
+        "add.cc.u32 t71, t69, t69;\n\t"
+        "addc.u32 t72, 0, 0;\n\t"
+        "or.b32 t71, t71, 1;\n\t"
+        "sub.cc.u32 t74, t71, %20;\n\t"
+        "subc.cc.u32 t76, t72, 0;\n\t"
+        "subc.u32 t73, 0, 0;\n\t"
+        "xor.b32 t78, t74, t71;\n\t"
+        "and.b32 t78, t78, t73;\n\t"
+        "xor.b32 t77, t74, t78;\n\t"
+        "add.u32 t75, t73, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t75;\n\t"
+        "add.cc.u32 t79, t77, t77;\n\t"
+        "addc.u32 t80, 0, 0;\n\t"
+        "or.b32 t79, t79, 1;\n\t"
+        "sub.cc.u32 t82, t79, %20;\n\t"
+        "subc.cc.u32 t84, t80, 0;\n\t"
+        "subc.u32 t81, 0, 0;\n\t"
+        "xor.b32 t86, t82, t79;\n\t"
+        "and.b32 t86, t86, t81;\n\t"
+        "xor.b32 t85, t82, t86;\n\t"
+        "add.u32 t83, t81, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t83;\n\t"
+        "add.cc.u32 t87, t85, t85;\n\t"
+        "addc.u32 t88, 0, 0;\n\t"
+        "or.b32 t87, t87, 1;\n\t"
+        "sub.cc.u32 t90, t87, %20;\n\t"
+        "subc.cc.u32 t92, t88, 0;\n\t"
+        "subc.u32 t89, 0, 0;\n\t"
+        "xor.b32 t94, t90, t87;\n\t"
+        "and.b32 t94, t94, t89;\n\t"
+        "xor.b32 t93, t90, t94;\n\t"
+        "add.u32 t91, t89, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t91;\n\t"
+        "add.cc.u32 t95, t93, t93;\n\t"
+        "addc.u32 t96, 0, 0;\n\t"
+        "or.b32 t95, t95, 1;\n\t"
+        "sub.cc.u32 t98, t95, %20;\n\t"
+        "subc.cc.u32 t100, t96, 0;\n\t"
+        "subc.u32 t97, 0, 0;\n\t"
+        "xor.b32 t102, t98, t95;\n\t"
+        "and.b32 t102, t102, t97;\n\t"
+        "xor.b32 t101, t98, t102;\n\t"
+        "add.u32 t99, t97, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t99;\n\t"
+        "add.cc.u32 t103, t101, t101;\n\t"
+        "addc.u32 t104, 0, 0;\n\t"
+        "or.b32 t103, t103, 1;\n\t"
+        "sub.cc.u32 t106, t103, %20;\n\t"
+        "subc.cc.u32 t108, t104, 0;\n\t"
+        "subc.u32 t105, 0, 0;\n\t"
+        "xor.b32 t110, t106, t103;\n\t"
+        "and.b32 t110, t110, t105;\n\t"
+        "xor.b32 t109, t106, t110;\n\t"
+        "add.u32 t107, t105, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t107;\n\t"
+        "add.cc.u32 t111, t109, t109;\n\t"
+        "addc.u32 t112, 0, 0;\n\t"
+        "or.b32 t111, t111, 1;\n\t"
+        "sub.cc.u32 t114, t111, %20;\n\t"
+        "subc.cc.u32 t116, t112, 0;\n\t"
+        "subc.u32 t113, 0, 0;\n\t"
+        "xor.b32 t118, t114, t111;\n\t"
+        "and.b32 t118, t118, t113;\n\t"
+        "xor.b32 t117, t114, t118;\n\t"
+        "add.u32 t115, t113, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t115;\n\t"
+        "add.cc.u32 t119, t117, t117;\n\t"
+        "addc.u32 t120, 0, 0;\n\t"
+        "or.b32 t119, t119, 1;\n\t"
+        "sub.cc.u32 t122, t119, %20;\n\t"
+        "subc.cc.u32 t124, t120, 0;\n\t"
+        "subc.u32 t121, 0, 0;\n\t"
+        "xor.b32 t126, t122, t119;\n\t"
+        "and.b32 t126, t126, t121;\n\t"
+        "xor.b32 t125, t122, t126;\n\t"
+        "add.u32 t123, t121, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t123;\n\t"
+        "add.cc.u32 t127, t125, t125;\n\t"
+        "addc.u32 t128, 0, 0;\n\t"
+        "or.b32 t127, t127, 1;\n\t"
+        "sub.cc.u32 t130, t127, %20;\n\t"
+        "subc.cc.u32 t132, t128, 0;\n\t"
+        "subc.u32 t129, 0, 0;\n\t"
+        "xor.b32 t134, t130, t127;\n\t"
+        "and.b32 t134, t134, t129;\n\t"
+        "xor.b32 t133, t130, t134;\n\t"
+        "add.u32 t131, t129, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t131;\n\t"
+        "add.cc.u32 t135, t133, t133;\n\t"
+        "addc.u32 t136, 0, 0;\n\t"
+        "or.b32 t135, t135, 1;\n\t"
+        "sub.cc.u32 t138, t135, %20;\n\t"
+        "subc.cc.u32 t140, t136, 0;\n\t"
+        "subc.u32 t137, 0, 0;\n\t"
+        "xor.b32 t142, t138, t135;\n\t"
+        "and.b32 t142, t142, t137;\n\t"
+        "xor.b32 t141, t138, t142;\n\t"
+        "add.u32 t139, t137, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t139;\n\t"
+        "add.cc.u32 t143, t141, t141;\n\t"
+        "addc.u32 t144, 0, 0;\n\t"
+        "or.b32 t143, t143, 1;\n\t"
+        "sub.cc.u32 t146, t143, %20;\n\t"
+        "subc.cc.u32 t148, t144, 0;\n\t"
+        "subc.u32 t145, 0, 0;\n\t"
+        "xor.b32 t150, t146, t143;\n\t"
+        "and.b32 t150, t150, t145;\n\t"
+        "xor.b32 t149, t146, t150;\n\t"
+        "add.u32 t147, t145, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t147;\n\t"
+        "add.cc.u32 t151, t149, t149;\n\t"
+        "addc.u32 t152, 0, 0;\n\t"
+        "or.b32 t151, t151, 1;\n\t"
+        "sub.cc.u32 t154, t151, %20;\n\t"
+        "subc.cc.u32 t156, t152, 0;\n\t"
+        "subc.u32 t153, 0, 0;\n\t"
+        "xor.b32 t158, t154, t151;\n\t"
+        "and.b32 t158, t158, t153;\n\t"
+        "xor.b32 t157, t154, t158;\n\t"
+        "add.u32 t155, t153, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t155;\n\t"
+        "add.cc.u32 t159, t157, t157;\n\t"
+        "addc.u32 t160, 0, 0;\n\t"
+        "or.b32 t159, t159, 1;\n\t"
+        "sub.cc.u32 t162, t159, %20;\n\t"
+        "subc.cc.u32 t164, t160, 0;\n\t"
+        "subc.u32 t161, 0, 0;\n\t"
+        "xor.b32 t166, t162, t159;\n\t"
+        "and.b32 t166, t166, t161;\n\t"
+        "xor.b32 t165, t162, t166;\n\t"
+        "add.u32 t163, t161, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t163;\n\t"
+        "add.cc.u32 t167, t165, t165;\n\t"
+        "addc.u32 t168, 0, 0;\n\t"
+        "or.b32 t167, t167, 1;\n\t"
+        "sub.cc.u32 t170, t167, %20;\n\t"
+        "subc.cc.u32 t172, t168, 0;\n\t"
+        "subc.u32 t169, 0, 0;\n\t"
+        "xor.b32 t174, t170, t167;\n\t"
+        "and.b32 t174, t174, t169;\n\t"
+        "xor.b32 t173, t170, t174;\n\t"
+        "add.u32 t171, t169, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t171;\n\t"
+        "add.cc.u32 t175, t173, t173;\n\t"
+        "addc.u32 t176, 0, 0;\n\t"
+        "or.b32 t175, t175, 1;\n\t"
+        "sub.cc.u32 t178, t175, %20;\n\t"
+        "subc.cc.u32 t180, t176, 0;\n\t"
+        "subc.u32 t177, 0, 0;\n\t"
+        "xor.b32 t182, t178, t175;\n\t"
+        "and.b32 t182, t182, t177;\n\t"
+        "xor.b32 t181, t178, t182;\n\t"
+        "add.u32 t179, t177, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t179;\n\t"
+        "add.cc.u32 t183, t181, t181;\n\t"
+        "addc.u32 t184, 0, 0;\n\t"
+        "or.b32 t183, t183, 1;\n\t"
+        "sub.cc.u32 t186, t183, %20;\n\t"
+        "subc.cc.u32 t188, t184, 0;\n\t"
+        "subc.u32 t185, 0, 0;\n\t"
+        "xor.b32 t190, t186, t183;\n\t"
+        "and.b32 t190, t190, t185;\n\t"
+        "xor.b32 t189, t186, t190;\n\t"
+        "add.u32 t187, t185, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t187;\n\t"
+        "add.cc.u32 t191, t189, t189;\n\t"
+        "addc.u32 t192, 0, 0;\n\t"
+        "or.b32 t191, t191, 1;\n\t"
+        "sub.cc.u32 t194, t191, %20;\n\t"
+        "subc.cc.u32 t196, t192, 0;\n\t"
+        "subc.u32 t193, 0, 0;\n\t"
+        "xor.b32 t198, t194, t191;\n\t"
+        "and.b32 t198, t198, t193;\n\t"
+        "xor.b32 t197, t194, t198;\n\t"
+        "add.u32 t195, t193, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t195;\n\t"
+        "add.cc.u32 t199, t197, t197;\n\t"
+        "addc.u32 t200, 0, 0;\n\t"
+        "or.b32 t199, t199, 1;\n\t"
+        "sub.cc.u32 t202, t199, %20;\n\t"
+        "subc.cc.u32 t204, t200, 0;\n\t"
+        "subc.u32 t201, 0, 0;\n\t"
+        "xor.b32 t206, t202, t199;\n\t"
+        "and.b32 t206, t206, t201;\n\t"
+        "xor.b32 t205, t202, t206;\n\t"
+        "add.u32 t203, t201, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t203;\n\t"
+        "add.cc.u32 t207, t205, t205;\n\t"
+        "addc.u32 t208, 0, 0;\n\t"
+        "or.b32 t207, t207, 1;\n\t"
+        "sub.cc.u32 t210, t207, %20;\n\t"
+        "subc.cc.u32 t212, t208, 0;\n\t"
+        "subc.u32 t209, 0, 0;\n\t"
+        "xor.b32 t214, t210, t207;\n\t"
+        "and.b32 t214, t214, t209;\n\t"
+        "xor.b32 t213, t210, t214;\n\t"
+        "add.u32 t211, t209, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t211;\n\t"
+        "add.cc.u32 t215, t213, t213;\n\t"
+        "addc.u32 t216, 0, 0;\n\t"
+        "or.b32 t215, t215, 1;\n\t"
+        "sub.cc.u32 t218, t215, %20;\n\t"
+        "subc.cc.u32 t220, t216, 0;\n\t"
+        "subc.u32 t217, 0, 0;\n\t"
+        "xor.b32 t222, t218, t215;\n\t"
+        "and.b32 t222, t222, t217;\n\t"
+        "xor.b32 t221, t218, t222;\n\t"
+        "add.u32 t219, t217, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t219;\n\t"
+        "add.cc.u32 t223, t221, t221;\n\t"
+        "addc.u32 t224, 0, 0;\n\t"
+        "or.b32 t223, t223, 1;\n\t"
+        "sub.cc.u32 t226, t223, %20;\n\t"
+        "subc.cc.u32 t228, t224, 0;\n\t"
+        "subc.u32 t225, 0, 0;\n\t"
+        "xor.b32 t230, t226, t223;\n\t"
+        "and.b32 t230, t230, t225;\n\t"
+        "xor.b32 t229, t226, t230;\n\t"
+        "add.u32 t227, t225, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t227;\n\t"
+        "add.cc.u32 t231, t229, t229;\n\t"
+        "addc.u32 t232, 0, 0;\n\t"
+        "or.b32 t231, t231, 1;\n\t"
+        "sub.cc.u32 t234, t231, %20;\n\t"
+        "subc.cc.u32 t236, t232, 0;\n\t"
+        "subc.u32 t233, 0, 0;\n\t"
+        "xor.b32 t238, t234, t231;\n\t"
+        "and.b32 t238, t238, t233;\n\t"
+        "xor.b32 t237, t234, t238;\n\t"
+        "add.u32 t235, t233, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t235;\n\t"
+        "add.cc.u32 t239, t237, t237;\n\t"
+        "addc.u32 t240, 0, 0;\n\t"
+        "or.b32 t239, t239, 1;\n\t"
+        "sub.cc.u32 t242, t239, %20;\n\t"
+        "subc.cc.u32 t244, t240, 0;\n\t"
+        "subc.u32 t241, 0, 0;\n\t"
+        "xor.b32 t246, t242, t239;\n\t"
+        "and.b32 t246, t246, t241;\n\t"
+        "xor.b32 t245, t242, t246;\n\t"
+        "add.u32 t243, t241, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t243;\n\t"
+        "add.cc.u32 t247, t245, t245;\n\t"
+        "addc.u32 t248, 0, 0;\n\t"
+        "or.b32 t247, t247, 1;\n\t"
+        "sub.cc.u32 t250, t247, %20;\n\t"
+        "subc.cc.u32 t252, t248, 0;\n\t"
+        "subc.u32 t249, 0, 0;\n\t"
+        "xor.b32 t254, t250, t247;\n\t"
+        "and.b32 t254, t254, t249;\n\t"
+        "xor.b32 t253, t250, t254;\n\t"
+        "add.u32 t251, t249, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t251;\n\t"
+        "add.cc.u32 t255, t253, t253;\n\t"
+        "addc.u32 t256, 0, 0;\n\t"
+        "or.b32 t255, t255, 1;\n\t"
+        "sub.cc.u32 t258, t255, %20;\n\t"
+        "subc.cc.u32 t260, t256, 0;\n\t"
+        "subc.u32 t257, 0, 0;\n\t"
+        "xor.b32 t262, t258, t255;\n\t"
+        "and.b32 t262, t262, t257;\n\t"
+        "xor.b32 t261, t258, t262;\n\t"
+        "add.u32 t259, t257, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t259;\n\t"
+        "mov.b32 %0, %18;\n\t"
+        "mov.b32 %1, %19;\n\t"
+        "mov.b32 %2, %20;\n\t"
+        "mov.b32 %3, %15;\n\t"
+        "mov.b32 %4, %16;\n\t"
+        "mov.b32 %5, %17;\n\t"
+        "mov.b32 %6, %12;\n\t"
+        "mov.b32 %7, %13;\n\t"
+        "mov.b32 %8, %14;\n\t"
+        "mov.b32 %9, t4;\n\t"
+        "mov.b32 %10, t6;\n\t"
+        "not.b32 %11, t3;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[263];
+    ptx_sub_cc(cf, x[0], x[6]);
+    ptx_subc_cc(cf, x[1], x[7]);
+    ptx_subc_cc(cf, x[2], x[8]);
+    t[3] = ptx_subc(cf, 0u, 0u);
+    t[4] = ptx_mov(0u);
+    t[5] = ptx_not(x[8]);
+    t[6] = ptx_mov(0u);
+    t[7] = ptx_add_cc(cf, t[5], t[5]);
+    t[8] = ptx_addc(cf, 0u, 0u);
     t[7] = ptx_or(t[7], 1u);
-    t[1] = ptx_shf_l_clamp(x[7], x[8], 2u);
-    t[8] = ptx_shf_l_clamp(x[0], x[1], 2u);
-    t[2] = ptx_shf_l_clamp(x[8], x[9], 2u);
-    t[9] = ptx_shf_l_clamp(x[1], x[2], 2u);
-    t[3] = ptx_shf_l_clamp(x[9], x[10], 2u);
-    t[10] = ptx_shf_l_clamp(x[2], x[3], 2u);
-    t[4] = ptx_shf_l_clamp(x[10], x[11], 2u);
-    t[11] = ptx_shf_l_clamp(x[3], x[4], 2u);
-    t[5] = ptx_shf_l_clamp(x[11], x[12], 2u);
-    t[12] = ptx_shf_l_clamp(x[4], x[5], 2u);
-    t[6] = ptx_shf_l_clamp(x[12], x[13], 2u);
-    t[13] = ptx_shf_l_clamp(x[5], x[6], 2u);
-    t[14] = ptx_sub_cc(cf, t[0], t[7]);
-    t[15] = ptx_subc_cc(cf, t[1], t[8]);
-    t[16] = ptx_subc_cc(cf, t[2], t[9]);
-    t[17] = ptx_subc_cc(cf, t[3], t[10]);
-    t[18] = ptx_subc_cc(cf, t[4], t[11]);
-    t[19] = ptx_subc_cc(cf, t[5], t[12]);
-    t[20] = ptx_subc_cc(cf, t[6], t[13]);
-    t[21] = ptx_subc(cf, 0u, 0u);
-    t[22] = ptx_add(t[21], 1u);
-    y[0] = ptx_shl(x[0], 1u);
-    y[0] = ptx_or(y[0], t[22]);
-    t[23] = ptx_xor(t[14], t[0]);
+    t[10] = ptx_sub_cc(cf, t[7], x[8]);
+    ptx_subc_cc(cf, t[8], 0u);
+    t[9] = ptx_subc(cf, 0u, 0u);
+    t[14] = ptx_xor(t[10], t[7]);
+    t[14] = ptx_and(t[14], t[9]);
+    t[13] = ptx_xor(t[10], t[14]);
+    t[11] = ptx_add(t[9], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[11]);
+    t[15] = ptx_add_cc(cf, t[13], t[13]);
+    t[16] = ptx_addc(cf, 0u, 0u);
+    t[15] = ptx_or(t[15], 1u);
+    t[18] = ptx_sub_cc(cf, t[15], x[8]);
+    ptx_subc_cc(cf, t[16], 0u);
+    t[17] = ptx_subc(cf, 0u, 0u);
+    t[22] = ptx_xor(t[18], t[15]);
+    t[22] = ptx_and(t[22], t[17]);
+    t[21] = ptx_xor(t[18], t[22]);
+    t[19] = ptx_add(t[17], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[19]);
+    t[23] = ptx_add_cc(cf, t[21], t[21]);
+    t[24] = ptx_addc(cf, 0u, 0u);
+    t[23] = ptx_or(t[23], 1u);
+    t[26] = ptx_sub_cc(cf, t[23], x[8]);
+    ptx_subc_cc(cf, t[24], 0u);
+    t[25] = ptx_subc(cf, 0u, 0u);
+    t[30] = ptx_xor(t[26], t[23]);
+    t[30] = ptx_and(t[30], t[25]);
+    t[29] = ptx_xor(t[26], t[30]);
+    t[27] = ptx_add(t[25], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[27]);
+    t[31] = ptx_add_cc(cf, t[29], t[29]);
+    t[32] = ptx_addc(cf, 0u, 0u);
+    t[31] = ptx_or(t[31], 1u);
+    t[34] = ptx_sub_cc(cf, t[31], x[8]);
+    ptx_subc_cc(cf, t[32], 0u);
+    t[33] = ptx_subc(cf, 0u, 0u);
+    t[38] = ptx_xor(t[34], t[31]);
+    t[38] = ptx_and(t[38], t[33]);
+    t[37] = ptx_xor(t[34], t[38]);
+    t[35] = ptx_add(t[33], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[35]);
+    t[39] = ptx_add_cc(cf, t[37], t[37]);
+    t[40] = ptx_addc(cf, 0u, 0u);
+    t[39] = ptx_or(t[39], 1u);
+    t[42] = ptx_sub_cc(cf, t[39], x[8]);
+    ptx_subc_cc(cf, t[40], 0u);
+    t[41] = ptx_subc(cf, 0u, 0u);
+    t[46] = ptx_xor(t[42], t[39]);
+    t[46] = ptx_and(t[46], t[41]);
+    t[45] = ptx_xor(t[42], t[46]);
+    t[43] = ptx_add(t[41], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[43]);
+    t[47] = ptx_add_cc(cf, t[45], t[45]);
+    t[48] = ptx_addc(cf, 0u, 0u);
+    t[47] = ptx_or(t[47], 1u);
+    t[50] = ptx_sub_cc(cf, t[47], x[8]);
+    ptx_subc_cc(cf, t[48], 0u);
+    t[49] = ptx_subc(cf, 0u, 0u);
+    t[54] = ptx_xor(t[50], t[47]);
+    t[54] = ptx_and(t[54], t[49]);
+    t[53] = ptx_xor(t[50], t[54]);
+    t[51] = ptx_add(t[49], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[51]);
+    t[55] = ptx_add_cc(cf, t[53], t[53]);
+    t[56] = ptx_addc(cf, 0u, 0u);
+    t[55] = ptx_or(t[55], 1u);
+    t[58] = ptx_sub_cc(cf, t[55], x[8]);
+    ptx_subc_cc(cf, t[56], 0u);
+    t[57] = ptx_subc(cf, 0u, 0u);
+    t[62] = ptx_xor(t[58], t[55]);
+    t[62] = ptx_and(t[62], t[57]);
+    t[61] = ptx_xor(t[58], t[62]);
+    t[59] = ptx_add(t[57], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[59]);
+    t[63] = ptx_add_cc(cf, t[61], t[61]);
+    t[64] = ptx_addc(cf, 0u, 0u);
+    t[63] = ptx_or(t[63], 1u);
+    t[66] = ptx_sub_cc(cf, t[63], x[8]);
+    ptx_subc_cc(cf, t[64], 0u);
+    t[65] = ptx_subc(cf, 0u, 0u);
+    t[70] = ptx_xor(t[66], t[63]);
+    t[70] = ptx_and(t[70], t[65]);
+    t[69] = ptx_xor(t[66], t[70]);
+    t[67] = ptx_add(t[65], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[67]);
+    t[71] = ptx_add_cc(cf, t[69], t[69]);
+    t[72] = ptx_addc(cf, 0u, 0u);
+    t[71] = ptx_or(t[71], 1u);
+    t[74] = ptx_sub_cc(cf, t[71], x[8]);
+    ptx_subc_cc(cf, t[72], 0u);
+    t[73] = ptx_subc(cf, 0u, 0u);
+    t[78] = ptx_xor(t[74], t[71]);
+    t[78] = ptx_and(t[78], t[73]);
+    t[77] = ptx_xor(t[74], t[78]);
+    t[75] = ptx_add(t[73], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[75]);
+    t[79] = ptx_add_cc(cf, t[77], t[77]);
+    t[80] = ptx_addc(cf, 0u, 0u);
+    t[79] = ptx_or(t[79], 1u);
+    t[82] = ptx_sub_cc(cf, t[79], x[8]);
+    ptx_subc_cc(cf, t[80], 0u);
+    t[81] = ptx_subc(cf, 0u, 0u);
+    t[86] = ptx_xor(t[82], t[79]);
+    t[86] = ptx_and(t[86], t[81]);
+    t[85] = ptx_xor(t[82], t[86]);
+    t[83] = ptx_add(t[81], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[83]);
+    t[87] = ptx_add_cc(cf, t[85], t[85]);
+    t[88] = ptx_addc(cf, 0u, 0u);
+    t[87] = ptx_or(t[87], 1u);
+    t[90] = ptx_sub_cc(cf, t[87], x[8]);
+    ptx_subc_cc(cf, t[88], 0u);
+    t[89] = ptx_subc(cf, 0u, 0u);
+    t[94] = ptx_xor(t[90], t[87]);
+    t[94] = ptx_and(t[94], t[89]);
+    t[93] = ptx_xor(t[90], t[94]);
+    t[91] = ptx_add(t[89], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[91]);
+    t[95] = ptx_add_cc(cf, t[93], t[93]);
+    t[96] = ptx_addc(cf, 0u, 0u);
+    t[95] = ptx_or(t[95], 1u);
+    t[98] = ptx_sub_cc(cf, t[95], x[8]);
+    ptx_subc_cc(cf, t[96], 0u);
+    t[97] = ptx_subc(cf, 0u, 0u);
+    t[102] = ptx_xor(t[98], t[95]);
+    t[102] = ptx_and(t[102], t[97]);
+    t[101] = ptx_xor(t[98], t[102]);
+    t[99] = ptx_add(t[97], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[99]);
+    t[103] = ptx_add_cc(cf, t[101], t[101]);
+    t[104] = ptx_addc(cf, 0u, 0u);
+    t[103] = ptx_or(t[103], 1u);
+    t[106] = ptx_sub_cc(cf, t[103], x[8]);
+    ptx_subc_cc(cf, t[104], 0u);
+    t[105] = ptx_subc(cf, 0u, 0u);
+    t[110] = ptx_xor(t[106], t[103]);
+    t[110] = ptx_and(t[110], t[105]);
+    t[109] = ptx_xor(t[106], t[110]);
+    t[107] = ptx_add(t[105], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[107]);
+    t[111] = ptx_add_cc(cf, t[109], t[109]);
+    t[112] = ptx_addc(cf, 0u, 0u);
+    t[111] = ptx_or(t[111], 1u);
+    t[114] = ptx_sub_cc(cf, t[111], x[8]);
+    ptx_subc_cc(cf, t[112], 0u);
+    t[113] = ptx_subc(cf, 0u, 0u);
+    t[118] = ptx_xor(t[114], t[111]);
+    t[118] = ptx_and(t[118], t[113]);
+    t[117] = ptx_xor(t[114], t[118]);
+    t[115] = ptx_add(t[113], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[115]);
+    t[119] = ptx_add_cc(cf, t[117], t[117]);
+    t[120] = ptx_addc(cf, 0u, 0u);
+    t[119] = ptx_or(t[119], 1u);
+    t[122] = ptx_sub_cc(cf, t[119], x[8]);
+    ptx_subc_cc(cf, t[120], 0u);
+    t[121] = ptx_subc(cf, 0u, 0u);
+    t[126] = ptx_xor(t[122], t[119]);
+    t[126] = ptx_and(t[126], t[121]);
+    t[125] = ptx_xor(t[122], t[126]);
+    t[123] = ptx_add(t[121], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[123]);
+    t[127] = ptx_add_cc(cf, t[125], t[125]);
+    t[128] = ptx_addc(cf, 0u, 0u);
+    t[127] = ptx_or(t[127], 1u);
+    t[130] = ptx_sub_cc(cf, t[127], x[8]);
+    ptx_subc_cc(cf, t[128], 0u);
+    t[129] = ptx_subc(cf, 0u, 0u);
+    t[134] = ptx_xor(t[130], t[127]);
+    t[134] = ptx_and(t[134], t[129]);
+    t[133] = ptx_xor(t[130], t[134]);
+    t[131] = ptx_add(t[129], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[131]);
+    t[135] = ptx_add_cc(cf, t[133], t[133]);
+    t[136] = ptx_addc(cf, 0u, 0u);
+    t[135] = ptx_or(t[135], 1u);
+    t[138] = ptx_sub_cc(cf, t[135], x[8]);
+    ptx_subc_cc(cf, t[136], 0u);
+    t[137] = ptx_subc(cf, 0u, 0u);
+    t[142] = ptx_xor(t[138], t[135]);
+    t[142] = ptx_and(t[142], t[137]);
+    t[141] = ptx_xor(t[138], t[142]);
+    t[139] = ptx_add(t[137], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[139]);
+    t[143] = ptx_add_cc(cf, t[141], t[141]);
+    t[144] = ptx_addc(cf, 0u, 0u);
+    t[143] = ptx_or(t[143], 1u);
+    t[146] = ptx_sub_cc(cf, t[143], x[8]);
+    ptx_subc_cc(cf, t[144], 0u);
+    t[145] = ptx_subc(cf, 0u, 0u);
+    t[150] = ptx_xor(t[146], t[143]);
+    t[150] = ptx_and(t[150], t[145]);
+    t[149] = ptx_xor(t[146], t[150]);
+    t[147] = ptx_add(t[145], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[147]);
+    t[151] = ptx_add_cc(cf, t[149], t[149]);
+    t[152] = ptx_addc(cf, 0u, 0u);
+    t[151] = ptx_or(t[151], 1u);
+    t[154] = ptx_sub_cc(cf, t[151], x[8]);
+    ptx_subc_cc(cf, t[152], 0u);
+    t[153] = ptx_subc(cf, 0u, 0u);
+    t[158] = ptx_xor(t[154], t[151]);
+    t[158] = ptx_and(t[158], t[153]);
+    t[157] = ptx_xor(t[154], t[158]);
+    t[155] = ptx_add(t[153], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[155]);
+    t[159] = ptx_add_cc(cf, t[157], t[157]);
+    t[160] = ptx_addc(cf, 0u, 0u);
+    t[159] = ptx_or(t[159], 1u);
+    t[162] = ptx_sub_cc(cf, t[159], x[8]);
+    ptx_subc_cc(cf, t[160], 0u);
+    t[161] = ptx_subc(cf, 0u, 0u);
+    t[166] = ptx_xor(t[162], t[159]);
+    t[166] = ptx_and(t[166], t[161]);
+    t[165] = ptx_xor(t[162], t[166]);
+    t[163] = ptx_add(t[161], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[163]);
+    t[167] = ptx_add_cc(cf, t[165], t[165]);
+    t[168] = ptx_addc(cf, 0u, 0u);
+    t[167] = ptx_or(t[167], 1u);
+    t[170] = ptx_sub_cc(cf, t[167], x[8]);
+    ptx_subc_cc(cf, t[168], 0u);
+    t[169] = ptx_subc(cf, 0u, 0u);
+    t[174] = ptx_xor(t[170], t[167]);
+    t[174] = ptx_and(t[174], t[169]);
+    t[173] = ptx_xor(t[170], t[174]);
+    t[171] = ptx_add(t[169], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[171]);
+    t[175] = ptx_add_cc(cf, t[173], t[173]);
+    t[176] = ptx_addc(cf, 0u, 0u);
+    t[175] = ptx_or(t[175], 1u);
+    t[178] = ptx_sub_cc(cf, t[175], x[8]);
+    ptx_subc_cc(cf, t[176], 0u);
+    t[177] = ptx_subc(cf, 0u, 0u);
+    t[182] = ptx_xor(t[178], t[175]);
+    t[182] = ptx_and(t[182], t[177]);
+    t[181] = ptx_xor(t[178], t[182]);
+    t[179] = ptx_add(t[177], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[179]);
+    t[183] = ptx_add_cc(cf, t[181], t[181]);
+    t[184] = ptx_addc(cf, 0u, 0u);
+    t[183] = ptx_or(t[183], 1u);
+    t[186] = ptx_sub_cc(cf, t[183], x[8]);
+    ptx_subc_cc(cf, t[184], 0u);
+    t[185] = ptx_subc(cf, 0u, 0u);
+    t[190] = ptx_xor(t[186], t[183]);
+    t[190] = ptx_and(t[190], t[185]);
+    t[189] = ptx_xor(t[186], t[190]);
+    t[187] = ptx_add(t[185], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[187]);
+    t[191] = ptx_add_cc(cf, t[189], t[189]);
+    t[192] = ptx_addc(cf, 0u, 0u);
+    t[191] = ptx_or(t[191], 1u);
+    t[194] = ptx_sub_cc(cf, t[191], x[8]);
+    ptx_subc_cc(cf, t[192], 0u);
+    t[193] = ptx_subc(cf, 0u, 0u);
+    t[198] = ptx_xor(t[194], t[191]);
+    t[198] = ptx_and(t[198], t[193]);
+    t[197] = ptx_xor(t[194], t[198]);
+    t[195] = ptx_add(t[193], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[195]);
+    t[199] = ptx_add_cc(cf, t[197], t[197]);
+    t[200] = ptx_addc(cf, 0u, 0u);
+    t[199] = ptx_or(t[199], 1u);
+    t[202] = ptx_sub_cc(cf, t[199], x[8]);
+    ptx_subc_cc(cf, t[200], 0u);
+    t[201] = ptx_subc(cf, 0u, 0u);
+    t[206] = ptx_xor(t[202], t[199]);
+    t[206] = ptx_and(t[206], t[201]);
+    t[205] = ptx_xor(t[202], t[206]);
+    t[203] = ptx_add(t[201], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[203]);
+    t[207] = ptx_add_cc(cf, t[205], t[205]);
+    t[208] = ptx_addc(cf, 0u, 0u);
+    t[207] = ptx_or(t[207], 1u);
+    t[210] = ptx_sub_cc(cf, t[207], x[8]);
+    ptx_subc_cc(cf, t[208], 0u);
+    t[209] = ptx_subc(cf, 0u, 0u);
+    t[214] = ptx_xor(t[210], t[207]);
+    t[214] = ptx_and(t[214], t[209]);
+    t[213] = ptx_xor(t[210], t[214]);
+    t[211] = ptx_add(t[209], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[211]);
+    t[215] = ptx_add_cc(cf, t[213], t[213]);
+    t[216] = ptx_addc(cf, 0u, 0u);
+    t[215] = ptx_or(t[215], 1u);
+    t[218] = ptx_sub_cc(cf, t[215], x[8]);
+    ptx_subc_cc(cf, t[216], 0u);
+    t[217] = ptx_subc(cf, 0u, 0u);
+    t[222] = ptx_xor(t[218], t[215]);
+    t[222] = ptx_and(t[222], t[217]);
+    t[221] = ptx_xor(t[218], t[222]);
+    t[219] = ptx_add(t[217], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[219]);
+    t[223] = ptx_add_cc(cf, t[221], t[221]);
+    t[224] = ptx_addc(cf, 0u, 0u);
+    t[223] = ptx_or(t[223], 1u);
+    t[226] = ptx_sub_cc(cf, t[223], x[8]);
+    ptx_subc_cc(cf, t[224], 0u);
+    t[225] = ptx_subc(cf, 0u, 0u);
+    t[230] = ptx_xor(t[226], t[223]);
+    t[230] = ptx_and(t[230], t[225]);
+    t[229] = ptx_xor(t[226], t[230]);
+    t[227] = ptx_add(t[225], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[227]);
+    t[231] = ptx_add_cc(cf, t[229], t[229]);
+    t[232] = ptx_addc(cf, 0u, 0u);
+    t[231] = ptx_or(t[231], 1u);
+    t[234] = ptx_sub_cc(cf, t[231], x[8]);
+    ptx_subc_cc(cf, t[232], 0u);
+    t[233] = ptx_subc(cf, 0u, 0u);
+    t[238] = ptx_xor(t[234], t[231]);
+    t[238] = ptx_and(t[238], t[233]);
+    t[237] = ptx_xor(t[234], t[238]);
+    t[235] = ptx_add(t[233], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[235]);
+    t[239] = ptx_add_cc(cf, t[237], t[237]);
+    t[240] = ptx_addc(cf, 0u, 0u);
+    t[239] = ptx_or(t[239], 1u);
+    t[242] = ptx_sub_cc(cf, t[239], x[8]);
+    ptx_subc_cc(cf, t[240], 0u);
+    t[241] = ptx_subc(cf, 0u, 0u);
+    t[246] = ptx_xor(t[242], t[239]);
+    t[246] = ptx_and(t[246], t[241]);
+    t[245] = ptx_xor(t[242], t[246]);
+    t[243] = ptx_add(t[241], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[243]);
+    t[247] = ptx_add_cc(cf, t[245], t[245]);
+    t[248] = ptx_addc(cf, 0u, 0u);
+    t[247] = ptx_or(t[247], 1u);
+    t[250] = ptx_sub_cc(cf, t[247], x[8]);
+    ptx_subc_cc(cf, t[248], 0u);
+    t[249] = ptx_subc(cf, 0u, 0u);
+    t[254] = ptx_xor(t[250], t[247]);
+    t[254] = ptx_and(t[254], t[249]);
+    t[253] = ptx_xor(t[250], t[254]);
+    t[251] = ptx_add(t[249], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[251]);
+    t[255] = ptx_add_cc(cf, t[253], t[253]);
+    t[256] = ptx_addc(cf, 0u, 0u);
+    t[255] = ptx_or(t[255], 1u);
+    t[258] = ptx_sub_cc(cf, t[255], x[8]);
+    ptx_subc_cc(cf, t[256], 0u);
+    t[257] = ptx_subc(cf, 0u, 0u);
+    t[262] = ptx_xor(t[258], t[255]);
+    t[262] = ptx_and(t[262], t[257]);
+    ptx_xor(t[258], t[262]);
+    t[259] = ptx_add(t[257], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[259]);
+    y[0] = ptx_mov(x[6]);
+    y[1] = ptx_mov(x[7]);
+    y[2] = ptx_mov(x[8]);
+    y[3] = ptx_mov(x[3]);
+    y[4] = ptx_mov(x[4]);
+    y[5] = ptx_mov(x[5]);
+    y[6] = ptx_mov(x[0]);
+    y[7] = ptx_mov(x[1]);
+    y[8] = ptx_mov(x[2]);
+    y[9] = ptx_mov(t[4]);
+    y[10] = ptx_mov(t[6]);
+    y[11] = ptx_not(t[3]);
+  }
+#endif
+};
+
+// sqrt_division_step_3: a step that the loops below call; 59 instructions.
+struct sqrt_division_step_3 {
+  static constexpr unsigned in_words = 8;
+  static constexpr unsigned out_words = 4;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<46>;\n\t"
+        "xor.b32 t0, %6, %10;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %6, t4;\n\t"
+        "mul.lo.u32 t6, %11, t5;\n\t"
+        "mul.hi.u32 t7, %11, t5;\n\t"
+        "add.cc.u32 t6, t6, %5;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %10;\n\t"
+        "sub.u32 t9, %5, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %10, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %10;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %8, t2;\n\t"
+        "mul.hi.u32 t16, %8, t2;\n\t"
+        "mul.lo.u32 t17, %10, t2;\n\t"
+        "mul.hi.u32 t18, %10, t2;\n\t"
+        "mul.lo.u32 t19, %9, t2;\n\t"
+        "mul.hi.u32 t20, %9, t2;\n\t"
+        "mov.b32 t21, t15;\n\t"
+        "add.cc.u32 t22, t16, t19;\n\t"
+        "addc.cc.u32 t23, t17, t20;\n\t"
+        "addc.u32 t24, t18, 0;\n\t"
+        "sub.cc.u32 t25, %7, t21;\n\t"
+        "subc.cc.u32 t26, %4, t22;\n\t"
+        "subc.cc.u32 t27, %5, t23;\n\t"
+        "subc.cc.u32 t28, %6, t24;\n\t"
+        "subc.u32 t29, 0, 0;\n\t"
+        "and.b32 t30, %8, t29;\n\t"
+        "and.b32 t31, %9, t29;\n\t"
+        "and.b32 t32, %10, t29;\n\t"
+        "add.u32 t2, t2, t29;\n\t"
+        "add.cc.u32 t33, t25, t30;\n\t"
+        "addc.cc.u32 t34, t26, t31;\n\t"
+        "addc.cc.u32 t35, t27, t32;\n\t"
+        "addc.cc.u32 t36, t28, 0;\n\t"
+        "addc.u32 t37, t29, 0;\n\t"
+        "and.b32 t38, %8, t37;\n\t"
+        "and.b32 t39, %9, t37;\n\t"
+        "and.b32 t40, %10, t37;\n\t"
+        "add.u32 t2, t2, t37;\n\t"
+        "add.cc.u32 t41, t33, t38;\n\t"
+        "addc.cc.u32 t42, t34, t39;\n\t"
+        "addc.cc.u32 t43, t35, t40;\n\t"
+        "addc.cc.u32 t44, t36, 0;\n\t"
+        "addc.u32 t45, t37, 0;\n\t"
+        "mov.b32 %0, t41;\n\t"
+        "mov.b32 %1, t42;\n\t"
+        "mov.b32 %2, t43;\n\t"
+        "mov.b32 %3, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[46];
+    t[0] = ptx_xor(x[2], x[6]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[2], t[4]);
+    t[6] = ptx_mul_lo(x[7], t[5]);
+    t[7] = ptx_mul_hi(x[7], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[1]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[6]);
+    t[9] = ptx_sub(x[1], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[6], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[6]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[4], t[2]);
+    t[16] = ptx_mul_hi(x[4], t[2]);
+    t[17] = ptx_mul_lo(x[6], t[2]);
+    t[18] = ptx_mul_hi(x[6], t[2]);
+    t[19] = ptx_mul_lo(x[5], t[2]);
+    t[20] = ptx_mul_hi(x[5], t[2]);
+    t[21] = ptx_mov(t[15]);
+    t[22] = ptx_add_cc(cf, t[16], t[19]);
+    t[23] = ptx_addc_cc(cf, t[17], t[20]);
+    t[24] = ptx_addc(cf, t[18], 0u);
+    t[25] = ptx_sub_cc(cf, x[3], t[21]);
+    t[26] = ptx_subc_cc(cf, x[0], t[22]);
+    t[27] = ptx_subc_cc(cf, x[1], t[23]);
+    t[28] = ptx_subc_cc(cf, x[2], t[24]);
+    t[29] = ptx_subc(cf, 0u, 0u);
+    t[30] = ptx_and(x[4], t[29]);
+    t[31] = ptx_and(x[5], t[29]);
+    t[32] = ptx_and(x[6], t[29]);
+    t[2] = ptx_add(t[2], t[29]);
+    t[33] = ptx_add_cc(cf, t[25], t[30]);
+    t[34] = ptx_addc_cc(cf, t[26], t[31]);
+    t[35] = ptx_addc_cc(cf, t[27], t[32]);
+    t[36] = ptx_addc_cc(cf, t[28], 0u);
+    t[37] = ptx_addc(cf, t[29], 0u);
+    t[38] = ptx_and(x[4], t[37]);
+    t[39] = ptx_and(x[5], t[37]);
+    t[40] = ptx_and(x[6], t[37]);
+    t[2] = ptx_add(t[2], t[37]);
+    t[41] = ptx_add_cc(cf, t[33], t[38]);
+    t[42] = ptx_addc_cc(cf, t[34], t[39]);
+    t[43] = ptx_addc_cc(cf, t[35], t[40]);
+    ptx_addc_cc(cf, t[36], 0u);
+    ptx_addc(cf, t[37], 0u);
+    y[0] = ptx_mov(t[41]);
+    y[1] = ptx_mov(t[42]);
+    y[2] = ptx_mov(t[43]);
+    y[3] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_3: a step that the loops below call; 32 instructions.
+struct sqrt_division_finish_3 {
+  static constexpr unsigned in_words = 8;
+  static constexpr unsigned out_words = 7;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<17>;\n\t"
+        "not.b32 t0, %14;\n\t"
+        "shr.b32 t1, %10, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t6, t2;\n\t"
+        "xor.b32 t3, %7, %8;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %7;\n\t"
+        "xor.b32 t4, %8, %9;\n\t"
+        "and.b32 t4, t4, t2;\n\t"
+        "xor.b32 t4, t4, %8;\n\t"
+        "and.b32 t5, %9, t6;\n\t"
+        "shr.b32 t7, %10, 6;\n\t"
+        "and.b32 t7, t7, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "not.b32 t12, t8;\n\t"
+        "xor.b32 t9, t3, t5;\n\t"
+        "and.b32 t9, t9, t8;\n\t"
+        "xor.b32 t9, t9, t3;\n\t"
+        "and.b32 t10, t4, t12;\n\t"
+        "and.b32 t11, t5, t12;\n\t"
+        "and.b32 t13, %10, 31;\n\t"
+        "shf.r.clamp.b32 t14, t9, t10, t13;\n\t"
+        "shf.r.clamp.b32 t15, t10, t11, t13;\n\t"
+        "shr.b32 t16, t11, t13;\n\t"
+        "and.b32 %0, %11, t0;\n\t"
+        "and.b32 %1, %12, t0;\n\t"
+        "and.b32 %2, %13, t0;\n\t"
+        "and.b32 %3, t14, t0;\n\t"
+        "and.b32 %4, t15, t0;\n\t"
+        "and.b32 %5, t16, t0;\n\t"
+        "and.b32 %6, %14, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[17];
+    t[0] = ptx_not(x[7]);
+    t[1] = ptx_shr(x[3], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[6] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_xor(x[1], x[2]);
+    t[4] = ptx_and(t[4], t[2]);
+    t[4] = ptx_xor(t[4], x[1]);
+    t[5] = ptx_and(x[2], t[6]);
+    t[7] = ptx_shr(x[3], 6u);
+    t[7] = ptx_and(t[7], 1u);
+    t[8] = ptx_sub(0u, t[7]);
+    t[12] = ptx_not(t[8]);
+    t[9] = ptx_xor(t[3], t[5]);
+    t[9] = ptx_and(t[9], t[8]);
+    t[9] = ptx_xor(t[9], t[3]);
+    t[10] = ptx_and(t[4], t[12]);
+    t[11] = ptx_and(t[5], t[12]);
+    t[13] = ptx_and(x[3], 31u);
+    t[14] = ptx_shf_r_clamp(t[9], t[10], t[13]);
+    t[15] = ptx_shf_r_clamp(t[10], t[11], t[13]);
+    t[16] = ptx_shr(t[11], t[13]);
+    y[0] = ptx_and(x[4], t[0]);
+    y[1] = ptx_and(x[5], t[0]);
+    y[2] = ptx_and(x[6], t[0]);
+    y[3] = ptx_and(t[14], t[0]);
+    y[4] = ptx_and(t[15], t[0]);
+    y[5] = ptx_and(t[16], t[0]);
+    y[6] = ptx_and(x[7], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_3: a step that the loops below call; 22 instructions.
+struct sqrt_newton_update_3 {
+  static constexpr unsigned in_words = 7;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<16>;\n\t"
+        "add.cc.u32 t0, %3, %6;\n\t"
+        "addc.cc.u32 t1, %4, %7;\n\t"
+        "addc.cc.u32 t2, %5, %8;\n\t"
+        "addc.u32 t3, 0, 0;\n\t"
+        "shf.r.clamp.b32 t4, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t5, t1, t2, 1;\n\t"
+        "shf.r.clamp.b32 t6, t2, t3, 1;\n\t"
+        "sub.cc.u32 t7, t4, %3;\n\t"
+        "subc.cc.u32 t8, t5, %4;\n\t"
+        "subc.cc.u32 t9, t6, %5;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "sub.u32 t11, %9, 1;\n\t"
+        "and.b32 t12, t10, t11;\n\t"
+        "xor.b32 t13, %3, t4;\n\t"
+        "and.b32 t13, t13, t12;\n\t"
+        "xor.b32 %0, %3, t13;\n\t"
+        "xor.b32 t14, %4, t5;\n\t"
+        "and.b32 t14, t14, t12;\n\t"
+        "xor.b32 %1, %4, t14;\n\t"
+        "xor.b32 t15, %5, t6;\n\t"
+        "and.b32 t15, t15, t12;\n\t"
+        "xor.b32 %2, %5, t15;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[16];
+    t[0] = ptx_add_cc(cf, x[0], x[3]);
+    t[1] = ptx_addc_cc(cf, x[1], x[4]);
+    t[2] = ptx_addc_cc(cf, x[2], x[5]);
+    t[3] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[5] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    t[6] = ptx_shf_r_clamp(t[2], t[3], 1u);
+    ptx_sub_cc(cf, t[4], x[0]);
+    ptx_subc_cc(cf, t[5], x[1]);
+    ptx_subc_cc(cf, t[6], x[2]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[11] = ptx_sub(x[6], 1u);
+    t[12] = ptx_and(t[10], t[11]);
+    t[13] = ptx_xor(x[0], t[4]);
+    t[13] = ptx_and(t[13], t[12]);
+    y[0] = ptx_xor(x[0], t[13]);
+    t[14] = ptx_xor(x[1], t[5]);
+    t[14] = ptx_and(t[14], t[12]);
+    y[1] = ptx_xor(x[1], t[14]);
+    t[15] = ptx_xor(x[2], t[6]);
+    t[15] = ptx_and(t[15], t[12]);
+    y[2] = ptx_xor(x[2], t[15]);
+  }
+#endif
+};
+
+// sqrt_newton_check_3: a step that the loops below call; 70 instructions.
+struct sqrt_newton_check_3 {
+  static constexpr unsigned in_words = 9;
+  static constexpr unsigned out_words = 4;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<34>;\n\t"
+        "mul.lo.u32 t2, %6, %4;\n\t"
+        "mul.hi.u32 t3, %6, %4;\n\t"
+        "mul.lo.u32 t6, %5, %4;\n\t"
+        "mul.hi.u32 t7, %5, %4;\n\t"
+        "mul.lo.u32 t8, %6, %5;\n\t"
+        "mul.hi.u32 t9, %6, %5;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t6;\n\t"
+        "add.cc.u32 t2, t2, t7;\n\t"
+        "addc.cc.u32 t3, t3, t8;\n\t"
+        "addc.u32 t4, 0, t9;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.cc.u32 t3, t3, t3;\n\t"
+        "addc.cc.u32 t4, t4, t4;\n\t"
+        "addc.u32 t5, 0, 0;\n\t"
+        "mul.lo.u32 t0, %4, %4;\n\t"
+        "mad.hi.cc.u32 t1, %4, %4, t1;\n\t"
+        "madc.lo.cc.u32 t2, %5, %5, t2;\n\t"
+        "madc.hi.cc.u32 t3, %5, %5, t3;\n\t"
+        "madc.lo.cc.u32 t4, %6, %6, t4;\n\t"
+        "madc.hi.u32 t5, %6, %6, t5;\n\t"
+        "sub.cc.u32 t10, t0, %7;\n\t"
+        "subc.cc.u32 t11, t1, %8;\n\t"
+        "subc.cc.u32 t12, t2, %9;\n\t"
+        "subc.cc.u32 t13, t3, %10;\n\t"
+        "subc.cc.u32 t14, t4, %11;\n\t"
+        "subc.cc.u32 t15, t5, %12;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "shl.b32 t17, %4, 1;\n\t"
+        "shf.l.clamp.b32 t18, %4, %5, 1;\n\t"
+        "shf.l.clamp.b32 t19, %5, %6, 1;\n\t"
+        "shr.b32 t20, %6, 31;\n\t"
+        "sub.cc.u32 t17, t17, 1;\n\t"
+        "subc.cc.u32 t18, t18, 0;\n\t"
+        "subc.cc.u32 t19, t19, 0;\n\t"
+        "subc.u32 t20, t20, 0;\n\t"
+        "mov.b32 t21, 0;\n\t"
+        "mov.b32 t22, 0;\n\t"
+        "or.b32 t21, t21, t10;\n\t"
+        "xor.b32 t23, t10, t17;\n\t"
+        "or.b32 t22, t22, t23;\n\t"
+        "or.b32 t21, t21, t11;\n\t"
+        "xor.b32 t24, t11, t18;\n\t"
+        "or.b32 t22, t22, t24;\n\t"
+        "or.b32 t21, t21, t12;\n\t"
+        "xor.b32 t25, t12, t19;\n\t"
+        "or.b32 t22, t22, t25;\n\t"
+        "or.b32 t21, t21, t13;\n\t"
+        "xor.b32 t26, t13, t20;\n\t"
+        "or.b32 t22, t22, t26;\n\t"
+        "or.b32 t21, t21, t14;\n\t"
+        "xor.b32 t27, t14, 0;\n\t"
+        "or.b32 t22, t22, t27;\n\t"
+        "or.b32 t21, t21, t15;\n\t"
+        "xor.b32 t28, t15, 0;\n\t"
+        "or.b32 t22, t22, t28;\n\t"
+        "sub.cc.u32 t32, 0, t21;\n\t"
+        "subc.u32 t29, 0, 0;\n\t"
+        "not.b32 t30, t29;\n\t"
+        "not.b32 t16, t16;\n\t"
+        "and.b32 t29, t29, t16;\n\t"
+        "add.cc.u32 %0, %4, t29;\n\t"
+        "addc.cc.u32 %1, %5, t29;\n\t"
+        "addc.u32 %2, %6, t29;\n\t"
+        "sub.cc.u32 t33, 0, t22;\n\t"
+        "subc.u32 t31, 0, 0;\n\t"
+        "add.u32 t31, t31, 1;\n\t"
+        "and.b32 %3, t30, 1;\n\t"
+        "or.b32 %3, %3, t31;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[34];
+    t[2] = ptx_mul_lo(x[2], x[0]);
+    t[3] = ptx_mul_hi(x[2], x[0]);
+    t[6] = ptx_mul_lo(x[1], x[0]);
+    t[7] = ptx_mul_hi(x[1], x[0]);
+    t[8] = ptx_mul_lo(x[2], x[1]);
+    t[9] = ptx_mul_hi(x[2], x[1]);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[6]);
+    t[2] = ptx_add_cc(cf, t[2], t[7]);
+    t[3] = ptx_addc_cc(cf, t[3], t[8]);
+    t[4] = ptx_addc(cf, 0u, t[9]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc_cc(cf, t[3], t[3]);
+    t[4] = ptx_addc_cc(cf, t[4], t[4]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[2], t[4]);
+    t[5] = ptx_madc_hi(cf, x[2], x[2], t[5]);
+    t[10] = ptx_sub_cc(cf, t[0], x[3]);
+    t[11] = ptx_subc_cc(cf, t[1], x[4]);
+    t[12] = ptx_subc_cc(cf, t[2], x[5]);
+    t[13] = ptx_subc_cc(cf, t[3], x[6]);
+    t[14] = ptx_subc_cc(cf, t[4], x[7]);
+    t[15] = ptx_subc_cc(cf, t[5], x[8]);
+    t[16] = ptx_subc(cf, 0u, 0u);
+    t[17] = ptx_shl(x[0], 1u);
+    t[18] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[19] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    t[20] = ptx_shr(x[2], 31u);
+    t[17] = ptx_sub_cc(cf, t[17], 1u);
+    t[18] = ptx_subc_cc(cf, t[18], 0u);
+    t[19] = ptx_subc_cc(cf, t[19], 0u);
+    t[20] = ptx_subc(cf, t[20], 0u);
+    t[21] = ptx_mov(0u);
+    t[22] = ptx_mov(0u);
+    t[21] = ptx_or(t[21], t[10]);
+    t[23] = ptx_xor(t[10], t[17]);
+    t[22] = ptx_or(t[22], t[23]);
+    t[21] = ptx_or(t[21], t[11]);
+    t[24] = ptx_xor(t[11], t[18]);
+    t[22] = ptx_or(t[22], t[24]);
+    t[21] = ptx_or(t[21], t[12]);
+    t[25] = ptx_xor(t[12], t[19]);
+    t[22] = ptx_or(t[22], t[25]);
+    t[21] = ptx_or(t[21], t[13]);
+    t[26] = ptx_xor(t[13], t[20]);
+    t[22] = ptx_or(t[22], t[26]);
+    t[21] = ptx_or(t[21], t[14]);
+    t[27] = ptx_xor(t[14], 0u);
+    t[22] = ptx_or(t[22], t[27]);
+    t[21] = ptx_or(t[21], t[15]);
+    t[28] = ptx_xor(t[15], 0u);
+    t[22] = ptx_or(t[22], t[28]);
+    ptx_sub_cc(cf, 0u, t[21]);
+    t[29] = ptx_subc(cf, 0u, 0u);
+    t[30] = ptx_not(t[29]);
+    t[16] = ptx_not(t[16]);
+    t[29] = ptx_and(t[29], t[16]);
+    y[0] = ptx_add_cc(cf, x[0], t[29]);
+    y[1] = ptx_addc_cc(cf, x[1], t[29]);
+    y[2] = ptx_addc(cf, x[2], t[29]);
+    ptx_sub_cc(cf, 0u, t[22]);
+    t[31] = ptx_subc(cf, 0u, 0u);
+    t[31] = ptx_add(t[31], 1u);
+    y[3] = ptx_and(t[30], 1u);
+    y[3] = ptx_or(y[3], t[31]);
+  }
+#endif
+};
+
+// sqrt_division_normalize_6: a step that the loops below call; 415 instructions.
+struct sqrt_division_normalize_6 {
+  static constexpr unsigned in_words = 18;
+  static constexpr unsigned out_words = 21;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<266>;\n\t"
+        "sub.cc.u32 t0, %21, %33;\n\t"
+        "subc.cc.u32 t1, %22, %34;\n\t"
+        "subc.cc.u32 t2, %23, %35;\n\t"
+        "subc.cc.u32 t3, %24, %36;\n\t"
+        "subc.cc.u32 t4, %25, %37;\n\t"
+        "subc.cc.u32 t5, %26, %38;\n\t"
+        "subc.u32 t6, 0, 0;\n\t"
+        "mov.b32 t7, 0;\n\t"
+        "not.b32 t8, %38;\n\t"
+        "mov.b32 t9, 0;\n\t"
+        "add.cc.u32 t10, t8, t8;\n\t"
+        "addc.u32 t11, 0, 0;\n\t"
+        "or.b32 t10, t10, 1;\n\t"
+        "sub.cc.u32 t13, t10, %38;\n\t"
+        "subc.cc.u32 t15, t11, 0;\n\t"
+        "subc.u32 t12, 0, 0;\n\t"
+        "xor.b32 t17, t13, t10;\n\t"
+        "and.b32 t17, t17, t12;\n\t"
+        "xor.b32 t16, t13, t17;\n\t"
+        "add.u32 t14, t12, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t14;\n\t"
+        "add.cc.u32 t18, t16, t16;\n\t"
+        "addc.u32 t19, 0, 0;\n\t"
+        "or.b32 t18, t18, 1;\n\t"
+        "sub.cc.u32 t21, t18, %38;\n\t"
+        "subc.cc.u32 t23, t19, 0;\n\t"
+        "subc.u32 t20, 0, 0;\n\t"
+        "xor.b32 t25, t21, t18;\n\t"
+        "and.b32 t25, t25, t20;\n\t"
+        "xor.b32 t24, t21, t25;\n\t"
+        "add.u32 t22, t20, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t22;\n\t"
+        "add.cc.u32 t26, t24, t24;\n\t"
+        "addc.u32 t27, 0, 0;\n\t"
+        "or.b32 t26, t26, 1;\n\t"
+        "sub.cc.u32 t29, t26, %38;\n\t"
+        "subc.cc.u32 t31, t27, 0;\n\t"
+        "subc.u32 t28, 0, 0;\n\t"
+        "xor.b32 t33, t29, t26;\n\t"
+        "and.b32 t33, t33, t28;\n\t"
+        "xor.b32 t32, t29, t33;\n\t"
+        "add.u32 t30, t28, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t30;\n\t"
+        "add.cc.u32 t34, t32, t32;\n\t"
+        "addc.u32 t35, 0, 0;\n\t"
+        "or.b32 t34, t34, 1;\n\t"
+        "sub.cc.u32 t37, t34, %38;\n\t"
+        "subc.cc.u32 t39, t35, 0;\n\t"
+        "subc.u32 t36, 0, 0;\n\t"
+        "xor.b32 t41, t37, t34;\n\t"
+        "and.b32 t41, t41, t36;\n\t"
+        "xor.b32 t40, t37, t41;\n\t"
+        "add.u32 t38, t36, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t38;\n\t"
+        "add.cc.u32 t42, t40, t40;\n\t"
+        "addc.u32 t43, 0, 0;\n\t"
+        "or.b32 t42, t42, 1;\n\t"
+        "sub.cc.u32 t45, t42, %38;\n\t"
+        "subc.cc.u32 t47, t43, 0;\n\t"
+        "subc.u32 t44, 0, 0;\n\t"
+        "xor.b32 t49, t45, t42;\n\t"
+        "and.b32 t49, t49, t44;\n\t"
+        "xor.b32 t48, t45, t49;\n\t"
+        "add.u32 t46, t44, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t46;\n\t"
+        "add.cc.u32 t50, t48, t48;\n\t"
+        "addc.u32 t51, 0, 0;\n\t"
+        "or.b32 t50, t50, 1;\n\t"
+        "sub.cc.u32 t53, t50, %38;\n\t"
+        "subc.cc.u32 t55, t51, 0;\n\t"
+        "subc.u32 t52, 0, 0;\n\t"
+        "xor.b32 t57, t53, t50;\n\t"
+        "and.b32 t57, t57, t52;\n\t"
+        "xor.b32 t56, t53, t57;\n\t"
+        "add.u32 t54, t52, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t54;\n\t"
+        "add.cc.u32 t58, t56, t56;\n\t"
+        "addc.u32 t59, 0, 0;\n\t"
+        "or.b32 t58, t58, 1;\n\t"
+        "sub.cc.u32 t61, t58, %38;\n\t"
+        "subc.cc.u32 t63, t59, 0;\n\t"
+        "subc.u32 t60, 0, 0;\n\t"
+        "xor.b32 t65, t61, t58;\n\t"
+        "and.b32 t65, t65, t60;\n\t"
+        "xor.b32 t64, t61, t65;\n\t"
+        "add.u32 t62, t60, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t62;\n\t"
+        "add.cc.u32 t66, t64, t64;\n\t"
+        "addc.u32 t67, 0, 0;\n\t"
+        "or.b32 t66, t66, 1;\n\t"
+        "sub.cc.u32 t69, t66, %38;\n\t"
+        "subc.cc.u32 t71, t67, 0;\n\t"
+        "subc.u32 t68, 0, 0;\n\t"
+        "xor.b32 t73, t69, t66;\n\t"
+        "and.b32 t73, t73, t68;\n\t"
+        "xor.b32 t72, t69, t73;\n\t"
+        "add.u32 t70, t68, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t70;\n\t"
+        "add.cc.u32 t74, t72, t72;\n\t"
+        "addc.u32 t75, 0, 0;\n\t"
+        "or.b32 t74, t74, 1;\n\t"
+        "sub.cc.u32 t77, t74, %38;\n\t"
+        "subc.cc.u32 t79, t75, 0;\n\t"
+        "subc.u32 t76, 0, 0;\n\t"
+        "xor.b32 t81, t77, t74;\n\t"
+        "and.b32 t81, t81, t76;\n\t"
+        "xor.b32 t80, t77, t81;\n\t"
+        "add.u32 t78, t76, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t78;\n\t"
+        "add.cc.u32 t82, t80, t80;\n\t"
+        "addc.u32 t83, 0, 0;\n\t"
+        "or.b32 t82, t82, 1;\n\t"
+        "sub.cc.u32 t85, t82, %38;\n\t"
+        "subc.cc.u32 t87, t83, 0;\n\t"
+        "subc.u32 t84, 0, 0;\n\t"
+        "xor.b32 t89, t85, t82;\n\t"
+        "and.b32 t89, t89, t84;\n\t"
+        "xor.b32 t88, t85, t89;\n\t"
+        "add.u32 t86, t84, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t86;\n\t"
+        "add.cc.u32 t90, t88, t88;\n\t"
+        "addc.u32 t91, 0, 0;\n\t"
+        "or.b32 t90, t90, 1;\n\t"
+        "sub.cc.u32 t93, t90, %38;\n\t"
+        "subc.cc.u32 t95, t91, 0;\n\t"
+        "subc.u32 t92, 0, 0;\n\t"
+        "xor.b32 t97, t93, t90;\n\t"
+        "and.b32 t97, t97, t92;\n\t"
+        "xor.b32 t96, t93, t97;\n\t"
+        "add.u32 t94, t92, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t94;\n\t"
+        "add.cc.u32 t98, t96, t96;\n\t"
+        "addc.u32 t99, 0, 0;\n\t"
+        "or.b32 t98, t98, 1;\n\t"
+        "sub.cc.u32 t101, t98, %38;\n\t"
+        "subc.cc.u32 t103, t99, 0;\n\t"
+        "subc.u32 t100, 0, 0;\n\t"
+        "xor.b32 t105, t101, t98;\n\t"
+        "and.b32 t105, t105, t100;\n\t"
+        "xor.b32 t104, t101, t105;\n\t"
+        "add.u32 t102, t100, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t102;\n\t"
+        "add.cc.u32 t106, t104, t104;\n\t"
+        "addc.u32 t107, 0, 0;\n\t"
+        "or.b32 t106, t106, 1;\n\t"
+        "sub.cc.u32 t109, t106, %38;\n\t"
+        "subc.cc.u32 t111, t107, 0;\n\t"
+        "subc.u32 t108, 0, 0;\n\t"
+        "xor.b32 t113, t109, t106;\n\t"
+        "and.b32 t113, t113, t108;\n\t"
+        "xor.b32 t112, t109, t113;\n\t"
+        "add.u32 t110, t108, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t110;\n\t"
+        "add.cc.u32 t114, t112, t112;\n\t"
+        "addc.u32 t115, 0, 0;\n\t"
+        "or.b32 t114, t114, 1;\n\t"
+        "sub.cc.u32 t117, t114, %38;\n\t"
+        "subc.cc.u32 t119, t115, 0;\n\t"
+        "subc.u32 t116, 0, 0;\n\t"
+        "xor.b32 t121, t117, t114;\n\t"
+        "and.b32 t121, t121, t116;\n\t"
+        "xor.b32 t120, t117, t121;\n\t"
+        "add.u32 t118, t116, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t118;\n\t"
+        "add.cc.u32 t122, t120, t120;\n\t"
+        "addc.u32 t123, 0, 0;\n\t"
+        "or.b32 t122, t122, 1;\n\t"
+        "sub.cc.u32 t125, t122, %38;\n\t"
+        "subc.cc.u32 t127, t123, 0;\n\t"
+        "subc.u32 t124, 0, 0;\n\t"
+        "xor.b32 t129, t125, t122;\n\t"
+        "and.b32 t129, t129, t124;\n\t"
+        "xor.b32 t128, t125, t129;\n\t"
+        "add.u32 t126, t124, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t126;\n\t"
+        "add.cc.u32 t130, t128, t128;\n\t"
+        "addc.u32 t131, 0, 0;\n\t"
+        "or.b32 t130, t130, 1;\n\t"
+        "sub.cc.u32 t133, t130, %38;\n\t"
+        "subc.cc.u32 t135, t131, 0;\n\t"
+        "subc.u32 t132, 0, 0;\n\t"
+        "xor.b32 t137, t133, t130;\n\t"
+        "and.b32 t137, t137, t132;\n\t"
+        "xor.b32 t136, t133, t137;\n\t"
+        "add.u32 t134, t132, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t134;\n\t"
+        "add.cc.u32 t138, t136, t136;\n\t"
+        "addc.u32 t139, 0, 0;\n\t"
+        "or.b32 t138, t138, 1;\n\t"
+        "sub.cc.u32 t141, t138, %38;\n\t"
+        "subc.cc.u32 t143, t139, 0;\n\t"
+        "subc.u32 t140, 0, 0;\n\t"
+        "xor.b32 t145, t141, t138;\n\t"
+        "and.b32 t145, t145, t140;\n\t"
+        "xor.b32 t144, t141, t145;\n\t"
+        "add.u32 t142, t140, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t142;\n\t"
+        "add.cc.u32 t146, t144, t144;\n\t"
+        "addc.u32 t147, 0, 0;\n\t"
+        "or.b32 t146, t146, 1;\n\t"
+        "sub.cc.u32 t149, t146, %38;\n\t"
+        "subc.cc.u32 t151, t147, 0;\n\t"
+        "subc.u32 t148, 0, 0;\n\t"
+        "xor.b32 t153, t149, t146;\n\t"
+        "and.b32 t153, t153, t148;\n\t"
+        "xor.b32 t152, t149, t153;\n\t"
+        "add.u32 t150, t148, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t150;\n\t"
+        "add.cc.u32 t154, t152, t152;\n\t"
+        "addc.u32 t155, 0, 0;\n\t"
+        "or.b32 t154, t154, 1;\n\t"
+        "sub.cc.u32 t157, t154, %38;\n\t"
+        "subc.cc.u32 t159, t155, 0;\n\t"
+        "subc.u32 t156, 0, 0;\n\t"
+        "xor.b32 t161, t157, t154;\n\t"
+        "and.b32 t161, t161, t156;\n\t"
+        "xor.b32 t160, t157, t161;\n\t"
+        "add.u32 t158, t156, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t158;\n\t"
+        "add.cc.u32 t162, t160, t160;\n\t"
+        "addc.u32 t163, 0, 0;\n\t"
+        "or.b32 t162, t162, 1;\n\t"
+        "sub.cc.u32 t165, t162, %38;\n\t"
+        "subc.cc.u32 t167, t163, 0;\n\t"
+        "subc.u32 t164, 0, 0;\n\t"
+        "xor.b32 t169, t165, t162;\n\t"
+        "and.b32 t169, t169, t164;\n\t"
+        "xor.b32 t168, t165, t169;\n\t"
+        "add.u32 t166, t164, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t166;\n\t"
+        "add.cc.u32 t170, t168, t168;\n\t"
+        "addc.u32 t171, 0, 0;\n\t"
+        "or.b32 t170, t170, 1;\n\t"
+        "sub.cc.u32 t173, t170, %38;\n\t"
+        "subc.cc.u32 t175, t171, 0;\n\t"
+        "subc.u32 t172, 0, 0;\n\t"
+        "xor.b32 t177, t173, t170;\n\t"
+        "and.b32 t177, t177, t172;\n\t"
+        "xor.b32 t176, t173, t177;\n\t"
+        "add.u32 t174, t172, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t174;\n\t"
+        "add.cc.u32 t178, t176, t176;\n\t"
+        "addc.u32 t179, 0, 0;\n\t"
+        "or.b32 t178, t178, 1;\n\t"
+        "sub.cc.u32 t181, t178, %38;\n\t"
+        "subc.cc.u32 t183, t179, 0;\n\t"
+        "subc.u32 t180, 0, 0;\n\t"
+        "xor.b32 t185, t181, t178;\n\t"
+        "and.b32 t185, t185, t180;\n\t"
+        "xor.b32 t184, t181, t185;\n\t"
+        "add.u32 t182, t180, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t182;\n\t"
+        "add.cc.u32 t186, t184, t184;\n\t"
+        "addc.u32 t187, 0, 0;\n\t"
+        "or.b32 t186, t186, 1;\n\t"
+        "sub.cc.u32 t189, t186, %38;\n\t"
+        "subc.cc.u32 t191, t187, 0;\n\t"
+        "subc.u32 t188, 0, 0;\n\t"
+        "xor.b32 t193, t189, t186;\n\t"
+        "and.b32 t193, t193, t188;\n\t"
+        "xor.b32 t192, t189, t193;\n\t"
+        "add.u32 t190, t188, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t190;\n\t"
+        "add.cc.u32 t194, t192, t192;\n\t"
+        "addc.u32 t195, 0, 0;\n\t"
+        "or.b32 t194, t194, 1;\n\t"
+        "sub.cc.u32 t197, t194, %38;\n\t"
+        "subc.cc.u32 t199, t195, 0;\n\t"
+        "subc.u32 t196, 0, 0;\n\t"
+        "xor.b32 t201, t197, t194;\n\t"
+        "and.b32 t201, t201, t196;\n\t"
+        "xor.b32 t200, t197, t201;\n\t"
+        "add.u32 t198, t196, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t198;\n\t"
+        "add.cc.u32 t202, t200, t200;\n\t"
+        "addc.u32 t203, 0, 0;\n\t"
+        "or.b32 t202, t202, 1;\n\t"
+        "sub.cc.u32 t205, t202, %38;\n\t"
+        "subc.cc.u32 t207, t203, 0;\n\t"
+        "subc.u32 t204, 0, 0;\n\t"
+        "xor.b32 t209, t205, t202;\n\t"
+        "and.b32 t209, t209, t204;\n\t"
+        "xor.b32 t208, t205, t209;\n\t"
+        "add.u32 t206, t204, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t206;\n\t"
+        "add.cc.u32 t210, t208, t208;\n\t"
+        "addc.u32 t211, 0, 0;\n\t"
+        "or.b32 t210, t210, 1;\n\t"
+        "sub.cc.u32 t213, t210, %38;\n\t"
+        "subc.cc.u32 t215, t211, 0;\n\t"
+        "subc.u32 t212, 0, 0;\n\t"
+        "xor.b32 t217, t213, t210;\n\t"
+        "and.b32 t217, t217, t212;\n\t"
+        "xor.b32 t216, t213, t217;\n\t"
+        "add.u32 t214, t212, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t214;\n\t"
+        "add.cc.u32 t218, t216, t216;\n\t"
+        "addc.u32 t219, 0, 0;\n\t"
+        "or.b32 t218, t218, 1;\n\t"
+        "sub.cc.u32 t221, t218, %38;\n\t"
+        "subc.cc.u32 t223, t219, 0;\n\t"
+        "subc.u32 t220, 0, 0;\n\t"
+        "xor.b32 t225, t221, t218;\n\t"
+        "and.b32 t225, t225, t220;\n\t"
+        "xor.b32 t224, t221, t225;\n\t"
+        "add.u32 t222, t220, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t222;\n\t"
+        "add.cc.u32 t226, t224, t224;\n\t"
+        "addc.u32 t227, 0, 0;\n\t"
+        "or.b32 t226, t226, 1;\n\t"
+        "sub.cc.u32 t229, t226, %38;\n\t"
+        "subc.cc.u32 t231, t227, 0;\n\t"
+        "subc.u32 t228, 0, 0;\n\t"
+        "xor.b32 t233, t229, t226;\n\t"
+        "and.b32 t233, t233, t228;\n\t"
+        "xor.b32 t232, t229, t233;\n\t"
+        "add.u32 t230, t228, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t230;\n\t"
+        "add.cc.u32 t234, t232, t232;\n\t"
+        "addc.u32 t235, 0, 0;\n\t"
+        "or.b32 t234, t234, 1;\n\t"
+        "sub.cc.u32 t237, t234, %38;\n\t"
+        "subc.cc.u32 t239, t235, 0;\n\t"
+        "subc.u32 t236, 0, 0;\n\t"
+        "xor.b32 t241, t237, t234;\n\t"
+        "and.b32 t241, t241, t236;\n\t"
+        "xor.b32 t240, t237, t241;\n\t"
+        "add.u32 t238, t236, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t238;\n\t"
+        "add.cc.u32 t242, t240, t240;\n\t"
+        "addc.u32 t243, 0, 0;\n\t"
+        "or.b32 t242, t242, 1;\n\t"
+        "sub.cc.u32 t245, t242, %38;\n\t"
+        "subc.cc.u32 t247, t243, 0;\n\t"
+        "subc.u32 t244, 0, 0;\n\t"
+        "xor.b32 t249, t245, t242;\n\t"
+        "and.b32 t249, t249, t244;\n\t"
+        "xor.b32 t248, t245, t249;\n\t"
+        "add.u32 t246, t244, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t246;\n\t"
+        "add.cc.u32 t250, t248, t248;\n\t"
+        "addc.u32 t251, 0, 0;\n\t"
+        "or.b32 t250, t250, 1;\n\t"
+        "sub.cc.u32 t253, t250, %38;\n\t"
+        "subc.cc.u32 t255, t251, 0;\n\t"
+        "subc.u32 t252, 0, 0;\n\t"
+        "xor.b32 t257, t253, t250;\n\t"
+        "and.b32 t257, t257, t252;\n\t"
+        "xor.b32 t256, t253, t257;\n\t"
+        "add.u32 t254, t252, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t254;\n\t"
+        "add.cc.u32 t258, t256, t256;\n\t"
+        "addc.u32 t259, 0, 0;\n\t"
+        "or.b32 t258, t258, 1;\n\t"
+        "sub.cc.u32 t261, t258, %38;\n\t"
+        "subc.cc.u32 t263, t259, 0;\n\t"
+        "subc.u32 t260, 0, 0;\n\t"
+        "xor.b32 t265, t261, t258;\n\t"
+        "and.b32 t265, t265, t260;\n\t"
+        "xor.b32 t264, t261, t265;\n\t"
+        "add.u32 t262, t260, 1;\n\t"
+        "add.u32 t9, t9, t9;\n\t"
+        "or.b32 t9, t9, t262;\n\t"
+        "mov.b32 %0, %33;\n\t"
+        "mov.b32 %1, %34;\n\t"
+        "mov.b32 %2, %35;\n\t"
+        "mov.b32 %3, %36;\n\t"
+        "mov.b32 %4, %37;\n\t"
+        "mov.b32 %5, %38;\n\t"
+        "mov.b32 %6, %27;\n\t"
+        "mov.b32 %7, %28;\n\t"
+        "mov.b32 %8, %29;\n\t"
+        "mov.b32 %9, %30;\n\t"
+        "mov.b32 %10, %31;\n\t"
+        "mov.b32 %11, %32;\n\t"
+        "mov.b32 %12, %21;\n\t"
+        "mov.b32 %13, %22;\n\t"
+        "mov.b32 %14, %23;\n\t"
+        "mov.b32 %15, %24;\n\t"
+        "mov.b32 %16, %25;\n\t"
+        "mov.b32 %17, %26;\n\t"
+        "mov.b32 %18, t7;\n\t"
+        "mov.b32 %19, t9;\n\t"
+        "not.b32 %20, t6;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[266];
+    ptx_sub_cc(cf, x[0], x[12]);
+    ptx_subc_cc(cf, x[1], x[13]);
+    ptx_subc_cc(cf, x[2], x[14]);
+    ptx_subc_cc(cf, x[3], x[15]);
+    ptx_subc_cc(cf, x[4], x[16]);
+    ptx_subc_cc(cf, x[5], x[17]);
+    t[6] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_mov(0u);
+    t[8] = ptx_not(x[17]);
+    t[9] = ptx_mov(0u);
+    t[10] = ptx_add_cc(cf, t[8], t[8]);
+    t[11] = ptx_addc(cf, 0u, 0u);
+    t[10] = ptx_or(t[10], 1u);
+    t[13] = ptx_sub_cc(cf, t[10], x[17]);
+    ptx_subc_cc(cf, t[11], 0u);
+    t[12] = ptx_subc(cf, 0u, 0u);
+    t[17] = ptx_xor(t[13], t[10]);
+    t[17] = ptx_and(t[17], t[12]);
+    t[16] = ptx_xor(t[13], t[17]);
+    t[14] = ptx_add(t[12], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[14]);
+    t[18] = ptx_add_cc(cf, t[16], t[16]);
+    t[19] = ptx_addc(cf, 0u, 0u);
+    t[18] = ptx_or(t[18], 1u);
+    t[21] = ptx_sub_cc(cf, t[18], x[17]);
+    ptx_subc_cc(cf, t[19], 0u);
+    t[20] = ptx_subc(cf, 0u, 0u);
+    t[25] = ptx_xor(t[21], t[18]);
+    t[25] = ptx_and(t[25], t[20]);
+    t[24] = ptx_xor(t[21], t[25]);
+    t[22] = ptx_add(t[20], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[22]);
+    t[26] = ptx_add_cc(cf, t[24], t[24]);
+    t[27] = ptx_addc(cf, 0u, 0u);
+    t[26] = ptx_or(t[26], 1u);
+    t[29] = ptx_sub_cc(cf, t[26], x[17]);
+    ptx_subc_cc(cf, t[27], 0u);
+    t[28] = ptx_subc(cf, 0u, 0u);
+    t[33] = ptx_xor(t[29], t[26]);
+    t[33] = ptx_and(t[33], t[28]);
+    t[32] = ptx_xor(t[29], t[33]);
+    t[30] = ptx_add(t[28], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[30]);
+    t[34] = ptx_add_cc(cf, t[32], t[32]);
+    t[35] = ptx_addc(cf, 0u, 0u);
+    t[34] = ptx_or(t[34], 1u);
+    t[37] = ptx_sub_cc(cf, t[34], x[17]);
+    ptx_subc_cc(cf, t[35], 0u);
+    t[36] = ptx_subc(cf, 0u, 0u);
+    t[41] = ptx_xor(t[37], t[34]);
+    t[41] = ptx_and(t[41], t[36]);
+    t[40] = ptx_xor(t[37], t[41]);
+    t[38] = ptx_add(t[36], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[38]);
+    t[42] = ptx_add_cc(cf, t[40], t[40]);
+    t[43] = ptx_addc(cf, 0u, 0u);
+    t[42] = ptx_or(t[42], 1u);
+    t[45] = ptx_sub_cc(cf, t[42], x[17]);
+    ptx_subc_cc(cf, t[43], 0u);
+    t[44] = ptx_subc(cf, 0u, 0u);
+    t[49] = ptx_xor(t[45], t[42]);
+    t[49] = ptx_and(t[49], t[44]);
+    t[48] = ptx_xor(t[45], t[49]);
+    t[46] = ptx_add(t[44], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[46]);
+    t[50] = ptx_add_cc(cf, t[48], t[48]);
+    t[51] = ptx_addc(cf, 0u, 0u);
+    t[50] = ptx_or(t[50], 1u);
+    t[53] = ptx_sub_cc(cf, t[50], x[17]);
+    ptx_subc_cc(cf, t[51], 0u);
+    t[52] = ptx_subc(cf, 0u, 0u);
+    t[57] = ptx_xor(t[53], t[50]);
+    t[57] = ptx_and(t[57], t[52]);
+    t[56] = ptx_xor(t[53], t[57]);
+    t[54] = ptx_add(t[52], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[54]);
+    t[58] = ptx_add_cc(cf, t[56], t[56]);
+    t[59] = ptx_addc(cf, 0u, 0u);
+    t[58] = ptx_or(t[58], 1u);
+    t[61] = ptx_sub_cc(cf, t[58], x[17]);
+    ptx_subc_cc(cf, t[59], 0u);
+    t[60] = ptx_subc(cf, 0u, 0u);
+    t[65] = ptx_xor(t[61], t[58]);
+    t[65] = ptx_and(t[65], t[60]);
+    t[64] = ptx_xor(t[61], t[65]);
+    t[62] = ptx_add(t[60], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[62]);
+    t[66] = ptx_add_cc(cf, t[64], t[64]);
+    t[67] = ptx_addc(cf, 0u, 0u);
+    t[66] = ptx_or(t[66], 1u);
+    t[69] = ptx_sub_cc(cf, t[66], x[17]);
+    ptx_subc_cc(cf, t[67], 0u);
+    t[68] = ptx_subc(cf, 0u, 0u);
+    t[73] = ptx_xor(t[69], t[66]);
+    t[73] = ptx_and(t[73], t[68]);
+    t[72] = ptx_xor(t[69], t[73]);
+    t[70] = ptx_add(t[68], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[70]);
+    t[74] = ptx_add_cc(cf, t[72], t[72]);
+    t[75] = ptx_addc(cf, 0u, 0u);
+    t[74] = ptx_or(t[74], 1u);
+    t[77] = ptx_sub_cc(cf, t[74], x[17]);
+    ptx_subc_cc(cf, t[75], 0u);
+    t[76] = ptx_subc(cf, 0u, 0u);
+    t[81] = ptx_xor(t[77], t[74]);
+    t[81] = ptx_and(t[81], t[76]);
+    t[80] = ptx_xor(t[77], t[81]);
+    t[78] = ptx_add(t[76], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[78]);
+    t[82] = ptx_add_cc(cf, t[80], t[80]);
+    t[83] = ptx_addc(cf, 0u, 0u);
+    t[82] = ptx_or(t[82], 1u);
+    t[85] = ptx_sub_cc(cf, t[82], x[17]);
+    ptx_subc_cc(cf, t[83], 0u);
+    t[84] = ptx_subc(cf, 0u, 0u);
+    t[89] = ptx_xor(t[85], t[82]);
+    t[89] = ptx_and(t[89], t[84]);
+    t[88] = ptx_xor(t[85], t[89]);
+    t[86] = ptx_add(t[84], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[86]);
+    t[90] = ptx_add_cc(cf, t[88], t[88]);
+    t[91] = ptx_addc(cf, 0u, 0u);
+    t[90] = ptx_or(t[90], 1u);
+    t[93] = ptx_sub_cc(cf, t[90], x[17]);
+    ptx_subc_cc(cf, t[91], 0u);
+    t[92] = ptx_subc(cf, 0u, 0u);
+    t[97] = ptx_xor(t[93], t[90]);
+    t[97] = ptx_and(t[97], t[92]);
+    t[96] = ptx_xor(t[93], t[97]);
+    t[94] = ptx_add(t[92], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[94]);
+    t[98] = ptx_add_cc(cf, t[96], t[96]);
+    t[99] = ptx_addc(cf, 0u, 0u);
+    t[98] = ptx_or(t[98], 1u);
+    t[101] = ptx_sub_cc(cf, t[98], x[17]);
+    ptx_subc_cc(cf, t[99], 0u);
+    t[100] = ptx_subc(cf, 0u, 0u);
+    t[105] = ptx_xor(t[101], t[98]);
+    t[105] = ptx_and(t[105], t[100]);
+    t[104] = ptx_xor(t[101], t[105]);
+    t[102] = ptx_add(t[100], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[102]);
+    t[106] = ptx_add_cc(cf, t[104], t[104]);
+    t[107] = ptx_addc(cf, 0u, 0u);
+    t[106] = ptx_or(t[106], 1u);
+    t[109] = ptx_sub_cc(cf, t[106], x[17]);
+    ptx_subc_cc(cf, t[107], 0u);
+    t[108] = ptx_subc(cf, 0u, 0u);
+    t[113] = ptx_xor(t[109], t[106]);
+    t[113] = ptx_and(t[113], t[108]);
+    t[112] = ptx_xor(t[109], t[113]);
+    t[110] = ptx_add(t[108], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[110]);
+    t[114] = ptx_add_cc(cf, t[112], t[112]);
+    t[115] = ptx_addc(cf, 0u, 0u);
+    t[114] = ptx_or(t[114], 1u);
+    t[117] = ptx_sub_cc(cf, t[114], x[17]);
+    ptx_subc_cc(cf, t[115], 0u);
+    t[116] = ptx_subc(cf, 0u, 0u);
+    t[121] = ptx_xor(t[117], t[114]);
+    t[121] = ptx_and(t[121], t[116]);
+    t[120] = ptx_xor(t[117], t[121]);
+    t[118] = ptx_add(t[116], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[118]);
+    t[122] = ptx_add_cc(cf, t[120], t[120]);
+    t[123] = ptx_addc(cf, 0u, 0u);
+    t[122] = ptx_or(t[122], 1u);
+    t[125] = ptx_sub_cc(cf, t[122], x[17]);
+    ptx_subc_cc(cf, t[123], 0u);
+    t[124] = ptx_subc(cf, 0u, 0u);
+    t[129] = ptx_xor(t[125], t[122]);
+    t[129] = ptx_and(t[129], t[124]);
+    t[128] = ptx_xor(t[125], t[129]);
+    t[126] = ptx_add(t[124], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[126]);
+    t[130] = ptx_add_cc(cf, t[128], t[128]);
+    t[131] = ptx_addc(cf, 0u, 0u);
+    t[130] = ptx_or(t[130], 1u);
+    t[133] = ptx_sub_cc(cf, t[130], x[17]);
+    ptx_subc_cc(cf, t[131], 0u);
+    t[132] = ptx_subc(cf, 0u, 0u);
+    t[137] = ptx_xor(t[133], t[130]);
+    t[137] = ptx_and(t[137], t[132]);
+    t[136] = ptx_xor(t[133], t[137]);
+    t[134] = ptx_add(t[132], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[134]);
+    t[138] = ptx_add_cc(cf, t[136], t[136]);
+    t[139] = ptx_addc(cf, 0u, 0u);
+    t[138] = ptx_or(t[138], 1u);
+    t[141] = ptx_sub_cc(cf, t[138], x[17]);
+    ptx_subc_cc(cf, t[139], 0u);
+    t[140] = ptx_subc(cf, 0u, 0u);
+    t[145] = ptx_xor(t[141], t[138]);
+    t[145] = ptx_and(t[145], t[140]);
+    t[144] = ptx_xor(t[141], t[145]);
+    t[142] = ptx_add(t[140], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[142]);
+    t[146] = ptx_add_cc(cf, t[144], t[144]);
+    t[147] = ptx_addc(cf, 0u, 0u);
+    t[146] = ptx_or(t[146], 1u);
+    t[149] = ptx_sub_cc(cf, t[146], x[17]);
+    ptx_subc_cc(cf, t[147], 0u);
+    t[148] = ptx_subc(cf, 0u, 0u);
+    t[153] = ptx_xor(t[149], t[146]);
+    t[153] = ptx_and(t[153], t[148]);
+    t[152] = ptx_xor(t[149], t[153]);
+    t[150] = ptx_add(t[148], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[150]);
+    t[154] = ptx_add_cc(cf, t[152], t[152]);
+    t[155] = ptx_addc(cf, 0u, 0u);
+    t[154] = ptx_or(t[154], 1u);
+    t[157] = ptx_sub_cc(cf, t[154], x[17]);
+    ptx_subc_cc(cf, t[155], 0u);
+    t[156] = ptx_subc(cf, 0u, 0u);
+    t[161] = ptx_xor(t[157], t[154]);
+    t[161] = ptx_and(t[161], t[156]);
+    t[160] = ptx_xor(t[157], t[161]);
+    t[158] = ptx_add(t[156], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[158]);
+    t[162] = ptx_add_cc(cf, t[160], t[160]);
+    t[163] = ptx_addc(cf, 0u, 0u);
+    t[162] = ptx_or(t[162], 1u);
+    t[165] = ptx_sub_cc(cf, t[162], x[17]);
+    ptx_subc_cc(cf, t[163], 0u);
+    t[164] = ptx_subc(cf, 0u, 0u);
+    t[169] = ptx_xor(t[165], t[162]);
+    t[169] = ptx_and(t[169], t[164]);
+    t[168] = ptx_xor(t[165], t[169]);
+    t[166] = ptx_add(t[164], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[166]);
+    t[170] = ptx_add_cc(cf, t[168], t[168]);
+    t[171] = ptx_addc(cf, 0u, 0u);
+    t[170] = ptx_or(t[170], 1u);
+    t[173] = ptx_sub_cc(cf, t[170], x[17]);
+    ptx_subc_cc(cf, t[171], 0u);
+    t[172] = ptx_subc(cf, 0u, 0u);
+    t[177] = ptx_xor(t[173], t[170]);
+    t[177] = ptx_and(t[177], t[172]);
+    t[176] = ptx_xor(t[173], t[177]);
+    t[174] = ptx_add(t[172], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[174]);
+    t[178] = ptx_add_cc(cf, t[176], t[176]);
+    t[179] = ptx_addc(cf, 0u, 0u);
+    t[178] = ptx_or(t[178], 1u);
+    t[181] = ptx_sub_cc(cf, t[178], x[17]);
+    ptx_subc_cc(cf, t[179], 0u);
+    t[180] = ptx_subc(cf, 0u, 0u);
+    t[185] = ptx_xor(t[181], t[178]);
+    t[185] = ptx_and(t[185], t[180]);
+    t[184] = ptx_xor(t[181], t[185]);
+    t[182] = ptx_add(t[180], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[182]);
+    t[186] = ptx_add_cc(cf, t[184], t[184]);
+    t[187] = ptx_addc(cf, 0u, 0u);
+    t[186] = ptx_or(t[186], 1u);
+    t[189] = ptx_sub_cc(cf, t[186], x[17]);
+    ptx_subc_cc(cf, t[187], 0u);
+    t[188] = ptx_subc(cf, 0u, 0u);
+    t[193] = ptx_xor(t[189], t[186]);
+    t[193] = ptx_and(t[193], t[188]);
+    t[192] = ptx_xor(t[189], t[193]);
+    t[190] = ptx_add(t[188], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[190]);
+    t[194] = ptx_add_cc(cf, t[192], t[192]);
+    t[195] = ptx_addc(cf, 0u, 0u);
+    t[194] = ptx_or(t[194], 1u);
+    t[197] = ptx_sub_cc(cf, t[194], x[17]);
+    ptx_subc_cc(cf, t[195], 0u);
+    t[196] = ptx_subc(cf, 0u, 0u);
+    t[201] = ptx_xor(t[197], t[194]);
+    t[201] = ptx_and(t[201], t[196]);
+    t[200] = ptx_xor(t[197], t[201]);
+    t[198] = ptx_add(t[196], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[198]);
+    t[202] = ptx_add_cc(cf, t[200], t[200]);
+    t[203] = ptx_addc(cf, 0u, 0u);
+    t[202] = ptx_or(t[202], 1u);
+    t[205] = ptx_sub_cc(cf, t[202], x[17]);
+    ptx_subc_cc(cf, t[203], 0u);
+    t[204] = ptx_subc(cf, 0u, 0u);
+    t[209] = ptx_xor(t[205], t[202]);
+    t[209] = ptx_and(t[209], t[204]);
+    t[208] = ptx_xor(t[205], t[209]);
+    t[206] = ptx_add(t[204], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[206]);
+    t[210] = ptx_add_cc(cf, t[208], t[208]);
+    t[211] = ptx_addc(cf, 0u, 0u);
+    t[210] = ptx_or(t[210], 1u);
+    t[213] = ptx_sub_cc(cf, t[210], x[17]);
+    ptx_subc_cc(cf, t[211], 0u);
+    t[212] = ptx_subc(cf, 0u, 0u);
+    t[217] = ptx_xor(t[213], t[210]);
+    t[217] = ptx_and(t[217], t[212]);
+    t[216] = ptx_xor(t[213], t[217]);
+    t[214] = ptx_add(t[212], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[214]);
+    t[218] = ptx_add_cc(cf, t[216], t[216]);
+    t[219] = ptx_addc(cf, 0u, 0u);
+    t[218] = ptx_or(t[218], 1u);
+    t[221] = ptx_sub_cc(cf, t[218], x[17]);
+    ptx_subc_cc(cf, t[219], 0u);
+    t[220] = ptx_subc(cf, 0u, 0u);
+    t[225] = ptx_xor(t[221], t[218]);
+    t[225] = ptx_and(t[225], t[220]);
+    t[224] = ptx_xor(t[221], t[225]);
+    t[222] = ptx_add(t[220], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[222]);
+    t[226] = ptx_add_cc(cf, t[224], t[224]);
+    t[227] = ptx_addc(cf, 0u, 0u);
+    t[226] = ptx_or(t[226], 1u);
+    t[229] = ptx_sub_cc(cf, t[226], x[17]);
+    ptx_subc_cc(cf, t[227], 0u);
+    t[228] = ptx_subc(cf, 0u, 0u);
+    t[233] = ptx_xor(t[229], t[226]);
+    t[233] = ptx_and(t[233], t[228]);
+    t[232] = ptx_xor(t[229], t[233]);
+    t[230] = ptx_add(t[228], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[230]);
+    t[234] = ptx_add_cc(cf, t[232], t[232]);
+    t[235] = ptx_addc(cf, 0u, 0u);
+    t[234] = ptx_or(t[234], 1u);
+    t[237] = ptx_sub_cc(cf, t[234], x[17]);
+    ptx_subc_cc(cf, t[235], 0u);
+    t[236] = ptx_subc(cf, 0u, 0u);
+    t[241] = ptx_xor(t[237], t[234]);
+    t[241] = ptx_and(t[241], t[236]);
+    t[240] = ptx_xor(t[237], t[241]);
+    t[238] = ptx_add(t[236], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[238]);
+    t[242] = ptx_add_cc(cf, t[240], t[240]);
+    t[243] = ptx_addc(cf, 0u, 0u);
+    t[242] = ptx_or(t[242], 1u);
+    t[245] = ptx_sub_cc(cf, t[242], x[17]);
+    ptx_subc_cc(cf, t[243], 0u);
+    t[244] = ptx_subc(cf, 0u, 0u);
+    t[249] = ptx_xor(t[245], t[242]);
+    t[249] = ptx_and(t[249], t[244]);
+    t[248] = ptx_xor(t[245], t[249]);
+    t[246] = ptx_add(t[244], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[246]);
+    t[250] = ptx_add_cc(cf, t[248], t[248]);
+    t[251] = ptx_addc(cf, 0u, 0u);
+    t[250] = ptx_or(t[250], 1u);
+    t[253] = ptx_sub_cc(cf, t[250], x[17]);
+    ptx_subc_cc(cf, t[251], 0u);
+    t[252] = ptx_subc(cf, 0u, 0u);
+    t[257] = ptx_xor(t[253], t[250]);
+    t[257] = ptx_and(t[257], t[252]);
+    t[256] = ptx_xor(t[253], t[257]);
+    t[254] = ptx_add(t[252], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[254]);
+    t[258] = ptx_add_cc(cf, t[256], t[256]);
+    t[259] = ptx_addc(cf, 0u, 0u);
+    t[258] = ptx_or(t[258], 1u);
+    t[261] = ptx_sub_cc(cf, t[258], x[17]);
+    ptx_subc_cc(cf, t[259], 0u);
+    t[260] = ptx_subc(cf, 0u, 0u);
+    t[265] = ptx_xor(t[261], t[258]);
+    t[265] = ptx_and(t[265], t[260]);
+    ptx_xor(t[261], t[265]);
+    t[262] = ptx_add(t[260], 1u);
+    t[9] = ptx_add(t[9], t[9]);
+    t[9] = ptx_or(t[9], t[262]);
+    y[0] = ptx_mov(x[12]);
+    y[1] = ptx_mov(x[13]);
+    y[2] = ptx_mov(x[14]);
+    y[3] = ptx_mov(x[15]);
+    y[4] = ptx_mov(x[16]);
+    y[5] = ptx_mov(x[17]);
+    y[6] = ptx_mov(x[6]);
+    y[7] = ptx_mov(x[7]);
+    y[8] = ptx_mov(x[8]);
+    y[9] = ptx_mov(x[9]);
+    y[10] = ptx_mov(x[10]);
+    y[11] = ptx_mov(x[11]);
+    y[12] = ptx_mov(x[0]);
+    y[13] = ptx_mov(x[1]);
+    y[14] = ptx_mov(x[2]);
+    y[15] = ptx_mov(x[3]);
+    y[16] = ptx_mov(x[4]);
+    y[17] = ptx_mov(x[5]);
+    y[18] = ptx_mov(t[7]);
+    y[19] = ptx_mov(t[9]);
+    y[20] = ptx_not(t[6]);
+  }
+#endif
+};
+
+// sqrt_division_step_6: a step that the loops below call; 86 instructions.
+struct sqrt_division_step_6 {
+  static constexpr unsigned in_words = 14;
+  static constexpr unsigned out_words = 7;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<70>;\n\t"
+        "xor.b32 t0, %12, %19;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %12, t4;\n\t"
+        "mul.lo.u32 t6, %20, t5;\n\t"
+        "mul.hi.u32 t7, %20, t5;\n\t"
+        "add.cc.u32 t6, t6, %11;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %19;\n\t"
+        "sub.u32 t9, %11, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %19, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %19;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %14, t2;\n\t"
+        "mul.hi.u32 t16, %14, t2;\n\t"
+        "mul.lo.u32 t17, %16, t2;\n\t"
+        "mul.hi.u32 t18, %16, t2;\n\t"
+        "mul.lo.u32 t19, %18, t2;\n\t"
+        "mul.hi.u32 t20, %18, t2;\n\t"
+        "mul.lo.u32 t21, %15, t2;\n\t"
+        "mul.hi.u32 t22, %15, t2;\n\t"
+        "mul.lo.u32 t23, %17, t2;\n\t"
+        "mul.hi.u32 t24, %17, t2;\n\t"
+        "mul.lo.u32 t25, %19, t2;\n\t"
+        "mul.hi.u32 t26, %19, t2;\n\t"
+        "mov.b32 t27, t15;\n\t"
+        "add.cc.u32 t28, t16, t21;\n\t"
+        "addc.cc.u32 t29, t17, t22;\n\t"
+        "addc.cc.u32 t30, t18, t23;\n\t"
+        "addc.cc.u32 t31, t19, t24;\n\t"
+        "addc.cc.u32 t32, t20, t25;\n\t"
+        "addc.u32 t33, 0, t26;\n\t"
+        "sub.cc.u32 t34, %13, t27;\n\t"
+        "subc.cc.u32 t35, %7, t28;\n\t"
+        "subc.cc.u32 t36, %8, t29;\n\t"
+        "subc.cc.u32 t37, %9, t30;\n\t"
+        "subc.cc.u32 t38, %10, t31;\n\t"
+        "subc.cc.u32 t39, %11, t32;\n\t"
+        "subc.cc.u32 t40, %12, t33;\n\t"
+        "subc.u32 t41, 0, 0;\n\t"
+        "and.b32 t42, %14, t41;\n\t"
+        "and.b32 t43, %15, t41;\n\t"
+        "and.b32 t44, %16, t41;\n\t"
+        "and.b32 t45, %17, t41;\n\t"
+        "and.b32 t46, %18, t41;\n\t"
+        "and.b32 t47, %19, t41;\n\t"
+        "add.u32 t2, t2, t41;\n\t"
+        "add.cc.u32 t48, t34, t42;\n\t"
+        "addc.cc.u32 t49, t35, t43;\n\t"
+        "addc.cc.u32 t50, t36, t44;\n\t"
+        "addc.cc.u32 t51, t37, t45;\n\t"
+        "addc.cc.u32 t52, t38, t46;\n\t"
+        "addc.cc.u32 t53, t39, t47;\n\t"
+        "addc.cc.u32 t54, t40, 0;\n\t"
+        "addc.u32 t55, t41, 0;\n\t"
+        "and.b32 t56, %14, t55;\n\t"
+        "and.b32 t57, %15, t55;\n\t"
+        "and.b32 t58, %16, t55;\n\t"
+        "and.b32 t59, %17, t55;\n\t"
+        "and.b32 t60, %18, t55;\n\t"
+        "and.b32 t61, %19, t55;\n\t"
+        "add.u32 t2, t2, t55;\n\t"
+        "add.cc.u32 t62, t48, t56;\n\t"
+        "addc.cc.u32 t63, t49, t57;\n\t"
+        "addc.cc.u32 t64, t50, t58;\n\t"
+        "addc.cc.u32 t65, t51, t59;\n\t"
+        "addc.cc.u32 t66, t52, t60;\n\t"
+        "addc.cc.u32 t67, t53, t61;\n\t"
+        "addc.cc.u32 t68, t54, 0;\n\t"
+        "addc.u32 t69, t55, 0;\n\t"
+        "mov.b32 %0, t62;\n\t"
+        "mov.b32 %1, t63;\n\t"
+        "mov.b32 %2, t64;\n\t"
+        "mov.b32 %3, t65;\n\t"
+        "mov.b32 %4, t66;\n\t"
+        "mov.b32 %5, t67;\n\t"
+        "mov.b32 %6, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[70];
+    t[0] = ptx_xor(x[5], x[12]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[5], t[4]);
+    t[6] = ptx_mul_lo(x[13], t[5]);
+    t[7] = ptx_mul_hi(x[13], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[4]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[12]);
+    t[9] = ptx_sub(x[4], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[12], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[12]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[7], t[2]);
+    t[16] = ptx_mul_hi(x[7], t[2]);
+    t[17] = ptx_mul_lo(x[9], t[2]);
+    t[18] = ptx_mul_hi(x[9], t[2]);
+    t[19] = ptx_mul_lo(x[11], t[2]);
+    t[20] = ptx_mul_hi(x[11], t[2]);
+    t[21] = ptx_mul_lo(x[8], t[2]);
+    t[22] = ptx_mul_hi(x[8], t[2]);
+    t[23] = ptx_mul_lo(x[10], t[2]);
+    t[24] = ptx_mul_hi(x[10], t[2]);
+    t[25] = ptx_mul_lo(x[12], t[2]);
+    t[26] = ptx_mul_hi(x[12], t[2]);
+    t[27] = ptx_mov(t[15]);
+    t[28] = ptx_add_cc(cf, t[16], t[21]);
+    t[29] = ptx_addc_cc(cf, t[17], t[22]);
+    t[30] = ptx_addc_cc(cf, t[18], t[23]);
+    t[31] = ptx_addc_cc(cf, t[19], t[24]);
+    t[32] = ptx_addc_cc(cf, t[20], t[25]);
+    t[33] = ptx_addc(cf, 0u, t[26]);
+    t[34] = ptx_sub_cc(cf, x[6], t[27]);
+    t[35] = ptx_subc_cc(cf, x[0], t[28]);
+    t[36] = ptx_subc_cc(cf, x[1], t[29]);
+    t[37] = ptx_subc_cc(cf, x[2], t[30]);
+    t[38] = ptx_subc_cc(cf, x[3], t[31]);
+    t[39] = ptx_subc_cc(cf, x[4], t[32]);
+    t[40] = ptx_subc_cc(cf, x[5], t[33]);
+    t[41] = ptx_subc(cf, 0u, 0u);
+    t[42] = ptx_and(x[7], t[41]);
+    t[43] = ptx_and(x[8], t[41]);
+    t[44] = ptx_and(x[9], t[41]);
+    t[45] = ptx_and(x[10], t[41]);
+    t[46] = ptx_and(x[11], t[41]);
+    t[47] = ptx_and(x[12], t[41]);
+    t[2] = ptx_add(t[2], t[41]);
+    t[48] = ptx_add_cc(cf, t[34], t[42]);
+    t[49] = ptx_addc_cc(cf, t[35], t[43]);
+    t[50] = ptx_addc_cc(cf, t[36], t[44]);
+    t[51] = ptx_addc_cc(cf, t[37], t[45]);
+    t[52] = ptx_addc_cc(cf, t[38], t[46]);
+    t[53] = ptx_addc_cc(cf, t[39], t[47]);
+    t[54] = ptx_addc_cc(cf, t[40], 0u);
+    t[55] = ptx_addc(cf, t[41], 0u);
+    t[56] = ptx_and(x[7], t[55]);
+    t[57] = ptx_and(x[8], t[55]);
+    t[58] = ptx_and(x[9], t[55]);
+    t[59] = ptx_and(x[10], t[55]);
+    t[60] = ptx_and(x[11], t[55]);
+    t[61] = ptx_and(x[12], t[55]);
+    t[2] = ptx_add(t[2], t[55]);
+    t[62] = ptx_add_cc(cf, t[48], t[56]);
+    t[63] = ptx_addc_cc(cf, t[49], t[57]);
+    t[64] = ptx_addc_cc(cf, t[50], t[58]);
+    t[65] = ptx_addc_cc(cf, t[51], t[59]);
+    t[66] = ptx_addc_cc(cf, t[52], t[60]);
+    t[67] = ptx_addc_cc(cf, t[53], t[61]);
+    ptx_addc_cc(cf, t[54], 0u);
+    ptx_addc(cf, t[55], 0u);
+    y[0] = ptx_mov(t[62]);
+    y[1] = ptx_mov(t[63]);
+    y[2] = ptx_mov(t[64]);
+    y[3] = ptx_mov(t[65]);
+    y[4] = ptx_mov(t[66]);
+    y[5] = ptx_mov(t[67]);
+    y[6] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_6: a step that the loops below call; 73 instructions.
+struct sqrt_division_finish_6 {
+  static constexpr unsigned in_words = 14;
+  static constexpr unsigned out_words = 13;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<35>;\n\t"
+        "not.b32 t0, %26;\n\t"
+        "shr.b32 t1, %19, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t9, t2;\n\t"
+        "xor.b32 t3, %13, %14;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %13;\n\t"
+        "xor.b32 t4, %14, %15;\n\t"
+        "and.b32 t4, t4, t2;\n\t"
+        "xor.b32 t4, t4, %14;\n\t"
+        "xor.b32 t5, %15, %16;\n\t"
+        "and.b32 t5, t5, t2;\n\t"
+        "xor.b32 t5, t5, %15;\n\t"
+        "xor.b32 t6, %16, %17;\n\t"
+        "and.b32 t6, t6, t2;\n\t"
+        "xor.b32 t6, t6, %16;\n\t"
+        "xor.b32 t7, %17, %18;\n\t"
+        "and.b32 t7, t7, t2;\n\t"
+        "xor.b32 t7, t7, %17;\n\t"
+        "and.b32 t8, %18, t9;\n\t"
+        "shr.b32 t10, %19, 6;\n\t"
+        "and.b32 t10, t10, 1;\n\t"
+        "sub.u32 t11, 0, t10;\n\t"
+        "not.b32 t18, t11;\n\t"
+        "xor.b32 t12, t3, t5;\n\t"
+        "and.b32 t12, t12, t11;\n\t"
+        "xor.b32 t12, t12, t3;\n\t"
+        "xor.b32 t13, t4, t6;\n\t"
+        "and.b32 t13, t13, t11;\n\t"
+        "xor.b32 t13, t13, t4;\n\t"
+        "xor.b32 t14, t5, t7;\n\t"
+        "and.b32 t14, t14, t11;\n\t"
+        "xor.b32 t14, t14, t5;\n\t"
+        "xor.b32 t15, t6, t8;\n\t"
+        "and.b32 t15, t15, t11;\n\t"
+        "xor.b32 t15, t15, t6;\n\t"
+        "and.b32 t16, t7, t18;\n\t"
+        "and.b32 t17, t8, t18;\n\t"
+        "shr.b32 t19, %19, 7;\n\t"
+        "and.b32 t19, t19, 1;\n\t"
+        "sub.u32 t20, 0, t19;\n\t"
+        "not.b32 t27, t20;\n\t"
+        "xor.b32 t21, t12, t16;\n\t"
+        "and.b32 t21, t21, t20;\n\t"
+        "xor.b32 t21, t21, t12;\n\t"
+        "xor.b32 t22, t13, t17;\n\t"
+        "and.b32 t22, t22, t20;\n\t"
+        "xor.b32 t22, t22, t13;\n\t"
+        "and.b32 t23, t14, t27;\n\t"
+        "and.b32 t24, t15, t27;\n\t"
+        "and.b32 t25, t16, t27;\n\t"
+        "and.b32 t26, t17, t27;\n\t"
+        "and.b32 t28, %19, 31;\n\t"
+        "shf.r.clamp.b32 t29, t21, t22, t28;\n\t"
+        "shf.r.clamp.b32 t30, t22, t23, t28;\n\t"
+        "shf.r.clamp.b32 t31, t23, t24, t28;\n\t"
+        "shf.r.clamp.b32 t32, t24, t25, t28;\n\t"
+        "shf.r.clamp.b32 t33, t25, t26, t28;\n\t"
+        "shr.b32 t34, t26, t28;\n\t"
+        "and.b32 %0, %20, t0;\n\t"
+        "and.b32 %1, %21, t0;\n\t"
+        "and.b32 %2, %22, t0;\n\t"
+        "and.b32 %3, %23, t0;\n\t"
+        "and.b32 %4, %24, t0;\n\t"
+        "and.b32 %5, %25, t0;\n\t"
+        "and.b32 %6, t29, t0;\n\t"
+        "and.b32 %7, t30, t0;\n\t"
+        "and.b32 %8, t31, t0;\n\t"
+        "and.b32 %9, t32, t0;\n\t"
+        "and.b32 %10, t33, t0;\n\t"
+        "and.b32 %11, t34, t0;\n\t"
+        "and.b32 %12, %26, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[35];
+    t[0] = ptx_not(x[13]);
+    t[1] = ptx_shr(x[6], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[9] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_xor(x[1], x[2]);
+    t[4] = ptx_and(t[4], t[2]);
+    t[4] = ptx_xor(t[4], x[1]);
+    t[5] = ptx_xor(x[2], x[3]);
+    t[5] = ptx_and(t[5], t[2]);
+    t[5] = ptx_xor(t[5], x[2]);
+    t[6] = ptx_xor(x[3], x[4]);
+    t[6] = ptx_and(t[6], t[2]);
+    t[6] = ptx_xor(t[6], x[3]);
+    t[7] = ptx_xor(x[4], x[5]);
+    t[7] = ptx_and(t[7], t[2]);
+    t[7] = ptx_xor(t[7], x[4]);
+    t[8] = ptx_and(x[5], t[9]);
+    t[10] = ptx_shr(x[6], 6u);
+    t[10] = ptx_and(t[10], 1u);
+    t[11] = ptx_sub(0u, t[10]);
+    t[18] = ptx_not(t[11]);
+    t[12] = ptx_xor(t[3], t[5]);
+    t[12] = ptx_and(t[12], t[11]);
+    t[12] = ptx_xor(t[12], t[3]);
+    t[13] = ptx_xor(t[4], t[6]);
+    t[13] = ptx_and(t[13], t[11]);
+    t[13] = ptx_xor(t[13], t[4]);
+    t[14] = ptx_xor(t[5], t[7]);
+    t[14] = ptx_and(t[14], t[11]);
+    t[14] = ptx_xor(t[14], t[5]);
+    t[15] = ptx_xor(t[6], t[8]);
+    t[15] = ptx_and(t[15], t[11]);
+    t[15] = ptx_xor(t[15], t[6]);
+    t[16] = ptx_and(t[7], t[18]);
+    t[17] = ptx_and(t[8], t[18]);
+    t[19] = ptx_shr(x[6], 7u);
+    t[19] = ptx_and(t[19], 1u);
+    t[20] = ptx_sub(0u, t[19]);
+    t[27] = ptx_not(t[20]);
+    t[21] = ptx_xor(t[12], t[16]);
+    t[21] = ptx_and(t[21], t[20]);
+    t[21] = ptx_xor(t[21], t[12]);
+    t[22] = ptx_xor(t[13], t[17]);
+    t[22] = ptx_and(t[22], t[20]);
+    t[22] = ptx_xor(t[22], t[13]);
+    t[23] = ptx_and(t[14], t[27]);
+    t[24] = ptx_and(t[15], t[27]);
+    t[25] = ptx_and(t[16], t[27]);
+    t[26] = ptx_and(t[17], t[27]);
+    t[28] = ptx_and(x[6], 31u);
+    t[29] = ptx_shf_r_clamp(t[21], t[22], t[28]);
+    t[30] = ptx_shf_r_clamp(t[22], t[23], t[28]);
+    t[31] = ptx_shf_r_clamp(t[23], t[24], t[28]);
+    t[32] = ptx_shf_r_clamp(t[24], t[25], t[28]);
+    t[33] = ptx_shf_r_clamp(t[25], t[26], t[28]);
+    t[34] = ptx_shr(t[26], t[28]);
+    y[0] = ptx_and(x[7], t[0]);
+    y[1] = ptx_and(x[8], t[0]);
+    y[2] = ptx_and(x[9], t[0]);
+    y[3] = ptx_and(x[10], t[0]);
+    y[4] = ptx_and(x[11], t[0]);
+    y[5] = ptx_and(x[12], t[0]);
+    y[6] = ptx_and(t[29], t[0]);
+    y[7] = ptx_and(t[30], t[0]);
+    y[8] = ptx_and(t[31], t[0]);
+    y[9] = ptx_and(t[32], t[0]);
+    y[10] = ptx_and(t[33], t[0]);
+    y[11] = ptx_and(t[34], t[0]);
+    y[12] = ptx_and(x[13], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_6: a step that the loops below call; 40 instructions.
+struct sqrt_newton_update_6 {
+  static constexpr unsigned in_words = 13;
+  static constexpr unsigned out_words = 6;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<28>;\n\t"
+        "add.cc.u32 t0, %6, %12;\n\t"
+        "addc.cc.u32 t1, %7, %13;\n\t"
+        "addc.cc.u32 t2, %8, %14;\n\t"
+        "addc.cc.u32 t3, %9, %15;\n\t"
+        "addc.cc.u32 t4, %10, %16;\n\t"
+        "addc.cc.u32 t5, %11, %17;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "shf.r.clamp.b32 t7, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t8, t1, t2, 1;\n\t"
+        "shf.r.clamp.b32 t9, t2, t3, 1;\n\t"
+        "shf.r.clamp.b32 t10, t3, t4, 1;\n\t"
+        "shf.r.clamp.b32 t11, t4, t5, 1;\n\t"
+        "shf.r.clamp.b32 t12, t5, t6, 1;\n\t"
+        "sub.cc.u32 t13, t7, %6;\n\t"
+        "subc.cc.u32 t14, t8, %7;\n\t"
+        "subc.cc.u32 t15, t9, %8;\n\t"
+        "subc.cc.u32 t16, t10, %9;\n\t"
+        "subc.cc.u32 t17, t11, %10;\n\t"
+        "subc.cc.u32 t18, t12, %11;\n\t"
+        "subc.u32 t19, 0, 0;\n\t"
+        "sub.u32 t20, %18, 1;\n\t"
+        "and.b32 t21, t19, t20;\n\t"
+        "xor.b32 t22, %6, t7;\n\t"
+        "and.b32 t22, t22, t21;\n\t"
+        "xor.b32 %0, %6, t22;\n\t"
+        "xor.b32 t23, %7, t8;\n\t"
+        "and.b32 t23, t23, t21;\n\t"
+        "xor.b32 %1, %7, t23;\n\t"
+        "xor.b32 t24, %8, t9;\n\t"
+        "and.b32 t24, t24, t21;\n\t"
+        "xor.b32 %2, %8, t24;\n\t"
+        "xor.b32 t25, %9, t10;\n\t"
+        "and.b32 t25, t25, t21;\n\t"
+        "xor.b32 %3, %9, t25;\n\t"
+        "xor.b32 t26, %10, t11;\n\t"
+        "and.b32 t26, t26, t21;\n\t"
+        "xor.b32 %4, %10, t26;\n\t"
+        "xor.b32 t27, %11, t12;\n\t"
+        "and.b32 t27, t27, t21;\n\t"
+        "xor.b32 %5, %11, t27;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[28];
+    t[0] = ptx_add_cc(cf, x[0], x[6]);
+    t[1] = ptx_addc_cc(cf, x[1], x[7]);
+    t[2] = ptx_addc_cc(cf, x[2], x[8]);
+    t[3] = ptx_addc_cc(cf, x[3], x[9]);
+    t[4] = ptx_addc_cc(cf, x[4], x[10]);
+    t[5] = ptx_addc_cc(cf, x[5], x[11]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    t[7] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[8] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    t[9] = ptx_shf_r_clamp(t[2], t[3], 1u);
+    t[10] = ptx_shf_r_clamp(t[3], t[4], 1u);
+    t[11] = ptx_shf_r_clamp(t[4], t[5], 1u);
+    t[12] = ptx_shf_r_clamp(t[5], t[6], 1u);
+    ptx_sub_cc(cf, t[7], x[0]);
+    ptx_subc_cc(cf, t[8], x[1]);
+    ptx_subc_cc(cf, t[9], x[2]);
+    ptx_subc_cc(cf, t[10], x[3]);
+    ptx_subc_cc(cf, t[11], x[4]);
+    ptx_subc_cc(cf, t[12], x[5]);
+    t[19] = ptx_subc(cf, 0u, 0u);
+    t[20] = ptx_sub(x[12], 1u);
+    t[21] = ptx_and(t[19], t[20]);
+    t[22] = ptx_xor(x[0], t[7]);
+    t[22] = ptx_and(t[22], t[21]);
+    y[0] = ptx_xor(x[0], t[22]);
+    t[23] = ptx_xor(x[1], t[8]);
     t[23] = ptx_and(t[23], t[21]);
-    y[7] = ptx_xor(t[14], t[23]);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    t[24] = ptx_xor(t[15], t[1]);
+    y[1] = ptx_xor(x[1], t[23]);
+    t[24] = ptx_xor(x[2], t[9]);
     t[24] = ptx_and(t[24], t[21]);
-    y[8] = ptx_xor(t[15], t[24]);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    t[25] = ptx_xor(t[16], t[2]);
+    y[2] = ptx_xor(x[2], t[24]);
+    t[25] = ptx_xor(x[3], t[10]);
     t[25] = ptx_and(t[25], t[21]);
-    y[9] = ptx_xor(t[16], t[25]);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    t[26] = ptx_xor(t[17], t[3]);
+    y[3] = ptx_xor(x[3], t[25]);
+    t[26] = ptx_xor(x[4], t[11]);
     t[26] = ptx_and(t[26], t[21]);
-    y[10] = ptx_xor(t[17], t[26]);
-    y[4] = ptx_shf_l_clamp(x[3], x[4], 1u);
-    t[27] = ptx_xor(t[18], t[4]);
+    y[4] = ptx_xor(x[4], t[26]);
+    t[27] = ptx_xor(x[5], t[12]);
     t[27] = ptx_and(t[27], t[21]);
-    y[11] = ptx_xor(t[18], t[27]);
-    y[5] = ptx_shf_l_clamp(x[4], x[5], 1u);
-    t[28] = ptx_xor(t[19], t[5]);
-    t[28] = ptx_and(t[28], t[21]);
-    y[12] = ptx_xor(t[19], t[28]);
-    y[6] = ptx_shf_l_clamp(x[5], x[6], 1u);
-    t[29] = ptx_xor(t[20], t[6]);
-    t[29] = ptx_and(t[29], t[21]);
-    y[13] = ptx_xor(t[20], t[29]);
+    y[5] = ptx_xor(x[5], t[27]);
+  }
+#endif
+};
+
+// sqrt_newton_check_6: a step that the loops below call; 148 instructions.
+struct sqrt_newton_check_6 {
+  static constexpr unsigned in_words = 18;
+  static constexpr unsigned out_words = 7;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<61>;\n\t"
+        "mul.lo.u32 t2, %9, %7;\n\t"
+        "mul.hi.u32 t3, %9, %7;\n\t"
+        "mul.lo.u32 t4, %11, %7;\n\t"
+        "mul.hi.u32 t5, %11, %7;\n\t"
+        "mul.lo.u32 t12, %8, %7;\n\t"
+        "mul.hi.u32 t13, %8, %7;\n\t"
+        "mul.lo.u32 t14, %10, %7;\n\t"
+        "mul.hi.u32 t15, %10, %7;\n\t"
+        "mul.lo.u32 t16, %12, %7;\n\t"
+        "mul.hi.u32 t17, %12, %7;\n\t"
+        "mad.lo.cc.u32 t4, %10, %8, t4;\n\t"
+        "madc.hi.cc.u32 t5, %10, %8, t5;\n\t"
+        "madc.lo.cc.u32 t6, %12, %8, 0;\n\t"
+        "madc.hi.u32 t7, %12, %8, 0;\n\t"
+        "mad.lo.cc.u32 t14, %9, %8, t14;\n\t"
+        "madc.hi.cc.u32 t15, %9, %8, t15;\n\t"
+        "madc.lo.cc.u32 t16, %11, %8, t16;\n\t"
+        "madc.hi.cc.u32 t17, %11, %8, t17;\n\t"
+        "addc.u32 t18, 0, 0;\n\t"
+        "mad.lo.cc.u32 t6, %11, %9, t6;\n\t"
+        "madc.hi.cc.u32 t7, %11, %9, t7;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
+        "mad.lo.cc.u32 t16, %10, %9, t16;\n\t"
+        "madc.hi.cc.u32 t17, %10, %9, t17;\n\t"
+        "madc.lo.cc.u32 t18, %12, %9, t18;\n\t"
+        "madc.hi.u32 t19, %12, %9, 0;\n\t"
+        "mad.lo.cc.u32 t8, %12, %10, t8;\n\t"
+        "madc.hi.u32 t9, %12, %10, 0;\n\t"
+        "mad.lo.cc.u32 t18, %11, %10, t18;\n\t"
+        "madc.hi.cc.u32 t19, %11, %10, t19;\n\t"
+        "addc.u32 t20, 0, 0;\n\t"
+        "mad.lo.cc.u32 t20, %12, %11, t20;\n\t"
+        "madc.hi.u32 t21, %12, %11, 0;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t12;\n\t"
+        "add.cc.u32 t2, t2, t13;\n\t"
+        "addc.cc.u32 t3, t3, t14;\n\t"
+        "addc.cc.u32 t4, t4, t15;\n\t"
+        "addc.cc.u32 t5, t5, t16;\n\t"
+        "addc.cc.u32 t6, t6, t17;\n\t"
+        "addc.cc.u32 t7, t7, t18;\n\t"
+        "addc.cc.u32 t8, t8, t19;\n\t"
+        "addc.cc.u32 t9, t9, t20;\n\t"
+        "addc.u32 t10, 0, t21;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.cc.u32 t3, t3, t3;\n\t"
+        "addc.cc.u32 t4, t4, t4;\n\t"
+        "addc.cc.u32 t5, t5, t5;\n\t"
+        "addc.cc.u32 t6, t6, t6;\n\t"
+        "addc.cc.u32 t7, t7, t7;\n\t"
+        "addc.cc.u32 t8, t8, t8;\n\t"
+        "addc.cc.u32 t9, t9, t9;\n\t"
+        "addc.cc.u32 t10, t10, t10;\n\t"
+        "addc.u32 t11, 0, 0;\n\t"
+        "mul.lo.u32 t0, %7, %7;\n\t"
+        "mad.hi.cc.u32 t1, %7, %7, t1;\n\t"
+        "madc.lo.cc.u32 t2, %8, %8, t2;\n\t"
+        "madc.hi.cc.u32 t3, %8, %8, t3;\n\t"
+        "madc.lo.cc.u32 t4, %9, %9, t4;\n\t"
+        "madc.hi.cc.u32 t5, %9, %9, t5;\n\t"
+        "madc.lo.cc.u32 t6, %10, %10, t6;\n\t"
+        "madc.hi.cc.u32 t7, %10, %10, t7;\n\t"
+        "madc.lo.cc.u32 t8, %11, %11, t8;\n\t"
+        "madc.hi.cc.u32 t9, %11, %11, t9;\n\t"
+        "madc.lo.cc.u32 t10, %12, %12, t10;\n\t"
+        "madc.hi.u32 t11, %12, %12, t11;\n\t"
+        "sub.cc.u32 t22, t0, %13;\n\t"
+        "subc.cc.u32 t23, t1, %14;\n\t"
+        "subc.cc.u32 t24, t2, %15;\n\t"
+        "subc.cc.u32 t25, t3, %16;\n\t"
+        "subc.cc.u32 t26, t4, %17;\n\t"
+        "subc.cc.u32 t27, t5, %18;\n\t"
+        "subc.cc.u32 t28, t6, %19;\n\t"
+        "subc.cc.u32 t29, t7, %20;\n\t"
+        "subc.cc.u32 t30, t8, %21;\n\t"
+        "subc.cc.u32 t31, t9, %22;\n\t"
+        "subc.cc.u32 t32, t10, %23;\n\t"
+        "subc.cc.u32 t33, t11, %24;\n\t"
+        "subc.u32 t34, 0, 0;\n\t"
+        "shl.b32 t35, %7, 1;\n\t"
+        "shf.l.clamp.b32 t36, %7, %8, 1;\n\t"
+        "shf.l.clamp.b32 t37, %8, %9, 1;\n\t"
+        "shf.l.clamp.b32 t38, %9, %10, 1;\n\t"
+        "shf.l.clamp.b32 t39, %10, %11, 1;\n\t"
+        "shf.l.clamp.b32 t40, %11, %12, 1;\n\t"
+        "shr.b32 t41, %12, 31;\n\t"
+        "sub.cc.u32 t35, t35, 1;\n\t"
+        "subc.cc.u32 t36, t36, 0;\n\t"
+        "subc.cc.u32 t37, t37, 0;\n\t"
+        "subc.cc.u32 t38, t38, 0;\n\t"
+        "subc.cc.u32 t39, t39, 0;\n\t"
+        "subc.cc.u32 t40, t40, 0;\n\t"
+        "subc.u32 t41, t41, 0;\n\t"
+        "mov.b32 t42, 0;\n\t"
+        "mov.b32 t43, 0;\n\t"
+        "or.b32 t42, t42, t22;\n\t"
+        "xor.b32 t44, t22, t35;\n\t"
+        "or.b32 t43, t43, t44;\n\t"
+        "or.b32 t42, t42, t23;\n\t"
+        "xor.b32 t45, t23, t36;\n\t"
+        "or.b32 t43, t43, t45;\n\t"
+        "or.b32 t42, t42, t24;\n\t"
+        "xor.b32 t46, t24, t37;\n\t"
+        "or.b32 t43, t43, t46;\n\t"
+        "or.b32 t42, t42, t25;\n\t"
+        "xor.b32 t47, t25, t38;\n\t"
+        "or.b32 t43, t43, t47;\n\t"
+        "or.b32 t42, t42, t26;\n\t"
+        "xor.b32 t48, t26, t39;\n\t"
+        "or.b32 t43, t43, t48;\n\t"
+        "or.b32 t42, t42, t27;\n\t"
+        "xor.b32 t49, t27, t40;\n\t"
+        "or.b32 t43, t43, t49;\n\t"
+        "or.b32 t42, t42, t28;\n\t"
+        "xor.b32 t50, t28, t41;\n\t"
+        "or.b32 t43, t43, t50;\n\t"
+        "or.b32 t42, t42, t29;\n\t"
+        "xor.b32 t51, t29, 0;\n\t"
+        "or.b32 t43, t43, t51;\n\t"
+        "or.b32 t42, t42, t30;\n\t"
+        "xor.b32 t52, t30, 0;\n\t"
+        "or.b32 t43, t43, t52;\n\t"
+        "or.b32 t42, t42, t31;\n\t"
+        "xor.b32 t53, t31, 0;\n\t"
+        "or.b32 t43, t43, t53;\n\t"
+        "or.b32 t42, t42, t32;\n\t"
+        "xor.b32 t54, t32, 0;\n\t"
+        "or.b32 t43, t43, t54;\n\t"
+        "or.b32 t42, t42, t33;\n\t"
+        "xor.b32 t55, t33, 0;\n\t"
+        "or.b32 t43, t43, t55;\n\t"
+        "sub.cc.u32 t59, 0, t42;\n\t"
+        "subc.u32 t56, 0, 0;\n\t"
+        "not.b32 t57, t56;\n\t"
+        "not.b32 t34, t34;\n\t"
+        "and.b32 t56, t56, t34;\n\t"
+        "add.cc.u32 %0, %7, t56;\n\t"
+        "addc.cc.u32 %1, %8, t56;\n\t"
+        "addc.cc.u32 %2, %9, t56;\n\t"
+        "addc.cc.u32 %3, %10, t56;\n\t"
+        "addc.cc.u32 %4, %11, t56;\n\t"
+        "addc.u32 %5, %12, t56;\n\t"
+        "sub.cc.u32 t60, 0, t43;\n\t"
+        "subc.u32 t58, 0, 0;\n\t"
+        "add.u32 t58, t58, 1;\n\t"
+        "and.b32 %6, t57, 1;\n\t"
+        "or.b32 %6, %6, t58;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[61];
+    t[2] = ptx_mul_lo(x[2], x[0]);
+    t[3] = ptx_mul_hi(x[2], x[0]);
+    t[4] = ptx_mul_lo(x[4], x[0]);
+    t[5] = ptx_mul_hi(x[4], x[0]);
+    t[12] = ptx_mul_lo(x[1], x[0]);
+    t[13] = ptx_mul_hi(x[1], x[0]);
+    t[14] = ptx_mul_lo(x[3], x[0]);
+    t[15] = ptx_mul_hi(x[3], x[0]);
+    t[16] = ptx_mul_lo(x[5], x[0]);
+    t[17] = ptx_mul_hi(x[5], x[0]);
+    t[4] = ptx_mad_lo_cc(cf, x[3], x[1], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[1], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[1], 0u);
+    t[7] = ptx_madc_hi(cf, x[5], x[1], 0u);
+    t[14] = ptx_mad_lo_cc(cf, x[2], x[1], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[2], x[1], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[4], x[1], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[4], x[1], t[17]);
+    t[18] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[4], x[2], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[2], t[7]);
+    t[8] = ptx_addc(cf, 0u, 0u);
+    t[16] = ptx_mad_lo_cc(cf, x[3], x[2], t[16]);
+    t[17] = ptx_madc_hi_cc(cf, x[3], x[2], t[17]);
+    t[18] = ptx_madc_lo_cc(cf, x[5], x[2], t[18]);
+    t[19] = ptx_madc_hi(cf, x[5], x[2], 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[5], x[3], t[8]);
+    t[9] = ptx_madc_hi(cf, x[5], x[3], 0u);
+    t[18] = ptx_mad_lo_cc(cf, x[4], x[3], t[18]);
+    t[19] = ptx_madc_hi_cc(cf, x[4], x[3], t[19]);
+    t[20] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mad_lo_cc(cf, x[5], x[4], t[20]);
+    t[21] = ptx_madc_hi(cf, x[5], x[4], 0u);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[12]);
+    t[2] = ptx_add_cc(cf, t[2], t[13]);
+    t[3] = ptx_addc_cc(cf, t[3], t[14]);
+    t[4] = ptx_addc_cc(cf, t[4], t[15]);
+    t[5] = ptx_addc_cc(cf, t[5], t[16]);
+    t[6] = ptx_addc_cc(cf, t[6], t[17]);
+    t[7] = ptx_addc_cc(cf, t[7], t[18]);
+    t[8] = ptx_addc_cc(cf, t[8], t[19]);
+    t[9] = ptx_addc_cc(cf, t[9], t[20]);
+    t[10] = ptx_addc(cf, 0u, t[21]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc_cc(cf, t[3], t[3]);
+    t[4] = ptx_addc_cc(cf, t[4], t[4]);
+    t[5] = ptx_addc_cc(cf, t[5], t[5]);
+    t[6] = ptx_addc_cc(cf, t[6], t[6]);
+    t[7] = ptx_addc_cc(cf, t[7], t[7]);
+    t[8] = ptx_addc_cc(cf, t[8], t[8]);
+    t[9] = ptx_addc_cc(cf, t[9], t[9]);
+    t[10] = ptx_addc_cc(cf, t[10], t[10]);
+    t[11] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[2], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[2], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[3], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[3], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[4], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[4], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[5], t[10]);
+    t[11] = ptx_madc_hi(cf, x[5], x[5], t[11]);
+    t[22] = ptx_sub_cc(cf, t[0], x[6]);
+    t[23] = ptx_subc_cc(cf, t[1], x[7]);
+    t[24] = ptx_subc_cc(cf, t[2], x[8]);
+    t[25] = ptx_subc_cc(cf, t[3], x[9]);
+    t[26] = ptx_subc_cc(cf, t[4], x[10]);
+    t[27] = ptx_subc_cc(cf, t[5], x[11]);
+    t[28] = ptx_subc_cc(cf, t[6], x[12]);
+    t[29] = ptx_subc_cc(cf, t[7], x[13]);
+    t[30] = ptx_subc_cc(cf, t[8], x[14]);
+    t[31] = ptx_subc_cc(cf, t[9], x[15]);
+    t[32] = ptx_subc_cc(cf, t[10], x[16]);
+    t[33] = ptx_subc_cc(cf, t[11], x[17]);
+    t[34] = ptx_subc(cf, 0u, 0u);
+    t[35] = ptx_shl(x[0], 1u);
+    t[36] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[37] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    t[38] = ptx_shf_l_clamp(x[2], x[3], 1u);
+    t[39] = ptx_shf_l_clamp(x[3], x[4], 1u);
+    t[40] = ptx_shf_l_clamp(x[4], x[5], 1u);
+    t[41] = ptx_shr(x[5], 31u);
+    t[35] = ptx_sub_cc(cf, t[35], 1u);
+    t[36] = ptx_subc_cc(cf, t[36], 0u);
+    t[37] = ptx_subc_cc(cf, t[37], 0u);
+    t[38] = ptx_subc_cc(cf, t[38], 0u);
+    t[39] = ptx_subc_cc(cf, t[39], 0u);
+    t[40] = ptx_subc_cc(cf, t[40], 0u);
+    t[41] = ptx_subc(cf, t[41], 0u);
+    t[42] = ptx_mov(0u);
+    t[43] = ptx_mov(0u);
+    t[42] = ptx_or(t[42], t[22]);
+    t[44] = ptx_xor(t[22], t[35]);
+    t[43] = ptx_or(t[43], t[44]);
+    t[42] = ptx_or(t[42], t[23]);
+    t[45] = ptx_xor(t[23], t[36]);
+    t[43] = ptx_or(t[43], t[45]);
+    t[42] = ptx_or(t[42], t[24]);
+    t[46] = ptx_xor(t[24], t[37]);
+    t[43] = ptx_or(t[43], t[46]);
+    t[42] = ptx_or(t[42], t[25]);
+    t[47] = ptx_xor(t[25], t[38]);
+    t[43] = ptx_or(t[43], t[47]);
+    t[42] = ptx_or(t[42], t[26]);
+    t[48] = ptx_xor(t[26], t[39]);
+    t[43] = ptx_or(t[43], t[48]);
+    t[42] = ptx_or(t[42], t[27]);
+    t[49] = ptx_xor(t[27], t[40]);
+    t[43] = ptx_or(t[43], t[49]);
+    t[42] = ptx_or(t[42], t[28]);
+    t[50] = ptx_xor(t[28], t[41]);
+    t[43] = ptx_or(t[43], t[50]);
+    t[42] = ptx_or(t[42], t[29]);
+    t[51] = ptx_xor(t[29], 0u);
+    t[43] = ptx_or(t[43], t[51]);
+    t[42] = ptx_or(t[42], t[30]);
+    t[52] = ptx_xor(t[30], 0u);
+    t[43] = ptx_or(t[43], t[52]);
+    t[42] = ptx_or(t[42], t[31]);
+    t[53] = ptx_xor(t[31], 0u);
+    t[43] = ptx_or(t[43], t[53]);
+    t[42] = ptx_or(t[42], t[32]);
+    t[54] = ptx_xor(t[32], 0u);
+    t[43] = ptx_or(t[43], t[54]);
+    t[42] = ptx_or(t[42], t[33]);
+    t[55] = ptx_xor(t[33], 0u);
+    t[43] = ptx_or(t[43], t[55]);
+    ptx_sub_cc(cf, 0u, t[42]);
+    t[56] = ptx_subc(cf, 0u, 0u);
+    t[57] = ptx_not(t[56]);
+    t[34] = ptx_not(t[34]);
+    t[56] = ptx_and(t[56], t[34]);
+    y[0] = ptx_add_cc(cf, x[0], t[56]);
+    y[1] = ptx_addc_cc(cf, x[1], t[56]);
+    y[2] = ptx_addc_cc(cf, x[2], t[56]);
+    y[3] = ptx_addc_cc(cf, x[3], t[56]);
+    y[4] = ptx_addc_cc(cf, x[4], t[56]);
+    y[5] = ptx_addc(cf, x[5], t[56]);
+    ptx_sub_cc(cf, 0u, t[43]);
+    t[58] = ptx_subc(cf, 0u, 0u);
+    t[58] = ptx_add(t[58], 1u);
+    y[6] = ptx_and(t[57], 1u);
+    y[6] = ptx_or(y[6], t[58]);
   }
 #endif
 };
@@ -24000,7 +29994,7 @@ struct gcd {
 #endif
 };
 
-// sqrt: floor(sqrt(a)); flag 1 where a is an exact square: the digit-by-digit square root, a step per bit of the root whatever a is; a loop around sqrt_step.
+// sqrt: floor(sqrt(a)); flag 1 where a is an exact square: digit by digit (a step per bit of the root) below 128 bits, from there Newton's iteration at doubling precision (a division and a square a level), the same steps whatever a is; a loop around sqrt_newton_start, sqrt_newton_root, sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, sqrt_division_normalize_3, sqrt_division_step_3, sqrt_division_finish_3, sqrt_newton_update_3, sqrt_newton_check_3, sqrt_division_normalize_6, sqrt_division_step_6, sqrt_division_finish_6, sqrt_newton_update_6, sqrt_newton_check_6.
 struct sqrt {
   static constexpr const char* name = "sqrt";
   static constexpr unsigned bits = 381;
@@ -24021,10 +30015,10 @@ struct sqrt {
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 7>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 6, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_3, sqrt_division_step_3, sqrt_division_finish_3, sqrt_newton_update_3, sqrt_newton_check_3, 2, 3>, ::mpgen::loops::root_level<sqrt_division_normalize_6, sqrt_division_step_6, sqrt_division_finish_6, sqrt_newton_update_6, sqrt_newton_check_6, 3, 6>>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 7>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 6, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_3, sqrt_division_step_3, sqrt_division_finish_3, sqrt_newton_update_3, sqrt_newton_check_3, 2, 3>, ::mpgen::loops::root_level<sqrt_division_normalize_6, sqrt_division_step_6, sqrt_division_finish_6, sqrt_newton_update_6, sqrt_newton_check_6, 3, 6>>(y, x); }
 #endif
 };
 

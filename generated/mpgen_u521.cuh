@@ -807,6 +807,50 @@ MPGEN_HOST_DEVICE void square_root_floor(uint32_t* y, const uint32_t* x) {
   y[N] = equal_mask<M>(s + M, zero) & 1u;
 }
 
+// One level of square_root_newton: s, the top Below limbs of the root's H, is
+// floor(sqrt(T')) for T' the top 2 Below limbs of a'; extended by all-ones limbs to Limbs
+// limbs it is above floor(sqrt(T)), T the top 2 Limbs limbs, by less than 2^(32 (Limbs -
+// Below)); one round (divide: T by s, s's top bit set; Update: the smaller of s and (s +
+// q) / 2) leaves the root or one more, and Check decides by s^2 against T (its word after
+// the limbs: whether T is a square).
+template <class Normalize, class Step, class Finish, class Update, class Check, unsigned Below, unsigned Limbs>
+struct root_level {
+  template <unsigned H>
+  MPGEN_HOST_DEVICE static void run(const uint32_t* a, uint32_t* s, uint32_t* exact) {
+    uint32_t* root = s + H - Limbs;
+    const uint32_t* top = a + 2 * (H - Limbs);
+    MPGEN_UNROLL for (unsigned k = 0; k < Limbs - Below; ++k) root[k] = ~0u;
+    uint32_t in[3 * Limbs], quotient[Limbs + 1], pair[2 * Limbs + 1], checked[Limbs + 1];
+    copy<2 * Limbs>(in, top);  // T, then s: divide's x
+    copy<Limbs>(in + 2 * Limbs, root);
+    divide<Normalize, Step, Finish, Limbs, true, true, false>(quotient, in);
+    copy<Limbs>(pair, root);
+    copy<Limbs + 1>(pair + Limbs, quotient);
+    apply<Update>(in, pair);  // the next s, then T: Check's x
+    copy<2 * Limbs>(in + Limbs, top);
+    apply<Check>(checked, in);
+    copy<Limbs>(root, checked);
+    *exact = checked[Limbs];
+  }
+};
+
+// y = floor(sqrt(a)) and the flag word (1 where a is an exact square) for x = a (N limbs)
+// by Newton's iteration at doubling precision on the root's H limbs (ops/sqrt.py): Start
+// gives a' = a 4^k (2H limbs, one of its top two bits set), the root of its top two limbs
+// in the top limb of s, k and a's nonzero mask; each of Levels (root_level, from 2 limbs
+// to H) makes s the root of more of a''s top limbs; Root shifts s back by k.
+template <class Start, class Root, unsigned N, unsigned H, class... Levels>
+MPGEN_HOST_DEVICE void square_root_newton(uint32_t* y, const uint32_t* x) {
+  uint32_t start[Start::out_words], last[H + 3];  // a' (2H), s (H), k, the mask; then s, k, the mask, exact
+  apply<Start>(start, x);
+  uint32_t exact = 0;
+  const int in_order[] = {(Levels::template run<H>(start, start + 2 * H, &exact), 0)...};
+  (void)in_order;
+  copy<H + 2>(last, start + 2 * H);
+  last[H + 2] = exact;
+  apply<Root>(y, last);
+}
+
 }  // namespace loops
 }  // namespace mpgen
 
@@ -30325,86 +30369,3244 @@ struct gcd_finish {
 #endif
 };
 
-// sqrt_step: a step that the loops below call; 68 instructions.
-struct sqrt_step {
-  static constexpr unsigned in_words = 19;
+// sqrt_newton_start: a step that the loops below call; 1028 instructions.
+struct sqrt_newton_start {
+  static constexpr unsigned in_words = 17;
+  static constexpr unsigned out_words = 29;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<616>;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "clz.b32 t1, %29;\n\t"
+        "clz.b32 t4, %30;\n\t"
+        "shr.b32 t5, t4, 5;\n\t"
+        "sub.u32 t5, 0, t5;\n\t"
+        "and.b32 t1, t1, t5;\n\t"
+        "add.u32 t1, t1, t4;\n\t"
+        "clz.b32 t6, %31;\n\t"
+        "shr.b32 t7, t6, 5;\n\t"
+        "sub.u32 t7, 0, t7;\n\t"
+        "and.b32 t1, t1, t7;\n\t"
+        "add.u32 t1, t1, t6;\n\t"
+        "clz.b32 t8, %32;\n\t"
+        "shr.b32 t9, t8, 5;\n\t"
+        "sub.u32 t9, 0, t9;\n\t"
+        "and.b32 t1, t1, t9;\n\t"
+        "add.u32 t1, t1, t8;\n\t"
+        "clz.b32 t10, %33;\n\t"
+        "shr.b32 t11, t10, 5;\n\t"
+        "sub.u32 t11, 0, t11;\n\t"
+        "and.b32 t1, t1, t11;\n\t"
+        "add.u32 t1, t1, t10;\n\t"
+        "clz.b32 t12, %34;\n\t"
+        "shr.b32 t13, t12, 5;\n\t"
+        "sub.u32 t13, 0, t13;\n\t"
+        "and.b32 t1, t1, t13;\n\t"
+        "add.u32 t1, t1, t12;\n\t"
+        "clz.b32 t14, %35;\n\t"
+        "shr.b32 t15, t14, 5;\n\t"
+        "sub.u32 t15, 0, t15;\n\t"
+        "and.b32 t1, t1, t15;\n\t"
+        "add.u32 t1, t1, t14;\n\t"
+        "clz.b32 t16, %36;\n\t"
+        "shr.b32 t17, t16, 5;\n\t"
+        "sub.u32 t17, 0, t17;\n\t"
+        "and.b32 t1, t1, t17;\n\t"
+        "add.u32 t1, t1, t16;\n\t"
+        "clz.b32 t18, %37;\n\t"
+        "shr.b32 t19, t18, 5;\n\t"
+        "sub.u32 t19, 0, t19;\n\t"
+        "and.b32 t1, t1, t19;\n\t"
+        "add.u32 t1, t1, t18;\n\t"
+        "clz.b32 t20, %38;\n\t"
+        "shr.b32 t21, t20, 5;\n\t"
+        "sub.u32 t21, 0, t21;\n\t"
+        "and.b32 t1, t1, t21;\n\t"
+        "add.u32 t1, t1, t20;\n\t"
+        "clz.b32 t22, %39;\n\t"
+        "shr.b32 t23, t22, 5;\n\t"
+        "sub.u32 t23, 0, t23;\n\t"
+        "and.b32 t1, t1, t23;\n\t"
+        "add.u32 t1, t1, t22;\n\t"
+        "clz.b32 t24, %40;\n\t"
+        "shr.b32 t25, t24, 5;\n\t"
+        "sub.u32 t25, 0, t25;\n\t"
+        "and.b32 t1, t1, t25;\n\t"
+        "add.u32 t1, t1, t24;\n\t"
+        "clz.b32 t26, %41;\n\t"
+        "shr.b32 t27, t26, 5;\n\t"
+        "sub.u32 t27, 0, t27;\n\t"
+        "and.b32 t1, t1, t27;\n\t"
+        "add.u32 t1, t1, t26;\n\t"
+        "clz.b32 t28, %42;\n\t"
+        "shr.b32 t29, t28, 5;\n\t"
+        "sub.u32 t29, 0, t29;\n\t"
+        "and.b32 t1, t1, t29;\n\t"
+        "add.u32 t1, t1, t28;\n\t"
+        "clz.b32 t30, %43;\n\t"
+        "shr.b32 t31, t30, 5;\n\t"
+        "sub.u32 t31, 0, t31;\n\t"
+        "and.b32 t1, t1, t31;\n\t"
+        "add.u32 t1, t1, t30;\n\t"
+        "clz.b32 t32, %44;\n\t"
+        "shr.b32 t33, t32, 5;\n\t"
+        "sub.u32 t33, 0, t33;\n\t"
+        "and.b32 t1, t1, t33;\n\t"
+        "add.u32 t1, t1, t32;\n\t"
+        "clz.b32 t34, %45;\n\t"
+        "shr.b32 t35, t34, 5;\n\t"
+        "sub.u32 t35, 0, t35;\n\t"
+        "and.b32 t1, t1, t35;\n\t"
+        "add.u32 t1, t1, t34;\n\t"
+        "clz.b32 t36, t0;\n\t"
+        "shr.b32 t37, t36, 5;\n\t"
+        "sub.u32 t37, 0, t37;\n\t"
+        "and.b32 t1, t1, t37;\n\t"
+        "add.u32 t1, t1, t36;\n\t"
+        "and.b32 t2, t1, 4294967294;\n\t"
+        "shr.b32 t3, t2, 1;\n\t"
+        "shr.b32 t38, t2, 5;\n\t"
+        "and.b32 t38, t38, 1;\n\t"
+        "sub.u32 t39, 0, t38;\n\t"
+        "not.b32 t58, t39;\n\t"
+        "and.b32 t40, %29, t58;\n\t"
+        "xor.b32 t41, %30, %29;\n\t"
+        "and.b32 t41, t41, t39;\n\t"
+        "xor.b32 t41, t41, %30;\n\t"
+        "xor.b32 t42, %31, %30;\n\t"
+        "and.b32 t42, t42, t39;\n\t"
+        "xor.b32 t42, t42, %31;\n\t"
+        "xor.b32 t43, %32, %31;\n\t"
+        "and.b32 t43, t43, t39;\n\t"
+        "xor.b32 t43, t43, %32;\n\t"
+        "xor.b32 t44, %33, %32;\n\t"
+        "and.b32 t44, t44, t39;\n\t"
+        "xor.b32 t44, t44, %33;\n\t"
+        "xor.b32 t45, %34, %33;\n\t"
+        "and.b32 t45, t45, t39;\n\t"
+        "xor.b32 t45, t45, %34;\n\t"
+        "xor.b32 t46, %35, %34;\n\t"
+        "and.b32 t46, t46, t39;\n\t"
+        "xor.b32 t46, t46, %35;\n\t"
+        "xor.b32 t47, %36, %35;\n\t"
+        "and.b32 t47, t47, t39;\n\t"
+        "xor.b32 t47, t47, %36;\n\t"
+        "xor.b32 t48, %37, %36;\n\t"
+        "and.b32 t48, t48, t39;\n\t"
+        "xor.b32 t48, t48, %37;\n\t"
+        "xor.b32 t49, %38, %37;\n\t"
+        "and.b32 t49, t49, t39;\n\t"
+        "xor.b32 t49, t49, %38;\n\t"
+        "xor.b32 t50, %39, %38;\n\t"
+        "and.b32 t50, t50, t39;\n\t"
+        "xor.b32 t50, t50, %39;\n\t"
+        "xor.b32 t51, %40, %39;\n\t"
+        "and.b32 t51, t51, t39;\n\t"
+        "xor.b32 t51, t51, %40;\n\t"
+        "xor.b32 t52, %41, %40;\n\t"
+        "and.b32 t52, t52, t39;\n\t"
+        "xor.b32 t52, t52, %41;\n\t"
+        "xor.b32 t53, %42, %41;\n\t"
+        "and.b32 t53, t53, t39;\n\t"
+        "xor.b32 t53, t53, %42;\n\t"
+        "xor.b32 t54, %43, %42;\n\t"
+        "and.b32 t54, t54, t39;\n\t"
+        "xor.b32 t54, t54, %43;\n\t"
+        "xor.b32 t55, %44, %43;\n\t"
+        "and.b32 t55, t55, t39;\n\t"
+        "xor.b32 t55, t55, %44;\n\t"
+        "xor.b32 t56, %45, %44;\n\t"
+        "and.b32 t56, t56, t39;\n\t"
+        "xor.b32 t56, t56, %45;\n\t"
+        "xor.b32 t57, t0, %45;\n\t"
+        "and.b32 t57, t57, t39;\n\t"
+        "xor.b32 t57, t57, t0;\n\t"
+        "shr.b32 t59, t2, 6;\n\t"
+        "and.b32 t59, t59, 1;\n\t"
+        "sub.u32 t60, 0, t59;\n\t"
+        "not.b32 t79, t60;\n\t"
+        "and.b32 t61, t40, t79;\n\t"
+        "and.b32 t62, t41, t79;\n\t"
+        "xor.b32 t63, t42, t40;\n\t"
+        "and.b32 t63, t63, t60;\n\t"
+        "xor.b32 t63, t63, t42;\n\t"
+        "xor.b32 t64, t43, t41;\n\t"
+        "and.b32 t64, t64, t60;\n\t"
+        "xor.b32 t64, t64, t43;\n\t"
+        "xor.b32 t65, t44, t42;\n\t"
+        "and.b32 t65, t65, t60;\n\t"
+        "xor.b32 t65, t65, t44;\n\t"
+        "xor.b32 t66, t45, t43;\n\t"
+        "and.b32 t66, t66, t60;\n\t"
+        "xor.b32 t66, t66, t45;\n\t"
+        "xor.b32 t67, t46, t44;\n\t"
+        "and.b32 t67, t67, t60;\n\t"
+        "xor.b32 t67, t67, t46;\n\t"
+        "xor.b32 t68, t47, t45;\n\t"
+        "and.b32 t68, t68, t60;\n\t"
+        "xor.b32 t68, t68, t47;\n\t"
+        "xor.b32 t69, t48, t46;\n\t"
+        "and.b32 t69, t69, t60;\n\t"
+        "xor.b32 t69, t69, t48;\n\t"
+        "xor.b32 t70, t49, t47;\n\t"
+        "and.b32 t70, t70, t60;\n\t"
+        "xor.b32 t70, t70, t49;\n\t"
+        "xor.b32 t71, t50, t48;\n\t"
+        "and.b32 t71, t71, t60;\n\t"
+        "xor.b32 t71, t71, t50;\n\t"
+        "xor.b32 t72, t51, t49;\n\t"
+        "and.b32 t72, t72, t60;\n\t"
+        "xor.b32 t72, t72, t51;\n\t"
+        "xor.b32 t73, t52, t50;\n\t"
+        "and.b32 t73, t73, t60;\n\t"
+        "xor.b32 t73, t73, t52;\n\t"
+        "xor.b32 t74, t53, t51;\n\t"
+        "and.b32 t74, t74, t60;\n\t"
+        "xor.b32 t74, t74, t53;\n\t"
+        "xor.b32 t75, t54, t52;\n\t"
+        "and.b32 t75, t75, t60;\n\t"
+        "xor.b32 t75, t75, t54;\n\t"
+        "xor.b32 t76, t55, t53;\n\t"
+        "and.b32 t76, t76, t60;\n\t"
+        "xor.b32 t76, t76, t55;\n\t"
+        "xor.b32 t77, t56, t54;\n\t"
+        "and.b32 t77, t77, t60;\n\t"
+        "xor.b32 t77, t77, t56;\n\t"
+        "xor.b32 t78, t57, t55;\n\t"
+        "and.b32 t78, t78, t60;\n\t"
+        "xor.b32 t78, t78, t57;\n\t"
+        "shr.b32 t80, t2, 7;\n\t"
+        "and.b32 t80, t80, 1;\n\t"
+        "sub.u32 t81, 0, t80;\n\t"
+        "not.b32 t100, t81;\n\t"
+        "and.b32 t82, t61, t100;\n\t"
+        "and.b32 t83, t62, t100;\n\t"
+        "and.b32 t84, t63, t100;\n\t"
+        "and.b32 t85, t64, t100;\n\t"
+        "xor.b32 t86, t65, t61;\n\t"
+        "and.b32 t86, t86, t81;\n\t"
+        "xor.b32 t86, t86, t65;\n\t"
+        "xor.b32 t87, t66, t62;\n\t"
+        "and.b32 t87, t87, t81;\n\t"
+        "xor.b32 t87, t87, t66;\n\t"
+        "xor.b32 t88, t67, t63;\n\t"
+        "and.b32 t88, t88, t81;\n\t"
+        "xor.b32 t88, t88, t67;\n\t"
+        "xor.b32 t89, t68, t64;\n\t"
+        "and.b32 t89, t89, t81;\n\t"
+        "xor.b32 t89, t89, t68;\n\t"
+        "xor.b32 t90, t69, t65;\n\t"
+        "and.b32 t90, t90, t81;\n\t"
+        "xor.b32 t90, t90, t69;\n\t"
+        "xor.b32 t91, t70, t66;\n\t"
+        "and.b32 t91, t91, t81;\n\t"
+        "xor.b32 t91, t91, t70;\n\t"
+        "xor.b32 t92, t71, t67;\n\t"
+        "and.b32 t92, t92, t81;\n\t"
+        "xor.b32 t92, t92, t71;\n\t"
+        "xor.b32 t93, t72, t68;\n\t"
+        "and.b32 t93, t93, t81;\n\t"
+        "xor.b32 t93, t93, t72;\n\t"
+        "xor.b32 t94, t73, t69;\n\t"
+        "and.b32 t94, t94, t81;\n\t"
+        "xor.b32 t94, t94, t73;\n\t"
+        "xor.b32 t95, t74, t70;\n\t"
+        "and.b32 t95, t95, t81;\n\t"
+        "xor.b32 t95, t95, t74;\n\t"
+        "xor.b32 t96, t75, t71;\n\t"
+        "and.b32 t96, t96, t81;\n\t"
+        "xor.b32 t96, t96, t75;\n\t"
+        "xor.b32 t97, t76, t72;\n\t"
+        "and.b32 t97, t97, t81;\n\t"
+        "xor.b32 t97, t97, t76;\n\t"
+        "xor.b32 t98, t77, t73;\n\t"
+        "and.b32 t98, t98, t81;\n\t"
+        "xor.b32 t98, t98, t77;\n\t"
+        "xor.b32 t99, t78, t74;\n\t"
+        "and.b32 t99, t99, t81;\n\t"
+        "xor.b32 t99, t99, t78;\n\t"
+        "shr.b32 t101, t2, 8;\n\t"
+        "and.b32 t101, t101, 1;\n\t"
+        "sub.u32 t102, 0, t101;\n\t"
+        "not.b32 t121, t102;\n\t"
+        "and.b32 t103, t82, t121;\n\t"
+        "and.b32 t104, t83, t121;\n\t"
+        "and.b32 t105, t84, t121;\n\t"
+        "and.b32 t106, t85, t121;\n\t"
+        "and.b32 t107, t86, t121;\n\t"
+        "and.b32 t108, t87, t121;\n\t"
+        "and.b32 t109, t88, t121;\n\t"
+        "and.b32 t110, t89, t121;\n\t"
+        "xor.b32 t111, t90, t82;\n\t"
+        "and.b32 t111, t111, t102;\n\t"
+        "xor.b32 t111, t111, t90;\n\t"
+        "xor.b32 t112, t91, t83;\n\t"
+        "and.b32 t112, t112, t102;\n\t"
+        "xor.b32 t112, t112, t91;\n\t"
+        "xor.b32 t113, t92, t84;\n\t"
+        "and.b32 t113, t113, t102;\n\t"
+        "xor.b32 t113, t113, t92;\n\t"
+        "xor.b32 t114, t93, t85;\n\t"
+        "and.b32 t114, t114, t102;\n\t"
+        "xor.b32 t114, t114, t93;\n\t"
+        "xor.b32 t115, t94, t86;\n\t"
+        "and.b32 t115, t115, t102;\n\t"
+        "xor.b32 t115, t115, t94;\n\t"
+        "xor.b32 t116, t95, t87;\n\t"
+        "and.b32 t116, t116, t102;\n\t"
+        "xor.b32 t116, t116, t95;\n\t"
+        "xor.b32 t117, t96, t88;\n\t"
+        "and.b32 t117, t117, t102;\n\t"
+        "xor.b32 t117, t117, t96;\n\t"
+        "xor.b32 t118, t97, t89;\n\t"
+        "and.b32 t118, t118, t102;\n\t"
+        "xor.b32 t118, t118, t97;\n\t"
+        "xor.b32 t119, t98, t90;\n\t"
+        "and.b32 t119, t119, t102;\n\t"
+        "xor.b32 t119, t119, t98;\n\t"
+        "xor.b32 t120, t99, t91;\n\t"
+        "and.b32 t120, t120, t102;\n\t"
+        "xor.b32 t120, t120, t99;\n\t"
+        "shr.b32 t122, t2, 9;\n\t"
+        "and.b32 t122, t122, 1;\n\t"
+        "sub.u32 t123, 0, t122;\n\t"
+        "not.b32 t142, t123;\n\t"
+        "and.b32 t124, t103, t142;\n\t"
+        "and.b32 t125, t104, t142;\n\t"
+        "and.b32 t126, t105, t142;\n\t"
+        "and.b32 t127, t106, t142;\n\t"
+        "and.b32 t128, t107, t142;\n\t"
+        "and.b32 t129, t108, t142;\n\t"
+        "and.b32 t130, t109, t142;\n\t"
+        "and.b32 t131, t110, t142;\n\t"
+        "and.b32 t132, t111, t142;\n\t"
+        "and.b32 t133, t112, t142;\n\t"
+        "and.b32 t134, t113, t142;\n\t"
+        "and.b32 t135, t114, t142;\n\t"
+        "and.b32 t136, t115, t142;\n\t"
+        "and.b32 t137, t116, t142;\n\t"
+        "and.b32 t138, t117, t142;\n\t"
+        "and.b32 t139, t118, t142;\n\t"
+        "xor.b32 t140, t119, t103;\n\t"
+        "and.b32 t140, t140, t123;\n\t"
+        "xor.b32 t140, t140, t119;\n\t"
+        "xor.b32 t141, t120, t104;\n\t"
+        "and.b32 t141, t141, t123;\n\t"
+        "xor.b32 t141, t141, t120;\n\t"
+        "and.b32 t143, t2, 31;\n\t"
+        "shl.b32 t144, t124, t143;\n\t"
+        "shf.l.clamp.b32 t145, t124, t125, t143;\n\t"
+        "shf.l.clamp.b32 t146, t125, t126, t143;\n\t"
+        "shf.l.clamp.b32 t147, t126, t127, t143;\n\t"
+        "shf.l.clamp.b32 t148, t127, t128, t143;\n\t"
+        "shf.l.clamp.b32 t149, t128, t129, t143;\n\t"
+        "shf.l.clamp.b32 t150, t129, t130, t143;\n\t"
+        "shf.l.clamp.b32 t151, t130, t131, t143;\n\t"
+        "shf.l.clamp.b32 t152, t131, t132, t143;\n\t"
+        "shf.l.clamp.b32 t153, t132, t133, t143;\n\t"
+        "shf.l.clamp.b32 t154, t133, t134, t143;\n\t"
+        "shf.l.clamp.b32 t155, t134, t135, t143;\n\t"
+        "shf.l.clamp.b32 t156, t135, t136, t143;\n\t"
+        "shf.l.clamp.b32 t157, t136, t137, t143;\n\t"
+        "shf.l.clamp.b32 t158, t137, t138, t143;\n\t"
+        "shf.l.clamp.b32 t159, t138, t139, t143;\n\t"
+        "shf.l.clamp.b32 t160, t139, t140, t143;\n\t"
+        "shf.l.clamp.b32 t161, t140, t141, t143;\n\t"
+        "mov.b32 t162, 0;\n\t"
+        "mov.b32 t163, 0;\n\t"
+        "mov.b32 t164, 0;\n\t"
+        "shr.b32 t165, t161, 30;\n\t"
+        "and.b32 t165, t165, 3;\n\t"
+        "shf.l.clamp.b32 t167, t163, t164, 2;\n\t"
+        "shl.b32 t166, t163, 2;\n\t"
+        "or.b32 t166, t166, t165;\n\t"
+        "shl.b32 t168, t162, 2;\n\t"
+        "or.b32 t168, t168, 1;\n\t"
+        "shr.b32 t169, t162, 30;\n\t"
+        "sub.cc.u32 t170, t166, t168;\n\t"
+        "subc.cc.u32 t171, t167, t169;\n\t"
+        "subc.u32 t172, 0, 0;\n\t"
+        "xor.b32 t177, t170, t166;\n\t"
+        "and.b32 t177, t177, t172;\n\t"
+        "xor.b32 t173, t170, t177;\n\t"
+        "xor.b32 t178, t171, t167;\n\t"
+        "and.b32 t178, t178, t172;\n\t"
+        "xor.b32 t174, t171, t178;\n\t"
+        "add.u32 t175, t172, 1;\n\t"
+        "shl.b32 t176, t162, 1;\n\t"
+        "or.b32 t176, t176, t175;\n\t"
+        "shr.b32 t179, t161, 28;\n\t"
+        "and.b32 t179, t179, 3;\n\t"
+        "shf.l.clamp.b32 t181, t173, t174, 2;\n\t"
+        "shl.b32 t180, t173, 2;\n\t"
+        "or.b32 t180, t180, t179;\n\t"
+        "shl.b32 t182, t176, 2;\n\t"
+        "or.b32 t182, t182, 1;\n\t"
+        "shr.b32 t183, t176, 30;\n\t"
+        "sub.cc.u32 t184, t180, t182;\n\t"
+        "subc.cc.u32 t185, t181, t183;\n\t"
+        "subc.u32 t186, 0, 0;\n\t"
+        "xor.b32 t191, t184, t180;\n\t"
+        "and.b32 t191, t191, t186;\n\t"
+        "xor.b32 t187, t184, t191;\n\t"
+        "xor.b32 t192, t185, t181;\n\t"
+        "and.b32 t192, t192, t186;\n\t"
+        "xor.b32 t188, t185, t192;\n\t"
+        "add.u32 t189, t186, 1;\n\t"
+        "shl.b32 t190, t176, 1;\n\t"
+        "or.b32 t190, t190, t189;\n\t"
+        "shr.b32 t193, t161, 26;\n\t"
+        "and.b32 t193, t193, 3;\n\t"
+        "shf.l.clamp.b32 t195, t187, t188, 2;\n\t"
+        "shl.b32 t194, t187, 2;\n\t"
+        "or.b32 t194, t194, t193;\n\t"
+        "shl.b32 t196, t190, 2;\n\t"
+        "or.b32 t196, t196, 1;\n\t"
+        "shr.b32 t197, t190, 30;\n\t"
+        "sub.cc.u32 t198, t194, t196;\n\t"
+        "subc.cc.u32 t199, t195, t197;\n\t"
+        "subc.u32 t200, 0, 0;\n\t"
+        "xor.b32 t205, t198, t194;\n\t"
+        "and.b32 t205, t205, t200;\n\t"
+        "xor.b32 t201, t198, t205;\n\t"
+        "xor.b32 t206, t199, t195;\n\t"
+        "and.b32 t206, t206, t200;\n\t"
+        "xor.b32 t202, t199, t206;\n\t"
+        "add.u32 t203, t200, 1;\n\t"
+        "shl.b32 t204, t190, 1;\n\t"
+        "or.b32 t204, t204, t203;\n\t"
+        "shr.b32 t207, t161, 24;\n\t"
+        "and.b32 t207, t207, 3;\n\t"
+        "shf.l.clamp.b32 t209, t201, t202, 2;\n\t"
+        "shl.b32 t208, t201, 2;\n\t"
+        "or.b32 t208, t208, t207;\n\t"
+        "shl.b32 t210, t204, 2;\n\t"
+        "or.b32 t210, t210, 1;\n\t"
+        "shr.b32 t211, t204, 30;\n\t"
+        "sub.cc.u32 t212, t208, t210;\n\t"
+        "subc.cc.u32 t213, t209, t211;\n\t"
+        "subc.u32 t214, 0, 0;\n\t"
+        "xor.b32 t219, t212, t208;\n\t"
+        "and.b32 t219, t219, t214;\n\t"
+        "xor.b32 t215, t212, t219;\n\t"
+        "xor.b32 t220, t213, t209;\n\t"
+        "and.b32 t220, t220, t214;\n\t"
+        "xor.b32 t216, t213, t220;\n\t"
+        "add.u32 t217, t214, 1;\n\t"
+        "shl.b32 t218, t204, 1;\n\t"
+        "or.b32 t218, t218, t217;\n\t"
+        "shr.b32 t221, t161, 22;\n\t"
+        "and.b32 t221, t221, 3;\n\t"
+        "shf.l.clamp.b32 t223, t215, t216, 2;\n\t"
+        "shl.b32 t222, t215, 2;\n\t"
+        "or.b32 t222, t222, t221;\n\t"
+        "shl.b32 t224, t218, 2;\n\t"
+        "or.b32 t224, t224, 1;\n\t"
+        "shr.b32 t225, t218, 30;\n\t"
+        "sub.cc.u32 t226, t222, t224;\n\t"
+        "subc.cc.u32 t227, t223, t225;\n\t"
+        "subc.u32 t228, 0, 0;\n\t"
+        "xor.b32 t233, t226, t222;\n\t"
+        "and.b32 t233, t233, t228;\n\t"
+        "xor.b32 t229, t226, t233;\n\t"
+        "xor.b32 t234, t227, t223;\n\t"
+        "and.b32 t234, t234, t228;\n\t"
+        "xor.b32 t230, t227, t234;\n\t"
+        "add.u32 t231, t228, 1;\n\t"
+        "shl.b32 t232, t218, 1;\n\t"
+        "or.b32 t232, t232, t231;\n\t"
+        "shr.b32 t235, t161, 20;\n\t"
+        "and.b32 t235, t235, 3;\n\t"
+        "shf.l.clamp.b32 t237, t229, t230, 2;\n\t"
+        "shl.b32 t236, t229, 2;\n\t"
+        "or.b32 t236, t236, t235;\n\t"
+        "shl.b32 t238, t232, 2;\n\t"
+        "or.b32 t238, t238, 1;\n\t"
+        "shr.b32 t239, t232, 30;\n\t"
+        "sub.cc.u32 t240, t236, t238;\n\t"
+        "subc.cc.u32 t241, t237, t239;\n\t"
+        "subc.u32 t242, 0, 0;\n\t"
+        "xor.b32 t247, t240, t236;\n\t"
+        "and.b32 t247, t247, t242;\n\t"
+        "xor.b32 t243, t240, t247;\n\t"
+        "xor.b32 t248, t241, t237;\n\t"
+        "and.b32 t248, t248, t242;\n\t"
+        "xor.b32 t244, t241, t248;\n\t"
+        "add.u32 t245, t242, 1;\n\t"
+        "shl.b32 t246, t232, 1;\n\t"
+        "or.b32 t246, t246, t245;\n\t"
+        "shr.b32 t249, t161, 18;\n\t"
+        "and.b32 t249, t249, 3;\n\t"
+        "shf.l.clamp.b32 t251, t243, t244, 2;\n\t"
+        "shl.b32 t250, t243, 2;\n\t"
+        "or.b32 t250, t250, t249;\n\t"
+        "shl.b32 t252, t246, 2;\n\t"
+        "or.b32 t252, t252, 1;\n\t"
+        "shr.b32 t253, t246, 30;\n\t"
+        "sub.cc.u32 t254, t250, t252;\n\t"
+        "subc.cc.u32 t255, t251, t253;\n\t"
+        "subc.u32 t256, 0, 0;\n\t"
+        "xor.b32 t261, t254, t250;\n\t"
+        "and.b32 t261, t261, t256;\n\t"
+        "xor.b32 t257, t254, t261;\n\t"
+        "xor.b32 t262, t255, t251;\n\t"
+        "and.b32 t262, t262, t256;\n\t"
+        "xor.b32 t258, t255, t262;\n\t"
+        "add.u32 t259, t256, 1;\n\t"
+        "shl.b32 t260, t246, 1;\n\t"
+        "or.b32 t260, t260, t259;\n\t"
+        "shr.b32 t263, t161, 16;\n\t"
+        "and.b32 t263, t263, 3;\n\t"
+        "shf.l.clamp.b32 t265, t257, t258, 2;\n\t"
+        "shl.b32 t264, t257, 2;\n\t"
+        "or.b32 t264, t264, t263;\n\t"
+        "shl.b32 t266, t260, 2;\n\t"
+        "or.b32 t266, t266, 1;\n\t"
+        "shr.b32 t267, t260, 30;\n\t"
+        "sub.cc.u32 t268, t264, t266;\n\t"
+        "subc.cc.u32 t269, t265, t267;\n\t"
+        "subc.u32 t270, 0, 0;\n\t"
+        "xor.b32 t275, t268, t264;\n\t"
+        "and.b32 t275, t275, t270;\n\t"
+        "xor.b32 t271, t268, t275;\n\t"
+        "xor.b32 t276, t269, t265;\n\t"
+        "and.b32 t276, t276, t270;\n\t"
+        "xor.b32 t272, t269, t276;\n\t"
+        "add.u32 t273, t270, 1;\n\t"
+        "shl.b32 t274, t260, 1;\n\t"
+        "or.b32 t274, t274, t273;\n\t"
+        "shr.b32 t277, t161, 14;\n\t"
+        "and.b32 t277, t277, 3;\n\t"
+        "shf.l.clamp.b32 t279, t271, t272, 2;\n\t"
+        "shl.b32 t278, t271, 2;\n\t"
+        "or.b32 t278, t278, t277;\n\t"
+        "shl.b32 t280, t274, 2;\n\t"
+        "or.b32 t280, t280, 1;\n\t"
+        "shr.b32 t281, t274, 30;\n\t"
+        "sub.cc.u32 t282, t278, t280;\n\t"
+        "subc.cc.u32 t283, t279, t281;\n\t"
+        "subc.u32 t284, 0, 0;\n\t"
+        "xor.b32 t289, t282, t278;\n\t"
+        "and.b32 t289, t289, t284;\n\t"
+        "xor.b32 t285, t282, t289;\n\t"
+        "xor.b32 t290, t283, t279;\n\t"
+        "and.b32 t290, t290, t284;\n\t"
+        "xor.b32 t286, t283, t290;\n\t"
+        "add.u32 t287, t284, 1;\n\t"
+        "shl.b32 t288, t274, 1;\n\t"
+        "or.b32 t288, t288, t287;\n\t"
+        "shr.b32 t291, t161, 12;\n\t"
+        "and.b32 t291, t291, 3;\n\t"
+        "shf.l.clamp.b32 t293, t285, t286, 2;\n\t"
+        "shl.b32 t292, t285, 2;\n\t"
+        "or.b32 t292, t292, t291;\n\t"
+        "shl.b32 t294, t288, 2;\n\t"
+        "or.b32 t294, t294, 1;\n\t"
+        "shr.b32 t295, t288, 30;\n\t"
+        "sub.cc.u32 t296, t292, t294;\n\t"
+        "subc.cc.u32 t297, t293, t295;\n\t"
+        "subc.u32 t298, 0, 0;\n\t"
+        "xor.b32 t303, t296, t292;\n\t"
+        "and.b32 t303, t303, t298;\n\t"
+        "xor.b32 t299, t296, t303;\n\t"
+        "xor.b32 t304, t297, t293;\n\t"
+        "and.b32 t304, t304, t298;\n\t"
+        "xor.b32 t300, t297, t304;\n\t"
+        "add.u32 t301, t298, 1;\n\t"
+        "shl.b32 t302, t288, 1;\n\t"
+        "or.b32 t302, t302, t301;\n\t"
+        "shr.b32 t305, t161, 10;\n\t"
+        "and.b32 t305, t305, 3;\n\t"
+        "shf.l.clamp.b32 t307, t299, t300, 2;\n\t"
+        "shl.b32 t306, t299, 2;\n\t"
+        "or.b32 t306, t306, t305;\n\t"
+        "shl.b32 t308, t302, 2;\n\t"
+        "or.b32 t308, t308, 1;\n\t"
+        "shr.b32 t309, t302, 30;\n\t"
+        "sub.cc.u32 t310, t306, t308;\n\t"
+        "subc.cc.u32 t311, t307, t309;\n\t"
+        "subc.u32 t312, 0, 0;\n\t"
+        "xor.b32 t317, t310, t306;\n\t"
+        "and.b32 t317, t317, t312;\n\t"
+        "xor.b32 t313, t310, t317;\n\t"
+        "xor.b32 t318, t311, t307;\n\t"
+        "and.b32 t318, t318, t312;\n\t"
+        "xor.b32 t314, t311, t318;\n\t"
+        "add.u32 t315, t312, 1;\n\t"
+        "shl.b32 t316, t302, 1;\n\t"
+        "or.b32 t316, t316, t315;\n\t"
+        "shr.b32 t319, t161, 8;\n\t"
+        "and.b32 t319, t319, 3;\n\t"
+        "shf.l.clamp.b32 t321, t313, t314, 2;\n\t"
+        "shl.b32 t320, t313, 2;\n\t"
+        "or.b32 t320, t320, t319;\n\t"
+        "shl.b32 t322, t316, 2;\n\t"
+        "or.b32 t322, t322, 1;\n\t"
+        "shr.b32 t323, t316, 30;\n\t"
+        "sub.cc.u32 t324, t320, t322;\n\t"
+        "subc.cc.u32 t325, t321, t323;\n\t"
+        "subc.u32 t326, 0, 0;\n\t"
+        "xor.b32 t331, t324, t320;\n\t"
+        "and.b32 t331, t331, t326;\n\t"
+        "xor.b32 t327, t324, t331;\n\t"
+        "xor.b32 t332, t325, t321;\n\t"
+        "and.b32 t332, t332, t326;\n\t"
+        "xor.b32 t328, t325, t332;\n\t"
+        "add.u32 t329, t326, 1;\n\t"
+        "shl.b32 t330, t316, 1;\n\t"
+        "or.b32 t330, t330, t329;\n\t"
+        "shr.b32 t333, t161, 6;\n\t"
+        "and.b32 t333, t333, 3;\n\t"
+        "shf.l.clamp.b32 t335, t327, t328, 2;\n\t"
+        "shl.b32 t334, t327, 2;\n\t"
+        "or.b32 t334, t334, t333;\n\t"
+        "shl.b32 t336, t330, 2;\n\t"
+        "or.b32 t336, t336, 1;\n\t"
+        "shr.b32 t337, t330, 30;\n\t"
+        "sub.cc.u32 t338, t334, t336;\n\t"
+        "subc.cc.u32 t339, t335, t337;\n\t"
+        "subc.u32 t340, 0, 0;\n\t"
+        "xor.b32 t345, t338, t334;\n\t"
+        "and.b32 t345, t345, t340;\n\t"
+        "xor.b32 t341, t338, t345;\n\t"
+        "xor.b32 t346, t339, t335;\n\t"
+        "and.b32 t346, t346, t340;\n\t"
+        "xor.b32 t342, t339, t346;\n\t"
+        "add.u32 t343, t340, 1;\n\t"
+        "shl.b32 t344, t330, 1;\n\t"
+        "or.b32 t344, t344, t343;\n\t"
+        "shr.b32 t347, t161, 4;\n\t"
+        "and.b32 t347, t347, 3;\n\t"
+        "shf.l.clamp.b32 t349, t341, t342, 2;\n\t"
+        "shl.b32 t348, t341, 2;\n\t"
+        "or.b32 t348, t348, t347;\n\t"
+        "shl.b32 t350, t344, 2;\n\t"
+        "or.b32 t350, t350, 1;\n\t"
+        "shr.b32 t351, t344, 30;\n\t"
+        "sub.cc.u32 t352, t348, t350;\n\t"
+        "subc.cc.u32 t353, t349, t351;\n\t"
+        "subc.u32 t354, 0, 0;\n\t"
+        "xor.b32 t359, t352, t348;\n\t"
+        "and.b32 t359, t359, t354;\n\t"
+        "xor.b32 t355, t352, t359;\n\t"
+        "xor.b32 t360, t353, t349;\n\t"
+        "and.b32 t360, t360, t354;\n\t"
+        "xor.b32 t356, t353, t360;\n\t"
+        "add.u32 t357, t354, 1;\n\t"
+        "shl.b32 t358, t344, 1;\n\t"
+        "or.b32 t358, t358, t357;\n\t"
+        "shr.b32 t361, t161, 2;\n\t"
+        "and.b32 t361, t361, 3;\n\t"
+        "shf.l.clamp.b32 t363, t355, t356, 2;\n\t"
+        "shl.b32 t362, t355, 2;\n\t"
+        "or.b32 t362, t362, t361;\n\t"
+        "shl.b32 t364, t358, 2;\n\t"
+        "or.b32 t364, t364, 1;\n\t"
+        "shr.b32 t365, t358, 30;\n\t"
+        "sub.cc.u32 t366, t362, t364;\n\t"
+        "subc.cc.u32 t367, t363, t365;\n\t"
+        "subc.u32 t368, 0, 0;\n\t"
+        "xor.b32 t373, t366, t362;\n\t"
+        "and.b32 t373, t373, t368;\n\t"
+        "xor.b32 t369, t366, t373;\n\t"
+        "xor.b32 t374, t367, t363;\n\t"
+        "and.b32 t374, t374, t368;\n\t"
+        "xor.b32 t370, t367, t374;\n\t"
+        "add.u32 t371, t368, 1;\n\t"
+        "shl.b32 t372, t358, 1;\n\t"
+        "or.b32 t372, t372, t371;\n\t"
+        "shr.b32 t375, t161, 0;\n\t"
+        "and.b32 t375, t375, 3;\n\t"
+        "shf.l.clamp.b32 t377, t369, t370, 2;\n\t"
+        "shl.b32 t376, t369, 2;\n\t"
+        "or.b32 t376, t376, t375;\n\t"
+        "shl.b32 t378, t372, 2;\n\t"
+        "or.b32 t378, t378, 1;\n\t"
+        "shr.b32 t379, t372, 30;\n\t"
+        "sub.cc.u32 t380, t376, t378;\n\t"
+        "subc.cc.u32 t381, t377, t379;\n\t"
+        "subc.u32 t382, 0, 0;\n\t"
+        "xor.b32 t387, t380, t376;\n\t"
+        "and.b32 t387, t387, t382;\n\t"
+        "xor.b32 t383, t380, t387;\n\t"
+        "xor.b32 t388, t381, t377;\n\t"
+        "and.b32 t388, t388, t382;\n\t"
+        "xor.b32 t384, t381, t388;\n\t"
+        "add.u32 t385, t382, 1;\n\t"
+        "shl.b32 t386, t372, 1;\n\t"
+        "or.b32 t386, t386, t385;\n\t"
+        "shr.b32 t389, t160, 30;\n\t"
+        "and.b32 t389, t389, 3;\n\t"
+        "shf.l.clamp.b32 t391, t383, t384, 2;\n\t"
+        "shl.b32 t390, t383, 2;\n\t"
+        "or.b32 t390, t390, t389;\n\t"
+        "shl.b32 t392, t386, 2;\n\t"
+        "or.b32 t392, t392, 1;\n\t"
+        "shr.b32 t393, t386, 30;\n\t"
+        "sub.cc.u32 t394, t390, t392;\n\t"
+        "subc.cc.u32 t395, t391, t393;\n\t"
+        "subc.u32 t396, 0, 0;\n\t"
+        "xor.b32 t401, t394, t390;\n\t"
+        "and.b32 t401, t401, t396;\n\t"
+        "xor.b32 t397, t394, t401;\n\t"
+        "xor.b32 t402, t395, t391;\n\t"
+        "and.b32 t402, t402, t396;\n\t"
+        "xor.b32 t398, t395, t402;\n\t"
+        "add.u32 t399, t396, 1;\n\t"
+        "shl.b32 t400, t386, 1;\n\t"
+        "or.b32 t400, t400, t399;\n\t"
+        "shr.b32 t403, t160, 28;\n\t"
+        "and.b32 t403, t403, 3;\n\t"
+        "shf.l.clamp.b32 t405, t397, t398, 2;\n\t"
+        "shl.b32 t404, t397, 2;\n\t"
+        "or.b32 t404, t404, t403;\n\t"
+        "shl.b32 t406, t400, 2;\n\t"
+        "or.b32 t406, t406, 1;\n\t"
+        "shr.b32 t407, t400, 30;\n\t"
+        "sub.cc.u32 t408, t404, t406;\n\t"
+        "subc.cc.u32 t409, t405, t407;\n\t"
+        "subc.u32 t410, 0, 0;\n\t"
+        "xor.b32 t415, t408, t404;\n\t"
+        "and.b32 t415, t415, t410;\n\t"
+        "xor.b32 t411, t408, t415;\n\t"
+        "xor.b32 t416, t409, t405;\n\t"
+        "and.b32 t416, t416, t410;\n\t"
+        "xor.b32 t412, t409, t416;\n\t"
+        "add.u32 t413, t410, 1;\n\t"
+        "shl.b32 t414, t400, 1;\n\t"
+        "or.b32 t414, t414, t413;\n\t"
+        "shr.b32 t417, t160, 26;\n\t"
+        "and.b32 t417, t417, 3;\n\t"
+        "shf.l.clamp.b32 t419, t411, t412, 2;\n\t"
+        "shl.b32 t418, t411, 2;\n\t"
+        "or.b32 t418, t418, t417;\n\t"
+        "shl.b32 t420, t414, 2;\n\t"
+        "or.b32 t420, t420, 1;\n\t"
+        "shr.b32 t421, t414, 30;\n\t"
+        "sub.cc.u32 t422, t418, t420;\n\t"
+        "subc.cc.u32 t423, t419, t421;\n\t"
+        "subc.u32 t424, 0, 0;\n\t"
+        "xor.b32 t429, t422, t418;\n\t"
+        "and.b32 t429, t429, t424;\n\t"
+        "xor.b32 t425, t422, t429;\n\t"
+        "xor.b32 t430, t423, t419;\n\t"
+        "and.b32 t430, t430, t424;\n\t"
+        "xor.b32 t426, t423, t430;\n\t"
+        "add.u32 t427, t424, 1;\n\t"
+        "shl.b32 t428, t414, 1;\n\t"
+        "or.b32 t428, t428, t427;\n\t"
+        "shr.b32 t431, t160, 24;\n\t"
+        "and.b32 t431, t431, 3;\n\t"
+        "shf.l.clamp.b32 t433, t425, t426, 2;\n\t"
+        "shl.b32 t432, t425, 2;\n\t"
+        "or.b32 t432, t432, t431;\n\t"
+        "shl.b32 t434, t428, 2;\n\t"
+        "or.b32 t434, t434, 1;\n\t"
+        "shr.b32 t435, t428, 30;\n\t"
+        "sub.cc.u32 t436, t432, t434;\n\t"
+        "subc.cc.u32 t437, t433, t435;\n\t"
+        "subc.u32 t438, 0, 0;\n\t"
+        "xor.b32 t443, t436, t432;\n\t"
+        "and.b32 t443, t443, t438;\n\t"
+        "xor.b32 t439, t436, t443;\n\t"
+        "xor.b32 t444, t437, t433;\n\t"
+        "and.b32 t444, t444, t438;\n\t"
+        "xor.b32 t440, t437, t444;\n\t"
+        "add.u32 t441, t438, 1;\n\t"
+        "shl.b32 t442, t428, 1;\n\t"
+        "or.b32 t442, t442, t441;\n\t"
+        "shr.b32 t445, t160, 22;\n\t"
+        "and.b32 t445, t445, 3;\n\t"
+        "shf.l.clamp.b32 t447, t439, t440, 2;\n\t"
+        "shl.b32 t446, t439, 2;\n\t"
+        "or.b32 t446, t446, t445;\n\t"
+        "shl.b32 t448, t442, 2;\n\t"
+        "or.b32 t448, t448, 1;\n\t"
+        "shr.b32 t449, t442, 30;\n\t"
+        "sub.cc.u32 t450, t446, t448;\n\t"
+        "subc.cc.u32 t451, t447, t449;\n\t"
+        "subc.u32 t452, 0, 0;\n\t"
+        "xor.b32 t457, t450, t446;\n\t"
+        "and.b32 t457, t457, t452;\n\t"
+        "xor.b32 t453, t450, t457;\n\t"
+        "xor.b32 t458, t451, t447;\n\t"
+        "and.b32 t458, t458, t452;\n\t"
+        "xor.b32 t454, t451, t458;\n\t"
+        "add.u32 t455, t452, 1;\n\t"
+        "shl.b32 t456, t442, 1;\n\t"
+        "or.b32 t456, t456, t455;\n\t"
+        "shr.b32 t459, t160, 20;\n\t"
+        "and.b32 t459, t459, 3;\n\t"
+        "shf.l.clamp.b32 t461, t453, t454, 2;\n\t"
+        "shl.b32 t460, t453, 2;\n\t"
+        "or.b32 t460, t460, t459;\n\t"
+        "shl.b32 t462, t456, 2;\n\t"
+        "or.b32 t462, t462, 1;\n\t"
+        "shr.b32 t463, t456, 30;\n\t"
+        "sub.cc.u32 t464, t460, t462;\n\t"
+        "subc.cc.u32 t465, t461, t463;\n\t"
+        "subc.u32 t466, 0, 0;\n\t"
+        "xor.b32 t471, t464, t460;\n\t"
+        "and.b32 t471, t471, t466;\n\t"
+        "xor.b32 t467, t464, t471;\n\t"
+        "xor.b32 t472, t465, t461;\n\t"
+        "and.b32 t472, t472, t466;\n\t"
+        "xor.b32 t468, t465, t472;\n\t"
+        "add.u32 t469, t466, 1;\n\t"
+        "shl.b32 t470, t456, 1;\n\t"
+        "or.b32 t470, t470, t469;\n\t"
+        "shr.b32 t473, t160, 18;\n\t"
+        "and.b32 t473, t473, 3;\n\t"
+        "shf.l.clamp.b32 t475, t467, t468, 2;\n\t"
+        "shl.b32 t474, t467, 2;\n\t"
+        "or.b32 t474, t474, t473;\n\t"
+        "shl.b32 t476, t470, 2;\n\t"
+        "or.b32 t476, t476, 1;\n\t"
+        "shr.b32 t477, t470, 30;\n\t"
+        "sub.cc.u32 t478, t474, t476;\n\t"
+        "subc.cc.u32 t479, t475, t477;\n\t"
+        "subc.u32 t480, 0, 0;\n\t"
+        "xor.b32 t485, t478, t474;\n\t"
+        "and.b32 t485, t485, t480;\n\t"
+        "xor.b32 t481, t478, t485;\n\t"
+        "xor.b32 t486, t479, t475;\n\t"
+        "and.b32 t486, t486, t480;\n\t"
+        "xor.b32 t482, t479, t486;\n\t"
+        "add.u32 t483, t480, 1;\n\t"
+        "shl.b32 t484, t470, 1;\n\t"
+        "or.b32 t484, t484, t483;\n\t"
+        "shr.b32 t487, t160, 16;\n\t"
+        "and.b32 t487, t487, 3;\n\t"
+        "shf.l.clamp.b32 t489, t481, t482, 2;\n\t"
+        "shl.b32 t488, t481, 2;\n\t"
+        "or.b32 t488, t488, t487;\n\t"
+        "shl.b32 t490, t484, 2;\n\t"
+        "or.b32 t490, t490, 1;\n\t"
+        "shr.b32 t491, t484, 30;\n\t"
+        "sub.cc.u32 t492, t488, t490;\n\t"
+        "subc.cc.u32 t493, t489, t491;\n\t"
+        "subc.u32 t494, 0, 0;\n\t"
+        "xor.b32 t499, t492, t488;\n\t"
+        "and.b32 t499, t499, t494;\n\t"
+        "xor.b32 t495, t492, t499;\n\t"
+        "xor.b32 t500, t493, t489;\n\t"
+        "and.b32 t500, t500, t494;\n\t"
+        "xor.b32 t496, t493, t500;\n\t"
+        "add.u32 t497, t494, 1;\n\t"
+        "shl.b32 t498, t484, 1;\n\t"
+        "or.b32 t498, t498, t497;\n\t"
+        "shr.b32 t501, t160, 14;\n\t"
+        "and.b32 t501, t501, 3;\n\t"
+        "shf.l.clamp.b32 t503, t495, t496, 2;\n\t"
+        "shl.b32 t502, t495, 2;\n\t"
+        "or.b32 t502, t502, t501;\n\t"
+        "shl.b32 t504, t498, 2;\n\t"
+        "or.b32 t504, t504, 1;\n\t"
+        "shr.b32 t505, t498, 30;\n\t"
+        "sub.cc.u32 t506, t502, t504;\n\t"
+        "subc.cc.u32 t507, t503, t505;\n\t"
+        "subc.u32 t508, 0, 0;\n\t"
+        "xor.b32 t513, t506, t502;\n\t"
+        "and.b32 t513, t513, t508;\n\t"
+        "xor.b32 t509, t506, t513;\n\t"
+        "xor.b32 t514, t507, t503;\n\t"
+        "and.b32 t514, t514, t508;\n\t"
+        "xor.b32 t510, t507, t514;\n\t"
+        "add.u32 t511, t508, 1;\n\t"
+        "shl.b32 t512, t498, 1;\n\t"
+        "or.b32 t512, t512, t511;\n\t"
+        "shr.b32 t515, t160, 12;\n\t"
+        "and.b32 t515, t515, 3;\n\t"
+        "shf.l.clamp.b32 t517, t509, t510, 2;\n\t"
+        "shl.b32 t516, t509, 2;\n\t"
+        "or.b32 t516, t516, t515;\n\t"
+        "shl.b32 t518, t512, 2;\n\t"
+        "or.b32 t518, t518, 1;\n\t"
+        "shr.b32 t519, t512, 30;\n\t"
+        "sub.cc.u32 t520, t516, t518;\n\t"
+        "subc.cc.u32 t521, t517, t519;\n\t"
+        "subc.u32 t522, 0, 0;\n\t"
+        "xor.b32 t527, t520, t516;\n\t"
+        "and.b32 t527, t527, t522;\n\t"
+        "xor.b32 t523, t520, t527;\n\t"
+        "xor.b32 t528, t521, t517;\n\t"
+        "and.b32 t528, t528, t522;\n\t"
+        "xor.b32 t524, t521, t528;\n\t"
+        "add.u32 t525, t522, 1;\n\t"
+        "shl.b32 t526, t512, 1;\n\t"
+        "or.b32 t526, t526, t525;\n\t"
+        "shr.b32 t529, t160, 10;\n\t"
+        "and.b32 t529, t529, 3;\n\t"
+        "shf.l.clamp.b32 t531, t523, t524, 2;\n\t"
+        "shl.b32 t530, t523, 2;\n\t"
+        "or.b32 t530, t530, t529;\n\t"
+        "shl.b32 t532, t526, 2;\n\t"
+        "or.b32 t532, t532, 1;\n\t"
+        "shr.b32 t533, t526, 30;\n\t"
+        "sub.cc.u32 t534, t530, t532;\n\t"
+        "subc.cc.u32 t535, t531, t533;\n\t"
+        "subc.u32 t536, 0, 0;\n\t"
+        "xor.b32 t541, t534, t530;\n\t"
+        "and.b32 t541, t541, t536;\n\t"
+        "xor.b32 t537, t534, t541;\n\t"
+        "xor.b32 t542, t535, t531;\n\t"
+        "and.b32 t542, t542, t536;\n\t"
+        "xor.b32 t538, t535, t542;\n\t"
+        "add.u32 t539, t536, 1;\n\t"
+        "shl.b32 t540, t526, 1;\n\t"
+        "or.b32 t540, t540, t539;\n\t"
+        "shr.b32 t543, t160, 8;\n\t"
+        "and.b32 t543, t543, 3;\n\t"
+        "shf.l.clamp.b32 t545, t537, t538, 2;\n\t"
+        "shl.b32 t544, t537, 2;\n\t"
+        "or.b32 t544, t544, t543;\n\t"
+        "shl.b32 t546, t540, 2;\n\t"
+        "or.b32 t546, t546, 1;\n\t"
+        "shr.b32 t547, t540, 30;\n\t"
+        "sub.cc.u32 t548, t544, t546;\n\t"
+        "subc.cc.u32 t549, t545, t547;\n\t"
+        "subc.u32 t550, 0, 0;\n\t"
+        "xor.b32 t555, t548, t544;\n\t"
+        "and.b32 t555, t555, t550;\n\t"
+        "xor.b32 t551, t548, t555;\n\t"
+        "xor.b32 t556, t549, t545;\n\t"
+        "and.b32 t556, t556, t550;\n\t"
+        "xor.b32 t552, t549, t556;\n\t"
+        "add.u32 t553, t550, 1;\n\t"
+        "shl.b32 t554, t540, 1;\n\t"
+        "or.b32 t554, t554, t553;\n\t"
+        "shr.b32 t557, t160, 6;\n\t"
+        "and.b32 t557, t557, 3;\n\t"
+        "shf.l.clamp.b32 t559, t551, t552, 2;\n\t"
+        "shl.b32 t558, t551, 2;\n\t"
+        "or.b32 t558, t558, t557;\n\t"
+        "shl.b32 t560, t554, 2;\n\t"
+        "or.b32 t560, t560, 1;\n\t"
+        "shr.b32 t561, t554, 30;\n\t"
+        "sub.cc.u32 t562, t558, t560;\n\t"
+        "subc.cc.u32 t563, t559, t561;\n\t"
+        "subc.u32 t564, 0, 0;\n\t"
+        "xor.b32 t569, t562, t558;\n\t"
+        "and.b32 t569, t569, t564;\n\t"
+        "xor.b32 t565, t562, t569;\n\t"
+        "xor.b32 t570, t563, t559;\n\t"
+        "and.b32 t570, t570, t564;\n\t"
+        "xor.b32 t566, t563, t570;\n\t"
+        "add.u32 t567, t564, 1;\n\t"
+        "shl.b32 t568, t554, 1;\n\t"
+        "or.b32 t568, t568, t567;\n\t"
+        "shr.b32 t571, t160, 4;\n\t"
+        "and.b32 t571, t571, 3;\n\t"
+        "shf.l.clamp.b32 t573, t565, t566, 2;\n\t"
+        "shl.b32 t572, t565, 2;\n\t"
+        "or.b32 t572, t572, t571;\n\t"
+        "shl.b32 t574, t568, 2;\n\t"
+        "or.b32 t574, t574, 1;\n\t"
+        "shr.b32 t575, t568, 30;\n\t"
+        "sub.cc.u32 t576, t572, t574;\n\t"
+        "subc.cc.u32 t577, t573, t575;\n\t"
+        "subc.u32 t578, 0, 0;\n\t"
+        "xor.b32 t583, t576, t572;\n\t"
+        "and.b32 t583, t583, t578;\n\t"
+        "xor.b32 t579, t576, t583;\n\t"
+        "xor.b32 t584, t577, t573;\n\t"
+        "and.b32 t584, t584, t578;\n\t"
+        "xor.b32 t580, t577, t584;\n\t"
+        "add.u32 t581, t578, 1;\n\t"
+        "shl.b32 t582, t568, 1;\n\t"
+        "or.b32 t582, t582, t581;\n\t"
+        "shr.b32 t585, t160, 2;\n\t"
+        "and.b32 t585, t585, 3;\n\t"
+        "shf.l.clamp.b32 t587, t579, t580, 2;\n\t"
+        "shl.b32 t586, t579, 2;\n\t"
+        "or.b32 t586, t586, t585;\n\t"
+        "shl.b32 t588, t582, 2;\n\t"
+        "or.b32 t588, t588, 1;\n\t"
+        "shr.b32 t589, t582, 30;\n\t"
+        "sub.cc.u32 t590, t586, t588;\n\t"
+        "subc.cc.u32 t591, t587, t589;\n\t"
+        "subc.u32 t592, 0, 0;\n\t"
+        "xor.b32 t597, t590, t586;\n\t"
+        "and.b32 t597, t597, t592;\n\t"
+        "xor.b32 t593, t590, t597;\n\t"
+        "xor.b32 t598, t591, t587;\n\t"
+        "and.b32 t598, t598, t592;\n\t"
+        "xor.b32 t594, t591, t598;\n\t"
+        "add.u32 t595, t592, 1;\n\t"
+        "shl.b32 t596, t582, 1;\n\t"
+        "or.b32 t596, t596, t595;\n\t"
+        "shr.b32 t599, t160, 0;\n\t"
+        "and.b32 t599, t599, 3;\n\t"
+        "shf.l.clamp.b32 t601, t593, t594, 2;\n\t"
+        "shl.b32 t600, t593, 2;\n\t"
+        "or.b32 t600, t600, t599;\n\t"
+        "shl.b32 t602, t596, 2;\n\t"
+        "or.b32 t602, t602, 1;\n\t"
+        "shr.b32 t603, t596, 30;\n\t"
+        "sub.cc.u32 t604, t600, t602;\n\t"
+        "subc.cc.u32 t605, t601, t603;\n\t"
+        "subc.u32 t606, 0, 0;\n\t"
+        "xor.b32 t611, t604, t600;\n\t"
+        "and.b32 t611, t611, t606;\n\t"
+        "xor.b32 t607, t604, t611;\n\t"
+        "xor.b32 t612, t605, t601;\n\t"
+        "and.b32 t612, t612, t606;\n\t"
+        "xor.b32 t608, t605, t612;\n\t"
+        "add.u32 t609, t606, 1;\n\t"
+        "shl.b32 t610, t596, 1;\n\t"
+        "or.b32 t610, t610, t609;\n\t"
+        "mov.b32 t613, %29;\n\t"
+        "or.b32 t613, t613, %30;\n\t"
+        "or.b32 t613, t613, %31;\n\t"
+        "or.b32 t613, t613, %32;\n\t"
+        "or.b32 t613, t613, %33;\n\t"
+        "or.b32 t613, t613, %34;\n\t"
+        "or.b32 t613, t613, %35;\n\t"
+        "or.b32 t613, t613, %36;\n\t"
+        "or.b32 t613, t613, %37;\n\t"
+        "or.b32 t613, t613, %38;\n\t"
+        "or.b32 t613, t613, %39;\n\t"
+        "or.b32 t613, t613, %40;\n\t"
+        "or.b32 t613, t613, %41;\n\t"
+        "or.b32 t613, t613, %42;\n\t"
+        "or.b32 t613, t613, %43;\n\t"
+        "or.b32 t613, t613, %44;\n\t"
+        "or.b32 t613, t613, %45;\n\t"
+        "or.b32 t613, t613, t0;\n\t"
+        "sub.cc.u32 t614, 0, t613;\n\t"
+        "subc.u32 t615, 0, 0;\n\t"
+        "mov.b32 %0, t144;\n\t"
+        "mov.b32 %1, t145;\n\t"
+        "mov.b32 %2, t146;\n\t"
+        "mov.b32 %3, t147;\n\t"
+        "mov.b32 %4, t148;\n\t"
+        "mov.b32 %5, t149;\n\t"
+        "mov.b32 %6, t150;\n\t"
+        "mov.b32 %7, t151;\n\t"
+        "mov.b32 %8, t152;\n\t"
+        "mov.b32 %9, t153;\n\t"
+        "mov.b32 %10, t154;\n\t"
+        "mov.b32 %11, t155;\n\t"
+        "mov.b32 %12, t156;\n\t"
+        "mov.b32 %13, t157;\n\t"
+        "mov.b32 %14, t158;\n\t"
+        "mov.b32 %15, t159;\n\t"
+        "mov.b32 %16, t160;\n\t"
+        "mov.b32 %17, t161;\n\t"
+        "mov.b32 %18, 0;\n\t"
+        "mov.b32 %19, 0;\n\t"
+        "mov.b32 %20, 0;\n\t"
+        "mov.b32 %21, 0;\n\t"
+        "mov.b32 %22, 0;\n\t"
+        "mov.b32 %23, 0;\n\t"
+        "mov.b32 %24, 0;\n\t"
+        "mov.b32 %25, 0;\n\t"
+        "mov.b32 %26, t610;\n\t"
+        "mov.b32 %27, t3;\n\t"
+        "mov.b32 %28, t615;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[616];
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_clz(x[0]);
+    t[4] = ptx_clz(x[1]);
+    t[5] = ptx_shr(t[4], 5u);
+    t[5] = ptx_sub(0u, t[5]);
+    t[1] = ptx_and(t[1], t[5]);
+    t[1] = ptx_add(t[1], t[4]);
+    t[6] = ptx_clz(x[2]);
+    t[7] = ptx_shr(t[6], 5u);
+    t[7] = ptx_sub(0u, t[7]);
+    t[1] = ptx_and(t[1], t[7]);
+    t[1] = ptx_add(t[1], t[6]);
+    t[8] = ptx_clz(x[3]);
+    t[9] = ptx_shr(t[8], 5u);
+    t[9] = ptx_sub(0u, t[9]);
+    t[1] = ptx_and(t[1], t[9]);
+    t[1] = ptx_add(t[1], t[8]);
+    t[10] = ptx_clz(x[4]);
+    t[11] = ptx_shr(t[10], 5u);
+    t[11] = ptx_sub(0u, t[11]);
+    t[1] = ptx_and(t[1], t[11]);
+    t[1] = ptx_add(t[1], t[10]);
+    t[12] = ptx_clz(x[5]);
+    t[13] = ptx_shr(t[12], 5u);
+    t[13] = ptx_sub(0u, t[13]);
+    t[1] = ptx_and(t[1], t[13]);
+    t[1] = ptx_add(t[1], t[12]);
+    t[14] = ptx_clz(x[6]);
+    t[15] = ptx_shr(t[14], 5u);
+    t[15] = ptx_sub(0u, t[15]);
+    t[1] = ptx_and(t[1], t[15]);
+    t[1] = ptx_add(t[1], t[14]);
+    t[16] = ptx_clz(x[7]);
+    t[17] = ptx_shr(t[16], 5u);
+    t[17] = ptx_sub(0u, t[17]);
+    t[1] = ptx_and(t[1], t[17]);
+    t[1] = ptx_add(t[1], t[16]);
+    t[18] = ptx_clz(x[8]);
+    t[19] = ptx_shr(t[18], 5u);
+    t[19] = ptx_sub(0u, t[19]);
+    t[1] = ptx_and(t[1], t[19]);
+    t[1] = ptx_add(t[1], t[18]);
+    t[20] = ptx_clz(x[9]);
+    t[21] = ptx_shr(t[20], 5u);
+    t[21] = ptx_sub(0u, t[21]);
+    t[1] = ptx_and(t[1], t[21]);
+    t[1] = ptx_add(t[1], t[20]);
+    t[22] = ptx_clz(x[10]);
+    t[23] = ptx_shr(t[22], 5u);
+    t[23] = ptx_sub(0u, t[23]);
+    t[1] = ptx_and(t[1], t[23]);
+    t[1] = ptx_add(t[1], t[22]);
+    t[24] = ptx_clz(x[11]);
+    t[25] = ptx_shr(t[24], 5u);
+    t[25] = ptx_sub(0u, t[25]);
+    t[1] = ptx_and(t[1], t[25]);
+    t[1] = ptx_add(t[1], t[24]);
+    t[26] = ptx_clz(x[12]);
+    t[27] = ptx_shr(t[26], 5u);
+    t[27] = ptx_sub(0u, t[27]);
+    t[1] = ptx_and(t[1], t[27]);
+    t[1] = ptx_add(t[1], t[26]);
+    t[28] = ptx_clz(x[13]);
+    t[29] = ptx_shr(t[28], 5u);
+    t[29] = ptx_sub(0u, t[29]);
+    t[1] = ptx_and(t[1], t[29]);
+    t[1] = ptx_add(t[1], t[28]);
+    t[30] = ptx_clz(x[14]);
+    t[31] = ptx_shr(t[30], 5u);
+    t[31] = ptx_sub(0u, t[31]);
+    t[1] = ptx_and(t[1], t[31]);
+    t[1] = ptx_add(t[1], t[30]);
+    t[32] = ptx_clz(x[15]);
+    t[33] = ptx_shr(t[32], 5u);
+    t[33] = ptx_sub(0u, t[33]);
+    t[1] = ptx_and(t[1], t[33]);
+    t[1] = ptx_add(t[1], t[32]);
+    t[34] = ptx_clz(x[16]);
+    t[35] = ptx_shr(t[34], 5u);
+    t[35] = ptx_sub(0u, t[35]);
+    t[1] = ptx_and(t[1], t[35]);
+    t[1] = ptx_add(t[1], t[34]);
+    t[36] = ptx_clz(t[0]);
+    t[37] = ptx_shr(t[36], 5u);
+    t[37] = ptx_sub(0u, t[37]);
+    t[1] = ptx_and(t[1], t[37]);
+    t[1] = ptx_add(t[1], t[36]);
+    t[2] = ptx_and(t[1], 4294967294u);
+    t[3] = ptx_shr(t[2], 1u);
+    t[38] = ptx_shr(t[2], 5u);
+    t[38] = ptx_and(t[38], 1u);
+    t[39] = ptx_sub(0u, t[38]);
+    t[58] = ptx_not(t[39]);
+    t[40] = ptx_and(x[0], t[58]);
+    t[41] = ptx_xor(x[1], x[0]);
+    t[41] = ptx_and(t[41], t[39]);
+    t[41] = ptx_xor(t[41], x[1]);
+    t[42] = ptx_xor(x[2], x[1]);
+    t[42] = ptx_and(t[42], t[39]);
+    t[42] = ptx_xor(t[42], x[2]);
+    t[43] = ptx_xor(x[3], x[2]);
+    t[43] = ptx_and(t[43], t[39]);
+    t[43] = ptx_xor(t[43], x[3]);
+    t[44] = ptx_xor(x[4], x[3]);
+    t[44] = ptx_and(t[44], t[39]);
+    t[44] = ptx_xor(t[44], x[4]);
+    t[45] = ptx_xor(x[5], x[4]);
+    t[45] = ptx_and(t[45], t[39]);
+    t[45] = ptx_xor(t[45], x[5]);
+    t[46] = ptx_xor(x[6], x[5]);
+    t[46] = ptx_and(t[46], t[39]);
+    t[46] = ptx_xor(t[46], x[6]);
+    t[47] = ptx_xor(x[7], x[6]);
+    t[47] = ptx_and(t[47], t[39]);
+    t[47] = ptx_xor(t[47], x[7]);
+    t[48] = ptx_xor(x[8], x[7]);
+    t[48] = ptx_and(t[48], t[39]);
+    t[48] = ptx_xor(t[48], x[8]);
+    t[49] = ptx_xor(x[9], x[8]);
+    t[49] = ptx_and(t[49], t[39]);
+    t[49] = ptx_xor(t[49], x[9]);
+    t[50] = ptx_xor(x[10], x[9]);
+    t[50] = ptx_and(t[50], t[39]);
+    t[50] = ptx_xor(t[50], x[10]);
+    t[51] = ptx_xor(x[11], x[10]);
+    t[51] = ptx_and(t[51], t[39]);
+    t[51] = ptx_xor(t[51], x[11]);
+    t[52] = ptx_xor(x[12], x[11]);
+    t[52] = ptx_and(t[52], t[39]);
+    t[52] = ptx_xor(t[52], x[12]);
+    t[53] = ptx_xor(x[13], x[12]);
+    t[53] = ptx_and(t[53], t[39]);
+    t[53] = ptx_xor(t[53], x[13]);
+    t[54] = ptx_xor(x[14], x[13]);
+    t[54] = ptx_and(t[54], t[39]);
+    t[54] = ptx_xor(t[54], x[14]);
+    t[55] = ptx_xor(x[15], x[14]);
+    t[55] = ptx_and(t[55], t[39]);
+    t[55] = ptx_xor(t[55], x[15]);
+    t[56] = ptx_xor(x[16], x[15]);
+    t[56] = ptx_and(t[56], t[39]);
+    t[56] = ptx_xor(t[56], x[16]);
+    t[57] = ptx_xor(t[0], x[16]);
+    t[57] = ptx_and(t[57], t[39]);
+    t[57] = ptx_xor(t[57], t[0]);
+    t[59] = ptx_shr(t[2], 6u);
+    t[59] = ptx_and(t[59], 1u);
+    t[60] = ptx_sub(0u, t[59]);
+    t[79] = ptx_not(t[60]);
+    t[61] = ptx_and(t[40], t[79]);
+    t[62] = ptx_and(t[41], t[79]);
+    t[63] = ptx_xor(t[42], t[40]);
+    t[63] = ptx_and(t[63], t[60]);
+    t[63] = ptx_xor(t[63], t[42]);
+    t[64] = ptx_xor(t[43], t[41]);
+    t[64] = ptx_and(t[64], t[60]);
+    t[64] = ptx_xor(t[64], t[43]);
+    t[65] = ptx_xor(t[44], t[42]);
+    t[65] = ptx_and(t[65], t[60]);
+    t[65] = ptx_xor(t[65], t[44]);
+    t[66] = ptx_xor(t[45], t[43]);
+    t[66] = ptx_and(t[66], t[60]);
+    t[66] = ptx_xor(t[66], t[45]);
+    t[67] = ptx_xor(t[46], t[44]);
+    t[67] = ptx_and(t[67], t[60]);
+    t[67] = ptx_xor(t[67], t[46]);
+    t[68] = ptx_xor(t[47], t[45]);
+    t[68] = ptx_and(t[68], t[60]);
+    t[68] = ptx_xor(t[68], t[47]);
+    t[69] = ptx_xor(t[48], t[46]);
+    t[69] = ptx_and(t[69], t[60]);
+    t[69] = ptx_xor(t[69], t[48]);
+    t[70] = ptx_xor(t[49], t[47]);
+    t[70] = ptx_and(t[70], t[60]);
+    t[70] = ptx_xor(t[70], t[49]);
+    t[71] = ptx_xor(t[50], t[48]);
+    t[71] = ptx_and(t[71], t[60]);
+    t[71] = ptx_xor(t[71], t[50]);
+    t[72] = ptx_xor(t[51], t[49]);
+    t[72] = ptx_and(t[72], t[60]);
+    t[72] = ptx_xor(t[72], t[51]);
+    t[73] = ptx_xor(t[52], t[50]);
+    t[73] = ptx_and(t[73], t[60]);
+    t[73] = ptx_xor(t[73], t[52]);
+    t[74] = ptx_xor(t[53], t[51]);
+    t[74] = ptx_and(t[74], t[60]);
+    t[74] = ptx_xor(t[74], t[53]);
+    t[75] = ptx_xor(t[54], t[52]);
+    t[75] = ptx_and(t[75], t[60]);
+    t[75] = ptx_xor(t[75], t[54]);
+    t[76] = ptx_xor(t[55], t[53]);
+    t[76] = ptx_and(t[76], t[60]);
+    t[76] = ptx_xor(t[76], t[55]);
+    t[77] = ptx_xor(t[56], t[54]);
+    t[77] = ptx_and(t[77], t[60]);
+    t[77] = ptx_xor(t[77], t[56]);
+    t[78] = ptx_xor(t[57], t[55]);
+    t[78] = ptx_and(t[78], t[60]);
+    t[78] = ptx_xor(t[78], t[57]);
+    t[80] = ptx_shr(t[2], 7u);
+    t[80] = ptx_and(t[80], 1u);
+    t[81] = ptx_sub(0u, t[80]);
+    t[100] = ptx_not(t[81]);
+    t[82] = ptx_and(t[61], t[100]);
+    t[83] = ptx_and(t[62], t[100]);
+    t[84] = ptx_and(t[63], t[100]);
+    t[85] = ptx_and(t[64], t[100]);
+    t[86] = ptx_xor(t[65], t[61]);
+    t[86] = ptx_and(t[86], t[81]);
+    t[86] = ptx_xor(t[86], t[65]);
+    t[87] = ptx_xor(t[66], t[62]);
+    t[87] = ptx_and(t[87], t[81]);
+    t[87] = ptx_xor(t[87], t[66]);
+    t[88] = ptx_xor(t[67], t[63]);
+    t[88] = ptx_and(t[88], t[81]);
+    t[88] = ptx_xor(t[88], t[67]);
+    t[89] = ptx_xor(t[68], t[64]);
+    t[89] = ptx_and(t[89], t[81]);
+    t[89] = ptx_xor(t[89], t[68]);
+    t[90] = ptx_xor(t[69], t[65]);
+    t[90] = ptx_and(t[90], t[81]);
+    t[90] = ptx_xor(t[90], t[69]);
+    t[91] = ptx_xor(t[70], t[66]);
+    t[91] = ptx_and(t[91], t[81]);
+    t[91] = ptx_xor(t[91], t[70]);
+    t[92] = ptx_xor(t[71], t[67]);
+    t[92] = ptx_and(t[92], t[81]);
+    t[92] = ptx_xor(t[92], t[71]);
+    t[93] = ptx_xor(t[72], t[68]);
+    t[93] = ptx_and(t[93], t[81]);
+    t[93] = ptx_xor(t[93], t[72]);
+    t[94] = ptx_xor(t[73], t[69]);
+    t[94] = ptx_and(t[94], t[81]);
+    t[94] = ptx_xor(t[94], t[73]);
+    t[95] = ptx_xor(t[74], t[70]);
+    t[95] = ptx_and(t[95], t[81]);
+    t[95] = ptx_xor(t[95], t[74]);
+    t[96] = ptx_xor(t[75], t[71]);
+    t[96] = ptx_and(t[96], t[81]);
+    t[96] = ptx_xor(t[96], t[75]);
+    t[97] = ptx_xor(t[76], t[72]);
+    t[97] = ptx_and(t[97], t[81]);
+    t[97] = ptx_xor(t[97], t[76]);
+    t[98] = ptx_xor(t[77], t[73]);
+    t[98] = ptx_and(t[98], t[81]);
+    t[98] = ptx_xor(t[98], t[77]);
+    t[99] = ptx_xor(t[78], t[74]);
+    t[99] = ptx_and(t[99], t[81]);
+    t[99] = ptx_xor(t[99], t[78]);
+    t[101] = ptx_shr(t[2], 8u);
+    t[101] = ptx_and(t[101], 1u);
+    t[102] = ptx_sub(0u, t[101]);
+    t[121] = ptx_not(t[102]);
+    t[103] = ptx_and(t[82], t[121]);
+    t[104] = ptx_and(t[83], t[121]);
+    t[105] = ptx_and(t[84], t[121]);
+    t[106] = ptx_and(t[85], t[121]);
+    t[107] = ptx_and(t[86], t[121]);
+    t[108] = ptx_and(t[87], t[121]);
+    t[109] = ptx_and(t[88], t[121]);
+    t[110] = ptx_and(t[89], t[121]);
+    t[111] = ptx_xor(t[90], t[82]);
+    t[111] = ptx_and(t[111], t[102]);
+    t[111] = ptx_xor(t[111], t[90]);
+    t[112] = ptx_xor(t[91], t[83]);
+    t[112] = ptx_and(t[112], t[102]);
+    t[112] = ptx_xor(t[112], t[91]);
+    t[113] = ptx_xor(t[92], t[84]);
+    t[113] = ptx_and(t[113], t[102]);
+    t[113] = ptx_xor(t[113], t[92]);
+    t[114] = ptx_xor(t[93], t[85]);
+    t[114] = ptx_and(t[114], t[102]);
+    t[114] = ptx_xor(t[114], t[93]);
+    t[115] = ptx_xor(t[94], t[86]);
+    t[115] = ptx_and(t[115], t[102]);
+    t[115] = ptx_xor(t[115], t[94]);
+    t[116] = ptx_xor(t[95], t[87]);
+    t[116] = ptx_and(t[116], t[102]);
+    t[116] = ptx_xor(t[116], t[95]);
+    t[117] = ptx_xor(t[96], t[88]);
+    t[117] = ptx_and(t[117], t[102]);
+    t[117] = ptx_xor(t[117], t[96]);
+    t[118] = ptx_xor(t[97], t[89]);
+    t[118] = ptx_and(t[118], t[102]);
+    t[118] = ptx_xor(t[118], t[97]);
+    t[119] = ptx_xor(t[98], t[90]);
+    t[119] = ptx_and(t[119], t[102]);
+    t[119] = ptx_xor(t[119], t[98]);
+    t[120] = ptx_xor(t[99], t[91]);
+    t[120] = ptx_and(t[120], t[102]);
+    t[120] = ptx_xor(t[120], t[99]);
+    t[122] = ptx_shr(t[2], 9u);
+    t[122] = ptx_and(t[122], 1u);
+    t[123] = ptx_sub(0u, t[122]);
+    t[142] = ptx_not(t[123]);
+    t[124] = ptx_and(t[103], t[142]);
+    t[125] = ptx_and(t[104], t[142]);
+    t[126] = ptx_and(t[105], t[142]);
+    t[127] = ptx_and(t[106], t[142]);
+    t[128] = ptx_and(t[107], t[142]);
+    t[129] = ptx_and(t[108], t[142]);
+    t[130] = ptx_and(t[109], t[142]);
+    t[131] = ptx_and(t[110], t[142]);
+    t[132] = ptx_and(t[111], t[142]);
+    t[133] = ptx_and(t[112], t[142]);
+    t[134] = ptx_and(t[113], t[142]);
+    t[135] = ptx_and(t[114], t[142]);
+    t[136] = ptx_and(t[115], t[142]);
+    t[137] = ptx_and(t[116], t[142]);
+    t[138] = ptx_and(t[117], t[142]);
+    t[139] = ptx_and(t[118], t[142]);
+    t[140] = ptx_xor(t[119], t[103]);
+    t[140] = ptx_and(t[140], t[123]);
+    t[140] = ptx_xor(t[140], t[119]);
+    t[141] = ptx_xor(t[120], t[104]);
+    t[141] = ptx_and(t[141], t[123]);
+    t[141] = ptx_xor(t[141], t[120]);
+    t[143] = ptx_and(t[2], 31u);
+    t[144] = ptx_shl(t[124], t[143]);
+    t[145] = ptx_shf_l_clamp(t[124], t[125], t[143]);
+    t[146] = ptx_shf_l_clamp(t[125], t[126], t[143]);
+    t[147] = ptx_shf_l_clamp(t[126], t[127], t[143]);
+    t[148] = ptx_shf_l_clamp(t[127], t[128], t[143]);
+    t[149] = ptx_shf_l_clamp(t[128], t[129], t[143]);
+    t[150] = ptx_shf_l_clamp(t[129], t[130], t[143]);
+    t[151] = ptx_shf_l_clamp(t[130], t[131], t[143]);
+    t[152] = ptx_shf_l_clamp(t[131], t[132], t[143]);
+    t[153] = ptx_shf_l_clamp(t[132], t[133], t[143]);
+    t[154] = ptx_shf_l_clamp(t[133], t[134], t[143]);
+    t[155] = ptx_shf_l_clamp(t[134], t[135], t[143]);
+    t[156] = ptx_shf_l_clamp(t[135], t[136], t[143]);
+    t[157] = ptx_shf_l_clamp(t[136], t[137], t[143]);
+    t[158] = ptx_shf_l_clamp(t[137], t[138], t[143]);
+    t[159] = ptx_shf_l_clamp(t[138], t[139], t[143]);
+    t[160] = ptx_shf_l_clamp(t[139], t[140], t[143]);
+    t[161] = ptx_shf_l_clamp(t[140], t[141], t[143]);
+    t[162] = ptx_mov(0u);
+    t[163] = ptx_mov(0u);
+    t[164] = ptx_mov(0u);
+    t[165] = ptx_shr(t[161], 30u);
+    t[165] = ptx_and(t[165], 3u);
+    t[167] = ptx_shf_l_clamp(t[163], t[164], 2u);
+    t[166] = ptx_shl(t[163], 2u);
+    t[166] = ptx_or(t[166], t[165]);
+    t[168] = ptx_shl(t[162], 2u);
+    t[168] = ptx_or(t[168], 1u);
+    t[169] = ptx_shr(t[162], 30u);
+    t[170] = ptx_sub_cc(cf, t[166], t[168]);
+    t[171] = ptx_subc_cc(cf, t[167], t[169]);
+    t[172] = ptx_subc(cf, 0u, 0u);
+    t[177] = ptx_xor(t[170], t[166]);
+    t[177] = ptx_and(t[177], t[172]);
+    t[173] = ptx_xor(t[170], t[177]);
+    t[178] = ptx_xor(t[171], t[167]);
+    t[178] = ptx_and(t[178], t[172]);
+    t[174] = ptx_xor(t[171], t[178]);
+    t[175] = ptx_add(t[172], 1u);
+    t[176] = ptx_shl(t[162], 1u);
+    t[176] = ptx_or(t[176], t[175]);
+    t[179] = ptx_shr(t[161], 28u);
+    t[179] = ptx_and(t[179], 3u);
+    t[181] = ptx_shf_l_clamp(t[173], t[174], 2u);
+    t[180] = ptx_shl(t[173], 2u);
+    t[180] = ptx_or(t[180], t[179]);
+    t[182] = ptx_shl(t[176], 2u);
+    t[182] = ptx_or(t[182], 1u);
+    t[183] = ptx_shr(t[176], 30u);
+    t[184] = ptx_sub_cc(cf, t[180], t[182]);
+    t[185] = ptx_subc_cc(cf, t[181], t[183]);
+    t[186] = ptx_subc(cf, 0u, 0u);
+    t[191] = ptx_xor(t[184], t[180]);
+    t[191] = ptx_and(t[191], t[186]);
+    t[187] = ptx_xor(t[184], t[191]);
+    t[192] = ptx_xor(t[185], t[181]);
+    t[192] = ptx_and(t[192], t[186]);
+    t[188] = ptx_xor(t[185], t[192]);
+    t[189] = ptx_add(t[186], 1u);
+    t[190] = ptx_shl(t[176], 1u);
+    t[190] = ptx_or(t[190], t[189]);
+    t[193] = ptx_shr(t[161], 26u);
+    t[193] = ptx_and(t[193], 3u);
+    t[195] = ptx_shf_l_clamp(t[187], t[188], 2u);
+    t[194] = ptx_shl(t[187], 2u);
+    t[194] = ptx_or(t[194], t[193]);
+    t[196] = ptx_shl(t[190], 2u);
+    t[196] = ptx_or(t[196], 1u);
+    t[197] = ptx_shr(t[190], 30u);
+    t[198] = ptx_sub_cc(cf, t[194], t[196]);
+    t[199] = ptx_subc_cc(cf, t[195], t[197]);
+    t[200] = ptx_subc(cf, 0u, 0u);
+    t[205] = ptx_xor(t[198], t[194]);
+    t[205] = ptx_and(t[205], t[200]);
+    t[201] = ptx_xor(t[198], t[205]);
+    t[206] = ptx_xor(t[199], t[195]);
+    t[206] = ptx_and(t[206], t[200]);
+    t[202] = ptx_xor(t[199], t[206]);
+    t[203] = ptx_add(t[200], 1u);
+    t[204] = ptx_shl(t[190], 1u);
+    t[204] = ptx_or(t[204], t[203]);
+    t[207] = ptx_shr(t[161], 24u);
+    t[207] = ptx_and(t[207], 3u);
+    t[209] = ptx_shf_l_clamp(t[201], t[202], 2u);
+    t[208] = ptx_shl(t[201], 2u);
+    t[208] = ptx_or(t[208], t[207]);
+    t[210] = ptx_shl(t[204], 2u);
+    t[210] = ptx_or(t[210], 1u);
+    t[211] = ptx_shr(t[204], 30u);
+    t[212] = ptx_sub_cc(cf, t[208], t[210]);
+    t[213] = ptx_subc_cc(cf, t[209], t[211]);
+    t[214] = ptx_subc(cf, 0u, 0u);
+    t[219] = ptx_xor(t[212], t[208]);
+    t[219] = ptx_and(t[219], t[214]);
+    t[215] = ptx_xor(t[212], t[219]);
+    t[220] = ptx_xor(t[213], t[209]);
+    t[220] = ptx_and(t[220], t[214]);
+    t[216] = ptx_xor(t[213], t[220]);
+    t[217] = ptx_add(t[214], 1u);
+    t[218] = ptx_shl(t[204], 1u);
+    t[218] = ptx_or(t[218], t[217]);
+    t[221] = ptx_shr(t[161], 22u);
+    t[221] = ptx_and(t[221], 3u);
+    t[223] = ptx_shf_l_clamp(t[215], t[216], 2u);
+    t[222] = ptx_shl(t[215], 2u);
+    t[222] = ptx_or(t[222], t[221]);
+    t[224] = ptx_shl(t[218], 2u);
+    t[224] = ptx_or(t[224], 1u);
+    t[225] = ptx_shr(t[218], 30u);
+    t[226] = ptx_sub_cc(cf, t[222], t[224]);
+    t[227] = ptx_subc_cc(cf, t[223], t[225]);
+    t[228] = ptx_subc(cf, 0u, 0u);
+    t[233] = ptx_xor(t[226], t[222]);
+    t[233] = ptx_and(t[233], t[228]);
+    t[229] = ptx_xor(t[226], t[233]);
+    t[234] = ptx_xor(t[227], t[223]);
+    t[234] = ptx_and(t[234], t[228]);
+    t[230] = ptx_xor(t[227], t[234]);
+    t[231] = ptx_add(t[228], 1u);
+    t[232] = ptx_shl(t[218], 1u);
+    t[232] = ptx_or(t[232], t[231]);
+    t[235] = ptx_shr(t[161], 20u);
+    t[235] = ptx_and(t[235], 3u);
+    t[237] = ptx_shf_l_clamp(t[229], t[230], 2u);
+    t[236] = ptx_shl(t[229], 2u);
+    t[236] = ptx_or(t[236], t[235]);
+    t[238] = ptx_shl(t[232], 2u);
+    t[238] = ptx_or(t[238], 1u);
+    t[239] = ptx_shr(t[232], 30u);
+    t[240] = ptx_sub_cc(cf, t[236], t[238]);
+    t[241] = ptx_subc_cc(cf, t[237], t[239]);
+    t[242] = ptx_subc(cf, 0u, 0u);
+    t[247] = ptx_xor(t[240], t[236]);
+    t[247] = ptx_and(t[247], t[242]);
+    t[243] = ptx_xor(t[240], t[247]);
+    t[248] = ptx_xor(t[241], t[237]);
+    t[248] = ptx_and(t[248], t[242]);
+    t[244] = ptx_xor(t[241], t[248]);
+    t[245] = ptx_add(t[242], 1u);
+    t[246] = ptx_shl(t[232], 1u);
+    t[246] = ptx_or(t[246], t[245]);
+    t[249] = ptx_shr(t[161], 18u);
+    t[249] = ptx_and(t[249], 3u);
+    t[251] = ptx_shf_l_clamp(t[243], t[244], 2u);
+    t[250] = ptx_shl(t[243], 2u);
+    t[250] = ptx_or(t[250], t[249]);
+    t[252] = ptx_shl(t[246], 2u);
+    t[252] = ptx_or(t[252], 1u);
+    t[253] = ptx_shr(t[246], 30u);
+    t[254] = ptx_sub_cc(cf, t[250], t[252]);
+    t[255] = ptx_subc_cc(cf, t[251], t[253]);
+    t[256] = ptx_subc(cf, 0u, 0u);
+    t[261] = ptx_xor(t[254], t[250]);
+    t[261] = ptx_and(t[261], t[256]);
+    t[257] = ptx_xor(t[254], t[261]);
+    t[262] = ptx_xor(t[255], t[251]);
+    t[262] = ptx_and(t[262], t[256]);
+    t[258] = ptx_xor(t[255], t[262]);
+    t[259] = ptx_add(t[256], 1u);
+    t[260] = ptx_shl(t[246], 1u);
+    t[260] = ptx_or(t[260], t[259]);
+    t[263] = ptx_shr(t[161], 16u);
+    t[263] = ptx_and(t[263], 3u);
+    t[265] = ptx_shf_l_clamp(t[257], t[258], 2u);
+    t[264] = ptx_shl(t[257], 2u);
+    t[264] = ptx_or(t[264], t[263]);
+    t[266] = ptx_shl(t[260], 2u);
+    t[266] = ptx_or(t[266], 1u);
+    t[267] = ptx_shr(t[260], 30u);
+    t[268] = ptx_sub_cc(cf, t[264], t[266]);
+    t[269] = ptx_subc_cc(cf, t[265], t[267]);
+    t[270] = ptx_subc(cf, 0u, 0u);
+    t[275] = ptx_xor(t[268], t[264]);
+    t[275] = ptx_and(t[275], t[270]);
+    t[271] = ptx_xor(t[268], t[275]);
+    t[276] = ptx_xor(t[269], t[265]);
+    t[276] = ptx_and(t[276], t[270]);
+    t[272] = ptx_xor(t[269], t[276]);
+    t[273] = ptx_add(t[270], 1u);
+    t[274] = ptx_shl(t[260], 1u);
+    t[274] = ptx_or(t[274], t[273]);
+    t[277] = ptx_shr(t[161], 14u);
+    t[277] = ptx_and(t[277], 3u);
+    t[279] = ptx_shf_l_clamp(t[271], t[272], 2u);
+    t[278] = ptx_shl(t[271], 2u);
+    t[278] = ptx_or(t[278], t[277]);
+    t[280] = ptx_shl(t[274], 2u);
+    t[280] = ptx_or(t[280], 1u);
+    t[281] = ptx_shr(t[274], 30u);
+    t[282] = ptx_sub_cc(cf, t[278], t[280]);
+    t[283] = ptx_subc_cc(cf, t[279], t[281]);
+    t[284] = ptx_subc(cf, 0u, 0u);
+    t[289] = ptx_xor(t[282], t[278]);
+    t[289] = ptx_and(t[289], t[284]);
+    t[285] = ptx_xor(t[282], t[289]);
+    t[290] = ptx_xor(t[283], t[279]);
+    t[290] = ptx_and(t[290], t[284]);
+    t[286] = ptx_xor(t[283], t[290]);
+    t[287] = ptx_add(t[284], 1u);
+    t[288] = ptx_shl(t[274], 1u);
+    t[288] = ptx_or(t[288], t[287]);
+    t[291] = ptx_shr(t[161], 12u);
+    t[291] = ptx_and(t[291], 3u);
+    t[293] = ptx_shf_l_clamp(t[285], t[286], 2u);
+    t[292] = ptx_shl(t[285], 2u);
+    t[292] = ptx_or(t[292], t[291]);
+    t[294] = ptx_shl(t[288], 2u);
+    t[294] = ptx_or(t[294], 1u);
+    t[295] = ptx_shr(t[288], 30u);
+    t[296] = ptx_sub_cc(cf, t[292], t[294]);
+    t[297] = ptx_subc_cc(cf, t[293], t[295]);
+    t[298] = ptx_subc(cf, 0u, 0u);
+    t[303] = ptx_xor(t[296], t[292]);
+    t[303] = ptx_and(t[303], t[298]);
+    t[299] = ptx_xor(t[296], t[303]);
+    t[304] = ptx_xor(t[297], t[293]);
+    t[304] = ptx_and(t[304], t[298]);
+    t[300] = ptx_xor(t[297], t[304]);
+    t[301] = ptx_add(t[298], 1u);
+    t[302] = ptx_shl(t[288], 1u);
+    t[302] = ptx_or(t[302], t[301]);
+    t[305] = ptx_shr(t[161], 10u);
+    t[305] = ptx_and(t[305], 3u);
+    t[307] = ptx_shf_l_clamp(t[299], t[300], 2u);
+    t[306] = ptx_shl(t[299], 2u);
+    t[306] = ptx_or(t[306], t[305]);
+    t[308] = ptx_shl(t[302], 2u);
+    t[308] = ptx_or(t[308], 1u);
+    t[309] = ptx_shr(t[302], 30u);
+    t[310] = ptx_sub_cc(cf, t[306], t[308]);
+    t[311] = ptx_subc_cc(cf, t[307], t[309]);
+    t[312] = ptx_subc(cf, 0u, 0u);
+    t[317] = ptx_xor(t[310], t[306]);
+    t[317] = ptx_and(t[317], t[312]);
+    t[313] = ptx_xor(t[310], t[317]);
+    t[318] = ptx_xor(t[311], t[307]);
+    t[318] = ptx_and(t[318], t[312]);
+    t[314] = ptx_xor(t[311], t[318]);
+    t[315] = ptx_add(t[312], 1u);
+    t[316] = ptx_shl(t[302], 1u);
+    t[316] = ptx_or(t[316], t[315]);
+    t[319] = ptx_shr(t[161], 8u);
+    t[319] = ptx_and(t[319], 3u);
+    t[321] = ptx_shf_l_clamp(t[313], t[314], 2u);
+    t[320] = ptx_shl(t[313], 2u);
+    t[320] = ptx_or(t[320], t[319]);
+    t[322] = ptx_shl(t[316], 2u);
+    t[322] = ptx_or(t[322], 1u);
+    t[323] = ptx_shr(t[316], 30u);
+    t[324] = ptx_sub_cc(cf, t[320], t[322]);
+    t[325] = ptx_subc_cc(cf, t[321], t[323]);
+    t[326] = ptx_subc(cf, 0u, 0u);
+    t[331] = ptx_xor(t[324], t[320]);
+    t[331] = ptx_and(t[331], t[326]);
+    t[327] = ptx_xor(t[324], t[331]);
+    t[332] = ptx_xor(t[325], t[321]);
+    t[332] = ptx_and(t[332], t[326]);
+    t[328] = ptx_xor(t[325], t[332]);
+    t[329] = ptx_add(t[326], 1u);
+    t[330] = ptx_shl(t[316], 1u);
+    t[330] = ptx_or(t[330], t[329]);
+    t[333] = ptx_shr(t[161], 6u);
+    t[333] = ptx_and(t[333], 3u);
+    t[335] = ptx_shf_l_clamp(t[327], t[328], 2u);
+    t[334] = ptx_shl(t[327], 2u);
+    t[334] = ptx_or(t[334], t[333]);
+    t[336] = ptx_shl(t[330], 2u);
+    t[336] = ptx_or(t[336], 1u);
+    t[337] = ptx_shr(t[330], 30u);
+    t[338] = ptx_sub_cc(cf, t[334], t[336]);
+    t[339] = ptx_subc_cc(cf, t[335], t[337]);
+    t[340] = ptx_subc(cf, 0u, 0u);
+    t[345] = ptx_xor(t[338], t[334]);
+    t[345] = ptx_and(t[345], t[340]);
+    t[341] = ptx_xor(t[338], t[345]);
+    t[346] = ptx_xor(t[339], t[335]);
+    t[346] = ptx_and(t[346], t[340]);
+    t[342] = ptx_xor(t[339], t[346]);
+    t[343] = ptx_add(t[340], 1u);
+    t[344] = ptx_shl(t[330], 1u);
+    t[344] = ptx_or(t[344], t[343]);
+    t[347] = ptx_shr(t[161], 4u);
+    t[347] = ptx_and(t[347], 3u);
+    t[349] = ptx_shf_l_clamp(t[341], t[342], 2u);
+    t[348] = ptx_shl(t[341], 2u);
+    t[348] = ptx_or(t[348], t[347]);
+    t[350] = ptx_shl(t[344], 2u);
+    t[350] = ptx_or(t[350], 1u);
+    t[351] = ptx_shr(t[344], 30u);
+    t[352] = ptx_sub_cc(cf, t[348], t[350]);
+    t[353] = ptx_subc_cc(cf, t[349], t[351]);
+    t[354] = ptx_subc(cf, 0u, 0u);
+    t[359] = ptx_xor(t[352], t[348]);
+    t[359] = ptx_and(t[359], t[354]);
+    t[355] = ptx_xor(t[352], t[359]);
+    t[360] = ptx_xor(t[353], t[349]);
+    t[360] = ptx_and(t[360], t[354]);
+    t[356] = ptx_xor(t[353], t[360]);
+    t[357] = ptx_add(t[354], 1u);
+    t[358] = ptx_shl(t[344], 1u);
+    t[358] = ptx_or(t[358], t[357]);
+    t[361] = ptx_shr(t[161], 2u);
+    t[361] = ptx_and(t[361], 3u);
+    t[363] = ptx_shf_l_clamp(t[355], t[356], 2u);
+    t[362] = ptx_shl(t[355], 2u);
+    t[362] = ptx_or(t[362], t[361]);
+    t[364] = ptx_shl(t[358], 2u);
+    t[364] = ptx_or(t[364], 1u);
+    t[365] = ptx_shr(t[358], 30u);
+    t[366] = ptx_sub_cc(cf, t[362], t[364]);
+    t[367] = ptx_subc_cc(cf, t[363], t[365]);
+    t[368] = ptx_subc(cf, 0u, 0u);
+    t[373] = ptx_xor(t[366], t[362]);
+    t[373] = ptx_and(t[373], t[368]);
+    t[369] = ptx_xor(t[366], t[373]);
+    t[374] = ptx_xor(t[367], t[363]);
+    t[374] = ptx_and(t[374], t[368]);
+    t[370] = ptx_xor(t[367], t[374]);
+    t[371] = ptx_add(t[368], 1u);
+    t[372] = ptx_shl(t[358], 1u);
+    t[372] = ptx_or(t[372], t[371]);
+    t[375] = ptx_shr(t[161], 0u);
+    t[375] = ptx_and(t[375], 3u);
+    t[377] = ptx_shf_l_clamp(t[369], t[370], 2u);
+    t[376] = ptx_shl(t[369], 2u);
+    t[376] = ptx_or(t[376], t[375]);
+    t[378] = ptx_shl(t[372], 2u);
+    t[378] = ptx_or(t[378], 1u);
+    t[379] = ptx_shr(t[372], 30u);
+    t[380] = ptx_sub_cc(cf, t[376], t[378]);
+    t[381] = ptx_subc_cc(cf, t[377], t[379]);
+    t[382] = ptx_subc(cf, 0u, 0u);
+    t[387] = ptx_xor(t[380], t[376]);
+    t[387] = ptx_and(t[387], t[382]);
+    t[383] = ptx_xor(t[380], t[387]);
+    t[388] = ptx_xor(t[381], t[377]);
+    t[388] = ptx_and(t[388], t[382]);
+    t[384] = ptx_xor(t[381], t[388]);
+    t[385] = ptx_add(t[382], 1u);
+    t[386] = ptx_shl(t[372], 1u);
+    t[386] = ptx_or(t[386], t[385]);
+    t[389] = ptx_shr(t[160], 30u);
+    t[389] = ptx_and(t[389], 3u);
+    t[391] = ptx_shf_l_clamp(t[383], t[384], 2u);
+    t[390] = ptx_shl(t[383], 2u);
+    t[390] = ptx_or(t[390], t[389]);
+    t[392] = ptx_shl(t[386], 2u);
+    t[392] = ptx_or(t[392], 1u);
+    t[393] = ptx_shr(t[386], 30u);
+    t[394] = ptx_sub_cc(cf, t[390], t[392]);
+    t[395] = ptx_subc_cc(cf, t[391], t[393]);
+    t[396] = ptx_subc(cf, 0u, 0u);
+    t[401] = ptx_xor(t[394], t[390]);
+    t[401] = ptx_and(t[401], t[396]);
+    t[397] = ptx_xor(t[394], t[401]);
+    t[402] = ptx_xor(t[395], t[391]);
+    t[402] = ptx_and(t[402], t[396]);
+    t[398] = ptx_xor(t[395], t[402]);
+    t[399] = ptx_add(t[396], 1u);
+    t[400] = ptx_shl(t[386], 1u);
+    t[400] = ptx_or(t[400], t[399]);
+    t[403] = ptx_shr(t[160], 28u);
+    t[403] = ptx_and(t[403], 3u);
+    t[405] = ptx_shf_l_clamp(t[397], t[398], 2u);
+    t[404] = ptx_shl(t[397], 2u);
+    t[404] = ptx_or(t[404], t[403]);
+    t[406] = ptx_shl(t[400], 2u);
+    t[406] = ptx_or(t[406], 1u);
+    t[407] = ptx_shr(t[400], 30u);
+    t[408] = ptx_sub_cc(cf, t[404], t[406]);
+    t[409] = ptx_subc_cc(cf, t[405], t[407]);
+    t[410] = ptx_subc(cf, 0u, 0u);
+    t[415] = ptx_xor(t[408], t[404]);
+    t[415] = ptx_and(t[415], t[410]);
+    t[411] = ptx_xor(t[408], t[415]);
+    t[416] = ptx_xor(t[409], t[405]);
+    t[416] = ptx_and(t[416], t[410]);
+    t[412] = ptx_xor(t[409], t[416]);
+    t[413] = ptx_add(t[410], 1u);
+    t[414] = ptx_shl(t[400], 1u);
+    t[414] = ptx_or(t[414], t[413]);
+    t[417] = ptx_shr(t[160], 26u);
+    t[417] = ptx_and(t[417], 3u);
+    t[419] = ptx_shf_l_clamp(t[411], t[412], 2u);
+    t[418] = ptx_shl(t[411], 2u);
+    t[418] = ptx_or(t[418], t[417]);
+    t[420] = ptx_shl(t[414], 2u);
+    t[420] = ptx_or(t[420], 1u);
+    t[421] = ptx_shr(t[414], 30u);
+    t[422] = ptx_sub_cc(cf, t[418], t[420]);
+    t[423] = ptx_subc_cc(cf, t[419], t[421]);
+    t[424] = ptx_subc(cf, 0u, 0u);
+    t[429] = ptx_xor(t[422], t[418]);
+    t[429] = ptx_and(t[429], t[424]);
+    t[425] = ptx_xor(t[422], t[429]);
+    t[430] = ptx_xor(t[423], t[419]);
+    t[430] = ptx_and(t[430], t[424]);
+    t[426] = ptx_xor(t[423], t[430]);
+    t[427] = ptx_add(t[424], 1u);
+    t[428] = ptx_shl(t[414], 1u);
+    t[428] = ptx_or(t[428], t[427]);
+    t[431] = ptx_shr(t[160], 24u);
+    t[431] = ptx_and(t[431], 3u);
+    t[433] = ptx_shf_l_clamp(t[425], t[426], 2u);
+    t[432] = ptx_shl(t[425], 2u);
+    t[432] = ptx_or(t[432], t[431]);
+    t[434] = ptx_shl(t[428], 2u);
+    t[434] = ptx_or(t[434], 1u);
+    t[435] = ptx_shr(t[428], 30u);
+    t[436] = ptx_sub_cc(cf, t[432], t[434]);
+    t[437] = ptx_subc_cc(cf, t[433], t[435]);
+    t[438] = ptx_subc(cf, 0u, 0u);
+    t[443] = ptx_xor(t[436], t[432]);
+    t[443] = ptx_and(t[443], t[438]);
+    t[439] = ptx_xor(t[436], t[443]);
+    t[444] = ptx_xor(t[437], t[433]);
+    t[444] = ptx_and(t[444], t[438]);
+    t[440] = ptx_xor(t[437], t[444]);
+    t[441] = ptx_add(t[438], 1u);
+    t[442] = ptx_shl(t[428], 1u);
+    t[442] = ptx_or(t[442], t[441]);
+    t[445] = ptx_shr(t[160], 22u);
+    t[445] = ptx_and(t[445], 3u);
+    t[447] = ptx_shf_l_clamp(t[439], t[440], 2u);
+    t[446] = ptx_shl(t[439], 2u);
+    t[446] = ptx_or(t[446], t[445]);
+    t[448] = ptx_shl(t[442], 2u);
+    t[448] = ptx_or(t[448], 1u);
+    t[449] = ptx_shr(t[442], 30u);
+    t[450] = ptx_sub_cc(cf, t[446], t[448]);
+    t[451] = ptx_subc_cc(cf, t[447], t[449]);
+    t[452] = ptx_subc(cf, 0u, 0u);
+    t[457] = ptx_xor(t[450], t[446]);
+    t[457] = ptx_and(t[457], t[452]);
+    t[453] = ptx_xor(t[450], t[457]);
+    t[458] = ptx_xor(t[451], t[447]);
+    t[458] = ptx_and(t[458], t[452]);
+    t[454] = ptx_xor(t[451], t[458]);
+    t[455] = ptx_add(t[452], 1u);
+    t[456] = ptx_shl(t[442], 1u);
+    t[456] = ptx_or(t[456], t[455]);
+    t[459] = ptx_shr(t[160], 20u);
+    t[459] = ptx_and(t[459], 3u);
+    t[461] = ptx_shf_l_clamp(t[453], t[454], 2u);
+    t[460] = ptx_shl(t[453], 2u);
+    t[460] = ptx_or(t[460], t[459]);
+    t[462] = ptx_shl(t[456], 2u);
+    t[462] = ptx_or(t[462], 1u);
+    t[463] = ptx_shr(t[456], 30u);
+    t[464] = ptx_sub_cc(cf, t[460], t[462]);
+    t[465] = ptx_subc_cc(cf, t[461], t[463]);
+    t[466] = ptx_subc(cf, 0u, 0u);
+    t[471] = ptx_xor(t[464], t[460]);
+    t[471] = ptx_and(t[471], t[466]);
+    t[467] = ptx_xor(t[464], t[471]);
+    t[472] = ptx_xor(t[465], t[461]);
+    t[472] = ptx_and(t[472], t[466]);
+    t[468] = ptx_xor(t[465], t[472]);
+    t[469] = ptx_add(t[466], 1u);
+    t[470] = ptx_shl(t[456], 1u);
+    t[470] = ptx_or(t[470], t[469]);
+    t[473] = ptx_shr(t[160], 18u);
+    t[473] = ptx_and(t[473], 3u);
+    t[475] = ptx_shf_l_clamp(t[467], t[468], 2u);
+    t[474] = ptx_shl(t[467], 2u);
+    t[474] = ptx_or(t[474], t[473]);
+    t[476] = ptx_shl(t[470], 2u);
+    t[476] = ptx_or(t[476], 1u);
+    t[477] = ptx_shr(t[470], 30u);
+    t[478] = ptx_sub_cc(cf, t[474], t[476]);
+    t[479] = ptx_subc_cc(cf, t[475], t[477]);
+    t[480] = ptx_subc(cf, 0u, 0u);
+    t[485] = ptx_xor(t[478], t[474]);
+    t[485] = ptx_and(t[485], t[480]);
+    t[481] = ptx_xor(t[478], t[485]);
+    t[486] = ptx_xor(t[479], t[475]);
+    t[486] = ptx_and(t[486], t[480]);
+    t[482] = ptx_xor(t[479], t[486]);
+    t[483] = ptx_add(t[480], 1u);
+    t[484] = ptx_shl(t[470], 1u);
+    t[484] = ptx_or(t[484], t[483]);
+    t[487] = ptx_shr(t[160], 16u);
+    t[487] = ptx_and(t[487], 3u);
+    t[489] = ptx_shf_l_clamp(t[481], t[482], 2u);
+    t[488] = ptx_shl(t[481], 2u);
+    t[488] = ptx_or(t[488], t[487]);
+    t[490] = ptx_shl(t[484], 2u);
+    t[490] = ptx_or(t[490], 1u);
+    t[491] = ptx_shr(t[484], 30u);
+    t[492] = ptx_sub_cc(cf, t[488], t[490]);
+    t[493] = ptx_subc_cc(cf, t[489], t[491]);
+    t[494] = ptx_subc(cf, 0u, 0u);
+    t[499] = ptx_xor(t[492], t[488]);
+    t[499] = ptx_and(t[499], t[494]);
+    t[495] = ptx_xor(t[492], t[499]);
+    t[500] = ptx_xor(t[493], t[489]);
+    t[500] = ptx_and(t[500], t[494]);
+    t[496] = ptx_xor(t[493], t[500]);
+    t[497] = ptx_add(t[494], 1u);
+    t[498] = ptx_shl(t[484], 1u);
+    t[498] = ptx_or(t[498], t[497]);
+    t[501] = ptx_shr(t[160], 14u);
+    t[501] = ptx_and(t[501], 3u);
+    t[503] = ptx_shf_l_clamp(t[495], t[496], 2u);
+    t[502] = ptx_shl(t[495], 2u);
+    t[502] = ptx_or(t[502], t[501]);
+    t[504] = ptx_shl(t[498], 2u);
+    t[504] = ptx_or(t[504], 1u);
+    t[505] = ptx_shr(t[498], 30u);
+    t[506] = ptx_sub_cc(cf, t[502], t[504]);
+    t[507] = ptx_subc_cc(cf, t[503], t[505]);
+    t[508] = ptx_subc(cf, 0u, 0u);
+    t[513] = ptx_xor(t[506], t[502]);
+    t[513] = ptx_and(t[513], t[508]);
+    t[509] = ptx_xor(t[506], t[513]);
+    t[514] = ptx_xor(t[507], t[503]);
+    t[514] = ptx_and(t[514], t[508]);
+    t[510] = ptx_xor(t[507], t[514]);
+    t[511] = ptx_add(t[508], 1u);
+    t[512] = ptx_shl(t[498], 1u);
+    t[512] = ptx_or(t[512], t[511]);
+    t[515] = ptx_shr(t[160], 12u);
+    t[515] = ptx_and(t[515], 3u);
+    t[517] = ptx_shf_l_clamp(t[509], t[510], 2u);
+    t[516] = ptx_shl(t[509], 2u);
+    t[516] = ptx_or(t[516], t[515]);
+    t[518] = ptx_shl(t[512], 2u);
+    t[518] = ptx_or(t[518], 1u);
+    t[519] = ptx_shr(t[512], 30u);
+    t[520] = ptx_sub_cc(cf, t[516], t[518]);
+    t[521] = ptx_subc_cc(cf, t[517], t[519]);
+    t[522] = ptx_subc(cf, 0u, 0u);
+    t[527] = ptx_xor(t[520], t[516]);
+    t[527] = ptx_and(t[527], t[522]);
+    t[523] = ptx_xor(t[520], t[527]);
+    t[528] = ptx_xor(t[521], t[517]);
+    t[528] = ptx_and(t[528], t[522]);
+    t[524] = ptx_xor(t[521], t[528]);
+    t[525] = ptx_add(t[522], 1u);
+    t[526] = ptx_shl(t[512], 1u);
+    t[526] = ptx_or(t[526], t[525]);
+    t[529] = ptx_shr(t[160], 10u);
+    t[529] = ptx_and(t[529], 3u);
+    t[531] = ptx_shf_l_clamp(t[523], t[524], 2u);
+    t[530] = ptx_shl(t[523], 2u);
+    t[530] = ptx_or(t[530], t[529]);
+    t[532] = ptx_shl(t[526], 2u);
+    t[532] = ptx_or(t[532], 1u);
+    t[533] = ptx_shr(t[526], 30u);
+    t[534] = ptx_sub_cc(cf, t[530], t[532]);
+    t[535] = ptx_subc_cc(cf, t[531], t[533]);
+    t[536] = ptx_subc(cf, 0u, 0u);
+    t[541] = ptx_xor(t[534], t[530]);
+    t[541] = ptx_and(t[541], t[536]);
+    t[537] = ptx_xor(t[534], t[541]);
+    t[542] = ptx_xor(t[535], t[531]);
+    t[542] = ptx_and(t[542], t[536]);
+    t[538] = ptx_xor(t[535], t[542]);
+    t[539] = ptx_add(t[536], 1u);
+    t[540] = ptx_shl(t[526], 1u);
+    t[540] = ptx_or(t[540], t[539]);
+    t[543] = ptx_shr(t[160], 8u);
+    t[543] = ptx_and(t[543], 3u);
+    t[545] = ptx_shf_l_clamp(t[537], t[538], 2u);
+    t[544] = ptx_shl(t[537], 2u);
+    t[544] = ptx_or(t[544], t[543]);
+    t[546] = ptx_shl(t[540], 2u);
+    t[546] = ptx_or(t[546], 1u);
+    t[547] = ptx_shr(t[540], 30u);
+    t[548] = ptx_sub_cc(cf, t[544], t[546]);
+    t[549] = ptx_subc_cc(cf, t[545], t[547]);
+    t[550] = ptx_subc(cf, 0u, 0u);
+    t[555] = ptx_xor(t[548], t[544]);
+    t[555] = ptx_and(t[555], t[550]);
+    t[551] = ptx_xor(t[548], t[555]);
+    t[556] = ptx_xor(t[549], t[545]);
+    t[556] = ptx_and(t[556], t[550]);
+    t[552] = ptx_xor(t[549], t[556]);
+    t[553] = ptx_add(t[550], 1u);
+    t[554] = ptx_shl(t[540], 1u);
+    t[554] = ptx_or(t[554], t[553]);
+    t[557] = ptx_shr(t[160], 6u);
+    t[557] = ptx_and(t[557], 3u);
+    t[559] = ptx_shf_l_clamp(t[551], t[552], 2u);
+    t[558] = ptx_shl(t[551], 2u);
+    t[558] = ptx_or(t[558], t[557]);
+    t[560] = ptx_shl(t[554], 2u);
+    t[560] = ptx_or(t[560], 1u);
+    t[561] = ptx_shr(t[554], 30u);
+    t[562] = ptx_sub_cc(cf, t[558], t[560]);
+    t[563] = ptx_subc_cc(cf, t[559], t[561]);
+    t[564] = ptx_subc(cf, 0u, 0u);
+    t[569] = ptx_xor(t[562], t[558]);
+    t[569] = ptx_and(t[569], t[564]);
+    t[565] = ptx_xor(t[562], t[569]);
+    t[570] = ptx_xor(t[563], t[559]);
+    t[570] = ptx_and(t[570], t[564]);
+    t[566] = ptx_xor(t[563], t[570]);
+    t[567] = ptx_add(t[564], 1u);
+    t[568] = ptx_shl(t[554], 1u);
+    t[568] = ptx_or(t[568], t[567]);
+    t[571] = ptx_shr(t[160], 4u);
+    t[571] = ptx_and(t[571], 3u);
+    t[573] = ptx_shf_l_clamp(t[565], t[566], 2u);
+    t[572] = ptx_shl(t[565], 2u);
+    t[572] = ptx_or(t[572], t[571]);
+    t[574] = ptx_shl(t[568], 2u);
+    t[574] = ptx_or(t[574], 1u);
+    t[575] = ptx_shr(t[568], 30u);
+    t[576] = ptx_sub_cc(cf, t[572], t[574]);
+    t[577] = ptx_subc_cc(cf, t[573], t[575]);
+    t[578] = ptx_subc(cf, 0u, 0u);
+    t[583] = ptx_xor(t[576], t[572]);
+    t[583] = ptx_and(t[583], t[578]);
+    t[579] = ptx_xor(t[576], t[583]);
+    t[584] = ptx_xor(t[577], t[573]);
+    t[584] = ptx_and(t[584], t[578]);
+    t[580] = ptx_xor(t[577], t[584]);
+    t[581] = ptx_add(t[578], 1u);
+    t[582] = ptx_shl(t[568], 1u);
+    t[582] = ptx_or(t[582], t[581]);
+    t[585] = ptx_shr(t[160], 2u);
+    t[585] = ptx_and(t[585], 3u);
+    t[587] = ptx_shf_l_clamp(t[579], t[580], 2u);
+    t[586] = ptx_shl(t[579], 2u);
+    t[586] = ptx_or(t[586], t[585]);
+    t[588] = ptx_shl(t[582], 2u);
+    t[588] = ptx_or(t[588], 1u);
+    t[589] = ptx_shr(t[582], 30u);
+    t[590] = ptx_sub_cc(cf, t[586], t[588]);
+    t[591] = ptx_subc_cc(cf, t[587], t[589]);
+    t[592] = ptx_subc(cf, 0u, 0u);
+    t[597] = ptx_xor(t[590], t[586]);
+    t[597] = ptx_and(t[597], t[592]);
+    t[593] = ptx_xor(t[590], t[597]);
+    t[598] = ptx_xor(t[591], t[587]);
+    t[598] = ptx_and(t[598], t[592]);
+    t[594] = ptx_xor(t[591], t[598]);
+    t[595] = ptx_add(t[592], 1u);
+    t[596] = ptx_shl(t[582], 1u);
+    t[596] = ptx_or(t[596], t[595]);
+    t[599] = ptx_shr(t[160], 0u);
+    t[599] = ptx_and(t[599], 3u);
+    t[601] = ptx_shf_l_clamp(t[593], t[594], 2u);
+    t[600] = ptx_shl(t[593], 2u);
+    t[600] = ptx_or(t[600], t[599]);
+    t[602] = ptx_shl(t[596], 2u);
+    t[602] = ptx_or(t[602], 1u);
+    t[603] = ptx_shr(t[596], 30u);
+    t[604] = ptx_sub_cc(cf, t[600], t[602]);
+    t[605] = ptx_subc_cc(cf, t[601], t[603]);
+    t[606] = ptx_subc(cf, 0u, 0u);
+    t[611] = ptx_xor(t[604], t[600]);
+    t[611] = ptx_and(t[611], t[606]);
+    ptx_xor(t[604], t[611]);
+    t[612] = ptx_xor(t[605], t[601]);
+    t[612] = ptx_and(t[612], t[606]);
+    ptx_xor(t[605], t[612]);
+    t[609] = ptx_add(t[606], 1u);
+    t[610] = ptx_shl(t[596], 1u);
+    t[610] = ptx_or(t[610], t[609]);
+    t[613] = ptx_mov(x[0]);
+    t[613] = ptx_or(t[613], x[1]);
+    t[613] = ptx_or(t[613], x[2]);
+    t[613] = ptx_or(t[613], x[3]);
+    t[613] = ptx_or(t[613], x[4]);
+    t[613] = ptx_or(t[613], x[5]);
+    t[613] = ptx_or(t[613], x[6]);
+    t[613] = ptx_or(t[613], x[7]);
+    t[613] = ptx_or(t[613], x[8]);
+    t[613] = ptx_or(t[613], x[9]);
+    t[613] = ptx_or(t[613], x[10]);
+    t[613] = ptx_or(t[613], x[11]);
+    t[613] = ptx_or(t[613], x[12]);
+    t[613] = ptx_or(t[613], x[13]);
+    t[613] = ptx_or(t[613], x[14]);
+    t[613] = ptx_or(t[613], x[15]);
+    t[613] = ptx_or(t[613], x[16]);
+    t[613] = ptx_or(t[613], t[0]);
+    ptx_sub_cc(cf, 0u, t[613]);
+    t[615] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_mov(t[144]);
+    y[1] = ptx_mov(t[145]);
+    y[2] = ptx_mov(t[146]);
+    y[3] = ptx_mov(t[147]);
+    y[4] = ptx_mov(t[148]);
+    y[5] = ptx_mov(t[149]);
+    y[6] = ptx_mov(t[150]);
+    y[7] = ptx_mov(t[151]);
+    y[8] = ptx_mov(t[152]);
+    y[9] = ptx_mov(t[153]);
+    y[10] = ptx_mov(t[154]);
+    y[11] = ptx_mov(t[155]);
+    y[12] = ptx_mov(t[156]);
+    y[13] = ptx_mov(t[157]);
+    y[14] = ptx_mov(t[158]);
+    y[15] = ptx_mov(t[159]);
+    y[16] = ptx_mov(t[160]);
+    y[17] = ptx_mov(t[161]);
+    y[18] = ptx_mov(0u);
+    y[19] = ptx_mov(0u);
+    y[20] = ptx_mov(0u);
+    y[21] = ptx_mov(0u);
+    y[22] = ptx_mov(0u);
+    y[23] = ptx_mov(0u);
+    y[24] = ptx_mov(0u);
+    y[25] = ptx_mov(0u);
+    y[26] = ptx_mov(t[610]);
+    y[27] = ptx_mov(t[3]);
+    y[28] = ptx_mov(t[615]);
+  }
+#endif
+};
+
+// sqrt_newton_root: a step that the loops below call; 124 instructions.
+struct sqrt_newton_root {
+  static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 18;
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<38>;\n\t"
-        "shl.b32 t0, %27, 2;\n\t"
-        "or.b32 t0, t0, %36;\n\t"
-        "shl.b32 t9, %18, 2;\n\t"
-        "or.b32 t9, t9, 1;\n\t"
-        "shf.l.clamp.b32 t1, %27, %28, 2;\n\t"
-        "shf.l.clamp.b32 t10, %18, %19, 2;\n\t"
-        "shf.l.clamp.b32 t2, %28, %29, 2;\n\t"
-        "shf.l.clamp.b32 t11, %19, %20, 2;\n\t"
-        "shf.l.clamp.b32 t3, %29, %30, 2;\n\t"
-        "shf.l.clamp.b32 t12, %20, %21, 2;\n\t"
-        "shf.l.clamp.b32 t4, %30, %31, 2;\n\t"
-        "shf.l.clamp.b32 t13, %21, %22, 2;\n\t"
-        "shf.l.clamp.b32 t5, %31, %32, 2;\n\t"
-        "shf.l.clamp.b32 t14, %22, %23, 2;\n\t"
-        "shf.l.clamp.b32 t6, %32, %33, 2;\n\t"
-        "shf.l.clamp.b32 t15, %23, %24, 2;\n\t"
-        "shf.l.clamp.b32 t7, %33, %34, 2;\n\t"
-        "shf.l.clamp.b32 t16, %24, %25, 2;\n\t"
-        "shf.l.clamp.b32 t8, %34, %35, 2;\n\t"
-        "shf.l.clamp.b32 t17, %25, %26, 2;\n\t"
-        "sub.cc.u32 t18, t0, t9;\n\t"
-        "subc.cc.u32 t19, t1, t10;\n\t"
-        "subc.cc.u32 t20, t2, t11;\n\t"
-        "subc.cc.u32 t21, t3, t12;\n\t"
-        "subc.cc.u32 t22, t4, t13;\n\t"
-        "subc.cc.u32 t23, t5, t14;\n\t"
-        "subc.cc.u32 t24, t6, t15;\n\t"
-        "subc.cc.u32 t25, t7, t16;\n\t"
-        "subc.cc.u32 t26, t8, t17;\n\t"
-        "subc.u32 t27, 0, 0;\n\t"
-        "add.u32 t28, t27, 1;\n\t"
-        "shl.b32 %0, %18, 1;\n\t"
-        "or.b32 %0, %0, t28;\n\t"
-        "xor.b32 t29, t18, t0;\n\t"
-        "and.b32 t29, t29, t27;\n\t"
-        "xor.b32 %9, t18, t29;\n\t"
-        "shf.l.clamp.b32 %1, %18, %19, 1;\n\t"
-        "xor.b32 t30, t19, t1;\n\t"
-        "and.b32 t30, t30, t27;\n\t"
-        "xor.b32 %10, t19, t30;\n\t"
-        "shf.l.clamp.b32 %2, %19, %20, 1;\n\t"
-        "xor.b32 t31, t20, t2;\n\t"
-        "and.b32 t31, t31, t27;\n\t"
-        "xor.b32 %11, t20, t31;\n\t"
-        "shf.l.clamp.b32 %3, %20, %21, 1;\n\t"
-        "xor.b32 t32, t21, t3;\n\t"
-        "and.b32 t32, t32, t27;\n\t"
-        "xor.b32 %12, t21, t32;\n\t"
-        "shf.l.clamp.b32 %4, %21, %22, 1;\n\t"
-        "xor.b32 t33, t22, t4;\n\t"
-        "and.b32 t33, t33, t27;\n\t"
-        "xor.b32 %13, t22, t33;\n\t"
-        "shf.l.clamp.b32 %5, %22, %23, 1;\n\t"
-        "xor.b32 t34, t23, t5;\n\t"
-        "and.b32 t34, t34, t27;\n\t"
-        "xor.b32 %14, t23, t34;\n\t"
-        "shf.l.clamp.b32 %6, %23, %24, 1;\n\t"
-        "xor.b32 t35, t24, t6;\n\t"
-        "and.b32 t35, t35, t27;\n\t"
-        "xor.b32 %15, t24, t35;\n\t"
-        "shf.l.clamp.b32 %7, %24, %25, 1;\n\t"
-        "xor.b32 t36, t25, t7;\n\t"
-        "and.b32 t36, t36, t27;\n\t"
-        "xor.b32 %16, t25, t36;\n\t"
-        "shf.l.clamp.b32 %8, %25, %26, 1;\n\t"
-        "xor.b32 t37, t26, t8;\n\t"
-        "and.b32 t37, t37, t27;\n\t"
-        "xor.b32 %17, t26, t37;\n\t"
+        ".reg .u32 t<59>;\n\t"
+        "shr.b32 t0, %27, 5;\n\t"
+        "and.b32 t0, t0, 1;\n\t"
+        "sub.u32 t1, 0, t0;\n\t"
+        "not.b32 t11, t1;\n\t"
+        "xor.b32 t2, %18, %19;\n\t"
+        "and.b32 t2, t2, t1;\n\t"
+        "xor.b32 t2, t2, %18;\n\t"
+        "xor.b32 t3, %19, %20;\n\t"
+        "and.b32 t3, t3, t1;\n\t"
+        "xor.b32 t3, t3, %19;\n\t"
+        "xor.b32 t4, %20, %21;\n\t"
+        "and.b32 t4, t4, t1;\n\t"
+        "xor.b32 t4, t4, %20;\n\t"
+        "xor.b32 t5, %21, %22;\n\t"
+        "and.b32 t5, t5, t1;\n\t"
+        "xor.b32 t5, t5, %21;\n\t"
+        "xor.b32 t6, %22, %23;\n\t"
+        "and.b32 t6, t6, t1;\n\t"
+        "xor.b32 t6, t6, %22;\n\t"
+        "xor.b32 t7, %23, %24;\n\t"
+        "and.b32 t7, t7, t1;\n\t"
+        "xor.b32 t7, t7, %23;\n\t"
+        "xor.b32 t8, %24, %25;\n\t"
+        "and.b32 t8, t8, t1;\n\t"
+        "xor.b32 t8, t8, %24;\n\t"
+        "xor.b32 t9, %25, %26;\n\t"
+        "and.b32 t9, t9, t1;\n\t"
+        "xor.b32 t9, t9, %25;\n\t"
+        "and.b32 t10, %26, t11;\n\t"
+        "shr.b32 t12, %27, 6;\n\t"
+        "and.b32 t12, t12, 1;\n\t"
+        "sub.u32 t13, 0, t12;\n\t"
+        "not.b32 t23, t13;\n\t"
+        "xor.b32 t14, t2, t4;\n\t"
+        "and.b32 t14, t14, t13;\n\t"
+        "xor.b32 t14, t14, t2;\n\t"
+        "xor.b32 t15, t3, t5;\n\t"
+        "and.b32 t15, t15, t13;\n\t"
+        "xor.b32 t15, t15, t3;\n\t"
+        "xor.b32 t16, t4, t6;\n\t"
+        "and.b32 t16, t16, t13;\n\t"
+        "xor.b32 t16, t16, t4;\n\t"
+        "xor.b32 t17, t5, t7;\n\t"
+        "and.b32 t17, t17, t13;\n\t"
+        "xor.b32 t17, t17, t5;\n\t"
+        "xor.b32 t18, t6, t8;\n\t"
+        "and.b32 t18, t18, t13;\n\t"
+        "xor.b32 t18, t18, t6;\n\t"
+        "xor.b32 t19, t7, t9;\n\t"
+        "and.b32 t19, t19, t13;\n\t"
+        "xor.b32 t19, t19, t7;\n\t"
+        "xor.b32 t20, t8, t10;\n\t"
+        "and.b32 t20, t20, t13;\n\t"
+        "xor.b32 t20, t20, t8;\n\t"
+        "and.b32 t21, t9, t23;\n\t"
+        "and.b32 t22, t10, t23;\n\t"
+        "shr.b32 t24, %27, 7;\n\t"
+        "and.b32 t24, t24, 1;\n\t"
+        "sub.u32 t25, 0, t24;\n\t"
+        "not.b32 t35, t25;\n\t"
+        "xor.b32 t26, t14, t18;\n\t"
+        "and.b32 t26, t26, t25;\n\t"
+        "xor.b32 t26, t26, t14;\n\t"
+        "xor.b32 t27, t15, t19;\n\t"
+        "and.b32 t27, t27, t25;\n\t"
+        "xor.b32 t27, t27, t15;\n\t"
+        "xor.b32 t28, t16, t20;\n\t"
+        "and.b32 t28, t28, t25;\n\t"
+        "xor.b32 t28, t28, t16;\n\t"
+        "xor.b32 t29, t17, t21;\n\t"
+        "and.b32 t29, t29, t25;\n\t"
+        "xor.b32 t29, t29, t17;\n\t"
+        "xor.b32 t30, t18, t22;\n\t"
+        "and.b32 t30, t30, t25;\n\t"
+        "xor.b32 t30, t30, t18;\n\t"
+        "and.b32 t31, t19, t35;\n\t"
+        "and.b32 t32, t20, t35;\n\t"
+        "and.b32 t33, t21, t35;\n\t"
+        "and.b32 t34, t22, t35;\n\t"
+        "shr.b32 t36, %27, 8;\n\t"
+        "and.b32 t36, t36, 1;\n\t"
+        "sub.u32 t37, 0, t36;\n\t"
+        "not.b32 t47, t37;\n\t"
+        "xor.b32 t38, t26, t34;\n\t"
+        "and.b32 t38, t38, t37;\n\t"
+        "xor.b32 t38, t38, t26;\n\t"
+        "and.b32 t39, t27, t47;\n\t"
+        "and.b32 t40, t28, t47;\n\t"
+        "and.b32 t41, t29, t47;\n\t"
+        "and.b32 t42, t30, t47;\n\t"
+        "and.b32 t43, t31, t47;\n\t"
+        "and.b32 t44, t32, t47;\n\t"
+        "and.b32 t45, t33, t47;\n\t"
+        "and.b32 t46, t34, t47;\n\t"
+        "and.b32 t48, %27, 31;\n\t"
+        "shf.r.clamp.b32 t49, t38, t39, t48;\n\t"
+        "shf.r.clamp.b32 t50, t39, t40, t48;\n\t"
+        "shf.r.clamp.b32 t51, t40, t41, t48;\n\t"
+        "shf.r.clamp.b32 t52, t41, t42, t48;\n\t"
+        "shf.r.clamp.b32 t53, t42, t43, t48;\n\t"
+        "shf.r.clamp.b32 t54, t43, t44, t48;\n\t"
+        "shf.r.clamp.b32 t55, t44, t45, t48;\n\t"
+        "shf.r.clamp.b32 t56, t45, t46, t48;\n\t"
+        "shr.b32 t57, t46, t48;\n\t"
+        "and.b32 %0, t49, %28;\n\t"
+        "and.b32 %1, t50, %28;\n\t"
+        "and.b32 %2, t51, %28;\n\t"
+        "and.b32 %3, t52, %28;\n\t"
+        "and.b32 %4, t53, %28;\n\t"
+        "and.b32 %5, t54, %28;\n\t"
+        "and.b32 %6, t55, %28;\n\t"
+        "and.b32 %7, t56, %28;\n\t"
+        "and.b32 %8, t57, %28;\n\t"
+        "mov.b32 %9, 0;\n\t"
+        "mov.b32 %10, 0;\n\t"
+        "mov.b32 %11, 0;\n\t"
+        "mov.b32 %12, 0;\n\t"
+        "mov.b32 %13, 0;\n\t"
+        "mov.b32 %14, 0;\n\t"
+        "mov.b32 %15, 0;\n\t"
+        "mov.b32 %16, 0;\n\t"
+        "not.b32 t58, %28;\n\t"
+        "or.b32 %17, %29, t58;\n\t"
+        "and.b32 %17, %17, 1;\n\t"
         "}"
         : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[59];
+    t[0] = ptx_shr(x[9], 5u);
+    t[0] = ptx_and(t[0], 1u);
+    t[1] = ptx_sub(0u, t[0]);
+    t[11] = ptx_not(t[1]);
+    t[2] = ptx_xor(x[0], x[1]);
+    t[2] = ptx_and(t[2], t[1]);
+    t[2] = ptx_xor(t[2], x[0]);
+    t[3] = ptx_xor(x[1], x[2]);
+    t[3] = ptx_and(t[3], t[1]);
+    t[3] = ptx_xor(t[3], x[1]);
+    t[4] = ptx_xor(x[2], x[3]);
+    t[4] = ptx_and(t[4], t[1]);
+    t[4] = ptx_xor(t[4], x[2]);
+    t[5] = ptx_xor(x[3], x[4]);
+    t[5] = ptx_and(t[5], t[1]);
+    t[5] = ptx_xor(t[5], x[3]);
+    t[6] = ptx_xor(x[4], x[5]);
+    t[6] = ptx_and(t[6], t[1]);
+    t[6] = ptx_xor(t[6], x[4]);
+    t[7] = ptx_xor(x[5], x[6]);
+    t[7] = ptx_and(t[7], t[1]);
+    t[7] = ptx_xor(t[7], x[5]);
+    t[8] = ptx_xor(x[6], x[7]);
+    t[8] = ptx_and(t[8], t[1]);
+    t[8] = ptx_xor(t[8], x[6]);
+    t[9] = ptx_xor(x[7], x[8]);
+    t[9] = ptx_and(t[9], t[1]);
+    t[9] = ptx_xor(t[9], x[7]);
+    t[10] = ptx_and(x[8], t[11]);
+    t[12] = ptx_shr(x[9], 6u);
+    t[12] = ptx_and(t[12], 1u);
+    t[13] = ptx_sub(0u, t[12]);
+    t[23] = ptx_not(t[13]);
+    t[14] = ptx_xor(t[2], t[4]);
+    t[14] = ptx_and(t[14], t[13]);
+    t[14] = ptx_xor(t[14], t[2]);
+    t[15] = ptx_xor(t[3], t[5]);
+    t[15] = ptx_and(t[15], t[13]);
+    t[15] = ptx_xor(t[15], t[3]);
+    t[16] = ptx_xor(t[4], t[6]);
+    t[16] = ptx_and(t[16], t[13]);
+    t[16] = ptx_xor(t[16], t[4]);
+    t[17] = ptx_xor(t[5], t[7]);
+    t[17] = ptx_and(t[17], t[13]);
+    t[17] = ptx_xor(t[17], t[5]);
+    t[18] = ptx_xor(t[6], t[8]);
+    t[18] = ptx_and(t[18], t[13]);
+    t[18] = ptx_xor(t[18], t[6]);
+    t[19] = ptx_xor(t[7], t[9]);
+    t[19] = ptx_and(t[19], t[13]);
+    t[19] = ptx_xor(t[19], t[7]);
+    t[20] = ptx_xor(t[8], t[10]);
+    t[20] = ptx_and(t[20], t[13]);
+    t[20] = ptx_xor(t[20], t[8]);
+    t[21] = ptx_and(t[9], t[23]);
+    t[22] = ptx_and(t[10], t[23]);
+    t[24] = ptx_shr(x[9], 7u);
+    t[24] = ptx_and(t[24], 1u);
+    t[25] = ptx_sub(0u, t[24]);
+    t[35] = ptx_not(t[25]);
+    t[26] = ptx_xor(t[14], t[18]);
+    t[26] = ptx_and(t[26], t[25]);
+    t[26] = ptx_xor(t[26], t[14]);
+    t[27] = ptx_xor(t[15], t[19]);
+    t[27] = ptx_and(t[27], t[25]);
+    t[27] = ptx_xor(t[27], t[15]);
+    t[28] = ptx_xor(t[16], t[20]);
+    t[28] = ptx_and(t[28], t[25]);
+    t[28] = ptx_xor(t[28], t[16]);
+    t[29] = ptx_xor(t[17], t[21]);
+    t[29] = ptx_and(t[29], t[25]);
+    t[29] = ptx_xor(t[29], t[17]);
+    t[30] = ptx_xor(t[18], t[22]);
+    t[30] = ptx_and(t[30], t[25]);
+    t[30] = ptx_xor(t[30], t[18]);
+    t[31] = ptx_and(t[19], t[35]);
+    t[32] = ptx_and(t[20], t[35]);
+    t[33] = ptx_and(t[21], t[35]);
+    t[34] = ptx_and(t[22], t[35]);
+    t[36] = ptx_shr(x[9], 8u);
+    t[36] = ptx_and(t[36], 1u);
+    t[37] = ptx_sub(0u, t[36]);
+    t[47] = ptx_not(t[37]);
+    t[38] = ptx_xor(t[26], t[34]);
+    t[38] = ptx_and(t[38], t[37]);
+    t[38] = ptx_xor(t[38], t[26]);
+    t[39] = ptx_and(t[27], t[47]);
+    t[40] = ptx_and(t[28], t[47]);
+    t[41] = ptx_and(t[29], t[47]);
+    t[42] = ptx_and(t[30], t[47]);
+    t[43] = ptx_and(t[31], t[47]);
+    t[44] = ptx_and(t[32], t[47]);
+    t[45] = ptx_and(t[33], t[47]);
+    t[46] = ptx_and(t[34], t[47]);
+    t[48] = ptx_and(x[9], 31u);
+    t[49] = ptx_shf_r_clamp(t[38], t[39], t[48]);
+    t[50] = ptx_shf_r_clamp(t[39], t[40], t[48]);
+    t[51] = ptx_shf_r_clamp(t[40], t[41], t[48]);
+    t[52] = ptx_shf_r_clamp(t[41], t[42], t[48]);
+    t[53] = ptx_shf_r_clamp(t[42], t[43], t[48]);
+    t[54] = ptx_shf_r_clamp(t[43], t[44], t[48]);
+    t[55] = ptx_shf_r_clamp(t[44], t[45], t[48]);
+    t[56] = ptx_shf_r_clamp(t[45], t[46], t[48]);
+    t[57] = ptx_shr(t[46], t[48]);
+    y[0] = ptx_and(t[49], x[10]);
+    y[1] = ptx_and(t[50], x[10]);
+    y[2] = ptx_and(t[51], x[10]);
+    y[3] = ptx_and(t[52], x[10]);
+    y[4] = ptx_and(t[53], x[10]);
+    y[5] = ptx_and(t[54], x[10]);
+    y[6] = ptx_and(t[55], x[10]);
+    y[7] = ptx_and(t[56], x[10]);
+    y[8] = ptx_and(t[57], x[10]);
+    y[9] = ptx_mov(0u);
+    y[10] = ptx_mov(0u);
+    y[11] = ptx_mov(0u);
+    y[12] = ptx_mov(0u);
+    y[13] = ptx_mov(0u);
+    y[14] = ptx_mov(0u);
+    y[15] = ptx_mov(0u);
+    y[16] = ptx_mov(0u);
+    t[58] = ptx_not(x[10]);
+    y[17] = ptx_or(x[11], t[58]);
+    y[17] = ptx_and(y[17], 1u);
+  }
+#endif
+};
+
+// sqrt_division_normalize_2: a step that the loops below call; 399 instructions.
+struct sqrt_division_normalize_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 9;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<262>;\n\t"
+        "sub.cc.u32 t0, %9, %13;\n\t"
+        "subc.cc.u32 t1, %10, %14;\n\t"
+        "subc.u32 t2, 0, 0;\n\t"
+        "mov.b32 t3, 0;\n\t"
+        "not.b32 t4, %14;\n\t"
+        "mov.b32 t5, 0;\n\t"
+        "add.cc.u32 t6, t4, t4;\n\t"
+        "addc.u32 t7, 0, 0;\n\t"
+        "or.b32 t6, t6, 1;\n\t"
+        "sub.cc.u32 t9, t6, %14;\n\t"
+        "subc.cc.u32 t11, t7, 0;\n\t"
+        "subc.u32 t8, 0, 0;\n\t"
+        "xor.b32 t13, t9, t6;\n\t"
+        "and.b32 t13, t13, t8;\n\t"
+        "xor.b32 t12, t9, t13;\n\t"
+        "add.u32 t10, t8, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t10;\n\t"
+        "add.cc.u32 t14, t12, t12;\n\t"
+        "addc.u32 t15, 0, 0;\n\t"
+        "or.b32 t14, t14, 1;\n\t"
+        "sub.cc.u32 t17, t14, %14;\n\t"
+        "subc.cc.u32 t19, t15, 0;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "xor.b32 t21, t17, t14;\n\t"
+        "and.b32 t21, t21, t16;\n\t"
+        "xor.b32 t20, t17, t21;\n\t"
+        "add.u32 t18, t16, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t18;\n\t"
+        "add.cc.u32 t22, t20, t20;\n\t"
+        "addc.u32 t23, 0, 0;\n\t"
+        "or.b32 t22, t22, 1;\n\t"
+        "sub.cc.u32 t25, t22, %14;\n\t"
+        "subc.cc.u32 t27, t23, 0;\n\t"
+        "subc.u32 t24, 0, 0;\n\t"
+        "xor.b32 t29, t25, t22;\n\t"
+        "and.b32 t29, t29, t24;\n\t"
+        "xor.b32 t28, t25, t29;\n\t"
+        "add.u32 t26, t24, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t26;\n\t"
+        "add.cc.u32 t30, t28, t28;\n\t"
+        "addc.u32 t31, 0, 0;\n\t"
+        "or.b32 t30, t30, 1;\n\t"
+        "sub.cc.u32 t33, t30, %14;\n\t"
+        "subc.cc.u32 t35, t31, 0;\n\t"
+        "subc.u32 t32, 0, 0;\n\t"
+        "xor.b32 t37, t33, t30;\n\t"
+        "and.b32 t37, t37, t32;\n\t"
+        "xor.b32 t36, t33, t37;\n\t"
+        "add.u32 t34, t32, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t34;\n\t"
+        "add.cc.u32 t38, t36, t36;\n\t"
+        "addc.u32 t39, 0, 0;\n\t"
+        "or.b32 t38, t38, 1;\n\t"
+        "sub.cc.u32 t41, t38, %14;\n\t"
+        "subc.cc.u32 t43, t39, 0;\n\t"
+        "subc.u32 t40, 0, 0;\n\t"
+        "xor.b32 t45, t41, t38;\n\t"
+        "and.b32 t45, t45, t40;\n\t"
+        "xor.b32 t44, t41, t45;\n\t"
+        "add.u32 t42, t40, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t42;\n\t"
+        "add.cc.u32 t46, t44, t44;\n\t"
+        "addc.u32 t47, 0, 0;\n\t"
+        "or.b32 t46, t46, 1;\n\t"
+        "sub.cc.u32 t49, t46, %14;\n\t"
+        "subc.cc.u32 t51, t47, 0;\n\t"
+        "subc.u32 t48, 0, 0;\n\t"
+        "xor.b32 t53, t49, t46;\n\t"
+        "and.b32 t53, t53, t48;\n\t"
+        "xor.b32 t52, t49, t53;\n\t"
+        "add.u32 t50, t48, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t50;\n\t"
+        "add.cc.u32 t54, t52, t52;\n\t"
+        "addc.u32 t55, 0, 0;\n\t"
+        "or.b32 t54, t54, 1;\n\t"
+        "sub.cc.u32 t57, t54, %14;\n\t"
+        "subc.cc.u32 t59, t55, 0;\n\t"
+        "subc.u32 t56, 0, 0;\n\t"
+        "xor.b32 t61, t57, t54;\n\t"
+        "and.b32 t61, t61, t56;\n\t"
+        "xor.b32 t60, t57, t61;\n\t"
+        "add.u32 t58, t56, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t58;\n\t"
+        "add.cc.u32 t62, t60, t60;\n\t"
+        "addc.u32 t63, 0, 0;\n\t"
+        "or.b32 t62, t62, 1;\n\t"
+        "sub.cc.u32 t65, t62, %14;\n\t"
+        "subc.cc.u32 t67, t63, 0;\n\t"
+        "subc.u32 t64, 0, 0;\n\t"
+        "xor.b32 t69, t65, t62;\n\t"
+        "and.b32 t69, t69, t64;\n\t"
+        "xor.b32 t68, t65, t69;\n\t"
+        "add.u32 t66, t64, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t66;\n\t"
+        "add.cc.u32 t70, t68, t68;\n\t"
+        "addc.u32 t71, 0, 0;\n\t"
+        "or.b32 t70, t70, 1;\n\t"
+        "sub.cc.u32 t73, t70, %14;\n\t"
+        "subc.cc.u32 t75, t71, 0;\n\t"
+        "subc.u32 t72, 0, 0;\n\t"
+        "xor.b32 t77, t73, t70;\n\t"
+        "and.b32 t77, t77, t72;\n\t"
+        "xor.b32 t76, t73, t77;\n\t"
+        "add.u32 t74, t72, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t74;\n\t"
+        "add.cc.u32 t78, t76, t76;\n\t"
+        "addc.u32 t79, 0, 0;\n\t"
+        "or.b32 t78, t78, 1;\n\t"
+        "sub.cc.u32 t81, t78, %14;\n\t"
+        "subc.cc.u32 t83, t79, 0;\n\t"
+        "subc.u32 t80, 0, 0;\n\t"
+        "xor.b32 t85, t81, t78;\n\t"
+        "and.b32 t85, t85, t80;\n\t"
+        "xor.b32 t84, t81, t85;\n\t"
+        "add.u32 t82, t80, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t82;\n\t"
+        "add.cc.u32 t86, t84, t84;\n\t"
+        "addc.u32 t87, 0, 0;\n\t"
+        "or.b32 t86, t86, 1;\n\t"
+        "sub.cc.u32 t89, t86, %14;\n\t"
+        "subc.cc.u32 t91, t87, 0;\n\t"
+        "subc.u32 t88, 0, 0;\n\t"
+        "xor.b32 t93, t89, t86;\n\t"
+        "and.b32 t93, t93, t88;\n\t"
+        "xor.b32 t92, t89, t93;\n\t"
+        "add.u32 t90, t88, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t90;\n\t"
+        "add.cc.u32 t94, t92, t92;\n\t"
+        "addc.u32 t95, 0, 0;\n\t"
+        "or.b32 t94, t94, 1;\n\t"
+        "sub.cc.u32 t97, t94, %14;\n\t"
+        "subc.cc.u32 t99, t95, 0;\n\t"
+        "subc.u32 t96, 0, 0;\n\t"
+        "xor.b32 t101, t97, t94;\n\t"
+        "and.b32 t101, t101, t96;\n\t"
+        "xor.b32 t100, t97, t101;\n\t"
+        "add.u32 t98, t96, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t98;\n\t"
+        "add.cc.u32 t102, t100, t100;\n\t"
+        "addc.u32 t103, 0, 0;\n\t"
+        "or.b32 t102, t102, 1;\n\t"
+        "sub.cc.u32 t105, t102, %14;\n\t"
+        "subc.cc.u32 t107, t103, 0;\n\t"
+        "subc.u32 t104, 0, 0;\n\t"
+        "xor.b32 t109, t105, t102;\n\t"
+        "and.b32 t109, t109, t104;\n\t"
+        "xor.b32 t108, t105, t109;\n\t"
+        "add.u32 t106, t104, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t106;\n\t"
+        "add.cc.u32 t110, t108, t108;\n\t"
+        "addc.u32 t111, 0, 0;\n\t"
+        "or.b32 t110, t110, 1;\n\t"
+        "sub.cc.u32 t113, t110, %14;\n\t"
+        "subc.cc.u32 t115, t111, 0;\n\t"
+        "subc.u32 t112, 0, 0;\n\t"
+        "xor.b32 t117, t113, t110;\n\t"
+        "and.b32 t117, t117, t112;\n\t"
+        "xor.b32 t116, t113, t117;\n\t"
+        "add.u32 t114, t112, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t114;\n\t"
+        "add.cc.u32 t118, t116, t116;\n\t"
+        "addc.u32 t119, 0, 0;\n\t"
+        "or.b32 t118, t118, 1;\n\t"
+        "sub.cc.u32 t121, t118, %14;\n\t"
+        "subc.cc.u32 t123, t119, 0;\n\t"
+        "subc.u32 t120, 0, 0;\n\t"
+        "xor.b32 t125, t121, t118;\n\t"
+        "and.b32 t125, t125, t120;\n\t"
+        "xor.b32 t124, t121, t125;\n\t"
+        "add.u32 t122, t120, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t122;\n\t"
+        "add.cc.u32 t126, t124, t124;\n\t"
+        "addc.u32 t127, 0, 0;\n\t"
+        "or.b32 t126, t126, 1;\n\t"
+        "sub.cc.u32 t129, t126, %14;\n\t"
+        "subc.cc.u32 t131, t127, 0;\n\t"
+        "subc.u32 t128, 0, 0;\n\t"
+        "xor.b32 t133, t129, t126;\n\t"
+        "and.b32 t133, t133, t128;\n\t"
+        "xor.b32 t132, t129, t133;\n\t"
+        "add.u32 t130, t128, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t130;\n\t"
+        "add.cc.u32 t134, t132, t132;\n\t"
+        "addc.u32 t135, 0, 0;\n\t"
+        "or.b32 t134, t134, 1;\n\t"
+        "sub.cc.u32 t137, t134, %14;\n\t"
+        "subc.cc.u32 t139, t135, 0;\n\t"
+        "subc.u32 t136, 0, 0;\n\t"
+        "xor.b32 t141, t137, t134;\n\t"
+        "and.b32 t141, t141, t136;\n\t"
+        "xor.b32 t140, t137, t141;\n\t"
+        "add.u32 t138, t136, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t138;\n\t"
+        "add.cc.u32 t142, t140, t140;\n\t"
+        "addc.u32 t143, 0, 0;\n\t"
+        "or.b32 t142, t142, 1;\n\t"
+        "sub.cc.u32 t145, t142, %14;\n\t"
+        "subc.cc.u32 t147, t143, 0;\n\t"
+        "subc.u32 t144, 0, 0;\n\t"
+        "xor.b32 t149, t145, t142;\n\t"
+        "and.b32 t149, t149, t144;\n\t"
+        "xor.b32 t148, t145, t149;\n\t"
+        "add.u32 t146, t144, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t146;\n\t"
+        "add.cc.u32 t150, t148, t148;\n\t"
+        "addc.u32 t151, 0, 0;\n\t"
+        "or.b32 t150, t150, 1;\n\t"
+        "sub.cc.u32 t153, t150, %14;\n\t"
+        "subc.cc.u32 t155, t151, 0;\n\t"
+        "subc.u32 t152, 0, 0;\n\t"
+        "xor.b32 t157, t153, t150;\n\t"
+        "and.b32 t157, t157, t152;\n\t"
+        "xor.b32 t156, t153, t157;\n\t"
+        "add.u32 t154, t152, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t154;\n\t"
+        "add.cc.u32 t158, t156, t156;\n\t"
+        "addc.u32 t159, 0, 0;\n\t"
+        "or.b32 t158, t158, 1;\n\t"
+        "sub.cc.u32 t161, t158, %14;\n\t"
+        "subc.cc.u32 t163, t159, 0;\n\t"
+        "subc.u32 t160, 0, 0;\n\t"
+        "xor.b32 t165, t161, t158;\n\t"
+        "and.b32 t165, t165, t160;\n\t"
+        "xor.b32 t164, t161, t165;\n\t"
+        "add.u32 t162, t160, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t162;\n\t"
+        "add.cc.u32 t166, t164, t164;\n\t"
+        "addc.u32 t167, 0, 0;\n\t"
+        "or.b32 t166, t166, 1;\n\t"
+        "sub.cc.u32 t169, t166, %14;\n\t"
+        "subc.cc.u32 t171, t167, 0;\n\t"
+        "subc.u32 t168, 0, 0;\n\t"
+        "xor.b32 t173, t169, t166;\n\t"
+        "and.b32 t173, t173, t168;\n\t"
+        "xor.b32 t172, t169, t173;\n\t"
+        "add.u32 t170, t168, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t170;\n\t"
+        "add.cc.u32 t174, t172, t172;\n\t"
+        "addc.u32 t175, 0, 0;\n\t"
+        "or.b32 t174, t174, 1;\n\t"
+        "sub.cc.u32 t177, t174, %14;\n\t"
+        "subc.cc.u32 t179, t175, 0;\n\t"
+        "subc.u32 t176, 0, 0;\n\t"
+        "xor.b32 t181, t177, t174;\n\t"
+        "and.b32 t181, t181, t176;\n\t"
+        "xor.b32 t180, t177, t181;\n\t"
+        "add.u32 t178, t176, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t178;\n\t"
+        "add.cc.u32 t182, t180, t180;\n\t"
+        "addc.u32 t183, 0, 0;\n\t"
+        "or.b32 t182, t182, 1;\n\t"
+        "sub.cc.u32 t185, t182, %14;\n\t"
+        "subc.cc.u32 t187, t183, 0;\n\t"
+        "subc.u32 t184, 0, 0;\n\t"
+        "xor.b32 t189, t185, t182;\n\t"
+        "and.b32 t189, t189, t184;\n\t"
+        "xor.b32 t188, t185, t189;\n\t"
+        "add.u32 t186, t184, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t186;\n\t"
+        "add.cc.u32 t190, t188, t188;\n\t"
+        "addc.u32 t191, 0, 0;\n\t"
+        "or.b32 t190, t190, 1;\n\t"
+        "sub.cc.u32 t193, t190, %14;\n\t"
+        "subc.cc.u32 t195, t191, 0;\n\t"
+        "subc.u32 t192, 0, 0;\n\t"
+        "xor.b32 t197, t193, t190;\n\t"
+        "and.b32 t197, t197, t192;\n\t"
+        "xor.b32 t196, t193, t197;\n\t"
+        "add.u32 t194, t192, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t194;\n\t"
+        "add.cc.u32 t198, t196, t196;\n\t"
+        "addc.u32 t199, 0, 0;\n\t"
+        "or.b32 t198, t198, 1;\n\t"
+        "sub.cc.u32 t201, t198, %14;\n\t"
+        "subc.cc.u32 t203, t199, 0;\n\t"
+        "subc.u32 t200, 0, 0;\n\t"
+        "xor.b32 t205, t201, t198;\n\t"
+        "and.b32 t205, t205, t200;\n\t"
+        "xor.b32 t204, t201, t205;\n\t"
+        "add.u32 t202, t200, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t202;\n\t"
+        "add.cc.u32 t206, t204, t204;\n\t"
+        "addc.u32 t207, 0, 0;\n\t"
+        "or.b32 t206, t206, 1;\n\t"
+        "sub.cc.u32 t209, t206, %14;\n\t"
+        "subc.cc.u32 t211, t207, 0;\n\t"
+        "subc.u32 t208, 0, 0;\n\t"
+        "xor.b32 t213, t209, t206;\n\t"
+        "and.b32 t213, t213, t208;\n\t"
+        "xor.b32 t212, t209, t213;\n\t"
+        "add.u32 t210, t208, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t210;\n\t"
+        "add.cc.u32 t214, t212, t212;\n\t"
+        "addc.u32 t215, 0, 0;\n\t"
+        "or.b32 t214, t214, 1;\n\t"
+        "sub.cc.u32 t217, t214, %14;\n\t"
+        "subc.cc.u32 t219, t215, 0;\n\t"
+        "subc.u32 t216, 0, 0;\n\t"
+        "xor.b32 t221, t217, t214;\n\t"
+        "and.b32 t221, t221, t216;\n\t"
+        "xor.b32 t220, t217, t221;\n\t"
+        "add.u32 t218, t216, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t218;\n\t"
+        "add.cc.u32 t222, t220, t220;\n\t"
+        "addc.u32 t223, 0, 0;\n\t"
+        "or.b32 t222, t222, 1;\n\t"
+        "sub.cc.u32 t225, t222, %14;\n\t"
+        "subc.cc.u32 t227, t223, 0;\n\t"
+        "subc.u32 t224, 0, 0;\n\t"
+        "xor.b32 t229, t225, t222;\n\t"
+        "and.b32 t229, t229, t224;\n\t"
+        "xor.b32 t228, t225, t229;\n\t"
+        "add.u32 t226, t224, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t226;\n\t"
+        "add.cc.u32 t230, t228, t228;\n\t"
+        "addc.u32 t231, 0, 0;\n\t"
+        "or.b32 t230, t230, 1;\n\t"
+        "sub.cc.u32 t233, t230, %14;\n\t"
+        "subc.cc.u32 t235, t231, 0;\n\t"
+        "subc.u32 t232, 0, 0;\n\t"
+        "xor.b32 t237, t233, t230;\n\t"
+        "and.b32 t237, t237, t232;\n\t"
+        "xor.b32 t236, t233, t237;\n\t"
+        "add.u32 t234, t232, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t234;\n\t"
+        "add.cc.u32 t238, t236, t236;\n\t"
+        "addc.u32 t239, 0, 0;\n\t"
+        "or.b32 t238, t238, 1;\n\t"
+        "sub.cc.u32 t241, t238, %14;\n\t"
+        "subc.cc.u32 t243, t239, 0;\n\t"
+        "subc.u32 t240, 0, 0;\n\t"
+        "xor.b32 t245, t241, t238;\n\t"
+        "and.b32 t245, t245, t240;\n\t"
+        "xor.b32 t244, t241, t245;\n\t"
+        "add.u32 t242, t240, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t242;\n\t"
+        "add.cc.u32 t246, t244, t244;\n\t"
+        "addc.u32 t247, 0, 0;\n\t"
+        "or.b32 t246, t246, 1;\n\t"
+        "sub.cc.u32 t249, t246, %14;\n\t"
+        "subc.cc.u32 t251, t247, 0;\n\t"
+        "subc.u32 t248, 0, 0;\n\t"
+        "xor.b32 t253, t249, t246;\n\t"
+        "and.b32 t253, t253, t248;\n\t"
+        "xor.b32 t252, t249, t253;\n\t"
+        "add.u32 t250, t248, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t250;\n\t"
+        "add.cc.u32 t254, t252, t252;\n\t"
+        "addc.u32 t255, 0, 0;\n\t"
+        "or.b32 t254, t254, 1;\n\t"
+        "sub.cc.u32 t257, t254, %14;\n\t"
+        "subc.cc.u32 t259, t255, 0;\n\t"
+        "subc.u32 t256, 0, 0;\n\t"
+        "xor.b32 t261, t257, t254;\n\t"
+        "and.b32 t261, t261, t256;\n\t"
+        "xor.b32 t260, t257, t261;\n\t"
+        "add.u32 t258, t256, 1;\n\t"
+        "add.u32 t5, t5, t5;\n\t"
+        "or.b32 t5, t5, t258;\n\t"
+        "mov.b32 %0, %13;\n\t"
+        "mov.b32 %1, %14;\n\t"
+        "mov.b32 %2, %11;\n\t"
+        "mov.b32 %3, %12;\n\t"
+        "mov.b32 %4, %9;\n\t"
+        "mov.b32 %5, %10;\n\t"
+        "mov.b32 %6, t3;\n\t"
+        "mov.b32 %7, t5;\n\t"
+        "not.b32 %8, t2;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[262];
+    ptx_sub_cc(cf, x[0], x[4]);
+    ptx_subc_cc(cf, x[1], x[5]);
+    t[2] = ptx_subc(cf, 0u, 0u);
+    t[3] = ptx_mov(0u);
+    t[4] = ptx_not(x[5]);
+    t[5] = ptx_mov(0u);
+    t[6] = ptx_add_cc(cf, t[4], t[4]);
+    t[7] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_or(t[6], 1u);
+    t[9] = ptx_sub_cc(cf, t[6], x[5]);
+    ptx_subc_cc(cf, t[7], 0u);
+    t[8] = ptx_subc(cf, 0u, 0u);
+    t[13] = ptx_xor(t[9], t[6]);
+    t[13] = ptx_and(t[13], t[8]);
+    t[12] = ptx_xor(t[9], t[13]);
+    t[10] = ptx_add(t[8], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[10]);
+    t[14] = ptx_add_cc(cf, t[12], t[12]);
+    t[15] = ptx_addc(cf, 0u, 0u);
+    t[14] = ptx_or(t[14], 1u);
+    t[17] = ptx_sub_cc(cf, t[14], x[5]);
+    ptx_subc_cc(cf, t[15], 0u);
+    t[16] = ptx_subc(cf, 0u, 0u);
+    t[21] = ptx_xor(t[17], t[14]);
+    t[21] = ptx_and(t[21], t[16]);
+    t[20] = ptx_xor(t[17], t[21]);
+    t[18] = ptx_add(t[16], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[18]);
+    t[22] = ptx_add_cc(cf, t[20], t[20]);
+    t[23] = ptx_addc(cf, 0u, 0u);
+    t[22] = ptx_or(t[22], 1u);
+    t[25] = ptx_sub_cc(cf, t[22], x[5]);
+    ptx_subc_cc(cf, t[23], 0u);
+    t[24] = ptx_subc(cf, 0u, 0u);
+    t[29] = ptx_xor(t[25], t[22]);
+    t[29] = ptx_and(t[29], t[24]);
+    t[28] = ptx_xor(t[25], t[29]);
+    t[26] = ptx_add(t[24], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[26]);
+    t[30] = ptx_add_cc(cf, t[28], t[28]);
+    t[31] = ptx_addc(cf, 0u, 0u);
+    t[30] = ptx_or(t[30], 1u);
+    t[33] = ptx_sub_cc(cf, t[30], x[5]);
+    ptx_subc_cc(cf, t[31], 0u);
+    t[32] = ptx_subc(cf, 0u, 0u);
+    t[37] = ptx_xor(t[33], t[30]);
+    t[37] = ptx_and(t[37], t[32]);
+    t[36] = ptx_xor(t[33], t[37]);
+    t[34] = ptx_add(t[32], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[34]);
+    t[38] = ptx_add_cc(cf, t[36], t[36]);
+    t[39] = ptx_addc(cf, 0u, 0u);
+    t[38] = ptx_or(t[38], 1u);
+    t[41] = ptx_sub_cc(cf, t[38], x[5]);
+    ptx_subc_cc(cf, t[39], 0u);
+    t[40] = ptx_subc(cf, 0u, 0u);
+    t[45] = ptx_xor(t[41], t[38]);
+    t[45] = ptx_and(t[45], t[40]);
+    t[44] = ptx_xor(t[41], t[45]);
+    t[42] = ptx_add(t[40], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[42]);
+    t[46] = ptx_add_cc(cf, t[44], t[44]);
+    t[47] = ptx_addc(cf, 0u, 0u);
+    t[46] = ptx_or(t[46], 1u);
+    t[49] = ptx_sub_cc(cf, t[46], x[5]);
+    ptx_subc_cc(cf, t[47], 0u);
+    t[48] = ptx_subc(cf, 0u, 0u);
+    t[53] = ptx_xor(t[49], t[46]);
+    t[53] = ptx_and(t[53], t[48]);
+    t[52] = ptx_xor(t[49], t[53]);
+    t[50] = ptx_add(t[48], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[50]);
+    t[54] = ptx_add_cc(cf, t[52], t[52]);
+    t[55] = ptx_addc(cf, 0u, 0u);
+    t[54] = ptx_or(t[54], 1u);
+    t[57] = ptx_sub_cc(cf, t[54], x[5]);
+    ptx_subc_cc(cf, t[55], 0u);
+    t[56] = ptx_subc(cf, 0u, 0u);
+    t[61] = ptx_xor(t[57], t[54]);
+    t[61] = ptx_and(t[61], t[56]);
+    t[60] = ptx_xor(t[57], t[61]);
+    t[58] = ptx_add(t[56], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[58]);
+    t[62] = ptx_add_cc(cf, t[60], t[60]);
+    t[63] = ptx_addc(cf, 0u, 0u);
+    t[62] = ptx_or(t[62], 1u);
+    t[65] = ptx_sub_cc(cf, t[62], x[5]);
+    ptx_subc_cc(cf, t[63], 0u);
+    t[64] = ptx_subc(cf, 0u, 0u);
+    t[69] = ptx_xor(t[65], t[62]);
+    t[69] = ptx_and(t[69], t[64]);
+    t[68] = ptx_xor(t[65], t[69]);
+    t[66] = ptx_add(t[64], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[66]);
+    t[70] = ptx_add_cc(cf, t[68], t[68]);
+    t[71] = ptx_addc(cf, 0u, 0u);
+    t[70] = ptx_or(t[70], 1u);
+    t[73] = ptx_sub_cc(cf, t[70], x[5]);
+    ptx_subc_cc(cf, t[71], 0u);
+    t[72] = ptx_subc(cf, 0u, 0u);
+    t[77] = ptx_xor(t[73], t[70]);
+    t[77] = ptx_and(t[77], t[72]);
+    t[76] = ptx_xor(t[73], t[77]);
+    t[74] = ptx_add(t[72], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[74]);
+    t[78] = ptx_add_cc(cf, t[76], t[76]);
+    t[79] = ptx_addc(cf, 0u, 0u);
+    t[78] = ptx_or(t[78], 1u);
+    t[81] = ptx_sub_cc(cf, t[78], x[5]);
+    ptx_subc_cc(cf, t[79], 0u);
+    t[80] = ptx_subc(cf, 0u, 0u);
+    t[85] = ptx_xor(t[81], t[78]);
+    t[85] = ptx_and(t[85], t[80]);
+    t[84] = ptx_xor(t[81], t[85]);
+    t[82] = ptx_add(t[80], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[82]);
+    t[86] = ptx_add_cc(cf, t[84], t[84]);
+    t[87] = ptx_addc(cf, 0u, 0u);
+    t[86] = ptx_or(t[86], 1u);
+    t[89] = ptx_sub_cc(cf, t[86], x[5]);
+    ptx_subc_cc(cf, t[87], 0u);
+    t[88] = ptx_subc(cf, 0u, 0u);
+    t[93] = ptx_xor(t[89], t[86]);
+    t[93] = ptx_and(t[93], t[88]);
+    t[92] = ptx_xor(t[89], t[93]);
+    t[90] = ptx_add(t[88], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[90]);
+    t[94] = ptx_add_cc(cf, t[92], t[92]);
+    t[95] = ptx_addc(cf, 0u, 0u);
+    t[94] = ptx_or(t[94], 1u);
+    t[97] = ptx_sub_cc(cf, t[94], x[5]);
+    ptx_subc_cc(cf, t[95], 0u);
+    t[96] = ptx_subc(cf, 0u, 0u);
+    t[101] = ptx_xor(t[97], t[94]);
+    t[101] = ptx_and(t[101], t[96]);
+    t[100] = ptx_xor(t[97], t[101]);
+    t[98] = ptx_add(t[96], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[98]);
+    t[102] = ptx_add_cc(cf, t[100], t[100]);
+    t[103] = ptx_addc(cf, 0u, 0u);
+    t[102] = ptx_or(t[102], 1u);
+    t[105] = ptx_sub_cc(cf, t[102], x[5]);
+    ptx_subc_cc(cf, t[103], 0u);
+    t[104] = ptx_subc(cf, 0u, 0u);
+    t[109] = ptx_xor(t[105], t[102]);
+    t[109] = ptx_and(t[109], t[104]);
+    t[108] = ptx_xor(t[105], t[109]);
+    t[106] = ptx_add(t[104], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[106]);
+    t[110] = ptx_add_cc(cf, t[108], t[108]);
+    t[111] = ptx_addc(cf, 0u, 0u);
+    t[110] = ptx_or(t[110], 1u);
+    t[113] = ptx_sub_cc(cf, t[110], x[5]);
+    ptx_subc_cc(cf, t[111], 0u);
+    t[112] = ptx_subc(cf, 0u, 0u);
+    t[117] = ptx_xor(t[113], t[110]);
+    t[117] = ptx_and(t[117], t[112]);
+    t[116] = ptx_xor(t[113], t[117]);
+    t[114] = ptx_add(t[112], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[114]);
+    t[118] = ptx_add_cc(cf, t[116], t[116]);
+    t[119] = ptx_addc(cf, 0u, 0u);
+    t[118] = ptx_or(t[118], 1u);
+    t[121] = ptx_sub_cc(cf, t[118], x[5]);
+    ptx_subc_cc(cf, t[119], 0u);
+    t[120] = ptx_subc(cf, 0u, 0u);
+    t[125] = ptx_xor(t[121], t[118]);
+    t[125] = ptx_and(t[125], t[120]);
+    t[124] = ptx_xor(t[121], t[125]);
+    t[122] = ptx_add(t[120], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[122]);
+    t[126] = ptx_add_cc(cf, t[124], t[124]);
+    t[127] = ptx_addc(cf, 0u, 0u);
+    t[126] = ptx_or(t[126], 1u);
+    t[129] = ptx_sub_cc(cf, t[126], x[5]);
+    ptx_subc_cc(cf, t[127], 0u);
+    t[128] = ptx_subc(cf, 0u, 0u);
+    t[133] = ptx_xor(t[129], t[126]);
+    t[133] = ptx_and(t[133], t[128]);
+    t[132] = ptx_xor(t[129], t[133]);
+    t[130] = ptx_add(t[128], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[130]);
+    t[134] = ptx_add_cc(cf, t[132], t[132]);
+    t[135] = ptx_addc(cf, 0u, 0u);
+    t[134] = ptx_or(t[134], 1u);
+    t[137] = ptx_sub_cc(cf, t[134], x[5]);
+    ptx_subc_cc(cf, t[135], 0u);
+    t[136] = ptx_subc(cf, 0u, 0u);
+    t[141] = ptx_xor(t[137], t[134]);
+    t[141] = ptx_and(t[141], t[136]);
+    t[140] = ptx_xor(t[137], t[141]);
+    t[138] = ptx_add(t[136], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[138]);
+    t[142] = ptx_add_cc(cf, t[140], t[140]);
+    t[143] = ptx_addc(cf, 0u, 0u);
+    t[142] = ptx_or(t[142], 1u);
+    t[145] = ptx_sub_cc(cf, t[142], x[5]);
+    ptx_subc_cc(cf, t[143], 0u);
+    t[144] = ptx_subc(cf, 0u, 0u);
+    t[149] = ptx_xor(t[145], t[142]);
+    t[149] = ptx_and(t[149], t[144]);
+    t[148] = ptx_xor(t[145], t[149]);
+    t[146] = ptx_add(t[144], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[146]);
+    t[150] = ptx_add_cc(cf, t[148], t[148]);
+    t[151] = ptx_addc(cf, 0u, 0u);
+    t[150] = ptx_or(t[150], 1u);
+    t[153] = ptx_sub_cc(cf, t[150], x[5]);
+    ptx_subc_cc(cf, t[151], 0u);
+    t[152] = ptx_subc(cf, 0u, 0u);
+    t[157] = ptx_xor(t[153], t[150]);
+    t[157] = ptx_and(t[157], t[152]);
+    t[156] = ptx_xor(t[153], t[157]);
+    t[154] = ptx_add(t[152], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[154]);
+    t[158] = ptx_add_cc(cf, t[156], t[156]);
+    t[159] = ptx_addc(cf, 0u, 0u);
+    t[158] = ptx_or(t[158], 1u);
+    t[161] = ptx_sub_cc(cf, t[158], x[5]);
+    ptx_subc_cc(cf, t[159], 0u);
+    t[160] = ptx_subc(cf, 0u, 0u);
+    t[165] = ptx_xor(t[161], t[158]);
+    t[165] = ptx_and(t[165], t[160]);
+    t[164] = ptx_xor(t[161], t[165]);
+    t[162] = ptx_add(t[160], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[162]);
+    t[166] = ptx_add_cc(cf, t[164], t[164]);
+    t[167] = ptx_addc(cf, 0u, 0u);
+    t[166] = ptx_or(t[166], 1u);
+    t[169] = ptx_sub_cc(cf, t[166], x[5]);
+    ptx_subc_cc(cf, t[167], 0u);
+    t[168] = ptx_subc(cf, 0u, 0u);
+    t[173] = ptx_xor(t[169], t[166]);
+    t[173] = ptx_and(t[173], t[168]);
+    t[172] = ptx_xor(t[169], t[173]);
+    t[170] = ptx_add(t[168], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[170]);
+    t[174] = ptx_add_cc(cf, t[172], t[172]);
+    t[175] = ptx_addc(cf, 0u, 0u);
+    t[174] = ptx_or(t[174], 1u);
+    t[177] = ptx_sub_cc(cf, t[174], x[5]);
+    ptx_subc_cc(cf, t[175], 0u);
+    t[176] = ptx_subc(cf, 0u, 0u);
+    t[181] = ptx_xor(t[177], t[174]);
+    t[181] = ptx_and(t[181], t[176]);
+    t[180] = ptx_xor(t[177], t[181]);
+    t[178] = ptx_add(t[176], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[178]);
+    t[182] = ptx_add_cc(cf, t[180], t[180]);
+    t[183] = ptx_addc(cf, 0u, 0u);
+    t[182] = ptx_or(t[182], 1u);
+    t[185] = ptx_sub_cc(cf, t[182], x[5]);
+    ptx_subc_cc(cf, t[183], 0u);
+    t[184] = ptx_subc(cf, 0u, 0u);
+    t[189] = ptx_xor(t[185], t[182]);
+    t[189] = ptx_and(t[189], t[184]);
+    t[188] = ptx_xor(t[185], t[189]);
+    t[186] = ptx_add(t[184], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[186]);
+    t[190] = ptx_add_cc(cf, t[188], t[188]);
+    t[191] = ptx_addc(cf, 0u, 0u);
+    t[190] = ptx_or(t[190], 1u);
+    t[193] = ptx_sub_cc(cf, t[190], x[5]);
+    ptx_subc_cc(cf, t[191], 0u);
+    t[192] = ptx_subc(cf, 0u, 0u);
+    t[197] = ptx_xor(t[193], t[190]);
+    t[197] = ptx_and(t[197], t[192]);
+    t[196] = ptx_xor(t[193], t[197]);
+    t[194] = ptx_add(t[192], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[194]);
+    t[198] = ptx_add_cc(cf, t[196], t[196]);
+    t[199] = ptx_addc(cf, 0u, 0u);
+    t[198] = ptx_or(t[198], 1u);
+    t[201] = ptx_sub_cc(cf, t[198], x[5]);
+    ptx_subc_cc(cf, t[199], 0u);
+    t[200] = ptx_subc(cf, 0u, 0u);
+    t[205] = ptx_xor(t[201], t[198]);
+    t[205] = ptx_and(t[205], t[200]);
+    t[204] = ptx_xor(t[201], t[205]);
+    t[202] = ptx_add(t[200], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[202]);
+    t[206] = ptx_add_cc(cf, t[204], t[204]);
+    t[207] = ptx_addc(cf, 0u, 0u);
+    t[206] = ptx_or(t[206], 1u);
+    t[209] = ptx_sub_cc(cf, t[206], x[5]);
+    ptx_subc_cc(cf, t[207], 0u);
+    t[208] = ptx_subc(cf, 0u, 0u);
+    t[213] = ptx_xor(t[209], t[206]);
+    t[213] = ptx_and(t[213], t[208]);
+    t[212] = ptx_xor(t[209], t[213]);
+    t[210] = ptx_add(t[208], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[210]);
+    t[214] = ptx_add_cc(cf, t[212], t[212]);
+    t[215] = ptx_addc(cf, 0u, 0u);
+    t[214] = ptx_or(t[214], 1u);
+    t[217] = ptx_sub_cc(cf, t[214], x[5]);
+    ptx_subc_cc(cf, t[215], 0u);
+    t[216] = ptx_subc(cf, 0u, 0u);
+    t[221] = ptx_xor(t[217], t[214]);
+    t[221] = ptx_and(t[221], t[216]);
+    t[220] = ptx_xor(t[217], t[221]);
+    t[218] = ptx_add(t[216], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[218]);
+    t[222] = ptx_add_cc(cf, t[220], t[220]);
+    t[223] = ptx_addc(cf, 0u, 0u);
+    t[222] = ptx_or(t[222], 1u);
+    t[225] = ptx_sub_cc(cf, t[222], x[5]);
+    ptx_subc_cc(cf, t[223], 0u);
+    t[224] = ptx_subc(cf, 0u, 0u);
+    t[229] = ptx_xor(t[225], t[222]);
+    t[229] = ptx_and(t[229], t[224]);
+    t[228] = ptx_xor(t[225], t[229]);
+    t[226] = ptx_add(t[224], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[226]);
+    t[230] = ptx_add_cc(cf, t[228], t[228]);
+    t[231] = ptx_addc(cf, 0u, 0u);
+    t[230] = ptx_or(t[230], 1u);
+    t[233] = ptx_sub_cc(cf, t[230], x[5]);
+    ptx_subc_cc(cf, t[231], 0u);
+    t[232] = ptx_subc(cf, 0u, 0u);
+    t[237] = ptx_xor(t[233], t[230]);
+    t[237] = ptx_and(t[237], t[232]);
+    t[236] = ptx_xor(t[233], t[237]);
+    t[234] = ptx_add(t[232], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[234]);
+    t[238] = ptx_add_cc(cf, t[236], t[236]);
+    t[239] = ptx_addc(cf, 0u, 0u);
+    t[238] = ptx_or(t[238], 1u);
+    t[241] = ptx_sub_cc(cf, t[238], x[5]);
+    ptx_subc_cc(cf, t[239], 0u);
+    t[240] = ptx_subc(cf, 0u, 0u);
+    t[245] = ptx_xor(t[241], t[238]);
+    t[245] = ptx_and(t[245], t[240]);
+    t[244] = ptx_xor(t[241], t[245]);
+    t[242] = ptx_add(t[240], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[242]);
+    t[246] = ptx_add_cc(cf, t[244], t[244]);
+    t[247] = ptx_addc(cf, 0u, 0u);
+    t[246] = ptx_or(t[246], 1u);
+    t[249] = ptx_sub_cc(cf, t[246], x[5]);
+    ptx_subc_cc(cf, t[247], 0u);
+    t[248] = ptx_subc(cf, 0u, 0u);
+    t[253] = ptx_xor(t[249], t[246]);
+    t[253] = ptx_and(t[253], t[248]);
+    t[252] = ptx_xor(t[249], t[253]);
+    t[250] = ptx_add(t[248], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[250]);
+    t[254] = ptx_add_cc(cf, t[252], t[252]);
+    t[255] = ptx_addc(cf, 0u, 0u);
+    t[254] = ptx_or(t[254], 1u);
+    t[257] = ptx_sub_cc(cf, t[254], x[5]);
+    ptx_subc_cc(cf, t[255], 0u);
+    t[256] = ptx_subc(cf, 0u, 0u);
+    t[261] = ptx_xor(t[257], t[254]);
+    t[261] = ptx_and(t[261], t[256]);
+    ptx_xor(t[257], t[261]);
+    t[258] = ptx_add(t[256], 1u);
+    t[5] = ptx_add(t[5], t[5]);
+    t[5] = ptx_or(t[5], t[258]);
+    y[0] = ptx_mov(x[4]);
+    y[1] = ptx_mov(x[5]);
+    y[2] = ptx_mov(x[2]);
+    y[3] = ptx_mov(x[3]);
+    y[4] = ptx_mov(x[0]);
+    y[5] = ptx_mov(x[1]);
+    y[6] = ptx_mov(t[3]);
+    y[7] = ptx_mov(t[5]);
+    y[8] = ptx_not(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_step_2: a step that the loops below call; 50 instructions.
+struct sqrt_division_step_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<38>;\n\t"
+        "xor.b32 t0, %4, %7;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %4, t4;\n\t"
+        "mul.lo.u32 t6, %8, t5;\n\t"
+        "mul.hi.u32 t7, %8, t5;\n\t"
+        "add.cc.u32 t6, t6, %3;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %7;\n\t"
+        "sub.u32 t9, %3, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %7, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %7;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %6, t2;\n\t"
+        "mul.hi.u32 t16, %6, t2;\n\t"
+        "mul.lo.u32 t17, %7, t2;\n\t"
+        "mul.hi.u32 t18, %7, t2;\n\t"
+        "mov.b32 t19, t15;\n\t"
+        "add.cc.u32 t20, t16, t17;\n\t"
+        "addc.u32 t21, 0, t18;\n\t"
+        "sub.cc.u32 t22, %5, t19;\n\t"
+        "subc.cc.u32 t23, %3, t20;\n\t"
+        "subc.cc.u32 t24, %4, t21;\n\t"
+        "subc.u32 t25, 0, 0;\n\t"
+        "and.b32 t26, %6, t25;\n\t"
+        "and.b32 t27, %7, t25;\n\t"
+        "add.u32 t2, t2, t25;\n\t"
+        "add.cc.u32 t28, t22, t26;\n\t"
+        "addc.cc.u32 t29, t23, t27;\n\t"
+        "addc.cc.u32 t30, t24, 0;\n\t"
+        "addc.u32 t31, t25, 0;\n\t"
+        "and.b32 t32, %6, t31;\n\t"
+        "and.b32 t33, %7, t31;\n\t"
+        "add.u32 t2, t2, t31;\n\t"
+        "add.cc.u32 t34, t28, t32;\n\t"
+        "addc.cc.u32 t35, t29, t33;\n\t"
+        "addc.cc.u32 t36, t30, 0;\n\t"
+        "addc.u32 t37, t31, 0;\n\t"
+        "mov.b32 %0, t34;\n\t"
+        "mov.b32 %1, t35;\n\t"
+        "mov.b32 %2, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
     );
   }
 #endif
@@ -30414,74 +33616,5176 @@ struct sqrt_step {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
     uint32_t t[38];
-    t[0] = ptx_shl(x[9], 2u);
-    t[0] = ptx_or(t[0], x[18]);
-    t[9] = ptx_shl(x[0], 2u);
+    t[0] = ptx_xor(x[1], x[4]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[1], t[4]);
+    t[6] = ptx_mul_lo(x[5], t[5]);
+    t[7] = ptx_mul_hi(x[5], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[0]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[4]);
+    t[9] = ptx_sub(x[0], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[4], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[4]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[3], t[2]);
+    t[16] = ptx_mul_hi(x[3], t[2]);
+    t[17] = ptx_mul_lo(x[4], t[2]);
+    t[18] = ptx_mul_hi(x[4], t[2]);
+    t[19] = ptx_mov(t[15]);
+    t[20] = ptx_add_cc(cf, t[16], t[17]);
+    t[21] = ptx_addc(cf, 0u, t[18]);
+    t[22] = ptx_sub_cc(cf, x[2], t[19]);
+    t[23] = ptx_subc_cc(cf, x[0], t[20]);
+    t[24] = ptx_subc_cc(cf, x[1], t[21]);
+    t[25] = ptx_subc(cf, 0u, 0u);
+    t[26] = ptx_and(x[3], t[25]);
+    t[27] = ptx_and(x[4], t[25]);
+    t[2] = ptx_add(t[2], t[25]);
+    t[28] = ptx_add_cc(cf, t[22], t[26]);
+    t[29] = ptx_addc_cc(cf, t[23], t[27]);
+    t[30] = ptx_addc_cc(cf, t[24], 0u);
+    t[31] = ptx_addc(cf, t[25], 0u);
+    t[32] = ptx_and(x[3], t[31]);
+    t[33] = ptx_and(x[4], t[31]);
+    t[2] = ptx_add(t[2], t[31]);
+    t[34] = ptx_add_cc(cf, t[28], t[32]);
+    t[35] = ptx_addc_cc(cf, t[29], t[33]);
+    ptx_addc_cc(cf, t[30], 0u);
+    ptx_addc(cf, t[31], 0u);
+    y[0] = ptx_mov(t[34]);
+    y[1] = ptx_mov(t[35]);
+    y[2] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_2: a step that the loops below call; 17 instructions.
+struct sqrt_division_finish_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 5;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<9>;\n\t"
+        "not.b32 t0, %10;\n\t"
+        "shr.b32 t1, %7, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t5, t2;\n\t"
+        "xor.b32 t3, %5, %6;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %5;\n\t"
+        "and.b32 t4, %6, t5;\n\t"
+        "and.b32 t6, %7, 31;\n\t"
+        "shf.r.clamp.b32 t7, t3, t4, t6;\n\t"
+        "shr.b32 t8, t4, t6;\n\t"
+        "and.b32 %0, %8, t0;\n\t"
+        "and.b32 %1, %9, t0;\n\t"
+        "and.b32 %2, t7, t0;\n\t"
+        "and.b32 %3, t8, t0;\n\t"
+        "and.b32 %4, %10, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[9];
+    t[0] = ptx_not(x[5]);
+    t[1] = ptx_shr(x[2], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[5] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_and(x[1], t[5]);
+    t[6] = ptx_and(x[2], 31u);
+    t[7] = ptx_shf_r_clamp(t[3], t[4], t[6]);
+    t[8] = ptx_shr(t[4], t[6]);
+    y[0] = ptx_and(x[3], t[0]);
+    y[1] = ptx_and(x[4], t[0]);
+    y[2] = ptx_and(t[7], t[0]);
+    y[3] = ptx_and(t[8], t[0]);
+    y[4] = ptx_and(x[5], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_2: a step that the loops below call; 16 instructions.
+struct sqrt_newton_update_2 {
+  static constexpr unsigned in_words = 5;
+  static constexpr unsigned out_words = 2;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<12>;\n\t"
+        "add.cc.u32 t0, %2, %4;\n\t"
+        "addc.cc.u32 t1, %3, %5;\n\t"
+        "addc.u32 t2, 0, 0;\n\t"
+        "shf.r.clamp.b32 t3, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t4, t1, t2, 1;\n\t"
+        "sub.cc.u32 t5, t3, %2;\n\t"
+        "subc.cc.u32 t6, t4, %3;\n\t"
+        "subc.u32 t7, 0, 0;\n\t"
+        "sub.u32 t8, %6, 1;\n\t"
+        "and.b32 t9, t7, t8;\n\t"
+        "xor.b32 t10, %2, t3;\n\t"
+        "and.b32 t10, t10, t9;\n\t"
+        "xor.b32 %0, %2, t10;\n\t"
+        "xor.b32 t11, %3, t4;\n\t"
+        "and.b32 t11, t11, t9;\n\t"
+        "xor.b32 %1, %3, t11;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[12];
+    t[0] = ptx_add_cc(cf, x[0], x[2]);
+    t[1] = ptx_addc_cc(cf, x[1], x[3]);
+    t[2] = ptx_addc(cf, 0u, 0u);
+    t[3] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[4] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    ptx_sub_cc(cf, t[3], x[0]);
+    ptx_subc_cc(cf, t[4], x[1]);
+    t[7] = ptx_subc(cf, 0u, 0u);
+    t[8] = ptx_sub(x[4], 1u);
+    t[9] = ptx_and(t[7], t[8]);
+    t[10] = ptx_xor(x[0], t[3]);
+    t[10] = ptx_and(t[10], t[9]);
+    y[0] = ptx_xor(x[0], t[10]);
+    t[11] = ptx_xor(x[1], t[4]);
+    t[11] = ptx_and(t[11], t[9]);
+    y[1] = ptx_xor(x[1], t[11]);
+  }
+#endif
+};
+
+// sqrt_newton_check_2: a step that the loops below call; 49 instructions.
+struct sqrt_newton_check_2 {
+  static constexpr unsigned in_words = 6;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<25>;\n\t"
+        "mul.lo.u32 t4, %4, %3;\n\t"
+        "mul.hi.u32 t5, %4, %3;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t4;\n\t"
+        "mov.b32 t2, t5;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.u32 t3, 0, 0;\n\t"
+        "mul.lo.u32 t0, %3, %3;\n\t"
+        "mad.hi.cc.u32 t1, %3, %3, t1;\n\t"
+        "madc.lo.cc.u32 t2, %4, %4, t2;\n\t"
+        "madc.hi.u32 t3, %4, %4, t3;\n\t"
+        "sub.cc.u32 t6, t0, %5;\n\t"
+        "subc.cc.u32 t7, t1, %6;\n\t"
+        "subc.cc.u32 t8, t2, %7;\n\t"
+        "subc.cc.u32 t9, t3, %8;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "shl.b32 t11, %3, 1;\n\t"
+        "shf.l.clamp.b32 t12, %3, %4, 1;\n\t"
+        "shr.b32 t13, %4, 31;\n\t"
+        "sub.cc.u32 t11, t11, 1;\n\t"
+        "subc.cc.u32 t12, t12, 0;\n\t"
+        "subc.u32 t13, t13, 0;\n\t"
+        "mov.b32 t14, 0;\n\t"
+        "mov.b32 t15, 0;\n\t"
+        "or.b32 t14, t14, t6;\n\t"
+        "xor.b32 t16, t6, t11;\n\t"
+        "or.b32 t15, t15, t16;\n\t"
+        "or.b32 t14, t14, t7;\n\t"
+        "xor.b32 t17, t7, t12;\n\t"
+        "or.b32 t15, t15, t17;\n\t"
+        "or.b32 t14, t14, t8;\n\t"
+        "xor.b32 t18, t8, t13;\n\t"
+        "or.b32 t15, t15, t18;\n\t"
+        "or.b32 t14, t14, t9;\n\t"
+        "xor.b32 t19, t9, 0;\n\t"
+        "or.b32 t15, t15, t19;\n\t"
+        "sub.cc.u32 t23, 0, t14;\n\t"
+        "subc.u32 t20, 0, 0;\n\t"
+        "not.b32 t21, t20;\n\t"
+        "not.b32 t10, t10;\n\t"
+        "and.b32 t20, t20, t10;\n\t"
+        "add.cc.u32 %0, %3, t20;\n\t"
+        "addc.u32 %1, %4, t20;\n\t"
+        "sub.cc.u32 t24, 0, t15;\n\t"
+        "subc.u32 t22, 0, 0;\n\t"
+        "add.u32 t22, t22, 1;\n\t"
+        "and.b32 %2, t21, 1;\n\t"
+        "or.b32 %2, %2, t22;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[25];
+    t[4] = ptx_mul_lo(x[1], x[0]);
+    t[5] = ptx_mul_hi(x[1], x[0]);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[4]);
+    t[2] = ptx_mov(t[5]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi(cf, x[1], x[1], t[3]);
+    t[6] = ptx_sub_cc(cf, t[0], x[2]);
+    t[7] = ptx_subc_cc(cf, t[1], x[3]);
+    t[8] = ptx_subc_cc(cf, t[2], x[4]);
+    t[9] = ptx_subc_cc(cf, t[3], x[5]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[11] = ptx_shl(x[0], 1u);
+    t[12] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[13] = ptx_shr(x[1], 31u);
+    t[11] = ptx_sub_cc(cf, t[11], 1u);
+    t[12] = ptx_subc_cc(cf, t[12], 0u);
+    t[13] = ptx_subc(cf, t[13], 0u);
+    t[14] = ptx_mov(0u);
+    t[15] = ptx_mov(0u);
+    t[14] = ptx_or(t[14], t[6]);
+    t[16] = ptx_xor(t[6], t[11]);
+    t[15] = ptx_or(t[15], t[16]);
+    t[14] = ptx_or(t[14], t[7]);
+    t[17] = ptx_xor(t[7], t[12]);
+    t[15] = ptx_or(t[15], t[17]);
+    t[14] = ptx_or(t[14], t[8]);
+    t[18] = ptx_xor(t[8], t[13]);
+    t[15] = ptx_or(t[15], t[18]);
+    t[14] = ptx_or(t[14], t[9]);
+    t[19] = ptx_xor(t[9], 0u);
+    t[15] = ptx_or(t[15], t[19]);
+    ptx_sub_cc(cf, 0u, t[14]);
+    t[20] = ptx_subc(cf, 0u, 0u);
+    t[21] = ptx_not(t[20]);
+    t[10] = ptx_not(t[10]);
+    t[20] = ptx_and(t[20], t[10]);
+    y[0] = ptx_add_cc(cf, x[0], t[20]);
+    y[1] = ptx_addc(cf, x[1], t[20]);
+    ptx_sub_cc(cf, 0u, t[15]);
+    t[22] = ptx_subc(cf, 0u, 0u);
+    t[22] = ptx_add(t[22], 1u);
+    y[2] = ptx_and(t[21], 1u);
+    y[2] = ptx_or(y[2], t[22]);
+  }
+#endif
+};
+
+// sqrt_division_normalize_3: a step that the loops below call; 403 instructions.
+struct sqrt_division_normalize_3 {
+  static constexpr unsigned in_words = 9;
+  static constexpr unsigned out_words = 12;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<263>;\n\t"
+        "sub.cc.u32 t0, %12, %18;\n\t"
+        "subc.cc.u32 t1, %13, %19;\n\t"
+        "subc.cc.u32 t2, %14, %20;\n\t"
+        "subc.u32 t3, 0, 0;\n\t"
+        "mov.b32 t4, 0;\n\t"
+        "not.b32 t5, %20;\n\t"
+        "mov.b32 t6, 0;\n\t"
+        "add.cc.u32 t7, t5, t5;\n\t"
+        "addc.u32 t8, 0, 0;\n\t"
+        "or.b32 t7, t7, 1;\n\t"
+        "sub.cc.u32 t10, t7, %20;\n\t"
+        "subc.cc.u32 t12, t8, 0;\n\t"
+        "subc.u32 t9, 0, 0;\n\t"
+        "xor.b32 t14, t10, t7;\n\t"
+        "and.b32 t14, t14, t9;\n\t"
+        "xor.b32 t13, t10, t14;\n\t"
+        "add.u32 t11, t9, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t11;\n\t"
+        "add.cc.u32 t15, t13, t13;\n\t"
+        "addc.u32 t16, 0, 0;\n\t"
+        "or.b32 t15, t15, 1;\n\t"
+        "sub.cc.u32 t18, t15, %20;\n\t"
+        "subc.cc.u32 t20, t16, 0;\n\t"
+        "subc.u32 t17, 0, 0;\n\t"
+        "xor.b32 t22, t18, t15;\n\t"
+        "and.b32 t22, t22, t17;\n\t"
+        "xor.b32 t21, t18, t22;\n\t"
+        "add.u32 t19, t17, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t19;\n\t"
+        "add.cc.u32 t23, t21, t21;\n\t"
+        "addc.u32 t24, 0, 0;\n\t"
+        "or.b32 t23, t23, 1;\n\t"
+        "sub.cc.u32 t26, t23, %20;\n\t"
+        "subc.cc.u32 t28, t24, 0;\n\t"
+        "subc.u32 t25, 0, 0;\n\t"
+        "xor.b32 t30, t26, t23;\n\t"
+        "and.b32 t30, t30, t25;\n\t"
+        "xor.b32 t29, t26, t30;\n\t"
+        "add.u32 t27, t25, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t27;\n\t"
+        "add.cc.u32 t31, t29, t29;\n\t"
+        "addc.u32 t32, 0, 0;\n\t"
+        "or.b32 t31, t31, 1;\n\t"
+        "sub.cc.u32 t34, t31, %20;\n\t"
+        "subc.cc.u32 t36, t32, 0;\n\t"
+        "subc.u32 t33, 0, 0;\n\t"
+        "xor.b32 t38, t34, t31;\n\t"
+        "and.b32 t38, t38, t33;\n\t"
+        "xor.b32 t37, t34, t38;\n\t"
+        "add.u32 t35, t33, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t35;\n\t"
+        "add.cc.u32 t39, t37, t37;\n\t"
+        "addc.u32 t40, 0, 0;\n\t"
+        "or.b32 t39, t39, 1;\n\t"
+        "sub.cc.u32 t42, t39, %20;\n\t"
+        "subc.cc.u32 t44, t40, 0;\n\t"
+        "subc.u32 t41, 0, 0;\n\t"
+        "xor.b32 t46, t42, t39;\n\t"
+        "and.b32 t46, t46, t41;\n\t"
+        "xor.b32 t45, t42, t46;\n\t"
+        "add.u32 t43, t41, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t43;\n\t"
+        "add.cc.u32 t47, t45, t45;\n\t"
+        "addc.u32 t48, 0, 0;\n\t"
+        "or.b32 t47, t47, 1;\n\t"
+        "sub.cc.u32 t50, t47, %20;\n\t"
+        "subc.cc.u32 t52, t48, 0;\n\t"
+        "subc.u32 t49, 0, 0;\n\t"
+        "xor.b32 t54, t50, t47;\n\t"
+        "and.b32 t54, t54, t49;\n\t"
+        "xor.b32 t53, t50, t54;\n\t"
+        "add.u32 t51, t49, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t51;\n\t"
+        "add.cc.u32 t55, t53, t53;\n\t"
+        "addc.u32 t56, 0, 0;\n\t"
+        "or.b32 t55, t55, 1;\n\t"
+        "sub.cc.u32 t58, t55, %20;\n\t"
+        "subc.cc.u32 t60, t56, 0;\n\t"
+        "subc.u32 t57, 0, 0;\n\t"
+        "xor.b32 t62, t58, t55;\n\t"
+        "and.b32 t62, t62, t57;\n\t"
+        "xor.b32 t61, t58, t62;\n\t"
+        "add.u32 t59, t57, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t59;\n\t"
+        "add.cc.u32 t63, t61, t61;\n\t"
+        "addc.u32 t64, 0, 0;\n\t"
+        "or.b32 t63, t63, 1;\n\t"
+        "sub.cc.u32 t66, t63, %20;\n\t"
+        "subc.cc.u32 t68, t64, 0;\n\t"
+        "subc.u32 t65, 0, 0;\n\t"
+        "xor.b32 t70, t66, t63;\n\t"
+        "and.b32 t70, t70, t65;\n\t"
+        "xor.b32 t69, t66, t70;\n\t"
+        "add.u32 t67, t65, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t67;\n\t"
+        "add.cc.u32 t71, t69, t69;\n\t"
+        "addc.u32 t72, 0, 0;\n\t"
+        "or.b32 t71, t71, 1;\n\t"
+        "sub.cc.u32 t74, t71, %20;\n\t"
+        "subc.cc.u32 t76, t72, 0;\n\t"
+        "subc.u32 t73, 0, 0;\n\t"
+        "xor.b32 t78, t74, t71;\n\t"
+        "and.b32 t78, t78, t73;\n\t"
+        "xor.b32 t77, t74, t78;\n\t"
+        "add.u32 t75, t73, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t75;\n\t"
+        "add.cc.u32 t79, t77, t77;\n\t"
+        "addc.u32 t80, 0, 0;\n\t"
+        "or.b32 t79, t79, 1;\n\t"
+        "sub.cc.u32 t82, t79, %20;\n\t"
+        "subc.cc.u32 t84, t80, 0;\n\t"
+        "subc.u32 t81, 0, 0;\n\t"
+        "xor.b32 t86, t82, t79;\n\t"
+        "and.b32 t86, t86, t81;\n\t"
+        "xor.b32 t85, t82, t86;\n\t"
+        "add.u32 t83, t81, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t83;\n\t"
+        "add.cc.u32 t87, t85, t85;\n\t"
+        "addc.u32 t88, 0, 0;\n\t"
+        "or.b32 t87, t87, 1;\n\t"
+        "sub.cc.u32 t90, t87, %20;\n\t"
+        "subc.cc.u32 t92, t88, 0;\n\t"
+        "subc.u32 t89, 0, 0;\n\t"
+        "xor.b32 t94, t90, t87;\n\t"
+        "and.b32 t94, t94, t89;\n\t"
+        "xor.b32 t93, t90, t94;\n\t"
+        "add.u32 t91, t89, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t91;\n\t"
+        "add.cc.u32 t95, t93, t93;\n\t"
+        "addc.u32 t96, 0, 0;\n\t"
+        "or.b32 t95, t95, 1;\n\t"
+        "sub.cc.u32 t98, t95, %20;\n\t"
+        "subc.cc.u32 t100, t96, 0;\n\t"
+        "subc.u32 t97, 0, 0;\n\t"
+        "xor.b32 t102, t98, t95;\n\t"
+        "and.b32 t102, t102, t97;\n\t"
+        "xor.b32 t101, t98, t102;\n\t"
+        "add.u32 t99, t97, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t99;\n\t"
+        "add.cc.u32 t103, t101, t101;\n\t"
+        "addc.u32 t104, 0, 0;\n\t"
+        "or.b32 t103, t103, 1;\n\t"
+        "sub.cc.u32 t106, t103, %20;\n\t"
+        "subc.cc.u32 t108, t104, 0;\n\t"
+        "subc.u32 t105, 0, 0;\n\t"
+        "xor.b32 t110, t106, t103;\n\t"
+        "and.b32 t110, t110, t105;\n\t"
+        "xor.b32 t109, t106, t110;\n\t"
+        "add.u32 t107, t105, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t107;\n\t"
+        "add.cc.u32 t111, t109, t109;\n\t"
+        "addc.u32 t112, 0, 0;\n\t"
+        "or.b32 t111, t111, 1;\n\t"
+        "sub.cc.u32 t114, t111, %20;\n\t"
+        "subc.cc.u32 t116, t112, 0;\n\t"
+        "subc.u32 t113, 0, 0;\n\t"
+        "xor.b32 t118, t114, t111;\n\t"
+        "and.b32 t118, t118, t113;\n\t"
+        "xor.b32 t117, t114, t118;\n\t"
+        "add.u32 t115, t113, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t115;\n\t"
+        "add.cc.u32 t119, t117, t117;\n\t"
+        "addc.u32 t120, 0, 0;\n\t"
+        "or.b32 t119, t119, 1;\n\t"
+        "sub.cc.u32 t122, t119, %20;\n\t"
+        "subc.cc.u32 t124, t120, 0;\n\t"
+        "subc.u32 t121, 0, 0;\n\t"
+        "xor.b32 t126, t122, t119;\n\t"
+        "and.b32 t126, t126, t121;\n\t"
+        "xor.b32 t125, t122, t126;\n\t"
+        "add.u32 t123, t121, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t123;\n\t"
+        "add.cc.u32 t127, t125, t125;\n\t"
+        "addc.u32 t128, 0, 0;\n\t"
+        "or.b32 t127, t127, 1;\n\t"
+        "sub.cc.u32 t130, t127, %20;\n\t"
+        "subc.cc.u32 t132, t128, 0;\n\t"
+        "subc.u32 t129, 0, 0;\n\t"
+        "xor.b32 t134, t130, t127;\n\t"
+        "and.b32 t134, t134, t129;\n\t"
+        "xor.b32 t133, t130, t134;\n\t"
+        "add.u32 t131, t129, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t131;\n\t"
+        "add.cc.u32 t135, t133, t133;\n\t"
+        "addc.u32 t136, 0, 0;\n\t"
+        "or.b32 t135, t135, 1;\n\t"
+        "sub.cc.u32 t138, t135, %20;\n\t"
+        "subc.cc.u32 t140, t136, 0;\n\t"
+        "subc.u32 t137, 0, 0;\n\t"
+        "xor.b32 t142, t138, t135;\n\t"
+        "and.b32 t142, t142, t137;\n\t"
+        "xor.b32 t141, t138, t142;\n\t"
+        "add.u32 t139, t137, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t139;\n\t"
+        "add.cc.u32 t143, t141, t141;\n\t"
+        "addc.u32 t144, 0, 0;\n\t"
+        "or.b32 t143, t143, 1;\n\t"
+        "sub.cc.u32 t146, t143, %20;\n\t"
+        "subc.cc.u32 t148, t144, 0;\n\t"
+        "subc.u32 t145, 0, 0;\n\t"
+        "xor.b32 t150, t146, t143;\n\t"
+        "and.b32 t150, t150, t145;\n\t"
+        "xor.b32 t149, t146, t150;\n\t"
+        "add.u32 t147, t145, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t147;\n\t"
+        "add.cc.u32 t151, t149, t149;\n\t"
+        "addc.u32 t152, 0, 0;\n\t"
+        "or.b32 t151, t151, 1;\n\t"
+        "sub.cc.u32 t154, t151, %20;\n\t"
+        "subc.cc.u32 t156, t152, 0;\n\t"
+        "subc.u32 t153, 0, 0;\n\t"
+        "xor.b32 t158, t154, t151;\n\t"
+        "and.b32 t158, t158, t153;\n\t"
+        "xor.b32 t157, t154, t158;\n\t"
+        "add.u32 t155, t153, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t155;\n\t"
+        "add.cc.u32 t159, t157, t157;\n\t"
+        "addc.u32 t160, 0, 0;\n\t"
+        "or.b32 t159, t159, 1;\n\t"
+        "sub.cc.u32 t162, t159, %20;\n\t"
+        "subc.cc.u32 t164, t160, 0;\n\t"
+        "subc.u32 t161, 0, 0;\n\t"
+        "xor.b32 t166, t162, t159;\n\t"
+        "and.b32 t166, t166, t161;\n\t"
+        "xor.b32 t165, t162, t166;\n\t"
+        "add.u32 t163, t161, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t163;\n\t"
+        "add.cc.u32 t167, t165, t165;\n\t"
+        "addc.u32 t168, 0, 0;\n\t"
+        "or.b32 t167, t167, 1;\n\t"
+        "sub.cc.u32 t170, t167, %20;\n\t"
+        "subc.cc.u32 t172, t168, 0;\n\t"
+        "subc.u32 t169, 0, 0;\n\t"
+        "xor.b32 t174, t170, t167;\n\t"
+        "and.b32 t174, t174, t169;\n\t"
+        "xor.b32 t173, t170, t174;\n\t"
+        "add.u32 t171, t169, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t171;\n\t"
+        "add.cc.u32 t175, t173, t173;\n\t"
+        "addc.u32 t176, 0, 0;\n\t"
+        "or.b32 t175, t175, 1;\n\t"
+        "sub.cc.u32 t178, t175, %20;\n\t"
+        "subc.cc.u32 t180, t176, 0;\n\t"
+        "subc.u32 t177, 0, 0;\n\t"
+        "xor.b32 t182, t178, t175;\n\t"
+        "and.b32 t182, t182, t177;\n\t"
+        "xor.b32 t181, t178, t182;\n\t"
+        "add.u32 t179, t177, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t179;\n\t"
+        "add.cc.u32 t183, t181, t181;\n\t"
+        "addc.u32 t184, 0, 0;\n\t"
+        "or.b32 t183, t183, 1;\n\t"
+        "sub.cc.u32 t186, t183, %20;\n\t"
+        "subc.cc.u32 t188, t184, 0;\n\t"
+        "subc.u32 t185, 0, 0;\n\t"
+        "xor.b32 t190, t186, t183;\n\t"
+        "and.b32 t190, t190, t185;\n\t"
+        "xor.b32 t189, t186, t190;\n\t"
+        "add.u32 t187, t185, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t187;\n\t"
+        "add.cc.u32 t191, t189, t189;\n\t"
+        "addc.u32 t192, 0, 0;\n\t"
+        "or.b32 t191, t191, 1;\n\t"
+        "sub.cc.u32 t194, t191, %20;\n\t"
+        "subc.cc.u32 t196, t192, 0;\n\t"
+        "subc.u32 t193, 0, 0;\n\t"
+        "xor.b32 t198, t194, t191;\n\t"
+        "and.b32 t198, t198, t193;\n\t"
+        "xor.b32 t197, t194, t198;\n\t"
+        "add.u32 t195, t193, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t195;\n\t"
+        "add.cc.u32 t199, t197, t197;\n\t"
+        "addc.u32 t200, 0, 0;\n\t"
+        "or.b32 t199, t199, 1;\n\t"
+        "sub.cc.u32 t202, t199, %20;\n\t"
+        "subc.cc.u32 t204, t200, 0;\n\t"
+        "subc.u32 t201, 0, 0;\n\t"
+        "xor.b32 t206, t202, t199;\n\t"
+        "and.b32 t206, t206, t201;\n\t"
+        "xor.b32 t205, t202, t206;\n\t"
+        "add.u32 t203, t201, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t203;\n\t"
+        "add.cc.u32 t207, t205, t205;\n\t"
+        "addc.u32 t208, 0, 0;\n\t"
+        "or.b32 t207, t207, 1;\n\t"
+        "sub.cc.u32 t210, t207, %20;\n\t"
+        "subc.cc.u32 t212, t208, 0;\n\t"
+        "subc.u32 t209, 0, 0;\n\t"
+        "xor.b32 t214, t210, t207;\n\t"
+        "and.b32 t214, t214, t209;\n\t"
+        "xor.b32 t213, t210, t214;\n\t"
+        "add.u32 t211, t209, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t211;\n\t"
+        "add.cc.u32 t215, t213, t213;\n\t"
+        "addc.u32 t216, 0, 0;\n\t"
+        "or.b32 t215, t215, 1;\n\t"
+        "sub.cc.u32 t218, t215, %20;\n\t"
+        "subc.cc.u32 t220, t216, 0;\n\t"
+        "subc.u32 t217, 0, 0;\n\t"
+        "xor.b32 t222, t218, t215;\n\t"
+        "and.b32 t222, t222, t217;\n\t"
+        "xor.b32 t221, t218, t222;\n\t"
+        "add.u32 t219, t217, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t219;\n\t"
+        "add.cc.u32 t223, t221, t221;\n\t"
+        "addc.u32 t224, 0, 0;\n\t"
+        "or.b32 t223, t223, 1;\n\t"
+        "sub.cc.u32 t226, t223, %20;\n\t"
+        "subc.cc.u32 t228, t224, 0;\n\t"
+        "subc.u32 t225, 0, 0;\n\t"
+        "xor.b32 t230, t226, t223;\n\t"
+        "and.b32 t230, t230, t225;\n\t"
+        "xor.b32 t229, t226, t230;\n\t"
+        "add.u32 t227, t225, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t227;\n\t"
+        "add.cc.u32 t231, t229, t229;\n\t"
+        "addc.u32 t232, 0, 0;\n\t"
+        "or.b32 t231, t231, 1;\n\t"
+        "sub.cc.u32 t234, t231, %20;\n\t"
+        "subc.cc.u32 t236, t232, 0;\n\t"
+        "subc.u32 t233, 0, 0;\n\t"
+        "xor.b32 t238, t234, t231;\n\t"
+        "and.b32 t238, t238, t233;\n\t"
+        "xor.b32 t237, t234, t238;\n\t"
+        "add.u32 t235, t233, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t235;\n\t"
+        "add.cc.u32 t239, t237, t237;\n\t"
+        "addc.u32 t240, 0, 0;\n\t"
+        "or.b32 t239, t239, 1;\n\t"
+        "sub.cc.u32 t242, t239, %20;\n\t"
+        "subc.cc.u32 t244, t240, 0;\n\t"
+        "subc.u32 t241, 0, 0;\n\t"
+        "xor.b32 t246, t242, t239;\n\t"
+        "and.b32 t246, t246, t241;\n\t"
+        "xor.b32 t245, t242, t246;\n\t"
+        "add.u32 t243, t241, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t243;\n\t"
+        "add.cc.u32 t247, t245, t245;\n\t"
+        "addc.u32 t248, 0, 0;\n\t"
+        "or.b32 t247, t247, 1;\n\t"
+        "sub.cc.u32 t250, t247, %20;\n\t"
+        "subc.cc.u32 t252, t248, 0;\n\t"
+        "subc.u32 t249, 0, 0;\n\t"
+        "xor.b32 t254, t250, t247;\n\t"
+        "and.b32 t254, t254, t249;\n\t"
+        "xor.b32 t253, t250, t254;\n\t"
+        "add.u32 t251, t249, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t251;\n\t"
+        "add.cc.u32 t255, t253, t253;\n\t"
+        "addc.u32 t256, 0, 0;\n\t"
+        "or.b32 t255, t255, 1;\n\t"
+        "sub.cc.u32 t258, t255, %20;\n\t"
+        "subc.cc.u32 t260, t256, 0;\n\t"
+        "subc.u32 t257, 0, 0;\n\t"
+        "xor.b32 t262, t258, t255;\n\t"
+        "and.b32 t262, t262, t257;\n\t"
+        "xor.b32 t261, t258, t262;\n\t"
+        "add.u32 t259, t257, 1;\n\t"
+        "add.u32 t6, t6, t6;\n\t"
+        "or.b32 t6, t6, t259;\n\t"
+        "mov.b32 %0, %18;\n\t"
+        "mov.b32 %1, %19;\n\t"
+        "mov.b32 %2, %20;\n\t"
+        "mov.b32 %3, %15;\n\t"
+        "mov.b32 %4, %16;\n\t"
+        "mov.b32 %5, %17;\n\t"
+        "mov.b32 %6, %12;\n\t"
+        "mov.b32 %7, %13;\n\t"
+        "mov.b32 %8, %14;\n\t"
+        "mov.b32 %9, t4;\n\t"
+        "mov.b32 %10, t6;\n\t"
+        "not.b32 %11, t3;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[263];
+    ptx_sub_cc(cf, x[0], x[6]);
+    ptx_subc_cc(cf, x[1], x[7]);
+    ptx_subc_cc(cf, x[2], x[8]);
+    t[3] = ptx_subc(cf, 0u, 0u);
+    t[4] = ptx_mov(0u);
+    t[5] = ptx_not(x[8]);
+    t[6] = ptx_mov(0u);
+    t[7] = ptx_add_cc(cf, t[5], t[5]);
+    t[8] = ptx_addc(cf, 0u, 0u);
+    t[7] = ptx_or(t[7], 1u);
+    t[10] = ptx_sub_cc(cf, t[7], x[8]);
+    ptx_subc_cc(cf, t[8], 0u);
+    t[9] = ptx_subc(cf, 0u, 0u);
+    t[14] = ptx_xor(t[10], t[7]);
+    t[14] = ptx_and(t[14], t[9]);
+    t[13] = ptx_xor(t[10], t[14]);
+    t[11] = ptx_add(t[9], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[11]);
+    t[15] = ptx_add_cc(cf, t[13], t[13]);
+    t[16] = ptx_addc(cf, 0u, 0u);
+    t[15] = ptx_or(t[15], 1u);
+    t[18] = ptx_sub_cc(cf, t[15], x[8]);
+    ptx_subc_cc(cf, t[16], 0u);
+    t[17] = ptx_subc(cf, 0u, 0u);
+    t[22] = ptx_xor(t[18], t[15]);
+    t[22] = ptx_and(t[22], t[17]);
+    t[21] = ptx_xor(t[18], t[22]);
+    t[19] = ptx_add(t[17], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[19]);
+    t[23] = ptx_add_cc(cf, t[21], t[21]);
+    t[24] = ptx_addc(cf, 0u, 0u);
+    t[23] = ptx_or(t[23], 1u);
+    t[26] = ptx_sub_cc(cf, t[23], x[8]);
+    ptx_subc_cc(cf, t[24], 0u);
+    t[25] = ptx_subc(cf, 0u, 0u);
+    t[30] = ptx_xor(t[26], t[23]);
+    t[30] = ptx_and(t[30], t[25]);
+    t[29] = ptx_xor(t[26], t[30]);
+    t[27] = ptx_add(t[25], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[27]);
+    t[31] = ptx_add_cc(cf, t[29], t[29]);
+    t[32] = ptx_addc(cf, 0u, 0u);
+    t[31] = ptx_or(t[31], 1u);
+    t[34] = ptx_sub_cc(cf, t[31], x[8]);
+    ptx_subc_cc(cf, t[32], 0u);
+    t[33] = ptx_subc(cf, 0u, 0u);
+    t[38] = ptx_xor(t[34], t[31]);
+    t[38] = ptx_and(t[38], t[33]);
+    t[37] = ptx_xor(t[34], t[38]);
+    t[35] = ptx_add(t[33], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[35]);
+    t[39] = ptx_add_cc(cf, t[37], t[37]);
+    t[40] = ptx_addc(cf, 0u, 0u);
+    t[39] = ptx_or(t[39], 1u);
+    t[42] = ptx_sub_cc(cf, t[39], x[8]);
+    ptx_subc_cc(cf, t[40], 0u);
+    t[41] = ptx_subc(cf, 0u, 0u);
+    t[46] = ptx_xor(t[42], t[39]);
+    t[46] = ptx_and(t[46], t[41]);
+    t[45] = ptx_xor(t[42], t[46]);
+    t[43] = ptx_add(t[41], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[43]);
+    t[47] = ptx_add_cc(cf, t[45], t[45]);
+    t[48] = ptx_addc(cf, 0u, 0u);
+    t[47] = ptx_or(t[47], 1u);
+    t[50] = ptx_sub_cc(cf, t[47], x[8]);
+    ptx_subc_cc(cf, t[48], 0u);
+    t[49] = ptx_subc(cf, 0u, 0u);
+    t[54] = ptx_xor(t[50], t[47]);
+    t[54] = ptx_and(t[54], t[49]);
+    t[53] = ptx_xor(t[50], t[54]);
+    t[51] = ptx_add(t[49], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[51]);
+    t[55] = ptx_add_cc(cf, t[53], t[53]);
+    t[56] = ptx_addc(cf, 0u, 0u);
+    t[55] = ptx_or(t[55], 1u);
+    t[58] = ptx_sub_cc(cf, t[55], x[8]);
+    ptx_subc_cc(cf, t[56], 0u);
+    t[57] = ptx_subc(cf, 0u, 0u);
+    t[62] = ptx_xor(t[58], t[55]);
+    t[62] = ptx_and(t[62], t[57]);
+    t[61] = ptx_xor(t[58], t[62]);
+    t[59] = ptx_add(t[57], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[59]);
+    t[63] = ptx_add_cc(cf, t[61], t[61]);
+    t[64] = ptx_addc(cf, 0u, 0u);
+    t[63] = ptx_or(t[63], 1u);
+    t[66] = ptx_sub_cc(cf, t[63], x[8]);
+    ptx_subc_cc(cf, t[64], 0u);
+    t[65] = ptx_subc(cf, 0u, 0u);
+    t[70] = ptx_xor(t[66], t[63]);
+    t[70] = ptx_and(t[70], t[65]);
+    t[69] = ptx_xor(t[66], t[70]);
+    t[67] = ptx_add(t[65], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[67]);
+    t[71] = ptx_add_cc(cf, t[69], t[69]);
+    t[72] = ptx_addc(cf, 0u, 0u);
+    t[71] = ptx_or(t[71], 1u);
+    t[74] = ptx_sub_cc(cf, t[71], x[8]);
+    ptx_subc_cc(cf, t[72], 0u);
+    t[73] = ptx_subc(cf, 0u, 0u);
+    t[78] = ptx_xor(t[74], t[71]);
+    t[78] = ptx_and(t[78], t[73]);
+    t[77] = ptx_xor(t[74], t[78]);
+    t[75] = ptx_add(t[73], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[75]);
+    t[79] = ptx_add_cc(cf, t[77], t[77]);
+    t[80] = ptx_addc(cf, 0u, 0u);
+    t[79] = ptx_or(t[79], 1u);
+    t[82] = ptx_sub_cc(cf, t[79], x[8]);
+    ptx_subc_cc(cf, t[80], 0u);
+    t[81] = ptx_subc(cf, 0u, 0u);
+    t[86] = ptx_xor(t[82], t[79]);
+    t[86] = ptx_and(t[86], t[81]);
+    t[85] = ptx_xor(t[82], t[86]);
+    t[83] = ptx_add(t[81], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[83]);
+    t[87] = ptx_add_cc(cf, t[85], t[85]);
+    t[88] = ptx_addc(cf, 0u, 0u);
+    t[87] = ptx_or(t[87], 1u);
+    t[90] = ptx_sub_cc(cf, t[87], x[8]);
+    ptx_subc_cc(cf, t[88], 0u);
+    t[89] = ptx_subc(cf, 0u, 0u);
+    t[94] = ptx_xor(t[90], t[87]);
+    t[94] = ptx_and(t[94], t[89]);
+    t[93] = ptx_xor(t[90], t[94]);
+    t[91] = ptx_add(t[89], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[91]);
+    t[95] = ptx_add_cc(cf, t[93], t[93]);
+    t[96] = ptx_addc(cf, 0u, 0u);
+    t[95] = ptx_or(t[95], 1u);
+    t[98] = ptx_sub_cc(cf, t[95], x[8]);
+    ptx_subc_cc(cf, t[96], 0u);
+    t[97] = ptx_subc(cf, 0u, 0u);
+    t[102] = ptx_xor(t[98], t[95]);
+    t[102] = ptx_and(t[102], t[97]);
+    t[101] = ptx_xor(t[98], t[102]);
+    t[99] = ptx_add(t[97], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[99]);
+    t[103] = ptx_add_cc(cf, t[101], t[101]);
+    t[104] = ptx_addc(cf, 0u, 0u);
+    t[103] = ptx_or(t[103], 1u);
+    t[106] = ptx_sub_cc(cf, t[103], x[8]);
+    ptx_subc_cc(cf, t[104], 0u);
+    t[105] = ptx_subc(cf, 0u, 0u);
+    t[110] = ptx_xor(t[106], t[103]);
+    t[110] = ptx_and(t[110], t[105]);
+    t[109] = ptx_xor(t[106], t[110]);
+    t[107] = ptx_add(t[105], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[107]);
+    t[111] = ptx_add_cc(cf, t[109], t[109]);
+    t[112] = ptx_addc(cf, 0u, 0u);
+    t[111] = ptx_or(t[111], 1u);
+    t[114] = ptx_sub_cc(cf, t[111], x[8]);
+    ptx_subc_cc(cf, t[112], 0u);
+    t[113] = ptx_subc(cf, 0u, 0u);
+    t[118] = ptx_xor(t[114], t[111]);
+    t[118] = ptx_and(t[118], t[113]);
+    t[117] = ptx_xor(t[114], t[118]);
+    t[115] = ptx_add(t[113], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[115]);
+    t[119] = ptx_add_cc(cf, t[117], t[117]);
+    t[120] = ptx_addc(cf, 0u, 0u);
+    t[119] = ptx_or(t[119], 1u);
+    t[122] = ptx_sub_cc(cf, t[119], x[8]);
+    ptx_subc_cc(cf, t[120], 0u);
+    t[121] = ptx_subc(cf, 0u, 0u);
+    t[126] = ptx_xor(t[122], t[119]);
+    t[126] = ptx_and(t[126], t[121]);
+    t[125] = ptx_xor(t[122], t[126]);
+    t[123] = ptx_add(t[121], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[123]);
+    t[127] = ptx_add_cc(cf, t[125], t[125]);
+    t[128] = ptx_addc(cf, 0u, 0u);
+    t[127] = ptx_or(t[127], 1u);
+    t[130] = ptx_sub_cc(cf, t[127], x[8]);
+    ptx_subc_cc(cf, t[128], 0u);
+    t[129] = ptx_subc(cf, 0u, 0u);
+    t[134] = ptx_xor(t[130], t[127]);
+    t[134] = ptx_and(t[134], t[129]);
+    t[133] = ptx_xor(t[130], t[134]);
+    t[131] = ptx_add(t[129], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[131]);
+    t[135] = ptx_add_cc(cf, t[133], t[133]);
+    t[136] = ptx_addc(cf, 0u, 0u);
+    t[135] = ptx_or(t[135], 1u);
+    t[138] = ptx_sub_cc(cf, t[135], x[8]);
+    ptx_subc_cc(cf, t[136], 0u);
+    t[137] = ptx_subc(cf, 0u, 0u);
+    t[142] = ptx_xor(t[138], t[135]);
+    t[142] = ptx_and(t[142], t[137]);
+    t[141] = ptx_xor(t[138], t[142]);
+    t[139] = ptx_add(t[137], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[139]);
+    t[143] = ptx_add_cc(cf, t[141], t[141]);
+    t[144] = ptx_addc(cf, 0u, 0u);
+    t[143] = ptx_or(t[143], 1u);
+    t[146] = ptx_sub_cc(cf, t[143], x[8]);
+    ptx_subc_cc(cf, t[144], 0u);
+    t[145] = ptx_subc(cf, 0u, 0u);
+    t[150] = ptx_xor(t[146], t[143]);
+    t[150] = ptx_and(t[150], t[145]);
+    t[149] = ptx_xor(t[146], t[150]);
+    t[147] = ptx_add(t[145], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[147]);
+    t[151] = ptx_add_cc(cf, t[149], t[149]);
+    t[152] = ptx_addc(cf, 0u, 0u);
+    t[151] = ptx_or(t[151], 1u);
+    t[154] = ptx_sub_cc(cf, t[151], x[8]);
+    ptx_subc_cc(cf, t[152], 0u);
+    t[153] = ptx_subc(cf, 0u, 0u);
+    t[158] = ptx_xor(t[154], t[151]);
+    t[158] = ptx_and(t[158], t[153]);
+    t[157] = ptx_xor(t[154], t[158]);
+    t[155] = ptx_add(t[153], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[155]);
+    t[159] = ptx_add_cc(cf, t[157], t[157]);
+    t[160] = ptx_addc(cf, 0u, 0u);
+    t[159] = ptx_or(t[159], 1u);
+    t[162] = ptx_sub_cc(cf, t[159], x[8]);
+    ptx_subc_cc(cf, t[160], 0u);
+    t[161] = ptx_subc(cf, 0u, 0u);
+    t[166] = ptx_xor(t[162], t[159]);
+    t[166] = ptx_and(t[166], t[161]);
+    t[165] = ptx_xor(t[162], t[166]);
+    t[163] = ptx_add(t[161], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[163]);
+    t[167] = ptx_add_cc(cf, t[165], t[165]);
+    t[168] = ptx_addc(cf, 0u, 0u);
+    t[167] = ptx_or(t[167], 1u);
+    t[170] = ptx_sub_cc(cf, t[167], x[8]);
+    ptx_subc_cc(cf, t[168], 0u);
+    t[169] = ptx_subc(cf, 0u, 0u);
+    t[174] = ptx_xor(t[170], t[167]);
+    t[174] = ptx_and(t[174], t[169]);
+    t[173] = ptx_xor(t[170], t[174]);
+    t[171] = ptx_add(t[169], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[171]);
+    t[175] = ptx_add_cc(cf, t[173], t[173]);
+    t[176] = ptx_addc(cf, 0u, 0u);
+    t[175] = ptx_or(t[175], 1u);
+    t[178] = ptx_sub_cc(cf, t[175], x[8]);
+    ptx_subc_cc(cf, t[176], 0u);
+    t[177] = ptx_subc(cf, 0u, 0u);
+    t[182] = ptx_xor(t[178], t[175]);
+    t[182] = ptx_and(t[182], t[177]);
+    t[181] = ptx_xor(t[178], t[182]);
+    t[179] = ptx_add(t[177], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[179]);
+    t[183] = ptx_add_cc(cf, t[181], t[181]);
+    t[184] = ptx_addc(cf, 0u, 0u);
+    t[183] = ptx_or(t[183], 1u);
+    t[186] = ptx_sub_cc(cf, t[183], x[8]);
+    ptx_subc_cc(cf, t[184], 0u);
+    t[185] = ptx_subc(cf, 0u, 0u);
+    t[190] = ptx_xor(t[186], t[183]);
+    t[190] = ptx_and(t[190], t[185]);
+    t[189] = ptx_xor(t[186], t[190]);
+    t[187] = ptx_add(t[185], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[187]);
+    t[191] = ptx_add_cc(cf, t[189], t[189]);
+    t[192] = ptx_addc(cf, 0u, 0u);
+    t[191] = ptx_or(t[191], 1u);
+    t[194] = ptx_sub_cc(cf, t[191], x[8]);
+    ptx_subc_cc(cf, t[192], 0u);
+    t[193] = ptx_subc(cf, 0u, 0u);
+    t[198] = ptx_xor(t[194], t[191]);
+    t[198] = ptx_and(t[198], t[193]);
+    t[197] = ptx_xor(t[194], t[198]);
+    t[195] = ptx_add(t[193], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[195]);
+    t[199] = ptx_add_cc(cf, t[197], t[197]);
+    t[200] = ptx_addc(cf, 0u, 0u);
+    t[199] = ptx_or(t[199], 1u);
+    t[202] = ptx_sub_cc(cf, t[199], x[8]);
+    ptx_subc_cc(cf, t[200], 0u);
+    t[201] = ptx_subc(cf, 0u, 0u);
+    t[206] = ptx_xor(t[202], t[199]);
+    t[206] = ptx_and(t[206], t[201]);
+    t[205] = ptx_xor(t[202], t[206]);
+    t[203] = ptx_add(t[201], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[203]);
+    t[207] = ptx_add_cc(cf, t[205], t[205]);
+    t[208] = ptx_addc(cf, 0u, 0u);
+    t[207] = ptx_or(t[207], 1u);
+    t[210] = ptx_sub_cc(cf, t[207], x[8]);
+    ptx_subc_cc(cf, t[208], 0u);
+    t[209] = ptx_subc(cf, 0u, 0u);
+    t[214] = ptx_xor(t[210], t[207]);
+    t[214] = ptx_and(t[214], t[209]);
+    t[213] = ptx_xor(t[210], t[214]);
+    t[211] = ptx_add(t[209], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[211]);
+    t[215] = ptx_add_cc(cf, t[213], t[213]);
+    t[216] = ptx_addc(cf, 0u, 0u);
+    t[215] = ptx_or(t[215], 1u);
+    t[218] = ptx_sub_cc(cf, t[215], x[8]);
+    ptx_subc_cc(cf, t[216], 0u);
+    t[217] = ptx_subc(cf, 0u, 0u);
+    t[222] = ptx_xor(t[218], t[215]);
+    t[222] = ptx_and(t[222], t[217]);
+    t[221] = ptx_xor(t[218], t[222]);
+    t[219] = ptx_add(t[217], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[219]);
+    t[223] = ptx_add_cc(cf, t[221], t[221]);
+    t[224] = ptx_addc(cf, 0u, 0u);
+    t[223] = ptx_or(t[223], 1u);
+    t[226] = ptx_sub_cc(cf, t[223], x[8]);
+    ptx_subc_cc(cf, t[224], 0u);
+    t[225] = ptx_subc(cf, 0u, 0u);
+    t[230] = ptx_xor(t[226], t[223]);
+    t[230] = ptx_and(t[230], t[225]);
+    t[229] = ptx_xor(t[226], t[230]);
+    t[227] = ptx_add(t[225], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[227]);
+    t[231] = ptx_add_cc(cf, t[229], t[229]);
+    t[232] = ptx_addc(cf, 0u, 0u);
+    t[231] = ptx_or(t[231], 1u);
+    t[234] = ptx_sub_cc(cf, t[231], x[8]);
+    ptx_subc_cc(cf, t[232], 0u);
+    t[233] = ptx_subc(cf, 0u, 0u);
+    t[238] = ptx_xor(t[234], t[231]);
+    t[238] = ptx_and(t[238], t[233]);
+    t[237] = ptx_xor(t[234], t[238]);
+    t[235] = ptx_add(t[233], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[235]);
+    t[239] = ptx_add_cc(cf, t[237], t[237]);
+    t[240] = ptx_addc(cf, 0u, 0u);
+    t[239] = ptx_or(t[239], 1u);
+    t[242] = ptx_sub_cc(cf, t[239], x[8]);
+    ptx_subc_cc(cf, t[240], 0u);
+    t[241] = ptx_subc(cf, 0u, 0u);
+    t[246] = ptx_xor(t[242], t[239]);
+    t[246] = ptx_and(t[246], t[241]);
+    t[245] = ptx_xor(t[242], t[246]);
+    t[243] = ptx_add(t[241], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[243]);
+    t[247] = ptx_add_cc(cf, t[245], t[245]);
+    t[248] = ptx_addc(cf, 0u, 0u);
+    t[247] = ptx_or(t[247], 1u);
+    t[250] = ptx_sub_cc(cf, t[247], x[8]);
+    ptx_subc_cc(cf, t[248], 0u);
+    t[249] = ptx_subc(cf, 0u, 0u);
+    t[254] = ptx_xor(t[250], t[247]);
+    t[254] = ptx_and(t[254], t[249]);
+    t[253] = ptx_xor(t[250], t[254]);
+    t[251] = ptx_add(t[249], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[251]);
+    t[255] = ptx_add_cc(cf, t[253], t[253]);
+    t[256] = ptx_addc(cf, 0u, 0u);
+    t[255] = ptx_or(t[255], 1u);
+    t[258] = ptx_sub_cc(cf, t[255], x[8]);
+    ptx_subc_cc(cf, t[256], 0u);
+    t[257] = ptx_subc(cf, 0u, 0u);
+    t[262] = ptx_xor(t[258], t[255]);
+    t[262] = ptx_and(t[262], t[257]);
+    ptx_xor(t[258], t[262]);
+    t[259] = ptx_add(t[257], 1u);
+    t[6] = ptx_add(t[6], t[6]);
+    t[6] = ptx_or(t[6], t[259]);
+    y[0] = ptx_mov(x[6]);
+    y[1] = ptx_mov(x[7]);
+    y[2] = ptx_mov(x[8]);
+    y[3] = ptx_mov(x[3]);
+    y[4] = ptx_mov(x[4]);
+    y[5] = ptx_mov(x[5]);
+    y[6] = ptx_mov(x[0]);
+    y[7] = ptx_mov(x[1]);
+    y[8] = ptx_mov(x[2]);
+    y[9] = ptx_mov(t[4]);
+    y[10] = ptx_mov(t[6]);
+    y[11] = ptx_not(t[3]);
+  }
+#endif
+};
+
+// sqrt_division_step_3: a step that the loops below call; 59 instructions.
+struct sqrt_division_step_3 {
+  static constexpr unsigned in_words = 8;
+  static constexpr unsigned out_words = 4;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<46>;\n\t"
+        "xor.b32 t0, %6, %10;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %6, t4;\n\t"
+        "mul.lo.u32 t6, %11, t5;\n\t"
+        "mul.hi.u32 t7, %11, t5;\n\t"
+        "add.cc.u32 t6, t6, %5;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %10;\n\t"
+        "sub.u32 t9, %5, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %10, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %10;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %8, t2;\n\t"
+        "mul.hi.u32 t16, %8, t2;\n\t"
+        "mul.lo.u32 t17, %10, t2;\n\t"
+        "mul.hi.u32 t18, %10, t2;\n\t"
+        "mul.lo.u32 t19, %9, t2;\n\t"
+        "mul.hi.u32 t20, %9, t2;\n\t"
+        "mov.b32 t21, t15;\n\t"
+        "add.cc.u32 t22, t16, t19;\n\t"
+        "addc.cc.u32 t23, t17, t20;\n\t"
+        "addc.u32 t24, t18, 0;\n\t"
+        "sub.cc.u32 t25, %7, t21;\n\t"
+        "subc.cc.u32 t26, %4, t22;\n\t"
+        "subc.cc.u32 t27, %5, t23;\n\t"
+        "subc.cc.u32 t28, %6, t24;\n\t"
+        "subc.u32 t29, 0, 0;\n\t"
+        "and.b32 t30, %8, t29;\n\t"
+        "and.b32 t31, %9, t29;\n\t"
+        "and.b32 t32, %10, t29;\n\t"
+        "add.u32 t2, t2, t29;\n\t"
+        "add.cc.u32 t33, t25, t30;\n\t"
+        "addc.cc.u32 t34, t26, t31;\n\t"
+        "addc.cc.u32 t35, t27, t32;\n\t"
+        "addc.cc.u32 t36, t28, 0;\n\t"
+        "addc.u32 t37, t29, 0;\n\t"
+        "and.b32 t38, %8, t37;\n\t"
+        "and.b32 t39, %9, t37;\n\t"
+        "and.b32 t40, %10, t37;\n\t"
+        "add.u32 t2, t2, t37;\n\t"
+        "add.cc.u32 t41, t33, t38;\n\t"
+        "addc.cc.u32 t42, t34, t39;\n\t"
+        "addc.cc.u32 t43, t35, t40;\n\t"
+        "addc.cc.u32 t44, t36, 0;\n\t"
+        "addc.u32 t45, t37, 0;\n\t"
+        "mov.b32 %0, t41;\n\t"
+        "mov.b32 %1, t42;\n\t"
+        "mov.b32 %2, t43;\n\t"
+        "mov.b32 %3, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[46];
+    t[0] = ptx_xor(x[2], x[6]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[2], t[4]);
+    t[6] = ptx_mul_lo(x[7], t[5]);
+    t[7] = ptx_mul_hi(x[7], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[1]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[6]);
+    t[9] = ptx_sub(x[1], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[6], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[6]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[4], t[2]);
+    t[16] = ptx_mul_hi(x[4], t[2]);
+    t[17] = ptx_mul_lo(x[6], t[2]);
+    t[18] = ptx_mul_hi(x[6], t[2]);
+    t[19] = ptx_mul_lo(x[5], t[2]);
+    t[20] = ptx_mul_hi(x[5], t[2]);
+    t[21] = ptx_mov(t[15]);
+    t[22] = ptx_add_cc(cf, t[16], t[19]);
+    t[23] = ptx_addc_cc(cf, t[17], t[20]);
+    t[24] = ptx_addc(cf, t[18], 0u);
+    t[25] = ptx_sub_cc(cf, x[3], t[21]);
+    t[26] = ptx_subc_cc(cf, x[0], t[22]);
+    t[27] = ptx_subc_cc(cf, x[1], t[23]);
+    t[28] = ptx_subc_cc(cf, x[2], t[24]);
+    t[29] = ptx_subc(cf, 0u, 0u);
+    t[30] = ptx_and(x[4], t[29]);
+    t[31] = ptx_and(x[5], t[29]);
+    t[32] = ptx_and(x[6], t[29]);
+    t[2] = ptx_add(t[2], t[29]);
+    t[33] = ptx_add_cc(cf, t[25], t[30]);
+    t[34] = ptx_addc_cc(cf, t[26], t[31]);
+    t[35] = ptx_addc_cc(cf, t[27], t[32]);
+    t[36] = ptx_addc_cc(cf, t[28], 0u);
+    t[37] = ptx_addc(cf, t[29], 0u);
+    t[38] = ptx_and(x[4], t[37]);
+    t[39] = ptx_and(x[5], t[37]);
+    t[40] = ptx_and(x[6], t[37]);
+    t[2] = ptx_add(t[2], t[37]);
+    t[41] = ptx_add_cc(cf, t[33], t[38]);
+    t[42] = ptx_addc_cc(cf, t[34], t[39]);
+    t[43] = ptx_addc_cc(cf, t[35], t[40]);
+    ptx_addc_cc(cf, t[36], 0u);
+    ptx_addc(cf, t[37], 0u);
+    y[0] = ptx_mov(t[41]);
+    y[1] = ptx_mov(t[42]);
+    y[2] = ptx_mov(t[43]);
+    y[3] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_3: a step that the loops below call; 32 instructions.
+struct sqrt_division_finish_3 {
+  static constexpr unsigned in_words = 8;
+  static constexpr unsigned out_words = 7;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<17>;\n\t"
+        "not.b32 t0, %14;\n\t"
+        "shr.b32 t1, %10, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t6, t2;\n\t"
+        "xor.b32 t3, %7, %8;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %7;\n\t"
+        "xor.b32 t4, %8, %9;\n\t"
+        "and.b32 t4, t4, t2;\n\t"
+        "xor.b32 t4, t4, %8;\n\t"
+        "and.b32 t5, %9, t6;\n\t"
+        "shr.b32 t7, %10, 6;\n\t"
+        "and.b32 t7, t7, 1;\n\t"
+        "sub.u32 t8, 0, t7;\n\t"
+        "not.b32 t12, t8;\n\t"
+        "xor.b32 t9, t3, t5;\n\t"
+        "and.b32 t9, t9, t8;\n\t"
+        "xor.b32 t9, t9, t3;\n\t"
+        "and.b32 t10, t4, t12;\n\t"
+        "and.b32 t11, t5, t12;\n\t"
+        "and.b32 t13, %10, 31;\n\t"
+        "shf.r.clamp.b32 t14, t9, t10, t13;\n\t"
+        "shf.r.clamp.b32 t15, t10, t11, t13;\n\t"
+        "shr.b32 t16, t11, t13;\n\t"
+        "and.b32 %0, %11, t0;\n\t"
+        "and.b32 %1, %12, t0;\n\t"
+        "and.b32 %2, %13, t0;\n\t"
+        "and.b32 %3, t14, t0;\n\t"
+        "and.b32 %4, t15, t0;\n\t"
+        "and.b32 %5, t16, t0;\n\t"
+        "and.b32 %6, %14, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[17];
+    t[0] = ptx_not(x[7]);
+    t[1] = ptx_shr(x[3], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[6] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_xor(x[1], x[2]);
+    t[4] = ptx_and(t[4], t[2]);
+    t[4] = ptx_xor(t[4], x[1]);
+    t[5] = ptx_and(x[2], t[6]);
+    t[7] = ptx_shr(x[3], 6u);
+    t[7] = ptx_and(t[7], 1u);
+    t[8] = ptx_sub(0u, t[7]);
+    t[12] = ptx_not(t[8]);
+    t[9] = ptx_xor(t[3], t[5]);
+    t[9] = ptx_and(t[9], t[8]);
+    t[9] = ptx_xor(t[9], t[3]);
+    t[10] = ptx_and(t[4], t[12]);
+    t[11] = ptx_and(t[5], t[12]);
+    t[13] = ptx_and(x[3], 31u);
+    t[14] = ptx_shf_r_clamp(t[9], t[10], t[13]);
+    t[15] = ptx_shf_r_clamp(t[10], t[11], t[13]);
+    t[16] = ptx_shr(t[11], t[13]);
+    y[0] = ptx_and(x[4], t[0]);
+    y[1] = ptx_and(x[5], t[0]);
+    y[2] = ptx_and(x[6], t[0]);
+    y[3] = ptx_and(t[14], t[0]);
+    y[4] = ptx_and(t[15], t[0]);
+    y[5] = ptx_and(t[16], t[0]);
+    y[6] = ptx_and(x[7], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_3: a step that the loops below call; 22 instructions.
+struct sqrt_newton_update_3 {
+  static constexpr unsigned in_words = 7;
+  static constexpr unsigned out_words = 3;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<16>;\n\t"
+        "add.cc.u32 t0, %3, %6;\n\t"
+        "addc.cc.u32 t1, %4, %7;\n\t"
+        "addc.cc.u32 t2, %5, %8;\n\t"
+        "addc.u32 t3, 0, 0;\n\t"
+        "shf.r.clamp.b32 t4, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t5, t1, t2, 1;\n\t"
+        "shf.r.clamp.b32 t6, t2, t3, 1;\n\t"
+        "sub.cc.u32 t7, t4, %3;\n\t"
+        "subc.cc.u32 t8, t5, %4;\n\t"
+        "subc.cc.u32 t9, t6, %5;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "sub.u32 t11, %9, 1;\n\t"
+        "and.b32 t12, t10, t11;\n\t"
+        "xor.b32 t13, %3, t4;\n\t"
+        "and.b32 t13, t13, t12;\n\t"
+        "xor.b32 %0, %3, t13;\n\t"
+        "xor.b32 t14, %4, t5;\n\t"
+        "and.b32 t14, t14, t12;\n\t"
+        "xor.b32 %1, %4, t14;\n\t"
+        "xor.b32 t15, %5, t6;\n\t"
+        "and.b32 t15, t15, t12;\n\t"
+        "xor.b32 %2, %5, t15;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[16];
+    t[0] = ptx_add_cc(cf, x[0], x[3]);
+    t[1] = ptx_addc_cc(cf, x[1], x[4]);
+    t[2] = ptx_addc_cc(cf, x[2], x[5]);
+    t[3] = ptx_addc(cf, 0u, 0u);
+    t[4] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[5] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    t[6] = ptx_shf_r_clamp(t[2], t[3], 1u);
+    ptx_sub_cc(cf, t[4], x[0]);
+    ptx_subc_cc(cf, t[5], x[1]);
+    ptx_subc_cc(cf, t[6], x[2]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[11] = ptx_sub(x[6], 1u);
+    t[12] = ptx_and(t[10], t[11]);
+    t[13] = ptx_xor(x[0], t[4]);
+    t[13] = ptx_and(t[13], t[12]);
+    y[0] = ptx_xor(x[0], t[13]);
+    t[14] = ptx_xor(x[1], t[5]);
+    t[14] = ptx_and(t[14], t[12]);
+    y[1] = ptx_xor(x[1], t[14]);
+    t[15] = ptx_xor(x[2], t[6]);
+    t[15] = ptx_and(t[15], t[12]);
+    y[2] = ptx_xor(x[2], t[15]);
+  }
+#endif
+};
+
+// sqrt_newton_check_3: a step that the loops below call; 70 instructions.
+struct sqrt_newton_check_3 {
+  static constexpr unsigned in_words = 9;
+  static constexpr unsigned out_words = 4;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<34>;\n\t"
+        "mul.lo.u32 t2, %6, %4;\n\t"
+        "mul.hi.u32 t3, %6, %4;\n\t"
+        "mul.lo.u32 t6, %5, %4;\n\t"
+        "mul.hi.u32 t7, %5, %4;\n\t"
+        "mul.lo.u32 t8, %6, %5;\n\t"
+        "mul.hi.u32 t9, %6, %5;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t6;\n\t"
+        "add.cc.u32 t2, t2, t7;\n\t"
+        "addc.cc.u32 t3, t3, t8;\n\t"
+        "addc.u32 t4, 0, t9;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.cc.u32 t3, t3, t3;\n\t"
+        "addc.cc.u32 t4, t4, t4;\n\t"
+        "addc.u32 t5, 0, 0;\n\t"
+        "mul.lo.u32 t0, %4, %4;\n\t"
+        "mad.hi.cc.u32 t1, %4, %4, t1;\n\t"
+        "madc.lo.cc.u32 t2, %5, %5, t2;\n\t"
+        "madc.hi.cc.u32 t3, %5, %5, t3;\n\t"
+        "madc.lo.cc.u32 t4, %6, %6, t4;\n\t"
+        "madc.hi.u32 t5, %6, %6, t5;\n\t"
+        "sub.cc.u32 t10, t0, %7;\n\t"
+        "subc.cc.u32 t11, t1, %8;\n\t"
+        "subc.cc.u32 t12, t2, %9;\n\t"
+        "subc.cc.u32 t13, t3, %10;\n\t"
+        "subc.cc.u32 t14, t4, %11;\n\t"
+        "subc.cc.u32 t15, t5, %12;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "shl.b32 t17, %4, 1;\n\t"
+        "shf.l.clamp.b32 t18, %4, %5, 1;\n\t"
+        "shf.l.clamp.b32 t19, %5, %6, 1;\n\t"
+        "shr.b32 t20, %6, 31;\n\t"
+        "sub.cc.u32 t17, t17, 1;\n\t"
+        "subc.cc.u32 t18, t18, 0;\n\t"
+        "subc.cc.u32 t19, t19, 0;\n\t"
+        "subc.u32 t20, t20, 0;\n\t"
+        "mov.b32 t21, 0;\n\t"
+        "mov.b32 t22, 0;\n\t"
+        "or.b32 t21, t21, t10;\n\t"
+        "xor.b32 t23, t10, t17;\n\t"
+        "or.b32 t22, t22, t23;\n\t"
+        "or.b32 t21, t21, t11;\n\t"
+        "xor.b32 t24, t11, t18;\n\t"
+        "or.b32 t22, t22, t24;\n\t"
+        "or.b32 t21, t21, t12;\n\t"
+        "xor.b32 t25, t12, t19;\n\t"
+        "or.b32 t22, t22, t25;\n\t"
+        "or.b32 t21, t21, t13;\n\t"
+        "xor.b32 t26, t13, t20;\n\t"
+        "or.b32 t22, t22, t26;\n\t"
+        "or.b32 t21, t21, t14;\n\t"
+        "xor.b32 t27, t14, 0;\n\t"
+        "or.b32 t22, t22, t27;\n\t"
+        "or.b32 t21, t21, t15;\n\t"
+        "xor.b32 t28, t15, 0;\n\t"
+        "or.b32 t22, t22, t28;\n\t"
+        "sub.cc.u32 t32, 0, t21;\n\t"
+        "subc.u32 t29, 0, 0;\n\t"
+        "not.b32 t30, t29;\n\t"
+        "not.b32 t16, t16;\n\t"
+        "and.b32 t29, t29, t16;\n\t"
+        "add.cc.u32 %0, %4, t29;\n\t"
+        "addc.cc.u32 %1, %5, t29;\n\t"
+        "addc.u32 %2, %6, t29;\n\t"
+        "sub.cc.u32 t33, 0, t22;\n\t"
+        "subc.u32 t31, 0, 0;\n\t"
+        "add.u32 t31, t31, 1;\n\t"
+        "and.b32 %3, t30, 1;\n\t"
+        "or.b32 %3, %3, t31;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[34];
+    t[2] = ptx_mul_lo(x[2], x[0]);
+    t[3] = ptx_mul_hi(x[2], x[0]);
+    t[6] = ptx_mul_lo(x[1], x[0]);
+    t[7] = ptx_mul_hi(x[1], x[0]);
+    t[8] = ptx_mul_lo(x[2], x[1]);
+    t[9] = ptx_mul_hi(x[2], x[1]);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[6]);
+    t[2] = ptx_add_cc(cf, t[2], t[7]);
+    t[3] = ptx_addc_cc(cf, t[3], t[8]);
+    t[4] = ptx_addc(cf, 0u, t[9]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc_cc(cf, t[3], t[3]);
+    t[4] = ptx_addc_cc(cf, t[4], t[4]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[2], t[4]);
+    t[5] = ptx_madc_hi(cf, x[2], x[2], t[5]);
+    t[10] = ptx_sub_cc(cf, t[0], x[3]);
+    t[11] = ptx_subc_cc(cf, t[1], x[4]);
+    t[12] = ptx_subc_cc(cf, t[2], x[5]);
+    t[13] = ptx_subc_cc(cf, t[3], x[6]);
+    t[14] = ptx_subc_cc(cf, t[4], x[7]);
+    t[15] = ptx_subc_cc(cf, t[5], x[8]);
+    t[16] = ptx_subc(cf, 0u, 0u);
+    t[17] = ptx_shl(x[0], 1u);
+    t[18] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[19] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    t[20] = ptx_shr(x[2], 31u);
+    t[17] = ptx_sub_cc(cf, t[17], 1u);
+    t[18] = ptx_subc_cc(cf, t[18], 0u);
+    t[19] = ptx_subc_cc(cf, t[19], 0u);
+    t[20] = ptx_subc(cf, t[20], 0u);
+    t[21] = ptx_mov(0u);
+    t[22] = ptx_mov(0u);
+    t[21] = ptx_or(t[21], t[10]);
+    t[23] = ptx_xor(t[10], t[17]);
+    t[22] = ptx_or(t[22], t[23]);
+    t[21] = ptx_or(t[21], t[11]);
+    t[24] = ptx_xor(t[11], t[18]);
+    t[22] = ptx_or(t[22], t[24]);
+    t[21] = ptx_or(t[21], t[12]);
+    t[25] = ptx_xor(t[12], t[19]);
+    t[22] = ptx_or(t[22], t[25]);
+    t[21] = ptx_or(t[21], t[13]);
+    t[26] = ptx_xor(t[13], t[20]);
+    t[22] = ptx_or(t[22], t[26]);
+    t[21] = ptx_or(t[21], t[14]);
+    t[27] = ptx_xor(t[14], 0u);
+    t[22] = ptx_or(t[22], t[27]);
+    t[21] = ptx_or(t[21], t[15]);
+    t[28] = ptx_xor(t[15], 0u);
+    t[22] = ptx_or(t[22], t[28]);
+    ptx_sub_cc(cf, 0u, t[21]);
+    t[29] = ptx_subc(cf, 0u, 0u);
+    t[30] = ptx_not(t[29]);
+    t[16] = ptx_not(t[16]);
+    t[29] = ptx_and(t[29], t[16]);
+    y[0] = ptx_add_cc(cf, x[0], t[29]);
+    y[1] = ptx_addc_cc(cf, x[1], t[29]);
+    y[2] = ptx_addc(cf, x[2], t[29]);
+    ptx_sub_cc(cf, 0u, t[22]);
+    t[31] = ptx_subc(cf, 0u, 0u);
+    t[31] = ptx_add(t[31], 1u);
+    y[3] = ptx_and(t[30], 1u);
+    y[3] = ptx_or(y[3], t[31]);
+  }
+#endif
+};
+
+// sqrt_division_normalize_5: a step that the loops below call; 411 instructions.
+struct sqrt_division_normalize_5 {
+  static constexpr unsigned in_words = 15;
+  static constexpr unsigned out_words = 18;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<265>;\n\t"
+        "sub.cc.u32 t0, %18, %28;\n\t"
+        "subc.cc.u32 t1, %19, %29;\n\t"
+        "subc.cc.u32 t2, %20, %30;\n\t"
+        "subc.cc.u32 t3, %21, %31;\n\t"
+        "subc.cc.u32 t4, %22, %32;\n\t"
+        "subc.u32 t5, 0, 0;\n\t"
+        "mov.b32 t6, 0;\n\t"
+        "not.b32 t7, %32;\n\t"
+        "mov.b32 t8, 0;\n\t"
+        "add.cc.u32 t9, t7, t7;\n\t"
+        "addc.u32 t10, 0, 0;\n\t"
+        "or.b32 t9, t9, 1;\n\t"
+        "sub.cc.u32 t12, t9, %32;\n\t"
+        "subc.cc.u32 t14, t10, 0;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "xor.b32 t16, t12, t9;\n\t"
+        "and.b32 t16, t16, t11;\n\t"
+        "xor.b32 t15, t12, t16;\n\t"
+        "add.u32 t13, t11, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t13;\n\t"
+        "add.cc.u32 t17, t15, t15;\n\t"
+        "addc.u32 t18, 0, 0;\n\t"
+        "or.b32 t17, t17, 1;\n\t"
+        "sub.cc.u32 t20, t17, %32;\n\t"
+        "subc.cc.u32 t22, t18, 0;\n\t"
+        "subc.u32 t19, 0, 0;\n\t"
+        "xor.b32 t24, t20, t17;\n\t"
+        "and.b32 t24, t24, t19;\n\t"
+        "xor.b32 t23, t20, t24;\n\t"
+        "add.u32 t21, t19, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t21;\n\t"
+        "add.cc.u32 t25, t23, t23;\n\t"
+        "addc.u32 t26, 0, 0;\n\t"
+        "or.b32 t25, t25, 1;\n\t"
+        "sub.cc.u32 t28, t25, %32;\n\t"
+        "subc.cc.u32 t30, t26, 0;\n\t"
+        "subc.u32 t27, 0, 0;\n\t"
+        "xor.b32 t32, t28, t25;\n\t"
+        "and.b32 t32, t32, t27;\n\t"
+        "xor.b32 t31, t28, t32;\n\t"
+        "add.u32 t29, t27, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t29;\n\t"
+        "add.cc.u32 t33, t31, t31;\n\t"
+        "addc.u32 t34, 0, 0;\n\t"
+        "or.b32 t33, t33, 1;\n\t"
+        "sub.cc.u32 t36, t33, %32;\n\t"
+        "subc.cc.u32 t38, t34, 0;\n\t"
+        "subc.u32 t35, 0, 0;\n\t"
+        "xor.b32 t40, t36, t33;\n\t"
+        "and.b32 t40, t40, t35;\n\t"
+        "xor.b32 t39, t36, t40;\n\t"
+        "add.u32 t37, t35, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t37;\n\t"
+        "add.cc.u32 t41, t39, t39;\n\t"
+        "addc.u32 t42, 0, 0;\n\t"
+        "or.b32 t41, t41, 1;\n\t"
+        "sub.cc.u32 t44, t41, %32;\n\t"
+        "subc.cc.u32 t46, t42, 0;\n\t"
+        "subc.u32 t43, 0, 0;\n\t"
+        "xor.b32 t48, t44, t41;\n\t"
+        "and.b32 t48, t48, t43;\n\t"
+        "xor.b32 t47, t44, t48;\n\t"
+        "add.u32 t45, t43, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t45;\n\t"
+        "add.cc.u32 t49, t47, t47;\n\t"
+        "addc.u32 t50, 0, 0;\n\t"
+        "or.b32 t49, t49, 1;\n\t"
+        "sub.cc.u32 t52, t49, %32;\n\t"
+        "subc.cc.u32 t54, t50, 0;\n\t"
+        "subc.u32 t51, 0, 0;\n\t"
+        "xor.b32 t56, t52, t49;\n\t"
+        "and.b32 t56, t56, t51;\n\t"
+        "xor.b32 t55, t52, t56;\n\t"
+        "add.u32 t53, t51, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t53;\n\t"
+        "add.cc.u32 t57, t55, t55;\n\t"
+        "addc.u32 t58, 0, 0;\n\t"
+        "or.b32 t57, t57, 1;\n\t"
+        "sub.cc.u32 t60, t57, %32;\n\t"
+        "subc.cc.u32 t62, t58, 0;\n\t"
+        "subc.u32 t59, 0, 0;\n\t"
+        "xor.b32 t64, t60, t57;\n\t"
+        "and.b32 t64, t64, t59;\n\t"
+        "xor.b32 t63, t60, t64;\n\t"
+        "add.u32 t61, t59, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t61;\n\t"
+        "add.cc.u32 t65, t63, t63;\n\t"
+        "addc.u32 t66, 0, 0;\n\t"
+        "or.b32 t65, t65, 1;\n\t"
+        "sub.cc.u32 t68, t65, %32;\n\t"
+        "subc.cc.u32 t70, t66, 0;\n\t"
+        "subc.u32 t67, 0, 0;\n\t"
+        "xor.b32 t72, t68, t65;\n\t"
+        "and.b32 t72, t72, t67;\n\t"
+        "xor.b32 t71, t68, t72;\n\t"
+        "add.u32 t69, t67, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t69;\n\t"
+        "add.cc.u32 t73, t71, t71;\n\t"
+        "addc.u32 t74, 0, 0;\n\t"
+        "or.b32 t73, t73, 1;\n\t"
+        "sub.cc.u32 t76, t73, %32;\n\t"
+        "subc.cc.u32 t78, t74, 0;\n\t"
+        "subc.u32 t75, 0, 0;\n\t"
+        "xor.b32 t80, t76, t73;\n\t"
+        "and.b32 t80, t80, t75;\n\t"
+        "xor.b32 t79, t76, t80;\n\t"
+        "add.u32 t77, t75, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t77;\n\t"
+        "add.cc.u32 t81, t79, t79;\n\t"
+        "addc.u32 t82, 0, 0;\n\t"
+        "or.b32 t81, t81, 1;\n\t"
+        "sub.cc.u32 t84, t81, %32;\n\t"
+        "subc.cc.u32 t86, t82, 0;\n\t"
+        "subc.u32 t83, 0, 0;\n\t"
+        "xor.b32 t88, t84, t81;\n\t"
+        "and.b32 t88, t88, t83;\n\t"
+        "xor.b32 t87, t84, t88;\n\t"
+        "add.u32 t85, t83, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t85;\n\t"
+        "add.cc.u32 t89, t87, t87;\n\t"
+        "addc.u32 t90, 0, 0;\n\t"
+        "or.b32 t89, t89, 1;\n\t"
+        "sub.cc.u32 t92, t89, %32;\n\t"
+        "subc.cc.u32 t94, t90, 0;\n\t"
+        "subc.u32 t91, 0, 0;\n\t"
+        "xor.b32 t96, t92, t89;\n\t"
+        "and.b32 t96, t96, t91;\n\t"
+        "xor.b32 t95, t92, t96;\n\t"
+        "add.u32 t93, t91, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t93;\n\t"
+        "add.cc.u32 t97, t95, t95;\n\t"
+        "addc.u32 t98, 0, 0;\n\t"
+        "or.b32 t97, t97, 1;\n\t"
+        "sub.cc.u32 t100, t97, %32;\n\t"
+        "subc.cc.u32 t102, t98, 0;\n\t"
+        "subc.u32 t99, 0, 0;\n\t"
+        "xor.b32 t104, t100, t97;\n\t"
+        "and.b32 t104, t104, t99;\n\t"
+        "xor.b32 t103, t100, t104;\n\t"
+        "add.u32 t101, t99, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t101;\n\t"
+        "add.cc.u32 t105, t103, t103;\n\t"
+        "addc.u32 t106, 0, 0;\n\t"
+        "or.b32 t105, t105, 1;\n\t"
+        "sub.cc.u32 t108, t105, %32;\n\t"
+        "subc.cc.u32 t110, t106, 0;\n\t"
+        "subc.u32 t107, 0, 0;\n\t"
+        "xor.b32 t112, t108, t105;\n\t"
+        "and.b32 t112, t112, t107;\n\t"
+        "xor.b32 t111, t108, t112;\n\t"
+        "add.u32 t109, t107, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t109;\n\t"
+        "add.cc.u32 t113, t111, t111;\n\t"
+        "addc.u32 t114, 0, 0;\n\t"
+        "or.b32 t113, t113, 1;\n\t"
+        "sub.cc.u32 t116, t113, %32;\n\t"
+        "subc.cc.u32 t118, t114, 0;\n\t"
+        "subc.u32 t115, 0, 0;\n\t"
+        "xor.b32 t120, t116, t113;\n\t"
+        "and.b32 t120, t120, t115;\n\t"
+        "xor.b32 t119, t116, t120;\n\t"
+        "add.u32 t117, t115, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t117;\n\t"
+        "add.cc.u32 t121, t119, t119;\n\t"
+        "addc.u32 t122, 0, 0;\n\t"
+        "or.b32 t121, t121, 1;\n\t"
+        "sub.cc.u32 t124, t121, %32;\n\t"
+        "subc.cc.u32 t126, t122, 0;\n\t"
+        "subc.u32 t123, 0, 0;\n\t"
+        "xor.b32 t128, t124, t121;\n\t"
+        "and.b32 t128, t128, t123;\n\t"
+        "xor.b32 t127, t124, t128;\n\t"
+        "add.u32 t125, t123, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t125;\n\t"
+        "add.cc.u32 t129, t127, t127;\n\t"
+        "addc.u32 t130, 0, 0;\n\t"
+        "or.b32 t129, t129, 1;\n\t"
+        "sub.cc.u32 t132, t129, %32;\n\t"
+        "subc.cc.u32 t134, t130, 0;\n\t"
+        "subc.u32 t131, 0, 0;\n\t"
+        "xor.b32 t136, t132, t129;\n\t"
+        "and.b32 t136, t136, t131;\n\t"
+        "xor.b32 t135, t132, t136;\n\t"
+        "add.u32 t133, t131, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t133;\n\t"
+        "add.cc.u32 t137, t135, t135;\n\t"
+        "addc.u32 t138, 0, 0;\n\t"
+        "or.b32 t137, t137, 1;\n\t"
+        "sub.cc.u32 t140, t137, %32;\n\t"
+        "subc.cc.u32 t142, t138, 0;\n\t"
+        "subc.u32 t139, 0, 0;\n\t"
+        "xor.b32 t144, t140, t137;\n\t"
+        "and.b32 t144, t144, t139;\n\t"
+        "xor.b32 t143, t140, t144;\n\t"
+        "add.u32 t141, t139, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t141;\n\t"
+        "add.cc.u32 t145, t143, t143;\n\t"
+        "addc.u32 t146, 0, 0;\n\t"
+        "or.b32 t145, t145, 1;\n\t"
+        "sub.cc.u32 t148, t145, %32;\n\t"
+        "subc.cc.u32 t150, t146, 0;\n\t"
+        "subc.u32 t147, 0, 0;\n\t"
+        "xor.b32 t152, t148, t145;\n\t"
+        "and.b32 t152, t152, t147;\n\t"
+        "xor.b32 t151, t148, t152;\n\t"
+        "add.u32 t149, t147, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t149;\n\t"
+        "add.cc.u32 t153, t151, t151;\n\t"
+        "addc.u32 t154, 0, 0;\n\t"
+        "or.b32 t153, t153, 1;\n\t"
+        "sub.cc.u32 t156, t153, %32;\n\t"
+        "subc.cc.u32 t158, t154, 0;\n\t"
+        "subc.u32 t155, 0, 0;\n\t"
+        "xor.b32 t160, t156, t153;\n\t"
+        "and.b32 t160, t160, t155;\n\t"
+        "xor.b32 t159, t156, t160;\n\t"
+        "add.u32 t157, t155, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t157;\n\t"
+        "add.cc.u32 t161, t159, t159;\n\t"
+        "addc.u32 t162, 0, 0;\n\t"
+        "or.b32 t161, t161, 1;\n\t"
+        "sub.cc.u32 t164, t161, %32;\n\t"
+        "subc.cc.u32 t166, t162, 0;\n\t"
+        "subc.u32 t163, 0, 0;\n\t"
+        "xor.b32 t168, t164, t161;\n\t"
+        "and.b32 t168, t168, t163;\n\t"
+        "xor.b32 t167, t164, t168;\n\t"
+        "add.u32 t165, t163, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t165;\n\t"
+        "add.cc.u32 t169, t167, t167;\n\t"
+        "addc.u32 t170, 0, 0;\n\t"
+        "or.b32 t169, t169, 1;\n\t"
+        "sub.cc.u32 t172, t169, %32;\n\t"
+        "subc.cc.u32 t174, t170, 0;\n\t"
+        "subc.u32 t171, 0, 0;\n\t"
+        "xor.b32 t176, t172, t169;\n\t"
+        "and.b32 t176, t176, t171;\n\t"
+        "xor.b32 t175, t172, t176;\n\t"
+        "add.u32 t173, t171, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t173;\n\t"
+        "add.cc.u32 t177, t175, t175;\n\t"
+        "addc.u32 t178, 0, 0;\n\t"
+        "or.b32 t177, t177, 1;\n\t"
+        "sub.cc.u32 t180, t177, %32;\n\t"
+        "subc.cc.u32 t182, t178, 0;\n\t"
+        "subc.u32 t179, 0, 0;\n\t"
+        "xor.b32 t184, t180, t177;\n\t"
+        "and.b32 t184, t184, t179;\n\t"
+        "xor.b32 t183, t180, t184;\n\t"
+        "add.u32 t181, t179, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t181;\n\t"
+        "add.cc.u32 t185, t183, t183;\n\t"
+        "addc.u32 t186, 0, 0;\n\t"
+        "or.b32 t185, t185, 1;\n\t"
+        "sub.cc.u32 t188, t185, %32;\n\t"
+        "subc.cc.u32 t190, t186, 0;\n\t"
+        "subc.u32 t187, 0, 0;\n\t"
+        "xor.b32 t192, t188, t185;\n\t"
+        "and.b32 t192, t192, t187;\n\t"
+        "xor.b32 t191, t188, t192;\n\t"
+        "add.u32 t189, t187, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t189;\n\t"
+        "add.cc.u32 t193, t191, t191;\n\t"
+        "addc.u32 t194, 0, 0;\n\t"
+        "or.b32 t193, t193, 1;\n\t"
+        "sub.cc.u32 t196, t193, %32;\n\t"
+        "subc.cc.u32 t198, t194, 0;\n\t"
+        "subc.u32 t195, 0, 0;\n\t"
+        "xor.b32 t200, t196, t193;\n\t"
+        "and.b32 t200, t200, t195;\n\t"
+        "xor.b32 t199, t196, t200;\n\t"
+        "add.u32 t197, t195, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t197;\n\t"
+        "add.cc.u32 t201, t199, t199;\n\t"
+        "addc.u32 t202, 0, 0;\n\t"
+        "or.b32 t201, t201, 1;\n\t"
+        "sub.cc.u32 t204, t201, %32;\n\t"
+        "subc.cc.u32 t206, t202, 0;\n\t"
+        "subc.u32 t203, 0, 0;\n\t"
+        "xor.b32 t208, t204, t201;\n\t"
+        "and.b32 t208, t208, t203;\n\t"
+        "xor.b32 t207, t204, t208;\n\t"
+        "add.u32 t205, t203, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t205;\n\t"
+        "add.cc.u32 t209, t207, t207;\n\t"
+        "addc.u32 t210, 0, 0;\n\t"
+        "or.b32 t209, t209, 1;\n\t"
+        "sub.cc.u32 t212, t209, %32;\n\t"
+        "subc.cc.u32 t214, t210, 0;\n\t"
+        "subc.u32 t211, 0, 0;\n\t"
+        "xor.b32 t216, t212, t209;\n\t"
+        "and.b32 t216, t216, t211;\n\t"
+        "xor.b32 t215, t212, t216;\n\t"
+        "add.u32 t213, t211, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t213;\n\t"
+        "add.cc.u32 t217, t215, t215;\n\t"
+        "addc.u32 t218, 0, 0;\n\t"
+        "or.b32 t217, t217, 1;\n\t"
+        "sub.cc.u32 t220, t217, %32;\n\t"
+        "subc.cc.u32 t222, t218, 0;\n\t"
+        "subc.u32 t219, 0, 0;\n\t"
+        "xor.b32 t224, t220, t217;\n\t"
+        "and.b32 t224, t224, t219;\n\t"
+        "xor.b32 t223, t220, t224;\n\t"
+        "add.u32 t221, t219, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t221;\n\t"
+        "add.cc.u32 t225, t223, t223;\n\t"
+        "addc.u32 t226, 0, 0;\n\t"
+        "or.b32 t225, t225, 1;\n\t"
+        "sub.cc.u32 t228, t225, %32;\n\t"
+        "subc.cc.u32 t230, t226, 0;\n\t"
+        "subc.u32 t227, 0, 0;\n\t"
+        "xor.b32 t232, t228, t225;\n\t"
+        "and.b32 t232, t232, t227;\n\t"
+        "xor.b32 t231, t228, t232;\n\t"
+        "add.u32 t229, t227, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t229;\n\t"
+        "add.cc.u32 t233, t231, t231;\n\t"
+        "addc.u32 t234, 0, 0;\n\t"
+        "or.b32 t233, t233, 1;\n\t"
+        "sub.cc.u32 t236, t233, %32;\n\t"
+        "subc.cc.u32 t238, t234, 0;\n\t"
+        "subc.u32 t235, 0, 0;\n\t"
+        "xor.b32 t240, t236, t233;\n\t"
+        "and.b32 t240, t240, t235;\n\t"
+        "xor.b32 t239, t236, t240;\n\t"
+        "add.u32 t237, t235, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t237;\n\t"
+        "add.cc.u32 t241, t239, t239;\n\t"
+        "addc.u32 t242, 0, 0;\n\t"
+        "or.b32 t241, t241, 1;\n\t"
+        "sub.cc.u32 t244, t241, %32;\n\t"
+        "subc.cc.u32 t246, t242, 0;\n\t"
+        "subc.u32 t243, 0, 0;\n\t"
+        "xor.b32 t248, t244, t241;\n\t"
+        "and.b32 t248, t248, t243;\n\t"
+        "xor.b32 t247, t244, t248;\n\t"
+        "add.u32 t245, t243, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t245;\n\t"
+        "add.cc.u32 t249, t247, t247;\n\t"
+        "addc.u32 t250, 0, 0;\n\t"
+        "or.b32 t249, t249, 1;\n\t"
+        "sub.cc.u32 t252, t249, %32;\n\t"
+        "subc.cc.u32 t254, t250, 0;\n\t"
+        "subc.u32 t251, 0, 0;\n\t"
+        "xor.b32 t256, t252, t249;\n\t"
+        "and.b32 t256, t256, t251;\n\t"
+        "xor.b32 t255, t252, t256;\n\t"
+        "add.u32 t253, t251, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t253;\n\t"
+        "add.cc.u32 t257, t255, t255;\n\t"
+        "addc.u32 t258, 0, 0;\n\t"
+        "or.b32 t257, t257, 1;\n\t"
+        "sub.cc.u32 t260, t257, %32;\n\t"
+        "subc.cc.u32 t262, t258, 0;\n\t"
+        "subc.u32 t259, 0, 0;\n\t"
+        "xor.b32 t264, t260, t257;\n\t"
+        "and.b32 t264, t264, t259;\n\t"
+        "xor.b32 t263, t260, t264;\n\t"
+        "add.u32 t261, t259, 1;\n\t"
+        "add.u32 t8, t8, t8;\n\t"
+        "or.b32 t8, t8, t261;\n\t"
+        "mov.b32 %0, %28;\n\t"
+        "mov.b32 %1, %29;\n\t"
+        "mov.b32 %2, %30;\n\t"
+        "mov.b32 %3, %31;\n\t"
+        "mov.b32 %4, %32;\n\t"
+        "mov.b32 %5, %23;\n\t"
+        "mov.b32 %6, %24;\n\t"
+        "mov.b32 %7, %25;\n\t"
+        "mov.b32 %8, %26;\n\t"
+        "mov.b32 %9, %27;\n\t"
+        "mov.b32 %10, %18;\n\t"
+        "mov.b32 %11, %19;\n\t"
+        "mov.b32 %12, %20;\n\t"
+        "mov.b32 %13, %21;\n\t"
+        "mov.b32 %14, %22;\n\t"
+        "mov.b32 %15, t6;\n\t"
+        "mov.b32 %16, t8;\n\t"
+        "not.b32 %17, t5;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[265];
+    ptx_sub_cc(cf, x[0], x[10]);
+    ptx_subc_cc(cf, x[1], x[11]);
+    ptx_subc_cc(cf, x[2], x[12]);
+    ptx_subc_cc(cf, x[3], x[13]);
+    ptx_subc_cc(cf, x[4], x[14]);
+    t[5] = ptx_subc(cf, 0u, 0u);
+    t[6] = ptx_mov(0u);
+    t[7] = ptx_not(x[14]);
+    t[8] = ptx_mov(0u);
+    t[9] = ptx_add_cc(cf, t[7], t[7]);
+    t[10] = ptx_addc(cf, 0u, 0u);
     t[9] = ptx_or(t[9], 1u);
-    t[1] = ptx_shf_l_clamp(x[9], x[10], 2u);
-    t[10] = ptx_shf_l_clamp(x[0], x[1], 2u);
-    t[2] = ptx_shf_l_clamp(x[10], x[11], 2u);
-    t[11] = ptx_shf_l_clamp(x[1], x[2], 2u);
-    t[3] = ptx_shf_l_clamp(x[11], x[12], 2u);
-    t[12] = ptx_shf_l_clamp(x[2], x[3], 2u);
-    t[4] = ptx_shf_l_clamp(x[12], x[13], 2u);
-    t[13] = ptx_shf_l_clamp(x[3], x[4], 2u);
-    t[5] = ptx_shf_l_clamp(x[13], x[14], 2u);
-    t[14] = ptx_shf_l_clamp(x[4], x[5], 2u);
-    t[6] = ptx_shf_l_clamp(x[14], x[15], 2u);
-    t[15] = ptx_shf_l_clamp(x[5], x[6], 2u);
-    t[7] = ptx_shf_l_clamp(x[15], x[16], 2u);
-    t[16] = ptx_shf_l_clamp(x[6], x[7], 2u);
-    t[8] = ptx_shf_l_clamp(x[16], x[17], 2u);
-    t[17] = ptx_shf_l_clamp(x[7], x[8], 2u);
-    t[18] = ptx_sub_cc(cf, t[0], t[9]);
-    t[19] = ptx_subc_cc(cf, t[1], t[10]);
-    t[20] = ptx_subc_cc(cf, t[2], t[11]);
-    t[21] = ptx_subc_cc(cf, t[3], t[12]);
-    t[22] = ptx_subc_cc(cf, t[4], t[13]);
-    t[23] = ptx_subc_cc(cf, t[5], t[14]);
-    t[24] = ptx_subc_cc(cf, t[6], t[15]);
-    t[25] = ptx_subc_cc(cf, t[7], t[16]);
-    t[26] = ptx_subc_cc(cf, t[8], t[17]);
+    t[12] = ptx_sub_cc(cf, t[9], x[14]);
+    ptx_subc_cc(cf, t[10], 0u);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[16] = ptx_xor(t[12], t[9]);
+    t[16] = ptx_and(t[16], t[11]);
+    t[15] = ptx_xor(t[12], t[16]);
+    t[13] = ptx_add(t[11], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[13]);
+    t[17] = ptx_add_cc(cf, t[15], t[15]);
+    t[18] = ptx_addc(cf, 0u, 0u);
+    t[17] = ptx_or(t[17], 1u);
+    t[20] = ptx_sub_cc(cf, t[17], x[14]);
+    ptx_subc_cc(cf, t[18], 0u);
+    t[19] = ptx_subc(cf, 0u, 0u);
+    t[24] = ptx_xor(t[20], t[17]);
+    t[24] = ptx_and(t[24], t[19]);
+    t[23] = ptx_xor(t[20], t[24]);
+    t[21] = ptx_add(t[19], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[21]);
+    t[25] = ptx_add_cc(cf, t[23], t[23]);
+    t[26] = ptx_addc(cf, 0u, 0u);
+    t[25] = ptx_or(t[25], 1u);
+    t[28] = ptx_sub_cc(cf, t[25], x[14]);
+    ptx_subc_cc(cf, t[26], 0u);
     t[27] = ptx_subc(cf, 0u, 0u);
-    t[28] = ptx_add(t[27], 1u);
-    y[0] = ptx_shl(x[0], 1u);
-    y[0] = ptx_or(y[0], t[28]);
-    t[29] = ptx_xor(t[18], t[0]);
-    t[29] = ptx_and(t[29], t[27]);
-    y[9] = ptx_xor(t[18], t[29]);
-    y[1] = ptx_shf_l_clamp(x[0], x[1], 1u);
-    t[30] = ptx_xor(t[19], t[1]);
-    t[30] = ptx_and(t[30], t[27]);
-    y[10] = ptx_xor(t[19], t[30]);
-    y[2] = ptx_shf_l_clamp(x[1], x[2], 1u);
-    t[31] = ptx_xor(t[20], t[2]);
-    t[31] = ptx_and(t[31], t[27]);
-    y[11] = ptx_xor(t[20], t[31]);
-    y[3] = ptx_shf_l_clamp(x[2], x[3], 1u);
-    t[32] = ptx_xor(t[21], t[3]);
+    t[32] = ptx_xor(t[28], t[25]);
     t[32] = ptx_and(t[32], t[27]);
-    y[12] = ptx_xor(t[21], t[32]);
-    y[4] = ptx_shf_l_clamp(x[3], x[4], 1u);
-    t[33] = ptx_xor(t[22], t[4]);
-    t[33] = ptx_and(t[33], t[27]);
-    y[13] = ptx_xor(t[22], t[33]);
-    y[5] = ptx_shf_l_clamp(x[4], x[5], 1u);
-    t[34] = ptx_xor(t[23], t[5]);
-    t[34] = ptx_and(t[34], t[27]);
-    y[14] = ptx_xor(t[23], t[34]);
-    y[6] = ptx_shf_l_clamp(x[5], x[6], 1u);
-    t[35] = ptx_xor(t[24], t[6]);
-    t[35] = ptx_and(t[35], t[27]);
-    y[15] = ptx_xor(t[24], t[35]);
-    y[7] = ptx_shf_l_clamp(x[6], x[7], 1u);
-    t[36] = ptx_xor(t[25], t[7]);
-    t[36] = ptx_and(t[36], t[27]);
-    y[16] = ptx_xor(t[25], t[36]);
-    y[8] = ptx_shf_l_clamp(x[7], x[8], 1u);
-    t[37] = ptx_xor(t[26], t[8]);
-    t[37] = ptx_and(t[37], t[27]);
-    y[17] = ptx_xor(t[26], t[37]);
+    t[31] = ptx_xor(t[28], t[32]);
+    t[29] = ptx_add(t[27], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[29]);
+    t[33] = ptx_add_cc(cf, t[31], t[31]);
+    t[34] = ptx_addc(cf, 0u, 0u);
+    t[33] = ptx_or(t[33], 1u);
+    t[36] = ptx_sub_cc(cf, t[33], x[14]);
+    ptx_subc_cc(cf, t[34], 0u);
+    t[35] = ptx_subc(cf, 0u, 0u);
+    t[40] = ptx_xor(t[36], t[33]);
+    t[40] = ptx_and(t[40], t[35]);
+    t[39] = ptx_xor(t[36], t[40]);
+    t[37] = ptx_add(t[35], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[37]);
+    t[41] = ptx_add_cc(cf, t[39], t[39]);
+    t[42] = ptx_addc(cf, 0u, 0u);
+    t[41] = ptx_or(t[41], 1u);
+    t[44] = ptx_sub_cc(cf, t[41], x[14]);
+    ptx_subc_cc(cf, t[42], 0u);
+    t[43] = ptx_subc(cf, 0u, 0u);
+    t[48] = ptx_xor(t[44], t[41]);
+    t[48] = ptx_and(t[48], t[43]);
+    t[47] = ptx_xor(t[44], t[48]);
+    t[45] = ptx_add(t[43], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[45]);
+    t[49] = ptx_add_cc(cf, t[47], t[47]);
+    t[50] = ptx_addc(cf, 0u, 0u);
+    t[49] = ptx_or(t[49], 1u);
+    t[52] = ptx_sub_cc(cf, t[49], x[14]);
+    ptx_subc_cc(cf, t[50], 0u);
+    t[51] = ptx_subc(cf, 0u, 0u);
+    t[56] = ptx_xor(t[52], t[49]);
+    t[56] = ptx_and(t[56], t[51]);
+    t[55] = ptx_xor(t[52], t[56]);
+    t[53] = ptx_add(t[51], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[53]);
+    t[57] = ptx_add_cc(cf, t[55], t[55]);
+    t[58] = ptx_addc(cf, 0u, 0u);
+    t[57] = ptx_or(t[57], 1u);
+    t[60] = ptx_sub_cc(cf, t[57], x[14]);
+    ptx_subc_cc(cf, t[58], 0u);
+    t[59] = ptx_subc(cf, 0u, 0u);
+    t[64] = ptx_xor(t[60], t[57]);
+    t[64] = ptx_and(t[64], t[59]);
+    t[63] = ptx_xor(t[60], t[64]);
+    t[61] = ptx_add(t[59], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[61]);
+    t[65] = ptx_add_cc(cf, t[63], t[63]);
+    t[66] = ptx_addc(cf, 0u, 0u);
+    t[65] = ptx_or(t[65], 1u);
+    t[68] = ptx_sub_cc(cf, t[65], x[14]);
+    ptx_subc_cc(cf, t[66], 0u);
+    t[67] = ptx_subc(cf, 0u, 0u);
+    t[72] = ptx_xor(t[68], t[65]);
+    t[72] = ptx_and(t[72], t[67]);
+    t[71] = ptx_xor(t[68], t[72]);
+    t[69] = ptx_add(t[67], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[69]);
+    t[73] = ptx_add_cc(cf, t[71], t[71]);
+    t[74] = ptx_addc(cf, 0u, 0u);
+    t[73] = ptx_or(t[73], 1u);
+    t[76] = ptx_sub_cc(cf, t[73], x[14]);
+    ptx_subc_cc(cf, t[74], 0u);
+    t[75] = ptx_subc(cf, 0u, 0u);
+    t[80] = ptx_xor(t[76], t[73]);
+    t[80] = ptx_and(t[80], t[75]);
+    t[79] = ptx_xor(t[76], t[80]);
+    t[77] = ptx_add(t[75], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[77]);
+    t[81] = ptx_add_cc(cf, t[79], t[79]);
+    t[82] = ptx_addc(cf, 0u, 0u);
+    t[81] = ptx_or(t[81], 1u);
+    t[84] = ptx_sub_cc(cf, t[81], x[14]);
+    ptx_subc_cc(cf, t[82], 0u);
+    t[83] = ptx_subc(cf, 0u, 0u);
+    t[88] = ptx_xor(t[84], t[81]);
+    t[88] = ptx_and(t[88], t[83]);
+    t[87] = ptx_xor(t[84], t[88]);
+    t[85] = ptx_add(t[83], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[85]);
+    t[89] = ptx_add_cc(cf, t[87], t[87]);
+    t[90] = ptx_addc(cf, 0u, 0u);
+    t[89] = ptx_or(t[89], 1u);
+    t[92] = ptx_sub_cc(cf, t[89], x[14]);
+    ptx_subc_cc(cf, t[90], 0u);
+    t[91] = ptx_subc(cf, 0u, 0u);
+    t[96] = ptx_xor(t[92], t[89]);
+    t[96] = ptx_and(t[96], t[91]);
+    t[95] = ptx_xor(t[92], t[96]);
+    t[93] = ptx_add(t[91], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[93]);
+    t[97] = ptx_add_cc(cf, t[95], t[95]);
+    t[98] = ptx_addc(cf, 0u, 0u);
+    t[97] = ptx_or(t[97], 1u);
+    t[100] = ptx_sub_cc(cf, t[97], x[14]);
+    ptx_subc_cc(cf, t[98], 0u);
+    t[99] = ptx_subc(cf, 0u, 0u);
+    t[104] = ptx_xor(t[100], t[97]);
+    t[104] = ptx_and(t[104], t[99]);
+    t[103] = ptx_xor(t[100], t[104]);
+    t[101] = ptx_add(t[99], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[101]);
+    t[105] = ptx_add_cc(cf, t[103], t[103]);
+    t[106] = ptx_addc(cf, 0u, 0u);
+    t[105] = ptx_or(t[105], 1u);
+    t[108] = ptx_sub_cc(cf, t[105], x[14]);
+    ptx_subc_cc(cf, t[106], 0u);
+    t[107] = ptx_subc(cf, 0u, 0u);
+    t[112] = ptx_xor(t[108], t[105]);
+    t[112] = ptx_and(t[112], t[107]);
+    t[111] = ptx_xor(t[108], t[112]);
+    t[109] = ptx_add(t[107], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[109]);
+    t[113] = ptx_add_cc(cf, t[111], t[111]);
+    t[114] = ptx_addc(cf, 0u, 0u);
+    t[113] = ptx_or(t[113], 1u);
+    t[116] = ptx_sub_cc(cf, t[113], x[14]);
+    ptx_subc_cc(cf, t[114], 0u);
+    t[115] = ptx_subc(cf, 0u, 0u);
+    t[120] = ptx_xor(t[116], t[113]);
+    t[120] = ptx_and(t[120], t[115]);
+    t[119] = ptx_xor(t[116], t[120]);
+    t[117] = ptx_add(t[115], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[117]);
+    t[121] = ptx_add_cc(cf, t[119], t[119]);
+    t[122] = ptx_addc(cf, 0u, 0u);
+    t[121] = ptx_or(t[121], 1u);
+    t[124] = ptx_sub_cc(cf, t[121], x[14]);
+    ptx_subc_cc(cf, t[122], 0u);
+    t[123] = ptx_subc(cf, 0u, 0u);
+    t[128] = ptx_xor(t[124], t[121]);
+    t[128] = ptx_and(t[128], t[123]);
+    t[127] = ptx_xor(t[124], t[128]);
+    t[125] = ptx_add(t[123], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[125]);
+    t[129] = ptx_add_cc(cf, t[127], t[127]);
+    t[130] = ptx_addc(cf, 0u, 0u);
+    t[129] = ptx_or(t[129], 1u);
+    t[132] = ptx_sub_cc(cf, t[129], x[14]);
+    ptx_subc_cc(cf, t[130], 0u);
+    t[131] = ptx_subc(cf, 0u, 0u);
+    t[136] = ptx_xor(t[132], t[129]);
+    t[136] = ptx_and(t[136], t[131]);
+    t[135] = ptx_xor(t[132], t[136]);
+    t[133] = ptx_add(t[131], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[133]);
+    t[137] = ptx_add_cc(cf, t[135], t[135]);
+    t[138] = ptx_addc(cf, 0u, 0u);
+    t[137] = ptx_or(t[137], 1u);
+    t[140] = ptx_sub_cc(cf, t[137], x[14]);
+    ptx_subc_cc(cf, t[138], 0u);
+    t[139] = ptx_subc(cf, 0u, 0u);
+    t[144] = ptx_xor(t[140], t[137]);
+    t[144] = ptx_and(t[144], t[139]);
+    t[143] = ptx_xor(t[140], t[144]);
+    t[141] = ptx_add(t[139], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[141]);
+    t[145] = ptx_add_cc(cf, t[143], t[143]);
+    t[146] = ptx_addc(cf, 0u, 0u);
+    t[145] = ptx_or(t[145], 1u);
+    t[148] = ptx_sub_cc(cf, t[145], x[14]);
+    ptx_subc_cc(cf, t[146], 0u);
+    t[147] = ptx_subc(cf, 0u, 0u);
+    t[152] = ptx_xor(t[148], t[145]);
+    t[152] = ptx_and(t[152], t[147]);
+    t[151] = ptx_xor(t[148], t[152]);
+    t[149] = ptx_add(t[147], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[149]);
+    t[153] = ptx_add_cc(cf, t[151], t[151]);
+    t[154] = ptx_addc(cf, 0u, 0u);
+    t[153] = ptx_or(t[153], 1u);
+    t[156] = ptx_sub_cc(cf, t[153], x[14]);
+    ptx_subc_cc(cf, t[154], 0u);
+    t[155] = ptx_subc(cf, 0u, 0u);
+    t[160] = ptx_xor(t[156], t[153]);
+    t[160] = ptx_and(t[160], t[155]);
+    t[159] = ptx_xor(t[156], t[160]);
+    t[157] = ptx_add(t[155], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[157]);
+    t[161] = ptx_add_cc(cf, t[159], t[159]);
+    t[162] = ptx_addc(cf, 0u, 0u);
+    t[161] = ptx_or(t[161], 1u);
+    t[164] = ptx_sub_cc(cf, t[161], x[14]);
+    ptx_subc_cc(cf, t[162], 0u);
+    t[163] = ptx_subc(cf, 0u, 0u);
+    t[168] = ptx_xor(t[164], t[161]);
+    t[168] = ptx_and(t[168], t[163]);
+    t[167] = ptx_xor(t[164], t[168]);
+    t[165] = ptx_add(t[163], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[165]);
+    t[169] = ptx_add_cc(cf, t[167], t[167]);
+    t[170] = ptx_addc(cf, 0u, 0u);
+    t[169] = ptx_or(t[169], 1u);
+    t[172] = ptx_sub_cc(cf, t[169], x[14]);
+    ptx_subc_cc(cf, t[170], 0u);
+    t[171] = ptx_subc(cf, 0u, 0u);
+    t[176] = ptx_xor(t[172], t[169]);
+    t[176] = ptx_and(t[176], t[171]);
+    t[175] = ptx_xor(t[172], t[176]);
+    t[173] = ptx_add(t[171], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[173]);
+    t[177] = ptx_add_cc(cf, t[175], t[175]);
+    t[178] = ptx_addc(cf, 0u, 0u);
+    t[177] = ptx_or(t[177], 1u);
+    t[180] = ptx_sub_cc(cf, t[177], x[14]);
+    ptx_subc_cc(cf, t[178], 0u);
+    t[179] = ptx_subc(cf, 0u, 0u);
+    t[184] = ptx_xor(t[180], t[177]);
+    t[184] = ptx_and(t[184], t[179]);
+    t[183] = ptx_xor(t[180], t[184]);
+    t[181] = ptx_add(t[179], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[181]);
+    t[185] = ptx_add_cc(cf, t[183], t[183]);
+    t[186] = ptx_addc(cf, 0u, 0u);
+    t[185] = ptx_or(t[185], 1u);
+    t[188] = ptx_sub_cc(cf, t[185], x[14]);
+    ptx_subc_cc(cf, t[186], 0u);
+    t[187] = ptx_subc(cf, 0u, 0u);
+    t[192] = ptx_xor(t[188], t[185]);
+    t[192] = ptx_and(t[192], t[187]);
+    t[191] = ptx_xor(t[188], t[192]);
+    t[189] = ptx_add(t[187], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[189]);
+    t[193] = ptx_add_cc(cf, t[191], t[191]);
+    t[194] = ptx_addc(cf, 0u, 0u);
+    t[193] = ptx_or(t[193], 1u);
+    t[196] = ptx_sub_cc(cf, t[193], x[14]);
+    ptx_subc_cc(cf, t[194], 0u);
+    t[195] = ptx_subc(cf, 0u, 0u);
+    t[200] = ptx_xor(t[196], t[193]);
+    t[200] = ptx_and(t[200], t[195]);
+    t[199] = ptx_xor(t[196], t[200]);
+    t[197] = ptx_add(t[195], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[197]);
+    t[201] = ptx_add_cc(cf, t[199], t[199]);
+    t[202] = ptx_addc(cf, 0u, 0u);
+    t[201] = ptx_or(t[201], 1u);
+    t[204] = ptx_sub_cc(cf, t[201], x[14]);
+    ptx_subc_cc(cf, t[202], 0u);
+    t[203] = ptx_subc(cf, 0u, 0u);
+    t[208] = ptx_xor(t[204], t[201]);
+    t[208] = ptx_and(t[208], t[203]);
+    t[207] = ptx_xor(t[204], t[208]);
+    t[205] = ptx_add(t[203], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[205]);
+    t[209] = ptx_add_cc(cf, t[207], t[207]);
+    t[210] = ptx_addc(cf, 0u, 0u);
+    t[209] = ptx_or(t[209], 1u);
+    t[212] = ptx_sub_cc(cf, t[209], x[14]);
+    ptx_subc_cc(cf, t[210], 0u);
+    t[211] = ptx_subc(cf, 0u, 0u);
+    t[216] = ptx_xor(t[212], t[209]);
+    t[216] = ptx_and(t[216], t[211]);
+    t[215] = ptx_xor(t[212], t[216]);
+    t[213] = ptx_add(t[211], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[213]);
+    t[217] = ptx_add_cc(cf, t[215], t[215]);
+    t[218] = ptx_addc(cf, 0u, 0u);
+    t[217] = ptx_or(t[217], 1u);
+    t[220] = ptx_sub_cc(cf, t[217], x[14]);
+    ptx_subc_cc(cf, t[218], 0u);
+    t[219] = ptx_subc(cf, 0u, 0u);
+    t[224] = ptx_xor(t[220], t[217]);
+    t[224] = ptx_and(t[224], t[219]);
+    t[223] = ptx_xor(t[220], t[224]);
+    t[221] = ptx_add(t[219], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[221]);
+    t[225] = ptx_add_cc(cf, t[223], t[223]);
+    t[226] = ptx_addc(cf, 0u, 0u);
+    t[225] = ptx_or(t[225], 1u);
+    t[228] = ptx_sub_cc(cf, t[225], x[14]);
+    ptx_subc_cc(cf, t[226], 0u);
+    t[227] = ptx_subc(cf, 0u, 0u);
+    t[232] = ptx_xor(t[228], t[225]);
+    t[232] = ptx_and(t[232], t[227]);
+    t[231] = ptx_xor(t[228], t[232]);
+    t[229] = ptx_add(t[227], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[229]);
+    t[233] = ptx_add_cc(cf, t[231], t[231]);
+    t[234] = ptx_addc(cf, 0u, 0u);
+    t[233] = ptx_or(t[233], 1u);
+    t[236] = ptx_sub_cc(cf, t[233], x[14]);
+    ptx_subc_cc(cf, t[234], 0u);
+    t[235] = ptx_subc(cf, 0u, 0u);
+    t[240] = ptx_xor(t[236], t[233]);
+    t[240] = ptx_and(t[240], t[235]);
+    t[239] = ptx_xor(t[236], t[240]);
+    t[237] = ptx_add(t[235], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[237]);
+    t[241] = ptx_add_cc(cf, t[239], t[239]);
+    t[242] = ptx_addc(cf, 0u, 0u);
+    t[241] = ptx_or(t[241], 1u);
+    t[244] = ptx_sub_cc(cf, t[241], x[14]);
+    ptx_subc_cc(cf, t[242], 0u);
+    t[243] = ptx_subc(cf, 0u, 0u);
+    t[248] = ptx_xor(t[244], t[241]);
+    t[248] = ptx_and(t[248], t[243]);
+    t[247] = ptx_xor(t[244], t[248]);
+    t[245] = ptx_add(t[243], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[245]);
+    t[249] = ptx_add_cc(cf, t[247], t[247]);
+    t[250] = ptx_addc(cf, 0u, 0u);
+    t[249] = ptx_or(t[249], 1u);
+    t[252] = ptx_sub_cc(cf, t[249], x[14]);
+    ptx_subc_cc(cf, t[250], 0u);
+    t[251] = ptx_subc(cf, 0u, 0u);
+    t[256] = ptx_xor(t[252], t[249]);
+    t[256] = ptx_and(t[256], t[251]);
+    t[255] = ptx_xor(t[252], t[256]);
+    t[253] = ptx_add(t[251], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[253]);
+    t[257] = ptx_add_cc(cf, t[255], t[255]);
+    t[258] = ptx_addc(cf, 0u, 0u);
+    t[257] = ptx_or(t[257], 1u);
+    t[260] = ptx_sub_cc(cf, t[257], x[14]);
+    ptx_subc_cc(cf, t[258], 0u);
+    t[259] = ptx_subc(cf, 0u, 0u);
+    t[264] = ptx_xor(t[260], t[257]);
+    t[264] = ptx_and(t[264], t[259]);
+    ptx_xor(t[260], t[264]);
+    t[261] = ptx_add(t[259], 1u);
+    t[8] = ptx_add(t[8], t[8]);
+    t[8] = ptx_or(t[8], t[261]);
+    y[0] = ptx_mov(x[10]);
+    y[1] = ptx_mov(x[11]);
+    y[2] = ptx_mov(x[12]);
+    y[3] = ptx_mov(x[13]);
+    y[4] = ptx_mov(x[14]);
+    y[5] = ptx_mov(x[5]);
+    y[6] = ptx_mov(x[6]);
+    y[7] = ptx_mov(x[7]);
+    y[8] = ptx_mov(x[8]);
+    y[9] = ptx_mov(x[9]);
+    y[10] = ptx_mov(x[0]);
+    y[11] = ptx_mov(x[1]);
+    y[12] = ptx_mov(x[2]);
+    y[13] = ptx_mov(x[3]);
+    y[14] = ptx_mov(x[4]);
+    y[15] = ptx_mov(t[6]);
+    y[16] = ptx_mov(t[8]);
+    y[17] = ptx_not(t[5]);
+  }
+#endif
+};
+
+// sqrt_division_step_5: a step that the loops below call; 77 instructions.
+struct sqrt_division_step_5 {
+  static constexpr unsigned in_words = 12;
+  static constexpr unsigned out_words = 6;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<62>;\n\t"
+        "xor.b32 t0, %10, %16;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %10, t4;\n\t"
+        "mul.lo.u32 t6, %17, t5;\n\t"
+        "mul.hi.u32 t7, %17, t5;\n\t"
+        "add.cc.u32 t6, t6, %9;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %16;\n\t"
+        "sub.u32 t9, %9, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %16, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %16;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %12, t2;\n\t"
+        "mul.hi.u32 t16, %12, t2;\n\t"
+        "mul.lo.u32 t17, %14, t2;\n\t"
+        "mul.hi.u32 t18, %14, t2;\n\t"
+        "mul.lo.u32 t19, %16, t2;\n\t"
+        "mul.hi.u32 t20, %16, t2;\n\t"
+        "mul.lo.u32 t21, %13, t2;\n\t"
+        "mul.hi.u32 t22, %13, t2;\n\t"
+        "mul.lo.u32 t23, %15, t2;\n\t"
+        "mul.hi.u32 t24, %15, t2;\n\t"
+        "mov.b32 t25, t15;\n\t"
+        "add.cc.u32 t26, t16, t21;\n\t"
+        "addc.cc.u32 t27, t17, t22;\n\t"
+        "addc.cc.u32 t28, t18, t23;\n\t"
+        "addc.cc.u32 t29, t19, t24;\n\t"
+        "addc.u32 t30, t20, 0;\n\t"
+        "sub.cc.u32 t31, %11, t25;\n\t"
+        "subc.cc.u32 t32, %6, t26;\n\t"
+        "subc.cc.u32 t33, %7, t27;\n\t"
+        "subc.cc.u32 t34, %8, t28;\n\t"
+        "subc.cc.u32 t35, %9, t29;\n\t"
+        "subc.cc.u32 t36, %10, t30;\n\t"
+        "subc.u32 t37, 0, 0;\n\t"
+        "and.b32 t38, %12, t37;\n\t"
+        "and.b32 t39, %13, t37;\n\t"
+        "and.b32 t40, %14, t37;\n\t"
+        "and.b32 t41, %15, t37;\n\t"
+        "and.b32 t42, %16, t37;\n\t"
+        "add.u32 t2, t2, t37;\n\t"
+        "add.cc.u32 t43, t31, t38;\n\t"
+        "addc.cc.u32 t44, t32, t39;\n\t"
+        "addc.cc.u32 t45, t33, t40;\n\t"
+        "addc.cc.u32 t46, t34, t41;\n\t"
+        "addc.cc.u32 t47, t35, t42;\n\t"
+        "addc.cc.u32 t48, t36, 0;\n\t"
+        "addc.u32 t49, t37, 0;\n\t"
+        "and.b32 t50, %12, t49;\n\t"
+        "and.b32 t51, %13, t49;\n\t"
+        "and.b32 t52, %14, t49;\n\t"
+        "and.b32 t53, %15, t49;\n\t"
+        "and.b32 t54, %16, t49;\n\t"
+        "add.u32 t2, t2, t49;\n\t"
+        "add.cc.u32 t55, t43, t50;\n\t"
+        "addc.cc.u32 t56, t44, t51;\n\t"
+        "addc.cc.u32 t57, t45, t52;\n\t"
+        "addc.cc.u32 t58, t46, t53;\n\t"
+        "addc.cc.u32 t59, t47, t54;\n\t"
+        "addc.cc.u32 t60, t48, 0;\n\t"
+        "addc.u32 t61, t49, 0;\n\t"
+        "mov.b32 %0, t55;\n\t"
+        "mov.b32 %1, t56;\n\t"
+        "mov.b32 %2, t57;\n\t"
+        "mov.b32 %3, t58;\n\t"
+        "mov.b32 %4, t59;\n\t"
+        "mov.b32 %5, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[62];
+    t[0] = ptx_xor(x[4], x[10]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[4], t[4]);
+    t[6] = ptx_mul_lo(x[11], t[5]);
+    t[7] = ptx_mul_hi(x[11], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[3]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[10]);
+    t[9] = ptx_sub(x[3], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[10], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[10]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[6], t[2]);
+    t[16] = ptx_mul_hi(x[6], t[2]);
+    t[17] = ptx_mul_lo(x[8], t[2]);
+    t[18] = ptx_mul_hi(x[8], t[2]);
+    t[19] = ptx_mul_lo(x[10], t[2]);
+    t[20] = ptx_mul_hi(x[10], t[2]);
+    t[21] = ptx_mul_lo(x[7], t[2]);
+    t[22] = ptx_mul_hi(x[7], t[2]);
+    t[23] = ptx_mul_lo(x[9], t[2]);
+    t[24] = ptx_mul_hi(x[9], t[2]);
+    t[25] = ptx_mov(t[15]);
+    t[26] = ptx_add_cc(cf, t[16], t[21]);
+    t[27] = ptx_addc_cc(cf, t[17], t[22]);
+    t[28] = ptx_addc_cc(cf, t[18], t[23]);
+    t[29] = ptx_addc_cc(cf, t[19], t[24]);
+    t[30] = ptx_addc(cf, t[20], 0u);
+    t[31] = ptx_sub_cc(cf, x[5], t[25]);
+    t[32] = ptx_subc_cc(cf, x[0], t[26]);
+    t[33] = ptx_subc_cc(cf, x[1], t[27]);
+    t[34] = ptx_subc_cc(cf, x[2], t[28]);
+    t[35] = ptx_subc_cc(cf, x[3], t[29]);
+    t[36] = ptx_subc_cc(cf, x[4], t[30]);
+    t[37] = ptx_subc(cf, 0u, 0u);
+    t[38] = ptx_and(x[6], t[37]);
+    t[39] = ptx_and(x[7], t[37]);
+    t[40] = ptx_and(x[8], t[37]);
+    t[41] = ptx_and(x[9], t[37]);
+    t[42] = ptx_and(x[10], t[37]);
+    t[2] = ptx_add(t[2], t[37]);
+    t[43] = ptx_add_cc(cf, t[31], t[38]);
+    t[44] = ptx_addc_cc(cf, t[32], t[39]);
+    t[45] = ptx_addc_cc(cf, t[33], t[40]);
+    t[46] = ptx_addc_cc(cf, t[34], t[41]);
+    t[47] = ptx_addc_cc(cf, t[35], t[42]);
+    t[48] = ptx_addc_cc(cf, t[36], 0u);
+    t[49] = ptx_addc(cf, t[37], 0u);
+    t[50] = ptx_and(x[6], t[49]);
+    t[51] = ptx_and(x[7], t[49]);
+    t[52] = ptx_and(x[8], t[49]);
+    t[53] = ptx_and(x[9], t[49]);
+    t[54] = ptx_and(x[10], t[49]);
+    t[2] = ptx_add(t[2], t[49]);
+    t[55] = ptx_add_cc(cf, t[43], t[50]);
+    t[56] = ptx_addc_cc(cf, t[44], t[51]);
+    t[57] = ptx_addc_cc(cf, t[45], t[52]);
+    t[58] = ptx_addc_cc(cf, t[46], t[53]);
+    t[59] = ptx_addc_cc(cf, t[47], t[54]);
+    ptx_addc_cc(cf, t[48], 0u);
+    ptx_addc(cf, t[49], 0u);
+    y[0] = ptx_mov(t[55]);
+    y[1] = ptx_mov(t[56]);
+    y[2] = ptx_mov(t[57]);
+    y[3] = ptx_mov(t[58]);
+    y[4] = ptx_mov(t[59]);
+    y[5] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_5: a step that the loops below call; 61 instructions.
+struct sqrt_division_finish_5 {
+  static constexpr unsigned in_words = 12;
+  static constexpr unsigned out_words = 11;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<31>;\n\t"
+        "not.b32 t0, %22;\n\t"
+        "shr.b32 t1, %16, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t8, t2;\n\t"
+        "xor.b32 t3, %11, %12;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %11;\n\t"
+        "xor.b32 t4, %12, %13;\n\t"
+        "and.b32 t4, t4, t2;\n\t"
+        "xor.b32 t4, t4, %12;\n\t"
+        "xor.b32 t5, %13, %14;\n\t"
+        "and.b32 t5, t5, t2;\n\t"
+        "xor.b32 t5, t5, %13;\n\t"
+        "xor.b32 t6, %14, %15;\n\t"
+        "and.b32 t6, t6, t2;\n\t"
+        "xor.b32 t6, t6, %14;\n\t"
+        "and.b32 t7, %15, t8;\n\t"
+        "shr.b32 t9, %16, 6;\n\t"
+        "and.b32 t9, t9, 1;\n\t"
+        "sub.u32 t10, 0, t9;\n\t"
+        "not.b32 t16, t10;\n\t"
+        "xor.b32 t11, t3, t5;\n\t"
+        "and.b32 t11, t11, t10;\n\t"
+        "xor.b32 t11, t11, t3;\n\t"
+        "xor.b32 t12, t4, t6;\n\t"
+        "and.b32 t12, t12, t10;\n\t"
+        "xor.b32 t12, t12, t4;\n\t"
+        "xor.b32 t13, t5, t7;\n\t"
+        "and.b32 t13, t13, t10;\n\t"
+        "xor.b32 t13, t13, t5;\n\t"
+        "and.b32 t14, t6, t16;\n\t"
+        "and.b32 t15, t7, t16;\n\t"
+        "shr.b32 t17, %16, 7;\n\t"
+        "and.b32 t17, t17, 1;\n\t"
+        "sub.u32 t18, 0, t17;\n\t"
+        "not.b32 t24, t18;\n\t"
+        "xor.b32 t19, t11, t15;\n\t"
+        "and.b32 t19, t19, t18;\n\t"
+        "xor.b32 t19, t19, t11;\n\t"
+        "and.b32 t20, t12, t24;\n\t"
+        "and.b32 t21, t13, t24;\n\t"
+        "and.b32 t22, t14, t24;\n\t"
+        "and.b32 t23, t15, t24;\n\t"
+        "and.b32 t25, %16, 31;\n\t"
+        "shf.r.clamp.b32 t26, t19, t20, t25;\n\t"
+        "shf.r.clamp.b32 t27, t20, t21, t25;\n\t"
+        "shf.r.clamp.b32 t28, t21, t22, t25;\n\t"
+        "shf.r.clamp.b32 t29, t22, t23, t25;\n\t"
+        "shr.b32 t30, t23, t25;\n\t"
+        "and.b32 %0, %17, t0;\n\t"
+        "and.b32 %1, %18, t0;\n\t"
+        "and.b32 %2, %19, t0;\n\t"
+        "and.b32 %3, %20, t0;\n\t"
+        "and.b32 %4, %21, t0;\n\t"
+        "and.b32 %5, t26, t0;\n\t"
+        "and.b32 %6, t27, t0;\n\t"
+        "and.b32 %7, t28, t0;\n\t"
+        "and.b32 %8, t29, t0;\n\t"
+        "and.b32 %9, t30, t0;\n\t"
+        "and.b32 %10, %22, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[31];
+    t[0] = ptx_not(x[11]);
+    t[1] = ptx_shr(x[5], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[8] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_xor(x[1], x[2]);
+    t[4] = ptx_and(t[4], t[2]);
+    t[4] = ptx_xor(t[4], x[1]);
+    t[5] = ptx_xor(x[2], x[3]);
+    t[5] = ptx_and(t[5], t[2]);
+    t[5] = ptx_xor(t[5], x[2]);
+    t[6] = ptx_xor(x[3], x[4]);
+    t[6] = ptx_and(t[6], t[2]);
+    t[6] = ptx_xor(t[6], x[3]);
+    t[7] = ptx_and(x[4], t[8]);
+    t[9] = ptx_shr(x[5], 6u);
+    t[9] = ptx_and(t[9], 1u);
+    t[10] = ptx_sub(0u, t[9]);
+    t[16] = ptx_not(t[10]);
+    t[11] = ptx_xor(t[3], t[5]);
+    t[11] = ptx_and(t[11], t[10]);
+    t[11] = ptx_xor(t[11], t[3]);
+    t[12] = ptx_xor(t[4], t[6]);
+    t[12] = ptx_and(t[12], t[10]);
+    t[12] = ptx_xor(t[12], t[4]);
+    t[13] = ptx_xor(t[5], t[7]);
+    t[13] = ptx_and(t[13], t[10]);
+    t[13] = ptx_xor(t[13], t[5]);
+    t[14] = ptx_and(t[6], t[16]);
+    t[15] = ptx_and(t[7], t[16]);
+    t[17] = ptx_shr(x[5], 7u);
+    t[17] = ptx_and(t[17], 1u);
+    t[18] = ptx_sub(0u, t[17]);
+    t[24] = ptx_not(t[18]);
+    t[19] = ptx_xor(t[11], t[15]);
+    t[19] = ptx_and(t[19], t[18]);
+    t[19] = ptx_xor(t[19], t[11]);
+    t[20] = ptx_and(t[12], t[24]);
+    t[21] = ptx_and(t[13], t[24]);
+    t[22] = ptx_and(t[14], t[24]);
+    t[23] = ptx_and(t[15], t[24]);
+    t[25] = ptx_and(x[5], 31u);
+    t[26] = ptx_shf_r_clamp(t[19], t[20], t[25]);
+    t[27] = ptx_shf_r_clamp(t[20], t[21], t[25]);
+    t[28] = ptx_shf_r_clamp(t[21], t[22], t[25]);
+    t[29] = ptx_shf_r_clamp(t[22], t[23], t[25]);
+    t[30] = ptx_shr(t[23], t[25]);
+    y[0] = ptx_and(x[6], t[0]);
+    y[1] = ptx_and(x[7], t[0]);
+    y[2] = ptx_and(x[8], t[0]);
+    y[3] = ptx_and(x[9], t[0]);
+    y[4] = ptx_and(x[10], t[0]);
+    y[5] = ptx_and(t[26], t[0]);
+    y[6] = ptx_and(t[27], t[0]);
+    y[7] = ptx_and(t[28], t[0]);
+    y[8] = ptx_and(t[29], t[0]);
+    y[9] = ptx_and(t[30], t[0]);
+    y[10] = ptx_and(x[11], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_5: a step that the loops below call; 34 instructions.
+struct sqrt_newton_update_5 {
+  static constexpr unsigned in_words = 11;
+  static constexpr unsigned out_words = 5;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<24>;\n\t"
+        "add.cc.u32 t0, %5, %10;\n\t"
+        "addc.cc.u32 t1, %6, %11;\n\t"
+        "addc.cc.u32 t2, %7, %12;\n\t"
+        "addc.cc.u32 t3, %8, %13;\n\t"
+        "addc.cc.u32 t4, %9, %14;\n\t"
+        "addc.u32 t5, 0, 0;\n\t"
+        "shf.r.clamp.b32 t6, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t7, t1, t2, 1;\n\t"
+        "shf.r.clamp.b32 t8, t2, t3, 1;\n\t"
+        "shf.r.clamp.b32 t9, t3, t4, 1;\n\t"
+        "shf.r.clamp.b32 t10, t4, t5, 1;\n\t"
+        "sub.cc.u32 t11, t6, %5;\n\t"
+        "subc.cc.u32 t12, t7, %6;\n\t"
+        "subc.cc.u32 t13, t8, %7;\n\t"
+        "subc.cc.u32 t14, t9, %8;\n\t"
+        "subc.cc.u32 t15, t10, %9;\n\t"
+        "subc.u32 t16, 0, 0;\n\t"
+        "sub.u32 t17, %15, 1;\n\t"
+        "and.b32 t18, t16, t17;\n\t"
+        "xor.b32 t19, %5, t6;\n\t"
+        "and.b32 t19, t19, t18;\n\t"
+        "xor.b32 %0, %5, t19;\n\t"
+        "xor.b32 t20, %6, t7;\n\t"
+        "and.b32 t20, t20, t18;\n\t"
+        "xor.b32 %1, %6, t20;\n\t"
+        "xor.b32 t21, %7, t8;\n\t"
+        "and.b32 t21, t21, t18;\n\t"
+        "xor.b32 %2, %7, t21;\n\t"
+        "xor.b32 t22, %8, t9;\n\t"
+        "and.b32 t22, t22, t18;\n\t"
+        "xor.b32 %3, %8, t22;\n\t"
+        "xor.b32 t23, %9, t10;\n\t"
+        "and.b32 t23, t23, t18;\n\t"
+        "xor.b32 %4, %9, t23;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[24];
+    t[0] = ptx_add_cc(cf, x[0], x[5]);
+    t[1] = ptx_addc_cc(cf, x[1], x[6]);
+    t[2] = ptx_addc_cc(cf, x[2], x[7]);
+    t[3] = ptx_addc_cc(cf, x[3], x[8]);
+    t[4] = ptx_addc_cc(cf, x[4], x[9]);
+    t[5] = ptx_addc(cf, 0u, 0u);
+    t[6] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[7] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    t[8] = ptx_shf_r_clamp(t[2], t[3], 1u);
+    t[9] = ptx_shf_r_clamp(t[3], t[4], 1u);
+    t[10] = ptx_shf_r_clamp(t[4], t[5], 1u);
+    ptx_sub_cc(cf, t[6], x[0]);
+    ptx_subc_cc(cf, t[7], x[1]);
+    ptx_subc_cc(cf, t[8], x[2]);
+    ptx_subc_cc(cf, t[9], x[3]);
+    ptx_subc_cc(cf, t[10], x[4]);
+    t[16] = ptx_subc(cf, 0u, 0u);
+    t[17] = ptx_sub(x[10], 1u);
+    t[18] = ptx_and(t[16], t[17]);
+    t[19] = ptx_xor(x[0], t[6]);
+    t[19] = ptx_and(t[19], t[18]);
+    y[0] = ptx_xor(x[0], t[19]);
+    t[20] = ptx_xor(x[1], t[7]);
+    t[20] = ptx_and(t[20], t[18]);
+    y[1] = ptx_xor(x[1], t[20]);
+    t[21] = ptx_xor(x[2], t[8]);
+    t[21] = ptx_and(t[21], t[18]);
+    y[2] = ptx_xor(x[2], t[21]);
+    t[22] = ptx_xor(x[3], t[9]);
+    t[22] = ptx_and(t[22], t[18]);
+    y[3] = ptx_xor(x[3], t[22]);
+    t[23] = ptx_xor(x[4], t[10]);
+    t[23] = ptx_and(t[23], t[18]);
+    y[4] = ptx_xor(x[4], t[23]);
+  }
+#endif
+};
+
+// sqrt_newton_check_5: a step that the loops below call; 120 instructions.
+struct sqrt_newton_check_5 {
+  static constexpr unsigned in_words = 15;
+  static constexpr unsigned out_words = 6;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<52>;\n\t"
+        "mul.lo.u32 t2, %8, %6;\n\t"
+        "mul.hi.u32 t3, %8, %6;\n\t"
+        "mul.lo.u32 t4, %10, %6;\n\t"
+        "mul.hi.u32 t5, %10, %6;\n\t"
+        "mul.lo.u32 t10, %7, %6;\n\t"
+        "mul.hi.u32 t11, %7, %6;\n\t"
+        "mul.lo.u32 t12, %9, %6;\n\t"
+        "mul.hi.u32 t13, %9, %6;\n\t"
+        "mad.lo.cc.u32 t4, %9, %7, t4;\n\t"
+        "madc.hi.cc.u32 t5, %9, %7, t5;\n\t"
+        "addc.u32 t6, 0, 0;\n\t"
+        "mad.lo.cc.u32 t12, %8, %7, t12;\n\t"
+        "madc.hi.cc.u32 t13, %8, %7, t13;\n\t"
+        "madc.lo.cc.u32 t14, %10, %7, 0;\n\t"
+        "madc.hi.u32 t15, %10, %7, 0;\n\t"
+        "mad.lo.cc.u32 t6, %10, %8, t6;\n\t"
+        "madc.hi.u32 t7, %10, %8, 0;\n\t"
+        "mad.lo.cc.u32 t14, %9, %8, t14;\n\t"
+        "madc.hi.cc.u32 t15, %9, %8, t15;\n\t"
+        "addc.u32 t16, 0, 0;\n\t"
+        "mad.lo.cc.u32 t16, %10, %9, t16;\n\t"
+        "madc.hi.u32 t17, %10, %9, 0;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t10;\n\t"
+        "add.cc.u32 t2, t2, t11;\n\t"
+        "addc.cc.u32 t3, t3, t12;\n\t"
+        "addc.cc.u32 t4, t4, t13;\n\t"
+        "addc.cc.u32 t5, t5, t14;\n\t"
+        "addc.cc.u32 t6, t6, t15;\n\t"
+        "addc.cc.u32 t7, t7, t16;\n\t"
+        "addc.u32 t8, 0, t17;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.cc.u32 t3, t3, t3;\n\t"
+        "addc.cc.u32 t4, t4, t4;\n\t"
+        "addc.cc.u32 t5, t5, t5;\n\t"
+        "addc.cc.u32 t6, t6, t6;\n\t"
+        "addc.cc.u32 t7, t7, t7;\n\t"
+        "addc.cc.u32 t8, t8, t8;\n\t"
+        "addc.u32 t9, 0, 0;\n\t"
+        "mul.lo.u32 t0, %6, %6;\n\t"
+        "mad.hi.cc.u32 t1, %6, %6, t1;\n\t"
+        "madc.lo.cc.u32 t2, %7, %7, t2;\n\t"
+        "madc.hi.cc.u32 t3, %7, %7, t3;\n\t"
+        "madc.lo.cc.u32 t4, %8, %8, t4;\n\t"
+        "madc.hi.cc.u32 t5, %8, %8, t5;\n\t"
+        "madc.lo.cc.u32 t6, %9, %9, t6;\n\t"
+        "madc.hi.cc.u32 t7, %9, %9, t7;\n\t"
+        "madc.lo.cc.u32 t8, %10, %10, t8;\n\t"
+        "madc.hi.u32 t9, %10, %10, t9;\n\t"
+        "sub.cc.u32 t18, t0, %11;\n\t"
+        "subc.cc.u32 t19, t1, %12;\n\t"
+        "subc.cc.u32 t20, t2, %13;\n\t"
+        "subc.cc.u32 t21, t3, %14;\n\t"
+        "subc.cc.u32 t22, t4, %15;\n\t"
+        "subc.cc.u32 t23, t5, %16;\n\t"
+        "subc.cc.u32 t24, t6, %17;\n\t"
+        "subc.cc.u32 t25, t7, %18;\n\t"
+        "subc.cc.u32 t26, t8, %19;\n\t"
+        "subc.cc.u32 t27, t9, %20;\n\t"
+        "subc.u32 t28, 0, 0;\n\t"
+        "shl.b32 t29, %6, 1;\n\t"
+        "shf.l.clamp.b32 t30, %6, %7, 1;\n\t"
+        "shf.l.clamp.b32 t31, %7, %8, 1;\n\t"
+        "shf.l.clamp.b32 t32, %8, %9, 1;\n\t"
+        "shf.l.clamp.b32 t33, %9, %10, 1;\n\t"
+        "shr.b32 t34, %10, 31;\n\t"
+        "sub.cc.u32 t29, t29, 1;\n\t"
+        "subc.cc.u32 t30, t30, 0;\n\t"
+        "subc.cc.u32 t31, t31, 0;\n\t"
+        "subc.cc.u32 t32, t32, 0;\n\t"
+        "subc.cc.u32 t33, t33, 0;\n\t"
+        "subc.u32 t34, t34, 0;\n\t"
+        "mov.b32 t35, 0;\n\t"
+        "mov.b32 t36, 0;\n\t"
+        "or.b32 t35, t35, t18;\n\t"
+        "xor.b32 t37, t18, t29;\n\t"
+        "or.b32 t36, t36, t37;\n\t"
+        "or.b32 t35, t35, t19;\n\t"
+        "xor.b32 t38, t19, t30;\n\t"
+        "or.b32 t36, t36, t38;\n\t"
+        "or.b32 t35, t35, t20;\n\t"
+        "xor.b32 t39, t20, t31;\n\t"
+        "or.b32 t36, t36, t39;\n\t"
+        "or.b32 t35, t35, t21;\n\t"
+        "xor.b32 t40, t21, t32;\n\t"
+        "or.b32 t36, t36, t40;\n\t"
+        "or.b32 t35, t35, t22;\n\t"
+        "xor.b32 t41, t22, t33;\n\t"
+        "or.b32 t36, t36, t41;\n\t"
+        "or.b32 t35, t35, t23;\n\t"
+        "xor.b32 t42, t23, t34;\n\t"
+        "or.b32 t36, t36, t42;\n\t"
+        "or.b32 t35, t35, t24;\n\t"
+        "xor.b32 t43, t24, 0;\n\t"
+        "or.b32 t36, t36, t43;\n\t"
+        "or.b32 t35, t35, t25;\n\t"
+        "xor.b32 t44, t25, 0;\n\t"
+        "or.b32 t36, t36, t44;\n\t"
+        "or.b32 t35, t35, t26;\n\t"
+        "xor.b32 t45, t26, 0;\n\t"
+        "or.b32 t36, t36, t45;\n\t"
+        "or.b32 t35, t35, t27;\n\t"
+        "xor.b32 t46, t27, 0;\n\t"
+        "or.b32 t36, t36, t46;\n\t"
+        "sub.cc.u32 t50, 0, t35;\n\t"
+        "subc.u32 t47, 0, 0;\n\t"
+        "not.b32 t48, t47;\n\t"
+        "not.b32 t28, t28;\n\t"
+        "and.b32 t47, t47, t28;\n\t"
+        "add.cc.u32 %0, %6, t47;\n\t"
+        "addc.cc.u32 %1, %7, t47;\n\t"
+        "addc.cc.u32 %2, %8, t47;\n\t"
+        "addc.cc.u32 %3, %9, t47;\n\t"
+        "addc.u32 %4, %10, t47;\n\t"
+        "sub.cc.u32 t51, 0, t36;\n\t"
+        "subc.u32 t49, 0, 0;\n\t"
+        "add.u32 t49, t49, 1;\n\t"
+        "and.b32 %5, t48, 1;\n\t"
+        "or.b32 %5, %5, t49;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[52];
+    t[2] = ptx_mul_lo(x[2], x[0]);
+    t[3] = ptx_mul_hi(x[2], x[0]);
+    t[4] = ptx_mul_lo(x[4], x[0]);
+    t[5] = ptx_mul_hi(x[4], x[0]);
+    t[10] = ptx_mul_lo(x[1], x[0]);
+    t[11] = ptx_mul_hi(x[1], x[0]);
+    t[12] = ptx_mul_lo(x[3], x[0]);
+    t[13] = ptx_mul_hi(x[3], x[0]);
+    t[4] = ptx_mad_lo_cc(cf, x[3], x[1], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[1], t[5]);
+    t[6] = ptx_addc(cf, 0u, 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[2], x[1], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[2], x[1], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[4], x[1], 0u);
+    t[15] = ptx_madc_hi(cf, x[4], x[1], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[4], x[2], t[6]);
+    t[7] = ptx_madc_hi(cf, x[4], x[2], 0u);
+    t[14] = ptx_mad_lo_cc(cf, x[3], x[2], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[3], x[2], t[15]);
+    t[16] = ptx_addc(cf, 0u, 0u);
+    t[16] = ptx_mad_lo_cc(cf, x[4], x[3], t[16]);
+    t[17] = ptx_madc_hi(cf, x[4], x[3], 0u);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[10]);
+    t[2] = ptx_add_cc(cf, t[2], t[11]);
+    t[3] = ptx_addc_cc(cf, t[3], t[12]);
+    t[4] = ptx_addc_cc(cf, t[4], t[13]);
+    t[5] = ptx_addc_cc(cf, t[5], t[14]);
+    t[6] = ptx_addc_cc(cf, t[6], t[15]);
+    t[7] = ptx_addc_cc(cf, t[7], t[16]);
+    t[8] = ptx_addc(cf, 0u, t[17]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc_cc(cf, t[3], t[3]);
+    t[4] = ptx_addc_cc(cf, t[4], t[4]);
+    t[5] = ptx_addc_cc(cf, t[5], t[5]);
+    t[6] = ptx_addc_cc(cf, t[6], t[6]);
+    t[7] = ptx_addc_cc(cf, t[7], t[7]);
+    t[8] = ptx_addc_cc(cf, t[8], t[8]);
+    t[9] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[2], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[2], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[3], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[3], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[4], t[8]);
+    t[9] = ptx_madc_hi(cf, x[4], x[4], t[9]);
+    t[18] = ptx_sub_cc(cf, t[0], x[5]);
+    t[19] = ptx_subc_cc(cf, t[1], x[6]);
+    t[20] = ptx_subc_cc(cf, t[2], x[7]);
+    t[21] = ptx_subc_cc(cf, t[3], x[8]);
+    t[22] = ptx_subc_cc(cf, t[4], x[9]);
+    t[23] = ptx_subc_cc(cf, t[5], x[10]);
+    t[24] = ptx_subc_cc(cf, t[6], x[11]);
+    t[25] = ptx_subc_cc(cf, t[7], x[12]);
+    t[26] = ptx_subc_cc(cf, t[8], x[13]);
+    t[27] = ptx_subc_cc(cf, t[9], x[14]);
+    t[28] = ptx_subc(cf, 0u, 0u);
+    t[29] = ptx_shl(x[0], 1u);
+    t[30] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[31] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    t[32] = ptx_shf_l_clamp(x[2], x[3], 1u);
+    t[33] = ptx_shf_l_clamp(x[3], x[4], 1u);
+    t[34] = ptx_shr(x[4], 31u);
+    t[29] = ptx_sub_cc(cf, t[29], 1u);
+    t[30] = ptx_subc_cc(cf, t[30], 0u);
+    t[31] = ptx_subc_cc(cf, t[31], 0u);
+    t[32] = ptx_subc_cc(cf, t[32], 0u);
+    t[33] = ptx_subc_cc(cf, t[33], 0u);
+    t[34] = ptx_subc(cf, t[34], 0u);
+    t[35] = ptx_mov(0u);
+    t[36] = ptx_mov(0u);
+    t[35] = ptx_or(t[35], t[18]);
+    t[37] = ptx_xor(t[18], t[29]);
+    t[36] = ptx_or(t[36], t[37]);
+    t[35] = ptx_or(t[35], t[19]);
+    t[38] = ptx_xor(t[19], t[30]);
+    t[36] = ptx_or(t[36], t[38]);
+    t[35] = ptx_or(t[35], t[20]);
+    t[39] = ptx_xor(t[20], t[31]);
+    t[36] = ptx_or(t[36], t[39]);
+    t[35] = ptx_or(t[35], t[21]);
+    t[40] = ptx_xor(t[21], t[32]);
+    t[36] = ptx_or(t[36], t[40]);
+    t[35] = ptx_or(t[35], t[22]);
+    t[41] = ptx_xor(t[22], t[33]);
+    t[36] = ptx_or(t[36], t[41]);
+    t[35] = ptx_or(t[35], t[23]);
+    t[42] = ptx_xor(t[23], t[34]);
+    t[36] = ptx_or(t[36], t[42]);
+    t[35] = ptx_or(t[35], t[24]);
+    t[43] = ptx_xor(t[24], 0u);
+    t[36] = ptx_or(t[36], t[43]);
+    t[35] = ptx_or(t[35], t[25]);
+    t[44] = ptx_xor(t[25], 0u);
+    t[36] = ptx_or(t[36], t[44]);
+    t[35] = ptx_or(t[35], t[26]);
+    t[45] = ptx_xor(t[26], 0u);
+    t[36] = ptx_or(t[36], t[45]);
+    t[35] = ptx_or(t[35], t[27]);
+    t[46] = ptx_xor(t[27], 0u);
+    t[36] = ptx_or(t[36], t[46]);
+    ptx_sub_cc(cf, 0u, t[35]);
+    t[47] = ptx_subc(cf, 0u, 0u);
+    t[48] = ptx_not(t[47]);
+    t[28] = ptx_not(t[28]);
+    t[47] = ptx_and(t[47], t[28]);
+    y[0] = ptx_add_cc(cf, x[0], t[47]);
+    y[1] = ptx_addc_cc(cf, x[1], t[47]);
+    y[2] = ptx_addc_cc(cf, x[2], t[47]);
+    y[3] = ptx_addc_cc(cf, x[3], t[47]);
+    y[4] = ptx_addc(cf, x[4], t[47]);
+    ptx_sub_cc(cf, 0u, t[36]);
+    t[49] = ptx_subc(cf, 0u, 0u);
+    t[49] = ptx_add(t[49], 1u);
+    y[5] = ptx_and(t[48], 1u);
+    y[5] = ptx_or(y[5], t[49]);
+  }
+#endif
+};
+
+// sqrt_division_normalize_9: a step that the loops below call; 427 instructions.
+struct sqrt_division_normalize_9 {
+  static constexpr unsigned in_words = 27;
+  static constexpr unsigned out_words = 30;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<269>;\n\t"
+        "sub.cc.u32 t0, %30, %48;\n\t"
+        "subc.cc.u32 t1, %31, %49;\n\t"
+        "subc.cc.u32 t2, %32, %50;\n\t"
+        "subc.cc.u32 t3, %33, %51;\n\t"
+        "subc.cc.u32 t4, %34, %52;\n\t"
+        "subc.cc.u32 t5, %35, %53;\n\t"
+        "subc.cc.u32 t6, %36, %54;\n\t"
+        "subc.cc.u32 t7, %37, %55;\n\t"
+        "subc.cc.u32 t8, %38, %56;\n\t"
+        "subc.u32 t9, 0, 0;\n\t"
+        "mov.b32 t10, 0;\n\t"
+        "not.b32 t11, %56;\n\t"
+        "mov.b32 t12, 0;\n\t"
+        "add.cc.u32 t13, t11, t11;\n\t"
+        "addc.u32 t14, 0, 0;\n\t"
+        "or.b32 t13, t13, 1;\n\t"
+        "sub.cc.u32 t16, t13, %56;\n\t"
+        "subc.cc.u32 t18, t14, 0;\n\t"
+        "subc.u32 t15, 0, 0;\n\t"
+        "xor.b32 t20, t16, t13;\n\t"
+        "and.b32 t20, t20, t15;\n\t"
+        "xor.b32 t19, t16, t20;\n\t"
+        "add.u32 t17, t15, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t17;\n\t"
+        "add.cc.u32 t21, t19, t19;\n\t"
+        "addc.u32 t22, 0, 0;\n\t"
+        "or.b32 t21, t21, 1;\n\t"
+        "sub.cc.u32 t24, t21, %56;\n\t"
+        "subc.cc.u32 t26, t22, 0;\n\t"
+        "subc.u32 t23, 0, 0;\n\t"
+        "xor.b32 t28, t24, t21;\n\t"
+        "and.b32 t28, t28, t23;\n\t"
+        "xor.b32 t27, t24, t28;\n\t"
+        "add.u32 t25, t23, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t25;\n\t"
+        "add.cc.u32 t29, t27, t27;\n\t"
+        "addc.u32 t30, 0, 0;\n\t"
+        "or.b32 t29, t29, 1;\n\t"
+        "sub.cc.u32 t32, t29, %56;\n\t"
+        "subc.cc.u32 t34, t30, 0;\n\t"
+        "subc.u32 t31, 0, 0;\n\t"
+        "xor.b32 t36, t32, t29;\n\t"
+        "and.b32 t36, t36, t31;\n\t"
+        "xor.b32 t35, t32, t36;\n\t"
+        "add.u32 t33, t31, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t33;\n\t"
+        "add.cc.u32 t37, t35, t35;\n\t"
+        "addc.u32 t38, 0, 0;\n\t"
+        "or.b32 t37, t37, 1;\n\t"
+        "sub.cc.u32 t40, t37, %56;\n\t"
+        "subc.cc.u32 t42, t38, 0;\n\t"
+        "subc.u32 t39, 0, 0;\n\t"
+        "xor.b32 t44, t40, t37;\n\t"
+        "and.b32 t44, t44, t39;\n\t"
+        "xor.b32 t43, t40, t44;\n\t"
+        "add.u32 t41, t39, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t41;\n\t"
+        "add.cc.u32 t45, t43, t43;\n\t"
+        "addc.u32 t46, 0, 0;\n\t"
+        "or.b32 t45, t45, 1;\n\t"
+        "sub.cc.u32 t48, t45, %56;\n\t"
+        "subc.cc.u32 t50, t46, 0;\n\t"
+        "subc.u32 t47, 0, 0;\n\t"
+        "xor.b32 t52, t48, t45;\n\t"
+        "and.b32 t52, t52, t47;\n\t"
+        "xor.b32 t51, t48, t52;\n\t"
+        "add.u32 t49, t47, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t49;\n\t"
+        "add.cc.u32 t53, t51, t51;\n\t"
+        "addc.u32 t54, 0, 0;\n\t"
+        "or.b32 t53, t53, 1;\n\t"
+        "sub.cc.u32 t56, t53, %56;\n\t"
+        "subc.cc.u32 t58, t54, 0;\n\t"
+        "subc.u32 t55, 0, 0;\n\t"
+        "xor.b32 t60, t56, t53;\n\t"
+        "and.b32 t60, t60, t55;\n\t"
+        "xor.b32 t59, t56, t60;\n\t"
+        "add.u32 t57, t55, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t57;\n\t"
+        "add.cc.u32 t61, t59, t59;\n\t"
+        "addc.u32 t62, 0, 0;\n\t"
+        "or.b32 t61, t61, 1;\n\t"
+        "sub.cc.u32 t64, t61, %56;\n\t"
+        "subc.cc.u32 t66, t62, 0;\n\t"
+        "subc.u32 t63, 0, 0;\n\t"
+        "xor.b32 t68, t64, t61;\n\t"
+        "and.b32 t68, t68, t63;\n\t"
+        "xor.b32 t67, t64, t68;\n\t"
+        "add.u32 t65, t63, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t65;\n\t"
+        "add.cc.u32 t69, t67, t67;\n\t"
+        "addc.u32 t70, 0, 0;\n\t"
+        "or.b32 t69, t69, 1;\n\t"
+        "sub.cc.u32 t72, t69, %56;\n\t"
+        "subc.cc.u32 t74, t70, 0;\n\t"
+        "subc.u32 t71, 0, 0;\n\t"
+        "xor.b32 t76, t72, t69;\n\t"
+        "and.b32 t76, t76, t71;\n\t"
+        "xor.b32 t75, t72, t76;\n\t"
+        "add.u32 t73, t71, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t73;\n\t"
+        "add.cc.u32 t77, t75, t75;\n\t"
+        "addc.u32 t78, 0, 0;\n\t"
+        "or.b32 t77, t77, 1;\n\t"
+        "sub.cc.u32 t80, t77, %56;\n\t"
+        "subc.cc.u32 t82, t78, 0;\n\t"
+        "subc.u32 t79, 0, 0;\n\t"
+        "xor.b32 t84, t80, t77;\n\t"
+        "and.b32 t84, t84, t79;\n\t"
+        "xor.b32 t83, t80, t84;\n\t"
+        "add.u32 t81, t79, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t81;\n\t"
+        "add.cc.u32 t85, t83, t83;\n\t"
+        "addc.u32 t86, 0, 0;\n\t"
+        "or.b32 t85, t85, 1;\n\t"
+        "sub.cc.u32 t88, t85, %56;\n\t"
+        "subc.cc.u32 t90, t86, 0;\n\t"
+        "subc.u32 t87, 0, 0;\n\t"
+        "xor.b32 t92, t88, t85;\n\t"
+        "and.b32 t92, t92, t87;\n\t"
+        "xor.b32 t91, t88, t92;\n\t"
+        "add.u32 t89, t87, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t89;\n\t"
+        "add.cc.u32 t93, t91, t91;\n\t"
+        "addc.u32 t94, 0, 0;\n\t"
+        "or.b32 t93, t93, 1;\n\t"
+        "sub.cc.u32 t96, t93, %56;\n\t"
+        "subc.cc.u32 t98, t94, 0;\n\t"
+        "subc.u32 t95, 0, 0;\n\t"
+        "xor.b32 t100, t96, t93;\n\t"
+        "and.b32 t100, t100, t95;\n\t"
+        "xor.b32 t99, t96, t100;\n\t"
+        "add.u32 t97, t95, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t97;\n\t"
+        "add.cc.u32 t101, t99, t99;\n\t"
+        "addc.u32 t102, 0, 0;\n\t"
+        "or.b32 t101, t101, 1;\n\t"
+        "sub.cc.u32 t104, t101, %56;\n\t"
+        "subc.cc.u32 t106, t102, 0;\n\t"
+        "subc.u32 t103, 0, 0;\n\t"
+        "xor.b32 t108, t104, t101;\n\t"
+        "and.b32 t108, t108, t103;\n\t"
+        "xor.b32 t107, t104, t108;\n\t"
+        "add.u32 t105, t103, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t105;\n\t"
+        "add.cc.u32 t109, t107, t107;\n\t"
+        "addc.u32 t110, 0, 0;\n\t"
+        "or.b32 t109, t109, 1;\n\t"
+        "sub.cc.u32 t112, t109, %56;\n\t"
+        "subc.cc.u32 t114, t110, 0;\n\t"
+        "subc.u32 t111, 0, 0;\n\t"
+        "xor.b32 t116, t112, t109;\n\t"
+        "and.b32 t116, t116, t111;\n\t"
+        "xor.b32 t115, t112, t116;\n\t"
+        "add.u32 t113, t111, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t113;\n\t"
+        "add.cc.u32 t117, t115, t115;\n\t"
+        "addc.u32 t118, 0, 0;\n\t"
+        "or.b32 t117, t117, 1;\n\t"
+        "sub.cc.u32 t120, t117, %56;\n\t"
+        "subc.cc.u32 t122, t118, 0;\n\t"
+        "subc.u32 t119, 0, 0;\n\t"
+        "xor.b32 t124, t120, t117;\n\t"
+        "and.b32 t124, t124, t119;\n\t"
+        "xor.b32 t123, t120, t124;\n\t"
+        "add.u32 t121, t119, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t121;\n\t"
+        "add.cc.u32 t125, t123, t123;\n\t"
+        "addc.u32 t126, 0, 0;\n\t"
+        "or.b32 t125, t125, 1;\n\t"
+        "sub.cc.u32 t128, t125, %56;\n\t"
+        "subc.cc.u32 t130, t126, 0;\n\t"
+        "subc.u32 t127, 0, 0;\n\t"
+        "xor.b32 t132, t128, t125;\n\t"
+        "and.b32 t132, t132, t127;\n\t"
+        "xor.b32 t131, t128, t132;\n\t"
+        "add.u32 t129, t127, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t129;\n\t"
+        "add.cc.u32 t133, t131, t131;\n\t"
+        "addc.u32 t134, 0, 0;\n\t"
+        "or.b32 t133, t133, 1;\n\t"
+        "sub.cc.u32 t136, t133, %56;\n\t"
+        "subc.cc.u32 t138, t134, 0;\n\t"
+        "subc.u32 t135, 0, 0;\n\t"
+        "xor.b32 t140, t136, t133;\n\t"
+        "and.b32 t140, t140, t135;\n\t"
+        "xor.b32 t139, t136, t140;\n\t"
+        "add.u32 t137, t135, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t137;\n\t"
+        "add.cc.u32 t141, t139, t139;\n\t"
+        "addc.u32 t142, 0, 0;\n\t"
+        "or.b32 t141, t141, 1;\n\t"
+        "sub.cc.u32 t144, t141, %56;\n\t"
+        "subc.cc.u32 t146, t142, 0;\n\t"
+        "subc.u32 t143, 0, 0;\n\t"
+        "xor.b32 t148, t144, t141;\n\t"
+        "and.b32 t148, t148, t143;\n\t"
+        "xor.b32 t147, t144, t148;\n\t"
+        "add.u32 t145, t143, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t145;\n\t"
+        "add.cc.u32 t149, t147, t147;\n\t"
+        "addc.u32 t150, 0, 0;\n\t"
+        "or.b32 t149, t149, 1;\n\t"
+        "sub.cc.u32 t152, t149, %56;\n\t"
+        "subc.cc.u32 t154, t150, 0;\n\t"
+        "subc.u32 t151, 0, 0;\n\t"
+        "xor.b32 t156, t152, t149;\n\t"
+        "and.b32 t156, t156, t151;\n\t"
+        "xor.b32 t155, t152, t156;\n\t"
+        "add.u32 t153, t151, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t153;\n\t"
+        "add.cc.u32 t157, t155, t155;\n\t"
+        "addc.u32 t158, 0, 0;\n\t"
+        "or.b32 t157, t157, 1;\n\t"
+        "sub.cc.u32 t160, t157, %56;\n\t"
+        "subc.cc.u32 t162, t158, 0;\n\t"
+        "subc.u32 t159, 0, 0;\n\t"
+        "xor.b32 t164, t160, t157;\n\t"
+        "and.b32 t164, t164, t159;\n\t"
+        "xor.b32 t163, t160, t164;\n\t"
+        "add.u32 t161, t159, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t161;\n\t"
+        "add.cc.u32 t165, t163, t163;\n\t"
+        "addc.u32 t166, 0, 0;\n\t"
+        "or.b32 t165, t165, 1;\n\t"
+        "sub.cc.u32 t168, t165, %56;\n\t"
+        "subc.cc.u32 t170, t166, 0;\n\t"
+        "subc.u32 t167, 0, 0;\n\t"
+        "xor.b32 t172, t168, t165;\n\t"
+        "and.b32 t172, t172, t167;\n\t"
+        "xor.b32 t171, t168, t172;\n\t"
+        "add.u32 t169, t167, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t169;\n\t"
+        "add.cc.u32 t173, t171, t171;\n\t"
+        "addc.u32 t174, 0, 0;\n\t"
+        "or.b32 t173, t173, 1;\n\t"
+        "sub.cc.u32 t176, t173, %56;\n\t"
+        "subc.cc.u32 t178, t174, 0;\n\t"
+        "subc.u32 t175, 0, 0;\n\t"
+        "xor.b32 t180, t176, t173;\n\t"
+        "and.b32 t180, t180, t175;\n\t"
+        "xor.b32 t179, t176, t180;\n\t"
+        "add.u32 t177, t175, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t177;\n\t"
+        "add.cc.u32 t181, t179, t179;\n\t"
+        "addc.u32 t182, 0, 0;\n\t"
+        "or.b32 t181, t181, 1;\n\t"
+        "sub.cc.u32 t184, t181, %56;\n\t"
+        "subc.cc.u32 t186, t182, 0;\n\t"
+        "subc.u32 t183, 0, 0;\n\t"
+        "xor.b32 t188, t184, t181;\n\t"
+        "and.b32 t188, t188, t183;\n\t"
+        "xor.b32 t187, t184, t188;\n\t"
+        "add.u32 t185, t183, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t185;\n\t"
+        "add.cc.u32 t189, t187, t187;\n\t"
+        "addc.u32 t190, 0, 0;\n\t"
+        "or.b32 t189, t189, 1;\n\t"
+        "sub.cc.u32 t192, t189, %56;\n\t"
+        "subc.cc.u32 t194, t190, 0;\n\t"
+        "subc.u32 t191, 0, 0;\n\t"
+        "xor.b32 t196, t192, t189;\n\t"
+        "and.b32 t196, t196, t191;\n\t"
+        "xor.b32 t195, t192, t196;\n\t"
+        "add.u32 t193, t191, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t193;\n\t"
+        "add.cc.u32 t197, t195, t195;\n\t"
+        "addc.u32 t198, 0, 0;\n\t"
+        "or.b32 t197, t197, 1;\n\t"
+        "sub.cc.u32 t200, t197, %56;\n\t"
+        "subc.cc.u32 t202, t198, 0;\n\t"
+        "subc.u32 t199, 0, 0;\n\t"
+        "xor.b32 t204, t200, t197;\n\t"
+        "and.b32 t204, t204, t199;\n\t"
+        "xor.b32 t203, t200, t204;\n\t"
+        "add.u32 t201, t199, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t201;\n\t"
+        "add.cc.u32 t205, t203, t203;\n\t"
+        "addc.u32 t206, 0, 0;\n\t"
+        "or.b32 t205, t205, 1;\n\t"
+        "sub.cc.u32 t208, t205, %56;\n\t"
+        "subc.cc.u32 t210, t206, 0;\n\t"
+        "subc.u32 t207, 0, 0;\n\t"
+        "xor.b32 t212, t208, t205;\n\t"
+        "and.b32 t212, t212, t207;\n\t"
+        "xor.b32 t211, t208, t212;\n\t"
+        "add.u32 t209, t207, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t209;\n\t"
+        "add.cc.u32 t213, t211, t211;\n\t"
+        "addc.u32 t214, 0, 0;\n\t"
+        "or.b32 t213, t213, 1;\n\t"
+        "sub.cc.u32 t216, t213, %56;\n\t"
+        "subc.cc.u32 t218, t214, 0;\n\t"
+        "subc.u32 t215, 0, 0;\n\t"
+        "xor.b32 t220, t216, t213;\n\t"
+        "and.b32 t220, t220, t215;\n\t"
+        "xor.b32 t219, t216, t220;\n\t"
+        "add.u32 t217, t215, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t217;\n\t"
+        "add.cc.u32 t221, t219, t219;\n\t"
+        "addc.u32 t222, 0, 0;\n\t"
+        "or.b32 t221, t221, 1;\n\t"
+        "sub.cc.u32 t224, t221, %56;\n\t"
+        "subc.cc.u32 t226, t222, 0;\n\t"
+        "subc.u32 t223, 0, 0;\n\t"
+        "xor.b32 t228, t224, t221;\n\t"
+        "and.b32 t228, t228, t223;\n\t"
+        "xor.b32 t227, t224, t228;\n\t"
+        "add.u32 t225, t223, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t225;\n\t"
+        "add.cc.u32 t229, t227, t227;\n\t"
+        "addc.u32 t230, 0, 0;\n\t"
+        "or.b32 t229, t229, 1;\n\t"
+        "sub.cc.u32 t232, t229, %56;\n\t"
+        "subc.cc.u32 t234, t230, 0;\n\t"
+        "subc.u32 t231, 0, 0;\n\t"
+        "xor.b32 t236, t232, t229;\n\t"
+        "and.b32 t236, t236, t231;\n\t"
+        "xor.b32 t235, t232, t236;\n\t"
+        "add.u32 t233, t231, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t233;\n\t"
+        "add.cc.u32 t237, t235, t235;\n\t"
+        "addc.u32 t238, 0, 0;\n\t"
+        "or.b32 t237, t237, 1;\n\t"
+        "sub.cc.u32 t240, t237, %56;\n\t"
+        "subc.cc.u32 t242, t238, 0;\n\t"
+        "subc.u32 t239, 0, 0;\n\t"
+        "xor.b32 t244, t240, t237;\n\t"
+        "and.b32 t244, t244, t239;\n\t"
+        "xor.b32 t243, t240, t244;\n\t"
+        "add.u32 t241, t239, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t241;\n\t"
+        "add.cc.u32 t245, t243, t243;\n\t"
+        "addc.u32 t246, 0, 0;\n\t"
+        "or.b32 t245, t245, 1;\n\t"
+        "sub.cc.u32 t248, t245, %56;\n\t"
+        "subc.cc.u32 t250, t246, 0;\n\t"
+        "subc.u32 t247, 0, 0;\n\t"
+        "xor.b32 t252, t248, t245;\n\t"
+        "and.b32 t252, t252, t247;\n\t"
+        "xor.b32 t251, t248, t252;\n\t"
+        "add.u32 t249, t247, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t249;\n\t"
+        "add.cc.u32 t253, t251, t251;\n\t"
+        "addc.u32 t254, 0, 0;\n\t"
+        "or.b32 t253, t253, 1;\n\t"
+        "sub.cc.u32 t256, t253, %56;\n\t"
+        "subc.cc.u32 t258, t254, 0;\n\t"
+        "subc.u32 t255, 0, 0;\n\t"
+        "xor.b32 t260, t256, t253;\n\t"
+        "and.b32 t260, t260, t255;\n\t"
+        "xor.b32 t259, t256, t260;\n\t"
+        "add.u32 t257, t255, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t257;\n\t"
+        "add.cc.u32 t261, t259, t259;\n\t"
+        "addc.u32 t262, 0, 0;\n\t"
+        "or.b32 t261, t261, 1;\n\t"
+        "sub.cc.u32 t264, t261, %56;\n\t"
+        "subc.cc.u32 t266, t262, 0;\n\t"
+        "subc.u32 t263, 0, 0;\n\t"
+        "xor.b32 t268, t264, t261;\n\t"
+        "and.b32 t268, t268, t263;\n\t"
+        "xor.b32 t267, t264, t268;\n\t"
+        "add.u32 t265, t263, 1;\n\t"
+        "add.u32 t12, t12, t12;\n\t"
+        "or.b32 t12, t12, t265;\n\t"
+        "mov.b32 %0, %48;\n\t"
+        "mov.b32 %1, %49;\n\t"
+        "mov.b32 %2, %50;\n\t"
+        "mov.b32 %3, %51;\n\t"
+        "mov.b32 %4, %52;\n\t"
+        "mov.b32 %5, %53;\n\t"
+        "mov.b32 %6, %54;\n\t"
+        "mov.b32 %7, %55;\n\t"
+        "mov.b32 %8, %56;\n\t"
+        "mov.b32 %9, %39;\n\t"
+        "mov.b32 %10, %40;\n\t"
+        "mov.b32 %11, %41;\n\t"
+        "mov.b32 %12, %42;\n\t"
+        "mov.b32 %13, %43;\n\t"
+        "mov.b32 %14, %44;\n\t"
+        "mov.b32 %15, %45;\n\t"
+        "mov.b32 %16, %46;\n\t"
+        "mov.b32 %17, %47;\n\t"
+        "mov.b32 %18, %30;\n\t"
+        "mov.b32 %19, %31;\n\t"
+        "mov.b32 %20, %32;\n\t"
+        "mov.b32 %21, %33;\n\t"
+        "mov.b32 %22, %34;\n\t"
+        "mov.b32 %23, %35;\n\t"
+        "mov.b32 %24, %36;\n\t"
+        "mov.b32 %25, %37;\n\t"
+        "mov.b32 %26, %38;\n\t"
+        "mov.b32 %27, t10;\n\t"
+        "mov.b32 %28, t12;\n\t"
+        "not.b32 %29, t9;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18]), "=&r"(y[19]), "=&r"(y[20]), "=&r"(y[21]), "=&r"(y[22]), "=&r"(y[23]), "=&r"(y[24]), "=&r"(y[25]), "=&r"(y[26]), "=&r"(y[27]), "=&r"(y[28]), "=&r"(y[29])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[269];
+    ptx_sub_cc(cf, x[0], x[18]);
+    ptx_subc_cc(cf, x[1], x[19]);
+    ptx_subc_cc(cf, x[2], x[20]);
+    ptx_subc_cc(cf, x[3], x[21]);
+    ptx_subc_cc(cf, x[4], x[22]);
+    ptx_subc_cc(cf, x[5], x[23]);
+    ptx_subc_cc(cf, x[6], x[24]);
+    ptx_subc_cc(cf, x[7], x[25]);
+    ptx_subc_cc(cf, x[8], x[26]);
+    t[9] = ptx_subc(cf, 0u, 0u);
+    t[10] = ptx_mov(0u);
+    t[11] = ptx_not(x[26]);
+    t[12] = ptx_mov(0u);
+    t[13] = ptx_add_cc(cf, t[11], t[11]);
+    t[14] = ptx_addc(cf, 0u, 0u);
+    t[13] = ptx_or(t[13], 1u);
+    t[16] = ptx_sub_cc(cf, t[13], x[26]);
+    ptx_subc_cc(cf, t[14], 0u);
+    t[15] = ptx_subc(cf, 0u, 0u);
+    t[20] = ptx_xor(t[16], t[13]);
+    t[20] = ptx_and(t[20], t[15]);
+    t[19] = ptx_xor(t[16], t[20]);
+    t[17] = ptx_add(t[15], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[17]);
+    t[21] = ptx_add_cc(cf, t[19], t[19]);
+    t[22] = ptx_addc(cf, 0u, 0u);
+    t[21] = ptx_or(t[21], 1u);
+    t[24] = ptx_sub_cc(cf, t[21], x[26]);
+    ptx_subc_cc(cf, t[22], 0u);
+    t[23] = ptx_subc(cf, 0u, 0u);
+    t[28] = ptx_xor(t[24], t[21]);
+    t[28] = ptx_and(t[28], t[23]);
+    t[27] = ptx_xor(t[24], t[28]);
+    t[25] = ptx_add(t[23], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[25]);
+    t[29] = ptx_add_cc(cf, t[27], t[27]);
+    t[30] = ptx_addc(cf, 0u, 0u);
+    t[29] = ptx_or(t[29], 1u);
+    t[32] = ptx_sub_cc(cf, t[29], x[26]);
+    ptx_subc_cc(cf, t[30], 0u);
+    t[31] = ptx_subc(cf, 0u, 0u);
+    t[36] = ptx_xor(t[32], t[29]);
+    t[36] = ptx_and(t[36], t[31]);
+    t[35] = ptx_xor(t[32], t[36]);
+    t[33] = ptx_add(t[31], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[33]);
+    t[37] = ptx_add_cc(cf, t[35], t[35]);
+    t[38] = ptx_addc(cf, 0u, 0u);
+    t[37] = ptx_or(t[37], 1u);
+    t[40] = ptx_sub_cc(cf, t[37], x[26]);
+    ptx_subc_cc(cf, t[38], 0u);
+    t[39] = ptx_subc(cf, 0u, 0u);
+    t[44] = ptx_xor(t[40], t[37]);
+    t[44] = ptx_and(t[44], t[39]);
+    t[43] = ptx_xor(t[40], t[44]);
+    t[41] = ptx_add(t[39], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[41]);
+    t[45] = ptx_add_cc(cf, t[43], t[43]);
+    t[46] = ptx_addc(cf, 0u, 0u);
+    t[45] = ptx_or(t[45], 1u);
+    t[48] = ptx_sub_cc(cf, t[45], x[26]);
+    ptx_subc_cc(cf, t[46], 0u);
+    t[47] = ptx_subc(cf, 0u, 0u);
+    t[52] = ptx_xor(t[48], t[45]);
+    t[52] = ptx_and(t[52], t[47]);
+    t[51] = ptx_xor(t[48], t[52]);
+    t[49] = ptx_add(t[47], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[49]);
+    t[53] = ptx_add_cc(cf, t[51], t[51]);
+    t[54] = ptx_addc(cf, 0u, 0u);
+    t[53] = ptx_or(t[53], 1u);
+    t[56] = ptx_sub_cc(cf, t[53], x[26]);
+    ptx_subc_cc(cf, t[54], 0u);
+    t[55] = ptx_subc(cf, 0u, 0u);
+    t[60] = ptx_xor(t[56], t[53]);
+    t[60] = ptx_and(t[60], t[55]);
+    t[59] = ptx_xor(t[56], t[60]);
+    t[57] = ptx_add(t[55], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[57]);
+    t[61] = ptx_add_cc(cf, t[59], t[59]);
+    t[62] = ptx_addc(cf, 0u, 0u);
+    t[61] = ptx_or(t[61], 1u);
+    t[64] = ptx_sub_cc(cf, t[61], x[26]);
+    ptx_subc_cc(cf, t[62], 0u);
+    t[63] = ptx_subc(cf, 0u, 0u);
+    t[68] = ptx_xor(t[64], t[61]);
+    t[68] = ptx_and(t[68], t[63]);
+    t[67] = ptx_xor(t[64], t[68]);
+    t[65] = ptx_add(t[63], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[65]);
+    t[69] = ptx_add_cc(cf, t[67], t[67]);
+    t[70] = ptx_addc(cf, 0u, 0u);
+    t[69] = ptx_or(t[69], 1u);
+    t[72] = ptx_sub_cc(cf, t[69], x[26]);
+    ptx_subc_cc(cf, t[70], 0u);
+    t[71] = ptx_subc(cf, 0u, 0u);
+    t[76] = ptx_xor(t[72], t[69]);
+    t[76] = ptx_and(t[76], t[71]);
+    t[75] = ptx_xor(t[72], t[76]);
+    t[73] = ptx_add(t[71], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[73]);
+    t[77] = ptx_add_cc(cf, t[75], t[75]);
+    t[78] = ptx_addc(cf, 0u, 0u);
+    t[77] = ptx_or(t[77], 1u);
+    t[80] = ptx_sub_cc(cf, t[77], x[26]);
+    ptx_subc_cc(cf, t[78], 0u);
+    t[79] = ptx_subc(cf, 0u, 0u);
+    t[84] = ptx_xor(t[80], t[77]);
+    t[84] = ptx_and(t[84], t[79]);
+    t[83] = ptx_xor(t[80], t[84]);
+    t[81] = ptx_add(t[79], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[81]);
+    t[85] = ptx_add_cc(cf, t[83], t[83]);
+    t[86] = ptx_addc(cf, 0u, 0u);
+    t[85] = ptx_or(t[85], 1u);
+    t[88] = ptx_sub_cc(cf, t[85], x[26]);
+    ptx_subc_cc(cf, t[86], 0u);
+    t[87] = ptx_subc(cf, 0u, 0u);
+    t[92] = ptx_xor(t[88], t[85]);
+    t[92] = ptx_and(t[92], t[87]);
+    t[91] = ptx_xor(t[88], t[92]);
+    t[89] = ptx_add(t[87], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[89]);
+    t[93] = ptx_add_cc(cf, t[91], t[91]);
+    t[94] = ptx_addc(cf, 0u, 0u);
+    t[93] = ptx_or(t[93], 1u);
+    t[96] = ptx_sub_cc(cf, t[93], x[26]);
+    ptx_subc_cc(cf, t[94], 0u);
+    t[95] = ptx_subc(cf, 0u, 0u);
+    t[100] = ptx_xor(t[96], t[93]);
+    t[100] = ptx_and(t[100], t[95]);
+    t[99] = ptx_xor(t[96], t[100]);
+    t[97] = ptx_add(t[95], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[97]);
+    t[101] = ptx_add_cc(cf, t[99], t[99]);
+    t[102] = ptx_addc(cf, 0u, 0u);
+    t[101] = ptx_or(t[101], 1u);
+    t[104] = ptx_sub_cc(cf, t[101], x[26]);
+    ptx_subc_cc(cf, t[102], 0u);
+    t[103] = ptx_subc(cf, 0u, 0u);
+    t[108] = ptx_xor(t[104], t[101]);
+    t[108] = ptx_and(t[108], t[103]);
+    t[107] = ptx_xor(t[104], t[108]);
+    t[105] = ptx_add(t[103], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[105]);
+    t[109] = ptx_add_cc(cf, t[107], t[107]);
+    t[110] = ptx_addc(cf, 0u, 0u);
+    t[109] = ptx_or(t[109], 1u);
+    t[112] = ptx_sub_cc(cf, t[109], x[26]);
+    ptx_subc_cc(cf, t[110], 0u);
+    t[111] = ptx_subc(cf, 0u, 0u);
+    t[116] = ptx_xor(t[112], t[109]);
+    t[116] = ptx_and(t[116], t[111]);
+    t[115] = ptx_xor(t[112], t[116]);
+    t[113] = ptx_add(t[111], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[113]);
+    t[117] = ptx_add_cc(cf, t[115], t[115]);
+    t[118] = ptx_addc(cf, 0u, 0u);
+    t[117] = ptx_or(t[117], 1u);
+    t[120] = ptx_sub_cc(cf, t[117], x[26]);
+    ptx_subc_cc(cf, t[118], 0u);
+    t[119] = ptx_subc(cf, 0u, 0u);
+    t[124] = ptx_xor(t[120], t[117]);
+    t[124] = ptx_and(t[124], t[119]);
+    t[123] = ptx_xor(t[120], t[124]);
+    t[121] = ptx_add(t[119], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[121]);
+    t[125] = ptx_add_cc(cf, t[123], t[123]);
+    t[126] = ptx_addc(cf, 0u, 0u);
+    t[125] = ptx_or(t[125], 1u);
+    t[128] = ptx_sub_cc(cf, t[125], x[26]);
+    ptx_subc_cc(cf, t[126], 0u);
+    t[127] = ptx_subc(cf, 0u, 0u);
+    t[132] = ptx_xor(t[128], t[125]);
+    t[132] = ptx_and(t[132], t[127]);
+    t[131] = ptx_xor(t[128], t[132]);
+    t[129] = ptx_add(t[127], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[129]);
+    t[133] = ptx_add_cc(cf, t[131], t[131]);
+    t[134] = ptx_addc(cf, 0u, 0u);
+    t[133] = ptx_or(t[133], 1u);
+    t[136] = ptx_sub_cc(cf, t[133], x[26]);
+    ptx_subc_cc(cf, t[134], 0u);
+    t[135] = ptx_subc(cf, 0u, 0u);
+    t[140] = ptx_xor(t[136], t[133]);
+    t[140] = ptx_and(t[140], t[135]);
+    t[139] = ptx_xor(t[136], t[140]);
+    t[137] = ptx_add(t[135], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[137]);
+    t[141] = ptx_add_cc(cf, t[139], t[139]);
+    t[142] = ptx_addc(cf, 0u, 0u);
+    t[141] = ptx_or(t[141], 1u);
+    t[144] = ptx_sub_cc(cf, t[141], x[26]);
+    ptx_subc_cc(cf, t[142], 0u);
+    t[143] = ptx_subc(cf, 0u, 0u);
+    t[148] = ptx_xor(t[144], t[141]);
+    t[148] = ptx_and(t[148], t[143]);
+    t[147] = ptx_xor(t[144], t[148]);
+    t[145] = ptx_add(t[143], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[145]);
+    t[149] = ptx_add_cc(cf, t[147], t[147]);
+    t[150] = ptx_addc(cf, 0u, 0u);
+    t[149] = ptx_or(t[149], 1u);
+    t[152] = ptx_sub_cc(cf, t[149], x[26]);
+    ptx_subc_cc(cf, t[150], 0u);
+    t[151] = ptx_subc(cf, 0u, 0u);
+    t[156] = ptx_xor(t[152], t[149]);
+    t[156] = ptx_and(t[156], t[151]);
+    t[155] = ptx_xor(t[152], t[156]);
+    t[153] = ptx_add(t[151], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[153]);
+    t[157] = ptx_add_cc(cf, t[155], t[155]);
+    t[158] = ptx_addc(cf, 0u, 0u);
+    t[157] = ptx_or(t[157], 1u);
+    t[160] = ptx_sub_cc(cf, t[157], x[26]);
+    ptx_subc_cc(cf, t[158], 0u);
+    t[159] = ptx_subc(cf, 0u, 0u);
+    t[164] = ptx_xor(t[160], t[157]);
+    t[164] = ptx_and(t[164], t[159]);
+    t[163] = ptx_xor(t[160], t[164]);
+    t[161] = ptx_add(t[159], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[161]);
+    t[165] = ptx_add_cc(cf, t[163], t[163]);
+    t[166] = ptx_addc(cf, 0u, 0u);
+    t[165] = ptx_or(t[165], 1u);
+    t[168] = ptx_sub_cc(cf, t[165], x[26]);
+    ptx_subc_cc(cf, t[166], 0u);
+    t[167] = ptx_subc(cf, 0u, 0u);
+    t[172] = ptx_xor(t[168], t[165]);
+    t[172] = ptx_and(t[172], t[167]);
+    t[171] = ptx_xor(t[168], t[172]);
+    t[169] = ptx_add(t[167], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[169]);
+    t[173] = ptx_add_cc(cf, t[171], t[171]);
+    t[174] = ptx_addc(cf, 0u, 0u);
+    t[173] = ptx_or(t[173], 1u);
+    t[176] = ptx_sub_cc(cf, t[173], x[26]);
+    ptx_subc_cc(cf, t[174], 0u);
+    t[175] = ptx_subc(cf, 0u, 0u);
+    t[180] = ptx_xor(t[176], t[173]);
+    t[180] = ptx_and(t[180], t[175]);
+    t[179] = ptx_xor(t[176], t[180]);
+    t[177] = ptx_add(t[175], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[177]);
+    t[181] = ptx_add_cc(cf, t[179], t[179]);
+    t[182] = ptx_addc(cf, 0u, 0u);
+    t[181] = ptx_or(t[181], 1u);
+    t[184] = ptx_sub_cc(cf, t[181], x[26]);
+    ptx_subc_cc(cf, t[182], 0u);
+    t[183] = ptx_subc(cf, 0u, 0u);
+    t[188] = ptx_xor(t[184], t[181]);
+    t[188] = ptx_and(t[188], t[183]);
+    t[187] = ptx_xor(t[184], t[188]);
+    t[185] = ptx_add(t[183], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[185]);
+    t[189] = ptx_add_cc(cf, t[187], t[187]);
+    t[190] = ptx_addc(cf, 0u, 0u);
+    t[189] = ptx_or(t[189], 1u);
+    t[192] = ptx_sub_cc(cf, t[189], x[26]);
+    ptx_subc_cc(cf, t[190], 0u);
+    t[191] = ptx_subc(cf, 0u, 0u);
+    t[196] = ptx_xor(t[192], t[189]);
+    t[196] = ptx_and(t[196], t[191]);
+    t[195] = ptx_xor(t[192], t[196]);
+    t[193] = ptx_add(t[191], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[193]);
+    t[197] = ptx_add_cc(cf, t[195], t[195]);
+    t[198] = ptx_addc(cf, 0u, 0u);
+    t[197] = ptx_or(t[197], 1u);
+    t[200] = ptx_sub_cc(cf, t[197], x[26]);
+    ptx_subc_cc(cf, t[198], 0u);
+    t[199] = ptx_subc(cf, 0u, 0u);
+    t[204] = ptx_xor(t[200], t[197]);
+    t[204] = ptx_and(t[204], t[199]);
+    t[203] = ptx_xor(t[200], t[204]);
+    t[201] = ptx_add(t[199], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[201]);
+    t[205] = ptx_add_cc(cf, t[203], t[203]);
+    t[206] = ptx_addc(cf, 0u, 0u);
+    t[205] = ptx_or(t[205], 1u);
+    t[208] = ptx_sub_cc(cf, t[205], x[26]);
+    ptx_subc_cc(cf, t[206], 0u);
+    t[207] = ptx_subc(cf, 0u, 0u);
+    t[212] = ptx_xor(t[208], t[205]);
+    t[212] = ptx_and(t[212], t[207]);
+    t[211] = ptx_xor(t[208], t[212]);
+    t[209] = ptx_add(t[207], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[209]);
+    t[213] = ptx_add_cc(cf, t[211], t[211]);
+    t[214] = ptx_addc(cf, 0u, 0u);
+    t[213] = ptx_or(t[213], 1u);
+    t[216] = ptx_sub_cc(cf, t[213], x[26]);
+    ptx_subc_cc(cf, t[214], 0u);
+    t[215] = ptx_subc(cf, 0u, 0u);
+    t[220] = ptx_xor(t[216], t[213]);
+    t[220] = ptx_and(t[220], t[215]);
+    t[219] = ptx_xor(t[216], t[220]);
+    t[217] = ptx_add(t[215], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[217]);
+    t[221] = ptx_add_cc(cf, t[219], t[219]);
+    t[222] = ptx_addc(cf, 0u, 0u);
+    t[221] = ptx_or(t[221], 1u);
+    t[224] = ptx_sub_cc(cf, t[221], x[26]);
+    ptx_subc_cc(cf, t[222], 0u);
+    t[223] = ptx_subc(cf, 0u, 0u);
+    t[228] = ptx_xor(t[224], t[221]);
+    t[228] = ptx_and(t[228], t[223]);
+    t[227] = ptx_xor(t[224], t[228]);
+    t[225] = ptx_add(t[223], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[225]);
+    t[229] = ptx_add_cc(cf, t[227], t[227]);
+    t[230] = ptx_addc(cf, 0u, 0u);
+    t[229] = ptx_or(t[229], 1u);
+    t[232] = ptx_sub_cc(cf, t[229], x[26]);
+    ptx_subc_cc(cf, t[230], 0u);
+    t[231] = ptx_subc(cf, 0u, 0u);
+    t[236] = ptx_xor(t[232], t[229]);
+    t[236] = ptx_and(t[236], t[231]);
+    t[235] = ptx_xor(t[232], t[236]);
+    t[233] = ptx_add(t[231], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[233]);
+    t[237] = ptx_add_cc(cf, t[235], t[235]);
+    t[238] = ptx_addc(cf, 0u, 0u);
+    t[237] = ptx_or(t[237], 1u);
+    t[240] = ptx_sub_cc(cf, t[237], x[26]);
+    ptx_subc_cc(cf, t[238], 0u);
+    t[239] = ptx_subc(cf, 0u, 0u);
+    t[244] = ptx_xor(t[240], t[237]);
+    t[244] = ptx_and(t[244], t[239]);
+    t[243] = ptx_xor(t[240], t[244]);
+    t[241] = ptx_add(t[239], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[241]);
+    t[245] = ptx_add_cc(cf, t[243], t[243]);
+    t[246] = ptx_addc(cf, 0u, 0u);
+    t[245] = ptx_or(t[245], 1u);
+    t[248] = ptx_sub_cc(cf, t[245], x[26]);
+    ptx_subc_cc(cf, t[246], 0u);
+    t[247] = ptx_subc(cf, 0u, 0u);
+    t[252] = ptx_xor(t[248], t[245]);
+    t[252] = ptx_and(t[252], t[247]);
+    t[251] = ptx_xor(t[248], t[252]);
+    t[249] = ptx_add(t[247], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[249]);
+    t[253] = ptx_add_cc(cf, t[251], t[251]);
+    t[254] = ptx_addc(cf, 0u, 0u);
+    t[253] = ptx_or(t[253], 1u);
+    t[256] = ptx_sub_cc(cf, t[253], x[26]);
+    ptx_subc_cc(cf, t[254], 0u);
+    t[255] = ptx_subc(cf, 0u, 0u);
+    t[260] = ptx_xor(t[256], t[253]);
+    t[260] = ptx_and(t[260], t[255]);
+    t[259] = ptx_xor(t[256], t[260]);
+    t[257] = ptx_add(t[255], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[257]);
+    t[261] = ptx_add_cc(cf, t[259], t[259]);
+    t[262] = ptx_addc(cf, 0u, 0u);
+    t[261] = ptx_or(t[261], 1u);
+    t[264] = ptx_sub_cc(cf, t[261], x[26]);
+    ptx_subc_cc(cf, t[262], 0u);
+    t[263] = ptx_subc(cf, 0u, 0u);
+    t[268] = ptx_xor(t[264], t[261]);
+    t[268] = ptx_and(t[268], t[263]);
+    ptx_xor(t[264], t[268]);
+    t[265] = ptx_add(t[263], 1u);
+    t[12] = ptx_add(t[12], t[12]);
+    t[12] = ptx_or(t[12], t[265]);
+    y[0] = ptx_mov(x[18]);
+    y[1] = ptx_mov(x[19]);
+    y[2] = ptx_mov(x[20]);
+    y[3] = ptx_mov(x[21]);
+    y[4] = ptx_mov(x[22]);
+    y[5] = ptx_mov(x[23]);
+    y[6] = ptx_mov(x[24]);
+    y[7] = ptx_mov(x[25]);
+    y[8] = ptx_mov(x[26]);
+    y[9] = ptx_mov(x[9]);
+    y[10] = ptx_mov(x[10]);
+    y[11] = ptx_mov(x[11]);
+    y[12] = ptx_mov(x[12]);
+    y[13] = ptx_mov(x[13]);
+    y[14] = ptx_mov(x[14]);
+    y[15] = ptx_mov(x[15]);
+    y[16] = ptx_mov(x[16]);
+    y[17] = ptx_mov(x[17]);
+    y[18] = ptx_mov(x[0]);
+    y[19] = ptx_mov(x[1]);
+    y[20] = ptx_mov(x[2]);
+    y[21] = ptx_mov(x[3]);
+    y[22] = ptx_mov(x[4]);
+    y[23] = ptx_mov(x[5]);
+    y[24] = ptx_mov(x[6]);
+    y[25] = ptx_mov(x[7]);
+    y[26] = ptx_mov(x[8]);
+    y[27] = ptx_mov(t[10]);
+    y[28] = ptx_mov(t[12]);
+    y[29] = ptx_not(t[9]);
+  }
+#endif
+};
+
+// sqrt_division_step_9: a step that the loops below call; 113 instructions.
+struct sqrt_division_step_9 {
+  static constexpr unsigned in_words = 20;
+  static constexpr unsigned out_words = 10;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<94>;\n\t"
+        "xor.b32 t0, %18, %28;\n\t"
+        "sub.cc.u32 t3, 0, t0;\n\t"
+        "subc.u32 t4, 0, 0;\n\t"
+        "not.b32 t1, t4;\n\t"
+        "and.b32 t5, %18, t4;\n\t"
+        "mul.lo.u32 t6, %29, t5;\n\t"
+        "mul.hi.u32 t7, %29, t5;\n\t"
+        "add.cc.u32 t6, t6, %17;\n\t"
+        "addc.u32 t7, t7, t5;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "mul.lo.u32 t8, t7, %28;\n\t"
+        "sub.u32 t9, %17, t8;\n\t"
+        "sub.cc.u32 t12, t6, t9;\n\t"
+        "subc.u32 t10, 0, 0;\n\t"
+        "add.u32 t7, t7, t10;\n\t"
+        "and.b32 t13, %28, t10;\n\t"
+        "add.u32 t9, t9, t13;\n\t"
+        "sub.cc.u32 t14, t9, %28;\n\t"
+        "subc.u32 t11, 0, 0;\n\t"
+        "add.u32 t7, t7, 1;\n\t"
+        "add.u32 t7, t7, t11;\n\t"
+        "or.b32 t2, t7, t1;\n\t"
+        "mul.lo.u32 t15, %20, t2;\n\t"
+        "mul.hi.u32 t16, %20, t2;\n\t"
+        "mul.lo.u32 t17, %22, t2;\n\t"
+        "mul.hi.u32 t18, %22, t2;\n\t"
+        "mul.lo.u32 t19, %24, t2;\n\t"
+        "mul.hi.u32 t20, %24, t2;\n\t"
+        "mul.lo.u32 t21, %26, t2;\n\t"
+        "mul.hi.u32 t22, %26, t2;\n\t"
+        "mul.lo.u32 t23, %28, t2;\n\t"
+        "mul.hi.u32 t24, %28, t2;\n\t"
+        "mul.lo.u32 t25, %21, t2;\n\t"
+        "mul.hi.u32 t26, %21, t2;\n\t"
+        "mul.lo.u32 t27, %23, t2;\n\t"
+        "mul.hi.u32 t28, %23, t2;\n\t"
+        "mul.lo.u32 t29, %25, t2;\n\t"
+        "mul.hi.u32 t30, %25, t2;\n\t"
+        "mul.lo.u32 t31, %27, t2;\n\t"
+        "mul.hi.u32 t32, %27, t2;\n\t"
+        "mov.b32 t33, t15;\n\t"
+        "add.cc.u32 t34, t16, t25;\n\t"
+        "addc.cc.u32 t35, t17, t26;\n\t"
+        "addc.cc.u32 t36, t18, t27;\n\t"
+        "addc.cc.u32 t37, t19, t28;\n\t"
+        "addc.cc.u32 t38, t20, t29;\n\t"
+        "addc.cc.u32 t39, t21, t30;\n\t"
+        "addc.cc.u32 t40, t22, t31;\n\t"
+        "addc.cc.u32 t41, t23, t32;\n\t"
+        "addc.u32 t42, t24, 0;\n\t"
+        "sub.cc.u32 t43, %19, t33;\n\t"
+        "subc.cc.u32 t44, %10, t34;\n\t"
+        "subc.cc.u32 t45, %11, t35;\n\t"
+        "subc.cc.u32 t46, %12, t36;\n\t"
+        "subc.cc.u32 t47, %13, t37;\n\t"
+        "subc.cc.u32 t48, %14, t38;\n\t"
+        "subc.cc.u32 t49, %15, t39;\n\t"
+        "subc.cc.u32 t50, %16, t40;\n\t"
+        "subc.cc.u32 t51, %17, t41;\n\t"
+        "subc.cc.u32 t52, %18, t42;\n\t"
+        "subc.u32 t53, 0, 0;\n\t"
+        "and.b32 t54, %20, t53;\n\t"
+        "and.b32 t55, %21, t53;\n\t"
+        "and.b32 t56, %22, t53;\n\t"
+        "and.b32 t57, %23, t53;\n\t"
+        "and.b32 t58, %24, t53;\n\t"
+        "and.b32 t59, %25, t53;\n\t"
+        "and.b32 t60, %26, t53;\n\t"
+        "and.b32 t61, %27, t53;\n\t"
+        "and.b32 t62, %28, t53;\n\t"
+        "add.u32 t2, t2, t53;\n\t"
+        "add.cc.u32 t63, t43, t54;\n\t"
+        "addc.cc.u32 t64, t44, t55;\n\t"
+        "addc.cc.u32 t65, t45, t56;\n\t"
+        "addc.cc.u32 t66, t46, t57;\n\t"
+        "addc.cc.u32 t67, t47, t58;\n\t"
+        "addc.cc.u32 t68, t48, t59;\n\t"
+        "addc.cc.u32 t69, t49, t60;\n\t"
+        "addc.cc.u32 t70, t50, t61;\n\t"
+        "addc.cc.u32 t71, t51, t62;\n\t"
+        "addc.cc.u32 t72, t52, 0;\n\t"
+        "addc.u32 t73, t53, 0;\n\t"
+        "and.b32 t74, %20, t73;\n\t"
+        "and.b32 t75, %21, t73;\n\t"
+        "and.b32 t76, %22, t73;\n\t"
+        "and.b32 t77, %23, t73;\n\t"
+        "and.b32 t78, %24, t73;\n\t"
+        "and.b32 t79, %25, t73;\n\t"
+        "and.b32 t80, %26, t73;\n\t"
+        "and.b32 t81, %27, t73;\n\t"
+        "and.b32 t82, %28, t73;\n\t"
+        "add.u32 t2, t2, t73;\n\t"
+        "add.cc.u32 t83, t63, t74;\n\t"
+        "addc.cc.u32 t84, t64, t75;\n\t"
+        "addc.cc.u32 t85, t65, t76;\n\t"
+        "addc.cc.u32 t86, t66, t77;\n\t"
+        "addc.cc.u32 t87, t67, t78;\n\t"
+        "addc.cc.u32 t88, t68, t79;\n\t"
+        "addc.cc.u32 t89, t69, t80;\n\t"
+        "addc.cc.u32 t90, t70, t81;\n\t"
+        "addc.cc.u32 t91, t71, t82;\n\t"
+        "addc.cc.u32 t92, t72, 0;\n\t"
+        "addc.u32 t93, t73, 0;\n\t"
+        "mov.b32 %0, t83;\n\t"
+        "mov.b32 %1, t84;\n\t"
+        "mov.b32 %2, t85;\n\t"
+        "mov.b32 %3, t86;\n\t"
+        "mov.b32 %4, t87;\n\t"
+        "mov.b32 %5, t88;\n\t"
+        "mov.b32 %6, t89;\n\t"
+        "mov.b32 %7, t90;\n\t"
+        "mov.b32 %8, t91;\n\t"
+        "mov.b32 %9, t2;\n\t"
+        "}"
+        : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[94];
+    t[0] = ptx_xor(x[8], x[18]);
+    ptx_sub_cc(cf, 0u, t[0]);
+    t[4] = ptx_subc(cf, 0u, 0u);
+    t[1] = ptx_not(t[4]);
+    t[5] = ptx_and(x[8], t[4]);
+    t[6] = ptx_mul_lo(x[19], t[5]);
+    t[7] = ptx_mul_hi(x[19], t[5]);
+    t[6] = ptx_add_cc(cf, t[6], x[7]);
+    t[7] = ptx_addc(cf, t[7], t[5]);
+    t[7] = ptx_add(t[7], 1u);
+    t[8] = ptx_mul_lo(t[7], x[18]);
+    t[9] = ptx_sub(x[7], t[8]);
+    ptx_sub_cc(cf, t[6], t[9]);
+    t[10] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], t[10]);
+    t[13] = ptx_and(x[18], t[10]);
+    t[9] = ptx_add(t[9], t[13]);
+    ptx_sub_cc(cf, t[9], x[18]);
+    t[11] = ptx_subc(cf, 0u, 0u);
+    t[7] = ptx_add(t[7], 1u);
+    t[7] = ptx_add(t[7], t[11]);
+    t[2] = ptx_or(t[7], t[1]);
+    t[15] = ptx_mul_lo(x[10], t[2]);
+    t[16] = ptx_mul_hi(x[10], t[2]);
+    t[17] = ptx_mul_lo(x[12], t[2]);
+    t[18] = ptx_mul_hi(x[12], t[2]);
+    t[19] = ptx_mul_lo(x[14], t[2]);
+    t[20] = ptx_mul_hi(x[14], t[2]);
+    t[21] = ptx_mul_lo(x[16], t[2]);
+    t[22] = ptx_mul_hi(x[16], t[2]);
+    t[23] = ptx_mul_lo(x[18], t[2]);
+    t[24] = ptx_mul_hi(x[18], t[2]);
+    t[25] = ptx_mul_lo(x[11], t[2]);
+    t[26] = ptx_mul_hi(x[11], t[2]);
+    t[27] = ptx_mul_lo(x[13], t[2]);
+    t[28] = ptx_mul_hi(x[13], t[2]);
+    t[29] = ptx_mul_lo(x[15], t[2]);
+    t[30] = ptx_mul_hi(x[15], t[2]);
+    t[31] = ptx_mul_lo(x[17], t[2]);
+    t[32] = ptx_mul_hi(x[17], t[2]);
+    t[33] = ptx_mov(t[15]);
+    t[34] = ptx_add_cc(cf, t[16], t[25]);
+    t[35] = ptx_addc_cc(cf, t[17], t[26]);
+    t[36] = ptx_addc_cc(cf, t[18], t[27]);
+    t[37] = ptx_addc_cc(cf, t[19], t[28]);
+    t[38] = ptx_addc_cc(cf, t[20], t[29]);
+    t[39] = ptx_addc_cc(cf, t[21], t[30]);
+    t[40] = ptx_addc_cc(cf, t[22], t[31]);
+    t[41] = ptx_addc_cc(cf, t[23], t[32]);
+    t[42] = ptx_addc(cf, t[24], 0u);
+    t[43] = ptx_sub_cc(cf, x[9], t[33]);
+    t[44] = ptx_subc_cc(cf, x[0], t[34]);
+    t[45] = ptx_subc_cc(cf, x[1], t[35]);
+    t[46] = ptx_subc_cc(cf, x[2], t[36]);
+    t[47] = ptx_subc_cc(cf, x[3], t[37]);
+    t[48] = ptx_subc_cc(cf, x[4], t[38]);
+    t[49] = ptx_subc_cc(cf, x[5], t[39]);
+    t[50] = ptx_subc_cc(cf, x[6], t[40]);
+    t[51] = ptx_subc_cc(cf, x[7], t[41]);
+    t[52] = ptx_subc_cc(cf, x[8], t[42]);
+    t[53] = ptx_subc(cf, 0u, 0u);
+    t[54] = ptx_and(x[10], t[53]);
+    t[55] = ptx_and(x[11], t[53]);
+    t[56] = ptx_and(x[12], t[53]);
+    t[57] = ptx_and(x[13], t[53]);
+    t[58] = ptx_and(x[14], t[53]);
+    t[59] = ptx_and(x[15], t[53]);
+    t[60] = ptx_and(x[16], t[53]);
+    t[61] = ptx_and(x[17], t[53]);
+    t[62] = ptx_and(x[18], t[53]);
+    t[2] = ptx_add(t[2], t[53]);
+    t[63] = ptx_add_cc(cf, t[43], t[54]);
+    t[64] = ptx_addc_cc(cf, t[44], t[55]);
+    t[65] = ptx_addc_cc(cf, t[45], t[56]);
+    t[66] = ptx_addc_cc(cf, t[46], t[57]);
+    t[67] = ptx_addc_cc(cf, t[47], t[58]);
+    t[68] = ptx_addc_cc(cf, t[48], t[59]);
+    t[69] = ptx_addc_cc(cf, t[49], t[60]);
+    t[70] = ptx_addc_cc(cf, t[50], t[61]);
+    t[71] = ptx_addc_cc(cf, t[51], t[62]);
+    t[72] = ptx_addc_cc(cf, t[52], 0u);
+    t[73] = ptx_addc(cf, t[53], 0u);
+    t[74] = ptx_and(x[10], t[73]);
+    t[75] = ptx_and(x[11], t[73]);
+    t[76] = ptx_and(x[12], t[73]);
+    t[77] = ptx_and(x[13], t[73]);
+    t[78] = ptx_and(x[14], t[73]);
+    t[79] = ptx_and(x[15], t[73]);
+    t[80] = ptx_and(x[16], t[73]);
+    t[81] = ptx_and(x[17], t[73]);
+    t[82] = ptx_and(x[18], t[73]);
+    t[2] = ptx_add(t[2], t[73]);
+    t[83] = ptx_add_cc(cf, t[63], t[74]);
+    t[84] = ptx_addc_cc(cf, t[64], t[75]);
+    t[85] = ptx_addc_cc(cf, t[65], t[76]);
+    t[86] = ptx_addc_cc(cf, t[66], t[77]);
+    t[87] = ptx_addc_cc(cf, t[67], t[78]);
+    t[88] = ptx_addc_cc(cf, t[68], t[79]);
+    t[89] = ptx_addc_cc(cf, t[69], t[80]);
+    t[90] = ptx_addc_cc(cf, t[70], t[81]);
+    t[91] = ptx_addc_cc(cf, t[71], t[82]);
+    ptx_addc_cc(cf, t[72], 0u);
+    ptx_addc(cf, t[73], 0u);
+    y[0] = ptx_mov(t[83]);
+    y[1] = ptx_mov(t[84]);
+    y[2] = ptx_mov(t[85]);
+    y[3] = ptx_mov(t[86]);
+    y[4] = ptx_mov(t[87]);
+    y[5] = ptx_mov(t[88]);
+    y[6] = ptx_mov(t[89]);
+    y[7] = ptx_mov(t[90]);
+    y[8] = ptx_mov(t[91]);
+    y[9] = ptx_mov(t[2]);
+  }
+#endif
+};
+
+// sqrt_division_finish_9: a step that the loops below call; 124 instructions.
+struct sqrt_division_finish_9 {
+  static constexpr unsigned in_words = 20;
+  static constexpr unsigned out_words = 19;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<59>;\n\t"
+        "not.b32 t0, %38;\n\t"
+        "shr.b32 t1, %28, 5;\n\t"
+        "and.b32 t1, t1, 1;\n\t"
+        "sub.u32 t2, 0, t1;\n\t"
+        "not.b32 t12, t2;\n\t"
+        "xor.b32 t3, %19, %20;\n\t"
+        "and.b32 t3, t3, t2;\n\t"
+        "xor.b32 t3, t3, %19;\n\t"
+        "xor.b32 t4, %20, %21;\n\t"
+        "and.b32 t4, t4, t2;\n\t"
+        "xor.b32 t4, t4, %20;\n\t"
+        "xor.b32 t5, %21, %22;\n\t"
+        "and.b32 t5, t5, t2;\n\t"
+        "xor.b32 t5, t5, %21;\n\t"
+        "xor.b32 t6, %22, %23;\n\t"
+        "and.b32 t6, t6, t2;\n\t"
+        "xor.b32 t6, t6, %22;\n\t"
+        "xor.b32 t7, %23, %24;\n\t"
+        "and.b32 t7, t7, t2;\n\t"
+        "xor.b32 t7, t7, %23;\n\t"
+        "xor.b32 t8, %24, %25;\n\t"
+        "and.b32 t8, t8, t2;\n\t"
+        "xor.b32 t8, t8, %24;\n\t"
+        "xor.b32 t9, %25, %26;\n\t"
+        "and.b32 t9, t9, t2;\n\t"
+        "xor.b32 t9, t9, %25;\n\t"
+        "xor.b32 t10, %26, %27;\n\t"
+        "and.b32 t10, t10, t2;\n\t"
+        "xor.b32 t10, t10, %26;\n\t"
+        "and.b32 t11, %27, t12;\n\t"
+        "shr.b32 t13, %28, 6;\n\t"
+        "and.b32 t13, t13, 1;\n\t"
+        "sub.u32 t14, 0, t13;\n\t"
+        "not.b32 t24, t14;\n\t"
+        "xor.b32 t15, t3, t5;\n\t"
+        "and.b32 t15, t15, t14;\n\t"
+        "xor.b32 t15, t15, t3;\n\t"
+        "xor.b32 t16, t4, t6;\n\t"
+        "and.b32 t16, t16, t14;\n\t"
+        "xor.b32 t16, t16, t4;\n\t"
+        "xor.b32 t17, t5, t7;\n\t"
+        "and.b32 t17, t17, t14;\n\t"
+        "xor.b32 t17, t17, t5;\n\t"
+        "xor.b32 t18, t6, t8;\n\t"
+        "and.b32 t18, t18, t14;\n\t"
+        "xor.b32 t18, t18, t6;\n\t"
+        "xor.b32 t19, t7, t9;\n\t"
+        "and.b32 t19, t19, t14;\n\t"
+        "xor.b32 t19, t19, t7;\n\t"
+        "xor.b32 t20, t8, t10;\n\t"
+        "and.b32 t20, t20, t14;\n\t"
+        "xor.b32 t20, t20, t8;\n\t"
+        "xor.b32 t21, t9, t11;\n\t"
+        "and.b32 t21, t21, t14;\n\t"
+        "xor.b32 t21, t21, t9;\n\t"
+        "and.b32 t22, t10, t24;\n\t"
+        "and.b32 t23, t11, t24;\n\t"
+        "shr.b32 t25, %28, 7;\n\t"
+        "and.b32 t25, t25, 1;\n\t"
+        "sub.u32 t26, 0, t25;\n\t"
+        "not.b32 t36, t26;\n\t"
+        "xor.b32 t27, t15, t19;\n\t"
+        "and.b32 t27, t27, t26;\n\t"
+        "xor.b32 t27, t27, t15;\n\t"
+        "xor.b32 t28, t16, t20;\n\t"
+        "and.b32 t28, t28, t26;\n\t"
+        "xor.b32 t28, t28, t16;\n\t"
+        "xor.b32 t29, t17, t21;\n\t"
+        "and.b32 t29, t29, t26;\n\t"
+        "xor.b32 t29, t29, t17;\n\t"
+        "xor.b32 t30, t18, t22;\n\t"
+        "and.b32 t30, t30, t26;\n\t"
+        "xor.b32 t30, t30, t18;\n\t"
+        "xor.b32 t31, t19, t23;\n\t"
+        "and.b32 t31, t31, t26;\n\t"
+        "xor.b32 t31, t31, t19;\n\t"
+        "and.b32 t32, t20, t36;\n\t"
+        "and.b32 t33, t21, t36;\n\t"
+        "and.b32 t34, t22, t36;\n\t"
+        "and.b32 t35, t23, t36;\n\t"
+        "shr.b32 t37, %28, 8;\n\t"
+        "and.b32 t37, t37, 1;\n\t"
+        "sub.u32 t38, 0, t37;\n\t"
+        "not.b32 t48, t38;\n\t"
+        "xor.b32 t39, t27, t35;\n\t"
+        "and.b32 t39, t39, t38;\n\t"
+        "xor.b32 t39, t39, t27;\n\t"
+        "and.b32 t40, t28, t48;\n\t"
+        "and.b32 t41, t29, t48;\n\t"
+        "and.b32 t42, t30, t48;\n\t"
+        "and.b32 t43, t31, t48;\n\t"
+        "and.b32 t44, t32, t48;\n\t"
+        "and.b32 t45, t33, t48;\n\t"
+        "and.b32 t46, t34, t48;\n\t"
+        "and.b32 t47, t35, t48;\n\t"
+        "and.b32 t49, %28, 31;\n\t"
+        "shf.r.clamp.b32 t50, t39, t40, t49;\n\t"
+        "shf.r.clamp.b32 t51, t40, t41, t49;\n\t"
+        "shf.r.clamp.b32 t52, t41, t42, t49;\n\t"
+        "shf.r.clamp.b32 t53, t42, t43, t49;\n\t"
+        "shf.r.clamp.b32 t54, t43, t44, t49;\n\t"
+        "shf.r.clamp.b32 t55, t44, t45, t49;\n\t"
+        "shf.r.clamp.b32 t56, t45, t46, t49;\n\t"
+        "shf.r.clamp.b32 t57, t46, t47, t49;\n\t"
+        "shr.b32 t58, t47, t49;\n\t"
+        "and.b32 %0, %29, t0;\n\t"
+        "and.b32 %1, %30, t0;\n\t"
+        "and.b32 %2, %31, t0;\n\t"
+        "and.b32 %3, %32, t0;\n\t"
+        "and.b32 %4, %33, t0;\n\t"
+        "and.b32 %5, %34, t0;\n\t"
+        "and.b32 %6, %35, t0;\n\t"
+        "and.b32 %7, %36, t0;\n\t"
+        "and.b32 %8, %37, t0;\n\t"
+        "and.b32 %9, t50, t0;\n\t"
+        "and.b32 %10, t51, t0;\n\t"
+        "and.b32 %11, t52, t0;\n\t"
+        "and.b32 %12, t53, t0;\n\t"
+        "and.b32 %13, t54, t0;\n\t"
+        "and.b32 %14, t55, t0;\n\t"
+        "and.b32 %15, t56, t0;\n\t"
+        "and.b32 %16, t57, t0;\n\t"
+        "and.b32 %17, t58, t0;\n\t"
+        "and.b32 %18, %38, 1;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9]), "=&r"(y[10]), "=&r"(y[11]), "=&r"(y[12]), "=&r"(y[13]), "=&r"(y[14]), "=&r"(y[15]), "=&r"(y[16]), "=&r"(y[17]), "=&r"(y[18])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t t[59];
+    t[0] = ptx_not(x[19]);
+    t[1] = ptx_shr(x[9], 5u);
+    t[1] = ptx_and(t[1], 1u);
+    t[2] = ptx_sub(0u, t[1]);
+    t[12] = ptx_not(t[2]);
+    t[3] = ptx_xor(x[0], x[1]);
+    t[3] = ptx_and(t[3], t[2]);
+    t[3] = ptx_xor(t[3], x[0]);
+    t[4] = ptx_xor(x[1], x[2]);
+    t[4] = ptx_and(t[4], t[2]);
+    t[4] = ptx_xor(t[4], x[1]);
+    t[5] = ptx_xor(x[2], x[3]);
+    t[5] = ptx_and(t[5], t[2]);
+    t[5] = ptx_xor(t[5], x[2]);
+    t[6] = ptx_xor(x[3], x[4]);
+    t[6] = ptx_and(t[6], t[2]);
+    t[6] = ptx_xor(t[6], x[3]);
+    t[7] = ptx_xor(x[4], x[5]);
+    t[7] = ptx_and(t[7], t[2]);
+    t[7] = ptx_xor(t[7], x[4]);
+    t[8] = ptx_xor(x[5], x[6]);
+    t[8] = ptx_and(t[8], t[2]);
+    t[8] = ptx_xor(t[8], x[5]);
+    t[9] = ptx_xor(x[6], x[7]);
+    t[9] = ptx_and(t[9], t[2]);
+    t[9] = ptx_xor(t[9], x[6]);
+    t[10] = ptx_xor(x[7], x[8]);
+    t[10] = ptx_and(t[10], t[2]);
+    t[10] = ptx_xor(t[10], x[7]);
+    t[11] = ptx_and(x[8], t[12]);
+    t[13] = ptx_shr(x[9], 6u);
+    t[13] = ptx_and(t[13], 1u);
+    t[14] = ptx_sub(0u, t[13]);
+    t[24] = ptx_not(t[14]);
+    t[15] = ptx_xor(t[3], t[5]);
+    t[15] = ptx_and(t[15], t[14]);
+    t[15] = ptx_xor(t[15], t[3]);
+    t[16] = ptx_xor(t[4], t[6]);
+    t[16] = ptx_and(t[16], t[14]);
+    t[16] = ptx_xor(t[16], t[4]);
+    t[17] = ptx_xor(t[5], t[7]);
+    t[17] = ptx_and(t[17], t[14]);
+    t[17] = ptx_xor(t[17], t[5]);
+    t[18] = ptx_xor(t[6], t[8]);
+    t[18] = ptx_and(t[18], t[14]);
+    t[18] = ptx_xor(t[18], t[6]);
+    t[19] = ptx_xor(t[7], t[9]);
+    t[19] = ptx_and(t[19], t[14]);
+    t[19] = ptx_xor(t[19], t[7]);
+    t[20] = ptx_xor(t[8], t[10]);
+    t[20] = ptx_and(t[20], t[14]);
+    t[20] = ptx_xor(t[20], t[8]);
+    t[21] = ptx_xor(t[9], t[11]);
+    t[21] = ptx_and(t[21], t[14]);
+    t[21] = ptx_xor(t[21], t[9]);
+    t[22] = ptx_and(t[10], t[24]);
+    t[23] = ptx_and(t[11], t[24]);
+    t[25] = ptx_shr(x[9], 7u);
+    t[25] = ptx_and(t[25], 1u);
+    t[26] = ptx_sub(0u, t[25]);
+    t[36] = ptx_not(t[26]);
+    t[27] = ptx_xor(t[15], t[19]);
+    t[27] = ptx_and(t[27], t[26]);
+    t[27] = ptx_xor(t[27], t[15]);
+    t[28] = ptx_xor(t[16], t[20]);
+    t[28] = ptx_and(t[28], t[26]);
+    t[28] = ptx_xor(t[28], t[16]);
+    t[29] = ptx_xor(t[17], t[21]);
+    t[29] = ptx_and(t[29], t[26]);
+    t[29] = ptx_xor(t[29], t[17]);
+    t[30] = ptx_xor(t[18], t[22]);
+    t[30] = ptx_and(t[30], t[26]);
+    t[30] = ptx_xor(t[30], t[18]);
+    t[31] = ptx_xor(t[19], t[23]);
+    t[31] = ptx_and(t[31], t[26]);
+    t[31] = ptx_xor(t[31], t[19]);
+    t[32] = ptx_and(t[20], t[36]);
+    t[33] = ptx_and(t[21], t[36]);
+    t[34] = ptx_and(t[22], t[36]);
+    t[35] = ptx_and(t[23], t[36]);
+    t[37] = ptx_shr(x[9], 8u);
+    t[37] = ptx_and(t[37], 1u);
+    t[38] = ptx_sub(0u, t[37]);
+    t[48] = ptx_not(t[38]);
+    t[39] = ptx_xor(t[27], t[35]);
+    t[39] = ptx_and(t[39], t[38]);
+    t[39] = ptx_xor(t[39], t[27]);
+    t[40] = ptx_and(t[28], t[48]);
+    t[41] = ptx_and(t[29], t[48]);
+    t[42] = ptx_and(t[30], t[48]);
+    t[43] = ptx_and(t[31], t[48]);
+    t[44] = ptx_and(t[32], t[48]);
+    t[45] = ptx_and(t[33], t[48]);
+    t[46] = ptx_and(t[34], t[48]);
+    t[47] = ptx_and(t[35], t[48]);
+    t[49] = ptx_and(x[9], 31u);
+    t[50] = ptx_shf_r_clamp(t[39], t[40], t[49]);
+    t[51] = ptx_shf_r_clamp(t[40], t[41], t[49]);
+    t[52] = ptx_shf_r_clamp(t[41], t[42], t[49]);
+    t[53] = ptx_shf_r_clamp(t[42], t[43], t[49]);
+    t[54] = ptx_shf_r_clamp(t[43], t[44], t[49]);
+    t[55] = ptx_shf_r_clamp(t[44], t[45], t[49]);
+    t[56] = ptx_shf_r_clamp(t[45], t[46], t[49]);
+    t[57] = ptx_shf_r_clamp(t[46], t[47], t[49]);
+    t[58] = ptx_shr(t[47], t[49]);
+    y[0] = ptx_and(x[10], t[0]);
+    y[1] = ptx_and(x[11], t[0]);
+    y[2] = ptx_and(x[12], t[0]);
+    y[3] = ptx_and(x[13], t[0]);
+    y[4] = ptx_and(x[14], t[0]);
+    y[5] = ptx_and(x[15], t[0]);
+    y[6] = ptx_and(x[16], t[0]);
+    y[7] = ptx_and(x[17], t[0]);
+    y[8] = ptx_and(x[18], t[0]);
+    y[9] = ptx_and(t[50], t[0]);
+    y[10] = ptx_and(t[51], t[0]);
+    y[11] = ptx_and(t[52], t[0]);
+    y[12] = ptx_and(t[53], t[0]);
+    y[13] = ptx_and(t[54], t[0]);
+    y[14] = ptx_and(t[55], t[0]);
+    y[15] = ptx_and(t[56], t[0]);
+    y[16] = ptx_and(t[57], t[0]);
+    y[17] = ptx_and(t[58], t[0]);
+    y[18] = ptx_and(x[19], 1u);
+  }
+#endif
+};
+
+// sqrt_newton_update_9: a step that the loops below call; 58 instructions.
+struct sqrt_newton_update_9 {
+  static constexpr unsigned in_words = 19;
+  static constexpr unsigned out_words = 9;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<40>;\n\t"
+        "add.cc.u32 t0, %9, %18;\n\t"
+        "addc.cc.u32 t1, %10, %19;\n\t"
+        "addc.cc.u32 t2, %11, %20;\n\t"
+        "addc.cc.u32 t3, %12, %21;\n\t"
+        "addc.cc.u32 t4, %13, %22;\n\t"
+        "addc.cc.u32 t5, %14, %23;\n\t"
+        "addc.cc.u32 t6, %15, %24;\n\t"
+        "addc.cc.u32 t7, %16, %25;\n\t"
+        "addc.cc.u32 t8, %17, %26;\n\t"
+        "addc.u32 t9, 0, 0;\n\t"
+        "shf.r.clamp.b32 t10, t0, t1, 1;\n\t"
+        "shf.r.clamp.b32 t11, t1, t2, 1;\n\t"
+        "shf.r.clamp.b32 t12, t2, t3, 1;\n\t"
+        "shf.r.clamp.b32 t13, t3, t4, 1;\n\t"
+        "shf.r.clamp.b32 t14, t4, t5, 1;\n\t"
+        "shf.r.clamp.b32 t15, t5, t6, 1;\n\t"
+        "shf.r.clamp.b32 t16, t6, t7, 1;\n\t"
+        "shf.r.clamp.b32 t17, t7, t8, 1;\n\t"
+        "shf.r.clamp.b32 t18, t8, t9, 1;\n\t"
+        "sub.cc.u32 t19, t10, %9;\n\t"
+        "subc.cc.u32 t20, t11, %10;\n\t"
+        "subc.cc.u32 t21, t12, %11;\n\t"
+        "subc.cc.u32 t22, t13, %12;\n\t"
+        "subc.cc.u32 t23, t14, %13;\n\t"
+        "subc.cc.u32 t24, t15, %14;\n\t"
+        "subc.cc.u32 t25, t16, %15;\n\t"
+        "subc.cc.u32 t26, t17, %16;\n\t"
+        "subc.cc.u32 t27, t18, %17;\n\t"
+        "subc.u32 t28, 0, 0;\n\t"
+        "sub.u32 t29, %27, 1;\n\t"
+        "and.b32 t30, t28, t29;\n\t"
+        "xor.b32 t31, %9, t10;\n\t"
+        "and.b32 t31, t31, t30;\n\t"
+        "xor.b32 %0, %9, t31;\n\t"
+        "xor.b32 t32, %10, t11;\n\t"
+        "and.b32 t32, t32, t30;\n\t"
+        "xor.b32 %1, %10, t32;\n\t"
+        "xor.b32 t33, %11, t12;\n\t"
+        "and.b32 t33, t33, t30;\n\t"
+        "xor.b32 %2, %11, t33;\n\t"
+        "xor.b32 t34, %12, t13;\n\t"
+        "and.b32 t34, t34, t30;\n\t"
+        "xor.b32 %3, %12, t34;\n\t"
+        "xor.b32 t35, %13, t14;\n\t"
+        "and.b32 t35, t35, t30;\n\t"
+        "xor.b32 %4, %13, t35;\n\t"
+        "xor.b32 t36, %14, t15;\n\t"
+        "and.b32 t36, t36, t30;\n\t"
+        "xor.b32 %5, %14, t36;\n\t"
+        "xor.b32 t37, %15, t16;\n\t"
+        "and.b32 t37, t37, t30;\n\t"
+        "xor.b32 %6, %15, t37;\n\t"
+        "xor.b32 t38, %16, t17;\n\t"
+        "and.b32 t38, t38, t30;\n\t"
+        "xor.b32 %7, %16, t38;\n\t"
+        "xor.b32 t39, %17, t18;\n\t"
+        "and.b32 t39, t39, t30;\n\t"
+        "xor.b32 %8, %17, t39;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[40];
+    t[0] = ptx_add_cc(cf, x[0], x[9]);
+    t[1] = ptx_addc_cc(cf, x[1], x[10]);
+    t[2] = ptx_addc_cc(cf, x[2], x[11]);
+    t[3] = ptx_addc_cc(cf, x[3], x[12]);
+    t[4] = ptx_addc_cc(cf, x[4], x[13]);
+    t[5] = ptx_addc_cc(cf, x[5], x[14]);
+    t[6] = ptx_addc_cc(cf, x[6], x[15]);
+    t[7] = ptx_addc_cc(cf, x[7], x[16]);
+    t[8] = ptx_addc_cc(cf, x[8], x[17]);
+    t[9] = ptx_addc(cf, 0u, 0u);
+    t[10] = ptx_shf_r_clamp(t[0], t[1], 1u);
+    t[11] = ptx_shf_r_clamp(t[1], t[2], 1u);
+    t[12] = ptx_shf_r_clamp(t[2], t[3], 1u);
+    t[13] = ptx_shf_r_clamp(t[3], t[4], 1u);
+    t[14] = ptx_shf_r_clamp(t[4], t[5], 1u);
+    t[15] = ptx_shf_r_clamp(t[5], t[6], 1u);
+    t[16] = ptx_shf_r_clamp(t[6], t[7], 1u);
+    t[17] = ptx_shf_r_clamp(t[7], t[8], 1u);
+    t[18] = ptx_shf_r_clamp(t[8], t[9], 1u);
+    ptx_sub_cc(cf, t[10], x[0]);
+    ptx_subc_cc(cf, t[11], x[1]);
+    ptx_subc_cc(cf, t[12], x[2]);
+    ptx_subc_cc(cf, t[13], x[3]);
+    ptx_subc_cc(cf, t[14], x[4]);
+    ptx_subc_cc(cf, t[15], x[5]);
+    ptx_subc_cc(cf, t[16], x[6]);
+    ptx_subc_cc(cf, t[17], x[7]);
+    ptx_subc_cc(cf, t[18], x[8]);
+    t[28] = ptx_subc(cf, 0u, 0u);
+    t[29] = ptx_sub(x[18], 1u);
+    t[30] = ptx_and(t[28], t[29]);
+    t[31] = ptx_xor(x[0], t[10]);
+    t[31] = ptx_and(t[31], t[30]);
+    y[0] = ptx_xor(x[0], t[31]);
+    t[32] = ptx_xor(x[1], t[11]);
+    t[32] = ptx_and(t[32], t[30]);
+    y[1] = ptx_xor(x[1], t[32]);
+    t[33] = ptx_xor(x[2], t[12]);
+    t[33] = ptx_and(t[33], t[30]);
+    y[2] = ptx_xor(x[2], t[33]);
+    t[34] = ptx_xor(x[3], t[13]);
+    t[34] = ptx_and(t[34], t[30]);
+    y[3] = ptx_xor(x[3], t[34]);
+    t[35] = ptx_xor(x[4], t[14]);
+    t[35] = ptx_and(t[35], t[30]);
+    y[4] = ptx_xor(x[4], t[35]);
+    t[36] = ptx_xor(x[5], t[15]);
+    t[36] = ptx_and(t[36], t[30]);
+    y[5] = ptx_xor(x[5], t[36]);
+    t[37] = ptx_xor(x[6], t[16]);
+    t[37] = ptx_and(t[37], t[30]);
+    y[6] = ptx_xor(x[6], t[37]);
+    t[38] = ptx_xor(x[7], t[17]);
+    t[38] = ptx_and(t[38], t[30]);
+    y[7] = ptx_xor(x[7], t[38]);
+    t[39] = ptx_xor(x[8], t[18]);
+    t[39] = ptx_and(t[39], t[30]);
+    y[8] = ptx_xor(x[8], t[39]);
+  }
+#endif
+};
+
+// sqrt_newton_check_9: a step that the loops below call; 244 instructions.
+struct sqrt_newton_check_9 {
+  static constexpr unsigned in_words = 27;
+  static constexpr unsigned out_words = 10;
+#ifdef __CUDACC__
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
+    asm volatile(
+        "{\n\t"
+        ".reg .u32 t<88>;\n\t"
+        "mul.lo.u32 t2, %12, %10;\n\t"
+        "mul.hi.u32 t3, %12, %10;\n\t"
+        "mul.lo.u32 t4, %14, %10;\n\t"
+        "mul.hi.u32 t5, %14, %10;\n\t"
+        "mul.lo.u32 t6, %16, %10;\n\t"
+        "mul.hi.u32 t7, %16, %10;\n\t"
+        "mul.lo.u32 t8, %18, %10;\n\t"
+        "mul.hi.u32 t9, %18, %10;\n\t"
+        "mul.lo.u32 t18, %11, %10;\n\t"
+        "mul.hi.u32 t19, %11, %10;\n\t"
+        "mul.lo.u32 t20, %13, %10;\n\t"
+        "mul.hi.u32 t21, %13, %10;\n\t"
+        "mul.lo.u32 t22, %15, %10;\n\t"
+        "mul.hi.u32 t23, %15, %10;\n\t"
+        "mul.lo.u32 t24, %17, %10;\n\t"
+        "mul.hi.u32 t25, %17, %10;\n\t"
+        "mad.lo.cc.u32 t4, %13, %11, t4;\n\t"
+        "madc.hi.cc.u32 t5, %13, %11, t5;\n\t"
+        "madc.lo.cc.u32 t6, %15, %11, t6;\n\t"
+        "madc.hi.cc.u32 t7, %15, %11, t7;\n\t"
+        "madc.lo.cc.u32 t8, %17, %11, t8;\n\t"
+        "madc.hi.cc.u32 t9, %17, %11, t9;\n\t"
+        "addc.u32 t10, 0, 0;\n\t"
+        "mad.lo.cc.u32 t20, %12, %11, t20;\n\t"
+        "madc.hi.cc.u32 t21, %12, %11, t21;\n\t"
+        "madc.lo.cc.u32 t22, %14, %11, t22;\n\t"
+        "madc.hi.cc.u32 t23, %14, %11, t23;\n\t"
+        "madc.lo.cc.u32 t24, %16, %11, t24;\n\t"
+        "madc.hi.cc.u32 t25, %16, %11, t25;\n\t"
+        "madc.lo.cc.u32 t26, %18, %11, 0;\n\t"
+        "madc.hi.u32 t27, %18, %11, 0;\n\t"
+        "mad.lo.cc.u32 t6, %14, %12, t6;\n\t"
+        "madc.hi.cc.u32 t7, %14, %12, t7;\n\t"
+        "madc.lo.cc.u32 t8, %16, %12, t8;\n\t"
+        "madc.hi.cc.u32 t9, %16, %12, t9;\n\t"
+        "madc.lo.cc.u32 t10, %18, %12, t10;\n\t"
+        "madc.hi.u32 t11, %18, %12, 0;\n\t"
+        "mad.lo.cc.u32 t22, %13, %12, t22;\n\t"
+        "madc.hi.cc.u32 t23, %13, %12, t23;\n\t"
+        "madc.lo.cc.u32 t24, %15, %12, t24;\n\t"
+        "madc.hi.cc.u32 t25, %15, %12, t25;\n\t"
+        "madc.lo.cc.u32 t26, %17, %12, t26;\n\t"
+        "madc.hi.cc.u32 t27, %17, %12, t27;\n\t"
+        "addc.u32 t28, 0, 0;\n\t"
+        "mad.lo.cc.u32 t8, %15, %13, t8;\n\t"
+        "madc.hi.cc.u32 t9, %15, %13, t9;\n\t"
+        "madc.lo.cc.u32 t10, %17, %13, t10;\n\t"
+        "madc.hi.cc.u32 t11, %17, %13, t11;\n\t"
+        "addc.u32 t12, 0, 0;\n\t"
+        "mad.lo.cc.u32 t24, %14, %13, t24;\n\t"
+        "madc.hi.cc.u32 t25, %14, %13, t25;\n\t"
+        "madc.lo.cc.u32 t26, %16, %13, t26;\n\t"
+        "madc.hi.cc.u32 t27, %16, %13, t27;\n\t"
+        "madc.lo.cc.u32 t28, %18, %13, t28;\n\t"
+        "madc.hi.u32 t29, %18, %13, 0;\n\t"
+        "mad.lo.cc.u32 t10, %16, %14, t10;\n\t"
+        "madc.hi.cc.u32 t11, %16, %14, t11;\n\t"
+        "madc.lo.cc.u32 t12, %18, %14, t12;\n\t"
+        "madc.hi.u32 t13, %18, %14, 0;\n\t"
+        "mad.lo.cc.u32 t26, %15, %14, t26;\n\t"
+        "madc.hi.cc.u32 t27, %15, %14, t27;\n\t"
+        "madc.lo.cc.u32 t28, %17, %14, t28;\n\t"
+        "madc.hi.cc.u32 t29, %17, %14, t29;\n\t"
+        "addc.u32 t30, 0, 0;\n\t"
+        "mad.lo.cc.u32 t12, %17, %15, t12;\n\t"
+        "madc.hi.cc.u32 t13, %17, %15, t13;\n\t"
+        "addc.u32 t14, 0, 0;\n\t"
+        "mad.lo.cc.u32 t28, %16, %15, t28;\n\t"
+        "madc.hi.cc.u32 t29, %16, %15, t29;\n\t"
+        "madc.lo.cc.u32 t30, %18, %15, t30;\n\t"
+        "madc.hi.u32 t31, %18, %15, 0;\n\t"
+        "mad.lo.cc.u32 t14, %18, %16, t14;\n\t"
+        "madc.hi.u32 t15, %18, %16, 0;\n\t"
+        "mad.lo.cc.u32 t30, %17, %16, t30;\n\t"
+        "madc.hi.cc.u32 t31, %17, %16, t31;\n\t"
+        "addc.u32 t32, 0, 0;\n\t"
+        "mad.lo.cc.u32 t32, %18, %17, t32;\n\t"
+        "madc.hi.u32 t33, %18, %17, 0;\n\t"
+        "mov.b32 t0, 0;\n\t"
+        "mov.b32 t1, t18;\n\t"
+        "add.cc.u32 t2, t2, t19;\n\t"
+        "addc.cc.u32 t3, t3, t20;\n\t"
+        "addc.cc.u32 t4, t4, t21;\n\t"
+        "addc.cc.u32 t5, t5, t22;\n\t"
+        "addc.cc.u32 t6, t6, t23;\n\t"
+        "addc.cc.u32 t7, t7, t24;\n\t"
+        "addc.cc.u32 t8, t8, t25;\n\t"
+        "addc.cc.u32 t9, t9, t26;\n\t"
+        "addc.cc.u32 t10, t10, t27;\n\t"
+        "addc.cc.u32 t11, t11, t28;\n\t"
+        "addc.cc.u32 t12, t12, t29;\n\t"
+        "addc.cc.u32 t13, t13, t30;\n\t"
+        "addc.cc.u32 t14, t14, t31;\n\t"
+        "addc.cc.u32 t15, t15, t32;\n\t"
+        "addc.u32 t16, 0, t33;\n\t"
+        "add.cc.u32 t1, t1, t1;\n\t"
+        "addc.cc.u32 t2, t2, t2;\n\t"
+        "addc.cc.u32 t3, t3, t3;\n\t"
+        "addc.cc.u32 t4, t4, t4;\n\t"
+        "addc.cc.u32 t5, t5, t5;\n\t"
+        "addc.cc.u32 t6, t6, t6;\n\t"
+        "addc.cc.u32 t7, t7, t7;\n\t"
+        "addc.cc.u32 t8, t8, t8;\n\t"
+        "addc.cc.u32 t9, t9, t9;\n\t"
+        "addc.cc.u32 t10, t10, t10;\n\t"
+        "addc.cc.u32 t11, t11, t11;\n\t"
+        "addc.cc.u32 t12, t12, t12;\n\t"
+        "addc.cc.u32 t13, t13, t13;\n\t"
+        "addc.cc.u32 t14, t14, t14;\n\t"
+        "addc.cc.u32 t15, t15, t15;\n\t"
+        "addc.cc.u32 t16, t16, t16;\n\t"
+        "addc.u32 t17, 0, 0;\n\t"
+        "mul.lo.u32 t0, %10, %10;\n\t"
+        "mad.hi.cc.u32 t1, %10, %10, t1;\n\t"
+        "madc.lo.cc.u32 t2, %11, %11, t2;\n\t"
+        "madc.hi.cc.u32 t3, %11, %11, t3;\n\t"
+        "madc.lo.cc.u32 t4, %12, %12, t4;\n\t"
+        "madc.hi.cc.u32 t5, %12, %12, t5;\n\t"
+        "madc.lo.cc.u32 t6, %13, %13, t6;\n\t"
+        "madc.hi.cc.u32 t7, %13, %13, t7;\n\t"
+        "madc.lo.cc.u32 t8, %14, %14, t8;\n\t"
+        "madc.hi.cc.u32 t9, %14, %14, t9;\n\t"
+        "madc.lo.cc.u32 t10, %15, %15, t10;\n\t"
+        "madc.hi.cc.u32 t11, %15, %15, t11;\n\t"
+        "madc.lo.cc.u32 t12, %16, %16, t12;\n\t"
+        "madc.hi.cc.u32 t13, %16, %16, t13;\n\t"
+        "madc.lo.cc.u32 t14, %17, %17, t14;\n\t"
+        "madc.hi.cc.u32 t15, %17, %17, t15;\n\t"
+        "madc.lo.cc.u32 t16, %18, %18, t16;\n\t"
+        "madc.hi.u32 t17, %18, %18, t17;\n\t"
+        "sub.cc.u32 t34, t0, %19;\n\t"
+        "subc.cc.u32 t35, t1, %20;\n\t"
+        "subc.cc.u32 t36, t2, %21;\n\t"
+        "subc.cc.u32 t37, t3, %22;\n\t"
+        "subc.cc.u32 t38, t4, %23;\n\t"
+        "subc.cc.u32 t39, t5, %24;\n\t"
+        "subc.cc.u32 t40, t6, %25;\n\t"
+        "subc.cc.u32 t41, t7, %26;\n\t"
+        "subc.cc.u32 t42, t8, %27;\n\t"
+        "subc.cc.u32 t43, t9, %28;\n\t"
+        "subc.cc.u32 t44, t10, %29;\n\t"
+        "subc.cc.u32 t45, t11, %30;\n\t"
+        "subc.cc.u32 t46, t12, %31;\n\t"
+        "subc.cc.u32 t47, t13, %32;\n\t"
+        "subc.cc.u32 t48, t14, %33;\n\t"
+        "subc.cc.u32 t49, t15, %34;\n\t"
+        "subc.cc.u32 t50, t16, %35;\n\t"
+        "subc.cc.u32 t51, t17, %36;\n\t"
+        "subc.u32 t52, 0, 0;\n\t"
+        "shl.b32 t53, %10, 1;\n\t"
+        "shf.l.clamp.b32 t54, %10, %11, 1;\n\t"
+        "shf.l.clamp.b32 t55, %11, %12, 1;\n\t"
+        "shf.l.clamp.b32 t56, %12, %13, 1;\n\t"
+        "shf.l.clamp.b32 t57, %13, %14, 1;\n\t"
+        "shf.l.clamp.b32 t58, %14, %15, 1;\n\t"
+        "shf.l.clamp.b32 t59, %15, %16, 1;\n\t"
+        "shf.l.clamp.b32 t60, %16, %17, 1;\n\t"
+        "shf.l.clamp.b32 t61, %17, %18, 1;\n\t"
+        "shr.b32 t62, %18, 31;\n\t"
+        "sub.cc.u32 t53, t53, 1;\n\t"
+        "subc.cc.u32 t54, t54, 0;\n\t"
+        "subc.cc.u32 t55, t55, 0;\n\t"
+        "subc.cc.u32 t56, t56, 0;\n\t"
+        "subc.cc.u32 t57, t57, 0;\n\t"
+        "subc.cc.u32 t58, t58, 0;\n\t"
+        "subc.cc.u32 t59, t59, 0;\n\t"
+        "subc.cc.u32 t60, t60, 0;\n\t"
+        "subc.cc.u32 t61, t61, 0;\n\t"
+        "subc.u32 t62, t62, 0;\n\t"
+        "mov.b32 t63, 0;\n\t"
+        "mov.b32 t64, 0;\n\t"
+        "or.b32 t63, t63, t34;\n\t"
+        "xor.b32 t65, t34, t53;\n\t"
+        "or.b32 t64, t64, t65;\n\t"
+        "or.b32 t63, t63, t35;\n\t"
+        "xor.b32 t66, t35, t54;\n\t"
+        "or.b32 t64, t64, t66;\n\t"
+        "or.b32 t63, t63, t36;\n\t"
+        "xor.b32 t67, t36, t55;\n\t"
+        "or.b32 t64, t64, t67;\n\t"
+        "or.b32 t63, t63, t37;\n\t"
+        "xor.b32 t68, t37, t56;\n\t"
+        "or.b32 t64, t64, t68;\n\t"
+        "or.b32 t63, t63, t38;\n\t"
+        "xor.b32 t69, t38, t57;\n\t"
+        "or.b32 t64, t64, t69;\n\t"
+        "or.b32 t63, t63, t39;\n\t"
+        "xor.b32 t70, t39, t58;\n\t"
+        "or.b32 t64, t64, t70;\n\t"
+        "or.b32 t63, t63, t40;\n\t"
+        "xor.b32 t71, t40, t59;\n\t"
+        "or.b32 t64, t64, t71;\n\t"
+        "or.b32 t63, t63, t41;\n\t"
+        "xor.b32 t72, t41, t60;\n\t"
+        "or.b32 t64, t64, t72;\n\t"
+        "or.b32 t63, t63, t42;\n\t"
+        "xor.b32 t73, t42, t61;\n\t"
+        "or.b32 t64, t64, t73;\n\t"
+        "or.b32 t63, t63, t43;\n\t"
+        "xor.b32 t74, t43, t62;\n\t"
+        "or.b32 t64, t64, t74;\n\t"
+        "or.b32 t63, t63, t44;\n\t"
+        "xor.b32 t75, t44, 0;\n\t"
+        "or.b32 t64, t64, t75;\n\t"
+        "or.b32 t63, t63, t45;\n\t"
+        "xor.b32 t76, t45, 0;\n\t"
+        "or.b32 t64, t64, t76;\n\t"
+        "or.b32 t63, t63, t46;\n\t"
+        "xor.b32 t77, t46, 0;\n\t"
+        "or.b32 t64, t64, t77;\n\t"
+        "or.b32 t63, t63, t47;\n\t"
+        "xor.b32 t78, t47, 0;\n\t"
+        "or.b32 t64, t64, t78;\n\t"
+        "or.b32 t63, t63, t48;\n\t"
+        "xor.b32 t79, t48, 0;\n\t"
+        "or.b32 t64, t64, t79;\n\t"
+        "or.b32 t63, t63, t49;\n\t"
+        "xor.b32 t80, t49, 0;\n\t"
+        "or.b32 t64, t64, t80;\n\t"
+        "or.b32 t63, t63, t50;\n\t"
+        "xor.b32 t81, t50, 0;\n\t"
+        "or.b32 t64, t64, t81;\n\t"
+        "or.b32 t63, t63, t51;\n\t"
+        "xor.b32 t82, t51, 0;\n\t"
+        "or.b32 t64, t64, t82;\n\t"
+        "sub.cc.u32 t86, 0, t63;\n\t"
+        "subc.u32 t83, 0, 0;\n\t"
+        "not.b32 t84, t83;\n\t"
+        "not.b32 t52, t52;\n\t"
+        "and.b32 t83, t83, t52;\n\t"
+        "add.cc.u32 %0, %10, t83;\n\t"
+        "addc.cc.u32 %1, %11, t83;\n\t"
+        "addc.cc.u32 %2, %12, t83;\n\t"
+        "addc.cc.u32 %3, %13, t83;\n\t"
+        "addc.cc.u32 %4, %14, t83;\n\t"
+        "addc.cc.u32 %5, %15, t83;\n\t"
+        "addc.cc.u32 %6, %16, t83;\n\t"
+        "addc.cc.u32 %7, %17, t83;\n\t"
+        "addc.u32 %8, %18, t83;\n\t"
+        "sub.cc.u32 t87, 0, t64;\n\t"
+        "subc.u32 t85, 0, 0;\n\t"
+        "add.u32 t85, t85, 1;\n\t"
+        "and.b32 %9, t84, 1;\n\t"
+        "or.b32 %9, %9, t85;\n\t"
+        "}"
+        : "=&r"(y[0]), "=&r"(y[1]), "=&r"(y[2]), "=&r"(y[3]), "=&r"(y[4]), "=&r"(y[5]), "=&r"(y[6]), "=&r"(y[7]), "=&r"(y[8]), "=&r"(y[9])
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26])
+    );
+  }
+#endif
+
+#ifndef __CUDACC_RTC__
+  static inline void host(uint32_t* y, const uint32_t* x) {
+    using namespace ::mpgen::ptx_host;
+    uint32_t cf = 0;
+    uint32_t t[88];
+    t[2] = ptx_mul_lo(x[2], x[0]);
+    t[3] = ptx_mul_hi(x[2], x[0]);
+    t[4] = ptx_mul_lo(x[4], x[0]);
+    t[5] = ptx_mul_hi(x[4], x[0]);
+    t[6] = ptx_mul_lo(x[6], x[0]);
+    t[7] = ptx_mul_hi(x[6], x[0]);
+    t[8] = ptx_mul_lo(x[8], x[0]);
+    t[9] = ptx_mul_hi(x[8], x[0]);
+    t[18] = ptx_mul_lo(x[1], x[0]);
+    t[19] = ptx_mul_hi(x[1], x[0]);
+    t[20] = ptx_mul_lo(x[3], x[0]);
+    t[21] = ptx_mul_hi(x[3], x[0]);
+    t[22] = ptx_mul_lo(x[5], x[0]);
+    t[23] = ptx_mul_hi(x[5], x[0]);
+    t[24] = ptx_mul_lo(x[7], x[0]);
+    t[25] = ptx_mul_hi(x[7], x[0]);
+    t[4] = ptx_mad_lo_cc(cf, x[3], x[1], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[3], x[1], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[5], x[1], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[5], x[1], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[7], x[1], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[7], x[1], t[9]);
+    t[10] = ptx_addc(cf, 0u, 0u);
+    t[20] = ptx_mad_lo_cc(cf, x[2], x[1], t[20]);
+    t[21] = ptx_madc_hi_cc(cf, x[2], x[1], t[21]);
+    t[22] = ptx_madc_lo_cc(cf, x[4], x[1], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[4], x[1], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[6], x[1], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[6], x[1], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[8], x[1], 0u);
+    t[27] = ptx_madc_hi(cf, x[8], x[1], 0u);
+    t[6] = ptx_mad_lo_cc(cf, x[4], x[2], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[4], x[2], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[6], x[2], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[6], x[2], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[8], x[2], t[10]);
+    t[11] = ptx_madc_hi(cf, x[8], x[2], 0u);
+    t[22] = ptx_mad_lo_cc(cf, x[3], x[2], t[22]);
+    t[23] = ptx_madc_hi_cc(cf, x[3], x[2], t[23]);
+    t[24] = ptx_madc_lo_cc(cf, x[5], x[2], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[5], x[2], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[7], x[2], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[7], x[2], t[27]);
+    t[28] = ptx_addc(cf, 0u, 0u);
+    t[8] = ptx_mad_lo_cc(cf, x[5], x[3], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[5], x[3], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[7], x[3], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[7], x[3], t[11]);
+    t[12] = ptx_addc(cf, 0u, 0u);
+    t[24] = ptx_mad_lo_cc(cf, x[4], x[3], t[24]);
+    t[25] = ptx_madc_hi_cc(cf, x[4], x[3], t[25]);
+    t[26] = ptx_madc_lo_cc(cf, x[6], x[3], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[6], x[3], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[8], x[3], t[28]);
+    t[29] = ptx_madc_hi(cf, x[8], x[3], 0u);
+    t[10] = ptx_mad_lo_cc(cf, x[6], x[4], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[6], x[4], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[8], x[4], t[12]);
+    t[13] = ptx_madc_hi(cf, x[8], x[4], 0u);
+    t[26] = ptx_mad_lo_cc(cf, x[5], x[4], t[26]);
+    t[27] = ptx_madc_hi_cc(cf, x[5], x[4], t[27]);
+    t[28] = ptx_madc_lo_cc(cf, x[7], x[4], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[7], x[4], t[29]);
+    t[30] = ptx_addc(cf, 0u, 0u);
+    t[12] = ptx_mad_lo_cc(cf, x[7], x[5], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[7], x[5], t[13]);
+    t[14] = ptx_addc(cf, 0u, 0u);
+    t[28] = ptx_mad_lo_cc(cf, x[6], x[5], t[28]);
+    t[29] = ptx_madc_hi_cc(cf, x[6], x[5], t[29]);
+    t[30] = ptx_madc_lo_cc(cf, x[8], x[5], t[30]);
+    t[31] = ptx_madc_hi(cf, x[8], x[5], 0u);
+    t[14] = ptx_mad_lo_cc(cf, x[8], x[6], t[14]);
+    t[15] = ptx_madc_hi(cf, x[8], x[6], 0u);
+    t[30] = ptx_mad_lo_cc(cf, x[7], x[6], t[30]);
+    t[31] = ptx_madc_hi_cc(cf, x[7], x[6], t[31]);
+    t[32] = ptx_addc(cf, 0u, 0u);
+    t[32] = ptx_mad_lo_cc(cf, x[8], x[7], t[32]);
+    t[33] = ptx_madc_hi(cf, x[8], x[7], 0u);
+    t[0] = ptx_mov(0u);
+    t[1] = ptx_mov(t[18]);
+    t[2] = ptx_add_cc(cf, t[2], t[19]);
+    t[3] = ptx_addc_cc(cf, t[3], t[20]);
+    t[4] = ptx_addc_cc(cf, t[4], t[21]);
+    t[5] = ptx_addc_cc(cf, t[5], t[22]);
+    t[6] = ptx_addc_cc(cf, t[6], t[23]);
+    t[7] = ptx_addc_cc(cf, t[7], t[24]);
+    t[8] = ptx_addc_cc(cf, t[8], t[25]);
+    t[9] = ptx_addc_cc(cf, t[9], t[26]);
+    t[10] = ptx_addc_cc(cf, t[10], t[27]);
+    t[11] = ptx_addc_cc(cf, t[11], t[28]);
+    t[12] = ptx_addc_cc(cf, t[12], t[29]);
+    t[13] = ptx_addc_cc(cf, t[13], t[30]);
+    t[14] = ptx_addc_cc(cf, t[14], t[31]);
+    t[15] = ptx_addc_cc(cf, t[15], t[32]);
+    t[16] = ptx_addc(cf, 0u, t[33]);
+    t[1] = ptx_add_cc(cf, t[1], t[1]);
+    t[2] = ptx_addc_cc(cf, t[2], t[2]);
+    t[3] = ptx_addc_cc(cf, t[3], t[3]);
+    t[4] = ptx_addc_cc(cf, t[4], t[4]);
+    t[5] = ptx_addc_cc(cf, t[5], t[5]);
+    t[6] = ptx_addc_cc(cf, t[6], t[6]);
+    t[7] = ptx_addc_cc(cf, t[7], t[7]);
+    t[8] = ptx_addc_cc(cf, t[8], t[8]);
+    t[9] = ptx_addc_cc(cf, t[9], t[9]);
+    t[10] = ptx_addc_cc(cf, t[10], t[10]);
+    t[11] = ptx_addc_cc(cf, t[11], t[11]);
+    t[12] = ptx_addc_cc(cf, t[12], t[12]);
+    t[13] = ptx_addc_cc(cf, t[13], t[13]);
+    t[14] = ptx_addc_cc(cf, t[14], t[14]);
+    t[15] = ptx_addc_cc(cf, t[15], t[15]);
+    t[16] = ptx_addc_cc(cf, t[16], t[16]);
+    t[17] = ptx_addc(cf, 0u, 0u);
+    t[0] = ptx_mul_lo(x[0], x[0]);
+    t[1] = ptx_mad_hi_cc(cf, x[0], x[0], t[1]);
+    t[2] = ptx_madc_lo_cc(cf, x[1], x[1], t[2]);
+    t[3] = ptx_madc_hi_cc(cf, x[1], x[1], t[3]);
+    t[4] = ptx_madc_lo_cc(cf, x[2], x[2], t[4]);
+    t[5] = ptx_madc_hi_cc(cf, x[2], x[2], t[5]);
+    t[6] = ptx_madc_lo_cc(cf, x[3], x[3], t[6]);
+    t[7] = ptx_madc_hi_cc(cf, x[3], x[3], t[7]);
+    t[8] = ptx_madc_lo_cc(cf, x[4], x[4], t[8]);
+    t[9] = ptx_madc_hi_cc(cf, x[4], x[4], t[9]);
+    t[10] = ptx_madc_lo_cc(cf, x[5], x[5], t[10]);
+    t[11] = ptx_madc_hi_cc(cf, x[5], x[5], t[11]);
+    t[12] = ptx_madc_lo_cc(cf, x[6], x[6], t[12]);
+    t[13] = ptx_madc_hi_cc(cf, x[6], x[6], t[13]);
+    t[14] = ptx_madc_lo_cc(cf, x[7], x[7], t[14]);
+    t[15] = ptx_madc_hi_cc(cf, x[7], x[7], t[15]);
+    t[16] = ptx_madc_lo_cc(cf, x[8], x[8], t[16]);
+    t[17] = ptx_madc_hi(cf, x[8], x[8], t[17]);
+    t[34] = ptx_sub_cc(cf, t[0], x[9]);
+    t[35] = ptx_subc_cc(cf, t[1], x[10]);
+    t[36] = ptx_subc_cc(cf, t[2], x[11]);
+    t[37] = ptx_subc_cc(cf, t[3], x[12]);
+    t[38] = ptx_subc_cc(cf, t[4], x[13]);
+    t[39] = ptx_subc_cc(cf, t[5], x[14]);
+    t[40] = ptx_subc_cc(cf, t[6], x[15]);
+    t[41] = ptx_subc_cc(cf, t[7], x[16]);
+    t[42] = ptx_subc_cc(cf, t[8], x[17]);
+    t[43] = ptx_subc_cc(cf, t[9], x[18]);
+    t[44] = ptx_subc_cc(cf, t[10], x[19]);
+    t[45] = ptx_subc_cc(cf, t[11], x[20]);
+    t[46] = ptx_subc_cc(cf, t[12], x[21]);
+    t[47] = ptx_subc_cc(cf, t[13], x[22]);
+    t[48] = ptx_subc_cc(cf, t[14], x[23]);
+    t[49] = ptx_subc_cc(cf, t[15], x[24]);
+    t[50] = ptx_subc_cc(cf, t[16], x[25]);
+    t[51] = ptx_subc_cc(cf, t[17], x[26]);
+    t[52] = ptx_subc(cf, 0u, 0u);
+    t[53] = ptx_shl(x[0], 1u);
+    t[54] = ptx_shf_l_clamp(x[0], x[1], 1u);
+    t[55] = ptx_shf_l_clamp(x[1], x[2], 1u);
+    t[56] = ptx_shf_l_clamp(x[2], x[3], 1u);
+    t[57] = ptx_shf_l_clamp(x[3], x[4], 1u);
+    t[58] = ptx_shf_l_clamp(x[4], x[5], 1u);
+    t[59] = ptx_shf_l_clamp(x[5], x[6], 1u);
+    t[60] = ptx_shf_l_clamp(x[6], x[7], 1u);
+    t[61] = ptx_shf_l_clamp(x[7], x[8], 1u);
+    t[62] = ptx_shr(x[8], 31u);
+    t[53] = ptx_sub_cc(cf, t[53], 1u);
+    t[54] = ptx_subc_cc(cf, t[54], 0u);
+    t[55] = ptx_subc_cc(cf, t[55], 0u);
+    t[56] = ptx_subc_cc(cf, t[56], 0u);
+    t[57] = ptx_subc_cc(cf, t[57], 0u);
+    t[58] = ptx_subc_cc(cf, t[58], 0u);
+    t[59] = ptx_subc_cc(cf, t[59], 0u);
+    t[60] = ptx_subc_cc(cf, t[60], 0u);
+    t[61] = ptx_subc_cc(cf, t[61], 0u);
+    t[62] = ptx_subc(cf, t[62], 0u);
+    t[63] = ptx_mov(0u);
+    t[64] = ptx_mov(0u);
+    t[63] = ptx_or(t[63], t[34]);
+    t[65] = ptx_xor(t[34], t[53]);
+    t[64] = ptx_or(t[64], t[65]);
+    t[63] = ptx_or(t[63], t[35]);
+    t[66] = ptx_xor(t[35], t[54]);
+    t[64] = ptx_or(t[64], t[66]);
+    t[63] = ptx_or(t[63], t[36]);
+    t[67] = ptx_xor(t[36], t[55]);
+    t[64] = ptx_or(t[64], t[67]);
+    t[63] = ptx_or(t[63], t[37]);
+    t[68] = ptx_xor(t[37], t[56]);
+    t[64] = ptx_or(t[64], t[68]);
+    t[63] = ptx_or(t[63], t[38]);
+    t[69] = ptx_xor(t[38], t[57]);
+    t[64] = ptx_or(t[64], t[69]);
+    t[63] = ptx_or(t[63], t[39]);
+    t[70] = ptx_xor(t[39], t[58]);
+    t[64] = ptx_or(t[64], t[70]);
+    t[63] = ptx_or(t[63], t[40]);
+    t[71] = ptx_xor(t[40], t[59]);
+    t[64] = ptx_or(t[64], t[71]);
+    t[63] = ptx_or(t[63], t[41]);
+    t[72] = ptx_xor(t[41], t[60]);
+    t[64] = ptx_or(t[64], t[72]);
+    t[63] = ptx_or(t[63], t[42]);
+    t[73] = ptx_xor(t[42], t[61]);
+    t[64] = ptx_or(t[64], t[73]);
+    t[63] = ptx_or(t[63], t[43]);
+    t[74] = ptx_xor(t[43], t[62]);
+    t[64] = ptx_or(t[64], t[74]);
+    t[63] = ptx_or(t[63], t[44]);
+    t[75] = ptx_xor(t[44], 0u);
+    t[64] = ptx_or(t[64], t[75]);
+    t[63] = ptx_or(t[63], t[45]);
+    t[76] = ptx_xor(t[45], 0u);
+    t[64] = ptx_or(t[64], t[76]);
+    t[63] = ptx_or(t[63], t[46]);
+    t[77] = ptx_xor(t[46], 0u);
+    t[64] = ptx_or(t[64], t[77]);
+    t[63] = ptx_or(t[63], t[47]);
+    t[78] = ptx_xor(t[47], 0u);
+    t[64] = ptx_or(t[64], t[78]);
+    t[63] = ptx_or(t[63], t[48]);
+    t[79] = ptx_xor(t[48], 0u);
+    t[64] = ptx_or(t[64], t[79]);
+    t[63] = ptx_or(t[63], t[49]);
+    t[80] = ptx_xor(t[49], 0u);
+    t[64] = ptx_or(t[64], t[80]);
+    t[63] = ptx_or(t[63], t[50]);
+    t[81] = ptx_xor(t[50], 0u);
+    t[64] = ptx_or(t[64], t[81]);
+    t[63] = ptx_or(t[63], t[51]);
+    t[82] = ptx_xor(t[51], 0u);
+    t[64] = ptx_or(t[64], t[82]);
+    ptx_sub_cc(cf, 0u, t[63]);
+    t[83] = ptx_subc(cf, 0u, 0u);
+    t[84] = ptx_not(t[83]);
+    t[52] = ptx_not(t[52]);
+    t[83] = ptx_and(t[83], t[52]);
+    y[0] = ptx_add_cc(cf, x[0], t[83]);
+    y[1] = ptx_addc_cc(cf, x[1], t[83]);
+    y[2] = ptx_addc_cc(cf, x[2], t[83]);
+    y[3] = ptx_addc_cc(cf, x[3], t[83]);
+    y[4] = ptx_addc_cc(cf, x[4], t[83]);
+    y[5] = ptx_addc_cc(cf, x[5], t[83]);
+    y[6] = ptx_addc_cc(cf, x[6], t[83]);
+    y[7] = ptx_addc_cc(cf, x[7], t[83]);
+    y[8] = ptx_addc(cf, x[8], t[83]);
+    ptx_sub_cc(cf, 0u, t[64]);
+    t[85] = ptx_subc(cf, 0u, 0u);
+    t[85] = ptx_add(t[85], 1u);
+    y[9] = ptx_and(t[84], 1u);
+    y[9] = ptx_or(y[9], t[85]);
   }
 #endif
 };
@@ -34970,7 +43274,7 @@ struct gcd {
 #endif
 };
 
-// sqrt: floor(sqrt(a)); flag 1 where a is an exact square: the digit-by-digit square root, a step per bit of the root whatever a is; a loop around sqrt_step.
+// sqrt: floor(sqrt(a)); flag 1 where a is an exact square: digit by digit (a step per bit of the root) below 128 bits, from there Newton's iteration at doubling precision (a division and a square a level), the same steps whatever a is; a loop around sqrt_newton_start, sqrt_newton_root, sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, sqrt_division_normalize_3, sqrt_division_step_3, sqrt_division_finish_3, sqrt_newton_update_3, sqrt_newton_check_3, sqrt_division_normalize_5, sqrt_division_step_5, sqrt_division_finish_5, sqrt_newton_update_5, sqrt_newton_check_5, sqrt_division_normalize_9, sqrt_division_step_9, sqrt_division_finish_9, sqrt_newton_update_9, sqrt_newton_check_9.
 struct sqrt {
   static constexpr const char* name = "sqrt";
   static constexpr unsigned bits = 521;
@@ -34991,10 +43295,10 @@ struct sqrt {
   static constexpr unsigned contiguous_shared_bytes = 9728;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
 #ifdef __CUDACC__
-  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 9>(y, x); }
+  __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 9, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_3, sqrt_division_step_3, sqrt_division_finish_3, sqrt_newton_update_3, sqrt_newton_check_3, 2, 3>, ::mpgen::loops::root_level<sqrt_division_normalize_5, sqrt_division_step_5, sqrt_division_finish_5, sqrt_newton_update_5, sqrt_newton_check_5, 3, 5>, ::mpgen::loops::root_level<sqrt_division_normalize_9, sqrt_division_step_9, sqrt_division_finish_9, sqrt_newton_update_9, sqrt_newton_check_9, 5, 9>>(y, x); }
 #endif
 #ifndef __CUDACC_RTC__
-  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_floor<sqrt_step, limbs, bits, 9>(y, x); }
+  static inline void host(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 9, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_3, sqrt_division_step_3, sqrt_division_finish_3, sqrt_newton_update_3, sqrt_newton_check_3, 2, 3>, ::mpgen::loops::root_level<sqrt_division_normalize_5, sqrt_division_step_5, sqrt_division_finish_5, sqrt_newton_update_5, sqrt_newton_check_5, 3, 5>, ::mpgen::loops::root_level<sqrt_division_normalize_9, sqrt_division_step_9, sqrt_division_finish_9, sqrt_newton_update_9, sqrt_newton_check_9, 5, 9>>(y, x); }
 #endif
 };
 

@@ -165,10 +165,11 @@ class Module:
 
     @property
     def steps(self) -> list[Function]:
-        """The straight-line lists the loops call besides operations, each once."""
+        """The straight-line lists the loops call besides operations, each once (none for
+        an operation of the group tier: its program is its lists)."""
         named: dict[str, Function] = {}
         for p in self.ops:
-            if isinstance(p.op, LoopOperation) and p.op.steps:
+            if p.loop and isinstance(p.op, LoopOperation) and p.op.steps:
                 for fn in p.op.steps(self.size):
                     named.setdefault(fn.name, fn)
         return list(named.values())

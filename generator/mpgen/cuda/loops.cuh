@@ -424,5 +424,49 @@ MPGEN_HOST_DEVICE void square_root_floor(uint32_t* y, const uint32_t* x) {
   y[N] = equal_mask<M>(s + M, zero) & 1u;
 }
 
+// One level of square_root_newton: s, the top Below limbs of the root's H, is
+// floor(sqrt(T')) for T' the top 2 Below limbs of a'; extended by all-ones limbs to Limbs
+// limbs it is above floor(sqrt(T)), T the top 2 Limbs limbs, by less than 2^(32 (Limbs -
+// Below)); one round (divide: T by s, s's top bit set; Update: the smaller of s and (s +
+// q) / 2) leaves the root or one more, and Check decides by s^2 against T (its word after
+// the limbs: whether T is a square).
+template <class Normalize, class Step, class Finish, class Update, class Check, unsigned Below, unsigned Limbs>
+struct root_level {
+  template <unsigned H>
+  MPGEN_HOST_DEVICE static void run(const uint32_t* a, uint32_t* s, uint32_t* exact) {
+    uint32_t* root = s + H - Limbs;
+    const uint32_t* top = a + 2 * (H - Limbs);
+    MPGEN_UNROLL for (unsigned k = 0; k < Limbs - Below; ++k) root[k] = ~0u;
+    uint32_t in[3 * Limbs], quotient[Limbs + 1], pair[2 * Limbs + 1], checked[Limbs + 1];
+    copy<2 * Limbs>(in, top);  // T, then s: divide's x
+    copy<Limbs>(in + 2 * Limbs, root);
+    divide<Normalize, Step, Finish, Limbs, true, true, false>(quotient, in);
+    copy<Limbs>(pair, root);
+    copy<Limbs + 1>(pair + Limbs, quotient);
+    apply<Update>(in, pair);  // the next s, then T: Check's x
+    copy<2 * Limbs>(in + Limbs, top);
+    apply<Check>(checked, in);
+    copy<Limbs>(root, checked);
+    *exact = checked[Limbs];
+  }
+};
+
+// y = floor(sqrt(a)) and the flag word (1 where a is an exact square) for x = a (N limbs)
+// by Newton's iteration at doubling precision on the root's H limbs (ops/sqrt.py): Start
+// gives a' = a 4^k (2H limbs, one of its top two bits set), the root of its top two limbs
+// in the top limb of s, k and a's nonzero mask; each of Levels (root_level, from 2 limbs
+// to H) makes s the root of more of a''s top limbs; Root shifts s back by k.
+template <class Start, class Root, unsigned N, unsigned H, class... Levels>
+MPGEN_HOST_DEVICE void square_root_newton(uint32_t* y, const uint32_t* x) {
+  uint32_t start[Start::out_words], last[H + 3];  // a' (2H), s (H), k, the mask; then s, k, the mask, exact
+  apply<Start>(start, x);
+  uint32_t exact = 0;
+  const int in_order[] = {(Levels::template run<H>(start, start + 2 * H, &exact), 0)...};
+  (void)in_order;
+  copy<H + 2>(last, start + 2 * H);
+  last[H + 2] = exact;
+  apply<Root>(y, last);
+}
+
 }  // namespace loops
 }  // namespace mpgen

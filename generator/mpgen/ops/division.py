@@ -44,22 +44,27 @@ def word_reciprocal(fn: Function, d: Reg) -> Reg:
     return quotient
 
 
-def normalize(size: Size) -> Function:
+def normalize(size: Size, name: str = "division_normalize", normal: bool = False) -> Function:
     """x = high (n), low (n), b (n); y = b << s (n), (high, low) << s (2n), s, the
     reciprocal of (b << s)'s top limb, and all ones where the quotient does not fit n limbs
-    (high >= b, b = 0 among them), else 0."""
+    (high >= b, b = 0 among them), else 0. Where b's top bit is known to be set (`normal`:
+    Newton's square root), s = 0 and nothing is shifted."""
     n = size.limbs
-    fn = Function("division_normalize", 3 * n, 3 * n + 3)
+    fn = Function(name, 3 * n, 3 * n + 3)
     x = [Reg("x", i) for i in range(3 * n)]
     high, low, b = x[:n], x[n:2 * n], x[2 * n:]
     y = [Reg("y", i) for i in range(3 * n + 3)]
     fn.chain("sub", [(fn.temp(), (high[k], b[k])) for k in range(n)])
     fits = all_ones_if_borrow(fn)  # high < b
     shift = fn.temp()
-    leading_zeros(fn, shift, b)  # 32 n for b = 0
-    stages = (n - 1).bit_length()  # b != 0 moves it by below n limbs
-    divisor = shift_by(fn, b, shift, stages, left=True)
-    dividend = shift_by(fn, low + high, shift, stages, left=True)
+    if normal:
+        fn.emit("mov", shift, 0)
+        divisor, dividend = b, low + high
+    else:
+        leading_zeros(fn, shift, b)  # 32 n for b = 0
+        stages = (n - 1).bit_length()  # b != 0 moves it by below n limbs
+        divisor = shift_by(fn, b, shift, stages, left=True)
+        dividend = shift_by(fn, low + high, shift, stages, left=True)
     for dst, src in zip(y, divisor + dividend + [shift, word_reciprocal(fn, divisor[-1])]):
         fn.emit("mov", dst, src)
     fn.emit("not", y[3 * n + 2], fits)
@@ -91,11 +96,11 @@ def _two_by_one(fn: Function, high: Reg, low: Operand, d: Operand, reciprocal: O
     return q1
 
 
-def step(size: Size) -> Function:
+def step(size: Size, name: str = "division_step") -> Function:
     """x = r (n limbs, r < v), the dividend's next limb d, v (n, its top bit set), v's top
     limb's reciprocal; y = r 2^32 + d - q v (n), then q = floor((r 2^32 + d) / v)."""
     n = size.limbs
-    fn = Function("division_step", 2 * n + 2, n + 1)
+    fn = Function(name, 2 * n + 2, n + 1)
     x = [Reg("x", i) for i in range(2 * n + 2)]
     r, d, v, reciprocal = x[:n], x[n], x[n + 1:2 * n + 1], x[2 * n + 1]
     window = [d] + r  # n + 1 limbs
@@ -131,11 +136,11 @@ def step(size: Size) -> Function:
     return fn
 
 
-def finish(size: Size) -> Function:
+def finish(size: Size, name: str = "division_finish") -> Function:
     """x = the normalized remainder (n), s, the quotient (n), the mask of normalize; y = the
     quotient, the remainder >> s, each 0 under the mask, and the flag (1 under it)."""
     n = size.limbs
-    fn = Function("division_finish", 2 * n + 2, 2 * n + 1)
+    fn = Function(name, 2 * n + 2, 2 * n + 1)
     x = [Reg("x", i) for i in range(2 * n + 2)]
     r, shift, q, undefined = x[:n], x[n], x[n + 1:2 * n + 1], x[2 * n + 1]
     defined = fn.temp()
