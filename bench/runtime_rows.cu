@@ -70,6 +70,7 @@ __global__ void runtime_redc_chain(std::size_t n, unsigned iterations, const uin
   }
   MinusInverse::device(word, x + 2 * N);
   x[3 * N] = word[0];
+#pragma unroll 1  // one copy of the long body: unrolling it costs ptxas minutes and gains nothing
   for (unsigned k = 0; k < iterations; ++k) {
     Redc::device(y, x);
     for (unsigned i = 0; i < N; ++i) x[i] = y[i];
@@ -101,6 +102,7 @@ __global__ void divide_chain(std::size_t n, unsigned iterations, const uint32_t*
     x[2 * N + i] = in[(N + i) * n + j] | (i == N - 1 ? 0x80000000u : 0u);
   }
   for (unsigned i = 0; i < N; ++i) x[N + i] = (x[2 * N + i] >> 1) | (i + 1 < N ? x[2 * N + i + 1] << 31 : 0u);
+#pragma unroll 1  // one copy of the long body: unrolling it costs ptxas minutes and gains nothing
   for (unsigned k = 0; k < iterations; ++k) {
     Div::device(y, x);
     for (unsigned i = 0; i < 2 * N; ++i) x[i] = y[i];
@@ -130,6 +132,7 @@ __global__ void pair_chain(std::size_t n, unsigned iterations, const uint32_t* i
   for (unsigned i = 0; i < K * N; ++i) x[i] = in[i * n + j];
   if (odd_second) x[N] |= 1;
   if (K == 2 && odd_second) x[N - 1] &= 0x7fffffffu, x[2 * N - 1] |= 0x80000000u;  // a below p
+#pragma unroll 1  // one copy of the long body: unrolling it costs ptxas minutes and gains nothing
   for (unsigned k = 0; k < iterations; ++k) {
     Op::device(y, x);
     acc += y[0];
