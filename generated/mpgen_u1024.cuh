@@ -419,23 +419,11 @@ MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
 }
 #endif
 
-#ifdef __CUDACC__
-// The same on the device for lists of more than out_of_line_instructions (2,048-bit
-// Montgomery products): a modexp calls its product from five places, and five inlined
-// copies of 17,000 instructions cost ptxas 28 s per kernel.
-constexpr unsigned out_of_line_instructions = 8192;
-template <class Op>
-__device__ __noinline__ void device_call(uint32_t* y, const uint32_t* x) {
-  Op::device(y, x);
-}
-#endif
-
 // Op on the device when compiled for it, else on the host; y and x must not overlap.
 template <class Op>
 MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
 #ifdef __CUDA_ARCH__
-  if constexpr (Op::instructions > out_of_line_instructions) device_call<Op>(y, x);
-  else Op::device(y, x);
+  Op::device(y, x);
 #else
   host_call<Op>(y, x);
 #endif
@@ -1102,6 +1090,39 @@ struct on_device {
     }
   }
 
+  // ShiftUp (group/program.py): out = v (W words) moved up K limbs over the group, thread
+  // 0's lowest K from `incoming` (null: zeros), the top thread's top K dropped; out may be v.
+  template <unsigned W, unsigned K, unsigned IPB>
+  __device__ __forceinline__ static void shift_up(const uint32_t* v, const uint32_t* incoming, uint32_t* out) {
+    const unsigned t = rank();
+    uint32_t below[K];
+    tops_below<K, IPB>(v + W - K, below);
+#pragma unroll
+    for (unsigned w = W; w-- > K;) out[w] = v[w - K];
+#pragma unroll
+    for (unsigned w = 0; w < K; ++w) out[w] = t ? below[w] : incoming ? incoming[w] : 0u;
+  }
+
+  // below = the thread below's K words `top` (thread 0: its own), through one array for
+  // every width of shift_up that moves K.
+  template <unsigned K, unsigned IPB>
+  __device__ __forceinline__ static void tops_below(const uint32_t* top, uint32_t* below) {
+    if constexpr (T <= 32) {
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) below[w] = __shfl_up_sync(~0u, top[w], 1, T);
+    } else {
+      __shared__ uint32_t tops[IPB * T * K];
+      uint32_t* const own = tops + threadIdx.x / T * T * K;
+      const unsigned t = rank();
+      __syncthreads();
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) own[t * K + w] = top[w];
+      __syncthreads();
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) below[w] = own[(t ? t - 1 : 0) * K + w];
+    }
+  }
+
   // The NTT product (group/program.py's Convolution; ntt/transform.py says the layout):
   // for each prime of Primes (ntt_prime bundles), the residues of a b's N coefficients in its
   // region of the launch's dynamic shared memory (N words and a padding word every 32, one
@@ -1467,6 +1488,12 @@ inline void neighbours(unsigned T, unsigned W, const uint32_t* v, int offset, ui
       for (unsigned w = 0; w < W; ++w)
         out[(2 * t + k) * W + w] = from >= 0 && from < int(T) ? v[from * W + w] : 0;
     }
+}
+
+// ShiftUp over the whole vector (L limbs, threads in order) by K limbs: out may be v.
+inline void shift_up(unsigned L, unsigned K, const uint32_t* v, const uint32_t* incoming, uint32_t* out) {
+  for (unsigned i = L; i-- > K;) out[i] = v[i - K];
+  for (unsigned i = 0; i < K; ++i) out[i] = incoming ? incoming[i] : 0u;
 }
 
 inline void all(unsigned T, const uint32_t* bit, uint32_t* out) {
@@ -1999,7 +2026,6 @@ struct add {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 34;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2108,7 +2134,6 @@ struct sub {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 35;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2220,7 +2245,6 @@ struct add_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 33;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2326,7 +2350,6 @@ struct sub_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 34;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2436,7 +2459,6 @@ struct neg {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 32;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2540,7 +2562,6 @@ struct mul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 2048ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 2142;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6868,7 +6889,6 @@ struct mul_lo {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 1024ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 1055;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -9020,7 +9040,6 @@ struct mul_hi {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 2048ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 2174;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13412,7 +13431,6 @@ struct sqr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 1056ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 1211;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -15876,7 +15894,6 @@ struct mul_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 64ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 96;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -16110,7 +16127,6 @@ struct mad {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 0;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 2048ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 2175;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -20504,7 +20520,6 @@ struct eq {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 66;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -20678,7 +20693,6 @@ struct lt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 34;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -20788,7 +20802,6 @@ struct cmp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 69;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -20968,7 +20981,6 @@ struct is_zero {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 34;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -21078,7 +21090,6 @@ struct and_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 32;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -21181,7 +21192,6 @@ struct or_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 32;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -21284,7 +21294,6 @@ struct xor_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 32;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -21387,7 +21396,6 @@ struct not_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 32;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -21490,7 +21498,6 @@ struct shl {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 471;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -22473,7 +22480,6 @@ struct shr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 471;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -23456,7 +23462,6 @@ struct popc {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 63;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -23623,7 +23628,6 @@ struct clz {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 156;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -23976,7 +23980,6 @@ struct ctz {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 188;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -24393,7 +24396,6 @@ struct montmul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 0;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 4128ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4509;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -33455,7 +33457,6 @@ struct montsqr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 3136ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4045;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -41589,7 +41590,6 @@ struct montredc {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 0;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 2080ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 2898;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -47429,7 +47429,6 @@ struct tomont {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 0;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 4128ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4509;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -56491,7 +56490,6 @@ struct frommont {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 2144ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 2402;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -61339,7 +61337,6 @@ struct mont_minus_inverse {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 18;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -61416,7 +61413,6 @@ struct shl1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 32;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -61519,7 +61515,6 @@ struct shl31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 32;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -61622,7 +61617,6 @@ struct shl32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 32;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -61725,7 +61719,6 @@ struct shl33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 32;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -61828,7 +61821,6 @@ struct shr1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 32;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -61931,7 +61923,6 @@ struct shr31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 32;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -62034,7 +62025,6 @@ struct shr32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 32;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -62137,7 +62127,6 @@ struct shr33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 32;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -62245,7 +62234,6 @@ using value = ::mpgen::uint_value<value_ops>;
 struct division_normalize {
   static constexpr unsigned in_words = 96;
   static constexpr unsigned out_words = 99;
-  static constexpr unsigned instructions = 2128;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -66529,7 +66517,6 @@ struct division_normalize {
 struct division_step {
   static constexpr unsigned in_words = 66;
   static constexpr unsigned out_words = 33;
-  static constexpr unsigned instructions = 320;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -67195,7 +67182,6 @@ struct division_step {
 struct division_finish {
   static constexpr unsigned in_words = 66;
   static constexpr unsigned out_words = 65;
-  static constexpr unsigned instructions = 537;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -68294,7 +68280,6 @@ struct division_finish {
 struct gcd_start {
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 68;
-  static constexpr unsigned instructions = 1359;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -71037,7 +71022,6 @@ struct gcd_start {
 struct gcd_round {
   static constexpr unsigned in_words = 67;
   static constexpr unsigned out_words = 67;
-  static constexpr unsigned instructions = 1522;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -74109,7 +74093,6 @@ struct gcd_round {
 struct gcd_finish {
   static constexpr unsigned in_words = 68;
   static constexpr unsigned out_words = 32;
-  static constexpr unsigned instructions = 539;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -75213,7 +75196,6 @@ struct gcd_finish {
 struct sqrt_newton_start {
   static constexpr unsigned in_words = 32;
   static constexpr unsigned out_words = 50;
-  static constexpr unsigned instructions = 1356;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -77951,7 +77933,6 @@ struct sqrt_newton_start {
 struct sqrt_newton_root {
   static constexpr unsigned in_words = 19;
   static constexpr unsigned out_words = 33;
-  static constexpr unsigned instructions = 230;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -78436,7 +78417,6 @@ struct sqrt_newton_root {
 struct sqrt_division_normalize_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 399;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -79260,7 +79240,6 @@ struct sqrt_division_normalize_2 {
 struct sqrt_division_step_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 3;
-  static constexpr unsigned instructions = 50;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -79386,7 +79365,6 @@ struct sqrt_division_step_2 {
 struct sqrt_division_finish_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 5;
-  static constexpr unsigned instructions = 17;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -79445,7 +79423,6 @@ struct sqrt_division_finish_2 {
 struct sqrt_newton_update_2 {
   static constexpr unsigned in_words = 5;
   static constexpr unsigned out_words = 2;
-  static constexpr unsigned instructions = 16;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -79503,7 +79480,6 @@ struct sqrt_newton_update_2 {
 struct sqrt_newton_check_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 3;
-  static constexpr unsigned instructions = 49;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -79627,7 +79603,6 @@ struct sqrt_newton_check_2 {
 struct sqrt_division_normalize_4 {
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 15;
-  static constexpr unsigned instructions = 407;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -80467,7 +80442,6 @@ struct sqrt_division_normalize_4 {
 struct sqrt_division_step_4 {
   static constexpr unsigned in_words = 10;
   static constexpr unsigned out_words = 5;
-  static constexpr unsigned instructions = 68;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -80629,7 +80603,6 @@ struct sqrt_division_step_4 {
 struct sqrt_division_finish_4 {
   static constexpr unsigned in_words = 10;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 41;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -80736,7 +80709,6 @@ struct sqrt_division_finish_4 {
 struct sqrt_newton_update_4 {
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 4;
-  static constexpr unsigned instructions = 28;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -80818,7 +80790,6 @@ struct sqrt_newton_update_4 {
 struct sqrt_newton_check_4 {
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 5;
-  static constexpr unsigned instructions = 94;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -81032,7 +81003,6 @@ struct sqrt_newton_check_4 {
 struct sqrt_division_normalize_8 {
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 27;
-  static constexpr unsigned instructions = 423;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -81904,7 +81874,6 @@ struct sqrt_division_normalize_8 {
 struct sqrt_division_step_8 {
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 104;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -82138,7 +82107,6 @@ struct sqrt_division_step_8 {
 struct sqrt_division_finish_8 {
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 17;
-  static constexpr unsigned instructions = 97;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -82357,7 +82325,6 @@ struct sqrt_division_finish_8 {
 struct sqrt_newton_update_8 {
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned instructions = 52;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -82487,7 +82454,6 @@ struct sqrt_newton_update_8 {
 struct sqrt_newton_check_8 {
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 210;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -82933,7 +82899,6 @@ struct sqrt_newton_check_8 {
 struct sqrt_division_normalize_16 {
   static constexpr unsigned in_words = 48;
   static constexpr unsigned out_words = 51;
-  static constexpr unsigned instructions = 455;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -83869,7 +83834,6 @@ struct sqrt_division_normalize_16 {
 struct sqrt_division_step_16 {
   static constexpr unsigned in_words = 34;
   static constexpr unsigned out_words = 17;
-  static constexpr unsigned instructions = 176;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -84247,7 +84211,6 @@ struct sqrt_division_step_16 {
 struct sqrt_division_finish_16 {
   static constexpr unsigned in_words = 34;
   static constexpr unsigned out_words = 33;
-  static constexpr unsigned instructions = 229;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -84730,7 +84693,6 @@ struct sqrt_division_finish_16 {
 struct sqrt_newton_update_16 {
   static constexpr unsigned in_words = 33;
   static constexpr unsigned out_words = 16;
-  static constexpr unsigned instructions = 100;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -84956,7 +84918,6 @@ struct sqrt_newton_update_16 {
 struct sqrt_newton_check_16 {
   static constexpr unsigned in_words = 48;
   static constexpr unsigned out_words = 17;
-  static constexpr unsigned instructions = 538;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -86058,7 +86019,6 @@ struct sqrt_newton_check_16 {
 struct modinv_start {
   static constexpr unsigned in_words = 64;
   static constexpr unsigned out_words = 164;
-  static constexpr unsigned instructions = 177;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -86437,7 +86397,6 @@ struct modinv_start {
 struct modinv_round {
   static constexpr unsigned in_words = 164;
   static constexpr unsigned out_words = 131;
-  static constexpr unsigned instructions = 2662;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -91789,7 +91748,6 @@ struct modinv_round {
 struct modinv_finish {
   static constexpr unsigned in_words = 164;
   static constexpr unsigned out_words = 33;
-  static constexpr unsigned instructions = 270;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -92371,7 +92329,6 @@ struct div_qr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, true>(y, x); }
 #endif
@@ -92400,7 +92357,6 @@ struct div {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, false>(y, x); }
 #endif
@@ -92429,7 +92385,6 @@ struct rem {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, false, true>(y, x); }
 #endif
@@ -92458,7 +92413,6 @@ struct div_qr_wide {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 0;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, true, true, true>(y, x); }
 #endif
@@ -92487,7 +92441,6 @@ struct gcd {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 99>(y, x); }
 #endif
@@ -92516,7 +92469,6 @@ struct sqrt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 16, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_4, sqrt_division_step_4, sqrt_division_finish_4, sqrt_newton_update_4, sqrt_newton_check_4, 2, 4>, ::mpgen::loops::root_level<sqrt_division_normalize_8, sqrt_division_step_8, sqrt_division_finish_8, sqrt_newton_update_8, sqrt_newton_check_8, 4, 8>, ::mpgen::loops::root_level<sqrt_division_normalize_16, sqrt_division_step_16, sqrt_division_finish_16, sqrt_newton_update_16, sqrt_newton_check_16, 8, 16>>(y, x); }
 #endif
@@ -92545,7 +92497,6 @@ struct mont_radix_squared {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 16896;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::radix_squared<division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -92574,7 +92525,6 @@ struct modexp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 0;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_power<montmul, montsqr, mont_minus_inverse, division_normalize, division_step, division_finish, limbs, bits, 5, false>(y, x); }
 #endif
@@ -92603,7 +92553,6 @@ struct modmul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 0;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_modmul<mul, division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -92632,7 +92581,6 @@ struct modinv {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 33280;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 99>(y, x); }
 #endif

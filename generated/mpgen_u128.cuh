@@ -419,23 +419,11 @@ MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
 }
 #endif
 
-#ifdef __CUDACC__
-// The same on the device for lists of more than out_of_line_instructions (2,048-bit
-// Montgomery products): a modexp calls its product from five places, and five inlined
-// copies of 17,000 instructions cost ptxas 28 s per kernel.
-constexpr unsigned out_of_line_instructions = 8192;
-template <class Op>
-__device__ __noinline__ void device_call(uint32_t* y, const uint32_t* x) {
-  Op::device(y, x);
-}
-#endif
-
 // Op on the device when compiled for it, else on the host; y and x must not overlap.
 template <class Op>
 MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
 #ifdef __CUDA_ARCH__
-  if constexpr (Op::instructions > out_of_line_instructions) device_call<Op>(y, x);
-  else Op::device(y, x);
+  Op::device(y, x);
 #else
   host_call<Op>(y, x);
 #endif
@@ -1102,6 +1090,39 @@ struct on_device {
     }
   }
 
+  // ShiftUp (group/program.py): out = v (W words) moved up K limbs over the group, thread
+  // 0's lowest K from `incoming` (null: zeros), the top thread's top K dropped; out may be v.
+  template <unsigned W, unsigned K, unsigned IPB>
+  __device__ __forceinline__ static void shift_up(const uint32_t* v, const uint32_t* incoming, uint32_t* out) {
+    const unsigned t = rank();
+    uint32_t below[K];
+    tops_below<K, IPB>(v + W - K, below);
+#pragma unroll
+    for (unsigned w = W; w-- > K;) out[w] = v[w - K];
+#pragma unroll
+    for (unsigned w = 0; w < K; ++w) out[w] = t ? below[w] : incoming ? incoming[w] : 0u;
+  }
+
+  // below = the thread below's K words `top` (thread 0: its own), through one array for
+  // every width of shift_up that moves K.
+  template <unsigned K, unsigned IPB>
+  __device__ __forceinline__ static void tops_below(const uint32_t* top, uint32_t* below) {
+    if constexpr (T <= 32) {
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) below[w] = __shfl_up_sync(~0u, top[w], 1, T);
+    } else {
+      __shared__ uint32_t tops[IPB * T * K];
+      uint32_t* const own = tops + threadIdx.x / T * T * K;
+      const unsigned t = rank();
+      __syncthreads();
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) own[t * K + w] = top[w];
+      __syncthreads();
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) below[w] = own[(t ? t - 1 : 0) * K + w];
+    }
+  }
+
   // The NTT product (group/program.py's Convolution; ntt/transform.py says the layout):
   // for each prime of Primes (ntt_prime bundles), the residues of a b's N coefficients in its
   // region of the launch's dynamic shared memory (N words and a padding word every 32, one
@@ -1467,6 +1488,12 @@ inline void neighbours(unsigned T, unsigned W, const uint32_t* v, int offset, ui
       for (unsigned w = 0; w < W; ++w)
         out[(2 * t + k) * W + w] = from >= 0 && from < int(T) ? v[from * W + w] : 0;
     }
+}
+
+// ShiftUp over the whole vector (L limbs, threads in order) by K limbs: out may be v.
+inline void shift_up(unsigned L, unsigned K, const uint32_t* v, const uint32_t* incoming, uint32_t* out) {
+  for (unsigned i = L; i-- > K;) out[i] = v[i - K];
+  for (unsigned i = 0; i < K; ++i) out[i] = incoming ? incoming[i] : 0u;
 }
 
 inline void all(unsigned T, const uint32_t* bit, uint32_t* out) {
@@ -1999,7 +2026,6 @@ struct add {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 6;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2052,7 +2078,6 @@ struct sub {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2108,7 +2133,6 @@ struct add_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 5;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2158,7 +2182,6 @@ struct sub_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 6;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2212,7 +2235,6 @@ struct neg {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2260,7 +2282,6 @@ struct mul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 32ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 42;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2386,7 +2407,6 @@ struct mul_lo {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 16ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 19;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2466,7 +2486,6 @@ struct mul_hi {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 32ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 46;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2600,7 +2619,6 @@ struct sqr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 20ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 35;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2712,7 +2730,6 @@ struct mul_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 12;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2778,7 +2795,6 @@ struct mad {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 32ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 47;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2914,7 +2930,6 @@ struct eq {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 10;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2976,7 +2991,6 @@ struct lt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 6;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3030,7 +3044,6 @@ struct cmp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 13;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3098,7 +3111,6 @@ struct is_zero {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 6;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3152,7 +3164,6 @@ struct and_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3199,7 +3210,6 @@ struct or_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3246,7 +3256,6 @@ struct xor_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3293,7 +3302,6 @@ struct not_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3340,7 +3348,6 @@ struct shl {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 31;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3443,7 +3450,6 @@ struct shr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 31;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3546,7 +3552,6 @@ struct popc {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3601,7 +3606,6 @@ struct clz {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 16;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3674,7 +3678,6 @@ struct ctz {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 20;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3755,7 +3758,6 @@ struct montmul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 68ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 113;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4023,7 +4025,6 @@ struct montsqr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 56ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 111;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4287,7 +4288,6 @@ struct montredc {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 36ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 84;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4497,7 +4497,6 @@ struct tomont {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 68ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 113;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4765,7 +4764,6 @@ struct frommont {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 44ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 78;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4963,7 +4961,6 @@ struct mont_minus_inverse {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 18;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5040,7 +5037,6 @@ struct shl1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5087,7 +5083,6 @@ struct shl31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5134,7 +5129,6 @@ struct shl32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5181,7 +5175,6 @@ struct shl33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5228,7 +5221,6 @@ struct shr1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5275,7 +5267,6 @@ struct shr31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5322,7 +5313,6 @@ struct shr32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5369,7 +5359,6 @@ struct shr33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 4;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5421,7 +5410,6 @@ using value = ::mpgen::uint_value<value_ops>;
 struct division_normalize {
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 15;
-  static constexpr unsigned instructions = 512;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6471,7 +6459,6 @@ struct division_normalize {
 struct division_step {
   static constexpr unsigned in_words = 10;
   static constexpr unsigned out_words = 5;
-  static constexpr unsigned instructions = 68;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6633,7 +6620,6 @@ struct division_step {
 struct division_finish {
   static constexpr unsigned in_words = 10;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 41;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6740,7 +6726,6 @@ struct division_finish {
 struct gcd_start {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 12;
-  static constexpr unsigned instructions = 115;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6995,7 +6980,6 @@ struct gcd_start {
 struct gcd_round {
   static constexpr unsigned in_words = 11;
   static constexpr unsigned out_words = 11;
-  static constexpr unsigned instructions = 1018;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -9057,7 +9041,6 @@ struct gcd_round {
 struct gcd_finish {
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 4;
-  static constexpr unsigned instructions = 43;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -9169,7 +9152,6 @@ struct gcd_finish {
 struct sqrt_newton_start {
   static constexpr unsigned in_words = 4;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned instructions = 706;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10607,7 +10589,6 @@ struct sqrt_newton_start {
 struct sqrt_newton_root {
   static constexpr unsigned in_words = 5;
   static constexpr unsigned out_words = 5;
-  static constexpr unsigned instructions = 18;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10668,7 +10649,6 @@ struct sqrt_newton_root {
 struct sqrt_division_normalize_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 399;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -11492,7 +11472,6 @@ struct sqrt_division_normalize_2 {
 struct sqrt_division_step_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 3;
-  static constexpr unsigned instructions = 50;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -11618,7 +11597,6 @@ struct sqrt_division_step_2 {
 struct sqrt_division_finish_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 5;
-  static constexpr unsigned instructions = 17;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -11677,7 +11655,6 @@ struct sqrt_division_finish_2 {
 struct sqrt_newton_update_2 {
   static constexpr unsigned in_words = 5;
   static constexpr unsigned out_words = 2;
-  static constexpr unsigned instructions = 16;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -11735,7 +11712,6 @@ struct sqrt_newton_update_2 {
 struct sqrt_newton_check_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 3;
-  static constexpr unsigned instructions = 49;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -11859,7 +11835,6 @@ struct sqrt_newton_check_2 {
 struct modinv_start {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 24;
-  static constexpr unsigned instructions = 37;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -11958,7 +11933,6 @@ struct modinv_start {
 struct modinv_round {
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 19;
-  static constexpr unsigned instructions = 1206;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -14396,7 +14370,6 @@ struct modinv_round {
 struct modinv_finish {
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 5;
-  static constexpr unsigned instructions = 46;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -14530,7 +14503,6 @@ struct div_qr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, true>(y, x); }
 #endif
@@ -14559,7 +14531,6 @@ struct div {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, false>(y, x); }
 #endif
@@ -14588,7 +14559,6 @@ struct rem {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, false, true>(y, x); }
 #endif
@@ -14617,7 +14587,6 @@ struct div_qr_wide {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, true, true, true>(y, x); }
 #endif
@@ -14646,7 +14615,6 @@ struct gcd {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 13>(y, x); }
 #endif
@@ -14675,7 +14643,6 @@ struct sqrt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 2, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>>(y, x); }
 #endif
@@ -14704,7 +14671,6 @@ struct mont_radix_squared {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 2560;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::radix_squared<division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -14733,7 +14699,6 @@ struct modexp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_power<montmul, montsqr, mont_minus_inverse, division_normalize, division_step, division_finish, limbs, bits, 3, true>(y, x); }
 #endif
@@ -14762,7 +14727,6 @@ struct modmul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_modmul<mul, division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -14791,7 +14755,6 @@ struct modinv {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 13>(y, x); }
 #endif

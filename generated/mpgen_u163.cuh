@@ -419,23 +419,11 @@ MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
 }
 #endif
 
-#ifdef __CUDACC__
-// The same on the device for lists of more than out_of_line_instructions (2,048-bit
-// Montgomery products): a modexp calls its product from five places, and five inlined
-// copies of 17,000 instructions cost ptxas 28 s per kernel.
-constexpr unsigned out_of_line_instructions = 8192;
-template <class Op>
-__device__ __noinline__ void device_call(uint32_t* y, const uint32_t* x) {
-  Op::device(y, x);
-}
-#endif
-
 // Op on the device when compiled for it, else on the host; y and x must not overlap.
 template <class Op>
 MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
 #ifdef __CUDA_ARCH__
-  if constexpr (Op::instructions > out_of_line_instructions) device_call<Op>(y, x);
-  else Op::device(y, x);
+  Op::device(y, x);
 #else
   host_call<Op>(y, x);
 #endif
@@ -1102,6 +1090,39 @@ struct on_device {
     }
   }
 
+  // ShiftUp (group/program.py): out = v (W words) moved up K limbs over the group, thread
+  // 0's lowest K from `incoming` (null: zeros), the top thread's top K dropped; out may be v.
+  template <unsigned W, unsigned K, unsigned IPB>
+  __device__ __forceinline__ static void shift_up(const uint32_t* v, const uint32_t* incoming, uint32_t* out) {
+    const unsigned t = rank();
+    uint32_t below[K];
+    tops_below<K, IPB>(v + W - K, below);
+#pragma unroll
+    for (unsigned w = W; w-- > K;) out[w] = v[w - K];
+#pragma unroll
+    for (unsigned w = 0; w < K; ++w) out[w] = t ? below[w] : incoming ? incoming[w] : 0u;
+  }
+
+  // below = the thread below's K words `top` (thread 0: its own), through one array for
+  // every width of shift_up that moves K.
+  template <unsigned K, unsigned IPB>
+  __device__ __forceinline__ static void tops_below(const uint32_t* top, uint32_t* below) {
+    if constexpr (T <= 32) {
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) below[w] = __shfl_up_sync(~0u, top[w], 1, T);
+    } else {
+      __shared__ uint32_t tops[IPB * T * K];
+      uint32_t* const own = tops + threadIdx.x / T * T * K;
+      const unsigned t = rank();
+      __syncthreads();
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) own[t * K + w] = top[w];
+      __syncthreads();
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) below[w] = own[(t ? t - 1 : 0) * K + w];
+    }
+  }
+
   // The NTT product (group/program.py's Convolution; ntt/transform.py says the layout):
   // for each prime of Primes (ntt_prime bundles), the residues of a b's N coefficients in its
   // region of the launch's dynamic shared memory (N words and a padding word every 32, one
@@ -1467,6 +1488,12 @@ inline void neighbours(unsigned T, unsigned W, const uint32_t* v, int offset, ui
       for (unsigned w = 0; w < W; ++w)
         out[(2 * t + k) * W + w] = from >= 0 && from < int(T) ? v[from * W + w] : 0;
     }
+}
+
+// ShiftUp over the whole vector (L limbs, threads in order) by K limbs: out may be v.
+inline void shift_up(unsigned L, unsigned K, const uint32_t* v, const uint32_t* incoming, uint32_t* out) {
+  for (unsigned i = L; i-- > K;) out[i] = v[i - K];
+  for (unsigned i = 0; i < K; ++i) out[i] = incoming ? incoming[i] : 0u;
 }
 
 inline void all(unsigned T, const uint32_t* bit, uint32_t* out) {
@@ -1999,7 +2026,6 @@ struct add {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2058,7 +2084,6 @@ struct sub {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 10;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2120,7 +2145,6 @@ struct add_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2176,7 +2200,6 @@ struct sub_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2236,7 +2259,6 @@ struct neg {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2290,7 +2312,6 @@ struct mul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 71ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 85;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2502,7 +2523,6 @@ struct mul_lo {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 36ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 42;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2628,7 +2648,6 @@ struct mul_hi {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 71ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 91;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2852,7 +2871,6 @@ struct sqr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 5632;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 41ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 65;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3024,7 +3042,6 @@ struct mul_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 12ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 18;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3102,7 +3119,6 @@ struct mad {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 9728;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 71ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 92;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3328,7 +3344,6 @@ struct eq {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 14;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3398,7 +3413,6 @@ struct lt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3456,7 +3470,6 @@ struct cmp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 17;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3532,7 +3545,6 @@ struct is_zero {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3590,7 +3602,6 @@ struct and_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3643,7 +3654,6 @@ struct or_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3696,7 +3706,6 @@ struct xor_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3749,7 +3758,6 @@ struct not_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3802,7 +3810,6 @@ struct shl {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 60;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3963,7 +3970,6 @@ struct shr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 60;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4124,7 +4130,6 @@ struct popc {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 11;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4187,7 +4192,6 @@ struct clz {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 27;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4282,7 +4286,6 @@ struct ctz {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 33;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4389,7 +4392,6 @@ struct montmul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 9728;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 150ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 217;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4865,7 +4867,6 @@ struct montsqr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 120ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 208;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5323,7 +5324,6 @@ struct montredc {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 9728;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 78ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 153;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5671,7 +5671,6 @@ struct tomont {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 9728;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 150ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 217;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6147,7 +6146,6 @@ struct frommont {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 90ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 138;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6465,7 +6463,6 @@ struct mont_minus_inverse {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 18;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6542,7 +6539,6 @@ struct shl1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6595,7 +6591,6 @@ struct shl31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6648,7 +6643,6 @@ struct shl32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6701,7 +6695,6 @@ struct shl33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6754,7 +6747,6 @@ struct shr1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6807,7 +6799,6 @@ struct shr31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6860,7 +6851,6 @@ struct shr32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6913,7 +6903,6 @@ struct shr33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 7;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6971,7 +6960,6 @@ using value = ::mpgen::uint_value<value_ops>;
 struct division_normalize {
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 21;
-  static constexpr unsigned instructions = 618;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8233,7 +8221,6 @@ struct division_normalize {
 struct division_step {
   static constexpr unsigned in_words = 14;
   static constexpr unsigned out_words = 7;
-  static constexpr unsigned instructions = 86;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8431,7 +8418,6 @@ struct division_step {
 struct division_finish {
   static constexpr unsigned in_words = 14;
   static constexpr unsigned out_words = 13;
-  static constexpr unsigned instructions = 73;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8602,7 +8588,6 @@ struct division_finish {
 struct gcd_start {
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 16;
-  static constexpr unsigned instructions = 197;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -9021,7 +9006,6 @@ struct gcd_start {
 struct gcd_round {
   static constexpr unsigned in_words = 15;
   static constexpr unsigned out_words = 15;
-  static constexpr unsigned instructions = 1054;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -11155,7 +11139,6 @@ struct gcd_round {
 struct gcd_finish {
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 6;
-  static constexpr unsigned instructions = 75;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -11331,7 +11314,6 @@ struct gcd_finish {
 struct sqrt_newton_start {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 11;
-  static constexpr unsigned instructions = 749;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -12855,7 +12837,6 @@ struct sqrt_newton_start {
 struct sqrt_newton_root {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 7;
-  static constexpr unsigned instructions = 33;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -12946,7 +12927,6 @@ struct sqrt_newton_root {
 struct sqrt_division_normalize_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 399;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13770,7 +13750,6 @@ struct sqrt_division_normalize_2 {
 struct sqrt_division_step_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 3;
-  static constexpr unsigned instructions = 50;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13896,7 +13875,6 @@ struct sqrt_division_step_2 {
 struct sqrt_division_finish_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 5;
-  static constexpr unsigned instructions = 17;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13955,7 +13933,6 @@ struct sqrt_division_finish_2 {
 struct sqrt_newton_update_2 {
   static constexpr unsigned in_words = 5;
   static constexpr unsigned out_words = 2;
-  static constexpr unsigned instructions = 16;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -14013,7 +13990,6 @@ struct sqrt_newton_update_2 {
 struct sqrt_newton_check_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 3;
-  static constexpr unsigned instructions = 49;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -14137,7 +14113,6 @@ struct sqrt_newton_check_2 {
 struct sqrt_division_normalize_3 {
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 12;
-  static constexpr unsigned instructions = 403;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -14969,7 +14944,6 @@ struct sqrt_division_normalize_3 {
 struct sqrt_division_step_3 {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 4;
-  static constexpr unsigned instructions = 59;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -15113,7 +15087,6 @@ struct sqrt_division_step_3 {
 struct sqrt_division_finish_3 {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 7;
-  static constexpr unsigned instructions = 32;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -15202,7 +15175,6 @@ struct sqrt_division_finish_3 {
 struct sqrt_newton_update_3 {
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 3;
-  static constexpr unsigned instructions = 22;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -15272,7 +15244,6 @@ struct sqrt_newton_update_3 {
 struct sqrt_newton_check_3 {
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 4;
-  static constexpr unsigned instructions = 70;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -15438,7 +15409,6 @@ struct sqrt_newton_check_3 {
 struct modinv_start {
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 34;
-  static constexpr unsigned instructions = 47;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -15557,7 +15527,6 @@ struct modinv_start {
 struct modinv_round {
   static constexpr unsigned in_words = 34;
   static constexpr unsigned out_words = 27;
-  static constexpr unsigned instructions = 1310;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -18203,7 +18172,6 @@ struct modinv_round {
 struct modinv_finish {
   static constexpr unsigned in_words = 34;
   static constexpr unsigned out_words = 7;
-  static constexpr unsigned instructions = 62;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -18369,7 +18337,6 @@ struct div_qr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, true>(y, x); }
 #endif
@@ -18398,7 +18365,6 @@ struct div {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, false>(y, x); }
 #endif
@@ -18427,7 +18393,6 @@ struct rem {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, false, true>(y, x); }
 #endif
@@ -18456,7 +18421,6 @@ struct div_qr_wide {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 9728;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, true, true, true>(y, x); }
 #endif
@@ -18485,7 +18449,6 @@ struct gcd {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 16>(y, x); }
 #endif
@@ -18514,7 +18477,6 @@ struct sqrt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 3, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_3, sqrt_division_step_3, sqrt_division_finish_3, sqrt_newton_update_3, sqrt_newton_check_3, 2, 3>>(y, x); }
 #endif
@@ -18543,7 +18505,6 @@ struct mont_radix_squared {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 3584;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::radix_squared<division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -18572,7 +18533,6 @@ struct modexp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 9728;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_power<montmul, montsqr, mont_minus_inverse, division_normalize, division_step, division_finish, limbs, bits, 3, true>(y, x); }
 #endif
@@ -18601,7 +18561,6 @@ struct modmul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 9728;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_modmul<mul, division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -18630,7 +18589,6 @@ struct modinv {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 6656;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 16>(y, x); }
 #endif

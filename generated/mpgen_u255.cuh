@@ -419,23 +419,11 @@ MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
 }
 #endif
 
-#ifdef __CUDACC__
-// The same on the device for lists of more than out_of_line_instructions (2,048-bit
-// Montgomery products): a modexp calls its product from five places, and five inlined
-// copies of 17,000 instructions cost ptxas 28 s per kernel.
-constexpr unsigned out_of_line_instructions = 8192;
-template <class Op>
-__device__ __noinline__ void device_call(uint32_t* y, const uint32_t* x) {
-  Op::device(y, x);
-}
-#endif
-
 // Op on the device when compiled for it, else on the host; y and x must not overlap.
 template <class Op>
 MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
 #ifdef __CUDA_ARCH__
-  if constexpr (Op::instructions > out_of_line_instructions) device_call<Op>(y, x);
-  else Op::device(y, x);
+  Op::device(y, x);
 #else
   host_call<Op>(y, x);
 #endif
@@ -1102,6 +1090,39 @@ struct on_device {
     }
   }
 
+  // ShiftUp (group/program.py): out = v (W words) moved up K limbs over the group, thread
+  // 0's lowest K from `incoming` (null: zeros), the top thread's top K dropped; out may be v.
+  template <unsigned W, unsigned K, unsigned IPB>
+  __device__ __forceinline__ static void shift_up(const uint32_t* v, const uint32_t* incoming, uint32_t* out) {
+    const unsigned t = rank();
+    uint32_t below[K];
+    tops_below<K, IPB>(v + W - K, below);
+#pragma unroll
+    for (unsigned w = W; w-- > K;) out[w] = v[w - K];
+#pragma unroll
+    for (unsigned w = 0; w < K; ++w) out[w] = t ? below[w] : incoming ? incoming[w] : 0u;
+  }
+
+  // below = the thread below's K words `top` (thread 0: its own), through one array for
+  // every width of shift_up that moves K.
+  template <unsigned K, unsigned IPB>
+  __device__ __forceinline__ static void tops_below(const uint32_t* top, uint32_t* below) {
+    if constexpr (T <= 32) {
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) below[w] = __shfl_up_sync(~0u, top[w], 1, T);
+    } else {
+      __shared__ uint32_t tops[IPB * T * K];
+      uint32_t* const own = tops + threadIdx.x / T * T * K;
+      const unsigned t = rank();
+      __syncthreads();
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) own[t * K + w] = top[w];
+      __syncthreads();
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) below[w] = own[(t ? t - 1 : 0) * K + w];
+    }
+  }
+
   // The NTT product (group/program.py's Convolution; ntt/transform.py says the layout):
   // for each prime of Primes (ntt_prime bundles), the residues of a b's N coefficients in its
   // region of the launch's dynamic shared memory (N words and a padding word every 32, one
@@ -1467,6 +1488,12 @@ inline void neighbours(unsigned T, unsigned W, const uint32_t* v, int offset, ui
       for (unsigned w = 0; w < W; ++w)
         out[(2 * t + k) * W + w] = from >= 0 && from < int(T) ? v[from * W + w] : 0;
     }
+}
+
+// ShiftUp over the whole vector (L limbs, threads in order) by K limbs: out may be v.
+inline void shift_up(unsigned L, unsigned K, const uint32_t* v, const uint32_t* incoming, uint32_t* out) {
+  for (unsigned i = L; i-- > K;) out[i] = v[i - K];
+  for (unsigned i = 0; i < K; ++i) out[i] = incoming ? incoming[i] : 0u;
 }
 
 inline void all(unsigned T, const uint32_t* bit, uint32_t* out) {
@@ -1999,7 +2026,6 @@ struct add {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 11;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2062,7 +2088,6 @@ struct sub {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 12;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2128,7 +2153,6 @@ struct add_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 10;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2188,7 +2212,6 @@ struct sub_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 11;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2252,7 +2275,6 @@ struct neg {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2310,7 +2332,6 @@ struct mul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 128ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 150;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2652,7 +2673,6 @@ struct mul_lo {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 64ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 72;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2838,7 +2858,6 @@ struct mul_hi {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 128ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 158;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3196,7 +3215,6 @@ struct sqr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 72ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 107;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3452,7 +3470,6 @@ struct mul_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 16ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 24;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3542,7 +3559,6 @@ struct mad {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 128ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 159;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3902,7 +3918,6 @@ struct eq {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 18;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3980,7 +3995,6 @@ struct lt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 10;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4042,7 +4056,6 @@ struct cmp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 21;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4126,7 +4139,6 @@ struct is_zero {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 10;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4188,7 +4200,6 @@ struct and_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4245,7 +4256,6 @@ struct or_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4302,7 +4312,6 @@ struct xor_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4359,7 +4368,6 @@ struct not_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4416,7 +4424,6 @@ struct shl {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 80;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4617,7 +4624,6 @@ struct shr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 80;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4818,7 +4824,6 @@ struct popc {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 15;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4889,7 +4894,6 @@ struct clz {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 37;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5004,7 +5008,6 @@ struct ctz {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 45;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5135,7 +5138,6 @@ struct montmul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 264ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 355;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5887,7 +5889,6 @@ struct montsqr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 208ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 335;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6599,7 +6600,6 @@ struct montredc {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 136ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 244;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -7129,7 +7129,6 @@ struct tomont {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 264ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 355;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -7881,7 +7880,6 @@ struct frommont {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 152ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 216;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8355,7 +8353,6 @@ struct mont_minus_inverse {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 18;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8432,7 +8429,6 @@ struct shl1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8489,7 +8485,6 @@ struct shl31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8546,7 +8541,6 @@ struct shl32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8603,7 +8597,6 @@ struct shl33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8660,7 +8653,6 @@ struct shr1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8717,7 +8709,6 @@ struct shr31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8774,7 +8765,6 @@ struct shr32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8831,7 +8821,6 @@ struct shr33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8893,7 +8882,6 @@ using value = ::mpgen::uint_value<value_ops>;
 struct division_normalize {
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 27;
-  static constexpr unsigned instructions = 696;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10311,7 +10299,6 @@ struct division_normalize {
 struct division_step {
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 104;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10545,7 +10532,6 @@ struct division_step {
 struct division_finish {
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 17;
-  static constexpr unsigned instructions = 97;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10764,7 +10750,6 @@ struct division_finish {
 struct gcd_start {
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 20;
-  static constexpr unsigned instructions = 263;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -11315,7 +11300,6 @@ struct gcd_start {
 struct gcd_round {
   static constexpr unsigned in_words = 19;
   static constexpr unsigned out_words = 19;
-  static constexpr unsigned instructions = 1090;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13521,7 +13505,6 @@ struct gcd_round {
 struct gcd_finish {
   static constexpr unsigned in_words = 20;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned instructions = 99;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13745,7 +13728,6 @@ struct gcd_finish {
 struct sqrt_newton_start {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 14;
-  static constexpr unsigned instructions = 784;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -15339,7 +15321,6 @@ struct sqrt_newton_start {
 struct sqrt_newton_root {
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 42;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -15448,7 +15429,6 @@ struct sqrt_newton_root {
 struct sqrt_division_normalize_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 399;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -16272,7 +16252,6 @@ struct sqrt_division_normalize_2 {
 struct sqrt_division_step_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 3;
-  static constexpr unsigned instructions = 50;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -16398,7 +16377,6 @@ struct sqrt_division_step_2 {
 struct sqrt_division_finish_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 5;
-  static constexpr unsigned instructions = 17;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -16457,7 +16435,6 @@ struct sqrt_division_finish_2 {
 struct sqrt_newton_update_2 {
   static constexpr unsigned in_words = 5;
   static constexpr unsigned out_words = 2;
-  static constexpr unsigned instructions = 16;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -16515,7 +16492,6 @@ struct sqrt_newton_update_2 {
 struct sqrt_newton_check_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 3;
-  static constexpr unsigned instructions = 49;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -16639,7 +16615,6 @@ struct sqrt_newton_check_2 {
 struct sqrt_division_normalize_4 {
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 15;
-  static constexpr unsigned instructions = 407;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17479,7 +17454,6 @@ struct sqrt_division_normalize_4 {
 struct sqrt_division_step_4 {
   static constexpr unsigned in_words = 10;
   static constexpr unsigned out_words = 5;
-  static constexpr unsigned instructions = 68;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17641,7 +17615,6 @@ struct sqrt_division_step_4 {
 struct sqrt_division_finish_4 {
   static constexpr unsigned in_words = 10;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 41;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17748,7 +17721,6 @@ struct sqrt_division_finish_4 {
 struct sqrt_newton_update_4 {
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 4;
-  static constexpr unsigned instructions = 28;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17830,7 +17802,6 @@ struct sqrt_newton_update_4 {
 struct sqrt_newton_check_4 {
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 5;
-  static constexpr unsigned instructions = 94;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -18044,7 +18015,6 @@ struct sqrt_newton_check_4 {
 struct modinv_start {
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 44;
-  static constexpr unsigned instructions = 57;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -18183,7 +18153,6 @@ struct modinv_start {
 struct modinv_round {
   static constexpr unsigned in_words = 44;
   static constexpr unsigned out_words = 35;
-  static constexpr unsigned instructions = 1414;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -21037,7 +21006,6 @@ struct modinv_round {
 struct modinv_finish {
   static constexpr unsigned in_words = 44;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 78;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -21235,7 +21203,6 @@ struct div_qr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, true>(y, x); }
 #endif
@@ -21264,7 +21231,6 @@ struct div {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, false>(y, x); }
 #endif
@@ -21293,7 +21259,6 @@ struct rem {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, false, true>(y, x); }
 #endif
@@ -21322,7 +21287,6 @@ struct div_qr_wide {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, true, true, true>(y, x); }
 #endif
@@ -21351,7 +21315,6 @@ struct gcd {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 25>(y, x); }
 #endif
@@ -21380,7 +21343,6 @@ struct sqrt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 4, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_4, sqrt_division_step_4, sqrt_division_finish_4, sqrt_newton_update_4, sqrt_newton_check_4, 2, 4>>(y, x); }
 #endif
@@ -21409,7 +21371,6 @@ struct mont_radix_squared {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::radix_squared<division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -21438,7 +21399,6 @@ struct modexp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_power<montmul, montsqr, mont_minus_inverse, division_normalize, division_step, division_finish, limbs, bits, 3, true>(y, x); }
 #endif
@@ -21467,7 +21427,6 @@ struct modmul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_modmul<mul, division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -21496,7 +21455,6 @@ struct modinv {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 25>(y, x); }
 #endif

@@ -419,23 +419,11 @@ MPGEN_HOST_NOINLINE void host_call(uint32_t* y, const uint32_t* x) {
 }
 #endif
 
-#ifdef __CUDACC__
-// The same on the device for lists of more than out_of_line_instructions (2,048-bit
-// Montgomery products): a modexp calls its product from five places, and five inlined
-// copies of 17,000 instructions cost ptxas 28 s per kernel.
-constexpr unsigned out_of_line_instructions = 8192;
-template <class Op>
-__device__ __noinline__ void device_call(uint32_t* y, const uint32_t* x) {
-  Op::device(y, x);
-}
-#endif
-
 // Op on the device when compiled for it, else on the host; y and x must not overlap.
 template <class Op>
 MPGEN_HOST_DEVICE void apply(uint32_t* y, const uint32_t* x) {
 #ifdef __CUDA_ARCH__
-  if constexpr (Op::instructions > out_of_line_instructions) device_call<Op>(y, x);
-  else Op::device(y, x);
+  Op::device(y, x);
 #else
   host_call<Op>(y, x);
 #endif
@@ -1102,6 +1090,39 @@ struct on_device {
     }
   }
 
+  // ShiftUp (group/program.py): out = v (W words) moved up K limbs over the group, thread
+  // 0's lowest K from `incoming` (null: zeros), the top thread's top K dropped; out may be v.
+  template <unsigned W, unsigned K, unsigned IPB>
+  __device__ __forceinline__ static void shift_up(const uint32_t* v, const uint32_t* incoming, uint32_t* out) {
+    const unsigned t = rank();
+    uint32_t below[K];
+    tops_below<K, IPB>(v + W - K, below);
+#pragma unroll
+    for (unsigned w = W; w-- > K;) out[w] = v[w - K];
+#pragma unroll
+    for (unsigned w = 0; w < K; ++w) out[w] = t ? below[w] : incoming ? incoming[w] : 0u;
+  }
+
+  // below = the thread below's K words `top` (thread 0: its own), through one array for
+  // every width of shift_up that moves K.
+  template <unsigned K, unsigned IPB>
+  __device__ __forceinline__ static void tops_below(const uint32_t* top, uint32_t* below) {
+    if constexpr (T <= 32) {
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) below[w] = __shfl_up_sync(~0u, top[w], 1, T);
+    } else {
+      __shared__ uint32_t tops[IPB * T * K];
+      uint32_t* const own = tops + threadIdx.x / T * T * K;
+      const unsigned t = rank();
+      __syncthreads();
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) own[t * K + w] = top[w];
+      __syncthreads();
+#pragma unroll
+      for (unsigned w = 0; w < K; ++w) below[w] = own[(t ? t - 1 : 0) * K + w];
+    }
+  }
+
   // The NTT product (group/program.py's Convolution; ntt/transform.py says the layout):
   // for each prime of Primes (ntt_prime bundles), the residues of a b's N coefficients in its
   // region of the launch's dynamic shared memory (N words and a padding word every 32, one
@@ -1467,6 +1488,12 @@ inline void neighbours(unsigned T, unsigned W, const uint32_t* v, int offset, ui
       for (unsigned w = 0; w < W; ++w)
         out[(2 * t + k) * W + w] = from >= 0 && from < int(T) ? v[from * W + w] : 0;
     }
+}
+
+// ShiftUp over the whole vector (L limbs, threads in order) by K limbs: out may be v.
+inline void shift_up(unsigned L, unsigned K, const uint32_t* v, const uint32_t* incoming, uint32_t* out) {
+  for (unsigned i = L; i-- > K;) out[i] = v[i - K];
+  for (unsigned i = 0; i < K; ++i) out[i] = incoming ? incoming[i] : 0u;
 }
 
 inline void all(unsigned T, const uint32_t* bit, uint32_t* out) {
@@ -1999,7 +2026,6 @@ struct add {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 10;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2060,7 +2086,6 @@ struct sub {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 11;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2124,7 +2149,6 @@ struct add_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 9;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2182,7 +2206,6 @@ struct sub_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 10;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2244,7 +2267,6 @@ struct neg {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2300,7 +2322,6 @@ struct mul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 128ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 150;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2642,7 +2663,6 @@ struct mul_lo {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 64ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 71;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -2826,7 +2846,6 @@ struct mul_hi {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 128ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 158;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3184,7 +3203,6 @@ struct sqr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 72ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 107;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3440,7 +3458,6 @@ struct mul_ui {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 16ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 24;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3530,7 +3547,6 @@ struct mad {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 128ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 159;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3890,7 +3906,6 @@ struct eq {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 18;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -3968,7 +3983,6 @@ struct lt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 10;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4030,7 +4044,6 @@ struct cmp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 21;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4114,7 +4127,6 @@ struct is_zero {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 10;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4176,7 +4188,6 @@ struct and_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4231,7 +4242,6 @@ struct or_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4286,7 +4296,6 @@ struct xor_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4341,7 +4350,6 @@ struct not_ {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4396,7 +4404,6 @@ struct shl {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 79;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4595,7 +4602,6 @@ struct shr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 79;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4794,7 +4800,6 @@ struct popc {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 15;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4865,7 +4870,6 @@ struct clz {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 36;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -4978,7 +4982,6 @@ struct ctz {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 44;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5107,7 +5110,6 @@ struct montmul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 264ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 357;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -5863,7 +5865,6 @@ struct montsqr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 208ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 337;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -6579,7 +6580,6 @@ struct montredc {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 136ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 246;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -7113,7 +7113,6 @@ struct tomont {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 264ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 357;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -7869,7 +7868,6 @@ struct frommont {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 152ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 218;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8347,7 +8345,6 @@ struct mont_minus_inverse {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 8ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 18;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8424,7 +8421,6 @@ struct shl1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8479,7 +8475,6 @@ struct shl31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8534,7 +8529,6 @@ struct shl32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8589,7 +8583,6 @@ struct shl33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8644,7 +8637,6 @@ struct shr1 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8699,7 +8691,6 @@ struct shr31 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8754,7 +8745,6 @@ struct shr32 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8809,7 +8799,6 @@ struct shr33 {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves
-  static constexpr unsigned instructions = 8;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -8869,7 +8858,6 @@ using value = ::mpgen::uint_value<value_ops>;
 struct division_normalize {
   static constexpr unsigned in_words = 24;
   static constexpr unsigned out_words = 27;
-  static constexpr unsigned instructions = 696;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10287,7 +10275,6 @@ struct division_normalize {
 struct division_step {
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 104;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10521,7 +10508,6 @@ struct division_step {
 struct division_finish {
   static constexpr unsigned in_words = 18;
   static constexpr unsigned out_words = 17;
-  static constexpr unsigned instructions = 97;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -10740,7 +10726,6 @@ struct division_finish {
 struct gcd_start {
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 20;
-  static constexpr unsigned instructions = 263;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -11291,7 +11276,6 @@ struct gcd_start {
 struct gcd_round {
   static constexpr unsigned in_words = 19;
   static constexpr unsigned out_words = 19;
-  static constexpr unsigned instructions = 1090;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13497,7 +13481,6 @@ struct gcd_round {
 struct gcd_finish {
   static constexpr unsigned in_words = 20;
   static constexpr unsigned out_words = 8;
-  static constexpr unsigned instructions = 99;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -13721,7 +13704,6 @@ struct gcd_finish {
 struct sqrt_newton_start {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 14;
-  static constexpr unsigned instructions = 784;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -15315,7 +15297,6 @@ struct sqrt_newton_start {
 struct sqrt_newton_root {
   static constexpr unsigned in_words = 7;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 42;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -15424,7 +15405,6 @@ struct sqrt_newton_root {
 struct sqrt_division_normalize_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 399;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -16248,7 +16228,6 @@ struct sqrt_division_normalize_2 {
 struct sqrt_division_step_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 3;
-  static constexpr unsigned instructions = 50;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -16374,7 +16353,6 @@ struct sqrt_division_step_2 {
 struct sqrt_division_finish_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 5;
-  static constexpr unsigned instructions = 17;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -16433,7 +16411,6 @@ struct sqrt_division_finish_2 {
 struct sqrt_newton_update_2 {
   static constexpr unsigned in_words = 5;
   static constexpr unsigned out_words = 2;
-  static constexpr unsigned instructions = 16;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -16491,7 +16468,6 @@ struct sqrt_newton_update_2 {
 struct sqrt_newton_check_2 {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 3;
-  static constexpr unsigned instructions = 49;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -16615,7 +16591,6 @@ struct sqrt_newton_check_2 {
 struct sqrt_division_normalize_4 {
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 15;
-  static constexpr unsigned instructions = 407;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17455,7 +17430,6 @@ struct sqrt_division_normalize_4 {
 struct sqrt_division_step_4 {
   static constexpr unsigned in_words = 10;
   static constexpr unsigned out_words = 5;
-  static constexpr unsigned instructions = 68;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17617,7 +17591,6 @@ struct sqrt_division_step_4 {
 struct sqrt_division_finish_4 {
   static constexpr unsigned in_words = 10;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 41;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17724,7 +17697,6 @@ struct sqrt_division_finish_4 {
 struct sqrt_newton_update_4 {
   static constexpr unsigned in_words = 9;
   static constexpr unsigned out_words = 4;
-  static constexpr unsigned instructions = 28;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -17806,7 +17778,6 @@ struct sqrt_newton_update_4 {
 struct sqrt_newton_check_4 {
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 5;
-  static constexpr unsigned instructions = 94;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -18020,7 +17991,6 @@ struct sqrt_newton_check_4 {
 struct modinv_start {
   static constexpr unsigned in_words = 16;
   static constexpr unsigned out_words = 44;
-  static constexpr unsigned instructions = 57;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -18159,7 +18129,6 @@ struct modinv_start {
 struct modinv_round {
   static constexpr unsigned in_words = 44;
   static constexpr unsigned out_words = 35;
-  static constexpr unsigned instructions = 1414;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -21013,7 +20982,6 @@ struct modinv_round {
 struct modinv_finish {
   static constexpr unsigned in_words = 44;
   static constexpr unsigned out_words = 9;
-  static constexpr unsigned instructions = 78;  // its list's (loops.cuh: the long ones out of line)
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
@@ -21211,7 +21179,6 @@ struct div_qr {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, true>(y, x); }
 #endif
@@ -21240,7 +21207,6 @@ struct div {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, true, false>(y, x); }
 #endif
@@ -21269,7 +21235,6 @@ struct rem {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, false, false, true>(y, x); }
 #endif
@@ -21298,7 +21263,6 @@ struct div_qr_wide {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divide<division_normalize, division_step, division_finish, limbs, true, true, true>(y, x); }
 #endif
@@ -21327,7 +21291,6 @@ struct gcd {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<gcd_start, gcd_round, gcd_finish, 25>(y, x); }
 #endif
@@ -21356,7 +21319,6 @@ struct sqrt {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::square_root_newton<sqrt_newton_start, sqrt_newton_root, limbs, 4, ::mpgen::loops::root_level<sqrt_division_normalize_2, sqrt_division_step_2, sqrt_division_finish_2, sqrt_newton_update_2, sqrt_newton_check_2, 1, 2>, ::mpgen::loops::root_level<sqrt_division_normalize_4, sqrt_division_step_4, sqrt_division_finish_4, sqrt_newton_update_4, sqrt_newton_check_4, 2, 4>>(y, x); }
 #endif
@@ -21385,7 +21347,6 @@ struct mont_radix_squared {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 4608;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::radix_squared<division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -21414,7 +21375,6 @@ struct modexp {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_power<montmul, montsqr, mont_minus_inverse, division_normalize, division_step, division_finish, limbs, bits, 3, true>(y, x); }
 #endif
@@ -21443,7 +21403,6 @@ struct modmul {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 12800;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::runtime_modmul<mul, division_normalize, division_step, division_finish, limbs>(y, x); }
 #endif
@@ -21472,7 +21431,6 @@ struct modinv {
   static constexpr unsigned shared_bytes = 0;  // a block's dynamic shared memory (a group product's tables)
   static constexpr unsigned contiguous_shared_bytes = 8704;  // a block's, for the contiguous layout
   static constexpr unsigned long long multiplies = 0ull;  // 32-bit mul/mad halves; counted in the operations it calls
-static constexpr unsigned instructions = 0;  // a loop: its steps' lists are their own
 #ifdef __CUDACC__
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) { ::mpgen::loops::divsteps<modinv_start, modinv_round, modinv_finish, 25>(y, x); }
 #endif

@@ -208,8 +208,8 @@ std::vector<std::vector<Limbs>> thinned(std::vector<std::vector<Limbs>> cases, s
   return kept;
 }
 
-// The group tier's divisions run about 30 products each, its gcd and sqrt a step of scans
-// and shifts per bit: on the host (every thread's lists in turn) a hundred cases a size and
+// The group tier's divisions run T steps of two Q-by-Q products and five scans each, its
+// gcd and sqrt a step of scans and shifts per bit: on the host (every thread's lists in turn) a hundred cases a size and
 // operation (gcd past 4096 bits, 2 bits steps of 0.2 s each there, forty), on the GPU all
 // of them.
 bool slow_on_host(const mpgen::OpInfo& op) {

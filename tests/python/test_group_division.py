@@ -1,15 +1,17 @@
-"""The group tier's division by Newton's reciprocal (group/division.py), run on the host by
-the group executor against Python's integers: divisors at the ends of the normalization
-(1, a top bit alone, all ones, one bit below the top) and the reciprocal's hardest (a
-power of two times one more), quotients of all ones, the flag for b = 0 and for a wide
-quotient that does not fit; shapes where the group holds exactly the size's limbs, more
-(the wide dividend's halves moved to the held width), and a size not of whole limbs."""
+"""The group tier's division by Knuth's algorithm D over the group (group/division.py), run
+on the host by the group executor against Python's integers: divisors at the ends of the
+normalization (1, a top bit alone, all ones, one bit below the top), q-hat's hardest (a
+top word followed by all ones or zeros: estimates 2 too large), quotients of all ones,
+the flag for b = 0 and for a wide quotient that does not fit; shapes where the group
+holds exactly the size's limbs, more (the wide dividend's halves moved to the held
+width), and a size not of whole limbs."""
 import random
 
 import pytest
 
 from mpgen.group import Shape, execute
-from mpgen.group.division import CORRECTIONS, GUESS_ERROR_BITS, div, div_qr, div_qr_wide, modmul, newton_steps, rem
+from mpgen.group.division import ROUNDS, block_digit, block_reciprocal, div, div_qr, div_qr_wide, modmul, rem
+from mpgen.ir import execute as execute_list
 
 # bits, T, Q: 16 limbs held exactly; 250 bits (8 limbs, the top one short) in 16 (a wide
 # dividend's high half moves to the held width).
@@ -18,7 +20,8 @@ SHAPES = [(512, 8, 2), (250, 8, 2)]
 
 def divisors(bits: int, rng: random.Random) -> list[int]:
     top = (1 << bits) - 1
-    return [1, 2, 3, top, 1 << bits - 1, (1 << bits - 1) + 1, top >> 1, (1 << 32) - 1, 1 << bits // 2] + \
+    knuth = [(1 << bits - 1) + (1 << bits - 33) - 1, ((1 << 31) | 1) << bits - 32]  # q-hat 2 too large
+    return [1, 2, 3, top, 1 << bits - 1, (1 << bits - 1) + 1, top >> 1, (1 << 32) - 1, 1 << bits // 2] + knuth + \
         [rng.getrandbits(rng.randrange(1, bits + 1)) | 1 for _ in range(4)]
 
 
@@ -61,27 +64,31 @@ def test_wide_division_quotients_of_all_ones_and_the_flag(bits, threads, q):
     assert execute(program, [12345, 0], []) == (0, 1)
 
 
-def test_newton_steps_reach_the_reciprocal_within_its_bound():
-    """The plan's first guess and step count, run as the program runs them on Python
-    integers: the guess below 2^2H / B by under 2^(H - GUESS_ERROR_BITS), the steps leaving
-    2^2H / B - X under 4 at the normalization's two ends, where the top word is all ones,
-    and between, and the quotient's estimate within CORRECTIONS of the quotient."""
-    for held in (64, 256, 4096):
-        rng = random.Random(held)
-        for big in [1 << held - 1, (1 << held - 1) + 1, (1 << held) - 1, (1 << held) - (1 << held - 32)] + \
-                [rng.randrange(1 << held - 1, 1 << held) for _ in range(20)]:
-            top = big >> held - 32
-            v = ((1 << 64) - 1) // (top + 1) - (1 << 32) << held - 32 if top + 1 < 1 << 32 else 0
-            assert 0 <= (1 << 2 * held) // big - (1 << held) - v < 1 << held - GUESS_ERROR_BITS
-            for _ in range(newton_steps(held)):
-                product = big * v
-                low, high = product & (1 << held) - 1, product >> held
-                error = -(high + big + (low != 0)) % (1 << held)
-                v += error + (v * error >> held)
-            assert 0 <= (1 << 2 * held) // big - (1 << held) - v < 4
-            for a in (big << held) - 1, rng.randrange(big << held):
-                estimate = (a >> held) + ((a >> held) * v >> held)
-                assert 0 <= a // big - estimate <= CORRECTIONS
+def limbs(value: int, count: int) -> list[int]:
+    return [value >> 32 * i & 0xFFFFFFFF for i in range(count)]
+
+
+@pytest.mark.parametrize("q, held", [(2, 4), (4, 8), (8, 16)])
+def test_digit_estimate_is_at_most_rounds_below_the_digit(q, held):
+    """The lists a step runs, on Python integers: V from B's top Q limbs exactly, and the
+    digit's estimate e from N's top Q + 1 limbs within 0 <= floor(N / B) - e <= ROUNDS, for
+    divisors at the normalization's ends and between, remainders just below B, and the
+    dividend's next limbs all ones."""
+    rng, beta = random.Random(q), 1 << 32 * q
+    low, high = 1 << 32 * held - 1, (1 << 32 * held) - 1
+    for _ in range(300):
+        kind = rng.randrange(4)
+        b = [rng.randrange(low, high + 1), low + rng.getrandbits(rng.randrange(1, 80)),
+             high - rng.getrandbits(rng.randrange(1, 80)), low | (1 << rng.randrange(1, 32 * held - 1)) - 1][kind]
+        top = b >> 32 * (held - q)
+        v = execute_list(block_reciprocal(q), limbs(top, q))
+        assert sum(w << 32 * i for i, w in enumerate(v)) == (beta * beta - 1) // top - beta
+        for r in (b - 1, b - 1 - rng.getrandbits(rng.randrange(1, 80)) % b, rng.randrange(b)):
+            for following in (beta - 1, rng.randrange(beta)):
+                n = r * beta + following
+                y = execute_list(block_digit(q), limbs(n >> 32 * (held - 1), q + 1) + v + [0] * 2 * q)
+                estimate = sum(w << 32 * i for i, w in enumerate(y[2 * q:]))
+                assert 0 <= n // b - estimate <= ROUNDS, (hex(b), hex(n))
 
 
 @pytest.mark.parametrize("bits, threads, q", SHAPES)

@@ -12,8 +12,8 @@ from .compare import compare
 from . import ntt
 from .mul import mad, mul, mul_lo, sqr
 from . import division, gcd, montgomery, powers, sqrt
-from .program import All, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, Shape, \
-    Step, ThreadStep, Top, carries, execute, join, segments, split
+from .program import All, Broadcast, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, \
+    Shape, ShiftUp, Step, ThreadStep, Top, carries, execute, join, segments, split
 
 # The operations planned for the group tier; their contracts (operands, result, flag) are
 # the per-thread tier's (ops/), so that every reader of the manifest treats them alike.
@@ -46,6 +46,6 @@ def unavailable(name: str) -> str | None:
     return None
 
 
-__all__ = ["All", "CarryScan", "Convolution", "Handoff", "Mirror", "NTT_PLANNERS", "Neighbours", "PLANNERS", "ProductRows",
-           "Program", "Repeat", "Shape", "Step", "ThreadStep", "Top", "add_or_sub", "carries", "compare", "execute", "join",
+__all__ = ["All", "Broadcast", "CarryScan", "Convolution", "Handoff", "Mirror", "NTT_PLANNERS", "Neighbours", "PLANNERS", "ProductRows",
+           "Program", "Repeat", "Shape", "ShiftUp", "Step", "ThreadStep", "Top", "add_or_sub", "carries", "compare", "execute", "join",
            "mad", "mul", "mul_lo", "planner", "segments", "shift_constant", "shift_variable", "split", "sqr", "unavailable"]

@@ -1,69 +1,168 @@
-"""The group tier's division with remainder by Newton's reciprocal (seed 000's shifted
-inverse; issue 20), every step a program of the tier, nothing branching on the values.
-Everything runs at the width the group holds, H = 32 T Q bits (no bit cleared):
+"""The group tier's division with remainder: Knuth's algorithm D over the group with a
+digit of Q limbs (radix 2^(32 Q): a thread's worth, as CGBN's div_qr), every step a list or
+an exchange of the tier, nothing branching on the values. Everything runs at the width
+the group holds, H = 32 T Q bits (no bit cleared):
 
     B = b 2^s, A = a 2^s            s = b's leading zeros, found bit by bit from the top
                                     (a stage: is B's top 2^k bits zero? then shift by 2^k)
-    X = 2^H + V ~ 2^2H / B          V from B's top word's reciprocal (30 good bits), then
-                                    Newton's step X + X e / 2^2H, e = 2^2H - B X, truncated:
-                                    e's high half and the product's (two full products a
-                                    step); from below, it ends within 4 of 2^2H / B
-    q = A_hi + (A_hi V) / 2^H       at most 6 below A / B; r = A - q B
-    while r >= B: q + 1, r - B      6 masked steps
-    r / 2^s                         a shift by s
+    V = floor((2^(64 Q) - 1) / Bt) - 2^(32 Q)
+                                    Bt = B's top Q limbs; in every thread, by the
+                                    per-thread tier's Knuth steps (ops/division.py)
+    R = A's high half (below B), L = its low half; then T times:
+      N = R 2^(32 Q) + L's top Q limbs
+                                    R's top Q + 1 limbs and L's top Q broadcast, R moved
+                                    up a thread (ShiftUp)
+      e = est - 2 (0 at least)      est = M V's top over 2^(32 (Q + 1)) for N's top Q + 1
+                                    limbs M: floor(N / B) - 4 <= e <= floor(N / B) (est
+                                    is 2 either side of the digit: the 2-by-1 bound for
+                                    Bt, plus one for the truncated M and V)
+      R = N - e B                   each thread's Q-by-Q product; its high half (plus its
+                                    chain's borrow) passed up a thread, one borrow scan;
+                                    R's top word above the held width stays in `sign`
+      4 times: where R >= B, R - B and e + 1 (masked, one borrow scan each)
+      L moved up a thread, e into its bottom: L ends as the quotient
+    r = R / 2^s                     a shift by s
 
-The cost follows the products': about 2 log2(H / 29) + 4 of them (seed 000's precision doubling
-would halve it). b = 0, and for div_qr_wide a quotient that does not fit (a's high half not
-below b): the flag, and every result word 0 (the per-thread tier's contract). modmul (any
-p at run time, even ones too) is the full product's remainder by the same steps."""
+A step costs a thread two Q-by-Q products (the estimate's and e B's) and five scans, so
+the division costs about two products' multiplies plus T steps of exchanges. b = 0, and
+for div_qr_wide a quotient that does not fit (a's high half not below b): the flag, and
+every result word 0 (the per-thread tier's contract). modmul (any p at run time, even
+ones too) is the full product's remainder by the same steps."""
 from __future__ import annotations
 
-from ..ir import Function, Reg
-from ..ops.division import word_reciprocal
-from .addsub import add_or_sub
+from ..ir import MASK, Function, Reg
+from ..ops.columns import Columns
+from ..ops.common import all_ones_if_borrow, select
+from ..ops.division import knuth_step, word_reciprocal
+from .addsub import part
 from .bits import shift_constant, shift_variable
 from .compare import compare
 from .compose import Composer
 from .montgomery import constants, held_shape
 from .mul import check, mul
 from .powers import copy, select_by_bit, zero_where
-from .program import Program, Shape, ThreadStep
+from .program import Broadcast, CarryScan, Program, Shape, ShiftUp, ThreadStep
 
-# r = A - q B where q is the estimate: r < 7 B (the reciprocal within 4 of 2^2H / B, A's
-# low half below 2 B, the truncation 1), so 6 masked subtractions leave r < B.
-CORRECTIONS = 6
-
-
-# The first guess's error: X_0 = 2^H + v 2^(H-32), v = floor((2^64 - 1) / (d + 1)) - 2^32 for
-# B's top word d (0 where d + 1 = 2^32), is below 2^2H / B by at most 2^(H-32) (2^64 / (d
-# (d + 1)) + 2) < 2^(H-29).
-GUESS_ERROR_BITS = 29
+# The estimate e is at most this many below the digit: as many masked subtractions of B.
+ROUNDS = 4
 
 
-def newton_steps(held_bits: int) -> int:
-    """Steps from the first guess until X is within 4 of 2^2H / B for every B in [2^(H-1),
-    2^H): the error e_k (in units of X) obeys e' < e^2 / 2^H + 3 (the exact step's e^2 B /
-    2^2H, and under 3 from the truncations), from e_0 < 2^(H-29)."""
-    unit = 1 << 8  # the bound in 1/256ths, rounded up
-    steps, error = 0, unit << held_bits - GUESS_ERROR_BITS
-    while error >= 4 * unit:
-        steps, error = steps + 1, -(-error * error // (unit << held_bits)) + 3 * unit
-    return steps
+def block_reciprocal(q: int) -> Function:
+    """x: Bt, B's top Q limbs (its top bit set); y: V = floor((2^(64 Q) - 1) / Bt) - 2^(32 Q),
+    Q limbs: Knuth's algorithm D on (~Bt, all ones) by Bt, whose high half ~Bt is below Bt."""
+    fn = Function("division_reciprocal", q, q)
+    top = [Reg("x", i) for i in range(q)]
+    inverse = word_reciprocal(fn, top[-1])
+    rest = fn.temps_list(q)
+    for i in range(q):
+        fn.emit("not", rest[i], top[i])
+    digits: list[Reg] = []
+    for _ in range(q):
+        rest, digit = knuth_step(fn, [MASK] + rest, top, inverse)
+        digits.insert(0, digit)
+    for i in range(q):
+        fn.emit("mov", Reg("y", i), digits[i])
+    fn.check()
+    return fn
 
 
-def first_guess(q: int) -> Function:
-    """x: Q limbs whose first is B's top word d (thread 0's; the other threads' are 0 and
-    their answers unused); y: v = floor((2^64 - 1) / (d + 1)) - 2^32 (0 where d + 1 = 2^32),
-    then zeros. d + 1 <= B / 2^(H-32) makes v 2^(H-32) + 2^H an underestimate of 2^2H / B."""
-    fn = Function("reciprocal_guess", q, q)
-    above, mask = fn.temp(), fn.temp()
-    fn.emit("add", above, Reg("x", 0), 1)
-    v = word_reciprocal(fn, above)
-    fn.emit("sub.cc", fn.temp(), 0, above)
-    fn.emit("subc", mask, 0, 0)  # all ones where d + 1 is not 0
-    fn.emit("and", Reg("y", 0), v, mask)
-    for i in range(1, q):
-        fn.emit("mov", Reg("y", i), 0)
+def _product(fn: Function, a: list[Reg], b: list[Reg], limit: int) -> list[Reg]:
+    """a b's limbs below `limit`."""
+    columns = Columns(fn, limit)
+    for j, word in enumerate(a):
+        columns.add_row(word, [(j + i, b[i]) for i in range(len(b)) if j + i < limit])
+    product = fn.temps_list(limit)
+    columns.sum_into(product)
+    return product
+
+
+def block_digit(q: int) -> Function:
+    """x = M (N's top Q + 1 limbs), V, B's Q limbs, N's Q limbs (R moved up a thread); y =
+    N - e B over the thread's Q limbs (mod 2^(32 Q)), the excess that the next thread's
+    limbs owe (e B's high half plus the chain's borrow: e B's high half is at most 2^(32 Q)
+    - 2), then e: est = (M's top Q) + floor((M's low word 2^(32 Q) + M V) / 2^(32 (Q + 1))),
+    at most 2^(32 Q) - 1, and e = est - 2, at least 0."""
+    fn = Function("division_digit", 4 * q + 1, 3 * q)
+    x = [Reg("x", i) for i in range(4 * q + 1)]
+    m, v, b, n = x[:q + 1], x[q + 1:2 * q + 1], x[2 * q + 1:3 * q + 1], x[3 * q + 1:]
+    product = _product(fn, v, m, 2 * q + 1)
+    lifted = fn.temps_list(q + 1)  # the product's limbs Q .. 2Q with M's low word added at Q
+    fn.chain("add", [(lifted[k], (product[q + k], m[0] if k == 0 else 0)) for k in range(q + 1)], carry_out=False)
+    total = fn.temps_list(q)
+    fn.chain("add", [(total[k], (m[k + 1], lifted[k + 1])) for k in range(q)])
+    over = all_ones_if_carry(fn)
+    capped = fn.temps_list(q)
+    for k in range(q):
+        fn.emit("or", capped[k], total[k], over)
+    lowered = fn.temps_list(q)
+    fn.chain("sub", [(lowered[k], (capped[k], 2 if k == 0 else 0)) for k in range(q)])
+    kept = _not(fn, all_ones_if_borrow(fn))
+    estimate = fn.temps_list(q)
+    for k in range(q):
+        fn.emit("and", estimate[k], lowered[k], kept)
+    low_high = _product(fn, estimate, b, 2 * q)
+    fn.chain("sub", [(Reg("y", k), (n[k], low_high[k])) for k in range(q)])
+    borrow = fn.temp()
+    fn.emit("subc", borrow, 0, 0)
+    fn.emit("and", borrow, borrow, 1)
+    fn.chain("add", [(Reg("y", q + k), (low_high[q + k], borrow if k == 0 else 0)) for k in range(q)],
+             carry_out=False)
+    for k in range(q):
+        fn.emit("mov", Reg("y", 2 * q + k), estimate[k])
+    fn.check()
+    return fn
+
+
+def _not(fn: Function, mask: Reg) -> Reg:
+    inverted = fn.temp()
+    fn.emit("not", inverted, mask)
+    return inverted
+
+
+def all_ones_if_carry(fn: Function) -> Reg:
+    """A word of ones if the carry flag holds a carry, else 0."""
+    mask = fn.temp()
+    fn.emit("addc", mask, 0, 0)
+    fn.emit("sub", mask, 0, mask)
+    return mask
+
+
+def block_settle(q: int) -> Function:
+    """x = the lowered difference (Q), its borrow in (the scan's), M (Q + 1), the top
+    thread's excess (its low word), the scan's borrow out; y = R's Q limbs, and R's word
+    above the held width: N's (M's limb 1) less the excess and the borrow (0 to 4)."""
+    fn = Function("division_settle", 2 * q + 4, q + 1)
+    x = [Reg("x", i) for i in range(2 * q + 4)]
+    d, borrow, outgoing, excess, out = x[:q], x[q], x[q + 2], x[2 * q + 2], x[2 * q + 3]
+    fn.chain("sub", [(Reg("y", 0), (d[0], borrow))] + [(Reg("y", i), (d[i], 0)) for i in range(1, q)],
+             carry_out=False)
+    above = fn.temp()
+    fn.emit("sub", above, outgoing, excess)
+    fn.emit("sub", Reg("y", q), above, out)
+    fn.check()
+    return fn
+
+
+def round_settle(q: int) -> Function:
+    """x = R - B over the thread's limbs (Q), its borrow in (the scan's), R (Q), R's word
+    above the held width, the scan's borrow out, e (Q); where that word covers the borrow
+    (R >= B): y = R - B, the word less the borrow, e + 1; else R, the word, e."""
+    fn = Function("division_round", 3 * q + 3, 2 * q + 1)
+    x = [Reg("x", i) for i in range(3 * q + 3)]
+    less, borrow, rest, above, out, estimate = x[:q], x[q], x[q + 1:2 * q + 1], x[2 * q + 1], x[2 * q + 2], \
+        x[2 * q + 3:]
+    settled = fn.temps_list(q)
+    fn.chain("sub", [(settled[0], (less[0], borrow))] + [(settled[i], (less[i], 0)) for i in range(1, q)],
+             carry_out=False)
+    lowered = fn.temp()
+    fn.emit("sub.cc", lowered, above, out)
+    keep = _not(fn, all_ones_if_borrow(fn))
+    for i in range(q):
+        select(fn, Reg("y", i), keep, settled[i], rest[i])
+    select(fn, Reg("y", q), keep, lowered, above)
+    one = fn.temp()
+    fn.emit("and", one, keep, 1)
+    fn.chain("add", [(Reg("y", q + 1 + i), (estimate[i], one if i == 0 else 0)) for i in range(q)], carry_out=False)
     fn.check()
     return fn
 
@@ -151,45 +250,39 @@ class _Division:
             self.step(set_bit(k), ("shift", empty), (("shift", 1),))
         return b, high, low, "shift"
 
-    def reciprocal(self, divisor: str) -> str:
-        """V with 2^H + V within 4 below 2^2H / B (B's top bit set): the first guess from
-        B's top word (moved to thread 0 and back to the top by shifts: no broadcast), then
-        Newton's steps."""
-        held, q = self.held, self.q
-        self.step(first_guess(q), (self.shifted("shr", held.bits - 32, divisor),), (("guess", q),))
-        self.call(shift_constant("shl", held.bits - 32, held), "guess", into="reciprocal")
+    def schoolbook(self, divisor: str, high: str, low: str) -> tuple[str, str]:
+        """(q, r) of A = high 2^H + low by B (its top bit set), high < B: a digit of Q limbs
+        a step from the top, e B subtracted from the remainder moved up a thread."""
+        t, q = self.held.threads, self.q
+        limbs = t * q
+        self.c.step(Broadcast(divisor, tuple(range(limbs - q, limbs)), "divisor_top"))
+        self.step(block_reciprocal(q), ("divisor_top",), (("reciprocal", q),))
+        self.step(copy(q), (high,), (("rest", q),))
+        self.step(copy(q), (low,), (("quotient", q),))
 
-        def newton(c: Composer) -> None:
-            product = c.call(mul(held), divisor, "reciprocal")
-            low_zero = c.call(compare("is_zero", held), product.result).result
-            c.step(ThreadStep(not_bit(), (low_zero,), (("borrow", 1),)))
-            total = c.call(add_or_sub("add", held), product.high, divisor, "borrow").result
-            error = c.call(add_or_sub("neg", held), total).result  # e's high half: 2^2H - B X over 2^H
-            correction = c.call(mul(held), "reciprocal", error).high
-            partial = c.call(add_or_sub("add", held, carry_in=False), "reciprocal", error).result
-            c.call(add_or_sub("add", held, carry_in=False), partial, correction, into="reciprocal")
-        self.c.repeat(newton_steps(held.bits), newton)
-        return "reciprocal"
+        def round_step(c: Composer) -> None:
+            c.step(ThreadStep(part("division_trial", q, True, 2), ("rest", divisor),
+                              (("less", q), ("borrow", 1), ("zeros", 1))))
+            c.step(CarryScan("borrow", "zeros", None, "borrow_in", "borrow_out"))
+            c.step(ThreadStep(round_settle(q), ("less", "borrow_in", "rest", "above", "borrow_out", "estimate"),
+                              (("rest", q), ("above", 1), ("estimate", q))))
 
-    def divide(self, divisor: str, high: str, low: str, reciprocal: str) -> tuple[str, str]:
-        """(q, r) of A = high 2^H + low by B, high < B."""
-        held, q = self.held, self.q
-        estimate = self.call(mul(held), high, reciprocal).high
-        self.call(add_or_sub("add", held, carry_in=False), high, estimate, into="quotient")
-        product = self.call(mul(held), "quotient", divisor)
-        rest = self.call(add_or_sub("sub", held, carry_in=False), low, product.result)
-        self.call(add_or_sub("sub", held), high, product.high, rest.flag, into="rest_high")
-        self.step(copy(q), (rest.result,), (("rest", q),))
-
-        def correct(c: Composer) -> None:
-            less = c.call(add_or_sub("sub", held, carry_in=False), "rest", divisor)
-            less_high = c.call(add_or_sub("sub", held), "rest_high", "zero", less.flag)
-            c.step(ThreadStep(not_bit(), (less_high.flag,), (("take", 1),)))
-            c.step(ThreadStep(select_by_bit(q), ("rest", less.result, "take"), (("rest", q),)))
-            c.step(ThreadStep(select_by_bit(q), ("rest_high", less_high.result, "take"), (("rest_high", q),)))
-            more = c.call(add_or_sub("add", held), "quotient", "zero", "take").result
-            c.step(ThreadStep(copy(q), (more,), (("quotient", q),)))
-        self.c.repeat(CORRECTIONS, correct)
+        def digit_step(c: Composer) -> None:
+            c.step(Broadcast("rest", tuple(range(limbs - q - 1, limbs)), "window"))
+            c.step(Broadcast("quotient", tuple(range(limbs - q, limbs)), "incoming"))
+            c.step(ShiftUp("rest", "incoming", "moved", q))
+            c.step(ThreadStep(block_digit(q), ("window", "reciprocal", divisor, "moved"),
+                              (("difference", q), ("excess", q), ("estimate", q))))
+            c.step(ShiftUp("excess", None, "excess_in", q))
+            c.step(Broadcast("excess", (limbs - q,), "excess_top"))
+            c.step(ThreadStep(part("division_borrow_in", q, True, 2), ("difference", "excess_in"),
+                              (("lowered", q), ("borrow", 1), ("zeros", 1))))
+            c.step(CarryScan("borrow", "zeros", None, "borrow_in", "borrow_out"))
+            c.step(ThreadStep(block_settle(q), ("lowered", "borrow_in", "window", "excess_top", "borrow_out"),
+                              (("rest", q), ("above", 1))))
+            c.repeat(ROUNDS, round_step)
+            c.step(ShiftUp("quotient", "estimate", "quotient", q))
+        self.c.repeat(t, digit_step)
         return "quotient", "rest"
 
 
@@ -199,7 +292,7 @@ def _division(name: str, shape: Shape, wide: bool, quotient: bool, remainder: bo
     operands = ("a", "a_high", "b") if wide else ("a", "b")
     high, low = d.dividend("a", "a_high" if wide else None, shape.limbs)
     divisor, high, low, shift = d.normalize("b", high, low)
-    quotient_vector, rest = d.divide(divisor, high, low, d.reciprocal(divisor))
+    quotient_vector, rest = d.schoolbook(divisor, high, low)
     if wide:
         fits = d.call(compare("lt", held), "a_high", "b").result
         d.step(not_bit(), (fits,), (("flag", 1),))
@@ -242,7 +335,7 @@ def modmul(shape: Shape) -> Program:
     product = d.call(mul(held), "a", "b")
     high, low = d.dividend(product.result, product.high, held.limbs)
     divisor, high, low, shift = d.normalize("p", high, low)
-    _, rest = d.divide(divisor, high, low, d.reciprocal(divisor))
+    _, rest = d.schoolbook(divisor, high, low)
     d.call(compare("is_zero", held), "p", into="flag")
     moved = d.call(shift_variable("shr", held), rest, shift).result
     d.step(zero_where(q), (moved, "flag"), (("y", q),))

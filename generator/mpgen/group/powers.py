@@ -13,8 +13,8 @@ a call of the tier's own programs (compose.py), nothing branching on the values:
     a^e = x R^-1                    frommont
 
 The doublings cost L additions' worth (two carry scans each), small beside the 2 L
-Montgomery products of the bits; a division by Newton's reciprocal would take R^2 mod p in
-a few products (still to come)."""
+Montgomery products of the bits; the schoolbook division (group/division.py) would take
+R^2 mod p in about two products' multiplies (still to come)."""
 from __future__ import annotations
 
 from ..ir import Function, Reg

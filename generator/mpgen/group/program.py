@@ -113,6 +113,28 @@ class All:
     out: str
 
 
+@dataclass(frozen=True)
+class Broadcast:
+    """`out` (one word a limb, in every thread) = limbs `limbs` of `vector` read over the
+    whole group (W words a thread: limb i in thread i // W): the top words that a
+    schoolbook division's quotient digit is estimated from."""
+    vector: str
+    limbs: tuple[int, ...]
+    out: str
+
+
+@dataclass(frozen=True)
+class ShiftUp:
+    """`out` = `vector` (W words a thread) moved up `limbs` limbs (at most W) over the
+    group: thread t's lowest are thread t - 1's top ones, thread 0's are `incoming` (that
+    many words, the same in every thread; None: zeros), and the top thread's top ones drop
+    out. out may be vector."""
+    vector: str
+    incoming: str | None
+    out: str
+    limbs: int = 1
+
+
 SCHEDULES = ("full", "low", "square")
 EXCESS_WORDS = 2  # a product block's accumulator above its Q limbs (group/mul.py's rows)
 
@@ -224,7 +246,8 @@ class Repeat:
     body: tuple["Step", ...]
 
 
-Step = Union[ThreadStep, CarryScan, Top, All, ProductRows, Convolution, Handoff, Neighbours, Mirror, Repeat]
+Step = Union[ThreadStep, CarryScan, Top, All, ProductRows, Convolution, Handoff, Neighbours, Mirror, Broadcast, ShiftUp,
+             Repeat]
 
 
 def flat(steps) -> list:
@@ -283,8 +306,10 @@ def vectors(program: Program) -> dict[str, int]:
             sizes.update({step.low_in: sizes[step.low], step.high_in: sizes[step.high]})
         elif isinstance(step, Neighbours):
             sizes[step.out] = 2 * sizes[step.vector]
-        elif isinstance(step, Mirror):
+        elif isinstance(step, (Mirror, ShiftUp)):
             sizes[step.out] = sizes[step.vector]
+        elif isinstance(step, Broadcast):
+            sizes[step.out] = len(step.limbs)
         elif step.flag:
             sizes[step.flag] = 1
     kept = read(program)
@@ -306,8 +331,10 @@ def read(program: Program) -> set[str]:
             names.update((step.a, step.b))
         elif isinstance(step, Handoff):
             names.update((step.low, step.high))
-        elif isinstance(step, (Neighbours, Mirror)):
+        elif isinstance(step, (Neighbours, Mirror, Broadcast)):
             names.add(step.vector)
+        elif isinstance(step, ShiftUp):
+            names.update(n for n in (step.vector, step.incoming) if n)
         elif isinstance(step, CarryScan):
             names.update(n for n in (step.generate, step.propagate, step.carry_in) if n)
         elif isinstance(step, All):
@@ -346,8 +373,11 @@ def exchange_shared_bytes(program: Program, instances_per_block: int) -> int:
             arrays[("mirror", sizes[step.vector])] = ipb * t * min(sizes[step.vector], 16)
         elif isinstance(step, Handoff):
             arrays[("handoff", sizes[step.low])] = ipb * 2 * t * sizes[step.low]
-        elif isinstance(step, Top) and step.flag and step.width(program.shape) != program.shape.held_bits:
+        elif isinstance(step, Top) and step.flag and step.width(program.shape) != program.shape.held_bits or \
+                isinstance(step, Broadcast):
             arrays[("broadcast", 0)] = 32
+        elif isinstance(step, ShiftUp):
+            arrays[("shift_up", step.limbs)] = ipb * t * step.limbs
     return 4 * sum(arrays.values())
 
 
@@ -429,6 +459,16 @@ def _run(steps, shape: Shape, state: list[dict[str, list[int]]]) -> None:
                 return vectors[t] if 0 <= t < shape.threads else zeros
             for t, thread in enumerate(state):
                 thread[step.out] = of(t + step.offset) + of(t + step.offset + 1)
+        elif isinstance(step, Broadcast):
+            words = [w for thread in state for w in thread[step.vector]]
+            for thread in state:
+                thread[step.out] = [words[i] for i in step.limbs]
+        elif isinstance(step, ShiftUp):
+            words = [w for thread in state for w in thread[step.vector]]
+            incoming = state[0][step.incoming][:step.limbs] if step.incoming else [0] * step.limbs
+            moved, width = incoming + words[:len(words) - step.limbs], len(words) // shape.threads
+            for t, thread in enumerate(state):
+                thread[step.out] = moved[t * width:(t + 1) * width]
         elif isinstance(step, All):
             every = int(all(thread[step.source][0] & 1 for thread in state))
             for thread in state:

@@ -96,23 +96,27 @@ def _two_by_one(fn: Function, high: Reg, low: Operand, d: Operand, reciprocal: O
     return q1
 
 
-def step(size: Size, name: str = "division_step") -> Function:
-    """x = r (n limbs, r < v), the dividend's next limb d, v (n, its top bit set), v's top
-    limb's reciprocal; y = r 2^32 + d - q v (n), then q = floor((r 2^32 + d) / v)."""
-    n = size.limbs
-    fn = Function(name, 2 * n + 2, n + 1)
-    x = [Reg("x", i) for i in range(2 * n + 2)]
-    r, d, v, reciprocal = x[:n], x[n], x[n + 1:2 * n + 1], x[2 * n + 1]
-    window = [d] + r  # n + 1 limbs
-    top, below = window[n], window[n - 1]
+def _estimate_digit(fn: Function, top: Operand, below: Operand, divisor_top: Operand, reciprocal: Operand) -> Reg:
+    """Knuth's q-hat: floor((top 2^32 + below) / divisor_top), or 2^32 - 1 where top equals
+    divisor_top (top <= divisor_top, whose top bit is set)."""
     differs, equal, estimate = fn.temp(), fn.temp(), fn.temp()
-    fn.emit("xor", differs, top, v[-1])
+    fn.emit("xor", differs, top, divisor_top)
     fn.emit("sub.cc", fn.temp(), 0, differs)
     unequal = all_ones_if_borrow(fn)
     fn.emit("not", equal, unequal)
     high = fn.temp()
-    fn.emit("and", high, top, unequal)  # top <= v's top limb; where equal the digit is 2^32 - 1
-    fn.emit("or", estimate, _two_by_one(fn, high, below, v[-1], reciprocal), equal)
+    fn.emit("and", high, top, unequal)  # where equal the digit is 2^32 - 1
+    fn.emit("or", estimate, _two_by_one(fn, high, below, divisor_top, reciprocal), equal)
+    return estimate
+
+
+def knuth_step(fn: Function, window: list[Operand], v: list[Operand], reciprocal: Operand) -> tuple[list[Reg], Reg]:
+    """One digit of Knuth's algorithm D: for window (n + 1 limbs, below v 2^32) and v (n
+    limbs, its top bit set, its top limb's reciprocal), (window - q v, q) with q =
+    floor(window / v): the estimate from the top two words, the multiply-subtract, and two
+    masked add-backs (the estimate exceeds q by at most 2)."""
+    n = len(v)
+    estimate = _estimate_digit(fn, window[n], window[n - 1], v[-1], reciprocal)
     columns = Columns(fn, n + 1)
     columns.add_row(estimate, [(j, v[j]) for j in range(n)])
     product = fn.temps_list(n + 1)
@@ -120,7 +124,7 @@ def step(size: Size, name: str = "division_step") -> Function:
     rest = fn.temps_list(n + 2)
     fn.chain("sub", [(rest[k], (window[k], product[k])) for k in range(n + 1)])
     fn.emit("subc", rest[n + 1], 0, 0)  # the sign word: all ones where negative
-    for _ in range(2):  # the estimate is at most 2 too large: add v back while negative
+    for _ in range(2):  # add v back while negative
         sign, masked = rest[n + 1], fn.temps_list(n)
         for k in range(n):
             fn.emit("and", masked[k], v[k], sign)
@@ -129,6 +133,17 @@ def step(size: Size, name: str = "division_step") -> Function:
         fn.chain("add", [(added[k], (rest[k], masked[k] if k < n else 0)) for k in range(n + 2)],
                  carry_out=False)
         rest = added
+    return rest[:n], estimate
+
+
+def step(size: Size, name: str = "division_step") -> Function:
+    """x = r (n limbs, r < v), the dividend's next limb d, v (n, its top bit set), v's top
+    limb's reciprocal; y = r 2^32 + d - q v (n), then q = floor((r 2^32 + d) / v)."""
+    n = size.limbs
+    fn = Function(name, 2 * n + 2, n + 1)
+    x = [Reg("x", i) for i in range(2 * n + 2)]
+    r, d, v, reciprocal = x[:n], x[n], x[n + 1:2 * n + 1], x[2 * n + 1]
+    rest, estimate = knuth_step(fn, [d] + r, v, reciprocal)
     for k in range(n):
         fn.emit("mov", Reg("y", k), rest[k])
     fn.emit("mov", Reg("y", n), estimate)

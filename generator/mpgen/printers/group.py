@@ -12,8 +12,8 @@ printers, so that the GPU and the host run one list.
 """
 from __future__ import annotations
 
-from ..group import All, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, ThreadStep, \
-    Top
+from ..group import All, Broadcast, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, \
+    ShiftUp, ThreadStep, Top
 from ..group.program import SCHEDULES, accumulator_words, flat, read, top_wanted, vectors
 from ..size import LIMB_BITS
 from . import host as host_printer, ptx
@@ -174,6 +174,14 @@ def device(program: Program, instances_per_block: int) -> list[str]:
             elif isinstance(step, Neighbours):
                 lines.append(f"{on}::template neighbours<{sizes[step.vector]}, {instances_per_block}>("
                              f"{var(step.vector)}, {step.offset}, {var(step.out)});")
+            elif isinstance(step, Broadcast):
+                w = sizes[step.vector]
+                lines += [f"{var(step.out)}[{i}] = {on}::broadcast({var(step.vector)}[{limb % w}], {limb // w});"
+                          for i, limb in enumerate(step.limbs)]
+            elif isinstance(step, ShiftUp):
+                incoming = var(step.incoming) if step.incoming else "nullptr"
+                lines.append(f"{on}::template shift_up<{sizes[step.vector]}, {step.limbs}, {instances_per_block}>("
+                             f"{var(step.vector)}, {incoming}, {var(step.out)});")
             else:
                 top = _top(step, program, "rank", var, on)
                 if any("rank" in line for line in top):  # a scope of its own: a program may have several
@@ -242,6 +250,14 @@ def host(program: Program, operand_limbs: list[int], result_limbs: int) -> list[
             elif isinstance(step, Neighbours):
                 lines.append(f"::mpgen::group::on_host::neighbours({t}, {sizes[step.vector]}, "
                              f"{var(step.vector)}.data(), {step.offset}, {var(step.out)}.data());")
+            elif isinstance(step, Broadcast):
+                words = len(step.limbs)
+                lines += [f"for (unsigned t = 0; t < {t}; ++t) {var(step.out)}[t * {words} + {i}] = "
+                          f"{var(step.vector)}[{limb}];" for i, limb in enumerate(step.limbs)]
+            elif isinstance(step, ShiftUp):
+                incoming = f"{var(step.incoming)}.data()" if step.incoming else "nullptr"
+                lines.append(f"::mpgen::group::on_host::shift_up({t * sizes[step.vector]}, {step.limbs}, "
+                             f"{var(step.vector)}.data(), {incoming}, {var(step.out)}.data());")
             else:
                 lines += [f"for (unsigned t = 0; t < {t}; ++t) {line}" for line in _top(step, program, "t", view, None)]
                 if top_wanted(step, program, read(program))[0]:
