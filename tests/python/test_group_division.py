@@ -70,9 +70,9 @@ def limbs(value: int, count: int) -> list[int]:
 
 @pytest.mark.parametrize("q, held", [(2, 4), (4, 8), (8, 16)])
 def test_digit_estimate_is_at_most_rounds_below_the_digit(q, held):
-    """The lists a step runs, on Python integers: V from B's top Q limbs exactly, and the
-    digit's estimate e from N's top Q + 1 limbs within 0 <= floor(N / B) - e <= ROUNDS, for
-    divisors at the normalization's ends and between, remainders just below B, and the
+    """The lists a step runs, on Python integers: V from B's top Q + 1 limbs exactly, and
+    the digit's estimate e from N's top Q + 2 limbs within 0 <= floor(N / B) - e <= ROUNDS,
+    for divisors at the normalization's ends and between, remainders just below B, and the
     dividend's next limbs all ones."""
     rng, beta = random.Random(q), 1 << 32 * q
     low, high = 1 << 32 * held - 1, (1 << 32 * held) - 1
@@ -80,13 +80,13 @@ def test_digit_estimate_is_at_most_rounds_below_the_digit(q, held):
         kind = rng.randrange(4)
         b = [rng.randrange(low, high + 1), low + rng.getrandbits(rng.randrange(1, 80)),
              high - rng.getrandbits(rng.randrange(1, 80)), low | (1 << rng.randrange(1, 32 * held - 1)) - 1][kind]
-        top = b >> 32 * (held - q)
-        v = execute_list(block_reciprocal(q), limbs(top, q))
-        assert sum(w << 32 * i for i, w in enumerate(v)) == (beta * beta - 1) // top - beta
+        top, wide = b >> 32 * (held - q - 1), beta << 32
+        v = execute_list(block_reciprocal(q + 1), limbs(top, q + 1))
+        assert sum(w << 32 * i for i, w in enumerate(v)) == (wide * wide - 1) // top - wide
         for r in (b - 1, b - 1 - rng.getrandbits(rng.randrange(1, 80)) % b, rng.randrange(b)):
             for following in (beta - 1, rng.randrange(beta)):
                 n = r * beta + following
-                y = execute_list(block_digit(q), limbs(n >> 32 * (held - 1), q + 1) + v + [0] * 2 * q)
+                y = execute_list(block_digit(q), limbs(n >> 32 * (held - 2), q + 2) + v + [0] * 2 * q)
                 estimate = sum(w << 32 * i for i, w in enumerate(y[2 * q:]))
                 assert 0 <= n // b - estimate <= ROUNDS, (hex(b), hex(n))
 

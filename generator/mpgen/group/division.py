@@ -5,25 +5,26 @@ the group holds, H = 32 T Q bits (no bit cleared):
 
     B = b 2^s, A = a 2^s            s = b's leading zeros, found bit by bit from the top
                                     (a stage: is B's top 2^k bits zero? then shift by 2^k)
-    V = floor((2^(64 Q) - 1) / Bt) - 2^(32 Q)
-                                    Bt = B's top Q limbs; in every thread, by the
+    V = floor((2^(64 (Q + 1)) - 1) / Bt) - 2^(32 (Q + 1))
+                                    Bt = B's top Q + 1 limbs; in every thread, by the
                                     per-thread tier's Knuth steps (ops/division.py)
     R = A's high half (below B), L = its low half; then T times:
       N = R 2^(32 Q) + L's top Q limbs
-                                    R's top Q + 1 limbs and L's top Q broadcast, R moved
+                                    R's top Q + 2 limbs and L's top Q broadcast, R moved
                                     up a thread (ShiftUp)
-      e = est - 2 (0 at least)      est = M V's top over 2^(32 (Q + 1)) for N's top Q + 1
-                                    limbs M: floor(N / B) - 4 <= e <= floor(N / B) (est
-                                    is 2 either side of the digit: the 2-by-1 bound for
-                                    Bt, plus one for the truncated M and V)
+      e = est - 1 (0 at least)      est = M (2^(32 (Q + 1)) + V) / 2^(32 (Q + 3)) for
+                                    N's top Q + 2 limbs M: within 1 of floor(N / B) (the
+                                    truncated B adds under 2^-31 to N / B, the truncated M
+                                    and V take under 2^-31 from it), so floor(N / B) - 2
+                                    <= e <= floor(N / B)
       R = N - e B                   each thread's Q-by-Q product; its high half (plus its
                                     chain's borrow) passed up a thread, one borrow scan;
-                                    R's top word above the held width stays in `sign`
-      4 times: where R >= B, R - B and e + 1 (masked, one borrow scan each)
+                                    R's top word above the held width stays in `above`
+      twice: where R >= B, R - B and e + 1 (masked, one borrow scan each)
       L moved up a thread, e into its bottom: L ends as the quotient
     r = R / 2^s                     a shift by s
 
-A step costs a thread two Q-by-Q products (the estimate's and e B's) and five scans, so
+A step costs a thread two Q-by-Q products (the estimate's and e B's) and three scans, so
 the division costs about two products' multiplies plus T steps of exchanges. b = 0, and
 for div_qr_wide a quotient that does not fit (a's high half not below b): the flag, and
 every result word 0 (the per-thread tier's contract). modmul (any p at run time, even
@@ -32,7 +33,7 @@ from __future__ import annotations
 
 from ..ir import MASK, Function, Reg
 from ..ops.columns import Columns
-from ..ops.common import all_ones_if_borrow, select
+from ..ops.common import all_ones_if_borrow, all_ones_if_carry, select
 from ..ops.division import knuth_step, word_reciprocal
 from .addsub import part
 from .bits import shift_constant, shift_variable
@@ -44,12 +45,12 @@ from .powers import copy, select_by_bit, zero_where
 from .program import Broadcast, CarryScan, Program, Shape, ShiftUp, ThreadStep
 
 # The estimate e is at most this many below the digit: as many masked subtractions of B.
-ROUNDS = 4
+ROUNDS = 2
 
 
 def block_reciprocal(q: int) -> Function:
-    """x: Bt, B's top Q limbs (its top bit set); y: V = floor((2^(64 Q) - 1) / Bt) - 2^(32 Q),
-    Q limbs: Knuth's algorithm D on (~Bt, all ones) by Bt, whose high half ~Bt is below Bt."""
+    """x: D (Q limbs, its top bit set); y: V = floor((2^(64 Q) - 1) / D) - 2^(32 Q), Q
+    limbs: Knuth's algorithm D on (~D, all ones) by D, whose high half ~D is below D."""
     fn = Function("division_reciprocal", q, q)
     top = [Reg("x", i) for i in range(q)]
     inverse = word_reciprocal(fn, top[-1])
@@ -77,25 +78,32 @@ def _product(fn: Function, a: list[Reg], b: list[Reg], limit: int) -> list[Reg]:
 
 
 def block_digit(q: int) -> Function:
-    """x = M (N's top Q + 1 limbs), V, B's Q limbs, N's Q limbs (R moved up a thread); y =
-    N - e B over the thread's Q limbs (mod 2^(32 Q)), the excess that the next thread's
-    limbs owe (e B's high half plus the chain's borrow: e B's high half is at most 2^(32 Q)
-    - 2), then e: est = (M's top Q) + floor((M's low word 2^(32 Q) + M V) / 2^(32 (Q + 1))),
-    at most 2^(32 Q) - 1, and e = est - 2, at least 0."""
-    fn = Function("division_digit", 4 * q + 1, 3 * q)
-    x = [Reg("x", i) for i in range(4 * q + 1)]
-    m, v, b, n = x[:q + 1], x[q + 1:2 * q + 1], x[2 * q + 1:3 * q + 1], x[3 * q + 1:]
-    product = _product(fn, v, m, 2 * q + 1)
-    lifted = fn.temps_list(q + 1)  # the product's limbs Q .. 2Q with M's low word added at Q
-    fn.chain("add", [(lifted[k], (product[q + k], m[0] if k == 0 else 0)) for k in range(q + 1)], carry_out=False)
-    total = fn.temps_list(q)
-    fn.chain("add", [(total[k], (m[k + 1], lifted[k + 1])) for k in range(q)])
-    over = all_ones_if_carry(fn)
+    """x = M (N's top Q + 2 limbs), V (Q + 1), B's Q limbs, N's Q limbs (R moved up a
+    thread); y = N - e B over the thread's Q limbs (mod 2^(32 Q)), the excess that the next
+    thread's limbs owe (e B's high half plus the chain's borrow: e B's high half is at most
+    2^(32 Q) - 2), then e: est = M (2^(32 (Q + 1)) + V) / 2^(32 (Q + 3)), rounded down and
+    at most 2^(32 Q) - 1, and e = est - 1, at least 0."""
+    m_limbs, v_limbs = q + 2, q + 1
+    fn = Function("division_digit", m_limbs + v_limbs + 2 * q, 3 * q)
+    x = [Reg("x", i) for i in range(m_limbs + v_limbs + 2 * q)]
+    m, v = x[:m_limbs], x[m_limbs:m_limbs + v_limbs]
+    b, n = x[m_limbs + v_limbs:m_limbs + v_limbs + q], x[m_limbs + v_limbs + q:]
+    product = _product(fn, v, m, 2 * q + 4)
+    # M's low two limbs times 2^(32 (Q + 1)) added: S = M V + (M mod 2^64) 2^(32 (Q + 1))
+    lifted = fn.temps_list(q + 3)  # S's limbs Q + 1 .. 2Q + 3
+    fn.chain("add", [(lifted[k], (product[q + 1 + k], m[k] if k < 2 else 0)) for k in range(q + 3)],
+             carry_out=False)
+    total = fn.temps_list(q + 1)  # M's top Q limbs plus S's limbs from Q + 3
+    fn.chain("add", [(total[k], (lifted[k + 2], m[k + 2] if k < q else 0)) for k in range(q + 1)])
+    carried = all_ones_if_carry(fn)
+    fn.emit("sub.cc", fn.temp(), 0, total[q])
+    over = all_ones_if_borrow(fn)  # the estimate reaches 2^(32 Q): all ones instead
+    fn.emit("or", over, over, carried)
     capped = fn.temps_list(q)
     for k in range(q):
         fn.emit("or", capped[k], total[k], over)
     lowered = fn.temps_list(q)
-    fn.chain("sub", [(lowered[k], (capped[k], 2 if k == 0 else 0)) for k in range(q)])
+    fn.chain("sub", [(lowered[k], (capped[k], 1 if k == 0 else 0)) for k in range(q)])
     kept = _not(fn, all_ones_if_borrow(fn))
     estimate = fn.temps_list(q)
     for k in range(q):
@@ -119,21 +127,13 @@ def _not(fn: Function, mask: Reg) -> Reg:
     return inverted
 
 
-def all_ones_if_carry(fn: Function) -> Reg:
-    """A word of ones if the carry flag holds a carry, else 0."""
-    mask = fn.temp()
-    fn.emit("addc", mask, 0, 0)
-    fn.emit("sub", mask, 0, mask)
-    return mask
-
-
 def block_settle(q: int) -> Function:
-    """x = the lowered difference (Q), its borrow in (the scan's), M (Q + 1), the top
+    """x = the lowered difference (Q), its borrow in (the scan's), M (Q + 2), the top
     thread's excess (its low word), the scan's borrow out; y = R's Q limbs, and R's word
-    above the held width: N's (M's limb 1) less the excess and the borrow (0 to 4)."""
-    fn = Function("division_settle", 2 * q + 4, q + 1)
-    x = [Reg("x", i) for i in range(2 * q + 4)]
-    d, borrow, outgoing, excess, out = x[:q], x[q], x[q + 2], x[2 * q + 2], x[2 * q + 3]
+    above the held width: N's (M's limb 2) less the excess and the borrow (0 to 2)."""
+    fn = Function("division_settle", 2 * q + 5, q + 1)
+    x = [Reg("x", i) for i in range(2 * q + 5)]
+    d, borrow, outgoing, excess, out = x[:q], x[q], x[q + 3], x[2 * q + 3], x[2 * q + 4]
     fn.chain("sub", [(Reg("y", 0), (d[0], borrow))] + [(Reg("y", i), (d[i], 0)) for i in range(1, q)],
              carry_out=False)
     above = fn.temp()
@@ -201,7 +201,7 @@ def either(q: int) -> Function:
     return fn
 
 
-class _Division:
+class Division:
     """The steps of one division program over vectors of the held width."""
 
     def __init__(self, shape: Shape):
@@ -232,21 +232,23 @@ class _Division:
         self.step(either(self.q), (a, b), ((name, self.q),))
         return name
 
-    def normalize(self, b: str, high: str, low: str) -> tuple[str, str, str, str]:
-        """(B, A's high half, A's low half, s): b and A shifted left by b's leading zeros s,
-        a stage for each bit of s from the top."""
+    def normalize(self, b: str, high: str | None = None, low: str | None = None) -> tuple[str, str, str, str]:
+        """(B, A's high half, A's low half, s): b and A shifted left by b's leading zeros s
+        (H - 1 for b = 0), a stage for each bit of s from the top; without A, b alone."""
         width, q = self.held.bits, self.q
         self.step(zero_word(), (), (("shift", 1),))
         for k in reversed(range((width - 1).bit_length())):
             amount = 1 << k
             empty = self.call(compare("is_zero", self.held), self.shifted("shr", width - amount, b)).result
-            moved = {"divisor": self.shifted("shl", amount, b),
-                     "high": self._or(self.shifted("shl", amount, high), self.shifted("shr", width - amount, low)),
-                     "low": self.shifted("shl", amount, low)}
-            kept = {"divisor": b, "high": high, "low": low}
+            moved = {"divisor": self.shifted("shl", amount, b)}
+            kept = {"divisor": b}
+            if high and low:
+                moved |= {"high": self._or(self.shifted("shl", amount, high), self.shifted("shr", width - amount, low)),
+                          "low": self.shifted("shl", amount, low)}
+                kept |= {"high": high, "low": low}
             for name in moved:
                 self.step(select_by_bit(q), (kept[name], moved[name], empty), ((f"{name}{k}", q),))
-            b, high, low = f"divisor{k}", f"high{k}", f"low{k}"
+            b, high, low = f"divisor{k}", high and f"high{k}", low and f"low{k}"
             self.step(set_bit(k), ("shift", empty), (("shift", 1),))
         return b, high, low, "shift"
 
@@ -255,8 +257,8 @@ class _Division:
         a step from the top, e B subtracted from the remainder moved up a thread."""
         t, q = self.held.threads, self.q
         limbs = t * q
-        self.c.step(Broadcast(divisor, tuple(range(limbs - q, limbs)), "divisor_top"))
-        self.step(block_reciprocal(q), ("divisor_top",), (("reciprocal", q),))
+        self.c.step(Broadcast(divisor, tuple(range(limbs - q - 1, limbs)), "divisor_top"))
+        self.step(block_reciprocal(q + 1), ("divisor_top",), (("reciprocal", q + 1),))
         self.step(copy(q), (high,), (("rest", q),))
         self.step(copy(q), (low,), (("quotient", q),))
 
@@ -268,7 +270,7 @@ class _Division:
                               (("rest", q), ("above", 1), ("estimate", q))))
 
         def digit_step(c: Composer) -> None:
-            c.step(Broadcast("rest", tuple(range(limbs - q - 1, limbs)), "window"))
+            c.step(Broadcast("rest", tuple(range(limbs - q - 2, limbs)), "window"))
             c.step(Broadcast("quotient", tuple(range(limbs - q, limbs)), "incoming"))
             c.step(ShiftUp("rest", "incoming", "moved", q))
             c.step(ThreadStep(block_digit(q), ("window", "reciprocal", divisor, "moved"),
@@ -287,7 +289,7 @@ class _Division:
 
 
 def _division(name: str, shape: Shape, wide: bool, quotient: bool, remainder: bool) -> Program:
-    d = _Division(shape)
+    d = Division(shape)
     q, held = d.q, d.held
     operands = ("a", "a_high", "b") if wide else ("a", "b")
     high, low = d.dividend("a", "a_high" if wide else None, shape.limbs)
@@ -330,7 +332,7 @@ def modmul(shape: Shape) -> Program:
     """a b mod p for a, b < p and any p (even ones too; the per-thread tier's contract): the
     full product, then its remainder by the wide division's steps (the product's high half
     is below p); p = 0: the flag and every result word 0."""
-    d = _Division(shape)
+    d = Division(shape)
     q, held = d.q, d.held
     product = d.call(mul(held), "a", "b")
     high, low = d.dividend(product.result, product.high, held.limbs)

@@ -82,6 +82,14 @@ def all_ones_if_borrow(fn: Function) -> Reg:
     return mask
 
 
+def all_ones_if_carry(fn: Function) -> Reg:
+    """A word of ones if the carry flag holds a carry, else 0."""
+    mask = fn.temp()
+    fn.emit("addc", mask, 0, 0)
+    fn.emit("sub", mask, 0, mask)
+    return mask
+
+
 def borrow_into(fn: Function, dst: Reg) -> None:
     """dst = the borrow (0 or 1) left in the carry flag by a subtraction chain."""
     fn.emit("and", dst, all_ones_if_borrow(fn), 1)
