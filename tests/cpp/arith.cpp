@@ -209,7 +209,7 @@ std::vector<std::vector<Limbs>> thinned(std::vector<std::vector<Limbs>> cases, s
 }
 
 // The group tier's divisions run T steps of two Q-by-Q products and three scans each, its
-// sqrt 13 or 14 divisions, its gcd a step of scans and shifts per 2 bits: on the host
+// sqrt 8 or 9 divisions, its gcd a step of scans and shifts per 2 bits: on the host
 // (every thread's lists in turn) a hundred cases a size and operation (gcd past 4096 bits,
 // 2 bits steps of 0.2 s each there, forty), on the GPU all of them.
 bool slow_on_host(const mpgen::OpInfo& op) {

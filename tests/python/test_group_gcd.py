@@ -53,14 +53,27 @@ def test_sqrt_against_python_integers(bits, threads, q):  # two limbs a thread a
         assert execute(program, [a], []) == (math.isqrt(a), int(math.isqrt(a) ** 2 == a)), hex(a)
 
 
+def start(a: int, held: int) -> int:
+    """The program's start, on Python integers: (isqrt(t) + 1) 2^e, t = a 4^k's top 64 bits."""
+    k = (held - a.bit_length()) // 2
+    multiplier, exponent = math.isqrt((a << 2 * k) >> held - 64) + 1, held // 2 - 32 - k
+    return multiplier << exponent if exponent >= 0 else -(-multiplier >> -exponent)
+
+
 def test_newton_steps_reach_the_root_from_the_start():
-    """The plan's count, run as the program runs it on Python integers from x = 2^ceil(n/2):
-    at floor(sqrt(a)) after newton_steps(bits) - 1 steps for the start's hardest cases
-    (a = 2^(n-1), just above a power of four, all ones) and random ones."""
+    """The plan's count, run as the program runs it on Python integers: within 1 above
+    floor(sqrt(a)) after newton_steps(bits) - 1 steps, at it after one more, for the start's
+    hardest cases (a = 2^(n-1), just above a power of four, all ones, small a whose start
+    is rounded up) and random ones; the start never below sqrt(a)."""
     for bits in (64, 512, 4096):
         rng = random.Random(bits)
-        for a in [1 << bits - 1, (1 << bits - 2) + 1, (1 << bits) - 1, 3] + [rng.getrandbits(bits) for _ in range(20)]:
-            x = 1 << -(-a.bit_length() // 2)
+        for a in [1 << bits - 1, (1 << bits - 2) + 1, (1 << bits) - 1, 3, 5, (1 << 40) + 1, (1 << 66) - 1] + \
+                [rng.getrandbits(rng.randrange(1, bits + 1)) for _ in range(30)]:
+            if a >> bits or not a:  # (0: the executor tests; x reaches 0, whose division gives 0)
+                continue
+            x = start(a, bits)
+            assert x * x >= a, (bits, hex(a))
             for _ in range(newton_steps(bits) - 1):
                 x = min(x, (x + a // x) // 2)
-            assert x == math.isqrt(a), (bits, hex(a))
+            assert 0 <= x - math.isqrt(a) <= 1, (bits, hex(a))
+            assert min(x, (x + a // x) // 2) == math.isqrt(a), (bits, hex(a))

@@ -80,7 +80,7 @@ def levels(size: Size) -> list[int]:
     return found[::-1][1:] or [1]
 
 
-def _top_root(fn: Function, high: Reg, low: Reg) -> Reg:
+def top_root(fn: Function, high: Reg, low: Reg) -> Reg:
     """floor(sqrt(high 2^32 + low)) (one word), digit by digit: 32 steps on one word of
     root and two of remainder (e <= 2 r < 2^33)."""
     root, rest_low, rest_high = fn.temp(), fn.temp(), fn.temp()
@@ -126,7 +126,7 @@ def newton_start(size: Size) -> Function:
     fn.emit("and", even, zeros, 0xFFFFFFFE)
     fn.emit("shr", half, even, 1)
     normal = shift_by(fn, a, even, (2 * h - 1).bit_length(), left=True)
-    top = _top_root(fn, normal[-1], normal[-2])
+    top = top_root(fn, normal[-1], normal[-2])
     any_set = fn.temp()
     fn.emit("mov", any_set, a[0])
     for limb in a[1:]:
