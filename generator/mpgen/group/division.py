@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from ..ir import MASK, Function, Reg
 from ..ops.columns import Columns
-from ..ops.common import all_ones_if_borrow, all_ones_if_carry, select
+from ..ops.common import all_ones_if_borrow, all_ones_if_carry, complement, select
 from ..ops.division import knuth_step, word_reciprocal
 from .addsub import part
 from .bits import shift_constant, shift_variable
@@ -104,7 +104,7 @@ def block_digit(q: int) -> Function:
         fn.emit("or", capped[k], total[k], over)
     lowered = fn.temps_list(q)
     fn.chain("sub", [(lowered[k], (capped[k], 1 if k == 0 else 0)) for k in range(q)])
-    kept = _not(fn, all_ones_if_borrow(fn))
+    kept = complement(fn, all_ones_if_borrow(fn))
     estimate = fn.temps_list(q)
     for k in range(q):
         fn.emit("and", estimate[k], lowered[k], kept)
@@ -120,11 +120,6 @@ def block_digit(q: int) -> Function:
     fn.check()
     return fn
 
-
-def _not(fn: Function, mask: Reg) -> Reg:
-    inverted = fn.temp()
-    fn.emit("not", inverted, mask)
-    return inverted
 
 
 def block_settle(q: int) -> Function:
@@ -156,7 +151,7 @@ def round_settle(q: int) -> Function:
              carry_out=False)
     lowered = fn.temp()
     fn.emit("sub.cc", lowered, above, out)
-    keep = _not(fn, all_ones_if_borrow(fn))
+    keep = complement(fn, all_ones_if_borrow(fn))
     for i in range(q):
         select(fn, Reg("y", i), keep, settled[i], rest[i])
     select(fn, Reg("y", q), keep, lowered, above)

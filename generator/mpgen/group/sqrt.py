@@ -22,7 +22,7 @@ Flag 1 where a is an exact square: the per-thread tier's contract."""
 from __future__ import annotations
 
 from ..ir import Function, Reg
-from ..ops.common import all_ones_if_borrow
+from ..ops.common import all_ones_if_borrow, complement
 from ..ops.sqrt import top_root
 from .addsub import add_or_sub
 from .bits import shift_constant, shift_variable
@@ -53,9 +53,9 @@ def newton_steps(bits: int) -> int:
 
 def start(held_bits: int, q: int) -> Function:
     """x = a 2^s's top two words, s, the integer 1's Q limbs (thread 0's first limb 1, every
-    other 0: where m goes); y = the start's
-    multiplier m (two words, m = isqrt(t) + 1 rounded up by 2^(-e) where e < 0; zero but in
-    thread 0) and its shift max(e, 0), e = H/2 - 32 - floor(s / 2)."""
+    other 0: where m goes); y = the start's multiplier m (two words, m = isqrt(t) + 1,
+    rounded up by 2^(-e) where e < 0; zero but in thread 0) and its shift max(e, 0), e =
+    H/2 - 32 - floor(s / 2)."""
     fn = Function("sqrt_start", 3 + q, 3)
     low, high, shift, first = (Reg("x", i) for i in range(4))
     odd, top, bottom = fn.temp(), fn.temp(), fn.temp()
@@ -73,7 +73,7 @@ def start(held_bits: int, q: int) -> Function:
     nonnegative = all_ones_if_borrow(fn)  # all ones where e < 2^31 as unsigned: e >= 0
     right, left = fn.temp(), fn.temp()
     fn.emit("sub", right, 0, exponent)
-    fn.emit("and", right, right, _not(fn, nonnegative))  # -e where e < 0, else 0
+    fn.emit("and", right, right, complement(fn, nonnegative))  # -e where e < 0, else 0
     fn.emit("and", left, exponent, nonnegative)
     # m rounded up: (m + 2^(-e) - 1) >> -e, -e at most 31 (k < H / 2), m at most 2^32
     bump, rounded_low, rounded_high, mask = fn.temp(), fn.temp(), fn.temp(), fn.temp()
@@ -91,11 +91,6 @@ def start(held_bits: int, q: int) -> Function:
     fn.check()
     return fn
 
-
-def _not(fn: Function, mask: Reg) -> Reg:
-    inverted = fn.temp()
-    fn.emit("not", inverted, mask)
-    return inverted
 
 
 def placed(q: int) -> Function:

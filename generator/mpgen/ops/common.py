@@ -90,6 +90,13 @@ def all_ones_if_carry(fn: Function) -> Reg:
     return mask
 
 
+def complement(fn: Function, mask: Reg) -> Reg:
+    """~mask: all ones where a mask is 0 and 0 where it is all ones."""
+    inverted = fn.temp()
+    fn.emit("not", inverted, mask)
+    return inverted
+
+
 def borrow_into(fn: Function, dst: Reg) -> None:
     """dst = the borrow (0 or 1) left in the carry flag by a subtraction chain."""
     fn.emit("and", dst, all_ones_if_borrow(fn), 1)
