@@ -96,9 +96,10 @@ class PlannedOp:
     @property
     def operand_roles(self) -> list[str]:
         """Per operand: "modulus" (p given at run time), "minus_inverse" (-p^-1 mod 2^32,
-        beside it) or "value"."""
+        beside it), "barrett_reciprocal" (barrett_modmul's v, beside it) or "value"."""
         roles = ["value"] * len(self.operand_bits)
-        for at, role in ((self.op.modulus_operand, "modulus"), (self.op.minus_inverse_operand, "minus_inverse")):
+        for at, role in ((self.op.modulus_operand, "modulus"), (self.op.minus_inverse_operand, "minus_inverse"),
+                         (self.op.reciprocal_operand, "barrett_reciprocal")):
             if at is not None:
                 roles[at] = role
         return roles

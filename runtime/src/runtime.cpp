@@ -189,6 +189,7 @@ std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& o
             info.odd_modulus = operand.value("odd", true);
           }
           if (role == "minus_inverse") info.minus_inverse_operand = int(info.operand_bits.size());
+          if (role == "barrett_reciprocal") info.reciprocal_operand = int(info.operand_bits.size());
           info.operand_bits.push_back(operand.at("bits").get<unsigned>());
           if (operand.at("below_modulus").get<bool>()) info.below_modulus |= 1u << (info.operand_bits.size() - 1);
         }
@@ -290,6 +291,23 @@ std::vector<uint32_t> minus_inverse(const std::vector<uint32_t>& p, unsigned n) 
   }
   return y;
 }
+
+// Barrett's reciprocal of p != 0 at W = 32 n bits: floor((2^(2W) - 1) / p') - 2^W, p' = p
+// shifted up by its leading zeros (barrett_modmul's v).
+std::vector<uint32_t> barrett_reciprocal(const std::vector<uint32_t>& p, unsigned n) {
+  mpz_t normal, v;
+  mpz_inits(normal, v, nullptr);
+  to_mpz(normal, p);
+  mpz_mul_2exp(normal, normal, 32 * n - mpz_sizeinbase(normal, 2));
+  mpz_set_ui(v, 0);
+  mpz_setbit(v, 64 * n);
+  mpz_sub_ui(v, v, 1);
+  mpz_fdiv_q(v, v, normal);
+  mpz_clrbit(v, 32 * n);
+  std::vector<uint32_t> limbs = from_mpz(v, 32 * n);
+  mpz_clears(normal, v, nullptr);
+  return limbs;
+}
 }  // namespace
 
 void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint32_t>>& operands) {
@@ -315,6 +333,18 @@ void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint
                        std::to_string(32 * n) + " for p = 0x" + to_hex(p) + ": that is " +
                        (n == 1 ? std::string(word) : "0x" + to_hex(want)));
     }
+  }
+  const int reciprocal = op.reciprocal_operand;
+  if (reciprocal >= 0 && std::any_of(p.begin(), p.end(), [](uint32_t w) { return w != 0; })) {
+    const unsigned n = op.operand_limbs(unsigned(reciprocal));
+    thread_local std::vector<uint32_t> last_p, last_want;  // as above: p often repeats
+    if (p != last_p || last_want.size() != n) last_p = p, last_want = barrett_reciprocal(p, n);
+    std::vector<uint32_t> got = operands.at(reciprocal);
+    got.resize(n, 0);
+    if (got != last_want)
+      throw InputError("operand " + std::to_string(reciprocal + 1) + " of " + op.name +
+                       " is not Barrett's reciprocal of p = 0x" + to_hex(p) + " (barrett_reciprocal): that is 0x" +
+                       to_hex(last_want));
   }
   for (unsigned k = 0; k < at; ++k)
     if (op.below_modulus >> k & 1 && !below(operands[k], p))

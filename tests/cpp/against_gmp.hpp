@@ -102,6 +102,19 @@ inline Limbs random_value(std::mt19937_64& rng, unsigned bits) {
 
 inline std::string hex(const Limbs& x) { return "0x" + mpgen::to_hex(x); }
 
+// Barrett's reciprocal of p != 0 at W = 32 limbs of `bits`: floor((2^(2W) - 1) / p') - 2^W,
+// p' = p shifted up by its leading zeros (barrett_modmul's v), by GMP.
+inline Limbs barrett_reciprocal(const Mpz& p, unsigned bits) {
+  const unsigned width = 32 * ((bits + 31) / 32);
+  Mpz normal, v;
+  mpz_mul_2exp(normal.v, p.v, width - mpz_sizeinbase(p.v, 2));
+  mpz_setbit(v.v, 2 * width);
+  mpz_sub_ui(v.v, v.v, 1);
+  mpz_fdiv_q(v.v, v.v, normal.v);
+  mpz_clrbit(v.v, width);
+  return mpgen::from_mpz(v.v, width);
+}
+
 // Runs op on every set of operands on each device and layout, and checks each answer.
 inline void check_against_gmp(const mpgen::OpInfo& op, const Reference& reference,
                               const std::vector<std::vector<Limbs>>& cases, bool cpu, bool gpu) {

@@ -76,6 +76,11 @@ const std::map<std::string, Reference>& references() {
          mpz_mod(r, r, x[0]->v);
          return 0u;
        }},
+      {"barrett_reciprocal", [](mpz_t r, const auto& x, unsigned bits) {  // p = 0: 0, flag
+         if (!mpz_sgn(x[0]->v)) return mpz_set_ui(r, 0), 1u;
+         mpgen::to_mpz(r, barrett_reciprocal(*x[0], bits));
+         return 0u;
+       }},
       {"gcd", [](mpz_t r, const auto& x, unsigned) { return mpz_gcd(r, x[0]->v, x[1]->v), 0u; }},
       {"sqrt", [](mpz_t r, const auto& x, unsigned) {  // the flag: 1 where a is an exact square
          Mpz rest;

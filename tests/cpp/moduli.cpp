@@ -49,7 +49,7 @@ Reference montgomery_reference(const mpgen::OpInfo& op) {
       mpz_powm(r, x[0]->v, x[1]->v, p);
       return 0u;
     }
-    if (name == "modmul") {
+    if (name == "modmul" || name == "barrett_modmul") {
       mpz_mul(r, x[0]->v, x[1]->v);
       mpz_mod(r, r, p);
       return 0u;
@@ -116,6 +116,7 @@ std::vector<Limbs> instance(const mpgen::OpInfo& op, const std::vector<Limbs>& v
   operands.push_back(p);
   if (op.minus_inverse_operand >= 0)
     operands.push_back(minus_inverse(Mpz(p), op.operand_bits.at(unsigned(op.minus_inverse_operand))));
+  if (op.reciprocal_operand >= 0) operands.push_back(barrett_reciprocal(Mpz(p), op.bits));
   return operands;
 }
 
@@ -233,7 +234,7 @@ TEST_CASE("operations with the modulus as an operand agree with GMP at every siz
   CHECK(checked >= 8);  // montmul, montsqr, montredc, tomont, frommont, modexp, modinv, modmul at least
 }
 
-TEST_CASE("the modulus operand is checked: odd, with its -p^-1, the values below it") {
+TEST_CASE("the modulus operand is checked: odd, with its -p^-1 or Barrett's reciprocal, the values below it") {
   const mpgen::OpInfo& op = mpgen::find(256, "montmul");
   REQUIRE(op.modulus_operand == 2);
   const Limbs p = mask_to(Limbs(8, 0xffffffffu), 256), one = {1};
@@ -250,6 +251,16 @@ TEST_CASE("the modulus operand is checked: odd, with its -p^-1, the values below
                        doctest::Contains("operand 2 of montmul is not below the modulus"), mpgen::InputError);
   mpgen::check_modulus_operands(mpgen::find(256, "montredc"), {p, one, p, {np0}});  // its low half need not be
   mpgen::check_modulus_operands(mpgen::find(256, "modmul"), {one, one, even});  // any p: by division
+  const mpgen::OpInfo& barrett = mpgen::find(256, "barrett_modmul");  // any p, with its reciprocal
+  const Limbs v = barrett_reciprocal(Mpz(even), 256);
+  mpgen::check_modulus_operands(barrett, {one, one, even, v});
+  Limbs wrong = v;
+  wrong[0] ^= 1;
+  CHECK_THROWS_WITH_AS(mpgen::check_modulus_operands(barrett, {one, one, even, wrong}),
+                       doctest::Contains("operand 4 of barrett_modmul is not Barrett's reciprocal of p = 0xffff"),
+                       mpgen::InputError);
+  CHECK_THROWS_WITH_AS(mpgen::check_modulus_operands(barrett, {one, even, even, v}),
+                       doctest::Contains("operand 2 of barrett_modmul is not below the modulus"), mpgen::InputError);
   mpgen::Batch batch(op, 2);
   for (unsigned k = 0; k < 2; ++k) batch.set_operand(0, k, one);
   batch.set_operand(0, 2, p);

@@ -7,7 +7,7 @@ import pytest
 
 from mpgen.field import PRESETS, to_words
 from mpgen.ir import execute
-from mpgen.ops import MODULAR_OPERATIONS, gcd, runtime_modulus
+from mpgen.ops import MODULAR_OPERATIONS, find, gcd, runtime_modulus
 from mpgen.ops.powers import LoopOperation
 from mpgen.request import check_modulus
 from mpgen.size import Size
@@ -115,3 +115,29 @@ def test_the_modulus_at_run_time_agrees_with_the_fixed_one_for_every_preset(name
             words = [w for v in operands for w in to_words(v, n)]
             extra = to_words(field.radix_squared, n) if op_name == "tomont" else []
             assert execute(runtime[op_name], words + extra + context) == execute(fixed, words), (op_name, operands)
+
+
+def barrett_reciprocal(p: int, limbs: int) -> int:
+    """v = floor((2^(2W) - 1) / p') - 2^W, p' = p shifted up by its leading zeros in W bits."""
+    width = 32 * limbs
+    normal = p << width - p.bit_length()
+    return ((1 << 2 * width) - 1) // normal - (1 << width)
+
+
+@pytest.mark.parametrize("bits", [32, 33, 64, 131, 255, 256, 384, 521, 1024])
+def test_barrett_modmul_with_the_modulus_and_its_reciprocal_as_operands(bits):
+    """Any p, even ones and powers of two too, with the products that take the corrections:
+    (p - 1)^2, and random ones; p = 0 gives the flag and 0."""
+    size, rng = Size(bits), random.Random(bits)
+    n = size.limbs
+    barrett = find("barrett_modmul").plan(size)
+    edges = [1, 2, 3, 1 << bits - 1, (1 << bits) - 1, (1 << bits) - 2, (1 << bits - 1) + 1, (1 << 32) - 1]
+    randoms = [rng.getrandbits(rng.randrange(1, bits + 1)) or 1 for _ in range(40)]
+    for p in edges + randoms:
+        context = to_words(p, n) + to_words(barrett_reciprocal(p, n), n)
+        pairs = [(0, 0), (p - 1, p - 1), (1, p - 1), (p // 2, p - 1)] + \
+            [(rng.randrange(p), rng.randrange(p)) for _ in range(20)]
+        for a, b in pairs:
+            got = execute(barrett, to_words(a, n) + to_words(b, n) + context)
+            assert (value(got[:n]), got[n]) == (a * b % p, 0), (hex(p), hex(a), hex(b))
+    assert execute(barrett, to_words(5, n) + to_words(7, n) + [0] * 2 * n) == [0] * n + [1]

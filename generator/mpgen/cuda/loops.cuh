@@ -315,6 +315,26 @@ MPGEN_HOST_DEVICE void radix_squared(uint32_t* y, const uint32_t* x) {
   y[N] = odd ^ 1u;
 }
 
+// Barrett's reciprocal of p = x (N limbs) for barrett_modmul (ops/runtime_modulus.py): v =
+// floor((2^(64N) - 1) / p') - 2^(32N), p' = p shifted up by its leading zeros, and the flag
+// word: 1 where p = 0 (v then 0). Normalize gives p'; v is the quotient of (~p') 2^(32N) +
+// 2^(32N) - 1 by p', whose high half ~p' is below p'.
+template <class Normalize, class Step, class Finish, unsigned N>
+MPGEN_HOST_DEVICE void barrett_reciprocal(uint32_t* y, const uint32_t* x) {
+  uint32_t in[3 * N], normal[3 * N + 3];  // high, low, p; then p', ...
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) {
+    in[k] = in[N + k] = 0;
+    in[2 * N + k] = x[k];
+  }
+  apply<Normalize>(normal, in);
+  MPGEN_UNROLL for (unsigned k = 0; k < N; ++k) {  // low, high, b: divide's wide dividend
+    in[k] = ~0u;
+    in[N + k] = ~normal[k];
+    in[2 * N + k] = normal[k];
+  }
+  divide<Normalize, Step, Finish, N, true, true, false>(y, in);
+}
+
 // Montgomery form modulo an odd p given at run time, for the loops above: p, -p^-1 mod
 // 2^32, R^2 mod p and R mod p (one) held by the domain; its products are the generated
 // MontMul and MontSqr with p and -p^-1 after their operands.

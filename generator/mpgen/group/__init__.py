@@ -1,6 +1,6 @@
 """The group tier (issue 18): one integer per group of threads. `program` defines the
 steps, programs and their host executor, `compose` programs made of programs; `addsub`,
-`compare`, `bits`, `mul`, `ntt`, `montgomery`, `powers`, `division`, `gcd` and `sqrt` plan the operation families on them (as
+`compare`, `bits`, `mul`, `ntt`, `montgomery`, `powers`, `division`, `barrett`, `gcd` and `sqrt` plan the operation families on them (as
 ops/ does for the thread tier)."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .bits import shift_constant, shift_variable
 from .compare import compare
 from . import ntt
 from .mul import mad, mul, mul_lo, sqr
-from . import division, gcd, montgomery, powers, sqrt
+from . import barrett, division, gcd, montgomery, powers, sqrt
 from .program import All, Broadcast, CarryScan, Convolution, Handoff, Mirror, Neighbours, ProductRows, Program, Repeat, \
     Shape, ShiftUp, Step, ThreadStep, Top, carries, execute, join, segments, split
 
@@ -21,7 +21,7 @@ PLANNERS = {kind: (lambda shape, kind=kind: add_or_sub(kind, shape)) for kind in
     {kind: (lambda shape, kind=kind: compare(kind, shape)) for kind in ("eq", "lt", "cmp", "is_zero")} | \
     {kind: (lambda shape, kind=kind: shift_variable(kind, shape)) for kind in ("shl", "shr")} | \
     {"mul": mul, "mul_lo": mul_lo, "sqr": sqr, "mad": mad} | montgomery.PLANNERS | powers.PLANNERS | \
-    division.PLANNERS | gcd.PLANNERS | sqrt.PLANNERS
+    division.PLANNERS | barrett.PLANNERS | gcd.PLANNERS | sqrt.PLANNERS
 
 NTT_PLANNERS = ntt.PLANNERS  # mul = ntt: these products by transform (the others as always)
 

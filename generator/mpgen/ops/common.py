@@ -25,9 +25,10 @@ class Operation:
     signed: bool = False  # the result word is a signed 32-bit number (cmp)
     optional: int = 0  # trailing operands a caller may leave out, taken as 0 (carry in)
     # Where the modulus is given at run time: the index of the operand p, and of -p^-1 mod
-    # 2^32 where that is an operand too; else None.
+    # 2^32 or of Barrett's reciprocal where that is an operand too; else None.
     modulus_operand: int | None = None
     minus_inverse_operand: int | None = None
+    reciprocal_operand: int | None = None
     odd_modulus: bool = True  # where p is an operand: whether it must be odd (Montgomery form)
     parts: int = 1  # the result's numbers of equal limbs, printed apart (div_qr: quotient, remainder)
 

@@ -28,6 +28,7 @@ class LoopOperation:
     signed: bool = False
     modulus_operand: int | None = None  # as Operation's
     minus_inverse_operand: int | None = None
+    reciprocal_operand: int | None = None
     odd_modulus: bool = True  # where p is an operand: whether it must be odd (Montgomery form)
     parts: int = 1  # as Operation's
     result: Callable[[Size], int] = same_limbs  # the result's limbs

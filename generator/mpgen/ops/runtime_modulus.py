@@ -16,9 +16,12 @@ from dataclasses import dataclass
 
 from ..ir import Function, Reg
 from ..size import LIMB_BITS, Size, limbs_for
-from .common import Operation, all_ones_if_set, inverse_word, same_limbs, unary
+from .bits import leading_zeros, shift_by
+from .common import Operation, all_ones_if_borrow, all_ones_if_set, inverse_word, same_limbs, select, \
+    unary
 from .division import steps as division_steps
 from .gcd import loop_call, modinv_finish, modinv_round, modinv_start
+from .mul import multiply, schoolbook
 from .powers import LoopOperation, scans_table, window_bits
 from .reduction import montgomery, montgomery_reduce, montgomery_square
 
@@ -69,6 +72,60 @@ def _minus_inverse(fn: Function, size: Size, x: list[list[Reg]], y: list[Reg]) -
     fn.emit("xor", y[1], odd, 1)
 
 
+def reciprocal_bits(size: Size) -> int:
+    """Barrett's reciprocal's width, W = 32 limbs: that of p normalized, whatever the tier."""
+    return LIMB_BITS * size.limbs
+
+
+def _barrett_modmul(fn: Function, size: Size, x: list[list[Reg]], y: list[Reg]) -> None:
+    """a b mod p for a, b < p, by the reciprocal v = floor((2^(2W) - 1) / p') - 2^W of p' =
+    p 2^s, p shifted up by its leading zeros s within W = 32 limbs bits: u = a (b 2^s) = u1
+    2^W + u0 (u1 < p'), whose remainder by p' is (a b mod p) 2^s, by Moller and Granlund's
+    division by an invariant integer (2011, algorithm 4) with 2^W for the word: (q1, q0) =
+    v u1 + u, q1 + 1, r = u0 - q1 p' mod 2^W, then p' added where r > q0 and subtracted
+    where r >= p' (masks, no branch). Two full products and a low half, where modmul runs
+    the division's digit loop. p = 0: the flag and 0."""
+    a, b, p, v = x
+    n = size.limbs
+    shift = fn.temp()
+    leading_zeros(fn, shift, p)
+    stages = (n - 1).bit_length()  # p != 0 moves by below n limbs
+    normal = shift_by(fn, p, shift, stages, left=True)
+    u = fn.temps_list(2 * n)
+    multiply(fn, u, a, shift_by(fn, b, shift, stages, left=True), 2 * n, size.mul)
+    q = fn.temps_list(2 * n)
+    multiply(fn, q, v, u[n:], 2 * n, size.mul)
+    fn.chain("add", [(q[k], (q[k], u[k])) for k in range(2 * n)], carry_out=False)
+    fn.chain("add", [(q[n + k], (q[n + k], int(k == 0))) for k in range(n)], carry_out=False)
+    times = fn.temps_list(n)
+    schoolbook(fn, times, q[n:], normal, n)
+    r = fn.temps_list(n)
+    fn.chain("sub", [(r[k], (u[k], times[k])) for k in range(n)], carry_out=False)
+    fn.chain("sub", [(fn.temp(), (q[k], r[k])) for k in range(n)])
+    above = all_ones_if_borrow(fn)  # r > q0: q1 was one too many
+    back = fn.temps_list(n)
+    for k in range(n):
+        fn.emit("and", back[k], normal[k], above)
+    added = fn.temps_list(n)
+    fn.chain("add", [(added[k], (r[k], back[k])) for k in range(n)], carry_out=False)
+    less = fn.temps_list(n)
+    fn.chain("sub", [(less[k], (added[k], normal[k])) for k in range(n)])
+    below = all_ones_if_borrow(fn)  # already below p'
+    rest = fn.temps_list(n)
+    for k in range(n):
+        select(fn, rest[k], below, added[k], less[k])
+    remainder = shift_by(fn, rest, shift, stages, left=False)
+    any_limb = fn.temp()
+    fn.emit("mov", any_limb, p[0])
+    for limb in p[1:]:
+        fn.emit("or", any_limb, any_limb, limb)
+    fn.emit("sub.cc", fn.temp(), 0, any_limb)
+    nonzero = all_ones_if_borrow(fn)
+    for k in range(n):
+        fn.emit("and", y[k], remainder[k], nonzero)
+    fn.emit("add", y[n], nonzero, 1)
+
+
 OPERATIONS = [
     _operation("montmul", "a b R^-1 mod p, p odd given at run time with -p^-1 mod 2^32 (a, b < p; the group "
                "tier: mod R)", 2, _montmul),
@@ -104,6 +161,16 @@ OPERATIONS = [
                   lambda s: (s.bits,) * 3, "::mpgen::loops::runtime_modmul<mul, division_normalize, division_step, "
                   "division_finish, limbs>(y, x);", lambda s: ["mul"], flag=True, modulus_operand=2,
                   odd_modulus=False, steps=division_steps),
+    Operation("barrett_modmul", "a b mod p for a, b < p, any p given at run time (even ones too) with its "
+              "Barrett reciprocal v (barrett_reciprocal): Moller and Granlund's division by an invariant integer, "
+              "two products and a low half; flag 1 and result 0 where p = 0",
+              lambda s: (s.bits,) * 3 + (reciprocal_bits(s),), same_limbs, _barrett_modmul, flag=True,
+              modulus_operand=2, reciprocal_operand=3, odd_modulus=False),
+    LoopOperation("barrett_reciprocal", "floor((2^(2W) - 1) / p') - 2^W for p' = p 2^s, p shifted up by its "
+                  "leading zeros s within W = 32 limbs bits: the constant barrett_modmul takes after p (by "
+                  "division); flag 1 and result 0 where p = 0", unary,
+                  "::mpgen::loops::barrett_reciprocal<division_normalize, division_step, division_finish, limbs>(y, x);",
+                  lambda s: [], flag=True, result=lambda s: limbs_for(reciprocal_bits(s)), steps=division_steps),
     LoopOperation("modinv", "a^-1 mod p for a < p, p odd given at run time, the same steps whatever the "
                   "values (one integer a thread: Bernstein and Yang's divsteps; the group tier: the binary "
                   "extended gcd); flag 1 and result 0 where gcd(a, p) > 1 or p is even", lambda s: (s.bits, s.bits),
@@ -112,7 +179,7 @@ OPERATIONS = [
 ]
 
 # Which value operands must be below p (bit k for operand k), where not all of them.
-BELOW_MODULUS = {"montredc": 0b10, "modexp": 0b01}  # modinv: its one value operand; modmul: both
+BELOW_MODULUS = {"montredc": 0b10, "modexp": 0b01}  # modinv: its one value operand; (barrett_)modmul: both
 
 
 def below_modulus(op: Operation) -> int:

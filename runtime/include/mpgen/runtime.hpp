@@ -46,6 +46,7 @@ struct OpInfo {
   unsigned below_modulus = 0;           // bit k set: operand k must be below the modulus
   int modulus_operand = -1;             // where p is given at run time: its operand,
   int minus_inverse_operand = -1;       // and that of -p^-1 mod 2^32 where the caller gives it;
+  int reciprocal_operand = -1;          // and that of Barrett's reciprocal (barrett_modmul's v);
   bool odd_modulus = true;              // whether p must be odd (Montgomery form) or may be any
   std::string module = "";              // the header's name: u<bits> or the field's
   std::string tier = "";                // how many threads hold one integer: "thread" or "group"
