@@ -29,18 +29,8 @@ from .compose import Composer
 from .division import Division, held_shape
 from .montgomery import constants, radix_shape
 from .mul import mul, mul_lo
-from .powers import select_by_bit, zero_where
+from .powers import complement, select_by_bit, zero_where
 from .program import Program, Shape, ThreadStep
-from ..ir import Function, Reg
-
-
-def complement(q: int) -> Function:
-    """~x, limb by limb."""
-    fn = Function("complement", q, q)
-    for i in range(q):
-        fn.emit("not", Reg("y", i), Reg("x", i))
-    fn.check()
-    return fn
 
 
 class _Width:

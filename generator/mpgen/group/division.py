@@ -247,9 +247,11 @@ class Division:
             self.step(set_bit(k), ("shift", empty), (("shift", 1),))
         return b, high, low, "shift"
 
-    def schoolbook(self, divisor: str, high: str, low: str) -> tuple[str, str]:
+    def schoolbook(self, divisor: str, high: str, low: str, steps: int | None = None) -> tuple[str, str]:
         """(q, r) of A = high 2^H + low by B (its top bit set), high < B: a digit of Q limbs
-        a step from the top, e B subtracted from the remainder moved up a thread."""
+        a step from the top, e B subtracted from the remainder moved up a thread. With
+        `steps` = k below T, A = high 2^(32 Q k) + low's top k Q limbs (the quotient's k
+        digits, low's other limbs shifted out)."""
         t, q = self.held.threads, self.q
         limbs = t * q
         self.c.step(Broadcast(divisor, tuple(range(limbs - q - 1, limbs)), "divisor_top"))
@@ -279,7 +281,7 @@ class Division:
                               (("rest", q), ("above", 1))))
             c.repeat(ROUNDS, round_step)
             c.step(ShiftUp("quotient", "estimate", "quotient", q))
-        self.c.repeat(t, digit_step)
+        self.c.repeat(t if steps is None else steps, digit_step)
         return "quotient", "rest"
 
 

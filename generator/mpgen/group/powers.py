@@ -34,6 +34,15 @@ def copy(q: int) -> Function:
     return fn
 
 
+def complement(q: int) -> Function:
+    """~x, limb by limb."""
+    fn = Function("complement", q, q)
+    for i in range(q):
+        fn.emit("not", Reg("y", i), Reg("x", i))
+    fn.check()
+    return fn
+
+
 def select_by_bit(q: int) -> Function:
     """y = x[Q:2Q] where the bit x[2Q] is set, else x[:Q]: no branch."""
     fn = Function("select_by_bit", 2 * q + 1, q)
