@@ -106,18 +106,6 @@ double pair_rate(std::size_t n, unsigned iterations) {
   return double(n) * iterations / s;
 }
 
-template <class ModMul, class Reciprocal>
-double modmul_rate(std::size_t n, unsigned iterations) {
-  unsigned shared = ModMul::shared_bytes;
-  if constexpr (!std::is_void_v<Reciprocal>) shared = std::max(shared, Reciprocal::shared_bytes);
-  ask_shared(modmul_chain<ModMul, Reciprocal>, shared);
-  const double s = timed_on_device(random_words(3 * ModMul::result_limbs * n, 29), ModMul::result_limbs * n,
-                                   [&](const uint32_t* in, uint32_t* out) {
-    modmul_chain<ModMul, Reciprocal><<<blocks_for<ModMul>(n), ModMul::block_threads, shared>>>(n, iterations, in, out);
-  }, 1);
-  return double(n) * iterations / s;
-}
-
 }  // namespace
 
 double step_chain_rate(const std::string& op, unsigned bits, std::size_t n, unsigned iterations) {
@@ -129,18 +117,6 @@ double step_chain_rate(const std::string& op, unsigned bits, std::size_t n, unsi
                             : pair_rate<mpgen::m::sqrt, false>(n, iterations);
     STEPS(u4096, 4096) STEPS(u8192, 8192)
 #undef STEPS
-    default: return 0;
-  }
-}
-
-double modmul_chain_rate(bool barrett, unsigned bits, std::size_t n, unsigned iterations) {
-  switch (bits) {
-#define MODMUL(m, b)                                                                                   \
-  case b:                                                                                              \
-    return barrett ? modmul_rate<mpgen::m::barrett_modmul, mpgen::m::barrett_reciprocal>(n, iterations) \
-                   : modmul_rate<mpgen::m::modmul, void>(n, iterations);
-    MODMUL(u4096, 4096) MODMUL(u8192, 8192)
-#undef MODMUL
     default: return 0;
   }
 }

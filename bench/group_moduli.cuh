@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <type_traits>
 
 namespace group_moduli {
 
@@ -159,27 +158,6 @@ __global__ void __launch_bounds__(Op::block_threads)
   if (at.live && at.t == 0) out[at.j] = sum;
 }
 
-// r = a b mod p, `iterations` times (r the next a), each instance its own full-size odd p:
-// ModMul by division (Reciprocal void), or barrett_modmul with v from barrett_reciprocal
-// first; r out.
-template <class ModMul, class Reciprocal>
-__global__ void __launch_bounds__(ModMul::block_threads)
-    modmul_chain(std::size_t n, unsigned iterations, const uint32_t* in, uint32_t* out) {
-  constexpr unsigned Q = ModMul::limbs_per_thread, limbs = Place<ModMul>::limbs;
-  const Place<ModMul> at(n);
-  uint32_t a[Q], b[Q], p[Q], v[Q];
-  at.load(a, in, 0, true, false);
-  at.load(b, in, limbs, true, false);
-  at.load(p, in, 2 * limbs, false, true);
-  if constexpr (!std::is_void_v<Reciprocal>) call<Reciprocal, Q>(v, p);
-#pragma unroll 1
-  for (unsigned k = 0; k < iterations; ++k) {
-    if constexpr (std::is_void_v<Reciprocal>) call<ModMul, Q>(a, a, b, p);
-    else call<ModMul, Q>(a, a, b, p, v);
-  }
-  at.store(out, a);
-}
-
 // The rates of the workloads at one size (bench/group_moduli.cu: 4096 and 8192 bits;
 // 0 elsewhere); powm and the division chain check their first instances against GMP and
 // end the run on a difference.
@@ -187,6 +165,5 @@ double redc_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
 double powm_rate(unsigned bits, std::size_t n);
 double divide_chain_rate(unsigned bits, std::size_t n, unsigned iterations);
 double step_chain_rate(const std::string& op, unsigned bits, std::size_t n, unsigned iterations);  // gcd, modinv, sqrt
-double modmul_chain_rate(bool barrett, unsigned bits, std::size_t n, unsigned iterations);
 
 }  // namespace group_moduli

@@ -112,10 +112,6 @@ void group_rows(const Setting& s, std::vector<Row>& rows) {
                       "gpu", b, group_moduli::powm_rate(b, n), 0, "", cgbn_powm(b), "CGBN powm_odd"});
       rows.push_back({"div_qr_wide chain (CGBN div_qr), group tier", "gpu", b,
                       group_moduli::divide_chain_rate(b, n, 8), 0, "", 0, ""});
-      rows.push_back({"modmul chain, any p at run time (by division), group tier", "gpu", b,
-                      group_moduli::modmul_chain_rate(false, b, n, 8), 0, "", 0, ""});
-      rows.push_back({"barrett_modmul chain, any p at run time (its reciprocal first), group tier", "gpu", b,
-                      group_moduli::modmul_chain_rate(true, b, n, 8), 0, "", 0, ""});
       rows.push_back({"gcd chain (CGBN gcd), group tier", "gpu", b, group_moduli::step_chain_rate("gcd", b, n, 2), 0,
                       "", 0, ""});
       rows.push_back({"modinv chain, modulus at run time (CGBN modinv), group tier", "gpu", b,

@@ -7,8 +7,6 @@
 #include "mpgen_u256.cuh"
 #include "mpgen_u512.cuh"
 
-#include <type_traits>
-
 #include "measures.cuh"
 #include "powm_check.hpp"
 
@@ -157,42 +155,6 @@ Row pair_row(const char* workload, std::size_t n, unsigned iterations) {
   return {workload, "gpu", Op::bits, double(n) * iterations / s, 0, "", 0, ""};
 }
 
-// r = a b mod p, `iterations` times per thread (r the next a), each thread its own random
-// full-size odd p: ModMul by division (Reciprocal void), or barrett_modmul with v from
-// barrett_reciprocal first.
-template <class ModMul, class Reciprocal>
-__global__ void modmul_chain(std::size_t n, unsigned iterations, const uint32_t* in, uint32_t* out) {
-  constexpr unsigned N = ModMul::result_limbs;
-  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  if (j >= n) return;
-  uint32_t x[4 * N], y[N + 1];  // a, b, p, v
-  for (unsigned i = 0; i < N; ++i) {
-    x[i] = in[i * n + j] & (i == N - 1 ? 0x7fffffffu : ~0u);  // below p
-    x[N + i] = in[(N + i) * n + j] & (i == N - 1 ? 0x7fffffffu : ~0u);
-    x[2 * N + i] = in[(2 * N + i) * n + j] | (i == 0 ? 1u : 0u) | (i == N - 1 ? 0x80000000u : 0u);
-  }
-  if constexpr (!std::is_void_v<Reciprocal>) {
-    Reciprocal::device(y, x + 2 * N);
-    for (unsigned i = 0; i < N; ++i) x[3 * N + i] = y[i];
-  }
-#pragma unroll 1  // one copy of the long body: unrolling it costs ptxas minutes and gains nothing
-  for (unsigned k = 0; k < iterations; ++k) {
-    ModMul::device(y, x);
-    for (unsigned i = 0; i < N; ++i) x[i] = y[i];
-  }
-  for (unsigned i = 0; i < N; ++i) out[i * n + j] = x[i];
-}
-
-template <class ModMul, class Reciprocal>
-Row modmul_row(const char* workload, std::size_t n, unsigned iterations) {
-  constexpr unsigned N = ModMul::result_limbs;
-  const auto host = random_words(3 * N * n, 29);
-  const double s = timed_on_device(host, N * n, [&](const uint32_t* in, uint32_t* out) {
-    modmul_chain<ModMul, Reciprocal><<<blocks_for<ModMul>(n), ModMul::block_threads>>>(n, iterations, in, out);
-  }, 1);
-  return {workload, "gpu", ModMul::bits, double(n) * iterations / s, 0, "", 0, ""};
-}
-
 }  // namespace
 
 void runtime_modulus_rows(const Setting& s, std::vector<Row>& rows) {
@@ -206,10 +168,6 @@ void runtime_modulus_rows(const Setting& s, std::vector<Row>& rows) {
     rows.push_back(                                                                                               \
         runtime_redc_row<mpgen::u##b::montredc, mpgen::u##b::mont_minus_inverse>(s.chain_n(), 100 * 8192 / b));   \
     rows.push_back(divide_row<mpgen::u##b::div_qr_wide>(s.powm_n(b), 8));                                           \
-    rows.push_back(modmul_row<mpgen::u##b::modmul, void>("modmul chain, any p at run time (by division)",          \
-                                                         s.powm_n(b), 8));                                           \
-    rows.push_back(modmul_row<mpgen::u##b::barrett_modmul, mpgen::u##b::barrett_reciprocal>(                      \
-        "barrett_modmul chain, any p at run time (its reciprocal first)", s.powm_n(b), 8));                          \
     rows.push_back(pair_row<mpgen::u##b::gcd, false>("gcd chain (CGBN gcd)", s.powm_n(b) / 4, 2));                  \
     rows.push_back(pair_row<mpgen::u##b::modinv, true>("modinv chain, modulus at run time (CGBN modinv)",         \
                                                        s.powm_n(b) / 4, 2));                                        \

@@ -5023,7 +5023,7 @@ struct mont_minus_inverse {
 #endif
 };
 
-// barrett_modmul: a b mod p for a, b < p, any p given at run time (even ones too) with its Barrett reciprocal v (barrett_reciprocal): Moller and Granlund's division by an invariant integer, two products and a low half; flag 1 and result 0 where p = 0; 269 instructions.
+// barrett_modmul: a b mod p for a, b < p, any p given at run time (even ones too) with its Barrett reciprocal v (barrett_reciprocal): Moller and Granlund's division by an invariant integer, two products and a low half; flag 1 and result 0 where p = 0; 268 instructions.
 struct barrett_modmul {
   static constexpr const char* name = "barrett_modmul";
   static constexpr unsigned bits = 109;
@@ -5047,7 +5047,7 @@ struct barrett_modmul {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<134>;\n\t"
+        ".reg .u32 t<136>;\n\t"
         "clz.b32 t0, %13;\n\t"
         "clz.b32 t1, %14;\n\t"
         "shr.b32 t2, t1, 5;\n\t"
@@ -5306,17 +5306,16 @@ struct barrett_modmul {
         "shf.r.clamp.b32 t128, t122, t123, t126;\n\t"
         "shf.r.clamp.b32 t129, t123, t124, t126;\n\t"
         "shr.b32 t130, t124, t126;\n\t"
-        "mov.b32 t131, %13;\n\t"
-        "or.b32 t131, t131, %14;\n\t"
-        "or.b32 t131, t131, %15;\n\t"
-        "or.b32 t131, t131, %16;\n\t"
-        "sub.cc.u32 t132, 0, t131;\n\t"
-        "subc.u32 t133, 0, 0;\n\t"
-        "and.b32 %0, t127, t133;\n\t"
-        "and.b32 %1, t128, t133;\n\t"
-        "and.b32 %2, t129, t133;\n\t"
-        "and.b32 %3, t130, t133;\n\t"
-        "add.u32 %4, t133, 1;\n\t"
+        "or.b32 t132, %13, %14;\n\t"
+        "or.b32 t133, t132, %15;\n\t"
+        "or.b32 t134, t133, %16;\n\t"
+        "sub.cc.u32 t131, 0, t134;\n\t"
+        "subc.u32 t135, 0, 0;\n\t"
+        "and.b32 %0, t127, t135;\n\t"
+        "and.b32 %1, t128, t135;\n\t"
+        "and.b32 %2, t129, t135;\n\t"
+        "and.b32 %3, t130, t135;\n\t"
+        "add.u32 %4, t135, 1;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15])
@@ -5328,7 +5327,7 @@ struct barrett_modmul {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[134];
+    uint32_t t[136];
     t[0] = ptx_clz(x[8]);
     t[1] = ptx_clz(x[9]);
     t[2] = ptx_shr(t[1], 5u);
@@ -5587,17 +5586,16 @@ struct barrett_modmul {
     t[128] = ptx_shf_r_clamp(t[122], t[123], t[126]);
     t[129] = ptx_shf_r_clamp(t[123], t[124], t[126]);
     t[130] = ptx_shr(t[124], t[126]);
-    t[131] = ptx_mov(x[8]);
-    t[131] = ptx_or(t[131], x[9]);
-    t[131] = ptx_or(t[131], x[10]);
-    t[131] = ptx_or(t[131], x[11]);
-    ptx_sub_cc(cf, 0u, t[131]);
-    t[133] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_and(t[127], t[133]);
-    y[1] = ptx_and(t[128], t[133]);
-    y[2] = ptx_and(t[129], t[133]);
-    y[3] = ptx_and(t[130], t[133]);
-    y[4] = ptx_add(t[133], 1u);
+    t[132] = ptx_or(x[8], x[9]);
+    t[133] = ptx_or(t[132], x[10]);
+    t[134] = ptx_or(t[133], x[11]);
+    ptx_sub_cc(cf, 0u, t[134]);
+    t[135] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_and(t[127], t[135]);
+    y[1] = ptx_and(t[128], t[135]);
+    y[2] = ptx_and(t[129], t[135]);
+    y[3] = ptx_and(t[130], t[135]);
+    y[4] = ptx_add(t[135], 1u);
   }
 #endif
 };
@@ -9749,7 +9747,7 @@ struct gcd_finish {
 #endif
 };
 
-// sqrt_newton_start: a step that the loops below call; 706 instructions.
+// sqrt_newton_start: a step that the loops below call; 705 instructions.
 struct sqrt_newton_start {
   static constexpr unsigned in_words = 4;
   static constexpr unsigned out_words = 8;
@@ -9757,7 +9755,7 @@ struct sqrt_newton_start {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<482>;\n\t"
+        ".reg .u32 t<484>;\n\t"
         "clz.b32 t0, %8;\n\t"
         "clz.b32 t3, %9;\n\t"
         "shr.b32 t4, t3, 5;\n\t"
@@ -10450,12 +10448,11 @@ struct sqrt_newton_start {
         "add.u32 t475, t472, 1;\n\t"
         "shl.b32 t476, t462, 1;\n\t"
         "or.b32 t476, t476, t475;\n\t"
-        "mov.b32 t479, %8;\n\t"
-        "or.b32 t479, t479, %9;\n\t"
-        "or.b32 t479, t479, %10;\n\t"
-        "or.b32 t479, t479, %11;\n\t"
-        "sub.cc.u32 t480, 0, t479;\n\t"
-        "subc.u32 t481, 0, 0;\n\t"
+        "or.b32 t480, %8, %9;\n\t"
+        "or.b32 t481, t480, %10;\n\t"
+        "or.b32 t482, t481, %11;\n\t"
+        "sub.cc.u32 t479, 0, t482;\n\t"
+        "subc.u32 t483, 0, 0;\n\t"
         "mov.b32 %0, t24;\n\t"
         "mov.b32 %1, t25;\n\t"
         "mov.b32 %2, t26;\n\t"
@@ -10463,7 +10460,7 @@ struct sqrt_newton_start {
         "mov.b32 %4, 0;\n\t"
         "mov.b32 %5, t476;\n\t"
         "mov.b32 %6, t2;\n\t"
-        "mov.b32 %7, t481;\n\t"
+        "mov.b32 %7, t483;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
@@ -10475,7 +10472,7 @@ struct sqrt_newton_start {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[482];
+    uint32_t t[484];
     t[0] = ptx_clz(x[0]);
     t[3] = ptx_clz(x[1]);
     t[4] = ptx_shr(t[3], 5u);
@@ -11168,12 +11165,11 @@ struct sqrt_newton_start {
     t[475] = ptx_add(t[472], 1u);
     t[476] = ptx_shl(t[462], 1u);
     t[476] = ptx_or(t[476], t[475]);
-    t[479] = ptx_mov(x[0]);
-    t[479] = ptx_or(t[479], x[1]);
-    t[479] = ptx_or(t[479], x[2]);
-    t[479] = ptx_or(t[479], x[3]);
-    ptx_sub_cc(cf, 0u, t[479]);
-    t[481] = ptx_subc(cf, 0u, 0u);
+    t[480] = ptx_or(x[0], x[1]);
+    t[481] = ptx_or(t[480], x[2]);
+    t[482] = ptx_or(t[481], x[3]);
+    ptx_sub_cc(cf, 0u, t[482]);
+    t[483] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_mov(t[24]);
     y[1] = ptx_mov(t[25]);
     y[2] = ptx_mov(t[26]);
@@ -11181,7 +11177,7 @@ struct sqrt_newton_start {
     y[4] = ptx_mov(0u);
     y[5] = ptx_mov(t[476]);
     y[6] = ptx_mov(t[2]);
-    y[7] = ptx_mov(t[481]);
+    y[7] = ptx_mov(t[483]);
   }
 #endif
 };

@@ -5743,7 +5743,7 @@ struct mont_minus_inverse {
 #endif
 };
 
-// barrett_modmul: a b mod p for a, b < p, any p given at run time (even ones too) with its Barrett reciprocal v (barrett_reciprocal): Moller and Granlund's division by an invariant integer, two products and a low half; flag 1 and result 0 where p = 0; 393 instructions.
+// barrett_modmul: a b mod p for a, b < p, any p given at run time (even ones too) with its Barrett reciprocal v (barrett_reciprocal): Moller and Granlund's division by an invariant integer, two products and a low half; flag 1 and result 0 where p = 0; 392 instructions.
 struct barrett_modmul {
   static constexpr const char* name = "barrett_modmul";
   static constexpr unsigned bits = 131;
@@ -5767,7 +5767,7 @@ struct barrett_modmul {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<186>;\n\t"
+        ".reg .u32 t<189>;\n\t"
         "clz.b32 t0, %16;\n\t"
         "clz.b32 t1, %17;\n\t"
         "shr.b32 t2, t1, 5;\n\t"
@@ -6148,19 +6148,18 @@ struct barrett_modmul {
         "shf.r.clamp.b32 t180, t173, t174, t177;\n\t"
         "shf.r.clamp.b32 t181, t174, t175, t177;\n\t"
         "shr.b32 t182, t175, t177;\n\t"
-        "mov.b32 t183, %16;\n\t"
-        "or.b32 t183, t183, %17;\n\t"
-        "or.b32 t183, t183, %18;\n\t"
-        "or.b32 t183, t183, %19;\n\t"
-        "or.b32 t183, t183, %20;\n\t"
-        "sub.cc.u32 t184, 0, t183;\n\t"
-        "subc.u32 t185, 0, 0;\n\t"
-        "and.b32 %0, t178, t185;\n\t"
-        "and.b32 %1, t179, t185;\n\t"
-        "and.b32 %2, t180, t185;\n\t"
-        "and.b32 %3, t181, t185;\n\t"
-        "and.b32 %4, t182, t185;\n\t"
-        "add.u32 %5, t185, 1;\n\t"
+        "or.b32 t184, %16, %17;\n\t"
+        "or.b32 t185, t184, %18;\n\t"
+        "or.b32 t186, t185, %19;\n\t"
+        "or.b32 t187, t186, %20;\n\t"
+        "sub.cc.u32 t183, 0, t187;\n\t"
+        "subc.u32 t188, 0, 0;\n\t"
+        "and.b32 %0, t178, t188;\n\t"
+        "and.b32 %1, t179, t188;\n\t"
+        "and.b32 %2, t180, t188;\n\t"
+        "and.b32 %3, t181, t188;\n\t"
+        "and.b32 %4, t182, t188;\n\t"
+        "add.u32 %5, t188, 1;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19])
@@ -6172,7 +6171,7 @@ struct barrett_modmul {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[186];
+    uint32_t t[189];
     t[0] = ptx_clz(x[10]);
     t[1] = ptx_clz(x[11]);
     t[2] = ptx_shr(t[1], 5u);
@@ -6553,19 +6552,18 @@ struct barrett_modmul {
     t[180] = ptx_shf_r_clamp(t[173], t[174], t[177]);
     t[181] = ptx_shf_r_clamp(t[174], t[175], t[177]);
     t[182] = ptx_shr(t[175], t[177]);
-    t[183] = ptx_mov(x[10]);
-    t[183] = ptx_or(t[183], x[11]);
-    t[183] = ptx_or(t[183], x[12]);
-    t[183] = ptx_or(t[183], x[13]);
-    t[183] = ptx_or(t[183], x[14]);
-    ptx_sub_cc(cf, 0u, t[183]);
-    t[185] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_and(t[178], t[185]);
-    y[1] = ptx_and(t[179], t[185]);
-    y[2] = ptx_and(t[180], t[185]);
-    y[3] = ptx_and(t[181], t[185]);
-    y[4] = ptx_and(t[182], t[185]);
-    y[5] = ptx_add(t[185], 1u);
+    t[184] = ptx_or(x[10], x[11]);
+    t[185] = ptx_or(t[184], x[12]);
+    t[186] = ptx_or(t[185], x[13]);
+    t[187] = ptx_or(t[186], x[14]);
+    ptx_sub_cc(cf, 0u, t[187]);
+    t[188] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_and(t[178], t[188]);
+    y[1] = ptx_and(t[179], t[188]);
+    y[2] = ptx_and(t[180], t[188]);
+    y[3] = ptx_and(t[181], t[188]);
+    y[4] = ptx_and(t[182], t[188]);
+    y[5] = ptx_add(t[188], 1u);
   }
 #endif
 };
@@ -11099,7 +11097,7 @@ struct gcd_finish {
 #endif
 };
 
-// sqrt_newton_start: a step that the loops below call; 750 instructions.
+// sqrt_newton_start: a step that the loops below call; 749 instructions.
 struct sqrt_newton_start {
   static constexpr unsigned in_words = 5;
   static constexpr unsigned out_words = 11;
@@ -11107,7 +11105,7 @@ struct sqrt_newton_start {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<502>;\n\t"
+        ".reg .u32 t<506>;\n\t"
         "mov.b32 t0, 0;\n\t"
         "clz.b32 t1, %11;\n\t"
         "clz.b32 t4, %12;\n\t"
@@ -11839,14 +11837,13 @@ struct sqrt_newton_start {
         "add.u32 t495, t492, 1;\n\t"
         "shl.b32 t496, t482, 1;\n\t"
         "or.b32 t496, t496, t495;\n\t"
-        "mov.b32 t499, %11;\n\t"
-        "or.b32 t499, t499, %12;\n\t"
-        "or.b32 t499, t499, %13;\n\t"
-        "or.b32 t499, t499, %14;\n\t"
-        "or.b32 t499, t499, %15;\n\t"
-        "or.b32 t499, t499, t0;\n\t"
-        "sub.cc.u32 t500, 0, t499;\n\t"
-        "subc.u32 t501, 0, 0;\n\t"
+        "or.b32 t500, %11, %12;\n\t"
+        "or.b32 t501, t500, %13;\n\t"
+        "or.b32 t502, t501, %14;\n\t"
+        "or.b32 t503, t502, %15;\n\t"
+        "or.b32 t504, t503, t0;\n\t"
+        "sub.cc.u32 t499, 0, t504;\n\t"
+        "subc.u32 t505, 0, 0;\n\t"
         "mov.b32 %0, t42;\n\t"
         "mov.b32 %1, t43;\n\t"
         "mov.b32 %2, t44;\n\t"
@@ -11857,7 +11854,7 @@ struct sqrt_newton_start {
         "mov.b32 %7, 0;\n\t"
         "mov.b32 %8, t496;\n\t"
         "mov.b32 %9, t3;\n\t"
-        "mov.b32 %10, t501;\n\t"
+        "mov.b32 %10, t505;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4])
@@ -11869,7 +11866,7 @@ struct sqrt_newton_start {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[502];
+    uint32_t t[506];
     t[0] = ptx_mov(0u);
     t[1] = ptx_clz(x[0]);
     t[4] = ptx_clz(x[1]);
@@ -12601,14 +12598,13 @@ struct sqrt_newton_start {
     t[495] = ptx_add(t[492], 1u);
     t[496] = ptx_shl(t[482], 1u);
     t[496] = ptx_or(t[496], t[495]);
-    t[499] = ptx_mov(x[0]);
-    t[499] = ptx_or(t[499], x[1]);
-    t[499] = ptx_or(t[499], x[2]);
-    t[499] = ptx_or(t[499], x[3]);
-    t[499] = ptx_or(t[499], x[4]);
-    t[499] = ptx_or(t[499], t[0]);
-    ptx_sub_cc(cf, 0u, t[499]);
-    t[501] = ptx_subc(cf, 0u, 0u);
+    t[500] = ptx_or(x[0], x[1]);
+    t[501] = ptx_or(t[500], x[2]);
+    t[502] = ptx_or(t[501], x[3]);
+    t[503] = ptx_or(t[502], x[4]);
+    t[504] = ptx_or(t[503], t[0]);
+    ptx_sub_cc(cf, 0u, t[504]);
+    t[505] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_mov(t[42]);
     y[1] = ptx_mov(t[43]);
     y[2] = ptx_mov(t[44]);
@@ -12619,7 +12615,7 @@ struct sqrt_newton_start {
     y[7] = ptx_mov(0u);
     y[8] = ptx_mov(t[496]);
     y[9] = ptx_mov(t[3]);
-    y[10] = ptx_mov(t[501]);
+    y[10] = ptx_mov(t[505]);
   }
 #endif
 };

@@ -6539,7 +6539,7 @@ struct mont_minus_inverse {
 #endif
 };
 
-// barrett_modmul: a b mod p for a, b < p, any p given at run time (even ones too) with its Barrett reciprocal v (barrett_reciprocal): Moller and Granlund's division by an invariant integer, two products and a low half; flag 1 and result 0 where p = 0; 503 instructions.
+// barrett_modmul: a b mod p for a, b < p, any p given at run time (even ones too) with its Barrett reciprocal v (barrett_reciprocal): Moller and Granlund's division by an invariant integer, two products and a low half; flag 1 and result 0 where p = 0; 502 instructions.
 struct barrett_modmul {
   static constexpr const char* name = "barrett_modmul";
   static constexpr unsigned bits = 163;
@@ -6563,7 +6563,7 @@ struct barrett_modmul {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<217>;\n\t"
+        ".reg .u32 t<221>;\n\t"
         "clz.b32 t0, %19;\n\t"
         "clz.b32 t1, %20;\n\t"
         "shr.b32 t2, t1, 5;\n\t"
@@ -7052,21 +7052,20 @@ struct barrett_modmul {
         "shf.r.clamp.b32 t211, t203, t204, t207;\n\t"
         "shf.r.clamp.b32 t212, t204, t205, t207;\n\t"
         "shr.b32 t213, t205, t207;\n\t"
-        "mov.b32 t214, %19;\n\t"
-        "or.b32 t214, t214, %20;\n\t"
-        "or.b32 t214, t214, %21;\n\t"
-        "or.b32 t214, t214, %22;\n\t"
-        "or.b32 t214, t214, %23;\n\t"
-        "or.b32 t214, t214, %24;\n\t"
-        "sub.cc.u32 t215, 0, t214;\n\t"
-        "subc.u32 t216, 0, 0;\n\t"
-        "and.b32 %0, t208, t216;\n\t"
-        "and.b32 %1, t209, t216;\n\t"
-        "and.b32 %2, t210, t216;\n\t"
-        "and.b32 %3, t211, t216;\n\t"
-        "and.b32 %4, t212, t216;\n\t"
-        "and.b32 %5, t213, t216;\n\t"
-        "add.u32 %6, t216, 1;\n\t"
+        "or.b32 t215, %19, %20;\n\t"
+        "or.b32 t216, t215, %21;\n\t"
+        "or.b32 t217, t216, %22;\n\t"
+        "or.b32 t218, t217, %23;\n\t"
+        "or.b32 t219, t218, %24;\n\t"
+        "sub.cc.u32 t214, 0, t219;\n\t"
+        "subc.u32 t220, 0, 0;\n\t"
+        "and.b32 %0, t208, t220;\n\t"
+        "and.b32 %1, t209, t220;\n\t"
+        "and.b32 %2, t210, t220;\n\t"
+        "and.b32 %3, t211, t220;\n\t"
+        "and.b32 %4, t212, t220;\n\t"
+        "and.b32 %5, t213, t220;\n\t"
+        "add.u32 %6, t220, 1;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23])
@@ -7078,7 +7077,7 @@ struct barrett_modmul {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[217];
+    uint32_t t[221];
     t[0] = ptx_clz(x[12]);
     t[1] = ptx_clz(x[13]);
     t[2] = ptx_shr(t[1], 5u);
@@ -7567,21 +7566,20 @@ struct barrett_modmul {
     t[211] = ptx_shf_r_clamp(t[203], t[204], t[207]);
     t[212] = ptx_shf_r_clamp(t[204], t[205], t[207]);
     t[213] = ptx_shr(t[205], t[207]);
-    t[214] = ptx_mov(x[12]);
-    t[214] = ptx_or(t[214], x[13]);
-    t[214] = ptx_or(t[214], x[14]);
-    t[214] = ptx_or(t[214], x[15]);
-    t[214] = ptx_or(t[214], x[16]);
-    t[214] = ptx_or(t[214], x[17]);
-    ptx_sub_cc(cf, 0u, t[214]);
-    t[216] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_and(t[208], t[216]);
-    y[1] = ptx_and(t[209], t[216]);
-    y[2] = ptx_and(t[210], t[216]);
-    y[3] = ptx_and(t[211], t[216]);
-    y[4] = ptx_and(t[212], t[216]);
-    y[5] = ptx_and(t[213], t[216]);
-    y[6] = ptx_add(t[216], 1u);
+    t[215] = ptx_or(x[12], x[13]);
+    t[216] = ptx_or(t[215], x[14]);
+    t[217] = ptx_or(t[216], x[15]);
+    t[218] = ptx_or(t[217], x[16]);
+    t[219] = ptx_or(t[218], x[17]);
+    ptx_sub_cc(cf, 0u, t[219]);
+    t[220] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_and(t[208], t[220]);
+    y[1] = ptx_and(t[209], t[220]);
+    y[2] = ptx_and(t[210], t[220]);
+    y[3] = ptx_and(t[211], t[220]);
+    y[4] = ptx_and(t[212], t[220]);
+    y[5] = ptx_and(t[213], t[220]);
+    y[6] = ptx_add(t[220], 1u);
   }
 #endif
 };
@@ -12377,7 +12375,7 @@ struct gcd_finish {
 #endif
 };
 
-// sqrt_newton_start: a step that the loops below call; 749 instructions.
+// sqrt_newton_start: a step that the loops below call; 748 instructions.
 struct sqrt_newton_start {
   static constexpr unsigned in_words = 6;
   static constexpr unsigned out_words = 11;
@@ -12385,7 +12383,7 @@ struct sqrt_newton_start {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<501>;\n\t"
+        ".reg .u32 t<505>;\n\t"
         "clz.b32 t0, %11;\n\t"
         "clz.b32 t3, %12;\n\t"
         "shr.b32 t4, t3, 5;\n\t"
@@ -13116,14 +13114,13 @@ struct sqrt_newton_start {
         "add.u32 t494, t491, 1;\n\t"
         "shl.b32 t495, t481, 1;\n\t"
         "or.b32 t495, t495, t494;\n\t"
-        "mov.b32 t498, %11;\n\t"
-        "or.b32 t498, t498, %12;\n\t"
-        "or.b32 t498, t498, %13;\n\t"
-        "or.b32 t498, t498, %14;\n\t"
-        "or.b32 t498, t498, %15;\n\t"
-        "or.b32 t498, t498, %16;\n\t"
-        "sub.cc.u32 t499, 0, t498;\n\t"
-        "subc.u32 t500, 0, 0;\n\t"
+        "or.b32 t499, %11, %12;\n\t"
+        "or.b32 t500, t499, %13;\n\t"
+        "or.b32 t501, t500, %14;\n\t"
+        "or.b32 t502, t501, %15;\n\t"
+        "or.b32 t503, t502, %16;\n\t"
+        "sub.cc.u32 t498, 0, t503;\n\t"
+        "subc.u32 t504, 0, 0;\n\t"
         "mov.b32 %0, t41;\n\t"
         "mov.b32 %1, t42;\n\t"
         "mov.b32 %2, t43;\n\t"
@@ -13134,7 +13131,7 @@ struct sqrt_newton_start {
         "mov.b32 %7, 0;\n\t"
         "mov.b32 %8, t495;\n\t"
         "mov.b32 %9, t2;\n\t"
-        "mov.b32 %10, t500;\n\t"
+        "mov.b32 %10, t504;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5])
@@ -13146,7 +13143,7 @@ struct sqrt_newton_start {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[501];
+    uint32_t t[505];
     t[0] = ptx_clz(x[0]);
     t[3] = ptx_clz(x[1]);
     t[4] = ptx_shr(t[3], 5u);
@@ -13877,14 +13874,13 @@ struct sqrt_newton_start {
     t[494] = ptx_add(t[491], 1u);
     t[495] = ptx_shl(t[481], 1u);
     t[495] = ptx_or(t[495], t[494]);
-    t[498] = ptx_mov(x[0]);
-    t[498] = ptx_or(t[498], x[1]);
-    t[498] = ptx_or(t[498], x[2]);
-    t[498] = ptx_or(t[498], x[3]);
-    t[498] = ptx_or(t[498], x[4]);
-    t[498] = ptx_or(t[498], x[5]);
-    ptx_sub_cc(cf, 0u, t[498]);
-    t[500] = ptx_subc(cf, 0u, 0u);
+    t[499] = ptx_or(x[0], x[1]);
+    t[500] = ptx_or(t[499], x[2]);
+    t[501] = ptx_or(t[500], x[3]);
+    t[502] = ptx_or(t[501], x[4]);
+    t[503] = ptx_or(t[502], x[5]);
+    ptx_sub_cc(cf, 0u, t[503]);
+    t[504] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_mov(t[41]);
     y[1] = ptx_mov(t[42]);
     y[2] = ptx_mov(t[43]);
@@ -13895,7 +13891,7 @@ struct sqrt_newton_start {
     y[7] = ptx_mov(0u);
     y[8] = ptx_mov(t[495]);
     y[9] = ptx_mov(t[2]);
-    y[10] = ptx_mov(t[500]);
+    y[10] = ptx_mov(t[504]);
   }
 #endif
 };

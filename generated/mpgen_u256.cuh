@@ -8421,7 +8421,7 @@ struct mont_minus_inverse {
 #endif
 };
 
-// barrett_modmul: a b mod p for a, b < p, any p given at run time (even ones too) with its Barrett reciprocal v (barrett_reciprocal): Moller and Granlund's division by an invariant integer, two products and a low half; flag 1 and result 0 where p = 0; 753 instructions.
+// barrett_modmul: a b mod p for a, b < p, any p given at run time (even ones too) with its Barrett reciprocal v (barrett_reciprocal): Moller and Granlund's division by an invariant integer, two products and a low half; flag 1 and result 0 where p = 0; 752 instructions.
 struct barrett_modmul {
   static constexpr const char* name = "barrett_modmul";
   static constexpr unsigned bits = 256;
@@ -8445,7 +8445,7 @@ struct barrett_modmul {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<279>;\n\t"
+        ".reg .u32 t<285>;\n\t"
         "clz.b32 t0, %25;\n\t"
         "clz.b32 t1, %26;\n\t"
         "shr.b32 t2, t1, 5;\n\t"
@@ -9180,25 +9180,24 @@ struct barrett_modmul {
         "shf.r.clamp.b32 t273, t263, t264, t267;\n\t"
         "shf.r.clamp.b32 t274, t264, t265, t267;\n\t"
         "shr.b32 t275, t265, t267;\n\t"
-        "mov.b32 t276, %25;\n\t"
-        "or.b32 t276, t276, %26;\n\t"
-        "or.b32 t276, t276, %27;\n\t"
-        "or.b32 t276, t276, %28;\n\t"
-        "or.b32 t276, t276, %29;\n\t"
-        "or.b32 t276, t276, %30;\n\t"
-        "or.b32 t276, t276, %31;\n\t"
-        "or.b32 t276, t276, %32;\n\t"
-        "sub.cc.u32 t277, 0, t276;\n\t"
-        "subc.u32 t278, 0, 0;\n\t"
-        "and.b32 %0, t268, t278;\n\t"
-        "and.b32 %1, t269, t278;\n\t"
-        "and.b32 %2, t270, t278;\n\t"
-        "and.b32 %3, t271, t278;\n\t"
-        "and.b32 %4, t272, t278;\n\t"
-        "and.b32 %5, t273, t278;\n\t"
-        "and.b32 %6, t274, t278;\n\t"
-        "and.b32 %7, t275, t278;\n\t"
-        "add.u32 %8, t278, 1;\n\t"
+        "or.b32 t277, %25, %26;\n\t"
+        "or.b32 t278, t277, %27;\n\t"
+        "or.b32 t279, t278, %28;\n\t"
+        "or.b32 t280, t279, %29;\n\t"
+        "or.b32 t281, t280, %30;\n\t"
+        "or.b32 t282, t281, %31;\n\t"
+        "or.b32 t283, t282, %32;\n\t"
+        "sub.cc.u32 t276, 0, t283;\n\t"
+        "subc.u32 t284, 0, 0;\n\t"
+        "and.b32 %0, t268, t284;\n\t"
+        "and.b32 %1, t269, t284;\n\t"
+        "and.b32 %2, t270, t284;\n\t"
+        "and.b32 %3, t271, t284;\n\t"
+        "and.b32 %4, t272, t284;\n\t"
+        "and.b32 %5, t273, t284;\n\t"
+        "and.b32 %6, t274, t284;\n\t"
+        "and.b32 %7, t275, t284;\n\t"
+        "add.u32 %8, t284, 1;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31])
@@ -9210,7 +9209,7 @@ struct barrett_modmul {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[279];
+    uint32_t t[285];
     t[0] = ptx_clz(x[16]);
     t[1] = ptx_clz(x[17]);
     t[2] = ptx_shr(t[1], 5u);
@@ -9945,25 +9944,24 @@ struct barrett_modmul {
     t[273] = ptx_shf_r_clamp(t[263], t[264], t[267]);
     t[274] = ptx_shf_r_clamp(t[264], t[265], t[267]);
     t[275] = ptx_shr(t[265], t[267]);
-    t[276] = ptx_mov(x[16]);
-    t[276] = ptx_or(t[276], x[17]);
-    t[276] = ptx_or(t[276], x[18]);
-    t[276] = ptx_or(t[276], x[19]);
-    t[276] = ptx_or(t[276], x[20]);
-    t[276] = ptx_or(t[276], x[21]);
-    t[276] = ptx_or(t[276], x[22]);
-    t[276] = ptx_or(t[276], x[23]);
-    ptx_sub_cc(cf, 0u, t[276]);
-    t[278] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_and(t[268], t[278]);
-    y[1] = ptx_and(t[269], t[278]);
-    y[2] = ptx_and(t[270], t[278]);
-    y[3] = ptx_and(t[271], t[278]);
-    y[4] = ptx_and(t[272], t[278]);
-    y[5] = ptx_and(t[273], t[278]);
-    y[6] = ptx_and(t[274], t[278]);
-    y[7] = ptx_and(t[275], t[278]);
-    y[8] = ptx_add(t[278], 1u);
+    t[277] = ptx_or(x[16], x[17]);
+    t[278] = ptx_or(t[277], x[18]);
+    t[279] = ptx_or(t[278], x[19]);
+    t[280] = ptx_or(t[279], x[20]);
+    t[281] = ptx_or(t[280], x[21]);
+    t[282] = ptx_or(t[281], x[22]);
+    t[283] = ptx_or(t[282], x[23]);
+    ptx_sub_cc(cf, 0u, t[283]);
+    t[284] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_and(t[268], t[284]);
+    y[1] = ptx_and(t[269], t[284]);
+    y[2] = ptx_and(t[270], t[284]);
+    y[3] = ptx_and(t[271], t[284]);
+    y[4] = ptx_and(t[272], t[284]);
+    y[5] = ptx_and(t[273], t[284]);
+    y[6] = ptx_and(t[274], t[284]);
+    y[7] = ptx_and(t[275], t[284]);
+    y[8] = ptx_add(t[284], 1u);
   }
 #endif
 };
@@ -15267,7 +15265,7 @@ struct gcd_finish {
 #endif
 };
 
-// sqrt_newton_start: a step that the loops below call; 784 instructions.
+// sqrt_newton_start: a step that the loops below call; 783 instructions.
 struct sqrt_newton_start {
   static constexpr unsigned in_words = 8;
   static constexpr unsigned out_words = 14;
@@ -15275,7 +15273,7 @@ struct sqrt_newton_start {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<513>;\n\t"
+        ".reg .u32 t<519>;\n\t"
         "clz.b32 t0, %14;\n\t"
         "clz.b32 t3, %15;\n\t"
         "shr.b32 t4, t3, 5;\n\t"
@@ -16036,16 +16034,15 @@ struct sqrt_newton_start {
         "add.u32 t506, t503, 1;\n\t"
         "shl.b32 t507, t493, 1;\n\t"
         "or.b32 t507, t507, t506;\n\t"
-        "mov.b32 t510, %14;\n\t"
-        "or.b32 t510, t510, %15;\n\t"
-        "or.b32 t510, t510, %16;\n\t"
-        "or.b32 t510, t510, %17;\n\t"
-        "or.b32 t510, t510, %18;\n\t"
-        "or.b32 t510, t510, %19;\n\t"
-        "or.b32 t510, t510, %20;\n\t"
-        "or.b32 t510, t510, %21;\n\t"
-        "sub.cc.u32 t511, 0, t510;\n\t"
-        "subc.u32 t512, 0, 0;\n\t"
+        "or.b32 t511, %14, %15;\n\t"
+        "or.b32 t512, t511, %16;\n\t"
+        "or.b32 t513, t512, %17;\n\t"
+        "or.b32 t514, t513, %18;\n\t"
+        "or.b32 t515, t514, %19;\n\t"
+        "or.b32 t516, t515, %20;\n\t"
+        "or.b32 t517, t516, %21;\n\t"
+        "sub.cc.u32 t510, 0, t517;\n\t"
+        "subc.u32 t518, 0, 0;\n\t"
         "mov.b32 %0, t51;\n\t"
         "mov.b32 %1, t52;\n\t"
         "mov.b32 %2, t53;\n\t"
@@ -16059,7 +16056,7 @@ struct sqrt_newton_start {
         "mov.b32 %10, 0;\n\t"
         "mov.b32 %11, t507;\n\t"
         "mov.b32 %12, t2;\n\t"
-        "mov.b32 %13, t512;\n\t"
+        "mov.b32 %13, t518;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7])
@@ -16071,7 +16068,7 @@ struct sqrt_newton_start {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[513];
+    uint32_t t[519];
     t[0] = ptx_clz(x[0]);
     t[3] = ptx_clz(x[1]);
     t[4] = ptx_shr(t[3], 5u);
@@ -16832,16 +16829,15 @@ struct sqrt_newton_start {
     t[506] = ptx_add(t[503], 1u);
     t[507] = ptx_shl(t[493], 1u);
     t[507] = ptx_or(t[507], t[506]);
-    t[510] = ptx_mov(x[0]);
-    t[510] = ptx_or(t[510], x[1]);
-    t[510] = ptx_or(t[510], x[2]);
-    t[510] = ptx_or(t[510], x[3]);
-    t[510] = ptx_or(t[510], x[4]);
-    t[510] = ptx_or(t[510], x[5]);
-    t[510] = ptx_or(t[510], x[6]);
-    t[510] = ptx_or(t[510], x[7]);
-    ptx_sub_cc(cf, 0u, t[510]);
-    t[512] = ptx_subc(cf, 0u, 0u);
+    t[511] = ptx_or(x[0], x[1]);
+    t[512] = ptx_or(t[511], x[2]);
+    t[513] = ptx_or(t[512], x[3]);
+    t[514] = ptx_or(t[513], x[4]);
+    t[515] = ptx_or(t[514], x[5]);
+    t[516] = ptx_or(t[515], x[6]);
+    t[517] = ptx_or(t[516], x[7]);
+    ptx_sub_cc(cf, 0u, t[517]);
+    t[518] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_mov(t[51]);
     y[1] = ptx_mov(t[52]);
     y[2] = ptx_mov(t[53]);
@@ -16855,7 +16851,7 @@ struct sqrt_newton_start {
     y[10] = ptx_mov(0u);
     y[11] = ptx_mov(t[507]);
     y[12] = ptx_mov(t[2]);
-    y[13] = ptx_mov(t[512]);
+    y[13] = ptx_mov(t[518]);
   }
 #endif
 };

@@ -13413,7 +13413,7 @@ struct mont_minus_inverse {
 #endif
 };
 
-// barrett_modmul: a b mod p for a, b < p, any p given at run time (even ones too) with its Barrett reciprocal v (barrett_reciprocal): Moller and Granlund's division by an invariant integer, two products and a low half; flag 1 and result 0 where p = 0; 1445 instructions.
+// barrett_modmul: a b mod p for a, b < p, any p given at run time (even ones too) with its Barrett reciprocal v (barrett_reciprocal): Moller and Granlund's division by an invariant integer, two products and a low half; flag 1 and result 0 where p = 0; 1444 instructions.
 struct barrett_modmul {
   static constexpr const char* name = "barrett_modmul";
   static constexpr unsigned bits = 381;
@@ -13437,7 +13437,7 @@ struct barrett_modmul {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<448>;\n\t"
+        ".reg .u32 t<458>;\n\t"
         "clz.b32 t0, %37;\n\t"
         "clz.b32 t1, %38;\n\t"
         "shr.b32 t2, t1, 5;\n\t"
@@ -14856,33 +14856,32 @@ struct barrett_modmul {
         "shf.r.clamp.b32 t442, t428, t429, t432;\n\t"
         "shf.r.clamp.b32 t443, t429, t430, t432;\n\t"
         "shr.b32 t444, t430, t432;\n\t"
-        "mov.b32 t445, %37;\n\t"
-        "or.b32 t445, t445, %38;\n\t"
-        "or.b32 t445, t445, %39;\n\t"
-        "or.b32 t445, t445, %40;\n\t"
-        "or.b32 t445, t445, %41;\n\t"
-        "or.b32 t445, t445, %42;\n\t"
-        "or.b32 t445, t445, %43;\n\t"
-        "or.b32 t445, t445, %44;\n\t"
-        "or.b32 t445, t445, %45;\n\t"
-        "or.b32 t445, t445, %46;\n\t"
-        "or.b32 t445, t445, %47;\n\t"
-        "or.b32 t445, t445, %48;\n\t"
-        "sub.cc.u32 t446, 0, t445;\n\t"
-        "subc.u32 t447, 0, 0;\n\t"
-        "and.b32 %0, t433, t447;\n\t"
-        "and.b32 %1, t434, t447;\n\t"
-        "and.b32 %2, t435, t447;\n\t"
-        "and.b32 %3, t436, t447;\n\t"
-        "and.b32 %4, t437, t447;\n\t"
-        "and.b32 %5, t438, t447;\n\t"
-        "and.b32 %6, t439, t447;\n\t"
-        "and.b32 %7, t440, t447;\n\t"
-        "and.b32 %8, t441, t447;\n\t"
-        "and.b32 %9, t442, t447;\n\t"
-        "and.b32 %10, t443, t447;\n\t"
-        "and.b32 %11, t444, t447;\n\t"
-        "add.u32 %12, t447, 1;\n\t"
+        "or.b32 t446, %37, %38;\n\t"
+        "or.b32 t447, t446, %39;\n\t"
+        "or.b32 t448, t447, %40;\n\t"
+        "or.b32 t449, t448, %41;\n\t"
+        "or.b32 t450, t449, %42;\n\t"
+        "or.b32 t451, t450, %43;\n\t"
+        "or.b32 t452, t451, %44;\n\t"
+        "or.b32 t453, t452, %45;\n\t"
+        "or.b32 t454, t453, %46;\n\t"
+        "or.b32 t455, t454, %47;\n\t"
+        "or.b32 t456, t455, %48;\n\t"
+        "sub.cc.u32 t445, 0, t456;\n\t"
+        "subc.u32 t457, 0, 0;\n\t"
+        "and.b32 %0, t433, t457;\n\t"
+        "and.b32 %1, t434, t457;\n\t"
+        "and.b32 %2, t435, t457;\n\t"
+        "and.b32 %3, t436, t457;\n\t"
+        "and.b32 %4, t437, t457;\n\t"
+        "and.b32 %5, t438, t457;\n\t"
+        "and.b32 %6, t439, t457;\n\t"
+        "and.b32 %7, t440, t457;\n\t"
+        "and.b32 %8, t441, t457;\n\t"
+        "and.b32 %9, t442, t457;\n\t"
+        "and.b32 %10, t443, t457;\n\t"
+        "and.b32 %11, t444, t457;\n\t"
+        "add.u32 %12, t457, 1;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47])
@@ -14894,7 +14893,7 @@ struct barrett_modmul {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[448];
+    uint32_t t[458];
     t[0] = ptx_clz(x[24]);
     t[1] = ptx_clz(x[25]);
     t[2] = ptx_shr(t[1], 5u);
@@ -16313,33 +16312,32 @@ struct barrett_modmul {
     t[442] = ptx_shf_r_clamp(t[428], t[429], t[432]);
     t[443] = ptx_shf_r_clamp(t[429], t[430], t[432]);
     t[444] = ptx_shr(t[430], t[432]);
-    t[445] = ptx_mov(x[24]);
-    t[445] = ptx_or(t[445], x[25]);
-    t[445] = ptx_or(t[445], x[26]);
-    t[445] = ptx_or(t[445], x[27]);
-    t[445] = ptx_or(t[445], x[28]);
-    t[445] = ptx_or(t[445], x[29]);
-    t[445] = ptx_or(t[445], x[30]);
-    t[445] = ptx_or(t[445], x[31]);
-    t[445] = ptx_or(t[445], x[32]);
-    t[445] = ptx_or(t[445], x[33]);
-    t[445] = ptx_or(t[445], x[34]);
-    t[445] = ptx_or(t[445], x[35]);
-    ptx_sub_cc(cf, 0u, t[445]);
-    t[447] = ptx_subc(cf, 0u, 0u);
-    y[0] = ptx_and(t[433], t[447]);
-    y[1] = ptx_and(t[434], t[447]);
-    y[2] = ptx_and(t[435], t[447]);
-    y[3] = ptx_and(t[436], t[447]);
-    y[4] = ptx_and(t[437], t[447]);
-    y[5] = ptx_and(t[438], t[447]);
-    y[6] = ptx_and(t[439], t[447]);
-    y[7] = ptx_and(t[440], t[447]);
-    y[8] = ptx_and(t[441], t[447]);
-    y[9] = ptx_and(t[442], t[447]);
-    y[10] = ptx_and(t[443], t[447]);
-    y[11] = ptx_and(t[444], t[447]);
-    y[12] = ptx_add(t[447], 1u);
+    t[446] = ptx_or(x[24], x[25]);
+    t[447] = ptx_or(t[446], x[26]);
+    t[448] = ptx_or(t[447], x[27]);
+    t[449] = ptx_or(t[448], x[28]);
+    t[450] = ptx_or(t[449], x[29]);
+    t[451] = ptx_or(t[450], x[30]);
+    t[452] = ptx_or(t[451], x[31]);
+    t[453] = ptx_or(t[452], x[32]);
+    t[454] = ptx_or(t[453], x[33]);
+    t[455] = ptx_or(t[454], x[34]);
+    t[456] = ptx_or(t[455], x[35]);
+    ptx_sub_cc(cf, 0u, t[456]);
+    t[457] = ptx_subc(cf, 0u, 0u);
+    y[0] = ptx_and(t[433], t[457]);
+    y[1] = ptx_and(t[434], t[457]);
+    y[2] = ptx_and(t[435], t[457]);
+    y[3] = ptx_and(t[436], t[457]);
+    y[4] = ptx_and(t[437], t[457]);
+    y[5] = ptx_and(t[438], t[457]);
+    y[6] = ptx_and(t[439], t[457]);
+    y[7] = ptx_and(t[440], t[457]);
+    y[8] = ptx_and(t[441], t[457]);
+    y[9] = ptx_and(t[442], t[457]);
+    y[10] = ptx_and(t[443], t[457]);
+    y[11] = ptx_and(t[444], t[457]);
+    y[12] = ptx_add(t[457], 1u);
   }
 #endif
 };
@@ -23067,7 +23065,7 @@ struct gcd_finish {
 #endif
 };
 
-// sqrt_newton_start: a step that the loops below call; 878 instructions.
+// sqrt_newton_start: a step that the loops below call; 877 instructions.
 struct sqrt_newton_start {
   static constexpr unsigned in_words = 12;
   static constexpr unsigned out_words = 20;
@@ -23075,7 +23073,7 @@ struct sqrt_newton_start {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<552>;\n\t"
+        ".reg .u32 t<562>;\n\t"
         "clz.b32 t0, %20;\n\t"
         "clz.b32 t3, %21;\n\t"
         "shr.b32 t4, t3, 5;\n\t"
@@ -23920,20 +23918,19 @@ struct sqrt_newton_start {
         "add.u32 t545, t542, 1;\n\t"
         "shl.b32 t546, t532, 1;\n\t"
         "or.b32 t546, t546, t545;\n\t"
-        "mov.b32 t549, %20;\n\t"
-        "or.b32 t549, t549, %21;\n\t"
-        "or.b32 t549, t549, %22;\n\t"
-        "or.b32 t549, t549, %23;\n\t"
-        "or.b32 t549, t549, %24;\n\t"
-        "or.b32 t549, t549, %25;\n\t"
-        "or.b32 t549, t549, %26;\n\t"
-        "or.b32 t549, t549, %27;\n\t"
-        "or.b32 t549, t549, %28;\n\t"
-        "or.b32 t549, t549, %29;\n\t"
-        "or.b32 t549, t549, %30;\n\t"
-        "or.b32 t549, t549, %31;\n\t"
-        "sub.cc.u32 t550, 0, t549;\n\t"
-        "subc.u32 t551, 0, 0;\n\t"
+        "or.b32 t550, %20, %21;\n\t"
+        "or.b32 t551, t550, %22;\n\t"
+        "or.b32 t552, t551, %23;\n\t"
+        "or.b32 t553, t552, %24;\n\t"
+        "or.b32 t554, t553, %25;\n\t"
+        "or.b32 t555, t554, %26;\n\t"
+        "or.b32 t556, t555, %27;\n\t"
+        "or.b32 t557, t556, %28;\n\t"
+        "or.b32 t558, t557, %29;\n\t"
+        "or.b32 t559, t558, %30;\n\t"
+        "or.b32 t560, t559, %31;\n\t"
+        "sub.cc.u32 t549, 0, t560;\n\t"
+        "subc.u32 t561, 0, 0;\n\t"
         "mov.b32 %0, t86;\n\t"
         "mov.b32 %1, t87;\n\t"
         "mov.b32 %2, t88;\n\t"
@@ -23953,7 +23950,7 @@ struct sqrt_newton_start {
         "mov.b32 %16, 0;\n\t"
         "mov.b32 %17, t546;\n\t"
         "mov.b32 %18, t2;\n\t"
-        "mov.b32 %19, t551;\n\t"
+        "mov.b32 %19, t561;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11])
@@ -23965,7 +23962,7 @@ struct sqrt_newton_start {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[552];
+    uint32_t t[562];
     t[0] = ptx_clz(x[0]);
     t[3] = ptx_clz(x[1]);
     t[4] = ptx_shr(t[3], 5u);
@@ -24810,20 +24807,19 @@ struct sqrt_newton_start {
     t[545] = ptx_add(t[542], 1u);
     t[546] = ptx_shl(t[532], 1u);
     t[546] = ptx_or(t[546], t[545]);
-    t[549] = ptx_mov(x[0]);
-    t[549] = ptx_or(t[549], x[1]);
-    t[549] = ptx_or(t[549], x[2]);
-    t[549] = ptx_or(t[549], x[3]);
-    t[549] = ptx_or(t[549], x[4]);
-    t[549] = ptx_or(t[549], x[5]);
-    t[549] = ptx_or(t[549], x[6]);
-    t[549] = ptx_or(t[549], x[7]);
-    t[549] = ptx_or(t[549], x[8]);
-    t[549] = ptx_or(t[549], x[9]);
-    t[549] = ptx_or(t[549], x[10]);
-    t[549] = ptx_or(t[549], x[11]);
-    ptx_sub_cc(cf, 0u, t[549]);
-    t[551] = ptx_subc(cf, 0u, 0u);
+    t[550] = ptx_or(x[0], x[1]);
+    t[551] = ptx_or(t[550], x[2]);
+    t[552] = ptx_or(t[551], x[3]);
+    t[553] = ptx_or(t[552], x[4]);
+    t[554] = ptx_or(t[553], x[5]);
+    t[555] = ptx_or(t[554], x[6]);
+    t[556] = ptx_or(t[555], x[7]);
+    t[557] = ptx_or(t[556], x[8]);
+    t[558] = ptx_or(t[557], x[9]);
+    t[559] = ptx_or(t[558], x[10]);
+    t[560] = ptx_or(t[559], x[11]);
+    ptx_sub_cc(cf, 0u, t[560]);
+    t[561] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_mov(t[86]);
     y[1] = ptx_mov(t[87]);
     y[2] = ptx_mov(t[88]);
@@ -24843,7 +24839,7 @@ struct sqrt_newton_start {
     y[16] = ptx_mov(0u);
     y[17] = ptx_mov(t[546]);
     y[18] = ptx_mov(t[2]);
-    y[19] = ptx_mov(t[551]);
+    y[19] = ptx_mov(t[561]);
   }
 #endif
 };

@@ -21807,7 +21807,7 @@ struct mont_minus_inverse {
 #endif
 };
 
-// barrett_modmul: a b mod p for a, b < p, any p given at run time (even ones too) with its Barrett reciprocal v (barrett_reciprocal): Moller and Granlund's division by an invariant integer, two products and a low half; flag 1 and result 0 where p = 0; 2559 instructions.
+// barrett_modmul: a b mod p for a, b < p, any p given at run time (even ones too) with its Barrett reciprocal v (barrett_reciprocal): Moller and Granlund's division by an invariant integer, two products and a low half; flag 1 and result 0 where p = 0; 2558 instructions.
 struct barrett_modmul {
   static constexpr const char* name = "barrett_modmul";
   static constexpr unsigned bits = 521;
@@ -21831,7 +21831,7 @@ struct barrett_modmul {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<678>;\n\t"
+        ".reg .u32 t<693>;\n\t"
         "clz.b32 t0, %52;\n\t"
         "clz.b32 t1, %53;\n\t"
         "shr.b32 t2, t1, 5;\n\t"
@@ -24354,43 +24354,42 @@ struct barrett_modmul {
         "shf.r.clamp.b32 t672, t653, t654, t657;\n\t"
         "shf.r.clamp.b32 t673, t654, t655, t657;\n\t"
         "shr.b32 t674, t655, t657;\n\t"
-        "mov.b32 t675, %52;\n\t"
-        "or.b32 t675, t675, %53;\n\t"
-        "or.b32 t675, t675, %54;\n\t"
-        "or.b32 t675, t675, %55;\n\t"
-        "or.b32 t675, t675, %56;\n\t"
-        "or.b32 t675, t675, %57;\n\t"
-        "or.b32 t675, t675, %58;\n\t"
-        "or.b32 t675, t675, %59;\n\t"
-        "or.b32 t675, t675, %60;\n\t"
-        "or.b32 t675, t675, %61;\n\t"
-        "or.b32 t675, t675, %62;\n\t"
-        "or.b32 t675, t675, %63;\n\t"
-        "or.b32 t675, t675, %64;\n\t"
-        "or.b32 t675, t675, %65;\n\t"
-        "or.b32 t675, t675, %66;\n\t"
-        "or.b32 t675, t675, %67;\n\t"
-        "or.b32 t675, t675, %68;\n\t"
-        "sub.cc.u32 t676, 0, t675;\n\t"
-        "subc.u32 t677, 0, 0;\n\t"
-        "and.b32 %0, t658, t677;\n\t"
-        "and.b32 %1, t659, t677;\n\t"
-        "and.b32 %2, t660, t677;\n\t"
-        "and.b32 %3, t661, t677;\n\t"
-        "and.b32 %4, t662, t677;\n\t"
-        "and.b32 %5, t663, t677;\n\t"
-        "and.b32 %6, t664, t677;\n\t"
-        "and.b32 %7, t665, t677;\n\t"
-        "and.b32 %8, t666, t677;\n\t"
-        "and.b32 %9, t667, t677;\n\t"
-        "and.b32 %10, t668, t677;\n\t"
-        "and.b32 %11, t669, t677;\n\t"
-        "and.b32 %12, t670, t677;\n\t"
-        "and.b32 %13, t671, t677;\n\t"
-        "and.b32 %14, t672, t677;\n\t"
-        "and.b32 %15, t673, t677;\n\t"
-        "and.b32 %16, t674, t677;\n\t"
-        "add.u32 %17, t677, 1;\n\t"
+        "or.b32 t676, %52, %53;\n\t"
+        "or.b32 t677, t676, %54;\n\t"
+        "or.b32 t678, t677, %55;\n\t"
+        "or.b32 t679, t678, %56;\n\t"
+        "or.b32 t680, t679, %57;\n\t"
+        "or.b32 t681, t680, %58;\n\t"
+        "or.b32 t682, t681, %59;\n\t"
+        "or.b32 t683, t682, %60;\n\t"
+        "or.b32 t684, t683, %61;\n\t"
+        "or.b32 t685, t684, %62;\n\t"
+        "or.b32 t686, t685, %63;\n\t"
+        "or.b32 t687, t686, %64;\n\t"
+        "or.b32 t688, t687, %65;\n\t"
+        "or.b32 t689, t688, %66;\n\t"
+        "or.b32 t690, t689, %67;\n\t"
+        "or.b32 t691, t690, %68;\n\t"
+        "sub.cc.u32 t675, 0, t691;\n\t"
+        "subc.u32 t692, 0, 0;\n\t"
+        "and.b32 %0, t658, t692;\n\t"
+        "and.b32 %1, t659, t692;\n\t"
+        "and.b32 %2, t660, t692;\n\t"
+        "and.b32 %3, t661, t692;\n\t"
+        "and.b32 %4, t662, t692;\n\t"
+        "and.b32 %5, t663, t692;\n\t"
+        "and.b32 %6, t664, t692;\n\t"
+        "and.b32 %7, t665, t692;\n\t"
+        "and.b32 %8, t666, t692;\n\t"
+        "and.b32 %9, t667, t692;\n\t"
+        "and.b32 %10, t668, t692;\n\t"
+        "and.b32 %11, t669, t692;\n\t"
+        "and.b32 %12, t670, t692;\n\t"
+        "and.b32 %13, t671, t692;\n\t"
+        "and.b32 %14, t672, t692;\n\t"
+        "and.b32 %15, t673, t692;\n\t"
+        "and.b32 %16, t674, t692;\n\t"
+        "add.u32 %17, t692, 1;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]), "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]), "r"(x[32]), "r"(x[33]), "r"(x[34]), "r"(x[35]), "r"(x[36]), "r"(x[37]), "r"(x[38]), "r"(x[39]), "r"(x[40]), "r"(x[41]), "r"(x[42]), "r"(x[43]), "r"(x[44]), "r"(x[45]), "r"(x[46]), "r"(x[47]), "r"(x[48]), "r"(x[49]), "r"(x[50]), "r"(x[51]), "r"(x[52]), "r"(x[53]), "r"(x[54]), "r"(x[55]), "r"(x[56]), "r"(x[57]), "r"(x[58]), "r"(x[59]), "r"(x[60]), "r"(x[61]), "r"(x[62]), "r"(x[63]), "r"(x[64]), "r"(x[65]), "r"(x[66]), "r"(x[67])
@@ -24401,7 +24400,7 @@ struct barrett_modmul {
 #ifndef __CUDACC_RTC__
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
-    uint32_t t[678];
+    uint32_t t[693];
     static const uint32_t code[] = {
       61961,0,34,0,0,
       61961,1,35,0,0,
@@ -26925,45 +26924,44 @@ struct barrett_modmul {
       43528,672,653,654,657,
       43528,673,654,655,657,
       59910,674,655,657,0,
-      61952,675,34,0,0,
-      51715,675,675,35,0,
-      51715,675,675,36,0,
-      51715,675,675,37,0,
-      51715,675,675,38,0,
-      51715,675,675,39,0,
-      51715,675,675,40,0,
-      51715,675,675,41,0,
-      51715,675,675,42,0,
-      51715,675,675,43,0,
-      51715,675,675,44,0,
-      51715,675,675,45,0,
-      51715,675,675,46,0,
-      51715,675,675,47,0,
-      51715,675,675,48,0,
-      51715,675,675,49,0,
-      51715,675,675,50,0,
-      60947,676,0,675,0,
-      65047,677,0,0,0,
-      59650,0,658,677,0,
-      59650,1,659,677,0,
-      59650,2,660,677,0,
-      59650,3,661,677,0,
-      59650,4,662,677,0,
-      59650,5,663,677,0,
-      59650,6,664,677,0,
-      59650,7,665,677,0,
-      59650,8,666,677,0,
-      59650,9,667,677,0,
-      59650,10,668,677,0,
-      59650,11,669,677,0,
-      59650,12,670,677,0,
-      59650,13,671,677,0,
-      59650,14,672,677,0,
-      59650,15,673,677,0,
-      59650,16,674,677,0,
-      63758,17,677,1,0,
+      49667,676,34,35,0,
+      51715,677,676,36,0,
+      51715,678,677,37,0,
+      51715,679,678,38,0,
+      51715,680,679,39,0,
+      51715,681,680,40,0,
+      51715,682,681,41,0,
+      51715,683,682,42,0,
+      51715,684,683,43,0,
+      51715,685,684,44,0,
+      51715,686,685,45,0,
+      51715,687,686,46,0,
+      51715,688,687,47,0,
+      51715,689,688,48,0,
+      51715,690,689,49,0,
+      51715,691,690,50,0,
+      60947,675,0,691,0,
+      65047,692,0,0,0,
+      59650,0,658,692,0,
+      59650,1,659,692,0,
+      59650,2,660,692,0,
+      59650,3,661,692,0,
+      59650,4,662,692,0,
+      59650,5,663,692,0,
+      59650,6,664,692,0,
+      59650,7,665,692,0,
+      59650,8,666,692,0,
+      59650,9,667,692,0,
+      59650,10,668,692,0,
+      59650,11,669,692,0,
+      59650,12,670,692,0,
+      59650,13,671,692,0,
+      59650,14,672,692,0,
+      59650,15,673,692,0,
+      59650,16,674,692,0,
+      63758,17,692,1,0,
     };
-    interpret(code, 2559, y, x, t);
+    interpret(code, 2558, y, x, t);
   }
 #endif
 };
@@ -35589,7 +35587,7 @@ struct gcd_finish {
 #endif
 };
 
-// sqrt_newton_start: a step that the loops below call; 1028 instructions.
+// sqrt_newton_start: a step that the loops below call; 1027 instructions.
 struct sqrt_newton_start {
   static constexpr unsigned in_words = 17;
   static constexpr unsigned out_words = 29;
@@ -35597,7 +35595,7 @@ struct sqrt_newton_start {
   __device__ __forceinline__ static void device(uint32_t* y, const uint32_t* x) {
     asm volatile(
         "{\n\t"
-        ".reg .u32 t<616>;\n\t"
+        ".reg .u32 t<632>;\n\t"
         "mov.b32 t0, 0;\n\t"
         "clz.b32 t1, %29;\n\t"
         "clz.b32 t4, %30;\n\t"
@@ -36577,26 +36575,25 @@ struct sqrt_newton_start {
         "add.u32 t609, t606, 1;\n\t"
         "shl.b32 t610, t596, 1;\n\t"
         "or.b32 t610, t610, t609;\n\t"
-        "mov.b32 t613, %29;\n\t"
-        "or.b32 t613, t613, %30;\n\t"
-        "or.b32 t613, t613, %31;\n\t"
-        "or.b32 t613, t613, %32;\n\t"
-        "or.b32 t613, t613, %33;\n\t"
-        "or.b32 t613, t613, %34;\n\t"
-        "or.b32 t613, t613, %35;\n\t"
-        "or.b32 t613, t613, %36;\n\t"
-        "or.b32 t613, t613, %37;\n\t"
-        "or.b32 t613, t613, %38;\n\t"
-        "or.b32 t613, t613, %39;\n\t"
-        "or.b32 t613, t613, %40;\n\t"
-        "or.b32 t613, t613, %41;\n\t"
-        "or.b32 t613, t613, %42;\n\t"
-        "or.b32 t613, t613, %43;\n\t"
-        "or.b32 t613, t613, %44;\n\t"
-        "or.b32 t613, t613, %45;\n\t"
-        "or.b32 t613, t613, t0;\n\t"
-        "sub.cc.u32 t614, 0, t613;\n\t"
-        "subc.u32 t615, 0, 0;\n\t"
+        "or.b32 t614, %29, %30;\n\t"
+        "or.b32 t615, t614, %31;\n\t"
+        "or.b32 t616, t615, %32;\n\t"
+        "or.b32 t617, t616, %33;\n\t"
+        "or.b32 t618, t617, %34;\n\t"
+        "or.b32 t619, t618, %35;\n\t"
+        "or.b32 t620, t619, %36;\n\t"
+        "or.b32 t621, t620, %37;\n\t"
+        "or.b32 t622, t621, %38;\n\t"
+        "or.b32 t623, t622, %39;\n\t"
+        "or.b32 t624, t623, %40;\n\t"
+        "or.b32 t625, t624, %41;\n\t"
+        "or.b32 t626, t625, %42;\n\t"
+        "or.b32 t627, t626, %43;\n\t"
+        "or.b32 t628, t627, %44;\n\t"
+        "or.b32 t629, t628, %45;\n\t"
+        "or.b32 t630, t629, t0;\n\t"
+        "sub.cc.u32 t613, 0, t630;\n\t"
+        "subc.u32 t631, 0, 0;\n\t"
         "mov.b32 %0, t144;\n\t"
         "mov.b32 %1, t145;\n\t"
         "mov.b32 %2, t146;\n\t"
@@ -36625,7 +36622,7 @@ struct sqrt_newton_start {
         "mov.b32 %25, 0;\n\t"
         "mov.b32 %26, t610;\n\t"
         "mov.b32 %27, t3;\n\t"
-        "mov.b32 %28, t615;\n\t"
+        "mov.b32 %28, t631;\n\t"
         "}"
         : "=r"(y[0]), "=r"(y[1]), "=r"(y[2]), "=r"(y[3]), "=r"(y[4]), "=r"(y[5]), "=r"(y[6]), "=r"(y[7]), "=r"(y[8]), "=r"(y[9]), "=r"(y[10]), "=r"(y[11]), "=r"(y[12]), "=r"(y[13]), "=r"(y[14]), "=r"(y[15]), "=r"(y[16]), "=r"(y[17]), "=r"(y[18]), "=r"(y[19]), "=r"(y[20]), "=r"(y[21]), "=r"(y[22]), "=r"(y[23]), "=r"(y[24]), "=r"(y[25]), "=r"(y[26]), "=r"(y[27]), "=r"(y[28])
         : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(x[4]), "r"(x[5]), "r"(x[6]), "r"(x[7]), "r"(x[8]), "r"(x[9]), "r"(x[10]), "r"(x[11]), "r"(x[12]), "r"(x[13]), "r"(x[14]), "r"(x[15]), "r"(x[16])
@@ -36637,7 +36634,7 @@ struct sqrt_newton_start {
   static inline void host(uint32_t* y, const uint32_t* x) {
     using namespace ::mpgen::ptx_host;
     uint32_t cf = 0;
-    uint32_t t[616];
+    uint32_t t[632];
     t[0] = ptx_mov(0u);
     t[1] = ptx_clz(x[0]);
     t[4] = ptx_clz(x[1]);
@@ -37617,26 +37614,25 @@ struct sqrt_newton_start {
     t[609] = ptx_add(t[606], 1u);
     t[610] = ptx_shl(t[596], 1u);
     t[610] = ptx_or(t[610], t[609]);
-    t[613] = ptx_mov(x[0]);
-    t[613] = ptx_or(t[613], x[1]);
-    t[613] = ptx_or(t[613], x[2]);
-    t[613] = ptx_or(t[613], x[3]);
-    t[613] = ptx_or(t[613], x[4]);
-    t[613] = ptx_or(t[613], x[5]);
-    t[613] = ptx_or(t[613], x[6]);
-    t[613] = ptx_or(t[613], x[7]);
-    t[613] = ptx_or(t[613], x[8]);
-    t[613] = ptx_or(t[613], x[9]);
-    t[613] = ptx_or(t[613], x[10]);
-    t[613] = ptx_or(t[613], x[11]);
-    t[613] = ptx_or(t[613], x[12]);
-    t[613] = ptx_or(t[613], x[13]);
-    t[613] = ptx_or(t[613], x[14]);
-    t[613] = ptx_or(t[613], x[15]);
-    t[613] = ptx_or(t[613], x[16]);
-    t[613] = ptx_or(t[613], t[0]);
-    ptx_sub_cc(cf, 0u, t[613]);
-    t[615] = ptx_subc(cf, 0u, 0u);
+    t[614] = ptx_or(x[0], x[1]);
+    t[615] = ptx_or(t[614], x[2]);
+    t[616] = ptx_or(t[615], x[3]);
+    t[617] = ptx_or(t[616], x[4]);
+    t[618] = ptx_or(t[617], x[5]);
+    t[619] = ptx_or(t[618], x[6]);
+    t[620] = ptx_or(t[619], x[7]);
+    t[621] = ptx_or(t[620], x[8]);
+    t[622] = ptx_or(t[621], x[9]);
+    t[623] = ptx_or(t[622], x[10]);
+    t[624] = ptx_or(t[623], x[11]);
+    t[625] = ptx_or(t[624], x[12]);
+    t[626] = ptx_or(t[625], x[13]);
+    t[627] = ptx_or(t[626], x[14]);
+    t[628] = ptx_or(t[627], x[15]);
+    t[629] = ptx_or(t[628], x[16]);
+    t[630] = ptx_or(t[629], t[0]);
+    ptx_sub_cc(cf, 0u, t[630]);
+    t[631] = ptx_subc(cf, 0u, 0u);
     y[0] = ptx_mov(t[144]);
     y[1] = ptx_mov(t[145]);
     y[2] = ptx_mov(t[146]);
@@ -37665,7 +37661,7 @@ struct sqrt_newton_start {
     y[25] = ptx_mov(0u);
     y[26] = ptx_mov(t[610]);
     y[27] = ptx_mov(t[3]);
-    y[28] = ptx_mov(t[615]);
+    y[28] = ptx_mov(t[631]);
   }
 #endif
 };

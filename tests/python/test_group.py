@@ -180,7 +180,8 @@ def test_every_schedule_takes_each_row_once_in_the_same_iterations(schedule, thr
 
 
 def test_a_product_needs_two_limbs_a_thread():
-    with pytest.raises(ValueError, match="the group product needs at least 2 limbs a thread"):
+    with pytest.raises(ValueError, match="64 threads of 1 limb: the group's products need at least 2 limbs a "
+                                         "thread; give at most 32 threads"):
         mul(Shape(2048, 64, 1))
 
 

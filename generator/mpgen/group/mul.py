@@ -105,8 +105,9 @@ def check(shape: Shape) -> int:
     shape.check()
     q = shape.limbs_per_thread
     if q < EXCESS_WORDS:
-        raise ValueError(f"{shape.threads} threads of {q} limbs: the group product needs at least "
-                         f"{EXCESS_WORDS} limbs a thread")
+        most = 1 << (shape.limbs - 1).bit_length() - 1  # the most threads that leave each 2 limbs
+        raise ValueError(f"{shape.threads} threads of {q} limb{'s' * (q != 1)}: the group's products need at least "
+                         f"{EXCESS_WORDS} limbs a thread; give at most {most} threads")
     return q
 
 

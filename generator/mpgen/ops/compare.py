@@ -20,6 +20,12 @@ def or_all(fn: Function, words: list[Reg]) -> Reg:
     return acc
 
 
+def all_ones_if_nonzero(fn: Function, words: list[Reg]) -> Reg:
+    """A mask: all ones where any of the words is set, 0 where all are 0."""
+    fn.emit("sub.cc", fn.temp(), 0, or_all(fn, words))  # borrows unless all are 0
+    return all_ones_if_borrow(fn)
+
+
 def _less(fn: Function, dst: Reg, a: list[Reg], b: list[Reg]) -> Reg:
     """dst = 1 if a < b else 0: the borrow of a - b."""
     fn.chain("sub", [(fn.temp(), (ai, bi)) for ai, bi in zip(a, b)])

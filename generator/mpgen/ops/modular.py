@@ -7,8 +7,8 @@ Montgomery products use R = 2^(32 limbs).
 """
 from __future__ import annotations
 
-from .common import Operation, all_ones_if_borrow, binary, same_limbs, unary
-from .compare import IS_ZERO, or_all
+from .common import Operation, binary, same_limbs, unary
+from .compare import IS_ZERO, all_ones_if_nonzero
 from .inverse import BINARY_GCD_STEP
 from .powers import NEEDS_ODD_PRIME
 from .powers import OPERATIONS as LOOPS
@@ -22,8 +22,7 @@ def _modneg(fn, field, x, y):
     d = fn.temps_list(n)
     fn.chain("sub", [(d[k], (pk, x[0][k])) for k, pk in enumerate(field.modulus_words)],
              carry_out=False)
-    fn.emit("sub.cc", fn.temp(), 0, or_all(fn, x[0]))  # borrows unless a == 0
-    nonzero = all_ones_if_borrow(fn)
+    nonzero = all_ones_if_nonzero(fn, x[0])
     for k in range(n):
         fn.emit("and", y[k], d[k], nonzero)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ..ir import Function, Reg
 from ..size import LIMB_BITS, Size, limbs_for
 from .bits import leading_zeros, shift_by
+from .compare import all_ones_if_nonzero
 from .common import Operation, all_ones_if_borrow, all_ones_if_set, inverse_word, same_limbs, select, \
     unary
 from .division import steps as division_steps
@@ -115,12 +116,7 @@ def _barrett_modmul(fn: Function, size: Size, x: list[list[Reg]], y: list[Reg]) 
     for k in range(n):
         select(fn, rest[k], below, added[k], less[k])
     remainder = shift_by(fn, rest, shift, stages, left=False)
-    any_limb = fn.temp()
-    fn.emit("mov", any_limb, p[0])
-    for limb in p[1:]:
-        fn.emit("or", any_limb, any_limb, limb)
-    fn.emit("sub.cc", fn.temp(), 0, any_limb)
-    nonzero = all_ones_if_borrow(fn)
+    nonzero = all_ones_if_nonzero(fn, p)
     for k in range(n):
         fn.emit("and", y[k], remainder[k], nonzero)
     fn.emit("add", y[n], nonzero, 1)

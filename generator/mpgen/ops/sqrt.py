@@ -24,6 +24,7 @@ from ..ir import Function, Reg
 from ..size import Size
 from . import division
 from .bits import leading_zeros, shift_by
+from .compare import all_ones_if_nonzero
 from .mul import square
 from .common import all_ones_if_borrow, select, unary
 from .powers import LoopOperation
@@ -127,12 +128,7 @@ def newton_start(size: Size) -> Function:
     fn.emit("shr", half, even, 1)
     normal = shift_by(fn, a, even, (2 * h - 1).bit_length(), left=True)
     top = top_root(fn, normal[-1], normal[-2])
-    any_set = fn.temp()
-    fn.emit("mov", any_set, a[0])
-    for limb in a[1:]:
-        fn.emit("or", any_set, any_set, limb)
-    fn.emit("sub.cc", fn.temp(), 0, any_set)
-    nonzero = all_ones_if_borrow(fn)
+    nonzero = all_ones_if_nonzero(fn, a)
     for i, src in enumerate(normal + [0] * (h - 1) + [top, half, nonzero]):
         fn.emit("mov", Reg("y", i), src)
     fn.check()
