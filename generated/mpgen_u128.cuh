@@ -5264,45 +5264,45 @@ struct barrett_modmul {
         "subc.cc.u32 t88, t62, t84;\n\t"
         "subc.cc.u32 t89, t63, t85;\n\t"
         "subc.u32 t90, 0, 0;\n\t"
-        "and.b32 t91, t22, t90;\n\t"
-        "and.b32 t92, t23, t90;\n\t"
-        "and.b32 t93, t24, t90;\n\t"
-        "and.b32 t94, t25, t90;\n\t"
+        "and.b32 t91, t90, t22;\n\t"
+        "and.b32 t92, t90, t23;\n\t"
+        "and.b32 t93, t90, t24;\n\t"
+        "and.b32 t94, t90, t25;\n\t"
         "add.cc.u32 t95, t82, t91;\n\t"
         "addc.cc.u32 t96, t83, t92;\n\t"
         "addc.cc.u32 t97, t84, t93;\n\t"
         "addc.u32 t98, t85, t94;\n\t"
-        "sub.cc.u32 t99, t95, t22;\n\t"
-        "subc.cc.u32 t100, t96, t23;\n\t"
-        "subc.cc.u32 t101, t97, t24;\n\t"
-        "subc.cc.u32 t102, t98, t25;\n\t"
-        "subc.u32 t103, 0, 0;\n\t"
-        "xor.b32 t108, t99, t95;\n\t"
-        "and.b32 t108, t108, t103;\n\t"
-        "xor.b32 t104, t99, t108;\n\t"
-        "xor.b32 t109, t100, t96;\n\t"
-        "and.b32 t109, t109, t103;\n\t"
-        "xor.b32 t105, t100, t109;\n\t"
-        "xor.b32 t110, t101, t97;\n\t"
-        "and.b32 t110, t110, t103;\n\t"
-        "xor.b32 t106, t101, t110;\n\t"
-        "xor.b32 t111, t102, t98;\n\t"
-        "and.b32 t111, t111, t103;\n\t"
-        "xor.b32 t107, t102, t111;\n\t"
+        "sub.cc.u32 t103, t95, t22;\n\t"
+        "subc.cc.u32 t104, t96, t23;\n\t"
+        "subc.cc.u32 t105, t97, t24;\n\t"
+        "subc.cc.u32 t106, t98, t25;\n\t"
+        "subc.u32 t107, 0, 0;\n\t"
+        "xor.b32 t108, t103, t95;\n\t"
+        "and.b32 t108, t108, t107;\n\t"
+        "xor.b32 t99, t103, t108;\n\t"
+        "xor.b32 t109, t104, t96;\n\t"
+        "and.b32 t109, t109, t107;\n\t"
+        "xor.b32 t100, t104, t109;\n\t"
+        "xor.b32 t110, t105, t97;\n\t"
+        "and.b32 t110, t110, t107;\n\t"
+        "xor.b32 t101, t105, t110;\n\t"
+        "xor.b32 t111, t106, t98;\n\t"
+        "and.b32 t111, t111, t107;\n\t"
+        "xor.b32 t102, t106, t111;\n\t"
         "shr.b32 t112, t0, 5;\n\t"
         "and.b32 t112, t112, 1;\n\t"
         "sub.u32 t113, 0, t112;\n\t"
         "not.b32 t118, t113;\n\t"
-        "xor.b32 t114, t104, t105;\n\t"
+        "xor.b32 t114, t99, t100;\n\t"
         "and.b32 t114, t114, t113;\n\t"
-        "xor.b32 t114, t114, t104;\n\t"
-        "xor.b32 t115, t105, t106;\n\t"
+        "xor.b32 t114, t114, t99;\n\t"
+        "xor.b32 t115, t100, t101;\n\t"
         "and.b32 t115, t115, t113;\n\t"
-        "xor.b32 t115, t115, t105;\n\t"
-        "xor.b32 t116, t106, t107;\n\t"
+        "xor.b32 t115, t115, t100;\n\t"
+        "xor.b32 t116, t101, t102;\n\t"
         "and.b32 t116, t116, t113;\n\t"
-        "xor.b32 t116, t116, t106;\n\t"
-        "and.b32 t117, t107, t118;\n\t"
+        "xor.b32 t116, t116, t101;\n\t"
+        "and.b32 t117, t102, t118;\n\t"
         "shr.b32 t119, t0, 6;\n\t"
         "and.b32 t119, t119, 1;\n\t"
         "sub.u32 t120, 0, t119;\n\t"
@@ -5544,45 +5544,45 @@ struct barrett_modmul {
     ptx_subc_cc(cf, t[62], t[84]);
     ptx_subc_cc(cf, t[63], t[85]);
     t[90] = ptx_subc(cf, 0u, 0u);
-    t[91] = ptx_and(t[22], t[90]);
-    t[92] = ptx_and(t[23], t[90]);
-    t[93] = ptx_and(t[24], t[90]);
-    t[94] = ptx_and(t[25], t[90]);
+    t[91] = ptx_and(t[90], t[22]);
+    t[92] = ptx_and(t[90], t[23]);
+    t[93] = ptx_and(t[90], t[24]);
+    t[94] = ptx_and(t[90], t[25]);
     t[95] = ptx_add_cc(cf, t[82], t[91]);
     t[96] = ptx_addc_cc(cf, t[83], t[92]);
     t[97] = ptx_addc_cc(cf, t[84], t[93]);
     t[98] = ptx_addc(cf, t[85], t[94]);
-    t[99] = ptx_sub_cc(cf, t[95], t[22]);
-    t[100] = ptx_subc_cc(cf, t[96], t[23]);
-    t[101] = ptx_subc_cc(cf, t[97], t[24]);
-    t[102] = ptx_subc_cc(cf, t[98], t[25]);
-    t[103] = ptx_subc(cf, 0u, 0u);
-    t[108] = ptx_xor(t[99], t[95]);
-    t[108] = ptx_and(t[108], t[103]);
-    t[104] = ptx_xor(t[99], t[108]);
-    t[109] = ptx_xor(t[100], t[96]);
-    t[109] = ptx_and(t[109], t[103]);
-    t[105] = ptx_xor(t[100], t[109]);
-    t[110] = ptx_xor(t[101], t[97]);
-    t[110] = ptx_and(t[110], t[103]);
-    t[106] = ptx_xor(t[101], t[110]);
-    t[111] = ptx_xor(t[102], t[98]);
-    t[111] = ptx_and(t[111], t[103]);
-    t[107] = ptx_xor(t[102], t[111]);
+    t[103] = ptx_sub_cc(cf, t[95], t[22]);
+    t[104] = ptx_subc_cc(cf, t[96], t[23]);
+    t[105] = ptx_subc_cc(cf, t[97], t[24]);
+    t[106] = ptx_subc_cc(cf, t[98], t[25]);
+    t[107] = ptx_subc(cf, 0u, 0u);
+    t[108] = ptx_xor(t[103], t[95]);
+    t[108] = ptx_and(t[108], t[107]);
+    t[99] = ptx_xor(t[103], t[108]);
+    t[109] = ptx_xor(t[104], t[96]);
+    t[109] = ptx_and(t[109], t[107]);
+    t[100] = ptx_xor(t[104], t[109]);
+    t[110] = ptx_xor(t[105], t[97]);
+    t[110] = ptx_and(t[110], t[107]);
+    t[101] = ptx_xor(t[105], t[110]);
+    t[111] = ptx_xor(t[106], t[98]);
+    t[111] = ptx_and(t[111], t[107]);
+    t[102] = ptx_xor(t[106], t[111]);
     t[112] = ptx_shr(t[0], 5u);
     t[112] = ptx_and(t[112], 1u);
     t[113] = ptx_sub(0u, t[112]);
     t[118] = ptx_not(t[113]);
-    t[114] = ptx_xor(t[104], t[105]);
+    t[114] = ptx_xor(t[99], t[100]);
     t[114] = ptx_and(t[114], t[113]);
-    t[114] = ptx_xor(t[114], t[104]);
-    t[115] = ptx_xor(t[105], t[106]);
+    t[114] = ptx_xor(t[114], t[99]);
+    t[115] = ptx_xor(t[100], t[101]);
     t[115] = ptx_and(t[115], t[113]);
-    t[115] = ptx_xor(t[115], t[105]);
-    t[116] = ptx_xor(t[106], t[107]);
+    t[115] = ptx_xor(t[115], t[100]);
+    t[116] = ptx_xor(t[101], t[102]);
     t[116] = ptx_and(t[116], t[113]);
-    t[116] = ptx_xor(t[116], t[106]);
-    t[117] = ptx_and(t[107], t[118]);
+    t[116] = ptx_xor(t[116], t[101]);
+    t[117] = ptx_and(t[102], t[118]);
     t[119] = ptx_shr(t[0], 6u);
     t[119] = ptx_and(t[119], 1u);
     t[120] = ptx_sub(0u, t[119]);

@@ -6068,54 +6068,54 @@ struct barrett_modmul {
         "subc.cc.u32 t124, t91, t119;\n\t"
         "subc.cc.u32 t125, t92, t120;\n\t"
         "subc.u32 t126, 0, 0;\n\t"
-        "and.b32 t127, t34, t126;\n\t"
-        "and.b32 t128, t35, t126;\n\t"
-        "and.b32 t129, t36, t126;\n\t"
-        "and.b32 t130, t37, t126;\n\t"
-        "and.b32 t131, t38, t126;\n\t"
+        "and.b32 t127, t126, t34;\n\t"
+        "and.b32 t128, t126, t35;\n\t"
+        "and.b32 t129, t126, t36;\n\t"
+        "and.b32 t130, t126, t37;\n\t"
+        "and.b32 t131, t126, t38;\n\t"
         "add.cc.u32 t132, t116, t127;\n\t"
         "addc.cc.u32 t133, t117, t128;\n\t"
         "addc.cc.u32 t134, t118, t129;\n\t"
         "addc.cc.u32 t135, t119, t130;\n\t"
         "addc.u32 t136, t120, t131;\n\t"
-        "sub.cc.u32 t137, t132, t34;\n\t"
-        "subc.cc.u32 t138, t133, t35;\n\t"
-        "subc.cc.u32 t139, t134, t36;\n\t"
-        "subc.cc.u32 t140, t135, t37;\n\t"
-        "subc.cc.u32 t141, t136, t38;\n\t"
-        "subc.u32 t142, 0, 0;\n\t"
-        "xor.b32 t148, t137, t132;\n\t"
-        "and.b32 t148, t148, t142;\n\t"
-        "xor.b32 t143, t137, t148;\n\t"
-        "xor.b32 t149, t138, t133;\n\t"
-        "and.b32 t149, t149, t142;\n\t"
-        "xor.b32 t144, t138, t149;\n\t"
-        "xor.b32 t150, t139, t134;\n\t"
-        "and.b32 t150, t150, t142;\n\t"
-        "xor.b32 t145, t139, t150;\n\t"
-        "xor.b32 t151, t140, t135;\n\t"
-        "and.b32 t151, t151, t142;\n\t"
-        "xor.b32 t146, t140, t151;\n\t"
-        "xor.b32 t152, t141, t136;\n\t"
-        "and.b32 t152, t152, t142;\n\t"
-        "xor.b32 t147, t141, t152;\n\t"
+        "sub.cc.u32 t142, t132, t34;\n\t"
+        "subc.cc.u32 t143, t133, t35;\n\t"
+        "subc.cc.u32 t144, t134, t36;\n\t"
+        "subc.cc.u32 t145, t135, t37;\n\t"
+        "subc.cc.u32 t146, t136, t38;\n\t"
+        "subc.u32 t147, 0, 0;\n\t"
+        "xor.b32 t148, t142, t132;\n\t"
+        "and.b32 t148, t148, t147;\n\t"
+        "xor.b32 t137, t142, t148;\n\t"
+        "xor.b32 t149, t143, t133;\n\t"
+        "and.b32 t149, t149, t147;\n\t"
+        "xor.b32 t138, t143, t149;\n\t"
+        "xor.b32 t150, t144, t134;\n\t"
+        "and.b32 t150, t150, t147;\n\t"
+        "xor.b32 t139, t144, t150;\n\t"
+        "xor.b32 t151, t145, t135;\n\t"
+        "and.b32 t151, t151, t147;\n\t"
+        "xor.b32 t140, t145, t151;\n\t"
+        "xor.b32 t152, t146, t136;\n\t"
+        "and.b32 t152, t152, t147;\n\t"
+        "xor.b32 t141, t146, t152;\n\t"
         "shr.b32 t153, t0, 5;\n\t"
         "and.b32 t153, t153, 1;\n\t"
         "sub.u32 t154, 0, t153;\n\t"
         "not.b32 t160, t154;\n\t"
-        "xor.b32 t155, t143, t144;\n\t"
+        "xor.b32 t155, t137, t138;\n\t"
         "and.b32 t155, t155, t154;\n\t"
-        "xor.b32 t155, t155, t143;\n\t"
-        "xor.b32 t156, t144, t145;\n\t"
+        "xor.b32 t155, t155, t137;\n\t"
+        "xor.b32 t156, t138, t139;\n\t"
         "and.b32 t156, t156, t154;\n\t"
-        "xor.b32 t156, t156, t144;\n\t"
-        "xor.b32 t157, t145, t146;\n\t"
+        "xor.b32 t156, t156, t138;\n\t"
+        "xor.b32 t157, t139, t140;\n\t"
         "and.b32 t157, t157, t154;\n\t"
-        "xor.b32 t157, t157, t145;\n\t"
-        "xor.b32 t158, t146, t147;\n\t"
+        "xor.b32 t157, t157, t139;\n\t"
+        "xor.b32 t158, t140, t141;\n\t"
         "and.b32 t158, t158, t154;\n\t"
-        "xor.b32 t158, t158, t146;\n\t"
-        "and.b32 t159, t147, t160;\n\t"
+        "xor.b32 t158, t158, t140;\n\t"
+        "and.b32 t159, t141, t160;\n\t"
         "shr.b32 t161, t0, 6;\n\t"
         "and.b32 t161, t161, 1;\n\t"
         "sub.u32 t162, 0, t161;\n\t"
@@ -6472,54 +6472,54 @@ struct barrett_modmul {
     ptx_subc_cc(cf, t[91], t[119]);
     ptx_subc_cc(cf, t[92], t[120]);
     t[126] = ptx_subc(cf, 0u, 0u);
-    t[127] = ptx_and(t[34], t[126]);
-    t[128] = ptx_and(t[35], t[126]);
-    t[129] = ptx_and(t[36], t[126]);
-    t[130] = ptx_and(t[37], t[126]);
-    t[131] = ptx_and(t[38], t[126]);
+    t[127] = ptx_and(t[126], t[34]);
+    t[128] = ptx_and(t[126], t[35]);
+    t[129] = ptx_and(t[126], t[36]);
+    t[130] = ptx_and(t[126], t[37]);
+    t[131] = ptx_and(t[126], t[38]);
     t[132] = ptx_add_cc(cf, t[116], t[127]);
     t[133] = ptx_addc_cc(cf, t[117], t[128]);
     t[134] = ptx_addc_cc(cf, t[118], t[129]);
     t[135] = ptx_addc_cc(cf, t[119], t[130]);
     t[136] = ptx_addc(cf, t[120], t[131]);
-    t[137] = ptx_sub_cc(cf, t[132], t[34]);
-    t[138] = ptx_subc_cc(cf, t[133], t[35]);
-    t[139] = ptx_subc_cc(cf, t[134], t[36]);
-    t[140] = ptx_subc_cc(cf, t[135], t[37]);
-    t[141] = ptx_subc_cc(cf, t[136], t[38]);
-    t[142] = ptx_subc(cf, 0u, 0u);
-    t[148] = ptx_xor(t[137], t[132]);
-    t[148] = ptx_and(t[148], t[142]);
-    t[143] = ptx_xor(t[137], t[148]);
-    t[149] = ptx_xor(t[138], t[133]);
-    t[149] = ptx_and(t[149], t[142]);
-    t[144] = ptx_xor(t[138], t[149]);
-    t[150] = ptx_xor(t[139], t[134]);
-    t[150] = ptx_and(t[150], t[142]);
-    t[145] = ptx_xor(t[139], t[150]);
-    t[151] = ptx_xor(t[140], t[135]);
-    t[151] = ptx_and(t[151], t[142]);
-    t[146] = ptx_xor(t[140], t[151]);
-    t[152] = ptx_xor(t[141], t[136]);
-    t[152] = ptx_and(t[152], t[142]);
-    t[147] = ptx_xor(t[141], t[152]);
+    t[142] = ptx_sub_cc(cf, t[132], t[34]);
+    t[143] = ptx_subc_cc(cf, t[133], t[35]);
+    t[144] = ptx_subc_cc(cf, t[134], t[36]);
+    t[145] = ptx_subc_cc(cf, t[135], t[37]);
+    t[146] = ptx_subc_cc(cf, t[136], t[38]);
+    t[147] = ptx_subc(cf, 0u, 0u);
+    t[148] = ptx_xor(t[142], t[132]);
+    t[148] = ptx_and(t[148], t[147]);
+    t[137] = ptx_xor(t[142], t[148]);
+    t[149] = ptx_xor(t[143], t[133]);
+    t[149] = ptx_and(t[149], t[147]);
+    t[138] = ptx_xor(t[143], t[149]);
+    t[150] = ptx_xor(t[144], t[134]);
+    t[150] = ptx_and(t[150], t[147]);
+    t[139] = ptx_xor(t[144], t[150]);
+    t[151] = ptx_xor(t[145], t[135]);
+    t[151] = ptx_and(t[151], t[147]);
+    t[140] = ptx_xor(t[145], t[151]);
+    t[152] = ptx_xor(t[146], t[136]);
+    t[152] = ptx_and(t[152], t[147]);
+    t[141] = ptx_xor(t[146], t[152]);
     t[153] = ptx_shr(t[0], 5u);
     t[153] = ptx_and(t[153], 1u);
     t[154] = ptx_sub(0u, t[153]);
     t[160] = ptx_not(t[154]);
-    t[155] = ptx_xor(t[143], t[144]);
+    t[155] = ptx_xor(t[137], t[138]);
     t[155] = ptx_and(t[155], t[154]);
-    t[155] = ptx_xor(t[155], t[143]);
-    t[156] = ptx_xor(t[144], t[145]);
+    t[155] = ptx_xor(t[155], t[137]);
+    t[156] = ptx_xor(t[138], t[139]);
     t[156] = ptx_and(t[156], t[154]);
-    t[156] = ptx_xor(t[156], t[144]);
-    t[157] = ptx_xor(t[145], t[146]);
+    t[156] = ptx_xor(t[156], t[138]);
+    t[157] = ptx_xor(t[139], t[140]);
     t[157] = ptx_and(t[157], t[154]);
-    t[157] = ptx_xor(t[157], t[145]);
-    t[158] = ptx_xor(t[146], t[147]);
+    t[157] = ptx_xor(t[157], t[139]);
+    t[158] = ptx_xor(t[140], t[141]);
     t[158] = ptx_and(t[158], t[154]);
-    t[158] = ptx_xor(t[158], t[146]);
-    t[159] = ptx_and(t[147], t[160]);
+    t[158] = ptx_xor(t[158], t[140]);
+    t[159] = ptx_and(t[141], t[160]);
     t[161] = ptx_shr(t[0], 6u);
     t[161] = ptx_and(t[161], 1u);
     t[162] = ptx_sub(0u, t[161]);

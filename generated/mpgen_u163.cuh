@@ -6956,63 +6956,63 @@ struct barrett_modmul {
         "subc.cc.u32 t146, t106, t140;\n\t"
         "subc.cc.u32 t147, t107, t141;\n\t"
         "subc.u32 t148, 0, 0;\n\t"
-        "and.b32 t149, t39, t148;\n\t"
-        "and.b32 t150, t40, t148;\n\t"
-        "and.b32 t151, t41, t148;\n\t"
-        "and.b32 t152, t42, t148;\n\t"
-        "and.b32 t153, t43, t148;\n\t"
-        "and.b32 t154, t44, t148;\n\t"
+        "and.b32 t149, t148, t39;\n\t"
+        "and.b32 t150, t148, t40;\n\t"
+        "and.b32 t151, t148, t41;\n\t"
+        "and.b32 t152, t148, t42;\n\t"
+        "and.b32 t153, t148, t43;\n\t"
+        "and.b32 t154, t148, t44;\n\t"
         "add.cc.u32 t155, t136, t149;\n\t"
         "addc.cc.u32 t156, t137, t150;\n\t"
         "addc.cc.u32 t157, t138, t151;\n\t"
         "addc.cc.u32 t158, t139, t152;\n\t"
         "addc.cc.u32 t159, t140, t153;\n\t"
         "addc.u32 t160, t141, t154;\n\t"
-        "sub.cc.u32 t161, t155, t39;\n\t"
-        "subc.cc.u32 t162, t156, t40;\n\t"
-        "subc.cc.u32 t163, t157, t41;\n\t"
-        "subc.cc.u32 t164, t158, t42;\n\t"
-        "subc.cc.u32 t165, t159, t43;\n\t"
-        "subc.cc.u32 t166, t160, t44;\n\t"
-        "subc.u32 t167, 0, 0;\n\t"
-        "xor.b32 t174, t161, t155;\n\t"
-        "and.b32 t174, t174, t167;\n\t"
-        "xor.b32 t168, t161, t174;\n\t"
-        "xor.b32 t175, t162, t156;\n\t"
-        "and.b32 t175, t175, t167;\n\t"
-        "xor.b32 t169, t162, t175;\n\t"
-        "xor.b32 t176, t163, t157;\n\t"
-        "and.b32 t176, t176, t167;\n\t"
-        "xor.b32 t170, t163, t176;\n\t"
-        "xor.b32 t177, t164, t158;\n\t"
-        "and.b32 t177, t177, t167;\n\t"
-        "xor.b32 t171, t164, t177;\n\t"
-        "xor.b32 t178, t165, t159;\n\t"
-        "and.b32 t178, t178, t167;\n\t"
-        "xor.b32 t172, t165, t178;\n\t"
-        "xor.b32 t179, t166, t160;\n\t"
-        "and.b32 t179, t179, t167;\n\t"
-        "xor.b32 t173, t166, t179;\n\t"
+        "sub.cc.u32 t167, t155, t39;\n\t"
+        "subc.cc.u32 t168, t156, t40;\n\t"
+        "subc.cc.u32 t169, t157, t41;\n\t"
+        "subc.cc.u32 t170, t158, t42;\n\t"
+        "subc.cc.u32 t171, t159, t43;\n\t"
+        "subc.cc.u32 t172, t160, t44;\n\t"
+        "subc.u32 t173, 0, 0;\n\t"
+        "xor.b32 t174, t167, t155;\n\t"
+        "and.b32 t174, t174, t173;\n\t"
+        "xor.b32 t161, t167, t174;\n\t"
+        "xor.b32 t175, t168, t156;\n\t"
+        "and.b32 t175, t175, t173;\n\t"
+        "xor.b32 t162, t168, t175;\n\t"
+        "xor.b32 t176, t169, t157;\n\t"
+        "and.b32 t176, t176, t173;\n\t"
+        "xor.b32 t163, t169, t176;\n\t"
+        "xor.b32 t177, t170, t158;\n\t"
+        "and.b32 t177, t177, t173;\n\t"
+        "xor.b32 t164, t170, t177;\n\t"
+        "xor.b32 t178, t171, t159;\n\t"
+        "and.b32 t178, t178, t173;\n\t"
+        "xor.b32 t165, t171, t178;\n\t"
+        "xor.b32 t179, t172, t160;\n\t"
+        "and.b32 t179, t179, t173;\n\t"
+        "xor.b32 t166, t172, t179;\n\t"
         "shr.b32 t180, t0, 5;\n\t"
         "and.b32 t180, t180, 1;\n\t"
         "sub.u32 t181, 0, t180;\n\t"
         "not.b32 t188, t181;\n\t"
-        "xor.b32 t182, t168, t169;\n\t"
+        "xor.b32 t182, t161, t162;\n\t"
         "and.b32 t182, t182, t181;\n\t"
-        "xor.b32 t182, t182, t168;\n\t"
-        "xor.b32 t183, t169, t170;\n\t"
+        "xor.b32 t182, t182, t161;\n\t"
+        "xor.b32 t183, t162, t163;\n\t"
         "and.b32 t183, t183, t181;\n\t"
-        "xor.b32 t183, t183, t169;\n\t"
-        "xor.b32 t184, t170, t171;\n\t"
+        "xor.b32 t183, t183, t162;\n\t"
+        "xor.b32 t184, t163, t164;\n\t"
         "and.b32 t184, t184, t181;\n\t"
-        "xor.b32 t184, t184, t170;\n\t"
-        "xor.b32 t185, t171, t172;\n\t"
+        "xor.b32 t184, t184, t163;\n\t"
+        "xor.b32 t185, t164, t165;\n\t"
         "and.b32 t185, t185, t181;\n\t"
-        "xor.b32 t185, t185, t171;\n\t"
-        "xor.b32 t186, t172, t173;\n\t"
+        "xor.b32 t185, t185, t164;\n\t"
+        "xor.b32 t186, t165, t166;\n\t"
         "and.b32 t186, t186, t181;\n\t"
-        "xor.b32 t186, t186, t172;\n\t"
-        "and.b32 t187, t173, t188;\n\t"
+        "xor.b32 t186, t186, t165;\n\t"
+        "and.b32 t187, t166, t188;\n\t"
         "shr.b32 t189, t0, 6;\n\t"
         "and.b32 t189, t189, 1;\n\t"
         "sub.u32 t190, 0, t189;\n\t"
@@ -7470,63 +7470,63 @@ struct barrett_modmul {
     ptx_subc_cc(cf, t[106], t[140]);
     ptx_subc_cc(cf, t[107], t[141]);
     t[148] = ptx_subc(cf, 0u, 0u);
-    t[149] = ptx_and(t[39], t[148]);
-    t[150] = ptx_and(t[40], t[148]);
-    t[151] = ptx_and(t[41], t[148]);
-    t[152] = ptx_and(t[42], t[148]);
-    t[153] = ptx_and(t[43], t[148]);
-    t[154] = ptx_and(t[44], t[148]);
+    t[149] = ptx_and(t[148], t[39]);
+    t[150] = ptx_and(t[148], t[40]);
+    t[151] = ptx_and(t[148], t[41]);
+    t[152] = ptx_and(t[148], t[42]);
+    t[153] = ptx_and(t[148], t[43]);
+    t[154] = ptx_and(t[148], t[44]);
     t[155] = ptx_add_cc(cf, t[136], t[149]);
     t[156] = ptx_addc_cc(cf, t[137], t[150]);
     t[157] = ptx_addc_cc(cf, t[138], t[151]);
     t[158] = ptx_addc_cc(cf, t[139], t[152]);
     t[159] = ptx_addc_cc(cf, t[140], t[153]);
     t[160] = ptx_addc(cf, t[141], t[154]);
-    t[161] = ptx_sub_cc(cf, t[155], t[39]);
-    t[162] = ptx_subc_cc(cf, t[156], t[40]);
-    t[163] = ptx_subc_cc(cf, t[157], t[41]);
-    t[164] = ptx_subc_cc(cf, t[158], t[42]);
-    t[165] = ptx_subc_cc(cf, t[159], t[43]);
-    t[166] = ptx_subc_cc(cf, t[160], t[44]);
-    t[167] = ptx_subc(cf, 0u, 0u);
-    t[174] = ptx_xor(t[161], t[155]);
-    t[174] = ptx_and(t[174], t[167]);
-    t[168] = ptx_xor(t[161], t[174]);
-    t[175] = ptx_xor(t[162], t[156]);
-    t[175] = ptx_and(t[175], t[167]);
-    t[169] = ptx_xor(t[162], t[175]);
-    t[176] = ptx_xor(t[163], t[157]);
-    t[176] = ptx_and(t[176], t[167]);
-    t[170] = ptx_xor(t[163], t[176]);
-    t[177] = ptx_xor(t[164], t[158]);
-    t[177] = ptx_and(t[177], t[167]);
-    t[171] = ptx_xor(t[164], t[177]);
-    t[178] = ptx_xor(t[165], t[159]);
-    t[178] = ptx_and(t[178], t[167]);
-    t[172] = ptx_xor(t[165], t[178]);
-    t[179] = ptx_xor(t[166], t[160]);
-    t[179] = ptx_and(t[179], t[167]);
-    t[173] = ptx_xor(t[166], t[179]);
+    t[167] = ptx_sub_cc(cf, t[155], t[39]);
+    t[168] = ptx_subc_cc(cf, t[156], t[40]);
+    t[169] = ptx_subc_cc(cf, t[157], t[41]);
+    t[170] = ptx_subc_cc(cf, t[158], t[42]);
+    t[171] = ptx_subc_cc(cf, t[159], t[43]);
+    t[172] = ptx_subc_cc(cf, t[160], t[44]);
+    t[173] = ptx_subc(cf, 0u, 0u);
+    t[174] = ptx_xor(t[167], t[155]);
+    t[174] = ptx_and(t[174], t[173]);
+    t[161] = ptx_xor(t[167], t[174]);
+    t[175] = ptx_xor(t[168], t[156]);
+    t[175] = ptx_and(t[175], t[173]);
+    t[162] = ptx_xor(t[168], t[175]);
+    t[176] = ptx_xor(t[169], t[157]);
+    t[176] = ptx_and(t[176], t[173]);
+    t[163] = ptx_xor(t[169], t[176]);
+    t[177] = ptx_xor(t[170], t[158]);
+    t[177] = ptx_and(t[177], t[173]);
+    t[164] = ptx_xor(t[170], t[177]);
+    t[178] = ptx_xor(t[171], t[159]);
+    t[178] = ptx_and(t[178], t[173]);
+    t[165] = ptx_xor(t[171], t[178]);
+    t[179] = ptx_xor(t[172], t[160]);
+    t[179] = ptx_and(t[179], t[173]);
+    t[166] = ptx_xor(t[172], t[179]);
     t[180] = ptx_shr(t[0], 5u);
     t[180] = ptx_and(t[180], 1u);
     t[181] = ptx_sub(0u, t[180]);
     t[188] = ptx_not(t[181]);
-    t[182] = ptx_xor(t[168], t[169]);
+    t[182] = ptx_xor(t[161], t[162]);
     t[182] = ptx_and(t[182], t[181]);
-    t[182] = ptx_xor(t[182], t[168]);
-    t[183] = ptx_xor(t[169], t[170]);
+    t[182] = ptx_xor(t[182], t[161]);
+    t[183] = ptx_xor(t[162], t[163]);
     t[183] = ptx_and(t[183], t[181]);
-    t[183] = ptx_xor(t[183], t[169]);
-    t[184] = ptx_xor(t[170], t[171]);
+    t[183] = ptx_xor(t[183], t[162]);
+    t[184] = ptx_xor(t[163], t[164]);
     t[184] = ptx_and(t[184], t[181]);
-    t[184] = ptx_xor(t[184], t[170]);
-    t[185] = ptx_xor(t[171], t[172]);
+    t[184] = ptx_xor(t[184], t[163]);
+    t[185] = ptx_xor(t[164], t[165]);
     t[185] = ptx_and(t[185], t[181]);
-    t[185] = ptx_xor(t[185], t[171]);
-    t[186] = ptx_xor(t[172], t[173]);
+    t[185] = ptx_xor(t[185], t[164]);
+    t[186] = ptx_xor(t[165], t[166]);
     t[186] = ptx_and(t[186], t[181]);
-    t[186] = ptx_xor(t[186], t[172]);
-    t[187] = ptx_and(t[173], t[188]);
+    t[186] = ptx_xor(t[186], t[165]);
+    t[187] = ptx_and(t[166], t[188]);
     t[189] = ptx_shr(t[0], 6u);
     t[189] = ptx_and(t[189], 1u);
     t[190] = ptx_sub(0u, t[189]);

@@ -9052,14 +9052,14 @@ struct barrett_modmul {
         "subc.cc.u32 t190, t136, t182;\n\t"
         "subc.cc.u32 t191, t137, t183;\n\t"
         "subc.u32 t192, 0, 0;\n\t"
-        "and.b32 t193, t49, t192;\n\t"
-        "and.b32 t194, t50, t192;\n\t"
-        "and.b32 t195, t51, t192;\n\t"
-        "and.b32 t196, t52, t192;\n\t"
-        "and.b32 t197, t53, t192;\n\t"
-        "and.b32 t198, t54, t192;\n\t"
-        "and.b32 t199, t55, t192;\n\t"
-        "and.b32 t200, t56, t192;\n\t"
+        "and.b32 t193, t192, t49;\n\t"
+        "and.b32 t194, t192, t50;\n\t"
+        "and.b32 t195, t192, t51;\n\t"
+        "and.b32 t196, t192, t52;\n\t"
+        "and.b32 t197, t192, t53;\n\t"
+        "and.b32 t198, t192, t54;\n\t"
+        "and.b32 t199, t192, t55;\n\t"
+        "and.b32 t200, t192, t56;\n\t"
         "add.cc.u32 t201, t176, t193;\n\t"
         "addc.cc.u32 t202, t177, t194;\n\t"
         "addc.cc.u32 t203, t178, t195;\n\t"
@@ -9068,65 +9068,65 @@ struct barrett_modmul {
         "addc.cc.u32 t206, t181, t198;\n\t"
         "addc.cc.u32 t207, t182, t199;\n\t"
         "addc.u32 t208, t183, t200;\n\t"
-        "sub.cc.u32 t209, t201, t49;\n\t"
-        "subc.cc.u32 t210, t202, t50;\n\t"
-        "subc.cc.u32 t211, t203, t51;\n\t"
-        "subc.cc.u32 t212, t204, t52;\n\t"
-        "subc.cc.u32 t213, t205, t53;\n\t"
-        "subc.cc.u32 t214, t206, t54;\n\t"
-        "subc.cc.u32 t215, t207, t55;\n\t"
-        "subc.cc.u32 t216, t208, t56;\n\t"
-        "subc.u32 t217, 0, 0;\n\t"
-        "xor.b32 t226, t209, t201;\n\t"
-        "and.b32 t226, t226, t217;\n\t"
-        "xor.b32 t218, t209, t226;\n\t"
-        "xor.b32 t227, t210, t202;\n\t"
-        "and.b32 t227, t227, t217;\n\t"
-        "xor.b32 t219, t210, t227;\n\t"
-        "xor.b32 t228, t211, t203;\n\t"
-        "and.b32 t228, t228, t217;\n\t"
-        "xor.b32 t220, t211, t228;\n\t"
-        "xor.b32 t229, t212, t204;\n\t"
-        "and.b32 t229, t229, t217;\n\t"
-        "xor.b32 t221, t212, t229;\n\t"
-        "xor.b32 t230, t213, t205;\n\t"
-        "and.b32 t230, t230, t217;\n\t"
-        "xor.b32 t222, t213, t230;\n\t"
-        "xor.b32 t231, t214, t206;\n\t"
-        "and.b32 t231, t231, t217;\n\t"
-        "xor.b32 t223, t214, t231;\n\t"
-        "xor.b32 t232, t215, t207;\n\t"
-        "and.b32 t232, t232, t217;\n\t"
-        "xor.b32 t224, t215, t232;\n\t"
-        "xor.b32 t233, t216, t208;\n\t"
-        "and.b32 t233, t233, t217;\n\t"
-        "xor.b32 t225, t216, t233;\n\t"
+        "sub.cc.u32 t217, t201, t49;\n\t"
+        "subc.cc.u32 t218, t202, t50;\n\t"
+        "subc.cc.u32 t219, t203, t51;\n\t"
+        "subc.cc.u32 t220, t204, t52;\n\t"
+        "subc.cc.u32 t221, t205, t53;\n\t"
+        "subc.cc.u32 t222, t206, t54;\n\t"
+        "subc.cc.u32 t223, t207, t55;\n\t"
+        "subc.cc.u32 t224, t208, t56;\n\t"
+        "subc.u32 t225, 0, 0;\n\t"
+        "xor.b32 t226, t217, t201;\n\t"
+        "and.b32 t226, t226, t225;\n\t"
+        "xor.b32 t209, t217, t226;\n\t"
+        "xor.b32 t227, t218, t202;\n\t"
+        "and.b32 t227, t227, t225;\n\t"
+        "xor.b32 t210, t218, t227;\n\t"
+        "xor.b32 t228, t219, t203;\n\t"
+        "and.b32 t228, t228, t225;\n\t"
+        "xor.b32 t211, t219, t228;\n\t"
+        "xor.b32 t229, t220, t204;\n\t"
+        "and.b32 t229, t229, t225;\n\t"
+        "xor.b32 t212, t220, t229;\n\t"
+        "xor.b32 t230, t221, t205;\n\t"
+        "and.b32 t230, t230, t225;\n\t"
+        "xor.b32 t213, t221, t230;\n\t"
+        "xor.b32 t231, t222, t206;\n\t"
+        "and.b32 t231, t231, t225;\n\t"
+        "xor.b32 t214, t222, t231;\n\t"
+        "xor.b32 t232, t223, t207;\n\t"
+        "and.b32 t232, t232, t225;\n\t"
+        "xor.b32 t215, t223, t232;\n\t"
+        "xor.b32 t233, t224, t208;\n\t"
+        "and.b32 t233, t233, t225;\n\t"
+        "xor.b32 t216, t224, t233;\n\t"
         "shr.b32 t234, t0, 5;\n\t"
         "and.b32 t234, t234, 1;\n\t"
         "sub.u32 t235, 0, t234;\n\t"
         "not.b32 t244, t235;\n\t"
-        "xor.b32 t236, t218, t219;\n\t"
+        "xor.b32 t236, t209, t210;\n\t"
         "and.b32 t236, t236, t235;\n\t"
-        "xor.b32 t236, t236, t218;\n\t"
-        "xor.b32 t237, t219, t220;\n\t"
+        "xor.b32 t236, t236, t209;\n\t"
+        "xor.b32 t237, t210, t211;\n\t"
         "and.b32 t237, t237, t235;\n\t"
-        "xor.b32 t237, t237, t219;\n\t"
-        "xor.b32 t238, t220, t221;\n\t"
+        "xor.b32 t237, t237, t210;\n\t"
+        "xor.b32 t238, t211, t212;\n\t"
         "and.b32 t238, t238, t235;\n\t"
-        "xor.b32 t238, t238, t220;\n\t"
-        "xor.b32 t239, t221, t222;\n\t"
+        "xor.b32 t238, t238, t211;\n\t"
+        "xor.b32 t239, t212, t213;\n\t"
         "and.b32 t239, t239, t235;\n\t"
-        "xor.b32 t239, t239, t221;\n\t"
-        "xor.b32 t240, t222, t223;\n\t"
+        "xor.b32 t239, t239, t212;\n\t"
+        "xor.b32 t240, t213, t214;\n\t"
         "and.b32 t240, t240, t235;\n\t"
-        "xor.b32 t240, t240, t222;\n\t"
-        "xor.b32 t241, t223, t224;\n\t"
+        "xor.b32 t240, t240, t213;\n\t"
+        "xor.b32 t241, t214, t215;\n\t"
         "and.b32 t241, t241, t235;\n\t"
-        "xor.b32 t241, t241, t223;\n\t"
-        "xor.b32 t242, t224, t225;\n\t"
+        "xor.b32 t241, t241, t214;\n\t"
+        "xor.b32 t242, t215, t216;\n\t"
         "and.b32 t242, t242, t235;\n\t"
-        "xor.b32 t242, t242, t224;\n\t"
-        "and.b32 t243, t225, t244;\n\t"
+        "xor.b32 t242, t242, t215;\n\t"
+        "and.b32 t243, t216, t244;\n\t"
         "shr.b32 t245, t0, 6;\n\t"
         "and.b32 t245, t245, 1;\n\t"
         "sub.u32 t246, 0, t245;\n\t"
@@ -9816,14 +9816,14 @@ struct barrett_modmul {
     ptx_subc_cc(cf, t[136], t[182]);
     ptx_subc_cc(cf, t[137], t[183]);
     t[192] = ptx_subc(cf, 0u, 0u);
-    t[193] = ptx_and(t[49], t[192]);
-    t[194] = ptx_and(t[50], t[192]);
-    t[195] = ptx_and(t[51], t[192]);
-    t[196] = ptx_and(t[52], t[192]);
-    t[197] = ptx_and(t[53], t[192]);
-    t[198] = ptx_and(t[54], t[192]);
-    t[199] = ptx_and(t[55], t[192]);
-    t[200] = ptx_and(t[56], t[192]);
+    t[193] = ptx_and(t[192], t[49]);
+    t[194] = ptx_and(t[192], t[50]);
+    t[195] = ptx_and(t[192], t[51]);
+    t[196] = ptx_and(t[192], t[52]);
+    t[197] = ptx_and(t[192], t[53]);
+    t[198] = ptx_and(t[192], t[54]);
+    t[199] = ptx_and(t[192], t[55]);
+    t[200] = ptx_and(t[192], t[56]);
     t[201] = ptx_add_cc(cf, t[176], t[193]);
     t[202] = ptx_addc_cc(cf, t[177], t[194]);
     t[203] = ptx_addc_cc(cf, t[178], t[195]);
@@ -9832,65 +9832,65 @@ struct barrett_modmul {
     t[206] = ptx_addc_cc(cf, t[181], t[198]);
     t[207] = ptx_addc_cc(cf, t[182], t[199]);
     t[208] = ptx_addc(cf, t[183], t[200]);
-    t[209] = ptx_sub_cc(cf, t[201], t[49]);
-    t[210] = ptx_subc_cc(cf, t[202], t[50]);
-    t[211] = ptx_subc_cc(cf, t[203], t[51]);
-    t[212] = ptx_subc_cc(cf, t[204], t[52]);
-    t[213] = ptx_subc_cc(cf, t[205], t[53]);
-    t[214] = ptx_subc_cc(cf, t[206], t[54]);
-    t[215] = ptx_subc_cc(cf, t[207], t[55]);
-    t[216] = ptx_subc_cc(cf, t[208], t[56]);
-    t[217] = ptx_subc(cf, 0u, 0u);
-    t[226] = ptx_xor(t[209], t[201]);
-    t[226] = ptx_and(t[226], t[217]);
-    t[218] = ptx_xor(t[209], t[226]);
-    t[227] = ptx_xor(t[210], t[202]);
-    t[227] = ptx_and(t[227], t[217]);
-    t[219] = ptx_xor(t[210], t[227]);
-    t[228] = ptx_xor(t[211], t[203]);
-    t[228] = ptx_and(t[228], t[217]);
-    t[220] = ptx_xor(t[211], t[228]);
-    t[229] = ptx_xor(t[212], t[204]);
-    t[229] = ptx_and(t[229], t[217]);
-    t[221] = ptx_xor(t[212], t[229]);
-    t[230] = ptx_xor(t[213], t[205]);
-    t[230] = ptx_and(t[230], t[217]);
-    t[222] = ptx_xor(t[213], t[230]);
-    t[231] = ptx_xor(t[214], t[206]);
-    t[231] = ptx_and(t[231], t[217]);
-    t[223] = ptx_xor(t[214], t[231]);
-    t[232] = ptx_xor(t[215], t[207]);
-    t[232] = ptx_and(t[232], t[217]);
-    t[224] = ptx_xor(t[215], t[232]);
-    t[233] = ptx_xor(t[216], t[208]);
-    t[233] = ptx_and(t[233], t[217]);
-    t[225] = ptx_xor(t[216], t[233]);
+    t[217] = ptx_sub_cc(cf, t[201], t[49]);
+    t[218] = ptx_subc_cc(cf, t[202], t[50]);
+    t[219] = ptx_subc_cc(cf, t[203], t[51]);
+    t[220] = ptx_subc_cc(cf, t[204], t[52]);
+    t[221] = ptx_subc_cc(cf, t[205], t[53]);
+    t[222] = ptx_subc_cc(cf, t[206], t[54]);
+    t[223] = ptx_subc_cc(cf, t[207], t[55]);
+    t[224] = ptx_subc_cc(cf, t[208], t[56]);
+    t[225] = ptx_subc(cf, 0u, 0u);
+    t[226] = ptx_xor(t[217], t[201]);
+    t[226] = ptx_and(t[226], t[225]);
+    t[209] = ptx_xor(t[217], t[226]);
+    t[227] = ptx_xor(t[218], t[202]);
+    t[227] = ptx_and(t[227], t[225]);
+    t[210] = ptx_xor(t[218], t[227]);
+    t[228] = ptx_xor(t[219], t[203]);
+    t[228] = ptx_and(t[228], t[225]);
+    t[211] = ptx_xor(t[219], t[228]);
+    t[229] = ptx_xor(t[220], t[204]);
+    t[229] = ptx_and(t[229], t[225]);
+    t[212] = ptx_xor(t[220], t[229]);
+    t[230] = ptx_xor(t[221], t[205]);
+    t[230] = ptx_and(t[230], t[225]);
+    t[213] = ptx_xor(t[221], t[230]);
+    t[231] = ptx_xor(t[222], t[206]);
+    t[231] = ptx_and(t[231], t[225]);
+    t[214] = ptx_xor(t[222], t[231]);
+    t[232] = ptx_xor(t[223], t[207]);
+    t[232] = ptx_and(t[232], t[225]);
+    t[215] = ptx_xor(t[223], t[232]);
+    t[233] = ptx_xor(t[224], t[208]);
+    t[233] = ptx_and(t[233], t[225]);
+    t[216] = ptx_xor(t[224], t[233]);
     t[234] = ptx_shr(t[0], 5u);
     t[234] = ptx_and(t[234], 1u);
     t[235] = ptx_sub(0u, t[234]);
     t[244] = ptx_not(t[235]);
-    t[236] = ptx_xor(t[218], t[219]);
+    t[236] = ptx_xor(t[209], t[210]);
     t[236] = ptx_and(t[236], t[235]);
-    t[236] = ptx_xor(t[236], t[218]);
-    t[237] = ptx_xor(t[219], t[220]);
+    t[236] = ptx_xor(t[236], t[209]);
+    t[237] = ptx_xor(t[210], t[211]);
     t[237] = ptx_and(t[237], t[235]);
-    t[237] = ptx_xor(t[237], t[219]);
-    t[238] = ptx_xor(t[220], t[221]);
+    t[237] = ptx_xor(t[237], t[210]);
+    t[238] = ptx_xor(t[211], t[212]);
     t[238] = ptx_and(t[238], t[235]);
-    t[238] = ptx_xor(t[238], t[220]);
-    t[239] = ptx_xor(t[221], t[222]);
+    t[238] = ptx_xor(t[238], t[211]);
+    t[239] = ptx_xor(t[212], t[213]);
     t[239] = ptx_and(t[239], t[235]);
-    t[239] = ptx_xor(t[239], t[221]);
-    t[240] = ptx_xor(t[222], t[223]);
+    t[239] = ptx_xor(t[239], t[212]);
+    t[240] = ptx_xor(t[213], t[214]);
     t[240] = ptx_and(t[240], t[235]);
-    t[240] = ptx_xor(t[240], t[222]);
-    t[241] = ptx_xor(t[223], t[224]);
+    t[240] = ptx_xor(t[240], t[213]);
+    t[241] = ptx_xor(t[214], t[215]);
     t[241] = ptx_and(t[241], t[235]);
-    t[241] = ptx_xor(t[241], t[223]);
-    t[242] = ptx_xor(t[224], t[225]);
+    t[241] = ptx_xor(t[241], t[214]);
+    t[242] = ptx_xor(t[215], t[216]);
     t[242] = ptx_and(t[242], t[235]);
-    t[242] = ptx_xor(t[242], t[224]);
-    t[243] = ptx_and(t[225], t[244]);
+    t[242] = ptx_xor(t[242], t[215]);
+    t[243] = ptx_and(t[216], t[244]);
     t[245] = ptx_shr(t[0], 6u);
     t[245] = ptx_and(t[245], 1u);
     t[246] = ptx_sub(0u, t[245]);

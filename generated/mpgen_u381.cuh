@@ -14640,18 +14640,18 @@ struct barrett_modmul {
         "subc.cc.u32 t308, t226, t296;\n\t"
         "subc.cc.u32 t309, t227, t297;\n\t"
         "subc.u32 t310, 0, 0;\n\t"
-        "and.b32 t311, t84, t310;\n\t"
-        "and.b32 t312, t85, t310;\n\t"
-        "and.b32 t313, t86, t310;\n\t"
-        "and.b32 t314, t87, t310;\n\t"
-        "and.b32 t315, t88, t310;\n\t"
-        "and.b32 t316, t89, t310;\n\t"
-        "and.b32 t317, t90, t310;\n\t"
-        "and.b32 t318, t91, t310;\n\t"
-        "and.b32 t319, t92, t310;\n\t"
-        "and.b32 t320, t93, t310;\n\t"
-        "and.b32 t321, t94, t310;\n\t"
-        "and.b32 t322, t95, t310;\n\t"
+        "and.b32 t311, t310, t84;\n\t"
+        "and.b32 t312, t310, t85;\n\t"
+        "and.b32 t313, t310, t86;\n\t"
+        "and.b32 t314, t310, t87;\n\t"
+        "and.b32 t315, t310, t88;\n\t"
+        "and.b32 t316, t310, t89;\n\t"
+        "and.b32 t317, t310, t90;\n\t"
+        "and.b32 t318, t310, t91;\n\t"
+        "and.b32 t319, t310, t92;\n\t"
+        "and.b32 t320, t310, t93;\n\t"
+        "and.b32 t321, t310, t94;\n\t"
+        "and.b32 t322, t310, t95;\n\t"
         "add.cc.u32 t323, t286, t311;\n\t"
         "addc.cc.u32 t324, t287, t312;\n\t"
         "addc.cc.u32 t325, t288, t313;\n\t"
@@ -14664,93 +14664,93 @@ struct barrett_modmul {
         "addc.cc.u32 t332, t295, t320;\n\t"
         "addc.cc.u32 t333, t296, t321;\n\t"
         "addc.u32 t334, t297, t322;\n\t"
-        "sub.cc.u32 t335, t323, t84;\n\t"
-        "subc.cc.u32 t336, t324, t85;\n\t"
-        "subc.cc.u32 t337, t325, t86;\n\t"
-        "subc.cc.u32 t338, t326, t87;\n\t"
-        "subc.cc.u32 t339, t327, t88;\n\t"
-        "subc.cc.u32 t340, t328, t89;\n\t"
-        "subc.cc.u32 t341, t329, t90;\n\t"
-        "subc.cc.u32 t342, t330, t91;\n\t"
-        "subc.cc.u32 t343, t331, t92;\n\t"
-        "subc.cc.u32 t344, t332, t93;\n\t"
-        "subc.cc.u32 t345, t333, t94;\n\t"
-        "subc.cc.u32 t346, t334, t95;\n\t"
-        "subc.u32 t347, 0, 0;\n\t"
-        "xor.b32 t360, t335, t323;\n\t"
-        "and.b32 t360, t360, t347;\n\t"
-        "xor.b32 t348, t335, t360;\n\t"
-        "xor.b32 t361, t336, t324;\n\t"
-        "and.b32 t361, t361, t347;\n\t"
-        "xor.b32 t349, t336, t361;\n\t"
-        "xor.b32 t362, t337, t325;\n\t"
-        "and.b32 t362, t362, t347;\n\t"
-        "xor.b32 t350, t337, t362;\n\t"
-        "xor.b32 t363, t338, t326;\n\t"
-        "and.b32 t363, t363, t347;\n\t"
-        "xor.b32 t351, t338, t363;\n\t"
-        "xor.b32 t364, t339, t327;\n\t"
-        "and.b32 t364, t364, t347;\n\t"
-        "xor.b32 t352, t339, t364;\n\t"
-        "xor.b32 t365, t340, t328;\n\t"
-        "and.b32 t365, t365, t347;\n\t"
-        "xor.b32 t353, t340, t365;\n\t"
-        "xor.b32 t366, t341, t329;\n\t"
-        "and.b32 t366, t366, t347;\n\t"
-        "xor.b32 t354, t341, t366;\n\t"
-        "xor.b32 t367, t342, t330;\n\t"
-        "and.b32 t367, t367, t347;\n\t"
-        "xor.b32 t355, t342, t367;\n\t"
-        "xor.b32 t368, t343, t331;\n\t"
-        "and.b32 t368, t368, t347;\n\t"
-        "xor.b32 t356, t343, t368;\n\t"
-        "xor.b32 t369, t344, t332;\n\t"
-        "and.b32 t369, t369, t347;\n\t"
-        "xor.b32 t357, t344, t369;\n\t"
-        "xor.b32 t370, t345, t333;\n\t"
-        "and.b32 t370, t370, t347;\n\t"
-        "xor.b32 t358, t345, t370;\n\t"
-        "xor.b32 t371, t346, t334;\n\t"
-        "and.b32 t371, t371, t347;\n\t"
-        "xor.b32 t359, t346, t371;\n\t"
+        "sub.cc.u32 t347, t323, t84;\n\t"
+        "subc.cc.u32 t348, t324, t85;\n\t"
+        "subc.cc.u32 t349, t325, t86;\n\t"
+        "subc.cc.u32 t350, t326, t87;\n\t"
+        "subc.cc.u32 t351, t327, t88;\n\t"
+        "subc.cc.u32 t352, t328, t89;\n\t"
+        "subc.cc.u32 t353, t329, t90;\n\t"
+        "subc.cc.u32 t354, t330, t91;\n\t"
+        "subc.cc.u32 t355, t331, t92;\n\t"
+        "subc.cc.u32 t356, t332, t93;\n\t"
+        "subc.cc.u32 t357, t333, t94;\n\t"
+        "subc.cc.u32 t358, t334, t95;\n\t"
+        "subc.u32 t359, 0, 0;\n\t"
+        "xor.b32 t360, t347, t323;\n\t"
+        "and.b32 t360, t360, t359;\n\t"
+        "xor.b32 t335, t347, t360;\n\t"
+        "xor.b32 t361, t348, t324;\n\t"
+        "and.b32 t361, t361, t359;\n\t"
+        "xor.b32 t336, t348, t361;\n\t"
+        "xor.b32 t362, t349, t325;\n\t"
+        "and.b32 t362, t362, t359;\n\t"
+        "xor.b32 t337, t349, t362;\n\t"
+        "xor.b32 t363, t350, t326;\n\t"
+        "and.b32 t363, t363, t359;\n\t"
+        "xor.b32 t338, t350, t363;\n\t"
+        "xor.b32 t364, t351, t327;\n\t"
+        "and.b32 t364, t364, t359;\n\t"
+        "xor.b32 t339, t351, t364;\n\t"
+        "xor.b32 t365, t352, t328;\n\t"
+        "and.b32 t365, t365, t359;\n\t"
+        "xor.b32 t340, t352, t365;\n\t"
+        "xor.b32 t366, t353, t329;\n\t"
+        "and.b32 t366, t366, t359;\n\t"
+        "xor.b32 t341, t353, t366;\n\t"
+        "xor.b32 t367, t354, t330;\n\t"
+        "and.b32 t367, t367, t359;\n\t"
+        "xor.b32 t342, t354, t367;\n\t"
+        "xor.b32 t368, t355, t331;\n\t"
+        "and.b32 t368, t368, t359;\n\t"
+        "xor.b32 t343, t355, t368;\n\t"
+        "xor.b32 t369, t356, t332;\n\t"
+        "and.b32 t369, t369, t359;\n\t"
+        "xor.b32 t344, t356, t369;\n\t"
+        "xor.b32 t370, t357, t333;\n\t"
+        "and.b32 t370, t370, t359;\n\t"
+        "xor.b32 t345, t357, t370;\n\t"
+        "xor.b32 t371, t358, t334;\n\t"
+        "and.b32 t371, t371, t359;\n\t"
+        "xor.b32 t346, t358, t371;\n\t"
         "shr.b32 t372, t0, 5;\n\t"
         "and.b32 t372, t372, 1;\n\t"
         "sub.u32 t373, 0, t372;\n\t"
         "not.b32 t386, t373;\n\t"
-        "xor.b32 t374, t348, t349;\n\t"
+        "xor.b32 t374, t335, t336;\n\t"
         "and.b32 t374, t374, t373;\n\t"
-        "xor.b32 t374, t374, t348;\n\t"
-        "xor.b32 t375, t349, t350;\n\t"
+        "xor.b32 t374, t374, t335;\n\t"
+        "xor.b32 t375, t336, t337;\n\t"
         "and.b32 t375, t375, t373;\n\t"
-        "xor.b32 t375, t375, t349;\n\t"
-        "xor.b32 t376, t350, t351;\n\t"
+        "xor.b32 t375, t375, t336;\n\t"
+        "xor.b32 t376, t337, t338;\n\t"
         "and.b32 t376, t376, t373;\n\t"
-        "xor.b32 t376, t376, t350;\n\t"
-        "xor.b32 t377, t351, t352;\n\t"
+        "xor.b32 t376, t376, t337;\n\t"
+        "xor.b32 t377, t338, t339;\n\t"
         "and.b32 t377, t377, t373;\n\t"
-        "xor.b32 t377, t377, t351;\n\t"
-        "xor.b32 t378, t352, t353;\n\t"
+        "xor.b32 t377, t377, t338;\n\t"
+        "xor.b32 t378, t339, t340;\n\t"
         "and.b32 t378, t378, t373;\n\t"
-        "xor.b32 t378, t378, t352;\n\t"
-        "xor.b32 t379, t353, t354;\n\t"
+        "xor.b32 t378, t378, t339;\n\t"
+        "xor.b32 t379, t340, t341;\n\t"
         "and.b32 t379, t379, t373;\n\t"
-        "xor.b32 t379, t379, t353;\n\t"
-        "xor.b32 t380, t354, t355;\n\t"
+        "xor.b32 t379, t379, t340;\n\t"
+        "xor.b32 t380, t341, t342;\n\t"
         "and.b32 t380, t380, t373;\n\t"
-        "xor.b32 t380, t380, t354;\n\t"
-        "xor.b32 t381, t355, t356;\n\t"
+        "xor.b32 t380, t380, t341;\n\t"
+        "xor.b32 t381, t342, t343;\n\t"
         "and.b32 t381, t381, t373;\n\t"
-        "xor.b32 t381, t381, t355;\n\t"
-        "xor.b32 t382, t356, t357;\n\t"
+        "xor.b32 t381, t381, t342;\n\t"
+        "xor.b32 t382, t343, t344;\n\t"
         "and.b32 t382, t382, t373;\n\t"
-        "xor.b32 t382, t382, t356;\n\t"
-        "xor.b32 t383, t357, t358;\n\t"
+        "xor.b32 t382, t382, t343;\n\t"
+        "xor.b32 t383, t344, t345;\n\t"
         "and.b32 t383, t383, t373;\n\t"
-        "xor.b32 t383, t383, t357;\n\t"
-        "xor.b32 t384, t358, t359;\n\t"
+        "xor.b32 t383, t383, t344;\n\t"
+        "xor.b32 t384, t345, t346;\n\t"
         "and.b32 t384, t384, t373;\n\t"
-        "xor.b32 t384, t384, t358;\n\t"
-        "and.b32 t385, t359, t386;\n\t"
+        "xor.b32 t384, t384, t345;\n\t"
+        "and.b32 t385, t346, t386;\n\t"
         "shr.b32 t387, t0, 6;\n\t"
         "and.b32 t387, t387, 1;\n\t"
         "sub.u32 t388, 0, t387;\n\t"
@@ -16096,18 +16096,18 @@ struct barrett_modmul {
     ptx_subc_cc(cf, t[226], t[296]);
     ptx_subc_cc(cf, t[227], t[297]);
     t[310] = ptx_subc(cf, 0u, 0u);
-    t[311] = ptx_and(t[84], t[310]);
-    t[312] = ptx_and(t[85], t[310]);
-    t[313] = ptx_and(t[86], t[310]);
-    t[314] = ptx_and(t[87], t[310]);
-    t[315] = ptx_and(t[88], t[310]);
-    t[316] = ptx_and(t[89], t[310]);
-    t[317] = ptx_and(t[90], t[310]);
-    t[318] = ptx_and(t[91], t[310]);
-    t[319] = ptx_and(t[92], t[310]);
-    t[320] = ptx_and(t[93], t[310]);
-    t[321] = ptx_and(t[94], t[310]);
-    t[322] = ptx_and(t[95], t[310]);
+    t[311] = ptx_and(t[310], t[84]);
+    t[312] = ptx_and(t[310], t[85]);
+    t[313] = ptx_and(t[310], t[86]);
+    t[314] = ptx_and(t[310], t[87]);
+    t[315] = ptx_and(t[310], t[88]);
+    t[316] = ptx_and(t[310], t[89]);
+    t[317] = ptx_and(t[310], t[90]);
+    t[318] = ptx_and(t[310], t[91]);
+    t[319] = ptx_and(t[310], t[92]);
+    t[320] = ptx_and(t[310], t[93]);
+    t[321] = ptx_and(t[310], t[94]);
+    t[322] = ptx_and(t[310], t[95]);
     t[323] = ptx_add_cc(cf, t[286], t[311]);
     t[324] = ptx_addc_cc(cf, t[287], t[312]);
     t[325] = ptx_addc_cc(cf, t[288], t[313]);
@@ -16120,93 +16120,93 @@ struct barrett_modmul {
     t[332] = ptx_addc_cc(cf, t[295], t[320]);
     t[333] = ptx_addc_cc(cf, t[296], t[321]);
     t[334] = ptx_addc(cf, t[297], t[322]);
-    t[335] = ptx_sub_cc(cf, t[323], t[84]);
-    t[336] = ptx_subc_cc(cf, t[324], t[85]);
-    t[337] = ptx_subc_cc(cf, t[325], t[86]);
-    t[338] = ptx_subc_cc(cf, t[326], t[87]);
-    t[339] = ptx_subc_cc(cf, t[327], t[88]);
-    t[340] = ptx_subc_cc(cf, t[328], t[89]);
-    t[341] = ptx_subc_cc(cf, t[329], t[90]);
-    t[342] = ptx_subc_cc(cf, t[330], t[91]);
-    t[343] = ptx_subc_cc(cf, t[331], t[92]);
-    t[344] = ptx_subc_cc(cf, t[332], t[93]);
-    t[345] = ptx_subc_cc(cf, t[333], t[94]);
-    t[346] = ptx_subc_cc(cf, t[334], t[95]);
-    t[347] = ptx_subc(cf, 0u, 0u);
-    t[360] = ptx_xor(t[335], t[323]);
-    t[360] = ptx_and(t[360], t[347]);
-    t[348] = ptx_xor(t[335], t[360]);
-    t[361] = ptx_xor(t[336], t[324]);
-    t[361] = ptx_and(t[361], t[347]);
-    t[349] = ptx_xor(t[336], t[361]);
-    t[362] = ptx_xor(t[337], t[325]);
-    t[362] = ptx_and(t[362], t[347]);
-    t[350] = ptx_xor(t[337], t[362]);
-    t[363] = ptx_xor(t[338], t[326]);
-    t[363] = ptx_and(t[363], t[347]);
-    t[351] = ptx_xor(t[338], t[363]);
-    t[364] = ptx_xor(t[339], t[327]);
-    t[364] = ptx_and(t[364], t[347]);
-    t[352] = ptx_xor(t[339], t[364]);
-    t[365] = ptx_xor(t[340], t[328]);
-    t[365] = ptx_and(t[365], t[347]);
-    t[353] = ptx_xor(t[340], t[365]);
-    t[366] = ptx_xor(t[341], t[329]);
-    t[366] = ptx_and(t[366], t[347]);
-    t[354] = ptx_xor(t[341], t[366]);
-    t[367] = ptx_xor(t[342], t[330]);
-    t[367] = ptx_and(t[367], t[347]);
-    t[355] = ptx_xor(t[342], t[367]);
-    t[368] = ptx_xor(t[343], t[331]);
-    t[368] = ptx_and(t[368], t[347]);
-    t[356] = ptx_xor(t[343], t[368]);
-    t[369] = ptx_xor(t[344], t[332]);
-    t[369] = ptx_and(t[369], t[347]);
-    t[357] = ptx_xor(t[344], t[369]);
-    t[370] = ptx_xor(t[345], t[333]);
-    t[370] = ptx_and(t[370], t[347]);
-    t[358] = ptx_xor(t[345], t[370]);
-    t[371] = ptx_xor(t[346], t[334]);
-    t[371] = ptx_and(t[371], t[347]);
-    t[359] = ptx_xor(t[346], t[371]);
+    t[347] = ptx_sub_cc(cf, t[323], t[84]);
+    t[348] = ptx_subc_cc(cf, t[324], t[85]);
+    t[349] = ptx_subc_cc(cf, t[325], t[86]);
+    t[350] = ptx_subc_cc(cf, t[326], t[87]);
+    t[351] = ptx_subc_cc(cf, t[327], t[88]);
+    t[352] = ptx_subc_cc(cf, t[328], t[89]);
+    t[353] = ptx_subc_cc(cf, t[329], t[90]);
+    t[354] = ptx_subc_cc(cf, t[330], t[91]);
+    t[355] = ptx_subc_cc(cf, t[331], t[92]);
+    t[356] = ptx_subc_cc(cf, t[332], t[93]);
+    t[357] = ptx_subc_cc(cf, t[333], t[94]);
+    t[358] = ptx_subc_cc(cf, t[334], t[95]);
+    t[359] = ptx_subc(cf, 0u, 0u);
+    t[360] = ptx_xor(t[347], t[323]);
+    t[360] = ptx_and(t[360], t[359]);
+    t[335] = ptx_xor(t[347], t[360]);
+    t[361] = ptx_xor(t[348], t[324]);
+    t[361] = ptx_and(t[361], t[359]);
+    t[336] = ptx_xor(t[348], t[361]);
+    t[362] = ptx_xor(t[349], t[325]);
+    t[362] = ptx_and(t[362], t[359]);
+    t[337] = ptx_xor(t[349], t[362]);
+    t[363] = ptx_xor(t[350], t[326]);
+    t[363] = ptx_and(t[363], t[359]);
+    t[338] = ptx_xor(t[350], t[363]);
+    t[364] = ptx_xor(t[351], t[327]);
+    t[364] = ptx_and(t[364], t[359]);
+    t[339] = ptx_xor(t[351], t[364]);
+    t[365] = ptx_xor(t[352], t[328]);
+    t[365] = ptx_and(t[365], t[359]);
+    t[340] = ptx_xor(t[352], t[365]);
+    t[366] = ptx_xor(t[353], t[329]);
+    t[366] = ptx_and(t[366], t[359]);
+    t[341] = ptx_xor(t[353], t[366]);
+    t[367] = ptx_xor(t[354], t[330]);
+    t[367] = ptx_and(t[367], t[359]);
+    t[342] = ptx_xor(t[354], t[367]);
+    t[368] = ptx_xor(t[355], t[331]);
+    t[368] = ptx_and(t[368], t[359]);
+    t[343] = ptx_xor(t[355], t[368]);
+    t[369] = ptx_xor(t[356], t[332]);
+    t[369] = ptx_and(t[369], t[359]);
+    t[344] = ptx_xor(t[356], t[369]);
+    t[370] = ptx_xor(t[357], t[333]);
+    t[370] = ptx_and(t[370], t[359]);
+    t[345] = ptx_xor(t[357], t[370]);
+    t[371] = ptx_xor(t[358], t[334]);
+    t[371] = ptx_and(t[371], t[359]);
+    t[346] = ptx_xor(t[358], t[371]);
     t[372] = ptx_shr(t[0], 5u);
     t[372] = ptx_and(t[372], 1u);
     t[373] = ptx_sub(0u, t[372]);
     t[386] = ptx_not(t[373]);
-    t[374] = ptx_xor(t[348], t[349]);
+    t[374] = ptx_xor(t[335], t[336]);
     t[374] = ptx_and(t[374], t[373]);
-    t[374] = ptx_xor(t[374], t[348]);
-    t[375] = ptx_xor(t[349], t[350]);
+    t[374] = ptx_xor(t[374], t[335]);
+    t[375] = ptx_xor(t[336], t[337]);
     t[375] = ptx_and(t[375], t[373]);
-    t[375] = ptx_xor(t[375], t[349]);
-    t[376] = ptx_xor(t[350], t[351]);
+    t[375] = ptx_xor(t[375], t[336]);
+    t[376] = ptx_xor(t[337], t[338]);
     t[376] = ptx_and(t[376], t[373]);
-    t[376] = ptx_xor(t[376], t[350]);
-    t[377] = ptx_xor(t[351], t[352]);
+    t[376] = ptx_xor(t[376], t[337]);
+    t[377] = ptx_xor(t[338], t[339]);
     t[377] = ptx_and(t[377], t[373]);
-    t[377] = ptx_xor(t[377], t[351]);
-    t[378] = ptx_xor(t[352], t[353]);
+    t[377] = ptx_xor(t[377], t[338]);
+    t[378] = ptx_xor(t[339], t[340]);
     t[378] = ptx_and(t[378], t[373]);
-    t[378] = ptx_xor(t[378], t[352]);
-    t[379] = ptx_xor(t[353], t[354]);
+    t[378] = ptx_xor(t[378], t[339]);
+    t[379] = ptx_xor(t[340], t[341]);
     t[379] = ptx_and(t[379], t[373]);
-    t[379] = ptx_xor(t[379], t[353]);
-    t[380] = ptx_xor(t[354], t[355]);
+    t[379] = ptx_xor(t[379], t[340]);
+    t[380] = ptx_xor(t[341], t[342]);
     t[380] = ptx_and(t[380], t[373]);
-    t[380] = ptx_xor(t[380], t[354]);
-    t[381] = ptx_xor(t[355], t[356]);
+    t[380] = ptx_xor(t[380], t[341]);
+    t[381] = ptx_xor(t[342], t[343]);
     t[381] = ptx_and(t[381], t[373]);
-    t[381] = ptx_xor(t[381], t[355]);
-    t[382] = ptx_xor(t[356], t[357]);
+    t[381] = ptx_xor(t[381], t[342]);
+    t[382] = ptx_xor(t[343], t[344]);
     t[382] = ptx_and(t[382], t[373]);
-    t[382] = ptx_xor(t[382], t[356]);
-    t[383] = ptx_xor(t[357], t[358]);
+    t[382] = ptx_xor(t[382], t[343]);
+    t[383] = ptx_xor(t[344], t[345]);
     t[383] = ptx_and(t[383], t[373]);
-    t[383] = ptx_xor(t[383], t[357]);
-    t[384] = ptx_xor(t[358], t[359]);
+    t[383] = ptx_xor(t[383], t[344]);
+    t[384] = ptx_xor(t[345], t[346]);
     t[384] = ptx_and(t[384], t[373]);
-    t[384] = ptx_xor(t[384], t[358]);
-    t[385] = ptx_and(t[359], t[386]);
+    t[384] = ptx_xor(t[384], t[345]);
+    t[385] = ptx_and(t[346], t[386]);
     t[387] = ptx_shr(t[0], 6u);
     t[387] = ptx_and(t[387], 1u);
     t[388] = ptx_sub(0u, t[387]);

@@ -4033,27 +4033,27 @@ struct barrett_modmul {
         "sub.cc.u32 t38, t26, t36;\n\t"
         "subc.cc.u32 t39, t27, t37;\n\t"
         "subc.u32 t40, 0, 0;\n\t"
-        "and.b32 t41, t9, t40;\n\t"
-        "and.b32 t42, t10, t40;\n\t"
+        "and.b32 t41, t40, t9;\n\t"
+        "and.b32 t42, t40, t10;\n\t"
         "add.cc.u32 t43, t36, t41;\n\t"
         "addc.u32 t44, t37, t42;\n\t"
-        "sub.cc.u32 t45, t43, t9;\n\t"
-        "subc.cc.u32 t46, t44, t10;\n\t"
-        "subc.u32 t47, 0, 0;\n\t"
-        "xor.b32 t50, t45, t43;\n\t"
-        "and.b32 t50, t50, t47;\n\t"
-        "xor.b32 t48, t45, t50;\n\t"
-        "xor.b32 t51, t46, t44;\n\t"
-        "and.b32 t51, t51, t47;\n\t"
-        "xor.b32 t49, t46, t51;\n\t"
+        "sub.cc.u32 t47, t43, t9;\n\t"
+        "subc.cc.u32 t48, t44, t10;\n\t"
+        "subc.u32 t49, 0, 0;\n\t"
+        "xor.b32 t50, t47, t43;\n\t"
+        "and.b32 t50, t50, t49;\n\t"
+        "xor.b32 t45, t47, t50;\n\t"
+        "xor.b32 t51, t48, t44;\n\t"
+        "and.b32 t51, t51, t49;\n\t"
+        "xor.b32 t46, t48, t51;\n\t"
         "shr.b32 t52, t0, 5;\n\t"
         "and.b32 t52, t52, 1;\n\t"
         "sub.u32 t53, 0, t52;\n\t"
         "not.b32 t56, t53;\n\t"
-        "xor.b32 t54, t48, t49;\n\t"
+        "xor.b32 t54, t45, t46;\n\t"
         "and.b32 t54, t54, t53;\n\t"
-        "xor.b32 t54, t54, t48;\n\t"
-        "and.b32 t55, t49, t56;\n\t"
+        "xor.b32 t54, t54, t45;\n\t"
+        "and.b32 t55, t46, t56;\n\t"
         "and.b32 t57, t0, 31;\n\t"
         "shf.r.clamp.b32 t58, t54, t55, t57;\n\t"
         "shr.b32 t59, t55, t57;\n\t"
@@ -4143,27 +4143,27 @@ struct barrett_modmul {
     ptx_sub_cc(cf, t[26], t[36]);
     ptx_subc_cc(cf, t[27], t[37]);
     t[40] = ptx_subc(cf, 0u, 0u);
-    t[41] = ptx_and(t[9], t[40]);
-    t[42] = ptx_and(t[10], t[40]);
+    t[41] = ptx_and(t[40], t[9]);
+    t[42] = ptx_and(t[40], t[10]);
     t[43] = ptx_add_cc(cf, t[36], t[41]);
     t[44] = ptx_addc(cf, t[37], t[42]);
-    t[45] = ptx_sub_cc(cf, t[43], t[9]);
-    t[46] = ptx_subc_cc(cf, t[44], t[10]);
-    t[47] = ptx_subc(cf, 0u, 0u);
-    t[50] = ptx_xor(t[45], t[43]);
-    t[50] = ptx_and(t[50], t[47]);
-    t[48] = ptx_xor(t[45], t[50]);
-    t[51] = ptx_xor(t[46], t[44]);
-    t[51] = ptx_and(t[51], t[47]);
-    t[49] = ptx_xor(t[46], t[51]);
+    t[47] = ptx_sub_cc(cf, t[43], t[9]);
+    t[48] = ptx_subc_cc(cf, t[44], t[10]);
+    t[49] = ptx_subc(cf, 0u, 0u);
+    t[50] = ptx_xor(t[47], t[43]);
+    t[50] = ptx_and(t[50], t[49]);
+    t[45] = ptx_xor(t[47], t[50]);
+    t[51] = ptx_xor(t[48], t[44]);
+    t[51] = ptx_and(t[51], t[49]);
+    t[46] = ptx_xor(t[48], t[51]);
     t[52] = ptx_shr(t[0], 5u);
     t[52] = ptx_and(t[52], 1u);
     t[53] = ptx_sub(0u, t[52]);
     t[56] = ptx_not(t[53]);
-    t[54] = ptx_xor(t[48], t[49]);
+    t[54] = ptx_xor(t[45], t[46]);
     t[54] = ptx_and(t[54], t[53]);
-    t[54] = ptx_xor(t[54], t[48]);
-    t[55] = ptx_and(t[49], t[56]);
+    t[54] = ptx_xor(t[54], t[45]);
+    t[55] = ptx_and(t[46], t[56]);
     t[57] = ptx_and(t[0], 31u);
     t[58] = ptx_shf_r_clamp(t[54], t[55], t[57]);
     t[59] = ptx_shr(t[55], t[57]);

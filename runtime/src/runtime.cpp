@@ -308,6 +308,18 @@ std::vector<uint32_t> barrett_reciprocal(const std::vector<uint32_t>& p, unsigne
   mpz_clears(normal, v, nullptr);
   return limbs;
 }
+
+// Whether `got` differs from Compute's constant of p (n limbs), which `want` then points to.
+// A batch often brings one p many times: the last p's constant is kept, per thread and
+// per Compute.
+template <std::vector<uint32_t> (*Compute)(const std::vector<uint32_t>&, unsigned)>
+bool differs(const std::vector<uint32_t>& p, std::vector<uint32_t> got, unsigned n, const std::vector<uint32_t>*& want) {
+  thread_local std::vector<uint32_t> last_p, last_want;
+  if (p != last_p || last_want.size() != n) last_p = p, last_want = Compute(p, n);
+  got.resize(n, 0);
+  want = &last_want;
+  return got != last_want;
+}
 }  // namespace
 
 void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint32_t>>& operands) {
@@ -317,35 +329,24 @@ void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint
   const std::string which = "operand " + std::to_string(at + 1) + " of " + op.name;
   if (op.odd_modulus && (p.empty() || !(p[0] & 1)))
     throw InputError(which + ", the modulus, is even; it must be odd (Montgomery form)");
+  const std::vector<uint32_t>* want = nullptr;
   const int given = op.minus_inverse_operand;  // where -p^-1 mod 2^(32 n) is an operand (p odd then)
   if (given >= 0) {
     const unsigned n = op.operand_limbs(unsigned(given));  // 1 word per thread, R's limbs in a group
-    // A batch often brings one p many times: the last p's -p^-1 (O(n^2)) is kept, per thread.
-    thread_local std::vector<uint32_t> last_p, last_want;
-    if (p != last_p || last_want.size() != n) last_p = p, last_want = minus_inverse(p, n);
-    const std::vector<uint32_t>& want = last_want;
-    std::vector<uint32_t> got = operands.at(given);
-    got.resize(n, 0);
-    if (got != want) {
+    if (differs<minus_inverse>(p, operands.at(given), n, want)) {
       char word[16];
-      std::snprintf(word, sizeof word, "0x%08x", want[0]);
+      std::snprintf(word, sizeof word, "0x%08x", (*want)[0]);
       throw InputError("operand " + std::to_string(given + 1) + " of " + op.name + " is not -p^-1 mod 2^" +
                        std::to_string(32 * n) + " for p = 0x" + to_hex(p) + ": that is " +
-                       (n == 1 ? std::string(word) : "0x" + to_hex(want)));
+                       (n == 1 ? std::string(word) : "0x" + to_hex(*want)));
     }
   }
-  const int reciprocal = op.reciprocal_operand;
-  if (reciprocal >= 0 && std::any_of(p.begin(), p.end(), [](uint32_t w) { return w != 0; })) {
-    const unsigned n = op.operand_limbs(unsigned(reciprocal));
-    thread_local std::vector<uint32_t> last_p, last_want;  // as above: p often repeats
-    if (p != last_p || last_want.size() != n) last_p = p, last_want = barrett_reciprocal(p, n);
-    std::vector<uint32_t> got = operands.at(reciprocal);
-    got.resize(n, 0);
-    if (got != last_want)
-      throw InputError("operand " + std::to_string(reciprocal + 1) + " of " + op.name +
-                       " is not Barrett's reciprocal of p = 0x" + to_hex(p) + " (barrett_reciprocal): that is 0x" +
-                       to_hex(last_want));
-  }
+  const int reciprocal = op.reciprocal_operand;  // Barrett's, of any p but 0 (refused below: nothing is below it)
+  if (reciprocal >= 0 && std::any_of(p.begin(), p.end(), [](uint32_t w) { return w != 0; }) &&
+      differs<barrett_reciprocal>(p, operands.at(reciprocal), op.operand_limbs(unsigned(reciprocal)), want))
+    throw InputError("operand " + std::to_string(reciprocal + 1) + " of " + op.name +
+                     " is not Barrett's reciprocal of p = 0x" + to_hex(p) + " (barrett_reciprocal): that is 0x" +
+                     to_hex(*want));
   for (unsigned k = 0; k < at; ++k)
     if (op.below_modulus >> k & 1 && !below(operands[k], p))
       throw InputError("operand " + std::to_string(k + 1) + " of " + op.name + " is not below the modulus 0x" +

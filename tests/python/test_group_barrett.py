@@ -10,14 +10,9 @@ import pytest
 
 from mpgen.group import Shape, execute
 from mpgen.group.barrett import barrett_modmul, barrett_reciprocal
+from test_moduli import barrett_reciprocal as reciprocal
 
 SHAPES = [(512, 8, 2), (250, 8, 2)]
-
-
-def reciprocal(p: int, limbs: int) -> int:
-    """floor((2^(2W) - 1) / p') - 2^W, p' = p shifted up by its leading zeros in W bits."""
-    width = 32 * limbs
-    return ((1 << 2 * width) - 1) // (p << width - p.bit_length()) - (1 << width)
 
 
 def moduli(bits: int, rng: random.Random) -> list[int]:

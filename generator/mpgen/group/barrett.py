@@ -23,10 +23,9 @@ barrett_modmul costs two products and a low half, where modmul divides digit by 
 from __future__ import annotations
 
 from .addsub import add_or_sub
-from .bits import shift_constant, shift_variable
+from .bits import shift_variable
 from .compare import compare
-from .compose import Composer
-from .division import Division, held_shape
+from .division import Division
 from .montgomery import constants, radix_shape
 from .mul import mul, mul_lo
 from .powers import complement, select_by_bit, zero_where
@@ -36,15 +35,10 @@ from .program import Program, Shape, ThreadStep
 class _Width:
     """Moves between the held width H and W = 32 limbs (gap = H - W; nothing to do at 0)."""
 
-    def __init__(self, c: Composer, shape: Shape):
-        self.c, self.held = c, held_shape(shape)
+    def __init__(self, d: Division, shape: Shape):
+        self.c, self.held, self.shifted = d.c, d.held, d.shifted
         self.radix = radix_shape(shape)
         self.gap = self.held.bits - self.radix.bits
-
-    def shifted(self, direction: str, amount: int, vector: str) -> str:
-        if not amount:
-            return vector
-        return self.c.call(shift_constant(direction, amount, self.held), vector).result
 
     def halves(self, low: str, high: str) -> tuple[str, str]:
         """(u mod 2^W, u >> W) for a full product u = low + high 2^H of values below 2^W."""
@@ -67,7 +61,7 @@ def _normalized(d: Division, w: _Width, values: tuple[str, ...]) -> tuple[str, s
 def barrett_reciprocal(shape: Shape) -> Program:
     """v = floor((2^(2W) - 1) / p') - 2^W; p = 0: the flag and 0."""
     d = Division(shape)
-    w, q = _Width(d.c, shape), d.q
+    w, q = _Width(d, shape), d.q
     d.step(constants(q), (), (("zero", q), ("one", 1)))
     normal, _, _ = _normalized(d, w, ())
     d.step(complement(q), (w.shifted("shr", w.gap, normal),), (("inverted", q),))
@@ -83,7 +77,7 @@ def barrett_modmul(shape: Shape) -> Program:
     """a b mod p for a, b < p with v = barrett_reciprocal(p); p = 0: the flag and 0."""
     d = Division(shape)
     c, q = d.c, d.q
-    w = _Width(c, shape)
+    w = _Width(d, shape)
     held, radix = w.held, w.radix
     c.step(ThreadStep(constants(q), (), (("zero", q), ("one", 1))))
     normal, shift, (b,) = _normalized(d, w, ("b",))

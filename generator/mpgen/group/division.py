@@ -210,7 +210,8 @@ class Division:
         self.c.step(ThreadStep(fn, reads, writes))
 
     def shifted(self, direction: str, amount: int, vector: str) -> str:
-        return self.call(shift_constant(direction, amount, self.held), vector).result
+        """vector shifted by `amount` bits at the held width (itself for 0)."""
+        return self.call(shift_constant(direction, amount, self.held), vector).result if amount else vector
 
     def dividend(self, low: str, high: str | None, limbs: int) -> tuple[str, str]:
         """(A's high half, its low half) at the held width, A = low + high 2^(32 limbs)."""

@@ -80,7 +80,7 @@ def sqrt(shape: Shape) -> Program:
     c = d.c
 
     def shifted(direction: str, limbs_moved: int, vector: str) -> str:
-        return d.shifted(direction, 32 * limbs_moved, vector) if limbs_moved else vector
+        return d.shifted(direction, 32 * limbs_moved, vector)
 
     c.step(ThreadStep(constants(q), (), (("zero", q), ("one", 1))))
     c.step(ThreadStep(complement(q), ("zero",), (("ones", q),)))

@@ -18,13 +18,12 @@ from ..ir import Function, Reg
 from ..size import LIMB_BITS, Size, limbs_for
 from .bits import leading_zeros, shift_by
 from .compare import all_ones_if_nonzero
-from .common import Operation, all_ones_if_borrow, all_ones_if_set, inverse_word, same_limbs, select, \
-    unary
+from .common import Operation, all_ones_if_borrow, all_ones_if_set, inverse_word, same_limbs, unary
 from .division import steps as division_steps
 from .gcd import loop_call, modinv_finish, modinv_round, modinv_start
 from .mul import multiply, schoolbook
 from .powers import LoopOperation, scans_table, window_bits
-from .reduction import montgomery, montgomery_reduce, montgomery_square
+from .reduction import masked_modulus, montgomery, montgomery_reduce, montgomery_square, subtract_if_not_below
 
 
 @dataclass(frozen=True)
@@ -32,7 +31,7 @@ class RuntimeModulus:
     """p as reduction.py reads it, from the operands' registers."""
     limbs: int
     modulus_words: list[Reg]
-    minus_inverse: Reg
+    minus_inverse: Reg | None  # None for Barrett's reduction, which has none
     spare_bit: bool  # 2p < R: known where the size leaves the top limb's top bit out
 
 
@@ -104,17 +103,12 @@ def _barrett_modmul(fn: Function, size: Size, x: list[list[Reg]], y: list[Reg]) 
     fn.chain("sub", [(r[k], (u[k], times[k])) for k in range(n)], carry_out=False)
     fn.chain("sub", [(fn.temp(), (q[k], r[k])) for k in range(n)])
     above = all_ones_if_borrow(fn)  # r > q0: q1 was one too many
-    back = fn.temps_list(n)
-    for k in range(n):
-        fn.emit("and", back[k], normal[k], above)
+    modulus = RuntimeModulus(n, normal, None, False)
+    back = masked_modulus(fn, modulus, above)
     added = fn.temps_list(n)
     fn.chain("add", [(added[k], (r[k], back[k])) for k in range(n)], carry_out=False)
-    less = fn.temps_list(n)
-    fn.chain("sub", [(less[k], (added[k], normal[k])) for k in range(n)])
-    below = all_ones_if_borrow(fn)  # already below p'
     rest = fn.temps_list(n)
-    for k in range(n):
-        select(fn, rest[k], below, added[k], less[k])
+    subtract_if_not_below(fn, modulus, added, rest)
     remainder = shift_by(fn, rest, shift, stages, left=False)
     nonzero = all_ones_if_nonzero(fn, p)
     for k in range(n):
