@@ -53,16 +53,38 @@ def prelude() -> str:
             + "\n".join(parts) + f"#endif  // {guard}\n")
 
 
-def _operations(module: Module, contract: dict) -> list[dict]:
-    return [_operation(p, c) for p, c in zip(module.ops, contract["operations"])]
+def _operations(module: Module, contract: dict, shared: dict) -> list[dict]:
+    return [_operation(p, c, shared) for p, c in zip(module.ops, contract["operations"])]
 
 
-def _operation(p, c: dict) -> dict:
+def _group_steps(module: Module) -> dict:
+    """The group programs' straight-line lists, each distinct list once per header: most
+    operations of a size share their division, product and shift steps, and a copy in
+    every operation's struct would multiply what nvcc and the host compiler read. Keyed
+    by the list itself; a name that two different lists carry gets a numbered suffix."""
+    shared: dict = {}
+    taken: set[str] = set()
+    for p in module.ops:
+        for fn in group.lists(p.program) if p.program is not None else ():
+            key = (fn.name, fn.in_words, fn.out_words, tuple(fn.body))
+            if key not in shared:
+                symbol, k = fn.name, 1
+                while symbol in taken:
+                    k += 1
+                    symbol = f"{fn.name}_{k}"
+                taken.add(symbol)
+                shared[key] = {"symbol": symbol, **group.step(fn)}
+    return shared
+
+
+def _operation(p, c: dict, shared: dict) -> dict:
     o = {"p": p, "c": c, "below_mask": sum(o["below_modulus"] << k for k, o in enumerate(c["operands"])),
          "ptx": None if p.fn is None else ptx.function(p.fn),
          "host": None if p.fn is None else host.function(p.fn), "group": None}
     if p.program is not None:
-        o["group"] = {"steps": group.steps(p.program), "thread_words": group.thread_words(p.program),
+        o["group"] = {"steps": [{"name": fn.name, "symbol": shared[(fn.name, fn.in_words, fn.out_words, tuple(fn.body))]
+                                 ["symbol"]} for fn in group.lists(p.program)],
+                      "thread_words": group.thread_words(p.program),
                       "result_parts": group.result_parts(p.program),
                       "result_part_limbs": group.result_part_limbs(p.program),
                       "operand_parts": group.operand_parts(p.program),
@@ -85,8 +107,10 @@ def _loop_steps(module: Module) -> list[dict]:
 
 
 def header(module: Module, contract: dict) -> str:
+    shared = _group_steps(module)
     return environment().get_template("size.cuh.j2").render(
-        version=__version__, size=module.size, ops=_operations(module, contract), twiddles=_twiddles(module),
+        version=__version__, size=module.size, ops=_operations(module, contract, shared), twiddles=_twiddles(module),
+        group_steps=list(shared.values()),
         loop_steps=_loop_steps(module),
         prelude=prelude(), domain=module.domain, element=module.element, value=module.value,
         curve=module.curve)

@@ -7,8 +7,9 @@
 - `host`: the body of `host(y, x)` over a whole instance (the operation's contract), every
   step run for each thread in turn: thread steps through their list's host rendering,
   group steps through `on_host` or the same expressions as on the device.
-Each thread step's list prints as a nested struct (`steps`) by the instruction-list
-printers, so that the GPU and the host run one list.
+Each thread step's list prints once per header as a struct (`step`, by the
+instruction-list printers), so that the GPU and the host run one list; the operations
+name theirs.
 """
 from __future__ import annotations
 
@@ -55,11 +56,10 @@ def _convolution_template(step: Convolution) -> str:
     return f"{'true' if step.a == step.b else 'false'}, {step.transform.columns.name}, {primes}"
 
 
-def steps(program: Program) -> list[dict]:
-    """The thread steps' lists, each with its two renderings."""
-    return [{"name": fn.name, "in_words": fn.in_words, "out_words": fn.out_words,
-             "instructions": len(fn.body), "ptx": ptx.function(fn), "host": host_printer.function(fn)}
-            for fn in lists(program)]
+def step(fn) -> dict:
+    """A thread step's list with its two renderings."""
+    return {"name": fn.name, "in_words": fn.in_words, "out_words": fn.out_words,
+            "instructions": len(fn.body), "ptx": ptx.function(fn), "host": host_printer.function(fn)}
 
 
 def result_parts(program: Program) -> int:
