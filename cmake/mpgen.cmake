@@ -2,6 +2,7 @@
 #                [TIER auto|thread|group] [THREADS <t>] [INSTANCES_PER_BLOCK <n>] [TABLE])
 # mpgen_generate(<target> MODULUS <p> NAME <name> OPS <op>... [BITS <bits>] [MUL ...] [TABLE])
 # mpgen_generate(<target> FIELD <preset> OPS <op>... [BITS <bits>] [MUL ...] [TABLE])
+# mpgen_generate(<target> RNS <moduli>... OPS <op>...)
 #
 # Generates mpgen's headers for the given sizes and operations at build time, into
 # <build>/mpgen/<target> (<build>/mpgen/<target>.<name> for a modulus or a preset,
@@ -11,7 +12,8 @@
 # a tier other than the size's own adds _<tier>, "mpgen_u2048_group.cuh", and MUL ntt, the
 # group tier's products by number-theoretic transform, adds _ntt, "mpgen_u65536_ntt.cuh"
 # and namespace mpgen::u65536_ntt, so that a target may hold both kinds of a size, from two
-# calls). The headers are made again when the generator, its templates or the request
+# calls; RNS <n> makes "mpgen_rns<n>.cuh", integers modulo n moduli of 32 bits, into
+# <build>/mpgen/<target>.rns). The headers are made again when the generator, its templates or the request
 # change, and not otherwise. A bad request (unknown operation, impossible size, MUL ntt in
 # the thread tier) fails at configure time with mpgen's message.
 #
@@ -34,16 +36,18 @@ endfunction()
 
 function(mpgen_generate target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "TABLE" "MUL;TIER;THREADS;INSTANCES_PER_BLOCK;MODULUS;NAME;FIELD"
-                        "BITS;OPS")
+                        "BITS;OPS;RNS")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mpgen_generate: unknown arguments ${ARG_UNPARSED_ARGUMENTS}; "
                         "allowed: BITS <bits>... OPS <op>... [MUL method] [TIER tier] [THREADS t] "
                         "[INSTANCES_PER_BLOCK n], or MODULUS <p> "
-                        "NAME <name> (or FIELD <preset>) OPS <op>... [BITS <bits>] [MUL method]")
+                        "NAME <name> (or FIELD <preset>) OPS <op>... [BITS <bits>] [MUL method], "
+                        "or RNS <moduli>... OPS <op>...")
   endif()
-  if(NOT ARG_OPS OR NOT (ARG_BITS OR ARG_MODULUS OR ARG_FIELD) OR (ARG_MODULUS AND NOT ARG_NAME))
+  if(NOT ARG_OPS OR NOT (ARG_BITS OR ARG_MODULUS OR ARG_FIELD OR ARG_RNS) OR (ARG_MODULUS AND NOT ARG_NAME))
     message(FATAL_ERROR "mpgen_generate(${target}): give BITS <bits>... and OPS <op>..., "
-                        "or MODULUS <p> NAME <name> (or FIELD <preset>) and OPS <op>...")
+                        "or MODULUS <p> NAME <name> (or FIELD <preset>) and OPS <op>..., "
+                        "or RNS <moduli>... and OPS <op>...")
   endif()
   if(NOT TARGET ${target})
     message(FATAL_ERROR "mpgen_generate: ${target} is not a target")
@@ -59,11 +63,15 @@ function(mpgen_generate target)
   elseif(ARG_FIELD)
     string(APPEND out ".${ARG_FIELD}")
     list(APPEND generate --field ${ARG_FIELD})
+  elseif(ARG_RNS)
+    string(APPEND out ".rns")
+    string(REPLACE ";" "," rns "${ARG_RNS}")
+    list(APPEND generate --rns ${rns})
   endif()
   if(ARG_BITS)
     list(APPEND generate --bits ${bits})
   endif()
-  if(NOT ARG_MODULUS AND NOT ARG_FIELD)  # the target's second call for sizes gets .2, and so on
+  if(NOT ARG_MODULUS AND NOT ARG_FIELD AND NOT ARG_RNS)  # the target's second call for sizes gets .2, and so on
     get_property(calls TARGET ${target} PROPERTY MPGEN_SIZE_CALLS)
     if(NOT calls)
       set(calls 0)
@@ -106,7 +114,7 @@ function(mpgen_generate target)
   add_custom_command(OUTPUT ${outputs}
                      COMMAND ${generate}
                      DEPENDS ${generator_files} "${out}.request"
-                     COMMENT "mpgen: generating ${ARG_NAME}${ARG_FIELD}${bits} (${ops}) for ${target}"
+                     COMMENT "mpgen: generating ${ARG_NAME}${ARG_FIELD}${bits}${rns} (${ops}) for ${target}"
                      VERBATIM)
   target_sources(${target} PRIVATE ${outputs})
   target_include_directories(${target} PRIVATE "${out}")

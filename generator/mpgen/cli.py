@@ -6,13 +6,13 @@ import signal
 import sys
 from pathlib import Path
 
-from . import __version__, names
+from . import __version__, names, rns
 from .field import PRESETS
 from .group import PLANNERS as GROUP_PLANNERS
 from .ops import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
 from .output import OutputError, read_record, write, write_generated_file
 from .plan import plan_request
-from .printers import render, table
+from .printers import render, rns as rns_printer, table
 from .request import RequestError, check_preset, parse_field, parse_options, parse_spec
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS
 from .tiers import DEFAULT_TIER, GROUP_MIN_BITS, THREAD_MAX_BITS, TIER_NAMES
@@ -54,6 +54,12 @@ def _parser() -> argparse.ArgumentParser:
                      "(default: p<bits>_<low word in hex>)")
     gen.add_argument("--field", help="a preset modulus by name, as --modulus with --name "
                      "(see --list)")
+    gen.add_argument("--rns", metavar="N", help="residue number system integers (seed 001): "
+                     "comma-separated counts of 32-bit moduli, each set made by the seed's "
+                     "Algorithm 3 and named rns<N> (32 N - 1 bits of precision; --ops from "
+                     f"{', '.join(rns.OPERATION_NAMES)})")
+    gen.add_argument("--rns-moduli", metavar="M0,M1,...", help="an RNS set of your own: pairwise "
+                     "coprime moduli from 3 to 2^32 - 1, named by --name")
     gen.add_argument("--spec", type=Path, help="a TOML file of sizes with their operations and "
                      "options, instead of --bits/--ops/--mul (see README)")
     gen.add_argument("--out", required=True, type=Path, help="output directory; mpgen records "
@@ -95,6 +101,25 @@ def _table(out: Path, paths: list[Path]) -> None:
     write_generated_file(out, table.gather(modules), table.GATHER_MARK)
 
 
+def _generate_rns(args) -> int:
+    if args.rns and args.rns_moduli:
+        raise RequestError("--rns: give --rns (generated sets) or --rns-moduli (your own), not both")
+    if (args.bits or args.modulus or args.field or args.spec or args.mul != "auto" or args.tier != DEFAULT_TIER
+            or args.threads or args.instances_per_block or args.kernels or args.ptx or args.table):
+        raise RequestError("--rns: an RNS set takes --ops, --name (with --rns-moduli), --out, "
+                           "--clean and --dry-run only")
+    if args.name and not args.rns_moduli:
+        raise RequestError("--name: names a set of --rns-moduli; --rns sets are named rns<N>")
+    request = rns.parse(args.rns, args.rns_moduli, args.name, args.ops)
+    files, contracts = rns_printer.render(request)
+    if args.dry_run:
+        print("\n".join(str(args.out / name) for name in sorted(files) + [names.MANIFEST]))
+        return 0
+    write(args.out, files, contracts, None, args.clean)
+    print(f"mpgen: wrote {len(request)} RNS {'sets' if len(request) > 1 else 'set'} to {args.out}")
+    return 0
+
+
 def _list() -> str:
     lines = [f"sizes: {MIN_BITS} to {MAX_BITS} bits; default: {' '.join(map(str, DEFAULT_BITS))}",
              f"tiers (--tier): thread ({MIN_BITS} to {THREAD_MAX_BITS} bits, one integer per thread), "
@@ -131,8 +156,11 @@ def main(argv: list[str] | None = None) -> int:
             if args.field and (args.modulus or args.name):
                 raise RequestError("--field: a preset has its modulus and name; give --field "
                                    "or --modulus, not both")
+            if args.rns or args.rns_moduli:
+                return _generate_rns(args)
             if args.name and not args.modulus:
-                raise RequestError("--name: names a modulus' header; give --modulus too")
+                raise RequestError("--name: names a modulus' header (or an RNS set's); give "
+                                   "--modulus (or --rns-moduli) too")
             if args.field:
                 args.modulus, args.name = check_preset(args.field)
             if args.spec:

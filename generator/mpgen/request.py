@@ -27,7 +27,7 @@ def shown(text: str, most: int = 40) -> str:
     return repr(text) if len(text) <= most else f"{text[:most]!r}... ({len(text)} characters)"
 
 
-def _items(option: str, text: str) -> list[str]:
+def split_items(option: str, text: str) -> list[str]:
     items = [t.strip() for t in text.split(",")]
     if not text.strip() or any(not t for t in items):
         raise RequestError(f"{option}: empty item in {text!r}; give a comma-separated list")
@@ -152,14 +152,14 @@ def parse_options(bits_text: str | None, ops_text: str | None, mul: str = "auto"
                  if wanted == "auto" or auto_tier(b) == wanted]
     else:
         spelled = {}
-        for item in _items("--bits", bits_text):
+        for item in split_items("--bits", bits_text):
             size = check_bits(item, "--bits", mul, tier, threads, instances_per_block)
             if size in spelled:
                 raise RequestError(f"--bits: {shown(spelled[size])} and {shown(item)} both ask for "
                                    f"{size.bits} bits; give each size once")
             spelled[size] = item
         sizes = sorted(spelled, key=lambda s: s.bits)
-    names = None if ops_text is None else _items("--ops", ops_text)
+    names = None if ops_text is None else split_items("--ops", ops_text)
     return [(s, defaults(s) if names is None else check_ops(names, s, "--ops")) for s in sizes]
 
 
@@ -217,13 +217,13 @@ def parse_field(modulus: str, bits_text: str | None, ops_text: str | None, label
     check_tier(tier, "--tier")
     bits = None
     if bits_text is not None:
-        items = _items("--bits", bits_text)
+        items = split_items("--bits", bits_text)
         if len(items) != 1:
             raise RequestError(f"--bits: give one size with --modulus, not {bits_text!r}")
         bits = check_bits(items[0], "--bits").bits
     field = check_modulus(modulus, "--modulus", bits, label, mul, tier)
     names = [n for n, op in MODULAR_OPERATIONS.items() if modular.available(op, field)] \
-        if ops_text is None else _items("--ops", ops_text)
+        if ops_text is None else split_items("--ops", ops_text)
     for name in names:
         if name not in MODULAR_OPERATIONS:
             raise RequestError(f"--ops: unknown operation {shown(name)} for a modulus; {KNOWN_MODULAR_OPS}")

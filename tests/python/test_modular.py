@@ -163,7 +163,7 @@ def test_lazy_montgomery_takes_operands_below_2p():
     (["--modulus", "0x1f", "--bits", "64,128"], "--bits: give one size with --modulus"),
     (["--modulus", "0x1f", "--ops", "modadd,mul"], "--ops: unknown operation 'mul' for a modulus"),
     (["--modulus", "0x1f", "--name", "9lives"], "--name: '9lives' is not a name mpgen can use"),
-    (["--name", "f"], "--name: names a modulus' header; give --modulus too"),
+    (["--name", "f"], "--name: names a modulus' header (or an RNS set's); give --modulus (or --rns-moduli) too"),
 ])
 def test_bad_modulus_is_one_line_exit_2_nothing_written(mpgen, tmp_path, args, message):
     out = tmp_path / "out"

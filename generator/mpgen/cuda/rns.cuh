@@ -1,0 +1,424 @@
+// Residue number system integers (seed 001), written once for host and device around a
+// moduli set's generated residue lists (its header's struct `set`: the moduli, the
+// constants, and a list of each operation per chunk of moduli).
+//
+// An integer is n + 7 words: its magnitude's residues x_0 .. x_(n-1) (X below M), its sign
+// (0 or 1), then the interval evaluation [lower, upper] of X / M, each bound a double (two
+// words, low first) and an exponent word: f 2^e with f in [0.5, 1) or 0, an extended
+// range, as X / M of a large M is far below double's range. Results carry a flag word
+// after them: 1 where the result left the range (-M, M) (overflow), else 0.
+//
+// Sign and overflow come from the intervals, with directed rounding (the same results on
+// host and device: the device's _rd/_ru instructions, the host's exact error terms); where
+// an interval cannot decide, the mixed-radix digits do, exactly.
+#ifndef MPGEN_RNS
+#define MPGEN_RNS
+#ifndef __CUDACC_RTC__
+#include <cmath>
+#include <cstring>
+#endif
+
+namespace mpgen {
+namespace rns {
+
+#ifdef __CUDA_ARCH__
+MPGEN_HOST_DEVICE double add_down(double a, double b) { return __dadd_rd(a, b); }
+MPGEN_HOST_DEVICE double add_up(double a, double b) { return __dadd_ru(a, b); }
+MPGEN_HOST_DEVICE double mul_down(double a, double b) { return __dmul_rd(a, b); }
+MPGEN_HOST_DEVICE double mul_up(double a, double b) { return __dmul_ru(a, b); }
+#else
+// The host rounds to nearest; the exact error of the rounded result (Knuth's two-sum, or
+// the fused multiply-add) says which way it went, and a step towards the wanted side
+// corrects it. Valid without overflow and underflow, which the bounds' [0.5, 1) keep off.
+inline double add_error(double a, double b, double s) {
+  const double bb = s - a;
+  return (a - (s - bb)) + (b - bb);
+}
+inline double add_down(double a, double b) {
+  const double s = a + b;
+  return add_error(a, b, s) < 0 ? std::nextafter(s, -INFINITY) : s;
+}
+inline double add_up(double a, double b) {
+  const double s = a + b;
+  return add_error(a, b, s) > 0 ? std::nextafter(s, INFINITY) : s;
+}
+inline double mul_down(double a, double b) {
+  const double p = a * b;
+  return std::fma(a, b, -p) < 0 ? std::nextafter(p, -INFINITY) : p;
+}
+inline double mul_up(double a, double b) {
+  const double p = a * b;
+  return std::fma(a, b, -p) > 0 ? std::nextafter(p, INFINITY) : p;
+}
+#endif
+
+// f 2^e: a bound of the interval evaluation.
+struct bound {
+  double f;
+  int e;
+};
+
+MPGEN_HOST_DEVICE bound normalized(double f, int e) {
+  int k = 0;
+  const double g = frexp(f, &k);  // exact
+  return f == 0 ? bound{0, 0} : bound{g, e + k};
+}
+
+// a + b rounded down (Down) or up; b's fraction is aligned to a's exponent, exactly while
+// it stays a normal double, and below that it is less than a's last bit: a, or a step off
+// it where b pulls the rounded sum away.
+template <bool Down>
+MPGEN_HOST_DEVICE bound add(bound a, bound b) {
+  if (a.f == 0) return b;
+  if (b.f == 0) return a;
+  if (a.e < b.e) {
+    const bound t = a;
+    a = b;
+    b = t;
+  }
+  const int d = a.e - b.e;
+  if (d > 1000) {
+    const bool away = Down ? b.f < 0 : b.f > 0;
+    return away ? normalized(Down ? add_down(a.f, -0x1p-60) : add_up(a.f, 0x1p-60), a.e) : a;
+  }
+  const double s = Down ? add_down(a.f, ldexp(b.f, -d)) : add_up(a.f, ldexp(b.f, -d));
+  return normalized(s, a.e);
+}
+
+template <bool Down>
+MPGEN_HOST_DEVICE bound mul(bound a, bound b) {
+  return normalized(Down ? mul_down(a.f, b.f) : mul_up(a.f, b.f), a.e + b.e);
+}
+
+MPGEN_HOST_DEVICE bound negated(bound a) { return {-a.f, a.e}; }
+// a >= 1, for a normalized bound: f in [0.5, 1) puts it in [2^(e-1), 2^e).
+MPGEN_HOST_DEVICE bool at_least_one(bound a) { return a.f > 0 && a.e >= 1; }
+
+// An integer's words, word w at p[w * stride]: one integer of a batch in either layout.
+template <class T>
+struct words {
+  T* p;
+  std::size_t stride;
+  MPGEN_HOST_DEVICE T& operator[](unsigned w) const { return p[w * stride]; }
+  MPGEN_HOST_DEVICE words from(unsigned w) const { return {p + w * stride, stride}; }  // words w onwards
+};
+
+template <class Set>
+struct integer {
+  static constexpr unsigned n = Set::count;
+  static constexpr unsigned sign = n, lower = n + 1, upper = n + 4, words = n + 7;
+};
+
+MPGEN_HOST_DEVICE double double_of(uint64_t bits) {
+#ifdef __CUDA_ARCH__
+  return __longlong_as_double((long long)bits);
+#else
+  double d;
+  std::memcpy(&d, &bits, sizeof d);
+  return d;
+#endif
+}
+
+MPGEN_HOST_DEVICE uint64_t bits_of(double d) {
+#ifdef __CUDA_ARCH__
+  return (uint64_t)__double_as_longlong(d);
+#else
+  uint64_t bits;
+  std::memcpy(&bits, &d, sizeof d);
+  return bits;
+#endif
+}
+
+template <class T>
+MPGEN_HOST_DEVICE bound load_bound(words<T> x, unsigned at) {
+  return {double_of(uint64_t(x[at + 1]) << 32 | x[at]), int(x[at + 2])};
+}
+
+MPGEN_HOST_DEVICE void store_bound(words<uint32_t> x, unsigned at, bound b) {
+  const uint64_t bits = bits_of(b.f);
+  x[at] = uint32_t(bits);
+  x[at + 1] = uint32_t(bits >> 32);
+  x[at + 2] = uint32_t(b.e);
+}
+
+// a b mod m and 2^k mod m for any m below 2^32: the mixed-radix digits' and the
+// evaluation's arithmetic, which runs only where an interval cannot decide (values within
+// about n 2^-50 M of a decision point) and in conversions, so it has no generated lists.
+MPGEN_HOST_DEVICE uint32_t mul_mod(uint32_t a, uint32_t b, uint32_t m) { return uint32_t(uint64_t(a) * b % m); }
+MPGEN_HOST_DEVICE uint32_t power_of_two_mod(int k, uint32_t m) {
+  uint32_t r = 1 % m, b = 2 % m;
+  for (; k; k >>= 1, b = mul_mod(b, b, m))
+    if (k & 1) r = mul_mod(r, b, m);
+  return r;
+}
+
+// The mixed-radix digits of X (its residues in x): X = a_0 + a_1 m_0 + a_2 m_0 m_1 + ...
+template <class Set, class T>
+MPGEN_HOST_DEVICE void mixed_radix(uint32_t* a, words<T> x) {
+  constexpr unsigned n = Set::count;
+  for (unsigned i = 0; i < n; ++i) a[i] = x[i];
+  for (unsigned i = 0, row = 0; i + 1 < n; row += n - i - 1, ++i) {
+    for (unsigned j = i + 1; j < n; ++j) {
+      const uint32_t mj = Set::modulus(j), d = uint32_t((uint64_t(a[j]) + mj - a[i] % mj) % mj);
+      a[j] = mul_mod(d, Set::mixed_radix_inverse(row + j - i - 1), mj);
+    }
+  }
+}
+
+// -1, 0 or 1 as X < Y, X = Y or X > Y, by the mixed-radix digits from the top.
+template <class Set, class T, class U>
+MPGEN_HOST_DEVICE int compare_magnitudes(words<T> x, words<U> y) {
+  uint32_t a[Set::count], b[Set::count];
+  mixed_radix<Set>(a, x);
+  mixed_radix<Set>(b, y);
+  for (unsigned i = Set::count; i-- > 0;)
+    if (a[i] != b[i]) return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+
+// X > (M - 1) / 2, exactly.
+template <class Set, class T>
+MPGEN_HOST_DEVICE bool above_half(words<T> x) {
+  uint32_t a[Set::count];
+  mixed_radix<Set>(a, x);
+  for (unsigned i = Set::count; i-- > 0;)
+    if (a[i] != Set::half_digit(i)) return a[i] > Set::half_digit(i);
+  return false;
+}
+
+template <class T>
+MPGEN_HOST_DEVICE bool is_zero(words<T> x, unsigned n) {
+  uint32_t any = 0;
+  for (unsigned i = 0; i < n; ++i) any |= x[i];
+  return any == 0;
+}
+
+// z = List(x's residues, y's, masks) for each chunk C of moduli (Pick::in<C> names the
+// list), loading and storing as it goes: n residues of three integers do not fit in a
+// thread's registers at n = 256. Returns the results' or: 0 where z is 0.
+template <class Set, class Pick, class X, class Y = const uint32_t, unsigned Masks = 0>
+MPGEN_HOST_DEVICE uint32_t residues(words<uint32_t> z, words<X> x, words<Y> y = {nullptr, 0},
+                                    const uint32_t (&masks)[Masks == 0 ? 1 : Masks] = {0}) {
+  uint32_t any = 0;
+  Set::for_each_chunk([&](auto chunk) {
+    using C = decltype(chunk);
+    using List = typename Pick::template in<C>;
+    uint32_t in[List::in_words], out[C::count];
+    for (unsigned i = 0; i < C::count; ++i) in[i] = x[C::first + i];
+    if (y.p)
+      for (unsigned i = 0; i < C::count; ++i) in[C::count + i] = y[C::first + i];
+    for (unsigned k = 0; k < Masks; ++k) in[List::in_words - Masks + k] = masks[k];
+    ::mpgen::loops::apply<List>(out, in);
+    for (unsigned i = 0; i < C::count; ++i) {
+      z[C::first + i] = out[i];
+      any |= out[i];
+    }
+  });
+  return any;
+}
+
+struct add_list { template <class C> using in = typename C::add; };
+struct sub_list { template <class C> using in = typename C::sub; };
+struct mul_list { template <class C> using in = typename C::mul; };
+struct neg_where_list { template <class C> using in = typename C::neg_where; };
+struct add_signed_list { template <class C> using in = typename C::add_signed; };
+
+// Stores the sign and the magnitude's interval, and returns the overflow flag: certain
+// where the lower bound reaches 1, impossible where the upper one stays below 1; between,
+// the true magnitude lies within the interval's few ulps of M, so it is either just below
+// M (stored as is: above M / 2) or wrapped to just above 0 (below M / 2).
+template <class Set>
+MPGEN_HOST_DEVICE uint32_t finish(words<uint32_t> z, uint32_t sign, bound lower, bound upper) {
+  using I = integer<Set>;
+  if (lower.f < 0) lower = bound{0, 0};
+  uint32_t overflow = 0;
+  if (at_least_one(upper)) overflow = at_least_one(lower) || !above_half<Set>(z);
+  z[I::sign] = sign;
+  store_bound(z, I::lower, lower);
+  store_bound(z, I::upper, upper);
+  return overflow;
+}
+
+// z = x + y by the seed's Algorithm 2: the operands in radix complement, the sum's sign
+// from its interval, and a negative sum's residues negated back, all without a branch on
+// the operands' signs. The interval decides the sign before the residues are read, so
+// one pass computes z_i = (+-x_i) + (+-y_i) with each operand negated where its sign
+// differs from the sum's (-(a + b) = (-a) + (-b)). Where the interval holds 0 (the sum
+// within a few ulps of n M 2^-53 of 0), the positive sum is compared with M / 2 exactly
+// (the seed's mixed-radix step), and redone negated where it is above. Returns the
+// overflow flag.
+template <class Set, class X, class Y>
+MPGEN_HOST_DEVICE uint32_t add_complement(words<uint32_t> z, words<X> x, words<Y> y) {
+  using I = integer<Set>;
+  const uint32_t sx = x[I::sign], sy = y[I::sign];
+  const bound xl = load_bound(x, I::lower), xu = load_bound(x, I::upper);
+  const bound yl = load_bound(y, I::lower), yu = load_bound(y, I::upper);
+  bound lower = add<true>(sx ? negated(xu) : xl, sy ? negated(yu) : yl);
+  bound upper = add<false>(sx ? negated(xl) : xu, sy ? negated(yl) : yu);
+  uint32_t sz = upper.f < 0;
+  const bool decided = lower.f >= 0 || sz;
+  residues<Set, add_signed_list, X, Y, 2>(z, x, y, {0u - (sx ^ sz), 0u - (sy ^ sz)});
+  if (!decided) {
+    sz = above_half<Set>(z);
+    if (sz) {
+      residues<Set, add_signed_list, X, Y, 2>(z, x, y, {0u - (sx ^ 1), 0u - (sy ^ 1)});
+      upper = negated(Set::inverse_range_down());
+    } else {
+      lower = is_zero(z, Set::count) ? bound{0, 0} : Set::inverse_range_down();
+    }
+  }
+  if (sz) {
+    const bound t = lower;
+    lower = negated(upper);
+    upper = negated(t);
+  }
+  return finish<Set>(z, sz, lower, upper);
+}
+
+// z = x + y by the seed's Algorithm 1: a residue addition where the signs agree, else the
+// smaller magnitude subtracted from the larger (by the intervals, or the mixed-radix
+// digits where they overlap), each a branch: threads of a warp whose signs differ
+// diverge, the cost Algorithm 2 removes.
+template <class Set, class X, class Y>
+MPGEN_HOST_DEVICE uint32_t add_branching(words<uint32_t> z, words<X> x, words<Y> y) {
+  using I = integer<Set>;
+  const uint32_t sx = x[I::sign], sy = y[I::sign];
+  const bound xl = load_bound(x, I::lower), xu = load_bound(x, I::upper);
+  const bound yl = load_bound(y, I::lower), yu = load_bound(y, I::upper);
+  if (sx == sy) {
+    residues<Set, add_list>(z, x, y);
+    return finish<Set>(z, sx, add<true>(xl, yl), add<false>(xu, yu));
+  }
+  const bound x_minus_y = add<true>(xl, negated(yu)), y_minus_x = add<true>(yl, negated(xu));
+  if (x_minus_y.f >= 0 || (y_minus_x.f < 0 && compare_magnitudes<Set>(x, y) >= 0)) {
+    const uint32_t nonzero = residues<Set, sub_list>(z, x, y) != 0;  // x - x is +0
+    return finish<Set>(z, sx & nonzero, x_minus_y, add<false>(xu, negated(yl)));
+  }
+  residues<Set, sub_list>(z, y, x);
+  return finish<Set>(z, sy, y_minus_x, add<false>(yu, negated(xl)));
+}
+
+// z = x y: residue products, the signs' exclusive or, and X Y / M's interval as
+// (X / M) (Y / M) M, rounded outwards.
+template <class Set, class X, class Y>
+MPGEN_HOST_DEVICE uint32_t multiply(words<uint32_t> z, words<X> x, words<Y> y) {
+  using I = integer<Set>;
+  const uint32_t nonzero = residues<Set, mul_list>(z, x, y) != 0;  // -x 0 is +0
+  const bound lower = mul<true>(mul<true>(load_bound(x, I::lower), load_bound(y, I::lower)), Set::range_down());
+  const bound upper = mul<false>(mul<false>(load_bound(x, I::upper), load_bound(y, I::upper)), Set::range_up());
+  return finish<Set>(z, (x[I::sign] ^ y[I::sign]) & nonzero, lower, upper);
+}
+
+// X / M's interval from the residues alone (the seed's reference [19]; GRNS's
+// rns_eval_compute): X / M = frac(sum of s_i / m_i), s_i = x_i w_i mod m_i, each term and
+// the sums rounded down for the lower bound and up for the upper. Where the two sums'
+// integer parts differ, X / M is within their error of 0 or of 1, and the mixed-radix
+// digits say which. Where the upper bound is below 2^-20 its relative accuracy is poor:
+// X is scaled by 2^k (X 2^k < M / 2, k from the bound) and evaluated again, the bounds'
+// exponents less the shift. What conversions use; it costs n products a round.
+template <class Set, class T>
+MPGEN_HOST_DEVICE void evaluate(words<T> x, bound& lower, bound& upper) {
+  constexpr unsigned n = Set::count;
+  if (is_zero(x, n)) {
+    lower = upper = bound{0, 0};
+    return;
+  }
+  uint32_t r[n], s[n];  // the scaled X's residues, and each times w_i
+  for (unsigned i = 0; i < n; ++i) {
+    r[i] = x[i];
+    s[i] = mul_mod(r[i], Set::crt_weight(i), Set::modulus(i));
+  }
+  int shift = 0;
+  for (;;) {
+    double lo = 0, hi = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      lo = add_down(lo, mul_down(double(s[i]), Set::reciprocal_down(i)));
+      hi = add_up(hi, mul_up(double(s[i]), Set::reciprocal_up(i)));
+    }
+    const double whole_lo = floor(lo), whole_hi = floor(hi);
+    lo -= whole_lo;  // exact: the sums are below 2^10
+    hi -= whole_hi;
+    if (whole_lo != whole_hi) {  // after a shift, X 2^shift < M / 2: near 0
+      if (shift == 0 && above_half<Set>(words<uint32_t>{r, 1})) hi = 1;
+      else lo = 0;
+    }
+    if (hi >= 0x1p-20) {
+      lower = normalized(lo, -shift);
+      upper = normalized(hi, -shift);
+      return;
+    }
+    int k = 0;
+    frexp(hi, &k);  // hi < 2^k: X 2^(-k - 1) < M / 2
+    k = -k - 1;
+    for (unsigned i = 0; i < n; ++i) {
+      const uint32_t m = Set::modulus(i), p = power_of_two_mod(k, m);
+      r[i] = mul_mod(r[i], p, m);
+      s[i] = mul_mod(s[i], p, m);
+    }
+    shift += k;
+  }
+}
+
+// X / M's interval from X in binary: its top 64 bits t (X = t 2^s + rest, rest < 2^s)
+// put X in [t 2^s, (t + 1) 2^s], and 1 / M's bounds finish it. What conversions use: O(1)
+// past the top limbs, where the residues' evaluation may refine for long.
+template <class Set, class T>
+MPGEN_HOST_DEVICE void interval_of_binary(words<T> magnitude, unsigned limbs, bound& lower, bound& upper) {
+  unsigned top = limbs;
+  while (top > 0 && magnitude[top - 1] == 0) --top;
+  if (top == 0) {
+    lower = upper = bound{0, 0};
+    return;
+  }
+  // The three top limbs (zeros below limb 0), shifted so that t's top bit is X's.
+  const uint64_t w2 = magnitude[top - 1], w1 = top >= 2 ? magnitude[top - 2] : 0, w0 = top >= 3 ? magnitude[top - 3] : 0;
+#ifdef __CUDA_ARCH__
+  const int lead = __clz(uint32_t(w2));
+#else
+  const int lead = __builtin_clz(uint32_t(w2));
+#endif
+  const uint64_t t = w2 << (32 + lead) | w1 << lead | (lead ? w0 >> (32 - lead) : 0);
+  const int s = 32 * (int(top) - 3) + 32 - lead;
+  const double high = double(uint32_t(t >> 32)) * 0x1p32, low = double(uint32_t(t));
+  lower = mul<true>(normalized(add_down(high, low), s), Set::inverse_range_down());
+  upper = mul<false>(normalized(add_up(high, low + 1), s), Set::inverse_range_up());
+}
+
+// z = the magnitude in `limbs` words (least significant first, below M) and the sign, with
+// its interval evaluation.
+template <class Set, class T>
+MPGEN_HOST_DEVICE void from_binary(words<uint32_t> z, words<T> magnitude, unsigned limbs, uint32_t sign) {
+  using I = integer<Set>;
+  for (unsigned i = 0; i < Set::count; ++i) {
+    const uint64_t m = Set::modulus(i);
+    uint64_t r = 0;
+    for (unsigned k = limbs; k-- > 0;) r = (r << 32 | magnitude[k]) % m;
+    z[i] = uint32_t(r);
+  }
+  bound lower, upper;
+  interval_of_binary<Set>(magnitude, limbs, lower, upper);
+  z[I::sign] = sign;
+  store_bound(z, I::lower, lower);
+  store_bound(z, I::upper, upper);
+}
+
+// The magnitude in `limbs` words (enough for M - 1), from the mixed-radix digits:
+// X = a_(n-1), then X m_i + a_i down to i = 0.
+template <class Set, class T>
+MPGEN_HOST_DEVICE void to_binary(words<uint32_t> magnitude, unsigned limbs, words<T> x) {
+  uint32_t a[Set::count];
+  mixed_radix<Set>(a, x);
+  for (unsigned k = 0; k < limbs; ++k) magnitude[k] = 0;
+  for (unsigned i = Set::count; i-- > 0;) {
+    uint64_t carry = a[i];
+    for (unsigned k = 0; k < limbs; ++k) {
+      const uint64_t t = uint64_t(magnitude[k]) * Set::modulus(i) + carry;
+      magnitude[k] = uint32_t(t);
+      carry = t >> 32;
+    }
+  }
+}
+
+}  // namespace rns
+}  // namespace mpgen
+#endif  // MPGEN_RNS

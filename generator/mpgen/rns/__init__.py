@@ -1,0 +1,45 @@
+"""Residue number system integers (seed 001): moduli sets (moduli.py), their residue
+lists (lists.py), and the request that names them (`mpgen generate --rns` or
+`--rns-moduli`). The header's printer is printers/rns.py; the arithmetic around the lists,
+written once for host and device, is cuda/rns.cuh."""
+from __future__ import annotations
+
+from ..request import RequestError, split_items, check_name, shown
+from .moduli import MAX_MODULI, MIN_MODULI, RnsSet, check, generate
+
+OPERATION_NAMES = ("add", "add_branching", "mul")
+
+
+def _number(text: str, where: str) -> int:
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise RequestError(f"{where}: {shown(text)} is not a number; give decimal or 0x hex") from None
+
+
+def _ops(ops_text: str | None) -> list[str]:
+    names = list(OPERATION_NAMES) if ops_text is None else split_items("--ops", ops_text)
+    for name in names:
+        if name not in OPERATION_NAMES:
+            raise RequestError(f"--ops: {shown(name)} is not an operation of RNS integers; known: "
+                               f"{', '.join(OPERATION_NAMES)}")
+    return list(dict.fromkeys(names))
+
+
+def parse(counts_text: str | None, moduli_text: str | None, label: str | None,
+          ops_text: str | None) -> list[tuple[RnsSet, list[str]]]:
+    """The request of `mpgen generate --rns N,... [--ops ...]` (sets by Algorithm 3, named
+    rns<N>) or `--rns-moduli m0,m1,... --name NAME [--ops ...]`."""
+    ops = _ops(ops_text)
+    if moduli_text is not None:
+        if label is None:
+            raise RequestError("--rns-moduli: give the set a name with --name")
+        moduli = check([_number(m, "--rns-moduli") for m in split_items("--rns-moduli", moduli_text)])
+        return [(RnsSet(moduli, check_name(label, "--name")), ops)]
+    sets = []
+    for item in dict.fromkeys(split_items("--rns", counts_text or "")):
+        count = _number(item, "--rns")
+        if not MIN_MODULI <= count <= MAX_MODULI:
+            raise RequestError(f"--rns: {shown(item)} moduli; give {MIN_MODULI} to {MAX_MODULI}")
+        sets.append((RnsSet(generate(count), f"rns{count}"), ops))
+    return sets

@@ -1,0 +1,137 @@
+"""RNS moduli sets (seed 001's Algorithm 3 and user sets), their constants, and the residue
+lists run by the instruction-list interpreter, against Python's integers; the CLI's
+one-line errors."""
+import math
+import random
+from fractions import Fraction
+
+import pytest
+
+from mpgen.cli import main
+from mpgen.ir import execute
+from mpgen.request import RequestError
+from mpgen.rns import parse
+from mpgen.rns.lists import LISTS, chunks
+from mpgen.rns.moduli import RnsSet, algorithm_3, check, extended, for_precision, generate
+
+
+@pytest.mark.parametrize("count", [2, 8, 32, 64, 256])
+def test_generated_sets_follow_algorithm_3_below_2_to_the_32(count):
+    moduli = generate(count)
+    assert len(moduli) == count and moduli[-1] < 1 << 32
+    assert all(math.gcd(a, b) == 1 for k, a in enumerate(moduli) for b in moduli[:k])
+    # Algorithm 3: every odd number between two moduli shares a factor with an earlier one
+    product = 1
+    for k, m in enumerate(moduli):
+        if k:
+            assert all(math.gcd(c, product) > 1 for c in range(moduli[k - 1] + 2, m, 2))
+        product *= m
+    assert list(moduli) == algorithm_3(moduli[0], count)
+    # the largest such m_0: two more makes the set overflow 32 bits
+    assert algorithm_3(moduli[0] + 2, count, below=1 << 32) is None
+
+
+@pytest.mark.parametrize("bits", [128, 256, 1024, 4096])
+def test_the_fewest_moduli_for_a_precision(bits):
+    moduli = for_precision(bits)
+    assert math.prod(moduli).bit_length() - 1 >= bits
+    assert math.prod(generate(len(moduli) - 1)).bit_length() - 1 < bits
+
+
+def test_user_sets_are_checked():
+    assert check([3, 4, 5, 7, 2**32 - 1 - 2]) == (3, 4, 5, 7, 2**32 - 3)
+    with pytest.raises(RequestError, match=r"moduli 0 \(6\) and 2 \(9\) share the factor 3"):
+        check([6, 7, 9])
+    with pytest.raises(RequestError, match=r"modulus 1 \(4294967296\) is out of range"):
+        check([3, 2**32])
+    with pytest.raises(RequestError, match="1 moduli; give 2 to 512"):
+        check([3])
+
+
+def test_constants_against_their_definitions():
+    rns = RnsSet(generate(8), "rns8")
+    M = rns.product
+    for m, w in zip(rns.moduli, rns.crt_weights):
+        assert (M // m) * w % m == 1
+    down, up = rns.reciprocals
+    for m, d, u in zip(rns.moduli, down, up):
+        assert Fraction(d) < Fraction(1, m) < Fraction(u) and math.nextafter(d, 1) == u
+    k = 0
+    for i in range(rns.count):
+        for j in range(i + 1, rns.count):
+            assert rns.mixed_radix_inverses[k] * rns.moduli[i] % rns.moduli[j] == 1
+            k += 1
+    value = random.Random(1).randrange(M)
+    digits, weight, total = rns.mixed_radix(value), 1, 0
+    for d, m in zip(digits, rns.moduli):
+        total, weight = total + d * weight, weight * m
+    assert total == value
+
+
+@pytest.mark.parametrize("value", [Fraction(1, 3), Fraction(1, 2**9000 + 1), Fraction(-5, 7), Fraction(2**70 + 1)])
+def test_extended_bounds_bracket_the_value(value):
+    (fl, el), (fu, eu) = extended(value, up=False), extended(value, up=True)
+    low, high = Fraction(fl) * Fraction(2) ** el, Fraction(fu) * Fraction(2) ** eu
+    assert low <= value <= high and 0.5 <= abs(fl) < 1 and 0.5 <= abs(fu) < 1
+
+
+@pytest.mark.parametrize("moduli", [generate(8), (3, 4, 5, 7, 11, 13, 2**31 - 1, 2**32 - 17, 2**32 - 1 - 2**30)],
+                         ids=["generated", "mixed"])
+def test_residue_lists_against_python(moduli):
+    rng = random.Random(7)
+    for chunk in chunks(RnsSet(tuple(moduli), "t")):
+        lists, ms = chunk.lists, chunk.moduli
+        assert set(lists) == set(LISTS)
+        cases = [([m - 1 for m in ms], [m - 1 for m in ms]), ([0] * len(ms), [m - 1 for m in ms]),
+                 ([m - 1 for m in ms], [0] * len(ms))]
+        cases += [([rng.randrange(m) for m in ms], [rng.randrange(m) for m in ms]) for _ in range(300)]
+        for a, b in cases:
+            assert execute(lists["add"], a + b) == [(x + y) % m for x, y, m in zip(a, b, ms)]
+            assert execute(lists["sub"], a + b) == [(x - y) % m for x, y, m in zip(a, b, ms)]
+            assert execute(lists["mul"], a + b) == [x * y % m for x, y, m in zip(a, b, ms)]
+            assert execute(lists["neg"], a) == [-x % m for x, m in zip(a, ms)]
+            assert execute(lists["neg_where"], a + [0xFFFFFFFF]) == [-x % m for x, m in zip(a, ms)]
+            assert execute(lists["neg_where"], a + [0]) == a
+            for sa in (0, 1):
+                for sb in (0, 1):
+                    masks = [-sa & 0xFFFFFFFF, -sb & 0xFFFFFFFF]
+                    assert execute(lists["add_signed"], a + b + masks) == \
+                        [((-1) ** sa * x + (-1) ** sb * y) % m for x, y, m in zip(a, b, ms)]
+
+
+def test_requests():
+    (rns, ops), = parse("8", None, None, None)
+    assert rns.label == "rns8" and rns.count == 8 and ops == ["add", "add_branching", "mul"]
+    (rns, ops), = parse(None, "3,5,0x7", "tiny", "mul")
+    assert rns.moduli == (3, 5, 7) and ops == ["mul"]
+    with pytest.raises(RequestError, match="give the set a name with --name"):
+        parse(None, "3,5", None, None)
+    with pytest.raises(RequestError, match="'div' is not an operation of RNS integers"):
+        parse("8", None, None, "add,div")
+    with pytest.raises(RequestError, match="'600' moduli; give 2 to 512"):
+        parse("600", None, None, None)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--rns", "8", "--bits", "64"], "an RNS set takes --ops, --name"),
+    (["--rns", "8", "--rns-moduli", "3,5", "--name", "a"], "give --rns (generated sets) or --rns-moduli"),
+    (["--rns", "8", "--name", "a"], "--rns sets are named rns<N>"),
+    (["--rns-moduli", "3,x", "--name", "a"], "'x' is not a number"),
+    (["--rns-moduli", "3,5", "--name", "int"], "is a C++ keyword"),
+])
+def test_cli_errors_write_nothing(tmp_path, capsys, argv, message):
+    out = tmp_path / "out"
+    assert main(["generate", *argv, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and not out.exists()
+
+
+def test_cli_writes_a_header_and_its_manifest(tmp_path):
+    assert main(["generate", "--rns", "8", "--ops", "add,mul", "--out", str(tmp_path)]) == 0
+    header = (tmp_path / "mpgen_rns8.cuh").read_text()
+    assert "namespace rns8" in header and "struct add" in header and "struct add_branching" not in header
+    import json
+    module, = json.loads((tmp_path / "mpgen_manifest.json").read_text())["modules"]
+    assert module["tier"] == "rns" and len(module["rns"]["moduli"]) == 8
+    assert [op["name"] for op in module["operations"]] == ["add", "mul"]
+    assert module["operations"][0]["in_words"] == 2 * 15 and module["operations"][0]["out_words"] == 16
