@@ -18,6 +18,15 @@
 #include <cstring>
 #endif
 
+// The exact steps (mixed-radix digits) run where an interval cannot decide, rarely: out of
+// line, so that their n-word arrays and loops cost the common path no registers (function
+// templates, so one copy in every translation unit is allowed).
+#ifdef __CUDACC__
+#define MPGEN_RNS_RARE __host__ __device__ __noinline__
+#else
+#define MPGEN_RNS_RARE
+#endif
+
 namespace mpgen {
 namespace rns {
 
@@ -167,7 +176,7 @@ MPGEN_HOST_DEVICE void mixed_radix(uint32_t* a, words<T> x) {
 
 // -1, 0 or 1 as X < Y, X = Y or X > Y, by the mixed-radix digits from the top.
 template <class Set, class T, class U>
-MPGEN_HOST_DEVICE int compare_magnitudes(words<T> x, words<U> y) {
+MPGEN_RNS_RARE int compare_magnitudes(words<T> x, words<U> y) {
   uint32_t a[Set::count], b[Set::count];
   mixed_radix<Set>(a, x);
   mixed_radix<Set>(b, y);
@@ -178,7 +187,7 @@ MPGEN_HOST_DEVICE int compare_magnitudes(words<T> x, words<U> y) {
 
 // X > (M - 1) / 2, exactly.
 template <class Set, class T>
-MPGEN_HOST_DEVICE bool above_half(words<T> x) {
+MPGEN_RNS_RARE bool above_half(words<T> x) {
   uint32_t a[Set::count];
   mixed_radix<Set>(a, x);
   for (unsigned i = Set::count; i-- > 0;)
@@ -239,14 +248,22 @@ MPGEN_HOST_DEVICE uint32_t finish(words<uint32_t> z, uint32_t sign, bound lower,
   return overflow;
 }
 
+// Whether (+-x) + (+-y) (x's and y's signs) is negative, where its interval holds 0 and
+// cannot say: the sum as stored for a nonnegative one is above (M - 1) / 2 exactly where
+// it is negative (the seed's mixed-radix step; it compares the magnitudes instead).
+template <class Set, class X, class Y>
+MPGEN_RNS_RARE uint32_t negative_near_zero(words<X> x, words<Y> y, uint32_t sx, uint32_t sy) {
+  uint32_t sum[Set::count];
+  residues<Set, add_signed_list, X, Y, 2>(words<uint32_t>{sum, 1}, x, y, {0u - sx, 0u - sy});
+  return above_half<Set>(words<uint32_t>{sum, 1});
+}
+
 // z = x + y by the seed's Algorithm 2: the operands in radix complement, the sum's sign
 // from its interval, and a negative sum's residues negated back, all without a branch on
-// the operands' signs. The interval decides the sign before the residues are read, so
-// one pass computes z_i = (+-x_i) + (+-y_i) with each operand negated where its sign
-// differs from the sum's (-(a + b) = (-a) + (-b)). Where the interval holds 0 (the sum
-// within a few ulps of n M 2^-53 of 0), the positive sum is compared with M / 2 exactly
-// (the seed's mixed-radix step), and redone negated where it is above. Returns the
-// overflow flag.
+// the operands' signs. The sign is settled before the residues are read, so one pass
+// computes z_i = (+-x_i) + (+-y_i), each operand negated where its sign differs from the
+// sum's (-(a + b) = (-a) + (-b)). Where the interval holds 0 (the sum within a few ulps of
+// n M 2^-53 of 0), the mixed-radix digits settle it. Returns the overflow flag.
 template <class Set, class X, class Y>
 MPGEN_HOST_DEVICE uint32_t add_complement(words<uint32_t> z, words<X> x, words<Y> y) {
   using I = integer<Set>;
@@ -255,17 +272,12 @@ MPGEN_HOST_DEVICE uint32_t add_complement(words<uint32_t> z, words<X> x, words<Y
   const bound yl = load_bound(y, I::lower), yu = load_bound(y, I::upper);
   bound lower = add<true>(sx ? negated(xu) : xl, sy ? negated(yu) : yl);
   bound upper = add<false>(sx ? negated(xl) : xu, sy ? negated(yl) : yu);
-  uint32_t sz = upper.f < 0;
-  const bool decided = lower.f >= 0 || sz;
-  residues<Set, add_signed_list, X, Y, 2>(z, x, y, {0u - (sx ^ sz), 0u - (sy ^ sz)});
-  if (!decided) {
-    sz = above_half<Set>(z);
-    if (sz) {
-      residues<Set, add_signed_list, X, Y, 2>(z, x, y, {0u - (sx ^ 1), 0u - (sy ^ 1)});
-      upper = negated(Set::inverse_range_down());
-    } else {
-      lower = is_zero(z, Set::count) ? bound{0, 0} : Set::inverse_range_down();
-    }
+  const bool decided = lower.f >= 0 || upper.f < 0;
+  const uint32_t sz = decided ? upper.f < 0 : negative_near_zero<Set>(x, y, sx, sy);
+  const uint32_t nonzero = residues<Set, add_signed_list, X, Y, 2>(z, x, y, {0u - (sx ^ sz), 0u - (sy ^ sz)}) != 0;
+  if (!decided) {  // the bound on the side of 0: |sum| >= 1 where it is not 0
+    if (sz) upper = negated(Set::inverse_range_down());
+    else lower = nonzero ? Set::inverse_range_down() : bound{0, 0};
   }
   if (sz) {
     const bound t = lower;
