@@ -4,7 +4,8 @@
 // 3: either sign), made on the GPU in binary and converted there; the element-wise sum by
 // Algorithm 2 (add) and Algorithm 1 (add_branching) and, on operands below 2^(bits / 2),
 // the product (mul), each timed alone on the GPU (kernel time, the mean of `runs`
-// launches after one warm-up, interleaved layout, 128 threads a block); GMP's mpz_add and
+// launches after one warm-up, interleaved layout, 128 threads a block), and a kernel that
+// reads and writes the same words with no arithmetic (the memory ceiling); GMP's mpz_add and
 // mpz_mul on the same values on every CPU core (a thread each); and the first `check` results
 // of each, flags included, against GMP's.
 //
@@ -64,6 +65,15 @@ __global__ void make_operands(std::size_t n, unsigned dataset, uint64_t seed, un
   const uint32_t sign = any != 0 && (dataset == 2 || (dataset == 3 && random_sign));
   magnitude[limbs] = sign;
   mpgen::rns::from_binary<Set>(Words{rns + j, n}, ConstWords{magnitude, 1}, limbs, sign);
+}
+
+// The memory ceiling of an operation on two integers of `words` words: the same reads
+// and writes (out's words + 1 of them, interleaved) with no arithmetic, an xor each.
+__global__ void stream(std::size_t n, unsigned words, const uint32_t* in, uint32_t* out) {
+  const std::size_t j = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (j >= n) return;
+  for (unsigned w = 0; w <= words; ++w)
+    out[w * n + j] = in[(w % words) * n + j] ^ in[(words + w % words) * n + j];
 }
 
 template <class Op>
@@ -197,6 +207,10 @@ void bench_set(const Options& o) {
       }
       report(name, s, wrong_results<Module>(host_out, n, r, M.v, o.check), "gpu");
     };
+    if (dataset == 1) {
+      const double s = bench::gpu_seconds([&] { stream<<<blocks, block_threads>>>(n, words, in, out); }, o.runs);
+      report("stream", s, 0, "copy");
+    }
     if (product) {
       ours("mul", typename Module::mul{});
     } else {

@@ -1,8 +1,9 @@
 // RNS integers (seed 001) against GMP on the host, for sets of 8, 32, 64 and 256 moduli:
-// conversions both ways, add by Algorithms 1 and 2 and mul on the seed's three datasets and
-// on edge values (0, +-1, +-(M - 1) / 2, sums within a few units of 0 and of +-M, where the
-// intervals cannot decide), each result, its sign, its interval (which must hold the
-// exact |z| / M) and its overflow flag (exactly where GMP's result leaves (-M, M)).
+// conversions both ways, neg and sign; add by Algorithms 1 and 2, sub, mul and cmp on the
+// seed's three datasets and on edge values (0, +-1, +-(M - 1) / 2, sums within a few units
+// of 0 and of +-M, where the intervals cannot decide), each result, its sign, its interval
+// (which must hold the exact |z| / M) and its overflow flag (exactly where GMP's result
+// leaves (-M, M)).
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 #include <gmp.h>
@@ -91,8 +92,9 @@ struct Rns {
   }
 };
 
-enum class Op { add, add_branching, mul };
-const char* const op_names[] = {"add", "add_branching", "mul"};
+enum class Op { add, add_branching, sub, mul, cmp };
+const char* const op_names[] = {"add", "add_branching", "sub", "mul", "cmp"};
+constexpr Op all_ops[] = {Op::add, Op::add_branching, Op::sub, Op::mul, Op::cmp};
 
 template <class Module>
 void check_pair(const Rns<Module>& rns, Op op, const mpz_t a, const mpz_t b) {
@@ -102,16 +104,24 @@ void check_pair(const Rns<Module>& rns, Op op, const mpz_t a, const mpz_t b) {
   const ConstWords in{x.data(), 1};
   if (op == Op::add) Module::add::run(out, in);
   else if (op == Op::add_branching) Module::add_branching::run(out, in);
-  else Module::mul::run(out, in);
-  Mpz want, got, magnitude;
-  if (op == Op::mul) mpz_mul(want.v, a, b);
-  else mpz_add(want.v, a, b);
-  mpz_abs(magnitude.v, want.v);
-  const unsigned overflow = mpz_cmp(magnitude.v, rns.M.v) >= 0;
+  else if (op == Op::sub) Module::sub::run(out, in);
+  else if (op == Op::mul) Module::mul::run(out, in);
+  else Module::cmp::run(out, in);
   const auto context = [&] {
     return std::string(op_names[int(op)]) + " of " + mpz_get_str(nullptr, 16, a) + " and " + mpz_get_str(nullptr, 16, b);
   };
   INFO(context());
+  if (op == Op::cmp) {
+    const int order = mpz_cmp(a, b);
+    REQUIRE(z[0] == (order < 0 ? ~0u : order > 0 ? 1u : 0u));
+    return;
+  }
+  Mpz want, got, magnitude;
+  if (op == Op::mul) mpz_mul(want.v, a, b);
+  else if (op == Op::sub) mpz_sub(want.v, a, b);
+  else mpz_add(want.v, a, b);
+  mpz_abs(magnitude.v, want.v);
+  const unsigned overflow = mpz_cmp(magnitude.v, rns.M.v) >= 0;
   REQUIRE(z[Module::words] == overflow);
   if (overflow) return;
   rns.to(got.v, z.data());
@@ -146,12 +156,23 @@ void check_module() {
       mpgen::rns::store_bound(Words{evaluated.data(), 1}, Module::count + 1, lower);
       mpgen::rns::store_bound(Words{evaluated.data(), 1}, Module::count + 4, upper);
       REQUIRE(rns.interval_holds(evaluated.data(), a.v));
+      // neg and sign
+      std::vector<uint32_t> negated(Module::words), sign(1);
+      Module::neg::run(Words{negated.data(), 1}, ConstWords{z.data(), 1});
+      mpz_neg(t.v, a.v);
+      Mpz back;
+      rns.to(back.v, negated.data());
+      REQUIRE(mpz_cmp(back.v, t.v) == 0);
+      REQUIRE(negated[Module::count] == unsigned(mpz_sgn(t.v) < 0));
+      REQUIRE(rns.interval_holds(negated.data(), t.v));
+      Module::sign::run(Words{sign.data(), 1}, ConstWords{z.data(), 1});
+      REQUIRE(sign[0] == (mpz_sgn(a.v) < 0 ? ~0u : mpz_sgn(a.v) > 0 ? 1u : 0u));
     }
   }
 
   // The seed's datasets: [0, (M - 1) / 2], [(1 - M) / 2, 0], and both signs.
   for (int dataset = 1; dataset <= 3; ++dataset)
-    for (Op op : {Op::add, Op::add_branching, Op::mul}) {
+    for (Op op : all_ops) {
       SUBCASE((std::string("dataset ") + std::to_string(dataset) + ", " + op_names[int(op)]).c_str()) {
         for (std::size_t k = 0; k < random_cases(Module::count); ++k) {
           mpz_t* operands[] = {&a.v, &b.v};
@@ -179,7 +200,7 @@ void check_module() {
     mpz_urandomm(values[9].v, state, rns.M.v);
     mpz_add_ui(values[10].v, values[9].v, 1);
     mpz_sub_ui(values[11].v, values[9].v, 1);
-    for (Op op : {Op::add, Op::add_branching, Op::mul})
+    for (Op op : all_ops)
       for (const auto& x : values)
         for (const auto& y : values)
           for (int signs = 0; signs < 4; ++signs) {
@@ -201,7 +222,11 @@ void check_module() {
     using set = mpgen::ns::set;                                                          \
     using add = mpgen::ns::add;                                                          \
     using add_branching = mpgen::ns::add_branching;                                      \
+    using sub = mpgen::ns::sub;                                                          \
     using mul = mpgen::ns::mul;                                                          \
+    using neg = mpgen::ns::neg;                                                          \
+    using sign = mpgen::ns::sign;                                                        \
+    using cmp = mpgen::ns::cmp;                                                          \
     static constexpr unsigned count = mpgen::ns::count, words = mpgen::ns::words;        \
   };
 namespace modules {

@@ -101,7 +101,7 @@ def test_residue_lists_against_python(moduli):
 
 def test_requests():
     (rns, ops), = parse("8", None, None, None)
-    assert rns.label == "rns8" and rns.count == 8 and ops == ["add", "add_branching", "mul"]
+    assert rns.label == "rns8" and rns.count == 8 and ops == ["add", "add_branching", "sub", "mul", "neg", "sign", "cmp"]
     (rns, ops), = parse(None, "3,5,0x7", "tiny", "mul")
     assert rns.moduli == (3, 5, 7) and ops == ["mul"]
     with pytest.raises(RequestError, match="give the set a name with --name"):
@@ -126,6 +126,15 @@ def test_cli_errors_write_nothing(tmp_path, capsys, argv, message):
     assert message in err and err.count("\n") == 1 and not out.exists()
 
 
+def test_contracts_of_every_operation():
+    rns = RnsSet(generate(8), "rns8")
+    from mpgen.printers.rns import operation_contract
+    words = {name: (c["in_words"], c["out_words"], c["flag"])
+             for name in ("add", "sub", "neg", "sign", "cmp") for c in [operation_contract(rns, name)]}
+    assert words == {"add": (30, 16, True), "sub": (30, 16, True), "neg": (15, 15, False), "sign": (15, 1, False),
+                     "cmp": (30, 1, False)}
+
+
 def test_cli_writes_a_header_and_its_manifest(tmp_path):
     assert main(["generate", "--rns", "8", "--ops", "add,mul", "--out", str(tmp_path)]) == 0
     header = (tmp_path / "mpgen_rns8.cuh").read_text()
@@ -135,3 +144,4 @@ def test_cli_writes_a_header_and_its_manifest(tmp_path):
     assert module["tier"] == "rns" and len(module["rns"]["moduli"]) == 8
     assert [op["name"] for op in module["operations"]] == ["add", "mul"]
     assert module["operations"][0]["in_words"] == 2 * 15 and module["operations"][0]["out_words"] == 16
+    assert module["operations"][0]["flag"]

@@ -264,10 +264,11 @@ MPGEN_RNS_RARE uint32_t negative_near_zero(words<X> x, words<Y> y, uint32_t sx, 
 // computes z_i = (+-x_i) + (+-y_i), each operand negated where its sign differs from the
 // sum's (-(a + b) = (-a) + (-b)). Where the interval holds 0 (the sum within a few ulps of
 // n M 2^-53 of 0), the mixed-radix digits settle it. Returns the overflow flag.
+// (Subtraction is the same with y's sign flipped: flip_y = 1.)
 template <class Set, class X, class Y>
-MPGEN_HOST_DEVICE uint32_t add_complement(words<uint32_t> z, words<X> x, words<Y> y) {
+MPGEN_HOST_DEVICE uint32_t add_complement(words<uint32_t> z, words<X> x, words<Y> y, uint32_t flip_y = 0) {
   using I = integer<Set>;
-  const uint32_t sx = x[I::sign], sy = y[I::sign];
+  const uint32_t sx = x[I::sign], sy = y[I::sign] ^ flip_y;
   const bound xl = load_bound(x, I::lower), xu = load_bound(x, I::upper);
   const bound yl = load_bound(y, I::lower), yu = load_bound(y, I::upper);
   bound lower = add<true>(sx ? negated(xu) : xl, sy ? negated(yu) : yl);
@@ -319,6 +320,50 @@ MPGEN_HOST_DEVICE uint32_t multiply(words<uint32_t> z, words<X> x, words<Y> y) {
   const bound lower = mul<true>(mul<true>(load_bound(x, I::lower), load_bound(y, I::lower)), Set::range_down());
   const bound upper = mul<false>(mul<false>(load_bound(x, I::upper), load_bound(y, I::upper)), Set::range_up());
   return finish<Set>(z, (x[I::sign] ^ y[I::sign]) & nonzero, lower, upper);
+}
+
+// The signed value's interval [lo, hi] (of x / M): the magnitude's, negated for a
+// negative x.
+template <class Set, class X>
+MPGEN_HOST_DEVICE void signed_interval(words<X> x, bound& lo, bound& hi) {
+  using I = integer<Set>;
+  const bound l = load_bound(x, I::lower), u = load_bound(x, I::upper);
+  lo = x[I::sign] ? negated(u) : l;
+  hi = x[I::sign] ? negated(l) : u;
+}
+
+// z = -x: the residues and the interval as they are, the sign flipped where x is not 0.
+template <class Set, class X>
+MPGEN_HOST_DEVICE void negate(words<uint32_t> z, words<X> x) {
+  using I = integer<Set>;
+  uint32_t any = 0;
+  for (unsigned i = 0; i < Set::count; ++i) any |= z[i] = x[i];
+  for (unsigned w = I::lower; w < I::words; ++w) z[w] = x[w];
+  z[I::sign] = any ? x[I::sign] ^ 1 : 0;
+}
+
+// -1, 0 or 1 as x < 0, x = 0 or x > 0 (-1 as the word 2^32 - 1).
+template <class Set, class X>
+MPGEN_HOST_DEVICE uint32_t sign_of(words<X> x) {
+  using I = integer<Set>;
+  if (is_zero(x, Set::count)) return 0;
+  return x[I::sign] ? ~0u : 1;
+}
+
+// -1, 0 or 1 as x < y, x = y or x > y: by the intervals of x - y where they decide, else
+// exactly (the signs, then the magnitudes' mixed-radix digits).
+template <class Set, class X, class Y>
+MPGEN_HOST_DEVICE uint32_t compare(words<X> x, words<Y> y) {
+  using I = integer<Set>;
+  bound xl, xu, yl, yu;
+  signed_interval<Set>(x, xl, xu);
+  signed_interval<Set>(y, yl, yu);
+  if (add<true>(xl, negated(yu)).f > 0) return 1;
+  if (add<false>(xu, negated(yl)).f < 0) return ~0u;
+  const uint32_t sx = x[I::sign], sy = y[I::sign];
+  if (sx != sy) return is_zero(x, Set::count) && is_zero(y, Set::count) ? 0 : sx ? ~0u : 1;
+  const int order = compare_magnitudes<Set>(x, y);
+  return order == 0 ? 0 : (order > 0) != (sx != 0) ? 1 : ~0u;
 }
 
 // X / M's interval from the residues alone (the seed's reference [19]; GRNS's

@@ -6,20 +6,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .. import __version__, names
+from ..rns import OPERATIONS
 from ..rns.lists import CHUNK, LISTS, chunks
 from ..rns.moduli import RnsSet, extended
 from . import host, ptx
 from .cuda import PACKAGE, environment, prelude
 
-# name -> (summary, operands, body): each operation's contract, written once here.
-OPERATIONS = {
-    "add": ("x + y by the seed's Algorithm 2 (radix complement, no branch on the signs)", 2,
-            "y[words] = ::mpgen::rns::add_complement<set>(y, x, x.from(words));"),
-    "add_branching": ("x + y by the seed's Algorithm 1 (a branch on the signs)", 2,
-                      "y[words] = ::mpgen::rns::add_branching<set>(y, x, x.from(words));"),
-    "mul": ("x y, residue by residue, the interval as (X / M) (Y / M) M", 2,
-            "y[words] = ::mpgen::rns::multiply<set>(y, x, x.from(words));"),
-}
 
 
 def _double(value: float) -> str:
@@ -60,18 +52,20 @@ def _bounds(rns: RnsSet) -> list[dict]:
 
 
 def operation_contract(rns: RnsSet, name: str) -> dict:
-    summary, operands, _ = OPERATIONS[name]
+    summary, operands, extra, _ = OPERATIONS[name]
     words = rns.count + 7
     return {"name": name, "summary": summary, "operands": operands, "in_words": operands * words,
-            "out_words": words + 1}
+            "out_words": 1 if extra < 0 else words + extra, "flag": extra > 0}
 
 
 def header(rns: RnsSet, operations: list[str]) -> str:
     contracts = [operation_contract(rns, name) for name in operations]
     for c in contracts:
-        c["body"] = OPERATIONS[c["name"]][2]
-        c["contract"] = (f"x = {c['operands']} integers of {rns.count + 7} words; y = the result, "
-                         f"then the overflow flag")
+        c["body"] = OPERATIONS[c["name"]][3]
+        result = ("one word" if c["out_words"] == 1 else
+                  "the result, then the overflow flag" if c["flag"] else "the result")
+        c["contract"] = (f"x = {c['operands']} integer{'s' if c['operands'] > 1 else ''} of {rns.count + 7} "
+                         f"words; y = {result}")
     chunk_context = [{"first": c.first, "moduli": c.moduli,
                       "lists": [{"name": name, "summary": LISTS[name][0], "in_words": fn.in_words,
                                  "out_words": fn.out_words, "instructions": len(fn.body),

@@ -4,10 +4,26 @@ lists (lists.py), and the request that names them (`mpgen generate --rns` or
 written once for host and device, is cuda/rns.cuh."""
 from __future__ import annotations
 
-from ..request import RequestError, split_items, check_name, shown
+from ..request import RequestError, check_name, shown, split_items
 from .moduli import MAX_MODULI, MIN_MODULI, RnsSet, check, generate
 
-OPERATION_NAMES = ("add", "add_branching", "mul")
+# name -> (summary, operands, result words past an integer's (-1: one word in all), the
+# call in cuda/rns.cuh that the header's struct makes): each operation's contract, once.
+# A result integer is followed by its overflow flag.
+OPERATIONS = {
+    "add": ("x + y by the seed's Algorithm 2 (radix complement, no branch on the signs)", 2, 1,
+            "y[words] = ::mpgen::rns::add_complement<set>(y, x, x.from(words));"),
+    "add_branching": ("x + y by the seed's Algorithm 1 (a branch on the signs)", 2, 1,
+                      "y[words] = ::mpgen::rns::add_branching<set>(y, x, x.from(words));"),
+    "sub": ("x - y by Algorithm 2", 2, 1, "y[words] = ::mpgen::rns::add_complement<set>(y, x, x.from(words), 1);"),
+    "mul": ("x y, residue by residue, the interval as (X / M) (Y / M) M", 2, 1,
+            "y[words] = ::mpgen::rns::multiply<set>(y, x, x.from(words));"),
+    "neg": ("-x", 1, 0, "::mpgen::rns::negate<set>(y, x);"),
+    "sign": ("-1, 0 or 1 (-1 as 2^32 - 1)", 1, -1, "y[0] = ::mpgen::rns::sign_of<set>(x);"),
+    "cmp": ("-1, 0 or 1 as x < y, x = y, x > y (-1 as 2^32 - 1)", 2, -1,
+            "y[0] = ::mpgen::rns::compare<set>(x, x.from(words));"),
+}
+OPERATION_NAMES = tuple(OPERATIONS)
 
 
 def _number(text: str, where: str) -> int:
