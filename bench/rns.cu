@@ -229,23 +229,6 @@ void bench_set(const Options& o) {
   cudaFree(out);
 }
 
-#define MODULE(ns)                                                                \
-  struct ns {                                                                     \
-    using set = mpgen::ns::set;                                                   \
-    using add = mpgen::ns::add;                                                   \
-    using add_branching = mpgen::ns::add_branching;                               \
-    using mul = mpgen::ns::mul;                                                   \
-    static constexpr unsigned count = mpgen::ns::count, words = mpgen::ns::words; \
-  };
-namespace modules {
-MODULE(rns5)
-MODULE(rns9)
-MODULE(rns17)
-MODULE(rns33)
-MODULE(rns65)
-MODULE(rns129)
-MODULE(rns257)
-}  // namespace modules
 
 }  // namespace
 
@@ -268,11 +251,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "mpgen-bench-rns: error: --count and --runs must be positive\n");
     return 2;
   }
-  bench_set<modules::rns5>(o);
-  bench_set<modules::rns9>(o);
-  bench_set<modules::rns17>(o);
-  bench_set<modules::rns33>(o);
-  bench_set<modules::rns65>(o);
-  bench_set<modules::rns129>(o);
-  bench_set<modules::rns257>(o);
+  bench_set<mpgen::rns5::module>(o);
+  bench_set<mpgen::rns9::module>(o);
+  bench_set<mpgen::rns17::module>(o);
+  bench_set<mpgen::rns33::module>(o);
+  bench_set<mpgen::rns65::module>(o);
+  bench_set<mpgen::rns129::module>(o);
+  bench_set<mpgen::rns257::module>(o);
 }

@@ -11,19 +11,13 @@
 #include <string>
 #include <vector>
 
+#include "mpz.hpp"
+
 #ifdef __CUDACC__
 #include "on_gpu.cuh"
 #endif
 
 namespace {  // each test file its own copy
-
-struct Mpz {
-  Mpz() { mpz_init(v); }
-  ~Mpz() { mpz_clear(v); }
-  Mpz(const Mpz&) = delete;
-  Mpz& operator=(const Mpz&) = delete;
-  mpz_t v;
-};
 
 void from_words(mpz_t v, const uint32_t* w, unsigned count) { mpz_import(v, count, -1, 4, 0, 0, w); }
 

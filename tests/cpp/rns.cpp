@@ -16,27 +16,12 @@
 #include "mpgen_rns32.cuh"
 #include "mpgen_rns64.cuh"
 #include "mpgen_rns8.cuh"
+#include "mpz.hpp"
 
 namespace {
 
 using Words = mpgen::rns::words<uint32_t>;
 using ConstWords = mpgen::rns::words<const uint32_t>;
-
-struct Mpz {
-  Mpz() { mpz_init(v); }
-  ~Mpz() { mpz_clear(v); }
-  Mpz(const Mpz&) = delete;
-  Mpz& operator=(const Mpz&) = delete;
-  mpz_t v;
-};
-
-struct Mpq {
-  Mpq() { mpq_init(v); }
-  ~Mpq() { mpq_clear(v); }
-  Mpq(const Mpq&) = delete;
-  Mpq& operator=(const Mpq&) = delete;
-  mpq_t v;
-};
 
 // Random cases of each kind (MPGEN_TEST_CASES, default 2000), a tenth of them for sets of
 // 256 moduli and more, whose exact steps cost n^2 / 2 products each.
@@ -216,27 +201,8 @@ void check_module() {
 
 }  // namespace
 
-// A header's namespace as a type.
-#define MODULE(ns)                                                                       \
-  struct ns {                                                                            \
-    using set = mpgen::ns::set;                                                          \
-    using add = mpgen::ns::add;                                                          \
-    using add_branching = mpgen::ns::add_branching;                                      \
-    using sub = mpgen::ns::sub;                                                          \
-    using mul = mpgen::ns::mul;                                                          \
-    using neg = mpgen::ns::neg;                                                          \
-    using sign = mpgen::ns::sign;                                                        \
-    using cmp = mpgen::ns::cmp;                                                          \
-    static constexpr unsigned count = mpgen::ns::count, words = mpgen::ns::words;        \
-  };
-namespace modules {
-MODULE(rns8)
-MODULE(rns32)
-MODULE(rns64)
-MODULE(rns256)
-}  // namespace modules
 
-TEST_CASE("RNS integers of 8 moduli agree with GMP") { check_module<modules::rns8>(); }
-TEST_CASE("RNS integers of 32 moduli agree with GMP") { check_module<modules::rns32>(); }
-TEST_CASE("RNS integers of 64 moduli agree with GMP") { check_module<modules::rns64>(); }
-TEST_CASE("RNS integers of 256 moduli agree with GMP") { check_module<modules::rns256>(); }
+TEST_CASE("RNS integers of 8 moduli agree with GMP") { check_module<mpgen::rns8::module>(); }
+TEST_CASE("RNS integers of 32 moduli agree with GMP") { check_module<mpgen::rns32::module>(); }
+TEST_CASE("RNS integers of 64 moduli agree with GMP") { check_module<mpgen::rns64::module>(); }
+TEST_CASE("RNS integers of 256 moduli agree with GMP") { check_module<mpgen::rns256::module>(); }
