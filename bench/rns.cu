@@ -2,12 +2,13 @@
 // fewest 32-bit moduli whose M reaches 128, 256, ... 8192 bits): two arrays of `count`
 // integers of the seed's datasets (1: random in [0, (M - 1) / 2], 2: in [(1 - M) / 2, 0],
 // 3: either sign), made on the GPU in binary and converted there; the element-wise sum by
-// Algorithm 2 (add) and Algorithm 1 (add_branching) and, on operands below 2^(bits / 2),
-// the product (mul), each timed alone on the GPU (kernel time, the mean of `runs`
-// launches after one warm-up, interleaved layout, 128 threads a block), and a kernel that
-// reads and writes the same words with no arithmetic (the memory ceiling); GMP's mpz_add and
-// mpz_mul on the same values on every CPU core (a thread each); and the first `check` results
-// of each, flags included, against GMP's.
+// Algorithm 2 (add) and Algorithm 1 (add_branching), the difference (sub) and the
+// comparison (cmp), and, on operands below 2^(bits / 2), the product (mul), each timed
+// alone on the GPU (kernel time, the mean of `runs` launches after one warm-up, interleaved
+// layout, 128 threads a block), and a kernel that reads and writes the same words with no
+// arithmetic (the memory ceiling); GMP's mpz_add and mpz_mul on the same values on every
+// CPU core (a thread each); and the first `check` results of each, flags included, against
+// GMP's.
 //
 // Usage: mpgen-bench-rns [--count N] [--runs R] [--check K] [--no-gmp]
 #include <gmp.h>
@@ -197,25 +198,34 @@ void bench_set(const Options& o) {
                   n / seconds, by[0] == 'g' && by[1] == 'p' ? std::min(o.check, n) : 0, wrong);
       std::fflush(stdout);
     };
-    const auto ours = [&](const char* name, auto op) {
+    // gmp(r, a, b) gives the first `check` instances' results: a + b, a - b, a b, or cmp(a, b)
+    const auto ours = [&](const char* name, auto op, auto gmp) {
       using Op = decltype(op);
       const double s = bench::gpu_seconds([&] { batch<Op><<<blocks, block_threads>>>(n, in, out); }, o.runs);
       cudaMemcpy(host_out.data(), out, host_out.size() * 4, cudaMemcpyDeviceToHost);
-      for (std::size_t j = 0; j < std::min(o.check, n); ++j) {
-        if (product) mpz_mul(r[j].v, a[j].v, b[j].v);
-        else mpz_add(r[j].v, a[j].v, b[j].v);
-      }
-      report(name, s, wrong_results<Module>(host_out, n, r, M.v, o.check), "gpu");
+      for (std::size_t j = 0; j < std::min(o.check, n); ++j) gmp(r[j].v, a[j].v, b[j].v);
+      std::size_t wrong = 0;
+      if (Op::out_words == 1)  // cmp: r holds -1, 0 or 1
+        for (std::size_t j = 0; j < std::min(o.check, n); ++j) wrong += host_out[j] != uint32_t(mpz_get_si(r[j].v));
+      else
+        wrong = wrong_results<Module>(host_out, n, r, M.v, o.check);
+      report(name, s, wrong, "gpu");
     };
+    const auto sum = [](mpz_t r, const mpz_t a, const mpz_t b) { mpz_add(r, a, b); };
     if (dataset == 1) {
       const double s = bench::gpu_seconds([&] { stream<<<blocks, block_threads>>>(n, words, in, out); }, o.runs);
       report("stream", s, 0, "copy");
     }
     if (product) {
-      ours("mul", typename Module::mul{});
+      ours("mul", typename Module::mul{}, [](mpz_t r, const mpz_t a, const mpz_t b) { mpz_mul(r, a, b); });
     } else {
-      ours("add", typename Module::add{});
-      ours("add_branching", typename Module::add_branching{});
+      ours("sub", typename Module::sub{}, [](mpz_t r, const mpz_t a, const mpz_t b) { mpz_sub(r, a, b); });
+      ours("cmp", typename Module::cmp{}, [](mpz_t r, const mpz_t a, const mpz_t b) {
+        const int c = mpz_cmp(a, b);
+        mpz_set_si(r, c < 0 ? -1 : c > 0);
+      });
+      ours("add_branching", typename Module::add_branching{}, sum);
+      ours("add", typename Module::add{}, sum);
     }
     if (o.gmp) {
       const double s = gmp_seconds(r, a, b, product, 3);
