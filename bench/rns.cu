@@ -68,13 +68,20 @@ __global__ void make_operands(std::size_t n, unsigned dataset, uint64_t seed, un
   mpgen::rns::from_binary<Set>(Words{rns + j, n}, ConstWords{magnitude, 1}, limbs, sign);
 }
 
-// The memory ceiling of an operation on two integers of `words` words: the same reads
-// and writes (out's words + 1 of them, interleaved) with no arithmetic, an xor each.
-__global__ void stream(std::size_t n, unsigned words, const uint32_t* in, uint32_t* out) {
+// The memory ceiling of an operation on two integers of Words words: the same reads and
+// writes (Words + 1 of them, interleaved) with no arithmetic, an xor each.
+template <unsigned Words>
+__global__ void stream(std::size_t n, const uint32_t* in, uint32_t* out) {
   const std::size_t j = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (j >= n) return;
-  for (unsigned w = 0; w <= words; ++w)
-    out[w * n + j] = in[(w % words) * n + j] ^ in[(words + w % words) * n + j];
+  uint32_t first = 0;
+#pragma unroll 8
+  for (unsigned w = 0; w < Words; ++w) {
+    const uint32_t v = in[w * n + j] ^ in[(Words + w) * n + j];
+    out[w * n + j] = v;
+    first ^= v;
+  }
+  out[Words * n + j] = first;
 }
 
 template <class Op>
@@ -213,7 +220,7 @@ void bench_set(const Options& o) {
     };
     const auto sum = [](mpz_t r, const mpz_t a, const mpz_t b) { mpz_add(r, a, b); };
     if (dataset == 1) {
-      const double s = bench::gpu_seconds([&] { stream<<<blocks, block_threads>>>(n, words, in, out); }, o.runs);
+      const double s = bench::gpu_seconds([&] { stream<words><<<blocks, block_threads>>>(n, in, out); }, o.runs);
       report("stream", s, 0, "copy");
     }
     if (product) {
