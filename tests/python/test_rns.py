@@ -101,7 +101,7 @@ def test_residue_lists_against_python(moduli):
 
 def test_requests():
     (rns, ops), = parse("8", None, None, None)
-    assert rns.label == "rns8" and rns.count == 8 and ops == ["add", "add_branching", "sub", "mul", "neg", "sign", "cmp"]
+    assert rns.label == "rns8" and rns.count == 8 and ops == ["add", "add_branching", "sub", "mul", "neg", "evaluate", "sign", "cmp"]
     (rns, ops), = parse(None, "3,5,0x7", "tiny", "mul")
     assert rns.moduli == (3, 5, 7) and ops == ["mul"]
     with pytest.raises(RequestError, match="give the set a name with --name"):

@@ -441,6 +441,17 @@ MPGEN_HOST_DEVICE void interval_of_binary(words<T> magnitude, unsigned limbs, bo
   upper = mul<false>(normalized(add_up(high, low + 1), s), Set::inverse_range_up());
 }
 
+// z = x with its interval evaluation made from its residues alone.
+template <class Set, class X>
+MPGEN_HOST_DEVICE void reevaluate(words<uint32_t> z, words<X> x) {
+  using I = integer<Set>;
+  bound lower, upper;
+  evaluate<Set>(x, lower, upper);
+  for (unsigned i = 0; i <= I::sign; ++i) z[i] = x[i];
+  store_bound(z, I::lower, lower);
+  store_bound(z, I::upper, upper);
+}
+
 // z = the magnitude in `limbs` words (least significant first, below M) and the sign, with
 // its interval evaluation.
 template <class Set, class T>

@@ -19,6 +19,8 @@ OPERATIONS = {
     "mul": ("x y, residue by residue, the interval as (X / M) (Y / M) M", 2, 1,
             "y[words] = ::mpgen::rns::multiply<set>(y, x, x.from(words));"),
     "neg": ("-x", 1, 0, "::mpgen::rns::negate<set>(y, x);"),
+    "evaluate": ("x with its interval evaluation made again from the residues alone (the CRT's fractions, "
+                 "refined for small x)", 1, 0, "::mpgen::rns::reevaluate<set>(y, x);"),
     "sign": ("-1, 0 or 1 (-1 as 2^32 - 1)", 1, -1, "y[0] = ::mpgen::rns::sign_of<set>(x);"),
     "cmp": ("-1, 0 or 1 as x < y, x = y, x > y (-1 as 2^32 - 1)", 2, -1,
             "y[0] = ::mpgen::rns::compare<set>(x, x.from(words));"),
