@@ -229,7 +229,6 @@ MPGEN_HOST_DEVICE uint32_t residues(words<uint32_t> z, words<X> x, words<Y> y = 
 struct add_list { template <class C> using in = typename C::add; };
 struct sub_list { template <class C> using in = typename C::sub; };
 struct mul_list { template <class C> using in = typename C::mul; };
-struct neg_where_list { template <class C> using in = typename C::neg_where; };
 struct add_signed_list { template <class C> using in = typename C::add_signed; };
 
 // Stores the sign and the magnitude's interval, and returns the overflow flag: certain
@@ -246,6 +245,16 @@ MPGEN_HOST_DEVICE uint32_t finish(words<uint32_t> z, uint32_t sign, bound lower,
   store_bound(z, I::lower, lower);
   store_bound(z, I::upper, upper);
   return overflow;
+}
+
+// The signed value's interval [lo, hi] (of x / M) for the sign `sign`: the magnitude's,
+// negated for a negative one.
+template <class Set, class X>
+MPGEN_HOST_DEVICE void signed_interval(words<X> x, uint32_t sign, bound& lo, bound& hi) {
+  using I = integer<Set>;
+  const bound l = load_bound(x, I::lower), u = load_bound(x, I::upper);
+  lo = sign ? negated(u) : l;
+  hi = sign ? negated(l) : u;
 }
 
 // Whether (+-x) + (+-y) (x's and y's signs) is negative, where its interval holds 0 and
@@ -269,10 +278,10 @@ template <class Set, class X, class Y>
 MPGEN_HOST_DEVICE uint32_t add_complement(words<uint32_t> z, words<X> x, words<Y> y, uint32_t flip_y = 0) {
   using I = integer<Set>;
   const uint32_t sx = x[I::sign], sy = y[I::sign] ^ flip_y;
-  const bound xl = load_bound(x, I::lower), xu = load_bound(x, I::upper);
-  const bound yl = load_bound(y, I::lower), yu = load_bound(y, I::upper);
-  bound lower = add<true>(sx ? negated(xu) : xl, sy ? negated(yu) : yl);
-  bound upper = add<false>(sx ? negated(xl) : xu, sy ? negated(yl) : yu);
+  bound xl, xu, yl, yu;
+  signed_interval<Set>(x, sx, xl, xu);
+  signed_interval<Set>(y, sy, yl, yu);
+  bound lower = add<true>(xl, yl), upper = add<false>(xu, yu);
   const bool decided = lower.f >= 0 || upper.f < 0;
   const uint32_t sz = decided ? upper.f < 0 : negative_near_zero<Set>(x, y, sx, sy);
   const uint32_t nonzero = residues<Set, add_signed_list, X, Y, 2>(z, x, y, {0u - (sx ^ sz), 0u - (sy ^ sz)}) != 0;
@@ -322,16 +331,6 @@ MPGEN_HOST_DEVICE uint32_t multiply(words<uint32_t> z, words<X> x, words<Y> y) {
   return finish<Set>(z, (x[I::sign] ^ y[I::sign]) & nonzero, lower, upper);
 }
 
-// The signed value's interval [lo, hi] (of x / M): the magnitude's, negated for a
-// negative x.
-template <class Set, class X>
-MPGEN_HOST_DEVICE void signed_interval(words<X> x, bound& lo, bound& hi) {
-  using I = integer<Set>;
-  const bound l = load_bound(x, I::lower), u = load_bound(x, I::upper);
-  lo = x[I::sign] ? negated(u) : l;
-  hi = x[I::sign] ? negated(l) : u;
-}
-
 // z = -x: the residues and the interval as they are, the sign flipped where x is not 0.
 template <class Set, class X>
 MPGEN_HOST_DEVICE void negate(words<uint32_t> z, words<X> x) {
@@ -356,8 +355,8 @@ template <class Set, class X, class Y>
 MPGEN_HOST_DEVICE uint32_t compare(words<X> x, words<Y> y) {
   using I = integer<Set>;
   bound xl, xu, yl, yu;
-  signed_interval<Set>(x, xl, xu);
-  signed_interval<Set>(y, yl, yu);
+  signed_interval<Set>(x, x[I::sign], xl, xu);
+  signed_interval<Set>(y, y[I::sign], yl, yu);
   if (add<true>(xl, negated(yu)).f > 0) return 1;
   if (add<false>(xu, negated(yl)).f < 0) return ~0u;
   const uint32_t sx = x[I::sign], sy = y[I::sign];

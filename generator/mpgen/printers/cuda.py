@@ -57,6 +57,11 @@ def _operations(module: Module, contract: dict, shared: dict) -> list[dict]:
     return [_operation(p, c, shared) for p, c in zip(module.ops, contract["operations"])]
 
 
+def _list_key(fn) -> tuple:
+    """What makes two thread-step lists one."""
+    return fn.name, fn.in_words, fn.out_words, tuple(fn.body)
+
+
 def _group_steps(module: Module) -> dict:
     """The group programs' straight-line lists, each distinct list once per header: most
     operations of a size share their division, product and shift steps, and a copy in
@@ -66,7 +71,7 @@ def _group_steps(module: Module) -> dict:
     taken: set[str] = set()
     for p in module.ops:
         for fn in group.lists(p.program) if p.program is not None else ():
-            key = (fn.name, fn.in_words, fn.out_words, tuple(fn.body))
+            key = _list_key(fn)
             if key not in shared:
                 symbol, k = fn.name, 1
                 while symbol in taken:
@@ -82,8 +87,8 @@ def _operation(p, c: dict, shared: dict) -> dict:
          "ptx": None if p.fn is None else ptx.function(p.fn),
          "host": None if p.fn is None else host.function(p.fn), "group": None}
     if p.program is not None:
-        o["group"] = {"steps": [{"name": fn.name, "symbol": shared[(fn.name, fn.in_words, fn.out_words, tuple(fn.body))]
-                                 ["symbol"]} for fn in group.lists(p.program)],
+        o["group"] = {"steps": [{"name": fn.name, "symbol": shared[_list_key(fn)]["symbol"]}
+                                for fn in group.lists(p.program)],
                       "thread_words": group.thread_words(p.program),
                       "result_parts": group.result_parts(p.program),
                       "result_part_limbs": group.result_part_limbs(p.program),

@@ -38,21 +38,6 @@ def _multiply(fn: Function, f: Field, a, b, y) -> None:
     _modmul(fn, f, [a, b], y)
 
 
-def _negate(name: str, fields: list[Field], masked: bool) -> Function:
-    """y = -a mod m_i; with a mask word after the residues (all ones or 0), -a where it is
-    set and a where it is clear: the radix complement of a negative value, no branch."""
-    n = len(fields)
-    fn = Function(name, n + masked, n)
-    for i, f in enumerate(fields):
-        if not masked:
-            _modneg(fn, f, [[Reg("x", i)]], [Reg("y", i)])
-            continue
-        negated = fn.temp()
-        _modneg(fn, f, [[Reg("x", i)]], [negated])
-        select(fn, Reg("y", i), Reg("x", n), negated, Reg("x", i))
-    return fn
-
-
 def _add_signed(fields: list[Field]) -> Function:
     """x = a's residues, b's, then two mask words; y = (+-a) + (+-b) mod m_i, each negated
     where its mask is all ones: Algorithm 2's radix-complement sum in one pass."""
@@ -81,9 +66,6 @@ LISTS = {  # name -> (summary, planner over the chunk's fields)
     "add": ("a_i + b_i mod m_i", lambda fields: _binary("add", fields, _add)),
     "sub": ("a_i - b_i mod m_i", lambda fields: _binary("sub", fields, subtract_mod)),
     "mul": ("a_i b_i mod m_i", lambda fields: _binary("mul", fields, _multiply)),
-    "neg": ("-a_i mod m_i", lambda fields: _negate("neg", fields, False)),
-    "neg_where": ("-a_i mod m_i where the mask word is all ones, else a_i",
-                  lambda fields: _negate("neg_where", fields, True)),
     "add_signed": ("(+-a_i) + (+-b_i) mod m_i, each negated where its mask word is all ones", _add_signed),
 }
 
