@@ -102,13 +102,13 @@ def _table(out: Path, paths: list[Path]) -> None:
 
 
 def _generate_rns(args) -> int:
-    if args.rns and args.rns_moduli:
+    if args.rns is not None and args.rns_moduli is not None:
         raise RequestError("--rns: give --rns (generated sets) or --rns-moduli (your own), not both")
     if (args.bits or args.modulus or args.field or args.spec or args.mul != "auto" or args.tier != DEFAULT_TIER
             or args.threads or args.instances_per_block or args.kernels or args.ptx or args.table):
         raise RequestError("--rns: an RNS set takes --ops, --name (with --rns-moduli), --out, "
                            "--clean and --dry-run only")
-    if args.name and not args.rns_moduli:
+    if args.name and args.rns_moduli is None:
         raise RequestError("--name: names a set of --rns-moduli; --rns sets are named rns<N>")
     request = rns.parse(args.rns, args.rns_moduli, args.name, args.ops)
     files, contracts = rns_printer.render(request)
@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.field and (args.modulus or args.name):
                 raise RequestError("--field: a preset has its modulus and name; give --field "
                                    "or --modulus, not both")
-            if args.rns or args.rns_moduli:
+            if args.rns is not None or args.rns_moduli is not None:  # '' too: an empty list
                 return _generate_rns(args)
             if args.name and not args.modulus:
                 raise RequestError("--name: names a modulus' header (or an RNS set's); give "

@@ -115,6 +115,8 @@ def test_requests():
     (["--rns", "8", "--name", "a"], "--rns sets are named rns<N>"),
     (["--rns-moduli", "3,x", "--name", "a"], "'x' is not a number"),
     (["--rns-moduli", "3,5", "--name", "int"], "is a C++ keyword"),
+    (["--rns", ""], "--rns: empty item"),
+    (["--rns-moduli", "", "--name", "a"], "--rns-moduli: empty item"),
 ])
 def test_cli_errors_write_nothing(tmp_path, capsys, argv, message):
     out = tmp_path / "out"

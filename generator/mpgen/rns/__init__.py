@@ -44,7 +44,7 @@ def _ops(ops_text: str | None) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def parse(counts_text: str | None, moduli_text: str | None, label: str | None,
+def parse(counts_text: str, moduli_text: str | None, label: str | None,
           ops_text: str | None) -> list[tuple[RnsSet, list[str]]]:
     """The request of `mpgen generate --rns N,... [--ops ...]` (sets by Algorithm 3, named
     rns<N>) or `--rns-moduli m0,m1,... --name NAME [--ops ...]`."""
@@ -55,7 +55,7 @@ def parse(counts_text: str | None, moduli_text: str | None, label: str | None,
         moduli = check([_number(m, "--rns-moduli") for m in split_items("--rns-moduli", moduli_text)])
         return [(RnsSet(moduli, check_name(label, "--name")), ops)]
     sets = []
-    for item in dict.fromkeys(split_items("--rns", counts_text or "")):
+    for item in dict.fromkeys(split_items("--rns", counts_text)):
         count = _number(item, "--rns")
         if not MIN_MODULI <= count <= MAX_MODULI:
             raise RequestError(f"--rns: {shown(item)} moduli; give {MIN_MODULI} to {MAX_MODULI}")
