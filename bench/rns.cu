@@ -10,6 +10,9 @@
 // CPU core (a thread each); and the first `check` results of each, flags included, against
 // GMP's.
 //
+// The digit-parallel form (G lanes of a warp an integer, the contiguous layout) runs add and
+// mul beside them (by=gpu-digits<G>), checked alike.
+//
 // Usage: mpgen-bench-rns [--count N] [--runs R] [--check K] [--no-gmp]
 #include <gmp.h>
 
@@ -82,6 +85,16 @@ __global__ void stream(std::size_t n, const uint32_t* in, uint32_t* out) {
     first ^= v;
   }
   out[Words * n + j] = first;
+}
+
+// The interleaved layout's n instances of W words to the contiguous one (to = true), or back.
+template <unsigned W>
+__global__ void transpose(std::size_t n, const uint32_t* from, uint32_t* to_, bool to_contiguous) {
+  const std::size_t k = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (k >= n * W) return;
+  const std::size_t j = k / W, w = k % W;
+  if (to_contiguous) to_[k] = from[w * n + j];
+  else to_[w * n + j] = from[k];
 }
 
 template <class Op>
@@ -173,11 +186,13 @@ void bench_set(const Options& o) {
   const unsigned precision = unsigned(mpz_sizeinbase(M.v, 2)) - 1;
   const unsigned blocks = unsigned((n + block_threads - 1) / block_threads);
 
-  uint32_t *binary, *in, *out;
+  uint32_t *binary, *in, *out, *in_contiguous, *out_contiguous;
   const unsigned most_limbs = unsigned((mpz_sizeinbase(half.v, 2) + 31) / 32);
   bench::check(cudaMalloc(&binary, 2 * n * (most_limbs + 1) * 4), "cudaMalloc");
   bench::check(cudaMalloc(&in, 2 * n * words * 4), "cudaMalloc");
   bench::check(cudaMalloc(&out, n * (words + 1) * 4), "cudaMalloc");
+  bench::check(cudaMalloc(&in_contiguous, 2 * n * words * 4), "cudaMalloc");
+  bench::check(cudaMalloc(&out_contiguous, n * (words + 1) * 4), "cudaMalloc");
   std::vector<Mpz> a(n), b(n), r(n);
   std::vector<uint32_t> host_binary, host_out(n * (words + 1));
 
@@ -218,13 +233,33 @@ void bench_set(const Options& o) {
         wrong = wrong_results<Module>(host_out, n, r, M.v, o.check);
       report(name, s, wrong, "gpu");
     };
+    // The digit-parallel form: G lanes an instance, in the contiguous layout (the operands
+    // moved there, the results back, outside the timing).
+    const auto digits = [&](const char* name, auto op, auto gmp) {
+      using Op = decltype(op);
+      constexpr unsigned G = n_moduli >= 32 ? 32 : n_moduli > 8 ? (n_moduli > 16 ? 32 : 16) : 8;
+      const unsigned moved = unsigned((n * Op::in_words + block_threads - 1) / block_threads);
+      transpose<Op::in_words><<<moved, block_threads>>>(n, in, in_contiguous, true);
+      const unsigned lanes = unsigned((n * G + block_threads - 1) / block_threads);
+      const double s = bench::gpu_seconds(
+          [&] { mpgen::rns::digits_batch<Op, G><<<lanes, block_threads>>>(n, in_contiguous, out_contiguous); }, o.runs);
+      const unsigned back = unsigned((n * Op::out_words + block_threads - 1) / block_threads);
+      transpose<Op::out_words><<<back, block_threads>>>(n, out_contiguous, out, false);
+      cudaMemcpy(host_out.data(), out, host_out.size() * 4, cudaMemcpyDeviceToHost);
+      for (std::size_t j = 0; j < std::min(o.check, n); ++j) gmp(r[j].v, a[j].v, b[j].v);
+      char by[32];
+      std::snprintf(by, sizeof by, "gpu-digits%u", G);
+      report(name, s, wrong_results<Module>(host_out, n, r, M.v, o.check), by);
+    };
     const auto sum = [](mpz_t r, const mpz_t a, const mpz_t b) { mpz_add(r, a, b); };
     if (dataset == 1) {
       const double s = bench::gpu_seconds([&] { stream<words><<<blocks, block_threads>>>(n, in, out); }, o.runs);
       report("stream", s, 0, "copy");
     }
     if (product) {
-      ours("mul", typename Module::mul{}, [](mpz_t r, const mpz_t a, const mpz_t b) { mpz_mul(r, a, b); });
+      const auto product_of = [](mpz_t r, const mpz_t a, const mpz_t b) { mpz_mul(r, a, b); };
+      ours("mul", typename Module::mul{}, product_of);
+      digits("mul", typename Module::mul{}, product_of);
     } else {
       ours("sub", typename Module::sub{}, [](mpz_t r, const mpz_t a, const mpz_t b) { mpz_sub(r, a, b); });
       ours("cmp", typename Module::cmp{}, [](mpz_t r, const mpz_t a, const mpz_t b) {
@@ -233,6 +268,7 @@ void bench_set(const Options& o) {
       });
       ours("add_branching", typename Module::add_branching{}, sum);
       ours("add", typename Module::add{}, sum);
+      digits("add", typename Module::add{}, sum);
     }
     if (o.gmp) {
       const double s = gmp_seconds(r, a, b, product, 3);
@@ -244,6 +280,8 @@ void bench_set(const Options& o) {
   cudaFree(binary);
   cudaFree(in);
   cudaFree(out);
+  cudaFree(in_contiguous);
+  cudaFree(out_contiguous);
 }
 
 

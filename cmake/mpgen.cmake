@@ -2,7 +2,7 @@
 #                [TIER auto|thread|group] [THREADS <t>] [INSTANCES_PER_BLOCK <n>] [TABLE])
 # mpgen_generate(<target> MODULUS <p> NAME <name> OPS <op>... [BITS <bits>] [MUL ...] [TABLE])
 # mpgen_generate(<target> FIELD <preset> OPS <op>... [BITS <bits>] [MUL ...] [TABLE])
-# mpgen_generate(<target> RNS <moduli>... OPS <op>...)
+# mpgen_generate(<target> RNS <moduli>... OPS <op>... [TABLE])
 #
 # Generates mpgen's headers for the given sizes and operations at build time, into
 # <build>/mpgen/<target> (<build>/mpgen/<target>.<name> for a modulus or a preset,

@@ -105,13 +105,13 @@ def _generate_rns(args) -> int:
     if args.rns is not None and args.rns_moduli is not None:
         raise RequestError("--rns: give --rns (generated sets) or --rns-moduli (your own), not both")
     if (args.bits or args.modulus or args.field or args.spec or args.mul != "auto" or args.tier != DEFAULT_TIER
-            or args.threads or args.instances_per_block or args.kernels or args.ptx or args.table):
+            or args.threads or args.instances_per_block or args.kernels or args.ptx):
         raise RequestError("--rns: an RNS set takes --ops, --name (with --rns-moduli), --out, "
-                           "--clean and --dry-run only")
+                           "--table, --clean and --dry-run only")
     if args.name and args.rns_moduli is None:
         raise RequestError("--name: names a set of --rns-moduli; --rns sets are named rns<N>")
     request = rns.parse(args.rns, args.rns_moduli, args.name, args.ops)
-    files, contracts = rns_printer.render(request)
+    files, contracts = rns_printer.render(request, runtime_table=args.table)
     if args.dry_run:
         print("\n".join(str(args.out / name) for name in sorted(files) + [names.MANIFEST]))
         return 0
@@ -163,8 +163,12 @@ def main(argv: list[str] | None = None) -> int:
                                    "--modulus (or --rns-moduli) too")
             if args.field:
                 args.modulus, args.name = check_preset(args.field)
+            sets = []  # RNS sets, from a spec
             if args.spec:
-                request = parse_spec(args.spec)
+                request, sets = parse_spec(args.spec)
+                if sets and (args.kernels or args.ptx is not None):
+                    raise RequestError("--spec: RNS sets have no kernels source (--kernels, --ptx) yet; "
+                                       "generate their headers without it")
             elif args.modulus:
                 request = parse_field(args.modulus, args.bits, args.ops, args.name, args.mul,
                                       args.tier)
@@ -173,14 +177,18 @@ def main(argv: list[str] | None = None) -> int:
                                         args.instances_per_block)
             files, contracts = render(plan_request(request), kernels=args.kernels,
                                       ptx=args.ptx is not None, runtime_table=args.table)
+            rns_files, rns_contracts = rns_printer.render(sets, runtime_table=args.table)
+            files.update(rns_files)
+            contracts += rns_contracts
             if args.dry_run:
                 written = sorted({f for c in contracts for f in c["files"].values()})
                 print("\n".join(str(args.out / name) for name in written + [names.MANIFEST]))
                 return 0
             write(args.out, files, contracts, args.ptx, args.clean)
             count = sum(len(ops) for _, ops in request)
-            print(f"mpgen: wrote {len(request)} {'sizes' if len(request) > 1 else 'size'}, "
-                  f"{count} operations to {args.out}")
+            rns_sets = f", {len(sets)} RNS {'sets' if len(sets) > 1 else 'set'}" if sets else ""
+            print(f"mpgen: wrote {len(request)} {'sizes' if len(request) != 1 else 'size'}, "
+                  f"{count} operations{rns_sets} to {args.out}")
         elif args.command == "table":
             _table(args.out, args.manifests)
         else:

@@ -233,13 +233,13 @@ def parse_field(modulus: str, bits_text: str | None, ops_text: str | None, label
     return [(field, [MODULAR_OPERATIONS[n] for n in dict.fromkeys(names)])]
 
 
-SPEC_KEYS = ("ops", "mul", "tier", "sizes", "fields")
+SPEC_KEYS = ("ops", "mul", "tier", "sizes", "fields", "rns")
 SIZE_KEYS = ("ops", "mul", "tier", "threads", "instances_per_block")
 FIELD_KEYS = ("modulus", "bits", "ops", "mul", "tier")
 
 
-def parse_spec(path: Path) -> Request:
-    """The request of a TOML spec file:
+def parse_spec(path: Path) -> tuple[Request, list]:
+    """The request of a TOML spec file, and its RNS sets (rns.parse's):
 
         ops = ["add", "mul"]      # for every size that does not list its own; default: all
         mul = "auto"              # schoolbook | karatsuba | auto
@@ -250,6 +250,9 @@ def parse_spec(path: Path) -> Request:
         [fields]                  # moduli: a preset by its name, or any with its modulus
         secp256k1 = {}            # all modular operations (the top-level ops are for sizes)
         mine = { modulus = "0xffffffffffffffc5", ops = ["modmul"], bits = 64 }
+        [rns]                     # RNS integers: rns<N> is N moduli by Algorithm 3,
+        rns8 = {}                 # any other name gives its own moduli
+        tiny = { moduli = [3, 5, 7], ops = ["add", "mul"] }
 
     Errors name the file and the line."""
     try:
@@ -271,21 +274,24 @@ def parse_spec(path: Path) -> Request:
 
     def checked_keys(table: dict, allowed: tuple[str, ...], where: str) -> None:
         for key in table:
-            if key not in allowed:
-                raise fail(f"unknown key {key!r} {where}; allowed: {', '.join(allowed)}", key)
+            if key not in allowed:  # the callers' fail() finds its line by the quoted key
+                raise RequestError(f"unknown key {key!r} {where}; allowed: {', '.join(allowed)}")
 
     def op_names(value: object, where: str) -> list[str]:
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
             raise fail(f"{where}: ops must be a non-empty list of operation names", "ops")
         return value
 
-    checked_keys(spec, SPEC_KEYS, "at the top")
-    for table in ("sizes", "fields"):
+    try:
+        checked_keys(spec, SPEC_KEYS, "at the top")
+    except RequestError as e:
+        raise fail(str(e), re.search(r"'([^']+)'", str(e))[1]) from None
+    for table in ("sizes", "fields", "rns"):
         if not isinstance(spec.get(table, {}), dict):
             raise fail(f"{table} must be a table, e.g. [{table}]", table)
-    if not spec.get("sizes") and not spec.get("fields"):
-        raise fail("no [sizes] or [fields] table: give one entry per size or modulus, e.g. "
-                   "131 = {} under [sizes]", "sizes")
+    if not spec.get("sizes") and not spec.get("fields") and not spec.get("rns"):
+        raise fail("no [sizes], [fields] or [rns] table: give one entry per size, modulus or RNS set, "
+                   "e.g. 131 = {} under [sizes]", "sizes")
     default_ops = op_names(spec["ops"], "ops") if "ops" in spec else None
     try:
         default_mul = check_mul(spec.get("mul", "auto"), "mul")
@@ -340,7 +346,20 @@ def parse_spec(path: Path) -> Request:
             raise fail(str(e), bad[1] if bad else name) from None
         claim(field[0][0].name, f"fields.{name}", name)
         request += field
-    return request
+
+    from . import rns  # (rns imports this module)
+    sets = []
+    for name, options in spec.get("rns", {}).items():
+        try:
+            if not isinstance(options, dict):
+                raise RequestError(f"rns.{name}: give a table of options, e.g. {name} = {{}}")
+            checked_keys(options, rns.SPEC_KEYS, f"in rns.{name}")
+            sets += rns.parse_spec_entry(name, options)
+        except RequestError as e:
+            bad = re.search(r"'([^']+)'", str(e))
+            raise fail(str(e), bad[1] if bad and _line_of(text, bad[1]) else name) from None
+        claim(name, f"rns.{name}", name)
+    return request, sets
 
 
 def _line_of(text: str, needle: str) -> int | None:

@@ -47,27 +47,33 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' |
 
 // One operand as it is read, a character at a time, in bounded memory: its first
 // characters (enough to echo shown_chars after a 0x) and its significant digits (after
-// the 0x and the leading zeros), at most as many as its width allows.
+// the 0x and the leading zeros), at most as many as its width allows. Hex; or, for RNS
+// integers (signed), an optional sign and then decimal digits or 0x and hex digits.
 struct Operand {
   std::string head, digits;
   std::size_t length = 0, significant = 0;
-  bool prefix = false, bad_seen = false;
-  char bad = 0;  // the first character after the prefix that is not a hex digit
+  bool prefix = false, bad_seen = false, negative = false;
+  std::size_t start = 0;  // 1 after a sign
+  char bad = 0;  // the first character after the prefix that is not a digit
 
   void clear() {
     head.clear(), digits.clear();
-    length = significant = 0;
-    prefix = bad_seen = false;
+    length = significant = start = 0;
+    prefix = bad_seen = negative = false;
     bad = 0;
   }
-  void add(char c, std::size_t most_digits) {
+  void add(char c, std::size_t most_digits, bool signed_decimal) {
     if (head.size() < shown_chars + 2) head += c;
     ++length;
-    if (length == 2 && head[0] == '0' && (c == 'x' || c == 'X')) {
+    if (signed_decimal && length == 1 && (c == '-' || c == '+')) {
+      negative = c == '-', start = 1;
+      return;
+    }
+    if (length == start + 2 && head[start] == '0' && (c == 'x' || c == 'X')) {
       prefix = true;  // the '0' before it was taken for a leading zero: no digit so far
       return;
     }
-    const int v = mpgen::hex::digit(c);
+    const int v = signed_decimal && !prefix ? (c >= '0' && c <= '9' ? c - '0' : -1) : mpgen::hex::digit(c);
     if (v < 0) {
       if (!bad_seen) bad_seen = true, bad = c;
       return;
@@ -98,13 +104,37 @@ struct WriteError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The instances read so far, run and printed together. They are in the contiguous layout,
-// so that a partial batch is a prefix of the buffers: the GPU's kernels are slower on it
-// for some word counts (bench/NOTES.md), but here a batch's time on the GPU is mostly
-// its copies in and out, which the layout does not change.
+// The instances read so far, run and printed together: an operation's own (Words) or an
+// RNS set's (Integers).
 class Runner {
  public:
-  Runner(const mpgen::OpInfo& info, mpgen::Device device)
+  virtual ~Runner() = default;
+  bool empty() const { return n_ == 0; }
+  bool full() const { return n_ == capacity_; }
+  // One line's operands (count of them, the operation's number) into the next instance;
+  // "" or what is wrong with them.
+  virtual std::string add(const std::vector<Operand>& operands, std::size_t count) = 0;
+  void run() {
+    if (n_ == 0) return;
+    run_and_print();
+    n_ = 0;
+    errno = 0;
+    if (!std::cout.flush())
+      throw WriteError(std::string("cannot write the results") + (errno ? ": " + std::string(std::strerror(errno)) : ""));
+  }
+
+ protected:
+  virtual void run_and_print() = 0;
+  std::size_t capacity_ = 1, n_ = 0;
+};
+
+// Instances of a size's or a field's operation: hex operands and results. They are in
+// the contiguous layout, so that a partial batch is a prefix of the buffers: the GPU's
+// kernels are slower on it for some word counts (bench/NOTES.md), but here a batch's time
+// on the GPU is mostly its copies in and out, which the layout does not change.
+class Words : public Runner {
+ public:
+  Words(const mpgen::OpInfo& info, mpgen::Device device)
       : info_(info), device_(device), in_words_(info.in_words()), out_words_(info.out_words()) {
     capacity_ = std::clamp<std::size_t>(most_batch_bytes / (4 * (in_words_ + out_words_)), 1, most_instances);
     in_.resize(capacity_ * in_words_);
@@ -114,14 +144,36 @@ class Runner {
     mpgen::run_batch(info_, device_, mpgen::Layout::contiguous, 0, in_.data(), out_.data());
   }
 
-  bool empty() const { return n_ == 0; }
-  bool full() const { return n_ == capacity_; }
-  std::size_t capacity() const { return capacity_; }
-  uint32_t* next() { return in_.data() + n_ * in_words_; }  // the words of the next instance
-  void added() { ++n_; }
+  std::string add(const std::vector<Operand>& operands, std::size_t count) override {
+    std::vector<std::vector<uint32_t>> values(info_.operand_bits.size());  // an optional operand left out: 0
+    for (unsigned k = 0; k < count; ++k) {
+      try {
+        values[k] = parse_operand(operands[k], info_.operand_bits[k]);
+      } catch (const mpgen::InputError& e) {
+        return "operand " + std::to_string(k + 1) + ": " + e.what();
+      }
+      try {
+        mpgen::check_operand(info_, k, values[k]);  // names the operand itself
+      } catch (const mpgen::InputError& e) {
+        return e.what();
+      }
+    }
+    try {
+      mpgen::check_modulus_operands(info_, values);
+    } catch (const mpgen::InputError& e) {
+      return e.what();
+    }
+    uint32_t* words = in_.data() + n_ * in_words_;
+    for (unsigned k = 0; k < values.size(); ++k) {
+      values[k].resize(info_.operand_limbs(k), 0);
+      words = std::copy(values[k].begin(), values[k].end(), words);
+    }
+    ++n_;
+    return "";
+  }
 
-  void run() {
-    if (n_ == 0) return;
+ private:
+  void run_and_print() override {
     mpgen::run_batch(info_, device_, mpgen::Layout::contiguous, n_, in_.data(), out_.data());
     for (std::size_t j = 0; j < n_; ++j) {
       const uint32_t* y = out_.data() + j * out_words_;
@@ -137,18 +189,84 @@ class Runner {
       if (info_.has_flag) std::cout << ' ' << y[info_.result_limbs];
       std::cout << '\n';
     }
-    n_ = 0;
-    errno = 0;
-    if (!std::cout.flush())
-      throw WriteError(std::string("cannot write the results") + (errno ? ": " + std::string(std::strerror(errno)) : ""));
   }
 
- private:
   const mpgen::OpInfo& info_;
   mpgen::Device device_;
   unsigned in_words_, out_words_;
-  std::size_t capacity_, n_ = 0;
   std::vector<uint32_t> in_, out_, limbs_;
+};
+
+// Instances of an RNS set's operation: signed decimal or 0x-hex operands, converted and
+// run by mpgen::RnsBatch; results in decimal (or signed 0x hex), then the overflow flag.
+class Integers : public Runner {
+ public:
+  Integers(const mpgen::OpInfo& info, mpgen::Device device, bool hex)
+      : device_(device), hex_(hex), batch_(info, capacity(info)) {
+    capacity_ = batch_.size();
+    batch_.run(device_, 0);  // fails now where the device cannot run it
+  }
+
+  const mpgen::OpInfo& op() const { return batch_.op(); }
+
+  std::string add(const std::vector<Operand>& operands, std::size_t count) override {
+    Mpz value;
+    for (unsigned k = 0; k < count; ++k) {
+      const Operand& t = operands[k];
+      const std::size_t most = t.length - t.start - (t.prefix ? 2 : 0);  // the digits it has
+      if (t.bad_seen || most == 0 || t.significant > t.digits.size()) {
+        const std::string shown = t.length <= shown_chars ? t.head : t.head.substr(0, shown_chars) + "...";
+        return "operand " + std::to_string(k + 1) + ": '" + shown + "' is " +
+               (t.significant > t.digits.size() ? "not below M of " + batch_.op().module + " in magnitude"
+                                               : "not a decimal or 0x hex integer" +
+                                                     (t.bad_seen ? std::string(" (bad digit '") + t.bad + "')" : ""));
+      }
+      mpz_set_str(value.v, t.digits.empty() ? "0" : t.digits.c_str(), t.prefix ? 16 : 10);
+      if (t.negative) mpz_neg(value.v, value.v);
+      try {
+        batch_.set_operand(n_, k, value.v);
+      } catch (const mpgen::InputError& e) {
+        return e.what();
+      }
+    }
+    ++n_;
+    return "";
+  }
+
+  // Decimal digits enough for any magnitude below M (more than its hex digits).
+  static std::size_t most_digits(const mpgen::OpInfo& info) { return info.modulus.size() * 32 * 30103 / 100000 + 2; }
+
+ private:
+  struct Mpz {
+    Mpz() { mpz_init(v); }
+    ~Mpz() { mpz_clear(v); }
+    mpz_t v;
+  };
+
+  static std::size_t capacity(const mpgen::OpInfo& info) {
+    return std::clamp<std::size_t>(most_batch_bytes / (4 * (info.in_words() + info.out_words())), 1, most_instances);
+  }
+
+  void run_and_print() override {
+    batch_.run(device_, n_);
+    Mpz r;
+    for (std::size_t j = 0; j < n_; ++j) {
+      batch_.result(j, r.v);
+      if (hex_ && mpz_sgn(r.v) < 0) std::cout << '-';
+      if (hex_) mpz_abs(r.v, r.v);
+      char* text = mpz_get_str(nullptr, hex_ ? 16 : 10, r.v);
+      std::cout << (hex_ ? "0x" : "") << text;
+      void (*release)(void*, std::size_t);
+      mp_get_memory_functions(nullptr, nullptr, &release);
+      release(text, std::strlen(text) + 1);
+      if (batch_.op().has_flag) std::cout << ' ' << batch_.flag(j);
+      std::cout << '\n';
+    }
+  }
+
+  mpgen::Device device_;
+  bool hex_;
+  mpgen::RnsBatch batch_;
 };
 
 // True when input is waiting on stdin (or poll cannot tell: then read decides), within
@@ -164,12 +282,13 @@ bool input_waiting(int timeout_ms) {
 
 // Reads stdin to its end, line by line, running the instances in batches. Returns the
 // exit status.
-int stream(const mpgen::OpInfo& info, const std::string& op, mpgen::Device device) {
-  Runner runner(info, device);
+int stream(Runner& runner, const mpgen::OpInfo& info, const std::string& op, mpgen::Device device) {
+  const bool signed_decimal = info.tier == "rns";
   const std::size_t most = info.operand_bits.size(), least = most - info.optional_operands;
   std::vector<Operand> operands(most);
   std::vector<std::size_t> most_digits(most);
-  for (unsigned k = 0; k < most; ++k) most_digits[k] = (info.operand_bits[k] + 3) / 4;
+  for (unsigned k = 0; k < most; ++k)
+    most_digits[k] = signed_decimal ? Integers::most_digits(info) : (info.operand_bits[k] + 3) / 4;
   std::size_t number = 1, count = 0;  // the line's number and its operands so far
   bool in_operand = false;
 
@@ -181,30 +300,8 @@ int stream(const mpgen::OpInfo& info, const std::string& op, mpgen::Device devic
     if (count < least || count > most)
       return where + std::to_string(count) + " operands; " + op + " takes " +
              (least == most ? std::to_string(most) : std::to_string(least) + " or " + std::to_string(most));
-    std::vector<std::vector<uint32_t>> values(most);  // an optional operand left out: 0
-    for (unsigned k = 0; k < count; ++k) {
-      try {
-        values[k] = parse_operand(operands[k], info.operand_bits[k]);
-      } catch (const mpgen::InputError& e) {
-        return where + "operand " + std::to_string(k + 1) + ": " + e.what();
-      }
-      try {
-        mpgen::check_operand(info, k, values[k]);  // names the operand itself
-      } catch (const mpgen::InputError& e) {
-        return where + e.what();
-      }
-    }
-    try {
-      mpgen::check_modulus_operands(info, values);
-    } catch (const mpgen::InputError& e) {
-      return where + e.what();
-    }
-    uint32_t* words = runner.next();
-    for (unsigned k = 0; k < most; ++k) {
-      values[k].resize(info.operand_limbs(k), 0);
-      words = std::copy(values[k].begin(), values[k].end(), words);
-    }
-    runner.added();
+    const std::string error = runner.add(operands, count);
+    if (!error.empty()) return where + error;
     if (runner.full()) runner.run();
     return "";
   };
@@ -248,7 +345,7 @@ int stream(const mpgen::OpInfo& info, const std::string& op, mpgen::Device devic
           if (count < most) operands[count].clear();
           ++count;
         }
-        if (count <= most) operands[count - 1].add(c, most_digits[count - 1]);
+        if (count <= most) operands[count - 1].add(c, most_digits[count - 1], signed_decimal);
       }
     }
   }
@@ -260,7 +357,8 @@ int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);  // stdout buffered, flushed after each batch
   CLI::App app{"Runs an mpgen operation on hex operands from stdin, one instance per line "
                "(operands separated by spaces); prints one result per line in hex, followed "
-               "by the carry or borrow for operations that have one.",
+               "by the carry or borrow for operations that have one. RNS integers (--rns) are "
+               "signed, in decimal or 0x hex.",
                "mpgen-run"};
   app.footer(
       "Operands are hex, as wide as the operation says (--list shows each); add and sub take\n"
@@ -279,11 +377,13 @@ int main(int argc, char** argv) {
       "  echo '3 5' | mpgen-run --bits 173 --op mul --device gpu  # a size built nowhere: compiled now\n"
       "  echo '3 5' | mpgen-run --bits 2048 --tier group --op mul  # f (2048 bits in the group tier: compiled now)\n"
       "  echo '3 5' | mpgen-run --bits 65536 --mul ntt --op mul    # f (products by transform: compiled now)\n"
+      "  echo '-7 0x10' | mpgen-run --rns rns8 --op mul           # -112 0 (the product, the overflow flag)\n"
+      "  echo '-7 5' | mpgen-run --rns rns8 --op cmp              # -1\n"
       "  mpgen generate --bits 200 --ops add --ptx --out k && echo '1 2' | mpgen-run --bits 200 --op add \\\n"
       "      --device gpu --ptx k/mpgen_u200.ptx              # 3 0");
   unsigned bits = 0;
-  std::string op, field, modulus, device = "cpu", tier, mul;
-  bool list = false;
+  std::string op, field, modulus, rns, device = "cpu", tier, mul;
+  bool list = false, hex = false;
   std::vector<std::string> ptx_files;
   app.add_flag("--list", list, "show the built sizes and operations with their operands' widths");
   auto* bits_option = app.add_option("--bits", bits, "size in bits; with --modulus, the field's width (at least "
@@ -300,6 +400,11 @@ int main(int argc, char** argv) {
                  "transform; the group tier only: above 2048 bits, or 2048 with --tier group) or auto (the "
                  "default, the generator's own choice); a module not built is compiled now")
       ->needs(bits_option)->excludes(modulus_option);
+  auto* rns_option = app.add_option("--rns", rns, "an RNS set built into the runtime (see --list; rns8: 8 "
+                                    "moduli of 32 bits): its operations on signed integers below M in "
+                                    "magnitude, in decimal or 0x hex (-0x1f), results in decimal")
+                         ->excludes(bits_option)->excludes(field_option)->excludes(modulus_option);
+  app.add_flag("--hex", hex, "with --rns: print the results in hex (-0x1f)")->needs(rns_option);
   app.add_option("--op", op, "operation");
   app.add_option("--device", device, "where to run: cpu or gpu")->check(CLI::IsMember({"cpu", "gpu"}));
   app.add_option("--ptx", ptx_files, "load the kernels of a PTX file from 'mpgen generate --ptx' (GPU)");
@@ -328,10 +433,16 @@ int main(int argc, char** argv) {
       for (const auto& op_name : mpgen::field_operations(name)) std::cout << ' ' << op_name;
       std::cout << '\n';
     }
+    for (const auto& name : mpgen::rns_sets()) {
+      std::cout << "rns " << name << " (|x| < 0x" << mpgen::to_hex(mpgen::find_rns(name, "add").modulus) << "):";
+      for (const auto& op_name : mpgen::rns_operations(name))
+        if (op_name != "from_binary" && op_name != "to_binary") std::cout << ' ' << op_name;  // inside each run
+      std::cout << '\n';
+    }
     return 0;
   }
-  if ((!bits && field.empty() && modulus.empty()) || op.empty())
-    return fail("--bits, --field or --modulus, and --op, are required (or --list)", 2);
+  if ((!bits && field.empty() && modulus.empty() && rns.empty()) || op.empty())
+    return fail("--bits, --field, --modulus or --rns, and --op, are required (or --list)", 2);
 
   try {
     for (const auto& path : ptx_files) mpgen::load_ptx(path);
@@ -340,12 +451,17 @@ int main(int argc, char** argv) {
     // request (--bits with --modulus: the field's width; a tier that does not hold the size;
     // ntt in the thread tier).
     const mpgen::Device where = device == "gpu" ? mpgen::Device::gpu : mpgen::Device::cpu;
+    if (!rns.empty()) {
+      Integers runner(mpgen::find_rns(rns, op), where, hex);
+      return stream(runner, runner.op(), op, where);
+    }
     const bool unbuilt = mpgen::operations(bits, tier, mul).empty();  // checks the tier's and the method's names
     const mpgen::OpInfo& info = !modulus.empty() ? mpgen::compile_field_on_demand(modulus, op, bits, where)
                                 : !field.empty() ? mpgen::find_field(field, op)
                                 : unbuilt        ? mpgen::compile_on_demand(bits, op, where, tier, mul)
                                                  : mpgen::find(bits, op, tier, mul);
-    return stream(info, op, where);
+    Words runner(info, where);
+    return stream(runner, info, op, where);
   } catch (const mpgen::InputError& e) {
     return fail(e.what(), 2);
   } catch (const mpgen::GpuError& e) {

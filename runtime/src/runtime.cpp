@@ -13,6 +13,13 @@
 namespace mpgen {
 namespace {
 
+// |value|'s limbs, at least `limbs` of them.
+std::vector<uint32_t> magnitude_limbs(const mpz_t value, unsigned limbs) {
+  std::vector<uint32_t> words(std::max<std::size_t>(limbs, (mpz_sizeinbase(value, 2) + 31) / 32), 0);
+  mpz_export(words.data(), nullptr, -1, sizeof(uint32_t), 0, 0, value);
+  return words;
+}
+
 // Whether a < b, limbs least significant first (either may be shorter: zeros above).
 bool below(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) {
   for (std::size_t i = std::max(a.size(), b.size()); i-- > 0;) {  // from the top limb
@@ -35,6 +42,23 @@ std::deque<detail::Kernel>& table() {
   return all;
 }
 
+// Whether info is an integer operation of a size (not a field's, not an RNS set's).
+bool is_size(const OpInfo& info) { return info.field.empty() && info.tier != "rns"; }
+
+// An RNS set's operation.
+const detail::Kernel& find_rns_kernel(std::string_view set, std::string_view op) {
+  {
+    std::lock_guard<std::mutex> lock(table_mutex);
+    for (const auto& k : table())
+      if (k.info.tier == "rns" && k.info.module == set && k.info.name == op) return k;
+  }
+  const auto built = rns_sets();
+  if (std::find(built.begin(), built.end(), set) == built.end())
+    throw InputError("RNS set '" + std::string(set) + "' is not built in; built sets: " + join(built));
+  throw InputError("unknown operation '" + std::string(op) + "' of RNS set " + std::string(set) +
+                   "; known: " + join(rns_operations(set)));
+}
+
 // The tiers of a size's modules (built in or loaded), those with products by transform
 // as "<tier> with mul ntt".
 std::vector<std::string> tiers_at(unsigned bits) {
@@ -42,7 +66,7 @@ std::vector<std::string> tiers_at(unsigned bits) {
   std::vector<std::string> tiers;
   for (const auto& k : table()) {
     const std::string tier = k.info.tier + (detail::method_of(k.info).empty() ? "" : " with mul ntt");
-    if (k.info.field.empty() && k.info.bits == bits && std::find(tiers.begin(), tiers.end(), tier) == tiers.end())
+    if (is_size(k.info) && k.info.bits == bits && std::find(tiers.begin(), tiers.end(), tier) == tiers.end())
       tiers.push_back(tier);
   }
   return tiers;
@@ -89,7 +113,7 @@ std::vector<unsigned> sizes() {
   std::lock_guard<std::mutex> lock(table_mutex);
   std::vector<unsigned> s;
   for (const auto& k : table())
-    if (k.info.field.empty() && std::find(s.begin(), s.end(), k.info.bits) == s.end()) s.push_back(k.info.bits);
+    if (is_size(k.info) && std::find(s.begin(), s.end(), k.info.bits) == s.end()) s.push_back(k.info.bits);
   std::sort(s.begin(), s.end());
   return s;
 }
@@ -111,6 +135,25 @@ std::vector<std::string> fields() {
       names.push_back(k.info.field);
   return names;
 }
+
+std::vector<std::string> rns_sets() {
+  std::lock_guard<std::mutex> lock(table_mutex);
+  std::vector<std::string> names;
+  for (const auto& k : table())
+    if (k.info.tier == "rns" && std::find(names.begin(), names.end(), k.info.module) == names.end())
+      names.push_back(k.info.module);
+  return names;
+}
+
+std::vector<std::string> rns_operations(std::string_view set) {
+  std::lock_guard<std::mutex> lock(table_mutex);
+  std::vector<std::string> ops;
+  for (const auto& k : table())
+    if (k.info.tier == "rns" && k.info.module == set) ops.push_back(k.info.name);
+  return ops;
+}
+
+const OpInfo& find_rns(std::string_view set, std::string_view op) { return find_rns_kernel(set, op).info; }
 
 std::vector<std::string> field_operations(std::string_view field) {
   std::lock_guard<std::mutex> lock(table_mutex);
@@ -191,6 +234,7 @@ std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& o
           if (role == "minus_inverse") info.minus_inverse_operand = int(info.operand_bits.size());
           if (role == "barrett_reciprocal") info.reciprocal_operand = int(info.operand_bits.size());
           info.operand_bits.push_back(operand.at("bits").get<unsigned>());
+          info.operand_roles.push_back(role);
           if (operand.at("below_modulus").get<bool>()) info.below_modulus |= 1u << (info.operand_bits.size() - 1);
         }
         info.optional_operands = op.at("optional_operands").get<unsigned>();
@@ -207,6 +251,10 @@ std::vector<OpInfo> parse_manifest(const std::string& text, const std::string& o
           info.field = info.module;
           const std::string modulus = field.at("modulus").get<std::string>();
           info.modulus = parse_hex(modulus, 32 * ((info.bits + 31) / 32));
+        }
+        if (module.contains("rns")) {  // a magnitude is below M
+          const std::string product = module.at("rns").at("product").get<std::string>();
+          info.modulus = parse_hex(product, 32 * module.at("limbs").get<unsigned>());
         }
         if (info.in_words() != op.at("in_words").get<unsigned>() ||
             info.out_words() != op.at("out_words").get<unsigned>())
@@ -243,10 +291,14 @@ bool gpu_available(std::string* why) { return detail::gpu_usable(why); }
 
 void run_batch(const OpInfo& op, Device device, Layout layout, std::size_t n, const uint32_t* in,
                uint32_t* out) {
-  const auto& k = find_kernel(op.field, op.bits, op.name, detail::checked_tier(op.tier), detail::method_of(op));
+  const auto& k = op.tier == "rns"
+                      ? find_rns_kernel(op.module, op.name)
+                      : find_kernel(op.field, op.bits, op.name, detail::checked_tier(op.tier), detail::method_of(op));
   if (device == Device::cpu) {
     if (!k.host)
-      throw InputError(op.name + (op.field.empty() ? " at " + std::to_string(op.bits) + " bits" : " for " + op.field) +
+      throw InputError(op.name + (!op.field.empty() ? " for " + op.field
+                                  : op.tier == "rns" ? " of " + op.module
+                                                     : " at " + std::to_string(op.bits) + " bits") +
                        " was loaded at run time and runs on the GPU only");
     k.host(n, layout, in, out);
   }
@@ -269,8 +321,9 @@ void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& li
                        std::to_string(bits) + " bits");
   if (!(op.below_modulus >> k & 1) || op.modulus_operand >= 0) return;
   if (!below(limbs, op.modulus))
-    throw InputError("operand " + std::to_string(k + 1) + " of " + op.name + " is not below the modulus of " +
-                     op.field + " (0x" + to_hex(op.modulus) + ")");
+    throw InputError("operand " + std::to_string(k + 1) + " of " + op.name + " is not below " +
+                     (op.tier == "rns" ? "M of the RNS set " + op.module : "the modulus of " + op.field) + " (0x" +
+                     to_hex(op.modulus) + ")");
 }
 
 namespace {
@@ -396,6 +449,58 @@ std::vector<uint32_t> Batch::result(std::size_t j) const {
 uint32_t Batch::flag(std::size_t j) const {
   if (!op_.has_flag) throw InputError(op_.name + " has no flag");
   return out_[index(op_.out_words(), op_.result_limbs, j)];
+}
+
+RnsBatch::RnsBatch(const OpInfo& op, std::size_t n)
+    : op_(op), from_(find_rns(op.module, "from_binary")), to_(find_rns(op.module, "to_binary")), n_(n) {
+  const bool integers_in = op.tier == "rns" && !op.operand_roles.empty() && op.operand_roles[0] == "rns";
+  if (!integers_in || (!op.signed_result && op.result_limbs != op.operand_limbs(0)))  // to_binary's is binary
+    throw InputError(op.name + " is no operation on RNS integers but a conversion, which RnsBatch (and mpgen-run) "
+                     "apply to the operands and results themselves");
+  binary_.resize(from_.in_words() * n * op.operand_bits.size());
+  out_.resize(op.out_words() * n);
+}
+
+void RnsBatch::set_operand(std::size_t j, unsigned k, const mpz_t value) {
+  const unsigned limbs = from_.operand_limbs(0);
+  if (mpz_sizeinbase(value, 2) > 32 * limbs || !below(magnitude_limbs(value, limbs), from_.modulus))
+    throw InputError("operand " + std::to_string(k + 1) + " of " + op_.name + ": its magnitude is not below M of " +
+                     op_.module + " (0x" + to_hex(from_.modulus) + ")");
+  uint32_t* words = binary_.data() + (j * op_.operand_bits.size() + k) * from_.in_words();
+  std::fill(words, words + limbs, 0);
+  mpz_export(words, nullptr, -1, sizeof(uint32_t), 0, 0, value);
+  words[limbs] = mpz_sgn(value) < 0;
+}
+
+void RnsBatch::run(Device device, std::size_t count) {
+  count = std::min(count, n_);
+  const std::size_t operands = op_.operand_bits.size();
+  std::vector<uint32_t> integers(op_.in_words() * count);  // from_binary's results are op's operands, contiguous
+  run_batch(from_, device, Layout::contiguous, count * operands, binary_.data(), integers.data());
+  run_batch(op_, device, Layout::contiguous, count, integers.data(), out_.data());
+  if (op_.signed_result) return;
+  const unsigned words = op_.result_limbs, stride = op_.out_words();
+  std::vector<uint32_t> results(words * count);  // without their flags: to_binary's operands
+  for (std::size_t j = 0; j < count; ++j)
+    std::copy(out_.begin() + j * stride, out_.begin() + j * stride + words, results.begin() + j * words);
+  binary_results_.resize(to_.out_words() * count);
+  run_batch(to_, device, Layout::contiguous, count, results.data(), binary_results_.data());
+}
+
+void RnsBatch::result(std::size_t j, mpz_t out) const {
+  if (op_.signed_result) {
+    mpz_set_si(out, int32_t(out_.at(j)));
+    return;
+  }
+  const unsigned limbs = to_.result_limbs;
+  const uint32_t* magnitude = binary_results_.data() + j * to_.out_words();
+  mpz_import(out, limbs, -1, sizeof(uint32_t), 0, 0, magnitude);
+  if (magnitude[limbs]) mpz_neg(out, out);
+}
+
+uint32_t RnsBatch::flag(std::size_t j) const {
+  if (!op_.has_flag) throw InputError(op_.name + " has no flag");
+  return out_.at(j * op_.out_words() + op_.result_limbs);
 }
 
 std::vector<uint32_t> parse_hex(std::string_view text, unsigned bits) {

@@ -36,4 +36,18 @@ constexpr Entry entry() { return {&host_batch<Op>, nullptr}; }
 #endif
 #endif
 
+#ifdef MPGEN_RNS  // after an RNS set's header: the same over cuda/rns.cuh's batch loops
+#ifdef __CUDACC__
+template <class Op>
+void launch_rns(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+  rns::launch_batch<Op>(n, layout, in, out);
+}
+template <class Op>
+constexpr Entry rns_entry() { return {&rns::host_batch<Op>, &launch_rns<Op>}; }
+#else
+template <class Op>
+constexpr Entry rns_entry() { return {&rns::host_batch<Op>, nullptr}; }
+#endif
+#endif
+
 }  // namespace mpgen::detail

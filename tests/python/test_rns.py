@@ -98,9 +98,10 @@ def test_residue_lists_against_python(moduli):
 
 def test_requests():
     (rns, ops), = parse("8", None, None, None)
-    assert rns.label == "rns8" and rns.count == 8 and ops == ["add", "add_branching", "sub", "mul", "neg", "evaluate", "sign", "cmp"]
-    (rns, ops), = parse(None, "3,5,0x7", "tiny", "mul")
-    assert rns.moduli == (3, 5, 7) and ops == ["mul"]
+    assert rns.label == "rns8" and rns.count == 8 and ops == ["add", "add_branching", "sub", "mul", "neg", "evaluate",
+                                                               "sign", "cmp", "from_binary", "to_binary"]
+    (rns, ops), = parse(None, "3,5,0x7", "tiny", "mul")  # the conversions come with every set
+    assert rns.moduli == (3, 5, 7) and ops == ["mul", "from_binary", "to_binary"]
     with pytest.raises(RequestError, match="give the set a name with --name"):
         parse(None, "3,5", None, None)
     with pytest.raises(RequestError, match="'div' is not an operation of RNS integers"):
@@ -128,10 +129,18 @@ def test_cli_errors_write_nothing(tmp_path, capsys, argv, message):
 def test_contracts_of_every_operation():
     rns = RnsSet(generate(8), "rns8")
     from mpgen.printers.rns import operation_contract
-    words = {name: (c["in_words"], c["out_words"], c["flag"])
-             for name in ("add", "sub", "neg", "sign", "cmp") for c in [operation_contract(rns, name)]}
-    assert words == {"add": (30, 16, True), "sub": (30, 16, True), "neg": (15, 15, False), "sign": (15, 1, False),
-                     "cmp": (30, 1, False)}
+    words = {name: (c["in_words"], c["out_words"], c["result"]["flag"], c["result"]["signed"],
+                    [o["role"] for o in c["operands"]])
+             for name in ("add", "sub", "neg", "sign", "cmp", "from_binary", "to_binary")
+             for c in [operation_contract(rns, name)]}
+    # M of rns8 has 256 bits: a magnitude is 8 words, an integer 8 residues + 7 words.
+    assert words == {"add": (30, 16, True, False, ["rns", "rns"]), "sub": (30, 16, True, False, ["rns", "rns"]),
+                     "neg": (15, 15, False, False, ["rns"]), "sign": (15, 1, False, True, ["rns"]),
+                     "cmp": (30, 1, False, True, ["rns", "rns"]),
+                     "from_binary": (9, 15, False, False, ["magnitude", "sign"]),
+                     "to_binary": (15, 9, True, False, ["rns"])}
+    magnitude = operation_contract(rns, "from_binary")["operands"][0]
+    assert magnitude["bits"] == rns.product.bit_length() == 256 and magnitude["below_modulus"]
 
 
 def test_cli_writes_a_header_and_its_manifest(tmp_path):
@@ -141,6 +150,48 @@ def test_cli_writes_a_header_and_its_manifest(tmp_path):
     import json
     module, = json.loads((tmp_path / "mpgen_manifest.json").read_text())["modules"]
     assert module["tier"] == "rns" and len(module["rns"]["moduli"]) == 8
-    assert [op["name"] for op in module["operations"]] == ["add", "mul"]
+    assert [op["name"] for op in module["operations"]] == ["add", "mul", "from_binary", "to_binary"]
+    assert int(module["rns"]["product"], 16) == RnsSet(generate(8), "rns8").product
     assert module["operations"][0]["in_words"] == 2 * 15 and module["operations"][0]["out_words"] == 16
-    assert module["operations"][0]["flag"]
+    assert module["operations"][0]["result"]["flag"]
+
+
+def test_table_entries_for_the_runtime(tmp_path):
+    assert main(["generate", "--rns", "8", "--ops", "sign", "--table", "--out", str(tmp_path)]) == 0
+    table = (tmp_path / "mpgen_rns8_table.cu").read_text()
+    assert '#include "mpgen_rns8.cuh"' in table
+    assert [line.strip() for line in table.splitlines() if "_entry<" in line] == [
+        "rns_entry<rns8::sign>(),", "rns_entry<rns8::from_binary>(),", "rns_entry<rns8::to_binary>(),"]
+
+
+def test_a_spec_names_rns_sets_beside_sizes(tmp_path):
+    spec = tmp_path / "spec.toml"
+    spec.write_text('[sizes]\n131 = { ops = ["add"] }\n[rns]\nrns8 = { ops = ["add"] }\n'
+                    'tiny = { moduli = [3, 5, "0x7"], ops = ["mul"] }\n')
+    out = tmp_path / "out"
+    assert main(["generate", "--spec", str(spec), "--out", str(out)]) == 0
+    import json
+    modules = {m["name"]: m for m in json.loads((out / "mpgen_manifest.json").read_text())["modules"]}
+    assert sorted(modules) == ["rns8", "tiny", "u131"]
+    assert modules["tiny"]["rns"]["moduli"] == ["0x00000003", "0x00000005", "0x00000007"]
+    assert [op["name"] for op in modules["tiny"]["operations"]] == ["mul", "from_binary", "to_binary"]
+    assert (out / "mpgen_tiny.cuh").is_file() and (out / "mpgen_rns8.cuh").is_file()
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("rns8 = { moduli = [6, 9] }", "spec.toml:2: rns.rns8.moduli: moduli 0 (6) and 1 (9) share the factor 3"),
+    ('rns8 = { ops = ["div"] }', "spec.toml:2: rns.rns8.ops: 'div' is not an operation of RNS integers"),
+    ("rns8 = { count = 3 }", "spec.toml:2: unknown key 'count' in rns.rns8; allowed: moduli, ops"),
+    ("mine = {}", "spec.toml:2: rns.mine: give moduli = [m0, m1, ...], or name the set rns<N>"),
+    ("rns1000 = {}", "spec.toml:2: rns.rns1000.moduli: '1000' moduli; give 2 to 512"),
+    ("x = { moduli = [true] }", "spec.toml:2: rns.x: moduli must be a list of numbers"),
+    ("rns8 = 3", "spec.toml:2: rns.rns8: give a table of options, e.g. rns8 = {}"),
+    ('rns8 = {}\n[fields]\nrns8 = { modulus = "0xfb" }', "fields.rns8 and rns.rns8 both write rns8's header"),
+])
+def test_spec_errors_name_the_entry_and_write_nothing(tmp_path, capsys, entry, message):
+    spec = tmp_path / "spec.toml"
+    spec.write_text(f"[rns]\n{entry}\n")
+    out = tmp_path / "out"
+    assert main(["generate", "--spec", str(spec), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and not out.exists()

@@ -5,7 +5,7 @@ On the CPU: a million 64-bit additions fed through a pipe whose writer waits for
 result after 1,000 lines (it must come before the rest is written), the peak RSS of the
 whole run under a fixed bound, every result checked against Python's integers; blank
 lines; a bad line after good ones; stdin that cannot be read; a 1 MB operand; --bits with
---modulus; --tier; --mul ntt. Exits 1 naming each check that failed.
+--modulus; --tier; --mul ntt; RNS integers (--rns). Exits 1 naming each check that failed.
 """
 import os
 import subprocess
@@ -317,9 +317,44 @@ def runtime_modulus():
           f"an even modulus is refused: {status} {err!r}")
 
 
+def rns_integers():
+    # rns8's signed integers, decimal and 0x hex, 5,000 lines in one stream against Python's
+    # integers (sums past M flagged, their values left out), then the errors.
+    moduli = [0xffffffe9, 0xffffffeb, 0xffffffed, 0xffffffef, 0xfffffff1, 0xfffffff7, 0xfffffffb, 0xfffffffd]
+    m = 1
+    for modulus in moduli:
+        m *= modulus
+    values = [0, 1, -1, m - 1, 1 - m, (m - 1) // 2, -(m - 1) // 2] + [
+        (i * 0x9E3779B97F4A7C15 ** 4 % m) * (-1) ** i >> (i % 200) for i in range(5000)]
+    pairs = [(values[i % len(values)], values[(7 * i + 3) % len(values)]) for i in range(5000)]
+    text = b"".join((b"%d %s\n" % (x, (b"-0x%x" if y < 0 else b"0x%x") % abs(y))) for x, y in pairs)
+    status, out, err = run([BINARY, "--rns", "rns8", "--op", "add"], text)
+    lines = out.decode().splitlines()
+    wrong = [i for i, (x, y) in enumerate(pairs) if i >= len(lines) or
+             lines[i].split()[1] != str(int(abs(x + y) >= m)) or (abs(x + y) < m and lines[i].split()[0] != str(x + y))]
+    check(status == 0 and len(lines) == len(pairs) and not wrong,
+          f"--rns rns8 add: 5,000 signed sums against Python's: {status} {len(lines)} lines, wrong {wrong[:3]} {err!r}")
+    status, out, err = run([BINARY, "--rns", "rns8", "--op", "mul", "--hex"], b"-7 0x10\n-3 -5\n")
+    check((status, out) == (0, b"-0x70 0\n0xf 0\n"), f"--rns mul --hex: {status} {out!r} {err!r}")
+    status, out, err = run([BINARY, "--rns", "rns8", "--op", "cmp"], b"-7 5\n5 -7\n0 -0\n")
+    check((status, out) == (0, b"-1\n1\n0\n"), f"--rns cmp: {status} {out!r} {err!r}")
+    status, out, err = run([BINARY, "--rns", "rns8", "--op", "neg"], b"5\n%d\n" % m)
+    line_ = error_line(err)
+    check(status == 2 and out == b"-5\n" and line_ is not None and "line 2: operand 1 of neg: its magnitude is not "
+          "below M of rns8" in line_, f"--rns: M itself is refused: {status} {out!r} {err!r}")
+    status, out, err = run([BINARY, "--rns", "rns8", "--op", "neg"], b"1a\n")
+    line_ = error_line(err)
+    check(status == 2 and line_ is not None and "'1a' is not a decimal or 0x hex integer (bad digit 'a')" in line_,
+          f"--rns: hex without 0x is refused: {status} {err!r}")
+    status, out, err = run([BINARY, "--rns", "rns9", "--op", "add"])
+    line_ = error_line(err)
+    check(status == 2 and line_ is not None and "built sets: rns8, rns32" in line_,
+          f"--rns: an unknown set names the built ones: {status} {err!r}")
+
+
 def main():
     for test in [one_line_interactive, million, blank_lines, bad_line, unreadable_stdin, long_operand, modulus_bits,
-                 tiers, products_by_transform, unchanged, runtime_modulus]:
+                 tiers, products_by_transform, unchanged, runtime_modulus, rns_integers]:
         try:
             test()
         except Exception as e:  # a hang (timeout) or a crash of the test itself fails it too

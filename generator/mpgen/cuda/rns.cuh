@@ -216,7 +216,7 @@ MPGEN_HOST_DEVICE uint32_t residues(words<uint32_t> z, words<X> x, words<Y> y = 
     for (unsigned i = 0; i < C::count; ++i) in[i] = x[C::first + i];
     if (y.p)
       for (unsigned i = 0; i < C::count; ++i) in[C::count + i] = y[C::first + i];
-    for (unsigned k = 0; k < Masks; ++k) in[List::in_words - Masks + k] = masks[k];
+    for (unsigned k = Masks; k-- > 0;) in[List::in_words - Masks + k] = masks[k];
     ::mpgen::loops::apply<List>(out, in);
     for (unsigned i = 0; i < C::count; ++i) {
       z[C::first + i] = out[i];
@@ -231,19 +231,34 @@ struct sub_list { template <class C> using in = typename C::sub; };
 struct mul_list { template <class C> using in = typename C::mul; };
 struct add_signed_list { template <class C> using in = typename C::add_signed; };
 
+// A magnitude's lower bound: 0 where rounding took it below.
+MPGEN_HOST_DEVICE bound clamped(bound lower) { return lower.f < 0 ? bound{0, 0} : lower; }
+
+// The overflow flag as a magnitude's interval says it: 0, 1, or undecided (the interval
+// holds M).
+constexpr uint32_t undecided = 2;
+MPGEN_HOST_DEVICE uint32_t overflow_of(bound lower, bound upper) {
+  return !at_least_one(upper) ? 0 : at_least_one(lower) ? 1 : undecided;
+}
+
+template <class Set>
+MPGEN_HOST_DEVICE void store_interval(words<uint32_t> z, uint32_t sign, bound lower, bound upper) {
+  using I = integer<Set>;
+  z[I::sign] = sign;
+  store_bound(z, I::lower, lower);
+  store_bound(z, I::upper, upper);
+}
+
 // Stores the sign and the magnitude's interval, and returns the overflow flag: certain
 // where the lower bound reaches 1, impossible where the upper one stays below 1; between,
 // the true magnitude lies within the interval's few ulps of M, so it is either just below
 // M (stored as is: above M / 2) or wrapped to just above 0 (below M / 2).
 template <class Set>
 MPGEN_HOST_DEVICE uint32_t finish(words<uint32_t> z, uint32_t sign, bound lower, bound upper) {
-  using I = integer<Set>;
-  if (lower.f < 0) lower = bound{0, 0};
-  uint32_t overflow = 0;
-  if (at_least_one(upper)) overflow = at_least_one(lower) || !above_half<Set>(z);
-  z[I::sign] = sign;
-  store_bound(z, I::lower, lower);
-  store_bound(z, I::upper, upper);
+  lower = clamped(lower);
+  uint32_t overflow = overflow_of(lower, upper);
+  if (overflow == undecided) overflow = !above_half<Set>(z);
+  store_interval<Set>(z, sign, lower, upper);
   return overflow;
 }
 
@@ -267,6 +282,26 @@ MPGEN_RNS_RARE uint32_t negative_near_zero(words<X> x, words<Y> y, uint32_t sx, 
   return above_half<Set>(words<uint32_t>{sum, 1});
 }
 
+// The interval of (+-x) + (+-y) (the signs sx, sy), and whether it says the sum's sign
+// (it does not where it holds 0).
+template <class Set, class X, class Y>
+MPGEN_HOST_DEVICE bool sum_interval(words<X> x, words<Y> y, uint32_t sx, uint32_t sy, bound& lower, bound& upper) {
+  bound xl, xu, yl, yu;
+  signed_interval<Set>(x, sx, xl, xu);
+  signed_interval<Set>(y, sy, yl, yu);
+  lower = add<true>(xl, yl), upper = add<false>(xu, yu);
+  return lower.f >= 0 || upper.f < 0;
+}
+
+// A signed interval as its magnitude's, for the sign sz.
+MPGEN_HOST_DEVICE void magnitude_interval(uint32_t sz, bound& lower, bound& upper) {
+  if (sz) {
+    const bound t = lower;
+    lower = negated(upper);
+    upper = negated(t);
+  }
+}
+
 // z = x + y by the seed's Algorithm 2: the operands in radix complement, the sum's sign
 // from its interval, and a negative sum's residues negated back, all without a branch on
 // the operands' signs. The sign is settled before the residues are read, so one pass
@@ -278,22 +313,15 @@ template <class Set, class X, class Y>
 MPGEN_HOST_DEVICE uint32_t add_complement(words<uint32_t> z, words<X> x, words<Y> y, uint32_t flip_y = 0) {
   using I = integer<Set>;
   const uint32_t sx = x[I::sign], sy = y[I::sign] ^ flip_y;
-  bound xl, xu, yl, yu;
-  signed_interval<Set>(x, sx, xl, xu);
-  signed_interval<Set>(y, sy, yl, yu);
-  bound lower = add<true>(xl, yl), upper = add<false>(xu, yu);
-  const bool decided = lower.f >= 0 || upper.f < 0;
+  bound lower, upper;
+  const bool decided = sum_interval<Set>(x, y, sx, sy, lower, upper);
   const uint32_t sz = decided ? upper.f < 0 : negative_near_zero<Set>(x, y, sx, sy);
   const uint32_t nonzero = residues<Set, add_signed_list, X, Y, 2>(z, x, y, {0u - (sx ^ sz), 0u - (sy ^ sz)}) != 0;
   if (!decided) {  // the bound on the side of 0: |sum| >= 1 where it is not 0
     if (sz) upper = negated(Set::inverse_range_down());
     else lower = nonzero ? Set::inverse_range_down() : bound{0, 0};
   }
-  if (sz) {
-    const bound t = lower;
-    lower = negated(upper);
-    upper = negated(t);
-  }
+  magnitude_interval(sz, lower, upper);
   return finish<Set>(z, sz, lower, upper);
 }
 
@@ -323,11 +351,18 @@ MPGEN_HOST_DEVICE uint32_t add_branching(words<uint32_t> z, words<X> x, words<Y>
 // z = x y: residue products, the signs' exclusive or, and X Y / M's interval as
 // (X / M) (Y / M) M, rounded outwards.
 template <class Set, class X, class Y>
+MPGEN_HOST_DEVICE void product_interval(words<X> x, words<Y> y, bound& lower, bound& upper) {
+  using I = integer<Set>;
+  lower = mul<true>(mul<true>(load_bound(x, I::lower), load_bound(y, I::lower)), Set::range_down());
+  upper = mul<false>(mul<false>(load_bound(x, I::upper), load_bound(y, I::upper)), Set::range_up());
+}
+
+template <class Set, class X, class Y>
 MPGEN_HOST_DEVICE uint32_t multiply(words<uint32_t> z, words<X> x, words<Y> y) {
   using I = integer<Set>;
   const uint32_t nonzero = residues<Set, mul_list>(z, x, y) != 0;  // -x 0 is +0
-  const bound lower = mul<true>(mul<true>(load_bound(x, I::lower), load_bound(y, I::lower)), Set::range_down());
-  const bound upper = mul<false>(mul<false>(load_bound(x, I::upper), load_bound(y, I::upper)), Set::range_up());
+  bound lower, upper;
+  product_interval<Set>(x, y, lower, upper);
   return finish<Set>(z, (x[I::sign] ^ y[I::sign]) & nonzero, lower, upper);
 }
 
@@ -464,7 +499,7 @@ MPGEN_HOST_DEVICE void from_binary(words<uint32_t> z, words<T> magnitude, unsign
   }
   bound lower, upper;
   interval_of_binary<Set>(magnitude, limbs, lower, upper);
-  z[I::sign] = sign;
+  z[I::sign] = sign != 0 && !is_zero(magnitude, limbs);  // no -0
   store_bound(z, I::lower, lower);
   store_bound(z, I::upper, upper);
 }
@@ -485,6 +520,140 @@ MPGEN_HOST_DEVICE void to_binary(words<uint32_t> magnitude, unsigned limbs, word
     }
   }
 }
+
+// The batch loops: Op over n instances in either layout, one instance per thread on the
+// GPU, each integer's words read and written in place (a 264-word integer does not fit in
+// registers). The same signature as batch.cuh's, so that the runtime's table takes both.
+#ifndef __CUDACC_RTC__
+template <class Op>
+inline void host_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out) {
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
+  for (std::size_t j = 0; j < n; ++j)
+    Op::run(words<uint32_t>{out + j * so.instance, so.word}, words<const uint32_t>{in + j * si.instance, si.word});
+}
+#endif
+
+#ifdef __CUDACC__
+template <class Op>
+__global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __restrict__ in,
+                             uint32_t* __restrict__ out) {
+  const std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  if (j >= n) return;
+  const Strides si = Strides::of(layout, n, Op::in_words), so = Strides::of(layout, n, Op::out_words);
+  Op::run(words<uint32_t>{out + j * so.instance, so.word}, words<const uint32_t>{in + j * si.instance, si.word});
+}
+
+// Digit-parallel (the seed's future work): G lanes of one warp (G a power of two, 32 at
+// most) hold one integer, lane t its residues t, t + G, ...; each modulus is read as data
+// (Set::modulus, Set::barrett: an immediate per lane would be a switch). Every lane works
+// out the signs and the interval as the one-thread code does; where the interval cannot
+// decide (a sum's sign near 0, an overflow near M), the group's lane 0 runs the one-thread
+// operation on the whole integer, out of line. Lanes past the batch's end (active false)
+// take part in the group's vote only.
+namespace digits {
+
+__device__ __forceinline__ uint32_t add_mod(uint32_t a, uint32_t b, uint32_t m) {
+  const uint32_t c = m - b, d = a - c;
+  return a < c ? d + m : d;
+}
+
+__device__ __forceinline__ uint32_t negated_where(uint32_t a, uint32_t negate, uint32_t m) {
+  return negate && a ? m - a : a;
+}
+
+// a b mod m by Barrett's reduction with mu = floor(2^64 / m): the estimate is short by 1 at
+// most (p / m - q < p / 2^64 + 1 < 2).
+__device__ __forceinline__ uint32_t mul_mod(uint32_t a, uint32_t b, uint32_t m, uint64_t mu) {
+  const uint64_t p = uint64_t(a) * b, r = p - __umul64hi(p, mu) * m;
+  return uint32_t(r >= m ? r - m : r);
+}
+
+// Whether any lane of this lane's group has v; every lane of the warp calls it.
+template <unsigned G>
+__device__ __forceinline__ bool any(bool v) {
+  const unsigned votes = __ballot_sync(0xffffffffu, v);
+  return (votes >> (threadIdx.x % 32 / G * G) & unsigned((1ull << G) - 1)) != 0;
+}
+
+template <class Set, class X, class Y>
+__device__ __noinline__ uint32_t add_alone(words<uint32_t> z, words<X> x, words<Y> y, uint32_t flip_y) {
+  return add_complement<Set>(z, x, y, flip_y);
+}
+
+template <class Set, class X, class Y>
+__device__ __noinline__ uint32_t multiply_alone(words<uint32_t> z, words<X> x, words<Y> y) {
+  return multiply<Set>(z, x, y);
+}
+
+// z = x + y (x - y for flip_y = 1) by Algorithm 2, z's flag word the overflow flag.
+template <class Set, unsigned G, class X, class Y>
+__device__ __forceinline__ void add(words<uint32_t> z, words<X> x, words<Y> y, unsigned lane, bool active,
+                                    uint32_t flip_y = 0) {
+  using I = integer<Set>;
+  if (!active) return;
+  const uint32_t sx = x[I::sign], sy = y[I::sign] ^ flip_y;
+  bound lower, upper;
+  const bool decided = sum_interval<Set>(x, y, sx, sy, lower, upper);
+  const uint32_t sz = upper.f < 0;
+  magnitude_interval(sz, lower, upper);
+  lower = clamped(lower);
+  const uint32_t overflow = overflow_of(lower, upper);
+  if (!decided || overflow == undecided) {
+    if (lane == 0) z[I::words] = add_alone<Set>(z, x, y, flip_y);
+    return;
+  }
+  for (unsigned i = lane; i < Set::count; i += G) {
+    const uint32_t m = Set::modulus(i);
+    z[i] = add_mod(negated_where(x[i], sx ^ sz, m), negated_where(y[i], sy ^ sz, m), m);
+  }
+  if (lane != 0) return;
+  store_interval<Set>(z, sz, lower, upper);
+  z[I::words] = overflow;
+}
+
+// z = x y, z's flag word the overflow flag.
+template <class Set, unsigned G, class X, class Y>
+__device__ __forceinline__ void multiply(words<uint32_t> z, words<X> x, words<Y> y, unsigned lane, bool active) {
+  using I = integer<Set>;
+  bound lower{0, 0}, upper{0, 0};
+  uint32_t overflow = 0, any_residue = 0;
+  if (active) {
+    product_interval<Set>(x, y, lower, upper);
+    lower = clamped(lower);
+    overflow = overflow_of(lower, upper);
+    if (overflow != undecided)
+      for (unsigned i = lane; i < Set::count; i += G) any_residue |= z[i] = mul_mod(x[i], y[i], Set::modulus(i), Set::barrett(i));
+  }
+  const bool nonzero = any<G>(any_residue != 0);  // -x 0 is +0
+  if (!active || lane != 0) return;
+  if (overflow == undecided) {
+    z[I::words] = multiply_alone<Set>(z, x, y);
+    return;
+  }
+  store_interval<Set>(z, (x[I::sign] ^ y[I::sign]) & nonzero, lower, upper);
+  z[I::words] = overflow;
+}
+
+}  // namespace digits
+
+// Op's digit-parallel form over n instances in the contiguous layout (a group's lanes then
+// read consecutive words), G lanes an instance.
+template <class Op, unsigned G>
+__global__ void digits_batch(std::size_t n, const uint32_t* __restrict__ in, uint32_t* __restrict__ out) {
+  const std::size_t thread = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x, j = thread / G;
+  Op::template digits<G>(words<uint32_t>{out + j * Op::out_words, 1}, words<const uint32_t>{in + j * Op::in_words, 1},
+                         unsigned(thread % G), j < n);
+}
+
+#ifndef __CUDACC_RTC__
+template <class Op>
+cudaError_t launch_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, cudaStream_t stream = 0) {
+  const std::size_t blocks = (n + Op::block_threads - 1) / Op::block_threads;
+  if (blocks != 0) ::mpgen::rns::device_batch<Op><<<unsigned(blocks), Op::block_threads, 0, stream>>>(n, layout, in, out);
+  return cudaGetLastError();
+}
+#endif
+#endif
 
 }  // namespace rns
 }  // namespace mpgen

@@ -9,9 +9,12 @@ from .. import __version__, names
 from ..rns import OPERATIONS
 from ..rns.lists import CHUNK, LISTS, chunks
 from ..rns.moduli import RnsSet, extended
-from . import host, ptx
+from . import host, ptx, table
 from .cuda import PACKAGE, environment, prelude
 
+
+
+BLOCK_THREADS = 128
 
 
 def _double(value: float) -> str:
@@ -33,6 +36,9 @@ def _tables(rns: RnsSet) -> list[dict]:
         {"name": "mixed_radix_inverses", "accessor": "mixed_radix_inverse", "type": "uint32_t",
          "comment": "m_i^-1 mod m_j for i < j, row after row (the mixed-radix conversion's)",
          "values": [f"{v:#010x}u" for v in rns.mixed_radix_inverses]},
+        {"name": "barrett_reciprocals", "accessor": "barrett", "type": "uint64_t",
+         "comment": "floor(2^64 / m_i) (the digit-parallel products' Barrett reduction)",
+         "values": [f"{(1 << 64) // m:#018x}ull" for m in rns.moduli]},
         {"name": "reciprocals_down", "accessor": "reciprocal_down", "type": "double",
          "comment": "1 / m_i rounded down", "values": [_double(r) for r in down]},
         {"name": "reciprocals_up", "accessor": "reciprocal_up", "type": "double",
@@ -52,20 +58,45 @@ def _bounds(rns: RnsSet) -> list[dict]:
 
 
 def operation_contract(rns: RnsSet, name: str) -> dict:
-    summary, operands, extra, _ = OPERATIONS[name]
+    """An operation's contract in the manifest's schema (printers/manifest.py), so that the
+    runtime reads it as any other: an RNS integer is an operand of 32 words bits; a
+    magnitude is below M, the set's "modulus"."""
+    op = OPERATIONS[name]
     words = rns.count + 7
-    return {"name": name, "summary": summary, "operands": operands, "in_words": operands * words,
-            "out_words": 1 if extra < 0 else words + extra, "flag": extra > 0}
+    operand = {"integer": {"bits": 32 * words, "limbs": words, "below_modulus": False, "role": "rns"},
+               "magnitude": {"bits": rns.product.bit_length(), "limbs": rns.limbs, "below_modulus": True,
+                             "role": "magnitude"},
+               "sign": {"bits": 1, "limbs": 1, "below_modulus": False, "role": "sign"}}
+    limbs, flag, signed = {"integer": (words, False, False), "integer+overflow": (words, True, False),
+                           "word": (1, False, True), "binary": (rns.limbs, True, False)}[op.result]
+    operands = [operand[kind] for kind in op.operands]
+    in_words = sum(o["limbs"] for o in operands)
+    return {"name": name, "symbol": name, "kernel": names.kernel(rns.label, name), "summary": op.summary,
+            "operands": operands, "optional_operands": 0,
+            "result": {"limbs": limbs, "parts": 1, "flag": flag, "signed": signed},
+            "in_words": in_words, "out_words": limbs + flag, "launch": LAUNCH}
+
+
+# One integer per thread, 128 a block (cuda/rns.cuh's batch loops): as the thread tier.
+LAUNCH = {"threads_per_instance": 1, "instances_per_block": BLOCK_THREADS, "block_threads": BLOCK_THREADS,
+          "limbs_per_thread": 0, "stage_stride": 0, "shared_bytes": 0, "contiguous_shared_bytes": 0}
+
+
+def _contract_text(rns: RnsSet, op) -> str:
+    words, limbs = rns.count + 7, rns.limbs
+    operand = {"integer": f"an integer ({words} words)", "magnitude": f"a magnitude below M ({limbs} words)",
+               "sign": "a sign word (1: negative)"}
+    result = {"integer": "an integer", "integer+overflow": "an integer, then its overflow flag",
+              "word": "one word", "binary": "the magnitude, then the sign"}
+    return f"x = {', '.join(operand[o] for o in op.operands)}; y = {result[op.result]}"
 
 
 def header(rns: RnsSet, operations: list[str]) -> str:
     contracts = [operation_contract(rns, name) for name in operations]
     for c in contracts:
-        c["body"] = OPERATIONS[c["name"]][3]
-        result = ("one word" if c["out_words"] == 1 else
-                  "the result, then the overflow flag" if c["flag"] else "the result")
-        c["contract"] = (f"x = {c['operands']} integer{'s' if c['operands'] > 1 else ''} of {rns.count + 7} "
-                         f"words; y = {result}")
+        c["body"] = OPERATIONS[c["name"]].call
+        c["digits"] = OPERATIONS[c["name"]].digits
+        c["contract"] = _contract_text(rns, OPERATIONS[c["name"]])
     chunk_context = [{"first": c.first, "moduli": c.moduli,
                       "lists": [{"name": name, "summary": LISTS[name][0], "in_words": fn.in_words,
                                  "out_words": fn.out_words, "instructions": len(fn.body),
@@ -79,17 +110,25 @@ def header(rns: RnsSet, operations: list[str]) -> str:
 
 def module(rns: RnsSet, operations: list[str], files: dict[str, str]) -> dict:
     """The set's entry in the manifest: its moduli and each operation's contract."""
-    return {"name": rns.label, "tier": "rns", "bits": rns.bits, "limbs": -(-rns.product.bit_length() // 32),
+    return {"name": rns.label, "tier": "rns", "bits": rns.bits, "limbs": rns.limbs,
             "mul": "residues", "files": files, "field": None,
-            "rns": {"moduli": [f"{m:#010x}" for m in rns.moduli], "words": rns.count + 7},
+            "rns": {"moduli": [f"{m:#010x}" for m in rns.moduli], "words": rns.count + 7,
+                    "product": f"{rns.product:#x}"},
             "operations": [operation_contract(rns, name) for name in operations]}
 
 
-def render(request: list[tuple[RnsSet, list[str]]]) -> tuple[dict[str, str], list[dict]]:
-    """Each set's header, and its manifest entry."""
+def render(request: list[tuple[RnsSet, list[str]]],
+           runtime_table: bool = False) -> tuple[dict[str, str], list[dict]]:
+    """Each set's header, and its manifest entry; with runtime_table, its entries for the
+    runtime's table of built-in operations."""
     files, contracts = {}, []
     for rns, operations in request:
         written = {"header": names.header(rns.label)}
+        if runtime_table:
+            written["table"] = names.table_source(rns.label)
+        contract = module(rns, operations, written)
         files[written["header"]] = header(rns, operations)
-        contracts.append(module(rns, operations, written))
+        if runtime_table:
+            files[written["table"]] = table.module_source(contract)
+        contracts.append(contract)
     return files, contracts

@@ -4,27 +4,56 @@ lists (lists.py), and the request that names them (`mpgen generate --rns` or
 written once for host and device, is cuda/rns.cuh."""
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from ..request import RequestError, check_name, shown, split_items
 from .moduli import MAX_MODULI, MIN_MODULI, RnsSet, check, generate
 
-# name -> (summary, operands, result words past an integer's (-1: one word in all), the
-# call in cuda/rns.cuh that the header's struct makes): each operation's contract, once.
-# A result integer is followed by its overflow flag.
+@dataclass(frozen=True)
+class Operation:
+    """One operation's contract, once: what it does, its operands and its result, each an
+    RNS integer ("integer"), a binary magnitude below M ("magnitude", limbs least
+    significant first) or a sign word (0 or 1: "sign"); a result may also be "integer"
+    then its overflow flag ("integer+overflow"), one signed word ("word": -1, 0, 1), or a
+    magnitude then its sign as the flag word ("binary"); and the call in cuda/rns.cuh that
+    the header's struct makes (limbs: a magnitude's words)."""
+    summary: str
+    operands: tuple[str, ...]
+    result: str
+    call: str
+    digits: str = ""  # its digit-parallel form's call (cuda/rns.cuh's digits), where it has one
+
+
+_TWO = ("integer", "integer")
 OPERATIONS = {
-    "add": ("x + y by the seed's Algorithm 2 (radix complement, no branch on the signs)", 2, 1,
-            "y[words] = ::mpgen::rns::add_complement<set>(y, x, x.from(words));"),
-    "add_branching": ("x + y by the seed's Algorithm 1 (a branch on the signs)", 2, 1,
-                      "y[words] = ::mpgen::rns::add_branching<set>(y, x, x.from(words));"),
-    "sub": ("x - y by Algorithm 2", 2, 1, "y[words] = ::mpgen::rns::add_complement<set>(y, x, x.from(words), 1);"),
-    "mul": ("x y, residue by residue, the interval as (X / M) (Y / M) M", 2, 1,
-            "y[words] = ::mpgen::rns::multiply<set>(y, x, x.from(words));"),
-    "neg": ("-x", 1, 0, "::mpgen::rns::negate<set>(y, x);"),
-    "evaluate": ("x with its interval evaluation made again from the residues alone (the CRT's fractions, "
-                 "refined for small x)", 1, 0, "::mpgen::rns::reevaluate<set>(y, x);"),
-    "sign": ("-1, 0 or 1 (-1 as 2^32 - 1)", 1, -1, "y[0] = ::mpgen::rns::sign_of<set>(x);"),
-    "cmp": ("-1, 0 or 1 as x < y, x = y, x > y (-1 as 2^32 - 1)", 2, -1,
-            "y[0] = ::mpgen::rns::compare<set>(x, x.from(words));"),
+    "add": Operation("x + y by the seed's Algorithm 2 (radix complement, no branch on the signs)", _TWO,
+                     "integer+overflow", "y[words] = ::mpgen::rns::add_complement<set>(y, x, x.from(words));",
+                     "::mpgen::rns::digits::add<set, G>(y, x, x.from(words), lane, active);"),
+    "add_branching": Operation("x + y by the seed's Algorithm 1 (a branch on the signs)", _TWO, "integer+overflow",
+                               "y[words] = ::mpgen::rns::add_branching<set>(y, x, x.from(words));"),
+    "sub": Operation("x - y by Algorithm 2", _TWO, "integer+overflow",
+                     "y[words] = ::mpgen::rns::add_complement<set>(y, x, x.from(words), 1);",
+                     "::mpgen::rns::digits::add<set, G>(y, x, x.from(words), lane, active, 1);"),
+    "mul": Operation("x y, residue by residue, the interval as (X / M) (Y / M) M", _TWO, "integer+overflow",
+                     "y[words] = ::mpgen::rns::multiply<set>(y, x, x.from(words));",
+                     "::mpgen::rns::digits::multiply<set, G>(y, x, x.from(words), lane, active);"),
+    "neg": Operation("-x", ("integer",), "integer", "::mpgen::rns::negate<set>(y, x);"),
+    "evaluate": Operation("x with its interval evaluation made again from the residues alone (the CRT's "
+                          "fractions, refined for small x)", ("integer",), "integer",
+                          "::mpgen::rns::reevaluate<set>(y, x);"),
+    "sign": Operation("-1, 0 or 1 (-1 as 2^32 - 1)", ("integer",), "word", "y[0] = ::mpgen::rns::sign_of<set>(x);"),
+    "cmp": Operation("-1, 0 or 1 as x < y, x = y, x > y (-1 as 2^32 - 1)", _TWO, "word",
+                     "y[0] = ::mpgen::rns::compare<set>(x, x.from(words));"),
+    "from_binary": Operation("the integer of a magnitude below M and a sign (1: negative): its residues by "
+                             "Horner's rule, its interval from the top bits", ("magnitude", "sign"), "integer",
+                             "::mpgen::rns::from_binary<set>(y, x, limbs, x[limbs]);"),
+    "to_binary": Operation("x's magnitude (by its mixed-radix digits), then its sign", ("integer",), "binary",
+                           "::mpgen::rns::to_binary<set>(y, limbs, x);\n    y[limbs] = x[count];"),
 }
+# Every set's module has the conversions, whatever --ops names: the runtime converts its
+# operands and results through them.
+CONVERSIONS = ("from_binary", "to_binary")
 OPERATION_NAMES = tuple(OPERATIONS)
 
 
@@ -41,7 +70,40 @@ def _ops(ops_text: str | None) -> list[str]:
         if name not in OPERATION_NAMES:
             raise RequestError(f"--ops: {shown(name)} is not an operation of RNS integers; known: "
                                f"{', '.join(OPERATION_NAMES)}")
-    return list(dict.fromkeys(names))
+    return list(dict.fromkeys(names + list(CONVERSIONS)))
+
+
+SPEC_KEYS = ("moduli", "ops")
+
+
+def parse_spec_entry(name: str, options: dict) -> list[tuple[RnsSet, list[str]]]:
+    """A spec's [rns] entry (request.parse_spec): rns<N> = {} is N moduli by Algorithm 3;
+    any name with moduli = [m0, m1, ...] (numbers, or strings such as "0xffffffe9") is a
+    set of one's own; ops as --ops, all by default."""
+    where = f"rns.{name}"
+    try:
+        return _spec_entry(name, options, where)
+    except RequestError as e:  # the command line's option names, as the spec's keys
+        raise RequestError(re.sub(r"^--(rns-moduli|rns|ops):",
+                                  lambda m: f"{where}.{'ops' if m[1] == 'ops' else 'moduli'}:", str(e))) from None
+
+
+def _spec_entry(name: str, options: dict, where: str) -> list[tuple[RnsSet, list[str]]]:
+    ops = options.get("ops")
+    if ops is not None and (not isinstance(ops, list) or not ops or not all(isinstance(o, str) for o in ops)):
+        raise RequestError(f"{where}: ops must be a non-empty list of operation names")
+    ops_text = None if ops is None else ",".join(ops)
+    if "moduli" in options:
+        moduli = options["moduli"]
+        if not isinstance(moduli, list) or not all(isinstance(m, (int, str)) and not isinstance(m, bool)
+                                                   for m in moduli):
+            raise RequestError(f"{where}: moduli must be a list of numbers, e.g. [3, 5, 7]")
+        return parse(None, ",".join(str(m) for m in moduli), name, ops_text)
+    count = re.fullmatch(r"rns(\d+)", name)
+    if count is None:
+        raise RequestError(f"{where}: give moduli = [m0, m1, ...], or name the set rns<N> for N moduli "
+                           "by Algorithm 3")
+    return parse(count[1], None, None, ops_text)
 
 
 def parse(counts_text: str, moduli_text: str | None, label: str | None,

@@ -113,6 +113,11 @@ class RnsSet:
         return math.prod(self.moduli)
 
     @property
+    def limbs(self) -> int:
+        """The 32-bit words of a magnitude below M (a binary conversion's)."""
+        return -(-self.product.bit_length() // 32)
+
+    @property
     def bits(self) -> int:
         """The precision: floor(log2 M)."""
         return self.product.bit_length() - 1

@@ -48,8 +48,11 @@ struct OpInfo {
   int minus_inverse_operand = -1;       // and that of -p^-1 mod 2^32 where the caller gives it;
   int reciprocal_operand = -1;          // and that of Barrett's reciprocal (barrett_modmul's v);
   bool odd_modulus = true;              // whether p must be odd (Montgomery form) or may be any
-  std::string module = "";              // the header's name: u<bits> or the field's
-  std::string tier = "";                // how many threads hold one integer: "thread" or "group"
+  std::vector<std::string> operand_roles = {};  // each operand's role as the manifest names it
+                                        // ("a", "b", "modulus"; an RNS set's "rns", "magnitude", "sign")
+  std::string module = "";              // the header's name: u<bits>, the field's or the RNS set's
+  std::string tier = "";                // how many threads hold one integer: "thread" or "group";
+                                        // "rns" for an RNS set's operations (modulus: the set's M)
   std::string mul = "";                 // how its products are planned, as the manifest says:
                                         // "auto", "schoolbook", "karatsuba" or "ntt"; "" where absent
   std::string kernel = "";              // the C name of its batch kernel (mpgen_<module>_<name>)
@@ -111,6 +114,43 @@ void check_operand(const OpInfo& op, unsigned k, const std::vector<uint32_t>& li
 // right where it is an operand, and the operands marked below_modulus below p. Throws InputError saying which operand is
 // wrong and why. Batch::run applies it to every instance, mpgen-run to every line.
 void check_modulus_operands(const OpInfo& op, const std::vector<std::vector<uint32_t>>& operands);
+
+// RNS integers (seed 001, `mpgen generate --rns`): signed integers below M in magnitude,
+// as residues modulo a set's moduli with a sign and an interval evaluation. The sets built
+// into this runtime (CMake's MPGEN_RUNTIME_RNS: rns<n>, n moduli of 32 bits), and the
+// operations of one: add, add_branching, sub, mul, neg, evaluate, sign, cmp (each set's
+// header says what they do) and the conversions from_binary and to_binary. find_rns throws
+// InputError naming what is built.
+std::vector<std::string> rns_sets();
+std::vector<std::string> rns_operations(std::string_view set);
+const OpInfo& find_rns(std::string_view set, std::string_view op);
+
+// A batch of one RNS operation (not a conversion) on signed integers. run converts the
+// operands with the set's from_binary, runs the operation and converts its integer results
+// back with to_binary, each a batch on the device, so that the device's own code does
+// all of it.
+class RnsBatch {
+ public:
+  RnsBatch(const OpInfo& op, std::size_t n);  // op: find_rns's; InputError for a conversion
+
+  // Throws InputError where |value| is not below M.
+  void set_operand(std::size_t j, unsigned k, const mpz_t value);
+  // Runs the first `count` instances (all by default).
+  void run(Device device, std::size_t count = SIZE_MAX);
+  // The result of instance j: an integer, or -1, 0 or 1 for sign and cmp.
+  void result(std::size_t j, mpz_t out) const;
+  uint32_t flag(std::size_t j) const;  // the overflow flag of add, add_branching, sub, mul
+
+  const OpInfo& op() const { return op_; }
+  std::size_t size() const { return n_; }
+
+ private:
+  const OpInfo &op_, &from_, &to_;
+  std::size_t n_;
+  std::vector<uint32_t> binary_;  // from_binary's input: instance j's operand k is its instance j * operands + k
+  std::vector<uint32_t> out_;     // the operation's results
+  std::vector<uint32_t> binary_results_;  // to_binary's of them, where they are integers
+};
 
 // Loads the kernels of a PTX file written by `mpgen generate --ptx` (or --kernels and
 // nvcc -ptx); find() and run_batch() then know its operations, on the GPU only. Throws
