@@ -82,17 +82,9 @@ enum class Op { add, add_branching, sub, mul, cmp };
 const char* const op_names[] = {"add", "add_branching", "sub", "mul", "cmp"};
 constexpr Op all_ops[] = {Op::add, Op::add_branching, Op::sub, Op::mul, Op::cmp};
 
+// z = op(a, b) as GMP has it: value, sign, interval and overflow flag (cmp: its word).
 template <class Module>
-void check_pair(const Rns<Module>& rns, Op op, const mpz_t a, const mpz_t b) {
-  std::vector<uint32_t> x = rns.from(a), y = rns.from(b), z(Module::words + 1);
-  x.insert(x.end(), y.begin(), y.end());
-  const Words out{z.data(), 1};
-  const ConstWords in{x.data(), 1};
-  if (op == Op::add) Module::add::run(out, in);
-  else if (op == Op::add_branching) Module::add_branching::run(out, in);
-  else if (op == Op::sub) Module::sub::run(out, in);
-  else if (op == Op::mul) Module::mul::run(out, in);
-  else Module::cmp::run(out, in);
+void verify(const Rns<Module>& rns, Op op, const mpz_t a, const mpz_t b, const uint32_t* z) {
   const auto context = [&] {
     return std::string(op_names[int(op)]) + " of " + mpz_get_str(nullptr, 16, a) + " and " + mpz_get_str(nullptr, 16, b);
   };
@@ -110,10 +102,47 @@ void check_pair(const Rns<Module>& rns, Op op, const mpz_t a, const mpz_t b) {
   const unsigned overflow = mpz_cmp(magnitude.v, rns.M.v) >= 0;
   REQUIRE(z[Module::words] == overflow);
   if (overflow) return;
-  rns.to(got.v, z.data());
+  rns.to(got.v, z);
   REQUIRE(mpz_cmp(got.v, want.v) == 0);
   REQUIRE(z[Module::count] == unsigned(mpz_sgn(want.v) < 0));
-  REQUIRE(rns.interval_holds(z.data(), want.v));
+  REQUIRE(rns.interval_holds(z, want.v));
+}
+
+// Calls f with the operation's struct.
+template <class Module, class F>
+void with_op(Op op, F&& f) {
+  if (op == Op::add) f(typename Module::add{});
+  else if (op == Op::add_branching) f(typename Module::add_branching{});
+  else if (op == Op::sub) f(typename Module::sub{});
+  else if (op == Op::mul) f(typename Module::mul{});
+  else f(typename Module::cmp{});
+}
+
+template <class Module>
+void check_pair(const Rns<Module>& rns, Op op, const mpz_t a, const mpz_t b) {
+  std::vector<uint32_t> x = rns.from(a), y = rns.from(b), z(Module::words + 1);
+  x.insert(x.end(), y.begin(), y.end());
+  with_op<Module>(op, [&](auto o) { decltype(o)::run(Words{z.data(), 1}, ConstWords{x.data(), 1}); });
+  verify(rns, op, a, b, z.data());
+}
+
+// 0, 1, (M - 1) / 2, M - 1, M - 2, (M + 1) / 2, 2, sqrt(M) and sqrt(M) + 1 (products near
+// M), a random v and v +- 1 (with -v: sums within units of 0).
+template <class Module>
+std::vector<Mpz> edge_values(const Rns<Module>& rns, gmp_randstate_t state) {
+  std::vector<Mpz> values(12);
+  mpz_set_ui(values[1].v, 1);
+  mpz_set(values[2].v, rns.half.v);
+  mpz_sub_ui(values[3].v, rns.M.v, 1);
+  mpz_sub_ui(values[4].v, rns.M.v, 2);
+  mpz_add_ui(values[5].v, rns.half.v, 1);
+  mpz_set_ui(values[6].v, 2);
+  mpz_sqrt(values[7].v, rns.M.v);
+  mpz_add_ui(values[8].v, values[7].v, 1);
+  mpz_urandomm(values[9].v, state, rns.M.v);
+  mpz_add_ui(values[10].v, values[9].v, 1);
+  mpz_sub_ui(values[11].v, values[9].v, 1);
+  return values;
 }
 
 template <class Module>
@@ -172,18 +201,7 @@ void check_module() {
     }
 
   SUBCASE("edge values: 0, +-1, +-(M - 1) / 2, sums near 0 and near +-M") {
-    std::vector<Mpz> values(12);
-    mpz_set_ui(values[1].v, 1);
-    mpz_set(values[2].v, rns.half.v);
-    mpz_sub_ui(values[3].v, rns.M.v, 1);  // M - 1
-    mpz_sub_ui(values[4].v, rns.M.v, 2);
-    mpz_add_ui(values[5].v, rns.half.v, 1);
-    mpz_set_ui(values[6].v, 2);
-    mpz_sqrt(values[7].v, rns.M.v);  // products near M
-    mpz_add_ui(values[8].v, values[7].v, 1);
-    mpz_urandomm(values[9].v, state, rns.M.v);
-    mpz_add_ui(values[10].v, values[9].v, 1);
-    mpz_sub_ui(values[11].v, values[9].v, 1);
+    const std::vector<Mpz> values = edge_values(rns, state);
     for (Op op : all_ops)
       for (const auto& x : values)
         for (const auto& y : values)
@@ -205,3 +223,77 @@ TEST_CASE("RNS integers of 8 moduli agree with GMP") { check_module<mpgen::rns8:
 TEST_CASE("RNS integers of 32 moduli agree with GMP") { check_module<mpgen::rns32::module>(); }
 TEST_CASE("RNS integers of 64 moduli agree with GMP") { check_module<mpgen::rns64::module>(); }
 TEST_CASE("RNS integers of 256 moduli agree with GMP") { check_module<mpgen::rns256::module>(); }
+
+#ifdef __CUDACC__
+// Built by nvcc (MPGEN_GPU_TESTS): every operation's batch on the GPU through
+// mpgen::rns::launch_batch in both layouts (the contiguous one digit-parallel for add, sub
+// and mul from 129 moduli), each result against GMP: every pair of edge values with every
+// sign, then random ones of both signs.
+#include "on_gpu.cuh"
+
+namespace {
+
+template <class Module>
+void check_module_on_gpu() {
+  if (!gpu_present()) return;
+  const Rns<Module> rns;
+  gmp_randstate_t state;
+  gmp_randinit_default(state);
+  gmp_randseed_ui(state, 20261127);
+  const std::vector<Mpz> edges = edge_values(rns, state);
+  const std::size_t n = 4 * edges.size() * edges.size() + 1000;
+  std::vector<Mpz> as(n), bs(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    if (j < 4 * edges.size() * edges.size()) {
+      mpz_set(as[j].v, edges[j / 4 / edges.size()].v);
+      mpz_set(bs[j].v, edges[j / 4 % edges.size()].v);
+    } else {
+      mpz_urandomm(as[j].v, state, rns.M.v);
+      mpz_urandomm(bs[j].v, state, rns.M.v);
+      if (j % 3 == 0) mpz_fdiv_q_2exp(as[j].v, as[j].v, mpz_sizeinbase(rns.M.v, 2) / 2);  // products below M too
+      if (j % 3 == 0) mpz_fdiv_q_2exp(bs[j].v, bs[j].v, mpz_sizeinbase(rns.M.v, 2) / 2);
+    }
+    if (j & 1) mpz_neg(as[j].v, as[j].v);
+    if (j & 2) mpz_neg(bs[j].v, bs[j].v);
+  }
+  for (Op op : all_ops)
+    for (const auto layout : {mpgen::Layout::interleaved, mpgen::Layout::contiguous})
+      with_op<Module>(op, [&](auto o) {
+        using O = decltype(o);
+        const auto si = mpgen::Strides::of(layout, n, O::in_words), so = mpgen::Strides::of(layout, n, O::out_words);
+        std::vector<uint32_t> in(n * O::in_words), out(n * O::out_words), z(O::out_words);
+        for (std::size_t j = 0; j < n; ++j) {
+          const auto x = rns.from(as[j].v), y = rns.from(bs[j].v);
+          for (unsigned w = 0; w < Module::words; ++w) {
+            in[w * si.word + j * si.instance] = x[w];
+            in[(Module::words + w) * si.word + j * si.instance] = y[w];
+          }
+        }
+        uint32_t *d_in = nullptr, *d_out = nullptr;
+        REQUIRE(cudaMalloc(&d_in, in.size() * 4) == cudaSuccess);
+        REQUIRE(cudaMalloc(&d_out, out.size() * 4) == cudaSuccess);
+        cudaMemcpy(d_in, in.data(), in.size() * 4, cudaMemcpyHostToDevice);
+        REQUIRE(mpgen::rns::launch_batch<O>(n, layout, d_in, d_out) == cudaSuccess);
+        REQUIRE(cudaMemcpy(out.data(), d_out, out.size() * 4, cudaMemcpyDeviceToHost) == cudaSuccess);
+        cudaFree(d_in);
+        cudaFree(d_out);
+        const char* layout_name = layout == mpgen::Layout::contiguous ? "contiguous layout" : "interleaved layout";
+        INFO(layout_name);
+        INFO("lanes an integer in the contiguous layout: " << O::digit_lanes);
+        for (std::size_t j = 0; j < n; ++j) {
+          for (unsigned w = 0; w < O::out_words; ++w) z[w] = out[w * so.word + j * so.instance];
+          verify(rns, op, as[j].v, bs[j].v, z.data());
+        }
+      });
+  gmp_randclear(state);
+}
+
+}  // namespace
+
+TEST_CASE("RNS integers on the GPU agree with GMP in both layouts") {
+  check_module_on_gpu<mpgen::rns8::module>();
+  check_module_on_gpu<mpgen::rns32::module>();
+  check_module_on_gpu<mpgen::rns64::module>();
+  check_module_on_gpu<mpgen::rns256::module>();
+}
+#endif

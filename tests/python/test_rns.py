@@ -10,7 +10,7 @@ import pytest
 from mpgen.cli import main
 from mpgen.ir import execute
 from mpgen.request import RequestError
-from mpgen.rns import parse
+from mpgen.rns import OPERATIONS, parse
 from mpgen.rns.lists import LISTS, chunks
 from mpgen.rns.moduli import RnsSet, algorithm_3, check, extended, for_precision, generate
 
@@ -195,3 +195,13 @@ def test_spec_errors_name_the_entry_and_write_nothing(tmp_path, capsys, entry, m
     assert main(["generate", "--spec", str(spec), "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and not out.exists()
+
+
+def test_the_digit_parallel_form_from_129_moduli():
+    # The measured choice (printers/rns.py, DIGITS_FROM): add, sub and mul of a set of 129
+    # moduli or more take 32 lanes an integer over the contiguous layout; nothing else does.
+    from mpgen.printers.rns import operation_contract
+    for count, lanes in ((8, 0), (128, 0), (129, 32), (257, 32)):
+        rns = RnsSet(generate(count), f"rns{count}")
+        got = {name: operation_contract(rns, name)["launch"]["digit_lanes"] for name in OPERATIONS}
+        assert got == {name: lanes if name in ("add", "sub", "mul") else 0 for name in OPERATIONS}

@@ -138,12 +138,14 @@ MPGEN_HOST_DEVICE uint64_t bits_of(double d) {
 #endif
 }
 
-template <class T>
-MPGEN_HOST_DEVICE bound load_bound(words<T> x, unsigned at) {
+// (x: words, or any view that indexes an integer's words as words do.)
+template <class X>
+MPGEN_HOST_DEVICE bound load_bound(const X& x, unsigned at) {
   return {double_of(uint64_t(x[at + 1]) << 32 | x[at]), int(x[at + 2])};
 }
 
-MPGEN_HOST_DEVICE void store_bound(words<uint32_t> x, unsigned at, bound b) {
+template <class X>
+MPGEN_HOST_DEVICE void store_bound(const X& x, unsigned at, bound b) {
   const uint64_t bits = bits_of(b.f);
   x[at] = uint32_t(bits);
   x[at + 1] = uint32_t(bits >> 32);
@@ -241,8 +243,8 @@ MPGEN_HOST_DEVICE uint32_t overflow_of(bound lower, bound upper) {
   return !at_least_one(upper) ? 0 : at_least_one(lower) ? 1 : undecided;
 }
 
-template <class Set>
-MPGEN_HOST_DEVICE void store_interval(words<uint32_t> z, uint32_t sign, bound lower, bound upper) {
+template <class Set, class Z>
+MPGEN_HOST_DEVICE void store_interval(const Z& z, uint32_t sign, bound lower, bound upper) {
   using I = integer<Set>;
   z[I::sign] = sign;
   store_bound(z, I::lower, lower);
@@ -265,7 +267,7 @@ MPGEN_HOST_DEVICE uint32_t finish(words<uint32_t> z, uint32_t sign, bound lower,
 // The signed value's interval [lo, hi] (of x / M) for the sign `sign`: the magnitude's,
 // negated for a negative one.
 template <class Set, class X>
-MPGEN_HOST_DEVICE void signed_interval(words<X> x, uint32_t sign, bound& lo, bound& hi) {
+MPGEN_HOST_DEVICE void signed_interval(const X& x, uint32_t sign, bound& lo, bound& hi) {
   using I = integer<Set>;
   const bound l = load_bound(x, I::lower), u = load_bound(x, I::upper);
   lo = sign ? negated(u) : l;
@@ -285,7 +287,7 @@ MPGEN_RNS_RARE uint32_t negative_near_zero(words<X> x, words<Y> y, uint32_t sx, 
 // The interval of (+-x) + (+-y) (the signs sx, sy), and whether it says the sum's sign
 // (it does not where it holds 0).
 template <class Set, class X, class Y>
-MPGEN_HOST_DEVICE bool sum_interval(words<X> x, words<Y> y, uint32_t sx, uint32_t sy, bound& lower, bound& upper) {
+MPGEN_HOST_DEVICE bool sum_interval(const X& x, const Y& y, uint32_t sx, uint32_t sy, bound& lower, bound& upper) {
   bound xl, xu, yl, yu;
   signed_interval<Set>(x, sx, xl, xu);
   signed_interval<Set>(y, sy, yl, yu);
@@ -351,7 +353,7 @@ MPGEN_HOST_DEVICE uint32_t add_branching(words<uint32_t> z, words<X> x, words<Y>
 // z = x y: residue products, the signs' exclusive or, and X Y / M's interval as
 // (X / M) (Y / M) M, rounded outwards.
 template <class Set, class X, class Y>
-MPGEN_HOST_DEVICE void product_interval(words<X> x, words<Y> y, bound& lower, bound& upper) {
+MPGEN_HOST_DEVICE void product_interval(const X& x, const Y& y, bound& lower, bound& upper) {
   using I = integer<Set>;
   lower = mul<true>(mul<true>(load_bound(x, I::lower), load_bound(y, I::lower)), Set::range_down());
   upper = mul<false>(mul<false>(load_bound(x, I::upper), load_bound(y, I::upper)), Set::range_up());
@@ -544,12 +546,14 @@ __global__ void device_batch(std::size_t n, Layout layout, const uint32_t* __res
 }
 
 // Digit-parallel (the seed's future work): G lanes of one warp (G a power of two, 32 at
-// most) hold one integer, lane t its residues t, t + G, ...; each modulus is read as data
-// (Set::modulus, Set::barrett: an immediate per lane would be a switch). Every lane works
-// out the signs and the interval as the one-thread code does; where the interval cannot
-// decide (a sum's sign near 0, an overflow near M), the group's lane 0 runs the one-thread
-// operation on the whole integer, out of line. Lanes past the batch's end (active false)
-// take part in the group's vote only.
+// most) hold one integer, lane t its words t, t + G, ... (residues, then the sign and the
+// bounds), so that every load and store of the group is one coalesced access; each
+// modulus is read as data (Set::modulus, Set::barrett: an immediate per lane would be a
+// switch). The sign and bound words reach every lane by shuffles, and every lane works
+// out the interval as the one-thread code does; where it cannot decide (a sum's sign near
+// 0, an overflow near M), the group's lane 0 runs the one-thread operation on the whole
+// integer, out of line. Lanes past the batch's end (active false) load nothing and store
+// nothing but take part in the shuffles.
 namespace digits {
 
 __device__ __forceinline__ uint32_t add_mod(uint32_t a, uint32_t b, uint32_t m) {
@@ -575,6 +579,53 @@ __device__ __forceinline__ bool any(bool v) {
   return (votes >> (threadIdx.x % 32 / G * G) & unsigned((1ull << G) - 1)) != 0;
 }
 
+// An integer's words as its group holds them: this lane's k-th is word lane + k G (of the
+// integer's words and, for a result, its flag word).
+template <class Set, unsigned G>
+struct spread {
+  static constexpr unsigned n = Set::count, W = integer<Set>::words, K = (W + G) / G;
+  uint32_t r[K];
+
+  template <class T>
+  __device__ __forceinline__ void load(::mpgen::rns::words<T> x, unsigned lane, bool active) {
+#pragma unroll
+    for (unsigned k = 0; k < K; ++k) r[k] = active && lane + k * G < W ? x[lane + k * G] : 0;
+  }
+  // Words n to n + 6, the sign and the bounds, from the lanes that hold them.
+  __device__ __forceinline__ void tail(uint32_t (&t)[7]) const {
+#pragma unroll
+    for (unsigned c = 0; c < 7; ++c) t[c] = __shfl_sync(0xffffffffu, r[(n + c) / G], (n + c) % G, G);
+  }
+};
+
+// Words n onwards of an integer, indexed as words are (x[I::sign], load_bound, store_bound).
+template <class Set, class T>
+struct tail_words {
+  T* t;
+  __device__ __forceinline__ T& operator[](unsigned w) const { return t[w - Set::count]; }
+};
+
+// t[i] for i < 8 without indexing a register array by a lane's value.
+__device__ __forceinline__ uint32_t pick(const uint32_t (&t)[8], unsigned i) {
+  uint32_t v = t[0];
+#pragma unroll
+  for (unsigned c = 1; c < 8; ++c) v = i == c ? t[c] : v;
+  return v;
+}
+
+// This lane's words of the result: residues from f(k, i, m) (its k-th word, word i, modulus
+// m), then the sign, the bounds and the flag from `tail`.
+template <class Set, unsigned G, class F>
+__device__ __forceinline__ void store(words<uint32_t> z, unsigned lane, const uint32_t (&tail)[8], F&& f) {
+  using S = spread<Set, G>;
+#pragma unroll
+  for (unsigned k = 0; k < S::K; ++k) {
+    const unsigned i = lane + k * G;
+    if (i < S::n) z[i] = f(k, i, Set::modulus(i));
+    else if (i <= S::W) z[i] = pick(tail, i - S::n);
+  }
+}
+
 template <class Set, class X, class Y>
 __device__ __noinline__ uint32_t add_alone(words<uint32_t> z, words<X> x, words<Y> y, uint32_t flip_y) {
   return add_complement<Set>(z, x, y, flip_y);
@@ -590,48 +641,64 @@ template <class Set, unsigned G, class X, class Y>
 __device__ __forceinline__ void add(words<uint32_t> z, words<X> x, words<Y> y, unsigned lane, bool active,
                                     uint32_t flip_y = 0) {
   using I = integer<Set>;
-  if (!active) return;
-  const uint32_t sx = x[I::sign], sy = y[I::sign] ^ flip_y;
+  spread<Set, G> a, b;
+  a.load(x, lane, active);
+  b.load(y, lane, active);
+  uint32_t xt[7], yt[7], zt[8];
+  a.tail(xt);
+  b.tail(yt);
+  const tail_words<Set, const uint32_t> xv{xt}, yv{yt};
+  const uint32_t sx = xv[I::sign], sy = yv[I::sign] ^ flip_y;
   bound lower, upper;
-  const bool decided = sum_interval<Set>(x, y, sx, sy, lower, upper);
+  const bool decided = sum_interval<Set>(xv, yv, sx, sy, lower, upper);
   const uint32_t sz = upper.f < 0;
   magnitude_interval(sz, lower, upper);
   lower = clamped(lower);
   const uint32_t overflow = overflow_of(lower, upper);
+  if (!active) return;
   if (!decided || overflow == undecided) {
     if (lane == 0) z[I::words] = add_alone<Set>(z, x, y, flip_y);
     return;
   }
-  for (unsigned i = lane; i < Set::count; i += G) {
-    const uint32_t m = Set::modulus(i);
-    z[i] = add_mod(negated_where(x[i], sx ^ sz, m), negated_where(y[i], sy ^ sz, m), m);
-  }
-  if (lane != 0) return;
-  store_interval<Set>(z, sz, lower, upper);
-  z[I::words] = overflow;
+  store_interval<Set>(tail_words<Set, uint32_t>{zt}, sz, lower, upper);
+  zt[7] = overflow;
+  store<Set, G>(z, lane, zt, [&](unsigned k, unsigned, uint32_t m) {
+    return add_mod(negated_where(a.r[k], sx ^ sz, m), negated_where(b.r[k], sy ^ sz, m), m);
+  });
 }
 
 // z = x y, z's flag word the overflow flag.
 template <class Set, unsigned G, class X, class Y>
 __device__ __forceinline__ void multiply(words<uint32_t> z, words<X> x, words<Y> y, unsigned lane, bool active) {
   using I = integer<Set>;
-  bound lower{0, 0}, upper{0, 0};
-  uint32_t overflow = 0, any_residue = 0;
-  if (active) {
-    product_interval<Set>(x, y, lower, upper);
-    lower = clamped(lower);
-    overflow = overflow_of(lower, upper);
-    if (overflow != undecided)
-      for (unsigned i = lane; i < Set::count; i += G) any_residue |= z[i] = mul_mod(x[i], y[i], Set::modulus(i), Set::barrett(i));
+  using S = spread<Set, G>;
+  S a, b;
+  a.load(x, lane, active);
+  b.load(y, lane, active);
+  uint32_t xt[7], yt[7], zt[8];
+  a.tail(xt);
+  b.tail(yt);
+  const tail_words<Set, const uint32_t> xv{xt}, yv{yt};
+  bound lower, upper;
+  product_interval<Set>(xv, yv, lower, upper);
+  lower = clamped(lower);
+  const uint32_t overflow = overflow_of(lower, upper);
+  uint32_t product[S::K], any_residue = 0;
+#pragma unroll
+  for (unsigned k = 0; k < S::K; ++k) {
+    const unsigned i = lane + k * G;
+    product[k] = i < S::n ? mul_mod(a.r[k], b.r[k], Set::modulus(i), Set::barrett(i)) : 0;
+    any_residue |= product[k];
   }
   const bool nonzero = any<G>(any_residue != 0);  // -x 0 is +0
-  if (!active || lane != 0) return;
+  if (!active) return;
   if (overflow == undecided) {
-    z[I::words] = multiply_alone<Set>(z, x, y);
+    if (lane == 0) z[I::words] = multiply_alone<Set>(z, x, y);
     return;
   }
-  store_interval<Set>(z, (x[I::sign] ^ y[I::sign]) & nonzero, lower, upper);
-  z[I::words] = overflow;
+  store_interval<Set>(tail_words<Set, uint32_t>{zt}, (xv[I::sign] ^ yv[I::sign]) & nonzero, lower, upper);
+  zt[7] = overflow;
+  store<Set, G>(z, lane, zt, [&](unsigned k, unsigned, uint32_t) { return product[k]; });
 }
 
 }  // namespace digits
@@ -646,8 +713,17 @@ __global__ void digits_batch(std::size_t n, const uint32_t* __restrict__ in, uin
 }
 
 #ifndef __CUDACC_RTC__
+// One thread an integer; or, over the contiguous layout for an operation with
+// Op::digit_lanes (the generator's choice by measurement), digit-parallel.
 template <class Op>
 cudaError_t launch_batch(std::size_t n, Layout layout, const uint32_t* in, uint32_t* out, cudaStream_t stream = 0) {
+  if constexpr (Op::digit_lanes != 0)
+    if (layout == Layout::contiguous) {
+      const std::size_t blocks = (n * Op::digit_lanes + Op::block_threads - 1) / Op::block_threads;
+      if (blocks != 0)
+        ::mpgen::rns::digits_batch<Op, Op::digit_lanes><<<unsigned(blocks), Op::block_threads, 0, stream>>>(n, in, out);
+      return cudaGetLastError();
+    }
   const std::size_t blocks = (n + Op::block_threads - 1) / Op::block_threads;
   if (blocks != 0) ::mpgen::rns::device_batch<Op><<<unsigned(blocks), Op::block_threads, 0, stream>>>(n, layout, in, out);
   return cudaGetLastError();

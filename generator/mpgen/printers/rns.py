@@ -74,12 +74,25 @@ def operation_contract(rns: RnsSet, name: str) -> dict:
     return {"name": name, "symbol": name, "kernel": names.kernel(rns.label, name), "summary": op.summary,
             "operands": operands, "optional_operands": 0,
             "result": {"limbs": limbs, "parts": 1, "flag": flag, "signed": signed},
-            "in_words": in_words, "out_words": limbs + flag, "launch": LAUNCH}
+            "in_words": in_words, "out_words": limbs + flag,
+            "launch": {**LAUNCH, "digit_lanes": digit_lanes(rns) if op.digits else 0}}
 
 
 # One integer per thread, 128 a block (cuda/rns.cuh's batch loops): as the thread tier.
 LAUNCH = {"threads_per_instance": 1, "instances_per_block": BLOCK_THREADS, "block_threads": BLOCK_THREADS,
           "limbs_per_thread": 0, "stage_stride": 0, "shared_bytes": 0, "contiguous_shared_bytes": 0}
+
+# The digit-parallel form (a warp's 32 lanes an integer) runs add, sub and mul over the
+# contiguous layout from this many moduli: measured on the H100 (bench/NOTES.md, twentieth
+# session), it gives 1.00x-1.10x one thread an integer (interleaved) at 129 and 257 moduli
+# for 2^18 to 10^6 integers and 1.0x-2.1x at 16,384; at 5 to 65 moduli 0.26x-0.93x.
+DIGITS_FROM = 129
+
+
+def digit_lanes(rns: RnsSet) -> int:
+    """The lanes an integer of the contiguous layout takes on the GPU: 32 (digit-parallel)
+    or 0 (one thread an integer, as in the interleaved layout)."""
+    return 32 if rns.count >= DIGITS_FROM else 0
 
 
 def _contract_text(rns: RnsSet, op) -> str:
