@@ -6,7 +6,7 @@ import signal
 import sys
 from pathlib import Path
 
-from . import __version__, names, rns
+from . import __version__, gf, names, rns
 from .field import PRESETS
 from .group import PLANNERS as GROUP_PLANNERS
 from .ops import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
@@ -137,6 +137,10 @@ def _list() -> str:
     lines += ["fields (--field NAME):"]
     lines += [f"  {name:<13} {int(f['modulus'], 0).bit_length():>4} bits  {f['title']}"
               for name, f in PRESETS.items()]
+    lines += ["generalized Fermat prime fields p = r^k + 1 (seed 002's table 3.1; their elements and "
+              "FFTs are being built: issue 22):"]
+    lines += [f"  {f.label:<13} {f.p.bit_length():>4} bits  {f.text}, 2^{f.two_adicity} divides p - 1"
+              for f in map(gf.preset, gf.TABLE_3_1)]
     return "\n".join(lines)
 
 

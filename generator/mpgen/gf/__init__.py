@@ -1,0 +1,150 @@
+"""Generalized Fermat prime fields p = r^k + 1 with a sparse radix r = 2^w + 2^u or
+2^w - 2^u (seed 002, Mohajerani; its table 3.1): the request that names one, its checks,
+and the constants of its arithmetic. An element is k digits in radix r (the seed's
+section 3.1), each digit one 64-bit word (r < 2^64), so that multiplying by a power of r
+is a negacyclic shift of digits: r^k = -1."""
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import random
+import re
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+from ..request import RequestError, shown
+
+# The seed's table 3.1, by k: (w, u, sign) of r = 2^w + sign 2^u.
+TABLE_3_1 = {2: (63, 53, 1), 4: (64, 50, -1), 8: (63, 34, 1), 16: (62, 36, 1), 32: (62, 56, 1),
+             64: (63, 40, -1), 128: (64, 28, -1)}
+MIN_K, MAX_K = 2, 128
+DIGIT_BITS = 64
+
+_FORM = re.compile(r"\(2\^(\d+)([+-])2\^(\d+)\)\^(\d+)\+1")
+FORM = "(2^w+2^u)^k+1 or (2^w-2^u)^k+1"
+
+
+@lru_cache(maxsize=None)
+def _gmp() -> ctypes.CDLL:
+    path = ctypes.util.find_library("gmp")
+    if path is None:
+        raise RequestError("generalized Fermat fields: GMP (libgmp) is needed to check that p is prime, "
+                           "and none was found")
+    return ctypes.CDLL(path)
+
+
+def is_prime(n: int) -> bool:
+    """GMP's mpz_probab_prime_p with 30 rounds (Baillie-PSW and Miller-Rabin): a composite
+    passes with probability below 4^-30."""
+    gmp = _gmp()
+    z = ctypes.create_string_buffer(32)  # an mpz_t: two ints and a pointer (16 bytes on LP64)
+    gmp.__gmpz_init(z)
+    try:
+        gmp.__gmpz_set_str(z, f"{n:x}".encode(), 16)
+        return gmp.__gmpz_probab_prime_p(z, 30) != 0
+    finally:
+        gmp.__gmpz_clear(z)
+
+
+@dataclass(frozen=True)
+class GfField:
+    """p = r^k + 1, r = 2^w + sign 2^u; `label` names the header."""
+
+    w: int
+    u: int
+    sign: int  # 1 or -1
+    k: int
+    label: str
+
+    @property
+    def r(self) -> int:
+        return (1 << self.w) + self.sign * (1 << self.u)
+
+    @cached_property
+    def p(self) -> int:
+        return self.r ** self.k + 1
+
+    @property
+    def text(self) -> str:
+        return f"(2^{self.w}{'+' if self.sign > 0 else '-'}2^{self.u})^{self.k}+1"
+
+    @property
+    def two_adicity(self) -> int:
+        """e, the largest with 2^e dividing p - 1 = r^k: FFTs of length up to 2^e exist.
+        r = 2^u (2^(w-u) +- 1) with the bracket odd, so e = k u."""
+        return self.k * self.u
+
+    def root_of_unity(self, n: int) -> int:
+        """The primitive n-th root of unity w with w^(n / 2k) = r (the seed's Algorithm 3.1),
+        for n a power of two from 2k to 2^two_adicity: an FFT of length n whose
+        butterflies by w^(i n / 2k) are shifts of digits."""
+        if n & (n - 1) or not 2 * self.k <= n <= 1 << self.two_adicity:
+            raise ValueError(f"{n} is not a power of two from {2 * self.k} to 2^{self.two_adicity}")
+        p, q = self.p, (self.p - 1) // n
+        rng = random.Random(n)
+        while True:  # g = a^q is a primitive n-th root where g^(n/2) = -1
+            g = pow(rng.randrange(2, p - 1), q, p)
+            if pow(g, n // 2, p) == p - 1:
+                break
+        alpha = pow(g, n // (2 * self.k), p)  # a primitive 2k-th root: r^j for an odd j
+        beta, j = alpha, 1
+        while beta != self.r:
+            beta, j = beta * alpha % p, j + 1
+        return pow(g, j, p)
+
+    def digits(self, x: int) -> list[int]:
+        """x (0 <= x < p) in radix r, least significant digit first: k digits below r, or
+        (0, ..., 0, r) for x = r^k = p - 1 (the seed's representation, section 3.1)."""
+        if x == self.p - 1:
+            return [0] * (self.k - 1) + [self.r]
+        out = []
+        for _ in range(self.k):
+            x, d = divmod(x, self.r)
+            out.append(d)
+        return out
+
+    def value(self, digits: list[int]) -> int:
+        return sum(d * self.r ** i for i, d in enumerate(digits)) % self.p
+
+
+def field(w: int, u: int, sign: int, k: int, label: str) -> GfField:
+    """The field of the given parameters, checked: one line saying what is wrong."""
+    text = f"(2^{w}{'+' if sign > 0 else '-'}2^{u})^{k}+1"
+    if not w > u >= 0:
+        raise RequestError(f"--gf-prime: {text}: w must exceed u (r = 2^w {'+' if sign > 0 else '-'} 2^u > 0)")
+    if (1 << w) + sign * (1 << u) >= 1 << DIGIT_BITS:
+        raise RequestError(f"--gf-prime: {text}: r must be below 2^{DIGIT_BITS} (a digit is one 64-bit word)")
+    if k & (k - 1) or not MIN_K <= k <= MAX_K:
+        raise RequestError(f"--gf-prime: {text}: k must be a power of two from {MIN_K} to {MAX_K}")
+    gf = GfField(w, u, sign, k, label)
+    if not is_prime(gf.p):
+        raise RequestError(f"--gf-prime: {text} is not prime (GMP's mpz_probab_prime_p); the seed's table 3.1 "
+                           f"has {', '.join(preset(k).text for k in TABLE_3_1)}")
+    return gf
+
+
+def preset(k: int) -> GfField:
+    """The prime of the seed's table 3.1 with this k, named gf<k> (not checked: the table's
+    primes are, and tests/python/test_gf.py checks them)."""
+    w, u, sign = TABLE_3_1[k]
+    return GfField(w, u, sign, k, f"gf{k}")
+
+
+def parse(ks_text: str | None, prime_text: str | None, label: str | None) -> list[GfField]:
+    """The request of `--gf K,...` (table 3.1's primes, named gf<K>) or `--gf-prime
+    '(2^w+2^u)^k+1' --name NAME`."""
+    if prime_text is not None:
+        form = _FORM.fullmatch(prime_text.replace(" ", ""))
+        if form is None:
+            raise RequestError(f"--gf-prime: {shown(prime_text)} is not of the form {FORM}")
+        if label is None:
+            raise RequestError("--gf-prime: give the field a name with --name")
+        w, sign, u, k = int(form[1]), 1 if form[2] == "+" else -1, int(form[3]), int(form[4])
+        return [field(w, u, sign, k, label)]
+    fields = []
+    for item in dict.fromkeys(i.strip() for i in (ks_text or "").split(",")):
+        if not item.isdigit() or int(item) not in TABLE_3_1:
+            raise RequestError(f"--gf: {shown(item)} is no k of the seed's table 3.1; give "
+                               f"{', '.join(map(str, TABLE_3_1))} (or --gf-prime {FORM!r})")
+        fields.append(preset(int(item)))
+    return fields

@@ -1,0 +1,137 @@
+"""The instruction lists of a generalized Fermat field's elements (seed 002, chapter 3):
+straight-line 32-bit code for both renderings, as every mpgen list.
+
+An element is k digits of two words each (digit i at words 2i, 2i + 1, least significant
+first), every digit below r, except p - 1 = r^k, whose top digit is r and the others 0 (the
+seed's section 3.1). Digit arithmetic is carry-free of branches: a digit sum or difference
+is corrected by r where a mask (0 or all ones, from the borrow of a trial subtraction)
+says so.
+
+- add (the seed's Algorithm 3.2): digit sums with carries in radix r, z + c r^k; then
+  z - c (r^k = -1), and where that goes below 0, + p.
+- sub: digit differences with borrows in radix r, d - b r^k; where b, d + p = d + 1.
+- mul by r^i (section 3.4), 0 < i < 2k: a negacyclic shift of the digits, as the difference
+  of the digits that stay and those that wrap around (r^k = -1); i = k is negation.
+Each ends in the same normalisation: + 1 where a borrow says so, and the one element whose
+top digit is r where that carries out.
+"""
+from __future__ import annotations
+
+from ..ir import MASK, Function, Operand, Reg
+from . import GfField
+
+Digit = tuple[Operand, Operand]  # (low word, high word)
+
+
+def _select(fn: Function, out: Reg, where_mask: Operand, if_set: Operand, if_clear: Operand) -> None:
+    """out = if_set where the mask is all ones, if_clear where it is 0."""
+    t = fn.temp()
+    fn.emit("xor", t, if_set, if_clear)
+    fn.emit("and", t, t, where_mask)
+    fn.emit("xor", out, if_clear, t)
+
+
+def _digit_add(fn: Function, gf: GfField, out: tuple[Reg, Reg], a: Digit, b: Digit, carry: Operand | None) -> Reg:
+    """out = a + b + carry - r where that is not below 0, else a + b + carry (a + b + carry
+    < 2r); returns the carry into the next digit (0 or 1)."""
+    s_lo, s_hi, s_top, d_lo, d_hi, below = fn.temps_list(6)
+    if carry is not None:
+        fn.emit("add.cc", fn.temp(), carry, MASK)  # CC.CF = carry
+    fn.chain("add", [(s_lo, (a[0], b[0])), (s_hi, (a[1], b[1])), (s_top, (0, 0))],
+             carry_in=carry is not None, carry_out=False)
+    fn.chain("sub", [(d_lo, (s_lo, gf.r & MASK)), (d_hi, (s_hi, gf.r >> 32)), (below, (s_top, 0))], carry_out=False)
+    _select(fn, out[0], below, s_lo, d_lo)
+    _select(fn, out[1], below, s_hi, d_hi)
+    carried = fn.temp()
+    fn.emit("add", carried, below, 1)  # 1 where the sum reached r (below = 0), else 0
+    return carried
+
+
+def _digit_sub(fn: Function, gf: GfField, out: tuple[Reg, Reg], a: Digit, b: Digit, borrow: Operand | None) -> Reg:
+    """out = a - b - borrow, + r where that is below 0; returns the borrow from the next
+    digit (0 or 1)."""
+    d_lo, d_hi, negative, add_lo, add_hi = fn.temps_list(5)
+    if borrow is not None:
+        fn.emit("sub.cc", fn.temp(), 0, borrow)  # CC.CF = borrow
+    fn.chain("sub", [(d_lo, (a[0], b[0])), (d_hi, (a[1], b[1])), (negative, (0, 0))],
+             carry_in=borrow is not None, carry_out=False)
+    fn.emit("and", add_lo, negative, gf.r & MASK)
+    fn.emit("and", add_hi, negative, gf.r >> 32)
+    fn.chain("add", [(out[0], (d_lo, add_lo)), (out[1], (d_hi, add_hi))], carry_out=False)
+    borrowed = fn.temp()
+    fn.emit("and", borrowed, negative, 1)
+    return borrowed
+
+
+def _digits(words: list[Reg], k: int) -> list[tuple[Reg, Reg]]:
+    return [(words[2 * i], words[2 * i + 1]) for i in range(k)]
+
+
+def _difference(fn: Function, gf: GfField, y: list[tuple[Reg, Reg]], a: list[Digit], b: list[Digit]) -> None:
+    """y = a - b mod p for a, b in the representation (their digits given), then normalized."""
+    d = [tuple(fn.temps_list(2)) for _ in range(gf.k)]
+    borrow = None
+    for i in range(gf.k):
+        borrow = _digit_sub(fn, gf, d[i], a[i], b[i], borrow)
+    _plus_one_where(fn, gf, y, d, borrow)  # below 0: + p = + r^k + 1, the r^k by the borrow
+
+
+def _plus_one_where(fn: Function, gf: GfField, y: list[tuple[Reg, Reg]], d: list[Digit], one: Reg) -> None:
+    """y = d + one (0 or 1) in radix r; a carry out of the top means d + one = r^k = p - 1,
+    whose top digit is r (the others are 0 then)."""
+    carry: Operand = one
+    top = [fn.temp(), fn.temp()]
+    for i in range(gf.k):
+        out = (top[0], top[1]) if i == gf.k - 1 else y[i]
+        carry = _digit_add(fn, gf, out, d[i], (0, 0), carry)
+    r_lo, r_hi = fn.temps_list(2)
+    everything = fn.temp()
+    fn.emit("sub", everything, 0, carry)  # all ones where it carried out
+    fn.emit("and", r_lo, everything, gf.r & MASK)
+    fn.emit("and", r_hi, everything, gf.r >> 32)
+    fn.chain("add", [(y[-1][0], (top[0], r_lo)), (y[-1][1], (top[1], r_hi))], carry_out=False)
+
+
+def add(gf: GfField) -> Function:
+    """x + y mod p: in 4k words (x, y), out 2k."""
+    fn = Function(f"{gf.label}_add", 4 * gf.k, 2 * gf.k)
+    x = _digits([Reg("x", w) for w in range(4 * gf.k)], 2 * gf.k)
+    y = _digits([Reg("y", w) for w in range(2 * gf.k)], gf.k)
+    z = [tuple(fn.temps_list(2)) for _ in range(gf.k)]
+    carry = None
+    for i in range(gf.k):
+        carry = _digit_add(fn, gf, z[i], x[i], x[gf.k + i], carry)
+    # x + y = z + carry r^k = z - carry (mod p): the borrow pass, then + p where below 0.
+    d = [tuple(fn.temps_list(2)) for _ in range(gf.k)]
+    borrow: Reg = carry
+    for i in range(gf.k):
+        borrow = _digit_sub(fn, gf, d[i], z[i], (0, 0), borrow)
+    _plus_one_where(fn, gf, y, d, borrow)
+    fn.check()
+    return fn
+
+
+def sub(gf: GfField) -> Function:
+    """x - y mod p: in 4k words (x, y), out 2k."""
+    fn = Function(f"{gf.label}_sub", 4 * gf.k, 2 * gf.k)
+    x = _digits([Reg("x", w) for w in range(4 * gf.k)], 2 * gf.k)
+    _difference(fn, gf, _digits([Reg("y", w) for w in range(2 * gf.k)], gf.k), x[:gf.k], x[gf.k:])
+    fn.check()
+    return fn
+
+
+def mul_by_r_power(gf: GfField, i: int) -> Function:
+    """x r^i mod p, 0 < i < 2k (r^i fixed at generation time): in 2k words, out 2k. For
+    i < k the digits that stay minus those that wrap (r^k = -1); for i >= k, the reverse."""
+    if not 0 < i < 2 * gf.k:
+        raise ValueError(f"r^{i}: give 0 < i < {2 * gf.k}")
+    fn = Function(f"{gf.label}_mul_r{i}", 2 * gf.k, 2 * gf.k)
+    x = _digits([Reg("x", w) for w in range(2 * gf.k)], gf.k)
+    s = i % gf.k
+    zero: Digit = (0, 0)
+    stay = [zero] * s + x[:gf.k - s]    # x_h r^(h+s) for h + s < k
+    wrap = x[gf.k - s:] + [zero] * (gf.k - s)  # x_h r^(h+s-k) for h + s >= k, negated
+    a, b = (stay, wrap) if i < gf.k else (wrap, stay)
+    _difference(fn, gf, _digits([Reg("y", w) for w in range(2 * gf.k)], gf.k), a, b)
+    fn.check()
+    return fn

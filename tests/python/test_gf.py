@@ -1,0 +1,144 @@
+"""Generalized Fermat prime fields p = r^k + 1 (seed 002): the request, the primality check,
+the constants, against the seed's table 3.1 and Python's integers."""
+import random
+
+import pytest
+
+from mpgen.cli import main
+from mpgen.field import is_probable_prime
+from mpgen.gf import TABLE_3_1, parse, preset
+from mpgen.request import RequestError
+
+# The seed's table 3.1: p, and the largest power of two dividing p - 1, as printed.
+PAPER = {2: ("(2^63+2^53)^2+1", 106), 4: ("(2^64-2^50)^4+1", 200), 8: ("(2^63+2^34)^8+1", 272),
+         16: ("(2^62+2^36)^16+1", 576), 32: ("(2^62+2^56)^32+1", 1792), 64: ("(2^63-2^40)^64+1", 2500),
+         128: ("(2^64-2^28)^128+1", 3584)}
+
+
+@pytest.mark.parametrize("k", list(TABLE_3_1))
+def test_table_3_1(k):
+    gf = preset(k)
+    text, paper_adicity = PAPER[k]
+    assert gf.text == text and gf.p == eval(text.replace("^", "**"))
+    v2 = ((gf.p - 1) & -(gf.p - 1)).bit_length() - 1
+    assert gf.two_adicity == v2
+    # The paper prints 2^2500 for k = 64; p - 1 = (2^40 (2^23 - 1))^64 is divisible by 2^2560
+    # exactly: a misprint.
+    assert v2 == (2560 if k == 64 else paper_adicity)
+    assert pow(gf.r, gf.k, gf.p) == gf.p - 1  # r is a primitive 2k-th root of unity
+
+
+@pytest.mark.parametrize("k", [2, 4, 8, 16])
+def test_the_table_primes_are_prime_by_miller_rabin_too(k):
+    assert is_probable_prime(preset(k).p)  # GMP checks them at generation time; this, independently
+
+
+def test_a_composite_of_the_form_is_refused_with_the_table_named():
+    assert not is_probable_prime((2**62 + 2**34) ** 8 + 1)
+    with pytest.raises(RequestError, match=r"\(2\^62\+2\^34\)\^8\+1 is not prime .*table 3.1 has \(2\^63\+2\^53\)"):
+        parse(None, "(2^62+2^34)^8+1", "mine")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("2^63+1", "is not of the form (2^w+2^u)^k+1"),
+    ("(2^64+2^3)^8+1", "r must be below 2^64"),
+    ("(2^3+2^5)^8+1", "w must exceed u"),
+    ("(2^63+2^34)^6+1", "k must be a power of two from 2 to 128"),
+    ("(2^63+2^34)^256+1", "k must be a power of two from 2 to 128"),
+])
+def test_bad_primes_get_one_line(text, message):
+    with pytest.raises(RequestError) as e:
+        parse(None, text, "mine")
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_requests():
+    assert [f.label for f in parse("8,2,8", None, None)] == ["gf8", "gf2"]
+    (mine,) = parse(None, " (2^63 + 2^34)^8 + 1 ", "mine")
+    assert (mine.w, mine.u, mine.sign, mine.k, mine.label) == (63, 34, 1, 8, "mine")
+    with pytest.raises(RequestError, match="'3' is no k of the seed's table 3.1; give 2, 4, 8"):
+        parse("3", None, None)
+    with pytest.raises(RequestError, match="give the field a name with --name"):
+        parse(None, "(2^63+2^34)^8+1", None)
+
+
+@pytest.mark.parametrize("k, largest", [(2, 1 << 12), (8, 1 << 20)])
+def test_roots_of_unity_whose_powers_are_shifts(k, largest):
+    gf = preset(k)
+    n = 2 * k
+    while n <= largest:
+        w = gf.root_of_unity(n)
+        assert pow(w, n, gf.p) == 1 and pow(w, n // 2, gf.p) == gf.p - 1  # primitive
+        assert pow(w, n // (2 * k), gf.p) == gf.r
+        n *= 4
+    with pytest.raises(ValueError):
+        gf.root_of_unity(3 * k)
+
+
+@pytest.mark.parametrize("k", [2, 8, 32])
+def test_digits_in_radix_r(k):
+    gf = preset(k)
+    rng = random.Random(k)
+    for x in [0, 1, gf.r - 1, gf.r, gf.p - 2] + [rng.randrange(gf.p) for _ in range(200)]:
+        d = gf.digits(x)
+        assert len(d) == k and all(0 <= v < gf.r for v in d) and gf.value(d) == x
+    top = gf.digits(gf.p - 1)  # r^k: the one element whose top digit is r
+    assert top == [0] * (k - 1) + [gf.r] and gf.value(top) == gf.p - 1
+
+
+def test_the_list_names_the_table(capsys):
+    assert main(["--list"]) == 0
+    out = capsys.readouterr().out
+    assert "gf8" in out and "(2^63+2^34)^8+1" in out and "2^272" in out
+
+
+# The element lists (gf/lists.py) through the interpreter, against Python's integers: each
+# result must be the unique representation of the exact residue.
+from mpgen.gf import GfField  # noqa: E402
+from mpgen.gf.lists import add, mul_by_r_power, sub  # noqa: E402
+from mpgen.ir import execute  # noqa: E402
+
+
+def words(gf, x):
+    return [w for d in gf.digits(x) for w in (d & 0xFFFFFFFF, d >> 32)]
+
+
+def check_lists(gf, pairs, singles):
+    lists = {"add": (add(gf), lambda a, b: (a + b) % gf.p), "sub": (sub(gf), lambda a, b: (a - b) % gf.p)}
+    for name, (fn, want) in lists.items():
+        for a, b in pairs:
+            assert execute(fn, words(gf, a) + words(gf, b)) == words(gf, want(a, b)), (name, a, b)
+    for i in range(1, 2 * gf.k):
+        fn = mul_by_r_power(gf, i)
+        for a in singles:
+            assert execute(fn, words(gf, a)) == words(gf, a * pow(gf.r, i, gf.p) % gf.p), (i, a)
+
+
+def edges(gf):
+    powers = [gf.r ** i for i in range(gf.k)]
+    values = {0, 1, 2, gf.p - 1, gf.p - 2, gf.r - 1} | set(powers) | {v - 1 for v in powers} | {v + 1 for v in powers}
+    values |= {sum((gf.r - 1) * gf.r ** i for i in range(j)) for j in range(1, gf.k + 1)}  # digits at their largest
+    return sorted(v % gf.p for v in values)
+
+
+def test_every_pair_of_a_small_field():
+    gf = GfField(3, 1, 1, 2, "tiny")  # (2^3+2^1)^2+1 = 101, r = 10
+    assert gf.p == 101
+    check_lists(gf, [(a, b) for a in range(gf.p) for b in range(gf.p)], range(gf.p))
+
+
+@pytest.mark.parametrize("w, u, sign, k", [(2, 1, -1, 8), (2, 1, 1, 4), (4, 3, 1, 4)])
+def test_small_fields_of_more_digits(w, u, sign, k):
+    gf = GfField(w, u, sign, k, "small")  # 257 (r = 2), 1297 (r = 6), 331777 (r = 24)
+    rng = random.Random(gf.p)
+    values = edges(gf) + [rng.randrange(gf.p) for _ in range(60)]
+    check_lists(gf, [(a, b) for a in values for b in values], values)
+
+
+@pytest.mark.parametrize("k", [2, 4, 8, 16])
+def test_the_table_fields(k):
+    gf = preset(k)
+    rng = random.Random(k)
+    values = edges(gf) + [rng.randrange(gf.p) for _ in range(20)]
+    pairs = [(a, b) for a in values for b in values[:: max(1, len(values) // 12)]]
+    check_lists(gf, pairs, values)
