@@ -3,6 +3,7 @@
 # mpgen_generate(<target> MODULUS <p> NAME <name> OPS <op>... [BITS <bits>] [MUL ...] [TABLE])
 # mpgen_generate(<target> FIELD <preset> OPS <op>... [BITS <bits>] [MUL ...] [TABLE])
 # mpgen_generate(<target> RNS <moduli>... OPS <op>... [TABLE])
+# mpgen_generate(<target> GF <k>... OPS <op>...)
 #
 # Generates mpgen's headers for the given sizes and operations at build time, into
 # <build>/mpgen/<target> (<build>/mpgen/<target>.<name> for a modulus or a preset,
@@ -13,7 +14,8 @@
 # group tier's products by number-theoretic transform, adds _ntt, "mpgen_u65536_ntt.cuh"
 # and namespace mpgen::u65536_ntt, so that a target may hold both kinds of a size, from two
 # calls; RNS <n> makes "mpgen_rns<n>.cuh", integers modulo n moduli of 32 bits, into
-# <build>/mpgen/<target>.rns). The headers are made again when the generator, its templates or the request
+# <build>/mpgen/<target>.rns; GF <k> makes "mpgen_gf<k>.cuh", the generalized Fermat prime of the seed's
+# table 3.1 with that k, into <build>/mpgen/<target>.gf). The headers are made again when the generator, its templates or the request
 # change, and not otherwise. A bad request (unknown operation, impossible size, MUL ntt in
 # the thread tier) fails at configure time with mpgen's message.
 #
@@ -36,18 +38,18 @@ endfunction()
 
 function(mpgen_generate target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "TABLE" "MUL;TIER;THREADS;INSTANCES_PER_BLOCK;MODULUS;NAME;FIELD"
-                        "BITS;OPS;RNS")
+                        "BITS;OPS;RNS;GF")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "mpgen_generate: unknown arguments ${ARG_UNPARSED_ARGUMENTS}; "
                         "allowed: BITS <bits>... OPS <op>... [MUL method] [TIER tier] [THREADS t] "
                         "[INSTANCES_PER_BLOCK n], or MODULUS <p> "
                         "NAME <name> (or FIELD <preset>) OPS <op>... [BITS <bits>] [MUL method], "
-                        "or RNS <moduli>... OPS <op>...")
+                        "or RNS <moduli>... OPS <op>..., or GF <k>... OPS <op>...")
   endif()
-  if(NOT ARG_OPS OR NOT (ARG_BITS OR ARG_MODULUS OR ARG_FIELD OR ARG_RNS) OR (ARG_MODULUS AND NOT ARG_NAME))
+  if(NOT ARG_OPS OR NOT (ARG_BITS OR ARG_MODULUS OR ARG_FIELD OR ARG_RNS OR ARG_GF) OR (ARG_MODULUS AND NOT ARG_NAME))
     message(FATAL_ERROR "mpgen_generate(${target}): give BITS <bits>... and OPS <op>..., "
                         "or MODULUS <p> NAME <name> (or FIELD <preset>) and OPS <op>..., "
-                        "or RNS <moduli>... and OPS <op>...")
+                        "or RNS <moduli>... and OPS <op>..., or GF <k>... and OPS <op>...")
   endif()
   if(NOT TARGET ${target})
     message(FATAL_ERROR "mpgen_generate: ${target} is not a target")
@@ -67,11 +69,15 @@ function(mpgen_generate target)
     string(APPEND out ".rns")
     string(REPLACE ";" "," rns "${ARG_RNS}")
     list(APPEND generate --rns ${rns})
+  elseif(ARG_GF)
+    string(APPEND out ".gf")
+    string(REPLACE ";" "," gf "${ARG_GF}")
+    list(APPEND generate --gf ${gf})
   endif()
   if(ARG_BITS)
     list(APPEND generate --bits ${bits})
   endif()
-  if(NOT ARG_MODULUS AND NOT ARG_FIELD AND NOT ARG_RNS)  # the target's second call for sizes gets .2, and so on
+  if(NOT ARG_MODULUS AND NOT ARG_FIELD AND NOT ARG_RNS AND NOT ARG_GF)  # the target's second call for sizes gets .2, and so on
     get_property(calls TARGET ${target} PROPERTY MPGEN_SIZE_CALLS)
     if(NOT calls)
       set(calls 0)
@@ -114,7 +120,7 @@ function(mpgen_generate target)
   add_custom_command(OUTPUT ${outputs}
                      COMMAND ${generate}
                      DEPENDS ${generator_files} "${out}.request"
-                     COMMENT "mpgen: generating ${ARG_NAME}${ARG_FIELD}${bits}${rns} (${ops}) for ${target}"
+                     COMMENT "mpgen: generating ${ARG_NAME}${ARG_FIELD}${bits}${rns}${gf} (${ops}) for ${target}"
                      VERBATIM)
   target_sources(${target} PRIVATE ${outputs})
   target_include_directories(${target} PRIVATE "${out}")

@@ -12,8 +12,8 @@ from .group import PLANNERS as GROUP_PLANNERS
 from .ops import DEFAULT_CONSTANT_SHIFTS, MODULAR_OPERATIONS, OPERATIONS
 from .output import OutputError, read_record, write, write_generated_file
 from .plan import plan_request
-from .printers import render, rns as rns_printer, table
-from .request import RequestError, check_preset, parse_field, parse_options, parse_spec
+from .printers import gf as gf_printer, render, rns as rns_printer, table
+from .request import RequestError, check_preset, parse_field, parse_options, parse_spec, split_items
 from .size import DEFAULT_BITS, MAX_BITS, MIN_BITS, MUL_METHODS
 from .tiers import DEFAULT_TIER, GROUP_MIN_BITS, THREAD_MAX_BITS, TIER_NAMES
 
@@ -60,6 +60,12 @@ def _parser() -> argparse.ArgumentParser:
                      f"{', '.join(rns.OPERATION_NAMES)})")
     gen.add_argument("--rns-moduli", metavar="M0,M1,...", help="an RNS set of your own: pairwise "
                      "coprime moduli from 3 to 2^32 - 1, named by --name")
+    gen.add_argument("--gf", metavar="K", help="generalized Fermat prime fields p = r^k + 1 (seed 002): "
+                     "comma-separated k of the seed's table 3.1 (see --list), each named gf<k>; --ops from "
+                     "add, sub, neg, mul_r<i> (x r^i, 0 < i < 2k); default: add, sub, neg, mul_r1")
+    gen.add_argument("--gf-prime", metavar="'(2^W+2^U)^K+1'", help="a generalized Fermat prime of your "
+                     "own, (2^w+2^u)^k+1 or (2^w-2^u)^k+1 (r below 2^64, k a power of two from 2 to 128; "
+                     "checked prime with GMP), named by --name")
     gen.add_argument("--spec", type=Path, help="a TOML file of sizes with their operations and "
                      "options, instead of --bits/--ops/--mul (see README)")
     gen.add_argument("--out", required=True, type=Path, help="output directory; mpgen records "
@@ -120,6 +126,26 @@ def _generate_rns(args) -> int:
     return 0
 
 
+def _generate_gf(args) -> int:
+    if args.gf is not None and args.gf_prime is not None:
+        raise RequestError("--gf: give --gf (the seed's table) or --gf-prime (your own), not both")
+    if (args.bits or args.modulus or args.field or args.spec or args.mul != "auto" or args.tier != DEFAULT_TIER
+            or args.threads or args.instances_per_block or args.kernels or args.ptx or args.table):
+        raise RequestError("--gf: a generalized Fermat field takes --ops, --name (with --gf-prime), --out, "
+                           "--clean and --dry-run only")
+    if args.name and args.gf_prime is None:
+        raise RequestError("--name: names a field of --gf-prime; --gf fields are named gf<k>")
+    fields = gf.parse(args.gf, args.gf_prime, args.name)
+    names_ = list(gf.DEFAULT_OPS) if args.ops is None else split_items("--ops", args.ops)
+    files, contracts = gf_printer.render([(f, gf.check_ops(f, names_)) for f in fields])
+    if args.dry_run:
+        print("\n".join(str(args.out / name) for name in sorted(files) + [names.MANIFEST]))
+        return 0
+    write(args.out, files, contracts, None, args.clean)
+    print(f"mpgen: wrote {len(fields)} generalized Fermat {'fields' if len(fields) > 1 else 'field'} to {args.out}")
+    return 0
+
+
 def _list() -> str:
     lines = [f"sizes: {MIN_BITS} to {MAX_BITS} bits; default: {' '.join(map(str, DEFAULT_BITS))}",
              f"tiers (--tier): thread ({MIN_BITS} to {THREAD_MAX_BITS} bits, one integer per thread), "
@@ -162,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
                                    "or --modulus, not both")
             if args.rns is not None or args.rns_moduli is not None:  # '' too: an empty list
                 return _generate_rns(args)
+            if args.gf is not None or args.gf_prime is not None:
+                return _generate_gf(args)
             if args.name and not args.modulus:
                 raise RequestError("--name: names a modulus' header (or an RNS set's); give "
                                    "--modulus (or --rns-moduli) too")

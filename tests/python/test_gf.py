@@ -142,3 +142,35 @@ def test_the_table_fields(k):
     values = edges(gf) + [rng.randrange(gf.p) for _ in range(20)]
     pairs = [(a, b) for a in values for b in values[:: max(1, len(values) // 12)]]
     check_lists(gf, pairs, values)
+
+
+def test_cli_writes_a_header_and_its_manifest(tmp_path):
+    import json
+    assert main(["generate", "--gf", "8", "--ops", "add,mul_r3", "--out", str(tmp_path)]) == 0
+    header = (tmp_path / "mpgen_gf8.cuh").read_text()
+    assert "namespace gf8" in header and "struct add" in header and "struct mul_r3" in header and "struct sub" not in header
+    module, = json.loads((tmp_path / "mpgen_manifest.json").read_text())["modules"]
+    assert module["tier"] == "gf" and module["gf"]["prime"] == "(2^63+2^34)^8+1"
+    assert int(module["gf"]["modulus"], 16) == preset(8).p and module["gf"]["two_adicity"] == 272
+    assert [(op["name"], op["in_words"], op["out_words"]) for op in module["operations"]] == [
+        ("add", 32, 16), ("mul_r3", 16, 16)]
+    assert main(["generate", "--gf-prime", "(2^3+2^1)^2+1", "--name", "tiny", "--out", str(tmp_path)]) == 0
+    assert "struct neg" in (tmp_path / "mpgen_tiny.cuh").read_text()  # the default operations
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--gf", "3"], "--gf: '3' is no k of the seed's table 3.1"),
+    (["--gf-prime", "(2^62+2^34)^8+1", "--name", "x"], "is not prime"),
+    (["--gf-prime", "(2^63+2^34)^8+1"], "--gf-prime: give the field a name with --name"),
+    (["--gf", "8", "--gf-prime", "(2^63+2^34)^8+1"], "give --gf (the seed's table) or --gf-prime"),
+    (["--gf", "8", "--bits", "256"], "--gf: a generalized Fermat field takes --ops"),
+    (["--gf", "8", "--name", "x"], "--name: names a field of --gf-prime"),
+    (["--gf", "2", "--ops", "mul_r4"], "--ops: 'mul_r4' is not an operation of gf2; known: add, sub, neg, "
+                                       "mul_r<i> for 0 < i < 4"),
+    (["--gf", "2", "--ops", "mul"], "--ops: 'mul' is not an operation of gf2"),
+])
+def test_cli_errors_write_nothing(tmp_path, capsys, argv, message):
+    out = tmp_path / "out"
+    assert main(["generate", *argv, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and not out.exists()

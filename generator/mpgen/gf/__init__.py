@@ -130,6 +130,39 @@ def preset(k: int) -> GfField:
     return GfField(w, u, sign, k, f"gf{k}")
 
 
+# name -> summary; mul_r<i> (0 < i < 2k) beside them. Each plans one list (lists.py).
+OPERATIONS = {"add": "x + y mod p (the seed's Algorithm 3.2)", "sub": "x - y mod p",
+              "neg": "-x mod p (x r^k: the digits negated)"}
+DEFAULT_OPS = ("add", "sub", "neg", "mul_r1")
+_POWER = re.compile(r"mul_r(\d+)")
+
+
+def summary(name: str) -> str:
+    power = _POWER.fullmatch(name)
+    return OPERATIONS[name] if power is None else f"x r^{power[1]} mod p (a negacyclic shift of the digits)"
+
+
+def check_ops(gf: GfField, names: list[str]) -> list[str]:
+    """The operations named, checked against the field: add, sub, neg, mul_r<i>."""
+    for name in names:
+        power = _POWER.fullmatch(name)
+        if name not in OPERATIONS and (power is None or not 0 < int(power[1]) < 2 * gf.k):
+            raise RequestError(f"--ops: {shown(name)} is not an operation of {gf.label}; known: "
+                               f"{', '.join(OPERATIONS)}, mul_r<i> for 0 < i < {2 * gf.k} (x r^i)")
+    return list(dict.fromkeys(names))
+
+
+def plan(gf: GfField, name: str):
+    """The operation's instruction list."""
+    from . import lists
+    power = _POWER.fullmatch(name)
+    if power is not None:
+        return lists.mul_by_r_power(gf, int(power[1]), name)
+    if name == "neg":
+        return lists.mul_by_r_power(gf, gf.k, name)
+    return getattr(lists, name)(gf)
+
+
 def parse(ks_text: str | None, prime_text: str | None, label: str | None) -> list[GfField]:
     """The request of `--gf K,...` (table 3.1's primes, named gf<K>) or `--gf-prime
     '(2^w+2^u)^k+1' --name NAME`."""

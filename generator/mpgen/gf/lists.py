@@ -18,17 +18,10 @@ top digit is r where that carries out.
 from __future__ import annotations
 
 from ..ir import MASK, Function, Operand, Reg
+from ..ops.common import select
 from . import GfField
 
 Digit = tuple[Operand, Operand]  # (low word, high word)
-
-
-def _select(fn: Function, out: Reg, where_mask: Operand, if_set: Operand, if_clear: Operand) -> None:
-    """out = if_set where the mask is all ones, if_clear where it is 0."""
-    t = fn.temp()
-    fn.emit("xor", t, if_set, if_clear)
-    fn.emit("and", t, t, where_mask)
-    fn.emit("xor", out, if_clear, t)
 
 
 def _digit_add(fn: Function, gf: GfField, out: tuple[Reg, Reg], a: Digit, b: Digit, carry: Operand | None) -> Reg:
@@ -40,8 +33,8 @@ def _digit_add(fn: Function, gf: GfField, out: tuple[Reg, Reg], a: Digit, b: Dig
     fn.chain("add", [(s_lo, (a[0], b[0])), (s_hi, (a[1], b[1])), (s_top, (0, 0))],
              carry_in=carry is not None, carry_out=False)
     fn.chain("sub", [(d_lo, (s_lo, gf.r & MASK)), (d_hi, (s_hi, gf.r >> 32)), (below, (s_top, 0))], carry_out=False)
-    _select(fn, out[0], below, s_lo, d_lo)
-    _select(fn, out[1], below, s_hi, d_hi)
+    select(fn, out[0], below, s_lo, d_lo)
+    select(fn, out[1], below, s_hi, d_hi)
     carried = fn.temp()
     fn.emit("add", carried, below, 1)  # 1 where the sum reached r (below = 0), else 0
     return carried
@@ -94,7 +87,7 @@ def _plus_one_where(fn: Function, gf: GfField, y: list[tuple[Reg, Reg]], d: list
 
 def add(gf: GfField) -> Function:
     """x + y mod p: in 4k words (x, y), out 2k."""
-    fn = Function(f"{gf.label}_add", 4 * gf.k, 2 * gf.k)
+    fn = Function("add", 4 * gf.k, 2 * gf.k)
     x = _digits([Reg("x", w) for w in range(4 * gf.k)], 2 * gf.k)
     y = _digits([Reg("y", w) for w in range(2 * gf.k)], gf.k)
     z = [tuple(fn.temps_list(2)) for _ in range(gf.k)]
@@ -113,19 +106,19 @@ def add(gf: GfField) -> Function:
 
 def sub(gf: GfField) -> Function:
     """x - y mod p: in 4k words (x, y), out 2k."""
-    fn = Function(f"{gf.label}_sub", 4 * gf.k, 2 * gf.k)
+    fn = Function("sub", 4 * gf.k, 2 * gf.k)
     x = _digits([Reg("x", w) for w in range(4 * gf.k)], 2 * gf.k)
     _difference(fn, gf, _digits([Reg("y", w) for w in range(2 * gf.k)], gf.k), x[:gf.k], x[gf.k:])
     fn.check()
     return fn
 
 
-def mul_by_r_power(gf: GfField, i: int) -> Function:
+def mul_by_r_power(gf: GfField, i: int, name: str | None = None) -> Function:
     """x r^i mod p, 0 < i < 2k (r^i fixed at generation time): in 2k words, out 2k. For
     i < k the digits that stay minus those that wrap (r^k = -1); for i >= k, the reverse."""
     if not 0 < i < 2 * gf.k:
         raise ValueError(f"r^{i}: give 0 < i < {2 * gf.k}")
-    fn = Function(f"{gf.label}_mul_r{i}", 2 * gf.k, 2 * gf.k)
+    fn = Function(name or f"mul_r{i}", 2 * gf.k, 2 * gf.k)
     x = _digits([Reg("x", w) for w in range(2 * gf.k)], gf.k)
     s = i % gf.k
     zero: Digit = (0, 0)
